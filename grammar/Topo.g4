@@ -1,0 +1,48 @@
+// The gpulint `.topo` DSL (FORMAT.md). The parser only builds a document tree:
+// blocks become mappings, attributes become keys, values stay raw text with
+// their spans. All typing (numbers, units, booleans) happens in the binder, so
+// the DSL and YAML front ends cannot drift apart.
+grammar Topo;
+
+@header { package dev.gpulint.read.dsl; }
+
+file      : block* EOF ;
+
+// `cluster "h100-pod" { ... }`, `fabric { ... }`, `node_group "dgx" { ... }`
+block     : type=WORD label=STRING? LBRACE entry* RBRACE ;
+
+entry     : attribute
+          | block
+          ;
+
+attribute : key=(WORD | STRING) ASSIGN value ;
+
+value     : quantity                          # quantityValue
+          | STRING                            # stringValue
+          | WORD                              # wordValue
+          | LBRACK (value (COMMA value)* COMMA?)? RBRACK   # listValue
+          ;
+
+// A number with an optional unit: `8`, `400 Gb/s`, `70B`, `2.5 s`, `-1`.
+// The parser's lookahead keeps `count = 8  speed = 400 Gb/s` apart: a WORD
+// followed by `=` starts the next attribute, it is not a unit.
+quantity  : NUMBER unit=WORD? ;
+
+LBRACE    : '{' ;
+RBRACE    : '}' ;
+LBRACK    : '[' ;
+RBRACK    : ']' ;
+COMMA     : ',' ;
+ASSIGN    : '=' ;
+
+NUMBER    : '-'? DIGIT (DIGIT | '_')* ('.' DIGIT+)? ([eE] [+-]? DIGIT+)? ;
+// Names, bare values and units: `infiniband`, `rail-optimized`, `H100-SXM5-80GB`,
+// `NCCL_IB_DISABLE`, `GB/s`, `Gbit/s`.
+WORD      : [A-Za-z_] [A-Za-z0-9_.\-]* ('/' [A-Za-z]+)? ;
+STRING    : '"' ( '\\' . | ~["\\\r\n] )* '"' ;
+
+LINE_COMMENT  : ('#' | '//') ~[\r\n]* -> skip ;
+BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
+WS            : [ \t\r\n\f\u00A0\uFEFF]+ -> skip ;
+
+fragment DIGIT : [0-9] ;

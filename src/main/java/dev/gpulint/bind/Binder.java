@@ -1,0 +1,304 @@
+package dev.gpulint.bind;
+
+import dev.gpulint.bind.Schema.Field;
+import dev.gpulint.bind.Schema.Type;
+import dev.gpulint.model.Located;
+import dev.gpulint.model.Quantities;
+import dev.gpulint.model.Quantities.Parsed;
+import dev.gpulint.model.Specs;
+import dev.gpulint.report.Finding;
+import dev.gpulint.tree.Document;
+import dev.gpulint.tree.ListNode;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.Node;
+import dev.gpulint.tree.ScalarNode;
+import dev.gpulint.tree.Span;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The one schema binder: document tree to typed specs. First it validates the
+ * whole document against {@link Schema} (SYN002 for unknown fields, wrong
+ * types and missing fields; UNIT003 for missing or ambiguous units), keeping
+ * each valid scalar's typed value; then it builds the specs from the values
+ * that passed. An invalid value binds as absent, so no rule reasons on it.
+ */
+public final class Binder {
+
+    /** Everything bound from a set of documents. */
+    public record Bound(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Finding> findings) {}
+
+    private final List<Finding> findings = new ArrayList<>();
+    private final Map<Node, Object> values = new IdentityHashMap<>();
+
+    public Bound bind(List<Document> documents) {
+        List<Specs.Cluster> clusters = new ArrayList<>();
+        List<Specs.Job> jobs = new ArrayList<>();
+        for (Document d : documents) {
+            String kind = ((ScalarNode) d.root().get("kind").orElseThrow()).text();
+            Field schema = Schema.forKind(kind);
+            String label = d.root().get("name").filter(n -> n instanceof ScalarNode).map(n -> ((ScalarNode) n).text())
+                    .orElse("#" + d.index());
+            String path = kind + ":" + label;
+            validateMap(d.root(), schema, path, kind + " '" + label + "'", d.root().span());
+            if (kind.equals("cluster")) clusters.add(cluster(d)); else jobs.add(job(d));
+        }
+        return new Bound(clusters, jobs, List.copyOf(findings));
+    }
+
+    // ---------------------------------------------------------------- validation
+
+    private void validateMap(MappingNode m, Field schema, String path, String owner, Span ownerSpan) {
+        Map<String, MappingNode.Entry> seen = new HashMap<>();
+        for (MappingNode.Entry e : m.entries()) {
+            String key = e.key().text();
+            MappingNode.Entry first = seen.putIfAbsent(key, e);
+            if (first != null) {
+                findings.add(Finding.of("SYN002", e.key().span(), path + "/" + key + "#dup",
+                        "'" + key + "' appears twice in " + owner + " (first at line " + first.key().span().startLine()
+                                + "); remove one of them").withRelated(first.key().span(), "first '" + key + "' here"));
+                continue;
+            }
+            Field f = schema.child(key);
+            if (f == null) {
+                String guess = Names.closest(key, schema.children().keySet());
+                findings.add(Finding.of("SYN002", e.key().span(), path + "/" + key,
+                        "unknown field '" + key + "' in " + owner
+                                + (guess != null ? "; did you mean '" + guess + "'?"
+                                                 : "; valid fields: " + String.join(", ", schema.children().keySet()))));
+                continue;
+            }
+            validateValue(e.key(), e.value(), f, path + "/" + key, owner);
+        }
+        for (Field f : schema.children().values()) {
+            if (!f.required()) continue;
+            Node v = m.get(f.name()).orElse(null);
+            if (v == null || (v instanceof ScalarNode s && s.isNull())) {
+                Span at = v != null ? v.span() : m.entries().isEmpty() ? ownerSpan : m.entries().get(0).key().span();
+                findings.add(Finding.of("SYN002", at, path + "/" + f.name() + "#missing",
+                        owner + " is missing required field '" + f.name() + "'"));
+            }
+        }
+    }
+
+    private void validateValue(ScalarNode key, Node value, Field f, String path, String owner) {
+        String name = key.text();
+        if (value instanceof ScalarNode s && s.isNull() && !f.required()) return; // `key:` with nothing: absent
+        switch (f.type()) {
+            case MAP -> {
+                if (!(value instanceof MappingNode m)) { wrongType(key, value, "a mapping", path); return; }
+                validateMap(m, f, path, "'" + name + "' of " + owner, key.span());
+            }
+            case LIST -> {
+                if (!(value instanceof ListNode l)) { wrongType(key, value, "a list", path); return; }
+                int i = 0;
+                for (Node item : l.items()) {
+                    if (!(item instanceof MappingNode m)) { wrongType(key, item, "a list of mappings", path + "[" + i + "]"); i++; continue; }
+                    String label = m.get("name").filter(n -> n instanceof ScalarNode).map(n -> ((ScalarNode) n).text()).orElse(null);
+                    String itemPath = path + "[" + (label != null ? label : String.valueOf(i)) + "]";
+                    String singular = name.endsWith("s") ? name.substring(0, name.length() - 1) : name;
+                    String itemOwner = singular + (label != null ? " '" + label + "'" : " #" + (i + 1)) + " of " + owner;
+                    validateMap(m, f, itemPath, itemOwner, m.span());
+                    i++;
+                }
+            }
+            case STRING_MAP -> {
+                if (!(value instanceof MappingNode m)) { wrongType(key, value, "a mapping of names to values", path); return; }
+                for (MappingNode.Entry e : m.entries()) {
+                    if (!(e.value() instanceof ScalarNode)) wrongType(e.key(), e.value(), "a single value", path + "/" + e.key().text());
+                }
+            }
+            default -> {
+                if (!(value instanceof ScalarNode s)) { wrongType(key, value, expected(f), path); return; }
+                scalar(key, s, f, path);
+            }
+        }
+    }
+
+    private void scalar(ScalarNode key, ScalarNode s, Field f, String path) {
+        String name = key.text();
+        String t = s.text();
+        switch (f.type()) {
+            case STRING -> values.put(s, t);
+            case INT -> {
+                Parsed<Long> p = Quantities.integer(t);
+                if (!p.ok()) { typeError(s, path, "'" + name + "' must be an integer, found '" + t + "'"); return; }
+                if (p.value() < f.min() || p.value() > f.max()) {
+                    typeError(s, path, "'" + name + "' is " + p.value() + "; it must be "
+                            + (f.max() >= Integer.MAX_VALUE ? "at least " + f.min() : "between " + f.min() + " and " + f.max()));
+                    return;
+                }
+                values.put(s, p.value());
+            }
+            case NUMBER -> {
+                Parsed<Double> p = Quantities.count(t);
+                if (!p.ok() || p.value() <= 0) { typeError(s, path, "'" + name + "' must be a positive number, found '" + t + "'"); return; }
+                values.put(s, p.value());
+            }
+            case COUNT -> {
+                Parsed<Double> p = Quantities.count(t);
+                if (!p.ok()) { typeError(s, path, "'" + name + "': " + p.problem()); return; }
+                if (p.value() <= 0) { typeError(s, path, "'" + name + "' must be positive, found '" + t + "'"); return; }
+                values.put(s, p.value());
+            }
+            case BOOL -> {
+                String l = t.toLowerCase(Locale.ROOT);
+                if (l.equals("true") || l.equals("false")) values.put(s, l.equals("true"));
+                else typeError(s, path, "'" + name + "' must be true or false, found '" + t + "'");
+            }
+            case ENUM -> {
+                if (f.values().contains(t)) { values.put(s, t); return; }
+                String guess = Names.closest(t, f.values());
+                typeError(s, path, "'" + name + "' is '" + t + "'; expected one of " + String.join(", ", f.values())
+                        + (guess != null ? " (did you mean '" + guess + "'?)" : ""));
+            }
+            case RATIO -> {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(?::\\s*1)?\\s*$").matcher(t);
+                if (m.matches()) values.put(s, Double.parseDouble(m.group(1)));
+                else typeError(s, path, "'" + name + "' must be a ratio such as \"2:1\", found '" + t + "'");
+            }
+            case ORDER -> order(key, s, path);
+            case BANDWIDTH -> unit(s, path, Quantities.bandwidth(t));
+            case SIZE -> unit(s, path, Quantities.size(t));
+            case DURATION -> unit(s, path, Quantities.duration(t));
+            default -> throw new IllegalStateException(f.type().toString());
+        }
+    }
+
+    private void order(ScalarNode key, ScalarNode s, String path) {
+        List<String> dims = new ArrayList<>();
+        for (String part : s.text().split("-", -1)) {
+            String d = part.trim().toLowerCase(Locale.ROOT);
+            if (!Schema.ORDER_DIMS.contains(d)) {
+                String guess = Names.closest(d, Schema.ORDER_DIMS);
+                typeError(s, path, "rank order '" + s.text() + "' has '" + part + "'; the dimensions are tp, cp, ep, dp, pp"
+                        + (guess != null ? " (did you mean '" + guess + "'?)" : ""));
+                return;
+            }
+            if (dims.contains(d)) {
+                typeError(s, path, "rank order '" + s.text() + "' names '" + d + "' twice");
+                return;
+            }
+            dims.add(d);
+        }
+        for (String d : Schema.ORDER_DIMS) if (!dims.contains(d)) dims.add(d);
+        values.put(s, List.copyOf(dims));
+    }
+
+    private void unit(ScalarNode s, String path, Parsed<?> p) {
+        if (p.ok()) { values.put(s, p.value()); return; }
+        findings.add(Finding.of(p.unitProblem() ? "UNIT003" : "SYN002", s.span(), path, p.problem()));
+    }
+
+    private void typeError(ScalarNode s, String path, String message) {
+        findings.add(Finding.of("SYN002", s.span(), path, message));
+    }
+
+    private void wrongType(ScalarNode key, Node value, String expected, String path) {
+        String found = value instanceof ScalarNode sc ? "'" + sc.text() + "'" : value.describe();
+        findings.add(Finding.of("SYN002", value.span(), path, "'" + key.text() + "' must be " + expected + ", found " + found));
+    }
+
+    private static String expected(Field f) {
+        return switch (f.type()) {
+            case INT -> "an integer";
+            case BOOL -> "true or false";
+            case BANDWIDTH -> "a bandwidth such as 400 Gb/s";
+            case SIZE -> "a size such as 80 GB";
+            case DURATION -> "a duration such as 2.5 s";
+            case COUNT, NUMBER -> "a number";
+            default -> "a single value";
+        };
+    }
+
+    // ---------------------------------------------------------------- building
+
+    @SuppressWarnings("unchecked")
+    private <T> Located<T> get(MappingNode m, String key) {
+        if (m == null) return null;
+        Node n = m.get(key).orElse(null);
+        if (n == null || !values.containsKey(n)) return null;
+        return new Located<>((T) values.get(n), n.span());
+    }
+
+    private static MappingNode sub(MappingNode m, String key) {
+        if (m == null) return null;
+        return m.get(key).filter(n -> n instanceof MappingNode).map(n -> (MappingNode) n).orElse(null);
+    }
+
+    private static Span keySpan(MappingNode m, String key) {
+        return m == null ? null : m.entry(key).map(e -> e.key().span()).orElse(null);
+    }
+
+    private static List<MappingNode> items(MappingNode m, String key) {
+        List<MappingNode> out = new ArrayList<>();
+        if (m != null) m.get(key).filter(n -> n instanceof ListNode).ifPresent(l -> {
+            for (Node n : ((ListNode) l).items()) if (n instanceof MappingNode mm) out.add(mm);
+        });
+        return out;
+    }
+
+    private Specs.Cluster cluster(Document d) {
+        MappingNode r = d.root();
+        MappingNode fab = sub(r, "fabric");
+        MappingNode roce = sub(fab, "roce");
+        Specs.Fabric fabric = fab == null ? null : new Specs.Fabric(get(fab, "type"), get(fab, "topology"),
+                get(fab, "oversubscription"), get(sub(roce, "pfc"), "enabled"), get(sub(roce, "pfc"), "priority"),
+                get(sub(roce, "ecn"), "enabled"), get(roce, "dscp"), get(fab, "link_speed"), keySpan(r, "fabric"));
+        List<Specs.NodeGroup> groups = new ArrayList<>();
+        for (MappingNode g : items(r, "node_groups")) {
+            MappingNode gpu = sub(g, "gpu");
+            MappingNode nv = sub(g, "nvlink");
+            MappingNode pcie = sub(g, "pcie");
+            List<Specs.Nic> nics = new ArrayList<>();
+            for (MappingNode n : items(g, "nics")) {
+                nics.add(new Specs.Nic(get(n, "model"), get(n, "count"), get(n, "speed"), get(n, "protocol"),
+                        get(n, "gpudirect_rdma"), n.span()));
+            }
+            groups.add(new Specs.NodeGroup(get(g, "name"), get(g, "count"),
+                    new Specs.Gpu(get(gpu, "model"), get(gpu, "count"), get(gpu, "memory")),
+                    nv == null ? null : new Specs.Nvlink(get(nv, "switch"), get(nv, "bridge"), get(nv, "bandwidth"),
+                            get(nv, "direction"), get(nv, "domain_size"), keySpan(g, "nvlink")),
+                    pcie == null ? null : new Specs.Pcie(get(pcie, "generation"), get(pcie, "lanes"),
+                            get(pcie, "bandwidth"), get(pcie, "direction")),
+                    nics, g.span()));
+        }
+        return new Specs.Cluster(get(r, "name"), d.file(), fabric, groups, r.span());
+    }
+
+    private Specs.Job job(Document d) {
+        MappingNode r = d.root();
+        MappingNode model = sub(r, "model");
+        MappingNode par = sub(r, "parallelism");
+        MappingNode batch = sub(r, "batch");
+        MappingNode opt = sub(r, "optimizer");
+        MappingNode net = sub(r, "network");
+        Map<String, Located<String>> env = new LinkedHashMap<>();
+        MappingNode envNode = sub(r, "env");
+        if (envNode != null) {
+            for (MappingNode.Entry e : envNode.entries()) {
+                if (e.value() instanceof ScalarNode s && !env.containsKey(e.key().text())) {
+                    env.put(e.key().text(), new Located<>(s.text(), s.span()));
+                }
+            }
+        }
+        return new Specs.Job(get(r, "name"), d.file(), get(r, "cluster"), get(r, "node_group"), get(r, "nodes"),
+                get(r, "gpus_per_node"),
+                model == null ? null : new Specs.Model(get(model, "parameters"), get(model, "dtype"), get(model, "layers"),
+                        get(model, "attention_heads"), get(model, "kv_heads"), get(model, "hidden_size"),
+                        get(model, "seq_length"), get(model, "experts")),
+                par == null ? null : new Specs.Parallelism(get(par, "tp"), get(par, "pp"), get(par, "dp"), get(par, "cp"),
+                        get(par, "ep"), get(par, "order"), get(par, "sequence_parallel"), get(par, "virtual_pp"),
+                        keySpan(r, "parallelism")),
+                batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
+                        get(batch, "micro_batches")),
+                opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter")),
+                net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
+                get(r, "step_time"), env, r.span());
+    }
+}

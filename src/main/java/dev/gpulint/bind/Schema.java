@@ -1,0 +1,106 @@
+package dev.gpulint.bind;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Schema v1 of FORMAT.md, as data: field names, types, required fields,
+ * allowed values and ranges. The binder validates every document against it
+ * (SYN002, UNIT003) before it builds the typed model.
+ */
+public final class Schema {
+
+    public enum Type { STRING, INT, BOOL, BANDWIDTH, SIZE, COUNT, NUMBER, DURATION, ENUM, RATIO, ORDER, MAP, LIST, STRING_MAP }
+
+    public record Field(String name, Type type, boolean required, Map<String, Field> children,
+                        List<String> values, long min, long max) {
+        public Field child(String n) { return children.get(n); }
+    }
+
+    public static final List<String> DIRECTIONS = List.of("unidirectional", "bidirectional");
+    public static final List<String> PROTOCOLS = List.of("infiniband", "roce", "ethernet");
+    public static final List<String> ORDER_DIMS = List.of("tp", "cp", "ep", "dp", "pp");
+
+    public static final Field CLUSTER = map("cluster", true,
+            str("kind", true), str("name", true),
+            map("fabric", false,
+                    en("type", false, PROTOCOLS),
+                    en("topology", false, List.of("rail-optimized", "fat-tree", "other")),
+                    f("oversubscription", Type.RATIO, false),
+                    map("roce", false,
+                            map("pfc", false, f("enabled", Type.BOOL, false), num("priority", false, 0, 7)),
+                            map("ecn", false, f("enabled", Type.BOOL, false)),
+                            num("dscp", false, 0, 63)),
+                    f("link_speed", Type.BANDWIDTH, false)),
+            list("node_groups", true,
+                    str("name", true), num("count", true, 1, Integer.MAX_VALUE),
+                    map("gpu", true, str("model", true), num("count", true, 1, 1_000_000), f("memory", Type.SIZE, false)),
+                    map("nvlink", false, f("switch", Type.BOOL, false),
+                            en("bridge", false, List.of("none", "pairs", "quads")),
+                            f("bandwidth", Type.BANDWIDTH, false), en("direction", false, DIRECTIONS),
+                            num("domain_size", false, 1, 1_000_000)),
+                    map("pcie", false, num("generation", false, 1, 7), num("lanes", false, 1, 32),
+                            f("bandwidth", Type.BANDWIDTH, false), en("direction", false, DIRECTIONS)),
+                    list("nics", false, str("model", false), num("count", false, 1, 64),
+                            f("speed", Type.BANDWIDTH, false), en("protocol", false, PROTOCOLS),
+                            f("gpudirect_rdma", Type.BOOL, false))));
+
+    public static final Field JOB = map("training_job", true,
+            str("kind", true), str("name", true), str("cluster", false), str("node_group", false),
+            num("nodes", false, 1, Integer.MAX_VALUE), num("gpus_per_node", false, 1, 1_000_000),
+            map("model", false, f("parameters", Type.COUNT, false), str("dtype", false),
+                    num("layers", false, 1, Integer.MAX_VALUE), num("attention_heads", false, 1, Integer.MAX_VALUE),
+                    num("kv_heads", false, 1, Integer.MAX_VALUE), num("hidden_size", false, 1, Integer.MAX_VALUE),
+                    num("seq_length", false, 1, Integer.MAX_VALUE), num("experts", false, 1, Integer.MAX_VALUE)),
+            map("parallelism", false, num("tp", false, 1, Integer.MAX_VALUE), num("pp", false, 1, Integer.MAX_VALUE),
+                    num("dp", false, 1, Integer.MAX_VALUE), num("cp", false, 1, Integer.MAX_VALUE),
+                    num("ep", false, 1, Integer.MAX_VALUE), f("order", Type.ORDER, false),
+                    f("sequence_parallel", Type.BOOL, false), num("virtual_pp", false, 1, Integer.MAX_VALUE)),
+            map("batch", false, num("micro_batch_size", false, 1, Integer.MAX_VALUE),
+                    num("global_batch_size", false, 1, Integer.MAX_VALUE), num("micro_batches", false, 1, Integer.MAX_VALUE)),
+            map("optimizer", false, str("type", false), num("zero_stage", false, 0, 3),
+                    f("bytes_per_parameter", Type.NUMBER, false)),
+            map("network", false, f("assumed_inter_node", Type.BANDWIDTH, false),
+                    f("assumed_intra_node", Type.BANDWIDTH, false)),
+            f("step_time", Type.DURATION, false),
+            f("env", Type.STRING_MAP, false));
+
+    private Schema() {}
+
+    public static Field forKind(String kind) {
+        return switch (kind) {
+            case "cluster" -> CLUSTER;
+            case "training_job" -> JOB;
+            default -> null;
+        };
+    }
+
+    static Field f(String name, Type t, boolean req) { return new Field(name, t, req, Map.of(), List.of(), 0, 0); }
+
+    static Field str(String name, boolean req) { return f(name, Type.STRING, req); }
+
+    static Field num(String name, boolean req, long min, long max) {
+        return new Field(name, Type.INT, req, Map.of(), List.of(), min, max);
+    }
+
+    static Field en(String name, boolean req, List<String> values) {
+        return new Field(name, Type.ENUM, req, Map.of(), values, 0, 0);
+    }
+
+    static Field map(String name, boolean req, Field... children) {
+        return new Field(name, Type.MAP, req, index(children), List.of(), 0, 0);
+    }
+
+    /** A list of mappings, each with these fields. */
+    static Field list(String name, boolean req, Field... children) {
+        return new Field(name, Type.LIST, req, index(children), List.of(), 0, 0);
+    }
+
+    private static Map<String, Field> index(Field... fields) {
+        Map<String, Field> m = new LinkedHashMap<>();
+        Arrays.stream(fields).forEach(x -> m.put(x.name(), x));
+        return m;
+    }
+}

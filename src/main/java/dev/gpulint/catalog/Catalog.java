@@ -1,0 +1,165 @@
+package dev.gpulint.catalog;
+
+import dev.gpulint.model.Quantities;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/**
+ * The hardware catalog (resource catalog/hardware.yaml): GPUs, NVLink and PCIe
+ * generations, InfiniBand and Ethernet port speeds, NICs, each with its
+ * source. Bandwidths are kept in bytes per second with their convention in the
+ * field name: NVLink and PCIe "bidirectional" aggregates, ports per direction.
+ */
+public final class Catalog {
+
+    public enum Form { SXM, PCIE, SUPERCHIP, OAM }
+
+    public record Gpu(String name, String family, Form form, double memoryBytes, List<Double> alternateMemoryBytes,
+                      double hbmBytesPerSecond, int nvlinkGeneration, double nvlinkBidirectional, boolean nvswitch,
+                      int bridgeMax, int rackDomain, int pcieGeneration, String source) {
+        public boolean hasNvlink() { return nvlinkGeneration > 0; }
+        public boolean bridged() { return form == Form.PCIE && bridgeMax > 0; }
+    }
+
+    public record Nvlink(int generation, int links, double perLinkBidirectional, double perGpuBidirectional, String source) {}
+
+    public record Pcie(int generation, double perDirection, double bidirectional, String source) {}
+
+    /** A port speed of a link technology, per direction, in bytes per second. */
+    public record LinkSpeed(String technology, String name, double bytesPerSecond) {
+        public double gbps() { return bytesPerSecond * 8 / 1e9; }
+    }
+
+    public record Nic(String name, List<String> protocols, double maxInfiniband, double maxEthernet, String source) {}
+
+    private final Map<String, Gpu> gpusByKey = new HashMap<>();
+    private final List<Gpu> gpus = new ArrayList<>();
+    private final Map<Integer, Nvlink> nvlink = new LinkedHashMap<>();
+    private final Map<Integer, Pcie> pcie = new LinkedHashMap<>();
+    private final Map<String, List<LinkSpeed>> links = new LinkedHashMap<>();
+    private final Map<String, Nic> nicsByKey = new HashMap<>();
+
+    private static volatile Catalog builtIn;
+
+    public static Catalog builtIn() {
+        Catalog c = builtIn;
+        if (c == null) {
+            synchronized (Catalog.class) {
+                if (builtIn == null) builtIn = load("catalog/hardware.yaml");
+                c = builtIn;
+            }
+        }
+        return c;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Catalog load(String resource) {
+        try (InputStream in = Catalog.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) throw new IllegalStateException("missing resource " + resource);
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(text);
+            Catalog c = new Catalog();
+            for (Map<String, Object> g : (List<Map<String, Object>>) root.get("gpus")) c.addGpu(g);
+            for (Map<String, Object> n : (List<Map<String, Object>>) root.get("nvlink")) {
+                int gen = ((Number) n.get("generation")).intValue();
+                c.nvlink.put(gen, new Nvlink(gen, ((Number) n.get("links")).intValue(), bw(n.get("per_link")),
+                        bw(n.get("per_gpu")), (String) n.get("source")));
+            }
+            for (Map<String, Object> p : (List<Map<String, Object>>) root.get("pcie")) {
+                int gen = ((Number) p.get("generation")).intValue();
+                c.pcie.put(gen, new Pcie(gen, bw(p.get("per_direction")), bw(p.get("bidirectional")), (String) p.get("source")));
+            }
+            Map<String, Object> l = (Map<String, Object>) root.get("links");
+            for (Map.Entry<String, Object> tech : l.entrySet()) {
+                List<LinkSpeed> speeds = new ArrayList<>();
+                for (Map<String, Object> s : (List<Map<String, Object>>) tech.getValue()) {
+                    speeds.add(new LinkSpeed(tech.getKey(), (String) s.get("name"), bw(s.get("speed"))));
+                }
+                c.links.put(tech.getKey(), List.copyOf(speeds));
+            }
+            for (Map<String, Object> n : (List<Map<String, Object>>) root.get("nics")) {
+                Nic nic = new Nic((String) n.get("name"), List.copyOf((List<String>) n.get("protocols")),
+                        n.containsKey("max_infiniband") ? bw(n.get("max_infiniband")) : 0,
+                        n.containsKey("max_ethernet") ? bw(n.get("max_ethernet")) : 0, (String) n.get("source"));
+                c.nicsByKey.put(key(nic.name()), nic);
+                for (String a : (List<String>) n.getOrDefault("aliases", List.of())) c.nicsByKey.put(key(a), nic);
+            }
+            return c;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void addGpu(Map<String, Object> g) {
+        List<Double> alt = new ArrayList<>();
+        for (Object o : (List<Object>) g.getOrDefault("alternate_memory", List.of())) alt.add(size(o));
+        int gen = ((Number) g.get("nvlink_generation")).intValue();
+        Gpu gpu = new Gpu((String) g.get("name"), (String) g.get("family"),
+                Form.valueOf(((String) g.get("form")).toUpperCase(Locale.ROOT)), size(g.get("memory")), List.copyOf(alt),
+                bw(g.get("hbm_bandwidth")), gen,
+                g.containsKey("nvlink_bandwidth") ? bw(g.get("nvlink_bandwidth")) : 0,
+                Boolean.TRUE.equals(g.get("nvswitch")),
+                g.containsKey("bridge_max") ? ((Number) g.get("bridge_max")).intValue() : 0,
+                g.containsKey("rack_domain") ? ((Number) g.get("rack_domain")).intValue() : 0,
+                g.containsKey("pcie_generation") ? ((Number) g.get("pcie_generation")).intValue() : 0,
+                String.valueOf(g.get("source")));
+        gpus.add(gpu);
+        gpusByKey.put(key(gpu.name()), gpu);
+        for (String a : (List<String>) g.getOrDefault("aliases", List.of())) gpusByKey.put(key(a), gpu);
+    }
+
+    private static double bw(Object o) {
+        var p = Quantities.bandwidth(String.valueOf(o));
+        if (!p.ok()) throw new IllegalStateException("catalog: bad bandwidth " + o + ": " + p.problem());
+        return p.value().bytesPerSecond();
+    }
+
+    private static double size(Object o) {
+        var p = Quantities.size(String.valueOf(o));
+        if (!p.ok()) throw new IllegalStateException("catalog: bad size " + o + ": " + p.problem());
+        return p.value().bytes();
+    }
+
+    /** Lookup key: case-insensitive, without spaces, dashes, underscores and a vendor prefix. */
+    static String key(String name) {
+        String k = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        for (String prefix : List.of("nvidia", "tesla", "amdinstinct", "amd")) {
+            if (k.startsWith(prefix) && k.length() > prefix.length()) { k = k.substring(prefix.length()); break; }
+        }
+        return k;
+    }
+
+    public Optional<Gpu> gpu(String name) { return Optional.ofNullable(gpusByKey.get(key(name))); }
+
+    public List<Gpu> gpus() { return List.copyOf(gpus); }
+
+    public Optional<Nic> nic(String name) { return Optional.ofNullable(nicsByKey.get(key(name))); }
+
+    public Optional<Nvlink> nvlink(int generation) { return Optional.ofNullable(nvlink.get(generation)); }
+
+    public Optional<Pcie> pcie(int generation) { return Optional.ofNullable(pcie.get(generation)); }
+
+    /** Port speeds of "infiniband" or "ethernet" (RoCE runs on Ethernet ports). */
+    public List<LinkSpeed> linkSpeeds(String protocol) {
+        String tech = protocol.equals("infiniband") ? "infiniband" : "ethernet";
+        return links.getOrDefault(tech, List.of());
+    }
+
+    /** NVLink per-GPU bidirectional bandwidth of a GPU: its own figure (bridged cards) or its generation's. */
+    public double nvlinkBidirectional(Gpu g) {
+        if (g.nvlinkBidirectional() > 0) return g.nvlinkBidirectional();
+        return nvlink(g.nvlinkGeneration()).map(Nvlink::perGpuBidirectional).orElse(0.0);
+    }
+}

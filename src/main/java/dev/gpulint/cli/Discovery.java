@@ -1,0 +1,105 @@
+package dev.gpulint.cli;
+
+import dev.gpulint.lint.Linter;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.report.Finding;
+import dev.gpulint.tree.Span;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Turns command-line paths into files to lint: folders recurse (sorted, so
+ * output never depends on file-system order; hidden folders, target/ and
+ * node_modules/ skipped); a path that cannot be read is a finding, not a crash.
+ */
+final class Discovery {
+    private static final Set<String> SKIP = Set.of("target", "node_modules");
+
+    final List<SourceFile> files = new ArrayList<>();
+    final List<Finding> problems = new ArrayList<>();
+
+    void add(String arg) {
+        Path p = Path.of(arg);
+        if (!Files.exists(p)) {
+            problems.add(Finding.of("SYN001", Span.at(display(p), 1, 1), "io", "cannot read '" + arg + "': no such file or folder"));
+            return;
+        }
+        if (Files.isDirectory(p)) {
+            Set<Path> found = new LinkedHashSet<>();
+            try {
+                Files.walkFileTree(p, EnumSet.noneOf(FileVisitOption.class), 64, new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                        String n = dir.getFileName() == null ? "" : dir.getFileName().toString();
+                        if (!dir.equals(p) && (n.startsWith(".") || SKIP.contains(n))) return FileVisitResult.SKIP_SUBTREE;
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                        if (attrs.isRegularFile() && Linter.isCandidate(file.getFileName().toString())) found.add(file);
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFileFailed(Path file, IOException exc) {
+                        problems.add(Finding.of("SYN001", Span.at(display(file), 1, 1), "io",
+                                "cannot read '" + display(file) + "': " + reason(exc)));
+                        return FileVisitResult.CONTINUE;
+                    }
+                });
+            } catch (IOException e) {
+                problems.add(Finding.of("SYN001", Span.at(display(p), 1, 1), "io", "cannot read '" + arg + "': " + reason(e)));
+            }
+            found.stream().sorted().forEach(this::read);
+        } else {
+            read(p);
+        }
+    }
+
+    private void read(Path p) {
+        String name = display(p);
+        try {
+            byte[] bytes = Files.readAllBytes(p);
+            String text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+            if (text.startsWith("\uFEFF")) text = text.substring(1);
+            files.add(new SourceFile(p, name, text));
+        } catch (CharacterCodingException e) {
+            problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is not UTF-8 text; gpulint reads UTF-8 manifests only"));
+        } catch (IOException e) {
+            problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "cannot read '" + name + "': " + reason(e)));
+        }
+    }
+
+    /** Paths as given, with '/' separators and without a leading "./". */
+    static String display(Path p) {
+        String s = p.normalize().toString().replace('\\', '/');
+        return s.isEmpty() ? "." : s;
+    }
+
+    private static String reason(IOException e) {
+        String cls = e.getClass().getSimpleName();
+        return switch (cls) {
+            case "AccessDeniedException" -> "permission denied";
+            case "NoSuchFileException" -> "no such file or folder";
+            case "FileSystemLoopException" -> "symbolic-link loop";
+            default -> e.getMessage() == null ? cls : e.getMessage();
+        };
+    }
+}

@@ -1,0 +1,228 @@
+package dev.gpulint.cli;
+
+import dev.gpulint.bind.Names;
+import dev.gpulint.lint.LintResult;
+import dev.gpulint.lint.Linter;
+import dev.gpulint.report.JsonRenderer;
+import dev.gpulint.report.Level;
+import dev.gpulint.report.Renderer;
+import dev.gpulint.report.SarifRenderer;
+import dev.gpulint.report.TextRenderer;
+import dev.gpulint.rules.RuleCatalog;
+import dev.gpulint.rules.RuleMeta;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The command line of CLI.md: check (the default), rules, explain. */
+@Command(name = "gpulint", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Lints GPU cluster and training-job manifests (.topo and YAML).",
+        subcommands = {Main.Check.class, Main.Rules.class, Main.Explain.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:no finding at or above --fail-on", "1:at least one finding at or above --fail-on",
+                "2:bad usage, or an input that could not be read or parsed"})
+public final class Main implements Callable<Integer> {
+
+    static final int OK = 0, FINDINGS = 1, BAD_INPUT = 2;
+    private static final Set<String> COMMANDS = Set.of("check", "rules", "explain", "help");
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
+                new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)));
+    }
+
+    /** Runs the CLI; `check` is the default command, so `gpulint samples/` works. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        List<String> list = new ArrayList<>(List.of(args));
+        boolean global = !list.isEmpty() && Set.of("-h", "--help", "-V", "--version").contains(list.get(0));
+        if (!global && (list.isEmpty() || !COMMANDS.contains(list.get(0)))) list.add(0, "check");
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            err.println("gpulint: internal error: " + ex + " (please report it)");
+            if (System.getenv("GPULINT_DEBUG") != null) ex.printStackTrace(err);
+            return BAD_INPUT;
+        });
+        int code = cl.execute(list.toArray(String[]::new));
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    @Override public Integer call() { return OK; }
+
+    static String version() {
+        try (InputStream in = Main.class.getClassLoader().getResourceAsStream("gpulint-version.properties")) {
+            Properties p = new Properties();
+            if (in != null) p.load(in);
+            return p.getProperty("version", "dev");
+        } catch (IOException e) {
+            return "dev";
+        }
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override public String[] getVersion() { return new String[] {"gpulint " + version()}; }
+    }
+
+    enum Format { text, json, sarif }
+
+    enum FailOn { error, warning, note, never }
+
+    enum ColorMode { auto, always, never }
+
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Lint files and folders (folders recurse: *.topo, *.yaml, *.yml).")
+    static final class Check implements Callable<Integer> {
+        @Parameters(paramLabel = "PATH", description = "files or folders; default: .")
+        List<String> paths = new ArrayList<>();
+
+        @Option(names = {"-f", "--format"}, description = "text, json or sarif (default: ${DEFAULT-VALUE})")
+        Format format = Format.text;
+
+        @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report here instead of standard output")
+        Path output;
+
+        @Option(names = "--fail-on", description = "lowest level that makes the exit code 1: error, warning, note, never (default: ${DEFAULT-VALUE})")
+        FailOn failOn = FailOn.error;
+
+        @Option(names = "--color", description = "auto, always or never (default: ${DEFAULT-VALUE}; never when NO_COLOR is set or output is not a terminal)")
+        ColorMode color = ColorMode.auto;
+
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            Discovery d = new Discovery();
+            for (String p : paths.isEmpty() ? List.of(".") : paths) d.add(p);
+            LintResult result = new Linter().lint(d.files, d.problems);
+            RuleCatalog rules = RuleCatalog.builtIn();
+            boolean useColor = output == null && switch (color) {
+                case always -> true;
+                case never -> false;
+                case auto -> System.getenv("NO_COLOR") == null && System.console() != null;
+            };
+            Renderer r = switch (format) {
+                case text -> new TextRenderer(rules, useColor);
+                case json -> new JsonRenderer(rules, version());
+                case sarif -> new SarifRenderer(rules, version(), Path.of(""));
+            };
+            if (output != null) {
+                Path parent = output.toAbsolutePath().getParent();
+                if (parent != null) Files.createDirectories(parent);
+                try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
+                    r.render(result, w);
+                }
+            } else {
+                Writer w = new BufferedWriter(spec.commandLine().getOut());
+                r.render(result, w);
+                w.flush();
+            }
+            if (result.inputFailed()) return BAD_INPUT;
+            if (failOn == FailOn.never) return OK;
+            return result.anyAtOrAbove(Level.parse(failOn.name())) ? FINDINGS : OK;
+        }
+    }
+
+    @Command(name = "rules", mixinStandardHelpOptions = true, description = "Print the rule catalog.")
+    static final class Rules implements Callable<Integer> {
+        enum RulesFormat { text, json, markdown }
+
+        @Option(names = {"-f", "--format"}, description = "text, json or markdown (default: ${DEFAULT-VALUE})")
+        RulesFormat format = RulesFormat.text;
+
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            PrintWriter out = spec.commandLine().getOut();
+            List<RuleMeta> all = new ArrayList<>(RuleCatalog.builtIn().all());
+            switch (format) {
+                case text -> {
+                    for (RuleMeta r : all) {
+                        out.printf(Locale.ROOT, "%-8s %-8s %-32s %s%n", r.id(), r.level().id(), r.name(), r.title());
+                    }
+                }
+                case markdown -> out.print(markdownTable(all));
+                case json -> {
+                    List<Object> list = new ArrayList<>();
+                    for (RuleMeta r : all) {
+                        Map<String, Object> m = new LinkedHashMap<>();
+                        m.put("id", r.id());
+                        m.put("name", r.name());
+                        m.put("level", r.level().id());
+                        m.put("title", r.title());
+                        m.put("description", r.description());
+                        m.put("remediation", r.remediation());
+                        m.put("tags", r.tags());
+                        m.put("helpUri", RuleCatalog.helpUri(r.id()));
+                        list.add(m);
+                    }
+                    dev.gpulint.report.JsonOut.write(list, out);
+                }
+            }
+            out.flush();
+            return OK;
+        }
+    }
+
+    /** The README's rules table (a test keeps the README in step with it). */
+    public static String markdownTable(List<RuleMeta> all) {
+        StringBuilder sb = new StringBuilder("| ID | name | level | what it catches |\n| --- | --- | --- | --- |\n");
+        for (RuleMeta r : all) {
+            sb.append("| [").append(r.id()).append("](docs/rules/").append(r.id()).append(".md) | ")
+              .append(r.name()).append(" | ").append(r.level().id()).append(" | ").append(r.title()).append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    @Command(name = "explain", mixinStandardHelpOptions = true, description = "Print a rule's full help page.")
+    static final class Explain implements Callable<Integer> {
+        @Parameters(paramLabel = "RULE-ID") String id;
+
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            RuleCatalog rules = RuleCatalog.builtIn();
+            String key = id.toUpperCase(Locale.ROOT);
+            RuleMeta meta = rules.get(key).orElse(null);
+            if (meta == null) {
+                for (RuleMeta r : rules.all()) if (r.name().equalsIgnoreCase(id)) meta = r;
+            }
+            if (meta == null) {
+                List<String> ids = new ArrayList<>();
+                for (RuleMeta r : rules.all()) { ids.add(r.id()); ids.add(r.name()); }
+                String guess = Names.closest(id, ids);
+                spec.commandLine().getErr().println("gpulint: unknown rule '" + id + "'"
+                        + (guess != null ? "; did you mean " + guess + "?" : "") + " (gpulint rules lists them)");
+                return BAD_INPUT;
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(meta.helpMarkdown() != null ? meta.helpMarkdown()
+                    : "# " + meta.id() + " " + meta.name() + "\n\n" + meta.description() + "\n");
+            out.flush();
+            return OK;
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package dev.gpulint.engine;
+
+import dev.gpulint.report.Finding;
+import dev.gpulint.tree.Span;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one write-only channel from rules to the report (a Drools global).
+ * Rules say what they found and where; the level comes later from metadata.
+ */
+public final class FindingSink {
+    private final List<Finding> findings = new ArrayList<>();
+
+    public void report(String ruleId, Span span, String identity, String message) {
+        findings.add(Finding.of(ruleId, span, identity, message));
+    }
+
+    /** With a related location: the second place that explains the finding (e.g. the cluster line a job relies on). */
+    public void report(String ruleId, Span span, String identity, String message, Span related, String relatedMessage) {
+        Finding f = Finding.of(ruleId, span, identity, message);
+        if (related != null) f = f.withRelated(related, relatedMessage);
+        findings.add(f);
+    }
+
+    public List<Finding> findings() { return List.copyOf(findings); }
+}

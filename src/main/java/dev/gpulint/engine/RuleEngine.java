@@ -1,0 +1,78 @@
+package dev.gpulint.engine;
+
+import dev.gpulint.report.Finding;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.drools.model.Model;
+import org.drools.modelcompiler.KieBaseBuilder;
+import org.kie.api.KieBase;
+import org.kie.api.runtime.KieSession;
+
+/**
+ * The built-in rules, compiled to Drools' executable model at build time by
+ * kie-maven-plugin, loaded directly from the generated index (no kmodule.xml,
+ * no KieContainer): ~0.3 s cold start instead of ~2.5 s for DRL compiled at
+ * run time (reference measurements in docs/architecture.md).
+ */
+public final class RuleEngine {
+
+    static final String MODEL_INDEX = "META-INF/kie/dev.gpulint/gpulint/drools-model";
+
+    /** A rule that fires more often than this in one run is stopped: a runaway rule must not hang a commit hook. */
+    static final int MAX_FIRINGS = 1_000_000;
+
+    private static volatile KieBase builtIn;
+
+    public static KieBase builtInKieBase() {
+        KieBase kb = builtIn;
+        if (kb == null) {
+            synchronized (RuleEngine.class) {
+                if (builtIn == null) builtIn = load();
+                kb = builtIn;
+            }
+        }
+        return kb;
+    }
+
+    private static KieBase load() {
+        ClassLoader cl = RuleEngine.class.getClassLoader();
+        List<Model> models = new ArrayList<>();
+        try (InputStream in = cl.getResourceAsStream(MODEL_INDEX)) {
+            if (in == null) throw new IllegalStateException("the compiled rules are missing (" + MODEL_INDEX + "); rebuild gpulint");
+            BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            for (String line; (line = r.readLine()) != null; ) {
+                line = line.trim();
+                if (line.isEmpty() || line.startsWith("Drools-Model-Version")) continue;
+                models.add((Model) Class.forName(line, true, cl).getDeclaredConstructor().newInstance());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot load compiled rules: " + e, e);
+        }
+        return KieBaseBuilder.createKieBaseFromModel(models);
+    }
+
+    /** Runs every rule over the facts of one lint run. */
+    public List<Finding> run(List<Object> facts) {
+        KieSession session = builtInKieBase().newKieSession();
+        FindingSink sink = new FindingSink();
+        try {
+            session.setGlobal("sink", sink);
+            for (Object f : facts) session.insert(f);
+            int fired = session.fireAllRules(MAX_FIRINGS);
+            if (fired >= MAX_FIRINGS) {
+                throw new IllegalStateException("rules fired " + fired + " times; stopped (a rule loops)");
+            }
+        } finally {
+            session.dispose();
+        }
+        return sink.findings();
+    }
+}

@@ -1,0 +1,59 @@
+package dev.gpulint.facts;
+
+import dev.gpulint.tree.Span;
+
+/**
+ * Where a job's tensor-parallel groups land (derive stage): whether any TP
+ * group spans more than one NVLink domain, and which one does first.
+ */
+public final class TpPlacementFact {
+    private final String jobName;
+    private final String file;
+    private final long tp;
+    private final long domainSize;
+    private final String domainKind;
+    private final boolean crosses;
+    private final int domainsSpanned;
+    private final String ranksText;
+    private final String placesText;
+    private final Span tpSpan;
+    private final Span domainSpan;
+    private final String domainText;
+
+    public TpPlacementFact(String jobName, String file, long tp, long domainSize, String domainKind, boolean crosses,
+                           int domainsSpanned, String ranksText, String placesText, Span tpSpan, Span domainSpan,
+                           String domainText) {
+        this.jobName = jobName; this.file = file; this.tp = tp; this.domainSize = domainSize;
+        this.domainKind = domainKind; this.crosses = crosses; this.domainsSpanned = domainsSpanned;
+        this.ranksText = ranksText; this.placesText = placesText; this.tpSpan = tpSpan; this.domainSpan = domainSpan;
+        this.domainText = domainText;
+    }
+
+    public String getJobName() { return jobName; }
+    public String getFile() { return file; }
+    public long getTp() { return tp; }
+    public long getDomainSize() { return domainSize; }
+    public String getDomainKind() { return domainKind; }
+    public boolean isCrosses() { return crosses; }
+    public int getDomainsSpanned() { return domainsSpanned; }
+    /** The first offending group's ranks: "0-15", "6-8", "0,4,8,12". */
+    public String getRanksText() { return ranksText; }
+    /** Where they sit: "dgx-0 (0-7) and dgx-1 (8-15)". */
+    public String getPlacesText() { return placesText; }
+    /** "nodes" or "NVLink domains", for messages. */
+    public String getUnitText() { return domainKind.equals("NODE") ? "nodes" : "NVLink domains"; }
+    public Span getTpSpan() { return tpSpan; }
+    public Span getDomainSpan() { return domainSpan; }
+    public String getDomainText() { return domainText; }
+    /** Why: "16 is larger than 8" or "3 does not divide 8". */
+    public String getReason() {
+        return tp > domainSize ? tp + " is larger than " + domainSize : tp + " does not divide " + domainSize;
+    }
+
+    public String identity() { return "training_job:" + jobName + "/parallelism/tp"; }
+
+    @Override public String toString() {
+        return "TpPlacementFact[" + jobName + ", tp=" + tp + ", domain=" + domainSize + " " + domainKind
+                + ", crosses=" + crosses + ", ranks=" + ranksText + ", places=" + placesText + "]";
+    }
+}

@@ -1,0 +1,87 @@
+package dev.gpulint.lint;
+
+import dev.gpulint.bind.Binder;
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.derive.Deriver;
+import dev.gpulint.engine.RuleEngine;
+import dev.gpulint.read.ReadResult;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.read.dsl.DslReader;
+import dev.gpulint.read.yaml.YamlReader;
+import dev.gpulint.report.Finding;
+import dev.gpulint.rules.RuleCatalog;
+import dev.gpulint.rules.RuleMeta;
+import dev.gpulint.tree.Document;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The pipeline: read (DSL or YAML) → bind → derive → rules → settle. Files
+ * that do not parse are reported (SYN001) and left out; every other file is
+ * still linted.
+ */
+public final class Linter {
+
+    private final Catalog catalog;
+    private final RuleCatalog rules;
+    private final RuleEngine engine = new RuleEngine();
+
+    public Linter() { this(Catalog.builtIn(), RuleCatalog.builtIn()); }
+
+    public Linter(Catalog catalog, RuleCatalog rules) {
+        this.catalog = catalog;
+        this.rules = rules;
+    }
+
+    /** Files gpulint reads by name; everything else is left alone. */
+    public static boolean isCandidate(String fileName) {
+        String n = fileName.toLowerCase(Locale.ROOT);
+        return n.endsWith(".topo") || n.endsWith(".yaml") || n.endsWith(".yml");
+    }
+
+    public LintResult lint(List<SourceFile> files) {
+        return lint(files, List.of());
+    }
+
+    /** @param earlier findings met before reading (unreadable paths), settled with the rest */
+    public LintResult lint(List<SourceFile> files, List<Finding> earlier) {
+        List<Finding> findings = new ArrayList<>(earlier);
+        List<Document> documents = new ArrayList<>();
+        List<String> linted = new ArrayList<>();
+        boolean failed = !earlier.isEmpty();
+        for (SourceFile f : files) {
+            ReadResult r = read(f);
+            if (r.failed()) failed = true;
+            findings.addAll(r.problems());
+            if (r.manifest()) linted.add(f.displayPath());
+            documents.addAll(r.documents());
+        }
+        Binder.Bound bound = new Binder().bind(documents);
+        findings.addAll(bound.findings());
+        List<Object> facts = new Deriver(catalog).derive(bound.clusters(), bound.jobs());
+        findings.addAll(engine.run(facts));
+        return new LintResult(settle(findings), linted, failed);
+    }
+
+    private static ReadResult read(SourceFile f) {
+        String n = f.displayPath().toLowerCase(Locale.ROOT);
+        return n.endsWith(".topo") ? new DslReader().read(f) : new YamlReader().read(f);
+    }
+
+    /** Levels from metadata, one finding per rule/place/message, stable order. */
+    private List<Finding> settle(List<Finding> raw) {
+        Set<String> seen = new LinkedHashSet<>();
+        List<Finding> out = new ArrayList<>();
+        for (Finding f : raw) {
+            RuleMeta meta = rules.get(f.ruleId()).orElseThrow(
+                    () -> new IllegalStateException("finding for a rule without metadata: " + f.ruleId()));
+            String key = f.ruleId() + "|" + f.span() + "|" + f.message();
+            if (seen.add(key)) out.add(f.withLevel(meta.level()));
+        }
+        out.sort(Finding.ORDER);
+        return out;
+    }
+}

@@ -1,0 +1,137 @@
+package dev.gpulint.model;
+
+import java.math.BigDecimal;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one place where quantities are parsed (FORMAT.md, "Quantities").
+ * Lower-case {@code b} is bits, upper-case {@code B} bytes; the prefix letter's
+ * case does not matter; decimal prefixes are powers of 1000, binary ones of
+ * 1024. Anything else is reported, never guessed.
+ */
+public final class Quantities {
+    private Quantities() {}
+
+    /** A parse outcome: a value, or a problem phrased for the user. */
+    public record Parsed<T>(T value, String problem, boolean unitProblem) {
+        static <T> Parsed<T> ok(T v) { return new Parsed<>(v, null, false); }
+        static <T> Parsed<T> typeError(String p) { return new Parsed<>(null, p, false); }
+        static <T> Parsed<T> unitError(String p) { return new Parsed<>(null, p, true); }
+        public boolean ok() { return problem == null; }
+    }
+
+    private static final String NUM = "[+-]?(?:[0-9][0-9_]*(?:\\.[0-9]+)?|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?";
+    private static final Pattern QUANTITY = Pattern.compile("^\\s*(" + NUM + ")\\s*(.*?)\\s*$");
+    private static final Pattern BANDWIDTH_UNIT = Pattern.compile("^([kKmMgGtT]?)(i?)(b|B)(it)?(/s|ps)$");
+    private static final Pattern SIZE_UNIT = Pattern.compile("^([kKmMgGtT]?)(i?)B$");
+
+    public static Parsed<Bandwidth> bandwidth(String text) {
+        Matcher m = QUANTITY.matcher(text);
+        if (!m.matches()) return Parsed.typeError("'" + text + "' is not a bandwidth (a number and a unit such as 400 Gb/s or 50 GB/s)");
+        double n = number(m.group(1));
+        String unit = m.group(2);
+        if (unit.isEmpty()) {
+            return Parsed.unitError("bandwidth '" + text.trim() + "' has no unit: write bits (e.g. " + format(n) + " Gb/s) or bytes (e.g. "
+                    + format(n) + " GB/s) per second; they differ 8×");
+        }
+        Matcher u = BANDWIDTH_UNIT.matcher(unit);
+        if (!u.matches()) {
+            if (SIZE_UNIT.matcher(unit).matches()) {
+                return Parsed.unitError("'" + text.trim() + "' is a size, not a bandwidth: write " + format(n) + " " + unit + "/s for bytes per second, or "
+                        + format(n) + " " + unit.replace('B', 'b') + "/s for bits per second");
+            }
+            return Parsed.unitError("bandwidth unit '" + unit + "' in '" + text.trim() + "' is ambiguous: it does not say bits or bytes per second; write "
+                    + format(n) + " Gb/s (bits) or " + format(n) + " GB/s (bytes)");
+        }
+        boolean binary = !u.group(2).isEmpty();
+        boolean bits = u.group(3).equals("b") || u.group(4) != null;
+        double scale = prefix(u.group(1), binary);
+        double bytes = n * scale / (bits ? 8 : 1);
+        return Parsed.ok(new Bandwidth(n, unit, bits, bytes));
+    }
+
+    public static Parsed<DataSize> size(String text) {
+        Matcher m = QUANTITY.matcher(text);
+        if (!m.matches()) return Parsed.typeError("'" + text + "' is not a size (a number and a unit such as 80 GB or 141 GiB)");
+        double n = number(m.group(1));
+        String unit = m.group(2);
+        if (unit.isEmpty()) return Parsed.unitError("size '" + text.trim() + "' has no unit: write e.g. " + format(n) + " GB or " + format(n) + " GiB");
+        Matcher u = SIZE_UNIT.matcher(unit);
+        if (!u.matches()) {
+            return Parsed.unitError("size unit '" + unit + "' in '" + text.trim() + "' is not one of B, KB, MB, GB, TB, KiB, MiB, GiB, TiB");
+        }
+        return Parsed.ok(new DataSize(n, unit, n * prefix(u.group(1), !u.group(2).isEmpty())));
+    }
+
+    /** Seconds from "2.5 s", "800ms", "1 min". */
+    public static Parsed<Double> duration(String text) {
+        Matcher m = QUANTITY.matcher(text);
+        if (!m.matches()) return Parsed.typeError("'" + text + "' is not a duration (a number and ms, s or min)");
+        double n = number(m.group(1));
+        String unit = m.group(2);
+        return switch (unit) {
+            case "ms" -> Parsed.ok(n / 1000);
+            case "s" -> Parsed.ok(n);
+            case "min" -> Parsed.ok(n * 60);
+            case "" -> Parsed.unitError("duration '" + text.trim() + "' has no unit: write e.g. " + format(n) + " s or " + format(n) + " ms");
+            default -> Parsed.unitError("duration unit '" + unit + "' is not one of ms, s, min");
+        };
+    }
+
+    /** A count: integer, `_` separators, exponent, or a K/M/B/T suffix (70B = 70 billion). */
+    public static Parsed<Double> count(String text) {
+        Matcher m = QUANTITY.matcher(text);
+        if (!m.matches()) return Parsed.typeError("'" + text + "' is not a count (e.g. 70B, 8e9, 1_024)");
+        double n = number(m.group(1));
+        double scale = switch (m.group(2)) {
+            case "" -> 1;
+            case "K", "k" -> 1e3;
+            case "M" -> 1e6;
+            case "B", "G" -> 1e9;
+            case "T" -> 1e12;
+            default -> Double.NaN;
+        };
+        if (Double.isNaN(scale)) return Parsed.typeError("count suffix '" + m.group(2) + "' in '" + text.trim() + "' is not one of K, M, B, T");
+        return Parsed.ok(n * scale);
+    }
+
+    /** An integer: digits with optional `_` separators or an integral exponent (1e3). */
+    public static Parsed<Long> integer(String text) {
+        Matcher m = QUANTITY.matcher(text);
+        if (!m.matches() || !m.group(2).isEmpty()) return Parsed.typeError("'" + text + "' is not an integer");
+        try {
+            BigDecimal d = new BigDecimal(m.group(1).replace("_", ""));
+            return Parsed.ok(d.longValueExact());
+        } catch (ArithmeticException | NumberFormatException e) {
+            return Parsed.typeError("'" + text.trim() + "' is not an integer");
+        }
+    }
+
+    private static double number(String s) { return Double.parseDouble(s.replace("_", "")); }
+
+    private static double prefix(String p, boolean binary) {
+        double base = binary ? 1024 : 1000;
+        return switch (p.toLowerCase(Locale.ROOT)) {
+            case "k" -> base;
+            case "m" -> base * base;
+            case "g" -> base * base * base;
+            case "t" -> base * base * base * base;
+            default -> 1;
+        };
+    }
+
+    /** Numbers in messages: no trailing zeros, at most 3 decimals ("50", "3.125", "8.96"). */
+    public static String format(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) return String.valueOf(v);
+        BigDecimal d = BigDecimal.valueOf(v).setScale(3, java.math.RoundingMode.HALF_UP).stripTrailingZeros();
+        return d.scale() < 0 ? d.setScale(0).toPlainString() : d.toPlainString();
+    }
+
+    /** Like {@link #format} but with 2 decimals, for estimates. */
+    public static String format2(double v) {
+        BigDecimal d = BigDecimal.valueOf(v).setScale(2, java.math.RoundingMode.HALF_UP).stripTrailingZeros();
+        return d.scale() < 0 ? d.setScale(0).toPlainString() : d.toPlainString();
+    }
+}

@@ -1,0 +1,91 @@
+package dev.gpulint.model;
+
+import dev.gpulint.tree.Span;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The bound manifests: what the user wrote, typed, each value with its span.
+ * A field that is absent, or whose value was reported as invalid, is null:
+ * rules that need it stay silent. {@code toString()} leaves spans out, so the
+ * same manifest in YAML and in the DSL prints alike.
+ */
+public final class Specs {
+    private Specs() {}
+
+    public record Cluster(Located<String> name, String file, Fabric fabric, List<NodeGroup> nodeGroups, Span span) {
+        @Override public String toString() {
+            return "Cluster[name=" + name + ", fabric=" + fabric + ", nodeGroups=" + nodeGroups + "]";
+        }
+    }
+
+    public record Fabric(Located<String> type, Located<String> topology, Located<Double> oversubscription,
+                         Located<Boolean> pfcEnabled, Located<Long> pfcPriority, Located<Boolean> ecnEnabled,
+                         Located<Long> dscp, Located<Bandwidth> linkSpeed, Span span) {
+        @Override public String toString() {
+            return "Fabric[type=" + type + ", topology=" + topology + ", oversubscription=" + oversubscription
+                    + ", pfc=" + pfcEnabled + "/" + pfcPriority + ", ecn=" + ecnEnabled + ", dscp=" + dscp
+                    + ", linkSpeed=" + linkSpeed + "]";
+        }
+    }
+
+    public record NodeGroup(Located<String> name, Located<Long> count, Gpu gpu, Nvlink nvlink, Pcie pcie,
+                            List<Nic> nics, Span span) {
+        @Override public String toString() {
+            return "NodeGroup[name=" + name + ", count=" + count + ", gpu=" + gpu + ", nvlink=" + nvlink
+                    + ", pcie=" + pcie + ", nics=" + nics + "]";
+        }
+    }
+
+    public record Gpu(Located<String> model, Located<Long> count, Located<DataSize> memory) {}
+
+    public record Nvlink(Located<Boolean> nvswitch, Located<String> bridge, Located<Bandwidth> bandwidth,
+                         Located<String> direction, Located<Long> domainSize, Span keySpan) {
+        @Override public String toString() {
+            return "Nvlink[switch=" + nvswitch + ", bridge=" + bridge + ", bandwidth=" + bandwidth
+                    + ", direction=" + direction + ", domainSize=" + domainSize + "]";
+        }
+    }
+
+    public record Pcie(Located<Long> generation, Located<Long> lanes, Located<Bandwidth> bandwidth,
+                       Located<String> direction) {}
+
+    public record Nic(Located<String> model, Located<Long> count, Located<Bandwidth> speed,
+                      Located<String> protocol, Located<Boolean> gpudirectRdma, Span span) {
+        @Override public String toString() {
+            return "Nic[model=" + model + ", count=" + count + ", speed=" + speed + ", protocol=" + protocol
+                    + ", gpudirectRdma=" + gpudirectRdma + "]";
+        }
+    }
+
+    public record Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
+                      Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
+                      Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
+                      Map<String, Located<String>> env, Span span) {
+        @Override public String toString() {
+            return "Job[name=" + name + ", cluster=" + cluster + ", nodeGroup=" + nodeGroup + ", nodes=" + nodes
+                    + ", gpusPerNode=" + gpusPerNode + ", model=" + model + ", parallelism=" + parallelism
+                    + ", batch=" + batch + ", optimizer=" + optimizer + ", network=" + network
+                    + ", stepTime=" + stepTime + ", env=" + env + "]";
+        }
+    }
+
+    public record Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers,
+                        Located<Long> attentionHeads, Located<Long> kvHeads, Located<Long> hiddenSize,
+                        Located<Long> seqLength, Located<Long> experts) {}
+
+    public record Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp,
+                              Located<Long> ep, Located<List<String>> order, Located<Boolean> sequenceParallel,
+                              Located<Long> virtualPp, Span keySpan) {
+        @Override public String toString() {
+            return "Parallelism[tp=" + tp + ", pp=" + pp + ", dp=" + dp + ", cp=" + cp + ", ep=" + ep
+                    + ", order=" + order + ", sequenceParallel=" + sequenceParallel + ", virtualPp=" + virtualPp + "]";
+        }
+    }
+
+    public record Batch(Located<Long> microBatchSize, Located<Long> globalBatchSize, Located<Long> microBatches) {}
+
+    public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter) {}
+
+    public record Network(Located<Bandwidth> assumedInterNode, Located<Bandwidth> assumedIntraNode) {}
+}

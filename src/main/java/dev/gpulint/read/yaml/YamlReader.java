@@ -1,0 +1,111 @@
+package dev.gpulint.read.yaml;
+
+import dev.gpulint.read.Manifests;
+import dev.gpulint.read.ReadResult;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.report.Finding;
+import dev.gpulint.tree.Document;
+import dev.gpulint.tree.ListNode;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.Node;
+import dev.gpulint.tree.ScalarNode;
+import dev.gpulint.tree.Span;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.common.ScalarStyle;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+
+/**
+ * The YAML front end: snakeyaml-engine's compose API (a node graph with marks,
+ * no object construction), turned into gpulint's document tree. snakeyaml
+ * types never leave this package.
+ */
+public final class YamlReader {
+
+    public ReadResult read(SourceFile file) {
+        String name = file.displayPath();
+        LoadSettings settings = LoadSettings.builder()
+                .setLabel(name)
+                .setUseMarks(true)
+                .setAllowDuplicateKeys(true)          // the binder reports duplicates with both locations
+                .setMaxAliasesForCollections(50)
+                .build();
+        List<Document> docs = new ArrayList<>();
+        boolean manifest = false;
+        try {
+            int index = 0;
+            for (org.snakeyaml.engine.v2.nodes.Node n : new Compose(settings).composeAllFromString(file.text())) {
+                Node tree = convert(n, name);
+                if (tree instanceof MappingNode m && Manifests.isNative(m)) {
+                    docs.add(new Document(name, index, m));
+                    manifest = true;
+                }
+                index++;
+            }
+        } catch (MarkedYamlEngineException e) {
+            Mark mark = e.getProblemMark().or(e::getContextMark).orElse(null);
+            Span at = mark == null ? Span.at(name, 1, 1) : point(name, mark);
+            return new ReadResult(file, List.of(), List.of(syntaxError(at, describe(e))), true);
+        } catch (YamlEngineException e) {
+            return new ReadResult(file, List.of(), List.of(syntaxError(Span.at(name, 1, 1),
+                    "YAML could not be read: " + e.getMessage())), true);
+        }
+        return new ReadResult(file, docs, List.of(), manifest);
+    }
+
+    private static Finding syntaxError(Span at, String message) {
+        return Finding.of("SYN001", at, "syntax", message);
+    }
+
+    /** "expected <block end>, but found '-'" style text from snakeyaml, on one line. */
+    private static String describe(MarkedYamlEngineException e) {
+        StringBuilder sb = new StringBuilder("YAML syntax error: ");
+        String ctx = e.getContext();
+        String problem = e.getProblem();
+        if (problem != null) sb.append(problem.trim());
+        if (ctx != null && !ctx.isBlank()) sb.append(" (").append(ctx.trim()).append(')');
+        return sb.toString().replaceAll("\\s+", " ");
+    }
+
+    private static Span point(String file, Mark m) {
+        return Span.at(file, m.getLine() + 1, m.getColumn() + 1);
+    }
+
+    private static Span span(String file, org.snakeyaml.engine.v2.nodes.Node n) {
+        Optional<Mark> s = n.getStartMark();
+        Optional<Mark> e = n.getEndMark();
+        if (s.isEmpty()) return Span.at(file, 1, 1);
+        Mark start = s.get();
+        Mark end = e.orElse(start);
+        return new Span(file, start.getLine() + 1, start.getColumn() + 1, end.getLine() + 1, end.getColumn() + 1);
+    }
+
+    private static Node convert(org.snakeyaml.engine.v2.nodes.Node n, String file) {
+        Span sp = span(file, n);
+        if (n instanceof org.snakeyaml.engine.v2.nodes.MappingNode m) {
+            List<MappingNode.Entry> entries = new ArrayList<>();
+            for (NodeTuple t : m.getValue()) {
+                Node key = convert(t.getKeyNode(), file);
+                ScalarNode k = key instanceof ScalarNode sk ? sk
+                        : new ScalarNode("<" + key.describe() + " as a key>", true, key.span());
+                entries.add(new MappingNode.Entry(k, convert(t.getValueNode(), file)));
+            }
+            return new MappingNode(entries, sp);
+        }
+        if (n instanceof SequenceNode s) {
+            List<Node> items = new ArrayList<>();
+            for (org.snakeyaml.engine.v2.nodes.Node item : s.getValue()) items.add(convert(item, file));
+            return new ListNode(items, sp);
+        }
+        org.snakeyaml.engine.v2.nodes.ScalarNode sc = (org.snakeyaml.engine.v2.nodes.ScalarNode) n;
+        boolean quoted = sc.getScalarStyle() != ScalarStyle.PLAIN;
+        return new ScalarNode(sc.getValue(), quoted, sp);
+    }
+}

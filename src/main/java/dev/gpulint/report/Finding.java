@@ -1,0 +1,52 @@
+package dev.gpulint.report;
+
+import dev.gpulint.tree.Span;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One finding. Rules and front ends create it without a level; the settle
+ * stage sets the level from the rule's metadata (and, later, configuration).
+ *
+ * @param identity the logical identity of what was found (kind, name, field
+ *                 path), independent of line numbers: the base of fingerprints
+ */
+public record Finding(String ruleId, Level level, Span span, String message,
+                      List<Related> related, String identity) {
+
+    public record Related(Span span, String message) {}
+
+    public static final Comparator<Finding> ORDER = Comparator
+            .comparing(Finding::span)
+            .thenComparing(Finding::ruleId)
+            .thenComparing(Finding::message);
+
+    public Finding {
+        Objects.requireNonNull(ruleId);
+        Objects.requireNonNull(span);
+        Objects.requireNonNull(message);
+        related = related == null ? List.of() : List.copyOf(related);
+        message = sentence(message);
+        identity = identity == null ? "" : identity;
+    }
+
+    /** Messages are sentences (SARIF's TerminateMessagesWithPeriod): they end with a full stop. */
+    static String sentence(String m) {
+        String t = m.strip();
+        if (t.isEmpty() || t.endsWith(".") || t.endsWith("?") || t.endsWith("!")) return t;
+        return t + ".";
+    }
+
+    public static Finding of(String ruleId, Span span, String identity, String message) {
+        return new Finding(ruleId, null, span, message, List.of(), identity);
+    }
+
+    public Finding withLevel(Level l) { return new Finding(ruleId, l, span, message, related, identity); }
+
+    public Finding withRelated(Span s, String msg) {
+        List<Related> r = new java.util.ArrayList<>(related);
+        r.add(new Related(s, msg));
+        return new Finding(ruleId, level, span, message, r, identity);
+    }
+}

@@ -1,0 +1,66 @@
+package dev.gpulint.report;
+
+import dev.gpulint.lint.LintResult;
+import dev.gpulint.rules.RuleCatalog;
+import dev.gpulint.tree.Span;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A plain JSON report for scripts: one object per finding, and a summary. */
+public final class JsonRenderer implements Renderer {
+    private final RuleCatalog rules;
+    private final String version;
+
+    public JsonRenderer(RuleCatalog rules, String version) {
+        this.rules = rules;
+        this.version = version;
+    }
+
+    @Override
+    public void render(LintResult result, Writer out) throws IOException {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("tool", "gpulint");
+        root.put("version", version);
+        List<Object> findings = new ArrayList<>();
+        for (Finding f : result.findings()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("ruleId", f.ruleId());
+            m.put("ruleName", rules.get(f.ruleId()).map(r -> r.name()).orElse(f.ruleId()));
+            m.put("level", f.level().id());
+            m.put("message", f.message());
+            m.put("location", location(f.span()));
+            List<Object> related = new ArrayList<>();
+            for (Finding.Related r : f.related()) {
+                Map<String, Object> rm = location(r.span());
+                rm.put("message", r.message());
+                related.add(rm);
+            }
+            m.put("related", related);
+            m.put("fingerprint", Fingerprints.of(f));
+            findings.add(m);
+        }
+        root.put("findings", findings);
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("errors", result.count(Level.ERROR));
+        summary.put("warnings", result.count(Level.WARNING));
+        summary.put("notes", result.count(Level.NOTE));
+        summary.put("files", result.files().size());
+        summary.put("inputFailed", result.inputFailed());
+        root.put("summary", summary);
+        JsonOut.write(root, out);
+    }
+
+    static Map<String, Object> location(Span s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("file", s.file());
+        m.put("startLine", s.startLine());
+        m.put("startColumn", s.startColumn());
+        m.put("endLine", s.endLine());
+        m.put("endColumn", s.endColumn());
+        return m;
+    }
+}

@@ -1,0 +1,155 @@
+package dev.gpulint.report;
+
+import dev.gpulint.lint.LintResult;
+import dev.gpulint.rules.RuleCatalog;
+import dev.gpulint.rules.RuleMeta;
+import dev.gpulint.tree.Span;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SARIF 2.1.0 for code-review tools: full rule metadata, relative URIs under
+ * %SRCROOT%, full regions, related locations and partial fingerprints. A parse
+ * failure is both a SYN001 result and a tool execution notification.
+ */
+public final class SarifRenderer implements Renderer {
+    public static final String SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+    public static final String INFORMATION_URI = "https://github.com/gpulint/gpulint";
+    static final String SRCROOT = "%SRCROOT%";
+
+    private final RuleCatalog rules;
+    private final String version;
+    private final Path srcRoot;
+
+    /** @param srcRoot the folder relative paths are resolved against (the working directory) */
+    public SarifRenderer(RuleCatalog rules, String version, Path srcRoot) {
+        this.rules = rules;
+        this.version = version;
+        this.srcRoot = srcRoot.toAbsolutePath().normalize();
+    }
+
+    @Override
+    public void render(LintResult result, Writer out) throws IOException {
+        List<String> ruleIds = new ArrayList<>();
+        List<Object> ruleObjects = new ArrayList<>();
+        for (RuleMeta r : rules.all()) {
+            ruleIds.add(r.id());
+            ruleObjects.add(rule(r));
+        }
+        Map<String, Object> driver = new LinkedHashMap<>();
+        driver.put("name", "gpulint");
+        driver.put("fullName", "gpulint " + version);
+        driver.put("version", version);
+        driver.put("semanticVersion", version.replace("-SNAPSHOT", ""));
+        driver.put("informationUri", INFORMATION_URI);
+        driver.put("rules", ruleObjects);
+
+        List<Object> results = new ArrayList<>();
+        List<Object> notifications = new ArrayList<>();
+        for (Finding f : result.findings()) {
+            results.add(result(f, ruleIds.indexOf(f.ruleId())));
+            if (f.ruleId().equals("SYN001")) {
+                Map<String, Object> n = new LinkedHashMap<>();
+                n.put("level", "error");
+                n.put("message", Map.of("text", f.message()));
+                n.put("locations", List.of(Map.of("physicalLocation", physical(f.span()))));
+                n.put("descriptor", Map.of("id", "SYN001"));
+                notifications.add(n);
+            }
+        }
+        Map<String, Object> invocation = new LinkedHashMap<>();
+        invocation.put("executionSuccessful", !result.inputFailed());
+        if (!notifications.isEmpty()) invocation.put("toolExecutionNotifications", notifications);
+
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("tool", Map.of("driver", driver));
+        run.put("invocations", List.of(invocation));
+        run.put("originalUriBaseIds", Map.of(SRCROOT, Map.of("uri", srcRoot.toUri().toString().replaceAll("/?$", "/"))));
+        run.put("columnKind", "unicodeCodePoints");
+        run.put("results", results);
+
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("$schema", SCHEMA);
+        root.put("version", "2.1.0");
+        root.put("runs", List.of(run));
+        JsonOut.write(root, out);
+    }
+
+    private static Map<String, Object> rule(RuleMeta r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", r.id());
+        m.put("name", r.pascalName());
+        m.put("shortDescription", Map.of("text", r.title()));
+        m.put("fullDescription", Map.of("text", r.description()));
+        Map<String, Object> help = new LinkedHashMap<>();
+        help.put("text", r.description() + "\n\nHow to fix: " + r.remediation());
+        help.put("markdown", r.helpMarkdown() != null ? r.helpMarkdown() : r.description());
+        m.put("help", help);
+        m.put("helpUri", RuleCatalog.helpUri(r.id()));
+        m.put("defaultConfiguration", Map.of("level", r.level().id()));
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put("tags", r.tags());
+        props.put("family", r.family());
+        m.put("properties", props);
+        return m;
+    }
+
+    private Map<String, Object> result(Finding f, int ruleIndex) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("ruleId", f.ruleId());
+        m.put("ruleIndex", ruleIndex);
+        m.put("level", f.level().id());
+        m.put("message", Map.of("text", f.message()));
+        m.put("locations", List.of(Map.of("physicalLocation", physical(f.span()))));
+        if (!f.related().isEmpty()) {
+            List<Object> rel = new ArrayList<>();
+            int id = 1;
+            for (Finding.Related r : f.related()) {
+                Map<String, Object> rm = new LinkedHashMap<>();
+                rm.put("id", id++);
+                rm.put("physicalLocation", physical(r.span()));
+                rm.put("message", Map.of("text", r.message()));
+                rel.add(rm);
+            }
+            m.put("relatedLocations", rel);
+        }
+        m.put("partialFingerprints", Map.of(Fingerprints.KEY, Fingerprints.of(f)));
+        return m;
+    }
+
+    private Map<String, Object> physical(Span s) {
+        Map<String, Object> art = new LinkedHashMap<>();
+        art.put("uri", uri(s.file()));
+        art.put("uriBaseId", SRCROOT);
+        Map<String, Object> region = new LinkedHashMap<>();
+        region.put("startLine", s.startLine());
+        region.put("startColumn", s.startColumn());
+        region.put("endLine", s.endLine());
+        region.put("endColumn", Math.max(s.endColumn(), s.endLine() == s.startLine() ? s.startColumn() + 1 : 1));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("artifactLocation", art);
+        m.put("region", region);
+        return m;
+    }
+
+    /** A relative URI under %SRCROOT%: forward slashes, percent-encoded, never absolute. */
+    String uri(String file) {
+        Path p = Path.of(file);
+        Path abs = p.toAbsolutePath().normalize();
+        String rel;
+        if (abs.startsWith(srcRoot)) rel = srcRoot.relativize(abs).toString();
+        else rel = p.normalize().toString();
+        rel = rel.replace('\\', '/');
+        StringBuilder sb = new StringBuilder();
+        for (String seg : rel.split("/")) {
+            if (sb.length() > 0) sb.append('/');
+            sb.append(java.net.URLEncoder.encode(seg, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20"));
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,50 @@
+package dev.gpulint.report;
+
+import dev.gpulint.lint.LintResult;
+import dev.gpulint.rules.RuleCatalog;
+import dev.gpulint.rules.RuleMeta;
+import java.io.IOException;
+import java.io.Writer;
+
+/**
+ * CLI.md's text format: {@code file:line:col: level: message [ID]}, a help line,
+ * related locations, and a closing count line.
+ */
+public final class TextRenderer implements Renderer {
+    private final RuleCatalog rules;
+    private final boolean color;
+
+    public TextRenderer(RuleCatalog rules, boolean color) {
+        this.rules = rules;
+        this.color = color;
+    }
+
+    @Override
+    public void render(LintResult result, Writer out) throws IOException {
+        for (Finding f : result.findings()) {
+            out.write(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": "
+                    + level(f.level()) + ": " + f.message() + " [" + f.ruleId() + "]\n");
+            for (Finding.Related r : f.related()) {
+                out.write("  related: " + r.span().file() + ":" + r.span().startLine() + ":" + r.span().startColumn()
+                        + ": " + r.message() + "\n");
+            }
+            RuleMeta meta = rules.get(f.ruleId()).orElse(null);
+            if (meta != null && !meta.remediation().isEmpty()) {
+                out.write("  help: " + meta.remediation().replaceAll("\\s+", " ") + "; see `gpulint explain "
+                        + f.ruleId() + "`\n");
+            }
+        }
+        long e = result.count(Level.ERROR), w = result.count(Level.WARNING), n = result.count(Level.NOTE);
+        int files = result.files().size();
+        out.write(plural(e, "error") + ", " + plural(w, "warning") + ", " + plural(n, "note") + " in "
+                + plural(files, "file") + "\n");
+    }
+
+    private String level(Level l) {
+        if (!color) return l.id();
+        String code = switch (l) { case ERROR -> "31"; case WARNING -> "33"; case NOTE -> "36"; };
+        return "\u001b[1;" + code + "m" + l.id() + "\u001b[0m";
+    }
+
+    private static String plural(long n, String word) { return n + " " + word + (n == 1 ? "" : "s"); }
+}

@@ -1,0 +1,114 @@
+package dev.gpulint.rules;
+
+import dev.gpulint.report.Level;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/** Every rule's metadata, read from the rules/ resources, in ID order. */
+public final class RuleCatalog {
+
+    /** Where SARIF's helpUri points: the rule's page in the repository. */
+    public static final String HELP_BASE = "https://github.com/gpulint/gpulint/blob/main/docs/rules/";
+
+    private final Map<String, RuleMeta> rules;
+
+    private static volatile RuleCatalog builtIn;
+
+    RuleCatalog(Map<String, RuleMeta> rules) { this.rules = rules; }
+
+    public static RuleCatalog builtIn() {
+        RuleCatalog c = builtIn;
+        if (c == null) {
+            synchronized (RuleCatalog.class) {
+                if (builtIn == null) builtIn = load();
+                c = builtIn;
+            }
+        }
+        return c;
+    }
+
+    public Optional<RuleMeta> get(String id) { return Optional.ofNullable(rules.get(id)); }
+
+    public Collection<RuleMeta> all() { return rules.values(); }
+
+    public static String helpUri(String id) { return HELP_BASE + id + ".md"; }
+
+    private static RuleCatalog load() {
+        URL root = RuleCatalog.class.getClassLoader().getResource("rules");
+        if (root == null) throw new IllegalStateException("rule metadata missing from the classpath");
+        try {
+            URI uri = root.toURI();
+            if (uri.getScheme().equals("jar")) {
+                try (FileSystem fs = FileSystems.newFileSystem(uri, Map.of())) {
+                    return fromDirectory(fs.getPath("/rules"));
+                }
+            }
+            return fromDirectory(Path.of(uri));
+        } catch (URISyntaxException | IOException e) {
+            throw new IllegalStateException("cannot read rule metadata: " + e.getMessage(), e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static RuleCatalog fromDirectory(Path dir) throws IOException {
+        List<Path> files;
+        try (Stream<Path> s = Files.walk(dir)) {
+            files = s.filter(p -> p.getFileName().toString().matches("[A-Z]+[0-9]+\\.yaml"))
+                     .sorted(Comparator.comparing(Path::toString)).toList();
+        }
+        List<RuleMeta> metas = new ArrayList<>();
+        Load load = new Load(LoadSettings.builder().build());
+        for (Path p : files) {
+            Map<String, Object> m = (Map<String, Object>) load.loadFromString(Files.readString(p, StandardCharsets.UTF_8));
+            String id = (String) m.get("id");
+            metas.add(new RuleMeta(id, (String) m.get("name"), Level.parse((String) m.get("level")),
+                    (String) m.get("title"), trim(m.get("description")), trim(m.get("remediation")),
+                    String.valueOf(m.getOrDefault("since", "0.1.0")),
+                    List.copyOf((List<String>) m.getOrDefault("tags", List.of())),
+                    p.getParent().getFileName().toString(), (String) m.getOrDefault("engine", "drools"),
+                    helpPage(id)));
+        }
+        metas.sort(Comparator.comparing(RuleMeta::family, Comparator.comparingInt(RuleCatalog::familyRank))
+                .thenComparing(RuleMeta::id, Comparator.comparing((String s) -> s.replaceAll("[0-9]", ""))
+                        .thenComparingInt(s -> Integer.parseInt(s.replaceAll("[^0-9]", "")))));
+        Map<String, RuleMeta> byId = new LinkedHashMap<>();
+        for (RuleMeta r : metas) byId.put(r.id(), r);
+        return new RuleCatalog(byId);
+    }
+
+    private static final List<String> FAMILY_ORDER = List.of("syn", "unit", "hw", "par", "net", "nccl", "mem");
+
+    private static int familyRank(String f) {
+        int i = FAMILY_ORDER.indexOf(f);
+        return i < 0 ? FAMILY_ORDER.size() : i;
+    }
+
+    private static String trim(Object o) { return o == null ? "" : o.toString().trim(); }
+
+    private static String helpPage(String id) {
+        try (InputStream in = RuleCatalog.class.getClassLoader().getResourceAsStream("docs/rules/" + id + ".md")) {
+            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

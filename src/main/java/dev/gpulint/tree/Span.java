@@ -1,0 +1,37 @@
+package dev.gpulint.tree;
+
+import java.util.Comparator;
+
+/**
+ * A region of a source file: 1-based lines and columns, end column exclusive
+ * (SARIF's convention), so {@code endColumn - startColumn} is the length of a
+ * one-line value.
+ */
+public record Span(String file, int startLine, int startColumn, int endLine, int endColumn)
+        implements Comparable<Span> {
+
+    private static final Comparator<Span> ORDER = Comparator.comparing(Span::file)
+            .thenComparingInt(Span::startLine).thenComparingInt(Span::startColumn)
+            .thenComparingInt(Span::endLine).thenComparingInt(Span::endColumn);
+
+    public Span {
+        if (startLine < 1) startLine = 1;
+        if (startColumn < 1) startColumn = 1;
+        if (endLine < startLine) { endLine = startLine; }
+        if (endLine == startLine && endColumn < startColumn) endColumn = startColumn;
+    }
+
+    /** A point (empty region) at a line and column. */
+    public static Span at(String file, int line, int column) {
+        return new Span(file, line, column, line, column);
+    }
+
+    /** The start of this span up to the end of {@code other}. */
+    public Span to(Span other) {
+        return new Span(file, startLine, startColumn, other.endLine, other.endColumn);
+    }
+
+    @Override public int compareTo(Span o) { return ORDER.compare(this, o); }
+
+    @Override public String toString() { return file + ":" + startLine + ":" + startColumn; }
+}

@@ -128,9 +128,12 @@ public final class Binder {
             case INT -> {
                 Parsed<Long> p = Quantities.integer(t);
                 if (!p.ok()) { typeError(s, path, "'" + name + "' must be an integer, found '" + t + "'"); return; }
-                if (p.value() < f.min() || p.value() > f.max()) {
-                    typeError(s, path, "'" + name + "' is " + p.value() + "; it must be "
-                            + (f.max() >= Integer.MAX_VALUE ? "at least " + f.min() : "between " + f.min() + " and " + f.max()));
+                if (p.value() < f.min()) {
+                    typeError(s, path, "'" + name + "' is " + p.value() + "; it must be at least " + f.min());
+                    return;
+                }
+                if (p.value() > f.max()) {
+                    typeError(s, path, "'" + name + "' is " + p.value() + "; it must be at most " + f.max());
                     return;
                 }
                 values.put(s, p.value());

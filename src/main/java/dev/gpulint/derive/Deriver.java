@@ -317,7 +317,8 @@ public final class Deriver {
         }
         String domainText = "the NVLink domain is " + domain + " GPUs (" + ng.getDomainText() + ")";
         facts.add(new TpPlacementFact(j.name().value(), j.file(), tp, domain, ng.getDomainKind(), crossing.isPresent(),
-                spanned, ranks, places, j.parallelism().tp().span(), ng.getDomainSpan(), domainText));
+                spanned, ranks, places, j.parallelism().tp().span(), ng.getDomainSpan(), domainText, stride,
+                String.join("-", order)));
     }
 
     /** "dgx-0 (0-7) and dgx-1 (8-15)", or "NVLink domain 0 (64-71) and NVLink domain 1 (72-79)". */

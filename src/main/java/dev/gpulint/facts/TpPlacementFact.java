@@ -19,10 +19,14 @@ public final class TpPlacementFact {
     private final Span tpSpan;
     private final Span domainSpan;
     private final String domainText;
+    private final long stride;
+    private final String order;
 
     public TpPlacementFact(String jobName, String file, long tp, long domainSize, String domainKind, boolean crosses,
                            int domainsSpanned, String ranksText, String placesText, Span tpSpan, Span domainSpan,
-                           String domainText) {
+                           String domainText, long stride, String order) {
+        this.stride = stride;
+        this.order = order;
         this.jobName = jobName; this.file = file; this.tp = tp; this.domainSize = domainSize;
         this.domainKind = domainKind; this.crosses = crosses; this.domainsSpanned = domainsSpanned;
         this.ranksText = ranksText; this.placesText = placesText; this.tpSpan = tpSpan; this.domainSpan = domainSpan;
@@ -45,9 +49,15 @@ public final class TpPlacementFact {
     public Span getTpSpan() { return tpSpan; }
     public Span getDomainSpan() { return domainSpan; }
     public String getDomainText() { return domainText; }
-    /** Why: "16 is larger than 8" or "3 does not divide 8". */
+    /** Distance in ranks between consecutive members of a TP group (1 when tp is fastest in the rank order). */
+    public long getStride() { return stride; }
+    public String getOrder() { return order; }
+
+    /** Why: "16 is larger than 8", "3 does not divide 8", or the rank order spreads the group. */
     public String getReason() {
-        return tp > domainSize ? tp + " is larger than " + domainSize : tp + " does not divide " + domainSize;
+        if (tp > domainSize) return tp + " is larger than " + domainSize;
+        if (stride > 1) return "the rank order " + order + " places tp's members " + stride + " ranks apart";
+        return tp + " does not divide " + domainSize;
     }
 
     public String identity() { return "training_job:" + jobName + "/parallelism/tp"; }

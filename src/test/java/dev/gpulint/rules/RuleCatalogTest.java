@@ -1,0 +1,110 @@
+package dev.gpulint.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.RuleCases;
+import dev.gpulint.cli.Main;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The catalog is complete: every rule has metadata, a help page, a firing
+ * case and a quiet case; every DRL rule reports under its own ID; the README's
+ * rules table is the catalog's.
+ */
+class RuleCatalogTest {
+
+    private static final RuleCatalog CATALOG = RuleCatalog.builtIn();
+
+    /** The rules that exist so far; each new rule joins this list with its cases. */
+    private static final Set<String> EXPECTED = Set.of("SYN001", "SYN002", "SYN003", "SYN004", "UNIT001",
+            "UNIT002", "UNIT003", "HW001", "PAR001", "PAR002", "NET001", "NET002");
+
+    @Test
+    void everyExpectedRuleIsInTheCatalog() {
+        Set<String> ids = new TreeSet<>();
+        CATALOG.all().forEach(r -> ids.add(r.id()));
+        Set<String> missing = new TreeSet<>(EXPECTED);
+        missing.removeAll(ids);
+        assertTrue(missing.isEmpty(), "rules missing from the catalog: " + missing);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyRuleIsComplete() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (RuleMeta r : CATALOG.all()) {
+            tests.add(DynamicTest.dynamicTest(r.id(), () -> complete(r)));
+        }
+        return tests.stream();
+    }
+
+    private static void complete(RuleMeta r) throws Exception {
+        assertTrue(r.name().matches("[a-z0-9]+(-[a-z0-9]+)*"), r.id() + " name is kebab-case: " + r.name());
+        assertFalse(r.title().isBlank(), r.id() + " has a title");
+        assertFalse(r.description().isBlank(), r.id() + " has a description");
+        assertFalse(r.remediation().isBlank(), r.id() + " has a remediation");
+        assertNotNull(r.helpMarkdown(), r.id() + " has a help page docs/rules/" + r.id() + ".md");
+        assertTrue(r.helpMarkdown().startsWith("# " + r.id() + " " + r.name()), r.id() + " help page heading");
+        for (String section : List.of("## What it checks", "## Why it matters", "## Failing example", "## Fixed", "## Sources")) {
+            assertTrue(r.helpMarkdown().contains(section), r.id() + " help page has '" + section + "'");
+        }
+
+        Path dir = RuleCases.RULES.resolve(r.family());
+        Path cases = dir.resolve(r.id() + ".test.yaml");
+        assertTrue(Files.exists(cases), r.id() + " has cases in " + cases);
+        List<RuleCases.Case> all = RuleCases.load(cases);
+        assertTrue(all.stream().allMatch(c -> c.rule().equals(r.id())), "cases of " + r.id() + " name their rule");
+        assertTrue(all.stream().anyMatch(c -> !c.expect().isEmpty()), r.id() + " has a case that fires");
+        assertTrue(all.stream().anyMatch(c -> c.expect().isEmpty()), r.id() + " has a case that stays quiet");
+
+        Path drl = dir.resolve(r.id() + ".drl");
+        if (r.engine().equals("drools")) {
+            assertTrue(Files.exists(drl), r.id() + " has its rules in " + drl);
+            String text = Files.readString(drl, StandardCharsets.UTF_8);
+            assertTrue(text.startsWith("package rules." + r.family() + ";"), drl + " declares package rules." + r.family());
+            Matcher ids = Pattern.compile("@id\\(\"([A-Z0-9]+)\"\\)").matcher(text);
+            int blocks = 0;
+            while (ids.find()) { blocks++; assertEquals(r.id(), ids.group(1), drl + " @id"); }
+            assertTrue(blocks > 0, drl + " has rule blocks with @id");
+            Matcher reports = Pattern.compile("sink\\.report\\(\"([A-Z0-9]+)\"").matcher(text);
+            while (reports.find()) assertEquals(r.id(), reports.group(1), drl + " reports under its own ID");
+        } else {
+            assertFalse(Files.exists(drl), r.id() + " is reported by the " + r.engine() + ", not by a DRL file");
+        }
+    }
+
+    @Test
+    void noRuleFileWithoutMetadata() throws Exception {
+        try (Stream<Path> s = Files.walk(RuleCases.RULES)) {
+            for (Path p : s.filter(Files::isRegularFile).toList()) {
+                String id = p.getFileName().toString().replaceAll("\\..*$", "");
+                assertTrue(CATALOG.get(id).isPresent(), p + " belongs to no rule in the catalog");
+            }
+        }
+    }
+
+    @Test
+    void readmeRulesTableIsTheCatalog() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+        int start = readme.indexOf("<!-- rules:start -->");
+        int end = readme.indexOf("<!-- rules:end -->");
+        assertTrue(start >= 0 && end > start, "README.md has the rules table markers");
+        String table = readme.substring(start + "<!-- rules:start -->".length(), end).strip() + "\n";
+        assertEquals(Main.markdownTable(new ArrayList<>(CATALOG.all())), table,
+                "README rules table is out of date: paste the output of `gpulint rules --format markdown`");
+    }
+}

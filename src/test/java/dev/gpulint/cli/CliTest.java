@@ -1,0 +1,140 @@
+package dev.gpulint.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line of CLI.md, run in process: output format and exit codes. */
+class CliTest {
+
+    record Run(int code, String out, String err) {}
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void samplesHaveErrorsAndExitOne() {
+        Run r = run("../samples");
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.out().contains("../samples/broken/tp16-job.yaml:12:7: error: tp=16 spans 2 nodes: ranks 0-15 sit on hgx-0 (0-7) and hgx-1 (8-15);"), r.out());
+        assertTrue(r.out().contains("  help: keep tp at most the NVLink domain size and a divisor of it, and put pp or dp across nodes; see `gpulint explain PAR002`"));
+        assertTrue(r.out().endsWith("7 errors, 1 warning, 0 notes in 6 files\n"), r.out());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void soundSamplesPass() {
+        Run r = run("check", "../samples/sound");
+        assertEquals(0, r.code(), r.out());
+        assertEquals("0 errors, 0 warnings, 0 notes in 3 files\n", r.out());
+    }
+
+    @Test
+    void failOnDecidesTheExitCode(@TempDir Path dir) throws IOException {
+        Path f = write(dir, "c.yaml", """
+                kind: cluster
+                name: eth
+                fabric: { type: roce, roce: { pfc: { enabled: true } } }
+                node_groups:
+                  - { name: g, count: 1, gpu: { model: L4, count: 4 } }
+                """);
+        assertEquals(0, run(f.toString()).code(), "a warning does not fail by default");
+        assertEquals(1, run("--fail-on", "warning", f.toString()).code());
+        assertEquals(1, run("--fail-on", "note", f.toString()).code());
+        assertEquals(0, run("--fail-on", "never", "../samples").code());
+    }
+
+    @Test
+    void aFileThatDoesNotParseExitsTwoAndTheOthersAreStillLinted(@TempDir Path dir) throws IOException {
+        write(dir, "a-bad.topo", "cluster \"x\" {\n");
+        write(dir, "b-job.yaml", "kind: training_job\nname: j\ncluster: nowhere\n");
+        Run r = run(dir.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.out().contains("a-bad.topo:2:1: error: syntax error: unexpected end of file"), r.out());
+        assertTrue(r.out().contains("b-job.yaml:3:10: error: job 'j' runs on cluster 'nowhere'"), r.out());
+        assertFalse(r.err().contains("Exception"), r.err());
+    }
+
+    @Test
+    void missingPathsAndBadEncodingAreFindingsNotCrashes(@TempDir Path dir) throws IOException {
+        Path bin = dir.resolve("blob.yaml");
+        Files.write(bin, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2});
+        Run r = run(dir.resolve("nope.yaml").toString(), bin.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.out().contains("nope.yaml:1:1: error: cannot read '"), r.out());
+        assertTrue(r.out().contains("blob.yaml:1:1: error: '" + bin + "' is not UTF-8 text"), r.out());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void badUsageExitsTwo() {
+        Run r = run("--format", "xml", "../samples");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("xml"), r.err());
+    }
+
+    @Test
+    void explainPrintsTheHelpPage() {
+        Run r = run("explain", "PAR002");
+        assertEquals(0, r.code());
+        assertTrue(r.out().startsWith("# PAR002 tp-crosses-node\n"), r.out());
+        assertEquals(r.out(), run("explain", "tp-crosses-node").out(), "by name too");
+        Run bad = run("explain", "PAR02");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("unknown rule 'PAR02'; did you mean PAR002?"), bad.err());
+    }
+
+    @Test
+    void rulesListsTheCatalog() {
+        Run r = run("rules");
+        assertEquals(0, r.code());
+        assertTrue(r.out().contains("PAR002   error    tp-crosses-node"), r.out());
+        assertTrue(run("rules", "--format", "json").out().contains("\"helpUri\" : \"https://"));
+    }
+
+    @Test
+    void versionAndHelp() {
+        assertTrue(run("--version").out().startsWith("gpulint "));
+        Run h = run("--help");
+        assertEquals(0, h.code());
+        assertTrue(h.out().contains("explain"), h.out());
+    }
+
+    @Test
+    void outputFileAndFormats(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("reports/gpulint.json");
+        Run r = run("-f", "json", "-o", out.toString(), "../samples/broken/tp16-job.yaml", "../samples/broken/roce-cluster.yaml");
+        assertEquals(1, r.code());
+        assertEquals("", r.out());
+        String json = Files.readString(out);
+        assertTrue(json.contains("\"ruleId\" : \"PAR002\""), json);
+        assertTrue(json.contains("\"errors\" : 4"), json);
+    }
+
+    @Test
+    void sameInputSameBytes() {
+        String a = run("-f", "sarif", "../samples").out();
+        String b = run("-f", "sarif", "../samples/sound", "../samples/broken").out();
+        assertEquals(a, b);
+        assertEquals(run("../samples").out(), run("../samples").out());
+    }
+
+    static Path write(Path dir, String name, String text) throws IOException {
+        Path p = dir.resolve(name);
+        Files.writeString(p, text, StandardCharsets.UTF_8);
+        return p;
+    }
+}

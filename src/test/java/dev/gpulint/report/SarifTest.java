@@ -1,0 +1,135 @@
+package dev.gpulint.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import dev.gpulint.lint.LintResult;
+import dev.gpulint.lint.Linter;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.rules.RuleCatalog;
+import java.io.InputStream;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** SARIF output against the official 2.1.0 schema, and the properties code-review tools rely on. */
+class SarifTest {
+
+    private static Schema schema;
+
+    @BeforeAll
+    static void loadSchema() throws Exception {
+        try (InputStream in = SarifTest.class.getClassLoader().getResourceAsStream("schema/sarif-schema-2.1.0.json")) {
+            SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4);
+            schema = registry.getSchema(in, InputFormat.JSON);
+        }
+    }
+
+    static String sarif(List<SourceFile> files) throws Exception {
+        LintResult r = new Linter().lint(files);
+        StringWriter w = new StringWriter();
+        new SarifRenderer(RuleCatalog.builtIn(), "0.1.0", Path.of("")).render(r, w);
+        return w.toString();
+    }
+
+    static void assertValid(String sarif) {
+        List<Error> errors = schema.validate(sarif, InputFormat.JSON);
+        assertTrue(errors.isEmpty(), errors + "\n" + sarif);
+    }
+
+    static final SourceFile JOB = SourceFile.of("jobs/job.yaml", """
+            kind: training_job
+            name: j
+            cluster: pod
+            nodes: 4
+            parallelism: { tp: 16, pp: 2 }
+            """);
+    static final SourceFile CLUSTER = SourceFile.of("clusters/pod.yaml", """
+            kind: cluster
+            name: pod
+            fabric: { type: roce }
+            node_groups:
+              - { name: dgx, count: 4, gpu: { model: H100-SXM5-80GB, count: 8 } }
+            """);
+
+    @Test
+    void findingsValidateAgainstTheSchema() throws Exception {
+        String s = sarif(List.of(CLUSTER, JOB));
+        assertValid(s);
+        assertTrue(s.contains("\"$schema\" : \"https://json.schemastore.org/sarif-2.1.0.json\""));
+        assertTrue(Pattern.compile("\"uri\" : \"jobs/job.yaml\",\\s*\"uriBaseId\" : \"%SRCROOT%\"").matcher(s).find(), s);
+        assertTrue(s.contains("\"relatedLocations\""), s);
+        assertTrue(s.contains("\"partialFingerprints\""), s);
+        assertTrue(s.contains("\"executionSuccessful\" : true"), s);
+        assertTrue(s.contains("\"helpUri\" : \"https://github.com/gpulint/gpulint/blob/main/docs/rules/PAR002.md\""), s);
+    }
+
+    @Test
+    void theValidatorRejectsBrokenSarif() {
+        // keeps the schema checks above honest: a run without a tool, a level SARIF does not know
+        assertFalse(schema.validate("{\"version\":\"2.1.0\",\"runs\":[{\"results\":[]}]}", InputFormat.JSON).isEmpty());
+        assertFalse(schema.validate("{\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"x\"}},"
+                + "\"results\":[{\"level\":\"fatal\",\"message\":{\"text\":\"m\"}}]}]}", InputFormat.JSON).isEmpty());
+    }
+
+    @Test
+    void anEmptyRunStillHasResults() throws Exception {
+        String s = sarif(List.of());
+        assertValid(s);
+        assertTrue(s.contains("\"results\" : [ ]"), s);
+    }
+
+    @Test
+    void aParseErrorIsAResultAndANotification() throws Exception {
+        String s = sarif(List.of(SourceFile.of("bad.topo", "cluster {\n"), JOB));
+        assertValid(s);
+        assertTrue(s.contains("\"executionSuccessful\" : false"), s);
+        assertTrue(s.contains("\"toolExecutionNotifications\""), s);
+        assertTrue(s.contains("\"ruleId\" : \"SYN001\""), s);
+    }
+
+    @Test
+    void fingerprintsSurviveLinesInsertedAbove() throws Exception {
+        String before = sarif(List.of(CLUSTER, JOB));
+        SourceFile shifted = SourceFile.of("jobs/job.yaml", "# a comment\n# and another\n\n" + JOB.text());
+        String after = sarif(List.of(CLUSTER, shifted));
+        assertFalse(before.equals(after), "the lines moved");
+        assertEquals(fingerprints(before), fingerprints(after));
+        assertEquals(3, fingerprints(before).size(), "NET001, NET002, PAR002: one per finding");
+    }
+
+    private static List<String> fingerprints(String sarif) {
+        Matcher m = Pattern.compile("\"gpulint/v1\" : \"([0-9a-f]+)\"").matcher(sarif);
+        List<String> out = new ArrayList<>();
+        while (m.find()) out.add(m.group(1));
+        return out;
+    }
+
+    @Test
+    void everyRuleHasTheMetadataGitHubRequires() throws Exception {
+        String s = sarif(List.of());
+        for (var r : RuleCatalog.builtIn().all()) {
+            assertTrue(s.contains("\"id\" : \"" + r.id() + "\""), r.id());
+        }
+        for (String key : List.of("shortDescription", "fullDescription", "help", "markdown", "helpUri", "defaultConfiguration")) {
+            assertEquals(RuleCatalog.builtIn().all().size(), count(s, "\"" + key + "\""), key);
+        }
+    }
+
+    private static int count(String s, String needle) {
+        int n = 0;
+        for (int i = s.indexOf(needle); i >= 0; i = s.indexOf(needle, i + 1)) n++;
+        return n;
+    }
+}

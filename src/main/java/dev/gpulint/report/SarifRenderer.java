@@ -124,8 +124,13 @@ public final class SarifRenderer implements Renderer {
 
     private Map<String, Object> physical(Span s) {
         Map<String, Object> art = new LinkedHashMap<>();
-        art.put("uri", uri(s.file()));
-        art.put("uriBaseId", SRCROOT);
+        Path abs = Path.of(s.file()).toAbsolutePath().normalize();
+        if (Path.of(s.file()).isAbsolute() && !abs.startsWith(srcRoot)) {
+            art.put("uri", abs.toUri().toString());          // outside the source root: an absolute file URI
+        } else {
+            art.put("uri", uri(s.file()));
+            art.put("uriBaseId", SRCROOT);
+        }
         Map<String, Object> region = new LinkedHashMap<>();
         region.put("startLine", s.startLine());
         region.put("startColumn", s.startColumn());

@@ -54,6 +54,8 @@ public final class Main implements Callable<Integer> {
         List<String> list = new ArrayList<>(List.of(args));
         boolean global = !list.isEmpty() && Set.of("-h", "--help", "-V", "--version").contains(list.get(0));
         if (!global && (list.isEmpty() || !COMMANDS.contains(list.get(0)))) list.add(0, "check");
+        // The rule base, catalog and metadata load on the second core while picocli builds its model.
+        if (list.get(0).equals("check")) Linter.warmUp();
         CommandLine cl = new CommandLine(new Main());
         cl.setOut(out);
         cl.setErr(err);

@@ -31,6 +31,25 @@ public final class Linter {
 
     public Linter() { this(Catalog.builtIn(), RuleCatalog.builtIn()); }
 
+    /**
+     * Starts building the rule base, the hardware catalog and the rule metadata on background
+     * threads, so that they load while the main thread reads and parses the input files. Each is a
+     * lazily initialised singleton: whoever needs one first waits for it.
+     */
+    public static void warmUp() {
+        for (Runnable r : List.<Runnable>of(RuleEngine::builtInKieBase, () -> { Catalog.builtIn(); RuleCatalog.builtIn(); })) {
+            Thread t = new Thread(() -> {
+                try {
+                    r.run();
+                } catch (RuntimeException e) {
+                    // the main thread meets the same error when it needs the object, and reports it
+                }
+            }, "gpulint-warm-up");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
     public Linter(Catalog catalog, RuleCatalog rules) {
         this.catalog = catalog;
         this.rules = rules;

@@ -8,8 +8,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,34 +55,63 @@ public final class RuleCatalog {
         if (root == null) throw new IllegalStateException("rule metadata missing from the classpath");
         try {
             URI uri = root.toURI();
-            if (uri.getScheme().equals("jar")) {
-                try (FileSystem fs = FileSystems.newFileSystem(uri, Map.of())) {
-                    return fromDirectory(fs.getPath("/rules"));
-                }
-            }
+            if (uri.getScheme().equals("jar")) return fromJar(uri);
             return fromDirectory(Path.of(uri));
         } catch (URISyntaxException | IOException e) {
             throw new IllegalStateException("cannot read rule metadata: " + e.getMessage(), e);
         }
     }
 
-    @SuppressWarnings("unchecked")
+    private static final java.util.regex.Pattern META = java.util.regex.Pattern.compile("rules/([a-z]+)/([A-Z]+[0-9]+)\\.yaml");
+
+    /**
+     * Lists rules/ in the jar the classes came from. The class loader has that jar open already,
+     * and java.util.zip shares the open file, so this costs a scan of entry names, not a second read.
+     */
+    private static RuleCatalog fromJar(URI uri) throws IOException {
+        String s = uri.getSchemeSpecificPart();
+        Path jar = Path.of(URI.create(s.substring(0, s.indexOf("!/"))));
+        List<String[]> found = new ArrayList<>();
+        ClassLoader cl = RuleCatalog.class.getClassLoader();
+        try (java.util.jar.JarFile jf = new java.util.jar.JarFile(jar.toFile())) {
+            for (var e = jf.entries(); e.hasMoreElements(); ) {
+                java.util.regex.Matcher m = META.matcher(e.nextElement().getName());
+                if (m.matches()) found.add(new String[] {m.group(1), m.group(2)});
+            }
+        }
+        List<Map.Entry<String, String>> texts = new ArrayList<>();
+        for (String[] f : found) {
+            try (InputStream in = cl.getResourceAsStream("rules/" + f[0] + "/" + f[1] + ".yaml")) {
+                texts.add(Map.entry(f[0], new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+            }
+        }
+        return build(texts);
+    }
+
     static RuleCatalog fromDirectory(Path dir) throws IOException {
         List<Path> files;
         try (Stream<Path> s = Files.walk(dir)) {
-            files = s.filter(p -> p.getFileName().toString().matches("[A-Z]+[0-9]+\\.yaml"))
+            files = s.filter(p -> META.matcher("rules/" + p.getParent().getFileName() + "/" + p.getFileName()).matches())
                      .sorted(Comparator.comparing(Path::toString)).toList();
         }
+        List<Map.Entry<String, String>> texts = new ArrayList<>();
+        for (Path p : files) texts.add(Map.entry(p.getParent().getFileName().toString(), Files.readString(p, StandardCharsets.UTF_8)));
+        return build(texts);
+    }
+
+    /** @param texts (family, metadata YAML) pairs */
+    @SuppressWarnings("unchecked")
+    private static RuleCatalog build(List<Map.Entry<String, String>> texts) {
         List<RuleMeta> metas = new ArrayList<>();
         Load load = new Load(LoadSettings.builder().build());
-        for (Path p : files) {
-            Map<String, Object> m = (Map<String, Object>) load.loadFromString(Files.readString(p, StandardCharsets.UTF_8));
+        for (Map.Entry<String, String> t : texts) {
+            Map<String, Object> m = (Map<String, Object>) load.loadFromString(t.getValue());
             String id = (String) m.get("id");
             metas.add(new RuleMeta(id, (String) m.get("name"), Level.parse((String) m.get("level")),
                     (String) m.get("title"), trim(m.get("description")), trim(m.get("remediation")),
                     String.valueOf(m.getOrDefault("since", "0.1.0")),
                     List.copyOf((List<String>) m.getOrDefault("tags", List.of())),
-                    p.getParent().getFileName().toString(), (String) m.getOrDefault("engine", "drools"),
+                    t.getKey(), (String) m.getOrDefault("engine", "drools"),
                     helpPage(id)));
         }
         metas.sort(Comparator.comparing(RuleMeta::family, Comparator.comparingInt(RuleCatalog::familyRank))
@@ -94,6 +121,7 @@ public final class RuleCatalog {
         for (RuleMeta r : metas) byId.put(r.id(), r);
         return new RuleCatalog(byId);
     }
+
 
     private static final List<String> FAMILY_ORDER = List.of("syn", "unit", "hw", "par", "net", "nccl", "mem");
 

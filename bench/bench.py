@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""gpulint benchmark: generated inputs, whole-process wall times, medians over interleaved rounds.
+
+Scenarios (issue 2's targets in brackets):
+  hello     a JVM hello-world on the same machine: the floor
+  single    one manifest (cluster + job), cold start          [<= 3x hello]
+  many      1,000 manifests: 500 clusters and 500 jobs       [<= 2 s]
+  huge      a 100,000-GPU cluster: 12,500 nodes of 8 H100 in 125 node groups, and a job on all of it [<= 3 s]
+
+Usage: python3 bench/bench.py [--rounds N]     (builds gpulint first through bin/gpulint if needed)
+Each round runs every scenario once, in a shuffled order; round 0 is a discarded warm-up.
+"""
+import argparse, os, random, shutil, statistics, subprocess, sys, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GEN = os.path.join(ROOT, "bench", "generated")
+LAUNCHER = os.path.join(ROOT, "bin", "gpulint")
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+CLUSTER = """kind: cluster
+name: {name}
+fabric: {{ type: infiniband, topology: rail-optimized }}
+node_groups:
+  - name: dgx
+    count: 4
+    gpu: {{ model: H100-SXM5-80GB, count: 8 }}
+    nvlink: {{ switch: true, bandwidth: 900 GB/s, direction: bidirectional }}
+    nics:
+      - {{ model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }}
+"""
+
+JOB = """kind: training_job
+name: {name}
+cluster: {cluster}
+nodes: 4
+model: {{ parameters: 70B, dtype: bf16, layers: 80, attention_heads: 64, kv_heads: 8 }}
+parallelism: {{ tp: {tp}, pp: 4 }}
+batch: {{ micro_batch_size: 1, global_batch_size: 512 }}
+network: {{ assumed_inter_node: 400 Gb/s }}
+"""
+
+
+def generate():
+    shutil.rmtree(GEN, ignore_errors=True)
+    write(os.path.join(GEN, "single", "pod.yaml"),
+          CLUSTER.format(name="pod") + "---\n" + JOB.format(name="job", cluster="pod", tp=8))
+    for i in range(500):
+        write(os.path.join(GEN, "many", "clusters", f"c{i:03d}.yaml"), CLUSTER.format(name=f"c{i:03d}"))
+        # every 10th job puts tp=16 across nodes, so the rules have work to do
+        write(os.path.join(GEN, "many", "jobs", f"j{i:03d}.yaml"),
+              JOB.format(name=f"j{i:03d}", cluster=f"c{i:03d}", tp=16 if i % 10 == 0 else 8))
+    groups = []
+    for g in range(125):
+        groups.append(f"""  - name: su{g:03d}
+    count: 100
+    gpu: {{ model: H100-SXM5-80GB, count: 8 }}
+    nvlink: {{ switch: true, bandwidth: 900 GB/s }}
+    nics:
+      - {{ model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }}
+""")
+    write(os.path.join(GEN, "huge", "cluster.yaml"),
+          "kind: cluster\nname: big\nfabric: { type: infiniband, topology: rail-optimized }\nnode_groups:\n" + "".join(groups))
+    write(os.path.join(GEN, "huge", "job.yaml"), """kind: training_job
+name: frontier-run
+cluster: big
+node_group: su000
+nodes: 12500
+parallelism: { tp: 8, pp: 16, cp: 2 }
+""")
+    write(os.path.join(GEN, "Hello.java"), 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n')
+    subprocess.run(["javac", "-d", GEN, os.path.join(GEN, "Hello.java")], check=True)
+
+
+def timed(cmd):
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    dt = time.perf_counter() - t0
+    if p.returncode not in (0, 1):
+        sys.exit(f"{cmd}: exit {p.returncode}: {p.stderr.decode()[-2000:]}")
+    return dt
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=7)
+    args = ap.parse_args()
+    generate()
+    subprocess.run([LAUNCHER, "--version"], check=True, stdout=subprocess.DEVNULL)   # build + CDS archive
+    scenarios = {
+        "hello": ["java", "-cp", GEN, "Hello"],
+        "single": [LAUNCHER, os.path.join(GEN, "single")],
+        "many": [LAUNCHER, os.path.join(GEN, "many")],
+        "huge": [LAUNCHER, os.path.join(GEN, "huge")],
+    }
+    times = {k: [] for k in scenarios}
+    for r in range(args.rounds + 1):
+        order = list(scenarios)
+        random.shuffle(order)
+        for k in order:
+            dt = timed(scenarios[k])
+            if r > 0:
+                times[k].append(dt)
+    hello = statistics.median(times["hello"])
+    print(f"{'scenario':8} {'median s':>9} {'min':>7} {'max':>7}  vs hello   target")
+    targets = {"single": "<= 3x hello", "many": "<= 2 s", "huge": "<= 3 s", "hello": ""}
+    for k, ts in times.items():
+        m = statistics.median(ts)
+        print(f"{k:8} {m:9.3f} {min(ts):7.3f} {max(ts):7.3f}  {m / hello:6.2f}x   {targets[k]}")
+    print(f"({args.rounds} rounds, cpus={os.cpu_count()}, load={os.getloadavg()[0]:.2f})")
+
+
+if __name__ == "__main__":
+    main()

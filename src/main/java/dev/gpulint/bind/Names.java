@@ -21,6 +21,15 @@ public final class Names {
         return bestD <= limit ? best : null;
     }
 
+    /** The n closest candidates by edit distance, nearest first (ties alphabetically). */
+    public static java.util.List<String> closestN(String word, Collection<String> candidates, int n) {
+        String w = word.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        return candidates.stream()
+                .sorted(java.util.Comparator.comparingInt((String c) -> distance(w, c.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "")))
+                        .thenComparing(c -> c))
+                .limit(n).toList();
+    }
+
     /** Levenshtein distance with adjacent transpositions (optimal string alignment). */
     public static int distance(String a, String b) {
         int[][] d = new int[a.length() + 1][b.length() + 1];

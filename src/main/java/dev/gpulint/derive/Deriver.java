@@ -5,7 +5,10 @@ import dev.gpulint.derive.BandwidthCheck.Eightfold;
 import dev.gpulint.derive.BandwidthCheck.Figure;
 import dev.gpulint.facts.BandwidthFact;
 import dev.gpulint.facts.ClusterFact;
+import dev.gpulint.facts.EnvFact;
+import dev.gpulint.facts.EstimateFact;
 import dev.gpulint.facts.JobFact;
+import dev.gpulint.facts.NicFact;
 import dev.gpulint.facts.NodeGroupFact;
 import dev.gpulint.facts.TpPlacementFact;
 import dev.gpulint.model.Bandwidth;
@@ -21,14 +24,19 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The derive stage: catalog lookups, reference resolution, GPU counts, TP
- * placement and the bandwidth comparisons, turned into the few facts the rules
- * match. All arithmetic lives here (and is unit-tested), not in DRL.
+ * The derive stage: catalog lookups, reference resolution, GPU counts, rank
+ * placement, bandwidth comparisons and estimates, turned into the few facts
+ * the rules match. All arithmetic lives here (and in Placement, BandwidthCheck
+ * and Estimates, which are unit-tested), not in DRL.
  */
 public final class Deriver {
 
+    private static final List<String> DEFAULT_ORDER = List.of("tp", "cp", "ep", "dp", "pp");
+
     private final Catalog catalog;
     private final List<Object> facts = new ArrayList<>();
+    private final Map<String, NodeGroupFact> groupFacts = new LinkedHashMap<>();
+    private final Map<String, ClusterFact> clusterFacts = new LinkedHashMap<>();
     private int ordinal;
 
     public Deriver(Catalog catalog) { this.catalog = catalog; }
@@ -37,8 +45,8 @@ public final class Deriver {
         Map<String, Specs.Cluster> byName = new LinkedHashMap<>();
         for (Specs.Cluster c : clusters) {
             if (c.name() == null) continue;
-            byName.putIfAbsent(c.name().value(), c);
-            cluster(c);
+            boolean first = byName.putIfAbsent(c.name().value(), c) == null;
+            cluster(c, first);
         }
         for (Specs.Job j : jobs) {
             if (j.name() == null) continue;
@@ -49,45 +57,55 @@ public final class Deriver {
 
     // ------------------------------------------------------------------ clusters
 
-    private void cluster(Specs.Cluster c) {
+    private void cluster(Specs.Cluster c, boolean first) {
         String name = c.name().value();
         Specs.Fabric f = c.fabric();
         String fabricType = value(f == null ? null : f.type());
         boolean roce = "roce".equals(fabricType);
         Span roceSpan = roce ? f.type().span() : null;
         String roceSource = roce ? "fabric type roce" : null;
-        if (!roce) {
-            for (Specs.NodeGroup g : c.nodeGroups()) {
-                for (Specs.Nic n : g.nics()) {
-                    if (n.protocol() != null && n.protocol().value().equals("roce")) {
+        boolean rdma = roce || "infiniband".equals(fabricType);
+        for (Specs.NodeGroup g : c.nodeGroups()) {
+            for (Specs.Nic n : g.nics()) {
+                String p = n.protocol() != null ? n.protocol().value() : null;
+                if ("infiniband".equals(p)) rdma = true;
+                if ("roce".equals(p)) {
+                    rdma = true;
+                    if (!roce) {
                         roce = true;
                         roceSpan = n.protocol().span();
                         roceSource = "NIC " + (n.model() != null ? n.model().value() + " " : "") + "protocol roce";
-                        break;
                     }
                 }
-                if (roce) break;
             }
         }
-        facts.add(new ClusterFact(name, c.file(), c.name().span(), ordinal++, fabricType,
+        ClusterFact cf = new ClusterFact(name, c.file(), c.name().span(), ordinal++, fabricType,
                 value(f == null ? null : f.topology()), roce, roceSpan, roceSource,
                 value(f == null ? null : f.pfcEnabled()), span(f == null ? null : f.pfcEnabled()),
                 value(f == null ? null : f.ecnEnabled()), span(f == null ? null : f.ecnEnabled()),
-                c.nodeGroups().size()));
-        if (f != null && f.linkSpeed() != null) {
-            List<Figure> figures = fabricType == null ? List.of() : portFigures(fabricType, null);
-            bandwidth(c.file(), f.linkSpeed(), "cluster:" + name + "/fabric/link_speed",
-                    "the " + techName(fabricType) + " fabric link speed", BandwidthFact.NETWORK, figures,
-                    " ports run at ", null, null);
+                c.nodeGroups().size())
+                .withExtras(f == null ? 0 : value(f.oversubscription(), 0.0), f == null ? null : span(f.oversubscription()),
+                        rdma, f == null ? -1 : (int) (long) value(f.pfcPriority(), -1L), f == null ? null : span(f.pfcPriority()));
+        facts.add(cf);
+        if (first) clusterFacts.put(name, cf);
+        if (f != null && f.linkSpeed() != null && fabricType != null) {
+            List<Figure> figs = portFigures(fabricType, null);
+            Figure max = figs.isEmpty() ? null : figs.get(figs.size() - 1);
+            bandwidth(c.file(), f.linkSpeed(), null, "cluster:" + name + "/fabric/link_speed",
+                    "the " + techName(fabricType) + " fabric link speed", BandwidthFact.NETWORK, "fabric", figs,
+                    max == null ? null : new Figure(max.bytesPerSecond(), techName(fabricType) + " ports run at most "
+                            + BandwidthCheck.bothBases(max.bytesPerSecond()) + " per direction (" + max.label() + ")"),
+                    null, true, null, false, 0);
         }
-        for (Specs.NodeGroup g : c.nodeGroups()) nodeGroup(c, g);
+        for (Specs.NodeGroup g : c.nodeGroups()) nodeGroup(c, g, fabricType, first);
     }
 
-    private void nodeGroup(Specs.Cluster c, Specs.NodeGroup g) {
+    private void nodeGroup(Specs.Cluster c, Specs.NodeGroup g, String fabricType, boolean first) {
         if (g.name() == null) return;
         String cluster = c.name().value();
         String id = "cluster:" + cluster + "/node_groups[" + g.name().value() + "]";
-        Catalog.Gpu gpu = g.gpu() == null || g.gpu().model() == null ? null : catalog.gpu(g.gpu().model().value()).orElse(null);
+        String modelName = g.gpu() == null ? null : value(g.gpu().model());
+        Catalog.Gpu gpu = modelName == null ? null : catalog.gpu(modelName).orElse(null);
         long gpn = g.gpu() == null ? 0 : value(g.gpu().count(), 0L);
         Specs.Nvlink nv = g.nvlink();
         boolean nvswitch = nv != null && Boolean.TRUE.equals(value(nv.nvswitch()));
@@ -96,73 +114,140 @@ public final class Deriver {
         boolean nvlinkDeclared = nv != null && (nvswitch || nv.bandwidth() != null || declaredDomain > 1
                 || (bridge != null && !bridge.equals("none")));
 
-        Domain d = domain(gpu, gpn, nv, nvlinkDeclared, nvswitch, bridge, declaredDomain);
+        Domain d = domain(gpu, gpn, nvlinkDeclared, nvswitch, bridge, declaredDomain);
         Span domainSpan = declaredDomain > 0 ? nv.domainSize().span() : g.gpu() != null ? span(g.gpu().count()) : null;
         String domainText = declaredDomain > 0
                 ? "domain_size " + declaredDomain + " in node group '" + g.name().value() + "' of cluster '" + cluster + "'"
                 : gpn + " GPUs per node in node group '" + g.name().value() + "' of cluster '" + cluster + "'";
 
-        facts.add(new NodeGroupFact(cluster, g.name().value(), c.file(), g.span(), value(g.count(), 0L), gpn,
-                g.gpu() == null ? null : span(g.gpu().count()),
-                g.gpu() == null ? null : value(g.gpu().model()), g.gpu() == null ? null : span(g.gpu().model()),
+        // HW004: declared memory against the model's variants, in GB or GiB
+        boolean memoryMismatch = false;
+        String memoryText = null;
+        Span memorySpan = null;
+        if (gpu != null && g.gpu().memory() != null) {
+            memorySpan = g.gpu().memory().span();
+            double declared = g.gpu().memory().value().bytes();
+            List<Double> variants = new ArrayList<>();
+            variants.add(gpu.memoryBytes());
+            variants.addAll(gpu.alternateMemoryBytes());
+            boolean match = false;
+            for (double v : variants) {
+                double gib = v / (1L << 30);
+                if (Math.abs(declared / v - 1) <= 0.02 || Math.abs(declared / (gib * 1e9) - 1) <= 0.02) match = true;
+            }
+            if (!match) {
+                memoryMismatch = true;
+                StringBuilder alt = new StringBuilder();
+                for (Catalog.Gpu other : catalog.gpus()) {
+                    if (other.family().equals(gpu.family()) && !other.name().equals(gpu.name())
+                            && Math.abs(declared / other.memoryBytes() - 1) <= 0.05) {
+                        alt.append("; ").append(other.name()).append(" has ").append(gib(other.memoryBytes()));
+                    }
+                }
+                memoryText = g.gpu().memory().value().written() + " for " + gpu.name() + ", whose memory is "
+                        + gib(gpu.memoryBytes()) + alt;
+            }
+        }
+        long rdmaNics = 0;
+        for (Specs.Nic n : g.nics()) {
+            String p = n.protocol() != null ? n.protocol().value() : fabricType;
+            if ("infiniband".equals(p) || "roce".equals(p)) rdmaNics += value(n.count(), 1L);
+        }
+        String closest = null;
+        if (gpu == null && modelName != null) {
+            List<String> names = new ArrayList<>();
+            for (Catalog.Gpu x : catalog.gpus()) names.add(x.name());
+            closest = String.join(", ", dev.gpulint.bind.Names.closestN(modelName, names, 3));
+        }
+
+        NodeGroupFact ng = new NodeGroupFact(cluster, g.name().value(), c.file(), g.span(), value(g.count(), 0L), gpn,
+                g.gpu() == null ? null : span(g.gpu().count()), modelName, g.gpu() == null ? null : span(g.gpu().model()),
                 gpu != null, gpu == null ? null : gpu.name(), gpu != null && gpu.form() == Catalog.Form.PCIE,
                 gpu == null ? 0 : gpu.nvlinkGeneration(), gpu == null ? 0 : gpu.bridgeMax(),
                 nvlinkDeclared, nv == null ? null : nv.keySpan(), nvswitch, nv == null ? null : span(nv.nvswitch()),
                 bridge, nv == null ? null : span(nv.bridge()), declaredDomain, nv == null ? null : span(nv.domainSize()),
-                d.size, d.kind, domainSpan, domainText));
+                d.size, d.kind, domainSpan, domainText)
+                .withExtras(closest, memoryMismatch, memoryText, memorySpan, rdmaNics, !g.nics().isEmpty());
+        facts.add(ng);
+        if (first) groupFacts.put(cluster + "/" + g.name().value(), ng);
 
         if (nv != null && nv.bandwidth() != null) {
+            String dir = value(nv.direction());
             List<Figure> figs = new ArrayList<>();
+            Figure limit = null;
             String expected = null;
             if (gpu != null && gpu.hasNvlink()) {
                 double bidir = catalog.nvlinkBidirectional(gpu);
-                figs.add(new Figure(bidir, Quantities.format(bidir / 1e9) + " GB/s bidirectional"));
-                figs.add(new Figure(bidir / 2, Quantities.format(bidir / 2e9) + " GB/s per direction"));
-                expected = "NVLink" + gpu.nvlinkGeneration() + " on " + gpu.name() + " carries "
-                        + Quantities.format(bidir / 1e9) + " GB/s per GPU bidirectional ("
-                        + Quantities.format(bidir / 2e9) + " GB/s per direction)";
+                String gen = "NVLink" + gpu.nvlinkGeneration() + " on " + gpu.name();
+                if (!"unidirectional".equals(dir)) figs.add(new Figure(bidir, "bidirectional"));
+                if (!"bidirectional".equals(dir)) figs.add(new Figure(bidir / 2, "per direction"));
+                expected = gen + " carries " + gbs(bidir) + " per GPU bidirectional (" + gbs(bidir / 2) + " per direction)";
+                double max = "unidirectional".equals(dir) ? bidir / 2 : bidir;
+                limit = new Figure(max, gen + " carries at most " + gbs(max) + " per GPU "
+                        + ("unidirectional".equals(dir) ? "per direction (" + gbs(bidir) + " is the bidirectional aggregate)" : "bidirectional"));
             }
-            bandwidth(c.file(), nv.bandwidth(), id + "/nvlink/bandwidth",
-                    "the NVLink bandwidth of " + (gpu != null ? gpu.name() : "the GPU"), BandwidthFact.DEVICE, figs,
-                    null, expected, null);
+            bandwidth(c.file(), nv.bandwidth(), nv.keySpan(), id + "/nvlink/bandwidth",
+                    "the NVLink bandwidth of " + (gpu != null ? gpu.name() : "the GPU"), BandwidthFact.DEVICE, "nvlink",
+                    figs, limit, expected, false, dir, true, gpu != null && gpu.hasNvlink() ? catalog.nvlinkBidirectional(gpu) : 0);
         }
         Specs.Pcie pcie = g.pcie();
         if (pcie != null && pcie.bandwidth() != null) {
             long gen = value(pcie.generation(), gpu == null ? 0L : (long) gpu.pcieGeneration());
             long lanes = value(pcie.lanes(), 16L);
+            String dir = value(pcie.direction());
             List<Figure> figs = new ArrayList<>();
+            Figure limit = null;
             String expected = null;
+            double bidir = 0;
             Optional<Catalog.Pcie> p = catalog.pcie((int) gen);
             if (p.isPresent()) {
-                double f = lanes / 16.0;
-                figs.add(new Figure(p.get().perDirection() * f, "per direction"));
-                figs.add(new Figure(p.get().bidirectional() * f, "bidirectional"));
-                expected = "PCIe Gen" + gen + " x" + lanes + " carries " + Quantities.format(p.get().perDirection() * f / 1e9)
-                        + " GB/s per direction (" + Quantities.format(p.get().bidirectional() * f / 1e9) + " GB/s bidirectional)";
+                double scale = lanes / 16.0;
+                double per = p.get().perDirection() * scale;
+                bidir = p.get().bidirectional() * scale;
+                if (!"bidirectional".equals(dir)) figs.add(new Figure(per, "per direction"));
+                if (!"unidirectional".equals(dir)) figs.add(new Figure(bidir, "bidirectional"));
+                String link = "PCIe Gen" + gen + " x" + lanes;
+                expected = link + " carries " + gbs(per) + " per direction (" + gbs(bidir) + " bidirectional)";
+                double max = "unidirectional".equals(dir) ? per : bidir;
+                limit = new Figure(max, link + " carries at most " + gbs(max) + ("unidirectional".equals(dir) ? " per direction" : " bidirectional"));
             }
-            bandwidth(c.file(), pcie.bandwidth(), id + "/pcie/bandwidth", "the PCIe bandwidth", BandwidthFact.DEVICE,
-                    figs, null, expected, null);
+            bandwidth(c.file(), pcie.bandwidth(), null, id + "/pcie/bandwidth", "the PCIe bandwidth", BandwidthFact.DEVICE,
+                    "pcie", figs, limit, expected, false, dir, true, bidir);
         }
         int i = 0;
         for (Specs.Nic n : g.nics()) {
             i++;
+            String protocol = n.protocol() != null ? n.protocol().value() : fabricType;
+            facts.add(new NicFact(cluster, g.name().value(), c.file(), i, value(n.model()), protocol,
+                    value(n.gpudirectRdma()), n.span(), span(n.gpudirectRdma())));
             if (n.speed() == null) continue;
-            String protocol = n.protocol() != null ? n.protocol().value()
-                    : c.fabric() != null && c.fabric().type() != null ? c.fabric().type().value() : null;
             Catalog.Nic nic = n.model() == null ? null : catalog.nic(n.model().value()).orElse(null);
             List<Figure> figs = protocol == null ? List.of() : portFigures(protocol, nic);
             String model = n.model() != null ? n.model().value() : "NIC #" + i;
-            bandwidth(c.file(), n.speed(), id + "/nics[" + (n.model() != null ? n.model().value() : i) + "]/speed",
+            Figure limit = null;
+            if (!figs.isEmpty()) {
+                Figure max = figs.get(figs.size() - 1);
+                limit = new Figure(max.bytesPerSecond(), (nic != null ? nic.name() + " " : "") + techName(protocol)
+                        + " ports run at most " + BandwidthCheck.bothBases(max.bytesPerSecond()) + " per direction ("
+                        + max.label() + ")");
+            }
+            bandwidth(c.file(), n.speed(), null, id + "/nics[" + (n.model() != null ? n.model().value() : i) + "]/speed",
                     "the " + model + (protocol != null ? " " + techName(protocol) : "") + " port speed",
-                    BandwidthFact.NETWORK, figs, " ports run at ", null, null);
+                    BandwidthFact.NETWORK, "nic", figs, limit, null, true, null, false, 0);
         }
+    }
+
+    private static String gbs(double bytesPerSecond) { return Quantities.format(bytesPerSecond / 1e9) + " GB/s"; }
+
+    private static String gib(double bytes) {
+        return Quantities.format(bytes / (1L << 30)) + " GB (" + Quantities.format(bytes / (1L << 30)) + " GiB)";
     }
 
     private record Domain(long size, String kind) {}
 
     /** The NVLink domain used for placement: FORMAT.md's domain_size, its default, or none. */
-    private static Domain domain(Catalog.Gpu gpu, long gpn, Specs.Nvlink nv, boolean nvlinkDeclared,
-                                 boolean nvswitch, String bridge, long declared) {
+    private static Domain domain(Catalog.Gpu gpu, long gpn, boolean nvlinkDeclared, boolean nvswitch, String bridge,
+                                 long declared) {
         boolean bridgedCard = gpu != null && gpu.bridged();
         if (declared > 0) {
             if (declared > gpn && gpn > 0) return new Domain(declared, "RACK");
@@ -203,28 +288,49 @@ public final class Deriver {
     }
 
     /**
-     * Adds a BandwidthFact. {@code portPhrase} non-null: the figures are port
-     * speeds and the expectation reads "InfiniBand NDR ports run at 400 Gb/s = 50 GB/s".
+     * Adds a BandwidthFact: compares the value with the catalog figures for what it describes.
+     *
+     * @param port       the figures are port speeds ("InfiniBand NDR ports run at 400 Gb/s = 50 GB/s")
+     * @param direction  the declared direction of an NVLink or PCIe value, or null
+     * @param directional NVLink and PCIe values, where per direction and bidirectional differ
+     * @param bidir      the bidirectional catalog figure of a directional value, 0 when unknown
      */
-    private void bandwidth(String file, Located<Bandwidth> bw, String identity, String subject, String cls,
-                           List<Figure> figures, String portPhrase, String expected, Related related) {
+    private void bandwidth(String file, Located<Bandwidth> bw, Span keySpan, String identity, String subject, String cls,
+                           String kind, List<Figure> figures, Figure limit, String expected, boolean port,
+                           String direction, boolean directional, double bidir) {
         Bandwidth b = bw.value();
-        Optional<Eightfold> e = BandwidthCheck.eightfold(b.bytesPerSecond(), figures);
-        String exp = expected;
-        String suggestion = null;
+        double v = b.bytesPerSecond();
+        BandwidthFact.Builder f = BandwidthFact.builder().at(file, bw.span(), keySpan, ordinal++, identity)
+                .what(subject, cls, kind).value(b.bits(), b.written(), b.otherReading());
+        boolean matched = figures.stream().anyMatch(x -> BandwidthCheck.matches(v, x));
+        Optional<Eightfold> e = BandwidthCheck.eightfold(v, figures);
         if (e.isPresent()) {
-            Figure f = e.get().figure();
-            if (portPhrase != null) exp = f.label() + portPhrase + BandwidthCheck.bothBases(f.bytesPerSecond()) + " per direction";
-            suggestion = cls.equals(BandwidthFact.DEVICE) ? Quantities.format(f.bytesPerSecond() / 1e9) + " GB/s"
-                    : BandwidthCheck.suggestion(f.bytesPerSecond());
+            Figure fig = e.get().figure();
+            String exp = port ? fig.label() + " ports run at " + BandwidthCheck.bothBases(fig.bytesPerSecond()) + " per direction" : expected;
+            String suggestion = cls.equals(BandwidthFact.DEVICE) ? gbs(fig.bytesPerSecond()) : BandwidthCheck.suggestion(fig.bytesPerSecond());
+            f.eightfold(e.get().above() ? "above" : "below", exp + "; write " + suggestion);
+        } else if (!matched && limit != null && v > limit.bytesPerSecond() * (1 + BandwidthCheck.TOLERANCE)) {
+            f.beyond(limit.label());
+        } else if (!matched && !figures.isEmpty()) {
+            f.mismatch(expected != null ? expected : port ? "the " + (figures.size() == 1 ? "port speed is " : "port speeds are ")
+                    + portList(figures) : null);
         }
-        facts.add(new BandwidthFact(file, bw.span(), ordinal++, identity, subject, cls, b.bits(), b.written(),
-                b.otherReading(), e.isPresent(), e.map(x -> x.above() ? "above" : "below").orElse(null),
-                exp == null ? null : exp + (suggestion != null ? "; write " + suggestion : ""),
-                related == null ? null : related.span, related == null ? null : related.text));
+        if (directional) {
+            String convention = null;
+            if (bidir > 0) {
+                if (BandwidthCheck.matches(v, new Figure(bidir, ""))) convention = "the bidirectional aggregate (" + gbs(bidir / 2) + " per direction); add direction: bidirectional";
+                else if (BandwidthCheck.matches(v, new Figure(bidir / 2, ""))) convention = "the per-direction figure (" + gbs(bidir) + " bidirectional); add direction: unidirectional";
+            }
+            f.direction(true, direction != null, convention);
+        }
+        facts.add(f.fact());
     }
 
-    private record Related(Span span, String text) {}
+    private static String portList(List<Figure> figs) {
+        List<String> parts = new ArrayList<>();
+        for (Figure x : figs) parts.add(Quantities.format(x.bytesPerSecond() * 8 / 1e9) + " Gb/s");
+        return String.join(", ", parts);
+    }
 
     // ------------------------------------------------------------------ jobs
 
@@ -240,6 +346,9 @@ public final class Deriver {
                 group = cluster.nodeGroups().get(0);
             }
         }
+        NodeGroupFact ng = group == null || group.name() == null ? null
+                : groupFacts.get(cluster.name().value() + "/" + group.name().value());
+        ClusterFact cf = cluster == null ? null : clusterFacts.get(cluster.name().value());
         long nodes = value(j.nodes(), 0L);
         long gpn;
         Span gpnSpan;
@@ -262,6 +371,7 @@ public final class Deriver {
         long tp = p == null ? 1 : value(p.tp(), 1L);
         long pp = p == null ? 1 : value(p.pp(), 1L);
         long cp = p == null ? 1 : value(p.cp(), 1L);
+        long ep = p == null ? 1 : value(p.ep(), 1L);
         long dp = p == null ? 0 : value(p.dp(), 0L);
         boolean stated = p != null && (p.tp() != null || p.pp() != null || p.cp() != null || p.dp() != null);
         long model = Placement.mulSat(Placement.mulSat(tp, pp), cp);
@@ -277,34 +387,50 @@ public final class Deriver {
                 productText = "tp×pp×cp = " + tp + "×" + pp + "×" + cp + " = " + big(model);
             }
         }
+        long dpEff = dp > 0 ? dp : total > 0 && total % model == 0 ? total / model : 0;
         List<String> groupNames = new ArrayList<>();
         if (cluster != null) for (Specs.NodeGroup g : cluster.nodeGroups()) if (g.name() != null) groupNames.add(g.name().value());
-        facts.add(new JobFact(name, j.file(), j.name().span(), ordinal++, value(j.cluster()), span(j.cluster()),
-                value(j.nodeGroup()), span(j.nodeGroup()), cluster != null, groupNames.size(), String.join(", ", groupNames),
-                nodes, gpn, gpnSpan, gpnSource, total, tp, pp, dp, cp, p == null ? null : span(p.tp()),
-                p == null ? null : p.keySpan(), stated, mismatch, productText));
 
-        if (group != null && p != null && p.tp() != null && tp > 1 && gpn > 0) {
-            tpPlacement(j, cluster, group, tp, pp, cp, dp, total, gpn);
-        }
-        if (j.network() != null && group != null) jobNetwork(j, cluster, group);
+        Specs.Model m = j.model();
+        Specs.Batch b = j.batch();
+        JobFact jf = JobFact.builder()
+                .name(name, j.name().span(), j.file(), ordinal++)
+                .cluster(value(j.cluster()), span(j.cluster()), cluster != null, groupNames.size(), String.join(", ", groupNames))
+                .nodeGroup(value(j.nodeGroup()), span(j.nodeGroup()), group != null)
+                .gpus(nodes, span(j.nodes()), gpn, gpnSpan, gpnSource, total)
+                .parallelism(tp, pp, dp, cp, ep, dpEff, p == null ? null : p.keySpan(), stated)
+                .spans(p == null ? null : span(p.tp()), p == null ? null : span(p.pp()), p == null ? null : span(p.dp()),
+                        p == null ? null : span(p.cp()), p == null ? null : span(p.ep()))
+                .product(mismatch, productText)
+                .layers(m == null ? 0 : value(m.layers(), 0L), m == null ? null : span(m.layers()),
+                        p == null ? 1 : value(p.virtualPp(), 1L), p == null ? null : span(p.virtualPp()))
+                .heads(m == null ? 0 : value(m.attentionHeads(), 0L), m == null ? null : span(m.attentionHeads()),
+                        m == null ? 0 : value(m.kvHeads(), 0L), m == null ? null : span(m.kvHeads()))
+                .experts(m == null ? 0 : value(m.experts(), 0L), m == null ? null : span(m.experts()))
+                .sequence(m == null ? 0 : value(m.seqLength(), 0L), m == null ? null : span(m.seqLength()),
+                        p != null && Boolean.TRUE.equals(value(p.sequenceParallel())), p == null ? null : span(p.sequenceParallel()))
+                .batch(b == null ? 0 : value(b.microBatchSize(), 0L), b == null ? null : span(b.microBatchSize()),
+                        b == null ? 0 : value(b.globalBatchSize(), 0L), b == null ? null : span(b.globalBatchSize()))
+                .fact();
+        facts.add(jf);
+
+        List<String> order = p != null && p.order() != null ? p.order().value() : DEFAULT_ORDER;
+        if (ng != null && p != null && p.tp() != null && tp > 1 && gpn > 0) tpPlacement(j, group, ng, tp, pp, cp, dpEff, total, gpn, order);
+        if (j.network() != null && group != null) jobNetwork(j, group);
+        env(j, cluster, cf, group, ng, nodes);
+        bubbleEstimate(jf, j);
+        if (ng != null) memoryEstimate(jf, j, group, ng);
+        if (ng != null) allReduceEstimate(jf, j, group, ng, order, gpn);
     }
 
     private static String big(long v) { return v == Long.MAX_VALUE ? "more than 9.2e18" : String.valueOf(v); }
 
-    private void tpPlacement(Specs.Job j, Specs.Cluster cluster, Specs.NodeGroup group, long tp, long pp, long cp,
-                             long dp, long total, long gpn) {
-        NodeGroupFact ng = null;
-        for (Object o : facts) {
-            if (o instanceof NodeGroupFact f && f.getClusterName().equals(cluster.name().value())
-                    && f.getName().equals(group.name().value())) { ng = f; break; }
-        }
-        if (ng == null || !(ng.getDomainKind().equals("NODE") || ng.getDomainKind().equals("RACK"))) return;
-        long domain = ng.getDomainSize();
-        List<String> order = j.parallelism().order() != null ? j.parallelism().order().value() : List.of("tp", "cp", "ep", "dp", "pp");
-        long world = total > 0 ? total : Placement.mulSat(Placement.mulSat(tp, pp), Placement.mulSat(cp, Math.max(dp, 1)));
-        long dpEff = dp > 0 ? dp : Math.max(1, world / Math.max(1, Placement.mulSat(Placement.mulSat(tp, pp), cp)));
-        long stride = Placement.tpStride(order, cp, dpEff, pp);
+    private void tpPlacement(Specs.Job j, Specs.NodeGroup group, NodeGroupFact ng, long tp, long pp, long cp, long dpEff,
+                             long total, long gpn, List<String> order) {
+        if (ng.getDomainKind().equals("UNKNOWN")) return;
+        long domain = Math.max(1, ng.getDomainSize());
+        long world = total > 0 ? total : Placement.mulSat(Placement.mulSat(tp, pp), Placement.mulSat(cp, Math.max(dpEff, 1)));
+        long stride = Placement.tpStride(order, cp, Math.max(1, dpEff), pp);
         Optional<Placement.Crossing> crossing = Placement.firstCrossingTpGroup(world, gpn, domain, tp, stride);
         String ranks = null;
         String places = null;
@@ -313,16 +439,23 @@ public final class Deriver {
             Placement.Crossing c = crossing.get();
             ranks = Placement.ranks(c.ranks());
             spanned = c.domainCount();
-            places = places(c, group.name().value(), gpn, domain, ng.getDomainKind());
+            places = places(c, group.name().value(), gpn, ng.getDomainKind());
         }
-        String domainText = "the NVLink domain is " + domain + " GPUs (" + ng.getDomainText() + ")";
+        String domainText = ng.getDomainKind().equals("NONE")
+                ? "no NVLink: " + ng.getCatalogName() + " GPUs talk over PCIe"
+                : "the NVLink domain is " + domain + " GPUs (" + ng.getDomainText() + ")";
+        String pcie = "PCIe";
+        Catalog.Gpu gpu = ng.getCatalogName() == null ? null : catalog.gpu(ng.getCatalogName()).orElse(null);
+        if (gpu != null && catalog.pcie(gpu.pcieGeneration()).isPresent()) {
+            pcie = "PCIe Gen" + gpu.pcieGeneration() + " (" + gbs(catalog.pcie(gpu.pcieGeneration()).get().perDirection()) + " per direction)";
+        }
         facts.add(new TpPlacementFact(j.name().value(), j.file(), tp, domain, ng.getDomainKind(), crossing.isPresent(),
                 spanned, ranks, places, j.parallelism().tp().span(), ng.getDomainSpan(), domainText, stride,
-                String.join("-", order)));
+                String.join("-", order)).withHardware((ng.getCatalogName() != null ? ng.getCatalogName() : ng.getGpuModel()) + " GPUs", pcie));
     }
 
-    /** "dgx-0 (0-7) and dgx-1 (8-15)", or "NVLink domain 0 (64-71) and NVLink domain 1 (72-79)". */
-    private static String places(Placement.Crossing c, String groupName, long gpn, long domain, String kind) {
+    /** "dgx-0 (0-7) and dgx-1 (8-15)", "NVLink domain 0 (64-71) and ...", "bridged set 0 (0-1) and ...". */
+    private static String places(Placement.Crossing c, String groupName, long gpn, String kind) {
         Map<Long, List<Long>> byPlace = new LinkedHashMap<>();
         for (int i = 0; i < c.ranks().length; i++) {
             long place = kind.equals("NODE") ? c.ranks()[i] / gpn : c.domains()[i];
@@ -331,8 +464,13 @@ public final class Deriver {
         List<String> parts = new ArrayList<>();
         for (Map.Entry<Long, List<Long>> e : byPlace.entrySet()) {
             long[] rs = e.getValue().stream().mapToLong(Long::longValue).toArray();
-            String label = kind.equals("NODE") ? groupName + "-" + e.getKey() : "NVLink domain " + e.getKey();
-            parts.add(label + " (" + Placement.ranks(rs) + ")");
+            String label = switch (kind) {
+                case "NODE" -> groupName + "-" + e.getKey();
+                case "RACK" -> "NVLink domain " + e.getKey();
+                case "BRIDGE" -> "bridged set " + e.getKey();
+                default -> "GPU " + e.getKey();
+            };
+            parts.add(kind.equals("NONE") ? label : label + " (" + Placement.ranks(rs) + ")");
         }
         if (parts.size() > 4) {
             int n = parts.size();
@@ -342,7 +480,7 @@ public final class Deriver {
         return String.join(", ", parts.subList(0, parts.size() - 1)) + " and " + parts.get(parts.size() - 1);
     }
 
-    private void jobNetwork(Specs.Job j, Specs.Cluster cluster, Specs.NodeGroup group) {
+    private void jobNetwork(Specs.Job j, Specs.NodeGroup group) {
         String name = j.name().value();
         Specs.Network n = j.network();
         if (n.assumedInterNode() != null) {
@@ -350,41 +488,278 @@ public final class Deriver {
             for (Specs.Nic x : group.nics()) if (x.speed() != null) { nic = x; break; }
             List<Figure> figs = new ArrayList<>();
             String expected = null;
-            Related rel = null;
+            Figure limit = null;
             if (nic != null) {
                 double per = nic.speed().value().bytesPerSecond();
                 long count = value(nic.count(), 1L);
                 figs.add(new Figure(per, "per NIC"));
-                figs.add(new Figure(per * count, "per node"));
                 expected = "the cluster's " + (nic.model() != null ? nic.model().value() + " " : "") + "NICs run at "
                         + BandwidthCheck.bothBases(per) + " each" + (count > 1 ? " (" + count + " per node: "
-                        + Quantities.format(per * count / 1e9) + " GB/s per node)" : "");
-                rel = new Related(nic.speed().span(), "NIC speed of node group '" + group.name().value() + "'");
+                        + gbs(per * count) + " per node)" : "");
+                limit = new Figure(per * count, "the node's " + count + " × " + Quantities.format(per * 8 / 1e9)
+                        + " Gb/s NICs carry at most " + gbs(per * count) + " per direction");
+                Bandwidth b = n.assumedInterNode().value();
+                // a figure equal to the node's aggregate is right: no 8x comparison with one NIC then
+                if (count > 1 && BandwidthCheck.matches(b.bytesPerSecond(), new Figure(per * count, ""))) figs.set(0, new Figure(per * count, "per node"));
+                else if (count > 1) figs.add(new Figure(per * count, "per node"));
             }
-            // An assumed figure equal to the node's aggregate is right; compare 8x only with one NIC.
             List<Figure> eightfoldFigures = figs.isEmpty() ? figs : List.of(figs.get(0));
-            Bandwidth b = n.assumedInterNode().value();
-            boolean aggregate = figs.size() > 1 && BandwidthCheck.matches(b.bytesPerSecond(), figs.get(1));
-            bandwidth(j.file(), n.assumedInterNode(), "training_job:" + name + "/network/assumed_inter_node",
-                    "the job's assumed inter-node bandwidth", BandwidthFact.NETWORK,
-                    aggregate ? List.of() : eightfoldFigures, null, expected, rel);
+            String id = "training_job:" + name + "/network/assumed_inter_node";
+            int before = facts.size();
+            bandwidth(j.file(), n.assumedInterNode(), null, id, "the job's assumed inter-node bandwidth", BandwidthFact.NETWORK,
+                    "job-inter-node", eightfoldFigures, limit, expected, false, null, false, 0);
+            if (nic != null) {
+                // relate the finding to the NIC line it was compared with
+                BandwidthFact f = (BandwidthFact) facts.remove(before);
+                facts.add(rebuildWithRelated(f, nic.speed().span(), "NIC speed of node group '" + group.name().value() + "'", figs));
+            }
         }
         if (n.assumedIntraNode() != null) {
             Catalog.Gpu gpu = group.gpu() == null || group.gpu().model() == null ? null
                     : catalog.gpu(group.gpu().model().value()).orElse(null);
             List<Figure> figs = new ArrayList<>();
             String expected = null;
+            Figure limit = null;
+            double bidir = 0;
             if (gpu != null && gpu.hasNvlink()) {
-                double bidir = catalog.nvlinkBidirectional(gpu);
+                bidir = catalog.nvlinkBidirectional(gpu);
                 figs.add(new Figure(bidir, "bidirectional"));
                 figs.add(new Figure(bidir / 2, "per direction"));
-                expected = "NVLink" + gpu.nvlinkGeneration() + " on " + gpu.name() + " carries "
-                        + Quantities.format(bidir / 1e9) + " GB/s per GPU bidirectional ("
-                        + Quantities.format(bidir / 2e9) + " GB/s per direction)";
+                expected = "NVLink" + gpu.nvlinkGeneration() + " on " + gpu.name() + " carries " + gbs(bidir)
+                        + " per GPU bidirectional (" + gbs(bidir / 2) + " per direction)";
+                limit = new Figure(bidir, "NVLink" + gpu.nvlinkGeneration() + " on " + gpu.name() + " carries at most "
+                        + gbs(bidir) + " per GPU bidirectional");
             }
-            bandwidth(j.file(), n.assumedIntraNode(), "training_job:" + name + "/network/assumed_intra_node",
-                    "the job's assumed intra-node bandwidth", BandwidthFact.DEVICE, figs, null, expected, null);
+            bandwidth(j.file(), n.assumedIntraNode(), null, "training_job:" + name + "/network/assumed_intra_node",
+                    "the job's assumed intra-node bandwidth", BandwidthFact.DEVICE, "job-intra-node", figs, limit, expected,
+                    false, null, false, bidir);
         }
+    }
+
+    /** The inter-node comparison: the 8× test uses one NIC, the rest of the verdict both figures. */
+    private static BandwidthFact rebuildWithRelated(BandwidthFact f, Span related, String text, List<Figure> figs) {
+        BandwidthFact.Builder b = BandwidthFact.builder().at(f.getFile(), f.getSpan(), f.getKeySpan(), f.getOrdinal(), f.getIdentity())
+                .what(f.getSubject(), f.getBandwidthClass(), f.getKind())
+                .value(f.isBits(), f.getWritten(), f.getOtherReading()).related(related, text);
+        if (f.isEightfold()) b.eightfold(f.getEightfoldDirection(), f.getExpected());
+        else if (f.isBeyond()) b.beyond(f.getLimitText());
+        return b.fact();
+    }
+
+    private void env(Specs.Job j, Specs.Cluster cluster, ClusterFact cf, Specs.NodeGroup group, NodeGroupFact ng, long nodes) {
+        if (j.env().isEmpty()) return;
+        NcclVariables vars = NcclVariables.builtIn();
+        boolean nvlink = ng != null && !ng.getDomainKind().equals("NONE") && !ng.getDomainKind().equals("UNKNOWN");
+        boolean gdr = false;
+        if (group != null) {
+            String fabric = cluster.fabric() == null ? null : value(cluster.fabric().type());
+            for (Specs.Nic n : group.nics()) {
+                String proto = n.protocol() != null ? n.protocol().value() : fabric;
+                if ("infiniband".equals(proto) || "roce".equals(proto) || Boolean.TRUE.equals(value(n.gpudirectRdma()))) gdr = true;
+            }
+        }
+        int pfc = -1;
+        String pfcText = null;
+        Span pfcSpan = null;
+        if (cf != null && cf.isRoce()) {
+            if (cf.getPfcPriority() >= 0) {
+                pfc = cf.getPfcPriority();
+                pfcText = "fabric.roce.pfc.priority " + pfc + " of cluster '" + cf.getName() + "'";
+                pfcSpan = cf.getPfcPrioritySpan();
+            } else {
+                pfc = 3;
+                pfcText = "priority 3, NVIDIA's RoCE default (cluster '" + cf.getName() + "' states none)";
+                pfcSpan = cf.getRoceSpan();
+            }
+        }
+        for (Map.Entry<String, Located<String>> e : j.env().entrySet()) {
+            String name = e.getKey();
+            String value = e.getValue().value().strip();
+            String upper = value.toUpperCase(Locale.ROOT);
+            boolean on = List.of("1", "TRUE", "YES", "ON").contains(upper);
+            boolean loopback = false;
+            if (name.equals("NCCL_SOCKET_IFNAME") && !value.isEmpty() && !value.startsWith("^")) {
+                loopback = true;
+                for (String part : value.split(",")) {
+                    String iface = part.strip().replaceFirst("^=", "");
+                    if (!iface.startsWith("lo")) loopback = false;
+                }
+            }
+            boolean gdrOff = name.equals("NCCL_NET_GDR_LEVEL") && (upper.equals("LOC") || upper.equals("0"));
+            boolean p2pOff = (name.equals("NCCL_P2P_DISABLE") && on)
+                    || (name.equals("NCCL_P2P_LEVEL") && (upper.equals("LOC") || upper.equals("0")));
+            boolean prefixed = name.startsWith("NCCL_");
+            EnvFact.Builder f = EnvFact.builder()
+                    .of(j.name().value(), value(j.cluster()), nodes, j.file(), name, keySpanOf(e.getValue()), value, e.getValue().span())
+                    .flags(on, loopback, gdrOff, p2pOff, vars.isDebugOnly(name))
+                    .nccl(prefixed, vars.isKnown(name), prefixed ? vars.suggestion(name) : null)
+                    .cluster(cf != null && cf.isRdma(), nvlink, gdr, pfc, pfcText, pfcSpan);
+            if (name.equals("NCCL_IB_TC")) {
+                Quantities.Parsed<Long> tc = Quantities.integer(value);
+                if (tc.ok() && tc.value() >= 0 && tc.value() <= 255) {
+                    long dscp = tc.value() >> 2;
+                    f.trafficClass((int) (dscp >> 3), "traffic class " + tc.value() + " = DSCP " + dscp + ", priority " + (dscp >> 3));
+                }
+            }
+            facts.add(f.fact());
+        }
+    }
+
+    /** Env values keep their own span; the name's span is not bound separately, so the value's stands in. */
+    private static Span keySpanOf(Located<String> v) { return v.span(); }
+
+    private void bubbleEstimate(JobFact jf, Specs.Job j) {
+        long pp = jf.getPp();
+        if (pp <= 1) return;
+        long m = 0;
+        String source = null;
+        Specs.Batch b = j.batch();
+        if (b != null && b.microBatches() != null) {
+            m = b.microBatches().value();
+            source = "micro_batches";
+        } else if (jf.getGlobalBatchSize() > 0 && jf.getMicroBatchSize() > 0 && jf.getDpEffective() > 0
+                && jf.getGlobalBatchSize() % jf.getBatchQuantum() == 0) {
+            m = jf.getGlobalBatchSize() / jf.getBatchQuantum();
+            source = "global_batch_size " + jf.getGlobalBatchSize() + " ÷ (micro_batch_size " + jf.getMicroBatchSize()
+                    + " × dp " + jf.getDpEffective() + ")";
+        }
+        if (m <= 0) return;
+        long v = jf.getVirtualPp();
+        double bubble = Estimates.bubble(pp, v, m);
+        String formula = v > 1 ? "(pp−1)/(v·m+pp−1) = " + (pp - 1) + "/(" + v + "·" + m + "+" + (pp - 1) + ")"
+                               : "(pp−1)/(m+pp−1) = " + (pp - 1) + "/(" + m + "+" + (pp - 1) + ")";
+        String text = "pp=" + pp + " with " + m + " micro-batch" + (m == 1 ? "" : "es") + " per step (" + source + "): the pipeline bubble "
+                + formula + " = " + Quantities.format(bubble * 100) + "% of each step, when GPUs wait for their stage's input";
+        facts.add(new EstimateFact(jf.getName(), jf.getFile(), EstimateFact.BUBBLE, bubble, 1, text, jf.getPpSpan(), null, null));
+    }
+
+    private void memoryEstimate(JobFact jf, Specs.Job j, Specs.NodeGroup group, NodeGroupFact ng) {
+        if (j.model() == null || j.model().parameters() == null) return;
+        Catalog.Gpu gpu = ng.getCatalogName() == null ? null : catalog.gpu(ng.getCatalogName()).orElse(null);
+        double capacity;
+        Span capSpan;
+        String capText;
+        if (group.gpu().memory() != null && !ng.isMemoryMismatch()) {
+            capacity = gpu != null ? gpu.memoryBytes() : group.gpu().memory().value().bytes();
+            capSpan = group.gpu().memory().span();
+            capText = "memory of the GPUs of node group '" + group.name().value() + "'";
+        } else if (gpu != null) {
+            capacity = gpu.memoryBytes();
+            capSpan = ng.getGpuModelSpan();
+            capText = gpu.name() + ": " + gib(gpu.memoryBytes()) + " of memory";
+        } else {
+            return;
+        }
+        double params = j.model().parameters().value();
+        long zero = j.optimizer() == null ? 0 : value(j.optimizer().zeroStage(), 0L);
+        boolean overridden = j.optimizer() != null && j.optimizer().bytesPerParameter() != null;
+        double bpp = overridden ? j.optimizer().bytesPerParameter().value() : 16;
+        long dp = jf.getDpEffective();
+        if (zero > 0 && dp <= 0) return;
+        Estimates.StateBytes sb = Estimates.StateBytes.of(bpp);
+        double perGpu = Estimates.modelStatesPerGpu(params, sb, jf.getTp(), jf.getPp(), dp, zero);
+        StringBuilder t = new StringBuilder();
+        t.append("model states need ").append(gbDecimal(perGpu)).append(" per GPU: ").append(count(params))
+         .append(" parameters × ").append(Quantities.format(bpp)).append(" bytes (")
+         .append(Quantities.format(sb.weights())).append(" weights + ").append(Quantities.format(sb.gradients()))
+         .append(" gradients + ").append(Quantities.format(sb.optimizer())).append(" optimizer states")
+         .append(overridden ? ", from optimizer.bytes_per_parameter" : ", mixed-precision Adam per the ZeRO paper")
+         .append(") ÷ (tp ").append(jf.getTp()).append(" × pp ").append(jf.getPp()).append(")");
+        if (zero > 0) {
+            t.append(", with ZeRO-").append(zero).append(" sharding the ")
+             .append(zero == 1 ? "optimizer states" : zero == 2 ? "optimizer states and gradients" : "optimizer states, gradients and weights")
+             .append(" over dp ").append(dp);
+        }
+        t.append("; the ").append(gpu != null ? gpu.name() : "GPU").append(" has ").append(gib(capacity))
+         .append(" (").append(Quantities.format(perGpu / capacity * 100)).append("%), and activations, buffers and the CUDA context come on top");
+        facts.add(new EstimateFact(jf.getName(), jf.getFile(), EstimateFact.MEMORY, perGpu, capacity, t.toString(),
+                j.model().parameters().span(), capSpan, capText));
+    }
+
+    private void allReduceEstimate(JobFact jf, Specs.Job j, Specs.NodeGroup group, NodeGroupFact ng, List<String> order, long gpn) {
+        long n = jf.getDpEffective();
+        if (n <= 1 || j.model() == null || j.model().parameters() == null || gpn <= 0) return;
+        double params = j.model().parameters().value();
+        String dtype = j.model().dtype() == null ? null : j.model().dtype().value().toLowerCase(Locale.ROOT);
+        int bytesPerGrad = dtype != null && (dtype.equals("fp32") || dtype.equals("float32")) ? 4 : 2;
+        String dtypeText = dtype == null ? "2-byte gradients (bf16 assumed: model.dtype is not given)" : dtype + " gradients";
+        long zero = j.optimizer() == null ? 0 : value(j.optimizer().zeroStage(), 0L);
+        double size = params / ((double) jf.getTp() * jf.getPp()) * bytesPerGrad;
+        double volumeFactor = zero >= 3 ? 1.5 : 1;
+
+        // where the first data-parallel group sits: ranks 0, s, 2s, ... with s the dp stride of the rank order
+        long stride = 1;
+        for (String dim : order) {
+            if (dim.equals("dp")) break;
+            stride = Placement.mulSat(stride, switch (dim) { case "tp" -> jf.getTp(); case "cp" -> jf.getCp(); case "pp" -> jf.getPp(); default -> 1; });
+        }
+        long domain = Math.max(1, ng.getDomainSize());
+        boolean nvlinkDomain = ng.getDomainKind().equals("NODE") || ng.getDomainKind().equals("RACK");
+        long last = Placement.mulSat(n - 1, stride);
+        boolean crossesNodes = last >= gpn || last == Long.MAX_VALUE;
+        boolean sameDomain = nvlinkDomain && Placement.domainOf(0, gpn, domain) == Placement.domainOf(last, gpn, domain);
+        double bw;
+        String link;
+        Span related = null;
+        String relatedText = null;
+        Catalog.Gpu gpu = ng.getCatalogName() == null ? null : catalog.gpu(ng.getCatalogName()).orElse(null);
+        if (sameDomain && gpu != null && gpu.hasNvlink()) {
+            bw = catalog.nvlinkBidirectional(gpu) / 2;
+            link = "NVLink" + gpu.nvlinkGeneration() + " (" + gbs(bw) + " per direction)";
+        } else if (!crossesNodes) {
+            if (gpu == null || catalog.pcie(gpu.pcieGeneration()).isEmpty()) return;
+            bw = catalog.pcie(gpu.pcieGeneration()).get().perDirection();
+            link = "PCIe Gen" + gpu.pcieGeneration() + " (" + gbs(bw) + " per direction)";
+        } else {
+            double nodeBw = 0;
+            long nics = 0;
+            String nicName = null;
+            for (Specs.Nic x : group.nics()) {
+                if (x.speed() == null) continue;
+                long c = value(x.count(), 1L);
+                nodeBw += x.speed().value().bytesPerSecond() * c;
+                nics += c;
+                if (nicName == null) {
+                    nicName = x.speed().value().written() + (x.model() != null ? " " + x.model().value() : "");
+                    related = x.speed().span();
+                    relatedText = "NIC speed of node group '" + group.name().value() + "'";
+                }
+            }
+            if (nodeBw <= 0) return;
+            long membersPerNode = Math.max(1, Math.min(n, stride >= gpn ? 1 : gpn / stride));
+            long ringsPerNode = Math.max(1, gpn / membersPerNode);
+            bw = nodeBw / ringsPerNode;
+            link = "the network (" + nics + " × " + nicName + " per node" + (ringsPerNode > 1 ? ", shared by "
+                    + ringsPerNode + " data-parallel rings: " + gbs(bw) + " each" : ": " + gbs(bw)) + ")";
+        }
+        double seconds = Estimates.ringAllReduceSeconds(size, n, bw) * volumeFactor;
+        double budget;
+        String budgetText;
+        if (j.stepTime() != null) {
+            budget = j.stepTime().value();
+            budgetText = "the step time of " + Quantities.format(budget) + " s";
+        } else {
+            budget = 1;
+            budgetText = "1 s (no step_time given)";
+        }
+        String text = "each step all-reduces S = " + gbDecimal(size) + " of gradients per GPU (" + count(params)
+                + " parameters ÷ (tp " + jf.getTp() + " × pp " + jf.getPp() + ") × " + bytesPerGrad + " bytes, " + dtypeText
+                + ") over N = " + n + " data-parallel ranks; a ring all-reduce sends 2(N−1)/N × S = "
+                + gbDecimal(2.0 * (n - 1) / n * size * volumeFactor) + (volumeFactor > 1 ? " (×1.5 for ZeRO-3)" : "")
+                + " per GPU over " + link + ": about " + Quantities.format2(seconds) + " s, against " + budgetText;
+        facts.add(new EstimateFact(jf.getName(), jf.getFile(), EstimateFact.ALLREDUCE, seconds, budget, text,
+                jf.getDpSpan() != null ? jf.getDpSpan() : jf.getParallelismSpan() != null ? jf.getParallelismSpan() : j.model().parameters().span(),
+                related, relatedText));
+    }
+
+    private static String gbDecimal(double bytes) { return Quantities.format2(bytes / 1e9) + " GB"; }
+
+    /** 8e9 → "8B", 70e9 → "70B", 1.5e12 → "1.5T". */
+    static String count(double v) {
+        if (v >= 1e12) return Quantities.format(v / 1e12) + "T";
+        if (v >= 1e9) return Quantities.format(v / 1e9) + "B";
+        if (v >= 1e6) return Quantities.format(v / 1e6) + "M";
+        return Quantities.format(v);
     }
 
     // ------------------------------------------------------------------ helpers
@@ -394,6 +769,4 @@ public final class Deriver {
     private static <T> T value(Located<T> l, T dflt) { return l == null ? dflt : l.value(); }
 
     private static Span span(Located<?> l) { return l == null ? null : l.span(); }
-
-    static String lower(String s) { return s.toLowerCase(Locale.ROOT); }
 }

@@ -23,5 +23,16 @@ public final class FindingSink {
         findings.add(f);
     }
 
+    /**
+     * With a level of its own, for a rule whose metadata allows two (PAR006: warning when half
+     * the step idles, note above a quarter). Configuration may still override it.
+     */
+    public void reportAs(String ruleId, String level, Span span, String identity, String message, Span related,
+                         String relatedMessage) {
+        Finding f = new Finding(ruleId, dev.gpulint.report.Level.parse(level), span, message, List.of(), identity);
+        if (related != null) f = f.withRelated(related, relatedMessage);
+        findings.add(f);
+    }
+
     public List<Finding> findings() { return List.copyOf(findings); }
 }

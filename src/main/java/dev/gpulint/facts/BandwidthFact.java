@@ -4,46 +4,54 @@ import dev.gpulint.tree.Span;
 
 /**
  * A bandwidth written in a manifest, with what the catalog says it should be.
- * The comparison with the catalog (is it about 8× off?) is done in the derive
- * stage; the rules only read the result.
+ * The comparison with the catalog (matches, about 8× off, beyond what the
+ * technology carries, or some other figure) is done in the derive stage; the
+ * rules only read the outcome.
  */
 public final class BandwidthFact {
     public static final String NETWORK = "network";
     public static final String DEVICE = "device";
 
-    private final String file;
-    private final Span span;
-    private final int ordinal;
-    private final String identity;
-    private final String subject;
-    private final String bandwidthClass;
-    private final boolean bits;
-    private final String written;
-    private final String otherReading;
-    private final boolean eightfold;
-    private final String eightfoldDirection;
-    private final String expected;
-    private final Span relatedSpan;
-    private final String relatedText;
+    String file, identity, subject, bandwidthClass, kind, written, otherReading, eightfoldDirection, expected;
+    String convention, limitText, relatedText;
+    Span span, relatedSpan, keySpan;
+    int ordinal;
+    boolean bits, eightfold, beyond, mismatch, directional, directionStated;
 
-    public BandwidthFact(String file, Span span, int ordinal, String identity, String subject, String bandwidthClass,
-                         boolean bits, String written, String otherReading, boolean eightfold,
-                         String eightfoldDirection, String expected, Span relatedSpan, String relatedText) {
-        this.file = file; this.span = span; this.ordinal = ordinal; this.identity = identity; this.subject = subject;
-        this.bandwidthClass = bandwidthClass; this.bits = bits; this.written = written; this.otherReading = otherReading;
-        this.eightfold = eightfold; this.eightfoldDirection = eightfoldDirection; this.expected = expected;
-        this.relatedSpan = relatedSpan; this.relatedText = relatedText;
+    BandwidthFact() {}
+
+    public static Builder builder() { return new Builder(); }
+
+    public static final class Builder {
+        private final BandwidthFact f = new BandwidthFact();
+        public BandwidthFact fact() { return f; }
+        public Builder at(String file, Span span, Span keySpan, int ordinal, String identity) {
+            f.file = file; f.span = span; f.keySpan = keySpan; f.ordinal = ordinal; f.identity = identity; return this;
+        }
+        public Builder what(String subject, String cls, String kind) { f.subject = subject; f.bandwidthClass = cls; f.kind = kind; return this; }
+        public Builder value(boolean bits, String written, String other) { f.bits = bits; f.written = written; f.otherReading = other; return this; }
+        public Builder eightfold(String direction, String expected) { f.eightfold = true; f.eightfoldDirection = direction; f.expected = expected; return this; }
+        public Builder beyond(String limitText) { f.beyond = true; f.limitText = limitText; return this; }
+        public Builder mismatch(String expected) { f.mismatch = true; f.expected = expected; return this; }
+        public Builder direction(boolean directional, boolean stated, String convention) {
+            f.directional = directional; f.directionStated = stated; f.convention = convention; return this;
+        }
+        public Builder related(Span s, String text) { f.relatedSpan = s; f.relatedText = text; return this; }
     }
 
     public String getFile() { return file; }
     public Span getSpan() { return span; }
+    /** The key of the block that holds the value (nvlink, pcie), for findings about the block. */
+    public Span getKeySpan() { return keySpan; }
     /** Source order within the run, for "the first one" in messages. */
     public int getOrdinal() { return ordinal; }
     public String getIdentity() { return identity; }
-    /** What the value describes: "NIC ConnectX-7 (infiniband) speed". */
+    /** What the value describes: "the ConnectX-7 InfiniBand port speed". */
     public String getSubject() { return subject; }
-    /** network (NIC, fabric, job network assumptions) or device (NVLink, PCIe, HBM). */
+    /** network (NIC, fabric, job network assumptions) or device (NVLink, PCIe). */
     public String getBandwidthClass() { return bandwidthClass; }
+    /** nic, fabric, nvlink, pcie, job-inter-node, job-intra-node. */
+    public String getKind() { return kind; }
     public boolean isBits() { return bits; }
     public String getBase() { return bits ? "bits" : "bytes"; }
     /** As written: "400 GB/s". */
@@ -54,12 +62,24 @@ public final class BandwidthFact {
     public boolean isEightfold() { return eightfold; }
     /** "above" or "below". */
     public String getEightfoldDirection() { return eightfoldDirection; }
-    /** The catalog figure, phrased: "NDR ports run at 400 Gb/s = 50 GB/s per direction". */
+    /** The catalog figure, phrased: "InfiniBand NDR ports run at 400 Gb/s = 50 GB/s per direction; write ...". */
     public String getExpected() { return expected; }
+    /** Above what the technology carries (by more than 10%), and not an 8× case. */
+    public boolean isBeyond() { return beyond; }
+    /** The limit, phrased: "ConnectX-7 ports run at most 400 Gb/s = 50 GB/s per direction". */
+    public String getLimitText() { return limitText; }
+    /** Matches no catalog figure, is not 8× off and not beyond the technology (HW005 for NVLink). */
+    public boolean isMismatch() { return mismatch; }
+    /** NVLink and PCIe bandwidths: per direction or bidirectional aggregate matters. */
+    public boolean isDirectional() { return directional; }
+    public boolean isDirectionStated() { return directionStated; }
+    /** Which convention the value matches: "the bidirectional aggregate (450 GB/s per direction)". */
+    public String getConvention() { return convention; }
     public Span getRelatedSpan() { return relatedSpan; }
     public String getRelatedText() { return relatedText; }
 
     @Override public String toString() {
-        return "BandwidthFact[" + identity + " " + written + " " + bandwidthClass + ", eightfold=" + eightfold + "]";
+        return "BandwidthFact[" + identity + " " + written + " " + bandwidthClass + "/" + kind + ", eightfold=" + eightfold
+                + ", beyond=" + beyond + ", mismatch=" + mismatch + ", direction=" + directionStated + "]";
     }
 }

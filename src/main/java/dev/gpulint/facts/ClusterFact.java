@@ -48,6 +48,35 @@ public final class ClusterFact {
     public boolean isPfcOn() { return Boolean.TRUE.equals(pfcEnabled); }
     public boolean isEcnOn() { return Boolean.TRUE.equals(ecnEnabled); }
 
+    private double oversubscription;
+    private Span oversubscriptionSpan;
+    private boolean rdma;
+    private int pfcPriority = -1;
+    private Span pfcPrioritySpan;
+
+    /** Set by the derive stage before the fact is inserted. */
+    public ClusterFact withExtras(double oversubscription, Span oversubscriptionSpan, boolean rdma, int pfcPriority,
+                                  Span pfcPrioritySpan) {
+        this.oversubscription = oversubscription;
+        this.oversubscriptionSpan = oversubscriptionSpan;
+        this.rdma = rdma;
+        this.pfcPriority = pfcPriority;
+        this.pfcPrioritySpan = pfcPrioritySpan;
+        return this;
+    }
+
+    /** N of "N:1"; 0 when not stated. */
+    public double getOversubscription() { return oversubscription; }
+    public Span getOversubscriptionSpan() { return oversubscriptionSpan; }
+    /** InfiniBand or RoCE anywhere: the fabric type or a NIC's protocol. */
+    public boolean isRdma() { return rdma; }
+    /** A plain-Ethernet fabric with no RDMA NIC. */
+    public boolean isEthernetWithoutRdma() { return "ethernet".equals(fabricType) && !rdma; }
+    /** Declared PFC priority; -1 when not stated. */
+    public int getPfcPriority() { return pfcPriority; }
+    public Span getPfcPrioritySpan() { return pfcPrioritySpan; }
+    public String getOversubscriptionText() { return dev.gpulint.model.Quantities.format(oversubscription) + ":1"; }
+
     public String identity() { return "cluster:" + name; }
 
     @Override public String toString() {

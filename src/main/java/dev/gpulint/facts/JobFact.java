@@ -2,45 +2,48 @@ package dev.gpulint.facts;
 
 import dev.gpulint.tree.Span;
 
-/** A training job with its cluster reference resolved and its GPU count worked out. */
+/**
+ * A training job with its cluster reference resolved, its GPU count worked
+ * out, and the model, parallelism and batch numbers the PAR rules compare.
+ * Unknown numbers are 0 (a rule that needs one stays silent); tp, pp, cp, ep
+ * and virtualPp default to 1.
+ */
 public final class JobFact {
-    private final String name;
-    private final String file;
-    private final Span nameSpan;
-    private final int ordinal;
-    private final String clusterName;
-    private final Span clusterSpan;
-    private final String nodeGroupName;
-    private final Span nodeGroupSpan;
-    private final boolean clusterResolved;
-    private final int clusterGroupCount;
-    private final String clusterGroupNames;
-    private final long nodes;
-    private final long gpusPerNode;
-    private final Span gpusPerNodeSpan;
-    private final String gpusPerNodeSource;
-    private final long totalGpus;
-    private final long tp, pp, dp, cp;
-    private final Span tpSpan;
-    private final Span parallelismSpan;
-    private final boolean parallelismStated;
-    private final boolean productMismatch;
-    private final String productText;
+    String name, file, clusterName, nodeGroupName, clusterGroupNames, gpusPerNodeSource, productText;
+    Span nameSpan, clusterSpan, nodeGroupSpan, nodesSpan, gpusPerNodeSpan, parallelismSpan;
+    Span tpSpan, ppSpan, dpSpan, cpSpan, epSpan, layersSpan, virtualPpSpan, headsSpan, kvHeadsSpan, expertsSpan;
+    Span seqLengthSpan, sequenceParallelSpan, globalBatchSpan, microBatchSpan;
+    int ordinal, clusterGroupCount;
+    boolean clusterResolved, groupResolved, parallelismStated, productMismatch, sequenceParallel;
+    long nodes, gpusPerNode, totalGpus, tp = 1, pp = 1, dp, cp = 1, ep = 1, dpEffective;
+    long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
 
-    public JobFact(String name, String file, Span nameSpan, int ordinal, String clusterName, Span clusterSpan,
-                   String nodeGroupName, Span nodeGroupSpan, boolean clusterResolved, int clusterGroupCount,
-                   String clusterGroupNames, long nodes, long gpusPerNode, Span gpusPerNodeSpan,
-                   String gpusPerNodeSource, long totalGpus, long tp, long pp, long dp, long cp, Span tpSpan,
-                   Span parallelismSpan, boolean parallelismStated, boolean productMismatch, String productText) {
-        this.name = name; this.file = file; this.nameSpan = nameSpan; this.ordinal = ordinal;
-        this.clusterName = clusterName; this.clusterSpan = clusterSpan; this.nodeGroupName = nodeGroupName;
-        this.nodeGroupSpan = nodeGroupSpan; this.clusterResolved = clusterResolved;
-        this.clusterGroupCount = clusterGroupCount; this.clusterGroupNames = clusterGroupNames; this.nodes = nodes;
-        this.gpusPerNode = gpusPerNode; this.gpusPerNodeSpan = gpusPerNodeSpan;
-        this.gpusPerNodeSource = gpusPerNodeSource; this.totalGpus = totalGpus; this.tp = tp; this.pp = pp;
-        this.dp = dp; this.cp = cp; this.tpSpan = tpSpan; this.parallelismSpan = parallelismSpan;
-        this.parallelismStated = parallelismStated; this.productMismatch = productMismatch;
-        this.productText = productText;
+    JobFact() {}
+
+    public static Builder builder() { return new Builder(); }
+
+    /** Sets fields by name: the derive stage fills a job in several steps. */
+    public static final class Builder {
+        private final JobFact f = new JobFact();
+        public JobFact fact() { return f; }
+        public Builder name(String n, Span s, String file, int ordinal) { f.name = n; f.nameSpan = s; f.file = file; f.ordinal = ordinal; return this; }
+        public Builder cluster(String n, Span s, boolean resolved, int groups, String names) {
+            f.clusterName = n; f.clusterSpan = s; f.clusterResolved = resolved; f.clusterGroupCount = groups; f.clusterGroupNames = names; return this;
+        }
+        public Builder nodeGroup(String n, Span s, boolean resolved) { f.nodeGroupName = n; f.nodeGroupSpan = s; f.groupResolved = resolved; return this; }
+        public Builder gpus(long nodes, Span nodesSpan, long gpn, Span gpnSpan, String source, long total) {
+            f.nodes = nodes; f.nodesSpan = nodesSpan; f.gpusPerNode = gpn; f.gpusPerNodeSpan = gpnSpan; f.gpusPerNodeSource = source; f.totalGpus = total; return this;
+        }
+        public Builder parallelism(long tp, long pp, long dp, long cp, long ep, long dpEffective, Span key, boolean stated) {
+            f.tp = tp; f.pp = pp; f.dp = dp; f.cp = cp; f.ep = ep; f.dpEffective = dpEffective; f.parallelismSpan = key; f.parallelismStated = stated; return this;
+        }
+        public Builder spans(Span tp, Span pp, Span dp, Span cp, Span ep) { f.tpSpan = tp; f.ppSpan = pp; f.dpSpan = dp; f.cpSpan = cp; f.epSpan = ep; return this; }
+        public Builder product(boolean mismatch, String text) { f.productMismatch = mismatch; f.productText = text; return this; }
+        public Builder layers(long layers, Span s, long vpp, Span vs) { f.layers = layers; f.layersSpan = s; f.virtualPp = vpp; f.virtualPpSpan = vs; return this; }
+        public Builder heads(long heads, Span s, long kv, Span ks) { f.attentionHeads = heads; f.headsSpan = s; f.kvHeads = kv; f.kvHeadsSpan = ks; return this; }
+        public Builder experts(long experts, Span s) { f.experts = experts; f.expertsSpan = s; return this; }
+        public Builder sequence(long seqLength, Span s, boolean sp, Span spSpan) { f.seqLength = seqLength; f.seqLengthSpan = s; f.sequenceParallel = sp; f.sequenceParallelSpan = spSpan; return this; }
+        public Builder batch(long micro, Span ms, long global, Span gs) { f.microBatchSize = micro; f.microBatchSpan = ms; f.globalBatchSize = global; f.globalBatchSpan = gs; return this; }
     }
 
     public String getName() { return name; }
@@ -52,11 +55,12 @@ public final class JobFact {
     public String getNodeGroupName() { return nodeGroupName; }
     public Span getNodeGroupSpan() { return nodeGroupSpan; }
     public boolean isClusterResolved() { return clusterResolved; }
+    /** The job's node group is known (named and found, or the cluster's only group). */
+    public boolean isGroupResolved() { return groupResolved; }
     public int getClusterGroupCount() { return clusterGroupCount; }
     public String getClusterGroupNames() { return clusterGroupNames; }
-    /** 0 when unknown. */
     public long getNodes() { return nodes; }
-    /** 0 when unknown (no gpus_per_node and no resolved node group). */
+    public Span getNodesSpan() { return nodesSpan; }
     public long getGpusPerNode() { return gpusPerNode; }
     /** Where the GPUs per node come from: the job's gpus_per_node, or the cluster's gpu.count. */
     public Span getGpusPerNodeSpan() { return gpusPerNodeSpan; }
@@ -68,14 +72,45 @@ public final class JobFact {
     /** 0 when not stated (derived by the frameworks). */
     public long getDp() { return dp; }
     public long getCp() { return cp; }
+    public long getEp() { return ep; }
+    /** dp as stated, or as the frameworks derive it (GPUs ÷ tp·pp·cp); 0 when neither is known. */
+    public long getDpEffective() { return dpEffective; }
     public Span getTpSpan() { return tpSpan; }
+    public Span getPpSpan() { return ppSpan; }
+    public Span getDpSpan() { return dpSpan; }
+    public Span getCpSpan() { return cpSpan; }
+    public Span getEpSpan() { return epSpan; }
     public Span getParallelismSpan() { return parallelismSpan; }
     public boolean isParallelismStated() { return parallelismStated; }
-    /** PAR001's condition, worked out in the derive stage (with overflow-safe arithmetic). */
     public boolean isProductMismatch() { return productMismatch; }
-    /** PAR001's explanation: "tp×pp×dp×cp = 8×2×2×1 = 32". */
     public String getProductText() { return productText; }
     public boolean isDpStated() { return dp > 0; }
+    public long getLayers() { return layers; }
+    public Span getLayersSpan() { return layersSpan; }
+    public long getVirtualPp() { return virtualPp; }
+    public Span getVirtualPpSpan() { return virtualPpSpan; }
+    /** Layers per pipeline chunk must be whole: pp × virtual_pp. */
+    public long getPipelineChunks() { return pp * virtualPp; }
+    public long getAttentionHeads() { return attentionHeads; }
+    public Span getHeadsSpan() { return headsSpan; }
+    public long getKvHeads() { return kvHeads; }
+    public Span getKvHeadsSpan() { return kvHeadsSpan; }
+    /** kv_heads is a multiple or a divisor of tp (Megatron-Core since 2025-12). */
+    public boolean isKvHeadsCompatible() { return kvHeads == 0 || kvHeads % tp == 0 || tp % kvHeads == 0; }
+    public long getExperts() { return experts; }
+    public Span getExpertsSpan() { return expertsSpan; }
+    /** Megatron's expert grid: ep × tp (expert tp = tp) × pp must divide the GPU count. */
+    public long getExpertGrid() { return ep * tp * pp; }
+    public long getSeqLength() { return seqLength; }
+    public Span getSeqLengthSpan() { return seqLengthSpan; }
+    public boolean isSequenceParallel() { return sequenceParallel; }
+    public Span getSequenceParallelSpan() { return sequenceParallelSpan; }
+    public long getMicroBatchSize() { return microBatchSize; }
+    public Span getMicroBatchSpan() { return microBatchSpan; }
+    public long getGlobalBatchSize() { return globalBatchSize; }
+    public Span getGlobalBatchSpan() { return globalBatchSpan; }
+    /** micro_batch_size × dp: the samples one micro-batch step takes over all replicas. */
+    public long getBatchQuantum() { return microBatchSize * dpEffective; }
 
     /** "16 GPUs (2 nodes × 8 GPUs per node)". */
     public String gpuCountText() {
@@ -87,6 +122,9 @@ public final class JobFact {
     @Override public String toString() {
         return "JobFact[" + name + ", cluster=" + clusterName + "/" + nodeGroupName + ", resolved=" + clusterResolved
                 + ", nodes=" + nodes + ", gpusPerNode=" + gpusPerNode + ", total=" + totalGpus + ", tp=" + tp + ", pp=" + pp
-                + ", dp=" + dp + ", cp=" + cp + ", mismatch=" + productMismatch + "]";
+                + ", dp=" + dp + "/" + dpEffective + ", cp=" + cp + ", ep=" + ep + ", layers=" + layers + "/" + virtualPp
+                + ", heads=" + attentionHeads + "/" + kvHeads + ", experts=" + experts + ", seq=" + seqLength
+                + ", sp=" + sequenceParallel + ", batch=" + microBatchSize + "/" + globalBatchSize
+                + ", mismatch=" + productMismatch + "]";
     }
 }

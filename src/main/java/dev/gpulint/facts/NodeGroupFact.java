@@ -91,6 +91,36 @@ public final class NodeGroupFact {
     public Span getDomainSpan() { return domainSpan; }
     public String getDomainText() { return domainText; }
 
+    // added by the derive stage after construction, before the fact is inserted
+    private String closestGpus;
+    private boolean memoryMismatch;
+    private String memoryText;
+    private Span memorySpan;
+    private long rdmaNicCount;
+    private boolean nicsStated;
+
+    /** HW003: the closest catalog names; HW004: the memory comparison; HW006: the RDMA NICs per node. */
+    public NodeGroupFact withExtras(String closestGpus, boolean memoryMismatch, String memoryText, Span memorySpan,
+                                    long rdmaNicCount, boolean nicsStated) {
+        this.closestGpus = closestGpus;
+        this.memoryMismatch = memoryMismatch;
+        this.memoryText = memoryText;
+        this.memorySpan = memorySpan;
+        this.rdmaNicCount = rdmaNicCount;
+        this.nicsStated = nicsStated;
+        return this;
+    }
+
+    public String getClosestGpus() { return closestGpus; }
+    public boolean isMemoryMismatch() { return memoryMismatch; }
+    public String getMemoryText() { return memoryText; }
+    public Span getMemorySpan() { return memorySpan; }
+    /** NICs per node whose protocol carries RDMA (InfiniBand or RoCE). */
+    public long getRdmaNicCount() { return rdmaNicCount; }
+    public boolean isNicsStated() { return nicsStated; }
+    public boolean isGpuHasNvlink() { return nvlinkGeneration > 0; }
+    public boolean isGpuModelStated() { return gpuModel != null; }
+
     public String identity() { return "cluster:" + clusterName + "/node_groups[" + name + "]"; }
 
     @Override public String toString() {

@@ -44,8 +44,19 @@ public final class TpPlacementFact {
     public String getRanksText() { return ranksText; }
     /** Where they sit: "dgx-0 (0-7) and dgx-1 (8-15)". */
     public String getPlacesText() { return placesText; }
-    /** "nodes" or "NVLink domains", for messages. */
-    public String getUnitText() { return domainKind.equals("NODE") ? "nodes" : "NVLink domains"; }
+    /** "nodes", "NVLink domains" or "bridged sets", for messages. */
+    public String getUnitText() {
+        return switch (domainKind) { case "NODE" -> "nodes"; case "BRIDGE" -> "bridged sets"; default -> "NVLink domains"; };
+    }
+    /** The domain is a node or a multi-node NVLink rack (PAR002), not a bridged set or PCIe alone (PAR003). */
+    public boolean isNvlinkDomain() { return domainKind.equals("NODE") || domainKind.equals("RACK"); }
+    private String gpuText = "the GPUs";
+    private String pcieText = "PCIe";
+    public TpPlacementFact withHardware(String gpuText, String pcieText) { this.gpuText = gpuText; this.pcieText = pcieText; return this; }
+    /** "A100-PCIe-80GB GPUs". */
+    public String getGpuText() { return gpuText; }
+    /** "PCIe Gen4 (31.5 GB/s per direction)". */
+    public String getPcieText() { return pcieText; }
     public Span getTpSpan() { return tpSpan; }
     public Span getDomainSpan() { return domainSpan; }
     public String getDomainText() { return domainText; }

@@ -98,7 +98,7 @@ public final class Linter {
             RuleMeta meta = rules.get(f.ruleId()).orElseThrow(
                     () -> new IllegalStateException("finding for a rule without metadata: " + f.ruleId()));
             String key = f.ruleId() + "|" + f.span() + "|" + f.message();
-            if (seen.add(key)) out.add(f.withLevel(meta.level()));
+            if (seen.add(key)) out.add(f.level() != null ? f : f.withLevel(meta.level()));
         }
         out.sort(Finding.ORDER);
         return out;

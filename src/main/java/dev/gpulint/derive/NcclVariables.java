@@ -1,0 +1,67 @@
+package dev.gpulint.derive;
+
+import dev.gpulint.bind.Names;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** The NCCL variable list of catalog/nccl-env.txt: known names, debugging-only ones, plugin prefixes. */
+public final class NcclVariables {
+    private final Set<String> known = new LinkedHashSet<>();
+    private final Set<String> ncclOwn = new LinkedHashSet<>();
+    private final Set<String> debug = new LinkedHashSet<>();
+    private final List<String> prefixes = new ArrayList<>();
+
+    private static volatile NcclVariables builtIn;
+
+    public static NcclVariables builtIn() {
+        NcclVariables v = builtIn;
+        if (v == null) {
+            synchronized (NcclVariables.class) {
+                if (builtIn == null) builtIn = load();
+                v = builtIn;
+            }
+        }
+        return v;
+    }
+
+    private static NcclVariables load() {
+        NcclVariables v = new NcclVariables();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(
+                NcclVariables.class.getClassLoader().getResourceAsStream("catalog/nccl-env.txt"), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                line = line.strip();
+                if (line.isEmpty() || line.startsWith("#")) continue;
+                String[] parts = line.split("\\s+");
+                if (parts[0].equals("prefix")) { v.prefixes.add(parts[1]); continue; }
+                v.known.add(parts[0]);
+                String tag = parts.length > 1 ? parts[1] : "";
+                if (!tag.equals("torch")) v.ncclOwn.add(parts[0]);
+                if (tag.equals("debug")) v.debug.add(parts[0]);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return v;
+    }
+
+    public boolean isKnown(String name) {
+        if (known.contains(name)) return true;
+        for (String p : prefixes) if (name.startsWith(p)) return true;
+        return false;
+    }
+
+    public boolean isDebugOnly(String name) { return debug.contains(name); }
+
+    /** For an unknown name: NCCL's own closest name when the name looks like a misspelling of it; null otherwise. */
+    public String suggestion(String name) {
+        if (isKnown(name)) return null;
+        return Names.closest(name, ncclOwn);
+    }
+}

@@ -17,7 +17,7 @@ public final class RuleCases {
 
     public static final Path RULES = Path.of("..", "rules");
 
-    public record Expected(String file, int line, int column, String message, List<int[]> related, String relatedFile) {}
+    public record Expected(String file, int line, int column, String message, List<int[]> related, String relatedFile, String level) {}
 
     public record Case(String rule, String name, Map<String, String> files, List<Expected> expect, Path source) {}
 
@@ -44,7 +44,7 @@ public final class RuleCases {
                 }
                 expect.add(new Expected((String) e.get("file"), ((Number) e.get("line")).intValue(),
                         ((Number) e.get("column")).intValue(), (String) e.get("message"),
-                        e.containsKey("related") ? related : null, relatedFile));
+                        e.containsKey("related") ? related : null, relatedFile, (String) e.get("level")));
             }
             cases.add(new Case(rule, (String) c.get("name"), (Map<String, String>) c.get("files"), expect, file));
         }

@@ -233,14 +233,16 @@ public final class Deriver {
             }
             bandwidth(c.file(), n.speed(), null, id + "/nics[" + (n.model() != null ? n.model().value() : i) + "]/speed",
                     "the " + model + (protocol != null ? " " + techName(protocol) : "") + " port speed",
-                    BandwidthFact.NETWORK, "nic", figs, limit, null, true, null, false, 0);
+                    BandwidthFact.NETWORK, "nic", figs, protocol == null ? List.of() : portFigures(protocol, null), limit,
+                    null, true, null, false, 0);
         }
     }
 
     private static String gbs(double bytesPerSecond) { return Quantities.format(bytesPerSecond / 1e9) + " GB/s"; }
 
+    /** Catalog memory, which is binary-sized: "80 GiB (85.9 GB)". */
     private static String gib(double bytes) {
-        return Quantities.format(bytes / (1L << 30)) + " GB (" + Quantities.format(bytes / (1L << 30)) + " GiB)";
+        return Quantities.format(bytes / (1L << 30)) + " GiB (" + Quantities.format2(bytes / 1e9) + " GB)";
     }
 
     private record Domain(long size, String kind) {}
@@ -298,12 +300,25 @@ public final class Deriver {
     private void bandwidth(String file, Located<Bandwidth> bw, Span keySpan, String identity, String subject, String cls,
                            String kind, List<Figure> figures, Figure limit, String expected, boolean port,
                            String direction, boolean directional, double bidir) {
+        bandwidth(file, bw, keySpan, identity, subject, cls, kind, figures, List.of(), limit, expected, port, direction,
+                directional, bidir);
+    }
+
+    /**
+     * @param plausible figures of the same technology that the described part cannot reach (XDR
+     *                  800 Gb/s on a ConnectX-7): a value matching one as written is no bit/byte
+     *                  mix-up, only beyond the part (UNIT005)
+     */
+    private void bandwidth(String file, Located<Bandwidth> bw, Span keySpan, String identity, String subject, String cls,
+                           String kind, List<Figure> figures, List<Figure> plausible, Figure limit, String expected,
+                           boolean port, String direction, boolean directional, double bidir) {
         Bandwidth b = bw.value();
         double v = b.bytesPerSecond();
         BandwidthFact.Builder f = BandwidthFact.builder().at(file, bw.span(), keySpan, ordinal++, identity)
                 .what(subject, cls, kind).value(b.bits(), b.written(), b.otherReading());
         boolean matched = figures.stream().anyMatch(x -> BandwidthCheck.matches(v, x));
-        Optional<Eightfold> e = BandwidthCheck.eightfold(v, figures);
+        boolean technologyFigure = plausible.stream().anyMatch(x -> BandwidthCheck.matches(v, x));
+        Optional<Eightfold> e = technologyFigure ? Optional.empty() : BandwidthCheck.eightfold(v, figures);
         if (e.isPresent()) {
             Figure fig = e.get().figure();
             String exp = port ? fig.label() + " ports run at " + BandwidthCheck.bothBases(fig.bytesPerSecond()) + " per direction" : expected;
@@ -317,11 +332,17 @@ public final class Deriver {
         }
         if (directional) {
             String convention = null;
+            String fix = null;
             if (bidir > 0) {
-                if (BandwidthCheck.matches(v, new Figure(bidir, ""))) convention = "the bidirectional aggregate (" + gbs(bidir / 2) + " per direction); add direction: bidirectional";
-                else if (BandwidthCheck.matches(v, new Figure(bidir / 2, ""))) convention = "the per-direction figure (" + gbs(bidir) + " bidirectional); add direction: unidirectional";
+                if (BandwidthCheck.matches(v, new Figure(bidir, ""))) {
+                    convention = "the bidirectional aggregate (" + gbs(bidir / 2) + " per direction)";
+                    fix = "direction: bidirectional";
+                } else if (BandwidthCheck.matches(v, new Figure(bidir / 2, ""))) {
+                    convention = "the per-direction figure (" + gbs(bidir) + " bidirectional)";
+                    fix = "direction: unidirectional";
+                }
             }
-            f.direction(true, direction != null, convention);
+            f.direction(true, direction != null, convention, fix);
         }
         facts.add(f.fact());
     }
@@ -629,7 +650,7 @@ public final class Deriver {
         String formula = v > 1 ? "(pp−1)/(v·m+pp−1) = " + (pp - 1) + "/(" + v + "·" + m + "+" + (pp - 1) + ")"
                                : "(pp−1)/(m+pp−1) = " + (pp - 1) + "/(" + m + "+" + (pp - 1) + ")";
         String text = "pp=" + pp + " with " + m + " micro-batch" + (m == 1 ? "" : "es") + " per step (" + source + "): the pipeline bubble "
-                + formula + " = " + Quantities.format(bubble * 100) + "% of each step, when GPUs wait for their stage's input";
+                + formula + " = " + Quantities.format(Math.round(bubble * 1000) / 10.0) + "% of each step, when GPUs wait for their stage's input";
         facts.add(new EstimateFact(jf.getName(), jf.getFile(), EstimateFact.BUBBLE, bubble, 1, text, jf.getPpSpan(), null, null));
     }
 
@@ -671,7 +692,8 @@ public final class Deriver {
              .append(" over dp ").append(dp);
         }
         t.append("; the ").append(gpu != null ? gpu.name() : "GPU").append(" has ").append(gib(capacity))
-         .append(" (").append(Quantities.format(perGpu / capacity * 100)).append("%), and activations, buffers and the CUDA context come on top");
+         .append(", so that is ").append(Math.round(perGpu / capacity * 100))
+         .append("% of its memory before activations, buffers and the CUDA context");
         facts.add(new EstimateFact(jf.getName(), jf.getFile(), EstimateFact.MEMORY, perGpu, capacity, t.toString(),
                 j.model().parameters().span(), capSpan, capText));
     }

@@ -13,7 +13,7 @@ public final class BandwidthFact {
     public static final String DEVICE = "device";
 
     String file, identity, subject, bandwidthClass, kind, written, otherReading, eightfoldDirection, expected;
-    String convention, limitText, relatedText;
+    String convention, directionFix, limitText, relatedText;
     Span span, relatedSpan, keySpan;
     int ordinal;
     boolean bits, eightfold, beyond, mismatch, directional, directionStated;
@@ -33,8 +33,8 @@ public final class BandwidthFact {
         public Builder eightfold(String direction, String expected) { f.eightfold = true; f.eightfoldDirection = direction; f.expected = expected; return this; }
         public Builder beyond(String limitText) { f.beyond = true; f.limitText = limitText; return this; }
         public Builder mismatch(String expected) { f.mismatch = true; f.expected = expected; return this; }
-        public Builder direction(boolean directional, boolean stated, String convention) {
-            f.directional = directional; f.directionStated = stated; f.convention = convention; return this;
+        public Builder direction(boolean directional, boolean stated, String convention, String fix) {
+            f.directional = directional; f.directionStated = stated; f.convention = convention; f.directionFix = fix; return this;
         }
         public Builder related(Span s, String text) { f.relatedSpan = s; f.relatedText = text; return this; }
     }
@@ -75,6 +75,8 @@ public final class BandwidthFact {
     public boolean isDirectionStated() { return directionStated; }
     /** Which convention the value matches: "the bidirectional aggregate (450 GB/s per direction)". */
     public String getConvention() { return convention; }
+    /** "direction: bidirectional" when the value matches that convention. */
+    public String getDirectionFix() { return directionFix; }
     public Span getRelatedSpan() { return relatedSpan; }
     public String getRelatedText() { return relatedText; }
 

@@ -28,7 +28,8 @@ public final class NicFact {
     public Span getSpan() { return span; }
     public Span getGpudirectSpan() { return gpudirectSpan; }
 
-    public String label() { return model != null ? model : "NIC #" + index; }
+    /** "ConnectX-7", or "#2" for a NIC without a model, to follow the word NIC. */
+    public String label() { return model != null ? model : "#" + index; }
 
     public String identity() { return "cluster:" + clusterName + "/node_groups[" + groupName + "]/nics[" + (model != null ? model : index) + "]"; }
 

@@ -54,19 +54,24 @@ class RuleCasesTest {
     }
 
     private static String describe(RuleCases.Expected e) {
-        StringBuilder sb = new StringBuilder(e.file() + ":" + e.line() + ":" + e.column() + ": " + e.message());
+        StringBuilder sb = new StringBuilder(e.file() + ":" + e.line() + ":" + e.column() + ": "
+                + (e.level() != null ? e.level() + ": " : "") + e.message());
         if (e.related() != null) {
             for (int[] r : e.related()) sb.append("\n  related ").append(e.relatedFile()).append(':').append(r[0]).append(':').append(r[1]);
         }
         return sb.toString();
     }
 
-    /** Related locations are compared only where the case states them. */
+    private static boolean same(RuleCases.Expected e, Finding f) {
+        return e.line() == f.span().startLine() && e.column() == f.span().startColumn() && e.file().equals(f.span().file());
+    }
+
+    /** Related locations and levels are compared only where the case states them. */
     private static String describe(Finding f, RuleCases.Case c) {
+        boolean wantsLevel = c.expect().stream().anyMatch(e -> e.level() != null && same(e, f));
         StringBuilder sb = new StringBuilder(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn()
-                + ": " + f.message());
-        boolean wantsRelated = c.expect().stream().anyMatch(e -> e.related() != null
-                && e.line() == f.span().startLine() && e.column() == f.span().startColumn() && e.file().equals(f.span().file()));
+                + ": " + (wantsLevel ? f.level().id() + ": " : "") + f.message());
+        boolean wantsRelated = c.expect().stream().anyMatch(e -> e.related() != null && same(e, f));
         if (wantsRelated) {
             for (Finding.Related r : f.related()) {
                 sb.append("\n  related ").append(r.span().file()).append(':').append(r.span().startLine()).append(':')

@@ -31,7 +31,7 @@ class CliTest {
         assertEquals(1, r.code(), r.err());
         assertTrue(r.out().contains("../samples/broken/tp16-job.yaml:12:7: error: tp=16 spans 2 nodes: ranks 0-15 sit on hgx-0 (0-7) and hgx-1 (8-15);"), r.out());
         assertTrue(r.out().contains("  help: keep tp at most the NVLink domain size and a divisor of it, and put pp or dp across nodes; see `gpulint explain PAR002`"));
-        assertTrue(r.out().endsWith("7 errors, 1 warning, 0 notes in 6 files\n"), r.out());
+        assertTrue(r.out().endsWith("16 errors, 4 warnings, 4 notes in 8 files\n"), r.out());
         assertEquals("", r.err());
     }
 
@@ -121,7 +121,7 @@ class CliTest {
         assertEquals("", r.out());
         String json = Files.readString(out);
         assertTrue(json.contains("\"ruleId\" : \"PAR002\""), json);
-        assertTrue(json.contains("\"errors\" : 4"), json);
+        assertTrue(json.contains("\"errors\" : 5"), json);
     }
 
     @Test

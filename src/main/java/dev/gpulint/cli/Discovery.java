@@ -31,6 +31,23 @@ final class Discovery {
 
     final List<SourceFile> files = new ArrayList<>();
     final List<Finding> problems = new ArrayList<>();
+    /** Display paths of files read only as context (configuration `include`). */
+    final Set<String> context = new java.util.TreeSet<>();
+    private final Set<Path> seen = new java.util.HashSet<>();
+    private final dev.gpulint.config.Config config;
+    private boolean contextMode;
+
+    Discovery(dev.gpulint.config.Config config) { this.config = config; }
+
+    /** Adds a configuration `include` entry: its files are linted as context. */
+    void addContext(Path p) {
+        contextMode = true;
+        try {
+            add(display(p));
+        } finally {
+            contextMode = false;
+        }
+    }
 
     void add(String arg) {
         Path p = Path.of(arg);
@@ -65,7 +82,7 @@ final class Discovery {
             } catch (IOException e) {
                 problems.add(Finding.of("SYN001", Span.at(display(p), 1, 1), "io", "cannot read '" + arg + "': " + reason(e)));
             }
-            found.stream().sorted().forEach(this::read);
+            found.stream().sorted().filter(f -> !config.excluded(f)).forEach(this::read);
         } else {
             read(p);
         }
@@ -73,6 +90,13 @@ final class Discovery {
 
     private void read(Path p) {
         String name = display(p);
+        Path key = p.toAbsolutePath().normalize();
+        if (!seen.add(key)) {
+            // given twice, or given and included: linted once, and reported unless only included
+            if (!contextMode) context.remove(name);
+            return;
+        }
+        if (contextMode) context.add(name);
         try {
             byte[] bytes = Files.readAllBytes(p);
             String text = StandardCharsets.UTF_8.newDecoder()
@@ -87,9 +111,12 @@ final class Discovery {
         }
     }
 
-    /** Paths as given, with '/' separators and without a leading "./". */
+    /** Paths as given, with '/' separators and without a leading "./"; absolute paths under the working folder become relative. */
     static String display(Path p) {
-        String s = p.normalize().toString().replace('\\', '/');
+        Path n = p.normalize();
+        Path cwd = Path.of("").toAbsolutePath();
+        if (n.isAbsolute() && n.startsWith(cwd) && !n.equals(cwd)) n = cwd.relativize(n);
+        String s = n.toString().replace('\\', '/');
         return s.isEmpty() ? "." : s;
     }
 

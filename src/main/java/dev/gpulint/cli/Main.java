@@ -87,7 +87,10 @@ public final class Main implements Callable<Integer> {
         @Override public String[] getVersion() { return new String[] {"gpulint " + version()}; }
     }
 
-    enum Format { text, json, sarif }
+    enum Format { text, json, sarif, github }
+
+    /** The environment, replaceable in tests. */
+    static java.util.function.UnaryOperator<String> env = System::getenv;
 
     enum FailOn { error, warning, note, never }
 
@@ -99,14 +102,18 @@ public final class Main implements Callable<Integer> {
         @Parameters(paramLabel = "PATH", description = "files or folders; default: .")
         List<String> paths = new ArrayList<>();
 
-        @Option(names = {"-f", "--format"}, description = "text, json or sarif (default: ${DEFAULT-VALUE})")
-        Format format = Format.text;
+        @Option(names = {"-f", "--format"}, description = "text, json, sarif or github (default: text; github when GITHUB_ACTIONS=true)")
+        Format format;
 
         @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report here instead of standard output")
         Path output;
 
         @Option(names = "--fail-on", description = "lowest level that makes the exit code 1: error, warning, note, never (default: ${DEFAULT-VALUE})")
         FailOn failOn = FailOn.error;
+
+        @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+                description = "configuration file (default: .gpulint.yaml in the current folder or the nearest above)")
+        Path config;
 
         @Option(names = "--color", description = "auto, always or never (default: ${DEFAULT-VALUE}; never when NO_COLOR is set or output is not a terminal)")
         ColorMode color = ColorMode.auto;
@@ -115,19 +122,27 @@ public final class Main implements Callable<Integer> {
 
         @Override
         public Integer call() throws IOException {
-            Discovery d = new Discovery();
+            dev.gpulint.config.Config cfg = dev.gpulint.config.Config.none();
+            Path cfgPath = config != null ? config : dev.gpulint.config.Config.find(Path.of(""));
+            if (cfgPath != null) cfg = dev.gpulint.config.Config.load(cfgPath, Discovery.display(cfgPath));
+            Discovery d = new Discovery(cfg);
             for (String p : paths.isEmpty() ? List.of(".") : paths) d.add(p);
-            LintResult result = new Linter().lint(d.files, d.problems);
+            for (String inc : cfg.include()) d.addContext(cfg.base().resolve(inc));
+            List<dev.gpulint.report.Finding> earlier = new ArrayList<>(cfg.problems());
+            earlier.addAll(d.problems);
+            LintResult result = new Linter().lint(d.files, earlier, d.context);
             RuleCatalog rules = RuleCatalog.builtIn();
             boolean useColor = output == null && switch (color) {
                 case always -> true;
                 case never -> false;
-                case auto -> System.getenv("NO_COLOR") == null && System.console() != null;
+                case auto -> env.apply("NO_COLOR") == null && System.console() != null;
             };
-            Renderer r = switch (format) {
+            Format f = format != null ? format : "true".equals(env.apply("GITHUB_ACTIONS")) ? Format.github : Format.text;
+            Renderer r = switch (f) {
                 case text -> new TextRenderer(rules, useColor);
                 case json -> new JsonRenderer(rules, version());
                 case sarif -> new SarifRenderer(rules, version(), Path.of(""));
+                case github -> new dev.gpulint.report.GithubRenderer(rules);
             };
             if (output != null) {
                 Path parent = output.toAbsolutePath().getParent();

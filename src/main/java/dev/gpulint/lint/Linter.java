@@ -67,6 +67,14 @@ public final class Linter {
 
     /** @param earlier findings met before reading (unreadable paths), settled with the rest */
     public LintResult lint(List<SourceFile> files, List<Finding> earlier) {
+        return lint(files, earlier, Set.of());
+    }
+
+    /**
+     * @param context display paths of files linted only as context (configuration `include`): their
+     *                facts take part, their own findings are not reported
+     */
+    public LintResult lint(List<SourceFile> files, List<Finding> earlier, Set<String> context) {
         List<Finding> findings = new ArrayList<>(earlier);
         List<Document> documents = new ArrayList<>();
         List<String> linted = new ArrayList<>();
@@ -75,13 +83,15 @@ public final class Linter {
             ReadResult r = read(f);
             if (r.failed()) failed = true;
             findings.addAll(r.problems());
-            if (r.manifest()) linted.add(f.displayPath());
+            if (r.manifest() && !context.contains(f.displayPath())) linted.add(f.displayPath());
             documents.addAll(r.documents());
         }
         Binder.Bound bound = new Binder().bind(documents);
         findings.addAll(bound.findings());
         List<Object> facts = new Deriver(catalog).derive(bound.clusters(), bound.jobs());
         findings.addAll(engine.run(facts));
+        // a context file's own findings are not reported, except that it does not parse: never silent
+        findings.removeIf(x -> context.contains(x.span().file()) && !x.ruleId().equals("SYN001"));
         return new LintResult(settle(findings), linted, failed);
     }
 

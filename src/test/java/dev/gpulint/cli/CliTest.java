@@ -18,6 +18,9 @@ class CliTest {
 
     record Run(int code, String out, String err) {}
 
+    @org.junit.jupiter.api.AfterEach
+    void restoreEnvironment() { Main.env = System::getenv; }
+
     static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -130,6 +133,55 @@ class CliTest {
         String b = run("-f", "sarif", "../samples/sound", "../samples/broken").out();
         assertEquals(a, b);
         assertEquals(run("../samples").out(), run("../samples").out());
+    }
+
+    @Test
+    void githubFormatIsChosenInsideGitHubActions() {
+        Main.env = name -> name.equals("GITHUB_ACTIONS") ? "true" : null;
+        Run r = run("../samples/broken/tp16-job.yaml", "../samples/broken/roce-cluster.yaml");
+        assertEquals(1, r.code());
+        assertTrue(r.out().contains("::error file=../samples/broken/tp16-job.yaml,line=12,col=7,endLine=12,endColumn=9,"
+                + "title=PAR002 tp-crosses-node::tp=16 spans 2 nodes"), r.out());
+        assertTrue(r.out().contains("::warning file=../samples/broken/roce-cluster.yaml,line=6,col=9,"), r.out());
+        assertTrue(run("-f", "text", "../samples/broken/tp16-job.yaml", "../samples/broken/roce-cluster.yaml").out()
+                .contains("tp16-job.yaml:12:7: error:"), "an explicit format wins");
+    }
+
+    @Test
+    void configIncludeResolvesAJobChangedAlone(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("clusters"));
+        write(dir.resolve("clusters"), "pod.yaml", """
+                kind: cluster
+                name: pod
+                fabric: { type: roce }
+                node_groups:
+                  - { name: g, count: 2, gpu: { model: H100-SXM5-80GB, count: 8 } }
+                """);
+        Path job = write(dir, "job.yaml", "kind: training_job\nname: j\ncluster: pod\nnodes: 2\nparallelism: { tp: 16 }\n");
+        Run without = run(job.toString());
+        assertTrue(without.out().contains("runs on cluster 'pod', which no linted file defines"), without.out());
+        Path cfg = write(dir, ".gpulint.yaml", "include: [clusters/]\nexclude: [\"legacy/**\"]\n");
+        Run with = run("-c", cfg.toString(), job.toString());
+        assertFalse(with.out().contains("no linted file defines"), with.out());
+        assertTrue(with.out().contains("job.yaml:5:20: error: tp=16 spans 2 nodes"), with.out());
+        assertFalse(with.out().contains("[NET001]"), "the included cluster's own findings are context: " + with.out());
+        assertTrue(with.out().contains("  related: " + dir.resolve("clusters/pod.yaml") + ":5:63:"), "it is still referred to");
+        assertTrue(with.out().endsWith("in 1 file\n"), with.out());
+        // linted explicitly, the cluster's findings are reported
+        assertTrue(run("-c", cfg.toString(), job.toString(), dir.resolve("clusters").toString()).out().contains("[NET001]"));
+    }
+
+    @Test
+    void configExcludeAndUnknownKeys(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("legacy"));
+        write(dir.resolve("legacy"), "old.yaml", "kind: training_job\nname: old\ncluster: gone\n");
+        Path cfg = write(dir, ".gpulint.yaml", "exclude: [\"legacy/**\"]\n");
+        assertEquals(0, run("-c", cfg.toString(), dir.toString()).code());
+        Path bad = write(dir, "bad.yaml", "includes: [clusters/]\n");
+        Run r = run("-c", bad.toString(), dir.resolve("legacy").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.out().contains("bad.yaml:1:1: error: unknown key 'includes' in "), r.out());
+        assertTrue(r.out().contains("did you mean 'include'?"), r.out());
     }
 
     static Path write(Path dir, String name, String text) throws IOException {

@@ -30,6 +30,15 @@ import org.snakeyaml.engine.v2.nodes.SequenceNode;
 public final class YamlReader {
 
     public ReadResult read(SourceFile file) {
+        return read(file, true);
+    }
+
+    /** Every mapping document of the file, manifest or not (configuration files). */
+    public ReadResult readAll(SourceFile file) {
+        return read(file, false);
+    }
+
+    private ReadResult read(SourceFile file, boolean manifestsOnly) {
         String name = file.displayPath();
         LoadSettings settings = LoadSettings.builder()
                 .setLabel(name)
@@ -43,7 +52,7 @@ public final class YamlReader {
             int index = 0;
             for (org.snakeyaml.engine.v2.nodes.Node n : new Compose(settings).composeAllFromString(file.text())) {
                 Node tree = convert(n, name);
-                if (tree instanceof MappingNode m && Manifests.isNative(m)) {
+                if (tree instanceof MappingNode m && (!manifestsOnly || Manifests.isNative(m))) {
                     docs.add(new Document(name, index, m));
                     manifest = true;
                 }

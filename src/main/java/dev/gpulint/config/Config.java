@@ -1,0 +1,107 @@
+package dev.gpulint.config;
+
+import dev.gpulint.bind.Names;
+import dev.gpulint.read.ReadResult;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.read.yaml.YamlReader;
+import dev.gpulint.report.Finding;
+import dev.gpulint.tree.ListNode;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.Node;
+import dev.gpulint.tree.ScalarNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The project configuration, `.gpulint.yaml` in the current folder or the
+ * nearest above (or `--config FILE`). Keys so far:
+ * <ul>
+ *   <li>{@code include}: files or folders always linted with the given paths, as context (the
+ *       cluster inventories jobs refer to): their own findings are not reported unless they are
+ *       linted explicitly too, so a commit that changes one job still resolves its cluster;</li>
+ *   <li>{@code exclude}: globs, relative to the configuration's folder, never linted.</li>
+ * </ul>
+ * The file is validated like a manifest: an unknown key or a wrong type is a SYN002 finding.
+ */
+public record Config(Path base, String file, List<String> include, List<PathMatcher> exclude, List<Finding> problems) {
+
+    public static final String NAME = ".gpulint.yaml";
+    static final List<String> KEYS = List.of("include", "exclude");
+
+    public static Config none() { return new Config(Path.of("").toAbsolutePath(), null, List.of(), List.of(), List.of()); }
+
+    /** The nearest .gpulint.yaml from {@code start} upwards, if any. */
+    public static Path find(Path start) {
+        for (Path d = start.toAbsolutePath().normalize(); d != null; d = d.getParent()) {
+            Path c = d.resolve(NAME);
+            if (Files.isRegularFile(c)) return c;
+        }
+        return null;
+    }
+
+    /** Reads a configuration file; a missing or unreadable file is a finding, never an exception. */
+    public static Config load(Path path, String display) {
+        List<Finding> problems = new ArrayList<>();
+        Path base = path.toAbsolutePath().normalize().getParent();
+        String text;
+        try {
+            text = Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            problems.add(Finding.of("SYN001", dev.gpulint.tree.Span.at(display, 1, 1), "config",
+                    "cannot read the configuration '" + display + "': " + e.getClass().getSimpleName()));
+            return new Config(base, display, List.of(), List.of(), problems);
+        }
+        ReadResult r = new YamlReader().readAll(SourceFile.of(display, text));
+        problems.addAll(r.problems());
+        List<String> include = new ArrayList<>();
+        List<PathMatcher> exclude = new ArrayList<>();
+        for (var doc : r.documents()) {
+            for (MappingNode.Entry e : doc.root().entries()) {
+                String key = e.key().text();
+                switch (key) {
+                    case "include" -> strings(e, display, problems).forEach(include::add);
+                    case "exclude" -> strings(e, display, problems).forEach(g ->
+                            exclude.add(FileSystems.getDefault().getPathMatcher("glob:" + g)));
+                    default -> {
+                        String guess = Names.closest(key, KEYS);
+                        problems.add(Finding.of("SYN002", e.key().span(), "config/" + key,
+                                "unknown key '" + key + "' in " + display + (guess != null ? "; did you mean '" + guess + "'?"
+                                        : "; valid keys: " + String.join(", ", KEYS))));
+                    }
+                }
+            }
+        }
+        return new Config(base, display, include, exclude, problems);
+    }
+
+    private static List<String> strings(MappingNode.Entry e, String display, List<Finding> problems) {
+        List<String> out = new ArrayList<>();
+        Node v = e.value();
+        List<Node> items = v instanceof ListNode l ? l.items() : List.of(v);
+        for (Node n : items) {
+            if (n instanceof ScalarNode s && !s.isNull()) out.add(s.text());
+            else problems.add(Finding.of("SYN002", n.span(), "config/" + e.key().text(),
+                    "'" + e.key().text() + "' in " + display + " must be a path or a list of paths, found " + n.describe()));
+        }
+        return out;
+    }
+
+    /** Whether a file is excluded (globs match the path relative to the configuration's folder). */
+    public boolean excluded(Path file) {
+        if (exclude.isEmpty()) return false;
+        Path abs = file.toAbsolutePath().normalize();
+        Path rel = abs.startsWith(base) ? base.relativize(abs) : abs;
+        for (PathMatcher m : exclude) {
+            if (m.matches(rel)) return true;
+            // a glob such as "legacy/**" also excludes the folder's files at any depth
+            for (Path p = rel.getParent(); p != null; p = p.getParent()) if (m.matches(p)) return true;
+        }
+        return false;
+    }
+}

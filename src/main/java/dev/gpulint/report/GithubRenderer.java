@@ -1,0 +1,40 @@
+package dev.gpulint.report;
+
+import dev.gpulint.lint.LintResult;
+import dev.gpulint.rules.RuleCatalog;
+import java.io.IOException;
+import java.io.Writer;
+
+/**
+ * GitHub Actions workflow commands, one per finding
+ * ({@code ::error file=...,line=...,col=...,endLine=...,endColumn=...,title=...::message}), which
+ * GitHub shows as annotations on the pull request.
+ */
+public final class GithubRenderer implements Renderer {
+    private final RuleCatalog rules;
+
+    public GithubRenderer(RuleCatalog rules) { this.rules = rules; }
+
+    @Override
+    public void render(LintResult result, Writer out) throws IOException {
+        for (Finding f : result.findings()) {
+            String command = switch (f.level()) { case ERROR -> "error"; case WARNING -> "warning"; case NOTE -> "notice"; };
+            String title = f.ruleId() + rules.get(f.ruleId()).map(r -> " " + r.name()).orElse("");
+            out.write("::" + command + " file=" + property(f.span().file()) + ",line=" + f.span().startLine()
+                    + ",col=" + f.span().startColumn() + ",endLine=" + f.span().endLine()
+                    + ",endColumn=" + f.span().endColumn() + ",title=" + property(title) + "::" + data(f.message()) + "\n");
+        }
+        long e = result.count(Level.ERROR), w = result.count(Level.WARNING), n = result.count(Level.NOTE);
+        out.write("gpulint: " + e + " errors, " + w + " warnings, " + n + " notes in " + result.files().size() + " files\n");
+    }
+
+    /** Escapes for a workflow command's message. */
+    static String data(String s) {
+        return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A");
+    }
+
+    /** Escapes for a workflow command's property values, which also end at ',' and ':'. */
+    static String property(String s) {
+        return data(s).replace(":", "%3A").replace(",", "%2C");
+    }
+}

@@ -1,6 +1,7 @@
 package dev.gpulint.cli;
 
 import dev.gpulint.bind.Names;
+import dev.gpulint.lint.Discovery;
 import dev.gpulint.lint.LintResult;
 import dev.gpulint.lint.Linter;
 import dev.gpulint.report.JsonRenderer;
@@ -124,13 +125,13 @@ public final class Main implements Callable<Integer> {
         public Integer call() throws IOException {
             dev.gpulint.config.Config cfg = dev.gpulint.config.Config.none();
             Path cfgPath = config != null ? config : dev.gpulint.config.Config.find(Path.of(""));
-            if (cfgPath != null) cfg = dev.gpulint.config.Config.load(cfgPath, Discovery.display(cfgPath));
+            if (cfgPath != null) cfg = dev.gpulint.config.Config.load(cfgPath, new Discovery(cfg).display(cfgPath));
             Discovery d = new Discovery(cfg);
             for (String p : paths.isEmpty() ? List.of(".") : paths) d.add(p);
-            for (String inc : cfg.include()) d.addContext(cfg.base().resolve(inc));
+            d.addIncludes();
             List<dev.gpulint.report.Finding> earlier = new ArrayList<>(cfg.problems());
-            earlier.addAll(d.problems);
-            LintResult result = new Linter().lint(d.files, earlier, d.context);
+            earlier.addAll(d.problems());
+            LintResult result = new Linter().lint(d.files(), earlier, d.context());
             RuleCatalog rules = RuleCatalog.builtIn();
             boolean useColor = output == null && switch (color) {
                 case always -> true;

@@ -1,6 +1,5 @@
-package dev.gpulint.cli;
+package dev.gpulint.lint;
 
-import dev.gpulint.lint.Linter;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.report.Finding;
 import dev.gpulint.tree.Span;
@@ -26,31 +25,57 @@ import java.util.Set;
  * output never depends on file-system order; hidden folders, target/ and
  * node_modules/ skipped); a path that cannot be read is a finding, not a crash.
  */
-final class Discovery {
+public final class Discovery {
     private static final Set<String> SKIP = Set.of("target", "node_modules");
 
-    final List<SourceFile> files = new ArrayList<>();
-    final List<Finding> problems = new ArrayList<>();
+    private final List<SourceFile> files = new ArrayList<>();
+    private final List<Finding> problems = new ArrayList<>();
     /** Display paths of files read only as context (configuration `include`). */
-    final Set<String> context = new java.util.TreeSet<>();
+    private final Set<String> context = new java.util.TreeSet<>();
     private final Set<Path> seen = new java.util.HashSet<>();
     private final dev.gpulint.config.Config config;
+    private final Path base;
     private boolean contextMode;
 
-    Discovery(dev.gpulint.config.Config config) { this.config = config; }
+    /** @param base the folder display paths are relative to (the working folder, or a Maven project's basedir) */
+    public Discovery(dev.gpulint.config.Config config, Path base) {
+        this.config = config;
+        this.base = base.toAbsolutePath().normalize();
+    }
 
-    /** Adds a configuration `include` entry: its files are linted as context. */
-    void addContext(Path p) {
+    public Discovery(dev.gpulint.config.Config config) { this(config, Path.of("")); }
+
+    public List<SourceFile> files() { return files; }
+
+    public List<Finding> problems() { return problems; }
+
+    public Set<String> context() { return context; }
+
+    /** Adds the configuration's `include` entries: their files are linted as context. */
+    public void addIncludes() {
+        for (String inc : config.include()) addContext(config.base().resolve(inc));
+    }
+
+    private void addContext(Path p) {
         contextMode = true;
         try {
-            add(display(p));
+            add(p, display(p));
         } finally {
             contextMode = false;
         }
     }
 
-    void add(String arg) {
-        Path p = Path.of(arg);
+    /** A file or folder as given; folders recurse into *.topo, *.yaml and *.yml. */
+    public void add(String arg) {
+        add(Path.of(arg), arg);
+    }
+
+    /** A file found by the caller (e.g. the Maven plugin's includes). */
+    public void addFile(Path p) {
+        if (!config.excluded(p)) read(p);
+    }
+
+    private void add(Path p, String arg) {
         if (!Files.exists(p)) {
             problems.add(Finding.of("SYN001", Span.at(display(p), 1, 1), "io", "cannot read '" + arg + "': no such file or folder"));
             return;
@@ -111,11 +136,10 @@ final class Discovery {
         }
     }
 
-    /** Paths as given, with '/' separators and without a leading "./"; absolute paths under the working folder become relative. */
-    static String display(Path p) {
+    /** Paths as given, with '/' separators and without a leading "./"; absolute paths under the base folder become relative. */
+    public String display(Path p) {
         Path n = p.normalize();
-        Path cwd = Path.of("").toAbsolutePath();
-        if (n.isAbsolute() && n.startsWith(cwd) && !n.equals(cwd)) n = cwd.relativize(n);
+        if (n.isAbsolute() && n.startsWith(base) && !n.equals(base)) n = base.relativize(n);
         String s = n.toString().replace('\\', '/');
         return s.isEmpty() ? "." : s;
     }

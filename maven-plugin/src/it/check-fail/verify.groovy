@@ -1,0 +1,8 @@
+def log = new File(basedir, 'build.log').text
+assert log.contains('[ERROR] manifests/job.yaml:6:7: error: tp=16 spans 2 nodes: ranks 0-15 sit on hgx-0 (0-7) and hgx-1 (8-15)')
+assert log.contains('[WARNING] manifests/cluster.yaml:3:17: warning: cluster \'roce\' runs RoCE (fabric type roce) but states no ECN')
+assert log.contains('gpulint found 2 findings at or above warning')
+def sarif = new File(basedir, 'target/gpulint.sarif').text
+assert sarif.contains('"ruleId" : "PAR002"')
+assert sarif.contains('"uri" : "manifests/job.yaml"')
+return true

@@ -1,0 +1,169 @@
+package dev.gpulint.maven;
+
+import dev.gpulint.config.Config;
+import dev.gpulint.lint.Discovery;
+import dev.gpulint.lint.LintResult;
+import dev.gpulint.lint.Linter;
+import dev.gpulint.report.Finding;
+import dev.gpulint.report.Level;
+import dev.gpulint.report.SarifRenderer;
+import dev.gpulint.rules.RuleCatalog;
+import java.io.File;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+
+/**
+ * Lints the project's GPU cluster and training-job manifests, logs the findings
+ * in gpulint's text format, writes SARIF, and fails the build when findings at
+ * or above {@code failOn} exceed {@code maxAllowedFindings}.
+ */
+@Mojo(name = "check", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true, requiresProject = true)
+public class CheckMojo extends AbstractMojo {
+
+    @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
+    File basedir;
+
+    /** Skip gpulint. */
+    @Parameter(property = "gpulint.skip", defaultValue = "false")
+    boolean skip;
+
+    /** Lowest level that fails the build: error, warning, note or never. */
+    @Parameter(property = "gpulint.failOn", defaultValue = "error")
+    String failOn;
+
+    /** Globs, relative to the project folder, of the files to lint. */
+    @Parameter
+    List<String> includes = List.of("**/*.topo", "**/*.yaml", "**/*.yml");
+
+    /** Globs of files never linted; the build folder and dot-folders are always left out. */
+    @Parameter
+    List<String> excludes = List.of();
+
+    /** The gpulint configuration; default: .gpulint.yaml in the project folder or above. */
+    @Parameter(property = "gpulint.configFile")
+    File configFile;
+
+    /** Where the SARIF report goes (the .sarif extension matters to upload tools). */
+    @Parameter(property = "gpulint.sarifFile", defaultValue = "${project.build.directory}/gpulint.sarif")
+    File sarifFile;
+
+    /** How many findings at or above failOn are tolerated before the build fails. */
+    @Parameter(property = "gpulint.maxAllowedFindings", defaultValue = "0")
+    int maxAllowedFindings;
+
+    @Override
+    public void execute() throws MojoExecutionException, MojoFailureException {
+        if (skip) {
+            getLog().info("gpulint: skipped");
+            return;
+        }
+        Level threshold;
+        String fo = failOn.trim().toLowerCase(Locale.ROOT);
+        if (fo.equals("never")) threshold = null;
+        else if (List.of("error", "warning", "note").contains(fo)) threshold = Level.parse(fo);
+        else throw new MojoExecutionException("gpulint.failOn must be error, warning, note or never, not '" + failOn + "'");
+
+        Path base = basedir.toPath().toAbsolutePath().normalize();
+        Path cfgPath = configFile != null ? configFile.toPath() : Config.find(base);
+        Config cfg = Config.none();
+        if (cfgPath != null) cfg = Config.load(cfgPath, new Discovery(cfg, base).display(cfgPath.toAbsolutePath()));
+        Discovery d = new Discovery(cfg, base);
+        for (Path p : scan(base)) d.addFile(p);
+        d.addIncludes();
+        List<Finding> earlier = new ArrayList<>(cfg.problems());
+        earlier.addAll(d.problems());
+        LintResult result = new Linter().lint(d.files(), earlier, d.context());
+
+        RuleCatalog rules = RuleCatalog.builtIn();
+        for (Finding f : result.findings()) {
+            String line = f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": "
+                    + f.level().id() + ": " + f.message() + " [" + f.ruleId() + "]";
+            switch (f.level()) {
+                case ERROR -> getLog().error(line);
+                case WARNING -> getLog().warn(line);
+                case NOTE -> getLog().info(line);
+            }
+        }
+        try {
+            Files.createDirectories(sarifFile.toPath().toAbsolutePath().getParent());
+            try (Writer w = Files.newBufferedWriter(sarifFile.toPath(), StandardCharsets.UTF_8)) {
+                new SarifRenderer(rules, version(), base).render(result, w);
+            }
+        } catch (IOException e) {
+            throw new MojoExecutionException("gpulint: cannot write " + sarifFile + ": " + e.getMessage(), e);
+        }
+        long e = result.count(Level.ERROR), w = result.count(Level.WARNING), n = result.count(Level.NOTE);
+        getLog().info("gpulint: " + plural(e, "error") + ", " + plural(w, "warning") + ", " + plural(n, "note") + " in "
+                + plural(result.files().size(), "file") + "; SARIF report: " + sarifFile);
+        if (result.inputFailed()) {
+            throw new MojoFailureException("gpulint: some input could not be read or parsed (see the SYN001 findings above)");
+        }
+        if (threshold == null) return;
+        long counted = result.findings().stream().filter(f -> f.level().compareTo(threshold) >= 0).count();
+        if (counted > maxAllowedFindings) {
+            throw new MojoFailureException("gpulint found " + counted + " finding" + (counted == 1 ? "" : "s")
+                    + " at or above " + fo + (maxAllowedFindings > 0 ? " (at most " + maxAllowedFindings + " allowed)" : "")
+                    + "; see the log above or " + sarifFile);
+        }
+    }
+
+    private List<Path> scan(Path base) throws MojoExecutionException {
+        List<PathMatcher> inc = new ArrayList<>();
+        for (String g : includes) inc.add(FileSystems.getDefault().getPathMatcher("glob:" + g));
+        List<PathMatcher> exc = new ArrayList<>();
+        for (String g : excludes) exc.add(FileSystems.getDefault().getPathMatcher("glob:" + g));
+        TreeSet<Path> found = new TreeSet<>();
+        Path build = base.resolve("target");
+        try {
+            Files.walkFileTree(base, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes a) {
+                    String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+                    if (!dir.equals(base) && (name.startsWith(".") || dir.equals(build) || name.equals("node_modules"))) {
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
+                    Path rel = base.relativize(file);
+                    // "**/*.yaml" needs a folder; files at the top level match "*.yaml" too
+                    boolean in = inc.stream().anyMatch(m -> m.matches(rel))
+                            || (rel.getNameCount() == 1 && includes.stream().anyMatch(g -> g.startsWith("**/")
+                                && FileSystems.getDefault().getPathMatcher("glob:" + g.substring(3)).matches(rel)));
+                    if (in && exc.stream().noneMatch(m -> m.matches(rel))) found.add(file);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            throw new MojoExecutionException("gpulint: cannot scan " + base + ": " + e.getMessage(), e);
+        }
+        return new ArrayList<>(found);
+    }
+
+    private static String plural(long n, String word) { return n + " " + word + (n == 1 ? "" : "s"); }
+
+    private static String version() {
+        Package p = CheckMojo.class.getPackage();
+        return p != null && p.getImplementationVersion() != null ? p.getImplementationVersion() : "0.1.0";
+    }
+}

@@ -25,7 +25,8 @@ public final class GithubRenderer implements Renderer {
                     + ",endColumn=" + f.span().endColumn() + ",title=" + property(title) + "::" + data(f.message()) + "\n");
         }
         long e = result.count(Level.ERROR), w = result.count(Level.WARNING), n = result.count(Level.NOTE);
-        out.write("gpulint: " + e + " errors, " + w + " warnings, " + n + " notes in " + result.files().size() + " files\n");
+        out.write("gpulint: " + TextRenderer.plural(e, "error") + ", " + TextRenderer.plural(w, "warning") + ", "
+                + TextRenderer.plural(n, "note") + " in " + TextRenderer.plural(result.files().size(), "file") + "\n");
     }
 
     /** Escapes for a workflow command's message. */

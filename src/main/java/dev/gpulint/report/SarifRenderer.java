@@ -69,7 +69,8 @@ public final class SarifRenderer implements Renderer {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("tool", Map.of("driver", driver));
         run.put("invocations", List.of(invocation));
-        run.put("originalUriBaseIds", Map.of(SRCROOT, Map.of("uri", srcRoot.toUri().toString().replaceAll("/?$", "/"))));
+        String rootUri = srcRoot.toUri().toString();
+        run.put("originalUriBaseIds", Map.of(SRCROOT, Map.of("uri", rootUri.endsWith("/") ? rootUri : rootUri + "/")));
         run.put("columnKind", "unicodeCodePoints");
         run.put("results", results);
 

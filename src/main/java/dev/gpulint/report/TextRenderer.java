@@ -46,5 +46,5 @@ public final class TextRenderer implements Renderer {
         return "\u001b[1;" + code + "m" + l.id() + "\u001b[0m";
     }
 
-    private static String plural(long n, String word) { return n + " " + word + (n == 1 ? "" : "s"); }
+    static String plural(long n, String word) { return n + " " + word + (n == 1 ? "" : "s"); }
 }

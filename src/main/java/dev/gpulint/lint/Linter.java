@@ -95,9 +95,28 @@ public final class Linter {
         return new LintResult(settle(findings), linted, failed);
     }
 
+    /**
+     * Reads one file. Nothing a file contains may stop the run: too deep a nesting, or any failure
+     * inside a parser, becomes a SYN001 finding for that file, and the other files are still linted.
+     */
     private static ReadResult read(SourceFile f) {
         String n = f.displayPath().toLowerCase(Locale.ROOT);
-        return n.endsWith(".topo") ? new DslReader().read(f) : new YamlReader().read(f);
+        boolean dsl = n.endsWith(".topo");
+        var tooDeep = dev.gpulint.read.NestingGuard.check(f, !dsl);
+        if (tooDeep.isPresent()) return new ReadResult(f, List.of(), List.of(tooDeep.get()), true);
+        try {
+            return dsl ? new DslReader().read(f) : new YamlReader().read(f);
+        } catch (StackOverflowError e) {
+            return unreadable(f, "nesting is too deep to read");
+        } catch (RuntimeException e) {
+            return unreadable(f, "the " + (dsl ? "DSL" : "YAML") + " reader failed (" + e.getClass().getSimpleName()
+                    + "); please report this file");
+        }
+    }
+
+    private static ReadResult unreadable(SourceFile f, String why) {
+        return new ReadResult(f, List.of(), List.of(Finding.of("SYN001", dev.gpulint.tree.Span.at(f.displayPath(), 1, 1),
+                "syntax", "'" + f.displayPath() + "' could not be read: " + why)), true);
     }
 
     /** Levels from metadata, one finding per rule/place/message, stable order. */

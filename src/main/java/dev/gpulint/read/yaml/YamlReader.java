@@ -63,8 +63,11 @@ public final class YamlReader {
             Span at = mark == null ? Span.at(name, 1, 1) : point(name, mark);
             return new ReadResult(file, List.of(), List.of(syntaxError(at, describe(e))), true);
         } catch (YamlEngineException e) {
-            return new ReadResult(file, List.of(), List.of(syntaxError(Span.at(name, 1, 1),
-                    "YAML could not be read: " + e.getMessage())), true);
+            String m = String.valueOf(e.getMessage());
+            if (m.contains("Number of aliases")) {
+                m = "more than 50 aliases to lists or mappings: gpulint does not expand alias bombs (billion laughs)";
+            }
+            return new ReadResult(file, List.of(), List.of(syntaxError(Span.at(name, 1, 1), "YAML could not be read: " + m)), true);
         }
         return new ReadResult(file, docs, List.of(), manifest);
     }

@@ -84,6 +84,19 @@ class SarifTest {
     }
 
     @Test
+    void everySampleValidates() throws Exception {
+        List<SourceFile> files = new ArrayList<>();
+        try (var walk = java.nio.file.Files.walk(Path.of("..", "samples"))) {
+            for (Path p : walk.filter(java.nio.file.Files::isRegularFile).sorted().toList()) {
+                files.add(SourceFile.of(p.toString(), java.nio.file.Files.readString(p)));
+            }
+        }
+        assertTrue(files.size() >= 8, files.toString());
+        for (SourceFile f : files) assertValid(sarif(List.of(f)));
+        assertValid(sarif(files));
+    }
+
+    @Test
     void anEmptyRunStillHasResults() throws Exception {
         String s = sarif(List.of());
         assertValid(s);

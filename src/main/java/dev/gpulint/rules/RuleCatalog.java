@@ -27,26 +27,52 @@ public final class RuleCatalog {
     /** Where SARIF's helpUri points: the rule's page in the repository. */
     public static final String HELP_BASE = "https://github.com/gpulint/gpulint/blob/main/docs/rules/";
 
-    private final Map<String, RuleMeta> rules;
+    /** Every rule, once listed; null until someone needs them all (SARIF, `gpulint rules`). */
+    private volatile Map<String, RuleMeta> rules;
+    /** Rules read one by one (a text report needs only the rules that fired). */
+    private final Map<String, Optional<RuleMeta>> single = new java.util.concurrent.ConcurrentHashMap<>();
+    private final boolean builtInResources;
 
-    private static volatile RuleCatalog builtIn;
+    private static final RuleCatalog BUILT_IN = new RuleCatalog(null, true);
 
-    RuleCatalog(Map<String, RuleMeta> rules) { this.rules = rules; }
+    RuleCatalog(Map<String, RuleMeta> rules) { this(rules, false); }
 
-    public static RuleCatalog builtIn() {
-        RuleCatalog c = builtIn;
-        if (c == null) {
-            synchronized (RuleCatalog.class) {
-                if (builtIn == null) builtIn = load();
-                c = builtIn;
-            }
-        }
-        return c;
+    private RuleCatalog(Map<String, RuleMeta> rules, boolean builtInResources) {
+        this.rules = rules;
+        this.builtInResources = builtInResources;
     }
 
-    public Optional<RuleMeta> get(String id) { return Optional.ofNullable(rules.get(id)); }
+    public static RuleCatalog builtIn() { return BUILT_IN; }
 
-    public Collection<RuleMeta> all() { return rules.values(); }
+    public Optional<RuleMeta> get(String id) {
+        Map<String, RuleMeta> all = rules;
+        if (all != null || !builtInResources) return Optional.ofNullable(all == null ? null : all.get(id));
+        return single.computeIfAbsent(id, RuleCatalog::loadOne);
+    }
+
+    public Collection<RuleMeta> all() {
+        Map<String, RuleMeta> all = rules;
+        if (all == null) {
+            synchronized (this) {
+                if (rules == null) rules = load().rules;
+                all = rules;
+            }
+        }
+        return all.values();
+    }
+
+    /** One rule's metadata, found by its ID: rules/<family>/<ID>.yaml, the family being the ID's letters. */
+    private static Optional<RuleMeta> loadOne(String id) {
+        if (!id.matches("[A-Z]+[0-9]+")) return Optional.empty();
+        String family = id.replaceAll("[0-9]", "").toLowerCase(java.util.Locale.ROOT);
+        try (InputStream in = RuleCatalog.class.getClassLoader().getResourceAsStream("rules/" + family + "/" + id + ".yaml")) {
+            if (in == null) return Optional.empty();
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return build(List.of(Map.entry(family, text))).rules.values().stream().findFirst();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     public static String helpUri(String id) { return HELP_BASE + id + ".md"; }
 

@@ -40,8 +40,17 @@ public final class Binder {
         List<Specs.Cluster> clusters = new ArrayList<>();
         List<Specs.Job> jobs = new ArrayList<>();
         for (Document d : documents) {
-            String kind = ((ScalarNode) d.root().get("kind").orElseThrow()).text();
+            Node kindNode = d.root().get("kind").orElse(null);
+            String kind = kindNode instanceof ScalarNode ks ? ks.text() : "";
             Field schema = Schema.forKind(kind);
+            if (schema == null) {
+                // only the DSL gets here: its every top-level block is a document
+                String guess = Names.closest(kind, dev.gpulint.read.Manifests.KINDS);
+                findings.add(Finding.of("SYN002", kindNode != null ? kindNode.span() : d.root().span(), "document#" + d.index(),
+                        "unknown top-level block '" + kind + "'; a manifest holds cluster and training_job blocks"
+                                + (guess != null ? " (did you mean '" + guess + "'?)" : "")));
+                continue;
+            }
             String label = d.root().get("name").filter(n -> n instanceof ScalarNode).map(n -> ((ScalarNode) n).text())
                     .orElse("#" + d.index());
             String path = kind + ":" + label;

@@ -366,6 +366,7 @@ public final class Deriver {
             } else if (cluster.nodeGroups().size() == 1) {
                 group = cluster.nodeGroups().get(0);
             }
+            if (group != null && group.name() == null) group = null;   // an invalid group was reported by the binder
         }
         NodeGroupFact ng = group == null || group.name() == null ? null
                 : groupFacts.get(cluster.name().value() + "/" + group.name().value());

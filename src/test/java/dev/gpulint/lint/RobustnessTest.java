@@ -107,4 +107,35 @@ class RobustnessTest {
         assertTrue(out.stream().anyMatch(s -> s.equals("p.yaml:7:7 SYN002 'pp' must be an integer, found '???'.")), out.toString());
         assertTrue(out.stream().noneMatch(s -> s.contains("PAR0")), "no rule reasons on a placeholder: " + out);
     }
+
+    // Regressions found by FuzzTest
+
+    @Test
+    void unknownTopLevelDslBlock() {
+        assertEquals("typo.topo:1:1 SYN002 unknown top-level block 'clustr'; a manifest holds cluster and training_job blocks "
+                + "(did you mean 'cluster'?).", first(lint(SourceFile.of("typo.topo", "clustr \"c\" { }\n")), "typo.topo"));
+    }
+
+    @Test
+    void aJobOnAClusterWhoseOnlyGroupHasNoName() {
+        List<String> out = lint(SourceFile.of("c.yaml", """
+                kind: cluster
+                name: c
+                node_groups:
+                  - { count: 2, gpu: { model: H100-SXM5-80GB, count: 8 } }
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                nodes: 2
+                parallelism: { tp: 16 }
+                """));
+        assertTrue(out.stream().anyMatch(s -> s.startsWith("c.yaml:4:7 SYN002") && s.contains("missing required field 'name'")), out.toString());
+    }
+
+    @Test
+    void loneCarriageReturnsEndLinesInTheDsl() {
+        String text = "# a comment\rtraining_job \"j\" {\r  cluster = \"nowhere\"\r}\r";
+        assertTrue(first(lint(SourceFile.of("cr.topo", text)), "cr.topo").startsWith("cr.topo:3:13 SYN003"));
+    }
 }

@@ -39,7 +39,8 @@ public final class DslReader {
 
     public ReadResult read(SourceFile file) {
         String name = file.displayPath();
-        CharStream chars = CharStreams.fromString(file.text(), name);
+        // A lone CR ends a line for editors and SARIF, not for ANTLR: make it a LF (same length, same offsets).
+        CharStream chars = CharStreams.fromString(file.text().replaceAll("\r(?!\n)", "\n"), name);
         TopoLexer lexer = new TopoLexer(chars);
         TopoParser parser = new TopoParser(new CommonTokenStream(lexer));
         FirstError errors = new FirstError(name);

@@ -116,6 +116,13 @@ public final class Main implements Callable<Integer> {
                 description = "configuration file (default: .gpulint.yaml in the current folder or the nearest above)")
         Path config;
 
+        @Option(names = "--max-file-size", paramLabel = "SIZE",
+                description = "files larger than this are reported instead of read (default: 8 MiB)")
+        String maxFileSize;
+
+        @Option(names = "--fail-if-no-manifests", description = "exit 2 when no gpulint manifest was found")
+        boolean failIfNoManifests;
+
         @Option(names = "--color", description = "auto, always or never (default: ${DEFAULT-VALUE}; never when NO_COLOR is set or output is not a terminal)")
         ColorMode color = ColorMode.auto;
 
@@ -127,6 +134,14 @@ public final class Main implements Callable<Integer> {
             Path cfgPath = config != null ? config : dev.gpulint.config.Config.find(Path.of(""));
             if (cfgPath != null) cfg = dev.gpulint.config.Config.load(cfgPath, new Discovery(cfg).display(cfgPath));
             Discovery d = new Discovery(cfg);
+            if (maxFileSize != null) {
+                var size = dev.gpulint.model.Quantities.size(maxFileSize);
+                if (!size.ok()) {
+                    spec.commandLine().getErr().println("gpulint: --max-file-size: " + size.problem());
+                    return BAD_INPUT;
+                }
+                d.maxFileSize((long) size.value().bytes());
+            }
             for (String p : paths.isEmpty() ? List.of(".") : paths) d.add(p);
             d.addIncludes();
             List<dev.gpulint.report.Finding> earlier = new ArrayList<>(cfg.problems());
@@ -155,6 +170,11 @@ public final class Main implements Callable<Integer> {
                 Writer w = new BufferedWriter(spec.commandLine().getOut());
                 r.render(result, w);
                 w.flush();
+            }
+            if (result.files().isEmpty() && !result.inputFailed()) {
+                spec.commandLine().getErr().println("gpulint: no gpulint manifests found in " + String.join(" ", paths.isEmpty() ? List.of(".") : paths)
+                        + " (a manifest is a .topo file, or YAML with kind: cluster or kind: training_job)");
+                if (failIfNoManifests) return BAD_INPUT;
             }
             if (result.inputFailed()) return BAD_INPUT;
             if (failOn == FailOn.never) return OK;

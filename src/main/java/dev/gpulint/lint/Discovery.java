@@ -47,6 +47,18 @@ public final class Discovery {
 
     public List<SourceFile> files() { return files; }
 
+    /** Files larger than this are reported, not read (8 MiB by default). */
+    public static final long DEFAULT_MAX_FILE_SIZE = 8L << 20;
+    private long maxFileSize = DEFAULT_MAX_FILE_SIZE;
+
+    public Discovery maxFileSize(long bytes) { this.maxFileSize = bytes; return this; }
+
+    static String human(long bytes) {
+        if (bytes >= 1L << 20) return dev.gpulint.model.Quantities.format(bytes / (double) (1L << 20)) + " MiB";
+        if (bytes >= 1L << 10) return dev.gpulint.model.Quantities.format(bytes / (double) (1L << 10)) + " KiB";
+        return bytes + " bytes";
+    }
+
     public List<Finding> problems() { return problems; }
 
     public Set<String> context() { return context; }
@@ -83,7 +95,7 @@ public final class Discovery {
         if (Files.isDirectory(p)) {
             Set<Path> found = new LinkedHashSet<>();
             try {
-                Files.walkFileTree(p, EnumSet.noneOf(FileVisitOption.class), 64, new SimpleFileVisitor<>() {
+                Files.walkFileTree(p, EnumSet.of(FileVisitOption.FOLLOW_LINKS), 64, new SimpleFileVisitor<>() {
                     @Override
                     public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
                         String n = dir.getFileName() == null ? "" : dir.getFileName().toString();
@@ -123,7 +135,20 @@ public final class Discovery {
         }
         if (contextMode) context.add(name);
         try {
+            long size = Files.size(p);
+            if (size > maxFileSize) {
+                problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is " + human(size)
+                        + ", more than the " + human(maxFileSize) + " gpulint reads per file (manifests are kilobytes); "
+                        + "exclude it, or raise the limit with --max-file-size"));
+                return;
+            }
             byte[] bytes = Files.readAllBytes(p);
+            for (byte b : bytes) {
+                if (b == 0) {
+                    problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is a binary file (it contains NUL bytes), not a manifest"));
+                    return;
+                }
+            }
             String text = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes)).toString();

@@ -28,6 +28,10 @@ public final class Linter {
     private final Catalog catalog;
     private final RuleCatalog rules;
     private final RuleEngine engine = new RuleEngine();
+    private boolean parallel = true;
+
+    /** Reads files on one thread only (tests compare it with the parallel default). */
+    public Linter serial() { parallel = false; return this; }
 
     public Linter() { this(Catalog.builtIn(), RuleCatalog.builtIn()); }
 
@@ -79,8 +83,11 @@ public final class Linter {
         List<Document> documents = new ArrayList<>();
         List<String> linted = new ArrayList<>();
         boolean failed = !earlier.isEmpty();
-        for (SourceFile f : files) {
-            ReadResult r = read(f);
+        // Files are read and parsed in parallel; results keep the input order, so output does not
+        // depend on thread scheduling.
+        List<ReadResult> results = (parallel ? files.parallelStream() : files.stream()).map(Linter::read).toList();
+        for (ReadResult r : results) {
+            SourceFile f = r.file();
             if (r.failed()) failed = true;
             findings.addAll(r.problems());
             if (r.manifest() && !context.contains(f.displayPath())) linted.add(f.displayPath());

@@ -74,7 +74,7 @@ class CliTest {
     @Test
     void missingPathsAndBadEncodingAreFindingsNotCrashes(@TempDir Path dir) throws IOException {
         Path bin = dir.resolve("blob.yaml");
-        Files.write(bin, new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, 2});
+        Files.write(bin, new byte[] {(byte) 0xff, (byte) 0xfe, 'k', ':', ' ', (byte) 0xc3});
         Run r = run(dir.resolve("nope.yaml").toString(), bin.toString());
         assertEquals(2, r.code());
         assertTrue(r.out().contains("nope.yaml:1:1: error: cannot read '"), r.out());
@@ -182,6 +182,33 @@ class CliTest {
         assertEquals(2, r.code());
         assertTrue(r.out().contains("bad.yaml:1:1: error: unknown key 'includes' in "), r.out());
         assertTrue(r.out().contains("did you mean 'include'?"), r.out());
+    }
+
+    @Test
+    void limitsAndEmptyFolders(@TempDir Path dir) throws IOException {
+        Path big = write(dir, "big.yaml", "kind: cluster\n" + "# padding\n".repeat(20_000));
+        Run r = run("--max-file-size", "100 KiB", big.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.out().contains("big.yaml:1:1: error: '" + big + "' is 195.326 KiB, more than the 100 KiB gpulint reads per file"), r.out());
+        Path nul = dir.resolve("nul.yaml");
+        Files.write(nul, new byte[] {'a', ':', ' ', 0, '\n'});
+        assertTrue(run(nul.toString()).out().contains("is a binary file (it contains NUL bytes)"));
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        write(empty, "values.yaml", "replicaCount: 1\n");
+        Run none = run(empty.toString());
+        assertEquals(0, none.code());
+        assertTrue(none.err().contains("gpulint: no gpulint manifests found in " + empty), none.err());
+        assertEquals(2, run("--fail-if-no-manifests", empty.toString()).code());
+    }
+
+    @Test
+    void symlinkLoopsAreReportedNotFollowedForever(@TempDir Path dir) throws IOException {
+        Path d = Files.createDirectories(dir.resolve("a"));
+        write(d, "job.yaml", "kind: training_job\nname: j\n");
+        Files.createSymbolicLink(d.resolve("loop"), d);
+        Run r = run(dir.toString());
+        assertEquals(2, r.code(), r.out());
+        assertTrue(r.out().contains("symbolic-link loop"), r.out());
     }
 
     static Path write(Path dir, String name, String text) throws IOException {

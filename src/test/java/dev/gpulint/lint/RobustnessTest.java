@@ -138,4 +138,35 @@ class RobustnessTest {
         String text = "# a comment\rtraining_job \"j\" {\r  cluster = \"nowhere\"\r}\r";
         assertTrue(first(lint(SourceFile.of("cr.topo", text)), "cr.topo").startsWith("cr.topo:3:13 SYN003"));
     }
+
+    @Test
+    void severalDslErrorsPerFileWithoutCascades() {
+        String text = "cluster \"a\" {\n  count = = 2\n  gpu { model = }\n  x = 1 y = \n}\n";
+        List<String> out = lint(SourceFile.of("many.topo", text));
+        List<String> errors = out.stream().filter(s -> s.startsWith("many.topo")).toList();
+        assertEquals(List.of(
+                "many.topo:2:11 SYN001 syntax error: unexpected '='; expected '[' or a name or a number or a quoted string.",
+                "many.topo:3:17 SYN001 syntax error: unexpected '}'; expected '[' or a name or a number or a quoted string.",
+                "many.topo:4:5 SYN001 syntax error: unexpected '='; expected '}' or a name or a quoted string.",
+                "many.topo:5:1 SYN001 syntax error: unexpected '}'; expected '[' or a name or a number or a quoted string."), errors);
+    }
+
+    @Test
+    void parallelAndSerialReadingGiveTheSameResult() throws Exception {
+        List<SourceFile> files = new ArrayList<>();
+        try (var walk = java.nio.file.Files.walk(java.nio.file.Path.of("..", "samples"))) {
+            for (var p : walk.filter(java.nio.file.Files::isRegularFile).sorted().toList()) {
+                files.add(SourceFile.of(p.toString(), java.nio.file.Files.readString(p)));
+            }
+        }
+        for (int i = 0; i < 200; i++) files.add(SourceFile.of("gen/j" + i + ".yaml",
+                "kind: training_job\nname: j" + i + "\ncluster: h100-pod\nnodes: 2\nparallelism: { tp: " + (1 + i % 16) + " }\n"));
+        LintResult serial = new Linter().serial().lint(files);
+        for (int k = 0; k < 3; k++) {
+            LintResult parallel = new Linter().lint(files);
+            assertEquals(serial.findings(), parallel.findings());
+            assertEquals(serial.files(), parallel.files());
+        }
+        assertTrue(serial.findings().size() > 100);
+    }
 }

@@ -43,14 +43,14 @@ public final class DslReader {
         CharStream chars = CharStreams.fromString(file.text().replaceAll("\r(?!\n)", "\n"), name);
         TopoLexer lexer = new TopoLexer(chars);
         TopoParser parser = new TopoParser(new CommonTokenStream(lexer));
-        FirstError errors = new FirstError(name);
+        SyntaxErrors errors = new SyntaxErrors(name);
         lexer.removeErrorListeners();
         parser.removeErrorListeners();
         lexer.addErrorListener(errors);
         parser.addErrorListener(errors);
         TopoParser.FileContext tree = parser.file();
-        if (errors.first != null) {
-            return new ReadResult(file, List.of(), List.of(errors.first), true);
+        if (!errors.found.isEmpty()) {
+            return new ReadResult(file, List.of(), errors.found, true);
         }
         Builder b = new Builder(name, chars);
         List<Document> docs = new ArrayList<>();
@@ -61,17 +61,25 @@ public final class DslReader {
         return new ReadResult(file, docs, List.of(), true);
     }
 
-    /** Keeps the first syntax error, phrased for a person: what was found, what was expected. */
-    private static final class FirstError extends BaseErrorListener {
+    /**
+     * Collects the syntax errors ANTLR's recovery finds, phrased for a person (what was found, what
+     * was expected): at most one per line, so that one mistake does not cascade into noise, and at
+     * most {@link #MAX} per file.
+     */
+    private static final class SyntaxErrors extends BaseErrorListener {
+        static final int MAX = 10;
         private final String file;
-        Finding first;
+        final List<Finding> found = new ArrayList<>();
+        private final java.util.Set<Integer> lines = new java.util.HashSet<>();
 
-        FirstError(String file) { this.file = file; }
+        SyntaxErrors(String file) { this.file = file; }
 
         @Override
         public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col,
                                 String msg, RecognitionException e) {
-            if (first != null) return;
+            if (found.size() >= MAX || !lines.add(line)) return;
+            // after an error, "unexpected end of file" is the recovery's echo of it, not news
+            if (!found.isEmpty() && offending instanceof Token t && t.getType() == Token.EOF) return;
             String text;
             int width = 1;
             if (offending instanceof Token t) {
@@ -85,8 +93,8 @@ public final class DslReader {
             } else {
                 text = msg;
             }
-            first = Finding.of("SYN001", new Span(file, line, col + 1, line, col + 1 + width), "syntax",
-                    "syntax error: " + text);
+            found.add(Finding.of("SYN001", new Span(file, line, col + 1, line, col + 1 + width), "syntax",
+                    "syntax error: " + text));
         }
 
         private static String expected(Parser p) {

@@ -129,9 +129,16 @@ public final class Binder {
         }
     }
 
+    /** Template placeholders and "decide later" values: unknown, so no rule reasons on them (and no error). */
+    static boolean placeholder(String t) {
+        String v = t.strip();
+        return v.matches("\\$\\{[^}]*\\}|\\$[A-Za-z_][A-Za-z0-9_]*|\\{\\{.*\\}\\}|\\?\\?\\?|(?i)auto");
+    }
+
     private void scalar(ScalarNode key, ScalarNode s, Field f, String path) {
         String name = key.text();
         String t = s.text();
+        if (f.type() != Type.STRING && placeholder(t)) return;
         switch (f.type()) {
             case STRING -> values.put(s, t);
             case INT -> {

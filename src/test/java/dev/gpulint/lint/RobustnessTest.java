@@ -103,8 +103,9 @@ class RobustnessTest {
                   tp: ${TP}
                   pp: "???"
                 """));
-        assertTrue(out.stream().anyMatch(s -> s.equals("p.yaml:6:7 SYN002 'tp' must be an integer, found '${TP}'.")), out.toString());
-        assertTrue(out.stream().anyMatch(s -> s.equals("p.yaml:7:7 SYN002 'pp' must be an integer, found '???'.")), out.toString());
+        assertTrue(out.stream().noneMatch(s -> s.startsWith("p.yaml")), "placeholders are unknown values, not errors: " + out);
+        List<String> typo = lint(SourceFile.of("q.yaml", "kind: training_job\nname: q\nnodes: two\n"));
+        assertTrue(typo.contains("q.yaml:3:8 SYN002 'nodes' must be an integer, found 'two'."), typo.toString());
         assertTrue(out.stream().noneMatch(s -> s.contains("PAR0")), "no rule reasons on a placeholder: " + out);
     }
 

@@ -202,6 +202,25 @@ class CliTest {
     }
 
     @Test
+    void aByteOrderMarkIsAccepted(@TempDir Path dir) throws IOException {
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        Path y = dir.resolve("bom.yaml");
+        Files.write(y, concat(bom, "kind: training_job\nname: j\ncluster: nowhere\n".getBytes(StandardCharsets.UTF_8)));
+        Path t = dir.resolve("bom.topo");
+        Files.write(t, concat(bom, "training_job \"k\" { cluster = \"nowhere\" }\n".getBytes(StandardCharsets.UTF_8)));
+        Run r = run(y.toString(), t.toString());
+        assertEquals(1, r.code(), r.out());
+        assertTrue(r.out().contains("bom.yaml:3:10: error: job 'j' runs on cluster 'nowhere'"), r.out());
+        assertTrue(r.out().contains("bom.topo:1:30: error: job 'k' runs on cluster 'nowhere'"), r.out());
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
     void symlinkLoopsAreReportedNotFollowedForever(@TempDir Path dir) throws IOException {
         Path d = Files.createDirectories(dir.resolve("a"));
         write(d, "job.yaml", "kind: training_job\nname: j\n");

@@ -116,6 +116,10 @@ public final class Main implements Callable<Integer> {
                 description = "configuration file (default: .gpulint.yaml in the current folder or the nearest above)")
         Path config;
 
+        @Option(names = "--rules", paramLabel = "DIR",
+                description = "a folder of your own rules (ID.drl with ID.yaml beside it), compiled at run time")
+        Path rulesDir;
+
         @Option(names = "--max-file-size", paramLabel = "SIZE",
                 description = "files larger than this are reported instead of read (default: 8 MiB)")
         String maxFileSize;
@@ -146,8 +150,13 @@ public final class Main implements Callable<Integer> {
             d.addIncludes();
             List<dev.gpulint.report.Finding> earlier = new ArrayList<>(cfg.problems());
             earlier.addAll(d.problems());
-            LintResult result = new Linter().lint(d.files(), earlier, d.context());
-            RuleCatalog rules = RuleCatalog.builtIn();
+            Linter linter = new Linter();
+            if (rulesDir != null) {
+                linter.withUserRules(dev.gpulint.engine.UserRules.load(rulesDir, d::display),
+                        dev.gpulint.tree.Span.at(d.display(rulesDir), 1, 1));
+            }
+            LintResult result = linter.lint(d.files(), earlier, d.context());
+            RuleCatalog rules = linter.rules();
             boolean useColor = output == null && switch (color) {
                 case always -> true;
                 case never -> false;

@@ -59,20 +59,34 @@ public final class RuleEngine {
         return KieBaseBuilder.createKieBaseFromModel(models);
     }
 
-    /** Runs every rule over the facts of one lint run. */
+    /** Runs every built-in rule over the facts of one lint run. */
     public List<Finding> run(List<Object> facts) {
-        KieSession session = builtInKieBase().newKieSession();
+        return run(builtInKieBase(), facts, "built-in rules", MAX_FIRINGS, dev.gpulint.tree.Span.at("gpulint", 1, 1));
+    }
+
+    /**
+     * Runs the rules of a KieBase over the facts. A rule base that fires more than {@code limit}
+     * times is stopped (a rule that re-triggers itself would never end), and that is a finding.
+     */
+    public List<Finding> run(KieBase kieBase, List<Object> facts, String what, int limit, dev.gpulint.tree.Span where) {
+        KieSession session = kieBase.newKieSession();
         FindingSink sink = new FindingSink();
+        List<Finding> out = new ArrayList<>();
         try {
-            session.setGlobal("sink", sink);
+            boolean declared = kieBase.getKiePackages().stream()
+                    .anyMatch(p -> p.getGlobalVariables().stream().anyMatch(g -> g.getName().equals("sink")));
+            if (declared) session.setGlobal("sink", sink);
             for (Object f : facts) session.insert(f);
-            int fired = session.fireAllRules(MAX_FIRINGS);
-            if (fired >= MAX_FIRINGS) {
-                throw new IllegalStateException("rules fired " + fired + " times; stopped (a rule loops)");
+            int fired = session.fireAllRules(limit);
+            out.addAll(sink.findings());
+            if (fired >= limit) {
+                out.add(Finding.of("SYN001", where, "rules#runaway",
+                        "the " + what + " fired " + fired + " times and were stopped: a rule keeps re-triggering itself "
+                                + "(it modifies or inserts facts its own conditions match)"));
             }
         } finally {
             session.dispose();
         }
-        return sink.findings();
+        return out;
     }
 }

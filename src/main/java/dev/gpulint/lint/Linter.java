@@ -26,9 +26,22 @@ import java.util.Set;
 public final class Linter {
 
     private final Catalog catalog;
-    private final RuleCatalog rules;
+    private RuleCatalog rules;
     private final RuleEngine engine = new RuleEngine();
     private boolean parallel = true;
+    private dev.gpulint.engine.UserRules userRules;
+    private dev.gpulint.tree.Span userRulesAt;
+
+    /** Runs a team's own rules after the built-in ones (their metadata joins {@link #rules()}). */
+    public Linter withUserRules(dev.gpulint.engine.UserRules user, dev.gpulint.tree.Span where) {
+        this.userRules = user;
+        this.userRulesAt = where;
+        this.rules = rules.withExtra(user.metadata());
+        return this;
+    }
+
+    /** The rule metadata this linter settles and renders with, the team's own rules included. */
+    public RuleCatalog rules() { return rules; }
 
     /** Reads files on one thread only (tests compare it with the parallel default). */
     public Linter serial() { parallel = false; return this; }
@@ -97,6 +110,13 @@ public final class Linter {
         findings.addAll(bound.findings());
         List<Object> facts = new Deriver(catalog).derive(bound.clusters(), bound.jobs());
         findings.addAll(engine.run(facts));
+        if (userRules != null) {
+            if (!userRules.problems().isEmpty()) failed = true;
+            findings.addAll(userRules.problems());
+            if (userRules.kieBase() != null) {
+                findings.addAll(engine.run(userRules.kieBase(), facts, "rules of " + userRulesAt.file(), 100_000, userRulesAt));
+            }
+        }
         // a context file's own findings are not reported, except that it does not parse: never silent
         findings.removeIf(x -> context.contains(x.span().file()) && !x.ruleId().equals("SYN001"));
         return new LintResult(settle(findings), linted, failed);
@@ -131,8 +151,12 @@ public final class Linter {
         Set<String> seen = new LinkedHashSet<>();
         List<Finding> out = new ArrayList<>();
         for (Finding f : raw) {
-            RuleMeta meta = rules.get(f.ruleId()).orElseThrow(
-                    () -> new IllegalStateException("finding for a rule without metadata: " + f.ruleId()));
+            RuleMeta meta = rules.get(f.ruleId()).orElse(null);
+            if (meta == null) {
+                // a user rule reporting under an ID that has no metadata: keep it, as a warning
+                if (seen.add(f.ruleId() + "|" + f.span() + "|" + f.message())) out.add(f.level() != null ? f : f.withLevel(dev.gpulint.report.Level.WARNING));
+                continue;
+            }
             String key = f.ruleId() + "|" + f.span() + "|" + f.message();
             if (seen.add(key)) out.add(f.level() != null ? f : f.withLevel(meta.level()));
         }

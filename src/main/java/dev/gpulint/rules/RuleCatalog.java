@@ -22,7 +22,7 @@ import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /** Every rule's metadata, read from the rules/ resources, in ID order. */
-public final class RuleCatalog {
+public class RuleCatalog {
 
     /** Where SARIF's helpUri points: the rule's page in the repository. */
     public static final String HELP_BASE = "https://github.com/gpulint/gpulint/blob/main/docs/rules/";
@@ -59,6 +59,26 @@ public final class RuleCatalog {
             }
         }
         return all.values();
+    }
+
+    /** This catalog and a team's own rules (their metadata wins on a clash of IDs, which the caller reports). */
+    public RuleCatalog withExtra(List<RuleMeta> extra) {
+        if (extra.isEmpty()) return this;
+        RuleCatalog base = this;
+        Map<String, RuleMeta> mine = new LinkedHashMap<>();
+        for (RuleMeta r : extra) mine.put(r.id(), r);
+        return new RuleCatalog(null, false) {
+            @Override public Optional<RuleMeta> get(String id) {
+                RuleMeta r = mine.get(id);
+                return r != null ? Optional.of(r) : base.get(id);
+            }
+
+            @Override public Collection<RuleMeta> all() {
+                List<RuleMeta> all = new ArrayList<>(base.all());
+                all.addAll(mine.values());
+                return all;
+            }
+        };
     }
 
     /** One rule's metadata, found by its ID: rules/<family>/<ID>.yaml, the family being the ID's letters. */

@@ -201,6 +201,58 @@ class CliTest {
         assertEquals(2, run("--fail-if-no-manifests", empty.toString()).code());
     }
 
+    private static final String USER_META = "id: MY001\nname: small-jobs-only\nlevel: warning\ntitle: Jobs stay small\n"
+            + "description: Our queue limits jobs to one node.\nremediation: split the job\n";
+
+    @Test
+    void userRulesRunBesideTheBuiltInOnes(@TempDir Path dir) throws IOException {
+        write(dir, "MY001.drl", """
+                package custom;
+                import dev.gpulint.facts.JobFact;
+                global dev.gpulint.engine.FindingSink sink;
+                rule "MY001 one node per job"
+                    @id("MY001")
+                when
+                    $j : JobFact( nodes > 1 )
+                then
+                    sink.report("MY001", $j.getNodesSpan(), $j.identity(), "job '" + $j.getName() + "' uses " + $j.getNodes() + " nodes");
+                end
+                """);
+        write(dir, "MY001.yaml", USER_META);
+        Run r = run("--rules", dir.toString(), "../samples/broken/tp16-job.yaml", "../samples/broken/roce-cluster.yaml");
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.out().contains("../samples/broken/tp16-job.yaml:6:8: warning: job 'gpt-175b' uses 4 nodes. [MY001]"), r.out());
+        assertTrue(r.out().contains("  help: split the job; see `gpulint explain MY001`"), r.out());
+        assertTrue(r.out().contains("[PAR002]"), "the built-in rules still run");
+        String sarif = run("-f", "sarif", "--rules", dir.toString(), "../samples/broken/tp16-job.yaml").out();
+        assertTrue(sarif.contains("\"id\" : \"MY001\""), "user rules join SARIF's rules[]");
+    }
+
+    @Test
+    void aUserRuleThatDoesNotCompileIsAFindingWithItsLine(@TempDir Path dir) throws IOException {
+        write(dir, "MY001.drl", "package custom;\nimport dev.gpulint.facts.JobFact;\nrule \"x\"\nwhen\n  $j : JobFact( nodez > 1 )\nthen\nend\n");
+        write(dir, "MY001.yaml", USER_META);
+        Run r = run("--rules", dir.toString(), "../samples/broken/tp16-job.yaml", "../samples/broken/roce-cluster.yaml");
+        assertEquals(2, r.code());
+        assertTrue(r.out().contains("MY001.drl:5:1: error: user rule file does not compile: Unable to Analyse Expression nodez > 1"), r.out());
+        assertTrue(r.out().contains("[PAR002]"), "the built-in rules still run: " + r.out());
+        assertFalse(r.err().contains("Exception"), r.err());
+    }
+
+    @Test
+    void aRunawayUserRuleIsStopped(@TempDir Path dir) throws IOException {
+        write(dir, "MY001.drl", """
+                package custom;
+                import dev.gpulint.facts.JobFact;
+                rule "seed" when JobFact() then insert(Integer.valueOf(0)); end
+                rule "forever" when $i : Integer() then insert(Integer.valueOf($i + 1)); end
+                """);
+        write(dir, "MY001.yaml", USER_META);
+        Run r = run("--rules", dir.toString(), "../samples/broken/tp16-job.yaml");
+        assertTrue(r.out().contains("were stopped: a rule keeps re-triggering itself"), r.out());
+        assertEquals(1, r.code());
+    }
+
     @Test
     void aByteOrderMarkIsAccepted(@TempDir Path dir) throws IOException {
         byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};

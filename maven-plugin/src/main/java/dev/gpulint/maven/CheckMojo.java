@@ -61,6 +61,10 @@ public class CheckMojo extends AbstractMojo {
     @Parameter(property = "gpulint.configFile")
     File configFile;
 
+    /** A folder of the team's own rules (ID.drl with ID.yaml beside it), compiled at run time. */
+    @Parameter(property = "gpulint.rulesDirectory")
+    File rulesDirectory;
+
     /** Where the SARIF report goes (the .sarif extension matters to upload tools). */
     @Parameter(property = "gpulint.sarifFile", defaultValue = "${project.build.directory}/gpulint.sarif")
     File sarifFile;
@@ -90,9 +94,13 @@ public class CheckMojo extends AbstractMojo {
         d.addIncludes();
         List<Finding> earlier = new ArrayList<>(cfg.problems());
         earlier.addAll(d.problems());
-        LintResult result = new Linter().lint(d.files(), earlier, d.context());
-
-        RuleCatalog rules = RuleCatalog.builtIn();
+        Linter linter = new Linter();
+        if (rulesDirectory != null) {
+            Path dir = rulesDirectory.toPath().toAbsolutePath();
+            linter.withUserRules(dev.gpulint.engine.UserRules.load(dir, d::display), dev.gpulint.tree.Span.at(d.display(dir), 1, 1));
+        }
+        LintResult result = linter.lint(d.files(), earlier, d.context());
+        RuleCatalog rules = linter.rules();
         for (Finding f : result.findings()) {
             String line = f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": "
                     + f.level().id() + ": " + f.message() + " [" + f.ruleId() + "]";

@@ -1,0 +1,112 @@
+package dev.gpulint.engine;
+
+import dev.gpulint.report.Finding;
+import dev.gpulint.report.Level;
+import dev.gpulint.rules.RuleMeta;
+import dev.gpulint.tree.Span;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.kie.api.KieBase;
+import org.kie.api.builder.Message;
+import org.kie.api.builder.Results;
+import org.kie.api.io.ResourceType;
+import org.kie.internal.utils.KieHelper;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/**
+ * Rules a team writes itself (`--rules DIR`, the Maven plugin's rulesDirectory): DRL files in the
+ * layout of rules/ (ID.drl with ID.yaml beside it), compiled at run time. A DRL file that does not
+ * compile, or a rule without metadata, is a finding with its file and line; the built-in rules run
+ * regardless.
+ */
+public final class UserRules {
+    private final KieBase kieBase;
+    private final List<RuleMeta> metadata;
+    private final List<Finding> problems;
+
+    private UserRules(KieBase kieBase, List<RuleMeta> metadata, List<Finding> problems) {
+        this.kieBase = kieBase;
+        this.metadata = metadata;
+        this.problems = problems;
+    }
+
+    public KieBase kieBase() { return kieBase; }
+
+    public List<RuleMeta> metadata() { return metadata; }
+
+    public List<Finding> problems() { return problems; }
+
+    /** @param display turns a path into the path shown in findings */
+    @SuppressWarnings("unchecked")
+    public static UserRules load(Path dir, java.util.function.Function<Path, String> display) {
+        List<Finding> problems = new ArrayList<>();
+        List<RuleMeta> metas = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            problems.add(Finding.of("SYN001", Span.at(display.apply(dir), 1, 1), "rules",
+                    "the rules folder '" + display.apply(dir) + "' does not exist"));
+            return new UserRules(null, metas, problems);
+        }
+        List<Path> drls;
+        try (Stream<Path> s = Files.walk(dir)) {
+            drls = s.filter(p -> p.getFileName().toString().endsWith(".drl")).sorted().toList();
+        } catch (IOException e) {
+            problems.add(Finding.of("SYN001", Span.at(display.apply(dir), 1, 1), "rules", "cannot read '" + display.apply(dir) + "'"));
+            return new UserRules(null, metas, problems);
+        }
+        KieHelper helper = new KieHelper();
+        List<Path> compiled = new ArrayList<>();
+        for (Path drl : drls) {
+            String id = drl.getFileName().toString().replaceFirst("\\.drl$", "");
+            Path meta = drl.resolveSibling(id + ".yaml");
+            try {
+                if (!Files.isRegularFile(meta)) {
+                    problems.add(Finding.of("SYN002", Span.at(display.apply(drl), 1, 1), "rules/" + id,
+                            "user rule " + id + " has no metadata: add " + display.apply(meta)
+                                    + " with id, name, level, title, description and remediation"));
+                    continue;
+                }
+                Map<String, Object> m = (Map<String, Object>) new Load(LoadSettings.builder().build())
+                        .loadFromString(Files.readString(meta, StandardCharsets.UTF_8));
+                metas.add(new RuleMeta(String.valueOf(m.getOrDefault("id", id)), String.valueOf(m.getOrDefault("name", id.toLowerCase())),
+                        Level.parse(String.valueOf(m.getOrDefault("level", "warning"))), String.valueOf(m.getOrDefault("title", id)),
+                        String.valueOf(m.getOrDefault("description", "")).trim(), String.valueOf(m.getOrDefault("remediation", "")).trim(),
+                        String.valueOf(m.getOrDefault("since", "")), List.copyOf((List<String>) m.getOrDefault("tags", List.of())),
+                        "user", "drools", null));
+                helper.addContent(Files.readString(drl, StandardCharsets.UTF_8), ResourceType.DRL);
+                compiled.add(drl);
+            } catch (IOException | RuntimeException e) {
+                problems.add(Finding.of("SYN002", Span.at(display.apply(meta), 1, 1), "rules/" + id,
+                        "cannot read the metadata of user rule " + id + ": " + e.getMessage()));
+            }
+        }
+        if (compiled.isEmpty()) return new UserRules(null, metas, problems);
+        Results results = helper.verify();
+        List<Message> errors = results.getMessages(Message.Level.ERROR);
+        if (!errors.isEmpty()) {
+            for (Message msg : errors) {
+                // KieHelper names resources by position: map back to the DRL files we added in order
+                String path = msg.getPath();
+                Path drl = compiled.get(0);
+                if (path != null) {
+                    java.util.regex.Matcher mm = java.util.regex.Pattern.compile("(\\d+)\\.drl$").matcher(path);
+                    if (mm.find()) {
+                        int idx = Integer.parseInt(mm.group(1));
+                        if (idx >= 0 && idx < compiled.size()) drl = compiled.get(idx);
+                    }
+                }
+                int line = Math.max(1, msg.getLine());
+                problems.add(Finding.of("SYN001", Span.at(display.apply(drl), line, Math.max(1, msg.getColumn() + 1)), "rules",
+                        "user rule file does not compile: " + msg.getText().replaceAll("\\s+", " ").trim()));
+            }
+            return new UserRules(null, metas, problems);
+        }
+        return new UserRules(helper.build(), metas, problems);
+    }
+}

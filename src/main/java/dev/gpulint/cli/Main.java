@@ -155,6 +155,8 @@ public final class Main implements Callable<Integer> {
                 linter.withUserRules(dev.gpulint.engine.UserRules.load(rulesDir, d::display),
                         dev.gpulint.tree.Span.at(d.display(rulesDir), 1, 1));
             }
+            earlier.addAll(cfg.checkRuleNames(linter.rules()));
+            linter.ruleSettings(cfg.ruleLevels());
             LintResult result = linter.lint(d.files(), earlier, d.context());
             RuleCatalog rules = linter.rules();
             boolean useColor = output == null && switch (color) {

@@ -29,10 +29,41 @@ import java.util.List;
  * </ul>
  * The file is validated like a manifest: an unknown key or a wrong type is a SYN002 finding.
  */
-public record Config(Path base, String file, List<String> include, List<PathMatcher> exclude, List<Finding> problems) {
+public record Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
+                     java.util.Map<String, RuleSetting> rules, List<Finding> problems) {
+
+    /** A `rules:` entry: off or a level, with the span of its key for findings about it. */
+    public record RuleSetting(String value, dev.gpulint.tree.Span keySpan) {}
+
+    public Config(Path base, String file, List<String> include, List<PathMatcher> exclude, List<Finding> problems) {
+        this(base, file, include, exclude, java.util.Map.of(), problems);
+    }
+
+    /** The `rules:` settings as rule ID or name → off/error/warning/note. */
+    public java.util.Map<String, String> ruleLevels() {
+        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+        rules.forEach((k, v) -> m.put(k, v.value()));
+        return m;
+    }
+
+    /** SYN002 findings for `rules:` keys that name no rule of the catalog (with a did-you-mean). */
+    public List<Finding> checkRuleNames(dev.gpulint.rules.RuleCatalog catalog) {
+        List<Finding> out = new ArrayList<>();
+        List<String> known = new ArrayList<>();
+        catalog.all().forEach(r -> { known.add(r.id()); known.add(r.name()); });
+        rules.forEach((k, v) -> {
+            if (!known.contains(k)) {
+                String guess = Names.closest(k, known);
+                out.add(Finding.of("SYN002", v.keySpan(), "config/rules/" + k, "'" + k + "' in the rules of " + file
+                        + " is no gpulint rule ID or name" + (guess != null ? "; did you mean '" + guess + "'?" : "")));
+            }
+        });
+        return out;
+    }
 
     public static final String NAME = ".gpulint.yaml";
-    static final List<String> KEYS = List.of("include", "exclude");
+    static final List<String> KEYS = List.of("include", "exclude", "rules");
+    static final List<String> SETTINGS = List.of("off", "error", "warning", "note");
 
     public static Config none() { return new Config(Path.of("").toAbsolutePath(), null, List.of(), List.of(), List.of()); }
 
@@ -57,6 +88,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                     "cannot read the configuration '" + display + "': " + e.getClass().getSimpleName()));
             return new Config(base, display, List.of(), List.of(), problems);
         }
+        java.util.Map<String, RuleSetting> ruleSettings = new java.util.LinkedHashMap<>();
         ReadResult r = new YamlReader().readAll(SourceFile.of(display, text));
         problems.addAll(r.problems());
         List<String> include = new ArrayList<>();
@@ -68,6 +100,23 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                     case "include" -> strings(e, display, problems).forEach(include::add);
                     case "exclude" -> strings(e, display, problems).forEach(g ->
                             exclude.add(FileSystems.getDefault().getPathMatcher("glob:" + g)));
+                    case "rules" -> {
+                        if (!(e.value() instanceof MappingNode rm)) {
+                            problems.add(Finding.of("SYN002", e.value().span(), "config/rules",
+                                    "'rules' in " + display + " must map rule IDs or names to off, error, warning or note"));
+                            break;
+                        }
+                        for (MappingNode.Entry re : rm.entries()) {
+                            String v = re.value() instanceof ScalarNode sv ? sv.text().toLowerCase(java.util.Locale.ROOT) : "";
+                            if (v.equals("false")) v = "off";   // YAML reads a plain off as false
+                            if (!SETTINGS.contains(v)) {
+                                problems.add(Finding.of("SYN002", re.value().span(), "config/rules/" + re.key().text(),
+                                        "rule setting '" + v + "' for " + re.key().text() + " must be off, error, warning or note"));
+                                continue;
+                            }
+                            ruleSettings.put(re.key().text(), new RuleSetting(v, re.key().span()));
+                        }
+                    }
                     default -> {
                         String guess = Names.closest(key, KEYS);
                         problems.add(Finding.of("SYN002", e.key().span(), "config/" + key,
@@ -77,7 +126,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 }
             }
         }
-        return new Config(base, display, include, exclude, problems);
+        return new Config(base, display, include, exclude, ruleSettings, problems);
     }
 
     private static List<String> strings(MappingNode.Entry e, String display, List<Finding> problems) {

@@ -15,9 +15,18 @@ public record LintResult(List<Finding> findings, List<String> files, boolean inp
         files = List.copyOf(files);
     }
 
-    public long count(Level l) { return findings.stream().filter(f -> f.level() == l).count(); }
+    /** Findings at a level, suppressed ones left out. */
+    public long count(Level l) { return findings.stream().filter(f -> !f.suppressed() && f.level() == l).count(); }
 
+    public long suppressedCount() { return findings.stream().filter(Finding::suppressed).count(); }
+
+    /** Whether an unsuppressed finding reaches the threshold (the exit code). */
     public boolean anyAtOrAbove(Level threshold) {
-        return findings.stream().anyMatch(f -> f.level().compareTo(threshold) >= 0);
+        return findings.stream().anyMatch(f -> !f.suppressed() && f.level().compareTo(threshold) >= 0);
+    }
+
+    /** Unsuppressed findings at or above a level. */
+    public long countAtOrAbove(Level threshold) {
+        return findings.stream().filter(f -> !f.suppressed() && f.level().compareTo(threshold) >= 0).count();
     }
 }

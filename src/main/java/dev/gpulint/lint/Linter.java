@@ -9,6 +9,7 @@ import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.dsl.DslReader;
 import dev.gpulint.read.yaml.YamlReader;
 import dev.gpulint.report.Finding;
+import dev.gpulint.report.Level;
 import dev.gpulint.rules.RuleCatalog;
 import dev.gpulint.rules.RuleMeta;
 import dev.gpulint.tree.Document;
@@ -29,6 +30,14 @@ public final class Linter {
     private RuleCatalog rules;
     private final RuleEngine engine = new RuleEngine();
     private boolean parallel = true;
+    private java.time.LocalDate today = java.time.LocalDate.now();
+    private java.util.Map<String, String> ruleSettings = java.util.Map.of();
+
+    /** The date suppressions' until= are compared with (tests fix it). */
+    public Linter today(java.time.LocalDate d) { this.today = d; return this; }
+
+    /** Configuration `rules:`: rule ID or name to off, error, warning or note. */
+    public Linter ruleSettings(java.util.Map<String, String> settings) { this.ruleSettings = settings; return this; }
     private dev.gpulint.engine.UserRules userRules;
     private dev.gpulint.tree.Span userRulesAt;
 
@@ -119,7 +128,8 @@ public final class Linter {
         }
         // a context file's own findings are not reported, except that it does not parse: never silent
         findings.removeIf(x -> context.contains(x.span().file()) && !x.ruleId().equals("SYN001"));
-        return new LintResult(settle(findings), linted, failed);
+        List<Finding> settled = dev.gpulint.settle.Suppressions.apply(files, findings, rules, today);
+        return new LintResult(settle(settled), linted, failed);
     }
 
     /**
@@ -158,7 +168,10 @@ public final class Linter {
                 continue;
             }
             String key = f.ruleId() + "|" + f.span() + "|" + f.message();
-            if (seen.add(key)) out.add(f.level() != null ? f : f.withLevel(meta.level()));
+            String setting = ruleSettings.getOrDefault(f.ruleId(), ruleSettings.get(meta.name()));
+            if ("off".equals(setting)) continue;
+            Finding leveled = setting != null ? f.withLevel(Level.parse(setting)) : f.level() != null ? f : f.withLevel(meta.level());
+            if (seen.add(key)) out.add(leveled);
         }
         out.sort(Finding.ORDER);
         return out;

@@ -13,7 +13,22 @@ import java.util.Objects;
  *                 path), independent of line numbers: the base of fingerprints
  */
 public record Finding(String ruleId, Level level, Span span, String message,
-                      List<Related> related, String identity) {
+                      List<Related> related, String identity, String suppression) {
+
+    public Finding(String ruleId, Level level, Span span, String message, List<Related> related, String identity) {
+        this(ruleId, level, span, message, related, identity, null);
+    }
+
+    /** Suppressed in source, with this justification; still reported in SARIF, counted in text. */
+    public boolean suppressed() { return suppression != null; }
+
+    public Finding withSuppression(String justification) {
+        return new Finding(ruleId, level, span, message, related, identity, justification);
+    }
+
+    public Finding withMessage(String m) {
+        return new Finding(ruleId, level, span, m, related, identity, suppression);
+    }
 
     public record Related(Span span, String message) {}
 
@@ -42,11 +57,11 @@ public record Finding(String ruleId, Level level, Span span, String message,
         return new Finding(ruleId, null, span, message, List.of(), identity);
     }
 
-    public Finding withLevel(Level l) { return new Finding(ruleId, l, span, message, related, identity); }
+    public Finding withLevel(Level l) { return new Finding(ruleId, l, span, message, related, identity, suppression); }
 
     public Finding withRelated(Span s, String msg) {
         List<Related> r = new java.util.ArrayList<>(related);
         r.add(new Related(s, msg));
-        return new Finding(ruleId, level, span, message, r, identity);
+        return new Finding(ruleId, level, span, message, r, identity, suppression);
     }
 }

@@ -18,6 +18,7 @@ public final class GithubRenderer implements Renderer {
     @Override
     public void render(LintResult result, Writer out) throws IOException {
         for (Finding f : result.findings()) {
+            if (f.suppressed()) continue;
             String command = switch (f.level()) { case ERROR -> "error"; case WARNING -> "warning"; case NOTE -> "notice"; };
             String title = f.ruleId() + rules.get(f.ruleId()).map(r -> " " + r.name()).orElse("");
             out.write("::" + command + " file=" + property(f.span().file()) + ",line=" + f.span().startLine()

@@ -41,6 +41,7 @@ public final class JsonRenderer implements Renderer {
             }
             m.put("related", related);
             m.put("fingerprint", Fingerprints.of(f));
+            if (f.suppressed()) m.put("suppressed", f.suppression());
             findings.add(m);
         }
         root.put("findings", findings);
@@ -48,6 +49,7 @@ public final class JsonRenderer implements Renderer {
         summary.put("errors", result.count(Level.ERROR));
         summary.put("warnings", result.count(Level.WARNING));
         summary.put("notes", result.count(Level.NOTE));
+        summary.put("suppressed", result.suppressedCount());
         summary.put("files", result.files().size());
         summary.put("inputFailed", result.inputFailed());
         root.put("summary", summary);

@@ -120,6 +120,12 @@ public final class SarifRenderer implements Renderer {
             m.put("relatedLocations", rel);
         }
         m.put("partialFingerprints", Map.of(Fingerprints.KEY, Fingerprints.of(f)));
+        if (f.suppressed()) {
+            Map<String, Object> sup = new LinkedHashMap<>();
+            sup.put("kind", "inSource");
+            sup.put("justification", f.suppression());
+            m.put("suppressions", List.of(sup));
+        }
         return m;
     }
 

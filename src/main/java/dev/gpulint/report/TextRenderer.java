@@ -22,6 +22,7 @@ public final class TextRenderer implements Renderer {
     @Override
     public void render(LintResult result, Writer out) throws IOException {
         for (Finding f : result.findings()) {
+            if (f.suppressed()) continue;
             out.write(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": "
                     + level(f.level()) + ": " + f.message() + " [" + f.ruleId() + "]\n");
             for (Finding.Related r : f.related()) {
@@ -36,8 +37,9 @@ public final class TextRenderer implements Renderer {
         }
         long e = result.count(Level.ERROR), w = result.count(Level.WARNING), n = result.count(Level.NOTE);
         int files = result.files().size();
+        long s = result.suppressedCount();
         out.write(plural(e, "error") + ", " + plural(w, "warning") + ", " + plural(n, "note") + " in "
-                + plural(files, "file") + "\n");
+                + plural(files, "file") + (s > 0 ? " (" + s + " suppressed)" : "") + "\n");
     }
 
     private String level(Level l) {

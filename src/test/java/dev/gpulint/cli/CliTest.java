@@ -254,6 +254,46 @@ class CliTest {
     }
 
     @Test
+    void inlineSuppressionsWithReasonsAndExpiry(@TempDir Path dir) throws IOException {
+        Path c = write(dir, "c.yaml", """
+                kind: cluster
+                name: lab
+                fabric:
+                  # gpulint: ignore NET001, NET002 -- lab network, no RDMA traffic
+                  type: roce
+                node_groups:
+                  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 } }
+                """);
+        Run r = run(c.toString());
+        assertEquals(0, r.code(), r.out());
+        assertEquals("0 errors, 0 warnings, 0 notes in 1 file (2 suppressed)\n", r.out());
+        String sarif = run("-f", "sarif", c.toString()).out();
+        assertTrue(java.util.regex.Pattern.compile("\"suppressions\" : \\[ \\{\\s*\"kind\" : \"inSource\",\\s*\"justification\" : \"lab network, no RDMA traffic\"")
+                .matcher(sarif).find(), sarif);
+        Path expired = write(dir, "c.yaml", Files.readString(c).replace("-- lab", "until=2020-01-01 -- lab"));
+        Run e = run(expired.toString());
+        assertEquals(1, e.code(), e.out());
+        assertTrue(e.out().contains("(its suppression at line 4 expired on 2020-01-01). [NET001]"), e.out());
+    }
+
+    @Test
+    void configTurnsRulesOffAndChangesLevels(@TempDir Path dir) throws IOException {
+        Path c = write(dir, "c.yaml", "kind: cluster\nname: lab\nfabric: { type: roce }\nnode_groups:\n"
+                + "  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 } }\n");
+        Path cfg = write(dir, "cfg.yaml", "rules:\n  NET001: warning\n  roce-without-ecn: off\n");
+        Run r = run("-c", cfg.toString(), c.toString());
+        assertEquals(0, r.code(), r.out());
+        assertTrue(r.out().contains("warning: cluster 'lab' runs RoCE (fabric type roce) but states no PFC"), r.out());
+        assertFalse(r.out().contains("[NET002]"), r.out());
+        Path bad = write(dir, "bad.yaml", "rules:\n  NET01: off\n  NET002: loud\n");
+        Run b = run("-c", bad.toString(), c.toString());
+        assertEquals(2, b.code());
+        assertTrue(b.out().contains("bad.yaml:2:3: error: 'NET01' in the rules of "), b.out());
+        assertTrue(b.out().contains("did you mean 'NET001'?"), b.out());
+        assertTrue(b.out().contains("bad.yaml:3:11: error: rule setting 'loud' for NET002 must be off, error, warning or note"), b.out());
+    }
+
+    @Test
     void aByteOrderMarkIsAccepted(@TempDir Path dir) throws IOException {
         byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
         Path y = dir.resolve("bom.yaml");

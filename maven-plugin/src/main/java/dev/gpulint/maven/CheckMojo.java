@@ -99,9 +99,12 @@ public class CheckMojo extends AbstractMojo {
             Path dir = rulesDirectory.toPath().toAbsolutePath();
             linter.withUserRules(dev.gpulint.engine.UserRules.load(dir, d::display), dev.gpulint.tree.Span.at(d.display(dir), 1, 1));
         }
+        earlier.addAll(cfg.checkRuleNames(linter.rules()));
+        linter.ruleSettings(cfg.ruleLevels());
         LintResult result = linter.lint(d.files(), earlier, d.context());
         RuleCatalog rules = linter.rules();
         for (Finding f : result.findings()) {
+            if (f.suppressed()) continue;
             String line = f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": "
                     + f.level().id() + ": " + f.message() + " [" + f.ruleId() + "]";
             switch (f.level()) {
@@ -125,7 +128,7 @@ public class CheckMojo extends AbstractMojo {
             throw new MojoFailureException("gpulint: some input could not be read or parsed (see the SYN001 findings above)");
         }
         if (threshold == null) return;
-        long counted = result.findings().stream().filter(f -> f.level().compareTo(threshold) >= 0).count();
+        long counted = result.countAtOrAbove(threshold);
         if (counted > maxAllowedFindings) {
             throw new MojoFailureException("gpulint found " + counted + " finding" + (counted == 1 ? "" : "s")
                     + " at or above " + fo + (maxAllowedFindings > 0 ? " (at most " + maxAllowedFindings + " allowed)" : "")

@@ -1,0 +1,132 @@
+package dev.gpulint.settle;
+
+import dev.gpulint.bind.Names;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.report.Finding;
+import dev.gpulint.rules.RuleCatalog;
+import dev.gpulint.tree.Span;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Inline suppressions, in YAML and DSL comments, on the finding's line or the line above:
+ * {@code # gpulint: ignore PAR002 -- TP=16 is intended, NVL36 rack} with an optional
+ * {@code until=2027-06-30}. A reason is required. Suppressed findings are kept (SARIF lists them
+ * with their justification); a suppression that lacks a reason, names an unknown rule, has expired
+ * or matches nothing is itself a finding (SYN005).
+ */
+public final class Suppressions {
+
+    private static final Pattern COMMENT = Pattern.compile(
+            "(?:#|//)\\s*gpulint:\\s*ignore\\b(.*)$");
+    private static final Pattern BODY = Pattern.compile(
+            "^\\s*([A-Za-z]+[0-9]+(?:\\s*,\\s*[A-Za-z]+[0-9]+)*)?\\s*(?:until=(\\S+))?\\s*(?:--\\s*(.*?))?\\s*(?:until=(\\S+))?\\s*$");
+
+    /** One suppression comment. {@code standalone}: the comment is alone on its line, so it covers the next line. */
+    record Entry(String file, int line, int column, boolean standalone, List<String> rules, String reason, String until,
+                 Span span) {}
+
+    private Suppressions() {}
+
+    static List<Entry> parse(SourceFile f) {
+        List<Entry> out = new ArrayList<>();
+        String[] lines = f.text().split("\r\n|\r|\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            Matcher m = COMMENT.matcher(lines[i]);
+            if (!m.find()) continue;
+            int col = m.start() + 1;
+            boolean standalone = lines[i].substring(0, m.start()).isBlank();
+            Span span = new Span(f.displayPath(), i + 1, col, i + 1, lines[i].length() + 1);
+            Matcher b = BODY.matcher(m.group(1));
+            if (!b.matches()) {
+                out.add(new Entry(f.displayPath(), i + 1, col, standalone, List.of(), null, null, span));
+                continue;
+            }
+            List<String> rules = new ArrayList<>();
+            if (b.group(1) != null) for (String r : b.group(1).split("\\s*,\\s*")) rules.add(r.toUpperCase(java.util.Locale.ROOT));
+            String reason = b.group(3) == null || b.group(3).isBlank() ? null : b.group(3).strip();
+            String until = b.group(2) != null ? b.group(2) : b.group(4);
+            out.add(new Entry(f.displayPath(), i + 1, col, standalone, rules, reason, until, span));
+        }
+        return out;
+    }
+
+    /**
+     * Applies the suppressions of {@code files} to {@code findings}; returns the findings (suppressed
+     * ones marked) plus the SYN005 findings about the suppressions themselves.
+     */
+    public static List<Finding> apply(List<SourceFile> files, List<Finding> findings, RuleCatalog rules, LocalDate today) {
+        List<Entry> entries = new ArrayList<>();
+        for (SourceFile f : files) if (f.text().contains("gpulint:")) entries.addAll(parse(f));
+        if (entries.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>();
+        boolean[] used = new boolean[entries.size()];
+        List<Finding> problems = new ArrayList<>();
+        boolean[] invalid = new boolean[entries.size()];
+        for (int k = 0; k < entries.size(); k++) {
+            Entry e = entries.get(k);
+            if (e.rules().isEmpty()) {
+                problems.add(Finding.of("SYN005", e.span(), "suppression@" + e.line(),
+                        "this suppression names no rule: write # gpulint: ignore RULE-ID -- reason"));
+                invalid[k] = true;
+                continue;
+            }
+            for (String id : e.rules()) {
+                if (rules.get(id).isEmpty()) {
+                    List<String> ids = new ArrayList<>();
+                    rules.all().forEach(r -> ids.add(r.id()));
+                    String guess = Names.closest(id, ids);
+                    problems.add(Finding.of("SYN005", e.span(), "suppression@" + e.line() + "/" + id,
+                            "this suppression names " + id + ", which is no gpulint rule" + (guess != null ? "; did you mean " + guess + "?" : "")));
+                    invalid[k] = true;
+                }
+            }
+            if (e.reason() == null) {
+                problems.add(Finding.of("SYN005", e.span(), "suppression@" + e.line() + "#reason",
+                        "this suppression of " + String.join(", ", e.rules()) + " gives no reason, so it does not apply: "
+                                + "add one after --, e.g. # gpulint: ignore " + e.rules().get(0) + " -- why this is intended"));
+                invalid[k] = true;
+            }
+            if (e.until() != null) {
+                try {
+                    LocalDate.parse(e.until());
+                } catch (DateTimeParseException ex) {
+                    problems.add(Finding.of("SYN005", e.span(), "suppression@" + e.line() + "#until",
+                            "this suppression's until=" + e.until() + " is not a date (YYYY-MM-DD), so it does not apply"));
+                    invalid[k] = true;
+                }
+            }
+        }
+        for (Finding f : findings) {
+            Finding result = f;
+            for (int k = 0; k < entries.size(); k++) {
+                Entry e = entries.get(k);
+                if (invalid[k] || !e.file().equals(f.span().file()) || !e.rules().contains(f.ruleId())) continue;
+                int line = f.span().startLine();
+                if (!(line == e.line() || (e.standalone() && line == e.line() + 1))) continue;
+                used[k] = true;
+                if (e.until() != null && LocalDate.parse(e.until()).isBefore(today)) {
+                    result = f.withMessage(f.message() + " (its suppression at line " + e.line() + " expired on " + e.until() + ")");
+                } else {
+                    result = f.withSuppression(e.reason());
+                }
+                break;
+            }
+            out.add(result);
+        }
+        for (int k = 0; k < entries.size(); k++) {
+            Entry e = entries.get(k);
+            if (!invalid[k] && !used[k]) {
+                problems.add(Finding.of("SYN005", e.span(), "suppression@" + e.line() + "#unused",
+                        "this suppression of " + String.join(", ", e.rules()) + " matches no finding on "
+                                + (e.standalone() ? "the next line" : "its line") + ": remove it, or move it next to the finding"));
+            }
+        }
+        out.addAll(problems);
+        return out;
+    }
+}

@@ -116,6 +116,14 @@ public final class Main implements Callable<Integer> {
                 description = "configuration file (default: .gpulint.yaml in the current folder or the nearest above)")
         Path config;
 
+        @Option(names = "--baseline", paramLabel = "FILE",
+                description = "a SARIF file of an earlier run: report only findings that are not in it")
+        Path baseline;
+
+        @Option(names = "--write-baseline", paramLabel = "FILE",
+                description = "write this run's findings as a baseline (SARIF) for --baseline")
+        Path writeBaseline;
+
         @Option(names = "--rules", paramLabel = "DIR",
                 description = "a folder of your own rules (ID.drl with ID.yaml beside it), compiled at run time")
         Path rulesDir;
@@ -151,11 +159,21 @@ public final class Main implements Callable<Integer> {
             List<dev.gpulint.report.Finding> earlier = new ArrayList<>(cfg.problems());
             earlier.addAll(d.problems());
             Linter linter = new Linter();
-            if (rulesDir != null) {
-                linter.withUserRules(dev.gpulint.engine.UserRules.load(rulesDir, d::display),
-                        dev.gpulint.tree.Span.at(d.display(rulesDir), 1, 1));
+            List<Path> ruleDirs = new ArrayList<>(cfg.rulePathsResolved());
+            if (rulesDir != null) ruleDirs.add(rulesDir);
+            if (!ruleDirs.isEmpty()) {
+                linter.withUserRules(dev.gpulint.engine.UserRules.load(ruleDirs, d::display),
+                        dev.gpulint.tree.Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
             }
             earlier.addAll(cfg.checkRuleNames(linter.rules()));
+            if (baseline != null) {
+                try {
+                    linter.baseline(dev.gpulint.settle.Baseline.read(baseline));
+                } catch (IOException e) {
+                    spec.commandLine().getErr().println("gpulint: cannot read the baseline " + baseline + ": " + e.getMessage());
+                    return BAD_INPUT;
+                }
+            }
             linter.ruleSettings(cfg.ruleLevels());
             LintResult result = linter.lint(d.files(), earlier, d.context());
             RuleCatalog rules = linter.rules();
@@ -171,6 +189,13 @@ public final class Main implements Callable<Integer> {
                 case sarif -> new SarifRenderer(rules, version(), Path.of(""));
                 case github -> new dev.gpulint.report.GithubRenderer(rules);
             };
+            if (writeBaseline != null) {
+                Path parent = writeBaseline.toAbsolutePath().getParent();
+                if (parent != null) Files.createDirectories(parent);
+                try (Writer w = Files.newBufferedWriter(writeBaseline, StandardCharsets.UTF_8)) {
+                    new SarifRenderer(rules, version(), Path.of("")).render(result, w);
+                }
+            }
             if (output != null) {
                 Path parent = output.toAbsolutePath().getParent();
                 if (parent != null) Files.createDirectories(parent);

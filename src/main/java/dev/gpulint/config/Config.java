@@ -30,13 +30,20 @@ import java.util.List;
  * The file is validated like a manifest: an unknown key or a wrong type is a SYN002 finding.
  */
 public record Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
-                     java.util.Map<String, RuleSetting> rules, List<Finding> problems) {
+                     java.util.Map<String, RuleSetting> rules, List<String> rulePaths, List<Finding> problems) {
 
     /** A `rules:` entry: off or a level, with the span of its key for findings about it. */
     public record RuleSetting(String value, dev.gpulint.tree.Span keySpan) {}
 
     public Config(Path base, String file, List<String> include, List<PathMatcher> exclude, List<Finding> problems) {
-        this(base, file, include, exclude, java.util.Map.of(), problems);
+        this(base, file, include, exclude, java.util.Map.of(), List.of(), problems);
+    }
+
+    /** The configuration's rule_paths, resolved against its folder. */
+    public List<Path> rulePathsResolved() {
+        List<Path> out = new ArrayList<>();
+        for (String p : rulePaths) out.add(base.resolve(p));
+        return out;
     }
 
     /** The `rules:` settings as rule ID or name → off/error/warning/note. */
@@ -62,7 +69,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     }
 
     public static final String NAME = ".gpulint.yaml";
-    static final List<String> KEYS = List.of("include", "exclude", "rules");
+    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths");
     static final List<String> SETTINGS = List.of("off", "error", "warning", "note");
 
     public static Config none() { return new Config(Path.of("").toAbsolutePath(), null, List.of(), List.of(), List.of()); }
@@ -89,6 +96,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
             return new Config(base, display, List.of(), List.of(), problems);
         }
         java.util.Map<String, RuleSetting> ruleSettings = new java.util.LinkedHashMap<>();
+        List<String> rulePaths = new ArrayList<>();
         ReadResult r = new YamlReader().readAll(SourceFile.of(display, text));
         problems.addAll(r.problems());
         List<String> include = new ArrayList<>();
@@ -98,6 +106,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 String key = e.key().text();
                 switch (key) {
                     case "include" -> strings(e, display, problems).forEach(include::add);
+                    case "rule_paths" -> strings(e, display, problems).forEach(rulePaths::add);
                     case "exclude" -> strings(e, display, problems).forEach(g ->
                             exclude.add(FileSystems.getDefault().getPathMatcher("glob:" + g)));
                     case "rules" -> {
@@ -126,7 +135,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 }
             }
         }
-        return new Config(base, display, include, exclude, ruleSettings, problems);
+        return new Config(base, display, include, exclude, ruleSettings, rulePaths, problems);
     }
 
     private static List<String> strings(MappingNode.Entry e, String display, List<Finding> problems) {

@@ -44,21 +44,27 @@ public final class UserRules {
     public List<Finding> problems() { return problems; }
 
     /** @param display turns a path into the path shown in findings */
-    @SuppressWarnings("unchecked")
     public static UserRules load(Path dir, java.util.function.Function<Path, String> display) {
+        return load(List.of(dir), display);
+    }
+
+    /** Several folders (`--rules` and the configuration's rule_paths) compile into one rule base. */
+    @SuppressWarnings("unchecked")
+    public static UserRules load(List<Path> dirs, java.util.function.Function<Path, String> display) {
         List<Finding> problems = new ArrayList<>();
         List<RuleMeta> metas = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            problems.add(Finding.of("SYN001", Span.at(display.apply(dir), 1, 1), "rules",
-                    "the rules folder '" + display.apply(dir) + "' does not exist"));
-            return new UserRules(null, metas, problems);
-        }
-        List<Path> drls;
-        try (Stream<Path> s = Files.walk(dir)) {
-            drls = s.filter(p -> p.getFileName().toString().endsWith(".drl")).sorted().toList();
-        } catch (IOException e) {
-            problems.add(Finding.of("SYN001", Span.at(display.apply(dir), 1, 1), "rules", "cannot read '" + display.apply(dir) + "'"));
-            return new UserRules(null, metas, problems);
+        List<Path> drls = new ArrayList<>();
+        for (Path dir : dirs) {
+            if (!Files.isDirectory(dir)) {
+                problems.add(Finding.of("SYN001", Span.at(display.apply(dir), 1, 1), "rules",
+                        "the rules folder '" + display.apply(dir) + "' does not exist"));
+                continue;
+            }
+            try (Stream<Path> s = Files.walk(dir)) {
+                drls.addAll(s.filter(p -> p.getFileName().toString().endsWith(".drl")).sorted().toList());
+            } catch (IOException e) {
+                problems.add(Finding.of("SYN001", Span.at(display.apply(dir), 1, 1), "rules", "cannot read '" + display.apply(dir) + "'"));
+            }
         }
         KieHelper helper = new KieHelper();
         List<Path> compiled = new ArrayList<>();

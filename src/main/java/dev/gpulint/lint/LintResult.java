@@ -9,10 +9,14 @@ import java.util.List;
  * the files that were linted, and whether any input could not be read or
  * parsed (exit code 2).
  */
-public record LintResult(List<Finding> findings, List<String> files, boolean inputFailed) {
+public record LintResult(List<Finding> findings, List<String> files, boolean inputFailed, int baselined) {
     public LintResult {
         findings = List.copyOf(findings);
         files = List.copyOf(files);
+    }
+
+    public LintResult(List<Finding> findings, List<String> files, boolean inputFailed) {
+        this(findings, files, inputFailed, 0);
     }
 
     /** Findings at a level, suppressed ones left out. */

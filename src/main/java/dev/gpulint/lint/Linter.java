@@ -33,6 +33,11 @@ public final class Linter {
     private java.time.LocalDate today = java.time.LocalDate.now();
     private java.util.Map<String, String> ruleSettings = java.util.Map.of();
 
+    private java.util.Set<String> baseline = java.util.Set.of();
+
+    /** Fingerprints of accepted findings (from a baseline SARIF file): those are not reported. */
+    public Linter baseline(java.util.Set<String> fingerprints) { this.baseline = fingerprints; return this; }
+
     /** The date suppressions' until= are compared with (tests fix it). */
     public Linter today(java.time.LocalDate d) { this.today = d; return this; }
 
@@ -128,8 +133,13 @@ public final class Linter {
         }
         // a context file's own findings are not reported, except that it does not parse: never silent
         findings.removeIf(x -> context.contains(x.span().file()) && !x.ruleId().equals("SYN001"));
-        List<Finding> settled = dev.gpulint.settle.Suppressions.apply(files, findings, rules, today);
-        return new LintResult(settle(settled), linted, failed);
+        List<Finding> settled = settle(dev.gpulint.settle.Suppressions.apply(files, findings, rules, today));
+        int before = settled.size();
+        if (!baseline.isEmpty()) {
+            settled = new ArrayList<>(settled);
+            settled.removeIf(x -> baseline.contains(dev.gpulint.report.Fingerprints.of(x)));
+        }
+        return new LintResult(settled, linted, failed, before - settled.size());
     }
 
     /**

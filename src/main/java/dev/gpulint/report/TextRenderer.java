@@ -39,7 +39,8 @@ public final class TextRenderer implements Renderer {
         int files = result.files().size();
         long s = result.suppressedCount();
         out.write(plural(e, "error") + ", " + plural(w, "warning") + ", " + plural(n, "note") + " in "
-                + plural(files, "file") + (s > 0 ? " (" + s + " suppressed)" : "") + "\n");
+                + plural(files, "file") + (s > 0 ? " (" + s + " suppressed)" : "")
+                + (result.baselined() > 0 ? " (" + result.baselined() + " in the baseline)" : "") + "\n");
     }
 
     private String level(Level l) {

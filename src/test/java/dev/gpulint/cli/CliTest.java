@@ -294,6 +294,24 @@ class CliTest {
     }
 
     @Test
+    void baselineReportsOnlyNewFindingsAndSurvivesEditsAbove(@TempDir Path dir) throws IOException {
+        Path c = write(dir, "c.yaml", "kind: cluster\nname: lab\nfabric: { type: roce }\nnode_groups:\n"
+                + "  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 } }\n");
+        Path base = dir.resolve("gpulint-baseline.sarif");
+        Run first = run("--write-baseline", base.toString(), c.toString());
+        assertEquals(1, first.code());
+        assertTrue(Files.readString(base).contains("\"gpulint/v1\""));
+        // lines inserted above the findings, and a new mistake
+        write(dir, "c.yaml", "# owned by the lab team\n# reviewed 2026-11\n\n" + Files.readString(c)
+                + "  - { name: h, count: 1, gpu: { model: L40S, count: 4 }, nvlink: { switch: true } }\n");
+        Run after = run("--baseline", base.toString(), c.toString());
+        assertEquals(1, after.code(), after.out());
+        assertFalse(after.out().contains("[NET001]"), "baselined findings stay quiet after edits above: " + after.out());
+        assertTrue(after.out().contains("c.yaml:9:58: error: node group 'h' declares NVLink for L40S"), after.out());
+        assertTrue(after.out().endsWith("1 error, 0 warnings, 0 notes in 1 file (2 in the baseline)\n"), after.out());
+    }
+
+    @Test
     void aByteOrderMarkIsAccepted(@TempDir Path dir) throws IOException {
         byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
         Path y = dir.resolve("bom.yaml");

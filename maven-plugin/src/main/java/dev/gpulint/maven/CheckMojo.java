@@ -95,9 +95,11 @@ public class CheckMojo extends AbstractMojo {
         List<Finding> earlier = new ArrayList<>(cfg.problems());
         earlier.addAll(d.problems());
         Linter linter = new Linter();
-        if (rulesDirectory != null) {
-            Path dir = rulesDirectory.toPath().toAbsolutePath();
-            linter.withUserRules(dev.gpulint.engine.UserRules.load(dir, d::display), dev.gpulint.tree.Span.at(d.display(dir), 1, 1));
+        List<Path> ruleDirs = new ArrayList<>(cfg.rulePathsResolved());
+        if (rulesDirectory != null) ruleDirs.add(rulesDirectory.toPath().toAbsolutePath());
+        if (!ruleDirs.isEmpty()) {
+            linter.withUserRules(dev.gpulint.engine.UserRules.load(ruleDirs, d::display),
+                    dev.gpulint.tree.Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
         }
         earlier.addAll(cfg.checkRuleNames(linter.rules()));
         linter.ruleSettings(cfg.ruleLevels());

@@ -120,15 +120,59 @@ public final class Catalog {
         for (String a : (List<String>) g.getOrDefault("aliases", List.of())) gpusByKey.put(key(a), gpu);
     }
 
+    /**
+     * This catalog with a project's additions (the `catalog:` of .gpulint.yaml: `gpus:` and `nics:`
+     * entries of the built-in shape, each with a source). An entry of the same name replaces the
+     * built-in one.
+     *
+     * @throws IllegalArgumentException naming the entry that is malformed
+     */
+    @SuppressWarnings("unchecked")
+    public Catalog with(Map<String, Object> additions) {
+        Catalog c = new Catalog();
+        c.gpus.addAll(gpus);
+        c.gpusByKey.putAll(gpusByKey);
+        c.nvlink.putAll(nvlink);
+        c.pcie.putAll(pcie);
+        c.links.putAll(links);
+        c.nicsByKey.putAll(nicsByKey);
+        for (Object o : (List<Object>) additions.getOrDefault("gpus", List.of())) {
+            Map<String, Object> g = (Map<String, Object>) o;
+            for (String k : List.of("name", "family", "form", "memory", "nvlink_generation", "source")) {
+                if (!g.containsKey(k)) throw new IllegalArgumentException("catalog GPU " + g.getOrDefault("name", "?") + " lacks '" + k + "'");
+            }
+            if (!g.containsKey("hbm_bandwidth")) g = new java.util.LinkedHashMap<>(g);
+            ((Map<String, Object>) g).putIfAbsent("hbm_bandwidth", "0 GB/s");
+            c.gpus.removeIf(x -> key(x.name()).equals(key(String.valueOf(((Map<String, Object>) o).get("name")))));
+            try {
+                c.addGpu(g);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("catalog GPU " + g.get("name") + ": " + e.getMessage());
+            }
+        }
+        for (Object o : (List<Object>) additions.getOrDefault("nics", List.of())) {
+            Map<String, Object> n = (Map<String, Object>) o;
+            for (String k : List.of("name", "protocols", "source")) {
+                if (!n.containsKey(k)) throw new IllegalArgumentException("catalog NIC " + n.getOrDefault("name", "?") + " lacks '" + k + "'");
+            }
+            Nic nic = new Nic((String) n.get("name"), List.copyOf((List<String>) n.get("protocols")),
+                    n.containsKey("max_infiniband") ? bw(n.get("max_infiniband")) : 0,
+                    n.containsKey("max_ethernet") ? bw(n.get("max_ethernet")) : 0, (String) n.get("source"));
+            c.nicsByKey.put(key(nic.name()), nic);
+            for (String a : (List<String>) n.getOrDefault("aliases", List.of())) c.nicsByKey.put(key(a), nic);
+        }
+        return c;
+    }
+
     private static double bw(Object o) {
         var p = Quantities.bandwidth(String.valueOf(o));
-        if (!p.ok()) throw new IllegalStateException("catalog: bad bandwidth " + o + ": " + p.problem());
+        if (!p.ok()) throw new IllegalArgumentException("bad bandwidth " + o + ": " + p.problem());
         return p.value().bytesPerSecond();
     }
 
     private static double size(Object o) {
         var p = Quantities.size(String.valueOf(o));
-        if (!p.ok()) throw new IllegalStateException("catalog: bad size " + o + ": " + p.problem());
+        if (!p.ok()) throw new IllegalArgumentException("bad size " + o + ": " + p.problem());
         return p.value().bytes();
     }
 

@@ -174,7 +174,7 @@ public final class Main implements Callable<Integer> {
                     return BAD_INPUT;
                 }
             }
-            linter.ruleSettings(cfg.ruleLevels());
+            linter.configure(cfg);
             LintResult result = linter.lint(d.files(), earlier, d.context());
             RuleCatalog rules = linter.rules();
             boolean useColor = output == null && switch (color) {

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The project configuration, `.gpulint.yaml` in the current folder or the
@@ -30,13 +31,15 @@ import java.util.List;
  * The file is validated like a manifest: an unknown key or a wrong type is a SYN002 finding.
  */
 public record Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
-                     java.util.Map<String, RuleSetting> rules, List<String> rulePaths, List<Finding> problems) {
+                     java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
+                     dev.gpulint.derive.Thresholds thresholds, dev.gpulint.catalog.Catalog catalog, List<Finding> problems) {
 
     /** A `rules:` entry: off or a level, with the span of its key for findings about it. */
     public record RuleSetting(String value, dev.gpulint.tree.Span keySpan) {}
 
     public Config(Path base, String file, List<String> include, List<PathMatcher> exclude, List<Finding> problems) {
-        this(base, file, include, exclude, java.util.Map.of(), List.of(), problems);
+        this(base, file, include, exclude, java.util.Map.of(), List.of(), dev.gpulint.derive.Thresholds.DEFAULT,
+                dev.gpulint.catalog.Catalog.builtIn(), problems);
     }
 
     /** The configuration's rule_paths, resolved against its folder. */
@@ -69,7 +72,8 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     }
 
     public static final String NAME = ".gpulint.yaml";
-    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths");
+    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "catalog");
+    static final List<String> THRESHOLDS = List.of("allreduce_seconds", "bubble_warning", "bubble_note", "memory_warning_percent");
     static final List<String> SETTINGS = List.of("off", "error", "warning", "note");
 
     public static Config none() { return new Config(Path.of("").toAbsolutePath(), null, List.of(), List.of(), List.of()); }
@@ -97,6 +101,8 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         }
         java.util.Map<String, RuleSetting> ruleSettings = new java.util.LinkedHashMap<>();
         List<String> rulePaths = new ArrayList<>();
+        dev.gpulint.derive.Thresholds th = dev.gpulint.derive.Thresholds.DEFAULT;
+        dev.gpulint.catalog.Catalog catalog = dev.gpulint.catalog.Catalog.builtIn();
         ReadResult r = new YamlReader().readAll(SourceFile.of(display, text));
         problems.addAll(r.problems());
         List<String> include = new ArrayList<>();
@@ -107,6 +113,8 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 switch (key) {
                     case "include" -> strings(e, display, problems).forEach(include::add);
                     case "rule_paths" -> strings(e, display, problems).forEach(rulePaths::add);
+                    case "thresholds" -> th = thresholds(e, display, problems);
+                    case "catalog" -> catalog = catalog(e, display, text, problems);
                     case "exclude" -> strings(e, display, problems).forEach(g ->
                             exclude.add(FileSystems.getDefault().getPathMatcher("glob:" + g)));
                     case "rules" -> {
@@ -135,7 +143,65 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 }
             }
         }
-        return new Config(base, display, include, exclude, ruleSettings, rulePaths, problems);
+        return new Config(base, display, include, exclude, ruleSettings, rulePaths, th, catalog, problems);
+    }
+
+    private static dev.gpulint.derive.Thresholds thresholds(MappingNode.Entry e, String display, List<Finding> problems) {
+        dev.gpulint.derive.Thresholds d = dev.gpulint.derive.Thresholds.DEFAULT;
+        if (!(e.value() instanceof MappingNode m)) {
+            problems.add(Finding.of("SYN002", e.value().span(), "config/thresholds", "'thresholds' in " + display + " must be a mapping"));
+            return d;
+        }
+        double all = d.allreduceSeconds(), warn = d.bubbleWarning(), note = d.bubbleNote(), mem = d.memoryWarning();
+        for (MappingNode.Entry t : m.entries()) {
+            String k = t.key().text();
+            if (!THRESHOLDS.contains(k)) {
+                String guess = Names.closest(k, THRESHOLDS);
+                problems.add(Finding.of("SYN002", t.key().span(), "config/thresholds/" + k, "unknown threshold '" + k + "' in "
+                        + display + (guess != null ? "; did you mean '" + guess + "'?" : "; valid: " + String.join(", ", THRESHOLDS))));
+                continue;
+            }
+            double v;
+            try {
+                v = Double.parseDouble(t.value() instanceof ScalarNode s ? s.text().strip() : "x");
+            } catch (NumberFormatException ex) {
+                problems.add(Finding.of("SYN002", t.value().span(), "config/thresholds/" + k, "threshold '" + k + "' must be a number"));
+                continue;
+            }
+            boolean fraction = k.startsWith("bubble");
+            if (v <= 0 || (fraction && v >= 1) || (k.endsWith("percent") && v > 100)) {
+                problems.add(Finding.of("SYN002", t.value().span(), "config/thresholds/" + k, "threshold '" + k + "' is " + v
+                        + "; it must be " + (fraction ? "a fraction between 0 and 1" : k.endsWith("percent") ? "a percentage above 0 and at most 100" : "positive")));
+                continue;
+            }
+            switch (k) {
+                case "allreduce_seconds" -> all = v;
+                case "bubble_warning" -> warn = v;
+                case "bubble_note" -> note = v;
+                default -> mem = v / 100;
+            }
+        }
+        return new dev.gpulint.derive.Thresholds(all, warn, note, mem);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static dev.gpulint.catalog.Catalog catalog(MappingNode.Entry e, String display, String text, List<Finding> problems) {
+        dev.gpulint.catalog.Catalog builtIn = dev.gpulint.catalog.Catalog.builtIn();
+        try {
+            Map<String, Object> all = (Map<String, Object>) new org.snakeyaml.engine.v2.api.Load(
+                    org.snakeyaml.engine.v2.api.LoadSettings.builder().build()).loadFromString(text);
+            Object c = all.get("catalog");
+            if (!(c instanceof Map)) throw new IllegalArgumentException("'catalog' must be a mapping with gpus: and nics: lists");
+            for (Object k : ((Map<String, Object>) c).keySet()) {
+                if (!List.of("gpus", "nics").contains(String.valueOf(k))) {
+                    throw new IllegalArgumentException("unknown catalog section '" + k + "'; the sections are gpus and nics");
+                }
+            }
+            return builtIn.with((Map<String, Object>) c);
+        } catch (RuntimeException ex) {
+            problems.add(Finding.of("SYN002", e.key().span(), "config/catalog", "the catalog of " + display + ": " + ex.getMessage()));
+            return builtIn;
+        }
     }
 
     private static List<String> strings(MappingNode.Entry e, String display, List<Finding> problems) {

@@ -39,7 +39,14 @@ public final class Deriver {
     private final Map<String, ClusterFact> clusterFacts = new LinkedHashMap<>();
     private int ordinal;
 
-    public Deriver(Catalog catalog) { this.catalog = catalog; }
+    private final Thresholds thresholds;
+
+    public Deriver(Catalog catalog) { this(catalog, Thresholds.DEFAULT); }
+
+    public Deriver(Catalog catalog, Thresholds thresholds) {
+        this.catalog = catalog;
+        this.thresholds = thresholds;
+    }
 
     public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs) {
         Map<String, Specs.Cluster> byName = new LinkedHashMap<>();
@@ -652,7 +659,8 @@ public final class Deriver {
                                : "(pp−1)/(m+pp−1) = " + (pp - 1) + "/(" + m + "+" + (pp - 1) + ")";
         String text = "pp=" + pp + " with " + m + " micro-batch" + (m == 1 ? "" : "es") + " per step (" + source + "): the pipeline bubble "
                 + formula + " = " + Quantities.format(Math.round(bubble * 1000) / 10.0) + "% of each step, when GPUs wait for their stage's input";
-        facts.add(new EstimateFact(jf.getName(), jf.getFile(), EstimateFact.BUBBLE, bubble, 1, text, jf.getPpSpan(), null, null));
+        facts.add(new EstimateFact(jf.getName(), jf.getFile(), EstimateFact.BUBBLE, bubble, 1, text, jf.getPpSpan(), null, null)
+                .withThresholds(thresholds.bubbleWarning(), thresholds.bubbleNote()));
     }
 
     private void memoryEstimate(JobFact jf, Specs.Job j, Specs.NodeGroup group, NodeGroupFact ng) {
@@ -696,7 +704,7 @@ public final class Deriver {
          .append(", so that is ").append(Math.round(perGpu / capacity * 100))
          .append("% of its memory before activations, buffers and the CUDA context");
         facts.add(new EstimateFact(jf.getName(), jf.getFile(), EstimateFact.MEMORY, perGpu, capacity, t.toString(),
-                j.model().parameters().span(), capSpan, capText));
+                j.model().parameters().span(), capSpan, capText).withThresholds(thresholds.memoryWarning(), 0));
     }
 
     private void allReduceEstimate(JobFact jf, Specs.Job j, Specs.NodeGroup group, NodeGroupFact ng, List<String> order, long gpn) {
@@ -762,8 +770,8 @@ public final class Deriver {
             budget = j.stepTime().value();
             budgetText = "the step time of " + Quantities.format(budget) + " s";
         } else {
-            budget = 1;
-            budgetText = "1 s (no step_time given)";
+            budget = thresholds.allreduceSeconds();
+            budgetText = Quantities.format(budget) + " s (no step_time given)";
         }
         String text = "each step all-reduces S = " + gbDecimal(size) + " of gradients per GPU (" + count(params)
                 + " parameters ÷ (tp " + jf.getTp() + " × pp " + jf.getPp() + ") × " + bytesPerGrad + " bytes, " + dtypeText

@@ -37,6 +37,15 @@ public final class EstimateFact {
     public Span getRelatedSpan() { return relatedSpan; }
     public String getRelatedText() { return relatedText; }
 
+    private double warnAt, noteAt;
+
+    /** The thresholds of this estimate's rules (from .gpulint.yaml thresholds, or the defaults). */
+    public EstimateFact withThresholds(double warnAt, double noteAt) { this.warnAt = warnAt; this.noteAt = noteAt; return this; }
+    /** PAR006: warning at or above this bubble fraction; MEM002: warning above this share of memory. */
+    public double getWarnAt() { return warnAt; }
+    /** PAR006: note above this bubble fraction. */
+    public double getNoteAt() { return noteAt; }
+
     public String identity() { return "training_job:" + jobName + "/" + kind; }
 
     @Override public String toString() { return "EstimateFact[" + jobName + " " + kind + " " + value + "/" + limit + "]"; }

@@ -26,7 +26,16 @@ import java.util.Set;
  */
 public final class Linter {
 
-    private final Catalog catalog;
+    private Catalog catalog;
+    private dev.gpulint.derive.Thresholds thresholds = dev.gpulint.derive.Thresholds.DEFAULT;
+
+    /** The project's configuration: its catalog additions and thresholds. */
+    public Linter configure(dev.gpulint.config.Config config) {
+        this.catalog = config.catalog();
+        this.thresholds = config.thresholds();
+        this.ruleSettings = config.ruleLevels();
+        return this;
+    }
     private RuleCatalog rules;
     private final RuleEngine engine = new RuleEngine();
     private boolean parallel = true;
@@ -122,7 +131,7 @@ public final class Linter {
         }
         Binder.Bound bound = new Binder().bind(documents);
         findings.addAll(bound.findings());
-        List<Object> facts = new Deriver(catalog).derive(bound.clusters(), bound.jobs());
+        List<Object> facts = new Deriver(catalog, thresholds).derive(bound.clusters(), bound.jobs());
         findings.addAll(engine.run(facts));
         if (userRules != null) {
             if (!userRules.problems().isEmpty()) failed = true;

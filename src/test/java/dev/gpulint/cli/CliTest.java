@@ -312,6 +312,51 @@ class CliTest {
     }
 
     @Test
+    void configThresholdsAndCatalogAdditions(@TempDir Path dir) throws IOException {
+        Path j = write(dir, "j.yaml", """
+                kind: cluster
+                name: lab
+                node_groups:
+                  - { name: g, count: 1, gpu: { model: H20-SXM-96GB, count: 8 }, nvlink: { switch: true } }
+                ---
+                kind: training_job
+                name: j
+                cluster: lab
+                nodes: 1
+                model: { parameters: 21B }
+                parallelism: { tp: 1, pp: 4, dp: 2 }
+                batch: { micro_batches: 12 }
+                """);
+        Run plain = run(j.toString());
+        assertTrue(plain.out().contains("GPU model 'H20-SXM-96GB' is not in gpulint's hardware catalog"), plain.out());
+        assertFalse(plain.out().contains("[PAR006]"), "a 20% bubble is under the default 25% note threshold");
+        Path cfg = write(dir, "cfg.yaml", """
+                thresholds:
+                  bubble_note: 0.1
+                  memory_warning_percent: 80
+                catalog:
+                  gpus:
+                    - name: H20-SXM-96GB
+                      family: H20
+                      form: sxm
+                      memory: 96 GiB
+                      nvlink_generation: 4
+                      nvswitch: true
+                      source: vendor datasheet
+                """);
+        Run r = run("-c", cfg.toString(), j.toString());
+        assertFalse(r.out().contains("[HW003]"), r.out());
+        assertTrue(r.out().contains("j.yaml:11:27: note: pp=4 with 12 micro-batches per step"), r.out());
+        assertTrue(r.out().contains("the H20-SXM-96GB has 96 GiB (103.08 GB), so that is 81% of its memory"), r.out());
+        assertTrue(r.out().contains("less than 20% is left for activations"), r.out());
+        Path bad = write(dir, "bad.yaml", "thresholds:\n  bubble_noet: 0.1\ncatalog:\n  gpus:\n    - { name: X1 }\n");
+        Run b = run("-c", bad.toString(), j.toString());
+        assertEquals(2, b.code());
+        assertTrue(b.out().contains("unknown threshold 'bubble_noet' in " + bad + "; did you mean 'bubble_note'?"), b.out());
+        assertTrue(b.out().contains("the catalog of " + bad + ": catalog GPU X1 lacks 'family'"), b.out());
+    }
+
+    @Test
     void aByteOrderMarkIsAccepted(@TempDir Path dir) throws IOException {
         byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
         Path y = dir.resolve("bom.yaml");

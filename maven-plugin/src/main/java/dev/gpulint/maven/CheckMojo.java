@@ -102,7 +102,7 @@ public class CheckMojo extends AbstractMojo {
                     dev.gpulint.tree.Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
         }
         earlier.addAll(cfg.checkRuleNames(linter.rules()));
-        linter.ruleSettings(cfg.ruleLevels());
+        linter.configure(cfg);
         LintResult result = linter.lint(d.files(), earlier, d.context());
         RuleCatalog rules = linter.rules();
         for (Finding f : result.findings()) {

@@ -229,6 +229,42 @@ class CliTest {
     }
 
     @Test
+    void testRulesRunsAUserRulesCases(@TempDir Path dir) throws IOException {
+        write(dir, "MY001.drl", """
+                package custom;
+                import dev.gpulint.facts.JobFact;
+                global dev.gpulint.engine.FindingSink sink;
+                rule "MY001" @id("MY001")
+                when $j : JobFact( nodes > 1 )
+                then sink.report("MY001", $j.getNodesSpan(), $j.identity(), "job '" + $j.getName() + "' uses " + $j.getNodes() + " nodes");
+                end
+                """);
+        write(dir, "MY001.yaml", USER_META);
+        write(dir, "MY001.test.yaml", """
+                rule: MY001
+                cases:
+                  - name: two nodes
+                    files:
+                      j.yaml: "kind: training_job\\nname: j\\nnodes: 2\\n"
+                    expect:
+                      - { file: j.yaml, line: 3, column: 8, message: "job 'j' uses 2 nodes." }
+                  - name: one node
+                    files:
+                      j.yaml: "kind: training_job\\nname: j\\nnodes: 1\\n"
+                    expect: []
+                  - name: a wrong expectation
+                    files:
+                      j.yaml: "kind: training_job\\nname: j\\nnodes: 3\\n"
+                    expect: []
+                """);
+        Run r = run("test-rules", dir.toString());
+        assertEquals(1, r.code(), r.out());
+        assertTrue(r.out().contains("PASS MY001: two nodes\nPASS MY001: one node\nFAIL MY001: a wrong expectation"), r.out());
+        assertTrue(r.out().contains("    j.yaml:3:8: job 'j' uses 3 nodes."), r.out());
+        assertTrue(r.out().endsWith("2 passed, 1 failed\n"), r.out());
+    }
+
+    @Test
     void aUserRuleThatDoesNotCompileIsAFindingWithItsLine(@TempDir Path dir) throws IOException {
         write(dir, "MY001.drl", "package custom;\nimport dev.gpulint.facts.JobFact;\nrule \"x\"\nwhen\n  $j : JobFact( nodez > 1 )\nthen\nend\n");
         write(dir, "MY001.yaml", USER_META);

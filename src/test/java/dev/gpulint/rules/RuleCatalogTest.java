@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.RuleCases;
 import dev.gpulint.cli.Main;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,0 +1,103 @@
+package dev.gpulint.rules;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/** The rule cases of rules/&lt;family&gt;/ID.test.yaml (ARCHITECTURE.md, "Rules on disk"). */
+public final class RuleCases {
+    private RuleCases() {}
+
+    /** The built-in rules' folder, seen from the core module (tests). */
+    public static final Path RULES = Path.of("..", "rules");
+
+    public record Expected(String file, int line, int column, String message, List<int[]> related, String relatedFile, String level) {}
+
+    public record Case(String rule, String name, Map<String, String> files, List<Expected> expect, Path source) {}
+
+    public static List<Path> testFiles() throws IOException {
+        return testFiles(RULES);
+    }
+
+    public static List<Path> testFiles(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".test.yaml")).sorted().toList();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    public static List<Case> load(Path file) throws IOException {
+        Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build())
+                .loadFromString(Files.readString(file, StandardCharsets.UTF_8));
+        String rule = (String) root.get("rule");
+        List<Case> cases = new ArrayList<>();
+        for (Map<String, Object> c : (List<Map<String, Object>>) root.get("cases")) {
+            List<Expected> expect = new ArrayList<>();
+            for (Map<String, Object> e : (List<Map<String, Object>>) c.get("expect")) {
+                List<int[]> related = new ArrayList<>();
+                String relatedFile = null;
+                for (Map<String, Object> r : (List<Map<String, Object>>) e.getOrDefault("related", List.of())) {
+                    related.add(new int[] {((Number) r.get("line")).intValue(), ((Number) r.get("column")).intValue()});
+                    relatedFile = (String) r.get("file");
+                }
+                expect.add(new Expected((String) e.get("file"), ((Number) e.get("line")).intValue(),
+                        ((Number) e.get("column")).intValue(), (String) e.get("message"),
+                        e.containsKey("related") ? related : null, relatedFile, (String) e.get("level")));
+            }
+            cases.add(new Case(rule, (String) c.get("name"), (Map<String, String>) c.get("files"), expect, file));
+        }
+        return cases;
+    }
+
+    /**
+     * Runs one case: lints its files together and compares the findings of its rule with the
+     * expected ones. Returns null when they agree, else the expected and actual lists, one per line.
+     */
+    public static String check(Case c, dev.gpulint.lint.Linter linter) {
+        List<dev.gpulint.read.SourceFile> files = new ArrayList<>();
+        for (java.util.Map.Entry<String, String> e : c.files().entrySet()) {
+            files.add(dev.gpulint.read.SourceFile.of(e.getKey(), e.getValue()));
+        }
+        dev.gpulint.lint.LintResult result = linter.lint(files);
+        List<String> actual = new ArrayList<>();
+        for (dev.gpulint.report.Finding f : result.findings()) if (f.ruleId().equals(c.rule())) actual.add(describe(f, c));
+        List<String> expected = new ArrayList<>();
+        for (Expected e : c.expect()) expected.add(describe(e));
+        String a = String.join("\n", actual), x = String.join("\n", expected);
+        return a.equals(x) ? null : "expected:\n" + x + "\nactual:\n" + a;
+    }
+
+    static String describe(Expected e) {
+        StringBuilder sb = new StringBuilder(e.file() + ":" + e.line() + ":" + e.column() + ": "
+                + (e.level() != null ? e.level() + ": " : "") + e.message());
+        if (e.related() != null) {
+            for (int[] r : e.related()) sb.append("\n  related ").append(e.relatedFile()).append(':').append(r[0]).append(':').append(r[1]);
+        }
+        return sb.toString();
+    }
+
+    private static boolean same(Expected e, dev.gpulint.report.Finding f) {
+        return e.line() == f.span().startLine() && e.column() == f.span().startColumn() && e.file().equals(f.span().file());
+    }
+
+    /** Related locations and levels are compared only where the case states them. */
+    static String describe(dev.gpulint.report.Finding f, Case c) {
+        boolean wantsLevel = c.expect().stream().anyMatch(e -> e.level() != null && same(e, f));
+        StringBuilder sb = new StringBuilder(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn()
+                + ": " + (wantsLevel ? f.level().id() + ": " : "") + f.message());
+        if (c.expect().stream().anyMatch(e -> e.related() != null && same(e, f))) {
+            for (dev.gpulint.report.Finding.Related r : f.related()) {
+                sb.append("\n  related ").append(r.span().file()).append(':').append(r.span().startLine()).append(':')
+                  .append(r.span().startColumn());
+            }
+        }
+        return sb.toString();
+    }
+}

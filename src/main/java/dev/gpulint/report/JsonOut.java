@@ -41,6 +41,10 @@ public final class JsonOut {
             g.writeNumber(i);
         } else if (v instanceof Long n) {
             g.writeNumber(n);
+        } else if (v instanceof Double d) {
+            g.writeNumber(d);
+        } else if (v instanceof java.math.BigInteger b) {
+            g.writeNumber(b);
         } else if (v instanceof Boolean b) {
             g.writeBoolean(b);
         } else {

@@ -1,0 +1,107 @@
+package dev.gpulint.bind;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import dev.gpulint.report.JsonOut;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/**
+ * The JSON Schemas shipped for editors (schema/) accept what gpulint accepts:
+ * every YAML sample validates, fields match the binder's schema one for one,
+ * and an unknown field is rejected.
+ */
+class JsonSchemaTest {
+
+    private static final Path DIR = Path.of("..", "schema");
+
+    private static Schema schema(String name) throws IOException {
+        return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7)
+                .getSchema(Files.readString(DIR.resolve(name), StandardCharsets.UTF_8), InputFormat.JSON);
+    }
+
+    private static String json(Object yaml) throws IOException {
+        StringWriter w = new StringWriter();
+        JsonOut.write(yaml, w);
+        return w.toString();
+    }
+
+    @Test
+    void everyYamlSampleValidates() throws IOException {
+        Schema s = schema("gpulint-manifest.schema.json");
+        int docs = 0;
+        try (var walk = Files.walk(Path.of("..", "samples"))) {
+            for (Path p : walk.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                for (Object doc : new Load(LoadSettings.builder().build()).loadAllFromString(Files.readString(p))) {
+                    var errors = s.validate(json(doc), InputFormat.JSON);
+                    assertTrue(errors.isEmpty(), p + ": " + errors);
+                    docs++;
+                }
+            }
+        }
+        assertTrue(docs >= 5, "samples checked: " + docs);
+        assertFalse(s.validate(json(Map.of("kind", "cluster", "name", "c", "nodegroups", java.util.List.of())), InputFormat.JSON).isEmpty());
+        assertFalse(s.validate(json(Map.of("kind", "training_job", "name", "j", "nodes", "two")), InputFormat.JSON).isEmpty());
+    }
+
+    @Test
+    void configurationSchemaAcceptsTheReadmeExample() throws IOException {
+        Schema s = schema("gpulint-config.schema.json");
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int a = readme.indexOf("# .gpulint.yaml, in the repository root");
+        String yaml = readme.substring(a, readme.indexOf("```", a));
+        assertTrue(s.validate(json(new Load(LoadSettings.builder().build()).loadFromString(yaml)), InputFormat.JSON).isEmpty());
+        assertFalse(s.validate("{\"includes\": [\"x\"]}", InputFormat.JSON).isEmpty());
+    }
+
+    @Test
+    void fieldsMatchTheBindersSchema() throws IOException {
+        String text = Files.readString(DIR.resolve("gpulint-manifest.schema.json"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(text);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> defs = (Map<String, Object>) root.get("definitions");
+        assertEquals(paths(dev.gpulint.bind.Schema.CLUSTER, ""), jsonPaths(defs.get("cluster"), ""));
+        assertEquals(paths(dev.gpulint.bind.Schema.JOB, ""), jsonPaths(defs.get("training_job"), ""));
+    }
+
+    private static TreeSet<String> paths(dev.gpulint.bind.Schema.Field f, String prefix) {
+        TreeSet<String> out = new TreeSet<>();
+        for (var c : f.children().values()) {
+            out.add(prefix + c.name());
+            if (!c.children().isEmpty()) out.addAll(paths(c, prefix + c.name() + "."));
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static TreeSet<String> jsonPaths(Object node, String prefix) {
+        TreeSet<String> out = new TreeSet<>();
+        Map<String, Object> m = (Map<String, Object>) node;
+        if (m.containsKey("items")) m = (Map<String, Object>) m.get("items");
+        Map<String, Object> props = (Map<String, Object>) m.get("properties");
+        if (props == null) return out;
+        for (var e : props.entrySet()) {
+            out.add(prefix + e.getKey());
+            Map<String, Object> child = (Map<String, Object>) e.getValue();
+            if (child.containsKey("properties") || (child.get("items") instanceof Map<?, ?> it && ((Map<?, ?>) it).containsKey("properties"))) {
+                if (!e.getKey().equals("env")) out.addAll(jsonPaths(child, prefix + e.getKey() + "."));
+            }
+        }
+        return out;
+    }
+}

@@ -88,13 +88,7 @@ public final class Catalog {
                 }
                 c.links.put(tech.getKey(), List.copyOf(speeds));
             }
-            for (Map<String, Object> n : (List<Map<String, Object>>) root.get("nics")) {
-                Nic nic = new Nic((String) n.get("name"), List.copyOf((List<String>) n.get("protocols")),
-                        n.containsKey("max_infiniband") ? bw(n.get("max_infiniband")) : 0,
-                        n.containsKey("max_ethernet") ? bw(n.get("max_ethernet")) : 0, (String) n.get("source"));
-                c.nicsByKey.put(key(nic.name()), nic);
-                for (String a : (List<String>) n.getOrDefault("aliases", List.of())) c.nicsByKey.put(key(a), nic);
-            }
+            for (Map<String, Object> n : (List<Map<String, Object>>) root.get("nics")) c.addNic(n);
             return c;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -155,13 +149,18 @@ public final class Catalog {
             for (String k : List.of("name", "protocols", "source")) {
                 if (!n.containsKey(k)) throw new IllegalArgumentException("catalog NIC " + n.getOrDefault("name", "?") + " lacks '" + k + "'");
             }
-            Nic nic = new Nic((String) n.get("name"), List.copyOf((List<String>) n.get("protocols")),
-                    n.containsKey("max_infiniband") ? bw(n.get("max_infiniband")) : 0,
-                    n.containsKey("max_ethernet") ? bw(n.get("max_ethernet")) : 0, (String) n.get("source"));
-            c.nicsByKey.put(key(nic.name()), nic);
-            for (String a : (List<String>) n.getOrDefault("aliases", List.of())) c.nicsByKey.put(key(a), nic);
+            c.addNic(n);
         }
         return c;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void addNic(Map<String, Object> n) {
+        Nic nic = new Nic((String) n.get("name"), List.copyOf((List<String>) n.get("protocols")),
+                n.containsKey("max_infiniband") ? bw(n.get("max_infiniband")) : 0,
+                n.containsKey("max_ethernet") ? bw(n.get("max_ethernet")) : 0, (String) n.get("source"));
+        nicsByKey.put(key(nic.name()), nic);
+        for (String a : (List<String>) n.getOrDefault("aliases", List.of())) nicsByKey.put(key(a), nic);
     }
 
     private static double bw(Object o) {

@@ -158,14 +158,7 @@ public final class Main implements Callable<Integer> {
             d.addIncludes();
             List<dev.gpulint.report.Finding> earlier = new ArrayList<>(cfg.problems());
             earlier.addAll(d.problems());
-            Linter linter = new Linter();
-            List<Path> ruleDirs = new ArrayList<>(cfg.rulePathsResolved());
-            if (rulesDir != null) ruleDirs.add(rulesDir);
-            if (!ruleDirs.isEmpty()) {
-                linter.withUserRules(dev.gpulint.engine.UserRules.load(ruleDirs, d::display),
-                        dev.gpulint.tree.Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
-            }
-            earlier.addAll(cfg.checkRuleNames(linter.rules()));
+            Linter linter = Linter.forProject(cfg, d, rulesDir, earlier);
             if (baseline != null) {
                 try {
                     linter.baseline(dev.gpulint.settle.Baseline.read(baseline));
@@ -174,7 +167,6 @@ public final class Main implements Callable<Integer> {
                     return BAD_INPUT;
                 }
             }
-            linter.configure(cfg);
             LintResult result = linter.lint(d.files(), earlier, d.context());
             RuleCatalog rules = linter.rules();
             boolean useColor = output == null && switch (color) {

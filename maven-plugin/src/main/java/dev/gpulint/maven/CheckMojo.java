@@ -94,15 +94,7 @@ public class CheckMojo extends AbstractMojo {
         d.addIncludes();
         List<Finding> earlier = new ArrayList<>(cfg.problems());
         earlier.addAll(d.problems());
-        Linter linter = new Linter();
-        List<Path> ruleDirs = new ArrayList<>(cfg.rulePathsResolved());
-        if (rulesDirectory != null) ruleDirs.add(rulesDirectory.toPath().toAbsolutePath());
-        if (!ruleDirs.isEmpty()) {
-            linter.withUserRules(dev.gpulint.engine.UserRules.load(ruleDirs, d::display),
-                    dev.gpulint.tree.Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
-        }
-        earlier.addAll(cfg.checkRuleNames(linter.rules()));
-        linter.configure(cfg);
+        Linter linter = Linter.forProject(cfg, d, rulesDirectory == null ? null : rulesDirectory.toPath().toAbsolutePath(), earlier);
         LintResult result = linter.lint(d.files(), earlier, d.context());
         RuleCatalog rules = linter.rules();
         for (Finding f : result.findings()) {

@@ -131,13 +131,13 @@ public final class Catalog {
         c.links.putAll(links);
         c.nicsByKey.putAll(nicsByKey);
         for (Object o : (List<Object>) additions.getOrDefault("gpus", List.of())) {
-            Map<String, Object> g = (Map<String, Object>) o;
+            Map<String, Object> g = new LinkedHashMap<>((Map<String, Object>) o);
             for (String k : List.of("name", "family", "form", "memory", "nvlink_generation", "source")) {
                 if (!g.containsKey(k)) throw new IllegalArgumentException("catalog GPU " + g.getOrDefault("name", "?") + " lacks '" + k + "'");
             }
-            if (!g.containsKey("hbm_bandwidth")) g = new java.util.LinkedHashMap<>(g);
-            ((Map<String, Object>) g).putIfAbsent("hbm_bandwidth", "0 GB/s");
-            c.gpus.removeIf(x -> key(x.name()).equals(key(String.valueOf(((Map<String, Object>) o).get("name")))));
+            g.putIfAbsent("hbm_bandwidth", "0 GB/s");   // no rule reads it yet
+            String replaced = key(String.valueOf(g.get("name")));
+            c.gpus.removeIf(x -> key(x.name()).equals(replaced));
             try {
                 c.addGpu(g);
             } catch (RuntimeException e) {

@@ -180,22 +180,10 @@ public final class Deriver {
 
         if (nv != null && nv.bandwidth() != null) {
             String dir = value(nv.direction());
-            List<Figure> figs = new ArrayList<>();
-            Figure limit = null;
-            String expected = null;
-            if (gpu != null && gpu.hasNvlink()) {
-                double bidir = catalog.nvlinkBidirectional(gpu);
-                String gen = "NVLink" + gpu.nvlinkGeneration() + " on " + gpu.name();
-                if (!"unidirectional".equals(dir)) figs.add(new Figure(bidir, "bidirectional"));
-                if (!"bidirectional".equals(dir)) figs.add(new Figure(bidir / 2, "per direction"));
-                expected = gen + " carries " + gbs(bidir) + " per GPU bidirectional (" + gbs(bidir / 2) + " per direction)";
-                double max = "unidirectional".equals(dir) ? bidir / 2 : bidir;
-                limit = new Figure(max, gen + " carries at most " + gbs(max) + " per GPU "
-                        + ("unidirectional".equals(dir) ? "per direction (" + gbs(bidir) + " is the bidirectional aggregate)" : "bidirectional"));
-            }
+            NvlinkExpectation x = nvlinkExpectation(gpu, dir);
             bandwidth(c.file(), nv.bandwidth(), nv.keySpan(), id + "/nvlink/bandwidth",
                     "the NVLink bandwidth of " + (gpu != null ? gpu.name() : "the GPU"), BandwidthFact.DEVICE, "nvlink",
-                    figs, limit, expected, false, dir, true, gpu != null && gpu.hasNvlink() ? catalog.nvlinkBidirectional(gpu) : 0);
+                    x.figures(), x.limit(), x.expected(), false, dir, true, x.bidirectional());
         }
         Specs.Pcie pcie = g.pcie();
         if (pcie != null && pcie.bandwidth() != null) {
@@ -243,6 +231,24 @@ public final class Deriver {
                     BandwidthFact.NETWORK, "nic", figs, protocol == null ? List.of() : portFigures(protocol, null), limit,
                     null, true, null, false, 0);
         }
+    }
+
+    /** What the catalog says a GPU's NVLink carries: the figures a declared value may match, its limit, the phrase. */
+    private record NvlinkExpectation(List<Figure> figures, Figure limit, String expected, double bidirectional) {}
+
+    /** @param dir the declared direction, or null when either convention may be meant */
+    private NvlinkExpectation nvlinkExpectation(Catalog.Gpu gpu, String dir) {
+        if (gpu == null || !gpu.hasNvlink()) return new NvlinkExpectation(List.of(), null, null, 0);
+        double bidir = catalog.nvlinkBidirectional(gpu);
+        String gen = "NVLink" + gpu.nvlinkGeneration() + " on " + gpu.name();
+        List<Figure> figs = new ArrayList<>();
+        if (!"unidirectional".equals(dir)) figs.add(new Figure(bidir, "bidirectional"));
+        if (!"bidirectional".equals(dir)) figs.add(new Figure(bidir / 2, "per direction"));
+        double max = "unidirectional".equals(dir) ? bidir / 2 : bidir;
+        Figure limit = new Figure(max, gen + " carries at most " + gbs(max) + " per GPU "
+                + ("unidirectional".equals(dir) ? "per direction (" + gbs(bidir) + " is the bidirectional aggregate)" : "bidirectional"));
+        String expected = gen + " carries " + gbs(bidir) + " per GPU bidirectional (" + gbs(bidir / 2) + " per direction)";
+        return new NvlinkExpectation(List.copyOf(figs), limit, expected, bidir);
     }
 
     private static String gbs(double bytesPerSecond) { return Quantities.format(bytesPerSecond / 1e9) + " GB/s"; }
@@ -546,22 +552,10 @@ public final class Deriver {
         if (n.assumedIntraNode() != null) {
             Catalog.Gpu gpu = group.gpu() == null || group.gpu().model() == null ? null
                     : catalog.gpu(group.gpu().model().value()).orElse(null);
-            List<Figure> figs = new ArrayList<>();
-            String expected = null;
-            Figure limit = null;
-            double bidir = 0;
-            if (gpu != null && gpu.hasNvlink()) {
-                bidir = catalog.nvlinkBidirectional(gpu);
-                figs.add(new Figure(bidir, "bidirectional"));
-                figs.add(new Figure(bidir / 2, "per direction"));
-                expected = "NVLink" + gpu.nvlinkGeneration() + " on " + gpu.name() + " carries " + gbs(bidir)
-                        + " per GPU bidirectional (" + gbs(bidir / 2) + " per direction)";
-                limit = new Figure(bidir, "NVLink" + gpu.nvlinkGeneration() + " on " + gpu.name() + " carries at most "
-                        + gbs(bidir) + " per GPU bidirectional");
-            }
+            NvlinkExpectation x = nvlinkExpectation(gpu, null);
             bandwidth(j.file(), n.assumedIntraNode(), null, "training_job:" + name + "/network/assumed_intra_node",
-                    "the job's assumed intra-node bandwidth", BandwidthFact.DEVICE, "job-intra-node", figs, limit, expected,
-                    false, null, false, bidir);
+                    "the job's assumed intra-node bandwidth", BandwidthFact.DEVICE, "job-intra-node", x.figures(), x.limit(),
+                    x.expected(), false, null, false, x.bidirectional());
         }
     }
 

@@ -200,16 +200,13 @@ public final class Linter {
         List<Finding> out = new ArrayList<>();
         for (Finding f : raw) {
             RuleMeta meta = rules.get(f.ruleId()).orElse(null);
-            if (meta == null) {
-                // a user rule reporting under an ID that has no metadata: keep it, as a warning
-                if (seen.add(f.ruleId() + "|" + f.span() + "|" + f.message())) out.add(f.level() != null ? f : f.withLevel(dev.gpulint.report.Level.WARNING));
-                continue;
-            }
-            String key = f.ruleId() + "|" + f.span() + "|" + f.message();
-            String setting = ruleSettings.getOrDefault(f.ruleId(), ruleSettings.get(meta.name()));
+            String setting = ruleSettings.getOrDefault(f.ruleId(), meta == null ? null : ruleSettings.get(meta.name()));
             if ("off".equals(setting)) continue;
-            Finding leveled = setting != null ? f.withLevel(Level.parse(setting)) : f.level() != null ? f : f.withLevel(meta.level());
-            if (seen.add(key)) out.add(leveled);
+            // a level from configuration, else the rule's own choice, else its metadata; a user rule
+            // reporting under an ID without metadata is kept as a warning
+            Level level = setting != null ? Level.parse(setting) : f.level() != null ? f.level()
+                    : meta != null ? meta.level() : Level.WARNING;
+            if (seen.add(f.ruleId() + "|" + f.span() + "|" + f.message())) out.add(f.withLevel(level));
         }
         out.sort(Finding.ORDER);
         return out;

@@ -25,9 +25,7 @@ public final class GithubRenderer implements Renderer {
                     + ",col=" + f.span().startColumn() + ",endLine=" + f.span().endLine()
                     + ",endColumn=" + f.span().endColumn() + ",title=" + property(title) + "::" + data(f.message()) + "\n");
         }
-        long e = result.count(Level.ERROR), w = result.count(Level.WARNING), n = result.count(Level.NOTE);
-        out.write("gpulint: " + TextRenderer.plural(e, "error") + ", " + TextRenderer.plural(w, "warning") + ", "
-                + TextRenderer.plural(n, "note") + " in " + TextRenderer.plural(result.files().size(), "file") + "\n");
+        out.write("gpulint: " + TextRenderer.summary(result) + "\n");
     }
 
     /** Escapes for a workflow command's message. */

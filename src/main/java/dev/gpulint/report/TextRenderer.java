@@ -23,8 +23,7 @@ public final class TextRenderer implements Renderer {
     public void render(LintResult result, Writer out) throws IOException {
         for (Finding f : result.findings()) {
             if (f.suppressed()) continue;
-            out.write(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": "
-                    + level(f.level()) + ": " + f.message() + " [" + f.ruleId() + "]\n");
+            out.write(location(f) + level(f.level()) + ": " + f.message() + " [" + f.ruleId() + "]\n");
             for (Finding.Related r : f.related()) {
                 out.write("  related: " + r.span().file() + ":" + r.span().startLine() + ":" + r.span().startColumn()
                         + ": " + r.message() + "\n");
@@ -35,12 +34,25 @@ public final class TextRenderer implements Renderer {
                         + f.ruleId() + "`\n");
             }
         }
+        out.write(summary(result) + "\n");
+    }
+
+    /** CLI.md's finding line without colour: {@code file:line:col: level: message [ID]}. */
+    public static String headline(Finding f) {
+        return location(f) + f.level().id() + ": " + f.message() + " [" + f.ruleId() + "]";
+    }
+
+    private static String location(Finding f) {
+        return f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": ";
+    }
+
+    /** The closing line: "2 errors, 1 warning, 0 notes in 3 files", with suppressed and baselined counts. */
+    public static String summary(LintResult result) {
         long e = result.count(Level.ERROR), w = result.count(Level.WARNING), n = result.count(Level.NOTE);
-        int files = result.files().size();
         long s = result.suppressedCount();
-        out.write(plural(e, "error") + ", " + plural(w, "warning") + ", " + plural(n, "note") + " in "
-                + plural(files, "file") + (s > 0 ? " (" + s + " suppressed)" : "")
-                + (result.baselined() > 0 ? " (" + result.baselined() + " in the baseline)" : "") + "\n");
+        return plural(e, "error") + ", " + plural(w, "warning") + ", " + plural(n, "note") + " in "
+                + plural(result.files().size(), "file") + (s > 0 ? " (" + s + " suppressed)" : "")
+                + (result.baselined() > 0 ? " (" + result.baselined() + " in the baseline)" : "");
     }
 
     private String level(Level l) {

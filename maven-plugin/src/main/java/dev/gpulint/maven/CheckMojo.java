@@ -99,8 +99,7 @@ public class CheckMojo extends AbstractMojo {
         RuleCatalog rules = linter.rules();
         for (Finding f : result.findings()) {
             if (f.suppressed()) continue;
-            String line = f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": "
-                    + f.level().id() + ": " + f.message() + " [" + f.ruleId() + "]";
+            String line = dev.gpulint.report.TextRenderer.headline(f);
             switch (f.level()) {
                 case ERROR -> getLog().error(line);
                 case WARNING -> getLog().warn(line);
@@ -115,9 +114,7 @@ public class CheckMojo extends AbstractMojo {
         } catch (IOException e) {
             throw new MojoExecutionException("gpulint: cannot write " + sarifFile + ": " + e.getMessage(), e);
         }
-        long e = result.count(Level.ERROR), w = result.count(Level.WARNING), n = result.count(Level.NOTE);
-        getLog().info("gpulint: " + plural(e, "error") + ", " + plural(w, "warning") + ", " + plural(n, "note") + " in "
-                + plural(result.files().size(), "file") + "; SARIF report: " + sarifFile);
+        getLog().info("gpulint: " + dev.gpulint.report.TextRenderer.summary(result) + "; SARIF report: " + sarifFile);
         if (result.inputFailed()) {
             throw new MojoFailureException("gpulint: some input could not be read or parsed (see the SYN001 findings above)");
         }
@@ -164,8 +161,6 @@ public class CheckMojo extends AbstractMojo {
         }
         return new ArrayList<>(found);
     }
-
-    private static String plural(long n, String word) { return n + " " + word + (n == 1 ? "" : "s"); }
 
     private static String version() {
         Package p = CheckMojo.class.getPackage();

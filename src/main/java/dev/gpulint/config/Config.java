@@ -32,7 +32,30 @@ import java.util.Map;
  */
 public record Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
                      java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
-                     dev.gpulint.derive.Thresholds thresholds, dev.gpulint.catalog.Catalog catalog, List<Finding> problems) {
+                     dev.gpulint.derive.Thresholds thresholds, dev.gpulint.catalog.Catalog catalog, List<Finding> problems,
+                     List<JobCluster> jobClusters) {
+
+    /** A {@code job_clusters} entry: jobs of other formats in files matching {@code files} run on this cluster. */
+    public record JobCluster(String files, PathMatcher matcher, String cluster, String nodeGroup, dev.gpulint.tree.Span at) {}
+
+    public Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
+                  java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
+                  dev.gpulint.derive.Thresholds thresholds, dev.gpulint.catalog.Catalog catalog, List<Finding> problems) {
+        this(base, file, include, exclude, rules, rulePaths, thresholds, catalog, problems, List.of());
+    }
+
+    /** The cluster configuration names for a job of another format in {@code displayPath}: the first matching entry. */
+    public java.util.Optional<dev.gpulint.bind.adapt.Adapters.Placement> placement(String displayPath) {
+        if (jobClusters.isEmpty()) return java.util.Optional.empty();
+        Path abs = Path.of(displayPath).toAbsolutePath().normalize();
+        Path rel = abs.startsWith(base) ? base.relativize(abs) : abs;
+        for (JobCluster j : jobClusters) {
+            boolean hit = j.matcher().matches(rel);
+            for (Path p = rel.getParent(); !hit && p != null; p = p.getParent()) hit = j.matcher().matches(p);
+            if (hit) return java.util.Optional.of(new dev.gpulint.bind.adapt.Adapters.Placement(j.cluster(), j.nodeGroup(), j.at()));
+        }
+        return java.util.Optional.empty();
+    }
 
     /** A `rules:` entry: off or a level, with the span of its key for findings about it. */
     public record RuleSetting(String value, dev.gpulint.tree.Span keySpan) {}
@@ -72,7 +95,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     }
 
     public static final String NAME = ".gpulint.yaml";
-    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "catalog");
+    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "catalog", "job_clusters");
     static final List<String> THRESHOLDS = List.of("allreduce_seconds", "bubble_warning", "bubble_note", "memory_warning_percent");
     static final List<String> SETTINGS = List.of("off", "error", "warning", "note");
 
@@ -107,6 +130,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         problems.addAll(r.problems());
         List<String> include = new ArrayList<>();
         List<PathMatcher> exclude = new ArrayList<>();
+        List<JobCluster> jobClusters = new ArrayList<>();
         for (var doc : r.documents()) {
             for (MappingNode.Entry e : doc.root().entries()) {
                 String key = e.key().text();
@@ -114,6 +138,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                     case "include" -> strings(e, display, problems).forEach(include::add);
                     case "rule_paths" -> strings(e, display, problems).forEach(rulePaths::add);
                     case "thresholds" -> th = thresholds(e, display, problems);
+                    case "job_clusters" -> jobClusters(e, display, problems, jobClusters);
                     case "catalog" -> catalog = catalog(e, display, text, problems);
                     case "exclude" -> strings(e, display, problems).forEach(g ->
                             exclude.add(FileSystems.getDefault().getPathMatcher("glob:" + g)));
@@ -143,7 +168,50 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 }
             }
         }
-        return new Config(base, display, include, exclude, ruleSettings, rulePaths, th, catalog, problems);
+        return new Config(base, display, include, exclude, ruleSettings, rulePaths, th, catalog, problems, jobClusters);
+    }
+
+    /** job_clusters: a list of { files: GLOB, cluster: NAME, node_group: NAME (optional) }. */
+    private static void jobClusters(MappingNode.Entry e, String display, List<Finding> problems, List<JobCluster> out) {
+        if (!(e.value() instanceof dev.gpulint.tree.ListNode l)) {
+            problems.add(Finding.of("SYN002", e.value().span(), "config/job_clusters",
+                    "'job_clusters' in " + display + " must be a list of { files: GLOB, cluster: NAME, node_group: NAME }"));
+            return;
+        }
+        int i = 0;
+        for (dev.gpulint.tree.Node n : l.items()) {
+            i++;
+            if (!(n instanceof MappingNode m)) {
+                problems.add(Finding.of("SYN002", n.span(), "config/job_clusters[" + i + "]",
+                        "entry " + i + " of 'job_clusters' in " + display + " must be a mapping { files: GLOB, cluster: NAME }"));
+                continue;
+            }
+            String files = null, cluster = null, group = null;
+            dev.gpulint.tree.Span at = m.span();
+            boolean ok = true;
+            for (MappingNode.Entry f : m.entries()) {
+                String k = f.key().text();
+                String v = f.value() instanceof ScalarNode sv && !sv.isNull() ? sv.text() : null;
+                switch (k) {
+                    case "files" -> files = v;
+                    case "cluster" -> { cluster = v; if (f.value() != null) at = f.value().span(); }
+                    case "node_group" -> group = v;
+                    default -> {
+                        String guess = Names.closest(k, List.of("files", "cluster", "node_group"));
+                        problems.add(Finding.of("SYN002", f.key().span(), "config/job_clusters[" + i + "]/" + k,
+                                "unknown key '" + k + "' in entry " + i + " of 'job_clusters'"
+                                        + (guess != null ? "; did you mean '" + guess + "'?" : "; valid keys: files, cluster, node_group")));
+                        ok = false;
+                    }
+                }
+            }
+            if (files == null || cluster == null) {
+                problems.add(Finding.of("SYN002", m.span(), "config/job_clusters[" + i + "]#missing",
+                        "entry " + i + " of 'job_clusters' in " + display + " needs both 'files' (a glob) and 'cluster'"));
+                continue;
+            }
+            if (ok) out.add(new JobCluster(files, FileSystems.getDefault().getPathMatcher("glob:" + files), cluster, group, at));
+        }
     }
 
     private static dev.gpulint.derive.Thresholds thresholds(MappingNode.Entry e, String display, List<Finding> problems) {

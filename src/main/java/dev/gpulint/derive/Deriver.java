@@ -49,6 +49,31 @@ public final class Deriver {
     }
 
     public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs) {
+        return derive(clusters, jobs, List.of(), List.of());
+    }
+
+    /** With the GPU-monitoring configuration read by the adapters: counter lists and PromQL uses of DCGM fields. */
+    public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Specs.DcgmField> counters,
+                               List<Specs.MetricQuery> queries) {
+        List<Object> base = derive0(clusters, jobs);
+        facts.clear();
+        facts.addAll(base);
+        DcgmFields fields = DcgmFields.builtIn();
+        for (Specs.DcgmField c : counters) {
+            String n = c.name().value();
+            facts.add(new dev.gpulint.facts.DcgmFieldFact(n, c.name().span(), c.file(), "COUNTER_LIST",
+                    c.type() == null ? null : c.type().value().strip().toLowerCase(Locale.ROOT), c.type() == null ? null : c.type().span(),
+                    "", "the counter list", fields.known(n), fields.misspeltFrom(n), fields.classOf(n)));
+        }
+        for (Specs.MetricQuery q : queries) {
+            String n = q.metric().value();
+            facts.add(new dev.gpulint.facts.DcgmFieldFact(n, q.metric().span(), q.file(), "QUERY", null, null, q.function(),
+                    q.owner(), fields.known(n), fields.misspeltFrom(n), fields.classOf(n)));
+        }
+        return List.copyOf(facts);
+    }
+
+    private List<Object> derive0(List<Specs.Cluster> clusters, List<Specs.Job> jobs) {
         Map<String, Specs.Cluster> byName = new LinkedHashMap<>();
         for (Specs.Cluster c : clusters) {
             if (c.name() == null) continue;
@@ -456,6 +481,79 @@ public final class Deriver {
         bubbleEstimate(jf, j);
         if (ng != null) memoryEstimate(jf, j, group, ng);
         if (ng != null) allReduceEstimate(jf, j, group, ng, order, gpn);
+        if (j.origin() != null) origin(j, jf);
+    }
+
+    // ------------------------------------------------------------------ other formats
+
+    private static final List<String> WORLD_QUANTITIES = List.of("world", "per_node", "nodes");
+    private static final Map<String, String> LABELS = Map.ofEntries(
+            Map.entry("world", "the number of ranks (GPUs) of the job"), Map.entry("per_node", "the number of ranks (GPUs) per node"),
+            Map.entry("nodes", "the number of nodes"), Map.entry("tp", "tp (tensor-parallel size)"),
+            Map.entry("pp", "pp (pipeline-parallel size)"), Map.entry("cp", "cp (context-parallel size)"),
+            Map.entry("ep", "ep (expert-parallel size)"), Map.entry("etp", "etp (expert tensor-parallel size)"),
+            Map.entry("vpp", "vpp (virtual pipeline stages)"), Map.entry("app_gpus_per_node", "GPUs per node"));
+
+    /**
+     * The cross-checks of a job read from another format: every place that states one of its
+     * numbers is compared with the place that binds it (the pods' resources, else the
+     * configuration), and the pods' RDMA resources with the NCCL settings that need them.
+     */
+    private void origin(Specs.Job j, JobFact jf) {
+        Specs.Origin o = j.origin();
+        String job = j.name().value();
+        Map<String, List<Specs.Stated>> by = new LinkedHashMap<>();
+        for (Specs.Stated s : o.stated()) by.computeIfAbsent(s.quantity(), k -> new ArrayList<>()).add(s);
+        java.util.Set<String> reported = new java.util.HashSet<>();
+        for (Map.Entry<String, List<Specs.Stated>> e : by.entrySet()) {
+            String q = e.getKey();
+            List<Specs.Stated> all = e.getValue();
+            Specs.Stated ref = reference(all);
+            if (ref == null) continue;
+            String label = LABELS.getOrDefault(q, q.startsWith("env:") ? q.substring(4) : q);
+            if (q.equals("app_gpus_per_node")) continue;
+            for (Specs.Stated s : all) {
+                if (s == ref || s.value().equals(ref.value())) continue;
+                // a variable: only NCCL's own, and only where two kinds of place disagree (a script may re-export
+                // a variable on purpose, and two containers of one pod may differ)
+                if (q.startsWith("env:") && (!q.startsWith("env:NCCL_") || s.where().equals(ref.where()))) continue;
+                if (!reported.add(q + "|" + s.where() + "|" + s.value())) continue;
+                String kind = s.kind() == Specs.StatedKind.NAME ? "NAME" : WORLD_QUANTITIES.contains(q) ? "WORLD" : "SETTING";
+                Span at = s.span() != null ? s.span() : ref.span();
+                facts.add(new dev.gpulint.facts.ConsistencyFact(kind, job, o.format(), q, label, s.value(), s.where(), at,
+                        ref.value(), ref.where(), ref.span()));
+            }
+        }
+        // GPUs the program itself asks for, against what a pod gets
+        Specs.Stated pod = null;
+        for (Specs.Stated s : by.getOrDefault("per_node", List.of())) if (s.kind() == Specs.StatedKind.RESOURCE) { pod = s; break; }
+        if (pod != null) {
+            for (Specs.Stated s : by.getOrDefault("app_gpus_per_node", List.of())) {
+                if (s.number() > pod.number() && pod.number() >= 0) {
+                    facts.add(new dev.gpulint.facts.ConsistencyFact("APP_GPUS", job, o.format(), "app_gpus_per_node",
+                            LABELS.get("app_gpus_per_node"), s.value(), s.where(), s.span(), pod.value(), pod.where(), pod.span()));
+                }
+            }
+        }
+        Located<String> hca = j.env().get("NCCL_IB_HCA");
+        facts.add(new dev.gpulint.facts.OriginFact(job, o.format(), o.podsVisible(), o.rdmaResources().size(), o.rdmaByAccess(),
+                hca == null ? null : hca.value(), hca == null ? null : hca.span()));
+        Specs.DeepSpeedBatch ds = o.deepspeed();
+        if (ds != null && ds.trainBatchSize() != null && ds.microBatchPerGpu() != null && ds.microBatchPerGpu().value() > 0
+                && (ds.gradientAccumulation() == null || ds.gradientAccumulation().value() > 0)) {
+            facts.add(new dev.gpulint.facts.DeepSpeedBatchFact(job, ds.trainBatchSize().value(), ds.trainBatchSize().span(),
+                    ds.microBatchPerGpu().value(), ds.microBatchPerGpu().span(),
+                    ds.gradientAccumulation() == null ? 0 : ds.gradientAccumulation().value(),
+                    ds.gradientAccumulation() == null ? null : ds.gradientAccumulation().span(), jf.getDpEffective()));
+        }
+    }
+
+    /** The statement the others are compared with: the pods' resources, else the configuration, else the first. */
+    private static Specs.Stated reference(List<Specs.Stated> all) {
+        for (Specs.StatedKind k : List.of(Specs.StatedKind.RESOURCE, Specs.StatedKind.CONFIG, Specs.StatedKind.LAUNCHER)) {
+            for (Specs.Stated s : all) if (s.kind() == k) return s;
+        }
+        return null;
     }
 
     private static String big(long v) { return v == Long.MAX_VALUE ? "more than 9.2e18" : String.valueOf(v); }

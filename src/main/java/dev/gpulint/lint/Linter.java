@@ -53,6 +53,7 @@ public final class Linter {
         this.catalog = config.catalog();
         this.thresholds = config.thresholds();
         this.ruleSettings = config.ruleLevels();
+        this.jobPlacement = config::placement;
         return this;
     }
     private RuleCatalog rules;
@@ -62,6 +63,14 @@ public final class Linter {
     private java.util.Map<String, String> ruleSettings = java.util.Map.of();
 
     private java.util.Set<String> baseline = java.util.Set.of();
+    private java.util.function.Function<String, java.util.Optional<dev.gpulint.bind.adapt.Adapters.Placement>> jobPlacement =
+            f -> java.util.Optional.empty();
+
+    /** Which cluster the jobs of other formats run on, by file (configuration {@code job_clusters}). */
+    public Linter jobPlacement(java.util.function.Function<String, java.util.Optional<dev.gpulint.bind.adapt.Adapters.Placement>> p) {
+        this.jobPlacement = p;
+        return this;
+    }
 
     /** Fingerprints of accepted findings (from a baseline SARIF file): those are not reported. */
     public Linter baseline(java.util.Set<String> fingerprints) { this.baseline = fingerprints; return this; }
@@ -117,7 +126,7 @@ public final class Linter {
     /** Files gpulint reads by name; everything else is left alone. */
     public static boolean isCandidate(String fileName) {
         String n = fileName.toLowerCase(Locale.ROOT);
-        return n.endsWith(".topo") || n.endsWith(".yaml") || n.endsWith(".yml");
+        return n.endsWith(".topo") || n.endsWith(".yaml") || n.endsWith(".yml") || n.endsWith(".json") || n.endsWith(".csv");
     }
 
     public LintResult lint(List<SourceFile> files) {
@@ -136,6 +145,7 @@ public final class Linter {
     public LintResult lint(List<SourceFile> files, List<Finding> earlier, Set<String> context) {
         List<Finding> findings = new ArrayList<>(earlier);
         List<Document> documents = new ArrayList<>();
+        List<dev.gpulint.bind.adapt.Adapters.Input> foreign = new ArrayList<>();
         List<String> linted = new ArrayList<>();
         boolean failed = !earlier.isEmpty();
         // Files are read and parsed in parallel; results keep the input order, so output does not
@@ -147,10 +157,17 @@ public final class Linter {
             findings.addAll(r.problems());
             if (r.manifest() && !context.contains(f.displayPath())) linted.add(f.displayPath());
             documents.addAll(r.documents());
+            if (!r.foreign().isEmpty()) foreign.add(new dev.gpulint.bind.adapt.Adapters.Input(f, r.foreign()));
         }
         Binder.Bound bound = new Binder().bind(documents);
         findings.addAll(bound.findings());
-        List<Object> facts = new Deriver(catalog, thresholds).derive(bound.clusters(), bound.jobs());
+        // configurations of other formats (NeMo, Megatron-LM, Kubernetes, SkyPilot, DeepSpeed, DCGM)
+        dev.gpulint.bind.adapt.Adapters.Bound adapted = dev.gpulint.bind.adapt.Adapters.bind(foreign);
+        for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
+        List<dev.gpulint.model.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
+        List<dev.gpulint.model.Specs.Job> jobs = new ArrayList<>(bound.jobs());
+        jobs.addAll(dev.gpulint.bind.adapt.Adapters.link(adapted.jobs(), bound.clusters(), catalog, jobPlacement, clusters));
+        List<Object> facts = new Deriver(catalog, thresholds).derive(clusters, jobs, adapted.counters(), adapted.queries());
         findings.addAll(engine.run(facts));
         if (userRules != null) {
             if (!userRules.problems().isEmpty()) failed = true;
@@ -177,6 +194,12 @@ public final class Linter {
     private static ReadResult read(SourceFile f) {
         String n = f.displayPath().toLowerCase(Locale.ROOT);
         boolean dsl = n.endsWith(".topo");
+        if (n.endsWith(".csv")) {
+            // only dcgm-exporter counter lists are read; other CSV files are not gpulint's
+            if (!f.text().contains("DCGM_FI_")) return new ReadResult(f, List.of(), List.of(), false);
+            return new dev.gpulint.read.csv.CsvReader().read(f);
+        }
+        if (n.endsWith(".json")) return readJson(f);
         var tooDeep = dev.gpulint.read.NestingGuard.check(f, !dsl);
         if (tooDeep.isPresent()) return new ReadResult(f, List.of(), List.of(tooDeep.get()), true);
         try {
@@ -187,6 +210,23 @@ public final class Linter {
             return unreadable(f, "the " + (dsl ? "DSL" : "YAML") + " reader failed (" + e.getClass().getSimpleName()
                     + "); please report this file");
         }
+    }
+
+    /** JSON that does not parse is reported only when it looks like a DeepSpeed configuration: other JSON is not gpulint's. */
+    private static ReadResult readJson(SourceFile f) {
+        ReadResult r;
+        try {
+            r = new dev.gpulint.read.json.JsonReader().read(f);
+        } catch (RuntimeException e) {
+            r = unreadable(f, "the JSON reader failed (" + e.getClass().getSimpleName() + "); please report this file");
+        }
+        if (r.failed() && !looksLikeDeepSpeed(f.text())) return new ReadResult(f, List.of(), List.of(), false);
+        return r;
+    }
+
+    private static boolean looksLikeDeepSpeed(String text) {
+        return text.contains("\"train_batch_size\"") || text.contains("\"train_micro_batch_size_per_gpu\"")
+                || text.contains("\"zero_optimization\"");
     }
 
     private static ReadResult unreadable(SourceFile f, String why) {

@@ -61,7 +61,22 @@ public final class Specs {
     public record Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
                       Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                      Map<String, Located<String>> env, Span span) {
+                      Map<String, Located<String>> env, Span span, Origin origin) {
+        /** The same job, running on another cluster and node group (a link found for a job of another format). */
+        public Job onCluster(Located<String> c, Located<String> g) {
+            return new Job(name, file, c, g, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
+                    env, span, origin);
+        }
+
+        /** A native manifest's job (no origin). */
+        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
+                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
+                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
+                   Map<String, Located<String>> env, Span span) {
+            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network,
+                    stepTime, env, span, null);
+        }
+
         @Override public String toString() {
             return "Job[name=" + name + ", cluster=" + cluster + ", nodeGroup=" + nodeGroup + ", nodes=" + nodes
                     + ", gpusPerNode=" + gpusPerNode + ", model=" + model + ", parallelism=" + parallelism
@@ -88,4 +103,46 @@ public final class Specs {
     public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter) {}
 
     public record Network(Located<Bandwidth> assumedInterNode, Located<Bandwidth> assumedIntraNode) {}
+
+    /**
+     * Where a job read from another format (NeMo, Megatron-LM, Kubernetes, SkyPilot, DeepSpeed)
+     * came from, and every place in it that states one of its numbers: the CONSIST rules compare
+     * the copies. {@code format} names the format in messages ("Kubernetes MPIJob").
+     */
+    public record Origin(String format, List<Stated> stated, List<Located<String>> rdmaResources,
+                         boolean podsVisible, boolean rdmaByAccess, Located<String> gpuModel, String gpuModelSource,
+                         List<Located<String>> forwardedEnv, DeepSpeedBatch deepspeed) {
+        public Origin {
+            stated = List.copyOf(stated);
+            rdmaResources = List.copyOf(rdmaResources);
+            forwardedEnv = List.copyOf(forwardedEnv);
+        }
+    }
+
+    /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */
+    public enum StatedKind { CONFIG, LAUNCHER, RESOURCE, NAME }
+
+    /**
+     * One statement of one number: {@code quantity} is world (ranks or GPUs of the whole job),
+     * per_node (ranks or GPUs per node or pod), app_gpus_per_node (GPUs the program itself asks
+     * for per node), pod_gpus (GPUs a pod gets), tp, pp, cp, ep, etp, vpp, or env:NAME.
+     */
+    public record Stated(String quantity, String value, String where, StatedKind kind, Span span) {
+        public long number() {
+            try { return Long.parseLong(value.trim()); } catch (NumberFormatException e) { return -1; }
+        }
+    }
+
+    /** DeepSpeed's batch triple: train_batch_size = micro batch per GPU × gradient accumulation × dp. */
+    public record DeepSpeedBatch(Located<Long> trainBatchSize, Located<Long> microBatchPerGpu, Located<Long> gradientAccumulation) {}
+
+    /** One row of a dcgm-exporter counter list: the DCGM field, its Prometheus type, its help text. */
+    public record DcgmField(Located<String> name, Located<String> type, Located<String> help, String file) {}
+
+    /**
+     * One use of a DCGM metric in a Prometheus expression (a recording or alerting rule):
+     * {@code function} is the innermost function applied to it (rate, irate, increase, delta,
+     * deriv, idelta, or "" for none); {@code owner} names the rule ("record gpu:pcie_tx").
+     */
+    public record MetricQuery(Located<String> metric, String function, String owner, String file) {}
 }

@@ -7,12 +7,20 @@ import java.util.List;
 /**
  * What a front end made of one file: its manifest documents, and the
  * findings met while reading (SYN001). {@code manifest} is false for a file
- * that is well-formed but not a gpulint manifest (skipped quietly).
+ * that is well-formed but not a gpulint manifest (skipped quietly). {@code foreign} holds the
+ * file's other mapping documents (NeMo, Kubernetes, SkyPilot, DeepSpeed, DCGM...), which the
+ * adapters may bind.
  */
-public record ReadResult(SourceFile file, List<Document> documents, List<Finding> problems, boolean manifest) {
+public record ReadResult(SourceFile file, List<Document> documents, List<Finding> problems, boolean manifest,
+                         List<Document> foreign) {
     public ReadResult {
         documents = List.copyOf(documents);
         problems = List.copyOf(problems);
+        foreign = List.copyOf(foreign);
+    }
+
+    public ReadResult(SourceFile file, List<Document> documents, List<Finding> problems, boolean manifest) {
+        this(file, documents, problems, manifest, List.of());
     }
 
     public boolean failed() { return !problems.isEmpty(); }

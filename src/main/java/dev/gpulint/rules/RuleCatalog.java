@@ -169,7 +169,7 @@ public class RuleCatalog {
     }
 
 
-    private static final List<String> FAMILY_ORDER = List.of("syn", "unit", "hw", "par", "net", "nccl", "mem");
+    private static final List<String> FAMILY_ORDER = List.of("syn", "unit", "hw", "par", "net", "nccl", "mem", "consist", "ops");
 
     private static int familyRank(String f) {
         int i = FAMILY_ORDER.indexOf(f);

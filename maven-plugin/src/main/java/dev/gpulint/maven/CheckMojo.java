@@ -51,7 +51,7 @@ public class CheckMojo extends AbstractMojo {
 
     /** Globs, relative to the project folder, of the files to lint. */
     @Parameter
-    List<String> includes = List.of("**/*.topo", "**/*.yaml", "**/*.yml");
+    List<String> includes = List.of("**/*.topo", "**/*.yaml", "**/*.yml", "**/*.json", "**/*.csv");
 
     /** Globs of files never linted; the build folder and dot-folders are always left out. */
     @Parameter

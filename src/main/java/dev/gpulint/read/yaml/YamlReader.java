@@ -47,6 +47,7 @@ public final class YamlReader {
                 .setMaxAliasesForCollections(50)
                 .build();
         List<Document> docs = new ArrayList<>();
+        List<Document> foreign = new ArrayList<>();
         boolean manifest = false;
         try {
             int index = 0;
@@ -55,6 +56,8 @@ public final class YamlReader {
                 if (tree instanceof MappingNode m && (!manifestsOnly || Manifests.isNative(m))) {
                     docs.add(new Document(name, index, m));
                     manifest = true;
+                } else if (tree instanceof MappingNode m) {
+                    foreign.add(new Document(name, index, m));
                 }
                 index++;
             }
@@ -69,7 +72,7 @@ public final class YamlReader {
             }
             return new ReadResult(file, List.of(), List.of(syntaxError(Span.at(name, 1, 1), "YAML could not be read: " + m)), true);
         }
-        return new ReadResult(file, docs, List.of(), manifest);
+        return new ReadResult(file, docs, List.of(), manifest, foreign);
     }
 
     private static Finding syntaxError(Span at, String message) {

@@ -1,0 +1,110 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.model.Located;
+import dev.gpulint.model.Specs;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.tree.Document;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.Span;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The adapters: they bind the configurations teams already have to the same facts as a native
+ * manifest, each format detected by its content (kind and apiVersion, or its telltale keys), so
+ * that the same rules run on them. A document no adapter recognises is skipped quietly.
+ */
+public final class Adapters {
+
+    /** One file's documents that are not native manifests, and its text (to place words inside scripts). */
+    public record Input(SourceFile file, List<Document> documents) {}
+
+    /** What the adapters bound, and the files they recognised. */
+    public record Bound(List<Specs.Job> jobs, List<Specs.DcgmField> counters, List<Specs.MetricQuery> queries, Set<String> files) {}
+
+    /** Which cluster a job of another format runs on: configuration {@code job_clusters}, by file. */
+    public record Placement(String cluster, String nodeGroup, Span at) {}
+
+    private Adapters() {}
+
+    public static Bound bind(List<Input> inputs) {
+        List<Specs.Job> jobs = new ArrayList<>();
+        List<Specs.DcgmField> counters = new ArrayList<>();
+        List<Specs.MetricQuery> queries = new ArrayList<>();
+        Set<String> files = new LinkedHashSet<>();
+        for (Input in : inputs) {
+            String file = in.file().displayPath();
+            String text = in.file().text();
+            List<JobDraft> drafts = new ArrayList<>();
+            int before = counters.size() + queries.size();
+            for (Document d : in.documents()) {
+                MappingNode root = d.root();
+                String name = in.documents().size() > 1 ? file + "#" + (d.index() + 1) : file;
+                if (DcgmAdapter.isCounterList(root)) DcgmAdapter.counters(root, file, counters);
+                else if (DcgmAdapter.isConfigMapWithCounters(root)) DcgmAdapter.configMap(root, file, text, counters);
+                else if (DcgmAdapter.isRuleFile(root)) DcgmAdapter.rules(root, file, text, queries);
+                else if (KubernetesAdapter.accepts(root)) drafts.add(KubernetesAdapter.bind(root, file, name, text));
+                else if (MegatronAdapter.accepts(root)) drafts.add(MegatronAdapter.bind(root, file, name, text));
+                else if (NemoAdapter.accepts(root)) drafts.add(NemoAdapter.bind(root, file, name));
+                else if (SkyPilotAdapter.accepts(root)) drafts.add(SkyPilotAdapter.bind(root, file, name, text));
+                else if (file.toLowerCase(java.util.Locale.ROOT).endsWith(".json") && DeepSpeedAdapter.accepts(root)) {
+                    drafts.add(DeepSpeedAdapter.bind(root, file, name));
+                }
+            }
+            for (JobDraft j : drafts) jobs.add(j.build());
+            if (!drafts.isEmpty() || counters.size() + queries.size() > before) files.add(file);
+        }
+        return new Bound(jobs, counters, queries, files);
+    }
+
+    /**
+     * Gives each job of another format its cluster: the one configuration names for its file, else
+     * the one cluster of the run whose node group has the GPU model the job's node selector (or
+     * SkyPilot accelerator) names, else, when the model is in the catalog, a cluster of such nodes
+     * made for it alone, so that placement and memory rules can run. {@code implicit} receives
+     * the clusters made.
+     */
+    public static List<Specs.Job> link(List<Specs.Job> jobs, List<Specs.Cluster> clusters, Catalog catalog,
+                                       Function<String, Optional<Placement>> configured, List<Specs.Cluster> implicit) {
+        List<Specs.Job> out = new ArrayList<>();
+        for (Specs.Job j : jobs) {
+            Specs.Origin o = j.origin();
+            Optional<Placement> p = configured.apply(j.file());
+            if (p.isPresent()) {
+                Span at = p.get().at();
+                out.add(j.onCluster(new Located<>(p.get().cluster(), at),
+                        p.get().nodeGroup() == null ? null : new Located<>(p.get().nodeGroup(), at)));
+                continue;
+            }
+            Catalog.Gpu gpu = o == null || o.gpuModel() == null ? null : catalog.gpu(o.gpuModel().value()).orElse(null);
+            if (gpu == null) { out.add(j); continue; }
+            List<String[]> matches = new ArrayList<>();
+            for (Specs.Cluster c : clusters) {
+                if (c.name() == null) continue;
+                for (Specs.NodeGroup g : c.nodeGroups()) {
+                    if (g.name() == null || g.gpu() == null || g.gpu().model() == null) continue;
+                    Optional<Catalog.Gpu> m = catalog.gpu(g.gpu().model().value());
+                    if (m.isPresent() && m.get().name().equals(gpu.name())) matches.add(new String[] {c.name().value(), g.name().value()});
+                }
+            }
+            Span at = o.gpuModel().span();
+            if (matches.size() == 1) {
+                out.add(j.onCluster(new Located<>(matches.get(0)[0], at), new Located<>(matches.get(0)[1], at)));
+            } else if (matches.isEmpty() && j.gpusPerNode() != null) {
+                String name = gpu.name() + " nodes of " + j.name().value();
+                Specs.NodeGroup g = new Specs.NodeGroup(new Located<>("nodes", at), j.nodes(),
+                        new Specs.Gpu(new Located<>(gpu.name(), at), j.gpusPerNode(), null), null, null, List.of(), at);
+                implicit.add(new Specs.Cluster(new Located<>(name, at), j.file(), null, List.of(g), at));
+                out.add(j.onCluster(new Located<>(name, at), new Located<>("nodes", at)));
+            } else {
+                out.add(j);
+            }
+        }
+        return out;
+    }
+}

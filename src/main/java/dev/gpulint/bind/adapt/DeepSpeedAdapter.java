@@ -1,0 +1,41 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.integer;
+import static dev.gpulint.bind.adapt.Nodes.map;
+
+import dev.gpulint.model.Located;
+import dev.gpulint.model.Specs;
+import dev.gpulint.tree.MappingNode;
+
+/**
+ * DeepSpeed configuration JSON: the batch triple ({@code train_batch_size},
+ * {@code train_micro_batch_size_per_gpu}, {@code gradient_accumulation_steps}; "auto" is unknown)
+ * and the ZeRO stage, which shards model states for MEM001.
+ */
+final class DeepSpeedAdapter {
+    static final String FORMAT = "DeepSpeed";
+
+    private DeepSpeedAdapter() {}
+
+    static boolean accepts(MappingNode root) {
+        return root.get("train_batch_size").isPresent() || root.get("train_micro_batch_size_per_gpu").isPresent()
+                || root.get("zero_optimization").isPresent() || root.get("gradient_accumulation_steps").isPresent();
+    }
+
+    static JobDraft bind(MappingNode root, String file, String jobName) {
+        JobDraft j = new JobDraft(FORMAT, file, root.span());
+        j.name = new Located<>(jobName, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
+        Located<Long> tbs = integer(root, "train_batch_size");
+        Located<Long> micro = integer(root, "train_micro_batch_size_per_gpu");
+        Located<Long> gas = integer(root, "gradient_accumulation_steps");
+        j.deepspeed = new Specs.DeepSpeedBatch(tbs, micro, gas);
+        j.micro = micro;
+        j.global = tbs;
+        MappingNode zero = map(root, "zero_optimization");
+        if (zero != null) {
+            Located<Long> stage = integer(zero, "stage");
+            if (stage != null && stage.value() <= 3) j.zeroStage = stage;
+        }
+        return j;
+    }
+}

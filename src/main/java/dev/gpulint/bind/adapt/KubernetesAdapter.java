@@ -1,0 +1,307 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.integer;
+import static dev.gpulint.bind.adapt.Nodes.list;
+import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.Nodes.maps;
+import static dev.gpulint.bind.adapt.Nodes.scalar;
+import static dev.gpulint.bind.adapt.Nodes.text;
+
+import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.model.Located;
+import dev.gpulint.model.Specs.StatedKind;
+import dev.gpulint.tree.ListNode;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.Node;
+import dev.gpulint.tree.ScalarNode;
+import dev.gpulint.tree.Span;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Kubernetes training jobs: Kubeflow PyTorchJob, MPIJob (v1alpha2, v1, v2beta1), PaddleJob,
+ * TFJob, TrainJob and (Cluster)TrainingRuntime (trainer v2), and Volcano Job. From each role
+ * (Master, Worker, Launcher, a Volcano task) it reads the replicas and the pods' containers:
+ * {@code nvidia.com/gpu} limits (int or string), RDMA resources, {@code env}, and command/args
+ * through the shell-lite scan ({@code mpirun -np/-N/-x}, {@code torchrun --nproc_per_node/--nnodes},
+ * Megatron flags, LAMMPS Kokkos {@code -k on g N}). Node selectors and affinities that name the
+ * GPU product ({@code nvidia.com/gpu.product}) become the job's GPU model.
+ */
+final class KubernetesAdapter {
+    static final Set<String> KINDS = Set.of("PyTorchJob", "MPIJob", "PaddleJob", "TFJob", "XGBoostJob", "JAXJob",
+            "TrainJob", "TrainingRuntime", "ClusterTrainingRuntime");
+    static final Set<String> GPU_LABELS = Set.of("nvidia.com/gpu.product", "gpu.nvidia.com/model",
+            "cloud.google.com/gke-accelerator", "nvidia.com/gpu.machine");
+
+    private KubernetesAdapter() {}
+
+    static boolean accepts(MappingNode root) {
+        String api = text(root, "apiVersion");
+        String kind = text(root, "kind");
+        if (api == null || kind == null) return false;
+        if (KINDS.contains(kind) && (api.startsWith("kubeflow.org/") || api.startsWith("trainer.kubeflow.org/"))) return true;
+        return kind.equals("Job") && api.startsWith("batch.volcano.sh/");
+    }
+
+    /** A role: its replicas and the pod spec of its template. */
+    private record Role(String name, Located<Long> replicas, boolean replicasWritten, MappingNode pod, MappingNode podMeta) {
+        Role(String name, Located<Long> replicas, MappingNode pod, MappingNode podMeta, MappingNode owner, String key) {
+            this(name, replicas, owner != null && owner.get(key).isPresent(), pod, podMeta);
+        }
+    }
+
+    /** What the containers of one pod get and say. */
+    private static final class Pod {
+        long gpus = -1;
+        Span gpuSpan;
+        String gpuKey;
+        final List<Located<String>> rdma = new ArrayList<>();
+        boolean access;
+        final Launchers.Launch launch = new Launchers.Launch();
+        final List<String[]> env = new ArrayList<>();
+        final List<Span> envSpans = new ArrayList<>();
+        final List<Shell.Assignment> exports = new ArrayList<>();
+    }
+
+    static JobDraft bind(MappingNode root, String file, String jobName, String source) {
+        String kind = text(root, "kind");
+        String format = "Kubernetes " + kind + (kind.equals("Job") ? " (Volcano)" : "");
+        JobDraft j = new JobDraft(format, file, root.span());
+        j.podsVisible = true;
+        MappingNode meta = map(root, "metadata");
+        ScalarNode nameNode = scalar(meta, "name");
+        j.name = new Located<>(jobName, nameNode != null ? nameNode.span() : root.entries().get(0).key().span());
+        MappingNode spec = map(root, "spec");
+        if (spec == null) return j;
+        List<Role> roles = roles(kind, spec);
+        long world = 0, nodes = 0;
+        boolean worldKnown = true;
+        long uniform = -2;
+        Span gpuSpan = null;
+        StringBuilder worldText = new StringBuilder();
+        Pod anyLaunch = null;
+        List<Pod> pods = new ArrayList<>();
+        for (Role r : roles) {
+            Pod p = pod(r, source);
+            pods.add(p);
+            if (anyLaunch == null && p.launch.any()) anyLaunch = p;
+            if (p.gpus <= 0) continue;
+            long reps = r.replicas == null ? (kind.equals("TrainJob") ? -1 : 1) : r.replicas.value();
+            if (r.replicas == null && r.replicasWritten) reps = -1;      // a placeholder ($NUM_NODES): unknown
+            if (reps < 0) { worldKnown = false; continue; }
+            world += reps * p.gpus;
+            nodes += reps;
+            if (worldText.length() > 0) worldText.append(" + ");
+            worldText.append(reps).append(' ').append(r.name).append(reps == 1 ? " pod" : " pods").append(" × ")
+                    .append(p.gpus).append(' ').append(p.gpuKey);
+            uniform = uniform == -2 ? p.gpus : uniform == p.gpus ? uniform : -1;
+            if (gpuSpan == null) gpuSpan = p.gpuSpan;
+            gpuModel(j, r.pod, r.podMeta);
+        }
+        if (worldKnown && world > 0) {
+            j.nodes = new Located<>(nodes, gpuSpan);
+            if (uniform > 0) {
+                j.gpusPerNode = new Located<>(uniform, gpuSpan);
+                j.state("per_node", uniform, "the pods' " + "GPU limit", StatedKind.RESOURCE, gpuSpan);
+            }
+            j.state("world", world, worldText.toString(), StatedKind.RESOURCE, gpuSpan);
+        }
+        // what the job object itself says about processes
+        Located<Long> slots = integer(spec, "slotsPerWorker");
+        j.state("per_node", slots, "slotsPerWorker", StatedKind.LAUNCHER);
+        Located<Long> nproc = integer(spec, "nprocPerNode");
+        j.state("per_node", nproc, "nprocPerNode", StatedKind.LAUNCHER);
+        MappingNode trainer = map(spec, "trainer");
+        if (trainer != null) j.state("per_node", integer(trainer, "numProcPerNode"), "trainer.numProcPerNode", StatedKind.LAUNCHER);
+        MappingNode ml = map(spec, "mlPolicy");
+        if (ml != null) {
+            j.state("per_node", integer(ml, "torch", "numProcPerNode"), "mlPolicy.torch.numProcPerNode", StatedKind.LAUNCHER);
+            j.state("per_node", integer(ml, "mpi", "numProcPerNode"), "mlPolicy.mpi.numProcPerNode", StatedKind.LAUNCHER);
+        }
+        for (Pod p : pods) {
+            j.rdma.addAll(p.rdma);
+            // the containers that run the job: those with GPUs, and launchers (MPIJob); not initializers
+            if (p.gpus <= 0 && !p.launch.any()) continue;
+            if (p.access) j.rdmaByAccess = true;
+            for (int i = 0; i < p.env.size(); i++) j.env(p.env.get(i)[0], p.env.get(i)[1], p.envSpans.get(i), "container env");
+            for (Shell.Assignment a : p.exports) {
+                if (a.value() != null && a.value().known()) j.env(a.name(), a.value().text(), a.value().span(), "export in the command");
+            }
+            launch(j, p.launch, uniform);
+        }
+        MappingNode annotations = map(meta, "annotations");
+        if (annotations != null && annotations.get("k8s.v1.cni.cncf.io/networks").isPresent()) j.rdmaByAccess = true;
+        return j;
+    }
+
+    private static boolean limitsSeen(MappingNode container) {
+        return scalar(container, "resources", "limits", "nvidia.com/gpu") != null;
+    }
+
+    /** The launch commands' statements: ranks, ranks per node, GPUs the program asks for, env, Megatron flags. */
+    static void launch(JobDraft j, Launchers.Launch l, long podGpus) {
+        long perRank = Math.max(1, Launchers.number(l.ncclTestGpus));
+        String np = l.mpiProgram == null ? "mpirun" : l.mpiProgram;
+        if (l.mpiRanks != null && Launchers.number(l.mpiRanks) > 0) {
+            long v = Launchers.number(l.mpiRanks) * perRank;
+            j.state("world", v, np + " -np " + l.mpiRanks.text() + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiRanks.span());
+        }
+        if (l.mpiPerNode != null && Launchers.number(l.mpiPerNode) > 0) {
+            j.state("per_node", Launchers.number(l.mpiPerNode) * perRank, np + " -N " + l.mpiPerNode.text()
+                    + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiPerNode.span());
+        }
+        if (l.torchPerNode != null) j.state("per_node", Launchers.number(l.torchPerNode), "torchrun --nproc_per_node", StatedKind.LAUNCHER, l.torchPerNode.span());
+        if (l.torchNodes != null) j.state("nodes", Launchers.number(l.torchNodes), "torchrun --nnodes", StatedKind.LAUNCHER, l.torchNodes.span());
+        if (l.accelProcesses != null) j.state("world", Launchers.number(l.accelProcesses), "accelerate launch --num_processes", StatedKind.LAUNCHER, l.accelProcesses.span());
+        if (l.accelMachines != null) j.state("nodes", Launchers.number(l.accelMachines), "accelerate launch --num_machines", StatedKind.LAUNCHER, l.accelMachines.span());
+        if (l.deepspeedGpus != null) j.state("per_node", Launchers.number(l.deepspeedGpus), "deepspeed --num_gpus", StatedKind.LAUNCHER, l.deepspeedGpus.span());
+        if (l.deepspeedNodes != null) j.state("nodes", Launchers.number(l.deepspeedNodes), "deepspeed --num_nodes", StatedKind.LAUNCHER, l.deepspeedNodes.span());
+        if (l.kokkosGpus != null) j.state("app_gpus_per_node", Launchers.number(l.kokkosGpus), "LAMMPS Kokkos -k on g " + l.kokkosGpus.text(), StatedKind.LAUNCHER, l.kokkosGpus.span());
+        for (Launchers.EnvSet e : l.env) if (e.value().known()) j.env(e.name(), e.value().text(), e.value().span(), e.where());
+        for (Word f : l.forwarded) j.forwarded.add(new Located<>(f.text(), f.span()));
+        MegatronAdapter.apply(j, l.flags, "the launch command", j.tp == null && !l.flags.isEmpty());
+        Word tp = null;
+        for (String f : Launchers.SERVING_TP_FLAGS) if (l.flags.containsKey(f)) tp = l.flags.get(f);
+        if (j.tp == null && tp != null) j.tp = MegatronAdapter.located(tp);
+    }
+
+    private static List<Role> roles(String kind, MappingNode spec) {
+        List<Role> out = new ArrayList<>();
+        for (MappingNode.Entry e : spec.entries()) {
+            if (e.key().text().endsWith("ReplicaSpecs") && e.value() instanceof MappingNode rs) {
+                for (MappingNode.Entry r : rs.entries()) {
+                    if (!(r.value() instanceof MappingNode m)) continue;
+                    out.add(new Role(r.key().text(), integer(m, "replicas"), map(m, "template", "spec"), map(m, "template", "metadata"), m, "replicas"));
+                }
+            }
+        }
+        for (MappingNode t : maps(spec, "tasks")) {
+            String n = text(t, "name");
+            out.add(new Role(n == null ? "task" : n, integer(t, "replicas"), map(t, "template", "spec"), map(t, "template", "metadata"), t, "replicas"));
+        }
+        MappingNode trainer = map(spec, "trainer");
+        if (trainer != null) {
+            Located<Long> n = integer(trainer, "numNodes");
+            out.add(new Role("node", n == null && trainer.get("numNodes").isEmpty() ? new Located<>(1L, trainer.span()) : n,
+                    trainerPod(trainer), null, trainer, "numNodes"));
+        }
+        for (MappingNode rj : maps(spec, "template", "spec", "replicatedJobs")) {
+            String n = text(rj, "name");
+            Located<Long> reps = kind.endsWith("TrainingRuntime") ? integer(spec, "mlPolicy", "numNodes") : integer(rj, "replicas");
+            if (kind.endsWith("TrainingRuntime") && reps == null && "node".equals(n)) reps = new Located<>(1L, rj.span());
+            out.add(new Role(n == null ? "job" : n, reps, map(rj, "template", "spec", "template", "spec"),
+                    map(rj, "template", "spec", "template", "metadata"), rj, "replicas"));
+        }
+        return out;
+    }
+
+    /** TrainJob's trainer block reads like one container. */
+    private static MappingNode trainerPod(MappingNode trainer) {
+        List<MappingNode.Entry> c = new ArrayList<>();
+        for (String k : List.of("command", "args", "env")) {
+            trainer.entry(k).ifPresent(c::add);
+        }
+        trainer.entry("resourcesPerNode").ifPresent(e -> c.add(new MappingNode.Entry(
+                new ScalarNode("resources", false, e.key().span()), e.value())));
+        MappingNode container = new MappingNode(c, trainer.span());
+        ScalarNode key = new ScalarNode("containers", false, trainer.span());
+        return new MappingNode(List.of(new MappingNode.Entry(key, new ListNode(List.of(container), trainer.span()))), trainer.span());
+    }
+
+    private static Pod pod(Role r, String source) {
+        Pod p = new Pod();
+        if (r.pod == null) return p;
+        MappingNode annotations = map(r.podMeta, "annotations");
+        if (annotations != null && annotations.get("k8s.v1.cni.cncf.io/networks").isPresent()) p.access = true;   // Multus
+        Located<Boolean> hostNet = Nodes.bool(scalar(r.pod, "hostNetwork"));
+        if (hostNet != null && hostNet.value()) p.access = true;
+        List<MappingNode> containers = new ArrayList<>(maps(r.pod, "containers"));
+        for (MappingNode c : containers) {
+            for (String part : List.of("limits", "requests")) {
+                MappingNode res = map(c, "resources", part);
+                if (res == null) continue;
+                for (MappingNode.Entry e : res.entries()) {
+                    String k = e.key().text();
+                    if (k.equals("nvidia.com/gpu")) {
+                        Located<Long> g = integer(scalar(res, k));
+                        // limits win over requests; containers of one pod add up
+                        if (g != null && (part.equals("limits") || !limitsSeen(c))) {
+                            p.gpus = Math.max(0, p.gpus) + g.value();
+                            if (p.gpuSpan == null) { p.gpuSpan = g.span(); p.gpuKey = "nvidia.com/gpu"; }
+                        }
+                    } else if (rdmaResource(k)) {
+                        Located<Long> n = integer(scalar(res, k));
+                        if (n == null || n.value() > 0) p.rdma.add(new Located<>(k, e.key().span()));
+                    }
+                }
+            }
+            Located<Boolean> priv = Nodes.bool(scalar(c, "securityContext", "privileged"));
+            if (priv != null && priv.value()) p.access = true;
+            for (MappingNode e : maps(c, "env")) {
+                ScalarNode n = scalar(e, "name");
+                ScalarNode v = scalar(e, "value");
+                if (n != null && v != null && !v.isNull()) { p.env.add(new String[] {n.text(), v.text()}); p.envSpans.add(v.span()); }
+            }
+            List<Word> words = new ArrayList<>();
+            for (String k : List.of("command", "args")) {
+                Node n = c.get(k).orElse(null);
+                if (n instanceof ScalarNode s && !s.isNull()) script(s, source, p, words);
+                else if (n instanceof ListNode l) {
+                    boolean dashC = false;
+                    for (Node item : l.items()) {
+                        if (!(item instanceof ScalarNode s)) continue;
+                        if (dashC || s.text().contains("\n")) { script(s, source, p, words); dashC = false; continue; }
+                        words.add(new Word(s.text(), !s.text().contains("$"), s.span()));
+                        dashC = s.text().equals("-c");
+                    }
+                }
+            }
+            Launchers.scan(words, p.launch);
+        }
+        return p;
+    }
+
+    private static void script(ScalarNode s, String source, Pod p, List<Word> words) {
+        Shell.Script sc = Shell.parse(ScalarText.of(source, s), Map.of());
+        for (Shell.Command c : sc.commands()) Launchers.scan(c.words(), p.launch);
+        for (Shell.Assignment a : sc.assignments()) if (a.exported()) p.exports.add(a);
+    }
+
+    /** Resources that bring RDMA devices into a pod (device plugins of the network operator, SR-IOV, EFA). */
+    static boolean rdmaResource(String k) {
+        String l = k.toLowerCase(Locale.ROOT);
+        return l.startsWith("rdma/") || l.startsWith("nvidia.com/hostdev") || l.startsWith("nvidia.com/roce")
+                || l.contains("sriov") || l.startsWith("mellanox.com/") || l.equals("vpc.amazonaws.com/efa")
+                || l.startsWith("nvidia.com/rdma") || l.startsWith("nvidia.com/mlnx");
+    }
+
+    /** The GPU product a pod is pinned to by nodeSelector or node affinity. */
+    private static void gpuModel(JobDraft j, MappingNode pod, MappingNode podMeta) {
+        if (j.gpuModel != null || pod == null) return;
+        MappingNode sel = map(pod, "nodeSelector");
+        if (sel != null) {
+            for (MappingNode.Entry e : sel.entries()) {
+                if (GPU_LABELS.contains(e.key().text()) && e.value() instanceof ScalarNode s && !Nodes.placeholder(s.text())) {
+                    j.gpuModel = new Located<>(s.text(), s.span());
+                    j.gpuModelSource = "nodeSelector " + e.key().text();
+                    return;
+                }
+            }
+        }
+        for (MappingNode term : maps(pod, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")) {
+            for (MappingNode ex : maps(term, "matchExpressions")) {
+                String key = text(ex, "key");
+                List<Node> values = list(ex, "values");
+                if (key != null && GPU_LABELS.contains(key) && "In".equals(text(ex, "operator")) && values.size() == 1
+                        && values.get(0) instanceof ScalarNode s) {
+                    j.gpuModel = new Located<>(s.text(), s.span());
+                    j.gpuModelSource = "node affinity " + key;
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.bind.adapt.Shell.Command;
+import dev.gpulint.bind.adapt.Shell.Word;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the launch commands of a script say about a job: mpirun/mpiexec ranks and exported
+ * variables, torchrun/torch.distributed.run and accelerate process counts, GPUs a program asks
+ * for itself (LAMMPS Kokkos {@code -k on g N}, nccl-tests {@code -g N}), and Megatron-LM flags.
+ */
+public final class Launchers {
+
+    /** An environment variable set on a launcher's command line (mpirun -x NAME=VALUE). */
+    public record EnvSet(String name, Word value, String where, dev.gpulint.tree.Span nameSpan) {}
+
+    /** What one script says. Each field is the first statement of it; null when not stated. */
+    public static final class Launch {
+        public Word mpiRanks, mpiPerNode, torchPerNode, torchNodes, accelProcesses, accelMachines;
+        public Word kokkosGpus, ncclTestGpus, deepspeedGpus, deepspeedNodes;
+        public String mpiProgram;
+        public final List<Word> forwarded = new ArrayList<>();
+        public final List<EnvSet> env = new ArrayList<>();
+        /** Megatron-LM flags (and a few serving engines' tensor-parallel flags), first value each. */
+        public final Map<String, Word> flags = new LinkedHashMap<>();
+        public boolean any() {
+            return mpiRanks != null || mpiPerNode != null || torchPerNode != null || torchNodes != null || accelProcesses != null
+                    || kokkosGpus != null || ncclTestGpus != null || deepspeedGpus != null || !flags.isEmpty() || !env.isEmpty();
+        }
+    }
+
+    /** Megatron-LM's flags that carry the numbers gpulint checks. */
+    public static final Set<String> MEGATRON_FLAGS = Set.of("--tensor-model-parallel-size", "--pipeline-model-parallel-size",
+            "--context-parallel-size", "--expert-model-parallel-size", "--expert-tensor-parallel-size",
+            "--num-layers-per-virtual-pipeline-stage", "--virtual-pipeline-model-parallel-size", "--num-layers",
+            "--num-attention-heads", "--num-query-groups", "--group-query-attention", "--micro-batch-size",
+            "--global-batch-size", "--seq-length", "--num-experts", "--sequence-parallel", "--hidden-size",
+            "--data-parallel-size", "--use-distributed-optimizer", "--pipeline-model-parallel-layout",
+            "--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers");
+    /** Serving engines' spellings of tensor parallelism (vLLM, SGLang). */
+    public static final Set<String> SERVING_TP_FLAGS = Set.of("--tensor-parallel-size", "--tp-size", "--tp");
+    private static final Set<String> BOOLEAN_FLAGS = Set.of("--group-query-attention", "--sequence-parallel",
+            "--use-distributed-optimizer");
+
+    private Launchers() {}
+
+    public static Launch scan(Shell.Script script) {
+        Launch l = new Launch();
+        for (Command c : script.commands()) scan(c.words(), l);
+        return l;
+    }
+
+    public static void scan(List<Word> w, Launch l) {
+        for (int i = 0; i < w.size(); i++) {
+            String t = w.get(i).text();
+            String prog = Shell.program(t);
+            if (prog.equals("mpirun") || prog.equals("mpiexec") || prog.equals("orterun") || prog.equals("mpiexec.hydra")) {
+                if (l.mpiProgram == null) l.mpiProgram = prog;
+                i = mpi(w, i + 1, l) - 1;
+                continue;
+            }
+            if (prog.equals("torchrun") || ((t.equals("torch.distributed.run") || t.equals("torch.distributed.launch"))
+                    && i > 0 && w.get(i - 1).text().equals("-m"))) {
+                torch(w, i + 1, l);
+                continue;
+            }
+            if (prog.equals("accelerate") && i + 1 < w.size() && w.get(i + 1).text().equals("launch")) {
+                for (int j = i + 2; j < w.size(); j++) {
+                    Word v = optionValue(w, j, "--num_processes", "--num-processes");
+                    if (v != null && l.accelProcesses == null) l.accelProcesses = v;
+                    Word m = optionValue(w, j, "--num_machines", "--num-machines");
+                    if (m != null && l.accelMachines == null) l.accelMachines = m;
+                }
+                continue;
+            }
+            if (prog.equals("deepspeed") && !t.endsWith(".json")) {
+                for (int j = i + 1; j < w.size(); j++) {
+                    Word v = optionValue(w, j, "--num_gpus", "--num-gpus");
+                    if (v != null && l.deepspeedGpus == null) l.deepspeedGpus = v;
+                    Word m = optionValue(w, j, "--num_nodes", "--num-nodes");
+                    if (m != null && l.deepspeedNodes == null) l.deepspeedNodes = m;
+                }
+                continue;
+            }
+            if (prog.endsWith("_perf") && l.ncclTestGpus == null) {
+                for (int j = i + 1; j < w.size(); j++) {
+                    Word v = optionValue(w, j, "-g", "--ngpus");
+                    if (v != null) { l.ncclTestGpus = v; break; }
+                }
+            }
+            if (t.equals("-k") && i + 2 < w.size() && w.get(i + 1).text().equals("on") && l.kokkosGpus == null) {
+                for (int j = i + 2; j + 1 < w.size(); j += 2) {
+                    String k = w.get(j).text();
+                    if (k.equals("g")) { l.kokkosGpus = w.get(j + 1); break; }
+                    if (!k.equals("t") && !k.equals("d")) break;
+                }
+            }
+            flag(w, i, l);
+        }
+    }
+
+    private static void flag(List<Word> w, int i, Launch l) {
+        String t = w.get(i).text();
+        if (!t.startsWith("--")) return;
+        String name = t, value = null;
+        Word valueWord = null;
+        int eq = t.indexOf('=');
+        if (eq > 0) {
+            name = t.substring(0, eq);
+            value = t.substring(eq + 1);
+        }
+        if (!MEGATRON_FLAGS.contains(name) && !SERVING_TP_FLAGS.contains(name)) return;
+        if (l.flags.containsKey(name)) return;
+        Word here = w.get(i);
+        if (value != null) {
+            valueWord = valueOf(here, eq + 1);
+        } else if (BOOLEAN_FLAGS.contains(name)) {
+            valueWord = new Word("true", true, here.span());
+        } else if (i + 1 < w.size() && !w.get(i + 1).text().startsWith("--")) {
+            valueWord = w.get(i + 1);
+        }
+        if (valueWord != null) l.flags.put(name, valueWord);
+    }
+
+    /** mpirun's options up to the program it starts; returns the index of that program. */
+    private static int mpi(List<Word> w, int i, Launch l) {
+        for (; i < w.size(); i++) {
+            String t = w.get(i).text();
+            if (!t.startsWith("-")) {
+                // a word that is not an option ends mpirun's options (its own option values were consumed below)
+                return i;
+            }
+            Word next = i + 1 < w.size() ? w.get(i + 1) : null;
+            switch (t) {
+                case "-np", "-n", "--np", "-c", "--n" -> { if (l.mpiRanks == null) l.mpiRanks = next; i++; }
+                case "-N", "-npernode", "--npernode", "-ppn", "--ppn", "-perhost" -> { if (l.mpiPerNode == null) l.mpiPerNode = next; i++; }
+                case "--map-by", "-map-by" -> {
+                    if (next != null && next.text().toLowerCase(java.util.Locale.ROOT).matches("ppr:[0-9]+:node.*") && l.mpiPerNode == null) {
+                        String n = next.text().split(":")[1];
+                        l.mpiPerNode = new Word(n, next.known(), next.span());
+                    }
+                    i++;
+                }
+                case "-x" -> {
+                    if (next != null) {
+                        int eq = next.text().indexOf('=');
+                        if (eq > 0) {
+                            String name = next.text().substring(0, eq);
+                            l.env.add(new EnvSet(name, valueOf(next, eq + 1), "mpirun -x", next.span()));
+                        } else {
+                            l.forwarded.add(next);
+                        }
+                    }
+                    i++;
+                }
+                case "-mca", "--mca", "-gmca", "--gmca" -> i += 2;
+                case "-H", "--host", "-host", "-hostfile", "--hostfile", "-machinefile", "--machinefile", "-bind-to", "--bind-to",
+                        "-rank-by", "--rank-by", "-wdir", "--wdir", "-genv", "-env", "-f", "--prefix", "-output-filename",
+                        "--output-filename", "--report-bindings-file", "-launcher", "-bootstrap", "-iface", "-rf", "--rankfile" -> {
+                    if ((t.equals("-genv") || t.equals("-env")) && i + 2 < w.size()) {
+                        l.env.add(new EnvSet(w.get(i + 1).text(), w.get(i + 2), "mpiexec " + t, w.get(i + 1).span()));
+                        i += 2;
+                    } else {
+                        i++;
+                    }
+                }
+                default -> {
+                    // a flag without a value (--allow-run-as-root, --tag-output, ...), or one we do not know
+                }
+            }
+        }
+        return i;
+    }
+
+    private static void torch(List<Word> w, int i, Launch l) {
+        for (; i < w.size(); i++) {
+            Word v = optionValue(w, i, "--nproc_per_node", "--nproc-per-node");
+            if (v != null && l.torchPerNode == null) l.torchPerNode = v;
+            Word n = optionValue(w, i, "--nnodes");
+            if (n != null && l.torchNodes == null) l.torchNodes = n;
+            String t = w.get(i).text();
+            if (!t.startsWith("-") && (t.endsWith(".py") || t.equals("-m"))) return;
+        }
+    }
+
+    /** The value of option {@code names} at w[i], written "--opt value" or "--opt=value"; null if w[i] is not it. */
+    static Word optionValue(List<Word> w, int i, String... names) {
+        String t = w.get(i).text();
+        for (String n : names) {
+            if (t.equals(n) && i + 1 < w.size()) return w.get(i + 1);
+            if (t.startsWith(n + "=")) return valueOf(w.get(i), n.length() + 1);
+        }
+        return null;
+    }
+
+    /** The part of a word after its first {@code skip} characters (--flag=value), placed after them when the word is on one line. */
+    static Word valueOf(Word x, int skip) {
+        var sp = x.span();
+        var at = sp.startLine() == sp.endLine() && sp.endColumn() - sp.startColumn() == x.text().length()
+                ? new dev.gpulint.tree.Span(sp.file(), sp.startLine(), sp.startColumn() + skip, sp.endLine(), sp.endColumn()) : sp;
+        return new Word(x.text().substring(skip), x.known(), at);
+    }
+
+    /** A word's value as a whole number, or -1 when unknown or not a number (a range 1:4, "auto", a placeholder). */
+    public static long number(Word w) {
+        if (w == null || !w.known()) return -1;
+        String t = w.text().trim();
+        return t.matches("[0-9]{1,12}") ? Long.parseLong(t) : -1;
+    }
+}

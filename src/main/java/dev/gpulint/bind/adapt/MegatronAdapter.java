@@ -1,0 +1,132 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.map;
+
+import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.model.Located;
+import dev.gpulint.model.Specs.StatedKind;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Megatron-LM test-case YAML: {@code MODEL_ARGS} keyed by command-line flags, {@code ENV_VARS},
+ * and shell blocks ({@code BEFORE_SCRIPT}, {@code AFTER_SCRIPT}) that may launch Megatron with
+ * flags of their own. MODEL_ARGS binds the job; the scripts' flags and the parallel sizes the
+ * test case's folder name encodes ({@code tp2_pp2_ep2}, {@code tp1pp4emp16etp1cp1}) are further
+ * statements of the same numbers, for the CONSIST rules.
+ */
+final class MegatronAdapter {
+    static final String FORMAT = "Megatron-LM";
+
+    /** Megatron flag → the quantity gpulint compares. */
+    static final Map<String, String> QUANTITY = Map.of(
+            "--tensor-model-parallel-size", "tp", "--pipeline-model-parallel-size", "pp", "--context-parallel-size", "cp",
+            "--expert-model-parallel-size", "ep", "--expert-tensor-parallel-size", "etp",
+            "--virtual-pipeline-model-parallel-size", "vpp");
+    private static final Pattern NAME_TOKEN = Pattern.compile("((?:tp|pp|ep|emp|etp|cp|vpp|dp)[0-9]+)+");
+    private static final Pattern NAME_PART = Pattern.compile("(tp|pp|emp|ep|etp|cp|vpp|dp)([0-9]+)");
+
+    private MegatronAdapter() {}
+
+    static boolean accepts(MappingNode root) {
+        MappingNode args = map(root, "MODEL_ARGS");
+        return args != null && args.entries().stream().anyMatch(e -> e.key().text().startsWith("--"));
+    }
+
+    static JobDraft bind(MappingNode root, String file, String jobName, String source) {
+        JobDraft j = new JobDraft(FORMAT, file, root.span());
+        j.name = new Located<>(jobName, root.entries().get(0).key().span());
+        MappingNode args = map(root, "MODEL_ARGS");
+        Map<String, Word> flags = new LinkedHashMap<>();
+        for (MappingNode.Entry e : args.entries()) {
+            if (!(e.value() instanceof ScalarNode s) || s.isNull()) continue;
+            String v = s.text();
+            flags.putIfAbsent(e.key().text(), new Word(v, !Nodes.placeholder(v), s.span()));
+        }
+        apply(j, flags, "MODEL_ARGS", true);
+        MappingNode env = map(root, "ENV_VARS");
+        if (env != null) {
+            for (MappingNode.Entry e : env.entries()) {
+                if (e.value() instanceof ScalarNode s && !s.isNull()) j.env(e.key().text(), s.text(), s.span(), "ENV_VARS");
+            }
+        }
+        for (MappingNode.Entry e : root.entries()) {
+            String k = e.key().text();
+            if (!(k.endsWith("_SCRIPT") || k.equals("SCRIPT")) || !(e.value() instanceof ScalarNode s)) continue;
+            Shell.Script script = Shell.parse(ScalarText.of(source, s), Map.of());
+            for (Shell.Assignment a : script.assignments()) {
+                if (a.exported() && a.value() != null && a.value().known()) j.env(a.name(), a.value().text(), a.value().span(), k + " export");
+            }
+            Launchers.Launch l = Launchers.scan(script);
+            apply(j, l.flags, k, false);
+        }
+        nameStatements(j, file);
+        return j;
+    }
+
+    /** Binds (MODEL_ARGS) or only states (scripts) the numbers of Megatron flags. */
+    static void apply(JobDraft j, Map<String, Word> flags, String where, boolean binding) {
+        for (Map.Entry<String, String> q : QUANTITY.entrySet()) {
+            Word w = flags.get(q.getKey());
+            long v = Launchers.number(w);
+            if (v >= 0) j.state(q.getValue(), v, where + " " + q.getKey(), StatedKind.CONFIG, w.span());
+        }
+        long layers = Launchers.number(flags.get("--num-layers"));
+        long pp = Launchers.number(flags.get("--pipeline-model-parallel-size"));
+        long perStage = Launchers.number(flags.get("--num-layers-per-virtual-pipeline-stage"));
+        if (layers > 0 && perStage > 0 && flags.get("--virtual-pipeline-model-parallel-size") == null) {
+            long chunks = pp > 0 ? pp * perStage : perStage;
+            if (layers % chunks == 0) {
+                j.state("vpp", layers / chunks, where + " --num-layers ÷ (pp × --num-layers-per-virtual-pipeline-stage)",
+                        StatedKind.CONFIG, flags.get("--num-layers-per-virtual-pipeline-stage").span());
+            }
+        }
+        if (!binding) return;
+        j.tp = located(flags.get("--tensor-model-parallel-size"));
+        j.pp = located(flags.get("--pipeline-model-parallel-size"));
+        j.cp = located(flags.get("--context-parallel-size"));
+        j.ep = located(flags.get("--expert-model-parallel-size"));
+        j.vpp = located(flags.get("--virtual-pipeline-model-parallel-size"));
+        // a hand-made pipeline split (a layout, or first/last stages sized by hand) need not divide the layers evenly
+        boolean uneven = flags.containsKey("--pipeline-model-parallel-layout") || flags.containsKey("--decoder-first-pipeline-num-layers")
+                || flags.containsKey("--decoder-last-pipeline-num-layers");
+        j.layers = uneven ? null : located(flags.get("--num-layers"));
+        j.heads = located(flags.get("--num-attention-heads"));
+        if (flags.containsKey("--group-query-attention") && !"false".equals(flags.get("--group-query-attention").text())) {
+            j.kvHeads = located(flags.get("--num-query-groups"));
+        }
+        j.micro = located(flags.get("--micro-batch-size"));
+        j.global = located(flags.get("--global-batch-size"));
+        j.seqLength = located(flags.get("--seq-length"));
+        j.experts = located(flags.get("--num-experts"));
+        j.hidden = located(flags.get("--hidden-size"));
+        j.dp = located(flags.get("--data-parallel-size"));
+        Word sp = flags.get("--sequence-parallel");
+        if (sp != null && sp.known()) j.sequenceParallel = new Located<>(!sp.text().equalsIgnoreCase("false"), sp.span());
+    }
+
+    static Located<Long> located(Word w) {
+        long v = Launchers.number(w);
+        return v >= 0 ? new Located<>(v, w.span()) : null;
+    }
+
+    /** The parallel sizes a test case's folder name encodes: tp2_pp2_ep2, tp1pp4emp16etp1cp1. */
+    static void nameStatements(JobDraft j, String file) {
+        String[] parts = file.split("/");
+        if (parts.length < 2) return;
+        String folder = parts[parts.length - 2];
+        for (String token : folder.split("[_.\\-]")) {
+            if (!NAME_TOKEN.matcher(token).matches()) continue;
+            Matcher m = NAME_PART.matcher(token);
+            while (m.find()) {
+                String q = m.group(1).equals("emp") ? "ep" : m.group(1);
+                j.state(q, Long.parseLong(m.group(2)), "the test case's folder name '" + folder + "' (" + m.group() + ")",
+                        StatedKind.NAME, null);
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.at;
+import static dev.gpulint.bind.adapt.Nodes.integer;
+import static dev.gpulint.bind.adapt.Nodes.map;
+
+import dev.gpulint.model.Located;
+import dev.gpulint.model.Specs.StatedKind;
+import dev.gpulint.tree.ListNode;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.Node;
+import dev.gpulint.tree.ScalarNode;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * NeMo and NeMo-Framework-Launcher Hydra configurations: {@code trainer.num_nodes × trainer.devices}
+ * GPUs, {@code model.*_model_parallel_size}, batch sizes, model shape and {@code env_vars}. Plain
+ * {@code ${a.b}} and {@code ${.b}} interpolations inside the file are followed (the launcher's
+ * {@code training.} prefix names this file's root); resolvers such as {@code ${multiply:...}},
+ * {@code ???} and {@code null} are unknown. {@code devices: -1} (all GPUs) is unknown too.
+ */
+final class NemoAdapter {
+    static final String FORMAT = "NeMo";
+    private static final Pattern REF = Pattern.compile("\\$\\{\\s*([A-Za-z0-9_.]+)\\s*\\}");
+
+    private NemoAdapter() {}
+
+    static boolean accepts(MappingNode root) {
+        MappingNode trainer = map(root, "trainer");
+        MappingNode model = map(root, "model");
+        if (trainer == null || model == null) return false;
+        boolean t = trainer.get("num_nodes").isPresent() || trainer.get("devices").isPresent();
+        boolean m = model.get("tensor_model_parallel_size").isPresent() || model.get("micro_batch_size").isPresent()
+                || model.get("pipeline_model_parallel_size").isPresent();
+        return t && m;
+    }
+
+    static JobDraft bind(MappingNode root, String file, String jobName) {
+        JobDraft j = new JobDraft(FORMAT, file, root.span());
+        j.name = new Located<>(jobName, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
+        MappingNode trainer = map(root, "trainer");
+        MappingNode model = map(root, "model");
+        j.nodes = number(root, trainer, "num_nodes");
+        Node dev = trainer.get("devices").orElse(null);
+        if (dev instanceof ListNode l && !l.items().isEmpty()) j.gpusPerNode = new Located<>((long) l.items().size(), l.span());
+        else j.gpusPerNode = number(root, trainer, "devices");
+        j.tp = number(root, model, "tensor_model_parallel_size");
+        j.pp = number(root, model, "pipeline_model_parallel_size");
+        j.cp = number(root, model, "context_parallel_size");
+        j.ep = number(root, model, "expert_model_parallel_size");
+        j.vpp = number(root, model, "virtual_pipeline_model_parallel_size");
+        j.micro = number(root, model, "micro_batch_size");
+        j.global = number(root, model, "global_batch_size");
+        j.layers = number(root, model, "num_layers");
+        j.heads = number(root, model, "num_attention_heads");
+        j.kvHeads = number(root, model, "num_query_groups");
+        j.experts = number(root, model, "num_moe_experts");
+        j.hidden = number(root, model, "hidden_size");
+        j.seqLength = number(root, model, "encoder_seq_length");
+        if (j.seqLength == null) j.seqLength = number(root, model, "seq_length");
+        ScalarNode sp = resolve(root, model, "sequence_parallel");
+        j.sequenceParallel = Nodes.bool(sp);
+        j.state("world", j.nodes != null && j.gpusPerNode != null ? j.nodes.value() * j.gpusPerNode.value() : -1,
+                "trainer.num_nodes × trainer.devices", StatedKind.CONFIG, j.nodes != null ? j.nodes.span() : null);
+        env(root, j);
+        return j;
+    }
+
+    /** The launcher's top-level {@code env_vars:} (null values are unset). */
+    static void env(MappingNode root, JobDraft j) {
+        MappingNode env = map(root, "env_vars");
+        if (env == null) return;
+        for (MappingNode.Entry e : env.entries()) {
+            if (e.value() instanceof ScalarNode s && !s.isNull() && !Nodes.placeholder(s.text())) {
+                j.env(e.key().text(), s.text(), s.span(), "env_vars");
+            }
+        }
+    }
+
+    private static Located<Long> number(MappingNode root, MappingNode parent, String key) {
+        Located<Long> v = integer(resolve(root, parent, key));
+        return v;
+    }
+
+    /** The scalar at parent[key], following plain interpolations within the file (at most 8 hops). */
+    static ScalarNode resolve(MappingNode root, MappingNode parent, String key) {
+        Node n = parent.get(key).orElse(null);
+        for (int hop = 0; hop < 8 && n instanceof ScalarNode s; hop++) {
+            Matcher m = REF.matcher(s.text().strip());
+            if (!m.matches()) return s;
+            String ref = m.group(1);
+            Node target;
+            if (ref.startsWith(".")) {
+                target = at(parent, ref.substring(1).split("\\."));
+            } else {
+                String[] path = ref.split("\\.");
+                target = at(root, path);
+                if (target == null && path.length > 1 && root.get(path[0]).isEmpty()) {
+                    target = at(root, java.util.Arrays.copyOfRange(path, 1, path.length));
+                }
+            }
+            if (target == null) return null;
+            n = target;
+        }
+        return n instanceof ScalarNode s ? s : null;
+    }
+}

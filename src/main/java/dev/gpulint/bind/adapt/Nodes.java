@@ -1,0 +1,77 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.model.Located;
+import dev.gpulint.tree.ListNode;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.Node;
+import dev.gpulint.tree.ScalarNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reading values out of another format's document tree: paths, numbers written as strings, placeholders. */
+public final class Nodes {
+    private Nodes() {}
+
+    public static Node at(Node n, String... path) {
+        for (String k : path) {
+            if (!(n instanceof MappingNode m)) return null;
+            n = m.get(k).orElse(null);
+        }
+        return n;
+    }
+
+    public static MappingNode map(Node n, String... path) {
+        return at(n, path) instanceof MappingNode m ? m : null;
+    }
+
+    public static ScalarNode scalar(Node n, String... path) {
+        return at(n, path) instanceof ScalarNode s ? s : null;
+    }
+
+    public static List<Node> list(Node n, String... path) {
+        return at(n, path) instanceof ListNode l ? l.items() : List.of();
+    }
+
+    public static List<MappingNode> maps(Node n, String... path) {
+        List<MappingNode> out = new ArrayList<>();
+        for (Node i : list(n, path)) if (i instanceof MappingNode m) out.add(m);
+        return out;
+    }
+
+    public static String text(Node n, String... path) {
+        ScalarNode s = scalar(n, path);
+        return s == null || s.isNull() ? null : s.text();
+    }
+
+    /** Hydra, envsubst, Helm and "decide later" values: unknown. */
+    public static boolean placeholder(String t) {
+        String v = t.strip();
+        return v.contains("${") || v.startsWith("$") || v.contains("{{") || v.equals("???") || v.equalsIgnoreCase("auto")
+                || v.equalsIgnoreCase("null") || v.equals("~") || v.isEmpty();
+    }
+
+    /** A whole number written plainly or as a string ("8"); null for placeholders, floats, -1 and anything else. */
+    public static Located<Long> integer(ScalarNode s) {
+        if (s == null || s.isNull() || placeholder(s.text())) return null;
+        String t = s.text().strip();
+        if (!t.matches("[0-9]{1,15}")) return null;
+        return new Located<>(Long.parseLong(t), s.span());
+    }
+
+    public static Located<Long> integer(Node n, String... path) {
+        return integer(scalar(n, path));
+    }
+
+    public static Located<String> string(ScalarNode s) {
+        if (s == null || s.isNull()) return null;
+        return new Located<>(s.text(), s.span());
+    }
+
+    public static Located<Boolean> bool(ScalarNode s) {
+        if (s == null || s.isNull()) return null;
+        String t = s.text().strip().toLowerCase(java.util.Locale.ROOT);
+        if (t.equals("true") || t.equals("1") || t.equals("yes")) return new Located<>(true, s.span());
+        if (t.equals("false") || t.equals("0") || t.equals("no")) return new Located<>(false, s.span());
+        return null;
+    }
+}

@@ -1,0 +1,94 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.tree.ScalarNode;
+import dev.gpulint.tree.Span;
+
+/**
+ * Maps offsets inside a scalar's value back to lines and columns of its source file, so that a
+ * word found inside a shell script or a CSV embedded in YAML points at its own place, not at the
+ * start of the block. The value is aligned with the source greedily: each value character is
+ * matched with the next equal source character within a short look-ahead (indentation, quotes,
+ * line folds and escapes are skipped); a character with no match keeps the previous position.
+ */
+public final class ScalarText {
+    private final String file;
+    private final String value;
+    private final int[] line;
+    private final int[] column;
+
+    private ScalarText(String file, String value, int[] line, int[] column) {
+        this.file = file;
+        this.value = value;
+        this.line = line;
+        this.column = column;
+    }
+
+    public String value() { return value; }
+
+    /** The value of {@code s}, aligned with {@code source} (the whole text of the file it came from). */
+    public static ScalarText of(String source, ScalarNode s) {
+        String v = s.text();
+        Span sp = s.span();
+        int[] starts = lineStarts(source);
+        int begin = offset(starts, source, sp.startLine(), sp.startColumn());
+        int end = Math.max(begin, offset(starts, source, sp.endLine(), sp.endColumn()));
+        int[] ln = new int[v.length() + 1];
+        int[] col = new int[v.length() + 1];
+        int p = begin;
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            int q = p;
+            int limit = Math.min(end, p + 64);
+            while (q < limit && source.charAt(q) != c) q++;
+            if (q < limit) p = q;
+            int at = Math.min(p, Math.max(begin, source.length() - 1));
+            ln[i] = lineOf(starts, at) + 1;
+            col[i] = at - starts[ln[i] - 1] + 1;
+            if (q < limit) p++;
+        }
+        int at = Math.min(p, source.length());
+        ln[v.length()] = lineOf(starts, at) + 1;
+        col[v.length()] = at - starts[ln[v.length()] - 1] + 1;
+        return new ScalarText(sp.file(), v, ln, col);
+    }
+
+    /** A value that is not in a file (tests): every offset maps to line 1. */
+    public static ScalarText detached(String file, String value) {
+        int[] ln = new int[value.length() + 1];
+        int[] col = new int[value.length() + 1];
+        for (int i = 0; i <= value.length(); i++) { ln[i] = 1; col[i] = i + 1; }
+        return new ScalarText(file, value, ln, col);
+    }
+
+    /** The span of value[from, to). */
+    public Span span(int from, int to) {
+        from = Math.max(0, Math.min(from, value.length()));
+        to = Math.max(from, Math.min(to, value.length()));
+        int last = to > from ? to - 1 : from;
+        int endCol = to > from ? column[last] + 1 : column[from];
+        return new Span(file, line[from], column[from], line[last], endCol);
+    }
+
+    private static int[] lineStarts(String s) {
+        int n = 1;
+        for (int i = 0; i < s.length(); i++) if (s.charAt(i) == '\n') n++;
+        int[] out = new int[n];
+        int k = 1;
+        for (int i = 0; i < s.length(); i++) if (s.charAt(i) == '\n') out[k++] = i + 1;
+        return out;
+    }
+
+    private static int offset(int[] starts, String s, int line, int column) {
+        if (line - 1 >= starts.length) return s.length();
+        return Math.min(s.length(), starts[Math.max(0, line - 1)] + Math.max(0, column - 1));
+    }
+
+    private static int lineOf(int[] starts, int offset) {
+        int lo = 0, hi = starts.length - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (starts[mid] <= offset) lo = mid; else hi = mid - 1;
+        }
+        return lo;
+    }
+}

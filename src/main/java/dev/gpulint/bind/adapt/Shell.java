@@ -1,0 +1,295 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.tree.Span;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A shell-lite reader for the scripts inside job files (a container's command, a SkyPilot
+ * {@code run:} block, a Megatron {@code BEFORE_SCRIPT}). It splits words and commands the way
+ * sh does for the common cases (quotes, backslash-newline, comments, {@code ; && || |}), tracks
+ * plain variable assignments and {@code export}, and expands {@code $VAR}, {@code ${VAR}} and
+ * {@code $((arithmetic))} where every variable is known. It runs nothing and follows no control
+ * flow: a value it cannot know stays unknown, and no rule reasons on it.
+ */
+public final class Shell {
+
+    /** A word as the command sees it, and where it is written. {@code known} is false when it holds an unknown $-expansion. */
+    public record Word(String text, boolean known, Span span) {
+        public boolean is(String s) { return known && text.equals(s); }
+    }
+
+    /** NAME=value (or export NAME=value) in the script. */
+    public record Assignment(String name, Word value, boolean exported, Span nameSpan) {}
+
+    /** One simple command: its assignments and its words. */
+    public record Command(List<Assignment> assignments, List<Word> words) {}
+
+    public record Script(List<Command> commands, Map<String, String> variables) {
+        /** Every word of every command, in order. */
+        public List<Word> words() {
+            List<Word> out = new ArrayList<>();
+            for (Command c : commands) out.addAll(c.words());
+            return out;
+        }
+
+        public List<Assignment> assignments() {
+            List<Assignment> out = new ArrayList<>();
+            for (Command c : commands) out.addAll(c.assignments());
+            return out;
+        }
+    }
+
+    private static final Pattern ASSIGN = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=(.*)", Pattern.DOTALL);
+    private static final java.util.Set<String> KEYWORDS = java.util.Set.of("then", "do", "else", "elif", "{", "}", "!",
+            "time", "exec", "if", "while", "until", "fi", "done", "esac");
+
+    private Shell() {}
+
+    /** Reads a script. {@code known} holds variables whose values are known before it starts. */
+    public static Script parse(ScalarText text, Map<String, String> known) {
+        List<List<Raw>> raws = tokenize(text.value());
+        Map<String, String> vars = new LinkedHashMap<>(known);
+        List<Command> commands = new ArrayList<>();
+        for (List<Raw> cmd : raws) {
+            List<Assignment> assigns = new ArrayList<>();
+            List<Word> words = new ArrayList<>();
+            int i = 0;
+            while (i < cmd.size() && KEYWORDS.contains(cmd.get(i).text) && !cmd.get(i).quoted) i++;
+            boolean export = false;
+            if (i < cmd.size() && (cmd.get(i).text.equals("export") || cmd.get(i).text.equals("declare")
+                    || cmd.get(i).text.equals("local") || cmd.get(i).text.equals("readonly"))) {
+                export = cmd.get(i).text.equals("export");
+                i++;
+                while (i < cmd.size() && cmd.get(i).text.startsWith("-")) i++;
+                for (; i < cmd.size(); i++) {
+                    Raw r = cmd.get(i);
+                    Matcher m = ASSIGN.matcher(r.text);
+                    if (m.matches()) assigns.add(assignment(text, r, m, vars, export));
+                    else if (r.text.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                        assigns.add(new Assignment(r.text, null, export, text.span(r.start, r.start + r.text.length())));
+                    }
+                }
+                commands.add(new Command(assigns, words));
+                continue;
+            }
+            for (; i < cmd.size(); i++) {
+                Raw r = cmd.get(i);
+                Matcher m = ASSIGN.matcher(r.text);
+                if (!r.quotedName && m.matches()) assigns.add(assignment(text, r, m, vars, false));
+                else break;
+            }
+            for (; i < cmd.size(); i++) {
+                Raw r = cmd.get(i);
+                String[] x = expand(r.text, r.literal, vars);
+                words.add(new Word(x[0], x[1] == null, text.span(r.start, r.end)));
+            }
+            commands.add(new Command(assigns, words));
+        }
+        return new Script(commands, vars);
+    }
+
+    /** Words given one by one (a container's command list), each with its own span. */
+    public static Script ofWords(List<Word> words) {
+        return new Script(List.of(new Command(List.of(), words)), Map.of());
+    }
+
+    private static Assignment assignment(ScalarText text, Raw r, Matcher m, Map<String, String> vars, boolean exported) {
+        String name = m.group(1);
+        int valueStart = r.valueStart >= 0 ? r.valueStart : r.start + name.length() + 1;
+        String[] x = expand(m.group(2), r.literal, vars);
+        Word value = new Word(x[0], x[1] == null, text.span(valueStart, Math.max(valueStart, r.end)));
+        if (value.known()) vars.put(name, value.text()); else vars.remove(name);
+        return new Assignment(name, value, exported, text.span(r.start, r.start + name.length()));
+    }
+
+    // ------------------------------------------------------------------ expansion
+
+    private static final Pattern VAR = Pattern.compile("\\$(?:\\{([A-Za-z_][A-Za-z0-9_]*)\\}|([A-Za-z_][A-Za-z0-9_]*))");
+
+    /** {expanded, null} when every expansion is known, else {text, "unknown"}. */
+    static String[] expand(String s, boolean literal, Map<String, String> vars) {
+        if (literal || s.indexOf('$') < 0) return new String[] {s, null};
+        StringBuilder out = new StringBuilder();
+        boolean unknown = false;
+        int i = 0;
+        while (i < s.length()) {
+            if (s.startsWith("$((", i)) {
+                int close = s.indexOf("))", i + 3);
+                if (close < 0) { unknown = true; out.append(s.substring(i)); break; }
+                Long v = arithmetic(s.substring(i + 3, close), vars);
+                if (v == null) { unknown = true; out.append(s, i, close + 2); } else out.append(v);
+                i = close + 2;
+                continue;
+            }
+            if (s.charAt(i) == '$') {
+                Matcher m = VAR.matcher(s).region(i, s.length());
+                if (m.lookingAt()) {
+                    String name = m.group(1) != null ? m.group(1) : m.group(2);
+                    String v = vars.get(name);
+                    if (v == null) { unknown = true; out.append(m.group()); } else out.append(v);
+                    i = m.end();
+                    continue;
+                }
+                unknown = true;
+            }
+            out.append(s.charAt(i));
+            i++;
+        }
+        return new String[] {out.toString(), unknown ? "unknown" : null};
+    }
+
+    /** Integer arithmetic of $((...)): + - * / % and parentheses over numbers and known variables. */
+    static Long arithmetic(String expr, Map<String, String> vars) {
+        String e = expr.replaceAll("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)\\}?", "$1");
+        Matcher m = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*").matcher(e);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            String v = vars.get(m.group());
+            if (v == null || !v.trim().matches("-?[0-9]+")) return null;
+            m.appendReplacement(sb, v.trim());
+        }
+        m.appendTail(sb);
+        try {
+            Arith a = new Arith(sb.toString().replace(" ", ""));
+            long v = a.sum();
+            return a.pos == a.s.length() ? v : null;
+        } catch (ArithmeticException | NumberFormatException | StringIndexOutOfBoundsException ex) {
+            return null;
+        }
+    }
+
+    private static final class Arith {
+        final String s;
+        int pos;
+        Arith(String s) { this.s = s; }
+        long sum() {
+            long v = product();
+            while (pos < s.length() && (s.charAt(pos) == '+' || s.charAt(pos) == '-')) {
+                char op = s.charAt(pos++);
+                long r = product();
+                v = op == '+' ? Math.addExact(v, r) : Math.subtractExact(v, r);
+            }
+            return v;
+        }
+        long product() {
+            long v = atom();
+            while (pos < s.length() && (s.charAt(pos) == '*' || s.charAt(pos) == '/' || s.charAt(pos) == '%')) {
+                char op = s.charAt(pos++);
+                long r = atom();
+                v = op == '*' ? Math.multiplyExact(v, r) : op == '/' ? v / r : v % r;
+            }
+            return v;
+        }
+        long atom() {
+            if (s.charAt(pos) == '(') { pos++; long v = sum(); pos++; return v; }
+            if (s.charAt(pos) == '-') { pos++; return -atom(); }
+            int start = pos;
+            while (pos < s.length() && Character.isDigit(s.charAt(pos))) pos++;
+            return Long.parseLong(s.substring(start, pos));
+        }
+    }
+
+    // ------------------------------------------------------------------ tokenizing
+
+    /** A word before expansion: its text without quotes, and its offsets in the script. */
+    private static final class Raw {
+        final StringBuilder sb = new StringBuilder();
+        String text;
+        int start, end, valueStart = -1;
+        boolean quoted, literal = true, quotedName;
+    }
+
+    private static List<List<Raw>> tokenize(String s) {
+        List<List<Raw>> commands = new ArrayList<>();
+        List<Raw> cur = new ArrayList<>();
+        Raw w = null;
+        int i = 0, n = s.length();
+        while (i < n) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < n && s.charAt(i + 1) == '\n') { i += 2; continue; }
+            if (c == '\\' && i + 2 < n && s.charAt(i + 1) == '\r' && s.charAt(i + 2) == '\n') { i += 3; continue; }
+            if (c == ' ' || c == '\t' || c == '\r') { w = finish(w, cur); i++; continue; }
+            if (c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')' || c == '`') {
+                w = finish(w, cur);
+                if (!cur.isEmpty()) { commands.add(cur); cur = new ArrayList<>(); }
+                i++;
+                continue;
+            }
+            if (c == '#' && w == null) {
+                while (i < n && s.charAt(i) != '\n') i++;
+                continue;
+            }
+            if (w == null) { w = new Raw(); w.start = i; }
+            if (c == '=' && w.valueStart < 0) w.valueStart = i + 1;
+            if (c == '\'') {
+                if (w.valueStart < 0) w.quotedName = true;
+                w.quoted = true;
+                int close = s.indexOf('\'', i + 1);
+                if (close < 0) close = n;
+                w.sb.append(s, i + 1, close);
+                i = Math.min(n, close + 1);
+                w.end = i;
+                continue;
+            }
+            if (c == '"') {
+                if (w.valueStart < 0) w.quotedName = true;
+                w.quoted = true;
+                i++;
+                while (i < n && s.charAt(i) != '"') {
+                    char d = s.charAt(i);
+                    if (d == '\\' && i + 1 < n) { char e = s.charAt(i + 1); if (e == '\n') { i += 2; continue; } w.sb.append(e); i += 2; continue; }
+                    if (d == '$') w.literal = false;
+                    w.sb.append(d);
+                    i++;
+                }
+                i = Math.min(n, i + 1);
+                w.end = i;
+                continue;
+            }
+            if (c == '\\' && i + 1 < n) { w.sb.append(s.charAt(i + 1)); i += 2; w.end = i; continue; }
+            if (c == '$') {
+                w.literal = false;
+                if (i + 1 < n && s.charAt(i + 1) == '(') {
+                    int depth = 0, j = i + 1;
+                    for (; j < n; j++) {
+                        char d = s.charAt(j);
+                        if (d == '(') depth++;
+                        else if (d == ')' && --depth == 0) break;
+                    }
+                    j = Math.min(n - 1, j);
+                    w.sb.append(s, i, j + 1);
+                    i = j + 1;
+                    w.end = i;
+                    continue;
+                }
+            }
+            w.sb.append(c);
+            i++;
+            w.end = i;
+        }
+        finish(w, cur);
+        if (!cur.isEmpty()) commands.add(cur);
+        return commands;
+    }
+
+    private static Raw finish(Raw w, List<Raw> cur) {
+        if (w != null) {
+            w.text = w.sb.toString();
+            if (w.end < w.start) w.end = w.start;
+            cur.add(w);
+        }
+        return null;
+    }
+
+    /** The lower-case base name of a program word: /usr/bin/mpirun → mpirun. */
+    public static String program(String word) {
+        String p = word.substring(word.lastIndexOf('/') + 1);
+        return p.toLowerCase(Locale.ROOT);
+    }
+}

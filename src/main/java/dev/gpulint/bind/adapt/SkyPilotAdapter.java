@@ -1,0 +1,137 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.Nodes.scalar;
+
+import dev.gpulint.model.Located;
+import dev.gpulint.model.Specs.StatedKind;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.Node;
+import dev.gpulint.tree.ScalarNode;
+import dev.gpulint.tree.Span;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * SkyPilot task YAML: {@code resources.accelerators} ({@code H100:8}, or the map
+ * {@code {A100-80GB: 8}}), GPUs implied by a few well-known {@code instance_type}s,
+ * {@code num_nodes}, {@code envs}, {@code network_tier}, and the {@code setup:} and {@code run:}
+ * scripts through the shell-lite scan, with SKYPILOT_NUM_NODES, SKYPILOT_NUM_GPUS_PER_NODE and
+ * the task's envs known to it.
+ */
+final class SkyPilotAdapter {
+    static final String FORMAT = "SkyPilot";
+    private static final Pattern ACCEL = Pattern.compile("\\s*([A-Za-z0-9][A-Za-z0-9_.\\-]*)\\s*(?::\\s*([0-9]+(?:\\.[0-9]+)?))?\\s*");
+
+    /** SkyPilot accelerator names → the catalog's (SkyPilot's catalogs; an unqualified A100 is the 40 GB SXM4 part). */
+    static final Map<String, String> MODELS = Map.ofEntries(
+            Map.entry("H100", "H100-SXM5-80GB"), Map.entry("H100-80GB", "H100-SXM5-80GB"), Map.entry("H100-MEGA", "H100-SXM5-80GB"),
+            Map.entry("H200", "H200-SXM-141GB"), Map.entry("A100", "A100-SXM4-40GB"), Map.entry("A100-80GB", "A100-SXM4-80GB"),
+            Map.entry("B200", "B200-SXM-180GB"), Map.entry("GB200", "GB200"), Map.entry("T4", "T4"), Map.entry("L4", "L4"),
+            Map.entry("L40S", "L40S"), Map.entry("A10", "A10"), Map.entry("V100", "V100-SXM2-16GB"), Map.entry("V100-32GB", "V100-SXM2-32GB"));
+    /** Instance types whose GPUs are fixed (the clouds' instance documentation). */
+    static final Map<String, String[]> INSTANCES = Map.of(
+            "p5.48xlarge", new String[] {"H100-SXM5-80GB", "8"}, "p5e.48xlarge", new String[] {"H200-SXM-141GB", "8"},
+            "p5en.48xlarge", new String[] {"H200-SXM-141GB", "8"}, "p4d.24xlarge", new String[] {"A100-SXM4-40GB", "8"},
+            "p4de.24xlarge", new String[] {"A100-SXM4-80GB", "8"}, "a3-highgpu-8g", new String[] {"H100-SXM5-80GB", "8"},
+            "a3-megagpu-8g", new String[] {"H100-SXM5-80GB", "8"}, "a2-highgpu-8g", new String[] {"A100-SXM4-40GB", "8"},
+            "a2-ultragpu-8g", new String[] {"A100-SXM4-80GB", "8"}, "Standard_ND96isr_H100_v5", new String[] {"H100-SXM5-80GB", "8"});
+
+    private SkyPilotAdapter() {}
+
+    static boolean accepts(MappingNode root) {
+        if (root.get("kind").isPresent() || root.get("apiVersion").isPresent()) return false;
+        MappingNode res = map(root, "resources");
+        boolean resources = res != null && (res.get("accelerators").isPresent() || res.get("instance_type").isPresent()
+                || res.get("infra").isPresent() || res.get("cloud").isPresent());
+        boolean script = root.get("run").isPresent() || root.get("setup").isPresent();
+        return script && (resources || root.get("num_nodes").isPresent());
+    }
+
+    static JobDraft bind(MappingNode root, String file, String jobName, String source) {
+        JobDraft j = new JobDraft(FORMAT, file, root.span());
+        ScalarNode nameNode = scalar(root, "name");
+        j.name = new Located<>(jobName, nameNode != null ? nameNode.span() : root.entries().get(0).key().span());
+        Located<Long> nodes = Nodes.integer(root, "num_nodes");
+        j.nodes = nodes != null ? nodes : root.get("num_nodes").isPresent() ? null : new Located<>(1L, root.entries().get(0).key().span());
+        MappingNode res = map(root, "resources");
+        accelerators(j, res);
+        if (res != null) {
+            String tier = Nodes.text(res, "network_tier");
+            if ("best".equals(tier)) j.rdmaByAccess = true;
+        }
+        Map<String, String> known = new LinkedHashMap<>();
+        if (j.nodes != null) known.put("SKYPILOT_NUM_NODES", String.valueOf(j.nodes.value()));
+        if (j.gpusPerNode != null) known.put("SKYPILOT_NUM_GPUS_PER_NODE", String.valueOf(j.gpusPerNode.value()));
+        MappingNode envs = map(root, "envs");
+        if (envs != null) {
+            for (MappingNode.Entry e : envs.entries()) {
+                if (!(e.value() instanceof ScalarNode s) || s.isNull()) continue;
+                if (!s.text().contains("$")) known.putIfAbsent(e.key().text(), s.text());
+                j.env(e.key().text(), s.text(), s.span(), "envs");
+            }
+        }
+        if (j.nodes != null && j.gpusPerNode != null) {
+            j.state("world", j.nodes.value() * j.gpusPerNode.value(), "num_nodes × accelerators", StatedKind.RESOURCE, j.gpusPerNode.span());
+            j.state("per_node", j.gpusPerNode, "resources.accelerators", StatedKind.RESOURCE);
+        }
+        for (String block : new String[] {"setup", "run"}) {
+            ScalarNode s = scalar(root, block);
+            if (s == null || s.isNull()) continue;
+            Shell.Script script = Shell.parse(ScalarText.of(source, s), known);
+            for (Shell.Assignment a : script.assignments()) {
+                if (a.exported() && a.value() != null && a.value().known()) j.env(a.name(), a.value().text(), a.value().span(), block + ": export");
+            }
+            Launchers.Launch l = Launchers.scan(script);
+            KubernetesAdapter.launch(j, l, j.gpusPerNode == null ? -1 : j.gpusPerNode.value());
+        }
+        return j;
+    }
+
+    private static void accelerators(JobDraft j, MappingNode res) {
+        if (res == null) return;
+        Node a = res.get("accelerators").orElse(null);
+        String name = null;
+        long count = -1;
+        Span at = null;
+        if (a instanceof ScalarNode s && !s.isNull()) {
+            Matcher m = ACCEL.matcher(s.text());
+            if (m.matches()) { name = m.group(1); count = count(m.group(2)); at = s.span(); }
+        } else if (a instanceof MappingNode m && m.entries().size() == 1) {
+            MappingNode.Entry e = m.entries().get(0);
+            String key = e.key().text();
+            Matcher km = ACCEL.matcher(key);
+            if (e.value() instanceof ScalarNode v && !v.isNull()) {
+                if (km.matches() && km.group(2) == null) { name = km.group(1); count = count(v.text()); at = v.span(); }
+            } else if (km.matches()) {
+                name = km.group(1); count = count(km.group(2)); at = e.key().span();
+            }
+        }
+        if (name != null && !Nodes.placeholder(name)) {
+            String model = MODELS.getOrDefault(name, MODELS.getOrDefault(name.toUpperCase(java.util.Locale.ROOT), name));
+            j.gpuModel = new Located<>(model, at);
+            j.gpuModelSource = "resources.accelerators " + name;
+            if (count > 0) j.gpusPerNode = new Located<>(count, at);
+            return;
+        }
+        ScalarNode it = scalar(res, "instance_type");
+        if (it != null && INSTANCES.containsKey(it.text())) {
+            String[] g = INSTANCES.get(it.text());
+            j.gpuModel = new Located<>(g[0], it.span());
+            j.gpuModelSource = "instance_type " + it.text();
+            j.gpusPerNode = new Located<>(Long.parseLong(g[1]), it.span());
+        }
+    }
+
+    private static long count(String s) {
+        if (s == null) return 1;
+        try {
+            double d = Double.parseDouble(s.trim());
+            return d >= 1 && d == Math.floor(d) ? (long) d : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.gpulint.derive;
+
+import dev.gpulint.bind.Names;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** DCGM's field names and their classes, from catalog/dcgm-fields.txt (see its header for sources). */
+public final class DcgmFields {
+    /** PromQL functions that treat a series as a running total. */
+    public static final Set<String> RANGE_FUNCTIONS = Set.of("rate", "irate", "increase", "delta", "idelta", "deriv");
+
+    private final Map<String, String> classes = new LinkedHashMap<>();
+    private static volatile DcgmFields builtIn;
+
+    public static DcgmFields builtIn() {
+        DcgmFields f = builtIn;
+        if (f == null) {
+            synchronized (DcgmFields.class) {
+                if (builtIn == null) builtIn = load();
+                f = builtIn;
+            }
+        }
+        return f;
+    }
+
+    private static DcgmFields load() {
+        DcgmFields f = new DcgmFields();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(
+                DcgmFields.class.getClassLoader().getResourceAsStream("catalog/dcgm-fields.txt"), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                line = line.strip();
+                if (line.isEmpty() || line.startsWith("#")) continue;
+                String[] p = line.split("\\s+");
+                f.classes.put("DCGM_FI_" + p[1], p[0]);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (String kind : new String[] {"CRC_FLIT_ERROR_COUNT", "CRC_DATA_ERROR_COUNT", "REPLAY_ERROR_COUNT", "RECOVERY_ERROR_COUNT", "BANDWIDTH"}) {
+            for (int l = 0; l <= 17; l++) f.classes.put("DCGM_FI_DEV_NVLINK_" + kind + "_L" + l, kind.equals("BANDWIDTH") ? "RATE" : "OTHER");
+        }
+        for (int i = 0; i <= 7; i++) {
+            f.classes.put("DCGM_FI_PROF_NVDEC" + i + "_ACTIVE", "OTHER");
+            f.classes.put("DCGM_FI_PROF_NVJPG" + i + "_ACTIVE", "OTHER");
+            f.classes.put("DCGM_FI_DEV_CPU_AFFINITY_" + i, "OTHER");
+        }
+        for (int l = 0; l <= 17; l++) {
+            f.classes.put("DCGM_FI_PROF_NVLINK_L" + l + "_TX_BYTES", "RATE");
+            f.classes.put("DCGM_FI_PROF_NVLINK_L" + l + "_RX_BYTES", "RATE");
+        }
+        return f;
+    }
+
+    /** Metric names as Prometheus sees them: dcgm-exporter 1.x wrote them in lower case. */
+    private static String key(String name) { return name.toUpperCase(Locale.ROOT); }
+
+    public boolean known(String name) { return classes.containsKey(key(name)); }
+
+    /** RATE, CUMULATIVE or OTHER; OTHER for names not in the list. */
+    public String classOf(String name) { return classes.getOrDefault(key(name), "OTHER"); }
+
+    /** The known name one or two edits away, when {@code name} is not known: a likely misspelling; else null. */
+    public String misspeltFrom(String name) {
+        String k = key(name);
+        if (classes.containsKey(k)) return null;
+        String best = null;
+        int bestD = 3;
+        for (String c : classes.keySet()) {
+            if (Math.abs(c.length() - k.length()) >= bestD) continue;
+            int d = Names.distance(k, c);
+            if (d < bestD) { bestD = d; best = c; }
+        }
+        return best;
+    }
+}

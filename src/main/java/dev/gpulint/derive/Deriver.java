@@ -492,7 +492,8 @@ public final class Deriver {
             Map.entry("nodes", "the number of nodes"), Map.entry("tp", "tp (tensor-parallel size)"),
             Map.entry("pp", "pp (pipeline-parallel size)"), Map.entry("cp", "cp (context-parallel size)"),
             Map.entry("ep", "ep (expert-parallel size)"), Map.entry("etp", "etp (expert tensor-parallel size)"),
-            Map.entry("vpp", "vpp (virtual pipeline stages)"), Map.entry("app_gpus_per_node", "GPUs per node"));
+            Map.entry("vpp", "vpp (virtual pipeline stages)"), Map.entry("app_gpus_per_node", "GPUs per node"),
+            Map.entry("comm_backend", "the communication backend"));
 
     /**
      * The cross-checks of a job read from another format: every place that states one of its

@@ -34,7 +34,7 @@ class CliTest {
         assertEquals(1, r.code(), r.err());
         assertTrue(r.out().contains("../samples/broken/tp16-job.yaml:12:7: error: tp=16 spans 2 nodes: ranks 0-15 sit on hgx-0 (0-7) and hgx-1 (8-15);"), r.out());
         assertTrue(r.out().contains("  help: keep tp at most the NVLink domain size and a divisor of it, and put pp or dp across nodes; see `gpulint explain PAR002`"));
-        assertTrue(r.out().endsWith("16 errors, 4 warnings, 4 notes in 8 files\n"), r.out());
+        assertTrue(r.out().endsWith("22 errors, 9 warnings, 5 notes in 22 files\n"), r.out());
         assertEquals("", r.err());
     }
 
@@ -42,7 +42,8 @@ class CliTest {
     void soundSamplesPass() {
         Run r = run("check", "../samples/sound");
         assertEquals(0, r.code(), r.out());
-        assertEquals("0 errors, 0 warnings, 0 notes in 3 files\n", r.out());
+        // every sample is read, the other formats (NeMo, Megatron-LM, Kubernetes, SkyPilot, DeepSpeed, DCGM) too
+        assertEquals("0 errors, 0 warnings, 0 notes in 10 files\n", r.out());
     }
 
     @Test
@@ -393,6 +394,38 @@ class CliTest {
     }
 
     @Test
+    void jobClustersPlaceJobsOfOtherFormats(@TempDir Path dir) throws IOException {
+        write(dir, "clusters/pod.yaml", """
+                kind: cluster
+                name: ib-pod
+                fabric: { type: infiniband }
+                node_groups:
+                  - { name: dgx, count: 2, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
+                """);
+        Path job = write(dir, "training/llm.yaml", """
+                trainer: { num_nodes: 2, devices: 8 }
+                model:
+                  micro_batch_size: 1
+                  global_batch_size: 64
+                  tensor_model_parallel_size: 16
+                env_vars:
+                  NCCL_IB_DISABLE: 1
+                """);
+        Run alone = run(dir.resolve("clusters").toString(), job.toString());
+        assertFalse(alone.out().contains("[PAR002]"), "a NeMo file names no cluster: " + alone.out());
+        assertFalse(alone.out().contains("[NCCL001]"), alone.out());
+        Path cfg = write(dir, ".gpulint.yaml", "job_clusters:\n  - { files: \"training/**\", cluster: ib-pod }\n");
+        Run r = run("-c", cfg.toString(), dir.resolve("clusters").toString(), job.toString());
+        assertTrue(r.out().contains(job + ":5:31: error: tp=16 spans 2 nodes: ranks 0-15 sit on dgx-0 (0-7) and dgx-1 (8-15)"), r.out());
+        assertTrue(r.out().contains(job + ":7:20: error: NCCL_IB_DISABLE=1 turns off NCCL's InfiniBand/RoCE transport on cluster 'ib-pod'"), r.out());
+        Path bad = write(dir, "bad.yaml", "job_clusters:\n  - { files: \"training/**\", clutser: ib-pod }\n  - cluster: x\n");
+        Run b = run("-c", bad.toString(), job.toString());
+        assertEquals(2, b.code(), b.out());
+        assertTrue(b.out().contains("unknown key 'clutser' in entry 1 of 'job_clusters'; did you mean 'cluster'?"), b.out());
+        assertTrue(b.out().contains("entry 2 of 'job_clusters' in " + bad + " needs both 'files' (a glob) and 'cluster'"), b.out());
+    }
+
+    @Test
     void aByteOrderMarkIsAccepted(@TempDir Path dir) throws IOException {
         byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
         Path y = dir.resolve("bom.yaml");
@@ -423,6 +456,7 @@ class CliTest {
 
     static Path write(Path dir, String name, String text) throws IOException {
         Path p = dir.resolve(name);
+        Files.createDirectories(p.getParent());
         Files.writeString(p, text, StandardCharsets.UTF_8);
         return p;
     }

@@ -41,9 +41,11 @@ class FuzzTest {
 
     private static List<SourceFile> seeds() throws IOException {
         List<SourceFile> out = new ArrayList<>();
-        try (Stream<Path> s = Files.walk(Path.of("..", "samples"))) {
+        Path root = Path.of("..", "samples");
+        try (Stream<Path> s = Files.walk(root)) {
             for (Path p : s.filter(Files::isRegularFile).sorted().toList()) {
-                out.add(SourceFile.of(p.getFileName().toString(), Files.readString(p, StandardCharsets.UTF_8)));
+                // the path under samples/: file names repeat (model_config.yaml), and folder names carry meaning
+                out.add(SourceFile.of(root.relativize(p).toString().replace('\\', '/'), Files.readString(p, StandardCharsets.UTF_8)));
             }
         }
         return out;

@@ -49,6 +49,11 @@ public final class Adapters {
                 else if (DcgmAdapter.isConfigMapWithCounters(root)) DcgmAdapter.configMap(root, file, text, counters);
                 else if (DcgmAdapter.isRuleFile(root)) DcgmAdapter.rules(root, file, text, queries);
                 else if (KubernetesAdapter.accepts(root)) drafts.add(KubernetesAdapter.bind(root, file, name, text));
+                else if (AwsBatchAdapter.accepts(root)) {
+                    for (MappingNode.Entry def : AwsBatchAdapter.definitions(root)) {
+                        drafts.add(AwsBatchAdapter.bind(def, file, name + "#" + def.key().text(), text));
+                    }
+                }
                 else if (MegatronAdapter.accepts(root)) drafts.add(MegatronAdapter.bind(root, file, name, text));
                 else if (NemoAdapter.accepts(root)) drafts.add(NemoAdapter.bind(root, file, name));
                 else if (SkyPilotAdapter.accepts(root)) drafts.add(SkyPilotAdapter.bind(root, file, name, text));

@@ -6,6 +6,8 @@ import static dev.gpulint.bind.adapt.Nodes.map;
 import dev.gpulint.model.Located;
 import dev.gpulint.model.Specs;
 import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
+import static dev.gpulint.bind.adapt.Nodes.scalar;
 
 /**
  * DeepSpeed configuration JSON: the batch triple ({@code train_batch_size},
@@ -35,6 +37,23 @@ final class DeepSpeedAdapter {
         if (zero != null) {
             Located<Long> stage = integer(zero, "stage");
             if (stage != null && stage.value() <= 3) j.zeroStage = stage;
+        }
+        ScalarNode backend = scalar(root, "optimizer", "params", "comm_backend_name");
+        if (backend != null && !backend.isNull()) {
+            String b = backend.text().strip().toLowerCase(java.util.Locale.ROOT);
+            j.stated.add(new Specs.Stated("comm_backend", b, "optimizer.params.comm_backend_name", Specs.StatedKind.CONFIG, backend.span()));
+            // examples keep one copy per backend, named after it (mpi_ethernet/, nccl/): the name must match the content
+            String[] parts = file.split("/");
+            int from = Math.max(0, parts.length - 2);
+            for (int i = from; i < parts.length; i++) {
+                String part = i == parts.length - 1 ? parts[i].replaceFirst("\\.json$", "") : parts[i];
+                for (String token : part.toLowerCase(java.util.Locale.ROOT).split("[_.\\-]")) {
+                    if (token.equals("mpi") || token.equals("nccl") || token.equals("gloo")) {
+                        String what = i == parts.length - 1 ? "the file name '" + parts[i] + "'" : "the folder name '" + parts[i] + "'";
+                        j.stated.add(new Specs.Stated("comm_backend", token, what + " (" + token + ")", Specs.StatedKind.NAME, null));
+                    }
+                }
+            }
         }
         return j;
     }

@@ -1,0 +1,87 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.Nodes.maps;
+import static dev.gpulint.bind.adapt.Nodes.scalar;
+import static dev.gpulint.bind.adapt.Nodes.text;
+
+import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.model.Located;
+import dev.gpulint.model.Specs.StatedKind;
+import dev.gpulint.tree.ListNode;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.Node;
+import dev.gpulint.tree.ScalarNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * AWS Batch multi-node job definitions in a CloudFormation template ({@code Type:
+ * AWS::Batch::JobDefinition} with {@code NodeProperties}): {@code NumNodes}, each node range's
+ * container GPUs ({@code ResourceRequirements} of Type GPU), {@code InstanceType}, {@code Environment}
+ * and {@code Command} (mpirun and its {@code -x} variables, through the same scan as a pod's).
+ * CloudFormation's own tags ({@code !Ref}, {@code !GetAtt}) are kept as values; they are unknown.
+ */
+final class AwsBatchAdapter {
+    static final String FORMAT = "AWS Batch job definition";
+
+    private AwsBatchAdapter() {}
+
+    static boolean accepts(MappingNode root) {
+        return !definitions(root).isEmpty();
+    }
+
+    static List<MappingNode.Entry> definitions(MappingNode root) {
+        List<MappingNode.Entry> out = new ArrayList<>();
+        MappingNode res = map(root, "Resources");
+        if (res == null) return out;
+        for (MappingNode.Entry e : res.entries()) {
+            if ("AWS::Batch::JobDefinition".equals(text(e.value(), "Type")) && map(e.value(), "Properties", "NodeProperties") != null) out.add(e);
+        }
+        return out;
+    }
+
+    static JobDraft bind(MappingNode.Entry def, String file, String jobName, String source) {
+        MappingNode np = map(def.value(), "Properties", "NodeProperties");
+        JobDraft j = new JobDraft(FORMAT, file, def.value().span());
+        j.name = new Located<>(jobName, def.key().span());
+        Located<Long> nodes = Nodes.integer(np, "NumNodes");
+        List<MappingNode> ranges = maps(np, "NodeRangeProperties");
+        // one range covering every node ('0:' or the only range): its container is every node's
+        MappingNode c = ranges.size() == 1 ? map(ranges.get(0), "Container") : null;
+        if (c == null) return j;
+        Located<Long> gpus = null;
+        for (MappingNode r : maps(c, "ResourceRequirements")) {
+            if ("GPU".equalsIgnoreCase(text(r, "Type"))) gpus = Nodes.integer(scalar(r, "Value"));
+        }
+        ScalarNode it = scalar(c, "InstanceType");
+        if (it != null && SkyPilotAdapter.INSTANCES.containsKey(it.text())) {
+            String[] g = SkyPilotAdapter.INSTANCES.get(it.text());
+            j.gpuModel = new Located<>(g[0], it.span());
+            j.gpuModelSource = "InstanceType " + it.text();
+        }
+        j.nodes = nodes;
+        j.gpusPerNode = gpus;
+        if (nodes != null && gpus != null) {
+            j.state("world", nodes.value() * gpus.value(), "NumNodes " + nodes.value() + " × " + gpus.value() + " GPUs per node",
+                    StatedKind.RESOURCE, gpus.span());
+            j.state("per_node", gpus, "the container's GPU requirement", StatedKind.RESOURCE);
+        }
+        for (MappingNode e : maps(c, "Environment")) {
+            ScalarNode n = scalar(e, "Name");
+            ScalarNode v = scalar(e, "Value");
+            if (n != null && v != null && !v.isNull()) j.env(n.text(), v.text(), v.span(), "Environment");
+        }
+        Node cmd = c.get("Command").orElse(null);
+        List<Word> words = new ArrayList<>();
+        Launchers.Launch l = new Launchers.Launch();
+        if (cmd instanceof ListNode list) {
+            for (Node item : list.items()) if (item instanceof ScalarNode s) words.add(new Word(s.text(), !s.text().contains("$"), s.span()));
+            Launchers.scan(words, l);
+        } else if (cmd instanceof ScalarNode s) {
+            l = Launchers.scan(Shell.parse(ScalarText.of(source, s), java.util.Map.of()));
+        }
+        KubernetesAdapter.launch(j, l, gpus == null ? -1 : gpus.value());
+        return j;
+    }
+}

@@ -1,0 +1,74 @@
+package dev.gpulint.bind.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.tree.ScalarNode;
+import dev.gpulint.tree.Span;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The shell-lite scan: words, commands, variables, and where each word is written. */
+class ShellTest {
+
+    private static Shell.Script parse(String script, Map<String, String> known) {
+        return Shell.parse(ScalarText.detached("s", script), known);
+    }
+
+    private static List<String> texts(List<Word> words) {
+        return words.stream().map(Word::text).toList();
+    }
+
+    @Test
+    void splitsWordsAndCommandsLikeSh() {
+        Shell.Script s = parse("echo 'a b' \"c d\" e\\ f; ls -l && cat x | wc\n# a comment\nmpirun -np 4 \\\n  ./app", Map.of());
+        assertEquals(5, s.commands().size());
+        assertEquals(List.of("echo", "a b", "c d", "e f"), texts(s.commands().get(0).words()));
+        assertEquals(List.of("mpirun", "-np", "4", "./app"), texts(s.commands().get(4).words()),
+                "a backslash-newline continues the command; a comment line is no command");
+    }
+
+    @Test
+    void tracksAssignmentsAndExpandsKnownVariables() {
+        Shell.Script s = parse("NODES=2\nexport GPUS=8\nNP=$(($NODES * ${GPUS}))\nrun -np $NP --x $UNSET '$NP'", Map.of());
+        List<Word> w = s.commands().get(3).words();
+        assertEquals("16", w.get(2).text());
+        assertTrue(w.get(2).known());
+        assertFalse(w.get(4).known(), "an unset variable leaves the word unknown");
+        assertEquals("$NP", w.get(5).text(), "single quotes keep $ literal");
+        assertTrue(s.assignments().stream().anyMatch(a -> a.name().equals("GPUS") && a.exported()));
+        assertEquals("16", s.variables().get("NP"));
+    }
+
+    @Test
+    void arithmeticNeedsEveryVariable() {
+        assertEquals(16L, Shell.arithmetic("$A * (B + 2) - 2 / 1 - 0 % 3", Map.of("A", "2", "B", "7")) - 0);
+        assertNull(Shell.arithmetic("$A * $B", Map.of("A", "2")));
+        assertNull(Shell.arithmetic("1 / 0", Map.of()), "a division by zero is unknown, not a crash");
+    }
+
+    @Test
+    void knownVariablesComeFromTheCaller() {
+        Shell.Script s = parse("mpirun -np $((SKYPILOT_NUM_NODES*8)) app", Map.of("SKYPILOT_NUM_NODES", "2"));
+        assertEquals("16", s.commands().get(0).words().get(2).text());
+    }
+
+    @Test
+    void wordsKeepTheirPlaceInABlockScalar() {
+        String source = "run: |\n  echo hi\n  mpirun -np 8 \\\n    ./app\n";
+        // the block's value, as the YAML reader gives it, starts at the indicator
+        ScalarNode node = new ScalarNode("echo hi\nmpirun -np 8 \\\n  ./app\n", false, new Span("f.yaml", 1, 6, 5, 1));
+        Shell.Script s = Shell.parse(ScalarText.of(source, node), Map.of());
+        Word eight = s.commands().get(1).words().get(2);
+        assertEquals("8", eight.text());
+        assertEquals(3, eight.span().startLine());
+        assertEquals(14, eight.span().startColumn());
+        Word app = s.commands().get(1).words().get(3);
+        assertEquals(4, app.span().startLine());
+        assertEquals(5, app.span().startColumn());
+    }
+}

@@ -81,7 +81,7 @@ final class AwsBatchAdapter {
         } else if (cmd instanceof ScalarNode s) {
             l = Launchers.scan(Shell.parse(ScalarText.of(source, s), java.util.Map.of()));
         }
-        KubernetesAdapter.launch(j, l, gpus == null ? -1 : gpus.value());
+        j.launch(l);
         return j;
     }
 }

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.bind.adapt.Shell.Word;
 import dev.gpulint.model.Located;
 import dev.gpulint.model.Specs;
 import dev.gpulint.model.Specs.Stated;
@@ -52,6 +53,33 @@ final class JobDraft {
     void env(String name, String value, Span at, String where) {
         env.putIfAbsent(name, new Located<>(value, at));
         stated.add(new Stated("env:" + name, value, where, StatedKind.CONFIG, at));
+    }
+
+    /** The launch commands' statements: ranks, ranks per node, GPUs the program asks for, env, Megatron flags. */
+    void launch(Launchers.Launch l) {
+        long perRank = Math.max(1, Launchers.number(l.ncclTestGpus));
+        String np = l.mpiProgram == null ? "mpirun" : l.mpiProgram;
+        if (l.mpiRanks != null && Launchers.number(l.mpiRanks) > 0) {
+            long v = Launchers.number(l.mpiRanks) * perRank;
+            state("world", v, np + " -np " + l.mpiRanks.text() + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiRanks.span());
+        }
+        if (l.mpiPerNode != null && Launchers.number(l.mpiPerNode) > 0) {
+            state("per_node", Launchers.number(l.mpiPerNode) * perRank, np + " -N " + l.mpiPerNode.text()
+                    + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiPerNode.span());
+        }
+        if (l.torchPerNode != null) state("per_node", Launchers.number(l.torchPerNode), "torchrun --nproc_per_node", StatedKind.LAUNCHER, l.torchPerNode.span());
+        if (l.torchNodes != null) state("nodes", Launchers.number(l.torchNodes), "torchrun --nnodes", StatedKind.LAUNCHER, l.torchNodes.span());
+        if (l.accelProcesses != null) state("world", Launchers.number(l.accelProcesses), "accelerate launch --num_processes", StatedKind.LAUNCHER, l.accelProcesses.span());
+        if (l.accelMachines != null) state("nodes", Launchers.number(l.accelMachines), "accelerate launch --num_machines", StatedKind.LAUNCHER, l.accelMachines.span());
+        if (l.deepspeedGpus != null) state("per_node", Launchers.number(l.deepspeedGpus), "deepspeed --num_gpus", StatedKind.LAUNCHER, l.deepspeedGpus.span());
+        if (l.deepspeedNodes != null) state("nodes", Launchers.number(l.deepspeedNodes), "deepspeed --num_nodes", StatedKind.LAUNCHER, l.deepspeedNodes.span());
+        if (l.kokkosGpus != null) state("app_gpus_per_node", Launchers.number(l.kokkosGpus), "LAMMPS Kokkos -k on g " + l.kokkosGpus.text(), StatedKind.LAUNCHER, l.kokkosGpus.span());
+        for (Launchers.EnvSet e : l.env) if (e.value().known()) env(e.name(), e.value().text(), e.value().span(), e.where());
+        for (Word f : l.forwarded) forwarded.add(new Located<>(f.text(), f.span()));
+        MegatronAdapter.apply(this, l.flags, "the launch command", tp == null && !l.flags.isEmpty());
+        Word serving = null;
+        for (String f : Launchers.SERVING_TP_FLAGS) if (l.flags.containsKey(f)) serving = l.flags.get(f);
+        if (tp == null && serving != null) tp = MegatronAdapter.located(serving);
     }
 
     Specs.Job build() {

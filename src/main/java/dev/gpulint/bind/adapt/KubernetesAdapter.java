@@ -105,7 +105,7 @@ final class KubernetesAdapter {
             j.nodes = new Located<>(nodes, gpuSpan);
             if (uniform > 0) {
                 j.gpusPerNode = new Located<>(uniform, gpuSpan);
-                j.state("per_node", uniform, "the pods' " + "GPU limit", StatedKind.RESOURCE, gpuSpan);
+                j.state("per_node", uniform, "the pods' GPU limit", StatedKind.RESOURCE, gpuSpan);
             }
             j.state("world", world, worldText.toString(), StatedKind.RESOURCE, gpuSpan);
         }
@@ -130,7 +130,7 @@ final class KubernetesAdapter {
             for (Shell.Assignment a : p.exports) {
                 if (a.value() != null && a.value().known()) j.env(a.name(), a.value().text(), a.value().span(), "export in the command");
             }
-            launch(j, p.launch, uniform);
+            j.launch(p.launch);
         }
         MappingNode annotations = map(meta, "annotations");
         if (annotations != null && annotations.get("k8s.v1.cni.cncf.io/networks").isPresent()) j.rdmaByAccess = true;
@@ -139,33 +139,6 @@ final class KubernetesAdapter {
 
     private static boolean limitsSeen(MappingNode container) {
         return scalar(container, "resources", "limits", "nvidia.com/gpu") != null;
-    }
-
-    /** The launch commands' statements: ranks, ranks per node, GPUs the program asks for, env, Megatron flags. */
-    static void launch(JobDraft j, Launchers.Launch l, long podGpus) {
-        long perRank = Math.max(1, Launchers.number(l.ncclTestGpus));
-        String np = l.mpiProgram == null ? "mpirun" : l.mpiProgram;
-        if (l.mpiRanks != null && Launchers.number(l.mpiRanks) > 0) {
-            long v = Launchers.number(l.mpiRanks) * perRank;
-            j.state("world", v, np + " -np " + l.mpiRanks.text() + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiRanks.span());
-        }
-        if (l.mpiPerNode != null && Launchers.number(l.mpiPerNode) > 0) {
-            j.state("per_node", Launchers.number(l.mpiPerNode) * perRank, np + " -N " + l.mpiPerNode.text()
-                    + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiPerNode.span());
-        }
-        if (l.torchPerNode != null) j.state("per_node", Launchers.number(l.torchPerNode), "torchrun --nproc_per_node", StatedKind.LAUNCHER, l.torchPerNode.span());
-        if (l.torchNodes != null) j.state("nodes", Launchers.number(l.torchNodes), "torchrun --nnodes", StatedKind.LAUNCHER, l.torchNodes.span());
-        if (l.accelProcesses != null) j.state("world", Launchers.number(l.accelProcesses), "accelerate launch --num_processes", StatedKind.LAUNCHER, l.accelProcesses.span());
-        if (l.accelMachines != null) j.state("nodes", Launchers.number(l.accelMachines), "accelerate launch --num_machines", StatedKind.LAUNCHER, l.accelMachines.span());
-        if (l.deepspeedGpus != null) j.state("per_node", Launchers.number(l.deepspeedGpus), "deepspeed --num_gpus", StatedKind.LAUNCHER, l.deepspeedGpus.span());
-        if (l.deepspeedNodes != null) j.state("nodes", Launchers.number(l.deepspeedNodes), "deepspeed --num_nodes", StatedKind.LAUNCHER, l.deepspeedNodes.span());
-        if (l.kokkosGpus != null) j.state("app_gpus_per_node", Launchers.number(l.kokkosGpus), "LAMMPS Kokkos -k on g " + l.kokkosGpus.text(), StatedKind.LAUNCHER, l.kokkosGpus.span());
-        for (Launchers.EnvSet e : l.env) if (e.value().known()) j.env(e.name(), e.value().text(), e.value().span(), e.where());
-        for (Word f : l.forwarded) j.forwarded.add(new Located<>(f.text(), f.span()));
-        MegatronAdapter.apply(j, l.flags, "the launch command", j.tp == null && !l.flags.isEmpty());
-        Word tp = null;
-        for (String f : Launchers.SERVING_TP_FLAGS) if (l.flags.containsKey(f)) tp = l.flags.get(f);
-        if (j.tp == null && tp != null) j.tp = MegatronAdapter.located(tp);
     }
 
     private static List<Role> roles(String kind, MappingNode spec) {

@@ -85,7 +85,7 @@ final class SkyPilotAdapter {
                 if (a.exported() && a.value() != null && a.value().known()) j.env(a.name(), a.value().text(), a.value().span(), block + ": export");
             }
             Launchers.Launch l = Launchers.scan(script);
-            KubernetesAdapter.launch(j, l, j.gpusPerNode == null ? -1 : j.gpusPerNode.value());
+            j.launch(l);
         }
         return j;
     }

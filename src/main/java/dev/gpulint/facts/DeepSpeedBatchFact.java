@@ -35,8 +35,10 @@ public final class DeepSpeedBatchFact {
     public long getDp() { return dp; }
     /** micro × accumulation (× dp when known): what train_batch_size must be a multiple of, or equal. */
     public long getPerStep() { return micro * Math.max(1, accumulation) * Math.max(1, dp); }
-    /** train_batch_size is not a multiple of the known factors (so the unknown one, or dp, cannot be whole). */
-    public boolean isIndivisible() { return trainBatch % getPerStep() != 0; }
+    /** Every factor is known (dp from the job that launches this configuration) and they do not multiply out. */
+    public boolean isProductMismatch() { return accumulation > 0 && dp > 0 && trainBatch != getPerStep(); }
+    /** A factor is unknown, and train_batch_size is not a multiple of the known ones (the unknown one cannot be whole). */
+    public boolean isIndivisible() { return !(accumulation > 0 && dp > 0) && trainBatch % getPerStep() != 0; }
     public String getFormula() {
         StringBuilder sb = new StringBuilder("train_micro_batch_size_per_gpu " + micro);
         if (accumulation > 0) sb.append(" × gradient_accumulation_steps ").append(accumulation);

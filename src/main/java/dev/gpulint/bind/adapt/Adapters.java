@@ -37,6 +37,7 @@ public final class Adapters {
         List<Specs.DcgmField> counters = new ArrayList<>();
         List<Specs.MetricQuery> queries = new ArrayList<>();
         Set<String> files = new LinkedHashSet<>();
+        List<JobDraft> all = new ArrayList<>();
         for (Input in : inputs) {
             String file = in.file().displayPath();
             String text = in.file().text();
@@ -61,10 +62,38 @@ public final class Adapters {
                     drafts.add(DeepSpeedAdapter.bind(root, file, name));
                 }
             }
-            for (JobDraft j : drafts) jobs.add(j.build());
+            all.addAll(drafts);
             if (!drafts.isEmpty() || counters.size() + queries.size() > before) files.add(file);
         }
+        deepspeedReferences(all);
+        for (JobDraft j : all) jobs.add(j.build());
         return new Bound(jobs, counters, queries, files);
+    }
+
+    /**
+     * A job whose launch names a DeepSpeed configuration linted in the same run takes over its batch
+     * triple and ZeRO stage: the job knows the GPU count, so dp is known, and the triple is checked
+     * against it there (once, not also on the configuration's own).
+     */
+    private static void deepspeedReferences(List<JobDraft> all) {
+        for (JobDraft j : all) {
+            if (j.deepspeedRef == null) continue;
+            String ref = j.deepspeedRef.value();
+            String base = ref.substring(ref.lastIndexOf('/') + 1);
+            JobDraft found = null;
+            int matches = 0;
+            for (JobDraft d : all) {
+                if (!d.format.equals(DeepSpeedAdapter.FORMAT)) continue;
+                if (d.file.equals(ref) || d.file.endsWith("/" + ref) || d.file.equals(base) || d.file.endsWith("/" + base)) {
+                    found = d;
+                    matches++;
+                }
+            }
+            if (matches != 1 || found.deepspeed == null) continue;
+            j.deepspeed = found.deepspeed;
+            if (j.zeroStage == null) j.zeroStage = found.zeroStage;
+            found.deepspeed = null;
+        }
     }
 
     /**

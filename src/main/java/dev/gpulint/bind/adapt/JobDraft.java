@@ -33,6 +33,8 @@ final class JobDraft {
     Located<String> gpuModel;
     String gpuModelSource;
     Specs.DeepSpeedBatch deepspeed;
+    /** The DeepSpeed configuration this job's launch names, when it names one. */
+    Located<String> deepspeedRef;
     Span span;
 
     JobDraft(String format, String file, Span span) {
@@ -76,6 +78,7 @@ final class JobDraft {
         if (l.kokkosGpus != null) state("app_gpus_per_node", Launchers.number(l.kokkosGpus), "LAMMPS Kokkos -k on g " + l.kokkosGpus.text(), StatedKind.LAUNCHER, l.kokkosGpus.span());
         for (Launchers.EnvSet e : l.env) if (e.value().known()) env(e.name(), e.value().text(), e.value().span(), e.where());
         for (Word f : l.forwarded) forwarded.add(new Located<>(f.text(), f.span()));
+        if (l.deepspeedConfig != null && deepspeedRef == null) deepspeedRef = new Located<>(l.deepspeedConfig.text(), l.deepspeedConfig.span());
         MegatronAdapter.apply(this, l.flags, "the launch command", tp == null && !l.flags.isEmpty());
         Word serving = null;
         for (String f : Launchers.SERVING_TP_FLAGS) if (l.flags.containsKey(f)) serving = l.flags.get(f);
@@ -92,7 +95,7 @@ final class JobDraft {
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null ? null : new Specs.Optimizer(null, zeroStage, null);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel, gpuModelSource,
-                forwarded, deepspeed);
+                forwarded, deepspeed, deepspeedRef);
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
                 env, span, origin);
     }

@@ -22,6 +22,8 @@ public final class Launchers {
     public static final class Launch {
         public Word mpiRanks, mpiPerNode, torchPerNode, torchNodes, accelProcesses, accelMachines;
         public Word kokkosGpus, ncclTestGpus, deepspeedGpus, deepspeedNodes;
+        /** The DeepSpeed configuration a training script is given (--deepspeed_config ds.json, --deepspeed ds.json). */
+        public Word deepspeedConfig;
         public String mpiProgram;
         public final List<Word> forwarded = new ArrayList<>();
         public final List<EnvSet> env = new ArrayList<>();
@@ -99,6 +101,8 @@ public final class Launchers {
                     if (!k.equals("t") && !k.equals("d")) break;
                 }
             }
+            Word ds = optionValue(w, i, "--deepspeed_config", "--deepspeed-config", "--deepspeed");
+            if (ds != null && l.deepspeedConfig == null && ds.known() && ds.text().endsWith(".json")) l.deepspeedConfig = ds;
             flag(w, i, l);
         }
     }

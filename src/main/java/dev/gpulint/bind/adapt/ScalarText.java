@@ -29,7 +29,7 @@ public final class ScalarText {
     public static ScalarText of(String source, ScalarNode s) {
         String v = s.text();
         Span sp = s.span();
-        int[] starts = lineStarts(source);
+        int[] starts = starts(source);
         int begin = offset(starts, source, sp.startLine(), sp.startColumn());
         int end = Math.max(begin, offset(starts, source, sp.endLine(), sp.endColumn()));
         int[] ln = new int[v.length() + 1];
@@ -67,6 +67,17 @@ public final class ScalarText {
         int last = to > from ? to - 1 : from;
         int endCol = to > from ? column[last] + 1 : column[from];
         return new Span(file, line[from], column[from], line[last], endCol);
+    }
+
+    /** The last file's line starts: a rule file with thousands of expressions is one file, scanned once. */
+    private static final ThreadLocal<Object[]> LAST = new ThreadLocal<>();
+
+    private static int[] starts(String source) {
+        Object[] last = LAST.get();
+        if (last != null && last[0] == source) return (int[]) last[1];
+        int[] s = lineStarts(source);
+        LAST.set(new Object[] {source, s});
+        return s;
     }
 
     private static int[] lineStarts(String s) {

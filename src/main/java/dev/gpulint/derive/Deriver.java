@@ -416,7 +416,9 @@ public final class Deriver {
         if (j.gpusPerNode() != null) {
             gpn = j.gpusPerNode().value();
             gpnSpan = j.gpusPerNode().span();
-            gpnSource = "gpus_per_node of job '" + name + "'";
+            gpnSource = j.origin() != null && j.origin().gpusPerNodeWhere() != null
+                    ? j.origin().gpusPerNodeWhere() + " of " + j.origin().format() + " file " + j.file()
+                    : "gpus_per_node of job '" + name + "'";
         } else if (group != null && group.gpu() != null && group.gpu().count() != null) {
             gpn = group.gpu().count().value();
             gpnSpan = group.gpu().count().span();

@@ -60,6 +60,7 @@ final class AwsBatchAdapter {
             j.gpuModel = new Located<>(g[0], it.span());
             j.gpuModelSource = "InstanceType " + it.text();
         }
+        j.gpusPerNodeWhere = "the container's GPU requirement";
         j.nodes = nodes;
         j.gpusPerNode = gpus;
         if (nodes != null && gpus != null) {

@@ -22,6 +22,8 @@ final class JobDraft {
     Located<String> name;
     Located<String> cluster, nodeGroup;
     Located<Long> nodes, gpusPerNode;
+    /** Where the GPUs per node are written, in the format's own words (trainer.devices). */
+    String gpusPerNodeWhere;
     Located<Double> parameters;
     Located<Long> tp, pp, cp, ep, dp, vpp, layers, heads, kvHeads, experts, seqLength, hidden, micro, global, zeroStage;
     Located<Boolean> sequenceParallel;
@@ -95,7 +97,7 @@ final class JobDraft {
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null ? null : new Specs.Optimizer(null, zeroStage, null);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel, gpuModelSource,
-                forwarded, deepspeed, deepspeedRef);
+                forwarded, deepspeed, deepspeedRef, gpusPerNodeWhere);
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
                 env, span, origin);
     }

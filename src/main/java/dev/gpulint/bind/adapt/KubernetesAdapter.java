@@ -107,6 +107,7 @@ final class KubernetesAdapter {
                 j.gpusPerNode = new Located<>(uniform, gpuSpan);
                 j.state("per_node", uniform, "the pods' GPU limit", StatedKind.RESOURCE, gpuSpan);
             }
+        j.gpusPerNodeWhere = "the pods' nvidia.com/gpu limit";
             j.state("world", world, worldText.toString(), StatedKind.RESOURCE, gpuSpan);
         }
         // what the job object itself says about processes

@@ -45,6 +45,7 @@ final class NemoAdapter {
         Node dev = trainer.get("devices").orElse(null);
         if (dev instanceof ListNode l && !l.items().isEmpty()) j.gpusPerNode = new Located<>((long) l.items().size(), l.span());
         else j.gpusPerNode = number(root, trainer, "devices");
+        j.gpusPerNodeWhere = "trainer.devices";
         j.tp = number(root, model, "tensor_model_parallel_size");
         j.pp = number(root, model, "pipeline_model_parallel_size");
         j.cp = number(root, model, "context_parallel_size");

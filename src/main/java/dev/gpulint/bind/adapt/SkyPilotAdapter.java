@@ -45,7 +45,8 @@ final class SkyPilotAdapter {
         if (root.get("kind").isPresent() || root.get("apiVersion").isPresent()) return false;
         MappingNode res = map(root, "resources");
         boolean resources = res != null && (res.get("accelerators").isPresent() || res.get("instance_type").isPresent()
-                || res.get("infra").isPresent() || res.get("cloud").isPresent());
+                || res.get("infra").isPresent() || res.get("cloud").isPresent() || res.get("any_of").isPresent()
+                || res.get("ordered").isPresent());
         boolean script = root.get("run").isPresent() || root.get("setup").isPresent();
         return script && (resources || root.get("num_nodes").isPresent());
     }
@@ -93,6 +94,18 @@ final class SkyPilotAdapter {
     private static void accelerators(JobDraft j, MappingNode res) {
         if (res == null) return;
         Node a = res.get("accelerators").orElse(null);
+        if (a == null) {
+            for (String k : new String[] {"any_of", "ordered"}) {
+                java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+                Node first = null;
+                for (MappingNode alt : Nodes.maps(res, k)) {
+                    Node x = alt.get("accelerators").orElse(null);
+                    if (x instanceof ScalarNode xs) { seen.add(xs.text().replace(" ", "")); if (first == null) first = x; }
+                    else if (x != null) seen.add("?" + seen.size());
+                }
+                if (seen.size() == 1 && first != null) a = first;
+            }
+        }
         String name = null;
         long count = -1;
         Span at = null;
@@ -113,7 +126,7 @@ final class SkyPilotAdapter {
             String model = MODELS.getOrDefault(name, MODELS.getOrDefault(name.toUpperCase(java.util.Locale.ROOT), name));
             j.gpuModel = new Located<>(model, at);
             j.gpuModelSource = "resources.accelerators " + name;
-            if (count > 0) j.gpusPerNode = new Located<>(count, at);
+            if (count > 0) { j.gpusPerNode = new Located<>(count, at); j.gpusPerNodeWhere = "resources.accelerators"; }
             return;
         }
         ScalarNode it = scalar(res, "instance_type");
@@ -122,6 +135,7 @@ final class SkyPilotAdapter {
             j.gpuModel = new Located<>(g[0], it.span());
             j.gpuModelSource = "instance_type " + it.text();
             j.gpusPerNode = new Located<>(Long.parseLong(g[1]), it.span());
+            j.gpusPerNodeWhere = "resources.instance_type";
         }
     }
 

@@ -47,6 +47,7 @@ class AdaptersTest {
         assertEquals(4L, j.nodes().value());
         assertEquals(5, j.nodes().span().startLine(), "the number's own place, not the reference's");
         assertEquals(4L, j.gpusPerNode().value(), "a device list counts its devices");
+        assertEquals("trainer.devices", j.origin().gpusPerNodeWhere(), "messages name the format's own key");
         assertEquals(2L, j.parallelism().tp().value());
         assertNull(j.parallelism().pp(), "a resolver is unknown");
         assertNull(j.batch().globalBatchSize(), "??? is unknown");
@@ -94,6 +95,11 @@ class AdaptersTest {
         Specs.Job it = job("c.yaml", "resources: { instance_type: a3-highgpu-8g }\nrun: echo\n");
         assertEquals("H100-SXM5-80GB", it.origin().gpuModel().value());
         assertEquals(1L, it.nodes().value(), "num_nodes defaults to 1");
+        Specs.Job anyOf = job("d.yaml", "resources:\n  any_of:\n    - { accelerators: H100:8, cloud: aws }\n"
+                + "    - { accelerators: H100:8, cloud: gcp }\nrun: echo\n");
+        assertEquals(8L, anyOf.gpusPerNode().value(), "alternatives that all name H100:8 are H100:8");
+        Specs.Job mixed = job("e.yaml", "resources:\n  any_of:\n    - { accelerators: H100:8 }\n    - { accelerators: A100:8 }\nrun: echo\n");
+        assertNull(mixed.gpusPerNode(), "alternatives that differ leave the GPUs unknown");
     }
 
     @Test

@@ -111,12 +111,11 @@ public final class Specs {
      */
     public record Origin(String format, List<Stated> stated, List<Located<String>> rdmaResources,
                          boolean podsVisible, boolean rdmaByAccess, Located<String> gpuModel, String gpuModelSource,
-                         List<Located<String>> forwardedEnv, DeepSpeedBatch deepspeed, Located<String> deepspeedConfig,
+                         DeepSpeedBatch deepspeed, Located<String> deepspeedConfig,
                          String gpusPerNodeWhere) {
         public Origin {
             stated = List.copyOf(stated);
             rdmaResources = List.copyOf(rdmaResources);
-            forwardedEnv = List.copyOf(forwardedEnv);
         }
     }
 

@@ -30,7 +30,6 @@ final class JobDraft {
     final Map<String, Located<String>> env = new LinkedHashMap<>();
     final List<Stated> stated = new ArrayList<>();
     final List<Located<String>> rdma = new ArrayList<>();
-    final List<Located<String>> forwarded = new ArrayList<>();
     boolean podsVisible, rdmaByAccess;
     Located<String> gpuModel;
     String gpuModelSource;
@@ -79,7 +78,6 @@ final class JobDraft {
         if (l.deepspeedNodes != null) state("nodes", Launchers.number(l.deepspeedNodes), "deepspeed --num_nodes", StatedKind.LAUNCHER, l.deepspeedNodes.span());
         if (l.kokkosGpus != null) state("app_gpus_per_node", Launchers.number(l.kokkosGpus), "LAMMPS Kokkos -k on g " + l.kokkosGpus.text(), StatedKind.LAUNCHER, l.kokkosGpus.span());
         for (Launchers.EnvSet e : l.env) if (e.value().known()) env(e.name(), e.value().text(), e.value().span(), e.where());
-        for (Word f : l.forwarded) forwarded.add(new Located<>(f.text(), f.span()));
         if (l.deepspeedConfig != null && deepspeedRef == null) deepspeedRef = new Located<>(l.deepspeedConfig.text(), l.deepspeedConfig.span());
         MegatronAdapter.apply(this, l.flags, "the launch command", tp == null && !l.flags.isEmpty());
         Word serving = null;
@@ -97,7 +95,7 @@ final class JobDraft {
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null ? null : new Specs.Optimizer(null, zeroStage, null);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel, gpuModelSource,
-                forwarded, deepspeed, deepspeedRef, gpusPerNodeWhere);
+                deepspeed, deepspeedRef, gpusPerNodeWhere);
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
                 env, span, origin);
     }

@@ -130,7 +130,7 @@ public final class Binder {
     }
 
     /** Template placeholders and "decide later" values: unknown, so no rule reasons on them (and no error). */
-    static boolean placeholder(String t) {
+    public static boolean placeholder(String t) {
         String v = t.strip();
         return v.matches("\\$\\{[^}]*\\}|\\$[A-Za-z_][A-Za-z0-9_]*|\\{\\{.*\\}\\}|\\?\\?\\?|(?i)auto");
     }

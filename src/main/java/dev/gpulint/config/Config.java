@@ -47,12 +47,9 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     /** The cluster configuration names for a job of another format in {@code displayPath}: the first matching entry. */
     public java.util.Optional<dev.gpulint.bind.adapt.Adapters.Placement> placement(String displayPath) {
         if (jobClusters.isEmpty()) return java.util.Optional.empty();
-        Path abs = Path.of(displayPath).toAbsolutePath().normalize();
-        Path rel = abs.startsWith(base) ? base.relativize(abs) : abs;
+        Path rel = relative(Path.of(displayPath));
         for (JobCluster j : jobClusters) {
-            boolean hit = j.matcher().matches(rel);
-            for (Path p = rel.getParent(); !hit && p != null; p = p.getParent()) hit = j.matcher().matches(p);
-            if (hit) return java.util.Optional.of(new dev.gpulint.bind.adapt.Adapters.Placement(j.cluster(), j.nodeGroup(), j.at()));
+            if (matchesOrAbove(j.matcher(), rel)) return java.util.Optional.of(new dev.gpulint.bind.adapt.Adapters.Placement(j.cluster(), j.nodeGroup(), j.at()));
         }
         return java.util.Optional.empty();
     }
@@ -287,13 +284,21 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     /** Whether a file is excluded (globs match the path relative to the configuration's folder). */
     public boolean excluded(Path file) {
         if (exclude.isEmpty()) return false;
+        Path rel = relative(file);
+        for (PathMatcher m : exclude) if (matchesOrAbove(m, rel)) return true;
+        return false;
+    }
+
+    /** A file's path relative to the configuration's folder (absolute when it lies outside it). */
+    private Path relative(Path file) {
         Path abs = file.toAbsolutePath().normalize();
-        Path rel = abs.startsWith(base) ? base.relativize(abs) : abs;
-        for (PathMatcher m : exclude) {
-            if (m.matches(rel)) return true;
-            // a glob such as "legacy/**" also excludes the folder's files at any depth
-            for (Path p = rel.getParent(); p != null; p = p.getParent()) if (m.matches(p)) return true;
-        }
+        return abs.startsWith(base) ? base.relativize(abs) : abs;
+    }
+
+    /** The glob matches the path or a folder above it: "legacy/**" takes the folder's files at any depth. */
+    private static boolean matchesOrAbove(PathMatcher m, Path rel) {
+        if (m.matches(rel)) return true;
+        for (Path p = rel.getParent(); p != null; p = p.getParent()) if (m.matches(p)) return true;
         return false;
     }
 }

@@ -55,9 +55,7 @@ public final class Deriver {
     /** With the GPU-monitoring configuration read by the adapters: counter lists and PromQL uses of DCGM fields. */
     public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Specs.DcgmField> counters,
                                List<Specs.MetricQuery> queries) {
-        List<Object> base = derive0(clusters, jobs);
-        facts.clear();
-        facts.addAll(base);
+        specs(clusters, jobs);
         DcgmFields fields = DcgmFields.builtIn();
         for (Specs.DcgmField c : counters) {
             String n = c.name().value();
@@ -73,7 +71,8 @@ public final class Deriver {
         return List.copyOf(facts);
     }
 
-    private List<Object> derive0(List<Specs.Cluster> clusters, List<Specs.Job> jobs) {
+    /** The facts of clusters and jobs, added to {@link #facts}. */
+    private void specs(List<Specs.Cluster> clusters, List<Specs.Job> jobs) {
         Map<String, Specs.Cluster> byName = new LinkedHashMap<>();
         for (Specs.Cluster c : clusters) {
             if (c.name() == null) continue;
@@ -84,7 +83,6 @@ public final class Deriver {
             if (j.name() == null) continue;
             job(j, j.cluster() == null ? null : byName.get(j.cluster().value()));
         }
-        return List.copyOf(facts);
     }
 
     // ------------------------------------------------------------------ clusters
@@ -511,10 +509,10 @@ public final class Deriver {
         for (Map.Entry<String, List<Specs.Stated>> e : by.entrySet()) {
             String q = e.getKey();
             List<Specs.Stated> all = e.getValue();
+            if (q.equals("app_gpus_per_node")) continue;      // compared with the pod's GPUs below
             Specs.Stated ref = reference(all);
             if (ref == null) continue;
             String label = LABELS.getOrDefault(q, q.startsWith("env:") ? q.substring(4) : q);
-            if (q.equals("app_gpus_per_node")) continue;
             for (Specs.Stated s : all) {
                 if (s == ref || s.value().equals(ref.value())) continue;
                 // a variable: only NCCL's own, and only where two kinds of place disagree (a script may re-export

@@ -77,7 +77,7 @@ public final class Discovery {
         }
     }
 
-    /** A file or folder as given; folders recurse into *.topo, *.yaml and *.yml. */
+    /** A file or folder as given; folders recurse into the files {@link Linter#isCandidate} names. */
     public void add(String arg) {
         add(Path.of(arg), arg);
     }

@@ -110,7 +110,7 @@ public final class Specs {
      * the copies. {@code format} names the format in messages ("Kubernetes MPIJob").
      */
     public record Origin(String format, List<Stated> stated, List<Located<String>> rdmaResources,
-                         boolean podsVisible, boolean rdmaByAccess, Located<String> gpuModel, String gpuModelSource,
+                         boolean podsVisible, boolean rdmaByAccess, Located<String> gpuModel,
                          DeepSpeedBatch deepspeed, Located<String> deepspeedConfig,
                          String gpusPerNodeWhere) {
         public Origin {

@@ -8,9 +8,7 @@ import static dev.gpulint.bind.adapt.Nodes.text;
 import dev.gpulint.bind.adapt.Shell.Word;
 import dev.gpulint.model.Located;
 import dev.gpulint.model.Specs.StatedKind;
-import dev.gpulint.tree.ListNode;
 import dev.gpulint.tree.MappingNode;
-import dev.gpulint.tree.Node;
 import dev.gpulint.tree.ScalarNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +56,6 @@ final class AwsBatchAdapter {
         if (it != null && SkyPilotAdapter.INSTANCES.containsKey(it.text())) {
             String[] g = SkyPilotAdapter.INSTANCES.get(it.text());
             j.gpuModel = new Located<>(g[0], it.span());
-            j.gpuModelSource = "InstanceType " + it.text();
         }
         j.gpusPerNodeWhere = "the container's GPU requirement";
         j.nodes = nodes;
@@ -73,15 +70,12 @@ final class AwsBatchAdapter {
             ScalarNode v = scalar(e, "Value");
             if (n != null && v != null && !v.isNull()) j.env(n.text(), v.text(), v.span(), "Environment");
         }
-        Node cmd = c.get("Command").orElse(null);
         List<Word> words = new ArrayList<>();
+        List<Shell.Assignment> exports = new ArrayList<>();
         Launchers.Launch l = new Launchers.Launch();
-        if (cmd instanceof ListNode list) {
-            for (Node item : list.items()) if (item instanceof ScalarNode s) words.add(new Word(s.text(), !s.text().contains("$"), s.span()));
-            Launchers.scan(words, l);
-        } else if (cmd instanceof ScalarNode s) {
-            l = Launchers.scan(Shell.parse(ScalarText.of(source, s), java.util.Map.of()));
-        }
+        Launchers.command(c.get("Command").orElse(null), source, l, words, exports);
+        Launchers.scan(words, l);
+        j.exports(exports, "export in the command");
         j.launch(l);
         return j;
     }

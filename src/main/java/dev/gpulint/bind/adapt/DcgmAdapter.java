@@ -16,7 +16,6 @@ import dev.gpulint.tree.ScalarNode;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
-import java.util.Set;
 
 /**
  * GPU monitoring configuration: dcgm-exporter counter lists ({@code field, type, help} CSV, on
@@ -25,8 +24,6 @@ import java.util.Set;
  * metrics they use and the function applied to each.
  */
 final class DcgmAdapter {
-    static final Set<String> RANGE_FUNCTIONS = Set.of("rate", "irate", "increase", "delta", "idelta", "deriv");
-
     private DcgmAdapter() {}
 
     /** A CSV document whose rows name DCGM fields. */

@@ -32,7 +32,6 @@ final class JobDraft {
     final List<Located<String>> rdma = new ArrayList<>();
     boolean podsVisible, rdmaByAccess;
     Located<String> gpuModel;
-    String gpuModelSource;
     Specs.DeepSpeedBatch deepspeed;
     /** The DeepSpeed configuration this job's launch names, when it names one. */
     Located<String> deepspeedRef;
@@ -56,6 +55,13 @@ final class JobDraft {
     void env(String name, String value, Span at, String where) {
         env.putIfAbsent(name, new Located<>(value, at));
         stated.add(new Stated("env:" + name, value, where, StatedKind.CONFIG, at));
+    }
+
+    /** The variables a script exports with a value it knows, as environment statements made at {@code where}. */
+    void exports(List<Shell.Assignment> assignments, String where) {
+        for (Shell.Assignment a : assignments) {
+            if (a.exported() && a.value() != null && a.value().known()) env(a.name(), a.value().text(), a.value().span(), where);
+        }
     }
 
     /** The launch commands' statements: ranks, ranks per node, GPUs the program asks for, env, Megatron flags. */
@@ -94,7 +100,7 @@ final class JobDraft {
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null ? null : new Specs.Optimizer(null, zeroStage, null);
-        Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel, gpuModelSource,
+        Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
                 deepspeed, deepspeedRef, gpusPerNodeWhere);
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
                 env, span, origin);

@@ -18,7 +18,6 @@ import dev.gpulint.tree.Span;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -53,16 +52,17 @@ final class KubernetesAdapter {
         }
     }
 
+    /** A container's env entry with a value. */
+    private record EnvVar(String name, String value, Span span) {}
+
     /** What the containers of one pod get and say. */
     private static final class Pod {
         long gpus = -1;
         Span gpuSpan;
-        String gpuKey;
         final List<Located<String>> rdma = new ArrayList<>();
         boolean access;
         final Launchers.Launch launch = new Launchers.Launch();
-        final List<String[]> env = new ArrayList<>();
-        final List<Span> envSpans = new ArrayList<>();
+        final List<EnvVar> env = new ArrayList<>();
         final List<Shell.Assignment> exports = new ArrayList<>();
     }
 
@@ -82,12 +82,10 @@ final class KubernetesAdapter {
         long uniform = -2;
         Span gpuSpan = null;
         StringBuilder worldText = new StringBuilder();
-        Pod anyLaunch = null;
         List<Pod> pods = new ArrayList<>();
         for (Role r : roles) {
             Pod p = pod(r, source);
             pods.add(p);
-            if (anyLaunch == null && p.launch.any()) anyLaunch = p;
             if (p.gpus <= 0) continue;
             long reps = r.replicas == null ? (kind.equals("TrainJob") ? -1 : 1) : r.replicas.value();
             if (r.replicas == null && r.replicasWritten) reps = -1;      // a placeholder ($NUM_NODES): unknown
@@ -96,10 +94,10 @@ final class KubernetesAdapter {
             nodes += reps;
             if (worldText.length() > 0) worldText.append(" + ");
             worldText.append(reps).append(' ').append(r.name).append(reps == 1 ? " pod" : " pods").append(" × ")
-                    .append(p.gpus).append(' ').append(p.gpuKey);
+                    .append(p.gpus).append(" nvidia.com/gpu");
             uniform = uniform == -2 ? p.gpus : uniform == p.gpus ? uniform : -1;
             if (gpuSpan == null) gpuSpan = p.gpuSpan;
-            gpuModel(j, r.pod, r.podMeta);
+            gpuModel(j, r.pod);
         }
         if (worldKnown && world > 0) {
             j.nodes = new Located<>(nodes, gpuSpan);
@@ -107,7 +105,7 @@ final class KubernetesAdapter {
                 j.gpusPerNode = new Located<>(uniform, gpuSpan);
                 j.state("per_node", uniform, "the pods' GPU limit", StatedKind.RESOURCE, gpuSpan);
             }
-        j.gpusPerNodeWhere = "the pods' nvidia.com/gpu limit";
+            j.gpusPerNodeWhere = "the pods' nvidia.com/gpu limit";
             j.state("world", world, worldText.toString(), StatedKind.RESOURCE, gpuSpan);
         }
         // what the job object itself says about processes
@@ -127,10 +125,8 @@ final class KubernetesAdapter {
             // the containers that run the job: those with GPUs, and launchers (MPIJob); not initializers
             if (p.gpus <= 0 && !p.launch.any()) continue;
             if (p.access) j.rdmaByAccess = true;
-            for (int i = 0; i < p.env.size(); i++) j.env(p.env.get(i)[0], p.env.get(i)[1], p.envSpans.get(i), "container env");
-            for (Shell.Assignment a : p.exports) {
-                if (a.value() != null && a.value().known()) j.env(a.name(), a.value().text(), a.value().span(), "export in the command");
-            }
+            for (EnvVar e : p.env) j.env(e.name(), e.value(), e.span(), "container env");
+            j.exports(p.exports, "export in the command");
             j.launch(p.launch);
         }
         MappingNode annotations = map(meta, "annotations");
@@ -204,7 +200,7 @@ final class KubernetesAdapter {
                         // limits win over requests; containers of one pod add up
                         if (g != null && (part.equals("limits") || !limitsSeen(c))) {
                             p.gpus = Math.max(0, p.gpus) + g.value();
-                            if (p.gpuSpan == null) { p.gpuSpan = g.span(); p.gpuKey = "nvidia.com/gpu"; }
+                            if (p.gpuSpan == null) p.gpuSpan = g.span();
                         }
                     } else if (rdmaResource(k)) {
                         Located<Long> n = integer(scalar(res, k));
@@ -217,32 +213,15 @@ final class KubernetesAdapter {
             for (MappingNode e : maps(c, "env")) {
                 ScalarNode n = scalar(e, "name");
                 ScalarNode v = scalar(e, "value");
-                if (n != null && v != null && !v.isNull()) { p.env.add(new String[] {n.text(), v.text()}); p.envSpans.add(v.span()); }
+                if (n != null && v != null && !v.isNull()) p.env.add(new EnvVar(n.text(), v.text(), v.span()));
             }
             List<Word> words = new ArrayList<>();
-            for (String k : List.of("command", "args")) {
-                Node n = c.get(k).orElse(null);
-                if (n instanceof ScalarNode s && !s.isNull()) script(s, source, p, words);
-                else if (n instanceof ListNode l) {
-                    boolean dashC = false;
-                    for (Node item : l.items()) {
-                        if (!(item instanceof ScalarNode s)) continue;
-                        if (dashC || s.text().contains("\n")) { script(s, source, p, words); dashC = false; continue; }
-                        words.add(new Word(s.text(), !s.text().contains("$"), s.span()));
-                        dashC = s.text().equals("-c");
-                    }
-                }
-            }
+            for (String k : List.of("command", "args")) Launchers.command(c.get(k).orElse(null), source, p.launch, words, p.exports);
             Launchers.scan(words, p.launch);
         }
         return p;
     }
 
-    private static void script(ScalarNode s, String source, Pod p, List<Word> words) {
-        Shell.Script sc = Shell.parse(ScalarText.of(source, s), Map.of());
-        for (Shell.Command c : sc.commands()) Launchers.scan(c.words(), p.launch);
-        for (Shell.Assignment a : sc.assignments()) if (a.exported()) p.exports.add(a);
-    }
 
     /** Resources that bring RDMA devices into a pod (device plugins of the network operator, SR-IOV, EFA). */
     static boolean rdmaResource(String k) {
@@ -253,14 +232,13 @@ final class KubernetesAdapter {
     }
 
     /** The GPU product a pod is pinned to by nodeSelector or node affinity. */
-    private static void gpuModel(JobDraft j, MappingNode pod, MappingNode podMeta) {
+    private static void gpuModel(JobDraft j, MappingNode pod) {
         if (j.gpuModel != null || pod == null) return;
         MappingNode sel = map(pod, "nodeSelector");
         if (sel != null) {
             for (MappingNode.Entry e : sel.entries()) {
                 if (GPU_LABELS.contains(e.key().text()) && e.value() instanceof ScalarNode s && !Nodes.placeholder(s.text())) {
                     j.gpuModel = new Located<>(s.text(), s.span());
-                    j.gpuModelSource = "nodeSelector " + e.key().text();
                     return;
                 }
             }
@@ -272,7 +250,6 @@ final class KubernetesAdapter {
                 if (key != null && GPU_LABELS.contains(key) && "In".equals(text(ex, "operator")) && values.size() == 1
                         && values.get(0) instanceof ScalarNode s) {
                     j.gpuModel = new Located<>(s.text(), s.span());
-                    j.gpuModelSource = "node affinity " + key;
                     return;
                 }
             }

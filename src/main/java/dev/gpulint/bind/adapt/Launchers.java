@@ -201,6 +201,32 @@ public final class Launchers {
         return null;
     }
 
+    /**
+     * A container-style command: a list of words (an item after {@code -c}, or one of several lines,
+     * is a script of its own) or one script. Scripts are scanned into {@code l} at once, their
+     * exports added to {@code exports}; plain words are added to {@code words}, for the caller to
+     * scan together with the rest of the command line (command and args are one line).
+     */
+    static void command(dev.gpulint.tree.Node n, String source, Launch l, List<Word> words, List<Shell.Assignment> exports) {
+        if (n instanceof dev.gpulint.tree.ScalarNode s && !s.isNull()) {
+            script(s, source, l, exports);
+        } else if (n instanceof dev.gpulint.tree.ListNode list) {
+            boolean dashC = false;
+            for (dev.gpulint.tree.Node item : list.items()) {
+                if (!(item instanceof dev.gpulint.tree.ScalarNode s)) continue;
+                if (dashC || s.text().contains("\n")) { script(s, source, l, exports); dashC = false; continue; }
+                words.add(new Word(s.text(), !s.text().contains("$"), s.span()));
+                dashC = s.text().equals("-c");
+            }
+        }
+    }
+
+    private static void script(dev.gpulint.tree.ScalarNode s, String source, Launch l, List<Shell.Assignment> exports) {
+        Shell.Script sc = Shell.parse(ScalarText.of(source, s), java.util.Map.of());
+        for (Command c : sc.commands()) scan(c.words(), l);
+        for (Shell.Assignment a : sc.assignments()) if (a.exported()) exports.add(a);
+    }
+
     /** The part of a word after its first {@code skip} characters (--flag=value), placed after them when the word is on one line. */
     static Word valueOf(Word x, int skip) {
         var sp = x.span();

@@ -58,9 +58,7 @@ final class MegatronAdapter {
             String k = e.key().text();
             if (!(k.endsWith("_SCRIPT") || k.equals("SCRIPT")) || !(e.value() instanceof ScalarNode s)) continue;
             Shell.Script script = Shell.parse(ScalarText.of(source, s), Map.of());
-            for (Shell.Assignment a : script.assignments()) {
-                if (a.exported() && a.value() != null && a.value().known()) j.env(a.name(), a.value().text(), a.value().span(), k + " export");
-            }
+            j.exports(script.assignments(), k + " export");
             Launchers.Launch l = Launchers.scan(script);
             apply(j, l.flags, k, false);
         }

@@ -43,10 +43,13 @@ public final class Nodes {
         return s == null || s.isNull() ? null : s.text();
     }
 
-    /** Hydra, envsubst, Helm and "decide later" values: unknown. */
+    /**
+     * The binder's placeholders ({@link dev.gpulint.bind.Binder#placeholder}), and what other formats
+     * add: values that only contain an interpolation ("${base}/x", "{{ .Values.n }}x"), and null.
+     */
     public static boolean placeholder(String t) {
         String v = t.strip();
-        return v.contains("${") || v.startsWith("$") || v.contains("{{") || v.equals("???") || v.equalsIgnoreCase("auto")
+        return dev.gpulint.bind.Binder.placeholder(v) || v.contains("${") || v.startsWith("$") || v.contains("{{")
                 || v.equalsIgnoreCase("null") || v.equals("~") || v.isEmpty();
     }
 

@@ -82,9 +82,7 @@ final class SkyPilotAdapter {
             ScalarNode s = scalar(root, block);
             if (s == null || s.isNull()) continue;
             Shell.Script script = Shell.parse(ScalarText.of(source, s), known);
-            for (Shell.Assignment a : script.assignments()) {
-                if (a.exported() && a.value() != null && a.value().known()) j.env(a.name(), a.value().text(), a.value().span(), block + ": export");
-            }
+            j.exports(script.assignments(), block + ": export");
             Launchers.Launch l = Launchers.scan(script);
             j.launch(l);
         }
@@ -125,7 +123,6 @@ final class SkyPilotAdapter {
         if (name != null && !Nodes.placeholder(name)) {
             String model = MODELS.getOrDefault(name, MODELS.getOrDefault(name.toUpperCase(java.util.Locale.ROOT), name));
             j.gpuModel = new Located<>(model, at);
-            j.gpuModelSource = "resources.accelerators " + name;
             if (count > 0) { j.gpusPerNode = new Located<>(count, at); j.gpusPerNodeWhere = "resources.accelerators"; }
             return;
         }
@@ -133,7 +130,6 @@ final class SkyPilotAdapter {
         if (it != null && INSTANCES.containsKey(it.text())) {
             String[] g = INSTANCES.get(it.text());
             j.gpuModel = new Located<>(g[0], it.span());
-            j.gpuModelSource = "instance_type " + it.text();
             j.gpusPerNode = new Located<>(Long.parseLong(g[1]), it.span());
             j.gpusPerNodeWhere = "resources.instance_type";
         }

@@ -1,18 +1,20 @@
 package dev.gpulint.bind;
 
+import dev.gpulint.core.DidYouMean;
+
 import dev.gpulint.bind.Schema.Field;
 import dev.gpulint.bind.Schema.Type;
-import dev.gpulint.model.Located;
-import dev.gpulint.model.Quantities;
-import dev.gpulint.model.Quantities.Parsed;
-import dev.gpulint.model.Specs;
-import dev.gpulint.report.Finding;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Quantities;
+import dev.gpulint.spec.Quantities.Parsed;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.core.Finding;
 import dev.gpulint.tree.Document;
 import dev.gpulint.tree.ListNode;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.Node;
 import dev.gpulint.tree.ScalarNode;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -45,7 +47,7 @@ public final class Binder {
             Field schema = Schema.forKind(kind);
             if (schema == null) {
                 // only the DSL gets here: its every top-level block is a document
-                String guess = Names.closest(kind, dev.gpulint.read.Manifests.KINDS);
+                String guess = DidYouMean.closest(kind, dev.gpulint.read.Manifests.KINDS);
                 findings.add(Finding.of("SYN002", kindNode != null ? kindNode.span() : d.root().span(), "document#" + d.index(),
                         "unknown top-level block '" + kind + "'; a manifest holds cluster and training_job blocks"
                                 + (guess != null ? " (did you mean '" + guess + "'?)" : "")));
@@ -75,7 +77,7 @@ public final class Binder {
             }
             Field f = schema.child(key);
             if (f == null) {
-                String guess = Names.closest(key, schema.children().keySet());
+                String guess = DidYouMean.closest(key, schema.children().keySet());
                 findings.add(Finding.of("SYN002", e.key().span(), path + "/" + key,
                         "unknown field '" + key + "' in " + owner
                                 + (guess != null ? "; did you mean '" + guess + "'?"
@@ -172,7 +174,7 @@ public final class Binder {
             }
             case ENUM -> {
                 if (f.values().contains(t)) { values.put(s, t); return; }
-                String guess = Names.closest(t, f.values());
+                String guess = DidYouMean.closest(t, f.values());
                 typeError(s, path, "'" + name + "' is '" + t + "'; expected one of " + String.join(", ", f.values())
                         + (guess != null ? " (did you mean '" + guess + "'?)" : ""));
             }
@@ -194,7 +196,7 @@ public final class Binder {
         for (String part : s.text().split("-", -1)) {
             String d = part.trim().toLowerCase(Locale.ROOT);
             if (!Schema.ORDER_DIMS.contains(d)) {
-                String guess = Names.closest(d, Schema.ORDER_DIMS);
+                String guess = DidYouMean.closest(d, Schema.ORDER_DIMS);
                 typeError(s, path, "rank order '" + s.text() + "' has '" + part + "'; the dimensions are tp, cp, ep, dp, pp"
                         + (guess != null ? " (did you mean '" + guess + "'?)" : ""));
                 return;

@@ -1,6 +1,6 @@
 package dev.gpulint.catalog;
 
-import dev.gpulint.model.Quantities;
+import dev.gpulint.spec.Quantities;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

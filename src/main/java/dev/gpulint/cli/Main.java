@@ -1,16 +1,16 @@
 package dev.gpulint.cli;
 
-import dev.gpulint.bind.Names;
+import dev.gpulint.core.DidYouMean;
 import dev.gpulint.lint.Discovery;
-import dev.gpulint.lint.LintResult;
+import dev.gpulint.core.LintResult;
 import dev.gpulint.lint.Linter;
 import dev.gpulint.report.JsonRenderer;
-import dev.gpulint.report.Level;
+import dev.gpulint.core.Level;
 import dev.gpulint.report.Renderer;
 import dev.gpulint.report.SarifRenderer;
 import dev.gpulint.report.TextRenderer;
-import dev.gpulint.rules.RuleCatalog;
-import dev.gpulint.rules.RuleMeta;
+import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.meta.RuleMeta;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -147,7 +147,7 @@ public final class Main implements Callable<Integer> {
             if (cfgPath != null) cfg = dev.gpulint.config.Config.load(cfgPath, new Discovery(cfg).display(cfgPath));
             Discovery d = new Discovery(cfg);
             if (maxFileSize != null) {
-                var size = dev.gpulint.model.Quantities.size(maxFileSize);
+                var size = dev.gpulint.spec.Quantities.size(maxFileSize);
                 if (!size.ok()) {
                     spec.commandLine().getErr().println("gpulint: --max-file-size: " + size.problem());
                     return BAD_INPUT;
@@ -156,7 +156,7 @@ public final class Main implements Callable<Integer> {
             }
             for (String p : paths.isEmpty() ? List.of(".") : paths) d.add(p);
             d.addIncludes();
-            List<dev.gpulint.report.Finding> earlier = new ArrayList<>(cfg.problems());
+            List<dev.gpulint.core.Finding> earlier = new ArrayList<>(cfg.problems());
             earlier.addAll(d.problems());
             Linter linter = Linter.forProject(cfg, d, rulesDir, earlier);
             if (baseline != null) {
@@ -274,15 +274,15 @@ public final class Main implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             Discovery d = new Discovery(dev.gpulint.config.Config.none());
             dev.gpulint.engine.UserRules user = dev.gpulint.engine.UserRules.load(dir, d::display);
-            for (dev.gpulint.report.Finding f : user.problems()) {
+            for (dev.gpulint.core.Finding f : user.problems()) {
                 out.println(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": error: " + f.message());
             }
             if (!user.problems().isEmpty()) return BAD_INPUT;
-            Linter linter = new Linter().withUserRules(user, dev.gpulint.tree.Span.at(d.display(dir), 1, 1));
+            Linter linter = new Linter().withUserRules(user, dev.gpulint.core.Span.at(d.display(dir), 1, 1));
             int passed = 0, failed = 0;
-            for (Path file : dev.gpulint.rules.RuleCases.testFiles(dir)) {
-                for (dev.gpulint.rules.RuleCases.Case c : dev.gpulint.rules.RuleCases.load(file)) {
-                    String diff = dev.gpulint.rules.RuleCases.check(c, linter);
+            for (Path file : dev.gpulint.ruletest.RuleCases.testFiles(dir)) {
+                for (dev.gpulint.ruletest.RuleCases.Case c : dev.gpulint.ruletest.RuleCases.load(file)) {
+                    String diff = dev.gpulint.ruletest.RuleCases.check(c, linter);
                     if (diff == null) {
                         passed++;
                         out.println("PASS " + c.rule() + ": " + c.name());
@@ -316,7 +316,7 @@ public final class Main implements Callable<Integer> {
             if (meta == null) {
                 List<String> ids = new ArrayList<>();
                 for (RuleMeta r : rules.all()) { ids.add(r.id()); ids.add(r.name()); }
-                String guess = Names.closest(id, ids);
+                String guess = DidYouMean.closest(id, ids);
                 spec.commandLine().getErr().println("gpulint: unknown rule '" + id + "'"
                         + (guess != null ? "; did you mean " + guess + "?" : "") + " (gpulint rules lists them)");
                 return BAD_INPUT;

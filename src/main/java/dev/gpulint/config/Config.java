@@ -1,10 +1,10 @@
 package dev.gpulint.config;
 
-import dev.gpulint.bind.Names;
+import dev.gpulint.core.DidYouMean;
 import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.yaml.YamlReader;
-import dev.gpulint.report.Finding;
+import dev.gpulint.core.Finding;
 import dev.gpulint.tree.ListNode;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.Node;
@@ -36,7 +36,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                      List<JobCluster> jobClusters) {
 
     /** A {@code job_clusters} entry: jobs of other formats in files matching {@code files} run on this cluster. */
-    public record JobCluster(String files, PathMatcher matcher, String cluster, String nodeGroup, dev.gpulint.tree.Span at) {}
+    public record JobCluster(String files, PathMatcher matcher, String cluster, String nodeGroup, dev.gpulint.core.Span at) {}
 
     public Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
                   java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
@@ -45,17 +45,17 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     }
 
     /** The cluster configuration names for a job of another format in {@code displayPath}: the first matching entry. */
-    public java.util.Optional<dev.gpulint.bind.adapt.Adapters.Placement> placement(String displayPath) {
+    public java.util.Optional<dev.gpulint.spec.JobPlacement> placement(String displayPath) {
         if (jobClusters.isEmpty()) return java.util.Optional.empty();
         Path rel = relative(Path.of(displayPath));
         for (JobCluster j : jobClusters) {
-            if (matchesOrAbove(j.matcher(), rel)) return java.util.Optional.of(new dev.gpulint.bind.adapt.Adapters.Placement(j.cluster(), j.nodeGroup(), j.at()));
+            if (matchesOrAbove(j.matcher(), rel)) return java.util.Optional.of(new dev.gpulint.spec.JobPlacement(j.cluster(), j.nodeGroup(), j.at()));
         }
         return java.util.Optional.empty();
     }
 
     /** A `rules:` entry: off or a level, with the span of its key for findings about it. */
-    public record RuleSetting(String value, dev.gpulint.tree.Span keySpan) {}
+    public record RuleSetting(String value, dev.gpulint.core.Span keySpan) {}
 
     public Config(Path base, String file, List<String> include, List<PathMatcher> exclude, List<Finding> problems) {
         this(base, file, include, exclude, java.util.Map.of(), List.of(), dev.gpulint.derive.Thresholds.DEFAULT,
@@ -77,13 +77,13 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     }
 
     /** SYN002 findings for `rules:` keys that name no rule of the catalog (with a did-you-mean). */
-    public List<Finding> checkRuleNames(dev.gpulint.rules.RuleCatalog catalog) {
+    public List<Finding> checkRuleNames(dev.gpulint.meta.RuleCatalog catalog) {
         List<Finding> out = new ArrayList<>();
         List<String> known = new ArrayList<>();
         catalog.all().forEach(r -> { known.add(r.id()); known.add(r.name()); });
         rules.forEach((k, v) -> {
             if (!known.contains(k)) {
-                String guess = Names.closest(k, known);
+                String guess = DidYouMean.closest(k, known);
                 out.add(Finding.of("SYN002", v.keySpan(), "config/rules/" + k, "'" + k + "' in the rules of " + file
                         + " is no gpulint rule ID or name" + (guess != null ? "; did you mean '" + guess + "'?" : "")));
             }
@@ -115,7 +115,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         try {
             text = Files.readString(path, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            problems.add(Finding.of("SYN001", dev.gpulint.tree.Span.at(display, 1, 1), "config",
+            problems.add(Finding.of("SYN001", dev.gpulint.core.Span.at(display, 1, 1), "config",
                     "cannot read the configuration '" + display + "': " + e.getClass().getSimpleName()));
             return new Config(base, display, List.of(), List.of(), problems);
         }
@@ -157,7 +157,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                         }
                     }
                     default -> {
-                        String guess = Names.closest(key, KEYS);
+                        String guess = DidYouMean.closest(key, KEYS);
                         problems.add(Finding.of("SYN002", e.key().span(), "config/" + key,
                                 "unknown key '" + key + "' in " + display + (guess != null ? "; did you mean '" + guess + "'?"
                                         : "; valid keys: " + String.join(", ", KEYS))));
@@ -184,7 +184,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 continue;
             }
             String files = null, cluster = null, group = null;
-            dev.gpulint.tree.Span at = m.span();
+            dev.gpulint.core.Span at = m.span();
             boolean ok = true;
             for (MappingNode.Entry f : m.entries()) {
                 String k = f.key().text();
@@ -194,7 +194,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                     case "cluster" -> { cluster = v; if (f.value() != null) at = f.value().span(); }
                     case "node_group" -> group = v;
                     default -> {
-                        String guess = Names.closest(k, List.of("files", "cluster", "node_group"));
+                        String guess = DidYouMean.closest(k, List.of("files", "cluster", "node_group"));
                         problems.add(Finding.of("SYN002", f.key().span(), "config/job_clusters[" + i + "]/" + k,
                                 "unknown key '" + k + "' in entry " + i + " of 'job_clusters'"
                                         + (guess != null ? "; did you mean '" + guess + "'?" : "; valid keys: files, cluster, node_group")));
@@ -221,7 +221,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         for (MappingNode.Entry t : m.entries()) {
             String k = t.key().text();
             if (!THRESHOLDS.contains(k)) {
-                String guess = Names.closest(k, THRESHOLDS);
+                String guess = DidYouMean.closest(k, THRESHOLDS);
                 problems.add(Finding.of("SYN002", t.key().span(), "config/thresholds/" + k, "unknown threshold '" + k + "' in "
                         + display + (guess != null ? "; did you mean '" + guess + "'?" : "; valid: " + String.join(", ", THRESHOLDS))));
                 continue;

@@ -1,6 +1,6 @@
 package dev.gpulint.derive;
 
-import dev.gpulint.model.Quantities;
+import dev.gpulint.spec.Quantities;
 import java.util.List;
 import java.util.Optional;
 

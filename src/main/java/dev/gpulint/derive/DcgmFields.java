@@ -1,6 +1,6 @@
 package dev.gpulint.derive;
 
-import dev.gpulint.bind.Names;
+import dev.gpulint.core.DidYouMean;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -74,7 +74,7 @@ public final class DcgmFields {
         int bestD = 3;
         for (String c : classes.keySet()) {
             if (Math.abs(c.length() - k.length()) >= bestD) continue;
-            int d = Names.distance(k, c);
+            int d = dev.gpulint.core.DidYouMean.distance(k, c);
             if (d < bestD) { bestD = d; best = c; }
         }
         return best;

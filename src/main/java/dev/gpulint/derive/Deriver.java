@@ -11,11 +11,11 @@ import dev.gpulint.facts.JobFact;
 import dev.gpulint.facts.NicFact;
 import dev.gpulint.facts.NodeGroupFact;
 import dev.gpulint.facts.TpPlacementFact;
-import dev.gpulint.model.Bandwidth;
-import dev.gpulint.model.Located;
-import dev.gpulint.model.Quantities;
-import dev.gpulint.model.Specs;
-import dev.gpulint.tree.Span;
+import dev.gpulint.spec.Bandwidth;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Quantities;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -187,7 +187,7 @@ public final class Deriver {
         if (gpu == null && modelName != null) {
             List<String> names = new ArrayList<>();
             for (Catalog.Gpu x : catalog.gpus()) names.add(x.name());
-            closest = String.join(", ", dev.gpulint.bind.Names.closestN(modelName, names, 3));
+            closest = String.join(", ", dev.gpulint.core.DidYouMean.closestN(modelName, names, 3));
         }
 
         NodeGroupFact ng = new NodeGroupFact(cluster, g.name().value(), c.file(), g.span(), value(g.count(), 0L), gpn,

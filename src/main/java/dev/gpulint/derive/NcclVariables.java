@@ -1,6 +1,6 @@
 package dev.gpulint.derive;
 
-import dev.gpulint.bind.Names;
+import dev.gpulint.core.DidYouMean;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -62,6 +62,6 @@ public final class NcclVariables {
     /** For an unknown name: NCCL's own closest name when the name looks like a misspelling of it; null otherwise. */
     public String suggestion(String name) {
         if (isKnown(name)) return null;
-        return Names.closest(name, ncclOwn);
+        return DidYouMean.closest(name, ncclOwn);
     }
 }

@@ -1,7 +1,7 @@
 package dev.gpulint.engine;
 
-import dev.gpulint.report.Finding;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,7 +29,7 @@ public final class FindingSink {
      */
     public void reportAs(String ruleId, String level, Span span, String identity, String message, Span related,
                          String relatedMessage) {
-        Finding f = new Finding(ruleId, dev.gpulint.report.Level.parse(level), span, message, List.of(), identity);
+        Finding f = new Finding(ruleId, dev.gpulint.core.Level.parse(level), span, message, List.of(), identity);
         if (related != null) f = f.withRelated(related, relatedMessage);
         findings.add(f);
     }

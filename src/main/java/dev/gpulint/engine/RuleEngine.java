@@ -1,6 +1,6 @@
 package dev.gpulint.engine;
 
-import dev.gpulint.report.Finding;
+import dev.gpulint.core.Finding;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -61,14 +61,14 @@ public final class RuleEngine {
 
     /** Runs every built-in rule over the facts of one lint run. */
     public List<Finding> run(List<Object> facts) {
-        return run(builtInKieBase(), facts, "built-in rules", MAX_FIRINGS, dev.gpulint.tree.Span.at("gpulint", 1, 1));
+        return run(builtInKieBase(), facts, "built-in rules", MAX_FIRINGS, dev.gpulint.core.Span.at("gpulint", 1, 1));
     }
 
     /**
      * Runs the rules of a KieBase over the facts. A rule base that fires more than {@code limit}
      * times is stopped (a rule that re-triggers itself would never end), and that is a finding.
      */
-    public List<Finding> run(KieBase kieBase, List<Object> facts, String what, int limit, dev.gpulint.tree.Span where) {
+    public List<Finding> run(KieBase kieBase, List<Object> facts, String what, int limit, dev.gpulint.core.Span where) {
         KieSession session = kieBase.newKieSession();
         FindingSink sink = new FindingSink();
         List<Finding> out = new ArrayList<>();

@@ -1,9 +1,9 @@
 package dev.gpulint.engine;
 
-import dev.gpulint.report.Finding;
-import dev.gpulint.report.Level;
-import dev.gpulint.rules.RuleMeta;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Level;
+import dev.gpulint.meta.RuleMeta;
+import dev.gpulint.core.Span;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.gpulint.facts;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 
 /**
  * A bandwidth written in a manifest, with what the catalog says it should be.

@@ -1,6 +1,6 @@
 package dev.gpulint.facts;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 
 /** A cluster as the rules see it: one fact per cluster, fabric settings flattened. */
 public final class ClusterFact {
@@ -75,7 +75,7 @@ public final class ClusterFact {
     /** Declared PFC priority; -1 when not stated. */
     public int getPfcPriority() { return pfcPriority; }
     public Span getPfcPrioritySpan() { return pfcPrioritySpan; }
-    public String getOversubscriptionText() { return dev.gpulint.model.Quantities.format(oversubscription) + ":1"; }
+    public String getOversubscriptionText() { return dev.gpulint.spec.Quantities.format(oversubscription) + ":1"; }
 
     public String identity() { return "cluster:" + name; }
 

@@ -1,6 +1,6 @@
 package dev.gpulint.facts;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 
 /**
  * Two places of one job that state the same number differently (derived from the job's

@@ -1,6 +1,6 @@
 package dev.gpulint.facts;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 
 /**
  * A DCGM field named by a dcgm-exporter counter list or a Prometheus expression, looked up in

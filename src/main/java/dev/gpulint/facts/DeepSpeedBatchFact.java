@@ -1,6 +1,6 @@
 package dev.gpulint.facts;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 
 /**
  * DeepSpeed's batch triple (train_batch_size = micro batch per GPU × gradient accumulation × dp)

@@ -1,6 +1,6 @@
 package dev.gpulint.facts;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 
 /** One environment variable of a job (NCCL rules). Value comparisons are worked out in the derive stage. */
 public final class EnvFact {

@@ -1,6 +1,6 @@
 package dev.gpulint.facts;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 
 /** One NIC entry of a node group. */
 public final class NicFact {

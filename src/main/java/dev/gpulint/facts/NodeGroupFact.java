@@ -1,6 +1,6 @@
 package dev.gpulint.facts;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 
 /**
  * A node group with its GPU's catalog entry: one fact per group, however many

@@ -1,6 +1,6 @@
 package dev.gpulint.facts;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 
 /**
  * A job read from another format, with what its pods get: RDMA resources, and whether the pods

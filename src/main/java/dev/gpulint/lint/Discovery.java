@@ -1,8 +1,8 @@
 package dev.gpulint.lint;
 
 import dev.gpulint.read.SourceFile;
-import dev.gpulint.report.Finding;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Span;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -54,8 +54,8 @@ public final class Discovery {
     public Discovery maxFileSize(long bytes) { this.maxFileSize = bytes; return this; }
 
     static String human(long bytes) {
-        if (bytes >= 1L << 20) return dev.gpulint.model.Quantities.format(bytes / (double) (1L << 20)) + " MiB";
-        if (bytes >= 1L << 10) return dev.gpulint.model.Quantities.format(bytes / (double) (1L << 10)) + " KiB";
+        if (bytes >= 1L << 20) return dev.gpulint.spec.Quantities.format(bytes / (double) (1L << 20)) + " MiB";
+        if (bytes >= 1L << 10) return dev.gpulint.spec.Quantities.format(bytes / (double) (1L << 10)) + " KiB";
         return bytes + " bytes";
     }
 

@@ -1,5 +1,7 @@
 package dev.gpulint.lint;
 
+import dev.gpulint.core.LintResult;
+
 import dev.gpulint.bind.Binder;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.derive.Deriver;
@@ -8,10 +10,10 @@ import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.dsl.DslReader;
 import dev.gpulint.read.yaml.YamlReader;
-import dev.gpulint.report.Finding;
-import dev.gpulint.report.Level;
-import dev.gpulint.rules.RuleCatalog;
-import dev.gpulint.rules.RuleMeta;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Level;
+import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.tree.Document;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -42,7 +44,7 @@ public final class Linter {
         if (extraRules != null) ruleDirs.add(extraRules);
         if (!ruleDirs.isEmpty()) {
             linter.withUserRules(dev.gpulint.engine.UserRules.load(ruleDirs, d::display),
-                    dev.gpulint.tree.Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
+                    dev.gpulint.core.Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
         }
         problems.addAll(cfg.checkRuleNames(linter.rules()));
         return linter.configure(cfg);
@@ -63,11 +65,11 @@ public final class Linter {
     private java.util.Map<String, String> ruleSettings = java.util.Map.of();
 
     private java.util.Set<String> baseline = java.util.Set.of();
-    private java.util.function.Function<String, java.util.Optional<dev.gpulint.bind.adapt.Adapters.Placement>> jobPlacement =
+    private java.util.function.Function<String, java.util.Optional<dev.gpulint.spec.JobPlacement>> jobPlacement =
             f -> java.util.Optional.empty();
 
     /** Which cluster the jobs of other formats run on, by file (configuration {@code job_clusters}). */
-    public Linter jobPlacement(java.util.function.Function<String, java.util.Optional<dev.gpulint.bind.adapt.Adapters.Placement>> p) {
+    public Linter jobPlacement(java.util.function.Function<String, java.util.Optional<dev.gpulint.spec.JobPlacement>> p) {
         this.jobPlacement = p;
         return this;
     }
@@ -81,10 +83,10 @@ public final class Linter {
     /** Configuration `rules:`: rule ID or name to off, error, warning or note. */
     public Linter ruleSettings(java.util.Map<String, String> settings) { this.ruleSettings = settings; return this; }
     private dev.gpulint.engine.UserRules userRules;
-    private dev.gpulint.tree.Span userRulesAt;
+    private dev.gpulint.core.Span userRulesAt;
 
     /** Runs a team's own rules after the built-in ones (their metadata joins {@link #rules()}). */
-    public Linter withUserRules(dev.gpulint.engine.UserRules user, dev.gpulint.tree.Span where) {
+    public Linter withUserRules(dev.gpulint.engine.UserRules user, dev.gpulint.core.Span where) {
         this.userRules = user;
         this.userRulesAt = where;
         this.rules = rules.withExtra(user.metadata());
@@ -164,8 +166,8 @@ public final class Linter {
         // configurations of other formats (NeMo, Megatron-LM, Kubernetes, SkyPilot, DeepSpeed, DCGM)
         dev.gpulint.bind.adapt.Adapters.Bound adapted = dev.gpulint.bind.adapt.Adapters.bind(foreign);
         for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
-        List<dev.gpulint.model.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
-        List<dev.gpulint.model.Specs.Job> jobs = new ArrayList<>(bound.jobs());
+        List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
+        List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>(bound.jobs());
         jobs.addAll(dev.gpulint.bind.adapt.Adapters.link(adapted.jobs(), bound.clusters(), catalog, jobPlacement, clusters));
         List<Object> facts = new Deriver(catalog, thresholds).derive(clusters, jobs, adapted.counters(), adapted.queries());
         findings.addAll(engine.run(facts));
@@ -182,7 +184,7 @@ public final class Linter {
         int before = settled.size();
         if (!baseline.isEmpty()) {
             settled = new ArrayList<>(settled);
-            settled.removeIf(x -> baseline.contains(dev.gpulint.report.Fingerprints.of(x)));
+            settled.removeIf(x -> baseline.contains(dev.gpulint.core.Fingerprints.of(x)));
         }
         return new LintResult(settled, linted, failed, before - settled.size());
     }
@@ -230,7 +232,7 @@ public final class Linter {
     }
 
     private static ReadResult unreadable(SourceFile f, String why) {
-        return new ReadResult(f, List.of(), List.of(Finding.of("SYN001", dev.gpulint.tree.Span.at(f.displayPath(), 1, 1),
+        return new ReadResult(f, List.of(), List.of(Finding.of("SYN001", dev.gpulint.core.Span.at(f.displayPath(), 1, 1),
                 "syntax", "'" + f.displayPath() + "' could not be read: " + why)), true);
     }
 

@@ -1,7 +1,7 @@
 package dev.gpulint.read;
 
-import dev.gpulint.report.Finding;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Span;
 import java.util.Optional;
 
 /**

@@ -1,6 +1,6 @@
 package dev.gpulint.read;
 
-import dev.gpulint.report.Finding;
+import dev.gpulint.core.Finding;
 import dev.gpulint.tree.Document;
 import java.util.List;
 

@@ -1,7 +1,9 @@
 package dev.gpulint.report;
 
-import dev.gpulint.lint.LintResult;
-import dev.gpulint.rules.RuleCatalog;
+import dev.gpulint.core.Finding;
+
+import dev.gpulint.core.LintResult;
+import dev.gpulint.meta.RuleCatalog;
 import java.io.IOException;
 import java.io.Writer;
 

@@ -1,8 +1,12 @@
 package dev.gpulint.report;
 
-import dev.gpulint.lint.LintResult;
-import dev.gpulint.rules.RuleCatalog;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Level;
+import dev.gpulint.core.Fingerprints;
+
+import dev.gpulint.core.LintResult;
+import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.core.Span;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.gpulint.report;
 
-import dev.gpulint.lint.LintResult;
+import dev.gpulint.core.LintResult;
 import java.io.IOException;
 import java.io.Writer;
 

@@ -1,9 +1,12 @@
 package dev.gpulint.report;
 
-import dev.gpulint.lint.LintResult;
-import dev.gpulint.rules.RuleCatalog;
-import dev.gpulint.rules.RuleMeta;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Fingerprints;
+
+import dev.gpulint.core.LintResult;
+import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.meta.RuleMeta;
+import dev.gpulint.core.Span;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.file.Path;

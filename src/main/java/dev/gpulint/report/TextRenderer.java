@@ -1,8 +1,11 @@
 package dev.gpulint.report;
 
-import dev.gpulint.lint.LintResult;
-import dev.gpulint.rules.RuleCatalog;
-import dev.gpulint.rules.RuleMeta;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Level;
+
+import dev.gpulint.core.LintResult;
+import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.meta.RuleMeta;
 import java.io.IOException;
 import java.io.Writer;
 

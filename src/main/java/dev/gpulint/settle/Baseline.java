@@ -3,7 +3,7 @@ package dev.gpulint.settle;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.gpulint.report.Fingerprints;
+import dev.gpulint.core.Fingerprints;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;

@@ -1,10 +1,10 @@
 package dev.gpulint.settle;
 
-import dev.gpulint.bind.Names;
+import dev.gpulint.core.DidYouMean;
 import dev.gpulint.read.SourceFile;
-import dev.gpulint.report.Finding;
-import dev.gpulint.rules.RuleCatalog;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Finding;
+import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.core.Span;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -79,7 +79,7 @@ public final class Suppressions {
                 if (rules.get(id).isEmpty()) {
                     List<String> ids = new ArrayList<>();
                     rules.all().forEach(r -> ids.add(r.id()));
-                    String guess = Names.closest(id, ids);
+                    String guess = DidYouMean.closest(id, ids);
                     problems.add(Finding.of("SYN005", e.span(), "suppression@" + e.line() + "/" + id,
                             "this suppression names " + id + ", which is no gpulint rule" + (guess != null ? "; did you mean " + guess + "?" : "")));
                     invalid[k] = true;

@@ -1,5 +1,7 @@
 package dev.gpulint.tree;
 
+import dev.gpulint.core.Span;
+
 import java.util.List;
 
 public record ListNode(List<Node> items, Span span) implements Node {

@@ -1,5 +1,7 @@
 package dev.gpulint.tree;
 
+import dev.gpulint.core.Span;
+
 /** A node of the document tree both front ends build: mapping, list or scalar. */
 public sealed interface Node permits MappingNode, ListNode, ScalarNode {
     Span span();

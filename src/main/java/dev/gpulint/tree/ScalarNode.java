@@ -1,5 +1,7 @@
 package dev.gpulint.tree;
 
+import dev.gpulint.core.Span;
+
 /**
  * A scalar exactly as written: its text without quotes, whether it was quoted
  * (a quoted "8" is a string, a plain 8 a number), and its span.

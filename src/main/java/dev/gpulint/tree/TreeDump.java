@@ -1,5 +1,7 @@
 package dev.gpulint.tree;
 
+import dev.gpulint.core.Span;
+
 /**
  * A stable text dump of a tree with every span, for golden tests and for
  * {@code gpulint dump}: the same manifest in both syntaxes must dump alike

@@ -2,10 +2,10 @@ package dev.gpulint.golden;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gpulint.lint.LintResult;
+import dev.gpulint.core.LintResult;
 import dev.gpulint.lint.Linter;
 import dev.gpulint.read.SourceFile;
-import dev.gpulint.rules.RuleCases;
+import dev.gpulint.ruletest.RuleCases;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

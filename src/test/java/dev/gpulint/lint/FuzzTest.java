@@ -1,17 +1,19 @@
 package dev.gpulint.lint;
 
+import dev.gpulint.core.LintResult;
+
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.gpulint.bind.Binder;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.derive.Deriver;
-import dev.gpulint.model.Quantities;
+import dev.gpulint.spec.Quantities;
 import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.dsl.DslReader;
 import dev.gpulint.read.yaml.YamlReader;
-import dev.gpulint.report.Finding;
+import dev.gpulint.core.Finding;
 import dev.gpulint.tree.Document;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

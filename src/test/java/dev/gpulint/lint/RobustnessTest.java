@@ -1,10 +1,12 @@
 package dev.gpulint.lint;
 
+import dev.gpulint.core.LintResult;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.read.SourceFile;
-import dev.gpulint.report.Finding;
+import dev.gpulint.core.Finding;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

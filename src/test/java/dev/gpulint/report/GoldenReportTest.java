@@ -2,10 +2,10 @@ package dev.gpulint.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gpulint.lint.LintResult;
+import dev.gpulint.core.LintResult;
 import dev.gpulint.lint.Linter;
 import dev.gpulint.read.SourceFile;
-import dev.gpulint.rules.RuleCatalog;
+import dev.gpulint.meta.RuleCatalog;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

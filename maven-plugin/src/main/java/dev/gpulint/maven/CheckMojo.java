@@ -2,12 +2,12 @@ package dev.gpulint.maven;
 
 import dev.gpulint.config.Config;
 import dev.gpulint.lint.Discovery;
-import dev.gpulint.lint.LintResult;
+import dev.gpulint.core.LintResult;
 import dev.gpulint.lint.Linter;
-import dev.gpulint.report.Finding;
-import dev.gpulint.report.Level;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Level;
 import dev.gpulint.report.SarifRenderer;
-import dev.gpulint.rules.RuleCatalog;
+import dev.gpulint.meta.RuleCatalog;
 import java.io.File;
 import java.io.IOException;
 import java.io.Writer;

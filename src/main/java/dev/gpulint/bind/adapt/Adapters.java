@@ -1,12 +1,12 @@
 package dev.gpulint.bind.adapt;
 
 import dev.gpulint.catalog.Catalog;
-import dev.gpulint.model.Located;
-import dev.gpulint.model.Specs;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.tree.Document;
 import dev.gpulint.tree.MappingNode;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -27,8 +27,6 @@ public final class Adapters {
     /** What the adapters bound, and the files they recognised. */
     public record Bound(List<Specs.Job> jobs, List<Specs.DcgmField> counters, List<Specs.MetricQuery> queries, Set<String> files) {}
 
-    /** Which cluster a job of another format runs on: configuration {@code job_clusters}, by file. */
-    public record Placement(String cluster, String nodeGroup, Span at) {}
 
     private Adapters() {}
 
@@ -104,11 +102,11 @@ public final class Adapters {
      * the clusters made.
      */
     public static List<Specs.Job> link(List<Specs.Job> jobs, List<Specs.Cluster> clusters, Catalog catalog,
-                                       Function<String, Optional<Placement>> configured, List<Specs.Cluster> implicit) {
+                                       Function<String, Optional<dev.gpulint.spec.JobPlacement>> configured, List<Specs.Cluster> implicit) {
         List<Specs.Job> out = new ArrayList<>();
         for (Specs.Job j : jobs) {
             Specs.Origin o = j.origin();
-            Optional<Placement> p = configured.apply(j.file());
+            Optional<dev.gpulint.spec.JobPlacement> p = configured.apply(j.file());
             if (p.isPresent()) {
                 Span at = p.get().at();
                 out.add(j.onCluster(new Located<>(p.get().cluster(), at),

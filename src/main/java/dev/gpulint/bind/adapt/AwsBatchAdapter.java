@@ -6,8 +6,8 @@ import static dev.gpulint.bind.adapt.Nodes.scalar;
 import static dev.gpulint.bind.adapt.Nodes.text;
 
 import dev.gpulint.bind.adapt.Shell.Word;
-import dev.gpulint.model.Located;
-import dev.gpulint.model.Specs.StatedKind;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
 import java.util.ArrayList;

@@ -5,8 +5,8 @@ import static dev.gpulint.bind.adapt.Nodes.maps;
 import static dev.gpulint.bind.adapt.Nodes.scalar;
 import static dev.gpulint.bind.adapt.Nodes.text;
 
-import dev.gpulint.model.Located;
-import dev.gpulint.model.Specs;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.read.csv.CsvReader;
 import dev.gpulint.tree.Document;
 import dev.gpulint.tree.ListNode;

@@ -1,11 +1,11 @@
 package dev.gpulint.bind.adapt;
 
 import dev.gpulint.bind.adapt.Shell.Word;
-import dev.gpulint.model.Located;
-import dev.gpulint.model.Specs;
-import dev.gpulint.model.Specs.Stated;
-import dev.gpulint.model.Specs.StatedKind;
-import dev.gpulint.tree.Span;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.spec.Specs.Stated;
+import dev.gpulint.spec.Specs.StatedKind;
+import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -8,13 +8,13 @@ import static dev.gpulint.bind.adapt.Nodes.scalar;
 import static dev.gpulint.bind.adapt.Nodes.text;
 
 import dev.gpulint.bind.adapt.Shell.Word;
-import dev.gpulint.model.Located;
-import dev.gpulint.model.Specs.StatedKind;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.ListNode;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.Node;
 import dev.gpulint.tree.ScalarNode;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

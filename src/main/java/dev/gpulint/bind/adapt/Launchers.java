@@ -16,7 +16,7 @@ import java.util.Set;
 public final class Launchers {
 
     /** An environment variable set on a launcher's command line (mpirun -x NAME=VALUE). */
-    public record EnvSet(String name, Word value, String where, dev.gpulint.tree.Span nameSpan) {}
+    public record EnvSet(String name, Word value, String where, dev.gpulint.core.Span nameSpan) {}
 
     /** What one script says. Each field is the first statement of it; null when not stated. */
     public static final class Launch {
@@ -231,7 +231,7 @@ public final class Launchers {
     static Word valueOf(Word x, int skip) {
         var sp = x.span();
         var at = sp.startLine() == sp.endLine() && sp.endColumn() - sp.startColumn() == x.text().length()
-                ? new dev.gpulint.tree.Span(sp.file(), sp.startLine(), sp.startColumn() + skip, sp.endLine(), sp.endColumn()) : sp;
+                ? new dev.gpulint.core.Span(sp.file(), sp.startLine(), sp.startColumn() + skip, sp.endLine(), sp.endColumn()) : sp;
         return new Word(x.text().substring(skip), x.known(), at);
     }
 

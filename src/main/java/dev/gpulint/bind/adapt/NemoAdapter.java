@@ -4,8 +4,8 @@ import static dev.gpulint.bind.adapt.Nodes.at;
 import static dev.gpulint.bind.adapt.Nodes.integer;
 import static dev.gpulint.bind.adapt.Nodes.map;
 
-import dev.gpulint.model.Located;
-import dev.gpulint.model.Specs.StatedKind;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.ListNode;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.Node;

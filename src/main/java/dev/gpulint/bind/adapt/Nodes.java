@@ -1,6 +1,6 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.model.Located;
+import dev.gpulint.spec.Located;
 import dev.gpulint.tree.ListNode;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.Node;

@@ -1,7 +1,7 @@
 package dev.gpulint.bind.adapt;
 
 import dev.gpulint.tree.ScalarNode;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 
 /**
  * Maps offsets inside a scalar's value back to lines and columns of its source file, so that a

@@ -1,6 +1,6 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,12 +3,12 @@ package dev.gpulint.bind.adapt;
 import static dev.gpulint.bind.adapt.Nodes.map;
 import static dev.gpulint.bind.adapt.Nodes.scalar;
 
-import dev.gpulint.model.Located;
-import dev.gpulint.model.Specs.StatedKind;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.Node;
 import dev.gpulint.tree.ScalarNode;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -2,13 +2,13 @@ package dev.gpulint.read.dsl;
 
 import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;
-import dev.gpulint.report.Finding;
+import dev.gpulint.core.Finding;
 import dev.gpulint.tree.Document;
 import dev.gpulint.tree.ListNode;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.Node;
 import dev.gpulint.tree.ScalarNode;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

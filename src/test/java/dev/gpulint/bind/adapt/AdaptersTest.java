@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.catalog.Catalog;
-import dev.gpulint.model.Specs;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.yaml.YamlReader;
@@ -156,7 +156,7 @@ class AdaptersTest {
         assertEquals(1, made.size(), "no cluster has the model: one of catalog nodes is made for the job");
         assertEquals("H100-SXM5-80GB nodes of sky.yaml", linked.get(0).cluster().value());
         linked = Adapters.link(List.of(sky), clusters, cat,
-                f -> Optional.of(new Adapters.Placement("elsewhere", null, dev.gpulint.tree.Span.at(".gpulint.yaml", 2, 3))), made);
+                f -> Optional.of(new dev.gpulint.spec.JobPlacement("elsewhere", null, dev.gpulint.core.Span.at(".gpulint.yaml", 2, 3))), made);
         assertEquals("elsewhere", linked.get(0).cluster().value(), "configuration wins");
     }
 }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.bind.adapt.Shell.Word;
 import dev.gpulint.tree.ScalarNode;
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

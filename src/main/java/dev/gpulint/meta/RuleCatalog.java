@@ -1,6 +1,6 @@
-package dev.gpulint.rules;
+package dev.gpulint.meta;
 
-import dev.gpulint.report.Level;
+import dev.gpulint.core.Level;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

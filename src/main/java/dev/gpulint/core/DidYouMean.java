@@ -1,11 +1,11 @@
-package dev.gpulint.bind;
+package dev.gpulint.core;
 
 import java.util.Collection;
 import java.util.Locale;
 
 /** Did-you-mean suggestions by edit distance. */
-public final class Names {
-    private Names() {}
+public final class DidYouMean {
+    private DidYouMean() {}
 
     /** The closest candidate within a distance that makes a typo plausible, or null. */
     public static String closest(String word, Collection<String> candidates) {

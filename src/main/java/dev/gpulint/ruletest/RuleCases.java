@@ -1,4 +1,4 @@
-package dev.gpulint.rules;
+package dev.gpulint.ruletest;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -65,9 +65,9 @@ public final class RuleCases {
         for (java.util.Map.Entry<String, String> e : c.files().entrySet()) {
             files.add(dev.gpulint.read.SourceFile.of(e.getKey(), e.getValue()));
         }
-        dev.gpulint.lint.LintResult result = linter.lint(files);
+        dev.gpulint.core.LintResult result = linter.lint(files);
         List<String> actual = new ArrayList<>();
-        for (dev.gpulint.report.Finding f : result.findings()) if (f.ruleId().equals(c.rule())) actual.add(describe(f, c));
+        for (dev.gpulint.core.Finding f : result.findings()) if (f.ruleId().equals(c.rule())) actual.add(describe(f, c));
         List<String> expected = new ArrayList<>();
         for (Expected e : c.expect()) expected.add(describe(e));
         String a = String.join("\n", actual), x = String.join("\n", expected);
@@ -83,17 +83,17 @@ public final class RuleCases {
         return sb.toString();
     }
 
-    private static boolean same(Expected e, dev.gpulint.report.Finding f) {
+    private static boolean same(Expected e, dev.gpulint.core.Finding f) {
         return e.line() == f.span().startLine() && e.column() == f.span().startColumn() && e.file().equals(f.span().file());
     }
 
     /** Related locations and levels are compared only where the case states them. */
-    static String describe(dev.gpulint.report.Finding f, Case c) {
+    static String describe(dev.gpulint.core.Finding f, Case c) {
         boolean wantsLevel = c.expect().stream().anyMatch(e -> e.level() != null && same(e, f));
         StringBuilder sb = new StringBuilder(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn()
                 + ": " + (wantsLevel ? f.level().id() + ": " : "") + f.message());
         if (c.expect().stream().anyMatch(e -> e.related() != null && same(e, f))) {
-            for (dev.gpulint.report.Finding.Related r : f.related()) {
+            for (dev.gpulint.core.Finding.Related r : f.related()) {
                 sb.append("\n  related ").append(r.span().file()).append(':').append(r.span().startLine()).append(':')
                   .append(r.span().startColumn());
             }

@@ -1,4 +1,4 @@
-package dev.gpulint.model;
+package dev.gpulint.spec;
 
 /** A size as written, and its value in bytes. */
 public record DataSize(double number, String unit, double bytes) {

@@ -1,4 +1,4 @@
-package dev.gpulint.model;
+package dev.gpulint.spec;
 
 /**
  * A bandwidth as written: the number and unit the user typed, and its value in

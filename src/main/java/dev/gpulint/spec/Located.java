@@ -1,6 +1,6 @@
-package dev.gpulint.model;
+package dev.gpulint.spec;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 
 /** A bound value with the span of the value in its source file. */
 public record Located<T>(T value, Span span) {

@@ -1,4 +1,4 @@
-package dev.gpulint.model;
+package dev.gpulint.spec;
 
 import java.math.BigDecimal;
 import java.util.Locale;

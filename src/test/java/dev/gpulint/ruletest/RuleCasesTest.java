@@ -1,4 +1,4 @@
-package dev.gpulint.rules;
+package dev.gpulint.ruletest;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
 

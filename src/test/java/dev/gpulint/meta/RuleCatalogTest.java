@@ -1,4 +1,6 @@
-package dev.gpulint.rules;
+package dev.gpulint.meta;
+
+import dev.gpulint.ruletest.RuleCases;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

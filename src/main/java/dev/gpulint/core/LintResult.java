@@ -1,7 +1,7 @@
-package dev.gpulint.lint;
+package dev.gpulint.core;
 
-import dev.gpulint.report.Finding;
-import dev.gpulint.report.Level;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Level;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
-package dev.gpulint.model;
+package dev.gpulint.spec;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,6 @@
-package dev.gpulint.report;
+package dev.gpulint.core;
 
-import dev.gpulint.tree.Span;
+import dev.gpulint.core.Span;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.gpulint.model;
+package dev.gpulint.spec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package dev.gpulint.report;
+package dev.gpulint.core;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,4 +1,4 @@
-package dev.gpulint.tree;
+package dev.gpulint.core;
 
 import java.util.Comparator;
 

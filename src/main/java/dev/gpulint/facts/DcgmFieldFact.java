@@ -38,7 +38,7 @@ public final class DcgmFieldFact {
     public Span getTypeSpan() { return typeSpan; }
     /** The function applied in a query (rate, irate, increase, ...; "" for none). */
     public String getFunction() { return function; }
-    public boolean isRangeFunction() { return dev.gpulint.derive.DcgmFields.RANGE_FUNCTIONS.contains(function); }
+    public boolean isRangeFunction() { return dev.gpulint.derive.ops.DcgmFields.RANGE_FUNCTIONS.contains(function); }
     public String getOwner() { return owner; }
     public boolean isKnown() { return known; }
     public String getClosest() { return closest; }

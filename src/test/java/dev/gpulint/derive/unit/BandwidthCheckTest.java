@@ -1,10 +1,10 @@
-package dev.gpulint.derive;
+package dev.gpulint.derive.unit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.derive.BandwidthCheck.Figure;
+import dev.gpulint.derive.unit.BandwidthCheck.Figure;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

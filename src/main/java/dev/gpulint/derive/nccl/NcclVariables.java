@@ -1,4 +1,4 @@
-package dev.gpulint.derive;
+package dev.gpulint.derive.nccl;
 
 import dev.gpulint.core.DidYouMean;
 import java.io.BufferedReader;

@@ -1,4 +1,4 @@
-package dev.gpulint.derive;
+package dev.gpulint.derive.par;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

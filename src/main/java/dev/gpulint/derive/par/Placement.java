@@ -1,4 +1,4 @@
-package dev.gpulint.derive;
+package dev.gpulint.derive.par;
 
 import java.util.ArrayList;
 import java.util.List;

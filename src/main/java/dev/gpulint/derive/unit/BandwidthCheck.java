@@ -1,4 +1,4 @@
-package dev.gpulint.derive;
+package dev.gpulint.derive.unit;
 
 import dev.gpulint.spec.Quantities;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.gpulint.derive;
+package dev.gpulint.derive.ops;
 
 import dev.gpulint.core.DidYouMean;
 import java.io.BufferedReader;

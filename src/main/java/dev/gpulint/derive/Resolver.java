@@ -1,0 +1,173 @@
+package dev.gpulint.derive;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.core.Span;
+import dev.gpulint.derive.par.Placement;
+import dev.gpulint.spec.DomainKind;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Protocol;
+import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Resolves bound specs once: each node group against the catalog (its GPU, its NVLink domain),
+ * each cluster's fabric to a {@link Protocol}, each job against its cluster and node group (GPU
+ * counts, parallel sizes, dp as the frameworks derive it). The analyses read these records only.
+ */
+public final class Resolver {
+
+    /** Megatron-LM's default rank order, fastest-varying first. */
+    public static final List<String> DEFAULT_ORDER = List.of("tp", "cp", "ep", "dp", "pp");
+
+    private final Catalog catalog;
+    private final Map<String, Resolved.Cluster> byName = new LinkedHashMap<>();
+
+    public Resolver(Catalog catalog) { this.catalog = catalog; }
+
+    public Catalog catalog() { return catalog; }
+
+    /** The named clusters, in input order; jobs later resolve against the first of each name. */
+    public List<Resolved.Cluster> clusters(List<Specs.Cluster> clusters) {
+        List<Resolved.Cluster> out = new ArrayList<>();
+        for (Specs.Cluster c : clusters) {
+            if (c.name() == null) continue;
+            boolean first = !byName.containsKey(c.name().value());
+            Resolved.Cluster rc = cluster(c, first);
+            if (first) byName.put(rc.name(), rc);
+            out.add(rc);
+        }
+        return out;
+    }
+
+    /** The protocol of a NIC: its own, else the fabric's. */
+    public static Protocol protocol(Specs.Nic n, Protocol fabric) {
+        Protocol p = n.protocol() == null ? null : Protocol.of(n.protocol().value());
+        return p != null ? p : fabric;
+    }
+
+    private Resolved.Cluster cluster(Specs.Cluster c, boolean first) {
+        String name = c.name().value();
+        Specs.Fabric f = c.fabric();
+        Protocol fabric = f == null || f.type() == null ? null : Protocol.of(f.type().value());
+        boolean roce = fabric == Protocol.ROCE;
+        Span roceSpan = roce ? f.type().span() : null;
+        String roceSource = roce ? "fabric type roce" : null;
+        boolean rdma = fabric != null && fabric.rdma();
+        for (Specs.NodeGroup g : c.nodeGroups()) {
+            for (Specs.Nic n : g.nics()) {
+                Protocol p = n.protocol() == null ? null : Protocol.of(n.protocol().value());
+                if (p != null && p.rdma()) rdma = true;
+                if (p == Protocol.ROCE && !roce) {
+                    roce = true;
+                    roceSpan = n.protocol().span();
+                    roceSource = "NIC " + (n.model() != null ? n.model().value() + " " : "") + "protocol roce";
+                }
+            }
+        }
+        int pfc = f == null || f.pfcPriority() == null ? -1 : (int) (long) f.pfcPriority().value();
+        List<Resolved.Group> groups = new ArrayList<>();
+        for (Specs.NodeGroup g : c.nodeGroups()) if (g.name() != null) groups.add(group(c, g));
+        return new Resolved.Cluster(c, name, c.file(), fabric, first, roce, roceSpan, roceSource, rdma, pfc,
+                f == null || f.pfcPriority() == null ? null : f.pfcPriority().span(), List.copyOf(groups));
+    }
+
+    private Resolved.Group group(Specs.Cluster c, Specs.NodeGroup g) {
+        String cluster = c.name().value();
+        String modelName = g.gpu() == null || g.gpu().model() == null ? null : g.gpu().model().value();
+        Catalog.Gpu gpu = modelName == null ? null : catalog.gpu(modelName).orElse(null);
+        long gpn = g.gpu() == null || g.gpu().count() == null ? 0 : g.gpu().count().value();
+        Specs.Nvlink nv = g.nvlink();
+        boolean nvswitch = nv != null && nv.nvswitch() != null && Boolean.TRUE.equals(nv.nvswitch().value());
+        String bridge = nv == null || nv.bridge() == null ? null : nv.bridge().value();
+        long declared = nv == null || nv.domainSize() == null ? 0 : nv.domainSize().value();
+        boolean nvlinkDeclared = nv != null && (nvswitch || nv.bandwidth() != null || declared > 1
+                || (bridge != null && !bridge.equals("none")));
+        long size;
+        DomainKind kind;
+        boolean bridgedCard = gpu != null && gpu.bridged();
+        if (declared > 0) {
+            size = declared;
+            kind = declared > gpn && gpn > 0 ? DomainKind.RACK : declared < gpn || bridgedCard ? DomainKind.BRIDGE : DomainKind.NODE;
+        } else if (gpu != null) {
+            int join = bridge == null ? 0 : switch (bridge) { case "pairs" -> 2; case "quads" -> 4; default -> 0; };
+            if (gpu.rackDomain() > 0) { size = gpu.rackDomain(); kind = DomainKind.RACK; }
+            else if (bridgedCard) { size = join > 0 ? join : 1; kind = join > 0 ? DomainKind.BRIDGE : DomainKind.NONE; }
+            else if (gpu.hasNvlink()) { size = gpn; kind = DomainKind.NODE; }
+            else { size = 1; kind = DomainKind.NONE; }
+        } else if (nvswitch || nvlinkDeclared) {
+            size = gpn; kind = DomainKind.NODE;
+        } else {
+            size = 0; kind = DomainKind.UNKNOWN;
+        }
+        Span domainSpan = declared > 0 ? nv.domainSize().span() : g.gpu() != null && g.gpu().count() != null ? g.gpu().count().span() : null;
+        String domainText = declared > 0
+                ? "domain_size " + declared + " in node group '" + g.name().value() + "' of cluster '" + cluster + "'"
+                : gpn + " GPUs per node in node group '" + g.name().value() + "' of cluster '" + cluster + "'";
+        return new Resolved.Group(c, g, cluster, g.name().value(), "cluster:" + cluster + "/node_groups[" + g.name().value() + "]",
+                gpu, gpn, nvlinkDeclared, nvswitch, bridge, declared, size, kind, domainSpan, domainText,
+                memoryMatches(gpu, g));
+    }
+
+    /** HW004's test: declared memory within 2% of a variant of the model, read in GB or GiB. */
+    private static boolean memoryMatches(Catalog.Gpu gpu, Specs.NodeGroup g) {
+        if (gpu == null || g.gpu() == null || g.gpu().memory() == null) return true;
+        double declared = g.gpu().memory().value().bytes();
+        List<Double> variants = new ArrayList<>();
+        variants.add(gpu.memoryBytes());
+        variants.addAll(gpu.alternateMemoryBytes());
+        for (double v : variants) {
+            double gib = v / (1L << 30);
+            if (Math.abs(declared / v - 1) <= 0.02 || Math.abs(declared / (gib * 1e9) - 1) <= 0.02) return true;
+        }
+        return false;
+    }
+
+    /** A job against the first cluster of the name it references. */
+    public Resolved.Job job(Specs.Job j) {
+        String name = j.name().value();
+        Resolved.Cluster cluster = j.cluster() == null ? null : byName.get(j.cluster().value());
+        Resolved.Group group = null;
+        if (cluster != null) {
+            if (j.nodeGroup() != null) {
+                for (Resolved.Group g : cluster.groups()) if (g.name().equals(j.nodeGroup().value())) { group = g; break; }
+            } else if (cluster.spec().nodeGroups().size() == 1 && !cluster.groups().isEmpty()) {
+                group = cluster.groups().get(0);
+            }
+        }
+        long nodes = j.nodes() == null ? 0 : j.nodes().value();
+        long gpn;
+        Span gpnSpan;
+        String gpnSource;
+        if (j.gpusPerNode() != null) {
+            gpn = j.gpusPerNode().value();
+            gpnSpan = j.gpusPerNode().span();
+            gpnSource = j.origin() != null && j.origin().gpusPerNodeWhere() != null
+                    ? j.origin().gpusPerNodeWhere() + " of " + j.origin().format() + " file " + j.file()
+                    : "gpus_per_node of job '" + name + "'";
+        } else if (group != null && group.spec().gpu() != null && group.spec().gpu().count() != null) {
+            gpn = group.gpusPerNode();
+            gpnSpan = group.spec().gpu().count().span();
+            gpnSource = gpn + " GPUs per node in node group '" + group.name() + "' of cluster '" + cluster.name() + "'";
+        } else {
+            gpn = 0; gpnSpan = null; gpnSource = null;
+        }
+        long total = nodes > 0 && gpn > 0 ? Placement.mulSat(nodes, gpn) : 0;
+        Specs.Parallelism p = j.parallelism();
+        long tp = value(p == null ? null : p.tp(), 1L);
+        long pp = value(p == null ? null : p.pp(), 1L);
+        long cp = value(p == null ? null : p.cp(), 1L);
+        long ep = value(p == null ? null : p.ep(), 1L);
+        long dp = value(p == null ? null : p.dp(), 0L);
+        boolean stated = p != null && (p.tp() != null || p.pp() != null || p.cp() != null || p.dp() != null);
+        long model = Placement.mulSat(Placement.mulSat(tp, pp), cp);
+        long dpEff = dp > 0 ? dp : total > 0 && total % model == 0 ? total / model : 0;
+        List<String> order = p != null && p.order() != null ? p.order().value() : DEFAULT_ORDER;
+        return new Resolved.Job(j, name, cluster, group, nodes, gpn, gpnSpan, gpnSource, total, tp, pp, cp, ep, dp, dpEff,
+                stated, order);
+    }
+
+    private static <T> T value(Located<T> l, T dflt) { return l == null ? dflt : l.value(); }
+}

@@ -1,0 +1,93 @@
+package dev.gpulint.derive.consist;
+
+import dev.gpulint.core.Span;
+import dev.gpulint.derive.Facts;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.facts.ConsistencyFact;
+import dev.gpulint.facts.DeepSpeedBatchFact;
+import dev.gpulint.facts.OriginFact;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The CONSIST family's analysis: the places of a job read from another format that state one number. */
+public final class OriginAnalysis {
+    private OriginAnalysis() {}
+
+    private static final List<String> WORLD_QUANTITIES = List.of("world", "per_node", "nodes");
+    private static final Map<String, String> LABELS = Map.ofEntries(
+            Map.entry("world", "the number of ranks (GPUs) of the job"), Map.entry("per_node", "the number of ranks (GPUs) per node"),
+            Map.entry("nodes", "the number of nodes"), Map.entry("tp", "tp (tensor-parallel size)"),
+            Map.entry("pp", "pp (pipeline-parallel size)"), Map.entry("cp", "cp (context-parallel size)"),
+            Map.entry("ep", "ep (expert-parallel size)"), Map.entry("etp", "etp (expert tensor-parallel size)"),
+            Map.entry("vpp", "vpp (virtual pipeline stages)"), Map.entry("app_gpus_per_node", "GPUs per node"),
+            Map.entry("comm_backend", "the communication backend"));
+
+    /**
+     * The cross-checks of a job read from another format: every place that states one of its
+     * numbers is compared with the place that binds it (the pods' resources, else the
+     * configuration), and the pods' RDMA resources with the NCCL settings that need them.
+     */
+    public static void job(Resolved.Job r, Facts facts) {
+        Specs.Job j = r.spec();
+        if (j.origin() == null) return;
+        Specs.Origin o = j.origin();
+        String job = j.name().value();
+        Map<String, List<Specs.Stated>> by = new LinkedHashMap<>();
+        for (Specs.Stated s : o.stated()) by.computeIfAbsent(s.quantity(), k -> new ArrayList<>()).add(s);
+        java.util.Set<String> reported = new java.util.HashSet<>();
+        for (Map.Entry<String, List<Specs.Stated>> e : by.entrySet()) {
+            String q = e.getKey();
+            List<Specs.Stated> all = e.getValue();
+            if (q.equals("app_gpus_per_node")) continue;      // compared with the pod's GPUs below
+            Specs.Stated ref = reference(all);
+            if (ref == null) continue;
+            String label = LABELS.getOrDefault(q, q.startsWith("env:") ? q.substring(4) : q);
+            for (Specs.Stated s : all) {
+                if (s == ref || s.value().equals(ref.value())) continue;
+                // a variable: only NCCL's own, and only where two kinds of place disagree (a script may re-export
+                // a variable on purpose, and two containers of one pod may differ)
+                if (q.startsWith("env:") && (!q.startsWith("env:NCCL_") || s.where().equals(ref.where()))) continue;
+                if (!reported.add(q + "|" + s.where() + "|" + s.value())) continue;
+                String kind = s.kind() == Specs.StatedKind.NAME ? "NAME" : WORLD_QUANTITIES.contains(q) ? "WORLD" : "SETTING";
+                Span at = s.span() != null ? s.span() : ref.span();
+                facts.add(new ConsistencyFact(kind, job, o.format(), q, label, s.value(), s.where(), at,
+                        ref.value(), ref.where(), ref.span()));
+            }
+        }
+        // GPUs the program itself asks for, against what a pod gets
+        Specs.Stated pod = null;
+        for (Specs.Stated s : by.getOrDefault("per_node", List.of())) if (s.kind() == Specs.StatedKind.RESOURCE) { pod = s; break; }
+        if (pod != null) {
+            for (Specs.Stated s : by.getOrDefault("app_gpus_per_node", List.of())) {
+                if (s.number() > pod.number() && pod.number() >= 0) {
+                    facts.add(new ConsistencyFact("APP_GPUS", job, o.format(), "app_gpus_per_node",
+                            LABELS.get("app_gpus_per_node"), s.value(), s.where(), s.span(), pod.value(), pod.where(), pod.span()));
+                }
+            }
+        }
+        Located<String> hca = j.env().get("NCCL_IB_HCA");
+        facts.add(new OriginFact(job, o.format(), o.podsVisible(), o.rdmaResources().size(), o.rdmaByAccess(),
+                hca == null ? null : hca.value(), hca == null ? null : hca.span()));
+        Specs.DeepSpeedBatch ds = o.deepspeed();
+        if (ds != null && ds.trainBatchSize() != null && ds.microBatchPerGpu() != null && ds.microBatchPerGpu().value() > 0
+                && (ds.gradientAccumulation() == null || ds.gradientAccumulation().value() > 0)) {
+            facts.add(new DeepSpeedBatchFact(job, ds.trainBatchSize().value(), ds.trainBatchSize().span(),
+                    ds.microBatchPerGpu().value(), ds.microBatchPerGpu().span(),
+                    ds.gradientAccumulation() == null ? 0 : ds.gradientAccumulation().value(),
+                    ds.gradientAccumulation() == null ? null : ds.gradientAccumulation().span(), r.dpEffective()));
+        }
+    }
+
+    /** The statement the others are compared with: the pods' resources, else the configuration, else the first. */
+    private static Specs.Stated reference(List<Specs.Stated> all) {
+        for (Specs.StatedKind k : List.of(Specs.StatedKind.RESOURCE, Specs.StatedKind.CONFIG, Specs.StatedKind.LAUNCHER)) {
+            for (Specs.Stated s : all) if (s.kind() == k) return s;
+        }
+        return null;
+    }
+
+}

@@ -1,0 +1,28 @@
+package dev.gpulint.derive.net;
+
+import dev.gpulint.core.Span;
+import dev.gpulint.derive.Facts;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.facts.ClusterFact;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+
+/** The NET family's cluster facts: the fabric's protocol, topology and lossless settings. */
+public final class ClusterAnalysis {
+    private ClusterAnalysis() {}
+
+    public static void cluster(Resolved.Cluster c, Facts out) {
+        Specs.Fabric f = c.spec().fabric();
+        out.add(new ClusterFact(c.name(), c.file(), c.spec().name().span(), out.ordinal(),
+                f == null || f.type() == null ? null : f.type().value(), f == null ? null : value(f.topology()),
+                c.roce(), c.roceSpan(), c.roceSource(), f == null ? null : value(f.pfcEnabled()),
+                f == null ? null : span(f.pfcEnabled()), f == null ? null : value(f.ecnEnabled()),
+                f == null ? null : span(f.ecnEnabled()), c.spec().nodeGroups().size())
+                .withExtras(f == null || f.oversubscription() == null ? 0 : f.oversubscription().value(),
+                        f == null ? null : span(f.oversubscription()), c.rdma(), c.pfcPriority(), c.pfcPrioritySpan()));
+    }
+
+    private static <T> T value(Located<T> l) { return l == null ? null : l.value(); }
+
+    private static Span span(Located<?> l) { return l == null ? null : l.span(); }
+}

@@ -1,0 +1,67 @@
+package dev.gpulint.derive.par;
+
+import dev.gpulint.core.Span;
+import dev.gpulint.derive.Facts;
+
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.facts.JobFact;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.gpulint.derive.Text.big;
+
+/** The PAR family's job fact: GPU counts, parallel sizes, the model's shape and the batch. */
+public final class JobAnalysis {
+    private JobAnalysis() {}
+
+    public static void job(Resolved.Job r, Facts out) {
+        Specs.Job j = r.spec();
+        Specs.Parallelism p = j.parallelism();
+        long tp = r.tp(), pp = r.pp(), cp = r.cp(), dp = r.dp();
+        long model = Placement.mulSat(Placement.mulSat(tp, pp), cp);
+        boolean mismatch = false;
+        String productText = null;
+        if (r.parallelismStated() && r.totalGpus() > 0) {
+            if (dp > 0) {
+                long product = Placement.mulSat(model, dp);
+                mismatch = product != r.totalGpus();
+                productText = "tp×pp×dp×cp = " + tp + "×" + pp + "×" + dp + "×" + cp + " = " + big(product);
+            } else {
+                mismatch = r.totalGpus() % model != 0;
+                productText = "tp×pp×cp = " + tp + "×" + pp + "×" + cp + " = " + big(model);
+            }
+        }
+        List<String> groupNames = new ArrayList<>();
+        Resolved.Cluster cluster = r.cluster();
+        if (cluster != null) for (Specs.NodeGroup g : cluster.spec().nodeGroups()) if (g.name() != null) groupNames.add(g.name().value());
+        Specs.Model m = j.model();
+        Specs.Batch b = j.batch();
+        out.add(JobFact.builder()
+                .name(r.name(), j.name().span(), j.file(), out.ordinal())
+                .cluster(value(j.cluster()), span(j.cluster()), cluster != null, groupNames.size(), String.join(", ", groupNames))
+                .nodeGroup(value(j.nodeGroup()), span(j.nodeGroup()), r.group() != null)
+                .gpus(r.nodes(), span(j.nodes()), r.gpusPerNode(), r.gpusPerNodeSpan(), r.gpusPerNodeSource(), r.totalGpus())
+                .parallelism(tp, pp, dp, cp, r.ep(), r.dpEffective(), p == null ? null : p.keySpan(), r.parallelismStated())
+                .spans(p == null ? null : span(p.tp()), p == null ? null : span(p.pp()), p == null ? null : span(p.dp()),
+                        p == null ? null : span(p.cp()), p == null ? null : span(p.ep()))
+                .product(mismatch, productText)
+                .layers(m == null ? 0 : value(m.layers(), 0L), m == null ? null : span(m.layers()),
+                        p == null ? 1 : value(p.virtualPp(), 1L), p == null ? null : span(p.virtualPp()))
+                .heads(m == null ? 0 : value(m.attentionHeads(), 0L), m == null ? null : span(m.attentionHeads()),
+                        m == null ? 0 : value(m.kvHeads(), 0L), m == null ? null : span(m.kvHeads()))
+                .experts(m == null ? 0 : value(m.experts(), 0L), m == null ? null : span(m.experts()))
+                .sequence(m == null ? 0 : value(m.seqLength(), 0L), m == null ? null : span(m.seqLength()),
+                        p != null && Boolean.TRUE.equals(value(p.sequenceParallel())), p == null ? null : span(p.sequenceParallel()))
+                .batch(b == null ? 0 : value(b.microBatchSize(), 0L), b == null ? null : span(b.microBatchSize()),
+                        b == null ? 0 : value(b.globalBatchSize(), 0L), b == null ? null : span(b.globalBatchSize()))
+                .fact());
+    }
+
+    private static <T> T value(Located<T> l) { return l == null ? null : l.value(); }
+
+    private static <T> T value(Located<T> l, T dflt) { return l == null ? dflt : l.value(); }
+
+    private static Span span(Located<?> l) { return l == null ? null : l.span(); }
+}

@@ -32,16 +32,19 @@ import java.util.Map;
  */
 public record Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
                      java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
-                     dev.gpulint.derive.Thresholds thresholds, dev.gpulint.catalog.Catalog catalog, List<Finding> problems,
+                     List<ParamSetting> params, dev.gpulint.catalog.Catalog catalog, List<Finding> problems,
                      List<JobCluster> jobClusters) {
+
+    /** A rule parameter set in the configuration (params:, or a thresholds: name), with where its rule and name are written. */
+    public record ParamSetting(String rule, String name, double value, dev.gpulint.core.Span ruleSpan, dev.gpulint.core.Span nameSpan) {}
 
     /** A {@code job_clusters} entry: jobs of other formats in files matching {@code files} run on this cluster. */
     public record JobCluster(String files, PathMatcher matcher, String cluster, String nodeGroup, dev.gpulint.core.Span at) {}
 
     public Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
                   java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
-                  dev.gpulint.derive.Thresholds thresholds, dev.gpulint.catalog.Catalog catalog, List<Finding> problems) {
-        this(base, file, include, exclude, rules, rulePaths, thresholds, catalog, problems, List.of());
+                  List<ParamSetting> params, dev.gpulint.catalog.Catalog catalog, List<Finding> problems) {
+        this(base, file, include, exclude, rules, rulePaths, params, catalog, problems, List.of());
     }
 
     /** The cluster configuration names for a job of another format in {@code displayPath}: the first matching entry. */
@@ -58,7 +61,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     public record RuleSetting(String value, dev.gpulint.core.Span keySpan) {}
 
     public Config(Path base, String file, List<String> include, List<PathMatcher> exclude, List<Finding> problems) {
-        this(base, file, include, exclude, java.util.Map.of(), List.of(), dev.gpulint.derive.Thresholds.DEFAULT,
+        this(base, file, include, exclude, java.util.Map.of(), List.of(), List.of(),
                 dev.gpulint.catalog.Catalog.builtIn(), problems);
     }
 
@@ -91,8 +94,26 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         return out;
     }
 
+    /** SYN002 findings for params: entries that name no rule, or no parameter of that rule's metadata. */
+    public List<Finding> checkParams(dev.gpulint.meta.RuleCatalog catalog) {
+        List<Finding> out = new ArrayList<>();
+        for (ParamSetting p : params) {
+            var meta = catalog.get(p.rule());
+            if (meta.isEmpty()) {
+                out.add(Finding.of("SYN002", p.ruleSpan(), "config/params/" + p.rule(), "'" + p.rule() + "' in the params of "
+                        + file + " is no gpulint rule ID"));
+            } else if (!meta.get().params().containsKey(p.name())) {
+                String guess = DidYouMean.closest(p.name(), meta.get().params().keySet());
+                out.add(Finding.of("SYN002", p.nameSpan(), "config/params/" + p.rule() + "/" + p.name(), p.rule() + " has no parameter '"
+                        + p.name() + "'" + (meta.get().params().isEmpty() ? "; it takes none"
+                        : guess != null ? "; did you mean '" + guess + "'?" : "; its parameters: " + String.join(", ", meta.get().params().keySet()))));
+            }
+        }
+        return out;
+    }
+
     public static final String NAME = ".gpulint.yaml";
-    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "catalog", "job_clusters");
+    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "params", "catalog", "job_clusters");
     static final List<String> THRESHOLDS = List.of("allreduce_seconds", "bubble_warning", "bubble_note", "memory_warning_percent");
     static final List<String> SETTINGS = List.of("off", "error", "warning", "note");
 
@@ -121,7 +142,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         }
         java.util.Map<String, RuleSetting> ruleSettings = new java.util.LinkedHashMap<>();
         List<String> rulePaths = new ArrayList<>();
-        dev.gpulint.derive.Thresholds th = dev.gpulint.derive.Thresholds.DEFAULT;
+        List<ParamSetting> params = new ArrayList<>();
         dev.gpulint.catalog.Catalog catalog = dev.gpulint.catalog.Catalog.builtIn();
         ReadResult r = new YamlReader().readAll(SourceFile.of(display, text));
         problems.addAll(r.problems());
@@ -134,7 +155,8 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 switch (key) {
                     case "include" -> strings(e, display, problems).forEach(include::add);
                     case "rule_paths" -> strings(e, display, problems).forEach(rulePaths::add);
-                    case "thresholds" -> th = thresholds(e, display, problems);
+                    case "thresholds" -> ParamSettings.thresholds(e, display, problems, params);
+                    case "params" -> ParamSettings.params(e, display, problems, params);
                     case "job_clusters" -> jobClusters(e, display, problems, jobClusters);
                     case "catalog" -> catalog = catalog(e, display, text, problems);
                     case "exclude" -> strings(e, display, problems).forEach(g ->
@@ -165,7 +187,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 }
             }
         }
-        return new Config(base, display, include, exclude, ruleSettings, rulePaths, th, catalog, problems, jobClusters);
+        return new Config(base, display, include, exclude, ruleSettings, rulePaths, params, catalog, problems, jobClusters);
     }
 
     /** job_clusters: a list of { files: GLOB, cluster: NAME, node_group: NAME (optional) }. */
@@ -211,43 +233,6 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         }
     }
 
-    private static dev.gpulint.derive.Thresholds thresholds(MappingNode.Entry e, String display, List<Finding> problems) {
-        dev.gpulint.derive.Thresholds d = dev.gpulint.derive.Thresholds.DEFAULT;
-        if (!(e.value() instanceof MappingNode m)) {
-            problems.add(Finding.of("SYN002", e.value().span(), "config/thresholds", "'thresholds' in " + display + " must be a mapping"));
-            return d;
-        }
-        double all = d.allreduceSeconds(), warn = d.bubbleWarning(), note = d.bubbleNote(), mem = d.memoryWarning();
-        for (MappingNode.Entry t : m.entries()) {
-            String k = t.key().text();
-            if (!THRESHOLDS.contains(k)) {
-                String guess = DidYouMean.closest(k, THRESHOLDS);
-                problems.add(Finding.of("SYN002", t.key().span(), "config/thresholds/" + k, "unknown threshold '" + k + "' in "
-                        + display + (guess != null ? "; did you mean '" + guess + "'?" : "; valid: " + String.join(", ", THRESHOLDS))));
-                continue;
-            }
-            double v;
-            try {
-                v = Double.parseDouble(t.value() instanceof ScalarNode s ? s.text().strip() : "x");
-            } catch (NumberFormatException ex) {
-                problems.add(Finding.of("SYN002", t.value().span(), "config/thresholds/" + k, "threshold '" + k + "' must be a number"));
-                continue;
-            }
-            boolean fraction = k.startsWith("bubble");
-            if (v <= 0 || (fraction && v >= 1) || (k.endsWith("percent") && v > 100)) {
-                problems.add(Finding.of("SYN002", t.value().span(), "config/thresholds/" + k, "threshold '" + k + "' is " + v
-                        + "; it must be " + (fraction ? "a fraction between 0 and 1" : k.endsWith("percent") ? "a percentage above 0 and at most 100" : "positive")));
-                continue;
-            }
-            switch (k) {
-                case "allreduce_seconds" -> all = v;
-                case "bubble_warning" -> warn = v;
-                case "bubble_note" -> note = v;
-                default -> mem = v / 100;
-            }
-        }
-        return new dev.gpulint.derive.Thresholds(all, warn, note, mem);
-    }
 
     @SuppressWarnings("unchecked")
     private static dev.gpulint.catalog.Catalog catalog(MappingNode.Entry e, String display, String text, List<Finding> problems) {

@@ -23,14 +23,7 @@ import java.util.List;
 public final class Deriver {
 
     private final Catalog catalog;
-    private final Thresholds thresholds;
-
-    public Deriver(Catalog catalog) { this(catalog, Thresholds.DEFAULT); }
-
-    public Deriver(Catalog catalog, Thresholds thresholds) {
-        this.catalog = catalog;
-        this.thresholds = thresholds;
-    }
+    public Deriver(Catalog catalog) { this.catalog = catalog; }
 
     public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs) {
         return derive(clusters, jobs, List.of(), List.of());
@@ -58,9 +51,9 @@ public final class Deriver {
             TpPlacementAnalysis.job(j, catalog, out);
             bandwidths.job(j);
             EnvAnalysis.job(j, out);
-            BubbleAnalysis.job(j, thresholds, out);
-            MemoryAnalysis.job(j, thresholds, out);
-            AllReduceAnalysis.job(j, catalog, thresholds, out);
+            BubbleAnalysis.job(j, out);
+            MemoryAnalysis.job(j, out);
+            AllReduceAnalysis.job(j, catalog, out);
             OriginAnalysis.job(j, out);
         }
         DcgmAnalysis.fields(counters, queries, out);

@@ -84,7 +84,7 @@ public final class UserRules {
                         Level.parse(String.valueOf(m.getOrDefault("level", "warning"))), String.valueOf(m.getOrDefault("title", id)),
                         String.valueOf(m.getOrDefault("description", "")).trim(), String.valueOf(m.getOrDefault("remediation", "")).trim(),
                         String.valueOf(m.getOrDefault("since", "")), List.copyOf((List<String>) m.getOrDefault("tags", List.of())),
-                        "user", "drools", null));
+                        "user", "drools", null, dev.gpulint.meta.RuleCatalog.params(m.get("params"))));
                 helper.addContent(Files.readString(drl, StandardCharsets.UTF_8), ResourceType.DRL);
                 compiled.add(drl);
             } catch (IOException | RuntimeException e) {

@@ -29,7 +29,7 @@ import java.util.Set;
 public final class Linter {
 
     private Catalog catalog;
-    private dev.gpulint.derive.Thresholds thresholds = dev.gpulint.derive.Thresholds.DEFAULT;
+    private java.util.Map<String, Double> params = java.util.Map.of();
 
     /**
      * A linter set up for a project, as the CLI and the Maven plugin run it: the configuration's
@@ -47,13 +47,16 @@ public final class Linter {
                     dev.gpulint.core.Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
         }
         problems.addAll(cfg.checkRuleNames(linter.rules()));
+        problems.addAll(cfg.checkParams(linter.rules()));
         return linter.configure(cfg);
     }
 
-    /** The project's configuration: its catalog additions and thresholds. */
+    /** The project's configuration: its catalog additions, rule settings and rule parameters. */
     public Linter configure(dev.gpulint.config.Config config) {
         this.catalog = config.catalog();
-        this.thresholds = config.thresholds();
+        java.util.Map<String, Double> p = new java.util.LinkedHashMap<>();
+        for (dev.gpulint.config.Config.ParamSetting x : config.params()) p.put(x.rule() + "." + x.name(), x.value());
+        this.params = p;
         this.ruleSettings = config.ruleLevels();
         this.jobPlacement = config::placement;
         return this;
@@ -169,7 +172,8 @@ public final class Linter {
         List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
         List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>(bound.jobs());
         jobs.addAll(dev.gpulint.bind.adapt.Adapters.link(adapted.jobs(), bound.clusters(), catalog, jobPlacement, clusters));
-        List<Object> facts = new Deriver(catalog, thresholds).derive(clusters, jobs, adapted.counters(), adapted.queries());
+        List<Object> facts = new ArrayList<>(new Deriver(catalog).derive(clusters, jobs, adapted.counters(), adapted.queries()));
+        facts.addAll(dev.gpulint.engine.RuleParams.facts(rules, params));
         findings.addAll(engine.run(facts));
         if (userRules != null) {
             if (!userRules.problems().isEmpty()) failed = true;

@@ -158,7 +158,7 @@ public class RuleCatalog {
                     String.valueOf(m.getOrDefault("since", "0.1.0")),
                     List.copyOf((List<String>) m.getOrDefault("tags", List.of())),
                     t.getKey(), (String) m.getOrDefault("engine", "drools"),
-                    helpPage(id)));
+                    helpPage(id), params(m.get("params"))));
         }
         metas.sort(Comparator.comparing(RuleMeta::family, Comparator.comparingInt(RuleCatalog::familyRank))
                 .thenComparing(RuleMeta::id, Comparator.comparing((String s) -> s.replaceAll("[0-9]", ""))
@@ -168,6 +168,18 @@ public class RuleCatalog {
         return new RuleCatalog(byId);
     }
 
+
+    /** ID.yaml {@code params:} — parameter name to default number — in the order written. */
+    public static Map<String, Double> params(Object raw) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        if (raw instanceof Map<?, ?> m) {
+            m.forEach((k, v) -> {
+                if (v instanceof Number n) out.put(String.valueOf(k), n.doubleValue());
+                else throw new IllegalStateException("rule parameter " + k + " must be a number, not " + v);
+            });
+        }
+        return out;
+    }
 
     private static final List<String> FAMILY_ORDER = List.of("syn", "unit", "hw", "par", "net", "nccl", "mem", "consist", "ops");
 

@@ -1,0 +1,82 @@
+package dev.gpulint.facts;
+
+import dev.gpulint.core.Span;
+
+/**
+ * One step's gradient all-reduce of a job (NET003): S bytes of gradients per GPU over N
+ * data-parallel ranks on the link the first data-parallel group uses. A ring all-reduce sends
+ * 2(N−1)/N × S per GPU (dev.gpulint.derive.Estimates.ringAllReduceSeconds, unit-tested).
+ */
+public final class AllReduceFact {
+
+    /** The link the data-parallel group's traffic crosses. */
+    public enum Link { NVLINK, PCIE, NETWORK }
+
+    private final String jobName, file, dtype, nicName, groupName;
+    private final double parameters, gradientBytes, sentBytes, volumeFactor, linkBytesPerSecond, seconds, stepTime;
+    private final long tp, pp, bytesPerGradient, ranks, nics, ringsPerNode;
+    private final int generation;
+    private final Link link;
+    private final Span span, nicSpan;
+
+    public AllReduceFact(String jobName, String file, double parameters, long tp, long pp, long bytesPerGradient, String dtype,
+                         double gradientBytes, long ranks, double volumeFactor, double sentBytes, Link link, int generation,
+                         double linkBytesPerSecond, long nics, String nicName, long ringsPerNode, String groupName,
+                         double seconds, double stepTime, Span span, Span nicSpan) {
+        this.jobName = jobName; this.file = file; this.parameters = parameters; this.tp = tp; this.pp = pp;
+        this.bytesPerGradient = bytesPerGradient; this.dtype = dtype; this.gradientBytes = gradientBytes; this.ranks = ranks;
+        this.volumeFactor = volumeFactor; this.sentBytes = sentBytes; this.link = link; this.generation = generation;
+        this.linkBytesPerSecond = linkBytesPerSecond; this.nics = nics; this.nicName = nicName; this.ringsPerNode = ringsPerNode;
+        this.groupName = groupName; this.seconds = seconds; this.stepTime = stepTime; this.span = span; this.nicSpan = nicSpan;
+    }
+
+    /** The job's name. */
+    public String getJobName() { return jobName; }
+    /** The file the job is declared in. */
+    public String getFile() { return file; }
+    /** The model's parameter count. */
+    public double getParameters() { return parameters; }
+    /** Tensor-parallel size the gradients are divided by. */
+    public long getTp() { return tp; }
+    /** Pipeline-parallel size the gradients are divided by. */
+    public long getPp() { return pp; }
+    /** Bytes per gradient: 4 for fp32, else 2. */
+    public long getBytesPerGradient() { return bytesPerGradient; }
+    /** model.dtype as written (lower case), null when not given. */
+    public String getDtype() { return dtype; }
+    /** S: gradient bytes per GPU, parameters ÷ (tp × pp) × bytes per gradient. */
+    public double getGradientBytes() { return gradientBytes; }
+    /** N: the data-parallel ranks. */
+    public long getRanks() { return ranks; }
+    /** 1.5 under ZeRO-3 (a reduce-scatter plus an all-gather of the weights), else 1. */
+    public double getVolumeFactor() { return volumeFactor; }
+    /** Bytes each GPU sends: 2(N−1)/N × S × the volume factor. */
+    public double getSentBytes() { return sentBytes; }
+    /** The link the data-parallel group crosses. */
+    public Link getLink() { return link; }
+    /** NVLink or PCIe generation of that link (0 for the network). */
+    public int getGeneration() { return generation; }
+    /** Bytes per second per direction one data-parallel ring gets on that link. */
+    public double getLinkBytesPerSecond() { return linkBytesPerSecond; }
+    /** NICs per node (network only). */
+    public long getNics() { return nics; }
+    /** The first NIC's speed and model as written, e.g. "400 Gb/s ConnectX-7" (network only). */
+    public String getNicName() { return nicName; }
+    /** Data-parallel rings sharing a node's NICs (network only; 1 otherwise). */
+    public long getRingsPerNode() { return ringsPerNode; }
+    /** The node group the job runs on. */
+    public String getGroupName() { return groupName; }
+    /** Estimated seconds of one step's all-reduce. */
+    public double getSeconds() { return seconds; }
+    /** The job's step_time in seconds, 0 when not given. */
+    public double getStepTime() { return stepTime; }
+    /** Where dp (else the parallelism block, else model.parameters) is written. */
+    public Span getSpan() { return span; }
+    /** Where the first NIC's speed is written (network only), else null. */
+    public Span getNicSpan() { return nicSpan; }
+
+    /** The fingerprint identity of this estimate. */
+    public String identity() { return "training_job:" + jobName + "/allreduce"; }
+
+    @Override public String toString() { return "AllReduceFact[" + jobName + " " + link + " " + seconds + " s]"; }
+}

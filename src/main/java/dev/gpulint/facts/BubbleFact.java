@@ -1,0 +1,50 @@
+package dev.gpulint.facts;
+
+import dev.gpulint.core.Span;
+
+/**
+ * The pipeline bubble of a job's step (PAR006): with pp stages, v virtual stages per rank and m
+ * micro-batches per step, the GPUs idle (pp−1)/(v·m+pp−1) of the step (Megatron-LM's interleaved
+ * schedule; dev.gpulint.derive.Estimates.bubble, unit-tested).
+ */
+public final class BubbleFact {
+    private final String jobName, file;
+    private final long pp, virtualPp, microBatches, globalBatchSize, microBatchSize, dp;
+    private final double bubble;
+    private final Span ppSpan;
+
+    public BubbleFact(String jobName, String file, long pp, long virtualPp, long microBatches, long globalBatchSize,
+                      long microBatchSize, long dp, double bubble, Span ppSpan) {
+        this.jobName = jobName; this.file = file; this.pp = pp; this.virtualPp = virtualPp; this.microBatches = microBatches;
+        this.globalBatchSize = globalBatchSize; this.microBatchSize = microBatchSize; this.dp = dp; this.bubble = bubble;
+        this.ppSpan = ppSpan;
+    }
+
+    /** The job's name. */
+    public String getJobName() { return jobName; }
+    /** The file the job is declared in. */
+    public String getFile() { return file; }
+    /** Pipeline stages (pp, above 1). */
+    public long getPp() { return pp; }
+    /** Virtual stages per pipeline rank (1 without the interleaved schedule). */
+    public long getVirtualPp() { return virtualPp; }
+    /** Micro-batches per step (m). */
+    public long getMicroBatches() { return microBatches; }
+    /** 0 when m is stated as batch.micro_batches; else the global batch m was derived from. */
+    public long getGlobalBatchSize() { return globalBatchSize; }
+    /** The micro batch size m was derived with (0 when m is stated). */
+    public long getMicroBatchSize() { return microBatchSize; }
+    /** The data-parallel size m was derived with (0 when m is stated). */
+    public long getDp() { return dp; }
+    /** m is stated (batch.micro_batches), not derived from the global batch. */
+    public boolean isMicroBatchesStated() { return globalBatchSize == 0; }
+    /** The bubble, as a fraction of the step. */
+    public double getBubble() { return bubble; }
+    /** Where pp is set. */
+    public Span getPpSpan() { return ppSpan; }
+
+    /** The fingerprint identity of this estimate. */
+    public String identity() { return "training_job:" + jobName + "/bubble"; }
+
+    @Override public String toString() { return "BubbleFact[" + jobName + " pp=" + pp + " m=" + microBatches + " " + bubble + "]"; }
+}

@@ -1,0 +1,73 @@
+package dev.gpulint.facts;
+
+import dev.gpulint.core.Span;
+
+/**
+ * A job's model states per GPU (MEM family): weights, gradients and optimizer states of the
+ * parameters its GPU holds, against that GPU's memory. The arithmetic is
+ * dev.gpulint.derive.Estimates.modelStatesPerGpu (unit-tested); the rules compare the result.
+ */
+public final class MemoryFact {
+    private final String jobName, file, gpuName, groupName;
+    private final double parameters, bytesPerParameter, weightBytes, gradientBytes, optimizerBytes, perGpuBytes, capacityBytes;
+    private final boolean bytesFromConfig, capacityDeclared;
+    private final long tp, pp, dp, zeroStage;
+    private final Span parametersSpan, capacitySpan;
+
+    public MemoryFact(String jobName, String file, double parameters, Span parametersSpan, double bytesPerParameter,
+                      boolean bytesFromConfig, double weightBytes, double gradientBytes, double optimizerBytes,
+                      long tp, long pp, long dp, long zeroStage, double perGpuBytes, double capacityBytes, String gpuName,
+                      String groupName, boolean capacityDeclared, Span capacitySpan) {
+        this.jobName = jobName; this.file = file; this.parameters = parameters; this.parametersSpan = parametersSpan;
+        this.bytesPerParameter = bytesPerParameter; this.bytesFromConfig = bytesFromConfig; this.weightBytes = weightBytes;
+        this.gradientBytes = gradientBytes; this.optimizerBytes = optimizerBytes; this.tp = tp; this.pp = pp; this.dp = dp;
+        this.zeroStage = zeroStage; this.perGpuBytes = perGpuBytes; this.capacityBytes = capacityBytes; this.gpuName = gpuName;
+        this.groupName = groupName; this.capacityDeclared = capacityDeclared; this.capacitySpan = capacitySpan;
+    }
+
+    /** The job's name. */
+    public String getJobName() { return jobName; }
+    /** The file the job is declared in. */
+    public String getFile() { return file; }
+    /** The model's parameter count (model.parameters). */
+    public double getParameters() { return parameters; }
+    /** Where model.parameters is written. */
+    public Span getParametersSpan() { return parametersSpan; }
+    /** Bytes of model states per parameter: 16 for mixed-precision Adam, or optimizer.bytes_per_parameter. */
+    public double getBytesPerParameter() { return bytesPerParameter; }
+    /** The bytes per parameter come from optimizer.bytes_per_parameter, not the mixed-precision Adam default. */
+    public boolean isBytesFromConfig() { return bytesFromConfig; }
+    /** Of the bytes per parameter: weights (2 for bf16). */
+    public double getWeightBytes() { return weightBytes; }
+    /** Of the bytes per parameter: gradients (2 for bf16). */
+    public double getGradientBytes() { return gradientBytes; }
+    /** Of the bytes per parameter: optimizer states (12 for Adam with fp32 master weights). */
+    public double getOptimizerBytes() { return optimizerBytes; }
+    /** Tensor-parallel size the parameters are divided by. */
+    public long getTp() { return tp; }
+    /** Pipeline-parallel size the parameters are divided by. */
+    public long getPp() { return pp; }
+    /** Data-parallel size ZeRO shards over (0 when not known). */
+    public long getDp() { return dp; }
+    /** ZeRO stage: 0 none, 1 optimizer states, 2 and gradients, 3 and weights. */
+    public long getZeroStage() { return zeroStage; }
+    /** Model states one GPU holds, in bytes. */
+    public double getPerGpuBytes() { return perGpuBytes; }
+    /** The GPU's memory, in bytes. */
+    public double getCapacityBytes() { return capacityBytes; }
+    /** perGpuBytes ÷ capacityBytes. */
+    public double getRatio() { return perGpuBytes / capacityBytes; }
+    /** The GPU's catalog name, null when the model is not in the catalog. */
+    public String getGpuName() { return gpuName; }
+    /** The node group the job runs on. */
+    public String getGroupName() { return groupName; }
+    /** The capacity is the node group's declared gpu.memory (else the catalog's figure for the model). */
+    public boolean isCapacityDeclared() { return capacityDeclared; }
+    /** Where the capacity is stated: gpu.memory, or gpu.model. */
+    public Span getCapacitySpan() { return capacitySpan; }
+
+    /** The fingerprint identity of this estimate. */
+    public String identity() { return "training_job:" + jobName + "/memory"; }
+
+    @Override public String toString() { return "MemoryFact[" + jobName + " " + perGpuBytes + "/" + capacityBytes + "]"; }
+}

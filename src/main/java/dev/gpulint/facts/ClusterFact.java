@@ -19,14 +19,6 @@ public final class ClusterFact {
     private final Span ecnSpan;
     private final int nodeGroupCount;
 
-    public ClusterFact(String name, String file, Span nameSpan, int ordinal, String fabricType, String topology,
-                       boolean roce, Span roceSpan, String roceSource, Boolean pfcEnabled, Span pfcSpan,
-                       Boolean ecnEnabled, Span ecnSpan, int nodeGroupCount) {
-        this.name = name; this.file = file; this.nameSpan = nameSpan; this.ordinal = ordinal;
-        this.fabricType = fabricType; this.topology = topology; this.roce = roce; this.roceSpan = roceSpan;
-        this.roceSource = roceSource; this.pfcEnabled = pfcEnabled; this.pfcSpan = pfcSpan;
-        this.ecnEnabled = ecnEnabled; this.ecnSpan = ecnSpan; this.nodeGroupCount = nodeGroupCount;
-    }
 
     public String getName() { return name; }
     public String getFile() { return file; }
@@ -45,24 +37,27 @@ public final class ClusterFact {
     public Boolean getEcnEnabled() { return ecnEnabled; }
     public Span getEcnSpan() { return ecnSpan; }
     public int getNodeGroupCount() { return nodeGroupCount; }
-    public boolean isPfcOn() { return Boolean.TRUE.equals(pfcEnabled); }
-    public boolean isEcnOn() { return Boolean.TRUE.equals(ecnEnabled); }
 
-    private double oversubscription;
-    private Span oversubscriptionSpan;
-    private boolean rdma;
-    private int pfcPriority = -1;
-    private Span pfcPrioritySpan;
+    private final double oversubscription;
+    private final Span oversubscriptionSpan;
+    private final boolean rdma;
+    private final int pfcPriority;
+    private final Span pfcPrioritySpan;
 
-    /** Set by the derive stage before the fact is inserted. */
-    public ClusterFact withExtras(double oversubscription, Span oversubscriptionSpan, boolean rdma, int pfcPriority,
-                                  Span pfcPrioritySpan) {
+    /** The fabric's oversubscription, whether RDMA is declared anywhere, and the PFC priority. */
+    public ClusterFact(String name, String file, Span nameSpan, int ordinal, String fabricType, String topology,
+                       boolean roce, Span roceSpan, String roceSource, Boolean pfcEnabled, Span pfcSpan,
+                       Boolean ecnEnabled, Span ecnSpan, int nodeGroupCount, double oversubscription,
+                       Span oversubscriptionSpan, boolean rdma, int pfcPriority, Span pfcPrioritySpan) {
+        this.name = name; this.file = file; this.nameSpan = nameSpan; this.ordinal = ordinal;
+        this.fabricType = fabricType; this.topology = topology; this.roce = roce; this.roceSpan = roceSpan;
+        this.roceSource = roceSource; this.pfcEnabled = pfcEnabled; this.pfcSpan = pfcSpan;
+        this.ecnEnabled = ecnEnabled; this.ecnSpan = ecnSpan; this.nodeGroupCount = nodeGroupCount;
         this.oversubscription = oversubscription;
         this.oversubscriptionSpan = oversubscriptionSpan;
         this.rdma = rdma;
         this.pfcPriority = pfcPriority;
         this.pfcPrioritySpan = pfcPrioritySpan;
-        return this;
     }
 
     /** N of "N:1"; 0 when not stated. */
@@ -70,8 +65,6 @@ public final class ClusterFact {
     public Span getOversubscriptionSpan() { return oversubscriptionSpan; }
     /** InfiniBand or RoCE anywhere: the fabric type or a NIC's protocol. */
     public boolean isRdma() { return rdma; }
-    /** A plain-Ethernet fabric with no RDMA NIC. */
-    public boolean isEthernetWithoutRdma() { return "ethernet".equals(fabricType) && !rdma; }
     /** Declared PFC priority; -1 when not stated. */
     public int getPfcPriority() { return pfcPriority; }
     public Span getPfcPrioritySpan() { return pfcPrioritySpan; }

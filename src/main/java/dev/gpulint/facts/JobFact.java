@@ -9,12 +9,12 @@ import dev.gpulint.core.Span;
  * and virtualPp default to 1.
  */
 public final class JobFact {
-    String name, file, clusterName, nodeGroupName, clusterGroupNames, gpusPerNodeSource, productText;
+    String name, file, clusterName, nodeGroupName, clusterGroupNames, gpusPerNodeSource;
     Span nameSpan, clusterSpan, nodeGroupSpan, nodesSpan, gpusPerNodeSpan, parallelismSpan;
     Span tpSpan, ppSpan, dpSpan, cpSpan, epSpan, layersSpan, virtualPpSpan, headsSpan, kvHeadsSpan, expertsSpan;
     Span seqLengthSpan, sequenceParallelSpan, globalBatchSpan, microBatchSpan;
     int ordinal, clusterGroupCount;
-    boolean clusterResolved, groupResolved, parallelismStated, productMismatch, sequenceParallel;
+    boolean clusterResolved, groupResolved, parallelismStated, sequenceParallel;
     long nodes, gpusPerNode, totalGpus, tp = 1, pp = 1, dp, cp = 1, ep = 1, dpEffective;
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
 
@@ -38,7 +38,6 @@ public final class JobFact {
             f.tp = tp; f.pp = pp; f.dp = dp; f.cp = cp; f.ep = ep; f.dpEffective = dpEffective; f.parallelismSpan = key; f.parallelismStated = stated; return this;
         }
         public Builder spans(Span tp, Span pp, Span dp, Span cp, Span ep) { f.tpSpan = tp; f.ppSpan = pp; f.dpSpan = dp; f.cpSpan = cp; f.epSpan = ep; return this; }
-        public Builder product(boolean mismatch, String text) { f.productMismatch = mismatch; f.productText = text; return this; }
         public Builder layers(long layers, Span s, long vpp, Span vs) { f.layers = layers; f.layersSpan = s; f.virtualPp = vpp; f.virtualPpSpan = vs; return this; }
         public Builder heads(long heads, Span s, long kv, Span ks) { f.attentionHeads = heads; f.headsSpan = s; f.kvHeads = kv; f.kvHeadsSpan = ks; return this; }
         public Builder experts(long experts, Span s) { f.experts = experts; f.expertsSpan = s; return this; }
@@ -82,25 +81,25 @@ public final class JobFact {
     public Span getEpSpan() { return epSpan; }
     public Span getParallelismSpan() { return parallelismSpan; }
     public boolean isParallelismStated() { return parallelismStated; }
-    public boolean isProductMismatch() { return productMismatch; }
-    public String getProductText() { return productText; }
+    /** tp × pp × cp, saturating at Long.MAX_VALUE: the GPUs of one model replica. */
+    public long getModelParallelSize() { return mulSat(mulSat(tp, pp), cp); }
+    /** tp × pp × dp × cp, saturating; 0 when dp is not stated. */
+    public long getGridSize() { return dp > 0 ? mulSat(getModelParallelSize(), dp) : 0; }
     public boolean isDpStated() { return dp > 0; }
     public long getLayers() { return layers; }
     public Span getLayersSpan() { return layersSpan; }
     public long getVirtualPp() { return virtualPp; }
     public Span getVirtualPpSpan() { return virtualPpSpan; }
     /** Layers per pipeline chunk must be whole: pp × virtual_pp. */
-    public long getPipelineChunks() { return pp * virtualPp; }
+    public long getPipelineChunks() { return mulSat(pp, virtualPp); }
     public long getAttentionHeads() { return attentionHeads; }
     public Span getHeadsSpan() { return headsSpan; }
     public long getKvHeads() { return kvHeads; }
     public Span getKvHeadsSpan() { return kvHeadsSpan; }
-    /** kv_heads is a multiple or a divisor of tp (Megatron-Core since 2025-12). */
-    public boolean isKvHeadsCompatible() { return kvHeads == 0 || kvHeads % tp == 0 || tp % kvHeads == 0; }
     public long getExperts() { return experts; }
     public Span getExpertsSpan() { return expertsSpan; }
     /** Megatron's expert grid: ep × tp (expert tp = tp) × pp must divide the GPU count. */
-    public long getExpertGrid() { return ep * tp * pp; }
+    public long getExpertGrid() { return mulSat(mulSat(ep, tp), pp); }
     public long getSeqLength() { return seqLength; }
     public Span getSeqLengthSpan() { return seqLengthSpan; }
     public boolean isSequenceParallel() { return sequenceParallel; }
@@ -110,11 +109,12 @@ public final class JobFact {
     public long getGlobalBatchSize() { return globalBatchSize; }
     public Span getGlobalBatchSpan() { return globalBatchSpan; }
     /** micro_batch_size × dp: the samples one micro-batch step takes over all replicas. */
-    public long getBatchQuantum() { return microBatchSize * dpEffective; }
+    public long getBatchQuantum() { return mulSat(microBatchSize, dpEffective); }
 
-    /** "16 GPUs (2 nodes × 8 GPUs per node)". */
-    public String gpuCountText() {
-        return totalGpus + " GPUs (" + nodes + (nodes == 1 ? " node" : " nodes") + " × " + gpusPerNode + " GPUs per node)";
+    /** A product of positive sizes that saturates instead of wrapping (to 0 or a negative number). */
+    private static long mulSat(long a, long b) {
+        if (a <= 0 || b <= 0) return 0;
+        return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
     }
 
     public String identity() { return "training_job:" + name; }
@@ -125,6 +125,6 @@ public final class JobFact {
                 + ", dp=" + dp + "/" + dpEffective + ", cp=" + cp + ", ep=" + ep + ", layers=" + layers + "/" + virtualPp
                 + ", heads=" + attentionHeads + "/" + kvHeads + ", experts=" + experts + ", seq=" + seqLength
                 + ", sp=" + sequenceParallel + ", batch=" + microBatchSize + "/" + globalBatchSize
-                + ", mismatch=" + productMismatch + "]";
+                + "]";
     }
 }

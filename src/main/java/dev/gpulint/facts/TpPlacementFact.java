@@ -1,80 +1,76 @@
 package dev.gpulint.facts;
 
 import dev.gpulint.core.Span;
+import dev.gpulint.spec.DomainKind;
 
 /**
- * Where a job's tensor-parallel groups land (derive stage): whether any TP
- * group spans more than one NVLink domain, and which one does first.
+ * Where a job's tensor-parallel groups land under its rank order (PAR002, PAR003): the first group
+ * that spans more than one NVLink domain, if any (dev.gpulint.derive.par.Placement, unit-tested),
+ * and the node group's NVLink domain and PCIe link. One fact per job with tp &gt; 1 on a known node group.
  */
 public final class TpPlacementFact {
-    private final String jobName;
-    private final String file;
-    private final long tp;
-    private final long domainSize;
-    private final String domainKind;
-    private final boolean crosses;
-    private final int domainsSpanned;
-    private final String ranksText;
-    private final String placesText;
-    private final Span tpSpan;
-    private final Span domainSpan;
-    private final String domainText;
-    private final long stride;
-    private final String order;
+    private final String jobName, file, ranks, places, order, gpuName, groupName, clusterName;
+    private final long tp, domainSize, declaredDomainSize, stride, groupGpusPerNode;
+    private final DomainKind domainKind;
+    private final int domainsSpanned, pcieGeneration;
+    private final double pcieBytesPerSecond;
+    private final Span tpSpan, domainSpan;
 
-    public TpPlacementFact(String jobName, String file, long tp, long domainSize, String domainKind, boolean crosses,
-                           int domainsSpanned, String ranksText, String placesText, Span tpSpan, Span domainSpan,
-                           String domainText, long stride, String order) {
-        this.stride = stride;
-        this.order = order;
-        this.jobName = jobName; this.file = file; this.tp = tp; this.domainSize = domainSize;
-        this.domainKind = domainKind; this.crosses = crosses; this.domainsSpanned = domainsSpanned;
-        this.ranksText = ranksText; this.placesText = placesText; this.tpSpan = tpSpan; this.domainSpan = domainSpan;
-        this.domainText = domainText;
+    public TpPlacementFact(String jobName, String file, long tp, Span tpSpan, long stride, String order, int domainsSpanned,
+                           String ranks, String places, DomainKind domainKind, long domainSize, long declaredDomainSize,
+                           Span domainSpan, String groupName, String clusterName, long groupGpusPerNode, String gpuName,
+                           int pcieGeneration, double pcieBytesPerSecond) {
+        this.jobName = jobName; this.file = file; this.tp = tp; this.tpSpan = tpSpan; this.stride = stride; this.order = order;
+        this.domainsSpanned = domainsSpanned; this.ranks = ranks; this.places = places; this.domainKind = domainKind;
+        this.domainSize = domainSize; this.declaredDomainSize = declaredDomainSize; this.domainSpan = domainSpan;
+        this.groupName = groupName; this.clusterName = clusterName; this.groupGpusPerNode = groupGpusPerNode;
+        this.gpuName = gpuName; this.pcieGeneration = pcieGeneration; this.pcieBytesPerSecond = pcieBytesPerSecond;
     }
 
+    /** The job's name. */
     public String getJobName() { return jobName; }
+    /** The file the job is declared in. */
     public String getFile() { return file; }
+    /** The tensor-parallel size. */
     public long getTp() { return tp; }
-    public long getDomainSize() { return domainSize; }
-    public String getDomainKind() { return domainKind; }
-    public boolean isCrosses() { return crosses; }
-    public int getDomainsSpanned() { return domainsSpanned; }
-    /** The first offending group's ranks: "0-15", "6-8", "0,4,8,12". */
-    public String getRanksText() { return ranksText; }
-    /** Where they sit: "dgx-0 (0-7) and dgx-1 (8-15)". */
-    public String getPlacesText() { return placesText; }
-    /** "nodes", "NVLink domains" or "bridged sets", for messages. */
-    public String getUnitText() {
-        return switch (domainKind) { case "NODE" -> "nodes"; case "BRIDGE" -> "bridged sets"; default -> "NVLink domains"; };
-    }
-    /** The domain is a node or a multi-node NVLink rack (PAR002), not a bridged set or PCIe alone (PAR003). */
-    public boolean isNvlinkDomain() { return domainKind.equals("NODE") || domainKind.equals("RACK"); }
-    private String gpuText = "the GPUs";
-    private String pcieText = "PCIe";
-    public TpPlacementFact withHardware(String gpuText, String pcieText) { this.gpuText = gpuText; this.pcieText = pcieText; return this; }
-    /** "A100-PCIe-80GB GPUs". */
-    public String getGpuText() { return gpuText; }
-    /** "PCIe Gen4 (31.5 GB/s per direction)". */
-    public String getPcieText() { return pcieText; }
+    /** Where tp is set. */
     public Span getTpSpan() { return tpSpan; }
-    public Span getDomainSpan() { return domainSpan; }
-    public String getDomainText() { return domainText; }
     /** Distance in ranks between consecutive members of a TP group (1 when tp is fastest in the rank order). */
     public long getStride() { return stride; }
+    /** The rank order, fastest first: "tp-cp-ep-dp-pp". */
     public String getOrder() { return order; }
+    /** NVLink domains the first crossing TP group spans; 0 when every group stays inside one. */
+    public int getDomainsSpanned() { return domainsSpanned; }
+    /** That group's ranks: "0-15", "6-8", "0,2,4,6"; null when no group crosses. */
+    public String getRanks() { return ranks; }
+    /** Where they sit: "dgx-0 (0-7) and dgx-1 (8-15)"; null when no group crosses. */
+    public String getPlaces() { return places; }
+    /** What joins the GPUs of one domain: NODE, RACK, BRIDGE or NONE. */
+    public DomainKind getDomainKind() { return domainKind; }
+    /** GPUs in one NVLink domain (1 when there is no NVLink). */
+    public long getDomainSize() { return domainSize; }
+    /** The node group's nvlink.domain_size, 0 when not stated (the domain is then derived). */
+    public long getDeclaredDomainSize() { return declaredDomainSize; }
+    /** The line the domain comes from: domain_size, or the node group's GPU count. */
+    public Span getDomainSpan() { return domainSpan; }
+    /** The node group the job runs on. */
+    public String getGroupName() { return groupName; }
+    /** Its cluster. */
+    public String getClusterName() { return clusterName; }
+    /** GPUs per node of the node group. */
+    public long getGroupGpusPerNode() { return groupGpusPerNode; }
+    /** The GPU's catalog name, or the model as written when it is not in the catalog. */
+    public String getGpuName() { return gpuName; }
+    /** The GPU's PCIe generation, 0 when not known. */
+    public int getPcieGeneration() { return pcieGeneration; }
+    /** Bytes per second per direction of a x16 link of that generation, 0 when not known. */
+    public double getPcieBytesPerSecond() { return pcieBytesPerSecond; }
 
-    /** Why: "16 is larger than 8", "3 does not divide 8", or the rank order spreads the group. */
-    public String getReason() {
-        if (tp > domainSize) return tp + " is larger than " + domainSize;
-        if (stride > 1) return "the rank order " + order + " places tp's members " + stride + " ranks apart";
-        return tp + " does not divide " + domainSize;
-    }
-
+    /** The fingerprint identity of the job's tp. */
     public String identity() { return "training_job:" + jobName + "/parallelism/tp"; }
 
     @Override public String toString() {
         return "TpPlacementFact[" + jobName + ", tp=" + tp + ", domain=" + domainSize + " " + domainKind
-                + ", crosses=" + crosses + ", ranks=" + ranksText + ", places=" + placesText + "]";
+                + ", spanned=" + domainsSpanned + ", ranks=" + ranks + ", places=" + places + "]";
     }
 }

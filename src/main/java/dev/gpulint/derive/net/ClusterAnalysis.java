@@ -17,8 +17,8 @@ public final class ClusterAnalysis {
                 f == null || f.type() == null ? null : f.type().value(), f == null ? null : value(f.topology()),
                 c.roce(), c.roceSpan(), c.roceSource(), f == null ? null : value(f.pfcEnabled()),
                 f == null ? null : span(f.pfcEnabled()), f == null ? null : value(f.ecnEnabled()),
-                f == null ? null : span(f.ecnEnabled()), c.spec().nodeGroups().size())
-                .withExtras(f == null || f.oversubscription() == null ? 0 : f.oversubscription().value(),
+                f == null ? null : span(f.ecnEnabled()), c.spec().nodeGroups().size(),
+                f == null || f.oversubscription() == null ? 0 : f.oversubscription().value(),
                         f == null ? null : span(f.oversubscription()), c.rdma(), c.pfcPriority(), c.pfcPrioritySpan()));
     }
 

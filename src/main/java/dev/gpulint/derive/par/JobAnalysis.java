@@ -10,8 +10,6 @@ import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
 import java.util.List;
 
-import static dev.gpulint.derive.Text.big;
-
 /** The PAR family's job fact: GPU counts, parallel sizes, the model's shape and the batch. */
 public final class JobAnalysis {
     private JobAnalysis() {}
@@ -19,20 +17,6 @@ public final class JobAnalysis {
     public static void job(Resolved.Job r, Facts out) {
         Specs.Job j = r.spec();
         Specs.Parallelism p = j.parallelism();
-        long tp = r.tp(), pp = r.pp(), cp = r.cp(), dp = r.dp();
-        long model = Placement.mulSat(Placement.mulSat(tp, pp), cp);
-        boolean mismatch = false;
-        String productText = null;
-        if (r.parallelismStated() && r.totalGpus() > 0) {
-            if (dp > 0) {
-                long product = Placement.mulSat(model, dp);
-                mismatch = product != r.totalGpus();
-                productText = "tp×pp×dp×cp = " + tp + "×" + pp + "×" + dp + "×" + cp + " = " + big(product);
-            } else {
-                mismatch = r.totalGpus() % model != 0;
-                productText = "tp×pp×cp = " + tp + "×" + pp + "×" + cp + " = " + big(model);
-            }
-        }
         List<String> groupNames = new ArrayList<>();
         Resolved.Cluster cluster = r.cluster();
         if (cluster != null) for (Specs.NodeGroup g : cluster.spec().nodeGroups()) if (g.name() != null) groupNames.add(g.name().value());
@@ -43,10 +27,9 @@ public final class JobAnalysis {
                 .cluster(value(j.cluster()), span(j.cluster()), cluster != null, groupNames.size(), String.join(", ", groupNames))
                 .nodeGroup(value(j.nodeGroup()), span(j.nodeGroup()), r.group() != null)
                 .gpus(r.nodes(), span(j.nodes()), r.gpusPerNode(), r.gpusPerNodeSpan(), r.gpusPerNodeSource(), r.totalGpus())
-                .parallelism(tp, pp, dp, cp, r.ep(), r.dpEffective(), p == null ? null : p.keySpan(), r.parallelismStated())
+                .parallelism(r.tp(), r.pp(), r.dp(), r.cp(), r.ep(), r.dpEffective(), p == null ? null : p.keySpan(), r.parallelismStated())
                 .spans(p == null ? null : span(p.tp()), p == null ? null : span(p.pp()), p == null ? null : span(p.dp()),
                         p == null ? null : span(p.cp()), p == null ? null : span(p.ep()))
-                .product(mismatch, productText)
                 .layers(m == null ? 0 : value(m.layers(), 0L), m == null ? null : span(m.layers()),
                         p == null ? 1 : value(p.virtualPp(), 1L), p == null ? null : span(p.virtualPp()))
                 .heads(m == null ? 0 : value(m.attentionHeads(), 0L), m == null ? null : span(m.attentionHeads()),

@@ -12,8 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import static dev.gpulint.derive.Text.gbs;
-
 /** PAR002/PAR003's analysis: where the job's tensor-parallel groups land under its rank order. */
 public final class TpPlacementAnalysis {
     private TpPlacementAnalysis() {}
@@ -37,18 +35,13 @@ public final class TpPlacementAnalysis {
             spanned = c.domainCount();
             places = places(c, g.name(), gpn, g.domainKind());
         }
-        String catalogName = g.gpu() == null ? null : g.gpu().name();
-        String domainText = g.domainKind() == DomainKind.NONE
-                ? "no NVLink: " + catalogName + " GPUs talk over PCIe"
-                : "the NVLink domain is " + domain + " GPUs (" + g.domainText() + ")";
-        String pcie = "PCIe";
-        if (g.gpu() != null && catalog.pcie(g.gpu().pcieGeneration()).isPresent()) {
-            pcie = "PCIe Gen" + g.gpu().pcieGeneration() + " (" + gbs(catalog.pcie(g.gpu().pcieGeneration()).get().perDirection()) + " per direction)";
-        }
         String model = g.spec().gpu() == null || g.spec().gpu().model() == null ? null : g.spec().gpu().model().value();
-        out.add(new TpPlacementFact(j.name(), j.spec().file(), tp, domain, g.domainKind().name(), crossing.isPresent(),
-                spanned, ranks, places, j.spec().parallelism().tp().span(), g.domainSpan(), domainText, stride,
-                String.join("-", j.order())).withHardware((catalogName != null ? catalogName : model) + " GPUs", pcie));
+        int gen = g.gpu() == null ? 0 : g.gpu().pcieGeneration();
+        double pcie = gen > 0 && catalog.pcie(gen).isPresent() ? catalog.pcie(gen).get().perDirection() : 0;
+        out.add(new TpPlacementFact(j.name(), j.spec().file(), tp, j.spec().parallelism().tp().span(), stride,
+                String.join("-", j.order()), spanned, ranks, places, g.domainKind(), domain, g.declaredDomainSize(),
+                g.domainSpan(), g.name(), g.clusterName(), g.gpusPerNode(), g.gpu() != null ? g.gpu().name() : model,
+                pcie > 0 ? gen : 0, pcie));
     }
 
     /** "dgx-0 (0-7) and dgx-1 (8-15)", "NVLink domain 0 (64-71) and ...", "bridged set 0 (0-1) and ...". */

@@ -53,6 +53,7 @@ public final class ConsistencyFact {
     /** Where the reference value is written; null when it has no position. */
     public Span getReferenceSpan() { return reference.span(); }
 
+    /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "job:" + job + "/" + quantity + "/" + found.where(); }
 
     @Override public String toString() {

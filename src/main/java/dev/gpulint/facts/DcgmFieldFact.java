@@ -57,5 +57,6 @@ public final class DcgmFieldFact {
     /** RATE (DCGM returns bytes per second: a gauge), CUMULATIVE (a running total of bytes) or OTHER; OTHER for unknown names. */
     public String getFieldClass() { return fieldClass; }
 
+    /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "dcgm:" + use + "/" + name + "/" + owner; }
 }

@@ -44,5 +44,6 @@ public final class DeepSpeedBatchFact {
     /** The product of the known factors, micro × accumulation × dp (an unknown factor counts as 1), in samples. */
     public long getPerStep() { return perStep; }
 
+    /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "job:" + job + "/deepspeed/train_batch_size"; }
 }

@@ -104,6 +104,7 @@ public final class EnvFact {
     /** Where the priority is declared, or the cluster's RoCE block when assumed; null without RoCE. */
     public Span getPfcSpan() { return pfcSpan; }
 
+    /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "training_job:" + jobName + "/env/" + name; }
 
     @Override public String toString() { return "EnvFact[" + jobName + " " + name + "=" + value + "]"; }

@@ -39,5 +39,6 @@ public final class OriginFact {
     /** Where NCCL_IB_HCA is set; null when unset. */
     public Span getIbHcaSpan() { return ibHcaSpan; }
 
+    /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "job:" + job + "/rdma"; }
 }

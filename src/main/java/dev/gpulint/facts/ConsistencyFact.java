@@ -3,53 +3,61 @@ package dev.gpulint.facts;
 import dev.gpulint.core.Span;
 
 /**
- * Two places of one job that state the same number differently (derived from the job's
- * statements): {@code kind} is WORLD (ranks, GPUs, nodes: CONSIST001), APP_GPUS (the program
- * asks for more GPUs than a pod gets: CONSIST002), SETTING (a parallel size or a variable set
- * twice: CONSIST005) or NAME (the file's folder name encodes another size: CONSIST006).
- * {@code found} is the place reported; {@code reference} the place it is compared with.
+ * Two places of one job, read from another format, that state one quantity with different
+ * values: {@code found} is the place reported, {@code reference} the place it is compared with
+ * (the pods' resources, else the configuration, else the launcher; for app_gpus_per_node, the
+ * GPUs a pod gets).
  */
 public final class ConsistencyFact {
-    private final String kind, job, format, quantity, label;
-    private final String foundValue, foundWhere, referenceValue, referenceWhere;
-    private final Span foundSpan, referenceSpan;
+    /** One place: its value as written, that value as a whole number (-1 when it is none), a short description, its kind and span. */
+    public record Place(String value, long number, String where, String kind, Span span) {}
 
-    public ConsistencyFact(String kind, String job, String format, String quantity, String label, String foundValue,
-                           String foundWhere, Span foundSpan, String referenceValue, String referenceWhere, Span referenceSpan) {
-        this.kind = kind;
+    private final String job, format, quantity, label;
+    private final Place found, reference;
+
+    public ConsistencyFact(String job, String format, String quantity, String label, Place found, Place reference) {
         this.job = job;
         this.format = format;
         this.quantity = quantity;
         this.label = label;
-        this.foundValue = foundValue;
-        this.foundWhere = foundWhere;
-        this.foundSpan = foundSpan;
-        this.referenceValue = referenceValue;
-        this.referenceWhere = referenceWhere;
-        this.referenceSpan = referenceSpan;
+        this.found = found;
+        this.reference = reference;
     }
 
-    public String getKind() { return kind; }
+    /** The job's name. */
     public String getJob() { return job; }
+    /** The format the job was read from, as a name ("Kubernetes PyTorchJob"). */
     public String getFormat() { return format; }
-    /** world, per_node, nodes, tp, ..., env:NAME */
+    /** What is stated: world, per_node, nodes, app_gpus_per_node, tp, pp, cp, ep, etp, vpp, comm_backend, or env:NAME. */
     public String getQuantity() { return quantity; }
-    /** The quantity in words: "the number of ranks", "tp (tensor-parallel size)", "NCCL_IB_HCA". */
+    /** The quantity as a noun phrase: "the number of ranks (GPUs) of the job", "tp (tensor-parallel size)", "NCCL_IB_HCA". */
     public String getLabel() { return label; }
-    public String getFoundValue() { return foundValue; }
-    public String getFoundWhere() { return foundWhere; }
-    public Span getFoundSpan() { return foundSpan; }
-    public String getReferenceValue() { return referenceValue; }
-    public String getReferenceWhere() { return referenceWhere; }
-    public Span getReferenceSpan() { return referenceSpan; }
-    /** The found value is the larger (more ranks or GPUs than the reference). */
-    public boolean isMore() {
-        try { return Long.parseLong(foundValue) > Long.parseLong(referenceValue); } catch (NumberFormatException e) { return false; }
-    }
-    public String identity() { return "job:" + job + "/" + quantity + "/" + foundWhere; }
+    /** The reported place's value, as written. */
+    public String getFoundValue() { return found.value(); }
+    /** The reported place's value as a whole number; -1 when it is not one (a backend name, most variables). */
+    public long getFoundNumber() { return found.number(); }
+    /** The reported place, as a noun phrase: "MODEL_ARGS --tensor-model-parallel-size", "the test case's folder name 'tp2' (tp2)". */
+    public String getFoundWhere() { return found.where(); }
+    /** The kind of the reported place: CONFIG, LAUNCHER, RESOURCE (a pod's resources) or NAME (the file's or folder's name). */
+    public String getFoundKind() { return found.kind(); }
+    /** Where the reported value is written; the reference's span when the place has none (a name). */
+    public Span getFoundSpan() { return found.span(); }
+    /** The reference place's value, as written. */
+    public String getReferenceValue() { return reference.value(); }
+    /** The reference place's value as a whole number; -1 when it is not one. */
+    public long getReferenceNumber() { return reference.number(); }
+    /** The reference place, as a noun phrase. */
+    public String getReferenceWhere() { return reference.where(); }
+    /** The kind of the reference place: CONFIG, LAUNCHER or RESOURCE. */
+    public String getReferenceKind() { return reference.kind(); }
+    /** Where the reference value is written; null when it has no position. */
+    public Span getReferenceSpan() { return reference.span(); }
+
+    /** The stable name of what a finding on this fact is about, for fingerprints. */
+    public String identity() { return "job:" + job + "/" + quantity + "/" + found.where(); }
 
     @Override public String toString() {
-        return "ConsistencyFact[" + kind + " " + job + " " + quantity + ": " + foundValue + " (" + foundWhere + ") vs "
-                + referenceValue + " (" + referenceWhere + ")]";
+        return "ConsistencyFact[" + job + " " + quantity + ": " + found.value() + " (" + found.where() + ") vs "
+                + reference.value() + " (" + reference.where() + ")]";
     }
 }

@@ -1,17 +1,20 @@
 package dev.gpulint.facts;
 
 import dev.gpulint.core.Span;
+import java.util.Set;
 
 /**
  * A DCGM field named by a dcgm-exporter counter list or a Prometheus expression, looked up in
- * DCGM's field list: {@code known}, the closest known name when it is not, and its class: RATE
- * (DCGM returns bytes per second: a gauge, never rate()), CUMULATIVE (a running total of bytes:
- * rate() gives the throughput) or OTHER.
+ * DCGM's field list (catalog/dcgm-fields.txt): whether it is known, the closest known name when
+ * it is not, and its class.
  */
 public final class DcgmFieldFact {
+    /** PromQL functions that read a series as a running total: rate, irate, increase, delta, idelta, deriv. */
+    public static final Set<String> RANGE_FUNCTIONS = Set.of("rate", "irate", "increase", "delta", "idelta", "deriv");
+
     private final String name, file, declaredType, use, function, owner, closest, fieldClass;
     private final Span span, typeSpan;
-    private final boolean known;
+    private final boolean known, rangeFunction;
 
     public DcgmFieldFact(String name, Span span, String file, String use, String declaredType, Span typeSpan,
                          String function, String owner, boolean known, String closest, String fieldClass) {
@@ -22,26 +25,38 @@ public final class DcgmFieldFact {
         this.declaredType = declaredType;
         this.typeSpan = typeSpan;
         this.function = function;
+        this.rangeFunction = RANGE_FUNCTIONS.contains(function);
         this.owner = owner;
         this.known = known;
         this.closest = closest;
         this.fieldClass = fieldClass;
     }
 
+    /** The metric name as written (DCGM_FI_PROF_PCIE_TX_BYTES; dcgm-exporter 1.x wrote it in lower case). */
     public String getName() { return name; }
+    /** Where the name is written. */
     public Span getSpan() { return span; }
+    /** The file that names the field. */
     public String getFile() { return file; }
     /** COUNTER_LIST (a row of a dcgm-exporter CSV) or QUERY (a metric in a PromQL expression). */
     public String getUse() { return use; }
-    /** The Prometheus type a counter list declares: gauge, counter, label, histogram; null in a query. */
+    /** The Prometheus type a counter list declares, lower case: gauge, counter, label, histogram; null in a query or when none. */
     public String getDeclaredType() { return declaredType; }
+    /** Where that type is written; null without one. */
     public Span getTypeSpan() { return typeSpan; }
-    /** The function applied in a query (rate, irate, increase, ...; "" for none). */
+    /** The innermost PromQL function applied to the metric in a query (rate, irate, increase, ...); "" for none or in a counter list. */
     public String getFunction() { return function; }
-    public boolean isRangeFunction() { return dev.gpulint.derive.ops.DcgmFields.RANGE_FUNCTIONS.contains(function); }
+    /** The function is one of {@link #RANGE_FUNCTIONS}; false for "". */
+    public boolean isRangeFunction() { return rangeFunction; }
+    /** What names the field, as a noun phrase: "the counter list", or the rule ("alert 'NvlinkBusy'", "record gpu:pcie_tx"). */
     public String getOwner() { return owner; }
+    /** DCGM's field list holds the name (compared in upper case). */
     public boolean isKnown() { return known; }
+    /** For an unknown name: the known name one or two edits away; null when known or none is that close. */
     public String getClosest() { return closest; }
+    /** RATE (DCGM returns bytes per second: a gauge), CUMULATIVE (a running total of bytes) or OTHER; OTHER for unknown names. */
     public String getFieldClass() { return fieldClass; }
+
+    /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "dcgm:" + use + "/" + name + "/" + owner; }
 }

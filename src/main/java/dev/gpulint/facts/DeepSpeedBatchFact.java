@@ -3,13 +3,13 @@ package dev.gpulint.facts;
 import dev.gpulint.core.Span;
 
 /**
- * DeepSpeed's batch triple (train_batch_size = micro batch per GPU × gradient accumulation × dp)
- * with what derive could work out: {@code product} is micro × accumulation (the samples one rank
- * takes per step), {@code dp} the data-parallel size when the job's GPU count is known (else 0).
+ * DeepSpeed's batch triple of a job's configuration, which DeepSpeed requires to satisfy
+ * train_batch_size = train_micro_batch_size_per_gpu × gradient_accumulation_steps × dp, with dp
+ * when the job that launches the configuration is known.
  */
 public final class DeepSpeedBatchFact {
     private final String job;
-    private final long trainBatch, micro, accumulation, dp;
+    private final long trainBatch, micro, accumulation, dp, perStep;
     private final Span trainBatchSpan, microSpan, accumulationSpan;
 
     public DeepSpeedBatchFact(String job, long trainBatch, Span trainBatchSpan, long micro, Span microSpan,
@@ -22,29 +22,28 @@ public final class DeepSpeedBatchFact {
         this.accumulation = accumulation;
         this.accumulationSpan = accumulationSpan;
         this.dp = dp;
+        this.perStep = micro * Math.max(1, accumulation) * Math.max(1, dp);
     }
 
+    /** The job's name (the configuration's file when no job launches it). */
     public String getJob() { return job; }
+    /** train_batch_size, in samples per optimizer step. */
     public long getTrainBatch() { return trainBatch; }
+    /** Where train_batch_size is written. */
     public Span getTrainBatchSpan() { return trainBatchSpan; }
+    /** train_micro_batch_size_per_gpu, in samples; always above 0. */
     public long getMicro() { return micro; }
+    /** Where train_micro_batch_size_per_gpu is written. */
     public Span getMicroSpan() { return microSpan; }
-    /** 0 when not stated (DeepSpeed then derives it). */
+    /** gradient_accumulation_steps; 0 when not stated or "auto" (DeepSpeed then derives it). */
     public long getAccumulation() { return accumulation; }
+    /** Where gradient_accumulation_steps is written; null when not stated. */
     public Span getAccumulationSpan() { return accumulationSpan; }
+    /** The data-parallel size of the job that launches the configuration; 0 when no linted job does. */
     public long getDp() { return dp; }
-    /** micro × accumulation (× dp when known): what train_batch_size must be a multiple of, or equal. */
-    public long getPerStep() { return micro * Math.max(1, accumulation) * Math.max(1, dp); }
-    /** Every factor is known (dp from the job that launches this configuration) and they do not multiply out. */
-    public boolean isProductMismatch() { return accumulation > 0 && dp > 0 && trainBatch != getPerStep(); }
-    /** A factor is unknown, and train_batch_size is not a multiple of the known ones (the unknown one cannot be whole). */
-    public boolean isIndivisible() { return !(accumulation > 0 && dp > 0) && trainBatch % getPerStep() != 0; }
-    public String getFormula() {
-        StringBuilder sb = new StringBuilder("train_micro_batch_size_per_gpu " + micro);
-        if (accumulation > 0) sb.append(" × gradient_accumulation_steps ").append(accumulation);
-        if (dp > 0) sb.append(" × dp ").append(dp);
-        if (accumulation > 0 || dp > 0) sb.append(" = ").append(getPerStep());
-        return sb.toString();
-    }
+    /** The product of the known factors, micro × accumulation × dp (an unknown factor counts as 1), in samples. */
+    public long getPerStep() { return perStep; }
+
+    /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "job:" + job + "/deepspeed/train_batch_size"; }
 }

@@ -1,80 +1,110 @@
 package dev.gpulint.facts;
 
 import dev.gpulint.core.Span;
+import java.util.List;
 
-/** One environment variable of a job (NCCL rules). Value comparisons are worked out in the derive stage. */
+/**
+ * One environment variable of a job, with the value parsed where NCCL gives it a syntax
+ * (interface lists, the traffic-class byte) and what the job's cluster offers (RDMA, NVLink,
+ * GPUDirect, the RoCE PFC priority). The NCCL rules compare these in their DRL.
+ */
 public final class EnvFact {
-    String jobName, clusterName, file, name, value, suggestion, tcText, pfcText;
-    Span span, nameSpan, relatedSpan;
-    boolean rdmaFabric, nvlink, gdrCapable;
-    int pfcPriority = -1;
-    long nodes;
-    boolean on, loopbackOnly, gdrOff, p2pOff, debugOnly, knownNccl, ncclPrefixed;
-    int tcPriority = -1;
+    private final String jobName, clusterName, file, name, value, upperValue, suggestion, pfcSource;
+    private final Span span, nameSpan, pfcSpan;
+    private final long nodes;
+    private final boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable;
+    private final List<String> interfaces;
+    private final int tcByte, tcDscp, tcPriority, pfcPriority;
 
-    EnvFact() {}
+    private EnvFact(Builder b) {
+        jobName = b.jobName; clusterName = b.clusterName; nodes = b.nodes; file = b.file; name = b.name;
+        nameSpan = b.nameSpan; value = b.value; span = b.span; upperValue = b.upperValue; on = b.on;
+        debugOnly = b.debugOnly; knownNccl = b.knownNccl; suggestion = b.suggestion;
+        interfaces = List.copyOf(b.interfaces); excludesInterfaces = b.excludesInterfaces;
+        tcByte = b.tcByte; tcDscp = b.tcByte < 0 ? -1 : TrafficClass.dscp(b.tcByte);
+        tcPriority = b.tcByte < 0 ? -1 : TrafficClass.priority(tcDscp);
+        rdmaFabric = b.rdmaFabric; nvlink = b.nvlink; gdrCapable = b.gdrCapable;
+        pfcPriority = b.pfcPriority; pfcSource = b.pfcSource; pfcSpan = b.pfcSpan;
+    }
 
     public static Builder builder() { return new Builder(); }
 
+    /** Collects the values of one fact; {@link #build()} returns it finished. */
     public static final class Builder {
-        private final EnvFact f = new EnvFact();
-        public EnvFact fact() { return f; }
+        private String jobName, clusterName, file, name, value, upperValue, suggestion, pfcSource;
+        private Span span, nameSpan, pfcSpan;
+        private long nodes;
+        private boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable;
+        private List<String> interfaces = List.of();
+        private int tcByte = -1, pfcPriority = -1;
+
         public Builder of(String job, String cluster, long nodes, String file, String name, Span nameSpan, String value, Span span) {
-            f.jobName = job; f.clusterName = cluster; f.nodes = nodes; f.file = file; f.name = name; f.nameSpan = nameSpan; f.value = value; f.span = span; return this;
+            jobName = job; clusterName = cluster; this.nodes = nodes; this.file = file; this.name = name; this.nameSpan = nameSpan;
+            this.value = value; this.span = span; return this;
         }
-        public Builder flags(boolean on, boolean loopbackOnly, boolean gdrOff, boolean p2pOff, boolean debugOnly) {
-            f.on = on; f.loopbackOnly = loopbackOnly; f.gdrOff = gdrOff; f.p2pOff = p2pOff; f.debugOnly = debugOnly; return this;
+        public Builder reading(String upperValue, boolean on) { this.upperValue = upperValue; this.on = on; return this; }
+        public Builder catalog(boolean known, boolean debugOnly, String suggestion) {
+            knownNccl = known; this.debugOnly = debugOnly; this.suggestion = suggestion; return this;
         }
-        public Builder nccl(boolean prefixed, boolean known, String suggestion) { f.ncclPrefixed = prefixed; f.knownNccl = known; f.suggestion = suggestion; return this; }
-        public Builder trafficClass(int priority, String text) { f.tcPriority = priority; f.tcText = text; return this; }
-        public Builder cluster(boolean rdmaFabric, boolean nvlink, boolean gdrCapable, int pfcPriority, String pfcText, Span related) {
-            f.rdmaFabric = rdmaFabric; f.nvlink = nvlink; f.gdrCapable = gdrCapable; f.pfcPriority = pfcPriority; f.pfcText = pfcText;
-            f.relatedSpan = related; return this;
+        public Builder interfaces(List<String> names, boolean excludes) { interfaces = names; excludesInterfaces = excludes; return this; }
+        public Builder trafficClass(int tcByte) { this.tcByte = tcByte; return this; }
+        public Builder cluster(boolean rdmaFabric, boolean nvlink, boolean gdrCapable) {
+            this.rdmaFabric = rdmaFabric; this.nvlink = nvlink; this.gdrCapable = gdrCapable; return this;
         }
+        public Builder pfc(int priority, String source, Span span) { pfcPriority = priority; pfcSource = source; pfcSpan = span; return this; }
+        public EnvFact build() { return new EnvFact(this); }
     }
 
+    /** The job's name. */
     public String getJobName() { return jobName; }
-    /** null when the job names no cluster. */
+    /** The cluster the job names; null when it names none. */
     public String getClusterName() { return clusterName; }
+    /** The job's node count; 0 when not known. */
     public long getNodes() { return nodes; }
+    /** The file that sets the variable. */
     public String getFile() { return file; }
+    /** The variable's name, as written (NCCL_IB_TC). */
     public String getName() { return name; }
+    /** The value as written, surrounding blanks removed; "" when set empty. */
     public String getValue() { return value; }
+    /** The value upper-cased, for NCCL's keywords (LOC, PXB, SYS, TRUE). */
+    public String getUpperValue() { return upperValue; }
+    /** Where the value is written. */
     public Span getSpan() { return span; }
+    /** Where the name is written. */
     public Span getNameSpan() { return nameSpan; }
-    /** The value turns the switch on: 1, true, yes. */
+    /** The value reads as a switch turned on: 1, true, yes or on, in any case. */
     public boolean isOn() { return on; }
-    /** NCCL_SOCKET_IFNAME that selects only loopback interfaces. */
-    public boolean isLoopbackOnly() { return loopbackOnly; }
-    /** NCCL_NET_GDR_LEVEL at LOC/0: GPUDirect RDMA off. */
-    public boolean isGdrOff() { return gdrOff; }
-    /** NCCL_P2P_DISABLE=1, or NCCL_P2P_LEVEL at LOC/0. */
-    public boolean isP2pOff() { return p2pOff; }
-    /** Listed in the "Debugging" section of NCCL's documentation. */
+    /** NCCL's documentation lists the name under "Debugging" (catalog/nccl-env.txt). */
     public boolean isDebugOnly() { return debugOnly; }
-    public boolean isNcclPrefixed() { return ncclPrefixed; }
+    /** NCCL or PyTorch's NCCL layer reads the name, or it starts with a plugin's prefix (catalog/nccl-env.txt). */
     public boolean isKnownNccl() { return knownNccl; }
-    /** The closest known name, for an unknown one that looks like a misspelling; null otherwise. */
+    /** For a name nobody reads: NCCL's own name a few edits away; null when the name is known or none is close. */
     public String getSuggestion() { return suggestion; }
-    /** NCCL_IB_TC: the priority the byte maps to under the trust-DSCP map (TC >> 2 >> 3); -1 when not a valid byte. */
+    /** NCCL_SOCKET_IFNAME: the interface names (prefix "=" dropped, blanks kept as ""); empty for other variables or an empty value. */
+    public List<String> getInterfaces() { return interfaces; }
+    /** NCCL_SOCKET_IFNAME starts with "^": the interfaces are the ones to avoid. */
+    public boolean isExcludesInterfaces() { return excludesInterfaces; }
+    /** NCCL_IB_TC: the traffic-class (ToS) byte, 0..255; -1 for other variables or a value that is not a byte. */
+    public int getTcByte() { return tcByte; }
+    /** NCCL_IB_TC: the DSCP the byte carries, {@link TrafficClass#dscp}; -1 without a byte. */
+    public int getTcDscp() { return tcDscp; }
+    /** NCCL_IB_TC: the priority that DSCP lands on under trust-DSCP, {@link TrafficClass#priority}; -1 without a byte. */
     public int getTcPriority() { return tcPriority; }
-    /** NCCL_IB_TC decoded: "traffic class 26 = DSCP 6, priority 0". */
-    public String getTcText() { return tcText; }
-
-    /** The job's cluster carries RDMA (InfiniBand, or RoCE on the fabric or a NIC). */
+    /** The job's cluster carries RDMA (InfiniBand, or RoCE on the fabric or a NIC); false without a cluster. */
     public boolean isRdmaFabric() { return rdmaFabric; }
     /** The job's GPUs are joined by NVLink (NVSwitch, SXM board, rack or bridges). */
     public boolean isNvlink() { return nvlink; }
-    /** The job's NICs can do GPUDirect RDMA (an RDMA protocol, or gpudirect_rdma: true). */
+    /** A NIC of the job's node group can do GPUDirect RDMA (an RDMA protocol, or gpudirect_rdma: true). */
     public boolean isGdrCapable() { return gdrCapable; }
-    /** The RoCE PFC priority of the job's cluster, declared or NVIDIA's default 3; -1 without RoCE. */
+    /** The RoCE PFC priority of the job's cluster, as declared or NVIDIA's default 3; -1 without RoCE. */
     public int getPfcPriority() { return pfcPriority; }
-    /** Where that priority comes from, for messages. */
-    public String getPfcText() { return pfcText; }
-    /** For NCCL006: the TC byte that lands DSCP 8P+2 (26 for priority 3), plain and with ECT(0). */
-    public String getSuggestedTc() { return pfcPriority < 0 ? "" : (32 * pfcPriority + 8) + " (or " + (32 * pfcPriority + 10) + " with ECT(0) set)"; }
-    public Span getRelatedSpan() { return relatedSpan; }
+    /** Where that priority comes from: "fabric.roce.pfc.priority" when declared, "default" when assumed; null without RoCE. */
+    public String getPfcSource() { return pfcSource; }
+    /** Where the priority is declared, or the cluster's RoCE block when assumed; null without RoCE. */
+    public Span getPfcSpan() { return pfcSpan; }
 
+    /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "training_job:" + jobName + "/env/" + name; }
 
     @Override public String toString() { return "EnvFact[" + jobName + " " + name + "=" + value + "]"; }

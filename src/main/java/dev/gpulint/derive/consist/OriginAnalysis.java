@@ -9,15 +9,16 @@ import dev.gpulint.facts.OriginFact;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The CONSIST family's analysis: the places of a job read from another format that state one number. */
 public final class OriginAnalysis {
     private OriginAnalysis() {}
 
-    private static final List<String> WORLD_QUANTITIES = List.of("world", "per_node", "nodes");
     private static final Map<String, String> LABELS = Map.ofEntries(
             Map.entry("world", "the number of ranks (GPUs) of the job"), Map.entry("per_node", "the number of ranks (GPUs) per node"),
             Map.entry("nodes", "the number of nodes"), Map.entry("tp", "tp (tensor-parallel size)"),
@@ -27,9 +28,10 @@ public final class OriginAnalysis {
             Map.entry("comm_backend", "the communication backend"));
 
     /**
-     * The cross-checks of a job read from another format: every place that states one of its
-     * numbers is compared with the place that binds it (the pods' resources, else the
-     * configuration), and the pods' RDMA resources with the NCCL settings that need them.
+     * The statements of a job read from another format: every place that states one of its
+     * numbers or settings with another value than the place that binds it (the pods' resources,
+     * else the configuration, else the launcher), each such place once; the GPUs the program asks
+     * for against what a pod gets; the pods' RDMA access; DeepSpeed's batch triple.
      */
     public static void job(Resolved.Job r, Facts facts) {
         Specs.Job j = r.spec();
@@ -38,24 +40,18 @@ public final class OriginAnalysis {
         String job = j.name().value();
         Map<String, List<Specs.Stated>> by = new LinkedHashMap<>();
         for (Specs.Stated s : o.stated()) by.computeIfAbsent(s.quantity(), k -> new ArrayList<>()).add(s);
-        java.util.Set<String> reported = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (Map.Entry<String, List<Specs.Stated>> e : by.entrySet()) {
             String q = e.getKey();
             List<Specs.Stated> all = e.getValue();
             if (q.equals("app_gpus_per_node")) continue;      // compared with the pod's GPUs below
             Specs.Stated ref = reference(all);
             if (ref == null) continue;
-            String label = LABELS.getOrDefault(q, q.startsWith("env:") ? q.substring(4) : q);
             for (Specs.Stated s : all) {
                 if (s == ref || s.value().equals(ref.value())) continue;
-                // a variable: only NCCL's own, and only where two kinds of place disagree (a script may re-export
-                // a variable on purpose, and two containers of one pod may differ)
-                if (q.startsWith("env:") && (!q.startsWith("env:NCCL_") || s.where().equals(ref.where()))) continue;
-                if (!reported.add(q + "|" + s.where() + "|" + s.value())) continue;
-                String kind = s.kind() == Specs.StatedKind.NAME ? "NAME" : WORLD_QUANTITIES.contains(q) ? "WORLD" : "SETTING";
-                Span at = s.span() != null ? s.span() : ref.span();
-                facts.add(new ConsistencyFact(kind, job, o.format(), q, label, s.value(), s.where(), at,
-                        ref.value(), ref.where(), ref.span()));
+                if (!seen.add(q + "|" + s.where() + "|" + s.value())) continue;
+                facts.add(new ConsistencyFact(job, o.format(), q, label(q), place(s, s.span() != null ? s.span() : ref.span()),
+                        place(ref, ref.span())));
             }
         }
         // GPUs the program itself asks for, against what a pod gets
@@ -63,10 +59,9 @@ public final class OriginAnalysis {
         for (Specs.Stated s : by.getOrDefault("per_node", List.of())) if (s.kind() == Specs.StatedKind.RESOURCE) { pod = s; break; }
         if (pod != null) {
             for (Specs.Stated s : by.getOrDefault("app_gpus_per_node", List.of())) {
-                if (s.number() > pod.number() && pod.number() >= 0) {
-                    facts.add(new ConsistencyFact("APP_GPUS", job, o.format(), "app_gpus_per_node",
-                            LABELS.get("app_gpus_per_node"), s.value(), s.where(), s.span(), pod.value(), pod.where(), pod.span()));
-                }
+                if (s.value().equals(pod.value())) continue;
+                facts.add(new ConsistencyFact(job, o.format(), "app_gpus_per_node", label("app_gpus_per_node"),
+                        place(s, s.span()), place(pod, pod.span())));
             }
         }
         Located<String> hca = j.env().get("NCCL_IB_HCA");
@@ -80,6 +75,15 @@ public final class OriginAnalysis {
                     ds.gradientAccumulation() == null ? 0 : ds.gradientAccumulation().value(),
                     ds.gradientAccumulation() == null ? null : ds.gradientAccumulation().span(), r.dpEffective()));
         }
+    }
+
+    /** The quantity as a noun phrase for messages; a variable's name for env:NAME. */
+    static String label(String quantity) {
+        return LABELS.getOrDefault(quantity, quantity.startsWith("env:") ? quantity.substring(4) : quantity);
+    }
+
+    private static ConsistencyFact.Place place(Specs.Stated s, Span span) {
+        return new ConsistencyFact.Place(s.value(), s.number(), s.where(), s.kind().name(), span);
     }
 
     /** The statement the others are compared with: the pods' resources, else the configuration, else the first. */

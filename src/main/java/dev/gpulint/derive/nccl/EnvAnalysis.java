@@ -1,8 +1,6 @@
 package dev.gpulint.derive.nccl;
 
-import dev.gpulint.core.Span;
 import dev.gpulint.derive.Facts;
-import dev.gpulint.derive.nccl.NcclVariables;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.Resolver;
 import dev.gpulint.facts.EnvFact;
@@ -11,13 +9,17 @@ import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Protocol;
 import dev.gpulint.spec.Quantities;
 import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The NCCL family's analysis: each environment variable of a job, read against the job's cluster. */
+/** The NCCL family's analysis: each environment variable of a job, its value parsed, beside what the job's cluster offers. */
 public final class EnvAnalysis {
     private EnvAnalysis() {}
+
+    /** NVIDIA's RoCE configuration guides assume this PFC priority when a cluster states none. */
+    public static final int DEFAULT_PFC_PRIORITY = 3;
 
     public static void job(Resolved.Job r, Facts out) {
         Specs.Job j = r.spec();
@@ -33,51 +35,41 @@ public final class EnvAnalysis {
                 if ((proto != null && proto.rdma()) || (n.gpudirectRdma() != null && Boolean.TRUE.equals(n.gpudirectRdma().value()))) gdr = true;
             }
         }
-        int pfc = -1;
-        String pfcText = null;
-        Span pfcSpan = null;
-        if (cf != null && cf.roce()) {
-            if (cf.pfcPriority() >= 0) {
-                pfc = cf.pfcPriority();
-                pfcText = "fabric.roce.pfc.priority " + pfc + " of cluster '" + cf.name() + "'";
-                pfcSpan = cf.pfcPrioritySpan();
-            } else {
-                pfc = 3;
-                pfcText = "priority 3, NVIDIA's RoCE default (cluster '" + cf.name() + "' states none)";
-                pfcSpan = cf.roceSpan();
-            }
-        }
         for (Map.Entry<String, Located<String>> e : j.env().entrySet()) {
             String name = e.getKey();
             String value = e.getValue().value().strip();
             String upper = value.toUpperCase(Locale.ROOT);
-            boolean on = List.of("1", "TRUE", "YES", "ON").contains(upper);
-            boolean loopback = false;
-            if (name.equals("NCCL_SOCKET_IFNAME") && !value.isEmpty() && !value.startsWith("^")) {
-                loopback = true;
-                for (String part : value.split(",")) {
-                    String iface = part.strip().replaceFirst("^=", "");
-                    if (!iface.startsWith("lo")) loopback = false;
-                }
-            }
-            boolean gdrOff = name.equals("NCCL_NET_GDR_LEVEL") && (upper.equals("LOC") || upper.equals("0"));
-            boolean p2pOff = (name.equals("NCCL_P2P_DISABLE") && on)
-                    || (name.equals("NCCL_P2P_LEVEL") && (upper.equals("LOC") || upper.equals("0")));
-            boolean prefixed = name.startsWith("NCCL_");
             EnvFact.Builder f = EnvFact.builder()
                     .of(r.name(), j.cluster() == null ? null : j.cluster().value(), r.nodes(), j.file(), name,
                             e.getValue().span(), value, e.getValue().span())
-                    .flags(on, loopback, gdrOff, p2pOff, vars.isDebugOnly(name))
-                    .nccl(prefixed, vars.isKnown(name), prefixed ? vars.suggestion(name) : null)
-                    .cluster(cf != null && cf.rdma(), nvlink, gdr, pfc, pfcText, pfcSpan);
-            if (name.equals("NCCL_IB_TC")) {
-                Quantities.Parsed<Long> tc = Quantities.integer(value);
-                if (tc.ok() && tc.value() >= 0 && tc.value() <= 255) {
-                    long dscp = tc.value() >> 2;
-                    f.trafficClass((int) (dscp >> 3), "traffic class " + tc.value() + " = DSCP " + dscp + ", priority " + (dscp >> 3));
-                }
+                    .reading(upper, List.of("1", "TRUE", "YES", "ON").contains(upper))
+                    .catalog(vars.isKnown(name), vars.isDebugOnly(name), vars.suggestion(name))
+                    .cluster(cf != null && cf.rdma(), nvlink, gdr);
+            if (cf != null && cf.roce()) {
+                if (cf.pfcPriority() >= 0) f.pfc(cf.pfcPriority(), "fabric.roce.pfc.priority", cf.pfcPrioritySpan());
+                else f.pfc(DEFAULT_PFC_PRIORITY, "default", cf.roceSpan());
             }
-            out.add(f.fact());
+            if (name.equals("NCCL_SOCKET_IFNAME")) f.interfaces(interfaceNames(value), value.startsWith("^"));
+            if (name.equals("NCCL_IB_TC")) f.trafficClass(trafficClassByte(value));
+            out.add(f.build());
         }
+    }
+
+    /**
+     * The interface names of an NCCL_SOCKET_IFNAME value: split at commas, each stripped and its
+     * exact-match "=" dropped, a leading "^" (exclude) removed first; empty for an empty value.
+     */
+    public static List<String> interfaceNames(String value) {
+        String list = value.startsWith("^") ? value.substring(1) : value;
+        List<String> names = new ArrayList<>();
+        if (list.isEmpty()) return names;
+        for (String part : list.split(",")) names.add(part.strip().replaceFirst("^=", ""));
+        return names;
+    }
+
+    /** The traffic-class byte an NCCL_IB_TC value states; -1 when it is not a whole number 0..255. */
+    public static int trafficClassByte(String value) {
+        Quantities.Parsed<Long> tc = Quantities.integer(value);
+        return tc.ok() && tc.value() >= 0 && tc.value() <= 255 ? (int) (long) tc.value() : -1;
     }
 }

@@ -1,6 +1,5 @@
 package dev.gpulint.derive.ops;
 
-import dev.gpulint.derive.ops.DcgmFields;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.facts.DcgmFieldFact;
 import dev.gpulint.spec.Specs;

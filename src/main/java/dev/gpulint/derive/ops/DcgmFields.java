@@ -9,13 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /** DCGM's field names and their classes, from catalog/dcgm-fields.txt (see its header for sources). */
 public final class DcgmFields {
-    /** PromQL functions that treat a series as a running total. */
-    public static final Set<String> RANGE_FUNCTIONS = Set.of("rate", "irate", "increase", "delta", "idelta", "deriv");
-
     private final Map<String, String> classes = new LinkedHashMap<>();
     private static volatile DcgmFields builtIn;
 

@@ -1,0 +1,113 @@
+package dev.gpulint.derive.consist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.core.Span;
+import dev.gpulint.derive.Facts;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.facts.ConsistencyFact;
+import dev.gpulint.facts.DeepSpeedBatchFact;
+import dev.gpulint.facts.OriginFact;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.spec.Specs.Stated;
+import dev.gpulint.spec.Specs.StatedKind;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class OriginAnalysisTest {
+    private static final Span A = Span.at("j.yaml", 1, 1), B = Span.at("j.yaml", 2, 1), C = Span.at("j.yaml", 3, 1);
+
+    private static <T> Located<T> at(T v, Span s) { return new Located<>(v, s); }
+
+    private static List<Object> facts(List<Stated> stated, Map<String, Located<String>> env, Specs.DeepSpeedBatch ds, long dp) {
+        Specs.Origin o = new Specs.Origin("Kubernetes PyTorchJob", stated, List.of(), true, false, null, ds, null, null);
+        Specs.Job spec = new Specs.Job(at("j", A), "j.yaml", null, null, null, null, null, null, null, null, null, null, env, A, o);
+        Resolved.Job r = new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, dp, false, List.of());
+        Facts out = new Facts();
+        OriginAnalysis.job(r, out);
+        return out.list();
+    }
+
+    private static List<ConsistencyFact> pairs(List<Object> facts) {
+        return facts.stream().filter(ConsistencyFact.class::isInstance).map(ConsistencyFact.class::cast).toList();
+    }
+
+    @Test
+    void aPlaceIsComparedWithThePodsResourceAndCarriesBothNumbers() {
+        List<ConsistencyFact> p = pairs(facts(List.of(
+                new Stated("per_node", "8", "the launcher's --nproc-per-node", StatedKind.LAUNCHER, A),
+                new Stated("per_node", "4", "the pod's nvidia.com/gpu", StatedKind.RESOURCE, B),
+                new Stated("per_node", "4", "the config's devices", StatedKind.CONFIG, C)), Map.of(), null, 0));
+        assertEquals(1, p.size(), "the agreeing place is no pair");
+        ConsistencyFact c = p.get(0);
+        assertEquals("per_node", c.getQuantity());
+        assertEquals("the number of ranks (GPUs) per node", c.getLabel());
+        assertEquals(8, c.getFoundNumber());
+        assertEquals("LAUNCHER", c.getFoundKind());
+        assertEquals(A, c.getFoundSpan());
+        assertEquals(4, c.getReferenceNumber());
+        assertEquals("RESOURCE", c.getReferenceKind());
+        assertEquals("the pod's nvidia.com/gpu", c.getReferenceWhere());
+    }
+
+    @Test
+    void aNameWithoutSpanPointsAtTheReferenceAndAVariableIsNoNumber() {
+        List<ConsistencyFact> p = pairs(facts(List.of(
+                new Stated("tp", "2", "the folder name 'tp2' (tp2)", StatedKind.NAME, null),
+                new Stated("tp", "4", "--tensor-model-parallel-size", StatedKind.CONFIG, B),
+                new Stated("env:NCCL_IB_HCA", "mlx5_0", "the container's env", StatedKind.CONFIG, A),
+                new Stated("env:NCCL_IB_HCA", "mlx5_1", "the script's export", StatedKind.CONFIG, C),
+                new Stated("env:NCCL_IB_HCA", "mlx5_1", "the script's export", StatedKind.CONFIG, C)), Map.of(), null, 0));
+        assertEquals(2, p.size(), "one place stating one value is one pair");
+        assertEquals("NAME", p.get(0).getFoundKind());
+        assertEquals(B, p.get(0).getFoundSpan());
+        assertEquals("tp (tensor-parallel size)", p.get(0).getLabel());
+        assertEquals("NCCL_IB_HCA", p.get(1).getLabel());
+        assertEquals(-1, p.get(1).getFoundNumber());
+        assertEquals("mlx5_0", p.get(1).getReferenceValue());
+    }
+
+    @Test
+    void theProgramsGpusAreComparedWithThePod() {
+        List<ConsistencyFact> p = pairs(facts(List.of(
+                new Stated("per_node", "4", "the pod's nvidia.com/gpu", StatedKind.RESOURCE, B),
+                new Stated("app_gpus_per_node", "8", "trainer.devices", StatedKind.CONFIG, A),
+                new Stated("app_gpus_per_node", "4", "trainer.devices", StatedKind.CONFIG, C)), Map.of(), null, 0));
+        assertEquals(1, p.size());
+        assertEquals("app_gpus_per_node", p.get(0).getQuantity());
+        assertEquals(8, p.get(0).getFoundNumber());
+        assertEquals(4, p.get(0).getReferenceNumber());
+    }
+
+    @Test
+    void rdmaAccessAndTheBatchTriple() {
+        List<Object> f = facts(List.of(), Map.of("NCCL_IB_HCA", at("mlx5", C)),
+                new Specs.DeepSpeedBatch(at(1000L, A), at(16L, B), null), 8);
+        OriginFact o = f.stream().filter(OriginFact.class::isInstance).map(OriginFact.class::cast).findFirst().orElseThrow();
+        assertEquals("mlx5", o.getIbHca());
+        assertEquals(C, o.getIbHcaSpan());
+        assertEquals(0, o.getRdmaResources());
+        assertTrue(o.isPodsVisible());
+        assertFalse(o.isRdmaByAccess());
+        DeepSpeedBatchFact b = f.stream().filter(DeepSpeedBatchFact.class::isInstance).map(DeepSpeedBatchFact.class::cast)
+                .findFirst().orElseThrow();
+        assertEquals(1000, b.getTrainBatch());
+        assertEquals(0, b.getAccumulation());
+        assertNull(b.getAccumulationSpan());
+        assertEquals(8, b.getDp());
+        assertEquals(128, b.getPerStep(), "16 × (unknown accumulation) × 8");
+    }
+
+    @Test
+    void noOriginNoFacts() {
+        Specs.Job spec = new Specs.Job(at("j", A), "j.yaml", null, null, null, null, null, null, null, null, null, null, Map.of(), A);
+        Facts out = new Facts();
+        OriginAnalysis.job(new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, 0, false, List.of()), out);
+        assertTrue(out.list().isEmpty());
+    }
+}

@@ -1,0 +1,135 @@
+package dev.gpulint.derive.nccl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.bind.Binder;
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.derive.Facts;
+import dev.gpulint.derive.Resolver;
+import dev.gpulint.facts.EnvFact;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.read.yaml.YamlReader;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EnvAnalysisTest {
+
+    private static final String ROCE = """
+            kind: cluster
+            name: roce
+            fabric: { type: roce, roce: { pfc: { enabled: true, priority: 5 } } }
+            node_groups:
+              - { name: g, count: 2, gpu: { model: H100-SXM5-80GB, count: 8 }, nics: [ { model: ConnectX-7, count: 8, protocol: roce } ] }
+            ---
+            """;
+
+    /** The EnvFacts of the one job in {@code yaml}, by variable name. */
+    private static Map<String, EnvFact> facts(String yaml) {
+        var read = new YamlReader().read(SourceFile.of("t.yaml", yaml));
+        var bound = new Binder().bind(read.documents());
+        Resolver resolver = new Resolver(Catalog.builtIn());
+        resolver.clusters(bound.clusters());
+        Facts out = new Facts();
+        EnvAnalysis.job(resolver.job(bound.jobs().get(0)), out);
+        Map<String, EnvFact> by = new LinkedHashMap<>();
+        for (Object o : out.list()) if (o instanceof EnvFact e) by.put(e.getName(), e);
+        return by;
+    }
+
+    @Test
+    void valuesAreParsedAndTheClusterIsRead() {
+        Map<String, EnvFact> f = facts(ROCE + """
+                kind: training_job
+                name: j
+                cluster: roce
+                nodes: 2
+                env: { NCCL_IB_TC: " 41 ", NCCL_NET_GDR_LEVEL: loc, NCCL_IB_DISABLE: "Yes", NCCL_SOCKET_IFNAME: "=lo, lo0" }
+                """);
+        EnvFact tc = f.get("NCCL_IB_TC");
+        assertEquals("41", tc.getValue());
+        assertEquals(41, tc.getTcByte());
+        assertEquals(10, tc.getTcDscp());
+        assertEquals(1, tc.getTcPriority());
+        assertEquals(5, tc.getPfcPriority());
+        assertEquals("fabric.roce.pfc.priority", tc.getPfcSource());
+        assertEquals("roce", tc.getClusterName());
+        assertEquals(2, tc.getNodes());
+        assertTrue(tc.isRdmaFabric());
+        assertTrue(tc.isGdrCapable());
+        assertTrue(tc.isNvlink());
+        assertEquals("LOC", f.get("NCCL_NET_GDR_LEVEL").getUpperValue());
+        assertTrue(f.get("NCCL_IB_DISABLE").isOn());
+        assertFalse(f.get("NCCL_NET_GDR_LEVEL").isOn());
+        assertEquals(List.of("lo", "lo0"), f.get("NCCL_SOCKET_IFNAME").getInterfaces());
+        assertEquals(-1, f.get("NCCL_IB_DISABLE").getTcByte());
+        assertTrue(f.get("NCCL_IB_DISABLE").getInterfaces().isEmpty());
+    }
+
+    @Test
+    void withoutAStatedPriorityNvidiasDefaultIsAssumed() {
+        Map<String, EnvFact> f = facts("""
+                kind: cluster
+                name: r
+                fabric: { type: roce }
+                node_groups:
+                  - { name: g, count: 2, gpu: { model: H100-SXM5-80GB, count: 8 } }
+                ---
+                kind: training_job
+                name: j
+                cluster: r
+                nodes: 2
+                env: { NCCL_IB_TC: "256" }
+                """);
+        EnvFact tc = f.get("NCCL_IB_TC");
+        assertEquals(3, tc.getPfcPriority());
+        assertEquals("default", tc.getPfcSource());
+        assertEquals(-1, tc.getTcByte(), "256 is no byte");
+        assertEquals(-1, tc.getTcPriority());
+    }
+
+    @Test
+    void withoutAClusterThereIsNoPfcPriority() {
+        EnvFact e = facts("""
+                kind: training_job
+                name: j
+                nodes: 1
+                env: { NCCL_DEBUG_SUBSYS: ALL, NCCL_IB_HCAA: mlx5 }
+                """).get("NCCL_IB_HCAA");
+        assertNull(e.getClusterName());
+        assertEquals(-1, e.getPfcPriority());
+        assertNull(e.getPfcSource());
+        assertFalse(e.isRdmaFabric());
+        assertFalse(e.isKnownNccl());
+        assertEquals("NCCL_IB_HCA", e.getSuggestion());
+    }
+
+    @Test
+    void catalogNamesAreKnown() {
+        Map<String, EnvFact> f = facts("""
+                kind: training_job
+                name: j
+                env: { NCCL_DEBUG: INFO, NCCL_IB_DISABLE: "1" }
+                """);
+        assertTrue(f.get("NCCL_DEBUG").isKnownNccl());
+        assertNull(f.get("NCCL_DEBUG").getSuggestion());
+        assertFalse(f.get("NCCL_DEBUG").isDebugOnly());
+        assertTrue(f.get("NCCL_IB_DISABLE").isDebugOnly());
+    }
+
+    @Test
+    void interfaceListsAndTrafficClassBytes() {
+        assertEquals(List.of("eth0", "ib0"), EnvAnalysis.interfaceNames("^eth0,ib0"));
+        assertEquals(List.of("lo", ""), EnvAnalysis.interfaceNames("lo, "));
+        assertEquals(List.of("lo"), EnvAnalysis.interfaceNames("lo,"));
+        assertTrue(EnvAnalysis.interfaceNames("").isEmpty());
+        assertEquals(106, EnvAnalysis.trafficClassByte("106"));
+        assertEquals(0, EnvAnalysis.trafficClassByte("0"));
+        assertEquals(-1, EnvAnalysis.trafficClassByte("-1"));
+        assertEquals(-1, EnvAnalysis.trafficClassByte("high"));
+    }
+}

@@ -165,6 +165,7 @@ public final class Linter {
         findings.addAll(bound.findings());
         // configurations of other formats (NeMo, Megatron-LM, Kubernetes, SkyPilot, DeepSpeed, DCGM)
         dev.gpulint.bind.adapt.Adapters.Bound adapted = dev.gpulint.bind.adapt.Adapters.bind(foreign);
+        findings.addAll(adapted.findings());
         for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
         List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
         List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>(bound.jobs());

@@ -6,6 +6,7 @@ import dev.gpulint.spec.Specs;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.tree.Document;
 import dev.gpulint.tree.MappingNode;
+import dev.gpulint.core.Finding;
 import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -24,8 +25,12 @@ public final class Adapters {
     /** One file's documents that are not native manifests, and its text (to place words inside scripts). */
     public record Input(SourceFile file, List<Document> documents) {}
 
-    /** What the adapters bound, and the files they recognised. */
-    public record Bound(List<Specs.Job> jobs, List<Specs.DcgmField> counters, List<Specs.MetricQuery> queries, Set<String> files) {}
+    /**
+     * What the adapters bound, the files they recognised, and the findings met binding (SYN002 for
+     * a value out of the schema's bounds).
+     */
+    public record Bound(List<Specs.Job> jobs, List<Specs.DcgmField> counters, List<Specs.MetricQuery> queries, Set<String> files,
+                        List<Finding> findings) {}
 
 
     private Adapters() {}
@@ -63,9 +68,12 @@ public final class Adapters {
             all.addAll(drafts);
             if (!drafts.isEmpty() || counters.size() + queries.size() > before) files.add(file);
         }
+        // the schema's bounds first, so that a DeepSpeed configuration's triple is judged once, where it is written
+        List<Finding> findings = new ArrayList<>();
+        for (JobDraft j : all) findings.addAll(DraftBounds.check(j));
         deepspeedReferences(all);
         for (JobDraft j : all) jobs.add(j.build());
-        return new Bound(jobs, counters, queries, files);
+        return new Bound(jobs, counters, queries, files, findings);
     }
 
     /**

@@ -146,14 +146,8 @@ public final class Binder {
             case INT -> {
                 Parsed<Long> p = Quantities.integer(t);
                 if (!p.ok()) { typeError(s, path, "'" + name + "' must be an integer, found '" + t + "'"); return; }
-                if (p.value() < f.min()) {
-                    typeError(s, path, "'" + name + "' is " + p.value() + "; it must be at least " + f.min());
-                    return;
-                }
-                if (p.value() > f.max()) {
-                    typeError(s, path, "'" + name + "' is " + p.value() + "; it must be at most " + f.max());
-                    return;
-                }
+                String outOfRange = f.outOfRange(name, p.value());
+                if (outOfRange != null) { typeError(s, path, outOfRange); return; }
                 values.put(s, p.value());
             }
             case NUMBER -> {

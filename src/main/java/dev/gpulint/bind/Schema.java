@@ -17,6 +17,16 @@ public final class Schema {
     public record Field(String name, Type type, boolean required, Map<String, Field> children,
                         List<String> values, long min, long max) {
         public Field child(String n) { return children.get(n); }
+
+        /**
+         * The binder's message for an integer outside this field's bounds, naming the key as the
+         * input wrote it; null when the value is in bounds. Adapters report with the same words.
+         */
+        public String outOfRange(String key, long value) {
+            if (value < min) return "'" + key + "' is " + value + "; it must be at least " + min;
+            if (value > max) return "'" + key + "' is " + value + "; it must be at most " + max;
+            return null;
+        }
     }
 
     public static final List<String> DIRECTIONS = List.of("unidirectional", "bidirectional");
@@ -69,6 +79,16 @@ public final class Schema {
             f("env", Type.STRING_MAP, false));
 
     private Schema() {}
+
+    /** The field at a path below a document's schema: {@code field(JOB, "parallelism", "tp")}. */
+    public static Field field(Field root, String... path) {
+        Field f = root;
+        for (String p : path) {
+            f = f.child(p);
+            if (f == null) throw new IllegalArgumentException("no field " + String.join(".", path) + " in " + root.name());
+        }
+        return f;
+    }
 
     public static Field forKind(String kind) {
         return switch (kind) {

@@ -8,8 +8,6 @@ import dev.gpulint.derive.Deriver;
 import dev.gpulint.engine.RuleEngine;
 import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;
-import dev.gpulint.read.dsl.DslReader;
-import dev.gpulint.read.yaml.YamlReader;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Level;
 import dev.gpulint.meta.RuleCatalog;
@@ -18,7 +16,6 @@ import dev.gpulint.tree.Document;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -128,10 +125,9 @@ public final class Linter {
         this.rules = rules;
     }
 
-    /** Files gpulint reads by name; everything else is left alone. */
+    /** Files gpulint reads by name; everything else is left alone ({@link dev.gpulint.read.Readers}). */
     public static boolean isCandidate(String fileName) {
-        String n = fileName.toLowerCase(Locale.ROOT);
-        return n.endsWith(".topo") || n.endsWith(".yaml") || n.endsWith(".yml") || n.endsWith(".json") || n.endsWith(".csv");
+        return dev.gpulint.read.Readers.isCandidate(fileName);
     }
 
     public LintResult lint(List<SourceFile> files) {
@@ -155,7 +151,7 @@ public final class Linter {
         boolean failed = !earlier.isEmpty();
         // Files are read and parsed in parallel; results keep the input order, so output does not
         // depend on thread scheduling.
-        List<ReadResult> results = (parallel ? files.parallelStream() : files.stream()).map(Linter::read).toList();
+        List<ReadResult> results = (parallel ? files.parallelStream() : files.stream()).map(dev.gpulint.read.Readers::read).toList();
         for (ReadResult r : results) {
             SourceFile f = r.file();
             if (r.failed()) failed = true;
@@ -168,6 +164,7 @@ public final class Linter {
         findings.addAll(bound.findings());
         // configurations of other formats (NeMo, Megatron-LM, Kubernetes, SkyPilot, DeepSpeed, DCGM)
         dev.gpulint.bind.adapt.Adapters.Bound adapted = dev.gpulint.bind.adapt.Adapters.bind(foreign);
+        findings.addAll(adapted.findings());
         for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
         List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
         List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>(bound.jobs());
@@ -191,53 +188,6 @@ public final class Linter {
             settled.removeIf(x -> baseline.contains(dev.gpulint.core.Fingerprints.of(x)));
         }
         return new LintResult(settled, linted, failed, before - settled.size());
-    }
-
-    /**
-     * Reads one file. Nothing a file contains may stop the run: too deep a nesting, or any failure
-     * inside a parser, becomes a SYN001 finding for that file, and the other files are still linted.
-     */
-    private static ReadResult read(SourceFile f) {
-        String n = f.displayPath().toLowerCase(Locale.ROOT);
-        boolean dsl = n.endsWith(".topo");
-        if (n.endsWith(".csv")) {
-            // only dcgm-exporter counter lists are read; other CSV files are not gpulint's
-            if (!f.text().contains("DCGM_FI_")) return new ReadResult(f, List.of(), List.of(), false);
-            return new dev.gpulint.read.csv.CsvReader().read(f);
-        }
-        if (n.endsWith(".json")) return readJson(f);
-        var tooDeep = dev.gpulint.read.NestingGuard.check(f, !dsl);
-        if (tooDeep.isPresent()) return new ReadResult(f, List.of(), List.of(tooDeep.get()), true);
-        try {
-            return dsl ? new DslReader().read(f) : new YamlReader().read(f);
-        } catch (StackOverflowError e) {
-            return unreadable(f, "nesting is too deep to read");
-        } catch (RuntimeException e) {
-            return unreadable(f, "the " + (dsl ? "DSL" : "YAML") + " reader failed (" + e.getClass().getSimpleName()
-                    + "); please report this file");
-        }
-    }
-
-    /** JSON that does not parse is reported only when it looks like a DeepSpeed configuration: other JSON is not gpulint's. */
-    private static ReadResult readJson(SourceFile f) {
-        ReadResult r;
-        try {
-            r = new dev.gpulint.read.json.JsonReader().read(f);
-        } catch (RuntimeException e) {
-            r = unreadable(f, "the JSON reader failed (" + e.getClass().getSimpleName() + "); please report this file");
-        }
-        if (r.failed() && !looksLikeDeepSpeed(f.text())) return new ReadResult(f, List.of(), List.of(), false);
-        return r;
-    }
-
-    private static boolean looksLikeDeepSpeed(String text) {
-        return text.contains("\"train_batch_size\"") || text.contains("\"train_micro_batch_size_per_gpu\"")
-                || text.contains("\"zero_optimization\"");
-    }
-
-    private static ReadResult unreadable(SourceFile f, String why) {
-        return new ReadResult(f, List.of(), List.of(Finding.of("SYN001", dev.gpulint.core.Span.at(f.displayPath(), 1, 1),
-                "syntax", "'" + f.displayPath() + "' could not be read: " + why)), true);
     }
 
     /** Levels from metadata, one finding per rule/place/message, stable order. */

@@ -5,7 +5,7 @@ import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.tree.Document;
-import dev.gpulint.tree.MappingNode;
+import dev.gpulint.core.Finding;
 import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -17,15 +17,21 @@ import java.util.function.Function;
 /**
  * The adapters: they bind the configurations teams already have to the same facts as a native
  * manifest, each format detected by its content (kind and apiVersion, or its telltale keys), so
- * that the same rules run on them. A document no adapter recognises is skipped quietly.
+ * that the same rules run on them. The formats and their order are {@link FormatAdapters#ALL};
+ * a document no format accepts is skipped quietly. Every job bound goes through the schema's
+ * bounds ({@link DraftBounds}).
  */
 public final class Adapters {
 
     /** One file's documents that are not native manifests, and its text (to place words inside scripts). */
     public record Input(SourceFile file, List<Document> documents) {}
 
-    /** What the adapters bound, and the files they recognised. */
-    public record Bound(List<Specs.Job> jobs, List<Specs.DcgmField> counters, List<Specs.MetricQuery> queries, Set<String> files) {}
+    /**
+     * What the adapters bound, the files they recognised, and the findings met binding (SYN002 for
+     * a value out of the schema's bounds).
+     */
+    public record Bound(List<Specs.Job> jobs, List<Specs.DcgmField> counters, List<Specs.MetricQuery> queries, Set<String> files,
+                        List<Finding> findings) {}
 
 
     private Adapters() {}
@@ -38,34 +44,22 @@ public final class Adapters {
         List<JobDraft> all = new ArrayList<>();
         for (Input in : inputs) {
             String file = in.file().displayPath();
-            String text = in.file().text();
-            List<JobDraft> drafts = new ArrayList<>();
-            int before = counters.size() + queries.size();
+            FormatAdapter.Sink sink = new FormatAdapter.Sink();
             for (Document d : in.documents()) {
-                MappingNode root = d.root();
                 String name = in.documents().size() > 1 ? file + "#" + (d.index() + 1) : file;
-                if (DcgmAdapter.isCounterList(root)) DcgmAdapter.counters(root, file, counters);
-                else if (DcgmAdapter.isConfigMapWithCounters(root)) DcgmAdapter.configMap(root, file, text, counters);
-                else if (DcgmAdapter.isRuleFile(root)) DcgmAdapter.rules(root, file, text, queries);
-                else if (KubernetesAdapter.accepts(root)) drafts.add(KubernetesAdapter.bind(root, file, name, text));
-                else if (AwsBatchAdapter.accepts(root)) {
-                    for (MappingNode.Entry def : AwsBatchAdapter.definitions(root)) {
-                        drafts.add(AwsBatchAdapter.bind(def, file, name + "#" + def.key().text(), text));
-                    }
-                }
-                else if (MegatronAdapter.accepts(root)) drafts.add(MegatronAdapter.bind(root, file, name, text));
-                else if (NemoAdapter.accepts(root)) drafts.add(NemoAdapter.bind(root, file, name));
-                else if (SkyPilotAdapter.accepts(root)) drafts.add(SkyPilotAdapter.bind(root, file, name, text));
-                else if (file.toLowerCase(java.util.Locale.ROOT).endsWith(".json") && DeepSpeedAdapter.accepts(root)) {
-                    drafts.add(DeepSpeedAdapter.bind(root, file, name));
-                }
+                FormatAdapters.find(d.root(), in.file()).ifPresent(a -> a.bind(d.root(), in.file(), name, sink));
             }
-            all.addAll(drafts);
-            if (!drafts.isEmpty() || counters.size() + queries.size() > before) files.add(file);
+            all.addAll(sink.drafts);
+            counters.addAll(sink.counters);
+            queries.addAll(sink.queries);
+            if (!sink.isEmpty()) files.add(file);
         }
+        // the schema's bounds first, so that a DeepSpeed configuration's triple is judged once, where it is written
+        List<Finding> findings = new ArrayList<>();
+        for (JobDraft j : all) findings.addAll(DraftBounds.check(j));
         deepspeedReferences(all);
         for (JobDraft j : all) jobs.add(j.build());
-        return new Bound(jobs, counters, queries, files);
+        return new Bound(jobs, counters, queries, files, findings);
     }
 
     /**

@@ -43,7 +43,7 @@ final class AwsBatchAdapter {
         MappingNode np = map(def.value(), "Properties", "NodeProperties");
         JobDraft j = new JobDraft(FORMAT, file, def.value().span());
         j.name = new Located<>(jobName, def.key().span());
-        Located<Long> nodes = Nodes.integer(np, "NumNodes");
+        Located<Long> nodes = j.key("NumNodes", Nodes.integer(np, "NumNodes"));
         List<MappingNode> ranges = maps(np, "NodeRangeProperties");
         // one range covering every node ('0:' or the only range): its container is every node's
         MappingNode c = ranges.size() == 1 ? map(ranges.get(0), "Container") : null;
@@ -61,7 +61,7 @@ final class AwsBatchAdapter {
         j.nodes = nodes;
         j.gpusPerNode = gpus;
         if (nodes != null && gpus != null) {
-            j.state("world", nodes.value() * gpus.value(), "NumNodes " + nodes.value() + " × " + gpus.value() + " GPUs per node",
+            j.state("world", JobDraft.product(nodes, gpus), "NumNodes " + nodes.value() + " × " + gpus.value() + " GPUs per node",
                     StatedKind.RESOURCE, gpus.span());
             j.state("per_node", gpus, "the container's GPU requirement", StatedKind.RESOURCE);
         }

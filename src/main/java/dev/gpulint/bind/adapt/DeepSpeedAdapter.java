@@ -1,6 +1,5 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.integer;
 import static dev.gpulint.bind.adapt.Nodes.map;
 
 import dev.gpulint.spec.Located;
@@ -27,16 +26,15 @@ final class DeepSpeedAdapter {
     static JobDraft bind(MappingNode root, String file, String jobName) {
         JobDraft j = new JobDraft(FORMAT, file, root.span());
         j.name = new Located<>(jobName, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
-        Located<Long> tbs = integer(root, "train_batch_size");
-        Located<Long> micro = integer(root, "train_micro_batch_size_per_gpu");
-        Located<Long> gas = integer(root, "gradient_accumulation_steps");
+        Located<Long> tbs = j.key("train_batch_size", Nodes.whole(scalar(root, "train_batch_size")));
+        Located<Long> micro = j.key("train_micro_batch_size_per_gpu", Nodes.whole(scalar(root, "train_micro_batch_size_per_gpu")));
+        Located<Long> gas = j.key("gradient_accumulation_steps", Nodes.whole(scalar(root, "gradient_accumulation_steps")));
         j.deepspeed = new Specs.DeepSpeedBatch(tbs, micro, gas);
         j.micro = micro;
         j.global = tbs;
         MappingNode zero = map(root, "zero_optimization");
         if (zero != null) {
-            Located<Long> stage = integer(zero, "stage");
-            if (stage != null && stage.value() <= 3) j.zeroStage = stage;
+            j.zeroStage = j.key("stage", Nodes.whole(scalar(zero, "stage")));
         }
         ScalarNode backend = scalar(root, "optimizer", "params", "comm_backend_name");
         if (backend != null && !backend.isNull()) {

@@ -36,11 +36,29 @@ final class JobDraft {
     /** The DeepSpeed configuration this job's launch names, when it names one. */
     Located<String> deepspeedRef;
     Span span;
+    /** The format's own key of each bound value (tensor_model_parallel_size, --num-layers), for messages. */
+    final Map<Located<?>, String> keys = new java.util.IdentityHashMap<>();
 
     JobDraft(String format, String file, Span span) {
         this.format = format;
         this.file = file;
         this.span = span;
+    }
+
+    /** Records the key {@code v} was written under in the format's own words; returns {@code v}. */
+    <T> Located<T> key(String key, Located<T> v) {
+        if (v != null) keys.put(v, key);
+        return v;
+    }
+
+    /** a × b for a statement: -1 (nothing stated) when either is absent or negative, or the product overflows. */
+    static long product(Located<Long> a, Located<Long> b) {
+        if (a == null || b == null || a.value() < 0 || b.value() < 0) return -1;
+        try {
+            return Math.multiplyExact(a.value(), b.value());
+        } catch (ArithmeticException e) {
+            return -1;
+        }
     }
 
     void state(String quantity, long value, String where, StatedKind kind, Span at) {

@@ -84,32 +84,32 @@ final class MegatronAdapter {
             }
         }
         if (!binding) return;
-        j.tp = located(flags.get("--tensor-model-parallel-size"));
-        j.pp = located(flags.get("--pipeline-model-parallel-size"));
-        j.cp = located(flags.get("--context-parallel-size"));
-        j.ep = located(flags.get("--expert-model-parallel-size"));
-        j.vpp = located(flags.get("--virtual-pipeline-model-parallel-size"));
+        j.tp = j.key("--tensor-model-parallel-size", located(flags.get("--tensor-model-parallel-size")));
+        j.pp = j.key("--pipeline-model-parallel-size", located(flags.get("--pipeline-model-parallel-size")));
+        j.cp = j.key("--context-parallel-size", located(flags.get("--context-parallel-size")));
+        j.ep = j.key("--expert-model-parallel-size", located(flags.get("--expert-model-parallel-size")));
+        j.vpp = j.key("--virtual-pipeline-model-parallel-size", located(flags.get("--virtual-pipeline-model-parallel-size")));
         // a hand-made pipeline split (a layout, or first/last stages sized by hand) need not divide the layers evenly
         boolean uneven = flags.containsKey("--pipeline-model-parallel-layout") || flags.containsKey("--decoder-first-pipeline-num-layers")
                 || flags.containsKey("--decoder-last-pipeline-num-layers");
-        j.layers = uneven ? null : located(flags.get("--num-layers"));
-        j.heads = located(flags.get("--num-attention-heads"));
+        j.layers = uneven ? null : j.key("--num-layers", located(flags.get("--num-layers")));
+        j.heads = j.key("--num-attention-heads", located(flags.get("--num-attention-heads")));
         if (flags.containsKey("--group-query-attention") && !"false".equals(flags.get("--group-query-attention").text())) {
-            j.kvHeads = located(flags.get("--num-query-groups"));
+            j.kvHeads = j.key("--num-query-groups", located(flags.get("--num-query-groups")));
         }
-        j.micro = located(flags.get("--micro-batch-size"));
-        j.global = located(flags.get("--global-batch-size"));
-        j.seqLength = located(flags.get("--seq-length"));
-        j.experts = located(flags.get("--num-experts"));
-        j.hidden = located(flags.get("--hidden-size"));
-        j.dp = located(flags.get("--data-parallel-size"));
+        j.micro = j.key("--micro-batch-size", located(flags.get("--micro-batch-size")));
+        j.global = j.key("--global-batch-size", located(flags.get("--global-batch-size")));
+        j.seqLength = j.key("--seq-length", located(flags.get("--seq-length")));
+        j.experts = j.key("--num-experts", located(flags.get("--num-experts")));
+        j.hidden = j.key("--hidden-size", located(flags.get("--hidden-size")));
+        j.dp = j.key("--data-parallel-size", located(flags.get("--data-parallel-size")));
         Word sp = flags.get("--sequence-parallel");
         if (sp != null && sp.known()) j.sequenceParallel = new Located<>(!sp.text().equalsIgnoreCase("false"), sp.span());
     }
 
+    /** A flag's whole number, signed, for the schema's bounds to judge; null when absent or unknown. */
     static Located<Long> located(Word w) {
-        long v = Launchers.number(w);
-        return v >= 0 ? new Located<>(v, w.span()) : null;
+        return w == null || !w.known() ? null : Nodes.whole(w.text(), w.span());
     }
 
     /** The parallel sizes a test case's folder name encodes: tp2_pp2_ep2, tp1pp4emp16etp1cp1. */

@@ -1,7 +1,6 @@
 package dev.gpulint.bind.adapt;
 
 import static dev.gpulint.bind.adapt.Nodes.at;
-import static dev.gpulint.bind.adapt.Nodes.integer;
 import static dev.gpulint.bind.adapt.Nodes.map;
 
 import dev.gpulint.spec.Located;
@@ -41,28 +40,28 @@ final class NemoAdapter {
         j.name = new Located<>(jobName, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
         MappingNode trainer = map(root, "trainer");
         MappingNode model = map(root, "model");
-        j.nodes = number(root, trainer, "num_nodes");
+        j.nodes = j.key("num_nodes", number(root, trainer, "num_nodes"));
         Node dev = trainer.get("devices").orElse(null);
         if (dev instanceof ListNode l && !l.items().isEmpty()) j.gpusPerNode = new Located<>((long) l.items().size(), l.span());
-        else j.gpusPerNode = number(root, trainer, "devices");
+        else j.gpusPerNode = j.key("devices", minusOneIsAll(number(root, trainer, "devices")));
         j.gpusPerNodeWhere = "trainer.devices";
-        j.tp = number(root, model, "tensor_model_parallel_size");
-        j.pp = number(root, model, "pipeline_model_parallel_size");
-        j.cp = number(root, model, "context_parallel_size");
-        j.ep = number(root, model, "expert_model_parallel_size");
-        j.vpp = number(root, model, "virtual_pipeline_model_parallel_size");
-        j.micro = number(root, model, "micro_batch_size");
-        j.global = number(root, model, "global_batch_size");
-        j.layers = number(root, model, "num_layers");
-        j.heads = number(root, model, "num_attention_heads");
-        j.kvHeads = number(root, model, "num_query_groups");
-        j.experts = number(root, model, "num_moe_experts");
-        j.hidden = number(root, model, "hidden_size");
-        j.seqLength = number(root, model, "encoder_seq_length");
-        if (j.seqLength == null) j.seqLength = number(root, model, "seq_length");
+        j.tp = j.key("tensor_model_parallel_size", number(root, model, "tensor_model_parallel_size"));
+        j.pp = j.key("pipeline_model_parallel_size", number(root, model, "pipeline_model_parallel_size"));
+        j.cp = j.key("context_parallel_size", number(root, model, "context_parallel_size"));
+        j.ep = j.key("expert_model_parallel_size", number(root, model, "expert_model_parallel_size"));
+        j.vpp = j.key("virtual_pipeline_model_parallel_size", number(root, model, "virtual_pipeline_model_parallel_size"));
+        j.micro = j.key("micro_batch_size", number(root, model, "micro_batch_size"));
+        j.global = j.key("global_batch_size", number(root, model, "global_batch_size"));
+        j.layers = j.key("num_layers", number(root, model, "num_layers"));
+        j.heads = j.key("num_attention_heads", number(root, model, "num_attention_heads"));
+        j.kvHeads = j.key("num_query_groups", number(root, model, "num_query_groups"));
+        j.experts = j.key("num_moe_experts", number(root, model, "num_moe_experts"));
+        j.hidden = j.key("hidden_size", number(root, model, "hidden_size"));
+        j.seqLength = j.key("encoder_seq_length", number(root, model, "encoder_seq_length"));
+        if (j.seqLength == null) j.seqLength = j.key("seq_length", number(root, model, "seq_length"));
         ScalarNode sp = resolve(root, model, "sequence_parallel");
         j.sequenceParallel = Nodes.bool(sp);
-        j.state("world", j.nodes != null && j.gpusPerNode != null ? j.nodes.value() * j.gpusPerNode.value() : -1,
+        j.state("world", JobDraft.product(j.nodes, j.gpusPerNode),
                 "trainer.num_nodes × trainer.devices", StatedKind.CONFIG, j.nodes != null ? j.nodes.span() : null);
         env(root, j);
         return j;
@@ -79,9 +78,14 @@ final class NemoAdapter {
         }
     }
 
+    /** A whole number, signed, for the schema's bounds to judge (after following interpolations). */
     private static Located<Long> number(MappingNode root, MappingNode parent, String key) {
-        Located<Long> v = integer(resolve(root, parent, key));
-        return v;
+        return Nodes.whole(resolve(root, parent, key));
+    }
+
+    /** {@code devices: -1} is Lightning's "every GPU of the node": unknown, not out of bounds. */
+    private static Located<Long> minusOneIsAll(Located<Long> devices) {
+        return devices != null && devices.value() == -1 ? null : devices;
     }
 
     /** The scalar at parent[key], following plain interpolations within the file (at most 8 hops). */

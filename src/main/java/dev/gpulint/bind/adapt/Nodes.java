@@ -61,6 +61,26 @@ public final class Nodes {
         return new Located<>(Long.parseLong(t), s.span());
     }
 
+    /**
+     * A whole number that binds to a schema field and is checked against its bounds there: like
+     * {@link #integer(ScalarNode)}, but a sign and up to Long's 19 digits are read, so that -2 or
+     * 2^62 is reported rather than taken as unknown. Beyond a long it is unknown.
+     */
+    public static Located<Long> whole(ScalarNode s) {
+        if (s == null || s.isNull() || placeholder(s.text())) return null;
+        return whole(s.text(), s.span());
+    }
+
+    static Located<Long> whole(String text, dev.gpulint.core.Span span) {
+        String t = text.strip();
+        if (!t.matches("-?[0-9]{1,19}")) return null;
+        try {
+            return new Located<>(Long.parseLong(t), span);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
     public static Located<Long> integer(Node n, String... path) {
         return integer(scalar(n, path));
     }

@@ -55,7 +55,7 @@ final class SkyPilotAdapter {
         JobDraft j = new JobDraft(FORMAT, file, root.span());
         ScalarNode nameNode = scalar(root, "name");
         j.name = new Located<>(jobName, nameNode != null ? nameNode.span() : root.entries().get(0).key().span());
-        Located<Long> nodes = Nodes.integer(root, "num_nodes");
+        Located<Long> nodes = j.key("num_nodes", Nodes.integer(root, "num_nodes"));
         j.nodes = nodes != null ? nodes : root.get("num_nodes").isPresent() ? null : new Located<>(1L, root.entries().get(0).key().span());
         MappingNode res = map(root, "resources");
         accelerators(j, res);
@@ -75,7 +75,7 @@ final class SkyPilotAdapter {
             }
         }
         if (j.nodes != null && j.gpusPerNode != null) {
-            j.state("world", j.nodes.value() * j.gpusPerNode.value(), "num_nodes × accelerators", StatedKind.RESOURCE, j.gpusPerNode.span());
+            j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "num_nodes × accelerators", StatedKind.RESOURCE, j.gpusPerNode.span());
             j.state("per_node", j.gpusPerNode, "resources.accelerators", StatedKind.RESOURCE);
         }
         for (String block : new String[] {"setup", "run"}) {

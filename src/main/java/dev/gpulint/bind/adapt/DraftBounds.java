@@ -1,0 +1,92 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.bind.Schema;
+import dev.gpulint.core.Finding;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * The native binder's bounds, applied to a job another format stated: each number a draft holds is
+ * checked against the {@link Schema} field it binds to (tp ≥ 1, zero_stage 0..3, layers up to
+ * Integer.MAX_VALUE...). A value out of bounds is a SYN002 finding at the value, in the binder's
+ * own words but with the format's key, and binds as absent, so no rule reasons on it. There is no
+ * table of bounds here: only which draft value is which schema field.
+ */
+final class DraftBounds {
+
+    /** A draft value and the schema field it binds to. */
+    private record Slot(Schema.Field field, Function<JobDraft, Located<Long>> get, BiConsumer<JobDraft, Located<Long>> set) {}
+
+    private static Slot slot(Function<JobDraft, Located<Long>> get, BiConsumer<JobDraft, Located<Long>> set, String... path) {
+        return new Slot(Schema.field(Schema.JOB, path), get, set);
+    }
+
+    private static final List<Slot> SLOTS = List.of(
+            slot(j -> j.nodes, (j, v) -> j.nodes = v, "nodes"),
+            slot(j -> j.gpusPerNode, (j, v) -> j.gpusPerNode = v, "gpus_per_node"),
+            slot(j -> j.layers, (j, v) -> j.layers = v, "model", "layers"),
+            slot(j -> j.heads, (j, v) -> j.heads = v, "model", "attention_heads"),
+            slot(j -> j.kvHeads, (j, v) -> j.kvHeads = v, "model", "kv_heads"),
+            slot(j -> j.hidden, (j, v) -> j.hidden = v, "model", "hidden_size"),
+            slot(j -> j.seqLength, (j, v) -> j.seqLength = v, "model", "seq_length"),
+            slot(j -> j.experts, (j, v) -> j.experts = v, "model", "experts"),
+            slot(j -> j.tp, (j, v) -> j.tp = v, "parallelism", "tp"),
+            slot(j -> j.pp, (j, v) -> j.pp = v, "parallelism", "pp"),
+            slot(j -> j.dp, (j, v) -> j.dp = v, "parallelism", "dp"),
+            slot(j -> j.cp, (j, v) -> j.cp = v, "parallelism", "cp"),
+            slot(j -> j.ep, (j, v) -> j.ep = v, "parallelism", "ep"),
+            slot(j -> j.vpp, (j, v) -> j.vpp = v, "parallelism", "virtual_pp"),
+            slot(j -> j.micro, (j, v) -> j.micro = v, "batch", "micro_batch_size"),
+            slot(j -> j.global, (j, v) -> j.global = v, "batch", "global_batch_size"),
+            slot(j -> j.zeroStage, (j, v) -> j.zeroStage = v, "optimizer", "zero_stage"));
+
+    private static final Schema.Field GLOBAL = Schema.field(Schema.JOB, "batch", "global_batch_size");
+    private static final Schema.Field MICRO = Schema.field(Schema.JOB, "batch", "micro_batch_size");
+    private static final Schema.Field MICRO_BATCHES = Schema.field(Schema.JOB, "batch", "micro_batches");
+
+    private DraftBounds() {}
+
+    /**
+     * Checks every number of {@code j} (and of its DeepSpeed batch triple), clears those out of
+     * bounds and returns their findings, one per value written (a value bound to two fields, as
+     * DeepSpeed's micro batch is, is reported once).
+     */
+    static List<Finding> check(JobDraft j) {
+        List<Finding> out = new ArrayList<>();
+        Set<Located<?>> bad = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Slot s : SLOTS) {
+            Located<Long> v = s.get().apply(j);
+            if (v != null && !valid(j, s.field(), v, bad, out)) s.set().accept(j, null);
+        }
+        Specs.DeepSpeedBatch ds = j.deepspeed;
+        if (ds != null) {
+            j.deepspeed = new Specs.DeepSpeedBatch(
+                    keep(j, GLOBAL, ds.trainBatchSize(), bad, out),
+                    keep(j, MICRO, ds.microBatchPerGpu(), bad, out),
+                    keep(j, MICRO_BATCHES, ds.gradientAccumulation(), bad, out));
+        }
+        return out;
+    }
+
+    private static Located<Long> keep(JobDraft j, Schema.Field f, Located<Long> v, Set<Located<?>> bad, List<Finding> out) {
+        return v == null || !valid(j, f, v, bad, out) ? null : v;
+    }
+
+    private static boolean valid(JobDraft j, Schema.Field f, Located<Long> v, Set<Located<?>> bad, List<Finding> out) {
+        if (bad.contains(v)) return false;
+        String key = j.keys.getOrDefault(v, f.name());
+        String message = f.outOfRange(key, v.value());
+        if (message == null) return true;
+        bad.add(v);
+        String owner = j.name != null ? j.name.value() : j.file;
+        out.add(Finding.of("SYN002", v.span(), j.format + ":" + owner + "/" + key, message));
+        return false;
+    }
+}

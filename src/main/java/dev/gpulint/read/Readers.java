@@ -1,0 +1,102 @@
+package dev.gpulint.read;
+
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Span;
+import dev.gpulint.read.csv.CsvReader;
+import dev.gpulint.read.dsl.DslReader;
+import dev.gpulint.read.json.JsonReader;
+import dev.gpulint.read.yaml.YamlReader;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The one place a file's syntax is decided: which reader reads a file, by its name, and which
+ * files of a syntax are gpulint's at all (a CSV file only when it lists DCGM fields; JSON that
+ * does not parse only when it looks like a DeepSpeed configuration). Nothing a file contains may
+ * stop the run: too deep a nesting, or any failure inside a reader, becomes a SYN001 finding for
+ * that file. What the documents of a file are (a native manifest, or another format's
+ * configuration) is decided later, from their content ({@link Manifests}, and the adapters).
+ */
+public final class Readers {
+
+    /** A syntax gpulint reads: the endings of its files' names, and how a file of it is read. */
+    public record Syntax(String name, List<String> extensions, Function<SourceFile, ReadResult> reader) {
+        boolean names(String lowerCaseFileName) {
+            return extensions.stream().anyMatch(lowerCaseFileName::endsWith);
+        }
+    }
+
+    private static final Syntax YAML = new Syntax("YAML", List.of(".yaml", ".yml"), f -> guarded(f, "YAML", true, new YamlReader()::read));
+
+    /** The syntaxes, by file name. A file named otherwise but given explicitly is read as YAML. */
+    public static final List<Syntax> SYNTAXES = List.of(
+            new Syntax("DSL", List.of(".topo"), f -> guarded(f, "DSL", false, new DslReader()::read)),
+            YAML,
+            new Syntax("JSON", List.of(".json"), Readers::json),
+            new Syntax("CSV", List.of(".csv"), Readers::csv));
+
+    private Readers() {}
+
+    /** Files gpulint reads by name when it walks a folder; everything else is left alone. */
+    public static boolean isCandidate(String fileName) {
+        return named(fileName).isPresent();
+    }
+
+    /** The syntax a file's name says, if it names one of gpulint's. */
+    public static Optional<Syntax> named(String fileName) {
+        String n = fileName.toLowerCase(Locale.ROOT);
+        return SYNTAXES.stream().filter(s -> s.names(n)).findFirst();
+    }
+
+    /** Reads one file with the reader its name picks (YAML when it names none). */
+    public static ReadResult read(SourceFile f) {
+        return named(f.displayPath()).orElse(YAML).reader().apply(f);
+    }
+
+    /** A well-formed file that is not gpulint's: skipped quietly. */
+    private static ReadResult notOurs(SourceFile f) {
+        return new ReadResult(f, List.of(), List.of(), false);
+    }
+
+    /** The nesting guard before a recursive reader, and any failure inside it as SYN001. */
+    private static ReadResult guarded(SourceFile f, String syntax, boolean yaml, Function<SourceFile, ReadResult> reader) {
+        var tooDeep = NestingGuard.check(f, yaml);
+        if (tooDeep.isPresent()) return new ReadResult(f, List.of(), List.of(tooDeep.get()), true);
+        return caught(f, syntax, reader);
+    }
+
+    private static ReadResult caught(SourceFile f, String syntax, Function<SourceFile, ReadResult> reader) {
+        try {
+            return reader.apply(f);
+        } catch (StackOverflowError e) {
+            return unreadable(f, "nesting is too deep to read");
+        } catch (RuntimeException e) {
+            return unreadable(f, "the " + syntax + " reader failed (" + e.getClass().getSimpleName() + "); please report this file");
+        }
+    }
+
+    /** Only dcgm-exporter counter lists are read; other CSV files are not gpulint's. */
+    private static ReadResult csv(SourceFile f) {
+        if (!f.text().contains("DCGM_FI_")) return notOurs(f);
+        return caught(f, "CSV", new CsvReader()::read);
+    }
+
+    /** JSON that does not parse is reported only when it looks like a DeepSpeed configuration: other JSON is not gpulint's. */
+    private static ReadResult json(SourceFile f) {
+        ReadResult r = caught(f, "JSON", new JsonReader()::read);
+        if (r.failed() && !looksLikeDeepSpeed(f.text())) return notOurs(f);
+        return r;
+    }
+
+    static boolean looksLikeDeepSpeed(String text) {
+        return text.contains("\"train_batch_size\"") || text.contains("\"train_micro_batch_size_per_gpu\"")
+                || text.contains("\"zero_optimization\"");
+    }
+
+    private static ReadResult unreadable(SourceFile f, String why) {
+        return new ReadResult(f, List.of(), List.of(Finding.of("SYN001", Span.at(f.displayPath(), 1, 1),
+                "syntax", "'" + f.displayPath() + "' could not be read: " + why)), true);
+    }
+}

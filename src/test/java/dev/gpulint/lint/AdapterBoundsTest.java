@@ -1,0 +1,113 @@
+package dev.gpulint.lint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.LintResult;
+import dev.gpulint.read.SourceFile;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A value of another format out of the schema's bounds is a SYN002 finding at the value, binds
+ * as absent, and stops nothing: the run's other files are still linted.
+ */
+class AdapterBoundsTest {
+
+    private static final SourceFile GOOD = SourceFile.of("ok.yaml", "kind: training_job\nname: ok\ncluster: missing\n");
+
+    private static List<String> lint(SourceFile f) {
+        LintResult r = new Linter().serial().lint(List.of(f, GOOD));
+        List<String> out = new ArrayList<>();
+        for (Finding x : r.findings()) {
+            out.add(x.span().file() + ":" + x.span().startLine() + ":" + x.span().startColumn() + " " + x.ruleId() + " " + x.message());
+        }
+        assertTrue(out.stream().anyMatch(s -> s.startsWith("ok.yaml:3:10 SYN003")), "the other file is still linted: " + out);
+        assertTrue(out.stream().noneMatch(s -> s.contains("internal error")), "no crash: " + out);
+        return out;
+    }
+
+    private static List<String> of(List<String> findings, String file, String rule) {
+        return findings.stream().filter(s -> s.startsWith(file + ":") && s.contains(" " + rule + " ")).toList();
+    }
+
+    @Test
+    void nemoTensorParallelZeroIsOneSyn002AtTheValue() {
+        List<String> out = lint(SourceFile.of("nemo.yaml", """
+                trainer:
+                  num_nodes: 2
+                  devices: 8
+                model:
+                  micro_batch_size: 2
+                  global_batch_size: 256
+                  tensor_model_parallel_size: 0
+                  pipeline_model_parallel_size: 2
+                  num_layers: 44
+                  num_attention_heads: 48
+                """));
+        assertEquals(List.of("nemo.yaml:7:31 SYN002 'tensor_model_parallel_size' is 0; it must be at least 1."),
+                of(out, "nemo.yaml", "SYN002"), out.toString());
+    }
+
+    @Test
+    void megatronFlagsOutOfBoundsNameTheFlag() {
+        List<String> out = lint(SourceFile.of("tp2/model_config.yaml", """
+                MODEL_ARGS:
+                  --num-layers: 0
+                  --micro-batch-size: 0
+                  --global-batch-size: 99999999999
+                  --tensor-model-parallel-size: 2
+                """));
+        assertEquals(List.of("tp2/model_config.yaml:2:17 SYN002 '--num-layers' is 0; it must be at least 1.",
+                        "tp2/model_config.yaml:3:23 SYN002 '--micro-batch-size' is 0; it must be at least 1.",
+                        "tp2/model_config.yaml:4:24 SYN002 '--global-batch-size' is 99999999999; it must be at most 2147483647."),
+                of(out, "tp2/model_config.yaml", "SYN002"), out.toString());
+    }
+
+    @Test
+    void deepSpeedZeroBatchesAndStage() {
+        List<String> out = lint(SourceFile.of("ds_config.json", """
+                {
+                  "train_batch_size": 0,
+                  "train_micro_batch_size_per_gpu": 0,
+                  "gradient_accumulation_steps": 0,
+                  "zero_optimization": {"stage": 7}
+                }
+                """));
+        List<String> syn = of(out, "ds_config.json", "SYN002");
+        assertTrue(syn.contains("ds_config.json:2:23 SYN002 'train_batch_size' is 0; it must be at least 1."), syn.toString());
+        assertTrue(syn.contains("ds_config.json:3:37 SYN002 'train_micro_batch_size_per_gpu' is 0; it must be at least 1."), syn.toString());
+        assertTrue(syn.contains("ds_config.json:4:34 SYN002 'gradient_accumulation_steps' is 0; it must be at least 1."), syn.toString());
+        assertTrue(syn.contains("ds_config.json:5:34 SYN002 'stage' is 7; it must be at most 3."), syn.toString());
+    }
+
+    @Test
+    void kubernetesAndSkyPilotZeroNodesDoNotCrash() {
+        List<String> sky = lint(SourceFile.of("sky.yaml", """
+                num_nodes: 0
+                resources:
+                  accelerators: H100:0
+                run: |
+                  torchrun --nproc_per_node=0 --nnodes=0 train.py --tensor-model-parallel-size 0 --micro-batch-size 0
+                """));
+        assertTrue(sky.contains("sky.yaml:1:12 SYN002 'num_nodes' is 0; it must be at least 1."), sky.toString());
+        assertTrue(sky.stream().anyMatch(x -> x.contains("SYN002 '--tensor-model-parallel-size' is 0; it must be at least 1.")), sky.toString());
+        lint(SourceFile.of("pt.yaml", """
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: j}
+                spec:
+                  pytorchReplicaSpecs:
+                    Worker:
+                      replicas: 0
+                      template:
+                        spec:
+                          containers:
+                            - name: t
+                              resources: {limits: {nvidia.com/gpu: 0}}
+                              command: [torchrun, --nproc_per_node=0, train.py, --tensor-model-parallel-size, "0"]
+                """));
+    }
+}

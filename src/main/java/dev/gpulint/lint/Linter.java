@@ -11,18 +11,15 @@ import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.dsl.DslReader;
 import dev.gpulint.read.yaml.YamlReader;
 import dev.gpulint.core.Finding;
-import dev.gpulint.core.Level;
 import dev.gpulint.meta.RuleCatalog;
-import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.tree.Document;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
 /**
- * The pipeline: read (DSL or YAML) → bind → derive → rules → settle. Files
+ * The pipeline: read (DSL or YAML) → bind → derive → rules → settle (settle.Settler). Files
  * that do not parse are reported (SYN001) and left out; every other file is
  * still linted.
  */
@@ -180,13 +177,8 @@ public final class Linter {
         }
         // a context file's own findings are not reported, except that it does not parse: never silent
         findings.removeIf(x -> context.contains(x.span().file()) && !x.ruleId().equals("SYN001"));
-        List<Finding> settled = settle(dev.gpulint.settle.Suppressions.apply(files, findings, rules, today));
-        int before = settled.size();
-        if (!baseline.isEmpty()) {
-            settled = new ArrayList<>(settled);
-            settled.removeIf(x -> baseline.contains(dev.gpulint.core.Fingerprints.of(x)));
-        }
-        return new LintResult(settled, linted, failed, before - settled.size());
+        var settled = new dev.gpulint.settle.Settler(rules, ruleSettings, baseline, today).settle(files, findings);
+        return new LintResult(settled.findings(), linted, failed, settled.baselined());
     }
 
     /**
@@ -234,23 +226,5 @@ public final class Linter {
     private static ReadResult unreadable(SourceFile f, String why) {
         return new ReadResult(f, List.of(), List.of(Finding.of("SYN001", dev.gpulint.core.Span.at(f.displayPath(), 1, 1),
                 "syntax", "'" + f.displayPath() + "' could not be read: " + why)), true);
-    }
-
-    /** Levels from metadata, one finding per rule/place/message, stable order. */
-    private List<Finding> settle(List<Finding> raw) {
-        Set<String> seen = new LinkedHashSet<>();
-        List<Finding> out = new ArrayList<>();
-        for (Finding f : raw) {
-            RuleMeta meta = rules.get(f.ruleId()).orElse(null);
-            String setting = ruleSettings.getOrDefault(f.ruleId(), meta == null ? null : ruleSettings.get(meta.name()));
-            if ("off".equals(setting)) continue;
-            // a level from configuration, else the rule's own choice, else its metadata; a user rule
-            // reporting under an ID without metadata is kept as a warning
-            Level level = setting != null ? Level.parse(setting) : f.level() != null ? f.level()
-                    : meta != null ? meta.level() : Level.WARNING;
-            if (seen.add(f.ruleId() + "|" + f.span() + "|" + f.message())) out.add(f.withLevel(level));
-        }
-        out.sort(Finding.ORDER);
-        return out;
     }
 }

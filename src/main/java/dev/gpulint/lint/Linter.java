@@ -28,25 +28,6 @@ public final class Linter {
     private Catalog catalog;
     private dev.gpulint.derive.Thresholds thresholds = dev.gpulint.derive.Thresholds.DEFAULT;
 
-    /**
-     * A linter set up for a project, as the CLI and the Maven plugin run it: the configuration's
-     * rule settings, thresholds and catalog, and the user rules of its rule_paths and of
-     * {@code extraRules} (--rules, rulesDirectory). Problems with the configuration's rule names
-     * are added to {@code problems}.
-     */
-    public static Linter forProject(dev.gpulint.config.Config cfg, Discovery d, java.nio.file.Path extraRules,
-                                    List<Finding> problems) {
-        Linter linter = new Linter();
-        List<java.nio.file.Path> ruleDirs = new ArrayList<>(cfg.rulePathsResolved());
-        if (extraRules != null) ruleDirs.add(extraRules);
-        if (!ruleDirs.isEmpty()) {
-            linter.withUserRules(dev.gpulint.engine.UserRules.load(ruleDirs, d::display),
-                    dev.gpulint.core.Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
-        }
-        problems.addAll(cfg.checkRuleNames(linter.rules()));
-        return linter.configure(cfg);
-    }
-
     /** The project's configuration: its catalog additions and thresholds. */
     public Linter configure(dev.gpulint.config.Config config) {
         this.catalog = config.catalog();

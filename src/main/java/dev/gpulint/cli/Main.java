@@ -34,7 +34,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The command line of CLI.md: check (the default), rules, explain. */
+/** The command line: check (the default), rules, explain and test-rules (README.md, "Command line"). */
 @Command(name = "gpulint", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Lints GPU cluster and training-job manifests (.topo and YAML).",
         subcommands = {Main.Check.class, Main.Rules.class, Main.Explain.class, Main.TestRules.class},

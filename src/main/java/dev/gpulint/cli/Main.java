@@ -4,6 +4,7 @@ import dev.gpulint.core.DidYouMean;
 import dev.gpulint.lint.Discovery;
 import dev.gpulint.core.LintResult;
 import dev.gpulint.lint.Linter;
+import dev.gpulint.lint.Project;
 import dev.gpulint.report.JsonRenderer;
 import dev.gpulint.core.Level;
 import dev.gpulint.report.Renderer;
@@ -33,7 +34,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The command line of CLI.md: check (the default), rules, explain. */
+/** The command line: check (the default), rules, explain and test-rules (README.md, "Command line"). */
 @Command(name = "gpulint", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Lints GPU cluster and training-job manifests (.topo and YAML).",
         subcommands = {Main.Check.class, Main.Rules.class, Main.Explain.class, Main.TestRules.class},
@@ -142,33 +143,27 @@ public final class Main implements Callable<Integer> {
 
         @Override
         public Integer call() throws IOException {
-            dev.gpulint.config.Config cfg = dev.gpulint.config.Config.none();
-            Path cfgPath = config != null ? config : dev.gpulint.config.Config.find(Path.of(""));
-            if (cfgPath != null) cfg = dev.gpulint.config.Config.load(cfgPath, new Discovery(cfg).display(cfgPath));
-            Discovery d = new Discovery(cfg);
+            List<String> given = paths.isEmpty() ? List.of(".") : paths;
+            Project project = new Project(Path.of("")).config(config).rules(rulesDir).paths(given);
             if (maxFileSize != null) {
                 var size = dev.gpulint.spec.Quantities.size(maxFileSize);
                 if (!size.ok()) {
                     spec.commandLine().getErr().println("gpulint: --max-file-size: " + size.problem());
                     return BAD_INPUT;
                 }
-                d.maxFileSize((long) size.value().bytes());
+                project.maxFileSize((long) size.value().bytes());
             }
-            for (String p : paths.isEmpty() ? List.of(".") : paths) d.add(p);
-            d.addIncludes();
-            List<dev.gpulint.core.Finding> earlier = new ArrayList<>(cfg.problems());
-            earlier.addAll(d.problems());
-            Linter linter = Linter.forProject(cfg, d, rulesDir, earlier);
             if (baseline != null) {
                 try {
-                    linter.baseline(dev.gpulint.settle.Baseline.read(baseline));
+                    project.baseline(baseline);
                 } catch (IOException e) {
                     spec.commandLine().getErr().println("gpulint: cannot read the baseline " + baseline + ": " + e.getMessage());
                     return BAD_INPUT;
                 }
             }
-            LintResult result = linter.lint(d.files(), earlier, d.context());
-            RuleCatalog rules = linter.rules();
+            Project.Outcome outcome = project.lint();
+            LintResult result = outcome.result();
+            RuleCatalog rules = outcome.rules();
             boolean useColor = output == null && switch (color) {
                 case always -> true;
                 case never -> false;
@@ -200,7 +195,7 @@ public final class Main implements Callable<Integer> {
                 w.flush();
             }
             if (result.files().isEmpty() && !result.inputFailed()) {
-                spec.commandLine().getErr().println("gpulint: no gpulint manifests found in " + String.join(" ", paths.isEmpty() ? List.of(".") : paths)
+                spec.commandLine().getErr().println("gpulint: no gpulint manifests found in " + String.join(" ", given)
                         + " (a manifest is a .topo file, or YAML with kind: cluster or kind: training_job)");
                 if (failIfNoManifests) return BAD_INPUT;
             }

@@ -9,17 +9,14 @@ import dev.gpulint.engine.RuleEngine;
 import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.core.Finding;
-import dev.gpulint.core.Level;
 import dev.gpulint.meta.RuleCatalog;
-import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.tree.Document;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The pipeline: read (DSL or YAML) → bind → derive → rules → settle. Files
+ * The pipeline: read (DSL or YAML) → bind → derive → rules → settle (settle.Settler). Files
  * that do not parse are reported (SYN001) and left out; every other file is
  * still linted.
  */
@@ -27,26 +24,6 @@ public final class Linter {
 
     private Catalog catalog;
     private java.util.Map<String, Double> params = java.util.Map.of();
-
-    /**
-     * A linter set up for a project, as the CLI and the Maven plugin run it: the configuration's
-     * rule settings, thresholds and catalog, and the user rules of its rule_paths and of
-     * {@code extraRules} (--rules, rulesDirectory). Problems with the configuration's rule names
-     * are added to {@code problems}.
-     */
-    public static Linter forProject(dev.gpulint.config.Config cfg, Discovery d, java.nio.file.Path extraRules,
-                                    List<Finding> problems) {
-        Linter linter = new Linter();
-        List<java.nio.file.Path> ruleDirs = new ArrayList<>(cfg.rulePathsResolved());
-        if (extraRules != null) ruleDirs.add(extraRules);
-        if (!ruleDirs.isEmpty()) {
-            linter.withUserRules(dev.gpulint.engine.UserRules.load(ruleDirs, d::display),
-                    dev.gpulint.core.Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
-        }
-        problems.addAll(cfg.checkRuleNames(linter.rules()));
-        problems.addAll(cfg.checkParams(linter.rules()));
-        return linter.configure(cfg);
-    }
 
     /** The project's configuration: its catalog additions, rule settings and rule parameters. */
     public Linter configure(dev.gpulint.config.Config config) {
@@ -181,30 +158,7 @@ public final class Linter {
         }
         // a context file's own findings are not reported, except that it does not parse: never silent
         findings.removeIf(x -> context.contains(x.span().file()) && !x.ruleId().equals("SYN001"));
-        List<Finding> settled = settle(dev.gpulint.settle.Suppressions.apply(files, findings, rules, today));
-        int before = settled.size();
-        if (!baseline.isEmpty()) {
-            settled = new ArrayList<>(settled);
-            settled.removeIf(x -> baseline.contains(dev.gpulint.core.Fingerprints.of(x)));
-        }
-        return new LintResult(settled, linted, failed, before - settled.size());
-    }
-
-    /** Levels from metadata, one finding per rule/place/message, stable order. */
-    private List<Finding> settle(List<Finding> raw) {
-        Set<String> seen = new LinkedHashSet<>();
-        List<Finding> out = new ArrayList<>();
-        for (Finding f : raw) {
-            RuleMeta meta = rules.get(f.ruleId()).orElse(null);
-            String setting = ruleSettings.getOrDefault(f.ruleId(), meta == null ? null : ruleSettings.get(meta.name()));
-            if ("off".equals(setting)) continue;
-            // a level from configuration, else the rule's own choice, else its metadata; a user rule
-            // reporting under an ID without metadata is kept as a warning
-            Level level = setting != null ? Level.parse(setting) : f.level() != null ? f.level()
-                    : meta != null ? meta.level() : Level.WARNING;
-            if (seen.add(f.ruleId() + "|" + f.span() + "|" + f.message())) out.add(f.withLevel(level));
-        }
-        out.sort(Finding.ORDER);
-        return out;
+        var settled = new dev.gpulint.settle.Settler(rules, ruleSettings, baseline, today).settle(files, findings);
+        return new LintResult(settled.findings(), linted, failed, settled.baselined());
     }
 }

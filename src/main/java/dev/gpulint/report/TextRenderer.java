@@ -10,7 +10,7 @@ import java.io.IOException;
 import java.io.Writer;
 
 /**
- * CLI.md's text format: {@code file:line:col: level: message [ID]}, a help line,
+ * The text report: {@code file:line:col: level: message [ID]}, a help line,
  * related locations, and a closing count line.
  */
 public final class TextRenderer implements Renderer {
@@ -40,7 +40,7 @@ public final class TextRenderer implements Renderer {
         out.write(summary(result) + "\n");
     }
 
-    /** CLI.md's finding line without colour: {@code file:line:col: level: message [ID]}. */
+    /** The text format's finding line without colour: {@code file:line:col: level: message [ID]}. */
     public static String headline(Finding f) {
         return location(f) + f.level().id() + ": " + f.message() + " [" + f.ruleId() + "]";
     }

@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
-/** The rule cases of rules/&lt;family&gt;/ID.test.yaml (ARCHITECTURE.md, "Rules on disk"). */
+/** The rule cases of rules/&lt;family&gt;/ID.test.yaml (docs/writing-rules.md, "4. Test them"). */
 public final class RuleCases {
     private RuleCases() {}
 

@@ -57,9 +57,10 @@ public final class Suppressions {
 
     /**
      * Applies the suppressions of {@code files} to {@code findings}; returns the findings (suppressed
-     * ones marked) plus the SYN005 findings about the suppressions themselves.
+     * ones marked) plus the SYN005 findings about the suppressions themselves. Only the
+     * {@link Settler} applies them.
      */
-    public static List<Finding> apply(List<SourceFile> files, List<Finding> findings, RuleCatalog rules, LocalDate today) {
+    static List<Finding> apply(List<SourceFile> files, List<Finding> findings, RuleCatalog rules, LocalDate today) {
         List<Entry> entries = new ArrayList<>();
         for (SourceFile f : files) if (f.text().contains("gpulint:")) entries.addAll(parse(f));
         if (entries.isEmpty()) return findings;

@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The one place where quantities are parsed (FORMAT.md, "Quantities").
+ * The one place where quantities are parsed (docs/format.md, "Quantities").
  * Lower-case {@code b} is bits, upper-case {@code B} bytes; the prefix letter's
  * case does not matter; decimal prefixes are powers of 1000, binary ones of
  * 1024. Anything else is reported, never guessed.

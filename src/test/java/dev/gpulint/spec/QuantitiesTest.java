@@ -8,7 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
-/** FORMAT.md's units, each checked against its value in bytes per second or bytes. */
+/** The units of docs/format.md, "Quantities", each checked against its value in bytes per second or bytes. */
 class QuantitiesTest {
 
     @ParameterizedTest

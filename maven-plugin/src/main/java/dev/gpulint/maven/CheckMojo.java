@@ -1,9 +1,7 @@
 package dev.gpulint.maven;
 
-import dev.gpulint.config.Config;
-import dev.gpulint.lint.Discovery;
 import dev.gpulint.core.LintResult;
-import dev.gpulint.lint.Linter;
+import dev.gpulint.lint.Project;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Level;
 import dev.gpulint.report.SarifRenderer;
@@ -12,17 +10,10 @@ import java.io.File;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileSystems;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.TreeSet;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
@@ -86,17 +77,17 @@ public class CheckMojo extends AbstractMojo {
         else throw new MojoExecutionException("gpulint.failOn must be error, warning, note or never, not '" + failOn + "'");
 
         Path base = basedir.toPath().toAbsolutePath().normalize();
-        Path cfgPath = configFile != null ? configFile.toPath() : Config.find(base);
-        Config cfg = Config.none();
-        if (cfgPath != null) cfg = Config.load(cfgPath, new Discovery(cfg, base).display(cfgPath.toAbsolutePath()));
-        Discovery d = new Discovery(cfg, base);
-        for (Path p : scan(base)) d.addFile(p);
-        d.addIncludes();
-        List<Finding> earlier = new ArrayList<>(cfg.problems());
-        earlier.addAll(d.problems());
-        Linter linter = Linter.forProject(cfg, d, rulesDirectory == null ? null : rulesDirectory.toPath().toAbsolutePath(), earlier);
-        LintResult result = linter.lint(d.files(), earlier, d.context());
-        RuleCatalog rules = linter.rules();
+        Project project = new Project(base)
+                .config(configFile == null ? null : configFile.toPath())
+                .rules(rulesDirectory == null ? null : rulesDirectory.toPath());
+        try {
+            project.matching(includes, excludes);
+        } catch (IOException e) {
+            throw new MojoExecutionException("gpulint: cannot scan " + base + ": " + e.getMessage(), e);
+        }
+        Project.Outcome outcome = project.lint();
+        LintResult result = outcome.result();
+        RuleCatalog rules = outcome.rules();
         for (Finding f : result.findings()) {
             if (f.suppressed()) continue;
             String line = dev.gpulint.report.TextRenderer.headline(f);
@@ -125,41 +116,6 @@ public class CheckMojo extends AbstractMojo {
                     + " at or above " + fo + (maxAllowedFindings > 0 ? " (at most " + maxAllowedFindings + " allowed)" : "")
                     + "; see the log above or " + sarifFile);
         }
-    }
-
-    private List<Path> scan(Path base) throws MojoExecutionException {
-        List<PathMatcher> inc = new ArrayList<>();
-        for (String g : includes) inc.add(FileSystems.getDefault().getPathMatcher("glob:" + g));
-        List<PathMatcher> exc = new ArrayList<>();
-        for (String g : excludes) exc.add(FileSystems.getDefault().getPathMatcher("glob:" + g));
-        TreeSet<Path> found = new TreeSet<>();
-        Path build = base.resolve("target");
-        try {
-            Files.walkFileTree(base, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes a) {
-                    String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
-                    if (!dir.equals(base) && (name.startsWith(".") || dir.equals(build) || name.equals("node_modules"))) {
-                        return FileVisitResult.SKIP_SUBTREE;
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
-                    Path rel = base.relativize(file);
-                    // "**/*.yaml" needs a folder; files at the top level match "*.yaml" too
-                    boolean in = inc.stream().anyMatch(m -> m.matches(rel))
-                            || (rel.getNameCount() == 1 && includes.stream().anyMatch(g -> g.startsWith("**/")
-                                && FileSystems.getDefault().getPathMatcher("glob:" + g.substring(3)).matches(rel)));
-                    if (in && exc.stream().noneMatch(m -> m.matches(rel))) found.add(file);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            throw new MojoExecutionException("gpulint: cannot scan " + base + ": " + e.getMessage(), e);
-        }
-        return new ArrayList<>(found);
     }
 
     private static String version() {

@@ -3,85 +3,143 @@ package dev.gpulint.facts;
 import dev.gpulint.core.Span;
 
 /**
- * A bandwidth written in a manifest, with what the catalog says it should be.
- * The comparison with the catalog (matches, about 8× off, beyond what the
- * technology carries, or some other figure) is done in the derive stage; the
- * rules only read the outcome.
+ * A bandwidth written in a manifest, in bytes per second, with the catalog figures it is compared
+ * with: the nearest figure for what it describes, the figure an 8× reading (bits for bytes) would
+ * match, and the most the technology carries. Rules compare them, within {@link #getTolerance()}.
  */
 public final class BandwidthFact {
     public static final String NETWORK = "network";
     public static final String DEVICE = "device";
 
-    String file, identity, subject, bandwidthClass, kind, written, otherReading, eightfoldDirection, expected;
-    String convention, directionFix, limitText, relatedText;
-    Span span, relatedSpan, keySpan;
-    int ordinal;
-    boolean bits, eightfold, beyond, mismatch, directional, directionStated;
+    /** "About" a catalog figure: within 10% (PCIe Gen4 x16 is 31.5 GB/s per direction, often written 32). */
+    public static final double TOLERANCE = 0.10;
 
-    BandwidthFact() {}
+    private final String file, identity, subject, bandwidthClass, kind, written, otherReading, direction;
+    private final String eightfoldLabel, limitLabel, technology, nicModel, relatedText;
+    private final Span span, keySpan, relatedSpan;
+    private final int ordinal;
+    private final boolean bits;
+    private final double bytesPerSecond, nearestFigure, eightfoldFigure, limit, perDirectionFigure, bidirectionalFigure, nicSpeed;
+    private final long nicsPerNode;
+
+    private BandwidthFact(Builder b) {
+        file = b.file; identity = b.identity; subject = b.subject; bandwidthClass = b.bandwidthClass; kind = b.kind;
+        written = b.written; otherReading = b.otherReading; direction = b.direction; eightfoldLabel = b.eightfoldLabel;
+        limitLabel = b.limitLabel; technology = b.technology; nicModel = b.nicModel; relatedText = b.relatedText;
+        span = b.span; keySpan = b.keySpan; relatedSpan = b.relatedSpan; ordinal = b.ordinal; bits = b.bits;
+        bytesPerSecond = b.bytesPerSecond; nearestFigure = b.nearestFigure; eightfoldFigure = b.eightfoldFigure;
+        limit = b.limit; perDirectionFigure = b.perDirectionFigure; bidirectionalFigure = b.bidirectionalFigure;
+        nicSpeed = b.nicSpeed; nicsPerNode = b.nicsPerNode;
+    }
 
     public static Builder builder() { return new Builder(); }
 
+    /** Collects a fact's values; {@link #build()} returns the finished, immutable fact. */
     public static final class Builder {
-        private final BandwidthFact f = new BandwidthFact();
-        public BandwidthFact fact() { return f; }
+        private String file, identity, subject, bandwidthClass, kind, written, otherReading, direction;
+        private String eightfoldLabel, limitLabel, technology, nicModel, relatedText;
+        private Span span, keySpan, relatedSpan;
+        private int ordinal;
+        private boolean bits;
+        private double bytesPerSecond, nearestFigure, eightfoldFigure, limit, perDirectionFigure, bidirectionalFigure, nicSpeed;
+        private long nicsPerNode;
+
+        private Builder() {}
+
+        public BandwidthFact build() { return new BandwidthFact(this); }
+
         public Builder at(String file, Span span, Span keySpan, int ordinal, String identity) {
-            f.file = file; f.span = span; f.keySpan = keySpan; f.ordinal = ordinal; f.identity = identity; return this;
+            this.file = file; this.span = span; this.keySpan = keySpan; this.ordinal = ordinal; this.identity = identity; return this;
         }
-        public Builder what(String subject, String cls, String kind) { f.subject = subject; f.bandwidthClass = cls; f.kind = kind; return this; }
-        public Builder value(boolean bits, String written, String other) { f.bits = bits; f.written = written; f.otherReading = other; return this; }
-        public Builder eightfold(String direction, String expected) { f.eightfold = true; f.eightfoldDirection = direction; f.expected = expected; return this; }
-        public Builder beyond(String limitText) { f.beyond = true; f.limitText = limitText; return this; }
-        public Builder mismatch(String expected) { f.mismatch = true; f.expected = expected; return this; }
-        public Builder direction(boolean directional, boolean stated, String convention, String fix) {
-            f.directional = directional; f.directionStated = stated; f.convention = convention; f.directionFix = fix; return this;
+        public Builder what(String subject, String cls, String kind) { this.subject = subject; bandwidthClass = cls; this.kind = kind; return this; }
+        public Builder value(double bytesPerSecond, boolean bits, String written, String otherReading) {
+            this.bytesPerSecond = bytesPerSecond; this.bits = bits; this.written = written; this.otherReading = otherReading; return this;
         }
-        public Builder related(Span s, String text) { f.relatedSpan = s; f.relatedText = text; return this; }
+        public Builder direction(String direction) { this.direction = direction; return this; }
+        public Builder technology(String technology) { this.technology = technology; return this; }
+        public Builder nearest(double figure) { nearestFigure = figure; return this; }
+        public Builder eightfold(double figure, String label) { eightfoldFigure = figure; eightfoldLabel = label; return this; }
+        public Builder limit(double limit, String label) { this.limit = limit; limitLabel = label; return this; }
+        public Builder conventions(double perDirection, double bidirectional) {
+            perDirectionFigure = perDirection; bidirectionalFigure = bidirectional; return this;
+        }
+        public Builder nics(String model, double speed, long perNode) { nicModel = model; nicSpeed = speed; nicsPerNode = perNode; return this; }
+        public Builder related(Span s, String text) { relatedSpan = s; relatedText = text; return this; }
     }
 
+    /** The file the value is written in. */
     public String getFile() { return file; }
+    /** Where the value is written. */
     public Span getSpan() { return span; }
-    /** The key of the block that holds the value (nvlink, pcie), for findings about the block. */
+    /** The key of the block that holds the value (nvlink, pcie), for findings about the block; null for others. */
     public Span getKeySpan() { return keySpan; }
     /** Source order within the run, for "the first one" in messages. */
     public int getOrdinal() { return ordinal; }
+    /** Stable name of the value, e.g. "cluster:c/node_groups[g]/nvlink/bandwidth". */
     public String getIdentity() { return identity; }
-    /** What the value describes: "the ConnectX-7 InfiniBand port speed". */
+    /** What the value describes, a noun phrase: "the ConnectX-7 InfiniBand port speed". */
     public String getSubject() { return subject; }
     /** network (NIC, fabric, job network assumptions) or device (NVLink, PCIe). */
     public String getBandwidthClass() { return bandwidthClass; }
     /** nic, fabric, nvlink, pcie, job-inter-node, job-intra-node. */
     public String getKind() { return kind; }
+    /** The value was written in bits per second (Gb/s, Gbps); false for bytes (GB/s, GiB/s). */
     public boolean isBits() { return bits; }
+    /** "bits" or "bytes", the base the value was written in. */
     public String getBase() { return bits ? "bits" : "bytes"; }
-    /** As written: "400 GB/s". */
+    /** The value as written: "400 GB/s". */
     public String getWritten() { return written; }
-    /** The same value in the other base: "3200 Gb/s". */
+    /** The same number read in the other base: "3200 Gb/s" for 400 GB/s. */
     public String getOtherReading() { return otherReading; }
-    /** About 8× above or below every catalog figure for what it describes, while 1× matches none. */
-    public boolean isEightfold() { return eightfold; }
-    /** "above" or "below". */
-    public String getEightfoldDirection() { return eightfoldDirection; }
-    /** The catalog figure, phrased: "InfiniBand NDR ports run at 400 Gb/s = 50 GB/s per direction; write ...". */
-    public String getExpected() { return expected; }
-    /** Above what the technology carries (by more than 10%), and not an 8× case. */
-    public boolean isBeyond() { return beyond; }
-    /** The limit, phrased: "ConnectX-7 ports run at most 400 Gb/s = 50 GB/s per direction". */
-    public String getLimitText() { return limitText; }
-    /** Matches no catalog figure, is not 8× off and not beyond the technology (HW005 for NVLink). */
-    public boolean isMismatch() { return mismatch; }
-    /** NVLink and PCIe bandwidths: per direction or bidirectional aggregate matters. */
-    public boolean isDirectional() { return directional; }
-    public boolean isDirectionStated() { return directionStated; }
-    /** Which convention the value matches: "the bidirectional aggregate (450 GB/s per direction)". */
-    public String getConvention() { return convention; }
-    /** "direction: bidirectional" when the value matches that convention. */
-    public String getDirectionFix() { return directionFix; }
+    /** The value in bytes per second. */
+    public double getBytesPerSecond() { return bytesPerSecond; }
+    /** How close "about" a catalog figure is: 0.10 (10%), relative to the figure. */
+    public double getTolerance() { return TOLERANCE; }
+    /** The declared direction of an NVLink or PCIe value: "unidirectional" or "bidirectional"; null when not stated. */
+    public String getDirection() { return direction; }
+    /** A direction is stated (NVLink and PCIe only). */
+    public boolean isDirectionStated() { return direction != null; }
+    /**
+     * The catalog figure, in bytes per second, nearest to the value (relative distance) among the figures
+     * the described part may run at; 0 when the catalog has none (unknown GPU, NIC without protocol).
+     */
+    public double getNearestFigure() { return nearestFigure; }
+    /**
+     * The catalog figure, in bytes per second, that the value matches when read 8× off (bytes written
+     * for bits, or bits for bytes), found only when the value matches no figure as written; 0 when none.
+     */
+    public double getEightfoldFigure() { return eightfoldFigure; }
+    /** The name of {@link #getEightfoldFigure()}: "InfiniBand NDR", "400GbE", "per NIC"; null when none. */
+    public String getEightfoldLabel() { return eightfoldLabel; }
+    /**
+     * The most the technology carries, in bytes per second (the fastest port speed of the NIC and protocol,
+     * the NVLink or PCIe figure in the declared convention, the node's NICs together); 0 when unknown.
+     */
+    public double getLimit() { return limit; }
+    /** The catalog name of the port speed that is {@link #getLimit()}: "InfiniBand NDR"; null for other kinds. */
+    public String getLimitLabel() { return limitLabel; }
+    /**
+     * What the value is compared with, a noun phrase: "ConnectX-7 InfiniBand", "InfiniBand", "RoCE",
+     * "NVLink4 on H100-SXM5-80GB", "PCIe Gen4 x16"; null when not known.
+     */
+    public String getTechnology() { return technology; }
+    /** NVLink, PCIe and intra-node values: the catalog's per-direction figure in bytes per second; 0 when unknown. */
+    public double getPerDirectionFigure() { return perDirectionFigure; }
+    /** NVLink, PCIe and intra-node values: the catalog's bidirectional aggregate in bytes per second; 0 when unknown. */
+    public double getBidirectionalFigure() { return bidirectionalFigure; }
+    /** Job inter-node values: the model of the node group's first NIC with a speed; null when not stated. */
+    public String getNicModel() { return nicModel; }
+    /** Job inter-node values: that NIC's speed in bytes per second; 0 when the node group states no NIC speed. */
+    public double getNicSpeed() { return nicSpeed; }
+    /** Job inter-node values: how many of that NIC a node has (1 when not stated); 0 when there is no NIC speed. */
+    public long getNicsPerNode() { return nicsPerNode; }
+    /** A value this one is compared with (the NIC speed a job's assumption is read against); null when none. */
     public Span getRelatedSpan() { return relatedSpan; }
+    /** What {@link #getRelatedSpan()} is, a noun phrase; null when none. */
     public String getRelatedText() { return relatedText; }
 
     @Override public String toString() {
-        return "BandwidthFact[" + identity + " " + written + " " + bandwidthClass + "/" + kind + ", eightfold=" + eightfold
-                + ", beyond=" + beyond + ", mismatch=" + mismatch + ", direction=" + directionStated + "]";
+        return "BandwidthFact[" + identity + " " + written + " " + bandwidthClass + "/" + kind + ", nearest=" + nearestFigure
+                + ", eightfold=" + eightfoldFigure + ", limit=" + limit + ", direction=" + direction + "]";
     }
 }

@@ -14,9 +14,10 @@ import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
 import java.util.List;
 
-import static dev.gpulint.derive.Text.gib;
-
-/** The HW family's analysis: a node group's GPU against the catalog, its NVLink and its NICs. */
+/**
+ * The HW family's analysis: a node group's GPU with its catalog entry, its NVLink and its NICs.
+ * The facts carry the declared and catalog values; the rules compare them.
+ */
 public final class NodeGroupAnalysis {
 
     private final Catalog catalog;
@@ -30,53 +31,80 @@ public final class NodeGroupAnalysis {
     public void group(Resolved.Group g, Protocol fabric) {
         Specs.NodeGroup spec = g.spec();
         Catalog.Gpu gpu = g.gpu();
-        String modelName = spec.gpu() == null ? null : value(spec.gpu().model());
+        Specs.Gpu declaredGpu = spec.gpu();
+        String modelName = declaredGpu == null ? null : value(declaredGpu.model());
         Specs.Nvlink nv = spec.nvlink();
-        String memoryText = null;
-        Span memorySpan = null;
-        if (gpu != null && spec.gpu().memory() != null) {
-            memorySpan = spec.gpu().memory().span();
-            if (!g.memoryMatches()) memoryText = memoryText(gpu, spec.gpu().memory().value().bytes(), spec.gpu().memory().value().written());
-        }
-        long rdmaNics = 0;
-        for (Specs.Nic n : spec.nics()) {
-            Protocol p = Resolver.protocol(n, fabric);
-            if (p != null && p.rdma()) rdmaNics += n.count() == null ? 1L : n.count().value();
-        }
-        String closest = null;
-        if (gpu == null && modelName != null) {
+        NodeGroupFact.Builder b = NodeGroupFact.builder()
+                .group(g.clusterName(), g.name(), g.cluster().file(), spec.span(), spec.count() == null ? 0L : spec.count().value())
+                .gpus(g.gpusPerNode(), declaredGpu == null ? null : span(declaredGpu.count()), modelName,
+                        declaredGpu == null ? null : span(declaredGpu.model()))
+                .nvlink(g.nvlinkDeclared(), nv == null ? null : nv.keySpan(), g.nvswitch(), nv == null ? null : span(nv.nvswitch()),
+                        g.bridge(), nv == null ? null : span(nv.bridge()))
+                .domain(g.declaredDomainSize(), nv == null ? null : span(nv.domainSize()), g.domainSize(), g.domainKind(), g.domainSpan())
+                .nics(!spec.nics().isEmpty(), rdmaNics(spec, fabric));
+        if (gpu != null) {
+            b.catalog(gpu.name(), gpu.form() == Catalog.Form.PCIE, gpu.nvlinkGeneration(), gpu.bridgeMax());
+            if (declaredGpu.memory() != null) {
+                double declared = declaredGpu.memory().value().bytes();
+                List<Double> variants = new ArrayList<>();
+                variants.add(gpu.memoryBytes());
+                variants.addAll(gpu.alternateMemoryBytes());
+                b.memory(declared, declaredGpu.memory().value().written(), declaredGpu.memory().span(), gpu.memoryBytes(),
+                        nearestMemoryReading(declared, variants), neighbours(gpu, declared, catalog.gpus()));
+            }
+        } else if (modelName != null) {
             List<String> names = new ArrayList<>();
             for (Catalog.Gpu x : catalog.gpus()) names.add(x.name());
-            closest = String.join(", ", DidYouMean.closestN(modelName, names, 3));
+            b.closestGpuModels(DidYouMean.closestN(modelName, names, 3));
         }
-        out.add(new NodeGroupFact(g.clusterName(), g.name(), g.cluster().file(), spec.span(), spec.count() == null ? 0L : spec.count().value(),
-                g.gpusPerNode(), spec.gpu() == null ? null : span(spec.gpu().count()), modelName,
-                spec.gpu() == null ? null : span(spec.gpu().model()), gpu != null, gpu == null ? null : gpu.name(),
-                gpu != null && gpu.form() == Catalog.Form.PCIE, gpu == null ? 0 : gpu.nvlinkGeneration(),
-                gpu == null ? 0 : gpu.bridgeMax(), g.nvlinkDeclared(), nv == null ? null : nv.keySpan(), g.nvswitch(),
-                nv == null ? null : span(nv.nvswitch()), g.bridge(), nv == null ? null : span(nv.bridge()),
-                g.declaredDomainSize(), nv == null ? null : span(nv.domainSize()), g.domainSize(), g.domainKind().name(),
-                g.domainSpan(), g.domainText())
-                .withExtras(closest, !g.memoryMatches(), memoryText, memorySpan, rdmaNics, !spec.nics().isEmpty()));
+        out.add(b.build());
         int i = 0;
         for (Specs.Nic n : spec.nics()) {
             i++;
-            Protocol protocol = Resolver.protocol(n, fabric);
-            out.add(new NicFact(g.clusterName(), g.name(), g.cluster().file(), i, value(n.model()),
-                    protocol == null ? null : protocol.id(), value(n.gpudirectRdma()), n.span(), span(n.gpudirectRdma())));
+            out.add(new NicFact(g.clusterName(), g.name(), g.cluster().file(), i, value(n.model()), Resolver.protocol(n, fabric),
+                    value(n.gpudirectRdma()), n.span(), span(n.gpudirectRdma())));
         }
     }
 
-    /** "96 GB for H100-SXM5-80GB, whose memory is 80 GiB (85.9 GB); H100-NVL-94GB has ..." */
-    private String memoryText(Catalog.Gpu gpu, double declared, String written) {
-        StringBuilder alt = new StringBuilder();
-        for (Catalog.Gpu other : catalog.gpus()) {
-            if (other.family().equals(gpu.family()) && !other.name().equals(gpu.name())
-                    && Math.abs(declared / other.memoryBytes() - 1) <= 0.05) {
-                alt.append("; ").append(other.name()).append(" has ").append(gib(other.memoryBytes()));
+    /** NICs per node whose protocol (stated, or the fabric's) carries RDMA; an entry without a count is one NIC. */
+    static long rdmaNics(Specs.NodeGroup spec, Protocol fabric) {
+        long n = 0;
+        for (Specs.Nic nic : spec.nics()) {
+            Protocol p = Resolver.protocol(nic, fabric);
+            if (p != null && p.rdma()) n += nic.count() == null ? 1L : nic.count().value();
+        }
+        return n;
+    }
+
+    /**
+     * Of the memory variants (bytes), each read as is or with its GiB figure written as GB (80 GiB read
+     * as 80e9 bytes), the reading nearest to the declared bytes by relative distance |declared / r - 1|:
+     * the declared memory is within x% of some reading exactly when it is within x% of this one.
+     * 0 when there are no variants.
+     */
+    static double nearestMemoryReading(double declared, List<Double> variants) {
+        double best = 0;
+        double distance = Double.POSITIVE_INFINITY;
+        for (double v : variants) {
+            double gib = v / (1L << 30);
+            for (double reading : new double[] {v, gib * 1e9}) {
+                double d = Math.abs(declared / reading - 1);
+                if (d < distance) { distance = d; best = reading; }
             }
         }
-        return written + " for " + gpu.name() + ", whose memory is " + gib(gpu.memoryBytes()) + alt;
+        return best;
+    }
+
+    /** Other models of the GPU's family whose memory is within 5% of the declared bytes: what the user may have meant. */
+    static List<NodeGroupFact.Variant> neighbours(Catalog.Gpu gpu, double declared, List<Catalog.Gpu> all) {
+        List<NodeGroupFact.Variant> near = new ArrayList<>();
+        for (Catalog.Gpu other : all) {
+            if (other.family().equals(gpu.family()) && !other.name().equals(gpu.name())
+                    && Math.abs(declared / other.memoryBytes() - 1) <= 0.05) {
+                near.add(new NodeGroupFact.Variant(other.name(), other.memoryBytes()));
+            }
+        }
+        return near;
     }
 
     private static <T> T value(Located<T> l) { return l == null ? null : l.value(); }

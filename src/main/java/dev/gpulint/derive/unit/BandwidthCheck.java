@@ -1,27 +1,43 @@
 package dev.gpulint.derive.unit;
 
-import dev.gpulint.spec.Quantities;
+import dev.gpulint.facts.BandwidthFact;
+import dev.gpulint.facts.HwUnits;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Compares a declared bandwidth with the catalog figures for what it
- * describes. "About" means within 10%: PCIe Gen4 x16 is 31.5 GB/s per direction
- * but often written 32.
+ * Compares a declared bandwidth with the catalog figures for what it describes. "About" means
+ * within {@link BandwidthFact#TOLERANCE} (10%): PCIe Gen4 x16 is 31.5 GB/s per direction but often
+ * written 32.
  */
 public final class BandwidthCheck {
     private BandwidthCheck() {}
 
-    static final double TOLERANCE = 0.10;
+    static final double TOLERANCE = BandwidthFact.TOLERANCE;
 
-    /** A catalog figure in bytes per second, with how to say it. */
+    /** A catalog figure in bytes per second, with its name ("InfiniBand NDR", "per direction"). */
     public record Figure(double bytesPerSecond, String label) {}
 
     /** The figure an 8× reading matches, and whether the value is above (bytes for bits) or below it. */
     public record Eightfold(Figure figure, boolean above) {}
 
     public static boolean matches(double value, Figure f) {
-        return Math.abs(value / f.bytesPerSecond() - 1) <= TOLERANCE;
+        return HwUnits.within(value, f.bytesPerSecond(), TOLERANCE);
+    }
+
+    /**
+     * The figure nearest to the value by relative distance |value / figure - 1|, the measure that
+     * {@link #matches} bounds: the value matches some figure exactly when it matches this one.
+     * 0 when there are no figures.
+     */
+    public static double nearest(double value, List<Figure> figures) {
+        double best = 0;
+        double distance = Double.POSITIVE_INFINITY;
+        for (Figure f : figures) {
+            double d = Math.abs(value / f.bytesPerSecond() - 1);
+            if (d < distance) { distance = d; best = f.bytesPerSecond(); }
+        }
+        return best;
     }
 
     /** Empty when the value matches a figure as written, or when no 8× reading matches either. */
@@ -33,13 +49,13 @@ public final class BandwidthCheck {
         return Optional.empty();
     }
 
-    /** "400 Gb/s = 50 GB/s". */
-    public static String bothBases(double bytesPerSecond) {
-        return Quantities.format(bytesPerSecond * 8 / 1e9) + " Gb/s = " + Quantities.format(bytesPerSecond / 1e9) + " GB/s";
-    }
-
-    /** "400 Gb/s or 50 GB/s". */
-    public static String suggestion(double bytesPerSecond) {
-        return Quantities.format(bytesPerSecond * 8 / 1e9) + " Gb/s or " + Quantities.format(bytesPerSecond / 1e9) + " GB/s";
+    /**
+     * As {@link #eightfold(double, List)}, and also empty when the value matches, as written, a figure
+     * of the same technology that the described part cannot reach (XDR 800 Gb/s on a ConnectX-7): that
+     * is no bit/byte mix-up, only beyond the part.
+     */
+    public static Optional<Eightfold> eightfold(double value, List<Figure> figures, List<Figure> technology) {
+        for (Figure f : technology) if (matches(value, f)) return Optional.empty();
+        return eightfold(value, figures);
     }
 }

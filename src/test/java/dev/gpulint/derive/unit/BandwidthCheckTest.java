@@ -44,8 +44,18 @@ class BandwidthCheckTest {
     }
 
     @Test
-    void phrasing() {
-        assertEquals("400 Gb/s = 50 GB/s", BandwidthCheck.bothBases(50e9));
-        assertEquals("25 Gb/s or 3.125 GB/s", BandwidthCheck.suggestion(3.125e9));
+    void nearestIsByRelativeDistance() {
+        // 35 GB/s is 10 GB/s from HDR and 15 from NDR, but 40% above HDR and 30% below NDR
+        assertEquals(50e9, BandwidthCheck.nearest(35e9, List.of(HDR, NDR)));
+        assertEquals(25e9, BandwidthCheck.nearest(26e9, List.of(HDR, NDR)));
+        assertEquals(0, BandwidthCheck.nearest(26e9, List.of()));
+    }
+
+    @Test
+    void aFigureOfTheTechnologyAsWrittenIsNoMixUp() {
+        Figure xdr = new Figure(100e9, "XDR");
+        // 800 GB/s is 8x XDR... but 100 GB/s written is XDR itself: beyond a ConnectX-7, not a mix-up
+        assertTrue(BandwidthCheck.eightfold(100e9, List.of(HDR, NDR), List.of(HDR, NDR, xdr)).isEmpty());
+        assertEquals(NDR, BandwidthCheck.eightfold(400e9, List.of(HDR, NDR), List.of(HDR, NDR, xdr)).orElseThrow().figure());
     }
 }

@@ -5,7 +5,7 @@ import dev.gpulint.core.Span;
 /**
  * One step's gradient all-reduce of a job (NET003): S bytes of gradients per GPU over N
  * data-parallel ranks on the link the first data-parallel group uses. A ring all-reduce sends
- * 2(N−1)/N × S per GPU (dev.gpulint.derive.Estimates.ringAllReduceSeconds, unit-tested).
+ * 2(N−1)/N × S per GPU (Estimates.ringAllReduceSeconds in the derive stage, unit-tested).
  */
 public final class AllReduceFact {
 

@@ -5,7 +5,7 @@ import dev.gpulint.core.Span;
 /**
  * The pipeline bubble of a job's step (PAR006): with pp stages, v virtual stages per rank and m
  * micro-batches per step, the GPUs idle (pp−1)/(v·m+pp−1) of the step (Megatron-LM's interleaved
- * schedule; dev.gpulint.derive.Estimates.bubble, unit-tested).
+ * schedule; Estimates.bubble in the derive stage, unit-tested).
  */
 public final class BubbleFact {
     private final String jobName, file;

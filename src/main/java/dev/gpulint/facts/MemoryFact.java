@@ -5,7 +5,7 @@ import dev.gpulint.core.Span;
 /**
  * A job's model states per GPU (MEM family): weights, gradients and optimizer states of the
  * parameters its GPU holds, against that GPU's memory. The arithmetic is
- * dev.gpulint.derive.Estimates.modelStatesPerGpu (unit-tested); the rules compare the result.
+ * Estimates.modelStatesPerGpu in the derive stage (unit-tested); the rules compare the result.
  */
 public final class MemoryFact {
     private final String jobName, file, gpuName, groupName;

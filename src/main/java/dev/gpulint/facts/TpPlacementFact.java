@@ -5,7 +5,7 @@ import dev.gpulint.spec.DomainKind;
 
 /**
  * Where a job's tensor-parallel groups land under its rank order (PAR002, PAR003): the first group
- * that spans more than one NVLink domain, if any (dev.gpulint.derive.par.Placement, unit-tested),
+ * that spans more than one NVLink domain, if any (Placement in the derive stage, unit-tested),
  * and the node group's NVLink domain and PCIe link. One fact per job with tp &gt; 1 on a known node group.
  */
 public final class TpPlacementFact {

@@ -106,4 +106,20 @@ class JsonSchemaTest {
         }
         return out;
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void configurationParamsMatchTheRulesMetadata() throws IOException {
+        Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build())
+                .loadFromString(Files.readString(DIR.resolve("gpulint-config.schema.json")));
+        Map<String, Object> params = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) root.get("properties"))
+                .get("params")).get("properties");
+        Map<String, Object> inSchema = new java.util.TreeMap<>();
+        params.forEach((rule, v) -> inSchema.put(rule, new TreeSet<>(((Map<String, Object>) ((Map<String, Object>) v).get("properties")).keySet())));
+        Map<String, Object> inMetadata = new java.util.TreeMap<>();
+        for (var r : dev.gpulint.meta.RuleCatalog.builtIn().all()) {
+            if (!r.params().isEmpty()) inMetadata.put(r.id(), new TreeSet<>(r.params().keySet()));
+        }
+        assertEquals(inMetadata, inSchema, "schema/gpulint-config.schema.json params: one entry per rule parameter of rules/*/ID.yaml");
+    }
 }

@@ -68,6 +68,12 @@ class RuleCatalogTest {
         for (String section : List.of("## What it checks", "## Why it matters", "## Failing example", "## Fixed", "## Sources")) {
             assertTrue(r.helpMarkdown().contains(section), r.id() + " help page has '" + section + "'");
         }
+        // parameters: every one the metadata declares is in the help page's table with its default, and no other
+        assertEquals(!r.params().isEmpty(), r.helpMarkdown().contains("## Parameters"), r.id() + " help page has a Parameters section iff it has params");
+        for (var p : r.params().entrySet()) {
+            String row = "| `" + p.getKey() + "` | " + dev.gpulint.spec.Quantities.format(p.getValue()) + " |";
+            assertTrue(r.helpMarkdown().contains(row), r.id() + " help page lists parameter " + p.getKey() + " with its default: " + row);
+        }
 
         Path dir = RuleCases.RULES.resolve(r.family());
         Path cases = dir.resolve(r.id() + ".test.yaml");

@@ -20,22 +20,33 @@ public final class ClusterFact {
     private final int nodeGroupCount;
 
 
+    /** The cluster's name. */
     public String getName() { return name; }
+    /** The file that declares it. */
     public String getFile() { return file; }
+    /** Where the name is written. */
     public Span getNameSpan() { return nameSpan; }
+    /** Its position among the run's facts, in input order (the first of a duplicated name has the smaller one). */
     public int getOrdinal() { return ordinal; }
+    /** fabric.type as written: infiniband, roce or ethernet; null when not stated. */
     public String getFabricType() { return fabricType; }
+    /** fabric.topology: rail-optimized, fat-tree or other; null when not stated. */
     public String getTopology() { return topology; }
     /** RoCE is declared: fabric type roce, or a NIC with protocol roce. */
     public boolean isRoce() { return roce; }
+    /** Where RoCE is declared (the fabric type or the NIC protocol); null without RoCE. */
     public Span getRoceSpan() { return roceSpan; }
     /** Where RoCE is declared, for messages: "fabric type roce" or "NIC ConnectX-7 protocol roce". */
     public String getRoceSource() { return roceSource; }
     /** null when not stated. */
     public Boolean getPfcEnabled() { return pfcEnabled; }
+    /** Where fabric.roce.pfc.enabled is written; null when not stated. */
     public Span getPfcSpan() { return pfcSpan; }
+    /** fabric.roce.ecn.enabled; null when not stated. */
     public Boolean getEcnEnabled() { return ecnEnabled; }
+    /** Where fabric.roce.ecn.enabled is written; null when not stated. */
     public Span getEcnSpan() { return ecnSpan; }
+    /** Node groups the cluster declares. */
     public int getNodeGroupCount() { return nodeGroupCount; }
 
     private final double oversubscription;
@@ -62,12 +73,15 @@ public final class ClusterFact {
 
     /** N of "N:1"; 0 when not stated. */
     public double getOversubscription() { return oversubscription; }
+    /** Where fabric.oversubscription is written; null when not stated. */
     public Span getOversubscriptionSpan() { return oversubscriptionSpan; }
     /** InfiniBand or RoCE anywhere: the fabric type or a NIC's protocol. */
     public boolean isRdma() { return rdma; }
     /** Declared PFC priority; -1 when not stated. */
     public int getPfcPriority() { return pfcPriority; }
+    /** Where fabric.roce.pfc.priority is written; null when not stated. */
     public Span getPfcPrioritySpan() { return pfcPrioritySpan; }
+    /** The oversubscription as the manifest writes ratios: "4:1". */
     public String getOversubscriptionText() { return dev.gpulint.spec.Quantities.format(oversubscription) + ":1"; }
 
     public String identity() { return "cluster:" + name; }

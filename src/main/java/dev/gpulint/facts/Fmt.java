@@ -4,7 +4,7 @@ import dev.gpulint.spec.Quantities;
 
 /**
  * How rules write numbers in messages, so that every rule rounds and names units the same way.
- * Called from DRL: {@code Fmt.gb($m.getPerGpuBytes())}.
+ * Called from DRL: {@code Fmt.gb($m.getPerGpuBytes())}. Bandwidths and GPU memory: {@code HwUnits}.
  */
 public final class Fmt {
     private Fmt() {}
@@ -17,14 +17,6 @@ public final class Fmt {
 
     /** Decimal gigabytes, two decimals at most: "87.5 GB". */
     public static String gb(double bytes) { return Quantities.format2(bytes / 1e9) + " GB"; }
-
-    /** GPU memory, which is binary-sized: "80 GiB (85.9 GB)". */
-    public static String gib(double bytes) {
-        return Quantities.format(bytes / (1L << 30)) + " GiB (" + Quantities.format2(bytes / 1e9) + " GB)";
-    }
-
-    /** A rate in decimal gigabytes per second: "450 GB/s". */
-    public static String gbs(double bytesPerSecond) { return Quantities.format(bytesPerSecond / 1e9) + " GB/s"; }
 
     /** A count of parameters: 8e9 → "8B", 1.5e12 → "1.5T", 350e6 → "350M". */
     public static String count(double v) {

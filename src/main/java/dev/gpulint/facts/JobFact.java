@@ -45,68 +45,113 @@ public final class JobFact {
         public Builder batch(long micro, Span ms, long global, Span gs) { f.microBatchSize = micro; f.microBatchSpan = ms; f.globalBatchSize = global; f.globalBatchSpan = gs; return this; }
     }
 
+    /** The job's name. */
     public String getName() { return name; }
+    /** The file that declares it. */
     public String getFile() { return file; }
+    /** Where the name is written. */
     public Span getNameSpan() { return nameSpan; }
+    /** Its position among the run's facts, in input order (the first of a duplicated name has the smaller one). */
     public int getOrdinal() { return ordinal; }
+    /** The cluster the job names; null when it names none. */
     public String getClusterName() { return clusterName; }
+    /** Where the cluster is named. */
     public Span getClusterSpan() { return clusterSpan; }
+    /** The node group the job names; null when it names none. */
     public String getNodeGroupName() { return nodeGroupName; }
+    /** Where the node group is named. */
     public Span getNodeGroupSpan() { return nodeGroupSpan; }
+    /** A linted file defines the cluster the job names. */
     public boolean isClusterResolved() { return clusterResolved; }
     /** The job's node group is known (named and found, or the cluster's only group). */
     public boolean isGroupResolved() { return groupResolved; }
+    /** Node groups of the job's cluster (0 when the cluster is not found). */
     public int getClusterGroupCount() { return clusterGroupCount; }
+    /** Their names, comma-separated: "dgx, hgx". */
     public String getClusterGroupNames() { return clusterGroupNames; }
+    /** nodes; 0 when not stated. */
     public long getNodes() { return nodes; }
+    /** Where nodes is written. */
     public Span getNodesSpan() { return nodesSpan; }
+    /** GPUs per node: the job's gpus_per_node, else its node group's gpu.count; 0 when neither is known. */
     public long getGpusPerNode() { return gpusPerNode; }
     /** Where the GPUs per node come from: the job's gpus_per_node, or the cluster's gpu.count. */
     public Span getGpusPerNodeSpan() { return gpusPerNodeSpan; }
+    /** Where that number comes from, as a name: "gpus_per_node of job 'j'", "8 GPUs per node in node group 'dgx' of cluster 'pod'". */
     public String getGpusPerNodeSource() { return gpusPerNodeSource; }
     /** nodes × GPUs per node; 0 when either is unknown. */
     public long getTotalGpus() { return totalGpus; }
+    /** Tensor-parallel size (1 when not stated). */
     public long getTp() { return tp; }
+    /** Pipeline-parallel size (1 when not stated). */
     public long getPp() { return pp; }
     /** 0 when not stated (derived by the frameworks). */
     public long getDp() { return dp; }
+    /** Context-parallel size (1 when not stated). */
     public long getCp() { return cp; }
+    /** Expert-parallel size (1 when not stated). */
     public long getEp() { return ep; }
     /** dp as stated, or as the frameworks derive it (GPUs ÷ tp·pp·cp); 0 when neither is known. */
     public long getDpEffective() { return dpEffective; }
+    /** Where tp is set; null when not stated. */
     public Span getTpSpan() { return tpSpan; }
+    /** Where pp is set; null when not stated. */
     public Span getPpSpan() { return ppSpan; }
+    /** Where dp is set; null when not stated. */
     public Span getDpSpan() { return dpSpan; }
+    /** Where cp is set; null when not stated. */
     public Span getCpSpan() { return cpSpan; }
+    /** Where ep is set; null when not stated. */
     public Span getEpSpan() { return epSpan; }
+    /** The parallelism block's key (or the first parallel size an adapter read). */
     public Span getParallelismSpan() { return parallelismSpan; }
+    /** tp, pp, cp or dp is stated. */
     public boolean isParallelismStated() { return parallelismStated; }
     /** tp × pp × cp, saturating at Long.MAX_VALUE: the GPUs of one model replica. */
     public long getModelParallelSize() { return mulSat(mulSat(tp, pp), cp); }
     /** tp × pp × dp × cp, saturating; 0 when dp is not stated. */
     public long getGridSize() { return dp > 0 ? mulSat(getModelParallelSize(), dp) : 0; }
+    /** dp is stated (dp > 0). */
     public boolean isDpStated() { return dp > 0; }
+    /** model.layers; 0 when not stated. */
     public long getLayers() { return layers; }
+    /** Where model.layers is written. */
     public Span getLayersSpan() { return layersSpan; }
+    /** Virtual pipeline stages per pipeline rank (1 when not stated). */
     public long getVirtualPp() { return virtualPp; }
+    /** Where virtual_pp is set. */
     public Span getVirtualPpSpan() { return virtualPpSpan; }
     /** Layers per pipeline chunk must be whole: pp × virtual_pp. */
     public long getPipelineChunks() { return mulSat(pp, virtualPp); }
+    /** model.attention_heads; 0 when not stated. */
     public long getAttentionHeads() { return attentionHeads; }
+    /** Where attention_heads is written. */
     public Span getHeadsSpan() { return headsSpan; }
+    /** model.kv_heads (query groups); 0 when not stated. */
     public long getKvHeads() { return kvHeads; }
+    /** Where kv_heads is written. */
     public Span getKvHeadsSpan() { return kvHeadsSpan; }
+    /** model.experts; 0 when not stated. */
     public long getExperts() { return experts; }
+    /** Where experts is written. */
     public Span getExpertsSpan() { return expertsSpan; }
     /** Megatron's expert grid: ep × tp (expert tp = tp) × pp must divide the GPU count. */
     public long getExpertGrid() { return mulSat(mulSat(ep, tp), pp); }
+    /** model.seq_length; 0 when not stated. */
     public long getSeqLength() { return seqLength; }
+    /** Where seq_length is written. */
     public Span getSeqLengthSpan() { return seqLengthSpan; }
+    /** parallelism.sequence_parallel is true. */
     public boolean isSequenceParallel() { return sequenceParallel; }
+    /** Where sequence_parallel is set. */
     public Span getSequenceParallelSpan() { return sequenceParallelSpan; }
+    /** batch.micro_batch_size; 0 when not stated. */
     public long getMicroBatchSize() { return microBatchSize; }
+    /** Where micro_batch_size is written. */
     public Span getMicroBatchSpan() { return microBatchSpan; }
+    /** batch.global_batch_size; 0 when not stated. */
     public long getGlobalBatchSize() { return globalBatchSize; }
+    /** Where global_batch_size is written. */
     public Span getGlobalBatchSpan() { return globalBatchSpan; }
     /** micro_batch_size × dp: the samples one micro-batch step takes over all replicas. */
     public long getBatchQuantum() { return mulSat(microBatchSize, dpEffective); }

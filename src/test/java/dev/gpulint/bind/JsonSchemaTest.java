@@ -122,4 +122,33 @@ class JsonSchemaTest {
         }
         assertEquals(inMetadata, inSchema, "schema/gpulint-config.schema.json params: one entry per rule parameter of rules/*/ID.yaml");
     }
+
+    @Test
+    void theManifestSchemaBranchesOnKind() throws IOException {
+        Schema s = schema("gpulint-manifest.schema.json");
+        // a job's own mistake is reported against the job's schema, not as "kind: 'cluster' was expected"
+        var job = s.validate(json(Map.of("kind", "training_job", "name", "j", "nodes", "two")), InputFormat.JSON);
+        assertFalse(job.isEmpty());
+        assertTrue(job.stream().allMatch(e -> e.getInstanceLocation().toString().equals("/nodes")), job.toString());
+        // a typo in kind is one error, about kind
+        var typo = s.validate(json(Map.of("kind", "trainingjob", "name", "j")), InputFormat.JSON);
+        assertEquals(1, typo.size(), typo.toString());
+        assertTrue(typo.get(0).getInstanceLocation().toString().contains("kind"), typo.toString());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void configurationRuleNamesAreTheCatalogsAndUnknownOnesFail() throws IOException {
+        Schema s = schema("gpulint-config.schema.json");
+        assertFalse(s.validate("{\"rules\": {\"NET999\": \"off\"}}", InputFormat.JSON).isEmpty(), "unknown rule ID");
+        assertTrue(s.validate("{\"rules\": {\"NET005\": false, \"pipeline-bubble\": \"note\"}}", InputFormat.JSON).isEmpty(),
+                "off read as false by YAML 1.1 tools is accepted, and rule names too");
+        Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build())
+                .loadFromString(Files.readString(DIR.resolve("gpulint-config.schema.json")));
+        Map<String, Object> rules = (Map<String, Object>) ((Map<String, Object>) root.get("properties")).get("rules");
+        TreeSet<String> inSchema = new TreeSet<>((java.util.List<String>) ((Map<String, Object>) rules.get("propertyNames")).get("enum"));
+        TreeSet<String> inCatalog = new TreeSet<>();
+        for (var r : dev.gpulint.meta.RuleCatalog.builtIn().all()) { inCatalog.add(r.id()); inCatalog.add(r.name()); }
+        assertEquals(inCatalog, inSchema, "schema/gpulint-config.schema.json rules: every rule ID and name of the catalog");
+    }
 }

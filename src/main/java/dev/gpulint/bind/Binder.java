@@ -46,11 +46,7 @@ public final class Binder {
             String kind = kindNode instanceof ScalarNode ks ? ks.text() : "";
             Field schema = Schema.forKind(kind);
             if (schema == null) {
-                // only the DSL gets here: its every top-level block is a document
-                String guess = DidYouMean.closest(kind, dev.gpulint.read.Manifests.KINDS);
-                findings.add(Finding.of("SYN002", kindNode != null ? kindNode.span() : d.root().span(), "document#" + d.index(),
-                        "unknown top-level block '" + kind + "'; a manifest holds cluster and training_job blocks"
-                                + (guess != null ? " (did you mean '" + guess + "'?)" : "")));
+                findings.add(UnknownKind.finding(d, kindNode, kind));
                 continue;
             }
             String label = d.root().get("name").filter(n -> n instanceof ScalarNode).map(n -> ((ScalarNode) n).text())

@@ -53,7 +53,7 @@ public final class YamlReader {
             int index = 0;
             for (org.snakeyaml.engine.v2.nodes.Node n : new Compose(settings).composeAllFromString(file.text())) {
                 Node tree = convert(n, name);
-                if (tree instanceof MappingNode m && (!manifestsOnly || Manifests.isNative(m))) {
+                if (tree instanceof MappingNode m && (!manifestsOnly || Manifests.isNativeOrNearly(m))) {
                     docs.add(new Document(name, index, m));
                     manifest = true;
                 } else if (tree instanceof MappingNode m) {

@@ -37,4 +37,9 @@ public final class BandwidthBasesFact {
         if (firstBits == null || firstBytes == null) return null;
         return getFirst() == firstBits ? firstBytes : firstBits;
     }
+
+    @Override public String toString() {
+        return "BandwidthBasesFact[" + bandwidthClass + ", bits=" + (firstBits == null ? null : firstBits.getIdentity())
+                + ", bytes=" + (firstBytes == null ? null : firstBytes.getIdentity()) + "]";
+    }
 }

@@ -9,7 +9,10 @@ Scenarios (issue 2's targets in brackets):
   formats   1,000 files of other formats: 250 each of NeMo configs, MPIJobs with launch scripts, SkyPilot
             tasks with run scripts and DeepSpeed JSON, plus a 2,000-rule Prometheus file [as many: <= 2 s]
 
-Usage: python3 bench/bench.py [--rounds N]     (builds gpulint first through bin/gpulint if needed)
+  fleet     (only with --fleet N, run once) a cluster listed one node group per node: N node groups
+            [1,000,000 within 20 s and 2 GiB]; reports wall time and peak RSS (wait4's ru_maxrss)
+
+Usage: python3 bench/bench.py [--rounds N] | --fleet N     (builds gpulint first through bin/gpulint if needed)
 Each round runs every scenario once, in a shuffled order; round 0 is a discarded warm-up.
 """
 import argparse, os, random, shutil, statistics, subprocess, sys, time
@@ -143,10 +146,38 @@ def timed(cmd):
     return dt
 
 
+def fleet(groups):
+    """One cluster file with one node group per node; one run, its wall time and peak memory."""
+    path = os.path.join(GEN, "fleet", "fleet.yaml")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write("kind: cluster\nname: fleet\nfabric: { type: infiniband, topology: rail-optimized }\nnode_groups:\n")
+        for g in range(groups):
+            f.write(f"  - {{ name: n{g}, count: 1, gpu: {{ model: H100-SXM5-80GB, count: 8 }}, "
+                    "nvlink: { switch: true, bandwidth: 900 GB/s }, "
+                    "nics: [{ model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }] }\n")
+    subprocess.run([LAUNCHER, "--version"], check=True, stdout=subprocess.DEVNULL)
+    t0 = time.perf_counter()
+    p = subprocess.Popen([LAUNCHER, path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(p.pid, 0)
+    dt = time.perf_counter() - t0
+    code = os.waitstatus_to_exitcode(status)
+    err = p.stderr.read().decode()[-2000:]
+    if code not in (0, 1):
+        sys.exit(f"fleet: exit {code}: {err}")
+    size = os.path.getsize(path) / 2**20
+    print(f"fleet    {groups} node groups ({size:.0f} MiB): {dt:.2f} s, peak RSS {usage.ru_maxrss / 2**20:.2f} GiB"
+          f"   target: 1,000,000 within 20 s and 2 GiB (cpus={os.cpu_count()}, load={os.getloadavg()[0]:.2f})")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--fleet", type=int, help="run only the fleet scenario, with this many node groups")
     args = ap.parse_args()
+    if args.fleet:
+        fleet(args.fleet)
+        return
     generate()
     subprocess.run([LAUNCHER, "--version"], check=True, stdout=subprocess.DEVNULL)   # build + CDS archive
     scenarios = {

@@ -127,9 +127,12 @@ public final class Binder {
         }
     }
 
+    private static final java.util.regex.Pattern RATIO_TEXT = java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]+)?)\\s*(?::\\s*1)?");
+
     /** Template placeholders and "decide later" values: unknown, so no rule reasons on them (and no error). */
     public static boolean placeholder(String t) {
         String v = t.strip();
+        if (v.length() > 256) return false;
         return v.matches("\\$\\{[^}]*\\}|\\$[A-Za-z_][A-Za-z0-9_]*|\\{\\{.*\\}\\}|\\?\\?\\?|(?i)auto");
     }
 
@@ -169,9 +172,11 @@ public final class Binder {
                         + (guess != null ? " (did you mean '" + guess + "'?)" : ""));
             }
             case RATIO -> {
-                java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(?::\\s*1)?\\s*$").matcher(t);
+                // stripped and capped first: blanks around the number must not make the match quadratic
+                String r = t.strip();
+                java.util.regex.Matcher m = RATIO_TEXT.matcher(r.length() <= 64 ? r : "");
                 if (m.matches()) values.put(s, Double.parseDouble(m.group(1)));
-                else typeError(s, path, "'" + name + "' must be a ratio such as \"2:1\", found '" + t + "'");
+                else typeError(s, path, "'" + name + "' must be a ratio such as \"2:1\", found '" + (t.length() <= 64 ? t : r.substring(0, Math.min(60, r.length())) + "…") + "'");
             }
             case ORDER -> order(key, s, path);
             case BANDWIDTH -> unit(s, path, Quantities.bandwidth(t));

@@ -135,6 +135,12 @@ public final class Catalog {
             for (String k : List.of("name", "family", "form", "memory", "nvlink_generation", "source")) {
                 if (!g.containsKey(k)) throw new IllegalArgumentException("catalog GPU " + g.getOrDefault("name", "?") + " lacks '" + k + "'");
             }
+            positive("GPU", g, "memory", true);
+            positive("GPU", g, "hbm_bandwidth", false);
+            positive("GPU", g, "nvlink_bandwidth", false);
+            for (Object m : (List<Object>) g.getOrDefault("alternate_memory", List.of())) {
+                if (size(m) <= 0) throw new IllegalArgumentException("catalog GPU " + g.get("name") + ": alternate_memory " + m + " must be positive");
+            }
             g.putIfAbsent("hbm_bandwidth", "0 GB/s");   // no rule reads it yet
             String replaced = key(String.valueOf(g.get("name")));
             c.gpus.removeIf(x -> key(x.name()).equals(replaced));
@@ -149,9 +155,26 @@ public final class Catalog {
             for (String k : List.of("name", "protocols", "source")) {
                 if (!n.containsKey(k)) throw new IllegalArgumentException("catalog NIC " + n.getOrDefault("name", "?") + " lacks '" + k + "'");
             }
+            positive("NIC", n, "max_infiniband", false);
+            positive("NIC", n, "max_ethernet", false);
             c.addNic(n);
         }
         return c;
+    }
+
+    /** A project's size or bandwidth must be a positive, finite figure: -80 GiB is a mistake, not a GPU. */
+    private static void positive(String what, Map<String, Object> entry, String key, boolean isSize) {
+        if (!entry.containsKey(key)) return;
+        Object v = entry.get(key);
+        double x;
+        try {
+            x = isSize ? size(v) : bw(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("catalog " + what + " " + entry.get("name") + ": " + e.getMessage());
+        }
+        if (!(x > 0) || !Double.isFinite(x)) {
+            throw new IllegalArgumentException("catalog " + what + " " + entry.get("name") + ": " + key + " " + v + " must be positive");
+        }
     }
 
     @SuppressWarnings("unchecked")

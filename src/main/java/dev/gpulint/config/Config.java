@@ -3,7 +3,6 @@ package dev.gpulint.config;
 import dev.gpulint.core.DidYouMean;
 import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;
-import dev.gpulint.read.yaml.YamlReader;
 import dev.gpulint.core.Finding;
 import dev.gpulint.tree.ListNode;
 import dev.gpulint.tree.MappingNode;
@@ -144,23 +143,28 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         List<String> rulePaths = new ArrayList<>();
         List<ParamSetting> params = new ArrayList<>();
         dev.gpulint.catalog.Catalog catalog = dev.gpulint.catalog.Catalog.builtIn();
-        ReadResult r = new YamlReader().readAll(SourceFile.of(display, text));
+        ReadResult r = ConfigInput.read(SourceFile.of(display, text));
         problems.addAll(r.problems());
         List<String> include = new ArrayList<>();
         List<PathMatcher> exclude = new ArrayList<>();
         List<JobCluster> jobClusters = new ArrayList<>();
         for (var doc : r.documents()) {
+            ConfigInput.duplicates(doc.root(), display, problems);
             for (MappingNode.Entry e : doc.root().entries()) {
                 String key = e.key().text();
                 switch (key) {
-                    case "include" -> strings(e, display, problems).forEach(include::add);
-                    case "rule_paths" -> strings(e, display, problems).forEach(rulePaths::add);
+                    case "include" -> strings(e, display, problems).forEach(n -> {
+                        if (ConfigInput.glob(n.text(), n, key, problems) != null) include.add(n.text());
+                    });
+                    case "rule_paths" -> strings(e, display, problems).forEach(n -> rulePaths.add(n.text()));
                     case "thresholds" -> ParamSettings.thresholds(e, display, problems, params);
                     case "params" -> ParamSettings.params(e, display, problems, params);
                     case "job_clusters" -> jobClusters(e, display, problems, jobClusters);
                     case "catalog" -> catalog = catalog(e, display, text, problems);
-                    case "exclude" -> strings(e, display, problems).forEach(g ->
-                            exclude.add(FileSystems.getDefault().getPathMatcher("glob:" + g)));
+                    case "exclude" -> strings(e, display, problems).forEach(n -> {
+                        PathMatcher m = ConfigInput.glob(n.text(), n, key, problems);
+                        if (m != null) exclude.add(m);
+                    });
                     case "rules" -> {
                         if (!(e.value() instanceof MappingNode rm)) {
                             problems.add(Finding.of("SYN002", e.value().span(), "config/rules",
@@ -206,13 +210,14 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 continue;
             }
             String files = null, cluster = null, group = null;
+            Node filesAt = m;
             dev.gpulint.core.Span at = m.span();
             boolean ok = true;
             for (MappingNode.Entry f : m.entries()) {
                 String k = f.key().text();
                 String v = f.value() instanceof ScalarNode sv && !sv.isNull() ? sv.text() : null;
                 switch (k) {
-                    case "files" -> files = v;
+                    case "files" -> { files = v; filesAt = f.value(); }
                     case "cluster" -> { cluster = v; if (f.value() != null) at = f.value().span(); }
                     case "node_group" -> group = v;
                     default -> {
@@ -229,7 +234,8 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                         "entry " + i + " of 'job_clusters' in " + display + " needs both 'files' (a glob) and 'cluster'"));
                 continue;
             }
-            if (ok) out.add(new JobCluster(files, FileSystems.getDefault().getPathMatcher("glob:" + files), cluster, group, at));
+            PathMatcher matcher = ok ? ConfigInput.glob(files, filesAt, "job_clusters", problems) : null;
+            if (matcher != null) out.add(new JobCluster(files, matcher, cluster, group, at));
         }
     }
 
@@ -254,12 +260,12 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         }
     }
 
-    private static List<String> strings(MappingNode.Entry e, String display, List<Finding> problems) {
-        List<String> out = new ArrayList<>();
+    private static List<ScalarNode> strings(MappingNode.Entry e, String display, List<Finding> problems) {
+        List<ScalarNode> out = new ArrayList<>();
         Node v = e.value();
         List<Node> items = v instanceof ListNode l ? l.items() : List.of(v);
         for (Node n : items) {
-            if (n instanceof ScalarNode s && !s.isNull()) out.add(s.text());
+            if (n instanceof ScalarNode s && !s.isNull()) out.add(s);
             else problems.add(Finding.of("SYN002", n.span(), "config/" + e.key().text(),
                     "'" + e.key().text() + "' in " + display + " must be a path or a list of paths, found " + n.describe()));
         }

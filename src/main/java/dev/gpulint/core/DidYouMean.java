@@ -3,17 +3,34 @@ package dev.gpulint.core;
 import java.util.Collection;
 import java.util.Locale;
 
-/** Did-you-mean suggestions by edit distance. */
+/**
+ * Did-you-mean suggestions by edit distance. Bounded for hostile input: a word or candidate longer
+ * than {@link #MAX_LENGTH} gets no suggestion, at most {@link #MAX_CANDIDATES} candidates are
+ * compared, and a candidate whose length alone rules it out is not compared at all.
+ */
 public final class DidYouMean {
+    /** Names longer than this are no typo of a known name; they get no suggestion. */
+    public static final int MAX_LENGTH = 64;
+    /** The most candidates one suggestion compares. */
+    public static final int MAX_CANDIDATES = 4096;
+
     private DidYouMean() {}
 
     /** The closest candidate within a distance that makes a typo plausible, or null. */
     public static String closest(String word, Collection<String> candidates) {
+        if (word.length() > MAX_LENGTH) return null;
         String best = null;
         int bestD = Integer.MAX_VALUE;
         String w = word.toLowerCase(Locale.ROOT);
+        // no candidate further than this can be accepted (the limit below never exceeds it), so none is compared
+        int ceiling = Math.max(2, word.length() / 3);
+        int compared = 0;
         for (String c : candidates) {
-            int d = distance(w, c.toLowerCase(Locale.ROOT));
+            if (++compared > MAX_CANDIDATES) break;
+            String lc = c.toLowerCase(Locale.ROOT);
+            if (lc.length() > MAX_LENGTH || Math.abs(lc.length() - w.length()) > Math.min(ceiling, bestD)) continue;
+            int d = distance(w, lc);
+            if (d > ceiling) continue;
             if (d < bestD || (d == bestD && best != null && c.compareTo(best) < 0)) { bestD = d; best = c; }
         }
         if (best == null) return null;
@@ -23,6 +40,7 @@ public final class DidYouMean {
 
     /** The n closest candidates by edit distance, nearest first (ties alphabetically). */
     public static java.util.List<String> closestN(String word, Collection<String> candidates, int n) {
+        if (word.length() > MAX_LENGTH) return java.util.List.of();
         String w = word.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
         return candidates.stream()
                 .sorted(java.util.Comparator.comparingInt((String c) -> distance(w, c.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "")))
@@ -32,6 +50,7 @@ public final class DidYouMean {
 
     /** Levenshtein distance with adjacent transpositions (optimal string alignment). */
     public static int distance(String a, String b) {
+        if (a.length() > MAX_LENGTH || b.length() > MAX_LENGTH) return Math.abs(a.length() - b.length()) + MAX_LENGTH;
         int[][] d = new int[a.length() + 1][b.length() + 1];
         for (int i = 0; i <= a.length(); i++) d[i][0] = i;
         for (int j = 0; j <= b.length(); j++) d[0][j] = j;

@@ -56,6 +56,7 @@ public final class Deriver {
             AllReduceAnalysis.job(j, catalog, out);
             OriginAnalysis.job(j, out);
         }
+        bandwidths.finish();
         DcgmAnalysis.fields(counters, queries, out);
         return out.list();
     }

@@ -137,6 +137,8 @@ public final class JobFact {
     public Span getExpertsSpan() { return expertsSpan; }
     /** Megatron's expert grid: ep × tp (expert tp = tp) × pp must divide the GPU count. */
     public long getExpertGrid() { return mulSat(mulSat(ep, tp), pp); }
+    /** 2 × cp, the chunks context parallelism cuts a sequence into; saturating (cp near 2^63 does not wrap). */
+    public long getContextChunks() { return mulSat(2, cp); }
     /** model.seq_length; 0 when not stated. */
     public long getSeqLength() { return seqLength; }
     /** Where seq_length is written. */

@@ -8,9 +8,9 @@ import dev.gpulint.core.Span;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Map;
 
 /**
  * Inline suppressions, in YAML and DSL comments, on the finding's line or the line above:
@@ -20,11 +20,6 @@ import java.util.regex.Pattern;
  * or matches nothing is itself a finding (SYN005).
  */
 public final class Suppressions {
-
-    private static final Pattern COMMENT = Pattern.compile(
-            "(?:#|//)\\s*gpulint:\\s*ignore\\b(.*)$");
-    private static final Pattern BODY = Pattern.compile(
-            "^\\s*([A-Za-z]+[0-9]+(?:\\s*,\\s*[A-Za-z]+[0-9]+)*)?\\s*(?:until=(\\S+))?\\s*(?:--\\s*(.*?))?\\s*(?:until=(\\S+))?\\s*$");
 
     /** One suppression comment. {@code standalone}: the comment is alone on its line, so it covers the next line. */
     record Entry(String file, int line, int column, boolean standalone, List<String> rules, String reason, String until,
@@ -36,21 +31,13 @@ public final class Suppressions {
         List<Entry> out = new ArrayList<>();
         String[] lines = f.text().split("\r\n|\r|\n", -1);
         for (int i = 0; i < lines.length; i++) {
-            Matcher m = COMMENT.matcher(lines[i]);
-            if (!m.find()) continue;
-            int col = m.start() + 1;
-            boolean standalone = lines[i].substring(0, m.start()).isBlank();
+            int[] at = SuppressionComment.find(lines[i]);
+            if (at == null) continue;
+            int col = at[0] + 1;
+            boolean standalone = lines[i].substring(0, at[0]).isBlank();
             Span span = new Span(f.displayPath(), i + 1, col, i + 1, lines[i].length() + 1);
-            Matcher b = BODY.matcher(m.group(1));
-            if (!b.matches()) {
-                out.add(new Entry(f.displayPath(), i + 1, col, standalone, List.of(), null, null, span));
-                continue;
-            }
-            List<String> rules = new ArrayList<>();
-            if (b.group(1) != null) for (String r : b.group(1).split("\\s*,\\s*")) rules.add(r.toUpperCase(java.util.Locale.ROOT));
-            String reason = b.group(3) == null || b.group(3).isBlank() ? null : b.group(3).strip();
-            String until = b.group(2) != null ? b.group(2) : b.group(4);
-            out.add(new Entry(f.displayPath(), i + 1, col, standalone, rules, reason, until, span));
+            SuppressionComment.Body b = SuppressionComment.parse(lines[i].substring(at[1]));
+            out.add(new Entry(f.displayPath(), i + 1, col, standalone, b.rules(), b.reason(), b.until(), span));
         }
         return out;
     }
@@ -102,13 +89,27 @@ public final class Suppressions {
                 }
             }
         }
+        // the entries by file and line, so each finding looks only at its own line and the one above
+        Map<String, Map<Integer, List<Integer>>> byLine = new HashMap<>();
+        for (int k = 0; k < entries.size(); k++) {
+            if (invalid[k]) continue;
+            Entry e = entries.get(k);
+            byLine.computeIfAbsent(e.file(), x -> new HashMap<>()).computeIfAbsent(e.line(), x -> new ArrayList<>()).add(k);
+        }
+        List<Integer> candidates = new ArrayList<>();
         for (Finding f : findings) {
             Finding result = f;
-            for (int k = 0; k < entries.size(); k++) {
+            Map<Integer, List<Integer>> lines = byLine.get(f.span().file());
+            int line = f.span().startLine();
+            candidates.clear();
+            if (lines != null) {
+                for (int k : lines.getOrDefault(line - 1, List.of())) if (entries.get(k).standalone()) candidates.add(k);
+                candidates.addAll(lines.getOrDefault(line, List.of()));
+                if (candidates.size() > 1) candidates.sort(null);
+            }
+            for (int k : candidates) {
                 Entry e = entries.get(k);
-                if (invalid[k] || !e.file().equals(f.span().file()) || !e.rules().contains(f.ruleId())) continue;
-                int line = f.span().startLine();
-                if (!(line == e.line() || (e.standalone() && line == e.line() + 1))) continue;
+                if (!e.rules().contains(f.ruleId())) continue;
                 used[k] = true;
                 if (e.until() != null && LocalDate.parse(e.until()).isBefore(today)) {
                     result = f.withMessage(f.message() + " (its suppression at line " + e.line() + " expired on " + e.until() + ")");

@@ -26,11 +26,39 @@ public final class Quantities {
     private static final Pattern QUANTITY = Pattern.compile("^\\s*(" + NUM + ")\\s*(.*?)\\s*$");
     private static final Pattern BANDWIDTH_UNIT = Pattern.compile("^([kKmMgGtT]?)(i?)(b|B)(it)?(/s|ps)$");
     private static final Pattern SIZE_UNIT = Pattern.compile("^([kKmMgGtT]?)(i?)B$");
+    /** The longest quantity read, blanks around it aside; "400 Gb/s" needs a dozen characters. */
+    static final int MAX_LENGTH = 256;
+
+    /**
+     * The number and unit of a quantity: blanks stripped and the length capped before any regular
+     * expression sees it, so no input makes the match super-linear; null when it is no quantity.
+     */
+    private static Matcher quantity(String text) {
+        String t = text.strip();
+        if (t.length() > MAX_LENGTH) return null;
+        Matcher m = QUANTITY.matcher(t);
+        return m.matches() ? m : null;
+    }
+
+    /** A number too large for a double (1e400) is no quantity: a problem, never Infinity. */
+    private static String infinite(String text, double n) {
+        if (Double.isFinite(n)) return null;
+        return "'" + shortText(text) + "' is too large a number";
+    }
+
+    /** The text for messages: stripped, and cut to a readable length. */
+    static String shortText(String text) {
+        if (text.length() <= 64) return text;
+        String t = text.strip();
+        return t.length() <= 64 ? t : t.substring(0, 60) + "…";
+    }
 
     public static Parsed<Bandwidth> bandwidth(String text) {
-        Matcher m = QUANTITY.matcher(text);
-        if (!m.matches()) return Parsed.typeError("'" + text + "' is not a bandwidth (a number and a unit such as 400 Gb/s or 50 GB/s)");
+        Matcher m = quantity(text);
+        if (m == null) return Parsed.typeError("'" + shortText(text) + "' is not a bandwidth (a number and a unit such as 400 Gb/s or 50 GB/s)");
         double n = number(m.group(1));
+        String tooLarge = infinite(text, n);
+        if (tooLarge != null) return Parsed.typeError(tooLarge);
         String unit = m.group(2);
         if (unit.isEmpty()) {
             return Parsed.unitError("bandwidth '" + text.trim() + "' has no unit: write bits (e.g. " + format(n) + " Gb/s) or bytes (e.g. "
@@ -49,32 +77,39 @@ public final class Quantities {
         boolean bits = u.group(3).equals("b") || u.group(4) != null;
         double scale = prefix(u.group(1), binary);
         double bytes = n * scale / (bits ? 8 : 1);
+        if (!Double.isFinite(bytes)) return Parsed.typeError(infinite(text, bytes));
         return Parsed.ok(new Bandwidth(n, unit, bits, bytes));
     }
 
     public static Parsed<DataSize> size(String text) {
-        Matcher m = QUANTITY.matcher(text);
-        if (!m.matches()) return Parsed.typeError("'" + text + "' is not a size (a number and a unit such as 80 GB or 141 GiB)");
+        Matcher m = quantity(text);
+        if (m == null) return Parsed.typeError("'" + shortText(text) + "' is not a size (a number and a unit such as 80 GB or 141 GiB)");
         double n = number(m.group(1));
+        String tooLarge = infinite(text, n);
+        if (tooLarge != null) return Parsed.typeError(tooLarge);
         String unit = m.group(2);
         if (unit.isEmpty()) return Parsed.unitError("size '" + text.trim() + "' has no unit: write e.g. " + format(n) + " GB or " + format(n) + " GiB");
         Matcher u = SIZE_UNIT.matcher(unit);
         if (!u.matches()) {
             return Parsed.unitError("size unit '" + unit + "' in '" + text.trim() + "' is not one of B, KB, MB, GB, TB, KiB, MiB, GiB, TiB");
         }
-        return Parsed.ok(new DataSize(n, unit, n * prefix(u.group(1), !u.group(2).isEmpty())));
+        double bytes = n * prefix(u.group(1), !u.group(2).isEmpty());
+        if (!Double.isFinite(bytes)) return Parsed.typeError(infinite(text, bytes));
+        return Parsed.ok(new DataSize(n, unit, bytes));
     }
 
     /** Seconds from "2.5 s", "800ms", "1 min". */
     public static Parsed<Double> duration(String text) {
-        Matcher m = QUANTITY.matcher(text);
-        if (!m.matches()) return Parsed.typeError("'" + text + "' is not a duration (a number and ms, s or min)");
+        Matcher m = quantity(text);
+        if (m == null) return Parsed.typeError("'" + shortText(text) + "' is not a duration (a number and ms, s or min)");
         double n = number(m.group(1));
+        String tooLarge = infinite(text, n);
+        if (tooLarge != null) return Parsed.typeError(tooLarge);
         String unit = m.group(2);
         return switch (unit) {
             case "ms" -> Parsed.ok(n / 1000);
             case "s" -> Parsed.ok(n);
-            case "min" -> Parsed.ok(n * 60);
+            case "min" -> Double.isFinite(n * 60) ? Parsed.ok(n * 60) : Parsed.typeError(infinite(text, n * 60));
             case "" -> Parsed.unitError("duration '" + text.trim() + "' has no unit: write e.g. " + format(n) + " s or " + format(n) + " ms");
             default -> Parsed.unitError("duration unit '" + unit + "' is not one of ms, s, min");
         };
@@ -82,9 +117,11 @@ public final class Quantities {
 
     /** A count: integer, `_` separators, exponent, or a K/M/B/T suffix (70B = 70 billion). */
     public static Parsed<Double> count(String text) {
-        Matcher m = QUANTITY.matcher(text);
-        if (!m.matches()) return Parsed.typeError("'" + text + "' is not a count (e.g. 70B, 8e9, 1_024)");
+        Matcher m = quantity(text);
+        if (m == null) return Parsed.typeError("'" + shortText(text) + "' is not a count (e.g. 70B, 8e9, 1_024)");
         double n = number(m.group(1));
+        String tooLarge = infinite(text, n);
+        if (tooLarge != null) return Parsed.typeError(tooLarge);
         double scale = switch (m.group(2)) {
             case "" -> 1;
             case "K", "k" -> 1e3;
@@ -94,13 +131,14 @@ public final class Quantities {
             default -> Double.NaN;
         };
         if (Double.isNaN(scale)) return Parsed.typeError("count suffix '" + m.group(2) + "' in '" + text.trim() + "' is not one of K, M, B, T");
+        if (!Double.isFinite(n * scale)) return Parsed.typeError(infinite(text, n * scale));
         return Parsed.ok(n * scale);
     }
 
     /** An integer: digits with optional `_` separators or an integral exponent (1e3). */
     public static Parsed<Long> integer(String text) {
-        Matcher m = QUANTITY.matcher(text);
-        if (!m.matches() || !m.group(2).isEmpty()) return Parsed.typeError("'" + text + "' is not an integer");
+        Matcher m = quantity(text);
+        if (m == null || !m.group(2).isEmpty()) return Parsed.typeError("'" + shortText(text) + "' is not an integer");
         try {
             BigDecimal d = new BigDecimal(m.group(1).replace("_", ""));
             return Parsed.ok(d.longValueExact());
@@ -131,6 +169,7 @@ public final class Quantities {
 
     /** Like {@link #format} but with 2 decimals, for estimates. */
     public static String format2(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) return String.valueOf(v);
         BigDecimal d = BigDecimal.valueOf(v).setScale(2, java.math.RoundingMode.HALF_UP).stripTrailingZeros();
         return d.scale() < 0 ? d.setScale(0).toPlainString() : d.toPlainString();
     }

@@ -118,9 +118,10 @@ final class MegatronAdapter {
         if (parts.length < 2) return;
         String folder = parts[parts.length - 2];
         for (String token : folder.split("[_.\\-]")) {
-            if (!NAME_TOKEN.matcher(token).matches()) continue;
+            if (token.length() > 128 || !NAME_TOKEN.matcher(token).matches()) continue;
             Matcher m = NAME_PART.matcher(token);
             while (m.find()) {
+                if (m.group(2).length() > 18) continue;
                 String q = m.group(1).equals("emp") ? "ep" : m.group(1);
                 j.state(q, Long.parseLong(m.group(2)), "the test case's folder name '" + folder + "' (" + m.group() + ")",
                         StatedKind.NAME, null);

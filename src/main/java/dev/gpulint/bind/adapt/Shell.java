@@ -55,6 +55,7 @@ public final class Shell {
     public static Script parse(ScalarText text, Map<String, String> known) {
         List<List<Raw>> raws = tokenize(text.value());
         Map<String, String> vars = new LinkedHashMap<>(known);
+        Budget budget = new Budget();
         List<Command> commands = new ArrayList<>();
         for (List<Raw> cmd : raws) {
             List<Assignment> assigns = new ArrayList<>();
@@ -70,7 +71,7 @@ public final class Shell {
                 for (; i < cmd.size(); i++) {
                     Raw r = cmd.get(i);
                     Matcher m = ASSIGN.matcher(r.text);
-                    if (m.matches()) assigns.add(assignment(text, r, m, vars, export));
+                    if (m.matches()) assigns.add(assignment(text, r, m, vars, export, budget));
                     else if (r.text.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                         assigns.add(new Assignment(r.text, null, export, text.span(r.start, r.start + r.text.length())));
                     }
@@ -81,12 +82,12 @@ public final class Shell {
             for (; i < cmd.size(); i++) {
                 Raw r = cmd.get(i);
                 Matcher m = ASSIGN.matcher(r.text);
-                if (!r.quotedName && m.matches()) assigns.add(assignment(text, r, m, vars, false));
+                if (!r.quotedName && m.matches()) assigns.add(assignment(text, r, m, vars, false, budget));
                 else break;
             }
             for (; i < cmd.size(); i++) {
                 Raw r = cmd.get(i);
-                String[] x = expand(r.text, r.literal, vars);
+                String[] x = expand(r.text, r.literal, vars, budget);
                 words.add(new Word(x[0], x[1] == null, text.span(r.start, r.end)));
             }
             commands.add(new Command(assigns, words));
@@ -99,10 +100,11 @@ public final class Shell {
         return new Script(List.of(new Command(List.of(), words)), Map.of());
     }
 
-    private static Assignment assignment(ScalarText text, Raw r, Matcher m, Map<String, String> vars, boolean exported) {
+    private static Assignment assignment(ScalarText text, Raw r, Matcher m, Map<String, String> vars, boolean exported,
+                                         Budget budget) {
         String name = m.group(1);
         int valueStart = r.valueStart >= 0 ? r.valueStart : r.start + name.length() + 1;
-        String[] x = expand(m.group(2), r.literal, vars);
+        String[] x = expand(m.group(2), r.literal, vars, budget);
         Word value = new Word(x[0], x[1] == null, text.span(valueStart, Math.max(valueStart, r.end)));
         if (value.known()) vars.put(name, value.text()); else vars.remove(name);
         return new Assignment(name, value, exported, text.span(r.start, r.start + name.length()));
@@ -112,9 +114,22 @@ public final class Shell {
 
     private static final Pattern VAR = Pattern.compile("\\$(?:\\{([A-Za-z_][A-Za-z0-9_]*)\\}|([A-Za-z_][A-Za-z0-9_]*))");
 
+    /** The longest value an expansion may produce; a longer one is unknown (V=$V$V doubling stays bounded). */
+    static final int MAX_VALUE = 64 * 1024;
+    /** The most text the expansions of one script may produce in all; past it every expansion is unknown. */
+    static final long MAX_TOTAL = 8L * 1024 * 1024;
+
+    /** What one script's expansions have produced so far. */
+    private static final class Budget { long used; }
+
     /** {expanded, null} when every expansion is known, else {text, "unknown"}. */
     static String[] expand(String s, boolean literal, Map<String, String> vars) {
+        return expand(s, literal, vars, new Budget());
+    }
+
+    private static String[] expand(String s, boolean literal, Map<String, String> vars, Budget budget) {
         if (literal || s.indexOf('$') < 0) return new String[] {s, null};
+        if (budget.used > MAX_TOTAL) return new String[] {s, "unknown"};
         StringBuilder out = new StringBuilder();
         boolean unknown = false;
         int i = 0;
@@ -132,7 +147,7 @@ public final class Shell {
                 if (m.lookingAt()) {
                     String name = m.group(1) != null ? m.group(1) : m.group(2);
                     String v = vars.get(name);
-                    if (v == null) { unknown = true; out.append(m.group()); } else out.append(v);
+                    if (v == null || out.length() + v.length() > MAX_VALUE) { unknown = true; out.append(m.group()); } else out.append(v);
                     i = m.end();
                     continue;
                 }
@@ -141,58 +156,14 @@ public final class Shell {
             out.append(s.charAt(i));
             i++;
         }
+        budget.used += out.length();
+        if (out.length() > MAX_VALUE || budget.used > MAX_TOTAL) return new String[] {s, "unknown"};
         return new String[] {out.toString(), unknown ? "unknown" : null};
     }
 
-    /** Integer arithmetic of $((...)): + - * / % and parentheses over numbers and known variables. */
+    /** Integer arithmetic of $((...)); null when unknown. See {@link ShellArithmetic}. */
     static Long arithmetic(String expr, Map<String, String> vars) {
-        String e = expr.replaceAll("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)\\}?", "$1");
-        Matcher m = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*").matcher(e);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) {
-            String v = vars.get(m.group());
-            if (v == null || !v.trim().matches("-?[0-9]+")) return null;
-            m.appendReplacement(sb, v.trim());
-        }
-        m.appendTail(sb);
-        try {
-            Arith a = new Arith(sb.toString().replace(" ", ""));
-            long v = a.sum();
-            return a.pos == a.s.length() ? v : null;
-        } catch (ArithmeticException | NumberFormatException | StringIndexOutOfBoundsException ex) {
-            return null;
-        }
-    }
-
-    private static final class Arith {
-        final String s;
-        int pos;
-        Arith(String s) { this.s = s; }
-        long sum() {
-            long v = product();
-            while (pos < s.length() && (s.charAt(pos) == '+' || s.charAt(pos) == '-')) {
-                char op = s.charAt(pos++);
-                long r = product();
-                v = op == '+' ? Math.addExact(v, r) : Math.subtractExact(v, r);
-            }
-            return v;
-        }
-        long product() {
-            long v = atom();
-            while (pos < s.length() && (s.charAt(pos) == '*' || s.charAt(pos) == '/' || s.charAt(pos) == '%')) {
-                char op = s.charAt(pos++);
-                long r = atom();
-                v = op == '*' ? Math.multiplyExact(v, r) : op == '/' ? v / r : v % r;
-            }
-            return v;
-        }
-        long atom() {
-            if (s.charAt(pos) == '(') { pos++; long v = sum(); pos++; return v; }
-            if (s.charAt(pos) == '-') { pos++; return -atom(); }
-            int start = pos;
-            while (pos < s.length() && Character.isDigit(s.charAt(pos))) pos++;
-            return Long.parseLong(s.substring(start, pos));
-        }
+        return ShellArithmetic.evaluate(expr, vars);
     }
 
     // ------------------------------------------------------------------ tokenizing

@@ -25,6 +25,12 @@ final class SkyPilotAdapter {
     static final String FORMAT = "SkyPilot";
     private static final Pattern ACCEL = Pattern.compile("\\s*([A-Za-z0-9][A-Za-z0-9_.\\-]*)\\s*(?::\\s*([0-9]+(?:\\.[0-9]+)?))?\\s*");
 
+    /** An accelerators text, stripped and capped before {@link #ACCEL} sees it (blanks must not make the match quadratic). */
+    private static String bounded(String text) {
+        String t = text.strip();
+        return t.length() <= 128 ? t : "";
+    }
+
     /** SkyPilot accelerator names → the catalog's (SkyPilot's catalogs; an unqualified A100 is the 40 GB SXM4 part). */
     static final Map<String, String> MODELS = Map.ofEntries(
             Map.entry("H100", "H100-SXM5-80GB"), Map.entry("H100-80GB", "H100-SXM5-80GB"), Map.entry("H100-MEGA", "H100-SXM5-80GB"),
@@ -108,12 +114,12 @@ final class SkyPilotAdapter {
         long count = -1;
         Span at = null;
         if (a instanceof ScalarNode s && !s.isNull()) {
-            Matcher m = ACCEL.matcher(s.text());
+            Matcher m = ACCEL.matcher(bounded(s.text()));
             if (m.matches()) { name = m.group(1); count = count(m.group(2)); at = s.span(); }
         } else if (a instanceof MappingNode m && m.entries().size() == 1) {
             MappingNode.Entry e = m.entries().get(0);
             String key = e.key().text();
-            Matcher km = ACCEL.matcher(key);
+            Matcher km = ACCEL.matcher(bounded(key));
             if (e.value() instanceof ScalarNode v && !v.isNull()) {
                 if (km.matches() && km.group(2) == null) { name = km.group(1); count = count(v.text()); at = v.span(); }
             } else if (km.matches()) {

@@ -7,13 +7,16 @@ import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.Resolver;
 import dev.gpulint.derive.unit.BandwidthCheck.Eightfold;
 import dev.gpulint.derive.unit.BandwidthCheck.Figure;
+import dev.gpulint.facts.BandwidthBasesFact;
 import dev.gpulint.facts.BandwidthFact;
 import dev.gpulint.spec.Bandwidth;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Protocol;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -26,9 +29,29 @@ public final class BandwidthReadings {
     private final Catalog catalog;
     private final Facts out;
 
+    /** Per file and bandwidth class, the first reading in bits and the first in bytes: {bits, bytes}. */
+    private final Map<List<String>, BandwidthFact[]> bases = new LinkedHashMap<>();
+
     public BandwidthReadings(Catalog catalog, Facts out) {
         this.catalog = catalog;
         this.out = out;
+    }
+
+    private void emit(BandwidthFact f) {
+        out.add(f);
+        BandwidthFact[] firsts = bases.computeIfAbsent(List.of(String.valueOf(f.getFile()), f.getBandwidthClass()), k -> new BandwidthFact[2]);
+        int base = f.isBits() ? 0 : 1;
+        if (firsts[base] == null || f.getOrdinal() < firsts[base].getOrdinal()) firsts[base] = f;
+    }
+
+    /** After every reading: one {@link BandwidthBasesFact} per file and class (UNIT002 compares its two readings). */
+    public void finish() {
+        for (Map.Entry<List<String>, BandwidthFact[]> e : bases.entrySet()) {
+            BandwidthFact[] firsts = e.getValue();
+            BandwidthFact any = firsts[0] != null ? firsts[0] : firsts[1];
+            out.add(new BandwidthBasesFact(any.getFile(), any.getBandwidthClass(), firsts[0], firsts[1]));
+        }
+        bases.clear();
     }
 
     /** The fabric's link speed against the port speeds of its protocol. */
@@ -39,7 +62,7 @@ public final class BandwidthReadings {
         BandwidthFact.Builder b = reading(c.file(), f.linkSpeed(), null, "cluster:" + c.name() + "/fabric/link_speed",
                 "the " + c.fabric().display() + " fabric link speed", BandwidthFact.NETWORK, "fabric", figs, List.of())
                 .technology(c.fabric().display());
-        out.add(withFastest(b, figs).build());
+        emit(withFastest(b, figs).build());
     }
 
     /** A node group's NVLink, PCIe and NIC speeds. */
@@ -49,7 +72,7 @@ public final class BandwidthReadings {
         Specs.Nvlink nv = spec.nvlink();
         if (nv != null && nv.bandwidth() != null) {
             String dir = nv.direction() == null ? null : nv.direction().value();
-            out.add(nvlink(g.cluster().file(), nv.bandwidth(), nv.keySpan(), g.id() + "/nvlink/bandwidth",
+            emit(nvlink(g.cluster().file(), nv.bandwidth(), nv.keySpan(), g.id() + "/nvlink/bandwidth",
                     "the NVLink bandwidth of " + (gpu != null ? gpu.name() : "the GPU"), "nvlink", gpu, dir).direction(dir).build());
         }
         Specs.Pcie pcie = spec.pcie();
@@ -67,7 +90,7 @@ public final class BandwidthReadings {
                     "the " + model + (protocol != null ? " " + protocol.display() : "") + " port speed",
                     BandwidthFact.NETWORK, "nic", figs, protocol == null ? List.of() : portFigures(protocol, null));
             if (protocol != null) b.technology((nic != null ? nic.name() + " " : "") + protocol.display());
-            out.add(withFastest(b, figs).build());
+            emit(withFastest(b, figs).build());
         }
     }
 
@@ -91,7 +114,7 @@ public final class BandwidthReadings {
         if (p.isPresent()) {
             b.technology("PCIe Gen" + gen + " x" + lanes).limit("unidirectional".equals(dir) ? per : bidir, null);
         }
-        out.add(b.build());
+        emit(b.build());
     }
 
     /** A job's assumed inter- and intra-node bandwidths against its node group's NICs and NVLink. */
@@ -102,7 +125,7 @@ public final class BandwidthReadings {
         if (n == null || group == null) return;
         if (n.assumedInterNode() != null) interNode(j, n.assumedInterNode(), group);
         if (n.assumedIntraNode() != null) {
-            out.add(nvlink(spec.file(), n.assumedIntraNode(), null, "training_job:" + j.name() + "/network/assumed_intra_node",
+            emit(nvlink(spec.file(), n.assumedIntraNode(), null, "training_job:" + j.name() + "/network/assumed_intra_node",
                     "the job's assumed intra-node bandwidth", "job-intra-node", group.gpu(), null).build());
         }
     }
@@ -126,7 +149,7 @@ public final class BandwidthReadings {
             b.nics(nic.model() == null ? null : nic.model().value(), per, count).limit(per * count, null)
                     .related(nic.speed().span(), "NIC speed of node group '" + group.name() + "'");
         }
-        out.add(b.build());
+        emit(b.build());
     }
 
     /**

@@ -4,7 +4,6 @@ import dev.gpulint.core.DidYouMean;
 
 import dev.gpulint.bind.Schema.Field;
 import dev.gpulint.bind.Schema.Type;
-import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Quantities;
 import dev.gpulint.spec.Quantities.Parsed;
 import dev.gpulint.spec.Specs;
@@ -18,7 +17,6 @@ import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,7 +26,7 @@ import java.util.Map;
  * whole document against {@link Schema} (SYN002 for unknown fields, wrong
  * types and missing fields; UNIT003 for missing or ambiguous units), keeping
  * each valid scalar's typed value; then it builds the specs from the values
- * that passed. An invalid value binds as absent, so no rule reasons on it.
+ * that passed ({@link SpecBuilder}). An invalid value binds as absent, so no rule reasons on it.
  */
 public final class Binder {
 
@@ -37,6 +35,7 @@ public final class Binder {
 
     private final List<Finding> findings = new ArrayList<>();
     private final Map<Node, Object> values = new IdentityHashMap<>();
+    private final SpecBuilder specs = new SpecBuilder(values);
 
     public Bound bind(List<Document> documents) {
         List<Specs.Cluster> clusters = new ArrayList<>();
@@ -53,7 +52,7 @@ public final class Binder {
                     .orElse("#" + d.index());
             String path = kind + ":" + label;
             validateMap(d.root(), schema, path, kind + " '" + label + "'", d.root().span());
-            if (kind.equals("cluster")) clusters.add(cluster(d)); else jobs.add(job(d));
+            if (kind.equals("cluster")) clusters.add(specs.cluster(d)); else jobs.add(specs.job(d));
         }
         return new Bound(clusters, jobs, List.copyOf(findings));
     }
@@ -230,91 +229,5 @@ public final class Binder {
             case COUNT, NUMBER -> "a number";
             default -> "a single value";
         };
-    }
-
-    // ---------------------------------------------------------------- building
-
-    @SuppressWarnings("unchecked")
-    private <T> Located<T> get(MappingNode m, String key) {
-        if (m == null) return null;
-        Node n = m.get(key).orElse(null);
-        if (n == null || !values.containsKey(n)) return null;
-        return new Located<>((T) values.get(n), n.span());
-    }
-
-    private static MappingNode sub(MappingNode m, String key) {
-        if (m == null) return null;
-        return m.get(key).filter(n -> n instanceof MappingNode).map(n -> (MappingNode) n).orElse(null);
-    }
-
-    private static Span keySpan(MappingNode m, String key) {
-        return m == null ? null : m.entry(key).map(e -> e.key().span()).orElse(null);
-    }
-
-    private static List<MappingNode> items(MappingNode m, String key) {
-        List<MappingNode> out = new ArrayList<>();
-        if (m != null) m.get(key).filter(n -> n instanceof ListNode).ifPresent(l -> {
-            for (Node n : ((ListNode) l).items()) if (n instanceof MappingNode mm) out.add(mm);
-        });
-        return out;
-    }
-
-    private Specs.Cluster cluster(Document d) {
-        MappingNode r = d.root();
-        MappingNode fab = sub(r, "fabric");
-        MappingNode roce = sub(fab, "roce");
-        Specs.Fabric fabric = fab == null ? null : new Specs.Fabric(get(fab, "type"), get(fab, "topology"),
-                get(fab, "oversubscription"), get(sub(roce, "pfc"), "enabled"), get(sub(roce, "pfc"), "priority"),
-                get(sub(roce, "ecn"), "enabled"), get(roce, "dscp"), get(fab, "link_speed"), keySpan(r, "fabric"));
-        List<Specs.NodeGroup> groups = new ArrayList<>();
-        for (MappingNode g : items(r, "node_groups")) {
-            MappingNode gpu = sub(g, "gpu");
-            MappingNode nv = sub(g, "nvlink");
-            MappingNode pcie = sub(g, "pcie");
-            List<Specs.Nic> nics = new ArrayList<>();
-            for (MappingNode n : items(g, "nics")) {
-                nics.add(new Specs.Nic(get(n, "model"), get(n, "count"), get(n, "speed"), get(n, "protocol"),
-                        get(n, "gpudirect_rdma"), n.span()));
-            }
-            groups.add(new Specs.NodeGroup(get(g, "name"), get(g, "count"),
-                    new Specs.Gpu(get(gpu, "model"), get(gpu, "count"), get(gpu, "memory")),
-                    nv == null ? null : new Specs.Nvlink(get(nv, "switch"), get(nv, "bridge"), get(nv, "bandwidth"),
-                            get(nv, "direction"), get(nv, "domain_size"), keySpan(g, "nvlink")),
-                    pcie == null ? null : new Specs.Pcie(get(pcie, "generation"), get(pcie, "lanes"),
-                            get(pcie, "bandwidth"), get(pcie, "direction")),
-                    nics, g.span()));
-        }
-        return new Specs.Cluster(get(r, "name"), d.file(), fabric, groups, r.span());
-    }
-
-    private Specs.Job job(Document d) {
-        MappingNode r = d.root();
-        MappingNode model = sub(r, "model");
-        MappingNode par = sub(r, "parallelism");
-        MappingNode batch = sub(r, "batch");
-        MappingNode opt = sub(r, "optimizer");
-        MappingNode net = sub(r, "network");
-        Map<String, Located<String>> env = new LinkedHashMap<>();
-        MappingNode envNode = sub(r, "env");
-        if (envNode != null) {
-            for (MappingNode.Entry e : envNode.entries()) {
-                if (e.value() instanceof ScalarNode s && !env.containsKey(e.key().text())) {
-                    env.put(e.key().text(), new Located<>(s.text(), s.span()));
-                }
-            }
-        }
-        return new Specs.Job(get(r, "name"), d.file(), get(r, "cluster"), get(r, "node_group"), get(r, "nodes"),
-                get(r, "gpus_per_node"),
-                model == null ? null : new Specs.Model(get(model, "parameters"), get(model, "dtype"), get(model, "layers"),
-                        get(model, "attention_heads"), get(model, "kv_heads"), get(model, "hidden_size"),
-                        get(model, "seq_length"), get(model, "experts")),
-                par == null ? null : new Specs.Parallelism(get(par, "tp"), get(par, "pp"), get(par, "dp"), get(par, "cp"),
-                        get(par, "ep"), get(par, "order"), get(par, "sequence_parallel"), get(par, "virtual_pp"),
-                        keySpan(r, "parallelism")),
-                batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
-                        get(batch, "micro_batches")),
-                opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter")),
-                net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
-                get(r, "step_time"), env, r.span());
     }
 }

@@ -1,0 +1,143 @@
+package dev.gpulint.bind;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.core.Finding;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.read.yaml.YamlReader;
+import dev.gpulint.spec.Specs;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The native binder's validation: each mistake's rule, place, message, and that the value binds as absent. */
+class BinderTest {
+
+    private static Binder.Bound bind(String yaml) {
+        return new Binder().bind(new YamlReader().read(SourceFile.of("t.yaml", yaml)).documents());
+    }
+
+    /** "SYN002 t.yaml:3:1 [identity] message". */
+    private static List<String> findings(String yaml) {
+        return bind(yaml).findings().stream().map(BinderTest::line).toList();
+    }
+
+    private static String line(Finding f) {
+        return f.ruleId() + " " + f.span() + " [" + f.identity() + "] " + f.message();
+    }
+
+    private static final String JOB = "kind: training_job\nname: j\n";
+
+    @Test
+    void anUnknownFieldSuggestsTheClosestName() {
+        assertEquals(List.of("SYN002 t.yaml:3:1 [training_job:j/nodez] unknown field 'nodez' in training_job 'j'; did you mean 'nodes'?"),
+                findings(JOB + "nodez: 2\n"));
+        assertEquals(List.of("SYN002 t.yaml:3:16 [training_job:j/parallelism/tq] unknown field 'tq' in 'parallelism' of training_job 'j'; did you mean 'tp'?"),
+                findings(JOB + "parallelism: { tq: 2 }\n"));
+    }
+
+    @Test
+    void anUnknownFieldWithoutALikelyNameListsTheValidOnes() {
+        assertEquals(List.of("SYN002 t.yaml:3:10 [training_job:j/batch/xyzzyplugh] unknown field 'xyzzyplugh' in 'batch' of training_job 'j'; "
+                        + "valid fields: micro_batch_size, global_batch_size, micro_batches."),
+                findings(JOB + "batch: { xyzzyplugh: 1 }\n"));
+    }
+
+    @Test
+    void aListItemIsNamedByItsName() {
+        assertEquals(List.of("SYN002 t.yaml:4:43 [cluster:c/node_groups[g]/gpu/modle] unknown field 'modle' in 'gpu' of node_group 'g' of cluster 'c'; did you mean 'model'?"),
+                findings("kind: cluster\nname: c\nnode_groups:\n  - { name: g, count: 1, gpu: { count: 8, modle: H100, model: H100 } }\n"));
+    }
+
+    @Test
+    void aWrongTypeSaysWhatWasExpectedAndBindsAsAbsent() {
+        Binder.Bound b = bind(JOB + "nodes: two\nparallelism: 4\ngpus_per_node: [1, 2]\nstep_time: { s: 1 }\n");
+        assertEquals(List.of(
+                        "SYN002 t.yaml:3:8 [training_job:j/nodes] 'nodes' must be an integer, found 'two'.",
+                        "SYN002 t.yaml:4:14 [training_job:j/parallelism] 'parallelism' must be a mapping, found '4'.",
+                        "SYN002 t.yaml:5:16 [training_job:j/gpus_per_node] 'gpus_per_node' must be an integer, found a list.",
+                        "SYN002 t.yaml:6:12 [training_job:j/step_time] 'step_time' must be a duration such as 2.5 s, found a mapping."),
+                b.findings().stream().map(BinderTest::line).toList());
+        Specs.Job j = b.jobs().get(0);
+        assertNull(j.nodes());
+        assertNull(j.parallelism());
+        assertNull(j.gpusPerNode());
+        assertNull(j.stepTime());
+        assertEquals("j", j.name().value());
+    }
+
+    @Test
+    void aMissingRequiredFieldIsReportedAtTheFirstKeyOfItsOwner() {
+        assertEquals(List.of("SYN002 t.yaml:4:7 [cluster:c/node_groups[g]/gpu#missing] node_group 'g' of cluster 'c' is missing required field 'gpu'."),
+                findings("kind: cluster\nname: c\nnode_groups:\n  - { name: g, count: 1 }\n"));
+        assertEquals(List.of("SYN002 t.yaml:1:1 [training_job:#0/name#missing] training_job '#0' is missing required field 'name'."),
+                findings("kind: training_job\nnodes: 1\n"));
+        assertEquals(List.of("SYN002 t.yaml:2:6 [training_job:/name#missing] training_job '' is missing required field 'name'."),
+                findings("kind: training_job\nname:\n"), "an empty required value is missing, at the value");
+    }
+
+    @Test
+    void aNumberOutOfRangeNamesTheSchemasBound() {
+        assertEquals(List.of(
+                        "SYN002 t.yaml:3:8 [training_job:j/nodes] 'nodes' is 0; it must be at least 1.",
+                        "SYN002 t.yaml:4:26 [training_job:j/optimizer/zero_stage] 'zero_stage' is 4; it must be at most 3."),
+                findings(JOB + "nodes: 0\noptimizer: { zero_stage: 4 }\n"));
+        assertEquals("'zero_stage' is 4; it must be at most 3",
+                Schema.field(Schema.JOB, "optimizer", "zero_stage").outOfRange("zero_stage", 4));
+        assertEquals("'priority' is 8; it must be at most 7",
+                Schema.field(Schema.CLUSTER, "fabric", "roce", "pfc", "priority").outOfRange("priority", 8));
+        assertNull(Schema.field(Schema.JOB, "nodes").outOfRange("nodes", 1));
+    }
+
+    @Test
+    void aDuplicateKeyPointsBackAtTheFirst() {
+        Binder.Bound b = bind(JOB + "nodes: 2\nnodes: 4\n");
+        assertEquals(List.of("SYN002 t.yaml:4:1 [training_job:j/nodes#dup] 'nodes' appears twice in training_job 'j' (first at line 3); remove one of them."),
+                b.findings().stream().map(BinderTest::line).toList());
+        Finding f = b.findings().get(0);
+        assertEquals(1, f.related().size());
+        assertEquals("t.yaml:3:1", f.related().get(0).span().toString());
+        assertEquals("first 'nodes' here", f.related().get(0).message());
+        assertEquals(2, b.jobs().get(0).nodes().value(), "the first is bound");
+    }
+
+    @Test
+    void placeholdersBindAsAbsentWithoutAFinding() {
+        Binder.Bound b = bind(JOB + "cluster: ${CLUSTER}\nnodes: \"{{ nodes }}\"\ngpus_per_node: auto\n"
+                + "parallelism: { tp: \"${TP}\", pp: $PP, dp: \"???\" }\nmodel: { parameters: AUTO }\n");
+        assertEquals(List.of(), b.findings());
+        Specs.Job j = b.jobs().get(0);
+        assertEquals("${CLUSTER}", j.cluster().value(), "a string keeps its text");
+        assertNull(j.nodes());
+        assertNull(j.gpusPerNode());
+        assertNull(j.parallelism().tp());
+        assertNull(j.parallelism().pp());
+        assertNull(j.parallelism().dp());
+        assertNull(j.model().parameters());
+        assertTrue(Binder.placeholder(" ${X} "));
+        assertTrue(Binder.placeholder("$X_1"));
+        assertTrue(Binder.placeholder("{{ .Values.tp }}"));
+        assertTrue(Binder.placeholder("???"));
+        assertTrue(Binder.placeholder("Auto"));
+        assertFalse(Binder.placeholder("$1"));
+        assertFalse(Binder.placeholder("8"));
+        assertFalse(Binder.placeholder("automatic"));
+    }
+
+    @Test
+    void unitsAndEnumsAndOrders() {
+        assertEquals(List.of(
+                        "UNIT003 t.yaml:4:61 [cluster:c/node_groups[g]/gpu/memory] size '80' has no unit: write e.g. 80 GB or 80 GiB.",
+                        "SYN002 t.yaml:5:17 [cluster:c/fabric/type] 'type' is 'infiniban'; expected one of infiniband, roce, ethernet (did you mean 'infiniband'?)."),
+                findings("kind: cluster\nname: c\nnode_groups:\n  - { name: g, count: 1, gpu: { model: X, count: 8, memory: 80 } }\n"
+                        + "fabric: { type: infiniban }\n"));
+        assertEquals(List.of(
+                        "SYN002 t.yaml:3:23 [training_job:j/parallelism/order] rank order 'tp-dq' has 'dq'; the dimensions are tp, cp, ep, dp, pp (did you mean 'dp'?).",
+                        "SYN002 t.yaml:3:49 [training_job:j/parallelism/sequence_parallel] 'sequence_parallel' must be true or false, found 'yes please'."),
+                findings(JOB + "parallelism: { order: tp-dq, sequence_parallel: yes please }\n"));
+        assertEquals(List.of("tp", "dp", "cp", "ep", "pp"),
+                bind(JOB + "parallelism: { order: TP-dp }\n").jobs().get(0).parallelism().order().value(), "completed in schema order");
+    }
+}

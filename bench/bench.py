@@ -158,7 +158,7 @@ def fleet(groups):
                     "nics: [{ model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }] }\n")
     subprocess.run([LAUNCHER, "--version"], check=True, stdout=subprocess.DEVNULL)
     t0 = time.perf_counter()
-    p = subprocess.Popen([LAUNCHER, path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen([LAUNCHER, "--max-file-size", "1 GiB", path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(p.pid, 0)
     dt = time.perf_counter() - t0
     code = os.waitstatus_to_exitcode(status)

@@ -12,7 +12,7 @@ Scenarios (issue 2's targets in brackets):
   fleet     (only with --fleet N, run once) a cluster listed one node group per node: N node groups
             [1,000,000 within 20 s and 2 GiB]; reports wall time and peak RSS (wait4's ru_maxrss)
 
-Usage: python3 bench/bench.py [--rounds N] | --fleet N     (builds gpulint first through bin/gpulint if needed)
+Usage: python3 bench/bench.py [--rounds N] [--compare OTHER/bin/gpulint] | --fleet N     (builds gpulint first through bin/gpulint if needed)
 Each round runs every scenario once, in a shuffled order; round 0 is a discarded warm-up.
 """
 import argparse, os, random, shutil, statistics, subprocess, sys, time
@@ -174,19 +174,22 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--fleet", type=int, help="run only the fleet scenario, with this many node groups")
+    ap.add_argument("--compare", metavar="LAUNCHER", help="also run every scenario with another build's bin/gpulint "
+                    "(e.g. a checkout of an older commit), interleaved in the same rounds, to compare before and after")
     args = ap.parse_args()
     if args.fleet:
         fleet(args.fleet)
         return
     generate()
     subprocess.run([LAUNCHER, "--version"], check=True, stdout=subprocess.DEVNULL)   # build + CDS archive
-    scenarios = {
-        "hello": ["java", "-cp", GEN, "Hello"],
-        "single": [LAUNCHER, os.path.join(GEN, "single")],
-        "many": [LAUNCHER, os.path.join(GEN, "many")],
-        "huge": [LAUNCHER, os.path.join(GEN, "huge")],
-        "formats": [LAUNCHER, os.path.join(GEN, "formats")],
-    }
+    scenarios = {"hello": ["java", "-cp", GEN, "Hello"]}
+    launchers = [("", LAUNCHER)]
+    if args.compare:
+        subprocess.run([args.compare, "--version"], check=True, stdout=subprocess.DEVNULL)
+        launchers.append(("@other", args.compare))
+    for suffix, launcher in launchers:
+        for k in ("single", "many", "huge", "formats"):
+            scenarios[k + suffix] = [launcher, os.path.join(GEN, k)]
     times = {k: [] for k in scenarios}
     for r in range(args.rounds + 1):
         order = list(scenarios)
@@ -196,11 +199,11 @@ def main():
             if r > 0:
                 times[k].append(dt)
     hello = statistics.median(times["hello"])
-    print(f"{'scenario':8} {'median s':>9} {'min':>7} {'max':>7}  vs hello   target")
+    print(f"{'scenario':14} {'median s':>9} {'min':>7} {'max':>7}  vs hello   target")
     targets = {"single": "<= 3x hello", "many": "<= 2 s", "huge": "<= 3 s", "formats": "<= 2 s", "hello": ""}
     for k, ts in times.items():
         m = statistics.median(ts)
-        print(f"{k:8} {m:9.3f} {min(ts):7.3f} {max(ts):7.3f}  {m / hello:6.2f}x   {targets[k]}")
+        print(f"{k:14} {m:9.3f} {min(ts):7.3f} {max(ts):7.3f}  {m / hello:6.2f}x   {targets.get(k, '')}")
     print(f"({args.rounds} rounds, cpus={os.cpu_count()}, load={os.getloadavg()[0]:.2f})")
 
 

@@ -12,14 +12,11 @@ import dev.gpulint.report.SarifRenderer;
 import dev.gpulint.report.TextRenderer;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.meta.RuleMeta;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,7 +44,10 @@ public final class Main implements Callable<Integer> {
     private static final Set<String> COMMANDS = Set.of("check", "rules", "explain", "test-rules", "help");
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
+        // The report goes to the file descriptor itself, not System.out: a PrintStream swallows write
+        // errors (a full disk, /dev/full, a closed pipe), and a lost report must not pass silently.
+        System.exit(run(args, new PrintWriter(new OutputStreamWriter(new java.io.FileOutputStream(java.io.FileDescriptor.out),
+                        StandardCharsets.UTF_8), false),
                 new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)));
     }
 
@@ -62,6 +62,9 @@ public final class Main implements Callable<Integer> {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // Paths come from file names (pre-commit passes committed names): no @file expansion, and
+        // everything after `--` is a path (picocli's end of options).
+        cl.setExpandAtFiles(false);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             err.println("gpulint: internal error: " + ex + " (please report it)");
             if (System.getenv("GPULINT_DEBUG") != null) ex.printStackTrace(err);
@@ -176,23 +179,15 @@ public final class Main implements Callable<Integer> {
                 case sarif -> new SarifRenderer(rules, version(), Path.of(""));
                 case github -> new dev.gpulint.report.GithubRenderer(rules);
             };
-            if (writeBaseline != null) {
-                Path parent = writeBaseline.toAbsolutePath().getParent();
-                if (parent != null) Files.createDirectories(parent);
-                try (Writer w = Files.newBufferedWriter(writeBaseline, StandardCharsets.UTF_8)) {
-                    new SarifRenderer(rules, version(), Path.of("")).render(result, w);
+            try {
+                if (writeBaseline != null) {
+                    ReportFile.toFile(new SarifRenderer(rules, version(), Path.of("")), result, writeBaseline, "--write-baseline");
                 }
-            }
-            if (output != null) {
-                Path parent = output.toAbsolutePath().getParent();
-                if (parent != null) Files.createDirectories(parent);
-                try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
-                    r.render(result, w);
-                }
-            } else {
-                Writer w = new BufferedWriter(spec.commandLine().getOut());
-                r.render(result, w);
-                w.flush();
+                if (output != null) ReportFile.toFile(r, result, output, "--output");
+                else ReportFile.toStream(r, result, spec.commandLine().getOut(), "standard output");
+            } catch (ReportFile.Failure e) {
+                spec.commandLine().getErr().println("gpulint: " + e.getMessage());
+                return BAD_INPUT;
             }
             if (result.files().isEmpty() && !result.inputFailed()) {
                 spec.commandLine().getErr().println("gpulint: no gpulint manifests found in " + String.join(" ", given)

@@ -1,5 +1,7 @@
 package dev.gpulint.engine;
 
+import dev.gpulint.core.RegularFiles;
+
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Level;
 import dev.gpulint.meta.RuleMeta;
@@ -79,13 +81,13 @@ public final class UserRules {
                     continue;
                 }
                 Map<String, Object> m = (Map<String, Object>) new Load(LoadSettings.builder().build())
-                        .loadFromString(Files.readString(meta, StandardCharsets.UTF_8));
+                        .loadFromString(RegularFiles.readString(meta, RegularFiles.SIDE_FILE_LIMIT));
                 metas.add(new RuleMeta(String.valueOf(m.getOrDefault("id", id)), String.valueOf(m.getOrDefault("name", id.toLowerCase())),
                         Level.parse(String.valueOf(m.getOrDefault("level", "warning"))), String.valueOf(m.getOrDefault("title", id)),
                         String.valueOf(m.getOrDefault("description", "")).trim(), String.valueOf(m.getOrDefault("remediation", "")).trim(),
                         String.valueOf(m.getOrDefault("since", "")), List.copyOf((List<String>) m.getOrDefault("tags", List.of())),
                         "user", "drools", null, dev.gpulint.meta.RuleCatalog.params(m.get("params"))));
-                helper.addContent(Files.readString(drl, StandardCharsets.UTF_8), ResourceType.DRL);
+                helper.addContent(RegularFiles.readString(drl, RegularFiles.SIDE_FILE_LIMIT), ResourceType.DRL);
                 compiled.add(drl);
             } catch (IOException | RuntimeException e) {
                 problems.add(Finding.of("SYN002", Span.at(display.apply(meta), 1, 1), "rules/" + id,

@@ -33,10 +33,31 @@ public final class UserRules {
     private final List<RuleMeta> metadata;
     private final List<Finding> problems;
 
+    /** Display paths of the compiled DRL files, in the order KieHelper numbers its resources. */
+    private List<String> files = List.of();
+
     private UserRules(KieBase kieBase, List<RuleMeta> metadata, List<Finding> problems) {
         this.kieBase = kieBase;
         this.metadata = metadata;
         this.problems = problems;
+    }
+
+    /** The DRL file a rule of {@link #kieBase()} came from (display path), or the rule's package when unknown. */
+    public String fileOf(org.kie.api.definition.rule.Rule rule) {
+        try {
+            Object res = rule.getClass().getMethod("getResource").invoke(rule);
+            if (res instanceof org.kie.api.io.Resource r && r.getSourcePath() != null) {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\.drl$").matcher(r.getSourcePath());
+                if (m.find()) {
+                    int idx = Integer.parseInt(m.group(1));
+                    if (idx >= 0 && idx < files.size()) return files.get(idx);
+                }
+                return r.getSourcePath();
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // fall through: the package names the rule set at least
+        }
+        return rule.getPackageName();
     }
 
     public KieBase kieBase() { return kieBase; }
@@ -115,6 +136,8 @@ public final class UserRules {
             }
             return new UserRules(null, metas, problems);
         }
-        return new UserRules(helper.build(), metas, problems);
+        UserRules built = new UserRules(helper.build(), metas, problems);
+        built.files = compiled.stream().map(display).toList();
+        return built;
     }
 }

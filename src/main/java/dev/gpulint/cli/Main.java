@@ -136,6 +136,10 @@ public final class Main implements Callable<Integer> {
                 description = "files larger than this are reported instead of read (default: 8 MiB)")
         String maxFileSize;
 
+        @Option(names = "--max-findings-per-rule", paramLabel = "N",
+                description = "report at most N findings of one rule in one file, and a note counting the rest (default: ${DEFAULT-VALUE})")
+        int maxFindingsPerRule = dev.gpulint.settle.FindingCap.DEFAULT_PER_RULE_PER_FILE;
+
         @Option(names = "--fail-if-no-manifests", description = "exit 2 when no gpulint manifest was found")
         boolean failIfNoManifests;
 
@@ -147,7 +151,12 @@ public final class Main implements Callable<Integer> {
         @Override
         public Integer call() throws IOException {
             List<String> given = paths.isEmpty() ? List.of(".") : paths;
-            Project project = new Project(Path.of("")).config(config).rules(rulesDir).paths(given);
+            if (maxFindingsPerRule < 1) {
+                spec.commandLine().getErr().println("gpulint: --max-findings-per-rule must be at least 1");
+                return BAD_INPUT;
+            }
+            Project project = new Project(Path.of("")).config(config).rules(rulesDir).paths(given)
+                    .maxFindingsPerRule(maxFindingsPerRule);
             if (maxFileSize != null) {
                 var size = dev.gpulint.spec.Quantities.size(maxFileSize);
                 if (!size.ok()) {

@@ -66,6 +66,14 @@ public final class Project {
         return this;
     }
 
+    private int maxFindingsPerRule = dev.gpulint.settle.FindingCap.DEFAULT_PER_RULE_PER_FILE;
+
+    /** At most this many findings of one rule in one file are reported; a note says how many more there were. */
+    public Project maxFindingsPerRule(int n) {
+        this.maxFindingsPerRule = n;
+        return this;
+    }
+
     /** Files and folders as given on a command line: folders recurse, and each is displayed as given. */
     public Project paths(List<String> given) {
         paths.addAll(given);
@@ -83,17 +91,26 @@ public final class Project {
 
     /** Loads the configuration, finds the files, sets the linter up and lints. */
     public Outcome lint() {
+        // set-up is contained like the stages (Contained): what fails is a finding, the rest still runs
+        Contained guard = new Contained();
         Path cfgPath = configFile != null ? base.resolve(configFile) : Config.find(base);
         Config cfg = Config.none();
-        if (cfgPath != null) cfg = Config.load(cfgPath, new Discovery(cfg, base).display(cfgPath));
+        if (cfgPath != null) {
+            String shown = new Discovery(cfg, base).display(cfgPath);
+            cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown), Config.none());
+        }
         Discovery d = new Discovery(cfg, base);
         if (maxFileSize != null) d.maxFileSize(maxFileSize);
-        for (String p : paths) d.add(p);
-        for (Path p : files) d.addFile(p);
-        d.addIncludes();
+        for (String p : paths) guard.stage("discovery of " + p, () -> { d.add(p); return null; }, null);
+        for (Path p : files) guard.stage("discovery of " + d.display(p), () -> { d.addFile(p); return null; }, null);
+        guard.stage("discovery of the configuration's include", () -> { d.addIncludes(); return null; }, null);
         List<Finding> earlier = new ArrayList<>(cfg.problems());
         earlier.addAll(d.problems());
-        Linter linter = linter(cfg, d, earlier).baseline(baseline);
+        Config config = cfg;
+        Linter linter = guard.stage("user rules", () -> linter(config, d, earlier), null);
+        if (linter == null) linter = new Linter().configure(cfg);
+        earlier.addAll(guard.problems());
+        linter.baseline(baseline).maxFindingsPerRule(maxFindingsPerRule);
         return new Outcome(linter.lint(d.files(), earlier, d.context()), linter.rules());
     }
 

@@ -70,7 +70,15 @@ public final class Main implements Callable<Integer> {
             if (System.getenv("GPULINT_DEBUG") != null) ex.printStackTrace(err);
             return BAD_INPUT;
         });
-        int code = cl.execute(list.toArray(String[]::new));
+        int code;
+        try {
+            code = cl.execute(list.toArray(String[]::new));
+        } catch (Throwable t) {
+            // picocli hands on JVM errors (StackOverflowError, OutOfMemoryError): never a stack trace
+            err.println("gpulint: internal error: " + t + " (please report it)");
+            if (System.getenv("GPULINT_DEBUG") != null) t.printStackTrace(err);
+            code = BAD_INPUT;
+        }
         out.flush();
         err.flush();
         return code;

@@ -219,7 +219,7 @@ public final class Discovery {
         return s.isEmpty() ? "." : s;
     }
 
-    private static String reason(IOException e) {
+    static String reason(IOException e) {
         String cls = e.getClass().getSimpleName();
         return switch (cls) {
             case "AccessDeniedException" -> "permission denied";

@@ -36,6 +36,7 @@ public final class Project {
     private Long maxFileSize;
     private final List<String> paths = new ArrayList<>();
     private final List<Path> files = new ArrayList<>();
+    private final java.util.Map<Path, IOException> unreadable = new java.util.LinkedHashMap<>();
 
     /** @param base the project folder: the working folder for the CLI, the basedir for Maven */
     public Project(Path base) {
@@ -85,7 +86,7 @@ public final class Project {
      * (relative to the base folder); the configuration's {@code exclude} still applies.
      */
     public Project matching(List<String> includes, List<String> excludes) throws IOException {
-        files.addAll(Globs.match(base.toAbsolutePath().normalize(), includes, excludes));
+        files.addAll(Globs.match(base.toAbsolutePath().normalize(), includes, excludes, unreadable));
         return this;
     }
 
@@ -106,6 +107,8 @@ public final class Project {
         guard.stage("discovery of the configuration's include", () -> { d.addIncludes(); return null; }, null);
         List<Finding> earlier = new ArrayList<>(cfg.problems());
         earlier.addAll(d.problems());
+        unreadable.forEach((p, e) -> earlier.add(Finding.of("SYN001", Span.at(d.display(p), 1, 1), "io",
+                "cannot read '" + d.display(p) + "': " + Discovery.reason(e))));
         Config config = cfg;
         Linter linter = guard.stage("user rules", () -> linter(config, d, earlier), null);
         if (linter == null) linter = new Linter().configure(cfg);

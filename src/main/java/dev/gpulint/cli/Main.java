@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
 /** The command line: check (the default), rules, explain and test-rules (README.md, "Command line"). */
 @Command(name = "gpulint", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Lints GPU cluster and training-job manifests (.topo and YAML).",
-        subcommands = {Main.Check.class, Main.Rules.class, Main.Explain.class, Main.TestRules.class},
+        subcommands = {Main.Check.class, Main.Rules.class, Main.Explain.class, TestRules.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no finding at or above --fail-on", "1:at least one finding at or above --fail-on",
                 "2:bad usage, or an input that could not be read or parsed"})
@@ -267,43 +267,6 @@ public final class Main implements Callable<Integer> {
               .append(r.name()).append(" | ").append(r.level().id()).append(" | ").append(r.title()).append(" |\n");
         }
         return sb.toString();
-    }
-
-    @Command(name = "test-rules", mixinStandardHelpOptions = true,
-            description = "Run the cases (ID.test.yaml) of your own rules in DIR, with those rules loaded.")
-    static final class TestRules implements Callable<Integer> {
-        @Parameters(paramLabel = "DIR") Path dir;
-
-        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-        @Override
-        public Integer call() throws IOException {
-            PrintWriter out = spec.commandLine().getOut();
-            Discovery d = new Discovery(dev.gpulint.config.Config.none());
-            dev.gpulint.engine.UserRules user = dev.gpulint.engine.UserRules.load(dir, d::display);
-            for (dev.gpulint.core.Finding f : user.problems()) {
-                out.println(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": error: " + f.message());
-            }
-            if (!user.problems().isEmpty()) return BAD_INPUT;
-            Linter linter = new Linter().withUserRules(user, dev.gpulint.core.Span.at(d.display(dir), 1, 1));
-            int passed = 0, failed = 0;
-            for (Path file : dev.gpulint.ruletest.RuleCases.testFiles(dir)) {
-                for (dev.gpulint.ruletest.RuleCases.Case c : dev.gpulint.ruletest.RuleCases.load(file)) {
-                    String diff = dev.gpulint.ruletest.RuleCases.check(c, linter);
-                    if (diff == null) {
-                        passed++;
-                        out.println("PASS " + c.rule() + ": " + c.name());
-                    } else {
-                        failed++;
-                        out.println("FAIL " + c.rule() + ": " + c.name() + " (" + d.display(file) + ")");
-                        for (String line : diff.split("\n")) out.println("    " + line);
-                    }
-                }
-            }
-            out.println(passed + " passed, " + failed + " failed");
-            out.flush();
-            return failed > 0 ? FINDINGS : passed == 0 ? BAD_INPUT : OK;
-        }
     }
 
     @Command(name = "explain", mixinStandardHelpOptions = true, description = "Print a rule's full help page.")

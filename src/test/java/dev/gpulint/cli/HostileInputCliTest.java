@@ -205,6 +205,18 @@ class HostileInputCliTest {
         assertEquals(0, run("--baseline", written.toString(), good.toString()).code());
     }
 
+    @Test
+    void maxFindingsPerRuleCapsOneRuleInOneFile(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), JOB + "aa: 1\nbb: 2\ncc: 3\ndd: 4\nee: 5\n");
+        CliTest.Run all = run(f.toString());
+        assertEquals(5, all.out().lines().filter(l -> l.contains("unknown field")).count(), all.out());
+        CliTest.Run r = run("--max-findings-per-rule", "2", f.toString());
+        assertEquals(2, r.out().lines().filter(l -> l.contains("unknown field")).count(), r.out());
+        assertTrue(r.out().contains("job.yaml:1:1: note: 3 more SYN002 findings in '" + f + "' were left out: at most 2 per rule "
+                + "and file are reported (--max-findings-per-rule). [SYN002]"), r.out());
+        assertEquals(2, run("--max-findings-per-rule", "0", f.toString()).code());
+    }
+
     static Path fifo(Path p) throws Exception {
         Process mk = new ProcessBuilder("mkfifo", p.toString()).inheritIO().start();
         assumeTrue(mk.waitFor() == 0, "mkfifo is needed");

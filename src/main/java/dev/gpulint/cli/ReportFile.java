@@ -49,9 +49,10 @@ final class ReportFile {
     static void toFile(Renderer r, LintResult result, Path target, String option) throws Failure {
         String name = option + " " + target;
         if (Files.isDirectory(target)) throw new Failure("cannot write " + name + ": it is a folder, not a file");
-        Path abs = target.toAbsolutePath();
-        Path parent = abs.getParent();
         try {
+            // a link to a report file: the file it names is replaced, not the link
+            Path abs = Files.isSymbolicLink(target) && Files.exists(target) ? target.toRealPath() : target.toAbsolutePath();
+            Path parent = abs.getParent();
             if (Files.exists(target) && !Files.isRegularFile(target)) {
                 // a device or a pipe the user named on purpose (/dev/stdout): written in place
                 try (OutputStream os = Files.newOutputStream(target);
@@ -67,7 +68,11 @@ final class ReportFile {
                 try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                     r.render(result, w);
                 }
-                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                try {
+                    Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+                    Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+                }
             } finally {
                 Files.deleteIfExists(tmp);
             }

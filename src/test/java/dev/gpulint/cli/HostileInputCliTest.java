@@ -94,6 +94,9 @@ class HostileInputCliTest {
         CliTest.Run b = run("--baseline", fifo.toString(), good.toString());
         assertEquals(2, b.code());
         assertTrue(b.err().contains("cannot read the baseline " + fifo + ": it is a special file"), b.err());
+        CliTest.Run c = run("--config", fifo.toString(), good.toString());
+        assertEquals(2, c.code());
+        assertTrue(c.out().contains("cannot read the configuration '" + fifo + "': it is a special file"), c.out());
     }
 
     @Test

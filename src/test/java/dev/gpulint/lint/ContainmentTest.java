@@ -104,6 +104,18 @@ class ContainmentTest {
     }
 
     @Test
+    void aFileWhoseBindFailsCostsOnlyThatFile() {
+        var good = dev.gpulint.read.Readers.read(JOB).documents();
+        Contained guard = new Contained();
+        var bound = guard.bind(List.of(new dev.gpulint.tree.Document("bad.yaml", 0, null), good.get(0)));
+        assertEquals(1, bound.jobs().size(), "the good file is still bound");
+        assertEquals(1, guard.problems().size());
+        assertTrue(guard.problems().get(0).message().startsWith("'bad.yaml' could not be bound: NullPointerException"),
+                guard.problems().get(0).message());
+        assertEquals("bad.yaml", guard.problems().get(0).span().file());
+    }
+
+    @Test
     void findingsAreCappedPerRuleAndFileWithOneNote() {
         List<Finding> many = new ArrayList<>();
         for (int i = 1; i <= 2500; i++) many.add(Finding.of("PAR002", Span.at("a.yaml", i, 1), "x" + i, "m" + i));

@@ -60,6 +60,8 @@ class HostileInputCliTest {
         Path args = Files.writeString(dir.resolve("args"), "--output=" + dir.resolve("victim.yaml") + "\n");
         CliTest.Run r = run("--", "@" + args);
         assertEquals(2, r.code());
+        // picocli would expand @file even after -- (reading whatever the name points at)
+        assertTrue(r.out().contains("cannot read '@" + args + "': no such file or folder"), r.out());
         assertFalse(Files.exists(dir.resolve("victim.yaml")));
     }
 

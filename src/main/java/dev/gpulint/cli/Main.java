@@ -12,14 +12,11 @@ import dev.gpulint.report.SarifRenderer;
 import dev.gpulint.report.TextRenderer;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.meta.RuleMeta;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,7 +34,7 @@ import picocli.CommandLine.Parameters;
 /** The command line: check (the default), rules, explain and test-rules (README.md, "Command line"). */
 @Command(name = "gpulint", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Lints GPU cluster and training-job manifests (.topo and YAML).",
-        subcommands = {Main.Check.class, Main.Rules.class, Main.Explain.class, Main.TestRules.class},
+        subcommands = {Main.Check.class, Main.Rules.class, Main.Explain.class, TestRules.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no finding at or above --fail-on", "1:at least one finding at or above --fail-on",
                 "2:bad usage, or an input that could not be read or parsed"})
@@ -47,7 +44,10 @@ public final class Main implements Callable<Integer> {
     private static final Set<String> COMMANDS = Set.of("check", "rules", "explain", "test-rules", "help");
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
+        // The report goes to the file descriptor itself, not System.out: a PrintStream swallows write
+        // errors (a full disk, /dev/full, a closed pipe), and a lost report must not pass silently.
+        System.exit(run(args, new PrintWriter(new OutputStreamWriter(new java.io.FileOutputStream(java.io.FileDescriptor.out),
+                        StandardCharsets.UTF_8), false),
                 new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)));
     }
 
@@ -62,12 +62,23 @@ public final class Main implements Callable<Integer> {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // Paths come from file names (pre-commit passes committed names): no @file expansion, and
+        // everything after `--` is a path (picocli's end of options).
+        cl.setExpandAtFiles(false);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             err.println("gpulint: internal error: " + ex + " (please report it)");
             if (System.getenv("GPULINT_DEBUG") != null) ex.printStackTrace(err);
             return BAD_INPUT;
         });
-        int code = cl.execute(list.toArray(String[]::new));
+        int code;
+        try {
+            code = cl.execute(list.toArray(String[]::new));
+        } catch (Throwable t) {
+            // picocli hands on JVM errors (StackOverflowError, OutOfMemoryError): never a stack trace
+            err.println("gpulint: internal error: " + t + " (please report it)");
+            if (System.getenv("GPULINT_DEBUG") != null) t.printStackTrace(err);
+            code = BAD_INPUT;
+        }
         out.flush();
         err.flush();
         return code;
@@ -133,6 +144,10 @@ public final class Main implements Callable<Integer> {
                 description = "files larger than this are reported instead of read (default: 8 MiB)")
         String maxFileSize;
 
+        @Option(names = "--max-findings-per-rule", paramLabel = "N",
+                description = "report at most N findings of one rule in one file, and a note counting the rest (default: ${DEFAULT-VALUE})")
+        int maxFindingsPerRule = dev.gpulint.settle.FindingCap.DEFAULT_PER_RULE_PER_FILE;
+
         @Option(names = "--fail-if-no-manifests", description = "exit 2 when no gpulint manifest was found")
         boolean failIfNoManifests;
 
@@ -144,7 +159,12 @@ public final class Main implements Callable<Integer> {
         @Override
         public Integer call() throws IOException {
             List<String> given = paths.isEmpty() ? List.of(".") : paths;
-            Project project = new Project(Path.of("")).config(config).rules(rulesDir).paths(given);
+            if (maxFindingsPerRule < 1) {
+                spec.commandLine().getErr().println("gpulint: --max-findings-per-rule must be at least 1");
+                return BAD_INPUT;
+            }
+            Project project = new Project(Path.of("")).config(config).rules(rulesDir).paths(given)
+                    .maxFindingsPerRule(maxFindingsPerRule);
             if (maxFileSize != null) {
                 var size = dev.gpulint.spec.Quantities.size(maxFileSize);
                 if (!size.ok()) {
@@ -176,23 +196,15 @@ public final class Main implements Callable<Integer> {
                 case sarif -> new SarifRenderer(rules, version(), Path.of(""));
                 case github -> new dev.gpulint.report.GithubRenderer(rules);
             };
-            if (writeBaseline != null) {
-                Path parent = writeBaseline.toAbsolutePath().getParent();
-                if (parent != null) Files.createDirectories(parent);
-                try (Writer w = Files.newBufferedWriter(writeBaseline, StandardCharsets.UTF_8)) {
-                    new SarifRenderer(rules, version(), Path.of("")).render(result, w);
+            try {
+                if (writeBaseline != null) {
+                    ReportFile.toFile(new SarifRenderer(rules, version(), Path.of("")), result, writeBaseline, "--write-baseline");
                 }
-            }
-            if (output != null) {
-                Path parent = output.toAbsolutePath().getParent();
-                if (parent != null) Files.createDirectories(parent);
-                try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
-                    r.render(result, w);
-                }
-            } else {
-                Writer w = new BufferedWriter(spec.commandLine().getOut());
-                r.render(result, w);
-                w.flush();
+                if (output != null) ReportFile.toFile(r, result, output, "--output");
+                else ReportFile.toStream(r, result, spec.commandLine().getOut(), "standard output");
+            } catch (ReportFile.Failure e) {
+                spec.commandLine().getErr().println("gpulint: " + e.getMessage());
+                return BAD_INPUT;
             }
             if (result.files().isEmpty() && !result.inputFailed()) {
                 spec.commandLine().getErr().println("gpulint: no gpulint manifests found in " + String.join(" ", given)
@@ -255,43 +267,6 @@ public final class Main implements Callable<Integer> {
               .append(r.name()).append(" | ").append(r.level().id()).append(" | ").append(r.title()).append(" |\n");
         }
         return sb.toString();
-    }
-
-    @Command(name = "test-rules", mixinStandardHelpOptions = true,
-            description = "Run the cases (ID.test.yaml) of your own rules in DIR, with those rules loaded.")
-    static final class TestRules implements Callable<Integer> {
-        @Parameters(paramLabel = "DIR") Path dir;
-
-        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-        @Override
-        public Integer call() throws IOException {
-            PrintWriter out = spec.commandLine().getOut();
-            Discovery d = new Discovery(dev.gpulint.config.Config.none());
-            dev.gpulint.engine.UserRules user = dev.gpulint.engine.UserRules.load(dir, d::display);
-            for (dev.gpulint.core.Finding f : user.problems()) {
-                out.println(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": error: " + f.message());
-            }
-            if (!user.problems().isEmpty()) return BAD_INPUT;
-            Linter linter = new Linter().withUserRules(user, dev.gpulint.core.Span.at(d.display(dir), 1, 1));
-            int passed = 0, failed = 0;
-            for (Path file : dev.gpulint.ruletest.RuleCases.testFiles(dir)) {
-                for (dev.gpulint.ruletest.RuleCases.Case c : dev.gpulint.ruletest.RuleCases.load(file)) {
-                    String diff = dev.gpulint.ruletest.RuleCases.check(c, linter);
-                    if (diff == null) {
-                        passed++;
-                        out.println("PASS " + c.rule() + ": " + c.name());
-                    } else {
-                        failed++;
-                        out.println("FAIL " + c.rule() + ": " + c.name() + " (" + d.display(file) + ")");
-                        for (String line : diff.split("\n")) out.println("    " + line);
-                    }
-                }
-            }
-            out.println(passed + " passed, " + failed + " failed");
-            out.flush();
-            return failed > 0 ? FINDINGS : passed == 0 ? BAD_INPUT : OK;
-        }
     }
 
     @Command(name = "explain", mixinStandardHelpOptions = true, description = "Print a rule's full help page.")

@@ -133,10 +133,12 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         Path base = path.toAbsolutePath().normalize().getParent();
         String text;
         try {
-            text = Files.readString(path, StandardCharsets.UTF_8);
+            text = dev.gpulint.core.RegularFiles.readString(path, dev.gpulint.core.RegularFiles.SIDE_FILE_LIMIT);
         } catch (IOException e) {
+            String why = e instanceof dev.gpulint.core.RegularFiles.NotRegular || e instanceof dev.gpulint.core.RegularFiles.TooLarge
+                    ? e.getMessage() : e.getClass().getSimpleName();
             problems.add(Finding.of("SYN001", dev.gpulint.core.Span.at(display, 1, 1), "config",
-                    "cannot read the configuration '" + display + "': " + e.getClass().getSimpleName()));
+                    "cannot read the configuration '" + display + "': " + why));
             return new Config(base, display, List.of(), List.of(), problems);
         }
         java.util.Map<String, RuleSetting> ruleSettings = new java.util.LinkedHashMap<>();

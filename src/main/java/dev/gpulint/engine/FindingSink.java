@@ -10,7 +10,8 @@ import java.util.List;
  * Rules say what they found and where; the level comes later from metadata.
  */
 public final class FindingSink {
-    private final List<Finding> findings = new ArrayList<>();
+    // synchronized: user rules run on a worker thread that may still be running when they are read
+    private final List<Finding> findings = java.util.Collections.synchronizedList(new ArrayList<>());
 
     public void report(String ruleId, Span span, String identity, String message) {
         findings.add(Finding.of(ruleId, span, identity, message));
@@ -34,5 +35,9 @@ public final class FindingSink {
         findings.add(f);
     }
 
-    public List<Finding> findings() { return List.copyOf(findings); }
+    public List<Finding> findings() {
+        synchronized (findings) {
+            return List.copyOf(findings);
+        }
+    }
 }

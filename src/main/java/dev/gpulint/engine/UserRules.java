@@ -1,5 +1,7 @@
 package dev.gpulint.engine;
 
+import dev.gpulint.core.RegularFiles;
+
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Level;
 import dev.gpulint.meta.RuleMeta;
@@ -31,10 +33,31 @@ public final class UserRules {
     private final List<RuleMeta> metadata;
     private final List<Finding> problems;
 
+    /** Display paths of the compiled DRL files, in the order KieHelper numbers its resources. */
+    private List<String> files = List.of();
+
     private UserRules(KieBase kieBase, List<RuleMeta> metadata, List<Finding> problems) {
         this.kieBase = kieBase;
         this.metadata = metadata;
         this.problems = problems;
+    }
+
+    /** The DRL file a rule of {@link #kieBase()} came from (display path), or the rule's package when unknown. */
+    public String fileOf(org.kie.api.definition.rule.Rule rule) {
+        try {
+            Object res = rule.getClass().getMethod("getResource").invoke(rule);
+            if (res instanceof org.kie.api.io.Resource r && r.getSourcePath() != null) {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\.drl$").matcher(r.getSourcePath());
+                if (m.find()) {
+                    int idx = Integer.parseInt(m.group(1));
+                    if (idx >= 0 && idx < files.size()) return files.get(idx);
+                }
+                return r.getSourcePath();
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // fall through: the package names the rule set at least
+        }
+        return rule.getPackageName();
     }
 
     public KieBase kieBase() { return kieBase; }
@@ -79,13 +102,13 @@ public final class UserRules {
                     continue;
                 }
                 Map<String, Object> m = (Map<String, Object>) new Load(LoadSettings.builder().build())
-                        .loadFromString(Files.readString(meta, StandardCharsets.UTF_8));
+                        .loadFromString(RegularFiles.readString(meta, RegularFiles.SIDE_FILE_LIMIT));
                 metas.add(new RuleMeta(String.valueOf(m.getOrDefault("id", id)), String.valueOf(m.getOrDefault("name", id.toLowerCase())),
                         Level.parse(String.valueOf(m.getOrDefault("level", "warning"))), String.valueOf(m.getOrDefault("title", id)),
                         String.valueOf(m.getOrDefault("description", "")).trim(), String.valueOf(m.getOrDefault("remediation", "")).trim(),
                         String.valueOf(m.getOrDefault("since", "")), List.copyOf((List<String>) m.getOrDefault("tags", List.of())),
                         "user", "drools", null, dev.gpulint.meta.RuleCatalog.params(m.get("params"))));
-                helper.addContent(Files.readString(drl, StandardCharsets.UTF_8), ResourceType.DRL);
+                helper.addContent(RegularFiles.readString(drl, RegularFiles.SIDE_FILE_LIMIT), ResourceType.DRL);
                 compiled.add(drl);
             } catch (IOException | RuntimeException e) {
                 problems.add(Finding.of("SYN002", Span.at(display.apply(meta), 1, 1), "rules/" + id,
@@ -113,6 +136,8 @@ public final class UserRules {
             }
             return new UserRules(null, metas, problems);
         }
-        return new UserRules(helper.build(), metas, problems);
+        UserRules built = new UserRules(helper.build(), metas, problems);
+        built.files = compiled.stream().map(display).toList();
+        return built;
     }
 }

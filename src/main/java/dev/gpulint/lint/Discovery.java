@@ -2,6 +2,7 @@ package dev.gpulint.lint;
 
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.core.Finding;
+import dev.gpulint.core.RegularFiles;
 import dev.gpulint.core.Span;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -23,7 +24,9 @@ import java.util.Set;
 /**
  * Turns command-line paths into files to lint: folders recurse (sorted, so
  * output never depends on file-system order; hidden folders, target/ and
- * node_modules/ skipped); a path that cannot be read is a finding, not a crash.
+ * node_modules/ skipped; links to folders outside the folder given not followed); a path that cannot
+ * be read, or is no regular file (a FIFO, a device), is a finding, not a crash or a hang; a file is
+ * read through a bounded stream, never more than the maximum file size.
  */
 public final class Discovery {
     private static final Set<String> SKIP = Set.of("target", "node_modules");
@@ -95,27 +98,7 @@ public final class Discovery {
         if (Files.isDirectory(p)) {
             Set<Path> found = new LinkedHashSet<>();
             try {
-                Files.walkFileTree(p, EnumSet.of(FileVisitOption.FOLLOW_LINKS), 64, new SimpleFileVisitor<>() {
-                    @Override
-                    public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                        String n = dir.getFileName() == null ? "" : dir.getFileName().toString();
-                        if (!dir.equals(p) && (n.startsWith(".") || SKIP.contains(n))) return FileVisitResult.SKIP_SUBTREE;
-                        return FileVisitResult.CONTINUE;
-                    }
-
-                    @Override
-                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                        if (attrs.isRegularFile() && Linter.isCandidate(file.getFileName().toString())) found.add(file);
-                        return FileVisitResult.CONTINUE;
-                    }
-
-                    @Override
-                    public FileVisitResult visitFileFailed(Path file, IOException exc) {
-                        problems.add(Finding.of("SYN001", Span.at(display(file), 1, 1), "io",
-                                "cannot read '" + display(file) + "': " + reason(exc)));
-                        return FileVisitResult.CONTINUE;
-                    }
-                });
+                Files.walkFileTree(p, EnumSet.of(FileVisitOption.FOLLOW_LINKS), 64, new Walk(p, found));
             } catch (IOException e) {
                 problems.add(Finding.of("SYN001", Span.at(display(p), 1, 1), "io", "cannot read '" + arg + "': " + reason(e)));
             }
@@ -136,13 +119,9 @@ public final class Discovery {
         if (contextMode) context.add(name);
         try {
             long size = Files.size(p);
-            if (size > maxFileSize) {
-                problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is " + human(size)
-                        + ", more than the " + human(maxFileSize) + " gpulint reads per file (manifests are kilobytes); "
-                        + "exclude it, or raise the limit with --max-file-size"));
-                return;
-            }
-            byte[] bytes = Files.readAllBytes(p);
+            if (size > maxFileSize) throw new RegularFiles.TooLarge(maxFileSize);
+            // the size a file system reports can lie (/proc, a growing file): the read itself is bounded
+            byte[] bytes = RegularFiles.read(p, maxFileSize);
             for (byte b : bytes) {
                 if (b == 0) {
                     problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is a binary file (it contains NUL bytes), not a manifest"));
@@ -154,10 +133,81 @@ public final class Discovery {
                     .decode(ByteBuffer.wrap(bytes)).toString();
             if (text.startsWith("\uFEFF")) text = text.substring(1);
             files.add(new SourceFile(p, name, text));
+        } catch (RegularFiles.TooLarge e) {
+            long size = sizeOf(p);
+            problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is "
+                    + (size > maxFileSize ? human(size) + ", " : "") + "more than the " + human(maxFileSize)
+                    + " gpulint reads per file (manifests are kilobytes); exclude it, or raise the limit with --max-file-size"));
+        } catch (RegularFiles.NotRegular e) {
+            problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "cannot read '" + name + "': " + e.getMessage()
+                    + "; gpulint reads regular files only"));
         } catch (CharacterCodingException e) {
             problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is not UTF-8 text; gpulint reads UTF-8 manifests only"));
         } catch (IOException e) {
             problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "cannot read '" + name + "': " + reason(e)));
+        }
+    }
+
+    private static long sizeOf(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * The walk of one folder: hidden folders, target/ and node_modules/ skipped; symbolic links to
+     * folders followed only while they stay inside the folder given (a link to / or /proc would walk
+     * the whole machine); a folder that cannot be read is a finding for itself, the rest is walked.
+     */
+    private final class Walk extends SimpleFileVisitor<Path> {
+        private final Path root;
+        private final Path realRoot;
+        private final Set<Path> found;
+
+        Walk(Path root, Set<Path> found) throws IOException {
+            this.root = root;
+            this.realRoot = root.toRealPath();
+            this.found = found;
+        }
+
+        @Override
+        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+            String n = dir.getFileName() == null ? "" : dir.getFileName().toString();
+            if (!dir.equals(root) && (n.startsWith(".") || SKIP.contains(n))) return FileVisitResult.SKIP_SUBTREE;
+            if (!dir.equals(root) && Files.isSymbolicLink(dir)) {
+                try {
+                    if (!dir.toRealPath().startsWith(realRoot)) return FileVisitResult.SKIP_SUBTREE;
+                } catch (IOException e) {
+                    return FileVisitResult.SKIP_SUBTREE;
+                }
+            }
+            return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            if (attrs.isRegularFile() && Linter.isCandidate(file.getFileName().toString())) found.add(file);
+            return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException exc) {
+            cannotRead(file, exc);
+            return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path dir, IOException exc) {
+            // a folder whose listing broke off costs only itself
+            if (exc != null) cannotRead(dir, exc);
+            return FileVisitResult.CONTINUE;
+        }
+
+        private void cannotRead(Path file, IOException exc) {
+            problems.add(Finding.of("SYN001", Span.at(display(file), 1, 1), "io",
+                    "cannot read '" + display(file) + "': " + reason(exc)));
         }
     }
 
@@ -169,7 +219,7 @@ public final class Discovery {
         return s.isEmpty() ? "." : s;
     }
 
-    private static String reason(IOException e) {
+    static String reason(IOException e) {
         String cls = e.getClass().getSimpleName();
         return switch (cls) {
             case "AccessDeniedException" -> "permission denied";

@@ -15,12 +15,17 @@ import java.util.TreeSet;
 /**
  * Files under a folder chosen by include and exclude globs relative to it, the way a build tool names
  * them (the Maven plugin's {@code includes}/{@code excludes}). The folder's {@code target/} build folder,
- * dot-folders and {@code node_modules/} are never entered. The result is sorted.
+ * dot-folders and {@code node_modules/} are never entered, nor are symbolic links to folders (the walk
+ * stays inside the project). The result is sorted.
  */
 final class Globs {
     private Globs() {}
 
-    static List<Path> match(Path base, List<String> includes, List<String> excludes) throws IOException {
+    /**
+     * @param unreadable receives the files and folders that could not be read: each costs only itself
+     */
+    static List<Path> match(Path base, List<String> includes, List<String> excludes, java.util.Map<Path, IOException> unreadable)
+            throws IOException {
         List<PathMatcher> inc = matchers(includes);
         List<PathMatcher> exc = matchers(excludes);
         // "**/*.yaml" needs a folder; files at the top level match "*.yaml" too
@@ -44,6 +49,18 @@ final class Globs {
                 boolean in = inc.stream().anyMatch(m -> m.matches(rel))
                         || (rel.getNameCount() == 1 && top.stream().anyMatch(m -> m.matches(rel)));
                 if (in && exc.stream().noneMatch(m -> m.matches(rel))) found.add(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+                if (!file.equals(base)) unreadable.put(file, e);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) {
+                if (e != null) unreadable.put(dir, e);
                 return FileVisitResult.CONTINUE;
             }
         });

@@ -73,6 +73,16 @@ public final class Linter {
     /** The rule metadata this linter settles and renders with, the team's own rules included. */
     public RuleCatalog rules() { return rules; }
 
+    private int maxFindingsPerRule = dev.gpulint.settle.FindingCap.DEFAULT_PER_RULE_PER_FILE;
+
+    /** At most this many findings of one rule in one file (1,000 by default); a note counts the rest. */
+    public Linter maxFindingsPerRule(int n) { this.maxFindingsPerRule = n; return this; }
+
+    private java.time.Duration userRuleBudget = dev.gpulint.engine.UserRuleRun.DEFAULT_BUDGET;
+
+    /** The wall-clock budget of the team's own rules in one run (60 s by default). */
+    public Linter userRuleBudget(java.time.Duration budget) { this.userRuleBudget = budget; return this; }
+
     /** Reads files on one thread only (tests compare it with the parallel default). */
     public Linter serial() { parallel = false; return this; }
 
@@ -128,7 +138,10 @@ public final class Linter {
         boolean failed = !earlier.isEmpty();
         // Files are read and parsed in parallel; results keep the input order, so output does not
         // depend on thread scheduling.
-        List<ReadResult> results = (parallel ? files.parallelStream() : files.stream()).map(dev.gpulint.read.Readers::read).toList();
+        // Every stage is contained (Contained): a Throwable in one file's read or bind is a finding for
+        // that file, in a shared stage a finding naming the stage; the rest is still reported.
+        Contained guard = new Contained();
+        List<ReadResult> results = (parallel ? files.parallelStream() : files.stream()).map(Contained::read).toList();
         for (ReadResult r : results) {
             SourceFile f = r.file();
             if (r.failed()) failed = true;
@@ -137,28 +150,36 @@ public final class Linter {
             documents.addAll(r.documents());
             if (!r.foreign().isEmpty()) foreign.add(new dev.gpulint.bind.adapt.Adapters.Input(f, r.foreign()));
         }
-        Binder.Bound bound = new Binder().bind(documents);
+        Binder.Bound bound = guard.bind(documents);
         findings.addAll(bound.findings());
         // configurations of other formats (NeMo, Megatron-LM, Kubernetes, SkyPilot, DeepSpeed, DCGM)
-        dev.gpulint.bind.adapt.Adapters.Bound adapted = dev.gpulint.bind.adapt.Adapters.bind(foreign);
+        dev.gpulint.bind.adapt.Adapters.Bound adapted = guard.adapt(foreign);
         findings.addAll(adapted.findings());
         for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
         List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
         List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>(bound.jobs());
-        jobs.addAll(dev.gpulint.bind.adapt.Adapters.link(adapted.jobs(), bound.clusters(), catalog, jobPlacement, clusters));
-        List<Object> facts = new ArrayList<>(new Deriver(catalog).derive(clusters, jobs, adapted.counters(), adapted.queries()));
-        facts.addAll(dev.gpulint.engine.RuleParams.facts(rules, params));
-        findings.addAll(engine.run(facts));
+        jobs.addAll(guard.stage("link", () -> dev.gpulint.bind.adapt.Adapters.link(adapted.jobs(), bound.clusters(), catalog,
+                jobPlacement, clusters), List.of()));
+        List<Object> facts = new ArrayList<>(guard.stage("derive",
+                () -> new Deriver(catalog).derive(clusters, jobs, adapted.counters(), adapted.queries()), List.of()));
+        facts.addAll(guard.stage("rule parameters", () -> dev.gpulint.engine.RuleParams.facts(rules, params), List.of()));
+        findings.addAll(guard.stage("built-in rules", () -> engine.run(facts), List.of()));
         if (userRules != null) {
             if (!userRules.problems().isEmpty()) failed = true;
             findings.addAll(userRules.problems());
             if (userRules.kieBase() != null) {
-                findings.addAll(engine.run(userRules.kieBase(), facts, "rules of " + userRulesAt.file(), 100_000, userRulesAt));
+                List<Finding> user = dev.gpulint.engine.UserRuleRun.run(userRules.kieBase(), facts, "rules of " + userRulesAt.file(),
+                        100_000, userRulesAt, userRuleBudget, userRules::fileOf);
+                if (user.stream().anyMatch(x -> x.identity().equals("rules#failed") || x.identity().equals("rules#budget"))) failed = true;
+                findings.addAll(user);
             }
         }
+        findings.addAll(guard.problems());
+        if (guard.failed()) failed = true;
         // a context file's own findings are not reported, except that it does not parse: never silent
         findings.removeIf(x -> context.contains(x.span().file()) && !x.ruleId().equals("SYN001"));
         var settled = new dev.gpulint.settle.Settler(rules, ruleSettings, baseline, today).settle(files, findings);
-        return new LintResult(settled.findings(), linted, failed, settled.baselined());
+        return new LintResult(dev.gpulint.settle.FindingCap.apply(settled.findings(), maxFindingsPerRule), linted, failed,
+                settled.baselined());
     }
 }

@@ -36,6 +36,7 @@ public final class Project {
     private Long maxFileSize;
     private final List<String> paths = new ArrayList<>();
     private final List<Path> files = new ArrayList<>();
+    private final java.util.Map<Path, IOException> unreadable = new java.util.LinkedHashMap<>();
 
     /** @param base the project folder: the working folder for the CLI, the basedir for Maven */
     public Project(Path base) {
@@ -66,6 +67,14 @@ public final class Project {
         return this;
     }
 
+    private int maxFindingsPerRule = dev.gpulint.settle.FindingCap.DEFAULT_PER_RULE_PER_FILE;
+
+    /** At most this many findings of one rule in one file are reported; a note says how many more there were. */
+    public Project maxFindingsPerRule(int n) {
+        this.maxFindingsPerRule = n;
+        return this;
+    }
+
     /** Files and folders as given on a command line: folders recurse, and each is displayed as given. */
     public Project paths(List<String> given) {
         paths.addAll(given);
@@ -77,23 +86,34 @@ public final class Project {
      * (relative to the base folder); the configuration's {@code exclude} still applies.
      */
     public Project matching(List<String> includes, List<String> excludes) throws IOException {
-        files.addAll(Globs.match(base.toAbsolutePath().normalize(), includes, excludes));
+        files.addAll(Globs.match(base.toAbsolutePath().normalize(), includes, excludes, unreadable));
         return this;
     }
 
     /** Loads the configuration, finds the files, sets the linter up and lints. */
     public Outcome lint() {
+        // set-up is contained like the stages (Contained): what fails is a finding, the rest still runs
+        Contained guard = new Contained();
         Path cfgPath = configFile != null ? base.resolve(configFile) : Config.find(base);
         Config cfg = Config.none();
-        if (cfgPath != null) cfg = Config.load(cfgPath, new Discovery(cfg, base).display(cfgPath));
+        if (cfgPath != null) {
+            String shown = new Discovery(cfg, base).display(cfgPath);
+            cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown), Config.none());
+        }
         Discovery d = new Discovery(cfg, base);
         if (maxFileSize != null) d.maxFileSize(maxFileSize);
-        for (String p : paths) d.add(p);
-        for (Path p : files) d.addFile(p);
-        d.addIncludes();
+        for (String p : paths) guard.stage("discovery of " + p, () -> { d.add(p); return null; }, null);
+        for (Path p : files) guard.stage("discovery of " + d.display(p), () -> { d.addFile(p); return null; }, null);
+        guard.stage("discovery of the configuration's include", () -> { d.addIncludes(); return null; }, null);
         List<Finding> earlier = new ArrayList<>(cfg.problems());
         earlier.addAll(d.problems());
-        Linter linter = linter(cfg, d, earlier).baseline(baseline);
+        unreadable.forEach((p, e) -> earlier.add(Finding.of("SYN001", Span.at(d.display(p), 1, 1), "io",
+                "cannot read '" + d.display(p) + "': " + Discovery.reason(e))));
+        Config config = cfg;
+        Linter linter = guard.stage("user rules", () -> linter(config, d, earlier), null);
+        if (linter == null) linter = new Linter().configure(cfg);
+        earlier.addAll(guard.problems());
+        linter.baseline(baseline).maxFindingsPerRule(maxFindingsPerRule);
         return new Outcome(linter.lint(d.files(), earlier, d.context()), linter.rules());
     }
 

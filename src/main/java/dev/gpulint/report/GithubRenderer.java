@@ -30,9 +30,10 @@ public final class GithubRenderer implements Renderer {
         out.write("gpulint: " + TextRenderer.summary(result) + "\n");
     }
 
-    /** Escapes for a workflow command's message. */
+    /** Escapes for a workflow command's message; other control characters become visible escapes. */
     static String data(String s) {
-        return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A");
+        String d = s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A");
+        return Visible.of(d);
     }
 
     /** Escapes for a workflow command's property values, which also end at ',' and ':'. */

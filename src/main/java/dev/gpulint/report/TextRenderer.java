@@ -11,7 +11,8 @@ import java.io.Writer;
 
 /**
  * The text report: {@code file:line:col: level: message [ID]}, a help line,
- * related locations, and a closing count line.
+ * related locations, and a closing count line. Control characters in file names, keys and messages
+ * are shown as visible escapes ({@link Visible}), so no input forges a line or drives the terminal.
  */
 public final class TextRenderer implements Renderer {
     private final RuleCatalog rules;
@@ -26,15 +27,15 @@ public final class TextRenderer implements Renderer {
     public void render(LintResult result, Writer out) throws IOException {
         for (Finding f : result.findings()) {
             if (f.suppressed()) continue;
-            out.write(location(f) + level(f.level()) + ": " + f.message() + " [" + f.ruleId() + "]\n");
+            out.write(location(f) + level(f.level()) + ": " + Visible.of(f.message()) + " [" + Visible.of(f.ruleId()) + "]\n");
             for (Finding.Related r : f.related()) {
-                out.write("  related: " + r.span().file() + ":" + r.span().startLine() + ":" + r.span().startColumn()
-                        + ": " + r.message() + "\n");
+                out.write("  related: " + Visible.of(r.span().file()) + ":" + r.span().startLine() + ":" + r.span().startColumn()
+                        + ": " + Visible.of(r.message()) + "\n");
             }
             RuleMeta meta = rules.get(f.ruleId()).orElse(null);
             if (meta != null && !meta.remediation().isEmpty()) {
-                out.write("  help: " + meta.remediation().replaceAll("\\s+", " ") + "; see `gpulint explain "
-                        + f.ruleId() + "`\n");
+                out.write("  help: " + Visible.of(meta.remediation().replaceAll("\\s+", " ")) + "; see `gpulint explain "
+                        + Visible.of(f.ruleId()) + "`\n");
             }
         }
         out.write(summary(result) + "\n");
@@ -42,11 +43,11 @@ public final class TextRenderer implements Renderer {
 
     /** The text format's finding line without colour: {@code file:line:col: level: message [ID]}. */
     public static String headline(Finding f) {
-        return location(f) + f.level().id() + ": " + f.message() + " [" + f.ruleId() + "]";
+        return location(f) + f.level().id() + ": " + Visible.of(f.message()) + " [" + Visible.of(f.ruleId()) + "]";
     }
 
     private static String location(Finding f) {
-        return f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": ";
+        return Visible.of(f.span().file()) + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": ";
     }
 
     /** The closing line: "2 errors, 1 warning, 0 notes in 3 files", with suppressed and baselined counts. */

@@ -1,9 +1,11 @@
 package dev.gpulint.settle;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.gpulint.core.Fingerprints;
+import dev.gpulint.core.RegularFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -14,19 +16,62 @@ import java.util.Set;
  * are accepted, and only findings with other fingerprints are reported. Fingerprints come from the rule,
  * the file and the logical identity of what was found, not line numbers, so editing lines above a
  * finding keeps it in the baseline.
+ *
+ * <p>A file that is no SARIF 2.1.0 log (empty, another SARIF version, another JSON shape) is refused
+ * with {@link NotABaseline}: accepting it would silently report every finding as new, or none.
  */
 public final class Baseline {
     private Baseline() {}
 
+    /** The file is readable but is not a SARIF 2.1.0 log. */
+    public static final class NotABaseline extends IOException {
+        public NotABaseline(String message) { super(message); }
+    }
+
     public static Set<String> read(Path sarif) throws IOException {
+        byte[] bytes = RegularFiles.read(sarif, RegularFiles.SIDE_FILE_LIMIT);
         Set<String> out = new LinkedHashSet<>();
-        try (JsonParser p = new JsonFactory().createParser(sarif.toFile())) {
-            for (JsonToken t; (t = p.nextToken()) != null; ) {
-                if (t == JsonToken.FIELD_NAME && Fingerprints.KEY.equals(p.currentName())) {
-                    if (p.nextToken() == JsonToken.VALUE_STRING) out.add(p.getText());
+        String version = null;
+        boolean runs = false;
+        try (JsonParser p = new JsonFactory().createParser(bytes)) {
+            JsonToken first = p.nextToken();
+            if (first == null) throw new NotABaseline("it is empty; a baseline is a SARIF 2.1.0 file written by --write-baseline");
+            if (first != JsonToken.START_OBJECT) throw new NotABaseline("it is not a SARIF log (a JSON object with version and runs)");
+            for (JsonToken t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+                String field = p.currentName();
+                JsonToken v = p.nextToken();
+                if (field.equals("version")) {
+                    if (v != JsonToken.VALUE_STRING) throw new NotABaseline("its 'version' is not a string");
+                    version = p.getText();
+                } else if (field.equals("runs")) {
+                    if (v != JsonToken.START_ARRAY) throw new NotABaseline("its 'runs' is not a list");
+                    runs = true;
+                    fingerprints(p, out);
+                } else {
+                    p.skipChildren();
                 }
             }
+        } catch (JsonParseException e) {
+            throw new NotABaseline("it is not valid JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (version == null || !runs) throw new NotABaseline("it is not a SARIF log (a JSON object with version and runs)");
+        if (!version.equals("2.1.0")) {
+            throw new NotABaseline("it is SARIF " + version + "; baselines are SARIF 2.1.0 (write one with --write-baseline)");
         }
         return out;
+    }
+
+    /** The fingerprints anywhere inside the runs array, up to its end. */
+    private static void fingerprints(JsonParser p, Set<String> out) throws IOException {
+        int depth = 1;
+        for (JsonToken t = p.nextToken(); t != null && depth > 0; t = p.nextToken()) {
+            if (t.isStructStart()) depth++;
+            else if (t.isStructEnd()) depth--;
+            else if (t == JsonToken.FIELD_NAME && Fingerprints.KEY.equals(p.currentName())) {
+                JsonToken v = p.nextToken();
+                if (v == JsonToken.VALUE_STRING) out.add(p.getText());
+                else if (v.isStructStart()) p.skipChildren();
+            }
+        }
     }
 }

@@ -125,7 +125,7 @@ class ProjectTest {
         write("c.yaml", ROCE);
         LintResult first = new Project(dir).matching(ALL, List.of()).lint().result();
         Finding net001 = first.findings().stream().filter(f -> f.ruleId().equals("NET001")).findFirst().orElseThrow();
-        write("base/gpulint.sarif", "{ \"runs\": [ { \"results\": [ { \"partialFingerprints\": { \"gpulint/v1\": \""
+        write("base/gpulint.sarif", "{ \"version\": \"2.1.0\", \"runs\": [ { \"results\": [ { \"partialFingerprints\": { \"gpulint/v1\": \""
                 + Fingerprints.of(net001) + "\" } } ] } ] }\n");
         LintResult r = new Project(dir).baseline(Path.of("base/gpulint.sarif")).matching(ALL, List.of("base/**")).lint().result();
         assertEquals(List.of("c.yaml:3:17 warning NET002"), lines(r));

@@ -64,6 +64,10 @@ public class CheckMojo extends AbstractMojo {
     @Parameter(property = "gpulint.maxAllowedFindings", defaultValue = "0")
     int maxAllowedFindings;
 
+    /** At most this many findings of one rule in one file are reported; a note counts the rest. */
+    @Parameter(property = "gpulint.maxFindingsPerRule", defaultValue = "1000")
+    int maxFindingsPerRule = dev.gpulint.settle.FindingCap.DEFAULT_PER_RULE_PER_FILE;
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         if (skip) {
@@ -77,7 +81,9 @@ public class CheckMojo extends AbstractMojo {
         else throw new MojoExecutionException("gpulint.failOn must be error, warning, note or never, not '" + failOn + "'");
 
         Path base = basedir.toPath().toAbsolutePath().normalize();
+        if (maxFindingsPerRule < 1) throw new MojoExecutionException("gpulint.maxFindingsPerRule must be at least 1");
         Project project = new Project(base)
+                .maxFindingsPerRule(maxFindingsPerRule)
                 .config(configFile == null ? null : configFile.toPath())
                 .rules(rulesDirectory == null ? null : rulesDirectory.toPath());
         try {

@@ -33,10 +33,11 @@ public final class JsonReader {
             p.enable(JsonParser.Feature.ALLOW_COMMENTS);
             JsonToken t = p.nextToken();
             if (t == null) return new ReadResult(file, List.of(), List.of(), false);
-            Node root = value(p, t, name);
+            List<Finding> duplicates = new ArrayList<>();
+            Node root = value(p, t, name, "", duplicates);
             if (p.nextToken() != null) throw new JsonParseException(p, "more than one JSON value in the file");
             if (!(root instanceof MappingNode m)) return new ReadResult(file, List.of(), List.of(), false);
-            return new ReadResult(file, List.of(), List.of(), false, List.of(new Document(name, 0, m)));
+            return new ReadResult(file, List.of(), duplicates, false, List.of(new Document(name, 0, m)));
         } catch (JsonParseException e) {
             JsonLocation l = e.getLocation();
             Span at = l == null ? Span.at(name, 1, 1) : Span.at(name, l.getLineNr(), l.getColumnNr());
@@ -48,23 +49,36 @@ public final class JsonReader {
         }
     }
 
-    private static Node value(JsonParser p, JsonToken t, String file) throws IOException {
+    /**
+     * A key given twice in one object is SYN002 at the second (DeepSpeed rejects such a file, and
+     * Jackson would silently keep one of them); the first value is kept, as for YAML.
+     */
+    private static Node value(JsonParser p, JsonToken t, String file, String path, List<Finding> duplicates) throws IOException {
         JsonLocation start = p.currentTokenLocation();
         switch (t) {
             case START_OBJECT -> {
                 List<MappingNode.Entry> entries = new ArrayList<>();
+                java.util.Map<String, ScalarNode> seen = new java.util.HashMap<>();
                 for (JsonToken k = p.nextToken(); k != JsonToken.END_OBJECT; k = p.nextToken()) {
                     JsonLocation kl = p.currentTokenLocation();
                     String key = p.currentName();
                     ScalarNode keyNode = new ScalarNode(key, true, span(file, kl, key.length() + 2));
-                    Node v = value(p, p.nextToken(), file);
-                    entries.add(new MappingNode.Entry(keyNode, v));
+                    Node v = value(p, p.nextToken(), file, path + "/" + key, duplicates);
+                    ScalarNode first = seen.putIfAbsent(key, keyNode);
+                    if (first == null) {
+                        entries.add(new MappingNode.Entry(keyNode, v));
+                    } else {
+                        duplicates.add(Finding.of("SYN002", keyNode.span(), path + "/" + key + "#dup",
+                                "'" + key + "' appears twice in " + (path.isEmpty() ? "the file" : "'" + path.substring(1) + "'")
+                                        + " (first at line " + first.span().startLine() + "); DeepSpeed rejects duplicate keys: "
+                                        + "remove one of them").withRelated(first.span(), "first '" + key + "' here"));
+                    }
                 }
                 return new MappingNode(entries, to(file, start, p.currentTokenLocation()));
             }
             case START_ARRAY -> {
                 List<Node> items = new ArrayList<>();
-                for (JsonToken k = p.nextToken(); k != JsonToken.END_ARRAY; k = p.nextToken()) items.add(value(p, k, file));
+                for (JsonToken k = p.nextToken(); k != JsonToken.END_ARRAY; k = p.nextToken()) items.add(value(p, k, file, path + "/" + items.size(), duplicates));
                 return new ListNode(items, to(file, start, p.currentTokenLocation()));
             }
             case VALUE_STRING -> {

@@ -38,21 +38,35 @@ public final class YamlReader {
         return read(file, false);
     }
 
+    /** Nodes an alias-free file can have are fewer than its characters: past this many more, aliases are a bomb. */
+    static final int EXPANSION_ALLOWANCE = 100_000;
+
+    /** Reading stopped: the aliases expand to more nodes than the file could hold without them. */
+    private static final class TooManyNodes extends RuntimeException {
+        TooManyNodes() { super(null, null, false, false); }
+    }
+
     private ReadResult read(SourceFile file, boolean manifestsOnly) {
         String name = file.displayPath();
+        // The file's size is already bounded by --max-file-size when it was read; snakeyaml's own
+        // code-point limit (3 MiB by default) would reject ordinary files below that bound.
+        // Aliases are not counted (a .gitlab-ci.yml has dozens of `<<: *defaults`): the nodes they
+        // expand to are ({@link #EXPANSION_ALLOWANCE}).
         LoadSettings settings = LoadSettings.builder()
                 .setLabel(name)
                 .setUseMarks(true)
                 .setAllowDuplicateKeys(true)          // the binder reports duplicates with both locations
-                .setMaxAliasesForCollections(50)
+                .setCodePointLimit(Math.max(3 * 1024 * 1024, file.text().length() + 1))
+                .setMaxAliasesForCollections(Integer.MAX_VALUE)
                 .build();
+        int[] budget = {file.text().length() + EXPANSION_ALLOWANCE};
         List<Document> docs = new ArrayList<>();
         List<Document> foreign = new ArrayList<>();
         boolean manifest = false;
         try {
             int index = 0;
             for (org.snakeyaml.engine.v2.nodes.Node n : new Compose(settings).composeAllFromString(file.text())) {
-                Node tree = convert(n, name);
+                Node tree = convert(n, name, budget);
                 if (tree instanceof MappingNode m && (!manifestsOnly || Manifests.isNativeOrNearly(m))) {
                     docs.add(new Document(name, index, m));
                     manifest = true;
@@ -65,11 +79,12 @@ public final class YamlReader {
             Mark mark = e.getProblemMark().or(e::getContextMark).orElse(null);
             Span at = mark == null ? Span.at(name, 1, 1) : point(name, mark);
             return new ReadResult(file, List.of(), List.of(syntaxError(at, describe(e))), true);
+        } catch (TooManyNodes e) {
+            return new ReadResult(file, List.of(), List.of(syntaxError(Span.at(name, 1, 1), "YAML could not be read: its aliases expand "
+                    + "to more than " + (file.text().length() + EXPANSION_ALLOWANCE) + " nodes: gpulint does not expand alias bombs "
+                    + "(billion laughs)")), true);
         } catch (YamlEngineException e) {
             String m = String.valueOf(e.getMessage());
-            if (m.contains("Number of aliases")) {
-                m = "more than 50 aliases to lists or mappings: gpulint does not expand alias bombs (billion laughs)";
-            }
             return new ReadResult(file, List.of(), List.of(syntaxError(Span.at(name, 1, 1), "YAML could not be read: " + m)), true);
         }
         return new ReadResult(file, docs, List.of(), manifest, foreign);
@@ -102,21 +117,22 @@ public final class YamlReader {
         return new Span(file, start.getLine() + 1, start.getColumn() + 1, end.getLine() + 1, end.getColumn() + 1);
     }
 
-    private static Node convert(org.snakeyaml.engine.v2.nodes.Node n, String file) {
+    private static Node convert(org.snakeyaml.engine.v2.nodes.Node n, String file, int[] budget) {
+        if (--budget[0] < 0) throw new TooManyNodes();
         Span sp = span(file, n);
         if (n instanceof org.snakeyaml.engine.v2.nodes.MappingNode m) {
             List<MappingNode.Entry> entries = new ArrayList<>();
             for (NodeTuple t : m.getValue()) {
-                Node key = convert(t.getKeyNode(), file);
+                Node key = convert(t.getKeyNode(), file, budget);
                 ScalarNode k = key instanceof ScalarNode sk ? sk
                         : new ScalarNode("<" + key.describe() + " as a key>", true, key.span());
-                entries.add(new MappingNode.Entry(k, convert(t.getValueNode(), file)));
+                entries.add(new MappingNode.Entry(k, convert(t.getValueNode(), file, budget)));
             }
             return new MappingNode(entries, sp);
         }
         if (n instanceof SequenceNode s) {
             List<Node> items = new ArrayList<>();
-            for (org.snakeyaml.engine.v2.nodes.Node item : s.getValue()) items.add(convert(item, file));
+            for (org.snakeyaml.engine.v2.nodes.Node item : s.getValue()) items.add(convert(item, file, budget));
             return new ListNode(items, sp);
         }
         org.snakeyaml.engine.v2.nodes.ScalarNode sc = (org.snakeyaml.engine.v2.nodes.ScalarNode) n;

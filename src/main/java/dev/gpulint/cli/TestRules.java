@@ -1,0 +1,49 @@
+package dev.gpulint.cli;
+
+import dev.gpulint.lint.Discovery;
+import dev.gpulint.lint.Linter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code gpulint test-rules DIR}: a team's own rules against their cases (README.md, "Command line"). */
+@Command(name = "test-rules", mixinStandardHelpOptions = true,
+        description = "Run the cases (ID.test.yaml) of your own rules in DIR, with those rules loaded.")
+final class TestRules implements Callable<Integer> {
+    @Parameters(paramLabel = "DIR") Path dir;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        Discovery d = new Discovery(dev.gpulint.config.Config.none());
+        dev.gpulint.engine.UserRules user = dev.gpulint.engine.UserRules.load(dir, d::display);
+        for (dev.gpulint.core.Finding f : user.problems()) {
+            out.println(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": error: " + f.message());
+        }
+        if (!user.problems().isEmpty()) return Main.BAD_INPUT;
+        Linter linter = new Linter().withUserRules(user, dev.gpulint.core.Span.at(d.display(dir), 1, 1));
+        int passed = 0, failed = 0;
+        for (Path file : dev.gpulint.ruletest.RuleCases.testFiles(dir)) {
+            for (dev.gpulint.ruletest.RuleCases.Case c : dev.gpulint.ruletest.RuleCases.load(file)) {
+                String diff = dev.gpulint.ruletest.RuleCases.check(c, linter);
+                if (diff == null) {
+                    passed++;
+                    out.println("PASS " + c.rule() + ": " + c.name());
+                } else {
+                    failed++;
+                    out.println("FAIL " + c.rule() + ": " + c.name() + " (" + d.display(file) + ")");
+                    for (String line : diff.split("\n")) out.println("    " + line);
+                }
+            }
+        }
+        out.println(passed + " passed, " + failed + " failed");
+        out.flush();
+        return failed > 0 ? Main.FINDINGS : passed == 0 ? Main.BAD_INPUT : Main.OK;
+    }
+}

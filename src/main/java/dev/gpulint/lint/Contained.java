@@ -1,0 +1,122 @@
+package dev.gpulint.lint;
+
+import dev.gpulint.bind.Binder;
+import dev.gpulint.bind.adapt.Adapters;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Span;
+import dev.gpulint.read.ReadResult;
+import dev.gpulint.read.Readers;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.tree.Document;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The containment of one lint run: whatever a stage throws (an exception, a StackOverflowError, an
+ * OutOfMemoryError, any Throwable) becomes a finding, never a stack trace. A failure while reading or
+ * binding one file costs that file only (a finding naming it); a failure in a shared stage (linking,
+ * derive, the rules) costs that stage's findings (a finding naming the stage). Either way the run
+ * exits 2, and every other finding is still reported.
+ */
+final class Contained {
+    /** Where findings about gpulint's own stages are placed. */
+    static final Span TOOL = Span.at("gpulint", 1, 1);
+
+    private final List<Finding> problems = new ArrayList<>();
+
+    /** The failures met so far, as findings. */
+    List<Finding> problems() { return problems; }
+
+    boolean failed() { return !problems.isEmpty(); }
+
+    /** Reads one file; a failure of its reader is a SYN001 finding for it. */
+    static ReadResult read(SourceFile f) {
+        try {
+            return Readers.read(f);
+        } catch (Throwable t) {
+            return new ReadResult(f, List.of(), List.of(Finding.of("SYN001", Span.at(f.displayPath(), 1, 1), "syntax",
+                    "'" + f.displayPath() + "' could not be read: " + describe(t) + "; please report this file")), true);
+        }
+    }
+
+    /** Runs a shared stage; when it fails, its result is {@code fallback} and a finding names the stage. */
+    <T> T stage(String name, Supplier<T> body, T fallback) {
+        try {
+            return body.get();
+        } catch (Throwable t) {
+            problems.add(Finding.of("SYN001", TOOL, "stage/" + name, "the " + name + " stage failed (" + describe(t)
+                    + ") and was skipped: its findings are missing; please report this with the files linted"));
+            return fallback;
+        }
+    }
+
+    /** Binds the native manifests; when binding them together fails, file by file, and a file that fails is a finding. */
+    Binder.Bound bind(List<Document> documents) {
+        try {
+            return new Binder().bind(documents);
+        } catch (Throwable together) {
+            Map<String, List<Document>> byFile = new LinkedHashMap<>();
+            for (Document d : documents) byFile.computeIfAbsent(d.file(), k -> new ArrayList<>()).add(d);
+            List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>();
+            List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>();
+            List<Finding> findings = new ArrayList<>();
+            for (var e : byFile.entrySet()) {
+                try {
+                    Binder.Bound b = new Binder().bind(e.getValue());
+                    clusters.addAll(b.clusters());
+                    jobs.addAll(b.jobs());
+                    findings.addAll(b.findings());
+                } catch (Throwable t) {
+                    problems.add(fileFailed(e.getKey(), "bound", t));
+                }
+            }
+            return new Binder.Bound(clusters, jobs, findings);
+        }
+    }
+
+    /** The adapters (other formats), contained the same way: a file whose adapter fails is a finding. */
+    Adapters.Bound adapt(List<Adapters.Input> inputs) {
+        try {
+            return Adapters.bind(inputs);
+        } catch (Throwable together) {
+            List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>();
+            List<dev.gpulint.spec.Specs.DcgmField> counters = new ArrayList<>();
+            List<dev.gpulint.spec.Specs.MetricQuery> queries = new ArrayList<>();
+            Set<String> files = new LinkedHashSet<>();
+            List<Finding> findings = new ArrayList<>();
+            for (Adapters.Input in : inputs) {
+                try {
+                    Adapters.Bound b = Adapters.bind(List.of(in));
+                    jobs.addAll(b.jobs());
+                    counters.addAll(b.counters());
+                    queries.addAll(b.queries());
+                    files.addAll(b.files());
+                    findings.addAll(b.findings());
+                } catch (Throwable t) {
+                    problems.add(fileFailed(in.file().displayPath(), "read as its format", t));
+                }
+            }
+            return new Adapters.Bound(jobs, counters, queries, files, findings);
+        }
+    }
+
+    private static Finding fileFailed(String file, String what, Throwable t) {
+        return Finding.of("SYN001", Span.at(file, 1, 1), "syntax", "'" + file + "' could not be " + what + ": "
+                + describe(t) + "; please report this file");
+    }
+
+    /** A throwable in words: its kind, and what ran out for the JVM's own errors. */
+    static String describe(Throwable t) {
+        if (t instanceof StackOverflowError) return "StackOverflowError: nesting or recursion too deep";
+        if (t instanceof OutOfMemoryError) return "OutOfMemoryError: it needs more memory than gpulint has";
+        String m = t.getMessage();
+        String first = m == null ? "" : m.lines().findFirst().orElse("").trim();
+        if (first.length() > 200) first = first.substring(0, 200) + "...";
+        return t.getClass().getSimpleName() + (first.isEmpty() ? "" : ": " + first);
+    }
+}

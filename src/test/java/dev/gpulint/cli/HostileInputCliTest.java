@@ -1,0 +1,230 @@
+package dev.gpulint.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/** The "hostile input" issue at the command line: file names as options, special files, lost output. */
+class HostileInputCliTest {
+
+    private static CliTest.Run run(String... args) { return CliTest.run(args); }
+
+    private static final String JOB = "kind: training_job\nname: j\ncluster: nowhere\n";
+
+    @Test
+    void everyPreCommitHookEndsOptionsBeforeTheFileNames() throws IOException {
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> hooks = (List<Map<String, Object>>) new Load(LoadSettings.builder().build())
+                .loadFromString(Files.readString(Path.of("../.pre-commit-hooks.yaml")));
+        assertFalse(hooks.isEmpty());
+        for (Map<String, Object> h : hooks) {
+            @SuppressWarnings("unchecked")
+            List<String> args = (List<String>) h.getOrDefault("args", List.of());
+            boolean ends = String.valueOf(h.get("entry")).endsWith(" --") || (!args.isEmpty() && args.get(args.size() - 1).equals("--"));
+            assertTrue(ends, "hook " + h.get("id") + " must end its options with -- before pre-commit's file names");
+        }
+    }
+
+    @Test
+    void aFileNamedLikeAnOptionAfterDoubleDashIsAPath(@TempDir Path dir) throws IOException {
+        Path victim = dir.resolve("victim.yaml");
+        Path good = Files.writeString(dir.resolve("job.yaml"), JOB);
+        CliTest.Run r = run("--", "--output=" + victim, good.toString());
+        assertEquals(2, r.code(), r.err());
+        assertFalse(Files.exists(victim), "nothing written to the named file");
+        assertTrue(r.out().contains("cannot read '--output=" + victim + "': no such file or folder"), r.out());
+        assertTrue(r.out().contains("job.yaml:3:10: error: job 'j' runs on cluster 'nowhere'"), r.out());
+        // the explicit check command too
+        assertEquals(2, run("check", "--", "--output=" + victim).code());
+        assertFalse(Files.exists(victim));
+    }
+
+    @Test
+    void anAtFileNameIsAPathNotAnArgumentFile(@TempDir Path dir) throws IOException {
+        Path args = Files.writeString(dir.resolve("args"), "--output=" + dir.resolve("victim.yaml") + "\n");
+        CliTest.Run r = run("--", "@" + args);
+        assertEquals(2, r.code());
+        // picocli would expand @file even after -- (reading whatever the name points at)
+        assertTrue(r.out().contains("cannot read '@" + args + "': no such file or folder"), r.out());
+        assertFalse(Files.exists(dir.resolve("victim.yaml")));
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void devicesAreReportedNotRead() {
+        assumeTrue(Files.exists(Path.of("/dev/zero")));
+        CliTest.Run r = run("/dev/zero");
+        assertEquals(2, r.code());
+        assertTrue(r.out().contains("cannot read '/dev/zero': it is a special file (a device, FIFO or socket), not a regular file"), r.out());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aSymlinkToADeviceIsReportedNotRead(@TempDir Path dir) throws IOException {
+        assumeTrue(Files.exists(Path.of("/dev/zero")));
+        Path link = Files.createSymbolicLink(dir.resolve("zero.yaml"), Path.of("/dev/zero"));
+        CliTest.Run r = run(link.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.out().contains("not a regular file"), r.out());
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aFifoAsPathOrBaselineDoesNotBlock(@TempDir Path dir) throws Exception {
+        Path fifo = fifo(dir.resolve("pipe.yaml"));
+        CliTest.Run r = run(fifo.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.out().contains("not a regular file"), r.out());
+        Path good = Files.writeString(dir.resolve("job.yaml"), JOB);
+        CliTest.Run b = run("--baseline", fifo.toString(), good.toString());
+        assertEquals(2, b.code());
+        assertTrue(b.err().contains("cannot read the baseline " + fifo + ": it is a special file"), b.err());
+        CliTest.Run c = run("--config", fifo.toString(), good.toString());
+        assertEquals(2, c.code());
+        assertTrue(c.out().contains("cannot read the configuration '" + fifo + "': it is a special file"), c.out());
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theWalkStaysInsideTheTree(@TempDir Path dir) throws IOException {
+        Path tree = Files.createDirectories(dir.resolve("tree"));
+        Files.createSymbolicLink(tree.resolve("a-root"), Path.of("/"));
+        if (Files.isDirectory(Path.of("/proc"))) Files.createSymbolicLink(tree.resolve("b-proc"), Path.of("/proc"));
+        Files.createDirectories(tree.resolve("c"));
+        Files.createSymbolicLink(tree.resolve("d-inside"), tree.resolve("c"));
+        Files.writeString(tree.resolve("c/z-job.yaml"), JOB);
+        Files.writeString(tree.resolve("z-job.yaml"), JOB);
+        CliTest.Run r = run(tree.toString());
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("z-job.yaml:3:10: error: job 'j' runs on cluster 'nowhere'"), r.out());
+        assertTrue(r.out().contains("c/z-job.yaml:3:10"), r.out());
+        assertTrue(r.out().contains("d-inside/z-job.yaml:3:10"), "a link inside the tree is followed: " + r.out());
+        assertFalse(r.out().contains("a-root/"), r.out());
+    }
+
+    @Test
+    void oneUnreadableFolderCostsOnlyItself(@TempDir Path dir) throws IOException {
+        assumeTrue(!"root".equals(System.getProperty("user.name")), "root reads every folder");
+        Path locked = Files.createDirectories(dir.resolve("a-locked"));
+        Files.writeString(locked.resolve("job.yaml"), JOB);
+        Files.writeString(dir.resolve("z-job.yaml"), JOB);
+        locked.toFile().setReadable(false);
+        try {
+            CliTest.Run r = run(dir.toString());
+            assertEquals(2, r.code());
+            assertTrue(r.out().contains("a-locked:1:1: error: cannot read '"), r.out());
+            assertTrue(r.out().contains("z-job.yaml:3:10"), r.out());
+        } finally {
+            locked.toFile().setReadable(true);
+        }
+    }
+
+    @Test
+    void aReportThatCannotBeWrittenExitsTwoWithAMessage() {
+        StringWriter err = new StringWriter();
+        Writer broken = new Writer() {
+            @Override public void write(char[] c, int o, int n) throws IOException { throw new IOException("No space left on device"); }
+            @Override public void flush() throws IOException { throw new IOException("No space left on device"); }
+            @Override public void close() {}
+        };
+        int code = Main.run(new String[] {"../samples/sound"}, new PrintWriter(broken), new PrintWriter(err));
+        assertEquals(2, code);
+        assertTrue(err.toString().contains("gpulint: cannot write the report to standard output"), err.toString());
+    }
+
+    @Test
+    void outputToAFolderOrUnderAFileIsAUsageError(@TempDir Path dir) throws IOException {
+        CliTest.Run folder = run("-o", dir.toString(), "../samples/sound");
+        assertEquals(2, folder.code());
+        assertTrue(folder.err().contains("cannot write --output " + dir + ": it is a folder, not a file"), folder.err());
+        assertFalse(folder.err().contains("internal error"), folder.err());
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        CliTest.Run under = run("-o", file.resolve("report.txt").toString(), "../samples/sound");
+        assertEquals(2, under.code());
+        assertTrue(under.err().contains("cannot write --output " + file.resolve("report.txt")), under.err());
+        assertFalse(under.err().contains("internal error"), under.err());
+        if (Files.exists(Path.of("/dev/full"))) {
+            CliTest.Run full = run("-o", "/dev/full", "../samples/sound");
+            assertEquals(2, full.code());
+            assertTrue(full.err().contains("cannot write --output /dev/full"), full.err());
+        }
+    }
+
+    @Test
+    void outputIsMovedIntoPlaceAndLeavesNoTemporaryFile(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("report.txt");
+        Files.writeString(out, "old");
+        assertEquals(0, run("-o", out.toString(), "../samples/sound").code());
+        assertEquals("0 errors, 0 warnings, 0 notes in 10 files\n", Files.readString(out));
+        try (var s = Files.list(dir)) {
+            assertEquals(List.of(out), s.toList());
+        }
+    }
+
+    @Test
+    void controlCharactersInFileNamesAreEscapedInText(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("a\u001b[31mb\rc\nd.yaml"), JOB);
+        CliTest.Run r = run(f.toString());
+        assertFalse(r.out().contains("\u001b") || r.out().contains("\r"), r.out());
+        assertTrue(r.out().contains("a\\x1b[31mb\\rc\\nd.yaml:3:10: error: job 'j'"), r.out());
+        CliTest.Run g = run("-f", "github", f.toString());
+        assertFalse(g.out().contains("\u001b"), g.out());
+    }
+
+    @Test
+    void aBaselineThatIsNoSarif210IsRefused(@TempDir Path dir) throws IOException {
+        Path good = Files.writeString(dir.resolve("job.yaml"), JOB);
+        Map<String, String> bad = Map.of(
+                "empty.sarif", "",
+                "v1.sarif", "{\"version\": \"1.0.0\", \"runs\": []}",
+                "array.sarif", "[1, 2]",
+                "runs.sarif", "{\"version\": \"2.1.0\", \"runs\": 3}",
+                "text.sarif", "hello");
+        for (var e : bad.entrySet()) {
+            Path b = Files.writeString(dir.resolve(e.getKey()), e.getValue());
+            CliTest.Run r = run("--baseline", b.toString(), good.toString());
+            assertEquals(2, r.code(), e.getKey());
+            assertTrue(r.err().contains("cannot read the baseline " + b + ": it"), e.getKey() + ": " + r.err());
+        }
+        Path v1 = dir.resolve("v1.sarif");
+        assertTrue(run("--baseline", v1.toString(), good.toString()).err().contains("it is SARIF 1.0.0; baselines are SARIF 2.1.0"));
+        Path written = dir.resolve("ok.sarif");
+        assertEquals(1, run("--write-baseline", written.toString(), good.toString()).code());
+        assertEquals(0, run("--baseline", written.toString(), good.toString()).code());
+    }
+
+    @Test
+    void maxFindingsPerRuleCapsOneRuleInOneFile(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), JOB + "aa: 1\nbb: 2\ncc: 3\ndd: 4\nee: 5\n");
+        CliTest.Run all = run(f.toString());
+        assertEquals(5, all.out().lines().filter(l -> l.contains("unknown field")).count(), all.out());
+        CliTest.Run r = run("--max-findings-per-rule", "2", f.toString());
+        assertEquals(2, r.out().lines().filter(l -> l.contains("unknown field")).count(), r.out());
+        assertTrue(r.out().contains("job.yaml:1:1: note: 3 more SYN002 findings in '" + f + "' were left out: at most 2 per rule "
+                + "and file are reported (--max-findings-per-rule). [SYN002]"), r.out());
+        assertEquals(2, run("--max-findings-per-rule", "0", f.toString()).code());
+    }
+
+    static Path fifo(Path p) throws Exception {
+        Process mk = new ProcessBuilder("mkfifo", p.toString()).inheritIO().start();
+        assumeTrue(mk.waitFor() == 0, "mkfifo is needed");
+        return p;
+    }
+}

@@ -23,5 +23,6 @@ public record ReadResult(SourceFile file, List<Document> documents, List<Finding
         this(file, documents, problems, manifest, List.of());
     }
 
-    public boolean failed() { return !problems.isEmpty(); }
+    /** A problem that makes the run exit 2: anything but a note (SYN006, a format gpulint does not read). */
+    public boolean failed() { return problems.stream().anyMatch(p -> p.level() != dev.gpulint.core.Level.NOTE); }
 }

@@ -1,6 +1,7 @@
 package dev.gpulint.read;
 
 import dev.gpulint.core.Finding;
+import dev.gpulint.core.Level;
 import dev.gpulint.core.Span;
 import dev.gpulint.read.csv.CsvReader;
 import dev.gpulint.read.dsl.DslReader;
@@ -50,9 +51,24 @@ public final class Readers {
         return SYNTAXES.stream().filter(s -> s.names(n)).findFirst();
     }
 
-    /** Reads one file with the reader its name picks (YAML when it names none). */
+    /**
+     * Reads one file with the reader its name picks. A file whose name has no extension is read as
+     * YAML; one whose extension names no format gpulint reads (.sh, .toml, ...) gets a SYN006 note
+     * and is skipped: it can only arrive here when it was named explicitly.
+     */
     public static ReadResult read(SourceFile f) {
-        return named(f.displayPath()).orElse(YAML).reader().apply(f);
+        Optional<Syntax> syntax = named(f.displayPath());
+        if (syntax.isPresent()) return syntax.get().reader().apply(f);
+        String base = f.displayPath().substring(f.displayPath().lastIndexOf('/') + 1);
+        int dot = base.lastIndexOf('.');
+        if (dot <= 0 || dot == base.length() - 1) return YAML.reader().apply(f);
+        String ext = base.substring(dot);
+        List<String> known = SYNTAXES.stream().flatMap(s -> s.extensions().stream()).toList();
+        Finding note = new Finding("SYN006", Level.NOTE, Span.at(f.displayPath(), 1, 1), "gpulint does not read "
+                + (ext.length() > 16 ? ext.substring(0, 16) + "…" : ext) + " files (yet), so '" + f.displayPath() + "' was skipped; it reads "
+                + String.join(", ", known.subList(0, known.size() - 1)) + " and " + known.get(known.size() - 1) + " files",
+                List.of(), "format");
+        return new ReadResult(f, List.of(), List.of(note), false);
     }
 
     /** A well-formed file that is not gpulint's: skipped quietly. */

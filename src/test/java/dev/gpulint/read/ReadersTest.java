@@ -36,12 +36,22 @@ class ReadersTest {
     }
 
     @Test
-    void tooDeepANestingIsOneSyn001AndOtherNamesAreReadAsYaml() {
+    void tooDeepANestingIsOneSyn001AndNamesWithoutAnExtensionAreReadAsYaml() {
         ReadResult deep = Readers.read(SourceFile.of("deep.yaml", "a: " + "[".repeat(300) + "]".repeat(300) + "\n"));
         assertEquals(1, deep.problems().size());
         assertTrue(deep.problems().get(0).message().startsWith("nesting deeper than 256 levels"), deep.problems().toString());
-        ReadResult given = Readers.read(SourceFile.of("job.manifest", "kind: training_job\nname: j\n"));
+        ReadResult given = Readers.read(SourceFile.of("Jobfile", "kind: training_job\nname: j\n"));
         assertTrue(given.manifest());
         assertEquals(1, given.documents().size());
+    }
+
+    @Test
+    void anExtensionOfNoFormatGpulintReadsIsANoteNotAYamlError() {
+        ReadResult sh = Readers.read(SourceFile.of("scripts/train.sh", "#!/bin/bash\ntorchrun --nnodes=2 train.py: x: y\n"));
+        assertEquals(List.of("SYN006 note gpulint does not read .sh files (yet), so 'scripts/train.sh' was skipped; it reads "
+                + ".topo, .yaml, .yml, .json and .csv files."),
+                sh.problems().stream().map(p -> p.ruleId() + " " + p.level().id() + " " + p.message()).toList());
+        assertFalse(sh.failed(), "a note does not make the run exit 2");
+        assertFalse(sh.manifest());
     }
 }

@@ -6,6 +6,7 @@ import dev.gpulint.core.Span;
 import dev.gpulint.read.csv.CsvReader;
 import dev.gpulint.read.dsl.DslReader;
 import dev.gpulint.read.json.JsonReader;
+import dev.gpulint.read.yaml.Templates;
 import dev.gpulint.read.yaml.YamlReader;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +30,7 @@ public final class Readers {
         }
     }
 
-    private static final Syntax YAML = new Syntax("YAML", List.of(".yaml", ".yml"), f -> guarded(f, "YAML", true, new YamlReader()::read));
+    private static final Syntax YAML = new Syntax("YAML", List.of(".yaml", ".yml"), Readers::yaml);
 
     /** The syntaxes, by file name. A file named otherwise but given explicitly is read as YAML. */
     public static final List<Syntax> SYNTAXES = List.of(
@@ -91,6 +92,18 @@ public final class Readers {
         } catch (RuntimeException e) {
             return unreadable(f, "the " + syntax + " reader failed (" + e.getClass().getSimpleName() + "); please report this file");
         }
+    }
+
+    /**
+     * YAML, or a Helm template's literal view: a template that still does not parse is skipped
+     * quietly, never an error (it is not YAML until rendered).
+     */
+    private static ReadResult yaml(SourceFile f) {
+        if (!Templates.looksLikeTemplate(f)) return guarded(f, "YAML", true, new YamlReader()::read);
+        SourceFile literal = new SourceFile(f.path(), f.displayPath(), Templates.literalView(f.text()));
+        ReadResult r = guarded(literal, "YAML", true, new YamlReader()::read);
+        if (r.failed()) return notOurs(f);
+        return new ReadResult(f, r.documents(), r.problems(), r.manifest(), r.foreign());
     }
 
     /** Only dcgm-exporter counter lists are read; other CSV files are not gpulint's. */

@@ -1,4 +1,4 @@
-// The gpulint `.topo` DSL (FORMAT.md). The parser only builds a document tree:
+// The gpulint `.topo` DSL (docs/format.md). The parser only builds a document tree:
 // blocks become mappings, attributes become keys, values stay raw text with
 // their spans. All typing (numbers, units, booleans) happens in the binder, so
 // the DSL and YAML front ends cannot drift apart.

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Schema v1 of FORMAT.md, as data: field names, types, required fields,
+ * Schema v1 of the manifest format (docs/format.md), as data: field names, types, required fields,
  * allowed values and ranges. The binder validates every document against it
  * (SYN002, UNIT003) before it builds the typed model.
  */

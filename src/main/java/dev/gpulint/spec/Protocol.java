@@ -2,7 +2,7 @@ package dev.gpulint.spec;
 
 import java.util.Locale;
 
-/** The network protocols of FORMAT.md (fabric type and NIC protocol). */
+/** The network protocols of the manifest format (docs/format.md: fabric type and NIC protocol). */
 public enum Protocol {
     INFINIBAND("InfiniBand"), ROCE("RoCE"), ETHERNET("Ethernet");
 

@@ -8,7 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
-/** Lookups by the names people and tools print, and the figures of hardware-facts.md. */
+/** Lookups by the names people and tools print, and the catalog figures with their sources (docs/catalog.md). */
 class CatalogTest {
     private static final Catalog C = Catalog.builtIn();
 

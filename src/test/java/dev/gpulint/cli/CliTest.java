@@ -13,7 +13,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The command line of CLI.md, run in process: output format and exit codes. */
+/** The command line as the README and `gpulint --help` describe it, run in process: output format and exit codes. */
 class CliTest {
 
     record Run(int code, String out, String err) {}

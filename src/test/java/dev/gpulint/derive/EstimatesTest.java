@@ -42,7 +42,7 @@ class EstimatesTest {
         double bytes = 16e9;
         long n = 8;
         assertEquals(28e9, 2.0 * (n - 1) / n * bytes, 1);
-        // over 25GbE (3.125 GB/s): 8.96 s (RULES.md's example)
+        // over 25GbE (3.125 GB/s): 8.96 s (NET003's help page example)
         assertEquals(8.96, Estimates.ringAllReduceSeconds(bytes, n, 3.125e9), 1e-9);
         assertEquals(0, Estimates.ringAllReduceSeconds(bytes, 1, 3.125e9));
     }

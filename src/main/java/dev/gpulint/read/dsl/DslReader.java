@@ -29,7 +29,7 @@ import org.antlr.v4.runtime.misc.IntervalSet;
 
 /**
  * The `.topo` front end: the ANTLR parser of grammar/Topo.g4, turned into the
- * same document tree the YAML front end builds (FORMAT.md, "Mapping between
+ * same document tree the YAML front end builds (docs/format.md, "Mapping between
  * the two"). ANTLR types never leave this package.
  */
 public final class DslReader {

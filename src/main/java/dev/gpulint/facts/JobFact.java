@@ -6,7 +6,9 @@ import dev.gpulint.core.Span;
  * A training job with its cluster reference resolved, its GPU count worked
  * out, and the model, parallelism and batch numbers the PAR rules compare.
  * Unknown numbers are 0 (a rule that needs one stays silent); tp, pp, cp, ep
- * and virtualPp default to 1.
+ * and virtualPp default to 1 when not written, and are 0 when written as a placeholder
+ * ({@code ${TP}}, {@code ???}): products of sizes (gridSize, modelParallelSize, pipelineChunks,
+ * expertGrid) are then 0 too.
  */
 public final class JobFact {
     String name, file, clusterName, nodeGroupName, clusterGroupNames, gpusPerNodeSource;

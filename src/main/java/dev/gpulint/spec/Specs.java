@@ -89,18 +89,43 @@ public final class Specs {
                         Located<Long> attentionHeads, Located<Long> kvHeads, Located<Long> hiddenSize,
                         Located<Long> seqLength, Located<Long> experts) {}
 
+    /**
+     * The parallel sizes. {@code unknown} names the sizes that are written but whose value is not
+     * known (a placeholder such as {@code ${TP}} or {@code ???}): tp, pp, dp, cp, ep, virtual_pp.
+     * Such a size is null like an absent one, but it does not take the default: rules that need
+     * it stay silent.
+     */
     public record Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp,
                               Located<Long> ep, Located<List<String>> order, Located<Boolean> sequenceParallel,
-                              Located<Long> virtualPp, Span keySpan) {
+                              Located<Long> virtualPp, Span keySpan, java.util.Set<String> unknown) {
+        public Parallelism {
+            unknown = unknown == null ? java.util.Set.of() : java.util.Set.copyOf(unknown);
+        }
+
+        public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
+                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan) {
+            this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, java.util.Set.of());
+        }
+
+        /** The size is written with a value that is not known. */
+        public boolean isUnknown(String size) { return unknown.contains(size); }
+
         @Override public String toString() {
             return "Parallelism[tp=" + tp + ", pp=" + pp + ", dp=" + dp + ", cp=" + cp + ", ep=" + ep
-                    + ", order=" + order + ", sequenceParallel=" + sequenceParallel + ", virtualPp=" + virtualPp + "]";
+                    + ", order=" + order + ", sequenceParallel=" + sequenceParallel + ", virtualPp=" + virtualPp
+                    + (unknown.isEmpty() ? "" : ", unknown=" + new java.util.TreeSet<>(unknown)) + "]";
         }
     }
 
     public record Batch(Located<Long> microBatchSize, Located<Long> globalBatchSize, Located<Long> microBatches) {}
 
-    public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter) {}
+    /** The optimizer; {@code zeroStageUnknown}: zero_stage is written as a placeholder (not the default 0). */
+    public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
+                            boolean zeroStageUnknown) {
+        public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter) {
+            this(type, zeroStage, bytesPerParameter, false);
+        }
+    }
 
     public record Network(Located<Bandwidth> assumedInterNode, Located<Bandwidth> assumedIntraNode) {}
 

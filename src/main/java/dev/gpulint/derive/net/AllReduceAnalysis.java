@@ -22,11 +22,11 @@ public final class AllReduceAnalysis {
         Resolved.Group g = r.group();
         long n = r.dpEffective();
         long gpn = r.gpusPerNode();
-        if (g == null || n <= 1 || j.model() == null || j.model().parameters() == null || gpn <= 0) return;
+        if (g == null || n <= 1 || !r.modelSizesKnown() || r.zeroStage() < 0 || j.model() == null || j.model().parameters() == null || gpn <= 0) return;
         double params = j.model().parameters().value();
         String dtype = j.model().dtype() == null ? null : j.model().dtype().value().toLowerCase(Locale.ROOT);
         int bytesPerGrad = dtype != null && (dtype.equals("fp32") || dtype.equals("float32")) ? 4 : 2;
-        long zero = j.optimizer() == null || j.optimizer().zeroStage() == null ? 0 : j.optimizer().zeroStage().value();
+        long zero = r.zeroStage();
         double size = params / ((double) r.tp() * r.pp()) * bytesPerGrad;
         double volumeFactor = zero >= 3 ? 1.5 : 1;
 

@@ -31,7 +31,7 @@ public final class JobAnalysis {
                 .spans(p == null ? null : span(p.tp()), p == null ? null : span(p.pp()), p == null ? null : span(p.dp()),
                         p == null ? null : span(p.cp()), p == null ? null : span(p.ep()))
                 .layers(m == null ? 0 : value(m.layers(), 0L), m == null ? null : span(m.layers()),
-                        p == null ? 1 : value(p.virtualPp(), 1L), p == null ? null : span(p.virtualPp()))
+                        r.virtualPp(), p == null ? null : span(p.virtualPp()))
                 .heads(m == null ? 0 : value(m.attentionHeads(), 0L), m == null ? null : span(m.attentionHeads()),
                         m == null ? 0 : value(m.kvHeads(), 0L), m == null ? null : span(m.kvHeads()))
                 .experts(m == null ? 0 : value(m.experts(), 0L), m == null ? null : span(m.experts()))

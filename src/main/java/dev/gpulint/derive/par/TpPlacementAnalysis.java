@@ -19,7 +19,7 @@ public final class TpPlacementAnalysis {
     public static void job(Resolved.Job j, Catalog catalog, Facts out) {
         Resolved.Group g = j.group();
         if (g == null || j.spec().parallelism() == null || j.spec().parallelism().tp() == null || j.tp() <= 1
-                || j.gpusPerNode() <= 0 || g.domainKind() == DomainKind.UNKNOWN) return;
+                || !j.modelSizesKnown() || j.gpusPerNode() <= 0 || g.domainKind() == DomainKind.UNKNOWN) return;
         long tp = j.tp(), gpn = j.gpusPerNode();
         long domain = Math.max(1, g.domainSize());
         long world = j.totalGpus() > 0 ? j.totalGpus()

@@ -96,6 +96,10 @@ public final class Resolver {
             if (gpu.rackDomain() > 0) { size = gpu.rackDomain(); kind = DomainKind.RACK; }
             else if (bridgedCard) { size = join > 0 ? join : 1; kind = join > 0 ? DomainKind.BRIDGE : DomainKind.NONE; }
             else if (gpu.hasNvlink()) { size = gpn; kind = DomainKind.NODE; }
+            else if (gpu.infinityFabric()) {
+                size = gpn > 0 && gpu.scaleUpDomain() > 0 ? Math.min(gpn, gpu.scaleUpDomain()) : gpn;
+                kind = DomainKind.INFINITY_FABRIC;
+            }
             else { size = 1; kind = DomainKind.NONE; }
         } else if (nvswitch || nvlinkDeclared) {
             size = gpn; kind = DomainKind.NODE;

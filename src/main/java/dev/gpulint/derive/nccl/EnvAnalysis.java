@@ -27,7 +27,9 @@ public final class EnvAnalysis {
         NcclVariables vars = NcclVariables.builtIn();
         Resolved.Group group = r.group();
         Resolved.Cluster cf = r.cluster();
-        boolean nvlink = group != null && group.domainKind() != DomainKind.NONE && group.domainKind() != DomainKind.UNKNOWN;
+        // NVLink-joined GPUs (an Infinity Fabric platform is not NVLink: NCCL002's advice does not apply as written)
+        boolean nvlink = group != null && group.domainKind() != DomainKind.NONE && group.domainKind() != DomainKind.UNKNOWN
+                && group.domainKind() != DomainKind.INFINITY_FABRIC;
         boolean gdr = false;
         if (group != null) {
             for (Specs.Nic n : group.spec().nics()) {

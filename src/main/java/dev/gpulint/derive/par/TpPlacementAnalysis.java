@@ -48,14 +48,14 @@ public final class TpPlacementAnalysis {
     static String places(Placement.Crossing c, String groupName, long gpn, DomainKind kind) {
         Map<Long, List<Long>> byPlace = new LinkedHashMap<>();
         for (int i = 0; i < c.ranks().length; i++) {
-            long place = kind == DomainKind.NODE ? c.ranks()[i] / gpn : c.domains()[i];
+            long place = kind == DomainKind.NODE || kind == DomainKind.INFINITY_FABRIC ? c.ranks()[i] / gpn : c.domains()[i];
             byPlace.computeIfAbsent(place, k -> new ArrayList<>()).add(c.ranks()[i]);
         }
         List<String> parts = new ArrayList<>();
         for (Map.Entry<Long, List<Long>> e : byPlace.entrySet()) {
             long[] rs = e.getValue().stream().mapToLong(Long::longValue).toArray();
             String label = switch (kind) {
-                case NODE -> groupName + "-" + e.getKey();
+                case NODE, INFINITY_FABRIC -> groupName + "-" + e.getKey();
                 case RACK -> "NVLink domain " + e.getKey();
                 case BRIDGE -> "bridged set " + e.getKey();
                 default -> "GPU " + e.getKey();

@@ -166,6 +166,9 @@ public final class Resolver {
         long ep = size(p, "ep", p == null ? null : p.ep(), 1L);
         long dp = size(p, "dp", p == null ? null : p.dp(), 0L);
         long vpp = size(p, "virtual_pp", p == null ? null : p.virtualPp(), 1L);
+        if (p != null && p.virtualPp() == null && p.layersPerVirtualStage() != null && vpp == 1) {
+            vpp = virtualFromLayers(splitLayers(j), pp, p.layersPerVirtualStage().value());
+        }
         boolean stated = p != null && (p.tp() != null || p.pp() != null || p.cp() != null || p.dp() != null);
         long model = Placement.mulSat(Placement.mulSat(tp, pp), cp);
         // dp as the frameworks derive it needs every model-parallel size; an unknown dp stays unknown
@@ -176,6 +179,23 @@ public final class Resolver {
         List<String> order = p != null && p.order() != null ? p.order().value() : DEFAULT_ORDER;
         return new Resolved.Job(j, name, cluster, group, nodes, gpn, gpnSpan, gpnSource, total, tp, pp, cp, ep, dp, dpEff,
                 stated, order, vpp, zero);
+    }
+
+    /**
+     * Layers as Megatron splits them over the pipeline: the model's layers, plus one each for the
+     * embedding and the loss when --account-for-embedding/loss-in-pipeline-split count them; 0 when unknown.
+     */
+    public static long splitLayers(Specs.Job j) {
+        if (j.model() == null || j.model().layers() == null) return 0;
+        Specs.Parallelism p = j.parallelism();
+        long extra = p == null ? 0 : (p.embeddingInSplit() != null ? 1 : 0) + (p.lossInSplit() != null ? 1 : 0);
+        return j.model().layers().value() + extra;
+    }
+
+    /** vpp as Megatron derives it from --num-layers-per-virtual-pipeline-stage: layers ÷ pp ÷ that; 1 when it does not divide. */
+    private static long virtualFromLayers(long layers, long pp, long perStage) {
+        if (layers <= 0 || pp <= 0 || perStage <= 0 || layers % pp != 0 || (layers / pp) % perStage != 0) return 1;
+        return layers / pp / perStage;
     }
 
     /** A parallel size: as written; the default when it is not written; 0 when written but unknown (a placeholder). */

@@ -18,6 +18,9 @@ public final class JobFact {
     int ordinal, clusterGroupCount;
     boolean clusterResolved, groupResolved, parallelismStated, sequenceParallel;
     long nodes, gpusPerNode, totalGpus, tp = 1, pp = 1, dp, cp = 1, ep = 1, dpEffective;
+    long layersPerVirtualStage;
+    Span layersPerVirtualStageSpan, splitSpan;
+    boolean embeddingInSplit, lossInSplit;
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
 
     JobFact() {}
@@ -41,6 +44,11 @@ public final class JobFact {
         }
         public Builder spans(Span tp, Span pp, Span dp, Span cp, Span ep) { f.tpSpan = tp; f.ppSpan = pp; f.dpSpan = dp; f.cpSpan = cp; f.epSpan = ep; return this; }
         public Builder layers(long layers, Span s, long vpp, Span vs) { f.layers = layers; f.layersSpan = s; f.virtualPp = vpp; f.virtualPpSpan = vs; return this; }
+        /** Megatron's pipeline layout flags: layers per virtual stage, embedding and loss counted as layers (span: the first). */
+        public Builder layout(long perVirtualStage, Span s, boolean embedding, boolean loss, Span splitSpan) {
+            f.layersPerVirtualStage = perVirtualStage; f.layersPerVirtualStageSpan = s; f.embeddingInSplit = embedding;
+            f.lossInSplit = loss; f.splitSpan = splitSpan; return this;
+        }
         public Builder heads(long heads, Span s, long kv, Span ks) { f.attentionHeads = heads; f.headsSpan = s; f.kvHeads = kv; f.kvHeadsSpan = ks; return this; }
         public Builder experts(long experts, Span s) { f.experts = experts; f.expertsSpan = s; return this; }
         public Builder sequence(long seqLength, Span s, boolean sp, Span spSpan) { f.seqLength = seqLength; f.seqLengthSpan = s; f.sequenceParallel = sp; f.sequenceParallelSpan = spSpan; return this; }
@@ -90,6 +98,17 @@ public final class JobFact {
     public boolean isDpStated() { return dp > 0; }
     public long getLayers() { return layers; }
     public Span getLayersSpan() { return layersSpan; }
+    /** --account-for-embedding-in-pipeline-split: the embedding counts as a layer when splitting over the pipeline. */
+    public boolean isEmbeddingInSplit() { return embeddingInSplit; }
+    /** --account-for-loss-in-pipeline-split: the loss counts as a layer when splitting over the pipeline. */
+    public boolean isLossInSplit() { return lossInSplit; }
+    /** Where the first of those flags is written. */
+    public Span getSplitSpan() { return splitSpan; }
+    /** Layers as the pipeline split counts them: layers, + 1 for the embedding, + 1 for the loss when so flagged; 0 when unknown. */
+    public long getSplitLayers() { return layers <= 0 ? 0 : layers + (embeddingInSplit ? 1 : 0) + (lossInSplit ? 1 : 0); }
+    /** --num-layers-per-virtual-pipeline-stage; 0 when not stated. */
+    public long getLayersPerVirtualStage() { return layersPerVirtualStage; }
+    public Span getLayersPerVirtualStageSpan() { return layersPerVirtualStageSpan; }
     public long getVirtualPp() { return virtualPp; }
     public Span getVirtualPpSpan() { return virtualPpSpan; }
     /** Layers per pipeline chunk must be whole: pp × virtual_pp. */

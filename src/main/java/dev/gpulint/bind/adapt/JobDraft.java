@@ -27,6 +27,9 @@ final class JobDraft {
     Located<Double> parameters;
     Located<Long> tp, pp, cp, ep, dp, vpp, layers, heads, kvHeads, experts, seqLength, hidden, micro, global, zeroStage;
     Located<Boolean> sequenceParallel;
+    /** Megatron's pipeline layout flags: layers per virtual stage; embedding / loss counted as layers. */
+    Located<Long> layersPerVirtualStage;
+    Located<Boolean> embeddingInSplit, lossInSplit;
     /** Sizes written with a value nobody knows yet (tp, pp, dp, cp, ep, virtual_pp): see {@link Specs.Parallelism}. */
     final java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
     /** The ZeRO stage is written as a placeholder. */
@@ -123,8 +126,10 @@ final class JobDraft {
                 && seqLength == null && hidden == null ? null
                 : new Specs.Model(parameters, null, layers, heads, kvHeads, hidden, seqLength, experts);
         Span key = first(tp, pp, cp, dp, ep);
-        Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && unknown.isEmpty() ? null
-                : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown);
+        Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && unknown.isEmpty()
+                && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null ? null
+                : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown,
+                        layersPerVirtualStage, embeddingInSplit, lossInSplit);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown ? null : new Specs.Optimizer(null, zeroStage, null, zeroStageUnknown);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,

@@ -42,11 +42,13 @@ public final class Launchers {
             "--num-attention-heads", "--num-query-groups", "--group-query-attention", "--micro-batch-size",
             "--global-batch-size", "--seq-length", "--num-experts", "--sequence-parallel", "--hidden-size",
             "--data-parallel-size", "--use-distributed-optimizer", "--pipeline-model-parallel-layout",
-            "--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers");
+            "--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers",
+            "--num-virtual-stages-per-pipeline-rank", "--account-for-embedding-in-pipeline-split",
+            "--account-for-loss-in-pipeline-split");
     /** Serving engines' spellings of tensor parallelism (vLLM, SGLang). */
     public static final Set<String> SERVING_TP_FLAGS = Set.of("--tensor-parallel-size", "--tp-size", "--tp");
     private static final Set<String> BOOLEAN_FLAGS = Set.of("--group-query-attention", "--sequence-parallel",
-            "--use-distributed-optimizer");
+            "--use-distributed-optimizer", "--account-for-embedding-in-pipeline-split", "--account-for-loss-in-pipeline-split");
 
     private Launchers() {}
 

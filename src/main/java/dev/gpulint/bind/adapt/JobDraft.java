@@ -95,10 +95,10 @@ final class JobDraft {
         String np = l.mpiProgram == null ? "mpirun" : l.mpiProgram;
         if (l.mpiRanks != null && Launchers.number(l.mpiRanks) > 0) {
             long v = Launchers.number(l.mpiRanks) * perRank;
-            state("world", v, np + " -np " + l.mpiRanks.text() + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiRanks.span());
+            state("world", v, np + " " + l.mpiRanksWritten + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiRanks.span());
         }
         if (l.mpiPerNode != null && Launchers.number(l.mpiPerNode) > 0) {
-            state("per_node", Launchers.number(l.mpiPerNode) * perRank, np + " -N " + l.mpiPerNode.text()
+            state("per_node", Launchers.number(l.mpiPerNode) * perRank, np + " " + l.mpiPerNodeWritten
                     + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiPerNode.span());
         }
         if (l.torchPerNode != null) state("per_node", Launchers.number(l.torchPerNode), "torchrun --nproc_per_node", StatedKind.LAUNCHER, l.torchPerNode.span());

@@ -50,6 +50,8 @@ public final class EnvAnalysis {
             if (cf != null && cf.roce()) {
                 if (cf.pfcPriority() >= 0) f.pfc(cf.pfcPriority(), "fabric.roce.pfc.priority", cf.pfcPrioritySpan());
                 else f.pfc(DEFAULT_PFC_PRIORITY, "default", cf.roceSpan());
+                Specs.Fabric fab = cf.spec().fabric();
+                if (fab != null && fab.dscp() != null) f.dscp((int) (long) fab.dscp().value());
             }
             if (name.equals("NCCL_SOCKET_IFNAME")) f.interfaces(interfaceNames(value), value.startsWith("^"));
             if (name.equals("NCCL_IB_TC")) f.trafficClass(trafficClassByte(value));

@@ -101,10 +101,11 @@ final class SpecBuilder {
                         get(model, "seq_length"), get(model, "experts")),
                 par == null ? null : new Specs.Parallelism(get(par, "tp"), get(par, "pp"), get(par, "dp"), get(par, "cp"),
                         get(par, "ep"), get(par, "order"), get(par, "sequence_parallel"), get(par, "virtual_pp"),
-                        keySpan(r, "parallelism")),
+                        keySpan(r, "parallelism"), Unknowns.in(par, "tp", "pp", "dp", "cp", "ep", "virtual_pp")),
                 batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
                         get(batch, "micro_batches")),
-                opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter")),
+                opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter"),
+                        !Unknowns.in(opt, "zero_stage").isEmpty()),
                 net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
                 get(r, "step_time"), env, r.span());
     }

@@ -25,10 +25,20 @@ public final class Catalog {
 
     public enum Form { SXM, PCIE, SUPERCHIP, OAM }
 
+    /**
+     * What joins a platform's GPUs to each other (catalog field {@code scale_up}): NVLink (any GPU with
+     * an NVLink generation), AMD Infinity Fabric (xGMI links between the GPUs of one platform), or
+     * nothing but PCIe.
+     */
+    public enum ScaleUp { NVLINK, INFINITY_FABRIC, NONE }
+
     public record Gpu(String name, String family, Form form, double memoryBytes, List<Double> alternateMemoryBytes,
                       double hbmBytesPerSecond, int nvlinkGeneration, double nvlinkBidirectional, boolean nvswitch,
-                      int bridgeMax, int rackDomain, int pcieGeneration, String source) {
+                      int bridgeMax, int rackDomain, int pcieGeneration, String source, ScaleUp scaleUp,
+                      int scaleUpDomain, double scaleUpBidirectional) {
         public boolean hasNvlink() { return nvlinkGeneration > 0; }
+        /** GPUs joined all-to-all by AMD's Infinity Fabric (xGMI) on one platform, not by NVLink or PCIe. */
+        public boolean infinityFabric() { return scaleUp == ScaleUp.INFINITY_FABRIC; }
         public boolean bridged() { return form == Form.PCIE && bridgeMax > 0; }
     }
 
@@ -108,7 +118,9 @@ public final class Catalog {
                 g.containsKey("bridge_max") ? ((Number) g.get("bridge_max")).intValue() : 0,
                 g.containsKey("rack_domain") ? ((Number) g.get("rack_domain")).intValue() : 0,
                 g.containsKey("pcie_generation") ? ((Number) g.get("pcie_generation")).intValue() : 0,
-                String.valueOf(g.get("source")));
+                String.valueOf(g.get("source")), scaleUp(g, gen),
+                g.containsKey("scale_up_domain") ? ((Number) g.get("scale_up_domain")).intValue() : 0,
+                g.containsKey("scale_up_bandwidth") ? bw(g.get("scale_up_bandwidth")) : 0);
         gpus.add(gpu);
         gpusByKey.put(key(gpu.name()), gpu);
         for (String a : (List<String>) g.getOrDefault("aliases", List.of())) gpusByKey.put(key(a), gpu);
@@ -175,6 +187,13 @@ public final class Catalog {
         if (!(x > 0) || !Double.isFinite(x)) {
             throw new IllegalArgumentException("catalog " + what + " " + entry.get("name") + ": " + key + " " + v + " must be positive");
         }
+    }
+
+    /** scale_up as written (nvlink, infinity-fabric, none); by default NVLink when the GPU has a generation of it. */
+    private static ScaleUp scaleUp(Map<String, Object> g, int nvlinkGeneration) {
+        Object s = g.get("scale_up");
+        if (s == null) return nvlinkGeneration > 0 ? ScaleUp.NVLINK : ScaleUp.NONE;
+        return ScaleUp.valueOf(String.valueOf(s).toUpperCase(Locale.ROOT).replace('-', '_'));
     }
 
     @SuppressWarnings("unchecked")

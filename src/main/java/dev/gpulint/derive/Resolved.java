@@ -54,8 +54,17 @@ public final class Resolved {
      * @param dp      dp as stated, 0 when not stated
      * @param dpEffective dp as stated, or as the frameworks derive it (GPUs ÷ tp·pp·cp); 0 when neither is known
      * @param order   the rank order, fastest first
+     * @param virtualPp virtual pipeline stages per GPU (1 when not stated)
+     * @param zeroStage the ZeRO stage (0 when not stated), -1 when written but unknown
+     *
+     * tp, pp, cp, ep and virtualPp are 1 when not stated and 0 when written but unknown (a placeholder):
+     * an analysis that needs one of them adds no fact.
      */
     public record Job(Specs.Job spec, String name, Cluster cluster, Group group, long nodes, long gpusPerNode,
                       Span gpusPerNodeSpan, String gpusPerNodeSource, long totalGpus, long tp, long pp, long cp, long ep,
-                      long dp, long dpEffective, boolean parallelismStated, List<String> order) {}
+                      long dp, long dpEffective, boolean parallelismStated, List<String> order,
+                      long virtualPp, long zeroStage) {
+        /** tp, pp and cp are all known. */
+        public boolean modelSizesKnown() { return tp > 0 && pp > 0 && cp > 0; }
+    }
 }

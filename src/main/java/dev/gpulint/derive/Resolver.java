@@ -96,6 +96,10 @@ public final class Resolver {
             if (gpu.rackDomain() > 0) { size = gpu.rackDomain(); kind = DomainKind.RACK; }
             else if (bridgedCard) { size = join > 0 ? join : 1; kind = join > 0 ? DomainKind.BRIDGE : DomainKind.NONE; }
             else if (gpu.hasNvlink()) { size = gpn; kind = DomainKind.NODE; }
+            else if (gpu.infinityFabric()) {
+                size = gpn > 0 && gpu.scaleUpDomain() > 0 ? Math.min(gpn, gpu.scaleUpDomain()) : gpn;
+                kind = DomainKind.INFINITY_FABRIC;
+            }
             else { size = 1; kind = DomainKind.NONE; }
         } else if (nvswitch || nvlinkDeclared) {
             size = gpn; kind = DomainKind.NODE;
@@ -156,17 +160,48 @@ public final class Resolver {
         }
         long total = nodes > 0 && gpn > 0 ? Placement.mulSat(nodes, gpn) : 0;
         Specs.Parallelism p = j.parallelism();
-        long tp = value(p == null ? null : p.tp(), 1L);
-        long pp = value(p == null ? null : p.pp(), 1L);
-        long cp = value(p == null ? null : p.cp(), 1L);
-        long ep = value(p == null ? null : p.ep(), 1L);
-        long dp = value(p == null ? null : p.dp(), 0L);
+        long tp = size(p, "tp", p == null ? null : p.tp(), 1L);
+        long pp = size(p, "pp", p == null ? null : p.pp(), 1L);
+        long cp = size(p, "cp", p == null ? null : p.cp(), 1L);
+        long ep = size(p, "ep", p == null ? null : p.ep(), 1L);
+        long dp = size(p, "dp", p == null ? null : p.dp(), 0L);
+        long vpp = size(p, "virtual_pp", p == null ? null : p.virtualPp(), 1L);
+        if (p != null && p.virtualPp() == null && p.layersPerVirtualStage() != null && vpp == 1) {
+            vpp = virtualFromLayers(splitLayers(j), pp, p.layersPerVirtualStage().value());
+        }
         boolean stated = p != null && (p.tp() != null || p.pp() != null || p.cp() != null || p.dp() != null);
         long model = Placement.mulSat(Placement.mulSat(tp, pp), cp);
-        long dpEff = dp > 0 ? dp : total > 0 && total % model == 0 ? total / model : 0;
+        // dp as the frameworks derive it needs every model-parallel size; an unknown dp stays unknown
+        long dpEff = dp > 0 ? dp : p != null && p.isUnknown("dp") || model <= 0 ? 0
+                : total > 0 && total % model == 0 ? total / model : 0;
+        Specs.Optimizer o = j.optimizer();
+        long zero = o == null ? 0 : o.zeroStageUnknown() ? -1 : o.zeroStage() == null ? 0 : o.zeroStage().value();
         List<String> order = p != null && p.order() != null ? p.order().value() : DEFAULT_ORDER;
         return new Resolved.Job(j, name, cluster, group, nodes, gpn, gpnSpan, gpnSource, total, tp, pp, cp, ep, dp, dpEff,
-                stated, order);
+                stated, order, vpp, zero);
+    }
+
+    /**
+     * Layers as Megatron splits them over the pipeline: the model's layers, plus one each for the
+     * embedding and the loss when --account-for-embedding/loss-in-pipeline-split count them; 0 when unknown.
+     */
+    public static long splitLayers(Specs.Job j) {
+        if (j.model() == null || j.model().layers() == null) return 0;
+        Specs.Parallelism p = j.parallelism();
+        long extra = p == null ? 0 : (p.embeddingInSplit() != null ? 1 : 0) + (p.lossInSplit() != null ? 1 : 0);
+        return j.model().layers().value() + extra;
+    }
+
+    /** vpp as Megatron derives it from --num-layers-per-virtual-pipeline-stage: layers ÷ pp ÷ that; 1 when it does not divide. */
+    private static long virtualFromLayers(long layers, long pp, long perStage) {
+        if (layers <= 0 || pp <= 0 || perStage <= 0 || layers % pp != 0 || (layers / pp) % perStage != 0) return 1;
+        return layers / pp / perStage;
+    }
+
+    /** A parallel size: as written; the default when it is not written; 0 when written but unknown (a placeholder). */
+    private static long size(Specs.Parallelism p, String name, Located<Long> l, long dflt) {
+        if (l != null) return l.value();
+        return p != null && p.isUnknown(name) ? 0 : dflt;
     }
 
     private static <T> T value(Located<T> l, T dflt) { return l == null ? dflt : l.value(); }

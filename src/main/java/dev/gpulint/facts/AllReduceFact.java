@@ -10,7 +10,7 @@ import dev.gpulint.core.Span;
 public final class AllReduceFact {
 
     /** The link the data-parallel group's traffic crosses. */
-    public enum Link { NVLINK, PCIE, NETWORK }
+    public enum Link { NVLINK, INFINITY_FABRIC, PCIE, NETWORK }
 
     private final String jobName, file, dtype, nicName, groupName;
     private final double parameters, gradientBytes, sentBytes, volumeFactor, linkBytesPerSecond, seconds, stepTime;

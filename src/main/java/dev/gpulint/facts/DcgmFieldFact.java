@@ -12,12 +12,16 @@ public final class DcgmFieldFact {
     /** PromQL functions that read a series as a running total: rate, irate, increase, delta, idelta, deriv. */
     public static final Set<String> RANGE_FUNCTIONS = Set.of("rate", "irate", "increase", "delta", "idelta", "deriv");
 
-    private final String name, file, declaredType, use, function, owner, closest, fieldClass;
+    private final String name, file, declaredType, use, function, owner, closest, fieldClass, unitName;
+    private final double unitBytes;
     private final Span span, typeSpan;
     private final boolean known, rangeFunction;
 
     public DcgmFieldFact(String name, Span span, String file, String use, String declaredType, Span typeSpan,
-                         String function, String owner, boolean known, String closest, String fieldClass) {
+                         String function, String owner, boolean known, String closest, String fieldClass,
+                         double unitBytes, String unitName) {
+        this.unitBytes = unitBytes;
+        this.unitName = unitName;
         this.name = name;
         this.span = span;
         this.file = file;
@@ -56,6 +60,11 @@ public final class DcgmFieldFact {
     public String getClosest() { return closest; }
     /** RATE (DCGM returns bytes per second: a gauge), CUMULATIVE (a running total of bytes) or OTHER; OTHER for unknown names. */
     public String getFieldClass() { return fieldClass; }
+
+    /** Bytes in one unit of a rate field's value: 1 (bytes per second), 1000 (KB/s), 1.024e6 (units of 1000 KiB/s). */
+    public double getUnitBytes() { return unitBytes; }
+    /** The unit of a rate field's value: "bytes per second", "KB per second", "units of 1000 KiB per second, TX and RX summed". */
+    public String getUnitName() { return unitName; }
 
     /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "dcgm:" + use + "/" + name + "/" + owner; }

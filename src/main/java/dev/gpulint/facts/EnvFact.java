@@ -14,7 +14,7 @@ public final class EnvFact {
     private final long nodes;
     private final boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable;
     private final List<String> interfaces;
-    private final int tcByte, tcDscp, tcPriority, pfcPriority;
+    private final int tcByte, tcDscp, tcPriority, pfcPriority, declaredDscp;
 
     private EnvFact(Builder b) {
         jobName = b.jobName; clusterName = b.clusterName; nodes = b.nodes; file = b.file; name = b.name;
@@ -24,7 +24,7 @@ public final class EnvFact {
         tcByte = b.tcByte; tcDscp = b.tcByte < 0 ? -1 : TrafficClass.dscp(b.tcByte);
         tcPriority = b.tcByte < 0 ? -1 : TrafficClass.priority(tcDscp);
         rdmaFabric = b.rdmaFabric; nvlink = b.nvlink; gdrCapable = b.gdrCapable;
-        pfcPriority = b.pfcPriority; pfcSource = b.pfcSource; pfcSpan = b.pfcSpan;
+        pfcPriority = b.pfcPriority; pfcSource = b.pfcSource; pfcSpan = b.pfcSpan; declaredDscp = b.declaredDscp;
     }
 
     public static Builder builder() { return new Builder(); }
@@ -36,7 +36,7 @@ public final class EnvFact {
         private long nodes;
         private boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable;
         private List<String> interfaces = List.of();
-        private int tcByte = -1, pfcPriority = -1;
+        private int tcByte = -1, pfcPriority = -1, declaredDscp = -1;
 
         public Builder of(String job, String cluster, long nodes, String file, String name, Span nameSpan, String value, Span span) {
             jobName = job; clusterName = cluster; this.nodes = nodes; this.file = file; this.name = name; this.nameSpan = nameSpan;
@@ -51,6 +51,8 @@ public final class EnvFact {
         public Builder cluster(boolean rdmaFabric, boolean nvlink, boolean gdrCapable) {
             this.rdmaFabric = rdmaFabric; this.nvlink = nvlink; this.gdrCapable = gdrCapable; return this;
         }
+        /** The DSCP the cluster declares for RoCE (fabric.roce.dscp). */
+        public Builder dscp(int dscp) { declaredDscp = dscp; return this; }
         public Builder pfc(int priority, String source, Span span) { pfcPriority = priority; pfcSource = source; pfcSpan = span; return this; }
         public EnvFact build() { return new EnvFact(this); }
     }
@@ -99,6 +101,8 @@ public final class EnvFact {
     public boolean isGdrCapable() { return gdrCapable; }
     /** The RoCE PFC priority of the job's cluster, as declared or NVIDIA's default 3; -1 without RoCE. */
     public int getPfcPriority() { return pfcPriority; }
+    /** The DSCP the job's cluster declares for RoCE (fabric.roce.dscp); -1 when none. */
+    public int getDeclaredDscp() { return declaredDscp; }
     /** Where that priority comes from: "fabric.roce.pfc.priority" when declared, "default" when assumed; null without RoCE. */
     public String getPfcSource() { return pfcSource; }
     /** Where the priority is declared, or the cluster's RoCE block when assumed; null without RoCE. */

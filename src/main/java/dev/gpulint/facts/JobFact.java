@@ -6,7 +6,9 @@ import dev.gpulint.core.Span;
  * A training job with its cluster reference resolved, its GPU count worked
  * out, and the model, parallelism and batch numbers the PAR rules compare.
  * Unknown numbers are 0 (a rule that needs one stays silent); tp, pp, cp, ep
- * and virtualPp default to 1.
+ * and virtualPp default to 1 when not written, and are 0 when written as a placeholder
+ * ({@code ${TP}}, {@code ???}): products of sizes (gridSize, modelParallelSize, pipelineChunks,
+ * expertGrid) are then 0 too.
  */
 public final class JobFact {
     String name, file, clusterName, nodeGroupName, clusterGroupNames, gpusPerNodeSource;
@@ -16,6 +18,9 @@ public final class JobFact {
     int ordinal, clusterGroupCount;
     boolean clusterResolved, groupResolved, parallelismStated, sequenceParallel;
     long nodes, gpusPerNode, totalGpus, tp = 1, pp = 1, dp, cp = 1, ep = 1, dpEffective;
+    long layersPerVirtualStage;
+    Span layersPerVirtualStageSpan, splitSpan;
+    boolean embeddingInSplit, lossInSplit;
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
 
     JobFact() {}
@@ -39,6 +44,11 @@ public final class JobFact {
         }
         public Builder spans(Span tp, Span pp, Span dp, Span cp, Span ep) { f.tpSpan = tp; f.ppSpan = pp; f.dpSpan = dp; f.cpSpan = cp; f.epSpan = ep; return this; }
         public Builder layers(long layers, Span s, long vpp, Span vs) { f.layers = layers; f.layersSpan = s; f.virtualPp = vpp; f.virtualPpSpan = vs; return this; }
+        /** Megatron's pipeline layout flags: layers per virtual stage, embedding and loss counted as layers (span: the first). */
+        public Builder layout(long perVirtualStage, Span s, boolean embedding, boolean loss, Span splitSpan) {
+            f.layersPerVirtualStage = perVirtualStage; f.layersPerVirtualStageSpan = s; f.embeddingInSplit = embedding;
+            f.lossInSplit = loss; f.splitSpan = splitSpan; return this;
+        }
         public Builder heads(long heads, Span s, long kv, Span ks) { f.attentionHeads = heads; f.headsSpan = s; f.kvHeads = kv; f.kvHeadsSpan = ks; return this; }
         public Builder experts(long experts, Span s) { f.experts = experts; f.expertsSpan = s; return this; }
         public Builder sequence(long seqLength, Span s, boolean sp, Span spSpan) { f.seqLength = seqLength; f.seqLengthSpan = s; f.sequenceParallel = sp; f.sequenceParallelSpan = spSpan; return this; }
@@ -117,6 +127,18 @@ public final class JobFact {
     public long getLayers() { return layers; }
     /** Where model.layers is written. */
     public Span getLayersSpan() { return layersSpan; }
+    /** --account-for-embedding-in-pipeline-split: the embedding counts as a layer when splitting over the pipeline. */
+    public boolean isEmbeddingInSplit() { return embeddingInSplit; }
+    /** --account-for-loss-in-pipeline-split: the loss counts as a layer when splitting over the pipeline. */
+    public boolean isLossInSplit() { return lossInSplit; }
+    /** Where the first of those flags is written. */
+    public Span getSplitSpan() { return splitSpan; }
+    /** Layers as the pipeline split counts them: layers, + 1 for the embedding, + 1 for the loss when so flagged; 0 when unknown. */
+    public long getSplitLayers() { return layers <= 0 ? 0 : layers + (embeddingInSplit ? 1 : 0) + (lossInSplit ? 1 : 0); }
+    /** --num-layers-per-virtual-pipeline-stage; 0 when not stated. */
+    public long getLayersPerVirtualStage() { return layersPerVirtualStage; }
+    /** Where --num-layers-per-virtual-pipeline-stage is written. */
+    public Span getLayersPerVirtualStageSpan() { return layersPerVirtualStageSpan; }
     /** Virtual pipeline stages per pipeline rank (1 when not stated). */
     public long getVirtualPp() { return virtualPp; }
     /** Where virtual_pp is set. */

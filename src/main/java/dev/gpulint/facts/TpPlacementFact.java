@@ -45,9 +45,11 @@ public final class TpPlacementFact {
     public String getRanks() { return ranks; }
     /** Where they sit: "dgx-0 (0-7) and dgx-1 (8-15)"; null when no group crosses. */
     public String getPlaces() { return places; }
-    /** What joins the GPUs of one domain: NODE, RACK, BRIDGE or NONE. */
+    /** What joins the GPUs of one domain: NODE, RACK, BRIDGE, INFINITY_FABRIC or NONE. */
     public DomainKind getDomainKind() { return domainKind; }
-    /** GPUs in one NVLink domain (1 when there is no NVLink). */
+    /** The name of the scale-up fabric of the domain: "Infinity Fabric" on AMD Instinct platforms, else "NVLink". */
+    public String getScaleUpName() { return domainKind == DomainKind.INFINITY_FABRIC ? "Infinity Fabric" : "NVLink"; }
+    /** GPUs in one NVLink (or Infinity Fabric) domain (1 when there is none). */
     public long getDomainSize() { return domainSize; }
     /** The node group's nvlink.domain_size, 0 when not stated (the domain is then derived). */
     public long getDeclaredDomainSize() { return declaredDomainSize; }

@@ -89,18 +89,56 @@ public final class Specs {
                         Located<Long> attentionHeads, Located<Long> kvHeads, Located<Long> hiddenSize,
                         Located<Long> seqLength, Located<Long> experts) {}
 
+    /**
+     * The parallel sizes. {@code unknown} names the sizes that are written but whose value is not
+     * known (a placeholder such as {@code ${TP}} or {@code ???}): tp, pp, dp, cp, ep, virtual_pp.
+     * Such a size is null like an absent one, but it does not take the default: rules that need
+     * it stay silent. Megatron's pipeline layout: {@code layersPerVirtualStage}
+     * ({@code --num-layers-per-virtual-pipeline-stage}), and {@code embeddingInSplit} /
+     * {@code lossInSplit} ({@code --account-for-embedding-in-pipeline-split},
+     * {@code --account-for-loss-in-pipeline-split}: each counts as one more layer when splitting).
+     */
     public record Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp,
                               Located<Long> ep, Located<List<String>> order, Located<Boolean> sequenceParallel,
-                              Located<Long> virtualPp, Span keySpan) {
+                              Located<Long> virtualPp, Span keySpan, java.util.Set<String> unknown,
+                              Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
+                              Located<Boolean> lossInSplit) {
+        public Parallelism {
+            unknown = unknown == null ? java.util.Set.of() : java.util.Set.copyOf(unknown);
+        }
+
+        public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
+                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
+                           java.util.Set<String> unknown) {
+            this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, null, null, null);
+        }
+
+        public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
+                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan) {
+            this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, java.util.Set.of());
+        }
+
+        /** The size is written with a value that is not known. */
+        public boolean isUnknown(String size) { return unknown.contains(size); }
+
         @Override public String toString() {
             return "Parallelism[tp=" + tp + ", pp=" + pp + ", dp=" + dp + ", cp=" + cp + ", ep=" + ep
-                    + ", order=" + order + ", sequenceParallel=" + sequenceParallel + ", virtualPp=" + virtualPp + "]";
+                    + ", order=" + order + ", sequenceParallel=" + sequenceParallel + ", virtualPp=" + virtualPp
+                    + (unknown.isEmpty() ? "" : ", unknown=" + new java.util.TreeSet<>(unknown))
+                    + (layersPerVirtualStage == null ? "" : ", layersPerVirtualStage=" + layersPerVirtualStage)
+                    + (embeddingInSplit == null ? "" : ", embeddingInSplit") + (lossInSplit == null ? "" : ", lossInSplit") + "]";
         }
     }
 
     public record Batch(Located<Long> microBatchSize, Located<Long> globalBatchSize, Located<Long> microBatches) {}
 
-    public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter) {}
+    /** The optimizer; {@code zeroStageUnknown}: zero_stage is written as a placeholder (not the default 0). */
+    public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
+                            boolean zeroStageUnknown) {
+        public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter) {
+            this(type, zeroStage, bytesPerParameter, false);
+        }
+    }
 
     public record Network(Located<Bandwidth> assumedInterNode, Located<Bandwidth> assumedIntraNode) {}
 

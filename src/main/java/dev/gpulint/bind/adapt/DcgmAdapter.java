@@ -26,13 +26,18 @@ import java.util.List;
 final class DcgmAdapter {
     private DcgmAdapter() {}
 
+    /** A DCGM field name: DCGM_FI_..., or dcgm-exporter 1.x's lower-case dcgm_fi_... (the same fields). */
+    static boolean isFieldName(String t) { return t.startsWith("DCGM_FI_") || t.startsWith("dcgm_fi_"); }
+
+    private static boolean mentionsField(String t) { return t.contains("DCGM_FI_") || t.contains("dcgm_fi_"); }
+
     /** A CSV document whose rows name DCGM fields. */
     static boolean isCounterList(MappingNode root) {
         Node rows = root.get("csv").orElse(null);
         if (!(rows instanceof ListNode l) || root.entries().size() != 1) return false;
         for (Node r : l.items()) {
             if (r instanceof ListNode row && !row.items().isEmpty() && row.items().get(0) instanceof ScalarNode s
-                    && s.text().startsWith("DCGM_FI_")) return true;
+                    && isFieldName(s.text())) return true;
         }
         return false;
     }
@@ -40,7 +45,7 @@ final class DcgmAdapter {
     static void counters(MappingNode root, String file, List<Specs.DcgmField> out) {
         for (Node r : Nodes.list(root, "csv")) {
             if (!(r instanceof ListNode row) || row.items().isEmpty() || !(row.items().get(0) instanceof ScalarNode name)) continue;
-            if (!name.text().startsWith("DCGM_") && !name.text().matches("[A-Z][A-Z0-9_]+")) continue;
+            if (!isFieldName(name.text()) && !name.text().startsWith("DCGM_") && !name.text().matches("[A-Z][A-Z0-9_]+")) continue;
             ScalarNode type = row.items().size() > 1 && row.items().get(1) instanceof ScalarNode t ? t : null;
             ScalarNode help = row.items().size() > 2 && row.items().get(2) instanceof ScalarNode h ? h : null;
             out.add(new Specs.DcgmField(new Located<>(name.text(), name.span()), Nodes.string(type), Nodes.string(help), file));
@@ -51,12 +56,12 @@ final class DcgmAdapter {
     static boolean isConfigMapWithCounters(MappingNode root) {
         if (!"ConfigMap".equals(text(root, "kind"))) return false;
         MappingNode data = map(root, "data");
-        return data != null && data.entries().stream().anyMatch(e -> e.value() instanceof ScalarNode s && s.text().contains("DCGM_FI_"));
+        return data != null && data.entries().stream().anyMatch(e -> e.value() instanceof ScalarNode s && mentionsField(s.text()));
     }
 
     static void configMap(MappingNode root, String file, String source, List<Specs.DcgmField> out) {
         for (MappingNode.Entry e : map(root, "data").entries()) {
-            if (!(e.value() instanceof ScalarNode s) || !s.text().contains("DCGM_FI_")) continue;
+            if (!(e.value() instanceof ScalarNode s) || !mentionsField(s.text())) continue;
             ScalarText t = ScalarText.of(source, s);
             // each line of the value is a row; its first character's place anchors the row's cells
             String v = s.text();

@@ -35,6 +35,8 @@ final class DeepSpeedAdapter {
         MappingNode zero = map(root, "zero_optimization");
         if (zero != null) {
             j.zeroStage = j.key("stage", Nodes.whole(scalar(zero, "stage")));
+            ScalarNode stage = scalar(zero, "stage");
+            j.zeroStageUnknown = j.zeroStage == null && stage != null && !stage.isNull() && Nodes.placeholder(stage.text());
         }
         ScalarNode backend = scalar(root, "optimizer", "params", "comm_backend_name");
         if (backend != null && !backend.isNull()) {

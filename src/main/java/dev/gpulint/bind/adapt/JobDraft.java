@@ -27,6 +27,13 @@ final class JobDraft {
     Located<Double> parameters;
     Located<Long> tp, pp, cp, ep, dp, vpp, layers, heads, kvHeads, experts, seqLength, hidden, micro, global, zeroStage;
     Located<Boolean> sequenceParallel;
+    /** Megatron's pipeline layout flags: layers per virtual stage; embedding / loss counted as layers. */
+    Located<Long> layersPerVirtualStage;
+    Located<Boolean> embeddingInSplit, lossInSplit;
+    /** Sizes written with a value nobody knows yet (tp, pp, dp, cp, ep, virtual_pp): see {@link Specs.Parallelism}. */
+    final java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
+    /** The ZeRO stage is written as a placeholder. */
+    boolean zeroStageUnknown;
     final Map<String, Located<String>> env = new LinkedHashMap<>();
     final List<Stated> stated = new ArrayList<>();
     final List<Located<String>> rdma = new ArrayList<>();
@@ -88,10 +95,10 @@ final class JobDraft {
         String np = l.mpiProgram == null ? "mpirun" : l.mpiProgram;
         if (l.mpiRanks != null && Launchers.number(l.mpiRanks) > 0) {
             long v = Launchers.number(l.mpiRanks) * perRank;
-            state("world", v, np + " -np " + l.mpiRanks.text() + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiRanks.span());
+            state("world", v, np + " " + l.mpiRanksWritten + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiRanks.span());
         }
         if (l.mpiPerNode != null && Launchers.number(l.mpiPerNode) > 0) {
-            state("per_node", Launchers.number(l.mpiPerNode) * perRank, np + " -N " + l.mpiPerNode.text()
+            state("per_node", Launchers.number(l.mpiPerNode) * perRank, np + " " + l.mpiPerNodeWritten
                     + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiPerNode.span());
         }
         if (l.torchPerNode != null) state("per_node", Launchers.number(l.torchPerNode), "torchrun --nproc_per_node", StatedKind.LAUNCHER, l.torchPerNode.span());
@@ -109,15 +116,22 @@ final class JobDraft {
         if (tp == null && serving != null) tp = MegatronAdapter.located(serving);
     }
 
+    /** Marks {@code size} unknown when it is written ({@code present}) but did not bind to a number. */
+    void unknownIf(String size, boolean present, Located<Long> bound) {
+        if (present && bound == null) unknown.add(size);
+    }
+
     Specs.Job build() {
         Specs.Model model = parameters == null && layers == null && heads == null && kvHeads == null && experts == null
                 && seqLength == null && hidden == null ? null
                 : new Specs.Model(parameters, null, layers, heads, kvHeads, hidden, seqLength, experts);
         Span key = first(tp, pp, cp, dp, ep);
-        Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null ? null
-                : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span);
+        Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && unknown.isEmpty()
+                && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null ? null
+                : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown,
+                        layersPerVirtualStage, embeddingInSplit, lossInSplit);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
-        Specs.Optimizer opt = zeroStage == null ? null : new Specs.Optimizer(null, zeroStage, null);
+        Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown ? null : new Specs.Optimizer(null, zeroStage, null, zeroStageUnknown);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
                 deepspeed, deepspeedRef, gpusPerNodeWhere);
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,

@@ -82,6 +82,7 @@ final class KubernetesAdapter {
         long uniform = -2;
         Span gpuSpan = null;
         StringBuilder worldText = new StringBuilder();
+        StringBuilder podText = new StringBuilder();   // the pods that hold GPUs are the nodes: a Master is one too
         List<Pod> pods = new ArrayList<>();
         for (Role r : roles) {
             Pod p = pod(r, source);
@@ -95,6 +96,7 @@ final class KubernetesAdapter {
             if (worldText.length() > 0) worldText.append(" + ");
             worldText.append(reps).append(' ').append(r.name).append(reps == 1 ? " pod" : " pods").append(" × ")
                     .append(p.gpus).append(" nvidia.com/gpu");
+            podText.append(podText.length() > 0 ? " + " : "").append(reps).append(' ').append(r.name).append(reps == 1 ? " pod" : " pods");
             uniform = uniform == -2 ? p.gpus : uniform == p.gpus ? uniform : -1;
             if (gpuSpan == null) gpuSpan = p.gpuSpan;
             gpuModel(j, r.pod);
@@ -107,6 +109,7 @@ final class KubernetesAdapter {
             }
             j.gpusPerNodeWhere = "the pods' nvidia.com/gpu limit";
             j.state("world", world, worldText.toString(), StatedKind.RESOURCE, gpuSpan);
+            j.state("nodes", nodes, podText.toString(), StatedKind.RESOURCE, gpuSpan);
         }
         // what the job object itself says about processes
         Located<Long> slots = integer(spec, "slotsPerWorker");

@@ -25,6 +25,8 @@ public final class Launchers {
         /** The DeepSpeed configuration a training script is given (--deepspeed_config ds.json, --deepspeed ds.json). */
         public Word deepspeedConfig;
         public String mpiProgram;
+        /** The options as written, for messages: "-np 64", "--map-by ppr:8:node". */
+        public String mpiRanksWritten, mpiPerNodeWritten;
         public final List<Word> forwarded = new ArrayList<>();
         public final List<EnvSet> env = new ArrayList<>();
         /** Megatron-LM flags (and a few serving engines' tensor-parallel flags), first value each. */
@@ -42,11 +44,13 @@ public final class Launchers {
             "--num-attention-heads", "--num-query-groups", "--group-query-attention", "--micro-batch-size",
             "--global-batch-size", "--seq-length", "--num-experts", "--sequence-parallel", "--hidden-size",
             "--data-parallel-size", "--use-distributed-optimizer", "--pipeline-model-parallel-layout",
-            "--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers");
+            "--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers",
+            "--num-virtual-stages-per-pipeline-rank", "--account-for-embedding-in-pipeline-split",
+            "--account-for-loss-in-pipeline-split");
     /** Serving engines' spellings of tensor parallelism (vLLM, SGLang). */
     public static final Set<String> SERVING_TP_FLAGS = Set.of("--tensor-parallel-size", "--tp-size", "--tp");
     private static final Set<String> BOOLEAN_FLAGS = Set.of("--group-query-attention", "--sequence-parallel",
-            "--use-distributed-optimizer");
+            "--use-distributed-optimizer", "--account-for-embedding-in-pipeline-split", "--account-for-loss-in-pipeline-split");
 
     private Launchers() {}
 
@@ -140,12 +144,19 @@ public final class Launchers {
             }
             Word next = i + 1 < w.size() ? w.get(i + 1) : null;
             switch (t) {
-                case "-np", "-n", "--np", "-c", "--n" -> { if (l.mpiRanks == null) l.mpiRanks = next; i++; }
-                case "-N", "-npernode", "--npernode", "-ppn", "--ppn", "-perhost" -> { if (l.mpiPerNode == null) l.mpiPerNode = next; i++; }
+                case "-np", "-n", "--np", "-c", "--n" -> {
+                    if (l.mpiRanks == null && next != null) { l.mpiRanks = next; l.mpiRanksWritten = t + " " + next.text(); }
+                    i++;
+                }
+                case "-N", "-npernode", "--npernode", "-ppn", "--ppn", "-perhost" -> {
+                    if (l.mpiPerNode == null && next != null) { l.mpiPerNode = next; l.mpiPerNodeWritten = t + " " + next.text(); }
+                    i++;
+                }
                 case "--map-by", "-map-by" -> {
                     if (next != null && next.text().toLowerCase(java.util.Locale.ROOT).matches("ppr:[0-9]+:node.*") && l.mpiPerNode == null) {
                         String n = next.text().split(":")[1];
                         l.mpiPerNode = new Word(n, next.known(), next.span());
+                        l.mpiPerNodeWritten = t + " " + next.text();
                     }
                     i++;
                 }

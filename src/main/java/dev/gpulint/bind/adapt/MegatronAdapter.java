@@ -27,6 +27,12 @@ final class MegatronAdapter {
             "--tensor-model-parallel-size", "tp", "--pipeline-model-parallel-size", "pp", "--context-parallel-size", "cp",
             "--expert-model-parallel-size", "ep", "--expert-tensor-parallel-size", "etp",
             "--virtual-pipeline-model-parallel-size", "vpp");
+    /** The flags of sizes that stay unknown, not default, when written with a placeholder ($TP). */
+    private static final Map<String, String> UNKNOWN_SIZES = Map.of(
+            "--tensor-model-parallel-size", "tp", "--pipeline-model-parallel-size", "pp", "--context-parallel-size", "cp",
+            "--expert-model-parallel-size", "ep", "--virtual-pipeline-model-parallel-size", "virtual_pp",
+            "--num-virtual-stages-per-pipeline-rank", "virtual_pp", "--num-layers-per-virtual-pipeline-stage", "virtual_pp",
+            "--data-parallel-size", "dp");
     private static final Pattern NAME_TOKEN = Pattern.compile("((?:tp|pp|ep|emp|etp|cp|vpp|dp)[0-9]+)+");
     private static final Pattern NAME_PART = Pattern.compile("(tp|pp|emp|ep|etp|cp|vpp|dp)([0-9]+)");
 
@@ -89,6 +95,16 @@ final class MegatronAdapter {
         j.cp = j.key("--context-parallel-size", located(flags.get("--context-parallel-size")));
         j.ep = j.key("--expert-model-parallel-size", located(flags.get("--expert-model-parallel-size")));
         j.vpp = j.key("--virtual-pipeline-model-parallel-size", located(flags.get("--virtual-pipeline-model-parallel-size")));
+        if (j.vpp == null) j.vpp = j.key("--num-virtual-stages-per-pipeline-rank", located(flags.get("--num-virtual-stages-per-pipeline-rank")));
+        j.layersPerVirtualStage = j.key("--num-layers-per-virtual-pipeline-stage",
+                located(flags.get("--num-layers-per-virtual-pipeline-stage")));
+        j.embeddingInSplit = switchFlag(flags.get("--account-for-embedding-in-pipeline-split"));
+        j.lossInSplit = switchFlag(flags.get("--account-for-loss-in-pipeline-split"));
+        j.dp = j.key("--data-parallel-size", located(flags.get("--data-parallel-size")));
+        for (Map.Entry<String, String> u : UNKNOWN_SIZES.entrySet()) {
+            Word w = flags.get(u.getKey());
+            if (w != null && !w.known()) j.unknown.add(u.getValue());
+        }
         // a hand-made pipeline split (a layout, or first/last stages sized by hand) need not divide the layers evenly
         boolean uneven = flags.containsKey("--pipeline-model-parallel-layout") || flags.containsKey("--decoder-first-pipeline-num-layers")
                 || flags.containsKey("--decoder-last-pipeline-num-layers");
@@ -102,9 +118,14 @@ final class MegatronAdapter {
         j.seqLength = j.key("--seq-length", located(flags.get("--seq-length")));
         j.experts = j.key("--num-experts", located(flags.get("--num-experts")));
         j.hidden = j.key("--hidden-size", located(flags.get("--hidden-size")));
-        j.dp = j.key("--data-parallel-size", located(flags.get("--data-parallel-size")));
         Word sp = flags.get("--sequence-parallel");
         if (sp != null && sp.known()) j.sequenceParallel = new Located<>(!sp.text().equalsIgnoreCase("false"), sp.span());
+    }
+
+    /** A switch flag (written bare, or with true/false): true when on, null when absent, off or unknown. */
+    private static Located<Boolean> switchFlag(Word w) {
+        if (w == null || !w.known() || w.text().equalsIgnoreCase("false")) return null;
+        return new Located<>(true, w.span());
     }
 
     /** A flag's whole number, signed, for the schema's bounds to judge; null when absent or unknown. */

@@ -45,11 +45,11 @@ final class NemoAdapter {
         if (dev instanceof ListNode l && !l.items().isEmpty()) j.gpusPerNode = new Located<>((long) l.items().size(), l.span());
         else j.gpusPerNode = j.key("devices", minusOneIsAll(number(root, trainer, "devices")));
         j.gpusPerNodeWhere = "trainer.devices";
-        j.tp = j.key("tensor_model_parallel_size", number(root, model, "tensor_model_parallel_size"));
-        j.pp = j.key("pipeline_model_parallel_size", number(root, model, "pipeline_model_parallel_size"));
-        j.cp = j.key("context_parallel_size", number(root, model, "context_parallel_size"));
-        j.ep = j.key("expert_model_parallel_size", number(root, model, "expert_model_parallel_size"));
-        j.vpp = j.key("virtual_pipeline_model_parallel_size", number(root, model, "virtual_pipeline_model_parallel_size"));
+        j.tp = size(j, "tp", root, model, "tensor_model_parallel_size");
+        j.pp = size(j, "pp", root, model, "pipeline_model_parallel_size");
+        j.cp = size(j, "cp", root, model, "context_parallel_size");
+        j.ep = size(j, "ep", root, model, "expert_model_parallel_size");
+        j.vpp = size(j, "virtual_pp", root, model, "virtual_pipeline_model_parallel_size");
         j.micro = j.key("micro_batch_size", number(root, model, "micro_batch_size"));
         j.global = j.key("global_batch_size", number(root, model, "global_batch_size"));
         j.layers = j.key("num_layers", number(root, model, "num_layers"));
@@ -81,6 +81,20 @@ final class NemoAdapter {
     /** A whole number, signed, for the schema's bounds to judge (after following interpolations). */
     private static Located<Long> number(MappingNode root, MappingNode parent, String key) {
         return Nodes.whole(resolve(root, parent, key));
+    }
+
+    /**
+     * A parallel size: its number, or null; a size written as a placeholder ({@code ???},
+     * {@code ${oc.env:TP,2}}, {@code ${multiply:...}}) or as an interpolation that leads nowhere is
+     * marked unknown, while {@code null} is NeMo's "not set" and takes the default.
+     */
+    private static Located<Long> size(JobDraft j, String name, MappingNode root, MappingNode model, String key) {
+        Located<Long> v = j.key(key, number(root, model, key));
+        if (v == null && model.get(key).orElse(null) instanceof ScalarNode written && !written.isNull()) {
+            ScalarNode s = resolve(root, model, key);
+            if (s == null || (!s.isNull() && Nodes.placeholder(s.text()))) j.unknown.add(name);
+        }
+        return v;
     }
 
     /** {@code devices: -1} is Lightning's "every GPU of the node": unknown, not out of bounds. */

@@ -31,7 +31,8 @@ public final class MemoryAnalysis {
             return;
         }
         double params = j.model().parameters().value();
-        long zero = j.optimizer() == null || j.optimizer().zeroStage() == null ? 0 : j.optimizer().zeroStage().value();
+        long zero = r.zeroStage();
+        if (zero < 0 || r.tp() <= 0 || r.pp() <= 0) return;   // written as a placeholder: unknown
         boolean overridden = j.optimizer() != null && j.optimizer().bytesPerParameter() != null;
         double bpp = overridden ? j.optimizer().bytesPerParameter().value() : 16;
         long dp = r.dpEffective();

@@ -27,7 +27,9 @@ public final class EnvAnalysis {
         NcclVariables vars = NcclVariables.builtIn();
         Resolved.Group group = r.group();
         Resolved.Cluster cf = r.cluster();
-        boolean nvlink = group != null && group.domainKind() != DomainKind.NONE && group.domainKind() != DomainKind.UNKNOWN;
+        // NVLink-joined GPUs (an Infinity Fabric platform is not NVLink: NCCL002's advice does not apply as written)
+        boolean nvlink = group != null && group.domainKind() != DomainKind.NONE && group.domainKind() != DomainKind.UNKNOWN
+                && group.domainKind() != DomainKind.INFINITY_FABRIC;
         boolean gdr = false;
         if (group != null) {
             for (Specs.Nic n : group.spec().nics()) {
@@ -48,6 +50,8 @@ public final class EnvAnalysis {
             if (cf != null && cf.roce()) {
                 if (cf.pfcPriority() >= 0) f.pfc(cf.pfcPriority(), "fabric.roce.pfc.priority", cf.pfcPrioritySpan());
                 else f.pfc(DEFAULT_PFC_PRIORITY, "default", cf.roceSpan());
+                Specs.Fabric fab = cf.spec().fabric();
+                if (fab != null && fab.dscp() != null) f.dscp((int) (long) fab.dscp().value());
             }
             if (name.equals("NCCL_SOCKET_IFNAME")) f.interfaces(interfaceNames(value), value.startsWith("^"));
             if (name.equals("NCCL_IB_TC")) f.trafficClass(trafficClassByte(value));

@@ -7,6 +7,7 @@ import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.par.Placement;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.facts.AllReduceFact;
+import dev.gpulint.spec.DomainKind;
 import dev.gpulint.spec.Specs;
 import java.util.Locale;
 
@@ -22,11 +23,11 @@ public final class AllReduceAnalysis {
         Resolved.Group g = r.group();
         long n = r.dpEffective();
         long gpn = r.gpusPerNode();
-        if (g == null || n <= 1 || j.model() == null || j.model().parameters() == null || gpn <= 0) return;
+        if (g == null || n <= 1 || !r.modelSizesKnown() || r.zeroStage() < 0 || j.model() == null || j.model().parameters() == null || gpn <= 0) return;
         double params = j.model().parameters().value();
         String dtype = j.model().dtype() == null ? null : j.model().dtype().value().toLowerCase(Locale.ROOT);
         int bytesPerGrad = dtype != null && (dtype.equals("fp32") || dtype.equals("float32")) ? 4 : 2;
-        long zero = j.optimizer() == null || j.optimizer().zeroStage() == null ? 0 : j.optimizer().zeroStage().value();
+        long zero = r.zeroStage();
         double size = params / ((double) r.tp() * r.pp()) * bytesPerGrad;
         double volumeFactor = zero >= 3 ? 1.5 : 1;
 
@@ -39,7 +40,7 @@ public final class AllReduceAnalysis {
         long domain = Math.max(1, g.domainSize());
         long last = Placement.mulSat(n - 1, stride);
         boolean crossesNodes = last >= gpn || last == Long.MAX_VALUE;
-        boolean sameDomain = g.nvlinkDomain() && Placement.domainOf(0, gpn, domain) == Placement.domainOf(last, gpn, domain);
+        boolean sameDomain = (g.nvlinkDomain() || g.domainKind() == DomainKind.INFINITY_FABRIC) && Placement.domainOf(0, gpn, domain) == Placement.domainOf(last, gpn, domain);
         double bw;
         AllReduceFact.Link link;
         int generation = 0;
@@ -52,6 +53,9 @@ public final class AllReduceAnalysis {
             bw = catalog.nvlinkBidirectional(gpu) / 2;
             link = AllReduceFact.Link.NVLINK;
             generation = gpu.nvlinkGeneration();
+        } else if (sameDomain && gpu != null && gpu.infinityFabric() && gpu.scaleUpBidirectional() > 0) {
+            bw = gpu.scaleUpBidirectional() / 2;
+            link = AllReduceFact.Link.INFINITY_FABRIC;
         } else if (!crossesNodes) {
             if (gpu == null || catalog.pcie(gpu.pcieGeneration()).isEmpty()) return;
             bw = catalog.pcie(gpu.pcieGeneration()).get().perDirection();

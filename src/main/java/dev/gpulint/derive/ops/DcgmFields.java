@@ -13,6 +13,9 @@ import java.util.Map;
 /** DCGM's field names and their classes, from catalog/dcgm-fields.txt (see its header for sources). */
 public final class DcgmFields {
     private final Map<String, String> classes = new LinkedHashMap<>();
+    /** Rate fields not in bytes per second: bytes in one unit, and the unit's name. */
+    private final Map<String, Double> unitBytes = new LinkedHashMap<>();
+    private final Map<String, String> unitNames = new LinkedHashMap<>();
     private static volatile DcgmFields builtIn;
 
     public static DcgmFields builtIn() {
@@ -33,8 +36,12 @@ public final class DcgmFields {
             for (String line; (line = r.readLine()) != null; ) {
                 line = line.strip();
                 if (line.isEmpty() || line.startsWith("#")) continue;
-                String[] p = line.split("\\s+");
+                String[] p = line.split("\\s+", 4);
                 f.classes.put("DCGM_FI_" + p[1], p[0]);
+                if (p.length == 4) {
+                    f.unitBytes.put("DCGM_FI_" + p[1], Double.parseDouble(p[2]));
+                    f.unitNames.put("DCGM_FI_" + p[1], p[3]);
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -61,6 +68,12 @@ public final class DcgmFields {
 
     /** RATE, CUMULATIVE or OTHER; OTHER for names not in the list. */
     public String classOf(String name) { return classes.getOrDefault(key(name), "OTHER"); }
+
+    /** Bytes in one unit of a rate field's value: 1 for bytes per second, 1000 for KB/s, 1.024e6 for 1000 KiB/s. */
+    public double unitBytes(String name) { return unitBytes.getOrDefault(key(name), 1.0); }
+
+    /** The unit of a rate field's value, as a name: "bytes per second" unless the field list says otherwise. */
+    public String unitName(String name) { return unitNames.getOrDefault(key(name), "bytes per second"); }
 
     /** The known name one or two edits away, when {@code name} is not known: a likely misspelling; else null. */
     public String misspeltFrom(String name) {

@@ -28,7 +28,8 @@ public final class BubbleAnalysis {
         }
         if (m <= 0) return;
         Specs.Parallelism p = j.parallelism();
-        long v = p == null || p.virtualPp() == null ? 1 : p.virtualPp().value();
+        long v = r.virtualPp();
+        if (v <= 0) return;
         double bubble = Estimates.bubble(pp, v, m);
         out.add(new BubbleFact(r.name(), j.file(), pp, v, m, derived ? global : 0, derived ? micro : 0, derived ? r.dpEffective() : 0,
                 bubble, p == null || p.pp() == null ? null : p.pp().span()));

@@ -31,7 +31,10 @@ public final class JobAnalysis {
                 .spans(p == null ? null : span(p.tp()), p == null ? null : span(p.pp()), p == null ? null : span(p.dp()),
                         p == null ? null : span(p.cp()), p == null ? null : span(p.ep()))
                 .layers(m == null ? 0 : value(m.layers(), 0L), m == null ? null : span(m.layers()),
-                        p == null ? 1 : value(p.virtualPp(), 1L), p == null ? null : span(p.virtualPp()))
+                        r.virtualPp(), p == null ? null : span(p.virtualPp()))
+                .layout(p == null ? 0 : value(p.layersPerVirtualStage(), 0L), p == null ? null : span(p.layersPerVirtualStage()),
+                        p != null && p.embeddingInSplit() != null, p != null && p.lossInSplit() != null,
+                        p == null ? null : span(p.embeddingInSplit() != null ? p.embeddingInSplit() : p.lossInSplit()))
                 .heads(m == null ? 0 : value(m.attentionHeads(), 0L), m == null ? null : span(m.attentionHeads()),
                         m == null ? 0 : value(m.kvHeads(), 0L), m == null ? null : span(m.kvHeads()))
                 .experts(m == null ? 0 : value(m.experts(), 0L), m == null ? null : span(m.experts()))

@@ -19,7 +19,7 @@ public final class TpPlacementAnalysis {
     public static void job(Resolved.Job j, Catalog catalog, Facts out) {
         Resolved.Group g = j.group();
         if (g == null || j.spec().parallelism() == null || j.spec().parallelism().tp() == null || j.tp() <= 1
-                || j.gpusPerNode() <= 0 || g.domainKind() == DomainKind.UNKNOWN) return;
+                || !j.modelSizesKnown() || j.gpusPerNode() <= 0 || g.domainKind() == DomainKind.UNKNOWN) return;
         long tp = j.tp(), gpn = j.gpusPerNode();
         long domain = Math.max(1, g.domainSize());
         long world = j.totalGpus() > 0 ? j.totalGpus()
@@ -48,14 +48,14 @@ public final class TpPlacementAnalysis {
     static String places(Placement.Crossing c, String groupName, long gpn, DomainKind kind) {
         Map<Long, List<Long>> byPlace = new LinkedHashMap<>();
         for (int i = 0; i < c.ranks().length; i++) {
-            long place = kind == DomainKind.NODE ? c.ranks()[i] / gpn : c.domains()[i];
+            long place = kind == DomainKind.NODE || kind == DomainKind.INFINITY_FABRIC ? c.ranks()[i] / gpn : c.domains()[i];
             byPlace.computeIfAbsent(place, k -> new ArrayList<>()).add(c.ranks()[i]);
         }
         List<String> parts = new ArrayList<>();
         for (Map.Entry<Long, List<Long>> e : byPlace.entrySet()) {
             long[] rs = e.getValue().stream().mapToLong(Long::longValue).toArray();
             String label = switch (kind) {
-                case NODE -> groupName + "-" + e.getKey();
+                case NODE, INFINITY_FABRIC -> groupName + "-" + e.getKey();
                 case RACK -> "NVLink domain " + e.getKey();
                 case BRIDGE -> "bridged set " + e.getKey();
                 default -> "GPU " + e.getKey();

@@ -27,7 +27,7 @@ class OriginAnalysisTest {
     private static List<Object> facts(List<Stated> stated, Map<String, Located<String>> env, Specs.DeepSpeedBatch ds, long dp) {
         Specs.Origin o = new Specs.Origin("Kubernetes PyTorchJob", stated, List.of(), true, false, null, ds, null, null);
         Specs.Job spec = new Specs.Job(at("j", A), "j.yaml", null, null, null, null, null, null, null, null, null, null, env, A, o);
-        Resolved.Job r = new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, dp, false, List.of());
+        Resolved.Job r = new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, dp, false, List.of(), 1, 0);
         Facts out = new Facts();
         OriginAnalysis.job(r, out);
         return out.list();
@@ -107,7 +107,7 @@ class OriginAnalysisTest {
     void noOriginNoFacts() {
         Specs.Job spec = new Specs.Job(at("j", A), "j.yaml", null, null, null, null, null, null, null, null, null, null, Map.of(), A);
         Facts out = new Facts();
-        OriginAnalysis.job(new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, 0, false, List.of()), out);
+        OriginAnalysis.job(new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, 0, false, List.of(), 1, 0), out);
         assertTrue(out.list().isEmpty());
     }
 }

@@ -108,7 +108,7 @@ public final class Readers {
 
     /** Only dcgm-exporter counter lists are read; other CSV files are not gpulint's. */
     private static ReadResult csv(SourceFile f) {
-        if (!f.text().contains("DCGM_FI_")) return notOurs(f);
+        if (!f.text().contains("DCGM_FI_") && !f.text().contains("dcgm_fi_")) return notOurs(f);   // DCGM 1.x names are lower case
         return caught(f, "CSV", new CsvReader()::read);
     }
 

@@ -12,7 +12,7 @@ Scenarios (issue 2's targets in brackets):
   fleet     (only with --fleet N, run once) a cluster listed one node group per node: N node groups
             [1,000,000 within 20 s and 2 GiB]; reports wall time and peak RSS (wait4's ru_maxrss)
 
-Usage: python3 bench/bench.py [--rounds N] [--compare OTHER/bin/gpulint] | --fleet N     (builds gpulint first through bin/gpulint if needed)
+Usage: python3 bench/bench.py [--rounds N] [--compare OTHER/bin/gpulint] | --fleet N [--fleet-format yaml|topo]     (builds gpulint first through bin/gpulint if needed)
 Each round runs every scenario once, in a shuffled order; round 0 is a discarded warm-up.
 """
 import argparse, os, random, shutil, statistics, subprocess, sys, time
@@ -146,16 +146,32 @@ def timed(cmd):
     return dt
 
 
-def fleet(groups):
+def fleet(groups, fmt="yaml"):
     """One cluster file with one node group per node; one run, its wall time and peak memory."""
-    path = os.path.join(GEN, "fleet", "fleet.yaml")
+    path = os.path.join(GEN, "fleet", "fleet." + fmt)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
-        f.write("kind: cluster\nname: fleet\nfabric: { type: infiniband, topology: rail-optimized }\nnode_groups:\n")
-        for g in range(groups):
-            f.write(f"  - {{ name: n{g}, count: 1, gpu: {{ model: H100-SXM5-80GB, count: 8 }}, "
-                    "nvlink: { switch: true, bandwidth: 900 GB/s }, "
-                    "nics: [{ model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }] }\n")
+        if fmt == "topo":
+            f.write('cluster "fleet" {\n  fabric { type = infiniband  topology = rail-optimized }\n')
+            for g in range(groups):
+                f.write(f'  node_group "n{g}" {{ count = 1  gpu {{ model = "H100-SXM5-80GB"  count = 8 }}  '
+                        'nvlink { switch = true  bandwidth = 900 GB/s }  '
+                        'nic { model = "ConnectX-7"  count = 8  speed = 400 Gb/s  protocol = infiniband } }\n')
+            f.write("}\n")
+        else:
+            write_fleet_yaml(f, groups)
+    fleet_run(groups, path)
+
+
+def write_fleet_yaml(f, groups):
+    f.write("kind: cluster\nname: fleet\nfabric: { type: infiniband, topology: rail-optimized }\nnode_groups:\n")
+    for g in range(groups):
+        f.write(f"  - {{ name: n{g}, count: 1, gpu: {{ model: H100-SXM5-80GB, count: 8 }}, "
+                "nvlink: { switch: true, bandwidth: 900 GB/s }, "
+                "nics: [{ model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }] }\n")
+
+
+def fleet_run(groups, path):
     subprocess.run([LAUNCHER, "--version"], check=True, stdout=subprocess.DEVNULL)
     t0 = time.perf_counter()
     p = subprocess.Popen([LAUNCHER, "--max-file-size", "1 GiB", path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -176,9 +192,11 @@ def main():
     ap.add_argument("--fleet", type=int, help="run only the fleet scenario, with this many node groups")
     ap.add_argument("--compare", metavar="LAUNCHER", help="also run every scenario with another build's bin/gpulint "
                     "(e.g. a checkout of an older commit), interleaved in the same rounds, to compare before and after")
+    ap.add_argument("--fleet-format", choices=["yaml", "topo"], default="yaml",
+                    help="the fleet file's syntax: YAML (default) or the .topo DSL")
     args = ap.parse_args()
     if args.fleet:
-        fleet(args.fleet)
+        fleet(args.fleet, args.fleet_format)
         return
     generate()
     subprocess.run([LAUNCHER, "--version"], check=True, stdout=subprocess.DEVNULL)   # build + CDS archive

@@ -132,8 +132,13 @@ public final class Binder {
     public static boolean placeholder(String t) {
         String v = t.strip();
         if (v.length() > 256) return false;
-        return v.matches("\\$\\{[^}]*\\}|\\$[A-Za-z_][A-Za-z0-9_]*|\\{\\{.*\\}\\}|\\?\\?\\?|(?i)auto");
+        // every scalar of a document passes here: only text that can be a placeholder meets the pattern
+        if (v.indexOf('$') < 0 && v.indexOf('{') < 0 && v.indexOf('?') < 0 && !v.equalsIgnoreCase("auto")) return false;
+        return PLACEHOLDER.matcher(v).matches();
     }
+
+    private static final java.util.regex.Pattern PLACEHOLDER = java.util.regex.Pattern.compile(
+            "\\$\\{[^}]*\\}|\\$[A-Za-z_][A-Za-z0-9_]*|\\{\\{.*\\}\\}|\\?\\?\\?|(?i)auto");
 
     private void scalar(ScalarNode key, ScalarNode s, Field f, String path) {
         String name = key.text();

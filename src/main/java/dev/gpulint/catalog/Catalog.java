@@ -219,7 +219,9 @@ public final class Catalog {
 
     /** Lookup key: case-insensitive, without spaces, dashes, underscores and a vendor prefix. */
     static String key(String name) {
-        String k = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        StringBuilder sb = new StringBuilder(name.length());
+        for (char c : name.toLowerCase(Locale.ROOT).toCharArray()) if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) sb.append(c);
+        String k = sb.toString();
         for (String prefix : List.of("nvidia", "tesla", "amdinstinct", "amd")) {
             if (k.startsWith(prefix) && k.length() > prefix.length()) { k = k.substring(prefix.length()); break; }
         }

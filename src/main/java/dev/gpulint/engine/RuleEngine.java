@@ -61,7 +61,15 @@ public final class RuleEngine {
 
     /** Runs every built-in rule over the facts of one lint run. */
     public List<Finding> run(List<Object> facts) {
-        return run(builtInKieBase(), facts, "built-in rules", MAX_FIRINGS, dev.gpulint.core.Span.at("gpulint", 1, 1));
+        return run(builtInKieBase(), facts, "built-in rules", firingLimit(facts.size()), dev.gpulint.core.Span.at("gpulint", 1, 1));
+    }
+
+    /**
+     * The built-in rules fire a bounded number of times per fact; a fleet file with a million node
+     * groups rightly fires a million notes, so the runaway limit grows with the facts.
+     */
+    static int firingLimit(int facts) {
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(MAX_FIRINGS, 16L * facts));
     }
 
     /**

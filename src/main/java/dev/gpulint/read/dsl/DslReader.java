@@ -10,6 +10,8 @@ import dev.gpulint.tree.Node;
 import dev.gpulint.tree.ScalarNode;
 import dev.gpulint.core.Span;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,15 +19,18 @@ import java.util.TreeSet;
 import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
-import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.LexerNoViableAltException;
 import org.antlr.v4.runtime.Parser;
+import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Recognizer;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.Vocabulary;
 import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
+import org.antlr.v4.runtime.tree.ErrorNode;
+import org.antlr.v4.runtime.tree.ParseTreeListener;
+import org.antlr.v4.runtime.tree.TerminalNode;
 
 /**
  * The `.topo` front end: the ANTLR parser of grammar/Topo.g4, turned into the
@@ -40,19 +45,23 @@ public final class DslReader {
     public ReadResult read(SourceFile file) {
         String name = file.displayPath();
         // A lone CR ends a line for editors and SARIF, not for ANTLR: make it a LF (same length, same offsets).
-        CharStream chars = CharStreams.fromString(file.text().replaceAll("\r(?!\n)", "\n"), name);
+        String text = file.text();
+        if (text.indexOf('\r') >= 0) text = text.replaceAll("\r(?!\n)", "\n");
+        CharStream chars = CharStreams.fromString(text, name);
         TopoLexer lexer = new TopoLexer(chars);
-        TopoParser parser = new TopoParser(new CommonTokenStream(lexer));
+        WindowedTokenStream tokens = new WindowedTokenStream(lexer);
+        TopoParser parser = new TopoParser(tokens);
         SyntaxErrors errors = new SyntaxErrors(name);
         lexer.removeErrorListeners();
         parser.removeErrorListeners();
         lexer.addErrorListener(errors);
         parser.addErrorListener(errors);
+        Builder b = new Builder(name, chars);
+        parser.addParseListener(new EntryConverter(b, tokens, errors));
         TopoParser.FileContext tree = parser.file();
         if (!errors.found.isEmpty()) {
             return new ReadResult(file, List.of(), errors.found, true);
         }
-        Builder b = new Builder(name, chars);
         List<Document> docs = new ArrayList<>();
         int index = 0;
         for (TopoParser.BlockContext block : tree.block()) {
@@ -62,63 +71,34 @@ public final class DslReader {
     }
 
     /**
-     * Collects the syntax errors ANTLR's recovery finds, phrased for a person (what was found, what
-     * was expected): at most one per line, so that one mistake does not cascade into noise, and at
-     * most {@link #MAX} per file.
+     * Converts each entry of a top-level block as soon as the parser finishes it, then drops the
+     * entry's parse tree and its tokens: memory stays proportional to the document tree, not to
+     * ANTLR's (a fleet file lists a million node groups in one cluster block). After a syntax
+     * error nothing is converted: the file reports its errors only.
      */
-    private static final class SyntaxErrors extends BaseErrorListener {
-        static final int MAX = 10;
-        private final String file;
-        final List<Finding> found = new ArrayList<>();
-        private final java.util.Set<Integer> lines = new java.util.HashSet<>();
+    private static final class EntryConverter implements ParseTreeListener {
+        private final Builder builder;
+        private final WindowedTokenStream tokens;
+        private final SyntaxErrors errors;
 
-        SyntaxErrors(String file) { this.file = file; }
-
-        @Override
-        public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col,
-                                String msg, RecognitionException e) {
-            if (found.size() >= MAX || !lines.add(line)) return;
-            // after an error, "unexpected end of file" is the recovery's echo of it, not news
-            if (!found.isEmpty() && offending instanceof Token t && t.getType() == Token.EOF) return;
-            String text;
-            int width = 1;
-            if (offending instanceof Token t) {
-                String found = t.getType() == Token.EOF ? "end of file" : "'" + t.getText() + "'";
-                width = t.getType() == Token.EOF ? 0 : Math.max(1, t.getText().length());
-                String expected = recognizer instanceof Parser p ? expected(p) : "";
-                text = "unexpected " + found + (expected.isEmpty() ? "" : "; expected " + expected);
-            } else if (e instanceof LexerNoViableAltException lx) {
-                String bad = lx.getInputStream().getText(Interval.of(lx.getStartIndex(), lx.getStartIndex()));
-                text = "unexpected character '" + bad + "'";
-            } else {
-                text = msg;
-            }
-            found.add(Finding.of("SYN001", new Span(file, line, col + 1, line, col + 1 + width), "syntax",
-                    "syntax error: " + text));
+        EntryConverter(Builder builder, WindowedTokenStream tokens, SyntaxErrors errors) {
+            this.builder = builder;
+            this.tokens = tokens;
+            this.errors = errors;
         }
 
-        private static String expected(Parser p) {
-            IntervalSet set;
-            try {
-                set = p.getExpectedTokens();
-            } catch (RuntimeException ex) {
-                return "";
-            }
-            Vocabulary v = p.getVocabulary();
-            TreeSet<String> names = new TreeSet<>();
-            for (int type : set.toList()) names.add(describe(type, v));
-            return String.join(" or ", names);
+        @Override public void exitEveryRule(ParserRuleContext ctx) {
+            if (!(ctx instanceof TopoParser.EntryContext e) || !(e.getParent() instanceof TopoParser.BlockContext top)
+                    || !(top.getParent() instanceof TopoParser.FileContext)) return;
+            if (!errors.found.isEmpty() || e.exception != null) return;
+            builder.converted(top).add(builder.item(e));
+            top.removeLastChild();
+            tokens.forgetBefore(e.getStart().getTokenIndex());
         }
 
-        private static String describe(int type, Vocabulary v) {
-            return switch (type) {
-                case Token.EOF -> "end of file";
-                case TopoLexer.WORD -> "a name";
-                case TopoLexer.NUMBER -> "a number";
-                case TopoLexer.STRING -> "a quoted string";
-                default -> v.getLiteralName(type) != null ? v.getLiteralName(type) : v.getDisplayName(type);
-            };
-        }
+        @Override public void enterEveryRule(ParserRuleContext ctx) {}
+        @Override public void visitTerminal(TerminalNode node) {}
+        @Override public void visitErrorNode(ErrorNode node) {}
     }
 
     /** Parse tree to document tree. */
@@ -128,6 +108,16 @@ public final class DslReader {
 
         Builder(String file, CharStream chars) { this.file = file; this.chars = chars; }
 
+        /** A block entry, converted: its type, where the type is written, whether it has a label. */
+        private record Child(String type, Span typeSpan, boolean labelled, MappingNode content) {}
+
+        /** The entries of each top-level block, converted while parsing ({@link EntryConverter}). */
+        private final Map<TopoParser.BlockContext, List<Object>> converted = new IdentityHashMap<>();
+
+        List<Object> converted(TopoParser.BlockContext top) {
+            return converted.computeIfAbsent(top, k -> new ArrayList<>());
+        }
+
         MappingNode topLevel(TopoParser.BlockContext block) {
             List<MappingNode.Entry> entries = new ArrayList<>();
             entries.add(new MappingNode.Entry(new ScalarNode("kind", false, span(block.type)),
@@ -136,40 +126,49 @@ public final class DslReader {
                 entries.add(new MappingNode.Entry(new ScalarNode("name", false, span(block.label)),
                         new ScalarNode(unquote(block.label.getText()), true, span(block.label))));
             }
-            entries.addAll(body(block.entry()));
+            List<Object> items = converted.remove(block);
+            if (items == null) items = new ArrayList<>();
+            for (TopoParser.EntryContext e : block.entry()) items.add(item(e)); // entries not converted while parsing
+            body(items, entries);
             return new MappingNode(entries, span(block.getStart(), block.getStop()));
         }
 
-        private List<MappingNode.Entry> body(List<TopoParser.EntryContext> items) {
-            // Keeps source order; list blocks gather at the position of their first occurrence.
+        /** One entry: an attribute becomes a mapping entry; a block, a {@link Child}. */
+        Object item(TopoParser.EntryContext item) {
+            if (item.attribute() != null) {
+                TopoParser.AttributeContext a = item.attribute();
+                boolean quotedKey = a.key.getType() == TopoLexer.STRING;
+                ScalarNode key = new ScalarNode(quotedKey ? unquote(a.key.getText()) : word(a.key.getText()),
+                        quotedKey, span(a.key));
+                return new MappingNode.Entry(key, value(a.value()));
+            }
+            TopoParser.BlockContext b = item.block();
+            return new Child(word(b.type.getText()), span(b.type), b.label != null, nested(b));
+        }
+
+        /** Appends the entries to {@code out}; keeps source order, list blocks gather at the position of their first occurrence. */
+        private void body(List<Object> items, List<MappingNode.Entry> out) {
             List<Object> order = new ArrayList<>();
             Map<String, List<Node>> lists = new LinkedHashMap<>();
             Map<String, ScalarNode> listKeys = new LinkedHashMap<>();
-            for (TopoParser.EntryContext item : items) {
-                if (item.attribute() != null) {
-                    TopoParser.AttributeContext a = item.attribute();
-                    boolean quotedKey = a.key.getType() == TopoLexer.STRING;
-                    ScalarNode key = new ScalarNode(quotedKey ? unquote(a.key.getText()) : a.key.getText(),
-                            quotedKey, span(a.key));
-                    order.add(new MappingNode.Entry(key, value(a.value())));
+            for (Object o : items) {
+                if (o instanceof MappingNode.Entry e) {
+                    order.add(e);
                     continue;
                 }
-                TopoParser.BlockContext b = item.block();
-                String type = b.type.getText();
-                MappingNode content = nested(b);
-                if (b.label != null || LIST_BLOCKS.containsKey(type)) {
-                    String plural = LIST_BLOCKS.getOrDefault(type, type + "s");
+                Child c = (Child) o;
+                if (c.labelled() || LIST_BLOCKS.containsKey(c.type())) {
+                    String plural = LIST_BLOCKS.getOrDefault(c.type(), c.type() + "s");
                     if (!lists.containsKey(plural)) {
                         lists.put(plural, new ArrayList<>());
-                        listKeys.put(plural, new ScalarNode(plural, false, span(b.type)));
+                        listKeys.put(plural, new ScalarNode(plural, false, c.typeSpan()));
                         order.add(plural);
                     }
-                    lists.get(plural).add(content);
+                    lists.get(plural).add(c.content());
                 } else {
-                    order.add(new MappingNode.Entry(new ScalarNode(type, false, span(b.type)), content));
+                    order.add(new MappingNode.Entry(new ScalarNode(c.type(), false, c.typeSpan()), c.content()));
                 }
             }
-            List<MappingNode.Entry> out = new ArrayList<>();
             for (Object o : order) {
                 if (o instanceof MappingNode.Entry e) {
                     out.add(e);
@@ -180,7 +179,6 @@ public final class DslReader {
                     out.add(new MappingNode.Entry(listKeys.get(plural), new ListNode(list, sp)));
                 }
             }
-            return out;
         }
 
         private MappingNode nested(TopoParser.BlockContext b) {
@@ -189,8 +187,22 @@ public final class DslReader {
                 entries.add(new MappingNode.Entry(new ScalarNode("name", false, span(b.label)),
                         new ScalarNode(unquote(b.label.getText()), true, span(b.label))));
             }
-            entries.addAll(body(b.entry()));
+            List<Object> items = new ArrayList<>();
+            for (TopoParser.EntryContext e : b.entry()) items.add(item(e));
+            body(items, entries);
             return new MappingNode(entries, span(b.getStart(), b.getStop()));
+        }
+
+        /** Short words (keys, types, enum values, units) repeat on every node group: one String each. */
+        private final Map<String, String> words = new HashMap<>();
+
+        private String word(String w) {
+            if (w.length() > 32 || words.size() >= 4096) {
+                String known = words.get(w);
+                return known != null ? known : w;
+            }
+            String known = words.putIfAbsent(w, w);
+            return known != null ? known : w;
         }
 
         private Node value(TopoParser.ValueContext v) {
@@ -198,7 +210,7 @@ public final class DslReader {
                 TopoParser.QuantityContext qc = q.quantity();
                 Token start = qc.NUMBER().getSymbol();
                 Token stop = qc.unit != null ? qc.unit : start;
-                String text = chars.getText(Interval.of(start.getStartIndex(), stop.getStopIndex()));
+                String text = word(chars.getText(Interval.of(start.getStartIndex(), stop.getStopIndex())));
                 return new ScalarNode(text, false, span(start, stop));
             }
             if (v instanceof TopoParser.StringValueContext s) {
@@ -207,7 +219,7 @@ public final class DslReader {
             }
             if (v instanceof TopoParser.WordValueContext w) {
                 Token t = w.WORD().getSymbol();
-                return new ScalarNode(t.getText(), false, span(t));
+                return new ScalarNode(word(t.getText()), false, span(t));
             }
             TopoParser.ListValueContext l = (TopoParser.ListValueContext) v;
             List<Node> items = new ArrayList<>();

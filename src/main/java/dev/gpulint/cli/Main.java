@@ -151,7 +151,7 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--fail-if-no-manifests", description = "exit 2 when no gpulint manifest was found")
         boolean failIfNoManifests;
 
-        @Option(names = "--color", description = "auto, always or never (default: ${DEFAULT-VALUE}; never when NO_COLOR is set or output is not a terminal)")
+        @Option(names = "--color", description = "auto, always or never (default: ${DEFAULT-VALUE}; auto colours a terminal unless NO_COLOR, TERM=dumb or CLICOLOR=0; CLICOLOR_FORCE forces it)")
         ColorMode color = ColorMode.auto;
 
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -187,7 +187,7 @@ public final class Main implements Callable<Integer> {
             boolean useColor = output == null && switch (color) {
                 case always -> true;
                 case never -> false;
-                case auto -> env.apply("NO_COLOR") == null && System.console() != null;
+                case auto -> Colour.auto(env, System.console() != null);
             };
             Format f = format != null ? format : "true".equals(env.apply("GITHUB_ACTIONS")) ? Format.github : Format.text;
             Renderer r = switch (f) {

@@ -2,6 +2,7 @@ package dev.gpulint.derive;
 
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.core.Span;
+import dev.gpulint.facts.HwUnits;
 import dev.gpulint.spec.DomainKind;
 import dev.gpulint.spec.Protocol;
 import dev.gpulint.spec.Specs;
@@ -34,12 +35,22 @@ public final class Resolved {
      * @param gpu            the catalog entry, null when the model is unknown
      * @param gpusPerNode    the declared GPU count, 0 when not given
      * @param domainSize     GPUs in one NVLink domain (1 when there is none)
-     * @param memoryMatches  the declared memory matches a variant of the model (true when none is declared)
+     * @param memoryDeclared gpu.memory is declared
+     * @param memoryBytes    the declared gpu.memory in bytes, 0 when not declared
+     * @param nearestMemoryBytes the catalog memory reading nearest to it (a variant, or its GiB figure read as GB), 0 without one
      */
     public record Group(Specs.Cluster cluster, Specs.NodeGroup spec, String clusterName, String name, String id,
                         Catalog.Gpu gpu, long gpusPerNode, boolean nvlinkDeclared, boolean nvswitch, String bridge,
                         long declaredDomainSize, long domainSize, DomainKind domainKind, Span domainSpan,
-                        String domainText, boolean memoryMatches) {
+                        boolean memoryDeclared, double memoryBytes, double nearestMemoryBytes) {
+
+        /** How close declared memory must be to a catalog reading to match it; HW004 reports a miss. */
+        public static final double MEMORY_TOLERANCE = 0.02;
+
+        /** The declared memory matches a variant of the model (true when none is declared, or the GPU is unknown). */
+        public boolean memoryMatches() {
+            return !memoryDeclared || gpu == null || HwUnits.within(memoryBytes, nearestMemoryBytes, MEMORY_TOLERANCE);
+        }
         /** GPUs that NVLink joins: a node's NVSwitch or mesh, or a multi-node NVLink rack. */
         public boolean nvlinkDomain() { return domainKind == DomainKind.NODE || domainKind == DomainKind.RACK; }
     }

@@ -107,26 +107,36 @@ public final class Resolver {
             size = 0; kind = DomainKind.UNKNOWN;
         }
         Span domainSpan = declared > 0 ? nv.domainSize().span() : g.gpu() != null && g.gpu().count() != null ? g.gpu().count().span() : null;
-        String domainText = declared > 0
-                ? "domain_size " + declared + " in node group '" + g.name().value() + "' of cluster '" + cluster + "'"
-                : gpn + " GPUs per node in node group '" + g.name().value() + "' of cluster '" + cluster + "'";
+        boolean memoryDeclared = g.gpu() != null && g.gpu().memory() != null;
+        double memory = memoryDeclared ? g.gpu().memory().value().bytes() : 0;
+        double nearest = 0;
+        if (memoryDeclared && gpu != null) {
+            List<Double> variants = new ArrayList<>();
+            variants.add(gpu.memoryBytes());
+            variants.addAll(gpu.alternateMemoryBytes());
+            nearest = nearestMemoryReading(memory, variants);
+        }
         return new Resolved.Group(c, g, cluster, g.name().value(), "cluster:" + cluster + "/node_groups[" + g.name().value() + "]",
-                gpu, gpn, nvlinkDeclared, nvswitch, bridge, declared, size, kind, domainSpan, domainText,
-                memoryMatches(gpu, g));
+                gpu, gpn, nvlinkDeclared, nvswitch, bridge, declared, size, kind, domainSpan, memoryDeclared, memory, nearest);
     }
 
-    /** HW004's test: declared memory within 2% of a variant of the model, read in GB or GiB. */
-    private static boolean memoryMatches(Catalog.Gpu gpu, Specs.NodeGroup g) {
-        if (gpu == null || g.gpu() == null || g.gpu().memory() == null) return true;
-        double declared = g.gpu().memory().value().bytes();
-        List<Double> variants = new ArrayList<>();
-        variants.add(gpu.memoryBytes());
-        variants.addAll(gpu.alternateMemoryBytes());
+    /**
+     * Of the memory variants (bytes), each read as is or with its GiB figure written as GB (80 GiB read
+     * as 80e9 bytes), the reading nearest to the declared bytes by relative distance |declared / r - 1|:
+     * the declared memory is within x% of some reading exactly when it is within x% of this one.
+     * 0 when there are no variants.
+     */
+    public static double nearestMemoryReading(double declared, List<Double> variants) {
+        double best = 0;
+        double distance = Double.POSITIVE_INFINITY;
         for (double v : variants) {
             double gib = v / (1L << 30);
-            if (Math.abs(declared / v - 1) <= 0.02 || Math.abs(declared / (gib * 1e9) - 1) <= 0.02) return true;
+            for (double reading : new double[] {v, gib * 1e9}) {
+                double d = Math.abs(declared / reading - 1);
+                if (d < distance) { distance = d; best = reading; }
+            }
         }
-        return false;
+        return best;
     }
 
     /** A job against the first cluster of the name it references. */

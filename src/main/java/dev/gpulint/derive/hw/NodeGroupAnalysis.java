@@ -44,13 +44,9 @@ public final class NodeGroupAnalysis {
                 .nics(!spec.nics().isEmpty(), rdmaNics(spec, fabric));
         if (gpu != null) {
             b.catalog(gpu.name(), gpu.form() == Catalog.Form.PCIE, gpu.nvlinkGeneration(), gpu.bridgeMax());
-            if (declaredGpu.memory() != null) {
-                double declared = declaredGpu.memory().value().bytes();
-                List<Double> variants = new ArrayList<>();
-                variants.add(gpu.memoryBytes());
-                variants.addAll(gpu.alternateMemoryBytes());
-                b.memory(declared, declaredGpu.memory().value().written(), declaredGpu.memory().span(), gpu.memoryBytes(),
-                        nearestMemoryReading(declared, variants), neighbours(gpu, declared, catalog.gpus()));
+            if (g.memoryDeclared()) {
+                b.memory(g.memoryBytes(), declaredGpu.memory().value().written(), declaredGpu.memory().span(), gpu.memoryBytes(),
+                        g.nearestMemoryBytes(), neighbours(gpu, g.memoryBytes(), catalog.gpus()));
             }
         } else if (modelName != null) {
             List<String> names = new ArrayList<>();
@@ -74,25 +70,6 @@ public final class NodeGroupAnalysis {
             if (p != null && p.rdma()) n += nic.count() == null ? 1L : nic.count().value();
         }
         return n;
-    }
-
-    /**
-     * Of the memory variants (bytes), each read as is or with its GiB figure written as GB (80 GiB read
-     * as 80e9 bytes), the reading nearest to the declared bytes by relative distance |declared / r - 1|:
-     * the declared memory is within x% of some reading exactly when it is within x% of this one.
-     * 0 when there are no variants.
-     */
-    static double nearestMemoryReading(double declared, List<Double> variants) {
-        double best = 0;
-        double distance = Double.POSITIVE_INFINITY;
-        for (double v : variants) {
-            double gib = v / (1L << 30);
-            for (double reading : new double[] {v, gib * 1e9}) {
-                double d = Math.abs(declared / reading - 1);
-                if (d < distance) { distance = d; best = reading; }
-            }
-        }
-        return best;
     }
 
     /** Other models of the GPU's family whose memory is within 5% of the declared bytes: what the user may have meant. */

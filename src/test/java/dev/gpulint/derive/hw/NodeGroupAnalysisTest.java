@@ -41,11 +41,11 @@ class NodeGroupAnalysisTest {
     @Test
     void nearestMemoryReadingTakesGibWrittenAsGb() {
         // 80 GiB is 85.9e9 bytes; "80 GB" means the same card
-        assertEquals(80e9, NodeGroupAnalysis.nearestMemoryReading(80e9, List.of(80 * GIB)), 1);
-        assertEquals(80 * GIB, NodeGroupAnalysis.nearestMemoryReading(86e9, List.of(80 * GIB)), 1);
+        assertEquals(80e9, dev.gpulint.derive.Resolver.nearestMemoryReading(80e9, List.of(80 * GIB)), 1);
+        assertEquals(80 * GIB, dev.gpulint.derive.Resolver.nearestMemoryReading(86e9, List.of(80 * GIB)), 1);
         // B200: 180 GiB, also sold as 192 GiB; 192 GB is nearest the second variant's GB reading
-        assertEquals(192e9, NodeGroupAnalysis.nearestMemoryReading(192e9, List.of(180 * GIB, 192 * GIB)), 1);
-        assertEquals(0, NodeGroupAnalysis.nearestMemoryReading(80e9, List.of()));
+        assertEquals(192e9, dev.gpulint.derive.Resolver.nearestMemoryReading(192e9, List.of(180 * GIB, 192 * GIB)), 1);
+        assertEquals(0, dev.gpulint.derive.Resolver.nearestMemoryReading(80e9, List.of()));
     }
 
     @Test

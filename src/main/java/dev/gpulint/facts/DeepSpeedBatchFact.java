@@ -22,14 +22,9 @@ public final class DeepSpeedBatchFact {
         this.accumulation = accumulation;
         this.accumulationSpan = accumulationSpan;
         this.dp = dp;
-        this.perStep = mulSat(mulSat(micro, Math.max(1, accumulation)), Math.max(1, dp));
+        this.perStep = Sizes.product(Sizes.product(micro, Math.max(1, accumulation)), Math.max(1, dp));
     }
 
-    /** A product of sizes that saturates at Long.MAX_VALUE instead of wrapping (2^32 × 2^32 wraps to 0); 0 when a factor is not positive. */
-    private static long mulSat(long a, long b) {
-        if (a <= 0 || b <= 0) return 0;
-        return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
-    }
 
     /** The job's name (the configuration's file when no job launches it). */
     public String getJob() { return job; }

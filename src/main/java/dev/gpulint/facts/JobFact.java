@@ -118,9 +118,9 @@ public final class JobFact {
     /** tp, pp, cp or dp is stated. */
     public boolean isParallelismStated() { return parallelismStated; }
     /** tp × pp × cp, saturating at Long.MAX_VALUE: the GPUs of one model replica. */
-    public long getModelParallelSize() { return mulSat(mulSat(tp, pp), cp); }
+    public long getModelParallelSize() { return Sizes.product(Sizes.product(tp, pp), cp); }
     /** tp × pp × dp × cp, saturating; 0 when dp is not stated. */
-    public long getGridSize() { return dp > 0 ? mulSat(getModelParallelSize(), dp) : 0; }
+    public long getGridSize() { return dp > 0 ? Sizes.product(getModelParallelSize(), dp) : 0; }
     /** dp is stated (dp > 0). */
     public boolean isDpStated() { return dp > 0; }
     /** model.layers; 0 when not stated. */
@@ -144,7 +144,7 @@ public final class JobFact {
     /** Where virtual_pp is set. */
     public Span getVirtualPpSpan() { return virtualPpSpan; }
     /** Layers per pipeline chunk must be whole: pp × virtual_pp. */
-    public long getPipelineChunks() { return mulSat(pp, virtualPp); }
+    public long getPipelineChunks() { return Sizes.product(pp, virtualPp); }
     /** model.attention_heads; 0 when not stated. */
     public long getAttentionHeads() { return attentionHeads; }
     /** Where attention_heads is written. */
@@ -158,9 +158,9 @@ public final class JobFact {
     /** Where experts is written. */
     public Span getExpertsSpan() { return expertsSpan; }
     /** Megatron's expert grid: ep × tp (expert tp = tp) × pp must divide the GPU count. */
-    public long getExpertGrid() { return mulSat(mulSat(ep, tp), pp); }
+    public long getExpertGrid() { return Sizes.product(Sizes.product(ep, tp), pp); }
     /** 2 × cp, the chunks context parallelism cuts a sequence into; saturating (cp near 2^63 does not wrap). */
-    public long getContextChunks() { return mulSat(2, cp); }
+    public long getContextChunks() { return Sizes.product(2, cp); }
     /** model.seq_length; 0 when not stated. */
     public long getSeqLength() { return seqLength; }
     /** Where seq_length is written. */
@@ -178,13 +178,8 @@ public final class JobFact {
     /** Where global_batch_size is written. */
     public Span getGlobalBatchSpan() { return globalBatchSpan; }
     /** micro_batch_size × dp: the samples one micro-batch step takes over all replicas. */
-    public long getBatchQuantum() { return mulSat(microBatchSize, dpEffective); }
+    public long getBatchQuantum() { return Sizes.product(microBatchSize, dpEffective); }
 
-    /** A product of positive sizes that saturates instead of wrapping (to 0 or a negative number). */
-    private static long mulSat(long a, long b) {
-        if (a <= 0 || b <= 0) return 0;
-        return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
-    }
 
     public String identity() { return "training_job:" + name; }
 

@@ -53,6 +53,9 @@ public final class Resolved {
         }
         /** GPUs that NVLink joins: a node's NVSwitch or mesh, or a multi-node NVLink rack. */
         public boolean nvlinkDomain() { return domainKind == DomainKind.NODE || domainKind == DomainKind.RACK; }
+
+        /** GPUs that a scale-up fabric joins directly: NVLink (node or rack) or AMD Infinity Fabric. */
+        public boolean scaleUpDomain() { return nvlinkDomain() || domainKind == DomainKind.INFINITY_FABRIC; }
     }
 
     /**

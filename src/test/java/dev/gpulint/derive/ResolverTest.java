@@ -65,6 +65,17 @@ class ResolverTest {
     }
 
     @Test
+    void infinityFabricIsAScaleUpDomainButNotNvlink() {
+        Resolved.Group mi = group("gpu: { model: MI300X, count: 8 }");
+        assertEquals(DomainKind.INFINITY_FABRIC, mi.domainKind());
+        assertEquals(8, mi.domainSize());
+        assertTrue(mi.scaleUpDomain());
+        assertFalse(mi.nvlinkDomain());
+        assertTrue(group("gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true }").scaleUpDomain());
+        assertFalse(group("gpu: { model: A100-PCIe-80GB, count: 8 }, nvlink: { bridge: pairs }").scaleUpDomain());
+    }
+
+    @Test
     void pcieA100IsBridgedInPairsOrNotAtAll() {
         Resolved.Group pairs = group("gpu: { model: A100-PCIe-80GB, count: 8 }, nvlink: { bridge: pairs }");
         assertEquals(DomainKind.BRIDGE, pairs.domainKind());

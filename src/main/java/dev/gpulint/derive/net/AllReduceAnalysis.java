@@ -7,7 +7,6 @@ import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.par.Placement;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.facts.AllReduceFact;
-import dev.gpulint.spec.DomainKind;
 import dev.gpulint.spec.Specs;
 import java.util.Locale;
 
@@ -40,7 +39,7 @@ public final class AllReduceAnalysis {
         long domain = Math.max(1, g.domainSize());
         long last = Placement.mulSat(n - 1, stride);
         boolean crossesNodes = last >= gpn || last == Long.MAX_VALUE;
-        boolean sameDomain = (g.nvlinkDomain() || g.domainKind() == DomainKind.INFINITY_FABRIC) && Placement.domainOf(0, gpn, domain) == Placement.domainOf(last, gpn, domain);
+        boolean sameDomain = g.scaleUpDomain() && Placement.domainOf(0, gpn, domain) == Placement.domainOf(last, gpn, domain);
         double bw;
         AllReduceFact.Link link;
         int generation = 0;

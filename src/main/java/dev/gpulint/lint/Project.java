@@ -83,11 +83,17 @@ public final class Project {
 
     /**
      * The files under the base folder that the include globs match and the exclude globs do not
-     * (relative to the base folder); the configuration's {@code exclude} still applies.
+     * (relative to the base folder), outside the {@code skipped} folders (the build folder, modules linted
+     * on their own); the configuration's {@code exclude} still applies.
      */
-    public Project matching(List<String> includes, List<String> excludes) throws IOException {
-        files.addAll(Globs.match(base.toAbsolutePath().normalize(), includes, excludes, unreadable));
+    public Project matching(List<String> includes, List<String> excludes, List<Path> skipped) throws IOException {
+        files.addAll(Globs.match(base.toAbsolutePath().normalize(), includes, excludes, skipped, unreadable));
         return this;
+    }
+
+    /** {@link #matching(List, List, List)} with {@code target/} as the only skipped folder. */
+    public Project matching(List<String> includes, List<String> excludes) throws IOException {
+        return matching(includes, excludes, List.of(Path.of("target")));
     }
 
     /** Loads the configuration, finds the files, sets the linter up and lints. */

@@ -12,8 +12,10 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
@@ -32,11 +34,26 @@ public class CheckMojo extends AbstractMojo {
     @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
     File basedir;
 
+    /** The build folder, whatever its name: its copies of the manifests are never linted. */
+    @Parameter(defaultValue = "${project.build.directory}", readonly = true, required = true)
+    File buildDirectory;
+
+    /** This project's modules (folders, or POM files, relative to basedir): each lints its own files. */
+    @Parameter(defaultValue = "${project.modules}", readonly = true)
+    List<String> modules = List.of();
+
+    /** The build's user properties (-D): -Dgpulint.failOn wins over a failOn set in the POM. */
+    @Parameter(defaultValue = "${session.userProperties}", readonly = true)
+    Properties userProperties;
+
     /** Skip gpulint. */
     @Parameter(property = "gpulint.skip", defaultValue = "false")
     boolean skip;
 
-    /** Lowest level that fails the build: error, warning, note or never. */
+    /**
+     * Lowest level that fails the build: error, warning, note or never. {@code -Dgpulint.failOn} on the
+     * command line wins even over this parameter set in the POM, so that one build can be told not to fail.
+     */
     @Parameter(property = "gpulint.failOn", defaultValue = "error")
     String failOn;
 
@@ -44,7 +61,10 @@ public class CheckMojo extends AbstractMojo {
     @Parameter
     List<String> includes = List.of("**/*.topo", "**/*.yaml", "**/*.yml", "**/*.json", "**/*.csv");
 
-    /** Globs of files never linted; the build folder and dot-folders are always left out. */
+    /**
+     * Globs of files never linted; the build folder (whatever its name), the folders of this project's
+     * modules (each module lints its own files), dot-folders and node_modules are always left out.
+     */
     @Parameter
     List<String> excludes = List.of();
 
@@ -75,6 +95,11 @@ public class CheckMojo extends AbstractMojo {
             return;
         }
         Level threshold;
+        String given = userProperties == null ? null : userProperties.getProperty("gpulint.failOn");
+        if (given != null && !given.equals(failOn)) {
+            getLog().debug("gpulint: -Dgpulint.failOn=" + given + " wins over failOn " + failOn + " of the POM");
+            failOn = given;
+        }
         String fo = failOn.trim().toLowerCase(Locale.ROOT);
         if (fo.equals("never")) threshold = null;
         else if (List.of("error", "warning", "note").contains(fo)) threshold = Level.parse(fo);
@@ -87,7 +112,7 @@ public class CheckMojo extends AbstractMojo {
                 .config(configFile == null ? null : configFile.toPath())
                 .rules(rulesDirectory == null ? null : rulesDirectory.toPath());
         try {
-            project.matching(includes, excludes);
+            project.matching(includes, excludes, skipped(base));
         } catch (IOException e) {
             throw new MojoExecutionException("gpulint: cannot scan " + base + ": " + e.getMessage(), e);
         }
@@ -122,6 +147,21 @@ public class CheckMojo extends AbstractMojo {
                     + " at or above " + fo + (maxAllowedFindings > 0 ? " (at most " + maxAllowedFindings + " allowed)" : "")
                     + "; see the log above or " + sarifFile);
         }
+    }
+
+    /** The build folder and the module folders under basedir: never walked (a module lints itself). */
+    private List<Path> skipped(Path base) {
+        List<Path> out = new ArrayList<>();
+        out.add(buildDirectory.toPath().toAbsolutePath().normalize());
+        for (String m : modules == null ? List.<String>of() : modules) {
+            Path p = base.resolve(m).normalize();
+            if (Files.isRegularFile(p)) p = p.getParent();   // <module>child/pom-other.xml</module>
+            if (p != null && p.startsWith(base) && !p.equals(base)) {
+                out.add(p);
+                getLog().debug("gpulint: module " + m + " lints its own files; " + p + " is left out here");
+            }
+        }
+        return out;
     }
 
     private static String version() {

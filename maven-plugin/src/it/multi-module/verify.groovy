@@ -1,0 +1,14 @@
+def log = new File(basedir, 'build.log').text
+def finding = '[ERROR] manifests/job.yaml:6:7: error: tp=16 spans 2 nodes'
+// a's finding is logged once, by module a, with a path relative to a/ (never a/manifests/... by the parent)
+assert log.count(finding) == 1
+assert !log.contains('a/manifests/job.yaml')
+// the parent lints only its own file; a and b lint theirs
+assert log.contains('gpulint: 0 errors, 0 warnings, 0 notes in 1 file;')
+assert log.contains('gpulint: 1 error, 1 warning, 0 notes in 2 files;')
+assert log.contains('gpulint: 0 errors, 0 warnings, 0 notes in 2 files;')
+def parent = new File(basedir, 'target/gpulint.sarif').text
+assert !parent.contains('manifests/')
+assert new File(basedir, 'a/target/gpulint.sarif').text.contains('"uri" : "manifests/job.yaml"')
+assert !new File(basedir, 'b/target/gpulint.sarif').text.contains('"ruleId"')
+return true

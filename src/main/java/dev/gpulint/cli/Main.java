@@ -100,7 +100,7 @@ public final class Main implements Callable<Integer> {
         @Override public String[] getVersion() { return new String[] {"gpulint " + version()}; }
     }
 
-    enum Format { text, json, sarif, github }
+    enum Format { text, json, sarif, github, junit, gitlab }
 
     /** The environment, replaceable in tests. */
     static java.util.function.UnaryOperator<String> env = System::getenv;
@@ -115,7 +115,7 @@ public final class Main implements Callable<Integer> {
         @Parameters(paramLabel = "PATH", description = "files or folders; default: .")
         List<String> paths = new ArrayList<>();
 
-        @Option(names = {"-f", "--format"}, description = "text, json, sarif or github (default: text; github when GITHUB_ACTIONS=true)")
+        @Option(names = {"-f", "--format"}, description = "text, json, sarif, github, junit (JUnit XML) or gitlab (GitLab Code Quality) (default: text; github when GITHUB_ACTIONS=true)")
         Format format;
 
         @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report here instead of standard output")
@@ -208,6 +208,8 @@ public final class Main implements Callable<Integer> {
                 case json -> new JsonRenderer(rules, version());
                 case sarif -> new SarifRenderer(rules, version(), Path.of("")).category(sarifCategory).helpUriBase(helpUriBase);
                 case github -> new dev.gpulint.report.GithubRenderer(rules);
+                case junit -> new dev.gpulint.report.JunitRenderer(rules, Path.of(""));
+                case gitlab -> new dev.gpulint.report.GitlabRenderer(Path.of(""));
             };
             try {
                 if (writeBaseline != null) {

@@ -226,12 +226,7 @@ public final class SarifRenderer implements Renderer {
 
     /** A relative URI under %SRCROOT%: forward slashes, percent-encoded, never absolute. */
     String uri(String file) {
-        Path p = Path.of(file);
-        Path abs = p.toAbsolutePath().normalize();
-        String rel;
-        if (abs.startsWith(srcRoot)) rel = srcRoot.relativize(abs).toString();
-        else rel = p.normalize().toString();
-        rel = rel.replace('\\', '/');
+        String rel = ReportPaths.relative(srcRoot, file);
         StringBuilder sb = new StringBuilder();
         for (String seg : rel.split("/")) {
             if (sb.length() > 0) sb.append('/');

@@ -41,9 +41,10 @@ class ReportOptionsCliTest {
         assertEquals(1, j.code(), j.err());
         assertTrue(j.out().startsWith("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpulint\""), j.out());
         assertTrue(j.out().contains("<testsuite name=\"../samples/broken/tp16-job.yaml\""), j.out());
-        Run g = CliTest.run("--format", "GitLab", JOB);
+        Run g = CliTest.run("--format", "GitLab", JOB, "../samples/broken/roce-cluster.yaml");
         assertEquals(1, g.code(), g.err());
-        assertTrue(g.out().startsWith("[ {\n  \"description\" : \"tp=16 spans 2 nodes"), g.out());
+        assertTrue(g.out().startsWith("[ {\n  \"description\" : \""), g.out());
+        assertTrue(g.out().contains("\"description\" : \"tp=16 spans 2 nodes"), g.out());
         assertTrue(g.out().contains("\"check_name\" : \"PAR002\""), g.out());
         Run h = CliTest.run("check", "--help");
         assertTrue(h.out().contains("junit (JUnit XML) or gitlab (GitLab Code Quality)"), h.out());

@@ -47,6 +47,6 @@ class ReportOptionsCliTest {
         assertTrue(g.out().contains("\"description\" : \"tp=16 spans 2 nodes"), g.out());
         assertTrue(g.out().contains("\"check_name\" : \"PAR002\""), g.out());
         Run h = CliTest.run("check", "--help");
-        assertTrue(h.out().contains("junit (JUnit XML) or gitlab (GitLab Code Quality)"), h.out());
+        assertTrue(h.out().replaceAll("\\s+", " ").contains("junit (JUnit XML) or gitlab (GitLab Code Quality)"), h.out());
     }
 }

@@ -21,8 +21,8 @@ import java.util.Map;
  * failure is both a SYN001 result and a tool execution notification.
  *
  * <p>Each run says what it is ({@code run.automationDetails.id}, {@code gpulint/} and an optional
- * category, which GitHub code scanning uses to tell analyses of one commit apart and GitHub Advanced
- * Security for Azure DevOps requires). Rules carry their help text and markdown in full; a
+ * category, which GitHub code scanning uses to tell analyses of one commit apart, as it does CodeQL's
+ * {@code --sarif-category}). Rules carry their help text and markdown in full; a
  * {@code helpUri} is written only when the user names where the help pages are published
  * ({@link #helpUriBase}), never a guessed address.
  */

@@ -143,9 +143,10 @@ public final class Suppressions {
         Map<String, Integer> seen = new HashMap<>();
         for (int k = 0; k < entries.size(); k++) {
             Entry e = entries.get(k);
-            String text = "suppression:" + String.join(",", e.rules()) + "|" + e.until() + "|" + e.reason();
+            String text = "suppression:" + String.join(",", e.rules()) + (e.until() != null ? " until=" + e.until() : "")
+                    + (e.reason() != null ? " -- " + e.reason() : "");
             int n = seen.merge(e.file() + "\n" + text, 1, Integer::sum);
-            out[k] = text + "|" + n;
+            out[k] = text + "[" + n + "]";
         }
         return out;
     }

@@ -100,7 +100,7 @@ public final class Main implements Callable<Integer> {
         @Override public String[] getVersion() { return new String[] {"gpulint " + version()}; }
     }
 
-    enum Format { text, json, sarif, github }
+    enum Format { text, json, sarif, github, junit, gitlab }
 
     /** The environment, replaceable in tests. */
     static java.util.function.UnaryOperator<String> env = System::getenv;
@@ -115,7 +115,7 @@ public final class Main implements Callable<Integer> {
         @Parameters(paramLabel = "PATH", description = "files or folders; default: .")
         List<String> paths = new ArrayList<>();
 
-        @Option(names = {"-f", "--format"}, description = "text, json, sarif or github (default: text; github when GITHUB_ACTIONS=true)")
+        @Option(names = {"-f", "--format"}, description = "text, json, sarif, github, junit (JUnit XML) or gitlab (GitLab Code Quality) (default: text; github when GITHUB_ACTIONS=true)")
         Format format;
 
         @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report here instead of standard output")
@@ -154,11 +154,24 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--color", description = "auto, always or never (default: ${DEFAULT-VALUE}; auto colours a terminal unless NO_COLOR, TERM=dumb or CLICOLOR=0; CLICOLOR_FORCE forces it)")
         ColorMode color = ColorMode.auto;
 
+        @Option(names = "--sarif-category", paramLabel = "NAME",
+                description = "SARIF: run.automationDetails.id becomes gpulint/NAME/, so code scanning tells this analysis apart")
+        String sarifCategory;
+
+        @Option(names = "--help-uri-base", paramLabel = "URL",
+                description = "SARIF: each rule's helpUri is URL + ID.md (or URL with {id} replaced); default: none, the help is in the file")
+        String helpUriBase;
+
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() throws IOException {
             List<String> given = paths.isEmpty() ? List.of(".") : paths;
+            String sarifProblem = SarifRenderer.optionProblem(sarifCategory, helpUriBase);
+            if (sarifProblem != null) {
+                spec.commandLine().getErr().println("gpulint: " + sarifProblem);
+                return BAD_INPUT;
+            }
             if (maxFindingsPerRule < 1) {
                 spec.commandLine().getErr().println("gpulint: --max-findings-per-rule must be at least 1");
                 return BAD_INPUT;
@@ -193,8 +206,10 @@ public final class Main implements Callable<Integer> {
             Renderer r = switch (f) {
                 case text -> new TextRenderer(rules, useColor);
                 case json -> new JsonRenderer(rules, version());
-                case sarif -> new SarifRenderer(rules, version(), Path.of(""));
+                case sarif -> new SarifRenderer(rules, version(), Path.of("")).category(sarifCategory).helpUriBase(helpUriBase);
                 case github -> new dev.gpulint.report.GithubRenderer(rules);
+                case junit -> new dev.gpulint.report.JunitRenderer(rules, Path.of(""));
+                case gitlab -> new dev.gpulint.report.GitlabRenderer(Path.of(""));
             };
             try {
                 if (writeBaseline != null) {
@@ -248,7 +263,6 @@ public final class Main implements Callable<Integer> {
                         m.put("description", r.description());
                         m.put("remediation", r.remediation());
                         m.put("tags", r.tags());
-                        m.put("helpUri", RuleCatalog.helpUri(r.id()));
                         list.add(m);
                     }
                     dev.gpulint.report.JsonOut.write(list, out);

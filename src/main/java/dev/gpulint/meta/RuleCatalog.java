@@ -24,9 +24,6 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 /** Every rule's metadata, read from the rules/ resources, in ID order. */
 public class RuleCatalog {
 
-    /** Where SARIF's helpUri points: the rule's page in the repository. */
-    public static final String HELP_BASE = "https://github.com/gpulint/gpulint/blob/main/docs/rules/";
-
     /** Every rule, once listed; null until someone needs them all (SARIF, `gpulint rules`). */
     private volatile Map<String, RuleMeta> rules;
     /** Rules read one by one (a text report needs only the rules that fired). */
@@ -93,8 +90,6 @@ public class RuleCatalog {
             throw new UncheckedIOException(e);
         }
     }
-
-    public static String helpUri(String id) { return HELP_BASE + id + ".md"; }
 
     private static RuleCatalog load() {
         URL root = RuleCatalog.class.getClassLoader().getResource("rules");

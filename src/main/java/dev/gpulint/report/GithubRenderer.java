@@ -10,7 +10,9 @@ import java.io.Writer;
 /**
  * GitHub Actions workflow commands, one per finding
  * ({@code ::error file=...,line=...,col=...,endLine=...,endColumn=...,title=...::message}), which
- * GitHub shows as annotations on the pull request.
+ * GitHub shows as annotations on the pull request. An annotation is all a reviewer sees, so its
+ * message keeps the first related location (where the other half of the problem is) and the rule's
+ * help, on lines of their own: newlines are encoded as {@code %0A}, as workflow commands require.
  */
 public final class GithubRenderer implements Renderer {
     private final RuleCatalog rules;
@@ -25,9 +27,28 @@ public final class GithubRenderer implements Renderer {
             String title = f.ruleId() + rules.get(f.ruleId()).map(r -> " " + r.name()).orElse("");
             out.write("::" + command + " file=" + property(f.span().file()) + ",line=" + f.span().startLine()
                     + ",col=" + f.span().startColumn() + ",endLine=" + f.span().endLine()
-                    + ",endColumn=" + f.span().endColumn() + ",title=" + property(title) + "::" + data(f.message()) + "\n");
+                    + ",endColumn=" + f.span().endColumn() + ",title=" + property(title) + "::" + data(message(f)) + "\n");
         }
         out.write("gpulint: " + TextRenderer.summary(result) + "\n");
+    }
+
+    /**
+     * The finding's message, its first related location and the rule's help, one per line. Line breaks
+     * inside the parts (a key or file name with a newline) show as visible escapes, so only these three
+     * lines are lines.
+     */
+    String message(Finding f) {
+        StringBuilder sb = new StringBuilder(Visible.of(f.message()));
+        if (!f.related().isEmpty()) {
+            Finding.Related r = f.related().get(0);
+            sb.append("\nrelated: ").append(Visible.of(r.span().file())).append(':').append(r.span().startLine()).append(':')
+              .append(r.span().startColumn()).append(": ").append(Visible.of(r.message()));
+            if (f.related().size() > 1) sb.append(" (and ").append(f.related().size() - 1).append(" more)");
+        }
+        rules.get(f.ruleId()).filter(m -> !m.remediation().isBlank()).ifPresent(m -> sb.append("\nhelp: ")
+                .append(Visible.of(m.remediation().strip().replaceAll("\\s+", " "))).append("; see `gpulint explain ")
+                .append(Visible.of(f.ruleId())).append('`'));
+        return sb.toString();
     }
 
     /** Escapes for a workflow command's message; other control characters become visible escapes. */

@@ -19,21 +19,92 @@ import java.util.Map;
  * SARIF 2.1.0 for code-review tools: full rule metadata, relative URIs under
  * %SRCROOT%, full regions, related locations and partial fingerprints. A parse
  * failure is both a SYN001 result and a tool execution notification.
+ *
+ * <p>Each run says what it is ({@code run.automationDetails.id}, {@code gpulint/} and an optional
+ * category, which GitHub code scanning uses to tell analyses of one commit apart, as it does CodeQL's
+ * {@code --sarif-category}). Rules carry their help text and markdown in full; a
+ * {@code helpUri} is written only when the user names where the help pages are published
+ * ({@link #helpUriBase}), never a guessed address.
  */
 public final class SarifRenderer implements Renderer {
     public static final String SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
-    public static final String INFORMATION_URI = "https://github.com/gpulint/gpulint";
+    /** The automation id's first segment: every gpulint run's category starts with it. */
+    public static final String TOOL_CATEGORY = "gpulint";
     static final String SRCROOT = "%SRCROOT%";
 
     private final RuleCatalog rules;
     private final String version;
     private final Path srcRoot;
+    private String helpUriBase;
+    private String category;
 
     /** @param srcRoot the folder relative paths are resolved against (the working directory) */
     public SarifRenderer(RuleCatalog rules, String version, Path srcRoot) {
         this.rules = rules;
         this.version = version;
         this.srcRoot = srcRoot.toAbsolutePath().normalize();
+    }
+
+    /**
+     * Where the rules' help pages are published: each rule's {@code helpUri} is this base followed by
+     * {@code ID.md} (the layout of docs/rules/), or, when the base contains {@code {id}}, the base with
+     * the rule ID in its place. Null (the default): no helpUri, the help is in the file.
+     * @throws IllegalArgumentException when the base is no absolute URI (see {@link #optionProblem})
+     */
+    public SarifRenderer helpUriBase(String base) {
+        String problem = optionProblem(null, base);
+        if (problem != null) throw new IllegalArgumentException(problem);
+        this.helpUriBase = base;
+        return this;
+    }
+
+    /**
+     * A category for this run ({@code --sarif-category}): the automation id becomes
+     * {@code gpulint/CATEGORY/}. Null: {@code gpulint/}.
+     */
+    public SarifRenderer category(String c) {
+        String problem = optionProblem(c, null);
+        if (problem != null) throw new IllegalArgumentException(problem);
+        this.category = c == null ? null : trimSlashes(c);
+        return this;
+    }
+
+    /** What is wrong with a category or a help URI base given by the user, or null. */
+    public static String optionProblem(String category, String helpUriBase) {
+        if (category != null) {
+            if (trimSlashes(category).isBlank()) return "--sarif-category must name a category, e.g. training-jobs";
+            for (char c : category.toCharArray()) {
+                if (Character.isISOControl(c)) return "--sarif-category must not contain control characters";
+            }
+        }
+        if (helpUriBase != null) {
+            String probe = helpUriBase.replace("{id}", "PAR001");
+            try {
+                java.net.URI u = new java.net.URI(probe);
+                if (!u.isAbsolute() || u.isOpaque()) {
+                    return "--help-uri-base must be an absolute URI such as https://example.com/gpulint/docs/rules/ (got '"
+                            + Visible.of(helpUriBase) + "')";
+                }
+            } catch (java.net.URISyntaxException e) {
+                return "--help-uri-base is not a URI: " + Visible.of(e.getMessage());
+            }
+        }
+        return null;
+    }
+
+    private static String trimSlashes(String s) {
+        return s.strip().replaceAll("^/+|/+$", "");
+    }
+
+    /** The run's automation id: {@code gpulint/} or {@code gpulint/CATEGORY/} (no instance part: runs stay comparable). */
+    String automationId() {
+        return TOOL_CATEGORY + "/" + (category == null ? "" : category + "/");
+    }
+
+    /** A rule's help page under the configured base, or null when none was configured. */
+    String helpUri(String id) {
+        if (helpUriBase == null) return null;
+        return helpUriBase.contains("{id}") ? helpUriBase.replace("{id}", id) : helpUriBase + id + ".md";
     }
 
     @Override
@@ -49,7 +120,6 @@ public final class SarifRenderer implements Renderer {
         driver.put("fullName", "gpulint " + version);
         driver.put("version", version);
         driver.put("semanticVersion", version.replace("-SNAPSHOT", ""));
-        driver.put("informationUri", INFORMATION_URI);
         driver.put("rules", ruleObjects);
 
         List<Object> results = new ArrayList<>();
@@ -71,6 +141,7 @@ public final class SarifRenderer implements Renderer {
 
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("tool", Map.of("driver", driver));
+        run.put("automationDetails", Map.of("id", automationId()));
         run.put("invocations", List.of(invocation));
         String rootUri = srcRoot.toUri().toString();
         run.put("originalUriBaseIds", Map.of(SRCROOT, Map.of("uri", rootUri.endsWith("/") ? rootUri : rootUri + "/")));
@@ -84,7 +155,7 @@ public final class SarifRenderer implements Renderer {
         JsonOut.write(root, out);
     }
 
-    private static Map<String, Object> rule(RuleMeta r) {
+    private Map<String, Object> rule(RuleMeta r) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", r.id());
         m.put("name", r.pascalName());
@@ -94,7 +165,8 @@ public final class SarifRenderer implements Renderer {
         help.put("text", r.description() + "\n\nHow to fix: " + r.remediation());
         help.put("markdown", r.helpMarkdown() != null ? r.helpMarkdown() : r.description());
         m.put("help", help);
-        m.put("helpUri", RuleCatalog.helpUri(r.id()));
+        String helpUri = helpUri(r.id());
+        if (helpUri != null) m.put("helpUri", helpUri);
         m.put("defaultConfiguration", Map.of("level", r.level().id()));
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("tags", r.tags());
@@ -154,12 +226,7 @@ public final class SarifRenderer implements Renderer {
 
     /** A relative URI under %SRCROOT%: forward slashes, percent-encoded, never absolute. */
     String uri(String file) {
-        Path p = Path.of(file);
-        Path abs = p.toAbsolutePath().normalize();
-        String rel;
-        if (abs.startsWith(srcRoot)) rel = srcRoot.relativize(abs).toString();
-        else rel = p.normalize().toString();
-        rel = rel.replace('\\', '/');
+        String rel = ReportPaths.relative(srcRoot, file);
         StringBuilder sb = new StringBuilder();
         for (String seg : rel.split("/")) {
             if (sb.length() > 0) sb.append('/');

@@ -55,10 +55,11 @@ public final class Suppressions {
         boolean[] used = new boolean[entries.size()];
         List<Finding> problems = new ArrayList<>();
         boolean[] invalid = new boolean[entries.size()];
+        String[] identity = identities(entries);
         for (int k = 0; k < entries.size(); k++) {
             Entry e = entries.get(k);
             if (e.rules().isEmpty()) {
-                problems.add(Finding.of("SYN005", e.span(), "suppression@" + e.line(),
+                problems.add(Finding.of("SYN005", e.span(), identity[k],
                         "this suppression names no rule: write # gpulint: ignore RULE-ID -- reason"));
                 invalid[k] = true;
                 continue;
@@ -68,13 +69,13 @@ public final class Suppressions {
                     List<String> ids = new ArrayList<>();
                     rules.all().forEach(r -> ids.add(r.id()));
                     String guess = DidYouMean.closest(id, ids);
-                    problems.add(Finding.of("SYN005", e.span(), "suppression@" + e.line() + "/" + id,
+                    problems.add(Finding.of("SYN005", e.span(), identity[k] + "/" + id,
                             "this suppression names " + id + ", which is no gpulint rule" + (guess != null ? "; did you mean " + guess + "?" : "")));
                     invalid[k] = true;
                 }
             }
             if (e.reason() == null) {
-                problems.add(Finding.of("SYN005", e.span(), "suppression@" + e.line() + "#reason",
+                problems.add(Finding.of("SYN005", e.span(), identity[k] + "#reason",
                         "this suppression of " + String.join(", ", e.rules()) + " gives no reason, so it does not apply: "
                                 + "add one after --, e.g. # gpulint: ignore " + e.rules().get(0) + " -- why this is intended"));
                 invalid[k] = true;
@@ -83,7 +84,7 @@ public final class Suppressions {
                 try {
                     LocalDate.parse(e.until());
                 } catch (DateTimeParseException ex) {
-                    problems.add(Finding.of("SYN005", e.span(), "suppression@" + e.line() + "#until",
+                    problems.add(Finding.of("SYN005", e.span(), identity[k] + "#until",
                             "this suppression's until=" + e.until() + " is not a date (YYYY-MM-DD), so it does not apply"));
                     invalid[k] = true;
                 }
@@ -123,12 +124,30 @@ public final class Suppressions {
         for (int k = 0; k < entries.size(); k++) {
             Entry e = entries.get(k);
             if (!invalid[k] && !used[k]) {
-                problems.add(Finding.of("SYN005", e.span(), "suppression@" + e.line() + "#unused",
+                problems.add(Finding.of("SYN005", e.span(), identity[k] + "#unused",
                         "this suppression of " + String.join(", ", e.rules()) + " matches no finding on "
                                 + (e.standalone() ? "the next line" : "its line") + ": remove it, or move it next to the finding"));
             }
         }
         out.addAll(problems);
+        return out;
+    }
+
+    /**
+     * Each suppression's identity for SYN005 fingerprints: what it says (rules, until, reason) and how
+     * many identical ones come before it in its file, never its line, so that lines inserted above
+     * keep a baselined SYN005 baselined.
+     */
+    static String[] identities(List<Entry> entries) {
+        String[] out = new String[entries.size()];
+        Map<String, Integer> seen = new HashMap<>();
+        for (int k = 0; k < entries.size(); k++) {
+            Entry e = entries.get(k);
+            String text = "suppression:" + String.join(",", e.rules()) + (e.until() != null ? " until=" + e.until() : "")
+                    + (e.reason() != null ? " -- " + e.reason() : "");
+            int n = seen.merge(e.file() + "\n" + text, 1, Integer::sum);
+            out[k] = text + "[" + n + "]";
+        }
         return out;
     }
 }

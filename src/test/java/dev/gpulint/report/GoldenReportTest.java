@@ -15,7 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Golden files for the text, JSON, SARIF and GitHub renderers: the same
+ * Golden files for the text, JSON, SARIF, GitHub, JUnit and GitLab renderers: the same
  * result, byte for byte. Regenerate with -Dgpulint.updateGolden=true and
  * review the diff.
  */
@@ -63,4 +63,10 @@ class GoldenReportTest {
 
     @Test
     void github() throws IOException { check("report.github", new GithubRenderer(RuleCatalog.builtIn())); }
+
+    @Test
+    void junit() throws IOException { check("report.junit.xml", new JunitRenderer(RuleCatalog.builtIn(), Path.of(""))); }
+
+    @Test
+    void gitlab() throws IOException { check("report.gitlab.json", new GitlabRenderer(Path.of(""))); }
 }

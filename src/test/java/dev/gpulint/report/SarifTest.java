@@ -37,9 +37,13 @@ class SarifTest {
     }
 
     static String sarif(List<SourceFile> files) throws Exception {
+        return sarif(files, new SarifRenderer(RuleCatalog.builtIn(), "0.1.0", Path.of("")));
+    }
+
+    static String sarif(List<SourceFile> files, SarifRenderer renderer) throws Exception {
         LintResult r = new Linter().lint(files);
         StringWriter w = new StringWriter();
-        new SarifRenderer(RuleCatalog.builtIn(), "0.1.0", Path.of("")).render(r, w);
+        renderer.render(r, w);
         return w.toString();
     }
 
@@ -72,7 +76,45 @@ class SarifTest {
         assertTrue(s.contains("\"relatedLocations\""), s);
         assertTrue(s.contains("\"partialFingerprints\""), s);
         assertTrue(s.contains("\"executionSuccessful\" : true"), s);
-        assertTrue(s.contains("\"helpUri\" : \"https://github.com/gpulint/gpulint/blob/main/docs/rules/PAR002.md\""), s);
+        // no address that does not exist: the help is in the file, and the tool has no home page to name
+        assertFalse(s.contains("helpUri"), s);
+        assertFalse(s.contains("informationUri"), s);
+        assertFalse(s.contains("organization"), s);
+        assertTrue(Pattern.compile("\"automationDetails\" : \\{\\s*\"id\" : \"gpulint/\"\\s*}").matcher(s).find(), s);
+    }
+
+    @Test
+    void aHelpUriBaseGivesEveryRuleItsPage() throws Exception {
+        SarifRenderer r = new SarifRenderer(RuleCatalog.builtIn(), "0.1.0", Path.of(""))
+                .helpUriBase("https://git.example.com/ml/gpulint/-/blob/v0.1.0/docs/rules/");
+        String s = sarif(List.of(CLUSTER, JOB), r);
+        assertValid(s);
+        assertTrue(s.contains("\"helpUri\" : \"https://git.example.com/ml/gpulint/-/blob/v0.1.0/docs/rules/PAR002.md\""), s);
+        assertEquals(RuleCatalog.builtIn().all().size(), count(s, "\"helpUri\""));
+        String t = sarif(List.of(), new SarifRenderer(RuleCatalog.builtIn(), "0.1.0", Path.of(""))
+                .helpUriBase("https://docs.example.com/gpulint/rules/{id}.html"));
+        assertValid(t);
+        assertTrue(t.contains("\"helpUri\" : \"https://docs.example.com/gpulint/rules/PAR002.html\""), t);
+    }
+
+    @Test
+    void aCategoryNamesTheRun() throws Exception {
+        String s = sarif(List.of(CLUSTER, JOB), new SarifRenderer(RuleCatalog.builtIn(), "0.1.0", Path.of("")).category("/training-jobs/"));
+        assertValid(s);
+        assertTrue(s.contains("\"id\" : \"gpulint/training-jobs/\""), s);
+    }
+
+    @Test
+    void badCategoriesAndHelpUriBasesAreRefusedWithAReason() {
+        assertEquals(null, SarifRenderer.optionProblem("clusters/eu", "https://example.com/rules/"));
+        assertEquals("--sarif-category must name a category, e.g. training-jobs", SarifRenderer.optionProblem(" // ", null));
+        assertEquals("--sarif-category must not contain control characters", SarifRenderer.optionProblem("a\nb", null));
+        assertEquals("--help-uri-base must be an absolute URI such as https://example.com/gpulint/docs/rules/ (got 'docs/rules/')",
+                SarifRenderer.optionProblem(null, "docs/rules/"));
+        assertTrue(SarifRenderer.optionProblem(null, "https://exa mple.com/").startsWith("--help-uri-base is not a URI: "));
+        SarifRenderer r = new SarifRenderer(RuleCatalog.builtIn(), "0.1.0", Path.of(""));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> r.helpUriBase("rules/"));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> r.category(""));
     }
 
     @Test
@@ -122,6 +164,26 @@ class SarifTest {
         assertEquals(3, fingerprints(before).size(), "NET001, NET002, PAR002: one per finding");
     }
 
+    @Test
+    void suppressionProblemFingerprintsSurviveLinesInsertedAbove() throws Exception {
+        String body = """
+                fabric:
+                  type: roce   # gpulint: ignore NET01 -- lab network
+                node_groups:
+                  # gpulint: ignore NET002
+                  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 } }
+                # gpulint: ignore HW001 -- nothing here to silence
+                # gpulint: ignore HW001 -- nothing here to silence
+                """;
+        String before = sarif(List.of(SourceFile.of("c.yaml", "kind: cluster\nname: c\n" + body)));
+        String after = sarif(List.of(SourceFile.of("c.yaml", "kind: cluster\nname: c\n# moved down\n\n" + body)));
+        assertFalse(before.equals(after), "the lines moved");
+        assertEquals(4, count(before, "\"ruleId\" : \"SYN005\""), before);
+        List<String> fp = fingerprints(before);
+        assertEquals(fp, fingerprints(after));
+        assertEquals(fp.size(), new java.util.HashSet<>(fp).size(), "two identical suppressions are still two: " + fp);
+    }
+
     private static List<String> fingerprints(String sarif) {
         Matcher m = Pattern.compile("\"gpulint/v1\" : \"([0-9a-f]+)\"").matcher(sarif);
         List<String> out = new ArrayList<>();
@@ -135,7 +197,7 @@ class SarifTest {
         for (var r : RuleCatalog.builtIn().all()) {
             assertTrue(s.contains("\"id\" : \"" + r.id() + "\""), r.id());
         }
-        for (String key : List.of("shortDescription", "fullDescription", "help", "markdown", "helpUri", "defaultConfiguration")) {
+        for (String key : List.of("shortDescription", "fullDescription", "help", "markdown", "defaultConfiguration")) {
             assertEquals(RuleCatalog.builtIn().all().size(), count(s, "\"" + key + "\""), key);
         }
     }

@@ -97,7 +97,7 @@ class SuppressionsTest {
         SourceFile f = SourceFile.of("c.yaml", "a: 1  # gpulint: ignore NET01 -- typo\n");
         Finding p = Suppressions.apply(List.of(f), List.of(), RuleCatalog.builtIn(), TODAY).get(0);
         assertEquals(new Span("c.yaml", 1, 7, 1, 38), p.span());
-        assertEquals("suppression@1/NET01", p.identity());
+        assertEquals("suppression:NET01 -- typo[1]/NET01", p.identity(), "what it says, not where: fingerprints survive moved lines");
         assertNull(p.level(), "levels are the Settler's to set");
     }
 

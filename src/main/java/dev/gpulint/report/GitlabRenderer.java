@@ -1,0 +1,60 @@
+package dev.gpulint.report;
+
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Fingerprints;
+import dev.gpulint.core.LintResult;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A GitLab Code Quality report (artifacts:reports:codequality): a JSON array with one issue per
+ * finding, in the fields GitLab documents (docs.gitlab.com/ci/testing/code_quality, "Code Quality
+ * report format"): {@code description}, {@code check_name}, {@code fingerprint}, {@code severity} and
+ * {@code location.path} with {@code location.lines.begin}.
+ *
+ * <p>Severity is the finding's level, already settled, named in GitLab's words: error is
+ * {@code major}, warning {@code minor}, note {@code info}. Paths are relative to the source root.
+ * Fingerprints are gpulint's own (rule, file, identity; no line numbers), so an issue keeps its
+ * fingerprint when lines move and GitLab does not report it as fixed and new again; GitLab shows
+ * only the first issue of a fingerprint, so a repeat gets {@code -2}, {@code -3}... in report order.
+ * Suppressed findings are left out, as in the text report.
+ */
+public final class GitlabRenderer implements Renderer {
+    private final Path srcRoot;
+
+    /** @param srcRoot the folder paths are made relative to (the repository root, usually the working directory) */
+    public GitlabRenderer(Path srcRoot) {
+        this.srcRoot = srcRoot.toAbsolutePath().normalize();
+    }
+
+    @Override
+    public void render(LintResult result, Writer out) throws IOException {
+        List<Object> issues = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
+        for (Finding f : result.findings()) {
+            if (f.suppressed()) continue;
+            String fp = Fingerprints.of(f);
+            int n = seen.merge(fp, 1, Integer::sum);
+            Map<String, Object> issue = new LinkedHashMap<>();
+            issue.put("description", Visible.of(f.message()));
+            issue.put("check_name", Visible.of(f.ruleId()));
+            issue.put("fingerprint", n == 1 ? fp : fp + "-" + n);
+            issue.put("severity", switch (f.level()) { case ERROR -> "major"; case WARNING -> "minor"; case NOTE -> "info"; });
+            Map<String, Object> lines = new LinkedHashMap<>();
+            lines.put("begin", f.span().startLine());
+            lines.put("end", Math.max(f.span().endLine(), f.span().startLine()));
+            Map<String, Object> location = new LinkedHashMap<>();
+            location.put("path", ReportPaths.relative(srcRoot, f.span().file()));
+            location.put("lines", lines);
+            issue.put("location", location);
+            issues.add(issue);
+        }
+        JsonOut.write(issues, out);
+    }
+}

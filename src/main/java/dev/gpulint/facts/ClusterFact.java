@@ -71,6 +71,7 @@ public final class ClusterFact {
         this.pfcPrioritySpan = pfcPrioritySpan;
         this.roceTrafficPriority = -1;
         this.roceTrafficSource = null;
+        this.origin = null;
     }
 
     private final int roceTrafficPriority;
@@ -81,7 +82,7 @@ public final class ClusterFact {
                        boolean roce, Span roceSpan, String roceSource, Boolean pfcEnabled, Span pfcSpan,
                        Boolean ecnEnabled, Span ecnSpan, int nodeGroupCount, double oversubscription,
                        Span oversubscriptionSpan, boolean rdma, int pfcPriority, Span pfcPrioritySpan,
-                       int roceTrafficPriority, String roceTrafficSource) {
+                       int roceTrafficPriority, String roceTrafficSource, String origin) {
         this.name = name; this.file = file; this.nameSpan = nameSpan; this.ordinal = ordinal;
         this.fabricType = fabricType; this.topology = topology; this.roce = roce; this.roceSpan = roceSpan;
         this.roceSource = roceSource; this.pfcEnabled = pfcEnabled; this.pfcSpan = pfcSpan;
@@ -93,7 +94,17 @@ public final class ClusterFact {
         this.pfcPrioritySpan = pfcPrioritySpan;
         this.roceTrafficPriority = roceTrafficPriority;
         this.roceTrafficSource = roceTrafficSource;
+        this.origin = origin;
     }
+
+    private final String origin;
+
+    /**
+     * Where a cluster read from another format comes from ("NicConfigurationTemplate 'cx7'"), null for a
+     * native manifest: such clusters (one per NIC configuration object, overlays included) are not native
+     * names that jobs bind to by hand.
+     */
+    public String getOrigin() { return origin; }
 
     /**
      * The priority RoCE traffic lands on under trust-DSCP: fabric.roce.dscp >> 3, else 3 (DSCP 26,

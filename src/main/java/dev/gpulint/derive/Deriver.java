@@ -1,12 +1,14 @@
 package dev.gpulint.derive;
 
 import dev.gpulint.catalog.Catalog;
+import dev.gpulint.derive.consist.MachinesAnalysis;
 import dev.gpulint.derive.consist.OriginAnalysis;
 import dev.gpulint.derive.hw.NodeGroupAnalysis;
 import dev.gpulint.derive.mem.MemoryAnalysis;
 import dev.gpulint.derive.nccl.EnvAnalysis;
 import dev.gpulint.derive.net.AllReduceAnalysis;
 import dev.gpulint.derive.net.ClusterAnalysis;
+import dev.gpulint.derive.net.NicPolicyAnalysis;
 import dev.gpulint.derive.ops.DcgmAnalysis;
 import dev.gpulint.derive.par.BubbleAnalysis;
 import dev.gpulint.derive.par.JobAnalysis;
@@ -32,6 +34,12 @@ public final class Deriver {
     /** With the GPU-monitoring configuration read by the adapters: counter lists and PromQL uses of DCGM fields. */
     public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Specs.DcgmField> counters,
                                List<Specs.MetricQuery> queries) {
+        return derive(clusters, jobs, counters, queries, List.of());
+    }
+
+    /** With the NIC policies of the network operators (SriovNetworkNodePolicy, NicConfigurationTemplate) as well. */
+    public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Specs.DcgmField> counters,
+                               List<Specs.MetricQuery> queries, List<Specs.NicPolicy> nicPolicies) {
         Facts out = new Facts();
         Resolver resolver = new Resolver(catalog);
         BandwidthReadings bandwidths = new BandwidthReadings(catalog, out);
@@ -52,12 +60,14 @@ public final class Deriver {
             bandwidths.job(j);
             EnvAnalysis.job(j, out);
             BubbleAnalysis.job(j, out);
-            MemoryAnalysis.job(j, out);
+            MemoryAnalysis.job(j, catalog, out);
             AllReduceAnalysis.job(j, catalog, out);
             OriginAnalysis.job(j, out);
+            MachinesAnalysis.job(j, out);
         }
         bandwidths.finish();
         DcgmAnalysis.fields(counters, queries, out);
+        for (Specs.NicPolicy p : nicPolicies) NicPolicyAnalysis.policy(p, out);
         return out.list();
     }
 }

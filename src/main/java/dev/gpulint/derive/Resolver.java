@@ -54,7 +54,7 @@ public final class Resolver {
         Protocol fabric = f == null || f.type() == null ? null : Protocol.of(f.type().value());
         boolean roce = fabric == Protocol.ROCE;
         Span roceSpan = roce ? f.type().span() : null;
-        String roceSource = roce ? "fabric type roce" : null;
+        String roceSource = roce ? (c.origin() != null ? c.origin() : "fabric type roce") : null;
         boolean rdma = fabric != null && fabric.rdma();
         for (Specs.NodeGroup g : c.nodeGroups()) {
             for (Specs.Nic n : g.nics()) {

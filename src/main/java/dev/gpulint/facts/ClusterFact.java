@@ -69,7 +69,50 @@ public final class ClusterFact {
         this.rdma = rdma;
         this.pfcPriority = pfcPriority;
         this.pfcPrioritySpan = pfcPrioritySpan;
+        this.roceTrafficPriority = -1;
+        this.roceTrafficSource = null;
+        this.origin = null;
     }
+
+    private final int roceTrafficPriority;
+    private final String roceTrafficSource;
+
+    /** With the priority RoCE traffic runs on, and where that comes from. */
+    public ClusterFact(String name, String file, Span nameSpan, int ordinal, String fabricType, String topology,
+                       boolean roce, Span roceSpan, String roceSource, Boolean pfcEnabled, Span pfcSpan,
+                       Boolean ecnEnabled, Span ecnSpan, int nodeGroupCount, double oversubscription,
+                       Span oversubscriptionSpan, boolean rdma, int pfcPriority, Span pfcPrioritySpan,
+                       int roceTrafficPriority, String roceTrafficSource, String origin) {
+        this.name = name; this.file = file; this.nameSpan = nameSpan; this.ordinal = ordinal;
+        this.fabricType = fabricType; this.topology = topology; this.roce = roce; this.roceSpan = roceSpan;
+        this.roceSource = roceSource; this.pfcEnabled = pfcEnabled; this.pfcSpan = pfcSpan;
+        this.ecnEnabled = ecnEnabled; this.ecnSpan = ecnSpan; this.nodeGroupCount = nodeGroupCount;
+        this.oversubscription = oversubscription;
+        this.oversubscriptionSpan = oversubscriptionSpan;
+        this.rdma = rdma;
+        this.pfcPriority = pfcPriority;
+        this.pfcPrioritySpan = pfcPrioritySpan;
+        this.roceTrafficPriority = roceTrafficPriority;
+        this.roceTrafficSource = roceTrafficSource;
+        this.origin = origin;
+    }
+
+    private final String origin;
+
+    /**
+     * Where a cluster read from another format comes from ("NicConfigurationTemplate 'cx7'"), null for a
+     * native manifest: such clusters (one per NIC configuration object, overlays included) are not native
+     * names that jobs bind to by hand.
+     */
+    public String getOrigin() { return origin; }
+
+    /**
+     * The priority RoCE traffic lands on under trust-DSCP: fabric.roce.dscp >> 3, else 3 (DSCP 26,
+     * NVIDIA's default); -1 without RoCE.
+     */
+    public int getRoceTrafficPriority() { return roceTrafficPriority; }
+    /** Where the RoCE priority comes from, for messages: "fabric.roce.dscp 34" or "DSCP 26, NVIDIA's RoCE default". */
+    public String getRoceTrafficSource() { return roceTrafficSource; }
 
     /** N of "N:1"; 0 when not stated. */
     public double getOversubscription() { return oversubscription; }

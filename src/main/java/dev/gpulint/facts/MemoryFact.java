@@ -10,7 +10,8 @@ import dev.gpulint.core.Span;
 public final class MemoryFact {
     private final String jobName, file, gpuName, groupName;
     private final double parameters, bytesPerParameter, weightBytes, gradientBytes, optimizerBytes, perGpuBytes, capacityBytes;
-    private final boolean bytesFromConfig, capacityDeclared;
+    private final boolean bytesFromConfig, capacityDeclared, anyGpu, dpUnbounded;
+    private final String parametersEstimate;
     private final long tp, pp, dp, zeroStage;
     private final Span parametersSpan, capacitySpan;
 
@@ -23,7 +24,33 @@ public final class MemoryFact {
         this.gradientBytes = gradientBytes; this.optimizerBytes = optimizerBytes; this.tp = tp; this.pp = pp; this.dp = dp;
         this.zeroStage = zeroStage; this.perGpuBytes = perGpuBytes; this.capacityBytes = capacityBytes; this.gpuName = gpuName;
         this.groupName = groupName; this.capacityDeclared = capacityDeclared; this.capacitySpan = capacitySpan;
+        this.anyGpu = false; this.dpUnbounded = false; this.parametersEstimate = null;
     }
+
+    /**
+     * @param anyGpu no GPU is known: the capacity is the largest of the catalog's GPUs
+     * @param dpUnbounded dp is not known: ZeRO's shards are taken as spread over unboundedly many ranks (the floor)
+     * @param parametersEstimate how the parameter count was estimated, when the format states none; null otherwise
+     */
+    public MemoryFact(String jobName, String file, double parameters, Span parametersSpan, double bytesPerParameter,
+                      boolean bytesFromConfig, double weightBytes, double gradientBytes, double optimizerBytes,
+                      long tp, long pp, long dp, long zeroStage, double perGpuBytes, double capacityBytes, String gpuName,
+                      String groupName, boolean capacityDeclared, Span capacitySpan, boolean anyGpu, boolean dpUnbounded,
+                      String parametersEstimate) {
+        this.jobName = jobName; this.file = file; this.parameters = parameters; this.parametersSpan = parametersSpan;
+        this.bytesPerParameter = bytesPerParameter; this.bytesFromConfig = bytesFromConfig; this.weightBytes = weightBytes;
+        this.gradientBytes = gradientBytes; this.optimizerBytes = optimizerBytes; this.tp = tp; this.pp = pp; this.dp = dp;
+        this.zeroStage = zeroStage; this.perGpuBytes = perGpuBytes; this.capacityBytes = capacityBytes; this.gpuName = gpuName;
+        this.groupName = groupName; this.capacityDeclared = capacityDeclared; this.capacitySpan = capacitySpan;
+        this.anyGpu = anyGpu; this.dpUnbounded = dpUnbounded; this.parametersEstimate = parametersEstimate;
+    }
+
+    /** No GPU is known for the job: the capacity is the largest memory of any GPU in the catalog. */
+    public boolean isAnyGpu() { return anyGpu; }
+    /** dp is not known: the estimate is the floor, with ZeRO's shards spread over unboundedly many ranks. */
+    public boolean isDpUnbounded() { return dpUnbounded; }
+    /** How the parameter count was estimated when the format states none ("≈ 12 × layers × hidden²"); null when stated. */
+    public String getParametersEstimate() { return parametersEstimate; }
 
     /** The job's name. */
     public String getJobName() { return jobName; }
@@ -59,7 +86,7 @@ public final class MemoryFact {
     public double getRatio() { return perGpuBytes / capacityBytes; }
     /** The GPU's catalog name, null when the model is not in the catalog. */
     public String getGpuName() { return gpuName; }
-    /** The node group the job runs on. */
+    /** The node group the job runs on; null when no GPU is known (anyGpu). */
     public String getGroupName() { return groupName; }
     /** The capacity is the node group's declared gpu.memory (else the catalog's figure for the model). */
     public boolean isCapacityDeclared() { return capacityDeclared; }

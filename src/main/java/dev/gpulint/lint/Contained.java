@@ -89,6 +89,8 @@ final class Contained {
             List<dev.gpulint.spec.Specs.MetricQuery> queries = new ArrayList<>();
             Set<String> files = new LinkedHashSet<>();
             List<Finding> findings = new ArrayList<>();
+            List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>();
+            List<dev.gpulint.spec.Specs.NicPolicy> policies = new ArrayList<>();
             for (Adapters.Input in : inputs) {
                 try {
                     Adapters.Bound b = Adapters.bind(List.of(in));
@@ -97,11 +99,13 @@ final class Contained {
                     queries.addAll(b.queries());
                     files.addAll(b.files());
                     findings.addAll(b.findings());
+                    clusters.addAll(b.clusters());
+                    policies.addAll(b.nicPolicies());
                 } catch (Throwable t) {
                     problems.add(fileFailed(in.file().displayPath(), "read as its format", t));
                 }
             }
-            return new Adapters.Bound(jobs, counters, queries, files, findings);
+            return new Adapters.Bound(jobs, counters, queries, files, findings, clusters, policies);
         }
     }
 

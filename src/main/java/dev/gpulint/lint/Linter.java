@@ -157,11 +157,14 @@ public final class Linter {
         findings.addAll(adapted.findings());
         for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
         List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
+        clusters.addAll(adapted.clusters());     // a network operator's NIC settings: a fabric without node groups
+        List<dev.gpulint.spec.Specs.Cluster> known = List.copyOf(clusters);
         List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>(bound.jobs());
-        jobs.addAll(guard.stage("link", () -> dev.gpulint.bind.adapt.Adapters.link(adapted.jobs(), bound.clusters(), catalog,
+        jobs.addAll(guard.stage("link", () -> dev.gpulint.bind.adapt.Adapters.link(adapted.jobs(), known, catalog,
                 jobPlacement, clusters), List.of()));
         List<Object> facts = new ArrayList<>(guard.stage("derive",
-                () -> new Deriver(catalog).derive(clusters, jobs, adapted.counters(), adapted.queries()), List.of()));
+                () -> new Deriver(catalog).derive(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies()),
+                List.of()));
         facts.addAll(guard.stage("rule parameters", () -> dev.gpulint.engine.RuleParams.facts(rules, params), List.of()));
         findings.addAll(guard.stage("built-in rules", () -> engine.run(facts), List.of()));
         if (userRules != null) {

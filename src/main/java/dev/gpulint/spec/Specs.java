@@ -13,7 +13,16 @@ import java.util.Map;
 public final class Specs {
     private Specs() {}
 
-    public record Cluster(Located<String> name, String file, Fabric fabric, List<NodeGroup> nodeGroups, Span span) {
+    /**
+     * A cluster. {@code origin} names where a cluster read from another format came from, for
+     * messages ("NicConfigurationTemplate 'roce' roceOptimized"); null for a native manifest.
+     */
+    public record Cluster(Located<String> name, String file, Fabric fabric, List<NodeGroup> nodeGroups, Span span, String origin) {
+        /** A native manifest's cluster (no origin). */
+        public Cluster(Located<String> name, String file, Fabric fabric, List<NodeGroup> nodeGroups, Span span) {
+            this(name, file, fabric, nodeGroups, span, null);
+        }
+
         @Override public String toString() {
             return "Cluster[name=" + name + ", fabric=" + fabric + ", nodeGroups=" + nodeGroups + "]";
         }
@@ -173,6 +182,15 @@ public final class Specs {
 
     /** DeepSpeed's batch triple: train_batch_size = micro batch per GPU × gradient accumulation × dp. */
     public record DeepSpeedBatch(Located<Long> trainBatchSize, Located<Long> microBatchPerGpu, Located<Long> gradientAccumulation) {}
+
+    /**
+     * A NIC policy of the NVIDIA network operator or the SR-IOV operator (SriovNetworkNodePolicy,
+     * NicConfigurationTemplate): {@code linkType} as written (ib, eth, Ethernet, Infiniband),
+     * {@code mtu}, whether it turns RDMA on, and its node selector ({@code nodeSelector} is the key
+     * when written, null when absent).
+     */
+    public record NicPolicy(String kind, Located<String> name, String file, Located<String> linkType, Located<Long> mtu,
+                            Located<Boolean> rdma, Span nodeSelector, boolean nodeSelectorRequired, Span span) {}
 
     /** One row of a dcgm-exporter counter list: the DCGM field, its Prometheus type, its help text. */
     public record DcgmField(Located<String> name, Located<String> type, Located<String> help, String file) {}

@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Mutation fuzzing of every adapter format through the whole pipeline: the real-shaped files of
  * other formats in samples/ and in the rule cases (NeMo, Megatron-LM, PyTorchJob, MPIJob, Volcano,
- * TrainJob, SkyPilot, AWS Batch, DeepSpeed JSON, DCGM CSV and ConfigMaps, Prometheus rules) get
+ * TrainJob, SkyPilot, AWS Batch, DeepSpeed JSON, DCGM CSV and ConfigMaps, Prometheus rules,
+ * accelerate, gpt-neox, NicConfigurationTemplate, SriovNetworkNodePolicy, HyperPodPyTorchJob, MXJob,
+ * RayCluster/RayJob, Argo resource manifests, HyperPod and NeMo 2 recipes) get
  * their numbers replaced with edge values (0, -1, 2^31, 2^62, Long.MAX, 1e400, placeholders,
  * strings, lists, maps), keys deleted and keys duplicated. No input may throw or end in an
  * internal error, and every finding lies inside its file. Deterministic (a fixed seed) and bounded
@@ -98,6 +100,17 @@ class AdapterFuzzTest {
         int i = r.nextInt(ls.size());
         if (duplicate) ls.add(i, ls.get(i)); else ls.remove(i);
         return String.join("\n", ls);
+    }
+
+    /** The seeds hold every format's shape, so that the mutations reach each adapter. */
+    @Test
+    void seedsHoldEveryFormatsShape() throws IOException {
+        List<SourceFile> seeds = seeds();
+        for (String marker : List.of("distributed_type:", "pipe_parallel_size", "pipe-parallel-size", "kind: NicConfigurationTemplate",
+                "kind: SriovNetworkNodePolicy", "kind: HyperPodPyTorchJob", "kind: MXJob", "kind: RayJob", "kind: RayCluster",
+                "manifest: |", "tensor_model_parallel_degree", "strategy:")) {
+            assertTrue(seeds.stream().anyMatch(f -> f.text().contains(marker)), "a seed with " + marker);
+        }
     }
 
     @Test

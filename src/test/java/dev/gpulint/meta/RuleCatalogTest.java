@@ -36,9 +36,9 @@ class RuleCatalogTest {
             "UNIT001", "UNIT002", "UNIT003", "UNIT004", "UNIT005",
             "HW001", "HW002", "HW003", "HW004", "HW005", "HW006", "HW007",
             "PAR001", "PAR002", "PAR003", "PAR004", "PAR005", "PAR006", "PAR007", "PAR008", "PAR009", "PAR010",
-            "NET001", "NET002", "NET003", "NET004", "NET005",
+            "NET001", "NET002", "NET003", "NET004", "NET005", "NET007", "NET008", "NET009",
             "NCCL001", "NCCL002", "NCCL003", "NCCL004", "NCCL005", "NCCL006", "NCCL007",
-            "MEM001", "MEM002", "SYN006");
+            "MEM001", "MEM002", "SYN006", "CONSIST010", "CONSIST011");
 
     @Test
     void everyExpectedRuleIsInTheCatalog() {

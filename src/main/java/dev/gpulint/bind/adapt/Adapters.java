@@ -31,7 +31,12 @@ public final class Adapters {
      * a value out of the schema's bounds).
      */
     public record Bound(List<Specs.Job> jobs, List<Specs.DcgmField> counters, List<Specs.MetricQuery> queries, Set<String> files,
-                        List<Finding> findings) {}
+                        List<Finding> findings, List<Specs.Cluster> clusters, List<Specs.NicPolicy> nicPolicies) {
+        public Bound(List<Specs.Job> jobs, List<Specs.DcgmField> counters, List<Specs.MetricQuery> queries, Set<String> files,
+                     List<Finding> findings) {
+            this(jobs, counters, queries, files, findings, List.of(), List.of());
+        }
+    }
 
 
     private Adapters() {}
@@ -40,6 +45,8 @@ public final class Adapters {
         List<Specs.Job> jobs = new ArrayList<>();
         List<Specs.DcgmField> counters = new ArrayList<>();
         List<Specs.MetricQuery> queries = new ArrayList<>();
+        List<Specs.Cluster> clusters = new ArrayList<>();
+        List<Specs.NicPolicy> policies = new ArrayList<>();
         Set<String> files = new LinkedHashSet<>();
         List<JobDraft> all = new ArrayList<>();
         for (Input in : inputs) {
@@ -52,6 +59,8 @@ public final class Adapters {
             all.addAll(sink.drafts);
             counters.addAll(sink.counters);
             queries.addAll(sink.queries);
+            clusters.addAll(sink.clusters);
+            policies.addAll(sink.nicPolicies);
             if (!sink.isEmpty()) files.add(file);
         }
         // the schema's bounds first, so that a DeepSpeed configuration's triple is judged once, where it is written
@@ -59,7 +68,7 @@ public final class Adapters {
         for (JobDraft j : all) findings.addAll(DraftBounds.check(j));
         deepspeedReferences(all);
         for (JobDraft j : all) jobs.add(j.build());
-        return new Bound(jobs, counters, queries, files, findings);
+        return new Bound(jobs, counters, queries, files, findings, clusters, policies);
     }
 
     /**
@@ -92,12 +101,19 @@ public final class Adapters {
      * Gives each job of another format its cluster: the one configuration names for its file, else
      * the one cluster of the run whose node group has the GPU model the job's node selector (or
      * SkyPilot accelerator) names, else, when the model is in the catalog, a cluster of such nodes
-     * made for it alone, so that placement and memory rules can run. {@code implicit} receives
-     * the clusters made.
+     * made for it alone, so that placement and memory rules can run; such a cluster takes the fabric
+     * of the run's one network-operator NIC configuration, when there is one. {@code implicit}
+     * receives the clusters made.
      */
     public static List<Specs.Job> link(List<Specs.Job> jobs, List<Specs.Cluster> clusters, Catalog catalog,
                                        Function<String, Optional<dev.gpulint.spec.JobPlacement>> configured, List<Specs.Cluster> implicit) {
         List<Specs.Job> out = new ArrayList<>();
+        Specs.Fabric nicFabric = null;      // the run's one network-operator fabric, for the clusters made here
+        int nicFabrics = 0;
+        for (Specs.Cluster c : clusters) {
+            if (c.origin() != null && c.nodeGroups().isEmpty() && c.fabric() != null) { nicFabric = c.fabric(); nicFabrics++; }
+        }
+        if (nicFabrics != 1) nicFabric = null;
         for (Specs.Job j : jobs) {
             Specs.Origin o = j.origin();
             Optional<dev.gpulint.spec.JobPlacement> p = configured.apply(j.file());
@@ -125,12 +141,18 @@ public final class Adapters {
                 String name = gpu.name() + " nodes of " + j.name().value();
                 Specs.NodeGroup g = new Specs.NodeGroup(new Located<>("nodes", at), j.nodes(),
                         new Specs.Gpu(new Located<>(gpu.name(), at), j.gpusPerNode(), null), null, null, List.of(), at);
-                implicit.add(new Specs.Cluster(new Located<>(name, at), j.file(), null, List.of(g), at));
+                implicit.add(new Specs.Cluster(new Located<>(name, at), j.file(), nicFabric, List.of(g), at,
+                        nicFabric == null ? null : nicFabricOrigin(clusters)));
                 out.add(j.onCluster(new Located<>(name, at), new Located<>("nodes", at)));
             } else {
                 out.add(j);
             }
         }
         return out;
+    }
+
+    private static String nicFabricOrigin(List<Specs.Cluster> clusters) {
+        for (Specs.Cluster c : clusters) if (c.origin() != null && c.nodeGroups().isEmpty() && c.fabric() != null) return c.origin();
+        return null;
     }
 }

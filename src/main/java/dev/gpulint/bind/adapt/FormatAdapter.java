@@ -27,13 +27,18 @@ interface FormatAdapter {
      */
     void bind(MappingNode root, SourceFile file, String name, Sink sink);
 
-    /** What a file's documents bound: job drafts, dcgm-exporter counters, Prometheus metric queries. */
+    /** What a file's documents bound: job drafts, dcgm-exporter counters, Prometheus metric queries, NIC settings. */
     final class Sink {
         final List<JobDraft> drafts = new ArrayList<>();
         final List<Specs.DcgmField> counters = new ArrayList<>();
         final List<Specs.MetricQuery> queries = new ArrayList<>();
+        /** Fabric settings of a network operator's NIC configuration, as a cluster with no node groups. */
+        final List<Specs.Cluster> clusters = new ArrayList<>();
+        final List<Specs.NicPolicy> nicPolicies = new ArrayList<>();
 
-        boolean isEmpty() { return drafts.isEmpty() && counters.isEmpty() && queries.isEmpty(); }
+        boolean isEmpty() {
+            return drafts.isEmpty() && counters.isEmpty() && queries.isEmpty() && clusters.isEmpty() && nicPolicies.isEmpty();
+        }
     }
 
     /** The binding step of a format, as a function. */

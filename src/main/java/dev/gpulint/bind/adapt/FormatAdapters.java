@@ -23,6 +23,9 @@ final class FormatAdapters {
                     (root, f, name, sink) -> DcgmAdapter.rules(root, f.displayPath(), f.text(), sink.queries)),
             FormatAdapter.of("Kubernetes", (root, f) -> KubernetesAdapter.accepts(root),
                     (root, f, name, sink) -> sink.drafts.add(KubernetesAdapter.bind(root, f.displayPath(), name, f.text()))),
+            new ArgoWorkflowAdapter(),
+            new NicConfigurationAdapter(),
+            new SriovPolicyAdapter(),
             FormatAdapter.of(AwsBatchAdapter.FORMAT, (root, f) -> AwsBatchAdapter.accepts(root), (root, f, name, sink) -> {
                 for (MappingNode.Entry def : AwsBatchAdapter.definitions(root)) {
                     sink.drafts.add(AwsBatchAdapter.bind(def, f.displayPath(), name + "#" + def.key().text(), f.text()));
@@ -32,8 +35,12 @@ final class FormatAdapters {
                     (root, f, name, sink) -> sink.drafts.add(MegatronAdapter.bind(root, f.displayPath(), name, f.text()))),
             FormatAdapter.of(NemoAdapter.FORMAT, (root, f) -> NemoAdapter.accepts(root),
                     (root, f, name, sink) -> sink.drafts.add(NemoAdapter.bind(root, f.displayPath(), name))),
+            new Nemo2RecipeAdapter(),
+            new HyperPodRecipeAdapter(),
             FormatAdapter.of(SkyPilotAdapter.FORMAT, (root, f) -> SkyPilotAdapter.accepts(root),
                     (root, f, name, sink) -> sink.drafts.add(SkyPilotAdapter.bind(root, f.displayPath(), name, f.text()))),
+            new AccelerateAdapter(),
+            new GptNeoxAdapter(),
             // DeepSpeed's keys are plain words: only a JSON file is taken for a DeepSpeed configuration
             FormatAdapter.of(DeepSpeedAdapter.FORMAT,
                     (root, f) -> f.displayPath().toLowerCase(Locale.ROOT).endsWith(".json") && DeepSpeedAdapter.accepts(root),

@@ -22,7 +22,9 @@ import java.util.Set;
 
 /**
  * Kubernetes training jobs: Kubeflow PyTorchJob, MPIJob (v1alpha2, v1, v2beta1), PaddleJob,
- * TFJob, TrainJob and (Cluster)TrainingRuntime (trainer v2), and Volcano Job. From each role
+ * TFJob, MXJob, TrainJob and (Cluster)TrainingRuntime (trainer v2), Volcano Job, SageMaker
+ * HyperPodPyTorchJob (a list of replica specs), and KubeRay RayCluster / RayJob (the head group
+ * and each worker group: replicas, else minReplicas, × the pods' GPUs). From each role
  * (Master, Worker, Launcher, a Volcano task) it reads the replicas and the pods' containers:
  * {@code nvidia.com/gpu} limits (int or string), RDMA resources, {@code env}, and command/args
  * through the shell-lite scan ({@code mpirun -np/-N/-x}, {@code torchrun --nproc_per_node/--nnodes},
@@ -30,8 +32,10 @@ import java.util.Set;
  * GPU product ({@code nvidia.com/gpu.product}) become the job's GPU model.
  */
 final class KubernetesAdapter {
-    static final Set<String> KINDS = Set.of("PyTorchJob", "MPIJob", "PaddleJob", "TFJob", "XGBoostJob", "JAXJob",
+    static final Set<String> KINDS = Set.of("PyTorchJob", "MPIJob", "PaddleJob", "TFJob", "XGBoostJob", "JAXJob", "MXJob",
             "TrainJob", "TrainingRuntime", "ClusterTrainingRuntime");
+    /** KubeRay: a cluster of a head group and worker groups; a job that brings its own cluster. */
+    static final Set<String> RAY_KINDS = Set.of("RayCluster", "RayJob");
     static final Set<String> GPU_LABELS = Set.of("nvidia.com/gpu.product", "gpu.nvidia.com/model",
             "cloud.google.com/gke-accelerator", "nvidia.com/gpu.machine");
 
@@ -42,6 +46,8 @@ final class KubernetesAdapter {
         String kind = text(root, "kind");
         if (api == null || kind == null) return false;
         if (KINDS.contains(kind) && (api.startsWith("kubeflow.org/") || api.startsWith("trainer.kubeflow.org/"))) return true;
+        if (RAY_KINDS.contains(kind) && api.startsWith("ray.io/")) return true;
+        if (kind.equals("HyperPodPyTorchJob") && api.startsWith("sagemaker.amazonaws.com/")) return true;
         return kind.equals("Job") && api.startsWith("batch.volcano.sh/");
     }
 
@@ -154,6 +160,19 @@ final class KubernetesAdapter {
         for (MappingNode t : maps(spec, "tasks")) {
             String n = text(t, "name");
             out.add(new Role(n == null ? "task" : n, integer(t, "replicas"), map(t, "template", "spec"), map(t, "template", "metadata"), t, "replicas"));
+        }
+        for (MappingNode rs : maps(spec, "replicaSpecs")) {      // SageMaker HyperPod: a list of named replica specs
+            String n = text(rs, "name");
+            out.add(new Role(n == null ? "pod" : n, integer(rs, "replicas"), map(rs, "template", "spec"), map(rs, "template", "metadata"), rs, "replicas"));
+        }
+        MappingNode ray = map(spec, "rayClusterSpec") != null ? map(spec, "rayClusterSpec") : spec;
+        MappingNode head = map(ray, "headGroupSpec");
+        if (head != null) out.add(new Role("head", new Located<>(1L, head.span()), true, map(head, "template", "spec"), map(head, "template", "metadata")));
+        for (MappingNode wg : maps(ray, "workerGroupSpecs")) {
+            // replicas, else minReplicas (what KubeRay starts with); neither written: unknown, never 1
+            String n = text(wg, "groupName");
+            String key = wg.get("replicas").isPresent() ? "replicas" : "minReplicas";
+            out.add(new Role(n == null ? "worker" : n, integer(wg, key), true, map(wg, "template", "spec"), map(wg, "template", "metadata")));
         }
         MappingNode trainer = map(spec, "trainer");
         if (trainer != null) {

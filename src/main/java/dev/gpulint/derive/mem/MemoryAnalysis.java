@@ -12,23 +12,47 @@ import dev.gpulint.spec.Specs;
 public final class MemoryAnalysis {
     private MemoryAnalysis() {}
 
+    /** A job on a known node group only (no catalog to find the largest GPU in). */
     public static void job(Resolved.Job r, Facts out) {
+        job(r, null, out);
+    }
+
+    /**
+     * A job's model states against its node group's GPU memory; with no node group known, against
+     * the largest memory of the catalog's GPUs (when {@code catalog} is given).
+     */
+    public static void job(Resolved.Job r, Catalog catalog, Facts out) {
         Specs.Job j = r.spec();
         Resolved.Group g = r.group();
-        if (g == null || g.spec().gpu() == null || j.model() == null || j.model().parameters() == null) return;
-        Catalog.Gpu gpu = g.gpu();
-        Specs.NodeGroup group = g.spec();
+        if (j.model() == null || j.model().parameters() == null) return;
+        Catalog.Gpu gpu;
         double capacity;
         Span capSpan;
-        boolean declared = group.gpu().memory() != null && g.memoryMatches();
-        if (declared) {
-            capacity = gpu != null ? gpu.memoryBytes() : group.gpu().memory().value().bytes();
-            capSpan = group.gpu().memory().span();
-        } else if (gpu != null) {
+        boolean declared = false, anyGpu = false;
+        String groupName = null;
+        if (g == null || g.spec().gpu() == null) {
+            // no GPU known: the largest memory of any GPU the catalog knows, so "does not fit" means on no GPU at all
+            gpu = null;
+            if (catalog == null) return;
+            for (Catalog.Gpu c : catalog.gpus()) if (gpu == null || c.memoryBytes() > gpu.memoryBytes()) gpu = c;
+            if (gpu == null) return;
             capacity = gpu.memoryBytes();
-            capSpan = group.gpu().model() == null ? null : group.gpu().model().span();
+            capSpan = null;
+            anyGpu = true;
         } else {
-            return;
+            gpu = g.gpu();
+            Specs.NodeGroup group = g.spec();
+            groupName = g.name();
+            declared = group.gpu().memory() != null && g.memoryMatches();
+            if (declared) {
+                capacity = gpu != null ? gpu.memoryBytes() : group.gpu().memory().value().bytes();
+                capSpan = group.gpu().memory().span();
+            } else if (gpu != null) {
+                capacity = gpu.memoryBytes();
+                capSpan = group.gpu().model() == null ? null : group.gpu().model().span();
+            } else {
+                return;
+            }
         }
         double params = j.model().parameters().value();
         long zero = r.zeroStage();
@@ -36,11 +60,17 @@ public final class MemoryAnalysis {
         boolean overridden = j.optimizer() != null && j.optimizer().bytesPerParameter() != null;
         double bpp = overridden ? j.optimizer().bytesPerParameter().value() : 16;
         long dp = r.dpEffective();
-        if (zero > 0 && dp <= 0) return;
+        // dp not known (no GPU count) and no GPU known: the floor, as if ZeRO's shards were spread over unboundedly many ranks
+        boolean dpUnbounded = zero > 0 && dp <= 0;
+        if (dpUnbounded && !anyGpu) return;          // on a known node group dp is known, or the job is not sized yet
         Estimates.StateBytes sb = Estimates.StateBytes.of(bpp);
-        double perGpu = Estimates.modelStatesPerGpu(params, sb, r.tp(), r.pp(), dp, zero);
+        double perGpu = Estimates.modelStatesPerGpu(params, sb, r.tp(), r.pp(), dpUnbounded ? Long.MAX_VALUE : dp, zero);
+        String note = null;
+        if (j.origin() != null) {
+            for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals("parameters")) note = s.where();
+        }
         out.add(new MemoryFact(r.name(), j.file(), params, j.model().parameters().span(), bpp, overridden, sb.weights(),
-                sb.gradients(), sb.optimizer(), r.tp(), r.pp(), dp, zero, perGpu, capacity, gpu == null ? null : gpu.name(),
-                g.name(), declared, capSpan));
+                sb.gradients(), sb.optimizer(), r.tp(), r.pp(), dpUnbounded ? 0 : dp, zero, perGpu, capacity,
+                gpu == null ? null : gpu.name(), groupName, declared, capSpan, anyGpu, dpUnbounded, note));
     }
 }

@@ -4,6 +4,7 @@ import dev.gpulint.core.Span;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.facts.ClusterFact;
+import dev.gpulint.facts.TrafficClass;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 
@@ -19,7 +20,10 @@ public final class ClusterAnalysis {
                 f == null ? null : span(f.pfcEnabled()), f == null ? null : value(f.ecnEnabled()),
                 f == null ? null : span(f.ecnEnabled()), c.spec().nodeGroups().size(),
                 f == null || f.oversubscription() == null ? 0 : f.oversubscription().value(),
-                        f == null ? null : span(f.oversubscription()), c.rdma(), c.pfcPriority(), c.pfcPrioritySpan()));
+                        f == null ? null : span(f.oversubscription()), c.rdma(), c.pfcPriority(), c.pfcPrioritySpan(),
+                !c.roce() ? -1 : f != null && f.dscp() != null ? TrafficClass.priority((int) Math.min(63, Math.max(0, f.dscp().value()))) : 3,
+                !c.roce() ? null : f != null && f.dscp() != null ? "fabric.roce.dscp " + f.dscp().value() : "DSCP 26, NVIDIA's RoCE default",
+                c.spec().origin()));
     }
 
     private static <T> T value(Located<T> l) { return l == null ? null : l.value(); }

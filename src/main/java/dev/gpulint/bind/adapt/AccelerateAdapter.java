@@ -1,0 +1,92 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.Nodes.scalar;
+import static dev.gpulint.bind.adapt.Nodes.text;
+
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.spec.Specs.StatedKind;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
+import java.util.Set;
+
+/**
+ * Hugging Face accelerate configurations ({@code accelerate config} writes them;
+ * {@code accelerate launch --config_file} reads them): {@code num_machines}, {@code num_processes}
+ * (the total over all machines; accelerate starts {@code num_processes // num_machines} per
+ * machine), {@code main_process_ip}, and the block of the chosen {@code distributed_type}:
+ * {@code megatron_lm_config} (tp and pp degrees, sequence parallelism), {@code deepspeed_config}
+ * (ZeRO stage, gradient accumulation, the DeepSpeed file it names), and the newer
+ * {@code parallelism_config} (tp, cp, dp_replicate × dp_shard).
+ */
+final class AccelerateAdapter implements FormatAdapter {
+    /** The format's name; the CONSIST rules on machines (derive.consist.MachinesAnalysis) know it by this name. */
+    static final String FORMAT = "accelerate";
+    private static final Set<String> TYPES = Set.of("NO", "MULTI_GPU", "DEEPSPEED", "FSDP", "MEGATRON_LM", "MULTI_CPU",
+            "MULTI_NPU", "MULTI_MLU", "MULTI_MUSA", "MULTI_SDAA", "MULTI_XPU", "MULTI_HPU", "TPU", "XLA");
+
+    @Override public String format() { return FORMAT; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) {
+        String type = text(root, "distributed_type");
+        return type != null && TYPES.contains(type.strip().toUpperCase(java.util.Locale.ROOT))
+                && (root.get("num_processes").isPresent() || root.get("num_machines").isPresent()
+                    || root.get("compute_environment").isPresent());
+    }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        JobDraft j = new JobDraft(FORMAT, file.displayPath(), root.span());
+        j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
+        String type = text(root, "distributed_type").strip().toUpperCase(java.util.Locale.ROOT);
+        Located<Long> machines = j.key("num_machines", Nodes.whole(scalar(root, "num_machines")));
+        Located<Long> processes = j.key("num_processes", Nodes.whole(scalar(root, "num_processes")));
+        if (processes != null && processes.value() == -1) processes = null;      // -1: every GPU accelerate finds
+        j.state("nodes", machines, "num_machines", StatedKind.CONFIG);
+        j.state("world", processes, "num_processes", StatedKind.CONFIG);
+        if (machines != null && machines.value() > 0) j.nodes = machines;
+        if (processes != null && processes.value() > 0) {
+            long m = machines == null ? 1 : machines.value();
+            if (m > 0 && processes.value() % m == 0) {
+                j.gpusPerNode = new Located<>(processes.value() / m, processes.span());
+                if (machines == null) j.nodes = new Located<>(1L, processes.span());
+                j.gpusPerNodeWhere = "num_processes ÷ num_machines";
+            }
+        }
+        ScalarNode ip = scalar(root, "main_process_ip");
+        if (ip != null && !ip.isNull() && !Nodes.placeholder(ip.text())) {
+            j.stated.add(new Specs.Stated("main_process_ip", ip.text(), "main_process_ip", StatedKind.CONFIG, ip.span()));
+        }
+        if (type.equals("MEGATRON_LM")) {
+            MappingNode m = map(root, "megatron_lm_config");
+            if (m != null) {
+                j.tp = j.key("megatron_lm_tp_degree", Nodes.whole(scalar(m, "megatron_lm_tp_degree")));
+                j.pp = j.key("megatron_lm_pp_degree", Nodes.whole(scalar(m, "megatron_lm_pp_degree")));
+                j.sequenceParallel = Nodes.bool(scalar(m, "megatron_lm_sequence_parallelism"));
+            }
+        }
+        if (type.equals("DEEPSPEED")) {
+            MappingNode d = map(root, "deepspeed_config");
+            if (d != null) {
+                j.zeroStage = j.key("zero_stage", Nodes.whole(scalar(d, "zero_stage")));
+                ScalarNode ref = scalar(d, "deepspeed_config_file");
+                if (ref != null && !ref.isNull() && !Nodes.placeholder(ref.text())) j.deepspeedRef = new Located<>(ref.text(), ref.span());
+            }
+        }
+        MappingNode par = map(root, "parallelism_config");
+        if (par != null) {
+            j.tp = j.tp != null ? j.tp : j.key("parallelism_config_tp_size", Nodes.whole(scalar(par, "parallelism_config_tp_size")));
+            j.cp = j.key("parallelism_config_cp_size", Nodes.whole(scalar(par, "parallelism_config_cp_size")));
+            Located<Long> rep = Nodes.whole(scalar(par, "parallelism_config_dp_replicate_size"));
+            Located<Long> shard = Nodes.whole(scalar(par, "parallelism_config_dp_shard_size"));
+            long dp = JobDraft.product(rep == null ? new Located<>(1L, null) : rep, shard == null ? new Located<>(1L, null) : shard);
+            if ((rep != null || shard != null) && dp > 0) {
+                j.dp = j.key(rep != null && shard != null ? "parallelism_config_dp_replicate_size × parallelism_config_dp_shard_size"
+                        : rep != null ? "parallelism_config_dp_replicate_size" : "parallelism_config_dp_shard_size",
+                        new Located<>(dp, (rep != null ? rep : shard).span()));
+            }
+        }
+        sink.drafts.add(j);
+    }
+}

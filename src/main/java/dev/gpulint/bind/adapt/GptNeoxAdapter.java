@@ -1,0 +1,95 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.map;
+
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.spec.Specs.StatedKind;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.Node;
+import dev.gpulint.tree.ScalarNode;
+
+/**
+ * EleutherAI gpt-neox YAML configurations: Megatron-style keys written with hyphens or
+ * underscores ({@code model-parallel-size}, {@code pipe-parallel-size}, {@code num-layers},
+ * {@code hidden-size}, {@code num-attention-heads}, {@code seq-length}) beside DeepSpeed's own keys
+ * ({@code train_micro_batch_size_per_gpu}, {@code gradient_accumulation_steps},
+ * {@code train_batch_size}, {@code zero_optimization.stage}), and the launcher's {@code num_gpus}
+ * and {@code num_nodes}. The configuration states no parameter count: it is estimated as
+ * 12 × layers × hidden² (each layer's attention 4h² and MLP 8h² weights; embeddings left out, so
+ * it is an under-estimate), which MEM001 names in its message.
+ */
+final class GptNeoxAdapter implements FormatAdapter {
+    static final String FORMAT = "gpt-neox";
+
+    @Override public String format() { return FORMAT; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) {
+        boolean parallel = has(root, "model-parallel-size") || has(root, "pipe-parallel-size");
+        boolean shape = has(root, "num-layers") || has(root, "hidden-size") || has(root, "num-attention-heads");
+        return parallel && shape;
+    }
+
+    private static boolean has(MappingNode root, String key) {
+        return root.get(key).isPresent() || root.get(key.replace('-', '_')).isPresent();
+    }
+
+    /** The entry under its hyphen or underscore name (gpt-neox accepts both), the hyphen form first. */
+    private static ScalarNode value(MappingNode root, String key) {
+        Node n = root.get(key).orElse(null);
+        if (n == null) n = root.get(key.replace('-', '_')).orElse(null);
+        return n instanceof ScalarNode s ? s : null;
+    }
+
+    private static String written(MappingNode root, String key) {
+        return root.get(key).isPresent() ? key : key.replace('-', '_');
+    }
+
+    private static Located<Long> number(JobDraft j, MappingNode root, String key) {
+        return j.key(written(root, key), Nodes.whole(value(root, key)));
+    }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        JobDraft j = new JobDraft(FORMAT, file.displayPath(), root.span());
+        j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
+        j.tp = number(j, root, "model-parallel-size");
+        Located<Long> pp = number(j, root, "pipe-parallel-size");
+        // pipe-parallel-size 0 is gpt-neox's "no pipeline module": one stage, like 1
+        j.pp = pp != null && pp.value() == 0 ? j.key(written(root, "pipe-parallel-size"), new Located<>(1L, pp.span())) : pp;
+        j.layers = number(j, root, "num-layers");
+        j.hidden = number(j, root, "hidden-size");
+        j.heads = number(j, root, "num-attention-heads");
+        j.seqLength = number(j, root, "seq-length");
+        Located<Long> gpus = number(j, root, "num-gpus");
+        if (gpus != null && gpus.value() > 0) { j.gpusPerNode = gpus; j.gpusPerNodeWhere = written(root, "num-gpus"); }
+        Located<Long> nodes = number(j, root, "num-nodes");
+        if (nodes != null && nodes.value() > 0 && j.gpusPerNode != null) j.nodes = nodes;     // -1: every host of the hostfile
+        Located<Long> tbs = number(j, root, "train_batch_size");
+        Located<Long> micro = number(j, root, "train_micro_batch_size_per_gpu");
+        Located<Long> gas = number(j, root, "gradient_accumulation_steps");
+        if (tbs != null || micro != null || gas != null) j.deepspeed = new Specs.DeepSpeedBatch(tbs, micro, gas);
+        j.micro = micro;
+        j.global = tbs;
+        MappingNode zero = map(root, "zero_optimization");
+        if (zero != null) {
+            ScalarNode stage = Nodes.scalar(zero, "stage");
+            j.zeroStage = j.key("zero_optimization.stage", Nodes.whole(stage));
+            j.zeroStageUnknown = j.zeroStage == null && stage != null && !stage.isNull() && Nodes.placeholder(stage.text());
+        }
+        if (j.layers != null && j.hidden != null && j.layers.value() > 0 && j.hidden.value() > 0
+                && j.layers.value() < 1_000_000 && j.hidden.value() < 10_000_000) {
+            double h = j.hidden.value();
+            double params = 12.0 * j.layers.value() * h * h;
+            j.parameters = new Located<>(params, j.layers.span());
+            j.stated.add(new Specs.Stated("parameters", String.valueOf((long) params),
+                    "≈ 12 × " + written(root, "num-layers") + " " + j.layers.value() + " × " + written(root, "hidden-size") + " "
+                            + j.hidden.value() + "², the layers' weights without embeddings; the configuration states no count",
+                    StatedKind.CONFIG, j.layers.span()));
+        }
+        if (j.gpusPerNode != null && j.nodes != null) {
+            j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "num_nodes × num_gpus", StatedKind.CONFIG, j.nodes.span());
+        }
+        sink.drafts.add(j);
+    }
+}

@@ -1,0 +1,66 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.Nodes.scalar;
+
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs.StatedKind;
+import dev.gpulint.tree.MappingNode;
+
+/**
+ * Amazon SageMaker HyperPod recipes (the SageMaker model parallelism library, SMP v2):
+ * {@code trainer.num_nodes × trainer.devices} GPUs, and in {@code model} the
+ * {@code *_degree} keys ({@code tensor_model_parallel_degree}, {@code expert_model_parallel_degree},
+ * {@code context_parallel_degree}), the per-GPU {@code train_batch_size}, and the model's shape
+ * ({@code num_hidden_layers}, {@code num_attention_heads}, {@code num_key_value_heads},
+ * {@code hidden_size}, {@code max_context_width}, {@code num_experts}). The data-parallel size is
+ * what is left (FSDP's {@code shard_degree} shards within it): it is not bound, so PAR001 checks
+ * that tp × cp divides the GPU count.
+ */
+final class HyperPodRecipeAdapter implements FormatAdapter {
+    static final String FORMAT = "SageMaker HyperPod recipe";
+
+    @Override public String format() { return FORMAT; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) {
+        MappingNode trainer = map(root, "trainer");
+        MappingNode model = map(root, "model");
+        if (trainer == null || model == null) return false;
+        return (trainer.get("num_nodes").isPresent() || trainer.get("devices").isPresent())
+                && (model.get("tensor_model_parallel_degree").isPresent() || model.get("expert_model_parallel_degree").isPresent()
+                    || model.get("context_parallel_degree").isPresent() || model.get("shard_degree").isPresent());
+    }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        JobDraft j = new JobDraft(FORMAT, file.displayPath(), root.span());
+        j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
+        MappingNode trainer = map(root, "trainer");
+        MappingNode model = map(root, "model");
+        j.nodes = j.key("trainer.num_nodes", Nodes.whole(scalar(trainer, "num_nodes")));
+        j.gpusPerNode = j.key("trainer.devices", Nodes.whole(scalar(trainer, "devices")));
+        if (j.gpusPerNode != null && j.gpusPerNode.value() == -1) j.gpusPerNode = null;     // -1: every GPU of the node
+        j.gpusPerNodeWhere = "trainer.devices";
+        j.tp = size(j, model, "tp", "tensor_model_parallel_degree");
+        j.ep = size(j, model, "ep", "expert_model_parallel_degree");
+        j.cp = size(j, model, "cp", "context_parallel_degree");
+        j.micro = j.key("train_batch_size", Nodes.whole(scalar(model, "train_batch_size")));
+        j.layers = j.key("num_hidden_layers", Nodes.whole(scalar(model, "num_hidden_layers")));
+        j.heads = j.key("num_attention_heads", Nodes.whole(scalar(model, "num_attention_heads")));
+        j.kvHeads = j.key("num_key_value_heads", Nodes.whole(scalar(model, "num_key_value_heads")));
+        j.hidden = j.key("hidden_size", Nodes.whole(scalar(model, "hidden_size")));
+        j.seqLength = j.key("max_context_width", Nodes.whole(scalar(model, "max_context_width")));
+        Located<Boolean> moe = Nodes.bool(scalar(model, "moe"));
+        if (moe != null && moe.value()) j.experts = j.key("num_experts", Nodes.whole(scalar(model, "num_experts")));
+        j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "trainer.num_nodes × trainer.devices", StatedKind.CONFIG,
+                j.nodes != null ? j.nodes.span() : null);
+        sink.drafts.add(j);
+    }
+
+    /** A {@code *_degree}: its number; written as a placeholder (${...}, ???): unknown. */
+    private static Located<Long> size(JobDraft j, MappingNode model, String size, String key) {
+        Located<Long> v = j.key(key, Nodes.whole(scalar(model, key)));
+        j.unknownIf(size, scalar(model, key) != null && !scalar(model, key).isNull(), v);
+        return v;
+    }
+}

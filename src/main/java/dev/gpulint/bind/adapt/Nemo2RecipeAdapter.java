@@ -1,0 +1,75 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.Nodes.scalar;
+
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs.StatedKind;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
+import java.util.Map;
+
+/**
+ * NeMo 2 recipes written as YAML (a recipe's configuration, serialised by NeMo-Run):
+ * {@code trainer.num_nodes × trainer.devices}, the {@code trainer.strategy} (MegatronStrategy)
+ * sizes {@code tensor_model_parallel_size}, {@code pipeline_model_parallel_size},
+ * {@code virtual_pipeline_model_parallel_size}, {@code context_parallel_size},
+ * {@code expert_model_parallel_size}, {@code sequence_parallel}; {@code data.micro_batch_size},
+ * {@code data.global_batch_size}, {@code data.seq_length}; and {@code model.config}'s
+ * {@code num_layers}, {@code hidden_size}, {@code num_attention_heads}, {@code num_query_groups},
+ * {@code num_moe_experts}. {@code _target_} keys are ignored.
+ */
+final class Nemo2RecipeAdapter implements FormatAdapter {
+    static final String FORMAT = "NeMo 2 recipe";
+    private static final Map<String, String> SIZES = Map.of("tp", "tensor_model_parallel_size", "pp", "pipeline_model_parallel_size",
+            "virtual_pp", "virtual_pipeline_model_parallel_size", "cp", "context_parallel_size", "ep", "expert_model_parallel_size");
+
+    @Override public String format() { return FORMAT; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) {
+        MappingNode strategy = map(root, "trainer", "strategy");
+        if (strategy == null) return false;
+        for (String k : SIZES.values()) if (strategy.get(k).isPresent()) return true;
+        return false;
+    }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        JobDraft j = new JobDraft(FORMAT, file.displayPath(), root.span());
+        j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
+        MappingNode trainer = map(root, "trainer");
+        MappingNode strategy = map(trainer, "strategy");
+        j.nodes = j.key("trainer.num_nodes", Nodes.whole(scalar(trainer, "num_nodes")));
+        j.gpusPerNode = j.key("trainer.devices", Nodes.whole(scalar(trainer, "devices")));
+        if (j.gpusPerNode != null && j.gpusPerNode.value() == -1) j.gpusPerNode = null;
+        j.gpusPerNodeWhere = "trainer.devices";
+        j.tp = size(j, strategy, "tp");
+        j.pp = size(j, strategy, "pp");
+        j.vpp = size(j, strategy, "virtual_pp");
+        j.cp = size(j, strategy, "cp");
+        j.ep = size(j, strategy, "ep");
+        j.sequenceParallel = Nodes.bool(scalar(strategy, "sequence_parallel"));
+        MappingNode data = map(root, "data");
+        j.micro = j.key("data.micro_batch_size", Nodes.whole(scalar(data, "micro_batch_size")));
+        j.global = j.key("data.global_batch_size", Nodes.whole(scalar(data, "global_batch_size")));
+        j.seqLength = j.key("data.seq_length", Nodes.whole(scalar(data, "seq_length")));
+        MappingNode config = map(root, "model", "config");
+        j.layers = j.key("model.config.num_layers", Nodes.whole(scalar(config, "num_layers")));
+        j.hidden = j.key("model.config.hidden_size", Nodes.whole(scalar(config, "hidden_size")));
+        j.heads = j.key("model.config.num_attention_heads", Nodes.whole(scalar(config, "num_attention_heads")));
+        j.kvHeads = j.key("model.config.num_query_groups", Nodes.whole(scalar(config, "num_query_groups")));
+        j.experts = j.key("model.config.num_moe_experts", Nodes.whole(scalar(config, "num_moe_experts")));
+        j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "trainer.num_nodes × trainer.devices", StatedKind.CONFIG,
+                j.nodes != null ? j.nodes.span() : null);
+        sink.drafts.add(j);
+    }
+
+    /** A strategy size: its number; null ("not set") takes the default; a placeholder is unknown. */
+    private static Located<Long> size(JobDraft j, MappingNode strategy, String size) {
+        String key = SIZES.get(size);
+        ScalarNode s = scalar(strategy, key);
+        Located<Long> v = j.key("trainer.strategy." + key, Nodes.whole(s));
+        j.unknownIf(size, s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null"), v);
+        return v;
+    }
+}

@@ -1,0 +1,48 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.Nodes.scalar;
+import static dev.gpulint.bind.adapt.Nodes.text;
+
+import dev.gpulint.core.Span;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
+import java.util.Locale;
+
+/**
+ * The SR-IOV network operator's {@code SriovNetworkNodePolicy} ({@code sriovnetwork.openshift.io}),
+ * which NVIDIA's network operator uses for SR-IOV RDMA NICs: {@code linkType} (eth or ib),
+ * {@code mtu}, {@code isRdma} / {@code deviceType}, and {@code nodeSelector}, which its API
+ * requires. It binds as a NIC policy (NET008, NET009); it states no lossless settings.
+ */
+final class SriovPolicyAdapter implements FormatAdapter {
+    static final String KIND = "SriovNetworkNodePolicy";
+
+    @Override public String format() { return KIND; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) {
+        String api = text(root, "apiVersion");
+        return api != null && api.startsWith("sriovnetwork.openshift.io/") && KIND.equals(text(root, "kind"));
+    }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        ScalarNode nameNode = scalar(root, "metadata", "name");
+        Span nameSpan = nameNode != null ? nameNode.span() : root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span();
+        String label = nameNode != null && !nameNode.isNull() ? nameNode.text() : name;
+        MappingNode spec = map(root, "spec");
+        if (spec == null) return;
+        Located<Boolean> rdma = Nodes.bool(scalar(spec, "isRdma"));
+        String device = text(spec, "deviceType");
+        if ((rdma == null || !rdma.value()) && device != null && device.strip().toLowerCase(Locale.ROOT).equals("rdma")) {
+            rdma = new Located<>(true, scalar(spec, "deviceType").span());
+        }
+        MappingNode selector = map(spec, "nodeSelector");
+        Span selectorSpan = selector != null ? selector.span()
+                : spec.entry("nodeSelector").map(e -> e.key().span()).orElse(null);     // written, but empty or not a map
+        sink.nicPolicies.add(new Specs.NicPolicy(KIND, new Located<>(label, nameSpan), file.displayPath(),
+                Nodes.string(scalar(spec, "linkType")), Nodes.integer(scalar(spec, "mtu")), rdma, selectorSpan, true, nameSpan));
+    }
+}

@@ -1,0 +1,68 @@
+package dev.gpulint.facts;
+
+import dev.gpulint.core.Span;
+
+/**
+ * A NIC policy of a network operator (SriovNetworkNodePolicy, NicConfigurationTemplate): its link
+ * type, its MTU and what that MTU gives RDMA, and whether it selects its nodes.
+ */
+public final class NicPolicyFact {
+    private final String kind, name, file, linkType, linkTypeWritten;
+    private final Span span, linkTypeSpan, mtuSpan;
+    private final long mtu;
+    private final boolean rdma, nodeSelector, nodeSelectorRequired;
+
+    public NicPolicyFact(String kind, String name, String file, Span span, String linkType, String linkTypeWritten,
+                         Span linkTypeSpan, long mtu, Span mtuSpan, boolean rdma, boolean nodeSelector,
+                         boolean nodeSelectorRequired) {
+        this.kind = kind; this.name = name; this.file = file; this.span = span; this.linkType = linkType;
+        this.linkTypeWritten = linkTypeWritten; this.linkTypeSpan = linkTypeSpan; this.mtu = mtu; this.mtuSpan = mtuSpan;
+        this.rdma = rdma; this.nodeSelector = nodeSelector; this.nodeSelectorRequired = nodeSelectorRequired;
+    }
+
+    /** The object's kind: SriovNetworkNodePolicy or NicConfigurationTemplate. */
+    public String getKind() { return kind; }
+    /** metadata.name. */
+    public String getName() { return name; }
+    /** The file it is declared in. */
+    public String getFile() { return file; }
+    /** Where the object's name is written (its first key when it has no name). */
+    public Span getSpan() { return span; }
+    /** The link type: infiniband, ethernet, or null when not stated. */
+    public String getLinkType() { return linkType; }
+    /** The link type as written (ib, eth, Ethernet, Infiniband); null when not stated. */
+    public String getLinkTypeWritten() { return linkTypeWritten; }
+    /** Where the link type is written; null when not stated. */
+    public Span getLinkTypeSpan() { return linkTypeSpan; }
+    /** The MTU the policy sets; -1 when not stated. */
+    public long getMtu() { return mtu; }
+    /** Where the MTU is written; null when not stated. */
+    public Span getMtuSpan() { return mtuSpan; }
+    /** The policy turns RDMA on (isRdma: true, deviceType rdma, or a NIC configuration template, which is for RDMA). */
+    public boolean isRdma() { return rdma; }
+    /** The policy names the nodes it applies to (spec.nodeSelector). */
+    public boolean isNodeSelector() { return nodeSelector; }
+    /** The kind's API requires spec.nodeSelector (SriovNetworkNodePolicy). */
+    public boolean isNodeSelectorRequired() { return nodeSelectorRequired; }
+    /**
+     * The RDMA MTU an Ethernet MTU gives RoCE: the largest InfiniBand MTU (256, 512, 1024, 2048,
+     * 4096) that does not exceed it (1024 for 1500, 4096 for 9000); -1 without an MTU.
+     */
+    public long getRoceMtu() {
+        if (mtu < 0) return -1;
+        long best = 0;
+        for (long m = 256; m <= 4096; m *= 2) if (m <= mtu) best = m;
+        return best;
+    }
+    /** The IPoIB MTU of datagram mode on a 4096-byte InfiniBand link MTU: 4096 less the 4-byte IPoIB header. */
+    public long getIpoibMtu() { return 4092; }
+    /** The IPoIB MTU of datagram mode on a 2048-byte InfiniBand link MTU, the smallest a current fabric runs: 2044. */
+    public long getIpoibMinMtu() { return 2044; }
+
+    /** The stable name of what a finding on this fact is about, for fingerprints. */
+    public String identity() { return kind + ":" + name; }
+
+    @Override public String toString() {
+        return "NicPolicyFact[" + kind + " " + name + " link=" + linkType + " mtu=" + mtu + " rdma=" + rdma + " selector=" + nodeSelector + "]";
+    }
+}

@@ -118,6 +118,11 @@ public final class Binder {
                 for (MappingNode.Entry e : m.entries()) {
                     if (!(e.value() instanceof ScalarNode)) wrongType(e.key(), e.value(), "a single value", path + "/" + e.key().text());
                 }
+                if (name.equals("env") && m.entries().size() > Specs.MAX_ENV) {
+                    ScalarNode first = m.entries().get(Specs.MAX_ENV).key();
+                    findings.add(new Finding("NCCL004", dev.gpulint.core.Level.NOTE, first.span(),
+                            Specs.envLeftOut(m.entries().size(), first.text()), List.of(), path + "#limit"));
+                }
             }
             default -> {
                 if (!(value instanceof ScalarNode s)) { wrongType(key, value, expected(f), path); return; }

@@ -118,6 +118,11 @@ public final class Binder {
                 for (MappingNode.Entry e : m.entries()) {
                     if (!(e.value() instanceof ScalarNode)) wrongType(e.key(), e.value(), "a single value", path + "/" + e.key().text());
                 }
+                if (name.equals("env") && m.entries().size() > Specs.MAX_ENV) {
+                    ScalarNode first = m.entries().get(Specs.MAX_ENV).key();
+                    findings.add(new Finding("NCCL004", dev.gpulint.core.Level.NOTE, first.span(),
+                            Specs.envLeftOut(m.entries().size(), first.text()), List.of(), path + "#limit"));
+                }
             }
             default -> {
                 if (!(value instanceof ScalarNode s)) { wrongType(key, value, expected(f), path); return; }
@@ -148,31 +153,33 @@ public final class Binder {
             case STRING -> values.put(s, t);
             case INT -> {
                 Parsed<Long> p = Quantities.integer(t);
-                if (!p.ok()) { typeError(s, path, "'" + name + "' must be an integer, found '" + t + "'"); return; }
+                if (!p.ok()) { typeError(s, path, Quantities.tooLong(t) != null ? p.problem()
+                        : "'" + name + "' must be an integer, found '" + Quantities.shortText(t) + "'"); return; }
                 String outOfRange = f.outOfRange(name, p.value());
                 if (outOfRange != null) { typeError(s, path, outOfRange); return; }
                 values.put(s, p.value());
             }
             case NUMBER -> {
                 Parsed<Double> p = Quantities.count(t);
-                if (!p.ok() || p.value() <= 0) { typeError(s, path, "'" + name + "' must be a positive number, found '" + t + "'"); return; }
+                if (!p.ok() || p.value() <= 0) { typeError(s, path, Quantities.tooLong(t) != null ? p.problem()
+                        : "'" + name + "' must be a positive number, found '" + Quantities.shortText(t) + "'"); return; }
                 values.put(s, p.value());
             }
             case COUNT -> {
                 Parsed<Double> p = Quantities.count(t);
                 if (!p.ok()) { typeError(s, path, "'" + name + "': " + p.problem()); return; }
-                if (p.value() <= 0) { typeError(s, path, "'" + name + "' must be positive, found '" + t + "'"); return; }
+                if (p.value() <= 0) { typeError(s, path, "'" + name + "' must be positive, found '" + Quantities.shortText(t) + "'"); return; }
                 values.put(s, p.value());
             }
             case BOOL -> {
                 String l = t.toLowerCase(Locale.ROOT);
                 if (l.equals("true") || l.equals("false")) values.put(s, l.equals("true"));
-                else typeError(s, path, "'" + name + "' must be true or false, found '" + t + "'");
+                else typeError(s, path, "'" + name + "' must be true or false, found '" + Quantities.shortText(t) + "'");
             }
             case ENUM -> {
                 if (f.values().contains(t)) { values.put(s, t); return; }
                 String guess = DidYouMean.closest(t, f.values());
-                typeError(s, path, "'" + name + "' is '" + t + "'; expected one of " + String.join(", ", f.values())
+                typeError(s, path, "'" + name + "' is '" + Quantities.shortText(t) + "'; expected one of " + String.join(", ", f.values())
                         + (guess != null ? " (did you mean '" + guess + "'?)" : ""));
             }
             case RATIO -> {
@@ -196,12 +203,12 @@ public final class Binder {
             String d = part.trim().toLowerCase(Locale.ROOT);
             if (!Schema.ORDER_DIMS.contains(d)) {
                 String guess = DidYouMean.closest(d, Schema.ORDER_DIMS);
-                typeError(s, path, "rank order '" + s.text() + "' has '" + part + "'; the dimensions are tp, cp, ep, dp, pp"
+                typeError(s, path, "rank order '" + Quantities.shortText(s.text()) + "' has '" + Quantities.shortText(part) + "'; the dimensions are tp, cp, ep, dp, pp"
                         + (guess != null ? " (did you mean '" + guess + "'?)" : ""));
                 return;
             }
             if (dims.contains(d)) {
-                typeError(s, path, "rank order '" + s.text() + "' names '" + d + "' twice");
+                typeError(s, path, "rank order '" + Quantities.shortText(s.text()) + "' names '" + d + "' twice");
                 return;
             }
             dims.add(d);
@@ -220,7 +227,7 @@ public final class Binder {
     }
 
     private void wrongType(ScalarNode key, Node value, String expected, String path) {
-        String found = value instanceof ScalarNode sc ? "'" + sc.text() + "'" : value.describe();
+        String found = value instanceof ScalarNode sc ? "'" + Quantities.shortText(sc.text()) + "'" : value.describe();
         findings.add(Finding.of("SYN002", value.span(), path, "'" + key.text() + "' must be " + expected + ", found " + found));
     }
 

@@ -89,6 +89,7 @@ final class SpecBuilder {
         MappingNode envNode = sub(r, "env");
         if (envNode != null) {
             for (MappingNode.Entry e : envNode.entries()) {
+                if (env.size() >= Specs.MAX_ENV) break;   // the binder's note says how many were left out
                 if (e.value() instanceof ScalarNode s && !env.containsKey(e.key().text())) {
                     env.put(e.key().text(), new Located<>(s.text(), s.span()));
                 }

@@ -46,14 +46,27 @@ public final class Quantities {
         return "'" + shortText(text) + "' is too large a number";
     }
 
+    /**
+     * The problem of a literal longer than {@link #MAX_LENGTH} (a 1 MB integer), found before any
+     * regular expression or number parser sees it; null when it is short enough to read.
+     */
+    public static String tooLong(String text) {
+        if (text.length() <= MAX_LENGTH) return null;
+        String t = text.strip();
+        if (t.length() <= MAX_LENGTH) return null;
+        return "number too long: '" + shortText(t) + "' has " + t.length() + " characters; gpulint reads numbers and quantities of at most "
+                + MAX_LENGTH + " characters";
+    }
+
     /** The text for messages: stripped, and cut to a readable length. */
-    static String shortText(String text) {
+    public static String shortText(String text) {
         if (text.length() <= 64) return text;
         String t = text.strip();
         return t.length() <= 64 ? t : t.substring(0, 60) + "…";
     }
 
     public static Parsed<Bandwidth> bandwidth(String text) {
+        if (tooLong(text) != null) return Parsed.typeError(tooLong(text));
         Matcher m = quantity(text);
         if (m == null) return Parsed.typeError("'" + shortText(text) + "' is not a bandwidth (a number and a unit such as 400 Gb/s or 50 GB/s)");
         double n = number(m.group(1));
@@ -82,6 +95,7 @@ public final class Quantities {
     }
 
     public static Parsed<DataSize> size(String text) {
+        if (tooLong(text) != null) return Parsed.typeError(tooLong(text));
         Matcher m = quantity(text);
         if (m == null) return Parsed.typeError("'" + shortText(text) + "' is not a size (a number and a unit such as 80 GB or 141 GiB)");
         double n = number(m.group(1));
@@ -100,6 +114,7 @@ public final class Quantities {
 
     /** Seconds from "2.5 s", "800ms", "1 min". */
     public static Parsed<Double> duration(String text) {
+        if (tooLong(text) != null) return Parsed.typeError(tooLong(text));
         Matcher m = quantity(text);
         if (m == null) return Parsed.typeError("'" + shortText(text) + "' is not a duration (a number and ms, s or min)");
         double n = number(m.group(1));
@@ -117,6 +132,7 @@ public final class Quantities {
 
     /** A count: integer, `_` separators, exponent, or a K/M/B/T suffix (70B = 70 billion). */
     public static Parsed<Double> count(String text) {
+        if (tooLong(text) != null) return Parsed.typeError(tooLong(text));
         Matcher m = quantity(text);
         if (m == null) return Parsed.typeError("'" + shortText(text) + "' is not a count (e.g. 70B, 8e9, 1_024)");
         double n = number(m.group(1));
@@ -137,6 +153,7 @@ public final class Quantities {
 
     /** An integer: digits with optional `_` separators or an integral exponent (1e3). */
     public static Parsed<Long> integer(String text) {
+        if (tooLong(text) != null) return Parsed.typeError(tooLong(text));
         Matcher m = quantity(text);
         if (m == null || !m.group(2).isEmpty()) return Parsed.typeError("'" + shortText(text) + "' is not an integer");
         try {

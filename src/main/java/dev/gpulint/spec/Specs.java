@@ -67,6 +67,19 @@ public final class Specs {
         }
     }
 
+    /**
+     * The most environment variables of one job gpulint checks (launches set dozens; 100,000 `mpirun -x`
+     * would cost a did-you-mean each). The binders keep the first ones and report how many were left out.
+     */
+    public static final int MAX_ENV = 1000;
+
+    /** The note at the first environment variable past {@link #MAX_ENV}: how many were left out. */
+    public static String envLeftOut(int total, String firstLeftOut) {
+        return "this job sets " + total + " environment variables: gpulint checks the first " + MAX_ENV + " and left out the other "
+                + (total - MAX_ENV) + ", from '" + Quantities.shortText(firstLeftOut) + "' on (real launches set dozens; "
+                + "check the rest by hand or split the list)";
+    }
+
     public record Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
                       Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,

@@ -61,6 +61,22 @@ class HostileNumbersTest {
         hasFinding(lint(SourceFile.of("c.topo", topo.replace("parameters = 7.2B", "parameters = 1e400"))), "c.topo:26:30 SYN002");
     }
 
+    /** A 3 MB integer literal: one finding at the literal, a short message, read in linear time (was 235 s). */
+    @Test
+    @org.junit.jupiter.api.Timeout(20)
+    void aThreeMegabyteLiteralIsANumberTooLong() throws IOException {
+        String topo = sample("a100-pcie.topo");
+        String big = "9".repeat(3_000_000);
+        List<String> out = lint(SourceFile.of("c.topo", topo.replace("    count = 4\n", "    count = " + big + "\n")
+                .replace("bandwidth = 600 GB/s", "bandwidth = " + big + " GB/s").replace("parameters = 7.2B", "parameters = " + big + "B")));
+        String expected = "number too long: '" + "9".repeat(60) + "…' has %d characters; gpulint reads numbers and "
+                + "quantities of at most 256 characters.";
+        hasFinding(out, "c.topo:15:13 SYN002 " + expected.formatted(3_000_000));
+        hasFinding(out, "c.topo:17:58 SYN002 " + expected.formatted(3_000_005));
+        hasFinding(out, "c.topo:26:30 SYN002 'parameters': " + expected.formatted(3_000_001));
+        assertTrue(out.stream().allMatch(s -> s.length() < 2_000), "messages stay short");
+    }
+
     @Test
     void nemoAndPyTorchJob() throws IOException {
         String nemo = sample("nemo-gpt3-20b.yaml");

@@ -20,6 +20,18 @@ class HostileReadTest {
         assertFalse(r.failed());
     }
 
+    /** snakeyaml re-copied its window per 1 KiB read: one 8 MiB scalar without a blank took 46 s (quadratic). */
+    @Test
+    @org.junit.jupiter.api.Timeout(20)
+    void anEightMebibyteScalarIsReadInLinearTime() {
+        String big = "x".repeat((8 << 20) - 200);
+        String text = "kind: cluster\nname: c\nnode_groups:\n  - name: a\n    count: 1\n    gpu: { model: \"" + big + "\", count: 8 }\n"
+                + "  - name: b\n    count: 1\n    gpu: { model: " + big + ", count: 8 }\n";
+        ReadResult r = Readers.read(SourceFile.of("big.yaml", text));
+        assertEquals(List.of(), r.problems());
+        assertEquals(1, r.documents().size());
+    }
+
     @Test
     void sixtyMergeKeysOfDefaultsAreOrdinary() {
         StringBuilder sb = new StringBuilder(".defaults: &defaults\n  image: python:3.12\n  tags: [gpu, docker]\n  retry: { max: 2 }\n");

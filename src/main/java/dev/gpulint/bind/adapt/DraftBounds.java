@@ -72,6 +72,11 @@ final class DraftBounds {
                     keep(j, MICRO, ds.microBatchPerGpu(), bad, out),
                     keep(j, MICRO_BATCHES, ds.gradientAccumulation(), bad, out));
         }
+        if (j.envLeftOut > 0) {
+            out.add(new Finding("NCCL004", dev.gpulint.core.Level.NOTE, j.firstEnvLeftOut.span(),
+                    Specs.envLeftOut(j.env.size() + j.envLeftOut, j.firstEnvLeftOut.value()), List.of(),
+                    j.format + ":" + (j.name != null ? j.name.value() : j.file) + "/env#limit"));
+        }
         return out;
     }
 

@@ -35,6 +35,9 @@ final class JobDraft {
     /** The ZeRO stage is written as a placeholder. */
     boolean zeroStageUnknown;
     final Map<String, Located<String>> env = new LinkedHashMap<>();
+    /** Variables past {@link Specs#MAX_ENV}: how many, and the first (its name where it is written). */
+    int envLeftOut;
+    Located<String> firstEnvLeftOut;
     final List<Stated> stated = new ArrayList<>();
     final List<Located<String>> rdma = new ArrayList<>();
     boolean podsVisible, rdmaByAccess;
@@ -78,6 +81,10 @@ final class JobDraft {
 
     /** An environment variable: the first statement binds it; every statement is kept for the cross-checks. */
     void env(String name, String value, Span at, String where) {
+        if (env.size() >= Specs.MAX_ENV && !env.containsKey(name)) {
+            if (envLeftOut++ == 0) firstEnvLeftOut = new Located<>(name, at);
+            return;
+        }
         env.putIfAbsent(name, new Located<>(value, at));
         stated.add(new Stated("env:" + name, value, where, StatedKind.CONFIG, at));
     }

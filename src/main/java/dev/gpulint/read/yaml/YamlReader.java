@@ -58,6 +58,7 @@ public final class YamlReader {
                 .setAllowDuplicateKeys(true)          // the binder reports duplicates with both locations
                 .setCodePointLimit(Math.max(3 * 1024 * 1024, file.text().length() + 1))
                 .setMaxAliasesForCollections(Integer.MAX_VALUE)
+                .setBufferSize(bufferSize(file.text()))
                 .build();
         int[] budget = {file.text().length() + EXPANSION_ALLOWANCE};
         List<Document> docs = new ArrayList<>();
@@ -88,6 +89,23 @@ public final class YamlReader {
             return new ReadResult(file, List.of(), List.of(syntaxError(Span.at(name, 1, 1), "YAML could not be read: " + m)), true);
         }
         return new ReadResult(file, docs, List.of(), manifest, foreign);
+    }
+
+    /**
+     * snakeyaml's reader copies its whole unread window each time it reads another buffer, so one
+     * token longer than the buffer (an 8 MiB scalar without a blank) costs its length squared over
+     * the buffer size: 46 s for 8 MiB with the default 1 KiB. The buffer holds the longest run of
+     * non-blank characters (where a token can lie unbroken), so each token needs at most two reads
+     * and reading stays linear; ordinary files keep the default.
+     */
+    static int bufferSize(String text) {
+        int longest = 0, run = 0;
+        for (int i = 0, n = text.length(); i < n; i++) {
+            char c = text.charAt(i);
+            if (c == ' ' || c == '\n' || c == '\r' || c == '\t') run = 0;
+            else if (++run > longest) longest = run;
+        }
+        return (int) Math.min(Math.max(1024L, 2L * longest + 2), text.length() + 2L);
     }
 
     private static Finding syntaxError(Span at, String message) {

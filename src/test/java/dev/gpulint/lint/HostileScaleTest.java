@@ -1,0 +1,88 @@
+package dev.gpulint.lint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Level;
+import dev.gpulint.read.SourceFile;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Inputs that are large rather than malformed: each must be linted in time linear in its size. The
+ * timeouts are generous (the quadratic versions took minutes); the bench measures the real times.
+ */
+class HostileScaleTest {
+
+    /** The rule base is built once, outside the timed tests (it takes seconds on a loaded machine). */
+    @org.junit.jupiter.api.BeforeAll
+    static void warmUp() {
+        lint(SourceFile.of("warm.yaml", "kind: cluster\nname: w\nnode_groups: []\n"));
+    }
+
+    private static List<Finding> lint(SourceFile... files) {
+        return new Linter().maxFindingsPerRule(Integer.MAX_VALUE).lint(List.of(files)).findings();
+    }
+
+    private static String where(Finding f) {
+        return f.span().startLine() + ":" + f.span().startColumn();
+    }
+
+    private static final String MPIJOB = """
+            apiVersion: kubeflow.org/v2beta1
+            kind: MPIJob
+            metadata: { name: m }
+            spec:
+              slotsPerWorker: 8
+              mpiReplicaSpecs:
+                Launcher:
+                  template:
+                    spec:
+                      containers:
+                        - command:
+                            - bash
+                            - -c
+                            - |
+                              mpirun -np 16 -N 8 %s python train.py
+                Worker:
+                  replicas: 2
+                  template:
+                    spec:
+                      containers:
+                        - resources: { limits: { nvidia.com/gpu: 8 } }
+            """;
+
+    /** 100,000 `mpirun -x` variables each cost a did-you-mean (35-40 s): the first 1,000 are checked, a note counts the rest. */
+    @Test
+    @Timeout(60)   // ~8 s of CPU here; the note, not the time, is what fails without the cap
+    void aHundredThousandMpirunVariablesAreCappedWithANote() {
+        StringBuilder xs = new StringBuilder();
+        for (int i = 0; i < 100_000; i++) xs.append("-x NCCL_IB_HCAX").append(i).append("=mlx5 ");
+        List<Finding> out = lint(SourceFile.of("mpi.yaml", MPIJOB.formatted(xs)));
+        List<Finding> notes = out.stream().filter(f -> f.ruleId().equals("NCCL004") && f.level() == Level.NOTE).toList();
+        assertEquals(1, notes.size(), out.toString());
+        Finding n = notes.get(0);
+        // the value of the 1,001st variable: mpirun at column 19, then 1,000 items "-x NCCL_IB_HCAX<i>=mlx5 " before it
+        int column = 19 + "mpirun -np 16 -N 8 ".length() + 1000 * "-x NCCL_IB_HCAX=mlx5 ".length() + (10 + 90 * 2 + 900 * 3)
+                + "-x NCCL_IB_HCAX1000=".length();
+        assertEquals("15:" + column, where(n));
+        assertEquals("this job sets 100000 environment variables: gpulint checks the first 1000 and left out the other 99000, "
+                + "from 'NCCL_IB_HCAX1000' on (real launches set dozens; check the rest by hand or split the list).", n.message());
+    }
+
+    /** The same cap for a native manifest's env mapping. */
+    @Test
+    @Timeout(20)
+    void aHundredThousandNativeEnvVariablesAreCappedWithANote() {
+        StringBuilder sb = new StringBuilder("kind: training_job\nname: j\ncluster: c\nnodes: 2\nenv:\n");
+        for (int i = 0; i < 100_000; i++) sb.append("  NCCL_IB_HCAX").append(i).append(": mlx5\n");
+        List<Finding> out = lint(SourceFile.of("job.yaml", sb.toString()));
+        List<Finding> notes = out.stream().filter(f -> f.ruleId().equals("NCCL004") && f.level() == Level.NOTE).toList();
+        assertEquals(1, notes.size(), out.toString());
+        assertEquals("1006:3", where(notes.get(0)));
+        assertTrue(notes.get(0).message().startsWith("this job sets 100000 environment variables: gpulint checks the first 1000 "
+                + "and left out the other 99000, from 'NCCL_IB_HCAX1000' on"), notes.get(0).message());
+    }
+}

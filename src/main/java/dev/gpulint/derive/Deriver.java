@@ -33,6 +33,7 @@ public final class Deriver {
     public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Specs.DcgmField> counters,
                                List<Specs.MetricQuery> queries) {
         Facts out = new Facts();
+        JobAnalysis.reset();
         Resolver resolver = new Resolver(catalog);
         BandwidthReadings bandwidths = new BandwidthReadings(catalog, out);
         NodeGroupAnalysis groups = new NodeGroupAnalysis(catalog, out);
@@ -57,6 +58,7 @@ public final class Deriver {
             OriginAnalysis.job(j, out);
         }
         bandwidths.finish();
+        JobAnalysis.reset();
         DcgmAnalysis.fields(counters, queries, out);
         return out.list();
     }

@@ -41,6 +41,7 @@ public final class Deriver {
     public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Specs.DcgmField> counters,
                                List<Specs.MetricQuery> queries, List<Specs.NicPolicy> nicPolicies) {
         Facts out = new Facts();
+        JobAnalysis.reset();
         Resolver resolver = new Resolver(catalog);
         BandwidthReadings bandwidths = new BandwidthReadings(catalog, out);
         NodeGroupAnalysis groups = new NodeGroupAnalysis(catalog, out);
@@ -66,6 +67,7 @@ public final class Deriver {
             MachinesAnalysis.job(j, out);
         }
         bandwidths.finish();
+        JobAnalysis.reset();
         DcgmAnalysis.fields(counters, queries, out);
         for (Specs.NicPolicy p : nicPolicies) NicPolicyAnalysis.policy(p, out);
         return out.list();

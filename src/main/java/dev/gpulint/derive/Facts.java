@@ -18,4 +18,17 @@ public final class Facts {
     public int ordinal() { return ordinal++; }
 
     public List<Object> list() { return List.copyOf(facts); }
+
+    private final java.util.Map<java.util.List<String>, dev.gpulint.core.Span> firstOfName = new java.util.HashMap<>();
+
+    /**
+     * Where the first {@code kind} named {@code name} is written, when one came before this one; null
+     * for the first (and for no name). One lookup per fact, so duplicate names (SYN004) cost no
+     * pairwise join in the rules, however many facts share a name.
+     */
+    public dev.gpulint.core.Span earlierOfName(String kind, String name, dev.gpulint.core.Span at) {
+        if (name == null) return null;
+        dev.gpulint.core.Span first = firstOfName.putIfAbsent(java.util.List.of(kind, name), at);
+        return first;
+    }
 }

@@ -139,6 +139,15 @@ public final class Resolver {
         return best;
     }
 
+    /** Each cluster's node groups by name, the first of a name kept: a lookup per job, not a scan of a fleet's groups. */
+    private final Map<Resolved.Cluster, Map<String, Resolved.Group>> groupsByName = new java.util.IdentityHashMap<>();
+
+    private static Map<String, Resolved.Group> groupIndex(Resolved.Cluster c) {
+        Map<String, Resolved.Group> index = new java.util.HashMap<>();
+        for (Resolved.Group g : c.groups()) index.putIfAbsent(g.name(), g);
+        return index;
+    }
+
     /** A job against the first cluster of the name it references. */
     public Resolved.Job job(Specs.Job j) {
         String name = j.name().value();
@@ -146,7 +155,7 @@ public final class Resolver {
         Resolved.Group group = null;
         if (cluster != null) {
             if (j.nodeGroup() != null) {
-                for (Resolved.Group g : cluster.groups()) if (g.name().equals(j.nodeGroup().value())) { group = g; break; }
+                group = groupsByName.computeIfAbsent(cluster, Resolver::groupIndex).get(j.nodeGroup().value());
             } else if (cluster.spec().nodeGroups().size() == 1 && !cluster.groups().isEmpty()) {
                 group = cluster.groups().get(0);
             }

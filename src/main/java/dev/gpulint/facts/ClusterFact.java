@@ -49,6 +49,14 @@ public final class ClusterFact {
     /** Node groups the cluster declares. */
     public int getNodeGroupCount() { return nodeGroupCount; }
 
+    private Span firstNameSpan;
+
+    /** Where an earlier cluster of the same name is written (the first of them); null when this is the first with its name. */
+    public Span getFirstNameSpan() { return firstNameSpan; }
+
+    /** Records the first cluster of the same name (the derive stage keys clusters by name). */
+    public ClusterFact firstOfName(Span first) { this.firstNameSpan = first; return this; }
+
     private final double oversubscription;
     private final Span oversubscriptionSpan;
     private final boolean rdma;

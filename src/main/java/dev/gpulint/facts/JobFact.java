@@ -32,6 +32,8 @@ public final class JobFact {
         private final JobFact f = new JobFact();
         public JobFact fact() { return f; }
         public Builder name(String n, Span s, String file, int ordinal) { f.name = n; f.nameSpan = s; f.file = file; f.ordinal = ordinal; return this; }
+        /** Where an earlier job of the same name is written; null when this is the first with its name. */
+        public Builder firstOfName(Span first) { f.firstNameSpan = first; return this; }
         public Builder cluster(String n, Span s, boolean resolved, int groups, String names) {
             f.clusterName = n; f.clusterSpan = s; f.clusterResolved = resolved; f.clusterGroupCount = groups; f.clusterGroupNames = names; return this;
         }
@@ -63,6 +65,11 @@ public final class JobFact {
     public Span getNameSpan() { return nameSpan; }
     /** Its position among the run's facts, in input order (the first of a duplicated name has the smaller one). */
     public int getOrdinal() { return ordinal; }
+
+    Span firstNameSpan;
+
+    /** Where an earlier job of the same name is written (the first of them); null when this is the first with its name. */
+    public Span getFirstNameSpan() { return firstNameSpan; }
     /** The cluster the job names; null when it names none. */
     public String getClusterName() { return clusterName; }
     /** Where the cluster is named. */

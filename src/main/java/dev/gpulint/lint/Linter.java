@@ -152,8 +152,12 @@ public final class Linter {
         }
         Binder.Bound bound = guard.bind(documents);
         findings.addAll(bound.findings());
+        // the document trees are bound: free them before derive and rules (a fleet file's tree is most of the memory)
+        documents.clear();
+        results = null;
         // configurations of other formats (NeMo, Megatron-LM, Kubernetes, SkyPilot, DeepSpeed, DCGM)
         dev.gpulint.bind.adapt.Adapters.Bound adapted = guard.adapt(foreign);
+        foreign.clear();
         findings.addAll(adapted.findings());
         for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
         List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());

@@ -85,4 +85,48 @@ class HostileScaleTest {
         assertTrue(notes.get(0).message().startsWith("this job sets 100000 environment variables: gpulint checks the first 1000 "
                 + "and left out the other 99000, from 'NCCL_IB_HCAX1000' on"), notes.get(0).message());
     }
+
+    /** 50,000 jobs of one name: SYN004 compared every pair (20,000 took over two minutes); now each job is keyed by name. */
+    @Test
+    @Timeout(60)
+    void fiftyThousandJobsOfOneNameAreLinear() {
+        StringBuilder sb = new StringBuilder("kind: cluster\nname: c\nnode_groups:\n  - { name: g, count: 2, gpu: { model: H100-SXM5-80GB, count: 8 } }\n");
+        for (int i = 0; i < 50_000; i++) sb.append("---\nkind: training_job\nname: j\ncluster: c\nnodes: 2\n");
+        List<Finding> out = lint(SourceFile.of("jobs.yaml", sb.toString()));
+        List<Finding> dup = out.stream().filter(f -> f.ruleId().equals("SYN004")).toList();
+        assertEquals(49_999, dup.size());
+        assertEquals("12:7", where(dup.get(0)));
+        assertEquals("training job 'j' is already defined at jobs.yaml:7:7; rename one.", dup.get(0).message());
+        assertEquals("jobs.yaml:7:7", dup.get(dup.size() - 1).related().get(0).span().toString());
+    }
+
+    /** 50,000 clusters of one name, the same. */
+    @Test
+    @Timeout(60)
+    void fiftyThousandClustersOfOneNameAreLinear() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 50_000; i++) {
+            sb.append("---\nkind: cluster\nname: c\nnode_groups:\n  - { name: g, count: 2, gpu: { model: H100-SXM5-80GB, count: 8 } }\n");
+        }
+        List<Finding> dup = lint(SourceFile.of("clusters.yaml", sb.toString())).stream().filter(f -> f.ruleId().equals("SYN004")).toList();
+        assertEquals(49_999, dup.size());
+        assertEquals("cluster 'c' is already defined at clusters.yaml:3:7; jobs could bind to either, so rename one.", dup.get(0).message());
+    }
+
+    /** 50,000 jobs, each on its own node group of one 50,000-group cluster: the group was found by a scan per job. */
+    @Test
+    @Timeout(60)
+    void fiftyThousandJobsOnFiftyThousandGroupsAreLinear() {
+        int n = 50_000;
+        StringBuilder sb = new StringBuilder("kind: cluster\nname: c\nnode_groups:\n");
+        for (int i = 0; i < n; i++) sb.append("  - { name: g").append(i).append(", count: 2, gpu: { model: H100-SXM5-80GB, count: 8 } }\n");
+        for (int i = 0; i < n; i++) {
+            sb.append("---\nkind: training_job\nname: j").append(i).append("\ncluster: c\nnode_group: g").append(i == 7 ? "x" : i)
+              .append("\nnodes: 2\n");
+        }
+        List<Finding> syn003 = lint(SourceFile.of("fleet.yaml", sb.toString())).stream().filter(f -> f.ruleId().equals("SYN003")).toList();
+        assertEquals(1, syn003.size(), syn003.toString());
+        assertTrue(syn003.get(0).message().contains("g0, g1, g2, g3, g4, g5, g6, g7, g8, g9, g10, g11, g12, g13, g14, g15, g16, g17, "
+                + "g18, g19, … (50000 in all)"), syn003.get(0).message());
+    }
 }

@@ -23,7 +23,8 @@ public final class ClusterAnalysis {
                         f == null ? null : span(f.oversubscription()), c.rdma(), c.pfcPriority(), c.pfcPrioritySpan(),
                 !c.roce() ? -1 : f != null && f.dscp() != null ? TrafficClass.priority((int) Math.min(63, Math.max(0, f.dscp().value()))) : 3,
                 !c.roce() ? null : f != null && f.dscp() != null ? "fabric.roce.dscp " + f.dscp().value() : "DSCP 26, NVIDIA's RoCE default",
-                c.spec().origin()));
+                c.spec().origin())
+                .firstOfName(c.spec().origin() != null ? null : out.earlierOfName("cluster", c.name(), c.spec().name().span())));
     }
 
     private static <T> T value(Located<T> l) { return l == null ? null : l.value(); }

@@ -14,17 +14,43 @@ import java.util.List;
 public final class JobAnalysis {
     private JobAnalysis() {}
 
+    /** The most node group names a job fact lists (a fleet inventory lists a million); the count says the rest. */
+    public static final int MAX_GROUP_NAMES = 20;
+
+    /** A cluster's named node groups: how many, and their names as messages list them. */
+    private record GroupNames(int count, String names) {}
+
+    /** Each cluster's names, computed once: 100,000 jobs on a 100,000-group cluster must not list them 100,000 times. */
+    private static final ThreadLocal<java.util.Map<Specs.Cluster, GroupNames>> NAMES =
+            ThreadLocal.withInitial(java.util.IdentityHashMap::new);
+
+    /** Forgets the clusters of the last run (the deriver calls it when a run begins and ends). */
+    public static void reset() { NAMES.remove(); }
+
+    private static GroupNames groupNames(Specs.Cluster c) {
+        return NAMES.get().computeIfAbsent(c, k -> {
+            List<String> names = new ArrayList<>();
+            int count = 0;
+            for (Specs.NodeGroup g : k.nodeGroups()) {
+                if (g.name() == null) continue;
+                if (++count <= MAX_GROUP_NAMES) names.add(g.name().value());
+            }
+            String list = String.join(", ", names) + (count > MAX_GROUP_NAMES ? ", … (" + count + " in all)" : "");
+            return new GroupNames(count, list);
+        });
+    }
+
     public static void job(Resolved.Job r, Facts out) {
         Specs.Job j = r.spec();
         Specs.Parallelism p = j.parallelism();
-        List<String> groupNames = new ArrayList<>();
         Resolved.Cluster cluster = r.cluster();
-        if (cluster != null) for (Specs.NodeGroup g : cluster.spec().nodeGroups()) if (g.name() != null) groupNames.add(g.name().value());
+        GroupNames groupNames = cluster == null ? new GroupNames(0, "") : groupNames(cluster.spec());
         Specs.Model m = j.model();
         Specs.Batch b = j.batch();
         out.add(JobFact.builder()
                 .name(r.name(), j.name().span(), j.file(), out.ordinal())
-                .cluster(value(j.cluster()), span(j.cluster()), cluster != null, groupNames.size(), String.join(", ", groupNames))
+                .firstOfName(out.earlierOfName("job", r.name(), j.name().span()))
+                .cluster(value(j.cluster()), span(j.cluster()), cluster != null, groupNames.count(), groupNames.names())
                 .nodeGroup(value(j.nodeGroup()), span(j.nodeGroup()), r.group() != null)
                 .gpus(r.nodes(), span(j.nodes()), r.gpusPerNode(), r.gpusPerNodeSpan(), r.gpusPerNodeSource(), r.totalGpus())
                 .parallelism(r.tp(), r.pp(), r.dp(), r.cp(), r.ep(), r.dpEffective(), p == null ? null : p.keySpan(), r.parallelismStated())

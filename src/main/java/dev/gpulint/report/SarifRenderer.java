@@ -16,24 +16,28 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * SARIF 2.1.0 for code-review tools: full rule metadata, relative URIs under
- * %SRCROOT%, full regions, related locations and partial fingerprints. A parse
- * failure is both a SYN001 result and a tool execution notification.
+ * SARIF 2.1.0 for code-review tools: full rule metadata, URIs relative to the project root
+ * (base id PROJECTROOT, stated in originalUriBaseIds; the root comes with the result,
+ * {@link dev.gpulint.core.LintResult#paths()}), full regions, related locations and partial
+ * fingerprints. A parse failure is both a SYN001 result and a tool execution notification.
  */
 public final class SarifRenderer implements Renderer {
     public static final String SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
     public static final String INFORMATION_URI = "https://github.com/gpulint/gpulint";
-    static final String SRCROOT = "%SRCROOT%";
+    static final String ROOT = "PROJECTROOT";
 
     private final RuleCatalog rules;
     private final String version;
-    private final Path srcRoot;
 
-    /** @param srcRoot the folder relative paths are resolved against (the working directory) */
-    public SarifRenderer(RuleCatalog rules, String version, Path srcRoot) {
+    public SarifRenderer(RuleCatalog rules, String version) {
         this.rules = rules;
         this.version = version;
-        this.srcRoot = srcRoot.toAbsolutePath().normalize();
+    }
+
+    /** @deprecated the project root now comes with the result ({@link dev.gpulint.core.LintResult#paths()}); srcRoot is not used */
+    @Deprecated
+    public SarifRenderer(RuleCatalog rules, String version, Path srcRoot) {
+        this(rules, version);
     }
 
     @Override
@@ -55,12 +59,12 @@ public final class SarifRenderer implements Renderer {
         List<Object> results = new ArrayList<>();
         List<Object> notifications = new ArrayList<>();
         for (Finding f : result.findings()) {
-            results.add(result(f, ruleIds.indexOf(f.ruleId())));
+            results.add(result(f, ruleIds.indexOf(f.ruleId()), result));
             if (f.ruleId().equals("SYN001")) {
                 Map<String, Object> n = new LinkedHashMap<>();
                 n.put("level", "error");
                 n.put("message", Map.of("text", f.message()));
-                n.put("locations", List.of(Map.of("physicalLocation", physical(f.span()))));
+                n.put("locations", List.of(Map.of("physicalLocation", physical(f.span(), result.paths()))));
                 n.put("descriptor", Map.of("id", "SYN001"));
                 notifications.add(n);
             }
@@ -72,8 +76,8 @@ public final class SarifRenderer implements Renderer {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("tool", Map.of("driver", driver));
         run.put("invocations", List.of(invocation));
-        String rootUri = srcRoot.toUri().toString();
-        run.put("originalUriBaseIds", Map.of(SRCROOT, Map.of("uri", rootUri.endsWith("/") ? rootUri : rootUri + "/")));
+        String rootUri = result.paths().root().toUri().toString();
+        run.put("originalUriBaseIds", Map.of(ROOT, Map.of("uri", rootUri.endsWith("/") ? rootUri : rootUri + "/")));
         run.put("columnKind", "unicodeCodePoints");
         run.put("results", results);
 
@@ -103,26 +107,26 @@ public final class SarifRenderer implements Renderer {
         return m;
     }
 
-    private Map<String, Object> result(Finding f, int ruleIndex) {
+    private Map<String, Object> result(Finding f, int ruleIndex, LintResult run) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ruleId", f.ruleId());
         m.put("ruleIndex", ruleIndex);
         m.put("level", f.level().id());
         m.put("message", Map.of("text", f.message()));
-        m.put("locations", List.of(Map.of("physicalLocation", physical(f.span()))));
+        m.put("locations", List.of(Map.of("physicalLocation", physical(f.span(), run.paths()))));
         if (!f.related().isEmpty()) {
             List<Object> rel = new ArrayList<>();
             int id = 1;
             for (Finding.Related r : f.related()) {
                 Map<String, Object> rm = new LinkedHashMap<>();
                 rm.put("id", id++);
-                rm.put("physicalLocation", physical(r.span()));
+                rm.put("physicalLocation", physical(r.span(), run.paths()));
                 rm.put("message", Map.of("text", r.message()));
                 rel.add(rm);
             }
             m.put("relatedLocations", rel);
         }
-        m.put("partialFingerprints", Map.of(Fingerprints.KEY, Fingerprints.of(f)));
+        m.put("partialFingerprints", Map.of(Fingerprints.KEY, run.fingerprint(f)));
         if (f.suppressed()) {
             Map<String, Object> sup = new LinkedHashMap<>();
             sup.put("kind", "inSource");
@@ -132,14 +136,15 @@ public final class SarifRenderer implements Renderer {
         return m;
     }
 
-    private Map<String, Object> physical(Span s) {
+    private Map<String, Object> physical(Span s, dev.gpulint.core.ProjectPaths paths) {
         Map<String, Object> art = new LinkedHashMap<>();
-        Path abs = Path.of(s.file()).toAbsolutePath().normalize();
-        if (Path.of(s.file()).isAbsolute() && !abs.startsWith(srcRoot)) {
-            art.put("uri", abs.toUri().toString());          // outside the source root: an absolute file URI
+        String rel = paths.underRoot(s.file());
+        Path abs = paths.absolute(s.file());
+        if (rel == null && abs != null) {
+            art.put("uri", abs.toUri().toString());          // outside the project root: an absolute file URI
         } else {
-            art.put("uri", uri(s.file()));
-            art.put("uriBaseId", SRCROOT);
+            art.put("uri", uri(rel != null ? rel : s.file()));
+            art.put("uriBaseId", ROOT);
         }
         Map<String, Object> region = new LinkedHashMap<>();
         region.put("startLine", s.startLine());
@@ -152,14 +157,8 @@ public final class SarifRenderer implements Renderer {
         return m;
     }
 
-    /** A relative URI under %SRCROOT%: forward slashes, percent-encoded, never absolute. */
-    String uri(String file) {
-        Path p = Path.of(file);
-        Path abs = p.toAbsolutePath().normalize();
-        String rel;
-        if (abs.startsWith(srcRoot)) rel = srcRoot.relativize(abs).toString();
-        else rel = p.normalize().toString();
-        rel = rel.replace('\\', '/');
+    /** A relative URI under PROJECTROOT (from a root-relative path): forward slashes, percent-encoded. */
+    static String uri(String rel) {
         StringBuilder sb = new StringBuilder();
         for (String seg : rel.split("/")) {
             if (sb.length() > 0) sb.append('/');

@@ -68,7 +68,7 @@ class SarifTest {
         String s = sarif(List.of(CLUSTER, JOB));
         assertValid(s);
         assertTrue(s.contains("\"$schema\" : \"https://json.schemastore.org/sarif-2.1.0.json\""));
-        assertTrue(Pattern.compile("\"uri\" : \"jobs/job.yaml\",\\s*\"uriBaseId\" : \"%SRCROOT%\"").matcher(s).find(), s);
+        assertTrue(Pattern.compile("\"uri\" : \"jobs/job.yaml\",\\s*\"uriBaseId\" : \"PROJECTROOT\"").matcher(s).find(), s);
         assertTrue(s.contains("\"relatedLocations\""), s);
         assertTrue(s.contains("\"partialFingerprints\""), s);
         assertTrue(s.contains("\"executionSuccessful\" : true"), s);

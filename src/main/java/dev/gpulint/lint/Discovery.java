@@ -68,7 +68,15 @@ public final class Discovery {
 
     /** Adds the configuration's `include` entries: their files are linted as context. */
     public void addIncludes() {
-        for (String inc : config.include()) addContext(config.base().resolve(inc));
+        for (String inc : config.include()) {
+            Path p = config.base().resolve(inc);
+            if (Files.exists(p)) {
+                addContext(p);
+            } else {
+                problems.add(Finding.of("SYN001", config.valueSpan("include", inc), "config/include/" + inc,
+                        "no such file or folder: '" + inc + "' (include in " + config.file() + ", from " + display(config.base()) + ")"));
+            }
+        }
     }
 
     private void addContext(Path p) {
@@ -80,9 +88,42 @@ public final class Discovery {
         }
     }
 
-    /** A file or folder as given; folders recurse into the files {@link Linter#isCandidate} names. */
+    /**
+     * A file or folder as given on a command line, relative to the base folder; folders recurse into
+     * the files {@link Linter#isCandidate} names. Files are displayed as given ("../x/job.yaml").
+     */
     public void add(String arg) {
         add(Path.of(arg), arg);
+    }
+
+    /**
+     * Text that stands for the file at {@code name} (standard input with --stdin-filename): read as
+     * a file is, bounded by the maximum file size and decoded the same way, and displayed as
+     * {@code name}; the file of that name on disk is not read (not even as context).
+     */
+    public void addText(String name, java.io.InputStream in) {
+        Path at = name.equals(STDIN) ? null : resolve(Path.of(name));
+        if (at != null) seen.add(at.toAbsolutePath().normalize());
+        try {
+            byte[] bytes = RegularFiles.read(in, maxFileSize);
+            decode(at != null ? at : Path.of(name), display(Path.of(name)), bytes, problems).ifPresent(files::add);
+        } catch (RegularFiles.TooLarge e) {
+            problems.add(Finding.of("SYN001", Span.at(display(Path.of(name)), 1, 1), "io", "standard input is more than the "
+                    + human(maxFileSize) + " gpulint reads per file (manifests are kilobytes); raise the limit with --max-file-size"));
+        } catch (IOException e) {
+            problems.add(Finding.of("SYN001", Span.at(display(Path.of(name)), 1, 1), "io", "cannot read standard input: " + reason(e)));
+        }
+    }
+
+    /** The display name of standard input without --stdin-filename. */
+    public static final String STDIN = "<stdin>";
+
+    /** The absolute, normalised paths of every file read so far (linted or context). */
+    Set<Path> seen() { return seen; }
+
+    /** A path given relative to the base folder, as an absolute path (not normalised: walks keep its prefix). */
+    private Path resolve(Path given) {
+        return given.isAbsolute() ? given : base.resolve(given);
     }
 
     /** A file found by the caller (e.g. the Maven plugin's includes). */
@@ -90,26 +131,41 @@ public final class Discovery {
         if (!config.excluded(p)) read(p);
     }
 
-    private void add(Path p, String arg) {
+    private void add(Path given, String arg) {
+        Path p = resolve(given);
         if (!Files.exists(p)) {
-            problems.add(Finding.of("SYN001", Span.at(display(p), 1, 1), "io", "cannot read '" + arg + "': no such file or folder"));
+            problems.add(Finding.of("SYN001", Span.at(display(given), 1, 1), "io", "no such file or folder: '" + arg + "'"));
             return;
         }
         if (Files.isDirectory(p)) {
-            Set<Path> found = new LinkedHashSet<>();
-            try {
-                Files.walkFileTree(p, EnumSet.of(FileVisitOption.FOLLOW_LINKS), 64, new Walk(p, found));
-            } catch (IOException e) {
-                problems.add(Finding.of("SYN001", Span.at(display(p), 1, 1), "io", "cannot read '" + arg + "': " + reason(e)));
-            }
-            found.stream().sorted().filter(f -> !config.excluded(f)).forEach(this::read);
+            for (Path f : walk(p, given, arg, problems)) read(f, display(given.resolve(p.relativize(f))));
         } else {
-            read(p);
+            read(p, display(given));
         }
     }
 
+    /**
+     * The files a walk of a folder finds, sorted and without the configuration's excludes; problems
+     * (unreadable folders, link loops) go to {@code sink}.
+     */
+    List<Path> walk(Path dir, Path given, String arg, List<Finding> sink) {
+        Set<Path> found = new LinkedHashSet<>();
+        try {
+            Files.walkFileTree(dir, EnumSet.of(FileVisitOption.FOLLOW_LINKS), MAX_DEPTH, new Walk(dir, given, found, sink));
+        } catch (IOException e) {
+            sink.add(Finding.of("SYN001", Span.at(display(given), 1, 1), "io", "cannot read '" + arg + "': " + reason(e)));
+        }
+        return found.stream().sorted().filter(f -> !config.excluded(f)).toList();
+    }
+
+    /** How deep a folder walk goes. */
+    static final int MAX_DEPTH = 64;
+
     private void read(Path p) {
-        String name = display(p);
+        read(p, display(p));
+    }
+
+    private void read(Path p, String name) {
         Path key = p.toAbsolutePath().normalize();
         if (!seen.add(key)) {
             // given twice, or given and included: linted once, and reported unless only included
@@ -117,34 +173,47 @@ public final class Discovery {
             return;
         }
         if (contextMode) context.add(name);
+        load(p, name, problems).ifPresent(files::add);
+    }
+
+    /** A file's text, or empty with a finding in {@code sink} (too large, not regular, binary, not UTF-8, unreadable). */
+    java.util.Optional<SourceFile> load(Path p, String name, List<Finding> sink) {
         try {
             long size = Files.size(p);
             if (size > maxFileSize) throw new RegularFiles.TooLarge(maxFileSize);
             // the size a file system reports can lie (/proc, a growing file): the read itself is bounded
-            byte[] bytes = RegularFiles.read(p, maxFileSize);
-            for (byte b : bytes) {
-                if (b == 0) {
-                    problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is a binary file (it contains NUL bytes), not a manifest"));
-                    return;
-                }
+            return decode(p, name, RegularFiles.read(p, maxFileSize), sink);
+        } catch (RegularFiles.TooLarge e) {
+            long size = sizeOf(p);
+            sink.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is "
+                    + (size > maxFileSize ? human(size) + ", " : "") + "more than the " + human(maxFileSize)
+                    + " gpulint reads per file (manifests are kilobytes); exclude it, or raise the limit with --max-file-size"));
+        } catch (RegularFiles.NotRegular e) {
+            sink.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "cannot read '" + name + "': " + e.getMessage()
+                    + "; gpulint reads regular files only"));
+        } catch (IOException e) {
+            sink.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "cannot read '" + name + "': " + reason(e)));
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** Bytes as a manifest's text: no NUL bytes, UTF-8, a byte-order mark dropped. */
+    private static java.util.Optional<SourceFile> decode(Path p, String name, byte[] bytes, List<Finding> sink) {
+        for (byte b : bytes) {
+            if (b == 0) {
+                sink.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is a binary file (it contains NUL bytes), not a manifest"));
+                return java.util.Optional.empty();
             }
+        }
+        try {
             String text = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes)).toString();
             if (text.startsWith("\uFEFF")) text = text.substring(1);
-            files.add(new SourceFile(p, name, text));
-        } catch (RegularFiles.TooLarge e) {
-            long size = sizeOf(p);
-            problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is "
-                    + (size > maxFileSize ? human(size) + ", " : "") + "more than the " + human(maxFileSize)
-                    + " gpulint reads per file (manifests are kilobytes); exclude it, or raise the limit with --max-file-size"));
-        } catch (RegularFiles.NotRegular e) {
-            problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "cannot read '" + name + "': " + e.getMessage()
-                    + "; gpulint reads regular files only"));
+            return java.util.Optional.of(new SourceFile(p, name, text));
         } catch (CharacterCodingException e) {
-            problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is not UTF-8 text; gpulint reads UTF-8 manifests only"));
-        } catch (IOException e) {
-            problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "cannot read '" + name + "': " + reason(e)));
+            sink.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is not UTF-8 text; gpulint reads UTF-8 manifests only"));
+            return java.util.Optional.empty();
         }
     }
 
@@ -163,13 +232,17 @@ public final class Discovery {
      */
     private final class Walk extends SimpleFileVisitor<Path> {
         private final Path root;
+        private final Path given;
         private final Path realRoot;
         private final Set<Path> found;
+        private final List<Finding> sink;
 
-        Walk(Path root, Set<Path> found) throws IOException {
+        Walk(Path root, Path given, Set<Path> found, List<Finding> sink) throws IOException {
             this.root = root;
+            this.given = given;
             this.realRoot = root.toRealPath();
             this.found = found;
+            this.sink = sink;
         }
 
         @Override
@@ -206,8 +279,8 @@ public final class Discovery {
         }
 
         private void cannotRead(Path file, IOException exc) {
-            problems.add(Finding.of("SYN001", Span.at(display(file), 1, 1), "io",
-                    "cannot read '" + display(file) + "': " + reason(exc)));
+            String shown = file.startsWith(root) ? display(given.resolve(root.relativize(file))) : display(file);
+            sink.add(Finding.of("SYN001", Span.at(shown, 1, 1), "io", "cannot read '" + shown + "': " + reason(exc)));
         }
     }
 

@@ -5,10 +5,6 @@ import dev.gpulint.core.Finding;
 import dev.gpulint.core.RegularFiles;
 import dev.gpulint.core.Span;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -56,11 +52,6 @@ public final class Discovery {
 
     public Discovery maxFileSize(long bytes) { this.maxFileSize = bytes; return this; }
 
-    static String human(long bytes) {
-        if (bytes >= 1L << 20) return dev.gpulint.spec.Quantities.format(bytes / (double) (1L << 20)) + " MiB";
-        if (bytes >= 1L << 10) return dev.gpulint.spec.Quantities.format(bytes / (double) (1L << 10)) + " KiB";
-        return bytes + " bytes";
-    }
 
     public List<Finding> problems() { return problems; }
 
@@ -106,10 +97,10 @@ public final class Discovery {
         if (at != null) seen.add(at.toAbsolutePath().normalize());
         try {
             byte[] bytes = RegularFiles.read(in, maxFileSize);
-            decode(at != null ? at : Path.of(name), display(Path.of(name)), bytes, problems).ifPresent(files::add);
+            FileText.decode(at != null ? at : Path.of(name), display(Path.of(name)), bytes, problems).ifPresent(files::add);
         } catch (RegularFiles.TooLarge e) {
             problems.add(Finding.of("SYN001", Span.at(display(Path.of(name)), 1, 1), "io", "standard input is more than the "
-                    + human(maxFileSize) + " gpulint reads per file (manifests are kilobytes); raise the limit with --max-file-size"));
+                    + FileText.human(maxFileSize) + " gpulint reads per file (manifests are kilobytes); raise the limit with --max-file-size"));
         } catch (IOException e) {
             problems.add(Finding.of("SYN001", Span.at(display(Path.of(name)), 1, 1), "io", "cannot read standard input: " + reason(e)));
         }
@@ -149,12 +140,21 @@ public final class Discovery {
      * (unreadable folders, link loops) go to {@code sink}.
      */
     List<Path> walk(Path dir, Path given, String arg, List<Finding> sink) {
+        return walk(dir, given, arg, sink, Integer.MAX_VALUE);
+    }
+
+    /** The same, or null when the folder holds more than {@code limit} candidate files (the walk stops there). */
+    List<Path> walk(Path dir, Path given, String arg, List<Finding> sink, int limit) {
         Set<Path> found = new LinkedHashSet<>();
+        Walk walk;
         try {
-            Files.walkFileTree(dir, EnumSet.of(FileVisitOption.FOLLOW_LINKS), MAX_DEPTH, new Walk(dir, given, found, sink));
+            walk = new Walk(dir, given, found, sink, limit);
+            Files.walkFileTree(dir, EnumSet.of(FileVisitOption.FOLLOW_LINKS), MAX_DEPTH, walk);
         } catch (IOException e) {
             sink.add(Finding.of("SYN001", Span.at(display(given), 1, 1), "io", "cannot read '" + arg + "': " + reason(e)));
+            return List.of();
         }
+        if (found.size() > limit) return null;
         return found.stream().sorted().filter(f -> !config.excluded(f)).toList();
     }
 
@@ -176,53 +176,9 @@ public final class Discovery {
         load(p, name, problems).ifPresent(files::add);
     }
 
-    /** A file's text, or empty with a finding in {@code sink} (too large, not regular, binary, not UTF-8, unreadable). */
+    /** A file's text, or empty with a finding in {@code sink} ({@link FileText#load}). */
     java.util.Optional<SourceFile> load(Path p, String name, List<Finding> sink) {
-        try {
-            long size = Files.size(p);
-            if (size > maxFileSize) throw new RegularFiles.TooLarge(maxFileSize);
-            // the size a file system reports can lie (/proc, a growing file): the read itself is bounded
-            return decode(p, name, RegularFiles.read(p, maxFileSize), sink);
-        } catch (RegularFiles.TooLarge e) {
-            long size = sizeOf(p);
-            sink.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is "
-                    + (size > maxFileSize ? human(size) + ", " : "") + "more than the " + human(maxFileSize)
-                    + " gpulint reads per file (manifests are kilobytes); exclude it, or raise the limit with --max-file-size"));
-        } catch (RegularFiles.NotRegular e) {
-            sink.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "cannot read '" + name + "': " + e.getMessage()
-                    + "; gpulint reads regular files only"));
-        } catch (IOException e) {
-            sink.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "cannot read '" + name + "': " + reason(e)));
-        }
-        return java.util.Optional.empty();
-    }
-
-    /** Bytes as a manifest's text: no NUL bytes, UTF-8, a byte-order mark dropped. */
-    private static java.util.Optional<SourceFile> decode(Path p, String name, byte[] bytes, List<Finding> sink) {
-        for (byte b : bytes) {
-            if (b == 0) {
-                sink.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is a binary file (it contains NUL bytes), not a manifest"));
-                return java.util.Optional.empty();
-            }
-        }
-        try {
-            String text = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-            if (text.startsWith("\uFEFF")) text = text.substring(1);
-            return java.util.Optional.of(new SourceFile(p, name, text));
-        } catch (CharacterCodingException e) {
-            sink.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is not UTF-8 text; gpulint reads UTF-8 manifests only"));
-            return java.util.Optional.empty();
-        }
-    }
-
-    private static long sizeOf(Path p) {
-        try {
-            return Files.size(p);
-        } catch (IOException e) {
-            return -1;
-        }
+        return FileText.load(p, name, maxFileSize, sink);
     }
 
     /**
@@ -236,13 +192,15 @@ public final class Discovery {
         private final Path realRoot;
         private final Set<Path> found;
         private final List<Finding> sink;
+        private final int limit;
 
-        Walk(Path root, Path given, Set<Path> found, List<Finding> sink) throws IOException {
+        Walk(Path root, Path given, Set<Path> found, List<Finding> sink, int limit) throws IOException {
             this.root = root;
             this.given = given;
             this.realRoot = root.toRealPath();
             this.found = found;
             this.sink = sink;
+            this.limit = limit;
         }
 
         @Override
@@ -262,7 +220,7 @@ public final class Discovery {
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
             if (attrs.isRegularFile() && Linter.isCandidate(file.getFileName().toString())) found.add(file);
-            return FileVisitResult.CONTINUE;
+            return found.size() > limit ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
         }
 
         @Override

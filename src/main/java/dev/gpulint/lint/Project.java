@@ -155,7 +155,10 @@ public final class Project {
                     return file == null ? java.util.Optional.empty() : config.placement(file);
                 });
         // a job's cluster among no linted file is looked for in the project, when the run lies inside it
-        if (start.startsWith(where.root())) linter.clusterSource(new ProjectClusters(d, where.root()));
+        // (never from the file system's root: that is no project)
+        if (start.startsWith(where.root()) && where.root().getParent() != null) {
+            linter.clusterSource(new ProjectClusters(d, where.root()));
+        }
         return new Outcome(linter.lint(d.files(), earlier, d.context()), linter.rules());
     }
 

@@ -19,14 +19,16 @@ import java.util.function.Function;
  * commit that changes only a job, or pre-commit splitting a long file list over several runs, must not
  * make the job's cluster "undefined" (SYN003). Asked only when some reference is unresolved, it walks
  * the project root as a folder given on the command line is walked (the same readable extensions,
- * depth, skipped folders and configuration {@code exclude}), reads at most {@link #MAX_FILES} files not
- * already in the run, parses only those whose text names a wanted cluster, and returns only the
- * cluster documents with those names (the first definition of each, in path order). Nothing it meets is
- * reported: unreadable files, parse errors and the clusters' own findings stay out of the run.
+ * depth, skipped folders and configuration {@code exclude}), reads the files not already in the run,
+ * parses only those whose text names a wanted cluster, and returns only the cluster documents with
+ * those names (the first definition of each, in path order). A project with more than
+ * {@link #MAX_FILES} readable files is not searched at all (the result would depend on where the walk
+ * stopped; list the cluster inventories in {@code include:} instead). Nothing it meets is reported:
+ * unreadable files, parse errors and the clusters' own findings stay out of the run.
  */
 final class ProjectClusters implements Function<Set<String>, List<Document>> {
 
-    /** At most this many files of the project are read for one lookup. */
+    /** A project with more readable files than this is not searched. */
     static final int MAX_FILES = 50_000;
 
     private final Discovery discovery;
@@ -47,11 +49,11 @@ final class ProjectClusters implements Function<Set<String>, List<Document>> {
         List<Document> out = new ArrayList<>();
         List<Finding> ignored = new ArrayList<>();
         Set<Path> inRun = Set.copyOf(discovery.seen());
-        int n = 0;
-        for (Path f : discovery.walk(root, root, root.toString(), ignored)) {
-            if (wanted.isEmpty() || n >= MAX_FILES) break;
+        List<Path> files = discovery.walk(root, root, root.toString(), ignored, MAX_FILES);
+        if (files == null) return out;
+        for (Path f : files) {
+            if (wanted.isEmpty()) break;
             if (inRun.contains(f.toAbsolutePath().normalize())) continue;
-            n++;
             read++;
             Optional<SourceFile> file = discovery.load(f, discovery.display(f), ignored);
             if (file.isEmpty() || wanted.stream().noneMatch(file.get().text()::contains)) continue;

@@ -31,17 +31,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The command line: check (the default), rules, explain and test-rules (README.md, "Command line"). */
+/** The command line: check (the default), rules, explain, test-rules, help and version (README.md, "Command line"). */
 @Command(name = "gpulint", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Lints GPU cluster and training-job manifests (.topo and YAML).",
-        subcommands = {Main.Check.class, Main.Rules.class, Main.Explain.class, TestRules.class},
+        subcommands = {Main.Check.class, Main.Rules.class, Main.Explain.class, TestRules.class,
+                CommandLine.HelpCommand.class, Main.VersionCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no finding at or above --fail-on", "1:at least one finding at or above --fail-on",
                 "2:bad usage, or an input that could not be read or parsed"})
 public final class Main implements Callable<Integer> {
 
     static final int OK = 0, FINDINGS = 1, BAD_INPUT = 2;
-    private static final Set<String> COMMANDS = Set.of("check", "rules", "explain", "test-rules", "help");
+    private static final Set<String> COMMANDS = Set.of("check", "rules", "explain", "test-rules", "help", "version");
 
     public static void main(String[] args) {
         // The report goes to the file descriptor itself, not System.out: a PrintStream swallows write
@@ -59,6 +59,7 @@ public final class Main implements Callable<Integer> {
         // The rule base, catalog and metadata load on the second core while picocli builds its model.
         if (list.get(0).equals("check")) Linter.warmUp();
         CommandLine cl = new CommandLine(new Main());
+        Usage.install(cl);
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -100,32 +101,58 @@ public final class Main implements Callable<Integer> {
         @Override public String[] getVersion() { return new String[] {"gpulint " + version()}; }
     }
 
+    @Command(name = "version", description = "Print gpulint's version (as --version does).")
+    static final class VersionCommand implements Callable<Integer> {
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            spec.commandLine().getOut().println("gpulint " + version());
+            spec.commandLine().getOut().flush();
+            return OK;
+        }
+    }
+
     enum Format { text, json, sarif, github, junit, gitlab }
 
     /** The environment, replaceable in tests. */
     static java.util.function.UnaryOperator<String> env = System::getenv;
 
+    /** The working directory relative paths are taken from, replaceable in tests (the JVM's cannot change). */
+    static Path workingDir = Path.of("");
+
+    /** Standard input, replaceable in tests. */
+    static java.util.function.Supplier<InputStream> stdin = () -> System.in;
+
     enum FailOn { error, warning, note, never }
 
     enum ColorMode { auto, always, never }
 
-    @Command(name = "check", mixinStandardHelpOptions = true,
-            description = "Lint files and folders (folders recurse: *.topo, *.yaml, *.yml).")
+    @Command(name = "check", mixinStandardHelpOptions = true, parameterListHeading = "%nParameters:%n",
+            optionListHeading = "%nOptions:%n")   // its description (the extensions it reads) is set by Usage
     static final class Check implements Callable<Integer> {
-        @Parameters(paramLabel = "PATH", description = "files or folders; default: .")
+        @Parameters(paramLabel = "PATH", description = "files or folders; default: . ('-' alone: standard input)")
         List<String> paths = new ArrayList<>();
+
+        @Option(names = "--stdin-filename", paramLabel = "PATH",
+                description = "lint standard input as the file at PATH would be: its format by PATH's extension, findings "
+                        + "under PATH, configuration and clusters from PATH's project (without it, '-' is read as YAML named <stdin>)")
+        String stdinFilename;
+
+        @Option(names = {"-q", "--quiet"}, description = "print the findings only: no closing count line, and nothing at all when there is no finding")
+        boolean quiet;
 
         @Option(names = {"-f", "--format"}, description = "text, json, sarif, github, junit (JUnit XML) or gitlab (GitLab Code Quality) (default: text; github when GITHUB_ACTIONS=true)")
         Format format;
 
         @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report here instead of standard output")
-        Path output;
+        String output;
 
         @Option(names = "--fail-on", description = "lowest level that makes the exit code 1: error, warning, note, never (default: ${DEFAULT-VALUE})")
         FailOn failOn = FailOn.error;
 
         @Option(names = {"-c", "--config"}, paramLabel = "FILE",
-                description = "configuration file (default: .gpulint.yaml in the current folder or the nearest above)")
+                description = "configuration file (default: the nearest .gpulint.yaml above the linted paths, else above the current folder)")
         Path config;
 
         @Option(names = "--baseline", paramLabel = "FILE",
@@ -134,7 +161,7 @@ public final class Main implements Callable<Integer> {
 
         @Option(names = "--write-baseline", paramLabel = "FILE",
                 description = "write this run's findings as a baseline (SARIF) for --baseline")
-        Path writeBaseline;
+        String writeBaseline;
 
         @Option(names = "--rules", paramLabel = "DIR",
                 description = "a folder of your own rules (ID.drl with ID.yaml beside it), compiled at run time")
@@ -166,18 +193,35 @@ public final class Main implements Callable<Integer> {
 
         @Override
         public Integer call() throws IOException {
-            List<String> given = paths.isEmpty() ? List.of(".") : paths;
+            PrintWriter err = spec.commandLine().getErr();
+            boolean fromStdin = stdinFilename != null || paths.equals(List.of("-"));
+            if (fromStdin && !paths.isEmpty() && !paths.equals(List.of("-"))) {
+                err.println("gpulint: standard input (- or --stdin-filename) is linted alone; leave out the other paths: "
+                        + String.join(" ", paths.stream().filter(p -> !p.equals("-")).toList()));
+                return BAD_INPUT;
+            }
+            List<String> given = fromStdin ? List.of() : paths.isEmpty() ? List.of(".") : paths;
             String sarifProblem = SarifRenderer.optionProblem(sarifCategory, helpUriBase);
             if (sarifProblem != null) {
-                spec.commandLine().getErr().println("gpulint: " + sarifProblem);
+                err.println("gpulint: " + sarifProblem);
                 return BAD_INPUT;
             }
             if (maxFindingsPerRule < 1) {
-                spec.commandLine().getErr().println("gpulint: --max-findings-per-rule must be at least 1");
+                err.println("gpulint: --max-findings-per-rule must be at least 1");
                 return BAD_INPUT;
             }
-            Project project = new Project(Path.of("")).config(config).rules(rulesDir).paths(given)
+            Project project = new Project(workingDir).config(config).rules(rulesDir).paths(given)
                     .maxFindingsPerRule(maxFindingsPerRule);
+            if (fromStdin) project.stdin(stdin.get(), stdinFilename);
+            List<String> usage = new ArrayList<>(project.missing());
+            for (String[] target : new String[][] {{"--output", output}, {"--write-baseline", writeBaseline}}) {
+                String problem = target[1] == null ? null : ReportFile.problem(target[1], workingDir);
+                if (problem != null) usage.add("cannot write " + target[0] + " " + target[1] + ": " + problem);
+            }
+            if (!usage.isEmpty()) {
+                for (String u : usage) err.println("gpulint: " + u);
+                return BAD_INPUT;
+            }
             if (maxFileSize != null) {
                 var size = dev.gpulint.spec.Quantities.size(maxFileSize);
                 if (!size.ok()) {
@@ -190,7 +234,8 @@ public final class Main implements Callable<Integer> {
                 try {
                     project.baseline(baseline);
                 } catch (IOException e) {
-                    spec.commandLine().getErr().println("gpulint: cannot read the baseline " + baseline + ": " + e.getMessage());
+                    spec.commandLine().getErr().println("gpulint: cannot read the baseline " + baseline + ": "
+                            + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : ReportFile.reason(e)));
                     return BAD_INPUT;
                 }
             }
@@ -204,28 +249,30 @@ public final class Main implements Callable<Integer> {
             };
             Format f = format != null ? format : "true".equals(env.apply("GITHUB_ACTIONS")) ? Format.github : Format.text;
             Renderer r = switch (f) {
-                case text -> new TextRenderer(rules, useColor);
+                case text -> new TextRenderer(rules, useColor, !quiet);
                 case json -> new JsonRenderer(rules, version());
-                case sarif -> new SarifRenderer(rules, version(), Path.of("")).category(sarifCategory).helpUriBase(helpUriBase);
-                case github -> new dev.gpulint.report.GithubRenderer(rules);
-                case junit -> new dev.gpulint.report.JunitRenderer(rules, Path.of(""));
-                case gitlab -> new dev.gpulint.report.GitlabRenderer(Path.of(""));
+                case sarif -> new SarifRenderer(rules, version()).category(sarifCategory).helpUriBase(helpUriBase);
+                case github -> new dev.gpulint.report.GithubRenderer(rules, !quiet);
+                case junit -> new dev.gpulint.report.JunitRenderer(rules, workingDir);
+                case gitlab -> new dev.gpulint.report.GitlabRenderer(workingDir);
             };
             try {
                 if (writeBaseline != null) {
-                    ReportFile.toFile(new SarifRenderer(rules, version(), Path.of("")), result, writeBaseline, "--write-baseline");
+                    ReportFile.toFile(new SarifRenderer(rules, version()), result, workingDir.resolve(writeBaseline),
+                            "--write-baseline " + writeBaseline);
                 }
-                if (output != null) ReportFile.toFile(r, result, output, "--output");
+                if (output != null) ReportFile.toFile(r, result, workingDir.resolve(output), "--output " + output);
                 else ReportFile.toStream(r, result, spec.commandLine().getOut(), "standard output");
             } catch (ReportFile.Failure e) {
                 spec.commandLine().getErr().println("gpulint: " + e.getMessage());
                 return BAD_INPUT;
             }
-            if (result.files().isEmpty() && !result.inputFailed()) {
-                spec.commandLine().getErr().println("gpulint: no gpulint manifests found in " + String.join(" ", given)
+            if (result.files().isEmpty() && !result.inputFailed() && (!quiet || failIfNoManifests)) {
+                spec.commandLine().getErr().println("gpulint: no gpulint manifests found in "
+                        + (fromStdin ? "standard input" : String.join(" ", given))
                         + " (a manifest is a .topo file, or YAML with kind: cluster or kind: training_job)");
-                if (failIfNoManifests) return BAD_INPUT;
             }
+            if (result.files().isEmpty() && !result.inputFailed() && failIfNoManifests) return BAD_INPUT;
             if (result.inputFailed()) return BAD_INPUT;
             if (failOn == FailOn.never) return OK;
             return result.anyAtOrAbove(Level.parse(failOn.name())) ? FINDINGS : OK;

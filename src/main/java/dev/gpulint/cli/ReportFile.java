@@ -45,9 +45,47 @@ final class ReportFile {
         if (out.checkError()) throw new Failure("cannot write the report to " + what + " (the write failed)");
     }
 
-    /** Renders to a file (--output, --write-baseline). */
-    static void toFile(Renderer r, LintResult result, Path target, String option) throws Failure {
-        String name = option + " " + target;
+    /**
+     * Why a report cannot be written to the path the user gave, checked before the run (a usage error,
+     * exit 2), or null when it looks writable: a name ending in '/' or an existing folder, a file where
+     * the path needs a folder, a folder where files cannot be created.
+     *
+     * @param given the path as given; a relative one is taken from {@code cwd}
+     */
+    static String problem(String given, Path cwd) {
+        if (given.isEmpty()) return "the file name is empty";
+        if (given.endsWith("/") || given.endsWith(java.io.File.separator)) return "it names a folder (it ends with '/'); give a file name";
+        Path target;
+        try {
+            target = cwd.resolve(given).toAbsolutePath().normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            return "it is not a valid path (" + e.getReason() + ")";
+        }
+        if (Files.isDirectory(target)) return "it is a folder, not a file";
+        Path parent = target.getParent();
+        if (parent == null) return "it names no file";
+        Path existing = parent;
+        while (existing != null && !Files.exists(existing)) existing = existing.getParent();
+        if (existing == null) return null;
+        if (!Files.isDirectory(existing)) {
+            return "'" + shown(existing, cwd) + "' is a file, not a folder, so nothing can be created under it";
+        }
+        if (!Files.isWritable(existing)) {
+            return "permission denied: files cannot be created in '" + shown(existing, cwd) + "'";
+        }
+        if (Files.exists(target) && Files.isRegularFile(target) && !Files.isWritable(target)) {
+            return "permission denied: the file is read-only";
+        }
+        return null;
+    }
+
+    private static String shown(Path p, Path cwd) {
+        Path c = cwd.toAbsolutePath().normalize();
+        return p.startsWith(c) && !p.equals(c) ? c.relativize(p).toString() : p.toString();
+    }
+
+    /** Renders to a file (--output, --write-baseline); {@code name} names it in messages ("--output x.sarif"). */
+    static void toFile(Renderer r, LintResult result, Path target, String name) throws Failure {
         if (Files.isDirectory(target)) throw new Failure("cannot write " + name + ": it is a folder, not a file");
         try {
             // a link to a report file: the file it names is replaced, not the link
@@ -78,6 +116,10 @@ final class ReportFile {
             }
         } catch (FileAlreadyExistsException | NotDirectoryException e) {
             throw new Failure("cannot write " + name + ": a part of its folder path is a file, not a folder");
+        } catch (java.nio.file.FileSystemException e) {
+            // "Not a directory" (ENOTDIR), "Read-only file system" (EROFS) and the like, without the raw path
+            throw new Failure("cannot write " + name + ": " + (e instanceof AccessDeniedException ? "permission denied"
+                    : e.getReason() != null ? lower(e.getReason()) : reason(e)));
         } catch (IOException e) {
             throw new Failure("cannot write " + name + ": " + reason(e));
         }
@@ -88,6 +130,10 @@ final class ReportFile {
         if (!tmp.getFileSystem().supportedFileAttributeViews().contains("posix")) return;
         Files.setPosixFilePermissions(tmp, Files.exists(target) ? Files.getPosixFilePermissions(target)
                 : java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    }
+
+    private static String lower(String s) {
+        return s.isEmpty() ? s : Character.toLowerCase(s.charAt(0)) + s.substring(1);
     }
 
     static String reason(IOException e) {

@@ -32,7 +32,19 @@ import java.util.Map;
 public record Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
                      java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
                      List<ParamSetting> params, dev.gpulint.catalog.Catalog catalog, List<Finding> problems,
-                     List<JobCluster> jobClusters) {
+                     List<JobCluster> jobClusters, Map<String, dev.gpulint.core.Span> valueSpans) {
+
+    public Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
+                  java.util.Map<String, RuleSetting> rules, List<String> rulePaths, List<ParamSetting> params,
+                  dev.gpulint.catalog.Catalog catalog, List<Finding> problems, List<JobCluster> jobClusters) {
+        this(base, file, include, exclude, rules, rulePaths, params, catalog, problems, jobClusters, Map.of());
+    }
+
+    /** Where an {@code include} or {@code rule_paths} entry is written, for findings about the path it names. */
+    public dev.gpulint.core.Span valueSpan(String key, String value) {
+        dev.gpulint.core.Span s = valueSpans.get(key + "\u0000" + value);
+        return s != null ? s : dev.gpulint.core.Span.at(file == null ? NAME : file, 1, 1);
+    }
 
     /** A rule parameter set in the configuration (params:, or a thresholds: name), with where its rule and name are written. */
     public record ParamSetting(String rule, String name, double value, dev.gpulint.core.Span ruleSpan, dev.gpulint.core.Span nameSpan) {}
@@ -48,8 +60,13 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
 
     /** The cluster configuration names for a job of another format in {@code displayPath}: the first matching entry. */
     public java.util.Optional<dev.gpulint.spec.JobPlacement> placement(String displayPath) {
+        return placement(Path.of(displayPath));
+    }
+
+    /** The same for a file's path (a relative one is taken from the working directory). */
+    public java.util.Optional<dev.gpulint.spec.JobPlacement> placement(Path file) {
         if (jobClusters.isEmpty()) return java.util.Optional.empty();
-        Path rel = relative(Path.of(displayPath));
+        Path rel = relative(file);
         for (JobCluster j : jobClusters) {
             if (matchesOrAbove(j.matcher(), rel)) return java.util.Optional.of(new dev.gpulint.spec.JobPlacement(j.cluster(), j.nodeGroup(), j.at()));
         }
@@ -136,7 +153,8 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
             text = dev.gpulint.core.RegularFiles.readString(path, dev.gpulint.core.RegularFiles.SIDE_FILE_LIMIT);
         } catch (IOException e) {
             String why = e instanceof dev.gpulint.core.RegularFiles.NotRegular || e instanceof dev.gpulint.core.RegularFiles.TooLarge
-                    ? e.getMessage() : e.getClass().getSimpleName();
+                    ? e.getMessage() : e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getClass().getSimpleName();
             problems.add(Finding.of("SYN001", dev.gpulint.core.Span.at(display, 1, 1), "config",
                     "cannot read the configuration '" + display + "': " + why));
             return new Config(base, display, List.of(), List.of(), problems);
@@ -150,6 +168,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         List<String> include = new ArrayList<>();
         List<PathMatcher> exclude = new ArrayList<>();
         List<JobCluster> jobClusters = new ArrayList<>();
+        Map<String, dev.gpulint.core.Span> spans = new java.util.HashMap<>();
         for (var doc : r.documents()) {
             ConfigInput.duplicates(doc.root(), display, problems);
             for (MappingNode.Entry e : doc.root().entries()) {
@@ -157,11 +176,15 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 switch (key) {
                     case "include" -> strings(e, display, problems).forEach(n -> {
                         if (ConfigInput.glob(n.text(), n, key, problems) != null) include.add(n.text());
+                        spans.putIfAbsent(key + "\u0000" + n.text(), n.span());
                     });
-                    case "rule_paths" -> strings(e, display, problems).forEach(n -> rulePaths.add(n.text()));
+                    case "rule_paths" -> strings(e, display, problems).forEach(n -> {
+                        rulePaths.add(n.text());
+                        spans.putIfAbsent(key + "\u0000" + n.text(), n.span());
+                    });
                     case "thresholds" -> ParamSettings.thresholds(e, display, problems, params);
                     case "params" -> ParamSettings.params(e, display, problems, params);
-                    case "job_clusters" -> jobClusters(e, display, problems, jobClusters);
+                    case "job_clusters" -> JobClusters.read(e, display, problems, jobClusters);
                     case "catalog" -> catalog = catalog(e, display, text, problems);
                     case "exclude" -> strings(e, display, problems).forEach(n -> {
                         PathMatcher m = ConfigInput.glob(n.text(), n, key, problems);
@@ -193,54 +216,8 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 }
             }
         }
-        return new Config(base, display, include, exclude, ruleSettings, rulePaths, params, catalog, problems, jobClusters);
+        return new Config(base, display, include, exclude, ruleSettings, rulePaths, params, catalog, problems, jobClusters, spans);
     }
-
-    /** job_clusters: a list of { files: GLOB, cluster: NAME, node_group: NAME (optional) }. */
-    private static void jobClusters(MappingNode.Entry e, String display, List<Finding> problems, List<JobCluster> out) {
-        if (!(e.value() instanceof dev.gpulint.tree.ListNode l)) {
-            problems.add(Finding.of("SYN002", e.value().span(), "config/job_clusters",
-                    "'job_clusters' in " + display + " must be a list of { files: GLOB, cluster: NAME, node_group: NAME }"));
-            return;
-        }
-        int i = 0;
-        for (dev.gpulint.tree.Node n : l.items()) {
-            i++;
-            if (!(n instanceof MappingNode m)) {
-                problems.add(Finding.of("SYN002", n.span(), "config/job_clusters[" + i + "]",
-                        "entry " + i + " of 'job_clusters' in " + display + " must be a mapping { files: GLOB, cluster: NAME }"));
-                continue;
-            }
-            String files = null, cluster = null, group = null;
-            Node filesAt = m;
-            dev.gpulint.core.Span at = m.span();
-            boolean ok = true;
-            for (MappingNode.Entry f : m.entries()) {
-                String k = f.key().text();
-                String v = f.value() instanceof ScalarNode sv && !sv.isNull() ? sv.text() : null;
-                switch (k) {
-                    case "files" -> { files = v; filesAt = f.value(); }
-                    case "cluster" -> { cluster = v; if (f.value() != null) at = f.value().span(); }
-                    case "node_group" -> group = v;
-                    default -> {
-                        String guess = DidYouMean.closest(k, List.of("files", "cluster", "node_group"));
-                        problems.add(Finding.of("SYN002", f.key().span(), "config/job_clusters[" + i + "]/" + k,
-                                "unknown key '" + k + "' in entry " + i + " of 'job_clusters'"
-                                        + (guess != null ? "; did you mean '" + guess + "'?" : "; valid keys: files, cluster, node_group")));
-                        ok = false;
-                    }
-                }
-            }
-            if (files == null || cluster == null) {
-                problems.add(Finding.of("SYN002", m.span(), "config/job_clusters[" + i + "]#missing",
-                        "entry " + i + " of 'job_clusters' in " + display + " needs both 'files' (a glob) and 'cluster'"));
-                continue;
-            }
-            PathMatcher matcher = ok ? ConfigInput.glob(files, filesAt, "job_clusters", problems) : null;
-            if (matcher != null) out.add(new JobCluster(files, matcher, cluster, group, at));
-        }
-    }
-
 
     @SuppressWarnings("unchecked")
     private static dev.gpulint.catalog.Catalog catalog(MappingNode.Entry e, String display, String text, List<Finding> problems) {

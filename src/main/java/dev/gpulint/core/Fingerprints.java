@@ -15,10 +15,19 @@ public final class Fingerprints {
 
     public static final String KEY = "gpulint/v1";
 
+    /** The fingerprint with the finding's file as displayed (a run without a project root: tests, one folder). */
     public static String of(Finding f) {
+        return of(f, f.span().file());
+    }
+
+    /**
+     * The fingerprint with the finding's file named {@code file}: the path relative to the project
+     * root ({@link ProjectPaths#stable}), so that it does not depend on the working directory.
+     */
+    public static String of(Finding f, String file) {
         String identity = f.identity().isEmpty() || f.identity().equals("syntax")
                 ? f.identity() + "|" + f.message() : f.identity();
-        return sha256(f.ruleId() + "|" + f.span().file() + "|" + identity).substring(0, 32);
+        return sha256(f.ruleId() + "|" + file + "|" + identity).substring(0, 32);
     }
 
     static String sha256(String s) {

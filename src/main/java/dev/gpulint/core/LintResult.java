@@ -6,17 +6,28 @@ import java.util.List;
 
 /**
  * The settled outcome of one run: findings in their final order with levels,
- * the files that were linted, and whether any input could not be read or
- * parsed (exit code 2).
+ * the files that were linted, whether any input could not be read or
+ * parsed (exit code 2), and where the project is ({@link ProjectPaths}: the root that
+ * fingerprints and SARIF paths are relative to).
  */
-public record LintResult(List<Finding> findings, List<String> files, boolean inputFailed, int baselined) {
+public record LintResult(List<Finding> findings, List<String> files, boolean inputFailed, int baselined, ProjectPaths paths) {
     public LintResult {
         findings = List.copyOf(findings);
         files = List.copyOf(files);
+        if (paths == null) paths = ProjectPaths.here();
+    }
+
+    public LintResult(List<Finding> findings, List<String> files, boolean inputFailed, int baselined) {
+        this(findings, files, inputFailed, baselined, ProjectPaths.here());
     }
 
     public LintResult(List<Finding> findings, List<String> files, boolean inputFailed) {
         this(findings, files, inputFailed, 0);
+    }
+
+    /** A finding's fingerprint, with its file relative to the project root (the same from every working directory). */
+    public String fingerprint(Finding f) {
+        return Fingerprints.of(f, paths.stable(f.span().file()));
     }
 
     /** Findings at a level, suppressed ones left out. */

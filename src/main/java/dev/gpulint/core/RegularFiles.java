@@ -49,20 +49,25 @@ public final class RegularFiles {
     public static byte[] read(Path p, long limit) throws IOException {
         requireRegular(p);
         try (InputStream in = Files.newInputStream(p)) {
-            byte[] buf = new byte[(int) Math.min(8192, Math.max(1, limit + 1))];
-            int n = 0;
-            while (true) {
-                if (n == buf.length) {
-                    if (n > limit) throw new TooLarge(limit);
-                    buf = Arrays.copyOf(buf, (int) Math.min(Math.max(1L, limit + 1), Math.min(Integer.MAX_VALUE - 8L, 2L * n)));
-                }
-                int r = in.read(buf, n, buf.length - n);
-                if (r < 0) break;
-                n += r;
-                if (n > limit) throw new TooLarge(limit);
-            }
-            return Arrays.copyOf(buf, n);
+            return read(in, limit);
         }
+    }
+
+    /** A stream's bytes (standard input), at most {@code limit} of them ({@link TooLarge} past that), counted while reading. */
+    public static byte[] read(InputStream in, long limit) throws IOException {
+        byte[] buf = new byte[(int) Math.min(8192, Math.max(1, limit + 1))];
+        int n = 0;
+        while (true) {
+            if (n == buf.length) {
+                if (n > limit) throw new TooLarge(limit);
+                buf = Arrays.copyOf(buf, (int) Math.min(Math.max(1L, limit + 1), Math.min(Integer.MAX_VALUE - 8L, 2L * n)));
+            }
+            int r = in.read(buf, n, buf.length - n);
+            if (r < 0) break;
+            n += r;
+            if (n > limit) throw new TooLarge(limit);
+        }
+        return Arrays.copyOf(buf, n);
     }
 
     /** A regular file's UTF-8 text, at most {@code limit} bytes of it (malformed UTF-8 is an error, as for Files.readString). */

@@ -72,21 +72,42 @@ public final class UserRules {
     }
 
     /** Several folders (`--rules` and the configuration's rule_paths) compile into one rule base. */
-    @SuppressWarnings("unchecked")
     public static UserRules load(List<Path> dirs, java.util.function.Function<Path, String> display) {
+        return load(dirs, display, d -> Span.at(display.apply(d), 1, 1));
+    }
+
+    /**
+     * @param namedAt where each folder is named (a {@code rule_paths} value of the configuration): a
+     *                folder that is missing or cannot be read is a finding there, its rules are not
+     *                run, and the other folders' rules and the built-in rules still are
+     */
+    @SuppressWarnings("unchecked")
+    public static UserRules load(List<Path> dirs, java.util.function.Function<Path, String> display,
+                                 java.util.function.Function<Path, Span> namedAt) {
         List<Finding> problems = new ArrayList<>();
         List<RuleMeta> metas = new ArrayList<>();
         List<Path> drls = new ArrayList<>();
         for (Path dir : dirs) {
-            if (!Files.isDirectory(dir)) {
-                problems.add(Finding.of("SYN001", Span.at(display.apply(dir), 1, 1), "rules",
-                        "the rules folder '" + display.apply(dir) + "' does not exist"));
+            String shown = display.apply(dir);
+            if (!Files.exists(dir)) {
+                problems.add(Finding.of("SYN001", namedAt.apply(dir), "rules/" + shown,
+                        "no such folder of rules: '" + shown + "'; its rules were not run"));
                 continue;
             }
+            if (!Files.isDirectory(dir)) {
+                problems.add(Finding.of("SYN001", namedAt.apply(dir), "rules/" + shown,
+                        "'" + shown + "' is a file, not a folder of rules (ID.drl with ID.yaml beside it); its rules were not run"));
+                continue;
+            }
+            // the listing is lazy: a sub-folder that cannot be read fails while streaming (UncheckedIOException)
             try (Stream<Path> s = Files.walk(dir)) {
                 drls.addAll(s.filter(p -> p.getFileName().toString().endsWith(".drl")).sorted().toList());
-            } catch (IOException e) {
-                problems.add(Finding.of("SYN001", Span.at(display.apply(dir), 1, 1), "rules", "cannot read '" + display.apply(dir) + "'"));
+            } catch (IOException | java.io.UncheckedIOException e) {
+                IOException io = e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e;
+                problems.add(Finding.of("SYN001", namedAt.apply(dir), "rules/" + shown, "cannot read the rules folder '" + shown + "'"
+                        + (io instanceof java.nio.file.AccessDeniedException a && a.getFile() != null
+                                && !Path.of(a.getFile()).equals(dir) ? " (" + display.apply(Path.of(a.getFile())) + ")" : "")
+                        + ": " + why(io) + "; its rules were not run"));
             }
         }
         KieHelper helper = new KieHelper();
@@ -110,7 +131,10 @@ public final class UserRules {
                         "user", "drools", null, dev.gpulint.meta.RuleCatalog.params(m.get("params"))));
                 helper.addContent(RegularFiles.readString(drl, RegularFiles.SIDE_FILE_LIMIT), ResourceType.DRL);
                 compiled.add(drl);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException e) {
+                problems.add(Finding.of("SYN001", Span.at(display.apply(drl), 1, 1), "rules/" + id,
+                        "cannot read user rule " + id + " (" + display.apply(drl) + " or its metadata): " + why(e)));
+            } catch (RuntimeException e) {
                 problems.add(Finding.of("SYN002", Span.at(display.apply(meta), 1, 1), "rules/" + id,
                         "cannot read the metadata of user rule " + id + ": " + e.getMessage()));
             }
@@ -139,5 +163,12 @@ public final class UserRules {
         UserRules built = new UserRules(helper.build(), metas, problems);
         built.files = compiled.stream().map(display).toList();
         return built;
+    }
+
+    /** An I/O failure in words. */
+    private static String why(IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) return "permission denied";
+        if (e instanceof java.nio.file.NoSuchFileException) return "no such file or folder";
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

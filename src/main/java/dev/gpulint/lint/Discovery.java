@@ -5,10 +5,6 @@ import dev.gpulint.core.Finding;
 import dev.gpulint.core.RegularFiles;
 import dev.gpulint.core.Span;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -56,11 +52,6 @@ public final class Discovery {
 
     public Discovery maxFileSize(long bytes) { this.maxFileSize = bytes; return this; }
 
-    static String human(long bytes) {
-        if (bytes >= 1L << 20) return dev.gpulint.spec.Quantities.format(bytes / (double) (1L << 20)) + " MiB";
-        if (bytes >= 1L << 10) return dev.gpulint.spec.Quantities.format(bytes / (double) (1L << 10)) + " KiB";
-        return bytes + " bytes";
-    }
 
     public List<Finding> problems() { return problems; }
 
@@ -68,7 +59,15 @@ public final class Discovery {
 
     /** Adds the configuration's `include` entries: their files are linted as context. */
     public void addIncludes() {
-        for (String inc : config.include()) addContext(config.base().resolve(inc));
+        for (String inc : config.include()) {
+            Path p = config.base().resolve(inc);
+            if (Files.exists(p)) {
+                addContext(p);
+            } else {
+                problems.add(Finding.of("SYN001", config.valueSpan("include", inc), "config/include/" + inc,
+                        "no such file or folder: '" + inc + "' (include in " + config.file() + ", from " + display(config.base()) + ")"));
+            }
+        }
     }
 
     private void addContext(Path p) {
@@ -80,9 +79,42 @@ public final class Discovery {
         }
     }
 
-    /** A file or folder as given; folders recurse into the files {@link Linter#isCandidate} names. */
+    /**
+     * A file or folder as given on a command line, relative to the base folder; folders recurse into
+     * the files {@link Linter#isCandidate} names. Files are displayed as given ("../x/job.yaml").
+     */
     public void add(String arg) {
         add(Path.of(arg), arg);
+    }
+
+    /**
+     * Text that stands for the file at {@code name} (standard input with --stdin-filename): read as
+     * a file is, bounded by the maximum file size and decoded the same way, and displayed as
+     * {@code name}; the file of that name on disk is not read (not even as context).
+     */
+    public void addText(String name, java.io.InputStream in) {
+        Path at = name.equals(STDIN) ? null : resolve(Path.of(name));
+        if (at != null) seen.add(at.toAbsolutePath().normalize());
+        try {
+            byte[] bytes = RegularFiles.read(in, maxFileSize);
+            FileText.decode(at != null ? at : Path.of(name), display(Path.of(name)), bytes, problems).ifPresent(files::add);
+        } catch (RegularFiles.TooLarge e) {
+            problems.add(Finding.of("SYN001", Span.at(display(Path.of(name)), 1, 1), "io", "standard input is more than the "
+                    + FileText.human(maxFileSize) + " gpulint reads per file (manifests are kilobytes); raise the limit with --max-file-size"));
+        } catch (IOException e) {
+            problems.add(Finding.of("SYN001", Span.at(display(Path.of(name)), 1, 1), "io", "cannot read standard input: " + reason(e)));
+        }
+    }
+
+    /** The display name of standard input without --stdin-filename. */
+    public static final String STDIN = "<stdin>";
+
+    /** The absolute, normalised paths of every file read so far (linted or context). */
+    Set<Path> seen() { return seen; }
+
+    /** A path given relative to the base folder, as an absolute path (not normalised: walks keep its prefix). */
+    private Path resolve(Path given) {
+        return given.isAbsolute() ? given : base.resolve(given);
     }
 
     /** A file found by the caller (e.g. the Maven plugin's includes). */
@@ -90,26 +122,50 @@ public final class Discovery {
         if (!config.excluded(p)) read(p);
     }
 
-    private void add(Path p, String arg) {
+    private void add(Path given, String arg) {
+        Path p = resolve(given);
         if (!Files.exists(p)) {
-            problems.add(Finding.of("SYN001", Span.at(display(p), 1, 1), "io", "cannot read '" + arg + "': no such file or folder"));
+            problems.add(Finding.of("SYN001", Span.at(display(given), 1, 1), "io", "no such file or folder: '" + arg + "'"));
             return;
         }
         if (Files.isDirectory(p)) {
-            Set<Path> found = new LinkedHashSet<>();
-            try {
-                Files.walkFileTree(p, EnumSet.of(FileVisitOption.FOLLOW_LINKS), 64, new Walk(p, found));
-            } catch (IOException e) {
-                problems.add(Finding.of("SYN001", Span.at(display(p), 1, 1), "io", "cannot read '" + arg + "': " + reason(e)));
-            }
-            found.stream().sorted().filter(f -> !config.excluded(f)).forEach(this::read);
+            for (Path f : walk(p, given, arg, problems)) read(f, display(given.resolve(p.relativize(f))));
         } else {
-            read(p);
+            read(p, display(given));
         }
     }
 
+    /**
+     * The files a walk of a folder finds, sorted and without the configuration's excludes; problems
+     * (unreadable folders, link loops) go to {@code sink}.
+     */
+    List<Path> walk(Path dir, Path given, String arg, List<Finding> sink) {
+        return walk(dir, given, arg, sink, Integer.MAX_VALUE);
+    }
+
+    /** The same, or null when the folder holds more than {@code limit} candidate files (the walk stops there). */
+    List<Path> walk(Path dir, Path given, String arg, List<Finding> sink, int limit) {
+        Set<Path> found = new LinkedHashSet<>();
+        Walk walk;
+        try {
+            walk = new Walk(dir, given, found, sink, limit);
+            Files.walkFileTree(dir, EnumSet.of(FileVisitOption.FOLLOW_LINKS), MAX_DEPTH, walk);
+        } catch (IOException e) {
+            sink.add(Finding.of("SYN001", Span.at(display(given), 1, 1), "io", "cannot read '" + arg + "': " + reason(e)));
+            return List.of();
+        }
+        if (found.size() > limit) return null;
+        return found.stream().sorted().filter(f -> !config.excluded(f)).toList();
+    }
+
+    /** How deep a folder walk goes. */
+    static final int MAX_DEPTH = 64;
+
     private void read(Path p) {
-        String name = display(p);
+        read(p, display(p));
+    }
+
+    private void read(Path p, String name) {
         Path key = p.toAbsolutePath().normalize();
         if (!seen.add(key)) {
             // given twice, or given and included: linted once, and reported unless only included
@@ -117,43 +173,12 @@ public final class Discovery {
             return;
         }
         if (contextMode) context.add(name);
-        try {
-            long size = Files.size(p);
-            if (size > maxFileSize) throw new RegularFiles.TooLarge(maxFileSize);
-            // the size a file system reports can lie (/proc, a growing file): the read itself is bounded
-            byte[] bytes = RegularFiles.read(p, maxFileSize);
-            for (byte b : bytes) {
-                if (b == 0) {
-                    problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is a binary file (it contains NUL bytes), not a manifest"));
-                    return;
-                }
-            }
-            String text = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes)).toString();
-            if (text.startsWith("\uFEFF")) text = text.substring(1);
-            files.add(new SourceFile(p, name, text));
-        } catch (RegularFiles.TooLarge e) {
-            long size = sizeOf(p);
-            problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is "
-                    + (size > maxFileSize ? human(size) + ", " : "") + "more than the " + human(maxFileSize)
-                    + " gpulint reads per file (manifests are kilobytes); exclude it, or raise the limit with --max-file-size"));
-        } catch (RegularFiles.NotRegular e) {
-            problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "cannot read '" + name + "': " + e.getMessage()
-                    + "; gpulint reads regular files only"));
-        } catch (CharacterCodingException e) {
-            problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is not UTF-8 text; gpulint reads UTF-8 manifests only"));
-        } catch (IOException e) {
-            problems.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "cannot read '" + name + "': " + reason(e)));
-        }
+        load(p, name, problems).ifPresent(files::add);
     }
 
-    private static long sizeOf(Path p) {
-        try {
-            return Files.size(p);
-        } catch (IOException e) {
-            return -1;
-        }
+    /** A file's text, or empty with a finding in {@code sink} ({@link FileText#load}). */
+    java.util.Optional<SourceFile> load(Path p, String name, List<Finding> sink) {
+        return FileText.load(p, name, maxFileSize, sink);
     }
 
     /**
@@ -163,13 +188,19 @@ public final class Discovery {
      */
     private final class Walk extends SimpleFileVisitor<Path> {
         private final Path root;
+        private final Path given;
         private final Path realRoot;
         private final Set<Path> found;
+        private final List<Finding> sink;
+        private final int limit;
 
-        Walk(Path root, Set<Path> found) throws IOException {
+        Walk(Path root, Path given, Set<Path> found, List<Finding> sink, int limit) throws IOException {
             this.root = root;
+            this.given = given;
             this.realRoot = root.toRealPath();
             this.found = found;
+            this.sink = sink;
+            this.limit = limit;
         }
 
         @Override
@@ -189,7 +220,7 @@ public final class Discovery {
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
             if (attrs.isRegularFile() && Linter.isCandidate(file.getFileName().toString())) found.add(file);
-            return FileVisitResult.CONTINUE;
+            return found.size() > limit ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
         }
 
         @Override
@@ -206,8 +237,8 @@ public final class Discovery {
         }
 
         private void cannotRead(Path file, IOException exc) {
-            problems.add(Finding.of("SYN001", Span.at(display(file), 1, 1), "io",
-                    "cannot read '" + display(file) + "': " + reason(exc)));
+            String shown = file.startsWith(root) ? display(given.resolve(root.relativize(file))) : display(file);
+            sink.add(Finding.of("SYN001", Span.at(shown, 1, 1), "io", "cannot read '" + shown + "': " + reason(exc)));
         }
     }
 

@@ -51,6 +51,23 @@ public final class Linter {
         return this;
     }
 
+    private dev.gpulint.core.ProjectPaths paths = dev.gpulint.core.ProjectPaths.here();
+
+    /** Where the project root is: fingerprints (baseline, SARIF) name files relative to it. */
+    public Linter projectPaths(dev.gpulint.core.ProjectPaths p) { this.paths = p; return this; }
+
+    private java.util.function.Function<Set<String>, List<Document>> clusterSource;
+
+    /**
+     * Where to look for clusters that jobs name but no linted file defines (the project's manifests,
+     * {@link ProjectClusters}): asked with the missing names, only when there are some; the documents
+     * it returns are bound for their clusters only, and their own findings are not reported.
+     */
+    public Linter clusterSource(java.util.function.Function<Set<String>, List<Document>> source) {
+        this.clusterSource = source;
+        return this;
+    }
+
     /** Fingerprints of accepted findings (from a baseline SARIF file): those are not reported. */
     public Linter baseline(java.util.Set<String> fingerprints) { this.baseline = fingerprints; return this; }
 
@@ -162,6 +179,15 @@ public final class Linter {
         for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
         List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
         clusters.addAll(adapted.clusters());     // a network operator's NIC settings: a fabric without node groups
+        Set<String> quiet = new java.util.HashSet<>(context);
+        if (clusterSource != null) {
+            Set<String> missing = missingClusters(bound, adapted.jobs());
+            if (!missing.isEmpty()) {
+                List<Document> found = guard.stage("cluster lookup in the project", () -> clusterSource.apply(missing), List.of());
+                clusters.addAll(guard.stage("cluster lookup in the project", () -> new Binder().bind(found).clusters(), List.of()));
+                for (Document d : found) quiet.add(d.file());
+            }
+        }
         List<dev.gpulint.spec.Specs.Cluster> known = List.copyOf(clusters);
         List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>(bound.jobs());
         jobs.addAll(guard.stage("link", () -> dev.gpulint.bind.adapt.Adapters.link(adapted.jobs(), known, catalog,
@@ -184,9 +210,19 @@ public final class Linter {
         findings.addAll(guard.problems());
         if (guard.failed()) failed = true;
         // a context file's own findings are not reported, except that it does not parse: never silent
-        findings.removeIf(x -> context.contains(x.span().file()) && !x.ruleId().equals("SYN001"));
-        var settled = new dev.gpulint.settle.Settler(rules, ruleSettings, baseline, today).settle(files, findings);
+        findings.removeIf(x -> quiet.contains(x.span().file()) && !x.ruleId().equals("SYN001"));
+        var settled = new dev.gpulint.settle.Settler(rules, ruleSettings, baseline, today, paths).settle(files, findings);
         return new LintResult(dev.gpulint.settle.FindingCap.apply(settled.findings(), maxFindingsPerRule), linted, failed,
-                settled.baselined());
+                settled.baselined(), paths);
+    }
+
+    /** Cluster names jobs refer to (by name, or through job_clusters) that none of the linted files defines. */
+    private Set<String> missingClusters(Binder.Bound bound, List<dev.gpulint.spec.Specs.Job> foreign) {
+        Set<String> names = new java.util.TreeSet<>();
+        for (var j : bound.jobs()) if (j.cluster() != null && j.cluster().value() != null) names.add(j.cluster().value());
+        for (var j : foreign) jobPlacement.apply(j.file()).ifPresent(p -> names.add(p.cluster()));
+        for (var c : bound.clusters()) if (c.name() != null) names.remove(c.name().value());
+        names.removeIf(n -> n.isBlank() || Binder.placeholder(n));
+        return names;
     }
 }

@@ -15,14 +15,15 @@ import java.util.Set;
 
 /**
  * One lint run over a project, set up the same way for the command line and the Maven plugin: the
- * configuration ({@code .gpulint.yaml}, the given file or the nearest from the base folder upwards),
- * the files to lint and the configuration's {@code include} context, the user rules of its
- * {@code rule_paths} and of an extra rules folder, its rule settings, thresholds, catalog and
- * {@code job_clusters}, and a baseline.
+ * configuration ({@code .gpulint.yaml}, the given file or the nearest from the linted paths upwards,
+ * then from the base folder upwards), the files to lint and the configuration's {@code include}
+ * context, the user rules of its {@code rule_paths} and of an extra rules folder, its rule settings,
+ * thresholds, catalog and {@code job_clusters}, a baseline, the project root ({@link ProjectRoot}:
+ * baselines and SARIF name files relative to it) and the project's clusters for jobs whose cluster no
+ * linted file defines ({@link ProjectClusters}).
  *
- * <p>Display paths in findings are relative to the base folder when a file lies under it. A relative
- * configuration file or rules folder is resolved against the base folder; {@link #paths} are taken as
- * a command line gives them.
+ * <p>Display paths in findings are as given, and relative to the base folder when a file lies under
+ * it. A relative configuration file, rules folder, baseline or path is resolved against the base folder.
  */
 public final class Project {
 
@@ -37,6 +38,8 @@ public final class Project {
     private final List<String> paths = new ArrayList<>();
     private final List<Path> files = new ArrayList<>();
     private final java.util.Map<Path, IOException> unreadable = new java.util.LinkedHashMap<>();
+    private java.io.InputStream stdin;
+    private String stdinName;
 
     /** @param base the project folder: the working folder for the CLI, the basedir for Maven */
     public Project(Path base) {
@@ -82,6 +85,32 @@ public final class Project {
     }
 
     /**
+     * Lints text read from {@code in} (standard input) as the file {@code name} would be: its format by
+     * the name's extension, findings under that name, the configuration and the project's clusters
+     * found as for a file at that path ({@link Discovery#STDIN} when there is no name: read as YAML).
+     */
+    public Project stdin(java.io.InputStream in, String name) {
+        this.stdin = in;
+        this.stdinName = name == null ? Discovery.STDIN : name;
+        return this;
+    }
+
+    /**
+     * What is missing before anything is linted: a configuration file, rules folder or path that does
+     * not exist, each as a sentence ("no such file or folder: x"). A command line reports these as
+     * bad usage (exit 2); the project's own paths (include, rule_paths) are findings at their values.
+     */
+    public List<String> missing() {
+        List<String> out = new ArrayList<>();
+        if (configFile != null && !java.nio.file.Files.exists(base.resolve(configFile))) out.add("--config: no such file: " + configFile);
+        if (rulesDir != null && !java.nio.file.Files.exists(base.resolve(rulesDir))) out.add("--rules: no such folder: " + rulesDir);
+        for (String p : paths) {
+            if (!java.nio.file.Files.exists(base.resolve(p))) out.add("no such file or folder: " + p);
+        }
+        return out;
+    }
+
+    /**
      * The files under the base folder that the include globs match and the exclude globs do not
      * (relative to the base folder), outside the {@code skipped} folders (the build folder, modules linted
      * on their own); the configuration's {@code exclude} still applies.
@@ -100,14 +129,21 @@ public final class Project {
     public Outcome lint() {
         // set-up is contained like the stages (Contained): what fails is a finding, the rest still runs
         Contained guard = new Contained();
-        Path cfgPath = configFile != null ? base.resolve(configFile) : Config.find(base);
+        Path baseAbs = base.toAbsolutePath().normalize();
+        List<String> linted = new ArrayList<>(paths);
+        if (stdin != null && !stdinName.equals(Discovery.STDIN)) linted.add(stdinName);
+        Path start = ProjectRoot.start(baseAbs, linted);
+        Path found = Config.find(start);
+        Path cfgPath = configFile != null ? base.resolve(configFile) : found != null ? found : Config.find(baseAbs);
         Config cfg = Config.none();
         if (cfgPath != null) {
             String shown = new Discovery(cfg, base).display(cfgPath);
             cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown), Config.none());
         }
+        dev.gpulint.core.ProjectPaths where = new dev.gpulint.core.ProjectPaths(baseAbs, ProjectRoot.find(cfgPath, start, baseAbs));
         Discovery d = new Discovery(cfg, base);
         if (maxFileSize != null) d.maxFileSize(maxFileSize);
+        if (stdin != null) guard.stage("standard input", () -> { d.addText(stdinName, stdin); return null; }, null);
         for (String p : paths) guard.stage("discovery of " + p, () -> { d.add(p); return null; }, null);
         for (Path p : files) guard.stage("discovery of " + d.display(p), () -> { d.addFile(p); return null; }, null);
         guard.stage("discovery of the configuration's include", () -> { d.addIncludes(); return null; }, null);
@@ -119,7 +155,16 @@ public final class Project {
         Linter linter = guard.stage("user rules", () -> linter(config, d, earlier), null);
         if (linter == null) linter = new Linter().configure(cfg);
         earlier.addAll(guard.problems());
-        linter.baseline(baseline).maxFindingsPerRule(maxFindingsPerRule);
+        linter.baseline(baseline).maxFindingsPerRule(maxFindingsPerRule).projectPaths(where)
+                .jobPlacement(f -> {
+                    Path file = where.absolute(f);
+                    return file == null ? java.util.Optional.empty() : config.placement(file);
+                });
+        // a job's cluster among no linted file is looked for in the project, when the run lies inside it
+        // (never from the file system's root: that is no project)
+        if (start.startsWith(where.root()) && where.root().getParent() != null) {
+            linter.clusterSource(new ProjectClusters(d, where.root()));
+        }
         return new Outcome(linter.lint(d.files(), earlier, d.context()), linter.rules());
     }
 
@@ -131,9 +176,11 @@ public final class Project {
     private Linter linter(Config cfg, Discovery d, List<Finding> problems) {
         Linter linter = new Linter();
         List<Path> ruleDirs = new ArrayList<>(cfg.rulePathsResolved());
+        java.util.Map<Path, Span> namedAt = new java.util.HashMap<>();
+        for (String p : cfg.rulePaths()) namedAt.putIfAbsent(cfg.base().resolve(p), cfg.valueSpan("rule_paths", p));
         if (rulesDir != null) ruleDirs.add(base.resolve(rulesDir));
         if (!ruleDirs.isEmpty()) {
-            linter.withUserRules(UserRules.load(ruleDirs, d::display),
+            linter.withUserRules(UserRules.load(ruleDirs, d::display, p -> namedAt.getOrDefault(p, Span.at(d.display(p), 1, 1))),
                     Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
         }
         problems.addAll(cfg.checkRuleNames(linter.rules()));

@@ -16,8 +16,15 @@ import java.io.Writer;
  */
 public final class GithubRenderer implements Renderer {
     private final RuleCatalog rules;
+    private final boolean summary;
 
-    public GithubRenderer(RuleCatalog rules) { this.rules = rules; }
+    public GithubRenderer(RuleCatalog rules) { this(rules, true); }
+
+    /** @param summary whether the closing count line is written (not with --quiet: findings only) */
+    public GithubRenderer(RuleCatalog rules, boolean summary) {
+        this.rules = rules;
+        this.summary = summary;
+    }
 
     @Override
     public void render(LintResult result, Writer out) throws IOException {
@@ -29,7 +36,7 @@ public final class GithubRenderer implements Renderer {
                     + ",col=" + f.span().startColumn() + ",endLine=" + f.span().endLine()
                     + ",endColumn=" + f.span().endColumn() + ",title=" + property(title) + "::" + data(message(f)) + "\n");
         }
-        out.write("gpulint: " + TextRenderer.summary(result) + "\n");
+        if (summary) out.write("gpulint: " + TextRenderer.summary(result) + "\n");
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.gpulint.report;
 
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Level;
-import dev.gpulint.core.Fingerprints;
 
 import dev.gpulint.core.LintResult;
 import dev.gpulint.meta.RuleCatalog;
@@ -44,7 +43,7 @@ public final class JsonRenderer implements Renderer {
                 related.add(rm);
             }
             m.put("related", related);
-            m.put("fingerprint", Fingerprints.of(f));
+            m.put("fingerprint", result.fingerprint(f));
             if (f.suppressed()) m.put("suppressed", f.suppression());
             findings.add(m);
         }

@@ -16,8 +16,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * SARIF 2.1.0 for code-review tools: full rule metadata, relative URIs under
- * %SRCROOT%, full regions, related locations and partial fingerprints. A parse
+ * SARIF 2.1.0 for code-review tools: full rule metadata, URIs relative to the project root
+ * (base id %SRCROOT%, stated in originalUriBaseIds; the root comes with the result,
+ * {@link dev.gpulint.core.LintResult#paths()}), full regions, related locations and partial fingerprints. A parse
  * failure is both a SYN001 result and a tool execution notification.
  *
  * <p>Each run says what it is ({@code run.automationDetails.id}, {@code gpulint/} and an optional
@@ -34,15 +35,18 @@ public final class SarifRenderer implements Renderer {
 
     private final RuleCatalog rules;
     private final String version;
-    private final Path srcRoot;
     private String helpUriBase;
     private String category;
 
-    /** @param srcRoot the folder relative paths are resolved against (the working directory) */
-    public SarifRenderer(RuleCatalog rules, String version, Path srcRoot) {
+    public SarifRenderer(RuleCatalog rules, String version) {
         this.rules = rules;
         this.version = version;
-        this.srcRoot = srcRoot.toAbsolutePath().normalize();
+    }
+
+    /** @deprecated the project root now comes with the result ({@link dev.gpulint.core.LintResult#paths()}); srcRoot is not used */
+    @Deprecated
+    public SarifRenderer(RuleCatalog rules, String version, Path srcRoot) {
+        this(rules, version);
     }
 
     /**
@@ -125,12 +129,12 @@ public final class SarifRenderer implements Renderer {
         List<Object> results = new ArrayList<>();
         List<Object> notifications = new ArrayList<>();
         for (Finding f : result.findings()) {
-            results.add(result(f, ruleIds.indexOf(f.ruleId())));
+            results.add(result(f, ruleIds.indexOf(f.ruleId()), result));
             if (f.ruleId().equals("SYN001")) {
                 Map<String, Object> n = new LinkedHashMap<>();
                 n.put("level", "error");
                 n.put("message", Map.of("text", f.message()));
-                n.put("locations", List.of(Map.of("physicalLocation", physical(f.span()))));
+                n.put("locations", List.of(Map.of("physicalLocation", physical(f.span(), result.paths()))));
                 n.put("descriptor", Map.of("id", "SYN001"));
                 notifications.add(n);
             }
@@ -143,7 +147,7 @@ public final class SarifRenderer implements Renderer {
         run.put("tool", Map.of("driver", driver));
         run.put("automationDetails", Map.of("id", automationId()));
         run.put("invocations", List.of(invocation));
-        String rootUri = srcRoot.toUri().toString();
+        String rootUri = result.paths().root().toUri().toString();
         run.put("originalUriBaseIds", Map.of(SRCROOT, Map.of("uri", rootUri.endsWith("/") ? rootUri : rootUri + "/")));
         run.put("columnKind", "unicodeCodePoints");
         run.put("results", results);
@@ -175,26 +179,26 @@ public final class SarifRenderer implements Renderer {
         return m;
     }
 
-    private Map<String, Object> result(Finding f, int ruleIndex) {
+    private Map<String, Object> result(Finding f, int ruleIndex, LintResult run) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("ruleId", f.ruleId());
         m.put("ruleIndex", ruleIndex);
         m.put("level", f.level().id());
         m.put("message", Map.of("text", f.message()));
-        m.put("locations", List.of(Map.of("physicalLocation", physical(f.span()))));
+        m.put("locations", List.of(Map.of("physicalLocation", physical(f.span(), run.paths()))));
         if (!f.related().isEmpty()) {
             List<Object> rel = new ArrayList<>();
             int id = 1;
             for (Finding.Related r : f.related()) {
                 Map<String, Object> rm = new LinkedHashMap<>();
                 rm.put("id", id++);
-                rm.put("physicalLocation", physical(r.span()));
+                rm.put("physicalLocation", physical(r.span(), run.paths()));
                 rm.put("message", Map.of("text", r.message()));
                 rel.add(rm);
             }
             m.put("relatedLocations", rel);
         }
-        m.put("partialFingerprints", Map.of(Fingerprints.KEY, Fingerprints.of(f)));
+        m.put("partialFingerprints", Map.of(Fingerprints.KEY, run.fingerprint(f)));
         if (f.suppressed()) {
             Map<String, Object> sup = new LinkedHashMap<>();
             sup.put("kind", "inSource");
@@ -204,13 +208,14 @@ public final class SarifRenderer implements Renderer {
         return m;
     }
 
-    private Map<String, Object> physical(Span s) {
+    private Map<String, Object> physical(Span s, dev.gpulint.core.ProjectPaths paths) {
         Map<String, Object> art = new LinkedHashMap<>();
-        Path abs = Path.of(s.file()).toAbsolutePath().normalize();
-        if (Path.of(s.file()).isAbsolute() && !abs.startsWith(srcRoot)) {
-            art.put("uri", abs.toUri().toString());          // outside the source root: an absolute file URI
+        String rel = paths.underRoot(s.file());
+        Path abs = paths.absolute(s.file());
+        if (rel == null && abs != null) {
+            art.put("uri", abs.toUri().toString());          // outside the project root: an absolute file URI
         } else {
-            art.put("uri", uri(s.file()));
+            art.put("uri", uri(rel != null ? rel : s.file()));
             art.put("uriBaseId", SRCROOT);
         }
         Map<String, Object> region = new LinkedHashMap<>();
@@ -224,9 +229,8 @@ public final class SarifRenderer implements Renderer {
         return m;
     }
 
-    /** A relative URI under %SRCROOT%: forward slashes, percent-encoded, never absolute. */
-    String uri(String file) {
-        String rel = ReportPaths.relative(srcRoot, file);
+    /** A relative URI under %SRCROOT% (from a root-relative path): forward slashes, percent-encoded. */
+    static String uri(String rel) {
         StringBuilder sb = new StringBuilder();
         for (String seg : rel.split("/")) {
             if (sb.length() > 0) sb.append('/');

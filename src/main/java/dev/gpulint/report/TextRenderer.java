@@ -17,10 +17,17 @@ import java.io.Writer;
 public final class TextRenderer implements Renderer {
     private final RuleCatalog rules;
     private final boolean color;
+    private final boolean summary;
 
     public TextRenderer(RuleCatalog rules, boolean color) {
+        this(rules, color, true);
+    }
+
+    /** @param summary whether the closing count line is written (not with --quiet: findings only) */
+    public TextRenderer(RuleCatalog rules, boolean color, boolean summary) {
         this.rules = rules;
         this.color = color;
+        this.summary = summary;
     }
 
     @Override
@@ -38,7 +45,7 @@ public final class TextRenderer implements Renderer {
                         + Visible.of(f.ruleId()) + "`\n");
             }
         }
-        out.write(summary(result) + "\n");
+        if (summary) out.write(summary(result) + "\n");
     }
 
     /** The text format's finding line without colour: {@code file:line:col: level: message [ID]}. */

@@ -41,6 +41,7 @@ public final class Settler {
     private final Map<String, String> settings;
     private final Set<String> baseline;
     private final LocalDate today;
+    private final dev.gpulint.core.ProjectPaths paths;
 
     /**
      * @param rules    metadata of every rule that may report, user rules included
@@ -49,10 +50,20 @@ public final class Settler {
      * @param today    the date a suppression's {@code until=} is compared with
      */
     public Settler(RuleCatalog rules, Map<String, String> settings, Set<String> baseline, LocalDate today) {
+        this(rules, settings, baseline, today, dev.gpulint.core.ProjectPaths.here());
+    }
+
+    /**
+     * @param paths where the project root is: baseline fingerprints name files relative to it, so a
+     *              baseline written at the top of a repository matches runs started anywhere in it
+     */
+    public Settler(RuleCatalog rules, Map<String, String> settings, Set<String> baseline, LocalDate today,
+                   dev.gpulint.core.ProjectPaths paths) {
         this.rules = rules;
         this.settings = Map.copyOf(settings);
         this.baseline = Set.copyOf(baseline);
         this.today = today;
+        this.paths = paths;
     }
 
     /** A settler with no configuration and no baseline. */
@@ -74,7 +85,7 @@ public final class Settler {
         }
         out.sort(Finding.ORDER);
         int before = out.size();
-        if (!baseline.isEmpty()) out.removeIf(f -> baseline.contains(Fingerprints.of(f)));
+        if (!baseline.isEmpty()) out.removeIf(f -> baseline.contains(Fingerprints.of(f, paths.stable(f.span().file()))));
         return new Settled(out, before - out.size());
     }
 

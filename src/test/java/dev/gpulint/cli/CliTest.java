@@ -73,14 +73,27 @@ class CliTest {
     }
 
     @Test
-    void missingPathsAndBadEncodingAreFindingsNotCrashes(@TempDir Path dir) throws IOException {
+    void badEncodingIsAFindingNotACrash(@TempDir Path dir) throws IOException {
         Path bin = dir.resolve("blob.yaml");
         Files.write(bin, new byte[] {(byte) 0xff, (byte) 0xfe, 'k', ':', ' ', (byte) 0xc3});
-        Run r = run(dir.resolve("nope.yaml").toString(), bin.toString());
+        Run r = run(bin.toString());
         assertEquals(2, r.code());
-        assertTrue(r.out().contains("nope.yaml:1:1: error: cannot read '"), r.out());
         assertTrue(r.out().contains("blob.yaml:1:1: error: '" + bin + "' is not UTF-8 text"), r.out());
         assertEquals("", r.err());
+    }
+
+    @Test
+    void aMissingPathConfigOrRulesFolderIsBadUsageNamingIt(@TempDir Path dir) throws IOException {
+        Path job = write(dir, "job.yaml", "kind: training_job\nname: j\ncluster: nowhere\n");
+        Run r = run(dir.resolve("nope.yaml").toString(), job.toString());
+        assertEquals(2, r.code(), r.out());
+        assertEquals("gpulint: no such file or folder: " + dir.resolve("nope.yaml") + "\n", r.err());
+        assertEquals("", r.out(), "nothing is linted: the command line is wrong");
+        Run all = run("-c", "no-config.yaml", "--rules", "no-rules", "missing/");
+        assertEquals(2, all.code());
+        assertEquals("gpulint: --config: no such file: no-config.yaml\ngpulint: --rules: no such folder: no-rules\n"
+                + "gpulint: no such file or folder: missing/\n", all.err());
+        assertFalse(all.err().contains("syntax"), all.err());
     }
 
     @Test

@@ -213,7 +213,7 @@ class ConfigTest {
     @Test
     void aMissingFileIsAFindingNotAnException() {
         Config c = Config.load(dir.resolve("nope.yaml"), "nope.yaml");
-        assertEquals(List.of("nope.yaml:1:1 SYN001 cannot read the configuration 'nope.yaml': NoSuchFileException."),
+        assertEquals(List.of("nope.yaml:1:1 SYN001 cannot read the configuration 'nope.yaml': no such file."),
                 problems(c.problems()));
         assertEquals(List.of(), c.include());
     }

@@ -30,7 +30,14 @@ public final class Shell {
     /** One simple command: its assignments and its words. */
     public record Command(List<Assignment> assignments, List<Word> words) {}
 
-    public record Script(List<Command> commands, Map<String, String> variables) {
+    /**
+     * A script's commands and the variables it knows at its end. {@code arrays} are its bash arrays
+     * ({@code ARGS=( --tp 8 ... )}), each element with its own span; {@code "${ARGS[@]}"} in a command
+     * is replaced by those elements.
+     */
+    public record Script(List<Command> commands, Map<String, String> variables, Map<String, List<Word>> arrays) {
+        public Script(List<Command> commands, Map<String, String> variables) { this(commands, variables, Map.of()); }
+
         /** Every word of every command, in order. */
         public List<Word> words() {
             List<Word> out = new ArrayList<>();
@@ -55,6 +62,7 @@ public final class Shell {
     public static Script parse(ScalarText text, Map<String, String> known) {
         List<List<Raw>> raws = tokenize(text.value());
         Map<String, String> vars = new LinkedHashMap<>(known);
+        Map<String, List<Word>> arrays = new LinkedHashMap<>();
         Budget budget = new Budget();
         List<Command> commands = new ArrayList<>();
         for (List<Raw> cmd : raws) {
@@ -71,7 +79,8 @@ public final class Shell {
                 for (; i < cmd.size(); i++) {
                     Raw r = cmd.get(i);
                     Matcher m = ASSIGN.matcher(r.text);
-                    if (m.matches()) assigns.add(assignment(text, r, m, vars, export, budget));
+                    if (r.elements != null) assigns.add(array(text, r, vars, arrays, budget));
+                    else if (m.matches()) assigns.add(assignment(text, r, m, vars, export, budget));
                     else if (r.text.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                         assigns.add(new Assignment(r.text, null, export, text.span(r.start, r.start + r.text.length())));
                     }
@@ -82,17 +91,62 @@ public final class Shell {
             for (; i < cmd.size(); i++) {
                 Raw r = cmd.get(i);
                 Matcher m = ASSIGN.matcher(r.text);
-                if (!r.quotedName && m.matches()) assigns.add(assignment(text, r, m, vars, false, budget));
+                if (r.elements != null) assigns.add(array(text, r, vars, arrays, budget));
+                else if (!r.quotedName && m.matches()) assigns.add(assignment(text, r, m, vars, false, budget));
                 else break;
             }
-            for (; i < cmd.size(); i++) {
-                Raw r = cmd.get(i);
-                String[] x = expand(r.text, r.literal, vars, budget);
-                words.add(new Word(x[0], x[1] == null, text.span(r.start, r.end)));
-            }
+            for (; i < cmd.size(); i++) words(text, cmd.get(i), vars, arrays, budget, words);
             commands.add(new Command(assigns, words));
         }
-        return new Script(commands, vars);
+        return new Script(commands, vars, arrays);
+    }
+
+    private static final Pattern ARRAY_ALL = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\[[@*]\\]\\}");
+
+    /** One raw word as the command's words: "${ARGS[@]}" becomes the array's elements (with their spans), others expand. */
+    private static void words(ScalarText text, Raw r, Map<String, String> vars, Map<String, List<Word>> arrays, Budget budget,
+                              List<Word> out) {
+        Matcher all = ARRAY_ALL.matcher(r.text);
+        if (!r.literal && all.matches()) {
+            List<Word> elements = arrays.get(all.group(1));
+            if (elements != null) {
+                long size = 0;
+                for (Word e : elements) size += e.text().length() + 1;
+                budget.used += size;
+                if (budget.used <= MAX_TOTAL) { out.addAll(elements); return; }
+            }
+            out.add(new Word(r.text, false, text.span(r.start, r.end)));
+            return;
+        }
+        String[] x = expand(r.text, r.literal, vars, budget);
+        out.add(new Word(x[0], x[1] == null, text.span(r.start, r.end)));
+    }
+
+    /**
+     * NAME=( elements ) or NAME+=( elements ): the array's words, each expanded where it is written.
+     * An array whose elements add up to more than {@link #MAX_VALUE} characters is unknown (a doubling
+     * ARGS=( "${ARGS[@]}" "${ARGS[@]}" ) stays bounded).
+     */
+    private static Assignment array(ScalarText text, Raw r, Map<String, String> vars, Map<String, List<Word>> arrays, Budget budget) {
+        String head = r.text;
+        boolean append = head.endsWith("+=");
+        String name = head.substring(0, head.length() - (append ? 2 : 1));
+        List<Word> elements = new ArrayList<>(append && arrays.containsKey(name) ? arrays.get(name) : List.of());
+        boolean unknown = append && !arrays.containsKey(name) && vars.containsKey(name);
+        for (Raw e : r.elements) words(text, e, vars, arrays, budget, elements);
+        long size = 0;
+        for (Word e : elements) size += e.text().length() + 1;
+        Span nameSpan = text.span(r.start, r.start + name.length());
+        if (unknown || size > MAX_VALUE || budget.used > MAX_TOTAL) {
+            arrays.remove(name);
+            return new Assignment(name, new Word("", false, text.span(r.start, r.end)), false, nameSpan);
+        }
+        arrays.put(name, List.copyOf(elements));
+        vars.remove(name);
+        StringBuilder joined = new StringBuilder();
+        boolean known = true;
+        for (Word e : elements) { if (joined.length() > 0) joined.append(' '); joined.append(e.text()); known &= e.known(); }
+        return new Assignment(name, new Word(joined.toString(), known, text.span(r.start, r.end)), false, nameSpan);
     }
 
     /** Words given one by one (a container's command list), each with its own span. */
@@ -174,18 +228,44 @@ public final class Shell {
         String text;
         int start, end, valueStart = -1;
         boolean quoted, literal = true, quotedName;
+        /** The elements of NAME=( ... ); null for any other word. */
+        List<Raw> elements;
     }
+
+    private static final Pattern ARRAY_HEAD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*\\+?=");
 
     private static List<List<Raw>> tokenize(String s) {
         List<List<Raw>> commands = new ArrayList<>();
-        List<Raw> cur = new ArrayList<>();
+        scan(s, 0, commands, null);
+        return commands;
+    }
+
+    /**
+     * Splits s from {@code i} into commands of raw words; with {@code elements} set, reads the
+     * elements of an array up to its closing parenthesis instead (newlines and separators only
+     * separate words there) and returns the index after it.
+     */
+    private static int scan(String s, int i, List<List<Raw>> commands, List<Raw> elements) {
+        List<Raw> cur = elements != null ? elements : new ArrayList<>();
         Raw w = null;
-        int i = 0, n = s.length();
+        int n = s.length();
         while (i < n) {
             char c = s.charAt(i);
             if (c == '\\' && i + 1 < n && s.charAt(i + 1) == '\n') { i += 2; continue; }
             if (c == '\\' && i + 2 < n && s.charAt(i + 1) == '\r' && s.charAt(i + 2) == '\n') { i += 3; continue; }
             if (c == ' ' || c == '\t' || c == '\r') { w = finish(w, cur); i++; continue; }
+            if (elements != null && (c == ')' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == '`')) {
+                w = finish(w, cur);
+                i++;
+                if (c == ')') return i;
+                continue;
+            }
+            if (c == '(' && w != null && elements == null && w.valueStart == i && !w.quotedName && ARRAY_HEAD.matcher(w.sb).matches()) {
+                w.elements = new ArrayList<>();
+                i = scan(s, i + 1, null, w.elements);
+                w.end = i;
+                continue;
+            }
             if (c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')' || c == '`') {
                 w = finish(w, cur);
                 if (!cur.isEmpty()) { commands.add(cur); cur = new ArrayList<>(); }
@@ -245,8 +325,8 @@ public final class Shell {
             w.end = i;
         }
         finish(w, cur);
-        if (!cur.isEmpty()) commands.add(cur);
-        return commands;
+        if (elements == null && !cur.isEmpty()) commands.add(cur);
+        return n;
     }
 
     private static Raw finish(Raw w, List<Raw> cur) {

@@ -54,16 +54,18 @@ final class LaunchScriptAdapter {
         Launchers.Launch l = Launchers.scan(script);
         Srun srun = new Srun();
         Map<String, Word> hydra = new LinkedHashMap<>();
-        boolean launches = false;
+        boolean launches = false, srunSeen = false;
         for (Shell.Command c : script.commands()) {
             List<Word> w = c.words();
             for (int i = 0; i < w.size(); i++) {
                 String prog = Shell.program(w.get(i).text());
-                if (prog.equals("srun")) i = srun(w, i + 1, srun) - 1;
+                if (prog.equals("srun")) { srunSeen = true; i = srun(w, i + 1, srun) - 1; }
                 else if (PROGRAMS.contains(prog) || prog.startsWith("torch.distributed.")) launches = true;
                 hydra(w.get(i), hydra);
             }
         }
+        // a batch script that allocates GPUs and runs a step (srun bash train.sh) is the job, even when the launch is elsewhere
+        launches |= srunSeen && (sb.gpusPerNode != null || sb.gpus != null);
         launches |= srun.python || !l.flags.isEmpty() || !hydra.isEmpty() || l.deepspeedConfig != null || l.configFile != null;
         if (!launches) return null;
 

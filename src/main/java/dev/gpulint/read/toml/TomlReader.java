@@ -134,6 +134,8 @@ public final class TomlReader {
         Span key(String file, int line, int column, String key) {
             String l = line(line);
             int c = column - 1;
+            while (c < l.length() && (l.charAt(c) == '[' || l.charAt(c) == ' ' || l.charAt(c) == '\t')) c++;     // a [table] header
+            column = c + 1;
             int len = 1;
             if (l.startsWith(key, c)) len = key.length();
             else if (c < l.length() && (l.charAt(c) == '"' || l.charAt(c) == '\'') && l.startsWith(key, c + 1)) len = key.length() + 2;

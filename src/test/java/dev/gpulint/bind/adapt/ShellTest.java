@@ -71,4 +71,19 @@ class ShellTest {
         assertEquals(4, app.span().startLine());
         assertEquals(5, app.span().startColumn());
     }
+
+    @Test
+    void bashArraysOfFlagsExpandToTheirElementsWrittenWhereTheyAre() {
+        String script = "TP=8\nARGS=(\n    --tensor-model-parallel-size $TP   # tp\n    \"--seq-length\" 4096\n)\n"
+                + "ARGS+=( --pipeline-model-parallel-size 16 )\ntorchrun train.py \"${ARGS[@]}\" ${NONE[@]}\n";
+        Shell.Script s = Shell.parse(ScalarText.detached("s", script), java.util.Map.of());
+        var words = s.commands().get(s.commands().size() - 1).words();
+        assertEquals(java.util.List.of("torchrun", "train.py", "--tensor-model-parallel-size", "8", "--seq-length", "4096",
+                "--pipeline-model-parallel-size", "16", "${NONE[@]}"), words.stream().map(Shell.Word::text).toList());
+        assertTrue(words.get(3).known());
+        assertFalse(words.get(8).known(), "an array nobody set is unknown");
+        // detached text is one line: the element keeps its own offset in the script
+        assertEquals(script.indexOf("$TP") + 1, words.get(3).span().startColumn());
+        assertEquals(script.indexOf(" 16 ") + 2, words.get(7).span().startColumn());
+    }
 }

@@ -86,4 +86,15 @@ class ShellTest {
         assertEquals(script.indexOf("$TP") + 1, words.get(3).span().startColumn());
         assertEquals(script.indexOf(" 16 ") + 2, words.get(7).span().startColumn());
     }
+
+    @Test
+    void anUnquotedExpansionIsSplitIntoWordsAtItsUseAndAQuotedOneIsNot() {
+        String script = "export GPT_ARGS=\"--tensor-model-parallel-size 2 \\\n   --pipeline-model-parallel-size 4\"\n"
+                + "torchrun pretrain_gpt.py $GPT_ARGS \"$GPT_ARGS\"\n";
+        Shell.Script s = Shell.parse(ScalarText.detached("s", script), Map.of());
+        var words = s.commands().get(1).words();
+        assertEquals(List.of("torchrun", "pretrain_gpt.py", "--tensor-model-parallel-size", "2", "--pipeline-model-parallel-size", "4",
+                "--tensor-model-parallel-size 2    --pipeline-model-parallel-size 4"), words.stream().map(Word::text).toList());
+        assertEquals(script.indexOf("$GPT_ARGS") + 1, words.get(3).span().startColumn(), "the split words are where the expansion is");
+    }
 }

@@ -53,6 +53,18 @@ public final class ConsistencyFact {
     /** Where the reference value is written; null when it has no position. */
     public Span getReferenceSpan() { return reference.span(); }
 
+    /**
+     * Whether the two places are in different files: a launch script and the script it runs, or
+     * the configuration it passes (CONSIST007); the same-file rules (CONSIST001, CONSIST002,
+     * CONSIST005's sizes) leave these alone.
+     */
+    public boolean isCrossFile() {
+        return found.span() != null && reference.span() != null && !found.span().file().equals(reference.span().file());
+    }
+
+    /** The file the reference place is written in; null when it has no position. */
+    public String getReferenceFile() { return reference.span() == null ? null : reference.span().file(); }
+
     /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "job:" + job + "/" + quantity + "/" + found.where(); }
 

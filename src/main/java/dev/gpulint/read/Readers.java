@@ -6,6 +6,10 @@ import dev.gpulint.core.Span;
 import dev.gpulint.read.csv.CsvReader;
 import dev.gpulint.read.dsl.DslReader;
 import dev.gpulint.read.json.JsonReader;
+import dev.gpulint.read.toml.TomlReader;
+import dev.gpulint.tree.Document;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
 import dev.gpulint.read.yaml.Templates;
 import dev.gpulint.read.yaml.YamlReader;
 import java.util.List;
@@ -32,18 +36,50 @@ public final class Readers {
 
     private static final Syntax YAML = new Syntax("YAML", List.of(".yaml", ".yml"), Readers::yaml);
 
-    /** The syntaxes, by file name. A file named otherwise but given explicitly is read as YAML. */
+    private static final Syntax SHELL = new Syntax("shell", List.of(".sh", ".bash", ".sbatch", ".slurm"), Readers::shell);
+
+    /**
+     * The syntaxes, by file name: the one list of extensions gpulint reads. The CLI's folder walk
+     * ({@link #isCandidate}), the Maven plugin's default includes ({@link #includeGlobs}) and the
+     * pre-commit hook's {@code files:} pattern ({@link #preCommitPattern}, checked by a test) all come
+     * from it. A file named otherwise but given explicitly is read as YAML, or as a shell script
+     * when it starts with a shell's {@code #!} line.
+     */
     public static final List<Syntax> SYNTAXES = List.of(
             new Syntax("DSL", List.of(".topo"), f -> guarded(f, "DSL", false, new DslReader()::read)),
             YAML,
             new Syntax("JSON", List.of(".json"), Readers::json),
-            new Syntax("CSV", List.of(".csv"), Readers::csv));
+            new Syntax("CSV", List.of(".csv"), Readers::csv),
+            SHELL,
+            new Syntax("TOML", List.of(".toml"), Readers::toml));
+
+    /**
+     * The key of the one entry of a shell script's document: the script's whole text as one
+     * scalar, which the launch-script adapter reads with the shell scan (a reader cannot depend
+     * on it). No YAML, JSON or TOML file yields this key unquoted.
+     */
+    public static final String SCRIPT_KEY = "#!script";
 
     private Readers() {}
 
     /** Files gpulint reads by name when it walks a folder; everything else is left alone. */
     public static boolean isCandidate(String fileName) {
         return named(fileName).isPresent();
+    }
+
+    /** Every extension of {@link #SYNTAXES}, in order, without the dot. */
+    public static List<String> extensions() {
+        return SYNTAXES.stream().flatMap(s -> s.extensions().stream()).map(e -> e.substring(1)).toList();
+    }
+
+    /** The Maven plugin's default includes: every extension, in any folder. */
+    public static List<String> includeGlobs() {
+        return extensions().stream().map(e -> "**/*." + e).toList();
+    }
+
+    /** The pre-commit hook's {@code files:} pattern (a Python regular expression on the path). */
+    public static String preCommitPattern() {
+        return "\\.(" + String.join("|", extensions()) + ")$";
     }
 
     /** The syntax a file's name says, if it names one of gpulint's. */
@@ -54,7 +90,7 @@ public final class Readers {
 
     /**
      * Reads one file with the reader its name picks. A file whose name has no extension is read as
-     * YAML; one whose extension names no format gpulint reads (.sh, .toml, ...) gets a SYN006 note
+     * YAML (a shell script when its first line is a shell's #!); one whose extension names no format gpulint reads (.txt, .py, ...) gets a SYN006 note
      * and is skipped: it can only arrive here when it was named explicitly.
      */
     public static ReadResult read(SourceFile f) {
@@ -62,7 +98,7 @@ public final class Readers {
         if (syntax.isPresent()) return syntax.get().reader().apply(f);
         String base = f.displayPath().substring(f.displayPath().lastIndexOf('/') + 1);
         int dot = base.lastIndexOf('.');
-        if (dot <= 0 || dot == base.length() - 1) return YAML.reader().apply(f);
+        if (dot <= 0 || dot == base.length() - 1) return (shebang(f.text()) ? SHELL : YAML).reader().apply(f);
         String ext = base.substring(dot);
         List<String> known = SYNTAXES.stream().flatMap(s -> s.extensions().stream()).toList();
         Finding note = new Finding("SYN006", Level.NOTE, Span.at(f.displayPath(), 1, 1), "gpulint does not read "
@@ -70,6 +106,48 @@ public final class Readers {
                 + String.join(", ", known.subList(0, known.size() - 1)) + " and " + known.get(known.size() - 1) + " files",
                 List.of(), "format");
         return new ReadResult(f, List.of(), List.of(note), false);
+    }
+
+    /** A first line {@code #!/bin/bash}, {@code #!/usr/bin/env bash}, {@code #!/bin/sh -e}...: a shell script. */
+    static boolean shebang(String text) {
+        if (!text.startsWith("#!")) return false;
+        int nl = text.indexOf('\n');
+        String first = (nl < 0 ? text : text.substring(0, nl)).trim();
+        if (first.length() > 200) return false;
+        String[] words = first.substring(2).trim().split("\\s+");
+        String prog = words[0].substring(words[0].lastIndexOf('/') + 1);
+        if (prog.equals("env") && words.length > 1) prog = words[words.length > 2 && words[1].startsWith("-") ? 2 : 1];
+        return prog.equals("sh") || prog.equals("bash") || prog.equals("dash") || prog.equals("zsh") || prog.equals("ksh");
+    }
+
+    /**
+     * A shell script: its whole text as one document ({@link #SCRIPT_KEY}), for the launch-script
+     * adapter to scan. Whether it is a training launch is decided there; one that is not is skipped
+     * quietly.
+     */
+    private static ReadResult shell(SourceFile f) {
+        String text = f.text();
+        int lines = 1, lastLineStart = 0;
+        for (int i = 0; i < text.length(); i++) if (text.charAt(i) == '\n') { lines++; lastLineStart = i + 1; }
+        Span all = new Span(f.displayPath(), 1, 1, lines, text.length() - lastLineStart + 1);
+        MappingNode root = new MappingNode(List.of(new MappingNode.Entry(new ScalarNode(SCRIPT_KEY, false, Span.at(f.displayPath(), 1, 1)),
+                new ScalarNode(text, true, all))), all);
+        return new ReadResult(f, List.of(), List.of(), false, List.of(new Document(f.displayPath(), 0, root)));
+    }
+
+    /**
+     * TOML is read only when it is a torchtitan job configuration (a {@code [parallelism]} table):
+     * other TOML (pyproject.toml, Cargo.toml), well-formed or not, is not gpulint's.
+     */
+    private static ReadResult toml(SourceFile f) {
+        if (!f.text().contains("parallelism")) return notOurs(f);
+        ReadResult r = guarded(f, "TOML", false, new TomlReader()::read);
+        boolean torchtitan = f.text().contains("[parallelism]") || f.text().contains("_parallel_degree");
+        if (r.failed() && !torchtitan) return notOurs(f);
+        if (!r.failed() && r.foreign().stream().noneMatch(d -> d.root().get("parallelism").orElse(null) instanceof MappingNode)) {
+            return notOurs(f);
+        }
+        return r;
     }
 
     /** A well-formed file that is not gpulint's: skipped quietly. */

@@ -57,9 +57,9 @@ public class CheckMojo extends AbstractMojo {
     @Parameter(property = "gpulint.failOn", defaultValue = "error")
     String failOn;
 
-    /** Globs, relative to the project folder, of the files to lint. */
+    /** Globs, relative to the project folder, of the files to lint; by default every extension gpulint reads. */
     @Parameter
-    List<String> includes = List.of("**/*.topo", "**/*.yaml", "**/*.yml", "**/*.json", "**/*.csv");
+    List<String> includes = dev.gpulint.read.Readers.includeGlobs();
 
     /**
      * Globs of files never linted; the build folder (whatever its name), the folders of this project's

@@ -66,8 +66,9 @@ public final class Adapters {
         // the schema's bounds first, so that a DeepSpeed configuration's triple is judged once, where it is written
         List<Finding> findings = new ArrayList<>();
         for (JobDraft j : all) findings.addAll(DraftBounds.check(j));
+        Set<JobDraft> merged = ScriptLinks.link(all);
         deepspeedReferences(all);
-        for (JobDraft j : all) jobs.add(j.build());
+        for (JobDraft j : all) if (!merged.contains(j)) jobs.add(j.build());
         return new Bound(jobs, counters, queries, files, findings, clusters, policies);
     }
 

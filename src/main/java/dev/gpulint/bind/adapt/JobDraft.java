@@ -45,6 +45,10 @@ final class JobDraft {
     Specs.DeepSpeedBatch deepspeed;
     /** The DeepSpeed configuration this job's launch names, when it names one. */
     Located<String> deepspeedRef;
+    /** The job configuration a launch script passes ({@code --job.config_file x.toml}, {@code --config_file}). */
+    Located<String> configRef;
+    /** Scripts a launch script runs ({@code srun bash train.sh}): their launches are this job's when they are linted too. */
+    final List<Word> srunScripts = new ArrayList<>();
     Span span;
     /** The format's own key of each bound value (tensor_model_parallel_size, --num-layers), for messages. */
     final Map<Located<?>, String> keys = new java.util.IdentityHashMap<>();

@@ -24,6 +24,8 @@ public final class Launchers {
         public Word kokkosGpus, ncclTestGpus, deepspeedGpus, deepspeedNodes;
         /** The DeepSpeed configuration a training script is given (--deepspeed_config ds.json, --deepspeed ds.json). */
         public Word deepspeedConfig;
+        /** The job configuration a training program is given (torchtitan --job.config_file x.toml, --config_file). */
+        public Word configFile;
         public String mpiProgram;
         /** The options as written, for messages: "-np 64", "--map-by ppr:8:node". */
         public String mpiRanksWritten, mpiPerNodeWritten;
@@ -107,6 +109,8 @@ public final class Launchers {
             }
             Word ds = optionValue(w, i, "--deepspeed_config", "--deepspeed-config", "--deepspeed");
             if (ds != null && l.deepspeedConfig == null && ds.known() && ds.text().endsWith(".json")) l.deepspeedConfig = ds;
+            Word cf = optionValue(w, i, "--job.config_file", "--job.config-file", "--config_file", "--config-file");
+            if (cf != null && l.configFile == null && cf.known() && !cf.text().startsWith("-")) l.configFile = cf;
             flag(w, i, l);
         }
     }

@@ -8,13 +8,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import dev.gpulint.bind.adapt.ShellTokens.Raw;
 
 /**
  * A shell-lite reader for the scripts inside job files (a container's command, a SkyPilot
  * {@code run:} block, a Megatron {@code BEFORE_SCRIPT}). It splits words and commands the way
  * sh does for the common cases (quotes, backslash-newline, comments, {@code ; && || |}), tracks
- * plain variable assignments and {@code export}, and expands {@code $VAR}, {@code ${VAR}} and
- * {@code $((arithmetic))} where every variable is known. It runs nothing and follows no control
+ * plain variable assignments, {@code export} and bash arrays ({@code ARGS=( ... )}, {@code "${ARGS[@]}"}),
+ * and expands {@code $VAR}, {@code ${VAR}} and {@code $((arithmetic))} where every variable is known (an
+ * unquoted expansion is split into words); the tokenizing is {@link ShellTokens}'s. It runs nothing and follows no control
  * flow: a value it cannot know stays unknown, and no rule reasons on it.
  */
 public final class Shell {
@@ -30,7 +32,14 @@ public final class Shell {
     /** One simple command: its assignments and its words. */
     public record Command(List<Assignment> assignments, List<Word> words) {}
 
-    public record Script(List<Command> commands, Map<String, String> variables) {
+    /**
+     * A script's commands and the variables it knows at its end. {@code arrays} are its bash arrays
+     * ({@code ARGS=( --tp 8 ... )}), each element with its own span; {@code "${ARGS[@]}"} in a command
+     * is replaced by those elements.
+     */
+    public record Script(List<Command> commands, Map<String, String> variables, Map<String, List<Word>> arrays) {
+        public Script(List<Command> commands, Map<String, String> variables) { this(commands, variables, Map.of()); }
+
         /** Every word of every command, in order. */
         public List<Word> words() {
             List<Word> out = new ArrayList<>();
@@ -53,8 +62,9 @@ public final class Shell {
 
     /** Reads a script. {@code known} holds variables whose values are known before it starts. */
     public static Script parse(ScalarText text, Map<String, String> known) {
-        List<List<Raw>> raws = tokenize(text.value());
+        List<List<Raw>> raws = ShellTokens.tokenize(text.value());
         Map<String, String> vars = new LinkedHashMap<>(known);
+        Map<String, List<Word>> arrays = new LinkedHashMap<>();
         Budget budget = new Budget();
         List<Command> commands = new ArrayList<>();
         for (List<Raw> cmd : raws) {
@@ -71,7 +81,8 @@ public final class Shell {
                 for (; i < cmd.size(); i++) {
                     Raw r = cmd.get(i);
                     Matcher m = ASSIGN.matcher(r.text);
-                    if (m.matches()) assigns.add(assignment(text, r, m, vars, export, budget));
+                    if (r.elements != null) assigns.add(array(text, r, vars, arrays, budget));
+                    else if (m.matches()) assigns.add(assignment(text, r, m, vars, export, budget));
                     else if (r.text.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                         assigns.add(new Assignment(r.text, null, export, text.span(r.start, r.start + r.text.length())));
                     }
@@ -82,17 +93,68 @@ public final class Shell {
             for (; i < cmd.size(); i++) {
                 Raw r = cmd.get(i);
                 Matcher m = ASSIGN.matcher(r.text);
-                if (!r.quotedName && m.matches()) assigns.add(assignment(text, r, m, vars, false, budget));
+                if (r.elements != null) assigns.add(array(text, r, vars, arrays, budget));
+                else if (!r.quotedName && m.matches()) assigns.add(assignment(text, r, m, vars, false, budget));
                 else break;
             }
-            for (; i < cmd.size(); i++) {
-                Raw r = cmd.get(i);
-                String[] x = expand(r.text, r.literal, vars, budget);
-                words.add(new Word(x[0], x[1] == null, text.span(r.start, r.end)));
-            }
+            for (; i < cmd.size(); i++) words(text, cmd.get(i), vars, arrays, budget, words);
             commands.add(new Command(assigns, words));
         }
-        return new Script(commands, vars);
+        return new Script(commands, vars, arrays);
+    }
+
+    private static final Pattern ARRAY_ALL = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\[[@*]\\]\\}");
+
+    /** One raw word as the command's words: "${ARGS[@]}" becomes the array's elements (with their spans), others expand. */
+    private static void words(ScalarText text, Raw r, Map<String, String> vars, Map<String, List<Word>> arrays, Budget budget,
+                              List<Word> out) {
+        Matcher all = ARRAY_ALL.matcher(r.text);
+        if (!r.literal && all.matches()) {
+            List<Word> elements = arrays.get(all.group(1));
+            if (elements != null) {
+                long size = 0;
+                for (Word e : elements) size += e.text().length() + 1;
+                budget.used += size;
+                if (budget.used <= MAX_TOTAL) { out.addAll(elements); return; }
+            }
+            out.add(new Word(r.text, false, text.span(r.start, r.end)));
+            return;
+        }
+        String[] x = expand(r.text, r.literal, vars, budget);
+        Span at = text.span(r.start, r.end);
+        if (!r.quoted && !r.literal && x[1] == null && x[0].chars().anyMatch(c -> c == ' ' || c == '\t' || c == '\n')) {
+            // an unquoted expansion is split into words, as sh does: torchrun $GPT_ARGS
+            for (String part : x[0].trim().split("[ \t\n]+")) if (!part.isEmpty()) out.add(new Word(part, true, at));
+            return;
+        }
+        out.add(new Word(x[0], x[1] == null, at));
+    }
+
+    /**
+     * NAME=( elements ) or NAME+=( elements ): the array's words, each expanded where it is written.
+     * An array whose elements add up to more than {@link #MAX_VALUE} characters is unknown (a doubling
+     * ARGS=( "${ARGS[@]}" "${ARGS[@]}" ) stays bounded).
+     */
+    private static Assignment array(ScalarText text, Raw r, Map<String, String> vars, Map<String, List<Word>> arrays, Budget budget) {
+        String head = r.text;
+        boolean append = head.endsWith("+=");
+        String name = head.substring(0, head.length() - (append ? 2 : 1));
+        List<Word> elements = new ArrayList<>(append && arrays.containsKey(name) ? arrays.get(name) : List.of());
+        boolean unknown = append && !arrays.containsKey(name) && vars.containsKey(name);
+        for (Raw e : r.elements) words(text, e, vars, arrays, budget, elements);
+        long size = 0;
+        for (Word e : elements) size += e.text().length() + 1;
+        Span nameSpan = text.span(r.start, r.start + name.length());
+        if (unknown || size > MAX_VALUE || budget.used > MAX_TOTAL) {
+            arrays.remove(name);
+            return new Assignment(name, new Word("", false, text.span(r.start, r.end)), false, nameSpan);
+        }
+        arrays.put(name, List.copyOf(elements));
+        vars.remove(name);
+        StringBuilder joined = new StringBuilder();
+        boolean known = true;
+        for (Word e : elements) { if (joined.length() > 0) joined.append(' '); joined.append(e.text()); known &= e.known(); }
+        return new Assignment(name, new Word(joined.toString(), known, text.span(r.start, r.end)), false, nameSpan);
     }
 
     /** Words given one by one (a container's command list), each with its own span. */
@@ -164,98 +226,6 @@ public final class Shell {
     /** Integer arithmetic of $((...)); null when unknown. See {@link ShellArithmetic}. */
     static Long arithmetic(String expr, Map<String, String> vars) {
         return ShellArithmetic.evaluate(expr, vars);
-    }
-
-    // ------------------------------------------------------------------ tokenizing
-
-    /** A word before expansion: its text without quotes, and its offsets in the script. */
-    private static final class Raw {
-        final StringBuilder sb = new StringBuilder();
-        String text;
-        int start, end, valueStart = -1;
-        boolean quoted, literal = true, quotedName;
-    }
-
-    private static List<List<Raw>> tokenize(String s) {
-        List<List<Raw>> commands = new ArrayList<>();
-        List<Raw> cur = new ArrayList<>();
-        Raw w = null;
-        int i = 0, n = s.length();
-        while (i < n) {
-            char c = s.charAt(i);
-            if (c == '\\' && i + 1 < n && s.charAt(i + 1) == '\n') { i += 2; continue; }
-            if (c == '\\' && i + 2 < n && s.charAt(i + 1) == '\r' && s.charAt(i + 2) == '\n') { i += 3; continue; }
-            if (c == ' ' || c == '\t' || c == '\r') { w = finish(w, cur); i++; continue; }
-            if (c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')' || c == '`') {
-                w = finish(w, cur);
-                if (!cur.isEmpty()) { commands.add(cur); cur = new ArrayList<>(); }
-                i++;
-                continue;
-            }
-            if (c == '#' && w == null) {
-                while (i < n && s.charAt(i) != '\n') i++;
-                continue;
-            }
-            if (w == null) { w = new Raw(); w.start = i; }
-            if (c == '=' && w.valueStart < 0) w.valueStart = i + 1;
-            if (c == '\'') {
-                if (w.valueStart < 0) w.quotedName = true;
-                w.quoted = true;
-                int close = s.indexOf('\'', i + 1);
-                if (close < 0) close = n;
-                w.sb.append(s, i + 1, close);
-                i = Math.min(n, close + 1);
-                w.end = i;
-                continue;
-            }
-            if (c == '"') {
-                if (w.valueStart < 0) w.quotedName = true;
-                w.quoted = true;
-                i++;
-                while (i < n && s.charAt(i) != '"') {
-                    char d = s.charAt(i);
-                    if (d == '\\' && i + 1 < n) { char e = s.charAt(i + 1); if (e == '\n') { i += 2; continue; } w.sb.append(e); i += 2; continue; }
-                    if (d == '$') w.literal = false;
-                    w.sb.append(d);
-                    i++;
-                }
-                i = Math.min(n, i + 1);
-                w.end = i;
-                continue;
-            }
-            if (c == '\\' && i + 1 < n) { w.sb.append(s.charAt(i + 1)); i += 2; w.end = i; continue; }
-            if (c == '$') {
-                w.literal = false;
-                if (i + 1 < n && s.charAt(i + 1) == '(') {
-                    int depth = 0, j = i + 1;
-                    for (; j < n; j++) {
-                        char d = s.charAt(j);
-                        if (d == '(') depth++;
-                        else if (d == ')' && --depth == 0) break;
-                    }
-                    j = Math.min(n - 1, j);
-                    w.sb.append(s, i, j + 1);
-                    i = j + 1;
-                    w.end = i;
-                    continue;
-                }
-            }
-            w.sb.append(c);
-            i++;
-            w.end = i;
-        }
-        finish(w, cur);
-        if (!cur.isEmpty()) commands.add(cur);
-        return commands;
-    }
-
-    private static Raw finish(Raw w, List<Raw> cur) {
-        if (w != null) {
-            w.text = w.sb.toString();
-            if (w.end < w.start) w.end = w.start;
-            cur.add(w);
-        }
-        return null;
     }
 
     /** The lower-case base name of a program word: /usr/bin/mpirun → mpirun. */

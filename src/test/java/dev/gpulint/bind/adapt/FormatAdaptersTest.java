@@ -21,7 +21,8 @@ class FormatAdaptersTest {
 
     @Test
     void theOrderIsMonitoringFirstThenJobsMostSpecificFirst() {
-        assertEquals(List.of("DCGM counter list", "DCGM ConfigMap", "Prometheus rules", "Kubernetes", "AWS Batch job definition",
+        assertEquals(List.of("DCGM counter list", "DCGM ConfigMap", "Prometheus rules", "launch script", "torchtitan", "Kubernetes",
+                        "AWS Batch job definition",
                         "Megatron-LM", "NeMo", "SkyPilot", "DeepSpeed"),
                 FormatAdapters.ALL.stream().map(FormatAdapter::format).toList());
     }

@@ -60,4 +60,18 @@ class ShellHostileTest {
         assertFalse(s.commands().get(s.commands().size() - 1).words().get(1).known(),
                 "past the per-script budget every expansion is unknown");
     }
+
+    @Test
+    void doublingArraysStopAtTheValueBoundAndAnUnclosedArrayEndsAtTheEnd() {
+        StringBuilder sb = new StringBuilder("A=( --x 1 )\n");
+        for (int i = 0; i < 40; i++) sb.append("A=( \"${A[@]}\" \"${A[@]}\" )\n");
+        sb.append("run \"${A[@]}\"\n");
+        Shell.Script s = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> parse(sb.toString()));
+        var last = s.commands().get(s.commands().size() - 1).words();
+        long chars = last.stream().mapToLong(w -> w.text().length() + 1).sum();
+        assertTrue(chars <= 2L * Shell.MAX_VALUE, "the array stays within the value bound: " + chars);
+        assertFalse(last.get(last.size() - 1).known(), "once past the bound, the array's words are unknown");
+        Shell.Script open = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> parse("A=( --x 1\n" + "(".repeat(100_000)));
+        assertEquals(java.util.List.of("--x", "1"), open.arrays().get("A").stream().map(Shell.Word::text).toList());
+    }
 }

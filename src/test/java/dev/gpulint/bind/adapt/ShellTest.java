@@ -71,4 +71,30 @@ class ShellTest {
         assertEquals(4, app.span().startLine());
         assertEquals(5, app.span().startColumn());
     }
+
+    @Test
+    void bashArraysOfFlagsExpandToTheirElementsWrittenWhereTheyAre() {
+        String script = "TP=8\nARGS=(\n    --tensor-model-parallel-size $TP   # tp\n    \"--seq-length\" 4096\n)\n"
+                + "ARGS+=( --pipeline-model-parallel-size 16 )\ntorchrun train.py \"${ARGS[@]}\" ${NONE[@]}\n";
+        Shell.Script s = Shell.parse(ScalarText.detached("s", script), java.util.Map.of());
+        var words = s.commands().get(s.commands().size() - 1).words();
+        assertEquals(java.util.List.of("torchrun", "train.py", "--tensor-model-parallel-size", "8", "--seq-length", "4096",
+                "--pipeline-model-parallel-size", "16", "${NONE[@]}"), words.stream().map(Shell.Word::text).toList());
+        assertTrue(words.get(3).known());
+        assertFalse(words.get(8).known(), "an array nobody set is unknown");
+        // detached text is one line: the element keeps its own offset in the script
+        assertEquals(script.indexOf("$TP") + 1, words.get(3).span().startColumn());
+        assertEquals(script.indexOf(" 16 ") + 2, words.get(7).span().startColumn());
+    }
+
+    @Test
+    void anUnquotedExpansionIsSplitIntoWordsAtItsUseAndAQuotedOneIsNot() {
+        String script = "export GPT_ARGS=\"--tensor-model-parallel-size 2 \\\n   --pipeline-model-parallel-size 4\"\n"
+                + "torchrun pretrain_gpt.py $GPT_ARGS \"$GPT_ARGS\"\n";
+        Shell.Script s = Shell.parse(ScalarText.detached("s", script), Map.of());
+        var words = s.commands().get(1).words();
+        assertEquals(List.of("torchrun", "pretrain_gpt.py", "--tensor-model-parallel-size", "2", "--pipeline-model-parallel-size", "4",
+                "--tensor-model-parallel-size 2    --pipeline-model-parallel-size 4"), words.stream().map(Word::text).toList());
+        assertEquals(script.indexOf("$GPT_ARGS") + 1, words.get(3).span().startColumn(), "the split words are where the expansion is");
+    }
 }

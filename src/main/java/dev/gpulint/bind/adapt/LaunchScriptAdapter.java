@@ -1,0 +1,172 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.read.Readers;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs.StatedKind;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Shell and Slurm launch scripts ({@code .sh}, {@code .bash}, {@code .sbatch}, {@code .slurm}, or a
+ * shell's {@code #!}): the {@code #SBATCH} directives ({@link SlurmDirectives}), {@code srun}'s own
+ * options, and the script read by the shell scan (variables, {@code $((...))}, bash arrays of flags,
+ * exports) down to its launch: torchrun, {@code python -m torch.distributed.launch}, deepspeed,
+ * mpirun, accelerate, {@code srun python}, with Megatron-LM and Hydra ({@code trainer.num_nodes=2})
+ * flags. The allocation is the job's size (RESOURCE); the launcher's and the flags' copies are
+ * compared with it. A script with no training launch binds nothing and is skipped quietly.
+ */
+final class LaunchScriptAdapter {
+    static final String FORMAT = "launch script";
+
+    /** NeMo (Hydra) command-line overrides → the quantity they state. */
+    private static final Map<String, String> HYDRA = Map.of(
+            "trainer.num_nodes", "nodes", "trainer.devices", "per_node",
+            "model.tensor_model_parallel_size", "tp", "model.pipeline_model_parallel_size", "pp",
+            "model.context_parallel_size", "cp", "model.expert_model_parallel_size", "ep");
+    private static final Set<String> PROGRAMS = Set.of("torchrun", "deepspeed", "mpirun", "mpiexec", "accelerate");
+
+    private LaunchScriptAdapter() {}
+
+    static boolean accepts(MappingNode root) {
+        return root.entries().size() == 1 && root.entries().get(0).key().text().equals(Readers.SCRIPT_KEY)
+                && root.entries().get(0).value() instanceof ScalarNode;
+    }
+
+    /** What a script's srun command says before the program it starts. */
+    static final class Srun {
+        Word nodes, tasksPerNode, tasks;
+        boolean python;
+    }
+
+    /** The bound job, or null when the script launches no training. */
+    static JobDraft bind(MappingNode root, String file, String jobName, String source) {
+        ScalarNode s = (ScalarNode) root.entries().get(0).value();
+        ScalarText text = ScalarText.of(source, s);
+        SlurmDirectives sb = SlurmDirectives.read(text);
+        Shell.Script script = Shell.parse(text, sb.environment());
+        Launchers.Launch l = Launchers.scan(script);
+        Srun srun = new Srun();
+        Map<String, Word> hydra = new LinkedHashMap<>();
+        boolean launches = false, srunSeen = false;
+        for (Shell.Command c : script.commands()) {
+            List<Word> w = c.words();
+            for (int i = 0; i < w.size(); i++) {
+                String prog = Shell.program(w.get(i).text());
+                if (prog.equals("srun")) { srunSeen = true; i = srun(w, i + 1, srun) - 1; }
+                else if (PROGRAMS.contains(prog) || prog.startsWith("torch.distributed.")) launches = true;
+                hydra(w.get(i), hydra);
+            }
+        }
+        // a batch script that allocates GPUs and runs a step (srun bash train.sh) is the job, even when the launch is elsewhere
+        launches |= srunSeen && (sb.gpusPerNode != null || sb.gpus != null);
+        launches |= srun.python || !l.flags.isEmpty() || !hydra.isEmpty() || l.deepspeedConfig != null || l.configFile != null;
+        if (!launches) return null;
+
+        JobDraft j = new JobDraft(FORMAT, file, root.span());
+        j.name = new Located<>(jobName, sb.jobName != null ? sb.jobName.span() : root.entries().get(0).key().span());
+        sb.state(j);
+        j.launch(l);
+        j.exports(script.assignments(), "export");
+        if (srun.nodes != null) j.state("nodes", Launchers.number(srun.nodes), "srun --nodes", StatedKind.LAUNCHER, srun.nodes.span());
+        boolean directRanks = srun.python && l.torchPerNode == null && l.deepspeedGpus == null && l.mpiRanks == null;
+        Word perNodeTasks = srun.tasksPerNode != null ? srun.tasksPerNode : sb.tasksPerNode;
+        if (directRanks && perNodeTasks != null) {
+            j.state("per_node", Launchers.number(perNodeTasks), (perNodeTasks == srun.tasksPerNode ? "srun" : "#SBATCH")
+                    + " --ntasks-per-node (one rank per task)", StatedKind.LAUNCHER, perNodeTasks.span());
+        }
+        for (Map.Entry<String, Word> h : hydra.entrySet()) {
+            String q = HYDRA.get(h.getKey());
+            j.state(q, Launchers.number(h.getValue()), "the launch command " + h.getKey(), StatedKind.CONFIG, h.getValue().span());
+        }
+        if (l.configFile != null) j.configRef = new Located<>(l.configFile.text(), l.configFile.span());
+
+        // the job's size: the allocation first, else what the launch says
+        j.nodes = first(j, sb.nodes, "#SBATCH --nodes", hydra.get("trainer.num_nodes"), "trainer.num_nodes",
+                l.torchNodes, "torchrun --nnodes", l.deepspeedNodes, "deepspeed --num_nodes", srun.nodes, "srun --nodes");
+        Word perNode = sb.gpusPerNode;
+        String where = sb.gpusPerNodeWritten;
+        Word[] launcher = {hydra.get("trainer.devices"), l.torchPerNode, l.deepspeedGpus, directRanks ? perNodeTasks : null};
+        String[] names = {"trainer.devices", "torchrun --nproc_per_node", "deepspeed --num_gpus", "--ntasks-per-node"};
+        for (int i = 0; perNode == null && i < launcher.length; i++) {
+            if (launcher[i] != null) { perNode = launcher[i]; where = names[i]; }
+        }
+        if (perNode != null && Launchers.number(perNode) >= 0) {
+            j.gpusPerNode = j.key(where, Nodes.whole(perNode.text(), perNode.span()));
+            j.gpusPerNodeWhere = where;
+        }
+        if (j.tp == null && hydra.containsKey("model.tensor_model_parallel_size")) {
+            j.tp = j.key("model.tensor_model_parallel_size", MegatronAdapter.located(hydra.get("model.tensor_model_parallel_size")));
+            j.pp = j.key("model.pipeline_model_parallel_size", MegatronAdapter.located(hydra.get("model.pipeline_model_parallel_size")));
+            j.cp = j.key("model.context_parallel_size", MegatronAdapter.located(hydra.get("model.context_parallel_size")));
+            j.ep = j.key("model.expert_model_parallel_size", MegatronAdapter.located(hydra.get("model.expert_model_parallel_size")));
+        }
+        j.srunScripts.addAll(srunScripts(script));
+        return j;
+    }
+
+    private static Located<Long> first(JobDraft j, Object... wordsAndNames) {
+        for (int i = 0; i + 1 < wordsAndNames.length; i += 2) {
+            if (wordsAndNames[i] instanceof Word w && Launchers.number(w) >= 0) {
+                return j.key((String) wordsAndNames[i + 1], Nodes.whole(w.text(), w.span()));
+            }
+        }
+        return null;
+    }
+
+    /** srun's options up to the program it starts; returns the index of that program. */
+    private static int srun(List<Word> w, int i, Srun s) {
+        for (; i < w.size(); i++) {
+            String t = w.get(i).text();
+            if (!t.startsWith("-")) {
+                String prog = Shell.program(t);
+                if (prog.startsWith("python")) s.python = true;
+                return i;
+            }
+            Word v = Launchers.optionValue(w, i, "--nodes", "-N");
+            if (v != null) { if (s.nodes == null) s.nodes = v; if (!t.contains("=")) i++; continue; }
+            v = Launchers.optionValue(w, i, "--ntasks-per-node");
+            if (v != null) { if (s.tasksPerNode == null) s.tasksPerNode = v; if (!t.contains("=")) i++; continue; }
+            v = Launchers.optionValue(w, i, "--ntasks", "-n");
+            if (v != null) { if (s.tasks == null) s.tasks = v; if (!t.contains("=")) i++; continue; }
+            if (!t.contains("=") && SRUN_VALUED.contains(t)) i++;
+        }
+        return i;
+    }
+
+    /** srun's options that take a separate value (the value is not the program). */
+    private static final Set<String> SRUN_VALUED = Set.of("-c", "--cpus-per-task", "-G", "--gpus", "--gpus-per-node",
+            "--gpus-per-task", "--gres", "-J", "--job-name", "-o", "--output", "-e", "--error", "-p", "--partition", "-A",
+            "--account", "-t", "--time", "--mpi", "--container-image", "--container-mounts", "--container-workdir",
+            "--container-name", "--cpu-bind", "--mem", "--mem-per-cpu", "--mem-per-gpu", "-w", "--nodelist", "-x", "--exclude",
+            "--export", "-l", "--kill-on-bad-exit", "-K", "--distribution", "-m", "--network", "--ntasks-per-gpu",
+            "--gpu-bind", "--chdir", "-D", "--label");
+
+    /** A Hydra override: trainer.num_nodes=2, +model.tensor_model_parallel_size=4. */
+    private static void hydra(Word w, Map<String, Word> out) {
+        String t = w.text();
+        int plus = t.startsWith("++") ? 2 : t.startsWith("+") ? 1 : 0;
+        int eq = t.indexOf('=');
+        if (eq <= plus) return;
+        String key = t.substring(plus, eq);
+        if (HYDRA.containsKey(key)) out.putIfAbsent(key, Launchers.valueOf(w, eq + 1));
+    }
+
+    /** Scripts the script runs through srun or bash: {@code srun bash train.sh}, {@code srun ./train.sh}. */
+    private static List<Word> srunScripts(Shell.Script script) {
+        List<Word> out = new ArrayList<>();
+        for (Shell.Command c : script.commands()) {
+            for (Word w : c.words()) {
+                String t = w.text().toLowerCase(Locale.ROOT);
+                if (w.known() && (t.endsWith(".sh") || t.endsWith(".bash") || t.endsWith(".slurm")) && !t.startsWith("-")) out.add(w);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,106 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.spec.Specs.Stated;
+import dev.gpulint.spec.Specs.StatedKind;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The files of one job, linked when they are linted together: a Slurm script and the script it runs
+ * ({@code srun bash train.sh}) are one job, whose allocation is the caller's and whose launch is the
+ * callee's; a launch script and the torchtitan configuration it passes ({@code --job.config_file})
+ * state the same GPU count twice. Files are matched by path, or by base name when only one linted
+ * file has it; a reference that matches no file, or several, links nothing.
+ */
+final class ScriptLinks {
+    private ScriptLinks() {}
+
+    /** Links the drafts in place; returns the drafts that were merged into another (not built as jobs of their own). */
+    static Set<JobDraft> link(List<JobDraft> all) {
+        Set<JobDraft> merged = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (JobDraft caller : all) {
+            if (!caller.format.equals(LaunchScriptAdapter.FORMAT)) continue;
+            for (Word w : caller.srunScripts) {
+                JobDraft callee = find(all, w.text(), d -> d != caller && d.format.equals(LaunchScriptAdapter.FORMAT) && !merged.contains(d));
+                if (callee == null || callee.srunScripts.stream().anyMatch(x -> find(all, x.text(), d -> d == caller) != null)) continue;
+                absorb(caller, callee);
+                merged.add(callee);
+                break;
+            }
+        }
+        for (JobDraft script : all) {
+            if (merged.contains(script) || script.configRef == null) continue;
+            JobDraft toml = find(all, script.configRef.value(), d -> d.format.equals(TorchtitanAdapter.FORMAT));
+            if (toml != null) torchtitan(script, toml);
+        }
+        return merged;
+    }
+
+    /** The one draft of {@code ref}'s file among those {@code which} accepts, or null. */
+    static JobDraft find(List<JobDraft> all, String ref, Predicate<JobDraft> which) {
+        String r = ref.startsWith("./") ? ref.substring(2) : ref;
+        String base = r.substring(r.lastIndexOf('/') + 1);
+        JobDraft byPath = null, byName = null;
+        int paths = 0, names = 0;
+        for (JobDraft d : all) {
+            if (!which.test(d)) continue;
+            if (d.file.equals(r) || d.file.endsWith("/" + r)) { byPath = d; paths++; }
+            else if (d.file.equals(base) || d.file.endsWith("/" + base)) { byName = d; names++; }
+        }
+        if (paths == 1) return byPath;
+        return paths == 0 && names == 1 ? byName : null;
+    }
+
+    /** The callee's launch becomes the caller's: its statements, and every value the caller does not state. */
+    private static void absorb(JobDraft a, JobDraft b) {
+        for (Stated s : b.stated) {
+            String where = s.where() + " in " + b.file;
+            a.stated.add(new Stated(s.quantity(), s.value(), where, s.kind(), s.span()));
+        }
+        if (a.nodes == null) a.nodes = b.nodes;
+        if (a.gpusPerNode == null) { a.gpusPerNode = b.gpusPerNode; a.gpusPerNodeWhere = b.gpusPerNodeWhere; }
+        if (a.tp == null && a.pp == null && a.cp == null && a.dp == null) {
+            a.tp = b.tp; a.pp = b.pp; a.cp = b.cp; a.ep = b.ep; a.dp = b.dp; a.vpp = b.vpp;
+            a.sequenceParallel = b.sequenceParallel; a.layersPerVirtualStage = b.layersPerVirtualStage;
+            a.embeddingInSplit = b.embeddingInSplit; a.lossInSplit = b.lossInSplit;
+            a.unknown.addAll(b.unknown);
+        }
+        if (a.layers == null && a.heads == null && a.hidden == null) {
+            a.layers = b.layers; a.heads = b.heads; a.kvHeads = b.kvHeads; a.experts = b.experts; a.hidden = b.hidden;
+        }
+        if (a.seqLength == null) a.seqLength = b.seqLength;
+        if (a.micro == null && a.global == null) { a.micro = b.micro; a.global = b.global; }
+        for (var e : b.env.entrySet()) a.env.putIfAbsent(e.getKey(), e.getValue());
+        if (a.deepspeedRef == null) a.deepspeedRef = b.deepspeedRef;
+        if (a.configRef == null) a.configRef = b.configRef;
+        a.keys.putAll(b.keys);
+    }
+
+    /**
+     * The script's GPU count is the configuration's: the configuration gets the script's nodes and GPUs
+     * per node (so the parallel, batch and memory rules see the whole job), and the script's GPU count
+     * as a statement beside its degrees' product. When that product is written and disagrees, the
+     * disagreement is CONSIST007's, and the GPU count is not bound (PAR001 would report it again).
+     */
+    private static void torchtitan(JobDraft script, JobDraft toml) {
+        long world = JobDraft.product(script.nodes, script.gpusPerNode);
+        if (world <= 0) return;
+        String where = "the launch script " + script.file + " (" + script.nodes.value() + " nodes × " + script.gpusPerNode.value()
+                + " GPUs: " + script.keys.getOrDefault(script.nodes, "nodes") + ", " + script.gpusPerNodeWhere + ")";
+        toml.stated.add(new Stated("world", String.valueOf(world), where, StatedKind.RESOURCE, script.nodes.span()));
+        boolean disagrees = false;
+        for (Stated s : new ArrayList<>(toml.stated)) {
+            if (s.quantity().equals("world") && s.kind() == StatedKind.CONFIG && !s.value().equals(String.valueOf(world))) disagrees = true;
+        }
+        if (disagrees || toml.nodes != null || toml.gpusPerNode != null) return;
+        toml.nodes = toml.key(script.keys.getOrDefault(script.nodes, "nodes"), script.nodes);
+        toml.gpusPerNode = script.gpusPerNode;
+        toml.gpusPerNodeWhere = script.gpusPerNodeWhere + " (launch script " + script.file + ")";
+        if (toml.gpuModel == null) toml.gpuModel = script.gpuModel;
+    }
+}

@@ -1,0 +1,131 @@
+package dev.gpulint.bind.adapt;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The shell scan's tokenizer: splits a script into commands of raw words the way sh does for the
+ * common cases (quotes, backslash-newline, comments, {@code ; && || |}, {@code $(...)}), and reads
+ * the elements of a bash array {@code NAME=( ... )} as one word's elements. One pass, no recursion
+ * beyond an array's one level: linear in the script's length.
+ */
+final class ShellTokens {
+    private ShellTokens() {}
+
+    /** A word before expansion: its text without quotes, and its offsets in the script. */
+    static final class Raw {
+        final StringBuilder sb = new StringBuilder();
+        String text;
+        int start, end, valueStart = -1;
+        boolean quoted, literal = true, quotedName;
+        /** The elements of NAME=( ... ); null for any other word. */
+        List<Raw> elements;
+    }
+
+    private static final Pattern ARRAY_HEAD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*\\+?=");
+
+    static List<List<Raw>> tokenize(String s) {
+        List<List<Raw>> commands = new ArrayList<>();
+        scan(s, 0, commands, null);
+        return commands;
+    }
+
+    /**
+     * Splits s from {@code i} into commands of raw words; with {@code elements} set, reads the
+     * elements of an array up to its closing parenthesis instead (newlines and separators only
+     * separate words there) and returns the index after it.
+     */
+    private static int scan(String s, int i, List<List<Raw>> commands, List<Raw> elements) {
+        List<Raw> cur = elements != null ? elements : new ArrayList<>();
+        Raw w = null;
+        int n = s.length();
+        while (i < n) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 1 < n && s.charAt(i + 1) == '\n') { i += 2; continue; }
+            if (c == '\\' && i + 2 < n && s.charAt(i + 1) == '\r' && s.charAt(i + 2) == '\n') { i += 3; continue; }
+            if (c == ' ' || c == '\t' || c == '\r') { w = finish(w, cur); i++; continue; }
+            if (elements != null && (c == ')' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == '`')) {
+                w = finish(w, cur);
+                i++;
+                if (c == ')') return i;
+                continue;
+            }
+            if (c == '(' && w != null && elements == null && w.valueStart == i && !w.quotedName && ARRAY_HEAD.matcher(w.sb).matches()) {
+                w.elements = new ArrayList<>();
+                i = scan(s, i + 1, null, w.elements);
+                w.end = i;
+                continue;
+            }
+            if (c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')' || c == '`') {
+                w = finish(w, cur);
+                if (!cur.isEmpty()) { commands.add(cur); cur = new ArrayList<>(); }
+                i++;
+                continue;
+            }
+            if (c == '#' && w == null) {
+                while (i < n && s.charAt(i) != '\n') i++;
+                continue;
+            }
+            if (w == null) { w = new Raw(); w.start = i; }
+            if (c == '=' && w.valueStart < 0) w.valueStart = i + 1;
+            if (c == '\'') {
+                if (w.valueStart < 0) w.quotedName = true;
+                w.quoted = true;
+                int close = s.indexOf('\'', i + 1);
+                if (close < 0) close = n;
+                w.sb.append(s, i + 1, close);
+                i = Math.min(n, close + 1);
+                w.end = i;
+                continue;
+            }
+            if (c == '"') {
+                if (w.valueStart < 0) w.quotedName = true;
+                w.quoted = true;
+                i++;
+                while (i < n && s.charAt(i) != '"') {
+                    char d = s.charAt(i);
+                    if (d == '\\' && i + 1 < n) { char e = s.charAt(i + 1); if (e == '\n') { i += 2; continue; } w.sb.append(e); i += 2; continue; }
+                    if (d == '$') w.literal = false;
+                    w.sb.append(d);
+                    i++;
+                }
+                i = Math.min(n, i + 1);
+                w.end = i;
+                continue;
+            }
+            if (c == '\\' && i + 1 < n) { w.sb.append(s.charAt(i + 1)); i += 2; w.end = i; continue; }
+            if (c == '$') {
+                w.literal = false;
+                if (i + 1 < n && s.charAt(i + 1) == '(') {
+                    int depth = 0, j = i + 1;
+                    for (; j < n; j++) {
+                        char d = s.charAt(j);
+                        if (d == '(') depth++;
+                        else if (d == ')' && --depth == 0) break;
+                    }
+                    j = Math.min(n - 1, j);
+                    w.sb.append(s, i, j + 1);
+                    i = j + 1;
+                    w.end = i;
+                    continue;
+                }
+            }
+            w.sb.append(c);
+            i++;
+            w.end = i;
+        }
+        finish(w, cur);
+        if (elements == null && !cur.isEmpty()) commands.add(cur);
+        return n;
+    }
+
+    private static Raw finish(Raw w, List<Raw> cur) {
+        if (w != null) {
+            w.text = w.sb.toString();
+            if (w.end < w.start) w.end = w.start;
+            cur.add(w);
+        }
+        return null;
+    }
+}

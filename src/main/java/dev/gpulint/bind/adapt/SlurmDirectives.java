@@ -1,0 +1,123 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.spec.Specs.StatedKind;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code #SBATCH} directives of a Slurm batch script: read, as sbatch does, from the comment
+ * lines before the first command. What they allocate is the job's size: {@code --nodes}/{@code -N},
+ * GPUs per node ({@code --gpus-per-node=[type:]N}, {@code --gres=gpu[:type]:N}), GPUs in all
+ * ({@code --gpus}/{@code -G}), tasks ({@code --ntasks-per-node}, {@code --ntasks}/{@code -n}) and
+ * {@code --exclusive}. A range ({@code --nodes=2-4}) is unknown. Each value keeps its span.
+ */
+final class SlurmDirectives {
+    Word nodes, gpusPerNode, gpus, tasksPerNode, tasks, jobName;
+    /** How the GPUs per node are written, for messages: "#SBATCH --gres=gpu:8". */
+    String gpusPerNodeWritten;
+    boolean exclusive;
+
+    private SlurmDirectives() {}
+
+    static SlurmDirectives read(ScalarText text) {
+        SlurmDirectives d = new SlurmDirectives();
+        String s = text.value();
+        int pos = 0;
+        int lines = 0;
+        while (pos < s.length() && lines++ < 100_000) {
+            int nl = s.indexOf('\n', pos);
+            int end = nl < 0 ? s.length() : nl;
+            int i = pos;
+            while (i < end && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) i++;
+            if (i < end && s.charAt(i) != '#' && !s.substring(i, end).isBlank()) break;      // the first command ends them
+            if (s.startsWith("#SBATCH", i) && i + 7 < end && Character.isWhitespace(s.charAt(i + 7))) d.line(text, s, i + 7, end);
+            pos = end + 1;
+        }
+        return d;
+    }
+
+    /** One directive line's options, from {@code i} to {@code end}. */
+    private void line(ScalarText text, String s, int i, int end) {
+        String pendingOption = null;
+        while (i < end) {
+            while (i < end && Character.isWhitespace(s.charAt(i))) i++;
+            if (i >= end || s.charAt(i) == '#') return;
+            int start = i;
+            while (i < end && !Character.isWhitespace(s.charAt(i))) i++;
+            String tok = s.substring(start, i);
+            if (pendingOption != null) {
+                option(text, pendingOption, tok, start);
+                pendingOption = null;
+                continue;
+            }
+            int eq = tok.indexOf('=');
+            if (tok.startsWith("--") && eq > 0) {
+                option(text, tok.substring(0, eq), tok.substring(eq + 1), start + eq + 1);
+            } else if (tok.equals("--exclusive")) {
+                exclusive = true;
+            } else if (tok.startsWith("--") || tok.length() == 2 && tok.charAt(0) == '-') {
+                pendingOption = tok;
+            } else if (tok.length() > 2 && tok.charAt(0) == '-' && "NGnJ".indexOf(tok.charAt(1)) >= 0) {
+                option(text, tok.substring(0, 2), tok.substring(2), start + 2);
+            }
+        }
+    }
+
+    private void option(ScalarText text, String option, String value, int at) {
+        Word w = new Word(value, true, text.span(at, at + value.length()));
+        switch (option) {
+            case "--nodes", "-N" -> { if (nodes == null) nodes = w; }
+            case "--ntasks-per-node" -> { if (tasksPerNode == null) tasksPerNode = w; }
+            case "--ntasks", "-n" -> { if (tasks == null) tasks = w; }
+            case "--job-name", "-J" -> { if (jobName == null) jobName = w; }
+            case "--gpus", "-G" -> { if (gpus == null) gpus = count(text, value, at); }
+            case "--gpus-per-node" -> {
+                if (gpusPerNode == null) { gpusPerNode = count(text, value, at); gpusPerNodeWritten = "#SBATCH --gpus-per-node"; }
+            }
+            case "--gres" -> {
+                int from = 0;
+                for (String item : value.split(",", 16)) {
+                    if (gpusPerNode == null && (item.equals("gpu") || item.startsWith("gpu:"))) {
+                        String n = item.replaceFirst("\\(.*$", "");
+                        gpusPerNode = item.equals("gpu") ? new Word("1", true, w.span()) : count(text, n, at + from);
+                        gpusPerNodeWritten = "#SBATCH --gres=" + item;
+                    }
+                    from += item.length() + 1;
+                }
+            }
+            default -> { }
+        }
+    }
+
+    /** The count of [type:]N, placed at N. */
+    private static Word count(ScalarText text, String value, int at) {
+        int colon = value.lastIndexOf(':');
+        String n = value.substring(colon + 1);
+        return new Word(n, true, text.span(at + colon + 1, at + value.length()));
+    }
+
+    /** The variables Slurm sets for the script that these directives fix: SLURM_NNODES, SLURM_GPUS_PER_NODE... */
+    Map<String, String> environment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        long n = Launchers.number(nodes), g = Launchers.number(gpusPerNode), t = Launchers.number(tasksPerNode);
+        if (n >= 0) { env.put("SLURM_NNODES", String.valueOf(n)); env.put("SLURM_JOB_NUM_NODES", String.valueOf(n)); }
+        if (g >= 0) { env.put("SLURM_GPUS_PER_NODE", String.valueOf(g)); env.put("SLURM_GPUS_ON_NODE", String.valueOf(g)); }
+        if (t >= 0) env.put("SLURM_NTASKS_PER_NODE", String.valueOf(t));
+        long tasksAll = Launchers.number(tasks);
+        if (tasksAll < 0 && n >= 0 && t >= 0) tasksAll = n * t;
+        if (tasksAll >= 0) env.put("SLURM_NTASKS", String.valueOf(tasksAll));
+        return env;
+    }
+
+    /** The allocation's statements: nodes, GPUs per node and in all, as the pods' resources are for Kubernetes. */
+    void state(JobDraft j) {
+        if (nodes != null) j.state("nodes", Launchers.number(nodes), "#SBATCH --nodes", StatedKind.RESOURCE, nodes.span());
+        if (gpusPerNode != null) j.state("per_node", Launchers.number(gpusPerNode), gpusPerNodeWritten, StatedKind.RESOURCE, gpusPerNode.span());
+        if (gpus != null) j.state("world", Launchers.number(gpus), "#SBATCH --gpus", StatedKind.RESOURCE, gpus.span());
+        else if (Launchers.number(nodes) > 0 && Launchers.number(gpusPerNode) > 0) {
+            j.state("world", Launchers.number(nodes) * Launchers.number(gpusPerNode), "#SBATCH --nodes × " + gpusPerNodeWritten.substring(8),
+                    StatedKind.RESOURCE, nodes.span());
+        }
+    }
+}

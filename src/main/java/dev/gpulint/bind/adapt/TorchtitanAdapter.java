@@ -1,0 +1,80 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.Nodes.scalar;
+
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs.StatedKind;
+import dev.gpulint.tree.MappingNode;
+import java.util.List;
+
+/**
+ * torchtitan job configurations (TOML): {@code [parallelism]} degrees, {@code [training]} batch and
+ * sequence length. Recognised by a {@code [parallelism]} table with one of torchtitan's degree keys.
+ * {@code data_parallel_shard_degree = -1} (the default) is "the rest of the GPUs": dp is then
+ * derived from the GPU count, when a launch script linted in the same run gives it. The degrees'
+ * product, when every degree is written, is a statement of the world size for the cross-file check
+ * against the launch script (CONSIST007).
+ */
+final class TorchtitanAdapter {
+    static final String FORMAT = "torchtitan";
+
+    static final List<String> DEGREES = List.of("data_parallel_replicate_degree", "data_parallel_shard_degree",
+            "tensor_parallel_degree", "pipeline_parallel_degree", "context_parallel_degree", "expert_parallel_degree");
+
+    private TorchtitanAdapter() {}
+
+    static boolean accepts(MappingNode root) {
+        MappingNode p = map(root, "parallelism");
+        return p != null && DEGREES.stream().anyMatch(k -> p.get(k).isPresent());
+    }
+
+    static JobDraft bind(MappingNode root, String file, String jobName) {
+        JobDraft j = new JobDraft(FORMAT, file, root.span());
+        MappingNode par = map(root, "parallelism");
+        j.name = new Located<>(jobName, root.entry("parallelism").orElseThrow().key().span());
+        j.tp = j.key("tensor_parallel_degree", Nodes.whole(scalar(par, "tensor_parallel_degree")));
+        j.pp = j.key("pipeline_parallel_degree", Nodes.whole(scalar(par, "pipeline_parallel_degree")));
+        j.cp = j.key("context_parallel_degree", Nodes.whole(scalar(par, "context_parallel_degree")));
+        j.ep = j.key("expert_parallel_degree", Nodes.whole(scalar(par, "expert_parallel_degree")));
+        Located<Long> replicate = Nodes.whole(scalar(par, "data_parallel_replicate_degree"));
+        Located<Long> shard = Nodes.whole(scalar(par, "data_parallel_shard_degree"));
+        long rep = replicate == null ? 1 : replicate.value();
+        if (shard != null && shard.value() >= 1 && rep >= 1) {
+            // dp as Megatron counts it: replicas × shards
+            j.dp = j.key("data_parallel_shard_degree", mul(rep, shard.value()) < 0 ? null : new Located<>(mul(rep, shard.value()), shard.span()));
+        } else if (shard == null || shard.value() != -1) {
+            j.dp = j.key("data_parallel_shard_degree", shard);              // 0 or < -1: the schema's bounds report it
+        }
+        long product = shard == null || shard.value() < 1 ? -1 : j.dp == null ? -1 : j.dp.value();
+        for (Located<Long> d : java.util.Arrays.asList(j.tp, j.pp, j.cp)) {
+            if (product < 0) break;
+            if (d != null && d.value() < 1) product = -1;
+            else if (d != null) product = mul(product, d.value());
+        }
+        if (product > 0) {
+            j.state("world", product, "[parallelism] data_parallel_replicate_degree × data_parallel_shard_degree × "
+                    + "context_parallel_degree × tensor_parallel_degree × pipeline_parallel_degree", StatedKind.CONFIG,
+                    root.entry("parallelism").orElseThrow().key().span());
+        }
+        MappingNode training = map(root, "training");
+        if (training != null) {
+            Located<Long> local = Nodes.whole(scalar(training, "local_batch_size"));
+            if (local == null) local = Nodes.whole(scalar(training, "batch_size"));      // the name before torchtitan 0.2
+            j.micro = j.key(scalar(training, "local_batch_size") != null ? "local_batch_size" : "batch_size", local);
+            Located<Long> global = Nodes.whole(scalar(training, "global_batch_size"));
+            j.global = global == null || global.value() == -1 ? null : j.key("global_batch_size", global);
+            j.seqLength = j.key("seq_len", Nodes.whole(scalar(training, "seq_len")));
+        }
+        return j;
+    }
+
+    /** a × b, or -1 when it overflows. */
+    private static long mul(long a, long b) {
+        try {
+            return Math.multiplyExact(a, b);
+        } catch (ArithmeticException e) {
+            return -1;
+        }
+    }
+}

@@ -54,12 +54,15 @@ public final class ClusterFact {
     private final boolean rdma;
     private final int pfcPriority;
     private final Span pfcPrioritySpan;
+    private final int dscp;
+    private final Span dscpSpan;
 
     /** The fabric's oversubscription, whether RDMA is declared anywhere, and the PFC priority. */
     public ClusterFact(String name, String file, Span nameSpan, int ordinal, String fabricType, String topology,
                        boolean roce, Span roceSpan, String roceSource, Boolean pfcEnabled, Span pfcSpan,
                        Boolean ecnEnabled, Span ecnSpan, int nodeGroupCount, double oversubscription,
-                       Span oversubscriptionSpan, boolean rdma, int pfcPriority, Span pfcPrioritySpan) {
+                       Span oversubscriptionSpan, boolean rdma, int pfcPriority, Span pfcPrioritySpan,
+                       int dscp, Span dscpSpan) {
         this.name = name; this.file = file; this.nameSpan = nameSpan; this.ordinal = ordinal;
         this.fabricType = fabricType; this.topology = topology; this.roce = roce; this.roceSpan = roceSpan;
         this.roceSource = roceSource; this.pfcEnabled = pfcEnabled; this.pfcSpan = pfcSpan;
@@ -69,7 +72,16 @@ public final class ClusterFact {
         this.rdma = rdma;
         this.pfcPriority = pfcPriority;
         this.pfcPrioritySpan = pfcPrioritySpan;
+        this.dscp = dscp;
+        this.dscpSpan = dscpSpan;
     }
+
+    /** The DSCP the fabric declares for RoCE (fabric.roce.dscp); -1 when not stated. */
+    public int getDscp() { return dscp; }
+    /** Where fabric.roce.dscp is written; null when not stated. */
+    public Span getDscpSpan() { return dscpSpan; }
+    /** The priority the declared DSCP lands on under the usual trust-DSCP map, DSCP >> 3; -1 without a DSCP. */
+    public int getDscpPriority() { return dscp < 0 ? -1 : TrafficClass.priority(dscp); }
 
     /** N of "N:1"; 0 when not stated. */
     public double getOversubscription() { return oversubscription; }

@@ -19,7 +19,8 @@ public final class ClusterAnalysis {
                 f == null ? null : span(f.pfcEnabled()), f == null ? null : value(f.ecnEnabled()),
                 f == null ? null : span(f.ecnEnabled()), c.spec().nodeGroups().size(),
                 f == null || f.oversubscription() == null ? 0 : f.oversubscription().value(),
-                        f == null ? null : span(f.oversubscription()), c.rdma(), c.pfcPriority(), c.pfcPrioritySpan()));
+                        f == null ? null : span(f.oversubscription()), c.rdma(), c.pfcPriority(), c.pfcPrioritySpan(),
+                f == null || f.dscp() == null ? -1 : (int) (long) f.dscp().value(), f == null ? null : span(f.dscp())));
     }
 
     private static <T> T value(Located<T> l) { return l == null ? null : l.value(); }

@@ -222,14 +222,20 @@ public final class Launchers {
         if (n instanceof dev.gpulint.tree.ScalarNode s && !s.isNull()) {
             script(s, source, l, exports);
         } else if (n instanceof dev.gpulint.tree.ListNode list) {
-            boolean dashC = false;
+            // command: ["/bin/bash", "-c"] with the script in args: the -c carries over to the next list
+            boolean dashC = !words.isEmpty() && shellDashC(words.get(words.size() - 1).text());
             for (dev.gpulint.tree.Node item : list.items()) {
                 if (!(item instanceof dev.gpulint.tree.ScalarNode s)) continue;
                 if (dashC || s.text().contains("\n")) { script(s, source, l, exports); dashC = false; continue; }
                 words.add(new Word(s.text(), !s.text().contains("$"), s.span()));
-                dashC = s.text().equals("-c");
+                dashC = shellDashC(s.text());
             }
         }
+    }
+
+    /** A shell's option word that ends in -c: -c, -lc, -ec, -xc (the next word is the script). */
+    static boolean shellDashC(String t) {
+        return t.matches("-[a-z]{0,3}c");
     }
 
     private static void script(dev.gpulint.tree.ScalarNode s, String source, Launch l, List<Shell.Assignment> exports) {

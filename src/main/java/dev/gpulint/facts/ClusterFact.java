@@ -62,35 +62,15 @@ public final class ClusterFact {
     private final boolean rdma;
     private final int pfcPriority;
     private final Span pfcPrioritySpan;
+    private final int dscp;
+    private final Span dscpSpan;
 
     /** The fabric's oversubscription, whether RDMA is declared anywhere, and the PFC priority. */
     public ClusterFact(String name, String file, Span nameSpan, int ordinal, String fabricType, String topology,
                        boolean roce, Span roceSpan, String roceSource, Boolean pfcEnabled, Span pfcSpan,
                        Boolean ecnEnabled, Span ecnSpan, int nodeGroupCount, double oversubscription,
-                       Span oversubscriptionSpan, boolean rdma, int pfcPriority, Span pfcPrioritySpan) {
-        this.name = name; this.file = file; this.nameSpan = nameSpan; this.ordinal = ordinal;
-        this.fabricType = fabricType; this.topology = topology; this.roce = roce; this.roceSpan = roceSpan;
-        this.roceSource = roceSource; this.pfcEnabled = pfcEnabled; this.pfcSpan = pfcSpan;
-        this.ecnEnabled = ecnEnabled; this.ecnSpan = ecnSpan; this.nodeGroupCount = nodeGroupCount;
-        this.oversubscription = oversubscription;
-        this.oversubscriptionSpan = oversubscriptionSpan;
-        this.rdma = rdma;
-        this.pfcPriority = pfcPriority;
-        this.pfcPrioritySpan = pfcPrioritySpan;
-        this.roceTrafficPriority = -1;
-        this.roceTrafficSource = null;
-        this.origin = null;
-    }
-
-    private final int roceTrafficPriority;
-    private final String roceTrafficSource;
-
-    /** With the priority RoCE traffic runs on, and where that comes from. */
-    public ClusterFact(String name, String file, Span nameSpan, int ordinal, String fabricType, String topology,
-                       boolean roce, Span roceSpan, String roceSource, Boolean pfcEnabled, Span pfcSpan,
-                       Boolean ecnEnabled, Span ecnSpan, int nodeGroupCount, double oversubscription,
                        Span oversubscriptionSpan, boolean rdma, int pfcPriority, Span pfcPrioritySpan,
-                       int roceTrafficPriority, String roceTrafficSource, String origin) {
+                       int dscp, Span dscpSpan, int roceTrafficPriority, String roceTrafficSource, String origin) {
         this.name = name; this.file = file; this.nameSpan = nameSpan; this.ordinal = ordinal;
         this.fabricType = fabricType; this.topology = topology; this.roce = roce; this.roceSpan = roceSpan;
         this.roceSource = roceSource; this.pfcEnabled = pfcEnabled; this.pfcSpan = pfcSpan;
@@ -100,13 +80,16 @@ public final class ClusterFact {
         this.rdma = rdma;
         this.pfcPriority = pfcPriority;
         this.pfcPrioritySpan = pfcPrioritySpan;
+        this.dscp = dscp;
+        this.dscpSpan = dscpSpan;
         this.roceTrafficPriority = roceTrafficPriority;
         this.roceTrafficSource = roceTrafficSource;
         this.origin = origin;
     }
 
+    private final int roceTrafficPriority;
+    private final String roceTrafficSource;
     private final String origin;
-
     /**
      * Where a cluster read from another format comes from ("NicConfigurationTemplate 'cx7'"), null for a
      * native manifest: such clusters (one per NIC configuration object, overlays included) are not native
@@ -121,6 +104,12 @@ public final class ClusterFact {
     public int getRoceTrafficPriority() { return roceTrafficPriority; }
     /** Where the RoCE priority comes from, for messages: "fabric.roce.dscp 34" or "DSCP 26, NVIDIA's RoCE default". */
     public String getRoceTrafficSource() { return roceTrafficSource; }
+    /** The DSCP the fabric declares for RoCE (fabric.roce.dscp); -1 when not stated. */
+    public int getDscp() { return dscp; }
+    /** Where fabric.roce.dscp is written; null when not stated. */
+    public Span getDscpSpan() { return dscpSpan; }
+    /** The priority the declared DSCP lands on under the usual trust-DSCP map, DSCP >> 3; -1 without a DSCP. */
+    public int getDscpPriority() { return dscp < 0 ? -1 : TrafficClass.priority(dscp); }
 
     /** N of "N:1"; 0 when not stated. */
     public double getOversubscription() { return oversubscription; }

@@ -10,9 +10,11 @@ import java.util.List;
  */
 public final class EnvFact {
     private final String jobName, clusterName, file, name, value, upperValue, suggestion, pfcSource;
-    private final Span span, nameSpan, pfcSpan;
+    private final Span span, nameSpan, pfcSpan, topologySpan;
     private final long nodes;
-    private final boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable;
+    private final boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable, railOptimized;
+    private final String hcaPrefix;
+    private final long hcaNumber, wholeNumber;
     private final List<String> interfaces;
     private final int tcByte, tcDscp, tcPriority, pfcPriority, declaredDscp;
 
@@ -25,6 +27,7 @@ public final class EnvFact {
         tcPriority = b.tcByte < 0 ? -1 : TrafficClass.priority(tcDscp);
         rdmaFabric = b.rdmaFabric; nvlink = b.nvlink; gdrCapable = b.gdrCapable;
         pfcPriority = b.pfcPriority; pfcSource = b.pfcSource; pfcSpan = b.pfcSpan; declaredDscp = b.declaredDscp;
+        railOptimized = b.railOptimized; topologySpan = b.topologySpan; hcaPrefix = b.hcaPrefix; hcaNumber = b.hcaNumber; wholeNumber = b.wholeNumber;
     }
 
     public static Builder builder() { return new Builder(); }
@@ -32,9 +35,11 @@ public final class EnvFact {
     /** Collects the values of one fact; {@link #build()} returns it finished. */
     public static final class Builder {
         private String jobName, clusterName, file, name, value, upperValue, suggestion, pfcSource;
-        private Span span, nameSpan, pfcSpan;
+        private Span span, nameSpan, pfcSpan, topologySpan;
         private long nodes;
-        private boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable;
+        private boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable, railOptimized;
+        private String hcaPrefix;
+        private long hcaNumber = -1, wholeNumber = -1;
         private List<String> interfaces = List.of();
         private int tcByte = -1, pfcPriority = -1, declaredDscp = -1;
 
@@ -54,6 +59,12 @@ public final class EnvFact {
         /** The DSCP the cluster declares for RoCE (fabric.roce.dscp). */
         public Builder dscp(int dscp) { declaredDscp = dscp; return this; }
         public Builder pfc(int priority, String source, Span span) { pfcPriority = priority; pfcSource = source; pfcSpan = span; return this; }
+        /** The job's cluster declares fabric.topology rail-optimized. */
+        public Builder railOptimized(boolean rail, Span topology) { railOptimized = rail; topologySpan = topology; return this; }
+        /** NCCL_IB_HCA: the first HCA name matched by prefix that ends in a device number, and that number. */
+        public Builder hcaPrefix(String name, long number) { hcaPrefix = name; hcaNumber = number; return this; }
+        /** The value read as a whole number (0 or more); -1 when it is not one. */
+        public Builder wholeNumber(long n) { wholeNumber = n; return this; }
         public EnvFact build() { return new EnvFact(this); }
     }
 
@@ -107,6 +118,21 @@ public final class EnvFact {
     public String getPfcSource() { return pfcSource; }
     /** Where the priority is declared, or the cluster's RoCE block when assumed; null without RoCE. */
     public Span getPfcSpan() { return pfcSpan; }
+
+    /** The job's cluster declares fabric.topology: rail-optimized (each NIC of a node on its own leaf switch, its rail). */
+    public boolean isRailOptimized() { return railOptimized; }
+    /** Where the cluster's fabric.topology is written; null when not stated. */
+    public Span getTopologySpan() { return topologySpan; }
+    /**
+     * NCCL_IB_HCA without the exact-match "=": the HCA name of the list (port and rail dropped) that ends in
+     * the smallest device number above 0, as written (mlx5_1); null for other variables, an exact-match
+     * list, or no such name.
+     */
+    public String getHcaPrefix() { return hcaPrefix; }
+    /** The device number that HCA name ends in (1 for mlx5_1); -1 without one. */
+    public long getHcaNumber() { return hcaNumber; }
+    /** The value read as a whole number, 0 or more (3 for NCCL_IB_GID_INDEX=3); -1 when it is not one. */
+    public long getWholeNumber() { return wholeNumber; }
 
     /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "training_job:" + jobName + "/env/" + name; }

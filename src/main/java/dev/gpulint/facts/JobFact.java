@@ -16,7 +16,8 @@ public final class JobFact {
     Span tpSpan, ppSpan, dpSpan, cpSpan, epSpan, layersSpan, virtualPpSpan, headsSpan, kvHeadsSpan, expertsSpan;
     Span seqLengthSpan, sequenceParallelSpan, globalBatchSpan, microBatchSpan;
     int ordinal, clusterGroupCount;
-    boolean clusterResolved, groupResolved, parallelismStated, sequenceParallel;
+    boolean clusterResolved, groupResolved, parallelismStated, sequenceParallel, sequenceParallelStated, sequenceParallelDefaultOff;
+    String format;
     long nodes, gpusPerNode, totalGpus, tp = 1, pp = 1, dp, cp = 1, ep = 1, dpEffective;
     long layersPerVirtualStage;
     Span layersPerVirtualStageSpan, splitSpan;
@@ -54,6 +55,10 @@ public final class JobFact {
         public Builder heads(long heads, Span s, long kv, Span ks) { f.attentionHeads = heads; f.headsSpan = s; f.kvHeads = kv; f.kvHeadsSpan = ks; return this; }
         public Builder experts(long experts, Span s) { f.experts = experts; f.expertsSpan = s; return this; }
         public Builder sequence(long seqLength, Span s, boolean sp, Span spSpan) { f.seqLength = seqLength; f.seqLengthSpan = s; f.sequenceParallel = sp; f.sequenceParallelSpan = spSpan; return this; }
+        /** Whether sequence_parallel is written, and the job's format when not native (its default when absent is off). */
+        public Builder sequenceSetting(boolean stated, String format, boolean defaultOff) {
+            f.sequenceParallelStated = stated; f.format = format; f.sequenceParallelDefaultOff = defaultOff; return this;
+        }
         public Builder batch(long micro, Span ms, long global, Span gs) { f.microBatchSize = micro; f.microBatchSpan = ms; f.globalBatchSize = global; f.globalBatchSpan = gs; return this; }
     }
 
@@ -189,6 +194,16 @@ public final class JobFact {
 
 
     public String identity() { return "training_job:" + name; }
+
+    /** sequence_parallel (or the format's own key: --sequence-parallel) is written, true or false. */
+    public boolean isSequenceParallelStated() { return sequenceParallelStated; }
+    /**
+     * sequence_parallel is not written and the job's format turns it off by default (Megatron-LM's
+     * --sequence-parallel flag, NeMo's model.sequence_parallel: False); false for native manifests.
+     */
+    public boolean isSequenceParallelDefaultOff() { return sequenceParallelDefaultOff; }
+    /** The format the job was read from (Megatron-LM, NeMo, ...); null for a native manifest. */
+    public String getFormat() { return format; }
 
     @Override public String toString() {
         return "JobFact[" + name + ", cluster=" + clusterName + "/" + nodeGroupName + ", resolved=" + clusterResolved

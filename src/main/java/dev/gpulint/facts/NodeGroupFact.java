@@ -17,7 +17,7 @@ public final class NodeGroupFact {
     private final String clusterName, name, file, gpuModel, catalogName, bridge, memoryWritten;
     private final Span span, gpuCountSpan, gpuModelSpan, nvlinkSpan, nvswitchSpan, bridgeSpan, domainSizeSpan, domainSpan, memorySpan;
     private final long count, gpusPerNode, declaredDomainSize, domainSize, rdmaNicCount;
-    private final boolean gpuKnown, pcieForm, nvlinkDeclared, nvswitchDeclared, nicsStated;
+    private final boolean gpuKnown, pcieForm, nvlinkDeclared, nvswitchDeclared, nicsStated, boardNvswitch;
     private final int nvlinkGeneration, bridgeMax;
     private final DomainKind domainKind;
     private final double memoryBytes, catalogMemoryBytes, nearestMemoryBytes;
@@ -31,7 +31,7 @@ public final class NodeGroupFact {
         domainSizeSpan = b.domainSizeSpan; domainSpan = b.domainSpan; memorySpan = b.memorySpan; count = b.count;
         gpusPerNode = b.gpusPerNode; declaredDomainSize = b.declaredDomainSize; domainSize = b.domainSize;
         rdmaNicCount = b.rdmaNicCount; gpuKnown = b.gpuKnown; pcieForm = b.pcieForm; nvlinkDeclared = b.nvlinkDeclared;
-        nvswitchDeclared = b.nvswitchDeclared; nicsStated = b.nicsStated; nvlinkGeneration = b.nvlinkGeneration;
+        nvswitchDeclared = b.nvswitchDeclared; nicsStated = b.nicsStated; boardNvswitch = b.boardNvswitch; nvlinkGeneration = b.nvlinkGeneration;
         bridgeMax = b.bridgeMax; domainKind = b.domainKind; memoryBytes = b.memoryBytes;
         catalogMemoryBytes = b.catalogMemoryBytes; nearestMemoryBytes = b.nearestMemoryBytes;
         closestGpuModels = b.closestGpuModels; memoryNeighbours = b.memoryNeighbours;
@@ -44,7 +44,7 @@ public final class NodeGroupFact {
         private String clusterName, name, file, gpuModel, catalogName, bridge, memoryWritten;
         private Span span, gpuCountSpan, gpuModelSpan, nvlinkSpan, nvswitchSpan, bridgeSpan, domainSizeSpan, domainSpan, memorySpan;
         private long count, gpusPerNode, declaredDomainSize, domainSize, rdmaNicCount;
-        private boolean gpuKnown, pcieForm, nvlinkDeclared, nvswitchDeclared, nicsStated;
+        private boolean gpuKnown, pcieForm, nvlinkDeclared, nvswitchDeclared, nicsStated, boardNvswitch;
         private int nvlinkGeneration, bridgeMax;
         private DomainKind domainKind = DomainKind.UNKNOWN;
         private double memoryBytes, catalogMemoryBytes, nearestMemoryBytes;
@@ -65,6 +65,8 @@ public final class NodeGroupFact {
             gpuKnown = catalogName != null; this.catalogName = catalogName; this.pcieForm = pcieForm;
             this.nvlinkGeneration = nvlinkGeneration; this.bridgeMax = bridgeMax; return this;
         }
+        /** The catalog's boards of this GPU have NVSwitch. */
+        public Builder boardNvswitch(boolean nvswitch) { boardNvswitch = nvswitch; return this; }
         public Builder closestGpuModels(List<String> names) { closestGpuModels = List.copyOf(names); return this; }
         public Builder nvlink(boolean declared, Span span, boolean nvswitch, Span nvswitchSpan, String bridge, Span bridgeSpan) {
             nvlinkDeclared = declared; nvlinkSpan = span; nvswitchDeclared = nvswitch; this.nvswitchSpan = nvswitchSpan;
@@ -103,6 +105,11 @@ public final class NodeGroupFact {
     public boolean isGpuKnown() { return gpuKnown; }
     /** The catalog's name for the model ("A100-PCIe-40GB" for "NVIDIA A100-PCIE-40GB"); null when not in the catalog. */
     public String getCatalogName() { return catalogName; }
+    /**
+     * The catalog's boards of this GPU join it through NVSwitch (HGX/DGX 8-GPU baseboards, NVL72 racks);
+     * false for V100 SXM2 (hybrid cube-mesh), PCIe cards and unknown models.
+     */
+    public boolean isBoardNvswitch() { return boardNvswitch; }
     /** The GPU is a PCIe card (catalog form pcie); false for SXM boards and unknown models. */
     public boolean isPcieForm() { return pcieForm; }
     /** The GPU's NVLink generation (3 for A100, 4 for H100); 0 when it has none or the model is unknown. */

@@ -38,7 +38,8 @@ class RuleCatalogTest {
             "PAR001", "PAR002", "PAR003", "PAR004", "PAR005", "PAR006", "PAR007", "PAR008", "PAR009", "PAR010",
             "NET001", "NET002", "NET003", "NET004", "NET005", "NET007", "NET008", "NET009",
             "NCCL001", "NCCL002", "NCCL003", "NCCL004", "NCCL005", "NCCL006", "NCCL007",
-            "MEM001", "MEM002", "SYN006", "CONSIST007", "CONSIST010", "CONSIST011");
+            "MEM001", "MEM002", "SYN006", "CONSIST007", "CONSIST010", "CONSIST011",
+            "HW008", "NCCL008", "NCCL009", "NCCL010", "NET006", "PAR011");
 
     @Test
     void everyExpectedRuleIsInTheCatalog() {

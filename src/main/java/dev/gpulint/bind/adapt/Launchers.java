@@ -49,6 +49,35 @@ public final class Launchers {
             "--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers",
             "--num-virtual-stages-per-pipeline-rank", "--account-for-embedding-in-pipeline-split",
             "--account-for-loss-in-pipeline-split");
+    /** NeMo's names (model.*, model.config.*, trainer.strategy.*, data.*) of the quantities Megatron's flags carry. */
+    private static final Map<String, String> NEMO_NAMES = Map.ofEntries(
+            Map.entry("tensor_model_parallel_size", "--tensor-model-parallel-size"),
+            Map.entry("pipeline_model_parallel_size", "--pipeline-model-parallel-size"),
+            Map.entry("context_parallel_size", "--context-parallel-size"),
+            Map.entry("expert_model_parallel_size", "--expert-model-parallel-size"),
+            Map.entry("expert_tensor_parallel_size", "--expert-tensor-parallel-size"),
+            Map.entry("virtual_pipeline_model_parallel_size", "--virtual-pipeline-model-parallel-size"),
+            Map.entry("sequence_parallel", "--sequence-parallel"), Map.entry("num_layers", "--num-layers"),
+            Map.entry("num_attention_heads", "--num-attention-heads"), Map.entry("num_query_groups", "--num-query-groups"),
+            Map.entry("num_moe_experts", "--num-experts"), Map.entry("hidden_size", "--hidden-size"),
+            Map.entry("micro_batch_size", "--micro-batch-size"), Map.entry("global_batch_size", "--global-batch-size"),
+            Map.entry("seq_length", "--seq-length"), Map.entry("encoder_seq_length", "--seq-length"));
+    /** The dotted prefixes under which NeMo 1 and NeMo 2 (recipes, Megatron's gpt-nemo test cases) write them. */
+    private static final List<String> NEMO_PREFIXES = List.of("trainer.strategy.", "strategy.", "model.config.", "model.", "data.");
+
+    /**
+     * The Megatron flag a NeMo dotted key stands for ({@code trainer.strategy.tensor_model_parallel_size},
+     * {@code --model.num_layers}, {@code ++data.micro_batch_size} → {@code --tensor-model-parallel-size}...);
+     * null for any other key.
+     */
+    static String nemoFlag(String key) {
+        String k = key.startsWith("--") || key.startsWith("++") ? key.substring(2) : key.startsWith("+") ? key.substring(1) : key;
+        for (String prefix : NEMO_PREFIXES) {
+            if (k.startsWith(prefix)) return NEMO_NAMES.get(k.substring(prefix.length()));
+        }
+        return null;
+    }
+
     /** Serving engines' spellings of tensor parallelism (vLLM, SGLang). */
     public static final Set<String> SERVING_TP_FLAGS = Set.of("--tensor-parallel-size", "--tp-size", "--tp");
     private static final Set<String> BOOLEAN_FLAGS = Set.of("--group-query-attention", "--sequence-parallel",
@@ -117,13 +146,22 @@ public final class Launchers {
 
     private static void flag(List<Word> w, int i, Launch l) {
         String t = w.get(i).text();
-        if (!t.startsWith("--")) return;
+        int eq = t.indexOf('=');
+        // NeMo's dotted overrides: --trainer.strategy.tensor_model_parallel_size 2, model.num_layers=12 (Hydra)
+        String nemo = nemoFlag(eq > 0 ? t.substring(0, eq) : t);
+        if (!t.startsWith("--") && (nemo == null || eq < 0)) return;
         String name = t, value = null;
         Word valueWord = null;
-        int eq = t.indexOf('=');
         if (eq > 0) {
             name = t.substring(0, eq);
             value = t.substring(eq + 1);
+        }
+        if (nemo != null) {
+            name = nemo;
+            if (value == null && name.equals("--sequence-parallel") && i + 1 < w.size() && !w.get(i + 1).text().startsWith("-")) {
+                if (!l.flags.containsKey(name)) l.flags.put(name, w.get(i + 1));
+                return;
+            }
         }
         if (!MEGATRON_FLAGS.contains(name) && !SERVING_TP_FLAGS.contains(name)) return;
         if (l.flags.containsKey(name)) return;
@@ -226,14 +264,20 @@ public final class Launchers {
         if (n instanceof dev.gpulint.tree.ScalarNode s && !s.isNull()) {
             script(s, source, l, exports);
         } else if (n instanceof dev.gpulint.tree.ListNode list) {
-            boolean dashC = false;
+            // command: ["/bin/bash", "-c"] with the script in args: the -c carries over to the next list
+            boolean dashC = !words.isEmpty() && shellDashC(words.get(words.size() - 1).text());
             for (dev.gpulint.tree.Node item : list.items()) {
                 if (!(item instanceof dev.gpulint.tree.ScalarNode s)) continue;
                 if (dashC || s.text().contains("\n")) { script(s, source, l, exports); dashC = false; continue; }
                 words.add(new Word(s.text(), !s.text().contains("$"), s.span()));
-                dashC = s.text().equals("-c");
+                dashC = shellDashC(s.text());
             }
         }
+    }
+
+    /** A shell's option word that ends in -c: -c, -lc, -ec, -xc (the next word is the script). */
+    static boolean shellDashC(String t) {
+        return t.matches("-[a-z]{0,3}c");
     }
 
     private static void script(dev.gpulint.tree.ScalarNode s, String source, Launch l, List<Shell.Assignment> exports) {

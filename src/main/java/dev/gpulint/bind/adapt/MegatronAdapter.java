@@ -40,7 +40,8 @@ final class MegatronAdapter {
 
     static boolean accepts(MappingNode root) {
         MappingNode args = map(root, "MODEL_ARGS");
-        return args != null && args.entries().stream().anyMatch(e -> e.key().text().startsWith("--"));
+        return args != null && args.entries().stream().anyMatch(e -> e.key().text().startsWith("--")
+                || Launchers.nemoFlag(e.key().text()) != null);
     }
 
     static JobDraft bind(MappingNode root, String file, String jobName, String source) {
@@ -48,12 +49,35 @@ final class MegatronAdapter {
         j.name = new Located<>(jobName, root.entries().get(0).key().span());
         MappingNode args = map(root, "MODEL_ARGS");
         Map<String, Word> flags = new LinkedHashMap<>();
+        // NeMo's dotted keys (Megatron's gpt-nemo test cases: trainer.strategy.tensor_model_parallel_size,
+        // model.config.num_layers, data.micro_batch_size) bind like the Megatron flags they stand for
+        Map<String, String> spelled = new java.util.HashMap<>();
         for (MappingNode.Entry e : args.entries()) {
             if (!(e.value() instanceof ScalarNode s) || s.isNull()) continue;
             String v = s.text();
-            flags.putIfAbsent(e.key().text(), new Word(v, !Nodes.placeholder(v), s.span()));
+            String key = e.key().text();
+            String flag = Launchers.nemoFlag(key);
+            if (flag != null && flags.containsKey(flag)) continue;
+            if (flag != null) {
+                spelled.put(flag, key);
+                if (flag.equals("--num-query-groups")) flags.putIfAbsent("--group-query-attention", new Word("true", true, s.span()));
+            }
+            flags.putIfAbsent(flag != null ? flag : key, new Word(v, !Nodes.placeholder(v), s.span()));
         }
         apply(j, flags, "MODEL_ARGS", true);
+        if (!spelled.isEmpty()) {
+            j.keys.replaceAll((v, k) -> spelled.getOrDefault(k, k));
+            j.stated.replaceAll(st -> {
+                for (Map.Entry<String, String> sp : spelled.entrySet()) {
+                    if (st.where().endsWith(" " + sp.getKey())) {
+                        return new dev.gpulint.spec.Specs.Stated(st.quantity(), st.value(),
+                                st.where().substring(0, st.where().length() - sp.getKey().length()) + sp.getValue(), st.kind(), st.span());
+                    }
+                }
+                return st;
+            });
+            trainer(j, args);
+        }
         MappingNode env = map(root, "ENV_VARS");
         if (env != null) {
             for (MappingNode.Entry e : env.entries()) {
@@ -120,6 +144,21 @@ final class MegatronAdapter {
         j.hidden = j.key("--hidden-size", located(flags.get("--hidden-size")));
         Word sp = flags.get("--sequence-parallel");
         if (sp != null && sp.known()) j.sequenceParallel = new Located<>(!sp.text().equalsIgnoreCase("false"), sp.span());
+    }
+
+    /** NeMo's trainer.num_nodes × trainer.devices in MODEL_ARGS: the job's nodes and GPUs per node. */
+    private static void trainer(JobDraft j, MappingNode args) {
+        for (MappingNode.Entry e : args.entries()) {
+            if (!(e.value() instanceof ScalarNode s) || s.isNull() || Nodes.placeholder(s.text())) continue;
+            String k = e.key().text().replaceFirst("^(--|\\+\\+|\\+)", "");
+            if (k.equals("trainer.num_nodes") && j.nodes == null) j.nodes = j.key(k, Nodes.whole(s.text(), s.span()));
+            if (k.equals("trainer.devices") && j.gpusPerNode == null) {
+                j.gpusPerNode = j.key(k, Nodes.whole(s.text(), s.span()));
+                j.gpusPerNodeWhere = "trainer.devices";
+            }
+        }
+        j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "MODEL_ARGS trainer.num_nodes × trainer.devices",
+                StatedKind.CONFIG, j.nodes != null ? j.nodes.span() : null);
     }
 
     /** A switch flag (written bare, or with true/false): true when on, null when absent, off or unknown. */

@@ -34,6 +34,16 @@ public final class ScalarText {
         int end = Math.max(begin, offset(starts, source, sp.endLine(), sp.endColumn()));
         int[] ln = new int[v.length() + 1];
         int[] col = new int[v.length() + 1];
+        if (s.quoted() && begin < source.length() && source.charAt(begin) == '"') {
+            int[] exact = DoubleQuoted.offsets(source, begin, end, v);
+            if (exact != null) {
+                for (int i = 0; i <= v.length(); i++) {
+                    ln[i] = lineOf(starts, exact[i]) + 1;
+                    col[i] = exact[i] - starts[ln[i] - 1] + 1;
+                }
+                return new ScalarText(sp.file(), v, ln, col);
+            }
+        }
         int p = begin;
         for (int i = 0; i < v.length(); i++) {
             char c = v.charAt(i);

@@ -43,7 +43,7 @@ public final class NodeGroupAnalysis {
                 .domain(g.declaredDomainSize(), nv == null ? null : span(nv.domainSize()), g.domainSize(), g.domainKind(), g.domainSpan())
                 .nics(!spec.nics().isEmpty(), rdmaNics(spec, fabric));
         if (gpu != null) {
-            b.catalog(gpu.name(), gpu.form() == Catalog.Form.PCIE, gpu.nvlinkGeneration(), gpu.bridgeMax());
+            b.catalog(gpu.name(), gpu.form() == Catalog.Form.PCIE, gpu.nvlinkGeneration(), gpu.bridgeMax()).boardNvswitch(gpu.nvswitch());
             if (g.memoryDeclared()) {
                 b.memory(g.memoryBytes(), declaredGpu.memory().value().written(), declaredGpu.memory().span(), gpu.memoryBytes(),
                         g.nearestMemoryBytes(), neighbours(gpu, g.memoryBytes(), catalog.gpus()));

@@ -55,6 +55,14 @@ public final class EnvAnalysis {
             }
             if (name.equals("NCCL_SOCKET_IFNAME")) f.interfaces(interfaceNames(value), value.startsWith("^"));
             if (name.equals("NCCL_IB_TC")) f.trafficClass(trafficClassByte(value));
+            if (name.equals("NCCL_IB_HCA")) {
+                String hca = prefixHca(value);
+                if (hca != null) f.hcaPrefix(hca, deviceNumber(hca));
+            }
+            Quantities.Parsed<Long> whole = Quantities.integer(value);
+            if (value.matches("[0-9]{1,9}") && whole.ok()) f.wholeNumber(whole.value());
+            Located<String> topology = cf == null || cf.spec().fabric() == null ? null : cf.spec().fabric().topology();
+            if (topology != null) f.railOptimized("rail-optimized".equals(topology.value()), topology.span());
             out.add(f.build());
         }
     }
@@ -69,6 +77,39 @@ public final class EnvAnalysis {
         if (list.isEmpty()) return names;
         for (String part : list.split(",")) names.add(part.strip().replaceFirst("^=", ""));
         return names;
+    }
+
+    /**
+     * The HCA of an NCCL_IB_HCA value that NCCL matches by prefix and that ends in the smallest device
+     * number above 0 (mlx5_1 of "mlx5_0,mlx5_1:1": the name with the most longer twins, mlx5_10..19);
+     * null when the list starts with "=" or "^=" (exact match), or no name ends in such a number. A
+     * leading "^" (exclude) is dropped; ports and rails after ":" are dropped.
+     */
+    public static String prefixHca(String value) {
+        String list = value.startsWith("^") ? value.substring(1) : value;
+        if (list.startsWith("=")) return null;
+        String best = null;
+        long bestNumber = Long.MAX_VALUE;
+        for (String part : list.split(",", -1)) {
+            String name = part.strip();
+            int colon = name.indexOf(':');
+            if (colon >= 0) name = name.substring(0, colon);
+            long n = deviceNumber(name);
+            if (n >= 1 && n < bestNumber) { best = name; bestNumber = n; }
+        }
+        return best;
+    }
+
+    /**
+     * The decimal number an HCA name ends in, after a non-digit (1 for mlx5_1, 10 for mlx5_10); -1 without
+     * one, or when it has a leading zero (mlx5_01 is nobody's device name).
+     */
+    public static long deviceNumber(String hca) {
+        int i = hca.length();
+        while (i > 0 && Character.isDigit(hca.charAt(i - 1))) i--;
+        if (i == 0 || i == hca.length() || hca.length() - i > 9) return -1;
+        if (hca.charAt(i) == '0' && hca.length() - i > 1) return -1;
+        return Long.parseLong(hca.substring(i));
     }
 
     /** The traffic-class byte an NCCL_IB_TC value states; -1 when it is not a whole number 0..255. */

@@ -21,6 +21,7 @@ public final class ClusterAnalysis {
                 f == null ? null : span(f.ecnEnabled()), c.spec().nodeGroups().size(),
                 f == null || f.oversubscription() == null ? 0 : f.oversubscription().value(),
                         f == null ? null : span(f.oversubscription()), c.rdma(), c.pfcPriority(), c.pfcPrioritySpan(),
+                f == null || f.dscp() == null ? -1 : (int) (long) f.dscp().value(), f == null ? null : span(f.dscp()),
                 !c.roce() ? -1 : f != null && f.dscp() != null ? TrafficClass.priority((int) Math.min(63, Math.max(0, f.dscp().value()))) : 3,
                 !c.roce() ? null : f != null && f.dscp() != null ? "fabric.roce.dscp " + f.dscp().value() : "DSCP 26, NVIDIA's RoCE default",
                 c.spec().origin())

@@ -66,6 +66,9 @@ public final class JobAnalysis {
                 .experts(m == null ? 0 : value(m.experts(), 0L), m == null ? null : span(m.experts()))
                 .sequence(m == null ? 0 : value(m.seqLength(), 0L), m == null ? null : span(m.seqLength()),
                         p != null && Boolean.TRUE.equals(value(p.sequenceParallel())), p == null ? null : span(p.sequenceParallel()))
+                .sequenceSetting(p != null && p.sequenceParallel() != null, j.origin() == null ? null : j.origin().format(),
+                        (p == null || p.sequenceParallel() == null) && j.origin() != null
+                                && ("Megatron-LM".equals(j.origin().format()) || "NeMo".equals(j.origin().format())))
                 .batch(b == null ? 0 : value(b.microBatchSize(), 0L), b == null ? null : span(b.microBatchSize()),
                         b == null ? 0 : value(b.globalBatchSize(), 0L), b == null ? null : span(b.globalBatchSize()))
                 .fact());

@@ -6,5 +6,5 @@ def sarif = new File(basedir, 'target/gpulint.sarif').text
 assert sarif.contains('"ruleId" : "PAR002"')
 // SARIF paths are relative to the project root: the git top level above this IT project (gpulint's own
 // checkout) or, outside a repository, the project's basedir
-assert sarif =~ /"uri" : "(maven-plugin\/target\/it\/check-fail\/)?manifests\/job.yaml",\s*"uriBaseId" : "PROJECTROOT"/
+assert sarif =~ /"uri" : "(maven-plugin\/target\/it\/check-fail\/)?manifests\/job.yaml",\s*"uriBaseId" : "%SRCROOT%"/
 return true

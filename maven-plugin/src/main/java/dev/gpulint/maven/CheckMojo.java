@@ -131,7 +131,7 @@ public class CheckMojo extends AbstractMojo {
         try {
             Files.createDirectories(sarifFile.toPath().toAbsolutePath().getParent());
             try (Writer w = Files.newBufferedWriter(sarifFile.toPath(), StandardCharsets.UTF_8)) {
-                new SarifRenderer(rules, version(), base).render(result, w);
+                new SarifRenderer(rules, version()).render(result, w);
             }
         } catch (IOException e) {
             throw new MojoExecutionException("gpulint: cannot write " + sarifFile + ": " + e.getMessage(), e);

@@ -22,8 +22,9 @@ class FormatAdaptersTest {
     @Test
     void theOrderIsMonitoringFirstThenJobsMostSpecificFirst() {
         assertEquals(List.of("DCGM counter list", "DCGM ConfigMap", "Prometheus rules", "launch script", "torchtitan", "Kubernetes",
-                        "AWS Batch job definition",
-                        "Megatron-LM", "NeMo", "SkyPilot", "DeepSpeed"),
+                        "Argo Workflow", "NicConfigurationTemplate", "SriovNetworkNodePolicy", "AWS Batch job definition",
+                        "Megatron-LM", "NeMo", "NeMo 2 recipe", "SageMaker HyperPod recipe", "SkyPilot", "accelerate", "gpt-neox",
+                        "DeepSpeed"),
                 FormatAdapters.ALL.stream().map(FormatAdapter::format).toList());
     }
 

@@ -63,7 +63,8 @@ public final class Schema {
             map("model", false, f("parameters", Type.COUNT, false), str("dtype", false),
                     num("layers", false, 1, Integer.MAX_VALUE), num("attention_heads", false, 1, Integer.MAX_VALUE),
                     num("kv_heads", false, 1, Integer.MAX_VALUE), num("hidden_size", false, 1, Integer.MAX_VALUE),
-                    num("seq_length", false, 1, Integer.MAX_VALUE), num("experts", false, 1, Integer.MAX_VALUE)),
+                    num("seq_length", false, 1, Integer.MAX_VALUE), num("experts", false, 1, Integer.MAX_VALUE),
+                    f("expert_parameters", Type.COUNT, false)),
             // No upper bound: absurd sizes reach the rules, which report them with overflow-safe arithmetic.
             map("parallelism", false, num("tp", false, 1, Long.MAX_VALUE), num("pp", false, 1, Long.MAX_VALUE),
                     num("dp", false, 1, Long.MAX_VALUE), num("cp", false, 1, Long.MAX_VALUE),

@@ -99,7 +99,7 @@ final class SpecBuilder {
                 get(r, "gpus_per_node"),
                 model == null ? null : new Specs.Model(get(model, "parameters"), get(model, "dtype"), get(model, "layers"),
                         get(model, "attention_heads"), get(model, "kv_heads"), get(model, "hidden_size"),
-                        get(model, "seq_length"), get(model, "experts")),
+                        get(model, "seq_length"), get(model, "experts"), get(model, "expert_parameters")),
                 par == null ? null : new Specs.Parallelism(get(par, "tp"), get(par, "pp"), get(par, "dp"), get(par, "cp"),
                         get(par, "ep"), get(par, "order"), get(par, "sequence_parallel"), get(par, "virtual_pp"),
                         keySpan(r, "parallelism"), Unknowns.in(par, "tp", "pp", "dp", "cp", "ep", "virtual_pp")),

@@ -18,6 +18,9 @@ public final class AllReduceFact {
     private final int generation;
     private final Link link;
     private final Span span, nicSpan;
+    private double nicShareBytesPerSecond, pcieCapBytesPerSecond;
+    private int pcieCapGeneration;
+    private long pcieCapLanes, ringGpusPerNode;
 
     public AllReduceFact(String jobName, String file, double parameters, long tp, long pp, long bytesPerGradient, String dtype,
                          double gradientBytes, long ranks, double volumeFactor, double sentBytes, Link link, int generation,
@@ -74,6 +77,28 @@ public final class AllReduceFact {
     public Span getSpan() { return span; }
     /** Where the first NIC's speed is written (network only), else null. */
     public Span getNicSpan() { return nicSpan; }
+
+    /**
+     * Records that the ring's traffic to the network is capped by the PCIe links of its GPUs on a node
+     * (each GPU reaches its NICs through its own PCIe link): the NICs' share, the cap, the link's
+     * generation and lanes, and the ring's GPUs per node. Called by the derive stage before the fact is added.
+     */
+    public AllReduceFact pcieCap(double nicShare, double cap, int generation, long lanes, long gpus) {
+        nicShareBytesPerSecond = nicShare; pcieCapBytesPerSecond = cap; pcieCapGeneration = generation;
+        pcieCapLanes = lanes; ringGpusPerNode = gpus; return this;
+    }
+    /** Network only: bytes per second per direction the node's NICs give one ring, before any PCIe cap. */
+    public double getNicShareBytesPerSecond() { return nicShareBytesPerSecond; }
+    /** Network only: what the ring's GPUs on one node can move through their PCIe links, per direction; 0 when not known. */
+    public double getPcieCapBytesPerSecond() { return pcieCapBytesPerSecond; }
+    /** The PCIe generation of that cap (the node group's pcie.generation, else the GPU's); 0 when not known. */
+    public int getPcieCapGeneration() { return pcieCapGeneration; }
+    /** The PCIe lanes of each GPU's link (pcie.lanes, else 16). */
+    public long getPcieCapLanes() { return pcieCapLanes; }
+    /** GPUs of one data-parallel ring on a node, whose PCIe links carry its traffic to the NICs. */
+    public long getRingGpusPerNode() { return ringGpusPerNode; }
+    /** The PCIe links, not the NICs, limit the ring: the cap is below the NICs' share. */
+    public boolean isPcieBound() { return pcieCapBytesPerSecond > 0 && pcieCapBytesPerSecond < nicShareBytesPerSecond; }
 
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/allreduce"; }

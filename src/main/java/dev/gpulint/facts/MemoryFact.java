@@ -93,6 +93,33 @@ public final class MemoryFact {
     /** Where the capacity is stated: gpu.memory, or gpu.model. */
     public Span getCapacitySpan() { return capacitySpan; }
 
+    private double expertParameters = -1, sharedBytes, expertBytes;
+    private long ep = 1, expertDp;
+
+    /**
+     * The mixture-of-experts split, set by the derive stage before the fact is added: the expert
+     * parameters (model.expert_parameters), ep, the expert data-parallel size GPUs ÷ (ep × tp × pp),
+     * and the bytes per GPU of the shared and of the expert parameters' states.
+     */
+    public MemoryFact experts(double expertParameters, long ep, long expertDp, double sharedBytes, double expertBytes) {
+        this.expertParameters = expertParameters; this.ep = ep; this.expertDp = expertDp;
+        this.sharedBytes = sharedBytes; this.expertBytes = expertBytes; return this;
+    }
+    /** Expert parameters of a mixture-of-experts model (model.expert_parameters); -1 when the estimate is dense. */
+    public double getExpertParameters() { return expertParameters; }
+    /** Parameters outside the experts (attention, embeddings, norms, router): parameters − expert parameters. */
+    public double getSharedParameters() { return expertParameters < 0 ? parameters : parameters - expertParameters; }
+    /** Expert-parallel size the expert parameters are divided by (with expert tp = tp and pp). */
+    public long getEp() { return ep; }
+    /** Expert data-parallel size ZeRO shards the expert parameters' states over: GPUs ÷ (ep × tp × pp); 0 when unknown. */
+    public long getExpertDp() { return expertDp; }
+    /** Model states of the shared parameters one GPU holds, in bytes (MoE split only). */
+    public double getSharedBytes() { return sharedBytes; }
+    /** Model states of the expert parameters one GPU holds, in bytes (MoE split only). */
+    public double getExpertBytes() { return expertBytes; }
+    /** The estimate splits expert and shared parameters. */
+    public boolean isMoe() { return expertParameters >= 0; }
+
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/memory"; }
 

@@ -109,7 +109,13 @@ public final class Specs {
 
     public record Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers,
                         Located<Long> attentionHeads, Located<Long> kvHeads, Located<Long> hiddenSize,
-                        Located<Long> seqLength, Located<Long> experts) {}
+                        Located<Long> seqLength, Located<Long> experts, Located<Double> expertParameters) {
+        /** A model without a stated expert parameter count. */
+        public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
+                     Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts) {
+            this(parameters, dtype, layers, attentionHeads, kvHeads, hiddenSize, seqLength, experts, null);
+        }
+    }
 
     /**
      * The parallel sizes. {@code unknown} names the sizes that are written but whose value is not

@@ -64,13 +64,41 @@ public final class MemoryAnalysis {
         boolean dpUnbounded = zero > 0 && dp <= 0;
         if (dpUnbounded && !anyGpu) return;          // on a known node group dp is known, or the job is not sized yet
         Estimates.StateBytes sb = Estimates.StateBytes.of(bpp);
-        double perGpu = Estimates.modelStatesPerGpu(params, sb, r.tp(), r.pp(), dpUnbounded ? Long.MAX_VALUE : dp, zero);
+        // Mixture of experts: Megatron divides expert parameters by ep × expert tp (= tp by default) × pp and
+        // shards their optimizer states over the expert data-parallel size GPUs ÷ (ep × tp × pp); the shared
+        // ones by tp × pp over dp (hardware-facts §6, MEG). Without the expert count the dense estimate overstates
+        // an expert-parallel job: stay quiet.
+        long experts = j.model().experts() == null ? 0 : j.model().experts().value();
+        double expertParams = j.model().expertParameters() == null ? -1 : j.model().expertParameters().value();
+        long ep = r.ep();
+        if (experts > 1 && ep > 1 && expertParams < 0) return;
+        long dpOrAll = dpUnbounded ? Long.MAX_VALUE : dp;
+        double perGpu;
+        long expertDp = 0;
+        if (expertParams >= 0 && expertParams <= params && ep >= 1) {
+            if (dpUnbounded) return;                 // the expert split needs the job's GPU count
+            long expertTp = dev.gpulint.facts.Sizes.product(ep, r.tp());
+            long grid = dev.gpulint.facts.Sizes.product(expertTp, r.pp());
+            long world = r.totalGpus();
+            expertDp = grid > 0 && world > 0 && world % grid == 0 ? world / grid : 0;
+            if (zero > 0 && expertDp <= 0) return;
+            perGpu = Estimates.modelStatesPerGpu(params - expertParams, sb, r.tp(), r.pp(), dp, zero)
+                    + Estimates.modelStatesPerGpu(expertParams, sb, expertTp, r.pp(), expertDp, zero);
+        } else {
+            expertParams = -1;
+            perGpu = Estimates.modelStatesPerGpu(params, sb, r.tp(), r.pp(), dpOrAll, zero);
+        }
         String note = null;
         if (j.origin() != null) {
             for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals("parameters")) note = s.where();
         }
-        out.add(new MemoryFact(r.name(), j.file(), params, j.model().parameters().span(), bpp, overridden, sb.weights(),
+        MemoryFact f = new MemoryFact(r.name(), j.file(), params, j.model().parameters().span(), bpp, overridden, sb.weights(),
                 sb.gradients(), sb.optimizer(), r.tp(), r.pp(), dpUnbounded ? 0 : dp, zero, perGpu, capacity,
-                gpu == null ? null : gpu.name(), groupName, declared, capSpan, anyGpu, dpUnbounded, note));
+                gpu == null ? null : gpu.name(), groupName, declared, capSpan, anyGpu, dpUnbounded, note);
+        if (expertParams >= 0) {
+            f.experts(expertParams, ep, expertDp, Estimates.modelStatesPerGpu(params - expertParams, sb, r.tp(), r.pp(), dp, zero),
+                    perGpu - Estimates.modelStatesPerGpu(params - expertParams, sb, r.tp(), r.pp(), dp, zero));
+        }
+        out.add(f);
     }
 }

@@ -47,6 +47,9 @@ public final class AllReduceAnalysis {
         long nics = 0;
         String nicName = null;
         long ringsPerNode = 1;
+        double nicShare = 0, pcieCap = 0;
+        int capGeneration = 0;
+        long capLanes = 16, membersOnNode = 0;
         Catalog.Gpu gpu = g.gpu();
         if (sameDomain && gpu != null && gpu.hasNvlink()) {
             bw = catalog.nvlinkBidirectional(gpu) / 2;
@@ -75,8 +78,21 @@ public final class AllReduceAnalysis {
             if (nodeBw <= 0) return;
             long membersPerNode = Math.max(1, Math.min(n, stride >= gpn ? 1 : gpn / stride));
             ringsPerNode = Math.max(1, gpn / membersPerNode);
-            bw = nodeBw / ringsPerNode;
+            nicShare = nodeBw / ringsPerNode;
+            bw = nicShare;
             link = AllReduceFact.Link.NETWORK;
+            // a GPU reaches the NICs through its own PCIe link: the ring's GPUs on a node move at most
+            // their links' per-direction rate to the network, however many NICs the node has
+            Specs.Pcie pc = g.spec().pcie();
+            capGeneration = pc != null && pc.generation() != null ? (int) (long) pc.generation().value()
+                    : gpu != null ? gpu.pcieGeneration() : 0;
+            if (pc != null && pc.lanes() != null && pc.lanes().value() > 0) capLanes = pc.lanes().value();
+            var gen = catalog.pcie(capGeneration);
+            if (gen.isPresent() && (gpu == null || gpu.form() != Catalog.Form.SUPERCHIP)) {
+                membersOnNode = membersPerNode;
+                pcieCap = gen.get().perDirection() * capLanes / 16.0 * membersPerNode;
+                bw = Math.min(bw, pcieCap);
+            }
         }
         double seconds = Estimates.ringAllReduceSeconds(size, n, bw) * volumeFactor;
         Specs.Parallelism p = j.parallelism();
@@ -85,6 +101,7 @@ public final class AllReduceAnalysis {
         out.add(new AllReduceFact(r.name(), j.file(), params, r.tp(), r.pp(), bytesPerGrad, dtype, size, n, volumeFactor,
                 2.0 * (n - 1) / n * size * volumeFactor, link, generation, bw, nics, nicName, ringsPerNode, g.name(), seconds,
                 j.stepTime() == null ? 0 : j.stepTime().value(),
-                dpSpan != null ? dpSpan : parSpan != null ? parSpan : j.model().parameters().span(), related));
+                dpSpan != null ? dpSpan : parSpan != null ? parSpan : j.model().parameters().span(), related)
+                .pcieCap(nicShare, pcieCap, capGeneration, capLanes, membersOnNode));
     }
 }

@@ -5,6 +5,7 @@ import dev.gpulint.core.Level;
 import dev.gpulint.core.Span;
 import dev.gpulint.read.csv.CsvReader;
 import dev.gpulint.read.dsl.DslReader;
+import dev.gpulint.read.evidence.EvidenceReader;
 import dev.gpulint.read.json.JsonReader;
 import dev.gpulint.read.yaml.Templates;
 import dev.gpulint.read.yaml.YamlReader;
@@ -43,7 +44,16 @@ public final class Readers {
 
     /** Files gpulint reads by name when it walks a folder; everything else is left alone. */
     public static boolean isCandidate(String fileName) {
-        return named(fileName).isPresent();
+        return named(fileName).isPresent() || EvidenceReader.named(fileName).isPresent();
+    }
+
+    /**
+     * A .txt or .log file found in a folder is gpulint's only when {@code head}, its first
+     * characters, shows a tool output gpulint reads (docs/evidence.md); other such files are
+     * skipped quietly.
+     */
+    public static boolean isEvidence(String fileName, String head) {
+        return EvidenceReader.sniffedByContent(fileName) && EvidenceReader.sniff(head).isPresent();
     }
 
     /** The syntax a file's name says, if it names one of gpulint's. */
@@ -60,6 +70,7 @@ public final class Readers {
     public static ReadResult read(SourceFile f) {
         Optional<Syntax> syntax = named(f.displayPath());
         if (syntax.isPresent()) return syntax.get().reader().apply(f);
+        if (EvidenceReader.sniffedByContent(f.displayPath())) return caught(f, "evidence", EvidenceReader::read);
         String base = f.displayPath().substring(f.displayPath().lastIndexOf('/') + 1);
         int dot = base.lastIndexOf('.');
         if (dot <= 0 || dot == base.length() - 1) return YAML.reader().apply(f);

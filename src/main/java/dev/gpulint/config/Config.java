@@ -32,7 +32,22 @@ import java.util.Map;
 public record Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
                      java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
                      List<ParamSetting> params, dev.gpulint.catalog.Catalog catalog, List<Finding> problems,
-                     List<JobCluster> jobClusters) {
+                     List<JobCluster> jobClusters, List<EvidenceEntries.Entry> evidence) {
+
+    public Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
+                  java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
+                  List<ParamSetting> params, dev.gpulint.catalog.Catalog catalog, List<Finding> problems,
+                  List<JobCluster> jobClusters) {
+        this(base, file, include, exclude, rules, rulePaths, params, catalog, problems, jobClusters, List.of());
+    }
+
+    /** What configuration {@code evidence} says a captured tool output in {@code displayPath} belongs to: the first matching entry. */
+    public java.util.Optional<dev.gpulint.spec.EvidenceLink> evidenceLink(String displayPath) {
+        if (evidence.isEmpty()) return java.util.Optional.empty();
+        Path rel = relative(Path.of(displayPath));
+        for (EvidenceEntries.Entry e : evidence) if (matchesOrAbove(e.matcher(), rel)) return java.util.Optional.of(e.link());
+        return java.util.Optional.empty();
+    }
 
     /** A rule parameter set in the configuration (params:, or a thresholds: name), with where its rule and name are written. */
     public record ParamSetting(String rule, String name, double value, dev.gpulint.core.Span ruleSpan, dev.gpulint.core.Span nameSpan) {}
@@ -112,7 +127,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     }
 
     public static final String NAME = ".gpulint.yaml";
-    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "params", "catalog", "job_clusters");
+    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "params", "catalog", "job_clusters", "evidence");
     static final List<String> THRESHOLDS = List.of("allreduce_seconds", "bubble_warning", "bubble_note", "memory_warning_percent");
     static final List<String> SETTINGS = List.of("off", "error", "warning", "note");
 
@@ -150,6 +165,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         List<String> include = new ArrayList<>();
         List<PathMatcher> exclude = new ArrayList<>();
         List<JobCluster> jobClusters = new ArrayList<>();
+        List<EvidenceEntries.Entry> evidence = new ArrayList<>();
         for (var doc : r.documents()) {
             ConfigInput.duplicates(doc.root(), display, problems);
             for (MappingNode.Entry e : doc.root().entries()) {
@@ -162,6 +178,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                     case "thresholds" -> ParamSettings.thresholds(e, display, problems, params);
                     case "params" -> ParamSettings.params(e, display, problems, params);
                     case "job_clusters" -> jobClusters(e, display, problems, jobClusters);
+                    case "evidence" -> EvidenceEntries.read(e, display, problems, evidence);
                     case "catalog" -> catalog = catalog(e, display, text, problems);
                     case "exclude" -> strings(e, display, problems).forEach(n -> {
                         PathMatcher m = ConfigInput.glob(n.text(), n, key, problems);
@@ -193,7 +210,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 }
             }
         }
-        return new Config(base, display, include, exclude, ruleSettings, rulePaths, params, catalog, problems, jobClusters);
+        return new Config(base, display, include, exclude, ruleSettings, rulePaths, params, catalog, problems, jobClusters, evidence);
     }
 
     /** job_clusters: a list of { files: GLOB, cluster: NAME, node_group: NAME (optional) }. */

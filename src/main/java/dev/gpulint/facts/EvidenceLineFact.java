@@ -17,7 +17,7 @@ public record EvidenceLineFact(String file, String kind, String text, Span span,
     public String getText() { return text; }
     /** Where the line is. */
     public Span getSpan() { return span; }
-    /** For a link: its GPU as printed ("GPU 0: NVIDIA H100 80GB HBM3"); "" otherwise. */
+    /** For a link: its GPU, index and name as printed ("GPU 0 (NVIDIA H100 80GB HBM3)"); "" otherwise. */
     public String getGpu() { return gpu; }
     /** For a link: its number; -1 otherwise. */
     public int getLink() { return link; }

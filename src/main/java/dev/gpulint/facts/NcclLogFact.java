@@ -22,11 +22,11 @@ public record NcclLogFact(String file, int socketLines, Span socketSpan, int ibL
     public int getShmChannels() { return shmChannels; }
     /** The first of them; null when none. */
     public Span getShmSpan() { return shmSpan; }
-    /** Channels "via NET/..." (network send and receive sides). */
+    /** Channels "via NET/IB/..." (the IB verbs transport, InfiniBand or RoCE; send and receive sides). */
     public int getNetChannels() { return netChannels; }
     /** Those whose path ends in /GDRDMA (GPUDirect RDMA). */
     public int getGdrChannels() { return gdrChannels; }
-    /** The first NET channel without /GDRDMA; null when none. */
+    /** The first NET/IB channel without /GDRDMA; null when none. */
     public Span getNetSpan() { return netSpan; }
     /** The most nodes a communicator's init line states (NCCL 2.19+ "nNodes"); -1 when none does. */
     public int getMaxNodes() { return maxNodes; }

@@ -32,6 +32,10 @@ public record NcclTestsFact(String file, String test, Span span, int ranks, int 
     public Span getWrongSpan() { return wrongSpan; }
     /** The largest size the table reaches, in bytes; 0 without rows. */
     public long getLargestBytes() { return largestBytes; }
+    /** The largest size in MiB (2^20 bytes). */
+    public double getLargestMib() { return largestBytes / 1048576.0; }
+    /** The best busbw as a share of the expected one; -1 when either is unknown. */
+    public double getBusbwFraction() { return expectedBusbw > 0 && peakBusbw >= 0 ? peakBusbw / expectedBusbw : -1; }
     /** The best busbw of any row (out-of-place or in-place), GB/s; -1 without rows. */
     public double getPeakBusbw() { return peakBusbw; }
     /** The size of the row with the best busbw, bytes. */

@@ -72,16 +72,15 @@ final class NcclAnalysis {
             boolean isSocket = x.what().equals("NET_SOCKET") || (x.what().equals("USING_NETWORK") && x.detail().equals("Socket"));
             if (isSocket && socketSpan == null) socketSpan = x.span();
             if (x.what().equals("CHANNEL")) {
-                String transport = x.detail().contains("/") ? x.detail().substring(0, x.detail().indexOf('/')) : x.detail();
-                if (transport.equals("SHM") && shmSpan == null) shmSpan = x.span();
-                if (transport.equals("NET") && !x.detail().endsWith("/GDRDMA") && netSpan == null) netSpan = x.span();
+                if (x.detail().startsWith("SHM") && shmSpan == null) shmSpan = x.span();
+                if (x.detail().startsWith("NET/IB/") && !x.detail().endsWith("/GDRDMA") && netSpan == null) netSpan = x.span();
             }
             if (x.what().equals("WARN")) {
                 out.add(new EvidenceLineFact(l.file(), "NCCL_WARN", x.detail(), x.span(), "", -1, false, 0, 0, t.linked(), t.nvlink()));
             }
         }
-        int gdr = c.getOrDefault("CHANNEL:NET/GDRDMA", 0);
-        int net = c.getOrDefault("CHANNEL:NET", 0) + gdr;
+        int gdr = c.getOrDefault("CHANNEL:NET/IB/GDRDMA", 0);
+        int net = c.getOrDefault("CHANNEL:NET/IB", 0) + gdr;
         out.add(new NcclLogFact(l.file(), socket, socketSpan, ib, c.getOrDefault("CHANNEL:SHM", 0), shmSpan, net, gdr, netSpan,
                 l.maxNodes(), t.linked(), t.cluster(), t.group(), t.rdma(), t.fabric(), t.nvlink(), t.gdr(), t.declaredSpan()));
     }

@@ -25,7 +25,7 @@ final class PortAnalysis {
     static void nvlinks(Evidence.NvlinkStatus s, Target t, Facts out) {
         for (Evidence.NvlinkGpu g : s.gpus()) {
             int active = (int) g.links().stream().filter(l -> !l.inactive()).count();
-            String gpu = "GPU " + g.index() + ": " + g.name();
+            String gpu = "GPU " + g.index() + " (" + g.name() + ")";
             for (Evidence.NvlinkLink l : g.links()) {
                 out.add(new EvidenceLineFact(s.file(), "NVLINK", "Link " + l.link(), l.span(), gpu, l.link(), l.inactive(),
                         l.gigabytesPerSecond(), active, t.linked(), t.nvlink()));

@@ -18,7 +18,7 @@ final class IbReader {
     static final int MAX_PORTS = 4096;
     private static final Pattern CA = Pattern.compile("^CA '([^']{1,64})'");
     private static final Pattern HCA = Pattern.compile("^hca_id:\\s*(\\S{1,64})");
-    private static final Pattern KEY = Pattern.compile("^\\s+([A-Za-z_][A-Za-z_ ]{0,40}):\\s*(.*?)\\s*$");
+    private static final Pattern KEY = Pattern.compile("^\\s+([A-Za-z_][A-Za-z0-9_ ]{0,40}):\\s*(.*?)\\s*$");
     private static final Pattern WIDTH = Pattern.compile("^(\\d{1,2})X");
     private static final Pattern SPEED = Pattern.compile("^([0-9.]{1,8})\\s*Gbps");
 

@@ -60,17 +60,25 @@ final class NcclLogReader {
                 }
             }
             if (line == null) continue;
-            String key = line.what().equals("CHANNEL") ? "CHANNEL:" + transport(line.detail()) + (line.detail().endsWith("/GDRDMA") ? "/GDRDMA" : "")
-                    : line.what();
+            String key = line.what().equals("CHANNEL") ? "CHANNEL:" + transport(line.detail()) : line.what();
             int seen = counts.merge(key, 1, Integer::sum);
             if (seen <= Evidence.NcclLog.KEEP) kept.add(line);
         }
         return new Evidence.NcclLog(file, List.copyOf(kept), java.util.Collections.unmodifiableMap(counts), maxNodes);
     }
 
-    /** The transport of a channel's path: P2P, SHM, NET, COLLNET or the path's first part. */
+    /**
+     * The transport of a channel's path, the key its channels are counted under: P2P, SHM, COLLNET...
+     * (the path's first part); for the network, NET/IB, NET/IB/GDRDMA (GPUDirect RDMA), NET/Socket or
+     * NET/ plus a plugin's name.
+     */
     static String transport(String via) {
         int slash = via.indexOf('/');
-        return slash < 0 ? via : via.substring(0, slash);
+        if (slash < 0) return via;
+        String first = via.substring(0, slash);
+        if (!first.equals("NET")) return first;
+        int next = via.indexOf('/', slash + 1);
+        String net = next < 0 ? via : via.substring(0, next);
+        return net + (via.endsWith("/GDRDMA") ? "/GDRDMA" : "");
     }
 }

@@ -38,7 +38,9 @@ class RuleCatalogTest {
             "PAR001", "PAR002", "PAR003", "PAR004", "PAR005", "PAR006", "PAR007", "PAR008", "PAR009", "PAR010",
             "NET001", "NET002", "NET003", "NET004", "NET005",
             "NCCL001", "NCCL002", "NCCL003", "NCCL004", "NCCL005", "NCCL006", "NCCL007",
-            "MEM001", "MEM002", "SYN006");
+            "MEM001", "MEM002", "SYN006",
+            "EVID001", "EVID002", "EVID003", "EVID004", "EVID005", "EVID006", "EVID007", "EVID008", "EVID009", "EVID010",
+            "EVID011", "EVID012", "EVID013", "EVID014");
 
     @Test
     void everyExpectedRuleIsInTheCatalog() {

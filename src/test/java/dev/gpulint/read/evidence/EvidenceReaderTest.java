@@ -39,7 +39,7 @@ class EvidenceReaderTest {
         assertEquals(List.of("GPU0", "GPU1", "NIC0"), t.devices().stream().map(Evidence.Device::name).toList());
         assertEquals("NV12", t.cell(0, 1).text());
         assertEquals(2, t.cell(0, 1).span().startLine());
-        assertEquals(9, t.cell(0, 1).span().startColumn());
+        assertEquals(10, t.cell(0, 1).span().startColumn());   // "GPU0", a tab, " X ", a tab
         assertEquals("SYS", t.cell(1, 2).text());
         assertEquals("32-63", t.devices().get(1).cpuAffinity());
         assertEquals("mlx5_0", t.nicNames().get("NIC0"));

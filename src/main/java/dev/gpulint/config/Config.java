@@ -32,18 +32,27 @@ import java.util.Map;
 public record Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
                      java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
                      List<ParamSetting> params, dev.gpulint.catalog.Catalog catalog, List<Finding> problems,
-                     List<JobCluster> jobClusters, Map<String, dev.gpulint.core.Span> valueSpans) {
+                     List<JobCluster> jobClusters, Map<String, dev.gpulint.core.Span> valueSpans,
+                     List<EvidenceEntries.Entry> evidence) {
 
     public Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
                   java.util.Map<String, RuleSetting> rules, List<String> rulePaths, List<ParamSetting> params,
                   dev.gpulint.catalog.Catalog catalog, List<Finding> problems, List<JobCluster> jobClusters) {
-        this(base, file, include, exclude, rules, rulePaths, params, catalog, problems, jobClusters, Map.of());
+        this(base, file, include, exclude, rules, rulePaths, params, catalog, problems, jobClusters, Map.of(), List.of());
     }
 
     /** Where an {@code include} or {@code rule_paths} entry is written, for findings about the path it names. */
     public dev.gpulint.core.Span valueSpan(String key, String value) {
         dev.gpulint.core.Span s = valueSpans.get(key + "\u0000" + value);
         return s != null ? s : dev.gpulint.core.Span.at(file == null ? NAME : file, 1, 1);
+    }
+
+    /** What configuration {@code evidence} says a captured tool output in {@code displayPath} belongs to: the first matching entry. */
+    public java.util.Optional<dev.gpulint.spec.EvidenceLink> evidenceLink(String displayPath) {
+        if (evidence.isEmpty()) return java.util.Optional.empty();
+        Path rel = relative(Path.of(displayPath));
+        for (EvidenceEntries.Entry e : evidence) if (matchesOrAbove(e.matcher(), rel)) return java.util.Optional.of(e.link());
+        return java.util.Optional.empty();
     }
 
     /** A rule parameter set in the configuration (params:, or a thresholds: name), with where its rule and name are written. */
@@ -129,7 +138,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     }
 
     public static final String NAME = ".gpulint.yaml";
-    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "params", "catalog", "job_clusters");
+    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "params", "catalog", "job_clusters", "evidence");
     static final List<String> THRESHOLDS = List.of("allreduce_seconds", "bubble_warning", "bubble_note", "memory_warning_percent");
     static final List<String> SETTINGS = List.of("off", "error", "warning", "note");
 
@@ -169,6 +178,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         List<PathMatcher> exclude = new ArrayList<>();
         List<JobCluster> jobClusters = new ArrayList<>();
         Map<String, dev.gpulint.core.Span> spans = new java.util.HashMap<>();
+        List<EvidenceEntries.Entry> evidence = new ArrayList<>();
         for (var doc : r.documents()) {
             ConfigInput.duplicates(doc.root(), display, problems);
             for (MappingNode.Entry e : doc.root().entries()) {
@@ -185,6 +195,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                     case "thresholds" -> ParamSettings.thresholds(e, display, problems, params);
                     case "params" -> ParamSettings.params(e, display, problems, params);
                     case "job_clusters" -> JobClusters.read(e, display, problems, jobClusters);
+                    case "evidence" -> EvidenceEntries.read(e, display, problems, evidence);
                     case "catalog" -> catalog = catalog(e, display, text, problems);
                     case "exclude" -> strings(e, display, problems).forEach(n -> {
                         PathMatcher m = ConfigInput.glob(n.text(), n, key, problems);
@@ -216,7 +227,8 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                 }
             }
         }
-        return new Config(base, display, include, exclude, ruleSettings, rulePaths, params, catalog, problems, jobClusters, spans);
+        return new Config(base, display, include, exclude, ruleSettings, rulePaths, params, catalog, problems, jobClusters, spans,
+                evidence);
     }
 
     @SuppressWarnings("unchecked")

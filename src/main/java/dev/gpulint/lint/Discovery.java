@@ -219,8 +219,20 @@ public final class Discovery {
 
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-            if (attrs.isRegularFile() && Linter.isCandidate(file.getFileName().toString())) found.add(file);
+            String n = file.getFileName().toString();
+            if (attrs.isRegularFile() && (Linter.isCandidate(n) || evidence(file, n))) found.add(file);
             return found.size() > limit ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
+        }
+
+        /** A .txt or .log file whose head shows a tool output gpulint reads; one that cannot be read is not. */
+        private boolean evidence(Path file, String name) {
+            if (!dev.gpulint.read.evidence.EvidenceReader.sniffedByContent(name)) return false;
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                byte[] head = in.readNBytes(dev.gpulint.read.evidence.EvidenceReader.SNIFF_CHARS);
+                return dev.gpulint.read.Readers.isEvidence(name, new String(head, StandardCharsets.UTF_8));
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
         }
 
         @Override

@@ -33,6 +33,16 @@ public final class Linter {
         this.params = p;
         this.ruleSettings = config.ruleLevels();
         this.jobPlacement = config::placement;
+        this.evidenceLinks = config::evidenceLink;
+        return this;
+    }
+
+    private java.util.function.Function<String, java.util.Optional<dev.gpulint.spec.EvidenceLink>> evidenceLinks =
+            f -> java.util.Optional.empty();
+
+    /** What captured tool outputs belong to, by file (configuration {@code evidence}). */
+    public Linter evidenceLinks(java.util.function.Function<String, java.util.Optional<dev.gpulint.spec.EvidenceLink>> links) {
+        this.evidenceLinks = links;
         return this;
     }
     private RuleCatalog rules;
@@ -152,6 +162,7 @@ public final class Linter {
         List<Document> documents = new ArrayList<>();
         List<dev.gpulint.bind.adapt.Adapters.Input> foreign = new ArrayList<>();
         List<String> linted = new ArrayList<>();
+        List<dev.gpulint.read.evidence.Evidence> evidence = new ArrayList<>();
         boolean failed = !earlier.isEmpty();
         // Files are read and parsed in parallel; results keep the input order, so output does not
         // depend on thread scheduling.
@@ -165,6 +176,7 @@ public final class Linter {
             findings.addAll(r.problems());
             if (r.manifest() && !context.contains(f.displayPath())) linted.add(f.displayPath());
             documents.addAll(r.documents());
+            evidence.addAll(r.evidence());
             if (!r.foreign().isEmpty()) foreign.add(new dev.gpulint.bind.adapt.Adapters.Input(f, r.foreign()));
         }
         Binder.Bound bound = guard.bind(documents);
@@ -195,6 +207,8 @@ public final class Linter {
         List<Object> facts = new ArrayList<>(guard.stage("derive",
                 () -> new Deriver(catalog).derive(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies()),
                 List.of()));
+        facts.addAll(guard.stage("evidence", () -> new dev.gpulint.derive.evid.EvidenceAnalysis(catalog, clusters, jobs, evidenceLinks)
+                .facts(evidence), List.of()));
         facts.addAll(guard.stage("rule parameters", () -> dev.gpulint.engine.RuleParams.facts(rules, params), List.of()));
         findings.addAll(guard.stage("built-in rules", () -> engine.run(facts), List.of()));
         if (userRules != null) {

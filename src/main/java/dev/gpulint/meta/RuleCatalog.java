@@ -176,7 +176,7 @@ public class RuleCatalog {
         return out;
     }
 
-    private static final List<String> FAMILY_ORDER = List.of("syn", "unit", "hw", "par", "net", "nccl", "mem", "consist", "ops");
+    private static final List<String> FAMILY_ORDER = List.of("syn", "unit", "hw", "par", "net", "nccl", "mem", "consist", "ops", "evid");
 
     private static int familyRank(String f) {
         int i = FAMILY_ORDER.indexOf(f);

@@ -9,14 +9,21 @@ import java.util.List;
  * findings met while reading (SYN001). {@code manifest} is false for a file
  * that is well-formed but not a gpulint manifest (skipped quietly). {@code foreign} holds the
  * file's other mapping documents (NeMo, Kubernetes, SkyPilot, DeepSpeed, DCGM...), which the
- * adapters may bind.
+ * adapters may bind. {@code evidence} holds what a captured tool output (nvidia-smi, ibstat,
+ * nccl-tests, an NCCL log) reports.
  */
 public record ReadResult(SourceFile file, List<Document> documents, List<Finding> problems, boolean manifest,
-                         List<Document> foreign) {
+                         List<Document> foreign, List<dev.gpulint.read.evidence.Evidence> evidence) {
     public ReadResult {
         documents = List.copyOf(documents);
         problems = List.copyOf(problems);
         foreign = List.copyOf(foreign);
+        evidence = List.copyOf(evidence);
+    }
+
+    public ReadResult(SourceFile file, List<Document> documents, List<Finding> problems, boolean manifest,
+                      List<Document> foreign) {
+        this(file, documents, problems, manifest, foreign, List.of());
     }
 
     public ReadResult(SourceFile file, List<Document> documents, List<Finding> problems, boolean manifest) {

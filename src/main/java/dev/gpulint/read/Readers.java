@@ -5,6 +5,7 @@ import dev.gpulint.core.Level;
 import dev.gpulint.core.Span;
 import dev.gpulint.read.csv.CsvReader;
 import dev.gpulint.read.dsl.DslReader;
+import dev.gpulint.read.evidence.EvidenceReader;
 import dev.gpulint.read.json.JsonReader;
 import dev.gpulint.read.toml.TomlReader;
 import dev.gpulint.tree.Document;
@@ -64,7 +65,16 @@ public final class Readers {
 
     /** Files gpulint reads by name when it walks a folder; everything else is left alone. */
     public static boolean isCandidate(String fileName) {
-        return named(fileName).isPresent();
+        return named(fileName).isPresent() || EvidenceReader.named(fileName).isPresent();
+    }
+
+    /**
+     * A .txt or .log file found in a folder is gpulint's only when {@code head}, its first
+     * characters, shows a tool output gpulint reads (docs/evidence.md); other such files are
+     * skipped quietly.
+     */
+    public static boolean isEvidence(String fileName, String head) {
+        return EvidenceReader.sniffedByContent(fileName) && EvidenceReader.sniff(head).isPresent();
     }
 
     /** Every extension of {@link #SYNTAXES}, in order, without the dot. */
@@ -96,6 +106,7 @@ public final class Readers {
     public static ReadResult read(SourceFile f) {
         Optional<Syntax> syntax = named(f.displayPath());
         if (syntax.isPresent()) return syntax.get().reader().apply(f);
+        if (EvidenceReader.sniffedByContent(f.displayPath())) return caught(f, "evidence", EvidenceReader::read);
         String base = f.displayPath().substring(f.displayPath().lastIndexOf('/') + 1);
         int dot = base.lastIndexOf('.');
         if (dot <= 0 || dot == base.length() - 1) return (shebang(f.text()) ? SHELL : YAML).reader().apply(f);

@@ -63,8 +63,10 @@ public final class RuleCases {
     public static String check(Case c, dev.gpulint.lint.Linter linter) {
         List<dev.gpulint.read.SourceFile> files = new ArrayList<>();
         for (java.util.Map.Entry<String, String> e : c.files().entrySet()) {
+            if (e.getKey().equals(CONFIG)) continue;
             files.add(dev.gpulint.read.SourceFile.of(e.getKey(), e.getValue()));
         }
+        if (c.files().containsKey(CONFIG)) linter = withEvidenceLinks(c.files().get(CONFIG));
         dev.gpulint.core.LintResult result = linter.lint(files);
         List<String> actual = new ArrayList<>();
         for (dev.gpulint.core.Finding f : result.findings()) if (f.ruleId().equals(c.rule())) actual.add(describe(f, c));
@@ -72,6 +74,24 @@ public final class RuleCases {
         for (Expected e : c.expect()) expected.add(describe(e));
         String a = String.join("\n", actual), x = String.join("\n", expected);
         return a.equals(x) ? null : "expected:\n" + x + "\nactual:\n" + a;
+    }
+
+    /** A case's file of this name is its configuration: its {@code evidence:} entries link the case's evidence files. */
+    public static final String CONFIG = ".gpulint.yaml";
+
+    /** A linter whose evidence links are those of the configuration {@code text}, its globs relative to the case's files. */
+    private static dev.gpulint.lint.Linter withEvidenceLinks(String text) {
+        try {
+            java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("gpulint-case");
+            java.nio.file.Path file = dir.resolve(CONFIG);
+            java.nio.file.Files.writeString(file, text);
+            dev.gpulint.config.Config config = dev.gpulint.config.Config.load(file, CONFIG);
+            java.nio.file.Files.delete(file);
+            java.nio.file.Files.delete(dir);
+            return new dev.gpulint.lint.Linter().evidenceLinks(p -> config.evidenceLink(dir.resolve(p).toString()));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     static String describe(Expected e) {

@@ -21,6 +21,8 @@ class RuleParamsTest {
     @Test
     void everyParameterOfTheMetadataAtItsDefault() {
         assertEquals(List.of(
+                        new RuleParam("EVID009", "min_fraction", 0.6),
+                        new RuleParam("EVID009", "min_size_mib", 512.0),
                         new RuleParam("MEM002", "warn_at", 0.9),
                         new RuleParam("NET003", "budget_seconds", 1.0),
                         new RuleParam("PAR006", "warn_at", 0.5),
@@ -31,6 +33,8 @@ class RuleParamsTest {
     @Test
     void anOverrideByRuleAndNameReplacesOnlyThatParameter() {
         assertEquals(List.of(
+                        new RuleParam("EVID009", "min_fraction", 0.6),
+                        new RuleParam("EVID009", "min_size_mib", 512.0),
                         new RuleParam("MEM002", "warn_at", 0.8),
                         new RuleParam("NET003", "budget_seconds", 1.0),
                         new RuleParam("PAR006", "warn_at", 0.5),

@@ -74,7 +74,10 @@ class FuzzTest {
 
     @Test
     void frontEndsBinderAndDeriveNeverThrow() throws IOException {
-        List<SourceFile> seeds = seeds();
+        // the DSL and YAML front ends take the manifests; captured tool outputs (.txt, .log) go through their own
+        // reader, which wholePipelineNeverThrows mutates
+        List<SourceFile> seeds = seeds().stream().filter(s -> dev.gpulint.read.Readers.isCandidate(s.displayPath())
+                && !dev.gpulint.read.evidence.EvidenceReader.sniffedByContent(s.displayPath())).toList();
         SplittableRandom r = new SplittableRandom(20261202L);
         Catalog catalog = Catalog.builtIn();
         int findings = 0;

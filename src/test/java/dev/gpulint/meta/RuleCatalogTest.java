@@ -39,7 +39,9 @@ class RuleCatalogTest {
             "NET001", "NET002", "NET003", "NET004", "NET005", "NET007", "NET008", "NET009",
             "NCCL001", "NCCL002", "NCCL003", "NCCL004", "NCCL005", "NCCL006", "NCCL007",
             "MEM001", "MEM002", "SYN006", "CONSIST007", "CONSIST010", "CONSIST011",
-            "HW008", "NCCL008", "NCCL009", "NCCL010", "NET006", "PAR011");
+            "HW008", "NCCL008", "NCCL009", "NCCL010", "NET006", "PAR011",
+            "EVID001", "EVID002", "EVID003", "EVID004", "EVID005", "EVID006", "EVID007", "EVID008", "EVID009", "EVID010",
+            "EVID011", "EVID012", "EVID013", "EVID014");
 
     @Test
     void everyExpectedRuleIsInTheCatalog() {

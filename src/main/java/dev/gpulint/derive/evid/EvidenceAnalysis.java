@@ -1,0 +1,112 @@
+package dev.gpulint.derive.evid;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.core.DidYouMean;
+import dev.gpulint.core.Span;
+import dev.gpulint.derive.Facts;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.Resolver;
+import dev.gpulint.facts.EvidenceFact;
+import dev.gpulint.read.evidence.Evidence;
+import dev.gpulint.spec.EvidenceLink;
+import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The EVID family's analysis: links each captured tool output to the node group it belongs to
+ * (configuration {@code evidence}, else the one node group of the run whose GPU model and counts
+ * it matches), then turns what it shows into facts beside what that node group declares. Evidence
+ * that belongs to no node group still gets its facts: the checks that need no declaration
+ * (wrong results, ports down, inactive links, NCCL warnings) run on it alone.
+ */
+public final class EvidenceAnalysis {
+    private final Catalog catalog;
+    private final List<Resolved.Cluster> clusters;
+    private final List<Specs.Job> jobs;
+    private final Function<String, Optional<EvidenceLink>> configured;
+
+    public EvidenceAnalysis(Catalog catalog, List<Specs.Cluster> clusters, List<Specs.Job> jobs,
+                            Function<String, Optional<EvidenceLink>> configured) {
+        this.catalog = catalog;
+        this.clusters = new Resolver(catalog).clusters(clusters).stream().filter(Resolved.Cluster::first).toList();
+        this.jobs = jobs;
+        this.configured = configured;
+    }
+
+    /** The facts of all evidence read in the run. */
+    public List<Object> facts(List<Evidence> evidence) {
+        Facts out = new Facts();
+        for (Evidence e : evidence) {
+            Seen seen = Seen.of(e, catalog);
+            String[] unknown = {"", ""};
+            Span[] linkSpan = {null};
+            Target t = target(e.file(), seen, unknown, linkSpan);
+            out.add(new EvidenceFact(e.file(), e.kind().tool(), Span.at(e.file(), 1, 1), t.linked(), t.cluster(), t.group(),
+                    t.linkedBy(), unknown[0], unknown[1], linkSpan[0], seen.gpus(), seen.gpusSpan(), t.linked() ? t.gpus() : -1,
+                    seen.nics(), seen.nicsSpan(), t.linked() ? t.nics() : -1, seen.modelKnown() ? seen.model() : "", seen.modelSpan(), t.gpuModel(),
+                    t.declaredSpan()));
+            if (e instanceof Evidence.Topology m) TopologyAnalysis.facts(m, t, out);
+            else if (e instanceof Evidence.IbPorts p) PortAnalysis.facts(p, t, out);
+            else if (e instanceof Evidence.NcclTests n) NcclAnalysis.tests(n, t, out);
+            else if (e instanceof Evidence.NcclLog l) NcclAnalysis.log(l, t, out);
+            else if (e instanceof Evidence.NvlinkStatus s) PortAnalysis.nvlinks(s, t, out);
+        }
+        return out.list();
+    }
+
+    /** The node group the file belongs to; {@code unknown} receives a configured name that names nothing, and the closest. */
+    private Target target(String file, Seen seen, String[] unknown, Span[] linkSpan) {
+        Optional<EvidenceLink> link = configured.apply(file);
+        if (link.isPresent()) {
+            EvidenceLink l = link.get();
+            linkSpan[0] = l.at();
+            String clusterName = l.cluster(), groupName = l.nodeGroup();
+            if (l.job() != null) {
+                Specs.Job j = jobs.stream().filter(x -> x.name() != null && l.job().equals(x.name().value())).findFirst().orElse(null);
+                if (j == null || j.cluster() == null) {
+                    unknown[0] = "job '" + l.job() + "'";
+                    unknown[1] = closest(l.job(), jobs.stream().filter(x -> x.name() != null).map(x -> x.name().value()).toList());
+                    return Target.NONE;
+                }
+                clusterName = j.cluster().value();
+                groupName = j.nodeGroup() == null ? null : j.nodeGroup().value();
+            }
+            String cn = clusterName;
+            Resolved.Cluster c = clusters.stream().filter(x -> x.name().equals(cn)).findFirst().orElse(null);
+            if (c == null) {
+                if (l.job() != null) return Target.NONE;   // the job's own cluster reference is reported by the job's rules
+                unknown[0] = "cluster '" + cn + "'";
+                unknown[1] = closest(cn, clusters.stream().map(Resolved.Cluster::name).toList());
+                return Target.NONE;
+            }
+            String gn = groupName;
+            List<Resolved.Group> groups = c.groups().stream().filter(g -> gn == null || gn.equals(g.name())).toList();
+            if (groups.size() != 1) {
+                if (gn == null) {
+                    unknown[0] = "a node group of cluster '" + cn + "' (it has " + c.groups().size() + "; name one with node_group)";
+                } else {
+                    unknown[0] = "node group '" + gn + "' of cluster '" + cn + "'";
+                    unknown[1] = closest(gn, c.groups().stream().map(Resolved.Group::name).toList());
+                }
+                return Target.NONE;
+            }
+            return Target.of(c, groups.get(0), catalog, "configuration");
+        }
+        List<Target> matches = new ArrayList<>();
+        for (Resolved.Cluster c : clusters) {
+            for (Resolved.Group g : c.groups()) {
+                Target t = Target.of(c, g, catalog, "match");
+                if (seen.matches(t)) matches.add(t);
+            }
+        }
+        return matches.size() == 1 ? matches.get(0) : Target.NONE;
+    }
+
+    private static String closest(String name, List<String> names) {
+        String c = DidYouMean.closest(name, names);
+        return c == null ? "" : c;
+    }
+}

@@ -1,0 +1,35 @@
+package dev.gpulint.derive.evid;
+
+import dev.gpulint.derive.Facts;
+import dev.gpulint.facts.EvidenceLineFact;
+import dev.gpulint.facts.IbPortFact;
+import dev.gpulint.read.evidence.Evidence;
+
+/** The links a machine reports: InfiniBand and RoCE ports (ibstat, ibv_devinfo) and NVLinks (nvidia-smi nvlink -s). */
+final class PortAnalysis {
+    private PortAnalysis() {}
+
+    static void facts(Evidence.IbPorts p, Target t, Facts out) {
+        for (Evidence.IbPort port : p.ports()) {
+            String state = port.state() == null ? "" : port.state().text();
+            String phys = port.physicalState() == null ? "" : port.physicalState().text();
+            boolean active = state.equals("Active") || state.startsWith("PORT_ACTIVE");
+            boolean up = phys.isEmpty() || phys.equals("LinkUp") || phys.startsWith("LINK_UP");
+            out.add(new IbPortFact(p.file(), port.adapter(), port.port(), port.span(), state,
+                    port.state() == null ? port.span() : port.state().span(), active, phys, up, port.rateGbps(), port.rateSpan(),
+                    port.linkLayer() == null ? "" : port.linkLayer().text(), port.linkLayer() == null ? null : port.linkLayer().span(),
+                    t.linked(), t.cluster(), t.group(), t.nicGbps(), t.layer(), t.protocol(), t.declaredSpan()));
+        }
+    }
+
+    static void nvlinks(Evidence.NvlinkStatus s, Target t, Facts out) {
+        for (Evidence.NvlinkGpu g : s.gpus()) {
+            int active = (int) g.links().stream().filter(l -> !l.inactive()).count();
+            String gpu = "GPU " + g.index() + " (" + g.name() + ")";
+            for (Evidence.NvlinkLink l : g.links()) {
+                out.add(new EvidenceLineFact(s.file(), "NVLINK", "Link " + l.link(), l.span(), gpu, l.link(), l.inactive(),
+                        l.gigabytesPerSecond(), active, t.linked(), t.nvlink()));
+            }
+        }
+    }
+}

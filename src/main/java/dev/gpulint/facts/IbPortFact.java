@@ -1,0 +1,56 @@
+package dev.gpulint.facts;
+
+import dev.gpulint.core.Span;
+
+/**
+ * A port of an ibstat or ibv_devinfo capture: its state, physical state, rate and link layer as
+ * printed, beside the NIC speed and protocol the node group declares.
+ */
+public record IbPortFact(String file, String adapter, int port, Span span, String state, Span stateSpan, boolean active,
+                         String physicalState, boolean linkUp, double rateGbps, Span rateSpan, String linkLayer,
+                         Span linkLayerSpan, boolean linked, String cluster, String nodeGroup, double declaredGbps,
+                         String declaredLayer, String declaredProtocol, Span declaredSpan) {
+    /** The capture's file. */
+    public String getFile() { return file; }
+    /** The adapter (mlx5_0). */
+    public String getAdapter() { return adapter; }
+    /** The port number. */
+    public int getPort() { return port; }
+    /** Where the port's section starts. */
+    public Span getSpan() { return span; }
+    /** The state as printed: Active, Down, Initializing, Armed (ibstat); PORT_ACTIVE (4), PORT_DOWN (1) (ibv_devinfo); "" when not printed. */
+    public String getState() { return state; }
+    /** Where the state is printed; the port's section when it is not. */
+    public Span getStateSpan() { return stateSpan; }
+    /** The state is Active (PORT_ACTIVE); false when not printed. */
+    public boolean isActive() { return active; }
+    /** The physical state as printed: LinkUp, Polling, Disabled (ibstat); LINK_UP (5) (ibv_devinfo -v); "" when not printed. */
+    public String getPhysicalState() { return physicalState; }
+    /** The physical state is LinkUp, or is not printed. */
+    public boolean isLinkUp() { return linkUp; }
+    /** The port's rate in Gb/s (ibstat Rate; ibv_devinfo width × lane speed); -1 when not printed. */
+    public double getRateGbps() { return rateGbps; }
+    /** Where the rate is printed; null when it is not. */
+    public Span getRateSpan() { return rateSpan; }
+    /** The link layer as printed: InfiniBand or Ethernet (RoCE); "" when not printed. */
+    public String getLinkLayer() { return linkLayer; }
+    /** Where the link layer is printed; null when it is not. */
+    public Span getLinkLayerSpan() { return linkLayerSpan; }
+    /** The capture belongs to a node group (EvidenceFact). */
+    public boolean isLinked() { return linked; }
+    /** Its cluster; "" when not linked. */
+    public String getCluster() { return cluster; }
+    /** Its node group; "" when not linked. */
+    public String getNodeGroup() { return nodeGroup; }
+    /** The speed in Gb/s the node group's NICs declare, when they all declare the same one; -1 otherwise. */
+    public double getDeclaredGbps() { return declaredGbps; }
+    /** The link layer the declared protocol runs on, when all NICs agree: InfiniBand (infiniband), Ethernet (roce, ethernet); "" otherwise. */
+    public String getDeclaredLayer() { return declaredLayer; }
+    /** The declared protocol as the manifest names it (InfiniBand, RoCE, Ethernet); "" when the NICs disagree or none is declared. */
+    public String getDeclaredProtocol() { return declaredProtocol; }
+    /** Where the node group's NICs are declared; null when not linked. */
+    public Span getDeclaredSpan() { return declaredSpan; }
+
+    /** The stable name of what a finding on this fact is about, for fingerprints. */
+    public String identity() { return "ib:" + file + "/" + adapter + "/" + port; }
+}

@@ -1,0 +1,125 @@
+package dev.gpulint.read.evidence;
+
+import dev.gpulint.core.Span;
+import java.util.List;
+
+/**
+ * What a machine reported, read from a captured tool output (docs/evidence.md): one record per
+ * file, every value with the span of the text it came from. Records hold what the file says, in
+ * its own terms; what that means for a cluster is the derive stage's business.
+ */
+public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatus, Evidence.SmiQuery,
+        Evidence.IbPorts, Evidence.NcclTests, Evidence.NcclLog {
+
+    /** The file's display path. */
+    String file();
+
+    /** The tool whose output it is, as a person would name it ("nvidia-smi topo -m"). */
+    Kind kind();
+
+    /** The kinds of evidence gpulint reads, each with the tool command that prints it. */
+    enum Kind {
+        TOPOLOGY("nvidia-smi topo -m", "the GPU/NIC matrix of nvidia-smi topo -m (a header row GPU0 GPU1 ... CPU Affinity, one row per device)"),
+        NVLINK("nvidia-smi nvlink -s", "nvidia-smi nvlink -s (a 'GPU n: ...' line, then 'Link n: <speed> GB/s' or 'Link n: <inactive>' lines)"),
+        SMI_QUERY("nvidia-smi -q", "nvidia-smi -q ('Attached GPUs : n', then 'Product Name : ...' per GPU)"),
+        IBSTAT("ibstat", "ibstat ('CA 'mlx5_0'', then per port 'State:', 'Physical state:', 'Rate:' and 'Link layer:' lines)"),
+        IBV_DEVINFO("ibv_devinfo", "ibv_devinfo ('hca_id:', then per port 'state:', 'active_speed:', 'active_width:' and 'link_layer:' lines)"),
+        NCCL_TESTS("nccl-tests", "nccl-tests output (a '# nThread ...' header, '#  Rank ...' device lines, the size table and '# Avg bus bandwidth')"),
+        NCCL_LOG("NCCL_DEBUG=INFO log", "an NCCL_DEBUG=INFO log ('host:pid:tid [dev] NCCL INFO ...' lines)");
+
+        private final String tool, shape;
+
+        Kind(String tool, String shape) { this.tool = tool; this.shape = shape; }
+
+        /** The command whose output this is. */
+        public String tool() { return tool; }
+
+        /** What a file of this kind looks like, for messages about one that does not. */
+        public String shape() { return shape; }
+    }
+
+    /** A word of the file and where it is written. */
+    record Word(String text, Span span) {}
+
+    /**
+     * The matrix of nvidia-smi topo -m: {@code devices} in header order (GPUs first, then NICs),
+     * {@code cells} row-major ({@code devices.size()} squared; a cell missing from a short row is
+     * null), and the NIC legend's device names by NIC label (NIC0 → mlx5_0).
+     */
+    record Topology(String file, List<Device> devices, List<Word> cells, java.util.Map<String, String> nicNames) implements Evidence {
+        public Kind kind() { return Kind.TOPOLOGY; }
+
+        /** The cell of row {@code r}, column {@code c}; null when the row is short. */
+        public Word cell(int r, int c) { return cells.get(r * devices.size() + c); }
+    }
+
+    /** A device of the matrix: its label, whether it is a GPU, where its row starts, and its CPU affinity ("" for none). */
+    record Device(String name, boolean gpu, Span span, String cpuAffinity, String numaAffinity) {}
+
+    /** nvidia-smi nvlink -s: per GPU its links, each active with a speed (GB/s) or inactive. */
+    record NvlinkStatus(String file, List<NvlinkGpu> gpus) implements Evidence {
+        public Kind kind() { return Kind.NVLINK; }
+    }
+
+    /** One GPU of nvidia-smi nvlink -s: its index, its name as printed, and its links. */
+    record NvlinkGpu(int index, String name, Span span, List<NvlinkLink> links) {}
+
+    /** One link: its number, its speed in GB/s (0 when inactive), whether it is inactive. */
+    record NvlinkLink(int link, double gigabytesPerSecond, boolean inactive, Span span) {}
+
+    /** nvidia-smi -q: the attached-GPU count (-1 when not printed) and each GPU's product name. */
+    record SmiQuery(String file, int attached, Span attachedSpan, List<Word> productNames) implements Evidence {
+        public Kind kind() { return Kind.SMI_QUERY; }
+    }
+
+    /** ibstat or ibv_devinfo: every port of every adapter. */
+    record IbPorts(String file, Kind kind, List<IbPort> ports) implements Evidence {}
+
+    /**
+     * One port: the adapter (mlx5_0) and port number; state as printed (Active, Down, PORT_ACTIVE
+     * (4)); physical state ("" when not printed); rate in Gb/s (-1 when not printed); link layer
+     * (InfiniBand, Ethernet; "" when not printed). Spans are null for what is not printed.
+     */
+    record IbPort(String adapter, int port, Span span, Word state, Word physicalState, double rateGbps, Span rateSpan,
+                  Word linkLayer) {}
+
+    /**
+     * nccl-tests output: the test's name when the file says it ("" otherwise); each rank's host
+     * and GPU name (the '#  Rank' lines); the size table; the average bus bandwidth (-1 without
+     * one).
+     */
+    record NcclTests(String file, String test, Span headerSpan, List<Rank> ranks, List<Row> rows, double avgBusbw,
+                     Span avgSpan) implements Evidence {
+        public Kind kind() { return Kind.NCCL_TESTS; }
+    }
+
+    /** A '#  Rank' line: the rank, its host, its device index and the GPU name printed after the bus ID. */
+    record Rank(int rank, String host, int device, String gpuName, Span span) {}
+
+    /**
+     * A row of the size table: size in bytes, algbw and busbw in GB/s (out-of-place and in-place;
+     * -1 when not a number), #wrong (out-of-place and in-place; -1 when "N/A" or absent).
+     */
+    record Row(long bytes, double algbwOut, double busbwOut, long wrongOut, double algbwIn, double busbwIn, long wrongIn,
+               Span span, Span wrongOutSpan, Span wrongInSpan) {}
+
+    /**
+     * An NCCL_DEBUG=INFO log: the lines that matter, each kept with its span (the first
+     * {@link NcclLog#KEEP} of a kind; {@code counts} has them all). {@code maxNodes} is the largest
+     * node count a communicator's init line states (NCCL 2.19+: "nNodes 2"), -1 when none does.
+     */
+    record NcclLog(String file, List<LogLine> lines, java.util.Map<String, Integer> counts, int maxNodes) implements Evidence {
+        /** Lines kept per kind; the rest are counted. */
+        public static final int KEEP = 50;
+
+        public Kind kind() { return Kind.NCCL_LOG; }
+    }
+
+    /**
+     * One line of an NCCL log: {@code what} is NET_IB (NET/IB : Using ...), NET_SOCKET (NET/Socket :
+     * Using ...), USING_NETWORK (Using network X: {@code detail} is X), CHANNEL (a channel's path:
+     * {@code detail} is the transport after "via", with {@code from}/{@code to} ranks and
+     * {@code netSide} true for [send]/[receive] network lines), WARN ({@code detail} the text).
+     */
+    record LogLine(String what, String host, String detail, int from, int to, boolean netSide, Span span) {}
+}

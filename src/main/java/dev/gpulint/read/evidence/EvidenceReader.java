@@ -1,0 +1,105 @@
+package dev.gpulint.read.evidence;
+
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Level;
+import dev.gpulint.core.Span;
+import dev.gpulint.read.ReadResult;
+import dev.gpulint.read.SourceFile;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Captured tool output in .txt and .log files (docs/evidence.md). A file's kind is decided by its
+ * content: the first {@link #SNIFF_CHARS} characters must show one of the tools' signatures. A
+ * folder's other .txt and .log files are not gpulint's and are skipped quietly; a file named
+ * as evidence (node1.topo-m.txt, run.nccl.log, ...) whose content is no such output gets a SYN006
+ * note saying what was expected; one whose content shows a signature but whose structure is broken
+ * or too large is a SYN001 finding at the line.
+ */
+public final class EvidenceReader {
+    /** The head of a file its kind is decided from. */
+    public static final int SNIFF_CHARS = 64 * 1024;
+
+    private static final Pattern IB_CA = Pattern.compile("(?m)^CA '[^'\\n]{1,64}'");
+    private static final Pattern HCA = Pattern.compile("(?m)^hca_id:");
+    private static final Pattern SMI_Q = Pattern.compile("(?m)^(=+NVSMI LOG=+|Attached GPUs\\s*:)");
+
+    private EvidenceReader() {}
+
+    /** .txt and .log files: gpulint's only when their content is evidence. */
+    public static boolean sniffedByContent(String fileName) {
+        String n = fileName.toLowerCase(Locale.ROOT);
+        return n.endsWith(".txt") || n.endsWith(".log");
+    }
+
+    /** The evidence kind a file's name promises by the naming convention of docs/evidence.md. */
+    public static Optional<Evidence.Kind> named(String fileName) {
+        String n = fileName.toLowerCase(Locale.ROOT);
+        if (!sniffedByContent(n)) return Optional.empty();
+        n = n.substring(0, n.length() - 4);
+        if (n.endsWith(".topo-m")) return Optional.of(Evidence.Kind.TOPOLOGY);
+        if (n.endsWith(".nvlink-s")) return Optional.of(Evidence.Kind.NVLINK);
+        if (n.endsWith(".smi-q")) return Optional.of(Evidence.Kind.SMI_QUERY);
+        if (n.endsWith(".ibstat")) return Optional.of(Evidence.Kind.IBSTAT);
+        if (n.endsWith(".ibv-devinfo") || n.endsWith(".ibv_devinfo")) return Optional.of(Evidence.Kind.IBV_DEVINFO);
+        if (n.endsWith("_perf") || n.endsWith(".nccl-tests")) return Optional.of(Evidence.Kind.NCCL_TESTS);
+        if (n.endsWith(".nccl")) return Optional.of(Evidence.Kind.NCCL_LOG);
+        return Optional.empty();
+    }
+
+    /** The kind of evidence the head of a file shows, if any. */
+    public static Optional<Evidence.Kind> sniff(String text) {
+        String head = text.length() > SNIFF_CHARS ? text.substring(0, SNIFF_CHARS) : text;
+        List<String> lines = Text.lines(head);
+        boolean gpuLine = false;
+        for (String l : lines) {
+            if (NcclTestsReader.isHeader(l)) return Optional.of(Evidence.Kind.NCCL_TESTS);
+            if (TopologyReader.isHeader(Text.tokens(l)) && l.contains("Affinity")) return Optional.of(Evidence.Kind.TOPOLOGY);
+            if (SmiReader.GPU.matcher(l).matches()) gpuLine = true;
+            else if (gpuLine && SmiReader.LINK.matcher(l).matches()) return Optional.of(Evidence.Kind.NVLINK);
+        }
+        if (IB_CA.matcher(head).find()) return Optional.of(Evidence.Kind.IBSTAT);
+        if (HCA.matcher(head).find()) return Optional.of(Evidence.Kind.IBV_DEVINFO);
+        if (SMI_Q.matcher(head).find()) return Optional.of(Evidence.Kind.SMI_QUERY);
+        for (String l : lines) if (NcclLogReader.isLogLine(l)) return Optional.of(Evidence.Kind.NCCL_LOG);
+        return Optional.empty();
+    }
+
+    /** Reads one .txt or .log file: its evidence, or why it holds none. */
+    public static ReadResult read(SourceFile f) {
+        String file = f.displayPath();
+        Optional<Evidence.Kind> kind = sniff(f.text());
+        Optional<Evidence.Kind> promised = named(file);
+        if (kind.isEmpty()) {
+            String why = promised.map(k -> "'" + file + "' is named as " + k.tool() + " output but does not look like it: expected "
+                    + k.shape() + "; gpulint skipped it").orElse("'" + file + "' holds no tool output gpulint reads (nvidia-smi topo -m, "
+                    + "nvidia-smi nvlink -s, nvidia-smi -q, ibstat, ibv_devinfo, nccl-tests, an NCCL_DEBUG=INFO log), so it was skipped");
+            return new ReadResult(f, List.of(), List.of(new Finding("SYN006", Level.NOTE, Span.at(file, 1, 1), why, List.of(),
+                    "format")), false);
+        }
+        List<String> lines = Text.lines(f.text());
+        List<Evidence> out = new ArrayList<>();
+        try {
+            out.add(switch (kind.get()) {
+                case TOPOLOGY -> TopologyReader.read(file, lines);
+                case NVLINK -> SmiReader.nvlink(file, lines);
+                case SMI_QUERY -> SmiReader.query(file, lines);
+                case IBSTAT, IBV_DEVINFO -> IbReader.read(file, lines, kind.get());
+                case NCCL_TESTS -> NcclTestsReader.read(file, lines);
+                case NCCL_LOG -> NcclLogReader.read(file, lines);
+            });
+            // nccl-tests run with NCCL_DEBUG=INFO print both
+            if (kind.get() == Evidence.Kind.NCCL_TESTS && lines.stream().anyMatch(NcclLogReader::isLogLine)) {
+                out.add(NcclLogReader.read(file, lines));
+            }
+        } catch (Unreadable e) {
+            return new ReadResult(f, List.of(), List.of(Finding.of("SYN001", e.span, "syntax",
+                    "'" + file + "' looks like " + kind.get().tool() + " output but could not be read: " + e.getMessage()
+                            + "; expected " + kind.get().shape())), true);
+        }
+        return new ReadResult(f, List.of(), List.of(), true, List.of(), out);
+    }
+}

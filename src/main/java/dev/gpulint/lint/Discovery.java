@@ -229,7 +229,7 @@ public final class Discovery {
             if (!dev.gpulint.read.evidence.EvidenceReader.sniffedByContent(name)) return false;
             try (java.io.InputStream in = Files.newInputStream(file)) {
                 byte[] head = in.readNBytes(dev.gpulint.read.evidence.EvidenceReader.SNIFF_CHARS);
-                return dev.gpulint.read.Readers.isEvidence(name, new String(head, StandardCharsets.UTF_8));
+                return dev.gpulint.read.Readers.isEvidence(name, new String(head, java.nio.charset.StandardCharsets.UTF_8));
             } catch (IOException | RuntimeException e) {
                 return false;
             }

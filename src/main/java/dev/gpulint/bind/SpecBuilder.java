@@ -33,6 +33,10 @@ final class SpecBuilder {
         return new Located<>((T) values.get(n), n.span());
     }
 
+    private static Located<String> named(Located<String> l) {
+        return l == null || l.value() == null || Binder.placeholder(l.value()) ? null : l;
+    }
+
     private static MappingNode sub(MappingNode m, String key) {
         if (m == null) return null;
         return m.get(key).filter(n -> n instanceof MappingNode).map(n -> (MappingNode) n).orElse(null);
@@ -95,7 +99,11 @@ final class SpecBuilder {
                 }
             }
         }
-        return new Specs.Job(get(r, "name"), d.file(), get(r, "cluster"), get(r, "node_group"), get(r, "nodes"),
+        // a placeholder cluster or node group (${CLUSTER}, {{ .Values.nodeGroup }}) leaves where the job runs unknown:
+        // no name to resolve, and no node group of a known cluster to pick
+        Located<String> cluster = get(r, "cluster"), group = get(r, "node_group");
+        boolean placeholder = named(cluster) != cluster || named(group) != group;
+        return new Specs.Job(get(r, "name"), d.file(), placeholder ? null : cluster, placeholder ? null : group, get(r, "nodes"),
                 get(r, "gpus_per_node"),
                 model == null ? null : new Specs.Model(get(model, "parameters"), get(model, "dtype"), get(model, "layers"),
                         get(model, "attention_heads"), get(model, "kv_heads"), get(model, "hidden_size"),

@@ -150,4 +150,15 @@ class LaunchScriptAdapterTest {
         assertTrue(stated(j).contains("world=16 (#SBATCH --gpus, RESOURCE job.sbatch:3:16)"), stated(j));
         assertTrue(stated(j).contains("nodes=2 (torchrun --nnodes in scripts/train.sh, LAUNCHER scripts/train.sh:2:19)"), stated(j));
     }
+
+    @Test
+    void aLoneCarriageReturnEndsALineAsInEveryReader() {
+        // found by the whole-pipeline fuzz: a \r inside an array put the values after it one line too high
+        Adapters.Bound b = bind("train.sh", "#!/bin/bash\nARGS=(\n \r  --nnodes 1\n    --tensor-model-parallel-size 4\n)\n"
+                + "torchrun --nproc_per_node 8 pretrain_gpt.py \"${ARGS[@]}\"\n");
+        Specs.Job j = b.jobs().get(0);
+        assertEquals(4L, j.parallelism().tp().value());
+        assertEquals(5, j.parallelism().tp().span().startLine());
+        assertEquals(34, j.parallelism().tp().span().startColumn());
+    }
 }

@@ -109,7 +109,7 @@ class BinderTest {
                 + "parallelism: { tp: \"${TP}\", pp: $PP, dp: \"???\" }\nmodel: { parameters: AUTO }\n");
         assertEquals(List.of(), b.findings());
         Specs.Job j = b.jobs().get(0);
-        assertEquals("${CLUSTER}", j.cluster().value(), "a string keeps its text");
+        assertNull(j.cluster(), "a placeholder cluster is absent too: the job is not placed, and no SYN003");
         assertNull(j.nodes());
         assertNull(j.gpusPerNode());
         assertNull(j.parallelism().tp());

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.cli.Main;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,7 +118,7 @@ class RuleCatalogTest {
         int end = readme.indexOf("<!-- rules:end -->");
         assertTrue(start >= 0 && end > start, "README.md has the rules table markers");
         String table = readme.substring(start + "<!-- rules:start -->".length(), end).strip() + "\n";
-        assertEquals(Main.markdownTable(new ArrayList<>(CATALOG.all())), table,
+        assertEquals(dev.gpulint.cli.CatalogCommands.markdownTable(new ArrayList<>(CATALOG.all())), table,
                 "README rules table is out of date: paste the output of `gpulint rules --format markdown`");
     }
 }

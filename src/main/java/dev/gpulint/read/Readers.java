@@ -138,11 +138,8 @@ public final class Readers {
      */
     private static ReadResult shell(SourceFile f) {
         String text = f.text();
-        int lines = 1, lastLineStart = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);    // \n, \r\n and a lone \r end a line, as in every reader's spans
-            if (c == '\n' || c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')) { lines++; lastLineStart = i + 1; }
-        }
+        int[] starts = dev.gpulint.core.LineBreaks.starts(text);
+        int lines = starts.length, lastLineStart = starts[lines - 1];
         Span all = new Span(f.displayPath(), 1, 1, lines, text.length() - lastLineStart + 1);
         MappingNode root = new MappingNode(List.of(new MappingNode.Entry(new ScalarNode(SCRIPT_KEY, false, Span.at(f.displayPath(), 1, 1)),
                 new ScalarNode(text, true, all))), all);

@@ -85,24 +85,9 @@ public final class ScalarText {
     private static int[] starts(String source) {
         Object[] last = LAST.get();
         if (last != null && last[0] == source) return (int[]) last[1];
-        int[] s = lineStarts(source);
+        int[] s = dev.gpulint.core.LineBreaks.starts(source);
         LAST.set(new Object[] {source, s});
         return s;
-    }
-
-    /** Line starts as the readers count lines: \n, \r\n and a lone \r each end one (YAML's line breaks). */
-    private static int[] lineStarts(String s) {
-        int n = 1;
-        for (int i = 0; i < s.length(); i++) if (breakAt(s, i)) n++;
-        int[] out = new int[n];
-        int k = 1;
-        for (int i = 0; i < s.length(); i++) if (breakAt(s, i)) out[k++] = i + 1;
-        return out;
-    }
-
-    private static boolean breakAt(String s, int i) {
-        char c = s.charAt(i);
-        return c == '\n' || c == '\r' && (i + 1 == s.length() || s.charAt(i + 1) != '\n');
     }
 
     private static int offset(int[] starts, String s, int line, int column) {

@@ -28,9 +28,6 @@ import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.Vocabulary;
 import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
-import org.antlr.v4.runtime.tree.ErrorNode;
-import org.antlr.v4.runtime.tree.ParseTreeListener;
-import org.antlr.v4.runtime.tree.TerminalNode;
 
 /**
  * The `.topo` front end: the ANTLR parser of grammar/Topo.g4, turned into the
@@ -50,55 +47,55 @@ public final class DslReader {
         CharStream chars = CharStreams.fromString(text, name);
         TopoLexer lexer = new TopoLexer(chars);
         WindowedTokenStream tokens = new WindowedTokenStream(lexer);
-        TopoParser parser = new TopoParser(tokens);
         SyntaxErrors errors = new SyntaxErrors(name);
+        Builder b = new Builder(name, chars);
+        ConvertingParser parser = new ConvertingParser(tokens, b, errors);
         lexer.removeErrorListeners();
         parser.removeErrorListeners();
         lexer.addErrorListener(errors);
         parser.addErrorListener(errors);
-        Builder b = new Builder(name, chars);
-        parser.addParseListener(new EntryConverter(b, tokens, errors));
-        TopoParser.FileContext tree = parser.file();
+        parser.file();
         if (!errors.found.isEmpty()) {
             return new ReadResult(file, List.of(), errors.found, true);
         }
         List<Document> docs = new ArrayList<>();
         int index = 0;
-        for (TopoParser.BlockContext block : tree.block()) {
-            docs.add(new Document(name, index++, b.topLevel(block)));
-        }
+        for (MappingNode root : b.documents) docs.add(new Document(name, index++, root));
         return new ReadResult(file, docs, List.of(), true);
     }
 
     /**
-     * Converts each entry of a top-level block as soon as the parser finishes it, then drops the
-     * entry's parse tree and its tokens: memory stays proportional to the document tree, not to
-     * ANTLR's (a fleet file lists a million node groups in one cluster block). After a syntax
-     * error nothing is converted: the file reports its errors only.
+     * The parser of grammar/Topo.g4 without ANTLR's parse tree: each entry is converted to the
+     * document tree as soon as its rule ends (reading the grammar's labels), and the tokens of a
+     * top-level entry are released then, so memory stays proportional to the document tree, not to
+     * ANTLR's (a fleet file lists a million node groups in one cluster block; a parse tree costs
+     * several times the document tree, and a parse listener an iterator per token). After a syntax
+     * error nothing more is converted: the file reports its errors only.
      */
-    private static final class EntryConverter implements ParseTreeListener {
+    private static final class ConvertingParser extends TopoParser {
         private final Builder builder;
         private final WindowedTokenStream tokens;
         private final SyntaxErrors errors;
 
-        EntryConverter(Builder builder, WindowedTokenStream tokens, SyntaxErrors errors) {
+        ConvertingParser(WindowedTokenStream tokens, Builder builder, SyntaxErrors errors) {
+            super(tokens);
             this.builder = builder;
             this.tokens = tokens;
             this.errors = errors;
+            setBuildParseTree(false);
         }
 
-        @Override public void exitEveryRule(ParserRuleContext ctx) {
-            if (!(ctx instanceof TopoParser.EntryContext e) || !(e.getParent() instanceof TopoParser.BlockContext top)
-                    || !(top.getParent() instanceof TopoParser.FileContext)) return;
-            if (!errors.found.isEmpty() || e.exception != null) return;
-            builder.converted(top).add(builder.item(e));
-            top.removeLastChild();
-            tokens.forgetBefore(e.getStart().getTokenIndex());
+        @Override public void exitRule() {
+            ParserRuleContext ctx = _ctx;
+            super.exitRule();
+            if (!errors.found.isEmpty() || ctx.exception != null) return;
+            if (ctx instanceof EntryContext e && e.getParent() instanceof BlockContext parent) {
+                builder.converted(parent).add(builder.item(e));
+                if (parent.getParent() instanceof FileContext) tokens.forgetBefore(e.getStart().getTokenIndex());
+            } else if (ctx instanceof BlockContext block && block.getParent() instanceof FileContext) {
+                builder.documents.add(builder.topLevel(block));
+            }
         }
-
-        @Override public void enterEveryRule(ParserRuleContext ctx) {}
-        @Override public void visitTerminal(TerminalNode node) {}
-        @Override public void visitErrorNode(ErrorNode node) {}
     }
 
     /** Parse tree to document tree. */
@@ -111,8 +108,11 @@ public final class DslReader {
         /** A block entry, converted: its type, where the type is written, whether it has a label. */
         private record Child(String type, Span typeSpan, boolean labelled, MappingNode content) {}
 
-        /** The entries of each top-level block, converted while parsing ({@link EntryConverter}). */
+        /** The entries of each open block, converted as their rules end ({@link ConvertingParser}). */
         private final Map<TopoParser.BlockContext, List<Object>> converted = new IdentityHashMap<>();
+
+        /** The top-level blocks, converted. */
+        final List<MappingNode> documents = new ArrayList<>();
 
         List<Object> converted(TopoParser.BlockContext top) {
             return converted.computeIfAbsent(top, k -> new ArrayList<>());
@@ -126,23 +126,20 @@ public final class DslReader {
                 entries.add(new MappingNode.Entry(new ScalarNode("name", false, span(block.label)),
                         new ScalarNode(unquote(block.label.getText()), true, span(block.label))));
             }
-            List<Object> items = converted.remove(block);
-            if (items == null) items = new ArrayList<>();
-            for (TopoParser.EntryContext e : block.entry()) items.add(item(e)); // entries not converted while parsing
-            body(items, entries);
+            body(items(block), entries);
             return new MappingNode(entries, span(block.getStart(), block.getStop()));
         }
 
         /** One entry: an attribute becomes a mapping entry; a block, a {@link Child}. */
         Object item(TopoParser.EntryContext item) {
-            if (item.attribute() != null) {
-                TopoParser.AttributeContext a = item.attribute();
+            if (item.attr != null) {
+                TopoParser.AttributeContext a = item.attr;
                 boolean quotedKey = a.key.getType() == TopoLexer.STRING;
                 ScalarNode key = new ScalarNode(quotedKey ? unquote(a.key.getText()) : word(a.key.getText()),
                         quotedKey, span(a.key));
-                return new MappingNode.Entry(key, value(a.value()));
+                return new MappingNode.Entry(key, value(a.val));
             }
-            TopoParser.BlockContext b = item.block();
+            TopoParser.BlockContext b = item.sub;
             return new Child(word(b.type.getText()), span(b.type), b.label != null, nested(b));
         }
 
@@ -187,10 +184,14 @@ public final class DslReader {
                 entries.add(new MappingNode.Entry(new ScalarNode("name", false, span(b.label)),
                         new ScalarNode(unquote(b.label.getText()), true, span(b.label))));
             }
-            List<Object> items = new ArrayList<>();
-            for (TopoParser.EntryContext e : b.entry()) items.add(item(e));
-            body(items, entries);
+            body(items(b), entries);
             return new MappingNode(entries, span(b.getStart(), b.getStop()));
+        }
+
+        /** The converted entries of a block that has ended (none when it is empty). */
+        private List<Object> items(TopoParser.BlockContext b) {
+            List<Object> items = converted.remove(b);
+            return items != null ? items : List.of();
         }
 
         /** Short words (keys, types, enum values, units) repeat on every node group: one String each. */
@@ -207,23 +208,23 @@ public final class DslReader {
 
         private Node value(TopoParser.ValueContext v) {
             if (v instanceof TopoParser.QuantityValueContext q) {
-                TopoParser.QuantityContext qc = q.quantity();
-                Token start = qc.NUMBER().getSymbol();
+                TopoParser.QuantityContext qc = q.qty;
+                Token start = qc.num;
                 Token stop = qc.unit != null ? qc.unit : start;
                 String text = word(chars.getText(Interval.of(start.getStartIndex(), stop.getStopIndex())));
                 return new ScalarNode(text, false, span(start, stop));
             }
             if (v instanceof TopoParser.StringValueContext s) {
-                Token t = s.STRING().getSymbol();
+                Token t = s.str;
                 return new ScalarNode(unquote(t.getText()), true, span(t));
             }
             if (v instanceof TopoParser.WordValueContext w) {
-                Token t = w.WORD().getSymbol();
+                Token t = w.word;
                 return new ScalarNode(word(t.getText()), false, span(t));
             }
             TopoParser.ListValueContext l = (TopoParser.ListValueContext) v;
             List<Node> items = new ArrayList<>();
-            for (TopoParser.ValueContext item : l.value()) items.add(value(item));
+            for (TopoParser.ValueContext item : l.items) items.add(value(item));
             return new ListNode(items, span(l.getStart(), l.getStop()));
         }
 
@@ -231,7 +232,8 @@ public final class DslReader {
 
         private Span span(Token start, Token stop) {
             int endLine = stop.getLine();
-            int endCol = stop.getCharPositionInLine() + 1 + stop.getText().length();
+            // the token's length from its indexes: getText() would copy the text out of the stream
+            int endCol = stop.getCharPositionInLine() + 1 + (stop.getStopIndex() - stop.getStartIndex() + 1);
             return new Span(file, start.getLine(), start.getCharPositionInLine() + 1, endLine, endCol);
         }
 

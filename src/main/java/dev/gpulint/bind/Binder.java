@@ -34,8 +34,21 @@ public final class Binder {
     public record Bound(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Finding> findings) {}
 
     private final List<Finding> findings = new ArrayList<>();
-    private final Map<Node, Object> values = new IdentityHashMap<>();
-    private final SpecBuilder specs = new SpecBuilder(values);
+    /** The typed value of each scalar of the document being bound that passed validation (by node identity). */
+    private Map<Node, Object> values = new IdentityHashMap<>();
+
+    /**
+     * Text made of parts, joined only when read: a finding's identity path and the phrase that names a
+     * value's owner. Every scalar of a document has them, few ever need them (a fleet file has millions
+     * of scalars and no findings).
+     */
+    private record Text(Object... parts) {
+        @Override public String toString() {
+            StringBuilder sb = new StringBuilder();
+            for (Object o : parts) sb.append(o);
+            return sb.toString();
+        }
+    }
 
     public Bound bind(List<Document> documents) {
         List<Specs.Cluster> clusters = new ArrayList<>();
@@ -50,16 +63,28 @@ public final class Binder {
             }
             String label = d.root().get("name").filter(n -> n instanceof ScalarNode).map(n -> ((ScalarNode) n).text())
                     .orElse("#" + d.index());
-            String path = kind + ":" + label;
-            validateMap(d.root(), schema, path, kind + " '" + label + "'", d.root().span());
+            values = new IdentityHashMap<>(scalars(d.root(), 0));
+            validateMap(d.root(), schema, kind + ":" + label, kind + " '" + label + "'", d.root().span());
+            SpecBuilder specs = new SpecBuilder(values);
             if (kind.equals("cluster")) clusters.add(specs.cluster(d)); else jobs.add(specs.job(d));
+            values = null;
         }
         return new Bound(clusters, jobs, List.copyOf(findings));
     }
 
+    /** How many scalars a document holds (the size of its value map; bounded like the tree's depth). */
+    private static int scalars(Node n, int depth) {
+        if (depth > 512) return 0;
+        if (n instanceof ScalarNode) return 1;
+        int count = 0;
+        if (n instanceof MappingNode m) for (MappingNode.Entry e : m.entries()) count += scalars(e.value(), depth + 1);
+        else if (n instanceof ListNode l) for (Node item : l.items()) count += scalars(item, depth + 1);
+        return count;
+    }
+
     // ---------------------------------------------------------------- validation
 
-    private void validateMap(MappingNode m, Field schema, String path, String owner, Span ownerSpan) {
+    private void validateMap(MappingNode m, Field schema, Object path, Object owner, Span ownerSpan) {
         Map<String, MappingNode.Entry> seen = new HashMap<>();
         for (MappingNode.Entry e : m.entries()) {
             String key = e.key().text();
@@ -79,7 +104,7 @@ public final class Binder {
                                                  : "; valid fields: " + String.join(", ", schema.children().keySet()))));
                 continue;
             }
-            validateValue(e.key(), e.value(), f, path + "/" + key, owner);
+            validateValue(e.key(), e.value(), f, new Text(path, "/", key), owner);
         }
         for (Field f : schema.children().values()) {
             if (!f.required()) continue;
@@ -92,13 +117,13 @@ public final class Binder {
         }
     }
 
-    private void validateValue(ScalarNode key, Node value, Field f, String path, String owner) {
+    private void validateValue(ScalarNode key, Node value, Field f, Object path, Object owner) {
         String name = key.text();
         if (value instanceof ScalarNode s && s.isNull() && !f.required()) return; // `key:` with nothing: absent
         switch (f.type()) {
             case MAP -> {
                 if (!(value instanceof MappingNode m)) { wrongType(key, value, "a mapping", path); return; }
-                validateMap(m, f, path, "'" + name + "' of " + owner, key.span());
+                validateMap(m, f, path, new Text("'", name, "' of ", owner), key.span());
             }
             case LIST -> {
                 if (!(value instanceof ListNode l)) { wrongType(key, value, "a list", path); return; }
@@ -106,9 +131,10 @@ public final class Binder {
                 for (Node item : l.items()) {
                     if (!(item instanceof MappingNode m)) { wrongType(key, item, "a list of mappings", path + "[" + i + "]"); i++; continue; }
                     String label = m.get("name").filter(n -> n instanceof ScalarNode).map(n -> ((ScalarNode) n).text()).orElse(null);
-                    String itemPath = path + "[" + (label != null ? label : String.valueOf(i)) + "]";
+                    Text itemPath = new Text(path, "[", label != null ? label : i, "]");
                     String singular = name.endsWith("s") ? name.substring(0, name.length() - 1) : name;
-                    String itemOwner = singular + (label != null ? " '" + label + "'" : " #" + (i + 1)) + " of " + owner;
+                    Text itemOwner = label != null ? new Text(singular, " '", label, "' of ", owner)
+                            : new Text(singular, " #", i + 1, " of ", owner);
                     validateMap(m, f, itemPath, itemOwner, m.span());
                     i++;
                 }
@@ -145,7 +171,7 @@ public final class Binder {
     private static final java.util.regex.Pattern PLACEHOLDER = java.util.regex.Pattern.compile(
             "\\$\\{[^}]*\\}|\\$[A-Za-z_][A-Za-z0-9_]*|\\{\\{.*\\}\\}|\\?\\?\\?|(?i)auto");
 
-    private void scalar(ScalarNode key, ScalarNode s, Field f, String path) {
+    private void scalar(ScalarNode key, ScalarNode s, Field f, Object path) {
         String name = key.text();
         String t = s.text();
         if (f.type() != Type.STRING && placeholder(t)) return;
@@ -197,7 +223,7 @@ public final class Binder {
         }
     }
 
-    private void order(ScalarNode key, ScalarNode s, String path) {
+    private void order(ScalarNode key, ScalarNode s, Object path) {
         List<String> dims = new ArrayList<>();
         for (String part : s.text().split("-", -1)) {
             String d = part.trim().toLowerCase(Locale.ROOT);
@@ -217,18 +243,18 @@ public final class Binder {
         values.put(s, List.copyOf(dims));
     }
 
-    private void unit(ScalarNode s, String path, Parsed<?> p) {
+    private void unit(ScalarNode s, Object path, Parsed<?> p) {
         if (p.ok()) { values.put(s, p.value()); return; }
-        findings.add(Finding.of(p.unitProblem() ? "UNIT003" : "SYN002", s.span(), path, p.problem()));
+        findings.add(Finding.of(p.unitProblem() ? "UNIT003" : "SYN002", s.span(), path.toString(), p.problem()));
     }
 
-    private void typeError(ScalarNode s, String path, String message) {
-        findings.add(Finding.of("SYN002", s.span(), path, message));
+    private void typeError(ScalarNode s, Object path, String message) {
+        findings.add(Finding.of("SYN002", s.span(), path.toString(), message));
     }
 
-    private void wrongType(ScalarNode key, Node value, String expected, String path) {
+    private void wrongType(ScalarNode key, Node value, String expected, Object path) {
         String found = value instanceof ScalarNode sc ? "'" + Quantities.shortText(sc.text()) + "'" : value.describe();
-        findings.add(Finding.of("SYN002", value.span(), path, "'" + key.text() + "' must be " + expected + ", found " + found));
+        findings.add(Finding.of("SYN002", value.span(), path.toString(), "'" + key.text() + "' must be " + expected + ", found " + found));
     }
 
     private static String expected(Field f) {

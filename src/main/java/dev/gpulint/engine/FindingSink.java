@@ -13,14 +13,30 @@ public final class FindingSink {
     // synchronized: user rules run on a worker thread that may still be running when they are read
     private final List<Finding> findings = java.util.Collections.synchronizedList(new ArrayList<>());
 
+    /**
+     * The longest message a rule may write. A rule quotes what the manifest says, and a manifest may say
+     * anything: an 8 MiB GPU model name would otherwise be copied whole into every report format.
+     */
+    public static final int MAX_MESSAGE = 2000;
+
+    /** The message, or its start and end around a mark saying how many characters were left out. */
+    static String bounded(String message) {
+        if (message == null || message.length() <= MAX_MESSAGE) return message;
+        int head = MAX_MESSAGE / 2, tail = message.length() - MAX_MESSAGE / 2;
+        if (Character.isHighSurrogate(message.charAt(head - 1))) head--;      // never split a character in two
+        if (Character.isLowSurrogate(message.charAt(tail))) tail++;
+        return message.substring(0, head) + " … (" + String.format(java.util.Locale.ROOT, "%,d", tail - head)
+                + " characters left out) … " + message.substring(tail);
+    }
+
     public void report(String ruleId, Span span, String identity, String message) {
-        findings.add(Finding.of(ruleId, span, identity, message));
+        findings.add(Finding.of(ruleId, span, identity, bounded(message)));
     }
 
     /** With a related location: the second place that explains the finding (e.g. the cluster line a job relies on). */
     public void report(String ruleId, Span span, String identity, String message, Span related, String relatedMessage) {
-        Finding f = Finding.of(ruleId, span, identity, message);
-        if (related != null) f = f.withRelated(related, relatedMessage);
+        Finding f = Finding.of(ruleId, span, identity, bounded(message));
+        if (related != null) f = f.withRelated(related, bounded(relatedMessage));
         findings.add(f);
     }
 
@@ -30,8 +46,8 @@ public final class FindingSink {
      */
     public void reportAs(String ruleId, String level, Span span, String identity, String message, Span related,
                          String relatedMessage) {
-        Finding f = new Finding(ruleId, dev.gpulint.core.Level.parse(level), span, message, List.of(), identity);
-        if (related != null) f = f.withRelated(related, relatedMessage);
+        Finding f = new Finding(ruleId, dev.gpulint.core.Level.parse(level), span, bounded(message), List.of(), identity);
+        if (related != null) f = f.withRelated(related, bounded(relatedMessage));
         findings.add(f);
     }
 

@@ -228,4 +228,16 @@ class HostileInputCliTest {
         assumeTrue(mk.waitFor() == 0, "mkfifo is needed");
         return p;
     }
+
+    @Test
+    void aHugeValueQuotedByARuleIsCutInTheMessage(@TempDir Path dir) throws IOException {
+        String model = "X".repeat(3_000_000);
+        Path f = Files.writeString(dir.resolve("c.yaml"),
+                "kind: cluster\nname: c\nnode_groups:\n  - name: g\n    count: 1\n    gpu: { model: " + model + ", count: 8 }\n");
+        CliTest.Run r = run("--max-file-size", "16 MiB", f.toString());
+        assertEquals(0, r.code(), r.err()); // a warning: below the default --fail-on error
+        assertTrue(r.out().contains("c.yaml:6:19: warning: GPU model 'XXXX"), r.out().substring(0, Math.min(200, r.out().length())));
+        assertTrue(r.out().contains(" characters left out) … "), "the quoted model is cut");
+        assertTrue(r.out().length() < 10_000, "report of " + r.out().length() + " characters");
+    }
 }

@@ -10,22 +10,30 @@ import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.Node;
 import dev.gpulint.tree.ScalarNode;
 import dev.gpulint.core.Span;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.api.lowlevel.Parse;
 import org.snakeyaml.engine.v2.common.ScalarStyle;
+import org.snakeyaml.engine.v2.events.AliasEvent;
+import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.events.NodeEvent;
+import org.snakeyaml.engine.v2.events.ScalarEvent;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
-import org.snakeyaml.engine.v2.nodes.NodeTuple;
-import org.snakeyaml.engine.v2.nodes.SequenceNode;
 
 /**
- * The YAML front end: snakeyaml-engine's compose API (a node graph with marks,
- * no object construction), turned into gpulint's document tree. snakeyaml
- * types never leave this package.
+ * The YAML front end: snakeyaml-engine's parse API (events with marks, no node
+ * graph, no object construction), turned into gpulint's document tree as the
+ * events come: a fleet file's tree is built once, not first as snakeyaml's node
+ * graph. snakeyaml types never leave this package.
  */
 public final class YamlReader {
 
@@ -65,9 +73,11 @@ public final class YamlReader {
         List<Document> foreign = new ArrayList<>();
         boolean manifest = false;
         try {
+            TreeBuilder builder = new TreeBuilder(name, budget);
             int index = 0;
-            for (org.snakeyaml.engine.v2.nodes.Node n : new Compose(settings).composeAllFromString(file.text())) {
-                Node tree = convert(n, name, budget);
+            for (Event event : new Parse(settings).parseString(file.text())) {
+                Node tree = builder.next(event);
+                if (tree == null) continue;
                 if (tree instanceof MappingNode m && (!manifestsOnly || Manifests.isNativeOrNearly(m))) {
                     docs.add(new Document(name, index, m));
                     manifest = true;
@@ -76,6 +86,9 @@ public final class YamlReader {
                 }
                 index++;
             }
+        } catch (UndefinedAlias e) {
+            return new ReadResult(file, List.of(), List.of(syntaxError(e.at, "YAML syntax error: found undefined alias '" + e.anchor
+                    + "': no anchor &" + e.anchor + " comes before it in this document")), true);
         } catch (MarkedYamlEngineException e) {
             Mark mark = e.getProblemMark().or(e::getContextMark).orElse(null);
             Span at = mark == null ? Span.at(name, 1, 1) : point(name, mark);
@@ -126,35 +139,147 @@ public final class YamlReader {
         return Span.at(file, m.getLine() + 1, m.getColumn() + 1);
     }
 
-    private static Span span(String file, org.snakeyaml.engine.v2.nodes.Node n) {
-        Optional<Mark> s = n.getStartMark();
-        Optional<Mark> e = n.getEndMark();
+    /** An alias to an anchor the document has not defined (before it). */
+    private static final class UndefinedAlias extends RuntimeException {
+        final Span at;
+        final String anchor;
+
+        UndefinedAlias(Span at, String anchor) {
+            super(null, null, false, false);
+            this.at = at;
+            this.anchor = anchor;
+        }
+    }
+
+    /**
+     * Builds each document's tree from the parser's events. Every node costs one of the budget; an
+     * alias is a copy of its anchor's tree (each use is a node of its own: the binder keeps a value
+     * per node) and costs its size, so aliases expand to at most the budget's nodes. An alias inside
+     * its own anchor would expand forever: it exhausts the budget at once.
+     */
+    private static final class TreeBuilder {
+        private final String file;
+        private final int[] budget;
+        private final Map<String, Node> anchors = new HashMap<>();
+        private final Set<String> open = new HashSet<>();
+        private final ArrayDeque<Frame> stack = new ArrayDeque<>();
+        private Node root;
+
+        /** A mapping or sequence whose end has not come yet. */
+        private static final class Frame {
+            final boolean mapping;
+            final String anchor;
+            final Mark start;
+            final List<MappingNode.Entry> entries = new ArrayList<>();
+            final List<Node> items = new ArrayList<>();
+            Node key;
+
+            Frame(boolean mapping, String anchor, Mark start) {
+                this.mapping = mapping;
+                this.anchor = anchor;
+                this.start = start;
+            }
+        }
+
+        TreeBuilder(String file, int[] budget) {
+            this.file = file;
+            this.budget = budget;
+        }
+
+        /** Takes one event; returns a document's root when the event ends a document, else null. */
+        Node next(Event e) {
+            switch (e.getEventId()) {
+                case DocumentStart -> { root = null; anchors.clear(); open.clear(); stack.clear(); }
+                case DocumentEnd -> {
+                    Node done = root;
+                    root = null;
+                    return done;
+                }
+                case Scalar -> {
+                    ScalarEvent sc = (ScalarEvent) e;
+                    spend(1);
+                    add(anchored(sc, new ScalarNode(sc.getValue(), sc.getScalarStyle() != ScalarStyle.PLAIN,
+                            span(file, e.getStartMark(), e.getEndMark()))));
+                }
+                case MappingStart, SequenceStart -> {
+                    spend(1);
+                    String anchor = anchorOf(e);
+                    if (anchor != null) open.add(anchor);
+                    stack.push(new Frame(e.getEventId() == Event.ID.MappingStart, anchor, e.getStartMark().orElse(null)));
+                }
+                case MappingEnd, SequenceEnd -> {
+                    Frame f = stack.pop();
+                    Span sp = span(file, Optional.ofNullable(f.start), e.getEndMark());
+                    Node n = f.mapping ? new MappingNode(f.entries, sp) : new ListNode(f.items, sp);
+                    if (f.anchor != null) {
+                        open.remove(f.anchor);
+                        anchors.put(f.anchor, n);
+                    }
+                    add(n);
+                }
+                case Alias -> {
+                    String anchor = ((AliasEvent) e).getAlias().getValue();
+                    if (open.contains(anchor)) throw new TooManyNodes();
+                    Node target = anchors.get(anchor);
+                    if (target == null) throw new UndefinedAlias(span(file, e.getStartMark(), e.getStartMark()), anchor);
+                    add(copy(target));
+                }
+                default -> { }
+            }
+            return null;
+        }
+
+        private void spend(int nodes) {
+            budget[0] -= nodes;
+            if (budget[0] < 0) throw new TooManyNodes();
+        }
+
+        private static String anchorOf(Event e) {
+            return ((NodeEvent) e).getAnchor().map(a -> a.getValue()).orElse(null);
+        }
+
+        private Node anchored(Event e, Node n) {
+            String anchor = anchorOf(e);
+            if (anchor != null) anchors.put(anchor, n);
+            return n;
+        }
+
+        private void add(Node n) {
+            Frame top = stack.peek();
+            if (top == null) { root = n; return; }
+            if (!top.mapping) { top.items.add(n); return; }
+            if (top.key == null) { top.key = n; return; }
+            ScalarNode k = top.key instanceof ScalarNode sk ? sk
+                    : new ScalarNode("<" + top.key.describe() + " as a key>", true, top.key.span());
+            top.entries.add(new MappingNode.Entry(k, n));
+            top.key = null;
+        }
+
+        /** A fresh copy of an anchor's tree, one budget unit per node. */
+        private Node copy(Node n) {
+            spend(1);
+            if (n instanceof MappingNode m) {
+                List<MappingNode.Entry> entries = new ArrayList<>(m.entries().size());
+                for (MappingNode.Entry en : m.entries()) {
+                    spend(1);
+                    entries.add(new MappingNode.Entry(en.key(), copy(en.value())));
+                }
+                return new MappingNode(entries, m.span());
+            }
+            if (n instanceof ListNode l) {
+                List<Node> items = new ArrayList<>(l.items().size());
+                for (Node item : l.items()) items.add(copy(item));
+                return new ListNode(items, l.span());
+            }
+            ScalarNode sc = (ScalarNode) n;
+            return new ScalarNode(sc.text(), sc.quoted(), sc.span());
+        }
+    }
+
+    private static Span span(String file, Optional<Mark> s, Optional<Mark> e) {
         if (s.isEmpty()) return Span.at(file, 1, 1);
         Mark start = s.get();
         Mark end = e.orElse(start);
         return new Span(file, start.getLine() + 1, start.getColumn() + 1, end.getLine() + 1, end.getColumn() + 1);
-    }
-
-    private static Node convert(org.snakeyaml.engine.v2.nodes.Node n, String file, int[] budget) {
-        if (--budget[0] < 0) throw new TooManyNodes();
-        Span sp = span(file, n);
-        if (n instanceof org.snakeyaml.engine.v2.nodes.MappingNode m) {
-            List<MappingNode.Entry> entries = new ArrayList<>();
-            for (NodeTuple t : m.getValue()) {
-                Node key = convert(t.getKeyNode(), file, budget);
-                ScalarNode k = key instanceof ScalarNode sk ? sk
-                        : new ScalarNode("<" + key.describe() + " as a key>", true, key.span());
-                entries.add(new MappingNode.Entry(k, convert(t.getValueNode(), file, budget)));
-            }
-            return new MappingNode(entries, sp);
-        }
-        if (n instanceof SequenceNode s) {
-            List<Node> items = new ArrayList<>();
-            for (org.snakeyaml.engine.v2.nodes.Node item : s.getValue()) items.add(convert(item, file, budget));
-            return new ListNode(items, sp);
-        }
-        org.snakeyaml.engine.v2.nodes.ScalarNode sc = (org.snakeyaml.engine.v2.nodes.ScalarNode) n;
-        boolean quoted = sc.getScalarStyle() != ScalarStyle.PLAIN;
-        return new ScalarNode(sc.getValue(), quoted, sp);
     }
 }

@@ -82,6 +82,17 @@ public final class Main implements Callable<Integer> {
 
     @Override public Integer call() { return OK; }
 
+    /** The checkout GitHub Actions annotates ({@code GITHUB_WORKSPACE}), when it is set to a path. */
+    static java.nio.file.Path githubWorkspace(java.util.function.UnaryOperator<String> env) {
+        String w = env.apply("GITHUB_WORKSPACE");
+        if (w == null || w.isBlank()) return null;
+        try {
+            return java.nio.file.Path.of(w);
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
+    }
+
     static String version() {
         try (InputStream in = Main.class.getClassLoader().getResourceAsStream("gpulint-version.properties")) {
             Properties p = new Properties();
@@ -247,7 +258,7 @@ public final class Main implements Callable<Integer> {
                 case text -> new TextRenderer(rules, useColor, !quiet);
                 case json -> new JsonRenderer(rules, version());
                 case sarif -> new SarifRenderer(rules, version()).category(sarifCategory).helpUriBase(helpUriBase);
-                case github -> new dev.gpulint.report.GithubRenderer(rules, !quiet);
+                case github -> new dev.gpulint.report.GithubRenderer(rules, !quiet, githubWorkspace(env));
                 case junit -> new dev.gpulint.report.JunitRenderer(rules, workingDir);
                 case gitlab -> new dev.gpulint.report.GitlabRenderer(workingDir);
             };

@@ -17,13 +17,24 @@ import java.io.Writer;
 public final class GithubRenderer implements Renderer {
     private final RuleCatalog rules;
     private final boolean summary;
+    private final java.nio.file.Path workspace;
 
-    public GithubRenderer(RuleCatalog rules) { this(rules, true); }
+    public GithubRenderer(RuleCatalog rules) { this(rules, true, null); }
 
-    /** @param summary whether the closing count line is written (not with --quiet: findings only) */
-    public GithubRenderer(RuleCatalog rules, boolean summary) {
+    /**
+     * @param summary whether the closing count line is written (not with --quiet: findings only)
+     * @param workspace the checkout's root ({@code GITHUB_WORKSPACE}): GitHub places an annotation by its
+     *     path from there, so a run from a subfolder still annotates the right file; null keeps the paths
+     *     as given (relative to the working directory)
+     */
+    public GithubRenderer(RuleCatalog rules, boolean summary, java.nio.file.Path workspace) {
         this.rules = rules;
         this.summary = summary;
+        this.workspace = workspace == null ? null : workspace.toAbsolutePath().normalize();
+    }
+
+    private String path(String file) {
+        return workspace == null ? file : ReportPaths.relative(workspace, file);
     }
 
     @Override
@@ -32,7 +43,7 @@ public final class GithubRenderer implements Renderer {
             if (f.suppressed()) continue;
             String command = switch (f.level()) { case ERROR -> "error"; case WARNING -> "warning"; case NOTE -> "notice"; };
             String title = f.ruleId() + rules.get(f.ruleId()).map(r -> " " + r.name()).orElse("");
-            out.write("::" + command + " file=" + property(f.span().file()) + ",line=" + f.span().startLine()
+            out.write("::" + command + " file=" + property(path(f.span().file())) + ",line=" + f.span().startLine()
                     + ",col=" + f.span().startColumn() + ",endLine=" + f.span().endLine()
                     + ",endColumn=" + f.span().endColumn() + ",title=" + property(title) + "::" + data(message(f)) + "\n");
         }
@@ -48,7 +59,7 @@ public final class GithubRenderer implements Renderer {
         StringBuilder sb = new StringBuilder(Visible.of(f.message()));
         if (!f.related().isEmpty()) {
             Finding.Related r = f.related().get(0);
-            sb.append("\nrelated: ").append(Visible.of(r.span().file())).append(':').append(r.span().startLine()).append(':')
+            sb.append("\nrelated: ").append(Visible.of(path(r.span().file()))).append(':').append(r.span().startLine()).append(':')
               .append(r.span().startColumn()).append(": ").append(Visible.of(r.message()));
             if (f.related().size() > 1) sb.append(" (and ").append(f.related().size() - 1).append(" more)");
         }

@@ -46,4 +46,20 @@ class GithubRendererTest {
                 + "%0Ahelp: remove the variable once the problem it worked around is solved; see `gpulint explain NCCL007`",
                 out.substring(0, out.indexOf('\n')));
     }
+
+    @Test
+    void pathsAreFromTheWorkspaceGitHubAnnotatesNotFromTheWorkingDirectory() throws IOException {
+        java.nio.file.Path ws = java.nio.file.Path.of("/checkout").toAbsolutePath();
+        String inside = ws.resolve("infra/jobs/j.yaml").toString();
+        Finding f = Finding.of("PAR002", new Span(inside, 4, 7, 4, 9), "x", "tp=16 spans 2 nodes").withLevel(Level.ERROR)
+                .withRelated(new Span(ws.resolve("infra/c.yaml").toString(), 5, 3, 5, 9), "the NVLink domain is 8 GPUs");
+        Finding outside = Finding.of("PAR002", new Span("/elsewhere/k.yaml", 1, 1, 1, 2), "y", "m").withLevel(Level.ERROR);
+        StringWriter w = new StringWriter();
+        new GithubRenderer(RuleCatalog.builtIn(), false, ws).render(new LintResult(List.of(f, outside), List.of(inside), false), w);
+        String[] lines = w.toString().split("\n");
+        assertEquals(2, lines.length, w.toString());
+        assertEquals(true, lines[0].startsWith("::error file=infra/jobs/j.yaml,line=4,col=7,"), lines[0]);
+        assertEquals(true, lines[0].contains("%0Arelated: infra/c.yaml:5:3: "), lines[0]);
+        assertEquals(true, lines[1].startsWith("::error file=/elsewhere/k.yaml,line=1,"), "a file outside the workspace keeps its path: " + lines[1]);
+    }
 }

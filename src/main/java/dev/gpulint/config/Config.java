@@ -49,8 +49,13 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
 
     /** What configuration {@code evidence} says a captured tool output in {@code displayPath} belongs to: the first matching entry. */
     public java.util.Optional<dev.gpulint.spec.EvidenceLink> evidenceLink(String displayPath) {
+        return evidenceLink(Path.of(displayPath));
+    }
+
+    /** The same for a file's path (a relative one is taken from the working directory). */
+    public java.util.Optional<dev.gpulint.spec.EvidenceLink> evidenceLink(Path file) {
         if (evidence.isEmpty()) return java.util.Optional.empty();
-        Path rel = relative(Path.of(displayPath));
+        Path rel = relative(file);
         for (EvidenceEntries.Entry e : evidence) if (matchesOrAbove(e.matcher(), rel)) return java.util.Optional.of(e.link());
         return java.util.Optional.empty();
     }

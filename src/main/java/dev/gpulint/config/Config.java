@@ -33,7 +33,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                      java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
                      List<ParamSetting> params, dev.gpulint.catalog.Catalog catalog, List<Finding> problems,
                      List<JobCluster> jobClusters, Map<String, dev.gpulint.core.Span> valueSpans,
-                     List<EvidenceEntries.Entry> evidence) {
+                     List<EvidenceEntry> evidence) {
 
     public Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
                   java.util.Map<String, RuleSetting> rules, List<String> rulePaths, List<ParamSetting> params,
@@ -49,9 +49,14 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
 
     /** What configuration {@code evidence} says a captured tool output in {@code displayPath} belongs to: the first matching entry. */
     public java.util.Optional<dev.gpulint.spec.EvidenceLink> evidenceLink(String displayPath) {
+        return evidenceLink(Path.of(displayPath));
+    }
+
+    /** The same for a file's path (a relative one is taken from the working directory). */
+    public java.util.Optional<dev.gpulint.spec.EvidenceLink> evidenceLink(Path file) {
         if (evidence.isEmpty()) return java.util.Optional.empty();
-        Path rel = relative(Path.of(displayPath));
-        for (EvidenceEntries.Entry e : evidence) if (matchesOrAbove(e.matcher(), rel)) return java.util.Optional.of(e.link());
+        Path rel = relative(file);
+        for (EvidenceEntry e : evidence) if (matchesOrAbove(e.matcher(), rel)) return java.util.Optional.of(e.link());
         return java.util.Optional.empty();
     }
 
@@ -60,6 +65,9 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
 
     /** A {@code job_clusters} entry: jobs of other formats in files matching {@code files} run on this cluster. */
     public record JobCluster(String files, PathMatcher matcher, String cluster, String nodeGroup, dev.gpulint.core.Span at) {}
+
+    /** An {@code evidence} entry: captured tool outputs in files matching {@code files} belong to {@code link}. */
+    public record EvidenceEntry(String files, PathMatcher matcher, dev.gpulint.spec.EvidenceLink link) {}
 
     public Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
                   java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
@@ -178,7 +186,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         List<PathMatcher> exclude = new ArrayList<>();
         List<JobCluster> jobClusters = new ArrayList<>();
         Map<String, dev.gpulint.core.Span> spans = new java.util.HashMap<>();
-        List<EvidenceEntries.Entry> evidence = new ArrayList<>();
+        List<EvidenceEntry> evidence = new ArrayList<>();
         for (var doc : r.documents()) {
             ConfigInput.duplicates(doc.root(), display, problems);
             for (MappingNode.Entry e : doc.root().entries()) {
@@ -194,8 +202,8 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                     });
                     case "thresholds" -> ParamSettings.thresholds(e, display, problems, params);
                     case "params" -> ParamSettings.params(e, display, problems, params);
-                    case "job_clusters" -> JobClusters.read(e, display, problems, jobClusters);
-                    case "evidence" -> EvidenceEntries.read(e, display, problems, evidence);
+                    case "job_clusters" -> FileEntries.jobClusters(e, display, problems, jobClusters);
+                    case "evidence" -> FileEntries.evidence(e, display, problems, evidence);
                     case "catalog" -> catalog = catalog(e, display, text, problems);
                     case "exclude" -> strings(e, display, problems).forEach(n -> {
                         PathMatcher m = ConfigInput.glob(n.text(), n, key, problems);

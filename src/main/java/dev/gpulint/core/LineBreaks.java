@@ -17,6 +17,16 @@ public final class LineBreaks {
         return out;
     }
 
+    /**
+     * Where line {@code k} (from 0) of {@code s} ends: the offset of its line break ({@code \r\n} counted
+     * from its {@code \r}), or the text's length for the last line; {@code starts} is {@link #starts}'s.
+     */
+    public static int end(String s, int[] starts, int k) {
+        if (k + 1 >= starts.length) return s.length();
+        int brk = starts[k + 1] - 1;
+        return s.charAt(brk) == '\n' && brk > starts[k] && s.charAt(brk - 1) == '\r' ? brk - 1 : brk;
+    }
+
     /** Whether the character at {@code i} ends a line (the \r of a \r\n does not: its \n does). */
     public static boolean endsLine(String s, int i) {
         char c = s.charAt(i);

@@ -7,7 +7,8 @@ import dev.gpulint.core.Span;
  * each with the first line that shows it, beside what the linked node group declares.
  */
 public record NcclLogFact(String file, int socketLines, Span socketSpan, int ibLines, int shmChannels, Span shmSpan,
-                          int netChannels, int gdrChannels, Span netSpan, int maxNodes, boolean linked, String cluster,
+                          int netChannels, int gdrChannels, Span netSpan, int anyNetChannels, Span anyNetSpan, String anyNetVia,
+                          int maxNodes, boolean linked, String cluster,
                           String nodeGroup, boolean rdma, String fabric, boolean nvlink, boolean gdrDeclared,
                           Span declaredSpan) {
     /** The log's file. */
@@ -28,6 +29,12 @@ public record NcclLogFact(String file, int socketLines, Span socketSpan, int ibL
     public int getGdrChannels() { return gdrChannels; }
     /** The first NET/IB channel without /GDRDMA; null when none. */
     public Span getNetSpan() { return netSpan; }
+    /** Channels "via NET/..." of any network: IB verbs with or without /GDRDMA, Socket, a plugin's (send and receive sides). */
+    public int getAnyNetChannels() { return anyNetChannels; }
+    /** The first of them; null when none. */
+    public Span getAnyNetSpan() { return anyNetSpan; }
+    /** The path of the first of them as printed after "via" (NET/IB/0/GDRDMA); "" when none. */
+    public String getAnyNetVia() { return anyNetVia; }
     /** The most nodes a communicator's init line states (NCCL 2.19+ "nNodes"); -1 when none does. */
     public int getMaxNodes() { return maxNodes; }
     /** The log belongs to a node group (EvidenceFact). */

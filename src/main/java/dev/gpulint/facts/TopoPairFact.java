@@ -5,10 +5,11 @@ import dev.gpulint.core.Span;
 /**
  * Two GPUs of an nvidia-smi topo -m matrix (each pair once, the cell of the lower-numbered GPU's
  * row) and how they are joined: the cell as printed (NV18, SYS, NODE, PHB, PXB, PIX) and its
- * NVLink count, beside what the node group declares and the matrix's other pairs.
+ * NVLink count, beside the most each of the two GPUs shows to any GPU, what the node group declares
+ * and the matrix's other pairs.
  */
-public record TopoPairFact(String file, String gpuA, String gpuB, String cell, int nvlinks, Span span, boolean linked,
-                           String cluster, String nodeGroup, boolean nvswitch, String gpu, int expectedLinks,
+public record TopoPairFact(String file, String gpuA, String gpuB, String cell, int nvlinks, Span span, int linksA, int linksB,
+                           boolean linked, String cluster, String nodeGroup, boolean nvswitch, String gpu, int expectedLinks,
                            int maxLinks, boolean allPairsNvlink, Span declaredSpan) {
     /** The matrix's file. */
     public String getFile() { return file; }
@@ -22,6 +23,10 @@ public record TopoPairFact(String file, String gpuA, String gpuB, String cell, i
     public int getNvlinks() { return nvlinks; }
     /** Where the cell is written. */
     public Span getSpan() { return span; }
+    /** The most NVLinks the first GPU shows to any GPU of the matrix (TopoGpuFact links). */
+    public int getLinksA() { return linksA; }
+    /** The most NVLinks the second GPU shows to any GPU of the matrix (TopoGpuFact links). */
+    public int getLinksB() { return linksB; }
     /** The matrix belongs to a node group (EvidenceFact). */
     public boolean isLinked() { return linked; }
     /** Its cluster; "" when not linked. */

@@ -159,6 +159,10 @@ public final class Project {
                 .jobPlacement(f -> {
                     Path file = where.absolute(f);
                     return file == null ? java.util.Optional.empty() : config.placement(file);
+                })
+                .evidenceLinks(f -> {
+                    Path file = where.absolute(f);
+                    return file == null ? java.util.Optional.empty() : config.evidenceLink(file);
                 });
         // a job's cluster among no linted file is looked for in the project, when the run lies inside it
         // (never from the file system's root: that is no project)

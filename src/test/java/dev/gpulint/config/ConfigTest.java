@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Span;
 import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.spec.EvidenceLink;
 import dev.gpulint.spec.JobPlacement;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -183,6 +184,45 @@ class ConfigTest {
                 "cfg.yaml:4:5 SYN002 entry 3 of 'job_clusters' in cfg.yaml must be a mapping { files: GLOB, cluster: NAME }."),
                 problems(c.problems()));
         assertEquals(List.of(), c.jobClusters());
+    }
+
+    @Test
+    void evidenceEntriesLinkFilesToAClusterNodeGroupOrJobFirstMatchFirst() throws IOException {
+        Config c = load("evidence:\n  - { files: \"nodes/*.topo-m.txt\", cluster: hgx, node_group: h100 }\n"
+                + "  - files: \"runs/**\"\n    job: llama-pretrain\n  - { files: \"**/*.log\", cluster: eth-pod }\n");
+        assertEquals(List.of(), c.problems());
+        assertEquals(Optional.of(new EvidenceLink("hgx", "h100", null, new Span("cfg.yaml", 2, 45, 2, 48))),
+                c.evidenceLink(dir.resolve("nodes/n01.topo-m.txt").toString()));
+        assertEquals(Optional.of(new EvidenceLink(null, null, "llama-pretrain", new Span("cfg.yaml", 4, 10, 4, 24))),
+                c.evidenceLink(dir.resolve("runs/17/train.log").toString()), "the first matching entry wins");
+        assertEquals(Optional.of(new EvidenceLink("eth-pod", null, null, new Span("cfg.yaml", 5, 35, 5, 42))),
+                c.evidenceLink(dir.resolve("other/train.log")));
+        assertEquals(Optional.empty(), c.evidenceLink(dir.resolve("other/n01.topo-m.txt").toString()));
+    }
+
+    @Test
+    void badEvidenceEntriesAreReported() throws IOException {
+        Config c = load("evidence:\n  - { files: \"a/*\", clutser: hgx }\n  - { files: \"b/*\", cluster: hgx, job: j }\n"
+                + "  - { files: \"c/*\", job: j, node_group: g }\n  - job: j\n  - just-a-string\n  - { files: \"{d,\", job: j }\n"
+                + "  - { files: \"e/*\", job: j, owner: me }\n");
+        assertEquals(List.of(
+                "cfg.yaml:2:21 SYN002 unknown key 'clutser' in entry 1 of 'evidence'; did you mean 'cluster'?",
+                "cfg.yaml:2:5 SYN002 entry 1 of 'evidence' in cfg.yaml needs 'files' (a glob) and either 'cluster' (with an optional "
+                        + "'node_group') or 'job'.",
+                "cfg.yaml:3:5 SYN002 entry 2 of 'evidence' in cfg.yaml needs 'files' (a glob) and either 'cluster' (with an optional "
+                        + "'node_group') or 'job'.",
+                "cfg.yaml:4:5 SYN002 entry 3 of 'evidence' in cfg.yaml needs 'files' (a glob) and either 'cluster' (with an optional "
+                        + "'node_group') or 'job'.",
+                "cfg.yaml:5:5 SYN002 entry 4 of 'evidence' in cfg.yaml needs 'files' (a glob) and either 'cluster' (with an optional "
+                        + "'node_group') or 'job'.",
+                "cfg.yaml:6:5 SYN002 entry 5 of 'evidence' in cfg.yaml must be a mapping { files: GLOB, cluster: NAME } or "
+                        + "{ files: GLOB, job: NAME }.",
+                "cfg.yaml:7:14 SYN002 '{d,' in 'evidence' is not a valid glob",
+                "cfg.yaml:8:29 SYN002 unknown key 'owner' in entry 7 of 'evidence'; valid keys: files, cluster, node_group, job."),
+                problems(c.problems()).stream().map(p -> p.replaceFirst("(is not a valid glob).*", "$1")).toList());
+        assertEquals(Optional.empty(), c.evidenceLink(dir.resolve("e/x.log").toString()), "an entry with an unknown key links nothing");
+        assertEquals(List.of("cfg.yaml:2:3 SYN002 'evidence' in cfg.yaml must be a list of { files: GLOB, cluster: NAME, "
+                + "node_group: NAME } or { files: GLOB, job: NAME }."), problems(load("evidence:\n  files: a/*\n").problems()));
     }
 
     @Test

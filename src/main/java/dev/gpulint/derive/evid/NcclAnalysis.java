@@ -60,10 +60,16 @@ final class NcclAnalysis {
                 basis, t.nvlinkPerDirection(), Math.max(t.rdmaNics(), 0), Math.max(t.nicGbps(), 0), t.gpuModel(), t.declaredSpan()));
     }
 
+    /** A channel path through NCCL's network transport, of any network (NET/IB/0/GDRDMA, NET/Socket/1, NET/<plugin>). */
+    private static boolean isNet(String via) {
+        return via.equals("NET") || via.startsWith("NET/");
+    }
+
     static void log(Evidence.NcclLog l, Target t, Facts out) {
         Map<String, Integer> c = l.counts();
         int socket = c.getOrDefault("NET_SOCKET", 0), ib = c.getOrDefault("NET_IB", 0);
         Span socketSpan = null, shmSpan = null, netSpan = null;
+        Evidence.LogLine firstNet = null;
         for (Evidence.LogLine x : l.lines()) {
             if (x.what().equals("USING_NETWORK")) {
                 if (x.detail().equals("Socket")) socket++;
@@ -74,6 +80,7 @@ final class NcclAnalysis {
             if (x.what().equals("CHANNEL")) {
                 if (x.detail().startsWith("SHM") && shmSpan == null) shmSpan = x.span();
                 if (x.detail().startsWith("NET/IB/") && !x.detail().endsWith("/GDRDMA") && netSpan == null) netSpan = x.span();
+                if (isNet(x.detail()) && firstNet == null) firstNet = x;
             }
             if (x.what().equals("WARN")) {
                 out.add(new EvidenceLineFact(l.file(), "NCCL_WARN", x.detail(), x.span(), "", -1, false, 0, 0, t.linked(), t.nvlink()));
@@ -81,7 +88,11 @@ final class NcclAnalysis {
         }
         int gdr = c.getOrDefault("CHANNEL:NET/IB/GDRDMA", 0);
         int net = c.getOrDefault("CHANNEL:NET/IB", 0) + gdr;
+        int anyNet = 0;
+        for (Map.Entry<String, Integer> e : c.entrySet()) {
+            if (e.getKey().startsWith("CHANNEL:") && isNet(e.getKey().substring("CHANNEL:".length()))) anyNet += e.getValue();
+        }
         out.add(new NcclLogFact(l.file(), socket, socketSpan, ib, c.getOrDefault("CHANNEL:SHM", 0), shmSpan, net, gdr, netSpan,
-                l.maxNodes(), t.linked(), t.cluster(), t.group(), t.rdma(), t.fabric(), t.nvlink(), t.gdr(), t.declaredSpan()));
+                anyNet, firstNet == null ? null : firstNet.span(), firstNet == null ? "" : firstNet.detail(), l.maxNodes(), t.linked(), t.cluster(), t.group(), t.rdma(), t.fabric(), t.nvlink(), t.gdr(), t.declaredSpan()));
     }
 }

@@ -1,15 +1,18 @@
 package dev.gpulint.derive.evid;
 
 import dev.gpulint.derive.Facts;
+import dev.gpulint.facts.TopoGpuFact;
 import dev.gpulint.facts.TopoNicFact;
 import dev.gpulint.facts.TopoPairFact;
 import dev.gpulint.read.evidence.Evidence;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * An nvidia-smi topo -m matrix: each GPU pair's link (NVLink count, or the PCIe path), and each
- * GPU's nearest NIC with the kind of path to it.
+ * An nvidia-smi topo -m matrix: each GPU's NVLinks (the most and fewest it shows to another GPU),
+ * each GPU pair's link (NVLink count, or the PCIe path), and each GPU's nearest NIC with the kind
+ * of path to it.
  */
 final class TopologyAnalysis {
     /** PCIe path kinds, nearest first (nvidia-smi's legend); SOC is the old name of SYS. */
@@ -29,21 +32,39 @@ final class TopologyAnalysis {
         int n = d.size();
         int max = 0;
         boolean all = true;
+        // each GPU's own links: the most it shows to any other GPU; and the fewest
+        int[] most = new int[n], fewest = new int[n];
+        java.util.Arrays.fill(fewest, Integer.MAX_VALUE);
         for (int i = 0; i < n; i++) {
-            for (int j = i + 1; j < n; j++) {
-                if (!d.get(i).gpu() || !d.get(j).gpu()) continue;
+            if (!d.get(i).gpu()) continue;
+            for (int j = 0; j < n; j++) {
+                if (j == i || !d.get(j).gpu()) continue;
                 int links = nvlinks(m.cell(i, j).text());
-                max = Math.max(max, links);
-                if (links == 0) all = false;
+                most[i] = Math.max(most[i], links);
+                fewest[i] = Math.min(fewest[i], links);
+                if (j > i) {
+                    max = Math.max(max, links);
+                    if (links == 0) all = false;
+                }
             }
+        }
+        int index = 0;
+        for (int i = 0; i < n; i++) {
+            if (!d.get(i).gpu()) continue;
+            List<String> cells = new ArrayList<>();
+            for (int j = 0; j < n; j++) if (j != i && d.get(j).gpu()) cells.add(d.get(j).name() + " " + m.cell(i, j).text());
+            out.add(new TopoGpuFact(m.file(), d.get(i).name(), index++, d.get(i).span(), most[i], cells.isEmpty() ? 0 : fewest[i], cells,
+                    cells.size(), t.linked(), t.cluster(), t.group(), t.nvswitch(), t.gpuModel(), t.expectedLinks(), max, all,
+                    t.nvlinkSpan()));
         }
         for (int i = 0; i < n; i++) {
             if (!d.get(i).gpu()) continue;
             for (int j = i + 1; j < n; j++) {
                 if (!d.get(j).gpu()) continue;
                 Evidence.Word c = m.cell(i, j);
-                out.add(new TopoPairFact(m.file(), d.get(i).name(), d.get(j).name(), c.text(), nvlinks(c.text()), c.span(), t.linked(),
-                        t.cluster(), t.group(), t.nvswitch(), t.gpuModel(), t.expectedLinks(), max, all, t.nvlinkSpan()));
+                out.add(new TopoPairFact(m.file(), d.get(i).name(), d.get(j).name(), c.text(), nvlinks(c.text()), c.span(), most[i],
+                        most[j], t.linked(), t.cluster(), t.group(), t.nvswitch(), t.gpuModel(), t.expectedLinks(), max, all,
+                        t.nvlinkSpan()));
             }
             int best = -1, bestDistance = Integer.MAX_VALUE, nics = 0;
             for (int j = 0; j < n; j++) {

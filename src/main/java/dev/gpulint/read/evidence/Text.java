@@ -1,5 +1,6 @@
 package dev.gpulint.read.evidence;
 
+import dev.gpulint.core.LineBreaks;
 import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,17 +16,13 @@ final class Text {
 
     private Text() {}
 
-    /** The file's lines, each cut to {@link #MAX_LINE}; the line separator is dropped. */
+    /** The file's lines, each cut to {@link #MAX_LINE}; line breaks are gpulint's ({@link LineBreaks}) and dropped. */
     static List<String> lines(String text) {
-        List<String> out = new ArrayList<>();
-        int start = 0, n = text.length();
-        while (start <= n) {
-            int end = start;
-            while (end < n && text.charAt(end) != '\n' && text.charAt(end) != '\r') end++;
-            String line = text.substring(start, Math.min(end, start + MAX_LINE));
-            out.add(blankEscapes(line));
-            if (end >= n) break;
-            start = end + (text.charAt(end) == '\r' && end + 1 < n && text.charAt(end + 1) == '\n' ? 2 : 1);
+        int[] starts = LineBreaks.starts(text);
+        List<String> out = new ArrayList<>(starts.length);
+        for (int k = 0; k < starts.length; k++) {
+            int start = starts[k];
+            out.add(blankEscapes(text.substring(start, Math.min(LineBreaks.end(text, starts, k), start + MAX_LINE))));
         }
         return out;
     }

@@ -55,6 +55,24 @@ class EvidenceReaderTest {
     }
 
     @Test
+    void linesEndAtLfCrLfAndALoneCrAsEverySpanOfGpulintCountsThem() {
+        assertEquals(List.of("a", "b", "c", "", "d", ""), Text.lines("a\nb\r\nc\r\rd\n"));
+        assertEquals(List.of(""), Text.lines(""));
+        assertEquals(List.of("x", ""), Text.lines("x\r"));
+        assertEquals(List.of("x", "y"), Text.lines("x\r\ny"));
+        List<String> cut = Text.lines("y".repeat(Text.MAX_LINE + 10) + "\r\nz");
+        assertEquals(List.of(Text.MAX_LINE, 1), cut.stream().map(String::length).toList(), "a long line is cut, the next one kept");
+        for (String eol : List.of("\r\n", "\r")) {
+            Evidence.Topology t = (Evidence.Topology) read("n.topo-m.txt", TOPO.replace("\n", eol)).evidence().get(0);
+            assertEquals("NV12", t.cell(0, 1).text());
+            assertEquals(2, t.cell(0, 1).span().startLine());
+            assertEquals(10, t.cell(0, 1).span().startColumn());
+            assertEquals(3, t.cell(1, 2).span().startLine());
+            assertEquals("mlx5_0", t.nicNames().get("NIC0"));
+        }
+    }
+
+    @Test
     void aShortRowIsSyn001AtItsLine() {
         ReadResult r = read("n.topo-m.txt", TOPO.replace("GPU1\tNV12\t X \tSYS\t32-63\t1\t\tN/A", "GPU1\tNV12"));
         assertEquals(1, r.problems().size());

@@ -1,0 +1,120 @@
+package dev.gpulint.lint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.config.Config;
+import dev.gpulint.core.Finding;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.read.evidence.EvidenceReader;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A folder walk takes a .txt or .log file only when its head shows a tool output gpulint reads
+ * (docs/evidence.md), whatever its name; other text files are skipped without a word; and the
+ * decision reads at most {@link EvidenceReader#SNIFF_CHARS} bytes of a file, however large.
+ */
+class DiscoveryEvidenceTest {
+
+    @TempDir Path dir;
+
+    static final String MATRIX = String.join("\n",
+            "\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID",
+            "GPU0\t X \tNV12\tPXB\t0-31\t0\t\tN/A",
+            "GPU1\tNV12\t X \tSYS\t32-63\t1\t\tN/A",
+            "NIC0\tPXB\tSYS\t X ",
+            "",
+            "Legend:",
+            "",
+            "  X    = Self",
+            "");
+
+    static final String NCCL_LINE = "node01:4100:4180 [0] NCCL INFO Using network IB\n";
+
+    private Path write(String name, String text) throws IOException {
+        Path p = dir.resolve(name);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, text, StandardCharsets.UTF_8);
+        return p;
+    }
+
+    /** What a walk of the folder takes, as display paths, and what it reports. */
+    private record Walked(List<String> files, List<Finding> problems) {}
+
+    private Walked walk() {
+        Discovery d = new Discovery(Config.none(), dir);
+        d.add(".");
+        return new Walked(d.files().stream().map(SourceFile::displayPath).toList(), d.problems());
+    }
+
+    /**
+     * A file of {@code size} bytes that starts with {@code head}; the rest is a hole of zero bytes, which
+     * takes no disk on a file system with sparse files (ext4, XFS, APFS, tmpfs); the test is skipped on one
+     * that refuses it.
+     */
+    private Path sized(String name, String head, long size) throws IOException {
+        Path p = write(name, head);
+        try (RandomAccessFile f = new RandomAccessFile(p.toFile(), "rw")) {
+            f.setLength(size);
+        } catch (IOException e) {
+            Assumptions.abort("the file system holds no sparse file of " + size + " bytes: " + e.getMessage());
+        }
+        return p;
+    }
+
+    @Test
+    void aTopologyCaptureNamedPlainlyIsLintedAndOtherTextIsSkippedQuietly() throws IOException {
+        write("x.txt", MATRIX);
+        write("README.txt", "How to capture the evidence of a node\n\nRun nvidia-smi topo -m on GPU0's host and keep the output.\n");
+        write("build.log", "[INFO] Scanning for projects...\n[INFO] BUILD SUCCESS\n[INFO] Total time:  2.031 s\n");
+        write("requirements.txt", "torch==2.3.1\nnumpy\n");
+        Walked w = walk();
+        assertEquals(List.of("x.txt"), w.files());
+        assertEquals(List.of(), w.problems());
+    }
+
+    @Test
+    void anNcclLogIsTakenByItsLinesAmongTheProgramsOtherOutput() throws IOException {
+        write("logs/run-17.log", "step 1 loss 2.31\n" + NCCL_LINE + "step 2 loss 2.29\n");
+        write("logs/run-18.log", "step 1 loss 2.31\nNCCL INFO without its host:pid:tid prefix is no NCCL debug line\n");
+        Walked w = walk();
+        assertEquals(List.of("logs/run-17.log"), w.files());
+        assertEquals(List.of(), w.problems());
+    }
+
+    @Test
+    void aSignatureBeyondTheSniffedHeadIsNotSeen() throws IOException {
+        StringBuilder chatter = new StringBuilder();
+        while (chatter.length() <= EvidenceReader.SNIFF_CHARS) chatter.append("step 1 loss 2.31 lr 3e-4 tokens/s 812345\n");
+        write("late.log", chatter + NCCL_LINE);
+        write("early.log", NCCL_LINE + chatter);
+        assertEquals(List.of("early.log"), walk().files());
+    }
+
+    @Test
+    void aLargeLogIsDecidedFromItsHeadWithoutReadingTheWholeFile() throws IOException {
+        // 256 GiB each: reading either whole would take minutes (and more memory than any JVM has at once); the
+        // head is 64 KiB
+        long size = 256L << 30;
+        sized("huge-other.log", "[INFO] Scanning for projects...\n", size);
+        sized("huge-nccl.log", NCCL_LINE, size);
+        Walked w = assertTimeoutPreemptively(Duration.ofSeconds(10), this::walk);
+        // the other log is skipped without a word; the NCCL log is evidence, and as a file past the size limit it is
+        // reported (not read) by the ordinary bounded read
+        assertEquals(List.of(), w.files());
+        assertEquals(1, w.problems().size(), w.problems().toString());
+        Finding tooLarge = w.problems().get(0);
+        assertEquals("huge-nccl.log", tooLarge.span().file());
+        assertTrue(tooLarge.message().contains("gpulint reads per file"), tooLarge.message());
+    }
+}

@@ -231,7 +231,12 @@ public final class Specs {
      * when written, null when absent).
      */
     public record NicPolicy(String kind, Located<String> name, String file, Located<String> linkType, Located<Long> mtu,
-                            Located<Boolean> rdma, Span nodeSelector, boolean nodeSelectorRequired, Span span) {}
+                            Located<Boolean> rdma, Span nodeSelector, boolean nodeSelectorRequired, Span span, String resource) {
+        public NicPolicy(String kind, Located<String> name, String file, Located<String> linkType, Located<Long> mtu,
+                         Located<Boolean> rdma, Span nodeSelector, boolean nodeSelectorRequired, Span span) {
+            this(kind, name, file, linkType, mtu, rdma, nodeSelector, nodeSelectorRequired, span, null);
+        }
+    }
 
     /** One row of a dcgm-exporter counter list: the DCGM field, its Prometheus type, its help text. */
     public record DcgmField(Located<String> name, Located<String> type, Located<String> help, String file) {}

@@ -30,6 +30,7 @@ final class FormatAdapters {
             new ArgoWorkflowAdapter(),
             new NicConfigurationAdapter(),
             new SriovPolicyAdapter(),
+            new NicClusterPolicyAdapter(),
             FormatAdapter.of(AwsBatchAdapter.FORMAT, (root, f) -> AwsBatchAdapter.accepts(root), (root, f, name, sink) -> {
                 for (MappingNode.Entry def : AwsBatchAdapter.definitions(root)) {
                     sink.drafts.add(AwsBatchAdapter.bind(def, f.displayPath(), name + "#" + def.key().text(), f.text()));

@@ -108,8 +108,39 @@ public final class ClusterFact {
     public int getDscp() { return dscp; }
     /** Where fabric.roce.dscp is written; null when not stated. */
     public Span getDscpSpan() { return dscpSpan; }
-    /** The priority the declared DSCP lands on under the usual trust-DSCP map, DSCP >> 3; -1 without a DSCP. */
-    public int getDscpPriority() { return dscp < 0 ? -1 : TrafficClass.priority(dscp); }
+    /**
+     * The priority the declared DSCP lands on: under the usual trust-DSCP map DSCP >> 3, or where the NICs'
+     * own DSCP-to-priority map (mlnx_qos --dscp2prio) puts it; -1 without a DSCP, when the map leaves it
+     * unknown, or when the NICs trust PCP (the DSCP picks no priority then).
+     */
+    public int getDscpPriority() { return dscpPriority; }
+
+    private int dscpPriority = -1;
+    private boolean settingsPartial;
+    private String pfcFlags = "NicConfigurationTemplate qos.pfc";
+    private String trust;
+
+    /**
+     * Records what the NICs' own QoS settings say: the declared DSCP's priority under their map, whether the
+     * settings are a host's only (absent settings unknown), where PFC's eight flags are written, and the trust state.
+     */
+    public ClusterFact qos(int dscpPriority, boolean partial, String pfcFlags, String trust) {
+        this.dscpPriority = dscpPriority;
+        this.settingsPartial = partial;
+        if (pfcFlags != null) this.pfcFlags = pfcFlags;
+        this.trust = trust;
+        return this;
+    }
+
+    /**
+     * The fabric's settings come from a host tool's lines only (mlnx_qos in a script): a setting they leave
+     * out (PFC, ECN) is unknown, not absent, so the rules on absent settings do not judge it.
+     */
+    public boolean isSettingsPartial() { return settingsPartial; }
+    /** Where PFC's eight 0/1 flags are written, for advice: "NicConfigurationTemplate qos.pfc" or "mlnx_qos --pfc". */
+    public String getPfcFlags() { return pfcFlags; }
+    /** The NICs' priority trust state as set ("dscp" or "pcp"); null when nothing sets it. */
+    public String getTrust() { return trust; }
 
     /** N of "N:1"; 0 when not stated. */
     public double getOversubscription() { return oversubscription; }

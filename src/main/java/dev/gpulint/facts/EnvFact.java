@@ -24,7 +24,7 @@ public final class EnvFact {
         debugOnly = b.debugOnly; knownNccl = b.knownNccl; suggestion = b.suggestion;
         interfaces = List.copyOf(b.interfaces); excludesInterfaces = b.excludesInterfaces;
         tcByte = b.tcByte; tcDscp = b.tcByte < 0 ? -1 : TrafficClass.dscp(b.tcByte);
-        tcPriority = b.tcByte < 0 ? -1 : TrafficClass.priority(tcDscp);
+        tcPriority = b.tcByte < 0 ? -1 : b.dscpPriority != null ? b.dscpPriority.get(tcDscp) : TrafficClass.priority(tcDscp);
         rdmaFabric = b.rdmaFabric; nvlink = b.nvlink; gdrCapable = b.gdrCapable;
         pfcPriority = b.pfcPriority; pfcSource = b.pfcSource; pfcSpan = b.pfcSpan; declaredDscp = b.declaredDscp;
         railOptimized = b.railOptimized; topologySpan = b.topologySpan; hcaPrefix = b.hcaPrefix; hcaNumber = b.hcaNumber; wholeNumber = b.wholeNumber;
@@ -42,6 +42,7 @@ public final class EnvFact {
         private long hcaNumber = -1, wholeNumber = -1;
         private List<String> interfaces = List.of();
         private int tcByte = -1, pfcPriority = -1, declaredDscp = -1;
+        private List<Integer> dscpPriority;
 
         public Builder of(String job, String cluster, long nodes, String file, String name, Span nameSpan, String value, Span span) {
             jobName = job; clusterName = cluster; this.nodes = nodes; this.file = file; this.name = name; this.nameSpan = nameSpan;
@@ -58,6 +59,8 @@ public final class EnvFact {
         }
         /** The DSCP the cluster declares for RoCE (fabric.roce.dscp). */
         public Builder dscp(int dscp) { declaredDscp = dscp; return this; }
+        /** The NICs' own DSCP-to-priority map (64 entries, -1 where unknown), when their QoS settings change it. */
+        public Builder dscpMap(List<Integer> priorities) { dscpPriority = priorities; return this; }
         public Builder pfc(int priority, String source, Span span) { pfcPriority = priority; pfcSource = source; pfcSpan = span; return this; }
         /** The job's cluster declares fabric.topology rail-optimized. */
         public Builder railOptimized(boolean rail, Span topology) { railOptimized = rail; topologySpan = topology; return this; }
@@ -102,7 +105,10 @@ public final class EnvFact {
     public int getTcByte() { return tcByte; }
     /** NCCL_IB_TC: the DSCP the byte carries, {@link TrafficClass#dscp}; -1 without a byte. */
     public int getTcDscp() { return tcDscp; }
-    /** NCCL_IB_TC: the priority that DSCP lands on under trust-DSCP, {@link TrafficClass#priority}; -1 without a byte. */
+    /**
+     * NCCL_IB_TC: the priority that DSCP lands on under trust-DSCP, {@link TrafficClass#priority}, or where the
+     * NICs' own map (mlnx_qos --dscp2prio) puts it; -1 without a byte, or where that map leaves it unknown.
+     */
     public int getTcPriority() { return tcPriority; }
     /** The job's cluster carries RDMA (InfiniBand, or RoCE on the fabric or a NIC); false without a cluster. */
     public boolean isRdmaFabric() { return rdmaFabric; }

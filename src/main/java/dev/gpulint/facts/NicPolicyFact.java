@@ -3,8 +3,8 @@ package dev.gpulint.facts;
 import dev.gpulint.core.Span;
 
 /**
- * A NIC policy of a network operator (SriovNetworkNodePolicy, NicConfigurationTemplate): its link
- * type, its MTU and what that MTU gives RDMA, and whether it selects its nodes.
+ * A NIC policy of a network operator (SriovNetworkNodePolicy, NicConfigurationTemplate, a NicClusterPolicy's
+ * RDMA device-plugin resource): its link type, its MTU and what that MTU gives RDMA, and whether it selects its nodes.
  */
 public final class NicPolicyFact {
     private final String kind, name, file, linkType, linkTypeWritten;
@@ -20,7 +20,7 @@ public final class NicPolicyFact {
         this.rdma = rdma; this.nodeSelector = nodeSelector; this.nodeSelectorRequired = nodeSelectorRequired;
     }
 
-    /** The object's kind: SriovNetworkNodePolicy or NicConfigurationTemplate. */
+    /** The object's kind: SriovNetworkNodePolicy, NicConfigurationTemplate or NicClusterPolicy. */
     public String getKind() { return kind; }
     /** metadata.name. */
     public String getName() { return name; }
@@ -30,7 +30,7 @@ public final class NicPolicyFact {
     public Span getSpan() { return span; }
     /** The link type: infiniband, ethernet, or null when not stated. */
     public String getLinkType() { return linkType; }
-    /** The link type as written (ib, eth, Ethernet, Infiniband); null when not stated. */
+    /** The link type as written (ib, eth, Ethernet, Infiniband, a device plugin's ether); null when not stated. */
     public String getLinkTypeWritten() { return linkTypeWritten; }
     /** Where the link type is written; null when not stated. */
     public Span getLinkTypeSpan() { return linkTypeSpan; }
@@ -59,8 +59,19 @@ public final class NicPolicyFact {
     /** The IPoIB MTU of datagram mode on a 2048-byte InfiniBand link MTU, the smallest a current fabric runs: 2044. */
     public long getIpoibMinMtu() { return 2044; }
 
+    private String resource;
+
+    /** Records the device-plugin resource the policy makes (NicClusterPolicy: rdma/rdma_shared_device_a). */
+    public NicPolicyFact resource(String resource) { this.resource = resource; return this; }
+
+    /**
+     * The Kubernetes resource a NicClusterPolicy's RDMA device plugin makes of the NICs it selects
+     * (rdma/rdma_shared_device_a, nvidia.com/hostdev); null for the other kinds.
+     */
+    public String getResource() { return resource; }
+
     /** The stable name of what a finding on this fact is about, for fingerprints. */
-    public String identity() { return kind + ":" + name; }
+    public String identity() { return kind + ":" + name + (resource == null ? "" : "/" + resource); }
 
     @Override public String toString() {
         return "NicPolicyFact[" + kind + " " + name + " link=" + linkType + " mtu=" + mtu + " rdma=" + rdma + " selector=" + nodeSelector + "]";

@@ -28,15 +28,37 @@ public final class Specs {
         }
     }
 
+    /**
+     * A fabric. {@code qos} is what a NIC's own QoS settings add (trust state, DSCP-to-priority map),
+     * when they were read from a host tool or an operator; null for a native manifest.
+     */
     public record Fabric(Located<String> type, Located<String> topology, Located<Double> oversubscription,
                          Located<Boolean> pfcEnabled, Located<Long> pfcPriority, Located<Boolean> ecnEnabled,
-                         Located<Long> dscp, Located<Bandwidth> linkSpeed, Span span) {
+                         Located<Long> dscp, Located<Bandwidth> linkSpeed, Span span, NicQos qos) {
+        public Fabric(Located<String> type, Located<String> topology, Located<Double> oversubscription,
+                      Located<Boolean> pfcEnabled, Located<Long> pfcPriority, Located<Boolean> ecnEnabled,
+                      Located<Long> dscp, Located<Bandwidth> linkSpeed, Span span) {
+            this(type, topology, oversubscription, pfcEnabled, pfcPriority, ecnEnabled, dscp, linkSpeed, span, null);
+        }
+
         @Override public String toString() {
             return "Fabric[type=" + type + ", topology=" + topology + ", oversubscription=" + oversubscription
                     + ", pfc=" + pfcEnabled + "/" + pfcPriority + ", ecn=" + ecnEnabled + ", dscp=" + dscp
-                    + ", linkSpeed=" + linkSpeed + "]";
+                    + ", linkSpeed=" + linkSpeed + (qos == null ? "" : ", qos=" + qos) + "]";
         }
     }
+
+    /**
+     * The QoS a NIC tool sets on the hosts' ports ({@code mlnx_qos}): the priority trust state ("dscp" or
+     * "pcp"; null when not set), the DSCP-to-priority map when {@code --dscp2prio} changes it (64 entries,
+     * -1 where unknown; null for the default map, priority = DSCP >> 3) and where it is written;
+     * {@code pfcFlags} names where PFC's flags are written, for messages ("mlnx_qos --pfc"); {@code partial}:
+     * the settings are a host's only, so a setting left out (PFC, ECN) is unknown rather than absent;
+     * {@code losslessDscpChosen}: a {@code --dscp2prio set} entry sends a DSCP onto the PFC priority, so
+     * whoever wrote it chose the DSCP RoCE is to use, and it is not taken to be NVIDIA's default 26.
+     */
+    public record NicQos(Located<String> trust, List<Integer> dscpPriority, Span dscpMapSpan, String pfcFlags, boolean partial,
+                         boolean losslessDscpChosen) {}
 
     public record NodeGroup(Located<String> name, Located<Long> count, Gpu gpu, Nvlink nvlink, Pcie pcie,
                             List<Nic> nics, Span span) {
@@ -209,7 +231,12 @@ public final class Specs {
      * when written, null when absent).
      */
     public record NicPolicy(String kind, Located<String> name, String file, Located<String> linkType, Located<Long> mtu,
-                            Located<Boolean> rdma, Span nodeSelector, boolean nodeSelectorRequired, Span span) {}
+                            Located<Boolean> rdma, Span nodeSelector, boolean nodeSelectorRequired, Span span, String resource) {
+        public NicPolicy(String kind, Located<String> name, String file, Located<String> linkType, Located<Long> mtu,
+                         Located<Boolean> rdma, Span nodeSelector, boolean nodeSelectorRequired, Span span) {
+            this(kind, name, file, linkType, mtu, rdma, nodeSelector, nodeSelectorRequired, span, null);
+        }
+    }
 
     /** One row of a dcgm-exporter counter list: the DCGM field, its Prometheus type, its help text. */
     public record DcgmField(Located<String> name, Located<String> type, Located<String> help, String file) {}

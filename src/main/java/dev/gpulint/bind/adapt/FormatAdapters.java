@@ -21,10 +21,8 @@ final class FormatAdapters {
                     (root, f, name, sink) -> DcgmAdapter.configMap(root, f.displayPath(), f.text(), sink.counters)),
             FormatAdapter.of("Prometheus rules", (root, f) -> DcgmAdapter.isRuleFile(root),
                     (root, f, name, sink) -> DcgmAdapter.rules(root, f.displayPath(), f.text(), sink.queries)),
-            FormatAdapter.of(LaunchScriptAdapter.FORMAT, (root, f) -> LaunchScriptAdapter.accepts(root), (root, f, name, sink) -> {
-                JobDraft j = LaunchScriptAdapter.bind(root, f.displayPath(), name, f.text());
-                if (j != null) sink.drafts.add(j);
-            }),
+            FormatAdapter.of(LaunchScriptAdapter.FORMAT, (root, f) -> LaunchScriptAdapter.accepts(root),
+                    (root, f, name, sink) -> LaunchScriptAdapter.bind(root, f.displayPath(), name, f.text(), sink)),
             FormatAdapter.of(TorchtitanAdapter.FORMAT, (root, f) -> TorchtitanAdapter.accepts(root),
                     (root, f, name, sink) -> sink.drafts.add(TorchtitanAdapter.bind(root, f.displayPath(), name))),
             FormatAdapter.of("Kubernetes", (root, f) -> KubernetesAdapter.accepts(root),
@@ -32,6 +30,7 @@ final class FormatAdapters {
             new ArgoWorkflowAdapter(),
             new NicConfigurationAdapter(),
             new SriovPolicyAdapter(),
+            new NicClusterPolicyAdapter(),
             FormatAdapter.of(AwsBatchAdapter.FORMAT, (root, f) -> AwsBatchAdapter.accepts(root), (root, f, name, sink) -> {
                 for (MappingNode.Entry def : AwsBatchAdapter.definitions(root)) {
                     sink.drafts.add(AwsBatchAdapter.bind(def, f.displayPath(), name + "#" + def.key().text(), f.text()));

@@ -5,7 +5,6 @@ import static dev.gpulint.bind.adapt.Nodes.scalar;
 
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
-import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
 
 /**
@@ -33,14 +32,8 @@ final class HyperPodRecipeAdapter implements FormatAdapter {
     }
 
     @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        JobDraft j = new JobDraft(FORMAT, file.displayPath(), root.span());
-        j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
-        MappingNode trainer = map(root, "trainer");
+        JobDraft j = Recipes.start(FORMAT, root, file, name);
         MappingNode model = map(root, "model");
-        j.nodes = j.key("trainer.num_nodes", Nodes.whole(scalar(trainer, "num_nodes")));
-        j.gpusPerNode = j.key("trainer.devices", Nodes.whole(scalar(trainer, "devices")));
-        if (j.gpusPerNode != null && j.gpusPerNode.value() == -1) j.gpusPerNode = null;     // -1: every GPU of the node
-        j.gpusPerNodeWhere = "trainer.devices";
         j.tp = size(j, model, "tp", "tensor_model_parallel_degree");
         j.ep = size(j, model, "ep", "expert_model_parallel_degree");
         j.cp = size(j, model, "cp", "context_parallel_degree");
@@ -52,9 +45,7 @@ final class HyperPodRecipeAdapter implements FormatAdapter {
         j.seqLength = j.key("max_context_width", Nodes.whole(scalar(model, "max_context_width")));
         Located<Boolean> moe = Nodes.bool(scalar(model, "moe"));
         if (moe != null && moe.value()) j.experts = j.key("num_experts", Nodes.whole(scalar(model, "num_experts")));
-        j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "trainer.num_nodes × trainer.devices", StatedKind.CONFIG,
-                j.nodes != null ? j.nodes.span() : null);
-        sink.drafts.add(j);
+        Recipes.finish(j, sink);
     }
 
     /** A {@code *_degree}: its number; written as a placeholder (${...}, ???): unknown. */

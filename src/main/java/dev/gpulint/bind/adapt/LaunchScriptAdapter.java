@@ -3,6 +3,7 @@ package dev.gpulint.bind.adapt;
 import dev.gpulint.bind.adapt.Shell.Word;
 import dev.gpulint.read.Readers;
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
@@ -45,12 +46,26 @@ final class LaunchScriptAdapter {
         boolean python;
     }
 
-    /** The bound job, or null when the script launches no training. */
-    static JobDraft bind(MappingNode root, String file, String jobName, String source) {
+    /**
+     * Binds a script: its job, when it launches training, and the fabric its {@code mlnx_qos} lines set
+     * ({@link MlnxQos}), when it has some; the job runs on that fabric unless configuration says otherwise.
+     * A script with neither binds nothing.
+     */
+    static void bind(MappingNode root, String file, String jobName, String source, FormatAdapter.Sink sink) {
         ScalarNode s = (ScalarNode) root.entries().get(0).value();
         ScalarText text = ScalarText.of(source, s);
         SlurmDirectives sb = SlurmDirectives.read(text);
         Shell.Script script = Shell.parse(text, sb.environment());
+        Specs.Cluster qos = MlnxQos.read(script, file, jobName, root.entries().get(0).key().span(), root.span());
+        if (qos != null) sink.clusters.add(qos);
+        JobDraft j = job(root, file, jobName, sb, script);
+        if (j == null) return;
+        if (qos != null && j.cluster == null) j.cluster = new Located<>(qos.name().value(), qos.fabric().type().span());
+        sink.drafts.add(j);
+    }
+
+    /** The bound job, or null when the script launches no training. */
+    private static JobDraft job(MappingNode root, String file, String jobName, SlurmDirectives sb, Shell.Script script) {
         Launchers.Launch l = Launchers.scan(script);
         Srun srun = new Srun();
         Map<String, Word> hydra = new LinkedHashMap<>();

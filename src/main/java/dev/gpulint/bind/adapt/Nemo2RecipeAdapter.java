@@ -5,7 +5,6 @@ import static dev.gpulint.bind.adapt.Nodes.scalar;
 
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
-import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
 import java.util.Map;
@@ -35,14 +34,9 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
     }
 
     @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        JobDraft j = new JobDraft(FORMAT, file.displayPath(), root.span());
-        j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
+        JobDraft j = Recipes.start(FORMAT, root, file, name);
         MappingNode trainer = map(root, "trainer");
         MappingNode strategy = map(trainer, "strategy");
-        j.nodes = j.key("trainer.num_nodes", Nodes.whole(scalar(trainer, "num_nodes")));
-        j.gpusPerNode = j.key("trainer.devices", Nodes.whole(scalar(trainer, "devices")));
-        if (j.gpusPerNode != null && j.gpusPerNode.value() == -1) j.gpusPerNode = null;
-        j.gpusPerNodeWhere = "trainer.devices";
         j.tp = size(j, strategy, "tp");
         j.pp = size(j, strategy, "pp");
         j.vpp = size(j, strategy, "virtual_pp");
@@ -59,9 +53,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.heads = j.key("model.config.num_attention_heads", Nodes.whole(scalar(config, "num_attention_heads")));
         j.kvHeads = j.key("model.config.num_query_groups", Nodes.whole(scalar(config, "num_query_groups")));
         j.experts = j.key("model.config.num_moe_experts", Nodes.whole(scalar(config, "num_moe_experts")));
-        j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "trainer.num_nodes × trainer.devices", StatedKind.CONFIG,
-                j.nodes != null ? j.nodes.span() : null);
-        sink.drafts.add(j);
+        Recipes.finish(j, sink);
     }
 
     /** A strategy size: its number; null ("not set") takes the default; a placeholder is unknown. */

@@ -2,9 +2,7 @@ package dev.gpulint.bind.adapt;
 
 import static dev.gpulint.bind.adapt.Nodes.map;
 import static dev.gpulint.bind.adapt.Nodes.scalar;
-import static dev.gpulint.bind.adapt.Nodes.text;
 
-import dev.gpulint.core.Span;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
@@ -25,32 +23,27 @@ import java.util.Locale;
  */
 final class NicConfigurationAdapter implements FormatAdapter {
     static final String KIND = "NicConfigurationTemplate";
-    /** NVIDIA's RoCE priority, which roceOptimized makes lossless when qos.pfc is not written. */
-    static final long ROCE_PRIORITY = 3;
 
     @Override public String format() { return KIND; }
 
     @Override public boolean accepts(MappingNode root, SourceFile file) {
-        String api = text(root, "apiVersion");
-        return api != null && api.startsWith("configuration.net.nvidia.com/") && KIND.equals(text(root, "kind"));
+        return NicObjects.is(root, "configuration.net.nvidia.com", KIND);
     }
 
     @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        ScalarNode nameNode = scalar(root, "metadata", "name");
-        Span nameSpan = nameNode != null ? nameNode.span() : root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span();
-        String label = nameNode != null && !nameNode.isNull() ? nameNode.text() : name;
+        NicObjects.Named n = NicObjects.name(root, name);
         MappingNode spec = map(root, "spec");
         MappingNode template = map(spec, "template");
         ScalarNode link = scalar(template, "linkType");
         MappingNode selector = map(spec, "nodeSelector");
-        sink.nicPolicies.add(new Specs.NicPolicy(KIND, new Located<>(label, nameSpan), file.displayPath(), Nodes.string(link),
-                null, new Located<>(true, nameSpan), selector == null ? null : selector.span(), false, nameSpan));
+        sink.nicPolicies.add(new Specs.NicPolicy(KIND, n.located(), file.displayPath(), Nodes.string(link),
+                null, new Located<>(true, n.span()), selector == null ? null : selector.span(), false, n.span()));
         if (link == null || link.isNull()) return;
         String l = link.text().strip().toLowerCase(Locale.ROOT);
-        String origin = KIND + " '" + label + "'";
+        String origin = KIND + " '" + n.label() + "'";
         if (l.equals("infiniband")) {
             Specs.Fabric f = new Specs.Fabric(new Located<>("infiniband", link.span()), null, null, null, null, null, null, null, link.span());
-            sink.clusters.add(new Specs.Cluster(new Located<>(label, nameSpan), file.displayPath(), f, List.of(), root.span(), origin));
+            sink.clusters.add(new Specs.Cluster(n.located(), file.displayPath(), f, List.of(), root.span(), origin));
             return;
         }
         MappingNode roce = map(template, "roceOptimized");
@@ -58,40 +51,21 @@ final class NicConfigurationAdapter implements FormatAdapter {
         if (!l.equals("ethernet") || enabled == null || !enabled.value()) return;
         // roceOptimized: PFC on priority 3 unless qos.pfc says otherwise; DCQCN on every priority
         Located<Boolean> pfcOn = new Located<>(true, enabled.span());
-        Located<Long> pfcPriority = new Located<>(ROCE_PRIORITY, enabled.span());
+        Located<Long> pfcPriority = new Located<>(NicObjects.ROCE_PRIORITY, enabled.span());
         ScalarNode pfc = scalar(roce, "qos", "pfc");
         if (pfc != null && !pfc.isNull() && !Nodes.placeholder(pfc.text())) {
-            long[] on = priorities(pfc.text());
-            if (on == null) return;                        // not eight flags: unknown
-            if (on.length == 0) {
-                pfcOn = new Located<>(false, pfc.span());
-                pfcPriority = null;
-            } else {
-                long chosen = on[0];
-                for (long p : on) if (p == ROCE_PRIORITY) chosen = p;
-                pfcOn = new Located<>(true, pfc.span());
-                pfcPriority = new Located<>(chosen, pfc.span());
-            }
+            NicObjects.Pfc flags = NicObjects.pfc(pfc.text(), pfc.span());
+            if (flags == null) return;                        // not eight flags: unknown
+            pfcOn = flags.on();
+            pfcPriority = flags.priority();
         }
+        ScalarNode trust = scalar(roce, "qos", "trust");
+        Located<String> trusted = trust == null || trust.isNull() || Nodes.placeholder(trust.text()) ? null
+                : new Located<>(trust.text().strip().toLowerCase(Locale.ROOT), trust.span());
         Specs.Fabric f = new Specs.Fabric(new Located<>("roce", enabled.span()), null, null, pfcOn, pfcPriority,
-                new Located<>(true, enabled.span()), null, null, roce.span());
-        sink.clusters.add(new Specs.Cluster(new Located<>(label, nameSpan), file.displayPath(), f, List.of(), root.span(),
+                new Located<>(true, enabled.span()), null, null, roce.span(),
+                new Specs.NicQos(trusted, null, null, KIND + " qos.pfc", false, false));
+        sink.clusters.add(new Specs.Cluster(n.located(), file.displayPath(), f, List.of(), root.span(),
                 origin + " roceOptimized"));
-    }
-
-    /** The priorities a pfc string of eight 0/1 flags enables ("0,0,0,1,0,0,0,0" → [3]); null when it is not eight flags. */
-    static long[] priorities(String flags) {
-        String t = flags.strip();
-        if (t.length() > 64) return null;
-        String[] parts = t.split(",", -1);
-        if (parts.length != 8) return null;
-        long[] on = new long[8];
-        int n = 0;
-        for (int i = 0; i < 8; i++) {
-            String p = parts[i].strip();
-            if (p.equals("1")) on[n++] = i;
-            else if (!p.equals("0")) return null;
-        }
-        return java.util.Arrays.copyOf(on, n);
     }
 }

@@ -190,6 +190,10 @@ public final class Shell {
     }
 
     private static String[] expand(String s, boolean literal, Map<String, String> vars, Budget budget) {
+        return expand(s, literal, vars, budget, 0);
+    }
+
+    private static String[] expand(String s, boolean literal, Map<String, String> vars, Budget budget, int depth) {
         if (literal || s.indexOf('$') < 0) return new String[] {s, null};
         if (budget.used > MAX_TOTAL) return new String[] {s, "unknown"};
         StringBuilder out = new StringBuilder();
@@ -203,6 +207,21 @@ public final class Shell {
                 if (v == null) { unknown = true; out.append(s, i, close + 2); } else out.append(v);
                 i = close + 2;
                 continue;
+            }
+            if (s.startsWith("${", i)) {
+                int close = closingBrace(s, i + 2);
+                Matcher p = close < 0 ? null : DEFAULTED.matcher(s).region(i + 2, close);
+                if (p != null && p.matches()) {
+                    String name = p.group(1), v = vars.get(name);
+                    boolean set = v != null && (p.group(2).isEmpty() || !v.isEmpty());     // with ':' an empty value takes the default too
+                    String[] x = set ? new String[] {v, null}
+                            : depth >= MAX_DEFAULT_DEPTH || runtimeSet(name) ? new String[] {s.substring(i, close + 1), "unknown"}
+                            : expand(p.group(3), false, vars, budget, depth + 1);
+                    if (x[1] != null || out.length() + x[0].length() > MAX_VALUE) { unknown = true; out.append(s, i, close + 1); }
+                    else out.append(x[0]);
+                    i = close + 1;
+                    continue;
+                }
             }
             if (s.charAt(i) == '$') {
                 Matcher m = VAR.matcher(s).region(i, s.length());
@@ -222,6 +241,37 @@ public final class Shell {
         if (out.length() > MAX_VALUE || budget.used > MAX_TOTAL) return new String[] {s, "unknown"};
         return new String[] {out.toString(), unknown ? "unknown" : null};
     }
+
+    /** ${NAME:-default}, ${NAME-default}, ${NAME:=default}, ${NAME=default}: the name, the ':' (or nothing), the default. */
+    private static final Pattern DEFAULTED = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)(:?)[-=](.*)", Pattern.DOTALL);
+    /** Defaults inside defaults (${A:-${B:-1}}) are followed this deep; deeper is unknown. */
+    private static final int MAX_DEFAULT_DEPTH = 4;
+
+    /** The longest ${...} whose default is followed: a longer one is unknown (each scan is bounded, so expansion stays linear). */
+    private static final int MAX_BRACED = 1024;
+
+    /** The index of the '}' that closes a ${ whose contents start at {@code from}; -1 when none does within {@link #MAX_BRACED}. */
+    private static int closingBrace(String s, int from) {
+        int depth = 1;
+        for (int j = from, end = Math.min(s.length(), from + MAX_BRACED); j < end; j++) {
+            if (s.startsWith("${", j)) { depth++; j++; }
+            else if (s.charAt(j) == '}' && --depth == 0) return j;
+        }
+        return -1;
+    }
+
+    /**
+     * Variables the launcher sets when the script runs (Slurm's, Open MPI's, PMI's, torchrun's rank
+     * variables): a script's {@code ${SLURM_NNODES:-1}} is a fallback for running it by hand, not the
+     * job's size, so it stays unknown unless the directives fix it.
+     */
+    static boolean runtimeSet(String name) {
+        return name.startsWith("SLURM_") || name.startsWith("OMPI_") || name.startsWith("PMI_") || name.startsWith("PMIX_")
+                || name.startsWith("SKYPILOT_") || name.startsWith("AWS_BATCH_") || RUNTIME.contains(name);
+    }
+
+    private static final java.util.Set<String> RUNTIME = java.util.Set.of("WORLD_SIZE", "RANK", "LOCAL_RANK", "NODE_RANK",
+            "LOCAL_WORLD_SIZE", "GROUP_RANK", "MASTER_ADDR", "MASTER_PORT");
 
     /** Integer arithmetic of $((...)); null when unknown. See {@link ShellArithmetic}. */
     static Long arithmetic(String expr, Map<String, String> vars) {

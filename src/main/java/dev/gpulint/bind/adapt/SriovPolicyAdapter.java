@@ -24,14 +24,11 @@ final class SriovPolicyAdapter implements FormatAdapter {
     @Override public String format() { return KIND; }
 
     @Override public boolean accepts(MappingNode root, SourceFile file) {
-        String api = text(root, "apiVersion");
-        return api != null && api.startsWith("sriovnetwork.openshift.io/") && KIND.equals(text(root, "kind"));
+        return NicObjects.is(root, "sriovnetwork.openshift.io", KIND);
     }
 
     @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        ScalarNode nameNode = scalar(root, "metadata", "name");
-        Span nameSpan = nameNode != null ? nameNode.span() : root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span();
-        String label = nameNode != null && !nameNode.isNull() ? nameNode.text() : name;
+        NicObjects.Named n = NicObjects.name(root, name);
         MappingNode spec = map(root, "spec");
         if (spec == null) return;
         Located<Boolean> rdma = Nodes.bool(scalar(spec, "isRdma"));
@@ -42,7 +39,7 @@ final class SriovPolicyAdapter implements FormatAdapter {
         MappingNode selector = map(spec, "nodeSelector");
         Span selectorSpan = selector != null ? selector.span()
                 : spec.entry("nodeSelector").map(e -> e.key().span()).orElse(null);     // written, but empty or not a map
-        sink.nicPolicies.add(new Specs.NicPolicy(KIND, new Located<>(label, nameSpan), file.displayPath(),
-                Nodes.string(scalar(spec, "linkType")), Nodes.integer(scalar(spec, "mtu")), rdma, selectorSpan, true, nameSpan));
+        sink.nicPolicies.add(new Specs.NicPolicy(KIND, n.located(), file.displayPath(),
+                Nodes.string(scalar(spec, "linkType")), Nodes.integer(scalar(spec, "mtu")), rdma, selectorSpan, true, n.span()));
     }
 }

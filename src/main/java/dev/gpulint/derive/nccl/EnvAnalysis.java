@@ -47,9 +47,16 @@ public final class EnvAnalysis {
                     .reading(upper, List.of("1", "TRUE", "YES", "ON").contains(upper))
                     .catalog(vars.isKnown(name), vars.isDebugOnly(name), vars.suggestion(name))
                     .cluster(cf != null && cf.rdma(), nvlink, gdr);
-            if (cf != null && cf.roce()) {
-                if (cf.pfcPriority() >= 0) f.pfc(cf.pfcPriority(), "fabric.roce.pfc.priority", cf.pfcPrioritySpan());
-                else f.pfc(DEFAULT_PFC_PRIORITY, "default", cf.roceSpan());
+            Specs.NicQos qos = cf == null || cf.spec().fabric() == null ? null : cf.spec().fabric().qos();
+            boolean trustPcp = qos != null && qos.trust() != null && "pcp".equals(qos.trust().value());
+            if (cf != null && cf.roce() && !trustPcp) {       // trusting PCP, the NICs pick no priority from the byte
+                if (qos != null && qos.dscpPriority() != null) f.dscpMap(qos.dscpPriority());
+                if (cf.pfcPriority() >= 0) {
+                    f.pfc(cf.pfcPriority(), qos != null && qos.partial() ? qos.pfcFlags() + " priority" : "fabric.roce.pfc.priority",
+                            cf.pfcPrioritySpan());
+                } else {
+                    f.pfc(DEFAULT_PFC_PRIORITY, "default", cf.roceSpan());
+                }
                 Specs.Fabric fab = cf.spec().fabric();
                 if (fab != null && fab.dscp() != null) f.dscp((int) (long) fab.dscp().value());
             }

@@ -22,10 +22,33 @@ public final class ClusterAnalysis {
                 f == null || f.oversubscription() == null ? 0 : f.oversubscription().value(),
                         f == null ? null : span(f.oversubscription()), c.rdma(), c.pfcPriority(), c.pfcPrioritySpan(),
                 f == null || f.dscp() == null ? -1 : (int) (long) f.dscp().value(), f == null ? null : span(f.dscp()),
-                !c.roce() ? -1 : f != null && f.dscp() != null ? TrafficClass.priority((int) Math.min(63, Math.max(0, f.dscp().value()))) : 3,
+                !c.roce() ? -1 : f != null && f.dscp() != null ? priority(f, (int) Math.min(63, Math.max(0, f.dscp().value())))
+                        : remapsOntoPfc(f) ? -1 : priority(f, ROCE_DSCP),
                 !c.roce() ? null : f != null && f.dscp() != null ? "fabric.roce.dscp " + f.dscp().value() : "DSCP 26, NVIDIA's RoCE default",
                 c.spec().origin())
+                .qos(f == null || f.dscp() == null ? -1 : priority(f, (int) Math.min(63, Math.max(0, f.dscp().value()))),
+                        f != null && f.qos() != null && f.qos().partial(), f == null || f.qos() == null ? null : f.qos().pfcFlags(),
+                        f == null || f.qos() == null || f.qos().trust() == null ? null : f.qos().trust().value())
                 .firstOfName(c.spec().origin() != null ? null : out.earlierOfName("cluster", c.name(), c.spec().name().span())));
+    }
+
+    /** NVIDIA's RoCE DSCP (AF31), which lands on priority 3. */
+    static final int ROCE_DSCP = 26;
+
+    /**
+     * The priority a DSCP lands on at the fabric's NICs: DSCP >> 3 under the usual trust-DSCP map, else
+     * the NICs' own map (-1 where it is unknown); -1 when they trust PCP, where the DSCP picks no priority.
+     */
+    public static int priority(Specs.Fabric f, int dscp) {
+        Specs.NicQos q = f == null ? null : f.qos();
+        if (q == null) return TrafficClass.priority(dscp);
+        if (q.trust() != null && "pcp".equals(q.trust().value())) return -1;
+        return q.dscpPriority() == null ? TrafficClass.priority(dscp) : q.dscpPriority().get(dscp);
+    }
+
+    /** The NICs' QoS settings chose the DSCP of the lossless class themselves (mlnx_qos --dscp2prio set,40,5 with PFC on 5). */
+    private static boolean remapsOntoPfc(Specs.Fabric f) {
+        return f != null && f.qos() != null && f.qos().losslessDscpChosen();
     }
 
     private static <T> T value(Located<T> l) { return l == null ? null : l.value(); }

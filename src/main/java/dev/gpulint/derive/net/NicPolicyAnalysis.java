@@ -15,11 +15,11 @@ public final class NicPolicyAnalysis {
         if (written != null) {
             String l = written.strip().toLowerCase(Locale.ROOT);
             if (l.equals("ib") || l.equals("infiniband")) link = "infiniband";
-            else if (l.equals("eth") || l.equals("ethernet")) link = "ethernet";
+            else if (l.equals("eth") || l.equals("ethernet") || l.equals("ether")) link = "ethernet";   // ether: a net device's link type
         }
         out.add(new NicPolicyFact(p.kind(), p.name().value(), p.file(), p.name().span(), link, written,
                 p.linkType() == null ? null : p.linkType().span(), p.mtu() == null ? -1 : p.mtu().value(),
                 p.mtu() == null ? null : p.mtu().span(), p.rdma() != null && p.rdma().value(), p.nodeSelector() != null,
-                p.nodeSelectorRequired()));
+                p.nodeSelectorRequired()).resource(p.resource()));
     }
 }

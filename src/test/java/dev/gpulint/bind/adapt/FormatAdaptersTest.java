@@ -22,7 +22,8 @@ class FormatAdaptersTest {
     @Test
     void theOrderIsMonitoringFirstThenJobsMostSpecificFirst() {
         assertEquals(List.of("DCGM counter list", "DCGM ConfigMap", "Prometheus rules", "launch script", "torchtitan", "Kubernetes",
-                        "Argo Workflow", "NicConfigurationTemplate", "SriovNetworkNodePolicy", "AWS Batch job definition",
+                        "Argo Workflow", "NicConfigurationTemplate", "SriovNetworkNodePolicy", "NicClusterPolicy",
+                        "AWS Batch job definition",
                         "Megatron-LM", "NeMo", "NeMo 2 recipe", "SageMaker HyperPod recipe", "SkyPilot", "accelerate", "gpt-neox",
                         "DeepSpeed"),
                 FormatAdapters.ALL.stream().map(FormatAdapter::format).toList());
@@ -48,6 +49,7 @@ class FormatAdaptersTest {
                           expr: avg(DCGM_FI_DEV_GPU_UTIL)
                 """));
         assertEquals("Kubernetes", format("pt.yaml", "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec: {}\n"));
+        assertEquals("NicClusterPolicy", format("ncp.yaml", "apiVersion: mellanox.com/v1alpha1\nkind: NicClusterPolicy\nspec: {}\n"));
         assertEquals("none", format("pod.yaml", "apiVersion: v1\nkind: Pod\nspec: {}\n"));
         assertEquals("AWS Batch job definition", format("cf.yaml", """
                 Resources:

@@ -33,6 +33,35 @@ class ShellTest {
     }
 
     @Test
+    void aParameterDefaultIsTakenWhenTheScriptDoesNotSetTheVariable() {
+        Shell.Script s = parse("""
+                GPUS_PER_NODE=${GPUS_PER_NODE:-8}
+                NNODES=${NNODES-2}
+                TP=4
+                EMPTY=
+                run ${TP:-1} ${EMPTY:-3} ${EMPTY-5} ${A:-${B:-7}} ${SLURM_NNODES:-1} ${X:+y} ${Y:=9} "$(hostname)" ${U:-$V}
+                """, Map.of());
+        assertEquals("8", s.variables().get("GPUS_PER_NODE"), "unset in the script: the default");
+        assertEquals("2", s.variables().get("NNODES"));
+        List<Word> w = s.commands().get(4).words();
+        assertEquals(List.of("4", "3", "", "7"), texts(w.subList(1, 5)),
+                "a set variable wins; :- also replaces an empty one, - does not; defaults nest");
+        assertTrue(w.subList(1, 5).stream().allMatch(Word::known));
+        assertFalse(w.get(5).known(), "the launcher sets SLURM_NNODES: its fallback is not the job's size");
+        assertFalse(w.get(6).known(), "${X:+y} is not a default");
+        assertEquals("9", w.get(7).text());
+        assertFalse(w.get(8).known(), "command substitution is unknown");
+        assertFalse(w.get(9).known(), "a default that holds an unknown variable is unknown");
+        Shell.Script known = parse("run ${SLURM_NNODES:-1}", Map.of("SLURM_NNODES", "4"));
+        assertEquals("4", known.commands().get(0).words().get(1).text(), "known from the directives");
+        String deep = "${A:-".repeat(10_000) + "1" + "}".repeat(10_000);
+        assertFalse(parse("run " + deep, Map.of()).commands().get(0).words().get(1).known(), "deep nesting stays bounded");
+        long t0 = System.nanoTime();
+        assertFalse(parse("run " + "${".repeat(200_000), Map.of()).commands().get(0).words().get(1).known());
+        assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "unclosed ${ are scanned a bounded way each: linear");
+    }
+
+    @Test
     void tracksAssignmentsAndExpandsKnownVariables() {
         Shell.Script s = parse("NODES=2\nexport GPUS=8\nNP=$(($NODES * ${GPUS}))\nrun -np $NP --x $UNSET '$NP'", Map.of());
         List<Word> w = s.commands().get(3).words();

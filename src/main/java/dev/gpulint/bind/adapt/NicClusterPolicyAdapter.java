@@ -1,0 +1,107 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.Nodes.scalar;
+
+import dev.gpulint.core.Span;
+import dev.gpulint.read.ReadResult;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.read.json.JsonReader;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.Node;
+import dev.gpulint.tree.ScalarNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * NVIDIA network operator's {@code NicClusterPolicy} ({@code mellanox.com}): of what it deploys, the
+ * RDMA device plugins' resources bear on the rules. {@code rdmaSharedDevicePlugin.config} and
+ * {@code sriovDevicePlugin.config} are JSON written inside a YAML string; each resource of
+ * {@code configList} (shared plugin) or {@code resourceList} (SR-IOV plugin, those with
+ * {@code isRdma}) binds as a NIC policy with the link type its {@code selectors.linkTypes} select
+ * ({@code ether} or {@code infiniband}; both, or none, leave it unknown), located in the JSON.
+ * {@code ofedDriver}, {@code nvIpam}, {@code secondaryNetwork} and the other selectors
+ * ({@code vendors}, {@code deviceIDs}, {@code drivers}, {@code ifNames}) are not read.
+ */
+final class NicClusterPolicyAdapter implements FormatAdapter {
+    static final String KIND = "NicClusterPolicy";
+    /** A config longer than this is not read (a device plugin's config is a few hundred bytes). */
+    private static final int MAX_CONFIG = 64 * 1024;
+
+    @Override public String format() { return KIND; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) {
+        return NicObjects.is(root, "mellanox.com", KIND);
+    }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        NicObjects.Named n = NicObjects.name(root, name);
+        MappingNode spec = map(root, "spec");
+        resources(scalar(spec, "rdmaSharedDevicePlugin", "config"), "configList", "rdma", false, n, file, sink);
+        resources(scalar(spec, "sriovDevicePlugin", "config"), "resourceList", null, true, n, file, sink);
+    }
+
+    /** Each resource of a device plugin's JSON config, as a NIC policy. */
+    private static void resources(ScalarNode config, String listKey, String defaultPrefix, boolean rdmaOnly,
+                                  NicObjects.Named n, SourceFile file, Sink sink) {
+        if (config == null || config.isNull() || config.text().length() > MAX_CONFIG) return;
+        ScalarText text = ScalarText.of(file.text(), config);
+        ReadResult r = new JsonReader().read(SourceFile.of(file.displayPath(), config.text()));
+        if (r.foreign().isEmpty()) return;                    // not a JSON object: unknown
+        int[] starts = lineStarts(config.text());
+        for (MappingNode res : Nodes.maps(r.foreign().get(0).root(), listKey)) {
+            MappingNode selectors = map(res, "selectors");
+            if (rdmaOnly) {
+                Located<Boolean> rdma = Nodes.bool(scalar(selectors, "isRdma"));
+                if (rdma == null || !rdma.value()) continue;
+            }
+            ScalarNode resName = scalar(res, "resourceName");
+            if (resName == null || resName.isNull()) continue;
+            String prefix = Nodes.text(res, "resourcePrefix");
+            if (prefix == null) prefix = defaultPrefix;
+            String resource = (prefix == null ? "" : prefix + "/") + resName.text();
+            Located<String> link = linkType(Nodes.list(selectors, "linkTypes"), text, starts);
+            Span at = inFile(text, starts, resName.span());
+            sink.nicPolicies.add(new Specs.NicPolicy(KIND, n.located(), file.displayPath(), link, null,
+                    new Located<>(true, at), null, false, at, resource));
+        }
+    }
+
+    /** The one kind of link the linkTypes select ("ether" or "infiniband", as written), at its first element; null for none or both. */
+    private static Located<String> linkType(List<Node> types, ScalarText text, int[] starts) {
+        Located<String> first = null;
+        String kind = null;
+        for (Node t : types) {
+            if (!(t instanceof ScalarNode s) || s.isNull()) return null;
+            String l = s.text().strip().toLowerCase(Locale.ROOT);
+            String k = l.equals("ether") || l.equals("ethernet") || l.equals("eth") ? "ethernet"
+                    : l.equals("infiniband") || l.equals("ib") ? "infiniband" : null;
+            if (k == null || kind != null && !kind.equals(k)) return null;
+            kind = k;
+            if (first == null) first = new Located<>(s.text(), inFile(text, starts, s.span()));
+        }
+        return first;
+    }
+
+    private static int[] lineStarts(String v) {
+        List<Integer> starts = new ArrayList<>();
+        starts.add(0);
+        for (int i = 0; i < v.length(); i++) if (v.charAt(i) == '\n') starts.add(i + 1);
+        return starts.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** A span inside the JSON (lines and columns of the string's value) as a span of the YAML file. */
+    private static Span inFile(ScalarText text, int[] starts, Span inner) {
+        int from = offset(starts, inner.startLine(), inner.startColumn());
+        int to = offset(starts, inner.endLine(), inner.endColumn());
+        return text.span(from, Math.max(from + 1, to));
+    }
+
+    private static int offset(int[] starts, int line, int column) {
+        int l = Math.max(1, Math.min(line, starts.length));
+        return starts[l - 1] + Math.max(0, column - 1);
+    }
+}

@@ -11,7 +11,7 @@ import java.util.List;
  */
 public record TopoGpuFact(String file, String gpuLabel, int index, Span span, int links, int fewest, List<String> cells, int others,
                           boolean linked, String cluster, String nodeGroup, boolean nvswitch, String gpu, int expectedLinks,
-                          int maxLinks, boolean allPairsNvlink, Span declaredSpan) {
+                          int maxLinks, int minLinks, boolean allPairsNvlink, boolean fullLinks, Span declaredSpan) {
     public TopoGpuFact {
         cells = List.copyOf(cells);
     }
@@ -46,8 +46,15 @@ public record TopoGpuFact(String file, String gpuLabel, int index, Span span, in
     public int getExpectedLinks() { return expectedLinks; }
     /** The largest NVLink count of any pair of the matrix. */
     public int getMaxLinks() { return maxLinks; }
+    /** The fewest NVLinks any GPU of the matrix shows as its own: the smallest of the GPUs' links (0 when a GPU shows none). */
+    public int getMinLinks() { return minLinks; }
     /** Every GPU pair of the matrix shows NV# (an NVSwitch board, or a fully meshed one). */
     public boolean isAllPairsNvlink() { return allPairsNvlink; }
+    /**
+     * The matrix's largest NV# is the links per GPU of an NVLink generation of the catalog (V100 6, A100 12, H100 and
+     * B200 18): what every pair shows through an NVSwitch; boards without one (the V100 hybrid cube-mesh) show fewer.
+     */
+    public boolean isFullLinks() { return fullLinks; }
     /** Where the node group declares its NVLink; null when not linked or not declared. */
     public Span getDeclaredSpan() { return declaredSpan; }
 

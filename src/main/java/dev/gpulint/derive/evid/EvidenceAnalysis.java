@@ -39,6 +39,8 @@ public final class EvidenceAnalysis {
     /** The facts of all evidence read in the run. */
     public List<Object> facts(List<Evidence> evidence) {
         Facts out = new Facts();
+        java.util.Set<Integer> fullLinks = new java.util.TreeSet<>();
+        for (Catalog.Nvlink n : catalog.nvlinks()) fullLinks.add(n.links());
         for (Evidence e : evidence) {
             Seen seen = Seen.of(e, catalog);
             String[] unknown = {"", ""};
@@ -48,7 +50,7 @@ public final class EvidenceAnalysis {
                     t.linkedBy(), unknown[0], unknown[1], linkSpan[0], seen.gpus(), seen.gpusSpan(), t.linked() ? t.gpus() : -1,
                     seen.nics(), seen.nicsSpan(), t.linked() ? t.nics() : -1, seen.modelKnown() ? seen.model() : "", seen.modelSpan(), t.gpuModel(),
                     t.declaredSpan()));
-            if (e instanceof Evidence.Topology m) TopologyAnalysis.facts(m, t, out);
+            if (e instanceof Evidence.Topology m) TopologyAnalysis.facts(m, t, fullLinks, out);
             else if (e instanceof Evidence.IbPorts p) PortAnalysis.facts(p, t, out);
             else if (e instanceof Evidence.NcclTests n) NcclAnalysis.tests(n, t, out);
             else if (e instanceof Evidence.NcclLog l) NcclAnalysis.log(l, t, out);

@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * One GPU of an nvidia-smi topo -m matrix and the NVLinks it shows: the most it shows to any other
- * GPU (through an NVSwitch a pair shows the links of its GPU with fewer, so a GPU's own links are
- * the most any pair of it shows) and the fewest, with its row's cells to the other GPUs, beside
- * what the node group declares and the matrix's other pairs.
+ * GPU (taken as its own links: through an NVSwitch a GPU with links down is assumed to show fewer on
+ * its pairs, which NVIDIA does not document) and the fewest, with its row's cells to the other GPUs,
+ * beside what the node group declares and the matrix's other pairs and GPUs.
  */
 public record TopoGpuFact(String file, String gpuLabel, int index, Span span, int links, int fewest, List<String> cells, int others,
                           boolean linked, String cluster, String nodeGroup, boolean nvswitch, String gpu, int expectedLinks,

@@ -236,6 +236,9 @@ public final class Catalog {
 
     public Optional<Nvlink> nvlink(int generation) { return Optional.ofNullable(nvlink.get(generation)); }
 
+    /** Every NVLink generation of the catalog, oldest first. */
+    public List<Nvlink> nvlinks() { return List.copyOf(nvlink.values()); }
+
     public Optional<Pcie> pcie(int generation) { return Optional.ofNullable(pcie.get(generation)); }
 
     /** Port speeds of "infiniband" or "ethernet" (RoCE runs on Ethernet ports). */

@@ -11,7 +11,22 @@ import dev.gpulint.core.Span;
 public record EvidenceFact(String file, String tool, Span span, boolean linked, String cluster, String nodeGroup,
                            String linkedBy, String unknownLink, String closestName, Span linkSpan, long gpus,
                            Span gpusSpan, long declaredGpus, long nics, Span nicsSpan, long declaredNics,
-                           String gpuModel, Span gpuModelSpan, String declaredGpuModel, Span declaredSpan) {
+                           String gpuModel, Span gpuModelSpan, String declaredGpuModel, Span declaredSpan,
+                           String jobWithoutGroup, String jobCluster, java.util.List<String> jobClusterGroups) {
+    public EvidenceFact {
+        jobClusterGroups = java.util.List.copyOf(jobClusterGroups);
+    }
+
+    /**
+     * The job configuration evidence: links the file to when that job names no node_group and its cluster has
+     * several, so the file belongs to none of them; "" otherwise.
+     */
+    public String getJobWithoutGroup() { return jobWithoutGroup; }
+    /** That job's cluster; "" when {@link #getJobWithoutGroup} is "". */
+    public String getJobCluster() { return jobCluster; }
+    /** The node groups of that cluster, in the order declared; empty when {@link #getJobWithoutGroup} is "". */
+    public java.util.List<String> getJobClusterGroups() { return jobClusterGroups; }
+
     /** The file's display path. */
     public String getFile() { return file; }
     /** The tool whose output the file is: "nvidia-smi topo -m", "ibstat", "nccl-tests", "NCCL_DEBUG=INFO log", ... */

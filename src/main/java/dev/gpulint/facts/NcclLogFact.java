@@ -8,7 +8,7 @@ import dev.gpulint.core.Span;
  */
 public record NcclLogFact(String file, int socketLines, Span socketSpan, int ibLines, int shmChannels, Span shmSpan,
                           int netChannels, int gdrChannels, Span netSpan, int anyNetChannels, Span anyNetSpan, String anyNetVia,
-                          int maxNodes, boolean linked, String cluster,
+                          int maxNodes, int oneNodeRanks, int maxNetRank, boolean linked, String cluster,
                           String nodeGroup, boolean rdma, String fabric, boolean nvlink, boolean gdrDeclared,
                           Span declaredSpan) {
     /** The log's file. */
@@ -37,6 +37,13 @@ public record NcclLogFact(String file, int socketLines, Span socketSpan, int ibL
     public String getAnyNetVia() { return anyNetVia; }
     /** The most nodes a communicator's init line states (NCCL 2.19+ "nNodes"); -1 when none does. */
     public int getMaxNodes() { return maxNodes; }
+    /**
+     * The most ranks of a communicator of one node (its init line says nNodes 1); -1 when none. A channel whose
+     * ranks are all below it can lie inside that node.
+     */
+    public int getOneNodeRanks() { return oneNodeRanks; }
+    /** The largest rank any channel through the network names (either end, every channel counted); -1 when none. */
+    public int getMaxNetRank() { return maxNetRank; }
     /** The log belongs to a node group (EvidenceFact). */
     public boolean isLinked() { return linked; }
     /** Its cluster; "" when not linked. */

@@ -5,13 +5,13 @@ import java.util.List;
 
 /**
  * One GPU of an nvidia-smi topo -m matrix and the NVLinks it shows: the most it shows to any other
- * GPU (through an NVSwitch a pair shows the links of its GPU with fewer, so a GPU's own links are
- * the most any pair of it shows) and the fewest, with its row's cells to the other GPUs, beside
- * what the node group declares and the matrix's other pairs.
+ * GPU (taken as its own links: through an NVSwitch a GPU with links down is assumed to show fewer on
+ * its pairs, which NVIDIA does not document) and the fewest, with its row's cells to the other GPUs,
+ * beside what the node group declares and the matrix's other pairs and GPUs.
  */
 public record TopoGpuFact(String file, String gpuLabel, int index, Span span, int links, int fewest, List<String> cells, int others,
                           boolean linked, String cluster, String nodeGroup, boolean nvswitch, String gpu, int expectedLinks,
-                          int maxLinks, boolean allPairsNvlink, Span declaredSpan) {
+                          int maxLinks, int minLinks, boolean allPairsNvlink, boolean fullLinks, Span declaredSpan) {
     public TopoGpuFact {
         cells = List.copyOf(cells);
     }
@@ -46,8 +46,15 @@ public record TopoGpuFact(String file, String gpuLabel, int index, Span span, in
     public int getExpectedLinks() { return expectedLinks; }
     /** The largest NVLink count of any pair of the matrix. */
     public int getMaxLinks() { return maxLinks; }
+    /** The fewest NVLinks any GPU of the matrix shows as its own: the smallest of the GPUs' links (0 when a GPU shows none). */
+    public int getMinLinks() { return minLinks; }
     /** Every GPU pair of the matrix shows NV# (an NVSwitch board, or a fully meshed one). */
     public boolean isAllPairsNvlink() { return allPairsNvlink; }
+    /**
+     * The matrix's largest NV# is the links per GPU of an NVLink generation of the catalog (V100 6, A100 12, H100 and
+     * B200 18): what every pair shows through an NVSwitch; boards without one (the V100 hybrid cube-mesh) show fewer.
+     */
+    public boolean isFullLinks() { return fullLinks; }
     /** Where the node group declares its NVLink; null when not linked or not declared. */
     public Span getDeclaredSpan() { return declaredSpan; }
 

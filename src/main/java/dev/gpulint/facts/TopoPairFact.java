@@ -10,7 +10,7 @@ import dev.gpulint.core.Span;
  */
 public record TopoPairFact(String file, String gpuA, String gpuB, String cell, int nvlinks, Span span, int linksA, int linksB,
                            boolean linked, String cluster, String nodeGroup, boolean nvswitch, String gpu, int expectedLinks,
-                           int maxLinks, boolean allPairsNvlink, Span declaredSpan) {
+                           int maxLinks, boolean allPairsNvlink, boolean fullLinks, Span declaredSpan) {
     /** The matrix's file. */
     public String getFile() { return file; }
     /** The first GPU's label (GPU0). */
@@ -43,6 +43,11 @@ public record TopoPairFact(String file, String gpuA, String gpuB, String cell, i
     public int getMaxLinks() { return maxLinks; }
     /** Every GPU pair of the matrix shows NV# (an NVSwitch board, or a fully meshed one). */
     public boolean isAllPairsNvlink() { return allPairsNvlink; }
+    /**
+     * The matrix's largest NV# is the links per GPU of an NVLink generation of the catalog (V100 6, A100 12, H100 and
+     * B200 18): what every pair shows through an NVSwitch; boards without one (the V100 hybrid cube-mesh) show fewer.
+     */
+    public boolean isFullLinks() { return fullLinks; }
     /** Where the node group declares its NVLink; null when not linked or not declared. */
     public Span getDeclaredSpan() { return declaredSpan; }
 

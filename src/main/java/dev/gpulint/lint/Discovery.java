@@ -224,9 +224,13 @@ public final class Discovery {
             return found.size() > limit ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
         }
 
-        /** A .txt or .log file whose head shows a tool output gpulint reads; one that cannot be read is not. */
+        /**
+         * A .txt or .log file that configuration {@code evidence:} names (taken as it is: the reader decides what it
+         * holds, from the whole file), or whose head shows a tool output gpulint reads; one that cannot be read is not.
+         */
         private boolean evidence(Path file, String name) {
             if (!dev.gpulint.read.evidence.EvidenceReader.sniffedByContent(name)) return false;
+            if (config.evidenceLink(file).isPresent()) return true;
             try (java.io.InputStream in = Files.newInputStream(file)) {
                 byte[] head = in.readNBytes(dev.gpulint.read.evidence.EvidenceReader.SNIFF_CHARS);
                 return dev.gpulint.read.Readers.isEvidence(name, new String(head, java.nio.charset.StandardCharsets.UTF_8));

@@ -119,8 +119,9 @@ class EvidenceJobLinkCliTest {
         CliTest.Run r = lint(project(tmp, null));
         assertEquals(List.of("evidence/gpt/node03.txt:7:1: error: GPU5 shows at most NV11 to the other GPUs (its row: GPU0 NV11, "
                 + "GPU1 NV11, GPU2 NV11, GPU3 NV11, GPU4 NV11, GPU6 NV11, GPU7 NV11) where other GPUs of this matrix show NV12: every "
-                + "GPU pair is joined by NVLink (an NVSwitch board), so GPU5 has 1 of its 12 NVLinks down; nvidia-smi nvlink -s shows "
-                + "them <inactive>: reset the GPU or service the board. [EVID002]"), findings(r, "EVID002"), r.out());
+                + "GPU pair shows NVLink and the most is NV12, a GPU's full link count in its NVLink generation, as through an "
+                + "NVSwitch, so GPU5 likely has 1 of its 12 NVLinks down; nvidia-smi nvlink -s shows them <inactive>: reset the GPU "
+                + "or service the board. [EVID002]"), findings(r, "EVID002"), r.out());
     }
 
     @Test

@@ -39,16 +39,19 @@ public final class EvidenceAnalysis {
     /** The facts of all evidence read in the run. */
     public List<Object> facts(List<Evidence> evidence) {
         Facts out = new Facts();
+        java.util.Set<Integer> fullLinks = new java.util.TreeSet<>();
+        for (Catalog.Nvlink n : catalog.nvlinks()) fullLinks.add(n.links());
         for (Evidence e : evidence) {
             Seen seen = Seen.of(e, catalog);
-            String[] unknown = {"", ""};
+            String[] unknown = {"", "", "", ""};
+            List<String> jobGroups = new ArrayList<>();
             Span[] linkSpan = {null};
-            Target t = target(e.file(), seen, unknown, linkSpan);
+            Target t = target(e.file(), seen, unknown, linkSpan, jobGroups);
             out.add(new EvidenceFact(e.file(), e.kind().tool(), Span.at(e.file(), 1, 1), t.linked(), t.cluster(), t.group(),
                     t.linkedBy(), unknown[0], unknown[1], linkSpan[0], seen.gpus(), seen.gpusSpan(), t.linked() ? t.gpus() : -1,
                     seen.nics(), seen.nicsSpan(), t.linked() ? t.nics() : -1, seen.modelKnown() ? seen.model() : "", seen.modelSpan(), t.gpuModel(),
-                    t.declaredSpan()));
-            if (e instanceof Evidence.Topology m) TopologyAnalysis.facts(m, t, out);
+                    t.declaredSpan(), unknown[2], unknown[3], jobGroups));
+            if (e instanceof Evidence.Topology m) TopologyAnalysis.facts(m, t, fullLinks, out);
             else if (e instanceof Evidence.IbPorts p) PortAnalysis.facts(p, t, out);
             else if (e instanceof Evidence.NcclTests n) NcclAnalysis.tests(n, t, out);
             else if (e instanceof Evidence.NcclLog l) NcclAnalysis.log(l, t, out);
@@ -57,8 +60,12 @@ public final class EvidenceAnalysis {
         return out.list();
     }
 
-    /** The node group the file belongs to; {@code unknown} receives a configured name that names nothing, and the closest. */
-    private Target target(String file, Seen seen, String[] unknown, Span[] linkSpan) {
+    /**
+     * The node group the file belongs to; {@code unknown} receives a configured name that names nothing and the
+     * closest, or (2, 3) a configured job that names no node group of a cluster of several, and its cluster, whose
+     * node groups go to {@code jobGroups}.
+     */
+    private Target target(String file, Seen seen, String[] unknown, Span[] linkSpan, List<String> jobGroups) {
         Optional<EvidenceLink> link = configured.apply(file);
         if (link.isPresent()) {
             EvidenceLink l = link.get();
@@ -85,7 +92,11 @@ public final class EvidenceAnalysis {
             String gn = groupName;
             List<Resolved.Group> groups = c.groups().stream().filter(g -> gn == null || gn.equals(g.name())).toList();
             if (groups.size() != 1) {
-                if (gn == null) {
+                if (gn == null && l.job() != null && c.groups().size() > 1) {
+                    unknown[2] = l.job();
+                    unknown[3] = cn;
+                    for (Resolved.Group g : c.groups()) jobGroups.add(g.name());
+                } else if (gn == null) {
                     unknown[0] = "a node group of cluster '" + cn + "' (it has " + c.groups().size() + "; name one with node_group)";
                 } else {
                     unknown[0] = "node group '" + gn + "' of cluster '" + cn + "'";

@@ -93,6 +93,7 @@ final class NcclAnalysis {
             if (e.getKey().startsWith("CHANNEL:") && isNet(e.getKey().substring("CHANNEL:".length()))) anyNet += e.getValue();
         }
         out.add(new NcclLogFact(l.file(), socket, socketSpan, ib, c.getOrDefault("CHANNEL:SHM", 0), shmSpan, net, gdr, netSpan,
-                anyNet, firstNet == null ? null : firstNet.span(), firstNet == null ? "" : firstNet.detail(), l.maxNodes(), t.linked(), t.cluster(), t.group(), t.rdma(), t.fabric(), t.nvlink(), t.gdr(), t.declaredSpan()));
+                anyNet, firstNet == null ? null : firstNet.span(), firstNet == null ? "" : firstNet.detail(), l.maxNodes(),
+                l.oneNodeRanks(), l.maxNetRank(), t.linked(), t.cluster(), t.group(), t.rdma(), t.fabric(), t.nvlink(), t.gdr(), t.declaredSpan()));
     }
 }

@@ -27,7 +27,11 @@ final class TopologyAnalysis {
         return Integer.parseInt(cell.substring(2));
     }
 
-    static void facts(Evidence.Topology m, Target t, Facts out) {
+    /**
+     * @param fullLinks the links per GPU of each NVLink generation of the catalog (V100 6, A100 12, H100 and B200 18):
+     *                  through an NVSwitch every pair of a board shows one of them
+     */
+    static void facts(Evidence.Topology m, Target t, java.util.Set<Integer> fullLinks, Facts out) {
         List<Evidence.Device> d = m.devices();
         int n = d.size();
         int max = 0;
@@ -48,14 +52,19 @@ final class TopologyAnalysis {
                 }
             }
         }
+        // the fewest links any GPU shows as its own (its most to another GPU)
+        int minLinks = Integer.MAX_VALUE;
+        for (int i = 0; i < n; i++) if (d.get(i).gpu()) minLinks = Math.min(minLinks, most[i]);
+        if (minLinks == Integer.MAX_VALUE) minLinks = 0;
+        boolean full = fullLinks.contains(max);
         int index = 0;
         for (int i = 0; i < n; i++) {
             if (!d.get(i).gpu()) continue;
             List<String> cells = new ArrayList<>();
             for (int j = 0; j < n; j++) if (j != i && d.get(j).gpu()) cells.add(d.get(j).name() + " " + m.cell(i, j).text());
             out.add(new TopoGpuFact(m.file(), d.get(i).name(), index++, d.get(i).span(), most[i], cells.isEmpty() ? 0 : fewest[i], cells,
-                    cells.size(), t.linked(), t.cluster(), t.group(), t.nvswitch(), t.gpuModel(), t.expectedLinks(), max, all,
-                    t.nvlinkSpan()));
+                    cells.size(), t.linked(), t.cluster(), t.group(), t.nvswitch(), t.gpuModel(), t.expectedLinks(), max, minLinks, all,
+                    full, t.nvlinkSpan()));
         }
         for (int i = 0; i < n; i++) {
             if (!d.get(i).gpu()) continue;
@@ -64,7 +73,7 @@ final class TopologyAnalysis {
                 Evidence.Word c = m.cell(i, j);
                 out.add(new TopoPairFact(m.file(), d.get(i).name(), d.get(j).name(), c.text(), nvlinks(c.text()), c.span(), most[i],
                         most[j], t.linked(), t.cluster(), t.group(), t.nvswitch(), t.gpuModel(), t.expectedLinks(), max, all,
-                        t.nvlinkSpan()));
+                        full, t.nvlinkSpan()));
             }
             int best = -1, bestDistance = Integer.MAX_VALUE, nics = 0;
             for (int j = 0; j < n; j++) {

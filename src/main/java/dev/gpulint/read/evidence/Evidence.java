@@ -106,9 +106,12 @@ public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatu
     /**
      * An NCCL_DEBUG=INFO log: the lines that matter, each kept with its span (the first
      * {@link NcclLog#KEEP} of a kind; {@code counts} has them all). {@code maxNodes} is the largest
-     * node count a communicator's init line states (NCCL 2.19+: "nNodes 2"), -1 when none does.
+     * node count a communicator's init line states (NCCL 2.19+: "nNodes 2"), -1 when none does;
+     * {@code oneNodeRanks} the most ranks ("nRanks") of a communicator of one node (nNodes 1), -1 when
+     * none; {@code maxNetRank} the largest rank any channel through the network names, -1 when none.
      */
-    record NcclLog(String file, List<LogLine> lines, java.util.Map<String, Integer> counts, int maxNodes) implements Evidence {
+    record NcclLog(String file, List<LogLine> lines, java.util.Map<String, Integer> counts, int maxNodes, int oneNodeRanks,
+                   int maxNetRank) implements Evidence {
         /** Lines kept per kind; the rest are counted. */
         public static final int KEEP = 50;
 

@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 
 /**
  * Captured tool output in .txt and .log files (docs/evidence.md). A file's kind is decided by its
- * content: the first {@link #SNIFF_CHARS} characters must show one of the tools' signatures. A
+ * content: the first {@link #SNIFF_CHARS} characters must show one of the tools' signatures, or, for
+ * an NCCL_DEBUG=INFO log, any line of the file must be an NCCL debug line. A
  * folder's other .txt and .log files are not gpulint's and are skipped quietly; a file named
  * as evidence (node1.topo-m.txt, run.nccl.log, ...) whose content is no such output gets a SYN006
  * note saying what was expected; one whose content shows a signature but whose structure is broken
@@ -64,8 +65,30 @@ public final class EvidenceReader {
         if (IB_CA.matcher(head).find()) return Optional.of(Evidence.Kind.IBSTAT);
         if (HCA.matcher(head).find()) return Optional.of(Evidence.Kind.IBV_DEVINFO);
         if (SMI_Q.matcher(head).find()) return Optional.of(Evidence.Kind.SMI_QUERY);
-        for (String l : lines) if (NcclLogReader.isLogLine(l)) return Optional.of(Evidence.Kind.NCCL_LOG);
-        return Optional.empty();
+        // a training log's first NCCL line may come after any amount of the program's output: the whole text is looked
+        // through (bounded by the maximum file size it was read with), one line at a time
+        return hasLogLine(text) ? Optional.of(Evidence.Kind.NCCL_LOG) : Optional.empty();
+    }
+
+    /** Some line of the text is an NCCL debug line; linear in the text's length. */
+    static boolean hasLogLine(String text) {
+        int from = 0, n = text.length();
+        while (from < n) {
+            int end = text.indexOf('\n', from);
+            if (end < 0) end = n;
+            int i = text.indexOf("NCCL ", from);
+            if (i < 0) return false;
+            if (i >= end) {
+                // no candidate on this line: skip to the line holding the next "NCCL "
+                int start = text.lastIndexOf('\n', i);
+                from = start < 0 ? 0 : start + 1;
+                continue;
+            }
+            String line = text.substring(from, end);
+            if (NcclLogReader.isLogLine(line.endsWith("\r") ? line.substring(0, line.length() - 1) : line)) return true;
+            from = end + 1;
+        }
+        return false;
     }
 
     /** Reads one .txt or .log file: its evidence, or why it holds none. */

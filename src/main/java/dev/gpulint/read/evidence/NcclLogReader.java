@@ -13,13 +13,16 @@ import java.util.regex.Pattern;
  * NCCL chose ("NET/IB : Using ...", "NET/Socket : Using ...", "Using network X"), each
  * channel's transport ("Channel 00/0 : 0[0] -> 1[1] via P2P/IPC", "... [send] via
  * NET/IB/0/GDRDMA", "via SHM/direct/direct"), the node count of communicators
- * ("nNodes 2", NCCL 2.19+) and NCCL WARN lines.
+ * and rank count of communicators (their init line "comm 0x... rank 0 nRanks 16 nNodes 2", NCCL 2.19+),
+ * the largest rank a channel through the network names, and NCCL WARN lines.
  */
 final class NcclLogReader {
     static final Pattern PREFIX = Pattern.compile("([^\\s:\\]>]{1,253}):\\d{1,10}:\\d{1,10} \\[[^\\]]{0,16}\\] NCCL (INFO|WARN) ");
     private static final Pattern CHANNEL = Pattern.compile(
             "Channel \\d{1,4}/\\d{1,4} : (\\d{1,7})\\[[^\\]]{0,32}\\] -> (\\d{1,7})\\[[^\\]]{0,32}\\] (\\[(?:send|receive)\\] )?via (\\S{1,64})");
-    private static final Pattern NODES = Pattern.compile("\\bnNodes (\\d{1,7})\\b");
+    /** A communicator's init line (NCCL 2.19+): "comm 0x55d0c3a0 rank 0 nRanks 16 nNodes 2 localRanks 8 ...". */
+    private static final Pattern COMM = Pattern.compile(
+            "^comm 0x[0-9a-fA-F]{1,16} rank \\d{1,7} nRanks (\\d{1,7}) nNodes (\\d{1,7})\\b");
 
     private NcclLogReader() {}
 
@@ -31,7 +34,7 @@ final class NcclLogReader {
     static Evidence.NcclLog read(String file, List<String> lines) {
         List<Evidence.LogLine> kept = new ArrayList<>();
         Map<String, Integer> counts = new LinkedHashMap<>();
-        int maxNodes = -1;
+        int maxNodes = -1, oneNodeRanks = -1, maxNetRank = -1;
         for (int i = 0; i < lines.size(); i++) {
             String l = lines.get(i);
             if (!l.contains("NCCL ")) continue;
@@ -52,11 +55,18 @@ final class NcclLogReader {
             } else {
                 Matcher c = CHANNEL.matcher(text);
                 if (c.find()) {
+                    if (c.group(4).equals("NET") || c.group(4).startsWith("NET/")) {
+                        maxNetRank = Math.max(maxNetRank, Math.max(Integer.parseInt(c.group(1)), Integer.parseInt(c.group(2))));
+                    }
                     line = new Evidence.LogLine("CHANNEL", host, c.group(4), Integer.parseInt(c.group(1)), Integer.parseInt(c.group(2)),
                             c.group(3) != null, Text.span(file, i + 1, col + c.start(), c.end() - c.start()));
                 } else {
-                    Matcher n = NODES.matcher(text);
-                    if (n.find()) maxNodes = Math.max(maxNodes, Integer.parseInt(n.group(1)));
+                    Matcher n = COMM.matcher(text);
+                    if (n.find()) {
+                        int nodes = Integer.parseInt(n.group(2));
+                        maxNodes = Math.max(maxNodes, nodes);
+                        if (nodes == 1) oneNodeRanks = Math.max(oneNodeRanks, Integer.parseInt(n.group(1)));
+                    }
                 }
             }
             if (line == null) continue;
@@ -64,7 +74,8 @@ final class NcclLogReader {
             int seen = counts.merge(key, 1, Integer::sum);
             if (seen <= Evidence.NcclLog.KEEP) kept.add(line);
         }
-        return new Evidence.NcclLog(file, List.copyOf(kept), java.util.Collections.unmodifiableMap(counts), maxNodes);
+        return new Evidence.NcclLog(file, List.copyOf(kept), java.util.Collections.unmodifiableMap(counts), maxNodes,
+                oneNodeRanks, maxNetRank);
     }
 
     /**

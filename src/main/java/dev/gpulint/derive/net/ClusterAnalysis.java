@@ -37,13 +37,25 @@ public final class ClusterAnalysis {
 
     /**
      * The priority a DSCP lands on at the fabric's NICs: DSCP >> 3 under the usual trust-DSCP map, else
-     * the NICs' own map (-1 where it is unknown); -1 when they trust PCP, where the DSCP picks no priority.
+     * the NICs' own map (-1 where it is unknown); -1 when they trust PCP, where the DSCP picks no priority,
+     * and -1 when host-tool settings (mlnx_qos lines, {@code partial}) do not set trust dscp: the NIC's trust
+     * state is then whatever it was, which the script does not say.
      */
     public static int priority(Specs.Fabric f, int dscp) {
         Specs.NicQos q = f == null ? null : f.qos();
         if (q == null) return TrafficClass.priority(dscp);
-        if (q.trust() != null && "pcp".equals(q.trust().value())) return -1;
+        if (!trustsDscp(q)) return -1;
         return q.dscpPriority() == null ? TrafficClass.priority(dscp) : q.dscpPriority().get(dscp);
+    }
+
+    /**
+     * Whether the NICs' DSCP picks the priority: not when they trust PCP; with host-tool settings, only when
+     * they set trust dscp themselves (the ConnectX default is not one the sources state).
+     */
+    public static boolean trustsDscp(Specs.NicQos q) {
+        if (q == null) return true;
+        if (q.trust() != null && "pcp".equals(q.trust().value())) return false;
+        return !q.partial() || q.trust() != null && "dscp".equals(q.trust().value());
     }
 
     /** The NICs' QoS settings chose the DSCP of the lossless class themselves (mlnx_qos --dscp2prio set,40,5 with PFC on 5). */

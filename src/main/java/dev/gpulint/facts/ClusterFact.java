@@ -85,7 +85,11 @@ public final class ClusterFact {
         this.roceTrafficPriority = roceTrafficPriority;
         this.roceTrafficSource = roceTrafficSource;
         this.origin = origin;
+        if (origin == null) this.pfcFlags = NATIVE_PFC;
     }
+
+    /** Where a gpulint cluster file states its PFC priority. */
+    private static final String NATIVE_PFC = "fabric.roce.pfc.priority";
 
     private final int roceTrafficPriority;
     private final String roceTrafficSource;
@@ -137,8 +141,13 @@ public final class ClusterFact {
      * out (PFC, ECN) is unknown, not absent, so the rules on absent settings do not judge it.
      */
     public boolean isSettingsPartial() { return settingsPartial; }
-    /** Where PFC's eight 0/1 flags are written, for advice: "NicConfigurationTemplate qos.pfc" or "mlnx_qos --pfc". */
+    /**
+     * Where the PFC priority is written, for advice: "NicConfigurationTemplate qos.pfc" or "mlnx_qos --pfc"
+     * (eight 0/1 flags), or "fabric.roce.pfc.priority" (one number) in a gpulint cluster file.
+     */
     public String getPfcFlags() { return pfcFlags; }
+    /** Whether {@link #getPfcFlags()} names a list of eight 0/1 flags (priorities 0-7) rather than one priority number. */
+    public boolean isPfcFlagList() { return !NATIVE_PFC.equals(pfcFlags); }
     /** The NICs' priority trust state as set ("dscp" or "pcp"); null when nothing sets it. */
     public String getTrust() { return trust; }
 

@@ -52,7 +52,7 @@ final class ShellTokens {
                 while (j < n && (s.charAt(j) == ' ' || s.charAt(j) == '\t')) j++;
                 StringBuilder d = new StringBuilder();
                 for (; j < n && " \t\n;|&<>()".indexOf(s.charAt(j)) < 0; j++) if (s.charAt(j) != '\'' && s.charAt(j) != '"') d.append(s.charAt(j));
-                if (d.length() > 0) heredoc = d.toString();
+                if (d.length() > 0 && !feedsShell(cur)) heredoc = d.toString();   // bash <<EOF: the body is the script run
                 i = j;
                 continue;
             }
@@ -139,6 +139,15 @@ final class ShellTokens {
         finish(w, cur);
         if (elements == null && !cur.isEmpty()) commands.add(cur);
         return n;
+    }
+
+    /** Programs that run a here-document fed to them as commands (bash <<'EOF', ssh host <<EOF). */
+    private static final java.util.Set<String> SHELLS = java.util.Set.of("bash", "sh", "zsh", "dash", "ksh", "ssh", "srun");
+
+    /** Whether the command so far runs its standard input as a script. */
+    private static boolean feedsShell(List<Raw> cur) {
+        for (Raw r : cur) if (r.text != null && SHELLS.contains(r.text.substring(r.text.lastIndexOf('/') + 1))) return true;
+        return false;
     }
 
     /** The index after the line that ends a here-document whose body starts at {@code i} (the end when none does). */

@@ -118,6 +118,9 @@ class ShellTest {
         Shell.Script s = parse("cat <<USAGE\n  mlnx_qos -i eth0 --pfc 0,0,0,0,1,0,0,0\nUSAGE\nrun 1\ncat <<-'EOF' > x\n\tfoo\n\tEOF\nrun 2", Map.of());
         assertEquals(List.of("cat", "run 1", "cat > x", "run 2"),
                 s.commands().stream().map(c -> String.join(" ", texts(c.words()))).toList());
+        Shell.Script fed = parse("/bin/bash << 'EOF'\nmpirun -np 16 app\nEOF", Map.of());
+        assertEquals(List.of("mpirun", "-np", "16", "app"), texts(fed.commands().get(1).words()),
+                "a here-document fed to a shell is the script it runs");
     }
 
     @Test

@@ -29,6 +29,7 @@ public final class ClusterAnalysis {
                 .qos(f == null || f.dscp() == null ? -1 : priority(f, (int) Math.min(63, Math.max(0, f.dscp().value()))),
                         f != null && f.qos() != null && f.qos().partial(), f == null || f.qos() == null ? null : f.qos().pfcFlags(),
                         f == null || f.qos() == null || f.qos().trust() == null ? null : f.qos().trust().value())
+                .dscpMap(mapped(f), f == null || f.qos() == null ? null : f.qos().dscpMapSpan())
                 .firstOfName(c.spec().origin() != null ? null : out.earlierOfName("cluster", c.name(), c.spec().name().span())));
     }
 
@@ -56,6 +57,13 @@ public final class ClusterAnalysis {
         if (q == null) return true;
         if (q.trust() != null && "pcp".equals(q.trust().value())) return false;
         return !q.partial() || q.trust() != null && "dscp".equals(q.trust().value());
+    }
+
+    /** The NICs' own DSCP map sends RoCE's default DSCP (26, no fabric.roce.dscp) to another priority than 26 >> 3. */
+    private static boolean mapped(Specs.Fabric f) {
+        if (f == null || f.dscp() != null || f.qos() == null || f.qos().dscpPriority() == null) return false;
+        int p = priority(f, ROCE_DSCP);
+        return p >= 0 && p != TrafficClass.priority(ROCE_DSCP);
     }
 
     /** The NICs' QoS settings chose the DSCP of the lossless class themselves (mlnx_qos --dscp2prio set,40,5 with PFC on 5). */

@@ -14,7 +14,7 @@ public final class NicPolicyAnalysis {
     public static void policy(Specs.NicPolicy p, Facts out) { policy(p, List.of(), out); }
 
     /**
-     * A policy, and for a device-plugin resource that selects its NICs by link type alone, the first cluster
+     * A policy, and for a device-plugin resource that selects its NICs by link type alone, the first cluster (by file and name)
      * whose fabric is of the other link type when no fabric is of the selected one: among the clusters in the
      * policy's folder when there are some (a repository of several clusters keeps each one's objects together),
      * else among the run's.
@@ -37,7 +37,7 @@ public final class NicPolicyAnalysis {
         List<Resolved.Cluster> near = clusters.stream().filter(c -> folder(c.file()).equals(folder(p.file()))).toList();
         for (Resolved.Cluster c : near.isEmpty() ? clusters : near) {
             if (fabricIs(c, link)) return;                            // a fabric of the run has NICs of that link type
-            if (other == null && fabricIs(c, link.equals("ethernet") ? "infiniband" : "ethernet")) other = c;
+            if (fabricIs(c, link.equals("ethernet") ? "infiniband" : "ethernet") && (other == null || before(c, other))) other = c;
         }
         if (other == null) return;
         fact.otherFabric(other.name(), other.spec().name().span(), link.equals("infiniband") ? other.roceSource()
@@ -49,6 +49,12 @@ public final class NicPolicyAnalysis {
         if (file == null) return "";
         int i = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
         return i < 0 ? "" : file.substring(0, i);
+    }
+
+    /** The order clusters are named in: by file, then by name (whatever order the files were given in). */
+    private static boolean before(Resolved.Cluster a, Resolved.Cluster b) {
+        int byFile = String.valueOf(a.file()).compareTo(String.valueOf(b.file()));
+        return byFile != 0 ? byFile < 0 : String.valueOf(a.name()).compareTo(String.valueOf(b.name())) < 0;
     }
 
     /** Whether the cluster's fabric is of the link type: ethernet is RoCE, infiniband is InfiniBand. */

@@ -45,7 +45,8 @@ public final class Deriver {
         Resolver resolver = new Resolver(catalog);
         BandwidthReadings bandwidths = new BandwidthReadings(catalog, out);
         NodeGroupAnalysis groups = new NodeGroupAnalysis(catalog, out);
-        for (Resolved.Cluster c : resolver.clusters(clusters)) {
+        List<Resolved.Cluster> resolved = resolver.clusters(clusters);
+        for (Resolved.Cluster c : resolved) {
             ClusterAnalysis.cluster(c, out);
             bandwidths.fabric(c);
             for (Resolved.Group g : c.groups()) {
@@ -69,7 +70,7 @@ public final class Deriver {
         bandwidths.finish();
         JobAnalysis.reset();
         DcgmAnalysis.fields(counters, queries, out);
-        for (Specs.NicPolicy p : nicPolicies) NicPolicyAnalysis.policy(p, out);
+        for (Specs.NicPolicy p : nicPolicies) NicPolicyAnalysis.policy(p, resolved, out);
         return out.list();
     }
 }

@@ -85,7 +85,11 @@ public final class ClusterFact {
         this.roceTrafficPriority = roceTrafficPriority;
         this.roceTrafficSource = roceTrafficSource;
         this.origin = origin;
+        if (origin == null) this.pfcFlags = NATIVE_PFC;
     }
+
+    /** Where a gpulint cluster file states its PFC priority. */
+    private static final String NATIVE_PFC = "fabric.roce.pfc.priority";
 
     private final int roceTrafficPriority;
     private final String roceTrafficSource;
@@ -137,8 +141,27 @@ public final class ClusterFact {
      * out (PFC, ECN) is unknown, not absent, so the rules on absent settings do not judge it.
      */
     public boolean isSettingsPartial() { return settingsPartial; }
-    /** Where PFC's eight 0/1 flags are written, for advice: "NicConfigurationTemplate qos.pfc" or "mlnx_qos --pfc". */
+    /**
+     * Where the PFC priority is written, for advice: "NicConfigurationTemplate qos.pfc" or "mlnx_qos --pfc"
+     * (eight 0/1 flags), or "fabric.roce.pfc.priority" (one number) in a gpulint cluster file.
+     */
     public String getPfcFlags() { return pfcFlags; }
+    private boolean roceDscpMapped;
+    private Span dscpMapSpan;
+
+    /** Records whether the NICs' own DSCP map moves RoCE's DSCP, and where the map is written. */
+    public ClusterFact dscpMap(boolean mapped, Span where) { this.roceDscpMapped = mapped; this.dscpMapSpan = where; return this; }
+
+    /**
+     * The NICs' own DSCP-to-priority map (mlnx_qos --dscp2prio set) sends RoCE's DSCP (26 by default) to
+     * another priority than DSCP >> 3: {@link #getRoceTrafficPriority()} is the map's.
+     */
+    public boolean isRoceDscpMapped() { return roceDscpMapped; }
+    /** Where the NICs' DSCP map is written (the first --dscp2prio entry); null when the default map applies. */
+    public Span getDscpMapSpan() { return dscpMapSpan; }
+
+    /** Whether {@link #getPfcFlags()} names a list of eight 0/1 flags (priorities 0-7) rather than one priority number. */
+    public boolean isPfcFlagList() { return !NATIVE_PFC.equals(pfcFlags); }
     /** The NICs' priority trust state as set ("dscp" or "pcp"); null when nothing sets it. */
     public String getTrust() { return trust; }
 

@@ -70,6 +70,37 @@ public final class NicPolicyFact {
      */
     public String getResource() { return resource; }
 
+    private boolean narrowed;
+    private String otherCluster, otherFabricSource;
+    private Span otherClusterSpan;
+
+    /** Records that the resource picks NICs by more than their link type. */
+    public NicPolicyFact narrowed(boolean narrowed) { this.narrowed = narrowed; return this; }
+
+    /**
+     * A device-plugin resource picks some NICs of a node (deviceIDs, ifNames, pfNames, rootDevices,
+     * pciAddresses or drivers selectors), or its policy also has a resource of the other link type: its link
+     * type says which NICs of a node it takes (storage NICs, say), not what the fabric is.
+     */
+    public boolean isNarrowed() { return narrowed; }
+
+    /** Records the run's first cluster whose fabric is of the other link type, when none is of this one. */
+    public NicPolicyFact otherFabric(String cluster, Span clusterSpan, String source) {
+        this.otherCluster = cluster; this.otherClusterSpan = clusterSpan; this.otherFabricSource = source;
+        return this;
+    }
+
+    /**
+     * For a NicClusterPolicy resource that selects NICs by link type alone: the run's first cluster whose
+     * fabric is of the other link type (InfiniBand for ether, RoCE for infiniband), when no cluster of the run has
+     * a fabric of the selected link type; null otherwise.
+     */
+    public String getOtherFabricCluster() { return otherCluster; }
+    /** Where that cluster is named; null when there is none. */
+    public Span getOtherFabricClusterSpan() { return otherClusterSpan; }
+    /** Where that cluster's fabric kind is declared, for messages (fabric type infiniband, mlnx_qos lines); null when there is none. */
+    public String getOtherFabricSource() { return otherFabricSource; }
+
     /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return kind + ":" + name + (resource == null ? "" : "/" + resource); }
 

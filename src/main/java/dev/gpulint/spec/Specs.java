@@ -53,7 +53,8 @@ public final class Specs {
      * "pcp"; null when not set), the DSCP-to-priority map when {@code --dscp2prio} changes it (64 entries,
      * -1 where unknown; null for the default map, priority = DSCP >> 3) and where it is written;
      * {@code pfcFlags} names where PFC's flags are written, for messages ("mlnx_qos --pfc"); {@code partial}:
-     * the settings are a host's only, so a setting left out (PFC, ECN) is unknown rather than absent;
+     * the settings are a host's only, so a setting left out (PFC, ECN, the trust state) is unknown rather than
+     * absent, and a DSCP picks a known priority only where they set trust dscp;
      * {@code losslessDscpChosen}: a {@code --dscp2prio set} entry sends a DSCP onto the PFC priority, so
      * whoever wrote it chose the DSCP RoCE is to use, and it is not taken to be NVIDIA's default 26.
      */
@@ -228,13 +229,16 @@ public final class Specs {
      * A NIC policy of the NVIDIA network operator or the SR-IOV operator (SriovNetworkNodePolicy,
      * NicConfigurationTemplate): {@code linkType} as written (ib, eth, Ethernet, Infiniband),
      * {@code mtu}, whether it turns RDMA on, and its node selector ({@code nodeSelector} is the key
-     * when written, null when absent).
+     * when written, null when absent). {@code narrowed}: a device-plugin resource whose NICs are picked by
+     * more than the link type (deviceIDs, ifNames, pfNames, rootDevices), or whose policy also has a resource
+     * of the other link type: its link type then says which NICs of a node it takes, not what the fabric is.
      */
     public record NicPolicy(String kind, Located<String> name, String file, Located<String> linkType, Located<Long> mtu,
-                            Located<Boolean> rdma, Span nodeSelector, boolean nodeSelectorRequired, Span span, String resource) {
+                            Located<Boolean> rdma, Span nodeSelector, boolean nodeSelectorRequired, Span span, String resource,
+                            boolean narrowed) {
         public NicPolicy(String kind, Located<String> name, String file, Located<String> linkType, Located<Long> mtu,
                          Located<Boolean> rdma, Span nodeSelector, boolean nodeSelectorRequired, Span span) {
-            this(kind, name, file, linkType, mtu, rdma, nodeSelector, nodeSelectorRequired, span, null);
+            this(kind, name, file, linkType, mtu, rdma, nodeSelector, nodeSelectorRequired, span, null, false);
         }
     }
 

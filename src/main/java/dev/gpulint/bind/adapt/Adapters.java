@@ -112,7 +112,7 @@ public final class Adapters {
         Specs.Fabric nicFabric = null;      // the run's one network-operator fabric, for the clusters made here
         int nicFabrics = 0;
         for (Specs.Cluster c : clusters) {
-            if (c.origin() != null && c.nodeGroups().isEmpty() && c.fabric() != null) { nicFabric = c.fabric(); nicFabrics++; }
+            if (operatorFabric(c)) { nicFabric = c.fabric(); nicFabrics++; }
         }
         if (nicFabrics != 1) nicFabric = null;
         for (Specs.Job j : jobs) {
@@ -153,7 +153,15 @@ public final class Adapters {
     }
 
     private static String nicFabricOrigin(List<Specs.Cluster> clusters) {
-        for (Specs.Cluster c : clusters) if (c.origin() != null && c.nodeGroups().isEmpty() && c.fabric() != null) return c.origin();
+        for (Specs.Cluster c : clusters) if (operatorFabric(c)) return c.origin();
         return null;
+    }
+
+    /**
+     * A network-operator object's fabric (NicConfigurationTemplate, SriovNetworkNodePolicy...): not a script's
+     * mlnx_qos lines, which set the hosts that run that script (storage servers, say), not every job's nodes.
+     */
+    private static boolean operatorFabric(Specs.Cluster c) {
+        return c.origin() != null && !c.origin().equals(MlnxQos.ORIGIN) && c.nodeGroups().isEmpty() && c.fabric() != null;
     }
 }

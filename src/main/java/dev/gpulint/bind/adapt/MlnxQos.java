@@ -16,8 +16,9 @@ import java.util.Map;
  * {@code -f}/{@code --pfc} LIST (eight 0/1 flags, priorities 0 to 7), {@code --trust pcp|dscp}, and
  * {@code --dscp2prio set,DSCP,PRIO} (also {@code del,DSCP,PRIO} and {@code flush}), each as
  * {@code --opt VALUE}, {@code --opt=VALUE} or {@code -fVALUE}, for the port {@code -i}/{@code --interface}.
- * Later lines for a port override earlier ones, as the tool does; ports whose settings differ leave that
- * setting unknown. The script's settings bind as a RoCE fabric with no node groups, named after the
+ * The scan follows no control flow, so two lines that give a port different values (an if/else, case
+ * branches) leave that setting unknown, as do ports whose settings differ; a line is read only where
+ * mlnx_qos is the command run (not an argument of echo). The script's settings bind as a RoCE fabric with no node groups, named after the
  * script: PFC is enabled on the priorities the flags set, the trust state and the DSCP map are the
  * NICs', and a setting the script leaves out is unknown (not absent: it may be set elsewhere).
  */
@@ -31,24 +32,42 @@ final class MlnxQos {
     private static final List<String> VALUED = List.of("-p", "--prio_tc", "-s", "--tsa", "-t", "--tcbw", "-r", "--ratelimit",
             "-d", "--dcbx", "--defltprio", "--cable_len", "--prio2buffer", "--buffer_size");
 
-    /** One port's settings as the script leaves them. */
+    /** One port's settings as the script leaves them; a setting two lines give different values is unknown (either may run last). */
     private static final class Port {
         Word pfc, trust;
+        boolean pfcUnknown, trustUnknown;
         final List<Word> dscp2prio = new ArrayList<>();
         boolean flushed;
+    }
+
+    /** Programs that run the command after them (their own options and arguments come first). */
+    private static final java.util.Set<String> WRAPPERS = java.util.Set.of("sudo", "srun", "ssh", "xargs", "env", "timeout",
+            "pdsh", "clush", "nohup", "command", "exec", "time", "mpirun");
+    /** Programs whose arguments are text, never a command run. */
+    private static final java.util.Set<String> TEXT = java.util.Set.of("echo", "printf", "cat", "grep", "logger", "tee", "sed", "awk");
+
+    /** Where mlnx_qos is the command run: the command word, or after wrappers such as sudo or srun; -1 when it is not run. */
+    static int commandAt(List<Word> w) {
+        for (int i = 0; i < w.size(); i++) {
+            Word x = w.get(i);
+            if (!x.known()) return -1;
+            String prog = Shell.program(x.text());
+            if (prog.equals("mlnx_qos")) return i == 0 || WRAPPERS.contains(Shell.program(w.get(0).text())) ? i : -1;
+            if (i == 0 && !WRAPPERS.contains(prog)) return -1;
+            if (TEXT.contains(prog)) return -1;
+        }
+        return -1;
     }
 
     /** The fabric the script's mlnx_qos lines set, as a cluster named {@code name}; null when they set none of it. */
     static Specs.Cluster read(Shell.Script script, String file, String name, Span nameSpan, Span whole) {
         Map<String, Port> ports = new LinkedHashMap<>();
         Word first = null;
+        int lineNo = 0;
         for (Shell.Command c : script.commands()) {
             List<Word> w = c.words();
-            for (int i = 0; i < w.size(); i++) {
-                if (!w.get(i).known() || !Shell.program(w.get(i).text()).equals("mlnx_qos")) continue;
-                if (line(w, i + 1, ports) && first == null) first = w.get(i);
-                break;
-            }
+            int at = commandAt(w);
+            if (at >= 0 && line(w, at + 1, ports, lineNo++) && first == null) first = w.get(at);
         }
         if (first == null) return null;
         // a setting binds when every port that sets it sets it alike
@@ -61,11 +80,11 @@ final class MlnxQos {
         String pfcText = null, trustText = null;
         for (Port p : ports.values()) {
             if (p.pfc != null) {
-                String t = p.pfc.known() ? p.pfc.text().strip() : "?";
+                String t = p.pfc.known() && !p.pfcUnknown ? p.pfc.text().strip() : "?";
                 if (pfcText == null) pfcText = t; else if (!pfcText.equals(t)) pfcMixed = true;
             }
             if (p.trust != null) {
-                String t = p.trust.known() ? p.trust.text().strip().toLowerCase(Locale.ROOT) : "?";
+                String t = p.trust.known() && !p.trustUnknown ? p.trust.text().strip().toLowerCase(Locale.ROOT) : "?";
                 if (trustText == null) trustText = t; else if (!trustText.equals(t)) trustMixed = true;
             }
             if (!p.dscp2prio.isEmpty() || p.flushed) {
@@ -99,8 +118,12 @@ final class MlnxQos {
         return new Specs.Cluster(new Located<>(name, nameSpan), file, f, List.of(), whole, ORIGIN);
     }
 
-    /** Reads one mlnx_qos command's options from {@code i}; whether it sets anything read here. */
-    private static boolean line(List<Word> w, int i, Map<String, Port> ports) {
+    /**
+     * Reads one mlnx_qos command's options from {@code i}; whether it sets anything read here. A line with
+     * both --trust and --dscp2prio is one the tool rejects ("cannot be used at the same time"): ignored.
+     * An interface not known is a port of its own, one per line ({@code $dev} of two loops are not one port).
+     */
+    private static boolean line(List<Word> w, int i, Map<String, Port> ports, int lineNo) {
         Word iface = null, pfc = null, trust = null;
         List<Word> map = new ArrayList<>();
         for (; i < w.size(); i++) {
@@ -113,16 +136,30 @@ final class MlnxQos {
             else continue;
             if (o.next()) i++;
         }
-        if (pfc == null && trust == null && map.isEmpty()) return false;
-        String key = iface == null ? "" : iface.known() ? iface.text() : "$" + iface.text();
+        if (pfc == null && trust == null && map.isEmpty() || trust != null && !map.isEmpty()) return false;
+        String key = iface == null ? "" : iface.known() ? iface.text() : "$" + lineNo + " " + iface.text();
         Port p = ports.computeIfAbsent(key, k -> new Port());
-        if (pfc != null) p.pfc = pfc;
-        if (trust != null) p.trust = trust;
+        if (pfc != null) {
+            p.pfcUnknown |= p.pfc != null && !same(p.pfc, pfc);
+            p.pfc = pfc;
+        }
+        if (trust != null) {
+            p.trustUnknown |= p.trust != null && !same(p.trust, trust);
+            p.trust = trust;
+        }
         for (Word m : map) {
-            if (m.known() && m.text().strip().equals("flush")) { p.dscp2prio.clear(); p.flushed = true; }
-            else p.dscp2prio.add(m);
+            if (m.known() && m.text().strip().equals("flush")) {
+                p.dscp2prio.clear();
+                p.flushed = true;
+                p.trustUnknown = true;            // after a flush the tool's trust state is not what the script set
+                if (p.trust == null) p.trust = m;
+            } else p.dscp2prio.add(m);
         }
         return true;
+    }
+
+    private static boolean same(Word a, Word b) {
+        return a.known() && b.known() && a.text().strip().equalsIgnoreCase(b.text().strip());
     }
 
     /** An option's value, and whether it is the next word. */

@@ -22,9 +22,12 @@ import java.util.Locale;
  * {@code sriovDevicePlugin.config} are JSON written inside a YAML string; each resource of
  * {@code configList} (shared plugin) or {@code resourceList} (SR-IOV plugin, those with
  * {@code isRdma}) binds as a NIC policy with the link type its {@code selectors.linkTypes} select
- * ({@code ether} or {@code infiniband}; both, or none, leave it unknown), located in the JSON.
- * {@code ofedDriver}, {@code nvIpam}, {@code secondaryNetwork} and the other selectors
- * ({@code vendors}, {@code deviceIDs}, {@code drivers}, {@code ifNames}) are not read.
+ * (exactly {@code ether} or {@code infiniband}, the net device's link type; both, none, or another
+ * spelling leave it unknown), located in the JSON; {@code selectors} is an object or a list of one.
+ * A resource also narrowed by {@code deviceIDs}, {@code ifNames}, {@code pfNames}, {@code rootDevices},
+ * {@code pciAddresses} or {@code drivers}, or one of a policy that has resources of both link types, is
+ * marked narrowed: it takes some NICs of a node (storage NICs, say), which says nothing of the fabric.
+ * {@code ofedDriver}, {@code nvIpam} and {@code secondaryNetwork} are not read.
  */
 final class NicClusterPolicyAdapter implements FormatAdapter {
     static final String KIND = "NicClusterPolicy";
@@ -40,13 +43,24 @@ final class NicClusterPolicyAdapter implements FormatAdapter {
     @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
         NicObjects.Named n = NicObjects.name(root, name);
         MappingNode spec = map(root, "spec");
-        resources(scalar(spec, "rdmaSharedDevicePlugin", "config"), "configList", "rdma", false, n, file, sink);
-        resources(scalar(spec, "sriovDevicePlugin", "config"), "resourceList", null, true, n, file, sink);
+        List<Specs.NicPolicy> found = new ArrayList<>();
+        resources(scalar(spec, "rdmaSharedDevicePlugin", "config"), "configList", "rdma", false, n, file, found);
+        resources(scalar(spec, "sriovDevicePlugin", "config"), "resourceList", null, true, n, file, found);
+        // a policy with resources of both link types serves nodes with both kinds of NIC (InfiniBand compute, Ethernet storage)
+        java.util.Set<String> kinds = new java.util.HashSet<>();
+        for (Specs.NicPolicy p : found) if (p.linkType() != null) kinds.add(kind(p.linkType().value()));
+        for (Specs.NicPolicy p : found) {
+            sink.nicPolicies.add(kinds.size() < 2 ? p : new Specs.NicPolicy(p.kind(), p.name(), p.file(), p.linkType(), p.mtu(),
+                    p.rdma(), p.nodeSelector(), p.nodeSelectorRequired(), p.span(), p.resource(), true));
+        }
     }
+
+    /** Selectors that pick particular NICs of a node, beyond their vendor and link type. */
+    private static final List<String> NARROWING = List.of("deviceIDs", "ifNames", "pfNames", "rootDevices", "pciAddresses", "drivers");
 
     /** Each resource of a device plugin's JSON config, as a NIC policy. */
     private static void resources(ScalarNode config, String listKey, String defaultPrefix, boolean rdmaOnly,
-                                  NicObjects.Named n, SourceFile file, Sink sink) {
+                                  NicObjects.Named n, SourceFile file, List<Specs.NicPolicy> found) {
         if (config == null || config.isNull() || config.text().length() > MAX_CONFIG) return;
         ScalarText text = ScalarText.of(file.text(), config);
         ReadResult r = new JsonReader().read(SourceFile.of(file.displayPath(), config.text()));
@@ -54,6 +68,7 @@ final class NicClusterPolicyAdapter implements FormatAdapter {
         int[] starts = lineStarts(config.text());
         for (MappingNode res : Nodes.maps(r.foreign().get(0).root(), listKey)) {
             MappingNode selectors = map(res, "selectors");
+            if (selectors == null && Nodes.list(res, "selectors").size() == 1) selectors = Nodes.maps(res, "selectors").get(0);  // the list form
             if (rdmaOnly) {
                 Located<Boolean> rdma = Nodes.bool(scalar(selectors, "isRdma"));
                 if (rdma == null || !rdma.value()) continue;
@@ -65,8 +80,10 @@ final class NicClusterPolicyAdapter implements FormatAdapter {
             String resource = (prefix == null ? "" : prefix + "/") + resName.text();
             Located<String> link = linkType(Nodes.list(selectors, "linkTypes"), text, starts);
             Span at = inFile(text, starts, resName.span());
-            sink.nicPolicies.add(new Specs.NicPolicy(KIND, n.located(), file.displayPath(), link, null,
-                    new Located<>(true, at), null, false, at, resource));
+            boolean narrowed = false;
+            for (String k : NARROWING) narrowed |= !Nodes.list(selectors, k).isEmpty();
+            found.add(new Specs.NicPolicy(KIND, n.located(), file.displayPath(), link, null,
+                    new Located<>(true, at), null, false, at, resource, narrowed));
         }
     }
 
@@ -76,14 +93,22 @@ final class NicClusterPolicyAdapter implements FormatAdapter {
         String kind = null;
         for (Node t : types) {
             if (!(t instanceof ScalarNode s) || s.isNull()) return null;
-            String l = s.text().strip().toLowerCase(Locale.ROOT);
-            String k = l.equals("ether") || l.equals("ethernet") || l.equals("eth") ? "ethernet"
-                    : l.equals("infiniband") || l.equals("ib") ? "infiniband" : null;
+            String k = kind(s.text());
             if (k == null || kind != null && !kind.equals(k)) return null;
             kind = k;
             if (first == null) first = new Located<>(s.text(), inFile(text, starts, s.span()));
         }
         return first;
+    }
+
+    /**
+     * "ethernet" or "infiniband" for a net device's link type as the device plugin matches it: exactly
+     * {@code ether} or {@code infiniband} (the kernel's names); null for any other text, which selects no NIC
+     * the rules can reason on.
+     */
+    private static String kind(String written) {
+        String l = written.strip();
+        return l.equals("ether") ? "ethernet" : l.equals("infiniband") ? "infiniband" : null;
     }
 
     private static int[] lineStarts(String v) {

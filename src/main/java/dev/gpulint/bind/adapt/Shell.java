@@ -65,13 +65,14 @@ public final class Shell {
         List<List<Raw>> raws = ShellTokens.tokenize(text.value());
         Map<String, String> vars = new LinkedHashMap<>(known);
         Map<String, List<Word>> arrays = new LinkedHashMap<>();
-        Budget budget = new Budget();
+        ShellState budget = new ShellState(vars);
         List<Command> commands = new ArrayList<>();
         for (List<Raw> cmd : raws) {
             List<Assignment> assigns = new ArrayList<>();
             List<Word> words = new ArrayList<>();
             int i = 0;
-            while (i < cmd.size() && KEYWORDS.contains(cmd.get(i).text) && !cmd.get(i).quoted) i++;
+            for (; i < cmd.size() && KEYWORDS.contains(cmd.get(i).text) && !cmd.get(i).quoted; i++) budget.keyword(cmd.get(i).text);
+            budget.command(cmd, i);
             boolean export = false;
             if (i < cmd.size() && (cmd.get(i).text.equals("export") || cmd.get(i).text.equals("declare")
                     || cmd.get(i).text.equals("local") || cmd.get(i).text.equals("readonly"))) {
@@ -106,7 +107,7 @@ public final class Shell {
     private static final Pattern ARRAY_ALL = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\[[@*]\\]\\}");
 
     /** One raw word as the command's words: "${ARGS[@]}" becomes the array's elements (with their spans), others expand. */
-    private static void words(ScalarText text, Raw r, Map<String, String> vars, Map<String, List<Word>> arrays, Budget budget,
+    private static void words(ScalarText text, Raw r, Map<String, String> vars, Map<String, List<Word>> arrays, ShellState budget,
                               List<Word> out) {
         Matcher all = ARRAY_ALL.matcher(r.text);
         if (!r.literal && all.matches()) {
@@ -135,7 +136,7 @@ public final class Shell {
      * An array whose elements add up to more than {@link #MAX_VALUE} characters is unknown (a doubling
      * ARGS=( "${ARGS[@]}" "${ARGS[@]}" ) stays bounded).
      */
-    private static Assignment array(ScalarText text, Raw r, Map<String, String> vars, Map<String, List<Word>> arrays, Budget budget) {
+    private static Assignment array(ScalarText text, Raw r, Map<String, String> vars, Map<String, List<Word>> arrays, ShellState budget) {
         String head = r.text;
         boolean append = head.endsWith("+=");
         String name = head.substring(0, head.length() - (append ? 2 : 1));
@@ -163,12 +164,12 @@ public final class Shell {
     }
 
     private static Assignment assignment(ScalarText text, Raw r, Matcher m, Map<String, String> vars, boolean exported,
-                                         Budget budget) {
+                                         ShellState budget) {
         String name = m.group(1);
         int valueStart = r.valueStart >= 0 ? r.valueStart : r.start + name.length() + 1;
         String[] x = expand(m.group(2), r.literal, vars, budget);
         Word value = new Word(x[0], x[1] == null, text.span(valueStart, Math.max(valueStart, r.end)));
-        if (value.known()) vars.put(name, value.text()); else vars.remove(name);
+        budget.assign(name, value.known() ? value.text() : null);
         return new Assignment(name, value, exported, text.span(r.start, r.start + name.length()));
     }
 
@@ -181,19 +182,16 @@ public final class Shell {
     /** The most text the expansions of one script may produce in all; past it every expansion is unknown. */
     static final long MAX_TOTAL = 8L * 1024 * 1024;
 
-    /** What one script's expansions have produced so far. */
-    private static final class Budget { long used; }
-
     /** {expanded, null} when every expansion is known, else {text, "unknown"}. */
     static String[] expand(String s, boolean literal, Map<String, String> vars) {
-        return expand(s, literal, vars, new Budget());
+        return expand(s, literal, vars, new ShellState(new LinkedHashMap<>(vars)));
     }
 
-    private static String[] expand(String s, boolean literal, Map<String, String> vars, Budget budget) {
+    private static String[] expand(String s, boolean literal, Map<String, String> vars, ShellState budget) {
         return expand(s, literal, vars, budget, 0);
     }
 
-    private static String[] expand(String s, boolean literal, Map<String, String> vars, Budget budget, int depth) {
+    private static String[] expand(String s, boolean literal, Map<String, String> vars, ShellState budget, int depth) {
         if (literal || s.indexOf('$') < 0) return new String[] {s, null};
         if (budget.used > MAX_TOTAL) return new String[] {s, "unknown"};
         StringBuilder out = new StringBuilder();
@@ -215,8 +213,10 @@ public final class Shell {
                     String name = p.group(1), v = vars.get(name);
                     boolean set = v != null && (p.group(2).isEmpty() || !v.isEmpty());     // with ':' an empty value takes the default too
                     String[] x = set ? new String[] {v, null}
-                            : depth >= MAX_DEFAULT_DEPTH || runtimeSet(name) ? new String[] {s.substring(i, close + 1), "unknown"}
-                            : expand(p.group(3), false, vars, budget, depth + 1);
+                            : depth >= MAX_DEFAULT_DEPTH || runtimeSet(name) || budget.mayBeSet(name)
+                            ? new String[] {s.substring(i, close + 1), "unknown"}
+                            : expand(p.group(4), false, vars, budget, depth + 1);
+                    if (!set && p.group(3).equals("=")) budget.assign(name, x[1] == null ? x[0] : null);   // ${X:=d} assigns X
                     if (x[1] != null || out.length() + x[0].length() > MAX_VALUE) { unknown = true; out.append(s, i, close + 1); }
                     else out.append(x[0]);
                     i = close + 1;
@@ -243,7 +243,7 @@ public final class Shell {
     }
 
     /** ${NAME:-default}, ${NAME-default}, ${NAME:=default}, ${NAME=default}: the name, the ':' (or nothing), the default. */
-    private static final Pattern DEFAULTED = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)(:?)[-=](.*)", Pattern.DOTALL);
+    private static final Pattern DEFAULTED = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)(:?)([-=])(.*)", Pattern.DOTALL);
     /** Defaults inside defaults (${A:-${B:-1}}) are followed this deep; deeper is unknown. */
     private static final int MAX_DEFAULT_DEPTH = 4;
 
@@ -261,17 +261,23 @@ public final class Shell {
     }
 
     /**
-     * Variables the launcher sets when the script runs (Slurm's, Open MPI's, PMI's, torchrun's rank
-     * variables): a script's {@code ${SLURM_NNODES:-1}} is a fallback for running it by hand, not the
-     * job's size, so it stays unknown unless the directives fix it.
+     * Variables the launcher sets when the script runs (Slurm's, PBS's, LSF's, Flux's, Open MPI's, PMI's and
+     * PMIx's, torchrun's and torchelastic's, Kubeflow's PET_, SageMaker's SM_, Volcano's VC_, SkyPilot's, AWS
+     * Batch's): a script's {@code ${SLURM_NNODES:-1}} is a fallback for running it by hand, not the job's size,
+     * so it stays unknown unless the directives fix it.
      */
     static boolean runtimeSet(String name) {
-        return name.startsWith("SLURM_") || name.startsWith("OMPI_") || name.startsWith("PMI_") || name.startsWith("PMIX_")
-                || name.startsWith("SKYPILOT_") || name.startsWith("AWS_BATCH_") || RUNTIME.contains(name);
+        for (String p : RUNTIME_PREFIXES) if (name.startsWith(p)) return true;
+        return RUNTIME.contains(name);
     }
 
+    private static final List<String> RUNTIME_PREFIXES = List.of("SLURM_", "PBS_", "LSB_", "LSF_", "FLUX_", "OMPI_",
+            "PMI_", "PMIX_", "MPI_LOCALRANKID", "MV2_", "TORCHELASTIC_", "PET_", "SM_", "VC_", "SKYPILOT_", "AWS_BATCH_",
+            "KUBEFLOW_", "COBALT_");
+
     private static final java.util.Set<String> RUNTIME = java.util.Set.of("WORLD_SIZE", "RANK", "LOCAL_RANK", "NODE_RANK",
-            "LOCAL_WORLD_SIZE", "GROUP_RANK", "MASTER_ADDR", "MASTER_PORT");
+            "LOCAL_WORLD_SIZE", "GROUP_RANK", "GROUP_WORLD_SIZE", "ROLE_RANK", "ROLE_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+            "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES");
 
     /** Integer arithmetic of $((...)); null when unknown. See {@link ShellArithmetic}. */
     static Long arithmetic(String expr, Map<String, String> vars) {

@@ -40,8 +40,29 @@ final class ShellTokens {
         List<Raw> cur = elements != null ? elements : new ArrayList<>();
         Raw w = null;
         int n = s.length();
+        String heredoc = null;              // the delimiter of a here-document whose body starts at the next line
+        boolean strip = false;
         while (i < n) {
             char c = s.charAt(i);
+            if (c == '<' && elements == null && s.startsWith("<<", i) && !s.startsWith("<<<", i)) {
+                w = finish(w, cur);
+                int j = i + 2;
+                strip = j < n && s.charAt(j) == '-';
+                if (strip) j++;
+                while (j < n && (s.charAt(j) == ' ' || s.charAt(j) == '\t')) j++;
+                StringBuilder d = new StringBuilder();
+                for (; j < n && " \t\n;|&<>()".indexOf(s.charAt(j)) < 0; j++) if (s.charAt(j) != '\'' && s.charAt(j) != '"') d.append(s.charAt(j));
+                if (d.length() > 0 && !feedsShell(cur)) heredoc = d.toString();   // bash <<EOF: the body is the script run
+                i = j;
+                continue;
+            }
+            if (c == '\n' && heredoc != null) {
+                i = afterHeredoc(s, i + 1, heredoc, strip);  // a here-document's body is text, not commands
+                heredoc = null;
+                w = finish(w, cur);
+                if (!cur.isEmpty()) { commands.add(cur); cur = new ArrayList<>(); }
+                continue;
+            }
             if (c == '\\' && i + 1 < n && s.charAt(i + 1) == '\n') { i += 2; continue; }
             if (c == '\\' && i + 2 < n && s.charAt(i + 1) == '\r' && s.charAt(i + 2) == '\n') { i += 3; continue; }
             if (c == ' ' || c == '\t' || c == '\r') { w = finish(w, cur); i++; continue; }
@@ -117,6 +138,30 @@ final class ShellTokens {
         }
         finish(w, cur);
         if (elements == null && !cur.isEmpty()) commands.add(cur);
+        return n;
+    }
+
+    /** Programs that run a here-document fed to them as commands (bash <<'EOF', ssh host <<EOF). */
+    private static final java.util.Set<String> SHELLS = java.util.Set.of("bash", "sh", "zsh", "dash", "ksh", "ssh", "srun");
+
+    /** Whether the command so far runs its standard input as a script. */
+    private static boolean feedsShell(List<Raw> cur) {
+        for (Raw r : cur) if (r.text != null && SHELLS.contains(r.text.substring(r.text.lastIndexOf('/') + 1))) return true;
+        return false;
+    }
+
+    /** The index after the line that ends a here-document whose body starts at {@code i} (the end when none does). */
+    private static int afterHeredoc(String s, int i, String delimiter, boolean stripTabs) {
+        int n = s.length();
+        while (i < n) {
+            int eol = s.indexOf('\n', i);
+            int end = eol < 0 ? n : eol;
+            int from = i;
+            if (stripTabs) while (from < end && s.charAt(from) == '\t') from++;
+            int to = end > from && s.charAt(end - 1) == '\r' ? end - 1 : end;
+            if (s.regionMatches(from, delimiter, 0, delimiter.length()) && to - from == delimiter.length()) return eol < 0 ? n : eol + 1;
+            i = eol < 0 ? n : eol + 1;
+        }
         return n;
     }
 

@@ -48,8 +48,8 @@ public final class EnvAnalysis {
                     .catalog(vars.isKnown(name), vars.isDebugOnly(name), vars.suggestion(name))
                     .cluster(cf != null && cf.rdma(), nvlink, gdr);
             Specs.NicQos qos = cf == null || cf.spec().fabric() == null ? null : cf.spec().fabric().qos();
-            boolean trustPcp = qos != null && qos.trust() != null && "pcp".equals(qos.trust().value());
-            if (cf != null && cf.roce() && !trustPcp) {       // trusting PCP, the NICs pick no priority from the byte
+            boolean dscpPicks = dev.gpulint.derive.net.ClusterAnalysis.trustsDscp(qos);
+            if (cf != null && cf.roce() && dscpPicks) {       // trusting PCP (or trust not known), the NICs pick no known priority from the byte
                 if (qos != null && qos.dscpPriority() != null) f.dscpMap(qos.dscpPriority());
                 if (cf.pfcPriority() >= 0) {
                     f.pfc(cf.pfcPriority(), qos != null && qos.partial() ? qos.pfcFlags() + " priority" : "fabric.roce.pfc.priority",

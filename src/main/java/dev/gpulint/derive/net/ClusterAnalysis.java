@@ -29,6 +29,7 @@ public final class ClusterAnalysis {
                 .qos(f == null || f.dscp() == null ? -1 : priority(f, (int) Math.min(63, Math.max(0, f.dscp().value()))),
                         f != null && f.qos() != null && f.qos().partial(), f == null || f.qos() == null ? null : f.qos().pfcFlags(),
                         f == null || f.qos() == null || f.qos().trust() == null ? null : f.qos().trust().value())
+                .dscpMap(mapped(f), f == null || f.qos() == null ? null : f.qos().dscpMapSpan())
                 .firstOfName(c.spec().origin() != null ? null : out.earlierOfName("cluster", c.name(), c.spec().name().span())));
     }
 
@@ -37,13 +38,32 @@ public final class ClusterAnalysis {
 
     /**
      * The priority a DSCP lands on at the fabric's NICs: DSCP >> 3 under the usual trust-DSCP map, else
-     * the NICs' own map (-1 where it is unknown); -1 when they trust PCP, where the DSCP picks no priority.
+     * the NICs' own map (-1 where it is unknown); -1 when they trust PCP, where the DSCP picks no priority,
+     * and -1 when host-tool settings (mlnx_qos lines, {@code partial}) do not set trust dscp: the NIC's trust
+     * state is then whatever it was, which the script does not say.
      */
     public static int priority(Specs.Fabric f, int dscp) {
         Specs.NicQos q = f == null ? null : f.qos();
         if (q == null) return TrafficClass.priority(dscp);
-        if (q.trust() != null && "pcp".equals(q.trust().value())) return -1;
+        if (!trustsDscp(q)) return -1;
         return q.dscpPriority() == null ? TrafficClass.priority(dscp) : q.dscpPriority().get(dscp);
+    }
+
+    /**
+     * Whether the NICs' DSCP picks the priority: not when they trust PCP; with host-tool settings, only when
+     * they set trust dscp themselves (the ConnectX default is not one the sources state).
+     */
+    public static boolean trustsDscp(Specs.NicQos q) {
+        if (q == null) return true;
+        if (q.trust() != null && "pcp".equals(q.trust().value())) return false;
+        return !q.partial() || q.trust() != null && "dscp".equals(q.trust().value());
+    }
+
+    /** The NICs' own DSCP map sends RoCE's default DSCP (26, no fabric.roce.dscp) to another priority than 26 >> 3. */
+    private static boolean mapped(Specs.Fabric f) {
+        if (f == null || f.dscp() != null || f.qos() == null || f.qos().dscpPriority() == null) return false;
+        int p = priority(f, ROCE_DSCP);
+        return p >= 0 && p != TrafficClass.priority(ROCE_DSCP);
     }
 
     /** The NICs' QoS settings chose the DSCP of the lossless class themselves (mlnx_qos --dscp2prio set,40,5 with PFC on 5). */

@@ -72,12 +72,77 @@ class MlnxQosTest {
                 """);
         assertNull(f.pfcEnabled());
         assertEquals("dscp", f.qos().trust().value(), "the trust state agrees");
-        Specs.Fabric later = fabric("qos.sh", """
-                mlnx_qos -i eth0 --pfc 0,0,0,0,1,0,0,0
+        Specs.Fabric same = fabric("qos.sh", """
+                mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0
                 mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0
                 """);
-        assertEquals(3L, later.pfcPriority().value(), "a later line for the same port overrides, as the tool does");
-        assertEquals(2, later.pfcPriority().span().startLine());
+        assertEquals(3L, same.pfcPriority().value(), "two lines that agree");
+    }
+
+    @Test
+    void twoLinesThatGiveOnePortDifferentValuesLeaveItUnknown() {
+        // the scan follows no control flow: which line runs last is not known
+        for (String script : List.of("""
+                if [ "$1" = "--undo" ]; then
+                  mlnx_qos -i ens1f0np0 --trust dscp --pfc 0,0,0,1,0,0,0,0
+                else
+                  mlnx_qos -i ens1f0np0 --trust pcp --pfc 0,0,0,0,0,0,0,0
+                fi
+                """, """
+                case "$MODE" in
+                  lossless) mlnx_qos -i ens1f0np0 --trust dscp --pfc 0,0,0,1,0,0,0,0 ;;
+                  lossy)    mlnx_qos -i ens1f0np0 --trust pcp --pfc 0,0,0,0,0,0,0,0 ;;
+                esac
+                """)) {
+            Adapters.Bound b = bind("toggle.sh", script);
+            assertTrue(b.clusters().isEmpty() || b.clusters().get(0).fabric().pfcEnabled() == null
+                    && b.clusters().get(0).fabric().qos().trust() == null, script);
+        }
+    }
+
+    @Test
+    void unknownInterfacesOfTwoLoopsAreNotOnePort() {
+        Adapters.Bound b = bind("two.sh", """
+                for dev in ens1f0np0 ens2f0np0; do
+                  mlnx_qos -i $dev --trust dscp --pfc 0,0,0,1,0,0,0,0
+                done
+                for dev in ens5f0np0 ens6f0np0; do
+                  mlnx_qos -i $dev --trust dscp --pfc 0,0,0,0,1,0,0,0
+                done
+                """);
+        assertNull(b.clusters().get(0).fabric().pfcEnabled(), "compute and storage NICs differ: PFC unknown, not the later one");
+        assertEquals("dscp", b.clusters().get(0).fabric().qos().trust().value());
+    }
+
+    @Test
+    void onlyARunMlnxQosIsRead() {
+        for (String text : List.of("echo mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,0,0,1,0,0\n",
+                "printf '%s\\n' mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,0,0,1,0,0\n",
+                "cat <<USAGE\n  mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,0,1,0,0,0\nUSAGE\n",
+                "grep mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,0,1,0,0,0\n")) {
+            assertTrue(bind("dry.sh", text).clusters().isEmpty(), text);
+        }
+        for (String text : List.of("sudo mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,1,0,0,0,0\n",
+                "srun --ntasks-per-node=1 mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,1,0,0,0,0\n",
+                "pdsh -w node[1-4] mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,1,0,0,0,0\n",
+                "timeout 10 /usr/bin/mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,1,0,0,0,0\n")) {
+            assertEquals(3L, fabric("run.sh", text).pfcPriority().value(), text);
+        }
+    }
+
+    @Test
+    void aLineTheToolRejectsIsIgnoredAndAFlushLeavesTrustUnknown() {
+        Specs.Fabric combo = fabric("combo.sh", """
+                mlnx_qos -i eth0 --trust dscp --dscp2prio set,26,4
+                mlnx_qos -i eth0 --pfc 0,0,0,0,1,0,0,0
+                """);
+        assertNull(combo.qos().trust(), "--trust with --dscp2prio: \"cannot be used at the same time\"");
+        assertNull(combo.qos().dscpPriority());
+        Specs.Fabric flush = fabric("flush.sh", """
+                mlnx_qos -i eth0 --trust=dscp --pfc 0,0,0,1,0,0,0,0
+                mlnx_qos -i eth0 --dscp2prio flush
+                """);
+        assertNull(flush.qos().trust(), "after a flush the trust state is unknown");
     }
 
     @Test

@@ -62,6 +62,68 @@ class ShellTest {
     }
 
     @Test
+    void aDefaultIsUnknownWhenTheScriptAssignsTheVariableAValueItCannotKnow() {
+        Shell.Script s = parse("""
+                NNODES=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | wc -l)
+                if [ -n "$1" ]; then NODES=$1; fi
+                if [ -n "$2" ]; then GPUS=4; else GPUS=8; fi
+                for dev in a b; do :; done
+                read -r RANKS
+                A=2
+                run ${NNODES:-1} ${NODES:-1} ${GPUS:-2} ${dev:-x} ${RANKS:-3} ${A:-9} ${NEVER:-5}
+                """, Map.of());
+        List<Word> w = s.commands().get(s.commands().size() - 1).words();
+        assertFalse(w.get(1).known(), "a command substitution's value is not known, and the default is not taken");
+        assertFalse(w.get(2).known(), "assigned inside an if: maybe set");
+        assertFalse(w.get(3).known(), "assigned in both branches: either");
+        assertFalse(w.get(4).known(), "a loop variable");
+        assertFalse(w.get(5).known(), "a read target");
+        assertEquals("2", w.get(6).text(), "a plain assignment is known");
+        assertEquals("5", w.get(7).text(), "a variable the script never sets takes its default");
+        assertTrue(w.get(7).known());
+        Shell.Script inside = parse("if true; then N=2; run $N; fi\nrun $N", Map.of());
+        assertEquals("2", inside.commands().get(2).words().get(1).text(), "known inside its own block");
+        assertFalse(inside.commands().get(4).words().get(1).known(), "unknown after it");
+        Shell.Script cases = parse("case $1 in\n a) N=2 ;;\n b) run $N ;;\nesac", Map.of());
+        assertFalse(cases.commands().get(cases.commands().size() - 2).words().get(1).known(), "case branches are not told apart");
+    }
+
+    @Test
+    void afterASourcedFileEveryDefaultIsUnknown() {
+        for (String src : List.of("source ./cluster_env.sh", ". ./cluster_env.sh")) {
+            Shell.Script s = parse("run ${A:-1}\n" + src + "\nrun ${NUM_NODES:-1}", Map.of());
+            assertEquals("1", s.commands().get(0).words().get(1).text(), "before it, the default");
+            assertFalse(s.commands().get(2).words().get(1).known(), src + " may set NUM_NODES");
+        }
+    }
+
+    @Test
+    void anAssigningDefaultSetsTheVariable() {
+        Shell.Script s = parse(": ${NNODES:=2}\nNNODES=${NNODES:-1}\n: ${B=3}\nrun $NNODES $B", Map.of());
+        assertEquals(List.of("2", "3"), texts(s.commands().get(3).words().subList(1, 3)));
+        assertEquals("2", s.variables().get("NNODES"));
+    }
+
+    @Test
+    void theLaunchersVariablesKeepTheirDefaultsUnknown() {
+        for (String name : List.of("PET_NNODES", "PBS_NUM_NODES", "LSB_DJOB_NUMPROC", "SM_NUM_GPUS", "VC_WORKER_NUM", "FLUX_JOB_SIZE",
+                "TORCHELASTIC_RUN_ID", "MASTER_ADDR", "NODE_RANK", "LOCAL_RANK", "GROUP_RANK", "OMPI_COMM_WORLD_SIZE", "PMIX_RANK")) {
+            assertFalse(parse("run ${" + name + ":-1}", Map.of()).commands().get(0).words().get(1).known(), name);
+        }
+        assertEquals("1", parse("run ${MY_NODES:-1}", Map.of()).commands().get(0).words().get(1).text());
+    }
+
+    @Test
+    void aHereDocumentsBodyIsTextNotCommands() {
+        Shell.Script s = parse("cat <<USAGE\n  mlnx_qos -i eth0 --pfc 0,0,0,0,1,0,0,0\nUSAGE\nrun 1\ncat <<-'EOF' > x\n\tfoo\n\tEOF\nrun 2", Map.of());
+        assertEquals(List.of("cat", "run 1", "cat > x", "run 2"),
+                s.commands().stream().map(c -> String.join(" ", texts(c.words()))).toList());
+        Shell.Script fed = parse("/bin/bash << 'EOF'\nmpirun -np 16 app\nEOF", Map.of());
+        assertEquals(List.of("mpirun", "-np", "16", "app"), texts(fed.commands().get(1).words()),
+                "a here-document fed to a shell is the script it runs");
+    }
+
+    @Test
     void tracksAssignmentsAndExpandsKnownVariables() {
         Shell.Script s = parse("NODES=2\nexport GPUS=8\nNP=$(($NODES * ${GPUS}))\nrun -np $NP --x $UNSET '$NP'", Map.of());
         List<Word> w = s.commands().get(3).words();

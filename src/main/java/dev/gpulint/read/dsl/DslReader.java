@@ -122,12 +122,7 @@ public final class DslReader {
             List<MappingNode.Entry> entries = new ArrayList<>();
             entries.add(new MappingNode.Entry(new ScalarNode("kind", false, span(block.type)),
                     new ScalarNode(block.type.getText(), false, span(block.type))));
-            if (block.label != null) {
-                entries.add(new MappingNode.Entry(new ScalarNode("name", false, span(block.label)),
-                        new ScalarNode(unquote(block.label.getText()), true, span(block.label))));
-            }
-            body(items(block), entries);
-            return new MappingNode(entries, span(block.getStart(), block.getStop()));
+            return content(block, entries);
         }
 
         /** One entry: an attribute becomes a mapping entry; a block, a {@link Child}. */
@@ -179,7 +174,11 @@ public final class DslReader {
         }
 
         private MappingNode nested(TopoParser.BlockContext b) {
-            List<MappingNode.Entry> entries = new ArrayList<>();
+            return content(b, new ArrayList<>());
+        }
+
+        /** A block's mapping: {@code entries} first, then its label as {@code name}, then its own entries. */
+        private MappingNode content(TopoParser.BlockContext b, List<MappingNode.Entry> entries) {
             if (b.label != null) {
                 entries.add(new MappingNode.Entry(new ScalarNode("name", false, span(b.label)),
                         new ScalarNode(unquote(b.label.getText()), true, span(b.label))));

@@ -36,6 +36,13 @@ public final class Binder {
     private final List<Finding> findings = new ArrayList<>();
     /** The typed value of each scalar of the document being bound that passed validation (by node identity). */
     private Map<Node, Object> values = new IdentityHashMap<>();
+    /**
+     * The node groups of the cluster being bound, each built as soon as it is validated, and the schema field
+     * they are listed under. A fleet inventory lists a million node groups in one document: a value map for the
+     * whole document would hold every scalar of it at once, one per node group holds a few dozen.
+     */
+    private List<Specs.NodeGroup> groups;
+    private Field groupsField;
 
     /**
      * Text made of parts, joined only when read: a finding's identity path and the phrase that names a
@@ -63,23 +70,17 @@ public final class Binder {
             }
             String label = d.root().get("name").filter(n -> n instanceof ScalarNode).map(n -> ((ScalarNode) n).text())
                     .orElse("#" + d.index());
-            values = new IdentityHashMap<>(scalars(d.root(), 0));
+            values = new IdentityHashMap<>();
+            boolean cluster = kind.equals("cluster");
+            groups = cluster ? new ArrayList<>() : null;
+            groupsField = cluster ? schema.child("node_groups") : null;
             validateMap(d.root(), schema, kind + ":" + label, kind + " '" + label + "'", d.root().span());
             SpecBuilder specs = new SpecBuilder(values);
-            if (kind.equals("cluster")) clusters.add(specs.cluster(d)); else jobs.add(specs.job(d));
+            if (cluster) clusters.add(specs.cluster(d, groups)); else jobs.add(specs.job(d));
             values = null;
+            groups = null;
         }
         return new Bound(clusters, jobs, List.copyOf(findings));
-    }
-
-    /** How many scalars a document holds (the size of its value map; bounded like the tree's depth). */
-    private static int scalars(Node n, int depth) {
-        if (depth > 512) return 0;
-        if (n instanceof ScalarNode) return 1;
-        int count = 0;
-        if (n instanceof MappingNode m) for (MappingNode.Entry e : m.entries()) count += scalars(e.value(), depth + 1);
-        else if (n instanceof ListNode l) for (Node item : l.items()) count += scalars(item, depth + 1);
-        return count;
     }
 
     // ---------------------------------------------------------------- validation
@@ -135,7 +136,15 @@ public final class Binder {
                     String singular = name.endsWith("s") ? name.substring(0, name.length() - 1) : name;
                     Text itemOwner = label != null ? new Text(singular, " '", label, "' of ", owner)
                             : new Text(singular, " #", i + 1, " of ", owner);
-                    validateMap(m, f, itemPath, itemOwner, m.span());
+                    if (f == groupsField && groups != null) {
+                        Map<Node, Object> documentValues = values;
+                        values = new IdentityHashMap<>();
+                        validateMap(m, f, itemPath, itemOwner, m.span());
+                        groups.add(new SpecBuilder(values).group(m));
+                        values = documentValues;
+                    } else {
+                        validateMap(m, f, itemPath, itemOwner, m.span());
+                    }
                     i++;
                 }
             }

@@ -54,32 +54,34 @@ final class SpecBuilder {
         return out;
     }
 
-    Specs.Cluster cluster(Document d) {
+    /** @param groups its node groups, built one by one as each was validated ({@link #group}) */
+    Specs.Cluster cluster(Document d, List<Specs.NodeGroup> groups) {
         MappingNode r = d.root();
         MappingNode fab = sub(r, "fabric");
         MappingNode roce = sub(fab, "roce");
         Specs.Fabric fabric = fab == null ? null : new Specs.Fabric(get(fab, "type"), get(fab, "topology"),
                 get(fab, "oversubscription"), get(sub(roce, "pfc"), "enabled"), get(sub(roce, "pfc"), "priority"),
                 get(sub(roce, "ecn"), "enabled"), get(roce, "dscp"), get(fab, "link_speed"), keySpan(r, "fabric"));
-        List<Specs.NodeGroup> groups = new ArrayList<>();
-        for (MappingNode g : items(r, "node_groups")) {
-            MappingNode gpu = sub(g, "gpu");
-            MappingNode nv = sub(g, "nvlink");
-            MappingNode pcie = sub(g, "pcie");
-            List<Specs.Nic> nics = new ArrayList<>();
-            for (MappingNode n : items(g, "nics")) {
-                nics.add(new Specs.Nic(get(n, "model"), get(n, "count"), get(n, "speed"), get(n, "protocol"),
-                        get(n, "gpudirect_rdma"), n.span()));
-            }
-            groups.add(new Specs.NodeGroup(get(g, "name"), get(g, "count"),
-                    new Specs.Gpu(get(gpu, "model"), get(gpu, "count"), get(gpu, "memory")),
-                    nv == null ? null : new Specs.Nvlink(get(nv, "switch"), get(nv, "bridge"), get(nv, "bandwidth"),
-                            get(nv, "direction"), get(nv, "domain_size"), keySpan(g, "nvlink")),
-                    pcie == null ? null : new Specs.Pcie(get(pcie, "generation"), get(pcie, "lanes"),
-                            get(pcie, "bandwidth"), get(pcie, "direction")),
-                    nics, g.span()));
-        }
         return new Specs.Cluster(get(r, "name"), d.file(), fabric, groups, r.span());
+    }
+
+    /** One node group of a cluster, from its validated mapping. */
+    Specs.NodeGroup group(MappingNode g) {
+        MappingNode gpu = sub(g, "gpu");
+        MappingNode nv = sub(g, "nvlink");
+        MappingNode pcie = sub(g, "pcie");
+        List<Specs.Nic> nics = new ArrayList<>();
+        for (MappingNode n : items(g, "nics")) {
+            nics.add(new Specs.Nic(get(n, "model"), get(n, "count"), get(n, "speed"), get(n, "protocol"),
+                    get(n, "gpudirect_rdma"), n.span()));
+        }
+        return new Specs.NodeGroup(get(g, "name"), get(g, "count"),
+                new Specs.Gpu(get(gpu, "model"), get(gpu, "count"), get(gpu, "memory")),
+                nv == null ? null : new Specs.Nvlink(get(nv, "switch"), get(nv, "bridge"), get(nv, "bandwidth"),
+                        get(nv, "direction"), get(nv, "domain_size"), keySpan(g, "nvlink")),
+                pcie == null ? null : new Specs.Pcie(get(pcie, "generation"), get(pcie, "lanes"),
+                        get(pcie, "bandwidth"), get(pcie, "direction")),
+                nics, g.span());
     }
 
     Specs.Job job(Document d) {

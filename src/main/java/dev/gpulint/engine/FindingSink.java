@@ -19,6 +19,24 @@ public final class FindingSink {
      */
     public static final int MAX_MESSAGE = 2000;
 
+    /**
+     * One String per distinct message: a rule that fires on every node group of a fleet file writes the same
+     * sentence a million times, and the findings are all kept until the per-rule cap applies after settling.
+     * Bounded: past so many distinct messages, new ones are kept as they are.
+     */
+    private final java.util.Map<String, String> messages = new java.util.HashMap<>();
+    private static final int MAX_SHARED = 10_000;
+
+    private String shared(String message) {
+        if (message == null) return null;
+        synchronized (messages) {
+            String known = messages.get(message);
+            if (known != null) return known;
+            if (messages.size() < MAX_SHARED) messages.put(message, message);
+            return message;
+        }
+    }
+
     /** The message, or its start and end around a mark saying how many characters were left out. */
     static String bounded(String message) {
         if (message == null || message.length() <= MAX_MESSAGE) return message;
@@ -30,13 +48,13 @@ public final class FindingSink {
     }
 
     public void report(String ruleId, Span span, String identity, String message) {
-        findings.add(Finding.of(ruleId, span, identity, bounded(message)));
+        findings.add(Finding.of(ruleId, span, identity, shared(bounded(message))));
     }
 
     /** With a related location: the second place that explains the finding (e.g. the cluster line a job relies on). */
     public void report(String ruleId, Span span, String identity, String message, Span related, String relatedMessage) {
-        Finding f = Finding.of(ruleId, span, identity, bounded(message));
-        if (related != null) f = f.withRelated(related, bounded(relatedMessage));
+        Finding f = Finding.of(ruleId, span, identity, shared(bounded(message)));
+        if (related != null) f = f.withRelated(related, shared(bounded(relatedMessage)));
         findings.add(f);
     }
 
@@ -46,8 +64,8 @@ public final class FindingSink {
      */
     public void reportAs(String ruleId, String level, Span span, String identity, String message, Span related,
                          String relatedMessage) {
-        Finding f = new Finding(ruleId, dev.gpulint.core.Level.parse(level), span, bounded(message), List.of(), identity);
-        if (related != null) f = f.withRelated(related, bounded(relatedMessage));
+        Finding f = new Finding(ruleId, dev.gpulint.core.Level.parse(level), span, shared(bounded(message)), List.of(), identity);
+        if (related != null) f = f.withRelated(related, shared(bounded(relatedMessage)));
         findings.add(f);
     }
 

@@ -51,12 +51,16 @@ final class FileText {
 
     /** Bytes as a manifest's text: no NUL bytes, UTF-8, a byte-order mark dropped. */
     static Optional<SourceFile> decode(Path p, String name, byte[] bytes, List<Finding> sink) {
+        boolean ascii = true;
         for (byte b : bytes) {
             if (b == 0) {
                 sink.add(Finding.of("SYN001", Span.at(name, 1, 1), "io", "'" + name + "' is a binary file (it contains NUL bytes), not a manifest"));
                 return Optional.empty();
             }
+            if (b < 0) ascii = false;
         }
+        // ASCII is UTF-8 as it is: straight to a String, without the decoder's char buffer (twice the file's size)
+        if (ascii) return Optional.of(new SourceFile(p, name, new String(bytes, StandardCharsets.US_ASCII)));
         try {
             String text = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)

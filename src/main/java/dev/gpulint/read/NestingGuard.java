@@ -17,38 +17,57 @@ public final class NestingGuard {
 
     public static Optional<Finding> check(SourceFile f, boolean yaml) {
         String t = f.text();
-        int depth = 0, line = 1, col = 1;
+        int n = t.length();
+        int depth = 0;
         char quote = 0;
         boolean lineComment = false, blockComment = false;
-        for (int i = 0; i < t.length(); i++) {
-            char c = t.charAt(i);
-            char next = i + 1 < t.length() ? t.charAt(i + 1) : 0;
-            if (c == '\n') { line++; col = 1; lineComment = false; if (yaml) quote = 0; continue; }
-            if (lineComment) { col++; continue; }
+        // one pass over every character of the file, copied out in chunks (cheaper per character than charAt);
+        // the line and column are counted only for the finding
+        char[] chunk = new char[8192];
+        int chunkStart = 0, chunkEnd = 0;
+        for (int i = 0; i < n; i++) {
+            if (i >= chunkEnd) {
+                chunkStart = i;
+                chunkEnd = Math.min(n, i + chunk.length);
+                t.getChars(chunkStart, chunkEnd, chunk, 0);
+            }
+            char c = chunk[i - chunkStart];
+            if (c == '\n') { lineComment = false; if (yaml) quote = 0; continue; }
+            if (lineComment) continue;
             if (blockComment) {
-                if (c == '*' && next == '/') { blockComment = false; i++; col++; }
-                col++;
+                if (c == '*' && i + 1 < n && t.charAt(i + 1) == '/') { blockComment = false; i++; }
                 continue;
             }
             if (quote != 0) {
-                if (c == '\\' && quote == '"') { i++; col += 2; continue; }
-                if (c == quote) quote = 0;
-                col++;
+                if (c == '\\' && quote == '"') i++;
+                else if (c == quote) quote = 0;
                 continue;
             }
-            if (c == '"' || (yaml && c == '\'')) quote = c;
-            else if (c == '#' && (!yaml || i == 0 || Character.isWhitespace(t.charAt(i - 1)))) lineComment = true;
-            else if (!yaml && c == '/' && next == '/') lineComment = true;
-            else if (!yaml && c == '/' && next == '*') { blockComment = true; i++; col++; }
-            else if (c == '{' || c == '[') {
-                if (++depth > MAX_DEPTH) {
-                    return Optional.of(Finding.of("SYN001", new Span(f.displayPath(), line, col, line, col + 1), "syntax",
-                            "nesting deeper than " + MAX_DEPTH + " levels: gpulint stops reading this file here (manifests "
-                                    + "need a handful of levels)"));
+            switch (c) {
+                case '"' -> quote = c;
+                case '\'' -> { if (yaml) quote = c; }
+                case '#' -> { if (!yaml || i == 0 || Character.isWhitespace(t.charAt(i - 1))) lineComment = true; }
+                case '/' -> {
+                    char next = i + 1 < n ? t.charAt(i + 1) : 0;
+                    if (!yaml && next == '/') lineComment = true;
+                    else if (!yaml && next == '*') { blockComment = true; i++; }
                 }
-            } else if ((c == '}' || c == ']') && depth > 0) depth--;
-            col++;
+                case '{', '[' -> {
+                    if (++depth > MAX_DEPTH) return Optional.of(tooDeep(f, t, i));
+                }
+                case '}', ']' -> { if (depth > 0) depth--; }
+                default -> { }
+            }
         }
         return Optional.empty();
+    }
+
+    private static Finding tooDeep(SourceFile f, String t, int at) {
+        int line = 1, lineStart = 0;
+        for (int i = 0; i < at; i++) if (t.charAt(i) == '\n') { line++; lineStart = i + 1; }
+        int col = at - lineStart + 1;
+        return Finding.of("SYN001", new Span(f.displayPath(), line, col, line, col + 1), "syntax",
+                "nesting deeper than " + MAX_DEPTH + " levels: gpulint stops reading this file here (manifests "
+                        + "need a handful of levels)");
     }
 }

@@ -24,14 +24,16 @@ import java.util.function.Function;
  */
 public final class EvidenceAnalysis {
     private final Catalog catalog;
-    private final List<Resolved.Cluster> clusters;
+    private final List<Specs.Cluster> specs;
+    /** The run's clusters resolved, the first time evidence needs them (most runs have no evidence; a fleet file is large). */
+    private List<Resolved.Cluster> clusters;
     private final List<Specs.Job> jobs;
     private final Function<String, Optional<EvidenceLink>> configured;
 
     public EvidenceAnalysis(Catalog catalog, List<Specs.Cluster> clusters, List<Specs.Job> jobs,
                             Function<String, Optional<EvidenceLink>> configured) {
         this.catalog = catalog;
-        this.clusters = new Resolver(catalog).clusters(clusters).stream().filter(Resolved.Cluster::first).toList();
+        this.specs = clusters;
         this.jobs = jobs;
         this.configured = configured;
     }
@@ -41,6 +43,7 @@ public final class EvidenceAnalysis {
         Facts out = new Facts();
         java.util.Set<Integer> fullLinks = new java.util.TreeSet<>();
         for (Catalog.Nvlink n : catalog.nvlinks()) fullLinks.add(n.links());
+        if (!evidence.isEmpty()) clusters = new Resolver(catalog).clusters(specs).stream().filter(Resolved.Cluster::first).toList();
         for (Evidence e : evidence) {
             Seen seen = Seen.of(e, catalog);
             String[] unknown = {"", "", "", ""};

@@ -26,6 +26,7 @@ import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Recognizer;
 import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.Vocabulary;
+import org.antlr.v4.runtime.atn.PredictionMode;
 import org.antlr.v4.runtime.misc.Interval;
 import org.antlr.v4.runtime.misc.IntervalSet;
 
@@ -45,16 +46,16 @@ public final class DslReader {
         String text = file.text();
         if (text.indexOf('\r') >= 0) text = text.replaceAll("\r(?!\n)", "\n");
         CharStream chars = CharStreams.fromString(text, name);
-        TopoLexer lexer = new TopoLexer(chars);
-        WindowedTokenStream tokens = new WindowedTokenStream(lexer);
-        SyntaxErrors errors = new SyntaxErrors(name);
+        // SLL prediction first (no full-context lookahead: faster on a fleet file's millions of decisions); a
+        // syntax error in that mode may be SLL's own, so the file is parsed again in full LL mode, whose errors
+        // are the ones reported
         Builder b = new Builder(name, chars);
-        ConvertingParser parser = new ConvertingParser(tokens, b, errors);
-        lexer.removeErrorListeners();
-        parser.removeErrorListeners();
-        lexer.addErrorListener(errors);
-        parser.addErrorListener(errors);
-        parser.file();
+        SyntaxErrors errors = parse(chars, name, b, PredictionMode.SLL);
+        if (!errors.found.isEmpty()) {
+            chars.seek(0);
+            b = new Builder(name, chars);
+            errors = parse(chars, name, b, PredictionMode.LL);
+        }
         if (!errors.found.isEmpty()) {
             return new ReadResult(file, List.of(), errors.found, true);
         }
@@ -62,6 +63,20 @@ public final class DslReader {
         int index = 0;
         for (MappingNode root : b.documents) docs.add(new Document(name, index++, root));
         return new ReadResult(file, docs, List.of(), true);
+    }
+
+    private static SyntaxErrors parse(CharStream chars, String name, Builder b, PredictionMode mode) {
+        TopoLexer lexer = new TopoLexer(chars);
+        WindowedTokenStream tokens = new WindowedTokenStream(lexer);
+        SyntaxErrors errors = new SyntaxErrors(name);
+        ConvertingParser parser = new ConvertingParser(tokens, b, errors);
+        parser.getInterpreter().setPredictionMode(mode);
+        lexer.removeErrorListeners();
+        parser.removeErrorListeners();
+        lexer.addErrorListener(errors);
+        parser.addErrorListener(errors);
+        parser.file();
+        return errors;
     }
 
     /**

@@ -47,7 +47,7 @@ public record Finding(String ruleId, Level level, Span span, String message,
     }
 
     /** Messages are sentences (SARIF's TerminateMessagesWithPeriod): they end with a full stop. */
-    static String sentence(String m) {
+    public static String sentence(String m) {
         String t = m.strip();
         if (t.isEmpty() || t.endsWith(".") || t.endsWith("?") || t.endsWith("!")) return t;
         return t + ".";

@@ -14,6 +14,11 @@ public final class Facts {
 
     public void add(Object fact) { facts.add(fact); }
 
+    private final dev.gpulint.core.Interner texts = new dev.gpulint.core.Interner(10_000);
+
+    /** One String per distinct text of the run's facts ({@link dev.gpulint.core.Interner}). */
+    public String shared(String text) { return texts.of(text); }
+
     /** The next number in input order. */
     public int ordinal() { return ordinal++; }
 

@@ -22,19 +22,17 @@ public final class FindingSink {
     /**
      * One String per distinct message: a rule that fires on every node group of a fleet file writes the same
      * sentence a million times, and the findings are all kept until the per-rule cap applies after settling.
-     * Bounded: past so many distinct messages, new ones are kept as they are.
+     * Shared as the finding will hold it (a sentence, see {@link Finding#sentence}).
      */
-    private final java.util.Map<String, String> messages = new java.util.HashMap<>();
-    private static final int MAX_SHARED = 10_000;
+    private final dev.gpulint.core.Interner messages = new dev.gpulint.core.Interner(10_000);
 
     private String shared(String message) {
-        if (message == null) return null;
-        synchronized (messages) {
-            String known = messages.get(message);
-            if (known != null) return known;
-            if (messages.size() < MAX_SHARED) messages.put(message, message);
-            return message;
-        }
+        return message == null ? null : messages.of(Finding.sentence(message));
+    }
+
+    /** A related location's text, shared as it is (it is a phrase, not a sentence). */
+    private String sharedPhrase(String text) {
+        return messages.of(text);
     }
 
     /** The message, or its start and end around a mark saying how many characters were left out. */
@@ -54,7 +52,7 @@ public final class FindingSink {
     /** With a related location: the second place that explains the finding (e.g. the cluster line a job relies on). */
     public void report(String ruleId, Span span, String identity, String message, Span related, String relatedMessage) {
         Finding f = Finding.of(ruleId, span, identity, shared(bounded(message)));
-        if (related != null) f = f.withRelated(related, shared(bounded(relatedMessage)));
+        if (related != null) f = f.withRelated(related, sharedPhrase(bounded(relatedMessage)));
         findings.add(f);
     }
 
@@ -65,7 +63,7 @@ public final class FindingSink {
     public void reportAs(String ruleId, String level, Span span, String identity, String message, Span related,
                          String relatedMessage) {
         Finding f = new Finding(ruleId, dev.gpulint.core.Level.parse(level), span, shared(bounded(message)), List.of(), identity);
-        if (related != null) f = f.withRelated(related, shared(bounded(relatedMessage)));
+        if (related != null) f = f.withRelated(related, sharedPhrase(bounded(relatedMessage)));
         findings.add(f);
     }
 

@@ -48,6 +48,15 @@ public final class BandwidthFact {
 
         public BandwidthFact build() { return new BandwidthFact(this); }
 
+        /** With its texts passed through {@code share} (one String per distinct text of a run; the identity stays). */
+        public BandwidthFact build(java.util.function.UnaryOperator<String> share) {
+            subject = share.apply(subject); bandwidthClass = share.apply(bandwidthClass); kind = share.apply(kind);
+            written = share.apply(written); otherReading = share.apply(otherReading); direction = share.apply(direction);
+            eightfoldLabel = share.apply(eightfoldLabel); limitLabel = share.apply(limitLabel);
+            technology = share.apply(technology); nicModel = share.apply(nicModel); relatedText = share.apply(relatedText);
+            return new BandwidthFact(this);
+        }
+
         public Builder at(String file, Span span, Span keySpan, int ordinal, String identity) {
             this.file = file; this.span = span; this.keySpan = keySpan; this.ordinal = ordinal; this.identity = identity; return this;
         }

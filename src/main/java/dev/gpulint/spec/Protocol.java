@@ -25,7 +25,9 @@ public enum Protocol {
     public boolean rdma() { return this != ETHERNET; }
 
     /** The name as the manifest writes it. */
-    public String id() { return name().toLowerCase(Locale.ROOT); }
+    public String id() { return id; }
+
+    private final String id = name().toLowerCase(Locale.ROOT);
 
     /** "InfiniBand", "RoCE", "Ethernet". */
     public String display() { return display; }

@@ -132,6 +132,7 @@ public final class Quantities {
 
     /** A count: integer, `_` separators, exponent, or a K/M/B/T suffix (70B = 70 billion). */
     public static Parsed<Double> count(String text) {
+        if (plainDigits(text)) return Parsed.ok((double) Long.parseLong(text));
         if (tooLong(text) != null) return Parsed.typeError(tooLong(text));
         Matcher m = quantity(text);
         if (m == null) return Parsed.typeError("'" + shortText(text) + "' is not a count (e.g. 70B, 8e9, 1_024)");
@@ -153,6 +154,7 @@ public final class Quantities {
 
     /** An integer: digits with optional `_` separators or an integral exponent (1e3). */
     public static Parsed<Long> integer(String text) {
+        if (plainDigits(text)) return Parsed.ok(Long.parseLong(text));   // "8", "1": every count of a fleet file
         if (tooLong(text) != null) return Parsed.typeError(tooLong(text));
         Matcher m = quantity(text);
         if (m == null || !m.group(2).isEmpty()) return Parsed.typeError("'" + shortText(text) + "' is not an integer");
@@ -162,6 +164,14 @@ public final class Quantities {
         } catch (ArithmeticException | NumberFormatException e) {
             return Parsed.typeError("'" + text.trim() + "' is not an integer");
         }
+    }
+
+    /** 1 to 18 ASCII digits and nothing else: a long as it is, no pattern needed. */
+    private static boolean plainDigits(String t) {
+        int n = t.length();
+        if (n == 0 || n > 18) return false;
+        for (int i = 0; i < n; i++) if (t.charAt(i) < '0' || t.charAt(i) > '9') return false;
+        return true;
     }
 
     private static double number(String s) { return Double.parseDouble(s.replace("_", "")); }

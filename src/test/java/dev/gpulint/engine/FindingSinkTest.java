@@ -55,4 +55,18 @@ class FindingSinkTest {
             f.related().forEach(r -> assertTrue(r.message().length() < FindingSink.MAX_MESSAGE + 60));
         }
     }
+
+    @Test
+    void theSameMessageReportedAgainIsOneStringAsTheFindingHoldsIt() {
+        FindingSink sink = new FindingSink();
+        // built at run time, as a rule's consequence builds it: two equal Strings, not one literal
+        for (int i = 0; i < 2; i++) sink.report("UNIT004", AT, "id" + i, new StringBuilder("900 GB/s states no direction").toString());
+        sink.report("PAR002", AT, "p", "tp spans nodes", AT, new StringBuilder("the NVLink domain").toString());
+        sink.report("PAR002", AT, "q", "tp spans nodes", AT, new StringBuilder("the NVLink domain").toString());
+        var f = sink.findings();
+        assertEquals("900 GB/s states no direction.", f.get(0).message());
+        assertSame(f.get(0).message(), f.get(1).message());
+        assertEquals("the NVLink domain", f.get(2).related().get(0).message());   // a phrase: no full stop added
+        assertSame(f.get(2).related().get(0).message(), f.get(3).related().get(0).message());
+    }
 }

@@ -66,6 +66,13 @@ class QuantitiesTest {
         assertFalse(Quantities.integer("1.5").ok());
         assertFalse(Quantities.integer("8 GPUs").ok());
         assertFalse(Quantities.integer("99999999999999999999").ok());
+        // plain digits take a path without the pattern: the same values, leading zeros and 18 digits included
+        assertEquals(123L, Quantities.integer("0123").value());
+        assertEquals(999_999_999_999_999_999L, Quantities.integer("999999999999999999").value());
+        assertEquals(9_223_372_036_854_775_807L, Quantities.integer("9223372036854775807").value());
+        assertFalse(Quantities.integer("9223372036854775808").ok());
+        assertEquals(8.0, Quantities.count("8").value());
+        assertEquals(8.0, Quantities.count("08").value());
     }
 
     @Test

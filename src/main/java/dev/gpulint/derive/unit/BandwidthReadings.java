@@ -37,7 +37,8 @@ public final class BandwidthReadings {
         this.out = out;
     }
 
-    private void emit(BandwidthFact f) {
+    private void emit(BandwidthFact.Builder b) {
+        BandwidthFact f = b.build(out::shared);
         out.add(f);
         BandwidthFact[] firsts = bases.computeIfAbsent(List.of(String.valueOf(f.getFile()), f.getBandwidthClass()), k -> new BandwidthFact[2]);
         int base = f.isBits() ? 0 : 1;
@@ -62,7 +63,7 @@ public final class BandwidthReadings {
         BandwidthFact.Builder b = reading(c.file(), f.linkSpeed(), null, "cluster:" + c.name() + "/fabric/link_speed",
                 "the " + c.fabric().display() + " fabric link speed", BandwidthFact.NETWORK, "fabric", figs, List.of())
                 .technology(c.fabric().display());
-        emit(withFastest(b, figs).build());
+        emit(withFastest(b, figs));
     }
 
     /** A node group's NVLink, PCIe and NIC speeds. */
@@ -73,7 +74,7 @@ public final class BandwidthReadings {
         if (nv != null && nv.bandwidth() != null) {
             String dir = nv.direction() == null ? null : nv.direction().value();
             emit(nvlink(g.cluster().file(), nv.bandwidth(), nv.keySpan(), g.id() + "/nvlink/bandwidth",
-                    "the NVLink bandwidth of " + (gpu != null ? gpu.name() : "the GPU"), "nvlink", gpu, dir).direction(dir).build());
+                    "the NVLink bandwidth of " + (gpu != null ? gpu.name() : "the GPU"), "nvlink", gpu, dir).direction(dir));
         }
         Specs.Pcie pcie = spec.pcie();
         if (pcie != null && pcie.bandwidth() != null) pcie(g, pcie, gpu);
@@ -90,7 +91,7 @@ public final class BandwidthReadings {
                     "the " + model + (protocol != null ? " " + protocol.display() : "") + " port speed",
                     BandwidthFact.NETWORK, "nic", figs, protocol == null ? List.of() : portFigures(protocol, null));
             if (protocol != null) b.technology((nic != null ? nic.name() + " " : "") + protocol.display());
-            emit(withFastest(b, figs).build());
+            emit(withFastest(b, figs));
         }
     }
 
@@ -114,7 +115,7 @@ public final class BandwidthReadings {
         if (p.isPresent()) {
             b.technology("PCIe Gen" + gen + " x" + lanes).limit("unidirectional".equals(dir) ? per : bidir, null);
         }
-        emit(b.build());
+        emit(b);
     }
 
     /** A job's assumed inter- and intra-node bandwidths against its node group's NICs and NVLink. */
@@ -126,7 +127,7 @@ public final class BandwidthReadings {
         if (n.assumedInterNode() != null) interNode(j, n.assumedInterNode(), group);
         if (n.assumedIntraNode() != null) {
             emit(nvlink(spec.file(), n.assumedIntraNode(), null, "training_job:" + j.name() + "/network/assumed_intra_node",
-                    "the job's assumed intra-node bandwidth", "job-intra-node", group.gpu(), null).build());
+                    "the job's assumed intra-node bandwidth", "job-intra-node", group.gpu(), null));
         }
     }
 
@@ -149,7 +150,7 @@ public final class BandwidthReadings {
             b.nics(nic.model() == null ? null : nic.model().value(), per, count).limit(per * count, null)
                     .related(nic.speed().span(), "NIC speed of node group '" + group.name() + "'");
         }
-        emit(b.build());
+        emit(b);
     }
 
     /**

@@ -27,12 +27,17 @@ public final class FindingSink {
     private final dev.gpulint.core.Interner messages = new dev.gpulint.core.Interner(10_000);
 
     private String shared(String message) {
-        return message == null ? null : messages.of(Finding.sentence(message));
+        if (message == null) return null;
+        synchronized (messages) {
+            return messages.of(Finding.sentence(message));
+        }
     }
 
     /** A related location's text, shared as it is (it is a phrase, not a sentence). */
     private String sharedPhrase(String text) {
-        return messages.of(text);
+        synchronized (messages) {
+            return messages.of(text);
+        }
     }
 
     /** The message, or its start and end around a mark saying how many characters were left out. */

@@ -1,16 +1,52 @@
 package dev.gpulint.tree;
 
 import dev.gpulint.core.Span;
+import java.util.Objects;
 
 /**
  * A scalar exactly as written: its text without quotes, whether it was quoted
  * (a quoted "8" is a string, a plain 8 a number), and its span.
+ *
+ * <p>Equal as a record of (text, quoted, span) would be. The span's numbers are held in the node
+ * itself, not in a {@link Span} object: scalars are most of a document tree, and a fleet file has
+ * tens of millions of them (one object fewer each is a fifth of the tree's memory and of the
+ * collector's work on it). {@link #span()} builds the Span when it is asked for.
  */
-public record ScalarNode(String text, boolean quoted, Span span) implements Node {
+public final class ScalarNode implements Node {
+    private final String text;
+    private final boolean quoted;
+    private final String file;
+    private final int startLine, startColumn, endLine, endColumn;
+
+    public ScalarNode(String text, boolean quoted, Span span) {
+        this.text = text;
+        this.quoted = quoted;
+        this.file = span.file();
+        this.startLine = span.startLine();
+        this.startColumn = span.startColumn();
+        this.endLine = span.endLine();
+        this.endColumn = span.endColumn();
+    }
+
+    public String text() { return text; }
+
+    public boolean quoted() { return quoted; }
+
+    @Override public Span span() { return new Span(file, startLine, startColumn, endLine, endColumn); }
+
     @Override public String describe() { return quoted ? "a quoted string" : "a value"; }
 
     /** Plain null, ~ or empty: YAML's null. */
     public boolean isNull() {
         return !quoted && (text.isEmpty() || text.equals("~") || text.equalsIgnoreCase("null"));
     }
+
+    @Override public boolean equals(Object o) {
+        return o instanceof ScalarNode s && quoted == s.quoted && Objects.equals(text, s.text) && Objects.equals(file, s.file)
+                && startLine == s.startLine && startColumn == s.startColumn && endLine == s.endLine && endColumn == s.endColumn;
+    }
+
+    @Override public int hashCode() { return Objects.hash(text, quoted, span()); }
+
+    @Override public String toString() { return "ScalarNode[text=" + text + ", quoted=" + quoted + ", span=" + span() + "]"; }
 }

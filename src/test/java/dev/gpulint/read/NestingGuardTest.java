@@ -48,4 +48,13 @@ class NestingGuardTest {
         assertTrue(NestingGuard.check(SourceFile.of("c.yaml", "k: '" + DEEP + "'"), true).isEmpty());
         assertTrue(NestingGuard.check(SourceFile.of("d.topo", "k = '" + DEEP), false).isPresent());
     }
+
+    @Test
+    void aLineBreakEscapedInsideAStringStillCountsAsALine() {
+        // a YAML double-quoted scalar continued with a backslash: the finding is on the line of the brackets
+        String yaml = "k: \"a\\\nb\"\nx: " + "[".repeat(NestingGuard.MAX_DEPTH + 1);
+        Finding f = NestingGuard.check(SourceFile.of("x.yaml", yaml), true).orElseThrow();
+        assertEquals(3, f.span().startLine());
+        assertEquals("x: ".length() + NestingGuard.MAX_DEPTH + 1, f.span().startColumn());
+    }
 }

@@ -10,7 +10,6 @@ import dev.gpulint.tree.Node;
 import dev.gpulint.tree.ScalarNode;
 import dev.gpulint.core.Span;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -208,17 +207,10 @@ public final class DslReader {
             return items != null ? items : List.of();
         }
 
-        /** Short words (keys, types, enum values, units) repeat on every node group: one String each. */
-        private final Map<String, String> words = new HashMap<>();
+        /** Short texts (keys, types, enum values, units, models) repeat on every node group: one String each. */
+        private final dev.gpulint.core.Interner words = new dev.gpulint.core.Interner(4096, 32);
 
-        private String word(String w) {
-            if (w.length() > 32 || words.size() >= 4096) {
-                String known = words.get(w);
-                return known != null ? known : w;
-            }
-            String known = words.putIfAbsent(w, w);
-            return known != null ? known : w;
-        }
+        private String word(String w) { return words.of(w); }
 
         private Node value(TopoParser.ValueContext v) {
             if (v instanceof TopoParser.QuantityValueContext q) {
@@ -230,7 +222,7 @@ public final class DslReader {
             }
             if (v instanceof TopoParser.StringValueContext s) {
                 Token t = s.str;
-                return new ScalarNode(unquote(t.getText()), true, span(t));
+                return new ScalarNode(word(unquote(t.getText())), true, span(t));
             }
             if (v instanceof TopoParser.WordValueContext w) {
                 Token t = w.word;

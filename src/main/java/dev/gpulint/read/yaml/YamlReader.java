@@ -181,6 +181,9 @@ public final class YamlReader {
             }
         }
 
+        /** Short texts (keys, enum values, units, models) repeat on every node group of a fleet file: one String each. */
+        private final dev.gpulint.core.Interner words = new dev.gpulint.core.Interner(4096, 32);
+
         TreeBuilder(String file, int[] budget) {
             this.file = file;
             this.budget = budget;
@@ -198,7 +201,7 @@ public final class YamlReader {
                 case Scalar -> {
                     ScalarEvent sc = (ScalarEvent) e;
                     spend(1);
-                    add(anchored(sc, new ScalarNode(sc.getValue(), sc.getScalarStyle() != ScalarStyle.PLAIN,
+                    add(anchored(sc, new ScalarNode(words.of(sc.getValue()), sc.getScalarStyle() != ScalarStyle.PLAIN,
                             span(file, e.getStartMark(), e.getEndMark()))));
                 }
                 case MappingStart, SequenceStart -> {

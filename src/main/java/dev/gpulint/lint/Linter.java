@@ -179,37 +179,10 @@ public final class Linter {
             evidence.addAll(r.evidence());
             if (!r.foreign().isEmpty()) foreign.add(new dev.gpulint.bind.adapt.Adapters.Input(f, r.foreign()));
         }
-        Binder.Bound bound = guard.bind(documents);
-        findings.addAll(bound.findings());
-        // the document trees are bound: free them before derive and rules (a fleet file's tree is most of the memory)
-        documents.clear();
         results = null;
-        // configurations of other formats (NeMo, Megatron-LM, Kubernetes, SkyPilot, DeepSpeed, DCGM)
-        dev.gpulint.bind.adapt.Adapters.Bound adapted = guard.adapt(foreign);
-        foreign.clear();
-        findings.addAll(adapted.findings());
-        for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
-        List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
-        clusters.addAll(adapted.clusters());     // a network operator's NIC settings: a fabric without node groups
         Set<String> quiet = new java.util.HashSet<>(context);
-        if (clusterSource != null) {
-            Set<String> missing = missingClusters(bound, adapted.jobs());
-            if (!missing.isEmpty()) {
-                List<Document> found = guard.stage("cluster lookup in the project", () -> clusterSource.apply(missing), List.of());
-                clusters.addAll(guard.stage("cluster lookup in the project", () -> new Binder().bind(found).clusters(), List.of()));
-                for (Document d : found) quiet.add(d.file());
-            }
-        }
-        List<dev.gpulint.spec.Specs.Cluster> known = List.copyOf(clusters);
-        List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>(bound.jobs());
-        jobs.addAll(guard.stage("link", () -> dev.gpulint.bind.adapt.Adapters.link(adapted.jobs(), known, catalog,
-                jobPlacement, clusters), List.of()));
-        List<Object> facts = new ArrayList<>(guard.stage("derive",
-                () -> new Deriver(catalog).derive(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies()),
-                List.of()));
-        facts.addAll(guard.stage("evidence", () -> new dev.gpulint.derive.evid.EvidenceAnalysis(catalog, clusters, jobs, evidenceLinks)
-                .facts(evidence), List.of()));
-        facts.addAll(guard.stage("rule parameters", () -> dev.gpulint.engine.RuleParams.facts(rules, params), List.of()));
+        // the specs live only inside facts(): a fleet file's million node-group specs are garbage before the rules run
+        List<Object> facts = facts(guard, documents, foreign, evidence, context, findings, linted, quiet);
         findings.addAll(guard.stage("built-in rules", () -> engine.run(facts), List.of()));
         if (userRules != null) {
             if (!userRules.problems().isEmpty()) failed = true;
@@ -228,6 +201,46 @@ public final class Linter {
         var settled = new dev.gpulint.settle.Settler(rules, ruleSettings, baseline, today, paths).settle(files, findings);
         return new LintResult(dev.gpulint.settle.FindingCap.apply(settled.findings(), maxFindingsPerRule), linted, failed,
                 settled.baselined(), paths);
+    }
+
+    /**
+     * Binds the documents and the other formats' configurations, links jobs to clusters, and derives the facts
+     * the rules match; adds the findings met on the way to {@code findings}, the files read to {@code linted},
+     * and the project's cluster files found by lookup to {@code quiet}.
+     */
+    private List<Object> facts(Contained guard, List<Document> documents, List<dev.gpulint.bind.adapt.Adapters.Input> foreign,
+                               List<dev.gpulint.read.evidence.Evidence> evidence, Set<String> context, List<Finding> findings,
+                               List<String> linted, Set<String> quiet) {
+        Binder.Bound bound = guard.bind(documents);
+        findings.addAll(bound.findings());
+        // the document trees are bound: free them before derive and rules (a fleet file's tree is most of the memory)
+        documents.clear();
+        // configurations of other formats (NeMo, Megatron-LM, Kubernetes, SkyPilot, DeepSpeed, DCGM)
+        dev.gpulint.bind.adapt.Adapters.Bound adapted = guard.adapt(foreign);
+        foreign.clear();
+        findings.addAll(adapted.findings());
+        for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
+        List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
+        clusters.addAll(adapted.clusters());     // a network operator's NIC settings: a fabric without node groups
+        if (clusterSource != null) {
+            Set<String> missing = missingClusters(bound, adapted.jobs());
+            if (!missing.isEmpty()) {
+                List<Document> found = guard.stage("cluster lookup in the project", () -> clusterSource.apply(missing), List.of());
+                clusters.addAll(guard.stage("cluster lookup in the project", () -> new Binder().bind(found).clusters(), List.of()));
+                for (Document d : found) quiet.add(d.file());
+            }
+        }
+        List<dev.gpulint.spec.Specs.Cluster> known = List.copyOf(clusters);
+        List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>(bound.jobs());
+        jobs.addAll(guard.stage("link", () -> dev.gpulint.bind.adapt.Adapters.link(adapted.jobs(), known, catalog,
+                jobPlacement, clusters), List.of()));
+        List<Object> facts = new ArrayList<>(guard.stage("derive",
+                () -> new Deriver(catalog).derive(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies()),
+                List.of()));
+        facts.addAll(guard.stage("evidence", () -> new dev.gpulint.derive.evid.EvidenceAnalysis(catalog, clusters, jobs, evidenceLinks)
+                .facts(evidence), List.of()));
+        facts.addAll(guard.stage("rule parameters", () -> dev.gpulint.engine.RuleParams.facts(rules, params), List.of()));
+        return facts;
     }
 
     /** Cluster names jobs refer to (by name, or through job_clusters) that none of the linted files defines. */

@@ -21,18 +21,21 @@ public final class ScalarNode implements Node {
     public ScalarNode(String text, boolean quoted, Span span) {
         this.text = text;
         this.quoted = quoted;
-        this.file = span.file();
-        this.startLine = span.startLine();
-        this.startColumn = span.startColumn();
-        this.endLine = span.endLine();
-        this.endColumn = span.endColumn();
+        // a null span stays null, as the record kept it (startLine 0 marks it: a Span's lines start at 1)
+        this.file = span == null ? null : span.file();
+        this.startLine = span == null ? 0 : span.startLine();
+        this.startColumn = span == null ? 0 : span.startColumn();
+        this.endLine = span == null ? 0 : span.endLine();
+        this.endColumn = span == null ? 0 : span.endColumn();
     }
 
     public String text() { return text; }
 
     public boolean quoted() { return quoted; }
 
-    @Override public Span span() { return new Span(file, startLine, startColumn, endLine, endColumn); }
+    @Override public Span span() {
+        return startLine == 0 ? null : new Span(file, startLine, startColumn, endLine, endColumn);
+    }
 
     @Override public String describe() { return quoted ? "a quoted string" : "a value"; }
 
@@ -46,7 +49,9 @@ public final class ScalarNode implements Node {
                 && startLine == s.startLine && startColumn == s.startColumn && endLine == s.endLine && endColumn == s.endColumn;
     }
 
-    @Override public int hashCode() { return Objects.hash(text, quoted, span()); }
+    @Override public int hashCode() {
+        return Objects.hash(text, quoted, file, startLine, startColumn, endLine, endColumn);
+    }
 
     @Override public String toString() { return "ScalarNode[text=" + text + ", quoted=" + quoted + ", span=" + span() + "]"; }
 }

@@ -40,7 +40,7 @@ final class Contained {
             return Readers.read(f);
         } catch (Throwable t) {
             return new ReadResult(f, List.of(), List.of(Finding.of("SYN001", Span.at(f.displayPath(), 1, 1), "syntax",
-                    "'" + f.displayPath() + "' could not be read: " + describe(t) + "; please report this file")), true);
+                    "'" + f.displayPath() + "' could not be read: " + describe(t) + "; " + remedy(t, "please report this file"))), true);
         }
     }
 
@@ -50,7 +50,7 @@ final class Contained {
             return body.get();
         } catch (Throwable t) {
             problems.add(Finding.of("SYN001", TOOL, "stage/" + name, "the " + name + " stage failed (" + describe(t)
-                    + ") and was skipped: its findings are missing; please report this with the files linted"));
+                    + ") and was skipped: its findings are missing; " + remedy(t, "please report this with the files linted")));
             return fallback;
         }
     }
@@ -111,7 +111,18 @@ final class Contained {
 
     private static Finding fileFailed(String file, String what, Throwable t) {
         return Finding.of("SYN001", Span.at(file, 1, 1), "syntax", "'" + file + "' could not be " + what + ": "
-                + describe(t) + "; please report this file");
+                + describe(t) + "; " + remedy(t, "please report this file"));
+    }
+
+    /**
+     * What the user can do: memory is theirs to give (a fleet inventory needs about 3 KB of heap per node group,
+     * README "Limits"); any other failure is gpulint's to fix, so it asks for a report.
+     */
+    static String remedy(Throwable t, String report) {
+        if (t instanceof OutOfMemoryError) {
+            return "give gpulint more memory, e.g. JAVA_TOOL_OPTIONS=-Xmx8g (a fleet file needs about 3 KB per node group)";
+        }
+        return report;
     }
 
     /** A throwable in words: its kind, and what ran out for the JVM's own errors. */

@@ -100,7 +100,17 @@ class ContainmentTest {
                 lines(new LintResult(guard.problems(), List.of(), true, 0)).get(0));
         Contained oom = new Contained();
         oom.stage("built-in rules", () -> { throw new OutOfMemoryError("Java heap space"); }, List.of());
-        assertTrue(oom.problems().get(0).message().contains("the built-in rules stage failed (OutOfMemoryError"));
+        assertEquals("the built-in rules stage failed (OutOfMemoryError: it needs more memory than gpulint has) and was skipped: "
+                + "its findings are missing; give gpulint more memory, e.g. JAVA_TOOL_OPTIONS=-Xmx8g (a fleet file needs about "
+                + "3 KB per node group).", oom.problems().get(0).message());
+    }
+
+    @Test
+    void runningOutOfMemoryAsksForMemoryAndAnyOtherFailureForAReport() {
+        assertEquals("give gpulint more memory, e.g. JAVA_TOOL_OPTIONS=-Xmx8g (a fleet file needs about 3 KB per node group)",
+                Contained.remedy(new OutOfMemoryError("Java heap space"), "please report this file"));
+        assertEquals("please report this file", Contained.remedy(new StackOverflowError(), "please report this file"));
+        assertEquals("please report this file", Contained.remedy(new IllegalStateException("x"), "please report this file"));
     }
 
     @Test

@@ -27,17 +27,6 @@ class DiscoveryEvidenceTest {
 
     @TempDir Path dir;
 
-    static final String MATRIX = String.join("\n",
-            "\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID",
-            "GPU0\t X \tNV12\tPXB\t0-31\t0\t\tN/A",
-            "GPU1\tNV12\t X \tSYS\t32-63\t1\t\tN/A",
-            "NIC0\tPXB\tSYS\t X ",
-            "",
-            "Legend:",
-            "",
-            "  X    = Self",
-            "");
-
     static final String NCCL_LINE = "node01:4100:4180 [0] NCCL INFO Using network IB\n";
 
     private Path write(String name, String text) throws IOException {
@@ -65,7 +54,7 @@ class DiscoveryEvidenceTest {
 
     @Test
     void aTopologyCaptureNamedPlainlyIsLintedAndOtherTextIsSkippedQuietly() throws IOException {
-        write("x.txt", MATRIX);
+        write("x.txt", dev.gpulint.read.evidence.EvidenceTexts.TOPO);
         write("README.txt", "How to capture the evidence of a node\n\nRun nvidia-smi topo -m on GPU0's host and keep the output.\n");
         write("build.log", "[INFO] Scanning for projects...\n[INFO] BUILD SUCCESS\n[INFO] Total time:  2.031 s\n");
         write("requirements.txt", "torch==2.3.1\nnumpy\n");

@@ -1,5 +1,6 @@
 package dev.gpulint.read.evidence;
 
+import static dev.gpulint.read.evidence.EvidenceTexts.TOPO;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,21 +14,6 @@ import org.junit.jupiter.api.Test;
 
 /** The evidence readers, each on shapes written after the tools' documented output. */
 class EvidenceReaderTest {
-
-    private static final String TOPO = String.join("\n",
-            "\tGPU0\tGPU1\tNIC0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID",
-            "GPU0\t X \tNV12\tPXB\t0-31\t0\t\tN/A",
-            "GPU1\tNV12\t X \tSYS\t32-63\t1\t\tN/A",
-            "NIC0\tPXB\tSYS\t X ",
-            "",
-            "Legend:",
-            "",
-            "  X    = Self",
-            "  NV#  = Connection traversing a bonded set of # NVLinks",
-            "",
-            "NIC Legend:",
-            "",
-            "  NIC0: mlx5_0", "");
 
     private static ReadResult read(String name, String text) { return Readers.read(SourceFile.of(name, text)); }
 

@@ -79,6 +79,7 @@ public final class Binder {
             if (cluster) clusters.add(specs.cluster(d, groups)); else jobs.add(specs.job(d));
             values = null;
             groups = null;
+            groupsField = null;
         }
         return new Bound(clusters, jobs, List.copyOf(findings));
     }
@@ -136,7 +137,7 @@ public final class Binder {
                     String singular = name.endsWith("s") ? name.substring(0, name.length() - 1) : name;
                     Text itemOwner = label != null ? new Text(singular, " '", label, "' of ", owner)
                             : new Text(singular, " #", i + 1, " of ", owner);
-                    if (f == groupsField && groups != null) {
+                    if (f == groupsField) {   // only set while a cluster is bound
                         Map<Node, Object> documentValues = values;
                         values = new IdentityHashMap<>();
                         validateMap(m, f, itemPath, itemOwner, m.span());

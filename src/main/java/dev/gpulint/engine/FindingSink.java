@@ -26,15 +26,17 @@ public final class FindingSink {
      */
     private final dev.gpulint.core.Interner messages = new dev.gpulint.core.Interner(10_000);
 
-    private String shared(String message) {
-        if (message == null) return null;
-        synchronized (messages) {
-            return messages.of(Finding.sentence(message));
-        }
+    /** A rule's message as the finding holds it: bounded, a sentence, shared. */
+    private String message(String message) {
+        return message == null ? null : share(Finding.sentence(bounded(message)));
     }
 
-    /** A related location's text, shared as it is (it is a phrase, not a sentence). */
-    private String sharedPhrase(String text) {
+    /** A related location's text: bounded and shared as it is (a phrase, not a sentence). */
+    private String phrase(String text) {
+        return share(bounded(text));
+    }
+
+    private String share(String text) {
         synchronized (messages) {
             return messages.of(text);
         }
@@ -51,13 +53,13 @@ public final class FindingSink {
     }
 
     public void report(String ruleId, Span span, String identity, String message) {
-        findings.add(Finding.of(ruleId, span, identity, shared(bounded(message))));
+        findings.add(Finding.of(ruleId, span, identity, message(message)));
     }
 
     /** With a related location: the second place that explains the finding (e.g. the cluster line a job relies on). */
     public void report(String ruleId, Span span, String identity, String message, Span related, String relatedMessage) {
-        Finding f = Finding.of(ruleId, span, identity, shared(bounded(message)));
-        if (related != null) f = f.withRelated(related, sharedPhrase(bounded(relatedMessage)));
+        Finding f = Finding.of(ruleId, span, identity, message(message));
+        if (related != null) f = f.withRelated(related, phrase(relatedMessage));
         findings.add(f);
     }
 
@@ -67,8 +69,8 @@ public final class FindingSink {
      */
     public void reportAs(String ruleId, String level, Span span, String identity, String message, Span related,
                          String relatedMessage) {
-        Finding f = new Finding(ruleId, dev.gpulint.core.Level.parse(level), span, shared(bounded(message)), List.of(), identity);
-        if (related != null) f = f.withRelated(related, sharedPhrase(bounded(relatedMessage)));
+        Finding f = new Finding(ruleId, dev.gpulint.core.Level.parse(level), span, message(message), List.of(), identity);
+        if (related != null) f = f.withRelated(related, phrase(relatedMessage));
         findings.add(f);
     }
 

@@ -43,6 +43,8 @@ public final class Binder {
      */
     private List<Specs.NodeGroup> groups;
     private Field groupsField;
+    /** The folded node groups of the document being bound ({@link dev.gpulint.core.Fold}). */
+    private dev.gpulint.tree.Folds folds = dev.gpulint.tree.Folds.NONE;
 
     /**
      * Text made of parts, joined only when read: a finding's identity path and the phrase that names a
@@ -74,12 +76,14 @@ public final class Binder {
             boolean cluster = kind.equals("cluster");
             groups = cluster ? new ArrayList<>() : null;
             groupsField = cluster ? schema.child("node_groups") : null;
+            folds = d.folds();
             validateMap(d.root(), schema, kind + ":" + label, kind + " '" + label + "'", d.root().span());
             SpecBuilder specs = new SpecBuilder(values);
             if (cluster) clusters.add(specs.cluster(d, groups)); else jobs.add(specs.job(d));
             values = null;
             groups = null;
             groupsField = null;
+            folds = dev.gpulint.tree.Folds.NONE;
         }
         return new Bound(clusters, jobs, List.copyOf(findings));
     }
@@ -132,7 +136,10 @@ public final class Binder {
                 int i = 0;
                 for (Node item : l.items()) {
                     if (!(item instanceof MappingNode m)) { wrongType(key, item, "a list of mappings", path + "[" + i + "]"); i++; continue; }
-                    String label = m.get("name").filter(n -> n instanceof ScalarNode).map(n -> ((ScalarNode) n).text()).orElse(null);
+                    // a folded node group is bound once, under its fold's token: its findings are written per member later
+                    dev.gpulint.core.Fold fold = f == groupsField ? folds.of(m) : null;
+                    String label = fold != null ? fold.token()
+                            : m.get("name").filter(n -> n instanceof ScalarNode).map(n -> ((ScalarNode) n).text()).orElse(null);
                     Text itemPath = new Text(path, "[", label != null ? label : i, "]");
                     String singular = name.endsWith("s") ? name.substring(0, name.length() - 1) : name;
                     Text itemOwner = label != null ? new Text(singular, " '", label, "' of ", owner)
@@ -141,7 +148,12 @@ public final class Binder {
                         Map<Node, Object> documentValues = values;
                         values = new IdentityHashMap<>();
                         validateMap(m, f, itemPath, itemOwner, m.span());
-                        groups.add(new SpecBuilder(values).group(m));
+                        Specs.NodeGroup group = new SpecBuilder(values).group(m);
+                        if (fold != null && group.name() != null) {
+                            group = new Specs.NodeGroup(new dev.gpulint.spec.Located<>(fold.token(), group.name().span()), group.count(),
+                                    group.gpu(), group.nvlink(), group.pcie(), group.nics(), group.span(), fold);
+                        }
+                        groups.add(group);
                         values = documentValues;
                     } else {
                         validateMap(m, f, itemPath, itemOwner, m.span());

@@ -27,7 +27,14 @@ public final class Resolved {
      */
     public record Cluster(Specs.Cluster spec, String name, String file, Protocol fabric, boolean first, boolean roce,
                           Span roceSpan, String roceSource, boolean rdma, int pfcPriority, Span pfcPrioritySpan,
-                          List<Group> groups) {}
+                          List<Group> groups) {
+        /** Its named node groups as written: a folded one counts once per member. */
+        public long groupCount() {
+            long n = 0;
+            for (Group g : groups) n += g.spec().multiplicity();
+            return n;
+        }
+    }
 
     /**
      * A node group with its GPU's catalog entry and the NVLink domain used for placement.

@@ -142,10 +142,45 @@ public final class Resolver {
     /** Each cluster's node groups by name, the first of a name kept: a lookup per job, not a scan of a fleet's groups. */
     private final Map<Resolved.Cluster, Map<String, Resolved.Group>> groupsByName = new java.util.IdentityHashMap<>();
 
-    private static Map<String, Resolved.Group> groupIndex(Resolved.Cluster c) {
+    private Map<String, Resolved.Group> groupIndex(Resolved.Cluster c) {
         Map<String, Resolved.Group> index = new java.util.HashMap<>();
-        for (Resolved.Group g : c.groups()) index.putIfAbsent(g.name(), g);
-        return index;
+        boolean folded = false;
+        for (Resolved.Group g : c.groups()) {
+            if (g.spec().fold() == null) index.putIfAbsent(g.name(), g); else folded = true;
+        }
+        if (!folded) return index;
+        // folded node groups by their members' names; the first of a name in source order wins
+        Map<String, Span> where = new java.util.HashMap<>();
+        for (Resolved.Group g : c.groups()) if (g.spec().fold() == null) where.putIfAbsent(g.name(), g.spec().span());
+        Map<String, int[]> members = new java.util.HashMap<>();
+        Map<String, Resolved.Group> owners = new java.util.HashMap<>();
+        for (Resolved.Group g : c.groups()) {
+            dev.gpulint.core.Fold fold = g.spec().fold();
+            if (fold == null) continue;
+            for (int i = 0; i < fold.size(); i++) {
+                String name = fold.name(i);
+                Span at = fold.span(g.spec().span(), i);
+                Span before = where.get(name);
+                if (before != null && (at == null || before.compareTo(at) <= 0)) continue;
+                where.put(name, at);
+                members.put(name, new int[] {i});
+                owners.put(name, g);
+                index.remove(name);
+            }
+        }
+        // a job names few node groups: each member is made a node group of its own only when asked for
+        return new java.util.AbstractMap<>() {
+            @Override public Resolved.Group get(Object name) {
+                Resolved.Group g = owners.get(name);
+                return g == null ? index.get(name) : group(c.spec(), g.spec().member(members.get(name)[0]));
+            }
+            @Override public java.util.Set<Map.Entry<String, Resolved.Group>> entrySet() { throw new UnsupportedOperationException(); }
+        };
+    }
+
+    /** The first node group of this name in the cluster (a member of a folded one made a node group of its own), or null. */
+    public Resolved.Group group(Resolved.Cluster c, String name) {
+        return groupsByName.computeIfAbsent(c, this::groupIndex).get(name);
     }
 
     /** A job against the first cluster of the name it references. */
@@ -155,8 +190,8 @@ public final class Resolver {
         Resolved.Group group = null;
         if (cluster != null) {
             if (j.nodeGroup() != null) {
-                group = groupsByName.computeIfAbsent(cluster, Resolver::groupIndex).get(j.nodeGroup().value());
-            } else if (cluster.spec().nodeGroups().size() == 1 && !cluster.groups().isEmpty()) {
+                group = group(cluster, j.nodeGroup().value());
+            } else if (cluster.spec().groupCount() == 1 && !cluster.groups().isEmpty()) {
                 group = cluster.groups().get(0);
             }
         }

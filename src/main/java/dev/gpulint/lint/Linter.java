@@ -182,7 +182,8 @@ public final class Linter {
         results = null;
         Set<String> quiet = new java.util.HashSet<>(context);
         // the specs live only inside facts(): a fleet file's million node-group specs are garbage before the rules run
-        List<Object> facts = facts(guard, documents, foreign, evidence, context, findings, linted, quiet);
+        List<dev.gpulint.core.Fold> folds = new ArrayList<>();
+        List<Object> facts = facts(guard, documents, foreign, evidence, context, findings, linted, quiet, folds);
         findings.addAll(guard.stage("built-in rules", () -> engine.run(facts), List.of()));
         if (userRules != null) {
             if (!userRules.problems().isEmpty()) failed = true;
@@ -196,6 +197,12 @@ public final class Linter {
         }
         findings.addAll(guard.problems());
         if (guard.failed()) failed = true;
+        // a folded node group's findings, once per node group it stands for
+        if (!folds.isEmpty()) {
+            List<Finding> all = guard.stage("unfold", () -> new dev.gpulint.settle.Unfolder(folds).unfold(findings), List.copyOf(findings));
+            findings.clear();
+            findings.addAll(all);
+        }
         // a context file's own findings are not reported, except that it does not parse: never silent
         findings.removeIf(x -> quiet.contains(x.span().file()) && !x.ruleId().equals("SYN001"));
         var settled = new dev.gpulint.settle.Settler(rules, ruleSettings, baseline, today, paths).settle(files, findings);
@@ -210,7 +217,8 @@ public final class Linter {
      */
     private List<Object> facts(Contained guard, List<Document> documents, List<dev.gpulint.bind.adapt.Adapters.Input> foreign,
                                List<dev.gpulint.read.evidence.Evidence> evidence, Set<String> context, List<Finding> findings,
-                               List<String> linted, Set<String> quiet) {
+                               List<String> linted, Set<String> quiet, List<dev.gpulint.core.Fold> folds) {
+        for (Document d : documents) folds.addAll(d.folds().all());
         Binder.Bound bound = guard.bind(documents);
         findings.addAll(bound.findings());
         // the document trees are bound: free them before derive and rules (a fleet file's tree is most of the memory)
@@ -226,6 +234,7 @@ public final class Linter {
             Set<String> missing = missingClusters(bound, adapted.jobs());
             if (!missing.isEmpty()) {
                 List<Document> found = guard.stage("cluster lookup in the project", () -> clusterSource.apply(missing), List.of());
+                for (Document d : found) folds.addAll(d.folds().all());
                 clusters.addAll(guard.stage("cluster lookup in the project", () -> new Binder().bind(found).clusters(), List.of()));
                 for (Document d : found) quiet.add(d.file());
             }

@@ -23,6 +23,36 @@ public final class Specs {
             this(name, file, fabric, nodeGroups, span, null);
         }
 
+        /** Its node groups as written: folded ones count once per member ({@link NodeGroup#multiplicity()}). */
+        public long groupCount() {
+            long n = 0;
+            for (NodeGroup g : nodeGroups) n += g.multiplicity();
+            return n;
+        }
+
+        /**
+         * The names of its first {@code limit} named node groups as written, in source order: folded node groups
+         * by their members' names.
+         */
+        public List<String> groupNames(int limit) {
+            // the i-th node group comes after the folded members the list had before it; each fold's members
+            // come in source order, so the first names are among each fold's first `limit`
+            List<java.util.Map.Entry<Long, String>> named = new java.util.ArrayList<>();
+            boolean folded = false;
+            for (int i = 0; i < nodeGroups.size(); i++) {
+                NodeGroup g = nodeGroups.get(i);
+                if (g.name() == null) continue;
+                if (g.fold() == null) { named.add(java.util.Map.entry(((long) i << 32) | Integer.MAX_VALUE, g.name().value())); continue; }
+                folded = true;
+                for (int m = 0; m < Math.min(limit, g.fold().size()); m++) {
+                    long order = m == 0 ? ((long) i << 32) | Integer.MAX_VALUE : g.fold().order(m);
+                    named.add(java.util.Map.entry(order, g.fold().name(m)));
+                }
+            }
+            if (folded) named.sort(java.util.Map.Entry.comparingByKey());
+            return named.stream().limit(limit).map(java.util.Map.Entry::getValue).toList();
+        }
+
         @Override public String toString() {
             return "Cluster[name=" + name + ", fabric=" + fabric + ", nodeGroups=" + nodeGroups + "]";
         }
@@ -61,8 +91,47 @@ public final class Specs {
     public record NicQos(Located<String> trust, List<Integer> dscpPriority, Span dscpMapSpan, String pfcFlags, boolean partial,
                          boolean losslessDscpChosen) {}
 
+    /**
+     * A node group.
+     *
+     * @param fold null, or the node groups written exactly like this one that it stands for
+     *             ({@link dev.gpulint.core.Fold}): its name is then the fold's token
+     */
     public record NodeGroup(Located<String> name, Located<Long> count, Gpu gpu, Nvlink nvlink, Pcie pcie,
-                            List<Nic> nics, Span span) {
+                            List<Nic> nics, Span span, dev.gpulint.core.Fold fold) {
+        public NodeGroup(Located<String> name, Located<Long> count, Gpu gpu, Nvlink nvlink, Pcie pcie, List<Nic> nics, Span span) {
+            this(name, count, gpu, nvlink, pcie, nics, span, null);
+        }
+
+        /** How many node groups it stands for: 1, or its fold's size. */
+        public int multiplicity() { return fold == null ? 1 : fold.size(); }
+
+        /**
+         * Member {@code i} of its fold as a node group of its own: its name, and every place moved to it (a job that
+         * names one of a fleet's node groups resolves to it). Itself when it stands for no other.
+         */
+        public NodeGroup member(int i) {
+            if (fold == null) return this;
+            java.util.function.UnaryOperator<Span> at = s -> fold.span(s, i);
+            List<Nic> moved = new java.util.ArrayList<>();
+            for (Nic n : nics) {
+                moved.add(new Nic(moved(n.model(), at), moved(n.count(), at), moved(n.speed(), at), moved(n.protocol(), at),
+                        moved(n.gpudirectRdma(), at), at.apply(n.span())));
+            }
+            return new NodeGroup(name == null ? null : new Located<>(fold.name(i), at.apply(name.span())), moved(count, at),
+                    gpu == null ? null : new Gpu(moved(gpu.model(), at), moved(gpu.count(), at), moved(gpu.memory(), at)),
+                    nvlink == null ? null : new Nvlink(moved(nvlink.nvswitch(), at), moved(nvlink.bridge(), at),
+                            moved(nvlink.bandwidth(), at), moved(nvlink.direction(), at), moved(nvlink.domainSize(), at),
+                            at.apply(nvlink.keySpan())),
+                    pcie == null ? null : new Pcie(moved(pcie.generation(), at), moved(pcie.lanes(), at), moved(pcie.bandwidth(), at),
+                            moved(pcie.direction(), at)),
+                    List.copyOf(moved), at.apply(span), null);
+        }
+
+        private static <T> Located<T> moved(Located<T> v, java.util.function.UnaryOperator<Span> at) {
+            return v == null ? null : new Located<>(v.value(), at.apply(v.span()));
+        }
+
         @Override public String toString() {
             return "NodeGroup[name=" + name + ", count=" + count + ", gpu=" + gpu + ", nvlink=" + nvlink
                     + ", pcie=" + pcie + ", nics=" + nics + "]";

@@ -132,7 +132,10 @@ public final class Adapters {
                 for (Specs.NodeGroup g : c.nodeGroups()) {
                     if (g.name() == null || g.gpu() == null || g.gpu().model() == null) continue;
                     Optional<Catalog.Gpu> m = catalog.gpu(g.gpu().model().value());
-                    if (m.isPresent() && m.get().name().equals(gpu.name())) matches.add(new String[] {c.name().value(), g.name().value()});
+                    if (!m.isPresent() || !m.get().name().equals(gpu.name())) continue;
+                    // a folded node group is as many matches as it has members: two are enough to be ambiguous
+                    if (g.fold() == null) matches.add(new String[] {c.name().value(), g.name().value()});
+                    else for (int i = 0; i < Math.min(2, g.fold().size()); i++) matches.add(new String[] {c.name().value(), g.fold().name(i)});
                 }
             }
             Span at = o.gpuModel().span();

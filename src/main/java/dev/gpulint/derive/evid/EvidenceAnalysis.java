@@ -27,6 +27,7 @@ public final class EvidenceAnalysis {
     private final List<Specs.Cluster> specs;
     /** The run's clusters resolved, the first time evidence needs them (most runs have no evidence; a fleet file is large). */
     private List<Resolved.Cluster> clusters;
+    private Resolver resolver;
     private final List<Specs.Job> jobs;
     private final Function<String, Optional<EvidenceLink>> configured;
 
@@ -43,7 +44,10 @@ public final class EvidenceAnalysis {
         Facts out = new Facts();
         java.util.Set<Integer> fullLinks = new java.util.TreeSet<>();
         for (Catalog.Nvlink n : catalog.nvlinks()) fullLinks.add(n.links());
-        if (!evidence.isEmpty()) clusters = new Resolver(catalog).clusters(specs).stream().filter(Resolved.Cluster::first).toList();
+        if (!evidence.isEmpty()) {
+            resolver = new Resolver(catalog);
+            clusters = resolver.clusters(specs).stream().filter(Resolved.Cluster::first).toList();
+        }
         for (Evidence e : evidence) {
             Seen seen = Seen.of(e, catalog);
             String[] unknown = {"", "", "", ""};
@@ -93,30 +97,35 @@ public final class EvidenceAnalysis {
                 return Target.NONE;
             }
             String gn = groupName;
-            List<Resolved.Group> groups = c.groups().stream().filter(g -> gn == null || gn.equals(g.name())).toList();
-            if (groups.size() != 1) {
-                if (gn == null && l.job() != null && c.groups().size() > 1) {
+            // by name (a folded node group's members too), or the cluster's only one
+            long count = c.groupCount();
+            Resolved.Group group = gn != null ? resolver.group(c, gn) : count == 1 ? c.groups().get(0) : null;
+            if (group == null) {
+                if (gn == null && l.job() != null && count > 1) {
                     unknown[2] = l.job();
                     unknown[3] = cn;
-                    for (Resolved.Group g : c.groups()) jobGroups.add(g.name());
+                    jobGroups.addAll(c.spec().groupNames(Integer.MAX_VALUE));
                 } else if (gn == null) {
-                    unknown[0] = "a node group of cluster '" + cn + "' (it has " + c.groups().size() + "; name one with node_group)";
+                    unknown[0] = "a node group of cluster '" + cn + "' (it has " + count + "; name one with node_group)";
                 } else {
                     unknown[0] = "node group '" + gn + "' of cluster '" + cn + "'";
-                    unknown[1] = closest(gn, c.groups().stream().map(Resolved.Group::name).toList());
+                    unknown[1] = closest(gn, c.spec().groupNames(Integer.MAX_VALUE));
                 }
                 return Target.NONE;
             }
-            return Target.of(c, groups.get(0), catalog, "configuration");
+            return Target.of(c, group, catalog, "configuration");
         }
-        List<Target> matches = new ArrayList<>();
+        Target match = null;
+        long matches = 0;
         for (Resolved.Cluster c : clusters) {
             for (Resolved.Group g : c.groups()) {
                 Target t = Target.of(c, g, catalog, "match");
-                if (seen.matches(t)) matches.add(t);
+                if (!seen.matches(t)) continue;
+                match = t;
+                matches += g.spec().multiplicity();   // a folded node group matches once per member
             }
         }
-        return matches.size() == 1 ? matches.get(0) : Target.NONE;
+        return matches == 1 ? match : Target.NONE;
     }
 
     private static String closest(String name, List<String> names) {

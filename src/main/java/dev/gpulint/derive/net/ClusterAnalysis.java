@@ -18,7 +18,7 @@ public final class ClusterAnalysis {
                 f == null || f.type() == null ? null : f.type().value(), f == null ? null : value(f.topology()),
                 c.roce(), c.roceSpan(), c.roceSource(), f == null ? null : value(f.pfcEnabled()),
                 f == null ? null : span(f.pfcEnabled()), f == null ? null : value(f.ecnEnabled()),
-                f == null ? null : span(f.ecnEnabled()), c.spec().nodeGroups().size(),
+                f == null ? null : span(f.ecnEnabled()), (int) Math.min(Integer.MAX_VALUE, c.spec().groupCount()),
                 f == null || f.oversubscription() == null ? 0 : f.oversubscription().value(),
                         f == null ? null : span(f.oversubscription()), c.rdma(), c.pfcPriority(), c.pfcPrioritySpan(),
                 f == null || f.dscp() == null ? -1 : (int) (long) f.dscp().value(), f == null ? null : span(f.dscp()),

@@ -29,12 +29,10 @@ public final class JobAnalysis {
 
     private static GroupNames groupNames(Specs.Cluster c) {
         return NAMES.get().computeIfAbsent(c, k -> {
-            List<String> names = new ArrayList<>();
-            int count = 0;
-            for (Specs.NodeGroup g : k.nodeGroups()) {
-                if (g.name() == null) continue;
-                if (++count <= MAX_GROUP_NAMES) names.add(g.name().value());
-            }
+            long counted = 0;
+            for (Specs.NodeGroup g : k.nodeGroups()) if (g.name() != null) counted += g.multiplicity();
+            int count = (int) Math.min(Integer.MAX_VALUE, counted);
+            List<String> names = k.groupNames(MAX_GROUP_NAMES);
             String list = String.join(", ", names) + (count > MAX_GROUP_NAMES ? ", … (" + count + " in all)" : "");
             return new GroupNames(count, list);
         });

@@ -37,12 +37,22 @@ public final class BandwidthReadings {
         this.out = out;
     }
 
+    /** The fold of the node group whose readings are being emitted, null when it stands for itself alone. */
+    private dev.gpulint.core.Fold fold;
+
     private void emit(BandwidthFact.Builder b) {
         BandwidthFact f = b.build(out::shared);
         out.add(f);
         BandwidthFact[] firsts = bases.computeIfAbsent(List.of(String.valueOf(f.getFile()), f.getBandwidthClass()), k -> new BandwidthFact[2]);
         int base = f.isBits() ? 0 : 1;
-        if (firsts[base] == null || f.getOrdinal() < firsts[base].getOrdinal()) firsts[base] = f;
+        if (firsts[base] == null || f.getOrdinal() < firsts[base].getOrdinal()) {
+            // the first reading of a folded node group is its first member's (the representative), by its own name
+            if (fold != null) {
+                dev.gpulint.core.Fold ff = fold;
+                f = b.at(f.getFile(), f.getSpan(), f.getKeySpan(), f.getOrdinal(), ff.named(f.getIdentity(), 0)).build(x -> ff.named(x, 0));
+            }
+            firsts[base] = f;
+        }
     }
 
     /** After every reading: one {@link BandwidthBasesFact} per file and class (UNIT002 compares its two readings). */
@@ -68,6 +78,15 @@ public final class BandwidthReadings {
 
     /** A node group's NVLink, PCIe and NIC speeds. */
     public void group(Resolved.Group g, Protocol fabric) {
+        fold = g.spec().fold();
+        try {
+            readings(g, fabric);
+        } finally {
+            fold = null;
+        }
+    }
+
+    private void readings(Resolved.Group g, Protocol fabric) {
         Specs.NodeGroup spec = g.spec();
         Catalog.Gpu gpu = g.gpu();
         Specs.Nvlink nv = spec.nvlink();

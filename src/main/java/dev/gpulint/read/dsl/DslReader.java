@@ -60,7 +60,7 @@ public final class DslReader {
         }
         List<Document> docs = new ArrayList<>();
         int index = 0;
-        for (MappingNode root : b.documents) docs.add(new Document(name, index++, root));
+        for (int i = 0; i < b.documents.size(); i++) docs.add(new Document(name, index++, b.documents.get(i), b.documentFolds.get(i)));
         return new ReadResult(file, docs, List.of(), true);
     }
 
@@ -104,7 +104,8 @@ public final class DslReader {
             super.exitRule();
             if (!errors.found.isEmpty() || ctx.exception != null) return;
             if (ctx instanceof EntryContext e && e.getParent() instanceof BlockContext parent) {
-                builder.converted(parent).add(builder.item(e));
+                Object item = builder.item(e);
+                if (!(parent.getParent() instanceof FileContext) || !builder.folded(parent, item)) builder.converted(parent).add(item);
                 if (parent.getParent() instanceof FileContext) tokens.forgetBefore(e.getStart().getTokenIndex());
             } else if (ctx instanceof BlockContext block && block.getParent() instanceof FileContext) {
                 builder.documents.add(builder.topLevel(block));
@@ -127,6 +128,31 @@ public final class DslReader {
 
         /** The top-level blocks, converted. */
         final List<MappingNode> documents = new ArrayList<>();
+        /** The folds of each of {@link #documents}. */
+        final List<dev.gpulint.tree.Folds> documentFolds = new ArrayList<>();
+
+        /** The top-level block being read, and its folds: its node groups fold as they end. */
+        private TopoParser.BlockContext foldingBlock;
+        private dev.gpulint.tree.Folds folds;
+        private dev.gpulint.tree.Folder folder;
+        /** The last node group folded away: the node_groups list still ends where it ends. */
+        private Span lastFolded;
+
+        /** A top-level cluster's node group that {@link dev.gpulint.tree.Folder} folds into an earlier one. */
+        boolean folded(TopoParser.BlockContext top, Object item) {
+            if (!(item instanceof Child c) || !c.type().equals("node_group") || !c.labelled() || !top.type.getText().equals("cluster")) {
+                return false;
+            }
+            if (foldingBlock != top) {
+                foldingBlock = top;
+                folds = new dev.gpulint.tree.Folds();
+                folder = new dev.gpulint.tree.Folder(file, folds);
+                lastFolded = null;
+            }
+            if (!folder.offer(c.content())) return false;
+            lastFolded = c.content().span();
+            return true;
+        }
 
         List<Object> converted(TopoParser.BlockContext top) {
             return converted.computeIfAbsent(top, k -> new ArrayList<>());
@@ -136,7 +162,13 @@ public final class DslReader {
             List<MappingNode.Entry> entries = new ArrayList<>();
             entries.add(new MappingNode.Entry(new ScalarNode("kind", false, span(block.type)),
                     new ScalarNode(block.type.getText(), false, span(block.type))));
-            return content(block, entries);
+            MappingNode root = content(block, entries);
+            documentFolds.add(foldingBlock == block ? folds : dev.gpulint.tree.Folds.NONE);
+            foldingBlock = null;
+            folds = null;
+            folder = null;
+            lastFolded = null;
+            return root;
         }
 
         /** One entry: an attribute becomes a mapping entry; a block, a {@link Child}. */
@@ -181,7 +213,9 @@ public final class DslReader {
                 } else {
                     String plural = (String) o;
                     List<Node> list = lists.get(plural);
-                    Span sp = list.get(0).span().to(list.get(list.size() - 1).span());
+                    Span last = list.get(list.size() - 1).span();
+                    if (plural.equals("node_groups") && lastFolded != null && lastFolded.compareTo(last) > 0) last = lastFolded;
+                    Span sp = list.get(0).span().to(last);
                     out.add(new MappingNode.Entry(listKeys.get(plural), new ListNode(list, sp)));
                 }
             }

@@ -79,7 +79,7 @@ public final class YamlReader {
                 Node tree = builder.next(event);
                 if (tree == null) continue;
                 if (tree instanceof MappingNode m && (!manifestsOnly || Manifests.isNativeOrNearly(m))) {
-                    docs.add(new Document(name, index, m));
+                    docs.add(new Document(name, index, m, builder.folds()));
                     manifest = true;
                 } else if (tree instanceof MappingNode m) {
                     foreign.add(new Document(name, index, m));
@@ -164,6 +164,7 @@ public final class YamlReader {
         private final Set<String> open = new HashSet<>();
         private final ArrayDeque<Frame> stack = new ArrayDeque<>();
         private Node root;
+        private dev.gpulint.tree.Folds folds = new dev.gpulint.tree.Folds();
 
         /** A mapping or sequence whose end has not come yet. */
         private static final class Frame {
@@ -173,6 +174,8 @@ public final class YamlReader {
             final List<MappingNode.Entry> entries = new ArrayList<>();
             final List<Node> items = new ArrayList<>();
             Node key;
+            /** Set on a cluster's node_groups list: folds its repeated items. */
+            dev.gpulint.tree.Folder folder;
 
             Frame(boolean mapping, String anchor, Mark start) {
                 this.mapping = mapping;
@@ -192,7 +195,7 @@ public final class YamlReader {
         /** Takes one event; returns a document's root when the event ends a document, else null. */
         Node next(Event e) {
             switch (e.getEventId()) {
-                case DocumentStart -> { root = null; anchors.clear(); open.clear(); stack.clear(); }
+                case DocumentStart -> { root = null; anchors.clear(); open.clear(); stack.clear(); folds = new dev.gpulint.tree.Folds(); }
                 case DocumentEnd -> {
                     Node done = root;
                     root = null;
@@ -208,7 +211,12 @@ public final class YamlReader {
                     spend(1);
                     String anchor = anchorOf(e);
                     if (anchor != null) open.add(anchor);
-                    stack.push(new Frame(e.getEventId() == Event.ID.MappingStart, anchor, e.getStartMark().orElse(null)));
+                    Frame parent = stack.peek();
+                    Frame f = new Frame(e.getEventId() == Event.ID.MappingStart, anchor, e.getStartMark().orElse(null));
+                    if (!f.mapping && stack.size() == 1 && parent.mapping && nodeGroupsOfCluster(parent)) {
+                        f.folder = new dev.gpulint.tree.Folder(file, folds);
+                    }
+                    stack.push(f);
                 }
                 case MappingEnd, SequenceEnd -> {
                     Frame f = stack.pop();
@@ -232,6 +240,18 @@ public final class YamlReader {
             return null;
         }
 
+        /** The document's folds so far (the reader takes them with the document's root). */
+        dev.gpulint.tree.Folds folds() { return folds; }
+
+        /** The root mapping's pending key is node_groups, and its kind, written before, is cluster. */
+        private static boolean nodeGroupsOfCluster(Frame root) {
+            if (!(root.key instanceof ScalarNode k) || !k.text().equals("node_groups")) return false;
+            for (MappingNode.Entry en : root.entries) {
+                if (en.key().text().equals("kind")) return en.value() instanceof ScalarNode v && v.text().equals("cluster");
+            }
+            return false;
+        }
+
         private void spend(int nodes) {
             budget[0] -= nodes;
             if (budget[0] < 0) throw new TooManyNodes();
@@ -250,7 +270,10 @@ public final class YamlReader {
         private void add(Node n) {
             Frame top = stack.peek();
             if (top == null) { root = n; return; }
-            if (!top.mapping) { top.items.add(n); return; }
+            if (!top.mapping) {
+                if (top.folder == null || !top.folder.offer(n)) top.items.add(n);
+                return;
+            }
             if (top.key == null) { top.key = n; return; }
             ScalarNode k = top.key instanceof ScalarNode sk ? sk
                     : new ScalarNode("<" + top.key.describe() + " as a key>", true, top.key.span());

@@ -1,0 +1,74 @@
+package dev.gpulint.settle;
+
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Fold;
+import dev.gpulint.core.Span;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes the findings about folded node groups ({@link Fold}) as if nothing had been folded. A finding whose
+ * identity carries a fold's token is about the folded node group itself: it is written once per member, with
+ * the member's name and places. Any other text that carries a token (a job's finding that names the node
+ * group, a comparison with the first reading of a file) names the representative, the first member.
+ */
+public final class Unfolder {
+    private final Map<String, Fold> byToken = new HashMap<>();
+
+    public Unfolder(List<Fold> folds) {
+        for (Fold f : folds) byToken.put(f.token(), f);
+    }
+
+    public List<Finding> unfold(List<Finding> findings) {
+        if (byToken.isEmpty()) return findings;
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) {
+            Fold own = fold(f.identity());
+            if (own == null) {
+                out.add(carriesToken(f) ? member(f, null, 0) : f);
+                continue;
+            }
+            for (int i = 0; i < own.size(); i++) out.add(member(f, own, i));
+        }
+        return out;
+    }
+
+    /** The finding as member {@code i} of {@code own} has it; tokens of other folds name their representatives. */
+    private Finding member(Finding f, Fold own, int i) {
+        List<Finding.Related> related = new ArrayList<>(f.related().size());
+        for (Finding.Related r : f.related()) related.add(new Finding.Related(at(r.span(), own, i), text(r.message(), own, i)));
+        return new Finding(f.ruleId(), f.level(), at(f.span(), own, i), text(f.message(), own, i), related,
+                text(f.identity(), own, i), f.suppression());
+    }
+
+    private static Span at(Span s, Fold own, int i) { return own == null ? s : own.span(s, i); }
+
+    private String text(String t, Fold own, int i) {
+        if (t == null || t.indexOf(Fold.OPEN) < 0) return t;
+        if (own != null) t = own.named(t, i);
+        for (int at = t.indexOf(Fold.OPEN); at >= 0; at = t.indexOf(Fold.OPEN, at + 1)) {
+            Fold other = fold(t, at);
+            if (other != null) t = other.named(t, 0);
+        }
+        return t;
+    }
+
+    private boolean carriesToken(Finding f) {
+        if (f.message().indexOf(Fold.OPEN) >= 0) return true;
+        for (Finding.Related r : f.related()) if (r.message() != null && r.message().indexOf(Fold.OPEN) >= 0) return true;
+        return false;
+    }
+
+    /** The fold whose token {@code text} carries first, or null. */
+    private Fold fold(String text) {
+        int at = text == null ? -1 : text.indexOf(Fold.OPEN);
+        return at < 0 ? null : fold(text, at);
+    }
+
+    private Fold fold(String text, int at) {
+        int end = text.indexOf(Fold.CLOSE, at);
+        return end < 0 || end - at > 12 ? null : byToken.get(text.substring(at, end + 1));
+    }
+}

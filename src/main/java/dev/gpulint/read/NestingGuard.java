@@ -15,6 +15,12 @@ public final class NestingGuard {
 
     private NestingGuard() {}
 
+    /** The ASCII characters that can change the guard's state: everything else is passed over in runs. */
+    private static final boolean[] SPECIAL = new boolean[128];
+    static {
+        for (char c : "\n\"'#/*{[]}\\".toCharArray()) SPECIAL[c] = true;
+    }
+
     public static Optional<Finding> check(SourceFile f, boolean yaml) {
         String t = f.text();
         int n = t.length();
@@ -32,6 +38,13 @@ public final class NestingGuard {
                 t.getChars(chunkStart, chunkEnd, chunk, 0);
             }
             char c = chunk[i - chunkStart];
+            if (c < 128 && !SPECIAL[c]) {
+                // most of a file is text that changes no state: skip the run of it within the chunk
+                int j = i - chunkStart + 1, end = chunkEnd - chunkStart;
+                while (j < end && chunk[j] < 128 && !SPECIAL[chunk[j]]) j++;
+                i = chunkStart + j - 1;
+                continue;
+            }
             if (c == '\n') { lineComment = false; if (yaml) quote = 0; continue; }
             if (lineComment) continue;
             if (blockComment) {

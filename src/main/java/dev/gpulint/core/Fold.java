@@ -18,6 +18,12 @@ public final class Fold {
     /** Private-use characters around the fold's number: text no manifest writes. */
     public static final char OPEN = '\uE000', CLOSE = '\uE001';
 
+    /**
+     * A random part of every token of the process: input may hold the private-use characters, but not a token
+     * (its text would otherwise be taken for a fold's and replaced).
+     */
+    private static final String SALT = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE) + ":";
+
     private final Span representative;
     private final String token;
     private final String file;
@@ -33,7 +39,7 @@ public final class Fold {
 
     public Fold(int number, Span representative, String name, String file, int line, int before, int place, int[] layout) {
         this.representative = representative;
-        this.token = OPEN + Integer.toString(number) + CLOSE;
+        this.token = OPEN + SALT + Integer.toString(number) + CLOSE;
         this.file = file;
         this.layout = layout;
         this.names = new String[] {name, null};
@@ -103,7 +109,9 @@ public final class Fold {
     /** Whether {@code s} lies within the representative. */
     public boolean contains(Span s) {
         Span r = representative;
-        return s != null && s.file().equals(file) && s.compareTo(r) >= 0
+        // by start and end positions alone: a span that starts where the item starts is inside it (its first key)
+        return s != null && s.file().equals(file)
+                && (s.startLine() > r.startLine() || s.startLine() == r.startLine() && s.startColumn() >= r.startColumn())
                 && (s.endLine() < r.endLine() || s.endLine() == r.endLine() && s.endColumn() <= r.endColumn());
     }
 

@@ -3,6 +3,7 @@ package dev.gpulint.tree;
 import dev.gpulint.core.Fold;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -79,11 +80,19 @@ public final class Folder {
     /** Takes the next item of the list; true when it was folded into an earlier one, and is to be left out. */
     public boolean offer(Node item) {
         int at = position++;
-        if (!(item instanceof MappingNode m)) return false;
-        if (fold(m, at)) return true;
-        kept++;
+        if (item instanceof MappingNode m) {
+            if (fold(m, at)) {
+                folded++;
+                return true;
+            }
+            kept++;
+        }
+        if (folded > 0) folds.kept(at - folded, at);
         return false;
     }
+
+    /** Items folded away so far. */
+    private int folded;
 
     private boolean fold(MappingNode m, int at) {
         if (m.span() == null || !m.span().file().equals(file)) return false;
@@ -91,6 +100,7 @@ public final class Folder {
         if (name == null) return false;
         Walk w = new Walk(m.span().startLine(), name);
         if (!w.node(m) || w.key.length() > MAX_KEY) return false;
+        points.coincidences(w);
         String key = w.key.toString();
         Shape shape = shapes.get(key);
         if (shape == null || at < foldFrom) {
@@ -114,7 +124,7 @@ public final class Folder {
     private static ScalarNode name(MappingNode m) {
         for (MappingNode.Entry e : m.entries()) {
             if (!e.key().text().equals("name")) continue;
-            return e.value() instanceof ScalarNode s && !s.isNull() && s.span() != null ? s : null;
+            return e.value() instanceof ScalarNode s && !s.isNull() && s.startLine() != 0 ? s : null;
         }
         return null;
     }
@@ -135,14 +145,15 @@ public final class Folder {
         /** False when a node has no place (it cannot be placed in a member). */
         boolean node(Node node) {
             if (node instanceof ScalarNode s) {
-                if (s.span() == null) return false;
-                place(s.span());
+                if (s.startLine() == 0) return false;
+                place(s.startLine(), s.startColumn(), s.endLine(), s.endColumn());
                 key.append(s.quoted() ? '"' : '\'');
                 if (s != name) key.append(s.text().length()).append(':').append(s.text());
                 return true;
             }
-            if (node.span() == null) return false;
-            place(node.span());
+            dev.gpulint.core.Span sp = node.span();
+            if (sp == null) return false;
+            place(sp.startLine(), sp.startColumn(), sp.endLine(), sp.endColumn());
             if (node instanceof ListNode l) {
                 key.append('[');
                 for (Node item : l.items()) if (!node(item)) return false;
@@ -150,21 +161,74 @@ public final class Folder {
                 return true;
             }
             key.append('{');
-            for (MappingNode.Entry e : ((MappingNode) node).entries()) {
+            List<MappingNode.Entry> entries = ((MappingNode) node).entries();
+            // a key written twice: the binder's message says on which line the first is, so the item is kept whole
+            if (entries.size() > 1 && duplicateKey(entries)) return false;
+            for (MappingNode.Entry e : entries) {
                 if (!node(e.key()) || !node(e.value())) return false;
             }
             key.append('}');
             return key.length() <= MAX_KEY;
         }
 
-        private void place(dev.gpulint.core.Span s) {
+        private void place(int startLine, int startColumn, int endLine, int endColumn) {
             if (n + 4 > positions.length) positions = Arrays.copyOf(positions, positions.length * 2);
-            positions[n++] = s.startLine() - base;
-            positions[n++] = s.startColumn();
-            positions[n++] = s.endLine() - base;
-            positions[n++] = s.endColumn();
+            positions[n++] = startLine - base;
+            positions[n++] = startColumn;
+            positions[n++] = endLine - base;
+            positions[n++] = endColumn;
         }
 
         int[] layout() { return Arrays.copyOf(positions, n); }
+
+        private static boolean duplicateKey(List<MappingNode.Entry> entries) {
+            if (entries.size() > 16) {
+                java.util.Set<String> seen = new java.util.HashSet<>();
+                for (MappingNode.Entry e : entries) if (!seen.add(e.key().text())) return true;
+                return false;
+            }
+            for (int i = 1; i < entries.size(); i++) {
+                for (int j = 0; j < i; j++) if (entries.get(i).key().text().equals(entries.get(j).key().text())) return true;
+            }
+            return false;
+        }
+    }
+
+    private final Points points = new Points();
+
+    /**
+     * Which of an item's places coincide (a block mapping starts where its first key does; a flow one does not).
+     * A member's places are found through the representative's ({@link Fold#span}), which needs the same places
+     * to coincide in both: the pattern joins the item's key. Reused for every item of the list.
+     */
+    private static final class Points {
+        private long[] keys = new long[1024];
+        private int[] first = new int[1024];
+        private int[] stamps = new int[1024];
+        private int stamp;
+
+        void coincidences(Walk w) {
+            int points = w.n / 2;
+            if (points * 2 > keys.length) {
+                int size = Integer.highestOneBit(points * 4);
+                keys = new long[size];
+                first = new int[size];
+                stamps = new int[size];
+            }
+            stamp++;
+            int mask = keys.length - 1;
+            for (int k = 0; k < points; k++) {
+                long p = ((long) w.positions[2 * k] << 32) | (w.positions[2 * k + 1] & 0xffffffffL);
+                int h = (Long.hashCode(p) * 0x9E3779B9) & mask;
+                while (stamps[h] == stamp && keys[h] != p) h = (h + 1) & mask;
+                if (stamps[h] == stamp) {
+                    w.key.append('@').append(k).append('=').append(first[h]);
+                } else {
+                    stamps[h] = stamp;
+                    keys[h] = p;
+                    first[h] = k;
+                }
+            }
+        }
     }
 }

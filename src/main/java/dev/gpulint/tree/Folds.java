@@ -23,6 +23,28 @@ public final class Folds {
 
     public boolean isEmpty() { return all.isEmpty(); }
 
+    /** Kept items before this index sit where they were written; from it on, {@link #places} says where. */
+    private int base = -1;
+    private int[] places = new int[16];
+    private int placed;
+
+    /**
+     * Where the folding list's kept item {@code kept} (0-based among the items left in the tree) was written
+     * among all its items: the binder numbers items without a name by it.
+     */
+    public int place(int kept) {
+        if (base < 0 || kept < base) return kept;
+        int i = kept - base;
+        return i < placed ? places[i] : kept;
+    }
+
+    /** The folding list kept its item {@code kept}, written as item {@code place} (called once something folded). */
+    void kept(int kept, int place) {
+        if (base < 0) base = kept;
+        if (placed == places.length) places = java.util.Arrays.copyOf(places, placed * 2);
+        places[placed++] = place;
+    }
+
     void add(MappingNode representative, Fold f) {
         if (this == NONE) throw new IllegalStateException("Folds.NONE is empty for good");
         byRepresentative.put(representative, f);

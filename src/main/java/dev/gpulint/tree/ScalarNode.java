@@ -31,6 +31,12 @@ public final class ScalarNode implements Node {
 
     public String text() { return text; }
 
+    // the span's numbers without building it (startLine 0: no span), for walks over many nodes
+    int startLine() { return startLine; }
+    int startColumn() { return startColumn; }
+    int endLine() { return endLine; }
+    int endColumn() { return endColumn; }
+
     public boolean quoted() { return quoted; }
 
     @Override public Span span() {

@@ -140,7 +140,7 @@ public final class DslReader {
 
         /** A top-level cluster's node group that {@link dev.gpulint.tree.Folder} folds into an earlier one. */
         boolean folded(TopoParser.BlockContext top, Object item) {
-            if (!(item instanceof Child c) || !c.type().equals("node_group") || !c.labelled() || !top.type.getText().equals("cluster")) {
+            if (!(item instanceof Child c) || !c.type().equals("node_group") || !top.type.getText().equals("cluster")) {
                 return false;
             }
             if (foldingBlock != top) {

@@ -85,7 +85,12 @@ public final class Binder {
             groupsField = null;
             folds = dev.gpulint.tree.Folds.NONE;
         }
-        return new Bound(clusters, jobs, List.copyOf(findings));
+        // bounded as the rules' messages are; one that names a folded node group by its token is bounded when
+        // the token is replaced (settle.Unfolder), so that each node group's is cut as it would be without folding
+        List<Finding> out = new ArrayList<>(findings.size());
+        for (Finding f : findings) out.add(f.message().indexOf(dev.gpulint.core.Fold.OPEN) >= 0 ? f
+                : f.withMessage(Finding.bounded(f.message(), Finding.MAX_MESSAGE)));
+        return new Bound(clusters, jobs, List.copyOf(out));
     }
 
     // ---------------------------------------------------------------- validation
@@ -135,15 +140,17 @@ public final class Binder {
                 if (!(value instanceof ListNode l)) { wrongType(key, value, "a list", path); return; }
                 int i = 0;
                 for (Node item : l.items()) {
-                    if (!(item instanceof MappingNode m)) { wrongType(key, item, "a list of mappings", path + "[" + i + "]"); i++; continue; }
+                    // where the item was written: node groups folded away before it still count
+                    int at = f == groupsField ? folds.place(i) : i;
+                    if (!(item instanceof MappingNode m)) { wrongType(key, item, "a list of mappings", path + "[" + at + "]"); i++; continue; }
                     // a folded node group is bound once, under its fold's token: its findings are written per member later
                     dev.gpulint.core.Fold fold = f == groupsField ? folds.of(m) : null;
                     String label = fold != null ? fold.token()
                             : m.get("name").filter(n -> n instanceof ScalarNode).map(n -> ((ScalarNode) n).text()).orElse(null);
-                    Text itemPath = new Text(path, "[", label != null ? label : i, "]");
+                    Text itemPath = new Text(path, "[", label != null ? label : at, "]");
                     String singular = name.endsWith("s") ? name.substring(0, name.length() - 1) : name;
                     Text itemOwner = label != null ? new Text(singular, " '", label, "' of ", owner)
-                            : new Text(singular, " #", i + 1, " of ", owner);
+                            : new Text(singular, " #", at + 1, " of ", owner);
                     if (f == groupsField) {   // only set while a cluster is bound
                         Map<Node, Object> documentValues = values;
                         values = new IdentityHashMap<>();

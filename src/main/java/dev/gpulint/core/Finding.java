@@ -53,6 +53,19 @@ public record Finding(String ruleId, Level level, Span span, String message,
         return t + ".";
     }
 
+    /** The longest message a finding keeps (a rule's, or the binder's); longer ones are cut in the middle. */
+    public static final int MAX_MESSAGE = 2000;
+
+    /** The text, or its start and end around a mark saying how many characters were left out, when it is longer than {@code max}. */
+    public static String bounded(String message, int max) {
+        if (message == null || message.length() <= max) return message;
+        int head = max / 2, tail = message.length() - max / 2;
+        if (Character.isHighSurrogate(message.charAt(head - 1))) head--;      // never split a character in two
+        if (Character.isLowSurrogate(message.charAt(tail))) tail++;
+        return message.substring(0, head) + " … (" + String.format(java.util.Locale.ROOT, "%,d", tail - head)
+                + " characters left out) … " + message.substring(tail);
+    }
+
     public static Finding of(String ruleId, Span span, String identity, String message) {
         return new Finding(ruleId, null, span, message, List.of(), identity);
     }

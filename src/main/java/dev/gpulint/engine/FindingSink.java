@@ -17,7 +17,7 @@ public final class FindingSink {
      * The longest message a rule may write. A rule quotes what the manifest says, and a manifest may say
      * anything: an 8 MiB GPU model name would otherwise be copied whole into every report format.
      */
-    public static final int MAX_MESSAGE = 2000;
+    public static final int MAX_MESSAGE = Finding.MAX_MESSAGE;
 
     /**
      * One String per distinct message: a rule that fires on every node group of a fleet file writes the same
@@ -26,14 +26,24 @@ public final class FindingSink {
      */
     private final dev.gpulint.core.Interner messages = new dev.gpulint.core.Interner(10_000);
 
-    /** A rule's message as the finding holds it: bounded, a sentence, shared. */
+    /**
+     * A rule's message as the finding holds it: a sentence, bounded, shared. A message that names a folded node
+     * group by its token is bounded only when the token is replaced ({@code settle.Unfolder}), so that each
+     * node group's message is cut as it would be without folding.
+     */
     private String message(String message) {
-        return message == null ? null : share(Finding.sentence(bounded(message)));
+        if (message == null) return null;
+        String sentence = Finding.sentence(message);
+        return share(folded(sentence) ? sentence : bounded(sentence));
     }
 
-    /** A related location's text: bounded and shared as it is (a phrase, not a sentence). */
+    /** A related location's text: bounded (but see {@link #message}) and shared as it is (a phrase, not a sentence). */
     private String phrase(String text) {
-        return share(bounded(text));
+        return share(folded(text) ? text : bounded(text));
+    }
+
+    private static boolean folded(String text) {
+        return text != null && text.indexOf(dev.gpulint.core.Fold.OPEN) >= 0;
     }
 
     private String share(String text) {
@@ -42,14 +52,9 @@ public final class FindingSink {
         }
     }
 
-    /** The message, or its start and end around a mark saying how many characters were left out. */
-    static String bounded(String message) {
-        if (message == null || message.length() <= MAX_MESSAGE) return message;
-        int head = MAX_MESSAGE / 2, tail = message.length() - MAX_MESSAGE / 2;
-        if (Character.isHighSurrogate(message.charAt(head - 1))) head--;      // never split a character in two
-        if (Character.isLowSurrogate(message.charAt(tail))) tail++;
-        return message.substring(0, head) + " … (" + String.format(java.util.Locale.ROOT, "%,d", tail - head)
-                + " characters left out) … " + message.substring(tail);
+    /** The message, or its start and end around a mark saying how many characters were left out ({@link Finding#bounded}). */
+    public static String bounded(String message) {
+        return Finding.bounded(message, MAX_MESSAGE);
     }
 
     public void report(String ruleId, Span span, String identity, String message) {

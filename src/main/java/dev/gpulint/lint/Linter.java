@@ -198,11 +198,9 @@ public final class Linter {
         findings.addAll(guard.problems());
         if (guard.failed()) failed = true;
         // a folded node group's findings, once per node group it stands for
-        if (!folds.isEmpty()) {
-            List<Finding> all = guard.stage("unfold", () -> new dev.gpulint.settle.Unfolder(folds).unfold(findings), List.copyOf(findings));
-            findings.clear();
-            findings.addAll(all);
-        }
+        List<Finding> all = guard.stage("unfold", () -> new dev.gpulint.settle.Unfolder(folds).unfold(findings), List.copyOf(findings));
+        findings.clear();
+        findings.addAll(all);
         // a context file's own findings are not reported, except that it does not parse: never silent
         findings.removeIf(x -> quiet.contains(x.span().file()) && !x.ruleId().equals("SYN001"));
         var settled = new dev.gpulint.settle.Settler(rules, ruleSettings, baseline, today, paths).settle(files, findings);
@@ -229,13 +227,16 @@ public final class Linter {
         findings.addAll(adapted.findings());
         for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
         List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
+        // a team's own rules may count or compare node groups: they see every one, none folded
+        if (userRules != null) clusters.replaceAll(dev.gpulint.spec.Specs.Cluster::unfolded);
         clusters.addAll(adapted.clusters());     // a network operator's NIC settings: a fabric without node groups
         if (clusterSource != null) {
             Set<String> missing = missingClusters(bound, adapted.jobs());
             if (!missing.isEmpty()) {
                 List<Document> found = guard.stage("cluster lookup in the project", () -> clusterSource.apply(missing), List.of());
                 for (Document d : found) folds.addAll(d.folds().all());
-                clusters.addAll(guard.stage("cluster lookup in the project", () -> new Binder().bind(found).clusters(), List.of()));
+                clusters.addAll(guard.stage("cluster lookup in the project", () -> new Binder().bind(found).clusters().stream()
+                        .map(c -> userRules != null ? c.unfolded() : c).toList(), List.of()));
                 for (Document d : found) quiet.add(d.file());
             }
         }

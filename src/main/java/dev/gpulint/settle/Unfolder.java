@@ -22,11 +22,11 @@ public final class Unfolder {
     }
 
     public List<Finding> unfold(List<Finding> findings) {
-        if (byToken.isEmpty()) return findings;
         List<Finding> out = new ArrayList<>(findings.size());
         for (Finding f : findings) {
             Fold own = fold(f.identity());
             if (own == null) {
+                // also a text that holds the token's characters without being one: it is bounded here
                 out.add(carriesToken(f) ? member(f, null, 0) : f);
                 continue;
             }
@@ -38,9 +38,14 @@ public final class Unfolder {
     /** The finding as member {@code i} of {@code own} has it; tokens of other folds name their representatives. */
     private Finding member(Finding f, Fold own, int i) {
         List<Finding.Related> related = new ArrayList<>(f.related().size());
-        for (Finding.Related r : f.related()) related.add(new Finding.Related(at(r.span(), own, i), text(r.message(), own, i)));
-        return new Finding(f.ruleId(), f.level(), at(f.span(), own, i), text(f.message(), own, i), related,
+        for (Finding.Related r : f.related()) related.add(new Finding.Related(at(r.span(), own, i), bounded(r.message(), own, i)));
+        return new Finding(f.ruleId(), f.level(), at(f.span(), own, i), bounded(f.message(), own, i), related,
                 text(f.identity(), own, i), f.suppression());
+    }
+
+    /** A message or related text with names for tokens, bounded as the rules' texts are (the rule engine left these whole). */
+    private String bounded(String t, Fold own, int i) {
+        return t == null || t.indexOf(Fold.OPEN) < 0 ? t : dev.gpulint.engine.FindingSink.bounded(text(t, own, i));
     }
 
     private static Span at(Span s, Fold own, int i) { return own == null ? s : own.span(s, i); }
@@ -69,6 +74,6 @@ public final class Unfolder {
 
     private Fold fold(String text, int at) {
         int end = text.indexOf(Fold.CLOSE, at);
-        return end < 0 || end - at > 12 ? null : byToken.get(text.substring(at, end + 1));
+        return end < 0 || end - at > 40 ? null : byToken.get(text.substring(at, end + 1));
     }
 }

@@ -35,22 +35,48 @@ public final class Specs {
          * by their members' names.
          */
         public List<String> groupNames(int limit) {
-            // the i-th node group comes after the folded members the list had before it; each fold's members
-            // come in source order, so the first names are among each fold's first `limit`
-            List<java.util.Map.Entry<Long, String>> named = new java.util.ArrayList<>();
+            List<String> names = new java.util.ArrayList<>();
+            for (java.util.Map.Entry<Long, Object[]> e : inOrder(limit)) {
+                NodeGroup g = (NodeGroup) e.getValue()[0];
+                if (g.name() == null) continue;
+                names.add(g.fold() == null ? g.name().value() : g.fold().name((Integer) e.getValue()[1]));
+                if (names.size() == limit) break;
+            }
+            return names;
+        }
+
+        /**
+         * The cluster with each folded node group as the node groups it stands for ({@link NodeGroup#member}),
+         * in source order: what a team's own rules see, since they may count or compare node groups.
+         */
+        public Cluster unfolded() {
+            if (nodeGroups.stream().allMatch(g -> g.fold() == null)) return this;
+            List<NodeGroup> all = new java.util.ArrayList<>();
+            for (java.util.Map.Entry<Long, Object[]> e : inOrder(Integer.MAX_VALUE)) {
+                all.add(((NodeGroup) e.getValue()[0]).member((Integer) e.getValue()[1]));
+            }
+            return new Cluster(name, file, fabric, List.copyOf(all), span, origin);
+        }
+
+        /**
+         * The node groups as written, with at most {@code limit} members of each fold: {group, member} by source
+         * order. The i-th node group comes after the members folded before it; a fold's members come in source
+         * order, so the first {@code limit} of all are among each fold's first {@code limit}.
+         */
+        private List<java.util.Map.Entry<Long, Object[]>> inOrder(int limit) {
+            List<java.util.Map.Entry<Long, Object[]>> out = new java.util.ArrayList<>();
             boolean folded = false;
             for (int i = 0; i < nodeGroups.size(); i++) {
                 NodeGroup g = nodeGroups.get(i);
-                if (g.name() == null) continue;
-                if (g.fold() == null) { named.add(java.util.Map.entry(((long) i << 32) | Integer.MAX_VALUE, g.name().value())); continue; }
+                long at = ((long) i << 32) | Integer.MAX_VALUE;
+                if (g.fold() == null) { out.add(java.util.Map.entry(at, new Object[] {g, 0})); continue; }
                 folded = true;
                 for (int m = 0; m < Math.min(limit, g.fold().size()); m++) {
-                    long order = m == 0 ? ((long) i << 32) | Integer.MAX_VALUE : g.fold().order(m);
-                    named.add(java.util.Map.entry(order, g.fold().name(m)));
+                    out.add(java.util.Map.entry(m == 0 ? at : g.fold().order(m), new Object[] {g, m}));
                 }
             }
-            if (folded) named.sort(java.util.Map.Entry.comparingByKey());
-            return named.stream().limit(limit).map(java.util.Map.Entry::getValue).toList();
+            if (folded) out.sort(java.util.Map.Entry.comparingByKey());
+            return out;
         }
 
         @Override public String toString() {

@@ -71,6 +71,11 @@ public final class Settler {
         return new Settler(rules, Map.of(), Set.of(), today);
     }
 
+    /** Place, rule and message, then what tells findings with those alike apart. */
+    static final java.util.Comparator<Finding> TOTAL = Finding.ORDER.thenComparing(Finding::identity)
+            .thenComparing(f -> f.suppression() == null ? "" : f.suppression())
+            .thenComparing(f -> f.related().toString());
+
     /**
      * Settles the raw findings of one run.
      *
@@ -79,7 +84,11 @@ public final class Settler {
     public Settled settle(List<SourceFile> files, List<Finding> raw) {
         Set<Key> seen = new HashSet<>();
         List<Finding> out = new ArrayList<>();
-        for (Finding f : Suppressions.apply(files, raw, rules, today)) {
+        // in a total order first: which of two findings at one place with one message is kept (their
+        // identities, so fingerprints, may differ) does not depend on the order the stages produced them in
+        List<Finding> all = new ArrayList<>(Suppressions.apply(files, raw, rules, today));
+        all.sort(TOTAL);
+        for (Finding f : all) {
             Optional<Level> level = level(f);
             if (level.isPresent() && seen.add(Key.of(f))) out.add(f.withLevel(level.get()));
         }

@@ -71,8 +71,9 @@ public final class Settler {
         return new Settler(rules, Map.of(), Set.of(), today);
     }
 
-    /** Place, rule and message, then what tells findings with those alike apart. */
-    static final java.util.Comparator<Finding> TOTAL = Finding.ORDER.thenComparing(Finding::identity)
+    /** Place, rule and message, then what tells findings with those alike apart: level, identity, suppression, related places. */
+    static final java.util.Comparator<Finding> TOTAL = Finding.ORDER
+            .thenComparing(f -> f.level() == null ? "" : f.level().name()).thenComparing(Finding::identity)
             .thenComparing(f -> f.suppression() == null ? "" : f.suppression())
             .thenComparing(f -> f.related().toString());
 
@@ -82,16 +83,14 @@ public final class Settler {
      * @param files the linted files, whose comments may suppress findings
      */
     public Settled settle(List<SourceFile> files, List<Finding> raw) {
-        Set<Key> seen = new HashSet<>();
-        List<Finding> out = new ArrayList<>();
-        // in a total order first: which of two findings at one place with one message is kept (their
+        // of findings alike (one rule, place and message) the first in a total order is kept: which one (their
         // identities, so fingerprints, may differ) does not depend on the order the stages produced them in
-        List<Finding> all = new ArrayList<>(Suppressions.apply(files, raw, rules, today));
-        all.sort(TOTAL);
-        for (Finding f : all) {
+        Map<Key, Finding> kept = new java.util.LinkedHashMap<>();
+        for (Finding f : Suppressions.apply(files, raw, rules, today)) {
             Optional<Level> level = level(f);
-            if (level.isPresent() && seen.add(Key.of(f))) out.add(f.withLevel(level.get()));
+            if (level.isPresent()) kept.merge(Key.of(f), f.withLevel(level.get()), (a, b) -> TOTAL.compare(a, b) <= 0 ? a : b);
         }
+        List<Finding> out = new ArrayList<>(kept.values());
         out.sort(Finding.ORDER);
         int before = out.size();
         if (!baseline.isEmpty()) out.removeIf(f -> baseline.contains(Fingerprints.of(f, paths.stable(f.span().file()))));

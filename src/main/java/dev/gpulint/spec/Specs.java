@@ -34,50 +34,13 @@ public final class Specs {
          * The names of its first {@code limit} named node groups as written, in source order: folded node groups
          * by their members' names.
          */
-        public List<String> groupNames(int limit) {
-            List<String> names = new java.util.ArrayList<>();
-            for (java.util.Map.Entry<Long, Object[]> e : inOrder(limit)) {
-                NodeGroup g = (NodeGroup) e.getValue()[0];
-                if (g.name() == null) continue;
-                names.add(g.fold() == null ? g.name().value() : g.fold().name((Integer) e.getValue()[1]));
-                if (names.size() == limit) break;
-            }
-            return names;
-        }
+        public List<String> groupNames(int limit) { return FoldedGroups.names(this, limit); }
 
         /**
          * The cluster with each folded node group as the node groups it stands for ({@link NodeGroup#member}),
          * in source order: what a team's own rules see, since they may count or compare node groups.
          */
-        public Cluster unfolded() {
-            if (nodeGroups.stream().allMatch(g -> g.fold() == null)) return this;
-            List<NodeGroup> all = new java.util.ArrayList<>();
-            for (java.util.Map.Entry<Long, Object[]> e : inOrder(Integer.MAX_VALUE)) {
-                all.add(((NodeGroup) e.getValue()[0]).member((Integer) e.getValue()[1]));
-            }
-            return new Cluster(name, file, fabric, List.copyOf(all), span, origin);
-        }
-
-        /**
-         * The node groups as written, with at most {@code limit} members of each fold: {group, member} by source
-         * order. The i-th node group comes after the members folded before it; a fold's members come in source
-         * order, so the first {@code limit} of all are among each fold's first {@code limit}.
-         */
-        private List<java.util.Map.Entry<Long, Object[]>> inOrder(int limit) {
-            List<java.util.Map.Entry<Long, Object[]>> out = new java.util.ArrayList<>();
-            boolean folded = false;
-            for (int i = 0; i < nodeGroups.size(); i++) {
-                NodeGroup g = nodeGroups.get(i);
-                long at = ((long) i << 32) | Integer.MAX_VALUE;
-                if (g.fold() == null) { out.add(java.util.Map.entry(at, new Object[] {g, 0})); continue; }
-                folded = true;
-                for (int m = 0; m < Math.min(limit, g.fold().size()); m++) {
-                    out.add(java.util.Map.entry(m == 0 ? at : g.fold().order(m), new Object[] {g, m}));
-                }
-            }
-            if (folded) out.sort(java.util.Map.Entry.comparingByKey());
-            return out;
-        }
+        public Cluster unfolded() { return FoldedGroups.unfolded(this); }
 
         @Override public String toString() {
             return "Cluster[name=" + name + ", fabric=" + fabric + ", nodeGroups=" + nodeGroups + "]";
@@ -136,27 +99,7 @@ public final class Specs {
          * Member {@code i} of its fold as a node group of its own: its name, and every place moved to it (a job that
          * names one of a fleet's node groups resolves to it). Itself when it stands for no other.
          */
-        public NodeGroup member(int i) {
-            if (fold == null) return this;
-            java.util.function.UnaryOperator<Span> at = s -> fold.span(s, i);
-            List<Nic> moved = new java.util.ArrayList<>();
-            for (Nic n : nics) {
-                moved.add(new Nic(moved(n.model(), at), moved(n.count(), at), moved(n.speed(), at), moved(n.protocol(), at),
-                        moved(n.gpudirectRdma(), at), at.apply(n.span())));
-            }
-            return new NodeGroup(name == null ? null : new Located<>(fold.name(i), at.apply(name.span())), moved(count, at),
-                    gpu == null ? null : new Gpu(moved(gpu.model(), at), moved(gpu.count(), at), moved(gpu.memory(), at)),
-                    nvlink == null ? null : new Nvlink(moved(nvlink.nvswitch(), at), moved(nvlink.bridge(), at),
-                            moved(nvlink.bandwidth(), at), moved(nvlink.direction(), at), moved(nvlink.domainSize(), at),
-                            at.apply(nvlink.keySpan())),
-                    pcie == null ? null : new Pcie(moved(pcie.generation(), at), moved(pcie.lanes(), at), moved(pcie.bandwidth(), at),
-                            moved(pcie.direction(), at)),
-                    List.copyOf(moved), at.apply(span), null);
-        }
-
-        private static <T> Located<T> moved(Located<T> v, java.util.function.UnaryOperator<Span> at) {
-            return v == null ? null : new Located<>(v.value(), at.apply(v.span()));
-        }
+        public NodeGroup member(int i) { return FoldedGroups.member(this, i); }
 
         @Override public String toString() {
             return "NodeGroup[name=" + name + ", count=" + count + ", gpu=" + gpu + ", nvlink=" + nvlink

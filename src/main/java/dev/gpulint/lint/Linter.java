@@ -183,13 +183,13 @@ public final class Linter {
         Set<String> quiet = new java.util.HashSet<>(context);
         // the specs live only inside facts(): a fleet file's million node-group specs are garbage before the rules run
         List<dev.gpulint.core.Fold> folds = new ArrayList<>();
-        List<Object> facts = facts(guard, documents, foreign, evidence, context, findings, linted, quiet, folds);
-        findings.addAll(guard.stage("built-in rules", () -> engine.run(facts), List.of()));
+        Derived facts = facts(guard, documents, foreign, evidence, context, findings, linted, quiet, folds);
+        findings.addAll(guard.stage("built-in rules", () -> engine.run(facts.builtIn()), List.of()));
         if (userRules != null) {
             if (!userRules.problems().isEmpty()) failed = true;
             findings.addAll(userRules.problems());
             if (userRules.kieBase() != null) {
-                List<Finding> user = dev.gpulint.engine.UserRuleRun.run(userRules.kieBase(), facts, "rules of " + userRulesAt.file(),
+                List<Finding> user = dev.gpulint.engine.UserRuleRun.run(userRules.kieBase(), facts.user(), "rules of " + userRulesAt.file(),
                         100_000, userRulesAt, userRuleBudget, userRules::fileOf);
                 if (user.stream().anyMatch(x -> x.identity().equals("rules#failed") || x.identity().equals("rules#budget"))) failed = true;
                 findings.addAll(user);
@@ -213,7 +213,7 @@ public final class Linter {
      * the rules match; adds the findings met on the way to {@code findings}, the files read to {@code linted},
      * and the project's cluster files found by lookup to {@code quiet}.
      */
-    private List<Object> facts(Contained guard, List<Document> documents, List<dev.gpulint.bind.adapt.Adapters.Input> foreign,
+    private Derived facts(Contained guard, List<Document> documents, List<dev.gpulint.bind.adapt.Adapters.Input> foreign,
                                List<dev.gpulint.read.evidence.Evidence> evidence, Set<String> context, List<Finding> findings,
                                List<String> linted, Set<String> quiet, List<dev.gpulint.core.Fold> folds) {
         for (Document d : documents) folds.addAll(d.folds().all());
@@ -227,16 +227,13 @@ public final class Linter {
         findings.addAll(adapted.findings());
         for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
         List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
-        // a team's own rules may count or compare node groups: they see every one, none folded
-        if (userRules != null) clusters.replaceAll(dev.gpulint.spec.Specs.Cluster::unfolded);
         clusters.addAll(adapted.clusters());     // a network operator's NIC settings: a fabric without node groups
         if (clusterSource != null) {
             Set<String> missing = missingClusters(bound, adapted.jobs());
             if (!missing.isEmpty()) {
                 List<Document> found = guard.stage("cluster lookup in the project", () -> clusterSource.apply(missing), List.of());
                 for (Document d : found) folds.addAll(d.folds().all());
-                clusters.addAll(guard.stage("cluster lookup in the project", () -> new Binder().bind(found).clusters().stream()
-                        .map(c -> userRules != null ? c.unfolded() : c).toList(), List.of()));
+                clusters.addAll(guard.stage("cluster lookup in the project", () -> new Binder().bind(found).clusters(), List.of()));
                 for (Document d : found) quiet.add(d.file());
             }
         }
@@ -244,6 +241,18 @@ public final class Linter {
         List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>(bound.jobs());
         jobs.addAll(guard.stage("link", () -> dev.gpulint.bind.adapt.Adapters.link(adapted.jobs(), known, catalog,
                 jobPlacement, clusters), List.of()));
+        List<Object> builtIn = derive(guard, clusters, jobs, adapted, evidence);
+        // a team's own rules may count, join or name node groups: they match facts of every one, none folded
+        List<Object> user = userRules == null || folds.isEmpty() ? builtIn
+                : derive(guard, clusters.stream().map(dev.gpulint.spec.Specs.Cluster::unfolded).toList(), jobs, adapted, evidence);
+        return new Derived(builtIn, user);
+    }
+
+    /** The facts the built-in rules match, and those a team's rules match (the same list unless something folded). */
+    private record Derived(List<Object> builtIn, List<Object> user) {}
+
+    private List<Object> derive(Contained guard, List<dev.gpulint.spec.Specs.Cluster> clusters, List<dev.gpulint.spec.Specs.Job> jobs,
+                                dev.gpulint.bind.adapt.Adapters.Bound adapted, List<dev.gpulint.read.evidence.Evidence> evidence) {
         List<Object> facts = new ArrayList<>(guard.stage("derive",
                 () -> new Deriver(catalog).derive(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies()),
                 List.of()));

@@ -68,8 +68,13 @@ public final class Unfolder {
 
     /** The fold whose token {@code text} carries first, or null. */
     private Fold fold(String text) {
-        int at = text == null ? -1 : text.indexOf(Fold.OPEN);
-        return at < 0 ? null : fold(text, at);
+        if (text == null) return null;
+        // the first of the characters that is a token's: a name may hold them too
+        for (int at = text.indexOf(Fold.OPEN); at >= 0; at = text.indexOf(Fold.OPEN, at + 1)) {
+            Fold f = fold(text, at);
+            if (f != null) return f;
+        }
+        return null;
     }
 
     private Fold fold(String text, int at) {

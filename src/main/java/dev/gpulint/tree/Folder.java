@@ -98,8 +98,8 @@ public final class Folder {
         if (m.span() == null || !m.span().file().equals(file)) return false;
         ScalarNode name = name(m);
         if (name == null) return false;
-        Walk w = new Walk(m.span().startLine(), name);
-        if (!w.node(m) || w.key.length() > MAX_KEY) return false;
+        Walk w = new Walk(m.span(), name);
+        if (!w.node(m) || w.outside || w.key.length() > MAX_KEY) return false;
         points.coincidences(w);
         String key = w.key.toString();
         Shape shape = shapes.get(key);
@@ -134,11 +134,16 @@ public final class Folder {
         final StringBuilder key = new StringBuilder(256);
         private int[] positions = new int[64];
         private int n;
-        private final int base;
+        /** A node lies outside the item: it does not fold. */
+        private boolean outside;
+        private final int base, startColumn, endLine, endColumn;
         private final ScalarNode name;
 
-        Walk(int base, ScalarNode name) {
-            this.base = base;
+        Walk(dev.gpulint.core.Span item, ScalarNode name) {
+            this.base = item.startLine();
+            this.startColumn = item.startColumn();
+            this.endLine = item.endLine();
+            this.endColumn = item.endColumn();
             this.name = name;
         }
 
@@ -171,7 +176,16 @@ public final class Folder {
             return key.length() <= MAX_KEY;
         }
 
+        /**
+         * False for a node outside the item (a YAML alias keeps its anchor's places): the item's places are then
+         * not its own, and a member's could not be found through them.
+         */
+        private boolean inside(int line, int column) {
+            return (line > base || line == base && column >= startColumn) && (line < endLine || line == endLine && column <= endColumn);
+        }
+
         private void place(int startLine, int startColumn, int endLine, int endColumn) {
+            if (!inside(startLine, startColumn) || !inside(endLine, endColumn)) outside = true;
             if (n + 4 > positions.length) positions = Arrays.copyOf(positions, positions.length * 2);
             positions[n++] = startLine - base;
             positions[n++] = startColumn;

@@ -43,6 +43,37 @@ class FoldingTest {
         assertEquals(unfolded, folded, String.join("\n----\n", files.stream().map(SourceFile::text).toList()));
     }
 
+    /** Inputs reviews found differing, each a cluster file (and a job naming no node group, to list their names). */
+    static Stream<String> found() {
+        String gpu = "{ model: H100-SXM5-80GB, count: eight }";
+        return Stream.of(
+                // a block item's first key; an unnamed item after folded ones
+                "node_groups:\n  - name: a\n    gpu: " + gpu + "\n  - name: b\n    gpu: " + gpu + "\n  - { gpu: " + gpu + " }\n",
+                // block and flow items alike but for their style
+                "node_groups:\n  - name: a1\n    count: 1\n    gpu:\n      count: 8\n  - { name: a2, count: 1, gpu: { count: 8 } }\n",
+                // a key written twice
+                "node_groups:\n  - { name: a, count: 1, count: 1, gpu: " + gpu + " }\n  - { name: b, count: 1, count: 1, gpu: " + gpu + " }\n",
+                // an alias keeps its anchor's places
+                "node_groups:\n  - name: a0\n    gpu: &d " + gpu + "\n  - name: a1\n    count: 1\n    gpu: *d\n"
+                        + "  - name: a2\n    count: 1\n    gpu: " + gpu + "\n",
+                // token characters in a name, and in the cluster's
+                "node_groups:\n  - { name: \"\uE0001\uE001\", gpu: " + gpu + " }\n  - { name: b, gpu: " + gpu + " }\n",
+                "name: \"f\uE000\"\nnode_groups:\n  - { name: a, gpu: " + gpu + " }\n  - { name: b, gpu: " + gpu + " }\n"
+                        + "  - { name: c, gpu: " + gpu + " }\n");
+    }
+
+    @ParameterizedTest
+    @MethodSource("found")
+    void foundByReviewsTheSame(String body) throws Exception {
+        String text = "kind: cluster\n" + (body.startsWith("name:") ? "" : "name: fleet\n") + body;
+        List<SourceFile> files = List.of(SourceFile.of("fleet.yaml", text),
+                SourceFile.of("job.yaml", "kind: training_job\nname: j\ncluster: fleet\nnodes: 1\n"));
+        String unfolded = report(files);
+        try (AutoCloseable c = Folder.foldFrom(1)) {
+            assertEquals(unfolded, report(files), text);
+        }
+    }
+
     @org.junit.jupiter.api.Test
     void mostGeneratedFilesFold() throws Exception {
         // the comparisons mean something only if folding happens: in most files something folds (items with a

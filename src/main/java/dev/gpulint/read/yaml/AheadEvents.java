@@ -14,8 +14,20 @@ import org.snakeyaml.engine.v2.events.Event;
  * Events come in batches through a short queue (memory stays bounded); whatever the parser throws is thrown
  * again where the reader meets it, in order; a reader that stops early stops the parser.
  */
-final class AheadEvents implements Iterator<Event>, AutoCloseable {
+final class AheadEvents implements Iterator<Event>, Iterable<Event>, AutoCloseable {
     private static final int BATCH = 4096;
+
+    /** Files at least this long are scanned ahead; shorter ones are scanned as they are read. */
+    static final int AHEAD_FROM = 4 * 1024 * 1024;
+
+    /** The events of a file of {@code length} characters: ahead on their own thread when it is large. */
+    static AheadEvents of(Iterable<Event> events, int length, String name) {
+        return new AheadEvents(events, name, length >= AHEAD_FROM);
+    }
+
+    private final Iterator<Event> inline;
+
+    @Override public Iterator<Event> iterator() { return inline != null ? inline : this; }
 
     /** A batch of events, or what stopped the parser (a Throwable), or the end. */
     private record Batch(List<Event> events, Throwable failure, boolean end) {}
@@ -27,8 +39,10 @@ final class AheadEvents implements Iterator<Event>, AutoCloseable {
     private int next;
     private boolean ended;
 
-    AheadEvents(Iterable<Event> events, String name) {
-        producer = new Thread(() -> produce(events), "gpulint-yaml-" + name);
+    private AheadEvents(Iterable<Event> events, String name, boolean ahead) {
+        inline = ahead ? null : events.iterator();
+        producer = ahead ? new Thread(() -> produce(events), "gpulint-yaml-" + name) : null;
+        if (producer == null) return;
         producer.setDaemon(true);
         producer.start();
     }
@@ -91,6 +105,6 @@ final class AheadEvents implements Iterator<Event>, AutoCloseable {
 
     @Override public void close() {
         closed = true;
-        producer.interrupt();
+        if (producer != null) producer.interrupt();
     }
 }

@@ -46,9 +46,6 @@ public final class YamlReader {
         return read(file, false);
     }
 
-    /** Files at least this long are scanned ahead on a thread of their own ({@link AheadEvents}). */
-    static final int AHEAD_FROM = 4 * 1024 * 1024;
-
     /** Nodes an alias-free file can have are fewer than its characters: past this many more, aliases are a bomb. */
     static final int EXPANSION_ALLOWANCE = 100_000;
 
@@ -78,12 +75,10 @@ public final class YamlReader {
         try {
             TreeBuilder builder = new TreeBuilder(name, budget);
             int index = 0;
-            Iterable<Event> parsed = new Parse(settings).parseString(file.text());
             // a large file is scanned on a thread of its own while its tree is built from the events before
-            AheadEvents ahead = file.text().length() >= AHEAD_FROM ? new AheadEvents(parsed, name) : null;
-            Iterable<Event> events = ahead != null ? () -> ahead : parsed;
+            AheadEvents ahead = AheadEvents.of(new Parse(settings).parseString(file.text()), file.text().length(), name);
             try {
-                for (Event event : events) {
+                for (Event event : ahead) {
                     Node tree = builder.next(event);
                     if (tree == null) continue;
                     if (tree instanceof MappingNode m && (!manifestsOnly || Manifests.isNativeOrNearly(m))) {

@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 /** A large YAML file, scanned ahead on a thread of its own, reads as a small one does: documents and errors in place. */
 class AheadEventsTest {
 
-    /** A cluster whose node groups take more than {@link YamlReader#AHEAD_FROM} characters, then {@code tail}. */
+    /** A cluster whose node groups take more than {@link AheadEvents#AHEAD_FROM} characters, then {@code tail}. */
     private static String big(String tail) {
         StringBuilder sb = new StringBuilder("kind: cluster\nname: fleet\nnode_groups:\n");
-        for (int i = 0; sb.length() <= YamlReader.AHEAD_FROM; i++) {
+        for (int i = 0; sb.length() <= AheadEvents.AHEAD_FROM; i++) {
             sb.append("  - { name: n").append(i).append(", count: 1, gpu: { model: H100-SXM5-80GB, count: 8 } }\n");
         }
         return sb + tail;

@@ -88,7 +88,7 @@ public final class Binder {
         // bounded as the rules' messages are; one that names a folded node group by its token is bounded when
         // the token is replaced (settle.Unfolder), so that each node group's is cut as it would be without folding
         List<Finding> out = new ArrayList<>(findings.size());
-        for (Finding f : findings) out.add(f.message().indexOf(dev.gpulint.core.Fold.OPEN) >= 0 ? f
+        for (Finding f : findings) out.add(dev.gpulint.core.Fold.marked(f.message()) ? f
                 : f.withMessage(Finding.bounded(f.message(), Finding.MAX_MESSAGE)));
         return new Bound(clusters, jobs, List.copyOf(out));
     }

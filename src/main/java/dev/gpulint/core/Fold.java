@@ -108,11 +108,9 @@ public final class Fold {
 
     /** Whether {@code s} lies within the representative. */
     public boolean contains(Span s) {
-        Span r = representative;
         // by start and end positions alone: a span that starts where the item starts is inside it (its first key)
-        return s != null && s.file().equals(file)
-                && (s.startLine() > r.startLine() || s.startLine() == r.startLine() && s.startColumn() >= r.startColumn())
-                && (s.endLine() < r.endLine() || s.endLine() == r.endLine() && s.endColumn() <= r.endColumn());
+        return s != null && s.file().equals(file) && representative.covers(s.startLine(), s.startColumn())
+                && representative.covers(s.endLine(), s.endColumn());
     }
 
     private long move(int relLine, int col, int[] to, int line) {
@@ -131,6 +129,11 @@ public final class Fold {
     }
 
     private static long key(int relLine, int col) { return ((long) relLine << 32) | (col & 0xffffffffL); }
+
+    /** Whether {@code text} holds the characters tokens are made of (a token, or input that holds them). */
+    public static boolean marked(String text) {
+        return text != null && text.indexOf(OPEN) >= 0;
+    }
 
     /** {@code text} with this fold's token replaced by member {@code i}'s name. */
     public String named(String text, int i) {

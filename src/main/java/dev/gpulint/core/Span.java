@@ -31,6 +31,11 @@ public record Span(String file, int startLine, int startColumn, int endLine, int
         return new Span(file, startLine, startColumn, other.endLine, other.endColumn);
     }
 
+    /** Whether the position (line, column) lies within this span, its ends included. */
+    public boolean covers(int line, int column) {
+        return (line > startLine || line == startLine && column >= startColumn) && (line < endLine || line == endLine && column <= endColumn);
+    }
+
     @Override public int compareTo(Span o) { return ORDER.compare(this, o); }
 
     @Override public String toString() { return file + ":" + startLine + ":" + startColumn; }

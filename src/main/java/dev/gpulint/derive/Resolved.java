@@ -29,11 +29,7 @@ public final class Resolved {
                           Span roceSpan, String roceSource, boolean rdma, int pfcPriority, Span pfcPrioritySpan,
                           List<Group> groups) {
         /** Its named node groups as written: a folded one counts once per member. */
-        public long groupCount() {
-            long n = 0;
-            for (Group g : groups) n += g.spec().multiplicity();
-            return n;
-        }
+        public long groupCount() { return spec.namedGroupCount(); }
     }
 
     /**

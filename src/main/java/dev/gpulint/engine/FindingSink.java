@@ -43,7 +43,7 @@ public final class FindingSink {
     }
 
     private static boolean folded(String text) {
-        return text != null && text.indexOf(dev.gpulint.core.Fold.OPEN) >= 0;
+        return dev.gpulint.core.Fold.marked(text);
     }
 
     private String share(String text) {

@@ -45,13 +45,13 @@ public final class Unfolder {
 
     /** A message or related text with names for tokens, bounded as the rules' texts are (the rule engine left these whole). */
     private String bounded(String t, Fold own, int i) {
-        return t == null || t.indexOf(Fold.OPEN) < 0 ? t : dev.gpulint.engine.FindingSink.bounded(text(t, own, i));
+        return !Fold.marked(t) ? t : dev.gpulint.engine.FindingSink.bounded(text(t, own, i));
     }
 
     private static Span at(Span s, Fold own, int i) { return own == null ? s : own.span(s, i); }
 
     private String text(String t, Fold own, int i) {
-        if (t == null || t.indexOf(Fold.OPEN) < 0) return t;
+        if (!Fold.marked(t)) return t;
         if (own != null) t = own.named(t, i);
         for (int at = t.indexOf(Fold.OPEN); at >= 0; at = t.indexOf(Fold.OPEN, at + 1)) {
             Fold other = fold(t, at);
@@ -61,8 +61,8 @@ public final class Unfolder {
     }
 
     private boolean carriesToken(Finding f) {
-        if (f.message().indexOf(Fold.OPEN) >= 0) return true;
-        for (Finding.Related r : f.related()) if (r.message() != null && r.message().indexOf(Fold.OPEN) >= 0) return true;
+        if (Fold.marked(f.message())) return true;
+        for (Finding.Related r : f.related()) if (Fold.marked(r.message())) return true;
         return false;
     }
 

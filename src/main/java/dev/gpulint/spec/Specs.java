@@ -30,6 +30,13 @@ public final class Specs {
             return n;
         }
 
+        /** Its node groups that have a name, as written (folded ones once per member). */
+        public long namedGroupCount() {
+            long n = 0;
+            for (NodeGroup g : nodeGroups) if (g.name() != null) n += g.multiplicity();
+            return n;
+        }
+
         /**
          * The names of its first {@code limit} named node groups as written, in source order: folded node groups
          * by their members' names.

@@ -136,14 +136,13 @@ public final class Folder {
         private int n;
         /** A node lies outside the item: it does not fold. */
         private boolean outside;
-        private final int base, startColumn, endLine, endColumn;
+        private final int base;
+        private final dev.gpulint.core.Span item;
         private final ScalarNode name;
 
         Walk(dev.gpulint.core.Span item, ScalarNode name) {
             this.base = item.startLine();
-            this.startColumn = item.startColumn();
-            this.endLine = item.endLine();
-            this.endColumn = item.endColumn();
+            this.item = item;
             this.name = name;
         }
 
@@ -180,12 +179,8 @@ public final class Folder {
          * False for a node outside the item (a YAML alias keeps its anchor's places): the item's places are then
          * not its own, and a member's could not be found through them.
          */
-        private boolean inside(int line, int column) {
-            return (line > base || line == base && column >= startColumn) && (line < endLine || line == endLine && column <= endColumn);
-        }
-
         private void place(int startLine, int startColumn, int endLine, int endColumn) {
-            if (!inside(startLine, startColumn) || !inside(endLine, endColumn)) outside = true;
+            if (!item.covers(startLine, startColumn) || !item.covers(endLine, endColumn)) outside = true;
             if (n + 4 > positions.length) positions = Arrays.copyOf(positions, positions.length * 2);
             positions[n++] = startLine - base;
             positions[n++] = startColumn;

@@ -29,9 +29,7 @@ public final class JobAnalysis {
 
     private static GroupNames groupNames(Specs.Cluster c) {
         return NAMES.get().computeIfAbsent(c, k -> {
-            long counted = 0;
-            for (Specs.NodeGroup g : k.nodeGroups()) if (g.name() != null) counted += g.multiplicity();
-            int count = (int) Math.min(Integer.MAX_VALUE, counted);
+            int count = (int) Math.min(Integer.MAX_VALUE, k.namedGroupCount());
             List<String> names = k.groupNames(MAX_GROUP_NAMES);
             String list = String.join(", ", names) + (count > MAX_GROUP_NAMES ? ", … (" + count + " in all)" : "");
             return new GroupNames(count, list);

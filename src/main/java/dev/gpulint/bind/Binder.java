@@ -156,11 +156,7 @@ public final class Binder {
                         values = new IdentityHashMap<>();
                         validateMap(m, f, itemPath, itemOwner, m.span());
                         Specs.NodeGroup group = new SpecBuilder(values).group(m);
-                        if (fold != null && group.name() != null) {
-                            group = new Specs.NodeGroup(new dev.gpulint.spec.Located<>(fold.token(), group.name().span()), group.count(),
-                                    group.gpu(), group.nvlink(), group.pcie(), group.nics(), group.span(), fold);
-                        }
-                        groups.add(group);
+                        groups.add(fold != null && group.name() != null ? group.folding(fold) : group);
                         values = documentValues;
                     } else {
                         validateMap(m, f, itemPath, itemOwner, m.span());

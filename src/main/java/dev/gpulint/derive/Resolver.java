@@ -140,20 +140,21 @@ public final class Resolver {
     }
 
     /** Each cluster's node groups by name, the first of a name kept: a lookup per job, not a scan of a fleet's groups. */
-    private final Map<Resolved.Cluster, Map<String, Resolved.Group>> groupsByName = new java.util.IdentityHashMap<>();
+    private final Map<Resolved.Cluster, Map<String, Named>> groupsByName = new java.util.IdentityHashMap<>();
 
-    private Map<String, Resolved.Group> groupIndex(Resolved.Cluster c) {
-        Map<String, Resolved.Group> index = new java.util.HashMap<>();
+    /** A node group by its name: {@code member} of a folded one (made a node group of its own when asked for), or -1. */
+    private record Named(Resolved.Group group, int member) {}
+
+    private static Map<String, Named> groupIndex(Resolved.Cluster c) {
+        Map<String, Named> index = new java.util.HashMap<>();
         boolean folded = false;
         for (Resolved.Group g : c.groups()) {
-            if (g.spec().fold() == null) index.putIfAbsent(g.name(), g); else folded = true;
+            if (g.spec().fold() == null) index.putIfAbsent(g.name(), new Named(g, -1)); else folded = true;
         }
         if (!folded) return index;
         // folded node groups by their members' names; the first of a name in source order wins
         Map<String, Span> where = new java.util.HashMap<>();
-        for (Resolved.Group g : c.groups()) if (g.spec().fold() == null) where.putIfAbsent(g.name(), g.spec().span());
-        Map<String, int[]> members = new java.util.HashMap<>();
-        Map<String, Resolved.Group> owners = new java.util.HashMap<>();
+        for (Map.Entry<String, Named> e : index.entrySet()) where.put(e.getKey(), e.getValue().group().spec().span());
         for (Resolved.Group g : c.groups()) {
             dev.gpulint.core.Fold fold = g.spec().fold();
             if (fold == null) continue;
@@ -163,24 +164,17 @@ public final class Resolver {
                 Span before = where.get(name);
                 if (before != null && (at == null || before.compareTo(at) <= 0)) continue;
                 where.put(name, at);
-                members.put(name, new int[] {i});
-                owners.put(name, g);
-                index.remove(name);
+                index.put(name, new Named(g, i));
             }
         }
-        // a job names few node groups: each member is made a node group of its own only when asked for
-        return new java.util.AbstractMap<>() {
-            @Override public Resolved.Group get(Object name) {
-                Resolved.Group g = owners.get(name);
-                return g == null ? index.get(name) : group(c.spec(), g.spec().member(members.get(name)[0]));
-            }
-            @Override public java.util.Set<Map.Entry<String, Resolved.Group>> entrySet() { throw new UnsupportedOperationException(); }
-        };
+        return index;
     }
 
     /** The first node group of this name in the cluster (a member of a folded one made a node group of its own), or null. */
     public Resolved.Group group(Resolved.Cluster c, String name) {
-        return groupsByName.computeIfAbsent(c, this::groupIndex).get(name);
+        Named n = groupsByName.computeIfAbsent(c, Resolver::groupIndex).get(name);
+        // a job names few node groups: a member is made a node group of its own only when asked for
+        return n == null ? null : n.member() < 0 ? n.group() : group(c.spec(), n.group().spec().member(n.member()));
     }
 
     /** A job against the first cluster of the name it references. */

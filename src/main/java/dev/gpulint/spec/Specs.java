@@ -99,6 +99,11 @@ public final class Specs {
             this(name, count, gpu, nvlink, pcie, nics, span, null);
         }
 
+        /** Standing for the node groups of {@code f}: named by its token, where its own name is written. */
+        public NodeGroup folding(dev.gpulint.core.Fold f) {
+            return new NodeGroup(new Located<>(f.token(), name.span()), count, gpu, nvlink, pcie, nics, span, f);
+        }
+
         /** How many node groups it stands for: 1, or its fold's size. */
         public int multiplicity() { return fold == null ? 1 : fold.size(); }
 

@@ -34,16 +34,12 @@ public final class FindingSink {
     private String message(String message) {
         if (message == null) return null;
         String sentence = Finding.sentence(message);
-        return share(folded(sentence) ? sentence : bounded(sentence));
+        return share(dev.gpulint.core.Fold.marked(sentence) ? sentence : bounded(sentence));
     }
 
     /** A related location's text: bounded (but see {@link #message}) and shared as it is (a phrase, not a sentence). */
     private String phrase(String text) {
-        return share(folded(text) ? text : bounded(text));
-    }
-
-    private static boolean folded(String text) {
-        return dev.gpulint.core.Fold.marked(text);
+        return share(dev.gpulint.core.Fold.marked(text) ? text : bounded(text));
     }
 
     private String share(String text) {

@@ -53,10 +53,8 @@ public final class Unfolder {
     private String text(String t, Fold own, int i) {
         if (!Fold.marked(t)) return t;
         if (own != null) t = own.named(t, i);
-        for (int at = t.indexOf(Fold.OPEN); at >= 0; at = t.indexOf(Fold.OPEN, at + 1)) {
-            Fold other = fold(t, at);
-            if (other != null) t = other.named(t, 0);
-        }
+        // each pass replaces every occurrence of one fold's token
+        for (Fold other = fold(t); other != null; other = fold(t)) t = other.named(t, 0);
         return t;
     }
 

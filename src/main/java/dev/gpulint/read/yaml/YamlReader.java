@@ -90,7 +90,7 @@ public final class YamlReader {
                     index++;
                 }
             } finally {
-                if (ahead != null) ahead.close();
+                ahead.close();
             }
         } catch (UndefinedAlias e) {
             return new ReadResult(file, List.of(), List.of(syntaxError(e.at, "YAML syntax error: found undefined alias '" + e.anchor

@@ -1,0 +1,58 @@
+package dev.gpulint.derive.estimate;
+
+import java.util.Objects;
+
+/**
+ * One way of laying a training job out over its GPUs: the parallel sizes and the memory and recompute choices that
+ * come with them. The unit of `gpulint plan` (../spec/PLAN.md, the "layout" object of a PLAN): the estimate
+ * prices one, the search enumerates many, the pictures draw one.
+ *
+ * <p>tp·cp·pp·dp is the GPU count; ep lies inside dp·cp (Megatron-Core's expert grid); {@code virtualPp} is 1
+ * without interleaving; {@code zeroStage} is 0–3 (FSDP FULL_SHARD = 3, SHARD_GRAD_OP = 2) and
+ * {@code distributedOptimizer} is Megatron's sharding of the optimizer over dp (ZeRO-1-like).
+ */
+public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
+                     int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel) {
+
+    /** Activation recomputation: none, Megatron's selective (attention core only) or full (every layer's input kept). */
+    public enum Recompute {
+        NONE, SELECTIVE, FULL;
+
+        /** As PLAN.md writes it: "none", "selective", "full". */
+        public String id() { return name().toLowerCase(java.util.Locale.ROOT); }
+    }
+
+    public Layout {
+        if (tp < 1 || pp < 1 || dp < 1 || cp < 1 || ep < 1 || virtualPp < 1 || microBatchSize < 1 || globalBatchSize < 1)
+            throw new IllegalArgumentException("every size of a layout is at least 1: " + text(tp, pp, dp, cp, ep, virtualPp));
+        if (zeroStage < 0 || zeroStage > 3) throw new IllegalArgumentException("zero_stage is 0 to 3, not " + zeroStage);
+        Objects.requireNonNull(recompute, "recompute");
+    }
+
+    /** GPUs the layout occupies: tp·cp·pp·dp. */
+    public long gpus() { return (long) tp * cp * pp * dp; }
+
+    /** Micro-batches per step on each data-parallel replica: global ÷ (micro × dp), or 0 when it does not divide. */
+    public long microBatches() {
+        long perStep = (long) microBatchSize * dp;
+        return globalBatchSize % perStep == 0 ? globalBatchSize / perStep : 0;
+    }
+
+    /** The same layout with other parallel sizes (everything else kept). */
+    public Layout withSizes(int tp, int pp, int dp, int cp, int ep, int virtualPp) {
+        return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
+                recompute, sequenceParallel);
+    }
+
+    /** "tp 8, pp 2, dp 4" (cp, ep and vpp only when above 1): how texts name a layout. */
+    public String sizes() { return text(tp, pp, dp, cp, ep, virtualPp); }
+
+    private static String text(int tp, int pp, int dp, int cp, int ep, int vpp) {
+        StringBuilder b = new StringBuilder("tp ").append(tp).append(", pp ").append(pp);
+        if (vpp > 1) b.append(", vpp ").append(vpp);
+        b.append(", dp ").append(dp);
+        if (cp > 1) b.append(", cp ").append(cp);
+        if (ep > 1) b.append(", ep ").append(ep);
+        return b.toString();
+    }
+}

@@ -1,17 +1,124 @@
 package dev.gpulint.engine;
 
 import dev.gpulint.core.Finding;
+import dev.gpulint.core.Fold;
+import dev.gpulint.core.Interner;
+import dev.gpulint.core.Level;
 import dev.gpulint.core.Span;
+import dev.gpulint.meta.Messages;
+import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.meta.RuleMeta;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.kie.api.event.rule.AgendaEventListener;
+import org.kie.api.event.rule.AfterMatchFiredEvent;
+import org.kie.api.event.rule.BeforeMatchFiredEvent;
+import org.kie.api.event.rule.DefaultAgendaEventListener;
 
 /**
  * The one write-only channel from rules to the report (a Drools global).
  * Rules say what they found and where; the level comes later from metadata.
+ *
+ * <p>A built-in rule reports with a message key of its ID.yaml and named arguments:
+ * {@code sink.at($p.getTpSpan(), $p.identity()).arg("tp", $p.getTp()).report("crosses")}. The rule ID is the
+ * firing rule's {@code @id}, which {@link #listener()} tells the sink; the wording is the template's
+ * ({@link Messages}). A team's rule may do the same, or report a plain message under its ID:
+ * {@code sink.report("TEAM001", span, identity, message)}.
  */
 public final class FindingSink {
     // synchronized: user rules run on a worker thread that may still be running when they are read
-    private final List<Finding> findings = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<Finding> findings = Collections.synchronizedList(new ArrayList<>());
+
+    /** A rule's message templates by rule ID. */
+    private final Function<String, Map<String, String>> templates;
+
+    /** The @id of the rule whose consequence runs now (one session per sink, fired on one thread). */
+    private volatile String firing;
+
+    /** With the built-in rules' templates. */
+    public FindingSink() {
+        this(id -> RuleCatalog.builtIn().get(id).map(RuleMeta::messages).orElse(Map.of()));
+    }
+
+    public FindingSink(Function<String, Map<String, String>> templates) {
+        this.templates = templates;
+    }
+
+    /** Tells this sink which rule fires (add it to the session that has this sink as its global). */
+    public AgendaEventListener listener() {
+        return new DefaultAgendaEventListener() {
+            @Override public void beforeMatchFired(BeforeMatchFiredEvent e) {
+                Object id = e.getMatch().getRule().getMetaData().get("id");
+                firing = id == null ? null : String.valueOf(id);
+            }
+
+            @Override public void afterMatchFired(AfterMatchFiredEvent e) { firing = null; }
+        };
+    }
+
+    /** Sets the firing rule's ID by hand (a test, or a rule base run without {@link #listener()}). */
+    public void firing(String ruleId) { this.firing = ruleId; }
+
+    /** A finding of the firing rule at span; name its arguments, then {@link Report#report} it by message key. */
+    public Report at(Span span, String identity) {
+        return new Report(span, identity);
+    }
+
+    /** One finding being written: its arguments, related location and level, then its message key. */
+    public final class Report {
+        private final Span span;
+        private final String identity;
+        private final Map<String, Object> args = new LinkedHashMap<>();
+        private Span related;
+        private String relatedKey;
+        private String level;
+
+        private Report(Span span, String identity) {
+            this.span = span;
+            this.identity = identity;
+        }
+
+        /** A named argument of the templates ({@code {name}} in them). */
+        public Report arg(String name, Object value) {
+            args.put(name, value);
+            return this;
+        }
+
+        /** The second place that explains the finding, worded by the template under key (same arguments). */
+        public Report related(Span where, String key) {
+            this.related = where;
+            this.relatedKey = key;
+            return this;
+        }
+
+        /** A level of its own, for a rule whose metadata allows two (PAR006); configuration may still override it. */
+        public Report level(String level) {
+            this.level = level;
+            return this;
+        }
+
+        /** Adds the finding, worded by the template under key in the firing rule's ID.yaml. */
+        public void report(String key) {
+            String id = firing;
+            if (id == null) throw new IllegalStateException("a rule reported message '" + key + "' but has no @id");
+            Map<String, String> mine = templates.apply(id);
+            String text = message(render(id, mine, key));
+            Finding f = level == null ? Finding.of(id, span, identity, text)
+                    : new Finding(id, Level.parse(level), span, text, List.of(), identity);
+            if (related != null) f = f.withRelated(related, phrase(render(id, mine, relatedKey)));
+            findings.add(f);
+        }
+
+        private String render(String id, Map<String, String> mine, String key) {
+            String template = mine.get(key);
+            if (template == null) throw new IllegalStateException(id + " has no message '" + key + "' in its ID.yaml messages:");
+            return Messages.render(template, args);
+        }
+    }
 
     /**
      * The longest message a rule may write. A rule quotes what the manifest says, and a manifest may say
@@ -24,7 +131,7 @@ public final class FindingSink {
      * sentence a million times, and the findings are all kept until the per-rule cap applies after settling.
      * Shared as the finding will hold it (a sentence, see {@link Finding#sentence}).
      */
-    private final dev.gpulint.core.Interner messages = new dev.gpulint.core.Interner(10_000);
+    private final Interner messages = new Interner(10_000);
 
     /**
      * A rule's message as the finding holds it: a sentence, bounded, shared. A message that names a folded node
@@ -34,12 +141,12 @@ public final class FindingSink {
     private String message(String message) {
         if (message == null) return null;
         String sentence = Finding.sentence(message);
-        return share(dev.gpulint.core.Fold.marked(sentence) ? sentence : bounded(sentence));
+        return share(Fold.marked(sentence) ? sentence : bounded(sentence));
     }
 
     /** A related location's text: bounded (but see {@link #message}) and shared as it is (a phrase, not a sentence). */
     private String phrase(String text) {
-        return share(dev.gpulint.core.Fold.marked(text) ? text : bounded(text));
+        return share(Fold.marked(text) ? text : bounded(text));
     }
 
     private String share(String text) {
@@ -70,7 +177,7 @@ public final class FindingSink {
      */
     public void reportAs(String ruleId, String level, Span span, String identity, String message, Span related,
                          String relatedMessage) {
-        Finding f = new Finding(ruleId, dev.gpulint.core.Level.parse(level), span, message(message), List.of(), identity);
+        Finding f = new Finding(ruleId, Level.parse(level), span, message(message), List.of(), identity);
         if (related != null) f = f.withRelated(related, phrase(relatedMessage));
         findings.add(f);
     }

@@ -79,6 +79,7 @@ public final class RuleEngine {
     public List<Finding> run(KieBase kieBase, List<Object> facts, String what, int limit, dev.gpulint.core.Span where) {
         KieSession session = kieBase.newKieSession();
         FindingSink sink = new FindingSink();
+        session.addEventListener(sink.listener());
         List<Finding> out = new ArrayList<>();
         try {
             boolean declared = kieBase.getKiePackages().stream()

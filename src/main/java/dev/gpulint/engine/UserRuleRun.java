@@ -3,8 +3,11 @@ package dev.gpulint.engine;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Span;
 import java.time.Duration;
+import dev.gpulint.meta.RuleMeta;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -36,14 +39,26 @@ public final class UserRuleRun {
      */
     public static List<Finding> run(KieBase kieBase, List<Object> facts, String what, int limit, Span where,
                                     Duration budget, Function<Rule, String> fileOf) {
+        return run(kieBase, facts, what, limit, where, budget, fileOf, List.of());
+    }
+
+    /**
+     * @param fileOf the display path of the DRL file a rule came from
+     * @param metadata the user rules' metadata, whose {@code messages:} their {@code sink.at(...).report(key)} use
+     */
+    public static List<Finding> run(KieBase kieBase, List<Object> facts, String what, int limit, Span where,
+                                    Duration budget, Function<Rule, String> fileOf, List<RuleMeta> metadata) {
         AtomicReference<Rule> current = new AtomicReference<>();
         AtomicReference<KieSession> session = new AtomicReference<>();
-        FindingSink sink = new FindingSink();
+        Map<String, Map<String, String>> own = new HashMap<>();
+        for (RuleMeta m : metadata) own.put(m.id(), m.messages());
+        FindingSink sink = new FindingSink(id -> own.getOrDefault(id, Map.of()));
         CompletableFuture<Integer> fired = new CompletableFuture<>();
         Thread worker = new Thread(() -> {
             try {
                 KieSession s = kieBase.newKieSession();
                 session.set(s);
+                s.addEventListener(sink.listener());
                 s.addEventListener(new DefaultAgendaEventListener() {
                     @Override public void beforeMatchFired(BeforeMatchFiredEvent e) { current.set(e.getMatch().getRule()); }
                     @Override public void afterMatchFired(AfterMatchFiredEvent e) { current.set(null); }

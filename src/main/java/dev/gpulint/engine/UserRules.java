@@ -128,7 +128,8 @@ public final class UserRules {
                         Level.parse(String.valueOf(m.getOrDefault("level", "warning"))), String.valueOf(m.getOrDefault("title", id)),
                         String.valueOf(m.getOrDefault("description", "")).trim(), String.valueOf(m.getOrDefault("remediation", "")).trim(),
                         String.valueOf(m.getOrDefault("since", "")), List.copyOf((List<String>) m.getOrDefault("tags", List.of())),
-                        "user", "drools", null, dev.gpulint.meta.RuleCatalog.params(m.get("params"))));
+                        "user", "drools", null, dev.gpulint.meta.RuleCatalog.params(m.get("params")),
+                        dev.gpulint.meta.RuleCatalog.messages(m.get("messages"))));
                 helper.addContent(RegularFiles.readString(drl, RegularFiles.SIDE_FILE_LIMIT), ResourceType.DRL);
                 compiled.add(drl);
             } catch (IOException e) {

@@ -190,7 +190,7 @@ public final class Linter {
             findings.addAll(userRules.problems());
             if (userRules.kieBase() != null) {
                 List<Finding> user = dev.gpulint.engine.UserRuleRun.run(userRules.kieBase(), facts.user(), "rules of " + userRulesAt.file(),
-                        100_000, userRulesAt, userRuleBudget, userRules::fileOf);
+                        100_000, userRulesAt, userRuleBudget, userRules::fileOf, userRules.metadata());
                 if (user.stream().anyMatch(x -> x.identity().equals("rules#failed") || x.identity().equals("rules#budget"))) failed = true;
                 findings.addAll(user);
             }

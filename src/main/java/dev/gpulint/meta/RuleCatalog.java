@@ -153,7 +153,7 @@ public class RuleCatalog {
                     String.valueOf(m.getOrDefault("since", "0.1.0")),
                     List.copyOf((List<String>) m.getOrDefault("tags", List.of())),
                     t.getKey(), (String) m.getOrDefault("engine", "drools"),
-                    helpPage(id), params(m.get("params"))));
+                    helpPage(id), params(m.get("params")), messages(m.get("messages"))));
         }
         metas.sort(Comparator.comparing(RuleMeta::family, Comparator.comparingInt(RuleCatalog::familyRank))
                 .thenComparing(RuleMeta::id, Comparator.comparing((String s) -> s.replaceAll("[0-9]", ""))
@@ -173,6 +173,19 @@ public class RuleCatalog {
                 else throw new IllegalStateException("rule parameter " + k + " must be a number, not " + v);
             });
         }
+        return out;
+    }
+
+    /** ID.yaml {@code messages:} — key to template ({@link Messages}) — in the order written; each template must parse. */
+    public static Map<String, String> messages(Object raw) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (raw == null) return out;
+        if (!(raw instanceof Map<?, ?> m)) throw new IllegalStateException("messages: must map keys to templates, not " + raw);
+        m.forEach((k, v) -> {
+            if (!(v instanceof String t)) throw new IllegalStateException("message " + k + " must be a template text, not " + v);
+            Messages.arguments(t);
+            out.put(String.valueOf(k), t.strip());
+        });
         return out;
     }
 

@@ -1,0 +1,164 @@
+package dev.gpulint.meta;
+
+import dev.gpulint.spec.Quantities;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A rule's message templates ({@code messages:} in ID.yaml) and how they are filled in. The DRL passes a
+ * key and named arguments; the wording, plurals and number formats live here and in ID.yaml.
+ *
+ * <p>The syntax (docs/writing-rules.md shows it too):
+ * <ul>
+ *   <li>{@code {name}}: the argument as Java writes it (text as it is, a whole number as digits).</li>
+ *   <li>{@code {name:format}}: a number in one of {@link #FORMATS}: {@code {bw:gbs}} → "450 GB/s".</li>
+ *   <li>{@code {name|one|other}}: {@code one} when the number is 1, else {@code other}; {@code #} in either
+ *       stands for the number: {@code {n|# node|# nodes}}.</li>
+ *   <li>{@code {name?yes|no}}: {@code yes} when the argument is true, else {@code no} (which may be left out:
+ *       {@code {name?yes}}). Both may hold placeholders of their own.</li>
+ *   <li>{@code {{} and {@code }}}: a literal brace, outside placeholders.</li>
+ * </ul>
+ */
+public final class Messages {
+    private Messages() {}
+
+    /** The number formats a placeholder may name after a colon. */
+    public static final Set<String> FORMATS = Set.of("num", "num2", "gb", "count", "percent", "percent1", "big",
+            "gbs", "gbits", "both", "either", "gib");
+
+    /** A template that names an unknown format, an unclosed brace or an argument not given. */
+    public static final class TemplateException extends IllegalArgumentException {
+        public TemplateException(String message) { super(message); }
+    }
+
+    /** The template filled in with the arguments; a missing argument or bad syntax is an exception. */
+    public static String render(String template, Map<String, ?> args) {
+        StringBuilder out = new StringBuilder(template.length() + 64);
+        render(template, 0, template.length(), args, out, null, null);
+        return out.toString();
+    }
+
+    /** The names of the arguments a template uses (checked at build time against what the DRL supplies). */
+    public static Set<String> arguments(String template) {
+        Set<String> names = new LinkedHashSet<>();
+        render(template, 0, template.length(), null, new StringBuilder(), names, null);
+        return names;
+    }
+
+    /**
+     * Renders template[from, to) into out. With args null it only walks the syntax, collecting the
+     * argument names into names and taking every branch. Inside a plural, count is its number ('#').
+     */
+    private static void render(String t, int from, int to, Map<String, ?> args, StringBuilder out, Set<String> names,
+                               Object count) {
+        int i = from;
+        while (i < to) {
+            char c = t.charAt(i);
+            if (c == '{' && i + 1 < to && t.charAt(i + 1) == '{') { out.append('{'); i += 2; continue; }
+            if (c == '}' && i + 1 < to && t.charAt(i + 1) == '}') { out.append('}'); i += 2; continue; }
+            if (c == '}') throw new TemplateException("a '}' without its '{' at " + i + " in: " + t);
+            if (c == '#' && count != null) { out.append(plain(count)); i++; continue; }
+            if (c != '{') { out.append(c); i++; continue; }
+            int end = close(t, i, to);
+            placeholder(t, i + 1, end, args, out, names, count);
+            i = end + 1;
+        }
+    }
+
+    /** The index of the '}' that closes the '{' at open. */
+    private static int close(String t, int open, int to) {
+        int depth = 0;
+        for (int i = open; i < to; i++) {
+            char c = t.charAt(i);
+            if (c == '{') depth++;
+            else if (c == '}' && --depth == 0) return i;
+        }
+        throw new TemplateException("a '{' that is never closed at " + open + " in: " + t);
+    }
+
+    /** The '|' at depth 0 within [from, to), or -1. */
+    private static int bar(String t, int from, int to) {
+        int depth = 0;
+        for (int i = from; i < to; i++) {
+            char c = t.charAt(i);
+            if (c == '{') depth++;
+            else if (c == '}') depth--;
+            else if (c == '|' && depth == 0) return i;
+        }
+        return -1;
+    }
+
+    private static void placeholder(String t, int from, int to, Map<String, ?> args, StringBuilder out, Set<String> names,
+                                    Object count) {
+        int n = from;
+        while (n < to && (Character.isLetterOrDigit(t.charAt(n)) || t.charAt(n) == '_')) n++;
+        String name = t.substring(from, n);
+        if (name.isEmpty()) throw new TemplateException("a placeholder without a name at " + from + " in: " + t);
+        if (names != null) names.add(name);
+        Object value = args == null ? null : value(args, name, t);
+        if (n == to) {
+            if (args != null) out.append(plain(value));
+            return;
+        }
+        char kind = t.charAt(n);
+        if (kind == ':') {
+            String format = t.substring(n + 1, to);
+            if (!FORMATS.contains(format)) throw new TemplateException("unknown format '" + format + "' in: " + t);
+            if (args != null) out.append(format.equals("big") ? big(value, name) : format(format, number(value, name)));
+        } else if (kind == '|' || kind == '?') {
+            int split = bar(t, n + 1, to);
+            int yesEnd = split < 0 ? to : split;
+            if (kind == '|' && split < 0) throw new TemplateException("a plural needs two forms, {" + name + "|one|other}, in: " + t);
+            boolean first = args == null || (kind == '|' ? number(value, name) == 1 : truth(value, name));
+            Object inner = kind == '|' ? value : count;
+            if (args == null || first) render(t, n + 1, yesEnd, args, out, names, inner);
+            if ((args == null || !first) && split >= 0) render(t, split + 1, to, args, out, names, inner);
+        } else {
+            throw new TemplateException("'" + kind + "' after {" + name + " in: " + t);
+        }
+    }
+
+    private static Object value(Map<String, ?> args, String name, String t) {
+        if (!args.containsKey(name)) throw new TemplateException("no argument '" + name + "' for: " + t);
+        return args.get(name);
+    }
+
+    private static double number(Object value, String name) {
+        if (value instanceof Number n) return n.doubleValue();
+        throw new TemplateException("argument '" + name + "' is not a number: " + value);
+    }
+
+    private static boolean truth(Object value, String name) {
+        if (value instanceof Boolean b) return b;
+        throw new TemplateException("argument '" + name + "' is not true or false: " + value);
+    }
+
+    /** A value as Java writes it (a fraction as 0.5: give it a format, {@code {x:num}}, for a message). */
+    static String plain(Object value) { return String.valueOf(value); }
+
+    /** A product that saturated at Long.MAX_VALUE reads as what it is. */
+    private static String big(Object value, String name) {
+        if (value instanceof Long l) return l == Long.MAX_VALUE ? "more than 9.2e18" : String.valueOf(l);
+        return value instanceof Integer ? String.valueOf(value) : format("num", number(value, name));
+    }
+
+    /** The number formats (the same as facts.Fmt and facts.HwUnits, which DRL conditions still call). */
+    static String format(String format, double v) {
+        return switch (format) {
+            case "num" -> Quantities.format(v);
+            case "num2" -> Quantities.format2(v);
+            case "gb" -> Quantities.format2(v / 1e9) + " GB";
+            case "count" -> v >= 1e12 ? Quantities.format(v / 1e12) + "T" : v >= 1e9 ? Quantities.format(v / 1e9) + "B"
+                    : v >= 1e6 ? Quantities.format(v / 1e6) + "M" : Quantities.format(v);
+            case "percent" -> String.valueOf(Math.round(v * 100));
+            case "percent1" -> Quantities.format(Math.round(v * 1000) / 10.0);
+            case "gbs" -> Quantities.format(v / 1e9) + " GB/s";
+            case "gbits" -> Quantities.format(v * 8 / 1e9) + " Gb/s";
+            case "both" -> format("gbits", v) + " = " + format("gbs", v);
+            case "either" -> format("gbits", v) + " or " + format("gbs", v);
+            case "gib" -> Quantities.format(v / (1L << 30)) + " GiB (" + Quantities.format2(v / 1e9) + " GB)";
+            default -> throw new TemplateException("unknown format '" + format + "'");
+        };
+    }
+}

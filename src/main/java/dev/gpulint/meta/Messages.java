@@ -2,6 +2,7 @@ package dev.gpulint.meta;
 
 import dev.gpulint.spec.Quantities;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -17,6 +18,9 @@ import java.util.Set;
  *       stands for the number: {@code {n|# node|# nodes}}.</li>
  *   <li>{@code {name?yes|no}}: {@code yes} when the argument is true, else {@code no} (which may be left out:
  *       {@code {name?yes}}). Both may hold placeholders of their own.</li>
+ *   <li>{@code {name=A,B:text|C:text|*:text}}: the branch whose labels hold the argument (an enum's name, or
+ *       the text); {@code *} is the last branch, for any other value.</li>
+ *   <li>{@code {name:list}}: a list's items joined by ", ", the first 16 and how many more.</li>
  *   <li>{@code {{} and {@code }}}: a literal brace, outside placeholders.</li>
  * </ul>
  */
@@ -25,7 +29,7 @@ public final class Messages {
 
     /** The number formats a placeholder may name after a colon. */
     public static final Set<String> FORMATS = Set.of("num", "num2", "gb", "count", "percent", "percent1", "big",
-            "gbs", "gbits", "both", "either", "gib");
+            "gbs", "gbits", "both", "either", "gib", "bytes", "list");
 
     /** A template that names an unknown format, an unclosed brace or an argument not given. */
     public static final class TemplateException extends IllegalArgumentException {
@@ -37,6 +41,46 @@ public final class Messages {
         StringBuilder out = new StringBuilder(template.length() + 64);
         render(template, 0, template.length(), args, out, null, null);
         return out.toString();
+    }
+
+    /**
+     * A regular expression that matches every text the template can render: a help page's example message is
+     * checked against it ({@code {x}} matches any text, every branch of a choice or plural is an alternative).
+     */
+    public static String pattern(String template) {
+        return pattern(template, 0, template.length(), false);
+    }
+
+    private static String pattern(String t, int from, int to, boolean plural) {
+        StringBuilder re = new StringBuilder();
+        int i = from;
+        while (i < to) {
+            char c = t.charAt(i);
+            if ((c == '{' || c == '}') && i + 1 < to && t.charAt(i + 1) == c) { re.append("\\").append(c); i += 2; continue; }
+            if (c == '#' && plural) { re.append("-?[0-9][0-9.,]*"); i++; continue; }
+            if (c != '{') { re.append(java.util.regex.Pattern.quote(String.valueOf(c))); i++; continue; }
+            int end = close(t, i, to);
+            int n = i + 1;
+            while (n < end && (Character.isLetterOrDigit(t.charAt(n)) || t.charAt(n) == '_')) n++;
+            char kind = n < end ? t.charAt(n) : ' ';
+            if (kind == '|' || kind == '?' || kind == '=') {
+                List<String> branches = new java.util.ArrayList<>();
+                for (int at = n + 1; ; ) {
+                    int split = bar(t, at, end);
+                    int stop = split < 0 ? end : split;
+                    int start = kind == '=' ? t.indexOf(':', at) + 1 : at;
+                    branches.add(pattern(t, start, stop, kind == '|' || plural));
+                    if (split < 0) break;
+                    at = split + 1;
+                }
+                if (kind == '?' && branches.size() == 1) branches.add("");
+                re.append("(?:").append(String.join("|", branches)).append(')');
+            } else {
+                re.append("(?:.*?)");
+            }
+            i = end + 1;
+        }
+        return re.toString();
     }
 
     /** The names of the arguments a template uses (checked at build time against what the DRL supplies). */
@@ -105,7 +149,10 @@ public final class Messages {
         if (kind == ':') {
             String format = t.substring(n + 1, to);
             if (!FORMATS.contains(format)) throw new TemplateException("unknown format '" + format + "' in: " + t);
-            if (args != null) out.append(format.equals("big") ? big(value, name) : format(format, number(value, name)));
+            if (args != null) out.append(format.equals("big") ? big(value, name) : format.equals("list") ? list(value, name)
+                    : format(format, number(value, name)));
+        } else if (kind == '=') {
+            select(t, n + 1, to, args, out, names, count, value);
         } else if (kind == '|' || kind == '?') {
             int split = bar(t, n + 1, to);
             int yesEnd = split < 0 ? to : split;
@@ -117,6 +164,30 @@ public final class Messages {
         } else {
             throw new TemplateException("'" + kind + "' after {" + name + " in: " + t);
         }
+    }
+
+    /** {@code {name=A,B:text|C:text|*:text}}: the branch whose label lists the value (its enum name or text). */
+    private static void select(String t, int from, int to, Map<String, ?> args, StringBuilder out, Set<String> names,
+                               Object count, Object value) {
+        String v = value == null ? "null" : value instanceof Enum<?> e ? e.name() : String.valueOf(value);
+        boolean fallback = false;
+        for (int at = from; at < to; ) {
+            int split = bar(t, at, to);
+            int end = split < 0 ? to : split;
+            int colon = t.indexOf(':', at);
+            if (colon < 0 || colon >= end) throw new TemplateException("a choice without 'label:' at " + at + " in: " + t);
+            List<String> labels = List.of(t.substring(at, colon).split(","));
+            fallback |= labels.contains("*");
+            if (args == null) render(t, colon + 1, end, null, out, names, count);
+            else if (labels.contains(v) || labels.contains("*")) {
+                render(t, colon + 1, end, args, out, names, count);
+                return;
+            }
+            at = end + 1;
+            if (split < 0) break;
+        }
+        if (args != null) throw new TemplateException("no branch for '" + v + "' in: " + t);
+        if (!fallback) throw new TemplateException("a choice needs a last branch '*:' in: " + t);
     }
 
     private static Object value(Map<String, ?> args, String name, String t) {
@@ -136,6 +207,15 @@ public final class Messages {
 
     /** A value as Java writes it (a fraction as 0.5: give it a format, {@code {x:num}}, for a message). */
     static String plain(Object value) { return String.valueOf(value); }
+
+    /** A list's first 16 items, then "… and N more". */
+    private static String list(Object value, String name) {
+        if (!(value instanceof List<?> items)) throw new TemplateException("argument '" + name + "' is not a list: " + value);
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < items.size() && i < 16; i++) b.append(i > 0 ? ", " : "").append(items.get(i));
+        if (items.size() > 16) b.append(", \u2026 and ").append(items.size() - 16).append(" more");
+        return b.toString();
+    }
 
     /** A product that saturated at Long.MAX_VALUE reads as what it is. */
     private static String big(Object value, String name) {
@@ -157,6 +237,8 @@ public final class Messages {
             case "gbits" -> Quantities.format(v * 8 / 1e9) + " Gb/s";
             case "both" -> format("gbits", v) + " = " + format("gbs", v);
             case "either" -> format("gbits", v) + " or " + format("gbs", v);
+            case "bytes" -> v >= (1L << 30) ? Quantities.format(v / (1L << 30)) + " GiB"
+                    : v >= (1L << 20) ? Quantities.format(v / (1L << 20)) + " MiB" : (long) v + " B";
             case "gib" -> Quantities.format(v / (1L << 30)) + " GiB (" + Quantities.format2(v / 1e9) + " GB)";
             default -> throw new TemplateException("unknown format '" + format + "'");
         };

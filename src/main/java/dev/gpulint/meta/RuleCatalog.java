@@ -176,17 +176,36 @@ public class RuleCatalog {
         return out;
     }
 
-    /** ID.yaml {@code messages:} — key to template ({@link Messages}) — in the order written; each template must parse. */
+    /**
+     * ID.yaml {@code messages:} — key to template ({@link Messages}) — in the order written, with every
+     * {@code {@key}} replaced by the template under key (a part several messages share); each must parse.
+     */
     public static Map<String, String> messages(Object raw) {
         Map<String, String> out = new LinkedHashMap<>();
         if (raw == null) return out;
         if (!(raw instanceof Map<?, ?> m)) throw new IllegalStateException("messages: must map keys to templates, not " + raw);
         m.forEach((k, v) -> {
             if (!(v instanceof String t)) throw new IllegalStateException("message " + k + " must be a template text, not " + v);
-            Messages.arguments(t);
             out.put(String.valueOf(k), t.strip());
         });
+        out.replaceAll((k, t) -> included(t, out, 0));
+        out.values().forEach(Messages::arguments);
         return out;
+    }
+
+    private static final java.util.regex.Pattern INCLUDE = java.util.regex.Pattern.compile("\\{@([A-Za-z0-9_-]+)}");
+
+    private static String included(String template, Map<String, String> all, int depth) {
+        java.util.regex.Matcher m = INCLUDE.matcher(template);
+        if (!m.find()) return template;
+        if (depth > 4) throw new IllegalStateException("messages include each other more than 4 deep: " + template);
+        StringBuilder sb = new StringBuilder();
+        do {
+            String part = all.get(m.group(1));
+            if (part == null) throw new IllegalStateException("message part {@" + m.group(1) + "} is not in messages:");
+            m.appendReplacement(sb, java.util.regex.Matcher.quoteReplacement(included(part, all, depth + 1)));
+        } while (m.find());
+        return m.appendTail(sb).toString();
     }
 
     private static final List<String> FAMILY_ORDER = List.of("syn", "unit", "hw", "par", "net", "nccl", "mem", "consist", "ops", "evid");

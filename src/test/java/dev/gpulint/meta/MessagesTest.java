@@ -45,6 +45,26 @@ class MessagesTest {
         assertEquals("2 of #rail", Messages.render("{n|# of {x}|# of {x}}", Map.of("n", 2, "x", "#rail")));
     }
 
+    enum Kind { SYS, NODE, PHB }
+
+    @Test
+    void selectsChooseByValueWithALastBranchForTheRest() {
+        String t = "{k=SYS,SOC:sockets|NODE:host bridges of {cpu}|*:one bridge}";
+        assertEquals("sockets", Messages.render(t, Map.of("k", Kind.SYS, "cpu", 0)));
+        assertEquals("sockets", Messages.render(t, Map.of("k", "SOC", "cpu", 0)));
+        assertEquals("host bridges of 1", Messages.render(t, Map.of("k", Kind.NODE, "cpu", 1)));
+        assertEquals("one bridge", Messages.render(t, Map.of("k", Kind.PHB, "cpu", 1)));
+        assertEquals(Set.of("k", "cpu"), Messages.arguments(t));
+        assertThrows(Messages.TemplateException.class, () -> Messages.arguments("{k=A:a|B:b}"));
+    }
+
+    @Test
+    void listsShowSixteenItemsAndCountTheRest() {
+        List<Integer> many = java.util.stream.IntStream.range(0, 20).boxed().toList();
+        assertEquals("0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \u2026 and 4 more", Messages.render("{l:list}", Map.of("l", many)));
+        assertEquals("a, b", Messages.render("{l:list}", Map.of("l", List.of("a", "b"))));
+    }
+
     @Test
     void literalBracesAreDoubled() {
         assertEquals("{\"a\": 1}", Messages.render("{{\"a\": {v}}}", Map.of("v", 1)));

@@ -1,0 +1,149 @@
+package dev.gpulint.meta;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.gpulint.ruletest.RuleCases;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every built-in DRL rule words its findings through its ID.yaml {@code messages:}: no DRL {@code function}
+ * (a function is shared by every file of its package), no rule ID in a report call (the sink takes it from
+ * {@code @id}), every message key a report names exists, and every argument its template uses is given.
+ * Read from the sources, so that a rule added or changed later cannot regress silently.
+ */
+class RuleMessagesTest {
+
+    private static final Pattern FUNCTION = Pattern.compile("(?m)^\\s*function\\s");
+    private static final Pattern PLAIN_REPORT = Pattern.compile("sink\\s*\\.\\s*report(As)?\\s*\\(");
+    private static final Pattern AT = Pattern.compile("sink\\s*\\.\\s*at\\s*\\(");
+    private static final Pattern ARG = Pattern.compile("\\.arg\\(\\s*\"([A-Za-z0-9_]+)\"");
+    private static final Pattern RELATED = Pattern.compile("\\.related\\([^;]*?,\\s*\"([A-Za-z0-9_-]+)\"\\s*\\)");
+    private static final Pattern REPORT = Pattern.compile("\\.report\\(\\s*\"([A-Za-z0-9_-]+)\"\\s*\\)\\s*;");
+
+    @TestFactory
+    Stream<DynamicTest> everyRuleWordsItsFindingsThroughItsTemplates() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (RuleMeta r : RuleCatalog.builtIn().all()) {
+            if (!r.engine().equals("drools")) continue;
+            tests.add(DynamicTest.dynamicTest(r.id(), () -> check(r)));
+        }
+        return tests.stream();
+    }
+
+    private static void check(RuleMeta r) throws Exception {
+        Path drl = RuleCases.RULES.resolve(r.family()).resolve(r.id() + ".drl");
+        String text = Files.readString(drl, StandardCharsets.UTF_8);
+        assertFalse(FUNCTION.matcher(text).find(), drl + " defines a DRL function: put the wording into ID.yaml messages:");
+        assertFalse(PLAIN_REPORT.matcher(text).find(), drl + " reports with sink.report(\"ID\", ...): use sink.at(...).report(key)");
+        assertFalse(r.messages().isEmpty(), r.id() + ".yaml has messages:");
+        Matcher at = AT.matcher(text);
+        int reports = 0;
+        Set<String> used = new TreeSet<>();
+        while (at.find()) {
+            reports++;
+            Matcher end = REPORT.matcher(text);
+            if (!end.find(at.end())) fail(drl + ": a sink.at( without .report(\"key\"); after it");
+            String chain = text.substring(at.end(), end.end());
+            assertFalse(AT.matcher(chain).find(), drl + ": a sink.at( without its .report(\"key\"); before the next one");
+            Set<String> args = new LinkedHashSet<>();
+            Matcher a = ARG.matcher(chain);
+            while (a.find()) args.add(a.group(1));
+            List<String> keys = new ArrayList<>(List.of(end.group(1)));
+            Matcher rel = RELATED.matcher(chain);
+            while (rel.find()) keys.add(rel.group(1));
+            for (String key : keys) {
+                String template = r.messages().get(key);
+                assertTrue(template != null, drl + " reports message '" + key + "', which " + r.id() + ".yaml messages: lacks");
+                used.add(key);
+                Set<String> missing = new TreeSet<>(Messages.arguments(template));
+                missing.removeAll(args);
+                assertTrue(missing.isEmpty(), drl + ": message '" + key + "' uses " + missing + ", which the report at "
+                        + line(text, at.start()) + " does not give (.arg(\"name\", value))");
+            }
+        }
+        assertTrue(reports > 0, drl + " reports through sink.at(...)");
+        // a message no report names is a part that others include ({@name}) or a leftover
+        Set<String> unused = new TreeSet<>(r.messages().keySet());
+        unused.removeAll(used);
+        String yaml = Files.readString(RuleCases.RULES.resolve(r.family()).resolve(r.id() + ".yaml"), StandardCharsets.UTF_8);
+        for (String k : unused) assertTrue(yaml.contains("{@" + k + "}"), r.id() + ".yaml message '" + k + "' is used nowhere");
+    }
+
+    /**
+     * A help page's failing example quotes the message on a line of its own, in backticks: it must be a text
+     * one of the rule's templates renders (the sentence's closing period aside), not a hand-made copy.
+     */
+    @TestFactory
+    Stream<DynamicTest> helpPagesQuoteMessagesTheirTemplatesRender() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (RuleMeta r : RuleCatalog.builtIn().all()) {
+            if (!r.engine().equals("drools") || r.helpMarkdown() == null) continue;
+            for (String quoted : failingExampleMessages(r.helpMarkdown())) {
+                tests.add(DynamicTest.dynamicTest(r.id(), () -> assertTrue(r.messages().values().stream()
+                        .anyMatch(t -> Pattern.compile(Messages.pattern(t), Pattern.DOTALL).matcher(quoted.replaceFirst("\\.$", "")).matches()),
+                        r.id() + " help page quotes a message none of its templates renders: " + quoted)));
+            }
+        }
+        return tests.stream();
+    }
+
+    /** The lines of the "## Failing example" section, outside code blocks, that are one backticked text. */
+    static List<String> failingExampleMessages(String markdown) {
+        List<String> out = new ArrayList<>();
+        boolean in = false, code = false;
+        for (String l : markdown.split("\n")) {
+            if (l.startsWith("## ")) in = l.equals("## Failing example");
+            else if (in && l.startsWith("```")) code = !code;
+            else if (in && !code && l.length() > 2 && l.startsWith("`") && l.endsWith("`") && l.indexOf('`', 1) == l.length() - 1) {
+                out.add(l.substring(1, l.length() - 1));
+            }
+        }
+        return out;
+    }
+
+    private static int line(String text, int offset) {
+        return (int) text.substring(0, offset).chars().filter(c -> c == '\n').count() + 1;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> theCheckFindsWhatItLooksFor() {
+        // the patterns above against a rule written the old way and one with a missing argument
+        return Stream.of(
+                DynamicTest.dynamicTest("old report", () -> assertTrue(PLAIN_REPORT.matcher("    sink.report(\"PAR002\", $p.getSpan(), ").find())),
+                DynamicTest.dynamicTest("function", () -> assertTrue(FUNCTION.matcher("x\nfunction String f(int a) {\n").find())),
+                DynamicTest.dynamicTest("help page message", () -> {
+                    String page = "# X\n## Failing example\n```yaml\n`not this`\n```\n`tp=16 spans 2 nodes`\n## Fixed\n`nor this`\n";
+                    assertEquals(List.of("tp=16 spans 2 nodes"), failingExampleMessages(page));
+                    String t = "tp={tp} spans {n|# node|# nodes}{why?: {why}}";
+                    assertTrue(Pattern.compile(Messages.pattern(t)).matcher("tp=16 spans 2 nodes").matches());
+                    assertFalse(Pattern.compile(Messages.pattern(t)).matcher("tp=16 spans two nodes").matches());
+                }),
+                DynamicTest.dynamicTest("chain", () -> {
+                    String chain = "sink.at($p.getSpan(), $p.identity())\n .arg(\"tp\", 1).related($p.getOther(), \"domain\")\n .report(\"crosses\");";
+                    Matcher a = ARG.matcher(chain);
+                    assertTrue(a.find());
+                    assertEquals("tp", a.group(1));
+                    Matcher rel = RELATED.matcher(chain);
+                    assertTrue(rel.find());
+                    assertEquals("domain", rel.group(1));
+                    Matcher end = REPORT.matcher(chain);
+                    assertTrue(end.find());
+                    assertEquals("crosses", end.group(1));
+                }));
+    }
+}

@@ -172,7 +172,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
             String why = e instanceof dev.gpulint.core.RegularFiles.NotRegular || e instanceof dev.gpulint.core.RegularFiles.TooLarge
                     ? e.getMessage() : e instanceof java.nio.file.NoSuchFileException ? "no such file"
                     : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getClass().getSimpleName();
-            problems.add(Finding.of("SYN001", dev.gpulint.core.Span.at(display, 1, 1), "config",
+            problems.add(Finding.of("TOOL001", dev.gpulint.core.Span.at(display, 1, 1), "config",
                     "cannot read the configuration '" + display + "': " + why));
             return new Config(base, display, List.of(), List.of(), problems);
         }

@@ -89,7 +89,7 @@ public final class RuleEngine {
             int fired = session.fireAllRules(limit);
             out.addAll(sink.findings());
             if (fired >= limit) {
-                out.add(Finding.of("SYN001", where, "rules#runaway",
+                out.add(Finding.of("TOOL001", where, "rules#runaway",
                         "the " + what + " fired " + fired + " times and were stopped: a rule keeps re-triggering itself "
                                 + "(it modifies or inserts facts its own conditions match)"));
             }

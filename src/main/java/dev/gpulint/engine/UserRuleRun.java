@@ -81,7 +81,7 @@ public final class UserRuleRun {
             int n = fired.get(budget.toMillis(), TimeUnit.MILLISECONDS);
             out.addAll(sink.findings());
             if (n >= limit) {
-                out.add(Finding.of("SYN001", where, "rules#runaway", "the " + what + " fired " + n + " times and were stopped: "
+                out.add(Finding.of("TOOL001", where, "rules#runaway", "the " + what + " fired " + n + " times and were stopped: "
                         + "a rule keeps re-triggering itself (it modifies or inserts facts its own conditions match)"));
             }
         } catch (TimeoutException e) {
@@ -90,7 +90,7 @@ public final class UserRuleRun {
             worker.interrupt();
             out.addAll(sink.findings());
             Rule r = current.get();
-            out.add(Finding.of("SYN001", r != null ? Span.at(fileOf.apply(r), 1, 1) : where, "rules#budget",
+            out.add(Finding.of("TOOL001", r != null ? Span.at(fileOf.apply(r), 1, 1) : where, "rules#budget",
                     "the " + what + " ran longer than " + budget.toSeconds() + " s and were stopped"
                             + (r != null ? " inside user rule '" + r.getName() + "' (" + fileOf.apply(r) + ")" : "")
                             + ": a rule loops; the built-in rules' findings are reported"));
@@ -98,7 +98,7 @@ public final class UserRuleRun {
             Throwable t = e.getCause();
             out.addAll(sink.findings());
             Rule r = current.get();
-            out.add(Finding.of("SYN001", r != null ? Span.at(fileOf.apply(r), 1, 1) : where, "rules#failed",
+            out.add(Finding.of("TOOL001", r != null ? Span.at(fileOf.apply(r), 1, 1) : where, "rules#failed",
                     (r != null ? "user rule '" + r.getName() + "' (" + fileOf.apply(r) + ")" : "the " + what)
                             + " failed: " + describe(t) + "; its findings are missing, the built-in rules' are reported"));
         } catch (InterruptedException e) {

@@ -90,12 +90,12 @@ public final class UserRules {
         for (Path dir : dirs) {
             String shown = display.apply(dir);
             if (!Files.exists(dir)) {
-                problems.add(Finding.of("SYN001", namedAt.apply(dir), "rules/" + shown,
+                problems.add(Finding.of("TOOL001", namedAt.apply(dir), "rules/" + shown,
                         "no such folder of rules: '" + shown + "'; its rules were not run"));
                 continue;
             }
             if (!Files.isDirectory(dir)) {
-                problems.add(Finding.of("SYN001", namedAt.apply(dir), "rules/" + shown,
+                problems.add(Finding.of("TOOL001", namedAt.apply(dir), "rules/" + shown,
                         "'" + shown + "' is a file, not a folder of rules (ID.drl with ID.yaml beside it); its rules were not run"));
                 continue;
             }
@@ -104,7 +104,7 @@ public final class UserRules {
                 drls.addAll(s.filter(p -> p.getFileName().toString().endsWith(".drl")).sorted().toList());
             } catch (IOException | java.io.UncheckedIOException e) {
                 IOException io = e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e;
-                problems.add(Finding.of("SYN001", namedAt.apply(dir), "rules/" + shown, "cannot read the rules folder '" + shown + "'"
+                problems.add(Finding.of("TOOL001", namedAt.apply(dir), "rules/" + shown, "cannot read the rules folder '" + shown + "'"
                         + (io instanceof java.nio.file.AccessDeniedException a && a.getFile() != null
                                 && !Path.of(a.getFile()).equals(dir) ? " (" + display.apply(Path.of(a.getFile())) + ")" : "")
                         + ": " + why(io) + "; its rules were not run"));
@@ -133,7 +133,7 @@ public final class UserRules {
                 helper.addContent(RegularFiles.readString(drl, RegularFiles.SIDE_FILE_LIMIT), ResourceType.DRL);
                 compiled.add(drl);
             } catch (IOException e) {
-                problems.add(Finding.of("SYN001", Span.at(display.apply(drl), 1, 1), "rules/" + id,
+                problems.add(Finding.of("TOOL001", Span.at(display.apply(drl), 1, 1), "rules/" + id,
                         "cannot read user rule " + id + " (" + display.apply(drl) + " or its metadata): " + why(e)));
             } catch (RuntimeException e) {
                 problems.add(Finding.of("SYN002", Span.at(display.apply(meta), 1, 1), "rules/" + id,

@@ -34,12 +34,12 @@ final class Contained {
 
     boolean failed() { return !problems.isEmpty(); }
 
-    /** Reads one file; a failure of its reader is a SYN001 finding for it. */
+    /** Reads one file; a failure of its reader (a bug in gpulint, not in the file) is a TOOL001 finding for it. */
     static ReadResult read(SourceFile f) {
         try {
             return Readers.read(f);
         } catch (Throwable t) {
-            return new ReadResult(f, List.of(), List.of(Finding.of("SYN001", Span.at(f.displayPath(), 1, 1), "syntax",
+            return new ReadResult(f, List.of(), List.of(Finding.of("TOOL001", Span.at(f.displayPath(), 1, 1), "syntax",
                     "'" + f.displayPath() + "' could not be read: " + describe(t) + "; " + remedy(t, "please report this file"))), true);
         }
     }
@@ -49,7 +49,7 @@ final class Contained {
         try {
             return body.get();
         } catch (Throwable t) {
-            problems.add(Finding.of("SYN001", TOOL, "stage/" + name, "the " + name + " stage failed (" + describe(t)
+            problems.add(Finding.of("TOOL001", TOOL, "stage/" + name, "the " + name + " stage failed (" + describe(t)
                     + ") and was skipped: its findings are missing; " + remedy(t, "please report this with the files linted")));
             return fallback;
         }
@@ -110,7 +110,7 @@ final class Contained {
     }
 
     private static Finding fileFailed(String file, String what, Throwable t) {
-        return Finding.of("SYN001", Span.at(file, 1, 1), "syntax", "'" + file + "' could not be " + what + ": "
+        return Finding.of("TOOL001", Span.at(file, 1, 1), "syntax", "'" + file + "' could not be " + what + ": "
                 + describe(t) + "; " + remedy(t, "please report this file"));
     }
 

@@ -202,7 +202,7 @@ public final class Linter {
         findings.clear();
         findings.addAll(all);
         // a context file's own findings are not reported, except that it does not parse: never silent
-        findings.removeIf(x -> quiet.contains(x.span().file()) && !x.ruleId().equals("SYN001"));
+        findings.removeIf(x -> quiet.contains(x.span().file()) && !x.ruleId().equals("SYN001") && !x.ruleId().equals("TOOL001"));
         var settled = new dev.gpulint.settle.Settler(rules, ruleSettings, baseline, today, paths).settle(files, findings);
         return new LintResult(dev.gpulint.settle.FindingCap.apply(settled.findings(), maxFindingsPerRule), linted, failed,
                 settled.baselined(), paths);

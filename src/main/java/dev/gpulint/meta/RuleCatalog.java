@@ -208,7 +208,7 @@ public class RuleCatalog {
         return m.appendTail(sb).toString();
     }
 
-    private static final List<String> FAMILY_ORDER = List.of("syn", "unit", "hw", "par", "net", "nccl", "mem", "consist", "ops", "evid");
+    private static final List<String> FAMILY_ORDER = List.of("syn", "unit", "hw", "par", "net", "nccl", "mem", "consist", "ops", "evid", "tool");
 
     private static int familyRank(String f) {
         int i = FAMILY_ORDER.indexOf(f);

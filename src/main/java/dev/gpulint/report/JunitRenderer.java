@@ -62,7 +62,7 @@ public final class JunitRenderer implements Renderer {
                     skip++;
                     cases.append("      <skipped message=\"").append(attr("suppressed: " + f.suppression())).append("\"/>\n");
                 } else {
-                    boolean unreadable = f.ruleId().equals("SYN001");
+                    boolean unreadable = f.ruleId().equals("SYN001") || f.ruleId().equals("TOOL001");
                     String tag = unreadable ? "error" : "failure";
                     if (unreadable) err++; else fail++;
                     cases.append("      <").append(tag).append(" message=\"").append(attr(message)).append("\" type=\"")

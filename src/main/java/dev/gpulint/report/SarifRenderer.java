@@ -19,7 +19,7 @@ import java.util.Map;
  * SARIF 2.1.0 for code-review tools: full rule metadata, URIs relative to the project root
  * (base id %SRCROOT%, stated in originalUriBaseIds; the root comes with the result,
  * {@link dev.gpulint.core.LintResult#paths()}), full regions, related locations and partial fingerprints. A parse
- * failure is both a SYN001 result and a tool execution notification.
+ * failure is both a SYN001 result and a tool execution notification, and so is a failure of gpulint itself (TOOL001).
  *
  * <p>Each run says what it is ({@code run.automationDetails.id}, {@code gpulint/} and an optional
  * category, which GitHub code scanning uses to tell analyses of one commit apart, as it does CodeQL's
@@ -130,12 +130,12 @@ public final class SarifRenderer implements Renderer {
         List<Object> notifications = new ArrayList<>();
         for (Finding f : result.findings()) {
             results.add(result(f, ruleIds.indexOf(f.ruleId()), result));
-            if (f.ruleId().equals("SYN001")) {
+            if (f.ruleId().equals("SYN001") || f.ruleId().equals("TOOL001")) {
                 Map<String, Object> n = new LinkedHashMap<>();
                 n.put("level", "error");
                 n.put("message", Map.of("text", f.message()));
                 n.put("locations", List.of(Map.of("physicalLocation", physical(f.span(), result.paths()))));
-                n.put("descriptor", Map.of("id", "SYN001"));
+                n.put("descriptor", Map.of("id", f.ruleId()));
                 notifications.add(n);
             }
         }

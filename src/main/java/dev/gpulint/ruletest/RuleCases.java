@@ -62,11 +62,14 @@ public final class RuleCases {
      */
     public static String check(Case c, dev.gpulint.lint.Linter linter) {
         List<dev.gpulint.read.SourceFile> files = new ArrayList<>();
+        Map<String, String> teamRules = new java.util.TreeMap<>();
         for (java.util.Map.Entry<String, String> e : c.files().entrySet()) {
             if (e.getKey().equals(CONFIG)) continue;
-            files.add(dev.gpulint.read.SourceFile.of(e.getKey(), e.getValue()));
+            if (e.getKey().startsWith(TEAM_RULES)) teamRules.put(e.getKey().substring(TEAM_RULES.length()), e.getValue());
+            else files.add(dev.gpulint.read.SourceFile.of(e.getKey(), e.getValue()));
         }
         if (c.files().containsKey(CONFIG)) linter = withEvidenceLinks(c.files().get(CONFIG));
+        if (!teamRules.isEmpty()) linter = withTeamRules(teamRules);
         dev.gpulint.core.LintResult result = linter.lint(files);
         List<String> actual = new ArrayList<>();
         for (dev.gpulint.core.Finding f : result.findings()) if (f.ruleId().equals(c.rule())) actual.add(describe(f, c));
@@ -78,6 +81,28 @@ public final class RuleCases {
 
     /** A case's file of this name is its configuration: its {@code evidence:} entries link the case's evidence files. */
     public static final String CONFIG = ".gpulint.yaml";
+
+    /** A case's files under this folder are a team's rules (ID.drl and ID.yaml), run as with --rules. */
+    public static final String TEAM_RULES = "rules/";
+
+    /** A linter that runs the team rules {@code texts} (file name to text) after the built-in ones. */
+    private static dev.gpulint.lint.Linter withTeamRules(Map<String, String> texts) {
+        try {
+            Path dir = Files.createTempDirectory("gpulint-case-rules");
+            try {
+                for (Map.Entry<String, String> e : texts.entrySet()) Files.writeString(dir.resolve(e.getKey()), e.getValue());
+                dev.gpulint.engine.UserRules rules = dev.gpulint.engine.UserRules.load(dir, p -> TEAM_RULES + dir.relativize(p));
+                return new dev.gpulint.lint.Linter().withUserRules(rules, dev.gpulint.core.Span.at("rules", 1, 1));
+            } finally {
+                try (Stream<Path> s = Files.list(dir)) {
+                    for (Path p : s.toList()) Files.delete(p);
+                }
+                Files.delete(dir);
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     /** A linter whose evidence links are those of the configuration {@code text}, its globs relative to the case's files. */
     private static dev.gpulint.lint.Linter withEvidenceLinks(String text) {

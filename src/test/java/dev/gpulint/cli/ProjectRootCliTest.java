@@ -96,10 +96,10 @@ class ProjectRootCliTest {
         CliTest.write(project, "c.yaml", ROCE);
         CliTest.Run r = runIn(project, "c.yaml");
         assertEquals(2, r.code(), r.out());
-        assertTrue(r.out().contains(".gpulint.yaml:1:14: error: no such folder of rules: 'missing-rules'; its rules were not run. [SYN001]"),
+        assertTrue(r.out().contains(".gpulint.yaml:1:14: error: no such folder of rules: 'missing-rules'; its rules were not run. [TOOL001]"),
                 r.out());
-        assertTrue(r.out().contains("  help: fix what the message names at the reported line and column: the syntax (it says what was "
-                + "expected there), or a file or folder that is missing or cannot be read; see `gpulint explain SYN001`"), r.out());
+        assertTrue(r.out().contains("  help: for a failed stage, report it with the files linted; for a team's rule, fix the rule the "
+                + "message names; for the configuration or the rules folder, fix the path or its permissions; see `gpulint explain TOOL001`"), r.out());
         assertTrue(r.out().contains("c.yaml:3:17: error: cluster 'lab' runs RoCE"), "the built-in rules still run: " + r.out());
     }
 
@@ -130,7 +130,7 @@ class ProjectRootCliTest {
             assertEquals(2, r.code(), r.out());
             String shown = unreadable.startsWith(project) ? project.relativize(unreadable).toString() : unreadable.toString();
             assertTrue(r.out().contains(".gpulint.yaml:2:5: error: cannot read the rules folder '" + shown + "'"), r.out());
-            assertTrue(r.out().contains(": permission denied; its rules were not run. [SYN001]"), r.out());
+            assertTrue(r.out().contains(": permission denied; its rules were not run. [TOOL001]"), r.out());
             assertTrue(r.out().contains("job.yaml:3:8: warning: job 'big' asks for 4 nodes. [TEAM001]"), "the other folder's rules run: " + r.out());
             assertFalse(r.out().contains("Exception") || r.err().contains("Exception"), r.out() + r.err());
         } finally {

@@ -253,7 +253,7 @@ class ConfigTest {
     @Test
     void aMissingFileIsAFindingNotAnException() {
         Config c = Config.load(dir.resolve("nope.yaml"), "nope.yaml");
-        assertEquals(List.of("nope.yaml:1:1 SYN001 cannot read the configuration 'nope.yaml': no such file."),
+        assertEquals(List.of("nope.yaml:1:1 TOOL001 cannot read the configuration 'nope.yaml': no such file."),
                 problems(c.problems()));
         assertEquals(List.of(), c.include());
     }

@@ -58,7 +58,7 @@ class ContainmentTest {
     void aConsequenceThatThrowsIsAFindingNamingTheRuleAndFile(@TempDir Path dir) throws IOException {
         LintResult r = withUserRule(dir, "throw new IllegalStateException(\"boom\");", Duration.ofSeconds(60));
         assertBuiltInStillReported(r);
-        assertTrue(lines(r).contains("MY001.drl SYN001 user rule 'MY001 hostile' (MY001.drl) failed: IllegalStateException: boom; "
+        assertTrue(lines(r).contains("MY001.drl TOOL001 user rule 'MY001 hostile' (MY001.drl) failed: IllegalStateException: boom; "
                 + "its findings are missing, the built-in rules' are reported."), lines(r).toString());
     }
 
@@ -86,7 +86,7 @@ class ContainmentTest {
                 Duration.ofSeconds(1));
         assertTrue(System.nanoTime() - start < 7_000_000_000L, "the run did not wait for the rule");
         assertBuiltInStillReported(r);
-        assertTrue(lines(r).stream().anyMatch(s -> s.startsWith("MY001.drl SYN001 the rules of rules ran longer than 1 s and were stopped "
+        assertTrue(lines(r).stream().anyMatch(s -> s.startsWith("MY001.drl TOOL001 the rules of rules ran longer than 1 s and were stopped "
                 + "inside user rule 'MY001 hostile' (MY001.drl)")), lines(r).toString());
     }
 
@@ -95,7 +95,7 @@ class ContainmentTest {
         Contained guard = new Contained();
         List<Object> got = guard.stage("derive", () -> { throw new StackOverflowError(); }, List.of());
         assertEquals(List.of(), got);
-        assertEquals("gpulint SYN001 the derive stage failed (StackOverflowError: nesting or recursion too deep) and was skipped: "
+        assertEquals("gpulint TOOL001 the derive stage failed (StackOverflowError: nesting or recursion too deep) and was skipped: "
                         + "its findings are missing; please report this with the files linted.",
                 lines(new LintResult(guard.problems(), List.of(), true, 0)).get(0));
         Contained oom = new Contained();

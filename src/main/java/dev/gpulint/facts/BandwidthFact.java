@@ -14,7 +14,8 @@ public final class BandwidthFact {
     /** "About" a catalog figure: within 10% (PCIe Gen4 x16 is 31.5 GB/s per direction, often written 32). */
     public static final double TOLERANCE = 0.10;
 
-    private final String file, identity, subject, bandwidthClass, kind, written, otherReading, direction;
+    private final String file, identity, subject, bandwidthClass, written, otherReading, direction;
+    private final BandwidthKind kind;
     private final String eightfoldLabel, limitLabel, technology, nicModel, relatedText;
     private final Span span, keySpan, relatedSpan;
     private final int ordinal;
@@ -36,7 +37,8 @@ public final class BandwidthFact {
 
     /** Collects a fact's values; {@link #build()} returns the finished, immutable fact. */
     public static final class Builder {
-        private String file, identity, subject, bandwidthClass, kind, written, otherReading, direction;
+        private String file, identity, subject, bandwidthClass, written, otherReading, direction;
+        private BandwidthKind kind;
         private String eightfoldLabel, limitLabel, technology, nicModel, relatedText;
         private Span span, keySpan, relatedSpan;
         private int ordinal;
@@ -50,7 +52,7 @@ public final class BandwidthFact {
 
         /** With its texts passed through {@code share} (one String per distinct text of a run; the identity stays). */
         public BandwidthFact build(java.util.function.UnaryOperator<String> share) {
-            subject = share.apply(subject); bandwidthClass = share.apply(bandwidthClass); kind = share.apply(kind);
+            subject = share.apply(subject); bandwidthClass = share.apply(bandwidthClass);
             written = share.apply(written); otherReading = share.apply(otherReading); direction = share.apply(direction);
             eightfoldLabel = share.apply(eightfoldLabel); limitLabel = share.apply(limitLabel);
             technology = share.apply(technology); nicModel = share.apply(nicModel); relatedText = share.apply(relatedText);
@@ -60,7 +62,7 @@ public final class BandwidthFact {
         public Builder at(String file, Span span, Span keySpan, int ordinal, String identity) {
             this.file = file; this.span = span; this.keySpan = keySpan; this.ordinal = ordinal; this.identity = identity; return this;
         }
-        public Builder what(String subject, String cls, String kind) { this.subject = subject; bandwidthClass = cls; this.kind = kind; return this; }
+        public Builder what(String subject, String cls, String kind) { this.subject = subject; bandwidthClass = cls; this.kind = BandwidthKind.of(kind); return this; }
         public Builder value(double bytesPerSecond, boolean bits, String written, String otherReading) {
             this.bytesPerSecond = bytesPerSecond; this.bits = bits; this.written = written; this.otherReading = otherReading; return this;
         }
@@ -90,8 +92,8 @@ public final class BandwidthFact {
     public String getSubject() { return subject; }
     /** network (NIC, fabric, job network assumptions) or device (NVLink, PCIe). */
     public String getBandwidthClass() { return bandwidthClass; }
-    /** nic, fabric, nvlink, pcie, job-inter-node, job-intra-node. */
-    public String getKind() { return kind; }
+    /** What the value describes: NIC, FABRIC, NVLINK, PCIE, JOB_INTER_NODE or JOB_INTRA_NODE. */
+    public BandwidthKind getKind() { return kind; }
     /** The value was written in bits per second (Gb/s, Gbps); false for bytes (GB/s, GiB/s). */
     public boolean isBits() { return bits; }
     /** "bits" or "bytes", the base the value was written in. */
@@ -148,7 +150,7 @@ public final class BandwidthFact {
     public String getRelatedText() { return relatedText; }
 
     @Override public String toString() {
-        return "BandwidthFact[" + identity + " " + written + " " + bandwidthClass + "/" + kind + ", nearest=" + nearestFigure
+        return "BandwidthFact[" + identity + " " + written + " " + bandwidthClass + "/" + kind.id() + ", nearest=" + nearestFigure
                 + ", eightfold=" + eightfoldFigure + ", limit=" + limit + ", direction=" + direction + "]";
     }
 }

@@ -1,6 +1,8 @@
 package dev.gpulint.facts;
 
 import dev.gpulint.core.Span;
+import dev.gpulint.spec.Format;
+import dev.gpulint.spec.Specs.StatedKind;
 
 /**
  * Two places of one job, read from another format, that state one quantity with different
@@ -10,7 +12,7 @@ import dev.gpulint.core.Span;
  */
 public final class ConsistencyFact {
     /** One place: its value as written, that value as a whole number (-1 when it is none), a short description, its kind and span. */
-    public record Place(String value, long number, String where, String kind, Span span) {}
+    public record Place(String value, long number, String where, StatedKind kind, Span span) {}
 
     private final String job, format, quantity, label;
     private final Place found, reference;
@@ -28,8 +30,14 @@ public final class ConsistencyFact {
     public String getJob() { return job; }
     /** The format the job was read from, as a name ("Kubernetes PyTorchJob"). */
     public String getFormat() { return format; }
+    /** The format the job was read from, as the id rules test: Format.TORCHTITAN. */
+    public Format getFormatId() { return Format.of(format); }
     /** What is stated: world, per_node, nodes, app_gpus_per_node, tp, pp, cp, ep, etp, vpp, comm_backend, or env:NAME. */
     public String getQuantity() { return quantity; }
+    /** What is stated, as rules test it: StatedQuantity.WORLD, ... ENV for a variable. */
+    public StatedQuantity getQuantityKind() { return StatedQuantity.of(quantity); }
+    /** The quantity is an NCCL variable (env:NCCL_...). */
+    public boolean isNcclVariable() { return quantity.startsWith("env:NCCL_"); }
     /** The quantity as a noun phrase: "the number of ranks (GPUs) of the job", "tp (tensor-parallel size)", "NCCL_IB_HCA". */
     public String getLabel() { return label; }
     /** The reported place's value, as written. */
@@ -39,7 +47,7 @@ public final class ConsistencyFact {
     /** The reported place, as a noun phrase: "MODEL_ARGS --tensor-model-parallel-size", "the test case's folder name 'tp2' (tp2)". */
     public String getFoundWhere() { return found.where(); }
     /** The kind of the reported place: CONFIG, LAUNCHER, RESOURCE (a pod's resources) or NAME (the file's or folder's name). */
-    public String getFoundKind() { return found.kind(); }
+    public StatedKind getFoundKind() { return found.kind(); }
     /** Where the reported value is written; the reference's span when the place has none (a name). */
     public Span getFoundSpan() { return found.span(); }
     /** The reference place's value, as written. */
@@ -49,7 +57,7 @@ public final class ConsistencyFact {
     /** The reference place, as a noun phrase. */
     public String getReferenceWhere() { return reference.where(); }
     /** The kind of the reference place: CONFIG, LAUNCHER or RESOURCE. */
-    public String getReferenceKind() { return reference.kind(); }
+    public StatedKind getReferenceKind() { return reference.kind(); }
     /** Where the reference value is written; null when it has no position. */
     public Span getReferenceSpan() { return reference.span(); }
 

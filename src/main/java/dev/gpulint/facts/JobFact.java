@@ -1,6 +1,7 @@
 package dev.gpulint.facts;
 
 import dev.gpulint.core.Span;
+import dev.gpulint.spec.Format;
 
 /**
  * A training job with its cluster reference resolved, its GPU count worked
@@ -204,6 +205,8 @@ public final class JobFact {
     public boolean isSequenceParallelDefaultOff() { return sequenceParallelDefaultOff; }
     /** The format the job was read from (Megatron-LM, NeMo, ...); null for a native manifest. */
     public String getFormat() { return format; }
+    /** The format the job was read from, as the id rules test: Format.MEGATRON; Format.NATIVE for gpulint's own. */
+    public Format getFormatId() { return Format.of(format); }
 
     @Override public String toString() {
         return "JobFact[" + name + ", cluster=" + clusterName + "/" + nodeGroupName + ", resolved=" + clusterResolved

@@ -12,10 +12,11 @@ public final class MachinesFact {
     private final String job, format;
     private final long machines, processes, groupGpus;
     private final Span machinesSpan, processesSpan, addressSpan, groupSpan;
-    private final String machinesWhere, processesWhere, address, addressKind, groupName;
+    private final String machinesWhere, processesWhere, address, groupName;
+    private final AddressKind addressKind;
 
     public MachinesFact(String job, String format, long machines, Span machinesSpan, String machinesWhere, long processes,
-                        Span processesSpan, String processesWhere, String address, Span addressSpan, String addressKind,
+                        Span processesSpan, String processesWhere, String address, Span addressSpan, AddressKind addressKind,
                         long groupGpus, String groupName, Span groupSpan) {
         this.job = job; this.format = format; this.machines = machines; this.machinesSpan = machinesSpan;
         this.machinesWhere = machinesWhere; this.processes = processes; this.processesSpan = processesSpan;
@@ -48,11 +49,11 @@ public final class MachinesFact {
     /** Where the address is written; null when not stated. */
     public Span getAddressSpan() { return addressSpan; }
     /**
-     * What the address is: loopback (127.0.0.0/8, ::1, localhost), unspecified (0.0.0.0, ::),
-     * number (a bare number, no address), host (anything else: an address or a host name), or ""
+     * What the address is: LOOPBACK (127.0.0.0/8, ::1, localhost), UNSPECIFIED (0.0.0.0, ::),
+     * NUMBER (a bare number, no address), HOST (anything else: an address or a host name), or NONE
      * when not stated.
      */
-    public String getAddressKind() { return addressKind; }
+    public AddressKind getAddressKind() { return addressKind; }
     /** GPUs per node of the node group the job runs on; -1 when no group is known. */
     public long getGroupGpus() { return groupGpus; }
     /** The node group the job runs on; null when none is known. */

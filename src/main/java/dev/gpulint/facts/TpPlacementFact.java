@@ -47,8 +47,6 @@ public final class TpPlacementFact {
     public String getPlaces() { return places; }
     /** What joins the GPUs of one domain: NODE, RACK, BRIDGE, INFINITY_FABRIC or NONE. */
     public DomainKind getDomainKind() { return domainKind; }
-    /** The name of the scale-up fabric of the domain: "Infinity Fabric" on AMD Instinct platforms, else "NVLink". */
-    public String getScaleUpName() { return domainKind == DomainKind.INFINITY_FABRIC ? "Infinity Fabric" : "NVLink"; }
     /** GPUs in one NVLink (or Infinity Fabric) domain (1 when there is none). */
     public long getDomainSize() { return domainSize; }
     /** The node group's nvlink.domain_size, 0 when not stated (the domain is then derived). */

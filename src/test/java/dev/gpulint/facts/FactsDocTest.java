@@ -26,7 +26,7 @@ class FactsDocTest {
     private static final String START = "<!-- facts:start (generated from src/main/java/dev/gpulint/facts by FactsDocTest) -->";
     private static final String END = "<!-- facts:end -->";
 
-    private static final Pattern CLASS_DOC = Pattern.compile("/\\*\\*((?:(?!\\*/).)*)\\*/\\s*public (?:final )?(?:class|record) (\\w+)", Pattern.DOTALL);
+    private static final Pattern CLASS_DOC = Pattern.compile("/\\*\\*((?:(?!\\*/).)*)\\*/\\s*public (?:final )?(?:class|record|enum) (\\w+)", Pattern.DOTALL);
     private static final Pattern GETTER = Pattern.compile(
             "(?:/\\*\\*((?:(?!\\*/).)*)\\*/)?\\s*public ([\\w<>\\[\\], .?]+?) (get|is)([A-Z]\\w*)\\(\\)", Pattern.DOTALL);
     private static final Pattern HELPER = Pattern.compile(

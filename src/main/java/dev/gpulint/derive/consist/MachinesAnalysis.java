@@ -3,6 +3,7 @@ package dev.gpulint.derive.consist;
 import dev.gpulint.core.Span;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolved;
+import dev.gpulint.facts.AddressKind;
 import dev.gpulint.facts.MachinesFact;
 import dev.gpulint.spec.Specs;
 import java.util.Locale;
@@ -44,22 +45,22 @@ public final class MachinesAnalysis {
                 processes == null ? -1 : processes.number(), processes == null ? null : processes.span(),
                 processes == null ? null : processes.where(),
                 address == null ? null : address.value(), address == null ? null : address.span(),
-                address == null ? "" : kind(address.value()), groupGpus, groupName, groupSpan));
+                address == null ? AddressKind.NONE : kind(address.value()), groupGpus, groupName, groupSpan));
     }
 
-    /** loopback, unspecified, number, or host: what an address as written is. */
-    static String kind(String written) {
+    /** LOOPBACK, UNSPECIFIED, NUMBER or HOST: what an address as written is. */
+    static AddressKind kind(String written) {
         String a = written.strip().toLowerCase(Locale.ROOT);
         if (a.startsWith("[") && a.endsWith("]")) a = a.substring(1, a.length() - 1);
-        if (a.equals("localhost") || a.endsWith(".localhost") || a.equals("::1") || a.equals("0:0:0:0:0:0:0:1")) return "loopback";
-        if (a.equals("0.0.0.0") || a.equals("::") || a.equals("0:0:0:0:0:0:0:0")) return "unspecified";
+        if (a.equals("localhost") || a.endsWith(".localhost") || a.equals("::1") || a.equals("0:0:0:0:0:0:0:1")) return AddressKind.LOOPBACK;
+        if (a.equals("0.0.0.0") || a.equals("::") || a.equals("0:0:0:0:0:0:0:0")) return AddressKind.UNSPECIFIED;
         String[] parts = a.split("\\.", -1);
         if (parts.length == 4 && parts[0].equals("127")) {
             boolean octets = true;
             for (String p : parts) octets &= NUMBER.matcher(p).matches() && p.length() <= 3 && Integer.parseInt(p) <= 255;
-            if (octets) return "loopback";
+            if (octets) return AddressKind.LOOPBACK;
         }
-        if (NUMBER.matcher(a).matches()) return "number";
-        return "host";
+        if (NUMBER.matcher(a).matches()) return AddressKind.NUMBER;
+        return AddressKind.HOST;
     }
 }

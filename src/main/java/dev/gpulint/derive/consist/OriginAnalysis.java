@@ -83,7 +83,7 @@ public final class OriginAnalysis {
     }
 
     private static ConsistencyFact.Place place(Specs.Stated s, Span span) {
-        return new ConsistencyFact.Place(s.value(), s.number(), s.where(), s.kind().name(), span);
+        return new ConsistencyFact.Place(s.value(), s.number(), s.where(), s.kind(), span);
     }
 
     /** The statement the others are compared with: the pods' resources, else the configuration, else the first. */

@@ -48,10 +48,10 @@ class OriginAnalysisTest {
         assertEquals("per_node", c.getQuantity());
         assertEquals("the number of ranks (GPUs) per node", c.getLabel());
         assertEquals(8, c.getFoundNumber());
-        assertEquals("LAUNCHER", c.getFoundKind());
+        assertEquals(dev.gpulint.spec.Specs.StatedKind.LAUNCHER, c.getFoundKind());
         assertEquals(A, c.getFoundSpan());
         assertEquals(4, c.getReferenceNumber());
-        assertEquals("RESOURCE", c.getReferenceKind());
+        assertEquals(dev.gpulint.spec.Specs.StatedKind.RESOURCE, c.getReferenceKind());
         assertEquals("the pod's nvidia.com/gpu", c.getReferenceWhere());
     }
 
@@ -64,7 +64,7 @@ class OriginAnalysisTest {
                 new Stated("env:NCCL_IB_HCA", "mlx5_1", "the script's export", StatedKind.CONFIG, C),
                 new Stated("env:NCCL_IB_HCA", "mlx5_1", "the script's export", StatedKind.CONFIG, C)), Map.of(), null, 0));
         assertEquals(2, p.size(), "one place stating one value is one pair");
-        assertEquals("NAME", p.get(0).getFoundKind());
+        assertEquals(dev.gpulint.spec.Specs.StatedKind.NAME, p.get(0).getFoundKind());
         assertEquals(B, p.get(0).getFoundSpan());
         assertEquals("tp (tensor-parallel size)", p.get(0).getLabel());
         assertEquals("NCCL_IB_HCA", p.get(1).getLabel());

@@ -50,7 +50,7 @@ class BandwidthReadingsTest {
         }
         readings.job(resolver.job(b.jobs().get(0)));
         Map<String, BandwidthFact> byKind = new HashMap<>();
-        for (Object o : out.list()) if (o instanceof BandwidthFact f) byKind.put(f.getKind(), f);
+        for (Object o : out.list()) if (o instanceof BandwidthFact f) byKind.put(f.getKind().id(), f);
         return byKind;
     }
 

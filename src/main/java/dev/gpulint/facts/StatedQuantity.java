@@ -1,0 +1,33 @@
+package dev.gpulint.facts;
+
+/**
+ * What a place of a job read from another format states ({@link ConsistencyFact#getQuantityKind()}): WORLD, PER_NODE,
+ * NODES, TP, PP, CP, EP, ETP, VPP, APP_GPUS_PER_NODE, COMM_BACKEND, ENV (a variable) or OTHER.
+ */
+public enum StatedQuantity {
+    /** The job's ranks (GPUs) in all. */
+    WORLD,
+    /** Ranks (GPUs) per node. */
+    PER_NODE,
+    NODES, TP, PP, CP, EP, ETP, VPP,
+    /** The GPUs the program itself asks for per node, against what a pod gets. */
+    APP_GPUS_PER_NODE,
+    COMM_BACKEND,
+    /** An environment variable (env:NAME). */
+    ENV,
+    /** A quantity no rule knows by name. */
+    OTHER;
+
+    /** The kind of the quantity named {@code id} ("world", "per_node", "env:NCCL_IB_HCA"). */
+    public static StatedQuantity of(String id) {
+        if (id.startsWith("env:")) return ENV;
+        for (StatedQuantity q : values()) if (q != ENV && q != OTHER && q.name().toLowerCase(java.util.Locale.ROOT).equals(id)) return q;
+        return OTHER;
+    }
+
+    /** How many ranks and nodes the job has: WORLD, PER_NODE or NODES. */
+    public boolean isSize() { return this == WORLD || this == PER_NODE || this == NODES; }
+
+    /** A parallel size: TP, PP, CP, EP, ETP or VPP. */
+    public boolean isParallelism() { return this == TP || this == PP || this == CP || this == EP || this == ETP || this == VPP; }
+}

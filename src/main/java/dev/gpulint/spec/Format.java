@@ -1,0 +1,30 @@
+package dev.gpulint.spec;
+
+/**
+ * The format a job was read from, as an id that rules test ({@code formatId == Format.TORCHTITAN}), apart
+ * from the name messages show ("Kubernetes PyTorchJob"), which may carry more than the id.
+ */
+public enum Format {
+    NATIVE("gpulint"), MEGATRON("Megatron-LM"), NEMO("NeMo"), NEMO2_RECIPE("NeMo 2 recipe"), DEEPSPEED("DeepSpeed"),
+    ACCELERATE("accelerate"), TORCHTITAN("torchtitan"), GPT_NEOX("gpt-neox"), SKYPILOT("SkyPilot"),
+    AWS_BATCH("AWS Batch job definition"), HYPERPOD_RECIPE("SageMaker HyperPod recipe"), LAUNCH_SCRIPT("launch script"),
+    /** Any Kubernetes kind: "Kubernetes PyTorchJob", "Kubernetes Job (Volcano)". */
+    KUBERNETES("Kubernetes"),
+    /** A name no adapter writes (a team's own). */
+    OTHER("");
+
+    private final String display;
+
+    Format(String display) { this.display = display; }
+
+    /** The name messages show (for Kubernetes, the prefix of the kind's name). */
+    public String display() { return display; }
+
+    /** The id of the format named {@code display}; null for none (a native manifest). */
+    public static Format of(String display) {
+        if (display == null) return NATIVE;
+        if (display.startsWith("Kubernetes ")) return KUBERNETES;
+        for (Format f : values()) if (f != OTHER && f != KUBERNETES && f.display.equals(display)) return f;
+        return OTHER;
+    }
+}

@@ -1,5 +1,6 @@
 package dev.gpulint.catalog;
 
+import dev.gpulint.core.Lazy;
 import dev.gpulint.spec.Quantities;
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,18 +61,9 @@ public final class Catalog {
     private final Map<String, List<LinkSpeed>> links = new LinkedHashMap<>();
     private final Map<String, Nic> nicsByKey = new HashMap<>();
 
-    private static volatile Catalog builtIn;
+    private static final Lazy<Catalog> BUILT_IN = new Lazy<>(() -> load("catalog/hardware.yaml"));
 
-    public static Catalog builtIn() {
-        Catalog c = builtIn;
-        if (c == null) {
-            synchronized (Catalog.class) {
-                if (builtIn == null) builtIn = load("catalog/hardware.yaml");
-                c = builtIn;
-            }
-        }
-        return c;
-    }
+    public static Catalog builtIn() { return BUILT_IN.get(); }
 
     @SuppressWarnings("unchecked")
     static Catalog load(String resource) {

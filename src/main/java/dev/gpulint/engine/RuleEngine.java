@@ -1,6 +1,7 @@
 package dev.gpulint.engine;
 
 import dev.gpulint.core.Finding;
+import dev.gpulint.core.Lazy;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,18 +28,9 @@ public final class RuleEngine {
     /** A rule that fires more often than this in one run is stopped: a runaway rule must not hang a commit hook. */
     static final int MAX_FIRINGS = 1_000_000;
 
-    private static volatile KieBase builtIn;
+    private static final Lazy<KieBase> BUILT_IN = new Lazy<>(RuleEngine::load);
 
-    public static KieBase builtInKieBase() {
-        KieBase kb = builtIn;
-        if (kb == null) {
-            synchronized (RuleEngine.class) {
-                if (builtIn == null) builtIn = load();
-                kb = builtIn;
-            }
-        }
-        return kb;
-    }
+    public static KieBase builtInKieBase() { return BUILT_IN.get(); }
 
     private static KieBase load() {
         ClassLoader cl = RuleEngine.class.getClassLoader();

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.nccl;
 
+import dev.gpulint.core.Lazy;
 import dev.gpulint.core.DidYouMean;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,18 +19,9 @@ public final class NcclVariables {
     private final Set<String> debug = new LinkedHashSet<>();
     private final List<String> prefixes = new ArrayList<>();
 
-    private static volatile NcclVariables builtIn;
+    private static final Lazy<NcclVariables> BUILT_IN = new Lazy<>(() -> load());
 
-    public static NcclVariables builtIn() {
-        NcclVariables v = builtIn;
-        if (v == null) {
-            synchronized (NcclVariables.class) {
-                if (builtIn == null) builtIn = load();
-                v = builtIn;
-            }
-        }
-        return v;
-    }
+    public static NcclVariables builtIn() { return BUILT_IN.get(); }
 
     private static NcclVariables load() {
         NcclVariables v = new NcclVariables();

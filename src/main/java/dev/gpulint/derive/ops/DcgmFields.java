@@ -1,5 +1,6 @@
 package dev.gpulint.derive.ops;
 
+import dev.gpulint.core.Lazy;
 import dev.gpulint.core.DidYouMean;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -16,18 +17,9 @@ public final class DcgmFields {
     /** Rate fields not in bytes per second: bytes in one unit, and the unit's name. */
     private final Map<String, Double> unitBytes = new LinkedHashMap<>();
     private final Map<String, String> unitNames = new LinkedHashMap<>();
-    private static volatile DcgmFields builtIn;
+    private static final Lazy<DcgmFields> BUILT_IN = new Lazy<>(() -> load());
 
-    public static DcgmFields builtIn() {
-        DcgmFields f = builtIn;
-        if (f == null) {
-            synchronized (DcgmFields.class) {
-                if (builtIn == null) builtIn = load();
-                f = builtIn;
-            }
-        }
-        return f;
-    }
+    public static DcgmFields builtIn() { return BUILT_IN.get(); }
 
     private static DcgmFields load() {
         DcgmFields f = new DcgmFields();

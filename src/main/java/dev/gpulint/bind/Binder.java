@@ -171,8 +171,7 @@ public final class Binder {
                 }
                 if (name.equals("env") && m.entries().size() > Specs.MAX_ENV) {
                     ScalarNode first = m.entries().get(Specs.MAX_ENV).key();
-                    findings.add(new Finding("NCCL004", dev.gpulint.core.Level.NOTE, first.span(),
-                            Specs.envLeftOut(m.entries().size(), first.text()), List.of(), path + "#limit"));
+                    findings.add(Specs.envLeftOut(first.span(), m.entries().size(), first.text(), path + "#limit"));
                 }
             }
             default -> {

@@ -1,5 +1,7 @@
 package dev.gpulint.spec;
 
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Level;
 import dev.gpulint.core.Span;
 import java.util.List;
 import java.util.Map;
@@ -146,11 +148,14 @@ public final class Specs {
      */
     public static final int MAX_ENV = 1000;
 
-    /** The note at the first environment variable past {@link #MAX_ENV}: how many were left out. */
-    public static String envLeftOut(int total, String firstLeftOut) {
-        return "this job sets " + total + " environment variables: gpulint checks the first " + MAX_ENV + " and left out the other "
-                + (total - MAX_ENV) + ", from '" + Quantities.shortText(firstLeftOut) + "' on (real launches set dozens; "
-                + "check the rest by hand or split the list)";
+    /**
+     * The NCCL004 note at the first environment variable past {@link #MAX_ENV} (at {@code where}): how many were
+     * left out, for a native manifest and for a job any adapter read alike.
+     */
+    public static Finding envLeftOut(Span where, int total, String firstLeftOut, String identity) {
+        return new Finding("NCCL004", Level.NOTE, where, "this job sets " + total + " environment variables: gpulint checks the first "
+                + MAX_ENV + " and left out the other " + (total - MAX_ENV) + ", from '" + Quantities.shortText(firstLeftOut)
+                + "' on (real launches set dozens; check the rest by hand or split the list)", List.of(), identity);
     }
 
     public record Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,

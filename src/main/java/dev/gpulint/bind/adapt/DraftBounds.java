@@ -73,8 +73,7 @@ final class DraftBounds {
                     keep(j, MICRO_BATCHES, ds.gradientAccumulation(), bad, out));
         }
         if (j.envLeftOut > 0) {
-            out.add(new Finding("NCCL004", dev.gpulint.core.Level.NOTE, j.firstEnvLeftOut.span(),
-                    Specs.envLeftOut(j.env.size() + j.envLeftOut, j.firstEnvLeftOut.value()), List.of(),
+            out.add(Specs.envLeftOut(j.firstEnvLeftOut.span(), j.env.size() + j.envLeftOut, j.firstEnvLeftOut.value(),
                     j.format + ":" + (j.name != null ? j.name.value() : j.file) + "/env#limit"));
         }
         return out;

@@ -27,17 +27,15 @@ public final class Deriver {
     private final Catalog catalog;
     public Deriver(Catalog catalog) { this.catalog = catalog; }
 
+    /** The facts of native manifests alone (no other formats' monitoring configuration or NIC policies). */
     public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs) {
-        return derive(clusters, jobs, List.of(), List.of());
+        return derive(clusters, jobs, List.of(), List.of(), List.of());
     }
 
-    /** With the GPU-monitoring configuration read by the adapters: counter lists and PromQL uses of DCGM fields. */
-    public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Specs.DcgmField> counters,
-                               List<Specs.MetricQuery> queries) {
-        return derive(clusters, jobs, counters, queries, List.of());
-    }
-
-    /** With the NIC policies of the network operators (SriovNetworkNodePolicy, NicConfigurationTemplate) as well. */
+    /**
+     * With the GPU-monitoring configuration read by the adapters (counter lists and PromQL uses of DCGM fields)
+     * and the NIC policies of the network operators (SriovNetworkNodePolicy, NicConfigurationTemplate).
+     */
     public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Specs.DcgmField> counters,
                                List<Specs.MetricQuery> queries, List<Specs.NicPolicy> nicPolicies) {
         Facts out = new Facts();

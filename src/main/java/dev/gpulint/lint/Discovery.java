@@ -1,5 +1,6 @@
 package dev.gpulint.lint;
 
+import dev.gpulint.read.Readers;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.RegularFiles;
@@ -81,7 +82,7 @@ public final class Discovery {
 
     /**
      * A file or folder as given on a command line, relative to the base folder; folders recurse into
-     * the files {@link Linter#isCandidate} names. Files are displayed as given ("../x/job.yaml").
+     * the files {@link Readers#isCandidate} names. Files are displayed as given ("../x/job.yaml").
      */
     public void add(String arg) {
         add(Path.of(arg), arg);
@@ -220,7 +221,7 @@ public final class Discovery {
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
             String n = file.getFileName().toString();
-            if (attrs.isRegularFile() && (Linter.isCandidate(n) || evidence(file, n))) found.add(file);
+            if (attrs.isRegularFile() && (Readers.isCandidate(n) || evidence(file, n))) found.add(file);
             return found.size() > limit ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
         }
 

@@ -84,8 +84,6 @@ public final class Linter {
     /** The date suppressions' until= are compared with (tests fix it). */
     public Linter today(java.time.LocalDate d) { this.today = d; return this; }
 
-    /** Configuration `rules:`: rule ID or name to off, error, warning or note. */
-    public Linter ruleSettings(java.util.Map<String, String> settings) { this.ruleSettings = settings; return this; }
     private dev.gpulint.engine.UserRules userRules;
     private dev.gpulint.core.Span userRulesAt;
 
@@ -137,11 +135,6 @@ public final class Linter {
     public Linter(Catalog catalog, RuleCatalog rules) {
         this.catalog = catalog;
         this.rules = rules;
-    }
-
-    /** Files gpulint reads by name; everything else is left alone ({@link dev.gpulint.read.Readers}). */
-    public static boolean isCandidate(String fileName) {
-        return dev.gpulint.read.Readers.isCandidate(fileName);
     }
 
     public LintResult lint(List<SourceFile> files) {

@@ -31,12 +31,7 @@ public final class Adapters {
      * a value out of the schema's bounds).
      */
     public record Bound(List<Specs.Job> jobs, List<Specs.DcgmField> counters, List<Specs.MetricQuery> queries, Set<String> files,
-                        List<Finding> findings, List<Specs.Cluster> clusters, List<Specs.NicPolicy> nicPolicies) {
-        public Bound(List<Specs.Job> jobs, List<Specs.DcgmField> counters, List<Specs.MetricQuery> queries, Set<String> files,
-                     List<Finding> findings) {
-            this(jobs, counters, queries, files, findings, List.of(), List.of());
-        }
-    }
+                        List<Finding> findings, List<Specs.Cluster> clusters, List<Specs.NicPolicy> nicPolicies) {}
 
 
     private Adapters() {}

@@ -8,7 +8,7 @@ import java.util.Map;
  * List items written exactly like an earlier one, their names and places apart: a fleet inventory lists
  * a million node groups that differ only in name. The document tree keeps the first of them, the
  * representative; each later one, a member, is kept as its name, the line it starts on and where each of
- * its nodes starts and ends (the tree package's Folder). Binding, derive and the rules then see one node group, whose
+ * its nodes starts and ends (the tree package's GroupFolder). Binding, derive and the rules then see one node group, whose
  * name is {@link #token()}; a finding about it is written once per member ({@link #name(int)},
  * {@link #span(Span, int)}), and other texts name the representative.
  *
@@ -27,7 +27,7 @@ public final class Fold {
     private final Span representative;
     private final String token;
     private final String file;
-    /** Where the representative's nodes start and end, in the Folder's order: line from its first line, column. */
+    /** Where the representative's nodes start and end, in the GroupFolder's order: line from its first line, column. */
     private final int[] layout;
     private int[] lines;
     /** Per member: how many mapping items its list kept before it, and its place among all the list's items. */

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * form is longer than {@link #MAX_KEY} characters never folds, and at most {@link #MAX_SHAPES} distinct
  * layouts are shared (a member with another keeps its own). Linear: each item is walked once.
  */
-public final class Folder {
+public final class GroupFolder {
     /** The list items before this one (0-based) never fold into an earlier one. */
     public static final int FOLD_FROM = 1000;
 
@@ -71,7 +71,7 @@ public final class Folder {
         @Override public int hashCode() { return Arrays.hashCode(positions); }
     }
 
-    public Folder(String file, Folds folds) {
+    public GroupFolder(String file, Folds folds) {
         this.file = file;
         this.folds = folds;
         this.foldFrom = threshold;

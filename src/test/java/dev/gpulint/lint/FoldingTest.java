@@ -8,7 +8,7 @@ import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.report.SarifRenderer;
 import dev.gpulint.report.TextRenderer;
-import dev.gpulint.tree.Folder;
+import dev.gpulint.tree.GroupFolder;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Folding repeated node groups ({@link Folder}) changes nothing a user sees: generated clusters whose node groups
+ * Folding repeated node groups ({@link GroupFolder}) changes nothing a user sees: generated clusters whose node groups
  * repeat a few shapes (with errors, mixed units, suppressions, duplicate names, jobs naming members) give the
  * same SARIF and text when every list folds from its second item as when nothing folds.
  */
@@ -37,7 +37,7 @@ class FoldingTest {
         List<SourceFile> files = generate(new Random(seed), style);
         String unfolded = report(files);
         String folded;
-        try (AutoCloseable c = Folder.foldFrom(1)) {
+        try (AutoCloseable c = GroupFolder.foldFrom(1)) {
             folded = report(files);
         }
         assertEquals(unfolded, folded, String.join("\n----\n", files.stream().map(SourceFile::text).toList()));
@@ -69,7 +69,7 @@ class FoldingTest {
         List<SourceFile> files = List.of(SourceFile.of("fleet.yaml", text),
                 SourceFile.of("job.yaml", "kind: training_job\nname: j\ncluster: fleet\nnodes: 1\n"));
         String unfolded = report(files);
-        try (AutoCloseable c = Folder.foldFrom(1)) {
+        try (AutoCloseable c = GroupFolder.foldFrom(1)) {
             assertEquals(unfolded, report(files), text);
         }
     }
@@ -79,7 +79,7 @@ class FoldingTest {
         // the comparisons mean something only if folding happens: in most files something folds (items with a
         // key twice, without a name, or all of other shapes do not)
         long folding = 0, all = 0;
-        try (AutoCloseable c = Folder.foldFrom(1)) {
+        try (AutoCloseable c = GroupFolder.foldFrom(1)) {
             for (Arguments a : cases().toList()) {
                 List<SourceFile> files = generate(new Random((Integer) a.get()[0]), (String) a.get()[1]);
                 var read = dev.gpulint.read.Readers.read(files.get(0));
@@ -127,7 +127,7 @@ class FoldingTest {
         List<SourceFile> files = generate(new Random(seed), style);
         String unfolded = report(files, true);
         String folded;
-        try (AutoCloseable c = Folder.foldFrom(1)) {
+        try (AutoCloseable c = GroupFolder.foldFrom(1)) {
             folded = report(files, true);
         }
         assertTrue(unfolded.contains("TEAM001"), unfolded);

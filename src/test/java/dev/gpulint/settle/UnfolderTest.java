@@ -7,7 +7,7 @@ import dev.gpulint.core.Fold;
 import dev.gpulint.core.Span;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.yaml.YamlReader;
-import dev.gpulint.tree.Folder;
+import dev.gpulint.tree.GroupFolder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +17,7 @@ class UnfolderTest {
     private static Fold fold() throws Exception {
         String text = "kind: cluster\nname: fleet\nnode_groups:\n"
                 + "  - { name: a, speed: 400 Gb/s }\n  - { name: bb, speed: 400 Gb/s }\n  - { name: c, speed: 400 Gb/s }\n";
-        try (AutoCloseable c = Folder.foldFrom(1)) {
+        try (AutoCloseable c = GroupFolder.foldFrom(1)) {
             return new YamlReader().read(SourceFile.of("f.yaml", text)).documents().get(0).folds().all().get(0);
         }
     }

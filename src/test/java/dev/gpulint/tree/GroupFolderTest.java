@@ -13,8 +13,8 @@ import dev.gpulint.read.yaml.YamlReader;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Which list items fold, into what, and where a member's places are ({@link Folder}, {@link Fold}). */
-class FolderTest {
+/** Which list items fold, into what, and where a member's places are ({@link GroupFolder}, {@link Fold}). */
+class GroupFolderTest {
 
     private static final String HEAD = "kind: cluster\nname: fleet\nnode_groups:\n";
 
@@ -63,7 +63,7 @@ class FolderTest {
                 + item("d", "\"400 Gb/s\"") + "  - { count: 1, nics: [{ model: ConnectX-7, speed: 400 Gb/s }] }\n"
                 + "  - { name: ~, count: 1, nics: [{ model: ConnectX-7, speed: 400 Gb/s }] }\n" + "  - just text\n"
                 + item("e", "50 GB/s") + item("f", "400 Gb/s");
-        try (AutoCloseable c = Folder.foldFrom(1)) {
+        try (AutoCloseable c = GroupFolder.foldFrom(1)) {
             Document d = yaml(text);
             // a, b, d (quoted: another text), the nameless one, the null-named one and the text are kept
             assertEquals(List.of("a", "b", "d"), groups(d).items().stream().filter(n -> n instanceof MappingNode)
@@ -83,8 +83,8 @@ class FolderTest {
 
     @Test
     void longItemsAndOtherDocumentsDoNotFold() throws Exception {
-        String big = "x".repeat(Folder.MAX_KEY);
-        try (AutoCloseable c = Folder.foldFrom(1)) {
+        String big = "x".repeat(GroupFolder.MAX_KEY);
+        try (AutoCloseable c = GroupFolder.foldFrom(1)) {
             assertTrue(yaml(HEAD + item("a", big) + item("b", big)).folds().isEmpty());
             // not a cluster, or its kind comes after the list: nothing folds
             assertTrue(yaml("kind: training_job\nnode_groups:\n" + item("a", "1") + item("b", "1")).folds().isEmpty());
@@ -99,7 +99,7 @@ class FolderTest {
         StringBuilder sb = new StringBuilder("cluster \"fleet\" {\n");
         for (int i = 0; i < 3; i++) sb.append("  node_group \"n").append(i).append("\" { count = 1  gpu { model = \"H100-SXM5-80GB\"  count = 8 } }\n");
         sb.append("}\n");
-        try (AutoCloseable c = Folder.foldFrom(1)) {
+        try (AutoCloseable c = GroupFolder.foldFrom(1)) {
             Document d = new DslReader().read(SourceFile.of("f.topo", sb.toString())).documents().get(0);
             assertEquals(1, groups(d).items().size());
             Fold f = d.folds().all().get(0);

@@ -134,11 +134,11 @@ public final class DslReader {
         /** The top-level block being read, and its folds: its node groups fold as they end. */
         private TopoParser.BlockContext foldingBlock;
         private dev.gpulint.tree.Folds folds;
-        private dev.gpulint.tree.Folder folder;
+        private dev.gpulint.tree.GroupFolder folder;
         /** The last node group folded away: the node_groups list still ends where it ends. */
         private Span lastFolded;
 
-        /** A top-level cluster's node group that {@link dev.gpulint.tree.Folder} folds into an earlier one. */
+        /** A top-level cluster's node group that {@link dev.gpulint.tree.GroupFolder} folds into an earlier one. */
         boolean folded(TopoParser.BlockContext top, Object item) {
             if (!(item instanceof Child c) || !c.type().equals("node_group") || !top.type.getText().equals("cluster")) {
                 return false;
@@ -146,7 +146,7 @@ public final class DslReader {
             if (foldingBlock != top) {
                 foldingBlock = top;
                 folds = new dev.gpulint.tree.Folds();
-                folder = new dev.gpulint.tree.Folder(file, folds);
+                folder = new dev.gpulint.tree.GroupFolder(file, folds);
                 lastFolded = null;
             }
             if (!folder.offer(c.content())) return false;

@@ -181,7 +181,7 @@ public final class YamlReader {
             final List<Node> items = new ArrayList<>();
             Node key;
             /** Set on a cluster's node_groups list: folds its repeated items. */
-            dev.gpulint.tree.Folder folder;
+            dev.gpulint.tree.GroupFolder folder;
 
             Frame(boolean mapping, String anchor, Mark start) {
                 this.mapping = mapping;
@@ -220,7 +220,7 @@ public final class YamlReader {
                     Frame parent = stack.peek();
                     Frame f = new Frame(e.getEventId() == Event.ID.MappingStart, anchor, e.getStartMark().orElse(null));
                     if (!f.mapping && stack.size() == 1 && parent.mapping && nodeGroupsOfCluster(parent)) {
-                        f.folder = new dev.gpulint.tree.Folder(file, folds);
+                        f.folder = new dev.gpulint.tree.GroupFolder(file, folds);
                     }
                     stack.push(f);
                 }

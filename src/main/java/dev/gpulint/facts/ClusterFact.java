@@ -32,6 +32,10 @@ public final class ClusterFact {
     public String getFabricType() { return fabricType; }
     /** fabric.topology: rail-optimized, fat-tree or other; null when not stated. */
     public String getTopology() { return topology; }
+    /** fabric.type is ethernet (plain Ethernet, not RoCE as a type). */
+    public boolean isEthernet() { return "ethernet".equals(fabricType); }
+    /** fabric.topology is rail-optimized. */
+    public boolean isRailOptimized() { return "rail-optimized".equals(topology); }
     /** RoCE is declared: fabric type roce, or a NIC with protocol roce. */
     public boolean isRoce() { return roce; }
     /** Where RoCE is declared (the fabric type or the NIC protocol); null without RoCE. */

@@ -44,8 +44,16 @@ public final class DcgmFieldFact {
     public String getFile() { return file; }
     /** COUNTER_LIST (a row of a dcgm-exporter CSV) or QUERY (a metric in a PromQL expression). */
     public String getUse() { return use; }
+    /** The field is named in a PromQL expression (use QUERY). */
+    public boolean isInQuery() { return use.equals("QUERY"); }
+    /** The field is a row of a dcgm-exporter counter list (use COUNTER_LIST). */
+    public boolean isInCounterList() { return use.equals("COUNTER_LIST"); }
     /** The Prometheus type a counter list declares, lower case: gauge, counter, label, histogram; null in a query or when none. */
     public String getDeclaredType() { return declaredType; }
+    /** The counter list declares the field a Prometheus counter. */
+    public boolean isDeclaredCounter() { return "counter".equals(declaredType); }
+    /** The counter list declares the field a Prometheus gauge. */
+    public boolean isDeclaredGauge() { return "gauge".equals(declaredType); }
     /** Where that type is written; null without one. */
     public Span getTypeSpan() { return typeSpan; }
     /** The innermost PromQL function applied to the metric in a query (rate, irate, increase, ...); "" for none or in a counter list. */
@@ -60,6 +68,10 @@ public final class DcgmFieldFact {
     public String getClosest() { return closest; }
     /** RATE (DCGM returns bytes per second: a gauge), CUMULATIVE (a running total of bytes) or OTHER; OTHER for unknown names. */
     public String getFieldClass() { return fieldClass; }
+    /** DCGM returns the field as a rate (field class RATE): bytes per second, a gauge. */
+    public boolean isRate() { return "RATE".equals(fieldClass); }
+    /** The field is a running total of bytes (field class CUMULATIVE). */
+    public boolean isCumulative() { return "CUMULATIVE".equals(fieldClass); }
 
     /** Bytes in one unit of a rate field's value: 1 (bytes per second), 1000 (KB/s), 1.024e6 (units of 1000 KiB/s). */
     public double getUnitBytes() { return unitBytes; }

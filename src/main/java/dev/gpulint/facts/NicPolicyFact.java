@@ -22,6 +22,8 @@ public final class NicPolicyFact {
 
     /** The object's kind: SriovNetworkNodePolicy, NicConfigurationTemplate or NicClusterPolicy. */
     public String getKind() { return kind; }
+    /** The object is a NicClusterPolicy (the NVIDIA Network Operator's, which names the cluster's RDMA resources). */
+    public boolean isClusterPolicy() { return "NicClusterPolicy".equals(kind); }
     /** metadata.name. */
     public String getName() { return name; }
     /** The file it is declared in. */
@@ -30,6 +32,10 @@ public final class NicPolicyFact {
     public Span getSpan() { return span; }
     /** The link type: infiniband, ethernet, or null when not stated. */
     public String getLinkType() { return linkType; }
+    /** The link type is infiniband. */
+    public boolean isInfiniband() { return "infiniband".equals(linkType); }
+    /** The link type is ethernet. */
+    public boolean isEthernet() { return "ethernet".equals(linkType); }
     /** The link type as written (ib, eth, Ethernet, Infiniband, a device plugin's ether); null when not stated. */
     public String getLinkTypeWritten() { return linkTypeWritten; }
     /** Where the link type is written; null when not stated. */

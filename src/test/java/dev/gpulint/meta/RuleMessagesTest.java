@@ -118,13 +118,12 @@ class RuleMessagesTest {
 
     /**
      * Rules whose conditions still compare a string literal (a vocabulary not yet typed: NCCL variable names
-     * and values, evidence kinds, fabric and link types, DCGM field uses). The list may only shrink: a rule
+     * and values, evidence kinds and states). The list may only shrink: a rule
      * not on it that compares a literal fails, and so does a rule on it that no longer does. RuleParam's
      * {@code rule == "ID", name == "param"} is not a vocabulary of facts but the ID.yaml params: keys.
      */
     static final Set<String> UNTYPED = Set.of("EVID001", "EVID003", "EVID004", "EVID005", "EVID007", "EVID009", "EVID013",
-            "EVID014", "HW006", "NCCL001", "NCCL002", "NCCL003", "NCCL004", "NCCL005", "NCCL006", "NCCL008", "NCCL009",
-            "NCCL010", "NET004", "NET008", "NET010", "OPS001", "OPS002", "OPS003", "OPS004");
+            "EVID014", "NCCL001", "NCCL002", "NCCL003", "NCCL004", "NCCL005", "NCCL006", "NCCL008", "NCCL009", "NCCL010");
 
     private static final Pattern CONDITIONS = Pattern.compile("\\nwhen\\s*\\n(.*?)\\nthen\\s*\\n", Pattern.DOTALL);
 

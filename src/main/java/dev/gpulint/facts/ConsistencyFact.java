@@ -14,14 +14,13 @@ public final class ConsistencyFact {
     /** One place: its value as written, that value as a whole number (-1 when it is none), a short description, its kind and span. */
     public record Place(String value, long number, String where, StatedKind kind, Span span) {}
 
-    private final String job, format, quantity, label;
+    private final String job, format, quantity;
     private final Place found, reference;
 
-    public ConsistencyFact(String job, String format, String quantity, String label, Place found, Place reference) {
+    public ConsistencyFact(String job, String format, String quantity, Place found, Place reference) {
         this.job = job;
         this.format = format;
         this.quantity = quantity;
-        this.label = label;
         this.found = found;
         this.reference = reference;
     }
@@ -38,8 +37,8 @@ public final class ConsistencyFact {
     public StatedQuantity getQuantityKind() { return StatedQuantity.of(quantity); }
     /** The quantity is an NCCL variable (env:NCCL_...). */
     public boolean isNcclVariable() { return quantity.startsWith("env:NCCL_"); }
-    /** The quantity as a noun phrase: "the number of ranks (GPUs) of the job", "tp (tensor-parallel size)", "NCCL_IB_HCA". */
-    public String getLabel() { return label; }
+    /** For an environment variable (env:NAME), its name: "NCCL_IB_HCA"; else the quantity. */
+    public String getVariable() { return quantity.startsWith("env:") ? quantity.substring(4) : quantity; }
     /** The reported place's value, as written. */
     public String getFoundValue() { return found.value(); }
     /** The reported place's value as a whole number; -1 when it is not one (a backend name, most variables). */

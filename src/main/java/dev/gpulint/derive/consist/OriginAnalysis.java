@@ -19,14 +19,6 @@ import java.util.Set;
 public final class OriginAnalysis {
     private OriginAnalysis() {}
 
-    private static final Map<String, String> LABELS = Map.ofEntries(
-            Map.entry("world", "the number of ranks (GPUs) of the job"), Map.entry("per_node", "the number of ranks (GPUs) per node"),
-            Map.entry("nodes", "the number of nodes"), Map.entry("tp", "tp (tensor-parallel size)"),
-            Map.entry("pp", "pp (pipeline-parallel size)"), Map.entry("cp", "cp (context-parallel size)"),
-            Map.entry("ep", "ep (expert-parallel size)"), Map.entry("etp", "etp (expert tensor-parallel size)"),
-            Map.entry("vpp", "vpp (virtual pipeline stages)"), Map.entry("app_gpus_per_node", "GPUs per node"),
-            Map.entry("comm_backend", "the communication backend"));
-
     /**
      * The statements of a job read from another format: every place that states one of its
      * numbers or settings with another value than the place that binds it (the pods' resources,
@@ -50,7 +42,7 @@ public final class OriginAnalysis {
             for (Specs.Stated s : all) {
                 if (s == ref || s.value().equals(ref.value())) continue;
                 if (!seen.add(q + "|" + s.where() + "|" + s.value())) continue;
-                facts.add(new ConsistencyFact(job, o.format(), q, label(q), place(s, s.span() != null ? s.span() : ref.span()),
+                facts.add(new ConsistencyFact(job, o.format(), q, place(s, s.span() != null ? s.span() : ref.span()),
                         place(ref, ref.span())));
             }
         }
@@ -60,7 +52,7 @@ public final class OriginAnalysis {
         if (pod != null) {
             for (Specs.Stated s : by.getOrDefault("app_gpus_per_node", List.of())) {
                 if (s.value().equals(pod.value())) continue;
-                facts.add(new ConsistencyFact(job, o.format(), "app_gpus_per_node", label("app_gpus_per_node"),
+                facts.add(new ConsistencyFact(job, o.format(), "app_gpus_per_node",
                         place(s, s.span()), place(pod, pod.span())));
             }
         }
@@ -75,11 +67,6 @@ public final class OriginAnalysis {
                     ds.gradientAccumulation() == null ? 0 : ds.gradientAccumulation().value(),
                     ds.gradientAccumulation() == null ? null : ds.gradientAccumulation().span(), r.dpEffective()));
         }
-    }
-
-    /** The quantity as a noun phrase for messages; a variable's name for env:NAME. */
-    static String label(String quantity) {
-        return LABELS.getOrDefault(quantity, quantity.startsWith("env:") ? quantity.substring(4) : quantity);
     }
 
     private static ConsistencyFact.Place place(Specs.Stated s, Span span) {

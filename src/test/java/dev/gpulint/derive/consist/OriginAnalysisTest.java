@@ -46,7 +46,7 @@ class OriginAnalysisTest {
         assertEquals(1, p.size(), "the agreeing place is no pair");
         ConsistencyFact c = p.get(0);
         assertEquals("per_node", c.getQuantity());
-        assertEquals("the number of ranks (GPUs) per node", c.getLabel());
+        assertEquals(dev.gpulint.facts.StatedQuantity.PER_NODE, c.getQuantityKind());
         assertEquals(8, c.getFoundNumber());
         assertEquals(dev.gpulint.spec.Specs.StatedKind.LAUNCHER, c.getFoundKind());
         assertEquals(A, c.getFoundSpan());
@@ -66,8 +66,8 @@ class OriginAnalysisTest {
         assertEquals(2, p.size(), "one place stating one value is one pair");
         assertEquals(dev.gpulint.spec.Specs.StatedKind.NAME, p.get(0).getFoundKind());
         assertEquals(B, p.get(0).getFoundSpan());
-        assertEquals("tp (tensor-parallel size)", p.get(0).getLabel());
-        assertEquals("NCCL_IB_HCA", p.get(1).getLabel());
+        assertEquals(dev.gpulint.facts.StatedQuantity.TP, p.get(0).getQuantityKind());
+        assertEquals("NCCL_IB_HCA", p.get(1).getVariable());
         assertEquals(-1, p.get(1).getFoundNumber());
         assertEquals("mlx5_0", p.get(1).getReferenceValue());
     }

@@ -25,7 +25,7 @@ final class JobDraft {
     /** Where the GPUs per node are written, in the format's own words (trainer.devices). */
     String gpusPerNodeWhere;
     Located<Double> parameters;
-    Located<Long> tp, pp, cp, ep, dp, vpp, layers, heads, kvHeads, experts, seqLength, hidden, micro, global, zeroStage;
+    Located<Long> tp, pp, cp, ep, etp, dp, vpp, layers, heads, kvHeads, experts, seqLength, hidden, micro, global, zeroStage;
     Located<Boolean> sequenceParallel;
     /** Megatron's pipeline layout flags: layers per virtual stage; embedding / loss counted as layers. */
     Located<Long> layersPerVirtualStage;
@@ -137,10 +137,10 @@ final class JobDraft {
                 && seqLength == null && hidden == null ? null
                 : new Specs.Model(parameters, null, layers, heads, kvHeads, hidden, seqLength, experts);
         Span key = first(tp, pp, cp, dp, ep);
-        Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && unknown.isEmpty()
+        Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null ? null
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown,
-                        layersPerVirtualStage, embeddingInSplit, lossInSplit);
+                        layersPerVirtualStage, embeddingInSplit, lossInSplit, etp);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown ? null : new Specs.Optimizer(null, zeroStage, null, zeroStageUnknown);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,

@@ -79,7 +79,7 @@ public final class Adapters {
      */
     private static void deepspeedReferences(List<JobDraft> all) {
         for (JobDraft j : all) {
-            if (j.deepspeedRef == null) continue;
+            if (j.deepspeedRef == null || j.deepspeed != null) continue;      // a configuration the script writes itself wins
             String ref = j.deepspeedRef.value();
             String base = ref.substring(ref.lastIndexOf('/') + 1);
             JobDraft found = null;
@@ -94,6 +94,8 @@ public final class Adapters {
             if (matches != 1 || found.deepspeed == null) continue;
             j.deepspeed = found.deepspeed;
             if (j.zeroStage == null) j.zeroStage = found.zeroStage;
+            DeepSpeedHeredoc.batchStatements(j, found.deepspeed.trainBatchSize(), found.deepspeed.microBatchPerGpu(),
+                    "the DeepSpeed configuration " + found.file);
             found.deepspeed = null;
         }
     }

@@ -120,7 +120,7 @@ final class JobDraft {
         if (l.deepspeedNodes != null) state("nodes", Launchers.number(l.deepspeedNodes), "deepspeed --num_nodes", StatedKind.LAUNCHER, l.deepspeedNodes.span());
         if (l.kokkosGpus != null) state("app_gpus_per_node", Launchers.number(l.kokkosGpus), "LAMMPS Kokkos -k on g " + l.kokkosGpus.text(), StatedKind.LAUNCHER, l.kokkosGpus.span());
         for (Launchers.EnvSet e : l.env) if (e.value().known()) env(e.name(), e.value().text(), e.value().span(), e.where());
-        if (l.deepspeedConfig != null && deepspeedRef == null) deepspeedRef = new Located<>(l.deepspeedConfig.text(), l.deepspeedConfig.span());
+        if (l.deepspeedConfig != null && l.deepspeedConfig.known() && deepspeedRef == null) deepspeedRef = new Located<>(l.deepspeedConfig.text(), l.deepspeedConfig.span());
         MegatronAdapter.apply(this, l.flags, "the launch command", tp == null && !l.flags.isEmpty());
         Word serving = null;
         for (String f : Launchers.SERVING_TP_FLAGS) if (l.flags.containsKey(f)) serving = l.flags.get(f);

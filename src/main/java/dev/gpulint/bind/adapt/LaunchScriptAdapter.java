@@ -58,15 +58,20 @@ final class LaunchScriptAdapter {
         Shell.Script script = Shell.parse(text, sb.environment());
         Specs.Cluster qos = MlnxQos.read(script, file, jobName, root.entries().get(0).key().span(), root.span());
         if (qos != null) sink.clusters.add(qos);
-        JobDraft j = job(root, file, jobName, sb, script);
+        Launchers.Launch l = Launchers.scan(script);
+        JobDraft j = job(root, file, jobName, sb, script, l);
+        if (j != null) {
+            DeepSpeedHeredoc.Written ds = DeepSpeedHeredoc.find(script, text, l.deepspeedConfig);
+            if (ds != null) DeepSpeedHeredoc.apply(j, ds);
+        }
         if (j == null) return;
         if (qos != null && j.cluster == null) j.cluster = new Located<>(qos.name().value(), qos.fabric().type().span());
         sink.drafts.add(j);
     }
 
     /** The bound job, or null when the script launches no training. */
-    private static JobDraft job(MappingNode root, String file, String jobName, SlurmDirectives sb, Shell.Script script) {
-        Launchers.Launch l = Launchers.scan(script);
+    private static JobDraft job(MappingNode root, String file, String jobName, SlurmDirectives sb, Shell.Script script,
+                                Launchers.Launch l) {
         Srun srun = new Srun();
         Map<String, Word> hydra = new LinkedHashMap<>();
         boolean launches = false, srunSeen = false;

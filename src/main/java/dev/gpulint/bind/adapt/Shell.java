@@ -33,12 +33,20 @@ public final class Shell {
     public record Command(List<Assignment> assignments, List<Word> words) {}
 
     /**
+     * A here-document a command reads ({@code cat <<EOT > $DS_CONFIG}): the command's words, the body's offsets in
+     * the script, whether the body expands variables (an unquoted delimiter), and the variables known where the
+     * command stands, to expand it with.
+     */
+    public record Heredoc(List<Word> words, int start, int end, boolean expands, Map<String, String> variables) {}
+
+    /**
      * A script's commands and the variables it knows at its end. {@code arrays} are its bash arrays
      * ({@code ARGS=( --tp 8 ... )}), each element with its own span; {@code "${ARGS[@]}"} in a command
      * is replaced by those elements.
      */
-    public record Script(List<Command> commands, Map<String, String> variables, Map<String, List<Word>> arrays) {
-        public Script(List<Command> commands, Map<String, String> variables) { this(commands, variables, Map.of()); }
+    public record Script(List<Command> commands, Map<String, String> variables, Map<String, List<Word>> arrays,
+                         List<Heredoc> heredocs) {
+        public Script(List<Command> commands, Map<String, String> variables) { this(commands, variables, Map.of(), List.of()); }
 
         /** Every word of every command, in order. */
         public List<Word> words() {
@@ -67,6 +75,7 @@ public final class Shell {
         Map<String, List<Word>> arrays = new LinkedHashMap<>();
         ShellState budget = new ShellState(vars);
         List<Command> commands = new ArrayList<>();
+        List<Heredoc> heredocs = new ArrayList<>();
         for (List<Raw> cmd : raws) {
             List<Assignment> assigns = new ArrayList<>();
             List<Word> words = new ArrayList<>();
@@ -100,8 +109,13 @@ public final class Shell {
             }
             for (; i < cmd.size(); i++) words(text, cmd.get(i), vars, arrays, budget, words);
             commands.add(new Command(assigns, words));
+            Raw first = cmd.get(0);
+            if (first.heredocStart >= 0) {
+                heredocs.add(new Heredoc(List.copyOf(words), first.heredocStart, first.heredocEnd, first.heredocExpands,
+                        first.heredocExpands ? referenced(text.value(), first.heredocStart, first.heredocEnd, vars) : Map.of()));
+            }
         }
-        return new Script(commands, vars, arrays);
+        return new Script(commands, vars, arrays, heredocs);
     }
 
     private static final Pattern ARRAY_ALL = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\[[@*]\\]\\}");
@@ -157,6 +171,28 @@ public final class Shell {
         for (Word e : elements) { if (joined.length() > 0) joined.append(' '); joined.append(e.text()); known &= e.known(); }
         return new Assignment(name, new Word(joined.toString(), known, text.span(r.start, r.end)), false, nameSpan);
     }
+
+    /** The longest here-document body whose variables are kept; a longer body expands nothing. */
+    static final int MAX_HEREDOC = 64 * 1024;
+    /** The most text of variable values one here-document keeps; past it, further variables stay unknown. */
+    static final int MAX_HEREDOC_VALUES = 256 * 1024;
+
+    /** The known variables the body s[start, end) names ($NAME, ${NAME}, ${NAME:-default}), within the bounds above. */
+    private static Map<String, String> referenced(String s, int start, int end, Map<String, String> vars) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (end - start > MAX_HEREDOC) return out;
+        Matcher m = REFERENCE.matcher(s).region(start, end);
+        long size = 0;
+        while (m.find()) {
+            String v = vars.get(m.group(1));
+            if (v == null || out.containsKey(m.group(1))) continue;
+            if ((size += v.length()) > MAX_HEREDOC_VALUES) break;
+            out.put(m.group(1), v);
+        }
+        return out;
+    }
+
+    private static final Pattern REFERENCE = Pattern.compile("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)");
 
     /** Words given one by one (a container's command list), each with its own span. */
     public static Script ofWords(List<Word> words) {

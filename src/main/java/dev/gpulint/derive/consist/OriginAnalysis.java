@@ -25,7 +25,9 @@ public final class OriginAnalysis {
             Map.entry("pp", "pp (pipeline-parallel size)"), Map.entry("cp", "cp (context-parallel size)"),
             Map.entry("ep", "ep (expert-parallel size)"), Map.entry("etp", "etp (expert tensor-parallel size)"),
             Map.entry("vpp", "vpp (virtual pipeline stages)"), Map.entry("app_gpus_per_node", "GPUs per node"),
-            Map.entry("comm_backend", "the communication backend"));
+            Map.entry("comm_backend", "the communication backend"),
+            Map.entry("global_batch", "the global batch size (samples per optimizer step)"),
+            Map.entry("micro_batch", "the micro batch size (samples per GPU per forward pass)"));
 
     /**
      * The statements of a job read from another format: every place that states one of its

@@ -49,6 +49,7 @@ public final class Adapters {
         List<Specs.NicPolicy> policies = new ArrayList<>();
         Set<String> files = new LinkedHashSet<>();
         List<JobDraft> all = new ArrayList<>();
+        List<Finding> findings = new ArrayList<>();
         for (Input in : inputs) {
             String file = in.file().displayPath();
             FormatAdapter.Sink sink = new FormatAdapter.Sink();
@@ -57,6 +58,7 @@ public final class Adapters {
                 FormatAdapters.find(d.root(), in.file()).ifPresent(a -> a.bind(d.root(), in.file(), name, sink));
             }
             all.addAll(sink.drafts);
+            findings.addAll(sink.findings);
             counters.addAll(sink.counters);
             queries.addAll(sink.queries);
             clusters.addAll(sink.clusters);
@@ -64,7 +66,6 @@ public final class Adapters {
             if (!sink.isEmpty()) files.add(file);
         }
         // the schema's bounds first, so that a DeepSpeed configuration's triple is judged once, where it is written
-        List<Finding> findings = new ArrayList<>();
         for (JobDraft j : all) findings.addAll(DraftBounds.check(j));
         Set<JobDraft> merged = ScriptLinks.link(all);
         deepspeedReferences(all);

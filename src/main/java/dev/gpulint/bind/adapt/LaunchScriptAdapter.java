@@ -55,6 +55,7 @@ final class LaunchScriptAdapter {
         ScalarNode s = (ScalarNode) root.entries().get(0).value();
         ScalarText text = ScalarText.of(source, s);
         SlurmDirectives sb = SlurmDirectives.read(text);
+        for (Word[] u : sb.unexpanded) sink.findings.add(unexpanded(jobName, u[0].text(), u[1]));
         Shell.Script script = Shell.parse(text, sb.environment());
         Specs.Cluster qos = MlnxQos.read(script, file, jobName, root.entries().get(0).key().span(), root.span());
         if (qos != null) sink.clusters.add(qos);
@@ -129,6 +130,25 @@ final class LaunchScriptAdapter {
         }
         j.srunScripts.addAll(srunScripts(script));
         return j;
+    }
+
+    /** The #SBATCH options whose value sbatch must read as a number, a size or a time: a variable there fails the submission. */
+    private static final Set<String> SBATCH_PARSED = Set.of("--nodes", "-N", "--ntasks", "-n", "--ntasks-per-node", "--gpus", "-G",
+            "--gpus-per-node", "--gpus-per-task", "--ntasks-per-gpu", "--cpus-per-task", "-c", "--cpus-per-gpu", "--mem",
+            "--mem-per-cpu", "--mem-per-gpu", "--time", "-t", "--gres", "--array", "-a");
+
+    /** SYN007: sbatch reads #SBATCH lines itself, so a shell variable there is never expanded. */
+    private static dev.gpulint.core.Finding unexpanded(String jobName, String option, Word value) {
+        boolean parsed = SBATCH_PARSED.contains(option);
+        String written = "#SBATCH " + option + (option.startsWith("--") ? "=" : " ") + value.text();
+        String message = written + ": sbatch reads #SBATCH lines itself before any shell runs (to the shell they are comments), "
+                + "so " + value.text() + " is not expanded; "
+                + (parsed ? "sbatch cannot read the text '" + value.text() + "' as the value of " + option + " and refuses the script at submission"
+                          : "sbatch takes the text '" + value.text() + "' literally")
+                + "; write the value in the directive, or give it when submitting (sbatch " + option
+                + (option.startsWith("--") ? "=" : " ") + "... script) and delete this line";
+        return new dev.gpulint.core.Finding("SYN007", parsed ? dev.gpulint.core.Level.ERROR : dev.gpulint.core.Level.WARNING,
+                value.span(), message, List.of(), FORMAT + ":" + jobName + "/#SBATCH " + option);
     }
 
     private static Located<Long> first(JobDraft j, Object... wordsAndNames) {

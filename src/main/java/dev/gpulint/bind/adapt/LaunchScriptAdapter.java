@@ -64,6 +64,7 @@ final class LaunchScriptAdapter {
         if (j != null) {
             DeepSpeedHeredoc.Written ds = DeepSpeedHeredoc.find(script, text, l.deepspeedConfig);
             if (ds != null) DeepSpeedHeredoc.apply(j, ds);
+            ShellDefaults.mark(j, source, ShellDefaults.of(text.value()));
         }
         if (j == null) return;
         if (qos != null && j.cluster == null) j.cluster = new Located<>(qos.name().value(), qos.fabric().type().span());
@@ -111,6 +112,11 @@ final class LaunchScriptAdapter {
         // the job's size: the allocation first, else what the launch says
         j.nodes = first(j, sb.nodes, "#SBATCH --nodes", hydra.get("trainer.num_nodes"), "trainer.num_nodes",
                 l.torchNodes, "torchrun --nnodes", l.deepspeedNodes, "deepspeed --num_nodes", srun.nodes, "srun --nodes");
+        if (j.nodes == null && l.torchPerNode != null && l.torchNodes == null && sb.nodes == null && srun.nodes == null
+                && !hydra.containsKey("trainer.num_nodes") && sb.unexpanded.stream().noneMatch(u -> u[0].text().matches("--nodes|-N"))) {
+            // torchrun without --nnodes runs on one node (its default --nnodes=1)
+            j.nodes = j.key("torchrun's default --nnodes 1", new Located<>(1L, l.torchPerNode.span()));
+        }
         Word perNode = sb.gpusPerNode;
         String where = sb.gpusPerNodeWritten;
         Word[] launcher = {hydra.get("trainer.devices"), l.torchPerNode, l.deepspeedGpus, directRanks ? perNodeTasks : null};

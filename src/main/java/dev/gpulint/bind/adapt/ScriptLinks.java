@@ -90,7 +90,7 @@ final class ScriptLinks {
     private static void torchtitan(JobDraft script, JobDraft toml) {
         long world = JobDraft.product(script.nodes, script.gpusPerNode);
         if (world <= 0) return;
-        String where = "the launch script " + script.file + " (" + script.nodes.value() + " nodes × " + script.gpusPerNode.value()
+        String where = "the launch script " + script.file + " (" + script.nodes.value() + (script.nodes.value() == 1 ? " node × " : " nodes × ") + script.gpusPerNode.value()
                 + " GPUs: " + script.keys.getOrDefault(script.nodes, "nodes") + ", " + script.gpusPerNodeWhere + ")";
         toml.stated.add(new Stated("world", String.valueOf(world), where, StatedKind.RESOURCE, script.nodes.span()));
         boolean disagrees = false;

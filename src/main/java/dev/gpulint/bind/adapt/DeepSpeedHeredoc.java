@@ -28,7 +28,7 @@ final class DeepSpeedHeredoc {
         if (ref == null) return null;
         for (Shell.Heredoc h : script.heredocs()) {
             Word target = target(h.words());
-            if (target == null || !sameFile(target, ref) || h.end() - h.start() > Shell.MAX_HEREDOC) continue;
+            if (target == null || !sameFile(target, ref) || h.end() - h.start() > ShellTokens.MAX_HEREDOC) continue;
             Map<String, Located<Long>> keys = read(text, h);
             if (keys.isEmpty()) continue;
             int line = text.span(h.start(), h.start()).startLine() - 1;

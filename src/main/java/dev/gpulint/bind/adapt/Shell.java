@@ -112,7 +112,7 @@ public final class Shell {
             Raw first = cmd.get(0);
             if (first.heredocStart >= 0) {
                 heredocs.add(new Heredoc(List.copyOf(words), first.heredocStart, first.heredocEnd, first.heredocExpands,
-                        first.heredocExpands ? referenced(text.value(), first.heredocStart, first.heredocEnd, vars) : Map.of()));
+                        first.heredocExpands ? ShellTokens.referenced(text.value(), first.heredocStart, first.heredocEnd, vars) : Map.of()));
             }
         }
         return new Script(commands, vars, arrays, heredocs);
@@ -171,28 +171,6 @@ public final class Shell {
         for (Word e : elements) { if (joined.length() > 0) joined.append(' '); joined.append(e.text()); known &= e.known(); }
         return new Assignment(name, new Word(joined.toString(), known, text.span(r.start, r.end)), false, nameSpan);
     }
-
-    /** The longest here-document body whose variables are kept; a longer body expands nothing. */
-    static final int MAX_HEREDOC = 64 * 1024;
-    /** The most text of variable values one here-document keeps; past it, further variables stay unknown. */
-    static final int MAX_HEREDOC_VALUES = 256 * 1024;
-
-    /** The known variables the body s[start, end) names ($NAME, ${NAME}, ${NAME:-default}), within the bounds above. */
-    private static Map<String, String> referenced(String s, int start, int end, Map<String, String> vars) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (end - start > MAX_HEREDOC) return out;
-        Matcher m = REFERENCE.matcher(s).region(start, end);
-        long size = 0;
-        while (m.find()) {
-            String v = vars.get(m.group(1));
-            if (v == null || out.containsKey(m.group(1))) continue;
-            if ((size += v.length()) > MAX_HEREDOC_VALUES) break;
-            out.put(m.group(1), v);
-        }
-        return out;
-    }
-
-    private static final Pattern REFERENCE = Pattern.compile("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)");
 
     /** Words given one by one (a container's command list), each with its own span. */
     public static Script ofWords(List<Word> words) {

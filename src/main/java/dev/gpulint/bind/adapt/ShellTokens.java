@@ -203,4 +203,27 @@ final class ShellTokens {
         }
         return null;
     }
+
+    /** The longest here-document body whose variables are kept; a longer body expands nothing. */
+    static final int MAX_HEREDOC = 64 * 1024;
+    /** The most text of variable values one here-document keeps; past it, further variables stay unknown. */
+    static final int MAX_HEREDOC_VALUES = 256 * 1024;
+
+    /** The known variables the body s[start, end) names ($NAME, ${NAME}, ${NAME:-default}), within the bounds above. */
+    static java.util.Map<String, String> referenced(String s, int start, int end, java.util.Map<String, String> vars) {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (end - start > MAX_HEREDOC) return out;
+        java.util.regex.Matcher m = REFERENCE.matcher(s).region(start, end);
+        long size = 0;
+        while (m.find()) {
+            String v = vars.get(m.group(1));
+            if (v == null || out.containsKey(m.group(1))) continue;
+            if ((size += v.length()) > MAX_HEREDOC_VALUES) break;
+            out.put(m.group(1), v);
+        }
+        return out;
+    }
+
+    private static final Pattern REFERENCE = Pattern.compile("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)");
+
 }

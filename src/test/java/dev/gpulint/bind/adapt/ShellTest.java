@@ -208,13 +208,13 @@ class ShellTest {
         StringBuilder many = new StringBuilder("X=1\n");
         for (int i = 0; i < ShellTokens.MAX_HEREDOCS + 5; i++) many.append("cat <<EOT > f").append(i).append(".json\n$X\nEOT\n");
         assertEquals(ShellTokens.MAX_HEREDOCS, parse(many.toString(), Map.of()).heredocs().size());
-        String big = "X=1\ncat <<EOT > big.json\n" + "$X ".repeat(Shell.MAX_HEREDOC / 3 + 1) + "\nEOT\n";
+        String big = "X=1\ncat <<EOT > big.json\n" + "$X ".repeat(ShellTokens.MAX_HEREDOC / 3 + 1) + "\nEOT\n";
         assertEquals(Map.of(), parse(big, Map.of()).heredocs().get(0).variables(), "a body past the bound expands nothing");
         String value = "v".repeat(60_000);
         StringBuilder wide = new StringBuilder();
         for (int i = 0; i < 6; i++) wide.append("V").append(i).append('=').append(value).append('\n');
         wide.append("cat <<EOT > w.json\n$V0 $V1 $V2 $V3 $V4 $V5\nEOT\n");
         assertEquals(4, parse(wide.toString(), Map.of()).heredocs().get(0).variables().size(),
-                "values past " + Shell.MAX_HEREDOC_VALUES + " characters are not kept");
+                "values past " + ShellTokens.MAX_HEREDOC_VALUES + " characters are not kept");
     }
 }

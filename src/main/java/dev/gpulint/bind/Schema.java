@@ -68,7 +68,7 @@ public final class Schema {
             // No upper bound: absurd sizes reach the rules, which report them with overflow-safe arithmetic.
             map("parallelism", false, num("tp", false, 1, Long.MAX_VALUE), num("pp", false, 1, Long.MAX_VALUE),
                     num("dp", false, 1, Long.MAX_VALUE), num("cp", false, 1, Long.MAX_VALUE),
-                    num("ep", false, 1, Long.MAX_VALUE), f("order", Type.ORDER, false),
+                    num("ep", false, 1, Long.MAX_VALUE), num("etp", false, 1, Long.MAX_VALUE), f("order", Type.ORDER, false),
                     f("sequence_parallel", Type.BOOL, false), num("virtual_pp", false, 1, Integer.MAX_VALUE)),
             map("batch", false, num("micro_batch_size", false, 1, Integer.MAX_VALUE),
                     num("global_batch_size", false, 1, Integer.MAX_VALUE), num("micro_batches", false, 1, Integer.MAX_VALUE)),

@@ -12,7 +12,7 @@ public final class EnvFact {
     private final String jobName, clusterName, file, name, value, upperValue, suggestion, pfcSource;
     private final Span span, nameSpan, pfcSpan, topologySpan;
     private final long nodes;
-    private final boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable, railOptimized;
+    private final boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable, railOptimized, efa;
     private final String hcaPrefix;
     private final long hcaNumber, wholeNumber;
     private final List<String> interfaces;
@@ -27,7 +27,7 @@ public final class EnvFact {
         tcPriority = b.tcByte < 0 ? -1 : b.dscpPriority != null ? b.dscpPriority.get(tcDscp) : TrafficClass.priority(tcDscp);
         rdmaFabric = b.rdmaFabric; nvlink = b.nvlink; gdrCapable = b.gdrCapable;
         pfcPriority = b.pfcPriority; pfcSource = b.pfcSource; pfcSpan = b.pfcSpan; declaredDscp = b.declaredDscp;
-        railOptimized = b.railOptimized; topologySpan = b.topologySpan; hcaPrefix = b.hcaPrefix; hcaNumber = b.hcaNumber; wholeNumber = b.wholeNumber;
+        railOptimized = b.railOptimized; efa = b.efa; topologySpan = b.topologySpan; hcaPrefix = b.hcaPrefix; hcaNumber = b.hcaNumber; wholeNumber = b.wholeNumber;
     }
 
     public static Builder builder() { return new Builder(); }
@@ -37,7 +37,7 @@ public final class EnvFact {
         private String jobName, clusterName, file, name, value, upperValue, suggestion, pfcSource;
         private Span span, nameSpan, pfcSpan, topologySpan;
         private long nodes;
-        private boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable, railOptimized;
+        private boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable, railOptimized, efa;
         private String hcaPrefix;
         private long hcaNumber = -1, wholeNumber = -1;
         private List<String> interfaces = List.of();
@@ -57,6 +57,8 @@ public final class EnvFact {
         public Builder cluster(boolean rdmaFabric, boolean nvlink, boolean gdrCapable) {
             this.rdmaFabric = rdmaFabric; this.nvlink = nvlink; this.gdrCapable = gdrCapable; return this;
         }
+        /** The job's pods request AWS EFA devices (vpc.amazonaws.com/efa). */
+        public Builder efa(boolean efa) { this.efa = efa; return this; }
         /** The DSCP the cluster declares for RoCE (fabric.roce.dscp). */
         public Builder dscp(int dscp) { declaredDscp = dscp; return this; }
         /** The NICs' own DSCP-to-priority map (64 entries, -1 where unknown), when their QoS settings change it. */
@@ -93,9 +95,12 @@ public final class EnvFact {
     public boolean isOn() { return on; }
     /** NCCL's documentation lists the name under "Debugging" (catalog/nccl-env.txt). */
     public boolean isDebugOnly() { return debugOnly; }
-    /** NCCL or PyTorch's NCCL layer reads the name, or it starts with a plugin's prefix (catalog/nccl-env.txt). */
+    /**
+     * NCCL, PyTorch's NCCL layer or a network/tuner plugin reads the name, or it starts with a plugin's prefix; for an
+     * RDMAV_* name, libibverbs reads it (catalog/nccl-env.txt).
+     */
     public boolean isKnownNccl() { return knownNccl; }
-    /** For a name nobody reads: NCCL's own name a few edits away; null when the name is known or none is close. */
+    /** For a name nobody reads: NCCL's own name (libibverbs' for RDMAV_*) a few edits away; null when the name is known or none is close. */
     public String getSuggestion() { return suggestion; }
     /** NCCL_SOCKET_IFNAME: the interface names (prefix "=" dropped, blanks kept as ""); empty for other variables or an empty value. */
     public List<String> getInterfaces() { return interfaces; }
@@ -116,6 +121,8 @@ public final class EnvFact {
     public boolean isNvlink() { return nvlink; }
     /** A NIC of the job's node group can do GPUDirect RDMA (an RDMA protocol, or gpudirect_rdma: true). */
     public boolean isGdrCapable() { return gdrCapable; }
+    /** The job's pods request AWS EFA devices (vpc.amazonaws.com/efa): libfabric's EFA provider carries NCCL's traffic. */
+    public boolean isEfa() { return efa; }
     /** The RoCE PFC priority of the job's cluster, as declared or NVIDIA's default 3; -1 without RoCE. */
     public int getPfcPriority() { return pfcPriority; }
     /** The DSCP the job's cluster declares for RoCE (fabric.roce.dscp); -1 when none. */

@@ -21,6 +21,8 @@ public final class JobFact {
     String format;
     long nodes, gpusPerNode, totalGpus, tp = 1, pp = 1, dp, cp = 1, ep = 1, dpEffective;
     long layersPerVirtualStage;
+    /** Expert tensor-parallel size: -1 when not written (experts take tp), 0 when written but unknown. */
+    long expertTp = -1;
     Span layersPerVirtualStageSpan, splitSpan;
     boolean embeddingInSplit, lossInSplit;
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
@@ -55,6 +57,8 @@ public final class JobFact {
         }
         public Builder heads(long heads, Span s, long kv, Span ks) { f.attentionHeads = heads; f.headsSpan = s; f.kvHeads = kv; f.kvHeadsSpan = ks; return this; }
         public Builder experts(long experts, Span s) { f.experts = experts; f.expertsSpan = s; return this; }
+        /** The expert tensor-parallel size (etp, --expert-tensor-parallel-size): -1 when not written, 0 when unknown. */
+        public Builder expertTp(long etp) { f.expertTp = etp; return this; }
         public Builder sequence(long seqLength, Span s, boolean sp, Span spSpan) { f.seqLength = seqLength; f.seqLengthSpan = s; f.sequenceParallel = sp; f.sequenceParallelSpan = spSpan; return this; }
         /** Whether sequence_parallel is written, and the job's format when not native (its default when absent is off). */
         public Builder sequenceSetting(boolean stated, String format, boolean defaultOff) {
@@ -170,8 +174,12 @@ public final class JobFact {
     public long getExperts() { return experts; }
     /** Where experts is written. */
     public Span getExpertsSpan() { return expertsSpan; }
-    /** Megatron's expert grid: ep × tp (expert tp = tp) × pp must divide the GPU count. */
-    public long getExpertGrid() { return Sizes.product(Sizes.product(ep, tp), pp); }
+    /** Megatron's expert grid: ep × expert tp × pp must divide the GPU count. */
+    public long getExpertGrid() { return Sizes.product(Sizes.product(ep, getExpertTp()), pp); }
+    /** The experts' tensor-parallel size: etp when written (0 when unknown), else tp (Megatron-Core's default). */
+    public long getExpertTp() { return expertTp >= 0 ? expertTp : tp; }
+    /** Whether etp is written (--expert-tensor-parallel-size): the expert grid is then decoupled from tp. */
+    public boolean isExpertTpStated() { return expertTp >= 0; }
     /** 2 × cp, the chunks context parallelism cuts a sequence into; saturating (cp near 2^63 does not wrap). */
     public long getContextChunks() { return Sizes.product(2, cp); }
     /** model.seq_length; 0 when not stated. */

@@ -2,7 +2,7 @@ package dev.gpulint.facts;
 
 /**
  * What a place of a job read from another format states ({@link ConsistencyFact#getQuantityKind()}): WORLD, PER_NODE,
- * NODES, TP, PP, CP, EP, ETP, VPP, APP_GPUS_PER_NODE, COMM_BACKEND, ENV (a variable) or OTHER.
+ * NODES, TP, PP, CP, EP, ETP, VPP, APP_GPUS_PER_NODE, COMM_BACKEND, GLOBAL_BATCH, MICRO_BATCH, ENV (a variable) or OTHER.
  */
 public enum StatedQuantity {
     /** The job's ranks (GPUs) in all. */
@@ -13,6 +13,10 @@ public enum StatedQuantity {
     /** The GPUs the program itself asks for per node, against what a pod gets. */
     APP_GPUS_PER_NODE,
     COMM_BACKEND,
+    /** A launch's global batch (samples per optimizer step), against a DeepSpeed configuration's train_batch_size. */
+    GLOBAL_BATCH,
+    /** A launch's micro batch (samples per GPU per forward pass), against train_micro_batch_size_per_gpu. */
+    MICRO_BATCH,
     /** An environment variable (env:NAME). */
     ENV,
     /** A quantity no rule knows by name. */

@@ -208,15 +208,24 @@ public final class Specs {
                               Located<Long> ep, Located<List<String>> order, Located<Boolean> sequenceParallel,
                               Located<Long> virtualPp, Span keySpan, java.util.Set<String> unknown,
                               Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
-                              Located<Boolean> lossInSplit) {
+                              Located<Boolean> lossInSplit, Located<Long> expertTp) {
         public Parallelism {
             unknown = unknown == null ? java.util.Set.of() : java.util.Set.copyOf(unknown);
+        }
+
+        /** Without an expert tensor-parallel size (etp): experts take tp, as Megatron does by default. */
+        public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
+                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
+                           java.util.Set<String> unknown, Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
+                           Located<Boolean> lossInSplit) {
+            this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
+                    lossInSplit, null);
         }
 
         public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
                            Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
                            java.util.Set<String> unknown) {
-            this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, null, null, null);
+            this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, null, null, null, null);
         }
 
         public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,

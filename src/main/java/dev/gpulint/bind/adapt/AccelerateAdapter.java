@@ -19,7 +19,8 @@ import java.util.Set;
  * machine), {@code main_process_ip}, and the block of the chosen {@code distributed_type}:
  * {@code megatron_lm_config} (tp and pp degrees, sequence parallelism), {@code deepspeed_config}
  * (ZeRO stage, gradient accumulation, the DeepSpeed file it names), and the newer
- * {@code parallelism_config} (tp, cp, dp_replicate × dp_shard).
+ * {@code parallelism_config} (tp, dp_replicate × dp_shard, and cp × sp: Ulysses sequence parallelism splits
+ * the sequence over ranks of its own, as context parallelism does).
  */
 final class AccelerateAdapter implements FormatAdapter {
     /** The format's name; the CONSIST rules on machines (derive.consist.MachinesAnalysis) know it by this name. */
@@ -77,7 +78,8 @@ final class AccelerateAdapter implements FormatAdapter {
         MappingNode par = map(root, "parallelism_config");
         if (par != null) {
             j.tp = j.tp != null ? j.tp : j.key("parallelism_config_tp_size", Nodes.whole(scalar(par, "parallelism_config_tp_size")));
-            j.cp = j.key("parallelism_config_cp_size", Nodes.whole(scalar(par, "parallelism_config_cp_size")));
+            j.cp = sequenceSplit(j, Nodes.whole(scalar(par, "parallelism_config_cp_size")),
+                    Nodes.whole(scalar(par, "parallelism_config_sp_size")));
             Located<Long> rep = Nodes.whole(scalar(par, "parallelism_config_dp_replicate_size"));
             Located<Long> shard = Nodes.whole(scalar(par, "parallelism_config_dp_shard_size"));
             long dp = JobDraft.product(rep == null ? new Located<>(1L, null) : rep, shard == null ? new Located<>(1L, null) : shard);
@@ -88,5 +90,19 @@ final class AccelerateAdapter implements FormatAdapter {
             }
         }
         sink.drafts.add(j);
+    }
+
+    /**
+     * The sequence's split: context parallelism (cp) and Ulysses sequence parallelism (sp) each take
+     * their own ranks, so accelerate's process count is dp_replicate × dp_shard × tp × cp × sp
+     * (ParallelismConfig.total_size). gpulint's grid has one sequence axis: cp × sp, under the key
+     * written.
+     */
+    private static Located<Long> sequenceSplit(JobDraft j, Located<Long> cp, Located<Long> sp) {
+        if (sp == null || sp.value() <= 1) return j.key("parallelism_config_cp_size", cp);
+        if (cp == null || cp.value() == 1) return j.key("parallelism_config_sp_size", sp);
+        long both = JobDraft.product(cp, sp);
+        return both <= 0 ? j.key("parallelism_config_cp_size", cp)
+                : j.key("parallelism_config_cp_size × parallelism_config_sp_size", new Located<>(both, cp.span()));
     }
 }

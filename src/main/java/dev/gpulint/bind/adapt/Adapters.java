@@ -44,6 +44,7 @@ public final class Adapters {
         List<Specs.NicPolicy> policies = new ArrayList<>();
         Set<String> files = new LinkedHashSet<>();
         List<JobDraft> all = new ArrayList<>();
+        List<Finding> findings = new ArrayList<>();
         for (Input in : inputs) {
             String file = in.file().displayPath();
             FormatAdapter.Sink sink = new FormatAdapter.Sink();
@@ -52,6 +53,7 @@ public final class Adapters {
                 FormatAdapters.find(d.root(), in.file()).ifPresent(a -> a.bind(d.root(), in.file(), name, sink));
             }
             all.addAll(sink.drafts);
+            findings.addAll(sink.findings);
             counters.addAll(sink.counters);
             queries.addAll(sink.queries);
             clusters.addAll(sink.clusters);
@@ -59,7 +61,6 @@ public final class Adapters {
             if (!sink.isEmpty()) files.add(file);
         }
         // the schema's bounds first, so that a DeepSpeed configuration's triple is judged once, where it is written
-        List<Finding> findings = new ArrayList<>();
         for (JobDraft j : all) findings.addAll(DraftBounds.check(j));
         Set<JobDraft> merged = ScriptLinks.link(all);
         deepspeedReferences(all);
@@ -74,7 +75,7 @@ public final class Adapters {
      */
     private static void deepspeedReferences(List<JobDraft> all) {
         for (JobDraft j : all) {
-            if (j.deepspeedRef == null) continue;
+            if (j.deepspeedRef == null || j.deepspeed != null) continue;      // a configuration the script writes itself wins
             String ref = j.deepspeedRef.value();
             String base = ref.substring(ref.lastIndexOf('/') + 1);
             JobDraft found = null;
@@ -89,6 +90,8 @@ public final class Adapters {
             if (matches != 1 || found.deepspeed == null) continue;
             j.deepspeed = found.deepspeed;
             if (j.zeroStage == null) j.zeroStage = found.zeroStage;
+            DeepSpeedHeredoc.batchStatements(j, found.deepspeed.trainBatchSize(), found.deepspeed.microBatchPerGpu(),
+                    "the DeepSpeed configuration " + found.file);
             found.deepspeed = null;
         }
     }

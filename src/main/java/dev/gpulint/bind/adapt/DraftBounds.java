@@ -42,6 +42,7 @@ final class DraftBounds {
             slot(j -> j.dp, (j, v) -> j.dp = v, "parallelism", "dp"),
             slot(j -> j.cp, (j, v) -> j.cp = v, "parallelism", "cp"),
             slot(j -> j.ep, (j, v) -> j.ep = v, "parallelism", "ep"),
+            slot(j -> j.etp, (j, v) -> j.etp = v, "parallelism", "etp"),
             slot(j -> j.vpp, (j, v) -> j.vpp = v, "parallelism", "virtual_pp"),
             slot(j -> j.micro, (j, v) -> j.micro = v, "batch", "micro_batch_size"),
             slot(j -> j.global, (j, v) -> j.global = v, "batch", "global_batch_size"),

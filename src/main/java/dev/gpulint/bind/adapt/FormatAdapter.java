@@ -35,6 +35,8 @@ interface FormatAdapter {
         /** Fabric settings of a network operator's NIC configuration, as a cluster with no node groups. */
         final List<Specs.Cluster> clusters = new ArrayList<>();
         final List<Specs.NicPolicy> nicPolicies = new ArrayList<>();
+        /** Findings met binding (SYN007: a #SBATCH directive with a shell variable). */
+        final List<dev.gpulint.core.Finding> findings = new ArrayList<>();
 
         boolean isEmpty() {
             return drafts.isEmpty() && counters.isEmpty() && queries.isEmpty() && clusters.isEmpty() && nicPolicies.isEmpty();

@@ -25,7 +25,7 @@ final class JobDraft {
     /** Where the GPUs per node are written, in the format's own words (trainer.devices). */
     String gpusPerNodeWhere;
     Located<Double> parameters;
-    Located<Long> tp, pp, cp, ep, dp, vpp, layers, heads, kvHeads, experts, seqLength, hidden, micro, global, zeroStage;
+    Located<Long> tp, pp, cp, ep, etp, dp, vpp, layers, heads, kvHeads, experts, seqLength, hidden, micro, global, zeroStage;
     Located<Boolean> sequenceParallel;
     /** Megatron's pipeline layout flags: layers per virtual stage; embedding / loss counted as layers. */
     Located<Long> layersPerVirtualStage;
@@ -120,7 +120,7 @@ final class JobDraft {
         if (l.deepspeedNodes != null) state("nodes", Launchers.number(l.deepspeedNodes), "deepspeed --num_nodes", StatedKind.LAUNCHER, l.deepspeedNodes.span());
         if (l.kokkosGpus != null) state("app_gpus_per_node", Launchers.number(l.kokkosGpus), "LAMMPS Kokkos -k on g " + l.kokkosGpus.text(), StatedKind.LAUNCHER, l.kokkosGpus.span());
         for (Launchers.EnvSet e : l.env) if (e.value().known()) env(e.name(), e.value().text(), e.value().span(), e.where());
-        if (l.deepspeedConfig != null && deepspeedRef == null) deepspeedRef = new Located<>(l.deepspeedConfig.text(), l.deepspeedConfig.span());
+        if (l.deepspeedConfig != null && l.deepspeedConfig.known() && deepspeedRef == null) deepspeedRef = new Located<>(l.deepspeedConfig.text(), l.deepspeedConfig.span());
         MegatronAdapter.apply(this, l.flags, "the launch command", tp == null && !l.flags.isEmpty());
         Word serving = null;
         for (String f : Launchers.SERVING_TP_FLAGS) if (l.flags.containsKey(f)) serving = l.flags.get(f);
@@ -137,10 +137,10 @@ final class JobDraft {
                 && seqLength == null && hidden == null ? null
                 : new Specs.Model(parameters, null, layers, heads, kvHeads, hidden, seqLength, experts);
         Span key = first(tp, pp, cp, dp, ep);
-        Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && unknown.isEmpty()
+        Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null ? null
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown,
-                        layersPerVirtualStage, embeddingInSplit, lossInSplit);
+                        layersPerVirtualStage, embeddingInSplit, lossInSplit, etp);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown ? null : new Specs.Optimizer(null, zeroStage, null, zeroStageUnknown);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,

@@ -55,18 +55,25 @@ final class LaunchScriptAdapter {
         ScalarNode s = (ScalarNode) root.entries().get(0).value();
         ScalarText text = ScalarText.of(source, s);
         SlurmDirectives sb = SlurmDirectives.read(text);
+        for (Word[] u : sb.unexpanded) sink.findings.add(unexpanded(jobName, u[0].text(), u[1]));
         Shell.Script script = Shell.parse(text, sb.environment());
         Specs.Cluster qos = MlnxQos.read(script, file, jobName, root.entries().get(0).key().span(), root.span());
         if (qos != null) sink.clusters.add(qos);
-        JobDraft j = job(root, file, jobName, sb, script);
+        Launchers.Launch l = Launchers.scan(script);
+        JobDraft j = job(root, file, jobName, sb, script, l);
+        if (j != null) {
+            DeepSpeedHeredoc.Written ds = DeepSpeedHeredoc.find(script, text, l.deepspeedConfig);
+            if (ds != null) DeepSpeedHeredoc.apply(j, ds);
+            ShellDefaults.mark(j, source, ShellDefaults.of(text.value()));
+        }
         if (j == null) return;
         if (qos != null && j.cluster == null) j.cluster = new Located<>(qos.name().value(), qos.fabric().type().span());
         sink.drafts.add(j);
     }
 
     /** The bound job, or null when the script launches no training. */
-    private static JobDraft job(MappingNode root, String file, String jobName, SlurmDirectives sb, Shell.Script script) {
-        Launchers.Launch l = Launchers.scan(script);
+    private static JobDraft job(MappingNode root, String file, String jobName, SlurmDirectives sb, Shell.Script script,
+                                Launchers.Launch l) {
         Srun srun = new Srun();
         Map<String, Word> hydra = new LinkedHashMap<>();
         boolean launches = false, srunSeen = false;
@@ -105,6 +112,11 @@ final class LaunchScriptAdapter {
         // the job's size: the allocation first, else what the launch says
         j.nodes = first(j, sb.nodes, "#SBATCH --nodes", hydra.get("trainer.num_nodes"), "trainer.num_nodes",
                 l.torchNodes, "torchrun --nnodes", l.deepspeedNodes, "deepspeed --num_nodes", srun.nodes, "srun --nodes");
+        if (j.nodes == null && l.torchPerNode != null && l.torchNodes == null && sb.nodes == null && srun.nodes == null
+                && !hydra.containsKey("trainer.num_nodes") && sb.unexpanded.stream().noneMatch(u -> u[0].text().matches("--nodes|-N"))) {
+            // torchrun without --nnodes runs on one node (its default --nnodes=1)
+            j.nodes = j.key("torchrun's default --nnodes 1", new Located<>(1L, l.torchPerNode.span()));
+        }
         Word perNode = sb.gpusPerNode;
         String where = sb.gpusPerNodeWritten;
         Word[] launcher = {hydra.get("trainer.devices"), l.torchPerNode, l.deepspeedGpus, directRanks ? perNodeTasks : null};
@@ -124,6 +136,25 @@ final class LaunchScriptAdapter {
         }
         j.srunScripts.addAll(srunScripts(script));
         return j;
+    }
+
+    /** The #SBATCH options whose value sbatch must read as a number, a size or a time: a variable there fails the submission. */
+    private static final Set<String> SBATCH_PARSED = Set.of("--nodes", "-N", "--ntasks", "-n", "--ntasks-per-node", "--gpus", "-G",
+            "--gpus-per-node", "--gpus-per-task", "--ntasks-per-gpu", "--cpus-per-task", "-c", "--cpus-per-gpu", "--mem",
+            "--mem-per-cpu", "--mem-per-gpu", "--time", "-t", "--gres", "--array", "-a");
+
+    /** SYN007: sbatch reads #SBATCH lines itself, so a shell variable there is never expanded. */
+    private static dev.gpulint.core.Finding unexpanded(String jobName, String option, Word value) {
+        boolean parsed = SBATCH_PARSED.contains(option);
+        String written = "#SBATCH " + option + (option.startsWith("--") ? "=" : " ") + value.text();
+        String message = written + ": sbatch reads #SBATCH lines itself before any shell runs (to the shell they are comments), "
+                + "so " + value.text() + " is not expanded; "
+                + (parsed ? "sbatch cannot read the text '" + value.text() + "' as the value of " + option + " and refuses the script at submission"
+                          : "sbatch takes the text '" + value.text() + "' literally")
+                + "; write the value in the directive, or give it when submitting (sbatch " + option
+                + (option.startsWith("--") ? "=" : " ") + "... script) and delete this line";
+        return new dev.gpulint.core.Finding("SYN007", parsed ? dev.gpulint.core.Level.ERROR : dev.gpulint.core.Level.WARNING,
+                value.span(), message, List.of(), FORMAT + ":" + jobName + "/#SBATCH " + option);
     }
 
     private static Located<Long> first(JobDraft j, Object... wordsAndNames) {

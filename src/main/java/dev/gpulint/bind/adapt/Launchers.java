@@ -137,7 +137,8 @@ public final class Launchers {
                 }
             }
             Word ds = optionValue(w, i, "--deepspeed_config", "--deepspeed-config", "--deepspeed");
-            if (ds != null && l.deepspeedConfig == null && ds.known() && ds.text().endsWith(".json")) l.deepspeedConfig = ds;
+            // a file the script names by an unknown variable ($script_dir/ds_config.json) is kept: a here-document may write it
+            if (ds != null && l.deepspeedConfig == null && ds.text().endsWith(".json")) l.deepspeedConfig = ds;
             Word cf = optionValue(w, i, "--job.config_file", "--job.config-file", "--config_file", "--config-file");
             if (cf != null && l.configFile == null && cf.known() && !cf.text().startsWith("-")) l.configFile = cf;
             flag(w, i, l);

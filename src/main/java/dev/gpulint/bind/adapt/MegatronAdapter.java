@@ -30,7 +30,8 @@ final class MegatronAdapter {
     /** The flags of sizes that stay unknown, not default, when written with a placeholder ($TP). */
     private static final Map<String, String> UNKNOWN_SIZES = Map.of(
             "--tensor-model-parallel-size", "tp", "--pipeline-model-parallel-size", "pp", "--context-parallel-size", "cp",
-            "--expert-model-parallel-size", "ep", "--virtual-pipeline-model-parallel-size", "virtual_pp",
+            "--expert-model-parallel-size", "ep", "--expert-tensor-parallel-size", "etp",
+            "--virtual-pipeline-model-parallel-size", "virtual_pp",
             "--num-virtual-stages-per-pipeline-rank", "virtual_pp", "--num-layers-per-virtual-pipeline-stage", "virtual_pp",
             "--data-parallel-size", "dp");
     private static final Pattern NAME_TOKEN = Pattern.compile("((?:tp|pp|ep|emp|etp|cp|vpp|dp)[0-9]+)+");
@@ -118,6 +119,7 @@ final class MegatronAdapter {
         j.pp = j.key("--pipeline-model-parallel-size", located(flags.get("--pipeline-model-parallel-size")));
         j.cp = j.key("--context-parallel-size", located(flags.get("--context-parallel-size")));
         j.ep = j.key("--expert-model-parallel-size", located(flags.get("--expert-model-parallel-size")));
+        j.etp = j.key("--expert-tensor-parallel-size", located(flags.get("--expert-tensor-parallel-size")));
         j.vpp = j.key("--virtual-pipeline-model-parallel-size", located(flags.get("--virtual-pipeline-model-parallel-size")));
         if (j.vpp == null) j.vpp = j.key("--num-virtual-stages-per-pipeline-rank", located(flags.get("--num-virtual-stages-per-pipeline-rank")));
         j.layersPerVirtualStage = j.key("--num-layers-per-virtual-pipeline-stage",

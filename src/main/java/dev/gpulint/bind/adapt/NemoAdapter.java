@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * GPUs, {@code model.*_model_parallel_size}, batch sizes, model shape and {@code env_vars}. Plain
  * {@code ${a.b}} and {@code ${.b}} interpolations inside the file are followed (the launcher's
  * {@code training.} prefix names this file's root); resolvers such as {@code ${multiply:...}},
- * {@code ???} and {@code null} are unknown. {@code devices: -1} (all GPUs) is unknown too.
+ * {@code ???} and {@code null} are unknown. {@code devices: -1} (all GPUs) is unknown too. A parallel size the
+ * file interpolates ({@code ${model.tensor_model_parallel_size}}) but does not write is unknown: NeMo-Aligner
+ * takes it from the checkpoint it restores.
  */
 final class NemoAdapter {
     static final String FORMAT = "NeMo";
@@ -49,6 +51,7 @@ final class NemoAdapter {
         j.pp = size(j, "pp", root, model, "pipeline_model_parallel_size");
         j.cp = size(j, "cp", root, model, "context_parallel_size");
         j.ep = size(j, "ep", root, model, "expert_model_parallel_size");
+        j.etp = size(j, "etp", root, model, "expert_tensor_parallel_size");
         j.vpp = size(j, "virtual_pp", root, model, "virtual_pipeline_model_parallel_size");
         j.micro = j.key("micro_batch_size", number(root, model, "micro_batch_size"));
         j.global = j.key("global_batch_size", number(root, model, "global_batch_size"));
@@ -94,7 +97,29 @@ final class NemoAdapter {
             ScalarNode s = resolve(root, model, key);
             if (s == null || (!s.isNull() && Nodes.placeholder(s.text()))) j.unknown.add(name);
         }
+        if (v == null && model.get(key).isEmpty() && referenced(root, "model." + key)) j.unknown.add(name);
         return v;
+    }
+
+    /** How many scalars {@link #referenced} looks at; a larger file's later scalars are not searched. */
+    private static final int MAX_SCANNED = 100_000;
+
+    /**
+     * Whether some value interpolates {@code ${path}} (alone or inside a resolver, {@code ${multiply:${path}, ...}}).
+     * NeMo-Aligner's configurations name {@code ${model.tensor_model_parallel_size}} without writing it: the size
+     * comes from the .nemo checkpoint they restore, so it is unknown there, not the default 1.
+     */
+    static boolean referenced(MappingNode root, String path) {
+        String ref = "${" + path + "}";
+        java.util.ArrayDeque<Node> todo = new java.util.ArrayDeque<>();
+        todo.push(root);
+        for (int seen = 0; !todo.isEmpty() && seen < MAX_SCANNED; seen++) {
+            Node n = todo.pop();
+            if (n instanceof ScalarNode s && !s.isNull() && s.text().replace(" ", "").contains(ref)) return true;
+            if (n instanceof MappingNode m) for (MappingNode.Entry e : m.entries()) todo.push(e.value());
+            if (n instanceof ListNode l) for (Node item : l.items()) todo.push(item);
+        }
+        return false;
     }
 
     /** {@code devices: -1} is Lightning's "every GPU of the node": unknown, not out of bounds. */

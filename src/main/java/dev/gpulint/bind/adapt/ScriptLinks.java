@@ -65,7 +65,7 @@ final class ScriptLinks {
         if (a.nodes == null) a.nodes = b.nodes;
         if (a.gpusPerNode == null) { a.gpusPerNode = b.gpusPerNode; a.gpusPerNodeWhere = b.gpusPerNodeWhere; }
         if (a.tp == null && a.pp == null && a.cp == null && a.dp == null) {
-            a.tp = b.tp; a.pp = b.pp; a.cp = b.cp; a.ep = b.ep; a.dp = b.dp; a.vpp = b.vpp;
+            a.tp = b.tp; a.pp = b.pp; a.cp = b.cp; a.ep = b.ep; a.etp = b.etp; a.dp = b.dp; a.vpp = b.vpp;
             a.sequenceParallel = b.sequenceParallel; a.layersPerVirtualStage = b.layersPerVirtualStage;
             a.embeddingInSplit = b.embeddingInSplit; a.lossInSplit = b.lossInSplit;
             a.unknown.addAll(b.unknown);
@@ -90,7 +90,7 @@ final class ScriptLinks {
     private static void torchtitan(JobDraft script, JobDraft toml) {
         long world = JobDraft.product(script.nodes, script.gpusPerNode);
         if (world <= 0) return;
-        String where = "the launch script " + script.file + " (" + script.nodes.value() + " nodes × " + script.gpusPerNode.value()
+        String where = "the launch script " + script.file + " (" + script.nodes.value() + (script.nodes.value() == 1 ? " node × " : " nodes × ") + script.gpusPerNode.value()
                 + " GPUs: " + script.keys.getOrDefault(script.nodes, "nodes") + ", " + script.gpusPerNodeWhere + ")";
         toml.stated.add(new Stated("world", String.valueOf(world), where, StatedKind.RESOURCE, script.nodes.span()));
         boolean disagrees = false;

@@ -33,12 +33,20 @@ public final class Shell {
     public record Command(List<Assignment> assignments, List<Word> words) {}
 
     /**
+     * A here-document a command reads ({@code cat <<EOT > $DS_CONFIG}): the command's words, the body's offsets in
+     * the script, whether the body expands variables (an unquoted delimiter), and the variables known where the
+     * command stands, to expand it with.
+     */
+    public record Heredoc(List<Word> words, int start, int end, boolean expands, Map<String, String> variables) {}
+
+    /**
      * A script's commands and the variables it knows at its end. {@code arrays} are its bash arrays
      * ({@code ARGS=( --tp 8 ... )}), each element with its own span; {@code "${ARGS[@]}"} in a command
      * is replaced by those elements.
      */
-    public record Script(List<Command> commands, Map<String, String> variables, Map<String, List<Word>> arrays) {
-        public Script(List<Command> commands, Map<String, String> variables) { this(commands, variables, Map.of()); }
+    public record Script(List<Command> commands, Map<String, String> variables, Map<String, List<Word>> arrays,
+                         List<Heredoc> heredocs) {
+        public Script(List<Command> commands, Map<String, String> variables) { this(commands, variables, Map.of(), List.of()); }
 
         /** Every word of every command, in order. */
         public List<Word> words() {
@@ -67,6 +75,7 @@ public final class Shell {
         Map<String, List<Word>> arrays = new LinkedHashMap<>();
         ShellState budget = new ShellState(vars);
         List<Command> commands = new ArrayList<>();
+        List<Heredoc> heredocs = new ArrayList<>();
         for (List<Raw> cmd : raws) {
             List<Assignment> assigns = new ArrayList<>();
             List<Word> words = new ArrayList<>();
@@ -100,8 +109,13 @@ public final class Shell {
             }
             for (; i < cmd.size(); i++) words(text, cmd.get(i), vars, arrays, budget, words);
             commands.add(new Command(assigns, words));
+            Raw first = cmd.get(0);
+            if (first.heredocStart >= 0) {
+                heredocs.add(new Heredoc(List.copyOf(words), first.heredocStart, first.heredocEnd, first.heredocExpands,
+                        first.heredocExpands ? ShellTokens.referenced(text.value(), first.heredocStart, first.heredocEnd, vars) : Map.of()));
+            }
         }
-        return new Script(commands, vars, arrays);
+        return new Script(commands, vars, arrays, heredocs);
     }
 
     private static final Pattern ARRAY_ALL = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\[[@*]\\]\\}");

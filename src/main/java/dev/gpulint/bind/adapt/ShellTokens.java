@@ -21,7 +21,16 @@ final class ShellTokens {
         boolean quoted, literal = true, quotedName;
         /** The elements of NAME=( ... ); null for any other word. */
         List<Raw> elements;
+        /**
+         * On a command's first word: the here-document the command reads (cat <<EOT > ds.json), its body's
+         * offsets in the script ({@code -1} when none), and whether its body expands $VARIABLES (an unquoted delimiter).
+         */
+        int heredocStart = -1, heredocEnd = -1;
+        boolean heredocExpands;
     }
+
+    /** The most here-documents of one script whose bodies are kept; later ones are skipped as text only. */
+    static final int MAX_HEREDOCS = 16;
 
     private static final Pattern ARRAY_HEAD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*\\+?=");
 
@@ -41,7 +50,8 @@ final class ShellTokens {
         Raw w = null;
         int n = s.length();
         String heredoc = null;              // the delimiter of a here-document whose body starts at the next line
-        boolean strip = false;
+        boolean strip = false, expands = false;
+        int kept = 0;
         while (i < n) {
             char c = s.charAt(i);
             if (c == '<' && elements == null && s.startsWith("<<", i) && !s.startsWith("<<<", i)) {
@@ -51,15 +61,28 @@ final class ShellTokens {
                 if (strip) j++;
                 while (j < n && (s.charAt(j) == ' ' || s.charAt(j) == '\t')) j++;
                 StringBuilder d = new StringBuilder();
-                for (; j < n && " \t\n;|&<>()".indexOf(s.charAt(j)) < 0; j++) if (s.charAt(j) != '\'' && s.charAt(j) != '"') d.append(s.charAt(j));
+                expands = true;
+                for (; j < n && " \t\n;|&<>()".indexOf(s.charAt(j)) < 0; j++) {
+                    if (s.charAt(j) != '\'' && s.charAt(j) != '"' && s.charAt(j) != '\\') d.append(s.charAt(j)); else expands = false;
+                }
                 if (d.length() > 0 && !feedsShell(cur)) heredoc = d.toString();   // bash <<EOF: the body is the script run
                 i = j;
                 continue;
             }
             if (c == '\n' && heredoc != null) {
-                i = afterHeredoc(s, i + 1, heredoc, strip);  // a here-document's body is text, not commands
+                int body = i + 1;
+                int[] end = new int[1];
+                i = afterHeredoc(s, body, heredoc, strip, end);  // a here-document's body is text, not commands
+                int bodyEnd = end[0];
                 heredoc = null;
                 w = finish(w, cur);
+                if (!cur.isEmpty() && kept < MAX_HEREDOCS) {
+                    kept++;
+                    Raw first = cur.get(0);
+                    first.heredocStart = Math.min(body, i);
+                    first.heredocEnd = Math.max(first.heredocStart, Math.min(i, bodyEnd));
+                    first.heredocExpands = expands;
+                }
                 if (!cur.isEmpty()) { commands.add(cur); cur = new ArrayList<>(); }
                 continue;
             }
@@ -150,16 +173,23 @@ final class ShellTokens {
         return false;
     }
 
-    /** The index after the line that ends a here-document whose body starts at {@code i} (the end when none does). */
-    private static int afterHeredoc(String s, int i, String delimiter, boolean stripTabs) {
+    /**
+     * The index after the line that ends a here-document whose body starts at {@code i} (the end when none does);
+     * {@code bodyEnd[0]} receives where that line starts, the body's end.
+     */
+    private static int afterHeredoc(String s, int i, String delimiter, boolean stripTabs, int[] bodyEnd) {
         int n = s.length();
+        bodyEnd[0] = n;
         while (i < n) {
             int eol = s.indexOf('\n', i);
             int end = eol < 0 ? n : eol;
             int from = i;
             if (stripTabs) while (from < end && s.charAt(from) == '\t') from++;
             int to = end > from && s.charAt(end - 1) == '\r' ? end - 1 : end;
-            if (s.regionMatches(from, delimiter, 0, delimiter.length()) && to - from == delimiter.length()) return eol < 0 ? n : eol + 1;
+            if (s.regionMatches(from, delimiter, 0, delimiter.length()) && to - from == delimiter.length()) {
+                bodyEnd[0] = i;
+                return eol < 0 ? n : eol + 1;
+            }
             i = eol < 0 ? n : eol + 1;
         }
         return n;
@@ -173,4 +203,27 @@ final class ShellTokens {
         }
         return null;
     }
+
+    /** The longest here-document body whose variables are kept; a longer body expands nothing. */
+    static final int MAX_HEREDOC = 64 * 1024;
+    /** The most text of variable values one here-document keeps; past it, further variables stay unknown. */
+    static final int MAX_HEREDOC_VALUES = 256 * 1024;
+
+    /** The known variables the body s[start, end) names ($NAME, ${NAME}, ${NAME:-default}), within the bounds above. */
+    static java.util.Map<String, String> referenced(String s, int start, int end, java.util.Map<String, String> vars) {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (end - start > MAX_HEREDOC) return out;
+        java.util.regex.Matcher m = REFERENCE.matcher(s).region(start, end);
+        long size = 0;
+        while (m.find()) {
+            String v = vars.get(m.group(1));
+            if (v == null || out.containsKey(m.group(1))) continue;
+            if ((size += v.length()) > MAX_HEREDOC_VALUES) break;
+            out.put(m.group(1), v);
+        }
+        return out;
+    }
+
+    private static final Pattern REFERENCE = Pattern.compile("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)");
+
 }

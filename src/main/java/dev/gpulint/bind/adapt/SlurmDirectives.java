@@ -13,7 +13,9 @@ import java.util.Map;
  * {@code --exclusive}. A range ({@code --nodes=2-4}) is unknown. Each value keeps its span.
  */
 final class SlurmDirectives {
-    Word nodes, gpusPerNode, gpus, tasksPerNode, tasks, jobName;
+    Word nodes, gpusPerNode, gpus, tasksPerNode, tasks, jobName, gpusPerTask, tasksPerGpu;
+    /** Options whose value holds a shell variable ($NUM_NODES): sbatch does not expand it. Each: the option and its value. */
+    final java.util.List<Word[]> unexpanded = new java.util.ArrayList<>();
     /** How the GPUs per node are written, for messages: "#SBATCH --gres=gpu:8". */
     String gpusPerNodeWritten;
     boolean exclusive;
@@ -34,6 +36,7 @@ final class SlurmDirectives {
             if (s.startsWith("#SBATCH", i) && i + 7 < end && Character.isWhitespace(s.charAt(i + 7))) d.line(text, s, i + 7, end);
             pos = end + 1;
         }
+        d.implied(text);
         return d;
     }
 
@@ -66,12 +69,18 @@ final class SlurmDirectives {
 
     private void option(ScalarText text, String option, String value, int at) {
         Word w = new Word(value, true, text.span(at, at + value.length()));
+        if (value.indexOf('$') >= 0 && unexpanded.size() < MAX_UNEXPANDED) {
+            unexpanded.add(new Word[] {new Word(option, true, w.span()), w});
+            return;                     // the value sbatch sees is the text itself: no number gpulint can use
+        }
         switch (option) {
             case "--nodes", "-N" -> { if (nodes == null) nodes = w; }
             case "--ntasks-per-node" -> { if (tasksPerNode == null) tasksPerNode = w; }
             case "--ntasks", "-n" -> { if (tasks == null) tasks = w; }
             case "--job-name", "-J" -> { if (jobName == null) jobName = w; }
             case "--gpus", "-G" -> { if (gpus == null) gpus = count(text, value, at); }
+            case "--gpus-per-task" -> { if (gpusPerTask == null) gpusPerTask = count(text, value, at); }
+            case "--ntasks-per-gpu" -> { if (tasksPerGpu == null) tasksPerGpu = w; }
             case "--gpus-per-node" -> {
                 if (gpusPerNode == null) { gpusPerNode = count(text, value, at); gpusPerNodeWritten = "#SBATCH --gpus-per-node"; }
             }
@@ -87,6 +96,35 @@ final class SlurmDirectives {
                 }
             }
             default -> { }
+        }
+    }
+
+    /** A factor below this times a 12-digit count cannot overflow a long. */
+    private static final long MAX_COUNT = 1_000_000;
+
+    /** The most unexpanded directives kept per script. */
+    static final int MAX_UNEXPANDED = 64;
+
+    /**
+     * GPUs per node the directives imply when none states them: {@code --gpus-per-task} × tasks per node
+     * ({@code --ntasks-per-node}, or {@code --ntasks} ÷ {@code --nodes}), or a total {@code --gpus} ÷ {@code --nodes}.
+     * And tasks per node implied by {@code --ntasks-per-gpu} × GPUs per node. Each keeps the span of the option it
+     * comes from; how it is written goes to {@link #gpusPerNodeWritten}.
+     */
+    private void implied(ScalarText text) {
+        long n = Launchers.number(nodes), t = Launchers.number(tasksPerNode), all = Launchers.number(tasks);
+        if (t < 0 && all > 0 && n > 0 && all % n == 0) t = all / n;
+        if (gpusPerNode == null && Launchers.number(gpusPerTask) > 0 && t > 0 && t < MAX_COUNT) {
+            gpusPerNode = new Word(String.valueOf(Launchers.number(gpusPerTask) * t), true, gpusPerTask.span());
+            gpusPerNodeWritten = "#SBATCH --gpus-per-task × " + (tasksPerNode != null ? "--ntasks-per-node" : "--ntasks ÷ --nodes");
+        }
+        if (gpusPerNode == null && Launchers.number(gpus) > 0 && n > 0 && Launchers.number(gpus) % n == 0) {
+            gpusPerNode = new Word(String.valueOf(Launchers.number(gpus) / n), true, gpus.span());
+            gpusPerNodeWritten = "#SBATCH --gpus ÷ --nodes";
+        }
+        if (tasksPerNode == null && Launchers.number(tasksPerGpu) > 0 && Launchers.number(gpusPerNode) > 0
+                && Launchers.number(gpusPerNode) < MAX_COUNT) {
+            tasksPerNode = new Word(String.valueOf(Launchers.number(tasksPerGpu) * Launchers.number(gpusPerNode)), true, tasksPerGpu.span());
         }
     }
 

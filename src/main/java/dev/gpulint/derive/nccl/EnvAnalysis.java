@@ -37,6 +37,7 @@ public final class EnvAnalysis {
                 if ((proto != null && proto.rdma()) || (n.gpudirectRdma() != null && Boolean.TRUE.equals(n.gpudirectRdma().value()))) gdr = true;
             }
         }
+        boolean efa = j.origin() != null && j.origin().rdmaResources().stream().anyMatch(l -> l.value().startsWith("vpc.amazonaws.com/efa"));
         for (Map.Entry<String, Located<String>> e : j.env().entrySet()) {
             String name = e.getKey();
             String value = e.getValue().value().strip();
@@ -46,7 +47,8 @@ public final class EnvAnalysis {
                             e.getValue().span(), value, e.getValue().span())
                     .reading(upper, List.of("1", "TRUE", "YES", "ON").contains(upper))
                     .catalog(vars.isKnown(name), vars.isDebugOnly(name), vars.suggestion(name))
-                    .cluster(cf != null && cf.rdma(), nvlink, gdr);
+                    .cluster(cf != null && cf.rdma(), nvlink, gdr)
+                    .efa(efa);
             Specs.NicQos qos = cf == null || cf.spec().fabric() == null ? null : cf.spec().fabric().qos();
             boolean dscpPicks = dev.gpulint.derive.net.ClusterAnalysis.trustsDscp(qos);
             if (cf != null && cf.roce() && dscpPicks) {       // trusting PCP (or trust not known), the NICs pick no known priority from the byte

@@ -17,6 +17,8 @@ public final class NcclVariables {
     private final Set<String> known = new LinkedHashSet<>();
     private final Set<String> ncclOwn = new LinkedHashSet<>();
     private final Set<String> debug = new LinkedHashSet<>();
+    /** libibverbs' own RDMAV_* variables (tag "verbs"). */
+    private final Set<String> verbs = new LinkedHashSet<>();
     private final List<String> prefixes = new ArrayList<>();
 
     private static final Lazy<NcclVariables> BUILT_IN = new Lazy<>(() -> load());
@@ -34,7 +36,8 @@ public final class NcclVariables {
                 if (parts[0].equals("prefix")) { v.prefixes.add(parts[1]); continue; }
                 v.known.add(parts[0]);
                 String tag = parts.length > 1 ? parts[1] : "";
-                if (!tag.equals("torch")) v.ncclOwn.add(parts[0]);
+                if (tag.equals("verbs")) v.verbs.add(parts[0]);
+                else if (!tag.equals("torch") && !tag.equals("plugin")) v.ncclOwn.add(parts[0]);
                 if (tag.equals("debug")) v.debug.add(parts[0]);
             }
         } catch (IOException e) {
@@ -54,6 +57,6 @@ public final class NcclVariables {
     /** For an unknown name: NCCL's own closest name when the name looks like a misspelling of it; null otherwise. */
     public String suggestion(String name) {
         if (isKnown(name)) return null;
-        return DidYouMean.closest(name, ncclOwn);
+        return DidYouMean.closest(name, name.startsWith("RDMAV_") ? verbs : ncclOwn);
     }
 }

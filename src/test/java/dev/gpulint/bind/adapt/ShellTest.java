@@ -188,4 +188,33 @@ class ShellTest {
                 "--tensor-model-parallel-size 2    --pipeline-model-parallel-size 4"), words.stream().map(Word::text).toList());
         assertEquals(script.indexOf("$GPT_ARGS") + 1, words.get(3).span().startColumn(), "the split words are where the expansion is");
     }
+
+    @Test
+    void aHereDocumentKeepsItsBodyTheVariablesItNamesAndTheCommandThatWritesIt() {
+        String script = "GB=64\nMB=4\ncat <<EOT > ds.json\n{ \"train_batch_size\": $GB }\nEOT\nGB=128\ncat <<'EOF' > raw.json\n$MB\nEOF\necho done\n";
+        Shell.Script s = parse(script, Map.of());
+        assertEquals(2, s.heredocs().size());
+        Shell.Heredoc h = s.heredocs().get(0);
+        assertEquals(List.of("cat", ">", "ds.json"), texts(h.words()));
+        assertEquals("{ \"train_batch_size\": $GB }\n", script.substring(h.start(), h.end()), "the body ends before the delimiter line");
+        assertTrue(h.expands());
+        assertEquals(Map.of("GB", "64"), h.variables(), "the values where the cat stands, not GB=128 after it; MB is not named");
+        assertFalse(s.heredocs().get(1).expands(), "a quoted delimiter expands nothing");
+        assertEquals(List.of("echo", "done"), texts(s.commands().get(s.commands().size() - 1).words()), "the body is no command");
+    }
+
+    @Test
+    void hereDocumentsAreBoundedInNumberAndInTheVariablesTheyKeep() {
+        StringBuilder many = new StringBuilder("X=1\n");
+        for (int i = 0; i < ShellTokens.MAX_HEREDOCS + 5; i++) many.append("cat <<EOT > f").append(i).append(".json\n$X\nEOT\n");
+        assertEquals(ShellTokens.MAX_HEREDOCS, parse(many.toString(), Map.of()).heredocs().size());
+        String big = "X=1\ncat <<EOT > big.json\n" + "$X ".repeat(ShellTokens.MAX_HEREDOC / 3 + 1) + "\nEOT\n";
+        assertEquals(Map.of(), parse(big, Map.of()).heredocs().get(0).variables(), "a body past the bound expands nothing");
+        String value = "v".repeat(60_000);
+        StringBuilder wide = new StringBuilder();
+        for (int i = 0; i < 6; i++) wide.append("V").append(i).append('=').append(value).append('\n');
+        wide.append("cat <<EOT > w.json\n$V0 $V1 $V2 $V3 $V4 $V5\nEOT\n");
+        assertEquals(4, parse(wide.toString(), Map.of()).heredocs().get(0).variables().size(),
+                "values past " + ShellTokens.MAX_HEREDOC_VALUES + " characters are not kept");
+    }
 }

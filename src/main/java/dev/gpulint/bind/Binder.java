@@ -198,6 +198,7 @@ public final class Binder {
     private void scalar(ScalarNode key, ScalarNode s, Field f, Object path) {
         String name = key.text();
         String t = s.text();
+        if (FillIn.is(t)) { findings.add(FillIn.finding(key, s, path)); return; }
         if (f.type() != Type.STRING && placeholder(t)) return;
         switch (f.type()) {
             case STRING -> values.put(s, t);

@@ -26,6 +26,18 @@ final class SpecBuilder {
     SpecBuilder(Map<Node, Object> values) { this.values = values; }
 
     @SuppressWarnings("unchecked")
+    /**
+     * A value, or, when it is written as a placeholder ({@code ${PFC}}, {@code "<fill in: ...>"}), one that is stated
+     * but unknown: a null value with the placeholder's span (rules then tell "not stated" from "not known").
+     */
+    private <T> Located<T> stated(MappingNode m, String key) {
+        Located<T> l = get(m, key);
+        if (l != null || m == null) return l;
+        Node n = m.get(key).orElse(null);
+        return n instanceof dev.gpulint.tree.ScalarNode s && (FillIn.is(s.text()) || Binder.placeholder(s.text()))
+                ? new Located<>(null, n.span()) : null;
+    }
+
     private <T> Located<T> get(MappingNode m, String key) {
         if (m == null) return null;
         Node n = m.get(key).orElse(null);
@@ -60,8 +72,8 @@ final class SpecBuilder {
         MappingNode fab = sub(r, "fabric");
         MappingNode roce = sub(fab, "roce");
         Specs.Fabric fabric = fab == null ? null : new Specs.Fabric(get(fab, "type"), get(fab, "topology"),
-                get(fab, "oversubscription"), get(sub(roce, "pfc"), "enabled"), get(sub(roce, "pfc"), "priority"),
-                get(sub(roce, "ecn"), "enabled"), get(roce, "dscp"), get(fab, "link_speed"), keySpan(r, "fabric"));
+                get(fab, "oversubscription"), stated(sub(roce, "pfc"), "enabled"), get(sub(roce, "pfc"), "priority"),
+                stated(sub(roce, "ecn"), "enabled"), get(roce, "dscp"), get(fab, "link_speed"), keySpan(r, "fabric"));
         return new Specs.Cluster(get(r, "name"), d.file(), fabric, groups, r.span());
     }
 

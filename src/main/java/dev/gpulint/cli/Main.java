@@ -29,14 +29,14 @@ import picocli.CommandLine.Parameters;
 /** The command line: check (the default), rules, explain, test-rules, help and version (README.md, "Command line"). */
 @Command(name = "gpulint", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         subcommands = {Main.Check.class, CatalogCommands.Rules.class, CatalogCommands.Explain.class, TestRules.class,
-                CommandLine.HelpCommand.class, Main.VersionCommand.class},
+                DiscoverCommand.class, CommandLine.HelpCommand.class, Main.VersionCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no finding at or above --fail-on", "1:at least one finding at or above --fail-on",
                 "2:bad usage, or an input that could not be read or parsed"})
 public final class Main implements Callable<Integer> {
 
     static final int OK = 0, FINDINGS = 1, BAD_INPUT = 2;
-    private static final Set<String> COMMANDS = Set.of("check", "rules", "explain", "test-rules", "help", "version");
+    private static final Set<String> COMMANDS = Set.of("check", "rules", "explain", "test-rules", "discover", "help", "version");
 
     public static void main(String[] args) {
         // The report goes to the file descriptor itself, not System.out: a PrintStream swallows write

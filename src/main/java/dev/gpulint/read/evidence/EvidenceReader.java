@@ -24,9 +24,9 @@ public final class EvidenceReader {
     /** The head of a file its kind is decided from. */
     public static final int SNIFF_CHARS = 64 * 1024;
 
-    private static final Pattern IB_CA = Pattern.compile("(?m)^CA '[^'\\n]{1,64}'");
-    private static final Pattern HCA = Pattern.compile("(?m)^hca_id:");
-    private static final Pattern SMI_Q = Pattern.compile("(?m)^(=+NVSMI LOG=+|Attached GPUs\\s*:)");
+    private static final Pattern IB_CA = Pattern.compile("(?m)^[ \\t]*CA '[^'\\n]{1,64}'");
+    private static final Pattern HCA = Pattern.compile("(?m)^[ \\t]*hca_id:");
+    private static final Pattern SMI_Q = Pattern.compile("(?m)^[ \\t]*(=+NVSMI LOG=+|Attached GPUs[ \\t]*:)");
 
     private EvidenceReader() {}
 
@@ -105,24 +105,61 @@ public final class EvidenceReader {
         }
         List<String> lines = Text.lines(f.text());
         List<Evidence> out = new ArrayList<>();
+        List<Finding> problems = new ArrayList<>();
+        List<Sections.Section> sections;
         try {
-            out.add(switch (kind.get()) {
-                case TOPOLOGY -> TopologyReader.read(file, lines);
-                case NVLINK -> SmiReader.nvlink(file, lines);
-                case SMI_QUERY -> SmiReader.query(file, lines);
-                case IBSTAT, IBV_DEVINFO -> IbReader.read(file, lines, kind.get());
-                case NCCL_TESTS -> NcclTestsReader.read(file, lines);
-                case NCCL_LOG -> NcclLogReader.read(file, lines);
-            });
-            // nccl-tests run with NCCL_DEBUG=INFO print both
-            if (kind.get() == Evidence.Kind.NCCL_TESTS && lines.stream().anyMatch(NcclLogReader::isLogLine)) {
-                out.add(NcclLogReader.read(file, lines));
-            }
+            sections = Sections.of(file, lines);
         } catch (Unreadable e) {
-            return new ReadResult(f, List.of(), List.of(Finding.of("SYN001", e.span, "syntax",
-                    "'" + file + "' looks like " + kind.get().tool() + " output but could not be read: " + e.getMessage()
-                            + "; expected " + kind.get().shape())), true);
+            return new ReadResult(f, List.of(), List.of(Finding.of("SYN001", e.span, "syntax", "'" + file
+                    + "' could not be read: " + e.getMessage())), true);
         }
-        return new ReadResult(f, List.of(), List.of(), true, List.of(), out);
+        for (Sections.Section s : sections) {
+            Evidence.Kind k = s.kind();
+            List<String> part = sections.size() == 1 ? lines : s.lines(lines);
+            try {
+                Evidence e = switch (k) {
+                    case TOPOLOGY -> TopologyReader.read(file, part);
+                    case NVLINK -> SmiReader.nvlink(file, part);
+                    case SMI_QUERY -> SmiReader.query(file, part);
+                    case IBSTAT, IBV_DEVINFO -> IbReader.read(file, part, k);
+                    case NCCL_TESTS -> NcclTestsReader.read(file, part);
+                    case NCCL_LOG -> NcclLogReader.read(file, part);
+                };
+                if (empty(e)) problems.add(nothingRead(file, s.start() + 1, k));
+                else out.add(e);
+            } catch (Unreadable e) {
+                problems.add(Finding.of("SYN001", e.span, "syntax", "'" + file + "' looks like " + k.tool()
+                        + " output but could not be read: " + e.getMessage() + "; expected " + k.shape()));
+            }
+        }
+        // NCCL's debug lines, alone or among an nccl-tests run's lines
+        if (kind.get() == Evidence.Kind.NCCL_LOG || lines.stream().anyMatch(NcclLogReader::isLogLine)) {
+            Evidence.NcclLog log = NcclLogReader.read(file, lines);
+            if (!empty(log)) out.add(log);
+            else if (sections.isEmpty()) problems.add(nothingRead(file, 1, Evidence.Kind.NCCL_LOG));
+        }
+        return new ReadResult(f, List.of(), problems, !out.isEmpty() || problems.stream().anyMatch(p -> p.ruleId().equals("SYN001")),
+                List.of(), out);
+    }
+
+    /** The output was recognised, but nothing gpulint checks was found in it. */
+    static boolean empty(Evidence e) {
+        if (e instanceof Evidence.Topology t) return t.devices().isEmpty();
+        if (e instanceof Evidence.NvlinkStatus s) return s.gpus().isEmpty();
+        if (e instanceof Evidence.SmiQuery q) return q.attached() < 0 && q.productNames().isEmpty();
+        if (e instanceof Evidence.IbPorts p) return p.ports().isEmpty();
+        if (e instanceof Evidence.NcclTests n) return n.rows().isEmpty() && n.ranks().isEmpty() && n.avgBusbw() < 0;
+        Evidence.NcclLog l = (Evidence.NcclLog) e;
+        return l.lines().isEmpty() && l.counts().isEmpty() && l.maxNodes() < 0;
+    }
+
+    /**
+     * SYN006 for a capture whose head showed a tool's signature but from which nothing was read: saying nothing
+     * would count it as linted and tell the user it passed.
+     */
+    private static Finding nothingRead(String file, int line, Evidence.Kind k) {
+        return new Finding("SYN006", Level.NOTE, Span.at(file, line, 1), "'" + file + "' looks like " + k.tool()
+                + " output from line " + line + " on, but gpulint found nothing in it to check: expected " + k.shape()
+                + "; it was skipped", List.of(), "format");
     }
 }

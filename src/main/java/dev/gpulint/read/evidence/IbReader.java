@@ -11,14 +11,19 @@ import java.util.regex.Pattern;
  * LinkUp", "Rate: 400", "Link layer: InfiniBand") and ibv_devinfo ("hca_id: mlx5_0", then per port
  * "port: 1" and "state: PORT_ACTIVE (4)", "phys_state: LINK_UP (5)" (with -v), "active_width: 4X
  * (2)", "active_speed: 100.0 Gbps (128)" (with -v), "link_layer: InfiniBand"). The rate of an
- * ibv_devinfo port is its width times its lane speed, when both are printed.
+ * ibv_devinfo port is its width times its lane speed, when both are printed. Lines of other tools
+ * (a shell prompt, "ibpanic: ...") and redacted values ("Node GUID: ...") are passed over.
  */
 final class IbReader {
     /** Ports read: a node has tens at most. */
     static final int MAX_PORTS = 4096;
-    private static final Pattern CA = Pattern.compile("^CA '([^']{1,64})'");
-    private static final Pattern HCA = Pattern.compile("^hca_id:\\s*(\\S{1,64})");
-    private static final Pattern KEY = Pattern.compile("^\\s+([A-Za-z_][A-Za-z0-9_ ]{0,40}):\\s*(.*?)\\s*$");
+    private static final Pattern CA = Pattern.compile("^\\s*CA '([^']{1,64})'");
+    private static final Pattern HCA = Pattern.compile("^\\s*hca_id:\\s*(\\S{1,64})");
+    /**
+     * A "Key: value" line. Indented as the tools print it, or not at all: a capture pasted into an issue or
+     * a terminal log often loses its indentation, and the keys still say what each line is.
+     */
+    private static final Pattern KEY = Pattern.compile("^\\s*([A-Za-z_][A-Za-z0-9_ ]{0,40}):\\s*(.*?)\\s*$");
     private static final Pattern WIDTH = Pattern.compile("^(\\d{1,2})X");
     private static final Pattern SPEED = Pattern.compile("^([0-9.]{1,8})\\s*Gbps");
 

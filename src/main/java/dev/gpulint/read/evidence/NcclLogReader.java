@@ -17,9 +17,15 @@ import java.util.regex.Pattern;
  * the largest rank a channel through the network names, and NCCL WARN lines.
  */
 final class NcclLogReader {
-    static final Pattern PREFIX = Pattern.compile("([^\\s:\\]>]{1,253}):\\d{1,10}:\\d{1,10} \\[[^\\]]{0,16}\\] NCCL (INFO|WARN) ");
-    private static final Pattern CHANNEL = Pattern.compile(
-            "Channel \\d{1,4}/\\d{1,4} : (\\d{1,7})\\[[^\\]]{0,32}\\] -> (\\d{1,7})\\[[^\\]]{0,32}\\] (\\[(?:send|receive)\\] )?via (\\S{1,64})");
+    /**
+     * The head of an NCCL debug line: host:pid:tid [device], then, on WARN lines (and some INFO lines) of every NCCL
+     * release, the source position that printed it ("misc/ibvwrap.cc:63", "net.cc:626"; group 3), then NCCL INFO or WARN.
+     */
+    static final Pattern PREFIX = Pattern.compile(
+            "([^\\s:\\]>]{1,253}):\\d{1,10}:\\d{1,10} \\[[^\\]]{0,16}\\] (?:([A-Za-z0-9_./-]{1,128}:\\d{1,6}) )?NCCL (INFO|WARN) ");
+    /** A channel's path: "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC"; NCCL before 2.7 printed "Ring 00 : 15 -> 0 [send] via NET/Socket/0". */
+    private static final Pattern CHANNEL = Pattern.compile("(?:Channel|Ring) \\d{1,4}(?:/\\d{1,4})? : (\\d{1,7})(?:\\[[^\\]]{0,32}\\])? -> "
+            + "(\\d{1,7})(?:\\[[^\\]]{0,32}\\])? (\\[(?:send|receive)\\] )?via (\\S{1,64})");
     /** A communicator's init line (NCCL 2.19+): "comm 0x55d0c3a0 rank 0 nRanks 16 nNodes 2 localRanks 8 ...". */
     private static final Pattern COMM = Pattern.compile(
             "^comm 0x[0-9a-fA-F]{1,16} rank \\d{1,7} nRanks (\\d{1,7}) nNodes (\\d{1,7})\\b");
@@ -43,8 +49,10 @@ final class NcclLogReader {
             String host = p.group(1), text = l.substring(p.end());
             int col = p.end() + 1;
             Evidence.LogLine line = null;
-            if (p.group(2).equals("WARN")) {
-                line = new Evidence.LogLine("WARN", host, text.strip(), -1, -1, false, Text.span(file, i + 1, p.start() + 1, l.length() - p.start()));
+            if (p.group(3).equals("WARN")) {
+                String where = p.group(2) == null ? "" : " (" + p.group(2) + ")";
+                line = new Evidence.LogLine("WARN", host, text.strip() + where, -1, -1, false,
+                        Text.span(file, i + 1, p.start() + 1, l.stripTrailing().length() - p.start()));
             } else if (text.startsWith("NET/IB : Using ")) {
                 line = new Evidence.LogLine("NET_IB", host, text.contains("/RoCE") ? "RoCE" : "IB", -1, -1, false, Text.span(file, i + 1, col, text.length()));
             } else if (text.startsWith("NET/Socket : Using ")) {

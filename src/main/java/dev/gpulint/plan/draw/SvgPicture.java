@@ -20,7 +20,9 @@ public final class SvgPicture {
 
     public static String draw(Scene s, Layout layout) {
         int chars = 0;
-        for (Scene.Node n : s.nodes()) for (Scene.Cell c : n.cells()) chars = Math.max(chars, c.label(layout).length());
+        for (Scene.Node n : s.nodes()) {
+            for (Scene.Cell c : n.cells()) chars = Math.max(chars, Math.max(c.label(layout).length(), group(c).length()));
+        }
         int cellW = (int) Math.ceil(Math.max(chars, 14) * CHAR) + 16;
         int cols = 1;
         for (Scene.Node n : s.nodes()) cols = Math.max(cols, Math.min(TextPicture.COLUMNS, n.cells().size()));
@@ -49,8 +51,7 @@ public final class SvgPicture {
                         .append("\" stroke=\"").append(net ? Palette.NETWORK : Palette.stroke(c.tpGroup())).append('"')
                         .append(net ? " stroke-width=\"2.5\" stroke-dasharray=\"5 3\"" : " stroke-width=\"1.2\"").append("/>")
                         .append("<text x=\"").append(cx + 8).append("\" y=\"").append(cy + 16).append("\">").append(c.label(layout))
-                        .append("</text><text x=\"").append(cx + 8).append("\" y=\"").append(cy + 31).append("\" fill=\"#333\">tp group ")
-                        .append(c.tag()).append(net ? " (network)" : c.tpTier() == Scene.Tier.NVLINK ? " (NVLink, nodes)" : "")
+                        .append("</text><text x=\"").append(cx + 8).append("\" y=\"").append(cy + 31).append("\" fill=\"#333\">").append(group(c))
                         .append("</text>\n");
             }
             body.append("</g>\n");
@@ -131,6 +132,11 @@ public final class SvgPicture {
         out.append("<text x=\"").append(MARGIN).append("\" y=\"").append(MARGIN + 10).append("\" font-size=\"14\" font-weight=\"bold\">")
                 .append(title).append("</text>\n");
         return out.append(body).append("</svg>\n").toString();
+    }
+
+    /** A cell's second line: its tp group, and how the group travels when it leaves the node. */
+    private static String group(Scene.Cell c) {
+        return "tp group " + c.tag() + (c.tpTier() == Scene.Tier.NETWORK ? " (network)" : c.tpTier() == Scene.Tier.NVLINK ? " (NVLink, nodes)" : "");
     }
 
     /** The numbered links, as lines of escaped text. */

@@ -8,6 +8,9 @@ Scenarios (issue 2's targets in brackets):
   huge      a 100,000-GPU cluster: 12,500 nodes of 8 H100 in 125 node groups, and a job on all of it [<= 3 s]
   formats   1,000 files of other formats: 250 each of NeMo configs, MPIJobs with launch scripts, SkyPilot
             tasks with run scripts and DeepSpeed JSON, plus a 2,000-rule Prometheus file [as many: <= 2 s]
+  plan      the plan's candidate search for a 1,024-GPU job (GPT-3 175B on 128 DGX H100, tp 8 × pp 16): every
+            layout checked by the built-in rules (issue 27: <= 2 s). Until `gpulint plan` lands it runs the search's
+            own entry point, dev.gpulint.plan.search.SearchTiming, from the jar bin/gpulint built, with its JVM flags
 
   fleet     (only with --fleet N, run once) a cluster listed one node group per node: N node groups
             [1,000,000 within 20 s and 2 GiB]; reports wall time and peak RSS (wait4's ru_maxrss)
@@ -17,7 +20,7 @@ Scenarios (issue 2's targets in brackets):
 Usage: python3 bench/bench.py [--rounds N] [--compare OTHER/bin/gpulint] | --fleet N [--fleet-format yaml|topo] | --million     (builds gpulint first through bin/gpulint if needed)
 Each round runs every scenario once, in a shuffled order; round 0 is a discarded warm-up.
 """
-import argparse, os, random, shutil, statistics, subprocess, sys, time
+import argparse, glob, os, random, shutil, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GEN = os.path.join(ROOT, "bench", "generated")
@@ -135,6 +138,15 @@ parallelism: { tp: 8, pp: 16, cp: 2 }
         write(os.path.join(d, "ds", f"d{i:03d}.json"), DS.format(tbs=512 if i % 10 else 500))
     rules = "".join(f"      - record: gpu:r{i}\n        expr: avg_over_time(DCGM_FI_PROF_PCIE_TX_BYTES[1m]) / 1e9\n" for i in range(2000))
     write(os.path.join(GEN, "formats", "rules.yaml"), "groups:\n  - name: g\n    rules:\n" + rules)
+    write(os.path.join(GEN, "plan", "gpt3-1024.yaml"), CLUSTER.format(name="pod").replace("count: 4", "count: 128") + """---
+kind: training_job
+name: gpt3-175b
+cluster: pod
+nodes: 128
+model: { parameters: 175B, dtype: bf16, layers: 96, attention_heads: 96, seq_length: 2048 }
+parallelism: { tp: 8, pp: 16 }
+batch: { micro_batch_size: 1, global_batch_size: 1536 }
+""")
     write(os.path.join(GEN, "Hello.java"), 'public class Hello { public static void main(String[] a) { System.out.println("hello"); } }\n')
     subprocess.run(["javac", "-d", GEN, os.path.join(GEN, "Hello.java")], check=True)
 
@@ -217,6 +229,10 @@ def main():
     for suffix, launcher in launchers:
         for k in ("single", "many", "huge", "formats"):
             scenarios[k + suffix] = [launcher, os.path.join(GEN, k)]
+    jar = sorted(glob.glob(os.path.join(ROOT, "src", "target", "gpulint-*-all.jar")))
+    if jar:
+        scenarios["plan"] = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss8m", "-cp", jar[0],
+                             "dev.gpulint.plan.search.SearchTiming", os.path.join(GEN, "plan", "gpt3-1024.yaml")]
     times = {k: [] for k in scenarios}
     for r in range(args.rounds + 1):
         order = list(scenarios)
@@ -227,7 +243,7 @@ def main():
                 times[k].append(dt)
     hello = statistics.median(times["hello"])
     print(f"{'scenario':14} {'median s':>9} {'min':>7} {'max':>7}  vs hello   target")
-    targets = {"single": "<= 3x hello", "many": "<= 2 s", "huge": "<= 3 s", "formats": "<= 2 s", "hello": ""}
+    targets = {"single": "<= 3x hello", "many": "<= 2 s", "huge": "<= 3 s", "formats": "<= 2 s", "plan": "<= 2 s", "hello": ""}
     for k, ts in times.items():
         m = statistics.median(ts)
         print(f"{k:14} {m:9.3f} {min(ts):7.3f} {max(ts):7.3f}  {m / hello:6.2f}x   {targets.get(k, '')}")

@@ -84,6 +84,9 @@ public final class Placement {
         return Optional.empty();
     }
 
+    /** The name gpulint gives node {@code index} of a node group in messages and pictures: "dgx-0", "dgx-1", ... */
+    public static String nodeName(String group, long index) { return group + "-" + index; }
+
     /** "0-15", "6-8", "0,4,8,12", "0,4,8,...,60" (long strided lists shortened). */
     public static String ranks(long[] r) {
         if (r.length == 0) return "";

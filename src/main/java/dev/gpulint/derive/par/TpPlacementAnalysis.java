@@ -55,7 +55,7 @@ public final class TpPlacementAnalysis {
         for (Map.Entry<Long, List<Long>> e : byPlace.entrySet()) {
             long[] rs = e.getValue().stream().mapToLong(Long::longValue).toArray();
             String label = switch (kind) {
-                case NODE, INFINITY_FABRIC -> groupName + "-" + e.getKey();
+                case NODE, INFINITY_FABRIC -> Placement.nodeName(groupName, e.getKey());
                 case RACK -> "NVLink domain " + e.getKey();
                 case BRIDGE -> "bridged set " + e.getKey();
                 default -> "GPU " + e.getKey();

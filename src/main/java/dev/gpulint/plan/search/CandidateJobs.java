@@ -1,0 +1,60 @@
+package dev.gpulint.plan.search;
+
+import dev.gpulint.core.Span;
+import dev.gpulint.derive.estimate.Layout;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A job with a candidate layout written in: the same model, batch, cluster, node group, network and environment,
+ * with the candidate's parallel sizes, micro batch and optimizer sharding, so that derive and the rules check the
+ * candidate exactly as they check a job. Each value keeps the span of the value it replaces (or the job's span), so a
+ * finding still points at the place to edit. Copies of the parallel sizes that another format states elsewhere (a
+ * launcher's --tensor-model-parallel-size, DeepSpeed's batch triple) are left out: a rewrite to the candidate would
+ * change them too, and comparing them with the candidate would only say it differs from the job as written.
+ */
+final class CandidateJobs {
+    private CandidateJobs() {}
+
+    /** Stated quantities of another format that the candidate rewrites. */
+    private static final Set<String> REWRITTEN = Set.of("tp", "pp", "cp", "ep", "etp", "vpp", "dp");
+
+    /**
+     * {@code job} laid out as {@code l}, named {@code name}. Megatron's distributed optimizer shards the optimizer
+     * states over dp as ZeRO stage 1 does, so the rules see it as zero_stage 1.
+     */
+    static Specs.Job of(Specs.Job job, Layout l, String name) {
+        Span at = job.span() != null ? job.span() : job.name().span();
+        Specs.Parallelism p = job.parallelism();
+        Specs.Parallelism parallelism = new Specs.Parallelism(
+                size(l.tp(), p == null ? null : p.tp(), at), size(l.pp(), p == null ? null : p.pp(), at),
+                size(l.dp(), p == null ? null : p.dp(), at), size(l.cp(), p == null ? null : p.cp(), at),
+                size(l.ep(), p == null ? null : p.ep(), at), p == null ? null : p.order(),
+                new Located<>(l.sequenceParallel(), span(p == null ? null : p.sequenceParallel(), at)),
+                size(l.virtualPp(), p == null ? null : p.virtualPp(), at), p == null || p.keySpan() == null ? at : p.keySpan(),
+                Set.of(), null, p == null ? null : p.embeddingInSplit(), p == null ? null : p.lossInSplit());
+        Specs.Batch b = job.batch();
+        Specs.Batch batch = new Specs.Batch(size(l.microBatchSize(), b == null ? null : b.microBatchSize(), at),
+                new Located<>(l.globalBatchSize(), span(b == null ? null : b.globalBatchSize(), at)), null);
+        Specs.Optimizer o = job.optimizer();
+        long zero = l.distributedOptimizer() ? Math.max(1, l.zeroStage()) : l.zeroStage();
+        Specs.Optimizer optimizer = new Specs.Optimizer(o == null ? null : o.type(),
+                new Located<>(zero, span(o == null ? null : o.zeroStage(), at)), o == null ? null : o.bytesPerParameter(), false);
+        return new Specs.Job(new Located<>(name, job.name().span()), job.file(), job.cluster(), job.nodeGroup(), job.nodes(),
+                job.gpusPerNode(), job.model(), parallelism, batch, optimizer, job.network(), job.stepTime(), job.env(), job.span(),
+                origin(job.origin()));
+    }
+
+    private static Specs.Origin origin(Specs.Origin o) {
+        if (o == null) return null;
+        List<Specs.Stated> kept = o.stated().stream().filter(s -> !REWRITTEN.contains(s.quantity())).toList();
+        return new Specs.Origin(o.format(), kept, o.rdmaResources(), o.podsVisible(), o.rdmaByAccess(), o.gpuModel(), null,
+                o.deepspeedConfig(), o.gpusPerNodeWhere());
+    }
+
+    private static Located<Long> size(long value, Located<Long> was, Span at) { return new Located<>(value, span(was, at)); }
+
+    private static Span span(Located<?> was, Span at) { return was != null && was.span() != null ? was.span() : at; }
+}

@@ -1,0 +1,53 @@
+package dev.gpulint.plan.search;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.Resolver;
+import dev.gpulint.derive.estimate.Layout;
+import dev.gpulint.spec.Specs;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A job's own layout and its search space, read as derive reads the job ({@link Resolver}: dp as the frameworks derive
+ * it, vpp from --num-layers-per-virtual-pipeline-stage, the ZeRO stage). Empty when a size the layout needs is unknown
+ * (a placeholder, no GPU count, no global batch). Recompute and the distributed optimizer are not manifest fields yet:
+ * the job's layout has no recompute and no distributed optimizer until they are.
+ */
+public final class JobLayouts {
+    private JobLayouts() {}
+
+    /** The job resolved against the clusters. */
+    public static Resolved.Job resolve(Specs.Job job, List<Specs.Cluster> clusters, Catalog catalog) {
+        Resolver r = new Resolver(catalog);
+        r.clusters(clusters);
+        return r.job(job);
+    }
+
+    /** The job's layout as written. */
+    public static Optional<Layout> current(Resolved.Job r) {
+        Specs.Batch b = r.spec().batch();
+        long micro = b == null || b.microBatchSize() == null ? 1 : b.microBatchSize().value();
+        long global = b == null || b.globalBatchSize() == null ? 0 : b.globalBatchSize().value();
+        long[] sizes = {r.tp(), r.pp(), r.dpEffective(), r.cp(), r.ep(), r.virtualPp(), micro, global};
+        for (long s : sizes) if (s < 1 || s > Integer.MAX_VALUE) return Optional.empty();
+        if (r.zeroStage() < 0 || r.zeroStage() > 3) return Optional.empty();
+        Specs.Parallelism p = r.spec().parallelism();
+        boolean sp = p != null && p.sequenceParallel() != null && Boolean.TRUE.equals(p.sequenceParallel().value());
+        return Optional.of(new Layout((int) r.tp(), (int) r.pp(), (int) r.dpEffective(), (int) r.cp(), (int) r.ep(), (int) r.virtualPp(),
+                (int) micro, global, (int) r.zeroStage(), false, Layout.Recompute.NONE, sp));
+    }
+
+    /** The layouts to consider for the job on {@code gpus} GPUs (its own count, or another for `plan --gpus`). */
+    public static Optional<SearchSpace> space(Resolved.Job r, long gpus) {
+        Specs.Job j = r.spec();
+        Specs.Batch b = j.batch();
+        long global = b == null || b.globalBatchSize() == null ? 0 : b.globalBatchSize().value();
+        if (gpus < 1 || gpus > SearchSpace.MAX_GPUS || global < 1) return Optional.empty();
+        Specs.Model m = j.model();
+        long experts = m == null || m.experts() == null ? 0 : m.experts().value();
+        long seq = m == null || m.seqLength() == null ? 0 : m.seqLength().value();
+        boolean zero = j.optimizer() != null && j.optimizer().zeroStage() != null;
+        return Optional.of(new SearchSpace(gpus, Resolver.splitLayers(j), experts, seq, global, zero));
+    }
+}

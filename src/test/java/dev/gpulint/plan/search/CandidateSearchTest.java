@@ -1,0 +1,147 @@
+package dev.gpulint.plan.search;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.bind.Binder;
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.estimate.Layout;
+import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.read.yaml.YamlReader;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The search, checked with gpulint's own rules on small clusters worked out by hand. */
+class CandidateSearchTest {
+
+    static final String CLUSTER = """
+            kind: cluster
+            name: pod
+            fabric: { type: infiniband, topology: rail-optimized }
+            node_groups:
+              - name: dgx
+                count: %d
+                gpu: { model: H100-SXM5-80GB, count: 8 }
+                nvlink: { switch: true, bandwidth: 900 GB/s, direction: bidirectional }
+                nics:
+                  - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }
+            """;
+
+    static Binder.Bound bind(String text) {
+        var read = new YamlReader().read(SourceFile.of("plan.yaml", text));
+        Binder.Bound b = new Binder().bind(read.documents());
+        assertEquals(List.of(), b.findings());
+        return b;
+    }
+
+    /** A simple score: fewer GPUs per model replica first (tp·pp·cp small), then the search's order. */
+    static CandidateSearch.Score simple(Layout l) {
+        return new CandidateSearch.Score(1.0 / (l.tp() * l.pp() * l.cp()) + (l.sequenceParallel() ? 1e-6 : 0), l.microBatchSize());
+    }
+
+    static SearchResult search(String text) {
+        Binder.Bound b = bind(text);
+        Resolved.Job r = JobLayouts.resolve(b.jobs().get(0), b.clusters(), Catalog.builtIn());
+        Layout current = JobLayouts.current(r).orElseThrow();
+        SearchSpace space = JobLayouts.space(r, r.totalGpus()).orElseThrow();
+        return new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn()).search(b.jobs().get(0), b.clusters(), current, space,
+                CandidateSearchTest::simple);
+    }
+
+    static String job(int nodes, String model, String parallelism, String batch) {
+        return """
+                ---
+                kind: training_job
+                name: j
+                cluster: pod
+                nodes: %d
+                model: %s
+                parallelism: %s
+                batch: %s
+                """.formatted(nodes, model, parallelism, batch);
+    }
+
+    static final String LLAMA70B = "{ parameters: 70B, dtype: bf16, layers: 80, attention_heads: 64, kv_heads: 8, seq_length: 4096 }";
+
+    @Test
+    void sixteenH100KeepTpInsideEachServerAndRejectWhatDoesNotFit() {
+        SearchResult s = search(CLUSTER.formatted(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        assertTrue(s.current().valid(), s.current().toString());
+        assertTrue(s.current().rank() > 0);
+        // tp 16 spans both servers (PAR002); one or two GPUs per replica hold too much of 70B (MEM001)
+        assertTrue(s.rejected().get("PAR002") > 0, s.rejected().toString());
+        assertTrue(s.rejected().get("MEM001") > 0, s.rejected().toString());
+        for (Candidate c : s.candidates()) {
+            assertTrue(c.layout().tp() <= 8, c.toString());
+            assertTrue((long) c.layout().tp() * c.layout().pp() >= 16 || c.layout().zeroStage() > 0 || c.layout().distributedOptimizer(),
+                    c.toString());
+            assertEquals(16, c.layout().gpus());
+        }
+        assertEquals(s.evaluated(), s.candidates().size() + s.rejectedCandidates());
+        assertTrue(s.checks() < s.evaluated(), "recompute is no fact of the rules: layouts differing only in it are checked once");
+        // ranks run 1, 2, ... by score, best first
+        for (int i = 0; i < s.candidates().size(); i++) assertEquals(i + 1, s.candidates().get(i).rank());
+        for (int i = 1; i < s.candidates().size(); i++) assertTrue(s.candidates().get(i - 1).score() >= s.candidates().get(i).score());
+        assertEquals(s.current().rank(), s.candidates().indexOf(s.current()) + 1);
+    }
+
+    @Test
+    void aLayoutThatBreaksARuleIsRejectedUnderItsId() {
+        // 60 heads do not split over tp 8 (PAR005): the job as written is rejected, and so is every tp 8
+        SearchResult s = search(CLUSTER.formatted(2) + job(2, "{ parameters: 13B, dtype: bf16, layers: 40, attention_heads: 60, seq_length: 4096 }",
+                "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 256 }"));
+        assertEquals(List.of("PAR005"), s.current().rejectedBy());
+        assertEquals(0, s.current().rank());
+        assertFalse(s.candidates().isEmpty());
+        assertTrue(s.candidates().stream().allMatch(c -> 60 % c.layout().tp() == 0), s.candidates().toString());
+    }
+
+    @Test
+    void gpt3OnA1024GpuSeleneLayoutIsNeverRejected() {
+        // Narayanan et al. 2021 (Megatron-LM, SC21), Table 1: GPT-3 175B on 1,024 A100 with tp 8, pp 16, batch 1,536
+        String a100 = CLUSTER.formatted(128).replace("H100-SXM5-80GB", "A100-SXM4-80GB").replace("900 GB/s", "600 GB/s")
+                .replace("ConnectX-7", "ConnectX-6").replace("400 Gb/s", "200 Gb/s");
+        SearchResult s = search(a100 + job(128, "{ parameters: 175B, dtype: bf16, layers: 96, attention_heads: 96, seq_length: 2048 }",
+                "{ tp: 8, pp: 16 }", "{ micro_batch_size: 1, global_batch_size: 1536 }"));
+        assertTrue(s.current().valid(), s.current().toString());
+        assertTrue(s.evaluated() > 5000, "every tp, pp, vpp, micro batch, sharding, recompute and sp: " + s.evaluated());
+        assertTrue(s.candidates().stream().noneMatch(c -> c.layout().tp() > 8));
+    }
+
+    @Test
+    void findingsThatHoldForEveryLayoutAreListedOnceAndRejectNothing() {
+        // RoCE without ECN (NET002) is the fabric's, whatever the layout
+        String roce = CLUSTER.formatted(2).replace("{ type: infiniband, topology: rail-optimized }",
+                "{ type: roce, topology: rail-optimized, roce: { pfc: { enabled: true, priority: 3 }, ecn: { enabled: false } } }").replace("protocol: infiniband", "protocol: roce");
+        SearchResult s = search(roce + job(2, LLAMA70B, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        assertTrue(s.clusterFindings().contains("NET002"), s.clusterFindings().toString());
+        assertTrue(s.current().valid());
+        assertTrue(s.candidates().stream().noneMatch(c -> c.findings().contains("NET002")));
+        assertFalse(s.rejected().containsKey("NET002"));
+    }
+
+    @Test
+    void aMixtureOfExpertsAndALongSequenceAddEpAndCp() {
+        SearchResult s = search(CLUSTER.formatted(2) + job(2,
+                "{ parameters: 47B, expert_parameters: 45B, experts: 8, dtype: bf16, layers: 32, attention_heads: 32, kv_heads: 8, seq_length: 32768 }",
+                "{ tp: 2, pp: 1, ep: 8, sequence_parallel: true }", "{ micro_batch_size: 1, global_batch_size: 64 }"));
+        assertTrue(s.candidates().stream().anyMatch(c -> c.layout().ep() > 1));
+        assertTrue(s.candidates().stream().anyMatch(c -> c.layout().cp() > 1));
+        for (Candidate c : s.candidates()) {
+            assertEquals(0, 8 % c.layout().ep());
+            assertEquals(0, ((long) c.layout().cp() * c.layout().dp()) % c.layout().ep());
+        }
+    }
+
+    @Test
+    void aFindingBelongsToTheCandidateItsIdentityNames() {
+        assertEquals(17, CandidateSearch.candidateOf("training_job:gpulint-plan-candidate-17/model/layers"));
+        assertEquals(3, CandidateSearch.candidateOf("job:gpulint-plan-candidate-3/tp/launcher"));
+        assertEquals(-1, CandidateSearch.candidateOf("cluster:pod/fabric/roce/ecn"));
+        assertEquals(-1, CandidateSearch.candidateOf("training_job:mine/gpulint-plan-candidate-3"));
+        assertEquals("CONSIST", CandidateSearch.family("CONSIST011"));
+    }
+}

@@ -16,7 +16,7 @@ public final class BandwidthFact {
 
     private final String file, identity, subject, bandwidthClass, written, otherReading, direction;
     private final BandwidthKind kind;
-    private final String eightfoldLabel, limitLabel, technology, nicModel, relatedText;
+    private final String eightfoldLabel, limitLabel, technology, nicModel, relatedGroup;
     private final Span span, keySpan, relatedSpan;
     private final int ordinal;
     private final boolean bits;
@@ -26,7 +26,7 @@ public final class BandwidthFact {
     private BandwidthFact(Builder b) {
         file = b.file; identity = b.identity; subject = b.subject; bandwidthClass = b.bandwidthClass; kind = b.kind;
         written = b.written; otherReading = b.otherReading; direction = b.direction; eightfoldLabel = b.eightfoldLabel;
-        limitLabel = b.limitLabel; technology = b.technology; nicModel = b.nicModel; relatedText = b.relatedText;
+        limitLabel = b.limitLabel; technology = b.technology; nicModel = b.nicModel; relatedGroup = b.relatedGroup;
         span = b.span; keySpan = b.keySpan; relatedSpan = b.relatedSpan; ordinal = b.ordinal; bits = b.bits;
         bytesPerSecond = b.bytesPerSecond; nearestFigure = b.nearestFigure; eightfoldFigure = b.eightfoldFigure;
         limit = b.limit; perDirectionFigure = b.perDirectionFigure; bidirectionalFigure = b.bidirectionalFigure;
@@ -39,7 +39,7 @@ public final class BandwidthFact {
     public static final class Builder {
         private String file, identity, subject, bandwidthClass, written, otherReading, direction;
         private BandwidthKind kind;
-        private String eightfoldLabel, limitLabel, technology, nicModel, relatedText;
+        private String eightfoldLabel, limitLabel, technology, nicModel, relatedGroup;
         private Span span, keySpan, relatedSpan;
         private int ordinal;
         private boolean bits;
@@ -55,7 +55,7 @@ public final class BandwidthFact {
             subject = share.apply(subject); bandwidthClass = share.apply(bandwidthClass);
             written = share.apply(written); otherReading = share.apply(otherReading); direction = share.apply(direction);
             eightfoldLabel = share.apply(eightfoldLabel); limitLabel = share.apply(limitLabel);
-            technology = share.apply(technology); nicModel = share.apply(nicModel); relatedText = share.apply(relatedText);
+            technology = share.apply(technology); nicModel = share.apply(nicModel); relatedGroup = share.apply(relatedGroup);
             return new BandwidthFact(this);
         }
 
@@ -75,7 +75,7 @@ public final class BandwidthFact {
             perDirectionFigure = perDirection; bidirectionalFigure = bidirectional; return this;
         }
         public Builder nics(String model, double speed, long perNode) { nicModel = model; nicSpeed = speed; nicsPerNode = perNode; return this; }
-        public Builder related(Span s, String text) { relatedSpan = s; relatedText = text; return this; }
+        public Builder related(Span s, String group) { relatedSpan = s; relatedGroup = group; return this; }
     }
 
     /** The file the value is written in. */
@@ -146,8 +146,8 @@ public final class BandwidthFact {
     public long getNicsPerNode() { return nicsPerNode; }
     /** A value this one is compared with (the NIC speed a job's assumption is read against); null when none. */
     public Span getRelatedSpan() { return relatedSpan; }
-    /** What {@link #getRelatedSpan()} is, a noun phrase; null when none. */
-    public String getRelatedText() { return relatedText; }
+    /** The node group whose NIC speed {@link #getRelatedSpan()} is; null when none. */
+    public String getRelatedGroup() { return relatedGroup; }
 
     @Override public String toString() {
         return "BandwidthFact[" + identity + " " + written + " " + bandwidthClass + "/" + kind.id() + ", nearest=" + nearestFigure

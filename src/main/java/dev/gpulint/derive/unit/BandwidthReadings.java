@@ -167,7 +167,7 @@ public final class BandwidthReadings {
                 "the job's assumed inter-node bandwidth", BandwidthFact.NETWORK, "job-inter-node", figs, List.of());
         if (nic != null) {
             b.nics(nic.model() == null ? null : nic.model().value(), per, count).limit(per * count, null)
-                    .related(nic.speed().span(), "NIC speed of node group '" + group.name() + "'");
+                    .related(nic.speed().span(), group.name());
         }
         emit(b);
     }

@@ -1,13 +1,12 @@
 package dev.gpulint.cli;
 
-import dev.gpulint.lint.Discovery;
+import dev.gpulint.core.FailOn;
 import dev.gpulint.core.LintResult;
+import dev.gpulint.lint.LintRequest;
 import dev.gpulint.lint.Linter;
 import dev.gpulint.lint.Project;
-import dev.gpulint.report.JsonRenderer;
-import dev.gpulint.core.Level;
 import dev.gpulint.report.Renderer;
-import dev.gpulint.report.SarifRenderer;
+import dev.gpulint.report.ReportOptions;
 import dev.gpulint.report.TextRenderer;
 import dev.gpulint.meta.RuleCatalog;
 import java.io.IOException;
@@ -18,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -94,13 +92,7 @@ public final class Main implements Callable<Integer> {
     }
 
     static String version() {
-        try (InputStream in = Main.class.getClassLoader().getResourceAsStream("gpulint-version.properties")) {
-            Properties p = new Properties();
-            if (in != null) p.load(in);
-            return p.getProperty("version", "dev");
-        } catch (IOException e) {
-            return "dev";
-        }
+        return dev.gpulint.meta.Version.current();
     }
 
     static final class Version implements CommandLine.IVersionProvider {
@@ -129,8 +121,6 @@ public final class Main implements Callable<Integer> {
 
     /** Standard input, replaceable in tests. */
     static java.util.function.Supplier<InputStream> stdin = () -> System.in;
-
-    enum FailOn { error, warning, note, never }
 
     enum ColorMode { auto, always, never }
 
@@ -207,19 +197,11 @@ public final class Main implements Callable<Integer> {
                 return BAD_INPUT;
             }
             List<String> given = fromStdin ? List.of() : paths.isEmpty() ? List.of(".") : paths;
-            String sarifProblem = SarifRenderer.optionProblem(sarifCategory, helpUriBase);
-            if (sarifProblem != null) {
-                err.println("gpulint: " + sarifProblem);
-                return BAD_INPUT;
-            }
-            if (maxFindingsPerRule < 1) {
-                err.println("gpulint: --max-findings-per-rule must be at least 1");
-                return BAD_INPUT;
-            }
             Project project = new Project(workingDir).config(config).rules(rulesDir).paths(given)
-                    .maxFindingsPerRule(maxFindingsPerRule);
+                    .maxFindingsPerRule(maxFindingsPerRule).maxFileSize(maxFileSize).failOn(failOn.name())
+                    .sarifCategory(sarifCategory).helpUriBase(helpUriBase);
             if (fromStdin) project.stdin(stdin.get(), stdinFilename);
-            List<String> usage = new ArrayList<>(project.missing());
+            List<String> usage = new ArrayList<>(project.problems());
             for (String[] target : new String[][] {{"--output", output}, {"--write-baseline", writeBaseline}}) {
                 String problem = target[1] == null ? null : ReportFile.problem(target[1], workingDir);
                 if (problem != null) usage.add("cannot write " + target[0] + " " + target[1] + ": " + problem);
@@ -227,14 +209,6 @@ public final class Main implements Callable<Integer> {
             if (!usage.isEmpty()) {
                 for (String u : usage) err.println("gpulint: " + u);
                 return BAD_INPUT;
-            }
-            if (maxFileSize != null) {
-                var size = dev.gpulint.spec.Quantities.size(maxFileSize);
-                if (!size.ok()) {
-                    spec.commandLine().getErr().println("gpulint: --max-file-size: " + size.problem());
-                    return BAD_INPUT;
-                }
-                project.maxFileSize((long) size.value().bytes());
             }
             if (baseline != null) {
                 try {
@@ -245,7 +219,8 @@ public final class Main implements Callable<Integer> {
                     return BAD_INPUT;
                 }
             }
-            Project.Outcome outcome = project.lint();
+            LintRequest request = project.request();
+            Project.Outcome outcome = Project.lint(request);
             LintResult result = outcome.result();
             RuleCatalog rules = outcome.rules();
             boolean useColor = output == null && switch (color) {
@@ -256,15 +231,15 @@ public final class Main implements Callable<Integer> {
             Format f = format != null ? format : "true".equals(env.apply("GITHUB_ACTIONS")) ? Format.github : Format.text;
             Renderer r = switch (f) {
                 case text -> new TextRenderer(rules, useColor, !quiet);
-                case json -> new JsonRenderer(rules, version());
-                case sarif -> new SarifRenderer(rules, version()).category(sarifCategory).helpUriBase(helpUriBase);
+                case json -> request.report().json(rules);
+                case sarif -> request.report().sarif(rules);
                 case github -> new dev.gpulint.report.GithubRenderer(rules, !quiet, githubWorkspace(env));
                 case junit -> new dev.gpulint.report.JunitRenderer(rules, workingDir);
                 case gitlab -> new dev.gpulint.report.GitlabRenderer(workingDir);
             };
             try {
                 if (writeBaseline != null) {
-                    ReportFile.toFile(new SarifRenderer(rules, version()), result, workingDir.resolve(writeBaseline),
+                    ReportFile.toFile(ReportOptions.baseline(rules), result, workingDir.resolve(writeBaseline),
                             "--write-baseline " + writeBaseline);
                 }
                 if (output != null) ReportFile.toFile(r, result, workingDir.resolve(output), "--output " + output);
@@ -280,8 +255,7 @@ public final class Main implements Callable<Integer> {
             }
             if (result.files().isEmpty() && !result.inputFailed() && failIfNoManifests) return BAD_INPUT;
             if (result.inputFailed()) return BAD_INPUT;
-            if (failOn == FailOn.never) return OK;
-            return result.anyAtOrAbove(Level.parse(failOn.name())) ? FINDINGS : OK;
+            return request.failOn().failed(result) ? FINDINGS : OK;
         }
     }
 }

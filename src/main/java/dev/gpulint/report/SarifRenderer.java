@@ -53,11 +53,11 @@ public final class SarifRenderer implements Renderer {
      * Where the rules' help pages are published: each rule's {@code helpUri} is this base followed by
      * {@code ID.md} (the layout of docs/rules/), or, when the base contains {@code {id}}, the base with
      * the rule ID in its place. Null (the default): no helpUri, the help is in the file.
-     * @throws IllegalArgumentException when the base is no absolute URI (see {@link #optionProblem})
+     * @throws IllegalArgumentException when the base is no absolute URI (see {@link #helpUriBaseProblem})
      */
     public SarifRenderer helpUriBase(String base) {
-        String problem = optionProblem(null, base);
-        if (problem != null) throw new IllegalArgumentException(problem);
+        String problem = helpUriBaseProblem(base);
+        if (problem != null) throw new IllegalArgumentException("the help URI base " + problem);
         this.helpUriBase = base;
         return this;
     }
@@ -67,31 +67,34 @@ public final class SarifRenderer implements Renderer {
      * {@code gpulint/CATEGORY/}. Null: {@code gpulint/}.
      */
     public SarifRenderer category(String c) {
-        String problem = optionProblem(c, null);
-        if (problem != null) throw new IllegalArgumentException(problem);
+        String problem = categoryProblem(c);
+        if (problem != null) throw new IllegalArgumentException("the SARIF category " + problem);
         this.category = c == null ? null : trimSlashes(c);
         return this;
     }
 
-    /** What is wrong with a category or a help URI base given by the user, or null. */
-    public static String optionProblem(String category, String helpUriBase) {
-        if (category != null) {
-            if (trimSlashes(category).isBlank()) return "--sarif-category must name a category, e.g. training-jobs";
-            for (char c : category.toCharArray()) {
-                if (Character.isISOControl(c)) return "--sarif-category must not contain control characters";
-            }
+    /** What is wrong with a category given by the user, said after the option's name, or null. */
+    public static String categoryProblem(String category) {
+        if (category == null) return null;
+        if (trimSlashes(category).isBlank()) return "must name a category, e.g. training-jobs";
+        for (char c : category.toCharArray()) {
+            if (Character.isISOControl(c)) return "must not contain control characters";
         }
-        if (helpUriBase != null) {
-            String probe = helpUriBase.replace("{id}", "PAR001");
-            try {
-                java.net.URI u = new java.net.URI(probe);
-                if (!u.isAbsolute() || u.isOpaque()) {
-                    return "--help-uri-base must be an absolute URI such as https://example.com/gpulint/docs/rules/ (got '"
-                            + Visible.of(helpUriBase) + "')";
-                }
-            } catch (java.net.URISyntaxException e) {
-                return "--help-uri-base is not a URI: " + Visible.of(e.getMessage());
+        return null;
+    }
+
+    /** What is wrong with a help URI base given by the user, said after the option's name, or null. */
+    public static String helpUriBaseProblem(String helpUriBase) {
+        if (helpUriBase == null) return null;
+        String probe = helpUriBase.replace("{id}", "PAR001");
+        try {
+            java.net.URI u = new java.net.URI(probe);
+            if (!u.isAbsolute() || u.isOpaque()) {
+                return "must be an absolute URI such as https://example.com/gpulint/docs/rules/ (got '"
+                        + Visible.of(helpUriBase) + "')";
             }
+        } catch (java.net.URISyntaxException e) {
+            return "is not a URI: " + Visible.of(e.getMessage());
         }
         return null;
     }

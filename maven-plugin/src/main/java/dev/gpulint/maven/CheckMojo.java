@@ -3,8 +3,7 @@ package dev.gpulint.maven;
 import dev.gpulint.core.LintResult;
 import dev.gpulint.lint.Project;
 import dev.gpulint.core.Finding;
-import dev.gpulint.core.Level;
-import dev.gpulint.report.SarifRenderer;
+import dev.gpulint.lint.LintRequest;
 import dev.gpulint.meta.RuleCatalog;
 import java.io.File;
 import java.io.IOException;
@@ -14,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Properties;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -94,29 +92,28 @@ public class CheckMojo extends AbstractMojo {
             getLog().info("gpulint: skipped");
             return;
         }
-        Level threshold;
         String given = userProperties == null ? null : userProperties.getProperty("gpulint.failOn");
         if (given != null && !given.equals(failOn)) {
             getLog().debug("gpulint: -Dgpulint.failOn=" + given + " wins over failOn " + failOn + " of the POM");
             failOn = given;
         }
-        String fo = failOn.trim().toLowerCase(Locale.ROOT);
-        if (fo.equals("never")) threshold = null;
-        else if (List.of("error", "warning", "note").contains(fo)) threshold = Level.parse(fo);
-        else throw new MojoExecutionException("gpulint.failOn must be error, warning, note or never, not '" + failOn + "'");
-
         Path base = basedir.toPath().toAbsolutePath().normalize();
-        if (maxFindingsPerRule < 1) throw new MojoExecutionException("gpulint.maxFindingsPerRule must be at least 1");
-        Project project = new Project(base)
+        // the options are parsed and checked by Project, as the command line's are; problems name them as the POM does
+        Project project = new Project(base).naming(CheckMojo::parameterName)
+                .failOn(failOn)
                 .maxFindingsPerRule(maxFindingsPerRule)
                 .config(configFile == null ? null : configFile.toPath())
                 .rules(rulesDirectory == null ? null : rulesDirectory.toPath());
+        if (!project.problems().isEmpty()) {
+            throw new MojoExecutionException("gpulint: " + String.join("; ", project.problems()));
+        }
         try {
             project.matching(includes, excludes, skipped(base));
         } catch (IOException e) {
             throw new MojoExecutionException("gpulint: cannot scan " + base + ": " + e.getMessage(), e);
         }
-        Project.Outcome outcome = project.lint();
+        LintRequest request = project.request();
+        Project.Outcome outcome = Project.lint(request);
         LintResult result = outcome.result();
         RuleCatalog rules = outcome.rules();
         for (Finding f : result.findings()) {
@@ -131,7 +128,7 @@ public class CheckMojo extends AbstractMojo {
         try {
             Files.createDirectories(sarifFile.toPath().toAbsolutePath().getParent());
             try (Writer w = Files.newBufferedWriter(sarifFile.toPath(), StandardCharsets.UTF_8)) {
-                new SarifRenderer(rules, version()).render(result, w);
+                request.report().sarif(rules).render(result, w);
             }
         } catch (IOException e) {
             throw new MojoExecutionException("gpulint: cannot write " + sarifFile + ": " + e.getMessage(), e);
@@ -140,11 +137,10 @@ public class CheckMojo extends AbstractMojo {
         if (result.inputFailed()) {
             throw new MojoFailureException("gpulint: some input could not be read or parsed (see the SYN001 findings above)");
         }
-        if (threshold == null) return;
-        long counted = result.countAtOrAbove(threshold);
+        long counted = request.failOn().count(result);
         if (counted > maxAllowedFindings) {
             throw new MojoFailureException("gpulint found " + counted + " finding" + (counted == 1 ? "" : "s")
-                    + " at or above " + fo + (maxAllowedFindings > 0 ? " (at most " + maxAllowedFindings + " allowed)" : "")
+                    + " at or above " + request.failOn() + (maxAllowedFindings > 0 ? " (at most " + maxAllowedFindings + " allowed)" : "")
                     + "; see the log above or " + sarifFile);
         }
     }
@@ -164,8 +160,21 @@ public class CheckMojo extends AbstractMojo {
         return out;
     }
 
-    private static String version() {
-        Package p = CheckMojo.class.getPackage();
-        return p != null && p.getImplementationVersion() != null ? p.getImplementationVersion() : "0.1.0";
+    /** A parameter as the POM names it, from the command line's option name: fail-on is failOn. */
+    static String parameterName(String option) {
+        StringBuilder sb = new StringBuilder();
+        boolean up = false;
+        for (char c : option.toCharArray()) {
+            if (c == '-') up = true;
+            else {
+                sb.append(up ? Character.toUpperCase(c) : c);
+                up = false;
+            }
+        }
+        return switch (sb.toString()) {
+            case "config" -> "configFile";
+            case "rules" -> "rulesDirectory";
+            default -> sb.toString();
+        };
     }
 }

@@ -131,8 +131,12 @@ public final class SarifRenderer implements Renderer {
 
         List<Object> results = new ArrayList<>();
         List<Object> notifications = new ArrayList<>();
+        int written = 0;
         for (Finding f : result.findings()) {
-            results.add(result(f, ruleIds.indexOf(f.ruleId()), result));
+            if (written < maxResults) {
+                results.add(result(f, ruleIds.indexOf(f.ruleId()), result));
+                written++;
+            }
             if (f.ruleId().equals("SYN001")) {
                 Map<String, Object> n = new LinkedHashMap<>();
                 n.put("level", "error");
@@ -142,6 +146,8 @@ public final class SarifRenderer implements Renderer {
                 notifications.add(n);
             }
         }
+        int left = result.findings().size() - written;
+        if (left > 0) notifications.add(capNotice(left, written));
         Map<String, Object> invocation = new LinkedHashMap<>();
         invocation.put("executionSuccessful", !result.inputFailed());
         if (!notifications.isEmpty()) invocation.put("toolExecutionNotifications", notifications);
@@ -160,6 +166,33 @@ public final class SarifRenderer implements Renderer {
         root.put("version", "2.1.0");
         root.put("runs", List.of(run));
         JsonOut.write(root, out);
+    }
+
+    /**
+     * GitHub code scanning rejects an upload with more than 25,000 results in a run
+     * (docs.github.com, "SARIF support for code scanning", upload limits): a run keeps the first
+     * results in report order (errors and their files first, as settled) and says in a notification
+     * how many it left out.
+     */
+    public static final int GITHUB_MAX_RESULTS = 25_000;
+
+    private int maxResults = GITHUB_MAX_RESULTS;
+
+    /** At most this many results in the run ({@link #GITHUB_MAX_RESULTS} by default); a notification counts the rest. */
+    public SarifRenderer maxResults(int n) {
+        if (n < 1) throw new IllegalArgumentException("at least one result");
+        this.maxResults = n;
+        return this;
+    }
+
+    private static Map<String, Object> capNotice(int left, int written) {
+        Map<String, Object> n = new LinkedHashMap<>();
+        n.put("level", "warning");
+        n.put("message", Map.of("text", left + " more result" + (left == 1 ? " was" : "s were") + " left out of this run: it holds "
+                + "the first " + written + ", the most GitHub code scanning accepts in one run. Fix or baseline those first "
+                + "(--write-baseline), or lint fewer files per run (--sarif-category tells the runs apart)."));
+        n.put("descriptor", Map.of("id", "gpulint/results-capped"));
+        return n;
     }
 
     private Map<String, Object> rule(RuleMeta r) {
@@ -187,7 +220,7 @@ public final class SarifRenderer implements Renderer {
         m.put("ruleId", f.ruleId());
         m.put("ruleIndex", ruleIndex);
         m.put("level", f.level().id());
-        m.put("message", Map.of("text", f.message()));
+        m.put("message", Map.of("text", linked(f)));
         m.put("locations", List.of(Map.of("physicalLocation", physical(f.span(), run.paths()))));
         if (!f.related().isEmpty()) {
             List<Object> rel = new ArrayList<>();
@@ -209,6 +242,29 @@ public final class SarifRenderer implements Renderer {
             m.put("suppressions", List.of(sup));
         }
         return m;
+    }
+
+    /**
+     * The message, with each related location linked from it as SARIF's embedded links ("[text](id)",
+     * SARIF 2.1.0 §3.11.6, ids as in relatedLocations): GitHub code scanning shows related
+     * locations only when the message links them, as CodeQL's messages do. Brackets and backslashes
+     * of the text are escaped with a backslash, as §3.11.6 asks, so no text reads as a link.
+     */
+    static String linked(Finding f) {
+        if (f.related().isEmpty()) return f.message();
+        StringBuilder sb = new StringBuilder(escape(f.message()));
+        sb.append(sb.length() > 0 && !Character.isWhitespace(sb.charAt(sb.length() - 1)) ? " " : "").append("Related: ");
+        int id = 1;
+        for (Finding.Related r : f.related()) {
+            if (id > 1) sb.append("; ");
+            String text = r.message().isBlank() ? "related location" : r.message();
+            sb.append('[').append(escape(text)).append("](").append(id++).append(')');
+        }
+        return sb.append('.').toString();
+    }
+
+    private static String escape(String text) {
+        return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]");
     }
 
     private Map<String, Object> physical(Span s, dev.gpulint.core.ProjectPaths paths) {

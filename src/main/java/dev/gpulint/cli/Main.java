@@ -91,6 +91,17 @@ public final class Main implements Callable<Integer> {
         }
     }
 
+    /** GitLab's checkout ({@code CI_PROJECT_DIR}), which its reports' paths are relative to, when set to a path. */
+    static Path ciProjectDir(java.util.function.UnaryOperator<String> env) {
+        String w = env.apply("CI_PROJECT_DIR");
+        if (w == null || w.isBlank()) return null;
+        try {
+            return workingDir.resolve(w);
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
+    }
+
     static String version() {
         return dev.gpulint.meta.Version.current();
     }
@@ -234,8 +245,8 @@ public final class Main implements Callable<Integer> {
                 case json -> request.report().json(rules);
                 case sarif -> request.report().sarif(rules);
                 case github -> new dev.gpulint.report.GithubRenderer(rules, !quiet, githubWorkspace(env));
-                case junit -> new dev.gpulint.report.JunitRenderer(rules, workingDir);
-                case gitlab -> new dev.gpulint.report.GitlabRenderer(workingDir);
+                case junit -> new dev.gpulint.report.JunitRenderer(rules, ciProjectDir(env));
+                case gitlab -> new dev.gpulint.report.GitlabRenderer(ciProjectDir(env));
             };
             try {
                 if (writeBaseline != null) {

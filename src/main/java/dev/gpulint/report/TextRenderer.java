@@ -62,7 +62,7 @@ public final class TextRenderer implements Renderer {
         long e = result.count(Level.ERROR), w = result.count(Level.WARNING), n = result.count(Level.NOTE);
         long s = result.suppressedCount();
         return plural(e, "error") + ", " + plural(w, "warning") + ", " + plural(n, "note") + " in "
-                + plural(result.files().size(), "file") + (s > 0 ? " (" + s + " suppressed)" : "")
+                + plural(result.reportedFiles().size(), "file") + (s > 0 ? " (" + s + " suppressed)" : "")
                 + (result.baselined() > 0 ? " (" + result.baselined() + " in the baseline)" : "");
     }
 

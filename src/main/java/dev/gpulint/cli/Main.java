@@ -34,13 +34,15 @@ import picocli.CommandLine.Parameters;
 public final class Main implements Callable<Integer> {
 
     static final int OK = 0, FINDINGS = 1, BAD_INPUT = 2;
+    /** Standard output was closed by its reader: the status of a process SIGPIPE ended (128 + 13), as grep and git end. */
+    static final int CLOSED_PIPE = 141;
     private static final Set<String> COMMANDS = Set.of("check", "rules", "explain", "test-rules", "help", "version");
 
     public static void main(String[] args) {
         // The report goes to the file descriptor itself, not System.out: a PrintStream swallows write
         // errors (a full disk, /dev/full, a closed pipe), and a lost report must not pass silently.
-        System.exit(run(args, new PrintWriter(new OutputStreamWriter(new java.io.FileOutputStream(java.io.FileDescriptor.out),
-                        StandardCharsets.UTF_8), false),
+        ReportFile.stdout = new ReportFile.Stdout(new java.io.FileOutputStream(java.io.FileDescriptor.out));
+        System.exit(run(args, new PrintWriter(new OutputStreamWriter(ReportFile.stdout, StandardCharsets.UTF_8), false),
                 new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)));
     }
 
@@ -48,6 +50,12 @@ public final class Main implements Callable<Integer> {
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         List<String> list = new ArrayList<>(List.of(args));
         boolean global = !list.isEmpty() && Set.of("-h", "--help", "-V", "--version").contains(list.get(0));
+        String mistyped = list.isEmpty() || global ? null : BadUsage.mistypedCommand(list.get(0), COMMANDS, workingDir);
+        if (mistyped != null && !COMMANDS.contains(list.get(0))) {
+            err.println(mistyped);
+            err.flush();
+            return BAD_INPUT;
+        }
         if (!global && (list.isEmpty() || !COMMANDS.contains(list.get(0)))) list.add(0, "check");
         // The rule base, catalog and metadata load on the second core while picocli builds its model.
         if (list.get(0).equals("check")) Linter.warmUp();
@@ -59,6 +67,7 @@ public final class Main implements Callable<Integer> {
         // Paths come from file names (pre-commit passes committed names): no @file expansion, and
         // everything after `--` is a path (picocli's end of options).
         cl.setExpandAtFiles(false);
+        cl.setParameterExceptionHandler(new BadUsage());
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             err.println("gpulint: internal error: " + ex + " (please report it)");
             if (System.getenv("GPULINT_DEBUG") != null) ex.printStackTrace(err);
@@ -185,8 +194,12 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--fail-if-no-manifests", description = "exit 2 when no gpulint manifest was found")
         boolean failIfNoManifests;
 
-        @Option(names = "--color", description = "auto, always or never (default: ${DEFAULT-VALUE}; auto colours a terminal unless NO_COLOR, TERM=dumb or CLICOLOR=0; CLICOLOR_FORCE forces it)")
+        @Option(names = "--color", description = "auto, always or never (default: ${DEFAULT-VALUE}; auto colours when standard output is a "
+                + "terminal, unless NO_COLOR, TERM=dumb or CLICOLOR=0; FORCE_COLOR or CLICOLOR_FORCE forces it)")
         ColorMode color = ColorMode.auto;
+
+        @Option(names = "--no-color", description = "no colour (as --color never)")
+        boolean noColor;
 
         @Option(names = "--sarif-category", paramLabel = "NAME",
                 description = "SARIF: run.automationDetails.id becomes gpulint/NAME/, so code scanning tells this analysis apart")
@@ -234,10 +247,10 @@ public final class Main implements Callable<Integer> {
             Project.Outcome outcome = Project.lint(request);
             LintResult result = outcome.result();
             RuleCatalog rules = outcome.rules();
-            boolean useColor = output == null && switch (color) {
+            boolean useColor = output == null && !noColor && switch (color) {
                 case always -> true;
                 case never -> false;
-                case auto -> Colour.auto(env, System.console() != null);
+                case auto -> Colour.auto(env, Colour.stdoutIsTerminal(env));
             };
             Format f = format != null ? format : "true".equals(env.apply("GITHUB_ACTIONS")) ? Format.github : Format.text;
             Renderer r = switch (f) {
@@ -255,6 +268,8 @@ public final class Main implements Callable<Integer> {
                 }
                 if (output != null) ReportFile.toFile(r, result, workingDir.resolve(output), "--output " + output);
                 else ReportFile.toStream(r, result, spec.commandLine().getOut(), "standard output");
+            } catch (ReportFile.ClosedPipe e) {
+                return CLOSED_PIPE;      // quietly: whoever read the output has what they wanted
             } catch (ReportFile.Failure e) {
                 spec.commandLine().getErr().println("gpulint: " + e.getMessage());
                 return BAD_INPUT;

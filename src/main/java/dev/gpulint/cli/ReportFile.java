@@ -27,9 +27,46 @@ import java.nio.file.StandardCopyOption;
 final class ReportFile {
 
     /** Why a report could not be written, in words for standard error. */
-    static final class Failure extends Exception {
+    static class Failure extends Exception {
         Failure(String message) { super(message); }
     }
+
+    /** The reader of standard output went away (`gpulint . | head -1`): not a failure to report. */
+    static final class ClosedPipe extends Failure {
+        ClosedPipe() { super("standard output was closed"); }
+    }
+
+    /**
+     * Standard output, remembering why a write failed: a PrintWriter keeps only that it failed, and a
+     * closed pipe (EPIPE, "Broken pipe") ends a run quietly where a full disk must be reported.
+     */
+    static final class Stdout extends java.io.FilterOutputStream {
+        private volatile boolean closedPipe;
+
+        Stdout(OutputStream out) { super(out); }
+
+        @Override public void write(int b) throws IOException { guard(() -> out.write(b)); }
+
+        @Override public void write(byte[] b, int off, int len) throws IOException { guard(() -> out.write(b, off, len)); }
+
+        @Override public void flush() throws IOException { guard(out::flush); }
+
+        private interface Io { void run() throws IOException; }
+
+        private void guard(Io io) throws IOException {
+            try {
+                io.run();
+            } catch (IOException e) {
+                if (e.getMessage() != null && e.getMessage().contains("Broken pipe")) closedPipe = true;
+                throw e;
+            }
+        }
+
+        boolean closedPipe() { return closedPipe; }
+    }
+
+    /** Standard output of this process, when it is written through a {@link Stdout} (set by Main.main and tests). */
+    static volatile Stdout stdout;
 
     private ReportFile() {}
 
@@ -42,7 +79,11 @@ final class ReportFile {
         } catch (IOException e) {
             throw new Failure("cannot write the report to " + what + ": " + reason(e));
         }
-        if (out.checkError()) throw new Failure("cannot write the report to " + what + " (the write failed)");
+        if (out.checkError()) {
+            Stdout s = stdout;
+            if (s != null && s.closedPipe()) throw new ClosedPipe();
+            throw new Failure("cannot write the report to " + what + " (the write failed)");
+        }
     }
 
     /**

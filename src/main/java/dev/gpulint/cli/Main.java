@@ -60,7 +60,7 @@ public final class Main implements Callable<Integer> {
         // The rule base, catalog and metadata load on the second core while picocli builds its model.
         if (list.get(0).equals("check")) Linter.warmUp();
         CommandLine cl = new CommandLine(new Main());
-        Usage.install(cl);
+        Usage.install(cl, Wrap.width(env::apply, true));
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);

@@ -23,10 +23,12 @@ import java.util.Set;
  * @param failOn the lowest level that fails the run
  * @param report what shapes the reports (SARIF category, help pages)
  * @param problems what is wrong with the request (bad option values, missing files), one sentence each
+ * @param top the folder that is the project root when no configuration or git top level says otherwise
+ *            (a Maven build's top-level project), or null for the base folder
  */
 public record LintRequest(Path base, Path configFile, Path rulesDir, List<String> paths, List<Path> files,
                           InputStream stdin, String stdinName, Set<String> baseline, Long maxFileSize,
-                          int maxFindingsPerRule, FailOn failOn, ReportOptions report, List<String> problems) {
+                          int maxFindingsPerRule, FailOn failOn, ReportOptions report, List<String> problems, Path top) {
     public LintRequest {
         paths = List.copyOf(paths);
         files = List.copyOf(files);

@@ -66,6 +66,18 @@ public final class Project {
         return this;
     }
 
+    private Path top;
+
+    /**
+     * The project root when neither a configuration nor a git top level is found above the linted
+     * files (a Maven build's top-level project: a module's jobs then find their cluster in a sibling
+     * module); it must hold the base folder, else it is not used.
+     */
+    public Project top(Path folder) {
+        this.top = folder;
+        return this;
+    }
+
     /** The lowest level that fails the run: error, warning, note or never, in any case. */
     public Project failOn(String level) {
         try {
@@ -180,7 +192,7 @@ public final class Project {
     /** The run these settings ask for. */
     public LintRequest request() {
         return new LintRequest(base, configFile, rulesDir, paths, files, stdin, stdinName, baseline, maxFileSize,
-                maxFindingsPerRule, failOn, report, problems());
+                maxFindingsPerRule, failOn, report, problems(), top);
     }
 
     /**

@@ -51,7 +51,9 @@ public final class ProjectRun {
             String shown = new Discovery(cfg, base).display(cfgPath);
             cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown), Config.none());
         }
-        ProjectPaths where = new ProjectPaths(baseAbs, ProjectRoot.find(cfgPath, start, baseAbs));
+        Path top = request.top() == null ? null : request.top().toAbsolutePath().normalize();
+        Path fallback = top != null && baseAbs.startsWith(top) ? top : baseAbs;
+        ProjectPaths where = new ProjectPaths(baseAbs, ProjectRoot.find(cfgPath, start, fallback));
         Discovery d = new Discovery(cfg, base);
         if (request.maxFileSize() != null) d.maxFileSize(request.maxFileSize());
         if (discover) discover(guard, d);

@@ -86,8 +86,40 @@ public class CheckMojo extends AbstractMojo {
     @Parameter(property = "gpulint.maxFindingsPerRule", defaultValue = "1000")
     int maxFindingsPerRule = dev.gpulint.settle.FindingCap.DEFAULT_PER_RULE_PER_FILE;
 
+    /**
+     * SARIF: run.automationDetails.id becomes gpulint/CATEGORY/, so GitHub code scanning keeps each
+     * module's alerts apart (as the command line's --sarif-category); by default the module's artifactId.
+     */
+    @Parameter(property = "gpulint.sarifCategory", defaultValue = "${project.artifactId}")
+    String sarifCategory;
+
+    /** SARIF: each rule's helpUri is this URL + ID.md, or the URL with {id} replaced (as --help-uri-base). */
+    @Parameter(property = "gpulint.helpUriBase")
+    String helpUriBase;
+
+    /** Files larger than this are reported instead of read, e.g. 100MiB (as --max-file-size; default 8 MiB). */
+    @Parameter(property = "gpulint.maxFileSize")
+    String maxFileSize;
+
+    /** A SARIF file of an earlier run: only findings that are not in it are reported (as --baseline). */
+    @Parameter(property = "gpulint.baseline")
+    File baseline;
+
+    /**
+     * The build's top-level project: without a .gpulint.yaml or a git checkout above the module, it is
+     * the project root, so a module's jobs find their cluster in a sibling module.
+     */
+    @Parameter(defaultValue = "${session.topLevelProject.basedir}", readonly = true)
+    File topLevelBasedir;
+
+    /** The -Dgpulint.* properties this goal reads; any other is named in a warning (a typo is not silent). */
+    static final java.util.Set<String> PROPERTIES = java.util.Set.of("gpulint.skip", "gpulint.failOn", "gpulint.configFile",
+            "gpulint.rulesDirectory", "gpulint.sarifFile", "gpulint.maxAllowedFindings", "gpulint.maxFindingsPerRule",
+            "gpulint.sarifCategory", "gpulint.helpUriBase", "gpulint.maxFileSize", "gpulint.baseline");
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
+        warnUnknownProperties();
         if (skip) {
             getLog().info("gpulint: skipped");
             return;
@@ -102,10 +134,21 @@ public class CheckMojo extends AbstractMojo {
         Project project = new Project(base).naming(CheckMojo::parameterName)
                 .failOn(failOn)
                 .maxFindingsPerRule(maxFindingsPerRule)
+                .sarifCategory(sarifCategory)
+                .helpUriBase(helpUriBase)
+                .maxFileSize(maxFileSize)
+                .top(topLevelBasedir == null ? null : topLevelBasedir.toPath())
                 .config(configFile == null ? null : configFile.toPath())
                 .rules(rulesDirectory == null ? null : rulesDirectory.toPath());
         if (!project.problems().isEmpty()) {
             throw new MojoExecutionException("gpulint: " + String.join("; ", project.problems()));
+        }
+        if (baseline != null) {
+            try {
+                project.baseline(baseline.toPath());
+            } catch (IOException e) {
+                throw new MojoExecutionException("gpulint: cannot read the baseline " + baseline + ": " + e.getMessage(), e);
+            }
         }
         try {
             project.matching(includes, excludes, skipped(base));
@@ -118,7 +161,9 @@ public class CheckMojo extends AbstractMojo {
         RuleCatalog rules = outcome.rules();
         for (Finding f : result.findings()) {
             if (f.suppressed()) continue;
-            String line = dev.gpulint.report.TextRenderer.headline(f);
+            // absolute paths, as maven-compiler and checkstyle print them: a module's relative path is ambiguous in a reactor log
+            Path file = result.paths().absolute(f.span().file());
+            String line = dev.gpulint.report.TextRenderer.headline(f, file == null ? f.span().file() : file.toString());
             switch (f.level()) {
                 case ERROR -> getLog().error(line);
                 case WARNING -> getLog().warn(line);
@@ -135,7 +180,9 @@ public class CheckMojo extends AbstractMojo {
         }
         getLog().info("gpulint: " + dev.gpulint.report.TextRenderer.summary(result) + "; SARIF report: " + sarifFile);
         if (result.inputFailed()) {
-            throw new MojoFailureException("gpulint: some input could not be read or parsed (see the SYN001 findings above)");
+            // whatever failOn says, as the command line exits 2: an unread file was checked by nothing
+            throw new MojoFailureException("gpulint: some input could not be read or parsed (see the SYN001 findings above); "
+                    + "this fails the build whatever failOn is");
         }
         long counted = request.failOn().count(result);
         if (counted > maxAllowedFindings) {
@@ -158,6 +205,16 @@ public class CheckMojo extends AbstractMojo {
             }
         }
         return out;
+    }
+
+    private void warnUnknownProperties() {
+        if (userProperties == null) return;
+        for (String key : new java.util.TreeSet<>(userProperties.stringPropertyNames())) {
+            if (!key.startsWith("gpulint.") || PROPERTIES.contains(key)) continue;
+            String near = dev.gpulint.core.DidYouMean.closest(key, PROPERTIES);
+            getLog().warn("gpulint: -D" + key + " is no property of gpulint:check and is ignored"
+                    + (near != null ? "; did you mean -D" + near + "?" : "; see mvn gpulint:help -Ddetail"));
+        }
     }
 
     /** A parameter as the POM names it, from the command line's option name: fail-on is failOn. */

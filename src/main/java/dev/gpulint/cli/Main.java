@@ -49,6 +49,9 @@ public final class Main implements Callable<Integer> {
     /** Runs the CLI; `check` is the default command, so `gpulint samples/` works. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         List<String> list = new ArrayList<>(List.of(args));
+        // after `--` everything is a path: a `-` there is the file named '-', not standard input
+        int end = list.indexOf("--");
+        if (end >= 0) for (int i = end + 1; i < list.size(); i++) if (list.get(i).equals("-")) list.set(i, "./-");
         boolean global = !list.isEmpty() && Set.of("-h", "--help", "-V", "--version").contains(list.get(0));
         String mistyped = list.isEmpty() || global ? null : BadUsage.mistypedCommand(list.get(0), COMMANDS, workingDir);
         if (mistyped != null && !COMMANDS.contains(list.get(0))) {
@@ -140,7 +143,8 @@ public final class Main implements Callable<Integer> {
     static Path workingDir = Path.of("");
 
     /** Standard input, replaceable in tests. */
-    static java.util.function.Supplier<InputStream> stdin = () -> System.in;
+    static final java.util.function.Supplier<InputStream> SYSTEM_IN = () -> System.in;
+    static java.util.function.Supplier<InputStream> stdin = SYSTEM_IN;
 
     enum ColorMode { auto, always, never }
 
@@ -214,13 +218,17 @@ public final class Main implements Callable<Integer> {
         @Override
         public Integer call() throws IOException {
             PrintWriter err = spec.commandLine().getErr();
-            boolean fromStdin = stdinFilename != null || paths.equals(List.of("-"));
-            if (fromStdin && !paths.isEmpty() && !paths.equals(List.of("-"))) {
-                err.println("gpulint: standard input (- or --stdin-filename) is linted alone; leave out the other paths: "
-                        + String.join(" ", paths.stream().filter(p -> !p.equals("-")).toList()));
-                return BAD_INPUT;
+            boolean fromStdin = stdinFilename != null || paths.contains("-");
+            List<String> named = paths.stream().filter(p -> !p.equals("-")).toList();
+            if (fromStdin) {
+                String closed = StdinCheck.closed(env);
+                if (closed != null) {
+                    err.println("gpulint: " + closed);
+                    return BAD_INPUT;
+                }
             }
-            List<String> given = fromStdin ? List.of() : paths.isEmpty() ? List.of(".") : paths;
+            // standard input is linted with the files and folders named beside it (gpulint - samples/sound)
+            List<String> given = fromStdin ? named : paths.isEmpty() ? List.of(".") : paths;
             Project project = new Project(workingDir).config(config).rules(rulesDir).paths(given)
                     .maxFindingsPerRule(maxFindingsPerRule).maxFileSize(maxFileSize).failOn(failOn.name())
                     .sarifCategory(sarifCategory).helpUriBase(helpUriBase);
@@ -276,7 +284,8 @@ public final class Main implements Callable<Integer> {
             }
             if (result.files().isEmpty() && !result.inputFailed() && (!quiet || failIfNoManifests)) {
                 spec.commandLine().getErr().println("gpulint: no gpulint manifests found in "
-                        + (fromStdin ? "standard input" : String.join(" ", given))
+                        + (fromStdin ? String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of("standard input"),
+                                given.stream()).toList()) : String.join(" ", given))
                         + " (a manifest is a .topo file, or YAML with kind: cluster or kind: training_job)");
             }
             if (result.files().isEmpty() && !result.inputFailed() && failIfNoManifests) return BAD_INPUT;

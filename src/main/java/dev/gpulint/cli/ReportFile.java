@@ -70,6 +70,23 @@ final class ReportFile {
 
     private ReportFile() {}
 
+    /** Temporary report files being written: a SIGTERM or Ctrl-C mid-write leaves none behind (the shutdown hook). */
+    static final java.util.Set<Path> PENDING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(ReportFile::removePending, "gpulint-report-cleanup"));
+    }
+
+    static void removePending() {
+        for (Path p : PENDING) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                // the process is ending: nothing more can be said
+            }
+        }
+    }
+
     /** Renders to a PrintWriter (standard output) and checks that every byte got out. */
     static void toStream(Renderer r, LintResult result, PrintWriter out, String what) throws Failure {
         Writer w = new java.io.BufferedWriter(out);
@@ -142,6 +159,7 @@ final class ReportFile {
             }
             if (parent != null) Files.createDirectories(parent);
             Path tmp = Files.createTempFile(parent, "." + abs.getFileName() + ".", ".tmp");
+            PENDING.add(tmp);
             try {
                 keepPermissions(tmp, abs);
                 try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
@@ -154,6 +172,7 @@ final class ReportFile {
                 }
             } finally {
                 Files.deleteIfExists(tmp);
+                PENDING.remove(tmp);
             }
         } catch (FileAlreadyExistsException | NotDirectoryException e) {
             throw new Failure("cannot write " + name + ": a part of its folder path is a file, not a folder");

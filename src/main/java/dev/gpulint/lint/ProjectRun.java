@@ -58,6 +58,7 @@ public final class ProjectRun {
         if (request.maxFileSize() != null) d.maxFileSize(request.maxFileSize());
         if (discover) discover(guard, d);
         List<Finding> earlier = new ArrayList<>(cfg.problems());
+        if (request.configFile() == null) folderNamedLikeTheConfiguration(start, cfgPath, d).ifPresent(earlier::add);
         earlier.addAll(d.problems());
         unreadable.forEach((p, e) -> earlier.add(Finding.of("SYN001", Span.at(d.display(p), 1, 1), "io",
                 "cannot read '" + d.display(p) + "': " + Discovery.reason(e))));
@@ -67,6 +68,25 @@ public final class ProjectRun {
         linter.configure(cfg, where).baseline(request.baseline()).maxFindingsPerRule(request.maxFindingsPerRule());
         earlier.addAll(guard.problems());
         return new Setup(linter, d, earlier, where, start);
+    }
+
+    /**
+     * A folder named .gpulint.yaml nearer to the linted files than the configuration in use (or with
+     * none found): it was meant as the configuration, and passing over it silently would lint with
+     * another one, or none.
+     */
+    private static java.util.Optional<Finding> folderNamedLikeTheConfiguration(Path start, Path used, Discovery d) {
+        Path stop = used == null ? null : used.toAbsolutePath().normalize().getParent();
+        for (Path dir = start; dir != null && !dir.equals(stop); dir = dir.getParent()) {
+            Path c = dir.resolve(Config.NAME);
+            if (java.nio.file.Files.isDirectory(c)) {
+                return java.util.Optional.of(Finding.of("SYN001", Span.at(d.display(c), 1, 1), "io", "'" + d.display(c)
+                        + "' is a folder, not a configuration file: gpulint reads its configuration from a file of that name; "
+                        + (used == null ? "no configuration is used" : "the one used is '" + d.display(used) + "'")
+                        + ". Move the settings into a file .gpulint.yaml, or pass --config FILE"));
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     private void discover(Contained guard, Discovery d) {

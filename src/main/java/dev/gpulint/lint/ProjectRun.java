@@ -121,7 +121,11 @@ public final class ProjectRun {
         List<Path> ruleDirs = new ArrayList<>(cfg.rulePathsResolved());
         Map<Path, Span> namedAt = new java.util.HashMap<>();
         for (String p : cfg.rulePaths()) namedAt.putIfAbsent(cfg.base().resolve(p), cfg.valueSpan("rule_paths", p));
-        if (request.rulesDir() != null) ruleDirs.add(request.base().resolve(request.rulesDir()));
+        if (request.rulesDir() != null) {
+            // a folder both in rule_paths and given again (test-rules DIR, --rules) is loaded once
+            Path extra = request.base().resolve(request.rulesDir()).toAbsolutePath().normalize();
+            if (ruleDirs.stream().noneMatch(p -> p.toAbsolutePath().normalize().equals(extra))) ruleDirs.add(extra);
+        }
         if (!ruleDirs.isEmpty()) {
             linter.withUserRules(UserRules.load(ruleDirs, d::display, p -> namedAt.getOrDefault(p, Span.at(d.display(p), 1, 1))),
                     Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));

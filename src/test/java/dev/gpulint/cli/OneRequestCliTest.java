@@ -75,5 +75,10 @@ class OneRequestCliTest {
         CliTest.Run r = CliTest.run("test-rules", rules.toString());
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().endsWith("2 passed, 0 failed\n"), r.out());
+        // the project's rule_paths may name the same folder: its rules are loaded once
+        CliTest.write(dir, ".gpulint.yaml", "rule_paths: [team-rules/]\nparams: { MY002: { max_nodes: 4 } }\n");
+        CliTest.Run again = CliTest.run("test-rules", rules.toString());
+        assertEquals(0, again.code(), again.out() + again.err());
+        assertTrue(again.out().endsWith("2 passed, 0 failed\n"), again.out());
     }
 }

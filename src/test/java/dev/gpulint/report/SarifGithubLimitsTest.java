@@ -18,6 +18,11 @@ import org.junit.jupiter.api.Test;
 /** What GitHub code scanning needs of a SARIF run: related locations linked from the message, and at most 25,000 results. */
 class SarifGithubLimitsTest {
 
+    @org.junit.jupiter.api.BeforeAll
+    static void loadSchema() throws Exception {
+        SarifTest.loadSchema();
+    }
+
     private static JsonNode render(SarifRenderer r, LintResult result) throws Exception {
         StringWriter w = new StringWriter();
         r.render(result, w);
@@ -54,7 +59,8 @@ class SarifGithubLimitsTest {
     @Test
     void aRunHoldsAtMost25000ResultsAndSaysHowManyItLeftOut() throws Exception {
         List<Finding> many = new ArrayList<>();
-        for (int i = 1; i <= 25_003; i++) many.add(Finding.of("PAR002", Span.at("j.yaml", i, 1), "j" + i, "finding " + i));
+        for (int i = 1; i <= 25_003; i++) many.add(Finding.of("PAR002", Span.at("j.yaml", i, 1), "j" + i, "finding " + i)
+                .withLevel(dev.gpulint.core.Level.ERROR));
         LintResult result = new LintResult(many, List.of("j.yaml"), false);
         JsonNode run = render(new SarifRenderer(RuleCatalog.builtIn(), "0.1.0"), result).at("/runs/0");
         assertEquals(25_000, run.get("results").size());

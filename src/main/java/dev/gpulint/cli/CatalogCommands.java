@@ -35,8 +35,11 @@ public final class CatalogCommands {
             List<RuleMeta> all = new ArrayList<>(RuleCatalog.builtIn().all());
             switch (format) {
                 case text -> {
+                    int width = Wrap.width(Main.env::apply, false);
                     for (RuleMeta r : all) {
-                        out.printf(Locale.ROOT, "%-8s %-8s %-32s %s%n", r.id(), r.level().id(), r.name(), r.title());
+                        // a long title continues under the titles
+                        out.println(Wrap.hanging(String.format(Locale.ROOT, "%-8s %-8s %-32s %s", r.id(), r.level().id(), r.name(),
+                                r.title()), 51, width));
                     }
                 }
                 case markdown -> out.print(markdownTable(all));
@@ -94,8 +97,8 @@ public final class CatalogCommands {
                 return Main.BAD_INPUT;
             }
             PrintWriter out = spec.commandLine().getOut();
-            out.print(meta.helpMarkdown() != null ? meta.helpMarkdown()
-                    : "# " + meta.id() + " " + meta.name() + "\n\n" + meta.description() + "\n");
+            out.print(Wrap.text(meta.helpMarkdown() != null ? meta.helpMarkdown()
+                    : "# " + meta.id() + " " + meta.name() + "\n\n" + meta.description() + "\n", Wrap.width(Main.env::apply, false)));
             out.flush();
             return Main.OK;
         }

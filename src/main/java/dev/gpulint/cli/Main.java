@@ -1,13 +1,12 @@
 package dev.gpulint.cli;
 
-import dev.gpulint.lint.Discovery;
+import dev.gpulint.core.FailOn;
 import dev.gpulint.core.LintResult;
+import dev.gpulint.lint.LintRequest;
 import dev.gpulint.lint.Linter;
 import dev.gpulint.lint.Project;
-import dev.gpulint.report.JsonRenderer;
-import dev.gpulint.core.Level;
 import dev.gpulint.report.Renderer;
-import dev.gpulint.report.SarifRenderer;
+import dev.gpulint.report.ReportOptions;
 import dev.gpulint.report.TextRenderer;
 import dev.gpulint.meta.RuleCatalog;
 import java.io.IOException;
@@ -18,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -36,31 +34,43 @@ import picocli.CommandLine.Parameters;
 public final class Main implements Callable<Integer> {
 
     static final int OK = 0, FINDINGS = 1, BAD_INPUT = 2;
+    /** Standard output was closed by its reader: the status of a process SIGPIPE ended (128 + 13), as grep and git end. */
+    static final int CLOSED_PIPE = 141;
     private static final Set<String> COMMANDS = Set.of("check", "rules", "explain", "test-rules", "discover", "help", "version");
 
     public static void main(String[] args) {
         // The report goes to the file descriptor itself, not System.out: a PrintStream swallows write
         // errors (a full disk, /dev/full, a closed pipe), and a lost report must not pass silently.
-        System.exit(run(args, new PrintWriter(new OutputStreamWriter(new java.io.FileOutputStream(java.io.FileDescriptor.out),
-                        StandardCharsets.UTF_8), false),
+        ReportFile.stdout = new ReportFile.Stdout(new java.io.FileOutputStream(java.io.FileDescriptor.out));
+        System.exit(run(args, new PrintWriter(new OutputStreamWriter(ReportFile.stdout, StandardCharsets.UTF_8), false),
                 new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)));
     }
 
     /** Runs the CLI; `check` is the default command, so `gpulint samples/` works. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         List<String> list = new ArrayList<>(List.of(args));
+        // after `--` everything is a path: a `-` there is the file named '-', not standard input
+        int end = list.indexOf("--");
+        if (end >= 0) for (int i = end + 1; i < list.size(); i++) if (list.get(i).equals("-")) list.set(i, "./-");
         boolean global = !list.isEmpty() && Set.of("-h", "--help", "-V", "--version").contains(list.get(0));
+        String mistyped = list.isEmpty() || global ? null : BadUsage.mistypedCommand(list.get(0), COMMANDS, workingDir);
+        if (mistyped != null && !COMMANDS.contains(list.get(0))) {
+            err.println(mistyped);
+            err.flush();
+            return BAD_INPUT;
+        }
         if (!global && (list.isEmpty() || !COMMANDS.contains(list.get(0)))) list.add(0, "check");
         // The rule base, catalog and metadata load on the second core while picocli builds its model.
         if (list.get(0).equals("check")) Linter.warmUp();
         CommandLine cl = new CommandLine(new Main());
-        Usage.install(cl);
+        Usage.install(cl, Wrap.width(env::apply, true));
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // Paths come from file names (pre-commit passes committed names): no @file expansion, and
         // everything after `--` is a path (picocli's end of options).
         cl.setExpandAtFiles(false);
+        cl.setParameterExceptionHandler(new BadUsage());
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             err.println("gpulint: internal error: " + ex + " (please report it)");
             if (System.getenv("GPULINT_DEBUG") != null) ex.printStackTrace(err);
@@ -93,14 +103,19 @@ public final class Main implements Callable<Integer> {
         }
     }
 
-    static String version() {
-        try (InputStream in = Main.class.getClassLoader().getResourceAsStream("gpulint-version.properties")) {
-            Properties p = new Properties();
-            if (in != null) p.load(in);
-            return p.getProperty("version", "dev");
-        } catch (IOException e) {
-            return "dev";
+    /** GitLab's checkout ({@code CI_PROJECT_DIR}), which its reports' paths are relative to, when set to a path. */
+    static Path ciProjectDir(java.util.function.UnaryOperator<String> env) {
+        String w = env.apply("CI_PROJECT_DIR");
+        if (w == null || w.isBlank()) return null;
+        try {
+            return workingDir.resolve(w);
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
         }
+    }
+
+    static String version() {
+        return dev.gpulint.meta.Version.current();
     }
 
     static final class Version implements CommandLine.IVersionProvider {
@@ -128,9 +143,8 @@ public final class Main implements Callable<Integer> {
     static Path workingDir = Path.of("");
 
     /** Standard input, replaceable in tests. */
-    static java.util.function.Supplier<InputStream> stdin = () -> System.in;
-
-    enum FailOn { error, warning, note, never }
+    static final java.util.function.Supplier<InputStream> SYSTEM_IN = () -> System.in;
+    static java.util.function.Supplier<InputStream> stdin = SYSTEM_IN;
 
     enum ColorMode { auto, always, never }
 
@@ -184,8 +198,12 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--fail-if-no-manifests", description = "exit 2 when no gpulint manifest was found")
         boolean failIfNoManifests;
 
-        @Option(names = "--color", description = "auto, always or never (default: ${DEFAULT-VALUE}; auto colours a terminal unless NO_COLOR, TERM=dumb or CLICOLOR=0; CLICOLOR_FORCE forces it)")
+        @Option(names = "--color", description = "auto, always or never (default: ${DEFAULT-VALUE}; auto colours when standard output is a "
+                + "terminal, unless NO_COLOR, TERM=dumb or CLICOLOR=0; FORCE_COLOR or CLICOLOR_FORCE forces it)")
         ColorMode color = ColorMode.auto;
+
+        @Option(names = "--no-color", description = "no colour (as --color never)")
+        boolean noColor;
 
         @Option(names = "--sarif-category", paramLabel = "NAME",
                 description = "SARIF: run.automationDetails.id becomes gpulint/NAME/, so code scanning tells this analysis apart")
@@ -200,26 +218,22 @@ public final class Main implements Callable<Integer> {
         @Override
         public Integer call() throws IOException {
             PrintWriter err = spec.commandLine().getErr();
-            boolean fromStdin = stdinFilename != null || paths.equals(List.of("-"));
-            if (fromStdin && !paths.isEmpty() && !paths.equals(List.of("-"))) {
-                err.println("gpulint: standard input (- or --stdin-filename) is linted alone; leave out the other paths: "
-                        + String.join(" ", paths.stream().filter(p -> !p.equals("-")).toList()));
-                return BAD_INPUT;
+            boolean fromStdin = stdinFilename != null || paths.contains("-");
+            List<String> named = paths.stream().filter(p -> !p.equals("-")).toList();
+            if (fromStdin) {
+                String closed = StdinCheck.closed(env);
+                if (closed != null) {
+                    err.println("gpulint: " + closed);
+                    return BAD_INPUT;
+                }
             }
-            List<String> given = fromStdin ? List.of() : paths.isEmpty() ? List.of(".") : paths;
-            String sarifProblem = SarifRenderer.optionProblem(sarifCategory, helpUriBase);
-            if (sarifProblem != null) {
-                err.println("gpulint: " + sarifProblem);
-                return BAD_INPUT;
-            }
-            if (maxFindingsPerRule < 1) {
-                err.println("gpulint: --max-findings-per-rule must be at least 1");
-                return BAD_INPUT;
-            }
+            // standard input is linted with the files and folders named beside it (gpulint - samples/sound)
+            List<String> given = fromStdin ? named : paths.isEmpty() ? List.of(".") : paths;
             Project project = new Project(workingDir).config(config).rules(rulesDir).paths(given)
-                    .maxFindingsPerRule(maxFindingsPerRule);
+                    .maxFindingsPerRule(maxFindingsPerRule).maxFileSize(maxFileSize).failOn(failOn.name())
+                    .sarifCategory(sarifCategory).helpUriBase(helpUriBase);
             if (fromStdin) project.stdin(stdin.get(), stdinFilename);
-            List<String> usage = new ArrayList<>(project.missing());
+            List<String> usage = new ArrayList<>(project.problems());
             for (String[] target : new String[][] {{"--output", output}, {"--write-baseline", writeBaseline}}) {
                 String problem = target[1] == null ? null : ReportFile.problem(target[1], workingDir);
                 if (problem != null) usage.add("cannot write " + target[0] + " " + target[1] + ": " + problem);
@@ -227,14 +241,6 @@ public final class Main implements Callable<Integer> {
             if (!usage.isEmpty()) {
                 for (String u : usage) err.println("gpulint: " + u);
                 return BAD_INPUT;
-            }
-            if (maxFileSize != null) {
-                var size = dev.gpulint.spec.Quantities.size(maxFileSize);
-                if (!size.ok()) {
-                    spec.commandLine().getErr().println("gpulint: --max-file-size: " + size.problem());
-                    return BAD_INPUT;
-                }
-                project.maxFileSize((long) size.value().bytes());
             }
             if (baseline != null) {
                 try {
@@ -245,43 +251,46 @@ public final class Main implements Callable<Integer> {
                     return BAD_INPUT;
                 }
             }
-            Project.Outcome outcome = project.lint();
+            LintRequest request = project.request();
+            Project.Outcome outcome = Project.lint(request);
             LintResult result = outcome.result();
             RuleCatalog rules = outcome.rules();
-            boolean useColor = output == null && switch (color) {
+            boolean useColor = output == null && !noColor && switch (color) {
                 case always -> true;
                 case never -> false;
-                case auto -> Colour.auto(env, System.console() != null);
+                case auto -> Colour.auto(env, Colour.stdoutIsTerminal(env));
             };
             Format f = format != null ? format : "true".equals(env.apply("GITHUB_ACTIONS")) ? Format.github : Format.text;
             Renderer r = switch (f) {
                 case text -> new TextRenderer(rules, useColor, !quiet);
-                case json -> new JsonRenderer(rules, version());
-                case sarif -> new SarifRenderer(rules, version()).category(sarifCategory).helpUriBase(helpUriBase);
+                case json -> request.report().json(rules);
+                case sarif -> request.report().sarif(rules);
                 case github -> new dev.gpulint.report.GithubRenderer(rules, !quiet, githubWorkspace(env));
-                case junit -> new dev.gpulint.report.JunitRenderer(rules, workingDir);
-                case gitlab -> new dev.gpulint.report.GitlabRenderer(workingDir);
+                case junit -> new dev.gpulint.report.JunitRenderer(rules, ciProjectDir(env));
+                case gitlab -> new dev.gpulint.report.GitlabRenderer(ciProjectDir(env));
             };
             try {
                 if (writeBaseline != null) {
-                    ReportFile.toFile(new SarifRenderer(rules, version()), result, workingDir.resolve(writeBaseline),
+                    ReportFile.toFile(ReportOptions.baseline(rules), result, workingDir.resolve(writeBaseline),
                             "--write-baseline " + writeBaseline);
                 }
                 if (output != null) ReportFile.toFile(r, result, workingDir.resolve(output), "--output " + output);
                 else ReportFile.toStream(r, result, spec.commandLine().getOut(), "standard output");
+            } catch (ReportFile.ClosedPipe e) {
+                return CLOSED_PIPE;      // quietly: whoever read the output has what they wanted
             } catch (ReportFile.Failure e) {
                 spec.commandLine().getErr().println("gpulint: " + e.getMessage());
                 return BAD_INPUT;
             }
             if (result.files().isEmpty() && !result.inputFailed() && (!quiet || failIfNoManifests)) {
                 spec.commandLine().getErr().println("gpulint: no gpulint manifests found in "
-                        + (fromStdin ? "standard input" : String.join(" ", given))
+                        + (fromStdin ? String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of("standard input"),
+                                given.stream()).toList()) : String.join(" ", given))
                         + " (a manifest is a .topo file, or YAML with kind: cluster or kind: training_job)");
             }
             if (result.files().isEmpty() && !result.inputFailed() && failIfNoManifests) return BAD_INPUT;
             if (result.inputFailed()) return BAD_INPUT;
-            if (failOn == FailOn.never) return OK;
-            return result.anyAtOrAbove(Level.parse(failOn.name())) ? FINDINGS : OK;
+            return request.failOn().failed(result) ? FINDINGS : OK;
         }
     }
 }

@@ -27,11 +27,65 @@ import java.nio.file.StandardCopyOption;
 final class ReportFile {
 
     /** Why a report could not be written, in words for standard error. */
-    static final class Failure extends Exception {
+    static class Failure extends Exception {
         Failure(String message) { super(message); }
     }
 
+    /** The reader of standard output went away (`gpulint . | head -1`): not a failure to report. */
+    static final class ClosedPipe extends Failure {
+        ClosedPipe() { super("standard output was closed"); }
+    }
+
+    /**
+     * Standard output, remembering why a write failed: a PrintWriter keeps only that it failed, and a
+     * closed pipe (EPIPE, "Broken pipe") ends a run quietly where a full disk must be reported.
+     */
+    static final class Stdout extends java.io.FilterOutputStream {
+        private volatile boolean closedPipe;
+
+        Stdout(OutputStream out) { super(out); }
+
+        @Override public void write(int b) throws IOException { guard(() -> out.write(b)); }
+
+        @Override public void write(byte[] b, int off, int len) throws IOException { guard(() -> out.write(b, off, len)); }
+
+        @Override public void flush() throws IOException { guard(out::flush); }
+
+        private interface Io { void run() throws IOException; }
+
+        private void guard(Io io) throws IOException {
+            try {
+                io.run();
+            } catch (IOException e) {
+                if (e.getMessage() != null && e.getMessage().contains("Broken pipe")) closedPipe = true;
+                throw e;
+            }
+        }
+
+        boolean closedPipe() { return closedPipe; }
+    }
+
+    /** Standard output of this process, when it is written through a {@link Stdout} (set by Main.main and tests). */
+    static volatile Stdout stdout;
+
     private ReportFile() {}
+
+    /** Temporary report files being written: a SIGTERM or Ctrl-C mid-write leaves none behind (the shutdown hook). */
+    static final java.util.Set<Path> PENDING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(ReportFile::removePending, "gpulint-report-cleanup"));
+    }
+
+    static void removePending() {
+        for (Path p : PENDING) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                // the process is ending: nothing more can be said
+            }
+        }
+    }
 
     /** Renders to a PrintWriter (standard output) and checks that every byte got out. */
     static void toStream(Renderer r, LintResult result, PrintWriter out, String what) throws Failure {
@@ -42,7 +96,11 @@ final class ReportFile {
         } catch (IOException e) {
             throw new Failure("cannot write the report to " + what + ": " + reason(e));
         }
-        if (out.checkError()) throw new Failure("cannot write the report to " + what + " (the write failed)");
+        if (out.checkError()) {
+            Stdout s = stdout;
+            if (s != null && s.closedPipe()) throw new ClosedPipe();
+            throw new Failure("cannot write the report to " + what + " (the write failed)");
+        }
     }
 
     /**
@@ -101,6 +159,7 @@ final class ReportFile {
             }
             if (parent != null) Files.createDirectories(parent);
             Path tmp = Files.createTempFile(parent, "." + abs.getFileName() + ".", ".tmp");
+            PENDING.add(tmp);
             try {
                 keepPermissions(tmp, abs);
                 try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
@@ -113,6 +172,7 @@ final class ReportFile {
                 }
             } finally {
                 Files.deleteIfExists(tmp);
+                PENDING.remove(tmp);
             }
         } catch (FileAlreadyExistsException | NotDirectoryException e) {
             throw new Failure("cannot write " + name + ": a part of its folder path is a file, not a folder");

@@ -2,9 +2,12 @@ package dev.gpulint.cli;
 
 import dev.gpulint.lint.Discovery;
 import dev.gpulint.lint.Linter;
+import dev.gpulint.lint.Project;
+import dev.gpulint.lint.ProjectRun;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,7 +15,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code gpulint test-rules DIR}: a team's own rules against their cases (README.md, "Command line"). */
 @Command(name = "test-rules", mixinStandardHelpOptions = true,
-        description = "Run the cases (ID.test.yaml) of your own rules in DIR, with those rules loaded.")
+        description = "Run the cases (ID.test.yaml) of your own rules in DIR, with those rules loaded and the "
+                + "project's .gpulint.yaml applied, as a lint run would.")
 final class TestRules implements Callable<Integer> {
     @Parameters(paramLabel = "DIR") Path dir;
 
@@ -21,13 +25,18 @@ final class TestRules implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        Discovery d = new Discovery(dev.gpulint.config.Config.none());
-        dev.gpulint.engine.UserRules user = dev.gpulint.engine.UserRules.load(dir, d::display);
-        for (dev.gpulint.core.Finding f : user.problems()) {
+        // set up as a lint run of the project around DIR is: its .gpulint.yaml (catalog additions, rule
+        // parameters, levels, rule_paths), with DIR's rules loaded after those
+        Project project = new Project(Main.workingDir).rules(dir).paths(List.of(dir.toString()));
+        for (String problem : project.problems()) out.println("gpulint: " + problem);
+        if (!project.problems().isEmpty()) return Main.BAD_INPUT;
+        ProjectRun.Setup setup = project.setUp();
+        for (dev.gpulint.core.Finding f : setup.problems()) {
             out.println(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": error: " + f.message());
         }
-        if (!user.problems().isEmpty()) return Main.BAD_INPUT;
-        Linter linter = new Linter().withUserRules(user, dev.gpulint.core.Span.at(d.display(dir), 1, 1));
+        if (!setup.problems().isEmpty()) return Main.BAD_INPUT;
+        Linter linter = setup.linter();
+        Discovery d = setup.discovery();
         int passed = 0, failed = 0;
         for (Path file : dev.gpulint.ruletest.RuleCases.testFiles(dir)) {
             for (dev.gpulint.ruletest.RuleCases.Case c : dev.gpulint.ruletest.RuleCases.load(file)) {

@@ -22,7 +22,11 @@ final class Usage {
         return String.join(", ", all.subList(0, all.size() - 1)) + " and " + all.get(all.size() - 1);
     }
 
-    static void install(CommandLine top) {
+    /** picocli lays the help out this wide, and {@link Wrap} wraps it between words at the terminal's width. */
+    private static final int UNWRAPPED = 2000;
+
+    static void install(CommandLine top, int width) {
+        top.setUsageHelpWidth(UNWRAPPED);   // passed on to the subcommands
         CommandLine check = top.getSubcommands().get("check");
         String reads = "It reads files ending in " + extensions() + "; folders recurse into them, and a file without an "
                 + "extension given by name is read as YAML.";
@@ -40,5 +44,14 @@ final class Usage {
         sections.put(UsageMessageSpec.SECTION_KEY_OPTION_LIST, h -> check.getHelp().optionList());
         top.getCommandSpec().usageMessage().sectionMap(sections);   // this command's help only, not its subcommands'
         top.getCommandSpec().usageMessage().commandListHeading("%nCommands:%n");
+        wrapped(top, width);
+        for (CommandLine sub : top.getSubcommands().values()) wrapped(sub, width);
+    }
+
+    /** Every section of a command's help, wrapped at {@code width} between words. */
+    private static void wrapped(CommandLine c, int width) {
+        Map<String, CommandLine.IHelpSectionRenderer> sections = new LinkedHashMap<>();
+        c.getHelpSectionMap().forEach((key, r) -> sections.put(key, h -> Wrap.text(r.render(h), width)));
+        c.getCommandSpec().usageMessage().sectionMap(sections);
     }
 }

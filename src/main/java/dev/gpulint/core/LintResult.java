@@ -30,6 +30,17 @@ public record LintResult(List<Finding> findings, List<String> files, boolean inp
         return Fingerprints.of(f, paths.stable(f.span().file()));
     }
 
+    /**
+     * The files this run reports on: those linted, and those a finding names although they were not
+     * linted (a file skipped with a note, an unreadable one). The closing line counts these, and the
+     * JUnit report has one test suite for each.
+     */
+    public java.util.SortedSet<String> reportedFiles() {
+        java.util.SortedSet<String> all = new java.util.TreeSet<>(files);
+        for (Finding f : findings) all.add(f.span().file());
+        return all;
+    }
+
     /** Findings at a level, suppressed ones left out. */
     public long count(Level l) { return findings.stream().filter(f -> !f.suppressed() && f.level() == l).count(); }
 

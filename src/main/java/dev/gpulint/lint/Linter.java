@@ -25,16 +25,32 @@ public final class Linter {
     private Catalog catalog;
     private java.util.Map<String, Double> params = java.util.Map.of();
 
-    /** The project's configuration: its catalog additions, rule settings and rule parameters. */
-    public Linter configure(dev.gpulint.config.Config config) {
+    /**
+     * The project's configuration, pushed in once: its catalog additions, rule settings, rule parameters,
+     * and its job_clusters and evidence links, whose globs are matched against each file's absolute path
+     * ({@code where} turns the display paths of findings into those).
+     */
+    public Linter configure(dev.gpulint.config.Config config, dev.gpulint.core.ProjectPaths where) {
         this.catalog = config.catalog();
         java.util.Map<String, Double> p = new java.util.LinkedHashMap<>();
         for (dev.gpulint.config.Config.ParamSetting x : config.params()) p.put(x.rule() + "." + x.name(), x.value());
         this.params = p;
         this.ruleSettings = config.ruleLevels();
-        this.jobPlacement = config::placement;
-        this.evidenceLinks = config::evidenceLink;
+        this.paths = where;
+        this.jobPlacement = f -> {
+            java.nio.file.Path file = where.absolute(f);
+            return file == null ? java.util.Optional.empty() : config.placement(file);
+        };
+        this.evidenceLinks = f -> {
+            java.nio.file.Path file = where.absolute(f);
+            return file == null ? java.util.Optional.empty() : config.evidenceLink(file);
+        };
         return this;
+    }
+
+    /** {@link #configure(dev.gpulint.config.Config, dev.gpulint.core.ProjectPaths)} for files named relative to the working folder. */
+    public Linter configure(dev.gpulint.config.Config config) {
+        return configure(config, dev.gpulint.core.ProjectPaths.here());
     }
 
     private java.util.function.Function<String, java.util.Optional<dev.gpulint.spec.EvidenceLink>> evidenceLinks =

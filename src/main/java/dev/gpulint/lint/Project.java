@@ -1,17 +1,20 @@
 package dev.gpulint.lint;
 
 import dev.gpulint.config.Config;
+import dev.gpulint.core.FailOn;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.LintResult;
 import dev.gpulint.core.Span;
 import dev.gpulint.engine.UserRules;
 import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.report.ReportOptions;
 import dev.gpulint.settle.Baseline;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * One lint run over a project, set up the same way for the command line and the Maven plugin: the
@@ -24,6 +27,10 @@ import java.util.Set;
  *
  * <p>Display paths in findings are as given, and relative to the base folder when a file lies under
  * it. A relative configuration file, rules folder, baseline or path is resolved against the base folder.
+ *
+ * <p>The setters build one {@link LintRequest} ({@link #request()}); option values are parsed and
+ * checked here, once for every front end, and what is wrong with them is in {@link #problems()},
+ * each named as the front end names its options ({@link #naming}).
  */
 public final class Project {
 
@@ -40,10 +47,70 @@ public final class Project {
     private final java.util.Map<Path, IOException> unreadable = new java.util.LinkedHashMap<>();
     private java.io.InputStream stdin;
     private String stdinName;
+    private FailOn failOn = FailOn.error;
+    private ReportOptions report = ReportOptions.DEFAULT;
+    private final List<String> optionProblems = new ArrayList<>();
+    private UnaryOperator<String> naming = name -> "--" + name;
 
     /** @param base the project folder: the working folder for the CLI, the basedir for Maven */
     public Project(Path base) {
         this.base = base;
+    }
+
+    /**
+     * How the front end names its options in problems, from the command line's long name without dashes
+     * ("fail-on"); by default the command line's own ("--fail-on"). Set it before the options.
+     */
+    public Project naming(UnaryOperator<String> names) {
+        this.naming = names;
+        return this;
+    }
+
+    private Path top;
+
+    /**
+     * The project root when neither a configuration nor a git top level is found above the linted
+     * files (a Maven build's top-level project: a module's jobs then find their cluster in a sibling
+     * module); it must hold the base folder, else it is not used.
+     */
+    public Project top(Path folder) {
+        this.top = folder;
+        return this;
+    }
+
+    /** The lowest level that fails the run: error, warning, note or never, in any case. */
+    public Project failOn(String level) {
+        try {
+            this.failOn = FailOn.parse(level);
+        } catch (IllegalArgumentException e) {
+            optionProblems.add(naming.apply("fail-on") + " " + e.getMessage());
+        }
+        return this;
+    }
+
+    /** SARIF: run.automationDetails.id becomes gpulint/CATEGORY/ (null: gpulint/). */
+    public Project sarifCategory(String category) {
+        report = report.withSarifCategory(category);
+        String problem = report.categoryProblem();
+        if (problem != null) optionProblems.add(naming.apply("sarif-category") + " " + problem);
+        return this;
+    }
+
+    /** SARIF: where the rules' help pages are published (null: none, the help is in the file). */
+    public Project helpUriBase(String base) {
+        report = report.withHelpUriBase(base);
+        String problem = report.helpUriBaseProblem();
+        if (problem != null) optionProblems.add(naming.apply("help-uri-base") + " " + problem);
+        return this;
+    }
+
+    /** {@link #maxFileSize(long)} from a size as written ("8 MiB", "500kB"). */
+    public Project maxFileSize(String size) {
+        if (size == null) return this;
+        var parsed = dev.gpulint.spec.Quantities.size(size);
+        if (!parsed.ok()) optionProblems.add(naming.apply("max-file-size") + ": " + parsed.problem());
+        else maxFileSize((long) parsed.value().bytes());
+        return this;
     }
 
     /** The configuration file; without one (or with null), the nearest .gpulint.yaml from the base folder up. */
@@ -74,7 +141,8 @@ public final class Project {
 
     /** At most this many findings of one rule in one file are reported; a note says how many more there were. */
     public Project maxFindingsPerRule(int n) {
-        this.maxFindingsPerRule = n;
+        if (n < 1) optionProblems.add(naming.apply("max-findings-per-rule") + " must be at least 1");
+        else this.maxFindingsPerRule = n;
         return this;
     }
 
@@ -102,12 +170,29 @@ public final class Project {
      */
     public List<String> missing() {
         List<String> out = new ArrayList<>();
-        if (configFile != null && !java.nio.file.Files.exists(base.resolve(configFile))) out.add("--config: no such file: " + configFile);
-        if (rulesDir != null && !java.nio.file.Files.exists(base.resolve(rulesDir))) out.add("--rules: no such folder: " + rulesDir);
+        if (configFile != null && !java.nio.file.Files.exists(base.resolve(configFile))) {
+            out.add(naming.apply("config") + ": no such file: " + configFile);
+        }
+        if (rulesDir != null && !java.nio.file.Files.exists(base.resolve(rulesDir))) {
+            out.add(naming.apply("rules") + ": no such folder: " + rulesDir);
+        }
         for (String p : paths) {
             if (!java.nio.file.Files.exists(base.resolve(p))) out.add("no such file or folder: " + p);
         }
         return out;
+    }
+
+    /** What is wrong with the request before anything is linted: bad option values, then {@link #missing()}. */
+    public List<String> problems() {
+        List<String> out = new ArrayList<>(optionProblems);
+        out.addAll(missing());
+        return out;
+    }
+
+    /** The run these settings ask for. */
+    public LintRequest request() {
+        return new LintRequest(base, configFile, rulesDir, paths, files, stdin, stdinName, baseline, maxFileSize,
+                maxFindingsPerRule, failOn, report, problems(), top);
     }
 
     /**
@@ -125,70 +210,23 @@ public final class Project {
         return matching(includes, excludes, List.of(Path.of("target")));
     }
 
-    /** Loads the configuration, finds the files, sets the linter up and lints. */
+    /** Loads the configuration, finds the files, sets the linter up and lints ({@link #lint(LintRequest)} of {@link #request()}). */
     public Outcome lint() {
-        // set-up is contained like the stages (Contained): what fails is a finding, the rest still runs
-        Contained guard = new Contained();
-        Path baseAbs = base.toAbsolutePath().normalize();
-        List<String> linted = new ArrayList<>(paths);
-        if (stdin != null && !stdinName.equals(Discovery.STDIN)) linted.add(stdinName);
-        Path start = ProjectRoot.start(baseAbs, linted);
-        Path found = Config.find(start);
-        Path cfgPath = configFile != null ? base.resolve(configFile) : found != null ? found : Config.find(baseAbs);
-        Config cfg = Config.none();
-        if (cfgPath != null) {
-            String shown = new Discovery(cfg, base).display(cfgPath);
-            cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown), Config.none());
-        }
-        dev.gpulint.core.ProjectPaths where = new dev.gpulint.core.ProjectPaths(baseAbs, ProjectRoot.find(cfgPath, start, baseAbs));
-        Discovery d = new Discovery(cfg, base);
-        if (maxFileSize != null) d.maxFileSize(maxFileSize);
-        if (stdin != null) guard.stage("standard input", () -> { d.addText(stdinName, stdin); return null; }, null);
-        for (String p : paths) guard.stage("discovery of " + p, () -> { d.add(p); return null; }, null);
-        for (Path p : files) guard.stage("discovery of " + d.display(p), () -> { d.addFile(p); return null; }, null);
-        guard.stage("discovery of the configuration's include", () -> { d.addIncludes(); return null; }, null);
-        List<Finding> earlier = new ArrayList<>(cfg.problems());
-        earlier.addAll(d.problems());
-        unreadable.forEach((p, e) -> earlier.add(Finding.of("SYN001", Span.at(d.display(p), 1, 1), "io",
-                "cannot read '" + d.display(p) + "': " + Discovery.reason(e))));
-        Config config = cfg;
-        Linter linter = guard.stage("user rules", () -> linter(config, d, earlier), null);
-        if (linter == null) linter = new Linter().configure(cfg);
-        earlier.addAll(guard.problems());
-        linter.baseline(baseline).maxFindingsPerRule(maxFindingsPerRule).projectPaths(where)
-                .jobPlacement(f -> {
-                    Path file = where.absolute(f);
-                    return file == null ? java.util.Optional.empty() : config.placement(file);
-                })
-                .evidenceLinks(f -> {
-                    Path file = where.absolute(f);
-                    return file == null ? java.util.Optional.empty() : config.evidenceLink(file);
-                });
-        // a job's cluster among no linted file is looked for in the project, when the run lies inside it
-        // (never from the file system's root: that is no project)
-        if (start.startsWith(where.root()) && where.root().getParent() != null) {
-            linter.clusterSource(new ProjectClusters(d, where.root()));
-        }
-        return new Outcome(linter.lint(d.files(), earlier, d.context()), linter.rules());
+        return new ProjectRun(request(), unreadable).lint();
+    }
+
+    /** Loads the request's configuration, finds its files, sets the linter up and lints. */
+    public static Outcome lint(LintRequest request) {
+        return new ProjectRun(request, java.util.Map.of()).lint();
     }
 
     /**
-     * The linter for a configuration: its user rules (rule_paths, then the extra folder), catalog,
-     * thresholds and rule settings. The configuration's rule names are checked against every rule,
-     * user rules included; problems are added to {@code problems}.
+     * The linter this project's configuration sets up (its user rules, the extra rules folder, catalog,
+     * thresholds, rule settings, job clusters and evidence links), without linting: for running rule
+     * cases ({@code gpulint test-rules}) as the project's runs would. Problems of the configuration
+     * and of the rules are in {@link ProjectRun.Setup#problems()}.
      */
-    private Linter linter(Config cfg, Discovery d, List<Finding> problems) {
-        Linter linter = new Linter();
-        List<Path> ruleDirs = new ArrayList<>(cfg.rulePathsResolved());
-        java.util.Map<Path, Span> namedAt = new java.util.HashMap<>();
-        for (String p : cfg.rulePaths()) namedAt.putIfAbsent(cfg.base().resolve(p), cfg.valueSpan("rule_paths", p));
-        if (rulesDir != null) ruleDirs.add(base.resolve(rulesDir));
-        if (!ruleDirs.isEmpty()) {
-            linter.withUserRules(UserRules.load(ruleDirs, d::display, p -> namedAt.getOrDefault(p, Span.at(d.display(p), 1, 1))),
-                    Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
-        }
-        problems.addAll(cfg.checkRuleNames(linter.rules()));
-        problems.addAll(cfg.checkParams(linter.rules()));
-        return linter.configure(cfg);
+    public ProjectRun.Setup setUp() {
+        return new ProjectRun(request(), unreadable).setUp();
     }
 }

@@ -33,12 +33,16 @@ public final class GithubRenderer implements Renderer {
         this.workspace = workspace == null ? null : workspace.toAbsolutePath().normalize();
     }
 
+    /** Where the display paths of the result being rendered are relative to. */
+    private dev.gpulint.core.ProjectPaths paths = dev.gpulint.core.ProjectPaths.here();
+
     private String path(String file) {
-        return workspace == null ? file : ReportPaths.relative(workspace, file);
+        return workspace == null ? file : ReportPaths.inside(workspace, paths, file);
     }
 
     @Override
     public void render(LintResult result, Writer out) throws IOException {
+        paths = result.paths();
         for (Finding f : result.findings()) {
             if (f.suppressed()) continue;
             String command = switch (f.level()) { case ERROR -> "error"; case WARNING -> "warning"; case NOTE -> "notice"; };

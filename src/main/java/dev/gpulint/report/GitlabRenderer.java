@@ -19,24 +19,31 @@ import java.util.Map;
  * {@code location.path} with {@code location.lines.begin}.
  *
  * <p>Severity is the finding's level, already settled, named in GitLab's words: error is
- * {@code major}, warning {@code minor}, note {@code info}. Paths are relative to the source root.
+ * {@code major}, warning {@code minor}, note {@code info}. Paths are relative to the project root (as
+ * SARIF's), or to {@code CI_PROJECT_DIR} when set: GitLab resolves them from the repository root.
  * Fingerprints are gpulint's own (rule, file, identity; no line numbers), so an issue keeps its
  * fingerprint when lines move and GitLab does not report it as fixed and new again; GitLab shows
  * only the first issue of a fingerprint, so a repeat gets {@code -2}, {@code -3}... in report order.
  * Suppressed findings are left out, as in the text report.
  */
 public final class GitlabRenderer implements Renderer {
-    private final Path srcRoot;
+    private final Path rootOverride;
 
-    /** @param srcRoot the folder paths are made relative to (the repository root, usually the working directory) */
-    public GitlabRenderer(Path srcRoot) {
-        this.srcRoot = srcRoot.toAbsolutePath().normalize();
+    /** Paths relative to the project root (the result's). */
+    public GitlabRenderer() {
+        this(null);
+    }
+
+    /** @param root the folder paths are relative to (CI_PROJECT_DIR), or null for the project root */
+    public GitlabRenderer(Path root) {
+        this.rootOverride = root;
     }
 
     @Override
     public void render(LintResult result, Writer out) throws IOException {
         List<Object> issues = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();
+        Path root = ReportPaths.root(rootOverride, result.paths());
         for (Finding f : result.findings()) {
             if (f.suppressed()) continue;
             String fp = Fingerprints.of(f);
@@ -50,7 +57,7 @@ public final class GitlabRenderer implements Renderer {
             lines.put("begin", f.span().startLine());
             lines.put("end", Math.max(f.span().endLine(), f.span().startLine()));
             Map<String, Object> location = new LinkedHashMap<>();
-            location.put("path", ReportPaths.relative(srcRoot, f.span().file()));
+            location.put("path", ReportPaths.relative(root, result.paths(), f.span().file()));
             location.put("lines", lines);
             issue.put("location", location);
             issues.add(issue);

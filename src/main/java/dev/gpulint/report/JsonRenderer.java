@@ -53,7 +53,7 @@ public final class JsonRenderer implements Renderer {
         summary.put("warnings", result.count(Level.WARNING));
         summary.put("notes", result.count(Level.NOTE));
         summary.put("suppressed", result.suppressedCount());
-        summary.put("files", result.files().size());
+        summary.put("files", result.reportedFiles().size());
         summary.put("inputFailed", result.inputFailed());
         root.put("summary", summary);
         JsonOut.write(root, out);

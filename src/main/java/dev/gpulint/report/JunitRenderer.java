@@ -16,8 +16,12 @@ import java.util.TreeMap;
 /**
  * JUnit XML for the test tabs of CI systems (GitLab {@code artifacts:reports:junit}, Jenkins
  * {@code junit}, Azure Pipelines {@code PublishTestResults}), in the common shape of Jenkins'
- * junit-10.xsd: {@code <testsuites>} with one {@code <testsuite>} per linted file (named by its path
- * relative to the source root) and one {@code <testcase>} per finding.
+ * junit-10.xsd: {@code <testsuites>} with one {@code <testsuite>} per file reported on
+ * ({@link LintResult#reportedFiles()}, as many as the closing line counts; named by its path relative to
+ * the project root, or to {@code CI_PROJECT_DIR} when set) and one {@code <testcase>} per finding.
+ * A test case's {@code classname} is that path with its dots written as {@code ·} (U+00B7): Jenkins
+ * splits a classname into package and class at its last dot, which would make {@code job.yaml} a
+ * class {@code yaml} of a package {@code job}.
  *
  * <p>A finding is a {@code <failure>} whose type is its level, already settled; a file that could
  * not be read or parsed (SYN001) is an {@code <error>}, since it could not be checked; a suppressed
@@ -30,20 +34,32 @@ import java.util.TreeMap;
  */
 public final class JunitRenderer implements Renderer {
     private final RuleCatalog rules;
-    private final Path srcRoot;
+    private final Path rootOverride;
 
-    public JunitRenderer(RuleCatalog rules, Path srcRoot) {
+    /** Paths relative to the project root (the result's). */
+    public JunitRenderer(RuleCatalog rules) {
+        this(rules, null);
+    }
+
+    /** @param root the folder paths are relative to (CI_PROJECT_DIR), or null for the project root */
+    public JunitRenderer(RuleCatalog rules, Path root) {
         this.rules = rules;
-        this.srcRoot = srcRoot.toAbsolutePath().normalize();
+        this.rootOverride = root;
+    }
+
+    /** A classname Jenkins does not split inside the file name: the path, its dots as middle dots. */
+    static String classname(String path) {
+        return path.replace('.', '\u00B7');
     }
 
     @Override
     public void render(LintResult result, Writer out) throws IOException {
         Map<String, List<Finding>> byFile = new TreeMap<>();
-        for (String file : result.files()) byFile.computeIfAbsent(ReportPaths.relative(srcRoot, file), k -> new ArrayList<>());
-        for (Finding f : result.findings()) {
-            byFile.computeIfAbsent(ReportPaths.relative(srcRoot, f.span().file()), k -> new ArrayList<>()).add(f);
+        Path root = ReportPaths.root(rootOverride, result.paths());
+        for (String file : result.reportedFiles()) {
+            byFile.computeIfAbsent(ReportPaths.relative(root, result.paths(), file), k -> new ArrayList<>());
         }
+        for (Finding f : result.findings()) byFile.get(ReportPaths.relative(root, result.paths(), f.span().file())).add(f);
         StringBuilder suites = new StringBuilder();
         int tests = 0, failures = 0, errors = 0;
         for (Map.Entry<String, List<Finding>> e : byFile.entrySet()) {
@@ -56,7 +72,7 @@ public final class JunitRenderer implements Renderer {
                 String name = f.ruleId() + rules.get(f.ruleId()).map(r -> " " + r.name()).orElse("");
                 int n = seen.merge(name, 1, Integer::sum);
                 cases.append("    <testcase name=\"").append(attr(n == 1 ? name : name + " #" + n))
-                     .append("\" classname=\"").append(attr(file)).append("\" time=\"0\">\n");
+                     .append("\" classname=\"").append(attr(classname(file))).append("\" time=\"0\">\n");
                 String message = f.span().startLine() + ":" + f.span().startColumn() + ": " + f.message();
                 if (f.suppressed()) {
                     skip++;
@@ -72,7 +88,7 @@ public final class JunitRenderer implements Renderer {
             }
             if (t == 0) {
                 t = 1;
-                cases.append("    <testcase name=\"no findings\" classname=\"").append(attr(file)).append("\" time=\"0\"/>\n");
+                cases.append("    <testcase name=\"no findings\" classname=\"").append(attr(classname(file))).append("\" time=\"0\"/>\n");
             }
             suites.append("  <testsuite name=\"").append(attr(file)).append("\" tests=\"").append(t).append("\" failures=\"")
                   .append(fail).append("\" errors=\"").append(err).append("\" skipped=\"").append(skip)

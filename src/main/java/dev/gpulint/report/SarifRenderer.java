@@ -53,11 +53,11 @@ public final class SarifRenderer implements Renderer {
      * Where the rules' help pages are published: each rule's {@code helpUri} is this base followed by
      * {@code ID.md} (the layout of docs/rules/), or, when the base contains {@code {id}}, the base with
      * the rule ID in its place. Null (the default): no helpUri, the help is in the file.
-     * @throws IllegalArgumentException when the base is no absolute URI (see {@link #optionProblem})
+     * @throws IllegalArgumentException when the base is no absolute URI (see {@link #helpUriBaseProblem})
      */
     public SarifRenderer helpUriBase(String base) {
-        String problem = optionProblem(null, base);
-        if (problem != null) throw new IllegalArgumentException(problem);
+        String problem = helpUriBaseProblem(base);
+        if (problem != null) throw new IllegalArgumentException("the help URI base " + problem);
         this.helpUriBase = base;
         return this;
     }
@@ -67,31 +67,34 @@ public final class SarifRenderer implements Renderer {
      * {@code gpulint/CATEGORY/}. Null: {@code gpulint/}.
      */
     public SarifRenderer category(String c) {
-        String problem = optionProblem(c, null);
-        if (problem != null) throw new IllegalArgumentException(problem);
+        String problem = categoryProblem(c);
+        if (problem != null) throw new IllegalArgumentException("the SARIF category " + problem);
         this.category = c == null ? null : trimSlashes(c);
         return this;
     }
 
-    /** What is wrong with a category or a help URI base given by the user, or null. */
-    public static String optionProblem(String category, String helpUriBase) {
-        if (category != null) {
-            if (trimSlashes(category).isBlank()) return "--sarif-category must name a category, e.g. training-jobs";
-            for (char c : category.toCharArray()) {
-                if (Character.isISOControl(c)) return "--sarif-category must not contain control characters";
-            }
+    /** What is wrong with a category given by the user, said after the option's name, or null. */
+    public static String categoryProblem(String category) {
+        if (category == null) return null;
+        if (trimSlashes(category).isBlank()) return "must name a category, e.g. training-jobs";
+        for (char c : category.toCharArray()) {
+            if (Character.isISOControl(c)) return "must not contain control characters";
         }
-        if (helpUriBase != null) {
-            String probe = helpUriBase.replace("{id}", "PAR001");
-            try {
-                java.net.URI u = new java.net.URI(probe);
-                if (!u.isAbsolute() || u.isOpaque()) {
-                    return "--help-uri-base must be an absolute URI such as https://example.com/gpulint/docs/rules/ (got '"
-                            + Visible.of(helpUriBase) + "')";
-                }
-            } catch (java.net.URISyntaxException e) {
-                return "--help-uri-base is not a URI: " + Visible.of(e.getMessage());
+        return null;
+    }
+
+    /** What is wrong with a help URI base given by the user, said after the option's name, or null. */
+    public static String helpUriBaseProblem(String helpUriBase) {
+        if (helpUriBase == null) return null;
+        String probe = helpUriBase.replace("{id}", "PAR001");
+        try {
+            java.net.URI u = new java.net.URI(probe);
+            if (!u.isAbsolute() || u.isOpaque()) {
+                return "must be an absolute URI such as https://example.com/gpulint/docs/rules/ (got '"
+                        + Visible.of(helpUriBase) + "')";
             }
+        } catch (java.net.URISyntaxException e) {
+            return "is not a URI: " + Visible.of(e.getMessage());
         }
         return null;
     }
@@ -128,8 +131,12 @@ public final class SarifRenderer implements Renderer {
 
         List<Object> results = new ArrayList<>();
         List<Object> notifications = new ArrayList<>();
+        int written = 0;
         for (Finding f : result.findings()) {
-            results.add(result(f, ruleIds.indexOf(f.ruleId()), result));
+            if (written < maxResults) {
+                results.add(result(f, ruleIds.indexOf(f.ruleId()), result));
+                written++;
+            }
             if (f.ruleId().equals("SYN001") || f.ruleId().equals("TOOL001")) {
                 Map<String, Object> n = new LinkedHashMap<>();
                 n.put("level", "error");
@@ -139,6 +146,8 @@ public final class SarifRenderer implements Renderer {
                 notifications.add(n);
             }
         }
+        int left = result.findings().size() - written;
+        if (left > 0) notifications.add(capNotice(left, written));
         Map<String, Object> invocation = new LinkedHashMap<>();
         invocation.put("executionSuccessful", !result.inputFailed());
         if (!notifications.isEmpty()) invocation.put("toolExecutionNotifications", notifications);
@@ -157,6 +166,33 @@ public final class SarifRenderer implements Renderer {
         root.put("version", "2.1.0");
         root.put("runs", List.of(run));
         JsonOut.write(root, out);
+    }
+
+    /**
+     * GitHub code scanning rejects an upload with more than 25,000 results in a run
+     * (docs.github.com, "SARIF support for code scanning", upload limits): a run keeps the first
+     * results in report order (errors and their files first, as settled) and says in a notification
+     * how many it left out.
+     */
+    public static final int GITHUB_MAX_RESULTS = 25_000;
+
+    private int maxResults = GITHUB_MAX_RESULTS;
+
+    /** At most this many results in the run ({@link #GITHUB_MAX_RESULTS} by default); a notification counts the rest. */
+    public SarifRenderer maxResults(int n) {
+        if (n < 1) throw new IllegalArgumentException("at least one result");
+        this.maxResults = n;
+        return this;
+    }
+
+    private static Map<String, Object> capNotice(int left, int written) {
+        Map<String, Object> n = new LinkedHashMap<>();
+        n.put("level", "warning");
+        n.put("message", Map.of("text", left + " more result" + (left == 1 ? " was" : "s were") + " left out of this run: it holds "
+                + "the first " + written + ", the most GitHub code scanning accepts in one run. Fix or baseline those first "
+                + "(--write-baseline), or lint fewer files per run (--sarif-category tells the runs apart)."));
+        n.put("descriptor", Map.of("id", "gpulint/results-capped"));
+        return n;
     }
 
     private Map<String, Object> rule(RuleMeta r) {
@@ -184,7 +220,7 @@ public final class SarifRenderer implements Renderer {
         m.put("ruleId", f.ruleId());
         m.put("ruleIndex", ruleIndex);
         m.put("level", f.level().id());
-        m.put("message", Map.of("text", f.message()));
+        m.put("message", Map.of("text", linked(f)));
         m.put("locations", List.of(Map.of("physicalLocation", physical(f.span(), run.paths()))));
         if (!f.related().isEmpty()) {
             List<Object> rel = new ArrayList<>();
@@ -206,6 +242,29 @@ public final class SarifRenderer implements Renderer {
             m.put("suppressions", List.of(sup));
         }
         return m;
+    }
+
+    /**
+     * The message, with each related location linked from it as SARIF's embedded links ("[text](id)",
+     * SARIF 2.1.0 §3.11.6, ids as in relatedLocations): GitHub code scanning shows related
+     * locations only when the message links them, as CodeQL's messages do. Brackets and backslashes
+     * of the text are escaped with a backslash, as §3.11.6 asks, so no text reads as a link.
+     */
+    static String linked(Finding f) {
+        if (f.related().isEmpty()) return f.message();
+        StringBuilder sb = new StringBuilder(escape(f.message()));
+        sb.append(sb.length() > 0 && !Character.isWhitespace(sb.charAt(sb.length() - 1)) ? " " : "").append("Related: ");
+        int id = 1;
+        for (Finding.Related r : f.related()) {
+            if (id > 1) sb.append("; ");
+            String text = r.message().isBlank() ? "related location" : r.message();
+            sb.append('[').append(escape(text)).append("](").append(id++).append(')');
+        }
+        return sb.append('.').toString();
+    }
+
+    private static String escape(String text) {
+        return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]");
     }
 
     private Map<String, Object> physical(Span s, dev.gpulint.core.ProjectPaths paths) {

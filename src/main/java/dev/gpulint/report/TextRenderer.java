@@ -53,6 +53,12 @@ public final class TextRenderer implements Renderer {
         return location(f) + f.level().id() + ": " + Visible.of(f.message()) + " [" + Visible.of(f.ruleId()) + "]";
     }
 
+    /** The headline with the file named as {@code file} (the Maven plugin's absolute paths). */
+    public static String headline(Finding f, String file) {
+        return Visible.of(file) + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": " + f.level().id() + ": "
+                + Visible.of(f.message()) + " [" + Visible.of(f.ruleId()) + "]";
+    }
+
     private static String location(Finding f) {
         return Visible.of(f.span().file()) + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": ";
     }
@@ -62,7 +68,7 @@ public final class TextRenderer implements Renderer {
         long e = result.count(Level.ERROR), w = result.count(Level.WARNING), n = result.count(Level.NOTE);
         long s = result.suppressedCount();
         return plural(e, "error") + ", " + plural(w, "warning") + ", " + plural(n, "note") + " in "
-                + plural(result.files().size(), "file") + (s > 0 ? " (" + s + " suppressed)" : "")
+                + plural(result.reportedFiles().size(), "file") + (s > 0 ? " (" + s + " suppressed)" : "")
                 + (result.baselined() > 0 ? " (" + result.baselined() + " in the baseline)" : "");
     }
 

@@ -26,6 +26,8 @@ public final class Quantities {
     private static final Pattern QUANTITY = Pattern.compile("^\\s*(" + NUM + ")\\s*(.*?)\\s*$");
     private static final Pattern BANDWIDTH_UNIT = Pattern.compile("^([kKmMgGtT]?)(i?)(b|B)(it)?(/s|ps)$");
     private static final Pattern SIZE_UNIT = Pattern.compile("^([kKmMgGtT]?)(i?)B$");
+    /** A unit that says bits or bytes, but not per second in a way gpulint reads ("Gbit", "Gb/sec", "GB/second"). */
+    private static final Pattern NOT_PER_SECOND = Pattern.compile("^([kKmMgGtT]?i?)(b|bits?|B|bytes?)(/sec|/secs|/second|/seconds|/S)?$");
     /** The longest quantity read, blanks around it aside; "400 Gb/s" needs a dozen characters. */
     static final int MAX_LENGTH = 256;
 
@@ -82,6 +84,15 @@ public final class Quantities {
             if (SIZE_UNIT.matcher(unit).matches()) {
                 return Parsed.unitError("'" + text.trim() + "' is a size, not a bandwidth: write " + format(n) + " " + unit + "/s for bytes per second, or "
                         + format(n) + " " + unit.replace('B', 'b') + "/s for bits per second");
+            }
+            Matcher said = NOT_PER_SECOND.matcher(unit);
+            if (said.matches()) {
+                boolean saysBits = said.group(2).startsWith("b");
+                String fixed = format(n) + " " + said.group(1) + (saysBits ? "b" : "B") + "/s";
+                return Parsed.unitError("bandwidth unit '" + unit + "' in '" + text.trim() + "' says " + (saysBits ? "bits" : "bytes")
+                        + (said.group(3) == null ? " but not per second: a bandwidth is " + (saysBits ? "bits" : "bytes") + " per second"
+                                : " per second, written in a way gpulint does not read: per second is /s (or ps)")
+                        + "; write " + fixed);
             }
             return Parsed.unitError("bandwidth unit '" + unit + "' in '" + text.trim() + "' is ambiguous: it does not say bits or bytes per second; write "
                     + format(n) + " Gb/s (bits) or " + format(n) + " GB/s (bytes)");

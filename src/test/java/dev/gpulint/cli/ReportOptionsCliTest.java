@@ -40,7 +40,7 @@ class ReportOptionsCliTest {
         Run j = CliTest.run("-f", "junit", JOB);
         assertEquals(1, j.code(), j.err());
         assertTrue(j.out().startsWith("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"gpulint\""), j.out());
-        assertTrue(j.out().contains("<testsuite name=\"../samples/broken/tp16-job.yaml\""), j.out());
+        assertTrue(j.out().contains("<testsuite name=\"samples/broken/tp16-job.yaml\""), j.out());
         Run g = CliTest.run("--format", "GitLab", JOB, "../samples/broken/roce-cluster.yaml");
         assertEquals(1, g.code(), g.err());
         assertTrue(g.out().startsWith("[ {\n  \"description\" : \""), g.out());

@@ -24,7 +24,7 @@ class StdinCliTest {
     @AfterEach
     void restore() {
         Main.workingDir = Path.of("");
-        Main.stdin = () -> System.in;
+        Main.stdin = Main.SYSTEM_IN;
     }
 
     private static CliTest.Run pipe(Path cwd, String input, String... args) {
@@ -90,9 +90,56 @@ class StdinCliTest {
     }
 
     @Test
-    void stdinIsLintedAlone(@TempDir Path dir) {
-        CliTest.Run r = pipe(dir, JOB_TP16, "--stdin-filename", "a.yaml", "b.yaml");
-        assertEquals(2, r.code());
-        assertEquals("gpulint: standard input (- or --stdin-filename) is linted alone; leave out the other paths: b.yaml\n", r.err());
+    void stdinIsLintedWithTheFilesNamedBesideIt(@TempDir Path repo) throws IOException {
+        project(repo);
+        // `gpulint - clusters/`: the job comes on standard input, its cluster from the folder
+        CliTest.Run r = pipe(repo, JOB_TP16, "-", "clusters/");
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.out().startsWith("<stdin>:5:20: error: tp=16 spans 2 nodes"), r.out());
+        assertTrue(r.out().endsWith(" in 2 files\n"), r.out());
+        CliTest.Run named = pipe(repo, JOB_TP16, "--stdin-filename", "jobs/job.yaml", "clusters/pod.yaml");
+        assertTrue(named.out().startsWith("jobs/job.yaml:5:20: error: tp=16 spans 2 nodes"), named.out());
+    }
+
+    @Test
+    void afterDoubleDashADashIsTheFileNamedDash(@TempDir Path dir) throws IOException {
+        CliTest.write(dir, "-", "kind: training_job\nname: from-the-file\ncluster: nowhere\n");
+        CliTest.Run r = pipe(dir, "kind: training_job\nname: from-stdin\ncluster: nowhere\n", "--", "-");
+        assertTrue(r.out().contains("job 'from-the-file' runs on cluster 'nowhere'"), r.out());
+        assertFalse(r.out().contains("from-stdin"), r.out());
+    }
+
+    @Test
+    void aClosedStandardInputIsSaidSo(@TempDir Path dir) {
+        Main.env = java.util.Map.of("GPULINT_STDIN_CLOSED", "1")::get;
+        try {
+            CliTest.Run r = pipe(dir, "", "-");
+            assertEquals(2, r.code());
+            assertEquals("gpulint: standard input is closed: pipe a manifest in (cat job.yaml | gpulint -), or name the files to lint\n",
+                    r.err());
+        } finally {
+            Main.env = System::getenv;
+        }
+    }
+
+    @Test
+    void aConfigurationThatIsAFolderIsAnError(@TempDir Path repo) throws IOException {
+        Files.createDirectories(repo.resolve(".git"));
+        Files.createDirectories(repo.resolve(".gpulint.yaml"));
+        CliTest.write(repo, "c.yaml", ProjectRootCliTest.ROCE);
+        Main.workingDir = repo;
+        CliTest.Run r = CliTest.run("c.yaml");
+        assertEquals(2, r.code(), r.out());
+        assertTrue(r.out().startsWith(".gpulint.yaml:1:1: error: '.gpulint.yaml' is a folder, not a configuration file: "
+                + "gpulint reads its configuration from a file of that name; no configuration is used."), r.out());
+    }
+
+    @Test
+    void aReportBeingWrittenIsRemovedWhenTheProcessIsStopped(@TempDir Path dir) throws IOException {
+        Path tmp = Files.createFile(dir.resolve(".report.sarif.123.tmp"));
+        ReportFile.PENDING.add(tmp);
+        ReportFile.removePending();      // what the shutdown hook runs on SIGTERM
+        assertFalse(Files.exists(tmp));
+        ReportFile.PENDING.remove(tmp);
     }
 }

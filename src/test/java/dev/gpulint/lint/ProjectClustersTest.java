@@ -83,4 +83,17 @@ class ProjectClustersTest {
         LintResult r = new Project(elsewhere).paths(List.of(job.toString())).lint().result();
         assertTrue(lines(r).contains(job + ":3:10 SYN003"), lines(r).toString());
     }
+
+    @Test
+    void aMavenModulesJobFindsItsClusterInASiblingModuleWithoutGit() throws IOException {
+        // parent/infra holds the cluster, parent/jobs the job: no .git, no configuration; the plugin runs in jobs/
+        write("parent/infra/manifests/pod.yaml", POD);
+        write("parent/jobs/manifests/j.yaml", JOB);
+        Path module = dir.resolve("parent/jobs");
+        LintResult alone = new Project(module).matching(List.of("**/*.yaml"), List.of()).lint().result();
+        assertEquals(List.of("manifests/j.yaml:3:10 SYN003"), lines(alone), "without the top-level project the module is all there is");
+        LintResult r = new Project(module).top(dir.resolve("parent")).matching(List.of("**/*.yaml"), List.of()).lint().result();
+        assertEquals(List.of("manifests/j.yaml:5:20 PAR002"), lines(r), r.findings().toString());
+        assertEquals("jobs/manifests/j.yaml", r.paths().underRoot("manifests/j.yaml"));
+    }
 }

@@ -106,12 +106,13 @@ class SarifTest {
 
     @Test
     void badCategoriesAndHelpUriBasesAreRefusedWithAReason() {
-        assertEquals(null, SarifRenderer.optionProblem("clusters/eu", "https://example.com/rules/"));
-        assertEquals("--sarif-category must name a category, e.g. training-jobs", SarifRenderer.optionProblem(" // ", null));
-        assertEquals("--sarif-category must not contain control characters", SarifRenderer.optionProblem("a\nb", null));
-        assertEquals("--help-uri-base must be an absolute URI such as https://example.com/gpulint/docs/rules/ (got 'docs/rules/')",
-                SarifRenderer.optionProblem(null, "docs/rules/"));
-        assertTrue(SarifRenderer.optionProblem(null, "https://exa mple.com/").startsWith("--help-uri-base is not a URI: "));
+        assertEquals(null, SarifRenderer.categoryProblem("clusters/eu"));
+        assertEquals(null, SarifRenderer.helpUriBaseProblem("https://example.com/rules/"));
+        assertEquals("must name a category, e.g. training-jobs", SarifRenderer.categoryProblem(" // "));
+        assertEquals("must not contain control characters", SarifRenderer.categoryProblem("a\nb"));
+        assertEquals("must be an absolute URI such as https://example.com/gpulint/docs/rules/ (got 'docs/rules/')",
+                SarifRenderer.helpUriBaseProblem("docs/rules/"));
+        assertTrue(SarifRenderer.helpUriBaseProblem("https://exa mple.com/").startsWith("is not a URI: "));
         SarifRenderer r = new SarifRenderer(RuleCatalog.builtIn(), "0.1.0", Path.of(""));
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> r.helpUriBase("rules/"));
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> r.category(""));

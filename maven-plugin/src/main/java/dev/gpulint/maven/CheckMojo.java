@@ -3,8 +3,7 @@ package dev.gpulint.maven;
 import dev.gpulint.core.LintResult;
 import dev.gpulint.lint.Project;
 import dev.gpulint.core.Finding;
-import dev.gpulint.core.Level;
-import dev.gpulint.report.SarifRenderer;
+import dev.gpulint.lint.LintRequest;
 import dev.gpulint.meta.RuleCatalog;
 import java.io.File;
 import java.io.IOException;
@@ -14,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Properties;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -88,40 +86,84 @@ public class CheckMojo extends AbstractMojo {
     @Parameter(property = "gpulint.maxFindingsPerRule", defaultValue = "1000")
     int maxFindingsPerRule = dev.gpulint.settle.FindingCap.DEFAULT_PER_RULE_PER_FILE;
 
+    /**
+     * SARIF: run.automationDetails.id becomes gpulint/CATEGORY/, so GitHub code scanning keeps each
+     * module's alerts apart (as the command line's --sarif-category); by default the module's artifactId.
+     */
+    @Parameter(property = "gpulint.sarifCategory", defaultValue = "${project.artifactId}")
+    String sarifCategory;
+
+    /** SARIF: each rule's helpUri is this URL + ID.md, or the URL with {id} replaced (as --help-uri-base). */
+    @Parameter(property = "gpulint.helpUriBase")
+    String helpUriBase;
+
+    /** Files larger than this are reported instead of read, e.g. 100MiB (as --max-file-size; default 8 MiB). */
+    @Parameter(property = "gpulint.maxFileSize")
+    String maxFileSize;
+
+    /** A SARIF file of an earlier run: only findings that are not in it are reported (as --baseline). */
+    @Parameter(property = "gpulint.baseline")
+    File baseline;
+
+    /**
+     * The build's top-level project: without a .gpulint.yaml or a git checkout above the module, it is
+     * the project root, so a module's jobs find their cluster in a sibling module.
+     */
+    @Parameter(defaultValue = "${session.topLevelProject.basedir}", readonly = true)
+    File topLevelBasedir;
+
+    /** The -Dgpulint.* properties this goal reads; any other is named in a warning (a typo is not silent). */
+    static final java.util.Set<String> PROPERTIES = java.util.Set.of("gpulint.skip", "gpulint.failOn", "gpulint.configFile",
+            "gpulint.rulesDirectory", "gpulint.sarifFile", "gpulint.maxAllowedFindings", "gpulint.maxFindingsPerRule",
+            "gpulint.sarifCategory", "gpulint.helpUriBase", "gpulint.maxFileSize", "gpulint.baseline");
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
+        warnUnknownProperties();
         if (skip) {
             getLog().info("gpulint: skipped");
             return;
         }
-        Level threshold;
         String given = userProperties == null ? null : userProperties.getProperty("gpulint.failOn");
         if (given != null && !given.equals(failOn)) {
             getLog().debug("gpulint: -Dgpulint.failOn=" + given + " wins over failOn " + failOn + " of the POM");
             failOn = given;
         }
-        String fo = failOn.trim().toLowerCase(Locale.ROOT);
-        if (fo.equals("never")) threshold = null;
-        else if (List.of("error", "warning", "note").contains(fo)) threshold = Level.parse(fo);
-        else throw new MojoExecutionException("gpulint.failOn must be error, warning, note or never, not '" + failOn + "'");
-
         Path base = basedir.toPath().toAbsolutePath().normalize();
-        if (maxFindingsPerRule < 1) throw new MojoExecutionException("gpulint.maxFindingsPerRule must be at least 1");
-        Project project = new Project(base)
+        // the options are parsed and checked by Project, as the command line's are; problems name them as the POM does
+        Project project = new Project(base).naming(CheckMojo::parameterName)
+                .failOn(failOn)
                 .maxFindingsPerRule(maxFindingsPerRule)
+                .sarifCategory(sarifCategory)
+                .helpUriBase(helpUriBase)
+                .maxFileSize(maxFileSize)
+                .top(topLevelBasedir == null ? null : topLevelBasedir.toPath())
                 .config(configFile == null ? null : configFile.toPath())
                 .rules(rulesDirectory == null ? null : rulesDirectory.toPath());
+        if (!project.problems().isEmpty()) {
+            throw new MojoExecutionException("gpulint: " + String.join("; ", project.problems()));
+        }
+        if (baseline != null) {
+            try {
+                project.baseline(baseline.toPath());
+            } catch (IOException e) {
+                throw new MojoExecutionException("gpulint: cannot read the baseline " + baseline + ": " + e.getMessage(), e);
+            }
+        }
         try {
             project.matching(includes, excludes, skipped(base));
         } catch (IOException e) {
             throw new MojoExecutionException("gpulint: cannot scan " + base + ": " + e.getMessage(), e);
         }
-        Project.Outcome outcome = project.lint();
+        LintRequest request = project.request();
+        Project.Outcome outcome = Project.lint(request);
         LintResult result = outcome.result();
         RuleCatalog rules = outcome.rules();
         for (Finding f : result.findings()) {
             if (f.suppressed()) continue;
-            String line = dev.gpulint.report.TextRenderer.headline(f);
+            // absolute paths, as maven-compiler and checkstyle print them: a module's relative path is ambiguous in a reactor log
+            Path file = result.paths().absolute(f.span().file());
+            String line = dev.gpulint.report.TextRenderer.headline(f, file == null ? f.span().file() : file.toString());
             switch (f.level()) {
                 case ERROR -> getLog().error(line);
                 case WARNING -> getLog().warn(line);
@@ -131,20 +173,21 @@ public class CheckMojo extends AbstractMojo {
         try {
             Files.createDirectories(sarifFile.toPath().toAbsolutePath().getParent());
             try (Writer w = Files.newBufferedWriter(sarifFile.toPath(), StandardCharsets.UTF_8)) {
-                new SarifRenderer(rules, version()).render(result, w);
+                request.report().sarif(rules).render(result, w);
             }
         } catch (IOException e) {
             throw new MojoExecutionException("gpulint: cannot write " + sarifFile + ": " + e.getMessage(), e);
         }
         getLog().info("gpulint: " + dev.gpulint.report.TextRenderer.summary(result) + "; SARIF report: " + sarifFile);
         if (result.inputFailed()) {
-            throw new MojoFailureException("gpulint: some input could not be read or parsed (see the SYN001 findings above)");
+            // whatever failOn says, as the command line exits 2: an unread file was checked by nothing
+            throw new MojoFailureException("gpulint: some input could not be read or parsed (see the SYN001 findings above); "
+                    + "this fails the build whatever failOn is");
         }
-        if (threshold == null) return;
-        long counted = result.countAtOrAbove(threshold);
+        long counted = request.failOn().count(result);
         if (counted > maxAllowedFindings) {
             throw new MojoFailureException("gpulint found " + counted + " finding" + (counted == 1 ? "" : "s")
-                    + " at or above " + fo + (maxAllowedFindings > 0 ? " (at most " + maxAllowedFindings + " allowed)" : "")
+                    + " at or above " + request.failOn() + (maxAllowedFindings > 0 ? " (at most " + maxAllowedFindings + " allowed)" : "")
                     + "; see the log above or " + sarifFile);
         }
     }
@@ -164,8 +207,31 @@ public class CheckMojo extends AbstractMojo {
         return out;
     }
 
-    private static String version() {
-        Package p = CheckMojo.class.getPackage();
-        return p != null && p.getImplementationVersion() != null ? p.getImplementationVersion() : "0.1.0";
+    private void warnUnknownProperties() {
+        if (userProperties == null) return;
+        for (String key : new java.util.TreeSet<>(userProperties.stringPropertyNames())) {
+            if (!key.startsWith("gpulint.") || PROPERTIES.contains(key)) continue;
+            String near = dev.gpulint.core.DidYouMean.closest(key, PROPERTIES);
+            getLog().warn("gpulint: -D" + key + " is no property of gpulint:check and is ignored"
+                    + (near != null ? "; did you mean -D" + near + "?" : "; see mvn gpulint:help -Ddetail"));
+        }
+    }
+
+    /** A parameter as the POM names it, from the command line's option name: fail-on is failOn. */
+    static String parameterName(String option) {
+        StringBuilder sb = new StringBuilder();
+        boolean up = false;
+        for (char c : option.toCharArray()) {
+            if (c == '-') up = true;
+            else {
+                sb.append(up ? Character.toUpperCase(c) : c);
+                up = false;
+            }
+        }
+        return switch (sb.toString()) {
+            case "config" -> "configFile";
+            case "rules" -> "rulesDirectory";
+            default -> sb.toString();
+        };
     }
 }

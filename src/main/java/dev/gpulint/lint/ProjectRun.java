@@ -1,0 +1,137 @@
+package dev.gpulint.lint;
+
+import dev.gpulint.config.Config;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.ProjectPaths;
+import dev.gpulint.core.Span;
+import dev.gpulint.engine.UserRules;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One {@link LintRequest} carried out: the configuration found and loaded, the linter set up from it
+ * once ({@link Linter#configure}), the files discovered, then linted. Set-up is contained like the
+ * stages ({@link Contained}): what fails is a finding, the rest still runs.
+ */
+public final class ProjectRun {
+
+    /** The set-up linter, what discovery found, and the problems met on the way (findings). */
+    public record Setup(Linter linter, Discovery discovery, List<Finding> problems, ProjectPaths where, Path start) {}
+
+    private final LintRequest request;
+    private final Map<Path, IOException> unreadable;
+
+    ProjectRun(LintRequest request, Map<Path, IOException> unreadable) {
+        this.request = request;
+        this.unreadable = unreadable;
+    }
+
+    /**
+     * Loads the configuration (the nearest to the request's paths) and sets the linter up, without
+     * reading the paths themselves.
+     */
+    public Setup setUp() {
+        return setUp(false);
+    }
+
+    private Setup setUp(boolean discover) {
+        Contained guard = new Contained();
+        Path base = request.base();
+        Path baseAbs = base.toAbsolutePath().normalize();
+        List<String> linted = new ArrayList<>(request.paths());
+        if (request.stdin() != null && !request.stdinName().equals(Discovery.STDIN)) linted.add(request.stdinName());
+        Path start = ProjectRoot.start(baseAbs, linted);
+        Path found = Config.find(start);
+        Path cfgPath = request.configFile() != null ? base.resolve(request.configFile()) : found != null ? found : Config.find(baseAbs);
+        Config cfg = Config.none();
+        if (cfgPath != null) {
+            String shown = new Discovery(cfg, base).display(cfgPath);
+            cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown), Config.none());
+        }
+        Path top = request.top() == null ? null : request.top().toAbsolutePath().normalize();
+        Path fallback = top != null && baseAbs.startsWith(top) ? top : baseAbs;
+        ProjectPaths where = new ProjectPaths(baseAbs, ProjectRoot.find(cfgPath, start, fallback));
+        Discovery d = new Discovery(cfg, base);
+        if (request.maxFileSize() != null) d.maxFileSize(request.maxFileSize());
+        if (discover) discover(guard, d);
+        List<Finding> earlier = new ArrayList<>(cfg.problems());
+        if (request.configFile() == null) folderNamedLikeTheConfiguration(start, cfgPath, d).ifPresent(earlier::add);
+        earlier.addAll(d.problems());
+        unreadable.forEach((p, e) -> earlier.add(Finding.of("SYN001", Span.at(d.display(p), 1, 1), "io",
+                "cannot read '" + d.display(p) + "': " + Discovery.reason(e))));
+        Config config = cfg;
+        Linter linter = guard.stage("user rules", () -> linter(config, d, earlier), null);
+        if (linter == null) linter = new Linter();
+        linter.configure(cfg, where).baseline(request.baseline()).maxFindingsPerRule(request.maxFindingsPerRule());
+        earlier.addAll(guard.problems());
+        return new Setup(linter, d, earlier, where, start);
+    }
+
+    /**
+     * A folder named .gpulint.yaml nearer to the linted files than the configuration in use (or with
+     * none found): it was meant as the configuration, and passing over it silently would lint with
+     * another one, or none.
+     */
+    private static java.util.Optional<Finding> folderNamedLikeTheConfiguration(Path start, Path used, Discovery d) {
+        Path stop = used == null ? null : used.toAbsolutePath().normalize().getParent();
+        for (Path dir = start; dir != null && !dir.equals(stop); dir = dir.getParent()) {
+            Path c = dir.resolve(Config.NAME);
+            if (java.nio.file.Files.isDirectory(c)) {
+                return java.util.Optional.of(Finding.of("SYN001", Span.at(d.display(c), 1, 1), "io", "'" + d.display(c)
+                        + "' is a folder, not a configuration file: gpulint reads its configuration from a file of that name; "
+                        + (used == null ? "no configuration is used" : "the one used is '" + d.display(used) + "'")
+                        + ". Move the settings into a file .gpulint.yaml, or pass --config FILE"));
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    private void discover(Contained guard, Discovery d) {
+        if (request.stdin() != null) {
+            guard.stage("standard input", () -> { d.addText(request.stdinName(), request.stdin()); return null; }, null);
+        }
+        for (String p : request.paths()) guard.stage("discovery of " + p, () -> { d.add(p); return null; }, null);
+        for (Path p : request.files()) guard.stage("discovery of " + d.display(p), () -> { d.addFile(p); return null; }, null);
+        guard.stage("discovery of the configuration's include", () -> { d.addIncludes(); return null; }, null);
+    }
+
+    /** Sets up, discovers the request's files and lints. */
+    public Project.Outcome lint() {
+        Setup s = setUp(true);
+        Linter linter = s.linter();
+        // a job's cluster among no linted file is looked for in the project, when the run lies inside it
+        // (never from the file system's root: that is no project)
+        if (s.start().startsWith(s.where().root()) && s.where().root().getParent() != null) {
+            linter.clusterSource(new ProjectClusters(s.discovery(), s.where().root()));
+        }
+        Discovery d = s.discovery();
+        return new Project.Outcome(linter.lint(d.files(), s.problems(), d.context()), linter.rules());
+    }
+
+    /**
+     * The linter of a configuration's user rules (rule_paths, then the extra folder). The configuration's
+     * rule names and parameters are checked against every rule, user rules included; problems are added
+     * to {@code problems}.
+     */
+    private Linter linter(Config cfg, Discovery d, List<Finding> problems) {
+        Linter linter = new Linter();
+        List<Path> ruleDirs = new ArrayList<>(cfg.rulePathsResolved());
+        Map<Path, Span> namedAt = new java.util.HashMap<>();
+        for (String p : cfg.rulePaths()) namedAt.putIfAbsent(cfg.base().resolve(p), cfg.valueSpan("rule_paths", p));
+        if (request.rulesDir() != null) {
+            // a folder both in rule_paths and given again (test-rules DIR, --rules) is loaded once
+            Path extra = request.base().resolve(request.rulesDir()).toAbsolutePath().normalize();
+            if (ruleDirs.stream().noneMatch(p -> p.toAbsolutePath().normalize().equals(extra))) ruleDirs.add(extra);
+        }
+        if (!ruleDirs.isEmpty()) {
+            linter.withUserRules(UserRules.load(ruleDirs, d::display, p -> namedAt.getOrDefault(p, Span.at(d.display(p), 1, 1))),
+                    Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
+        }
+        problems.addAll(cfg.checkRuleNames(linter.rules()));
+        problems.addAll(cfg.checkParams(linter.rules()));
+        return linter;
+    }
+}

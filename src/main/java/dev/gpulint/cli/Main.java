@@ -230,8 +230,9 @@ public final class Main implements Callable<Integer> {
             }
             if (maxFileSize != null) {
                 var size = dev.gpulint.spec.Quantities.size(maxFileSize);
-                if (!size.ok()) {
-                    spec.commandLine().getErr().println("gpulint: --max-file-size: " + size.problem());
+                String bound = !size.ok() ? size.problem() : Discovery.maxFileSizeProblem(size.value().bytes());
+                if (bound != null) {
+                    spec.commandLine().getErr().println("gpulint: --max-file-size " + maxFileSize + ": " + bound);
                     return BAD_INPUT;
                 }
                 project.maxFileSize((long) size.value().bytes());
@@ -247,6 +248,20 @@ public final class Main implements Callable<Integer> {
             }
             Project.Outcome outcome = project.lint();
             LintResult result = outcome.result();
+            // a report written over what was linted destroys it (gpulint -o job.yaml job.yaml cluster.yaml)
+            List<String> overwrites = new ArrayList<>();
+            if (output != null && output.equals(writeBaseline)) {
+                overwrites.add("--output and --write-baseline name the same file, " + output + ": give each its own");
+            }
+            for (String[] target : new String[][] {{"--output", output}, {"--write-baseline", writeBaseline}}) {
+                String why = target[1] == null ? null : project.overwrites(Path.of(target[1]));
+                if (why != null) overwrites.add("will not write " + target[0] + " " + target[1] + " over an input: " + why
+                        + "; nothing was written, name another file");
+            }
+            if (!overwrites.isEmpty()) {
+                for (String o : overwrites) err.println("gpulint: " + o);
+                return BAD_INPUT;
+            }
             RuleCatalog rules = outcome.rules();
             boolean useColor = output == null && switch (color) {
                 case always -> true;
@@ -276,7 +291,9 @@ public final class Main implements Callable<Integer> {
             if (result.files().isEmpty() && !result.inputFailed() && (!quiet || failIfNoManifests)) {
                 spec.commandLine().getErr().println("gpulint: no gpulint manifests found in "
                         + (fromStdin ? "standard input" : String.join(" ", given))
-                        + " (a manifest is a .topo file, or YAML with kind: cluster or kind: training_job)");
+                        + " (a manifest is a .topo file, or YAML with kind: cluster or kind: training_job)"
+                        + (project.excluded().isEmpty() ? "" : "; " + project.excluded().size() + " of the files named "
+                        + (project.excluded().size() == 1 ? "is" : "are") + " left out by exclude in the configuration"));
             }
             if (result.files().isEmpty() && !result.inputFailed() && failIfNoManifests) return BAD_INPUT;
             if (result.inputFailed()) return BAD_INPUT;

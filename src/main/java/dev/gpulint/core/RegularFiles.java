@@ -55,12 +55,14 @@ public final class RegularFiles {
 
     /** A stream's bytes (standard input), at most {@code limit} of them ({@link TooLarge} past that), counted while reading. */
     public static byte[] read(InputStream in, long limit) throws IOException {
-        byte[] buf = new byte[(int) Math.min(8192, Math.max(1, limit + 1))];
+        if (limit < 0 || limit > MAX_ARRAY - 1) throw new IllegalArgumentException("a read limit of " + limit + " bytes");
+        // one byte more than the limit is read, to tell "exactly the limit" from "more"
+        byte[] buf = new byte[(int) Math.min(8192, limit + 1)];
         int n = 0;
         while (true) {
             if (n == buf.length) {
                 if (n > limit) throw new TooLarge(limit);
-                buf = Arrays.copyOf(buf, (int) Math.min(Math.max(1L, limit + 1), Math.min(Integer.MAX_VALUE - 8L, 2L * n)));
+                buf = Arrays.copyOf(buf, (int) Math.min(limit + 1, 2L * n));
             }
             int r = in.read(buf, n, buf.length - n);
             if (r < 0) break;
@@ -77,6 +79,9 @@ public final class RegularFiles {
                 .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
                 .decode(java.nio.ByteBuffer.wrap(read(p, limit))).toString();
     }
+
+    /** The longest byte array the JVM makes (a little below Integer.MAX_VALUE). */
+    static final long MAX_ARRAY = Integer.MAX_VALUE - 8L;
 
     /** The bound for files gpulint reads besides the linted ones (configuration, rules, baseline): 64 MiB. */
     public static final long SIDE_FILE_LIMIT = 64L << 20;

@@ -50,12 +50,36 @@ public final class Discovery {
     public static final long DEFAULT_MAX_FILE_SIZE = 8L << 20;
     private long maxFileSize = DEFAULT_MAX_FILE_SIZE;
 
-    public Discovery maxFileSize(long bytes) { this.maxFileSize = bytes; return this; }
+    public Discovery maxFileSize(long bytes) {
+        if (maxFileSizeProblem(bytes) != null) throw new IllegalArgumentException(maxFileSizeProblem(bytes));
+        this.maxFileSize = bytes;
+        return this;
+    }
+
+    /**
+     * The largest --max-file-size: 1 GiB. A file is read whole into one array and decoded into one
+     * string (2 bytes a character), so a larger limit could not be honoured by the JVM anyway.
+     */
+    public static final long MAX_MAX_FILE_SIZE = 1L << 30;
+
+    /** Why a --max-file-size of {@code bytes} cannot be used (below 1 byte, above 1 GiB), or null. */
+    public static String maxFileSizeProblem(double bytes) {
+        if (!(bytes >= 1)) return "the limit must be at least 1 byte (e.g. 100 KiB, 8 MiB)";
+        if (bytes > MAX_MAX_FILE_SIZE) {
+            return "the limit can be at most 1 GiB (files are read whole into memory; manifests are kilobytes)";
+        }
+        return null;
+    }
 
 
     public List<Finding> problems() { return problems; }
 
     public Set<String> context() { return context; }
+
+    private final List<String> excluded = new ArrayList<>();
+
+    /** Files named on the command line (or as standard input's name) that the configuration's exclude left out, as given. */
+    public List<String> excluded() { return excluded; }
 
     /** Adds the configuration's `include` entries: their files are linted as context. */
     public void addIncludes() {
@@ -94,6 +118,10 @@ public final class Discovery {
      */
     public void addText(String name, java.io.InputStream in) {
         Path at = name.equals(STDIN) ? null : resolve(Path.of(name));
+        if (at != null && config.excluded(at)) {
+            excluded.add(name);
+            return;
+        }
         if (at != null) seen.add(at.toAbsolutePath().normalize());
         try {
             byte[] bytes = RegularFiles.read(in, maxFileSize);
@@ -124,6 +152,11 @@ public final class Discovery {
 
     private void add(Path given, String arg) {
         Path p = resolve(given);
+        // excluded means excluded, named or walked: pre-commit names every committed file (ruff's force-exclude)
+        if (!contextMode && !Files.isDirectory(p) && config.excluded(p)) {
+            excluded.add(arg);
+            return;
+        }
         if (!Files.exists(p)) {
             problems.add(Finding.of("SYN001", Span.at(display(given), 1, 1), "io", "no such file or folder: '" + arg + "'"));
             return;

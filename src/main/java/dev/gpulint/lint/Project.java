@@ -34,6 +34,7 @@ public final class Project {
     private Path configFile;
     private Path rulesDir;
     private Set<String> baseline = Set.of();
+    private Path baselineFile;
     private Long maxFileSize;
     private final List<String> paths = new ArrayList<>();
     private final List<Path> files = new ArrayList<>();
@@ -61,6 +62,7 @@ public final class Project {
     /** Reads a baseline (a SARIF file of an earlier run): findings with its fingerprints are not reported. */
     public Project baseline(Path sarif) throws IOException {
         this.baseline = Baseline.read(base.resolve(sarif));
+        this.baselineFile = base.resolve(sarif).toAbsolutePath().normalize();
         return this;
     }
 
@@ -169,7 +171,48 @@ public final class Project {
         if (start.startsWith(where.root()) && where.root().getParent() != null) {
             linter.clusterSource(new ProjectClusters(d, where.root()));
         }
-        return new Outcome(linter.lint(d.files(), earlier, d.context()), linter.rules());
+        excluded = List.copyOf(d.excluded());
+        LintResult result = linter.lint(d.files(), earlier, d.context());
+        inputs.clear();
+        for (String f : linter.inputs()) if (where.absolute(f) != null) inputs.add(where.absolute(f));
+        configUsed = cfgPath == null ? null : cfgPath.toAbsolutePath().normalize();
+        return new Outcome(result, linter.rules());
+    }
+
+    private final Set<Path> inputs = new java.util.HashSet<>();
+    private List<String> excluded = List.of();
+    private Path configUsed;
+
+    /** Files named to be linted that the configuration's {@code exclude} left out (after {@link #lint}), as given. */
+    public List<String> excluded() { return excluded; }
+
+    /**
+     * Why writing a report to {@code target} would destroy an input of this run, or null: the target is a
+     * file named to be linted, the configuration, the baseline, or a file the run took findings or facts
+     * from (after {@link #lint}). A file of the walk that is not gpulint's (an earlier JSON report) is no input.
+     */
+    public String overwrites(Path target) {
+        Path t = base.resolve(target).toAbsolutePath().normalize();
+        if (!java.nio.file.Files.isRegularFile(t)) return null;
+        if (baselineFile != null && same(t, baselineFile)) return "it is the baseline this run reads (--baseline)";
+        if (configUsed != null && same(t, configUsed)) return "it is the configuration file";
+        for (String p : paths) {
+            Path given = base.resolve(p).toAbsolutePath().normalize();
+            if (java.nio.file.Files.isRegularFile(given) && same(t, given)) return "it is a file named to be linted";
+        }
+        for (Path p : inputs) if (same(t, p)) return "it is an input of this run (" + new Discovery(Config.none(), base).display(p) + ")";
+        return null;
+    }
+
+    /** The same file (by path, or through a link). */
+    private static boolean same(Path a, Path b) {
+        if (a.equals(b)) return true;
+        if (a.getFileName() == null || b.getFileName() == null) return false;
+        try {
+            return java.nio.file.Files.isSameFile(a, b);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**

@@ -279,7 +279,7 @@ public final class Main implements Callable<Integer> {
             };
             try {
                 if (writeBaseline != null) {
-                    ReportFile.toFile(new SarifRenderer(rules, version()), result, workingDir.resolve(writeBaseline),
+                    ReportFile.toFile(new SarifRenderer(rules, version()).portable(), result, workingDir.resolve(writeBaseline),
                             "--write-baseline " + writeBaseline);
                 }
                 if (output != null) ReportFile.toFile(r, result, workingDir.resolve(output), "--output " + output);

@@ -126,4 +126,58 @@ class HostileRound3CliTest {
             Main.stdin = () -> System.in;
         }
     }
+
+    private static CliTest.Run runIn(Path cwd, String... args) {
+        Main.workingDir = cwd;
+        try {
+            return CliTest.run(args);
+        } finally {
+            Main.workingDir = Path.of("");
+        }
+    }
+
+    private static final String DEEPSPEED = "{\n  \"train_batch_size\": 1000,\n  \"train_micro_batch_size_per_gpu\": 16,\n"
+            + "  \"gradient_accumulation_steps\": 4\n}\n";
+    private static final String NEMO2 = "trainer:\n  _target_: nemo.lightning.pytorch.trainer.Trainer\n  devices: 8\n  num_nodes: 2\n"
+            + "  strategy:\n    _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy\n"
+            + "    tensor_model_parallel_size: 4\n    pipeline_model_parallel_size: 3\nmodel:\n  config:\n    num_layers: 32\n";
+
+    private static java.util.List<String> fingerprints(String json) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"fingerprint\" : \"([0-9a-f]+)\"").matcher(json);
+        while (m.find()) out.add(m.group(1));
+        return out;
+    }
+
+    @Test
+    void fingerprintsOfOtherFormatsAreTheSameFromEveryWorkingDirectory(@TempDir Path repo) throws IOException {
+        Files.createDirectories(repo.resolve(".git"));
+        CliTest.write(repo, "samples/ds/ds_config.json", DEEPSPEED);
+        CliTest.write(repo, "samples/recipes/llama_pp3.yaml", NEMO2);
+        CliTest.Run top = runIn(repo, "-f", "json", "samples/");
+        CliTest.Run sub = runIn(repo.resolve("samples"), "-f", "json", ".");
+        java.util.List<String> fromTop = fingerprints(top.out()), fromSub = fingerprints(sub.out());
+        assertTrue(fromTop.size() >= 2, top.out());
+        assertEquals(fromTop, fromSub, top.out() + "\n" + sub.out());
+        // and a baseline written at the root holds in the sub-folder
+        assertEquals(1, runIn(repo, "--write-baseline", "gpulint-baseline.sarif", "samples/").code());
+        CliTest.Run base = runIn(repo.resolve("samples"), "--baseline", "../gpulint-baseline.sarif", ".");
+        assertEquals(0, base.code(), base.out());
+        assertTrue(base.out().endsWith("(" + fromTop.size() + " in the baseline)\n"), base.out());
+    }
+
+    @Test
+    void aBaselineIsTheSameBytesOnEveryClone(@TempDir Path tmp) throws IOException {
+        String[] written = new String[2];
+        for (int i = 0; i < 2; i++) {
+            Path repo = tmp.resolve("clone-" + i);
+            Files.createDirectories(repo.resolve(".git"));
+            CliTest.write(repo, "samples/ds/ds_config.json", DEEPSPEED);
+            runIn(repo, "--write-baseline", "b.sarif", "samples/");
+            written[i] = Files.readString(repo.resolve("b.sarif"));
+        }
+        assertFalse(written[0].contains(tmp.toString()), "no absolute path of the writer: " + written[0]);
+        assertEquals(written[0], written[1]);
+        assertTrue(written[0].contains("\"%SRCROOT%\" : {"), written[0]);
+    }
 }

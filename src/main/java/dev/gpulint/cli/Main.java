@@ -258,6 +258,10 @@ public final class Main implements Callable<Integer> {
                 if (why != null) overwrites.add("will not write " + target[0] + " " + target[1] + " over an input: " + why
                         + "; nothing was written, name another file");
             }
+            if (writeBaseline != null && dev.gpulint.settle.Baseline.tooMany(result.findings().size()) != null) {
+                overwrites.add("cannot write --write-baseline " + writeBaseline + ": "
+                        + dev.gpulint.settle.Baseline.tooMany(result.findings().size()));
+            }
             if (!overwrites.isEmpty()) {
                 for (String o : overwrites) err.println("gpulint: " + o);
                 return BAD_INPUT;

@@ -181,6 +181,11 @@ public final class Main implements Callable<Integer> {
                 description = "report at most N findings of one rule in one file, and a note counting the rest (default: ${DEFAULT-VALUE})")
         int maxFindingsPerRule = dev.gpulint.settle.FindingCap.DEFAULT_PER_RULE_PER_FILE;
 
+        @Option(names = "--include-outside-project",
+                description = "let include in .gpulint.yaml name files and folders outside the project (absolute paths, ../, links out); "
+                        + "a configuration comes with the repository, so by default it reads nothing outside it")
+        boolean includeOutside;
+
         @Option(names = "--fail-if-no-manifests", description = "exit 2 when no gpulint manifest was found")
         boolean failIfNoManifests;
 
@@ -217,7 +222,7 @@ public final class Main implements Callable<Integer> {
                 return BAD_INPUT;
             }
             Project project = new Project(workingDir).config(config).rules(rulesDir).paths(given)
-                    .maxFindingsPerRule(maxFindingsPerRule);
+                    .maxFindingsPerRule(maxFindingsPerRule).includeOutside(includeOutside);
             if (fromStdin) project.stdin(stdin.get(), stdinFilename);
             List<String> usage = new ArrayList<>(project.missing());
             for (String[] target : new String[][] {{"--output", output}, {"--write-baseline", writeBaseline}}) {

@@ -85,7 +85,11 @@ public final class Discovery {
     public void addIncludes() {
         for (String inc : config.include()) {
             Path p = config.base().resolve(inc);
-            if (Files.exists(p)) {
+            String outside = Files.exists(p) ? IncludeScope.problem(p, config.base(), includeOutside) : null;
+            if (outside != null) {
+                problems.add(Finding.of("SYN001", config.valueSpan("include", inc), "config/include/" + inc,
+                        "include '" + inc + "' in " + config.file() + " " + outside));
+            } else if (Files.exists(p)) {
                 addContext(p);
             } else {
                 problems.add(Finding.of("SYN001", config.valueSpan("include", inc), "config/include/" + inc,
@@ -93,6 +97,15 @@ public final class Discovery {
             }
         }
     }
+
+    private boolean includeOutside;
+
+    /**
+     * Lets the configuration's {@code include} name files and folders outside the project
+     * ({@code --include-outside-project}): a configuration comes with the repository, so by default it
+     * reads nothing outside it. The file system's root is never walked.
+     */
+    public Discovery includeOutside(boolean allowed) { this.includeOutside = allowed; return this; }
 
     private void addContext(Path p) {
         contextMode = true;

@@ -80,6 +80,14 @@ public final class Project {
         return this;
     }
 
+    private boolean includeOutside;
+
+    /** Lets the configuration's include name files and folders outside the project (--include-outside-project). */
+    public Project includeOutside(boolean allowed) {
+        this.includeOutside = allowed;
+        return this;
+    }
+
     /** Files and folders as given on a command line: folders recurse, and each is displayed as given. */
     public Project paths(List<String> given) {
         paths.addAll(given);
@@ -145,6 +153,7 @@ public final class Project {
         dev.gpulint.core.ProjectPaths where = new dev.gpulint.core.ProjectPaths(baseAbs, ProjectRoot.find(cfgPath, start, baseAbs));
         Discovery d = new Discovery(cfg, base);
         if (maxFileSize != null) d.maxFileSize(maxFileSize);
+        d.includeOutside(includeOutside);
         if (stdin != null) guard.stage("standard input", () -> { d.addText(stdinName, stdin); return null; }, null);
         for (String p : paths) guard.stage("discovery of " + p, () -> { d.add(p); return null; }, null);
         for (Path p : files) guard.stage("discovery of " + d.display(p), () -> { d.addFile(p); return null; }, null);

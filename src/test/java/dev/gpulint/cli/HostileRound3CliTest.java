@@ -180,4 +180,39 @@ class HostileRound3CliTest {
         assertEquals(written[0], written[1]);
         assertTrue(written[0].contains("\"%SRCROOT%\" : {"), written[0]);
     }
+
+    @Test
+    void includeStaysInsideTheProjectUnlessTheCommandLineAllowsMore(@TempDir Path tmp) throws IOException {
+        Path repo = Files.createDirectories(tmp.resolve("repo"));
+        CliTest.write(tmp, "outside/c.yaml", CLUSTER.replace("name: c", "name: nowhere"));
+        Files.createSymbolicLink(repo.resolve("out-link"), tmp.resolve("outside"));
+        CliTest.write(repo, "job.yaml", JOB);
+        for (String inc : new String[] {"../outside", tmp.resolve("outside").toString(), "out-link"}) {
+            CliTest.write(repo, ".gpulint.yaml", "include: [\"" + inc + "\"]\n");
+            CliTest.Run r = runIn(repo, "job.yaml");
+            assertEquals(2, r.code(), inc + ": " + r.out());
+            assertTrue(r.out().contains(".gpulint.yaml:1:11: error: include '" + inc + "' in .gpulint.yaml lies outside the project "
+                    + "(the configuration's folder" + (inc.equals("out-link") ? "; it leads out through a symbolic link" : "")
+                    + "): a configuration comes with the repository, so gpulint reads nothing outside it for one; "
+                    + "pass --include-outside-project to allow it. [SYN001]"), inc + ": " + r.out());
+            assertTrue(r.out().contains("job.yaml:3:10: error: job 'j' runs on cluster 'nowhere', which no linted file defines"), r.out());
+            // the command line may allow it: the cluster outside is read as context
+            CliTest.Run allowed = runIn(repo, "--include-outside-project", "job.yaml");
+            assertFalse(allowed.out().contains("[SYN001]"), inc + ": " + allowed.out());
+            assertFalse(allowed.out().contains("no linted file defines"), inc + ": " + allowed.out());
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)   // a hang guard: "/" walked the machine
+    void includeOfTheFileSystemRootIsNeverWalked(@TempDir Path repo) throws IOException {
+        CliTest.write(repo, "job.yaml", JOB);
+        CliTest.write(repo, ".gpulint.yaml", "include: [\"/\"]\n");
+        for (String[] args : new String[][] {{"job.yaml"}, {"--include-outside-project", "job.yaml"}}) {
+            CliTest.Run r = runIn(repo, args);
+            assertEquals(2, r.code(), r.out());
+            assertTrue(r.out().contains(".gpulint.yaml:1:11: error: include '/' in .gpulint.yaml names the file system's root, which "
+                    + "gpulint never walks; name the folders of your cluster files. [SYN001]"), r.out());
+        }
+    }
 }

@@ -235,7 +235,7 @@ public final class Main implements Callable<Integer> {
             }
             if (maxFileSize != null) {
                 var size = dev.gpulint.spec.Quantities.size(maxFileSize);
-                String bound = !size.ok() ? size.problem() : Discovery.maxFileSizeProblem(size.value().bytes());
+                String bound = !size.ok() ? size.problem() : dev.gpulint.core.RegularFiles.maxFileSizeProblem(size.value().bytes());
                 if (bound != null) {
                     spec.commandLine().getErr().println("gpulint: --max-file-size " + maxFileSize + ": " + bound);
                     return BAD_INPUT;
@@ -253,20 +253,7 @@ public final class Main implements Callable<Integer> {
             }
             Project.Outcome outcome = project.lint();
             LintResult result = outcome.result();
-            // a report written over what was linted destroys it (gpulint -o job.yaml job.yaml cluster.yaml)
-            List<String> overwrites = new ArrayList<>();
-            if (output != null && output.equals(writeBaseline)) {
-                overwrites.add("--output and --write-baseline name the same file, " + output + ": give each its own");
-            }
-            for (String[] target : new String[][] {{"--output", output}, {"--write-baseline", writeBaseline}}) {
-                String why = target[1] == null ? null : project.overwrites(Path.of(target[1]));
-                if (why != null) overwrites.add("will not write " + target[0] + " " + target[1] + " over an input: " + why
-                        + "; nothing was written, name another file");
-            }
-            if (writeBaseline != null && dev.gpulint.settle.Baseline.tooMany(result.findings().size()) != null) {
-                overwrites.add("cannot write --write-baseline " + writeBaseline + ": "
-                        + dev.gpulint.settle.Baseline.tooMany(result.findings().size()));
-            }
+            List<String> overwrites = ReportFile.overInputs(project, output, writeBaseline, result.findings().size());
             if (!overwrites.isEmpty()) {
                 for (String o : overwrites) err.println("gpulint: " + o);
                 return BAD_INPUT;

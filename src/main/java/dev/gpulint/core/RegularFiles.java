@@ -80,6 +80,21 @@ public final class RegularFiles {
                 .decode(java.nio.ByteBuffer.wrap(read(p, limit))).toString();
     }
 
+    /**
+     * The largest --max-file-size: 1 GiB. A file is read whole into one array and decoded into one
+     * string (2 bytes a character), so a larger limit could not be honoured by the JVM anyway.
+     */
+    public static final long MAX_MAX_FILE_SIZE = 1L << 30;
+
+    /** Why a --max-file-size of {@code bytes} cannot be used (below 1 byte, above 1 GiB), or null. */
+    public static String maxFileSizeProblem(double bytes) {
+        if (!(bytes >= 1)) return "the limit must be at least 1 byte (e.g. 100 KiB, 8 MiB)";
+        if (bytes > MAX_MAX_FILE_SIZE) {
+            return "the limit can be at most 1 GiB (files are read whole into memory; manifests are kilobytes)";
+        }
+        return null;
+    }
+
     /** The longest byte array the JVM makes (a little below Integer.MAX_VALUE). */
     static final long MAX_ARRAY = Integer.MAX_VALUE - 8L;
 

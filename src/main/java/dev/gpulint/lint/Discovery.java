@@ -51,26 +51,10 @@ public final class Discovery {
     private long maxFileSize = DEFAULT_MAX_FILE_SIZE;
 
     public Discovery maxFileSize(long bytes) {
-        if (maxFileSizeProblem(bytes) != null) throw new IllegalArgumentException(maxFileSizeProblem(bytes));
+        if (RegularFiles.maxFileSizeProblem(bytes) != null) throw new IllegalArgumentException(RegularFiles.maxFileSizeProblem(bytes));
         this.maxFileSize = bytes;
         return this;
     }
-
-    /**
-     * The largest --max-file-size: 1 GiB. A file is read whole into one array and decoded into one
-     * string (2 bytes a character), so a larger limit could not be honoured by the JVM anyway.
-     */
-    public static final long MAX_MAX_FILE_SIZE = 1L << 30;
-
-    /** Why a --max-file-size of {@code bytes} cannot be used (below 1 byte, above 1 GiB), or null. */
-    public static String maxFileSizeProblem(double bytes) {
-        if (!(bytes >= 1)) return "the limit must be at least 1 byte (e.g. 100 KiB, 8 MiB)";
-        if (bytes > MAX_MAX_FILE_SIZE) {
-            return "the limit can be at most 1 GiB (files are read whole into memory; manifests are kilobytes)";
-        }
-        return null;
-    }
-
 
     public List<Finding> problems() { return problems; }
 
@@ -100,11 +84,7 @@ public final class Discovery {
 
     private boolean includeOutside;
 
-    /**
-     * Lets the configuration's {@code include} name files and folders outside the project
-     * ({@code --include-outside-project}): a configuration comes with the repository, so by default it
-     * reads nothing outside it. The file system's root is never walked.
-     */
+    /** Lets the configuration's include read outside the project ({@code --include-outside-project}; {@link IncludeScope}). */
     public Discovery includeOutside(boolean allowed) { this.includeOutside = allowed; return this; }
 
     private void addContext(Path p) {

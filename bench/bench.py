@@ -14,10 +14,12 @@ Scenarios (issue 2's targets in brackets):
 
   fleet     (only with --fleet N, run once) a cluster listed one node group per node: N node groups
             [1,000,000 within 20 s and 2 GiB]; reports wall time and peak RSS (wait4's ru_maxrss)
+  distinct  (only with --distinct N, run once) the fleet scenario with N node groups that all differ (each its own
+            count, so nothing folds): wall time, CPU time, peak RSS [1,000,000: issue 25's target 20 s and 2 GiB]
   million   (only with --million, run once per format) the fleet scenario at 1,000,000 node groups (a
             1M-GPU fleet ÷ 8 GPUs per node), in the .topo DSL and in YAML: wall time, CPU time, peak RSS
 
-Usage: python3 bench/bench.py [--rounds N] [--compare OTHER/bin/gpulint] | --fleet N [--fleet-format yaml|topo] | --million     (builds gpulint first through bin/gpulint if needed)
+Usage: python3 bench/bench.py [--rounds N] [--compare OTHER/bin/gpulint] | --fleet N [--fleet-format yaml|topo] | --distinct N | --million     (builds gpulint first through bin/gpulint if needed)
 Each round runs every scenario once, in a shuffled order; round 0 is a discarded warm-up.
 """
 import argparse, glob, os, random, shutil, statistics, subprocess, sys, time
@@ -177,6 +179,19 @@ def fleet(groups, fmt="yaml"):
     fleet_run(groups, path)
 
 
+def distinct(groups):
+    """A fleet whose node groups all differ (count 1, 2, 3, ...): nothing folds, every node group is bound and matched."""
+    path = os.path.join(GEN, "distinct", "distinct.yaml")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write("kind: cluster\nname: distinct\nfabric: { type: infiniband, topology: rail-optimized }\nnode_groups:\n")
+        for g in range(groups):
+            f.write(f"  - {{ name: n{g}, count: {g + 1}, gpu: {{ model: H100-SXM5-80GB, count: 8 }}, "
+                    "nvlink: { switch: true, bandwidth: 900 GB/s }, "
+                    "nics: [{ model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }] }\n")
+    fleet_run(groups, path)
+
+
 def write_fleet_yaml(f, groups):
     f.write("kind: cluster\nname: fleet\nfabric: { type: infiniband, topology: rail-optimized }\nnode_groups:\n")
     for g in range(groups):
@@ -209,6 +224,7 @@ def main():
                     "(e.g. a checkout of an older commit), interleaved in the same rounds, to compare before and after")
     ap.add_argument("--fleet-format", choices=["yaml", "topo"], default="yaml",
                     help="the fleet file's syntax: YAML (default) or the .topo DSL")
+    ap.add_argument("--distinct", type=int, help="run only the distinct-node-groups scenario, with this many node groups")
     ap.add_argument("--million", action="store_true",
                     help="run only the 1,000,000-node-group fleet scenario, once in the .topo DSL and once in YAML")
     args = ap.parse_args()
@@ -218,6 +234,9 @@ def main():
         return
     if args.fleet:
         fleet(args.fleet, args.fleet_format)
+        return
+    if args.distinct:
+        distinct(args.distinct)
         return
     generate()
     subprocess.run([LAUNCHER, "--version"], check=True, stdout=subprocess.DEVNULL)   # build + CDS archive

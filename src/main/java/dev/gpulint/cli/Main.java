@@ -195,6 +195,11 @@ public final class Main implements Callable<Integer> {
                 description = "report at most N findings of one rule in one file, and a note counting the rest (default: ${DEFAULT-VALUE})")
         int maxFindingsPerRule = dev.gpulint.settle.FindingCap.DEFAULT_PER_RULE_PER_FILE;
 
+        @Option(names = "--include-outside-project",
+                description = "let include in .gpulint.yaml name files and folders outside the project (absolute paths, ../, links out); "
+                        + "a configuration comes with the repository, so by default it reads nothing outside it")
+        boolean includeOutside;
+
         @Option(names = "--fail-if-no-manifests", description = "exit 2 when no gpulint manifest was found")
         boolean failIfNoManifests;
 
@@ -231,7 +236,7 @@ public final class Main implements Callable<Integer> {
             List<String> given = fromStdin ? named : paths.isEmpty() ? List.of(".") : paths;
             Project project = new Project(workingDir).config(config).rules(rulesDir).paths(given)
                     .maxFindingsPerRule(maxFindingsPerRule).maxFileSize(maxFileSize).failOn(failOn.name())
-                    .sarifCategory(sarifCategory).helpUriBase(helpUriBase);
+                    .sarifCategory(sarifCategory).helpUriBase(helpUriBase).includeOutside(includeOutside);
             if (fromStdin) project.stdin(stdin.get(), stdinFilename);
             List<String> usage = new ArrayList<>(project.problems());
             for (String[] target : new String[][] {{"--output", output}, {"--write-baseline", writeBaseline}}) {
@@ -252,8 +257,13 @@ public final class Main implements Callable<Integer> {
                 }
             }
             LintRequest request = project.request();
-            Project.Outcome outcome = Project.lint(request);
+            Project.Outcome outcome = project.lint();
             LintResult result = outcome.result();
+            List<String> overwrites = ReportFile.overInputs(project, output, writeBaseline, result.findings().size());
+            if (!overwrites.isEmpty()) {
+                for (String o : overwrites) err.println("gpulint: " + o);
+                return BAD_INPUT;
+            }
             RuleCatalog rules = outcome.rules();
             boolean useColor = output == null && !noColor && switch (color) {
                 case always -> true;
@@ -286,7 +296,9 @@ public final class Main implements Callable<Integer> {
                 spec.commandLine().getErr().println("gpulint: no gpulint manifests found in "
                         + (fromStdin ? String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of("standard input"),
                                 given.stream()).toList()) : String.join(" ", given))
-                        + " (a manifest is a .topo file, or YAML with kind: cluster or kind: training_job)");
+                        + " (a manifest is a .topo file, or YAML with kind: cluster or kind: training_job)"
+                        + (project.excluded().isEmpty() ? "" : "; " + project.excluded().size() + " of the files named "
+                        + (project.excluded().size() == 1 ? "is" : "are") + " left out by exclude in the configuration"));
             }
             if (result.files().isEmpty() && !result.inputFailed() && failIfNoManifests) return BAD_INPUT;
             if (result.inputFailed()) return BAD_INPUT;

@@ -30,6 +30,29 @@ public final class Fingerprints {
         return sha256(f.ruleId() + "|" + file + "|" + identity).substring(0, 32);
     }
 
+    /**
+     * The fingerprint that does not depend on the working directory: the finding's file relative to the
+     * project root, and, in what was found, every path of its file and of its related locations' files
+     * as typed (jobs and clusters of other formats are named by their file: {@code job:k8s/a.yaml/...}
+     * in samples/ is {@code job:samples/k8s/a.yaml/...} at the root) rewritten the same way, in one pass.
+     */
+    public static String of(Finding f, ProjectPaths paths) {
+        String file = f.span().file();
+        java.util.Map<String, String> stable = new java.util.HashMap<>();
+        stable.put(file, paths.stable(file));
+        for (Finding.Related r : f.related()) stable.putIfAbsent(r.span().file(), paths.stable(r.span().file()));
+        stable.entrySet().removeIf(e -> e.getKey().isEmpty() || e.getKey().equals(e.getValue()));
+        String identity = f.identity().isEmpty() || f.identity().equals("syntax") ? f.identity() + "|" + f.message() : f.identity();
+        if (!stable.isEmpty()) {
+            // the longest path first, so that "a.yaml" never rewrites a part of "x/a.yaml"
+            String alternatives = stable.keySet().stream().sorted(java.util.Comparator.comparingInt(String::length).reversed())
+                    .map(java.util.regex.Pattern::quote).collect(java.util.stream.Collectors.joining("|"));
+            identity = java.util.regex.Pattern.compile(alternatives).matcher(identity)
+                    .replaceAll(m -> java.util.regex.Matcher.quoteReplacement(stable.get(m.group())));
+        }
+        return sha256(f.ruleId() + "|" + paths.stable(file) + "|" + identity).substring(0, 32);
+    }
+
     static String sha256(String s) {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");

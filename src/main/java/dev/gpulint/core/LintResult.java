@@ -27,7 +27,7 @@ public record LintResult(List<Finding> findings, List<String> files, boolean inp
 
     /** A finding's fingerprint, with its file relative to the project root (the same from every working directory). */
     public String fingerprint(Finding f) {
-        return Fingerprints.of(f, paths.stable(f.span().file()));
+        return Fingerprints.of(f, paths);
     }
 
     /**

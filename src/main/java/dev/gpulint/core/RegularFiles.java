@@ -55,12 +55,14 @@ public final class RegularFiles {
 
     /** A stream's bytes (standard input), at most {@code limit} of them ({@link TooLarge} past that), counted while reading. */
     public static byte[] read(InputStream in, long limit) throws IOException {
-        byte[] buf = new byte[(int) Math.min(8192, Math.max(1, limit + 1))];
+        if (limit < 0 || limit > MAX_ARRAY - 1) throw new IllegalArgumentException("a read limit of " + limit + " bytes");
+        // one byte more than the limit is read, to tell "exactly the limit" from "more"
+        byte[] buf = new byte[(int) Math.min(8192, limit + 1)];
         int n = 0;
         while (true) {
             if (n == buf.length) {
                 if (n > limit) throw new TooLarge(limit);
-                buf = Arrays.copyOf(buf, (int) Math.min(Math.max(1L, limit + 1), Math.min(Integer.MAX_VALUE - 8L, 2L * n)));
+                buf = Arrays.copyOf(buf, (int) Math.min(limit + 1, 2L * n));
             }
             int r = in.read(buf, n, buf.length - n);
             if (r < 0) break;
@@ -77,6 +79,24 @@ public final class RegularFiles {
                 .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
                 .decode(java.nio.ByteBuffer.wrap(read(p, limit))).toString();
     }
+
+    /**
+     * The largest --max-file-size: 1 GiB. A file is read whole into one array and decoded into one
+     * string (2 bytes a character), so a larger limit could not be honoured by the JVM anyway.
+     */
+    public static final long MAX_MAX_FILE_SIZE = 1L << 30;
+
+    /** Why a --max-file-size of {@code bytes} cannot be used (below 1 byte, above 1 GiB), or null. */
+    public static String maxFileSizeProblem(double bytes) {
+        if (!(bytes >= 1)) return "the limit must be at least 1 byte (e.g. 100 KiB, 8 MiB)";
+        if (bytes > MAX_MAX_FILE_SIZE) {
+            return "the limit can be at most 1 GiB (files are read whole into memory; manifests are kilobytes)";
+        }
+        return null;
+    }
+
+    /** The longest byte array the JVM makes (a little below Integer.MAX_VALUE). */
+    static final long MAX_ARRAY = Integer.MAX_VALUE - 8L;
 
     /** The bound for files gpulint reads besides the linted ones (configuration, rules, baseline): 64 MiB. */
     public static final long SIDE_FILE_LIMIT = 64L << 20;

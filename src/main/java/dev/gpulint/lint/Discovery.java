@@ -51,18 +51,30 @@ public final class Discovery {
     public static final long DEFAULT_MAX_FILE_SIZE = 8L << 20;
     private long maxFileSize = DEFAULT_MAX_FILE_SIZE;
 
-    public Discovery maxFileSize(long bytes) { this.maxFileSize = bytes; return this; }
-
+    public Discovery maxFileSize(long bytes) {
+        if (RegularFiles.maxFileSizeProblem(bytes) != null) throw new IllegalArgumentException(RegularFiles.maxFileSizeProblem(bytes));
+        this.maxFileSize = bytes;
+        return this;
+    }
 
     public List<Finding> problems() { return problems; }
 
     public Set<String> context() { return context; }
 
+    private final List<String> excluded = new ArrayList<>();
+
+    /** Files named on the command line (or as standard input's name) that the configuration's exclude left out, as given. */
+    public List<String> excluded() { return excluded; }
+
     /** Adds the configuration's `include` entries: their files are linted as context. */
     public void addIncludes() {
         for (String inc : config.include()) {
             Path p = config.base().resolve(inc);
-            if (Files.exists(p)) {
+            String outside = Files.exists(p) ? IncludeScope.problem(p, config.base(), includeOutside) : null;
+            if (outside != null) {
+                problems.add(Finding.of("SYN001", config.valueSpan("include", inc), "config/include/" + inc,
+                        "include '" + inc + "' in " + config.file() + " " + outside));
+            } else if (Files.exists(p)) {
                 addContext(p);
             } else {
                 problems.add(Finding.of("SYN001", config.valueSpan("include", inc), "config/include/" + inc,
@@ -70,6 +82,11 @@ public final class Discovery {
             }
         }
     }
+
+    private boolean includeOutside;
+
+    /** Lets the configuration's include read outside the project ({@code --include-outside-project}; {@link IncludeScope}). */
+    public Discovery includeOutside(boolean allowed) { this.includeOutside = allowed; return this; }
 
     private void addContext(Path p) {
         contextMode = true;
@@ -95,6 +112,10 @@ public final class Discovery {
      */
     public void addText(String name, java.io.InputStream in) {
         Path at = name.equals(STDIN) ? null : resolve(Path.of(name));
+        if (at != null && config.excluded(at)) {
+            excluded.add(name);
+            return;
+        }
         if (at != null) seen.add(at.toAbsolutePath().normalize());
         try {
             byte[] bytes = RegularFiles.read(in, maxFileSize);
@@ -125,6 +146,11 @@ public final class Discovery {
 
     private void add(Path given, String arg) {
         Path p = resolve(given);
+        // excluded means excluded, named or walked: pre-commit names every committed file (ruff's force-exclude)
+        if (!contextMode && !Files.isDirectory(p) && config.excluded(p)) {
+            excluded.add(arg);
+            return;
+        }
         if (!Files.exists(p)) {
             problems.add(Finding.of("SYN001", Span.at(display(given), 1, 1), "io", "no such file or folder: '" + arg + "'"));
             return;

@@ -25,10 +25,13 @@ import java.util.Set;
  * @param problems what is wrong with the request (bad option values, missing files), one sentence each
  * @param top the folder that is the project root when no configuration or git top level says otherwise
  *            (a Maven build's top-level project), or null for the base folder
+ * @param includeOutside the configuration's include may name files and folders outside the project
+ *            (--include-outside-project)
  */
 public record LintRequest(Path base, Path configFile, Path rulesDir, List<String> paths, List<Path> files,
                           InputStream stdin, String stdinName, Set<String> baseline, Long maxFileSize,
-                          int maxFindingsPerRule, FailOn failOn, ReportOptions report, List<String> problems, Path top) {
+                          int maxFindingsPerRule, FailOn failOn, ReportOptions report, List<String> problems, Path top,
+                          boolean includeOutside) {
     public LintRequest {
         paths = List.copyOf(paths);
         files = List.copyOf(files);

@@ -124,6 +124,14 @@ public final class Linter {
     /** The wall-clock budget of the team's own rules in one run (60 s by default). */
     public Linter userRuleBudget(java.time.Duration budget) { this.userRuleBudget = budget; return this; }
 
+    private final Set<String> inputs = java.util.Collections.synchronizedSet(new java.util.TreeSet<>());
+
+    /**
+     * The display paths of the files the last {@link #lint} took something from (manifests, other formats an
+     * adapter bound, evidence, files that failed to parse), context files included: a report must not overwrite one.
+     */
+    public Set<String> inputs() { return inputs; }
+
     /** Reads files on one thread only (tests compare it with the parallel default). */
     public Linter serial() { parallel = false; return this; }
 
@@ -168,6 +176,7 @@ public final class Linter {
      */
     public LintResult lint(List<SourceFile> files, List<Finding> earlier, Set<String> context) {
         List<Finding> findings = new ArrayList<>(earlier);
+        inputs.clear();
         List<Document> documents = new ArrayList<>();
         List<dev.gpulint.bind.adapt.Adapters.Input> foreign = new ArrayList<>();
         List<String> linted = new ArrayList<>();
@@ -184,6 +193,7 @@ public final class Linter {
             if (r.failed()) failed = true;
             findings.addAll(r.problems());
             if (r.manifest() && !context.contains(f.displayPath())) linted.add(f.displayPath());
+            if (r.manifest() || r.failed() || !r.evidence().isEmpty()) inputs.add(f.displayPath());
             documents.addAll(r.documents());
             evidence.addAll(r.evidence());
             if (!r.foreign().isEmpty()) foreign.add(new dev.gpulint.bind.adapt.Adapters.Input(f, r.foreign()));
@@ -235,6 +245,7 @@ public final class Linter {
         foreign.clear();
         findings.addAll(adapted.findings());
         for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
+        inputs.addAll(adapted.files());
         List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
         clusters.addAll(adapted.clusters());     // a network operator's NIC settings: a fabric without node groups
         if (clusterSource != null) {

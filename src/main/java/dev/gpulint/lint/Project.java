@@ -109,7 +109,11 @@ public final class Project {
         if (size == null) return this;
         var parsed = dev.gpulint.spec.Quantities.size(size);
         if (!parsed.ok()) optionProblems.add(naming.apply("max-file-size") + ": " + parsed.problem());
-        else maxFileSize((long) parsed.value().bytes());
+        else {
+            String bound = dev.gpulint.core.RegularFiles.maxFileSizeProblem(parsed.value().bytes());
+            if (bound != null) optionProblems.add(naming.apply("max-file-size") + " " + size + ": " + bound);
+            else maxFileSize((long) parsed.value().bytes());
+        }
         return this;
     }
 
@@ -128,6 +132,16 @@ public final class Project {
     /** Reads a baseline (a SARIF file of an earlier run): findings with its fingerprints are not reported. */
     public Project baseline(Path sarif) throws IOException {
         this.baseline = Baseline.read(base.resolve(sarif));
+        this.baselineFile = base.resolve(sarif).toAbsolutePath().normalize();
+        return this;
+    }
+
+    private Path baselineFile;
+    private boolean includeOutside;
+
+    /** Lets the configuration's include name files and folders outside the project (--include-outside-project). */
+    public Project includeOutside(boolean allowed) {
+        this.includeOutside = allowed;
         return this;
     }
 
@@ -192,7 +206,7 @@ public final class Project {
     /** The run these settings ask for. */
     public LintRequest request() {
         return new LintRequest(base, configFile, rulesDir, paths, files, stdin, stdinName, baseline, maxFileSize,
-                maxFindingsPerRule, failOn, report, problems(), top);
+                maxFindingsPerRule, failOn, report, problems(), top, includeOutside);
     }
 
     /**
@@ -212,7 +226,48 @@ public final class Project {
 
     /** Loads the configuration, finds the files, sets the linter up and lints ({@link #lint(LintRequest)} of {@link #request()}). */
     public Outcome lint() {
-        return new ProjectRun(request(), unreadable).lint();
+        ProjectRun run = new ProjectRun(request(), unreadable);
+        Outcome outcome = run.lint();
+        excluded = run.excluded();
+        inputs = run.inputs();
+        configUsed = run.configUsed();
+        return outcome;
+    }
+
+    private Set<Path> inputs = Set.of();
+    private List<String> excluded = List.of();
+    private Path configUsed;
+
+    /** Files named to be linted that the configuration's {@code exclude} left out (after {@link #lint}), as given. */
+    public List<String> excluded() { return excluded; }
+
+    /**
+     * Why writing a report to {@code target} would destroy an input of this run, or null: the target is a
+     * file named to be linted, the configuration, the baseline, or a file the run took findings or facts
+     * from (after {@link #lint}). A file of the walk that is not gpulint's (an earlier JSON report) is no input.
+     */
+    public String overwrites(Path target) {
+        Path t = base.resolve(target).toAbsolutePath().normalize();
+        if (!java.nio.file.Files.isRegularFile(t)) return null;
+        if (baselineFile != null && same(t, baselineFile)) return "it is the baseline this run reads (--baseline)";
+        if (configUsed != null && same(t, configUsed)) return "it is the configuration file";
+        for (String p : paths) {
+            Path given = base.resolve(p).toAbsolutePath().normalize();
+            if (java.nio.file.Files.isRegularFile(given) && same(t, given)) return "it is a file named to be linted";
+        }
+        for (Path p : inputs) if (same(t, p)) return "it is an input of this run (" + new Discovery(Config.none(), base).display(p) + ")";
+        return null;
+    }
+
+    /** The same file (by path, or through a link). */
+    private static boolean same(Path a, Path b) {
+        if (a.equals(b)) return true;
+        if (a.getFileName() == null || b.getFileName() == null) return false;
+        try {
+            return java.nio.file.Files.isSameFile(a, b);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Loads the request's configuration, finds its files, sets the linter up and lints. */

@@ -56,6 +56,8 @@ public final class ProjectRun {
         ProjectPaths where = new ProjectPaths(baseAbs, ProjectRoot.find(cfgPath, start, fallback));
         Discovery d = new Discovery(cfg, base);
         if (request.maxFileSize() != null) d.maxFileSize(request.maxFileSize());
+        d.includeOutside(request.includeOutside());
+        configUsed = cfgPath == null ? null : cfgPath.toAbsolutePath().normalize();
         if (discover) discover(guard, d);
         List<Finding> earlier = new ArrayList<>(cfg.problems());
         if (request.configFile() == null) folderNamedLikeTheConfiguration(start, cfgPath, d).ifPresent(earlier::add);
@@ -108,8 +110,26 @@ public final class ProjectRun {
             linter.clusterSource(new ProjectClusters(s.discovery(), s.where().root()));
         }
         Discovery d = s.discovery();
-        return new Project.Outcome(linter.lint(d.files(), s.problems(), d.context()), linter.rules());
+        excluded = List.copyOf(d.excluded());
+        var result = linter.lint(d.files(), s.problems(), d.context());
+        java.util.Set<Path> in = new java.util.HashSet<>();
+        for (String f : linter.inputs()) if (s.where().absolute(f) != null) in.add(s.where().absolute(f));
+        inputs = java.util.Set.copyOf(in);
+        return new Project.Outcome(result, linter.rules());
     }
+
+    private List<String> excluded = List.of();
+    private java.util.Set<Path> inputs = java.util.Set.of();
+    private Path configUsed;
+
+    /** Files named to be linted that the configuration's exclude left out (after {@link #lint}). */
+    List<String> excluded() { return excluded; }
+
+    /** The files the run took findings or facts from, absolute (after {@link #lint}). */
+    java.util.Set<Path> inputs() { return inputs; }
+
+    /** The configuration file used, absolute, or null. */
+    Path configUsed() { return configUsed; }
 
     /**
      * The linter of a configuration's user rules (rule_paths, then the extra folder). The configuration's

@@ -109,9 +109,8 @@ public class RuleCatalog {
      * Lists rules/ in the jar the classes came from. The class loader has that jar open already,
      * and java.util.zip shares the open file, so this costs a scan of entry names, not a second read.
      */
-    private static RuleCatalog fromJar(URI uri) throws IOException {
-        String s = uri.getSchemeSpecificPart();
-        Path jar = Path.of(URI.create(s.substring(0, s.indexOf("!/"))));
+    static RuleCatalog fromJar(URI uri) throws IOException {
+        Path jar = jarOf(uri);
         List<String[]> found = new ArrayList<>();
         ClassLoader cl = RuleCatalog.class.getClassLoader();
         try (java.util.jar.JarFile jf = new java.util.jar.JarFile(jar.toFile())) {
@@ -127,6 +126,17 @@ public class RuleCatalog {
             }
         }
         return build(texts);
+    }
+
+    /**
+     * The jar file of a {@code jar:file:...!/entry} URI. The URI's raw (still percent-encoded) part is
+     * taken: decoding it first and parsing the result again breaks on a space, '#' or "%20" in the
+     * folder gpulint is installed or cloned in.
+     */
+    static Path jarOf(URI uri) {
+        String s = uri.getRawSchemeSpecificPart();
+        int bang = s.lastIndexOf("!/");
+        return Path.of(URI.create(bang < 0 ? s : s.substring(0, bang)));
     }
 
     static RuleCatalog fromDirectory(Path dir) throws IOException {

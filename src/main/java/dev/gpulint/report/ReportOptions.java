@@ -26,9 +26,12 @@ public record ReportOptions(String sarifCategory, String helpUriBase) {
         return new SarifRenderer(rules, Version.current()).category(sarifCategory).helpUriBase(helpUriBase);
     }
 
-    /** SARIF for a baseline: no category or help pages, so it compares equal whatever the options. */
+    /**
+     * SARIF for a baseline: no category or help pages, so it compares equal whatever the options, and portable
+     * (no absolute root in originalUriBaseIds), so it is the same file on every clone.
+     */
     public static SarifRenderer baseline(RuleCatalog rules) {
-        return new SarifRenderer(rules, Version.current());
+        return new SarifRenderer(rules, Version.current()).portable();
     }
 
     public JsonRenderer json(RuleCatalog rules) {

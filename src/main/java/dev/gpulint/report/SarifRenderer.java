@@ -43,6 +43,17 @@ public final class SarifRenderer implements Renderer {
         this.version = version;
     }
 
+    private boolean portable;
+
+    /**
+     * For a baseline (--write-baseline), committed and read on every clone: %SRCROOT% is described, not
+     * given as the writer's absolute folder, so the same findings write the same bytes on every machine.
+     */
+    public SarifRenderer portable() {
+        this.portable = true;
+        return this;
+    }
+
     /** @deprecated the project root now comes with the result ({@link dev.gpulint.core.LintResult#paths()}); srcRoot is not used */
     @Deprecated
     public SarifRenderer(RuleCatalog rules, String version, Path srcRoot) {
@@ -157,7 +168,9 @@ public final class SarifRenderer implements Renderer {
         run.put("automationDetails", Map.of("id", automationId()));
         run.put("invocations", List.of(invocation));
         String rootUri = result.paths().root().toUri().toString();
-        run.put("originalUriBaseIds", Map.of(SRCROOT, Map.of("uri", rootUri.endsWith("/") ? rootUri : rootUri + "/")));
+        run.put("originalUriBaseIds", Map.of(SRCROOT, portable
+                ? Map.of("description", Map.of("text", "the project root: the folder of .gpulint.yaml, else the git top level"))
+                : Map.of("uri", rootUri.endsWith("/") ? rootUri : rootUri + "/")));
         run.put("columnKind", "unicodeCodePoints");
         run.put("results", results);
 

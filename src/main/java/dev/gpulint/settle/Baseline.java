@@ -28,12 +28,33 @@ public final class Baseline {
         public NotABaseline(String message) { super(message); }
     }
 
+    /**
+     * The most fingerprints a baseline may hold (about 250 MB of memory): a run that finds more writes no
+     * baseline ({@link #tooMany}), so every baseline gpulint writes is one it reads back.
+     */
+    public static final int MAX_FINGERPRINTS = 2_000_000;
+
+    /** Why a run with {@code findings} findings cannot be written as a baseline, or null. */
+    public static String tooMany(long findings) {
+        return findings <= MAX_FINGERPRINTS ? null : findings + " findings are more than a baseline holds (" + MAX_FINGERPRINTS
+                + "); lint the project in parts, or turn rules off in .gpulint.yaml";
+    }
+
+    /**
+     * The fingerprints of a baseline, read as a stream: only they are kept, so a baseline of any size
+     * is read in time linear in its length and memory bounded by {@link #MAX_FINGERPRINTS}.
+     */
     public static Set<String> read(Path sarif) throws IOException {
-        byte[] bytes = RegularFiles.read(sarif, RegularFiles.SIDE_FILE_LIMIT);
+        return read(sarif, MAX_FINGERPRINTS);
+    }
+
+    static Set<String> read(Path sarif, int maxFingerprints) throws IOException {
+        RegularFiles.requireRegular(sarif);
         Set<String> out = new LinkedHashSet<>();
         String version = null;
         boolean runs = false;
-        try (JsonParser p = new JsonFactory().createParser(bytes)) {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(sarif);
+             JsonParser p = new JsonFactory().createParser(new java.io.BufferedInputStream(in, 1 << 16))) {
             JsonToken first = p.nextToken();
             if (first == null) throw new NotABaseline("it is empty; a baseline is a SARIF 2.1.0 file written by --write-baseline");
             if (first != JsonToken.START_OBJECT) throw new NotABaseline("it is not a SARIF log (a JSON object with version and runs)");
@@ -46,11 +67,13 @@ public final class Baseline {
                 } else if (field.equals("runs")) {
                     if (v != JsonToken.START_ARRAY) throw new NotABaseline("its 'runs' is not a list");
                     runs = true;
-                    fingerprints(p, out);
+                    fingerprints(p, out, maxFingerprints);
                 } else {
                     p.skipChildren();
                 }
             }
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            throw new NotABaseline("it is not a SARIF log gpulint wrote (" + e.getOriginalMessage() + ")");
         } catch (JsonParseException e) {
             throw new NotABaseline("it is not valid JSON (" + e.getOriginalMessage() + ")");
         }
@@ -62,14 +85,16 @@ public final class Baseline {
     }
 
     /** The fingerprints anywhere inside the runs array, up to its end. */
-    private static void fingerprints(JsonParser p, Set<String> out) throws IOException {
+    private static void fingerprints(JsonParser p, Set<String> out, int max) throws IOException {
         int depth = 1;
         for (JsonToken t = p.nextToken(); t != null && depth > 0; t = p.nextToken()) {
             if (t.isStructStart()) depth++;
             else if (t.isStructEnd()) depth--;
             else if (t == JsonToken.FIELD_NAME && Fingerprints.KEY.equals(p.currentName())) {
                 JsonToken v = p.nextToken();
-                if (v == JsonToken.VALUE_STRING) out.add(p.getText());
+                if (v == JsonToken.VALUE_STRING && out.add(p.getText()) && out.size() > max) {
+                    throw new NotABaseline("it holds more than " + max + " fingerprints, more than gpulint reads from a baseline");
+                }
                 else if (v.isStructStart()) p.skipChildren();
             }
         }

@@ -93,7 +93,7 @@ public final class Settler {
         List<Finding> out = new ArrayList<>(kept.values());
         out.sort(Finding.ORDER);
         int before = out.size();
-        if (!baseline.isEmpty()) out.removeIf(f -> baseline.contains(Fingerprints.of(f, paths.stable(f.span().file()))));
+        if (!baseline.isEmpty()) out.removeIf(f -> baseline.contains(Fingerprints.of(f, paths)));
         return new Settled(out, before - out.size());
     }
 

@@ -148,31 +148,39 @@ public final class Shell {
     /**
      * NAME=( elements ) or NAME+=( elements ): the array's words, each expanded where it is written.
      * An array whose elements add up to more than {@link #MAX_VALUE} characters is unknown (a doubling
-     * ARGS=( "${ARGS[@]}" "${ARGS[@]}" ) stays bounded).
+     * ARGS=( "${ARGS[@]}" "${ARGS[@]}" ) stays bounded), and stays unknown through later appends. An append
+     * adds to the array in place, its length kept beside it, so 200,000 {@code ARGS+=( --x )} lines cost
+     * linear time; the assignment's value is the elements written there (array assignments are never exported).
      */
     private static Assignment array(ScalarText text, Raw r, Map<String, String> vars, Map<String, List<Word>> arrays, ShellState budget) {
         String head = r.text;
         boolean append = head.endsWith("+=");
         String name = head.substring(0, head.length() - (append ? 2 : 1));
-        List<Word> elements = new ArrayList<>(append && arrays.containsKey(name) ? arrays.get(name) : List.of());
-        boolean unknown = append && !arrays.containsKey(name) && vars.containsKey(name);
-        for (Raw e : r.elements) words(text, e, vars, arrays, budget, elements);
+        List<Word> written = new ArrayList<>();
+        for (Raw e : r.elements) words(text, e, vars, arrays, budget, written);
         long size = 0;
-        for (Word e : elements) size += e.text().length() + 1;
+        for (Word e : written) size += e.text().length() + 1;
+        boolean unknown = append && (budget.unknownArrays.contains(name) || !arrays.containsKey(name) && vars.containsKey(name));
+        List<Word> elements = append && arrays.containsKey(name) ? arrays.get(name) : new ArrayList<>();
+        if (append && arrays.containsKey(name)) size += budget.arraySizes.getOrDefault(name, 0L);
         Span nameSpan = text.span(r.start, r.start + name.length());
         if (unknown || size > MAX_VALUE || budget.used > MAX_TOTAL) {
             arrays.remove(name);
+            budget.arraySizes.remove(name);
+            budget.unknownArrays.add(name);
             return new Assignment(name, new Word("", false, text.span(r.start, r.end)), false, nameSpan);
         }
-        arrays.put(name, List.copyOf(elements));
+        elements.addAll(written);
+        arrays.put(name, elements);
+        budget.arraySizes.put(name, size);
+        budget.unknownArrays.remove(name);
         vars.remove(name);
         StringBuilder joined = new StringBuilder();
         boolean known = true;
-        for (Word e : elements) { if (joined.length() > 0) joined.append(' '); joined.append(e.text()); known &= e.known(); }
+        for (Word e : written) { if (joined.length() > 0) joined.append(' '); joined.append(e.text()); known &= e.known(); }
         return new Assignment(name, new Word(joined.toString(), known, text.span(r.start, r.end)), false, nameSpan);
     }
 
-    /** Words given one by one (a container's command list), each with its own span. */
     public static Script ofWords(List<Word> words) {
         return new Script(List.of(new Command(List.of(), words)), Map.of());
     }

@@ -25,6 +25,10 @@ final class ShellState {
     boolean sourced;
     /** The text expansions have produced so far. */
     long used;
+    /** The characters of each known bash array (its elements and a separator each), kept so an append need not count them again. */
+    final Map<String, Long> arraySizes = new java.util.HashMap<>();
+    /** Arrays that grew past the value bound: unknown until assigned afresh. */
+    final java.util.Set<String> unknownArrays = new java.util.HashSet<>();
 
     /** An open if/loop/case/brace block and the names assigned inside it. */
     private static final class Block {

@@ -67,7 +67,13 @@ public final class TomlReader {
 
     public ReadResult read(SourceFile file) {
         String name = file.displayPath();
-        String text = file.text().startsWith("\uFEFF") ? " " + file.text().substring(1) : file.text();
+        String original = file.text().startsWith("\uFEFF") ? " " + file.text().substring(1) : file.text();
+        TomlStrings.Prepared prepared = TomlStrings.prepare(original);
+        if (prepared.problem() != null) {
+            return new ReadResult(file, List.of(), List.of(Finding.of("SYN001", Span.at(name, prepared.line(), prepared.column()),
+                    "syntax", "TOML syntax error: " + prepared.problem())), true);
+        }
+        String text = prepared.text();
         TomlParseResult r = Toml.parse(text);
         if (r.hasErrors()) {
             TomlParseError e = r.errors().get(0);
@@ -77,7 +83,7 @@ public final class TomlReader {
             if (msg.length() > 200) msg = msg.substring(0, 200) + "…";
             return new ReadResult(file, List.of(), List.of(Finding.of("SYN001", at, "syntax", "TOML syntax error: " + msg)), true);
         }
-        Lines lines = new Lines(text);
+        Lines lines = new Lines(text, prepared);
         MappingNode root = table(r, name, lines, new Span(name, 1, 1, lines.count(), 1), 0);
         return new ReadResult(file, List.of(), List.of(), false, List.of(new Document(name, 0, root)));
     }
@@ -89,7 +95,8 @@ public final class TomlReader {
             TomlPosition p = t.inputPositionOf(path);
             Span keySpan = p == null ? span : lines.key(file, p.line(), p.column(), key);
             Object v = t.get(path);
-            entries.add(new MappingNode.Entry(new ScalarNode(key, false, keySpan), node(v, file, lines, keySpan, depth + 1)));
+            entries.add(new MappingNode.Entry(new ScalarNode(lines.strings.restore(key), false, keySpan),
+                    node(v, file, lines, keySpan, depth + 1)));
         }
         return new MappingNode(entries, span);
     }
@@ -103,18 +110,22 @@ public final class TomlReader {
         }
         if (v instanceof TomlTable || v instanceof TomlArray) return new ScalarNode("", true, keySpan);
         Span at = lines.value(keySpan);
-        if (v instanceof String s) return new ScalarNode(s, true, at);
+        if (v instanceof String s) return new ScalarNode(lines.strings.restore(s), true, at);
         return new ScalarNode(String.valueOf(v), false, at);
     }
 
-    /** The file's lines, to place keys and the values written after them. */
+    /** The file's lines, to place keys and the values written after them (by index into the text: no line is copied). */
     private static final class Lines {
         private final String text;
         private final int[] starts;
+        final TomlStrings.Prepared strings;
+        /** The value span of each key span: an array's items all share their key's, found once. */
+        private final java.util.Map<Span, Span> values = new java.util.HashMap<>();
 
-        Lines(String text) {
+        Lines(String text, TomlStrings.Prepared strings) {
             this.text = text;
-            int n = 1;
+            this.strings = strings;
+            int n = 1;     // TOML's line breaks are \n and \r\n, as tomlj counts them
             for (int i = 0; i < text.length(); i++) if (text.charAt(i) == '\n') n++;
             starts = new int[n];
             int k = 1;
@@ -123,44 +134,49 @@ public final class TomlReader {
 
         int count() { return starts.length; }
 
-        private String line(int line) {
-            if (line < 1 || line > starts.length) return "";
-            int from = starts[line - 1];
-            int to = line < starts.length ? starts[line] - 1 : text.length();
-            return text.substring(from, Math.max(from, to));
+        private int from(int line) { return line < 1 || line > starts.length ? 0 : starts[line - 1]; }
+
+        private int to(int line) {
+            if (line < 1 || line > starts.length) return 0;
+            return Math.max(from(line), line < starts.length ? starts[line] - 1 : text.length());
         }
 
         /** The key as written at line:column (bare or quoted); one character when it is written otherwise. */
         Span key(String file, int line, int column, String key) {
-            String l = line(line);
-            int c = column - 1;
-            while (c < l.length() && (l.charAt(c) == '[' || l.charAt(c) == ' ' || l.charAt(c) == '\t')) c++;     // a [table] header
-            column = c + 1;
+            int from = from(line), to = to(line);
+            int c = from + column - 1;
+            while (c < to && (text.charAt(c) == '[' || text.charAt(c) == ' ' || text.charAt(c) == '\t')) c++;     // a [table] header
+            column = c - from + 1;
             int len = 1;
-            if (l.startsWith(key, c)) len = key.length();
-            else if (c < l.length() && (l.charAt(c) == '"' || l.charAt(c) == '\'') && l.startsWith(key, c + 1)) len = key.length() + 2;
+            if (c < to && c + key.length() <= to && text.startsWith(key, c)) len = key.length();
+            else if (c < to && (text.charAt(c) == '"' || text.charAt(c) == '\'') && c + 1 + key.length() <= to
+                    && text.startsWith(key, c + 1)) len = key.length() + 2;
             return new Span(file, line, column, line, column + len);
         }
 
         /** The value after the key's '=' on its line, up to a comment; the key when there is none on that line. */
         Span value(Span key) {
-            String l = line(key.startLine());
-            int i = key.endColumn() - 1;
-            while (i < l.length() && l.charAt(i) != '=') i++;
-            if (i >= l.length()) return key;
+            return values.computeIfAbsent(key, this::find);
+        }
+
+        private Span find(Span key) {
+            int from = from(key.startLine()), to = to(key.startLine());
+            int i = from + key.endColumn() - 1;
+            while (i < to && text.charAt(i) != '=') i++;
+            if (i >= to) return key;
             i++;
-            while (i < l.length() && (l.charAt(i) == ' ' || l.charAt(i) == '\t')) i++;
+            while (i < to && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) i++;
             int end = i;
-            char q = i < l.length() ? l.charAt(i) : 0;
+            char q = i < to ? text.charAt(i) : 0;
             if (q == '"' || q == '\'') {
-                end = l.indexOf(q, i + 1);
-                end = end < 0 ? l.length() : end + 1;
+                end = text.indexOf(q, i + 1);
+                end = end < 0 || end >= to ? to : end + 1;
             } else {
-                while (end < l.length() && l.charAt(end) != '#' && l.charAt(end) != ',' && l.charAt(end) != '}') end++;
-                while (end > i && Character.isWhitespace(l.charAt(end - 1))) end--;
+                while (end < to && text.charAt(end) != '#' && text.charAt(end) != ',' && text.charAt(end) != '}') end++;
+                while (end > i && Character.isWhitespace(text.charAt(end - 1))) end--;
             }
             if (end <= i) return key;
-            return new Span(key.file(), key.startLine(), i + 1, key.startLine(), end + 1);
+            return new Span(key.file(), key.startLine(), i - from + 1, key.startLine(), end - from + 1);
         }
     }
 }

@@ -63,6 +63,7 @@ public final class Deriver {
             EnvAnalysis.job(j, out);
             BubbleAnalysis.job(j, out);
             MemoryAnalysis.job(j, catalog, out);
+            if (j.group() != null && j.spec().model() != null) out.add(dev.gpulint.derive.estimate.JobEstimate.of(j, catalog));
             AllReduceAnalysis.job(j, catalog, out);
             OriginAnalysis.job(j, out);
             MachinesAnalysis.job(j, out);

@@ -125,6 +125,15 @@ public final class Project {
         return matching(includes, excludes, List.of(Path.of("target")));
     }
 
+    private java.util.function.Consumer<List<Object>> factSink;
+    private Config loaded = Config.none();
+
+    /** Hands the derived facts to {@code sink} (see Linter#factSink). */
+    public Project factSink(java.util.function.Consumer<List<Object>> sink) { this.factSink = sink; return this; }
+
+    /** The configuration the last {@link #lint()} loaded. */
+    public Config config() { return loaded; }
+
     /** Loads the configuration, finds the files, sets the linter up and lints. */
     public Outcome lint() {
         // set-up is contained like the stages (Contained): what fails is a finding, the rest still runs
@@ -152,10 +161,11 @@ public final class Project {
         unreadable.forEach((p, e) -> earlier.add(Finding.of("SYN001", Span.at(d.display(p), 1, 1), "io",
                 "cannot read '" + d.display(p) + "': " + Discovery.reason(e))));
         Config config = cfg;
+        loaded = cfg;
         Linter linter = guard.stage("user rules", () -> linter(config, d, earlier), null);
         if (linter == null) linter = new Linter().configure(cfg);
         earlier.addAll(guard.problems());
-        linter.baseline(baseline).maxFindingsPerRule(maxFindingsPerRule).projectPaths(where)
+        linter.factSink(factSink).baseline(baseline).maxFindingsPerRule(maxFindingsPerRule).projectPaths(where)
                 .jobPlacement(f -> {
                     Path file = where.absolute(f);
                     return file == null ? java.util.Optional.empty() : config.placement(file);

@@ -44,10 +44,12 @@ public final class Hardwares {
         Map<String, Double> values = new LinkedHashMap<>(eff.get().values());
         values.putAll(overrides);
         Efficiency e = Efficiency.of(values, eff.get().source());
+        StringBuilder ef = new StringBuilder();
         for (String k : Efficiency.KEYS) {
-            assumptions.add(gpu.family() + " efficiency " + k + " = " + fmt(e.get(k))
-                    + (overrides.containsKey(k) ? " (.gpulint.yaml plan:)" : " (catalog: " + eff.get().source() + ")"));
+            ef.append(ef.length() == 0 ? "" : ", ").append(k).append(' ').append(fmt(e.get(k)))
+                    .append(overrides.containsKey(k) ? " (.gpulint.yaml plan:)" : "");
         }
+        assumptions.add(gpu.family() + " efficiencies: " + ef + " (catalog: " + eff.get().source() + ")");
         boolean scaleUp = gpu.scaleUp() != Catalog.ScaleUp.NONE;
         double upBidir = gpu.infinityFabric() ? gpu.scaleUpBidirectional() / Math.max(1, gpu.scaleUpDomain() - 1)
                 : catalog.nvlinkBidirectional(gpu);

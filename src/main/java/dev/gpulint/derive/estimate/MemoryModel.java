@@ -67,7 +67,8 @@ public final class MemoryModel {
      * with full recompute plus one layer's worth while it is recomputed. Stage i holds min(m, pp − i) micro-batches
      * of its L/pp layers under 1F1B; interleaving multiplies by 1 + (pp − 1)/(pp·vpp). The first stage adds the
      * embedding's input and dropout (8·s·b + s·b·h per in-flight micro-batch), a single stage the output layer's
-     * input and loss, 4·s·b·h·(1 + V/h), as theoretical_memory_usage.py does.
+     * input and loss, 4·s·b·h·(1 + V/h), as theoretical_memory_usage.py does. In fp8 the linear layers' saved
+     * inputs take one byte each: s·b·h·(3 + ffn/h)/t less per layer.
      */
     public static double activations(ModelShape m, Layout l, int i) {
         double s = (double) m.seq() / l.cp(), b = l.microBatchSize(), h = m.hidden(), t = l.tp();
@@ -75,6 +76,9 @@ public final class MemoryModel {
         double scale = m.dtype().activationBytes() / 2.0;
         double full = sbh * (18 + 4.0 * m.ffn() / h) / t;
         double perLayer = l.sequenceParallel() || l.tp() == 1 ? full : sbh * (10 + (8 + 4.0 * m.ffn() / h) / t);
+        // fp8 (Transformer Engine) keeps the four linear layers' inputs for the backward pass in fp8: one byte each
+        // instead of two for the QKV, projection and fc1 inputs (h wide) and the fc2 input (ffn wide)
+        if (m.dtype() == ModelShape.Dtype.FP8) perLayer -= sbh * (3 + (double) m.ffn() / h) / t;
         double layersHeld;
         long pp = l.pp();
         long mb = l.microBatches() > 0 ? l.microBatches() : pp;

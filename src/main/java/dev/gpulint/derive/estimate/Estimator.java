@@ -78,7 +78,7 @@ public final class Estimator {
         Comm c = new Comm(hw, l, stride, notes, comm, tiers);
 
         // tp: 4 all-gather/reduce-scatter pairs per layer (6 with full recompute), b·s·h·bytes each
-        double tpS = c.collective("tp", l.tp(), (full ? 12 : 8) * layersPerStage, tokens * m.hidden() * ab, 1,
+        double tpS = c.collective("tp", l.tp(), (full ? 12 : 8) * layersPerStage, tokens * m.hidden() * ab, 0.5,
                 "all-gather/reduce-scatter per micro-batch (b·s·h·" + (int) ab + " bytes each)");
         double tpExp = tpS * (1 - e.tpOverlap());
         // cp: the ring passes each K/V chunk cp − 1 times forward, and K/V and their gradients backward

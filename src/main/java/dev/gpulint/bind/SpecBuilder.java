@@ -121,7 +121,9 @@ final class SpecBuilder {
                 get(r, "gpus_per_node"),
                 model == null ? null : new Specs.Model(get(model, "parameters"), get(model, "dtype"), get(model, "layers"),
                         get(model, "attention_heads"), get(model, "kv_heads"), get(model, "hidden_size"),
-                        get(model, "seq_length"), get(model, "experts"), get(model, "expert_parameters")),
+                        get(model, "seq_length"), get(model, "experts"), get(model, "expert_parameters"),
+                        get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
+                        get(model, "tied_embeddings"), get(model, "top_k")),
                 par == null ? null : new Specs.Parallelism(get(par, "tp"), get(par, "pp"), get(par, "dp"), get(par, "cp"),
                         get(par, "ep"), get(par, "order"), get(par, "sequence_parallel"), get(par, "virtual_pp"),
                         keySpan(r, "parallelism"), Unknowns.in(par, "tp", "pp", "dp", "cp", "ep", "etp", "virtual_pp"), null, null, null,
@@ -129,8 +131,8 @@ final class SpecBuilder {
                 batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
                         get(batch, "micro_batches")),
                 opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter"),
-                        !Unknowns.in(opt, "zero_stage").isEmpty()),
+                        !Unknowns.in(opt, "zero_stage").isEmpty(), get(opt, "distributed")),
                 net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
-                get(r, "step_time"), env, r.span());
+                get(r, "step_time"), env, r.span(), null, get(r, "recompute"));
     }
 }

@@ -60,6 +60,7 @@ public final class Catalog {
     private final Map<Integer, Pcie> pcie = new LinkedHashMap<>();
     private final Map<String, List<LinkSpeed>> links = new LinkedHashMap<>();
     private final Map<String, Nic> nicsByKey = new HashMap<>();
+    private Compute compute = new Compute(null);
 
     private static final Lazy<Catalog> BUILT_IN = new Lazy<>(() -> load("catalog/hardware.yaml"));
 
@@ -91,6 +92,7 @@ public final class Catalog {
                 c.links.put(tech.getKey(), List.copyOf(speeds));
             }
             for (Map<String, Object> n : (List<Map<String, Object>>) root.get("nics")) c.addNic(n);
+            c.compute = new Compute((Map<String, Object>) root.get("compute"));
             return c;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -134,6 +136,7 @@ public final class Catalog {
         c.pcie.putAll(pcie);
         c.links.putAll(links);
         c.nicsByKey.putAll(nicsByKey);
+        c.compute = compute;
         for (Object o : (List<Object>) additions.getOrDefault("gpus", List.of())) {
             Map<String, Object> g = new LinkedHashMap<>((Map<String, Object>) o);
             for (String k : List.of("name", "family", "form", "memory", "nvlink_generation", "source")) {
@@ -223,6 +226,9 @@ public final class Catalog {
     public Optional<Gpu> gpu(String name) { return Optional.ofNullable(gpusByKey.get(key(name))); }
 
     public List<Gpu> gpus() { return List.copyOf(gpus); }
+
+    /** Dense peaks and the estimate's efficiencies (the {@code compute:} section). */
+    public Compute compute() { return compute; }
 
     public Optional<Nic> nic(String name) { return Optional.ofNullable(nicsByKey.get(key(name))); }
 

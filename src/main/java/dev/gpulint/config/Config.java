@@ -33,7 +33,15 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                      java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
                      List<ParamSetting> params, dev.gpulint.catalog.Catalog catalog, List<Finding> problems,
                      List<JobCluster> jobClusters, Map<String, dev.gpulint.core.Span> valueSpans,
-                     List<EvidenceEntry> evidence) {
+                     List<EvidenceEntry> evidence, Map<String, Double> plan) {
+
+    /** Without {@code plan:} efficiencies. */
+    public Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
+                  java.util.Map<String, RuleSetting> rules, List<String> rulePaths, List<ParamSetting> params,
+                  dev.gpulint.catalog.Catalog catalog, List<Finding> problems, List<JobCluster> jobClusters,
+                  Map<String, dev.gpulint.core.Span> valueSpans, List<EvidenceEntry> evidence) {
+        this(base, file, include, exclude, rules, rulePaths, params, catalog, problems, jobClusters, valueSpans, evidence, Map.of());
+    }
 
     public Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
                   java.util.Map<String, RuleSetting> rules, List<String> rulePaths, List<ParamSetting> params,
@@ -146,7 +154,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     }
 
     public static final String NAME = ".gpulint.yaml";
-    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "params", "catalog", "job_clusters", "evidence");
+    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "params", "catalog", "job_clusters", "evidence", "plan");
     static final List<String> THRESHOLDS = List.of("allreduce_seconds", "bubble_warning", "bubble_note", "memory_warning_percent");
     static final List<String> SETTINGS = List.of("off", "error", "warning", "note");
 
@@ -187,6 +195,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         List<JobCluster> jobClusters = new ArrayList<>();
         Map<String, dev.gpulint.core.Span> spans = new java.util.HashMap<>();
         List<EvidenceEntry> evidence = new ArrayList<>();
+        Map<String, Double> plan = new java.util.LinkedHashMap<>();
         for (var doc : r.documents()) {
             ConfigInput.duplicates(doc.root(), display, problems);
             for (MappingNode.Entry e : doc.root().entries()) {
@@ -204,6 +213,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                     case "params" -> ParamSettings.params(e, display, problems, params);
                     case "job_clusters" -> FileEntries.jobClusters(e, display, problems, jobClusters);
                     case "evidence" -> FileEntries.evidence(e, display, problems, evidence);
+                    case "plan" -> PlanSettings.read(e, display, problems, plan);
                     case "catalog" -> catalog = catalog(e, display, text, problems);
                     case "exclude" -> strings(e, display, problems).forEach(n -> {
                         PathMatcher m = ConfigInput.glob(n.text(), n, key, problems);
@@ -236,8 +246,9 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
             }
         }
         return new Config(base, display, include, exclude, ruleSettings, rulePaths, params, catalog, problems, jobClusters, spans,
-                evidence);
+                evidence, Map.copyOf(plan));
     }
+
 
     @SuppressWarnings("unchecked")
     private static dev.gpulint.catalog.Catalog catalog(MappingNode.Entry e, String display, String text, List<Finding> problems) {

@@ -61,6 +61,11 @@ public final class Deriver {
             EnvAnalysis.job(j, out);
             BubbleAnalysis.job(j, out);
             MemoryAnalysis.job(j, catalog, out);
+            if (j.group() != null && j.spec().model() != null) {
+                var e = dev.gpulint.derive.estimate.JobEstimate.of(j, catalog);
+                out.add(e);
+                dev.gpulint.derive.estimate.StageMemory.fact(e).ifPresent(out::add);
+            }
             AllReduceAnalysis.job(j, catalog, out);
             OriginAnalysis.job(j, out);
             MachinesAnalysis.job(j, out);

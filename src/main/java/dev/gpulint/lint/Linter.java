@@ -135,6 +135,11 @@ public final class Linter {
     /** Reads files on one thread only (tests compare it with the parallel default). */
     public Linter serial() { parallel = false; return this; }
 
+    private java.util.function.Consumer<List<Object>> factSink;
+
+    /** Hands the derived facts (built-in rules') to {@code sink} before the rules run: how `gpulint plan` reads the jobs. */
+    public Linter factSink(java.util.function.Consumer<List<Object>> sink) { this.factSink = sink; return this; }
+
     public Linter() { this(Catalog.builtIn(), RuleCatalog.builtIn()); }
 
     /**
@@ -203,6 +208,7 @@ public final class Linter {
         // the specs live only inside facts(): a fleet file's million node-group specs are garbage before the rules run
         List<dev.gpulint.core.Fold> folds = new ArrayList<>();
         Derived facts = facts(guard, documents, foreign, evidence, context, findings, linted, quiet, folds);
+        if (factSink != null) factSink.accept(facts.builtIn());
         findings.addAll(guard.stage("built-in rules", () -> engine.run(facts.builtIn()), List.of()));
         if (userRules != null) {
             if (!userRules.problems().isEmpty()) failed = true;

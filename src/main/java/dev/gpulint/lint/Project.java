@@ -224,10 +224,20 @@ public final class Project {
         return matching(includes, excludes, List.of(Path.of("target")));
     }
 
+    private java.util.function.Consumer<List<Object>> factSink;
+    private Config loaded = Config.none();
+
+    /** Hands the derived facts to {@code sink} (see Linter#factSink): `gpulint plan` prices the job from them. */
+    public Project factSink(java.util.function.Consumer<List<Object>> sink) { this.factSink = sink; return this; }
+
+    /** The configuration the last {@link #lint()} loaded. */
+    public Config config() { return loaded; }
+
     /** Loads the configuration, finds the files, sets the linter up and lints ({@link #lint(LintRequest)} of {@link #request()}). */
     public Outcome lint() {
-        ProjectRun run = new ProjectRun(request(), unreadable);
+        ProjectRun run = new ProjectRun(request(), unreadable).factSink(factSink);
         Outcome outcome = run.lint();
+        loaded = run.config();
         excluded = run.excluded();
         inputs = run.inputs();
         configUsed = run.configUsed();

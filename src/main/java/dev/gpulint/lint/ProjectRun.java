@@ -67,7 +67,8 @@ public final class ProjectRun {
         Config config = cfg;
         Linter linter = guard.stage("user rules", () -> linter(config, d, earlier), null);
         if (linter == null) linter = new Linter();
-        linter.configure(cfg, where).baseline(request.baseline()).maxFindingsPerRule(request.maxFindingsPerRule());
+        linter.configure(cfg, where).factSink(factSink).baseline(request.baseline()).maxFindingsPerRule(request.maxFindingsPerRule());
+        loaded = cfg;
         earlier.addAll(guard.problems());
         return new Setup(linter, d, earlier, where, start);
     }
@@ -117,6 +118,18 @@ public final class ProjectRun {
         inputs = java.util.Set.copyOf(in);
         return new Project.Outcome(result, linter.rules());
     }
+
+    private java.util.function.Consumer<List<Object>> factSink;
+    private Config loaded = Config.none();
+
+    /** Hands the derived facts to {@code sink} (Linter#factSink). */
+    ProjectRun factSink(java.util.function.Consumer<List<Object>> sink) {
+        this.factSink = sink;
+        return this;
+    }
+
+    /** The configuration loaded (after {@link #setUp} or {@link #lint}). */
+    Config config() { return loaded; }
 
     private List<String> excluded = List.of();
     private java.util.Set<Path> inputs = java.util.Set.of();

@@ -158,14 +158,27 @@ public final class Specs {
                 + "' on (real launches set dozens; check the rest by hand or split the list)", List.of(), identity);
     }
 
+    /**
+     * A training job. {@code recompute}: activation recomputation as written (none, selective, full; Megatron
+     * {@code --recompute-granularity}, NeMo {@code activations_checkpoint_granularity}, FSDP activation checkpointing).
+     */
     public record Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
                       Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                      Map<String, Located<String>> env, Span span, Origin origin) {
+                      Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute) {
+        /** A job without a stated recompute. */
+        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
+                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
+                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
+                   Map<String, Located<String>> env, Span span, Origin origin) {
+            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
+                    env, span, origin, null);
+        }
+
         /** The same job, running on another cluster and node group (a link found for a job of another format). */
         public Job onCluster(Located<String> c, Located<String> g) {
             return new Job(name, file, c, g, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin);
+                    env, span, origin, recompute);
         }
 
         /** A native manifest's job (no origin). */
@@ -185,9 +198,24 @@ public final class Specs {
         }
     }
 
+    /**
+     * A model. The shape `gpulint plan` reads ({@code ffnHiddenSize}, {@code vocabSize}, {@code headDim},
+     * {@code gatedMlp}, {@code tiedEmbeddings}, {@code topK}) is null when not written: the plan takes its documented
+     * default.
+     */
     public record Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers,
                         Located<Long> attentionHeads, Located<Long> kvHeads, Located<Long> hiddenSize,
-                        Located<Long> seqLength, Located<Long> experts, Located<Double> expertParameters) {
+                        Located<Long> seqLength, Located<Long> experts, Located<Double> expertParameters,
+                        Located<Long> ffnHiddenSize, Located<Long> vocabSize, Located<Long> headDim,
+                        Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK) {
+        /** A model without the plan's shape fields. */
+        public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
+                     Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts,
+                     Located<Double> expertParameters) {
+            this(parameters, dtype, layers, attentionHeads, kvHeads, hiddenSize, seqLength, experts, expertParameters,
+                    null, null, null, null, null, null);
+        }
+
         /** A model without a stated expert parameter count. */
         public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
                      Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts) {
@@ -249,7 +277,12 @@ public final class Specs {
 
     /** The optimizer; {@code zeroStageUnknown}: zero_stage is written as a placeholder (not the default 0). */
     public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
-                            boolean zeroStageUnknown) {
+                            boolean zeroStageUnknown, Located<Boolean> distributed) {
+        public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
+                         boolean zeroStageUnknown) {
+            this(type, zeroStage, bytesPerParameter, zeroStageUnknown, null);
+        }
+
         public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter) {
             this(type, zeroStage, bytesPerParameter, false);
         }

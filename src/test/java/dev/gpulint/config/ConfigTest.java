@@ -238,7 +238,7 @@ class ConfigTest {
         assertEquals(List.of("cfg.yaml:1:1 SYN002 unknown key 'includes' in cfg.yaml; did you mean 'include'?"),
                 problems(load("includes: [clusters/]\n").problems()));
         assertEquals(List.of("cfg.yaml:2:1 SYN002 unknown key 'colour' in cfg.yaml; valid keys: "
-                        + "include, exclude, rules, rule_paths, thresholds, params, catalog, job_clusters, evidence."),
+                        + "include, exclude, rules, rule_paths, thresholds, params, catalog, job_clusters, evidence, plan."),
                 problems(load("include: []\ncolour: always\n").problems()));
     }
 

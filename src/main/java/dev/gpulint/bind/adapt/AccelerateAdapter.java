@@ -67,6 +67,9 @@ final class AccelerateAdapter implements FormatAdapter {
                 j.sequenceParallel = Nodes.bool(scalar(m, "megatron_lm_sequence_parallelism"));
             }
         }
+        if (type.equals("FSDP")) fsdp(j, map(root, "fsdp_config"));
+        ScalarNode mp = scalar(root, "mixed_precision");
+        if (mp != null && !mp.isNull() && !Nodes.placeholder(mp.text())) j.dtype = new Located<>(mp.text(), mp.span());
         if (type.equals("DEEPSPEED")) {
             MappingNode d = map(root, "deepspeed_config");
             if (d != null) {
@@ -104,5 +107,22 @@ final class AccelerateAdapter implements FormatAdapter {
         long both = JobDraft.product(cp, sp);
         return both <= 0 ? j.key("parallelism_config_cp_size", cp)
                 : j.key("parallelism_config_cp_size × parallelism_config_sp_size", new Located<>(both, cp.span()));
+    }
+
+    /**
+     * FSDP's sharding as `gpulint plan` reads it: FULL_SHARD = ZeRO stage 3, SHARD_GRAD_OP = 2, NO_SHARD = 0 (and
+     * HYBRID_SHARD = 3 inside a node); fsdp_activation_checkpointing = full recompute.
+     */
+    private static void fsdp(JobDraft j, MappingNode f) {
+        if (f == null) return;
+        ScalarNode s = scalar(f, "fsdp_sharding_strategy");
+        if (s != null && !s.isNull() && j.zeroStage == null) {
+            String v = s.text().strip().toUpperCase(java.util.Locale.ROOT);
+            long stage = v.startsWith("SHARD_GRAD_OP") || v.equals("2") || v.equals("GRAD") ? 2 : v.startsWith("NO_SHARD") || v.equals("3") ? 0
+                    : v.startsWith("FULL_SHARD") || v.startsWith("HYBRID") || v.equals("1") || v.equals("FULL") || v.equals("4") ? 3 : -1;
+            if (stage >= 0) j.zeroStage = j.key("fsdp_sharding_strategy", new Located<>(stage, s.span()));
+        }
+        Located<Boolean> ac = Nodes.bool(scalar(f, "fsdp_activation_checkpointing"));
+        if (ac != null) j.recompute = new Located<>(ac.value() ? "full" : "none", ac.span());
     }
 }

@@ -38,6 +38,15 @@ final class DeepSpeedAdapter {
             ScalarNode stage = scalar(zero, "stage");
             j.zeroStageUnknown = j.zeroStage == null && stage != null && !stage.isNull() && Nodes.placeholder(stage.text());
         }
+        // what `gpulint plan` reads: bf16/fp16 enabled, activation checkpointing (full recompute)
+        for (String p : new String[] {"bf16", "fp16"}) {
+            Located<Boolean> on = Nodes.bool(scalar(root, p, "enabled"));
+            if (on != null && on.value() && j.dtype == null) j.dtype = new Located<>(p, on.span());
+        }
+        if (root.get("activation_checkpointing").orElse(null) instanceof MappingNode ac) {
+            Located<Boolean> part = Nodes.bool(scalar(ac, "partition_activations"));
+            j.recompute = new Located<>("full", part != null ? part.span() : ac.span());
+        }
         ScalarNode backend = scalar(root, "optimizer", "params", "comm_backend_name");
         if (backend != null && !backend.isNull()) {
             String b = backend.text().strip().toLowerCase(java.util.Locale.ROOT);

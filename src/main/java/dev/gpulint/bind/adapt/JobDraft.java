@@ -27,6 +27,11 @@ final class JobDraft {
     Located<Double> parameters;
     Located<Long> tp, pp, cp, ep, etp, dp, vpp, layers, heads, kvHeads, experts, seqLength, hidden, micro, global, zeroStage;
     Located<Boolean> sequenceParallel;
+    /** What `gpulint plan` reads: the MLP size, vocabulary, head dimension, gated MLP, tied embeddings, precision,
+     *  activation recompute (none, selective, full) and the distributed optimizer. */
+    Located<Long> ffn, vocab, headDim;
+    Located<Boolean> gated, tied, distributed;
+    Located<String> dtype, recompute;
     /** Megatron's pipeline layout flags: layers per virtual stage; embedding / loss counted as layers. */
     Located<Long> layersPerVirtualStage;
     Located<Boolean> embeddingInSplit, lossInSplit;
@@ -135,18 +140,20 @@ final class JobDraft {
     Specs.Job build() {
         Specs.Model model = parameters == null && layers == null && heads == null && kvHeads == null && experts == null
                 && seqLength == null && hidden == null ? null
-                : new Specs.Model(parameters, null, layers, heads, kvHeads, hidden, seqLength, experts);
+                : new Specs.Model(parameters, dtype, layers, heads, kvHeads, hidden, seqLength, experts, null, ffn, vocab, headDim,
+                        gated, tied, null);
         Span key = first(tp, pp, cp, dp, ep);
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null ? null
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown,
                         layersPerVirtualStage, embeddingInSplit, lossInSplit, etp);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
-        Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown ? null : new Specs.Optimizer(null, zeroStage, null, zeroStageUnknown);
+        Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null ? null
+                : new Specs.Optimizer(null, zeroStage, null, zeroStageUnknown, distributed);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
                 deepspeed, deepspeedRef, gpusPerNodeWhere);
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
-                env, span, origin);
+                env, span, origin, recompute);
     }
 
     @SafeVarargs

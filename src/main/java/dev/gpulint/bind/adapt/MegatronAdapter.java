@@ -144,6 +144,7 @@ final class MegatronAdapter {
         j.seqLength = j.key("--seq-length", located(flags.get("--seq-length")));
         j.experts = j.key("--num-experts", located(flags.get("--num-experts")));
         j.hidden = j.key("--hidden-size", located(flags.get("--hidden-size")));
+        plan(j, flags);
         Word sp = flags.get("--sequence-parallel");
         if (sp != null && sp.known()) j.sequenceParallel = new Located<>(!sp.text().equalsIgnoreCase("false"), sp.span());
     }
@@ -161,6 +162,30 @@ final class MegatronAdapter {
         }
         j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "MODEL_ARGS trainer.num_nodes × trainer.devices",
                 StatedKind.CONFIG, j.nodes != null ? j.nodes.span() : null);
+    }
+
+    /**
+     * What `gpulint plan` reads from Megatron's flags: --ffn-hidden-size, --kv-channels, --vocab-size, --swiglu,
+     * --untie-embeddings-and-output-weights, --fp8-format / --bf16 / --fp16, --recompute-granularity (or
+     * --recompute-activations: selective), --use-distributed-optimizer.
+     */
+    private static void plan(JobDraft j, Map<String, Word> flags) {
+        j.ffn = j.key("--ffn-hidden-size", located(flags.get("--ffn-hidden-size")));
+        j.headDim = j.key("--kv-channels", located(flags.get("--kv-channels")));
+        j.vocab = j.key("--vocab-size", located(flags.get("--vocab-size")));
+        j.gated = switchFlag(flags.get("--swiglu"));
+        Located<Boolean> untied = switchFlag(flags.get("--untie-embeddings-and-output-weights"));
+        if (untied != null) j.tied = new Located<>(false, untied.span());
+        j.distributed = switchFlag(flags.get("--use-distributed-optimizer"));
+        Word fp8 = flags.get("--fp8-format");
+        Located<Boolean> bf16 = switchFlag(flags.get("--bf16")), fp16 = switchFlag(flags.get("--fp16"));
+        if (fp8 != null && fp8.known()) j.dtype = new Located<>("fp8", fp8.span());
+        else if (bf16 != null) j.dtype = new Located<>("bf16", bf16.span());
+        else if (fp16 != null) j.dtype = new Located<>("fp16", fp16.span());
+        Word rg = flags.get("--recompute-granularity");
+        Located<Boolean> ra = switchFlag(flags.get("--recompute-activations"));
+        if (rg != null && rg.known()) j.recompute = new Located<>(rg.text().toLowerCase(java.util.Locale.ROOT), rg.span());
+        else if (ra != null) j.recompute = new Located<>("selective", ra.span());
     }
 
     /** A switch flag (written bare, or with true/false): true when on, null when absent, off or unknown. */

@@ -64,10 +64,37 @@ final class NemoAdapter {
         if (j.seqLength == null) j.seqLength = j.key("seq_length", number(root, model, "seq_length"));
         ScalarNode sp = resolve(root, model, "sequence_parallel");
         j.sequenceParallel = Nodes.bool(sp);
+        plan(j, root, trainer, model);
         j.state("world", JobDraft.product(j.nodes, j.gpusPerNode),
                 "trainer.num_nodes × trainer.devices", StatedKind.CONFIG, j.nodes != null ? j.nodes.span() : null);
         env(root, j);
         return j;
+    }
+
+    /**
+     * What `gpulint plan` reads from a NeMo config: ffn_hidden_size, kv_channels, activation (swiglu: gated),
+     * share_embeddings_and_output_weights, trainer.precision and model.fp8, activations_checkpoint_granularity
+     * (null: none), model.optim.name distributed_fused_adam (the distributed optimizer).
+     */
+    private static void plan(JobDraft j, MappingNode root, MappingNode trainer, MappingNode model) {
+        j.ffn = j.key("ffn_hidden_size", number(root, model, "ffn_hidden_size"));
+        j.headDim = j.key("kv_channels", number(root, model, "kv_channels"));
+        ScalarNode act = resolve(root, model, "activation");
+        if (act != null && !act.isNull()) j.gated = new Located<>(act.text().toLowerCase(java.util.Locale.ROOT).contains("glu"), act.span());
+        Located<Boolean> share = Nodes.bool(resolve(root, model, "share_embeddings_and_output_weights"));
+        if (share != null) j.tied = share;
+        ScalarNode prec = resolve(root, trainer, "precision");
+        Located<Boolean> fp8 = Nodes.bool(resolve(root, model, "fp8"));
+        if (fp8 != null && fp8.value()) j.dtype = new Located<>("fp8", fp8.span());
+        else if (prec != null && !prec.isNull() && !Nodes.placeholder(prec.text())) j.dtype = new Located<>(prec.text(), prec.span());
+        if (model.get("activations_checkpoint_granularity").orElse(null) instanceof ScalarNode g) {
+            j.recompute = new Located<>(g.isNull() ? "none" : g.text().toLowerCase(java.util.Locale.ROOT), g.span());
+        }
+        if (model.get("optim").orElse(null) instanceof MappingNode optim) {
+            ScalarNode name = resolve(root, optim, "name");
+            if (name != null && !name.isNull()) j.distributed = new Located<>(name.text().equals("distributed_fused_adam")
+                    || name.text().startsWith("mcore_distributed"), name.span());
+        }
     }
 
     /** The launcher's top-level {@code env_vars:} (null values are unset). */

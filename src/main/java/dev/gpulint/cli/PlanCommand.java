@@ -1,0 +1,115 @@
+package dev.gpulint.cli;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.lint.Project;
+import dev.gpulint.plan.PlanReport;
+import dev.gpulint.plan.Planner;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** `gpulint plan` (../spec/PLAN.md): what one step of a job costs. Thin: the plan stage does the work. */
+@Command(name = "plan", mixinStandardHelpOptions = true, description = "Estimate what one step of a training job costs: "
+        + "memory per pipeline stage, time per parallel dimension and tier, throughput (docs/plan.md).")
+final class PlanCommand implements Callable<Integer> {
+    enum Format { text, json, markdown, mermaid, dot, svg }
+
+    @Parameters(paramLabel = "PATH", description = "files or folders, loaded as check loads them; default: .")
+    List<String> paths = new ArrayList<>();
+
+    @Option(names = "--job", paramLabel = "NAME", description = "the job to plan (default: the only one)")
+    String job;
+
+    @Option(names = "--gpus", paramLabel = "N", description = "plan for this many GPUs of the same node group")
+    long gpus;
+
+    @Option(names = "--nodes", paramLabel = "N", description = "plan for this many nodes of the same node group")
+    long nodes;
+
+    @Option(names = "--top", paramLabel = "N", description = "candidates shown (default: ${DEFAULT-VALUE})")
+    int top = 10;
+
+    @Option(names = "--candidate", paramLabel = "K", description = "the candidate the pictures draw (0 = the job as written)")
+    int candidate;
+
+    @Option(names = {"-f", "--format"}, description = "text, json or markdown (default: ${DEFAULT-VALUE})")
+    Format format = Format.text;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the plan here instead of standard output")
+    String output;
+
+    @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "configuration file (default: the nearest .gpulint.yaml)")
+    Path config;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        if (gpus < 0 || nodes < 0 || top < 0 || candidate < 0 || (gpus > 0 && nodes > 0)) {
+            err.println("gpulint: plan: --gpus, --nodes, --top and --candidate are positive, and --gpus and --nodes exclude each other");
+            return Main.BAD_INPUT;
+        }
+        if (format == Format.mermaid || format == Format.dot || format == Format.svg) {
+            err.println("gpulint: plan: the " + format + " picture is not built yet; use text, json or markdown");
+            return Main.BAD_INPUT;
+        }
+        Path wd = Main.workingDir;
+        Project project = new Project(wd).config(config).paths(paths.isEmpty() ? List.of(".") : paths);
+        List<String> usage = new ArrayList<>(project.missing());
+        if (output != null) {
+            String problem = ReportFile.problem(output, wd);
+            if (problem != null) usage.add("cannot write --output " + output + ": " + problem);
+        }
+        if (!usage.isEmpty()) {
+            for (String u : usage) err.println("gpulint: " + u);
+            return Main.BAD_INPUT;
+        }
+        List<Object> facts = new ArrayList<>();
+        project.factSink(facts::addAll);
+        Project.Outcome outcome = project.lint();
+        if (outcome.result().inputFailed()) {
+            for (var f : outcome.result().findings()) {
+                if (f.level() == dev.gpulint.core.Level.ERROR && f.ruleId().startsWith("SYN")) {
+                    err.println(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": " + f.ruleId() + " " + f.message());
+                }
+            }
+        }
+        Map<String, Double> overrides = project.config().plan();
+        Planner.Outcome o = Planner.plan(facts, outcome.result(), Catalog.builtIn(), job, gpus, nodes, overrides);
+        if (o.problem() != null) {
+            err.println("gpulint: plan: " + o.problem());
+            return Main.BAD_INPUT;
+        }
+        String text;
+        if (format == Format.json) {
+            StringWriter w = new StringWriter();
+            dev.gpulint.report.JsonOut.write(PlanReport.json(o.plan()), w);
+            text = w.toString();
+        } else {
+            text = PlanReport.text(o.plan(), format == Format.markdown);
+        }
+        if (output != null) {
+            try {
+                Files.writeString(wd.resolve(output), text, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                err.println("gpulint: cannot write --output " + output + ": " + ReportFile.reason(e));
+                return Main.BAD_INPUT;
+            }
+        } else {
+            spec.commandLine().getOut().print(text);
+        }
+        return outcome.result().inputFailed() ? Main.BAD_INPUT : Main.OK;
+    }
+}

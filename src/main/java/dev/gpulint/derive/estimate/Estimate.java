@@ -1,0 +1,59 @@
+package dev.gpulint.derive.estimate;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one step of a layout costs (../spec/PLAN.md's PLAN object without the findings and rank, which the plan stage
+ * adds): memory per pipeline stage, time split into compute, bubble and communication per dimension and tier, and
+ * the throughput. Bytes and seconds.
+ *
+ * @param stages     memory per GPU of each pipeline stage, the first first
+ * @param time       the step and its parts
+ * @param throughput tokens/s/GPU, model TFLOP/s/GPU, MFU
+ * @param notes      each term as a study note writes it: what it is, its formula, its numbers
+ */
+public record Estimate(Layout layout, ModelShape model, String gpu, double capacityBytes, List<MemoryModel.Stage> stages,
+                       Time time, Throughput throughput, List<Note> notes) {
+
+    public Estimate {
+        stages = List.copyOf(stages);
+        notes = List.copyOf(notes);
+    }
+
+    /**
+     * The step: {@code step = compute + bubble + exposed communication + optimizer}.
+     *
+     * @param comm     time each dimension's collectives take (tp, cp, ep, pp, dp), hidden or not
+     * @param tiers    the tier each dimension's group runs on
+     * @param exposed  communication not hidden behind compute, per tier
+     * @param optimizer the optimizer's update of the local shard
+     */
+    public record Time(double step, double compute, double bubble, Map<String, Double> comm, Map<String, Tier> tiers,
+                       Map<Tier, Double> exposed, double optimizer) {
+        public Time {
+            comm = Map.copyOf(comm);
+            tiers = Map.copyOf(tiers);
+            exposed = Map.copyOf(exposed);
+        }
+
+        public double exposedTotal() {
+            return exposed.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+    }
+
+    public record Throughput(double tokensPerSecondPerGpu, double modelTflopsPerGpu, double mfu) {}
+
+    /** One term of the breakdown: "tp all-gather/reduce-scatter", its formula and its figures, in words. */
+    public record Note(String term, String text) {}
+
+    /** The stage with the most bytes. */
+    public MemoryModel.Stage largestStage() {
+        MemoryModel.Stage best = stages.get(0);
+        for (MemoryModel.Stage s : stages) if (s.total() > best.total()) best = s;
+        return best;
+    }
+
+    /** Some stage needs more memory than the GPU has. */
+    public boolean outOfMemory() { return largestStage().total() > capacityBytes; }
+}

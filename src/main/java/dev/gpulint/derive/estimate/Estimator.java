@@ -1,0 +1,180 @@
+package dev.gpulint.derive.estimate;
+
+import dev.gpulint.derive.estimate.Layout.Recompute;
+import dev.gpulint.derive.estimate.ModelShape.Dtype;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Prices one step of a layout (docs/plan.md explains every term). Per micro-batch, on the slowest pipeline stage:
+ * compute = the stage's layers (linear GEMMs at the achieved GEMM rate plus a fixed time per kernel; attention at
+ * flash attention's rate; elementwise kernels moving their bytes through HBM; a fixed time per layer) and, on the
+ * last stage, the logits; tp, cp, ep and pp communication at the bus bandwidth of the tier each group runs on, less
+ * what overlaps. The step is m such micro-batches, the pipeline bubble ((pp − 1)/vpp of one), the data-parallel
+ * collectives not hidden behind compute, and the optimizer's update. Pure: no I/O, no state.
+ */
+public final class Estimator {
+    private Estimator() {}
+
+    /** The default rank order, fastest first (Megatron-Core's tp-cp-ep-dp-pp). */
+    public static final List<String> DEFAULT_ORDER = List.of("tp", "cp", "ep", "dp", "pp");
+
+    public static Estimate estimate(ModelShape m, Layout l, Hardware hw) {
+        return estimate(m, l, hw, DEFAULT_ORDER, null);
+    }
+
+    /**
+     * @param order rank order, fastest first (tp, cp, ep, dp, pp; missing ones follow in the default order)
+     * @param bytes the optimizer's bytes per parameter when the job states them (null: by precision and ZeRO stage)
+     */
+    public static Estimate estimate(ModelShape m, Layout l, Hardware hw, List<String> order, MemoryModel.StateBytes bytes) {
+        Efficiency e = hw.efficiency();
+        Dtype dt = m.dtype();
+        MemoryModel.StateBytes sb = bytes != null ? bytes : MemoryModel.StateBytes.of(dt, l.zeroStage());
+        List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, sb);
+        List<Estimate.Note> notes = new ArrayList<>();
+        Map<String, Long> stride = strides(l, order);
+        double ab = dt.activationBytes();
+        double tokens = (double) l.microBatchSize() * m.seq() / l.cp();         // per micro-batch, per GPU's sequence share
+        double layersPerStage = (double) m.layers() / l.pp();
+        boolean full = l.recompute() == Recompute.FULL;
+        double rf = full ? 4.0 / 3 : 1;
+
+        // one layer, one micro-batch, forward and backward
+        double pg = hw.gemmPeak(dt) * hw.gemmEfficiency(dt), p16 = hw.sixteenBitPeak(dt);
+        double linFlops = tokens * m.linearFlopsPerTokenLayer() / l.tp() * rf;
+        double kernels = 12 * rf;
+        double linS = linFlops / pg + kernels * e.gemmKernelS();
+        double attFlops = tokens * m.attentionFlopsPerTokenLayer() / l.tp() * rf;
+        double attS = attFlops / (p16 * e.attention());
+        double stored = perLayerActivationBytes(m, l);
+        double ewBytes = e.traffic() * stored * rf;
+        if (dt == Dtype.FP8 && hw.peakFlops().containsKey(Dtype.FP8)) {
+            // Transformer Engine casts each GEMM's input to fp8 (read 2 bytes, write 1) forward and its gradient backward
+            double inputs = tokens * (2.0 * m.hidden() + (double) m.heads() * m.headDim() + m.ffn()) / l.tp();
+            ewBytes += 2 * 3 * inputs;
+        }
+        double ewS = ewBytes / (hw.hbmBytesPerSecond() * e.hbm());
+        double layerS = linS + attS + ewS + e.layerS();
+        double logitS = tokens * m.logitFlopsPerToken() / l.tp() / (p16 * e.gemm()) + 3 * e.gemmKernelS()
+                + tokens * m.vocab() / l.tp() * 4 * 4 / (hw.hbmBytesPerSecond() * e.hbm());
+        double stageS = layersPerStage * layerS + logitS;        // the last stage is the slowest
+        notes.add(new Estimate.Note("compute", String.format(java.util.Locale.ROOT,
+                "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; attention %.3g TFLOP at"
+                        + " %.0f TFLOP/s; elementwise %s at %.0f GB/s; %s fixed) + logits %s = %s per micro-batch",
+                trim(layersPerStage), linFlops / 1e12, pg / 1e12, dt.id(), hw.gemmPeak(dt) / 1e12, hw.gemmEfficiency(dt),
+                (int) kernels, Units.seconds(e.gemmKernelS()), attFlops / 1e12, p16 * e.attention() / 1e12, Units.bytes(ewBytes),
+                hw.hbmBytesPerSecond() * e.hbm() / 1e9, Units.seconds(e.layerS()), Units.seconds(logitS), Units.seconds(stageS))));
+
+        Map<String, Double> comm = new LinkedHashMap<>();
+        Map<String, Tier> tiers = new LinkedHashMap<>();
+        Map<Tier, Double> exposed = new EnumMap<>(Tier.class);
+        for (Tier t : Tier.values()) exposed.put(t, 0.0);
+        long mb = l.microBatches() > 0 ? l.microBatches()
+                : Math.max(1, (l.globalBatchSize() + (long) l.microBatchSize() * l.dp() - 1) / ((long) l.microBatchSize() * l.dp()));
+        Comm c = new Comm(hw, l, stride, notes, comm, tiers);
+
+        // tp: 4 all-gather/reduce-scatter pairs per layer (6 with full recompute), b·s·h·bytes each
+        double tpS = c.collective("tp", l.tp(), (full ? 12 : 8) * layersPerStage, tokens * m.hidden() * ab, 0.5,
+                "all-gather/reduce-scatter per micro-batch (b·s·h·" + (int) ab + " bytes each)");
+        double tpExp = tpS * (1 - e.tpOverlap());
+        // cp: the ring passes each K/V chunk cp − 1 times forward, and K/V and their gradients backward
+        double cpS = l.cp() > 1 ? c.p2p("cp", l.cp(), 3.0 * (l.cp() - 1) * layersPerStage * 2 * tokens * m.kvHeads() * m.headDim() * ab / l.tp(),
+                "K/V ring exchange") : 0;
+        double cpExp = Math.max(0, cpS - e.cpOverlap() * layersPerStage * attS);
+        // ep: four all-to-alls per MoE layer (dispatch and combine, forward and backward)
+        double epS = l.ep() > 1 && m.experts() > 1 ? c.collective("ep", l.ep(), 4 * layersPerStage,
+                tokens / (l.sequenceParallel() ? l.tp() : 1) * m.topK() * m.hidden() * ab, 1, "all-to-all per micro-batch") : 0;
+        // pp: one activation forward and one gradient backward per micro-batch and virtual stage
+        double ppBytes = tokens * m.hidden() * ab / (l.sequenceParallel() ? l.tp() : 1);
+        double ppS = l.pp() > 1 ? c.p2p("pp", l.pp(), 2.0 * l.virtualPp() * ppBytes, "activation and gradient sends") : 0;
+        double ppExp = ppS * (1 - e.ppOverlap());
+        double perMb = stageS + tpExp + cpExp + epS + ppExp;
+        double compute = mb * stageS;
+        double bubble = l.pp() > 1 ? (l.pp() - 1.0) / l.virtualPp() * perMb : 0;
+        if (l.pp() > 1) notes.add(new Estimate.Note("bubble", String.format(java.util.Locale.ROOT,
+                "(pp − 1)/vpp = %d/%d of one micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
+                l.pp() - 1, l.virtualPp(), Units.seconds(perMb), Units.seconds(bubble), 100.0 * (l.pp() - 1) / (l.virtualPp() * mb), mb)));
+
+        // dp: the gradients (and, sharded, the parameters) of the stage over dp·cp
+        double params = 0;
+        for (MemoryModel.Stage s : stages) params = Math.max(params, s.parameters());
+        long n = (long) l.dp() * l.cp();
+        double gradBytes = dt == Dtype.FP16 ? 2 : 4;
+        double dpS = 0, dpExp = 0;
+        if (n > 1) {
+            if (l.zeroStage() >= 3) {
+                double perMbComm = c.collective("dp", n, 2, params * 2, 0.5, "parameter all-gathers forward and backward")
+                        + c.collective("dp", n, 1, params * gradBytes, 0.5, "gradient reduce-scatter");
+                dpS = mb * perMbComm;
+                dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
+            } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {
+                dpS = c.collective("dp", n, 1, params * gradBytes, 0.5, "gradient reduce-scatter")
+                        + c.collective("dp", n, 1, params * 2, 0.5, "parameter all-gather");
+                dpExp = Math.max((1 - e.dpOverlap()) * dpS, dpS - stageS);
+            } else {
+                dpS = c.collective("dp", n, 1, params * gradBytes, 1, "gradient all-reduce");
+                dpExp = Math.max((1 - e.dpOverlap()) * dpS, dpS - stageS * 2 / 3);
+            }
+        }
+        add(exposed, tiers.get("tp"), mb * tpExp);
+        add(exposed, tiers.get("cp"), mb * cpExp);
+        add(exposed, tiers.get("ep"), mb * epS);
+        add(exposed, tiers.get("pp"), mb * ppExp);
+        add(exposed, tiers.get("dp"), dpExp);
+        for (String d : List.of("tp", "cp", "ep", "pp")) comm.put(d, 0.0);
+        comm.put("tp", mb * tpS);
+        comm.put("cp", mb * cpS);
+        comm.put("ep", mb * epS);
+        comm.put("pp", mb * ppS);
+        comm.put("dp", dpS);
+        boolean sharded = l.zeroStage() >= 1 || l.distributedOptimizer();
+        double local = sharded ? params / n : params;
+        double optimizer = local * 30 / (hw.hbmBytesPerSecond() * e.hbm());
+        notes.add(new Estimate.Note("optimizer", String.format(java.util.Locale.ROOT,
+                "Adam reads and writes 30 bytes per local parameter (%s) at %.0f GB/s: %s", Units.count(local),
+                hw.hbmBytesPerSecond() * e.hbm() / 1e9, Units.seconds(optimizer))));
+        double step = mb * perMb + bubble + dpExp + optimizer;
+        double stepTokens = (double) l.globalBatchSize() * m.seq();
+        double gpus = l.gpus();
+        double tps = stepTokens / (step * gpus);
+        double flops = m.modelFlopsPerToken() * tps;
+        Estimate.Throughput tp = new Estimate.Throughput(tps, flops / 1e12, flops / hw.gemmPeak(dt));
+        Estimate.Time time = new Estimate.Time(step, compute, bubble, comm, tiers, exposed, optimizer);
+        return new Estimate(l, m, hw.gpu(), hw.memoryBytes(), stages, time, tp, notes);
+    }
+
+    /** Activation bytes one layer stores per micro-batch per GPU (selective recompute, flash attention). */
+    static double perLayerActivationBytes(ModelShape m, Layout l) {
+        double s = (double) m.seq() / l.cp(), h = m.hidden(), t = l.tp();
+        double sbh = s * l.microBatchSize() * h;
+        double per = l.sequenceParallel() || l.tp() == 1 ? sbh * (18 + 4.0 * m.ffn() / h) / t : sbh * (10 + (8 + 4.0 * m.ffn() / h) / t);
+        return per * m.dtype().activationBytes() / 2.0;
+    }
+
+    private static void add(Map<Tier, Double> m, Tier t, double v) {
+        if (t != null && v > 0) m.merge(t, v, Double::sum);
+    }
+
+    /** Ranks between consecutive members of each dimension's group: the product of the sizes before it (ep: dp's). */
+    static Map<String, Long> strides(Layout l, List<String> order) {
+        List<String> o = new ArrayList<>();
+        if (order != null) for (String d : order) if (DEFAULT_ORDER.contains(d) && !o.contains(d)) o.add(d);
+        for (String d : DEFAULT_ORDER) if (!o.contains(d)) o.add(d);
+        Map<String, Long> s = new LinkedHashMap<>();
+        long acc = 1;
+        for (String d : o) {
+            s.put(d, acc);
+            acc *= switch (d) { case "tp" -> l.tp(); case "cp" -> l.cp(); case "dp" -> l.dp(); case "pp" -> l.pp(); default -> 1; };
+        }
+        s.put("ep", s.get("dp"));
+        return s;
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(java.util.Locale.ROOT, "%.2f", v);
+    }
+}

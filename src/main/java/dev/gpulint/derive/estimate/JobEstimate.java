@@ -1,0 +1,27 @@
+package dev.gpulint.derive.estimate;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.derive.Resolved;
+import java.util.Map;
+
+/**
+ * A job as resolved, its estimate inputs and, when they are complete, its estimate: the fact `gpulint plan` starts
+ * from (no rule matches it; MEM003's memory fact is made from it).
+ *
+ * @param estimate null when the inputs are incomplete ({@link JobInputs#missing()} says why)
+ */
+public record JobEstimate(Resolved.Job job, JobInputs inputs, Estimate estimate) {
+
+    /** The estimate of a job as written, with the catalog's efficiencies and no measurement. */
+    public static JobEstimate of(Resolved.Job r, Catalog catalog) {
+        return of(r, catalog, 0, Map.of(), Map.of());
+    }
+
+    public static JobEstimate of(Resolved.Job r, Catalog catalog, long gpus, Map<Tier, Double> measured, Map<String, Double> overrides) {
+        JobInputs in = JobInputs.of(r, catalog, gpus, measured, overrides);
+        Estimate e = in.complete()
+                ? Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes())
+                : null;
+        return new JobEstimate(r, in, e);
+    }
+}

@@ -1,0 +1,149 @@
+package dev.gpulint.derive.estimate;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.estimate.Layout.Recompute;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A job's model shape, layout and hardware as the estimate needs them, from what its manifest (of any format)
+ * states; what it does not state takes the documented default, and each default is listed in {@code assumptions}.
+ * {@code missing} names what the estimate cannot do without (the model's layers, hidden size and heads; the GPU).
+ */
+public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List<String> order, MemoryModel.StateBytes bytes,
+                        List<String> assumptions, List<String> missing) {
+
+    /** The inputs could be built: nothing is missing. */
+    public boolean complete() { return missing.isEmpty(); }
+
+    /**
+     * @param gpus     plan for this many GPUs instead of the job's (0: as written)
+     * @param measured nccl-tests bus bandwidths linked to the job's node group, per tier
+     * @param overrides efficiencies by name (.gpulint.yaml plan:)
+     */
+    public static JobInputs of(Resolved.Job r, Catalog catalog, long gpus, Map<Tier, Double> measured, Map<String, Double> overrides) {
+        List<String> as = new ArrayList<>(), missing = new ArrayList<>();
+        Specs.Job j = r.spec();
+        Specs.Model m = j.model();
+        long layers = v(m == null ? null : m.layers()), hidden = v(m == null ? null : m.hiddenSize()),
+                heads = v(m == null ? null : m.attentionHeads());
+        if (layers <= 0) missing.add("model.layers");
+        if (hidden <= 0) missing.add("model.hidden_size");
+        if (heads <= 0) missing.add("model.attention_heads");
+        long tp = r.tp(), pp = r.pp(), cp = r.cp(), ep = r.ep(), vpp = r.virtualPp();
+        if (tp <= 0 || pp <= 0 || cp <= 0 || ep <= 0 || vpp <= 0) missing.add("parallel sizes (written as placeholders)");
+        if (r.zeroStage() < 0) missing.add("optimizer.zero_stage (written as a placeholder)");
+        Resolved.Group g = r.group();
+        Catalog.Gpu gpu = g == null ? null : g.gpu();
+        if (gpu == null) missing.add("the GPU (a cluster node group with a GPU model the catalog knows)");
+        long gpn = r.gpusPerNode() > 0 ? r.gpusPerNode() : g != null ? g.gpusPerNode() : 0;
+        if (gpn <= 0) missing.add("GPUs per node");
+        long world = gpus > 0 ? gpus : r.totalGpus();
+        long model = Math.max(1, tp) * Math.max(1, pp) * Math.max(1, cp);
+        long dp = gpus > 0 ? world / model : r.dpEffective();
+        if (dp <= 0 || (gpus > 0 && world % model != 0)) missing.add("dp (the job's GPU count, or parallelism.dp)");
+        if (!missing.isEmpty()) return new JobInputs(null, null, null, r.order(), null, as, missing);
+
+        long kv = v(m.kvHeads());
+        if (kv <= 0) { kv = heads; as.add("model.kv_heads not given: " + heads + " (multi-head attention)"); }
+        long headDim = v(m.headDim());
+        if (headDim <= 0) headDim = Math.max(1, hidden / heads);
+        boolean gated = m.gatedMlp() != null && m.gatedMlp().value();
+        if (m.gatedMlp() == null) as.add("model.gated_mlp not given: false (GeLU MLP, two matrices)");
+        long ffn = v(m.ffnHiddenSize());
+        if (ffn <= 0) {
+            ffn = gated ? (8 * hidden / 3) / 64 * 64 : 4 * hidden;
+            as.add("model.ffn_hidden_size not given: " + ffn + (gated ? " (8h/3 rounded down to 64, Megatron's --swiglu default)" : " (4 × hidden)"));
+        }
+        long vocab = v(m.vocabSize());
+        if (vocab <= 0) { vocab = 50257; as.add("model.vocab_size not given: 50,257 (GPT-2's)"); }
+        long padded = ModelShape.padVocab(vocab, tp);
+        if (padded != vocab) as.add("vocabulary padded to " + padded + " (a multiple of 128 × tp, as Megatron pads)");
+        long seq = v(m.seqLength());
+        if (seq <= 0) { seq = 2048; as.add("model.seq_length not given: 2048"); }
+        boolean tied = m.tiedEmbeddings() == null || m.tiedEmbeddings().value();
+        if (m.tiedEmbeddings() == null) as.add("model.tied_embeddings not given: true (Megatron's default)");
+        long experts = Math.max(1, v(m.experts()));
+        long topK = v(m.topK());
+        if (topK <= 0) topK = experts > 1 ? 2 : 1;
+        ModelShape.Dtype dtype = ModelShape.Dtype.parse(m.dtype() == null ? null : m.dtype().value());
+        if (dtype == null) {
+            as.add("model.dtype " + (m.dtype() == null ? "not given" : "'" + m.dtype().value() + "' not known") + ": bf16");
+            dtype = ModelShape.Dtype.BF16;
+        }
+        ModelShape shape = new ModelShape((int) layers, hidden, heads, kv, headDim, ffn, padded, seq, gated, tied, (int) experts,
+                (int) Math.min(topK, experts), dtype);
+
+        Specs.Batch b = j.batch();
+        long micro = b == null ? 0 : v(b.microBatchSize());
+        if (micro <= 0) { micro = 1; as.add("batch.micro_batch_size not given: 1"); }
+        long global = b == null ? 0 : v(b.globalBatchSize());
+        if (global <= 0) {
+            long mbs = b == null ? 0 : v(b.microBatches());
+            global = micro * dp * Math.max(1, mbs);
+            as.add("batch.global_batch_size not given: " + global + " (micro batch × dp" + (mbs > 0 ? " × micro_batches)" : ", one micro-batch)"));
+        }
+        Specs.Optimizer o = j.optimizer();
+        boolean distributed = o != null && o.distributed() != null && o.distributed().value();
+        Recompute rc = recompute(j.recompute());
+        if (rc == null) { rc = Recompute.SELECTIVE; as.add("recompute not given: selective (Megatron's and NeMo's usual setting; with flash attention it stores what no recompute does)"); }
+        Specs.Parallelism par = j.parallelism();
+        boolean sp;
+        if (par != null && par.sequenceParallel() != null) sp = par.sequenceParallel().value() && tp > 1;
+        else {
+            sp = tp > 1;
+            if (tp > 1) as.add("parallelism.sequence_parallel not given: true (NeMo's default with tp > 1)");
+        }
+        Layout layout = new Layout((int) tp, (int) pp, (int) dp, (int) cp, (int) ep, (int) vpp, (int) micro, global,
+                (int) r.zeroStage(), distributed, rc, sp);
+        MemoryModel.StateBytes bytes = null;
+        if (o != null && o.bytesPerParameter() != null) {
+            double t = o.bytesPerParameter().value();
+            bytes = t >= 14 ? new MemoryModel.StateBytes(2, t - 14, 12) : new MemoryModel.StateBytes(t / 8, t / 8, t * 3 / 4);
+            as.add("optimizer.bytes_per_parameter " + t + " as written");
+        } else {
+            MemoryModel.StateBytes sb = MemoryModel.StateBytes.of(dtype, layout.zeroStage());
+            as.add("model states " + (int) (sb.weights() + sb.gradients() + sb.optimizer()) + " bytes per parameter before sharding ("
+                    + (layout.zeroStage() > 0 ? "ZeRO paper: 2 weights + 2 gradients + 12 Adam" : dtype == ModelShape.Dtype.FP32
+                    ? "fp32: 4 + 4 + 8 Adam" : "Megatron: 2 bf16 weights + 4 fp32 main gradients + 12 Adam") + ")");
+        }
+        as.add("flash attention (no s² score activations), activations per Korthikanti et al. 2022 as Megatron's theoretical_memory_usage.py");
+        double nic = nicPerNode(g);
+        Hardware hw = Hardwares.of(catalog, gpu, gpn, Math.max(1, g.domainSize()), nic, measured, overrides, as).orElse(null);
+        if (hw == null) {
+            missing.add("dense peaks and efficiencies for " + gpu.name() + " in the catalog");
+            return new JobInputs(null, null, null, r.order(), null, as, missing);
+        }
+        return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing);
+    }
+
+    /** The node's RDMA NICs together, bytes per second per direction; 0 when none is declared. */
+    static double nicPerNode(Resolved.Group g) {
+        double bw = 0;
+        for (Specs.Nic x : g.spec().nics()) {
+            if (x.speed() == null) continue;
+            if (x.protocol() != null && x.protocol().value().toLowerCase(Locale.ROOT).equals("ethernet")) continue;
+            bw += x.speed().value().bytesPerSecond() * (x.count() == null ? 1L : x.count().value());
+        }
+        return bw;
+    }
+
+    static Recompute recompute(Located<String> r) {
+        if (r == null) return null;
+        return switch (r.value().trim().toLowerCase(Locale.ROOT)) {
+            case "none", "false", "null", "no" -> Recompute.NONE;
+            case "selective" -> Recompute.SELECTIVE;
+            case "full", "true", "block", "uniform" -> Recompute.FULL;
+            default -> null;
+        };
+    }
+
+    private static long v(Located<Long> x) {
+        return x == null || x.value() == null ? 0 : x.value();
+    }
+}

@@ -1,0 +1,53 @@
+package dev.gpulint.facts;
+
+import dev.gpulint.core.Span;
+
+/**
+ * The fullest pipeline stage of a job by the plan's estimate (derive.estimate.MemoryModel): model states and
+ * activations per GPU against the GPU's memory (MEM003). Only for jobs that state their model's shape.
+ */
+public final class StageMemoryFact {
+    private final String jobName, file, gpu, layout, recompute;
+    private final int stage, stages;
+    private final double weights, gradients, optimizer, activations, capacity;
+    private final Span span;
+
+    public StageMemoryFact(String jobName, String file, String gpu, String layout, String recompute, int stage, int stages,
+                           double weights, double gradients, double optimizer, double activations, double capacity, Span span) {
+        this.jobName = jobName; this.file = file; this.gpu = gpu; this.layout = layout; this.recompute = recompute;
+        this.stage = stage; this.stages = stages; this.weights = weights; this.gradients = gradients; this.optimizer = optimizer;
+        this.activations = activations; this.capacity = capacity; this.span = span;
+    }
+
+    /** The job's name. */
+    public String getJobName() { return jobName; }
+    /** The file the job is declared in. */
+    public String getFile() { return file; }
+    /** The GPU's catalog name. */
+    public String getGpu() { return gpu; }
+    /** The layout's sizes as texts name them ("tp 8, pp 2, dp 4"). */
+    public String getLayout() { return layout; }
+    /** none, selective or full. */
+    public String getRecompute() { return recompute; }
+    /** The fullest stage (0 = first). */
+    public int getStage() { return stage; }
+    /** Pipeline stages (pp). */
+    public int getStages() { return stages; }
+    /** Model states (weights, gradients, optimizer) per GPU of that stage, bytes. */
+    public double getStatesBytes() { return weights + gradients + optimizer; }
+    /** Activations of the stage's in-flight micro-batches per GPU, bytes. */
+    public double getActivationsBytes() { return activations; }
+    /** Model states plus activations per GPU, bytes. */
+    public double getTotalBytes() { return weights + gradients + optimizer + activations; }
+    /** The GPU's memory, bytes. */
+    public double getCapacityBytes() { return capacity; }
+    /** The terms in GB, for messages: "weights 8.7 + gradients 17.4 + optimizer 13.0 + activations 22.3". */
+    public String getTerms() {
+        return String.format(java.util.Locale.ROOT, "weights %.1f + gradients %.1f + optimizer %.1f + activations %.1f GB",
+                weights / 1e9, gradients / 1e9, optimizer / 1e9, activations / 1e9);
+    }
+    /** Where the model's shape is written (model.layers). */
+    public Span getSpan() { return span; }
+    /** The finding's identity: the job and this rule's aspect. */
+    public String identity() { return "training_job:" + jobName + "/stage-memory"; }
+}

@@ -1,0 +1,85 @@
+package dev.gpulint.plan;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.core.Finding;
+import dev.gpulint.derive.estimate.JobEstimate;
+import dev.gpulint.derive.estimate.Tier;
+import dev.gpulint.facts.NcclTestsFact;
+import dev.gpulint.core.LintResult;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * `gpulint plan` (../spec/PLAN.md): from the facts of a lint run, the job to plan, priced as written ("current"),
+ * with the nccl-tests measurements linked to its node group replacing the catalog's bus bandwidth of their tier.
+ * Candidates are the plan search's (#27); this stage prices the current layout.
+ */
+public final class Planner {
+    private Planner() {}
+
+    /** A plan, or why none could be made ({@code problem}, exit 2). */
+    public record Outcome(Plan plan, String problem) {}
+
+    /** The plan of one job. */
+    public record Plan(JobEstimate current, List<String> findings, List<String> assumptions, String cluster, String nodeGroup) {}
+
+    /**
+     * @param facts     the derived facts of the lint run
+     * @param result    the lint run's findings (the current layout's rule IDs are those of the job's file)
+     * @param job       --job, or null
+     * @param gpus      --gpus (0: as written); --nodes is converted by the caller
+     * @param overrides .gpulint.yaml plan: efficiencies
+     */
+    public static Outcome plan(List<Object> facts, LintResult result, Catalog catalog, String job, long gpus, long nodes,
+                               Map<String, Double> overrides) {
+        List<JobEstimate> jobs = new ArrayList<>();
+        for (Object f : facts) if (f instanceof JobEstimate e) jobs.add(e);
+        if (jobs.isEmpty()) return new Outcome(null, "no training job with a model and a cluster node group to plan");
+        JobEstimate chosen = null;
+        if (job == null) {
+            if (jobs.size() > 1) {
+                TreeSet<String> names = new TreeSet<>();
+                for (JobEstimate e : jobs) names.add(e.job().name());
+                return new Outcome(null, "more than one job: choose one with --job (" + String.join(", ", names) + ")");
+            }
+            chosen = jobs.get(0);
+        } else {
+            for (JobEstimate e : jobs) if (e.job().name().equals(job)) chosen = e;
+            if (chosen == null) return new Outcome(null, "no job named '" + job + "' with a model and a cluster node group");
+        }
+        long perNode = chosen.job().gpusPerNode() > 0 ? chosen.job().gpusPerNode()
+                : chosen.job().group() == null ? 0 : chosen.job().group().gpusPerNode();
+        long size = gpus > 0 ? gpus : nodes > 0 && perNode > 0 ? nodes * perNode : 0;
+        Map<Tier, Double> measured = measured(facts, chosen);
+        JobEstimate current = JobEstimate.of(chosen.job(), catalog, size, measured, overrides);
+        if (current.estimate() == null) {
+            return new Outcome(null, "job '" + chosen.job().name() + "' cannot be estimated: it does not say "
+                    + String.join(", ", current.inputs().missing()));
+        }
+        TreeSet<String> ids = new TreeSet<>();
+        String file = chosen.job().spec().file();
+        for (Finding f : result.findings()) if (f.span() != null && file != null && file.equals(f.span().file())) ids.add(f.ruleId());
+        String cluster = chosen.job().cluster() == null ? null : chosen.job().cluster().name();
+        String group = chosen.job().group() == null ? null : chosen.job().group().name();
+        return new Outcome(new Plan(current, List.copyOf(ids), current.inputs().assumptions(), cluster, group), null);
+    }
+
+    /**
+     * nccl-tests runs linked to the job's cluster and node group: one host measures the scale-up tier, several hosts
+     * the network (both as busbw of the run's largest row, GB/s).
+     */
+    static Map<Tier, Double> measured(List<Object> facts, JobEstimate e) {
+        Map<Tier, Double> m = new EnumMap<>(Tier.class);
+        if (e.job().cluster() == null || e.job().group() == null) return m;
+        for (Object f : facts) {
+            if (!(f instanceof NcclTestsFact n) || !n.isLinked() || n.getPeakBusbw() <= 0) continue;
+            if (!e.job().cluster().name().equals(n.getCluster()) || !e.job().group().name().equals(n.getNodeGroup())) continue;
+            Tier t = n.getHosts() > 1 ? Tier.NETWORK : Tier.NVLINK;
+            m.merge(t, n.getPeakBusbw() * 1e9, Math::max);
+        }
+        return m;
+    }
+}

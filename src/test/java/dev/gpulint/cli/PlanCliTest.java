@@ -1,0 +1,100 @@
+package dev.gpulint.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+class PlanCliTest {
+    private static final String CLUSTER = """
+            kind: cluster
+            name: lab
+            fabric: { type: infiniband }
+            node_groups:
+              - name: dgx
+                count: 4
+                gpu: { model: A100-SXM4-80GB, count: 8 }
+                nvlink: { switch: true }
+                nics:
+                  - { model: ConnectX-6, count: 8, speed: 200 Gb/s, protocol: infiniband }
+            """;
+
+    private static String job(String name, int tp, int pp) {
+        return """
+                ---
+                kind: training_job
+                name: %s
+                cluster: lab
+                node_group: dgx
+                nodes: 4
+                gpus_per_node: 8
+                model: { dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, seq_length: 2048, vocab_size: 51200 }
+                parallelism: { tp: %d, pp: %d }
+                batch: { micro_batch_size: 1, global_batch_size: 256 }
+                """.formatted(name, tp, pp);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void jsonHasPlanMdsKeysInBytesAndSeconds(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 2, 2));
+        CliTest.Run r = CliTest.run("plan", "-f", "json", f.toString());
+        assertEquals(0, r.code(), r.err());
+        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+        assertEquals("gpt-7b", doc.get("job"));
+        assertEquals("A100-SXM4-80GB", doc.get("gpu"));
+        assertEquals(32, doc.get("gpus"));
+        Map<String, Object> cur = (Map<String, Object>) doc.get("current");
+        Map<String, Object> layout = (Map<String, Object>) cur.get("layout");
+        assertEquals(2, layout.get("tp"));
+        assertEquals(8, layout.get("dp"));
+        Map<String, Object> mem = (Map<String, Object>) cur.get("memory");
+        assertEquals(85899345920L, ((Number) mem.get("capacity_bytes")).longValue());
+        assertEquals(2, ((java.util.List<?>) mem.get("stages")).size());
+        Map<String, Object> time = (Map<String, Object>) cur.get("time");
+        double step = ((Number) time.get("step_s")).doubleValue();
+        assertTrue(step > 0 && step >= ((Number) time.get("compute_s")).doubleValue(), "step " + step);
+        assertTrue(((Map<String, Object>) time.get("comm_s")).keySet().containsAll(java.util.List.of("tp", "cp", "ep", "pp", "dp")));
+        assertTrue(((Map<String, Object>) time.get("exposed_comm_s")).keySet().containsAll(java.util.List.of("nvlink", "pcie", "network")));
+        Map<String, Object> th = (Map<String, Object>) cur.get("throughput");
+        double mfu = ((Number) th.get("mfu")).doubleValue();
+        assertTrue(mfu > 0.2 && mfu < 0.7, "A100 bf16 MFU " + mfu);
+        assertTrue(((java.util.List<?>) doc.get("assumptions")).stream().anyMatch(a -> a.toString().contains("312")), "A100's peak is listed");
+    }
+
+    @Test
+    void textSaysEachTermWithItsTier(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));
+        CliTest.Run r = CliTest.run("plan", f.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("tp all-gather/reduce-scatter") && r.out().contains("over NVLink"), r.out());
+        assertTrue(r.out().contains("dp gradient all-reduce over 4 ranks") && r.out().contains("the network (RDMA NICs)"), r.out());
+    }
+
+    @Test
+    void twoJobsNeedJobAndAnUnknownOneIsBadUsage(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("jobs.yaml"), CLUSTER + job("a", 2, 1) + job("b", 4, 1));
+        CliTest.Run two = CliTest.run("plan", f.toString());
+        assertEquals(2, two.code());
+        assertTrue(two.err().contains("--job (a, b)"), two.err());
+        assertEquals(0, CliTest.run("plan", "--job", "b", f.toString()).code());
+        CliTest.Run none = CliTest.run("plan", "--job", "c", f.toString());
+        assertEquals(2, none.code());
+        assertTrue(none.err().contains("no job named 'c'"), none.err());
+    }
+
+    @Test
+    void gpusPlansAnotherSizeOfTheSameNodeGroup(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 2, 2));
+        CliTest.Run r = CliTest.run("plan", "-f", "json", "--gpus", "16", f.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("\"gpus\" : 16"), r.out());
+    }
+}

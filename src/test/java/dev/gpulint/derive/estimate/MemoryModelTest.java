@@ -1,0 +1,93 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.derive.estimate.Layout.Recompute;
+import dev.gpulint.derive.estimate.ModelShape.Dtype;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The first stage's memory equals Megatron-LM's megatron/training/theoretical_memory_usage.py
+ * (report_theoretical_memory: weight and optimizer, activation, in MB of 2^20 bytes) for the same arguments. The
+ * expected figures were computed by running that file's formulas on each argument set (sequence parallel, selective
+ * recompute: the only case the file reports activations for).
+ */
+class MemoryModelTest {
+    private static final double MB = 1024 * 1024;
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            // name, layers, hidden, heads, groups, ffn, vocab, seq, mbs, tp, pp, dp, vpp, distopt, untied, swiglu, micro-batches, weight+opt MB, activation MB
+            "dense GPT,              24,  2048, 16, 16,  8192, 50304, 2048, 2, 2, 1, 4, 1, false, false, false, 16, 11253.9727, 3677.0156",
+            "GQA + SwiGLU untied,    80,  8192, 64,  8, 28672, 32000, 4096, 1, 8, 4, 2, 1, false, true,  true,  16, 37283.9150, 10256.0156",
+            "distributed optimizer,  24,  2048, 16, 16,  8192, 50304, 2048, 2, 2, 1, 8, 1, true,  false, false, 16, 4689.1553, 3677.0156",
+            "interleaved pipeline,   96, 12288, 96, 96, 49152, 51200, 2048, 1, 8, 8, 2, 4, true,  false, false, 32, 32004.8481, 11963.2690",
+            "fewer micro-batches than stages, 40, 5120, 40, 40, 13824, 32000, 4096, 1, 2, 8, 1, 1, false, true, true, 4, 15019.6399, 5800.0625",
+    })
+    void firstStageEqualsMegatronTheoreticalMemory(String name, int layers, long hidden, long heads, long groups, long ffn,
+                                                   long vocab, long seq, int mbs, int tp, int pp, int dp, int vpp,
+                                                   boolean distopt, boolean untied, boolean swiglu, int micro,
+                                                   double weightsMb, double activationMb) {
+        ModelShape m = new ModelShape(layers, hidden, heads, groups, hidden / heads, ffn, vocab, seq, swiglu, !untied, 1, 1, Dtype.BF16);
+        Layout l = new Layout(tp, pp, dp, 1, 1, vpp, mbs, (long) micro * mbs * dp, 0, distopt, Recompute.SELECTIVE, true);
+        MemoryModel.Stage first = MemoryModel.stages(m, l, MemoryModel.StateBytes.of(Dtype.BF16, 0)).get(0);
+        assertEquals(weightsMb, (first.weights() + first.gradients() + first.optimizer()) / MB, 0.01, name + ": weights and optimizer");
+        assertEquals(activationMb, first.activations() / MB, 0.01, name + ": activations");
+    }
+
+    private static ModelShape gpt() {
+        return ModelShape.gpt(32, 4096, 32, 51200, 2048, Dtype.BF16);
+    }
+
+    @Test
+    void zeroStagesShardOptimizerThenGradientsThenWeightsOverDp() {
+        ModelShape m = gpt();
+        double[] totals = new double[4];
+        for (int z = 0; z <= 3; z++) {
+            Layout l = new Layout(1, 1, 8, 1, 1, 1, 1, 64, z, false, Recompute.FULL, false);
+            MemoryModel.Stage s = MemoryModel.stages(m, l, MemoryModel.StateBytes.of(Dtype.BF16, z)).get(0);
+            totals[z] = s.weights() + s.gradients() + s.optimizer();
+            double p = s.parameters();
+            if (z == 1) assertEquals(p * (2 + 2 + 12.0 / 8), totals[z], 1);
+            if (z == 2) assertEquals(p * (2 + 14.0 / 8), totals[z], 1);
+            if (z == 3) assertEquals(p * 16.0 / 8, totals[z], 1);
+        }
+        assertTrue(totals[0] > totals[1] && totals[1] > totals[2] && totals[2] > totals[3]);
+    }
+
+    @Test
+    void contextParallelismDividesActivations() {
+        ModelShape m = gpt();
+        Layout one = new Layout(2, 1, 4, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
+        Layout two = one.withSizes(2, 1, 4, 2, 1, 1);
+        double a1 = MemoryModel.activations(m, one, 0), a2 = MemoryModel.activations(m, two, 0);
+        assertEquals(a1 / 2, a2, a1 * 1e-9);
+    }
+
+    @Test
+    void fullRecomputeKeepsOnlyEachLayersInput() {
+        ModelShape m = gpt();
+        Layout sel = new Layout(1, 1, 8, 1, 1, 1, 1, 64, 0, false, Recompute.SELECTIVE, false);
+        Layout full = new Layout(1, 1, 8, 1, 1, 1, 1, 64, 0, false, Recompute.FULL, false);
+        double sbh = 2048.0 * 4096;
+        double perLayer = sbh * 34;   // ffn = 4h: 18 + 16
+        double output = 4 * sbh * (1 + 51200.0 / 4096) + 8 * 2048 + sbh;   // output layer and loss; embedding input and dropout
+        assertEquals(32 * perLayer + output, MemoryModel.activations(m, sel, 0), 1);
+        assertEquals(32 * 2 * sbh + perLayer + output, MemoryModel.activations(m, full, 0), 1);
+    }
+
+    @Test
+    void laterStagesHoldFewerMicroBatchesAndTheLastHoldsTheOutputLayer() {
+        ModelShape m = gpt();
+        Layout l = new Layout(1, 4, 2, 1, 1, 1, 1, 64, 0, false, Recompute.SELECTIVE, false);
+        List<MemoryModel.Stage> s = MemoryModel.stages(m, l, MemoryModel.StateBytes.of(Dtype.BF16, 0));
+        assertEquals(4, s.size());
+        assertTrue(s.get(0).activations() > s.get(1).activations() && s.get(2).activations() > s.get(3).activations());
+        assertEquals(s.get(0).parameters(), s.get(3).parameters(), 1, "tied embeddings: the last stage keeps a copy");
+        assertTrue(s.get(1).parameters() < s.get(0).parameters());
+    }
+}

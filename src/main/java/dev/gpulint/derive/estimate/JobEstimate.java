@@ -24,4 +24,9 @@ public record JobEstimate(Resolved.Job job, JobInputs inputs, Estimate estimate)
                 : null;
         return new JobEstimate(r, in, e);
     }
+
+    /** The job by name, not its spans: a manifest says the same in YAML and in the DSL, and so do its facts. */
+    @Override public String toString() {
+        return "JobEstimate[job=" + job.name() + ", inputs=" + inputs + ", estimate=" + estimate + "]";
+    }
 }

@@ -61,8 +61,9 @@ final class PlanCommand implements Callable<Integer> {
             err.println("gpulint: plan: --gpus, --nodes, --top and --candidate are positive, and --gpus and --nodes exclude each other");
             return Main.BAD_INPUT;
         }
-        if (format == Format.mermaid || format == Format.dot || format == Format.svg) {
-            err.println("gpulint: plan: the " + format + " picture is not built yet; use text, json or markdown");
+        if (candidate > 0) {
+            err.println("gpulint: plan: --candidate " + candidate + ": this plan lists no candidates yet (the layout search "
+                    + "is not wired into plan); 0, the job as written, is drawn");
             return Main.BAD_INPUT;
         }
         Path wd = Main.workingDir;
@@ -98,7 +99,23 @@ final class PlanCommand implements Callable<Integer> {
             dev.gpulint.report.JsonOut.write(PlanReport.json(o.plan()), w);
             text = w.toString();
         } else {
-            text = PlanReport.text(o.plan(), format == Format.markdown);
+            String table = PlanReport.text(o.plan(), format == Format.markdown);
+            String picture = switch (format) {
+                case text -> dev.gpulint.plan.PlanPictures.draw(o.plan(), dev.gpulint.plan.draw.Pictures.Format.TEXT, null);
+                case markdown -> dev.gpulint.plan.PlanPictures.draw(o.plan(), dev.gpulint.plan.draw.Pictures.Format.MARKDOWN, table);
+                case mermaid -> dev.gpulint.plan.PlanPictures.draw(o.plan(), dev.gpulint.plan.draw.Pictures.Format.MERMAID, null);
+                case dot -> dev.gpulint.plan.PlanPictures.draw(o.plan(), dev.gpulint.plan.draw.Pictures.Format.DOT, null);
+                case svg -> dev.gpulint.plan.PlanPictures.draw(o.plan(), dev.gpulint.plan.draw.Pictures.Format.SVG, null);
+                default -> null;
+            };
+            boolean pictureOnly = format == Format.mermaid || format == Format.dot || format == Format.svg;
+            if (pictureOnly && picture == null) {
+                err.println("gpulint: plan: no " + format + " picture: the job's layout cannot be priced from what its files say; "
+                        + "`gpulint plan -f text` names what is missing");
+                return Main.BAD_INPUT;
+            }
+            text = pictureOnly ? picture : format == Format.markdown ? (picture != null ? picture : table)
+                    : picture == null ? table : table + (table.endsWith("\n") ? "" : "\n") + "\n" + picture;
         }
         if (output != null) {
             try {

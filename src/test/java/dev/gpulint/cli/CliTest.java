@@ -34,7 +34,7 @@ class CliTest {
         assertEquals(1, r.code(), r.err());
         assertTrue(r.out().contains("../samples/broken/tp16-job.yaml:12:7: error: tp=16 spans 2 nodes: ranks 0-15 sit on hgx-0 (0-7) and hgx-1 (8-15);"), r.out());
         assertTrue(r.out().contains("  help: keep tp at most the NVLink domain size and a divisor of it, and put pp or dp across nodes; see `gpulint explain PAR002`"));
-        assertTrue(r.out().endsWith("40 errors, 14 warnings, 7 notes in 62 files\n"), r.out());
+        assertTrue(r.out().endsWith("40 errors, 14 warnings, 7 notes in 63 files\n"), r.out());
         assertEquals("", r.err());
     }
 

@@ -97,4 +97,34 @@ class PlanCliTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("\"gpus\" : 16"), r.out());
     }
+
+    @Test
+    void picturesDrawTheJobAsWrittenInEveryFormat(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 16, 1));
+        CliTest.Run mermaid = CliTest.run("plan", "-f", "mermaid", f.toString());
+        assertEquals(0, mermaid.code(), mermaid.err());
+        assertTrue(mermaid.out().startsWith("---") || mermaid.out().contains("flowchart"), mermaid.out());
+        assertTrue(mermaid.out().contains("r9 tp9 pp0 dp0"), "rank 9 is tp coordinate 9 of the first group: " + mermaid.out());
+        CliTest.Run dot = CliTest.run("plan", "-f", "dot", f.toString());
+        assertEquals(0, dot.code(), dot.err());
+        assertTrue(dot.out().startsWith("digraph") || dot.out().startsWith("graph"), dot.out());
+        CliTest.Run svg = CliTest.run("plan", "-f", "svg", f.toString());
+        assertEquals(0, svg.code(), svg.err());
+        assertTrue(svg.out().contains("<svg") && svg.out().strip().endsWith("</svg>"), svg.out());
+        CliTest.Run md = CliTest.run("plan", "-f", "markdown", f.toString());
+        assertEquals(0, md.code(), md.err());
+        assertTrue(md.out().contains("```mermaid"), "markdown: the table, then the Mermaid picture: " + md.out());
+        CliTest.Run text = CliTest.run("plan", f.toString());
+        assertTrue(text.out().contains("r15 tp15 pp0 dp0"), "the text plan ends with the grid: " + text.out());
+        // tp 16 on 8-GPU nodes: the picture marks the group that leaves the node for the network
+        assertTrue(mermaid.out().toLowerCase(java.util.Locale.ROOT).contains("network"), mermaid.out());
+    }
+
+    @Test
+    void aCandidateBeyondTheJobAsWrittenIsRefusedWhileThePlanListsNone(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));
+        CliTest.Run r = CliTest.run("plan", "-f", "svg", "--candidate", "2", f.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--candidate 2"), r.err());
+    }
 }

@@ -7,9 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The bound manifests: what the user wrote, typed, each value with its span.
- * A field that is absent, or whose value was reported as invalid, is null:
- * rules that need it stay silent. {@code toString()} leaves spans out, so the
+ * The bound manifests: what the user wrote, typed, each value with its span. A field that is absent, or whose value
+ * was reported as invalid, is null: rules that need it stay silent. {@code toString()} leaves spans out, so the
  * same manifest in YAML and in the DSL prints alike.
  */
 public final class Specs {

@@ -257,7 +257,7 @@ public final class Main implements Callable<Integer> {
                 }
             }
             LintRequest request = project.request();
-            Project.Outcome outcome = project.lint();
+            Project.Outcome outcome = project.lint(request);
             LintResult result = outcome.result();
             List<String> overwrites = ReportFile.overInputs(project, output, writeBaseline, result.findings().size());
             if (!overwrites.isEmpty()) {

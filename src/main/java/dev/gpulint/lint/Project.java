@@ -233,9 +233,17 @@ public final class Project {
     /** The configuration the last {@link #lint()} loaded. */
     public Config config() { return loaded; }
 
-    /** Loads the configuration, finds the files, sets the linter up and lints ({@link #lint(LintRequest)} of {@link #request()}). */
+    /** Loads the configuration, finds the files, sets the linter up and lints: {@link #lint(LintRequest)} of {@link #request()}. */
     public Outcome lint() {
-        ProjectRun run = new ProjectRun(request(), unreadable).factSink(factSink);
+        return lint(request());
+    }
+
+    /**
+     * Lints {@code request}, built by {@link #request()} of this project: with the files its glob selection could not
+     * read, and keeping what {@link #excluded()} and {@link #overwrites} need.
+     */
+    public Outcome lint(LintRequest request) {
+        ProjectRun run = new ProjectRun(request, unreadable).factSink(factSink);
         Outcome outcome = run.lint();
         loaded = run.config();
         excluded = run.excluded();
@@ -278,11 +286,6 @@ public final class Project {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    /** Loads the request's configuration, finds its files, sets the linter up and lints. */
-    public static Outcome lint(LintRequest request) {
-        return new ProjectRun(request, java.util.Map.of()).lint();
     }
 
     /**

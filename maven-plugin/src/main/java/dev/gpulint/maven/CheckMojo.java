@@ -156,7 +156,7 @@ public class CheckMojo extends AbstractMojo {
             throw new MojoExecutionException("gpulint: cannot scan " + base + ": " + e.getMessage(), e);
         }
         LintRequest request = project.request();
-        Project.Outcome outcome = Project.lint(request);
+        Project.Outcome outcome = project.lint(request);
         LintResult result = outcome.result();
         RuleCatalog rules = outcome.rules();
         for (Finding f : result.findings()) {

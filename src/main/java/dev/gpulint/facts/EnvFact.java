@@ -16,6 +16,9 @@ public final class EnvFact {
     private final String hcaPrefix;
     private final long hcaNumber, wholeNumber;
     private final List<String> interfaces;
+    private final NcclVariable variable;
+    private final EnvFamily family;
+    private final boolean locLevel, off, loopbackOnly;
     private final int tcByte, tcDscp, tcPriority, pfcPriority, declaredDscp;
 
     private EnvFact(Builder b) {
@@ -27,6 +30,7 @@ public final class EnvFact {
         tcPriority = b.tcByte < 0 ? -1 : b.dscpPriority != null ? b.dscpPriority.get(tcDscp) : TrafficClass.priority(tcDscp);
         rdmaFabric = b.rdmaFabric; nvlink = b.nvlink; gdrCapable = b.gdrCapable;
         pfcPriority = b.pfcPriority; pfcSource = b.pfcSource; pfcSpan = b.pfcSpan; declaredDscp = b.declaredDscp;
+        variable = b.variable; family = b.family; locLevel = b.locLevel; off = b.off; loopbackOnly = b.loopbackOnly;
         railOptimized = b.railOptimized; efa = b.efa; topologySpan = b.topologySpan; hcaPrefix = b.hcaPrefix; hcaNumber = b.hcaNumber; wholeNumber = b.wholeNumber;
     }
 
@@ -43,12 +47,21 @@ public final class EnvFact {
         private List<String> interfaces = List.of();
         private int tcByte = -1, pfcPriority = -1, declaredDscp = -1;
         private List<Integer> dscpPriority;
+        private NcclVariable variable = NcclVariable.OTHER;
+        private EnvFamily family = EnvFamily.OTHER;
+        private boolean locLevel, off, loopbackOnly;
 
         public Builder of(String job, String cluster, long nodes, String file, String name, Span nameSpan, String value, Span span) {
             jobName = job; clusterName = cluster; this.nodes = nodes; this.file = file; this.name = name; this.nameSpan = nameSpan;
             this.value = value; this.span = span; return this;
         }
         public Builder reading(String upperValue, boolean on) { this.upperValue = upperValue; this.on = on; return this; }
+        /** Which variable the name is and which library's prefix it has. */
+        public Builder variable(NcclVariable variable, EnvFamily family) { this.variable = variable; this.family = family; return this; }
+        /** The value is NCCL's path level LOC (or 0), and it reads as a switch turned off (0, false, no, off). */
+        public Builder levels(boolean locLevel, boolean off) { this.locLevel = locLevel; this.off = off; return this; }
+        /** NCCL_SOCKET_IFNAME names interfaces, and every one starts with "lo" (loopback). */
+        public Builder loopbackOnly(boolean loopbackOnly) { this.loopbackOnly = loopbackOnly; return this; }
         public Builder catalog(boolean known, boolean debugOnly, String suggestion) {
             knownNccl = known; this.debugOnly = debugOnly; this.suggestion = suggestion; return this;
         }
@@ -83,6 +96,16 @@ public final class EnvFact {
     public String getFile() { return file; }
     /** The variable's name, as written (NCCL_IB_TC). */
     public String getName() { return name; }
+    /** The variable, for the ones the NCCL rules test (NCCL_IB_TC); OTHER for any other name. */
+    public NcclVariable getVariable() { return variable; }
+    /** Which library reads the name by its prefix: NCCL (NCCL_*), LIBIBVERBS (RDMAV_*) or OTHER. */
+    public EnvFamily getFamily() { return family; }
+    /** The value is NCCL's path level LOC, or its number 0 (NCCL_P2P_LEVEL, NCCL_NET_GDR_LEVEL: never use the path), in any case. */
+    public boolean isLocLevel() { return locLevel; }
+    /** The value reads as a switch turned off: 0, false, no or off, in any case. */
+    public boolean isOff() { return off; }
+    /** NCCL_SOCKET_IFNAME names at least one interface, and all start with "lo" (the loopback). */
+    public boolean isLoopbackOnly() { return loopbackOnly; }
     /** The value as written, surrounding blanks removed; "" when set empty. */
     public String getValue() { return value; }
     /** The value upper-cased, for NCCL's keywords (LOC, PXB, SYS, TRUE). */

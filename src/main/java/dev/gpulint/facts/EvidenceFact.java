@@ -1,6 +1,7 @@
 package dev.gpulint.facts;
 
 import dev.gpulint.core.Span;
+import dev.gpulint.read.evidence.Evidence;
 
 /**
  * One captured tool output (docs/evidence.md) and what it belongs to: the cluster and node group
@@ -8,7 +9,7 @@ import dev.gpulint.core.Span;
  * model and counts it matches; with the GPU and NIC counts and the GPU model it shows, beside
  * the node group's.
  */
-public record EvidenceFact(String file, String tool, Span span, boolean linked, String cluster, String nodeGroup,
+public record EvidenceFact(String file, String tool, Evidence.Kind kind, Span span, boolean linked, String cluster, String nodeGroup,
                            String linkedBy, String unknownLink, String closestName, Span linkSpan, long gpus,
                            Span gpusSpan, long declaredGpus, long nics, Span nicsSpan, long declaredNics,
                            String gpuModel, Span gpuModelSpan, String declaredGpuModel, Span declaredSpan,
@@ -31,6 +32,14 @@ public record EvidenceFact(String file, String tool, Span span, boolean linked, 
     public String getFile() { return file; }
     /** The tool whose output the file is: "nvidia-smi topo -m", "ibstat", "nccl-tests", "NCCL_DEBUG=INFO log", ... */
     public String getTool() { return tool; }
+    /** The kind of output it is: TOPOLOGY, NVLINK, SMI_QUERY, IBSTAT, IBV_DEVINFO, NCCL_TESTS or NCCL_LOG. */
+    public Evidence.Kind getKind() { return kind; }
+    /** Configuration evidence: names something no linted file defines ({@link #getUnknownLink()} is not ""). */
+    public boolean isLinkUnknown() { return !unknownLink.isEmpty(); }
+    /** Configuration evidence: links the file to a job that names no node group of a cluster of several ({@link #getJobWithoutGroup()} is not ""). */
+    public boolean isLinkedToJobWithoutGroup() { return !jobWithoutGroup.isEmpty(); }
+    /** The output names a GPU model the catalog knows, the node group declares one it knows, and they differ. */
+    public boolean isOtherGpuModel() { return !gpuModel.isEmpty() && !declaredGpuModel.isEmpty() && !gpuModel.equals(declaredGpuModel); }
     /** The file's first line. */
     public Span getSpan() { return span; }
     /** The file belongs to a node group of a linted cluster. */

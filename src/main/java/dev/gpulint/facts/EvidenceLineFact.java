@@ -7,12 +7,12 @@ import dev.gpulint.core.Span;
  * (kind NCCL_WARN), or an NVLink of nvidia-smi nvlink -s (kind NVLINK, with its GPU, link number,
  * speed and whether it is inactive).
  */
-public record EvidenceLineFact(String file, String kind, String text, Span span, String gpu, int link, boolean inactive,
+public record EvidenceLineFact(String file, LineKind kind, String text, Span span, String gpu, int link, boolean inactive,
                                double speed, int activeLinksOfGpu, boolean linked, boolean nvlinkDeclared) {
     /** The file. */
     public String getFile() { return file; }
     /** NCCL_WARN or NVLINK. */
-    public String getKind() { return kind; }
+    public LineKind getKind() { return kind; }
     /** The line's text: the warning after "NCCL WARN"; for a link, the line as printed. */
     public String getText() { return text; }
     /** Where the line is. */

@@ -20,6 +20,10 @@ public record IbPortFact(String file, String adapter, int port, Span span, Strin
     public Span getSpan() { return span; }
     /** The state as printed: Active, Down, Initializing, Armed (ibstat); PORT_ACTIVE (4), PORT_DOWN (1) (ibv_devinfo); "" when not printed. */
     public String getState() { return state; }
+    /** The capture prints the port's state ({@link #getState()} is not ""). */
+    public boolean isStatePrinted() { return !state.isEmpty(); }
+    /** The link layer is printed, the node group's protocol runs on one, and they differ. */
+    public boolean isOtherLayer() { return !linkLayer.isEmpty() && !declaredLayer.isEmpty() && !linkLayer.equals(declaredLayer); }
     /** Where the state is printed; the port's section when it is not. */
     public Span getStateSpan() { return stateSpan; }
     /** The state is Active (PORT_ACTIVE); false when not printed. */

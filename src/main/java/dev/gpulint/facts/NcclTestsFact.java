@@ -7,7 +7,7 @@ import dev.gpulint.core.Span;
  * wrong results, its best bus bandwidth over the large sizes, and the bus bandwidth the linked
  * node group's declared hardware allows, with the figures it is derived from.
  */
-public record NcclTestsFact(String file, String test, Span span, int ranks, int hosts, int gpusPerHost, int wrongRows,
+public record NcclTestsFact(String file, String test, Collective collective, Span span, int ranks, int hosts, int gpusPerHost, int wrongRows,
                             long wrongValues, Span wrongSpan, long largestBytes, double peakBusbw, long peakBytes,
                             Span peakSpan, double avgBusbw, boolean linked, String cluster, String nodeGroup,
                             double expectedBusbw, String expectedBasis, double nvlinkPerDirection, long nics,
@@ -16,6 +16,8 @@ public record NcclTestsFact(String file, String test, Span span, int ranks, int 
     public String getFile() { return file; }
     /** The collective: all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, ...; "" when the file does not say. */
     public String getTest() { return test; }
+    /** That collective; OTHER for one not listed, or none. */
+    public Collective getCollective() { return collective; }
     /** The header line (# nThread ...). */
     public Span getSpan() { return span; }
     /** Ranks (GPUs) the '#  Rank' lines list. */

@@ -7,7 +7,7 @@ import dev.gpulint.core.Span;
  * kind (PIX and PXB stay under PCIe switches; PHB, NODE and SYS cross the CPU's host bridge or
  * the link between sockets), beside what the node group declares for GPUDirect RDMA.
  */
-public record TopoNicFact(String file, String gpu, String nic, String nicName, String kind, Span span, int nicCount,
+public record TopoNicFact(String file, String gpu, String nic, String nicName, String kind, TopoPath path, Span span, int nicCount,
                           boolean linked, String cluster, String nodeGroup, boolean railOptimized, boolean gdrDeclared,
                           Span gdrSpan) {
     /** The matrix's file. */
@@ -20,6 +20,8 @@ public record TopoNicFact(String file, String gpu, String nic, String nicName, S
     public String getNicName() { return nicName; }
     /** The nearest NIC's cell in the GPU's row: PIX, PXB, PHB, NODE or SYS. */
     public String getKind() { return kind; }
+    /** That cell's path: PIX, PXB, PHB, NODE, SYS or SOC. */
+    public TopoPath getPath() { return path; }
     /** Where that cell is written. */
     public Span getSpan() { return span; }
     /** NICs the matrix shows. */

@@ -117,13 +117,12 @@ class RuleMessagesTest {
     }
 
     /**
-     * Rules whose conditions still compare a string literal (a vocabulary not yet typed: NCCL variable names
-     * and values, evidence kinds and states). The list may only shrink: a rule
-     * not on it that compares a literal fails, and so does a rule on it that no longer does. RuleParam's
-     * {@code rule == "ID", name == "param"} is not a vocabulary of facts but the ID.yaml params: keys.
+     * Rules whose conditions still compare a string literal (a vocabulary not yet typed). None is left: the list
+     * may only shrink, and stays empty. A rule not on it that compares a literal fails, and so does a rule on it
+     * that no longer does. RuleParam's {@code rule == "ID", name == "param"} is not a vocabulary of facts but the
+     * ID.yaml params: keys.
      */
-    static final Set<String> UNTYPED = Set.of("EVID001", "EVID003", "EVID004", "EVID005", "EVID007", "EVID009", "EVID013",
-            "EVID014", "NCCL001", "NCCL002", "NCCL003", "NCCL004", "NCCL005", "NCCL006", "NCCL008", "NCCL009", "NCCL010");
+    static final Set<String> UNTYPED = Set.of();
 
     private static final Pattern CONDITIONS = Pattern.compile("\\nwhen\\s*\\n(.*?)\\nthen\\s*\\n", Pattern.DOTALL);
 

@@ -2,7 +2,9 @@ package dev.gpulint.derive.evid;
 
 import dev.gpulint.core.Span;
 import dev.gpulint.derive.Facts;
+import dev.gpulint.facts.Collective;
 import dev.gpulint.facts.EvidenceLineFact;
+import dev.gpulint.facts.LineKind;
 import dev.gpulint.facts.NcclLogFact;
 import dev.gpulint.facts.NcclTestsFact;
 import dev.gpulint.read.evidence.Evidence;
@@ -55,7 +57,7 @@ final class NcclAnalysis {
                 basis = nvlinkBound ? "NVLINK" : "NIC";
             }
         }
-        out.add(new NcclTestsFact(n.file(), n.test(), n.headerSpan(), n.ranks().size(), perHost.size(), gpusPerHost, wrongRows,
+        out.add(new NcclTestsFact(n.file(), n.test(), Collective.of(n.test()), n.headerSpan(), n.ranks().size(), perHost.size(), gpusPerHost, wrongRows,
                 wrongValues, wrongSpan, largest, peak, peakBytes, peakSpan, n.avgBusbw(), t.linked(), t.cluster(), t.group(), expected,
                 basis, t.nvlinkPerDirection(), Math.max(t.rdmaNics(), 0), Math.max(t.nicGbps(), 0), t.gpuModel(), t.declaredSpan()));
     }
@@ -83,7 +85,7 @@ final class NcclAnalysis {
                 if (isNet(x.detail()) && firstNet == null) firstNet = x;
             }
             if (x.what().equals("WARN")) {
-                out.add(new EvidenceLineFact(l.file(), "NCCL_WARN", x.detail(), x.span(), "", -1, false, 0, 0, t.linked(), t.nvlink()));
+                out.add(new EvidenceLineFact(l.file(), LineKind.NCCL_WARN, x.detail(), x.span(), "", -1, false, 0, 0, t.linked(), t.nvlink()));
             }
         }
         int gdr = c.getOrDefault("CHANNEL:NET/IB/GDRDMA", 0);

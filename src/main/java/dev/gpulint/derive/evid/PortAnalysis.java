@@ -3,6 +3,7 @@ package dev.gpulint.derive.evid;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.facts.EvidenceLineFact;
 import dev.gpulint.facts.IbPortFact;
+import dev.gpulint.facts.LineKind;
 import dev.gpulint.read.evidence.Evidence;
 
 /** The links a machine reports: InfiniBand and RoCE ports (ibstat, ibv_devinfo) and NVLinks (nvidia-smi nvlink -s). */
@@ -27,7 +28,7 @@ final class PortAnalysis {
             int active = (int) g.links().stream().filter(l -> !l.inactive()).count();
             String gpu = "GPU " + g.index() + " (" + g.name() + ")";
             for (Evidence.NvlinkLink l : g.links()) {
-                out.add(new EvidenceLineFact(s.file(), "NVLINK", "Link " + l.link(), l.span(), gpu, l.link(), l.inactive(),
+                out.add(new EvidenceLineFact(s.file(), LineKind.NVLINK, "Link " + l.link(), l.span(), gpu, l.link(), l.inactive(),
                         l.gigabytesPerSecond(), active, t.linked(), t.nvlink()));
             }
         }

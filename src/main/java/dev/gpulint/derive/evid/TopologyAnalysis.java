@@ -3,6 +3,7 @@ package dev.gpulint.derive.evid;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.facts.TopoGpuFact;
 import dev.gpulint.facts.TopoNicFact;
+import dev.gpulint.facts.TopoPath;
 import dev.gpulint.facts.TopoPairFact;
 import dev.gpulint.read.evidence.Evidence;
 import java.util.ArrayList;
@@ -88,6 +89,7 @@ final class TopologyAnalysis {
             if (best < 0) continue;
             String label = d.get(best).name();
             out.add(new TopoNicFact(m.file(), d.get(i).name(), label, m.nicNames().getOrDefault(label, label), m.cell(i, best).text(),
+                    TopoPath.of(m.cell(i, best).text()),
                     m.cell(i, best).span(), nics, t.linked(), t.cluster(), t.group(), t.railOptimized(), t.gdr(), t.gdrSpan()));
         }
     }

@@ -4,6 +4,8 @@ import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.Resolver;
 import dev.gpulint.facts.EnvFact;
+import dev.gpulint.facts.EnvFamily;
+import dev.gpulint.facts.NcclVariable;
 import dev.gpulint.spec.DomainKind;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Protocol;
@@ -46,6 +48,8 @@ public final class EnvAnalysis {
                     .of(r.name(), j.cluster() == null ? null : j.cluster().value(), r.nodes(), j.file(), name,
                             e.getValue().span(), value, e.getValue().span())
                     .reading(upper, List.of("1", "TRUE", "YES", "ON").contains(upper))
+                    .variable(NcclVariable.of(name), EnvFamily.of(name))
+                    .levels(upper.equals("LOC") || upper.equals("0"), List.of("0", "FALSE", "NO", "OFF").contains(upper))
                     .catalog(vars.isKnown(name), vars.isDebugOnly(name), vars.suggestion(name))
                     .cluster(cf != null && cf.rdma(), nvlink, gdr)
                     .efa(efa);
@@ -62,7 +66,11 @@ public final class EnvAnalysis {
                 Specs.Fabric fab = cf.spec().fabric();
                 if (fab != null && fab.dscp() != null) f.dscp((int) (long) fab.dscp().value());
             }
-            if (name.equals("NCCL_SOCKET_IFNAME")) f.interfaces(interfaceNames(value), value.startsWith("^"));
+            if (name.equals("NCCL_SOCKET_IFNAME")) {
+                List<String> interfaces = interfaceNames(value);
+                f.interfaces(interfaces, value.startsWith("^"))
+                        .loopbackOnly(!interfaces.isEmpty() && interfaces.stream().allMatch(i -> i.startsWith("lo")));
+            }
             if (name.equals("NCCL_IB_TC")) f.trafficClass(trafficClassByte(value));
             if (name.equals("NCCL_IB_HCA")) {
                 String hca = prefixHca(value);

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.bind.Binder;
 import dev.gpulint.catalog.Catalog;
+import dev.gpulint.facts.Collective;
 import dev.gpulint.facts.EvidenceFact;
 import dev.gpulint.facts.IbPortFact;
+import dev.gpulint.facts.TopoPath;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.evidence.Evidence;
 import dev.gpulint.read.evidence.EvidenceReader;
@@ -55,6 +57,8 @@ class EvidenceAnalysisTest {
         List<Object> facts = facts(port("mlx5_0", "Active", "LinkUp", 400) + port("mlx5_1", "Down", "Polling", 10));
         EvidenceFact e = only(facts, EvidenceFact.class).get(0);
         assertTrue(e.isLinked(), e.toString());
+        assertEquals(Evidence.Kind.IBSTAT, e.getKind());
+        assertFalse(e.isLinkUnknown() || e.isLinkedToJobWithoutGroup() || e.isOtherGpuModel());
         List<IbPortFact> ports = only(facts, IbPortFact.class);
         assertEquals(2, ports.size());
         IbPortFact up = ports.get(0), down = ports.get(1);
@@ -67,5 +71,17 @@ class EvidenceAnalysisTest {
         assertFalse(down.isLinkUp());
         assertEquals("Polling", down.getPhysicalState());
         assertEquals(13, down.getStateSpan().startLine(), "the second CA block's State line");
+        assertTrue(up.isStatePrinted());
+        assertFalse(up.isOtherLayer(), "InfiniBand printed, infiniband declared");
+    }
+
+    @Test
+    void matrixCellsAndTestNamesReadAsTheirEnums() {
+        assertEquals(TopoPath.PHB, TopoPath.of("PHB"));
+        assertEquals(null, TopoPath.of("NV18"));
+        assertTrue(TopoPath.PIX.distance() < TopoPath.SYS.distance());
+        assertEquals(Collective.REDUCE_SCATTER, Collective.of("reduce_scatter"));
+        assertEquals(Collective.OTHER, Collective.of(""));
+        assertEquals(Collective.OTHER, Collective.of("ALL_REDUCE"), "nccl-tests names are lower case");
     }
 }

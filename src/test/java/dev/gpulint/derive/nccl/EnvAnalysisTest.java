@@ -10,6 +10,8 @@ import dev.gpulint.catalog.Catalog;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolver;
 import dev.gpulint.facts.EnvFact;
+import dev.gpulint.facts.EnvFamily;
+import dev.gpulint.facts.NcclVariable;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.yaml.YamlReader;
 import java.util.LinkedHashMap;
@@ -119,6 +121,33 @@ class EnvAnalysisTest {
         assertNull(f.get("NCCL_DEBUG").getSuggestion());
         assertFalse(f.get("NCCL_DEBUG").isDebugOnly());
         assertTrue(f.get("NCCL_IB_DISABLE").isDebugOnly());
+    }
+
+    @Test
+    void variablesFamiliesAndValueWordsAreTyped() {
+        Map<String, EnvFact> f = facts("""
+                kind: training_job
+                name: j
+                env: { NCCL_P2P_LEVEL: "0", NCCL_NET_GDR_LEVEL: Loc, FI_EFA_USE_DEVICE_RDMA: "off", RDMAV_FORK_SAFE: "1",
+                       NCCL_SOCKET_IFNAME: "lo,lo0", nccl_ib_tc: "106", NCCL_DEBUG: "PHB" }
+                """);
+        assertEquals(NcclVariable.NCCL_P2P_LEVEL, f.get("NCCL_P2P_LEVEL").getVariable());
+        assertEquals(NcclVariable.OTHER, f.get("nccl_ib_tc").getVariable(), "names are case-sensitive");
+        assertEquals(EnvFamily.OTHER, f.get("nccl_ib_tc").getFamily());
+        assertEquals(EnvFamily.LIBIBVERBS, f.get("RDMAV_FORK_SAFE").getFamily());
+        assertEquals(EnvFamily.NCCL, f.get("NCCL_DEBUG").getFamily());
+        assertTrue(f.get("NCCL_P2P_LEVEL").isLocLevel(), "0 is LOC's number");
+        assertTrue(f.get("NCCL_NET_GDR_LEVEL").isLocLevel(), "in any case");
+        assertFalse(f.get("NCCL_DEBUG").isLocLevel());
+        assertTrue(f.get("FI_EFA_USE_DEVICE_RDMA").isOff());
+        assertTrue(f.get("NCCL_P2P_LEVEL").isOff());
+        assertFalse(f.get("RDMAV_FORK_SAFE").isOff());
+        assertTrue(f.get("NCCL_SOCKET_IFNAME").isLoopbackOnly());
+        assertFalse(facts("""
+                kind: training_job
+                name: j
+                env: { NCCL_SOCKET_IFNAME: "lo, ,lo0" }
+                """).get("NCCL_SOCKET_IFNAME").isLoopbackOnly(), "a blank name is no loopback");
     }
 
     @Test

@@ -1,8 +1,8 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
-import static dev.gpulint.bind.adapt.Nodes.text;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.text;
 
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
@@ -41,8 +41,8 @@ final class AccelerateAdapter implements FormatAdapter {
         JobDraft j = new JobDraft(FORMAT, file.displayPath(), root.span());
         j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
         String type = text(root, "distributed_type").strip().toUpperCase(java.util.Locale.ROOT);
-        Located<Long> machines = j.key("num_machines", Nodes.whole(scalar(root, "num_machines")));
-        Located<Long> processes = j.key("num_processes", Nodes.whole(scalar(root, "num_processes")));
+        Located<Long> machines = j.key("num_machines", TreeValues.whole(scalar(root, "num_machines")));
+        Located<Long> processes = j.key("num_processes", TreeValues.whole(scalar(root, "num_processes")));
         if (processes != null && processes.value() == -1) processes = null;      // -1: every GPU accelerate finds
         j.state("nodes", machines, "num_machines", StatedKind.CONFIG);
         j.state("world", processes, "num_processes", StatedKind.CONFIG);
@@ -56,35 +56,35 @@ final class AccelerateAdapter implements FormatAdapter {
             }
         }
         ScalarNode ip = scalar(root, "main_process_ip");
-        if (ip != null && !ip.isNull() && !Nodes.placeholder(ip.text())) {
+        if (ip != null && !ip.isNull() && !TreeValues.placeholder(ip.text())) {
             j.stated.add(new Specs.Stated("main_process_ip", ip.text(), "main_process_ip", StatedKind.CONFIG, ip.span()));
         }
         if (type.equals("MEGATRON_LM")) {
             MappingNode m = map(root, "megatron_lm_config");
             if (m != null) {
-                j.tp = j.key("megatron_lm_tp_degree", Nodes.whole(scalar(m, "megatron_lm_tp_degree")));
-                j.pp = j.key("megatron_lm_pp_degree", Nodes.whole(scalar(m, "megatron_lm_pp_degree")));
-                j.sequenceParallel = Nodes.bool(scalar(m, "megatron_lm_sequence_parallelism"));
+                j.tp = j.key("megatron_lm_tp_degree", TreeValues.whole(scalar(m, "megatron_lm_tp_degree")));
+                j.pp = j.key("megatron_lm_pp_degree", TreeValues.whole(scalar(m, "megatron_lm_pp_degree")));
+                j.sequenceParallel = TreeValues.bool(scalar(m, "megatron_lm_sequence_parallelism"));
             }
         }
         if (type.equals("FSDP")) fsdp(j, map(root, "fsdp_config"));
         ScalarNode mp = scalar(root, "mixed_precision");
-        if (mp != null && !mp.isNull() && !Nodes.placeholder(mp.text())) j.dtype = new Located<>(mp.text(), mp.span());
+        if (mp != null && !mp.isNull() && !TreeValues.placeholder(mp.text())) j.dtype = new Located<>(mp.text(), mp.span());
         if (type.equals("DEEPSPEED")) {
             MappingNode d = map(root, "deepspeed_config");
             if (d != null) {
-                j.zeroStage = j.key("zero_stage", Nodes.whole(scalar(d, "zero_stage")));
+                j.zeroStage = j.key("zero_stage", TreeValues.whole(scalar(d, "zero_stage")));
                 ScalarNode ref = scalar(d, "deepspeed_config_file");
-                if (ref != null && !ref.isNull() && !Nodes.placeholder(ref.text())) j.deepspeedRef = new Located<>(ref.text(), ref.span());
+                if (ref != null && !ref.isNull() && !TreeValues.placeholder(ref.text())) j.deepspeedRef = new Located<>(ref.text(), ref.span());
             }
         }
         MappingNode par = map(root, "parallelism_config");
         if (par != null) {
-            j.tp = j.tp != null ? j.tp : j.key("parallelism_config_tp_size", Nodes.whole(scalar(par, "parallelism_config_tp_size")));
-            j.cp = sequenceSplit(j, Nodes.whole(scalar(par, "parallelism_config_cp_size")),
-                    Nodes.whole(scalar(par, "parallelism_config_sp_size")));
-            Located<Long> rep = Nodes.whole(scalar(par, "parallelism_config_dp_replicate_size"));
-            Located<Long> shard = Nodes.whole(scalar(par, "parallelism_config_dp_shard_size"));
+            j.tp = j.tp != null ? j.tp : j.key("parallelism_config_tp_size", TreeValues.whole(scalar(par, "parallelism_config_tp_size")));
+            j.cp = sequenceSplit(j, TreeValues.whole(scalar(par, "parallelism_config_cp_size")),
+                    TreeValues.whole(scalar(par, "parallelism_config_sp_size")));
+            Located<Long> rep = TreeValues.whole(scalar(par, "parallelism_config_dp_replicate_size"));
+            Located<Long> shard = TreeValues.whole(scalar(par, "parallelism_config_dp_shard_size"));
             long dp = JobDraft.product(rep == null ? new Located<>(1L, null) : rep, shard == null ? new Located<>(1L, null) : shard);
             if ((rep != null || shard != null) && dp > 0) {
                 j.dp = j.key(rep != null && shard != null ? "parallelism_config_dp_replicate_size × parallelism_config_dp_shard_size"
@@ -122,7 +122,7 @@ final class AccelerateAdapter implements FormatAdapter {
                     : v.startsWith("FULL_SHARD") || v.startsWith("HYBRID") || v.equals("1") || v.equals("FULL") || v.equals("4") ? 3 : -1;
             if (stage >= 0) j.zeroStage = j.key("fsdp_sharding_strategy", new Located<>(stage, s.span()));
         }
-        Located<Boolean> ac = Nodes.bool(scalar(f, "fsdp_activation_checkpointing"));
+        Located<Boolean> ac = TreeValues.bool(scalar(f, "fsdp_activation_checkpointing"));
         if (ac != null) j.recompute = new Located<>(ac.value() ? "full" : "none", ac.span());
     }
 }

@@ -1,9 +1,9 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.maps;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
-import static dev.gpulint.bind.adapt.Nodes.text;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.maps;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.text;
 
 import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;

@@ -1,9 +1,9 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.maps;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
-import static dev.gpulint.bind.adapt.Nodes.text;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.maps;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.text;
 
 import dev.gpulint.bind.adapt.Shell.Word;
 import dev.gpulint.spec.Located;
@@ -43,14 +43,14 @@ final class AwsBatchAdapter {
         MappingNode np = map(def.value(), "Properties", "NodeProperties");
         JobDraft j = new JobDraft(FORMAT, file, def.value().span());
         j.name = new Located<>(jobName, def.key().span());
-        Located<Long> nodes = j.key("NumNodes", Nodes.integer(np, "NumNodes"));
+        Located<Long> nodes = j.key("NumNodes", TreeValues.integer(np, "NumNodes"));
         List<MappingNode> ranges = maps(np, "NodeRangeProperties");
         // one range covering every node ('0:' or the only range): its container is every node's
         MappingNode c = ranges.size() == 1 ? map(ranges.get(0), "Container") : null;
         if (c == null) return j;
         Located<Long> gpus = null;
         for (MappingNode r : maps(c, "ResourceRequirements")) {
-            if ("GPU".equalsIgnoreCase(text(r, "Type"))) gpus = Nodes.integer(scalar(r, "Value"));
+            if ("GPU".equalsIgnoreCase(text(r, "Type"))) gpus = TreeValues.integer(scalar(r, "Value"));
         }
         ScalarNode it = scalar(c, "InstanceType");
         if (it != null && SkyPilotAdapter.INSTANCES.containsKey(it.text())) {

@@ -1,9 +1,9 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.maps;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
-import static dev.gpulint.bind.adapt.Nodes.text;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.maps;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.text;
 
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
@@ -43,12 +43,12 @@ final class DcgmAdapter {
     }
 
     static void counters(MappingNode root, String file, List<Specs.DcgmField> out) {
-        for (Node r : Nodes.list(root, "csv")) {
+        for (Node r : TreeValues.list(root, "csv")) {
             if (!(r instanceof ListNode row) || row.items().isEmpty() || !(row.items().get(0) instanceof ScalarNode name)) continue;
             if (!isFieldName(name.text()) && !name.text().startsWith("DCGM_") && !name.text().matches("[A-Z][A-Z0-9_]+")) continue;
             ScalarNode type = row.items().size() > 1 && row.items().get(1) instanceof ScalarNode t ? t : null;
             ScalarNode help = row.items().size() > 2 && row.items().get(2) instanceof ScalarNode h ? h : null;
-            out.add(new Specs.DcgmField(new Located<>(name.text(), name.span()), Nodes.string(type), Nodes.string(help), file));
+            out.add(new Specs.DcgmField(new Located<>(name.text(), name.span()), TreeValues.string(type), TreeValues.string(help), file));
         }
     }
 

@@ -1,12 +1,12 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.TreeValues.map;
 
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 /**
  * DeepSpeed configuration JSON: the batch triple ({@code train_batch_size},
@@ -26,25 +26,25 @@ final class DeepSpeedAdapter {
     static JobDraft bind(MappingNode root, String file, String jobName) {
         JobDraft j = new JobDraft(FORMAT, file, root.span());
         j.name = new Located<>(jobName, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
-        Located<Long> tbs = j.key("train_batch_size", Nodes.whole(scalar(root, "train_batch_size")));
-        Located<Long> micro = j.key("train_micro_batch_size_per_gpu", Nodes.whole(scalar(root, "train_micro_batch_size_per_gpu")));
-        Located<Long> gas = j.key("gradient_accumulation_steps", Nodes.whole(scalar(root, "gradient_accumulation_steps")));
+        Located<Long> tbs = j.key("train_batch_size", TreeValues.whole(scalar(root, "train_batch_size")));
+        Located<Long> micro = j.key("train_micro_batch_size_per_gpu", TreeValues.whole(scalar(root, "train_micro_batch_size_per_gpu")));
+        Located<Long> gas = j.key("gradient_accumulation_steps", TreeValues.whole(scalar(root, "gradient_accumulation_steps")));
         j.deepspeed = new Specs.DeepSpeedBatch(tbs, micro, gas);
         j.micro = micro;
         j.global = tbs;
         MappingNode zero = map(root, "zero_optimization");
         if (zero != null) {
-            j.zeroStage = j.key("stage", Nodes.whole(scalar(zero, "stage")));
+            j.zeroStage = j.key("stage", TreeValues.whole(scalar(zero, "stage")));
             ScalarNode stage = scalar(zero, "stage");
-            j.zeroStageUnknown = j.zeroStage == null && stage != null && !stage.isNull() && Nodes.placeholder(stage.text());
+            j.zeroStageUnknown = j.zeroStage == null && stage != null && !stage.isNull() && TreeValues.placeholder(stage.text());
         }
         // what `gpulint plan` reads: bf16/fp16 enabled, activation checkpointing (full recompute)
         for (String p : new String[] {"bf16", "fp16"}) {
-            Located<Boolean> on = Nodes.bool(scalar(root, p, "enabled"));
+            Located<Boolean> on = TreeValues.bool(scalar(root, p, "enabled"));
             if (on != null && on.value() && j.dtype == null) j.dtype = new Located<>(p, on.span());
         }
         if (root.get("activation_checkpointing").orElse(null) instanceof MappingNode ac) {
-            Located<Boolean> part = Nodes.bool(scalar(ac, "partition_activations"));
+            Located<Boolean> part = TreeValues.bool(scalar(ac, "partition_activations"));
             j.recompute = new Located<>("full", part != null ? part.span() : ac.span());
         }
         ScalarNode backend = scalar(root, "optimizer", "params", "comm_backend_name");

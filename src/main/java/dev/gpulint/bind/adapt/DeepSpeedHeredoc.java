@@ -111,7 +111,7 @@ final class DeepSpeedHeredoc {
         String v = quoted ? raw.substring(1, Math.max(1, raw.length() - 1)) : raw;
         String[] x = h.expands() ? Shell.expand(v, false, h.variables()) : new String[] {v, null};
         if (x[1] != null) return i;
-        Located<Long> n = Nodes.whole(x[0], text.span(start, start + raw.length()));
+        Located<Long> n = TreeValues.whole(x[0], text.span(start, start + raw.length()));
         if (n != null) out.put(dotted, n);
         return i;
     }

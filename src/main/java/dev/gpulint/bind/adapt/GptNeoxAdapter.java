@@ -1,6 +1,6 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.TreeValues.map;
 
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
@@ -47,7 +47,7 @@ final class GptNeoxAdapter implements FormatAdapter {
     }
 
     private static Located<Long> number(JobDraft j, MappingNode root, String key) {
-        return j.key(written(root, key), Nodes.whole(value(root, key)));
+        return j.key(written(root, key), TreeValues.whole(value(root, key)));
     }
 
     @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
@@ -73,9 +73,9 @@ final class GptNeoxAdapter implements FormatAdapter {
         j.global = tbs;
         MappingNode zero = map(root, "zero_optimization");
         if (zero != null) {
-            ScalarNode stage = Nodes.scalar(zero, "stage");
-            j.zeroStage = j.key("zero_optimization.stage", Nodes.whole(stage));
-            j.zeroStageUnknown = j.zeroStage == null && stage != null && !stage.isNull() && Nodes.placeholder(stage.text());
+            ScalarNode stage = TreeValues.scalar(zero, "stage");
+            j.zeroStage = j.key("zero_optimization.stage", TreeValues.whole(stage));
+            j.zeroStageUnknown = j.zeroStage == null && stage != null && !stage.isNull() && TreeValues.placeholder(stage.text());
         }
         if (j.layers != null && j.hidden != null && j.layers.value() > 0 && j.hidden.value() > 0
                 && j.layers.value() < 1_000_000 && j.hidden.value() < 10_000_000) {

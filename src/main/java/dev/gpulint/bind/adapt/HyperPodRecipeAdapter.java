@@ -1,7 +1,7 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
@@ -37,20 +37,20 @@ final class HyperPodRecipeAdapter implements FormatAdapter {
         j.tp = size(j, model, "tp", "tensor_model_parallel_degree");
         j.ep = size(j, model, "ep", "expert_model_parallel_degree");
         j.cp = size(j, model, "cp", "context_parallel_degree");
-        j.micro = j.key("train_batch_size", Nodes.whole(scalar(model, "train_batch_size")));
-        j.layers = j.key("num_hidden_layers", Nodes.whole(scalar(model, "num_hidden_layers")));
-        j.heads = j.key("num_attention_heads", Nodes.whole(scalar(model, "num_attention_heads")));
-        j.kvHeads = j.key("num_key_value_heads", Nodes.whole(scalar(model, "num_key_value_heads")));
-        j.hidden = j.key("hidden_size", Nodes.whole(scalar(model, "hidden_size")));
-        j.seqLength = j.key("max_context_width", Nodes.whole(scalar(model, "max_context_width")));
-        Located<Boolean> moe = Nodes.bool(scalar(model, "moe"));
-        if (moe != null && moe.value()) j.experts = j.key("num_experts", Nodes.whole(scalar(model, "num_experts")));
+        j.micro = j.key("train_batch_size", TreeValues.whole(scalar(model, "train_batch_size")));
+        j.layers = j.key("num_hidden_layers", TreeValues.whole(scalar(model, "num_hidden_layers")));
+        j.heads = j.key("num_attention_heads", TreeValues.whole(scalar(model, "num_attention_heads")));
+        j.kvHeads = j.key("num_key_value_heads", TreeValues.whole(scalar(model, "num_key_value_heads")));
+        j.hidden = j.key("hidden_size", TreeValues.whole(scalar(model, "hidden_size")));
+        j.seqLength = j.key("max_context_width", TreeValues.whole(scalar(model, "max_context_width")));
+        Located<Boolean> moe = TreeValues.bool(scalar(model, "moe"));
+        if (moe != null && moe.value()) j.experts = j.key("num_experts", TreeValues.whole(scalar(model, "num_experts")));
         Recipes.finish(j, sink);
     }
 
     /** A {@code *_degree}: its number; written as a placeholder (${...}, ???): unknown. */
     private static Located<Long> size(JobDraft j, MappingNode model, String size, String key) {
-        Located<Long> v = j.key(key, Nodes.whole(scalar(model, key)));
+        Located<Long> v = j.key(key, TreeValues.whole(scalar(model, key)));
         j.unknownIf(size, scalar(model, key) != null && !scalar(model, key).isNull(), v);
         return v;
     }

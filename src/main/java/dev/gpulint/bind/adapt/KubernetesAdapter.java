@@ -1,11 +1,11 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.integer;
-import static dev.gpulint.bind.adapt.Nodes.list;
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.maps;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
-import static dev.gpulint.bind.adapt.Nodes.text;
+import static dev.gpulint.bind.adapt.TreeValues.integer;
+import static dev.gpulint.bind.adapt.TreeValues.list;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.maps;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.text;
 
 import dev.gpulint.bind.adapt.Shell.Word;
 import dev.gpulint.spec.Located;
@@ -208,7 +208,7 @@ final class KubernetesAdapter {
         if (r.pod == null) return p;
         MappingNode annotations = map(r.podMeta, "annotations");
         if (annotations != null && annotations.get("k8s.v1.cni.cncf.io/networks").isPresent()) p.access = true;   // Multus
-        Located<Boolean> hostNet = Nodes.bool(scalar(r.pod, "hostNetwork"));
+        Located<Boolean> hostNet = TreeValues.bool(scalar(r.pod, "hostNetwork"));
         if (hostNet != null && hostNet.value()) p.access = true;
         List<MappingNode> containers = new ArrayList<>(maps(r.pod, "containers"));
         for (MappingNode c : containers) {
@@ -230,7 +230,7 @@ final class KubernetesAdapter {
                     }
                 }
             }
-            Located<Boolean> priv = Nodes.bool(scalar(c, "securityContext", "privileged"));
+            Located<Boolean> priv = TreeValues.bool(scalar(c, "securityContext", "privileged"));
             if (priv != null && priv.value()) p.access = true;
             for (MappingNode e : maps(c, "env")) {
                 ScalarNode n = scalar(e, "name");
@@ -259,7 +259,7 @@ final class KubernetesAdapter {
         MappingNode sel = map(pod, "nodeSelector");
         if (sel != null) {
             for (MappingNode.Entry e : sel.entries()) {
-                if (GPU_LABELS.contains(e.key().text()) && e.value() instanceof ScalarNode s && !Nodes.placeholder(s.text())) {
+                if (GPU_LABELS.contains(e.key().text()) && e.value() instanceof ScalarNode s && !TreeValues.placeholder(s.text())) {
                     j.gpuModel = new Located<>(s.text(), s.span());
                     return;
                 }

@@ -125,7 +125,7 @@ final class LaunchScriptAdapter {
             if (launcher[i] != null) { perNode = launcher[i]; where = names[i]; }
         }
         if (perNode != null && Launchers.number(perNode) >= 0) {
-            j.gpusPerNode = j.key(where, Nodes.whole(perNode.text(), perNode.span()));
+            j.gpusPerNode = j.key(where, TreeValues.whole(perNode.text(), perNode.span()));
             j.gpusPerNodeWhere = where;
         }
         if (j.tp == null && hydra.containsKey("model.tensor_model_parallel_size")) {
@@ -160,7 +160,7 @@ final class LaunchScriptAdapter {
     private static Located<Long> first(JobDraft j, Object... wordsAndNames) {
         for (int i = 0; i + 1 < wordsAndNames.length; i += 2) {
             if (wordsAndNames[i] instanceof Word w && Launchers.number(w) >= 0) {
-                return j.key((String) wordsAndNames[i + 1], Nodes.whole(w.text(), w.span()));
+                return j.key((String) wordsAndNames[i + 1], TreeValues.whole(w.text(), w.span()));
             }
         }
         return null;

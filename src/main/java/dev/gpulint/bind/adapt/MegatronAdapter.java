@@ -1,6 +1,6 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.TreeValues.map;
 
 import dev.gpulint.bind.adapt.Shell.Word;
 import dev.gpulint.spec.Located;
@@ -63,7 +63,7 @@ final class MegatronAdapter {
                 spelled.put(flag, key);
                 if (flag.equals("--num-query-groups")) flags.putIfAbsent("--group-query-attention", new Word("true", true, s.span()));
             }
-            flags.putIfAbsent(flag != null ? flag : key, new Word(v, !Nodes.placeholder(v), s.span()));
+            flags.putIfAbsent(flag != null ? flag : key, new Word(v, !TreeValues.placeholder(v), s.span()));
         }
         apply(j, flags, "MODEL_ARGS", true);
         if (!spelled.isEmpty()) {
@@ -152,11 +152,11 @@ final class MegatronAdapter {
     /** NeMo's trainer.num_nodes × trainer.devices in MODEL_ARGS: the job's nodes and GPUs per node. */
     private static void trainer(JobDraft j, MappingNode args) {
         for (MappingNode.Entry e : args.entries()) {
-            if (!(e.value() instanceof ScalarNode s) || s.isNull() || Nodes.placeholder(s.text())) continue;
+            if (!(e.value() instanceof ScalarNode s) || s.isNull() || TreeValues.placeholder(s.text())) continue;
             String k = e.key().text().replaceFirst("^(--|\\+\\+|\\+)", "");
-            if (k.equals("trainer.num_nodes") && j.nodes == null) j.nodes = j.key(k, Nodes.whole(s.text(), s.span()));
+            if (k.equals("trainer.num_nodes") && j.nodes == null) j.nodes = j.key(k, TreeValues.whole(s.text(), s.span()));
             if (k.equals("trainer.devices") && j.gpusPerNode == null) {
-                j.gpusPerNode = j.key(k, Nodes.whole(s.text(), s.span()));
+                j.gpusPerNode = j.key(k, TreeValues.whole(s.text(), s.span()));
                 j.gpusPerNodeWhere = "trainer.devices";
             }
         }
@@ -196,7 +196,7 @@ final class MegatronAdapter {
 
     /** A flag's whole number, signed, for the schema's bounds to judge; null when absent or unknown. */
     static Located<Long> located(Word w) {
-        return w == null || !w.known() ? null : Nodes.whole(w.text(), w.span());
+        return w == null || !w.known() ? null : TreeValues.whole(w.text(), w.span());
     }
 
     /** The parallel sizes a test case's folder name encodes: tp2_pp2_ep2, tp1pp4emp16etp1cp1. */

@@ -1,7 +1,7 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
@@ -42,17 +42,17 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.vpp = size(j, strategy, "virtual_pp");
         j.cp = size(j, strategy, "cp");
         j.ep = size(j, strategy, "ep");
-        j.sequenceParallel = Nodes.bool(scalar(strategy, "sequence_parallel"));
+        j.sequenceParallel = TreeValues.bool(scalar(strategy, "sequence_parallel"));
         MappingNode data = map(root, "data");
-        j.micro = j.key("data.micro_batch_size", Nodes.whole(scalar(data, "micro_batch_size")));
-        j.global = j.key("data.global_batch_size", Nodes.whole(scalar(data, "global_batch_size")));
-        j.seqLength = j.key("data.seq_length", Nodes.whole(scalar(data, "seq_length")));
+        j.micro = j.key("data.micro_batch_size", TreeValues.whole(scalar(data, "micro_batch_size")));
+        j.global = j.key("data.global_batch_size", TreeValues.whole(scalar(data, "global_batch_size")));
+        j.seqLength = j.key("data.seq_length", TreeValues.whole(scalar(data, "seq_length")));
         MappingNode config = map(root, "model", "config");
-        j.layers = j.key("model.config.num_layers", Nodes.whole(scalar(config, "num_layers")));
-        j.hidden = j.key("model.config.hidden_size", Nodes.whole(scalar(config, "hidden_size")));
-        j.heads = j.key("model.config.num_attention_heads", Nodes.whole(scalar(config, "num_attention_heads")));
-        j.kvHeads = j.key("model.config.num_query_groups", Nodes.whole(scalar(config, "num_query_groups")));
-        j.experts = j.key("model.config.num_moe_experts", Nodes.whole(scalar(config, "num_moe_experts")));
+        j.layers = j.key("model.config.num_layers", TreeValues.whole(scalar(config, "num_layers")));
+        j.hidden = j.key("model.config.hidden_size", TreeValues.whole(scalar(config, "hidden_size")));
+        j.heads = j.key("model.config.num_attention_heads", TreeValues.whole(scalar(config, "num_attention_heads")));
+        j.kvHeads = j.key("model.config.num_query_groups", TreeValues.whole(scalar(config, "num_query_groups")));
+        j.experts = j.key("model.config.num_moe_experts", TreeValues.whole(scalar(config, "num_moe_experts")));
         Recipes.finish(j, sink);
     }
 
@@ -60,7 +60,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
     private static Located<Long> size(JobDraft j, MappingNode strategy, String size) {
         String key = SIZES.get(size);
         ScalarNode s = scalar(strategy, key);
-        Located<Long> v = j.key("trainer.strategy." + key, Nodes.whole(s));
+        Located<Long> v = j.key("trainer.strategy." + key, TreeValues.whole(s));
         j.unknownIf(size, s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null"), v);
         return v;
     }

@@ -1,7 +1,7 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.at;
-import static dev.gpulint.bind.adapt.Nodes.map;
+import static dev.gpulint.bind.adapt.TreeValues.at;
+import static dev.gpulint.bind.adapt.TreeValues.map;
 
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
@@ -63,7 +63,7 @@ final class NemoAdapter {
         j.seqLength = j.key("encoder_seq_length", number(root, model, "encoder_seq_length"));
         if (j.seqLength == null) j.seqLength = j.key("seq_length", number(root, model, "seq_length"));
         ScalarNode sp = resolve(root, model, "sequence_parallel");
-        j.sequenceParallel = Nodes.bool(sp);
+        j.sequenceParallel = TreeValues.bool(sp);
         plan(j, root, trainer, model);
         j.state("world", JobDraft.product(j.nodes, j.gpusPerNode),
                 "trainer.num_nodes × trainer.devices", StatedKind.CONFIG, j.nodes != null ? j.nodes.span() : null);
@@ -81,12 +81,12 @@ final class NemoAdapter {
         j.headDim = j.key("kv_channels", number(root, model, "kv_channels"));
         ScalarNode act = resolve(root, model, "activation");
         if (act != null && !act.isNull()) j.gated = new Located<>(act.text().toLowerCase(java.util.Locale.ROOT).contains("glu"), act.span());
-        Located<Boolean> share = Nodes.bool(resolve(root, model, "share_embeddings_and_output_weights"));
+        Located<Boolean> share = TreeValues.bool(resolve(root, model, "share_embeddings_and_output_weights"));
         if (share != null) j.tied = share;
         ScalarNode prec = resolve(root, trainer, "precision");
-        Located<Boolean> fp8 = Nodes.bool(resolve(root, model, "fp8"));
+        Located<Boolean> fp8 = TreeValues.bool(resolve(root, model, "fp8"));
         if (fp8 != null && fp8.value()) j.dtype = new Located<>("fp8", fp8.span());
-        else if (prec != null && !prec.isNull() && !Nodes.placeholder(prec.text())) j.dtype = new Located<>(prec.text(), prec.span());
+        else if (prec != null && !prec.isNull() && !TreeValues.placeholder(prec.text())) j.dtype = new Located<>(prec.text(), prec.span());
         if (model.get("activations_checkpoint_granularity").orElse(null) instanceof ScalarNode g) {
             j.recompute = new Located<>(g.isNull() ? "none" : g.text().toLowerCase(java.util.Locale.ROOT), g.span());
         }
@@ -102,7 +102,7 @@ final class NemoAdapter {
         MappingNode env = map(root, "env_vars");
         if (env == null) return;
         for (MappingNode.Entry e : env.entries()) {
-            if (e.value() instanceof ScalarNode s && !s.isNull() && !Nodes.placeholder(s.text())) {
+            if (e.value() instanceof ScalarNode s && !s.isNull() && !TreeValues.placeholder(s.text())) {
                 j.env(e.key().text(), s.text(), s.span(), "env_vars");
             }
         }
@@ -110,7 +110,7 @@ final class NemoAdapter {
 
     /** A whole number, signed, for the schema's bounds to judge (after following interpolations). */
     private static Located<Long> number(MappingNode root, MappingNode parent, String key) {
-        return Nodes.whole(resolve(root, parent, key));
+        return TreeValues.whole(resolve(root, parent, key));
     }
 
     /**
@@ -122,7 +122,7 @@ final class NemoAdapter {
         Located<Long> v = j.key(key, number(root, model, key));
         if (v == null && model.get(key).orElse(null) instanceof ScalarNode written && !written.isNull()) {
             ScalarNode s = resolve(root, model, key);
-            if (s == null || (!s.isNull() && Nodes.placeholder(s.text()))) j.unknown.add(name);
+            if (s == null || (!s.isNull() && TreeValues.placeholder(s.text()))) j.unknown.add(name);
         }
         if (v == null && model.get(key).isEmpty() && referenced(root, "model." + key)) j.unknown.add(name);
         return v;

@@ -1,7 +1,7 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 import dev.gpulint.core.Span;
 import dev.gpulint.read.ReadResult;
@@ -66,22 +66,22 @@ final class NicClusterPolicyAdapter implements FormatAdapter {
         ReadResult r = new JsonReader().read(SourceFile.of(file.displayPath(), config.text()));
         if (r.foreign().isEmpty()) return;                    // not a JSON object: unknown
         int[] starts = lineStarts(config.text());
-        for (MappingNode res : Nodes.maps(r.foreign().get(0).root(), listKey)) {
+        for (MappingNode res : TreeValues.maps(r.foreign().get(0).root(), listKey)) {
             MappingNode selectors = map(res, "selectors");
-            if (selectors == null && Nodes.list(res, "selectors").size() == 1) selectors = Nodes.maps(res, "selectors").get(0);  // the list form
+            if (selectors == null && TreeValues.list(res, "selectors").size() == 1) selectors = TreeValues.maps(res, "selectors").get(0);  // the list form
             if (rdmaOnly) {
-                Located<Boolean> rdma = Nodes.bool(scalar(selectors, "isRdma"));
+                Located<Boolean> rdma = TreeValues.bool(scalar(selectors, "isRdma"));
                 if (rdma == null || !rdma.value()) continue;
             }
             ScalarNode resName = scalar(res, "resourceName");
             if (resName == null || resName.isNull()) continue;
-            String prefix = Nodes.text(res, "resourcePrefix");
+            String prefix = TreeValues.text(res, "resourcePrefix");
             if (prefix == null) prefix = defaultPrefix;
             String resource = (prefix == null ? "" : prefix + "/") + resName.text();
-            Located<String> link = linkType(Nodes.list(selectors, "linkTypes"), text, starts);
+            Located<String> link = linkType(TreeValues.list(selectors, "linkTypes"), text, starts);
             Span at = inFile(text, starts, resName.span());
             boolean narrowed = false;
-            for (String k : NARROWING) narrowed |= !Nodes.list(selectors, k).isEmpty();
+            for (String k : NARROWING) narrowed |= !TreeValues.list(selectors, k).isEmpty();
             found.add(new Specs.NicPolicy(KIND, n.located(), file.displayPath(), link, null,
                     new Located<>(true, at), null, false, at, resource, narrowed));
         }

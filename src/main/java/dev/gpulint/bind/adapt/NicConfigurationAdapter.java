@@ -1,7 +1,7 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
@@ -36,7 +36,7 @@ final class NicConfigurationAdapter implements FormatAdapter {
         MappingNode template = map(spec, "template");
         ScalarNode link = scalar(template, "linkType");
         MappingNode selector = map(spec, "nodeSelector");
-        sink.nicPolicies.add(new Specs.NicPolicy(KIND, n.located(), file.displayPath(), Nodes.string(link),
+        sink.nicPolicies.add(new Specs.NicPolicy(KIND, n.located(), file.displayPath(), TreeValues.string(link),
                 null, new Located<>(true, n.span()), selector == null ? null : selector.span(), false, n.span()));
         if (link == null || link.isNull()) return;
         String l = link.text().strip().toLowerCase(Locale.ROOT);
@@ -47,20 +47,20 @@ final class NicConfigurationAdapter implements FormatAdapter {
             return;
         }
         MappingNode roce = map(template, "roceOptimized");
-        Located<Boolean> enabled = Nodes.bool(scalar(roce, "enabled"));
+        Located<Boolean> enabled = TreeValues.bool(scalar(roce, "enabled"));
         if (!l.equals("ethernet") || enabled == null || !enabled.value()) return;
         // roceOptimized: PFC on priority 3 unless qos.pfc says otherwise; DCQCN on every priority
         Located<Boolean> pfcOn = new Located<>(true, enabled.span());
         Located<Long> pfcPriority = new Located<>(NicObjects.ROCE_PRIORITY, enabled.span());
         ScalarNode pfc = scalar(roce, "qos", "pfc");
-        if (pfc != null && !pfc.isNull() && !Nodes.placeholder(pfc.text())) {
+        if (pfc != null && !pfc.isNull() && !TreeValues.placeholder(pfc.text())) {
             NicObjects.Pfc flags = NicObjects.pfc(pfc.text(), pfc.span());
             if (flags == null) return;                        // not eight flags: unknown
             pfcOn = flags.on();
             pfcPriority = flags.priority();
         }
         ScalarNode trust = scalar(roce, "qos", "trust");
-        Located<String> trusted = trust == null || trust.isNull() || Nodes.placeholder(trust.text()) ? null
+        Located<String> trusted = trust == null || trust.isNull() || TreeValues.placeholder(trust.text()) ? null
                 : new Located<>(trust.text().strip().toLowerCase(Locale.ROOT), trust.span());
         Specs.Fabric f = new Specs.Fabric(new Located<>("roce", enabled.span()), null, null, pfcOn, pfcPriority,
                 new Located<>(true, enabled.span()), null, null, roce.span(),

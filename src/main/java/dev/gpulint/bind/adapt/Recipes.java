@@ -1,7 +1,7 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
@@ -21,8 +21,8 @@ final class Recipes {
         JobDraft j = new JobDraft(format, file.displayPath(), root.span());
         j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
         MappingNode trainer = map(root, "trainer");
-        j.nodes = j.key("trainer.num_nodes", Nodes.whole(scalar(trainer, "num_nodes")));
-        j.gpusPerNode = j.key("trainer.devices", Nodes.whole(scalar(trainer, "devices")));
+        j.nodes = j.key("trainer.num_nodes", TreeValues.whole(scalar(trainer, "num_nodes")));
+        j.gpusPerNode = j.key("trainer.devices", TreeValues.whole(scalar(trainer, "devices")));
         if (j.gpusPerNode != null && j.gpusPerNode.value() == -1) j.gpusPerNode = null;     // -1: every GPU of the node
         j.gpusPerNodeWhere = "trainer.devices";
         return j;

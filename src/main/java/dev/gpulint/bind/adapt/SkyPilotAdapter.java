@@ -1,7 +1,7 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
@@ -61,12 +61,12 @@ final class SkyPilotAdapter {
         JobDraft j = new JobDraft(FORMAT, file, root.span());
         ScalarNode nameNode = scalar(root, "name");
         j.name = new Located<>(jobName, nameNode != null ? nameNode.span() : root.entries().get(0).key().span());
-        Located<Long> nodes = j.key("num_nodes", Nodes.integer(root, "num_nodes"));
+        Located<Long> nodes = j.key("num_nodes", TreeValues.integer(root, "num_nodes"));
         j.nodes = nodes != null ? nodes : root.get("num_nodes").isPresent() ? null : new Located<>(1L, root.entries().get(0).key().span());
         MappingNode res = map(root, "resources");
         accelerators(j, res);
         if (res != null) {
-            String tier = Nodes.text(res, "network_tier");
+            String tier = TreeValues.text(res, "network_tier");
             if ("best".equals(tier)) j.rdmaByAccess = true;
         }
         Map<String, String> known = new LinkedHashMap<>();
@@ -102,7 +102,7 @@ final class SkyPilotAdapter {
             for (String k : new String[] {"any_of", "ordered"}) {
                 java.util.Set<String> seen = new java.util.LinkedHashSet<>();
                 Node first = null;
-                for (MappingNode alt : Nodes.maps(res, k)) {
+                for (MappingNode alt : TreeValues.maps(res, k)) {
                     Node x = alt.get("accelerators").orElse(null);
                     if (x instanceof ScalarNode xs) { seen.add(xs.text().replace(" ", "")); if (first == null) first = x; }
                     else if (x != null) seen.add("?" + seen.size());
@@ -126,7 +126,7 @@ final class SkyPilotAdapter {
                 name = km.group(1); count = count(km.group(2)); at = e.key().span();
             }
         }
-        if (name != null && !Nodes.placeholder(name)) {
+        if (name != null && !TreeValues.placeholder(name)) {
             String model = MODELS.getOrDefault(name, MODELS.getOrDefault(name.toUpperCase(java.util.Locale.ROOT), name));
             j.gpuModel = new Located<>(model, at);
             if (count > 0) { j.gpusPerNode = new Located<>(count, at); j.gpusPerNodeWhere = "resources.accelerators"; }

@@ -1,8 +1,8 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
-import static dev.gpulint.bind.adapt.Nodes.text;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.text;
 
 import dev.gpulint.core.Span;
 import dev.gpulint.read.SourceFile;
@@ -31,7 +31,7 @@ final class SriovPolicyAdapter implements FormatAdapter {
         NicObjects.Named n = NicObjects.name(root, name);
         MappingNode spec = map(root, "spec");
         if (spec == null) return;
-        Located<Boolean> rdma = Nodes.bool(scalar(spec, "isRdma"));
+        Located<Boolean> rdma = TreeValues.bool(scalar(spec, "isRdma"));
         String device = text(spec, "deviceType");
         if ((rdma == null || !rdma.value()) && device != null && device.strip().toLowerCase(Locale.ROOT).equals("rdma")) {
             rdma = new Located<>(true, scalar(spec, "deviceType").span());
@@ -40,6 +40,6 @@ final class SriovPolicyAdapter implements FormatAdapter {
         Span selectorSpan = selector != null ? selector.span()
                 : spec.entry("nodeSelector").map(e -> e.key().span()).orElse(null);     // written, but empty or not a map
         sink.nicPolicies.add(new Specs.NicPolicy(KIND, n.located(), file.displayPath(),
-                Nodes.string(scalar(spec, "linkType")), Nodes.integer(scalar(spec, "mtu")), rdma, selectorSpan, true, n.span()));
+                TreeValues.string(scalar(spec, "linkType")), TreeValues.integer(scalar(spec, "mtu")), rdma, selectorSpan, true, n.span()));
     }
 }

@@ -1,7 +1,7 @@
 package dev.gpulint.bind.adapt;
 
-import static dev.gpulint.bind.adapt.Nodes.map;
-import static dev.gpulint.bind.adapt.Nodes.scalar;
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
@@ -33,12 +33,12 @@ final class TorchtitanAdapter {
         JobDraft j = new JobDraft(FORMAT, file, root.span());
         MappingNode par = map(root, "parallelism");
         j.name = new Located<>(jobName, root.entry("parallelism").orElseThrow().key().span());
-        j.tp = j.key("tensor_parallel_degree", Nodes.whole(scalar(par, "tensor_parallel_degree")));
-        j.pp = j.key("pipeline_parallel_degree", Nodes.whole(scalar(par, "pipeline_parallel_degree")));
-        j.cp = j.key("context_parallel_degree", Nodes.whole(scalar(par, "context_parallel_degree")));
-        j.ep = j.key("expert_parallel_degree", Nodes.whole(scalar(par, "expert_parallel_degree")));
-        Located<Long> replicate = Nodes.whole(scalar(par, "data_parallel_replicate_degree"));
-        Located<Long> shard = Nodes.whole(scalar(par, "data_parallel_shard_degree"));
+        j.tp = j.key("tensor_parallel_degree", TreeValues.whole(scalar(par, "tensor_parallel_degree")));
+        j.pp = j.key("pipeline_parallel_degree", TreeValues.whole(scalar(par, "pipeline_parallel_degree")));
+        j.cp = j.key("context_parallel_degree", TreeValues.whole(scalar(par, "context_parallel_degree")));
+        j.ep = j.key("expert_parallel_degree", TreeValues.whole(scalar(par, "expert_parallel_degree")));
+        Located<Long> replicate = TreeValues.whole(scalar(par, "data_parallel_replicate_degree"));
+        Located<Long> shard = TreeValues.whole(scalar(par, "data_parallel_shard_degree"));
         long rep = replicate == null ? 1 : replicate.value();
         if (shard != null && shard.value() >= 1 && rep >= 1) {
             // dp as Megatron counts it: replicas × shards
@@ -59,12 +59,12 @@ final class TorchtitanAdapter {
         }
         MappingNode training = map(root, "training");
         if (training != null) {
-            Located<Long> local = Nodes.whole(scalar(training, "local_batch_size"));
-            if (local == null) local = Nodes.whole(scalar(training, "batch_size"));      // the name before torchtitan 0.2
+            Located<Long> local = TreeValues.whole(scalar(training, "local_batch_size"));
+            if (local == null) local = TreeValues.whole(scalar(training, "batch_size"));      // the name before torchtitan 0.2
             j.micro = j.key(scalar(training, "local_batch_size") != null ? "local_batch_size" : "batch_size", local);
-            Located<Long> global = Nodes.whole(scalar(training, "global_batch_size"));
+            Located<Long> global = TreeValues.whole(scalar(training, "global_batch_size"));
             j.global = global == null || global.value() == -1 ? null : j.key("global_batch_size", global);
-            j.seqLength = j.key("seq_len", Nodes.whole(scalar(training, "seq_len")));
+            j.seqLength = j.key("seq_len", TreeValues.whole(scalar(training, "seq_len")));
         }
         return j;
     }

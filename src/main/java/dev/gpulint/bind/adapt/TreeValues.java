@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Reading values out of another format's document tree: paths, numbers written as strings, placeholders. */
-public final class Nodes {
-    private Nodes() {}
+public final class TreeValues {
+    private TreeValues() {}
 
     public static Node at(Node n, String... path) {
         for (String k : path) {

@@ -1,19 +1,45 @@
 package dev.gpulint.lint;
 
-import dev.gpulint.core.LintResult;
-
 import dev.gpulint.bind.Binder;
+import dev.gpulint.bind.adapt.Adapters;
 import dev.gpulint.catalog.Catalog;
+import dev.gpulint.config.Config;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Fold;
+import dev.gpulint.core.LintResult;
+import dev.gpulint.core.ProjectPaths;
+import dev.gpulint.core.Span;
 import dev.gpulint.derive.Deriver;
+import dev.gpulint.derive.evid.EvidenceAnalysis;
 import dev.gpulint.engine.RuleEngine;
+import dev.gpulint.engine.RuleParams;
+import dev.gpulint.engine.UserRuleRun;
+import dev.gpulint.engine.UserRules;
+import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;
-import dev.gpulint.core.Finding;
-import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.read.evidence.Evidence;
+import dev.gpulint.settle.FindingCap;
+import dev.gpulint.settle.Settler;
+import dev.gpulint.settle.Unfolder;
+import dev.gpulint.spec.EvidenceLink;
+import dev.gpulint.spec.JobPlacement;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.tree.Document;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The pipeline: read (DSL or YAML) → bind → derive → rules → settle (settle.Settler). Files
@@ -23,88 +49,88 @@ import java.util.Set;
 public final class Linter {
 
     private Catalog catalog;
-    private java.util.Map<String, Double> params = java.util.Map.of();
+    private Map<String, Double> params = Map.of();
 
     /**
      * The project's configuration, pushed in once: its catalog additions, rule settings, rule parameters,
      * and its job_clusters and evidence links, whose globs are matched against each file's absolute path
      * ({@code where} turns the display paths of findings into those).
      */
-    public Linter configure(dev.gpulint.config.Config config, dev.gpulint.core.ProjectPaths where) {
+    public Linter configure(Config config, ProjectPaths where) {
         this.catalog = config.catalog();
-        java.util.Map<String, Double> p = new java.util.LinkedHashMap<>();
-        for (dev.gpulint.config.Config.ParamSetting x : config.params()) p.put(x.rule() + "." + x.name(), x.value());
+        Map<String, Double> p = new LinkedHashMap<>();
+        for (Config.ParamSetting x : config.params()) p.put(x.rule() + "." + x.name(), x.value());
         this.params = p;
         this.ruleSettings = config.ruleLevels();
         this.paths = where;
         this.jobPlacement = f -> {
-            java.nio.file.Path file = where.absolute(f);
-            return file == null ? java.util.Optional.empty() : config.placement(file);
+            Path file = where.absolute(f);
+            return file == null ? Optional.empty() : config.placement(file);
         };
         this.evidenceLinks = f -> {
-            java.nio.file.Path file = where.absolute(f);
-            return file == null ? java.util.Optional.empty() : config.evidenceLink(file);
+            Path file = where.absolute(f);
+            return file == null ? Optional.empty() : config.evidenceLink(file);
         };
         return this;
     }
 
-    /** {@link #configure(dev.gpulint.config.Config, dev.gpulint.core.ProjectPaths)} for files named relative to the working folder. */
-    public Linter configure(dev.gpulint.config.Config config) {
-        return configure(config, dev.gpulint.core.ProjectPaths.here());
+    /** {@link #configure(Config, ProjectPaths)} for files named relative to the working folder. */
+    public Linter configure(Config config) {
+        return configure(config, ProjectPaths.here());
     }
 
-    private java.util.function.Function<String, java.util.Optional<dev.gpulint.spec.EvidenceLink>> evidenceLinks =
-            f -> java.util.Optional.empty();
+    private Function<String, Optional<EvidenceLink>> evidenceLinks =
+            f -> Optional.empty();
 
     /** What captured tool outputs belong to, by file (configuration {@code evidence}). */
-    public Linter evidenceLinks(java.util.function.Function<String, java.util.Optional<dev.gpulint.spec.EvidenceLink>> links) {
+    public Linter evidenceLinks(Function<String, Optional<EvidenceLink>> links) {
         this.evidenceLinks = links;
         return this;
     }
     private RuleCatalog rules;
     private final RuleEngine engine = new RuleEngine();
     private boolean parallel = true;
-    private java.time.LocalDate today = java.time.LocalDate.now();
-    private java.util.Map<String, String> ruleSettings = java.util.Map.of();
+    private LocalDate today = LocalDate.now();
+    private Map<String, String> ruleSettings = Map.of();
 
-    private java.util.Set<String> baseline = java.util.Set.of();
-    private java.util.function.Function<String, java.util.Optional<dev.gpulint.spec.JobPlacement>> jobPlacement =
-            f -> java.util.Optional.empty();
+    private Set<String> baseline = Set.of();
+    private Function<String, Optional<JobPlacement>> jobPlacement =
+            f -> Optional.empty();
 
     /** Which cluster the jobs of other formats run on, by file (configuration {@code job_clusters}). */
-    public Linter jobPlacement(java.util.function.Function<String, java.util.Optional<dev.gpulint.spec.JobPlacement>> p) {
+    public Linter jobPlacement(Function<String, Optional<JobPlacement>> p) {
         this.jobPlacement = p;
         return this;
     }
 
-    private dev.gpulint.core.ProjectPaths paths = dev.gpulint.core.ProjectPaths.here();
+    private ProjectPaths paths = ProjectPaths.here();
 
     /** Where the project root is: fingerprints (baseline, SARIF) name files relative to it. */
-    public Linter projectPaths(dev.gpulint.core.ProjectPaths p) { this.paths = p; return this; }
+    public Linter projectPaths(ProjectPaths p) { this.paths = p; return this; }
 
-    private java.util.function.Function<Set<String>, List<Document>> clusterSource;
+    private Function<Set<String>, List<Document>> clusterSource;
 
     /**
      * Where to look for clusters that jobs name but no linted file defines (the project's manifests,
      * {@link ProjectClusters}): asked with the missing names, only when there are some; the documents
      * it returns are bound for their clusters only, and their own findings are not reported.
      */
-    public Linter clusterSource(java.util.function.Function<Set<String>, List<Document>> source) {
+    public Linter clusterSource(Function<Set<String>, List<Document>> source) {
         this.clusterSource = source;
         return this;
     }
 
     /** Fingerprints of accepted findings (from a baseline SARIF file): those are not reported. */
-    public Linter baseline(java.util.Set<String> fingerprints) { this.baseline = fingerprints; return this; }
+    public Linter baseline(Set<String> fingerprints) { this.baseline = fingerprints; return this; }
 
     /** The date suppressions' until= are compared with (tests fix it). */
-    public Linter today(java.time.LocalDate d) { this.today = d; return this; }
+    public Linter today(LocalDate d) { this.today = d; return this; }
 
-    private dev.gpulint.engine.UserRules userRules;
-    private dev.gpulint.core.Span userRulesAt;
+    private UserRules userRules;
+    private Span userRulesAt;
 
     /** Runs a team's own rules after the built-in ones (their metadata joins {@link #rules()}). */
-    public Linter withUserRules(dev.gpulint.engine.UserRules user, dev.gpulint.core.Span where) {
+    public Linter withUserRules(UserRules user, Span where) {
         this.userRules = user;
         this.userRulesAt = where;
         this.rules = rules.withExtra(user.metadata());
@@ -114,17 +140,17 @@ public final class Linter {
     /** The rule metadata this linter settles and renders with, the team's own rules included. */
     public RuleCatalog rules() { return rules; }
 
-    private int maxFindingsPerRule = dev.gpulint.settle.FindingCap.DEFAULT_PER_RULE_PER_FILE;
+    private int maxFindingsPerRule = FindingCap.DEFAULT_PER_RULE_PER_FILE;
 
     /** At most this many findings of one rule in one file (1,000 by default); a note counts the rest. */
     public Linter maxFindingsPerRule(int n) { this.maxFindingsPerRule = n; return this; }
 
-    private java.time.Duration userRuleBudget = dev.gpulint.engine.UserRuleRun.DEFAULT_BUDGET;
+    private Duration userRuleBudget = UserRuleRun.DEFAULT_BUDGET;
 
     /** The wall-clock budget of the team's own rules in one run (60 s by default). */
-    public Linter userRuleBudget(java.time.Duration budget) { this.userRuleBudget = budget; return this; }
+    public Linter userRuleBudget(Duration budget) { this.userRuleBudget = budget; return this; }
 
-    private final Set<String> inputs = java.util.Collections.synchronizedSet(new java.util.TreeSet<>());
+    private final Set<String> inputs = Collections.synchronizedSet(new TreeSet<>());
 
     /**
      * The display paths of the files the last {@link #lint} took something from (manifests, other formats an
@@ -135,31 +161,15 @@ public final class Linter {
     /** Reads files on one thread only (tests compare it with the parallel default). */
     public Linter serial() { parallel = false; return this; }
 
-    private java.util.function.Consumer<List<Object>> factSink;
+    private Consumer<List<Object>> factSink;
 
     /** Hands the derived facts (built-in rules') to {@code sink} before the rules run: how `gpulint plan` reads the jobs. */
-    public Linter factSink(java.util.function.Consumer<List<Object>> sink) { this.factSink = sink; return this; }
+    public Linter factSink(Consumer<List<Object>> sink) { this.factSink = sink; return this; }
 
     public Linter() { this(Catalog.builtIn(), RuleCatalog.builtIn()); }
 
-    /**
-     * Starts building the rule base, the hardware catalog and the rule metadata on background
-     * threads, so that they load while the main thread reads and parses the input files. Each is a
-     * lazily initialised singleton: whoever needs one first waits for it.
-     */
-    public static void warmUp() {
-        for (Runnable r : List.<Runnable>of(RuleEngine::builtInKieBase, () -> { Catalog.builtIn(); RuleCatalog.builtIn(); })) {
-            Thread t = new Thread(() -> {
-                try {
-                    r.run();
-                } catch (RuntimeException e) {
-                    // the main thread meets the same error when it needs the object, and reports it
-                }
-            }, "gpulint-warm-up");
-            t.setDaemon(true);
-            t.start();
-        }
-    }
+    /** Starts loading the rule base, the hardware catalog and the rule metadata in the background ({@link WarmUp}). */
+    public static void warmUp() { WarmUp.start(); }
 
     public Linter(Catalog catalog, RuleCatalog rules) {
         this.catalog = catalog;
@@ -183,9 +193,9 @@ public final class Linter {
         List<Finding> findings = new ArrayList<>(earlier);
         inputs.clear();
         List<Document> documents = new ArrayList<>();
-        List<dev.gpulint.bind.adapt.Adapters.Input> foreign = new ArrayList<>();
+        List<Adapters.Input> foreign = new ArrayList<>();
         List<String> linted = new ArrayList<>();
-        List<dev.gpulint.read.evidence.Evidence> evidence = new ArrayList<>();
+        List<Evidence> evidence = new ArrayList<>();
         boolean failed = !earlier.isEmpty();
         // Files are read and parsed in parallel; results keep the input order, so output does not
         // depend on thread scheduling.
@@ -201,12 +211,12 @@ public final class Linter {
             if (r.manifest() || r.failed() || !r.evidence().isEmpty()) inputs.add(f.displayPath());
             documents.addAll(r.documents());
             evidence.addAll(r.evidence());
-            if (!r.foreign().isEmpty()) foreign.add(new dev.gpulint.bind.adapt.Adapters.Input(f, r.foreign()));
+            if (!r.foreign().isEmpty()) foreign.add(new Adapters.Input(f, r.foreign()));
         }
         results = null;
-        Set<String> quiet = new java.util.HashSet<>(context);
+        Set<String> quiet = new HashSet<>(context);
         // the specs live only inside facts(): a fleet file's million node-group specs are garbage before the rules run
-        List<dev.gpulint.core.Fold> folds = new ArrayList<>();
+        List<Fold> folds = new ArrayList<>();
         Derived facts = facts(guard, documents, foreign, evidence, context, findings, linted, quiet, folds);
         if (factSink != null) factSink.accept(facts.builtIn());
         findings.addAll(guard.stage("built-in rules", () -> engine.run(facts.builtIn()), List.of()));
@@ -214,7 +224,7 @@ public final class Linter {
             if (!userRules.problems().isEmpty()) failed = true;
             findings.addAll(userRules.problems());
             if (userRules.kieBase() != null) {
-                List<Finding> user = dev.gpulint.engine.UserRuleRun.run(userRules.kieBase(), facts.user(), "rules of " + userRulesAt.file(),
+                List<Finding> user = UserRuleRun.run(userRules.kieBase(), facts.user(), "rules of " + userRulesAt.file(),
                         100_000, userRulesAt, userRuleBudget, userRules::fileOf, userRules.metadata());
                 if (user.stream().anyMatch(x -> x.identity().equals("rules#failed") || x.identity().equals("rules#budget"))) failed = true;
                 findings.addAll(user);
@@ -223,13 +233,13 @@ public final class Linter {
         findings.addAll(guard.problems());
         if (guard.failed()) failed = true;
         // a folded node group's findings, once per node group it stands for
-        List<Finding> all = guard.stage("unfold", () -> new dev.gpulint.settle.Unfolder(folds).unfold(findings), List.copyOf(findings));
+        List<Finding> all = guard.stage("unfold", () -> new Unfolder(folds).unfold(findings), List.copyOf(findings));
         findings.clear();
         findings.addAll(all);
         // a context file's own findings are not reported, except that it does not parse: never silent
         findings.removeIf(x -> quiet.contains(x.span().file()) && !x.ruleId().equals("SYN001") && !x.ruleId().equals("TOOL001"));
-        var settled = new dev.gpulint.settle.Settler(rules, ruleSettings, baseline, today, paths).settle(files, findings);
-        return new LintResult(dev.gpulint.settle.FindingCap.apply(settled.findings(), maxFindingsPerRule), linted, failed,
+        var settled = new Settler(rules, ruleSettings, baseline, today, paths).settle(files, findings);
+        return new LintResult(FindingCap.apply(settled.findings(), maxFindingsPerRule), linted, failed,
                 settled.baselined(), paths);
     }
 
@@ -238,21 +248,21 @@ public final class Linter {
      * the rules match; adds the findings met on the way to {@code findings}, the files read to {@code linted},
      * and the project's cluster files found by lookup to {@code quiet}.
      */
-    private Derived facts(Contained guard, List<Document> documents, List<dev.gpulint.bind.adapt.Adapters.Input> foreign,
-                               List<dev.gpulint.read.evidence.Evidence> evidence, Set<String> context, List<Finding> findings,
-                               List<String> linted, Set<String> quiet, List<dev.gpulint.core.Fold> folds) {
+    private Derived facts(Contained guard, List<Document> documents, List<Adapters.Input> foreign,
+                               List<Evidence> evidence, Set<String> context, List<Finding> findings,
+                               List<String> linted, Set<String> quiet, List<Fold> folds) {
         for (Document d : documents) folds.addAll(d.folds().all());
         Binder.Bound bound = guard.bind(documents);
         findings.addAll(bound.findings());
         // the document trees are bound: free them before derive and rules (a fleet file's tree is most of the memory)
         documents.clear();
         // configurations of other formats (NeMo, Megatron-LM, Kubernetes, SkyPilot, DeepSpeed, DCGM)
-        dev.gpulint.bind.adapt.Adapters.Bound adapted = guard.adapt(foreign);
+        Adapters.Bound adapted = guard.adapt(foreign);
         foreign.clear();
         findings.addAll(adapted.findings());
         for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
         inputs.addAll(adapted.files());
-        List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
+        List<Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
         clusters.addAll(adapted.clusters());     // a network operator's NIC settings: a fabric without node groups
         if (clusterSource != null) {
             Set<String> missing = missingClusters(bound, adapted.jobs());
@@ -263,34 +273,34 @@ public final class Linter {
                 for (Document d : found) quiet.add(d.file());
             }
         }
-        List<dev.gpulint.spec.Specs.Cluster> known = List.copyOf(clusters);
-        List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>(bound.jobs());
-        jobs.addAll(guard.stage("link", () -> dev.gpulint.bind.adapt.Adapters.link(adapted.jobs(), known, catalog,
+        List<Specs.Cluster> known = List.copyOf(clusters);
+        List<Specs.Job> jobs = new ArrayList<>(bound.jobs());
+        jobs.addAll(guard.stage("link", () -> Adapters.link(adapted.jobs(), known, catalog,
                 jobPlacement, clusters), List.of()));
         List<Object> builtIn = derive(guard, clusters, jobs, adapted, evidence);
         // a team's own rules may count, join or name node groups: they match facts of every one, none folded
         List<Object> user = userRules == null || folds.isEmpty() ? builtIn
-                : derive(guard, clusters.stream().map(dev.gpulint.spec.Specs.Cluster::unfolded).toList(), jobs, adapted, evidence);
+                : derive(guard, clusters.stream().map(Specs.Cluster::unfolded).toList(), jobs, adapted, evidence);
         return new Derived(builtIn, user);
     }
 
     /** The facts the built-in rules match, and those a team's rules match (the same list unless something folded). */
     private record Derived(List<Object> builtIn, List<Object> user) {}
 
-    private List<Object> derive(Contained guard, List<dev.gpulint.spec.Specs.Cluster> clusters, List<dev.gpulint.spec.Specs.Job> jobs,
-                                dev.gpulint.bind.adapt.Adapters.Bound adapted, List<dev.gpulint.read.evidence.Evidence> evidence) {
+    private List<Object> derive(Contained guard, List<Specs.Cluster> clusters, List<Specs.Job> jobs,
+                                Adapters.Bound adapted, List<Evidence> evidence) {
         List<Object> facts = new ArrayList<>(guard.stage("derive",
                 () -> new Deriver(catalog).derive(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies()),
                 List.of()));
-        facts.addAll(guard.stage("evidence", () -> new dev.gpulint.derive.evid.EvidenceAnalysis(catalog, clusters, jobs, evidenceLinks)
+        facts.addAll(guard.stage("evidence", () -> new EvidenceAnalysis(catalog, clusters, jobs, evidenceLinks)
                 .facts(evidence), List.of()));
-        facts.addAll(guard.stage("rule parameters", () -> dev.gpulint.engine.RuleParams.facts(rules, params), List.of()));
+        facts.addAll(guard.stage("rule parameters", () -> RuleParams.facts(rules, params), List.of()));
         return facts;
     }
 
     /** Cluster names jobs refer to (by name, or through job_clusters) that none of the linted files defines. */
-    private Set<String> missingClusters(Binder.Bound bound, List<dev.gpulint.spec.Specs.Job> foreign) {
-        Set<String> names = new java.util.TreeSet<>();
+    private Set<String> missingClusters(Binder.Bound bound, List<Specs.Job> foreign) {
+        Set<String> names = new TreeSet<>();
         for (var j : bound.jobs()) if (j.cluster() != null && j.cluster().value() != null) names.add(j.cluster().value());
         for (var j : foreign) jobPlacement.apply(j.file()).ifPresent(p -> names.add(p.cluster()));
         for (var c : bound.clusters()) if (c.name() != null) names.remove(c.name().value());

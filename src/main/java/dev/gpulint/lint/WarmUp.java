@@ -1,0 +1,30 @@
+package dev.gpulint.lint;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.engine.RuleEngine;
+import dev.gpulint.meta.RuleCatalog;
+import java.util.List;
+
+/** Loads what every lint run needs while the main thread reads the input files. */
+final class WarmUp {
+    private WarmUp() {}
+
+    /**
+     * Starts building the rule base, the hardware catalog and the rule metadata on background
+     * threads, so that they load while the main thread reads and parses the input files. Each is a
+     * lazily initialised singleton: whoever needs one first waits for it.
+     */
+    static void start() {
+        for (Runnable r : List.<Runnable>of(RuleEngine::builtInKieBase, () -> { Catalog.builtIn(); RuleCatalog.builtIn(); })) {
+            Thread t = new Thread(() -> {
+                try {
+                    r.run();
+                } catch (RuntimeException e) {
+                    // the main thread meets the same error when it needs the object, and reports it
+                }
+            }, "gpulint-warm-up");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+}

@@ -49,7 +49,7 @@ model:
   seq_length: {r['seq']}
 parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {str(int(r['tp']) > 1).lower()} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
-optimizer: {{ distributed: true }}
+optimizer: {{ distributed: true, bytes_per_parameter: 16 }}
 recompute: none
 """
 

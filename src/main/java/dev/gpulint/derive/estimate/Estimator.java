@@ -33,7 +33,7 @@ public final class Estimator {
     public static Estimate estimate(ModelShape m, Layout l, Hardware hw, List<String> order, MemoryModel.StateBytes bytes) {
         Efficiency e = hw.efficiency();
         Dtype dt = m.dtype();
-        MemoryModel.StateBytes sb = bytes != null ? bytes : MemoryModel.StateBytes.of(dt, l.zeroStage());
+        MemoryModel.StateBytes sb = bytes != null ? bytes : MemoryModel.StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer());
         List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, sb);
         List<Estimate.Note> notes = new ArrayList<>();
         Map<String, Long> stride = strides(l, order);

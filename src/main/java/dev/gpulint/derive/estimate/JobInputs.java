@@ -107,10 +107,12 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
             bytes = t >= 14 ? new MemoryModel.StateBytes(2, t - 14, 12) : new MemoryModel.StateBytes(t / 8, t / 8, t * 3 / 4);
             as.add("optimizer.bytes_per_parameter " + t + " as written");
         } else {
-            MemoryModel.StateBytes sb = MemoryModel.StateBytes.of(dtype, layout.zeroStage());
+            MemoryModel.StateBytes sb = MemoryModel.StateBytes.of(dtype, layout.zeroStage(), layout.distributedOptimizer());
             as.add("model states " + (int) (sb.weights() + sb.gradients() + sb.optimizer()) + " bytes per parameter before sharding ("
                     + (layout.zeroStage() > 0 ? "ZeRO paper: 2 weights + 2 gradients + 12 Adam" : dtype == ModelShape.Dtype.FP32
-                    ? "fp32: 4 + 4 + 8 Adam" : "Megatron: 2 bf16 weights + 4 fp32 main gradients + 12 Adam") + ")");
+                    ? "fp32: 4 + 4 + 8 Adam" : dtype == ModelShape.Dtype.FP16
+                    ? "Megatron fp16: 2 weights + 2 gradients + 12 Adam" + (layout.distributedOptimizer() ? " + 4 fp32 gradient shard" : "; the fp32 gradient copies exist only during the optimizer step")
+                    : "Megatron: 2 bf16 weights + 4 fp32 main gradients + 12 Adam") + ")");
         }
         as.add("flash attention (no s² score activations), activations per Korthikanti et al. 2022 as Megatron's theoretical_memory_usage.py");
         double nic = nicPerNode(g);

@@ -25,8 +25,24 @@ public final class MemoryModel {
     public record StateBytes(double weights, double gradients, double optimizer) {
         /** The accounting of a job: Megatron's 18 (2 + 4 + 12) without ZeRO; the ZeRO paper's 16 with it; fp32: 4 + 4 + 8. */
         public static StateBytes of(ModelShape.Dtype d, int zeroStage) {
+            return of(d, zeroStage, false);
+        }
+
+        /**
+         * As {@link #of(ModelShape.Dtype, int)}, knowing whether Megatron's distributed optimizer shards the optimizer.
+         * fp16 (Megatron docs/user-guide/features/dist_optimizer.md): fp16 weights 2 and fp16 gradients 2, fp32 master
+         * weights and Adam 12, and fp32 copies of the gradients 4 made for the optimizer step: with the distributed
+         * optimizer they are its shard (4 + 16/dp); without it Megatron makes them at the step, after the backward
+         * pass has freed the activations, so they never add to the activations' peak (2 + 2 + 12 while activations
+         * live). bf16 keeps fp32 main gradients for the whole step (Megatron-LM forces
+         * --accumulate-allreduce-grads-in-fp32 with --bf16): 2 + 4 + 12. fp8 trains bf16 weights (Transformer Engine
+         * casts them per GEMM): as bf16.
+         */
+        public static StateBytes of(ModelShape.Dtype d, int zeroStage, boolean distributed) {
             if (d == ModelShape.Dtype.FP32 || d == ModelShape.Dtype.TF32) return new StateBytes(4, 4, 8);
-            return zeroStage > 0 ? new StateBytes(2, 2, 12) : new StateBytes(2, 4, 12);
+            if (zeroStage > 0) return new StateBytes(2, 2, 12);
+            if (d == ModelShape.Dtype.FP16) return new StateBytes(2, 2, distributed ? 16 : 12);
+            return new StateBytes(2, 4, 12);
         }
     }
 
@@ -62,23 +78,19 @@ public final class MemoryModel {
 
     /**
      * Activations held by stage {@code i} at its peak, in bytes per GPU. Per layer and micro-batch (s = seq ÷ cp,
-     * b = micro batch, flash attention, so no 5·a·s/h score term): s·b·h·(18 + 4·ffn/h)/t with sequence parallelism
-     * (Megatron's generalisation of Korthikanti's 34), s·b·h·(10 + (8 + 4·ffn/h)/t) without it, 2·s·b·h(/t with SP)
-     * with full recompute plus one layer's worth while it is recomputed. Stage i holds min(m, pp − i) micro-batches
-     * of its L/pp layers under 1F1B; interleaving multiplies by 1 + (pp − 1)/(pp·vpp). The first stage adds the
-     * embedding's input and dropout (8·s·b + s·b·h per in-flight micro-batch), a single stage the output layer's
-     * input and loss, 4·s·b·h·(1 + V/h), as theoretical_memory_usage.py does. In fp8 the linear layers' saved
-     * inputs take one byte each: s·b·h·(3 + ffn/h)/t less per layer.
+     * b = micro batch, flash attention, so no 5·a·s/h score term): {@link #perLayer} ÷ t with sequence parallelism,
+     * its non-sequence-parallel part whole without it; with full recompute 2·s·b·h(/t with SP) per layer plus one
+     * layer's worth while it is recomputed. Stage i holds min(m, pp − i) micro-batches of its L/pp layers under
+     * 1F1B; interleaving multiplies by 1 + (pp − 1)/(pp·vpp). The first stage adds the embedding's input and
+     * dropout (8·s·b + s·b·h per in-flight micro-batch), a single stage the output layer's input and loss,
+     * 4·s·b·h·(1 + V/h), as theoretical_memory_usage.py does.
      */
     public static double activations(ModelShape m, Layout l, int i) {
         double s = (double) m.seq() / l.cp(), b = l.microBatchSize(), h = m.hidden(), t = l.tp();
         double sbh = s * b * h;
         double scale = m.dtype().activationBytes() / 2.0;
-        double full = sbh * (18 + 4.0 * m.ffn() / h) / t;
-        double perLayer = l.sequenceParallel() || l.tp() == 1 ? full : sbh * (10 + (8 + 4.0 * m.ffn() / h) / t);
-        // fp8 (Transformer Engine) keeps the four linear layers' inputs for the backward pass in fp8: one byte each
-        // instead of two for the QKV, projection and fc1 inputs (h wide) and the fc2 input (ffn wide)
-        if (m.dtype() == ModelShape.Dtype.FP8) perLayer -= sbh * (3 + (double) m.ffn() / h) / t;
+        double[] parts = perLayer(m);
+        double perLayer = (l.sequenceParallel() || l.tp() == 1 ? (parts[0] + parts[1]) / t : parts[0] + parts[1] / t) * sbh;
         double layersHeld;
         long pp = l.pp();
         long mb = l.microBatches() > 0 ? l.microBatches() : pp;
@@ -86,7 +98,12 @@ public final class MemoryModel {
         double penalty = 1;
         if (l.virtualPp() > 1 && pp > 1) {
             penalty = 1 + (pp - 1.0) / (pp * l.virtualPp());
-            inflight = (pp - i) * penalty;
+            // Megatron's interleaved 1F1B: stage i runs (pp − i − 1)·2 + (vpp − 1)·pp warm-up forwards of one model
+            // chunk (L/(pp·vpp) layers) and one more before its first backward, at most m·vpp in all; for the first
+            // stage that is pp·(1 + (pp − 1)/(pp·vpp)) micro-batches' worth of its L/pp layers
+            long vpp = l.virtualPp();
+            double chunks = Math.min((pp - i - 1) * 2.0 + (vpp - 1.0) * pp + 1, (double) mb * vpp);
+            inflight = chunks / vpp;
         } else {
             inflight = Math.min(mb, pp - i);
         }
@@ -104,5 +121,34 @@ public final class MemoryModel {
         }
         if (pp == 1) act += 4 * sbh * (1 + (double) m.vocab() / h) / t;
         return act * scale;
+    }
+
+    /**
+     * Bytes one layer keeps for its backward pass per s·b·h, split as {replicated over tp, divided by tp}: Korthikanti
+     * et al. 2022 Table 2 term by term, in Megatron's generalisation (theoretical_memory_usage.py's 18 + 4·ffn/h for
+     * sequence parallelism + selective recompute), with the two shapes that file leaves out (its TODO: "query_projection_size
+     * potentially being different from hidden_size") counted from what the layer stores:
+     * <ul>
+     * <li>replicated (10): the two LayerNorm inputs (2 + 2), the QKV and fc1 GEMM inputs (2 + 2), the two dropout masks (1 + 1);
+     * <li>attention: Q 2·a·d, K and V 2·q·d each, the projection's input (flash attention's output) 2·a·d, per h: 8 with
+     *     multi-head attention (Korthikanti's 6 + 2), 2·(2a + 2q)·d/h with q query groups (GQA keeps K and V for q
+     *     groups only);
+     * <li>MLP: the fc1 output and the activation's output, 2·ffn each (4·ffn/h); a gated MLP's fc1 writes gate and up,
+     *     2·ffn each, so 6·ffn/h (SwiGLU).
+     * </ul>
+     * In fp8 (Transformer Engine) the QKV and fc1 inputs are kept as their fp8 casts (1 byte each instead of 2) and
+     * so is the fc2 input (ffn/h less); the projection keeps its fp8 cast beside flash attention's 16-bit output (a·d/h more).
+     */
+    static double[] perLayer(ModelShape m) {
+        double h = m.hidden(), ad = (double) m.heads() * m.headDim(), qd = (double) m.kvHeads() * m.headDim();
+        double replicated = 10;
+        double attention = (2 * ad + 4 * qd + 2 * ad) / h;
+        double mlp = (m.gatedMlp() ? 6.0 : 4.0) * m.ffn() / h;
+        double split = attention + mlp;
+        if (m.dtype() == ModelShape.Dtype.FP8) {
+            replicated -= 2;
+            split += ad / h - (double) m.ffn() / h;
+        }
+        return new double[] {replicated, split};
     }
 }

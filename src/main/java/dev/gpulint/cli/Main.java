@@ -42,7 +42,7 @@ public final class Main implements Callable<Integer> {
         // The report goes to the file descriptor itself, not System.out: a PrintStream swallows write
         // errors (a full disk, /dev/full, a closed pipe), and a lost report must not pass silently.
         ReportFile.stdout = new ReportFile.Stdout(new java.io.FileOutputStream(java.io.FileDescriptor.out));
-        System.exit(run(args, new PrintWriter(new OutputStreamWriter(ReportFile.stdout, StandardCharsets.UTF_8), false),
+        System.exit(run(RawArgs.recover(args), new PrintWriter(new OutputStreamWriter(ReportFile.stdout, StandardCharsets.UTF_8), false),
                 new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)));
     }
 

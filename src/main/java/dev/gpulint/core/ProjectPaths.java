@@ -38,7 +38,7 @@ public record ProjectPaths(Path base, Path root) {
     public String underRoot(String display) {
         Path abs = absolute(display);
         if (abs == null || !abs.startsWith(root)) return null;
-        String rel = root.relativize(abs).toString().replace('\\', '/');
+        String rel = PathNames.slashes(root.relativize(abs).toString());
         return rel.isEmpty() ? "." : rel;
     }
 
@@ -50,6 +50,6 @@ public record ProjectPaths(Path base, Path root) {
         String rel = underRoot(display);
         if (rel != null) return rel;
         Path abs = absolute(display);
-        return abs == null ? display : abs.toString().replace('\\', '/');
+        return abs == null ? display : PathNames.slashes(abs.toString());
     }
 }

@@ -102,7 +102,7 @@ public final class Discovery {
      * the files {@link Readers#isCandidate} names. Files are displayed as given ("../x/job.yaml").
      */
     public void add(String arg) {
-        add(Path.of(arg), arg);
+        add(dev.gpulint.core.PathNames.given(arg, base), arg);
     }
 
     /**
@@ -289,7 +289,7 @@ public final class Discovery {
     public String display(Path p) {
         Path n = p.normalize();
         if (n.isAbsolute() && n.startsWith(base) && !n.equals(base)) n = base.relativize(n);
-        String s = n.toString().replace('\\', '/');
+        String s = dev.gpulint.core.PathNames.slashes(dev.gpulint.core.PathNames.shown(n));
         return s.isEmpty() ? "." : s;
     }
 

@@ -191,7 +191,7 @@ public final class Project {
             out.add(naming.apply("rules") + ": no such folder: " + rulesDir);
         }
         for (String p : paths) {
-            if (!java.nio.file.Files.exists(base.resolve(p))) out.add("no such file or folder: " + p);
+            if (!java.nio.file.Files.exists(base.resolve(dev.gpulint.core.PathNames.given(p, base)))) out.add("no such file or folder: " + p);
         }
         return out;
     }
@@ -270,7 +270,7 @@ public final class Project {
         if (baselineFile != null && same(t, baselineFile)) return "it is the baseline this run reads (--baseline)";
         if (configUsed != null && same(t, configUsed)) return "it is the configuration file";
         for (String p : paths) {
-            Path given = base.resolve(p).toAbsolutePath().normalize();
+            Path given = base.resolve(dev.gpulint.core.PathNames.given(p, base)).toAbsolutePath().normalize();
             if (java.nio.file.Files.isRegularFile(given) && same(t, given)) return "it is a file named to be linted";
         }
         for (Path p : inputs) if (same(t, p)) return "it is an input of this run (" + new Discovery(Config.none(), base).display(p) + ")";

@@ -28,7 +28,7 @@ public final class ProjectRoot {
         for (String g : given) {
             Path p;
             try {
-                p = b.resolve(g).normalize();
+                p = b.resolve(dev.gpulint.core.PathNames.given(g, b)).normalize();
             } catch (java.nio.file.InvalidPathException e) {
                 continue;
             }

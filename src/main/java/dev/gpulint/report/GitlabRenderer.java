@@ -1,7 +1,6 @@
 package dev.gpulint.report;
 
 import dev.gpulint.core.Finding;
-import dev.gpulint.core.Fingerprints;
 import dev.gpulint.core.LintResult;
 import java.io.IOException;
 import java.io.Writer;
@@ -21,7 +20,8 @@ import java.util.Map;
  * <p>Severity is the finding's level, already settled, named in GitLab's words: error is
  * {@code major}, warning {@code minor}, note {@code info}. Paths are relative to the project root (as
  * SARIF's), or to {@code CI_PROJECT_DIR} when set: GitLab resolves them from the repository root.
- * Fingerprints are gpulint's own (rule, file, identity; no line numbers), so an issue keeps its
+ * Fingerprints are gpulint's own, SARIF's and the baseline's (rule, file relative to the project root,
+ * identity; no line numbers), the same from every working directory, so an issue keeps its
  * fingerprint when lines move and GitLab does not report it as fixed and new again; GitLab shows
  * only the first issue of a fingerprint, so a repeat gets {@code -2}, {@code -3}... in report order.
  * Suppressed findings are left out, as in the text report.
@@ -46,7 +46,7 @@ public final class GitlabRenderer implements Renderer {
         Path root = ReportPaths.root(rootOverride, result.paths());
         for (Finding f : result.findings()) {
             if (f.suppressed()) continue;
-            String fp = Fingerprints.of(f);
+            String fp = result.fingerprint(f);
             int n = seen.merge(fp, 1, Integer::sum);
             Map<String, Object> issue = new LinkedHashMap<>();
             issue.put("description", Visible.of(f.message()));

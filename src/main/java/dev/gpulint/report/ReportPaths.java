@@ -25,7 +25,7 @@ final class ReportPaths {
         Path abs = paths.absolute(file);
         if (abs == null) return file;
         String rel = root.getRoot() != null && root.getRoot().equals(abs.getRoot()) ? root.relativize(abs).toString() : abs.toString();
-        return rel.replace('\\', '/');
+        return dev.gpulint.core.PathNames.slashes(rel);
     }
 
     /** Relative to {@code root} when the file lies inside it, else as given (normalized): GitHub's annotations. */
@@ -33,6 +33,6 @@ final class ReportPaths {
         Path abs = paths.absolute(file);
         if (abs == null) return file;
         String rel = abs.startsWith(root) ? root.relativize(abs).toString() : Path.of(file).normalize().toString();
-        return rel.replace('\\', '/');
+        return dev.gpulint.core.PathNames.slashes(rel);
     }
 }

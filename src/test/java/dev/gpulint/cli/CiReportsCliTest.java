@@ -44,6 +44,27 @@ class CiReportsCliTest {
         assertTrue(gitlab.contains("\"path\" : \"infra/c.yaml\""), gitlab);
     }
 
+    /** GitLab matches issues across pipelines by fingerprint: a job started in a sub-folder must not make every issue new. */
+    @Test
+    void gitlabFingerprintsAreTheSameFromAnyFolderAndAreSarifs(@TempDir Path repo) throws IOException {
+        Files.createDirectories(repo.resolve(".git"));
+        CliTest.write(repo, "infra/c.yaml", ProjectRootCliTest.ROCE);
+        String top = runIn(repo, "-f", "gitlab", "infra/c.yaml").out();
+        String sub = runIn(repo.resolve("infra"), "-f", "gitlab", "c.yaml").out();
+        assertEquals(top, sub);
+        java.util.List<String> fps = matches("\"fingerprint\" : \"([0-9a-f]+)\"", sub);
+        assertEquals(2, fps.size(), sub);
+        String sarif = runIn(repo.resolve("infra"), "-f", "sarif", "c.yaml").out();
+        assertEquals(fps.stream().sorted().toList(), matches("\"gpulint/v1\" : \"([0-9a-f]+)\"", sarif).stream().sorted().toList());
+    }
+
+    private static java.util.List<String> matches(String regex, String text) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        java.util.List<String> out = new java.util.ArrayList<>();
+        while (m.find()) out.add(m.group(1));
+        return out;
+    }
+
     private static java.util.List<String> structure(String junit) {
         return junit.lines().filter(l -> l.contains("<testsuite ") || l.contains("<testcase ")).toList();
     }

@@ -1,11 +1,13 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.Shell;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.maps;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 import static dev.gpulint.bind.adapt.TreeValues.text;
 
-import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;

@@ -78,7 +78,7 @@ final class AwsBatchAdapter {
         Launchers.command(c.get("Command").orElse(null), source, l, words, exports);
         Launchers.scan(words, l);
         j.exports(exports, "export in the command");
-        j.launch(l);
+        LaunchStatements.apply(j, l);
         return j;
     }
 }

@@ -138,7 +138,7 @@ final class KubernetesAdapter {
             if (p.access) j.rdmaByAccess = true;
             for (EnvVar e : p.env) j.env(e.name(), e.value(), e.span(), "container env");
             j.exports(p.exports, "export in the command");
-            j.launch(p.launch);
+            LaunchStatements.apply(j, p.launch);
         }
         MappingNode annotations = map(meta, "annotations");
         if (annotations != null && annotations.get("k8s.v1.cni.cncf.io/networks").isPresent()) j.rdmaByAccess = true;

@@ -97,7 +97,7 @@ final class LaunchScriptAdapter {
         JobDraft j = new JobDraft(FORMAT, file, root.span());
         j.name = new Located<>(jobName, sb.jobName != null ? sb.jobName.span() : root.entries().get(0).key().span());
         sb.state(j);
-        j.launch(l);
+        LaunchStatements.apply(j, l);
         j.exports(script.assignments(), "export");
         if (srun.nodes != null) j.state("nodes", Launchers.number(srun.nodes), "srun --nodes", StatedKind.LAUNCHER, srun.nodes.span());
         boolean directRanks = srun.python && l.torchPerNode == null && l.deepspeedGpus == null && l.mpiRanks == null;

@@ -93,7 +93,7 @@ final class SkyPilotAdapter {
             Shell.Script script = Shell.parse(ScalarText.of(source, s), known);
             j.exports(script.assignments(), block + ": export");
             Launchers.Launch l = Launchers.scan(script);
-            j.launch(l);
+            LaunchStatements.apply(j, l);
         }
         return j;
     }

@@ -1,5 +1,7 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.catalog.Catalog;
+
 import dev.gpulint.bind.adapt.shell.Launchers;
 import dev.gpulint.bind.adapt.shell.Shell;
 import static dev.gpulint.bind.adapt.TreeValues.map;
@@ -55,10 +57,7 @@ final class AwsBatchAdapter {
             if ("GPU".equalsIgnoreCase(text(r, "Type"))) gpus = TreeValues.integer(scalar(r, "Value"));
         }
         ScalarNode it = scalar(c, "InstanceType");
-        if (it != null && SkyPilotAdapter.INSTANCES.containsKey(it.text())) {
-            String[] g = SkyPilotAdapter.INSTANCES.get(it.text());
-            j.gpuModel = new Located<>(g[0], it.span());
-        }
+        Catalog.builtIn().cloud().instance(it == null ? "" : it.text()).ifPresent(g -> j.gpuModel = new Located<>(g.gpu(), it.span()));
         j.gpusPerNodeWhere = "the container's GPU requirement";
         j.nodes = nodes;
         j.gpusPerNode = gpus;

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.read.SourceFile;
 import dev.gpulint.catalog.Catalog;
 
 import dev.gpulint.bind.adapt.shell.Launchers;
@@ -24,10 +25,20 @@ import java.util.List;
  * and {@code Command} (mpirun and its {@code -x} variables, through the same scan as a pod's).
  * CloudFormation's own tags ({@code !Ref}, {@code !GetAtt}) are kept as values; they are unknown.
  */
-final class AwsBatchAdapter {
+final class AwsBatchAdapter implements FormatAdapter {
     static final String FORMAT = "AWS Batch job definition";
 
-    private AwsBatchAdapter() {}
+    AwsBatchAdapter() {}
+
+
+    @Override public String format() { return FORMAT; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+
+    /** Each job definition of the file, named by its key. */
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        for (MappingNode.Entry def : definitions(root)) sink.drafts.add(bind(def, file.displayPath(), name + "#" + def.key().text(), file.text()));
+    }
 
     static boolean accepts(MappingNode root) {
         return !definitions(root).isEmpty();

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.read.SourceFile;
 import dev.gpulint.bind.adapt.shell.Launchers;
 import dev.gpulint.bind.adapt.shell.Shell;
 import static dev.gpulint.bind.adapt.TreeValues.integer;
@@ -33,7 +34,7 @@ import java.util.Set;
  * Megatron flags, LAMMPS Kokkos {@code -k on g N}). Node selectors and affinities that name the
  * GPU product ({@code nvidia.com/gpu.product}) become the job's GPU model.
  */
-final class KubernetesAdapter {
+final class KubernetesAdapter implements FormatAdapter {
     static final Set<String> KINDS = Set.of("PyTorchJob", "MPIJob", "PaddleJob", "TFJob", "XGBoostJob", "JAXJob", "MXJob",
             "TrainJob", "TrainingRuntime", "ClusterTrainingRuntime");
     /** KubeRay: a cluster of a head group and worker groups; a job that brings its own cluster. */
@@ -41,7 +42,16 @@ final class KubernetesAdapter {
     static final Set<String> GPU_LABELS = Set.of("nvidia.com/gpu.product", "gpu.nvidia.com/model",
             "cloud.google.com/gke-accelerator", "nvidia.com/gpu.machine");
 
-    private KubernetesAdapter() {}
+    KubernetesAdapter() {}
+
+
+    @Override public String format() { return "Kubernetes"; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        sink.drafts.add(bind(root, file.displayPath(), name, file.text()));
+    }
 
     static boolean accepts(MappingNode root) {
         String api = text(root, "apiVersion");

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.read.SourceFile;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.catalog.Cloud;
 import java.util.Locale;
@@ -28,7 +29,7 @@ import java.util.regex.Pattern;
  * scripts through the shell-lite scan, with SKYPILOT_NUM_NODES, SKYPILOT_NUM_GPUS_PER_NODE and
  * the task's envs known to it.
  */
-final class SkyPilotAdapter {
+final class SkyPilotAdapter implements FormatAdapter {
     static final String FORMAT = "SkyPilot";
     private static final Pattern ACCEL = Pattern.compile("\\s*([A-Za-z0-9][A-Za-z0-9_.\\-]*)\\s*(?::\\s*([0-9]+(?:\\.[0-9]+)?))?\\s*");
 
@@ -38,7 +39,16 @@ final class SkyPilotAdapter {
         return t.length() <= 128 ? t : "";
     }
 
-    private SkyPilotAdapter() {}
+    SkyPilotAdapter() {}
+
+
+    @Override public String format() { return FORMAT; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        sink.drafts.add(bind(root, file.displayPath(), name, file.text()));
+    }
 
     static boolean accepts(MappingNode root) {
         if (root.get("kind").isPresent() || root.get("apiVersion").isPresent()) return false;

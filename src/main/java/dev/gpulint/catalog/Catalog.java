@@ -61,6 +61,7 @@ public final class Catalog {
     private final Map<String, List<LinkSpeed>> links = new LinkedHashMap<>();
     private final Map<String, Nic> nicsByKey = new HashMap<>();
     private Compute compute = new Compute(null);
+    private Cloud cloud = new Cloud(null);
 
     private static final Lazy<Catalog> BUILT_IN = new Lazy<>(() -> load("catalog/hardware.yaml"));
 
@@ -93,6 +94,7 @@ public final class Catalog {
             }
             for (Map<String, Object> n : (List<Map<String, Object>>) root.get("nics")) c.addNic(n);
             c.compute = new Compute((Map<String, Object>) root.get("compute"));
+            c.cloud = new Cloud((Map<String, Object>) root.get("cloud"));
             return c;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -137,6 +139,7 @@ public final class Catalog {
         c.links.putAll(links);
         c.nicsByKey.putAll(nicsByKey);
         c.compute = compute;
+        c.cloud = cloud;
         for (Object o : (List<Object>) additions.getOrDefault("gpus", List.of())) {
             Map<String, Object> g = new LinkedHashMap<>((Map<String, Object>) o);
             for (String k : List.of("name", "family", "form", "memory", "nvlink_generation", "source")) {
@@ -229,6 +232,9 @@ public final class Catalog {
 
     /** Dense peaks and the estimate's efficiencies (the {@code compute:} section). */
     public Compute compute() { return compute; }
+
+    /** Cloud names of GPUs: SkyPilot accelerators and instance types (the {@code cloud:} section). */
+    public Cloud cloud() { return cloud; }
 
     public Optional<Nic> nic(String name) { return Optional.ofNullable(nicsByKey.get(key(name))); }
 

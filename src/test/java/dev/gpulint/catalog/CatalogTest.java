@@ -23,6 +23,19 @@ class CatalogTest {
     }
 
     @Test
+    void cloudNamesAreCatalogGpus() {
+        assertEquals("A100-SXM4-40GB", C.cloud().accelerator("A100").orElseThrow(), "SkyPilot's unqualified A100 is the 40 GB part");
+        assertEquals(new Cloud.Instance("H200-SXM-141GB", 8), C.cloud().instance("p5en.48xlarge").orElseThrow());
+        assertTrue(C.cloud().instance("P5.48XLARGE").isEmpty(), "instance types are matched as written");
+        assertTrue(C.cloud().accelerator("h100").isEmpty(), "the adapter retries upper-cased; the table is exact");
+        // every name the cloud section maps to is a GPU of the catalog
+        for (String t : java.util.List.of("p5.48xlarge", "p5e.48xlarge", "p4d.24xlarge", "p4de.24xlarge", "a3-highgpu-8g",
+                "a3-megagpu-8g", "a2-highgpu-8g", "a2-ultragpu-8g", "Standard_ND96isr_H100_v5")) {
+            assertTrue(C.gpu(C.cloud().instance(t).orElseThrow().gpu()).isPresent(), t);
+        }
+    }
+
+    @Test
     void unknownGpu() {
         assertTrue(C.gpu("H900-SXM9").isEmpty());
     }

@@ -1,11 +1,16 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.catalog.Catalog;
+
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.Shell;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.maps;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 import static dev.gpulint.bind.adapt.TreeValues.text;
 
-import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
@@ -20,10 +25,20 @@ import java.util.List;
  * and {@code Command} (mpirun and its {@code -x} variables, through the same scan as a pod's).
  * CloudFormation's own tags ({@code !Ref}, {@code !GetAtt}) are kept as values; they are unknown.
  */
-final class AwsBatchAdapter {
+final class AwsBatchAdapter implements FormatAdapter {
     static final String FORMAT = "AWS Batch job definition";
 
-    private AwsBatchAdapter() {}
+    AwsBatchAdapter() {}
+
+
+    @Override public String format() { return FORMAT; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+
+    /** Each job definition of the file, named by its key. */
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        for (MappingNode.Entry def : definitions(root)) sink.drafts.add(bind(def, file.displayPath(), name + "#" + def.key().text(), file.text()));
+    }
 
     static boolean accepts(MappingNode root) {
         return !definitions(root).isEmpty();
@@ -53,10 +68,7 @@ final class AwsBatchAdapter {
             if ("GPU".equalsIgnoreCase(text(r, "Type"))) gpus = TreeValues.integer(scalar(r, "Value"));
         }
         ScalarNode it = scalar(c, "InstanceType");
-        if (it != null && SkyPilotAdapter.INSTANCES.containsKey(it.text())) {
-            String[] g = SkyPilotAdapter.INSTANCES.get(it.text());
-            j.gpuModel = new Located<>(g[0], it.span());
-        }
+        Catalog.builtIn().cloud().instance(it == null ? "" : it.text()).ifPresent(g -> j.gpuModel = new Located<>(g.gpu(), it.span()));
         j.gpusPerNodeWhere = "the container's GPU requirement";
         j.nodes = nodes;
         j.gpusPerNode = gpus;
@@ -76,7 +88,7 @@ final class AwsBatchAdapter {
         Launchers.command(c.get("Command").orElse(null), source, l, words, exports);
         Launchers.scan(words, l);
         j.exports(exports, "export in the command");
-        j.launch(l);
+        LaunchStatements.apply(j, l);
         return j;
     }
 }

@@ -1,5 +1,7 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.bind.adapt.shell.ScalarText;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.maps;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
@@ -24,7 +26,33 @@ import java.util.List;
  * metrics they use and the function applied to each.
  */
 final class DcgmAdapter {
-    private DcgmAdapter() {}
+    DcgmAdapter() {}
+
+
+    /** dcgm-exporter's counter list (a CSV of DCGM_FI_* fields, as YAML or plain). */
+    static final class CounterList implements FormatAdapter {
+        @Override public String format() { return "DCGM counter list"; }
+        @Override public boolean accepts(MappingNode root, SourceFile file) { return isCounterList(root); }
+        @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) { counters(root, file.displayPath(), sink.counters); }
+    }
+
+    /** A Kubernetes ConfigMap that holds dcgm-exporter's counter list. */
+    static final class ConfigMap implements FormatAdapter {
+        @Override public String format() { return "DCGM ConfigMap"; }
+        @Override public boolean accepts(MappingNode root, SourceFile file) { return isConfigMapWithCounters(root); }
+        @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+            configMap(root, file.displayPath(), file.text(), sink.counters);
+        }
+    }
+
+    /** Prometheus alerting and recording rules over DCGM metrics. */
+    static final class PrometheusRules implements FormatAdapter {
+        @Override public String format() { return "Prometheus rules"; }
+        @Override public boolean accepts(MappingNode root, SourceFile file) { return isRuleFile(root); }
+        @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+            rules(root, file.displayPath(), file.text(), sink.queries);
+        }
+    }
 
     /** A DCGM field name: DCGM_FI_..., or dcgm-exporter 1.x's lower-case dcgm_fi_... (the same fields). */
     static boolean isFieldName(String t) { return t.startsWith("DCGM_FI_") || t.startsWith("dcgm_fi_"); }

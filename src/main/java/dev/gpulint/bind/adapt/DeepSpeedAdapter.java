@@ -1,5 +1,7 @@
 package dev.gpulint.bind.adapt;
 
+import java.util.Locale;
+import dev.gpulint.read.SourceFile;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 
 import dev.gpulint.spec.Located;
@@ -13,10 +15,22 @@ import static dev.gpulint.bind.adapt.TreeValues.scalar;
  * {@code train_micro_batch_size_per_gpu}, {@code gradient_accumulation_steps}; "auto" is unknown)
  * and the ZeRO stage, which shards model states for MEM001.
  */
-final class DeepSpeedAdapter {
+final class DeepSpeedAdapter implements FormatAdapter {
     static final String FORMAT = "DeepSpeed";
 
-    private DeepSpeedAdapter() {}
+    DeepSpeedAdapter() {}
+
+
+    @Override public String format() { return FORMAT; }
+
+    /** DeepSpeed's keys are plain words: only a JSON file is taken for a DeepSpeed configuration. */
+    @Override public boolean accepts(MappingNode root, SourceFile file) {
+        return file.displayPath().toLowerCase(Locale.ROOT).endsWith(".json") && accepts(root);
+    }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        sink.drafts.add(bind(root, file.displayPath(), name));
+    }
 
     static boolean accepts(MappingNode root) {
         return root.get("train_batch_size").isPresent() || root.get("train_micro_batch_size_per_gpu").isPresent()

@@ -1,6 +1,10 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.ScalarText;
+import dev.gpulint.bind.adapt.shell.ShellTokens;
+import dev.gpulint.bind.adapt.shell.Shell;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.spec.Located;
 import java.util.HashMap;
 import java.util.List;

@@ -3,7 +3,6 @@ package dev.gpulint.bind.adapt;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.tree.MappingNode;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -15,41 +14,28 @@ import java.util.Optional;
 final class FormatAdapters {
 
     static final List<FormatAdapter> ALL = List.of(
-            FormatAdapter.of("DCGM counter list", (root, f) -> DcgmAdapter.isCounterList(root),
-                    (root, f, name, sink) -> DcgmAdapter.counters(root, f.displayPath(), sink.counters)),
-            FormatAdapter.of("DCGM ConfigMap", (root, f) -> DcgmAdapter.isConfigMapWithCounters(root),
-                    (root, f, name, sink) -> DcgmAdapter.configMap(root, f.displayPath(), f.text(), sink.counters)),
-            FormatAdapter.of("Prometheus rules", (root, f) -> DcgmAdapter.isRuleFile(root),
-                    (root, f, name, sink) -> DcgmAdapter.rules(root, f.displayPath(), f.text(), sink.queries)),
-            FormatAdapter.of(LaunchScriptAdapter.FORMAT, (root, f) -> LaunchScriptAdapter.accepts(root),
-                    (root, f, name, sink) -> LaunchScriptAdapter.bind(root, f.displayPath(), name, f.text(), sink)),
+            new DcgmAdapter.CounterList(),
+            new DcgmAdapter.ConfigMap(),
+            new DcgmAdapter.PrometheusRules(),
+            new LaunchScriptAdapter(),
+            // torchtitan and NeMo 1 are still static utilities wrapped here (their adapters are being extended in parallel)
             FormatAdapter.of(TorchtitanAdapter.FORMAT, (root, f) -> TorchtitanAdapter.accepts(root),
                     (root, f, name, sink) -> sink.drafts.add(TorchtitanAdapter.bind(root, f.displayPath(), name))),
-            FormatAdapter.of("Kubernetes", (root, f) -> KubernetesAdapter.accepts(root),
-                    (root, f, name, sink) -> sink.drafts.add(KubernetesAdapter.bind(root, f.displayPath(), name, f.text()))),
+            new KubernetesAdapter(),
             new ArgoWorkflowAdapter(),
             new NicConfigurationAdapter(),
             new SriovPolicyAdapter(),
             new NicClusterPolicyAdapter(),
-            FormatAdapter.of(AwsBatchAdapter.FORMAT, (root, f) -> AwsBatchAdapter.accepts(root), (root, f, name, sink) -> {
-                for (MappingNode.Entry def : AwsBatchAdapter.definitions(root)) {
-                    sink.drafts.add(AwsBatchAdapter.bind(def, f.displayPath(), name + "#" + def.key().text(), f.text()));
-                }
-            }),
-            FormatAdapter.of(MegatronAdapter.FORMAT, (root, f) -> MegatronAdapter.accepts(root),
-                    (root, f, name, sink) -> sink.drafts.add(MegatronAdapter.bind(root, f.displayPath(), name, f.text()))),
+            new AwsBatchAdapter(),
+            new MegatronAdapter(),
             FormatAdapter.of(NemoAdapter.FORMAT, (root, f) -> NemoAdapter.accepts(root),
                     (root, f, name, sink) -> sink.drafts.add(NemoAdapter.bind(root, f.displayPath(), name))),
             new Nemo2RecipeAdapter(),
             new HyperPodRecipeAdapter(),
-            FormatAdapter.of(SkyPilotAdapter.FORMAT, (root, f) -> SkyPilotAdapter.accepts(root),
-                    (root, f, name, sink) -> sink.drafts.add(SkyPilotAdapter.bind(root, f.displayPath(), name, f.text()))),
+            new SkyPilotAdapter(),
             new AccelerateAdapter(),
             new GptNeoxAdapter(),
-            // DeepSpeed's keys are plain words: only a JSON file is taken for a DeepSpeed configuration
-            FormatAdapter.of(DeepSpeedAdapter.FORMAT,
-                    (root, f) -> f.displayPath().toLowerCase(Locale.ROOT).endsWith(".json") && DeepSpeedAdapter.accepts(root),
-                    (root, f, name, sink) -> sink.drafts.add(DeepSpeedAdapter.bind(root, f.displayPath(), name))));
+            new DeepSpeedAdapter());
 
     private FormatAdapters() {}
 

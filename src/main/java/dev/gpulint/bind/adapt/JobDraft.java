@@ -1,6 +1,7 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.bind.adapt.shell.Shell;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.spec.Specs.Stated;
@@ -103,33 +104,6 @@ final class JobDraft {
         for (Shell.Assignment a : assignments) {
             if (a.exported() && a.value() != null && a.value().known()) env(a.name(), a.value().text(), a.value().span(), where);
         }
-    }
-
-    /** The launch commands' statements: ranks, ranks per node, GPUs the program asks for, env, Megatron flags. */
-    void launch(Launchers.Launch l) {
-        long perRank = Math.max(1, Launchers.number(l.ncclTestGpus));
-        String np = l.mpiProgram == null ? "mpirun" : l.mpiProgram;
-        if (l.mpiRanks != null && Launchers.number(l.mpiRanks) > 0) {
-            long v = Launchers.number(l.mpiRanks) * perRank;
-            state("world", v, np + " " + l.mpiRanksWritten + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiRanks.span());
-        }
-        if (l.mpiPerNode != null && Launchers.number(l.mpiPerNode) > 0) {
-            state("per_node", Launchers.number(l.mpiPerNode) * perRank, np + " " + l.mpiPerNodeWritten
-                    + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiPerNode.span());
-        }
-        if (l.torchPerNode != null) state("per_node", Launchers.number(l.torchPerNode), "torchrun --nproc_per_node", StatedKind.LAUNCHER, l.torchPerNode.span());
-        if (l.torchNodes != null) state("nodes", Launchers.number(l.torchNodes), "torchrun --nnodes", StatedKind.LAUNCHER, l.torchNodes.span());
-        if (l.accelProcesses != null) state("world", Launchers.number(l.accelProcesses), "accelerate launch --num_processes", StatedKind.LAUNCHER, l.accelProcesses.span());
-        if (l.accelMachines != null) state("nodes", Launchers.number(l.accelMachines), "accelerate launch --num_machines", StatedKind.LAUNCHER, l.accelMachines.span());
-        if (l.deepspeedGpus != null) state("per_node", Launchers.number(l.deepspeedGpus), "deepspeed --num_gpus", StatedKind.LAUNCHER, l.deepspeedGpus.span());
-        if (l.deepspeedNodes != null) state("nodes", Launchers.number(l.deepspeedNodes), "deepspeed --num_nodes", StatedKind.LAUNCHER, l.deepspeedNodes.span());
-        if (l.kokkosGpus != null) state("app_gpus_per_node", Launchers.number(l.kokkosGpus), "LAMMPS Kokkos -k on g " + l.kokkosGpus.text(), StatedKind.LAUNCHER, l.kokkosGpus.span());
-        for (Launchers.EnvSet e : l.env) if (e.value().known()) env(e.name(), e.value().text(), e.value().span(), e.where());
-        if (l.deepspeedConfig != null && l.deepspeedConfig.known() && deepspeedRef == null) deepspeedRef = new Located<>(l.deepspeedConfig.text(), l.deepspeedConfig.span());
-        MegatronAdapter.apply(this, l.flags, "the launch command", tp == null && !l.flags.isEmpty());
-        Word serving = null;
-        for (String f : Launchers.SERVING_TP_FLAGS) if (l.flags.containsKey(f)) serving = l.flags.get(f);
-        if (tp == null && serving != null) tp = MegatronAdapter.located(serving);
     }
 
     /** Marks {@code size} unknown when it is written ({@code present}) but did not bind to a number. */

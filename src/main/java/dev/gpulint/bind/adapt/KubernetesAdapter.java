@@ -1,5 +1,8 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.Shell;
 import static dev.gpulint.bind.adapt.TreeValues.integer;
 import static dev.gpulint.bind.adapt.TreeValues.list;
 import static dev.gpulint.bind.adapt.TreeValues.map;
@@ -7,7 +10,7 @@ import static dev.gpulint.bind.adapt.TreeValues.maps;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 import static dev.gpulint.bind.adapt.TreeValues.text;
 
-import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.ListNode;
@@ -31,7 +34,7 @@ import java.util.Set;
  * Megatron flags, LAMMPS Kokkos {@code -k on g N}). Node selectors and affinities that name the
  * GPU product ({@code nvidia.com/gpu.product}) become the job's GPU model.
  */
-final class KubernetesAdapter {
+final class KubernetesAdapter implements FormatAdapter {
     static final Set<String> KINDS = Set.of("PyTorchJob", "MPIJob", "PaddleJob", "TFJob", "XGBoostJob", "JAXJob", "MXJob",
             "TrainJob", "TrainingRuntime", "ClusterTrainingRuntime");
     /** KubeRay: a cluster of a head group and worker groups; a job that brings its own cluster. */
@@ -39,7 +42,16 @@ final class KubernetesAdapter {
     static final Set<String> GPU_LABELS = Set.of("nvidia.com/gpu.product", "gpu.nvidia.com/model",
             "cloud.google.com/gke-accelerator", "nvidia.com/gpu.machine");
 
-    private KubernetesAdapter() {}
+    KubernetesAdapter() {}
+
+
+    @Override public String format() { return "Kubernetes"; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        sink.drafts.add(bind(root, file.displayPath(), name, file.text()));
+    }
 
     static boolean accepts(MappingNode root) {
         String api = text(root, "apiVersion");
@@ -136,7 +148,7 @@ final class KubernetesAdapter {
             if (p.access) j.rdmaByAccess = true;
             for (EnvVar e : p.env) j.env(e.name(), e.value(), e.span(), "container env");
             j.exports(p.exports, "export in the command");
-            j.launch(p.launch);
+            LaunchStatements.apply(j, p.launch);
         }
         MappingNode annotations = map(meta, "annotations");
         if (annotations != null && annotations.get("k8s.v1.cni.cncf.io/networks").isPresent()) j.rdmaByAccess = true;

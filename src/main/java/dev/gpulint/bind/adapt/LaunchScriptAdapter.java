@@ -1,6 +1,10 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.ScalarText;
+import dev.gpulint.bind.adapt.shell.Shell;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.read.Readers;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
@@ -23,7 +27,7 @@ import java.util.Set;
  * flags. The allocation is the job's size (RESOURCE); the launcher's and the flags' copies are
  * compared with it. A script with no training launch binds nothing and is skipped quietly.
  */
-final class LaunchScriptAdapter {
+final class LaunchScriptAdapter implements FormatAdapter {
     static final String FORMAT = "launch script";
 
     /** NeMo (Hydra) command-line overrides → the quantity they state. */
@@ -33,7 +37,16 @@ final class LaunchScriptAdapter {
             "model.context_parallel_size", "cp", "model.expert_model_parallel_size", "ep");
     private static final Set<String> PROGRAMS = Set.of("torchrun", "deepspeed", "mpirun", "mpiexec", "accelerate");
 
-    private LaunchScriptAdapter() {}
+    LaunchScriptAdapter() {}
+
+
+    @Override public String format() { return FORMAT; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        bind(root, file.displayPath(), name, file.text(), sink);
+    }
 
     static boolean accepts(MappingNode root) {
         return root.entries().size() == 1 && root.entries().get(0).key().text().equals(Readers.SCRIPT_KEY)
@@ -94,7 +107,7 @@ final class LaunchScriptAdapter {
         JobDraft j = new JobDraft(FORMAT, file, root.span());
         j.name = new Located<>(jobName, sb.jobName != null ? sb.jobName.span() : root.entries().get(0).key().span());
         sb.state(j);
-        j.launch(l);
+        LaunchStatements.apply(j, l);
         j.exports(script.assignments(), "export");
         if (srun.nodes != null) j.state("nodes", Launchers.number(srun.nodes), "srun --nodes", StatedKind.LAUNCHER, srun.nodes.span());
         boolean directRanks = srun.python && l.torchPerNode == null && l.deepspeedGpus == null && l.mpiRanks == null;

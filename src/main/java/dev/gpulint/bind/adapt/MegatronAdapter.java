@@ -1,8 +1,12 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.ScalarText;
+import dev.gpulint.bind.adapt.shell.Shell;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 
-import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
@@ -19,7 +23,7 @@ import java.util.regex.Pattern;
  * test case's folder name encodes ({@code tp2_pp2_ep2}, {@code tp1pp4emp16etp1cp1}) are further
  * statements of the same numbers, for the CONSIST rules.
  */
-final class MegatronAdapter {
+final class MegatronAdapter implements FormatAdapter {
     static final String FORMAT = "Megatron-LM";
 
     /** Megatron flag → the quantity gpulint compares. */
@@ -37,7 +41,16 @@ final class MegatronAdapter {
     private static final Pattern NAME_TOKEN = Pattern.compile("((?:tp|pp|ep|emp|etp|cp|vpp|dp)[0-9]+)+");
     private static final Pattern NAME_PART = Pattern.compile("(tp|pp|emp|ep|etp|cp|vpp|dp)([0-9]+)");
 
-    private MegatronAdapter() {}
+    MegatronAdapter() {}
+
+
+    @Override public String format() { return FORMAT; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        sink.drafts.add(bind(root, file.displayPath(), name, file.text()));
+    }
 
     static boolean accepts(MappingNode root) {
         MappingNode args = map(root, "MODEL_ARGS");

@@ -1,6 +1,8 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.Shell;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.core.Span;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;

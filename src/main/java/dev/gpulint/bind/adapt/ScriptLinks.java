@@ -1,6 +1,6 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.spec.Specs.Stated;
 import dev.gpulint.spec.Specs.StatedKind;
 import java.util.ArrayList;

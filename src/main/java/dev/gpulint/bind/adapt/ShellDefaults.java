@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.bind.adapt.shell.Shell;
 import dev.gpulint.core.Span;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.Stated;

@@ -1,5 +1,13 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.catalog.Cloud;
+import java.util.Locale;
+
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.ScalarText;
+import dev.gpulint.bind.adapt.shell.Shell;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
@@ -21,7 +29,7 @@ import java.util.regex.Pattern;
  * scripts through the shell-lite scan, with SKYPILOT_NUM_NODES, SKYPILOT_NUM_GPUS_PER_NODE and
  * the task's envs known to it.
  */
-final class SkyPilotAdapter {
+final class SkyPilotAdapter implements FormatAdapter {
     static final String FORMAT = "SkyPilot";
     private static final Pattern ACCEL = Pattern.compile("\\s*([A-Za-z0-9][A-Za-z0-9_.\\-]*)\\s*(?::\\s*([0-9]+(?:\\.[0-9]+)?))?\\s*");
 
@@ -31,21 +39,16 @@ final class SkyPilotAdapter {
         return t.length() <= 128 ? t : "";
     }
 
-    /** SkyPilot accelerator names → the catalog's (SkyPilot's catalogs; an unqualified A100 is the 40 GB SXM4 part). */
-    static final Map<String, String> MODELS = Map.ofEntries(
-            Map.entry("H100", "H100-SXM5-80GB"), Map.entry("H100-80GB", "H100-SXM5-80GB"), Map.entry("H100-MEGA", "H100-SXM5-80GB"),
-            Map.entry("H200", "H200-SXM-141GB"), Map.entry("A100", "A100-SXM4-40GB"), Map.entry("A100-80GB", "A100-SXM4-80GB"),
-            Map.entry("B200", "B200-SXM-180GB"), Map.entry("GB200", "GB200"), Map.entry("T4", "T4"), Map.entry("L4", "L4"),
-            Map.entry("L40S", "L40S"), Map.entry("A10", "A10"), Map.entry("V100", "V100-SXM2-16GB"), Map.entry("V100-32GB", "V100-SXM2-32GB"));
-    /** Instance types whose GPUs are fixed (the clouds' instance documentation). */
-    static final Map<String, String[]> INSTANCES = Map.of(
-            "p5.48xlarge", new String[] {"H100-SXM5-80GB", "8"}, "p5e.48xlarge", new String[] {"H200-SXM-141GB", "8"},
-            "p5en.48xlarge", new String[] {"H200-SXM-141GB", "8"}, "p4d.24xlarge", new String[] {"A100-SXM4-40GB", "8"},
-            "p4de.24xlarge", new String[] {"A100-SXM4-80GB", "8"}, "a3-highgpu-8g", new String[] {"H100-SXM5-80GB", "8"},
-            "a3-megagpu-8g", new String[] {"H100-SXM5-80GB", "8"}, "a2-highgpu-8g", new String[] {"A100-SXM4-40GB", "8"},
-            "a2-ultragpu-8g", new String[] {"A100-SXM4-80GB", "8"}, "Standard_ND96isr_H100_v5", new String[] {"H100-SXM5-80GB", "8"});
+    SkyPilotAdapter() {}
 
-    private SkyPilotAdapter() {}
+
+    @Override public String format() { return FORMAT; }
+
+    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+
+    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+        sink.drafts.add(bind(root, file.displayPath(), name, file.text()));
+    }
 
     static boolean accepts(MappingNode root) {
         if (root.get("kind").isPresent() || root.get("apiVersion").isPresent()) return false;
@@ -90,7 +93,7 @@ final class SkyPilotAdapter {
             Shell.Script script = Shell.parse(ScalarText.of(source, s), known);
             j.exports(script.assignments(), block + ": export");
             Launchers.Launch l = Launchers.scan(script);
-            j.launch(l);
+            LaunchStatements.apply(j, l);
         }
         return j;
     }
@@ -127,16 +130,18 @@ final class SkyPilotAdapter {
             }
         }
         if (name != null && !TreeValues.placeholder(name)) {
-            String model = MODELS.getOrDefault(name, MODELS.getOrDefault(name.toUpperCase(java.util.Locale.ROOT), name));
+            Cloud cloud = Catalog.builtIn().cloud();
+            String written = name;
+            String model = cloud.accelerator(written).or(() -> cloud.accelerator(written.toUpperCase(Locale.ROOT))).orElse(written);
             j.gpuModel = new Located<>(model, at);
             if (count > 0) { j.gpusPerNode = new Located<>(count, at); j.gpusPerNodeWhere = "resources.accelerators"; }
             return;
         }
         ScalarNode it = scalar(res, "instance_type");
-        if (it != null && INSTANCES.containsKey(it.text())) {
-            String[] g = INSTANCES.get(it.text());
-            j.gpuModel = new Located<>(g[0], it.span());
-            j.gpusPerNode = new Located<>(Long.parseLong(g[1]), it.span());
+        Cloud.Instance g = it == null ? null : Catalog.builtIn().cloud().instance(it.text()).orElse(null);
+        if (g != null) {
+            j.gpuModel = new Located<>(g.gpu(), it.span());
+            j.gpusPerNode = new Located<>(g.count(), it.span());
             j.gpusPerNodeWhere = "resources.instance_type";
         }
     }

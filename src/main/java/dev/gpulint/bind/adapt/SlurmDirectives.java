@@ -1,6 +1,8 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.ScalarText;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.spec.Specs.StatedKind;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.gpulint.bind.adapt;
+package dev.gpulint.bind.adapt.shell;
 
 import dev.gpulint.tree.ScalarNode;
 import dev.gpulint.core.Span;

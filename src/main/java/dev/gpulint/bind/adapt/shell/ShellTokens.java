@@ -1,4 +1,4 @@
-package dev.gpulint.bind.adapt;
+package dev.gpulint.bind.adapt.shell;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * the elements of a bash array {@code NAME=( ... )} as one word's elements. One pass, no recursion
  * beyond an array's one level: linear in the script's length.
  */
-final class ShellTokens {
+public final class ShellTokens {
     private ShellTokens() {}
 
     /** A word before expansion: its text without quotes, and its offsets in the script. */
@@ -30,7 +30,7 @@ final class ShellTokens {
     }
 
     /** The most here-documents of one script whose bodies are kept; later ones are skipped as text only. */
-    static final int MAX_HEREDOCS = 16;
+    public static final int MAX_HEREDOCS = 16;
 
     private static final Pattern ARRAY_HEAD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*\\+?=");
 
@@ -205,9 +205,9 @@ final class ShellTokens {
     }
 
     /** The longest here-document body whose variables are kept; a longer body expands nothing. */
-    static final int MAX_HEREDOC = 64 * 1024;
+    public static final int MAX_HEREDOC = 64 * 1024;
     /** The most text of variable values one here-document keeps; past it, further variables stay unknown. */
-    static final int MAX_HEREDOC_VALUES = 256 * 1024;
+    public static final int MAX_HEREDOC_VALUES = 256 * 1024;
 
     /** The known variables the body s[start, end) names ($NAME, ${NAME}, ${NAME:-default}), within the bounds above. */
     static java.util.Map<String, String> referenced(String s, int start, int end, java.util.Map<String, String> vars) {

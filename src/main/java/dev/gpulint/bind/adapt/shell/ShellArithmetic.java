@@ -1,4 +1,4 @@
-package dev.gpulint.bind.adapt;
+package dev.gpulint.bind.adapt.shell;
 
 import java.util.Map;
 import java.util.regex.Matcher;

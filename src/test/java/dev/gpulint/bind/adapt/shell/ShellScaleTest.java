@@ -1,4 +1,4 @@
-package dev.gpulint.bind.adapt;
+package dev.gpulint.bind.adapt.shell;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,7 +1,7 @@
-package dev.gpulint.bind.adapt;
+package dev.gpulint.bind.adapt.shell;
 
-import dev.gpulint.bind.adapt.Shell.Command;
-import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.bind.adapt.shell.Shell.Command;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,7 +70,7 @@ public final class Launchers {
      * {@code --model.num_layers}, {@code ++data.micro_batch_size} → {@code --tensor-model-parallel-size}...);
      * null for any other key.
      */
-    static String nemoFlag(String key) {
+    public static String nemoFlag(String key) {
         String k = key.startsWith("--") || key.startsWith("++") ? key.substring(2) : key.startsWith("+") ? key.substring(1) : key;
         for (String prefix : NEMO_PREFIXES) {
             if (k.startsWith(prefix)) return NEMO_NAMES.get(k.substring(prefix.length()));
@@ -246,7 +246,7 @@ public final class Launchers {
     }
 
     /** The value of option {@code names} at w[i], written "--opt value" or "--opt=value"; null if w[i] is not it. */
-    static Word optionValue(List<Word> w, int i, String... names) {
+    public static Word optionValue(List<Word> w, int i, String... names) {
         String t = w.get(i).text();
         for (String n : names) {
             if (t.equals(n) && i + 1 < w.size()) return w.get(i + 1);
@@ -261,7 +261,7 @@ public final class Launchers {
      * exports added to {@code exports}; plain words are added to {@code words}, for the caller to
      * scan together with the rest of the command line (command and args are one line).
      */
-    static void command(dev.gpulint.tree.Node n, String source, Launch l, List<Word> words, List<Shell.Assignment> exports) {
+    public static void command(dev.gpulint.tree.Node n, String source, Launch l, List<Word> words, List<Shell.Assignment> exports) {
         if (n instanceof dev.gpulint.tree.ScalarNode s && !s.isNull()) {
             script(s, source, l, exports);
         } else if (n instanceof dev.gpulint.tree.ListNode list) {
@@ -277,7 +277,7 @@ public final class Launchers {
     }
 
     /** A shell's option word that ends in -c: -c, -lc, -ec, -xc (the next word is the script). */
-    static boolean shellDashC(String t) {
+    public static boolean shellDashC(String t) {
         return t.matches("-[a-z]{0,3}c");
     }
 
@@ -288,7 +288,7 @@ public final class Launchers {
     }
 
     /** The part of a word after its first {@code skip} characters (--flag=value), placed after them when the word is on one line. */
-    static Word valueOf(Word x, int skip) {
+    public static Word valueOf(Word x, int skip) {
         var sp = x.span();
         var at = sp.startLine() == sp.endLine() && sp.endColumn() - sp.startColumn() == x.text().length()
                 ? new dev.gpulint.core.Span(sp.file(), sp.startLine(), sp.startColumn() + skip, sp.endLine(), sp.endColumn()) : sp;

@@ -1,4 +1,4 @@
-package dev.gpulint.bind.adapt;
+package dev.gpulint.bind.adapt.shell;
 
 import dev.gpulint.core.Span;
 import java.util.ArrayList;
@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import dev.gpulint.bind.adapt.ShellTokens.Raw;
+import dev.gpulint.bind.adapt.shell.ShellTokens.Raw;
 
 /**
  * A shell-lite reader for the scripts inside job files (a container's command, a SkyPilot
@@ -205,7 +205,7 @@ public final class Shell {
     static final long MAX_TOTAL = 8L * 1024 * 1024;
 
     /** {expanded, null} when every expansion is known, else {text, "unknown"}. */
-    static String[] expand(String s, boolean literal, Map<String, String> vars) {
+    public static String[] expand(String s, boolean literal, Map<String, String> vars) {
         return expand(s, literal, vars, new ShellState(new LinkedHashMap<>(vars)));
     }
 
@@ -288,7 +288,7 @@ public final class Shell {
      * Batch's): a script's {@code ${SLURM_NNODES:-1}} is a fallback for running it by hand, not the job's size,
      * so it stays unknown unless the directives fix it.
      */
-    static boolean runtimeSet(String name) {
+    public static boolean runtimeSet(String name) {
         for (String p : RUNTIME_PREFIXES) if (name.startsWith(p)) return true;
         return RUNTIME.contains(name);
     }

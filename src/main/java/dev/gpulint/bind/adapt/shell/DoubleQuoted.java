@@ -1,4 +1,4 @@
-package dev.gpulint.bind.adapt;
+package dev.gpulint.bind.adapt.shell;
 
 /**
  * The exact source offset of every character of a YAML double-quoted scalar's value (YAML 1.2,

@@ -1,11 +1,11 @@
-package dev.gpulint.bind.adapt;
+package dev.gpulint.bind.adapt.shell;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.bind.adapt.Shell.Word;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.tree.ScalarNode;
 import dev.gpulint.core.Span;
 import java.util.List;

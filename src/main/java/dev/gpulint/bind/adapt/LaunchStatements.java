@@ -1,0 +1,42 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.Shell.Word;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs.StatedKind;
+
+/**
+ * What a script's launch commands state about its job, written into the job's draft: ranks and ranks per node
+ * (mpirun, torchrun, accelerate, deepspeed), GPUs a program asks for itself, environment variables set on the
+ * command line, and Megatron-LM's flags. Launchers reads the command lines; this puts what they say into a draft.
+ */
+final class LaunchStatements {
+    private LaunchStatements() {}
+
+    /** The launch commands' statements: ranks, ranks per node, GPUs the program asks for, env, Megatron flags. */
+    static void apply(JobDraft j, Launchers.Launch l) {
+        long perRank = Math.max(1, Launchers.number(l.ncclTestGpus));
+        String np = l.mpiProgram == null ? "mpirun" : l.mpiProgram;
+        if (l.mpiRanks != null && Launchers.number(l.mpiRanks) > 0) {
+            long v = Launchers.number(l.mpiRanks) * perRank;
+            j.state("world", v, np + " " + l.mpiRanksWritten + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiRanks.span());
+        }
+        if (l.mpiPerNode != null && Launchers.number(l.mpiPerNode) > 0) {
+            j.state("per_node", Launchers.number(l.mpiPerNode) * perRank, np + " " + l.mpiPerNodeWritten
+                    + (perRank > 1 ? " × -g " + perRank : ""), StatedKind.LAUNCHER, l.mpiPerNode.span());
+        }
+        if (l.torchPerNode != null) j.state("per_node", Launchers.number(l.torchPerNode), "torchrun --nproc_per_node", StatedKind.LAUNCHER, l.torchPerNode.span());
+        if (l.torchNodes != null) j.state("nodes", Launchers.number(l.torchNodes), "torchrun --nnodes", StatedKind.LAUNCHER, l.torchNodes.span());
+        if (l.accelProcesses != null) j.state("world", Launchers.number(l.accelProcesses), "accelerate launch --num_processes", StatedKind.LAUNCHER, l.accelProcesses.span());
+        if (l.accelMachines != null) j.state("nodes", Launchers.number(l.accelMachines), "accelerate launch --num_machines", StatedKind.LAUNCHER, l.accelMachines.span());
+        if (l.deepspeedGpus != null) j.state("per_node", Launchers.number(l.deepspeedGpus), "deepspeed --num_gpus", StatedKind.LAUNCHER, l.deepspeedGpus.span());
+        if (l.deepspeedNodes != null) j.state("nodes", Launchers.number(l.deepspeedNodes), "deepspeed --num_nodes", StatedKind.LAUNCHER, l.deepspeedNodes.span());
+        if (l.kokkosGpus != null) j.state("app_gpus_per_node", Launchers.number(l.kokkosGpus), "LAMMPS Kokkos -k on g " + l.kokkosGpus.text(), StatedKind.LAUNCHER, l.kokkosGpus.span());
+        for (Launchers.EnvSet e : l.env) if (e.value().known()) j.env(e.name(), e.value().text(), e.value().span(), e.where());
+        if (l.deepspeedConfig != null && l.deepspeedConfig.known() && j.deepspeedRef == null) j.deepspeedRef = new Located<>(l.deepspeedConfig.text(), l.deepspeedConfig.span());
+        MegatronAdapter.apply(j, l.flags, "the launch command", j.tp == null && !l.flags.isEmpty());
+        Word serving = null;
+        for (String f : Launchers.SERVING_TP_FLAGS) if (l.flags.containsKey(f)) serving = l.flags.get(f);
+        if (j.tp == null && serving != null) j.tp = MegatronAdapter.located(serving);
+    }
+}

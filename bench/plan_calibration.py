@@ -8,12 +8,11 @@ For each row it writes a native manifest (a cluster of 8-GPU nodes with the row'
 bench/generated/plan/, runs `bin/gpulint plan -f json` on it and compares tokens/s/GPU (or model TFLOP/s/GPU, as the
 row's metric says) with the measurement. Prints the error per row, the mean and max absolute error per table, the memory
 of the fullest stage, and what the estimate costs: the wall time of `plan` and `check` on one manifest, and the estimate
-alone per manifest (`gpulint plan --bench-estimate N` is not a thing: the estimate's own time is measured by running
-EstimateBench, see bench/README.md).
+alone per manifest (bench/EstimateBench.java run on every generated manifest: milliseconds per JobEstimate, warm).
 
 Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing]
 """
-import argparse, json, os, statistics, subprocess, sys, time
+import argparse, glob, json, os, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GEN = os.path.join(ROOT, "bench", "generated", "plan")
@@ -132,6 +131,12 @@ def main():
         run(cmd)
         ts = [run(cmd)[1] for _ in range(5)]
         print(f"gpulint {cmd[0]} (one manifest): median {1000 * statistics.median(ts):.0f} ms")
+    # the estimate alone, in-process and warm, per manifest
+    jars = sorted(glob.glob(os.path.join(ROOT, "src", "target", "gpulint-*-all.jar")))
+    if jars:
+        p = subprocess.run(["java", "-cp", jars[0], os.path.join(ROOT, "bench", "EstimateBench.java")] + files,
+                           capture_output=True, text=True)
+        print((p.stdout.strip().splitlines() or [p.stderr.strip()])[-1])
 
 
 if __name__ == "__main__":

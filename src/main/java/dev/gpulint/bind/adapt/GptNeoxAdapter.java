@@ -87,9 +87,38 @@ final class GptNeoxAdapter implements FormatAdapter {
                             + j.hidden.value() + "², the layers' weights without embeddings; the configuration states no count",
                     StatedKind.CONFIG, j.layers.span()));
         }
+        plan(j, root);
         if (j.gpusPerNode != null && j.nodes != null) {
             j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "num_nodes × num_gpus", StatedKind.CONFIG, j.nodes.span());
         }
         sink.drafts.add(j);
+    }
+
+    /**
+     * What `gpulint plan` reads: {@code precision} (bfloat16, fp16, fp32) or DeepSpeed's {@code fp16} / {@code bf16}
+     * {@code enabled}; {@code checkpoint-activations} (gpt-neox recomputes whole layers: full, or none);
+     * {@code no-weight-tying} (untied embeddings); {@code num-kv-heads}; {@code intermediate-size} (the MLP width) and
+     * an {@code activation} of the GLU family (gated). What the file does not say takes the plan's defaults.
+     */
+    private static void plan(JobDraft j, MappingNode root) {
+        ScalarNode precision = value(root, "precision");
+        if (precision != null && !precision.isNull()) j.dtype = new Located<>(precision.text(), precision.span());
+        else {
+            for (String d : new String[] {"bf16", "fp16"}) {
+                MappingNode m = map(root, d);
+                Located<Boolean> on = m == null ? null : Nodes.bool(Nodes.scalar(m, "enabled"));
+                if (on != null && on.value()) { j.dtype = new Located<>(d, on.span()); break; }
+            }
+        }
+        Located<Boolean> ckpt = Nodes.bool(value(root, "checkpoint-activations"));
+        if (ckpt != null) j.recompute = new Located<>(ckpt.value() ? "full" : "none", ckpt.span());
+        Located<Boolean> untied = Nodes.bool(value(root, "no-weight-tying"));
+        if (untied != null) j.tied = new Located<>(!untied.value(), untied.span());
+        Located<Long> kv = number(j, root, "num-kv-heads");
+        if (kv != null) j.kvHeads = kv;
+        Located<Long> ffn = number(j, root, "intermediate-size");
+        if (ffn != null) j.ffn = ffn;
+        ScalarNode act = value(root, "activation");
+        if (act != null && !act.isNull()) j.gated = new Located<>(act.text().toLowerCase(java.util.Locale.ROOT).contains("glu"), act.span());
     }
 }

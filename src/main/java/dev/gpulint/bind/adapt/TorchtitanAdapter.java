@@ -66,7 +66,41 @@ final class TorchtitanAdapter {
             j.global = global == null || global.value() == -1 ? null : j.key("global_batch_size", global);
             j.seqLength = j.key("seq_len", TreeValues.whole(scalar(training, "seq_len")));
         }
+        plan(j, root, par, training, shard);
         return j;
+    }
+
+    /**
+     * What `gpulint plan` reads: {@code mixed_precision_param} ([training], or [parallelism] in later torchtitan;
+     * its default bfloat16 is the estimate's default too), {@code [activation_checkpoint] mode} (full, selective,
+     * none), FSDP (torchtitan's fully_shard over the data-parallel shard dimension: ZeRO-3 whenever
+     * data_parallel_shard_degree is not 1) and sequence parallelism (torchtitan's tensor-parallel plan shards the
+     * norms and the loss along the sequence: on whenever tp > 1). [model] names a flavor, not dimensions: the
+     * model's shape is read only where the file writes it (it usually does not, and the plan then says so).
+     */
+    private static void plan(JobDraft j, MappingNode root, MappingNode par, MappingNode training, Located<Long> shard) {
+        dev.gpulint.tree.ScalarNode mp = training == null ? null : scalar(training, "mixed_precision_param");
+        if (mp == null) mp = scalar(par, "mixed_precision_param");
+        if (mp != null && !mp.isNull()) j.dtype = new Located<>(mp.text(), mp.span());
+        MappingNode ac = map(root, "activation_checkpoint");
+        dev.gpulint.tree.ScalarNode mode = ac == null ? null : scalar(ac, "mode");
+        if (mode != null && !mode.isNull()) j.recompute = new Located<>(mode.text().toLowerCase(java.util.Locale.ROOT), mode.span());
+        if (shard == null || shard.value() != 1) {
+            Located<Long> at = shard != null ? shard : new Located<>(3L, root.entry("parallelism").orElseThrow().key().span());
+            j.zeroStage = j.key("data_parallel_shard_degree", new Located<>(3L, at.span()));
+        }
+        if (j.tp != null && j.tp.value() > 1) j.sequenceParallel = new Located<>(true, j.tp.span());
+        MappingNode model = map(root, "model");
+        if (model != null) {
+            Located<Long> layers = Nodes.whole(scalar(model, "n_layers")), dim = Nodes.whole(scalar(model, "dim")),
+                    heads = Nodes.whole(scalar(model, "n_heads")), kv = Nodes.whole(scalar(model, "n_kv_heads")),
+                    vocab = Nodes.whole(scalar(model, "vocab_size"));
+            if (layers != null) j.layers = j.key("n_layers", layers);
+            if (dim != null) j.hidden = j.key("dim", dim);
+            if (heads != null) j.heads = j.key("n_heads", heads);
+            if (kv != null) j.kvHeads = j.key("n_kv_heads", kv);
+            if (vocab != null) j.vocab = j.key("vocab_size", vocab);
+        }
     }
 
     /** a × b, or -1 when it overflows. */

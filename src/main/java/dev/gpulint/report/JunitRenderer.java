@@ -82,7 +82,8 @@ public final class JunitRenderer implements Renderer {
                     String tag = unreadable ? "error" : "failure";
                     if (unreadable) err++; else fail++;
                     cases.append("      <").append(tag).append(" message=\"").append(attr(message)).append("\" type=\"")
-                         .append(f.level().id()).append("\">").append(xml(body(f))).append("</").append(tag).append(">\n");
+                         .append(f.level().id()).append("\">")
+                         .append(dev.gpulint.core.Xml.text(body(f))).append("</").append(tag).append(">\n");
                 }
                 cases.append("    </testcase>\n");
             }
@@ -121,36 +122,7 @@ public final class JunitRenderer implements Renderer {
 
     /** An attribute value: one line, control characters visible, markup escaped. */
     static String attr(String s) {
-        return xml(Visible.of(s));
+        return dev.gpulint.core.Xml.attribute(Visible.of(s));
     }
 
-    /**
-     * Text for XML 1.0 attribute values and content: markup characters as entities; line breaks are
-     * kept only where {@link #body} put them (its parts went through {@link Visible} first), and
-     * characters XML 1.0 cannot carry at all (U+FFFE, U+FFFF, unpaired surrogates) as visible {@code \\uXXXX}.
-     */
-    static String xml(String s) {
-        String v = s;
-        StringBuilder sb = new StringBuilder(v.length() + 16);
-        for (int i = 0; i < v.length(); i++) {
-            char c = v.charAt(i);
-            switch (c) {
-                case '&' -> sb.append("&amp;");
-                case '<' -> sb.append("&lt;");
-                case '>' -> sb.append("&gt;");
-                case '"' -> sb.append("&quot;");
-                default -> {
-                    boolean pair = Character.isHighSurrogate(c) && i + 1 < v.length() && Character.isLowSurrogate(v.charAt(i + 1));
-                    if (pair) {
-                        sb.append(c).append(v.charAt(++i));
-                    } else if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0xD800) || (c >= 0xE000 && c <= 0xFFFD)) {
-                        sb.append(c);
-                    } else {
-                        sb.append(String.format("\\u%04X", (int) c));
-                    }
-                }
-            }
-        }
-        return sb.toString();
-    }
 }

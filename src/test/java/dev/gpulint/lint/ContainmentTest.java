@@ -101,13 +101,17 @@ class ContainmentTest {
         Contained oom = new Contained();
         oom.stage("built-in rules", () -> { throw new OutOfMemoryError("Java heap space"); }, List.of());
         assertEquals("the built-in rules stage failed (OutOfMemoryError: it needs more memory than gpulint has) and was skipped: "
-                + "its findings are missing; give gpulint more memory, e.g. JAVA_TOOL_OPTIONS=-Xmx8g (a fleet file needs about "
-                + "3 KB per node group).", oom.problems().get(0).message());
+                + "its findings are missing; " + REMEDY + ".", oom.problems().get(0).message());
     }
+
+    /** What bounds a fleet that does not fold, and what the user can do about it (#25 item 10). */
+    static final String REMEDY = "give gpulint more memory, e.g. JAVA_TOOL_OPTIONS=-Xmx8g: a fleet file needs about 3 KB per node group "
+            + "that does not fold (1,000,000 distinct node groups: about 3 GB), about 100 bytes per one written exactly like an "
+            + "earlier one, so write alike node groups alike, or split the fleet over several files (README, Bad input and limits)";
 
     @Test
     void runningOutOfMemoryAsksForMemoryAndAnyOtherFailureForAReport() {
-        assertEquals("give gpulint more memory, e.g. JAVA_TOOL_OPTIONS=-Xmx8g (a fleet file needs about 3 KB per node group)",
+        assertEquals(REMEDY,
                 Contained.remedy(new OutOfMemoryError("Java heap space"), "please report this file"));
         assertEquals("please report this file", Contained.remedy(new StackOverflowError(), "please report this file"));
         assertEquals("please report this file", Contained.remedy(new IllegalStateException("x"), "please report this file"));

@@ -106,6 +106,14 @@ public class CheckMojo extends AbstractMojo {
     File baseline;
 
     /**
+     * Lets .gpulint.yaml's include read outside the project folder (a path above it, an absolute path, a link
+     * out of it), as the command line's --include-outside-project; off by default, so a cloned project's
+     * configuration reads nothing outside it.
+     */
+    @Parameter(property = "gpulint.includeOutsideProject", defaultValue = "false")
+    boolean includeOutsideProject;
+
+    /**
      * The build's top-level project: without a .gpulint.yaml or a git checkout above the module, it is
      * the project root, so a module's jobs find their cluster in a sibling module.
      */
@@ -115,7 +123,8 @@ public class CheckMojo extends AbstractMojo {
     /** The -Dgpulint.* properties this goal reads; any other is named in a warning (a typo is not silent). */
     static final java.util.Set<String> PROPERTIES = java.util.Set.of("gpulint.skip", "gpulint.failOn", "gpulint.configFile",
             "gpulint.rulesDirectory", "gpulint.sarifFile", "gpulint.maxAllowedFindings", "gpulint.maxFindingsPerRule",
-            "gpulint.sarifCategory", "gpulint.helpUriBase", "gpulint.maxFileSize", "gpulint.baseline");
+            "gpulint.sarifCategory", "gpulint.helpUriBase", "gpulint.maxFileSize", "gpulint.baseline",
+            "gpulint.includeOutsideProject");
 
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
@@ -138,6 +147,7 @@ public class CheckMojo extends AbstractMojo {
                 .helpUriBase(helpUriBase)
                 .maxFileSize(maxFileSize)
                 .top(topLevelBasedir == null ? null : topLevelBasedir.toPath())
+                .includeOutside(includeOutsideProject)
                 .config(configFile == null ? null : configFile.toPath())
                 .rules(rulesDirectory == null ? null : rulesDirectory.toPath());
         if (!project.problems().isEmpty()) {
@@ -169,6 +179,13 @@ public class CheckMojo extends AbstractMojo {
                 case WARNING -> getLog().warn(line);
                 case NOTE -> getLog().info(line);
             }
+        }
+        // as the command line's -o: a report is never written over a file this run read (a manifest, the
+        // configuration, the baseline), which would destroy it; the build fails before anything is written
+        String over = project.overwrites(sarifFile.toPath().toAbsolutePath());
+        if (over != null) {
+            throw new MojoExecutionException("gpulint: will not write the SARIF report (sarifFile) " + sarifFile + " over an input: "
+                    + over + "; nothing was written, name another file");
         }
         try {
             Files.createDirectories(sarifFile.toPath().toAbsolutePath().getParent());

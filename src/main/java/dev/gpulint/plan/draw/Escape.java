@@ -68,20 +68,9 @@ public final class Escape {
         return text(s).replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
-    /** XML text or attribute: the five markup characters as entities; characters XML 1.0 forbids never appear. */
+    /** XML text or attribute (SVG): control characters shown as in {@link #text}, then {@link dev.gpulint.core.Xml}'s escapes. */
     public static String xml(String s) {
-        StringBuilder b = new StringBuilder();
-        text(s).codePoints().forEach(c -> {
-            switch (c) {
-                case '&' -> b.append("&amp;");
-                case '<' -> b.append("&lt;");
-                case '>' -> b.append("&gt;");
-                case '"' -> b.append("&quot;");
-                case '\'' -> b.append("&#39;");
-                default -> b.appendCodePoint(c);
-            }
-        });
-        return b.toString();
+        return dev.gpulint.core.Xml.attribute(text(s));
     }
 
     /** Markdown inline text (GitHub, GitLab): HTML characters as entities, Markdown punctuation backslash-escaped. */

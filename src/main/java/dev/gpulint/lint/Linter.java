@@ -20,6 +20,7 @@ import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.evidence.Evidence;
 import dev.gpulint.settle.FindingCap;
+import dev.gpulint.settle.FixSettings;
 import dev.gpulint.settle.Settler;
 import dev.gpulint.settle.Unfolder;
 import dev.gpulint.spec.EvidenceLink;
@@ -239,9 +240,14 @@ public final class Linter {
         // a context file's own findings are not reported, except that it does not parse: never silent
         findings.removeIf(x -> quiet.contains(x.span().file()) && !x.ruleId().equals("SYN001") && !x.ruleId().equals("TOOL001"));
         var settled = new Settler(rules, ruleSettings, baseline, today, paths).settle(files, findings);
-        return new LintResult(FindingCap.apply(settled.findings(), maxFindingsPerRule), linted, failed,
-                settled.baselined(), paths);
+        List<Finding> capped = FindingCap.apply(settled.findings(), maxFindingsPerRule);
+        return new LintResult(fixSettings.place(capped, files, quiet, rules), linted, failed, settled.baselined(), paths);
     }
+
+    private FixSettings fixSettings = FixSettings.ALL;
+
+    /** Which rules' fixes are offered, and how safe (configuration {@code fix:}). */
+    public Linter fixSettings(FixSettings s) { this.fixSettings = s; return this; }
 
     /**
      * Binds the documents and the other formats' configurations, links jobs to clusters, and derives the facts

@@ -33,6 +33,8 @@ class RuleMessagesTest {
     private static final Pattern AT = Pattern.compile("sink\\s*\\.\\s*at\\s*\\(");
     private static final Pattern ARG = Pattern.compile("\\.arg\\(\\s*\"([A-Za-z0-9_]+)\"");
     private static final Pattern RELATED = Pattern.compile("\\.related\\([^;]*?,\\s*\"([A-Za-z0-9_-]+)\"\\s*\\)");
+    /** A fix's title key: .fix(Safety.SAFE, "key", ...) or .fixWithin(...); worded like a message, with its arguments. */
+    private static final Pattern FIX = Pattern.compile("\\.fix(?:Within)?\\(\\s*[A-Za-z.\"]+\\s*,\\s*\"([A-Za-z0-9_-]+)\"");
     private static final Pattern REPORT = Pattern.compile("\\.report\\(\\s*\"([A-Za-z0-9_-]+)\"\\s*\\)\\s*;");
 
     @TestFactory
@@ -66,6 +68,8 @@ class RuleMessagesTest {
             List<String> keys = new ArrayList<>(List.of(end.group(1)));
             Matcher rel = RELATED.matcher(chain);
             while (rel.find()) keys.add(rel.group(1));
+            Matcher fix = FIX.matcher(chain);
+            while (fix.find()) keys.add(fix.group(1));
             for (String key : keys) {
                 String template = r.messages().get(key);
                 assertTrue(template != null, drl + " reports message '" + key + "', which " + r.id() + ".yaml messages: lacks");

@@ -33,8 +33,8 @@ class RuleMessagesTest {
     private static final Pattern AT = Pattern.compile("sink\\s*\\.\\s*at\\s*\\(");
     private static final Pattern ARG = Pattern.compile("\\.arg\\(\\s*\"([A-Za-z0-9_]+)\"");
     private static final Pattern RELATED = Pattern.compile("\\.related\\([^;]*?,\\s*\"([A-Za-z0-9_-]+)\"\\s*\\)");
-    /** A fix's title key: .fix(Safety.SAFE, "key", ...) or .fixWithin(...); worded like a message, with its arguments. */
-    private static final Pattern FIX = Pattern.compile("\\.fix(?:Within)?\\(\\s*[A-Za-z.\"]+\\s*,\\s*\"([A-Za-z0-9_-]+)\"");
+    /** A fix's title key: .fix(Safety.SAFE, "key", ...), .fixWithin(...) or .fixEach(...); worded like a message, with its arguments. */
+    private static final Pattern FIX = Pattern.compile("\\.fix(?:Within|Each)?\\(\\s*[A-Za-z.\"]+\\s*,\\s*\"([A-Za-z0-9_-]+)\"");
     private static final Pattern REPORT = Pattern.compile("\\.report\\(\\s*\"([A-Za-z0-9_-]+)\"\\s*\\)\\s*;");
 
     @TestFactory

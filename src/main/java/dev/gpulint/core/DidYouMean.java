@@ -48,6 +48,25 @@ public final class DidYouMean {
                 .limit(n).toList();
     }
 
+    /**
+     * The one candidate clearly nearest to {@code word}, comparing letters and digits only (case, blanks, dashes
+     * and underscores ignored): within a typo's distance (a third of the word, at least 2) and strictly nearer
+     * than every other candidate; null when none is, or two are equally near.
+     */
+    public static String clearlyNearest(String word, Collection<String> candidates) {
+        if (word.length() > MAX_LENGTH) return null;
+        String w = word.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+        String best = null;
+        int bestD = Integer.MAX_VALUE, secondD = Integer.MAX_VALUE, compared = 0;
+        for (String c : candidates) {
+            if (++compared > MAX_CANDIDATES) break;
+            int d = distance(w, c.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", ""));
+            if (d < bestD) { secondD = bestD; bestD = d; best = c; }
+            else if (d < secondD) secondD = d;
+        }
+        return best != null && bestD <= Math.max(2, w.length() / 3) && bestD < secondD ? best : null;
+    }
+
     /** Levenshtein distance with adjacent transpositions (optimal string alignment). */
     public static int distance(String a, String b) {
         if (a.length() > MAX_LENGTH || b.length() > MAX_LENGTH) return Math.abs(a.length() - b.length()) + MAX_LENGTH;

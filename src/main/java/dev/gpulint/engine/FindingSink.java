@@ -148,6 +148,21 @@ public final class FindingSink {
             return this;
         }
 
+        /**
+         * Offers one fix per edit of {@code alternatives}, all with the same title: for a change a rule can write out
+         * in several shapes without seeing the file's text (a line as YAML, as an export, as a DSL line). The linter
+         * keeps only the fixes whose text is there, so at most one survives when the shapes exclude each other; none
+         * is offered when the list is empty. The safety is written {@code "safe"} or {@code "unsafe"}.
+         */
+        public Report fixEach(String safety, String titleKey, java.util.List<TextEdit> alternatives) {
+            Safety s = Safety.parse(safety);
+            for (TextEdit e : alternatives) {
+                fixes.add(new PendingFix(s, titleKey));
+                last().edits.add(e);
+            }
+            return this;
+        }
+
         private PendingFix last() {
             if (fixes.isEmpty()) throw new IllegalStateException("edit(...) adds to a fix: call fix(...) first");
             return fixes.get(fixes.size() - 1);

@@ -69,6 +69,15 @@ public final class ConsistencyFact {
         return found.span() != null && reference.span() != null && !found.span().file().equals(reference.span().file());
     }
 
+    /**
+     * The place found is an MPI launcher's rank count written as one number ({@code mpirun -np 8}, mpiexec's
+     * {@code -n}), not multiplied by nccl-tests' {@code -g}: CONSIST001's fix sets it to the reference's GPUs.
+     */
+    public boolean isMpiRanks() {
+        return getQuantityKind() == StatedQuantity.WORLD && found.kind() == StatedKind.LAUNCHER && found.number() > 0
+                && found.where().matches("\\S*mpi\\S* -{1,2}(np|n|c) [0-9]+");
+    }
+
     /** The file the reference place is written in; null when it has no position. */
     public String getReferenceFile() { return reference.span() == null ? null : reference.span().file(); }
 

@@ -1,6 +1,7 @@
 package dev.gpulint.facts;
 
 import dev.gpulint.core.Span;
+import dev.gpulint.core.TextEdit;
 import java.util.List;
 
 /**
@@ -20,12 +21,16 @@ public final class EnvFact {
     private final EnvFamily family;
     private final boolean locLevel, off, loopbackOnly;
     private final int tcByte, tcDscp, tcPriority, pfcPriority, declaredDscp;
+    private final List<Integer> dscpPriority;
+    private final List<TextEdit> lineRemovals;
 
     private EnvFact(Builder b) {
         jobName = b.jobName; clusterName = b.clusterName; nodes = b.nodes; file = b.file; name = b.name;
         nameSpan = b.nameSpan; value = b.value; span = b.span; upperValue = b.upperValue; on = b.on;
         debugOnly = b.debugOnly; knownNccl = b.knownNccl; suggestion = b.suggestion;
         interfaces = List.copyOf(b.interfaces); excludesInterfaces = b.excludesInterfaces;
+        dscpPriority = b.dscpPriority == null ? null : List.copyOf(b.dscpPriority);
+        lineRemovals = List.copyOf(b.lineRemovals);
         tcByte = b.tcByte; tcDscp = b.tcByte < 0 ? -1 : TrafficClass.dscp(b.tcByte);
         tcPriority = b.tcByte < 0 ? -1 : b.dscpPriority != null ? b.dscpPriority.get(tcDscp) : TrafficClass.priority(tcDscp);
         rdmaFabric = b.rdmaFabric; nvlink = b.nvlink; gdrCapable = b.gdrCapable;
@@ -50,6 +55,7 @@ public final class EnvFact {
         private NcclVariable variable = NcclVariable.OTHER;
         private EnvFamily family = EnvFamily.OTHER;
         private boolean locLevel, off, loopbackOnly;
+        private List<TextEdit> lineRemovals = List.of();
 
         public Builder of(String job, String cluster, long nodes, String file, String name, Span nameSpan, String value, Span span) {
             jobName = job; clusterName = cluster; this.nodes = nodes; this.file = file; this.name = name; this.nameSpan = nameSpan;
@@ -83,6 +89,8 @@ public final class EnvFact {
         public Builder hcaPrefix(String name, long number) { hcaPrefix = name; hcaNumber = number; return this; }
         /** The value read as a whole number (0 or more); -1 when it is not one. */
         public Builder wholeNumber(long n) { wholeNumber = n; return this; }
+        /** The edits that remove the setting's whole line, one per shape it may be written in (derive.nccl.EnvLines). */
+        public Builder lineRemovals(List<TextEdit> edits) { lineRemovals = edits; return this; }
         public EnvFact build() { return new EnvFact(this); }
     }
 
@@ -150,6 +158,20 @@ public final class EnvFact {
     public int getPfcPriority() { return pfcPriority; }
     /** The DSCP the job's cluster declares for RoCE (fabric.roce.dscp); -1 when none. */
     public int getDeclaredDscp() { return declaredDscp; }
+    /**
+     * Edits that each remove the whole line setting the variable, one per shape it may be written in (a YAML or
+     * Kubernetes env entry, an export line, a DSL line); the linter keeps the one whose text is there, or none when the
+     * line holds more than this setting. The fix of NCCL001, NCCL002 and NCCL003 is made of them.
+     */
+    public List<TextEdit> getLineRemovals() { return lineRemovals; }
+    /**
+     * The priority a DSCP (0..63) lands on: under the NICs' own map where their QoS settings give one, else
+     * under trust-DSCP ({@link TrafficClass#priority}); -1 where the map leaves it unknown or the DSCP is out of range.
+     */
+    public int priorityOfDscp(int dscp) {
+        if (dscp < 0 || dscp > 63) return -1;
+        return dscpPriority != null ? dscpPriority.get(dscp) : TrafficClass.priority(dscp);
+    }
     /** Where that priority comes from: "fabric.roce.pfc.priority" when declared, "default" when assumed; null without RoCE. */
     public String getPfcSource() { return pfcSource; }
     /** Where the priority is declared, or the cluster's RoCE block when assumed; null without RoCE. */

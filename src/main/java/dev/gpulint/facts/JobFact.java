@@ -140,6 +140,19 @@ public final class JobFact {
     public long getGridSize() { return dp > 0 ? Sizes.product(getModelParallelSize(), dp) : 0; }
     /** dp is stated (dp > 0). */
     public boolean isDpStated() { return dp > 0; }
+    /**
+     * PAR001's fix: the dp that fills the job's GPUs, GPUs ÷ (tp × pp × cp), when dp is stated, that quotient is
+     * whole and differs from it, ep divides it, and a stated global batch stays a whole multiple of micro batch × dp
+     * (so the fix does not trade PAR001 for PAR007); 0 when there is no such dp.
+     */
+    public long getFittingDp() {
+        long mp = getModelParallelSize();
+        if (dp <= 0 || totalGpus <= 0 || mp <= 0 || mp == Long.MAX_VALUE || totalGpus % mp != 0) return 0;
+        long fit = totalGpus / mp;
+        if (fit == dp || (ep > 1 && fit % ep != 0)) return 0;
+        if (globalBatchSize > 0 && microBatchSize > 0 && globalBatchSize % Sizes.product(microBatchSize, fit) != 0) return 0;
+        return fit;
+    }
     /** model.layers; 0 when not stated. */
     public long getLayers() { return layers; }
     /** Where model.layers is written. */
@@ -200,6 +213,52 @@ public final class JobFact {
     public Span getGlobalBatchSpan() { return globalBatchSpan; }
     /** micro_batch_size × dp: the samples one micro-batch step takes over all replicas. */
     public long getBatchQuantum() { return Sizes.product(microBatchSize, dpEffective); }
+
+    /** The most candidates a fit below tries (a layer count is bounded by the binder, this bounds the loop). */
+    private static final long MAX_FIT_TRIES = 1 << 16;
+
+    /**
+     * PAR004's fix: the pp nearest the stated one (2 or more) whose pp × virtual_pp chunks divide the layers of the
+     * pipeline split, and that still fits the GPUs (tp × pp × cp divides them, and a stated global batch stays a
+     * multiple of micro batch × the dp that follows) when dp is derived; 0 when dp is stated (pp alone would break
+     * the grid's product), when two such pp are equally near, or when none is.
+     */
+    public long getFittingPp() {
+        long split = getSplitLayers();
+        if (split <= 0 || pp <= 0 || virtualPp <= 0 || dp > 0 || split > MAX_FIT_TRIES) return 0;
+        long best = 0, bestD = Long.MAX_VALUE;
+        boolean tie = false;
+        for (long d = 2; d <= split; d++) {
+            if (d == pp || split % Sizes.product(d, virtualPp) != 0 || !fitsGpus(d)) continue;
+            long dist = Math.abs(d - pp);
+            if (dist < bestD) { best = d; bestD = dist; tie = false; }
+            else if (dist == bestD) tie = true;
+        }
+        return tie ? 0 : best;
+    }
+
+    private boolean fitsGpus(long newPp) {
+        if (totalGpus <= 0) return true;
+        long mp = Sizes.product(Sizes.product(tp, newPp), cp);
+        if (mp <= 0 || totalGpus % mp != 0) return false;
+        long newDp = totalGpus / mp;
+        return globalBatchSize <= 0 || microBatchSize <= 0 || globalBatchSize % Sizes.product(microBatchSize, newDp) == 0;
+    }
+
+    /**
+     * PAR007's fix: the multiple of micro batch × dp nearest the stated global batch (the quantum itself when the
+     * batch is below it); 0 when two are equally near (the remainder is half the quantum) or there is no quantum.
+     */
+    public long getFittingGlobalBatch() {
+        long q = getBatchQuantum();
+        if (globalBatchSize <= 0 || q <= 0 || q == Long.MAX_VALUE) return 0;
+        long r = globalBatchSize % q, below = globalBatchSize - r;
+        if (r == 0) return 0;
+        if (below == 0) return q;
+        if (r == q - r) return 0;
+        if (r > q - r) return below > Long.MAX_VALUE - q ? 0 : below + q;
+        return below;
+    }
 
 
     public String identity() { return "training_job:" + name; }

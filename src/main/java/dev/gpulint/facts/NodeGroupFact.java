@@ -22,6 +22,7 @@ public final class NodeGroupFact {
     private final DomainKind domainKind;
     private final double memoryBytes, catalogMemoryBytes, nearestMemoryBytes;
     private final List<String> closestGpuModels;
+    private final String nearestGpuModel;
     private final List<Variant> memoryNeighbours;
 
     private NodeGroupFact(Builder b) {
@@ -34,7 +35,7 @@ public final class NodeGroupFact {
         nvswitchDeclared = b.nvswitchDeclared; nicsStated = b.nicsStated; boardNvswitch = b.boardNvswitch; nvlinkGeneration = b.nvlinkGeneration;
         bridgeMax = b.bridgeMax; domainKind = b.domainKind; memoryBytes = b.memoryBytes;
         catalogMemoryBytes = b.catalogMemoryBytes; nearestMemoryBytes = b.nearestMemoryBytes;
-        closestGpuModels = b.closestGpuModels; memoryNeighbours = b.memoryNeighbours;
+        closestGpuModels = b.closestGpuModels; memoryNeighbours = b.memoryNeighbours; nearestGpuModel = b.nearestGpuModel;
     }
 
     public static Builder builder() { return new Builder(); }
@@ -49,6 +50,7 @@ public final class NodeGroupFact {
         private DomainKind domainKind = DomainKind.UNKNOWN;
         private double memoryBytes, catalogMemoryBytes, nearestMemoryBytes;
         private List<String> closestGpuModels = List.of();
+        private String nearestGpuModel;
         private List<Variant> memoryNeighbours = List.of();
 
         private Builder() {}
@@ -68,6 +70,8 @@ public final class NodeGroupFact {
         /** The catalog's boards of this GPU have NVSwitch. */
         public Builder boardNvswitch(boolean nvswitch) { boardNvswitch = nvswitch; return this; }
         public Builder closestGpuModels(List<String> names) { closestGpuModels = List.copyOf(names); return this; }
+        /** The one catalog name clearly nearest to an unknown model (HW003's fix), or null. */
+        public Builder nearestGpuModel(String name) { nearestGpuModel = name; return this; }
         public Builder nvlink(boolean declared, Span span, boolean nvswitch, Span nvswitchSpan, String bridge, Span bridgeSpan) {
             nvlinkDeclared = declared; nvlinkSpan = span; nvswitchDeclared = nvswitch; this.nvswitchSpan = nvswitchSpan;
             this.bridge = bridge; this.bridgeSpan = bridgeSpan; return this;
@@ -118,6 +122,12 @@ public final class NodeGroupFact {
     public int getBridgeMax() { return bridgeMax; }
     /** Up to three catalog model names closest to an unknown model; empty when the model is known or not stated. */
     public List<String> getClosestGpuModels() { return closestGpuModels; }
+    /**
+     * The one catalog name clearly nearest to an unknown model: within a typo's edit distance (a third of the
+     * name, at least 2; case, blanks, dashes and underscores ignored) and nearer than every other name; null when
+     * no name is, or two are equally near.
+     */
+    public String getNearestGpuModel() { return nearestGpuModel; }
     /** The group declares NVLink: a switch, a bandwidth, a bridge other than none, or a domain_size above 1. */
     public boolean isNvlinkDeclared() { return nvlinkDeclared; }
     /** The nvlink block's key; null when there is none. */

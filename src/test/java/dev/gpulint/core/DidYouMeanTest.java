@@ -19,12 +19,25 @@ class DidYouMeanTest {
     }
 
     @Test
+    void clearlyNearestNeedsOneNameNearerThanTheRest() {
+        List<String> gpus = List.of("A100-SXM4-40GB", "A100-SXM4-80GB", "H100-SXM5-80GB", "L40S");
+        assertEquals("H100-SXM5-80GB", DidYouMean.clearlyNearest("H100-SXM-80G", gpus));
+        assertEquals("A100-SXM4-80GB", DidYouMean.clearlyNearest("a100 sxm4 80g", gpus));
+        // 60 GB is one edit from both 40 GB and 80 GB: no name is clearly the one
+        assertNull(DidYouMean.clearlyNearest("A100-SXM4-60GB", gpus));
+        // nearest, but no typo of it
+        assertNull(DidYouMean.clearlyNearest("RTX 4090", gpus));
+        assertNull(DidYouMean.clearlyNearest("H".repeat(DidYouMean.MAX_LENGTH + 1), gpus));
+    }
+
+    @Test
     void aMegabyteNameGetsNoSuggestionQuickly() {
         String huge = "NCCL_" + "X".repeat(1 << 20);
         List<String> candidates = new ArrayList<>();
         for (int i = 0; i < 200; i++) candidates.add("NCCL_VARIABLE_" + i);
         assertNull(assertTimeoutPreemptively(Duration.ofSeconds(3), () -> DidYouMean.closest(huge, candidates)));
         assertTimeoutPreemptively(Duration.ofSeconds(3), () -> DidYouMean.closestN(huge, candidates, 3));
+        assertNull(assertTimeoutPreemptively(Duration.ofSeconds(3), () -> DidYouMean.clearlyNearest(huge, candidates)));
         assertTimeoutPreemptively(Duration.ofSeconds(3), () -> DidYouMean.distance(huge, huge));
     }
 }

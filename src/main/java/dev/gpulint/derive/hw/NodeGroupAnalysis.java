@@ -51,7 +51,7 @@ public final class NodeGroupAnalysis {
         } else if (modelName != null) {
             List<String> names = new ArrayList<>();
             for (Catalog.Gpu x : catalog.gpus()) names.add(x.name());
-            b.closestGpuModels(DidYouMean.closestN(modelName, names, 3));
+            b.closestGpuModels(DidYouMean.closestN(modelName, names, 3)).nearestGpuModel(DidYouMean.clearlyNearest(modelName, names));
         }
         out.add(b.build());
         int i = 0;

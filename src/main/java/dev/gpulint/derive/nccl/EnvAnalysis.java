@@ -52,7 +52,8 @@ public final class EnvAnalysis {
                     .levels(upper.equals("LOC") || upper.equals("0"), List.of("0", "FALSE", "NO", "OFF").contains(upper))
                     .catalog(vars.isKnown(name), vars.isDebugOnly(name), vars.suggestion(name))
                     .cluster(cf != null && cf.rdma(), nvlink, gdr)
-                    .efa(efa);
+                    .efa(efa)
+                    .lineRemovals(EnvLines.removals(name, value, e.getValue().span(), j.env().size() > 1));
             Specs.NicQos qos = cf == null || cf.spec().fabric() == null ? null : cf.spec().fabric().qos();
             boolean dscpPicks = dev.gpulint.derive.net.ClusterAnalysis.trustsDscp(qos);
             if (cf != null && cf.roce() && dscpPicks) {       // trusting PCP (or trust not known), the NICs pick no known priority from the byte

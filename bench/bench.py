@@ -145,7 +145,7 @@ kind: training_job
 name: gpt3-175b
 cluster: pod
 nodes: 128
-model: { parameters: 175B, dtype: bf16, layers: 96, attention_heads: 96, seq_length: 2048 }
+model: { parameters: 175B, dtype: bf16, layers: 96, hidden_size: 12288, attention_heads: 96, seq_length: 2048, vocab_size: 51200 }
 parallelism: { tp: 8, pp: 16 }
 batch: { micro_batch_size: 1, global_batch_size: 1536 }
 """)

@@ -8,9 +8,9 @@ Scenarios (issue 2's targets in brackets):
   huge      a 100,000-GPU cluster: 12,500 nodes of 8 H100 in 125 node groups, and a job on all of it [<= 3 s]
   formats   1,000 files of other formats: 250 each of NeMo configs, MPIJobs with launch scripts, SkyPilot
             tasks with run scripts and DeepSpeed JSON, plus a 2,000-rule Prometheus file [as many: <= 2 s]
-  plan      the plan's candidate search for a 1,024-GPU job (GPT-3 175B on 128 DGX H100, tp 8 × pp 16): every
-            layout checked by the built-in rules (issue 27: <= 2 s). Until `gpulint plan` lands it runs the search's
-            own entry point, dev.gpulint.plan.search.SearchTiming, from the jar bin/gpulint built, with its JVM flags
+  plan      `gpulint plan` end to end on a 1,024-GPU job (GPT-3 175B on 128 DGX H100, tp 8 × pp 16): read and lint
+            the manifest, estimate the job, check every candidate layout (about 9,300) with the built-in rules and
+            their memory with MEM002/MEM003, rank the valid ones by the estimate, print the text plan [issue 27: <= 2 s]
 
   fleet     (only with --fleet N, run once) a cluster listed one node group per node: N node groups
             [1,000,000 within 20 s and 2 GiB]; reports wall time and peak RSS (wait4's ru_maxrss)
@@ -145,7 +145,7 @@ kind: training_job
 name: gpt3-175b
 cluster: pod
 nodes: 128
-model: { parameters: 175B, dtype: bf16, layers: 96, attention_heads: 96, seq_length: 2048 }
+model: { parameters: 175B, dtype: bf16, layers: 96, hidden_size: 12288, attention_heads: 96, seq_length: 2048, vocab_size: 51200 }
 parallelism: { tp: 8, pp: 16 }
 batch: { micro_batch_size: 1, global_batch_size: 1536 }
 """)
@@ -248,10 +248,7 @@ def main():
     for suffix, launcher in launchers:
         for k in ("single", "many", "huge", "formats"):
             scenarios[k + suffix] = [launcher, os.path.join(GEN, k)]
-    jar = sorted(glob.glob(os.path.join(ROOT, "src", "target", "gpulint-*-all.jar")))
-    if jar:
-        scenarios["plan"] = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss8m", "-cp", jar[0],
-                             "dev.gpulint.plan.search.SearchTiming", os.path.join(GEN, "plan", "gpt3-1024.yaml")]
+    scenarios["plan"] = [LAUNCHER, "plan", os.path.join(GEN, "plan", "gpt3-1024.yaml")]
     times = {k: [] for k in scenarios}
     for r in range(args.rounds + 1):
         order = list(scenarios)

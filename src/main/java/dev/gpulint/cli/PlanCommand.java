@@ -3,7 +3,11 @@ package dev.gpulint.cli;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.lint.Project;
 import dev.gpulint.plan.PlanReport;
+import dev.gpulint.plan.PlanPictures;
 import dev.gpulint.plan.Planner;
+import dev.gpulint.derive.estimate.Layout;
+import dev.gpulint.plan.draw.Pictures;
+import dev.gpulint.plan.search.Candidate;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -20,8 +24,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** `gpulint plan` (../spec/PLAN.md): what one step of a job costs. Thin: the plan stage does the work. */
-@Command(name = "plan", mixinStandardHelpOptions = true, description = "Estimate what one step of a training job costs: "
-        + "memory per pipeline stage, time per parallel dimension and tier, throughput (docs/plan.md).")
+@Command(name = "plan", mixinStandardHelpOptions = true, description = "Estimate what one step of a training job costs "
+        + "(memory per pipeline stage, time per parallel dimension and tier, throughput) and rank every layout gpulint's rules "
+        + "pass by the estimate (docs/plan.md).")
 final class PlanCommand implements Callable<Integer> {
     enum Format { text, json, markdown, mermaid, dot, svg }
 
@@ -40,10 +45,10 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--top", paramLabel = "N", description = "candidates shown (default: ${DEFAULT-VALUE})")
     int top = 10;
 
-    @Option(names = "--candidate", paramLabel = "K", description = "the candidate the pictures draw (0 = the job as written)")
+    @Option(names = "--candidate", paramLabel = "K", description = "draw candidate K of the ranking (1 = the best; 0 = the job as written, the default)")
     int candidate;
 
-    @Option(names = {"-f", "--format"}, description = "text, json or markdown (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-f", "--format"}, description = "text, json, markdown, mermaid, dot or svg (default: ${DEFAULT-VALUE})")
     Format format = Format.text;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the plan here instead of standard output")
@@ -59,11 +64,6 @@ final class PlanCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (gpus < 0 || nodes < 0 || top < 0 || candidate < 0 || (gpus > 0 && nodes > 0)) {
             err.println("gpulint: plan: --gpus, --nodes, --top and --candidate are positive, and --gpus and --nodes exclude each other");
-            return Main.BAD_INPUT;
-        }
-        if (candidate > 0) {
-            err.println("gpulint: plan: --candidate " + candidate + ": this plan lists no candidates yet (the layout search "
-                    + "is not wired into plan); 0, the job as written, is drawn");
             return Main.BAD_INPUT;
         }
         Path wd = Main.workingDir;
@@ -93,21 +93,37 @@ final class PlanCommand implements Callable<Integer> {
             err.println("gpulint: plan: " + o.problem());
             return Main.BAD_INPUT;
         }
+        Layout drawn = null;
+        if (candidate > 0) {
+            List<Candidate> valid = o.plan().ranking() == null || o.plan().ranking().search() == null ? List.of()
+                    : o.plan().ranking().search().candidates();
+            if (candidate > valid.size()) {
+                err.println("gpulint: plan: --candidate " + candidate + ": the plan has " + valid.size() + " valid candidate"
+                        + (valid.size() == 1 ? "" : "s") + (valid.isEmpty() ? "" : " (1 to " + valid.size() + ")") + "; 0 draws the job as written");
+                return Main.BAD_INPUT;
+            }
+            drawn = valid.get(candidate - 1).layout();
+        }
         String text;
         if (format == Format.json) {
             StringWriter w = new StringWriter();
-            dev.gpulint.report.JsonOut.write(PlanReport.json(o.plan()), w);
+            dev.gpulint.report.JsonOut.write(PlanReport.json(o.plan(), top), w);
             text = w.toString();
         } else {
-            String table = PlanReport.text(o.plan(), format == Format.markdown);
-            String picture = switch (format) {
-                case text -> dev.gpulint.plan.PlanPictures.draw(o.plan(), dev.gpulint.plan.draw.Pictures.Format.TEXT, null);
-                case markdown -> dev.gpulint.plan.PlanPictures.draw(o.plan(), dev.gpulint.plan.draw.Pictures.Format.MARKDOWN, table);
-                case mermaid -> dev.gpulint.plan.PlanPictures.draw(o.plan(), dev.gpulint.plan.draw.Pictures.Format.MERMAID, null);
-                case dot -> dev.gpulint.plan.PlanPictures.draw(o.plan(), dev.gpulint.plan.draw.Pictures.Format.DOT, null);
-                case svg -> dev.gpulint.plan.PlanPictures.draw(o.plan(), dev.gpulint.plan.draw.Pictures.Format.SVG, null);
+            String table = PlanReport.text(o.plan(), format == Format.markdown, top);
+            Pictures.Format pf = switch (format) {
+                case text -> Pictures.Format.TEXT;
+                case markdown -> Pictures.Format.MARKDOWN;
+                case mermaid -> Pictures.Format.MERMAID;
+                case dot -> Pictures.Format.DOT;
+                case svg -> Pictures.Format.SVG;
                 default -> null;
             };
+            String picture = pf == null ? null : PlanPictures.draw(o.plan(), pf, pf == Pictures.Format.MARKDOWN ? table : null, drawn);
+            if (drawn != null && picture != null && !(format == Format.mermaid || format == Format.dot || format == Format.svg)) {
+                String title = "Candidate " + candidate + ": " + drawn.sizes() + "\n";
+                picture = format == Format.markdown ? picture.replace("```mermaid", "#### " + title + "\n```mermaid") : title + picture;
+            }
             boolean pictureOnly = format == Format.mermaid || format == Format.dot || format == Format.svg;
             if (pictureOnly && picture == null) {
                 err.println("gpulint: plan: no " + format + " picture: the job's layout cannot be priced from what its files say; "

@@ -7,13 +7,25 @@ import dev.gpulint.core.Span;
  * activations per GPU against the GPU's memory (MEM003). Only for jobs that state their model's shape.
  */
 public final class StageMemoryFact {
-    private final String jobName, file, gpu, layout, recompute;
+    private final String jobName, file, gpu, layout, recompute, aspect;
     private final int stage, stages;
     private final double weights, gradients, optimizer, activations, capacity;
     private final Span span;
 
     public StageMemoryFact(String jobName, String file, String gpu, String layout, String recompute, int stage, int stages,
                            double weights, double gradients, double optimizer, double activations, double capacity, Span span) {
+        this(jobName, file, gpu, layout, recompute, stage, stages, weights, gradients, optimizer, activations, capacity, span,
+                "stage-memory");
+    }
+
+    /**
+     * With the identity's aspect named: `gpulint plan` checks one layout's memory per recompute choice, several facts
+     * for one candidate job ("stage-memory/full"), and tells their findings apart by it.
+     */
+    public StageMemoryFact(String jobName, String file, String gpu, String layout, String recompute, int stage, int stages,
+                           double weights, double gradients, double optimizer, double activations, double capacity, Span span,
+                           String aspect) {
+        this.aspect = aspect;
         this.jobName = jobName; this.file = file; this.gpu = gpu; this.layout = layout; this.recompute = recompute;
         this.stage = stage; this.stages = stages; this.weights = weights; this.gradients = gradients; this.optimizer = optimizer;
         this.activations = activations; this.capacity = capacity; this.span = span;
@@ -35,6 +47,8 @@ public final class StageMemoryFact {
     public int getStages() { return stages; }
     /** Model states (weights, gradients, optimizer) per GPU of that stage, bytes. */
     public double getStatesBytes() { return weights + gradients + optimizer; }
+    /** Model states per GPU as a share of the GPU's memory (MEM002). */
+    public double getStatesShare() { return capacity > 0 ? getStatesBytes() / capacity : 0; }
     /** Activations of the stage's in-flight micro-batches per GPU, bytes. */
     public double getActivationsBytes() { return activations; }
     /** Model states plus activations per GPU, bytes. */
@@ -49,5 +63,5 @@ public final class StageMemoryFact {
     /** Where the model's shape is written (model.layers). */
     public Span getSpan() { return span; }
     /** The finding's identity: the job and this rule's aspect. */
-    public String identity() { return "training_job:" + jobName + "/stage-memory"; }
+    public String identity() { return "training_job:" + jobName + "/" + aspect; }
 }

@@ -16,7 +16,10 @@ public final class PlanReport {
     private PlanReport() {}
 
     /** The JSON document: job, cluster, node group, GPU, GPUs, current, candidates, rejected, cluster findings, assumptions. */
-    public static Map<String, Object> json(Planner.Plan p) {
+    public static Map<String, Object> json(Planner.Plan p) { return json(p, 10); }
+
+    /** With the best {@code top} candidates. */
+    public static Map<String, Object> json(Planner.Plan p, int top) {
         Estimate e = p.current().estimate();
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("job", p.current().job().name());
@@ -26,9 +29,7 @@ public final class PlanReport {
         root.put("gpus", e.layout().gpus());
         Map<String, Object> cur = planObject(e, p.findings(), 1);
         root.put("current", cur);
-        root.put("candidates", List.of());
-        root.put("rejected", new LinkedHashMap<>());
-        root.put("cluster_findings", List.of());
+        RankingReport.json(p, top, root, cur);
         root.put("assumptions", p.assumptions());
         return root;
     }
@@ -104,7 +105,10 @@ public final class PlanReport {
     }
 
     /** The text breakdown: layout, memory per stage, the step term by term, throughput, assumptions. */
-    public static String text(Planner.Plan p, boolean markdown) {
+    public static String text(Planner.Plan p, boolean markdown) { return text(p, markdown, 10); }
+
+    /** With the candidates section: the best {@code top}, where the job as written ranks, or why nothing is valid. */
+    public static String text(Planner.Plan p, boolean markdown, int top) {
         Estimate e = p.current().estimate();
         StringBuilder b = new StringBuilder();
         String h = markdown ? "### " : "";
@@ -119,6 +123,7 @@ public final class PlanReport {
                 .append(l.distributedOptimizer() ? ", distributed optimizer" : "").append(", recompute ").append(l.recompute().id())
                 .append(l.sequenceParallel() ? ", sequence parallel" : "").append('\n');
         if (!p.findings().isEmpty()) b.append(markdown ? "\n" : "  ").append("check raises: ").append(String.join(", ", p.findings())).append('\n');
+        for (String v : RankingReport.headline(p)) b.append(markdown ? "\n**" : "  ").append(v).append(markdown ? "**\n" : "\n");
         b.append('\n').append(h).append("Memory per GPU, per pipeline stage (capacity ").append(Units.bytes(e.capacityBytes())).append(")\n");
         if (markdown) b.append("\n| stage | weights | gradients | optimizer | activations | total | fits |\n|---|---|---|---|---|---|---|\n");
         for (MemoryModel.Stage s : e.stages()) {
@@ -147,6 +152,7 @@ public final class PlanReport {
         b.append('\n').append(h).append("Throughput\n").append(markdown ? "\n" : "");
         b.append(line(markdown, String.format(Locale.ROOT, "%.0f tokens/s per GPU, %.0f model TFLOP/s per GPU, MFU %.1f %%",
                 e.throughput().tokensPerSecondPerGpu(), e.throughput().modelTflopsPerGpu(), 100 * e.throughput().mfu())));
+        b.append('\n').append(RankingReport.text(p, top, markdown));
         b.append('\n').append(h).append("Assumptions\n").append(markdown ? "\n" : "");
         for (String a : p.assumptions()) b.append(line(markdown, a));
         return b.toString();

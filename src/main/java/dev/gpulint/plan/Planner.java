@@ -10,12 +10,16 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
+import dev.gpulint.derive.estimate.Layout;
+import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.plan.search.Candidate;
 
 /**
  * `gpulint plan` (../spec/PLAN.md): from the facts of a lint run, the job to plan, priced as written ("current"),
  * with the nccl-tests measurements linked to its node group replacing the catalog's bus bandwidth of their tier.
- * Candidates are the plan search's (#27); this stage prices the current layout.
+ * Then every candidate layout, checked by the built-in rules and ranked by the estimate ({@link PlanSearch}).
  */
 public final class Planner {
     private Planner() {}
@@ -23,8 +27,21 @@ public final class Planner {
     /** A plan, or why none could be made ({@code problem}, exit 2). */
     public record Outcome(Plan plan, String problem) {}
 
-    /** The plan of one job. */
-    public record Plan(JobEstimate current, List<String> findings, List<String> assumptions, String cluster, String nodeGroup) {}
+    /** The plan of one job: the job as written and, in {@code ranking}, every candidate layout checked and ranked. */
+    public record Plan(JobEstimate current, List<String> findings, List<String> assumptions, String cluster, String nodeGroup,
+                       PlanSearch.Ranking ranking) {
+        /** The best valid layout of the job (the first candidate), if any is valid. */
+        public Optional<Layout> best() { return ranking == null ? Optional.empty() : ranking.best().map(Candidate::layout); }
+    }
+
+    /**
+     * The best valid layout of a job (#28's fix model asks this): the first candidate of its plan, by the estimate's
+     * tokens/s/GPU, among the layouts gpulint's rules pass; empty when the job cannot be planned or nothing is valid.
+     */
+    public static Optional<Layout> best(List<Object> facts, LintResult result, Catalog catalog, String job) {
+        Outcome o = plan(facts, result, catalog, job, 0, 0, Map.of());
+        return o.plan() == null ? Optional.empty() : o.plan().best();
+    }
 
     /**
      * @param facts     the derived facts of the lint run
@@ -64,7 +81,12 @@ public final class Planner {
         for (Finding f : result.findings()) if (f.span() != null && file != null && file.equals(f.span().file())) ids.add(f.ruleId());
         String cluster = chosen.job().cluster() == null ? null : chosen.job().cluster().name();
         String group = chosen.job().group() == null ? null : chosen.job().group().name();
-        return new Outcome(new Plan(current, List.copyOf(ids), current.inputs().assumptions(), cluster, group), null);
+        PlanSearch.Ranking ranking = PlanSearch.rank(current, catalog, RuleCatalog.builtIn(), size, perNode);
+        List<String> assumptions = new ArrayList<>(current.inputs().assumptions());
+        assumptions.add("a candidate layout fits when its fullest stage's model states and activations are within the GPU's memory "
+                + "(MEM003) and its model states leave at least the share MEM002 keeps free (warn_at 0.9: a tenth for activations, NCCL "
+                + "buffers, the CUDA context and fragmentation); a memory finding rejects a candidate whatever its level");
+        return new Outcome(new Plan(current, List.copyOf(ids), List.copyOf(assumptions), cluster, group, ranking), null);
     }
 
     /**

@@ -121,10 +121,57 @@ class PlanCliTest {
     }
 
     @Test
-    void aCandidateBeyondTheJobAsWrittenIsRefusedWhileThePlanListsNone(@TempDir Path dir) throws IOException {
-        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));
-        CliTest.Run r = CliTest.run("plan", "-f", "svg", "--candidate", "2", f.toString());
+    @SuppressWarnings("unchecked")
+    void candidatesAreRankedAndTheJobAsWrittenIsPlacedAmongThem(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 4));
+        CliTest.Run r = CliTest.run("plan", "-f", "json", "--top", "3", f.toString());
+        assertEquals(0, r.code(), r.err());
+        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+        java.util.List<Map<String, Object>> cands = (java.util.List<Map<String, Object>>) doc.get("candidates");
+        assertEquals(3, cands.size(), "--top 3");
+        double last = Double.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            assertEquals(i + 1, cands.get(i).get("rank"));
+            double tps = ((Number) ((Map<String, Object>) cands.get(i).get("throughput")).get("tokens_per_s_per_gpu")).doubleValue();
+            assertTrue(tps <= last, "best first: " + tps + " after " + last);
+            last = tps;
+            Map<String, Object> layout = (Map<String, Object>) cands.get(i).get("layout");
+            assertEquals(32, (int) layout.get("tp") * (int) layout.get("pp") * (int) layout.get("dp") * (int) layout.get("cp"));
+        }
+        Map<String, Object> cur = (Map<String, Object>) doc.get("current");
+        int rank = ((Number) cur.get("rank")).intValue();
+        assertTrue(rank > 1, "tp 8 × pp 4 of a 7B model is not the best layout of 32 A100: " + rank);
+        Map<String, Object> rejected = (Map<String, Object>) doc.get("rejected");
+        assertTrue(((Number) rejected.get("PAR002")).intValue() > 0, "tp 16 and 32 cross the 8-GPU servers: " + rejected);
+        assertTrue(((Number) doc.get("valid")).intValue() >= rank);
+
+        CliTest.Run text = CliTest.run("plan", f.toString());
+        assertEquals(0, text.code(), text.err());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("yours ranks (\\d+)(st|nd|rd|th) of (\\d+): (\\d+) % slower than tp \\d+")
+                .matcher(text.out());
+        assertTrue(m.find(), text.out());
+        assertEquals(rank, Integer.parseInt(m.group(1)));
+        assertTrue(text.out().contains("of its"), "and the term it loses most on: " + text.out());
+    }
+
+    @Test
+    void candidateKDrawsTheKthLayoutAndOneBeyondTheRankingIsRefused(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 4));
+        CliTest.Run json = CliTest.run("plan", "-f", "json", "--top", "1", f.toString());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> best = (Map<String, Object>) ((java.util.List<Map<String, Object>>) ((Map<String, Object>)
+                new Load(LoadSettings.builder().build()).loadFromString(json.out())).get("candidates")).get(0).get("layout");
+        String header = "tp " + best.get("tp") + ", pp " + best.get("pp");
+        for (String format : new String[] {"mermaid", "dot", "svg", "markdown", "text"}) {
+            CliTest.Run r = CliTest.run("plan", "-f", format, "--candidate", "1", f.toString());
+            assertEquals(0, r.code(), format + ": " + r.err());
+            CliTest.Run asWritten = CliTest.run("plan", "-f", format, f.toString());
+            assertTrue(!r.out().equals(asWritten.out()), format + ": candidate 1 is drawn, not the job as written");
+        }
+        CliTest.Run text = CliTest.run("plan", "--candidate", "1", f.toString());
+        assertTrue(text.out().contains("Candidate 1: " + header), text.out());
+        CliTest.Run r = CliTest.run("plan", "-f", "svg", "--candidate", "100000", f.toString());
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("--candidate 2"), r.err());
+        assertTrue(r.err().contains("--candidate 100000: the plan has "), r.err());
     }
 }

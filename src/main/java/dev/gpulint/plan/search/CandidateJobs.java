@@ -25,7 +25,13 @@ final class CandidateJobs {
      * {@code job} laid out as {@code l}, named {@code name}. Megatron's distributed optimizer shards the optimizer
      * states over dp as ZeRO stage 1 does, so the rules see it as zero_stage 1.
      */
-    static Specs.Job of(Specs.Job job, Layout l, String name) {
+    static Specs.Job of(Specs.Job job, Layout l, String name) { return of(job, l, name, 0); }
+
+    /**
+     * With {@code perNode} GPUs per node (above 0), a candidate for another GPU count than the job's (`plan --gpus`)
+     * asks for the nodes it needs: the candidate's GPUs ÷ {@code perNode}, rounded up.
+     */
+    static Specs.Job of(Specs.Job job, Layout l, String name, long perNode) {
         Span at = job.span() != null ? job.span() : job.name().span();
         Specs.Parallelism p = job.parallelism();
         Specs.Parallelism parallelism = new Specs.Parallelism(
@@ -42,9 +48,14 @@ final class CandidateJobs {
         long zero = l.distributedOptimizer() ? Math.max(1, l.zeroStage()) : l.zeroStage();
         Specs.Optimizer optimizer = new Specs.Optimizer(o == null ? null : o.type(),
                 new Located<>(zero, span(o == null ? null : o.zeroStage(), at)), o == null ? null : o.bytesPerParameter(), false);
-        return new Specs.Job(new Located<>(name, job.name().span()), job.file(), job.cluster(), job.nodeGroup(), job.nodes(),
+        Located<Long> nodes = job.nodes();
+        if (perNode > 0) {
+            long need = (l.gpus() + perNode - 1) / perNode;
+            if (nodes == null || nodes.value() == null || nodes.value() != need) nodes = new Located<>(need, span(job.nodes(), at));
+        }
+        return new Specs.Job(new Located<>(name, job.name().span()), job.file(), job.cluster(), job.nodeGroup(), nodes,
                 job.gpusPerNode(), job.model(), parallelism, batch, optimizer, job.network(), job.stepTime(), job.env(), job.span(),
-                origin(job.origin()));
+                origin(job.origin()), job.recompute());
     }
 
     private static Specs.Origin origin(Specs.Origin o) {

@@ -7,6 +7,7 @@ import dev.gpulint.derive.Deriver;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.engine.RuleEngine;
 import dev.gpulint.engine.RuleParams;
+import dev.gpulint.facts.StageMemoryFact;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
@@ -27,7 +28,8 @@ import java.util.function.Function;
  * identity ("training_job:NAME/...") says whose it is. Layouts the rules see alike (the same sizes, micro batch,
  * sharding and sequence parallelism; recompute is no fact of theirs) are checked once.
  *
- * <p>A candidate is rejected by an error of the layout's families (PAR, MEM, NET, CONSIST) about it. Rule IDs raised for
+ * <p>A candidate is rejected by an error of the layout's families (PAR, MEM, NET, CONSIST) about it, and by any memory
+ * finding (MEM) whatever its level: a plan proposes no layout gpulint expects to run out of memory. Rule IDs raised for
  * every layout that reject nothing (a fabric's, a NIC's, an NCCL variable's) are the {@code clusterFindings}, listed
  * once; so are findings about the cluster rather than a candidate.
  */
@@ -39,14 +41,41 @@ public final class CandidateSearch {
     /** How a caller ranks a valid layout: higher {@code value} first (tokens/s/GPU), then more memory {@code headroom}. */
     public record Score(double value, double headroom) {}
 
+    /**
+     * How a caller prices a layout: its score, and the memory fact MEM003 judges it by (the estimate's fullest stage,
+     * named {@code job} with the identity aspect {@code aspect}; null when the layout is not estimated). Memory
+     * depends on recompute, which no other rule reads, so each recompute choice of a checked layout brings its own fact,
+     * and a memory finding rejects the layouts of its recompute only, whatever its level: the plan proposes nothing the
+     * estimate says runs out of memory.
+     */
+    public interface Pricing {
+        Score score(Layout l);
+
+        Object memoryFact(Layout l, String job, String aspect);
+    }
+
+    /** The aspect of a candidate's memory fact for one recompute choice. */
+    static String memoryAspect(Layout.Recompute r) { return "stage-memory/recompute-" + r.id(); }
+
     private static final String PREFIX = "gpulint-plan-candidate-";
 
     private final Catalog catalog;
     private final RuleCatalog rules;
 
+    private long perNode;
+
     public CandidateSearch(Catalog catalog, RuleCatalog rules) {
         this.catalog = catalog;
         this.rules = rules;
+    }
+
+    /**
+     * Plan on another GPU count than the job's: each candidate asks for its GPUs ÷ {@code gpusPerNode} nodes (rounded
+     * up) instead of the job's node count.
+     */
+    public CandidateSearch resized(long gpusPerNode) {
+        this.perNode = gpusPerNode;
+        return this;
     }
 
     /** What the rules see of a layout: recompute is left out (no rule reads it). */
@@ -63,29 +92,47 @@ public final class CandidateSearch {
      */
     public SearchResult search(Specs.Job job, List<Specs.Cluster> clusters, Layout current, SearchSpace space,
                                Function<Layout, Score> score) {
+        return search(job, clusters, current, space, new Pricing() {
+            @Override public Score score(Layout l) { return score.apply(l); }
+            @Override public Object memoryFact(Layout l, String name, String aspect) { return null; }
+        });
+    }
+
+    /** As above, with each layout's memory checked by MEM003 on the caller's estimate. */
+    public SearchResult search(Specs.Job job, List<Specs.Cluster> clusters, Layout current, SearchSpace space, Pricing pricing) {
         List<Layout> layouts = new ArrayList<>();
         layouts.add(current);
         for (Layout l : space.layouts()) if (!l.equals(current)) layouts.add(l);
         Map<Key, Integer> keys = new LinkedHashMap<>();
         List<Specs.Job> jobs = new ArrayList<>();
+        List<Object> memory = new ArrayList<>();
+        Set<String> memoryDone = new java.util.HashSet<>();
         for (Layout l : layouts) {
-            keys.computeIfAbsent(Key.of(l), k -> {
-                jobs.add(CandidateJobs.of(job, l, PREFIX + jobs.size()));
+            int k = keys.computeIfAbsent(Key.of(l), key -> {
+                jobs.add(CandidateJobs.of(job, l, PREFIX + jobs.size(), perNode));
                 return jobs.size() - 1;
             });
+            String aspect = memoryAspect(l.recompute());
+            if (memoryDone.add(k + "/" + aspect)) {
+                Object fact = pricing.memoryFact(l, PREFIX + k, aspect);
+                if (fact != null) memory.add(fact);
+            }
         }
-        List<Finding> findings = check(clusters, jobs);
+        List<Finding> findings = check(clusters, jobs, memory);
 
         List<Set<String>> raised = new ArrayList<>();
         List<Set<String>> rejecting = new ArrayList<>();
         for (int i = 0; i < jobs.size(); i++) { raised.add(new TreeSet<>()); rejecting.add(new TreeSet<>()); }
         Set<String> cluster = new TreeSet<>();
+        Map<String, Set<String>> outOfMemory = new HashMap<>();     // "k/aspect" → memory rule IDs
         for (Finding f : findings) {
             int k = candidateOf(f.identity());
             String family = family(f.ruleId());
             if (k < 0 || !LAYOUT_FAMILIES.contains(family)) { cluster.add(f.ruleId()); continue; }
+            String aspect = memoryAspectOf(f.identity());
+            if (aspect != null) { outOfMemory.computeIfAbsent(k + "/" + aspect, x -> new TreeSet<>()).add(f.ruleId()); continue; }
             raised.get(k).add(f.ruleId());
-            if (level(f.ruleId()) == Level.ERROR) rejecting.get(k).add(f.ruleId());
+            if (level(f.ruleId()) == Level.ERROR || family.equals("MEM")) rejecting.get(k).add(f.ruleId());
         }
         // raised for every layout and rejecting none: a property of the cluster, not of a layout
         Set<String> everywhere = new TreeSet<>(raised.get(0));
@@ -100,17 +147,24 @@ public final class CandidateSearch {
         Map<Layout, Candidate> checked = new HashMap<>();
         Map<String, Integer> rejected = new TreeMap<>();
         int rejectedCount = 0;
+        List<Candidate> rejectedLayouts = new ArrayList<>();
         for (Layout l : layouts) {
             int k = keys.get(Key.of(l));
-            List<String> by = List.copyOf(rejecting.get(k));
+            Set<String> mem = outOfMemory.getOrDefault(k + "/" + memoryAspect(l.recompute()), Set.of());
+            Set<String> byAll = new TreeSet<>(rejecting.get(k));
+            byAll.addAll(mem);
+            Set<String> seen = new TreeSet<>(raised.get(k));
+            seen.addAll(mem);
+            List<String> by = List.copyOf(byAll);
             Candidate c;
             if (by.isEmpty()) {
-                Score s = score.apply(l);
-                c = new Candidate(l, List.copyOf(raised.get(k)), by, 0, s.value(), s.headroom());
+                Score s = pricing.score(l);
+                c = new Candidate(l, List.copyOf(seen), by, 0, s.value(), s.headroom());
                 valid.add(c);
             } else {
-                c = new Candidate(l, List.copyOf(raised.get(k)), by, 0, 0, 0);
+                c = new Candidate(l, List.copyOf(seen), by, 0, 0, 0);
                 rejectedCount++;
+                rejectedLayouts.add(c);
                 for (String id : by) rejected.merge(id, 1, Integer::sum);
             }
             checked.put(l, c);
@@ -124,7 +178,8 @@ public final class CandidateSearch {
             ranked.add(r);
             checked.put(c.layout(), r);
         }
-        return new SearchResult(checked.get(current), ranked, rejected, rejectedCount, List.copyOf(cluster), layouts.size(), jobs.size());
+        return new SearchResult(checked.get(current), ranked, rejected, rejectedCount, List.copyOf(cluster), layouts.size(), jobs.size(),
+                rejectedLayouts);
     }
 
     /**
@@ -132,16 +187,30 @@ public final class CandidateSearch {
      * cores (each half its own derive run and session of the one KieBase; the cluster's facts are derived in both, and
      * the findings about it meet in a set).
      */
-    private List<Finding> check(List<Specs.Cluster> clusters, List<Specs.Job> jobs) {
+    private List<Finding> check(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Object> memory) {
         int parts = jobs.size() >= MIN_SPLIT && Runtime.getRuntime().availableProcessors() > 1 ? 2 : 1;
-        List<List<Specs.Job>> halves = new ArrayList<>();
-        for (int i = 0; i < parts; i++) halves.add(jobs.subList(jobs.size() * i / parts, jobs.size() * (i + 1) / parts));
+        List<Integer> cuts = new ArrayList<>();
+        for (int i = 0; i <= parts; i++) cuts.add(jobs.size() * i / parts);
         RuleEngine.builtInKieBase();
-        return halves.parallelStream().flatMap(part -> {
-            List<Object> facts = new ArrayList<>(new Deriver(catalog).derive(clusters, part));
+        return java.util.stream.IntStream.range(0, parts).parallel().boxed().flatMap(i -> {
+            List<Object> facts = new ArrayList<>();
+            // derive's own memory estimate of a candidate job is for the job's recompute: the caller's replace it
+            for (Object f : new Deriver(catalog).derive(clusters, jobs.subList(cuts.get(i), cuts.get(i + 1)))) {
+                if (!(f instanceof StageMemoryFact)) facts.add(f);
+            }
+            for (Object m : memory) {
+                int k = m instanceof StageMemoryFact s ? candidateOf("training_job:" + s.getJobName()) : -1;
+                if (k >= cuts.get(i) && k < cuts.get(i + 1)) facts.add(m);
+            }
             facts.addAll(RuleParams.facts(rules, Map.of()));
             return new RuleEngine().run(facts).stream();
         }).toList();
+    }
+
+    /** The memory aspect a finding's identity names ("training_job:NAME/stage-memory/recompute-full"), or null. */
+    static String memoryAspectOf(String identity) {
+        int at = identity.indexOf("/stage-memory/");
+        return at < 0 ? null : identity.substring(at + 1);
     }
 
     /** Fewer candidate jobs than this are checked on one thread. */

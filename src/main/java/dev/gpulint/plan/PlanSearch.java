@@ -1,0 +1,135 @@
+package dev.gpulint.plan;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.estimate.Estimate;
+import dev.gpulint.derive.estimate.JobEstimate;
+import dev.gpulint.derive.estimate.Layout;
+import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.plan.search.Candidate;
+import dev.gpulint.plan.search.CandidateSearch;
+import dev.gpulint.plan.search.JobLayouts;
+import dev.gpulint.plan.search.SearchResult;
+import dev.gpulint.plan.search.SearchSpace;
+import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The plan's candidates (../spec/PLAN.md "Candidates"): every layout of the job's {@link SearchSpace} checked by
+ * gpulint's own rules ({@link CandidateSearch}), its memory by MEM003 on the estimate, the valid ones ranked by the
+ * estimate's tokens/s/GPU ({@link Pricer}). When none is valid, {@link Infeasible} says why and what would make one
+ * valid: the fewest GPUs of the same nodes that give a valid layout, or the sharding that does.
+ */
+public final class PlanSearch {
+    private PlanSearch() {}
+
+    /** The most larger GPU counts tried for the fix of an infeasible job (each one a search of its own). */
+    static final int MAX_FIX_SEARCHES = 3;
+    /** The fix looks up to this many times the job's GPUs. */
+    static final int MAX_FIX_FACTOR = 64;
+
+    /**
+     * @param search    the search, with every layout's estimate in {@code pricer}
+     * @param infeasible why no layout is valid and what would make one, or null when some is
+     * @param problem   why no search was made (the job's batch or GPU count is not known, too many layouts), or null
+     */
+    public record Ranking(SearchResult search, Pricer pricer, Infeasible infeasible, String problem) {
+        public Estimate estimate(Candidate c) { return pricer.estimate(c.layout()); }
+
+        /** The best valid layout, if any. */
+        public Optional<Candidate> best() {
+            return search == null || search.candidates().isEmpty() ? Optional.empty() : Optional.of(search.candidates().get(0));
+        }
+    }
+
+    /**
+     * @param leanest     the layout that needs the least memory per GPU, and its estimate
+     * @param usableBytes the memory a layout may take per GPU (capacity less the allowance)
+     * @param moreGpus    the fewest GPUs (whole nodes) with a valid layout, and the best there; null when none within reach
+     * @param sharded     the best valid layout on the job's GPUs when ZeRO stages 1–3 are allowed; null when none or already allowed
+     */
+    public record Infeasible(Layout leanest, Estimate leanestEstimate, List<String> leanestRejectedBy, double usableBytes, long triedUpTo,
+                             Fix moreGpus, Fix sharded) {}
+
+    /** A change that makes a layout valid: on {@code gpus} GPUs, the best valid layout and its estimate. */
+    public record Fix(long gpus, Layout best, Estimate estimate, int valid) {}
+
+    /** Search the layouts of {@code current}'s job on its GPUs ({@code gpus} > 0: on that many). */
+    public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, long gpus, long perNode) {
+        Resolved.Job r = current.job();
+        Specs.Job job = r.spec();
+        List<Specs.Cluster> clusters = r.cluster() == null ? List.of() : List.of(r.cluster().spec());
+        Layout cur = current.inputs().layout();
+        Pricer pricer = new Pricer(current.inputs(), job);
+        Optional<SearchSpace> space = JobLayouts.space(r, cur.gpus());
+        if (space.isEmpty()) return new Ranking(null, pricer, null, "the job's global batch or GPU count is not known: no layout to compare");
+        SearchResult s;
+        try {
+            s = search(job, clusters, cur, space.get(), pricer, catalog, rules, gpus > 0 ? perNode : 0);
+        } catch (IllegalStateException e) {
+            return new Ranking(null, pricer, null, e.getMessage());
+        }
+        Infeasible inf = s.candidates().isEmpty() ? infeasible(s, job, clusters, space.get(), pricer, catalog, rules, perNode) : null;
+        return new Ranking(s, pricer, inf, null);
+    }
+
+    private static SearchResult search(Specs.Job job, List<Specs.Cluster> clusters, Layout cur, SearchSpace space, Pricer pricer,
+                                       Catalog catalog, RuleCatalog rules, long perNode) {
+        List<Layout> all = new ArrayList<>(space.layouts());
+        all.add(cur);
+        all.parallelStream().forEach(pricer::peakBytes);     // the memory of every layout, on both cores, before the rules run
+        return new CandidateSearch(catalog, rules).resized(perNode).search(job, clusters, cur, space, pricer);
+    }
+
+    /** Why nothing is valid, and the fewest GPUs (whole nodes) or the sharding that gives a valid layout. */
+    private static Infeasible infeasible(SearchResult found, Specs.Job job, List<Specs.Cluster> clusters, SearchSpace space,
+                                         Pricer pricer, Catalog catalog, RuleCatalog rules, long perNode) {
+        // the layout that needs the least memory among those only memory rejects (or among all, when every one breaks another rule)
+        Candidate leanest = null;
+        for (boolean memoryOnly : new boolean[] {true, false}) {
+            for (Candidate c : found.rejectedLayouts()) {
+                if (memoryOnly && !c.rejectedBy().stream().allMatch(id -> id.startsWith("MEM"))) continue;
+                if (leanest == null || pricer.peakBytes(c.layout()) < pricer.peakBytes(leanest.layout())) leanest = c;
+            }
+            if (leanest != null) break;
+        }
+        Layout cur = found.current().layout();
+        if (leanest == null) leanest = found.current();
+        long node = perNode > 0 ? perNode : 1;
+        Fix more = null;
+        int searches = 0;
+        long tried = space.gpus();
+        for (long n = (space.gpus() / node + 1) * node; n <= space.gpus() * MAX_FIX_FACTOR && n <= SearchSpace.MAX_GPUS
+                && searches < MAX_FIX_SEARCHES; n += node) {
+            tried = n;
+            SearchSpace bigger = new SearchSpace(n, space.layers(), space.experts(), space.seqLength(), space.globalBatch(), space.zeroStages());
+            List<Layout> layouts;
+            try {
+                layouts = bigger.layouts();
+            } catch (IllegalStateException e) {
+                break;
+            }
+            // the memory alone first (cheap); the rules only where some layout fits
+            if (layouts.stream().noneMatch(l -> pricer.peakBytes(l) <= pricer.usable())) continue;
+            searches++;
+            SearchResult s = search(job, clusters, layouts.get(0), bigger, pricer, catalog, rules, node);
+            if (!s.candidates().isEmpty()) {
+                Candidate b = s.candidates().get(0);
+                more = new Fix(n, b.layout(), pricer.estimate(b.layout()), s.candidates().size());
+                break;
+            }
+        }
+        Fix sharded = null;
+        if (!space.zeroStages()) {
+            SearchSpace zero = new SearchSpace(space.gpus(), space.layers(), space.experts(), space.seqLength(), space.globalBatch(), true);
+            SearchResult s = search(job, clusters, cur, zero, pricer, catalog, rules, 0);
+            if (!s.candidates().isEmpty()) {
+                Candidate b = s.candidates().get(0);
+                sharded = new Fix(space.gpus(), b.layout(), pricer.estimate(b.layout()), s.candidates().size());
+            }
+        }
+        return new Infeasible(leanest.layout(), pricer.estimate(leanest.layout()), leanest.rejectedBy(), pricer.usable(), tried, more, sharded);
+    }
+}

@@ -1,0 +1,89 @@
+package dev.gpulint.plan;
+
+import dev.gpulint.derive.estimate.Estimate;
+import dev.gpulint.derive.estimate.Estimator;
+import dev.gpulint.derive.estimate.JobInputs;
+import dev.gpulint.derive.estimate.Layout;
+import dev.gpulint.derive.estimate.MemoryModel;
+import dev.gpulint.derive.estimate.ModelShape;
+import dev.gpulint.core.Span;
+import dev.gpulint.facts.StageMemoryFact;
+import dev.gpulint.plan.search.CandidateSearch;
+import dev.gpulint.spec.Specs;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The estimate as the search's score: each layout priced by {@link Estimator} with the job's model, hardware, rank
+ * order and optimizer bytes (../spec/PLAN.md), the vocabulary padded again for the layout's tp as Megatron pads it.
+ * Every estimate is kept (layouts are priced once, on any thread), so the report shows the same numbers the ranking
+ * used. Each layout's memory fact is the estimate's fullest stage, which MEM003 (states and activations over the
+ * GPU's memory) and MEM002 (states above its warning share) judge.
+ */
+final class Pricer implements CandidateSearch.Pricing {
+
+    private final JobInputs in;
+    private final long rawVocab;
+    private final String jobFile;
+    private final Span span;
+    private final Map<Layout, Estimate> estimates = new ConcurrentHashMap<>();
+    private final Map<Layout, MemoryModel.Stage> peaks = new ConcurrentHashMap<>();
+    private final Map<Long, ModelShape> shapes = new ConcurrentHashMap<>();
+
+    Pricer(JobInputs in, Specs.Job job) {
+        this.in = in;
+        Specs.Model m = job.model();
+        long v = m == null || m.vocabSize() == null || m.vocabSize().value() == null ? 0 : m.vocabSize().value();
+        this.rawVocab = v > 0 ? v : 50257;
+        this.jobFile = job.file();
+        this.span = m == null ? null : m.layers() != null ? m.layers().span() : m.hiddenSize() != null ? m.hiddenSize().span() : job.span();
+    }
+
+    /** The GPU's memory: what MEM003 holds a layout's fullest stage to (MEM002 holds its model states to 90 % of it). */
+    double usable() { return in.hardware().memoryBytes(); }
+
+    /** The layout's estimate (priced once). */
+    Estimate estimate(Layout l) {
+        return estimates.computeIfAbsent(l, x -> Estimator.estimate(shape(x.tp()), x, in.hardware(), in.order(), in.bytes()));
+    }
+
+    /** The model with its vocabulary padded for {@code tp}. */
+    private ModelShape shape(long tp) {
+        return shapes.computeIfAbsent(tp, t -> {
+            ModelShape m = in.model();
+            return new ModelShape(m.layers(), m.hidden(), m.heads(), m.kvHeads(), m.headDim(), m.ffn(), ModelShape.padVocab(rawVocab, t),
+                    m.seq(), m.gatedMlp(), m.tiedEmbeddings(), m.experts(), m.topK(), m.dtype());
+        });
+    }
+
+    /** Its fullest stage's bytes per GPU. */
+    double peakBytes(Layout l) { return fullest(l).total(); }
+
+    /**
+     * The fullest stage of a layout, from {@link MemoryModel} as {@link Estimator} calls it (the job's optimizer bytes, or
+     * those of its precision and ZeRO stage), without pricing the step: every layout's memory is checked, only the
+     * valid ones are priced (PricerTest holds the two equal).
+     */
+    MemoryModel.Stage fullest(Layout l) {
+        return peaks.computeIfAbsent(l, x -> {
+            MemoryModel.StateBytes b = in.bytes() != null ? in.bytes() : MemoryModel.StateBytes.of(in.model().dtype(), x.zeroStage());
+            MemoryModel.Stage best = null;
+            for (MemoryModel.Stage s : MemoryModel.stages(shape(x.tp()), x, b)) if (best == null || s.total() > best.total()) best = s;
+            return best;
+        });
+    }
+
+    @Override
+    public CandidateSearch.Score score(Layout l) {
+        Estimate e = estimate(l);
+        return new CandidateSearch.Score(e.throughput().tokensPerSecondPerGpu(), usable() - peakBytes(l));
+    }
+
+    @Override
+    public Object memoryFact(Layout l, String job, String aspect) {
+        if (span == null) return null;
+        MemoryModel.Stage s = fullest(l);
+        return new StageMemoryFact(job, jobFile, in.hardware().gpu(), l.sizes(), l.recompute().id(), s.stage(), l.pp(), s.weights(), s.gradients(),
+                s.optimizer(), s.activations(), usable(), span, aspect);
+    }
+}

@@ -151,6 +151,10 @@ public final class Discovery {
             excluded.add(arg);
             return;
         }
+        if (overlay.containsKey(p.toAbsolutePath().normalize())) {
+            read(p, display(given));
+            return;
+        }
         if (!Files.exists(p)) {
             problems.add(Finding.of("SYN001", Span.at(display(given), 1, 1), "io", "no such file or folder: '" + arg + "'"));
             return;
@@ -203,9 +207,23 @@ public final class Discovery {
         load(p, name, problems).ifPresent(files::add);
     }
 
-    /** A file's text, or empty with a finding in {@code sink} ({@link FileText#load}). */
+    /** A file's text, or empty with a finding in {@code sink} ({@link FileText#load}); an overlaid file's text is its buffer's. */
     java.util.Optional<SourceFile> load(Path p, String name, List<Finding> sink) {
+        String text = overlay.isEmpty() ? null : overlay.get(p.toAbsolutePath().normalize());
+        if (text != null) return FileText.decode(p, name, text.getBytes(java.nio.charset.StandardCharsets.UTF_8), sink);
         return FileText.load(p, name, maxFileSize, sink);
+    }
+
+    private java.util.Map<Path, String> overlay = java.util.Map.of();
+
+    /**
+     * Texts that stand for files (an editor's unsaved buffers, by absolute normalised path): such a file is read
+     * from here, not from the disk, wherever it is met (named, walked, included, or looked up for its cluster), and
+     * is linted even when it is not on the disk yet.
+     */
+    public Discovery overlay(java.util.Map<Path, String> texts) {
+        this.overlay = java.util.Map.copyOf(texts);
+        return this;
     }
 
     /**

@@ -243,13 +243,26 @@ public final class Project {
      * read, and keeping what {@link #excluded()} and {@link #overwrites} need.
      */
     public Outcome lint(LintRequest request) {
-        ProjectRun run = new ProjectRun(request, unreadable).factSink(factSink);
+        ProjectRun run = new ProjectRun(request, unreadable).factSink(factSink).overlay(overlay);
         Outcome outcome = run.lint();
         loaded = run.config();
         excluded = run.excluded();
         inputs = run.inputs();
         configUsed = run.configUsed();
         return outcome;
+    }
+
+    private java.util.Map<Path, String> overlay = java.util.Map.of();
+
+    /**
+     * Texts that stand for files, by absolute path: an editor's unsaved buffers, linted as they are instead of the
+     * files on the disk (as --stdin-filename does for one), wherever the run meets those files.
+     */
+    public Project overlay(java.util.Map<Path, String> texts) {
+        java.util.Map<Path, String> m = new java.util.HashMap<>();
+        texts.forEach((p, t) -> m.put(p.toAbsolutePath().normalize(), t));
+        this.overlay = java.util.Map.copyOf(m);
+        return this;
     }
 
     private Set<Path> inputs = Set.of();

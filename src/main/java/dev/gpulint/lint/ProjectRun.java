@@ -57,6 +57,7 @@ public final class ProjectRun {
         Discovery d = new Discovery(cfg, base);
         if (request.maxFileSize() != null) d.maxFileSize(request.maxFileSize());
         d.includeOutside(request.includeOutside());
+        d.overlay(overlay);
         configUsed = cfgPath == null ? null : cfgPath.toAbsolutePath().normalize();
         if (discover) discover(guard, d);
         List<Finding> earlier = new ArrayList<>(cfg.problems());
@@ -120,6 +121,14 @@ public final class ProjectRun {
     }
 
     private java.util.function.Consumer<List<Object>> factSink;
+    private Map<Path, String> overlay = Map.of();
+
+    /** Texts that stand for files, by absolute path (an editor's unsaved buffers; {@link Discovery#overlay}). */
+    ProjectRun overlay(Map<Path, String> texts) {
+        this.overlay = texts;
+        return this;
+    }
+
     private Config loaded = Config.none();
 
     /** Hands the derived facts to {@code sink} (Linter#factSink). */

@@ -1,0 +1,88 @@
+package dev.gpulint.lsp;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.eclipse.lsp4j.CodeAction;
+import org.eclipse.lsp4j.CodeActionParams;
+import org.eclipse.lsp4j.Command;
+import org.eclipse.lsp4j.Diagnostic;
+import org.eclipse.lsp4j.DidChangeTextDocumentParams;
+import org.eclipse.lsp4j.DidCloseTextDocumentParams;
+import org.eclipse.lsp4j.DidOpenTextDocumentParams;
+import org.eclipse.lsp4j.DidSaveTextDocumentParams;
+import org.eclipse.lsp4j.DocumentDiagnosticParams;
+import org.eclipse.lsp4j.DocumentDiagnosticReport;
+import org.eclipse.lsp4j.Hover;
+import org.eclipse.lsp4j.HoverParams;
+import org.eclipse.lsp4j.RelatedFullDocumentDiagnosticReport;
+import org.eclipse.lsp4j.TextDocumentContentChangeEvent;
+import org.eclipse.lsp4j.jsonrpc.messages.Either;
+import org.eclipse.lsp4j.services.TextDocumentService;
+
+/** The text documents: open, change (whole text), close; diagnostics pulled, hover and code actions on them. */
+final class TextService implements TextDocumentService {
+    private final OpenDocuments docs;
+    private final LintScheduler scheduler;
+
+    TextService(OpenDocuments docs, LintScheduler scheduler) {
+        this.docs = docs;
+        this.scheduler = scheduler;
+    }
+
+    @Override
+    public void didOpen(DidOpenTextDocumentParams params) {
+        var d = params.getTextDocument();
+        if (docs.put(d.getUri(), d.getVersion(), d.getText())) scheduler.requestNow(d.getUri());
+    }
+
+    @Override
+    public void didChange(DidChangeTextDocumentParams params) {
+        String uri = params.getTextDocument().getUri();
+        OpenDocuments.Doc before = docs.get(uri);
+        if (before == null || params.getContentChanges().isEmpty()) return;
+        // whole-text synchronisation: the last change holds the buffer's text
+        TextDocumentContentChangeEvent last = params.getContentChanges().get(params.getContentChanges().size() - 1);
+        Integer version = params.getTextDocument().getVersion();
+        docs.put(uri, version == null ? before.version() + 1 : version, last.getText());
+        scheduler.request(uri);
+    }
+
+    @Override
+    public void didClose(DidCloseTextDocumentParams params) {
+        String uri = params.getTextDocument().getUri();
+        if (docs.remove(uri) != null) scheduler.closed(uri);
+    }
+
+    @Override
+    public void didSave(DidSaveTextDocumentParams params) {
+        // the buffer's text was linted already; what is on the disk now is the same
+    }
+
+    @Override
+    public CompletableFuture<DocumentDiagnosticReport> diagnostic(DocumentDiagnosticParams params) {
+        return scheduler.reportFor(params.getTextDocument().getUri()).thenApply(r ->
+                new DocumentDiagnosticReport(new RelatedFullDocumentDiagnosticReport(r == null ? List.of() : r.diagnostics())));
+    }
+
+    @Override
+    public CompletableFuture<Hover> hover(HoverParams params) {
+        return scheduler.reportFor(params.getTextDocument().getUri()).thenApply(r -> Hovers.at(r, params.getPosition()));
+    }
+
+    @Override
+    public CompletableFuture<List<Either<Command, CodeAction>>> codeAction(CodeActionParams params) {
+        String uri = params.getTextDocument().getUri();
+        return scheduler.reportFor(uri).thenApply(r -> {
+            List<Either<Command, CodeAction>> out = new ArrayList<>();
+            OpenDocuments.Doc doc = docs.get(uri);
+            if (r == null || doc == null || params.getContext() == null || params.getContext().getDiagnostics() == null) return out;
+            Positions text = new Positions(doc.text());
+            for (Diagnostic d : params.getContext().getDiagnostics()) {
+                CodeAction a = Suppress.action(doc, text, d);
+                if (a != null) out.add(Either.forRight(a));
+            }
+            return out;
+        });
+    }
+}

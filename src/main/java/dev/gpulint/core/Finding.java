@@ -13,21 +13,43 @@ import java.util.Objects;
  *                 path), independent of line numbers: the base of fingerprints
  */
 public record Finding(String ruleId, Level level, Span span, String message,
-                      List<Related> related, String identity, String suppression) {
+                      List<Related> related, String identity, String suppression, List<Fix> fixes) {
 
     public Finding(String ruleId, Level level, Span span, String message, List<Related> related, String identity) {
-        this(ruleId, level, span, message, related, identity, null);
+        this(ruleId, level, span, message, related, identity, null, List.of());
+    }
+
+    public Finding(String ruleId, Level level, Span span, String message, List<Related> related, String identity,
+                   String suppression) {
+        this(ruleId, level, span, message, related, identity, suppression, List.of());
     }
 
     /** Suppressed in source, with this justification; still reported in SARIF, counted in text. */
     public boolean suppressed() { return suppression != null; }
 
     public Finding withSuppression(String justification) {
-        return new Finding(ruleId, level, span, message, related, identity, justification);
+        return new Finding(ruleId, level, span, message, related, identity, justification, fixes);
     }
 
     public Finding withMessage(String m) {
-        return new Finding(ruleId, level, span, m, related, identity, suppression);
+        return new Finding(ruleId, level, span, m, related, identity, suppression, fixes);
+    }
+
+    /** With one more fix offered ({@link Fix}): how Java that builds findings (not a rule's DRL) attaches one. */
+    public Finding withFix(Fix fix) {
+        List<Fix> f = new java.util.ArrayList<>(fixes);
+        f.add(fix);
+        return withFixes(f);
+    }
+
+    /** With these fixes instead (resolved against the file, filtered by configuration). */
+    public Finding withFixes(List<Fix> f) {
+        return new Finding(ruleId, level, span, message, related, identity, suppression, f);
+    }
+
+    /** Whether it offers a fix of this safety or a safer one: SAFE asks for a safe fix, UNSAFE for any. */
+    public boolean fixable(Safety atMost) {
+        return fixes.stream().anyMatch(x -> x.safety().compareTo(atMost) <= 0);
     }
 
     public record Related(Span span, String message) {}
@@ -42,6 +64,7 @@ public record Finding(String ruleId, Level level, Span span, String message,
         Objects.requireNonNull(span);
         Objects.requireNonNull(message);
         related = related == null ? List.of() : List.copyOf(related);
+        fixes = fixes == null ? List.of() : List.copyOf(fixes);
         message = sentence(message);
         identity = identity == null ? "" : identity;
     }
@@ -70,11 +93,11 @@ public record Finding(String ruleId, Level level, Span span, String message,
         return new Finding(ruleId, null, span, message, List.of(), identity);
     }
 
-    public Finding withLevel(Level l) { return new Finding(ruleId, l, span, message, related, identity, suppression); }
+    public Finding withLevel(Level l) { return new Finding(ruleId, l, span, message, related, identity, suppression, fixes); }
 
     public Finding withRelated(Span s, String msg) {
         List<Related> r = new java.util.ArrayList<>(related);
         r.add(new Related(s, msg));
-        return new Finding(ruleId, level, span, message, r, identity, suppression);
+        return new Finding(ruleId, level, span, message, r, identity, suppression, fixes);
     }
 }

@@ -1,6 +1,9 @@
 package dev.gpulint.engine;
 
 import dev.gpulint.core.Finding;
+import dev.gpulint.core.Fix;
+import dev.gpulint.core.Safety;
+import dev.gpulint.core.TextEdit;
 import dev.gpulint.core.Fold;
 import dev.gpulint.core.Interner;
 import dev.gpulint.core.Level;
@@ -76,6 +79,8 @@ public final class FindingSink {
         private Span related;
         private String relatedKey;
         private String level;
+        /** Fixes being written: title key, safety and edits, worded when the finding is reported. */
+        private final List<PendingFix> fixes = new ArrayList<>();
 
         private Report(Span span, String identity) {
             this.span = span;
@@ -101,6 +106,53 @@ public final class FindingSink {
             return this;
         }
 
+        /**
+         * Offers a fix: the text of {@code where} becomes {@code replacement}. Its title is the template under
+         * {@code titleKey} in the rule's ID.yaml {@code messages:} (same arguments as the message), e.g.
+         * {@code .fix(Safety.SAFE, "fix-unit", $b.getSpan(), "400 Gb/s")}. Further edits of the same fix:
+         * {@link #edit}. A finding may offer several fixes; {@code --fix} applies the first it may.
+         */
+        public Report fix(Safety safety, String titleKey, Span where, String replacement) {
+            fixes.add(new PendingFix(safety, titleKey));
+            return edit(where, replacement);
+        }
+
+        /** As {@link #fix(Safety, String, Span, String)} with the safety written {@code "safe"} or {@code "unsafe"} (a team's DRL without the import). */
+        public Report fix(String safety, String titleKey, Span where, String replacement) {
+            return fix(Safety.parse(safety), titleKey, where, replacement);
+        }
+
+        /**
+         * Offers a fix that replaces the one occurrence of {@code match} inside {@code where} (the unit inside a
+         * value, whatever its quoting): dropped when the file's text there does not hold it exactly once.
+         */
+        public Report fixWithin(Safety safety, String titleKey, Span where, String match, String replacement) {
+            fixes.add(new PendingFix(safety, titleKey));
+            return editWithin(where, match, replacement);
+        }
+
+        /** One more edit of the fix offered last (the sizes of a layout change together). */
+        public Report edit(Span where, String replacement) {
+            PendingFix p = last();
+            // a value the manifest does not write has no place to edit: the fix is not offered
+            if (where == null || replacement == null) p.whole = false;
+            else p.edits.add(TextEdit.replace(where, replacement));
+            return this;
+        }
+
+        /** One more edit of the fix offered last, replacing {@code match} inside {@code where}. */
+        public Report editWithin(Span where, String match, String replacement) {
+            PendingFix p = last();
+            if (where == null || match == null || match.isEmpty() || replacement == null) p.whole = false;
+            else p.edits.add(TextEdit.within(where, match, replacement));
+            return this;
+        }
+
+        private PendingFix last() {
+            if (fixes.isEmpty()) throw new IllegalStateException("edit(...) adds to a fix: call fix(...) first");
+            return fixes.get(fixes.size() - 1);
+        }
+
         /** Adds the finding, worded by the template under key in the firing rule's ID.yaml. */
         public void report(String key) {
             String id = firing;
@@ -110,6 +162,10 @@ public final class FindingSink {
             Finding f = level == null ? Finding.of(id, span, identity, text)
                     : new Finding(id, Level.parse(level), span, text, List.of(), identity);
             if (related != null) f = f.withRelated(related, phrase(render(id, mine, relatedKey)));
+            for (PendingFix p : fixes) {
+                if (!p.whole || p.edits.isEmpty()) continue;
+                f = f.withFix(new Fix(phrase(render(id, mine, p.titleKey)), p.safety, p.edits));
+            }
             findings.add(f);
         }
 
@@ -117,6 +173,19 @@ public final class FindingSink {
             String template = mine.get(key);
             if (template == null) throw new IllegalStateException(id + " has no message '" + key + "' in its ID.yaml messages:");
             return Messages.render(template, args);
+        }
+    }
+
+    /** A fix being written; not whole when one of its edits had no place (it is then not offered at all). */
+    private static final class PendingFix {
+        final Safety safety;
+        final String titleKey;
+        final List<TextEdit> edits = new ArrayList<>();
+        boolean whole = true;
+
+        PendingFix(Safety safety, String titleKey) {
+            this.safety = java.util.Objects.requireNonNull(safety, "a fix's safety");
+            this.titleKey = titleKey;
         }
     }
 

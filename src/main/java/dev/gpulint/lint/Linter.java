@@ -229,8 +229,25 @@ public final class Linter {
         // a context file's own findings are not reported, except that it does not parse: never silent
         findings.removeIf(x -> quiet.contains(x.span().file()) && !x.ruleId().equals("SYN001") && !x.ruleId().equals("TOOL001"));
         var settled = new dev.gpulint.settle.Settler(rules, ruleSettings, baseline, today, paths).settle(files, findings);
-        return new LintResult(dev.gpulint.settle.FindingCap.apply(settled.findings(), maxFindingsPerRule), linted, failed,
-                settled.baselined(), paths);
+        List<Finding> capped = dev.gpulint.settle.FindingCap.apply(settled.findings(), maxFindingsPerRule);
+        return new LintResult(fixes(capped, files, quiet), linted, failed, settled.baselined(), paths);
+    }
+
+    private dev.gpulint.settle.FixSettings fixSettings = dev.gpulint.settle.FixSettings.ALL;
+
+    /** Which rules' fixes are offered, and how safe (configuration {@code fix:}). */
+    public Linter fixSettings(dev.gpulint.settle.FixSettings s) { this.fixSettings = s; return this; }
+
+    /** The findings' fixes settled and placed in the texts linted; a context file's text is never edited. */
+    private List<Finding> fixes(List<Finding> findings, List<SourceFile> files, Set<String> quiet) {
+        if (findings.stream().allMatch(f -> f.fixes().isEmpty())) return findings;
+        Set<String> wanted = new java.util.HashSet<>();
+        for (Finding f : findings) for (var x : f.fixes()) wanted.addAll(x.files());
+        java.util.Map<String, String> texts = new java.util.HashMap<>();
+        for (SourceFile f : files) {
+            if (wanted.contains(f.displayPath()) && !quiet.contains(f.displayPath())) texts.putIfAbsent(f.displayPath(), f.text());
+        }
+        return fixSettings.apply(findings, texts, rules);
     }
 
     /**

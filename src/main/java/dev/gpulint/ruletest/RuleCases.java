@@ -18,9 +18,27 @@ public final class RuleCases {
     /** The built-in rules' folder, seen from the core module (tests). */
     public static final Path RULES = Path.of("..", "rules");
 
-    public record Expected(String file, int line, int column, String message, List<int[]> related, String relatedFile, String level) {}
+    /**
+     * @param fix the fixes the finding offers, one per line as {@code safe: TITLE} or {@code unsafe: TITLE}
+     *            ({@code fix: none} in the case: an empty list); null when the case does not state them
+     */
+    public record Expected(String file, int line, int column, String message, List<int[]> related, String relatedFile, String level,
+                           List<String> fix) {
+        public Expected(String file, int line, int column, String message, List<int[]> related, String relatedFile, String level) {
+            this(file, line, column, message, related, relatedFile, level, null);
+        }
+    }
 
-    public record Case(String rule, String name, Map<String, String> files, List<Expected> expect, Path source) {}
+    /**
+     * @param fixed the case's files after applying its rule's fixes (file name to whole text; a file not named
+     *              must stay as it was), or null when the case states none ({@link FixCases})
+     */
+    public record Case(String rule, String name, Map<String, String> files, List<Expected> expect, Path source,
+                       Map<String, String> fixed) {
+        public Case(String rule, String name, Map<String, String> files, List<Expected> expect, Path source) {
+            this(rule, name, files, expect, source, null);
+        }
+    }
 
     public static List<Path> testFiles() throws IOException {
         return testFiles(RULES);
@@ -49,9 +67,11 @@ public final class RuleCases {
                 }
                 expect.add(new Expected((String) e.get("file"), ((Number) e.get("line")).intValue(),
                         ((Number) e.get("column")).intValue(), (String) e.get("message"),
-                        e.containsKey("related") ? related : null, relatedFile, (String) e.get("level")));
+                        e.containsKey("related") ? related : null, relatedFile, (String) e.get("level"),
+                        e.containsKey("fix") ? FixCases.expected(e.get("fix")) : null));
             }
-            cases.add(new Case(rule, (String) c.get("name"), (Map<String, String>) c.get("files"), expect, file));
+            cases.add(new Case(rule, (String) c.get("name"), (Map<String, String>) c.get("files"), expect, file,
+                    (Map<String, String>) c.get("fixed")));
         }
         return cases;
     }
@@ -76,7 +96,8 @@ public final class RuleCases {
         List<String> expected = new ArrayList<>();
         for (Expected e : c.expect()) expected.add(describe(e));
         String a = String.join("\n", actual), x = String.join("\n", expected);
-        return a.equals(x) ? null : "expected:\n" + x + "\nactual:\n" + a;
+        if (!a.equals(x)) return "expected:\n" + x + "\nactual:\n" + a;
+        return c.fixed() == null ? null : FixCases.check(c, files, result, linter);
     }
 
     /** A case's file of this name is its configuration: its {@code evidence:} entries link the case's evidence files. */
@@ -142,6 +163,9 @@ public final class RuleCases {
                 sb.append("\n  related ").append(r.span().file()).append(':').append(r.span().startLine()).append(':')
                   .append(r.span().startColumn());
             }
+        }
+        if (c.expect().stream().anyMatch(e -> e.fix() != null && same(e, f))) {
+            for (dev.gpulint.core.Fix x : f.fixes()) sb.append("\n  fix ").append(x.safety().id()).append(": ").append(x.title());
         }
         return sb.toString();
     }

@@ -75,7 +75,7 @@ public final class Settler {
     static final java.util.Comparator<Finding> TOTAL = Finding.ORDER
             .thenComparing(f -> f.level() == null ? "" : f.level().name()).thenComparing(Finding::identity)
             .thenComparing(f -> f.suppression() == null ? "" : f.suppression())
-            .thenComparing(f -> f.related().toString());
+            .thenComparing(f -> f.related().toString()).thenComparing(f -> f.fixes().toString());
 
     /**
      * Settles the raw findings of one run.

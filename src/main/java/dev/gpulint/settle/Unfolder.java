@@ -39,8 +39,12 @@ public final class Unfolder {
     private Finding member(Finding f, Fold own, int i) {
         List<Finding.Related> related = new ArrayList<>(f.related().size());
         for (Finding.Related r : f.related()) related.add(new Finding.Related(at(r.span(), own, i), bounded(r.message(), own, i)));
+        List<dev.gpulint.core.Fix> fixes = new ArrayList<>(f.fixes().size());
+        for (dev.gpulint.core.Fix x : f.fixes()) {
+            fixes.add(x.withEdits(x.edits().stream().map(e -> e.at(at(e.span(), own, i))).toList()));
+        }
         return new Finding(f.ruleId(), f.level(), at(f.span(), own, i), bounded(f.message(), own, i), related,
-                text(f.identity(), own, i), f.suppression());
+                text(f.identity(), own, i), f.suppression(), fixes);
     }
 
     /** A message or related text with names for tokens, bounded as the rules' texts are (the rule engine left these whole). */

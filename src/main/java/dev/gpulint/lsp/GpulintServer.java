@@ -81,7 +81,7 @@ public final class GpulintServer implements LanguageServer, LanguageClientAware 
         ServerCapabilities caps = new ServerCapabilities();
         caps.setTextDocumentSync(TextDocumentSyncKind.Full);
         caps.setHoverProvider(true);
-        caps.setCodeActionProvider(new CodeActionOptions(List.of(CodeActionKind.QuickFix)));
+        caps.setCodeActionProvider(new CodeActionOptions(List.of(CodeActionKind.QuickFix, FixActions.FIX_ALL)));
         if (pull) {
             DiagnosticRegistrationOptions d = new DiagnosticRegistrationOptions(true, false);
             d.setIdentifier("gpulint");

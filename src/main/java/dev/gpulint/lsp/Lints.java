@@ -25,7 +25,8 @@ import org.eclipse.lsp4j.Diagnostic;
 final class Lints {
 
     /** What one open document gets from a lint: its findings, its diagnostics, and the rules that explain them. */
-    record FileReport(String uri, List<Finding> findings, List<Diagnostic> diagnostics, Positions positions, RuleCatalog rules) {}
+    record FileReport(String uri, List<Finding> findings, List<Diagnostic> diagnostics, Positions positions, RuleCatalog rules,
+                      String display, String text, Texts texts, Path base) {}
 
     private final ReportOptions report;
     private volatile List<Path> roots = List.of();
@@ -79,7 +80,8 @@ final class Lints {
             Positions positions = new Positions(d.text());
             List<Diagnostic> diagnostics = new ArrayList<>();
             for (Finding f : found) diagnostics.add(Diagnostics.of(f, positions, report, related -> texts.place(base, related)));
-            out.put(d.uri(), new FileReport(d.uri(), found, diagnostics, positions, outcome.rules()));
+            out.put(d.uri(), new FileReport(d.uri(), found, diagnostics, positions, outcome.rules(),
+                    new dev.gpulint.lint.Discovery(Config.none(), base).display(d.path()), d.text(), texts, base));
         }
         return out;
     }

@@ -70,6 +70,13 @@ final class TextService implements TextDocumentService {
         return scheduler.reportFor(params.getTextDocument().getUri()).thenApply(r -> Hovers.at(r, params.getPosition()));
     }
 
+    /** Whether the client asks for actions of {@code kind}: it names no kinds, or a kind {@code kind} is of ("source", "source.fixAll"). */
+    static boolean wanted(List<String> only, String kind) {
+        if (only == null || only.isEmpty()) return true;
+        for (String o : only) if (kind.equals(o) || kind.startsWith(o + ".")) return true;
+        return false;
+    }
+
     @Override
     public CompletableFuture<List<Either<Command, CodeAction>>> codeAction(CodeActionParams params) {
         String uri = params.getTextDocument().getUri();
@@ -77,10 +84,18 @@ final class TextService implements TextDocumentService {
             List<Either<Command, CodeAction>> out = new ArrayList<>();
             OpenDocuments.Doc doc = docs.get(uri);
             if (r == null || doc == null || params.getContext() == null || params.getContext().getDiagnostics() == null) return out;
-            Positions text = new Positions(doc.text());
-            for (Diagnostic d : params.getContext().getDiagnostics()) {
-                CodeAction a = Suppress.action(doc, text, d);
-                if (a != null) out.add(Either.forRight(a));
+            List<String> only = params.getContext().getOnly();
+            if (wanted(only, org.eclipse.lsp4j.CodeActionKind.QuickFix)) {
+                Positions text = new Positions(doc.text());
+                for (Diagnostic d : params.getContext().getDiagnostics()) {
+                    for (CodeAction a : FixActions.quickFixes(r, d)) out.add(Either.forRight(a));
+                    CodeAction a = Suppress.action(doc, text, d);
+                    if (a != null) out.add(Either.forRight(a));
+                }
+            }
+            if (wanted(only, FixActions.FIX_ALL)) {
+                CodeAction all = FixActions.fixAll(r);
+                if (all != null) out.add(Either.forRight(all));
             }
             return out;
         });

@@ -36,6 +36,8 @@ final class LspCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("gpulint: --help-uri-base " + problem);
             return Main.BAD_INPUT;
         }
+        // the rule base and catalogs load on other threads while LSP4J sets up and the client initializes
+        dev.gpulint.lint.Linter.warmUp();
         PrintStream stdout = System.out;
         System.setOut(System.err);
         try {

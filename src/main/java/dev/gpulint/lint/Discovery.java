@@ -151,11 +151,7 @@ public final class Discovery {
             excluded.add(arg);
             return;
         }
-        if (overlay.containsKey(p.toAbsolutePath().normalize())) {
-            read(p, display(given));
-            return;
-        }
-        if (!Files.exists(p)) {
+        if (!Files.exists(p) && !overlay.containsKey(p.toAbsolutePath().normalize())) {
             problems.add(Finding.of("SYN001", Span.at(display(given), 1, 1), "io", "no such file or folder: '" + arg + "'"));
             return;
         }
@@ -216,15 +212,8 @@ public final class Discovery {
 
     private java.util.Map<Path, String> overlay = java.util.Map.of();
 
-    /**
-     * Texts that stand for files (an editor's unsaved buffers, by absolute normalised path): such a file is read
-     * from here, not from the disk, wherever it is met (named, walked, included, or looked up for its cluster), and
-     * is linted even when it is not on the disk yet.
-     */
-    public Discovery overlay(java.util.Map<Path, String> texts) {
-        this.overlay = java.util.Map.copyOf(texts);
-        return this;
-    }
+    /** Texts standing for files (unsaved buffers, by absolute path), wherever those are met; linted even if not on the disk. */
+    public Discovery overlay(java.util.Map<Path, String> texts) { this.overlay = java.util.Map.copyOf(texts); return this; }
 
     /**
      * The walk of one folder: hidden folders, target/ and node_modules/ skipped; symbolic links to

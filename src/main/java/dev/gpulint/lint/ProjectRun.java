@@ -49,7 +49,8 @@ public final class ProjectRun {
         Config cfg = Config.none();
         if (cfgPath != null) {
             String shown = new Discovery(cfg, base).display(cfgPath);
-            cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown), Config.none());
+            String buffer = overlay.get(cfgPath.toAbsolutePath().normalize());
+            cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown, buffer), Config.none());
         }
         Path top = request.top() == null ? null : request.top().toAbsolutePath().normalize();
         Path fallback = top != null && baseAbs.startsWith(top) ? top : baseAbs;

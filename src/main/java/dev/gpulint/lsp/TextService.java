@@ -56,7 +56,9 @@ final class TextService implements TextDocumentService {
 
     @Override
     public void didSave(DidSaveTextDocumentParams params) {
-        // the buffer's text was linted already; what is on the disk now is the same
+        // the buffer was linted already; but a saved file may be one the others find on the disk only (a new
+        // .gpulint.yaml, a cluster in a folder that was not there), and clients without file watchers say nothing else
+        scheduler.request(params.getTextDocument().getUri());
     }
 
     @Override

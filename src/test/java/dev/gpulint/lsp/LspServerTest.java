@@ -157,6 +157,24 @@ class LspServerTest {
     }
 
     @Test
+    void anUnsavedConfigurationApplies() throws Exception {
+        Path root = project();
+        Path cluster = root.resolve("cluster.yaml"), config = root.resolve(".gpulint.yaml");
+        Files.writeString(config, "exclude: []\n");
+        try (ScriptedClient c = new ScriptedClient(root, new ClientCapabilities(), 10)) {
+            c.open(cluster, CLUSTER);
+            assertEquals(List.of("UNIT001"), codes(c.until(cluster, x -> !x.getDiagnostics().isEmpty())));
+            c.open(config, "exclude: []\n");
+            c.change(config, "rules: { UNIT001: off }\n");
+            assertEquals(List.of(), c.until(cluster, x -> x.getDiagnostics().isEmpty()).getDiagnostics(), "the buffer's rules: apply unsaved");
+            c.change(config, "rules: { UNIT01: off }\n");
+            Diagnostic typo = c.until(config, x -> !x.getDiagnostics().isEmpty()).getDiagnostics().get(0);
+            assertEquals(range(0, 9, 0, 15), typo.getRange(), "the configuration's own finding, in its buffer: " + typo);
+            assertEquals(List.of("UNIT001"), codes(c.until(cluster, x -> !x.getDiagnostics().isEmpty())));
+        }
+    }
+
+    @Test
     void pulledDiagnosticsWithRefreshAndWatchedFiles() throws Exception {
         Path root = project();
         Path cluster = root.resolve("cluster.yaml"), job = root.resolve("job.yaml");

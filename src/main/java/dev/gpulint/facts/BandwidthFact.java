@@ -22,8 +22,10 @@ public final class BandwidthFact {
     private final boolean bits;
     private final double bytesPerSecond, nearestFigure, eightfoldFigure, limit, perDirectionFigure, bidirectionalFigure, nicSpeed;
     private final long nicsPerNode;
+    private final String unit, fixedUnit;
 
     private BandwidthFact(Builder b) {
+        unit = b.unit; fixedUnit = b.fixedUnit;
         file = b.file; identity = b.identity; subject = b.subject; bandwidthClass = b.bandwidthClass; kind = b.kind;
         written = b.written; otherReading = b.otherReading; direction = b.direction; eightfoldLabel = b.eightfoldLabel;
         limitLabel = b.limitLabel; technology = b.technology; nicModel = b.nicModel; relatedGroup = b.relatedGroup;
@@ -45,8 +47,12 @@ public final class BandwidthFact {
         private boolean bits;
         private double bytesPerSecond, nearestFigure, eightfoldFigure, limit, perDirectionFigure, bidirectionalFigure, nicSpeed;
         private long nicsPerNode;
+        private String unit, fixedUnit;
 
         private Builder() {}
+
+        /** The unit as written, and the unit that makes the number as written the eightfold figure exactly (or null). */
+        public Builder unit(String unit, String fixedUnit) { this.unit = unit; this.fixedUnit = fixedUnit; return this; }
 
         public BandwidthFact build() { return new BandwidthFact(this); }
 
@@ -100,6 +106,16 @@ public final class BandwidthFact {
     public String getBase() { return bits ? "bits" : "bytes"; }
     /** The value as written: "400 GB/s". */
     public String getWritten() { return written; }
+    /** The unit as written: "GB/s" of 400 GB/s. */
+    public String getUnit() { return unit; }
+    /**
+     * The unit that makes the number as written exactly the catalog figure read 8× off: "Gb/s" for 400 GB/s on an NDR
+     * port (400 Gb/s is NDR's figure); null when there is none (no 8× figure, or the number in the other base is
+     * only about the figure, or a binary prefix). UNIT001's safe fix writes it instead of {@link #getUnit()}.
+     */
+    public String getFixedUnit() { return fixedUnit; }
+    /** The number as written with {@link #getFixedUnit()}: "400 Gb/s"; null when there is no fixed unit. */
+    public String getFixedWritten() { return fixedUnit == null ? null : written.substring(0, written.length() - unit.length()) + fixedUnit; }
     /** The same number read in the other base: "3200 Gb/s" for 400 GB/s. */
     public String getOtherReading() { return otherReading; }
     /** The value in bytes per second. */

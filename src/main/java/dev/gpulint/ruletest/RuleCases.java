@@ -146,6 +146,7 @@ public final class RuleCases {
         if (e.related() != null) {
             for (int[] r : e.related()) sb.append("\n  related ").append(e.relatedFile()).append(':').append(r[0]).append(':').append(r[1]);
         }
+        if (e.fix() != null) for (String x : e.fix()) sb.append("\n  fix ").append(x);
         return sb.toString();
     }
 

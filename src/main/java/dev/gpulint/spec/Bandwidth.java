@@ -20,5 +20,17 @@ public record Bandwidth(double number, String unit, boolean bits, double bytesPe
                     : Quantities.format(gigabitsPerSecond()) + " Gb/s";
     }
 
+    private static final java.util.regex.Pattern UNIT = java.util.regex.Pattern.compile("^([kKmMgGtT]?)(b|B)(it)?(/s|ps)$");
+
+    /**
+     * The unit with bits and bytes swapped, the prefix and the way "per second" is written kept: "Gb/s" for
+     * "GB/s", "GB/s" for "Gbit/s", "Gbps" for "GBps"; null for a binary prefix (GiB/s has no bit twin in use).
+     */
+    public String flippedUnit() {
+        java.util.regex.Matcher m = UNIT.matcher(unit);
+        if (!m.matches()) return null;
+        return m.group(1) + (bits ? "B" : "b") + m.group(4);
+    }
+
     @Override public String toString() { return written(); }
 }

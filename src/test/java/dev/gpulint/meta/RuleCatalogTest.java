@@ -96,6 +96,15 @@ class RuleCatalogTest {
             assertTrue(blocks > 0, drl + " has rule blocks with @id");
             Matcher reports = Pattern.compile("sink\\.report\\(\"([A-Z0-9]+)\"").matcher(text);
             while (reports.find()) assertEquals(r.id(), reports.group(1), drl + " reports under its own ID");
+            // a rule that offers fixes says on its help page how safe they are, and why; and a case checks one
+            boolean fixes = Pattern.compile("\\.fix(Within)?\\(").matcher(text).find();
+            assertEquals(fixes, r.helpMarkdown().contains("## Automatic fix"), r.id() + " help page has an 'Automatic fix' section iff its rule offers fixes");
+            if (fixes) {
+                assertTrue(r.helpMarkdown().matches("(?s).*## Automatic fix\\s+\\*\\*(Safe|Unsafe)\\*\\*.*"), r.id() + " help page starts 'Automatic fix' with **Safe** or **Unsafe**");
+                assertTrue(all.stream().anyMatch(c -> c.fixed() != null), r.id() + " offers fixes: a case states fixed:");
+                assertTrue(all.stream().anyMatch(c -> c.expect().stream().anyMatch(e -> e.fix() != null && e.fix().isEmpty())
+                        || c.expect().isEmpty()), r.id() + " has a case where no fix is offered");
+            }
         } else {
             assertFalse(Files.exists(drl), r.id() + " is reported by the " + r.engine() + ", not by a DRL file");
         }

@@ -32,6 +32,8 @@ class RuleMessagesTest {
     private static final Pattern PLAIN_REPORT = Pattern.compile("sink\\s*\\.\\s*report(As)?\\s*\\(");
     private static final Pattern AT = Pattern.compile("sink\\s*\\.\\s*at\\s*\\(");
     private static final Pattern ARG = Pattern.compile("\\.arg\\(\\s*\"([A-Za-z0-9_]+)\"");
+    /** A fix's title key: the second argument of .fix( or .fixWithin( (the first is its safety). */
+    private static final Pattern FIX = Pattern.compile("\\.fix(?:Within)?\\(\\s*[^,;]+,\\s*\"([A-Za-z0-9_-]+)\"");
     private static final Pattern RELATED = Pattern.compile("\\.related\\([^;]*?,\\s*\"([A-Za-z0-9_-]+)\"\\s*\\)");
     private static final Pattern REPORT = Pattern.compile("\\.report\\(\\s*\"([A-Za-z0-9_-]+)\"\\s*\\)\\s*;");
 
@@ -66,6 +68,8 @@ class RuleMessagesTest {
             List<String> keys = new ArrayList<>(List.of(end.group(1)));
             Matcher rel = RELATED.matcher(chain);
             while (rel.find()) keys.add(rel.group(1));
+            Matcher fix = FIX.matcher(chain);
+            while (fix.find()) keys.add(fix.group(1));
             for (String key : keys) {
                 String template = r.messages().get(key);
                 assertTrue(template != null, drl + " reports message '" + key + "', which " + r.id() + ".yaml messages: lacks");

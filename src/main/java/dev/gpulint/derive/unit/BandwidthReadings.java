@@ -224,6 +224,10 @@ public final class BandwidthReadings {
                 .nearest(BandwidthCheck.nearest(v, figures));
         Optional<Eightfold> e = BandwidthCheck.eightfold(v, figures, technology);
         e.ifPresent(x -> f.eightfold(x.figure().bytesPerSecond(), x.figure().label()));
+        // the number as written is the figure exactly in the other base: only the unit's b/B was wrong
+        double flipped = b.bits() ? v * 8 : v / 8;
+        boolean exact = e.isPresent() && Math.abs(flipped / e.get().figure().bytesPerSecond() - 1) < 1e-9;
+        f.unit(b.unit(), exact ? b.flippedUnit() : null);
         return f;
     }
 }

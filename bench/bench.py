@@ -16,10 +16,12 @@ Scenarios (issue 2's targets in brackets):
             [1,000,000 within 20 s and 2 GiB]; reports wall time and peak RSS (wait4's ru_maxrss)
   distinct  (only with --distinct N, run once) the fleet scenario with N node groups that all differ (each its own
             count, so nothing folds): wall time, CPU time, peak RSS [1,000,000: issue 25's target 20 s and 2 GiB]
+  lsp       (only with --lsp) `gpulint lsp` with a scripted client (bench/lsp_bench.py): first diagnostics after
+            start [<= 3 s], re-lint after a change of the job and of its cluster [median <= 150 ms]
   million   (only with --million, run once per format) the fleet scenario at 1,000,000 node groups (a
             1M-GPU fleet ÷ 8 GPUs per node), in the .topo DSL and in YAML: wall time, CPU time, peak RSS
 
-Usage: python3 bench/bench.py [--rounds N] [--compare OTHER/bin/gpulint] | --fleet N [--fleet-format yaml|topo] | --distinct N | --million     (builds gpulint first through bin/gpulint if needed)
+Usage: python3 bench/bench.py [--rounds N] [--compare OTHER/bin/gpulint] | --lsp | --fleet N [--fleet-format yaml|topo] | --distinct N | --million     (builds gpulint first through bin/gpulint if needed)
 Each round runs every scenario once, in a shuffled order; round 0 is a discarded warm-up.
 """
 import argparse, glob, os, random, shutil, statistics, subprocess, sys, time
@@ -227,7 +229,13 @@ def main():
     ap.add_argument("--distinct", type=int, help="run only the distinct-node-groups scenario, with this many node groups")
     ap.add_argument("--million", action="store_true",
                     help="run only the 1,000,000-node-group fleet scenario, once in the .topo DSL and once in YAML")
+    ap.add_argument("--lsp", action="store_true", help="run only the language server scenario (bench/lsp_bench.py)")
     args = ap.parse_args()
+    if args.lsp:
+        import lsp_bench
+        subprocess.run([LAUNCHER, "--version"], check=True, stdout=subprocess.DEVNULL)   # build + CDS archive
+        lsp_bench.main(LAUNCHER, GEN)
+        return
     if args.million:
         for fmt in ("topo", "yaml"):
             fleet(1_000_000, fmt)

@@ -171,10 +171,14 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
 
     /** Reads a configuration file; a missing or unreadable file is a finding, never an exception. */
     public static Config load(Path path, String display) {
+        return load(path, display, null);
+    }
+
+    /** The configuration at {@code path} from {@code text} (an editor's unsaved buffer), or from the file when it is null. */
+    public static Config load(Path path, String display, String text) {
         List<Finding> problems = new ArrayList<>();
         Path base = path.toAbsolutePath().normalize().getParent();
-        String text;
-        try {
+        if (text == null) try {
             text = dev.gpulint.core.RegularFiles.readString(path, dev.gpulint.core.RegularFiles.SIDE_FILE_LIMIT);
         } catch (IOException e) {
             String why = e instanceof dev.gpulint.core.RegularFiles.NotRegular || e instanceof dev.gpulint.core.RegularFiles.TooLarge

@@ -151,7 +151,7 @@ public final class Discovery {
             excluded.add(arg);
             return;
         }
-        if (!Files.exists(p)) {
+        if (!Files.exists(p) && !overlay.containsKey(p.toAbsolutePath().normalize())) {
             problems.add(Finding.of("SYN001", Span.at(display(given), 1, 1), "io", "no such file or folder: '" + arg + "'"));
             return;
         }
@@ -203,10 +203,17 @@ public final class Discovery {
         load(p, name, problems).ifPresent(files::add);
     }
 
-    /** A file's text, or empty with a finding in {@code sink} ({@link FileText#load}). */
+    /** A file's text, or empty with a finding in {@code sink} ({@link FileText#load}); an overlaid file's text is its buffer's. */
     java.util.Optional<SourceFile> load(Path p, String name, List<Finding> sink) {
+        String text = overlay.isEmpty() ? null : overlay.get(p.toAbsolutePath().normalize());
+        if (text != null) return FileText.decode(p, name, text.getBytes(java.nio.charset.StandardCharsets.UTF_8), sink);
         return FileText.load(p, name, maxFileSize, sink);
     }
+
+    private java.util.Map<Path, String> overlay = java.util.Map.of();
+
+    /** Texts standing for files (unsaved buffers, by absolute path), wherever those are met; linted even if not on the disk. */
+    public Discovery overlay(java.util.Map<Path, String> texts) { this.overlay = java.util.Map.copyOf(texts); return this; }
 
     /**
      * The walk of one folder: hidden folders, target/ and node_modules/ skipped; symbolic links to

@@ -254,6 +254,19 @@ public final class Project {
         return outcome;
     }
 
+    private java.util.Map<Path, String> overlay = java.util.Map.of();
+
+    /**
+     * Texts that stand for files, by absolute path: an editor's unsaved buffers, linted as they are instead of the
+     * files on the disk (as --stdin-filename does for one), wherever the run meets those files.
+     */
+    public Project overlay(java.util.Map<Path, String> texts) {
+        java.util.Map<Path, String> m = new java.util.HashMap<>();
+        texts.forEach((p, t) -> m.put(p.toAbsolutePath().normalize(), t));
+        this.overlay = java.util.Map.copyOf(m);
+        return this;
+    }
+
     private Set<Path> inputs = Set.of();
     private List<String> excluded = List.of();
     private java.util.Map<String, String> overlay = java.util.Map.of();

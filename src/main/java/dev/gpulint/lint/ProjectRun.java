@@ -49,7 +49,8 @@ public final class ProjectRun {
         Config cfg = Config.none();
         if (cfgPath != null) {
             String shown = new Discovery(cfg, base).display(cfgPath);
-            cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown), Config.none());
+            String buffer = overlay.get(cfgPath.toAbsolutePath().normalize());
+            cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown, buffer), Config.none());
         }
         Path top = request.top() == null ? null : request.top().toAbsolutePath().normalize();
         Path fallback = top != null && baseAbs.startsWith(top) ? top : baseAbs;
@@ -57,6 +58,7 @@ public final class ProjectRun {
         Discovery d = new Discovery(cfg, base);
         if (request.maxFileSize() != null) d.maxFileSize(request.maxFileSize());
         d.includeOutside(request.includeOutside());
+        d.overlay(overlay);
         configUsed = cfgPath == null ? null : cfgPath.toAbsolutePath().normalize();
         if (discover) discover(guard, d);
         List<Finding> earlier = new ArrayList<>(cfg.problems());
@@ -130,6 +132,14 @@ public final class ProjectRun {
     }
 
     private java.util.function.Consumer<List<Object>> factSink;
+    private Map<Path, String> overlay = Map.of();
+
+    /** Texts that stand for files, by absolute path (an editor's unsaved buffers; {@link Discovery#overlay}). */
+    ProjectRun overlay(Map<Path, String> texts) {
+        this.overlay = texts;
+        return this;
+    }
+
     private Config loaded = Config.none();
     private Map<String, String> overlay = Map.of();
     private Map<String, dev.gpulint.read.SourceFile> sources = Map.of();

@@ -37,4 +37,10 @@ public record ReportOptions(String sarifCategory, String helpUriBase) {
     public JsonRenderer json(RuleCatalog rules) {
         return new JsonRenderer(rules, Version.current());
     }
+
+    /** Where rule {@code id}'s help page is published (as SARIF's helpUri), or null when no base is set. */
+    public String helpUri(String id) {
+        if (helpUriBase == null) return null;
+        return helpUriBase.contains("{id}") ? helpUriBase.replace("{id}", id) : helpUriBase + id + ".md";
+    }
 }

@@ -1,0 +1,113 @@
+package dev.gpulint.lsp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.lsp4j.ClientCapabilities;
+import org.eclipse.lsp4j.CodeAction;
+import org.eclipse.lsp4j.CodeActionContext;
+import org.eclipse.lsp4j.CodeActionParams;
+import org.eclipse.lsp4j.Diagnostic;
+import org.eclipse.lsp4j.Position;
+import org.eclipse.lsp4j.PublishDiagnosticsParams;
+import org.eclipse.lsp4j.Range;
+import org.eclipse.lsp4j.TextDocumentIdentifier;
+import org.eclipse.lsp4j.TextEdit;
+import org.eclipse.lsp4j.jsonrpc.messages.Either;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The findings' fixes as code actions: each fix a quick fix (an unsafe one labelled, never preferred), whose edit
+ * applied to the buffer makes the finding go away on the re-lint; {@code source.fixAll.gpulint} applies the safe
+ * ones only. A team rule (rule_paths) offers a safe and an unsafe fix, so the test does not depend on which built-in
+ * rules have fixes yet; UNIT001's own fix is checked once it has one.
+ */
+class LspFixesTest {
+
+    static final String TEAM_DRL = "package team;\nimport dev.gpulint.facts.JobFact;\nglobal dev.gpulint.engine.FindingSink sink;\n"
+            + "rule \"TEAM001 one node\"\n    @id(\"TEAM001\")\nwhen\n    $j : JobFact( nodes > 1 )\nthen\n"
+            + "    sink.at($j.getNodesSpan(), $j.identity()).arg(\"n\", $j.getNodes())\n"
+            + "        .fix(\"safe\", \"one\", $j.getNodesSpan(), \"1\").fix(\"unsafe\", \"none\", $j.getNodesSpan(), \"0\").report(\"many\");\nend\n";
+    static final String TEAM_YAML = "id: TEAM001\nname: single-node-queue\nlevel: warning\ntitle: Jobs on the shared queue use one node\n"
+            + "description: The shared queue schedules single-node jobs only.\nremediation: ask for one node\n"
+            + "messages:\n  many: \"the job asks for {n} nodes; the shared queue takes one\"\n  one: ask for one node\n  none: ask for no node\n";
+    static final String JOB = "kind: training_job\nname: small\ncluster: pod\nnodes: 2\nparallelism: { tp: 8, pp: 2 }\n";
+
+    @TempDir Path dir;
+
+    private static List<CodeAction> actions(ScriptedClient c, Path file, Diagnostic d, List<String> only) throws Exception {
+        CodeActionContext ctx = new CodeActionContext(d == null ? List.of() : List.of(d));
+        ctx.setOnly(only);
+        Range r = d == null ? new Range(new Position(0, 0), new Position(0, 0)) : d.getRange();
+        return c.server.getTextDocumentService().codeAction(new CodeActionParams(new TextDocumentIdentifier(ScriptedClient.uri(file)), r, ctx))
+                .get(30, TimeUnit.SECONDS).stream().map(Either::getRight).toList();
+    }
+
+    private static List<TextEdit> edits(CodeAction a, Path file) {
+        return a.getEdit().getChanges().get(ScriptedClient.uri(file));
+    }
+
+    @Test
+    void quickFixesAndFixAll() throws Exception {
+        Files.createDirectories(dir.resolve(".git"));
+        Files.createDirectories(dir.resolve("team"));
+        Files.writeString(dir.resolve("team/TEAM001.drl"), TEAM_DRL);
+        Files.writeString(dir.resolve("team/TEAM001.yaml"), TEAM_YAML);
+        Files.writeString(dir.resolve(".gpulint.yaml"), "rule_paths: [team/]\n");
+        Files.writeString(dir.resolve("cluster.yaml"), LspServerTest.CLUSTER.replace("400 GB/s", "400 Gb/s"));
+        Path job = dir.resolve("job.yaml");
+        Files.writeString(job, JOB);
+        try (ScriptedClient c = new ScriptedClient(dir, new ClientCapabilities(), 10)) {
+            c.open(job, JOB);
+            PublishDiagnosticsParams p = c.until(job, x -> x.getDiagnostics().stream().anyMatch(d -> "TEAM001".equals(Diagnostics.rule(d))));
+            Diagnostic team = p.getDiagnostics().stream().filter(d -> "TEAM001".equals(Diagnostics.rule(d))).findFirst().orElseThrow();
+            assertEquals("the job asks for 2 nodes; the shared queue takes one.", team.getMessage());
+
+            List<CodeAction> quick = actions(c, job, team, List.of("quickfix"));
+            assertEquals(List.of("Ask for one node", "Ask for no node" + FixActions.UNSAFE, "Suppress TEAM001 here (write the reason)"),
+                    quick.stream().map(CodeAction::getTitle).toList());
+            assertTrue(quick.get(0).getIsPreferred(), "the safe fix is preferred");
+            assertFalse(quick.get(1).getIsPreferred(), "an unsafe fix never is");
+            assertEquals(List.of(new TextEdit(new Range(new Position(3, 7), new Position(3, 8)), "1")), edits(quick.get(0), job));
+            assertTrue(actions(c, job, team, List.of("quickfix")).stream().noneMatch(a -> a.getKind().startsWith("source")));
+
+            // source.fixAll.gpulint: the safe fix only (nodes: 1, not 0), as one edit of the document
+            List<CodeAction> all = actions(c, job, null, List.of("source.fixAll"));
+            assertEquals(1, all.size(), all.toString());
+            assertEquals("source.fixAll.gpulint", all.get(0).getKind());
+            String fixed = Edits.apply(JOB, edits(all.get(0), job));
+            assertEquals(JOB.replace("nodes: 2", "nodes: 1"), fixed);
+
+            // the quick fix applied: the finding is gone on the re-lint
+            c.change(job, Edits.apply(JOB, edits(quick.get(0), job)));
+            PublishDiagnosticsParams after = c.next(job);
+            assertTrue(after.getDiagnostics().stream().noneMatch(d -> "TEAM001".equals(Diagnostics.rule(d))), after.toString());
+        }
+    }
+
+    /** UNIT001 offers a fix once the fixes issue gives it one (#28): then its quick fix must remove the finding. */
+    @Test
+    void unit001QuickFixRemovesTheFinding() throws Exception {
+        Files.createDirectories(dir.resolve(".git"));
+        Path cluster = dir.resolve("cluster.yaml");
+        Files.writeString(cluster, LspServerTest.CLUSTER);
+        try (ScriptedClient c = new ScriptedClient(dir, new ClientCapabilities(), 10)) {
+            c.open(cluster, LspServerTest.CLUSTER);
+            Diagnostic d = c.until(cluster, x -> !x.getDiagnostics().isEmpty()).getDiagnostics().get(0);
+            assertEquals("UNIT001", Diagnostics.rule(d));
+            List<CodeAction> fixes = actions(c, cluster, d, List.of("quickfix")).stream()
+                    .filter(a -> !a.getTitle().startsWith("Suppress")).toList();
+            Assumptions.assumeFalse(fixes.isEmpty(), "UNIT001 offers no fix yet (the fixes issue adds it)");
+            c.change(cluster, Edits.apply(LspServerTest.CLUSTER, edits(fixes.get(0), cluster)));
+            PublishDiagnosticsParams after = c.next(cluster);
+            assertTrue(after.getDiagnostics().stream().noneMatch(x -> "UNIT001".equals(Diagnostics.rule(x))), after.toString());
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package dev.gpulint.lsp;
+
+import dev.gpulint.report.ReportOptions;
+import java.io.IOException;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.lsp4j.ClientCapabilities;
+import org.eclipse.lsp4j.DidChangeTextDocumentParams;
+import org.eclipse.lsp4j.DidCloseTextDocumentParams;
+import org.eclipse.lsp4j.DidOpenTextDocumentParams;
+import org.eclipse.lsp4j.InitializeParams;
+import org.eclipse.lsp4j.InitializeResult;
+import org.eclipse.lsp4j.InitializedParams;
+import org.eclipse.lsp4j.MessageActionItem;
+import org.eclipse.lsp4j.MessageParams;
+import org.eclipse.lsp4j.PublishDiagnosticsParams;
+import org.eclipse.lsp4j.RegistrationParams;
+import org.eclipse.lsp4j.ShowMessageRequestParams;
+import org.eclipse.lsp4j.TextDocumentContentChangeEvent;
+import org.eclipse.lsp4j.TextDocumentIdentifier;
+import org.eclipse.lsp4j.TextDocumentItem;
+import org.eclipse.lsp4j.VersionedTextDocumentIdentifier;
+import org.eclipse.lsp4j.WorkspaceFolder;
+import org.eclipse.lsp4j.jsonrpc.Launcher;
+import org.eclipse.lsp4j.launch.LSPLauncher;
+import org.eclipse.lsp4j.services.LanguageClient;
+import org.eclipse.lsp4j.services.LanguageServer;
+
+/**
+ * A scripted LSP client for tests: gpulint's server and this client talk JSON-RPC over piped streams through LSP4J's
+ * launchers, as an editor and {@code gpulint lsp} do over standard input and output. It records what the server
+ * sends: published diagnostics (in order), refresh requests, and registrations.
+ */
+final class ScriptedClient implements LanguageClient, AutoCloseable {
+    final BlockingQueue<PublishDiagnosticsParams> published = new LinkedBlockingQueue<>();
+    final AtomicInteger refreshes = new AtomicInteger();
+    final List<RegistrationParams> registrations = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final LanguageServer server;
+    final InitializeResult init;
+    private final Future<Void> serverListening;
+    private final Future<Void> clientListening;
+    private int version = 1;
+
+    ScriptedClient(Path root, ClientCapabilities caps, long debounceMs) throws Exception {
+        PipedInputStream serverIn = new PipedInputStream(1 << 20), clientIn = new PipedInputStream(1 << 20);
+        PipedOutputStream toServer = new PipedOutputStream(serverIn), toClient = new PipedOutputStream(clientIn);
+        GpulintServer impl = new GpulintServer(ReportOptions.DEFAULT.withHelpUriBase("https://example.com/rules/"), debounceMs);
+        Launcher<LanguageClient> s = LSPLauncher.createServerLauncher(impl, serverIn, toClient);
+        impl.connect(s.getRemoteProxy());
+        serverListening = s.startListening();
+        Launcher<LanguageServer> c = LSPLauncher.createClientLauncher(this, clientIn, toServer);
+        clientListening = c.startListening();
+        server = c.getRemoteProxy();
+        InitializeParams p = new InitializeParams();
+        p.setCapabilities(caps);
+        p.setWorkspaceFolders(List.of(new WorkspaceFolder(root.toUri().toString(), "root")));
+        init = server.initialize(p).get(30, TimeUnit.SECONDS);
+        server.initialized(new InitializedParams());
+    }
+
+    static String uri(Path p) { return p.toUri().toString(); }
+
+    void open(Path file, String text) {
+        server.getTextDocumentService().didOpen(new DidOpenTextDocumentParams(new TextDocumentItem(uri(file), "yaml", version++, text)));
+    }
+
+    void change(Path file, String text) {
+        server.getTextDocumentService().didChange(new DidChangeTextDocumentParams(
+                new VersionedTextDocumentIdentifier(uri(file), version++), List.of(new TextDocumentContentChangeEvent(text))));
+    }
+
+    void close(Path file) {
+        server.getTextDocumentService().didClose(new DidCloseTextDocumentParams(new TextDocumentIdentifier(uri(file))));
+    }
+
+    /** The next diagnostics published for {@code file} (others published meanwhile are dropped), or fails after 30 s. */
+    PublishDiagnosticsParams next(Path file) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < end) {
+            PublishDiagnosticsParams p = published.poll(200, TimeUnit.MILLISECONDS);
+            if (p != null && p.getUri().equals(uri(file))) return p;
+        }
+        throw new AssertionError("no diagnostics published for " + file + " within 30 s");
+    }
+
+    /** The diagnostics published for {@code file} until one satisfies {@code done}, or fails after 30 s. */
+    PublishDiagnosticsParams until(Path file, java.util.function.Predicate<PublishDiagnosticsParams> done) throws InterruptedException {
+        List<String> seen = new ArrayList<>();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < end) {
+            PublishDiagnosticsParams p = published.poll(200, TimeUnit.MILLISECONDS);
+            if (p == null || !p.getUri().equals(uri(file))) continue;
+            if (done.test(p)) return p;
+            seen.add(p.getDiagnostics().toString());
+        }
+        throw new AssertionError("the diagnostics expected for " + file + " never came; published: " + seen);
+    }
+
+    @Override public void publishDiagnostics(PublishDiagnosticsParams d) { published.add(d); }
+
+    @Override public CompletableFuture<Void> refreshDiagnostics() {
+        refreshes.incrementAndGet();
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override public CompletableFuture<Void> registerCapability(RegistrationParams params) {
+        registrations.add(params);
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override public void telemetryEvent(Object object) {}
+
+    @Override public void showMessage(MessageParams messageParams) {}
+
+    @Override public CompletableFuture<MessageActionItem> showMessageRequest(ShowMessageRequestParams requestParams) {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override public void logMessage(MessageParams message) {}
+
+    @Override
+    public void close() throws Exception {
+        server.shutdown().get(10, TimeUnit.SECONDS);
+        server.exit();
+        serverListening.cancel(true);
+        clientListening.cancel(true);
+    }
+}

@@ -81,13 +81,17 @@ public final class Client {
                             Map<String, String> env, byte[] stdin) throws IOException {
         try (Socket s = connect(port)) {
             OutputStream o = s.getOutputStream();
-            fields(o, Wire.MAGIC, token, "run", jar, cwd);
-            o.write(Wire.ascii(String.format("%04o%n", umask)));
-            fields(o, String.valueOf(args.size()));
-            fields(o, args.toArray(String[]::new));
-            fields(o, String.valueOf(env.size()));
-            for (Map.Entry<String, String> e : env.entrySet()) fields(o, e.getKey() + "=" + e.getValue());
-            o.flush();
+            try {
+                fields(o, Wire.MAGIC, token, "run", jar, cwd);
+                o.write(Wire.ascii(String.format("%04o%n", umask)));
+                fields(o, String.valueOf(args.size()));
+                fields(o, args.toArray(String[]::new));
+                fields(o, String.valueOf(env.size()));
+                for (Map.Entry<String, String> e : env.entrySet()) fields(o, e.getKey() + "=" + e.getValue());
+                o.flush();
+            } catch (IOException e) {
+                // refused before the whole request was read (a wrong token, too large): the answer says so
+            }
             InputStream in = new BufferedInputStream(s.getInputStream());
             String line = Wire.line(in, 256);
             if (line.startsWith("stdin ")) {

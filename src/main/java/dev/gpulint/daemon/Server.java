@@ -131,10 +131,11 @@ public final class Server implements AutoCloseable {
     private void handle(Socket s) {
         boolean keep = false;
         boolean released = false;
+        InputStream in = null;
         try {
             s.setSoTimeout(10_000);     // the request comes at once; a client that stalls is dropped
             s.setTcpNoDelay(true);
-            InputStream in = new BufferedInputStream(s.getInputStream());
+            in = new BufferedInputStream(s.getInputStream());
             Wire.Budget budget = new Wire.Budget(settings.maxRequest());
             String magic = new String(Wire.field(in, 64, budget), StandardCharsets.US_ASCII);
             if (!magic.equals(Wire.MAGIC)) {
@@ -144,7 +145,7 @@ public final class Server implements AutoCloseable {
             byte[] given = Wire.field(in, 128, budget);
             if (!MessageDigest.isEqual(given, token.getBytes(StandardCharsets.US_ASCII))) {
                 log.println("gpulint daemon: refused a client without the token");
-                refuse(s, "token");
+                refuseAndDrain(s, in, "token");
                 return;
             }
             String kind = new String(Wire.field(in, 16, budget), StandardCharsets.US_ASCII);
@@ -170,7 +171,7 @@ public final class Server implements AutoCloseable {
                 default -> refuse(s, "protocol");
             }
         } catch (Wire.TooLarge e) {
-            refuse(s, "too-large");
+            refuseAndDrain(s, in, "too-large");
         } catch (IOException | RuntimeException e) {
             // a client that went away or spoke nonsense: nothing to answer
         } finally {
@@ -196,6 +197,25 @@ public final class Server implements AutoCloseable {
 
     static void refuse(Socket s, String why) {
         reply(s, "refused " + why + "\n");
+        closeQuietly(s);
+    }
+
+    /**
+     * Refuses, then reads what the client is still sending (at most 1 MiB, for at most half a second) before closing:
+     * closed with unread bytes, the connection would be reset, and the client might lose the answer.
+     */
+    static void refuseAndDrain(Socket s, InputStream in, String why) {
+        reply(s, "refused " + why + "\n");
+        try {
+            s.shutdownOutput();
+            s.setSoTimeout(500);
+            byte[] sink = new byte[8192];
+            for (int total = 0, n; total < (1 << 20) && (n = in.read(sink)) > 0; total += n) {
+                // discarded
+            }
+        } catch (IOException e) {
+            // the client has gone: nothing to drain
+        }
         closeQuietly(s);
     }
 

@@ -8,6 +8,10 @@ Scenarios (issue 2's targets in brackets):
   huge      a 100,000-GPU cluster: 12,500 nodes of 8 H100 in 125 node groups, and a job on all of it [<= 3 s]
   formats   1,000 files of other formats: 250 each of NeMo configs, MPIJobs with launch scripts, SkyPilot
             tasks with run scripts and DeepSpeed JSON, plus a 2,000-rule Prometheus file [as many: <= 2 s]
+  daemon    one manifest file (the single scenario's) three ways, side by side: a cold bin/gpulint (GPULINT_NO_DAEMON=1),
+            bin/gpulint answered by a warm `gpulint daemon` (started for the benchmark, in its own state folder, and
+            stopped after), and yamllint on the same file (Debian's package `yamllint`; skipped with a note when absent)
+            [warm: faster than yamllint]
   plan      `gpulint plan` end to end on a 1,024-GPU job (GPT-3 175B on 128 DGX H100, tp 8 × pp 16): read and lint
             the manifest, estimate the job, check every candidate layout (about 9,300) with the built-in rules and
             their memory with MEM002/MEM003, rank the valid ones by the estimate, print the text plan [issue 27: <= 2 s]
@@ -21,7 +25,7 @@ Scenarios (issue 2's targets in brackets):
   million   (only with --million, run once per format) the fleet scenario at 1,000,000 node groups (a
             1M-GPU fleet ÷ 8 GPUs per node), in the .topo DSL and in YAML: wall time, CPU time, peak RSS
 
-Usage: python3 bench/bench.py [--rounds N] [--compare OTHER/bin/gpulint] | --lsp | --fleet N [--fleet-format yaml|topo] | --distinct N | --million     (builds gpulint first through bin/gpulint if needed)
+Usage: python3 bench/bench.py [--rounds N] [--compare OTHER/bin/gpulint] [--daemon] | --lsp | --fleet N [--fleet-format yaml|topo] | --distinct N | --million     (builds gpulint first through bin/gpulint if needed)
 Each round runs every scenario once, in a shuffled order; round 0 is a discarded warm-up.
 """
 import argparse, glob, os, random, shutil, statistics, subprocess, sys, time
@@ -155,9 +159,17 @@ batch: { micro_batch_size: 1, global_batch_size: 1536 }
     subprocess.run(["javac", "-d", GEN, os.path.join(GEN, "Hello.java")], check=True)
 
 
+COLD = dict(os.environ, GPULINT_NO_DAEMON="1")        # a daemon the user runs must not answer the cold scenarios
+DAEMON_DIR = os.path.join(GEN, "daemon-state")
+WARM = dict(os.environ, GPULINT_DAEMON_DIR=DAEMON_DIR)
+WARM.pop("GPULINT_NO_DAEMON", None)
+
+
 def timed(cmd):
+    env = WARM if cmd[0] == "warm" else COLD
+    cmd = cmd[1:] if cmd[0] == "warm" else cmd
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     dt = time.perf_counter() - t0
     if p.returncode not in (0, 1):
         sys.exit(f"{cmd}: exit {p.returncode}: {p.stderr.decode()[-2000:]}")
@@ -227,6 +239,7 @@ def main():
     ap.add_argument("--fleet-format", choices=["yaml", "topo"], default="yaml",
                     help="the fleet file's syntax: YAML (default) or the .topo DSL")
     ap.add_argument("--distinct", type=int, help="run only the distinct-node-groups scenario, with this many node groups")
+    ap.add_argument("--daemon", action="store_true", help="run only the daemon scenario (one file: cold, warm, yamllint)")
     ap.add_argument("--million", action="store_true",
                     help="run only the 1,000,000-node-group fleet scenario, once in the .topo DSL and once in YAML")
     ap.add_argument("--lsp", action="store_true", help="run only the language server scenario (bench/lsp_bench.py)")
@@ -249,15 +262,36 @@ def main():
     generate()
     subprocess.run([LAUNCHER, "--version"], check=True, stdout=subprocess.DEVNULL)   # build + CDS archive
     scenarios = {"hello": ["java", "-cp", GEN, "Hello"]}
-    launchers = [("", LAUNCHER)]
+    one = os.path.join(GEN, "single", "pod.yaml")
+    scenarios["file-cold"] = [LAUNCHER, one]
+    scenarios["file-warm"] = ["warm", LAUNCHER, one]
+    yamllint = shutil.which("yamllint")
+    if yamllint:
+        scenarios["yamllint"] = [yamllint, one]
+    else:
+        print("note: yamllint is not installed (Debian: apt-get install yamllint): the daemon scenario runs without it")
+    if args.daemon:
+        scenarios = {k: v for k, v in scenarios.items() if k in ("hello", "file-cold", "file-warm", "yamllint")}
+    launchers = [("", LAUNCHER)] if not args.daemon else []
     if args.compare:
         subprocess.run([args.compare, "--version"], check=True, stdout=subprocess.DEVNULL)
         launchers.append(("@other", args.compare))
     for suffix, launcher in launchers:
         for k in ("single", "many", "huge", "formats"):
             scenarios[k + suffix] = [launcher, os.path.join(GEN, k)]
-    scenarios["plan"] = [LAUNCHER, "plan", os.path.join(GEN, "plan", "gpt3-1024.yaml")]
+    if not args.daemon:
+        scenarios["plan"] = [LAUNCHER, "plan", os.path.join(GEN, "plan", "gpt3-1024.yaml")]
     times = {k: [] for k in scenarios}
+    subprocess.run([LAUNCHER, "daemon", "stop"], env=WARM, stdout=subprocess.DEVNULL)
+    subprocess.run([LAUNCHER, "daemon", "start"], env=WARM, check=True, stdout=subprocess.DEVNULL)
+    try:
+        rounds(args, scenarios, times)
+    finally:
+        subprocess.run([LAUNCHER, "daemon", "stop"], env=WARM, stdout=subprocess.DEVNULL)
+    report(args, times)
+
+
+def rounds(args, scenarios, times):
     for r in range(args.rounds + 1):
         order = list(scenarios)
         random.shuffle(order)
@@ -265,12 +299,20 @@ def main():
             dt = timed(scenarios[k])
             if r > 0:
                 times[k].append(dt)
+
+
+def report(args, times):
     hello = statistics.median(times["hello"])
     print(f"{'scenario':14} {'median s':>9} {'min':>7} {'max':>7}  vs hello   target")
-    targets = {"single": "<= 3x hello", "many": "<= 2 s", "huge": "<= 3 s", "formats": "<= 2 s", "plan": "<= 2 s", "hello": ""}
+    targets = {"single": "<= 3x hello", "many": "<= 2 s", "huge": "<= 3 s", "formats": "<= 2 s", "plan": "<= 2 s", "hello": "",
+               "file-warm": "< yamllint" if "yamllint" in times else "(no yamllint)", "file-cold": "", "yamllint": ""}
     for k, ts in times.items():
         m = statistics.median(ts)
         print(f"{k:14} {m:9.3f} {min(ts):7.3f} {max(ts):7.3f}  {m / hello:6.2f}x   {targets.get(k, '')}")
+    if "file-warm" in times and "yamllint" in times:
+        w, y = statistics.median(times["file-warm"]), statistics.median(times["yamllint"])
+        print(f"daemon: one file warm {w * 1000:.0f} ms, cold {statistics.median(times['file-cold']) * 1000:.0f} ms, "
+              f"yamllint {y * 1000:.0f} ms: warm is {y / w:.1f}x yamllint's speed ({'met' if w < y else 'NOT met'})")
     print(f"({args.rounds} rounds, cpus={os.cpu_count()}, load={os.getloadavg()[0]:.2f})")
 
 

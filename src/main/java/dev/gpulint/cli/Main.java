@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
 /** The command line: check (the default), rules, explain, test-rules, help and version (README.md, "Command line"). */
 @Command(name = "gpulint", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         subcommands = {Main.Check.class, PlanCommand.class, CatalogCommands.Rules.class, CatalogCommands.Explain.class, TestRules.class,
-                DiscoverCommand.class, LspCommand.class, CommandLine.HelpCommand.class, Main.VersionCommand.class},
+                DiscoverCommand.class, LspCommand.class, DaemonCommand.class, CommandLine.HelpCommand.class, Main.VersionCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no finding at or above --fail-on", "1:at least one finding at or above --fail-on",
                 "2:bad usage, or an input that could not be read or parsed"})
@@ -36,7 +36,7 @@ public final class Main implements Callable<Integer> {
     static final int OK = 0, FINDINGS = 1, BAD_INPUT = 2;
     /** Standard output was closed by its reader: the status of a process SIGPIPE ended (128 + 13), as grep and git end. */
     static final int CLOSED_PIPE = 141;
-    private static final Set<String> COMMANDS = Set.of("check", "plan", "rules", "explain", "test-rules", "discover", "lsp", "help", "version");
+    private static final Set<String> COMMANDS = Set.of("check", "plan", "rules", "explain", "test-rules", "discover", "lsp", "daemon", "help", "version");
 
     public static void main(String[] args) {
         // The report goes to the file descriptor itself, not System.out: a PrintStream swallows write
@@ -73,7 +73,7 @@ public final class Main implements Callable<Integer> {
         cl.setParameterExceptionHandler(new BadUsage());
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             err.println("gpulint: internal error: " + ex + " (please report it)");
-            if (System.getenv("GPULINT_DEBUG") != null) ex.printStackTrace(err);
+            if (env.apply("GPULINT_DEBUG") != null) ex.printStackTrace(err);
             return BAD_INPUT;
         });
         int code;
@@ -82,7 +82,7 @@ public final class Main implements Callable<Integer> {
         } catch (Throwable t) {
             // picocli hands on JVM errors (StackOverflowError, OutOfMemoryError): never a stack trace
             err.println("gpulint: internal error: " + t + " (please report it)");
-            if (System.getenv("GPULINT_DEBUG") != null) t.printStackTrace(err);
+            if (env.apply("GPULINT_DEBUG") != null) t.printStackTrace(err);
             code = BAD_INPUT;
         }
         out.flush();
@@ -97,7 +97,7 @@ public final class Main implements Callable<Integer> {
         String w = env.apply("GITHUB_WORKSPACE");
         if (w == null || w.isBlank()) return null;
         try {
-            return java.nio.file.Path.of(w);
+            return workingDir.resolve(w);      // a relative one from the working directory (the daemon's is not the client's)
         } catch (java.nio.file.InvalidPathException e) {
             return null;
         }

@@ -55,7 +55,7 @@ public final class FixLoop {
             current.putAll(r.texts());
             fixed += r.applied().size();
             // standard input is read once: every pass lints the texts it has, fixed or not
-            project.overlay(current);
+            project.fixedTexts(current);
             outcome = project.lint(request);
         }
         Map<String, String> before = new TreeMap<>(), after = new TreeMap<>();

@@ -243,7 +243,7 @@ public final class Project {
      * read, and keeping what {@link #excluded()} and {@link #overwrites} need.
      */
     public Outcome lint(LintRequest request) {
-        ProjectRun run = new ProjectRun(request, unreadable).factSink(factSink).overlay(overlay);
+        ProjectRun run = new ProjectRun(request, unreadable).factSink(factSink).overlay(overlay).fixedTexts(fixedTexts);
         Outcome outcome = run.lint();
         sources = run.sources();
         stdinShown = run.stdinShown();
@@ -269,7 +269,7 @@ public final class Project {
 
     private Set<Path> inputs = Set.of();
     private List<String> excluded = List.of();
-    private java.util.Map<String, String> overlay = java.util.Map.of();
+    private java.util.Map<String, String> fixedTexts = java.util.Map.of();
     private java.util.Map<String, dev.gpulint.read.SourceFile> sources = java.util.Map.of();
     private String stdinShown;
 
@@ -277,7 +277,7 @@ public final class Project {
      * Texts the next {@link #lint} reads instead of what the files of these display paths hold: fixes applied in
      * memory (check --fix and --diff re-lint before anything is written).
      */
-    public Project overlay(java.util.Map<String, String> texts) { this.overlay = java.util.Map.copyOf(texts); return this; }
+    public Project fixedTexts(java.util.Map<String, String> texts) { this.fixedTexts = java.util.Map.copyOf(texts); return this; }
 
     /** The files the last {@link #lint} linted (not context), by display path, with the texts it linted. */
     public java.util.Map<String, dev.gpulint.read.SourceFile> sources() { return sources; }

@@ -116,10 +116,10 @@ public final class ProjectRun {
         Discovery d = s.discovery();
         excluded = List.copyOf(d.excluded());
         List<dev.gpulint.read.SourceFile> files = d.files();
-        if (!overlay.isEmpty()) {
+        if (!fixedTexts.isEmpty()) {
             // texts fixed in memory (check --fix, --diff) stand for the files read: linted as if they were on disk
-            files = files.stream().map(f -> overlay.containsKey(f.displayPath())
-                    ? new dev.gpulint.read.SourceFile(f.path(), f.displayPath(), overlay.get(f.displayPath())) : f).toList();
+            files = files.stream().map(f -> fixedTexts.containsKey(f.displayPath())
+                    ? new dev.gpulint.read.SourceFile(f.path(), f.displayPath(), fixedTexts.get(f.displayPath())) : f).toList();
         }
         java.util.Map<String, dev.gpulint.read.SourceFile> shown = new java.util.LinkedHashMap<>();
         for (var f : files) if (!d.context().contains(f.displayPath())) shown.putIfAbsent(f.displayPath(), f);
@@ -141,13 +141,13 @@ public final class ProjectRun {
     }
 
     private Config loaded = Config.none();
-    private Map<String, String> overlay = Map.of();
+    private Map<String, String> fixedTexts = Map.of();
     private Map<String, dev.gpulint.read.SourceFile> sources = Map.of();
     private String stdinShown;
 
     /** Texts to lint instead of what the files of these display paths hold (fixed in memory, not yet written). */
-    ProjectRun overlay(Map<String, String> texts) {
-        this.overlay = Map.copyOf(texts);
+    ProjectRun fixedTexts(Map<String, String> texts) {
+        this.fixedTexts = Map.copyOf(texts);
         return this;
     }
 

@@ -106,13 +106,13 @@ final class GptNeoxAdapter implements FormatAdapter {
         else {
             for (String d : new String[] {"bf16", "fp16"}) {
                 MappingNode m = map(root, d);
-                Located<Boolean> on = m == null ? null : Nodes.bool(Nodes.scalar(m, "enabled"));
+                Located<Boolean> on = m == null ? null : TreeValues.bool(TreeValues.scalar(m, "enabled"));
                 if (on != null && on.value()) { j.dtype = new Located<>(d, on.span()); break; }
             }
         }
-        Located<Boolean> ckpt = Nodes.bool(value(root, "checkpoint-activations"));
+        Located<Boolean> ckpt = TreeValues.bool(value(root, "checkpoint-activations"));
         if (ckpt != null) j.recompute = new Located<>(ckpt.value() ? "full" : "none", ckpt.span());
-        Located<Boolean> untied = Nodes.bool(value(root, "no-weight-tying"));
+        Located<Boolean> untied = TreeValues.bool(value(root, "no-weight-tying"));
         if (untied != null) j.tied = new Located<>(!untied.value(), untied.span());
         Located<Long> kv = number(j, root, "num-kv-heads");
         if (kv != null) j.kvHeads = kv;

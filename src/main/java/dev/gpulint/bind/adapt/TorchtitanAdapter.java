@@ -92,9 +92,9 @@ final class TorchtitanAdapter {
         if (j.tp != null && j.tp.value() > 1) j.sequenceParallel = new Located<>(true, j.tp.span());
         MappingNode model = map(root, "model");
         if (model != null) {
-            Located<Long> layers = Nodes.whole(scalar(model, "n_layers")), dim = Nodes.whole(scalar(model, "dim")),
-                    heads = Nodes.whole(scalar(model, "n_heads")), kv = Nodes.whole(scalar(model, "n_kv_heads")),
-                    vocab = Nodes.whole(scalar(model, "vocab_size"));
+            Located<Long> layers = TreeValues.whole(scalar(model, "n_layers")), dim = TreeValues.whole(scalar(model, "dim")),
+                    heads = TreeValues.whole(scalar(model, "n_heads")), kv = TreeValues.whole(scalar(model, "n_kv_heads")),
+                    vocab = TreeValues.whole(scalar(model, "vocab_size"));
             if (layers != null) j.layers = j.key("n_layers", layers);
             if (dim != null) j.hidden = j.key("dim", dim);
             if (heads != null) j.heads = j.key("n_heads", heads);

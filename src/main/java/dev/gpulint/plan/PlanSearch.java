@@ -29,6 +29,8 @@ public final class PlanSearch {
     static final int MAX_FIX_SEARCHES = 3;
     /** The fix looks up to this many times the job's GPUs. */
     static final int MAX_FIX_FACTOR = 64;
+    /** The most layouts the fix screens by memory over all the GPU counts it tries (about a second's work). */
+    static final int MAX_FIX_SCREENED = 200_000;
 
     /**
      * @param search    the search, with every layout's estimate in {@code pricer}
@@ -49,9 +51,10 @@ public final class PlanSearch {
      * @param usableBytes the memory a layout may take per GPU (capacity less the allowance)
      * @param moreGpus    the fewest GPUs (whole nodes) with a valid layout, and the best there; null when none within reach
      * @param sharded     the best valid layout on the job's GPUs when ZeRO stages 1–3 are allowed; null when none or already allowed
+     * @param memoryOnly  some layout is rejected by memory rules alone (else every one breaks another rule, and no fix is sought)
      */
     public record Infeasible(Layout leanest, Estimate leanestEstimate, List<String> leanestRejectedBy, double usableBytes, long triedUpTo,
-                             Fix moreGpus, Fix sharded) {}
+                             Fix moreGpus, Fix sharded, boolean memoryOnly) {}
 
     /** A change that makes a layout valid: on {@code gpus} GPUs, the best valid layout and its estimate. */
     public record Fix(long gpus, Layout best, Estimate estimate, int valid) {}
@@ -88,21 +91,28 @@ public final class PlanSearch {
                                          Pricer pricer, Catalog catalog, RuleCatalog rules, long perNode) {
         // the layout that needs the least memory among those only memory rejects (or among all, when every one breaks another rule)
         Candidate leanest = null;
-        for (boolean memoryOnly : new boolean[] {true, false}) {
+        boolean memoryOnly = false;
+        for (boolean only : new boolean[] {true, false}) {
             for (Candidate c : found.rejectedLayouts()) {
-                if (memoryOnly && !c.rejectedBy().stream().allMatch(id -> id.startsWith("MEM"))) continue;
+                if (only && !c.rejectedBy().stream().allMatch(id -> id.startsWith("MEM"))) continue;
                 if (leanest == null || pricer.peakBytes(c.layout()) < pricer.peakBytes(leanest.layout())) leanest = c;
             }
-            if (leanest != null) break;
+            if (leanest != null) { memoryOnly = only; break; }
         }
         Layout cur = found.current().layout();
         if (leanest == null) leanest = found.current();
+        if (!memoryOnly) {
+            // every layout breaks a rule besides memory: more GPUs or sharding do not mend that
+            return new Infeasible(leanest.layout(), pricer.estimate(leanest.layout()), leanest.rejectedBy(), pricer.usable(), space.gpus(),
+                    null, null, false);
+        }
         long node = perNode > 0 ? perNode : 1;
         Fix more = null;
         int searches = 0;
         long tried = space.gpus();
+        long screened = 0;
         for (long n = (space.gpus() / node + 1) * node; n <= space.gpus() * MAX_FIX_FACTOR && n <= SearchSpace.MAX_GPUS
-                && searches < MAX_FIX_SEARCHES; n += node) {
+                && searches < MAX_FIX_SEARCHES && screened < MAX_FIX_SCREENED; n += node) {
             tried = n;
             SearchSpace bigger = new SearchSpace(n, space.layers(), space.experts(), space.seqLength(), space.globalBatch(), space.zeroStages());
             List<Layout> layouts;
@@ -111,6 +121,7 @@ public final class PlanSearch {
             } catch (IllegalStateException e) {
                 break;
             }
+            screened += layouts.size();
             // the memory alone first (cheap); the rules only where some layout fits
             if (layouts.stream().noneMatch(l -> pricer.peakBytes(l) <= pricer.usable())) continue;
             searches++;
@@ -130,6 +141,7 @@ public final class PlanSearch {
                 sharded = new Fix(space.gpus(), b.layout(), pricer.estimate(b.layout()), s.candidates().size());
             }
         }
-        return new Infeasible(leanest.layout(), pricer.estimate(leanest.layout()), leanest.rejectedBy(), pricer.usable(), tried, more, sharded);
+        return new Infeasible(leanest.layout(), pricer.estimate(leanest.layout()), leanest.rejectedBy(), pricer.usable(), tried, more, sharded,
+                true);
     }
 }

@@ -45,6 +45,7 @@ public final class RankingReport {
         m.put("reason", reason(inf));
         m.put("least_memory_layout", PlanReport.layout(inf.leanest()));
         m.put("least_memory_rejected_by", inf.leanestRejectedBy());
+        m.put("memory_only", inf.memoryOnly());
         var st = inf.leanestEstimate().largestStage();
         m.put("least_memory_states_bytes", Math.round(st.weights() + st.gradients() + st.optimizer()));
         m.put("least_memory_bytes", Math.round(st.total()));
@@ -167,7 +168,8 @@ public final class RankingReport {
         var st = e.largestStage();
         double states = st.weights() + st.gradients() + st.optimizer();
         String why;
-        if (states > e.capacityBytes()) why = "the model states alone exceed the GPU's memory";
+        if (!inf.memoryOnly()) why = "every layout is rejected by a rule besides memory";
+        else if (states > e.capacityBytes()) why = "the model states alone exceed the GPU's memory";
         else if (st.total() > e.capacityBytes()) why = "states and activations exceed the GPU's memory";
         else why = String.format(Locale.ROOT, "the model states alone take %.1f %% of it, leaving less than the tenth MEM002 keeps for "
                 + "activations, NCCL buffers and the CUDA context", 100 * states / e.capacityBytes());
@@ -180,6 +182,10 @@ public final class RankingReport {
 
     /** What would make a layout valid. */
     static String fix(PlanSearch.Infeasible inf) {
+        if (!inf.memoryOnly()) {
+            return "to make one valid: every layout breaks a rule besides memory (the leanest: " + String.join(", ", inf.leanestRejectedBy())
+                    + "); mend what `gpulint check` says about the job first, more GPUs or sharding do not";
+        }
         List<String> ways = new ArrayList<>();
         if (inf.moreGpus() != null) {
             PlanSearch.Fix f = inf.moreGpus();

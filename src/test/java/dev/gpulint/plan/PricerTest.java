@@ -1,0 +1,78 @@
+package dev.gpulint.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.bind.Binder;
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.estimate.JobEstimate;
+import dev.gpulint.derive.estimate.Layout;
+import dev.gpulint.facts.StageMemoryFact;
+import dev.gpulint.plan.search.JobLayouts;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.read.yaml.YamlReader;
+import org.junit.jupiter.api.Test;
+
+/** The plan prices the memory of every layout without pricing its step: both must give the estimate's numbers. */
+class PricerTest {
+    static final String JOB = """
+            kind: cluster
+            name: pod
+            node_groups:
+              - name: dgx
+                count: 8
+                gpu: { model: H100-SXM5-80GB, count: 8 }
+                nvlink: { switch: true }
+            ---
+            kind: training_job
+            name: j
+            cluster: pod
+            node_group: dgx
+            nodes: 8
+            model: { dtype: bf16, layers: 80, hidden_size: 8192, attention_heads: 64, kv_heads: 8, ffn_hidden_size: 28672,
+                     vocab_size: 32000, gated_mlp: true, tied_embeddings: false, seq_length: 4096 }
+            parallelism: { tp: 8, pp: 2 }
+            batch: { micro_batch_size: 1, global_batch_size: 512 }
+            """;
+
+    static Pricer pricer(String text) {
+        Binder.Bound b = new Binder().bind(new YamlReader().read(SourceFile.of("j.yaml", text)).documents());
+        Resolved.Job r = JobLayouts.resolve(b.jobs().get(0), b.clusters(), Catalog.builtIn());
+        return new Pricer(JobEstimate.of(r, Catalog.builtIn()).inputs(), b.jobs().get(0));
+    }
+
+    @Test
+    void theMemoryOfEveryLayoutIsTheEstimatesFullestStage() {
+        Pricer p = pricer(JOB);
+        int checked = 0;
+        for (int tp : new int[] {1, 2, 4, 8}) {
+            for (int pp : new int[] {1, 2, 4}) {
+                for (Layout.Recompute rc : Layout.Recompute.values()) {
+                    for (int z = 0; z < 3; z++) {
+                        Layout l = new Layout(tp, pp, 64 / tp / pp, 1, 1, pp > 1 ? 2 : 1, 1, 512, z == 2 ? 1 : 0, z == 1, rc, tp > 1);
+                        double byEstimate = p.estimate(l).largestStage().total();
+                        assertEquals(byEstimate, p.peakBytes(l), 1e-3 * byEstimate, l.toString());
+                        checked++;
+                    }
+                }
+            }
+        }
+        assertEquals(108, checked);
+    }
+
+    @Test
+    void theVocabularyIsPaddedForTheCandidatesTpAndTheFactCarriesItsAspect() {
+        Pricer p = pricer(JOB);
+        Layout tp8 = new Layout(8, 2, 4, 1, 1, 1, 1, 512, 0, true, Layout.Recompute.SELECTIVE, true);
+        Layout tp2 = new Layout(2, 2, 16, 1, 1, 1, 1, 512, 0, true, Layout.Recompute.SELECTIVE, true);
+        assertEquals(32768, p.estimate(tp8).model().vocab(), "a multiple of 128 × 8");
+        assertEquals(32000, p.estimate(tp2).model().vocab(), "a multiple of 128 × 2 already");
+        StageMemoryFact f = (StageMemoryFact) p.memoryFact(tp8, "cand-3", "stage-memory/recompute-selective");
+        assertEquals("training_job:cand-3/stage-memory/recompute-selective", f.identity());
+        assertEquals(p.peakBytes(tp8), f.getTotalBytes(), 1);
+        assertTrue(f.getCapacityBytes() > 85e9 && f.getCapacityBytes() < 86e9, "80 GiB: " + f.getCapacityBytes());
+        assertNotEquals(p.peakBytes(tp8), p.peakBytes(tp2));
+    }
+}

@@ -46,7 +46,7 @@ public final class EnvAnalysis {
                     .of(r.name(), j.cluster() == null ? null : j.cluster().value(), r.nodes(), j.file(), name,
                             e.getValue().span(), value, e.getValue().span())
                     .reading(upper, List.of("1", "TRUE", "YES", "ON").contains(upper))
-                    .catalog(vars.isKnown(name), vars.isDebugOnly(name), vars.suggestion(name))
+                    .catalog(vars.isKnown(name), vars.isDebugOnly(name), vars.suggestion(name)).fix(vars.oneEdit(name))
                     .cluster(cf != null && cf.rdma(), nvlink, gdr)
                     .efa(efa);
             Specs.NicQos qos = cf == null || cf.spec().fabric() == null ? null : cf.spec().fabric().qos();

@@ -3,7 +3,6 @@ package dev.gpulint.config;
 import dev.gpulint.core.DidYouMean;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Span;
-import dev.gpulint.settle.FixSettings;
 import dev.gpulint.tree.ListNode;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.Node;
@@ -17,7 +16,7 @@ import java.util.Set;
 
 /**
  * The {@code fix:} section of .gpulint.yaml (ruff's fixable / unfixable): which rules' fixes {@code check --fix}
- * applies and the reports offer, and how safe each rule's fixes count.
+ * applies and the reports offer, and how safe each rule's fixes count (settle.FixSettings applies it).
  *
  * <pre>
  * fix:
@@ -35,19 +34,6 @@ public record FixConfig(Set<String> fixable, Set<String> unfixable, Map<String, 
     public static final FixConfig NONE = new FixConfig(Set.of(), Set.of(), Map.of(), Map.of());
     static final List<String> KEYS = List.of("fixable", "unfixable", "rules");
     static final List<String> LEVELS = List.of("safe", "unsafe", "off");
-
-    /** The settings the linter applies ({@link FixSettings}). */
-    public FixSettings settings() {
-        Set<String> un = new LinkedHashSet<>(unfixable), safe = new LinkedHashSet<>(), unsafe = new LinkedHashSet<>();
-        levels.forEach((rule, level) -> {
-            switch (level) {
-                case "off" -> un.add(rule);
-                case "safe" -> safe.add(rule);
-                default -> unsafe.add(rule);
-            }
-        });
-        return new FixSettings(fixable, un, safe, unsafe);
-    }
 
     /** SYN002 findings for names in {@code fix:} that are no rule ID or name (ALL aside). */
     public List<Finding> check(dev.gpulint.meta.RuleCatalog catalog, String file) {

@@ -36,7 +36,7 @@ public final class Linter {
         for (dev.gpulint.config.Config.ParamSetting x : config.params()) p.put(x.rule() + "." + x.name(), x.value());
         this.params = p;
         this.ruleSettings = config.ruleLevels();
-        this.fixSettings = config.fix().settings();
+        this.fixSettings = dev.gpulint.settle.FixSettings.of(config.fix());
         this.paths = where;
         this.jobPlacement = f -> {
             java.nio.file.Path file = where.absolute(f);

@@ -97,7 +97,7 @@ class ConfigTest {
         Config c = load("fix:\n  unfixable: [PAR004]\n  fixable: [UNIT001, bit-byte-mixup, NCCL004]\n"
                 + "  rules: { HW003: safe, UNIT003: unsafe, OPS001: off }\n");
         assertEquals(List.of(), problems(c.problems()));
-        var s = c.fix().settings();
+        var s = dev.gpulint.settle.FixSettings.of(c.fix());
         RuleCatalog rules = RuleCatalog.builtIn();
         assertTrue(s.offered("UNIT001", rules));
         assertFalse(s.offered("PAR004", rules), "unfixable");
@@ -106,7 +106,7 @@ class ConfigTest {
         assertEquals(dev.gpulint.core.Safety.SAFE, s.safety("HW003", dev.gpulint.core.Safety.UNSAFE, rules));
         assertEquals(dev.gpulint.core.Safety.UNSAFE, s.safety("UNIT003", dev.gpulint.core.Safety.SAFE, rules));
         assertEquals(List.of(), problems(c.fix().check(rules, "cfg.yaml")));
-        assertTrue(load("").fix().settings().offered("PAR004", rules), "without fix:, every rule's fixes");
+        assertTrue(dev.gpulint.settle.FixSettings.of(load("").fix()).offered("PAR004", rules), "without fix:, every rule's fixes");
     }
 
     @Test

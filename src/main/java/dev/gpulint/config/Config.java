@@ -33,7 +33,15 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                      java.util.Map<String, RuleSetting> rules, List<String> rulePaths,
                      List<ParamSetting> params, dev.gpulint.catalog.Catalog catalog, List<Finding> problems,
                      List<JobCluster> jobClusters, Map<String, dev.gpulint.core.Span> valueSpans,
-                     List<EvidenceEntry> evidence, Map<String, Double> plan) {
+                     List<EvidenceEntry> evidence, Map<String, Double> plan, FixConfig fix) {
+
+    /** Without {@code fix:} settings: every rule's fixes, as the rules offer them. */
+    public Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
+                  java.util.Map<String, RuleSetting> rules, List<String> rulePaths, List<ParamSetting> params,
+                  dev.gpulint.catalog.Catalog catalog, List<Finding> problems, List<JobCluster> jobClusters,
+                  Map<String, dev.gpulint.core.Span> valueSpans, List<EvidenceEntry> evidence, Map<String, Double> plan) {
+        this(base, file, include, exclude, rules, rulePaths, params, catalog, problems, jobClusters, valueSpans, evidence, plan, FixConfig.NONE);
+    }
 
     /** Without {@code plan:} efficiencies. */
     public Config(Path base, String file, List<String> include, List<PathMatcher> exclude,
@@ -154,7 +162,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     }
 
     public static final String NAME = ".gpulint.yaml";
-    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "params", "catalog", "job_clusters", "evidence", "plan");
+    static final List<String> KEYS = List.of("include", "exclude", "rules", "rule_paths", "thresholds", "params", "catalog", "job_clusters", "evidence", "plan", "fix");
     static final List<String> THRESHOLDS = List.of("allreduce_seconds", "bubble_warning", "bubble_note", "memory_warning_percent");
     static final List<String> SETTINGS = List.of("off", "error", "warning", "note");
 
@@ -200,6 +208,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
         Map<String, dev.gpulint.core.Span> spans = new java.util.HashMap<>();
         List<EvidenceEntry> evidence = new ArrayList<>();
         Map<String, Double> plan = new java.util.LinkedHashMap<>();
+        FixConfig fix = FixConfig.NONE;
         for (var doc : r.documents()) {
             ConfigInput.duplicates(doc.root(), display, problems);
             for (MappingNode.Entry e : doc.root().entries()) {
@@ -218,6 +227,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
                     case "job_clusters" -> FileEntries.jobClusters(e, display, problems, jobClusters);
                     case "evidence" -> FileEntries.evidence(e, display, problems, evidence);
                     case "plan" -> PlanSettings.read(e, display, problems, plan);
+                    case "fix" -> fix = FixConfig.read(e, display, problems);
                     case "catalog" -> catalog = catalog(e, display, text, problems);
                     case "exclude" -> strings(e, display, problems).forEach(n -> {
                         PathMatcher m = ConfigInput.glob(n.text(), n, key, problems);
@@ -250,7 +260,7 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
             }
         }
         return new Config(base, display, include, exclude, ruleSettings, rulePaths, params, catalog, problems, jobClusters, spans,
-                evidence, Map.copyOf(plan));
+                evidence, Map.copyOf(plan), fix);
     }
 
 

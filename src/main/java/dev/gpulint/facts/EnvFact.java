@@ -12,6 +12,7 @@ import java.util.List;
 public final class EnvFact {
     private final String jobName, clusterName, file, name, value, upperValue, suggestion, pfcSource;
     private final Span span, nameSpan, pfcSpan, topologySpan;
+    private final String fixedName;
     private final long nodes;
     private final boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable, railOptimized, efa;
     private final String hcaPrefix;
@@ -27,7 +28,7 @@ public final class EnvFact {
     private EnvFact(Builder b) {
         jobName = b.jobName; clusterName = b.clusterName; nodes = b.nodes; file = b.file; name = b.name;
         nameSpan = b.nameSpan; value = b.value; span = b.span; upperValue = b.upperValue; on = b.on;
-        debugOnly = b.debugOnly; knownNccl = b.knownNccl; suggestion = b.suggestion;
+        debugOnly = b.debugOnly; knownNccl = b.knownNccl; suggestion = b.suggestion; fixedName = b.fixedName;
         interfaces = List.copyOf(b.interfaces); excludesInterfaces = b.excludesInterfaces;
         dscpPriority = b.dscpPriority == null ? null : List.copyOf(b.dscpPriority);
         lineRemovals = List.copyOf(b.lineRemovals);
@@ -45,6 +46,10 @@ public final class EnvFact {
     public static final class Builder {
         private String jobName, clusterName, file, name, value, upperValue, suggestion, pfcSource;
         private Span span, nameSpan, pfcSpan, topologySpan;
+        private String fixedName;
+
+        /** The one known name one edit away (NCCL004's safe fix), or null. */
+        public Builder fix(String name) { fixedName = name; return this; }
         private long nodes;
         private boolean on, debugOnly, knownNccl, excludesInterfaces, rdmaFabric, nvlink, gdrCapable, railOptimized, efa;
         private String hcaPrefix;
@@ -133,6 +138,19 @@ public final class EnvFact {
     public boolean isKnownNccl() { return knownNccl; }
     /** For a name nobody reads: NCCL's own name (libibverbs' for RDMAV_*) a few edits away; null when the name is known or none is close. */
     public String getSuggestion() { return suggestion; }
+    /**
+     * NCCL004's safe fix: {@link #getSuggestion()} when it is the only name NCCL (libibverbs for RDMAV_*) reads one
+     * edit away (a letter added, dropped, changed, or two swapped); null otherwise.
+     */
+    public String getFixedName() { return fixedName; }
+    /**
+     * Where the name is written, at most: from the start of the line before the value to the value (a YAML or DSL key,
+     * {@code export NAME=}, {@code -x NAME=}, a Kubernetes {@code - name:} line). The fix replaces the name there
+     * only when it is written there exactly once.
+     */
+    public Span getNameRegion() {
+        return span == null ? null : new Span(span.file(), Math.max(1, span.startLine() - 1), 1, span.startLine(), span.startColumn());
+    }
     /** NCCL_SOCKET_IFNAME: the interface names (prefix "=" dropped, blanks kept as ""); empty for other variables or an empty value. */
     public List<String> getInterfaces() { return interfaces; }
     /** NCCL_SOCKET_IFNAME starts with "^": the interfaces are the ones to avoid. */

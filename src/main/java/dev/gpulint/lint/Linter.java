@@ -63,6 +63,7 @@ public final class Linter {
         for (Config.ParamSetting x : config.params()) p.put(x.rule() + "." + x.name(), x.value());
         this.params = p;
         this.ruleSettings = config.ruleLevels();
+        this.fixSettings = dev.gpulint.settle.FixSettings.of(config.fix());
         this.paths = where;
         this.jobPlacement = f -> {
             Path file = where.absolute(f);

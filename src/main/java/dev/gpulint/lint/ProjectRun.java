@@ -200,6 +200,7 @@ public final class ProjectRun {
         }
         problems.addAll(cfg.checkRuleNames(linter.rules()));
         problems.addAll(cfg.checkParams(linter.rules()));
+        problems.addAll(cfg.fix().check(linter.rules(), cfg.file()));
         return linter;
     }
 }

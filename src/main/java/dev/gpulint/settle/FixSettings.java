@@ -33,6 +33,13 @@ public record FixSettings(Set<String> fixable, Set<String> unfixable, Set<String
         unsafe = Set.copyOf(unsafe);
     }
 
+    /** The configuration's {@code fix:}: its per-rule level off joins unfixable, safe and unsafe change the safety. */
+    public static FixSettings of(dev.gpulint.config.FixConfig c) {
+        Set<String> un = new java.util.LinkedHashSet<>(c.unfixable()), safe = new java.util.LinkedHashSet<>(), unsafe = new java.util.LinkedHashSet<>();
+        c.levels().forEach((rule, level) -> (level.equals("off") ? un : level.equals("safe") ? safe : unsafe).add(rule));
+        return new FixSettings(c.fixable(), un, safe, unsafe);
+    }
+
     /** Every rule's fixes, as the rules offer them. */
     public static final FixSettings ALL = new FixSettings(Set.of(), Set.of(), Set.of(), Set.of());
 

@@ -93,6 +93,35 @@ class ConfigTest {
     }
 
     @Test
+    void fixSettingsChooseWhichRulesFixesAreOfferedAndHowSafe() throws IOException {
+        Config c = load("fix:\n  unfixable: [PAR004]\n  fixable: [UNIT001, bit-byte-mixup, NCCL004]\n"
+                + "  rules: { HW003: safe, UNIT003: unsafe, OPS001: off }\n");
+        assertEquals(List.of(), problems(c.problems()));
+        var s = dev.gpulint.settle.FixSettings.of(c.fix());
+        RuleCatalog rules = RuleCatalog.builtIn();
+        assertTrue(s.offered("UNIT001", rules));
+        assertFalse(s.offered("PAR004", rules), "unfixable");
+        assertFalse(s.offered("OPS001", rules), "off");
+        assertFalse(s.offered("NET001", rules), "not in fixable");
+        assertEquals(dev.gpulint.core.Safety.SAFE, s.safety("HW003", dev.gpulint.core.Safety.UNSAFE, rules));
+        assertEquals(dev.gpulint.core.Safety.UNSAFE, s.safety("UNIT003", dev.gpulint.core.Safety.SAFE, rules));
+        assertEquals(List.of(), problems(c.fix().check(rules, "cfg.yaml")));
+        assertTrue(dev.gpulint.settle.FixSettings.of(load("").fix()).offered("PAR004", rules), "without fix:, every rule's fixes");
+    }
+
+    @Test
+    void aBadFixSettingIsReportedWhereItIs() throws IOException {
+        Config c = load("fix:\n  unfixable: [UNIT01, {x: 1}]\n  rules: { HW003: maybe }\n  fixables: []\n");
+        assertEquals(List.of("cfg.yaml:2:23 SYN002 'fix.unfixable' in cfg.yaml must be a rule ID or name, or a list of them, found a mapping.",
+                "cfg.yaml:3:19 SYN002 fix level 'maybe' for HW003 in cfg.yaml must be safe, unsafe or off.",
+                "cfg.yaml:4:3 SYN002 unknown key 'fixables' under fix in cfg.yaml; did you mean 'fixable'?"), problems(c.problems()));
+        assertEquals(List.of("cfg.yaml:2:15 SYN002 'UNIT01' in the fix settings of cfg.yaml is no gpulint rule ID or name; did you mean 'UNIT001'?"),
+                problems(c.fix().check(RuleCatalog.builtIn(), "cfg.yaml")));
+        assertEquals(List.of("cfg.yaml:1:6 SYN002 'fix' in cfg.yaml must be a mapping with fixable, unfixable and rules."),
+                problems(load("fix: all\n").problems()));
+    }
+
+    @Test
     void thresholdsSetTheRuleParametersTheyName() throws IOException {
         Config c = load("thresholds:\n  bubble_note: 0.1\n  memory_warning_percent: 80\n  allreduce_seconds: 2.5\n");
         assertEquals(List.of(), c.problems());
@@ -238,7 +267,7 @@ class ConfigTest {
         assertEquals(List.of("cfg.yaml:1:1 SYN002 unknown key 'includes' in cfg.yaml; did you mean 'include'?"),
                 problems(load("includes: [clusters/]\n").problems()));
         assertEquals(List.of("cfg.yaml:2:1 SYN002 unknown key 'colour' in cfg.yaml; valid keys: "
-                        + "include, exclude, rules, rule_paths, thresholds, params, catalog, job_clusters, evidence, plan."),
+                        + "include, exclude, rules, rule_paths, thresholds, params, catalog, job_clusters, evidence, plan, fix."),
                 problems(load("include: []\ncolour: always\n").problems()));
     }
 

@@ -54,6 +54,24 @@ public final class NcclVariables {
 
     public boolean isDebugOnly(String name) { return debug.contains(name); }
 
+    /**
+     * For an unknown name: its {@link #suggestion} when that is the only name of the same reader one edit away (a
+     * letter added, dropped, changed, or two swapped: DidYouMean's distance 1) and not a debugging variable; null
+     * otherwise, and a fix is a person's call.
+     */
+    public String oneEdit(String name) {
+        String meant = suggestion(name);
+        if (meant == null || name.length() > DidYouMean.MAX_LENGTH) return null;
+        String found = null;
+        for (String c : name.startsWith("RDMAV_") ? verbs : ncclOwn) {
+            if (Math.abs(c.length() - name.length()) > 1 || DidYouMean.distance(name, c) != 1) continue;
+            if (found != null) return null;
+            found = c;
+        }
+        // a debugging variable (NCCL007) would turn one finding into another: renaming into it is a person's call
+        return meant.equals(found) && !isDebugOnly(found) ? found : null;
+    }
+
     /** For an unknown name: NCCL's own closest name when the name looks like a misspelling of it; null otherwise. */
     public String suggestion(String name) {
         if (isKnown(name)) return null;

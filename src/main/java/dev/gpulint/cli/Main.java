@@ -218,12 +218,26 @@ public final class Main implements Callable<Integer> {
                 description = "SARIF: each rule's helpUri is URL + ID.md (or URL with {id} replaced); default: none, the help is in the file")
         String helpUriBase;
 
+        @Option(names = "--fix", description = "apply the safe fixes to the files (never to standard input), then report what remains")
+        boolean fix;
+
+        @Option(names = "--unsafe-fixes", description = "with --fix or --diff: the unsafe fixes too (each rule's help page says why they are unsafe)")
+        boolean unsafeFixes;
+
+        @Option(names = "--diff", description = "print what --fix would change as a unified diff and write nothing; exit 1 when there is a change")
+        boolean diff;
+
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() throws IOException {
             PrintWriter err = spec.commandLine().getErr();
             boolean fromStdin = stdinFilename != null || paths.contains("-");
+            String fixUsage = Fixing.refused(fix, unsafeFixes, diff, fromStdin, output);
+            if (fixUsage != null) {
+                err.println("gpulint: " + fixUsage);
+                return BAD_INPUT;
+            }
             List<String> named = paths.stream().filter(p -> !p.equals("-")).toList();
             if (fromStdin) {
                 String closed = StdinCheck.closed(env);
@@ -257,7 +271,10 @@ public final class Main implements Callable<Integer> {
                 }
             }
             LintRequest request = project.request();
-            Project.Outcome outcome = project.lint(request);
+            dev.gpulint.fix.FixLoop.Result fixed = fix || diff ? dev.gpulint.fix.FixLoop.run(project, request, Fixing.atMost(unsafeFixes)) : null;
+            if (diff) return Fixing.diff(fixed, spec.commandLine().getOut(), err, unsafeFixes, quiet);
+            boolean written = fixed == null || Fixing.write(fixed, err);
+            Project.Outcome outcome = fixed != null ? fixed.last() : project.lint(request);
             LintResult result = outcome.result();
             List<String> overwrites = ReportFile.overInputs(project, output, writeBaseline, result.findings().size());
             if (!overwrites.isEmpty()) {
@@ -292,6 +309,13 @@ public final class Main implements Callable<Integer> {
                 spec.commandLine().getErr().println("gpulint: " + e.getMessage());
                 return BAD_INPUT;
             }
+            if (fixed != null && !quiet) {
+                // after the text report's own closing line; a machine-read report on standard output stays as it is
+                PrintWriter to = f == Format.text && output == null ? spec.commandLine().getOut() : err;
+                to.println(Fixing.closing(fixed, unsafeFixes));
+                to.flush();
+            }
+            if (!written) return BAD_INPUT;
             if (result.files().isEmpty() && !result.inputFailed() && (!quiet || failIfNoManifests)) {
                 spec.commandLine().getErr().println("gpulint: no gpulint manifests found in "
                         + (fromStdin ? String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of("standard input"),

@@ -245,6 +245,8 @@ public final class Project {
     public Outcome lint(LintRequest request) {
         ProjectRun run = new ProjectRun(request, unreadable).factSink(factSink).overlay(overlay);
         Outcome outcome = run.lint();
+        sources = run.sources();
+        stdinShown = run.stdinShown();
         loaded = run.config();
         excluded = run.excluded();
         inputs = run.inputs();
@@ -267,6 +269,21 @@ public final class Project {
 
     private Set<Path> inputs = Set.of();
     private List<String> excluded = List.of();
+    private java.util.Map<String, String> overlay = java.util.Map.of();
+    private java.util.Map<String, dev.gpulint.read.SourceFile> sources = java.util.Map.of();
+    private String stdinShown;
+
+    /**
+     * Texts the next {@link #lint} reads instead of what the files of these display paths hold: fixes applied in
+     * memory (check --fix and --diff re-lint before anything is written).
+     */
+    public Project overlay(java.util.Map<String, String> texts) { this.overlay = java.util.Map.copyOf(texts); return this; }
+
+    /** The files the last {@link #lint} linted (not context), by display path, with the texts it linted. */
+    public java.util.Map<String, dev.gpulint.read.SourceFile> sources() { return sources; }
+
+    /** Standard input's display path in the last {@link #lint}, or null when it read none. */
+    public String stdinShown() { return stdinShown; }
     private Path configUsed;
 
     /** Files named to be linted that the configuration's {@code exclude} left out (after {@link #lint}), as given. */

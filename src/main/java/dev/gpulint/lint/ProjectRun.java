@@ -97,6 +97,7 @@ public final class ProjectRun {
     private void discover(Contained guard, Discovery d) {
         if (request.stdin() != null) {
             guard.stage("standard input", () -> { d.addText(request.stdinName(), request.stdin()); return null; }, null);
+            stdinShown = d.display(Path.of(request.stdinName()));
         }
         for (String p : request.paths()) guard.stage("discovery of " + p, () -> { d.add(p); return null; }, null);
         for (Path p : request.files()) guard.stage("discovery of " + d.display(p), () -> { d.addFile(p); return null; }, null);
@@ -114,7 +115,16 @@ public final class ProjectRun {
         }
         Discovery d = s.discovery();
         excluded = List.copyOf(d.excluded());
-        var result = linter.lint(d.files(), s.problems(), d.context());
+        List<dev.gpulint.read.SourceFile> files = d.files();
+        if (!overlay.isEmpty()) {
+            // texts fixed in memory (check --fix, --diff) stand for the files read: linted as if they were on disk
+            files = files.stream().map(f -> overlay.containsKey(f.displayPath())
+                    ? new dev.gpulint.read.SourceFile(f.path(), f.displayPath(), overlay.get(f.displayPath())) : f).toList();
+        }
+        java.util.Map<String, dev.gpulint.read.SourceFile> shown = new java.util.LinkedHashMap<>();
+        for (var f : files) if (!d.context().contains(f.displayPath())) shown.putIfAbsent(f.displayPath(), f);
+        sources = java.util.Collections.unmodifiableMap(shown);
+        var result = linter.lint(files, s.problems(), d.context());
         java.util.Set<Path> in = new java.util.HashSet<>();
         for (String f : linter.inputs()) if (s.where().absolute(f) != null) in.add(s.where().absolute(f));
         inputs = java.util.Set.copyOf(in);
@@ -131,6 +141,21 @@ public final class ProjectRun {
     }
 
     private Config loaded = Config.none();
+    private Map<String, String> overlay = Map.of();
+    private Map<String, dev.gpulint.read.SourceFile> sources = Map.of();
+    private String stdinShown;
+
+    /** Texts to lint instead of what the files of these display paths hold (fixed in memory, not yet written). */
+    ProjectRun overlay(Map<String, String> texts) {
+        this.overlay = Map.copyOf(texts);
+        return this;
+    }
+
+    /** The files linted (not context), by display path, with the texts linted (after {@link #lint}). */
+    Map<String, dev.gpulint.read.SourceFile> sources() { return sources; }
+
+    /** Standard input's display path, or null when it was not read (after {@link #lint}). */
+    String stdinShown() { return stdinShown; }
 
     /** Hands the derived facts to {@code sink} (Linter#factSink). */
     ProjectRun factSink(java.util.function.Consumer<List<Object>> sink) {

@@ -45,6 +45,7 @@ public final class JsonRenderer implements Renderer {
             m.put("related", related);
             m.put("fingerprint", result.fingerprint(f));
             if (f.suppressed()) m.put("suppressed", f.suppression());
+            m.put("fixes", fixes(f));
             findings.add(m);
         }
         root.put("findings", findings);
@@ -57,6 +58,27 @@ public final class JsonRenderer implements Renderer {
         summary.put("inputFailed", result.inputFailed());
         root.put("summary", summary);
         JsonOut.write(root, out);
+    }
+
+    /** A finding's fixes: title, safety ("safe" or "unsafe") and edits (place, code-point offsets, replacement). */
+    static List<Object> fixes(Finding f) {
+        List<Object> out = new ArrayList<>();
+        for (dev.gpulint.core.Fix x : f.fixes()) {
+            Map<String, Object> fm = new LinkedHashMap<>();
+            fm.put("title", x.title());
+            fm.put("safety", x.safety().id());
+            List<Object> edits = new ArrayList<>();
+            for (dev.gpulint.core.TextEdit e : x.edits()) {
+                Map<String, Object> em = location(e.span());
+                em.put("startOffset", e.startOffset());
+                em.put("endOffset", e.endOffset());
+                em.put("replacement", e.replacement());
+                edits.add(em);
+            }
+            fm.put("edits", edits);
+            out.add(fm);
+        }
+        return out;
     }
 
     static Map<String, Object> location(Span s) {

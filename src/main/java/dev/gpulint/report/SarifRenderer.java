@@ -248,6 +248,7 @@ public final class SarifRenderer implements Renderer {
             m.put("relatedLocations", rel);
         }
         m.put("partialFingerprints", Map.of(Fingerprints.KEY, run.fingerprint(f)));
+        if (!f.fixes().isEmpty()) m.put("fixes", SarifFixes.of(f, run.paths()));
         if (f.suppressed()) {
             Map<String, Object> sup = new LinkedHashMap<>();
             sup.put("kind", "inSource");
@@ -280,16 +281,22 @@ public final class SarifRenderer implements Renderer {
         return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]");
     }
 
-    private Map<String, Object> physical(Span s, dev.gpulint.core.ProjectPaths paths) {
+    /** A file's artifactLocation: under %SRCROOT% when inside the project root, else an absolute file URI. */
+    static Map<String, Object> artifact(String file, dev.gpulint.core.ProjectPaths paths) {
         Map<String, Object> art = new LinkedHashMap<>();
-        String rel = paths.underRoot(s.file());
-        Path abs = paths.absolute(s.file());
+        String rel = paths.underRoot(file);
+        Path abs = paths.absolute(file);
         if (rel == null && abs != null) {
             art.put("uri", abs.toUri().toString());          // outside the project root: an absolute file URI
         } else {
-            art.put("uri", uri(rel != null ? rel : s.file()));
+            art.put("uri", uri(rel != null ? rel : file));
             art.put("uriBaseId", SRCROOT);
         }
+        return art;
+    }
+
+    private Map<String, Object> physical(Span s, dev.gpulint.core.ProjectPaths paths) {
+        Map<String, Object> art = artifact(s.file(), paths);
         Map<String, Object> region = new LinkedHashMap<>();
         region.put("startLine", s.startLine());
         region.put("startColumn", s.startColumn());

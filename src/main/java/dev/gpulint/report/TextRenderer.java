@@ -44,8 +44,15 @@ public final class TextRenderer implements Renderer {
                 out.write("  help: " + Visible.of(meta.remediation().replaceAll("\\s+", " ")) + "; see `gpulint explain "
                         + Visible.of(f.ruleId()) + "`\n");
             }
+            for (dev.gpulint.core.Fix x : f.fixes()) out.write(fixHint(x) + "\n");
         }
         if (summary) out.write(summary(result) + "\n");
+    }
+
+    /** "  fix available (safe): TITLE; gpulint check --fix applies it" (with --unsafe-fixes for an unsafe fix). */
+    public static String fixHint(dev.gpulint.core.Fix x) {
+        return "  fix available (" + x.safety().id() + "): " + Visible.of(x.title()) + "; `gpulint check --fix"
+                + (x.safe() ? "" : " --unsafe-fixes") + "` applies it";
     }
 
     /** The text format's finding line without colour: {@code file:line:col: level: message [ID]}. */

@@ -1,0 +1,63 @@
+package dev.gpulint.cli;
+
+import dev.gpulint.core.Safety;
+import dev.gpulint.fix.FixLoop;
+import dev.gpulint.fix.FixWriter;
+import dev.gpulint.fix.UnifiedDiff;
+import java.io.PrintWriter;
+import java.util.List;
+
+/**
+ * {@code check --fix}, {@code --unsafe-fixes} and {@code --diff} (README, "Fixes"): the options' rules, the diff
+ * printed, the fixes written, and the closing line saying what was fixed and what remains.
+ */
+final class Fixing {
+    private Fixing() {}
+
+    /** Why these options cannot run together, or null. */
+    static String refused(boolean fix, boolean unsafe, boolean diff, boolean fromStdin, String output) {
+        if (unsafe && !fix && !diff) return "--unsafe-fixes adds unsafe fixes to --fix or --diff: give one of them too";
+        if (diff && output != null) return "--diff prints the changes to standard output: it takes no --output";
+        // standard input has no file to write back to; its fixes are shown, never printed as if they were a report
+        if (fix && !diff && fromStdin) {
+            return "--fix rewrites files, and standard input is none: use --diff to see its fixes, or lint the file itself with --fix";
+        }
+        return null;
+    }
+
+    /** The safety the run applies up to. */
+    static Safety atMost(boolean unsafe) { return unsafe ? Safety.UNSAFE : Safety.SAFE; }
+
+    /** Prints the diff of every changed file and a closing line on standard error; exit 1 when there is a diff. */
+    static int diff(FixLoop.Result r, PrintWriter out, PrintWriter err, boolean unsafe, boolean quiet) {
+        for (var e : r.after().entrySet()) out.print(UnifiedDiff.of(e.getKey(), r.before().get(e.getKey()), e.getValue()));
+        out.flush();
+        if (!quiet) {
+            String more = unsafe ? "" : more(r.fixable(Safety.UNSAFE));
+            err.println(r.fixed() == 0 ? "gpulint: nothing to fix" + more
+                    : "gpulint: would fix " + count(r.fixed(), "finding") + " in " + count(r.after().size(), "file") + more);
+        }
+        if (r.last().result().inputFailed()) return Main.BAD_INPUT;
+        return r.changed() ? Main.FINDINGS : Main.OK;
+    }
+
+    /** Writes the fixes; the files not written are told on {@code err} and make the run fail (false). */
+    static boolean write(FixLoop.Result r, PrintWriter err) {
+        List<String> problems = FixWriter.write(r);
+        for (String p : problems) err.println("gpulint: " + p);
+        return problems.isEmpty();
+    }
+
+    /** The closing line of --fix: "fixed 3 findings in 2 files; 1 remains (1 more with --unsafe-fixes)". */
+    static String closing(FixLoop.Result r, boolean unsafe) {
+        long remain = r.last().result().findings().stream().filter(f -> !f.suppressed()).count();
+        return "fixed " + count(r.fixed(), "finding") + (r.fixed() == 0 ? "" : " in " + count(r.after().size(), "file")) + "; "
+                + remain + (remain == 1 ? " remains" : " remain") + (unsafe ? "" : more(r.fixable(Safety.UNSAFE)));
+    }
+
+    private static String more(long unsafe) {
+        return unsafe == 0 ? "" : " (" + unsafe + " more with --unsafe-fixes)";
+    }
+
+    private static String count(long n, String word) { return n + " " + word + (n == 1 ? "" : "s"); }
+}

@@ -1,0 +1,120 @@
+package dev.gpulint.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code check --fix}, {@code --unsafe-fixes} and {@code --diff}: fixes written only to the linted files, with
+ * their comments, quoting and line breaks kept; a preview that writes nothing; a second --fix that changes
+ * nothing; standard input shown, never rewritten.
+ */
+class FixCliTest {
+
+    @AfterEach
+    void restore() {
+        Main.workingDir = Path.of("");
+        Main.stdin = Main.SYSTEM_IN;
+    }
+
+    /** Two UNIT001 mix-ups whose numbers are the catalog figures in the other base: two safe fixes. */
+    static final String CLUSTER = "kind: cluster\r\nname: c\r\nnode_groups:\r\n  - name: g\r\n    count: 1\r\n"
+            + "    gpu: { model: H100-SXM5-80GB, count: 8 }\r\n"
+            + "    nvlink: { switch: true, bandwidth: 900 Gb/s, direction: bidirectional }   # per GPU\r\n"
+            + "    nics:\r\n      - { model: ConnectX-7, count: 8, speed: \"400 GB/s\", protocol: infiniband }\r\n";
+    static final String FIXED = CLUSTER.replace("900 Gb/s", "900 GB/s").replace("400 GB/s", "400 Gb/s");
+
+    @Test
+    void diffShowsTheFixesAsAPatchAndWritesNothing(@TempDir Path dir) throws IOException {
+        Path c = CliTest.write(dir, "c.yaml", CLUSTER);
+        Main.workingDir = dir;
+        CliTest.Run r = CliTest.run("check", "--diff", "c.yaml");
+        assertEquals(1, r.code(), r.err());
+        assertEquals("--- a/c.yaml\n+++ b/c.yaml\n@@ -4,6 +4,6 @@\n   - name: g\n     count: 1\n"
+                + "     gpu: { model: H100-SXM5-80GB, count: 8 }\n"
+                + "-    nvlink: { switch: true, bandwidth: 900 Gb/s, direction: bidirectional }   # per GPU\n"
+                + "+    nvlink: { switch: true, bandwidth: 900 GB/s, direction: bidirectional }   # per GPU\n"
+                + "     nics:\n"
+                + "-      - { model: ConnectX-7, count: 8, speed: \"400 GB/s\", protocol: infiniband }\n"
+                + "+      - { model: ConnectX-7, count: 8, speed: \"400 Gb/s\", protocol: infiniband }\n", r.out());
+        assertEquals("gpulint: would fix 2 findings in 1 file\n", r.err());
+        assertEquals(CLUSTER, Files.readString(c), "--diff writes nothing");
+    }
+
+    @Test
+    void fixWritesTheSafeFixesKeepingEverythingElseAndASecondFixChangesNothing(@TempDir Path dir) throws IOException {
+        Path c = CliTest.write(dir, "c.yaml", CLUSTER);
+        Main.workingDir = dir;
+        CliTest.Run r = CliTest.run("check", "--fix", "c.yaml");
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertEquals("0 errors, 0 warnings, 0 notes in 1 file\nfixed 2 findings in 1 file; 0 remain\n", r.out());
+        assertEquals(FIXED, Files.readString(c), "only the units changed: quotes, comment and CR LF line breaks kept");
+        CliTest.Run again = CliTest.run("check", "--fix", "c.yaml");
+        assertEquals("0 errors, 0 warnings, 0 notes in 1 file\nfixed 0 findings; 0 remain\n", again.out());
+        assertEquals(FIXED, Files.readString(c));
+        CliTest.Run diff = CliTest.run("check", "--diff", "c.yaml");
+        assertEquals(0, diff.code(), "no diff left: exit 0");
+        assertEquals("", diff.out());
+    }
+
+    @Test
+    void aByteOrderMarkAndOtherFilesStayAsTheyWere(@TempDir Path dir) throws IOException {
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        Path c = dir.resolve("c.yaml");
+        Files.write(c, concat(bom, CLUSTER.getBytes(StandardCharsets.UTF_8)));
+        String sound = "kind: cluster\nname: s\nnode_groups:\n  - name: g\n    count: 1\n    gpu: { model: H100-SXM5-80GB, count: 8 }\n";
+        Path s = CliTest.write(dir, "s.yaml", sound);
+        Main.workingDir = dir;
+        CliTest.Run r = CliTest.run("check", "--fix", "-f", "json", ".");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("{"), "the JSON report stays alone on standard output: " + r.out());
+        assertEquals("fixed 2 findings in 1 file; 0 remain\n", r.err());
+        assertArrayEquals(concat(bom, FIXED.getBytes(StandardCharsets.UTF_8)), Files.readAllBytes(c));
+        assertEquals(sound, Files.readString(s));
+    }
+
+    @Test
+    void standardInputIsShownAsADiffAndNeverRewritten(@TempDir Path dir) throws IOException {
+        Main.workingDir = dir;
+        Main.stdin = () -> new ByteArrayInputStream(CLUSTER.getBytes(StandardCharsets.UTF_8));
+        CliTest.Run refused = CliTest.run("check", "--fix", "-");
+        assertEquals(2, refused.code());
+        assertEquals("gpulint: --fix rewrites files, and standard input is none: use --diff to see its fixes, or lint the file itself with --fix\n",
+                refused.err());
+        Path named = CliTest.write(dir, "c.yaml", CLUSTER);
+        Main.stdin = () -> new ByteArrayInputStream(CLUSTER.getBytes(StandardCharsets.UTF_8));
+        CliTest.Run diff = CliTest.run("check", "--diff", "--stdin-filename", "c.yaml");
+        assertEquals(1, diff.code());
+        assertTrue(diff.out().startsWith("--- a/c.yaml\n+++ b/c.yaml\n@@ -4,6 +4,6 @@\n"), diff.out());
+        assertEquals(CLUSTER, Files.readString(named), "the file standard input stands for is not written");
+    }
+
+    @Test
+    void optionsThatDoNotGoTogetherAreBadUsage(@TempDir Path dir) throws IOException {
+        CliTest.write(dir, "c.yaml", CLUSTER);
+        Main.workingDir = dir;
+        CliTest.Run alone = CliTest.run("check", "--unsafe-fixes", "c.yaml");
+        assertEquals(2, alone.code());
+        assertEquals("gpulint: --unsafe-fixes adds unsafe fixes to --fix or --diff: give one of them too\n", alone.err());
+        CliTest.Run out = CliTest.run("check", "--diff", "-o", "x.diff", "c.yaml");
+        assertEquals(2, out.code());
+        assertFalse(Files.exists(dir.resolve("x.diff")));
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = new byte[a.length + b.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}

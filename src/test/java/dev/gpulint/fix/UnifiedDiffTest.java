@@ -1,0 +1,38 @@
+package dev.gpulint.fix;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** The diff --diff prints is the one diff -u writes: hunks with three lines of context, merged when close. */
+class UnifiedDiffTest {
+
+    private static String lines(int from, int to) {
+        StringBuilder b = new StringBuilder();
+        for (int i = from; i <= to; i++) b.append("l").append(i).append('\n');
+        return b.toString();
+    }
+
+    @Test
+    void farApartChangesAreTwoHunks() {
+        String before = lines(1, 20);
+        String after = before.replace("l2\n", "L2\n").replace("l18\n", "L18\n");
+        assertEquals("--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n l1\n-l2\n+L2\n l3\n l4\n l5\n"
+                + "@@ -15,6 +15,6 @@\n l15\n l16\n l17\n-l18\n+L18\n l19\n l20\n", UnifiedDiff.of("f", before, after));
+    }
+
+    @Test
+    void closeChangesShareAHunkAndADeletedLineIsShown() {
+        String before = lines(1, 10);
+        String after = before.replace("l3\n", "").replace("l7\n", "L7\n");
+        assertEquals("--- a/f\n+++ b/f\n@@ -1,10 +1,9 @@\n l1\n l2\n-l3\n l4\n l5\n l6\n-l7\n+L7\n l8\n l9\n l10\n",
+                UnifiedDiff.of("f", before, after));
+    }
+
+    @Test
+    void aLastLineWithoutALineBreakIsMarked() {
+        assertEquals("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n",
+                UnifiedDiff.of("f", "a\nb", "a\nc"));
+        assertEquals("", UnifiedDiff.of("f", "same", "same"));
+    }
+}

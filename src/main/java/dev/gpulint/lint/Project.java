@@ -243,7 +243,7 @@ public final class Project {
      * read, and keeping what {@link #excluded()} and {@link #overwrites} need.
      */
     public Outcome lint(LintRequest request) {
-        ProjectRun run = new ProjectRun(request, unreadable).factSink(factSink).overlay(overlay).fixedTexts(fixedTexts);
+        ProjectRun run = new ProjectRun(request, unreadable).factSink(factSink).buffers(buffers).fixedTexts(fixedTexts);
         Outcome outcome = run.lint();
         sources = run.sources();
         stdinShown = run.stdinShown();
@@ -254,19 +254,9 @@ public final class Project {
         return outcome;
     }
 
-    private java.util.Map<Path, String> overlay = java.util.Map.of();
-
-    /**
-     * Texts that stand for files, by absolute path: an editor's unsaved buffers, linted as they are instead of the
-     * files on the disk (as --stdin-filename does for one), wherever the run meets those files.
-     */
-    public Project overlay(java.util.Map<Path, String> texts) {
-        java.util.Map<Path, String> m = new java.util.HashMap<>();
-        texts.forEach((p, t) -> m.put(p.toAbsolutePath().normalize(), t));
-        this.overlay = java.util.Map.copyOf(m);
-        return this;
-    }
-
+    private java.util.Map<Path, String> buffers = java.util.Map.of();
+    /** An editor's unsaved buffers by absolute, normalised path: read instead of those files wherever the run meets them (lsp). */
+    public Project buffers(java.util.Map<Path, String> texts) { this.buffers = java.util.Map.copyOf(texts); return this; }
     private Set<Path> inputs = Set.of();
     private List<String> excluded = List.of();
     private java.util.Map<String, String> fixedTexts = java.util.Map.of();

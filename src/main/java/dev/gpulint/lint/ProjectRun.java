@@ -49,7 +49,7 @@ public final class ProjectRun {
         Config cfg = Config.none();
         if (cfgPath != null) {
             String shown = new Discovery(cfg, base).display(cfgPath);
-            String buffer = overlay.get(cfgPath.toAbsolutePath().normalize());
+            String buffer = buffers.get(cfgPath.toAbsolutePath().normalize());
             cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown, buffer), Config.none());
         }
         Path top = request.top() == null ? null : request.top().toAbsolutePath().normalize();
@@ -58,7 +58,7 @@ public final class ProjectRun {
         Discovery d = new Discovery(cfg, base);
         if (request.maxFileSize() != null) d.maxFileSize(request.maxFileSize());
         d.includeOutside(request.includeOutside());
-        d.overlay(overlay);
+        d.overlay(buffers);
         configUsed = cfgPath == null ? null : cfgPath.toAbsolutePath().normalize();
         if (discover) discover(guard, d);
         List<Finding> earlier = new ArrayList<>(cfg.problems());
@@ -132,11 +132,11 @@ public final class ProjectRun {
     }
 
     private java.util.function.Consumer<List<Object>> factSink;
-    private Map<Path, String> overlay = Map.of();
+    private Map<Path, String> buffers = Map.of();
 
     /** Texts that stand for files, by absolute path (an editor's unsaved buffers; {@link Discovery#overlay}). */
-    ProjectRun overlay(Map<Path, String> texts) {
-        this.overlay = texts;
+    ProjectRun buffers(Map<Path, String> texts) {
+        this.buffers = texts;
         return this;
     }
 

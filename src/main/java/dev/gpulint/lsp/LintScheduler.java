@@ -146,6 +146,6 @@ final class LintScheduler {
     }
 
     void shutdown() {
-        thread.shutdownNow();
+        thread.shutdown();     // never interrupted mid-write: a half-written message would break the stream
     }
 }

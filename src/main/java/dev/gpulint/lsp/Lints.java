@@ -66,7 +66,7 @@ final class Lints {
             String name = d.path().getFileName().toString();
             if (!name.equals(Config.NAME) && Readers.isCandidate(name)) paths.add(d.path().toString());
         }
-        Project project = new Project(base).paths(paths).overlay(overlay).helpUriBase(report.helpUriBase());
+        Project project = new Project(base).paths(paths).buffers(overlay).helpUriBase(report.helpUriBase());
         Project.Outcome outcome = project.lint();
         Map<Path, List<Finding>> byFile = new HashMap<>();
         for (Finding f : outcome.result().findings()) {

@@ -19,15 +19,13 @@ import org.eclipse.lsp4j.Range;
 import org.eclipse.lsp4j.TextDocumentIdentifier;
 import org.eclipse.lsp4j.TextEdit;
 import org.eclipse.lsp4j.jsonrpc.messages.Either;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The findings' fixes as code actions: each fix a quick fix (an unsafe one labelled, never preferred), whose edit
  * applied to the buffer makes the finding go away on the re-lint; {@code source.fixAll.gpulint} applies the safe
- * ones only. A team rule (rule_paths) offers a safe and an unsafe fix, so the test does not depend on which built-in
- * rules have fixes yet; UNIT001's own fix is checked once it has one.
+ * ones only. A team rule (rule_paths) offers a safe and an unsafe fix; UNIT001's own fix is checked on its own.
  */
 class LspFixesTest {
 
@@ -92,7 +90,7 @@ class LspFixesTest {
         }
     }
 
-    /** UNIT001 offers a fix once the fixes issue gives it one (#28): then its quick fix must remove the finding. */
+    /** UNIT001's fix (#28) as a quick fix: applied to the buffer, the finding is gone. */
     @Test
     void unit001QuickFixRemovesTheFinding() throws Exception {
         Files.createDirectories(dir.resolve(".git"));
@@ -104,7 +102,10 @@ class LspFixesTest {
             assertEquals("UNIT001", Diagnostics.rule(d));
             List<CodeAction> fixes = actions(c, cluster, d, List.of("quickfix")).stream()
                     .filter(a -> !a.getTitle().startsWith("Suppress")).toList();
-            Assumptions.assumeFalse(fixes.isEmpty(), "UNIT001 offers no fix yet (the fixes issue adds it)");
+            assertEquals(1, fixes.size(), "UNIT001's fix (bits for bytes, only the B changes): " + fixes);
+            assertTrue(fixes.get(0).getIsPreferred(), "a safe fix is preferred");
+            assertEquals(List.of(new TextEdit(new Range(new Position(4, 121), new Position(4, 125)), "Gb/s")), edits(fixes.get(0), cluster),
+                    "the unit of '400 GB/s', in UTF-16 units after the emoji");
             c.change(cluster, Edits.apply(LspServerTest.CLUSTER, edits(fixes.get(0), cluster)));
             PublishDiagnosticsParams after = c.next(cluster);
             assertTrue(after.getDiagnostics().stream().noneMatch(x -> "UNIT001".equals(Diagnostics.rule(x))), after.toString());

@@ -82,23 +82,33 @@ final class ScriptedClient implements LanguageClient, AutoCloseable {
         server.getTextDocumentService().didClose(new DidCloseTextDocumentParams(new TextDocumentIdentifier(uri(file))));
     }
 
-    /** The next diagnostics published for {@code file} (others published meanwhile are dropped), or fails after 30 s. */
-    PublishDiagnosticsParams next(Path file) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    /** Diagnostics published for other files while a test waited for one file's: kept, in order, for their turn. */
+    private final List<PublishDiagnosticsParams> backlog = new ArrayList<>();
+
+    /** The next diagnostics published for {@code file}, in the order published, or null when none came before {@code end}. */
+    private PublishDiagnosticsParams take(Path file, long end) throws InterruptedException {
+        for (int i = 0; i < backlog.size(); i++) if (backlog.get(i).getUri().equals(uri(file))) return backlog.remove(i);
         while (System.nanoTime() < end) {
             PublishDiagnosticsParams p = published.poll(200, TimeUnit.MILLISECONDS);
-            if (p != null && p.getUri().equals(uri(file))) return p;
+            if (p == null) continue;
+            if (p.getUri().equals(uri(file))) return p;
+            backlog.add(p);
         }
-        throw new AssertionError("no diagnostics published for " + file + " within 30 s");
+        return null;
+    }
+
+    /** The next diagnostics published for {@code file}, or fails after 30 s. */
+    PublishDiagnosticsParams next(Path file) throws InterruptedException {
+        PublishDiagnosticsParams p = take(file, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+        if (p == null) throw new AssertionError("no diagnostics published for " + file + " within 30 s");
+        return p;
     }
 
     /** The diagnostics published for {@code file} until one satisfies {@code done}, or fails after 30 s. */
     PublishDiagnosticsParams until(Path file, java.util.function.Predicate<PublishDiagnosticsParams> done) throws InterruptedException {
         List<String> seen = new ArrayList<>();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < end) {
-            PublishDiagnosticsParams p = published.poll(200, TimeUnit.MILLISECONDS);
-            if (p == null || !p.getUri().equals(uri(file))) continue;
+        for (PublishDiagnosticsParams p = take(file, end); p != null; p = take(file, end)) {
             if (done.test(p)) return p;
             seen.add(p.getDiagnostics().toString());
         }
@@ -129,7 +139,7 @@ final class ScriptedClient implements LanguageClient, AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        server.shutdown().get(10, TimeUnit.SECONDS);
+        server.shutdown().get(60, TimeUnit.SECONDS);
         server.exit();
         serverListening.cancel(true);
         clientListening.cancel(true);

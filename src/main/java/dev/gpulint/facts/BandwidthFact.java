@@ -89,11 +89,14 @@ public final class BandwidthFact {
     /** Where the value is written. */
     public Span getSpan() { return span; }
     /**
-     * Where a direction can be added after the value: from the value to the start of the next line. The fix
-     * inserts only when the value is the last entry of a one-line block ({@link #getDirectionMatch}) there once.
+     * Where a direction can be added after the value: the value and the two characters after it (" }"). The fix
+     * inserts only when the value is the last entry of a one-line block ({@link #getDirectionMatch}). The region
+     * stays inside the value's node group, so a folded group's copies (Unfolder) get their own edit.
      */
     public Span getDirectionRegion() {
-        return span == null ? null : new Span(span.file(), span.startLine(), span.startColumn(), span.startLine() + 1, 1);
+        if (span == null || span.endLine() != span.startLine()) return null;
+        int end = Math.max(span.endColumn(), span.startColumn() + written.length());
+        return new Span(span.file(), span.startLine(), span.startColumn(), span.startLine(), end + 2);
     }
     /** The text the direction goes into: the value as written, one space, and the block's closing brace. */
     public String getDirectionMatch() { return written + " }"; }

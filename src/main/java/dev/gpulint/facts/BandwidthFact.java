@@ -88,6 +88,28 @@ public final class BandwidthFact {
     public String getFile() { return file; }
     /** Where the value is written. */
     public Span getSpan() { return span; }
+    /**
+     * Where a direction can be added after the value: the value and the two characters after it (" }"). The fix
+     * inserts only when the value is the last entry of a one-line block ({@link #getDirectionMatch}). The region
+     * stays inside the value's node group, so a folded group's copies (Unfolder) get their own edit.
+     */
+    public Span getDirectionRegion() {
+        if (span == null || span.endLine() != span.startLine()) return null;
+        int end = Math.max(span.endColumn(), span.startColumn() + written.length());
+        return new Span(span.file(), span.startLine(), span.startColumn(), span.startLine(), end + 2);
+    }
+    /** The text the direction goes into: the value as written, one space, and the block's closing brace. */
+    public String getDirectionMatch() { return written + " }"; }
+    /**
+     * That text with {@code direction} added as the block's last entry, in the file's syntax: {@code , direction: X }
+     * in a YAML flow mapping, {@code   direction = X } in the DSL; null for any other format (no fix).
+     */
+    public String withDirection(String direction) {
+        if (file == null) return null;
+        if (file.endsWith(".yaml") || file.endsWith(".yml")) return written + ", direction: " + direction + " }";
+        if (file.endsWith(".topo")) return written + "  direction = " + direction + " }";
+        return null;
+    }
     /** The key of the block that holds the value (nvlink, pcie), for findings about the block; null for others. */
     public Span getKeySpan() { return keySpan; }
     /** Source order within the run, for "the first one" in messages. */

@@ -16,10 +16,19 @@ public final class DcgmFieldFact {
     private final double unitBytes;
     private final Span span, typeSpan;
     private final boolean known, rangeFunction;
+    private final String fixedName;
 
     public DcgmFieldFact(String name, Span span, String file, String use, String declaredType, Span typeSpan,
                          String function, String owner, boolean known, String closest, String fieldClass,
                          double unitBytes, String unitName) {
+        this(name, span, file, use, declaredType, typeSpan, function, owner, known, closest, fieldClass, unitBytes, unitName, null);
+    }
+
+    /** As above, with the name a safe fix renames it to ({@link #getFixedName}); null for none. */
+    public DcgmFieldFact(String name, Span span, String file, String use, String declaredType, Span typeSpan,
+                         String function, String owner, boolean known, String closest, String fieldClass,
+                         double unitBytes, String unitName, String fixedName) {
+        this.fixedName = fixedName;
         this.unitBytes = unitBytes;
         this.unitName = unitName;
         this.name = name;
@@ -77,6 +86,22 @@ public final class DcgmFieldFact {
     public double getUnitBytes() { return unitBytes; }
     /** The unit of a rate field's value: "bytes per second", "KB per second", "units of 1000 KiB per second, TX and RX summed". */
     public String getUnitName() { return unitName; }
+
+    /**
+     * For a misspelt name written in upper case: the only known name one edit away; null when two known names are
+     * that close, the nearest is further, or the name is not in upper case (dcgm-exporter 1.x's lower case).
+     */
+    public String getFixedName() { return fixedName; }
+    /**
+     * Where the name is written, at most: from the start of the line before it to its end. The safe fix renames it
+     * there only when it is written there exactly once (a comment or a second use nearby makes which one a person's call).
+     */
+    public Span getNameRegion() {
+        if (span == null) return null;
+        int endLine = span.endLine(), endColumn = span.endColumn();
+        if (endLine == span.startLine() && endColumn <= span.startColumn()) endColumn = span.startColumn() + name.length();
+        return new Span(span.file(), Math.max(1, span.startLine() - 1), 1, endLine, endColumn);
+    }
 
     /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "dcgm:" + use + "/" + name + "/" + owner; }

@@ -17,12 +17,12 @@ public final class DcgmAnalysis {
             out.add(new DcgmFieldFact(n, c.name().span(), c.file(), "COUNTER_LIST",
                     c.type() == null ? null : c.type().value().strip().toLowerCase(Locale.ROOT), c.type() == null ? null : c.type().span(),
                     "", "the counter list", fields.known(n), fields.misspeltFrom(n), fields.classOf(n),
-                    fields.unitBytes(n), fields.unitName(n)));
+                    fields.unitBytes(n), fields.unitName(n), fields.oneEdit(n)));
         }
         for (Specs.MetricQuery q : queries) {
             String n = q.metric().value();
             out.add(new DcgmFieldFact(n, q.metric().span(), q.file(), "QUERY", null, null, q.function(),
-                    q.owner(), fields.known(n), fields.misspeltFrom(n), fields.classOf(n), fields.unitBytes(n), fields.unitName(n)));
+                    q.owner(), fields.known(n), fields.misspeltFrom(n), fields.classOf(n), fields.unitBytes(n), fields.unitName(n), fields.oneEdit(n)));
         }
     }
 }

@@ -80,4 +80,21 @@ public final class DcgmFields {
         }
         return best;
     }
+
+    /**
+     * For a misspelt name: the only known name one edit from it (a letter added, dropped or changed), when the name
+     * is written in upper case and that field is also {@link #misspeltFrom}'s answer; null otherwise.
+     */
+    public String oneEdit(String name) {
+        String meant = misspeltFrom(name);
+        if (meant == null || name.length() > dev.gpulint.core.DidYouMean.MAX_LENGTH) return null;
+        String k = key(name), found = null;
+        for (String c : classes.keySet()) {
+            if (Math.abs(c.length() - k.length()) > 1 || dev.gpulint.core.DidYouMean.distance(k, c) != 1) continue;
+            if (found != null) return null;
+            found = c;
+        }
+        // a lower-case (1.x) name would need its case kept, and the message names the upper-case field: a person's call
+        return meant.equals(found) && name.equals(k) ? found : null;
+    }
 }

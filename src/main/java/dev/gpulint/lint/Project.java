@@ -243,7 +243,12 @@ public final class Project {
      * read, and keeping what {@link #excluded()} and {@link #overwrites} need.
      */
     public Outcome lint(LintRequest request) {
-        ProjectRun run = new ProjectRun(request, unreadable).factSink(factSink).overlay(overlay).fixedTexts(fixedTexts);
+        List<Object> facts = amend == null ? null : new ArrayList<>();
+        java.util.function.Consumer<List<Object>> sink = amend == null ? factSink : all -> {
+            facts.addAll(all);
+            if (factSink != null) factSink.accept(all);
+        };
+        ProjectRun run = new ProjectRun(request, unreadable).factSink(sink).overlay(overlay).fixedTexts(fixedTexts);
         Outcome outcome = run.lint();
         sources = run.sources();
         stdinShown = run.stdinShown();
@@ -251,8 +256,17 @@ public final class Project {
         excluded = run.excluded();
         inputs = run.inputs();
         configUsed = run.configUsed();
+        if (amend != null) outcome = new Outcome(amend.apply(facts, outcome), outcome.rules());
         return outcome;
     }
+
+    private java.util.function.BiFunction<List<Object>, Outcome, LintResult> amend;
+
+    /**
+     * A step every {@link #lint} ends with, given the run's derived facts: the layout fixes of a higher stage
+     * (plan.LayoutFixes), recomputed on each pass of check --fix.
+     */
+    public Project amend(java.util.function.BiFunction<List<Object>, Outcome, LintResult> step) { this.amend = step; return this; }
 
     private java.util.Map<Path, String> overlay = java.util.Map.of();
 

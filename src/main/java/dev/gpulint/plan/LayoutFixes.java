@@ -11,6 +11,7 @@ import dev.gpulint.derive.estimate.JobEstimate;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.facts.JobFact;
 import dev.gpulint.meta.Messages;
+import dev.gpulint.plan.search.Candidate;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.settle.FixSettings;
 import java.util.ArrayList;
@@ -105,24 +106,24 @@ public final class LayoutFixes {
 
     /** The fix of one job: the edits to its best layout, or empty when there is none or a size is not a plain number. */
     static Optional<Fix> fix(List<Object> facts, LintResult result, Catalog catalog, RuleCatalog rules, JobFact job, String ruleId) {
-        boolean estimated = false;
-        for (Object o : facts) if (o instanceof JobEstimate e && e.job().name().equals(job.getName()) && job.getFile().equals(e.job().spec().file())) estimated = true;
-        if (!estimated) return Optional.empty();
-        Optional<Layout> best = Planner.best(facts, result, catalog, job.getName());
+        double[] tokens = {0};
+        Optional<Candidate> best = best(facts, result, catalog, job.getName(), tokens);
         if (best.isEmpty()) return Optional.empty();
-        Layout l = best.get();
+        Layout l = best.get().layout();
         Map<String, long[]> sizes = new LinkedHashMap<>();
         sizes.put("tp", new long[] {job.getTp(), l.tp()});
         sizes.put("pp", new long[] {job.getPp(), l.pp()});
         sizes.put("vpp", new long[] {Math.max(1, job.getVirtualPp()), l.virtualPp()});
         sizes.put("dp", new long[] {job.getDp(), l.dp()});
         sizes.put("cp", new long[] {Math.max(1, job.getCp()), l.cp()});
+        sizes.put("ep", new long[] {Math.max(1, job.getEp()), l.ep()});
         Map<String, Span> spans = new HashMap<>();
         spans.put("tp", job.getTpSpan());
         spans.put("pp", job.getPpSpan());
         spans.put("vpp", job.getVirtualPpSpan());
         spans.put("dp", job.getDpSpan());
         spans.put("cp", job.getCpSpan());
+        spans.put("ep", job.getEpSpan());
         List<TextEdit> edits = new ArrayList<>();
         for (Map.Entry<String, long[]> e : sizes.entrySet()) {
             long was = e.getValue()[0], now = e.getValue()[1];
@@ -135,8 +136,29 @@ public final class LayoutFixes {
         if (edits.isEmpty()) return Optional.empty();
         String template = rules.get(ruleId).map(m -> m.messages().get(TITLE)).orElse(null);
         if (template == null) return Optional.empty();
-        String title = Messages.render(template, Map.of("sizes", l.sizes()));
+        String title = Messages.render(template, Map.of("sizes", l.sizes(), "tokens", Math.round(tokens[0])));
         return Optional.of(new Fix(title, Safety.UNSAFE, List.copyOf(edits)));
+    }
+
+    /**
+     * The best valid layout of the plan that differs from the job as written in its parallel sizes only: the plan's
+     * first candidate may also choose another optimizer sharding, recomputation, micro batch or sequence parallelism,
+     * which a fix of the sizes would not write, so such a candidate's validity would not hold for the fixed file.
+     */
+    static Optional<Candidate> best(List<Object> facts, LintResult result, Catalog catalog, String job, double[] tokens) {
+        Planner.Outcome o = Planner.plan(facts, result, catalog, job, 0, 0, Map.of());
+        if (o.plan() == null || o.plan().current().estimate() == null || o.plan().ranking() == null
+                || o.plan().ranking().search() == null) return Optional.empty();
+        Layout now = o.plan().current().estimate().layout();
+        for (Candidate c : o.plan().ranking().search().candidates()) {
+            Layout l = c.layout();
+            if (!c.valid()) continue;
+            if (l.withSizes(now.tp(), now.pp(), now.dp(), now.cp(), now.ep(), now.virtualPp()).equals(now)) {
+                tokens[0] = o.plan().ranking().estimate(c).throughput().tokensPerSecondPerGpu();
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
     }
 
     /** Whether every edit replaces a plain number (a size written as an expression or a variable is not edited). */

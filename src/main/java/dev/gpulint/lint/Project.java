@@ -243,12 +243,9 @@ public final class Project {
      * read, and keeping what {@link #excluded()} and {@link #overwrites} need.
      */
     public Outcome lint(LintRequest request) {
-        List<Object> facts = amend == null ? null : new ArrayList<>();
-        java.util.function.Consumer<List<Object>> sink = amend == null ? factSink : all -> {
-            facts.addAll(all);
-            if (factSink != null) factSink.accept(all);
-        };
-        ProjectRun run = new ProjectRun(request, unreadable).factSink(sink).overlay(overlay).fixedTexts(fixedTexts);
+        List<Object> facts = new ArrayList<>();
+        ProjectRun run = new ProjectRun(request, unreadable).factSink(amend == null ? factSink
+                : all -> { facts.addAll(all); if (factSink != null) factSink.accept(all); }).overlay(overlay).fixedTexts(fixedTexts);
         Outcome outcome = run.lint();
         sources = run.sources();
         stdinShown = run.stdinShown();
@@ -262,10 +259,7 @@ public final class Project {
 
     private java.util.function.BiFunction<List<Object>, Outcome, LintResult> amend;
 
-    /**
-     * A step every {@link #lint} ends with, given the run's derived facts: the layout fixes of a higher stage
-     * (plan.LayoutFixes), recomputed on each pass of check --fix.
-     */
+    /** A step each {@link #lint} ends with, given its facts: plan.LayoutFixes, recomputed on each pass of --fix. */
     public Project amend(java.util.function.BiFunction<List<Object>, Outcome, LintResult> step) { this.amend = step; return this; }
 
     private java.util.Map<Path, String> overlay = java.util.Map.of();

@@ -36,7 +36,7 @@ public final class LayoutFixes {
     public static final Set<String> RULES = Set.of("PAR002", "PAR005", "MEM001");
 
     /** The message key of the fix's title in each rule's ID.yaml. */
-    static final String TITLE = "fix-layout";
+    public static final String TITLE = "fix-layout";
 
     /**
      * The result with a layout fix added to each finding of {@link #RULES} whose job the plan can improve.

@@ -51,6 +51,7 @@ public final class LayoutFixes {
         for (Finding f : result.findings()) if (wanted(f)) any = true;
         if (!any) return result;
         Map<String, Optional<Fix>> byJob = new HashMap<>();
+        Map<String, Best> plans = new HashMap<>(); // one plan per job, whichever of the rules fired
         List<Finding> out = new ArrayList<>(result.findings().size());
         boolean changed = false;
         for (Finding f : result.findings()) {
@@ -60,7 +61,7 @@ public final class LayoutFixes {
                 continue;
             }
             String key = job.getFile() + "\u0000" + job.getName() + "\u0000" + f.ruleId();
-            Optional<Fix> fix = byJob.computeIfAbsent(key, k -> fix(facts, result, catalog, rules, job, f.ruleId()));
+            Optional<Fix> fix = byJob.computeIfAbsent(key, k -> fix(facts, result, catalog, rules, job, f.ruleId(), plans));
             if (fix.isEmpty()) {
                 out.add(f);
                 continue;
@@ -105,9 +106,14 @@ public final class LayoutFixes {
     }
 
     /** The fix of one job: the edits to its best layout, or empty when there is none or a size is not a plain number. */
-    static Optional<Fix> fix(List<Object> facts, LintResult result, Catalog catalog, RuleCatalog rules, JobFact job, String ruleId) {
-        double[] tokens = {0};
-        Optional<Candidate> best = best(facts, result, catalog, job.getName(), tokens);
+    static Optional<Fix> fix(List<Object> facts, LintResult result, Catalog catalog, RuleCatalog rules, JobFact job, String ruleId,
+                             Map<String, Best> plans) {
+        Best planned = plans.computeIfAbsent(job.getFile() + "\u0000" + job.getName(), k -> {
+            double[] t = {0};
+            return new Best(best(facts, result, catalog, job.getName(), t), t[0]);
+        });
+        Optional<Candidate> best = planned.candidate();
+        double[] tokens = {planned.tokens()};
         if (best.isEmpty()) return Optional.empty();
         Layout l = best.get().layout();
         Map<String, long[]> sizes = new LinkedHashMap<>();
@@ -160,6 +166,9 @@ public final class LayoutFixes {
         }
         return Optional.empty();
     }
+
+    /** A job's best layout by sizes alone, and its estimated tokens/s per GPU. */
+    private record Best(Optional<Candidate> candidate, double tokens) {}
 
     /** Whether every edit replaces a plain number (a size written as an expression or a variable is not edited). */
     private static boolean plain(Fix x) {

@@ -252,6 +252,7 @@ public final class Main implements Callable<Integer> {
                     .maxFindingsPerRule(maxFindingsPerRule).maxFileSize(maxFileSize).failOn(failOn.name())
                     .sarifCategory(sarifCategory).helpUriBase(helpUriBase).includeOutside(includeOutside);
             if (fromStdin) project.stdin(stdin.get(), stdinFilename);
+            dev.gpulint.plan.LayoutFixes.on(project);
             List<String> usage = new ArrayList<>(project.problems());
             for (String[] target : new String[][] {{"--output", output}, {"--write-baseline", writeBaseline}}) {
                 String problem = target[1] == null ? null : ReportFile.problem(target[1], workingDir);

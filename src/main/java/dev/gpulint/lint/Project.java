@@ -243,7 +243,9 @@ public final class Project {
      * read, and keeping what {@link #excluded()} and {@link #overwrites} need.
      */
     public Outcome lint(LintRequest request) {
-        ProjectRun run = new ProjectRun(request, unreadable).factSink(factSink).buffers(buffers).fixedTexts(fixedTexts);
+        List<Object> facts = new ArrayList<>();
+        ProjectRun run = new ProjectRun(request, unreadable).factSink(amend == null ? factSink
+                : all -> { facts.addAll(all); if (factSink != null) factSink.accept(all); }).buffers(buffers).fixedTexts(fixedTexts);
         Outcome outcome = run.lint();
         sources = run.sources();
         stdinShown = run.stdinShown();
@@ -251,12 +253,18 @@ public final class Project {
         excluded = run.excluded();
         inputs = run.inputs();
         configUsed = run.configUsed();
+        if (amend != null) outcome = new Outcome(amend.apply(facts, outcome), outcome.rules());
         return outcome;
     }
 
     private java.util.Map<Path, String> buffers = java.util.Map.of();
     /** An editor's unsaved buffers by absolute, normalised path: read instead of those files wherever the run meets them (lsp). */
     public Project buffers(java.util.Map<Path, String> texts) { this.buffers = java.util.Map.copyOf(texts); return this; }
+    private java.util.function.BiFunction<List<Object>, Outcome, LintResult> amend;
+
+    /** A step each {@link #lint} ends with, given its facts: plan.LayoutFixes, recomputed on each pass of --fix. */
+    public Project amend(java.util.function.BiFunction<List<Object>, Outcome, LintResult> step) { this.amend = step; return this; }
+
     private Set<Path> inputs = Set.of();
     private List<String> excluded = List.of();
     private java.util.Map<String, String> fixedTexts = java.util.Map.of();
@@ -285,27 +293,7 @@ public final class Project {
      * from (after {@link #lint}). A file of the walk that is not gpulint's (an earlier JSON report) is no input.
      */
     public String overwrites(Path target) {
-        Path t = base.resolve(target).toAbsolutePath().normalize();
-        if (!java.nio.file.Files.isRegularFile(t)) return null;
-        if (baselineFile != null && same(t, baselineFile)) return "it is the baseline this run reads (--baseline)";
-        if (configUsed != null && same(t, configUsed)) return "it is the configuration file";
-        for (String p : paths) {
-            Path given = base.resolve(dev.gpulint.core.PathNames.given(p, base)).toAbsolutePath().normalize();
-            if (java.nio.file.Files.isRegularFile(given) && same(t, given)) return "it is a file named to be linted";
-        }
-        for (Path p : inputs) if (same(t, p)) return "it is an input of this run (" + new Discovery(Config.none(), base).display(p) + ")";
-        return null;
-    }
-
-    /** The same file (by path, or through a link). */
-    private static boolean same(Path a, Path b) {
-        if (a.equals(b)) return true;
-        if (a.getFileName() == null || b.getFileName() == null) return false;
-        try {
-            return java.nio.file.Files.isSameFile(a, b);
-        } catch (IOException e) {
-            return false;
-        }
+        return Overwrites.why(base, target, baselineFile, configUsed, paths, inputs);
     }
 
     /**

@@ -67,6 +67,7 @@ final class Lints {
             if (!name.equals(Config.NAME) && Readers.isCandidate(name)) paths.add(d.path().toString());
         }
         Project project = new Project(base).paths(paths).buffers(overlay).helpUriBase(report.helpUriBase());
+        dev.gpulint.plan.LayoutFixes.on(project);
         Project.Outcome outcome = project.lint();
         Map<Path, List<Finding>> byFile = new HashMap<>();
         for (Finding f : outcome.result().findings()) {

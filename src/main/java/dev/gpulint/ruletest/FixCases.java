@@ -57,7 +57,7 @@ final class FixCases {
         }
         List<SourceFile> again = new ArrayList<>();
         for (Map.Entry<String, String> e : after.entrySet()) again.add(SourceFile.of(e.getKey(), e.getValue()));
-        LintResult relinted = linter.lint(again);
+        LintResult relinted = RuleCases.lint(c.rule(), linter, again);
         Map<String, Integer> was = count(before.findings()), is = count(relinted.findings());
         for (Finding f : relinted.findings()) {
             if (is.get(key(f)) > was.getOrDefault(key(f), 0)) return "the fixed files have a new finding: " + describe(f);

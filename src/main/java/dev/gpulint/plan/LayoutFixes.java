@@ -1,0 +1,179 @@
+package dev.gpulint.plan;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Fix;
+import dev.gpulint.core.LintResult;
+import dev.gpulint.core.Safety;
+import dev.gpulint.core.Span;
+import dev.gpulint.core.TextEdit;
+import dev.gpulint.derive.estimate.JobEstimate;
+import dev.gpulint.derive.estimate.Layout;
+import dev.gpulint.facts.JobFact;
+import dev.gpulint.meta.Messages;
+import dev.gpulint.plan.search.Candidate;
+import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.settle.FixSettings;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The layout fixes of #28: PAR002, PAR005 and MEM001 offer the plan's best valid layout ({@link Planner#best}) as
+ * one unsafe fix that edits every parallel size that changes (tp, pp, vpp, dp, cp), never one alone. No fix when a
+ * size that must change is not written in the file as a plain number at the job's span for it, or when the plan
+ * finds no valid layout. The plan is computed only when one of these rules fired, once per job. The linter cannot
+ * do this (the plan is a higher stage): front ends apply it to a lint result.
+ */
+public final class LayoutFixes {
+    private LayoutFixes() {}
+
+    /** The rules whose findings offer the plan's best layout. */
+    public static final Set<String> RULES = Set.of("PAR002", "PAR005", "MEM001");
+
+    /** The message key of the fix's title in each rule's ID.yaml. */
+    public static final String TITLE = "fix-layout";
+
+    /**
+     * The result with a layout fix added to each finding of {@link #RULES} whose job the plan can improve.
+     *
+     * @param facts    the derived facts of the run that produced {@code result}
+     * @param texts    the texts linted, by display path (the edits are placed in them)
+     * @param settings the configuration's fix settings
+     */
+    public static LintResult apply(List<Object> facts, LintResult result, Map<String, String> texts, Catalog catalog,
+                                   RuleCatalog rules, FixSettings settings) {
+        boolean any = false;
+        for (Finding f : result.findings()) if (wanted(f)) any = true;
+        if (!any) return result;
+        Map<String, Optional<Fix>> byJob = new HashMap<>();
+        Map<String, Best> plans = new HashMap<>(); // one plan per job, whichever of the rules fired
+        List<Finding> out = new ArrayList<>(result.findings().size());
+        boolean changed = false;
+        for (Finding f : result.findings()) {
+            JobFact job = wanted(f) ? jobOf(facts, f.span()) : null;
+            if (job == null) {
+                out.add(f);
+                continue;
+            }
+            String key = job.getFile() + "\u0000" + job.getName() + "\u0000" + f.ruleId();
+            Optional<Fix> fix = byJob.computeIfAbsent(key, k -> fix(facts, result, catalog, rules, job, f.ruleId(), plans));
+            if (fix.isEmpty()) {
+                out.add(f);
+                continue;
+            }
+            Finding placed = settings.apply(List.of(f.withFixes(List.of(fix.get()))), texts, rules).get(0);
+            if (placed.fixes().isEmpty() || !plain(placed.fixes().get(0))) {
+                out.add(f);
+                continue;
+            }
+            List<Fix> all = new ArrayList<>(f.fixes());
+            all.addAll(placed.fixes());
+            out.add(f.withFixes(all));
+            changed = true;
+        }
+        return changed ? new LintResult(out, result.files(), result.inputFailed(), result.baselined(), result.paths()) : result;
+    }
+
+    /** Makes every lint of {@code project} add the layout fixes (check, --fix, --diff, the language server). */
+    public static dev.gpulint.lint.Project on(dev.gpulint.lint.Project project) {
+        return project.amend((facts, o) -> {
+            Map<String, String> texts = new HashMap<>();
+            project.sources().forEach((path, f) -> texts.put(path, f.text()));
+            // the configuration's fix: (unfixable, per-rule levels) applies to these fixes as to the rules' own
+            return apply(facts, o.result(), texts, Catalog.builtIn(), o.rules(), FixSettings.of(project.config().fix()));
+        });
+    }
+
+    private static boolean wanted(Finding f) {
+        return RULES.contains(f.ruleId()) && !f.suppressed() && f.span() != null;
+    }
+
+    /** The job a finding is about: the job of its file whose name comes last at or before the finding's line. */
+    static JobFact jobOf(List<Object> facts, Span at) {
+        JobFact chosen = null;
+        for (Object o : facts) {
+            if (!(o instanceof JobFact j) || !at.file().equals(j.getFile())) continue;
+            Span n = j.getNameSpan();
+            int line = n == null ? 0 : n.startLine();
+            int best = chosen == null || chosen.getNameSpan() == null ? -1 : chosen.getNameSpan().startLine();
+            if (line <= at.startLine() && line > best) chosen = j;
+        }
+        return chosen;
+    }
+
+    /** The fix of one job: the edits to its best layout, or empty when there is none or a size is not a plain number. */
+    static Optional<Fix> fix(List<Object> facts, LintResult result, Catalog catalog, RuleCatalog rules, JobFact job, String ruleId,
+                             Map<String, Best> plans) {
+        Best planned = plans.computeIfAbsent(job.getFile() + "\u0000" + job.getName(), k -> {
+            double[] t = {0};
+            return new Best(best(facts, result, catalog, job.getName(), t), t[0]);
+        });
+        Optional<Candidate> best = planned.candidate();
+        double[] tokens = {planned.tokens()};
+        if (best.isEmpty()) return Optional.empty();
+        Layout l = best.get().layout();
+        Map<String, long[]> sizes = new LinkedHashMap<>();
+        sizes.put("tp", new long[] {job.getTp(), l.tp()});
+        sizes.put("pp", new long[] {job.getPp(), l.pp()});
+        sizes.put("vpp", new long[] {Math.max(1, job.getVirtualPp()), l.virtualPp()});
+        sizes.put("dp", new long[] {job.getDp(), l.dp()});
+        sizes.put("cp", new long[] {Math.max(1, job.getCp()), l.cp()});
+        sizes.put("ep", new long[] {Math.max(1, job.getEp()), l.ep()});
+        Map<String, Span> spans = new HashMap<>();
+        spans.put("tp", job.getTpSpan());
+        spans.put("pp", job.getPpSpan());
+        spans.put("vpp", job.getVirtualPpSpan());
+        spans.put("dp", job.getDpSpan());
+        spans.put("cp", job.getCpSpan());
+        spans.put("ep", job.getEpSpan());
+        List<TextEdit> edits = new ArrayList<>();
+        for (Map.Entry<String, long[]> e : sizes.entrySet()) {
+            long was = e.getValue()[0], now = e.getValue()[1];
+            if (was == now) continue;
+            Span s = spans.get(e.getKey());
+            // a size the file does not state, or states other than as the number the job runs with: no fix at all
+            if (s == null || was <= 0) return Optional.empty();
+            edits.add(TextEdit.replace(s, Long.toString(now)));
+        }
+        if (edits.isEmpty()) return Optional.empty();
+        String template = rules.get(ruleId).map(m -> m.messages().get(TITLE)).orElse(null);
+        if (template == null) return Optional.empty();
+        String title = Messages.render(template, Map.of("sizes", l.sizes(), "tokens", Math.round(tokens[0])));
+        return Optional.of(new Fix(title, Safety.UNSAFE, List.copyOf(edits)));
+    }
+
+    /**
+     * The best valid layout of the plan that differs from the job as written in its parallel sizes only: the plan's
+     * first candidate may also choose another optimizer sharding, recomputation, micro batch or sequence parallelism,
+     * which a fix of the sizes would not write, so such a candidate's validity would not hold for the fixed file.
+     */
+    static Optional<Candidate> best(List<Object> facts, LintResult result, Catalog catalog, String job, double[] tokens) {
+        Planner.Outcome o = Planner.plan(facts, result, catalog, job, 0, 0, Map.of());
+        if (o.plan() == null || o.plan().current().estimate() == null || o.plan().ranking() == null
+                || o.plan().ranking().search() == null) return Optional.empty();
+        Layout now = o.plan().current().estimate().layout();
+        for (Candidate c : o.plan().ranking().search().candidates()) {
+            Layout l = c.layout();
+            if (!c.valid()) continue;
+            if (l.withSizes(now.tp(), now.pp(), now.dp(), now.cp(), now.ep(), now.virtualPp()).equals(now)) {
+                tokens[0] = o.plan().ranking().estimate(c).throughput().tokensPerSecondPerGpu();
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A job's best layout by sizes alone, and its estimated tokens/s per GPU. */
+    private record Best(Optional<Candidate> candidate, double tokens) {}
+
+    /** Whether every edit replaces a plain number (a size written as an expression or a variable is not edited). */
+    private static boolean plain(Fix x) {
+        for (TextEdit e : x.edits()) if (e.match() == null || !e.match().matches("[0-9]+")) return false;
+        return true;
+    }
+}

@@ -11,17 +11,7 @@ between a job that fits its NVLink domain and one that does not, so each has dia
 """
 import json, os, statistics, subprocess, sys, threading, time, queue
 
-CLUSTER = """kind: cluster
-name: {name}
-fabric: {{ type: infiniband, topology: rail-optimized }}
-node_groups:
-  - name: dgx
-    count: 4
-    gpu: {{ model: H100-SXM5-80GB, count: 8 }}
-    nvlink: {{ switch: true, bandwidth: 900 GB/s, direction: bidirectional }}
-    nics:
-      - {{ model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }}
-"""
+from bench import CLUSTER   # the same 4-node DGX H100 cluster as the check scenarios
 JOB = "kind: training_job\nname: job\ncluster: {cluster}\nnodes: 4\nparallelism: {{ tp: {tp}, pp: 4 }}\n"
 
 

@@ -37,7 +37,7 @@ final class AccelerateAdapter implements FormatAdapter {
                     || root.get("compute_environment").isPresent());
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+    @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
         JobDraft j = new JobDraft(FORMAT, file.displayPath(), root.span());
         j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
         String type = text(root, "distributed_type").strip().toUpperCase(java.util.Locale.ROOT);
@@ -92,7 +92,7 @@ final class AccelerateAdapter implements FormatAdapter {
                         new Located<>(dp, (rep != null ? rep : shard).span()));
             }
         }
-        sink.drafts.add(j);
+        sink.draft(j);
     }
 
     /**

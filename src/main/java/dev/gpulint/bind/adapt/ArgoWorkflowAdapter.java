@@ -48,7 +48,7 @@ final class ArgoWorkflowAdapter implements FormatAdapter {
         return out;
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+    @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
         String[] lines = file.text().split("\n", -1);
         for (MappingNode t : templates(root)) {
             ScalarNode m = scalar(t, "resource", "manifest");
@@ -61,7 +61,7 @@ final class ArgoWorkflowAdapter implements FormatAdapter {
             for (Document d : r.documents()) {
                 if (!KubernetesAdapter.accepts(d.root())) continue;
                 String job = name + "#" + (template == null ? "template" : template);
-                sink.drafts.add(KubernetesAdapter.bind(d.root(), file.displayPath(), job, inPlace));
+                sink.draft(KubernetesAdapter.bind(d.root(), file.displayPath(), job, inPlace));
             }
         }
     }

@@ -36,8 +36,8 @@ final class AwsBatchAdapter implements FormatAdapter {
     @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
 
     /** Each job definition of the file, named by its key. */
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        for (MappingNode.Entry def : definitions(root)) sink.drafts.add(bind(def, file.displayPath(), name + "#" + def.key().text(), file.text()));
+    @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
+        for (MappingNode.Entry def : definitions(root)) sink.draft(bind(def, file.displayPath(), name + "#" + def.key().text(), file.text()));
     }
 
     static boolean accepts(MappingNode root) {

@@ -28,8 +28,8 @@ final class DeepSpeedAdapter implements FormatAdapter {
         return file.displayPath().toLowerCase(Locale.ROOT).endsWith(".json") && accepts(root);
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        sink.drafts.add(bind(root, file.displayPath(), name));
+    @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
+        sink.draft(bind(root, file.displayPath(), name));
     }
 
     static boolean accepts(MappingNode root) {

@@ -1,15 +1,12 @@
 package dev.gpulint.bind.adapt;
 
 import dev.gpulint.read.SourceFile;
-import dev.gpulint.spec.Specs;
 import dev.gpulint.tree.MappingNode;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.BiPredicate;
 
 /**
  * One format of configuration that gpulint binds: how it is recognised from a document's content
- * (and, for DeepSpeed, the file's name), and what it binds into a {@link Sink}. The formats are
+ * (and, for DeepSpeed, the file's name), and what it binds into a {@link DraftSink}. The formats are
  * tried in the order of {@link FormatAdapters#ALL}; the first that accepts a document binds it.
  */
 interface FormatAdapter {
@@ -25,35 +22,19 @@ interface FormatAdapter {
      *
      * @param name the job's name: the file's display path, with #n for the n-th of several documents
      */
-    void bind(MappingNode root, SourceFile file, String name, Sink sink);
-
-    /** What a file's documents bound: job drafts, dcgm-exporter counters, Prometheus metric queries, NIC settings. */
-    final class Sink {
-        final List<JobDraft> drafts = new ArrayList<>();
-        final List<Specs.DcgmField> counters = new ArrayList<>();
-        final List<Specs.MetricQuery> queries = new ArrayList<>();
-        /** Fabric settings of a network operator's NIC configuration, as a cluster with no node groups. */
-        final List<Specs.Cluster> clusters = new ArrayList<>();
-        final List<Specs.NicPolicy> nicPolicies = new ArrayList<>();
-        /** Findings met binding (SYN007: a #SBATCH directive with a shell variable). */
-        final List<dev.gpulint.core.Finding> findings = new ArrayList<>();
-
-        boolean isEmpty() {
-            return drafts.isEmpty() && counters.isEmpty() && queries.isEmpty() && clusters.isEmpty() && nicPolicies.isEmpty();
-        }
-    }
+    void bind(MappingNode root, SourceFile file, String name, DraftSink sink);
 
     /** The binding step of a format, as a function. */
     @FunctionalInterface
     interface Binding {
-        void bind(MappingNode root, SourceFile file, String name, Sink sink);
+        void bind(MappingNode root, SourceFile file, String name, DraftSink sink);
     }
 
     static FormatAdapter of(String format, BiPredicate<MappingNode, SourceFile> accepts, Binding binding) {
         return new FormatAdapter() {
             @Override public String format() { return format; }
             @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts.test(root, file); }
-            @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+            @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
                 binding.bind(root, file, name, sink);
             }
             @Override public String toString() { return format; }

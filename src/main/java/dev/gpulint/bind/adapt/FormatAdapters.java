@@ -20,7 +20,7 @@ final class FormatAdapters {
             new LaunchScriptAdapter(),
             // torchtitan and NeMo 1 are still static utilities wrapped here (their adapters are being extended in parallel)
             FormatAdapter.of(TorchtitanAdapter.FORMAT, (root, f) -> TorchtitanAdapter.accepts(root),
-                    (root, f, name, sink) -> sink.drafts.add(TorchtitanAdapter.bind(root, f.displayPath(), name))),
+                    (root, f, name, sink) -> sink.draft(TorchtitanAdapter.bind(root, f.displayPath(), name))),
             new KubernetesAdapter(),
             new ArgoWorkflowAdapter(),
             new NicConfigurationAdapter(),
@@ -29,7 +29,7 @@ final class FormatAdapters {
             new AwsBatchAdapter(),
             new MegatronAdapter(),
             FormatAdapter.of(NemoAdapter.FORMAT, (root, f) -> NemoAdapter.accepts(root),
-                    (root, f, name, sink) -> sink.drafts.add(NemoAdapter.bind(root, f.displayPath(), name))),
+                    (root, f, name, sink) -> sink.draft(NemoAdapter.bind(root, f.displayPath(), name))),
             new Nemo2RecipeAdapter(),
             new HyperPodRecipeAdapter(),
             new SkyPilotAdapter(),

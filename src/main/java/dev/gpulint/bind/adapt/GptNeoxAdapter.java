@@ -50,7 +50,7 @@ final class GptNeoxAdapter implements FormatAdapter {
         return j.key(written(root, key), TreeValues.whole(value(root, key)));
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+    @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
         JobDraft j = new JobDraft(FORMAT, file.displayPath(), root.span());
         j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
         j.tp = number(j, root, "model-parallel-size");
@@ -91,7 +91,7 @@ final class GptNeoxAdapter implements FormatAdapter {
         if (j.gpusPerNode != null && j.nodes != null) {
             j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "num_nodes × num_gpus", StatedKind.CONFIG, j.nodes.span());
         }
-        sink.drafts.add(j);
+        sink.draft(j);
     }
 
     /**

@@ -31,7 +31,7 @@ final class HyperPodRecipeAdapter implements FormatAdapter {
                     || model.get("context_parallel_degree").isPresent() || model.get("shard_degree").isPresent());
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+    @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
         JobDraft j = Recipes.start(FORMAT, root, file, name);
         MappingNode model = map(root, "model");
         j.tp = size(j, model, "tp", "tensor_model_parallel_degree");

@@ -44,7 +44,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
 
     @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+    @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
         bind(root, file.displayPath(), name, file.text(), sink);
     }
 
@@ -64,14 +64,14 @@ final class LaunchScriptAdapter implements FormatAdapter {
      * ({@link MlnxQos}), when it has some; the job runs on that fabric unless configuration says otherwise.
      * A script with neither binds nothing.
      */
-    static void bind(MappingNode root, String file, String jobName, String source, FormatAdapter.Sink sink) {
+    static void bind(MappingNode root, String file, String jobName, String source, DraftSink sink) {
         ScalarNode s = (ScalarNode) root.entries().get(0).value();
         ScalarText text = ScalarText.of(source, s);
         SlurmDirectives sb = SlurmDirectives.read(text);
-        for (Word[] u : sb.unexpanded) sink.findings.add(unexpanded(jobName, u[0].text(), u[1]));
+        for (Word[] u : sb.unexpanded) sink.finding(unexpanded(jobName, u[0].text(), u[1]));
         Shell.Script script = Shell.parse(text, sb.environment());
         Specs.Cluster qos = MlnxQos.read(script, file, jobName, root.entries().get(0).key().span(), root.span());
-        if (qos != null) sink.clusters.add(qos);
+        if (qos != null) sink.cluster(qos);
         Launchers.Launch l = Launchers.scan(script);
         JobDraft j = job(root, file, jobName, sb, script, l);
         if (j != null) {
@@ -81,7 +81,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
         }
         if (j == null) return;
         if (qos != null && j.cluster == null) j.cluster = new Located<>(qos.name().value(), qos.fabric().type().span());
-        sink.drafts.add(j);
+        sink.draft(j);
     }
 
     /** The bound job, or null when the script launches no training. */

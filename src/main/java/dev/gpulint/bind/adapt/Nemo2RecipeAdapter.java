@@ -33,7 +33,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         return false;
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+    @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
         JobDraft j = Recipes.start(FORMAT, root, file, name);
         MappingNode trainer = map(root, "trainer");
         MappingNode strategy = map(trainer, "strategy");

@@ -41,7 +41,7 @@ final class NicClusterPolicyAdapter implements FormatAdapter {
         return NicObjects.is(root, "mellanox.com", KIND);
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+    @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
         NicObjects.Named n = NicObjects.name(root, name);
         MappingNode spec = map(root, "spec");
         List<Specs.NicPolicy> found = new ArrayList<>();
@@ -51,7 +51,7 @@ final class NicClusterPolicyAdapter implements FormatAdapter {
         java.util.Set<String> kinds = new java.util.HashSet<>();
         for (Specs.NicPolicy p : found) if (p.linkType() != null) kinds.add(kind(p.linkType().value()));
         for (Specs.NicPolicy p : found) {
-            sink.nicPolicies.add(kinds.size() < 2 ? p : new Specs.NicPolicy(p.kind(), p.name(), p.file(), p.linkType(), p.mtu(),
+            sink.nicPolicy(kinds.size() < 2 ? p : new Specs.NicPolicy(p.kind(), p.name(), p.file(), p.linkType(), p.mtu(),
                     p.rdma(), p.nodeSelector(), p.nodeSelectorRequired(), p.span(), p.resource(), true));
         }
     }

@@ -29,9 +29,9 @@ final class Recipes {
     }
 
     /** States the job's GPUs (num_nodes × devices, where num_nodes is written) and hands the job to the sink. */
-    static void finish(JobDraft j, FormatAdapter.Sink sink) {
+    static void finish(JobDraft j, DraftSink sink) {
         j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "trainer.num_nodes × trainer.devices", StatedKind.CONFIG,
                 j.nodes != null ? j.nodes.span() : null);
-        sink.drafts.add(j);
+        sink.draft(j);
     }
 }

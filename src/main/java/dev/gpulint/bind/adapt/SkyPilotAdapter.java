@@ -46,8 +46,8 @@ final class SkyPilotAdapter implements FormatAdapter {
 
     @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        sink.drafts.add(bind(root, file.displayPath(), name, file.text()));
+    @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
+        sink.draft(bind(root, file.displayPath(), name, file.text()));
     }
 
     static boolean accepts(MappingNode root) {

@@ -27,7 +27,7 @@ final class SriovPolicyAdapter implements FormatAdapter {
         return NicObjects.is(root, "sriovnetwork.openshift.io", KIND);
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
+    @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
         NicObjects.Named n = NicObjects.name(root, name);
         MappingNode spec = map(root, "spec");
         if (spec == null) return;
@@ -39,7 +39,7 @@ final class SriovPolicyAdapter implements FormatAdapter {
         MappingNode selector = map(spec, "nodeSelector");
         Span selectorSpan = selector != null ? selector.span()
                 : spec.entry("nodeSelector").map(e -> e.key().span()).orElse(null);     // written, but empty or not a map
-        sink.nicPolicies.add(new Specs.NicPolicy(KIND, n.located(), file.displayPath(),
+        sink.nicPolicy(new Specs.NicPolicy(KIND, n.located(), file.displayPath(),
                 TreeValues.string(scalar(spec, "linkType")), TreeValues.integer(scalar(spec, "mtu")), rdma, selectorSpan, true, n.span()));
     }
 }

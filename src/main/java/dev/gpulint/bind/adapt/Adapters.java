@@ -41,7 +41,8 @@ public final class Adapters {
             DraftSink sink = new DraftSink();
             for (Document d : in.documents()) {
                 String name = in.documents().size() > 1 ? file + "#" + (d.index() + 1) : file;
-                FormatAdapters.find(d.root(), in.file()).ifPresent(a -> a.bind(d.root(), in.file(), name, sink));
+                ForeignDocument doc = new ForeignDocument(d, in.file(), name);
+                FormatAdapters.find(doc).ifPresent(a -> a.bind(doc, sink));
             }
             all.addAll(sink.drafts());
             out.addAll(sink.build());

@@ -1,6 +1,5 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.bind.adapt.shell.ScalarText;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.maps;
@@ -31,26 +30,29 @@ final class DcgmAdapter {
 
     /** dcgm-exporter's counter list (a CSV of DCGM_FI_* fields, as YAML or plain). */
     static final class CounterList implements FormatAdapter {
-        @Override public String format() { return "DCGM counter list"; }
-        @Override public boolean accepts(MappingNode root, SourceFile file) { return isCounterList(root); }
-        @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) { counters(root, file.displayPath(), sink::counter); }
+        @Override public String id() { return "dcgm-counter-list"; }
+        @Override public String displayName() { return "DCGM counter list"; }
+        @Override public boolean accepts(ForeignDocument doc) { return isCounterList(doc.root()); }
+        @Override public void bind(ForeignDocument doc, DraftSink sink) { counters(doc.root(), doc.file(), sink::counter); }
     }
 
     /** A Kubernetes ConfigMap that holds dcgm-exporter's counter list. */
     static final class ConfigMap implements FormatAdapter {
-        @Override public String format() { return "DCGM ConfigMap"; }
-        @Override public boolean accepts(MappingNode root, SourceFile file) { return isConfigMapWithCounters(root); }
-        @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
-            configMap(root, file.displayPath(), file.text(), sink::counter);
+        @Override public String id() { return "dcgm-configmap"; }
+        @Override public String displayName() { return "DCGM ConfigMap"; }
+        @Override public boolean accepts(ForeignDocument doc) { return isConfigMapWithCounters(doc.root()); }
+        @Override public void bind(ForeignDocument doc, DraftSink sink) {
+            configMap(doc.root(), doc.file(), doc.text(), sink::counter);
         }
     }
 
     /** Prometheus alerting and recording rules over DCGM metrics. */
     static final class PrometheusRules implements FormatAdapter {
-        @Override public String format() { return "Prometheus rules"; }
-        @Override public boolean accepts(MappingNode root, SourceFile file) { return isRuleFile(root); }
-        @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
-            rules(root, file.displayPath(), file.text(), sink::query);
+        @Override public String id() { return "prometheus-rules"; }
+        @Override public String displayName() { return "Prometheus rules"; }
+        @Override public boolean accepts(ForeignDocument doc) { return isRuleFile(doc.root()); }
+        @Override public void bind(ForeignDocument doc, DraftSink sink) {
+            rules(doc.root(), doc.file(), doc.text(), sink::query);
         }
     }
 

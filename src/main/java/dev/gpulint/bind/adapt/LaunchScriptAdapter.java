@@ -1,11 +1,11 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.bind.adapt.shell.Launchers;
 import dev.gpulint.bind.adapt.shell.ScalarText;
 import dev.gpulint.bind.adapt.shell.Shell;
 import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.read.Readers;
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.spec.Specs.StatedKind;
@@ -28,7 +28,7 @@ import java.util.Set;
  * compared with it. A script with no training launch binds nothing and is skipped quietly.
  */
 final class LaunchScriptAdapter implements FormatAdapter {
-    static final String FORMAT = "launch script";
+    static final String FORMAT = Format.LAUNCH_SCRIPT.display();
 
     /** NeMo (Hydra) command-line overrides → the quantity they state. */
     private static final Map<String, String> HYDRA = Map.of(
@@ -40,12 +40,14 @@ final class LaunchScriptAdapter implements FormatAdapter {
     LaunchScriptAdapter() {}
 
 
-    @Override public String format() { return FORMAT; }
+    @Override public String id() { return "launch-script"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+    @Override public String displayName() { return FORMAT; }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, DraftSink sink) {
-        bind(root, file.displayPath(), name, file.text(), sink);
+    @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
+
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        bind(doc.root(), doc.file(), doc.name(), doc.text(), sink);
     }
 
     static boolean accepts(MappingNode root) {

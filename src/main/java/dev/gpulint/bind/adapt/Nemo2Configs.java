@@ -1,0 +1,70 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.spec.Located;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
+import java.util.Map;
+
+/**
+ * The dimensions of NeMo 2's named model configurations. A recipe serialised by NeMo-Run writes the config class
+ * ({@code model.config._target_: nemo.collections.llm.gpt.model.llama.Llama3Config70B}) and only the fields the
+ * recipe changed: the dimensions are the class's defaults. These are those defaults, as NVIDIA/NeMo's
+ * {@code nemo/collections/llm/gpt/model/llama.py} declares them (the Llama configs: RMSNorm, SwiGLU, no bias, untied
+ * embeddings except Llama 3.2). They are the published architectures, not fitted figures. A field the file writes
+ * wins over the class's; the vocabulary is the tokenizer's, not the config's, so it is not given here.
+ */
+final class Nemo2Configs {
+    private Nemo2Configs() {}
+
+    /** One class's dimensions. */
+    record Shape(long layers, long hidden, long ffn, long heads, long kvHeads, long seq, boolean tied) {}
+
+    private static Shape s(long layers, long hidden, long ffn, long heads, long kv, long seq, boolean tied) {
+        return new Shape(layers, hidden, ffn, heads, kv, seq, tied);
+    }
+
+    static final Map<String, Shape> LLAMA = Map.ofEntries(
+            Map.entry("Llama2Config7B", s(32, 4096, 11008, 32, 32, 4096, false)),
+            Map.entry("Llama2Config13B", s(40, 5120, 13824, 40, 40, 4096, false)),
+            Map.entry("Llama2Config70B", s(80, 8192, 28672, 64, 8, 4096, false)),
+            Map.entry("Llama3Config8B", s(32, 4096, 14336, 32, 8, 8192, false)),
+            Map.entry("Llama3Config70B", s(80, 8192, 28672, 64, 8, 8192, false)),
+            Map.entry("Llama31Config8B", s(32, 4096, 14336, 32, 8, 131072, false)),
+            Map.entry("Llama31Config70B", s(80, 8192, 28672, 64, 8, 131072, false)),
+            Map.entry("Llama31Config405B", s(126, 16384, 53248, 128, 8, 131072, false)),
+            Map.entry("Llama32Config1B", s(16, 2048, 8192, 32, 8, 4096, true)),
+            Map.entry("Llama32Config3B", s(28, 3072, 8192, 24, 8, 4096, true)),
+            Map.entry("CodeLlamaConfig7B", s(32, 4096, 11008, 32, 32, 16384, false)),
+            Map.entry("CodeLlamaConfig13B", s(40, 5120, 13824, 40, 40, 16384, false)),
+            Map.entry("CodeLlamaConfig34B", s(48, 8192, 22016, 64, 8, 16384, false)),
+            Map.entry("CodeLlamaConfig70B", s(80, 8192, 28672, 64, 8, 4096, false)));
+
+    /** The class a {@code _target_} names (the part after the last dot), or null. */
+    static String className(MappingNode config) {
+        String t = TreeValues.text(config, "_target_");
+        if (t == null) return null;
+        t = t.strip();
+        return t.substring(t.lastIndexOf('.') + 1);
+    }
+
+    /**
+     * Fills what {@code config} does not write from its class's defaults, each at the {@code _target_} that names the
+     * class: layers, hidden, MLP size, heads, query groups, gated MLP (every Llama config is), tied embeddings, and
+     * the sequence when neither data nor the config gives one.
+     */
+    static void fill(JobDraft j, MappingNode config) {
+        String name = className(config);
+        Shape s = name == null ? null : LLAMA.get(name);
+        if (s == null) return;
+        ScalarNode target = TreeValues.scalar(config, "_target_");
+        String key = "model.config._target_ (" + name + ")";
+        if (j.layers == null) j.layers = j.key(key, new Located<>(s.layers(), target.span()));
+        if (j.hidden == null) j.hidden = j.key(key, new Located<>(s.hidden(), target.span()));
+        if (j.ffn == null) j.ffn = j.key(key, new Located<>(s.ffn(), target.span()));
+        if (j.heads == null) j.heads = j.key(key, new Located<>(s.heads(), target.span()));
+        if (j.kvHeads == null) j.kvHeads = j.key(key, new Located<>(s.kvHeads(), target.span()));
+        if (j.seqLength == null) j.seqLength = j.key(key, new Located<>(s.seq(), target.span()));
+        if (j.gated == null) j.gated = new Located<>(true, target.span());
+        if (j.tied == null) j.tied = new Located<>(s.tied(), target.span());
+    }
+}

@@ -27,7 +27,7 @@ import java.util.Map;
  *     {@code seq_length} (when data does not say), {@code recompute_granularity} (null: none), {@code fp8};
  *     a config class named by {@code _target_} without its dimensions gives those of {@link Nemo2Configs};
  * <li>the precision from the MegatronMixedPrecision plugin ({@code trainer.plugins}: {@code precision}
- *     bf16-mixed, 16-mixed, 32; {@code fp8} set: fp8), else {@code optim.config.bf16}/{@code fp16};
+ *     bf16-mixed, 16-mixed, 32 as bf16, fp16, fp32; {@code fp8} set: fp8), else {@code optim.config.bf16}/{@code fp16};
  * <li>the distributed optimizer from {@code optim.config.use_distributed_optimizer} (NeMo: it overrides the DDP
  *     config's), else {@code strategy.ddp.use_distributed_optimizer};
  * <li>the gradients' dtype from {@code grad_reduce_in_fp32} of the plugin (it overrides the DDP config's, NeMo's
@@ -112,7 +112,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         String whereFp32 = "trainer.plugins.grad_reduce_in_fp32";
         if (TreeValues.bool(fp32) == null) { fp32 = scalar(ddp, "grad_reduce_in_fp32"); whereFp32 = "strategy.ddp.grad_reduce_in_fp32"; }
         Located<Boolean> reduceFp32 = TreeValues.bool(fp32);
-        boolean fp32Training = j.dtype != null && j.dtype.value().strip().startsWith("32");
+        boolean fp32Training = j.dtype != null && j.dtype.value().equals("fp32");
         if (reduceFp32 != null && !reduceFp32.value() && !fp32Training) {
             j.bytesPerParameter = j.key(whereFp32, new Located<>(16.0, reduceFp32.span()));
             j.state("bytes_per_parameter", 16, whereFp32 + ": false (16-bit main gradients: 2 weights + 2 gradients + 12 Adam)",
@@ -139,7 +139,17 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
             }
         }
         ScalarNode p = scalar(plugin, "precision");
-        if (p != null && !p.isNull() && !TreeValues.placeholder(p.text())) return new Located<>(p.text().strip(), p.span());
+        if (p != null && !p.isNull() && !TreeValues.placeholder(p.text())) {
+            String t = p.text().strip().toLowerCase(Locale.ROOT);
+            String base = t.endsWith("-mixed") || t.endsWith("-true") ? t.substring(0, t.lastIndexOf('-')) : t;
+            String native_ = switch (base) {
+                case "bf16" -> "bf16";
+                case "16", "fp16" -> "fp16";
+                case "32", "fp32" -> "fp32";
+                default -> t;
+            };
+            return new Located<>(native_, p.span());
+        }
         for (String k : new String[] {"bf16", "fp16"}) {
             Located<Boolean> b = TreeValues.bool(scalar(optim, k));
             if (b != null && b.value()) return new Located<>(k, b.span());

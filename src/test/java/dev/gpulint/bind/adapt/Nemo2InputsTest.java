@@ -117,7 +117,9 @@ class Nemo2InputsTest {
         Specs.Job fp32 = job("fp32.yaml", PRETRAIN.replace("grad_reduce_in_fp32: false", "grad_reduce_in_fp32: true"));
         assertNull(fp32.optimizer().bytesPerParameter(), "fp32 main gradients: Megatron's 18, the estimate's default");
         Specs.Job bf16 = job("bf16.yaml", PRETRAIN.replace("    fp8: hybrid\n", "    fp8: null\n"));
-        assertEquals("bf16-mixed", bf16.model().dtype().value());
+        assertEquals("bf16", bf16.model().dtype().value(), "bf16-mixed in the format's words");
+        Specs.Job fp16 = job("fp16.yaml", PRETRAIN.replace("    fp8: hybrid\n", "").replace("bf16-mixed", "16-mixed"));
+        assertEquals("fp16", fp16.model().dtype().value());
     }
 
     @Test

@@ -9,21 +9,32 @@ import java.util.Map;
  * The dimensions of NeMo 2's named model configurations. A recipe serialised by NeMo-Run writes the config class
  * ({@code model.config._target_: nemo.collections.llm.gpt.model.llama.Llama3Config70B}) and only the fields the
  * recipe changed: the dimensions are the class's defaults. These are those defaults, as NVIDIA/NeMo's
- * {@code nemo/collections/llm/gpt/model/llama.py} declares them (the Llama configs: RMSNorm, SwiGLU, no bias, untied
- * embeddings except Llama 3.2). They are the published architectures, not fitted figures. A field the file writes
+ * {@code nemo/collections/llm/gpt/model/llama.py} (the Llama configs: RMSNorm, SwiGLU, no bias, untied embeddings
+ * except Llama 3.2) and {@code nemotron.py} (squared ReLU, untied) declare them. They are the published
+ * architectures, not fitted figures. A field the file writes
  * wins over the class's; the vocabulary is the tokenizer's, not the config's, so it is not given here.
  */
 final class Nemo2Configs {
     private Nemo2Configs() {}
 
     /** One class's dimensions. */
-    record Shape(long layers, long hidden, long ffn, long heads, long kvHeads, long seq, boolean tied) {}
+    record Shape(long layers, long hidden, long ffn, long heads, long kvHeads, long seq, boolean gated, boolean tied) {}
 
+    /** A Llama config: SwiGLU. */
     private static Shape s(long layers, long hidden, long ffn, long heads, long kv, long seq, boolean tied) {
-        return new Shape(layers, hidden, ffn, heads, kv, seq, tied);
+        return new Shape(layers, hidden, ffn, heads, kv, seq, true, tied);
     }
 
-    static final Map<String, Shape> LLAMA = Map.ofEntries(
+    /** A Nemotron config (nemotron.py): squared-ReLU MLP, two matrices, untied, seq 4096; no query groups = heads. */
+    private static Shape nemotron(long layers, long hidden, long ffn, long heads, long kv) {
+        return new Shape(layers, hidden, ffn, heads, kv, 4096, false, false);
+    }
+
+    static final Map<String, Shape> CLASSES = Map.ofEntries(
+            Map.entry("Nemotron3Config4B", nemotron(32, 3072, 9216, 24, 8)),
+            Map.entry("Nemotron3Config8B", nemotron(32, 4096, 16384, 32, 32)),
+            Map.entry("Nemotron4Config15B", nemotron(32, 6144, 24576, 48, 8)),
+            Map.entry("Nemotron4Config340B", nemotron(96, 18432, 73728, 96, 8)),
             Map.entry("Llama2Config7B", s(32, 4096, 11008, 32, 32, 4096, false)),
             Map.entry("Llama2Config13B", s(40, 5120, 13824, 40, 40, 4096, false)),
             Map.entry("Llama2Config70B", s(80, 8192, 28672, 64, 8, 4096, false)),
@@ -49,12 +60,12 @@ final class Nemo2Configs {
 
     /**
      * Fills what {@code config} does not write from its class's defaults, each at the {@code _target_} that names the
-     * class: layers, hidden, MLP size, heads, query groups, gated MLP (every Llama config is), tied embeddings, and
+     * class: layers, hidden, MLP size, heads, query groups, gated MLP, tied embeddings, and
      * the sequence when neither data nor the config gives one.
      */
     static void fill(JobDraft j, MappingNode config) {
         String name = className(config);
-        Shape s = name == null ? null : LLAMA.get(name);
+        Shape s = name == null ? null : CLASSES.get(name);
         if (s == null) return;
         ScalarNode target = TreeValues.scalar(config, "_target_");
         String key = "model.config._target_ (" + name + ")";
@@ -64,7 +75,7 @@ final class Nemo2Configs {
         if (j.heads == null) j.heads = j.key(key, new Located<>(s.heads(), target.span()));
         if (j.kvHeads == null) j.kvHeads = j.key(key, new Located<>(s.kvHeads(), target.span()));
         if (j.seqLength == null) j.seqLength = j.key(key, new Located<>(s.seq(), target.span()));
-        if (j.gated == null) j.gated = new Located<>(true, target.span());
+        if (j.gated == null) j.gated = new Located<>(s.gated(), target.span());
         if (j.tied == null) j.tied = new Located<>(s.tied(), target.span());
     }
 }

@@ -123,6 +123,22 @@ class Nemo2InputsTest {
     }
 
     @Test
+    void aNemotronClassGivesATwoMatrixUntiedShapeAndAnUnknownClassGivesNone() {
+        Specs.Job j = job("nemotron.yaml", PRETRAIN.replace("llama.Llama3Config70B", "nemotron.Nemotron4Config340B")
+                .replace("    recompute_granularity: selective\n", ""));
+        assertEquals(96L, j.model().layers().value());
+        assertEquals(18432L, j.model().hiddenSize().value());
+        assertEquals(73728L, j.model().ffnHiddenSize().value());
+        assertEquals(96L, j.model().attentionHeads().value());
+        assertEquals(8L, j.model().kvHeads().value());
+        assertEquals(false, j.model().gatedMlp().value(), "squared ReLU: two matrices");
+        assertEquals(false, j.model().tiedEmbeddings().value());
+        assertNull(j.recompute(), "not written: the estimate's documented default");
+        Specs.Job unknown = job("custom.yaml", PRETRAIN.replace("llama.Llama3Config70B", "custom.MyConfig"));
+        assertNull(unknown.model() == null ? null : unknown.model().layers(), "a class gpulint does not know gives no dimensions");
+    }
+
+    @Test
     void theStrategyBesideTheTrainerIsReadToo() {
         Specs.Job j = job("checkpointless.yaml", """
                 data:

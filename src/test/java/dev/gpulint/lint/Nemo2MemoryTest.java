@@ -71,6 +71,58 @@ class Nemo2MemoryTest {
         return f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + " " + f.message();
     }
 
+    /**
+     * The NeMo 24.09 DGX-H100 FP8 Nemotron-4 340B run (128 GPUs: tp 8, pp 8, vpp 12, micro batch 1, global 32, seq 4096),
+     * written as the NeMo 2 recipe that runs it: the config class, the fp8 precision plugin with 16-bit gradients, the
+     * distributed optimizer, no recompute. It ran: neither MEM003 nor MEM002 may fire.
+     */
+    @Test
+    void theNemotron340bFp8RecipeThatRanFits() {
+        SourceFile cluster = SourceFile.of("cluster.yaml", CLUSTER.text().replace("count: 2", "count: 16"));
+        SourceFile recipe = SourceFile.of("train/nemotron4_340b.yaml", """
+                _partial_: true
+                _target_: nemo.collections.llm.api.pretrain
+                data:
+                  global_batch_size: 32
+                  micro_batch_size: 1
+                  seq_length: 4096
+                model:
+                  _target_: nemo.collections.llm.gpt.model.nemotron.NemotronModel
+                  config:
+                    _target_: nemo.collections.llm.gpt.model.nemotron.Nemotron4Config340B
+                    vocab_size: 256000
+                    recompute_granularity: null
+                optim:
+                  config:
+                    bf16: true
+                    use_distributed_optimizer: true
+                trainer:
+                  devices: 8
+                  num_nodes: 16
+                  plugins:
+                    _target_: nemo.lightning.pytorch.plugins.mixed_precision.MegatronMixedPrecision
+                    fp8: hybrid
+                    grad_reduce_in_fp32: false
+                    precision: bf16-mixed
+                  strategy:
+                    _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                    pipeline_model_parallel_size: 8
+                    sequence_parallel: true
+                    tensor_model_parallel_size: 8
+                    virtual_pipeline_model_parallel_size: 12
+                """);
+        Linter linter = new Linter().serial().jobPlacement(f -> f.startsWith("train/")
+                ? Optional.of(new JobPlacement("h100", "dgx", Span.at(".gpulint.yaml", 2, 5))) : Optional.empty());
+        List<String> memory = linter.lint(List.of(cluster, recipe)).findings().stream().filter(f -> f.ruleId().startsWith("MEM"))
+                .map(Nemo2MemoryTest::show).toList();
+        assertEquals(List.of(), memory);
+        // the same recipe with fp32 gradients (the plugin's default) is over: 2 bytes more per parameter, 5.3 GB per GPU
+        List<String> fp32 = linter.lint(List.of(cluster, SourceFile.of("train/nemotron4_340b.yaml",
+                        recipe.text().replace("    grad_reduce_in_fp32: false\n", ""))))
+                .findings().stream().filter(f -> f.ruleId().equals("MEM003")).map(Nemo2MemoryTest::show).toList();
+        assertEquals(1, fp32.size(), fp32.toString());
+    }
+
     @Test
     void sixteenBitGradientsFitAndFp32GradientsDoNot() {
         SourceFile bf16 = SourceFile.of("train/bf16grads.yaml", RECIPE);

@@ -134,6 +134,10 @@ class Nemo2InputsTest {
         assertEquals(false, j.model().gatedMlp().value(), "squared ReLU: two matrices");
         assertEquals(false, j.model().tiedEmbeddings().value());
         assertNull(j.recompute(), "not written: the estimate's documented default");
+        Specs.Job mistral = job("mistral.yaml", PRETRAIN.replace("llama.Llama3Config70B", "mistral.MistralNeMoConfig12B"));
+        assertEquals(40L, mistral.model().layers().value());
+        assertEquals(128L, mistral.model().headDim().value(), "Mistral NeMo's heads are 128 wide, not 5120 ÷ 32");
+        assertEquals(true, mistral.model().gatedMlp().value());
         Specs.Job unknown = job("custom.yaml", PRETRAIN.replace("llama.Llama3Config70B", "custom.MyConfig"));
         assertNull(unknown.model() == null ? null : unknown.model().layers(), "a class gpulint does not know gives no dimensions");
     }

@@ -34,7 +34,9 @@ final class LaunchStatements {
         if (l.kokkosGpus != null) j.state("app_gpus_per_node", Launchers.number(l.kokkosGpus), "LAMMPS Kokkos -k on g " + l.kokkosGpus.text(), StatedKind.LAUNCHER, l.kokkosGpus.span());
         for (Launchers.EnvSet e : l.env) if (e.value().known()) j.env(e.name(), e.value().text(), e.value().span(), e.where());
         if (l.deepspeedConfig != null && l.deepspeedConfig.known() && j.deepspeedRef == null) j.deepspeedRef = new Located<>(l.deepspeedConfig.text(), l.deepspeedConfig.span());
-        MegatronAdapter.apply(j, l.flags, "the launch command", j.tp == null && !l.flags.isEmpty());
+        java.util.Map<String, Word> flags = new java.util.LinkedHashMap<>(l.flags);
+        l.planFlags.forEach(flags::putIfAbsent);
+        MegatronAdapter.apply(j, flags, "the launch command", j.tp == null && !l.flags.isEmpty());
         Word serving = null;
         for (String f : Launchers.SERVING_TP_FLAGS) if (l.flags.containsKey(f)) serving = l.flags.get(f);
         if (j.tp == null && serving != null) j.tp = MegatronAdapter.located(serving);

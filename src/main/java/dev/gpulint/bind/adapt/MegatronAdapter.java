@@ -182,7 +182,8 @@ final class MegatronAdapter implements FormatAdapter {
     /**
      * What `gpulint plan` reads from Megatron's flags: --ffn-hidden-size, --kv-channels, --vocab-size, --swiglu,
      * --untie-embeddings-and-output-weights, --fp8-format / --bf16 / --fp16, --recompute-granularity (or
-     * --recompute-activations: selective), --use-distributed-optimizer.
+     * --recompute-activations: selective), --use-distributed-optimizer, --grad-reduce-in-bf16 (16-bit main gradients: model
+     * states 2 + 2 + 12 = 16 bytes per parameter instead of the 18 of --bf16, which keeps fp32 main gradients).
      */
     private static void plan(JobDraft j, Map<String, Word> flags) {
         j.ffn = j.key("--ffn-hidden-size", located(flags.get("--ffn-hidden-size")));
@@ -201,6 +202,12 @@ final class MegatronAdapter implements FormatAdapter {
         Located<Boolean> ra = switchFlag(flags.get("--recompute-activations"));
         if (rg != null && rg.known()) j.recompute = new Located<>(rg.text().toLowerCase(java.util.Locale.ROOT), rg.span());
         else if (ra != null) j.recompute = new Located<>("selective", ra.span());
+        Located<Boolean> bf16Grads = switchFlag(flags.get("--grad-reduce-in-bf16"));
+        if (bf16Grads != null) {
+            j.bytesPerParameter = j.key("--grad-reduce-in-bf16", new Located<>(16.0, bf16Grads.span()));
+            j.state("bytes_per_parameter", 16, "--grad-reduce-in-bf16 (bf16 main gradients: 2 weights + 2 gradients + 12 Adam)",
+                    StatedKind.CONFIG, bf16Grads.span());
+        }
     }
 
     /** A switch flag (written bare, or with true/false): true when on, null when absent, off or unknown. */

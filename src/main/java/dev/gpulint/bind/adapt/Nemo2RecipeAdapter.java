@@ -5,19 +5,35 @@ import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * NeMo 2 recipes written as YAML (a recipe's configuration, serialised by NeMo-Run):
- * {@code trainer.num_nodes × trainer.devices}, the {@code trainer.strategy} (MegatronStrategy)
- * sizes {@code tensor_model_parallel_size}, {@code pipeline_model_parallel_size},
- * {@code virtual_pipeline_model_parallel_size}, {@code context_parallel_size},
- * {@code expert_model_parallel_size}, {@code sequence_parallel}; {@code data.micro_batch_size},
- * {@code data.global_batch_size}, {@code data.seq_length}; and {@code model.config}'s
- * {@code num_layers}, {@code hidden_size}, {@code num_attention_heads}, {@code num_query_groups},
- * {@code num_moe_experts}. {@code _target_} keys are ignored.
+ * NeMo 2 recipes written as YAML: a recipe's configuration as NeMo-Run serialises it (the fiddle tree of
+ * {@code llm.pretrain}/{@code llm.finetune}, {@code _target_} keys naming the classes), and the variant with the
+ * strategy beside the trainer instead of inside it (SageMaker HyperPod's checkpointless recipes). What it binds:
+ * <ul>
+ * <li>{@code trainer.num_nodes × trainer.devices}; the MegatronStrategy ({@code trainer.strategy}, or a top-level
+ *     {@code strategy}) sizes {@code tensor_model_parallel_size}, {@code pipeline_model_parallel_size},
+ *     {@code virtual_pipeline_model_parallel_size}, {@code context_parallel_size}, {@code expert_model_parallel_size},
+ *     {@code expert_tensor_parallel_size} and {@code sequence_parallel};
+ * <li>{@code data.micro_batch_size}, {@code data.global_batch_size}, {@code data.seq_length};
+ * <li>{@code model.config} (Megatron-Core's TransformerConfig): {@code num_layers}, {@code hidden_size},
+ *     {@code num_attention_heads}, {@code num_query_groups}, {@code num_moe_experts}, {@code ffn_hidden_size},
+ *     {@code kv_channels}, {@code vocab_size}, {@code gated_linear_unit}, {@code share_embeddings_and_output_weights},
+ *     {@code seq_length} (when data does not say), {@code recompute_granularity} (null: none), {@code fp8};
+ *     a config class named by {@code _target_} without its dimensions gives those of {@link Nemo2Configs};
+ * <li>the precision from the MegatronMixedPrecision plugin ({@code trainer.plugins}: {@code precision}
+ *     bf16-mixed, 16-mixed, 32 as bf16, fp16, fp32; {@code fp8} set: fp8), else {@code optim.config.bf16}/{@code fp16};
+ * <li>the distributed optimizer from {@code optim.config.use_distributed_optimizer} (NeMo: it overrides the DDP
+ *     config's), else {@code strategy.ddp.use_distributed_optimizer};
+ * <li>the gradients' dtype from {@code grad_reduce_in_fp32} of the plugin (it overrides the DDP config's, NeMo's
+ *     CONFIGURATION-HIERARCHY.md), else of {@code strategy.ddp}: false keeps 16-bit main gradients, so model states are
+ *     2 + 2 + 12 = 16 bytes per parameter (optimizer.bytes_per_parameter) instead of Megatron's 18.
+ * </ul>
  */
 final class Nemo2RecipeAdapter implements FormatAdapter {
     static final String FORMAT = Format.NEMO2_RECIPE.display();
@@ -29,23 +45,37 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
     @Override public String displayName() { return FORMAT; }
 
     @Override public boolean accepts(ForeignDocument doc) {
-        MappingNode root = doc.root();
-        MappingNode strategy = map(root, "trainer", "strategy");
+        return strategyPath(doc.root()) != null;
+    }
+
+    /**
+     * Where the MegatronStrategy is: {@code trainer.strategy}, or a top-level {@code strategy} beside a {@code trainer}
+     * (HyperPod's checkpointless recipes); a strategy with a parallel size or a MegatronStrategy {@code _target_}.
+     */
+    private static String strategyPath(MappingNode root) {
+        if (isStrategy(map(root, "trainer", "strategy"))) return "trainer.strategy";
+        if (map(root, "trainer") != null && isStrategy(map(root, "strategy"))) return "strategy";
+        return null;
+    }
+
+    private static boolean isStrategy(MappingNode strategy) {
         if (strategy == null) return false;
         for (String k : SIZES.values()) if (strategy.get(k).isPresent()) return true;
-        return false;
+        String target = TreeValues.text(strategy, "_target_");
+        return target != null && target.endsWith("MegatronStrategy");
     }
 
     @Override public void bind(ForeignDocument doc, DraftSink sink) {
         MappingNode root = doc.root();
         JobDraft j = Recipes.start(FORMAT, doc);
-        MappingNode trainer = map(root, "trainer");
-        MappingNode strategy = map(trainer, "strategy");
-        j.tp = size(j, strategy, "tp");
-        j.pp = size(j, strategy, "pp");
-        j.vpp = size(j, strategy, "virtual_pp");
-        j.cp = size(j, strategy, "cp");
-        j.ep = size(j, strategy, "ep");
+        String where = strategyPath(root);
+        MappingNode strategy = map(root, where.split("\\."));
+        j.tp = size(j, strategy, where, "tp");
+        j.pp = size(j, strategy, where, "pp");
+        j.vpp = size(j, strategy, where, "virtual_pp");
+        j.cp = size(j, strategy, where, "cp");
+        j.ep = size(j, strategy, where, "ep");
+        j.etp = j.key(where + ".expert_tensor_parallel_size", TreeValues.whole(scalar(strategy, "expert_tensor_parallel_size")));
         j.sequenceParallel = TreeValues.bool(scalar(strategy, "sequence_parallel"));
         MappingNode data = map(root, "data");
         j.micro = j.key("data.micro_batch_size", TreeValues.whole(scalar(data, "micro_batch_size")));
@@ -57,14 +87,84 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.heads = j.key("model.config.num_attention_heads", TreeValues.whole(scalar(config, "num_attention_heads")));
         j.kvHeads = j.key("model.config.num_query_groups", TreeValues.whole(scalar(config, "num_query_groups")));
         j.experts = j.key("model.config.num_moe_experts", TreeValues.whole(scalar(config, "num_moe_experts")));
+        plan(j, root, strategy, config);
+        Nemo2Configs.fill(j, config);
         Recipes.finish(j, sink);
     }
 
+    /** What `gpulint plan` reads beyond the layout: the rest of the model's shape, precision, recompute, optimizer. */
+    private static void plan(JobDraft j, MappingNode root, MappingNode strategy, MappingNode config) {
+        j.ffn = j.key("model.config.ffn_hidden_size", TreeValues.whole(scalar(config, "ffn_hidden_size")));
+        j.headDim = j.key("model.config.kv_channels", TreeValues.whole(scalar(config, "kv_channels")));
+        j.vocab = j.key("model.config.vocab_size", TreeValues.whole(scalar(config, "vocab_size")));
+        j.gated = TreeValues.bool(scalar(config, "gated_linear_unit"));
+        j.tied = TreeValues.bool(scalar(config, "share_embeddings_and_output_weights"));
+        if (j.seqLength == null) j.seqLength = j.key("model.config.seq_length", TreeValues.whole(scalar(config, "seq_length")));
+        ScalarNode recompute = scalar(config, "recompute_granularity");
+        if (recompute != null) {
+            String r = recompute.isNull() || recompute.text().strip().equalsIgnoreCase("null") ? "none"
+                    : recompute.text().strip().toLowerCase(Locale.ROOT);
+            if (!TreeValues.placeholder(r)) j.recompute = new Located<>(r, recompute.span());
+        }
+        MappingNode plugin = precisionPlugin(root);
+        j.dtype = dtype(plugin, config, map(root, "optim", "config"));
+        MappingNode ddp = map(strategy, "ddp");
+        Located<Boolean> dist = TreeValues.bool(scalar(root, "optim", "config", "use_distributed_optimizer"));
+        j.distributed = dist != null ? dist : TreeValues.bool(scalar(ddp, "use_distributed_optimizer"));
+        ScalarNode fp32 = scalar(plugin, "grad_reduce_in_fp32");
+        String whereFp32 = "trainer.plugins.grad_reduce_in_fp32";
+        if (TreeValues.bool(fp32) == null) { fp32 = scalar(ddp, "grad_reduce_in_fp32"); whereFp32 = "strategy.ddp.grad_reduce_in_fp32"; }
+        Located<Boolean> reduceFp32 = TreeValues.bool(fp32);
+        boolean fp32Training = j.dtype != null && j.dtype.value().equals("fp32");
+        if (reduceFp32 != null && !reduceFp32.value() && !fp32Training) {
+            j.bytesPerParameter = j.key(whereFp32, new Located<>(16.0, reduceFp32.span()));
+            j.state("bytes_per_parameter", 16, whereFp32 + ": false (16-bit main gradients: 2 weights + 2 gradients + 12 Adam)",
+                    StatedKind.CONFIG, reduceFp32.span());
+        }
+    }
+
+    /** The MegatronMixedPrecision plugin: {@code trainer.plugins} as one mapping or the first of a list that has a precision. */
+    private static MappingNode precisionPlugin(MappingNode root) {
+        MappingNode one = map(root, "trainer", "plugins");
+        if (one != null) return one;
+        for (MappingNode p : TreeValues.maps(root, "trainer", "plugins")) {
+            if (p.get("precision").isPresent() || p.get("grad_reduce_in_fp32").isPresent() || p.get("fp8").isPresent()) return p;
+        }
+        return null;
+    }
+
+    /** fp8 when the plugin or the model config sets fp8; else the plugin's precision; else the optimizer config's bf16/fp16. */
+    private static Located<String> dtype(MappingNode plugin, MappingNode config, MappingNode optim) {
+        for (ScalarNode fp8 : new ScalarNode[] {scalar(plugin, "fp8"), scalar(config, "fp8")}) {
+            if (fp8 != null && !fp8.isNull() && !TreeValues.placeholder(fp8.text())) {
+                Located<Boolean> b = TreeValues.bool(fp8);
+                if (b == null || b.value()) return new Located<>("fp8", fp8.span());
+            }
+        }
+        ScalarNode p = scalar(plugin, "precision");
+        if (p != null && !p.isNull() && !TreeValues.placeholder(p.text())) {
+            String t = p.text().strip().toLowerCase(Locale.ROOT);
+            String base = t.endsWith("-mixed") || t.endsWith("-true") ? t.substring(0, t.lastIndexOf('-')) : t;
+            String native_ = switch (base) {
+                case "bf16" -> "bf16";
+                case "16", "fp16" -> "fp16";
+                case "32", "fp32" -> "fp32";
+                default -> t;
+            };
+            return new Located<>(native_, p.span());
+        }
+        for (String k : new String[] {"bf16", "fp16"}) {
+            Located<Boolean> b = TreeValues.bool(scalar(optim, k));
+            if (b != null && b.value()) return new Located<>(k, b.span());
+        }
+        return null;
+    }
+
     /** A strategy size: its number; null ("not set") takes the default; a placeholder is unknown. */
-    private static Located<Long> size(JobDraft j, MappingNode strategy, String size) {
+    private static Located<Long> size(JobDraft j, MappingNode strategy, String where, String size) {
         String key = SIZES.get(size);
         ScalarNode s = scalar(strategy, key);
-        Located<Long> v = j.key("trainer.strategy." + key, TreeValues.whole(s));
+        Located<Long> v = j.key(where + "." + key, TreeValues.whole(s));
         j.unknownIf(size, s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null"), v);
         return v;
     }

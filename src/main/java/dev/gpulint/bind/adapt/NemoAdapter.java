@@ -103,7 +103,25 @@ final class NemoAdapter implements FormatAdapter {
             ScalarNode name = resolve(root, optim, "name");
             if (name != null && !name.isNull()) j.distributed = new Located<>(name.text().equals("distributed_fused_adam")
                     || name.text().startsWith("mcore_distributed"), name.span());
+            gradSync(j, root, optim);
         }
+    }
+
+    /**
+     * {@code model.optim.grad_sync_dtype} of the distributed optimizers: NeMo 1 keeps the main gradients in it (the
+     * mcore optimizer's DDP config takes {@code grad_reduce_in_fp32 = grad_sync_dtype == 'fp32'}, default fp32; Apex's
+     * DistributedFusedAdam buckets its gradients in it). bf16 or fp16 gradients make the model states 2 + 2 + 12 = 16
+     * bytes per parameter instead of Megatron's 18; fp32, or no setting, is the default accounting.
+     */
+    private static void gradSync(JobDraft j, MappingNode root, MappingNode optim) {
+        if (j.distributed == null || !j.distributed.value()) return;
+        ScalarNode g = resolve(root, optim, "grad_sync_dtype");
+        if (g == null || g.isNull() || TreeValues.placeholder(g.text())) return;
+        String t = g.text().strip().toLowerCase(java.util.Locale.ROOT);
+        if (!(t.equals("bf16") || t.equals("fp16") || t.equals("bfloat16") || t.equals("float16") || t.equals("16"))) return;
+        j.bytesPerParameter = j.key("optim.grad_sync_dtype", new Located<>(16.0, g.span()));
+        j.state("bytes_per_parameter", 16, "optim.grad_sync_dtype: " + g.text().strip()
+                + " (16-bit main gradients: 2 weights + 2 gradients + 12 Adam)", StatedKind.CONFIG, g.span());
     }
 
     /** The launcher's top-level {@code env_vars:} (null values are unset). */

@@ -105,7 +105,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         if (o != null && o.bytesPerParameter() != null) {
             double t = o.bytesPerParameter().value();
             bytes = t >= 14 ? new MemoryModel.StateBytes(2, t - 14, 12) : new MemoryModel.StateBytes(t / 8, t / 8, t * 3 / 4);
-            as.add("optimizer.bytes_per_parameter " + t + " as written");
+            as.add("optimizer.bytes_per_parameter " + t + " as written" + statedBytes(j));
         } else {
             MemoryModel.StateBytes sb = MemoryModel.StateBytes.of(dtype, layout.zeroStage(), layout.distributedOptimizer());
             as.add("model states " + (int) (sb.weights() + sb.gradients() + sb.optimizer()) + " bytes per parameter before sharding ("
@@ -122,6 +122,13 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
             return new JobInputs(null, null, null, r.order(), null, as, missing);
         }
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing);
+    }
+
+    /** Where another format said what the bytes per parameter are (NeMo's gradient dtype), as " (from ...)"; else "". */
+    private static String statedBytes(Specs.Job j) {
+        if (j.origin() == null) return "";
+        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals("bytes_per_parameter")) return " (from " + s.where() + ")";
+        return "";
     }
 
     /** The node's RDMA NICs together, bytes per second per direction; 0 when none is declared. */

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,6 +38,18 @@ class RanJobsFitTest {
             "MPT-30B, llm-foundry FSDP, 8 H100 | H100-SXM5-80GB | 8 | 48,7168,64,64,28672,50368,false,true,2048,bf16 | 1,1,1,1,false | 3,504 | 3,false,0 | full",
     })
     void aJobThatRanFits(String name, String gpu, int gpus, String model, String layout, String batch, String optimizer, String recompute) {
+        JobEstimate e = estimate(gpu, gpus, model, layout, batch, optimizer, recompute);
+        assertNotNull(e.estimate(), name + ": estimated (missing " + e.inputs().missing() + ")");
+        MemoryModel.Stage s = e.estimate().largestStage();
+        assertTrue(e.estimate().layout().gpus() == gpus, name + ": the layout covers the job's GPUs");
+        assertFalse(e.estimate().outOfMemory(), String.format(java.util.Locale.ROOT,
+                "%s ran, but stage %d is estimated at %.1f GB (weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f) of %.1f",
+                name, s.stage(), s.total() / 1e9, s.weights() / 1e9, s.gradients() / 1e9, s.optimizer() / 1e9, s.activations() / 1e9,
+                e.estimate().capacityBytes() / 1e9));
+    }
+
+    /** The estimate of a job written as a native manifest of our own from the table's columns. */
+    static JobEstimate estimate(String gpu, int gpus, String model, String layout, String batch, String optimizer, String recompute) {
         String[] m = model.split(","), l = layout.split(","), b = batch.split(","), o = optimizer.split(",");
         int nodes = Math.max(1, gpus / 8);
         String yaml = "kind: cluster\nname: c\nfabric: { type: infiniband, topology: rail-optimized }\nnode_groups:\n"
@@ -51,13 +64,40 @@ class RanJobsFitTest {
                 + "optimizer: { zero_stage: " + o[0] + ", distributed: " + o[1] + ("0".equals(o[2]) ? "" : ", bytes_per_parameter: " + o[2]) + " }\n"
                 + "recompute: " + recompute + "\n";
         Fixture f = Fixture.of(yaml);
-        JobEstimate e = JobEstimate.of(f.jobs().get(0), f.catalog());
-        assertNotNull(e.estimate(), name + ": estimated (missing " + e.inputs().missing() + ")");
-        MemoryModel.Stage s = e.estimate().largestStage();
-        assertTrue(e.estimate().layout().gpus() == gpus, name + ": the layout covers the job's GPUs");
-        assertFalse(e.estimate().outOfMemory(), String.format(java.util.Locale.ROOT,
-                "%s ran, but stage %d is estimated at %.1f GB (weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f) of %.1f",
-                name, s.stage(), s.total() / 1e9, s.weights() / 1e9, s.gradients() / 1e9, s.optimizer() / 1e9, s.activations() / 1e9,
-                e.estimate().capacityBytes() / 1e9));
+        return JobEstimate.of(f.jobs().get(0), f.catalog());
+    }
+
+    /**
+     * NeMo-Framework-Launcher's mistral_nemo_123b recipe (Mistral Large 2: 88 layers, hidden 12288, MLP 28672 SwiGLU, 96
+     * heads in 8 groups, vocabulary 32768, untied, seq 4096; tp 8, pp 1, no virtual pipeline, on 16 × 8 GPUs, so dp 16;
+     * micro batch 1, global 32; sequence parallel; mcore_distributed_optim without grad_sync_dtype, so fp32 main gradients,
+     * NeMo 1's default; activations_checkpoint_granularity null: no recompute) is published with no GPU and no measured
+     * run. On 80 GB GPUs it cannot run as written, and not because of the estimate: its one stage holds all 88 layers ÷ 8,
+     * 15.4B parameters per GPU, and Megatron-LM's own theoretical_memory_usage.py puts their states at 6 + 12/16 bytes
+     * each, 103.5 GB, before any activation. 16-bit gradients (grad_sync_dtype: bf16) would leave 72.7 GB of states, and
+     * its 15.8 GB of activations still overflow the 85.9 GB; full recompute cannot cure the states. It fits on a 141 GB
+     * H200 (119.7 GB), which is where such a layout can run. So MEM003 is right on H100, and this pins its terms.
+     */
+    @org.junit.jupiter.api.Test
+    void mistralLarge123bRecipeNeedsMoreThanAnEightyGigabyteGpuAsMegatronCountsIt() {
+        String model = "88,12288,96,8,28672,32768,true,false,4096,bf16", layout = "8,1,1,1,true";
+        JobEstimate h100 = estimate("H100-SXM5-80GB", 128, model, layout, "1,32", "0,true,0", "none");
+        MemoryModel.Stage s = h100.estimate().largestStage();
+        // Megatron's count of the most loaded shard (LayerNorm's 2h per norm, as the estimate counts them), pp = 1 and untied:
+        // (the block + the embedding + the output layer) ÷ tp
+        double layer = 2.0 * 12288 * (28672 * 1.5 + 2) + 2.0 * 12288 * 12288 * (1 + 8.0 / 96);
+        double params = (88 * layer + 2 * 12288 + 2 * 12288.0 * 32768) / 8;
+        assertEquals(params, s.parameters(), 1);
+        assertEquals(params * (6 + 12.0 / 16), s.weights() + s.gradients() + s.optimizer(), 1, "theoretical_memory_usage.py's 6 + 12/dp");
+        assertTrue(s.weights() + s.gradients() + s.optimizer() > h100.estimate().capacityBytes(), "states alone exceed 80 GiB");
+        assertTrue(h100.estimate().outOfMemory());
+        JobEstimate bf16Grads = estimate("H100-SXM5-80GB", 128, model, layout, "1,32", "0,true,16", "none");
+        assertEquals(params * (4 + 12.0 / 16), bf16Grads.estimate().largestStage().weights() + bf16Grads.estimate().largestStage().gradients()
+                + bf16Grads.estimate().largestStage().optimizer(), 1);
+        assertTrue(bf16Grads.estimate().outOfMemory(), "16-bit gradients are not enough with its activations");
+        assertTrue(estimate("H100-SXM5-80GB", 128, model, layout, "1,32", "0,true,0", "full").estimate().outOfMemory(),
+                "recompute does not shrink the states");
+        JobEstimate h200 = estimate("H200-SXM-141GB", 128, model, layout, "1,32", "0,true,0", "none");
+        assertFalse(h200.estimate().outOfMemory(), "on 141 GB it fits: " + h200.estimate().largestStage().total() / 1e9 + " GB");
     }
 }

@@ -33,6 +33,9 @@ public final class Launchers {
         public final List<EnvSet> env = new ArrayList<>();
         /** Megatron-LM flags (and a few serving engines' tensor-parallel flags), first value each. */
         public final Map<String, Word> flags = new LinkedHashMap<>();
+        /** Megatron-LM's flags of the model and precision that only the estimate reads (--ffn-hidden-size, --bf16,
+         *  --grad-reduce-in-bf16...), first value each: they do not make a script a launch (--bf16 is also Hugging Face's). */
+        public final Map<String, Word> planFlags = new LinkedHashMap<>();
         public boolean any() {
             return mpiRanks != null || mpiPerNode != null || torchPerNode != null || torchNodes != null || accelProcesses != null
                     || kokkosGpus != null || ncclTestGpus != null || deepspeedGpus != null || !flags.isEmpty() || !env.isEmpty();
@@ -49,6 +52,12 @@ public final class Launchers {
             "--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers",
             "--num-virtual-stages-per-pipeline-rank", "--account-for-embedding-in-pipeline-split",
             "--account-for-loss-in-pipeline-split");
+    /** Megatron-LM's flags that only `gpulint plan` reads; the switches among them are {@link #PLAN_SWITCHES}. */
+    public static final Set<String> PLAN_FLAGS = Set.of("--ffn-hidden-size", "--kv-channels", "--vocab-size", "--swiglu",
+            "--untie-embeddings-and-output-weights", "--fp8-format", "--bf16", "--fp16", "--recompute-granularity",
+            "--recompute-activations", "--grad-reduce-in-bf16");
+    private static final Set<String> PLAN_SWITCHES = Set.of("--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
+            "--recompute-activations", "--grad-reduce-in-bf16");
     /** NeMo's names (model.*, model.config.*, trainer.strategy.*, data.*) of the quantities Megatron's flags carry. */
     private static final Map<String, String> NEMO_NAMES = Map.ofEntries(
             Map.entry("tensor_model_parallel_size", "--tensor-model-parallel-size"),
@@ -163,6 +172,12 @@ public final class Launchers {
                 if (!l.flags.containsKey(name)) l.flags.put(name, w.get(i + 1));
                 return;
             }
+        }
+        if (PLAN_FLAGS.contains(name)) {
+            Word v = value != null ? valueOf(w.get(i), eq + 1) : PLAN_SWITCHES.contains(name) ? new Word("true", true, w.get(i).span())
+                    : i + 1 < w.size() && !w.get(i + 1).text().startsWith("--") ? w.get(i + 1) : null;
+            if (v != null) l.planFlags.putIfAbsent(name, v);
+            return;
         }
         if (!MEGATRON_FLAGS.contains(name) && !SERVING_TP_FLAGS.contains(name)) return;
         if (l.flags.containsKey(name)) return;

@@ -1,0 +1,76 @@
+package dev.gpulint.bind.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.read.Readers;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Specs;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What `gpulint plan` reads from Megatron-LM's flags, on a launch script (our own, in the shape of Megatron-LM's
+ * examples/llama and the corpora's train_*.sh) and in a test case's MODEL_ARGS: the MLP, head dimension, vocabulary,
+ * gating, tying, precision, recompute, distributed optimizer and --grad-reduce-in-bf16.
+ */
+class MegatronPlanFlagsTest {
+
+    private static List<Specs.Job> jobs(String name, String text) {
+        SourceFile f = SourceFile.of(name, text);
+        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs();
+    }
+
+    private static final String SCRIPT = """
+            #!/bin/bash
+            MODEL_ARGS=(
+              --num-layers 80 --hidden-size 8192 --num-attention-heads 64
+              --group-query-attention --num-query-groups 8
+              --ffn-hidden-size 28672 --kv-channels 128 --swiglu --untie-embeddings-and-output-weights --vocab-size 128256
+              --seq-length 4096
+            )
+            torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py "${MODEL_ARGS[@]}" \\
+              --tensor-model-parallel-size 8 --pipeline-model-parallel-size 2 --sequence-parallel \\
+              --micro-batch-size 1 --global-batch-size 32 --bf16 --grad-reduce-in-bf16 \\
+              --use-distributed-optimizer --recompute-granularity full
+            """;
+
+    @Test
+    void aLaunchScriptsModelAndPrecisionFlagsAreRead() {
+        Specs.Job j = jobs("train.sh", SCRIPT).get(0);
+        assertEquals(28672L, j.model().ffnHiddenSize().value());
+        assertEquals(128L, j.model().headDim().value());
+        assertEquals(128256L, j.model().vocabSize().value());
+        assertEquals(true, j.model().gatedMlp().value());
+        assertEquals(false, j.model().tiedEmbeddings().value());
+        assertEquals("bf16", j.model().dtype().value());
+        assertEquals("full", j.recompute().value());
+        assertEquals(true, j.optimizer().distributed().value());
+        assertEquals(16.0, j.optimizer().bytesPerParameter().value());
+        assertEquals(10, j.optimizer().bytesPerParameter().span().startLine());
+        Specs.Job fp32 = jobs("train.sh", SCRIPT.replace(" --grad-reduce-in-bf16", "")).get(0);
+        assertNull(fp32.optimizer().bytesPerParameter(), "--bf16 alone: fp32 main gradients, Megatron's 18");
+    }
+
+    @Test
+    void precisionFlagsAloneDoNotMakeAScriptALaunch() {
+        assertTrue(jobs("finetune.sh", "#!/bin/bash\npython finetune.py --bf16 --vocab-size 32000 --ffn-hidden-size 11008\n").isEmpty(),
+                "Hugging Face's --bf16 and model flags of a plain python command start no Megatron job");
+    }
+
+    @Test
+    void modelArgsOfATestCaseGiveGradientBytesToo() {
+        Specs.Job j = jobs("gpt_tp2/model_config.yaml", """
+                MODEL_ARGS:
+                  --num-layers: 12
+                  --hidden-size: 768
+                  --num-attention-heads: 12
+                  --tensor-model-parallel-size: 2
+                  --bf16: true
+                  --grad-reduce-in-bf16: true
+                TEST_TYPE: regular
+                """).get(0);
+        assertEquals(16.0, j.optimizer().bytesPerParameter().value());
+    }
+}

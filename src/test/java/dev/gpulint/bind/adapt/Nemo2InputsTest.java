@@ -1,0 +1,205 @@
+package dev.gpulint.bind.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.gpulint.read.Readers;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Specs;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What `gpulint plan` reads from NeMo 2 recipes as NeMo-Run serialises them (our own fixtures, in the shape of the
+ * fiddle YAML NeMo-Run writes for {@code run.Partial(llm.pretrain, ...)}, of HyperPod's checkpointless recipes whose
+ * strategy stands beside the trainer, and of NeMo 1 launcher configs with {@code grad_sync_dtype}).
+ */
+class Nemo2InputsTest {
+
+    private static Specs.Job job(String name, String text) {
+        SourceFile f = SourceFile.of(name, text);
+        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
+    }
+
+    static final String PRETRAIN = """
+            _partial_: true
+            _target_: nemo.collections.llm.api.pretrain
+            data:
+              _target_: nemo.collections.llm.gpt.data.pre_training.PreTrainingDataModule
+              global_batch_size: 128
+              micro_batch_size: 1
+              seq_length: 4096
+            model:
+              _target_: nemo.collections.llm.gpt.model.llama.LlamaModel
+              config:
+                _target_: nemo.collections.llm.gpt.model.llama.Llama3Config70B
+                recompute_granularity: selective
+                cross_entropy_fusion_impl: te
+            optim:
+              _target_: nemo.lightning.pytorch.optim.megatron.MegatronOptimizerModule
+              config:
+                _target_: megatron.core.optimizer.optimizer_config.OptimizerConfig
+                bf16: true
+                fp16: false
+                use_distributed_optimizer: true
+            trainer:
+              _target_: nemo.lightning.pytorch.trainer.Trainer
+              devices: 8
+              num_nodes: 8
+              plugins:
+                _target_: nemo.lightning.pytorch.plugins.mixed_precision.MegatronMixedPrecision
+                fp8: hybrid
+                grad_reduce_in_fp32: false
+                precision: bf16-mixed
+              strategy:
+                _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                context_parallel_size: 1
+                ddp:
+                  _target_: megatron.core.distributed.distributed_data_parallel_config.DistributedDataParallelConfig
+                  grad_reduce_in_fp32: true
+                  overlap_grad_reduce: true
+                pipeline_model_parallel_size: 4
+                sequence_parallel: true
+                tensor_model_parallel_size: 4
+                virtual_pipeline_model_parallel_size: 5
+            """;
+
+    @Test
+    void aNemoRunPretrainDumpGivesLayoutShapePrecisionRecomputeAndGradientBytes() {
+        Specs.Job j = job("llama3_70b.yaml", PRETRAIN);
+        assertEquals("NeMo 2 recipe", j.origin().format());
+        assertEquals(4L, j.parallelism().tp().value());
+        assertEquals(4L, j.parallelism().pp().value());
+        assertEquals(5L, j.parallelism().virtualPp().value());
+        assertEquals(true, j.parallelism().sequenceParallel().value());
+        assertEquals(1L, j.batch().microBatchSize().value());
+        assertEquals(128L, j.batch().globalBatchSize().value());
+        assertEquals(4096L, j.model().seqLength().value(), "data.seq_length, not the class's 8192");
+        // the class named by _target_ gives the dimensions the dump does not write (NeMo's llama.py)
+        assertEquals(80L, j.model().layers().value());
+        assertEquals(8192L, j.model().hiddenSize().value());
+        assertEquals(28672L, j.model().ffnHiddenSize().value());
+        assertEquals(64L, j.model().attentionHeads().value());
+        assertEquals(8L, j.model().kvHeads().value());
+        assertEquals(true, j.model().gatedMlp().value());
+        assertEquals(false, j.model().tiedEmbeddings().value());
+        assertEquals(11, j.model().layers().span().startLine(), "the class's dimensions point at its _target_");
+        assertEquals("fp8", j.model().dtype().value(), "the plugin's fp8: hybrid");
+        assertEquals("selective", j.recompute().value());
+        assertEquals(true, j.optimizer().distributed().value());
+        assertEquals(16.0, j.optimizer().bytesPerParameter().value(), "the plugin's grad_reduce_in_fp32: false overrides the DDP config's true");
+        assertEquals(28, j.optimizer().bytesPerParameter().span().startLine());
+    }
+
+    @Test
+    void writtenDimensionsWinOverTheClassAndNullRecomputeIsNone() {
+        Specs.Job j = job("small.yaml", PRETRAIN
+                .replace("    recompute_granularity: selective\n", "    recompute_granularity: null\n    num_layers: 12\n"
+                        + "    hidden_size: 768\n    ffn_hidden_size: 3072\n    num_attention_heads: 16\n    kv_channels: 48\n"
+                        + "    gated_linear_unit: false\n    share_embeddings_and_output_weights: true\n    vocab_size: 32000\n"));
+        assertEquals(12L, j.model().layers().value());
+        assertEquals(768L, j.model().hiddenSize().value());
+        assertEquals(3072L, j.model().ffnHiddenSize().value());
+        assertEquals(16L, j.model().attentionHeads().value());
+        assertEquals(8L, j.model().kvHeads().value(), "not written: the class's 8 query groups");
+        assertEquals(48L, j.model().headDim().value());
+        assertEquals(false, j.model().gatedMlp().value());
+        assertEquals(true, j.model().tiedEmbeddings().value());
+        assertEquals(32000L, j.model().vocabSize().value());
+        assertEquals("none", j.recompute().value());
+    }
+
+    @Test
+    void theDdpConfigsGradientDtypeCountsWhenThePluginSaysNothingAndFp32GradientsAreTheDefault() {
+        Specs.Job viaDdp = job("ddp.yaml", PRETRAIN.replace("    grad_reduce_in_fp32: false\n", "")
+                .replace("      grad_reduce_in_fp32: true\n", "      grad_reduce_in_fp32: false\n"));
+        assertEquals(16.0, viaDdp.optimizer().bytesPerParameter().value());
+        Specs.Job fp32 = job("fp32.yaml", PRETRAIN.replace("grad_reduce_in_fp32: false", "grad_reduce_in_fp32: true"));
+        assertNull(fp32.optimizer().bytesPerParameter(), "fp32 main gradients: Megatron's 18, the estimate's default");
+        Specs.Job bf16 = job("bf16.yaml", PRETRAIN.replace("    fp8: hybrid\n", "    fp8: null\n"));
+        assertEquals("bf16", bf16.model().dtype().value(), "bf16-mixed in the format's words");
+        Specs.Job fp16 = job("fp16.yaml", PRETRAIN.replace("    fp8: hybrid\n", "").replace("bf16-mixed", "16-mixed"));
+        assertEquals("fp16", fp16.model().dtype().value());
+    }
+
+    @Test
+    void aNemotronClassGivesATwoMatrixUntiedShapeAndAnUnknownClassGivesNone() {
+        Specs.Job j = job("nemotron.yaml", PRETRAIN.replace("llama.Llama3Config70B", "nemotron.Nemotron4Config340B")
+                .replace("    recompute_granularity: selective\n", ""));
+        assertEquals(96L, j.model().layers().value());
+        assertEquals(18432L, j.model().hiddenSize().value());
+        assertEquals(73728L, j.model().ffnHiddenSize().value());
+        assertEquals(96L, j.model().attentionHeads().value());
+        assertEquals(8L, j.model().kvHeads().value());
+        assertEquals(false, j.model().gatedMlp().value(), "squared ReLU: two matrices");
+        assertEquals(false, j.model().tiedEmbeddings().value());
+        assertNull(j.recompute(), "not written: the estimate's documented default");
+        Specs.Job mistral = job("mistral.yaml", PRETRAIN.replace("llama.Llama3Config70B", "mistral.MistralNeMoConfig12B"));
+        assertEquals(40L, mistral.model().layers().value());
+        assertEquals(128L, mistral.model().headDim().value(), "Mistral NeMo's heads are 128 wide, not 5120 ÷ 32");
+        assertEquals(true, mistral.model().gatedMlp().value());
+        Specs.Job unknown = job("custom.yaml", PRETRAIN.replace("llama.Llama3Config70B", "custom.MyConfig"));
+        assertNull(unknown.model() == null ? null : unknown.model().layers(), "a class gpulint does not know gives no dimensions");
+    }
+
+    @Test
+    void theStrategyBesideTheTrainerIsReadToo() {
+        Specs.Job j = job("checkpointless.yaml", """
+                data:
+                  global_batch_size: 512
+                  micro_batch_size: 1
+                  seq_length: 2048
+                ddp:
+                  grad_reduce_in_fp32: true
+                model:
+                  config:
+                    seq_length: 2048
+                    vocab_size: 128256
+                optim:
+                  config:
+                    bf16: true
+                    use_distributed_optimizer: true
+                strategy:
+                  context_parallel_size: 1
+                  pipeline_model_parallel_size: 4
+                  sequence_parallel: true
+                  tensor_model_parallel_size: 8
+                  virtual_pipeline_model_parallel_size: null
+                trainer:
+                  devices: 8
+                  num_nodes: 16
+                """);
+        assertEquals("NeMo 2 recipe", j.origin().format());
+        assertEquals(8L, j.parallelism().tp().value());
+        assertEquals(4L, j.parallelism().pp().value());
+        assertNull(j.parallelism().virtualPp());
+        assertEquals("bf16", j.model().dtype().value(), "optim.config.bf16");
+        assertEquals(128256L, j.model().vocabSize().value());
+        assertEquals(true, j.optimizer().distributed().value());
+        assertNull(j.optimizer().bytesPerParameter());
+    }
+
+    @Test
+    void nemo1GradSyncDtypeOfTheDistributedOptimizerGivesSixteenBytes() {
+        String nemo = """
+                trainer:
+                  num_nodes: 16
+                  devices: 8
+                  precision: bf16
+                model:
+                  micro_batch_size: 1
+                  global_batch_size: 256
+                  tensor_model_parallel_size: 8
+                  pipeline_model_parallel_size: 8
+                  optim:
+                    name: distributed_fused_adam
+                    grad_sync_dtype: bf16
+                """;
+        Specs.Job j = job("nemotron.yaml", nemo);
+        assertEquals(16.0, j.optimizer().bytesPerParameter().value());
+        assertEquals(12, j.optimizer().bytesPerParameter().span().startLine());
+        assertNull(job("fp32.yaml", nemo.replace("grad_sync_dtype: bf16", "grad_sync_dtype: fp32")).optimizer().bytesPerParameter());
+        assertNull(job("plain.yaml", nemo.replace("distributed_fused_adam", "fused_adam")).optimizer().bytesPerParameter(),
+                "without the distributed optimizer NeMo keeps fp32 main gradients whatever grad_sync_dtype says");
+    }
+}

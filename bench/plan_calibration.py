@@ -111,7 +111,8 @@ def table(label, path, defaults, files):
         cap = plan["memory"]["capacity_bytes"]
         top = max(s["total_bytes"] for s in plan["memory"]["stages"])
         unit = "tok/s" if metric.startswith("tokens") else "s/step" if metric == "step_s" else "TFLOP/s"
-        print(f"{r['name']:<15}{r.get('source', 'nemo-24.09'):<17}{r['gpus']:>5}  {unit:<10}{pred:>10.1f}{meas:>10.1f}{100 * err:>+8.1f}%"
+        nd = 3 if metric == "step_s" else 1
+        print(f"{r['name']:<15}{r.get('source', 'nemo-24.09'):<17}{r['gpus']:>5}  {unit:<10}{pred:>10.{nd}f}{meas:>10.{nd}f}{100 * err:>+8.1f}%"
               f"   {top / 1e9:.1f} GB of {cap / 1e9:.1f}" + ("" if top <= cap else "  (OVER: would run out of memory)"))
     if len(by_source) > 1:
         for src, es in by_source.items():

@@ -88,8 +88,8 @@ def run(args):
 
 def table(label, path, defaults, files):
     print(f"\n== {label}: {os.path.relpath(path, ROOT)}")
-    print(f"{'model':<15}{'source':<14}{'GPUs':>5}  {'metric':<10}{'predicted':>10}{'measured':>10}{'error':>9}   fullest stage")
-    errors = []
+    print(f"{'model':<15}{'source':<17}{'GPUs':>5}  {'metric':<10}{'predicted':>10}{'measured':>10}{'error':>9}   fullest stage")
+    errors, by_source = [], {}
     stem = os.path.splitext(os.path.basename(path))[0]
     for i, r in enumerate(rows(path, defaults)):
         f = os.path.join(GEN, f"{stem}-{i:02d}-{r['name']}.yaml")
@@ -102,15 +102,21 @@ def table(label, path, defaults, files):
             sys.exit(1)
         plan = json.loads(p.stdout)["current"]
         metric = r["metric"]
-        pred = plan["throughput"][metric]
+        # step_s rows compare the step time (error + = predicted slower); the others a throughput (+ = predicted faster)
+        pred = plan["time"]["step_s"] if metric == "step_s" else plan["throughput"][metric]
         meas = float(r["measured"] if "measured" in r else r["tokens_per_s_per_gpu"])
         err = (pred - meas) / meas
         errors.append(abs(err))
+        by_source.setdefault(r.get("source", "nemo-24.09"), []).append(abs(err))
         cap = plan["memory"]["capacity_bytes"]
         top = max(s["total_bytes"] for s in plan["memory"]["stages"])
-        unit = "tok/s" if metric.startswith("tokens") else "TFLOP/s"
-        print(f"{r['name']:<15}{r.get('source', 'nemo-24.09'):<14}{r['gpus']:>5}  {unit:<10}{pred:>10.1f}{meas:>10.1f}{100 * err:>+8.1f}%"
+        unit = "tok/s" if metric.startswith("tokens") else "s/step" if metric == "step_s" else "TFLOP/s"
+        nd = 3 if metric == "step_s" else 1
+        print(f"{r['name']:<15}{r.get('source', 'nemo-24.09'):<17}{r['gpus']:>5}  {unit:<10}{pred:>10.{nd}f}{meas:>10.{nd}f}{100 * err:>+8.1f}%"
               f"   {top / 1e9:.1f} GB of {cap / 1e9:.1f}" + ("" if top <= cap else "  (OVER: would run out of memory)"))
+    if len(by_source) > 1:
+        for src, es in by_source.items():
+            print(f"  {src:<17} mean |error| {100 * statistics.mean(es):5.2f} %, max {100 * max(es):5.2f} % over {len(es)} rows")
     print(f"{label}: mean |error| {100 * statistics.mean(errors):.2f} %, max {100 * max(errors):.2f} % over {len(errors)} rows")
     return errors
 

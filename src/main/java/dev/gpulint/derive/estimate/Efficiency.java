@@ -7,7 +7,8 @@ package dev.gpulint.derive.estimate;
  * @param gemm          large 16-bit GEMMs in training, fraction of the dense 16-bit peak
  * @param gemmFp8       large FP8 GEMMs (Transformer Engine), fraction of the dense FP8 peak
  * @param gemmKernelS   fixed time of one GEMM kernel (launch, tail wave): what makes small GEMMs slow
- * @param attention     flash attention, counted FLOPs (the full s² of Megatron's count) per second over the 16-bit peak
+ * @param attention     flash attention, executed FLOPs (a causal decoder's: half the s² of Megatron's count) per second
+ *                      over the 16-bit peak
  * @param hbm           elementwise kernels, fraction of the HBM bandwidth
  * @param traffic       HBM bytes the elementwise kernels move per byte of stored activations (written forward,
  *                      read backward, gradient written)
@@ -15,7 +16,8 @@ package dev.gpulint.derive.estimate;
  * @param nvlink        NCCL bus bandwidth over NVLink or Infinity Fabric, fraction of the per-direction rate
  * @param pcie          NCCL bus bandwidth over PCIe, fraction of the per-direction rate
  * @param network       NCCL bus bandwidth across nodes, fraction of the NICs' line rate
- * @param dpOverlap     fraction of the data-parallel collectives hidden behind compute (bucketed, overlapped)
+ * @param dpOverlap     fraction of the data-parallel collectives hidden behind compute (bucketed, overlapped); the rest
+ *                      is what the compute they run beside loses to them (1/(1 + slowdown))
  * @param tpOverlap     fraction of the tensor-parallel collectives hidden (0: Megatron's default, no TP overlap)
  * @param ppOverlap     fraction of the pipeline sends hidden in the steady 1F1B phase
  * @param cpOverlap     fraction of the context-parallel ring exchange hidden behind attention

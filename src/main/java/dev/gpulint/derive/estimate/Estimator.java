@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * Prices one step of a layout (docs/plan.md explains every term). Per micro-batch, on the slowest pipeline stage:
  * compute = the stage's layers (linear GEMMs at the achieved GEMM rate plus a fixed time per kernel; attention at
- * flash attention's rate; elementwise kernels moving their bytes through HBM; a fixed time per layer) and, on the
+ * flash attention's rate on the causal half it executes; elementwise kernels moving their bytes through HBM; a fixed time per layer) and, on the
  * last stage, the logits; tp, cp, ep and pp communication at the bus bandwidth of the tier each group runs on, less
  * what overlaps. The step is m such micro-batches, the pipeline bubble ((pp − 1)/vpp of one), the data-parallel
  * collectives not hidden behind compute, and the optimizer's update. Pure: no I/O, no state.
@@ -48,7 +48,7 @@ public final class Estimator {
         double linFlops = tokens * m.linearFlopsPerTokenLayer() / l.tp() * rf;
         double kernels = 12 * rf;
         double linS = linFlops / pg + kernels * e.gemmKernelS();
-        double attFlops = tokens * m.attentionFlopsPerTokenLayer() / l.tp() * rf;
+        double attFlops = tokens * m.attentionExecutedFlopsPerTokenLayer() / l.tp() * rf;
         double attS = attFlops / (p16 * e.attention());
         double stored = perLayerActivationBytes(m, l);
         double ewBytes = e.traffic() * stored * rf;
@@ -63,7 +63,7 @@ public final class Estimator {
                 + tokens * m.vocab() / l.tp() * 4 * 4 / (hw.hbmBytesPerSecond() * e.hbm());
         double stageS = layersPerStage * layerS + logitS;        // the last stage is the slowest
         notes.add(new Estimate.Note("compute", String.format(java.util.Locale.ROOT,
-                "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; attention %.3g TFLOP at"
+                "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; causal attention 12·s·a·d/2 %.3g TFLOP at"
                         + " %.0f TFLOP/s; elementwise %s at %.0f GB/s; %s fixed) + logits %s = %s per micro-batch",
                 trim(layersPerStage), linFlops / 1e12, pg / 1e12, dt.id(), hw.gemmPeak(dt) / 1e12, hw.gemmEfficiency(dt),
                 (int) kernels, Units.seconds(e.gemmKernelS()), attFlops / 1e12, p16 * e.attention() / 1e12, Units.bytes(ewBytes),
@@ -120,6 +120,10 @@ public final class Estimator {
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, dpS - stageS * 2 / 3);
             }
         }
+        if (dpS > 0) notes.add(new Estimate.Note("dp", String.format(java.util.Locale.ROOT,
+                "exposed of it: max((1 − dp_overlap) = %.2f of it, what the compute beside it loses (Lee et al. 2025: 18.9 %%"
+                        + " slower compute under overlap); what outlasts the compute it hides behind) = %s of %s",
+                1 - e.dpOverlap(), Units.seconds(dpExp), Units.seconds(dpS))));
         add(exposed, tiers.get("tp"), mb * tpExp);
         add(exposed, tiers.get("cp"), mb * cpExp);
         add(exposed, tiers.get("ep"), mb * epS);

@@ -107,6 +107,16 @@ public record ModelShape(int layers, long hidden, long heads, long kvHeads, long
         return 12.0 * seq * heads * headDim;
     }
 
+    /**
+     * The attention core a causal decoder's flash attention executes, forward and backward, per token: half of
+     * {@link #attentionFlopsPerTokenLayer}. Flash attention skips the key blocks the causal mask hides entirely (FlashAttention-2,
+     * Dao 2023, arXiv:2307.08691, counts its own causal throughput on these halved FLOPs), while the model-FLOPs convention
+     * (Megatron's, eq. 3 of Narayanan et al. 2021, MFU of every published table used here) counts the full s².
+     */
+    public double attentionExecutedFlopsPerTokenLayer() {
+        return attentionFlopsPerTokenLayer() / 2;
+    }
+
     /** The output layer (logits), forward and backward, per token: 6·h·V. */
     public double logitFlopsPerToken() {
         return 6.0 * hidden * vocab;

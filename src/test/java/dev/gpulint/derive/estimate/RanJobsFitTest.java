@@ -36,6 +36,10 @@ class RanJobsFitTest {
             "MPT-70B, llm-foundry FSDP, 64 A100 40GB | A100-SXM4-40GB | 128 | 80,8192,64,64,32768,50368,false,true,2048,bf16 | 1,1,1,1,false | 4,512 | 3,false,0 | full",
             "MPT-7B, llm-foundry FSDP, 8 A100 80GB | A100-SXM4-80GB | 8 | 32,4096,32,32,16384,50368,false,true,2048,bf16 | 1,1,1,1,false | 6,96 | 3,false,0 | none",
             "MPT-30B, llm-foundry FSDP, 8 H100 | H100-SXM5-80GB | 8 | 48,7168,64,64,28672,50368,false,true,2048,bf16 | 1,1,1,1,false | 3,504 | 3,false,0 | full",
+            "GPT-3 175B ZeRO-3, Narayanan et al. 2021 Table 2, 384 GPUs | A100-SXM4-80GB | 384 | 96,12288,96,96,49152,51200,false,true,2048,fp16 | 1,1,1,1,false | 4,1536 | 3,false,0 | full",
+            "GPT-3 175B PTD-P, Narayanan et al. 2021 Table 2, 384 GPUs | A100-SXM4-80GB | 384 | 96,12288,96,96,49152,51200,false,true,2048,fp16 | 8,12,1,1,false | 1,1536 | 0,false,0 | full",
+            "GPT 530B full recompute, Korthikanti et al. 2022, 280 GPUs | A100-SXM4-80GB | 280 | 105,20480,128,128,81920,51200,false,true,2048,bf16 | 8,35,3,1,false | 1,280 | 0,false,0 | full",
+            "Llama 2 13B, torchtitan FSDP2 without checkpointing, 64 A100 | A100-SXM4-80GB | 64 | 40,5120,40,40,13824,32000,true,false,4096,bf16 | 1,1,1,1,false | 2,128 | 3,false,0 | none",
     })
     void aJobThatRanFits(String name, String gpu, int gpus, String model, String layout, String batch, String optimizer, String recompute) {
         JobEstimate e = estimate(gpu, gpus, model, layout, batch, optimizer, recompute);

@@ -1,0 +1,52 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.derive.Fixture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A causal decoder's flash attention executes half of the s² attention FLOPs that the model-FLOPs convention counts:
+ * the step prices the executed half, MFU keeps counting the whole.
+ */
+class CausalAttentionTest {
+
+    private static Estimate estimate(int seq) {
+        Fixture f = Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - { name: g, count: 1, gpu: { model: A100-SXM4-80GB, count: 8 }, nvlink: { switch: true } }
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: 1
+                gpus_per_node: 1
+                model: { layers: 4, hidden_size: 1024, attention_heads: 8, seq_length: %d, vocab_size: 32000 }
+                batch: { micro_batch_size: 1, global_batch_size: 1 }
+                """.formatted(seq));
+        return JobEstimate.of(f.jobs().get(0), f.catalog()).estimate();
+    }
+
+    @Test
+    void theStepPricesHalfTheCountedAttentionFlops() {
+        Estimate e = estimate(8192);
+        ModelShape m = e.model();
+        assertEquals(m.attentionFlopsPerTokenLayer() / 2, m.attentionExecutedFlopsPerTokenLayer(), 1e-6);
+        // one micro-batch of 8,192 tokens, one layer: 8192 × 12·s·a·d / 2 = 8192 × 12 × 8192 × 1024 / 2 = 0.412 TFLOP
+        String compute = e.notes().stream().filter(n -> n.term().equals("compute")).findFirst().orElseThrow().text();
+        assertTrue(compute.contains("causal attention 12·s·a·d/2 0.412 TFLOP"), compute);
+    }
+
+    @Test
+    void modelFlopsStillCountTheWholeSquare() {
+        Estimate e = estimate(8192);
+        ModelShape m = e.model();
+        double perToken = m.layers() * (m.linearFlopsPerTokenLayer() + 12.0 * 8192 * 8 * 128) + m.logitFlopsPerToken();
+        assertEquals(perToken, m.modelFlopsPerToken(), 1);
+        assertEquals(perToken * e.throughput().tokensPerSecondPerGpu() / 1e12, e.throughput().modelTflopsPerGpu(), 1e-6);
+    }
+}

@@ -1,0 +1,43 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.derive.Fixture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A data-parallel collective hidden behind compute still costs what the compute beside it loses: 18.9 % slower
+ * compute under overlap (Lee et al. 2025), so 0.189/1.189 of the collective stays on the step.
+ */
+class DpExposureTest {
+
+    @Test
+    void aHiddenFsdpCollectiveCostsWhatTheComputeBesideItLoses() {
+        Fixture f = Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: 1
+                gpus_per_node: 8
+                model: { layers: 32, hidden_size: 4096, attention_heads: 32, seq_length: 2048, vocab_size: 50368 }
+                parallelism: { tp: 1, pp: 1 }
+                batch: { micro_batch_size: 6, global_batch_size: 96 }
+                optimizer: { zero_stage: 3 }
+                """);
+        JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
+        Estimate e = j.estimate();
+        double overlap = f.catalog().compute().efficiencies("H100").orElseThrow().values().get("dp_overlap");
+        assertEquals(1 / 1.189, overlap, 0.005, "dp_overlap is 1/(1 + Lee et al.'s 18.9 % slowdown)");
+        double dp = e.time().comm().get("dp");
+        assertTrue(dp > 0 && dp < e.time().compute() / 2, "the FSDP collectives hide behind compute here");
+        assertEquals((1 - overlap) * dp, e.time().exposedTotal(), 1e-9 * dp, "what stays exposed of them");
+        assertTrue(e.notes().stream().anyMatch(n -> n.term().equals("dp") && n.text().contains("Lee et al. 2025")), "the text says so");
+    }
+}

@@ -7,6 +7,7 @@ import dev.gpulint.bind.Schema.Type;
 import dev.gpulint.spec.Quantities;
 import dev.gpulint.spec.Quantities.Parsed;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.spec.Unitless;
 import dev.gpulint.core.Finding;
 import dev.gpulint.tree.Document;
 import dev.gpulint.tree.ListNode;
@@ -30,10 +31,19 @@ import java.util.Map;
  */
 public final class Binder {
 
-    /** Everything bound from a set of documents. */
-    public record Bound(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Finding> findings) {}
+    /**
+     * Everything bound from a set of documents.
+     *
+     * @param unitless the bandwidths rejected for their unit (UNIT003), for the fix the catalog may make certain
+     */
+    public record Bound(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Finding> findings, List<Unitless> unitless) {
+        public Bound(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Finding> findings) {
+            this(clusters, jobs, findings, List.of());
+        }
+    }
 
     private final List<Finding> findings = new ArrayList<>();
+    private final List<Unitless> unitless = new ArrayList<>();
     /** The typed value of each scalar of the document being bound that passed validation (by node identity). */
     private Map<Node, Object> values = new IdentityHashMap<>();
     /**
@@ -90,7 +100,7 @@ public final class Binder {
         List<Finding> out = new ArrayList<>(findings.size());
         for (Finding f : findings) out.add(dev.gpulint.core.Fold.marked(f.message()) ? f
                 : f.withMessage(Finding.bounded(f.message(), Finding.MAX_MESSAGE)));
-        return new Bound(clusters, jobs, List.copyOf(out));
+        return new Bound(clusters, jobs, List.copyOf(out), List.copyOf(unitless));
     }
 
     // ---------------------------------------------------------------- validation
@@ -241,7 +251,11 @@ public final class Binder {
                 else typeError(s, path, "'" + name + "' must be a ratio such as \"2:1\", found '" + (t.length() <= 64 ? t : r.substring(0, Math.min(60, r.length())) + "…") + "'");
             }
             case ORDER -> order(key, s, path);
-            case BANDWIDTH -> unit(s, path, Quantities.bandwidth(t));
+            case BANDWIDTH -> {
+                Parsed<?> p = Quantities.bandwidth(t);
+                unit(s, path, p);
+                if (p.unitProblem()) unitless.add(new Unitless(s.span(), path.toString(), t));
+            }
             case SIZE -> unit(s, path, Quantities.size(t));
             case DURATION -> unit(s, path, Quantities.duration(t));
             default -> throw new IllegalStateException(f.type().toString());

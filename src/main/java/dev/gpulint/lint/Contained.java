@@ -65,17 +65,19 @@ final class Contained {
             List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>();
             List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>();
             List<Finding> findings = new ArrayList<>();
+            List<dev.gpulint.spec.Unitless> unitless = new ArrayList<>();
             for (var e : byFile.entrySet()) {
                 try {
                     Binder.Bound b = new Binder().bind(e.getValue());
                     clusters.addAll(b.clusters());
                     jobs.addAll(b.jobs());
                     findings.addAll(b.findings());
+                    unitless.addAll(b.unitless());
                 } catch (Throwable t) {
                     problems.add(fileFailed(e.getKey(), "bound", t));
                 }
             }
-            return new Binder.Bound(clusters, jobs, findings);
+            return new Binder.Bound(clusters, jobs, findings, unitless);
         }
     }
 

@@ -11,13 +11,11 @@ import dev.gpulint.core.ProjectPaths;
 import dev.gpulint.core.Span;
 import dev.gpulint.derive.Deriver;
 import dev.gpulint.derive.evid.EvidenceAnalysis;
-import dev.gpulint.derive.unit.UnitlessReadings;
 import dev.gpulint.engine.RuleEngine;
 import dev.gpulint.engine.RuleParams;
 import dev.gpulint.engine.UserRuleRun;
 import dev.gpulint.engine.UserRules;
 import dev.gpulint.meta.RuleCatalog;
-import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.evidence.Evidence;
@@ -286,11 +284,8 @@ public final class Linter {
         List<Specs.Job> jobs = new ArrayList<>(bound.jobs());
         jobs.addAll(guard.stage("link", () -> Adapters.link(adapted.jobs(), known, catalog,
                 jobPlacement, clusters), List.of()));
-        if (!bound.unitless().isEmpty()) {   // UNIT003's safe fix: the unit the catalog figure makes certain
-            List<Finding> fixed = guard.stage("unit fixes", () -> UnitlessReadings.withFixes(findings, bound.unitless(), clusters,
-                    jobs, catalog, rules.get(UnitlessReadings.RULE).map(RuleMeta::messages).orElse(Map.of())), findings);
-            if (fixed != findings) { findings.clear(); findings.addAll(fixed); }
-        }
+        // UNIT003's safe fix: the unit of a bandwidth the binder rejected, where the catalog figure makes it certain
+        guard.stage("unit fixes", () -> dev.gpulint.derive.unit.UnitlessReadings.addFixes(findings, bound.unitless(), clusters, jobs, catalog, rules), 0);
         List<Object> builtIn = derive(guard, clusters, jobs, adapted, evidence);
         // a team's own rules may count, join or name node groups: they match facts of every one, none folded
         List<Object> user = userRules == null || folds.isEmpty() ? builtIn

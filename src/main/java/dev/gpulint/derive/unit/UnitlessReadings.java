@@ -11,6 +11,8 @@ import dev.gpulint.derive.Resolver;
 import dev.gpulint.derive.unit.BandwidthCheck.Figure;
 import dev.gpulint.facts.BandwidthFact;
 import dev.gpulint.meta.Messages;
+import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.spec.Bandwidth;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Protocol;
@@ -60,19 +62,26 @@ public final class UnitlessReadings {
 
     private UnitlessReadings(Catalog catalog) { this.catalog = catalog; }
 
-    /** The findings, each UNIT003 finding of a value with one certain reading offering that reading as a safe fix. */
-    public static List<Finding> withFixes(List<Finding> findings, List<Unitless> unitless, List<Specs.Cluster> clusters,
-                                          List<Specs.Job> jobs, Catalog catalog, Map<String, String> messages) {
-        if (unitless.isEmpty()) return findings;
+    /**
+     * Adds to each UNIT003 finding of {@code findings} whose value has one certain reading that reading as a safe
+     * fix, titled by the rule's ID.yaml ({@code fix-unit}, {@code fix-unit-direction}); returns how many it added.
+     */
+    public static int addFixes(List<Finding> findings, List<Unitless> unitless, List<Specs.Cluster> clusters,
+                               List<Specs.Job> jobs, Catalog catalog, RuleCatalog rules) {
+        if (unitless.isEmpty()) return 0;
+        Map<String, String> messages = rules.get(RULE).map(RuleMeta::messages).orElse(Map.of());
         Map<List<Object>, Reading> readings = new HashMap<>();
         for (Reading r : readings(unitless, clusters, jobs, catalog)) readings.put(List.of(r.value().span(), r.value().identity()), r);
-        List<Finding> result = new ArrayList<>(findings.size());
-        for (Finding f : findings) {
+        int added = 0;
+        for (int i = 0; i < findings.size() && !readings.isEmpty(); i++) {
+            Finding f = findings.get(i);
             Reading r = f.ruleId().equals(RULE) ? readings.get(List.of(f.span(), f.identity())) : null;
             Fix fix = r == null ? null : fix(r, messages);
-            result.add(fix == null ? f : f.withFix(fix));
+            if (fix == null) continue;
+            findings.set(i, f.withFix(fix));
+            added++;
         }
-        return result;
+        return added;
     }
 
     /** The values of {@code unitless} with one certain reading. */

@@ -4,6 +4,8 @@ import dev.gpulint.core.DidYouMean;
 
 import dev.gpulint.bind.Schema.Field;
 import dev.gpulint.bind.Schema.Type;
+import dev.gpulint.spec.Model;
+import dev.gpulint.spec.ModelSink;
 import dev.gpulint.spec.Quantities;
 import dev.gpulint.spec.Quantities.Parsed;
 import dev.gpulint.spec.Specs;
@@ -31,18 +33,8 @@ import java.util.Map;
  */
 public final class Binder {
 
-    /**
-     * Everything bound from a set of documents.
-     *
-     * @param unitless the bandwidths rejected for their unit (UNIT003), for the fix the catalog may make certain
-     */
-    public record Bound(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Finding> findings, List<Unitless> unitless) {
-        public Bound(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Finding> findings) {
-            this(clusters, jobs, findings, List.of());
-        }
-    }
-
     private final List<Finding> findings = new ArrayList<>();
+    /** The bandwidths rejected for their unit (UNIT003), for the fix the catalog may make certain ({@link Model#unitless}). */
     private final List<Unitless> unitless = new ArrayList<>();
     /** The typed value of each scalar of the document being bound that passed validation (by node identity). */
     private Map<Node, Object> values = new IdentityHashMap<>();
@@ -69,9 +61,9 @@ public final class Binder {
         }
     }
 
-    public Bound bind(List<Document> documents) {
-        List<Specs.Cluster> clusters = new ArrayList<>();
-        List<Specs.Job> jobs = new ArrayList<>();
+    /** The documents' clusters and jobs, and the findings met binding them. */
+    public Model bind(List<Document> documents) {
+        ModelSink out = new ModelSink();
         for (Document d : documents) {
             Node kindNode = d.root().get("kind").orElse(null);
             String kind = kindNode instanceof ScalarNode ks ? ks.text() : "";
@@ -89,7 +81,7 @@ public final class Binder {
             folds = d.folds();
             validateMap(d.root(), schema, kind + ":" + label, kind + " '" + label + "'", d.root().span());
             SpecBuilder specs = new SpecBuilder(values);
-            if (cluster) clusters.add(specs.cluster(d, groups)); else jobs.add(specs.job(d));
+            if (cluster) out.cluster(specs.cluster(d, groups)); else out.job(specs.job(d));
             values = null;
             groups = null;
             groupsField = null;
@@ -97,10 +89,10 @@ public final class Binder {
         }
         // bounded as the rules' messages are; one that names a folded node group by its token is bounded when
         // the token is replaced (settle.Unfolder), so that each node group's is cut as it would be without folding
-        List<Finding> out = new ArrayList<>(findings.size());
-        for (Finding f : findings) out.add(dev.gpulint.core.Fold.marked(f.message()) ? f
+        for (Finding f : findings) out.finding(dev.gpulint.core.Fold.marked(f.message()) ? f
                 : f.withMessage(Finding.bounded(f.message(), Finding.MAX_MESSAGE)));
-        return new Bound(clusters, jobs, List.copyOf(out), List.copyOf(unitless));
+        for (Unitless u : unitless) out.unitless(u);
+        return out.build();
     }
 
     // ---------------------------------------------------------------- validation

@@ -299,7 +299,7 @@ public final class Main implements Callable<Integer> {
             };
             try {
                 if (writeBaseline != null) {
-                    ReportFile.toFile(ReportOptions.baseline(rules), result, workingDir.resolve(writeBaseline),
+                    ReportFile.toFile(ReportOptions.baseline(rules), dev.gpulint.settle.Baseline.recordable(result), workingDir.resolve(writeBaseline),
                             "--write-baseline " + writeBaseline);
                 }
                 if (output != null) ReportFile.toFile(r, result, workingDir.resolve(output), "--output " + output);

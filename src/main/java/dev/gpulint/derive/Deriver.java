@@ -14,6 +14,7 @@ import dev.gpulint.derive.par.BubbleAnalysis;
 import dev.gpulint.derive.par.JobAnalysis;
 import dev.gpulint.derive.par.TpPlacementAnalysis;
 import dev.gpulint.derive.unit.BandwidthReadings;
+import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import java.util.List;
 
@@ -27,17 +28,14 @@ public final class Deriver {
     private final Catalog catalog;
     public Deriver(Catalog catalog) { this.catalog = catalog; }
 
-    /** The facts of native manifests alone (no other formats' monitoring configuration or NIC policies). */
-    public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs) {
-        return derive(clusters, jobs, List.of(), List.of(), List.of());
-    }
-
     /**
-     * With the GPU-monitoring configuration read by the adapters (counter lists and PromQL uses of DCGM fields)
-     * and the NIC policies of the network operators (SriovNetworkNodePolicy, NicConfigurationTemplate).
+     * The facts of what binding made: clusters and jobs, the GPU-monitoring configuration the adapters read
+     * (counter lists and PromQL uses of DCGM fields) and the NIC policies of the network operators
+     * (SriovNetworkNodePolicy, NicConfigurationTemplate).
      */
-    public List<Object> derive(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Specs.DcgmField> counters,
-                               List<Specs.MetricQuery> queries, List<Specs.NicPolicy> nicPolicies) {
+    public List<Object> derive(Model model) {
+        List<Specs.Cluster> clusters = model.clusters();
+        List<Specs.Job> jobs = model.jobs();
         Facts out = new Facts();
         JobAnalysis.reset();
         Resolver resolver = new Resolver(catalog);
@@ -72,8 +70,8 @@ public final class Deriver {
         }
         bandwidths.finish();
         JobAnalysis.reset();
-        DcgmAnalysis.fields(counters, queries, out);
-        for (Specs.NicPolicy p : nicPolicies) NicPolicyAnalysis.policy(p, resolved, out);
+        DcgmAnalysis.fields(model.counters(), model.queries(), out);
+        for (Specs.NicPolicy p : model.nicPolicies()) NicPolicyAnalysis.policy(p, resolved, out);
         return out.list();
     }
 }

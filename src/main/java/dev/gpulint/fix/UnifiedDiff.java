@@ -120,7 +120,8 @@ public final class UnifiedDiff {
             out.append("@@ -").append(range(aLine, aCount)).append(" +").append(range(bLine, bCount)).append(" @@\n");
             for (int j = start; j < end; j++) {
                 String l = text.get(j);
-                String body = l.endsWith("\r\n") ? l.substring(0, l.length() - 2) : l.endsWith("\n") || l.endsWith("\r") ? l.substring(0, l.length() - 1) : l;
+                // a CRLF line keeps its CR, as diff -u writes it: patch and git apply match a CRLF file's lines only so
+                String body = l.endsWith("\n") || l.endsWith("\r") ? l.substring(0, l.length() - 1) : l;
                 out.append(ops.get(j)[0]).append(body).append('\n');
                 if (body.length() == l.length()) out.append("\\ No newline at end of file\n");
             }

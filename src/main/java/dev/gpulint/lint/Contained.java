@@ -7,13 +7,13 @@ import dev.gpulint.core.Span;
 import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.Readers;
 import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Model;
+import dev.gpulint.spec.ModelSink;
 import dev.gpulint.tree.Document;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -56,58 +56,38 @@ final class Contained {
     }
 
     /** Binds the native manifests; when binding them together fails, file by file, and a file that fails is a finding. */
-    Binder.Bound bind(List<Document> documents) {
+    Model bind(List<Document> documents) {
         try {
             return new Binder().bind(documents);
         } catch (Throwable together) {
             Map<String, List<Document>> byFile = new LinkedHashMap<>();
             for (Document d : documents) byFile.computeIfAbsent(d.file(), k -> new ArrayList<>()).add(d);
-            List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>();
-            List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>();
-            List<Finding> findings = new ArrayList<>();
-            List<dev.gpulint.spec.Unitless> unitless = new ArrayList<>();
+            ModelSink all = new ModelSink();
             for (var e : byFile.entrySet()) {
                 try {
-                    Binder.Bound b = new Binder().bind(e.getValue());
-                    clusters.addAll(b.clusters());
-                    jobs.addAll(b.jobs());
-                    findings.addAll(b.findings());
-                    unitless.addAll(b.unitless());
+                    all.addAll(new Binder().bind(e.getValue()));
                 } catch (Throwable t) {
                     problems.add(fileFailed(e.getKey(), "bound", t));
                 }
             }
-            return new Binder.Bound(clusters, jobs, findings, unitless);
+            return all.build();
         }
     }
 
     /** The adapters (other formats), contained the same way: a file whose adapter fails is a finding. */
-    Adapters.Bound adapt(List<Adapters.Input> inputs) {
+    Model adapt(List<Adapters.Input> inputs) {
         try {
             return Adapters.bind(inputs);
         } catch (Throwable together) {
-            List<dev.gpulint.spec.Specs.Job> jobs = new ArrayList<>();
-            List<dev.gpulint.spec.Specs.DcgmField> counters = new ArrayList<>();
-            List<dev.gpulint.spec.Specs.MetricQuery> queries = new ArrayList<>();
-            Set<String> files = new LinkedHashSet<>();
-            List<Finding> findings = new ArrayList<>();
-            List<dev.gpulint.spec.Specs.Cluster> clusters = new ArrayList<>();
-            List<dev.gpulint.spec.Specs.NicPolicy> policies = new ArrayList<>();
+            ModelSink all = new ModelSink();
             for (Adapters.Input in : inputs) {
                 try {
-                    Adapters.Bound b = Adapters.bind(List.of(in));
-                    jobs.addAll(b.jobs());
-                    counters.addAll(b.counters());
-                    queries.addAll(b.queries());
-                    files.addAll(b.files());
-                    findings.addAll(b.findings());
-                    clusters.addAll(b.clusters());
-                    policies.addAll(b.nicPolicies());
+                    all.addAll(Adapters.bind(List.of(in)));
                 } catch (Throwable t) {
                     problems.add(fileFailed(in.file().displayPath(), "read as its format", t));
                 }
             }
-            return new Adapters.Bound(jobs, counters, queries, files, findings, clusters, policies);
+            return all.build();
         }
     }
 

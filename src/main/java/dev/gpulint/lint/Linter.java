@@ -25,6 +25,7 @@ import dev.gpulint.settle.Settler;
 import dev.gpulint.settle.Unfolder;
 import dev.gpulint.spec.EvidenceLink;
 import dev.gpulint.spec.JobPlacement;
+import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.tree.Document;
 import java.nio.file.Path;
@@ -81,8 +82,7 @@ public final class Linter {
         return configure(config, ProjectPaths.here());
     }
 
-    private Function<String, Optional<EvidenceLink>> evidenceLinks =
-            f -> Optional.empty();
+    private Function<String, Optional<EvidenceLink>> evidenceLinks = f -> Optional.empty();
 
     /** What captured tool outputs belong to, by file (configuration {@code evidence}). */
     public Linter evidenceLinks(Function<String, Optional<EvidenceLink>> links) {
@@ -96,8 +96,7 @@ public final class Linter {
     private Map<String, String> ruleSettings = Map.of();
 
     private Set<String> baseline = Set.of();
-    private Function<String, Optional<JobPlacement>> jobPlacement =
-            f -> Optional.empty();
+    private Function<String, Optional<JobPlacement>> jobPlacement = f -> Optional.empty();
 
     /** Which cluster the jobs of other formats run on, by file (configuration {@code job_clusters}). */
     public Linter jobPlacement(Function<String, Optional<JobPlacement>> p) {
@@ -216,10 +215,13 @@ public final class Linter {
             if (!r.foreign().isEmpty()) foreign.add(new Adapters.Input(f, r.foreign()));
         }
         results = null;
-        Set<String> quiet = new HashSet<>(context);
         // the specs live only inside facts(): a fleet file's million node-group specs are garbage before the rules run
-        List<Fold> folds = new ArrayList<>();
-        Derived facts = facts(guard, documents, foreign, evidence, context, findings, linted, quiet, folds);
+        Derived facts = facts(guard, documents, foreign, evidence);
+        findings.addAll(facts.findings());
+        for (String f : facts.adapted()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
+        inputs.addAll(facts.adapted());
+        Set<String> quiet = new HashSet<>(context);
+        quiet.addAll(facts.lookedUp());
         if (factSink != null) factSink.accept(facts.builtIn());
         findings.addAll(guard.stage("built-in rules", () -> engine.run(facts.builtIn()), List.of()));
         if (userRules != null) {
@@ -235,7 +237,7 @@ public final class Linter {
         findings.addAll(guard.problems());
         if (guard.failed()) failed = true;
         // a folded node group's findings, once per node group it stands for
-        List<Finding> all = guard.stage("unfold", () -> new Unfolder(folds).unfold(findings), List.copyOf(findings));
+        List<Finding> all = guard.stage("unfold", () -> new Unfolder(facts.folds()).unfold(findings), List.copyOf(findings));
         findings.clear();
         findings.addAll(all);
         // a context file's own findings are not reported, except that it does not parse: never silent
@@ -251,64 +253,63 @@ public final class Linter {
     public Linter fixSettings(FixSettings s) { this.fixSettings = s; return this; }
 
     /**
-     * Binds the documents and the other formats' configurations, links jobs to clusters, and derives the facts
-     * the rules match; adds the findings met on the way to {@code findings}, the files read to {@code linted},
-     * and the project's cluster files found by lookup to {@code quiet}.
+     * Binds the documents and the other formats' configurations (freeing both lists as soon as they are bound),
+     * links jobs to clusters, and derives the facts the rules match.
      */
-    private Derived facts(Contained guard, List<Document> documents, List<Adapters.Input> foreign,
-                               List<Evidence> evidence, Set<String> context, List<Finding> findings,
-                               List<String> linted, Set<String> quiet, List<Fold> folds) {
+    private Derived facts(Contained guard, List<Document> documents, List<Adapters.Input> foreign, List<Evidence> evidence) {
+        List<Fold> folds = new ArrayList<>();
         for (Document d : documents) folds.addAll(d.folds().all());
-        Binder.Bound bound = guard.bind(documents);
-        findings.addAll(bound.findings());
+        Model bound = guard.bind(documents);
         // the document trees are bound: free them before derive and rules (a fleet file's tree is most of the memory)
         documents.clear();
         // configurations of other formats (NeMo, Megatron-LM, Kubernetes, SkyPilot, DeepSpeed, DCGM)
-        Adapters.Bound adapted = guard.adapt(foreign);
+        Model adapted = guard.adapt(foreign);
         foreign.clear();
-        findings.addAll(adapted.findings());
-        for (String f : adapted.files()) if (!context.contains(f) && !linted.contains(f)) linted.add(f);
-        inputs.addAll(adapted.files());
         List<Specs.Cluster> clusters = new ArrayList<>(bound.clusters());
         clusters.addAll(adapted.clusters());     // a network operator's NIC settings: a fabric without node groups
+        Set<String> lookedUp = new HashSet<>();
         if (clusterSource != null) {
             Set<String> missing = missingClusters(bound, adapted.jobs());
             if (!missing.isEmpty()) {
                 List<Document> found = guard.stage("cluster lookup in the project", () -> clusterSource.apply(missing), List.of());
                 for (Document d : found) folds.addAll(d.folds().all());
                 clusters.addAll(guard.stage("cluster lookup in the project", () -> new Binder().bind(found).clusters(), List.of()));
-                for (Document d : found) quiet.add(d.file());
+                for (Document d : found) lookedUp.add(d.file());
             }
         }
-        List<Specs.Cluster> known = List.copyOf(clusters);
+        Model linked = guard.stage("link", () -> Adapters.link(adapted.jobs(), clusters, catalog, jobPlacement), Model.EMPTY);
+        clusters.addAll(linked.clusters());
         List<Specs.Job> jobs = new ArrayList<>(bound.jobs());
-        jobs.addAll(guard.stage("link", () -> Adapters.link(adapted.jobs(), known, catalog,
-                jobPlacement, clusters), List.of()));
+        jobs.addAll(linked.jobs());
+        List<Finding> findings = new ArrayList<>(bound.findings());
+        findings.addAll(adapted.findings());
         // UNIT003's safe fix: the unit of a bandwidth the binder rejected, where the catalog figure makes it certain
         guard.stage("unit fixes", () -> dev.gpulint.derive.unit.UnitlessReadings.addFixes(findings, bound.unitless(), clusters, jobs, catalog, rules), 0);
-        List<Object> builtIn = derive(guard, clusters, jobs, adapted, evidence);
+        Model model = new Model(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies(), adapted.files(), findings);
+        List<Object> builtIn = derive(guard, model, evidence);
         // a team's own rules may count, join or name node groups: they match facts of every one, none folded
         List<Object> user = userRules == null || folds.isEmpty() ? builtIn
-                : derive(guard, clusters.stream().map(Specs.Cluster::unfolded).toList(), jobs, adapted, evidence);
-        return new Derived(builtIn, user);
+                : derive(guard, model.withClusters(clusters.stream().map(Specs.Cluster::unfolded).toList()), evidence);
+        return new Derived(builtIn, user, model.findings(), model.files(), lookedUp, folds);
     }
 
-    /** The facts the built-in rules match, and those a team's rules match (the same list unless something folded). */
-    private record Derived(List<Object> builtIn, List<Object> user) {}
+    /**
+     * What {@link #facts} made: the facts of the built-in rules and of a team's (the same list unless something folded), the
+     * findings met binding, the files the adapters recognised, the cluster files found by lookup, the folded node groups.
+     */
+    private record Derived(List<Object> builtIn, List<Object> user, List<Finding> findings, List<String> adapted,
+                           Set<String> lookedUp, List<Fold> folds) {}
 
-    private List<Object> derive(Contained guard, List<Specs.Cluster> clusters, List<Specs.Job> jobs,
-                                Adapters.Bound adapted, List<Evidence> evidence) {
-        List<Object> facts = new ArrayList<>(guard.stage("derive",
-                () -> new Deriver(catalog).derive(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies()),
-                List.of()));
-        facts.addAll(guard.stage("evidence", () -> new EvidenceAnalysis(catalog, clusters, jobs, evidenceLinks)
+    private List<Object> derive(Contained guard, Model model, List<Evidence> evidence) {
+        List<Object> facts = new ArrayList<>(guard.stage("derive", () -> new Deriver(catalog).derive(model), List.of()));
+        facts.addAll(guard.stage("evidence", () -> new EvidenceAnalysis(catalog, model.clusters(), model.jobs(), evidenceLinks)
                 .facts(evidence), List.of()));
         facts.addAll(guard.stage("rule parameters", () -> RuleParams.facts(rules, params), List.of()));
         return facts;
     }
 
     /** Cluster names jobs refer to (by name, or through job_clusters) that none of the linted files defines. */
-    private Set<String> missingClusters(Binder.Bound bound, List<Specs.Job> foreign) {
+    private Set<String> missingClusters(Model bound, List<Specs.Job> foreign) {
         Set<String> names = new TreeSet<>();
         for (var j : bound.jobs()) if (j.cluster() != null && j.cluster().value() != null) names.add(j.cluster().value());
         for (var j : foreign) jobPlacement.apply(j.file()).ifPresent(p -> names.add(p.cluster()));

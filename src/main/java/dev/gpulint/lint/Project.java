@@ -258,8 +258,17 @@ public final class Project {
     }
 
     private java.util.Map<Path, String> buffers = java.util.Map.of();
-    /** An editor's unsaved buffers by absolute, normalised path: read instead of those files wherever the run meets them (lsp). */
-    public Project buffers(java.util.Map<Path, String> texts) { this.buffers = java.util.Map.copyOf(texts); return this; }
+    /**
+     * An editor's unsaved buffers by path: read instead of those files wherever the run meets them (lsp). Each path
+     * is made absolute (a relative one against the base folder) and normalised here, so {@code a/../b.yaml} stands
+     * for {@code b.yaml}; of two paths of one file, the later buffer wins.
+     */
+    public Project buffers(java.util.Map<Path, String> texts) {
+        java.util.Map<Path, String> normal = new java.util.LinkedHashMap<>();
+        texts.forEach((p, text) -> normal.put(base.resolve(p).toAbsolutePath().normalize(), text));
+        this.buffers = java.util.Map.copyOf(normal);
+        return this;
+    }
     private java.util.function.BiFunction<List<Object>, Outcome, LintResult> amend;
 
     /** A step each {@link #lint} ends with, given its facts: plan.LayoutFixes, recomputed on each pass of --fix. */

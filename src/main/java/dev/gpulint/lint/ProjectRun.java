@@ -121,9 +121,7 @@ public final class ProjectRun {
             files = files.stream().map(f -> fixedTexts.containsKey(f.displayPath())
                     ? new dev.gpulint.read.SourceFile(f.path(), f.displayPath(), fixedTexts.get(f.displayPath())) : f).toList();
         }
-        java.util.Map<String, dev.gpulint.read.SourceFile> shown = new java.util.LinkedHashMap<>();
-        for (var f : files) if (!d.context().contains(f.displayPath())) shown.putIfAbsent(f.displayPath(), f);
-        sources = java.util.Collections.unmodifiableMap(shown);
+        sources = dev.gpulint.read.SourceFile.byDisplayPath(files, d.context());
         var result = linter.lint(files, s.problems(), d.context());
         java.util.Set<Path> in = new java.util.HashSet<>();
         for (String f : linter.inputs()) if (s.where().absolute(f) != null) in.add(s.where().absolute(f));

@@ -82,8 +82,7 @@ public final class LayoutFixes {
     /** Makes every lint of {@code project} add the layout fixes (check, --fix, --diff, the language server). */
     public static dev.gpulint.lint.Project on(dev.gpulint.lint.Project project) {
         return project.amend((facts, o) -> {
-            Map<String, String> texts = new HashMap<>();
-            project.sources().forEach((path, f) -> texts.put(path, f.text()));
+            Map<String, String> texts = dev.gpulint.read.SourceFile.texts(project.sources().values(), Set.of());
             // the configuration's fix: (unfixable, per-rule levels) applies to these fixes as to the rules' own
             return apply(facts, o.result(), texts, Catalog.builtIn(), o.rules(), FixSettings.of(project.config().fix()));
         });

@@ -23,6 +23,23 @@ import java.util.Set;
 public final class Baseline {
     private Baseline() {}
 
+    /**
+     * Whether a finding can never be accepted by a baseline: a file that does not parse or cannot be read (SYN001)
+     * and a failure of gpulint itself or of a rule (TOOL001). Its file was not linted, so its other findings are
+     * unknown; as ruff reports syntax errors whatever its ignores say, these are reported (and the run exits 2)
+     * even when a baseline holds their fingerprint, and {@code --write-baseline} does not record them.
+     */
+    public static boolean never(dev.gpulint.core.Finding f) {
+        return f.ruleId().equals("SYN001") || f.ruleId().equals("TOOL001");
+    }
+
+    /** {@code result} as a baseline records it: without the findings a baseline never accepts ({@link #never}). */
+    public static dev.gpulint.core.LintResult recordable(dev.gpulint.core.LintResult result) {
+        if (result.findings().stream().noneMatch(Baseline::never)) return result;
+        return new dev.gpulint.core.LintResult(result.findings().stream().filter(f -> !never(f)).toList(), result.files(),
+                result.inputFailed(), result.baselined(), result.paths());
+    }
+
     /** The file is readable but is not a SARIF 2.1.0 log. */
     public static final class NotABaseline extends IOException {
         public NotABaseline(String message) { super(message); }

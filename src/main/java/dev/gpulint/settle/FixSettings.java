@@ -7,8 +7,6 @@ import dev.gpulint.core.TextEdit;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.read.SourceFile;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,13 +47,7 @@ public record FixSettings(Set<String> fixable, Set<String> unfixable, Set<String
      */
     public List<Finding> place(List<Finding> findings, List<SourceFile> files, Set<String> quiet, RuleCatalog rules) {
         if (findings.stream().allMatch(f -> f.fixes().isEmpty())) return findings;
-        Set<String> wanted = new HashSet<>();
-        for (Finding f : findings) for (var x : f.fixes()) wanted.addAll(x.files());
-        Map<String, String> texts = new HashMap<>();
-        for (SourceFile f : files) {
-            if (wanted.contains(f.displayPath()) && !quiet.contains(f.displayPath())) texts.putIfAbsent(f.displayPath(), f.text());
-        }
-        return apply(findings, texts, rules);
+        return apply(findings, SourceFile.texts(files, quiet), rules);
     }
 
     /**

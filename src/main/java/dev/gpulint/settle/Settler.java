@@ -23,7 +23,8 @@ import java.util.Set;
  *   <li>each finding gets its level (see {@link #level}); a rule set to {@code off} drops it;</li>
  *   <li>one finding is kept per rule, start position and message (the first);</li>
  *   <li>findings are ordered by place, then rule, then message ({@link Finding#ORDER});</li>
- *   <li>findings whose fingerprints are in the baseline are left out, and counted.</li>
+ *   <li>findings whose fingerprints are in the baseline are left out, and counted; never a parse error or
+ *       a tool failure ({@link Baseline#never}).</li>
  * </ol>
  * Rules, readers and renderers do not set levels: a rule may propose one (FindingSink.reportAs),
  * which this class weighs, and renderers print the level this class chose.
@@ -93,7 +94,7 @@ public final class Settler {
         List<Finding> out = new ArrayList<>(kept.values());
         out.sort(Finding.ORDER);
         int before = out.size();
-        if (!baseline.isEmpty()) out.removeIf(f -> baseline.contains(Fingerprints.of(f, paths)));
+        if (!baseline.isEmpty()) out.removeIf(f -> !Baseline.never(f) && baseline.contains(Fingerprints.of(f, paths)));
         return new Settled(out, before - out.size());
     }
 

@@ -1,5 +1,6 @@
 package dev.gpulint.bind;
 
+import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** The native binder's validation: each mistake's rule, place, message, and that the value binds as absent. */
 class BinderTest {
 
-    private static Binder.Bound bind(String yaml) {
+    private static Model bind(String yaml) {
         return new Binder().bind(new YamlReader().read(SourceFile.of("t.yaml", yaml)).documents());
     }
 
@@ -53,7 +54,7 @@ class BinderTest {
 
     @Test
     void aWrongTypeSaysWhatWasExpectedAndBindsAsAbsent() {
-        Binder.Bound b = bind(JOB + "nodes: two\nparallelism: 4\ngpus_per_node: [1, 2]\nstep_time: { s: 1 }\n");
+        Model b = bind(JOB + "nodes: two\nparallelism: 4\ngpus_per_node: [1, 2]\nstep_time: { s: 1 }\n");
         assertEquals(List.of(
                         "SYN002 t.yaml:3:8 [training_job:j/nodes] 'nodes' must be an integer, found 'two'.",
                         "SYN002 t.yaml:4:14 [training_job:j/parallelism] 'parallelism' must be a mapping, found '4'.",
@@ -93,7 +94,7 @@ class BinderTest {
 
     @Test
     void aDuplicateKeyPointsBackAtTheFirst() {
-        Binder.Bound b = bind(JOB + "nodes: 2\nnodes: 4\n");
+        Model b = bind(JOB + "nodes: 2\nnodes: 4\n");
         assertEquals(List.of("SYN002 t.yaml:4:1 [training_job:j/nodes#dup] 'nodes' appears twice in training_job 'j' (first at line 3); remove one of them."),
                 b.findings().stream().map(BinderTest::line).toList());
         Finding f = b.findings().get(0);
@@ -105,7 +106,7 @@ class BinderTest {
 
     @Test
     void placeholdersBindAsAbsentWithoutAFinding() {
-        Binder.Bound b = bind(JOB + "cluster: ${CLUSTER}\nnodes: \"{{ nodes }}\"\ngpus_per_node: auto\n"
+        Model b = bind(JOB + "cluster: ${CLUSTER}\nnodes: \"{{ nodes }}\"\ngpus_per_node: auto\n"
                 + "parallelism: { tp: \"${TP}\", pp: $PP, dp: \"???\" }\nmodel: { parameters: AUTO }\n");
         assertEquals(List.of(), b.findings());
         Specs.Job j = b.jobs().get(0);

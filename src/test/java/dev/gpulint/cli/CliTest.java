@@ -365,6 +365,31 @@ class CliTest {
         assertTrue(after.out().endsWith("1 error, 0 warnings, 0 notes in 1 file (2 in the baseline)\n"), after.out());
     }
 
+    /**
+     * A file that does not parse is not linted, so what else is wrong in it is unknown: its SYN001 is never accepted
+     * by a baseline (as ruff reports syntax errors whatever its ignores say). --write-baseline does not record it,
+     * and a baseline that holds its fingerprint anyway (here a full SARIF report used as one) still reports it, exit 2.
+     */
+    @Test
+    void aParseErrorIsNeverBaselined(@TempDir Path dir) throws IOException {
+        Path c = write(dir, "c.yaml", "kind: cluster\nname: lab\nfabric: { type: roce }\nnode_groups:\n"
+                + "  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 } }\n");
+        Path bad = write(dir, "bad.yaml", "kind: cluster\nname: [lab\n");
+        Path written = dir.resolve("written.sarif");
+        assertEquals(2, run("--write-baseline", written.toString(), c.toString(), bad.toString()).code());
+        assertFalse(Files.readString(written).contains("\"ruleId\" : \"SYN001\""), "a parse error is not recorded");
+        Path report = dir.resolve("report.sarif");
+        assertEquals(2, run("-f", "sarif", "-o", report.toString(), c.toString(), bad.toString()).code());
+        assertTrue(Files.readString(report).contains("\"ruleId\" : \"SYN001\""), "the report holds the parse error's fingerprint");
+        for (Path baseline : java.util.List.of(written, report)) {
+            Run r = run("--baseline", baseline.toString(), c.toString(), bad.toString());
+            assertEquals(2, r.code(), r.out());
+            assertTrue(r.out().contains("bad.yaml:3:1: error: YAML syntax error"), r.out());
+            assertFalse(r.out().contains("[NET001]"), "the other findings are baselined: " + r.out());
+            assertTrue(r.out().endsWith("1 error, 0 warnings, 0 notes in 2 files (2 in the baseline)\n"), r.out());
+        }
+    }
+
     @Test
     void configThresholdsAndCatalogAdditions(@TempDir Path dir) throws IOException {
         Path j = write(dir, "j.yaml", """

@@ -40,13 +40,14 @@ class FixCliTest {
         Main.workingDir = dir;
         CliTest.Run r = CliTest.run("check", "--diff", "c.yaml");
         assertEquals(1, r.code(), r.err());
-        assertEquals("--- a/c.yaml\n+++ b/c.yaml\n@@ -4,6 +4,6 @@\n   - name: g\n     count: 1\n"
-                + "     gpu: { model: H100-SXM5-80GB, count: 8 }\n"
-                + "-    nvlink: { switch: true, bandwidth: 900 Gb/s, direction: bidirectional }   # per GPU\n"
-                + "+    nvlink: { switch: true, bandwidth: 900 GB/s, direction: bidirectional }   # per GPU\n"
-                + "     nics:\n"
-                + "-      - { model: ConnectX-7, count: 8, speed: \"400 GB/s\", protocol: infiniband }\n"
-                + "+      - { model: ConnectX-7, count: 8, speed: \"400 Gb/s\", protocol: infiniband }\n", r.out());
+        // the file's CRLF lines keep their CR in the diff, so patch -p1 applies it to them
+        assertEquals("--- a/c.yaml\n+++ b/c.yaml\n@@ -4,6 +4,6 @@\n   - name: g\r\n     count: 1\r\n"
+                + "     gpu: { model: H100-SXM5-80GB, count: 8 }\r\n"
+                + "-    nvlink: { switch: true, bandwidth: 900 Gb/s, direction: bidirectional }   # per GPU\r\n"
+                + "+    nvlink: { switch: true, bandwidth: 900 GB/s, direction: bidirectional }   # per GPU\r\n"
+                + "     nics:\r\n"
+                + "-      - { model: ConnectX-7, count: 8, speed: \"400 GB/s\", protocol: infiniband }\r\n"
+                + "+      - { model: ConnectX-7, count: 8, speed: \"400 Gb/s\", protocol: infiniband }\r\n", r.out());
         assertEquals("gpulint: would fix 2 findings in 1 file\n", r.err());
         assertEquals(CLUSTER, Files.readString(c), "--diff writes nothing");
     }

@@ -1,5 +1,6 @@
 package dev.gpulint.derive;
 
+import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /** Resolving specs against the catalog and each other: NVLink domains, fabrics, jobs' sizes. */
 class ResolverTest {
 
-    private record Run(Resolver resolver, List<Resolved.Cluster> clusters, Binder.Bound bound) {
+    private record Run(Resolver resolver, List<Resolved.Cluster> clusters, Model bound) {
         Resolved.Job job(int i) { return resolver.job(bound.jobs().get(i)); }
         Resolved.Group group(int cluster, int group) { return clusters.get(cluster).groups().get(group); }
     }

@@ -35,4 +35,10 @@ class UnifiedDiffTest {
                 UnifiedDiff.of("f", "a\nb", "a\nc"));
         assertEquals("", UnifiedDiff.of("f", "same", "same"));
     }
+
+    /** diff -u keeps a CRLF line's CR: without it patch refuses the hunk ("different line endings"). */
+    @Test
+    void aCrlfLineKeepsItsCarriageReturn() {
+        assertEquals("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\r\n-b\r\n+c\r\n", UnifiedDiff.of("f", "a\r\nb\r\n", "a\r\nc\r\n"));
+    }
 }

@@ -1,5 +1,6 @@
 package dev.gpulint.lint;
 
+import dev.gpulint.spec.Model;
 import dev.gpulint.core.LintResult;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -89,8 +90,8 @@ class FuzzTest {
             try {
                 ReadResult rr = dsl ? new DslReader().read(f) : new YamlReader().read(f);
                 List<Document> docs = rr.documents();
-                Binder.Bound b = new Binder().bind(docs);
-                new Deriver(catalog).derive(b.clusters(), b.jobs());
+                Model b = new Binder().bind(docs);
+                new Deriver(catalog).derive(b);
                 List<Finding> all = new ArrayList<>(rr.problems());
                 all.addAll(b.findings());
                 for (Finding x : all) inside(x, text);

@@ -143,4 +143,23 @@ class ProjectTest {
         assertEquals("'big.yaml' is 2.078 KiB, more than the 1 KiB gpulint reads per file (manifests are kilobytes); "
                 + "exclude it, or raise the limit with --max-file-size.", r.findings().get(0).message());
     }
+    /** An editor's buffer stands for its file whatever the form of the path it is keyed by (Project normalises it). */
+    @Test
+    void aBufferKeyedByANonNormalisedPathStandsForTheFile() throws IOException {
+        write("b.yaml", ROCE);
+        Project p = new Project(dir).paths(List.of("b.yaml"))
+                .buffers(java.util.Map.of(dir.resolve("a/../b.yaml"), "kind: cluster\nname: [lab\n"));
+        List<String> found = lines(p.lint().result());
+        assertEquals(1, found.size(), found.toString());
+        assertTrue(found.get(0).contains("error SYN001"), "the buffer, not the file on disk, is linted: " + found);
+    }
+
+    /** A relative buffer path is taken against the base folder, as every other path of a project is. */
+    @Test
+    void aRelativeBufferPathIsTakenAgainstTheBaseFolder() throws IOException {
+        write("b.yaml", ROCE);
+        Project p = new Project(dir).paths(List.of("b.yaml")).buffers(java.util.Map.of(Path.of("./b.yaml"), "kind: cluster\nname: [lab\n"));
+        List<String> found = lines(p.lint().result());
+        assertTrue(found.size() == 1 && found.get(0).contains("error SYN001"), found.toString());
+    }
 }

@@ -1,5 +1,6 @@
 package dev.gpulint.plan;
 
+import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,7 +39,7 @@ class PricerTest {
             """;
 
     static Pricer pricer(String text) {
-        Binder.Bound b = new Binder().bind(new YamlReader().read(SourceFile.of("j.yaml", text)).documents());
+        Model b = new Binder().bind(new YamlReader().read(SourceFile.of("j.yaml", text)).documents());
         Resolved.Job r = JobLayouts.resolve(b.jobs().get(0), b.clusters(), Catalog.builtIn());
         return new Pricer(JobEstimate.of(r, Catalog.builtIn()).inputs(), b.jobs().get(0));
     }

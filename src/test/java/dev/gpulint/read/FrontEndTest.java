@@ -1,5 +1,6 @@
 package dev.gpulint.read;
 
+import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -62,13 +63,13 @@ class FrontEndTest {
     void sameManifestBindsToEqualFacts() throws IOException {
         List<Document> yaml = new YamlReader().read(file("equivalence/pod.yaml")).documents();
         List<Document> dsl = new DslReader().read(file("equivalence/pod.topo")).documents();
-        Binder.Bound a = new Binder().bind(yaml);
-        Binder.Bound b = new Binder().bind(dsl);
+        Model a = new Binder().bind(yaml);
+        Model b = new Binder().bind(dsl);
         assertEquals(a.clusters().toString(), b.clusters().toString());
         assertEquals(a.jobs().toString(), b.jobs().toString());
         assertEquals(2, a.jobs().size());
-        List<Object> fa = new Deriver(Catalog.builtIn()).derive(a.clusters(), a.jobs());
-        List<Object> fb = new Deriver(Catalog.builtIn()).derive(b.clusters(), b.jobs());
+        List<Object> fa = new Deriver(Catalog.builtIn()).derive(a);
+        List<Object> fb = new Deriver(Catalog.builtIn()).derive(b);
         assertEquals(fa.toString(), fb.toString());
         assertTrue(fa.size() >= 8, "clusters, groups, bandwidths, jobs, placement: " + fa);
     }

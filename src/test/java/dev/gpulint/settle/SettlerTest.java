@@ -106,6 +106,18 @@ class SettlerTest {
         assertEquals("net001@a.yaml:2", out.get(0).identity());
     }
 
+    /** A parse error or a tool failure is never left to the baseline: the file was not linted (Baseline#never). */
+    @Test
+    void aBaselineNeverAcceptsAParseErrorOrAToolFailure() {
+        Finding syntax = at("SYN001", "bad.yaml", 3, 1, "YAML syntax error");
+        Finding tool = at("TOOL001", "c.yaml", 1, 1, "the built-in rules stage failed");
+        Finding old = at("NET001", "c.yaml", 3, 1, "no PFC");
+        Settler s = new Settler(RULES, Map.of(), Set.of(Fingerprints.of(syntax), Fingerprints.of(tool), Fingerprints.of(old)), TODAY);
+        Settler.Settled out = s.settle(List.of(), List.of(syntax, tool, old));
+        assertEquals(List.of("SYN001", "TOOL001"), out.findings().stream().map(Finding::ruleId).toList());
+        assertEquals(1, out.baselined());
+    }
+
     @Test
     void theBaselineLeavesOutAcceptedFindingsAndCountsThem() {
         Finding old = at("NET001", "c.yaml", 4, 3, "pfc");

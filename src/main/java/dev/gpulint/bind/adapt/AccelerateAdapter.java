@@ -4,7 +4,7 @@ import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 import static dev.gpulint.bind.adapt.TreeValues.text;
 
-import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.spec.Specs.StatedKind;
@@ -24,22 +24,26 @@ import java.util.Set;
  */
 final class AccelerateAdapter implements FormatAdapter {
     /** The format's name; the CONSIST rules on machines (derive.consist.MachinesAnalysis) know it by this name. */
-    static final String FORMAT = "accelerate";
+    static final String FORMAT = Format.ACCELERATE.display();
     private static final Set<String> TYPES = Set.of("NO", "MULTI_GPU", "DEEPSPEED", "FSDP", "MEGATRON_LM", "MULTI_CPU",
             "MULTI_NPU", "MULTI_MLU", "MULTI_MUSA", "MULTI_SDAA", "MULTI_XPU", "MULTI_HPU", "TPU", "XLA");
 
-    @Override public String format() { return FORMAT; }
+    @Override public String id() { return "accelerate"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) {
+    @Override public String displayName() { return FORMAT; }
+
+    @Override public boolean accepts(ForeignDocument doc) {
+        MappingNode root = doc.root();
         String type = text(root, "distributed_type");
         return type != null && TYPES.contains(type.strip().toUpperCase(java.util.Locale.ROOT))
                 && (root.get("num_processes").isPresent() || root.get("num_machines").isPresent()
                     || root.get("compute_environment").isPresent());
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        JobDraft j = new JobDraft(FORMAT, file.displayPath(), root.span());
-        j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        MappingNode root = doc.root();
+        JobDraft j = new JobDraft(FORMAT, doc.file(), root.span());
+        j.name = new Located<>(doc.name(), root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
         String type = text(root, "distributed_type").strip().toUpperCase(java.util.Locale.ROOT);
         Located<Long> machines = j.key("num_machines", TreeValues.whole(scalar(root, "num_machines")));
         Located<Long> processes = j.key("num_processes", TreeValues.whole(scalar(root, "num_processes")));
@@ -92,7 +96,7 @@ final class AccelerateAdapter implements FormatAdapter {
                         new Located<>(dp, (rep != null ? rep : shard).span()));
             }
         }
-        sink.drafts.add(j);
+        sink.draft(j);
     }
 
     /**

@@ -2,13 +2,13 @@ package dev.gpulint.bind.adapt;
 
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Model;
+import dev.gpulint.spec.ModelSink;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.tree.Document;
-import dev.gpulint.core.Finding;
 import dev.gpulint.core.Span;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -26,46 +26,34 @@ public final class Adapters {
     /** One file's documents that are not native manifests, and its text (to place words inside scripts). */
     public record Input(SourceFile file, List<Document> documents) {}
 
-    /**
-     * What the adapters bound, the files they recognised, and the findings met binding (SYN002 for
-     * a value out of the schema's bounds).
-     */
-    public record Bound(List<Specs.Job> jobs, List<Specs.DcgmField> counters, List<Specs.MetricQuery> queries, Set<String> files,
-                        List<Finding> findings, List<Specs.Cluster> clusters, List<Specs.NicPolicy> nicPolicies) {}
-
-
     private Adapters() {}
 
-    public static Bound bind(List<Input> inputs) {
-        List<Specs.Job> jobs = new ArrayList<>();
-        List<Specs.DcgmField> counters = new ArrayList<>();
-        List<Specs.MetricQuery> queries = new ArrayList<>();
-        List<Specs.Cluster> clusters = new ArrayList<>();
-        List<Specs.NicPolicy> policies = new ArrayList<>();
-        Set<String> files = new LinkedHashSet<>();
+    /**
+     * What the adapters bound from {@code inputs}: their jobs (each checked against the schema's bounds, a launch
+     * script joined with the configuration it names), monitoring configuration and NIC settings, the files they
+     * recognised, and the findings met binding (SYN002 for a value out of the schema's bounds).
+     */
+    public static Model bind(List<Input> inputs) {
+        ModelSink out = new ModelSink();
         List<JobDraft> all = new ArrayList<>();
-        List<Finding> findings = new ArrayList<>();
         for (Input in : inputs) {
             String file = in.file().displayPath();
-            FormatAdapter.Sink sink = new FormatAdapter.Sink();
+            DraftSink sink = new DraftSink();
             for (Document d : in.documents()) {
                 String name = in.documents().size() > 1 ? file + "#" + (d.index() + 1) : file;
-                FormatAdapters.find(d.root(), in.file()).ifPresent(a -> a.bind(d.root(), in.file(), name, sink));
+                ForeignDocument doc = new ForeignDocument(d, in.file(), name);
+                FormatAdapters.find(doc).ifPresent(a -> a.bind(doc, sink));
             }
-            all.addAll(sink.drafts);
-            findings.addAll(sink.findings);
-            counters.addAll(sink.counters);
-            queries.addAll(sink.queries);
-            clusters.addAll(sink.clusters);
-            policies.addAll(sink.nicPolicies);
-            if (!sink.isEmpty()) files.add(file);
+            all.addAll(sink.drafts());
+            out.addAll(sink.build());
+            if (!sink.bindsNothing()) out.file(file);
         }
         // the schema's bounds first, so that a DeepSpeed configuration's triple is judged once, where it is written
-        for (JobDraft j : all) findings.addAll(DraftBounds.check(j));
+        for (JobDraft j : all) out.findings(DraftBounds.check(j));
         Set<JobDraft> merged = ScriptLinks.link(all);
         deepspeedReferences(all);
-        for (JobDraft j : all) if (!merged.contains(j)) jobs.add(j.build());
-        return new Bound(jobs, counters, queries, files, findings, clusters, policies);
+        for (JobDraft j : all) if (!merged.contains(j)) out.job(j.build());
+        return out.build();
     }
 
     /**
@@ -101,12 +89,14 @@ public final class Adapters {
      * the one cluster of the run whose node group has the GPU model the job's node selector (or
      * SkyPilot accelerator) names, else, when the model is in the catalog, a cluster of such nodes
      * made for it alone, so that placement and memory rules can run; such a cluster takes the fabric
-     * of the run's one network-operator NIC configuration, when there is one. {@code implicit}
-     * receives the clusters made.
+     * of the run's one network-operator NIC configuration, when there is one.
+     *
+     * @return the jobs, in order, each with its cluster where one was found, and the clusters made for them
      */
-    public static List<Specs.Job> link(List<Specs.Job> jobs, List<Specs.Cluster> clusters, Catalog catalog,
-                                       Function<String, Optional<dev.gpulint.spec.JobPlacement>> configured, List<Specs.Cluster> implicit) {
+    public static Model link(List<Specs.Job> jobs, List<Specs.Cluster> clusters, Catalog catalog,
+                             Function<String, Optional<dev.gpulint.spec.JobPlacement>> configured) {
         List<Specs.Job> out = new ArrayList<>();
+        List<Specs.Cluster> implicit = new ArrayList<>();
         Specs.Fabric nicFabric = null;      // the run's one network-operator fabric, for the clusters made here
         int nicFabrics = 0;
         for (Specs.Cluster c : clusters) {
@@ -150,7 +140,7 @@ public final class Adapters {
                 out.add(j);
             }
         }
-        return out;
+        return Model.of(implicit, out);
     }
 
     private static String nicFabricOrigin(List<Specs.Cluster> clusters) {

@@ -26,9 +26,12 @@ import java.util.Set;
 final class ArgoWorkflowAdapter implements FormatAdapter {
     static final Set<String> KINDS = Set.of("Workflow", "WorkflowTemplate", "ClusterWorkflowTemplate", "CronWorkflow");
 
-    @Override public String format() { return "Argo Workflow"; }
+    @Override public String id() { return "argo-workflow"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) {
+    @Override public String displayName() { return "Argo Workflow"; }
+
+    @Override public boolean accepts(ForeignDocument doc) {
+        MappingNode root = doc.root();
         String api = text(root, "apiVersion");
         return api != null && api.startsWith("argoproj.io/") && KINDS.contains(text(root, "kind")) && !manifests(root).isEmpty();
     }
@@ -48,20 +51,21 @@ final class ArgoWorkflowAdapter implements FormatAdapter {
         return out;
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        String[] lines = file.text().split("\n", -1);
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        MappingNode root = doc.root();
+        String[] lines = doc.text().split("\n", -1);
         for (MappingNode t : templates(root)) {
             ScalarNode m = scalar(t, "resource", "manifest");
             if (m == null || m.isNull()) continue;
             String inPlace = inPlace(lines, m);
             if (inPlace == null) continue;
-            ReadResult r = new YamlReader().readAll(SourceFile.of(file.displayPath(), inPlace));
+            ReadResult r = new YamlReader().readAll(SourceFile.of(doc.file(), inPlace));
             if (r.failed()) continue;
             String template = text(t, "name");
             for (Document d : r.documents()) {
                 if (!KubernetesAdapter.accepts(d.root())) continue;
-                String job = name + "#" + (template == null ? "template" : template);
-                sink.drafts.add(KubernetesAdapter.bind(d.root(), file.displayPath(), job, inPlace));
+                String job = doc.name() + "#" + (template == null ? "template" : template);
+                sink.draft(KubernetesAdapter.bind(d.root(), doc.file(), job, inPlace));
             }
         }
     }

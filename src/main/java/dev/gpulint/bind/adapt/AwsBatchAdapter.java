@@ -1,6 +1,5 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.catalog.Catalog;
 
 import dev.gpulint.bind.adapt.shell.Launchers;
@@ -11,6 +10,7 @@ import static dev.gpulint.bind.adapt.TreeValues.scalar;
 import static dev.gpulint.bind.adapt.TreeValues.text;
 
 import dev.gpulint.bind.adapt.shell.Shell.Word;
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
@@ -26,18 +26,20 @@ import java.util.List;
  * CloudFormation's own tags ({@code !Ref}, {@code !GetAtt}) are kept as values; they are unknown.
  */
 final class AwsBatchAdapter implements FormatAdapter {
-    static final String FORMAT = "AWS Batch job definition";
+    static final String FORMAT = Format.AWS_BATCH.display();
 
     AwsBatchAdapter() {}
 
 
-    @Override public String format() { return FORMAT; }
+    @Override public String id() { return "aws-batch"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+    @Override public String displayName() { return FORMAT; }
+
+    @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
 
     /** Each job definition of the file, named by its key. */
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        for (MappingNode.Entry def : definitions(root)) sink.drafts.add(bind(def, file.displayPath(), name + "#" + def.key().text(), file.text()));
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        for (MappingNode.Entry def : definitions(doc.root())) sink.draft(bind(def, doc.file(), doc.name() + "#" + def.key().text(), doc.text()));
     }
 
     static boolean accepts(MappingNode root) {

@@ -1,6 +1,5 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.bind.adapt.shell.ScalarText;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.maps;
@@ -17,7 +16,7 @@ import dev.gpulint.tree.Node;
 import dev.gpulint.tree.ScalarNode;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * GPU monitoring configuration: dcgm-exporter counter lists ({@code field, type, help} CSV, on
@@ -31,26 +30,29 @@ final class DcgmAdapter {
 
     /** dcgm-exporter's counter list (a CSV of DCGM_FI_* fields, as YAML or plain). */
     static final class CounterList implements FormatAdapter {
-        @Override public String format() { return "DCGM counter list"; }
-        @Override public boolean accepts(MappingNode root, SourceFile file) { return isCounterList(root); }
-        @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) { counters(root, file.displayPath(), sink.counters); }
+        @Override public String id() { return "dcgm-counter-list"; }
+        @Override public String displayName() { return "DCGM counter list"; }
+        @Override public boolean accepts(ForeignDocument doc) { return isCounterList(doc.root()); }
+        @Override public void bind(ForeignDocument doc, DraftSink sink) { counters(doc.root(), doc.file(), sink::counter); }
     }
 
     /** A Kubernetes ConfigMap that holds dcgm-exporter's counter list. */
     static final class ConfigMap implements FormatAdapter {
-        @Override public String format() { return "DCGM ConfigMap"; }
-        @Override public boolean accepts(MappingNode root, SourceFile file) { return isConfigMapWithCounters(root); }
-        @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-            configMap(root, file.displayPath(), file.text(), sink.counters);
+        @Override public String id() { return "dcgm-configmap"; }
+        @Override public String displayName() { return "DCGM ConfigMap"; }
+        @Override public boolean accepts(ForeignDocument doc) { return isConfigMapWithCounters(doc.root()); }
+        @Override public void bind(ForeignDocument doc, DraftSink sink) {
+            configMap(doc.root(), doc.file(), doc.text(), sink::counter);
         }
     }
 
     /** Prometheus alerting and recording rules over DCGM metrics. */
     static final class PrometheusRules implements FormatAdapter {
-        @Override public String format() { return "Prometheus rules"; }
-        @Override public boolean accepts(MappingNode root, SourceFile file) { return isRuleFile(root); }
-        @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-            rules(root, file.displayPath(), file.text(), sink.queries);
+        @Override public String id() { return "prometheus-rules"; }
+        @Override public String displayName() { return "Prometheus rules"; }
+        @Override public boolean accepts(ForeignDocument doc) { return isRuleFile(doc.root()); }
+        @Override public void bind(ForeignDocument doc, DraftSink sink) {
+            rules(doc.root(), doc.file(), doc.text(), sink::query);
         }
     }
 
@@ -70,13 +72,13 @@ final class DcgmAdapter {
         return false;
     }
 
-    static void counters(MappingNode root, String file, List<Specs.DcgmField> out) {
+    static void counters(MappingNode root, String file, Consumer<Specs.DcgmField> out) {
         for (Node r : TreeValues.list(root, "csv")) {
             if (!(r instanceof ListNode row) || row.items().isEmpty() || !(row.items().get(0) instanceof ScalarNode name)) continue;
             if (!isFieldName(name.text()) && !name.text().startsWith("DCGM_") && !name.text().matches("[A-Z][A-Z0-9_]+")) continue;
             ScalarNode type = row.items().size() > 1 && row.items().get(1) instanceof ScalarNode t ? t : null;
             ScalarNode help = row.items().size() > 2 && row.items().get(2) instanceof ScalarNode h ? h : null;
-            out.add(new Specs.DcgmField(new Located<>(name.text(), name.span()), TreeValues.string(type), TreeValues.string(help), file));
+            out.accept(new Specs.DcgmField(new Located<>(name.text(), name.span()), TreeValues.string(type), TreeValues.string(help), file));
         }
     }
 
@@ -87,7 +89,7 @@ final class DcgmAdapter {
         return data != null && data.entries().stream().anyMatch(e -> e.value() instanceof ScalarNode s && mentionsField(s.text()));
     }
 
-    static void configMap(MappingNode root, String file, String source, List<Specs.DcgmField> out) {
+    static void configMap(MappingNode root, String file, String source, Consumer<Specs.DcgmField> out) {
         for (MappingNode.Entry e : map(root, "data").entries()) {
             if (!(e.value() instanceof ScalarNode s) || !mentionsField(s.text())) continue;
             ScalarText t = ScalarText.of(source, s);
@@ -112,7 +114,7 @@ final class DcgmAdapter {
         return false;
     }
 
-    static void rules(MappingNode root, String file, String source, List<Specs.MetricQuery> out) {
+    static void rules(MappingNode root, String file, String source, Consumer<Specs.MetricQuery> out) {
         MappingNode holder = "PrometheusRule".equals(text(root, "kind")) ? map(root, "spec") : root;
         for (MappingNode g : maps(holder, "groups")) {
             for (MappingNode r : maps(g, "rules")) {
@@ -126,7 +128,7 @@ final class DcgmAdapter {
     }
 
     /** Every DCGM metric in a PromQL expression, with the innermost function around it. */
-    static void scanExpr(ScalarText t, String owner, String file, List<Specs.MetricQuery> out) {
+    static void scanExpr(ScalarText t, String owner, String file, Consumer<Specs.MetricQuery> out) {
         String e = t.value();
         Deque<String> calls = new ArrayDeque<>();
         int i = 0;
@@ -166,9 +168,9 @@ final class DcgmAdapter {
     }
 
     private static void record(ScalarText t, int from, int to, Deque<String> calls, String owner, String file,
-                               List<Specs.MetricQuery> out) {
+                               Consumer<Specs.MetricQuery> out) {
         String fn = "";
         for (String f : calls) { if (!f.isEmpty()) { fn = f; break; } }
-        out.add(new Specs.MetricQuery(new Located<>(t.value().substring(from, to), t.span(from, to)), fn, owner, file));
+        out.accept(new Specs.MetricQuery(new Located<>(t.value().substring(from, to), t.span(from, to)), fn, owner, file));
     }
 }

@@ -1,9 +1,9 @@
 package dev.gpulint.bind.adapt;
 
 import java.util.Locale;
-import dev.gpulint.read.SourceFile;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.tree.MappingNode;
@@ -16,20 +16,22 @@ import static dev.gpulint.bind.adapt.TreeValues.scalar;
  * and the ZeRO stage, which shards model states for MEM001.
  */
 final class DeepSpeedAdapter implements FormatAdapter {
-    static final String FORMAT = "DeepSpeed";
+    static final String FORMAT = Format.DEEPSPEED.display();
 
     DeepSpeedAdapter() {}
 
 
-    @Override public String format() { return FORMAT; }
+    @Override public String id() { return "deepspeed"; }
+
+    @Override public String displayName() { return FORMAT; }
 
     /** DeepSpeed's keys are plain words: only a JSON file is taken for a DeepSpeed configuration. */
-    @Override public boolean accepts(MappingNode root, SourceFile file) {
-        return file.displayPath().toLowerCase(Locale.ROOT).endsWith(".json") && accepts(root);
+    @Override public boolean accepts(ForeignDocument doc) {
+        return doc.file().toLowerCase(Locale.ROOT).endsWith(".json") && accepts(doc.root());
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        sink.drafts.add(bind(root, file.displayPath(), name));
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        sink.draft(bind(doc.root(), doc.file(), doc.name()));
     }
 
     static boolean accepts(MappingNode root) {

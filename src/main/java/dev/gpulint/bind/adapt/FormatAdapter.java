@@ -1,62 +1,24 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.read.SourceFile;
-import dev.gpulint.spec.Specs;
-import dev.gpulint.tree.MappingNode;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.BiPredicate;
-
 /**
- * One format of configuration that gpulint binds: how it is recognised from a document's content
- * (and, for DeepSpeed, the file's name), and what it binds into a {@link Sink}. The formats are
- * tried in the order of {@link FormatAdapters#ALL}; the first that accepts a document binds it.
+ * One format of configuration that gpulint binds, as a class: how it is recognised from a document's content (and,
+ * for DeepSpeed, the file's name), and what it writes into a {@link DraftSink}. The formats are tried in the order of
+ * {@link FormatAdapters#ALL}; the first that accepts a document binds it ({@link FormatAdapters#find}).
  */
 interface FormatAdapter {
 
-    /** The format's name, as tests and documentation call it. */
-    String format();
-
-    /** Whether this format is the document's: its telltale keys, kind and apiVersion. */
-    boolean accepts(MappingNode root, SourceFile file);
+    /** A stable identifier: lower case and hyphens ("nemo", "dcgm-counter-list"); tests and documentation name the format by it. */
+    String id();
 
     /**
-     * Binds one accepted document.
-     *
-     * @param name the job's name: the file's display path, with #n for the n-th of several documents
+     * The format's name as its users write it ("NeMo", "DCGM counter list"); for a format of jobs, the display name of
+     * its {@link dev.gpulint.spec.Format}, which findings show.
      */
-    void bind(MappingNode root, SourceFile file, String name, Sink sink);
+    String displayName();
 
-    /** What a file's documents bound: job drafts, dcgm-exporter counters, Prometheus metric queries, NIC settings. */
-    final class Sink {
-        final List<JobDraft> drafts = new ArrayList<>();
-        final List<Specs.DcgmField> counters = new ArrayList<>();
-        final List<Specs.MetricQuery> queries = new ArrayList<>();
-        /** Fabric settings of a network operator's NIC configuration, as a cluster with no node groups. */
-        final List<Specs.Cluster> clusters = new ArrayList<>();
-        final List<Specs.NicPolicy> nicPolicies = new ArrayList<>();
-        /** Findings met binding (SYN007: a #SBATCH directive with a shell variable). */
-        final List<dev.gpulint.core.Finding> findings = new ArrayList<>();
+    /** Whether this format is the document's: its telltale keys, kind and apiVersion. */
+    boolean accepts(ForeignDocument doc);
 
-        boolean isEmpty() {
-            return drafts.isEmpty() && counters.isEmpty() && queries.isEmpty() && clusters.isEmpty() && nicPolicies.isEmpty();
-        }
-    }
-
-    /** The binding step of a format, as a function. */
-    @FunctionalInterface
-    interface Binding {
-        void bind(MappingNode root, SourceFile file, String name, Sink sink);
-    }
-
-    static FormatAdapter of(String format, BiPredicate<MappingNode, SourceFile> accepts, Binding binding) {
-        return new FormatAdapter() {
-            @Override public String format() { return format; }
-            @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts.test(root, file); }
-            @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-                binding.bind(root, file, name, sink);
-            }
-            @Override public String toString() { return format; }
-        };
-    }
+    /** Binds one accepted document: its jobs as drafts, and whatever else its format holds. */
+    void bind(ForeignDocument doc, DraftSink sink);
 }

@@ -1,7 +1,5 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.read.SourceFile;
-import dev.gpulint.tree.MappingNode;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,9 +16,7 @@ final class FormatAdapters {
             new DcgmAdapter.ConfigMap(),
             new DcgmAdapter.PrometheusRules(),
             new LaunchScriptAdapter(),
-            // torchtitan and NeMo 1 are still static utilities wrapped here (their adapters are being extended in parallel)
-            FormatAdapter.of(TorchtitanAdapter.FORMAT, (root, f) -> TorchtitanAdapter.accepts(root),
-                    (root, f, name, sink) -> sink.drafts.add(TorchtitanAdapter.bind(root, f.displayPath(), name))),
+            new TorchtitanAdapter(),
             new KubernetesAdapter(),
             new ArgoWorkflowAdapter(),
             new NicConfigurationAdapter(),
@@ -28,8 +24,7 @@ final class FormatAdapters {
             new NicClusterPolicyAdapter(),
             new AwsBatchAdapter(),
             new MegatronAdapter(),
-            FormatAdapter.of(NemoAdapter.FORMAT, (root, f) -> NemoAdapter.accepts(root),
-                    (root, f, name, sink) -> sink.drafts.add(NemoAdapter.bind(root, f.displayPath(), name))),
+            new NemoAdapter(),
             new Nemo2RecipeAdapter(),
             new HyperPodRecipeAdapter(),
             new SkyPilotAdapter(),
@@ -40,8 +35,8 @@ final class FormatAdapters {
     private FormatAdapters() {}
 
     /** The first format that accepts the document, if any. */
-    static Optional<FormatAdapter> find(MappingNode root, SourceFile file) {
-        for (FormatAdapter a : ALL) if (a.accepts(root, file)) return Optional.of(a);
+    static Optional<FormatAdapter> find(ForeignDocument doc) {
+        for (FormatAdapter a : ALL) if (a.accepts(doc)) return Optional.of(a);
         return Optional.empty();
     }
 }

@@ -2,7 +2,7 @@ package dev.gpulint.bind.adapt;
 
 import static dev.gpulint.bind.adapt.TreeValues.map;
 
-import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.spec.Specs.StatedKind;
@@ -21,11 +21,14 @@ import dev.gpulint.tree.ScalarNode;
  * it is an under-estimate), which MEM001 names in its message.
  */
 final class GptNeoxAdapter implements FormatAdapter {
-    static final String FORMAT = "gpt-neox";
+    static final String FORMAT = Format.GPT_NEOX.display();
 
-    @Override public String format() { return FORMAT; }
+    @Override public String id() { return "gpt-neox"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) {
+    @Override public String displayName() { return FORMAT; }
+
+    @Override public boolean accepts(ForeignDocument doc) {
+        MappingNode root = doc.root();
         boolean parallel = has(root, "model-parallel-size") || has(root, "pipe-parallel-size");
         boolean shape = has(root, "num-layers") || has(root, "hidden-size") || has(root, "num-attention-heads");
         return parallel && shape;
@@ -50,9 +53,10 @@ final class GptNeoxAdapter implements FormatAdapter {
         return j.key(written(root, key), TreeValues.whole(value(root, key)));
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        JobDraft j = new JobDraft(FORMAT, file.displayPath(), root.span());
-        j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        MappingNode root = doc.root();
+        JobDraft j = new JobDraft(FORMAT, doc.file(), root.span());
+        j.name = new Located<>(doc.name(), root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
         j.tp = number(j, root, "model-parallel-size");
         Located<Long> pp = number(j, root, "pipe-parallel-size");
         // pipe-parallel-size 0 is gpt-neox's "no pipeline module": one stage, like 1
@@ -91,7 +95,7 @@ final class GptNeoxAdapter implements FormatAdapter {
         if (j.gpusPerNode != null && j.nodes != null) {
             j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "num_nodes × num_gpus", StatedKind.CONFIG, j.nodes.span());
         }
-        sink.drafts.add(j);
+        sink.draft(j);
     }
 
     /**

@@ -3,7 +3,7 @@ package dev.gpulint.bind.adapt;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
-import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.tree.MappingNode;
 
@@ -18,11 +18,14 @@ import dev.gpulint.tree.MappingNode;
  * that tp × cp divides the GPU count.
  */
 final class HyperPodRecipeAdapter implements FormatAdapter {
-    static final String FORMAT = "SageMaker HyperPod recipe";
+    static final String FORMAT = Format.HYPERPOD_RECIPE.display();
 
-    @Override public String format() { return FORMAT; }
+    @Override public String id() { return "hyperpod-recipe"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) {
+    @Override public String displayName() { return FORMAT; }
+
+    @Override public boolean accepts(ForeignDocument doc) {
+        MappingNode root = doc.root();
         MappingNode trainer = map(root, "trainer");
         MappingNode model = map(root, "model");
         if (trainer == null || model == null) return false;
@@ -31,8 +34,9 @@ final class HyperPodRecipeAdapter implements FormatAdapter {
                     || model.get("context_parallel_degree").isPresent() || model.get("shard_degree").isPresent());
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        JobDraft j = Recipes.start(FORMAT, root, file, name);
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        MappingNode root = doc.root();
+        JobDraft j = Recipes.start(FORMAT, doc);
         MappingNode model = map(root, "model");
         j.tp = size(j, model, "tp", "tensor_model_parallel_degree");
         j.ep = size(j, model, "ep", "expert_model_parallel_degree");

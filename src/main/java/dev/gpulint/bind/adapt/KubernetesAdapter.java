@@ -1,6 +1,5 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.bind.adapt.shell.Launchers;
 import dev.gpulint.bind.adapt.shell.Shell;
 import static dev.gpulint.bind.adapt.TreeValues.integer;
@@ -11,6 +10,7 @@ import static dev.gpulint.bind.adapt.TreeValues.scalar;
 import static dev.gpulint.bind.adapt.TreeValues.text;
 
 import dev.gpulint.bind.adapt.shell.Shell.Word;
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.ListNode;
@@ -45,12 +45,14 @@ final class KubernetesAdapter implements FormatAdapter {
     KubernetesAdapter() {}
 
 
-    @Override public String format() { return "Kubernetes"; }
+    @Override public String id() { return "kubernetes"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+    @Override public String displayName() { return Format.KUBERNETES.display(); }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        sink.drafts.add(bind(root, file.displayPath(), name, file.text()));
+    @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
+
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        sink.draft(bind(doc.root(), doc.file(), doc.name(), doc.text()));
     }
 
     static boolean accepts(MappingNode root) {

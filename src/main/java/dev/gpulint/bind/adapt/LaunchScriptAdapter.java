@@ -1,11 +1,11 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.bind.adapt.shell.Launchers;
 import dev.gpulint.bind.adapt.shell.ScalarText;
 import dev.gpulint.bind.adapt.shell.Shell;
 import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.read.Readers;
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.spec.Specs.StatedKind;
@@ -28,7 +28,7 @@ import java.util.Set;
  * compared with it. A script with no training launch binds nothing and is skipped quietly.
  */
 final class LaunchScriptAdapter implements FormatAdapter {
-    static final String FORMAT = "launch script";
+    static final String FORMAT = Format.LAUNCH_SCRIPT.display();
 
     /** NeMo (Hydra) command-line overrides → the quantity they state. */
     private static final Map<String, String> HYDRA = Map.of(
@@ -40,12 +40,14 @@ final class LaunchScriptAdapter implements FormatAdapter {
     LaunchScriptAdapter() {}
 
 
-    @Override public String format() { return FORMAT; }
+    @Override public String id() { return "launch-script"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+    @Override public String displayName() { return FORMAT; }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        bind(root, file.displayPath(), name, file.text(), sink);
+    @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
+
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        bind(doc.root(), doc.file(), doc.name(), doc.text(), sink);
     }
 
     static boolean accepts(MappingNode root) {
@@ -64,14 +66,14 @@ final class LaunchScriptAdapter implements FormatAdapter {
      * ({@link MlnxQos}), when it has some; the job runs on that fabric unless configuration says otherwise.
      * A script with neither binds nothing.
      */
-    static void bind(MappingNode root, String file, String jobName, String source, FormatAdapter.Sink sink) {
+    static void bind(MappingNode root, String file, String jobName, String source, DraftSink sink) {
         ScalarNode s = (ScalarNode) root.entries().get(0).value();
         ScalarText text = ScalarText.of(source, s);
         SlurmDirectives sb = SlurmDirectives.read(text);
-        for (Word[] u : sb.unexpanded) sink.findings.add(unexpanded(jobName, u[0].text(), u[1]));
+        for (Word[] u : sb.unexpanded) sink.finding(unexpanded(jobName, u[0].text(), u[1]));
         Shell.Script script = Shell.parse(text, sb.environment());
         Specs.Cluster qos = MlnxQos.read(script, file, jobName, root.entries().get(0).key().span(), root.span());
-        if (qos != null) sink.clusters.add(qos);
+        if (qos != null) sink.cluster(qos);
         Launchers.Launch l = Launchers.scan(script);
         JobDraft j = job(root, file, jobName, sb, script, l);
         if (j != null) {
@@ -81,7 +83,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
         }
         if (j == null) return;
         if (qos != null && j.cluster == null) j.cluster = new Located<>(qos.name().value(), qos.fabric().type().span());
-        sink.drafts.add(j);
+        sink.draft(j);
     }
 
     /** The bound job, or null when the script launches no training. */

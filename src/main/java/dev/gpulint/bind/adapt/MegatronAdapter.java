@@ -1,12 +1,12 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.bind.adapt.shell.Launchers;
 import dev.gpulint.bind.adapt.shell.ScalarText;
 import dev.gpulint.bind.adapt.shell.Shell;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 
 import dev.gpulint.bind.adapt.shell.Shell.Word;
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * statements of the same numbers, for the CONSIST rules.
  */
 final class MegatronAdapter implements FormatAdapter {
-    static final String FORMAT = "Megatron-LM";
+    static final String FORMAT = Format.MEGATRON.display();
 
     /** Megatron flag → the quantity gpulint compares. */
     static final Map<String, String> QUANTITY = Map.of(
@@ -44,12 +44,14 @@ final class MegatronAdapter implements FormatAdapter {
     MegatronAdapter() {}
 
 
-    @Override public String format() { return FORMAT; }
+    @Override public String id() { return "megatron-lm"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+    @Override public String displayName() { return FORMAT; }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        sink.drafts.add(bind(root, file.displayPath(), name, file.text()));
+    @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
+
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        sink.draft(bind(doc.root(), doc.file(), doc.name(), doc.text()));
     }
 
     static boolean accepts(MappingNode root) {

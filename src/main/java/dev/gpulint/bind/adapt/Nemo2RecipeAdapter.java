@@ -3,7 +3,7 @@ package dev.gpulint.bind.adapt;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
-import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
@@ -20,21 +20,25 @@ import java.util.Map;
  * {@code num_moe_experts}. {@code _target_} keys are ignored.
  */
 final class Nemo2RecipeAdapter implements FormatAdapter {
-    static final String FORMAT = "NeMo 2 recipe";
+    static final String FORMAT = Format.NEMO2_RECIPE.display();
     private static final Map<String, String> SIZES = Map.of("tp", "tensor_model_parallel_size", "pp", "pipeline_model_parallel_size",
             "virtual_pp", "virtual_pipeline_model_parallel_size", "cp", "context_parallel_size", "ep", "expert_model_parallel_size");
 
-    @Override public String format() { return FORMAT; }
+    @Override public String id() { return "nemo2-recipe"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) {
+    @Override public String displayName() { return FORMAT; }
+
+    @Override public boolean accepts(ForeignDocument doc) {
+        MappingNode root = doc.root();
         MappingNode strategy = map(root, "trainer", "strategy");
         if (strategy == null) return false;
         for (String k : SIZES.values()) if (strategy.get(k).isPresent()) return true;
         return false;
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        JobDraft j = Recipes.start(FORMAT, root, file, name);
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        MappingNode root = doc.root();
+        JobDraft j = Recipes.start(FORMAT, doc);
         MappingNode trainer = map(root, "trainer");
         MappingNode strategy = map(trainer, "strategy");
         j.tp = size(j, strategy, "tp");

@@ -3,6 +3,7 @@ package dev.gpulint.bind.adapt;
 import static dev.gpulint.bind.adapt.TreeValues.at;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.ListNode;
@@ -21,11 +22,19 @@ import java.util.regex.Pattern;
  * file interpolates ({@code ${model.tensor_model_parallel_size}}) but does not write is unknown: NeMo-Aligner
  * takes it from the checkpoint it restores.
  */
-final class NemoAdapter {
-    static final String FORMAT = "NeMo";
+final class NemoAdapter implements FormatAdapter {
+    static final String FORMAT = Format.NEMO.display();
     private static final Pattern REF = Pattern.compile("\\$\\{\\s*([A-Za-z0-9_.]+)\\s*\\}");
 
-    private NemoAdapter() {}
+    @Override public String id() { return "nemo"; }
+
+    @Override public String displayName() { return FORMAT; }
+
+    @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
+
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        sink.draft(bind(doc.root(), doc.file(), doc.name()));
+    }
 
     static boolean accepts(MappingNode root) {
         MappingNode trainer = map(root, "trainer");

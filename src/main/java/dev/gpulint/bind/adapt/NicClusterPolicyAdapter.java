@@ -35,23 +35,27 @@ final class NicClusterPolicyAdapter implements FormatAdapter {
     /** A config longer than this is not read (a device plugin's config is a few hundred bytes). */
     private static final int MAX_CONFIG = 64 * 1024;
 
-    @Override public String format() { return KIND; }
+    @Override public String id() { return "nic-cluster-policy"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) {
+    @Override public String displayName() { return KIND; }
+
+    @Override public boolean accepts(ForeignDocument doc) {
+        MappingNode root = doc.root();
         return NicObjects.is(root, "mellanox.com", KIND);
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        NicObjects.Named n = NicObjects.name(root, name);
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        MappingNode root = doc.root();
+        NicObjects.Named n = NicObjects.name(root, doc.name());
         MappingNode spec = map(root, "spec");
         List<Specs.NicPolicy> found = new ArrayList<>();
-        resources(scalar(spec, "rdmaSharedDevicePlugin", "config"), "configList", "rdma", false, n, file, found);
-        resources(scalar(spec, "sriovDevicePlugin", "config"), "resourceList", null, true, n, file, found);
+        resources(scalar(spec, "rdmaSharedDevicePlugin", "config"), "configList", "rdma", false, n, doc.source(), found);
+        resources(scalar(spec, "sriovDevicePlugin", "config"), "resourceList", null, true, n, doc.source(), found);
         // a policy with resources of both link types serves nodes with both kinds of NIC (InfiniBand compute, Ethernet storage)
         java.util.Set<String> kinds = new java.util.HashSet<>();
         for (Specs.NicPolicy p : found) if (p.linkType() != null) kinds.add(kind(p.linkType().value()));
         for (Specs.NicPolicy p : found) {
-            sink.nicPolicies.add(kinds.size() < 2 ? p : new Specs.NicPolicy(p.kind(), p.name(), p.file(), p.linkType(), p.mtu(),
+            sink.nicPolicy(kinds.size() < 2 ? p : new Specs.NicPolicy(p.kind(), p.name(), p.file(), p.linkType(), p.mtu(),
                     p.rdma(), p.nodeSelector(), p.nodeSelectorRequired(), p.span(), p.resource(), true));
         }
     }

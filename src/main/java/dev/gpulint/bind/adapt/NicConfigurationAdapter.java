@@ -3,7 +3,6 @@ package dev.gpulint.bind.adapt;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.tree.MappingNode;
@@ -24,26 +23,30 @@ import java.util.Locale;
 final class NicConfigurationAdapter implements FormatAdapter {
     static final String KIND = "NicConfigurationTemplate";
 
-    @Override public String format() { return KIND; }
+    @Override public String id() { return "nic-configuration-template"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) {
+    @Override public String displayName() { return KIND; }
+
+    @Override public boolean accepts(ForeignDocument doc) {
+        MappingNode root = doc.root();
         return NicObjects.is(root, "configuration.net.nvidia.com", KIND);
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        NicObjects.Named n = NicObjects.name(root, name);
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        MappingNode root = doc.root();
+        NicObjects.Named n = NicObjects.name(root, doc.name());
         MappingNode spec = map(root, "spec");
         MappingNode template = map(spec, "template");
         ScalarNode link = scalar(template, "linkType");
         MappingNode selector = map(spec, "nodeSelector");
-        sink.nicPolicies.add(new Specs.NicPolicy(KIND, n.located(), file.displayPath(), TreeValues.string(link),
+        sink.nicPolicy(new Specs.NicPolicy(KIND, n.located(), doc.file(), TreeValues.string(link),
                 null, new Located<>(true, n.span()), selector == null ? null : selector.span(), false, n.span()));
         if (link == null || link.isNull()) return;
         String l = link.text().strip().toLowerCase(Locale.ROOT);
         String origin = KIND + " '" + n.label() + "'";
         if (l.equals("infiniband")) {
             Specs.Fabric f = new Specs.Fabric(new Located<>("infiniband", link.span()), null, null, null, null, null, null, null, link.span());
-            sink.clusters.add(new Specs.Cluster(n.located(), file.displayPath(), f, List.of(), root.span(), origin));
+            sink.cluster(new Specs.Cluster(n.located(), doc.file(), f, List.of(), root.span(), origin));
             return;
         }
         MappingNode roce = map(template, "roceOptimized");
@@ -65,7 +68,7 @@ final class NicConfigurationAdapter implements FormatAdapter {
         Specs.Fabric f = new Specs.Fabric(new Located<>("roce", enabled.span()), null, null, pfcOn, pfcPriority,
                 new Located<>(true, enabled.span()), null, null, roce.span(),
                 new Specs.NicQos(trusted, null, null, KIND + " qos.pfc", false, false));
-        sink.clusters.add(new Specs.Cluster(n.located(), file.displayPath(), f, List.of(), root.span(),
+        sink.cluster(new Specs.Cluster(n.located(), doc.file(), f, List.of(), root.span(),
                 origin + " roceOptimized"));
     }
 }

@@ -3,7 +3,6 @@ package dev.gpulint.bind.adapt;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
@@ -17,9 +16,10 @@ final class Recipes {
     private Recipes() {}
 
     /** A job of {@code format} with its name and {@code trainer.num_nodes} and {@code trainer.devices} bound. */
-    static JobDraft start(String format, MappingNode root, SourceFile file, String name) {
-        JobDraft j = new JobDraft(format, file.displayPath(), root.span());
-        j.name = new Located<>(name, root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
+    static JobDraft start(String format, ForeignDocument doc) {
+        MappingNode root = doc.root();
+        JobDraft j = new JobDraft(format, doc.file(), root.span());
+        j.name = new Located<>(doc.name(), root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
         MappingNode trainer = map(root, "trainer");
         j.nodes = j.key("trainer.num_nodes", TreeValues.whole(scalar(trainer, "num_nodes")));
         j.gpusPerNode = j.key("trainer.devices", TreeValues.whole(scalar(trainer, "devices")));
@@ -29,9 +29,9 @@ final class Recipes {
     }
 
     /** States the job's GPUs (num_nodes × devices, where num_nodes is written) and hands the job to the sink. */
-    static void finish(JobDraft j, FormatAdapter.Sink sink) {
+    static void finish(JobDraft j, DraftSink sink) {
         j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "trainer.num_nodes × trainer.devices", StatedKind.CONFIG,
                 j.nodes != null ? j.nodes.span() : null);
-        sink.drafts.add(j);
+        sink.draft(j);
     }
 }

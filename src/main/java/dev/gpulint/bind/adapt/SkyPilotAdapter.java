@@ -1,6 +1,5 @@
 package dev.gpulint.bind.adapt;
 
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.catalog.Cloud;
 import java.util.Locale;
@@ -11,6 +10,7 @@ import dev.gpulint.bind.adapt.shell.Shell;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  * the task's envs known to it.
  */
 final class SkyPilotAdapter implements FormatAdapter {
-    static final String FORMAT = "SkyPilot";
+    static final String FORMAT = Format.SKYPILOT.display();
     private static final Pattern ACCEL = Pattern.compile("\\s*([A-Za-z0-9][A-Za-z0-9_.\\-]*)\\s*(?::\\s*([0-9]+(?:\\.[0-9]+)?))?\\s*");
 
     /** An accelerators text, stripped and capped before {@link #ACCEL} sees it (blanks must not make the match quadratic). */
@@ -42,12 +42,14 @@ final class SkyPilotAdapter implements FormatAdapter {
     SkyPilotAdapter() {}
 
 
-    @Override public String format() { return FORMAT; }
+    @Override public String id() { return "skypilot"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) { return accepts(root); }
+    @Override public String displayName() { return FORMAT; }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        sink.drafts.add(bind(root, file.displayPath(), name, file.text()));
+    @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
+
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        sink.draft(bind(doc.root(), doc.file(), doc.name(), doc.text()));
     }
 
     static boolean accepts(MappingNode root) {

@@ -5,7 +5,6 @@ import static dev.gpulint.bind.adapt.TreeValues.scalar;
 import static dev.gpulint.bind.adapt.TreeValues.text;
 
 import dev.gpulint.core.Span;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.tree.MappingNode;
@@ -21,14 +20,18 @@ import java.util.Locale;
 final class SriovPolicyAdapter implements FormatAdapter {
     static final String KIND = "SriovNetworkNodePolicy";
 
-    @Override public String format() { return KIND; }
+    @Override public String id() { return "sriov-network-node-policy"; }
 
-    @Override public boolean accepts(MappingNode root, SourceFile file) {
+    @Override public String displayName() { return KIND; }
+
+    @Override public boolean accepts(ForeignDocument doc) {
+        MappingNode root = doc.root();
         return NicObjects.is(root, "sriovnetwork.openshift.io", KIND);
     }
 
-    @Override public void bind(MappingNode root, SourceFile file, String name, Sink sink) {
-        NicObjects.Named n = NicObjects.name(root, name);
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        MappingNode root = doc.root();
+        NicObjects.Named n = NicObjects.name(root, doc.name());
         MappingNode spec = map(root, "spec");
         if (spec == null) return;
         Located<Boolean> rdma = TreeValues.bool(scalar(spec, "isRdma"));
@@ -39,7 +42,7 @@ final class SriovPolicyAdapter implements FormatAdapter {
         MappingNode selector = map(spec, "nodeSelector");
         Span selectorSpan = selector != null ? selector.span()
                 : spec.entry("nodeSelector").map(e -> e.key().span()).orElse(null);     // written, but empty or not a map
-        sink.nicPolicies.add(new Specs.NicPolicy(KIND, n.located(), file.displayPath(),
+        sink.nicPolicy(new Specs.NicPolicy(KIND, n.located(), doc.file(),
                 TreeValues.string(scalar(spec, "linkType")), TreeValues.integer(scalar(spec, "mtu")), rdma, selectorSpan, true, n.span()));
     }
 }

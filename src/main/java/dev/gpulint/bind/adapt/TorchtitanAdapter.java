@@ -3,6 +3,7 @@ package dev.gpulint.bind.adapt;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
@@ -16,13 +17,21 @@ import java.util.List;
  * product, when every degree is written, is a statement of the world size for the cross-file check
  * against the launch script (CONSIST007).
  */
-final class TorchtitanAdapter {
-    static final String FORMAT = "torchtitan";
+final class TorchtitanAdapter implements FormatAdapter {
+    static final String FORMAT = Format.TORCHTITAN.display();
 
     static final List<String> DEGREES = List.of("data_parallel_replicate_degree", "data_parallel_shard_degree",
             "tensor_parallel_degree", "pipeline_parallel_degree", "context_parallel_degree", "expert_parallel_degree");
 
-    private TorchtitanAdapter() {}
+    @Override public String id() { return "torchtitan"; }
+
+    @Override public String displayName() { return FORMAT; }
+
+    @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
+
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        sink.draft(bind(doc.root(), doc.file(), doc.name()));
+    }
 
     static boolean accepts(MappingNode root) {
         MappingNode p = map(root, "parallelism");

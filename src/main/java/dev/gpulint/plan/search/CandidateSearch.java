@@ -9,6 +9,7 @@ import dev.gpulint.engine.RuleEngine;
 import dev.gpulint.engine.RuleParams;
 import dev.gpulint.facts.StageMemoryFact;
 import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -195,7 +196,7 @@ public final class CandidateSearch {
         return java.util.stream.IntStream.range(0, parts).parallel().boxed().flatMap(i -> {
             List<Object> facts = new ArrayList<>();
             // derive's own memory estimate of a candidate job is for the job's recompute: the caller's replace it
-            for (Object f : new Deriver(catalog).derive(clusters, jobs.subList(cuts.get(i), cuts.get(i + 1)))) {
+            for (Object f : new Deriver(catalog).derive(Model.of(clusters, jobs.subList(cuts.get(i), cuts.get(i + 1))))) {
                 if (!(f instanceof StageMemoryFact)) facts.add(f);
             }
             for (Object m : memory) {

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,14 +18,14 @@ import org.junit.jupiter.api.Test;
 /** Each format binds to the same job facts, with the span of each value in the original file. */
 class AdaptersTest {
 
-    private static Adapters.Bound bind(String name, String text) {
+    private static Model bind(String name, String text) {
         SourceFile f = SourceFile.of(name, text);
         ReadResult r = new YamlReader().read(f);
         return Adapters.bind(List.of(new Adapters.Input(f, r.foreign())));
     }
 
     private static Specs.Job job(String name, String text) {
-        Adapters.Bound b = bind(name, text);
+        Model b = bind(name, text);
         assertEquals(1, b.jobs().size(), "one job from " + name);
         return b.jobs().get(0);
     }
@@ -104,7 +105,7 @@ class AdaptersTest {
 
     @Test
     void dcgmExpressionsKnowTheFunctionAroundEachMetric() {
-        Adapters.Bound b = bind("rules.yaml", """
+        Model b = bind("rules.yaml", """
                 groups:
                   - name: g
                     rules:
@@ -147,16 +148,16 @@ class AdaptersTest {
                 node_groups: [ { name: dgx, count: 2, gpu: { model: H100-SXM5-80GB, count: 8 } } ]
                 """);
         List<Specs.Cluster> clusters = new dev.gpulint.bind.Binder().bind(new YamlReader().read(cf).documents()).clusters();
-        List<Specs.Cluster> made = new ArrayList<>();
-        List<Specs.Job> linked = Adapters.link(List.of(k8s), clusters, cat, f -> Optional.empty(), made);
-        assertEquals("pod", linked.get(0).cluster().value());
-        assertEquals("dgx", linked.get(0).nodeGroup().value());
-        assertTrue(made.isEmpty());
-        linked = Adapters.link(List.of(sky), List.of(), cat, f -> Optional.empty(), made);
-        assertEquals(1, made.size(), "no cluster has the model: one of catalog nodes is made for the job");
-        assertEquals("H100-SXM5-80GB nodes of sky.yaml", linked.get(0).cluster().value());
+        Model linked = Adapters.link(List.of(k8s), clusters, cat, f -> Optional.empty());
+        assertEquals("pod", linked.jobs().get(0).cluster().value());
+        assertEquals("dgx", linked.jobs().get(0).nodeGroup().value());
+        assertTrue(linked.clusters().isEmpty());
+        linked = Adapters.link(List.of(sky), List.of(), cat, f -> Optional.empty());
+        assertEquals(1, linked.clusters().size(), "no cluster has the model: one of catalog nodes is made for the job");
+        assertEquals("H100-SXM5-80GB nodes of sky.yaml", linked.jobs().get(0).cluster().value());
+        assertEquals(linked.jobs().get(0).cluster().value(), linked.clusters().get(0).name().value());
         linked = Adapters.link(List.of(sky), clusters, cat,
-                f -> Optional.of(new dev.gpulint.spec.JobPlacement("elsewhere", null, dev.gpulint.core.Span.at(".gpulint.yaml", 2, 3))), made);
-        assertEquals("elsewhere", linked.get(0).cluster().value(), "configuration wins");
+                f -> Optional.of(new dev.gpulint.spec.JobPlacement("elsewhere", null, dev.gpulint.core.Span.at(".gpulint.yaml", 2, 3))));
+        assertEquals("elsewhere", linked.jobs().get(0).cluster().value(), "configuration wins");
     }
 }

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.json.JsonReader;
 import dev.gpulint.read.yaml.YamlReader;
+import dev.gpulint.spec.Format;
 import dev.gpulint.tree.Document;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The registry of formats: their order, and which one takes a document. */
@@ -16,7 +18,7 @@ class FormatAdaptersTest {
         SourceFile f = SourceFile.of(name, text);
         List<Document> docs = name.endsWith(".json") ? new JsonReader().read(f).foreign() : new YamlReader().read(f).foreign();
         assertEquals(1, docs.size(), "one foreign document in " + name);
-        return FormatAdapters.find(docs.get(0).root(), f).map(FormatAdapter::format).orElse("none");
+        return FormatAdapters.find(new ForeignDocument(docs.get(0), f, name)).map(FormatAdapter::displayName).orElse("none");
     }
 
     @Test
@@ -26,7 +28,22 @@ class FormatAdaptersTest {
                         "AWS Batch job definition",
                         "Megatron-LM", "NeMo", "NeMo 2 recipe", "SageMaker HyperPod recipe", "SkyPilot", "accelerate", "gpt-neox",
                         "DeepSpeed"),
-                FormatAdapters.ALL.stream().map(FormatAdapter::format).toList());
+                FormatAdapters.ALL.stream().map(FormatAdapter::displayName).toList());
+    }
+
+    @Test
+    void eachFormatHasAStableIdApartFromItsDisplayName() {
+        assertEquals(List.of("dcgm-counter-list", "dcgm-configmap", "prometheus-rules", "launch-script", "torchtitan", "kubernetes",
+                        "argo-workflow", "nic-configuration-template", "sriov-network-node-policy", "nic-cluster-policy", "aws-batch",
+                        "megatron-lm", "nemo", "nemo2-recipe", "hyperpod-recipe", "skypilot", "accelerate", "gpt-neox", "deepspeed"),
+                FormatAdapters.ALL.stream().map(FormatAdapter::id).toList());
+        // a format of jobs shows the name of its Format, the vocabulary rules test: the two cannot drift apart
+        Set<String> notJobs = Set.of("dcgm-counter-list", "dcgm-configmap", "prometheus-rules", "argo-workflow",
+                "nic-configuration-template", "sriov-network-node-policy", "nic-cluster-policy");
+        for (FormatAdapter a : FormatAdapters.ALL) {
+            boolean named = java.util.Arrays.stream(Format.values()).anyMatch(f -> f != Format.OTHER && f.display().equals(a.displayName()));
+            assertEquals(!notJobs.contains(a.id()), named, a.id() + " shows '" + a.displayName() + "'");
+        }
     }
 
     @Test

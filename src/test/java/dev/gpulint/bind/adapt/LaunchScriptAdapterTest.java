@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** Slurm and bash launch scripts, and torchtitan TOML, bind to job facts with each value's span in the file. */
 class LaunchScriptAdapterTest {
 
-    private static Adapters.Bound bind(String... nameAndText) {
+    private static Model bind(String... nameAndText) {
         List<Adapters.Input> in = new ArrayList<>();
         for (int i = 0; i < nameAndText.length; i += 2) {
             SourceFile f = SourceFile.of(nameAndText[i], nameAndText[i + 1]);
@@ -36,7 +37,7 @@ class LaunchScriptAdapterTest {
 
     @Test
     void sbatchDirectivesArraysAndTheLaunchLine() {
-        Adapters.Bound b = bind("run.sbatch", """
+        Model b = bind("run.sbatch", """
                 #!/bin/bash
                 #SBATCH --job-name=gpt
                 #SBATCH -N2
@@ -94,7 +95,7 @@ class LaunchScriptAdapterTest {
         assertEquals(2L, j.parallelism().pp().value());
         assertTrue(stated(j).contains("per_node=8 (#SBATCH --ntasks-per-node (one rank per task), LAUNCHER nemo.sh:4:27)"), stated(j));
         assertTrue(stated(j).contains("nodes=4 (the launch command trainer.num_nodes, CONFIG nemo.sh:5:70)"), stated(j));
-        Adapters.Bound none = bind("tools.sh", "#!/bin/bash\nset -e\npython -m pip install -r requirements.txt\nsrun hostname\n",
+        Model none = bind("tools.sh", "#!/bin/bash\nset -e\npython -m pip install -r requirements.txt\nsrun hostname\n",
                 "ci", "#!/bin/sh\necho done\n");
         assertTrue(none.jobs().isEmpty() && none.files().isEmpty() && none.findings().isEmpty(), "skipped quietly");
     }
@@ -126,7 +127,7 @@ class LaunchScriptAdapterTest {
         assertEquals(64L, alone.batch().globalBatchSize().value());
         assertEquals(8192L, alone.model().seqLength().value());
         assertNull(alone.nodes());
-        Adapters.Bound b = bind("llama3_70b.toml", toml, "train.sh", """
+        Model b = bind("llama3_70b.toml", toml, "train.sh", """
                 #!/bin/bash
                 NGPU=${NGPU:-8}
                 torchrun --nnodes=4 --nproc_per_node=8 -m torchtitan.train --job.config_file llama3_70b.toml
@@ -139,7 +140,7 @@ class LaunchScriptAdapterTest {
 
     @Test
     void aScriptRunThroughSrunIsPartOfItsCallersJob() {
-        Adapters.Bound b = bind("job.sbatch", "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus=16\nsrun bash scripts/train.sh\n",
+        Model b = bind("job.sbatch", "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus=16\nsrun bash scripts/train.sh\n",
                 "scripts/train.sh", "#!/bin/bash\ntorchrun --nnodes 2 --nproc_per_node 8 train.py --tensor-model-parallel-size 2\n");
         assertEquals(1, b.jobs().size(), "one job: the callee is merged into its caller");
         Specs.Job j = b.jobs().get(0);
@@ -154,7 +155,7 @@ class LaunchScriptAdapterTest {
     @Test
     void aLoneCarriageReturnEndsALineAsInEveryReader() {
         // found by the whole-pipeline fuzz: a \r inside an array put the values after it one line too high
-        Adapters.Bound b = bind("train.sh", "#!/bin/bash\nARGS=(\n \r  --nnodes 1\n    --tensor-model-parallel-size 4\n)\n"
+        Model b = bind("train.sh", "#!/bin/bash\nARGS=(\n \r  --nnodes 1\n    --tensor-model-parallel-size 4\n)\n"
                 + "torchrun --nproc_per_node 8 pretrain_gpt.py \"${ARGS[@]}\"\n");
         Specs.Job j = b.jobs().get(0);
         assertEquals(4L, j.parallelism().tp().value());

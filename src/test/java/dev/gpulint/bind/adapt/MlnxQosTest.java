@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -15,13 +16,13 @@ import org.junit.jupiter.api.Test;
 /** mlnx_qos lines in scripts bind as the fabric the hosts' NICs are set to, each setting where it is written. */
 class MlnxQosTest {
 
-    private static Adapters.Bound bind(String name, String text) {
+    private static Model bind(String name, String text) {
         SourceFile f = SourceFile.of(name, text);
         return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
     }
 
     private static Specs.Fabric fabric(String name, String text) {
-        Adapters.Bound b = bind(name, text);
+        Model b = bind(name, text);
         assertEquals(1, b.clusters().size(), "one fabric for the script");
         return b.clusters().get(0).fabric();
     }
@@ -94,7 +95,7 @@ class MlnxQosTest {
                   lossy)    mlnx_qos -i ens1f0np0 --trust pcp --pfc 0,0,0,0,0,0,0,0 ;;
                 esac
                 """)) {
-            Adapters.Bound b = bind("toggle.sh", script);
+            Model b = bind("toggle.sh", script);
             assertTrue(b.clusters().isEmpty() || b.clusters().get(0).fabric().pfcEnabled() == null
                     && b.clusters().get(0).fabric().qos().trust() == null, script);
         }
@@ -102,7 +103,7 @@ class MlnxQosTest {
 
     @Test
     void unknownInterfacesOfTwoLoopsAreNotOnePort() {
-        Adapters.Bound b = bind("two.sh", """
+        Model b = bind("two.sh", """
                 for dev in ens1f0np0 ens2f0np0; do
                   mlnx_qos -i $dev --trust dscp --pfc 0,0,0,1,0,0,0,0
                 done
@@ -176,19 +177,19 @@ class MlnxQosTest {
 
     @Test
     void aSetupScriptIsReadAndAQueryIsNot() {
-        Adapters.Bound setup = bind("roce.sh", "#!/bin/bash\nmlnx_qos -i eth0 --trust dscp\n");
+        Model setup = bind("roce.sh", "#!/bin/bash\nmlnx_qos -i eth0 --trust dscp\n");
         assertEquals(0, setup.jobs().size(), "no training launch: no job");
         assertEquals(List.of("roce.sh"), List.copyOf(setup.files()), "but the file is read");
         assertEquals("roce.sh", setup.clusters().get(0).name().value());
         assertEquals("mlnx_qos lines", setup.clusters().get(0).origin());
-        Adapters.Bound query = bind("show.sh", "#!/bin/bash\nmlnx_qos -i eth0\nmlnx_qos -i eth0 -a\n");
+        Model query = bind("show.sh", "#!/bin/bash\nmlnx_qos -i eth0\nmlnx_qos -i eth0 -a\n");
         assertEquals(0, query.clusters().size());
         assertTrue(query.files().isEmpty(), "a script that only shows the settings is skipped quietly");
     }
 
     @Test
     void theScriptsOwnJobRunsOnItsFabric() {
-        Adapters.Bound b = bind("train.sh", """
+        Model b = bind("train.sh", """
                 #!/bin/bash
                 mlnx_qos -i eth0 --trust dscp --pfc 0,0,0,1,0,0,0,0
                 torchrun --nnodes 2 --nproc_per_node 8 train.py
@@ -196,7 +197,7 @@ class MlnxQosTest {
         assertEquals(1, b.jobs().size());
         assertEquals("train.sh", b.jobs().get(0).cluster().value());
         assertNull(b.jobs().get(0).nodeGroup());
-        Adapters.Bound plain = bind("train.sh", "#!/bin/bash\ntorchrun --nnodes 2 --nproc_per_node 8 train.py\n");
+        Model plain = bind("train.sh", "#!/bin/bash\ntorchrun --nnodes 2 --nproc_per_node 8 train.py\n");
         assertNull(plain.jobs().get(0).cluster(), "no mlnx_qos, no cluster");
     }
 }

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.hw;
 
+import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,7 +26,7 @@ class NodeGroupAnalysisTest {
     private static final Catalog CATALOG = Catalog.builtIn();
 
     private static List<Object> facts(String yaml) {
-        Binder.Bound b = new Binder().bind(new YamlReader().read(SourceFile.of("c.yaml", yaml)).documents());
+        Model b = new Binder().bind(new YamlReader().read(SourceFile.of("c.yaml", yaml)).documents());
         Facts out = new Facts();
         NodeGroupAnalysis analysis = new NodeGroupAnalysis(CATALOG, out);
         for (Resolved.Cluster c : new Resolver(CATALOG).clusters(b.clusters())) {

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.unit;
 
+import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -39,7 +40,7 @@ class BandwidthReadingsTest {
             """;
 
     private static Map<String, BandwidthFact> facts() {
-        Binder.Bound b = new Binder().bind(new YamlReader().read(SourceFile.of("c.yaml", CLUSTER)).documents());
+        Model b = new Binder().bind(new YamlReader().read(SourceFile.of("c.yaml", CLUSTER)).documents());
         Catalog catalog = Catalog.builtIn();
         Facts out = new Facts();
         BandwidthReadings readings = new BandwidthReadings(catalog, out);

@@ -1,5 +1,6 @@
 package dev.gpulint.plan.search;
 
+import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,9 +31,9 @@ class CandidateSearchTest {
                   - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }
             """;
 
-    static Binder.Bound bind(String text) {
+    static Model bind(String text) {
         var read = new YamlReader().read(SourceFile.of("plan.yaml", text));
-        Binder.Bound b = new Binder().bind(read.documents());
+        Model b = new Binder().bind(read.documents());
         assertEquals(List.of(), b.findings());
         return b;
     }
@@ -43,7 +44,7 @@ class CandidateSearchTest {
     }
 
     static SearchResult search(String text) {
-        Binder.Bound b = bind(text);
+        Model b = bind(text);
         Resolved.Job r = JobLayouts.resolve(b.jobs().get(0), b.clusters(), Catalog.builtIn());
         Layout current = JobLayouts.current(r).orElseThrow();
         SearchSpace space = JobLayouts.space(r, r.totalGpus()).orElseThrow();

@@ -1,0 +1,23 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.spec.ModelSink;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@link ModelSink} an adapter writes one file's documents into. Counters, metric queries, NIC policies,
+ * fabrics and findings go in as they are; a job goes in as a {@link JobDraft}, because the run still works on it
+ * across files ({@link Adapters#bind}: a launch script joined with the configuration it names, a DeepSpeed
+ * configuration's triple, the schema's bounds) before it becomes a {@code Specs.Job}.
+ */
+final class DraftSink extends ModelSink {
+    private final List<JobDraft> drafts = new ArrayList<>();
+
+    /** A job being bound. */
+    void draft(JobDraft j) { drafts.add(j); }
+
+    /** The drafts written, in order. */
+    List<JobDraft> drafts() { return drafts; }
+
+    @Override public boolean bindsNothing() { return drafts.isEmpty() && super.bindsNothing(); }
+}

@@ -9,6 +9,7 @@ import dev.gpulint.spec.ModelSink;
 import dev.gpulint.spec.Quantities;
 import dev.gpulint.spec.Quantities.Parsed;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.spec.Unitless;
 import dev.gpulint.core.Finding;
 import dev.gpulint.tree.Document;
 import dev.gpulint.tree.ListNode;
@@ -33,6 +34,8 @@ import java.util.Map;
 public final class Binder {
 
     private final List<Finding> findings = new ArrayList<>();
+    /** The bandwidths rejected for their unit (UNIT003), for the fix the catalog may make certain ({@link Model#unitless}). */
+    private final List<Unitless> unitless = new ArrayList<>();
     /** The typed value of each scalar of the document being bound that passed validation (by node identity). */
     private Map<Node, Object> values = new IdentityHashMap<>();
     /**
@@ -88,6 +91,7 @@ public final class Binder {
         // the token is replaced (settle.Unfolder), so that each node group's is cut as it would be without folding
         for (Finding f : findings) out.finding(dev.gpulint.core.Fold.marked(f.message()) ? f
                 : f.withMessage(Finding.bounded(f.message(), Finding.MAX_MESSAGE)));
+        for (Unitless u : unitless) out.unitless(u);
         return out.build();
     }
 
@@ -239,7 +243,11 @@ public final class Binder {
                 else typeError(s, path, "'" + name + "' must be a ratio such as \"2:1\", found '" + (t.length() <= 64 ? t : r.substring(0, Math.min(60, r.length())) + "…") + "'");
             }
             case ORDER -> order(key, s, path);
-            case BANDWIDTH -> unit(s, path, Quantities.bandwidth(t));
+            case BANDWIDTH -> {
+                Parsed<?> p = Quantities.bandwidth(t);
+                unit(s, path, p);
+                if (p.unitProblem()) unitless.add(new Unitless(s.span(), path.toString(), t));
+            }
             case SIZE -> unit(s, path, Quantities.size(t));
             case DURATION -> unit(s, path, Quantities.duration(t));
             default -> throw new IllegalStateException(f.type().toString());

@@ -283,6 +283,8 @@ public final class Linter {
         jobs.addAll(linked.jobs());
         List<Finding> findings = new ArrayList<>(bound.findings());
         findings.addAll(adapted.findings());
+        // UNIT003's safe fix: the unit of a bandwidth the binder rejected, where the catalog figure makes it certain
+        guard.stage("unit fixes", () -> dev.gpulint.derive.unit.UnitlessReadings.addFixes(findings, bound.unitless(), clusters, jobs, catalog, rules), 0);
         Model model = new Model(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies(), adapted.files(), findings);
         List<Object> builtIn = derive(guard, model, evidence);
         // a team's own rules may count, join or name node groups: they match facts of every one, none folded

@@ -16,10 +16,18 @@ import java.util.List;
  * @param nicPolicies the NIC policies of the network operators (SriovNetworkNodePolicy, NicConfigurationTemplate...)
  * @param files       the display paths of the files of other formats an adapter recognised, each once
  * @param findings    the findings met binding (SYN002 for a value out of the schema's bounds, UNIT003, SYN007...)
+ * @param unitless    the bandwidths the binder rejected for their unit (UNIT003), for the fix the catalog figure may
+ *                    make certain once the node groups are resolved (derive.unit.UnitlessReadings)
  */
 public record Model(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Specs.DcgmField> counters,
                     List<Specs.MetricQuery> queries, List<Specs.NicPolicy> nicPolicies, List<String> files,
-                    List<Finding> findings) {
+                    List<Finding> findings, List<Unitless> unitless) {
+
+    /** Without rejected bandwidths. */
+    public Model(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Specs.DcgmField> counters,
+                 List<Specs.MetricQuery> queries, List<Specs.NicPolicy> nicPolicies, List<String> files, List<Finding> findings) {
+        this(clusters, jobs, counters, queries, nicPolicies, files, findings, List.of());
+    }
 
     /** Nothing bound. */
     public static final Model EMPTY = new Model(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
@@ -32,6 +40,7 @@ public record Model(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Spe
         nicPolicies = List.copyOf(nicPolicies);
         files = List.copyOf(files);
         findings = List.copyOf(findings);
+        unitless = List.copyOf(unitless);
     }
 
     /** Clusters and jobs alone, as native manifests bind them (tests, and the plan's candidate jobs). */
@@ -41,6 +50,6 @@ public record Model(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Spe
 
     /** The same model with other clusters (a team's own rules see every node group, none folded). */
     public Model withClusters(List<Specs.Cluster> other) {
-        return new Model(other, jobs, counters, queries, nicPolicies, files, findings);
+        return new Model(other, jobs, counters, queries, nicPolicies, files, findings, unitless);
     }
 }

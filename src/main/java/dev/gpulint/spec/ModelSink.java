@@ -21,6 +21,7 @@ public class ModelSink {
     private final List<Specs.NicPolicy> nicPolicies = new ArrayList<>();
     private final Set<String> files = new LinkedHashSet<>();
     private final List<Finding> findings = new ArrayList<>();
+    private final List<Unitless> unitless = new ArrayList<>();
 
     public final ModelSink cluster(Specs.Cluster c) { clusters.add(c); return this; }
 
@@ -41,6 +42,9 @@ public class ModelSink {
 
     public final ModelSink findings(Collection<Finding> fs) { findings.addAll(fs); return this; }
 
+    /** A bandwidth the binder rejected for its unit (UNIT003). */
+    public final ModelSink unitless(Unitless u) { unitless.add(u); return this; }
+
     /** Everything {@code m} holds, after what this sink holds already. */
     public final ModelSink addAll(Model m) {
         clusters.addAll(m.clusters());
@@ -50,6 +54,7 @@ public class ModelSink {
         nicPolicies.addAll(m.nicPolicies());
         files.addAll(m.files());
         findings.addAll(m.findings());
+        unitless.addAll(m.unitless());
         return this;
     }
 
@@ -59,6 +64,6 @@ public class ModelSink {
     }
 
     public final Model build() {
-        return new Model(clusters, jobs, counters, queries, nicPolicies, List.copyOf(files), findings);
+        return new Model(clusters, jobs, counters, queries, nicPolicies, List.copyOf(files), findings, unitless);
     }
 }

@@ -105,6 +105,29 @@ public final class Quantities {
         return Parsed.ok(new Bandwidth(n, unit, bits, bytes));
     }
 
+    /** An ambiguous unit whose prefix says giga ("400G", "400 gig"): read as Gb/s or GB/s, as its message says. */
+    private static final Pattern GIGA = Pattern.compile("(?i)g(ig|iga|igs)?");
+
+    /**
+     * The bandwidths a value {@link #bandwidth} rejects for its unit could have been meant as, each written out
+     * with the number as written: {@code 900} and {@code 400G} as {@code 900 Gb/s, 900 GB/s}; a size unit
+     * {@code 900 GB} as {@code 900 GB/s, 900 Gb/s}; {@code 400 Gbit} (bits, not per second) as {@code 400 Gb/s}
+     * only. Empty for any other value: one that parses, one with no number, an ambiguous unit of another prefix
+     * ({@code 400T}: which prefix was meant is a guess too). UNIT003's fix picks the one reading the catalog figure
+     * matches (derive.unit.UnitlessReadings).
+     */
+    public static java.util.List<String> unitReadings(String text) {
+        if (tooLong(text) != null || bandwidth(text).ok()) return java.util.List.of();
+        Matcher m = quantity(text);
+        if (m == null || !Double.isFinite(number(m.group(1)))) return java.util.List.of();
+        String n = m.group(1), unit = m.group(2);
+        if (unit.isEmpty() || GIGA.matcher(unit).matches()) return java.util.List.of(n + " Gb/s", n + " GB/s");
+        if (SIZE_UNIT.matcher(unit).matches()) return java.util.List.of(n + " " + unit + "/s", n + " " + unit.replace('B', 'b') + "/s");
+        Matcher said = NOT_PER_SECOND.matcher(unit);
+        if (said.matches()) return java.util.List.of(n + " " + said.group(1) + (said.group(2).startsWith("b") ? "b" : "B") + "/s");
+        return java.util.List.of();
+    }
+
     public static Parsed<DataSize> size(String text) {
         if (tooLong(text) != null) return Parsed.typeError(tooLong(text));
         Matcher m = quantity(text);

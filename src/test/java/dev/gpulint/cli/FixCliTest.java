@@ -100,6 +100,39 @@ class FixCliTest {
         assertEquals(CLUSTER, Files.readString(named), "the file standard input stands for is not written");
     }
 
+    /** UNIT003's fix: bandwidths without a unit, in YAML and in the DSL, where the catalog figure tells the unit. */
+    static final String UNITLESS_YAML = "kind: cluster\nname: c\nfabric: { type: infiniband }\nnode_groups:\n  - name: g\n    count: 1\n"
+            + "    gpu: { model: H100-SXM5-80GB, count: 8 }\n"
+            + "    nvlink: { switch: true, bandwidth: 900 }   # per GPU\n"
+            + "    nics:\n      - { model: ConnectX-7, count: 8, speed: \"400\" }\n";
+    static final String UNITLESS_TOPO = "cluster \"d\" {\n  fabric { type = infiniband }\n  node_group \"g\" {\n    count = 1\n"
+            + "    gpu  { model = \"H100-SXM5-80GB\"  count = 8 }\n"
+            + "    pcie { generation = 5  bandwidth = 128 }\n"
+            + "    nic  { model = \"ConnectX-7\"  count = 8  speed = 400G }  // NDR\n  }\n}\n";
+
+    @Test
+    void unitsTheCatalogMakesCertainAreAddedInYamlAndInTheDsl(@TempDir Path dir) throws IOException {
+        Path c = CliTest.write(dir, "c.yaml", UNITLESS_YAML);
+        Path d = CliTest.write(dir, "d.topo", UNITLESS_TOPO);
+        Main.workingDir = dir;
+        CliTest.Run before = CliTest.run("check", "c.yaml", "d.topo");
+        assertEquals(1, before.code(), before.err());
+        assertTrue(before.out().contains("c.yaml:8:40: error: bandwidth '900' has no unit: write bits (e.g. 900 Gb/s) or bytes (e.g. 900 GB/s)"
+                + " per second; they differ 8×. [UNIT003]\n"), before.out());
+        assertTrue(before.out().contains("  fix available (safe): write 900 GB/s instead of 900, and add direction: bidirectional;"), before.out());
+        assertEquals(4, before.out().split("fix available \\(safe\\)", -1).length - 1, before.out());
+        CliTest.Run json = CliTest.run("check", "-f", "json", "c.yaml", "d.topo");
+        assertTrue(json.out().contains("\"title\" : \"write 400 Gb/s instead of 400G\""), json.out());
+        CliTest.Run r = CliTest.run("check", "--fix", "c.yaml", "d.topo");
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertEquals("0 errors, 0 warnings, 0 notes in 2 files\nfixed 4 findings in 2 files; 0 remain\n", r.out());
+        assertEquals(UNITLESS_YAML.replace("bandwidth: 900 }", "bandwidth: 900 GB/s, direction: bidirectional }")
+                .replace("speed: \"400\"", "speed: \"400 Gb/s\""), Files.readString(c), "the units added, quotes and comment kept");
+        assertEquals(UNITLESS_TOPO.replace("bandwidth = 128 }", "bandwidth = 128 GB/s  direction = bidirectional }")
+                .replace("speed = 400G", "speed = 400 Gb/s"), Files.readString(d));
+        assertEquals("", CliTest.run("check", "--diff", "c.yaml", "d.topo").out(), "a second pass has nothing to change");
+    }
+
     @Test
     void optionsThatDoNotGoTogetherAreBadUsage(@TempDir Path dir) throws IOException {
         CliTest.write(dir, "c.yaml", CLUSTER);

@@ -162,10 +162,12 @@ class FoldingTest {
 
     private static final String[] MODELS = {"H100-SXM5-80GB", "A100-PCIe-40GB", "A100-SXM4-80GB", "X9000"};
     private static final String[] NVLINK = {"", "switch: true, bandwidth: 900 GB/s", "switch: true, bandwidth: 900 GB/s, direction: bidirectional",
-            "switch: true, bandwidth: 7200 Gb/s", "switch: true, bandwidth: 900 GB", "switch: false, bridge: pairs, bandwidth: 600 GB/s"};
+            "switch: true, bandwidth: 7200 Gb/s", "switch: true, bandwidth: 900 GB", "switch: false, bridge: pairs, bandwidth: 600 GB/s",
+            "switch: true, bandwidth: 450"};   // UNIT003 with a fix (450 GB/s, unidirectional) where the GPU's NVLink tells
     private static final String[] NIC = {"model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true",
             "model: ConnectX-7, count: 8, speed: 50 GB/s, protocol: infiniband", "model: ConnectX-6 Dx, count: 2, speed: 200 Gb/s, protocol: roce",
-            "model: ConnectX-7, count: eight, speed: 400 Gb/s", "model: ConnectX-7, count: 8, sped: 400 Gb/s"};
+            "model: ConnectX-7, count: eight, speed: 400 Gb/s", "model: ConnectX-7, count: 8, sped: 400 Gb/s",
+            "model: ConnectX-7, count: 8, speed: 400, protocol: infiniband"};
 
     /** One node group's fields as key, value pairs (a value is a text or a nested list of pairs). */
     private record Shape(List<Object[]> fields) {}

@@ -53,6 +53,25 @@ class FixReportsTest {
     }
 
     @Test
+    void sarifGivesUnit003sUnitAndDirectionAsOneFixOfTwoReplacements() throws Exception {
+        SourceFile unitless = SourceFile.of("c.yaml", "kind: cluster\nname: c\nnode_groups:\n  - name: g\n    count: 1\n"
+                + "    gpu: { model: H100-SXM5-80GB, count: 8 }\n    nvlink: { bandwidth: 900 }\n");
+        StringWriter w = new StringWriter();
+        new SarifRenderer(RuleCatalog.builtIn(), "0.1.0", Path.of("")).render(new Linter().lint(List.of(unitless)), w);
+        SarifTest.assertValid(w.toString());
+        JsonNode result = new ObjectMapper().readTree(w.toString()).at("/runs/0/results/0");
+        assertEquals("UNIT003", result.get("ruleId").asText());
+        JsonNode fix = result.at("/fixes/0");
+        assertEquals("write 900 GB/s instead of 900, and add direction: bidirectional (safe fix).", fix.at("/description/text").asText());
+        JsonNode replacements = fix.at("/artifactChanges/0/replacements");
+        assertEquals(2, replacements.size(), fix.toString());
+        assertEquals("900 GB/s", replacements.get(0).at("/insertedContent/text").asText());
+        assertEquals(26, replacements.get(0).at("/deletedRegion/startColumn").asInt());
+        assertEquals(", direction: bidirectional }", replacements.get(1).at("/insertedContent/text").asText());
+        assertEquals(29, replacements.get(1).at("/deletedRegion/startColumn").asInt());
+    }
+
+    @Test
     void jsonListsEachFindingsFixesAndTextHintsAtThem() throws Exception {
         JsonNode f = new ObjectMapper().readTree(render(new JsonRenderer(RuleCatalog.builtIn(), "0.1.0"))).at("/findings/0");
         assertEquals("UNIT001", f.get("ruleId").asText());

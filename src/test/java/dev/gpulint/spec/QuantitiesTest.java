@@ -33,6 +33,16 @@ class QuantitiesTest {
         assertTrue(p.unitProblem(), text);
     }
 
+    /** The readings UNIT003's fix chooses from: the number as written, with the units the message offers. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "900|900 Gb/s;900 GB/s", "400G|400 Gb/s;400 GB/s", "400 gig|400 Gb/s;400 GB/s", "1_000|1_000 Gb/s;1_000 GB/s",
+            "900 GB|900 GB/s;900 Gb/s", "64 MiB|64 MiB/s;64 Mib/s", "400 Gbit|400 Gb/s", "50 GB/sec|50 GB/s",
+            "400T|", "10 furlongs/s|", "400 Gb/s|", "fast|", "1e400|"})
+    void unitReadingsAreTheOnesTheMessageOffers(String text, String readings) {
+        assertEquals(readings == null ? java.util.List.of() : java.util.List.of(readings.split(";")), Quantities.unitReadings(text));
+    }
+
     @Test
     void notANumberIsATypeProblem() {
         Quantities.Parsed<Bandwidth> p = Quantities.bandwidth("fast");

@@ -126,8 +126,7 @@ public final class BandwidthReadings {
             double scale = lanes / 16.0;
             per = p.get().perDirection() * scale;
             bidir = p.get().bidirectional() * scale;
-            if (!"bidirectional".equals(dir)) figs.add(new Figure(per, "per direction"));
-            if (!"unidirectional".equals(dir)) figs.add(new Figure(bidir, "bidirectional"));
+            figs.addAll(conventions(per, bidir, dir, false));
         }
         BandwidthFact.Builder b = reading(g.cluster().file(), pcie.bandwidth(), null, g.id() + "/pcie/bandwidth", "the PCIe bandwidth",
                 BandwidthFact.DEVICE, "pcie", figs, List.of()).direction(dir).conventions(per, bidir);
@@ -181,17 +180,32 @@ public final class BandwidthReadings {
                                          String kind, Catalog.Gpu gpu, String dir) {
         if (gpu == null || !gpu.hasNvlink()) return reading(file, bw, keySpan, identity, subject, BandwidthFact.DEVICE, kind, List.of(), List.of());
         double bidir = catalog.nvlinkBidirectional(gpu);
-        List<Figure> figs = new ArrayList<>();
-        if (!"unidirectional".equals(dir)) figs.add(new Figure(bidir, "bidirectional"));
-        if (!"bidirectional".equals(dir)) figs.add(new Figure(bidir / 2, "per direction"));
+        List<Figure> figs = conventions(bidir / 2, bidir, dir, true);
         return reading(file, bw, keySpan, identity, subject, BandwidthFact.DEVICE, kind, figs, List.of())
                 .technology("NVLink" + gpu.nvlinkGeneration() + " on " + gpu.name())
                 .conventions(bidir / 2, bidir)
                 .limit("unidirectional".equals(dir) ? bidir / 2 : bidir, null);
     }
 
-    /** The port speeds of a protocol, up to the fastest the NIC model supports when it is known. */
+    /**
+     * An NVLink or PCIe figure in the conventions a declared direction allows (both when none is declared): the
+     * per-direction figure labelled "per direction", the aggregate "bidirectional"; NVLink lists the aggregate first.
+     */
+    static List<Figure> conventions(double perDirection, double bidirectional, String dir, boolean bidirectionalFirst) {
+        List<Figure> figs = new ArrayList<>();
+        Figure per = new Figure(perDirection, "per direction"), both = new Figure(bidirectional, "bidirectional");
+        for (Figure f : bidirectionalFirst ? List.of(both, per) : List.of(per, both)) {
+            if (f == per ? !"bidirectional".equals(dir) : !"unidirectional".equals(dir)) figs.add(f);
+        }
+        return figs;
+    }
+
     private List<Figure> portFigures(Protocol protocol, Catalog.Nic nic) {
+        return portFigures(catalog, protocol, nic);
+    }
+
+    /** The port speeds of a protocol, up to the fastest the NIC model supports when it is known. */
+    static List<Figure> portFigures(Catalog catalog, Protocol protocol, Catalog.Nic nic) {
         List<Figure> figs = new ArrayList<>();
         boolean ib = protocol == Protocol.INFINIBAND;
         double max = nic == null ? Double.MAX_VALUE : ib ? nic.maxInfiniband() : nic.maxEthernet();

@@ -121,8 +121,9 @@ public final class Estimator {
             }
         }
         if (dpS > 0) notes.add(new Estimate.Note("dp", String.format(java.util.Locale.ROOT,
-                "exposed of it: max((1 − dp_overlap) = %.2f of it, what the compute beside it loses (Lee et al. 2025: 18.9 %%"
-                        + " slower compute under overlap); what outlasts the compute it hides behind) = %s of %s",
+                "exposed of it: max((1 − dp_overlap) = %.2f of it, what the compute beside it loses (Lee et al. 2025: compute"
+                        + " 18.9 %% slower under overlap, sequential 10.2 %% slower than overlapped); what outlasts the compute it"
+                        + " hides behind) = %s of %s",
                 1 - e.dpOverlap(), Units.seconds(dpExp), Units.seconds(dpS))));
         add(exposed, tiers.get("tp"), mb * tpExp);
         add(exposed, tiers.get("cp"), mb * cpExp);

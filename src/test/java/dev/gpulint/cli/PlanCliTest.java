@@ -183,6 +183,12 @@ class PlanCliTest {
         assertEquals(2, odd.code());
         assertEquals("gpulint: plan: --gpus 6 is not a multiple of the job's tp × pp × cp = 4 × 1 × 1 = 4, so no data-parallel "
                 + "size fills it; give a multiple of 4\n", odd.err());
+        for (String[] bad : new String[][] {{"--gpus", "0"}, {"--nodes", "0"}, {"--gpus", "-8"}, {"--top", "-1"}}) {
+            CliTest.Run r = CliTest.run("plan", bad[0], bad[1], f.toString());
+            assertEquals(2, r.code(), String.join(" ", bad));
+            assertEquals("gpulint: plan: --gpus and --nodes are at least 1 and exclude each other; --top and --candidate are at least 0\n",
+                    r.err());
+        }
         CliTest.Run huge = CliTest.run("plan", "--nodes", "1000000", f.toString());
         assertEquals(2, huge.code());
         assertEquals("gpulint: plan: --nodes 1000000 × 8 GPUs per node = 8000000 is more than the 65,536 GPUs plan searches (the "

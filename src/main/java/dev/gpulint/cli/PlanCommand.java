@@ -37,10 +37,10 @@ final class PlanCommand implements Callable<Integer> {
     String job;
 
     @Option(names = "--gpus", paramLabel = "N", description = "plan for this many GPUs of the same node group")
-    long gpus;
+    Long gpus;
 
     @Option(names = "--nodes", paramLabel = "N", description = "plan for this many nodes of the same node group")
-    long nodes;
+    Long nodes;
 
     @Option(names = "--top", paramLabel = "N", description = "candidates shown (default: ${DEFAULT-VALUE})")
     int top = 10;
@@ -62,8 +62,9 @@ final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
-        if (gpus < 0 || nodes < 0 || top < 0 || candidate < 0 || (gpus > 0 && nodes > 0)) {
-            err.println("gpulint: plan: --gpus, --nodes, --top and --candidate are positive, and --gpus and --nodes exclude each other");
+        // --gpus 0 planned the job as written while the message said the sizes are positive: a size given is at least 1
+        if ((gpus != null && gpus < 1) || (nodes != null && nodes < 1) || top < 0 || candidate < 0 || (gpus != null && nodes != null)) {
+            err.println("gpulint: plan: --gpus and --nodes are at least 1 and exclude each other; --top and --candidate are at least 0");
             return Main.BAD_INPUT;
         }
         Path wd = Main.workingDir;
@@ -88,7 +89,8 @@ final class PlanCommand implements Callable<Integer> {
             }
         }
         Map<String, Double> overrides = project.config().plan();
-        Planner.Outcome o = Planner.plan(facts, outcome.result(), Catalog.builtIn(), job, gpus, nodes, overrides);
+        Planner.Outcome o = Planner.plan(facts, outcome.result(), Catalog.builtIn(), job, gpus == null ? 0 : gpus,
+                nodes == null ? 0 : nodes, overrides);
         if (o.problem() != null) {
             err.println("gpulint: plan: " + o.problem());
             return Main.BAD_INPUT;

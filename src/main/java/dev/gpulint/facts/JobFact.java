@@ -207,6 +207,20 @@ public final class JobFact {
     public long getMicroBatchSize() { return microBatchSize; }
     /** Where micro_batch_size is written. */
     public Span getMicroBatchSpan() { return microBatchSpan; }
+
+    /**
+     * Whether a fix may edit the value at {@code at}: it is the place of at most one of the job's sizes, layers and
+     * batches. NeMo's {@code pipeline_model_parallel_size: ${.tensor_model_parallel_size}} makes pp's place tp's
+     * value, so an edit of pp there would change tp as well.
+     */
+    public boolean editable(Span at) {
+        if (at == null) return false;
+        int n = 0;
+        for (Span s : new Span[] {tpSpan, ppSpan, dpSpan, cpSpan, epSpan, virtualPpSpan, layersSpan, microBatchSpan, globalBatchSpan}) {
+            if (at.equals(s)) n++;
+        }
+        return n <= 1;
+    }
     /** batch.global_batch_size; 0 when not stated. */
     public long getGlobalBatchSize() { return globalBatchSize; }
     /** Where global_batch_size is written. */

@@ -92,7 +92,9 @@ public final class UnifiedDiff {
 
     private static String hunks(String file, List<char[]> ops, List<String> text) {
         StringBuilder out = new StringBuilder();
-        out.append("--- a/").append(file).append('\n').append("+++ b/").append(file).append('\n');
+        // a name with a space ends in a tab, as git writes it: GNU patch reads a name up to a tab, else up to a space
+        String nameEnd = file.indexOf(' ') >= 0 ? "\t\n" : "\n";
+        out.append("--- a/").append(file).append(nameEnd).append("+++ b/").append(file).append(nameEnd);
         int n = ops.size(), i = 0;
         while (i < n) {
             while (i < n && ops.get(i)[0] == ' ') i++;

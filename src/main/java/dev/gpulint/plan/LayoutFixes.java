@@ -135,8 +135,9 @@ public final class LayoutFixes {
             long was = e.getValue()[0], now = e.getValue()[1];
             if (was == now) continue;
             Span s = spans.get(e.getKey());
-            // a size the file does not state, or states other than as the number the job runs with: no fix at all
-            if (s == null || was <= 0) return Optional.empty();
+            // a size the file does not state, states other than as the number the job runs with, or shares with another
+            // size (NeMo's pp: ${.tensor_model_parallel_size}): no fix at all
+            if (s == null || was <= 0 || !job.editable(s)) return Optional.empty();
             edits.add(TextEdit.replace(s, Long.toString(now)));
         }
         if (edits.isEmpty()) return Optional.empty();

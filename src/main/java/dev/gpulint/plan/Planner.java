@@ -54,7 +54,7 @@ public final class Planner {
                                Map<String, Double> overrides) {
         List<JobEstimate> jobs = new ArrayList<>();
         for (Object f : facts) if (f instanceof JobEstimate e) jobs.add(e);
-        if (jobs.isEmpty()) return new Outcome(null, "no training job with a model and a cluster node group to plan");
+        if (jobs.isEmpty()) return new Outcome(null, nothingToPlan(facts));
         JobEstimate chosen = null;
         if (job == null) {
             if (jobs.size() > 1) {
@@ -70,6 +70,8 @@ public final class Planner {
         long perNode = chosen.job().gpusPerNode() > 0 ? chosen.job().gpusPerNode()
                 : chosen.job().group() == null ? 0 : chosen.job().group().gpusPerNode();
         long size = gpus > 0 ? gpus : nodes > 0 && perNode > 0 ? nodes * perNode : 0;
+        String tooBig = size(chosen, gpus, nodes, perNode, size);
+        if (tooBig != null) return new Outcome(null, tooBig);
         Map<Tier, Double> measured = measured(facts, chosen);
         JobEstimate current = JobEstimate.of(chosen.job(), catalog, size, measured, overrides);
         if (current.estimate() == null) {
@@ -87,6 +89,52 @@ public final class Planner {
                 + "(MEM003) and its model states leave at least the share MEM002 keeps free (warn_at 0.9: a tenth for activations, NCCL "
                 + "buffers, the CUDA context and fragmentation); a memory finding rejects a candidate whatever its level");
         return new Outcome(new Plan(current, List.copyOf(ids), List.copyOf(assumptions), cluster, group, ranking), null);
+    }
+
+    /**
+     * The most GPUs a plan searches: its candidates are checked by the rules one by one, each in time that grows with
+     * the GPUs, so 524,288 GPUs took about two minutes; 65,536 take about ten seconds and hold every published
+     * training job (Llama 3 405B: 16,384 H100, Meta 2024). check's layout fixes (LayoutFixes) are not offered beyond it.
+     */
+    public static final long MAX_GPUS = 65_536;
+
+    /** Why the plan's size cannot be planned (more than {@link #MAX_GPUS}, or not a multiple of tp × pp × cp), or null. */
+    private static String size(JobEstimate chosen, long gpus, long nodes, long perNode, long size) {
+        long planned = size > 0 ? size : chosen.job().totalGpus();
+        String given = gpus > 0 ? "--gpus " + gpus : nodes > 0 ? "--nodes " + nodes + " × " + perNode + " GPUs per node = " + size
+                : "job '" + chosen.job().name() + "' asks for " + planned + " GPUs, which";
+        if (planned > MAX_GPUS) {
+            return String.format("%s is more than the %,d GPUs plan searches (the ranking checks every layout with the rules, "
+                    + "in time growing with the GPUs); plan a part of the job that repeats, with --gpus or --nodes", given, MAX_GPUS);
+        }
+        long grid = Math.max(1, chosen.job().tp()) * Math.max(1, chosen.job().pp()) * Math.max(1, chosen.job().cp());
+        if (size > 0 && size % grid != 0) {
+            return given + " is not a multiple of the job's tp × pp × cp = " + chosen.job().tp() + " × " + chosen.job().pp() + " × "
+                    + Math.max(1, chosen.job().cp()) + " = " + grid + ", so no data-parallel size fills it; give a multiple of " + grid;
+        }
+        return null;
+    }
+
+    /** Why no job can be planned: none was found, or what the jobs found lack (a cluster node group, a model shape). */
+    static String nothingToPlan(List<Object> facts) {
+        TreeSet<String> noGroup = new TreeSet<>(), noModel = new TreeSet<>();
+        for (Object f : facts) {
+            if (f instanceof dev.gpulint.facts.JobFact j) (j.isGroupResolved() ? noModel : noGroup).add("'" + j.getName() + "'");
+        }
+        if (noGroup.isEmpty() && noModel.isEmpty()) {
+            return "no training job in the files given; plan reads the jobs check reads (gpulint manifests, Megatron and NeMo, "
+                    + "DeepSpeed, accelerate, torchtitan, Kubernetes and Slurm jobs: docs/other-formats.md)";
+        }
+        List<String> out = new ArrayList<>();
+        if (!noGroup.isEmpty()) {
+            out.add("job " + String.join(", ", noGroup) + " runs on no cluster node group gpulint knows: lint it with its cluster "
+                    + "(a kind: cluster manifest among the files, or job_clusters in .gpulint.yaml, docs/other-formats.md)");
+        }
+        if (!noModel.isEmpty()) {
+            out.add("job " + String.join(", ", noModel) + " states no model shape: give its layers, hidden size and attention "
+                    + "heads (docs/plan.md, Inputs)");
+        }
+        return "nothing to plan: " + String.join("; ", out);
     }
 
     /**

@@ -151,4 +151,26 @@ class FixCliTest {
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
+
+    /**
+     * A file linted under two names (a symbolic link and its target, as a folder walk meets them) is fixed once and
+     * shown once: it was written through the first name, then refused through the second as "changed on disk" (exit 2),
+     * and --diff printed its change twice, so patch -p1 applied it once and then failed on the second copy.
+     */
+    @Test
+    void aFileLintedUnderTwoNamesIsFixedAndShownOnce(@TempDir Path dir) throws IOException {
+        Path c = CliTest.write(dir, "c.yaml", CLUSTER);
+        Files.createSymbolicLink(dir.resolve("link.yaml"), Path.of("c.yaml"));
+        Main.workingDir = dir;
+        CliTest.Run diff = CliTest.run("check", "--diff", "c.yaml", "link.yaml");
+        assertEquals(1, diff.code(), diff.err());
+        assertTrue(diff.out().startsWith("--- a/c.yaml\n") && !diff.out().contains("link.yaml"), diff.out());
+        CliTest.Run r = CliTest.run("check", "--fix", "c.yaml", "link.yaml");
+        assertEquals("", r.err());
+        // what remains: the cluster is defined under both names (SYN004), as without --fix
+        assertEquals(1, r.code(), r.out());
+        assertTrue(r.out().endsWith("fixed 4 findings in 1 file; 1 remains\n"), r.out());
+        assertEquals(FIXED, Files.readString(c));
+        assertTrue(Files.isSymbolicLink(dir.resolve("link.yaml")), "the link stays a link");
+    }
 }

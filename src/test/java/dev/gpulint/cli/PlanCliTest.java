@@ -174,4 +174,46 @@ class PlanCliTest {
         assertEquals(2, r.code());
         assertTrue(r.err().contains("--candidate 100000: the plan has "), r.err());
     }
+
+    /** A size no data-parallel size fills, or more GPUs than the plan searches, is refused saying which and what to give. */
+    @Test
+    void aSizeThePlanCannotSearchIsRefusedSayingWhy(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 4, 1));
+        CliTest.Run odd = CliTest.run("plan", "--gpus", "6", f.toString());
+        assertEquals(2, odd.code());
+        assertEquals("gpulint: plan: --gpus 6 is not a multiple of the job's tp × pp × cp = 4 × 1 × 1 = 4, so no data-parallel "
+                + "size fills it; give a multiple of 4\n", odd.err());
+        for (String[] bad : new String[][] {{"--gpus", "0"}, {"--nodes", "0"}, {"--gpus", "-8"}, {"--top", "-1"}}) {
+            CliTest.Run r = CliTest.run("plan", bad[0], bad[1], f.toString());
+            assertEquals(2, r.code(), String.join(" ", bad));
+            assertEquals("gpulint: plan: --gpus and --nodes are at least 1 and exclude each other; --top and --candidate are at least 0\n",
+                    r.err());
+        }
+        CliTest.Run huge = CliTest.run("plan", "--nodes", "1000000", f.toString());
+        assertEquals(2, huge.code());
+        assertEquals("gpulint: plan: --nodes 1000000 × 8 GPUs per node = 8000000 is more than the 65,536 GPUs plan searches (the "
+                + "ranking checks every layout with the rules, in time growing with the GPUs); plan a part of the job that repeats, "
+                + "with --gpus or --nodes\n", huge.err());
+        // the job as written: the bound check's layout fixes (LayoutFixes plans through Planner) rely on too
+        Path big = Files.writeString(dir.resolve("big.yaml"), (CLUSTER + job("big", 4, 1)).replace("count: 4\n", "count: 16384\n")
+                .replace("nodes: 4\n", "nodes: 16384\n"));
+        CliTest.Run written = CliTest.run("plan", big.toString());
+        assertEquals(2, written.code());
+        assertTrue(written.err().startsWith("gpulint: plan: job 'big' asks for 131072 GPUs, which is more than the 65,536 GPUs plan "
+                + "searches"), written.err());
+    }
+
+    /** Without a cluster the plan says what the job lacks and how to give it; without a job, what plan reads. */
+    @Test
+    void nothingToPlanSaysWhatIsMissing(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), job("gpt-7b", 4, 1).replace("cluster: lab\n", "").replace("node_group: dgx\n", ""));
+        CliTest.Run r = CliTest.run("plan", f.toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().startsWith("gpulint: plan: nothing to plan: job 'gpt-7b' runs on no cluster node group gpulint knows: "
+                + "lint it with its cluster"), r.err());
+        Path c = Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
+        CliTest.Run none = CliTest.run("plan", c.toString());
+        assertEquals(2, none.code());
+        assertTrue(none.err().startsWith("gpulint: plan: no training job in the files given"), none.err());
+    }
 }

@@ -41,4 +41,10 @@ class UnifiedDiffTest {
     void aCrlfLineKeepsItsCarriageReturn() {
         assertEquals("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\r\n-b\r\n+c\r\n", UnifiedDiff.of("f", "a\r\nb\r\n", "a\r\nc\r\n"));
     }
+
+    /** patch reads "--- a/my job.yaml" as the file "a/my"; a tab after the name (git's way) keeps it whole. */
+    @Test
+    void aNameWithASpaceEndsInATab() {
+        assertEquals("--- a/my job.yaml\t\n+++ b/my job.yaml\t\n@@ -1 +1 @@\n-a\n+b\n", UnifiedDiff.of("my job.yaml", "a\n", "b\n"));
+    }
 }

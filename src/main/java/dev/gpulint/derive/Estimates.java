@@ -12,9 +12,7 @@ public final class Estimates {
      * (p − 1) / (v·m + p − 1) for p stages, m micro-batches and v virtual stages per GPU.
      */
     public static double bubble(long pp, long virtualPp, long microBatches) {
-        if (pp <= 1 || microBatches <= 0) return 0;
-        double v = Math.max(1, virtualPp);
-        return (pp - 1) / (v * microBatches + pp - 1);
+        return dev.gpulint.facts.BatchFit.bubble(pp, virtualPp, microBatches);   // one formula for PAR006 and PAR007's fix
     }
 
     /** Bytes of model state per parameter, split as ZeRO counts it: 16-bit weights, gradients, optimizer states. */

@@ -25,6 +25,7 @@ public final class JobFact {
     long expertTp = -1;
     Span layersPerVirtualStageSpan, splitSpan;
     boolean embeddingInSplit, lossInSplit;
+    boolean microBatchesStated;
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
 
     JobFact() {}
@@ -64,6 +65,8 @@ public final class JobFact {
         public Builder sequenceSetting(boolean stated, String format, boolean defaultOff) {
             f.sequenceParallelStated = stated; f.format = format; f.sequenceParallelDefaultOff = defaultOff; return this;
         }
+        /** batch.micro_batches is written: PAR006 counts it, not global ÷ (micro × dp). */
+        public Builder microBatchesStated(boolean stated) { f.microBatchesStated = stated; return this; }
         public Builder batch(long micro, Span ms, long global, Span gs) { f.microBatchSize = micro; f.microBatchSpan = ms; f.globalBatchSize = global; f.globalBatchSpan = gs; return this; }
     }
 
@@ -260,20 +263,20 @@ public final class JobFact {
     }
 
     /**
-     * PAR007's fix: the multiple of micro batch × dp nearest the stated global batch (the quantum itself when the
-     * batch is below it); 0 when two are equally near (the remainder is half the quantum) or there is no quantum.
+     * The multiple of micro batch × dp nearest the stated global batch (the quantum itself when the batch is below it);
+     * 0 when two are equally near (the remainder is half the quantum) or there is no quantum.
      */
-    public long getFittingGlobalBatch() {
-        long q = getBatchQuantum();
-        if (globalBatchSize <= 0 || q <= 0 || q == Long.MAX_VALUE) return 0;
-        long r = globalBatchSize % q, below = globalBatchSize - r;
-        if (r == 0) return 0;
-        if (below == 0) return q;
-        if (r == q - r) return 0;
-        if (r > q - r) return below > Long.MAX_VALUE - q ? 0 : below + q;
-        return below;
-    }
+    public long getFittingGlobalBatch() { return BatchFit.nearest(globalBatchSize, getBatchQuantum()); }
 
+    /**
+     * PAR007's fix: the multiple of micro batch × dp nearest the stated global batch whose micro-batches per step keep
+     * the pipeline bubble at or below noteAt and below warnAt (PAR006's parameters, which the rule passes); the plain
+     * nearest when there is no bubble to keep (pp 1, or micro_batches stated); 0 when none is within
+     * {@link BatchFit#MAX_STEPS} multiples above, two are equally near, or there is no quantum.
+     */
+    public long getFittingGlobalBatch(double noteAt, double warnAt) {
+        return BatchFit.quiet(globalBatchSize, getBatchQuantum(), pp, virtualPp, microBatchesStated, noteAt, warnAt);
+    }
 
     public String identity() { return "training_job:" + name; }
 

@@ -85,10 +85,10 @@ public final class Linter {
     private Function<String, Optional<EvidenceLink>> evidenceLinks = f -> Optional.empty();
 
     /** What captured tool outputs belong to, by file (configuration {@code evidence}). */
-    public Linter evidenceLinks(Function<String, Optional<EvidenceLink>> links) {
-        this.evidenceLinks = links;
-        return this;
-    }
+    public Linter evidenceLinks(Function<String, Optional<EvidenceLink>> links) { this.evidenceLinks = links; return this; }
+
+    /** The rule parameters alone ({@code "PAR006.note_at" → 0.1}), as a rule case's .gpulint.yaml sets them. */
+    public Linter params(Map<String, Double> params) { this.params = Map.copyOf(params); return this; }
     private RuleCatalog rules;
     private final RuleEngine engine = new RuleEngine();
     private boolean parallel = true;

@@ -147,7 +147,10 @@ public final class RuleCases {
         }
     }
 
-    /** A linter whose evidence links are those of the configuration {@code text}, its globs relative to the case's files. */
+    /**
+     * A linter whose evidence links and rule parameters are those of the configuration {@code text}, the links' globs
+     * relative to the case's files.
+     */
     private static dev.gpulint.lint.Linter withEvidenceLinks(String text) {
         try {
             java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("gpulint-case");
@@ -156,7 +159,9 @@ public final class RuleCases {
             dev.gpulint.config.Config config = dev.gpulint.config.Config.load(file, CONFIG);
             java.nio.file.Files.delete(file);
             java.nio.file.Files.delete(dir);
-            return new dev.gpulint.lint.Linter().evidenceLinks(p -> config.evidenceLink(dir.resolve(p).toString()));
+            java.util.Map<String, Double> params = new java.util.LinkedHashMap<>();
+            for (dev.gpulint.config.Config.ParamSetting x : config.params()) params.put(x.rule() + "." + x.name(), x.value());
+            return new dev.gpulint.lint.Linter().evidenceLinks(p -> config.evidenceLink(dir.resolve(p).toString())).params(params);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -68,6 +68,7 @@ public final class JobAnalysis {
                                 && ("Megatron-LM".equals(j.origin().format()) || "NeMo".equals(j.origin().format())))
                 .batch(b == null ? 0 : value(b.microBatchSize(), 0L), b == null ? null : span(b.microBatchSize()),
                         b == null ? 0 : value(b.globalBatchSize(), 0L), b == null ? null : span(b.globalBatchSize()))
+                .microBatchesStated(b != null && b.microBatches() != null)
                 .fact());
     }
 

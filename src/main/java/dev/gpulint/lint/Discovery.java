@@ -136,17 +136,8 @@ public final class Discovery {
     /** The {@link #key}s of every file read so far (linted or context). */
     Set<Path> seen() { return seen; }
 
-    /**
-     * What makes two paths one file: its real path (links followed, so a link and its target, or "a/../b" and "b", are
-     * one), or its absolute normalised path when that cannot be had (no such file: standard input's name, an overlay).
-     */
-    static Path key(Path p) {
-        try {
-            return p.toRealPath();
-        } catch (IOException | RuntimeException e) {
-            return p.toAbsolutePath().normalize();
-        }
-    }
+    /** What makes two paths one file ({@link dev.gpulint.core.PathNames#sameFileKey}). */
+    static Path key(Path p) { return dev.gpulint.core.PathNames.sameFileKey(p); }
 
     /** A path given relative to the base folder, as an absolute path (not normalised: walks keep its prefix). */
     private Path resolve(Path given) {

@@ -26,10 +26,7 @@ public final class Shell {
         public boolean is(String s) { return known && text.equals(s); }
     }
 
-    /**
-     * NAME=value (or export NAME=value) in the script; {@code exported} when it reaches a command's environment:
-     * {@code export NAME=value}, or NAME=value written before a command word ({@code NAME=value torchrun ...}).
-     */
+    /** NAME=value in the script; {@code exported} when in a command's environment (export NAME=value, NAME=value cmd). */
     public record Assignment(String name, Word value, boolean exported, Span nameSpan) {}
 
     /** One simple command: its assignments and its words. */
@@ -113,11 +110,9 @@ public final class Shell {
             }
             for (; i < cmd.size(); i++) words(text, cmd.get(i), vars, arrays, budget, words);
             // NAME=value before a command word is in that command's environment (NCCL_IB_HCA=mlx5 torchrun ...)
-            if (!words.isEmpty()) {
-                for (int k = 0; k < assigns.size(); k++) {
-                    Assignment a = assigns.get(k);
-                    if (cmd.get(firstAssign + k).elements == null) assigns.set(k, new Assignment(a.name(), a.value(), true, a.nameSpan()));
-                }
+            for (int k = 0; k < assigns.size() && !words.isEmpty(); k++) {
+                Assignment a = assigns.get(k);
+                if (cmd.get(firstAssign + k).elements == null) assigns.set(k, new Assignment(a.name(), a.value(), true, a.nameSpan()));
             }
             commands.add(new Command(assigns, words));
             Raw first = cmd.get(0);

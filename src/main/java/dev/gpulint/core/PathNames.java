@@ -173,4 +173,16 @@ public final class PathNames {
         }
         return out;
     }
+
+    /**
+     * What makes two paths one file: its real path (links followed, so a link and its target, or "a/../b" and "b", are
+     * one), or its absolute normalised path when that cannot be had (no such file: standard input's name, an overlay).
+     */
+    public static java.nio.file.Path sameFileKey(java.nio.file.Path p) {
+        try {
+            return p.toRealPath();
+        } catch (java.io.IOException | RuntimeException e) {
+            return p.toAbsolutePath().normalize();
+        }
+    }
 }

@@ -33,6 +33,8 @@ public final class Discovery {
     /** Display paths of files read only as context (configuration `include`). */
     private final Set<String> context = new java.util.TreeSet<>();
     private final Set<Path> seen = new java.util.HashSet<>();
+    /** The name each file in {@link #seen} was first met under (the name it is linted and shown under). */
+    private final java.util.Map<Path, String> firstName = new java.util.HashMap<>();
     private final dev.gpulint.config.Config config;
     private final Path base;
     private boolean contextMode;
@@ -116,7 +118,7 @@ public final class Discovery {
             excluded.add(name);
             return;
         }
-        if (at != null) seen.add(at.toAbsolutePath().normalize());
+        if (at != null) seen.add(key(at));
         try {
             byte[] bytes = RegularFiles.read(in, maxFileSize);
             FileText.decode(at != null ? at : Path.of(name), display(Path.of(name)), bytes, problems).ifPresent(files::add);
@@ -131,8 +133,11 @@ public final class Discovery {
     /** The display name of standard input without --stdin-filename. */
     public static final String STDIN = "<stdin>";
 
-    /** The absolute, normalised paths of every file read so far (linted or context). */
+    /** The {@link #key}s of every file read so far (linted or context). */
     Set<Path> seen() { return seen; }
+
+    /** What makes two paths one file ({@link dev.gpulint.core.PathNames#sameFileKey}). */
+    static Path key(Path p) { return dev.gpulint.core.PathNames.sameFileKey(p); }
 
     /** A path given relative to the base folder, as an absolute path (not normalised: walks keep its prefix). */
     private Path resolve(Path given) {
@@ -193,12 +198,14 @@ public final class Discovery {
     }
 
     private void read(Path p, String name) {
-        Path key = p.toAbsolutePath().normalize();
+        Path key = key(p);
         if (!seen.add(key)) {
-            // given twice, or given and included: linted once, and reported unless only included
-            if (!contextMode) context.remove(name);
+            // given twice, given and included, or a link and its target: linted once, under the first name met,
+            // and reported unless only included
+            if (!contextMode) context.remove(firstName.getOrDefault(key, name));
             return;
         }
+        firstName.put(key, name);
         if (contextMode) context.add(name);
         load(p, name, problems).ifPresent(files::add);
     }

@@ -53,7 +53,7 @@ final class ProjectClusters implements Function<Set<String>, List<Document>> {
         if (files == null) return out;
         for (Path f : files) {
             if (wanted.isEmpty()) break;
-            if (inRun.contains(f.toAbsolutePath().normalize())) continue;
+            if (inRun.contains(Discovery.key(f))) continue;
             read++;
             Optional<SourceFile> file = discovery.load(f, discovery.display(f), ignored);
             if (file.isEmpty() || wanted.stream().noneMatch(file.get().text()::contains)) continue;

@@ -109,14 +109,18 @@ class HostileInputCliTest {
         Files.createSymbolicLink(tree.resolve("a-root"), Path.of("/"));
         if (Files.isDirectory(Path.of("/proc"))) Files.createSymbolicLink(tree.resolve("b-proc"), Path.of("/proc"));
         Files.createDirectories(tree.resolve("c"));
-        Files.createSymbolicLink(tree.resolve("d-inside"), tree.resolve("c"));
+        Files.createDirectories(tree.resolve(".e"));
+        Files.createSymbolicLink(tree.resolve("d-inside"), tree.resolve(".e"));
+        Files.createSymbolicLink(tree.resolve("f-again"), tree.resolve("c"));
         Files.writeString(tree.resolve("c/z-job.yaml"), JOB);
+        Files.writeString(tree.resolve(".e/z-job.yaml"), JOB);
         Files.writeString(tree.resolve("z-job.yaml"), JOB);
         CliTest.Run r = run(tree.toString());
         assertEquals(1, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("z-job.yaml:3:10: error: job 'j' runs on cluster 'nowhere'"), r.out());
         assertTrue(r.out().contains("c/z-job.yaml:3:10"), r.out());
         assertTrue(r.out().contains("d-inside/z-job.yaml:3:10"), "a link inside the tree is followed: " + r.out());
+        assertFalse(r.out().contains("f-again/"), "a file met under two names is linted once, under the first: " + r.out());
         assertFalse(r.out().contains("a-root/"), r.out());
     }
 

@@ -15,7 +15,7 @@ import java.util.Set;
  */
 public final class Launchers {
 
-    /** An environment variable set on a launcher's command line (mpirun -x NAME=VALUE). */
+    /** An environment variable set on a launcher's command line (mpirun -x NAME=VALUE, srun --export=ALL,NAME=VALUE). */
     public record EnvSet(String name, Word value, String where, dev.gpulint.core.Span nameSpan) {}
 
     /** What one script says. Each field is the first statement of it; null when not stated. */
@@ -109,6 +109,7 @@ public final class Launchers {
                 i = mpi(w, i + 1, l) - 1;
                 continue;
             }
+            if (prog.equals("srun")) SrunExport.scan(w, i + 1, l);
             if (prog.equals("torchrun") || ((t.equals("torch.distributed.run") || t.equals("torch.distributed.launch"))
                     && i > 0 && w.get(i - 1).text().equals("-m"))) {
                 torch(w, i + 1, l);

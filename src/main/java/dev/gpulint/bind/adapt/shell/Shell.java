@@ -26,7 +26,7 @@ public final class Shell {
         public boolean is(String s) { return known && text.equals(s); }
     }
 
-    /** NAME=value (or export NAME=value) in the script. */
+    /** NAME=value in the script; {@code exported} when in a command's environment (export NAME=value, NAME=value cmd). */
     public record Assignment(String name, Word value, boolean exported, Span nameSpan) {}
 
     /** One simple command: its assignments and its words. */
@@ -100,6 +100,7 @@ public final class Shell {
                 commands.add(new Command(assigns, words));
                 continue;
             }
+            int firstAssign = i;
             for (; i < cmd.size(); i++) {
                 Raw r = cmd.get(i);
                 Matcher m = ASSIGN.matcher(r.text);
@@ -108,6 +109,11 @@ public final class Shell {
                 else break;
             }
             for (; i < cmd.size(); i++) words(text, cmd.get(i), vars, arrays, budget, words);
+            // NAME=value before a command word is in that command's environment (NCCL_IB_HCA=mlx5 torchrun ...)
+            for (int k = 0; k < assigns.size() && !words.isEmpty(); k++) {
+                Assignment a = assigns.get(k);
+                if (cmd.get(firstAssign + k).elements == null) assigns.set(k, new Assignment(a.name(), a.value(), true, a.nameSpan()));
+            }
             commands.add(new Command(assigns, words));
             Raw first = cmd.get(0);
             if (first.heredocStart >= 0) {

@@ -27,6 +27,23 @@ class LaunchersTest {
     }
 
     @Test
+    void srunExportListsSetVariablesAndAValueThatMayGoOnPastACommaIsUnknown() {
+        Launchers.Launch l = scan("srun -N 2 --container-image x.sqsh --export=ALL,NCCL_IB_HCA=mlx5_0,mlx5_1,HOME,NCCL_DEBUG=INFO "
+                + "python train.py --export=NOT_SRUNS=1");
+        assertEquals(2, l.env.size(), l.env.toString());
+        assertEquals("NCCL_IB_HCA", l.env.get(0).name());
+        assertEquals(false, l.env.get(0).value().known(), "Slurm may read mlx5_1 as part of the value");
+        assertEquals("NCCL_DEBUG", l.env.get(1).name());
+        assertEquals("INFO", l.env.get(1).value().text());
+        assertEquals(true, l.env.get(1).value().known());
+        assertEquals(1 + "srun -N 2 --container-image x.sqsh --export=ALL,NCCL_IB_HCA=mlx5_0,mlx5_1,HOME,".length(),
+                l.env.get(1).nameSpan().startColumn());
+        assertEquals("[]", l.forwarded.stream().map(Shell.Word::text).toList().toString(), "mlx5_1 and HOME may be the value's");
+        assertEquals("[TERM]", scan("srun --export=TERM,NONE python t.py").forwarded.stream().map(Shell.Word::text).toList().toString());
+        assertEquals(0, scan("srun --export=NONE python train.py").env.size());
+    }
+
+    @Test
     void torchrunAndMegatronFlags() {
         Launchers.Launch l = scan("python -m torch.distributed.run --nnodes=2 --nproc-per-node 8 pretrain_gpt.py "
                 + "--tensor-model-parallel-size=4 --pipeline-model-parallel-size 2 --sequence-parallel --num-layers 24");

@@ -11,6 +11,7 @@ import dev.gpulint.core.ProjectPaths;
 import dev.gpulint.core.Span;
 import dev.gpulint.derive.Deriver;
 import dev.gpulint.derive.evid.EvidenceAnalysis;
+import dev.gpulint.derive.unit.UnitlessReadings;
 import dev.gpulint.engine.RuleEngine;
 import dev.gpulint.engine.RuleParams;
 import dev.gpulint.engine.UserRuleRun;
@@ -64,7 +65,7 @@ public final class Linter {
         for (Config.ParamSetting x : config.params()) p.put(x.rule() + "." + x.name(), x.value());
         this.params = p;
         this.ruleSettings = config.ruleLevels();
-        this.fixSettings = dev.gpulint.settle.FixSettings.of(config.fix());
+        this.fixSettings = FixSettings.of(config.fix());
         this.paths = where;
         this.jobPlacement = f -> {
             Path file = where.absolute(f);
@@ -89,6 +90,7 @@ public final class Linter {
 
     /** The rule parameters alone ({@code "PAR006.note_at" → 0.1}), as a rule case's .gpulint.yaml sets them. */
     public Linter params(Map<String, Double> params) { this.params = Map.copyOf(params); return this; }
+
     private RuleCatalog rules;
     private final RuleEngine engine = new RuleEngine();
     private boolean parallel = true;
@@ -99,10 +101,7 @@ public final class Linter {
     private Function<String, Optional<JobPlacement>> jobPlacement = f -> Optional.empty();
 
     /** Which cluster the jobs of other formats run on, by file (configuration {@code job_clusters}). */
-    public Linter jobPlacement(Function<String, Optional<JobPlacement>> p) {
-        this.jobPlacement = p;
-        return this;
-    }
+    public Linter jobPlacement(Function<String, Optional<JobPlacement>> p) { this.jobPlacement = p; return this; }
 
     private ProjectPaths paths = ProjectPaths.here();
 
@@ -283,9 +282,10 @@ public final class Linter {
         jobs.addAll(linked.jobs());
         List<Finding> findings = new ArrayList<>(bound.findings());
         findings.addAll(adapted.findings());
+        Model bare = new Model(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies(), adapted.files(), findings,
+                bound.unitless());
         // UNIT003's safe fix: the unit of a bandwidth the binder rejected, where the catalog figure makes it certain
-        guard.stage("unit fixes", () -> dev.gpulint.derive.unit.UnitlessReadings.addFixes(findings, bound.unitless(), clusters, jobs, catalog, rules), 0);
-        Model model = new Model(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies(), adapted.files(), findings);
+        Model model = guard.stage("unit fixes", () -> UnitlessReadings.withFixes(bare, catalog, rules), bare);
         List<Object> builtIn = derive(guard, model, evidence);
         // a team's own rules may count, join or name node groups: they match facts of every one, none folded
         List<Object> user = userRules == null || folds.isEmpty() ? builtIn

@@ -23,14 +23,8 @@ public record Model(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Spe
                     List<Specs.MetricQuery> queries, List<Specs.NicPolicy> nicPolicies, List<String> files,
                     List<Finding> findings, List<Unitless> unitless) {
 
-    /** Without rejected bandwidths. */
-    public Model(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Specs.DcgmField> counters,
-                 List<Specs.MetricQuery> queries, List<Specs.NicPolicy> nicPolicies, List<String> files, List<Finding> findings) {
-        this(clusters, jobs, counters, queries, nicPolicies, files, findings, List.of());
-    }
-
     /** Nothing bound. */
-    public static final Model EMPTY = new Model(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+    public static final Model EMPTY = new Model(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
 
     public Model {
         clusters = List.copyOf(clusters);
@@ -45,7 +39,12 @@ public record Model(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Spe
 
     /** Clusters and jobs alone, as native manifests bind them (tests, and the plan's candidate jobs). */
     public static Model of(List<Specs.Cluster> clusters, List<Specs.Job> jobs) {
-        return new Model(clusters, jobs, List.of(), List.of(), List.of(), List.of(), List.of());
+        return new Model(clusters, jobs, List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+    }
+
+    /** The same model with other findings (UNIT003's, with the fixes derive found for them). */
+    public Model withFindings(List<Finding> other) {
+        return new Model(clusters, jobs, counters, queries, nicPolicies, files, other, unitless);
     }
 
     /** The same model with other clusters (a team's own rules see every node group, none folded). */

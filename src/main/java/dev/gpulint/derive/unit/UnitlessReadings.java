@@ -15,6 +15,7 @@ import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.spec.Bandwidth;
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Protocol;
 import dev.gpulint.spec.Quantities;
 import dev.gpulint.spec.Specs;
@@ -63,25 +64,24 @@ public final class UnitlessReadings {
     private UnitlessReadings(Catalog catalog) { this.catalog = catalog; }
 
     /**
-     * Adds to each UNIT003 finding of {@code findings} whose value has one certain reading that reading as a safe
-     * fix, titled by the rule's ID.yaml ({@code fix-unit}, {@code fix-unit-direction}); returns how many it added.
+     * {@code model} with each UNIT003 finding whose value has one certain reading carrying that reading as a safe
+     * fix, titled by the rule's ID.yaml ({@code fix-unit}, {@code fix-unit-direction}); the same model when none has.
      */
-    public static int addFixes(List<Finding> findings, List<Unitless> unitless, List<Specs.Cluster> clusters,
-                               List<Specs.Job> jobs, Catalog catalog, RuleCatalog rules) {
-        if (unitless.isEmpty()) return 0;
+    public static Model withFixes(Model model, Catalog catalog, RuleCatalog rules) {
+        if (model.unitless().isEmpty()) return model;
         Map<String, String> messages = rules.get(RULE).map(RuleMeta::messages).orElse(Map.of());
         Map<List<Object>, Reading> readings = new HashMap<>();
-        for (Reading r : readings(unitless, clusters, jobs, catalog)) readings.put(List.of(r.value().span(), r.value().identity()), r);
-        int added = 0;
-        for (int i = 0; i < findings.size() && !readings.isEmpty(); i++) {
-            Finding f = findings.get(i);
+        for (Reading r : readings(model.unitless(), model.clusters(), model.jobs(), catalog)) {
+            readings.put(List.of(r.value().span(), r.value().identity()), r);
+        }
+        if (readings.isEmpty()) return model;
+        List<Finding> findings = new ArrayList<>(model.findings().size());
+        for (Finding f : model.findings()) {
             Reading r = f.ruleId().equals(RULE) ? readings.get(List.of(f.span(), f.identity())) : null;
             Fix fix = r == null ? null : fix(r, messages);
-            if (fix == null) continue;
-            findings.set(i, f.withFix(fix));
-            added++;
+            findings.add(fix == null ? f : f.withFix(fix));
         }
-        return added;
+        return model.withFindings(findings);
     }
 
     /** The values of {@code unitless} with one certain reading. */

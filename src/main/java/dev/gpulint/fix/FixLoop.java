@@ -40,15 +40,6 @@ public final class FixLoop {
         }
     }
 
-    /** The file a display path names, links followed; the display path itself when it names none (standard input). */
-    private static String real(SourceFile f, String shown) {
-        try {
-            return f.path().toRealPath().toString();
-        } catch (java.io.IOException | RuntimeException e) {
-            return "\u0000" + shown;
-        }
-    }
-
     /** Lints {@code request} with {@code project} and applies fixes up to {@code atMost} until none applies. */
     public static Result run(Project project, LintRequest request, Safety atMost) {
         Project.Outcome outcome = project.lint(request);
@@ -68,10 +59,9 @@ public final class FixLoop {
             outcome = project.lint(request);
         }
         Map<String, String> before = new TreeMap<>(), after = new TreeMap<>();
-        // one file linted under two names (a link and its target) is fixed, written and shown once, under its first name
-        java.util.Set<String> files = new java.util.HashSet<>();
-        for (Map.Entry<String, String> e : new TreeMap<>(current).entrySet()) {
-            if (!e.getValue().equals(texts.get(e.getKey())) && files.add(real(sources.get(e.getKey()), e.getKey()))) {
+        // a file reached by two names (a link and its target) is one source already: Discovery reads each file once
+        for (Map.Entry<String, String> e : current.entrySet()) {
+            if (!e.getValue().equals(texts.get(e.getKey()))) {
                 before.put(e.getKey(), texts.get(e.getKey()));
                 after.put(e.getKey(), e.getValue());
             }

@@ -305,10 +305,7 @@ public final class Launchers {
 
     /** The part of a word after its first {@code skip} characters (--flag=value), placed after them when the word is on one line. */
     public static Word valueOf(Word x, int skip) {
-        var sp = x.span();
-        var at = sp.startLine() == sp.endLine() && sp.endColumn() - sp.startColumn() == x.text().length()
-                ? new dev.gpulint.core.Span(sp.file(), sp.startLine(), sp.startColumn() + skip, sp.endLine(), sp.endColumn()) : sp;
-        return new Word(x.text().substring(skip), x.known(), at);
+        return WordParts.part(x, skip, x.text().length());
     }
 
     /** A word's value as a whole number, or -1 when unknown or not a number (a range 1:4, "auto", a placeholder). */

@@ -3,7 +3,6 @@ package dev.gpulint.bind.adapt.shell;
 import dev.gpulint.bind.adapt.shell.Launchers.EnvSet;
 import dev.gpulint.bind.adapt.shell.Launchers.Launch;
 import dev.gpulint.bind.adapt.shell.Shell.Word;
-import dev.gpulint.core.Span;
 import java.util.List;
 import java.util.Set;
 
@@ -60,25 +59,17 @@ final class SrunExport {
                 afterValue = false;
             } else if (NAME.matcher(name).matches() && !(eq < 0 && afterValue)) {
                 if (eq < 0) {
-                    l.forwarded.add(part(x, start, end));
+                    l.forwarded.add(WordParts.part(x, start, end));
                 } else {
                     boolean goesOn = comma >= 0 && !t.substring(comma + 1).split(",", 2)[0].contains("=")
                             && !KEYWORDS.contains(t.substring(comma + 1).split(",", 2)[0]);
-                    Word v = part(x, start + eq + 1, end);
-                    l.env.add(new EnvSet(name, new Word(v.text(), !goesOn, v.span()), "srun --export", part(x, start, start + eq).span()));
+                    Word v = WordParts.part(x, start + eq + 1, end);
+                    l.env.add(new EnvSet(name, new Word(v.text(), !goesOn, v.span()), "srun --export", WordParts.part(x, start, start + eq).span()));
                     afterValue = true;
                 }
             }
             if (comma < 0) break;
             start = comma + 1;
         }
-    }
-
-    /** Characters [from, to) of a word, placed exactly when the word is written as it reads on one line (else the word's span). */
-    private static Word part(Word x, int from, int to) {
-        Span sp = x.span();
-        boolean exact = sp.startLine() == sp.endLine() && sp.endColumn() - sp.startColumn() == x.text().length();
-        Span at = exact ? new Span(sp.file(), sp.startLine(), sp.startColumn() + from, sp.startLine(), sp.startColumn() + to) : sp;
-        return new Word(x.text().substring(from, to), x.known(), at);
     }
 }

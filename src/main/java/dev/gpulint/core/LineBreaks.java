@@ -32,4 +32,56 @@ public final class LineBreaks {
         char c = s.charAt(i);
         return c == '\n' || c == '\r' && (i + 1 == s.length() || s.charAt(i + 1) != '\n');
     }
+
+    /**
+     * A text's line index, built once and shared by every edit placed in it ({@link TextEdit#resolve(Index)}): where
+     * each line starts and how many code points come before it, so that placing an edit costs its own line, not the
+     * whole file. Placing k fixes in a file of n characters is O(n + k·line) instead of O(k·n).
+     */
+    public static final class Index {
+        private final String text;
+        private final int[] starts;
+        private final int[] codePoints;
+
+        public Index(String text) {
+            this.text = text;
+            this.starts = LineBreaks.starts(text);
+            this.codePoints = new int[starts.length];
+            for (int k = 1; k < starts.length; k++) codePoints[k] = codePoints[k - 1] + text.codePointCount(starts[k - 1], starts[k]);
+        }
+
+        public String text() { return text; }
+
+        /** {@link LineBreaks#starts} of the text (not a copy: do not change it). */
+        public int[] starts() { return starts; }
+
+        /** The line (from 0) holding UTF-16 index {@code i}. */
+        public int line(int i) {
+            int k = java.util.Arrays.binarySearch(starts, i);
+            return k >= 0 ? k : -k - 2;
+        }
+
+        /** The code points before UTF-16 index {@code i} (a code-point offset, as fixes count). */
+        public int codePoints(int i) {
+            int k = line(i);
+            return codePoints[k] + text.codePointCount(starts[k], i);
+        }
+    }
+
+    /**
+     * One {@link Index} per file of {@code texts} (display path to text), built when first asked for: one pass over
+     * a file places all its edits. A path without a text gives null.
+     */
+    public static java.util.function.Function<String, Index> indexes(java.util.Map<String, String> texts) {
+        java.util.Map<String, Index> built = new java.util.HashMap<>();
+        return file -> {
+            Index i = built.get(file);
+            if (i == null) {
+                String t = texts.get(file);
+                if (t == null) return null;
+                built.put(file, i = new Index(t));
+            }
+            return i;
+        };
+    }
 }

@@ -58,21 +58,30 @@ public record TextEdit(Span span, String replacement, String match, int startOff
     /**
      * This edit placed in {@code text} (the file's whole text, as read): the span narrowed to its match, offsets
      * set; null when the text does not hold it (a line or column past the end, the match absent or not unique).
+     * Builds the text's line index: to place many edits in one text, use {@link #resolve(LineBreaks.Index)}.
      */
     public TextEdit resolve(String text) {
-        int[] starts = LineBreaks.starts(text);
+        return resolve(new LineBreaks.Index(text));
+    }
+
+    /** {@link #resolve(String)} in an index built once for the text: costs the span's lines, not the whole text. */
+    public TextEdit resolve(LineBreaks.Index index) {
+        String text = index.text();
+        int[] starts = index.starts();
         int from = index(text, starts, span.startLine(), span.startColumn());
         int to = index(text, starts, span.endLine(), span.endColumn());
         if (from < 0 || to < from) return null;
         int a = from, b = to;
         if (match != null) {
-            int at = text.substring(from, to).indexOf(match);
-            if (at < 0 || match.isEmpty() || text.substring(from, to).indexOf(match, at + 1) >= 0) return null;
+            String within = text.substring(from, to);
+            int at = within.indexOf(match);
+            if (at < 0 || match.isEmpty() || within.indexOf(match, at + 1) >= 0) return null;
             a = from + at;
             b = a + match.length();
         }
-        Span s = new Span(span.file(), line(starts, a), column(text, starts, a), line(starts, b), column(text, starts, b));
-        return new TextEdit(s, replacement, text.substring(a, b), text.codePointCount(0, a), text.codePointCount(0, b));
+        int la = index.line(a), lb = index.line(b);
+        Span s = new Span(span.file(), la + 1, text.codePointCount(starts[la], a) + 1, lb + 1, text.codePointCount(starts[lb], b) + 1);
+        return new TextEdit(s, replacement, text.substring(a, b), index.codePoints(a), index.codePoints(b));
     }
 
     /** The UTF-16 index of (line, column) in text, or -1 past its end (a column may stop at its line's end). */
@@ -84,14 +93,5 @@ public record TextEdit(Span span, String replacement, String match, int startOff
             i += Character.charCount(text.codePointAt(i));
         }
         return i;
-    }
-
-    private static int line(int[] starts, int index) {
-        int k = java.util.Arrays.binarySearch(starts, index);
-        return (k >= 0 ? k : -k - 2) + 1;
-    }
-
-    private static int column(String text, int[] starts, int index) {
-        return text.codePointCount(starts[line(starts, index) - 1], index) + 1;
     }
 }

@@ -36,16 +36,18 @@ public final class FixApplier {
      * @param atMost SAFE applies safe fixes only; UNSAFE applies both
      */
     public static Result apply(Map<String, String> texts, List<Finding> findings, Safety atMost) {
-        Map<String, List<TextEdit>> taken = new TreeMap<>();
+        // the edits taken, per file by start: they never clash, so a new edit is checked against its two neighbours
+        Map<String, java.util.NavigableMap<Integer, TextEdit>> taken = new TreeMap<>();
         List<Applied> applied = new ArrayList<>();
         int waiting = 0;
+        var indexes = dev.gpulint.core.LineBreaks.indexes(texts);      // one line index per file per pass
         for (Finding f : findings) {
             if (f.suppressed()) continue;
             Fix chosen = null;
             boolean blocked = false;
             for (Fix x : f.fixes()) {
                 if (x.safety().compareTo(atMost) > 0) continue;
-                Fix placed = x.resolved() ? x : FixSettings.place(x, texts);
+                Fix placed = x.resolved() ? x : FixSettings.place(x, indexes);
                 if (placed == null) continue;
                 if (overlaps(taken, placed)) {
                     blocked = true;
@@ -58,24 +60,31 @@ public final class FixApplier {
                 if (blocked) waiting++;
                 continue;
             }
-            for (TextEdit e : chosen.edits()) taken.computeIfAbsent(e.file(), k -> new ArrayList<>()).add(e);
+            for (TextEdit e : chosen.edits()) taken.computeIfAbsent(e.file(), k -> new java.util.TreeMap<>()).put(e.startOffset(), e);
             applied.add(new Applied(f, chosen));
         }
         Map<String, String> out = new TreeMap<>();
-        for (Map.Entry<String, List<TextEdit>> e : taken.entrySet()) {
+        for (Map.Entry<String, java.util.NavigableMap<Integer, TextEdit>> e : taken.entrySet()) {
             String before = texts.get(e.getKey());
-            String after = edited(before, e.getValue());
+            String after = edited(before, new ArrayList<>(e.getValue().values()));
             if (!after.equals(before)) out.put(e.getKey(), after);
         }
         return new Result(out, applied, waiting);
     }
 
     /** Whether one of the fix's edits overlaps an edit taken already, or another of its own. */
-    private static boolean overlaps(Map<String, List<TextEdit>> taken, Fix fix) {
+    private static boolean overlaps(Map<String, java.util.NavigableMap<Integer, TextEdit>> taken, Fix fix) {
         List<TextEdit> mine = fix.edits();
         for (int i = 0; i < mine.size(); i++) {
             TextEdit e = mine.get(i);
-            for (TextEdit t : taken.getOrDefault(e.file(), List.of())) if (clash(e, t)) return true;
+            java.util.NavigableMap<Integer, TextEdit> file = taken.get(e.file());
+            if (file != null) {
+                // taken edits do not clash with each other, so their ends rise with their starts: only the last one
+                // starting before this edit and the first starting at or after it can reach it
+                var before = file.lowerEntry(e.startOffset());
+                var after = file.ceilingEntry(e.startOffset());
+                if (before != null && clash(e, before.getValue()) || after != null && clash(e, after.getValue())) return true;
+            }
             for (int j = 0; j < i; j++) if (mine.get(j).file().equals(e.file()) && clash(e, mine.get(j))) return true;
         }
         return false;

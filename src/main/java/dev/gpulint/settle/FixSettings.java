@@ -56,6 +56,7 @@ public record FixSettings(Set<String> fixable, Set<String> unfixable, Set<String
      */
     public List<Finding> apply(List<Finding> findings, Map<String, String> texts, RuleCatalog rules) {
         List<Finding> out = new ArrayList<>(findings.size());
+        var indexes = dev.gpulint.core.LineBreaks.indexes(texts);      // one line index per file, not one per edit
         for (Finding f : findings) {
             if (f.fixes().isEmpty()) {
                 out.add(f);
@@ -64,7 +65,7 @@ public record FixSettings(Set<String> fixable, Set<String> unfixable, Set<String
             List<Fix> kept = new ArrayList<>();
             if (!f.suppressed() && offered(f.ruleId(), rules)) {
                 for (Fix x : f.fixes()) {
-                    Fix placed = place(x, texts);
+                    Fix placed = place(x, indexes);
                     if (placed != null) kept.add(placed.withSafety(safety(f.ruleId(), x.safety(), rules)));
                 }
             }
@@ -92,11 +93,11 @@ public record FixSettings(Set<String> fixable, Set<String> unfixable, Set<String
         return rules != null && rules.get(ruleId).map(m -> set.contains(m.name())).orElse(false);
     }
 
-    /** The fix with every edit placed in its file's text, or null when one cannot be. */
-    static Fix place(Fix x, Map<String, String> texts) {
+    /** The fix with every edit placed in its file's text (its line index, by display path), or null when one cannot be. */
+    static Fix place(Fix x, java.util.function.Function<String, dev.gpulint.core.LineBreaks.Index> indexes) {
         List<TextEdit> placed = new ArrayList<>(x.edits().size());
         for (TextEdit e : x.edits()) {
-            String text = texts.get(e.file());
+            dev.gpulint.core.LineBreaks.Index text = indexes.apply(e.file());
             TextEdit r = text == null ? null : e.resolve(text);
             if (r == null) return null;
             placed.add(r);

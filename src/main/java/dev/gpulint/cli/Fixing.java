@@ -4,8 +4,12 @@ import dev.gpulint.core.Safety;
 import dev.gpulint.fix.FixLoop;
 import dev.gpulint.fix.FixWriter;
 import dev.gpulint.fix.UnifiedDiff;
+import dev.gpulint.lint.LintRequest;
+import dev.gpulint.lint.Project;
+import dev.gpulint.report.Visible;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code check --fix}, {@code --unsafe-fixes} and {@code --diff} (README, "Fixes"): the options' rules, the diff
@@ -30,8 +34,14 @@ final class Fixing {
 
     /** Prints the diff of every changed file and a closing line on standard error; exit 1 when there is a diff. */
     static int diff(FixLoop.Result r, PrintWriter out, PrintWriter err, boolean unsafe, boolean quiet) {
-        for (var e : r.after().entrySet()) out.print(UnifiedDiff.of(e.getKey(), r.before().get(e.getKey()), e.getValue()));
+        for (var e : r.after().entrySet()) {
+            // a byte-order mark is in the file's first line as patch and git apply read it: the diff's line 1 has it too
+            var src = r.sources().get(e.getKey());
+            String bom = src != null && !e.getKey().equals(r.stdin()) && FixWriter.startsWithBom(src.path()) ? "\uFEFF" : "";
+            out.print(UnifiedDiff.of(e.getKey(), bom + r.before().get(e.getKey()), bom + e.getValue()));
+        }
         out.flush();
+        if (r.refused() != null) err.println("gpulint: " + r.refused());
         if (!quiet) {
             String more = unsafe ? "" : more(r.fixable(Safety.UNSAFE));
             err.println(r.fixed() == 0 ? "gpulint: nothing to fix" + more
@@ -41,11 +51,17 @@ final class Fixing {
         return r.changed() ? Main.FINDINGS : Main.OK;
     }
 
-    /** Writes the fixes; the files not written are told on {@code err} and make the run fail (false). */
-    static boolean write(FixLoop.Result r, PrintWriter err) {
-        List<String> problems = FixWriter.write(r);
-        for (String p : problems) err.println("gpulint: " + p);
-        return problems.isEmpty();
+    /**
+     * Writes the fixes; the files not written are told on {@code err} (their {@link FixLoop.Result#unwritten} makes
+     * the run fail), and the result returned reports them as linted: their findings as read, their fixes not counted.
+     */
+    static FixLoop.Result write(FixLoop.Result r, Project project, LintRequest request, PrintWriter err) {
+        if (r.refused() != null) err.println("gpulint: " + r.refused());
+        Map<String, String> problems = FixWriter.write(r);
+        for (String p : problems.values()) err.println("gpulint: " + Visible.of(p));
+        if (problems.isEmpty()) return r;
+        List<String> notWritten = List.copyOf(problems.keySet());
+        return r.without(notWritten, FixLoop.relint(project, request, r, notWritten));
     }
 
     /** The closing line of --fix: "fixed 3 findings in 2 files; 1 remains (1 more with --unsafe-fixes)". */

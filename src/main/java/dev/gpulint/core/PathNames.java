@@ -185,4 +185,16 @@ public final class PathNames {
             return p.toAbsolutePath().normalize();
         }
     }
+
+    /**
+     * Whether {@code p}, its links followed, lies inside {@code realRoot} (a real path): the folder walk's rule for
+     * links to folders and files. A path that cannot be resolved (a dangling link, a loop) is not inside.
+     */
+    public static boolean realUnder(Path p, Path realRoot) {
+        try {
+            return p.toRealPath().startsWith(realRoot);
+        } catch (java.io.IOException | SecurityException e) {
+            return false;
+        }
+    }
 }

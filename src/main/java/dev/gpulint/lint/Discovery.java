@@ -3,6 +3,7 @@ package dev.gpulint.lint;
 import dev.gpulint.read.Readers;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.core.Finding;
+import dev.gpulint.core.PathNames;
 import dev.gpulint.core.RegularFiles;
 import dev.gpulint.core.Span;
 import java.io.IOException;
@@ -21,7 +22,7 @@ import java.util.Set;
 /**
  * Turns command-line paths into files to lint: folders recurse (sorted, so
  * output never depends on file-system order; hidden folders, target/ and
- * node_modules/ skipped; links to folders outside the folder given not followed); a path that cannot
+ * node_modules/ skipped; links to folders or files outside the folder given not followed); a path that cannot
  * be read, or is no regular file (a FIFO, a device), is a finding, not a crash or a hang; a file is
  * read through a bounded stream, never more than the maximum file size.
  */
@@ -248,19 +249,15 @@ public final class Discovery {
         public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
             String n = dir.getFileName() == null ? "" : dir.getFileName().toString();
             if (!dir.equals(root) && (n.startsWith(".") || SKIP.contains(n))) return FileVisitResult.SKIP_SUBTREE;
-            if (!dir.equals(root) && Files.isSymbolicLink(dir)) {
-                try {
-                    if (!dir.toRealPath().startsWith(realRoot)) return FileVisitResult.SKIP_SUBTREE;
-                } catch (IOException e) {
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-            }
+            if (!dir.equals(root) && Files.isSymbolicLink(dir) && !PathNames.realUnder(dir, realRoot)) return FileVisitResult.SKIP_SUBTREE;
             return FileVisitResult.CONTINUE;
         }
 
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
             String n = file.getFileName().toString();
+            // a link to a file outside the folder given is not followed, as one to a folder is not (--fix never writes through it)
+            if (attrs.isRegularFile() && Files.isSymbolicLink(file) && !PathNames.realUnder(file, realRoot)) return FileVisitResult.CONTINUE;
             if (attrs.isRegularFile() && (Readers.isCandidate(n) || evidence(file, n))) found.add(file);
             return found.size() > limit ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
         }

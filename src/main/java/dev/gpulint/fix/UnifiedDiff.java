@@ -1,6 +1,5 @@
 package dev.gpulint.fix;
 
-import dev.gpulint.core.LineBreaks;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,15 +38,48 @@ public final class UnifiedDiff {
         return hunks(file, ops, text);
     }
 
-    /** The text's lines, each with its line break ({@code \n}, {@code \r\n} or {@code \r}); none for an empty text. */
+    /** The text's lines as patch reads them, each up to and with its line feed; none for an empty text. */
     static List<String> lines(String s) {
         List<String> out = new ArrayList<>();
-        int[] starts = LineBreaks.starts(s);
-        for (int k = 0; k < starts.length; k++) {
-            int end = k + 1 < starts.length ? starts[k + 1] : s.length();
-            if (end > starts[k]) out.add(s.substring(starts[k], end));
+        int start = 0;
+        for (int i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', start)) {
+            out.add(s.substring(start, i + 1));
+            start = i + 1;
         }
+        if (start < s.length()) out.add(s.substring(start));
         return out;
+    }
+
+    /**
+     * The name as git writes it in a diff header: as it is, or C-quoted when it holds a control character, a double
+     * quote or a backslash ({@code "a/new\nline.yaml"}; other bytes as three octal digits of their UTF-8), so that a
+     * name with a line feed cannot end the header and git apply and patch read back the name written.
+     */
+    static String quoted(String name) {
+        boolean plain = name.chars().noneMatch(c -> c < 0x20 || c == 0x7f || c == '"' || c == '\\');
+        if (plain) return name;
+        StringBuilder b = new StringBuilder("\"");
+        for (byte x : name.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            int c = x & 0xff;
+            switch (c) {
+                case 0x07 -> b.append("\\a");
+                case '\b' -> b.append("\\b");
+                case '\t' -> b.append("\\t");
+                case '\n' -> b.append("\\n");
+                case 0x0b -> b.append("\\v");
+                case '\f' -> b.append("\\f");
+                case '\r' -> b.append("\\r");
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                default -> {
+                    if (c < 0x20 || c == 0x7f) b.append('\\').append(String.format("%03o", c));
+                    else b.append((char) c);
+                }
+            }
+        }
+        // bytes of 0x80 and above were appended one char each: decode them back to the name's UTF-8 text
+        String latin = b.append('"').toString();
+        return new String(latin.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Myers' shortest edit script of the middle lines, or all deleted then all inserted past the bound. */
@@ -94,7 +126,7 @@ public final class UnifiedDiff {
         StringBuilder out = new StringBuilder();
         // a name with a space ends in a tab, as git writes it: GNU patch reads a name up to a tab, else up to a space
         String nameEnd = file.indexOf(' ') >= 0 ? "\t\n" : "\n";
-        out.append("--- a/").append(file).append(nameEnd).append("+++ b/").append(file).append(nameEnd);
+        out.append("--- ").append(quoted("a/" + file)).append(nameEnd).append("+++ ").append(quoted("b/" + file)).append(nameEnd);
         int n = ops.size(), i = 0;
         while (i < n) {
             while (i < n && ops.get(i)[0] == ' ') i++;
@@ -123,7 +155,7 @@ public final class UnifiedDiff {
             for (int j = start; j < end; j++) {
                 String l = text.get(j);
                 // a CRLF line keeps its CR, as diff -u writes it: patch and git apply match a CRLF file's lines only so
-                String body = l.endsWith("\n") || l.endsWith("\r") ? l.substring(0, l.length() - 1) : l;
+                String body = l.endsWith("\n") ? l.substring(0, l.length() - 1) : l;
                 out.append(ops.get(j)[0]).append(body).append('\n');
                 if (body.length() == l.length()) out.append("\\ No newline at end of file\n");
             }

@@ -47,4 +47,19 @@ class UnifiedDiffTest {
     void aNameWithASpaceEndsInATab() {
         assertEquals("--- a/my job.yaml\t\n+++ b/my job.yaml\t\n@@ -1 +1 @@\n-a\n+b\n", UnifiedDiff.of("my job.yaml", "a\n", "b\n"));
     }
+
+    /** git's C-quoting: a tab, a line feed, a quote or a backslash in a name; UTF-8 names stay as they are. */
+    @Test
+    void namesThatWouldBreakTheHeaderAreCQuoted() {
+        assertEquals("--- \"a/x\\ty.yaml\"\n+++ \"b/x\\ty.yaml\"\n@@ -1 +1 @@\n-a\n+b\n", UnifiedDiff.of("x\ty.yaml", "a\n", "b\n"));
+        assertEquals("\"a/n\\nl \\\"q\\\" \\\\ \\033 é.yaml\"", UnifiedDiff.quoted("a/n\nl \"q\" \\ \u001b é.yaml"));
+        assertEquals("a/é job.yaml", UnifiedDiff.quoted("a/é job.yaml"));
+    }
+
+    /** patch and git apply end a line at LF only: a lone-CR file is one line, and its CRs stay in the diff. */
+    @Test
+    void loneCarriageReturnsStayInTheLine() {
+        assertEquals("--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\rb\r\n\\ No newline at end of file\n+a\rc\r\n\\ No newline at end of file\n",
+                UnifiedDiff.of("f", "a\rb\r", "a\rc\r"));
+    }
 }

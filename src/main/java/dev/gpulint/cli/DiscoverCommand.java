@@ -2,6 +2,7 @@ package dev.gpulint.cli;
 
 import dev.gpulint.core.Finding;
 import dev.gpulint.discover.Probe;
+import dev.gpulint.report.Visible;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -56,8 +57,20 @@ final class DiscoverCommand implements Callable<Integer> {
             err.println("gpulint: --timeout must be 1 to 3600 seconds");
             return Main.BAD_INPUT;
         }
-        List<Path> inputs = new ArrayList<>(files);
-        Path dir = output == null ? Path.of("") : output.toAbsolutePath().getParent();
+        Path wd = Main.workingDir;
+        List<Path> inputs = new ArrayList<>();
+        for (Path f : files) inputs.add(wd.resolve(f));
+        Path target = output == null ? null : wd.resolve(output);
+        if (output != null) {
+            // as check's --output: a path it can write, never a capture it reads, written whole or not at all
+            String problem = ReportFile.problem(output.toString(), wd);
+            if (problem == null) problem = ReportFile.overInput(target, inputs);
+            if (problem != null) {
+                err.println("gpulint: cannot write --output " + output + ": " + problem + "; nothing was written, name another file");
+                return Main.BAD_INPUT;
+            }
+        }
+        Path dir = target == null ? wd.toAbsolutePath() : target.toAbsolutePath().getParent();
         if (inputs.isEmpty()) {
             Probe probe = new Probe(System.getenv("PATH"), timeout);
             if (!probe.anyTool()) {
@@ -66,17 +79,23 @@ final class DiscoverCommand implements Callable<Integer> {
                 return Main.BAD_INPUT;
             }
             inputs.addAll(probe.run(dir.toAbsolutePath(), host()));
-            for (String l : probe.log()) err.println("gpulint: " + l);
+            for (String l : probe.log()) err.println("gpulint: " + Visible.of(l));
+            // the tools' outputs are kept under HOST.*.txt beside the manifest: -o naming one of them would replace it
+            String over = target == null ? null : ReportFile.overInput(target, inputs);
+            if (over != null) {
+                err.println("gpulint: cannot write --output " + output + ": " + over + "; nothing was written, name another file");
+                return Main.BAD_INPUT;
+            }
         }
         List<dev.gpulint.read.evidence.Evidence> evidence = new ArrayList<>();
         List<String> read = new ArrayList<>();
         for (Path p : inputs) {
-            String display = display(p, dir);
+            String display = display(p, dir, wd);
             String text = readCapped(p, err);
             if (text == null) return Main.BAD_INPUT;
             var r = dev.gpulint.read.evidence.EvidenceReader.read(dev.gpulint.read.SourceFile.of(display, text));
             for (Finding f : r.problems()) {
-                err.println(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": " + f.message());
+                err.println(Visible.of(f.span().file()) + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": " + Visible.of(f.message()));
             }
             if (!r.evidence().isEmpty()) read.add(display);
             evidence.addAll(r.evidence());
@@ -86,22 +105,27 @@ final class DiscoverCommand implements Callable<Integer> {
             return Main.BAD_INPUT;
         }
         String text = dev.gpulint.discover.DiscoverManifest.write(dev.gpulint.catalog.Catalog.builtIn(), evidence, read, name, group,
-                format == Format.topo, err::println);
+                format == Format.topo, n -> err.println(Visible.of(n)));
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);
             out.flush();
         } else {
-            Files.writeString(output, text, StandardCharsets.UTF_8);
+            try {
+                ReportFile.toFile(text, target, "--output " + output);
+            } catch (ReportFile.Failure e) {
+                err.println("gpulint: " + e.getMessage());
+                return Main.BAD_INPUT;
+            }
         }
         return Main.OK;
     }
 
     /** The path as the manifest's comments name it: relative to the manifest's folder when it is inside it. */
-    private static String display(Path p, Path dir) {
+    private static String display(Path p, Path dir, Path wd) {
         Path abs = p.toAbsolutePath().normalize();
-        Path base = dir.toAbsolutePath().normalize();
-        String s = abs.startsWith(base) ? base.relativize(abs).toString() : p.toString();
+        Path base = dir.toAbsolutePath().normalize(), here = wd.toAbsolutePath().normalize();
+        String s = abs.startsWith(base) ? base.relativize(abs).toString() : abs.startsWith(here) ? here.relativize(abs).toString() : p.toString();
         return s.replace('\\', '/');
     }
 
@@ -109,12 +133,12 @@ final class DiscoverCommand implements Callable<Integer> {
         try (InputStream in = Files.newInputStream(p)) {
             byte[] b = in.readNBytes((int) MAX_FILE + 1);
             if (b.length > MAX_FILE) {
-                err.println("gpulint: " + p + " is larger than " + MAX_FILE / (1024 * 1024) + " MiB, more than any capture of one node");
+                err.println("gpulint: " + Visible.of(p.toString()) + " is larger than " + MAX_FILE / (1024 * 1024) + " MiB, more than any capture of one node");
                 return null;
             }
             return new String(b, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            err.println("gpulint: " + p + " could not be read: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+            err.println("gpulint: " + Visible.of(p.toString()) + " could not be read: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
             return null;
         }
     }

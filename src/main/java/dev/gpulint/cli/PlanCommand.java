@@ -11,8 +11,6 @@ import dev.gpulint.plan.search.Candidate;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -136,10 +134,16 @@ final class PlanCommand implements Callable<Integer> {
                     : picture == null ? table : table + (table.endsWith("\n") ? "" : "\n") + "\n" + picture;
         }
         if (output != null) {
+            // as check's --output: never over a file the plan was read from, and written whole or not at all
+            String over = project.overwrites(Path.of(output));
+            if (over != null) {
+                err.println("gpulint: will not write --output " + output + " over an input: " + over + "; nothing was written, name another file");
+                return Main.BAD_INPUT;
+            }
             try {
-                Files.writeString(wd.resolve(output), text, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                err.println("gpulint: cannot write --output " + output + ": " + ReportFile.reason(e));
+                ReportFile.toFile(text, wd.resolve(output), "--output " + output);
+            } catch (ReportFile.Failure e) {
+                err.println("gpulint: " + e.getMessage());
                 return Main.BAD_INPUT;
             }
         } else {

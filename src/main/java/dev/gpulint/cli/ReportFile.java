@@ -70,23 +70,6 @@ final class ReportFile {
 
     private ReportFile() {}
 
-    /** Temporary report files being written: a SIGTERM or Ctrl-C mid-write leaves none behind (the shutdown hook). */
-    static final java.util.Set<Path> PENDING = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(ReportFile::removePending, "gpulint-report-cleanup"));
-    }
-
-    static void removePending() {
-        for (Path p : PENDING) {
-            try {
-                Files.deleteIfExists(p);
-            } catch (IOException e) {
-                // the process is ending: nothing more can be said
-            }
-        }
-    }
-
     /**
      * Why the reports cannot be written where asked, once the run is over and before anything is written:
      * over an input of the run (gpulint -o job.yaml job.yaml cluster.yaml destroyed the manifest), both to
@@ -163,6 +146,37 @@ final class ReportFile {
 
     /** Renders to a file (--output, --write-baseline); {@code name} names it in messages ("--output x.sarif"). */
     static void toFile(Renderer r, LintResult result, Path target, String name) throws Failure {
+        toFile(w -> r.render(result, w), target, name);
+    }
+
+    /** Writes {@code text} to a file as a report is written (plan --output, discover --output). */
+    static void toFile(String text, Path target, String name) throws Failure {
+        toFile(w -> w.write(text), target, name);
+    }
+
+    /** What a file is written with. */
+    interface Body {
+        void write(Writer w) throws IOException;
+    }
+
+    /**
+     * Why {@code target} must not be written, or null: it is one of {@code inputs} (by path or through a link), as
+     * {@code discover -o node.ibstat.txt node.ibstat.txt} would replace the capture with the manifest read from it.
+     */
+    static String overInput(Path target, java.util.Collection<Path> inputs) {
+        if (!Files.isRegularFile(target)) return null;
+        for (Path p : inputs) {
+            try {
+                if (Files.exists(p) && Files.isSameFile(target, p)) return "it is an input of this run (" + p + ")";
+            } catch (IOException e) {
+                // a file that cannot be compared is not the target
+            }
+        }
+        return null;
+    }
+
+    /** Writes a file whole: a temporary file beside it, moved over it; a device or pipe named on purpose is written in place. */
+    static void toFile(Body body, Path target, String name) throws Failure {
         if (Files.isDirectory(target)) throw new Failure("cannot write " + name + ": it is a folder, not a file");
         try {
             // a link to a report file: the file it names is replaced, not the link
@@ -172,17 +186,16 @@ final class ReportFile {
                 // a device or a pipe the user named on purpose (/dev/stdout): written in place
                 try (OutputStream os = Files.newOutputStream(target);
                      Writer w = new OutputStreamWriter(os, StandardCharsets.UTF_8)) {
-                    r.render(result, w);
+                    body.write(w);
                 }
                 return;
             }
             if (parent != null) Files.createDirectories(parent);
-            Path tmp = Files.createTempFile(parent, "." + abs.getFileName() + ".", ".tmp");
-            PENDING.add(tmp);
+            Path tmp = dev.gpulint.core.TempFiles.create(parent, abs.getFileName().toString(), ".tmp");
             try {
                 keepPermissions(tmp, abs);
                 try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                    r.render(result, w);
+                    body.write(w);
                 }
                 try {
                     Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -190,8 +203,7 @@ final class ReportFile {
                     Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
                 }
             } finally {
-                Files.deleteIfExists(tmp);
-                PENDING.remove(tmp);
+                dev.gpulint.core.TempFiles.done(tmp);
             }
         } catch (FileAlreadyExistsException | NotDirectoryException e) {
             throw new Failure("cannot write " + name + ": a part of its folder path is a file, not a folder");

@@ -34,7 +34,7 @@ final class Manifest {
     /** YAML: the header comment, then the cluster document. */
     static String yaml(List<String> header, Block cluster) {
         StringBuilder sb = new StringBuilder();
-        for (String h : header) sb.append("# ").append(h).append('\n');
+        for (String h : header) sb.append("# ").append(comment(h)).append('\n');
         sb.append("kind: cluster\n");
         sb.append("name: ").append(yamlScalar(new Val(cluster.label(), Kind.STRING, ""))).append('\n');
         yamlItems(cluster.items(), "", sb);
@@ -45,7 +45,7 @@ final class Manifest {
         String lastList = null;
         for (Item it : items) {
             if (it instanceof Note n) {
-                sb.append(indent).append("# ").append(n.text()).append('\n');
+                sb.append(indent).append("# ").append(comment(n.text())).append('\n');
             } else if (it instanceof Field f) {
                 line(sb, indent + f.key() + ": " + yamlScalar(f.value()), f.value().source());
             } else if (it instanceof Block b && b.listKey() != null) {
@@ -85,7 +85,7 @@ final class Manifest {
     /** The .topo DSL: the header comment, then the cluster block. */
     static String topo(List<String> header, Block cluster) {
         StringBuilder sb = new StringBuilder();
-        for (String h : header) sb.append("# ").append(h).append('\n');
+        for (String h : header) sb.append("# ").append(comment(h)).append('\n');
         sb.append("cluster ").append(quoted(cluster.label())).append(" {\n");
         topoItems(cluster.items(), "  ", sb);
         sb.append("}\n");
@@ -95,7 +95,7 @@ final class Manifest {
     private static void topoItems(List<Item> items, String indent, StringBuilder sb) {
         for (Item it : items) {
             if (it instanceof Note n) {
-                sb.append(indent).append("# ").append(n.text()).append('\n');
+                sb.append(indent).append("# ").append(comment(n.text())).append('\n');
             } else if (it instanceof Field f) {
                 line(sb, indent + f.key() + " = " + (f.value().kind() == Kind.WORD ? f.value().text() : quoted(f.value().text())),
                         f.value().source());
@@ -109,15 +109,26 @@ final class Manifest {
 
     private static void line(StringBuilder sb, String text, String source) {
         sb.append(text);
-        if (source != null && !source.isEmpty()) sb.append(" ".repeat(Math.max(1, 44 - text.length()))).append("# ").append(source);
+        if (source != null && !source.isEmpty()) sb.append(" ".repeat(Math.max(1, 44 - text.length()))).append("# ").append(comment(source));
         sb.append('\n');
     }
 
+    /**
+     * A comment's text on one line: what a capture holds (a CA name, a file name) may hold a line feed, a CR, NEL,
+     * U+2028 or U+2029 (YAML 1.1 readers and editors end a line at each) or an escape sequence; shown as the text
+     * report shows them ({@code \\n}, {@code \\x85}, {@code \\u2028}), so a comment can never end early and write
+     * a key into the manifest.
+     */
+    static String comment(String s) {
+        return dev.gpulint.report.Visible.of(s);
+    }
+
+    /** A double-quoted string of YAML and the DSL: quote and backslash escaped; a control character or line separator as a space. */
     private static String quoted(String s) {
         StringBuilder q = new StringBuilder("\"");
         for (char c : s.toCharArray()) {
             if (c == '"' || c == '\\') q.append('\\');
-            q.append(c < ' ' ? ' ' : c);
+            q.append(c < ' ' || c >= 0x7f && c <= 0x9f || c == '\u2028' || c == '\u2029' ? ' ' : c);
         }
         return q.append('"').toString();
     }

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs the machine's own tools for {@code gpulint discover} when no captures are given: nvidia-smi -q,
  * nvidia-smi topo -m, nvidia-smi nvlink -s and ibstat, each found on PATH and run directly (no shell),
- * with a timeout and its output capped. Each output is kept as an evidence file named by the
+ * with a timeout and its output capped; a tool that runs past it is stopped with every process it started. Each output is kept as an evidence file named by the
  * convention of docs/evidence.md (HOST.topo-m.txt, HOST.ibstat.txt, ...) in the given folder, so
  * that a later check reads it beside the manifest.
  */
@@ -56,6 +56,22 @@ public final class Probe {
         return TOOLS.stream().anyMatch(t -> which(t.command().get(0)) != null);
     }
 
+    /**
+     * Stops a tool and every process it started: a wrapper script's children (its {@code sleep}, an {@code ssh} it ran)
+     * would keep running, and holding the output file, after the tool itself was killed. The descendants are taken
+     * before the tool is killed (after, they belong to init and are no longer its), each killed forcibly.
+     */
+    static void stop(Process p) {
+        List<ProcessHandle> tree = p.descendants().toList();
+        p.destroyForcibly();
+        for (ProcessHandle h : tree) h.destroyForcibly();
+        try {
+            p.waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Runs each tool found and returns the evidence files written into {@code dir}, named after {@code host}. */
     public List<Path> run(Path dir, String host) throws IOException {
         List<Path> out = new ArrayList<>();
@@ -84,7 +100,7 @@ public final class Probe {
                     Thread.currentThread().interrupt();
                 }
                 if (!done) {
-                    p.destroyForcibly();
+                    stop(p);
                     log.add(String.join(" ", t.command()) + " did not finish in " + timeoutSeconds + " s or printed more than "
                             + MAX_OUTPUT / (1024 * 1024) + " MiB: stopped, its output not used");
                     continue;

@@ -5,7 +5,8 @@ package dev.gpulint.report;
  * a key with a line break would forge report lines, and ESC sequences would drive the reader's
  * terminal. Line feed, carriage return and tab show as {@code \n}, {@code \r} and {@code \t}; other C0
  * and C1 controls and DEL as {@code \xNN}; bidirectional overrides as {@code \u202E} (they reorder
- * what a reviewer sees). JSON and SARIF escape through their own encoders.
+ * what a reviewer sees); the line and paragraph separators U+2028 and U+2029 as a backslash, u and four hex digits (editors and
+ * YAML 1.1 end a line there, as at NEL, U+0085, shown as {@code \x85}). JSON and SARIF escape through their own encoders.
  */
 public final class Visible {
     private Visible() {}
@@ -29,6 +30,7 @@ public final class Visible {
     }
 
     private static boolean special(char c) {
-        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029' || (c >= '\u202a' && c <= '\u202e')
+                || (c >= '\u2066' && c <= '\u2069');
     }
 }

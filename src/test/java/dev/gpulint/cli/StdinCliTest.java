@@ -136,10 +136,10 @@ class StdinCliTest {
 
     @Test
     void aReportBeingWrittenIsRemovedWhenTheProcessIsStopped(@TempDir Path dir) throws IOException {
-        Path tmp = Files.createFile(dir.resolve(".report.sarif.123.tmp"));
-        ReportFile.PENDING.add(tmp);
-        ReportFile.removePending();      // what the shutdown hook runs on SIGTERM
+        Path tmp = dev.gpulint.core.TempFiles.create(dir, "report.sarif", ".tmp");
+        assertTrue(dev.gpulint.core.TempFiles.pending(tmp));
+        dev.gpulint.core.TempFiles.removeAll();      // what the shutdown hook runs on SIGTERM
         assertFalse(Files.exists(tmp));
-        ReportFile.PENDING.remove(tmp);
+        dev.gpulint.core.TempFiles.done(tmp);
     }
 }

@@ -44,6 +44,34 @@ class ProbeTest {
         }
     }
 
+    /**
+     * A tool that times out is stopped with the processes it started (issue 40, item 14): a wrapper's child (here a
+     * sleep in the background) ran on after the tool was killed.
+     */
+    @Test
+    void aTimedOutToolsChildrenAreStoppedToo() throws Exception {
+        Path pid = out.resolve("child.pid");
+        tool("ibstat", "sleep 300 &\necho $! > '" + pid + "'\nwait\n");
+        Probe p = new Probe(bin.toString(), 1);
+        assertEquals(List.of(), p.run(out, "n"));
+        long child = Long.parseLong(Files.readString(pid).strip());
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (running(child) && System.nanoTime() < deadline) Thread.sleep(50);
+        assertFalse(running(child), "the tool's child " + child + " still runs");
+    }
+
+    /** Whether the process runs (a zombie waiting for init to reap it does not). */
+    private static boolean running(long pid) {
+        Path stat = Path.of("/proc/" + pid + "/stat");
+        if (!Files.exists(stat)) return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        try {
+            String s = Files.readString(stat);
+            return s.charAt(s.lastIndexOf(')') + 2) != 'Z';
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     @Test
     void noToolOnPathIsSaid() {
         assertFalse(new Probe(bin.toString(), 1).anyTool());

@@ -28,10 +28,12 @@ public record ReportOptions(String sarifCategory, String helpUriBase) {
 
     /**
      * SARIF for a baseline: no category or help pages, so it compares equal whatever the options, and portable
-     * (no absolute root in originalUriBaseIds), so it is the same file on every clone.
+     * (no absolute root in originalUriBaseIds), so it is the same file on every clone. It holds every finding up to
+     * a baseline's own bound ({@link dev.gpulint.settle.Baseline#MAX_FINGERPRINTS}), not GitHub's 25,000-result cap for
+     * uploads: a baseline cut there would report the rest as new on the next run.
      */
     public static SarifRenderer baseline(RuleCatalog rules) {
-        return new SarifRenderer(rules, Version.current()).portable();
+        return new SarifRenderer(rules, Version.current()).portable().maxResults(dev.gpulint.settle.Baseline.MAX_FINGERPRINTS);
     }
 
     public JsonRenderer json(RuleCatalog rules) {

@@ -82,22 +82,29 @@ class OutputFilesCliTest {
     @Test
     void discoverOutputIsNeverWrittenOverACaptureAndReplacesTheFileWhole(@TempDir Path dir) throws IOException {
         Path topo = Files.writeString(dir.resolve("n1.topo-m.txt"), TOPO);
-        Main.workingDir = dir;
-        CliTest.Run r = CliTest.run("discover", "-o", "n1.topo-m.txt", "n1.topo-m.txt");
+        String capture = topo.toString();
+        CliTest.Run r = CliTest.run("discover", "-o", capture, capture);
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().startsWith("gpulint: cannot write --output n1.topo-m.txt: it is an input of this run ("), r.err());
+        assertEquals("gpulint: cannot write --output " + capture + ": it is an input of this run (" + capture + "); nothing was "
+                + "written, name another file\n", r.err());
         assertEquals(TOPO, Files.readString(topo), "the capture is intact");
         // as check refuses a report over a path it cannot write
-        Files.createDirectories(dir.resolve("sub"));
-        CliTest.Run folder = CliTest.run("discover", "-o", "sub", "n1.topo-m.txt");
+        Path sub = Files.createDirectories(dir.resolve("sub"));
+        CliTest.Run folder = CliTest.run("discover", "-o", sub.toString(), capture);
         assertEquals(2, folder.code());
-        assertEquals("gpulint: cannot write --output sub: it is a folder, not a file; nothing was written, name another file\n", folder.err());
+        assertEquals("gpulint: cannot write --output " + sub + ": it is a folder, not a file; nothing was written, name another file\n",
+                folder.err());
         Path out = CliTest.write(dir, "cluster.yaml", "kind: cluster\nname: older\n");
         Path kept = Files.createLink(dir.resolve("cluster.yaml.bak"), out);
-        CliTest.Run ok = CliTest.run("discover", "-o", "cluster.yaml", "n1.topo-m.txt");
+        CliTest.Run ok = CliTest.run("discover", "-o", out.toString(), capture);
         assertEquals(0, ok.code(), ok.err());
         assertTrue(Files.readString(out).startsWith("# Written by gpulint discover from n1.topo-m.txt."), Files.readString(out));
         assertEquals("kind: cluster\nname: older\n", Files.readString(kept), "the old file was replaced, not rewritten in place");
+        // relative paths are taken from the working folder, as check takes them
+        Main.workingDir = dir;
+        CliTest.Run relative = CliTest.run("discover", "-o", "rel.yaml", "n1.topo-m.txt");
+        assertEquals(0, relative.code(), relative.err());
+        assertTrue(Files.readString(dir.resolve("rel.yaml")).startsWith("# Written by gpulint discover from n1.topo-m.txt."));
     }
 
     /**
@@ -107,17 +114,16 @@ class OutputFilesCliTest {
     @Test
     void discoverEscapesWhatItWritesIntoComments(@TempDir Path dir) throws IOException {
         String name = "n1\nname: evil\u2028x: 1\u0085y: 2\u001b[31m.topo-m.txt";
-        Files.writeString(dir.resolve(name), TOPO);
-        Main.workingDir = dir;
+        Path capture = Files.writeString(dir.resolve(name), TOPO);
         for (String format : new String[] {"yaml", "topo"}) {
-            CliTest.Run r = CliTest.run("discover", "-f", format, "-o", "m." + format, "--", name);
+            CliTest.Run r = CliTest.run("discover", "-f", format, "-o", dir.resolve("m." + format).toString(), "--", capture.toString());
             assertEquals(0, r.code(), r.err());
             String m = Files.readString(dir.resolve("m." + format));
             assertTrue(m.contains("# Written by gpulint discover from n1\\nname: evil\\u2028x: 1\\x85y: 2\\x1b[31m.topo-m.txt."), m);
             assertTrue(m.contains("# n1\\nname: evil\\u2028x: 1\\x85y: 2\\x1b[31m.topo-m.txt:"), "a value's source comment: " + m);
             for (char c : new char[] {'\u2028', '\u0085', '\u001b', '\r', '\u2029'}) assertFalse(m.indexOf(c) >= 0, format + ": " + (int) c);
             for (String line : m.split("\n")) assertFalse(line.startsWith("name: evil") || line.startsWith("x: 1"), line);
-            CliTest.Run check = CliTest.run("check", "--fail-on", "error", "m." + format);
+            CliTest.Run check = CliTest.run("check", "--fail-on", "error", dir.resolve("m." + format).toString());
             assertEquals(0, check.code(), check.out());
             assertFalse(check.out().contains("evil"), check.out());
         }

@@ -216,4 +216,20 @@ class DiscoverTest {
         assertEquals(discover(true, "h100x4.topo-m.txt", H100_X4, "h100x4.ibstat.txt", IBSTAT_X4),
                 discover(true, "h100x4.topo-m.txt", H100_X4, "h100x4.ibstat.txt", IBSTAT_X4));
     }
+
+    /**
+     * A capture's name is written into the manifest's comments (issue 40, item 8): a line feed, CR, NEL, U+2028 or an
+     * escape sequence in it ended the comment and wrote "name: evil" as YAML (YAML 1.1 readers end a line at NEL and
+     * U+2028 too). Each is shown as the text report shows it.
+     */
+    @Test
+    void whatACommentQuotesCannotEndTheComment() {
+        String name = "n1\nname: evil\rx\u2028y: 1\u0085z\u2029\u001b[2J.topo-m.txt";
+        for (boolean topo : new boolean[] {false, true}) {
+            String m = discover(topo, name, PCIE_ONLY);
+            assertTrue(m.contains("# Written by gpulint discover from n1\\nname: evil\\rx\\u2028y: 1\\x85z\\u2029\\x1b[2J.topo-m.txt."), m);
+            for (String line : m.split("\n", -1)) assertTrue(!line.startsWith("name: evil") && !line.startsWith("y: 1"), line);
+            for (char c : new char[] {'\r', '\u2028', '\u2029', '\u0085', '\u001b'}) assertTrue(m.indexOf(c) < 0, topo + " " + (int) c);
+        }
+    }
 }

@@ -85,7 +85,7 @@ public final class Probe {
             List<String> cmd = new ArrayList<>(t.command());
             cmd.set(0, exe.toString());
             Path file = dir.resolve(base + t.suffix());
-            Path tmp = Files.createTempFile(dir, "." + base, ".part");
+            Path tmp = dev.gpulint.core.TempFiles.create(dir, base, ".part");     // removed on SIGTERM too
             try {
                 Process p = new ProcessBuilder(cmd).redirectOutput(tmp.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD)
                         .redirectInput(ProcessBuilder.Redirect.from(new File(File.separatorChar == '/' ? "/dev/null" : "NUL"))).start();
@@ -118,7 +118,7 @@ public final class Probe {
                 log.add(String.join(" ", t.command()) + ": kept as " + file);
                 out.add(file);
             } finally {
-                Files.deleteIfExists(tmp);
+                dev.gpulint.core.TempFiles.done(tmp);
             }
         }
         return out;

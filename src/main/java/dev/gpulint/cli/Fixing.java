@@ -47,7 +47,8 @@ final class Fixing {
             err.println(r.fixed() == 0 ? "gpulint: nothing to fix" + more
                     : "gpulint: would fix " + count(r.fixed(), "finding") + " in " + count(r.after().size(), "file") + more);
         }
-        if (r.last().result().inputFailed()) return Main.BAD_INPUT;
+        // fix settings with an error: no diff could be made, which is not "nothing to change" (exit 0)
+        if (r.last().result().inputFailed() || r.refused() != null) return Main.BAD_INPUT;
         return r.changed() ? Main.FINDINGS : Main.OK;
     }
 

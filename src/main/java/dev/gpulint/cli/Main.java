@@ -275,7 +275,7 @@ public final class Main implements Callable<Integer> {
             dev.gpulint.fix.FixLoop.Result fixed = fix || diff ? dev.gpulint.fix.FixLoop.run(project, request, Fixing.atMost(unsafeFixes)) : null;
             if (diff) return Fixing.diff(fixed, spec.commandLine().getOut(), err, unsafeFixes, quiet);
             if (fixed != null) fixed = Fixing.write(fixed, project, request, err);
-            boolean written = fixed == null || fixed.unwritten().isEmpty();
+            boolean written = fixed == null || fixed.unwritten().isEmpty() && fixed.refused() == null;
             Project.Outcome outcome = fixed != null ? fixed.last() : project.lint(request);
             LintResult result = outcome.result();
             List<String> overwrites = ReportFile.overInputs(project, output, writeBaseline, result.findings().size());

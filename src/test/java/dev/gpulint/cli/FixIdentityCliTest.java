@@ -127,6 +127,7 @@ class FixIdentityCliTest {
         CliTest.write(dir, ".gpulint.yaml", "fix:\n  rules: { UNIT001: of }\n");
         Main.workingDir = dir;
         CliTest.Run r = CliTest.run("check", "--fix", "c.yaml");
+        assertEquals(2, r.code(), "a configuration error, as a file that could not be written: " + r.err());
         assertEquals(CLUSTER, Files.readString(c), "nothing is written");
         assertTrue(r.out().contains("fix level 'of' for UNIT001 in .gpulint.yaml must be safe, unsafe or off"), r.out());
         assertTrue(r.err().contains("gpulint: the fix settings of the configuration have an error (SYN002 above): nothing was fixed; "
@@ -134,6 +135,7 @@ class FixIdentityCliTest {
         assertTrue(r.out().endsWith("fixed 0 findings; 3 remain\n"), r.out());
         CliTest.Run diff = CliTest.run("check", "--diff", "c.yaml");
         assertEquals("", diff.out(), "--diff shows no change either");
+        assertEquals(2, diff.code(), "not exit 0, which says there is nothing to change");
         // a name that is no rule is an error of fix: too
         CliTest.write(dir, ".gpulint.yaml", "fix:\n  unfixable: [UNIT01]\n");
         CliTest.run("check", "--fix", "c.yaml");

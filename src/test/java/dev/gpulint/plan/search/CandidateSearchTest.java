@@ -66,12 +66,20 @@ class CandidateSearchTest {
     }
 
     static final String LLAMA70B = "{ parameters: 70B, dtype: bf16, layers: 80, attention_heads: 64, kv_heads: 8, seq_length: 4096 }";
+    /**
+     * The same without a dtype: MEM001's accounting is then the least a 16-bit job with Adam holds, 16 bytes per parameter
+     * (70 GB per GPU at tp·pp = 16, 81 % of 80 GiB); in bf16 Megatron's 18 are 78.75 GB, 92 %, which MEM002 rejects.
+     */
+    static final String LLAMA70B_16 = LLAMA70B.replace("dtype: bf16, ", "");
 
     @Test
     void sixteenH100KeepTpInsideEachServerAndRejectWhatDoesNotFit() {
-        SearchResult s = search(CLUSTER.formatted(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        SearchResult s = search(CLUSTER.formatted(2) + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
         assertTrue(s.current().valid(), s.current().toString());
         assertTrue(s.current().rank() > 0);
+        // in bf16 (Megatron's 18 bytes per parameter) the same layout leaves less than a tenth free: MEM002, as the plan's estimate says
+        assertEquals(List.of("MEM002"), search(CLUSTER.formatted(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }",
+                "{ micro_batch_size: 1, global_batch_size: 512 }")).current().rejectedBy());
         // tp 16 spans both servers (PAR002); one or two GPUs per replica hold too much of 70B (MEM001)
         assertTrue(s.rejected().get("PAR002") > 0, s.rejected().toString());
         assertTrue(s.rejected().get("MEM001") > 0, s.rejected().toString());
@@ -117,7 +125,7 @@ class CandidateSearchTest {
         // RoCE without ECN (NET002) is the fabric's, whatever the layout
         String roce = CLUSTER.formatted(2).replace("{ type: infiniband, topology: rail-optimized }",
                 "{ type: roce, topology: rail-optimized, roce: { pfc: { enabled: true, priority: 3 }, ecn: { enabled: false } } }").replace("protocol: infiniband", "protocol: roce");
-        SearchResult s = search(roce + job(2, LLAMA70B, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        SearchResult s = search(roce + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
         assertTrue(s.clusterFindings().contains("NET002"), s.clusterFindings().toString());
         assertTrue(s.current().valid());
         assertTrue(s.candidates().stream().noneMatch(c -> c.findings().contains("NET002")));

@@ -133,6 +133,34 @@ class CandidateSearchTest {
     }
 
     @Test
+    void aCandidateKeepsTheJobsExpertTensorParallelSize() {
+        // tp 4, pp 2, ep 4 on 16 GPUs: with etp = tp the expert grid 4 × 4 × 2 = 32 does not divide 16 (PAR008); the job
+        // states etp 1 (grid 8), so check raises no PAR008, and neither may the candidates' re-check of the same sizes
+        String text = CLUSTER.formatted(2) + job(2,
+                "{ parameters: 47B, expert_parameters: 45B, experts: 8, dtype: bf16, layers: 32, attention_heads: 32, kv_heads: 8, seq_length: 4096 }",
+                "{ tp: 4, pp: 2, ep: 4, etp: 1, sequence_parallel: true }", "{ micro_batch_size: 1, global_batch_size: 64 }");
+        Model b = bind(text);
+        dev.gpulint.spec.Specs.Job job = CandidateJobs.of(b.jobs().get(0), JobLayouts.current(
+                JobLayouts.resolve(b.jobs().get(0), b.clusters(), Catalog.builtIn())).orElseThrow(), "c");
+        assertEquals(1L, job.parallelism().expertTp().value());
+        SearchResult s = search(text);
+        assertFalse(s.current().findings().contains("PAR008"), s.current().toString());
+        assertFalse(s.current().rejectedBy().contains("PAR008"), s.current().toString());
+        // the same sizes without etp: the expert grid is 32, and the re-check says so
+        SearchResult without = search(text.replace(", etp: 1", ""));
+        assertTrue(without.current().rejectedBy().contains("PAR008"), without.current().toString());
+    }
+
+    @Test
+    void aCandidateWithTheDistributedOptimizerIsCheckedWithItNotAsZeroStageOne() {
+        Model b = bind(CLUSTER.formatted(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        Layout l = new Layout(8, 2, 1, 1, 1, 1, 1, 512, 0, true, Layout.Recompute.FULL, true);
+        dev.gpulint.spec.Specs.Job job = CandidateJobs.of(b.jobs().get(0), l, "c");
+        assertEquals(0L, job.optimizer().zeroStage().value());
+        assertTrue(job.optimizer().distributed().value());
+    }
+
+    @Test
     void aMixtureOfExpertsAndALongSequenceAddEpAndCp() {
         SearchResult s = search(CLUSTER.formatted(2) + job(2,
                 "{ parameters: 47B, expert_parameters: 45B, experts: 8, dtype: bf16, layers: 32, attention_heads: 32, kv_heads: 8, seq_length: 32768 }",

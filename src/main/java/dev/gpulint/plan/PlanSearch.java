@@ -65,6 +65,11 @@ public final class PlanSearch {
 
     /** Search the layouts of {@code current}'s job on its GPUs ({@code gpus} > 0: on that many). */
     public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, long gpus, long perNode) {
+        return rank(current, catalog, rules, gpus, perNode, true);
+    }
+
+    /** As above; {@code advise} false: no search for what would make an infeasible job valid ({@code infeasible} null). */
+    public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, long gpus, long perNode, boolean advise) {
         Resolved.Job r = current.job();
         Specs.Job job = r.spec();
         List<Specs.Cluster> clusters = r.cluster() == null ? List.of() : List.of(r.cluster().spec());
@@ -80,7 +85,7 @@ public final class PlanSearch {
             return new Ranking(null, pricer, null, e.getMessage());
         }
         long node = perNode > 0 ? perNode : r.gpusPerNode() > 0 ? r.gpusPerNode() : r.group() == null ? 0 : r.group().gpusPerNode();
-        Infeasible inf = s.candidates().isEmpty() ? infeasible(s, job, clusters, space.get(), pricer, catalog, rules, node, clusterGpus(r)) : null;
+        Infeasible inf = s.candidates().isEmpty() && advise ? infeasible(s, job, clusters, space.get(), pricer, catalog, rules, node, clusterGpus(r)) : null;
         return new Ranking(s, pricer, inf, null);
     }
 

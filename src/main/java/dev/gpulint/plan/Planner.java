@@ -39,7 +39,7 @@ public final class Planner {
      * tokens/s/GPU, among the layouts gpulint's rules pass; empty when the job cannot be planned or nothing is valid.
      */
     public static Optional<Layout> best(List<Object> facts, LintResult result, Catalog catalog, String job) {
-        Outcome o = plan(facts, result, catalog, job, 0, 0, Map.of());
+        Outcome o = plan(facts, result, catalog, job, 0, 0, Map.of(), false);
         return o.plan() == null ? Optional.empty() : o.plan().best();
     }
 
@@ -52,6 +52,15 @@ public final class Planner {
      */
     public static Outcome plan(List<Object> facts, LintResult result, Catalog catalog, String job, long gpus, long nodes,
                                Map<String, Double> overrides) {
+        return plan(facts, result, catalog, job, gpus, nodes, overrides, true);
+    }
+
+    /**
+     * As above; {@code advise} false leaves out what would make an infeasible job valid (the searches over more GPUs
+     * and ZeRO): a caller that wants only the best valid layout (the layout fixes, run by `check`) does not pay for them.
+     */
+    public static Outcome plan(List<Object> facts, LintResult result, Catalog catalog, String job, long gpus, long nodes,
+                               Map<String, Double> overrides, boolean advise) {
         List<JobEstimate> jobs = new ArrayList<>();
         for (Object f : facts) if (f instanceof JobEstimate e) jobs.add(e);
         if (jobs.isEmpty()) return new Outcome(null, nothingToPlan(facts));
@@ -82,7 +91,7 @@ public final class Planner {
         for (Finding f : result.findings()) if (about(f, chosen.job().name())) ids.add(f.ruleId());
         String cluster = chosen.job().cluster() == null ? null : chosen.job().cluster().name();
         String group = chosen.job().group() == null ? null : chosen.job().group().name();
-        PlanSearch.Ranking ranking = PlanSearch.rank(current, catalog, RuleCatalog.builtIn(), size, perNode);
+        PlanSearch.Ranking ranking = PlanSearch.rank(current, catalog, RuleCatalog.builtIn(), size, perNode, advise);
         List<String> assumptions = new ArrayList<>(current.inputs().assumptions());
         assumptions.add("a candidate layout fits when its fullest stage's model states and activations are within the GPU's memory "
                 + "(MEM003) and its model states leave at least the share MEM002 keeps free (warn_at 0.9: a tenth for activations, NCCL "

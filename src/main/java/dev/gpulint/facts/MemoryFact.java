@@ -4,8 +4,8 @@ import dev.gpulint.core.Span;
 
 /**
  * A job's model states per GPU (MEM family): weights, gradients and optimizer states of the
- * parameters its GPU holds, against that GPU's memory. The arithmetic is
- * Estimates.modelStatesPerGpu in the derive stage (unit-tested); the rules compare the result.
+ * parameters its GPU holds, against that GPU's memory. The arithmetic is derive.estimate.StateBytes (the one
+ * accounting the plan's estimate also uses) in derive.mem.MemoryAnalysis (unit-tested); the rules compare the result.
  */
 public final class MemoryFact {
     private final String jobName, file, gpuName, groupName;
@@ -60,9 +60,9 @@ public final class MemoryFact {
     public double getParameters() { return parameters; }
     /** Where model.parameters is written. */
     public Span getParametersSpan() { return parametersSpan; }
-    /** Bytes of model states per parameter: 16 for mixed-precision Adam, or optimizer.bytes_per_parameter. */
+    /** Bytes of model states per parameter before sharding, by the job's accounting ({@link #getAccounting}). */
     public double getBytesPerParameter() { return bytesPerParameter; }
-    /** The bytes per parameter come from optimizer.bytes_per_parameter, not the mixed-precision Adam default. */
+    /** The bytes per parameter are stated by the job (optimizer.bytes_per_parameter, or a format's gradient dtype). */
     public boolean isBytesFromConfig() { return bytesFromConfig; }
     /** Of the bytes per parameter: weights (2 for bf16). */
     public double getWeightBytes() { return weightBytes; }
@@ -74,7 +74,7 @@ public final class MemoryFact {
     public long getTp() { return tp; }
     /** Pipeline-parallel size the parameters are divided by. */
     public long getPp() { return pp; }
-    /** Data-parallel size ZeRO shards over (0 when not known). */
+    /** Data-parallel size ZeRO or the distributed optimizer shards over, with cp (0 when not known). */
     public long getDp() { return dp; }
     /** ZeRO stage: 0 none, 1 optimizer states, 2 and gradients, 3 and weights. */
     public long getZeroStage() { return zeroStage; }
@@ -92,6 +92,36 @@ public final class MemoryFact {
     public boolean isCapacityDeclared() { return capacityDeclared; }
     /** Where the capacity is stated: gpu.memory, or gpu.model. */
     public Span getCapacitySpan() { return capacitySpan; }
+
+    private String accounting = "zero", accountingWhere;
+    private boolean distributed, capacityOverridesCatalog;
+    private long cp = 1;
+    private double catalogCapacityBytes;
+
+    /**
+     * Which accounting the bytes per parameter come from (derive.estimate.StateBytes.Accounting's id: stated, fp32,
+     * zero, megatron-fp16, megatron-bf16, least) and where a stated one is stated; whether Megatron's distributed
+     * optimizer shards the optimizer states; the context-parallel size the shards also spread over; and whether the
+     * capacity is a declared gpu.memory that differs from the catalog's figure ({@code catalogBytes}).
+     */
+    public MemoryFact accounting(String id, String where, boolean distributed, long cp, boolean overridesCatalog, double catalogBytes) {
+        this.accounting = id; this.accountingWhere = where; this.distributed = distributed; this.cp = Math.max(1, cp);
+        this.capacityOverridesCatalog = overridesCatalog; this.catalogCapacityBytes = catalogBytes; return this;
+    }
+    /** The accounting's id (stated, fp32, zero, megatron-fp16, megatron-bf16, least). */
+    public String getAccounting() { return accounting; }
+    /** Where stated bytes per parameter are stated ("optimizer.bytes_per_parameter", "--grad-reduce-in-bf16 ..."). */
+    public String getAccountingWhere() { return accountingWhere == null ? "optimizer.bytes_per_parameter" : accountingWhere; }
+    /** Megatron's distributed optimizer shards the optimizer states over dp·cp. */
+    public boolean isDistributed() { return distributed; }
+    /** The optimizer states (and with ZeRO-2/3 more) are sharded: a ZeRO stage or the distributed optimizer. */
+    public boolean isSharded() { return distributed || zeroStage > 0; }
+    /** Context-parallel size: the data-parallel shards spread over dp × cp ranks. */
+    public long getCp() { return cp; }
+    /** The capacity is a declared gpu.memory that differs from the catalog's figure for the model. */
+    public boolean isCapacityOverridesCatalog() { return capacityOverridesCatalog; }
+    /** The catalog's memory for the model (0 when unknown). */
+    public double getCatalogCapacityBytes() { return catalogCapacityBytes; }
 
     private double expertParameters = -1, sharedBytes, expertBytes;
     private long ep = 1, expertDp;

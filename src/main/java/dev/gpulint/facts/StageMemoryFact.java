@@ -31,6 +31,30 @@ public final class StageMemoryFact {
         this.activations = activations; this.capacity = capacity; this.span = span;
     }
 
+    private String accounting = "megatron-bf16", accountingWhere;
+    private double bytesPerParameter = 18;
+    private boolean distributed, capacityOverridesCatalog;
+
+    /**
+     * The model-state accounting the estimate used (derive.estimate.StateBytes: its id, bytes per parameter before
+     * sharding, where stated bytes are stated), whether the distributed optimizer shards them, and whether the
+     * capacity is a declared gpu.memory that differs from the catalog's figure.
+     */
+    public StageMemoryFact accounting(String id, double bytesPerParameter, String where, boolean distributed, boolean overridesCatalog) {
+        this.accounting = id; this.bytesPerParameter = bytesPerParameter; this.accountingWhere = where; this.distributed = distributed;
+        this.capacityOverridesCatalog = overridesCatalog; return this;
+    }
+    /** The accounting's id (stated, fp32, zero, megatron-fp16, megatron-bf16, least). */
+    public String getAccounting() { return accounting; }
+    /** Bytes per parameter of the model states before sharding. */
+    public double getBytesPerParameter() { return bytesPerParameter; }
+    /** Where stated bytes per parameter are stated. */
+    public String getAccountingWhere() { return accountingWhere == null ? "optimizer.bytes_per_parameter" : accountingWhere; }
+    /** Megatron's distributed optimizer shards the optimizer states. */
+    public boolean isDistributed() { return distributed; }
+    /** The capacity is a declared gpu.memory that differs from the catalog's figure. */
+    public boolean isCapacityOverridesCatalog() { return capacityOverridesCatalog; }
+
     /** The job's name. */
     public String getJobName() { return jobName; }
     /** The file the job is declared in. */

@@ -153,7 +153,8 @@ public final class LayoutFixes {
      * which a fix of the sizes would not write, so such a candidate's validity would not hold for the fixed file.
      */
     static Optional<Candidate> best(List<Object> facts, LintResult result, Catalog catalog, String job, double[] tokens) {
-        Planner.Outcome o = Planner.plan(facts, result, catalog, job, 0, 0, Map.of());
+        // the plan's own search, without its advice for an infeasible job: a fix needs a valid candidate, not more GPUs
+        Planner.Outcome o = Planner.plan(facts, result, catalog, job, 0, 0, Map.of(), false);
         if (o.plan() == null || o.plan().current().estimate() == null || o.plan().ranking() == null
                 || o.plan().ranking().search() == null) return Optional.empty();
         Layout now = o.plan().current().estimate().layout();

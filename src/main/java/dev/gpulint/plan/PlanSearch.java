@@ -20,7 +20,9 @@ import java.util.Optional;
  * The plan's candidates (../spec/PLAN.md "Candidates"): every layout of the job's {@link SearchSpace} checked by
  * gpulint's own rules ({@link CandidateSearch}), its memory by MEM003 on the estimate, the valid ones ranked by the
  * estimate's tokens/s/GPU ({@link Pricer}). When none is valid, {@link Infeasible} says why and what would make one
- * valid: the fewest GPUs of the same nodes that give a valid layout, or the sharding that does.
+ * valid: the fewest GPUs of the same nodes that give a valid layout (every whole-node count up to the GPUs the cluster
+ * has, each one's layouts screened by memory and those that fit checked by the rules, then a few counts beyond it), or
+ * the sharding that does.
  */
 public final class PlanSearch {
     private PlanSearch() {}
@@ -52,20 +54,28 @@ public final class PlanSearch {
      * @param moreGpus    the fewest GPUs (whole nodes) with a valid layout, and the best there; null when none within reach
      * @param sharded     the best valid layout on the job's GPUs when ZeRO stages 1–3 are allowed; null when none or already allowed
      * @param memoryOnly  some layout is rejected by memory rules alone (else every one breaks another rule, and no fix is sought)
+     * @param clusterGpus the GPUs of the job's node group (count × GPUs per node; 0 when unknown): every whole-node count
+     *                    up to it is searched before more GPUs than the cluster has are proposed
      */
     public record Infeasible(Layout leanest, Estimate leanestEstimate, List<String> leanestRejectedBy, double usableBytes, long triedUpTo,
-                             Fix moreGpus, Fix sharded, boolean memoryOnly) {}
+                             Fix moreGpus, Fix sharded, boolean memoryOnly, long clusterGpus) {}
 
     /** A change that makes a layout valid: on {@code gpus} GPUs, the best valid layout and its estimate. */
     public record Fix(long gpus, Layout best, Estimate estimate, int valid) {}
 
     /** Search the layouts of {@code current}'s job on its GPUs ({@code gpus} > 0: on that many). */
     public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, long gpus, long perNode) {
+        return rank(current, catalog, rules, gpus, perNode, true);
+    }
+
+    /** As above; {@code advise} false: no search for what would make an infeasible job valid ({@code infeasible} null). */
+    public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, long gpus, long perNode, boolean advise) {
         Resolved.Job r = current.job();
         Specs.Job job = r.spec();
         List<Specs.Cluster> clusters = r.cluster() == null ? List.of() : List.of(r.cluster().spec());
         Layout cur = current.inputs().layout();
-        Pricer pricer = new Pricer(current.inputs(), job);
+        Pricer pricer = new Pricer(current.inputs(), job,
+                dev.gpulint.derive.estimate.GpuMemory.of(r.group()).map(dev.gpulint.derive.estimate.GpuMemory::overridesCatalog).orElse(false));
         Optional<SearchSpace> space = JobLayouts.space(r, cur.gpus());
         if (space.isEmpty()) return new Ranking(null, pricer, null, "the job's global batch or GPU count is not known: no layout to compare");
         SearchResult s;
@@ -74,8 +84,16 @@ public final class PlanSearch {
         } catch (IllegalStateException e) {
             return new Ranking(null, pricer, null, e.getMessage());
         }
-        Infeasible inf = s.candidates().isEmpty() ? infeasible(s, job, clusters, space.get(), pricer, catalog, rules, perNode) : null;
+        long node = perNode > 0 ? perNode : r.gpusPerNode() > 0 ? r.gpusPerNode() : r.group() == null ? 0 : r.group().gpusPerNode();
+        Infeasible inf = s.candidates().isEmpty() && advise ? infeasible(s, job, clusters, space.get(), pricer, catalog, rules, node, clusterGpus(r)) : null;
         return new Ranking(s, pricer, inf, null);
+    }
+
+    /** The GPUs of the job's node group: its node count × GPUs per node; 0 when either is unknown. */
+    static long clusterGpus(Resolved.Job r) {
+        Resolved.Group g = r.group();
+        if (g == null || g.spec().count() == null || g.spec().count().value() == null || g.gpusPerNode() <= 0) return 0;
+        return dev.gpulint.facts.Sizes.product(g.spec().count().value(), g.gpusPerNode());
     }
 
     private static SearchResult search(Specs.Job job, List<Specs.Cluster> clusters, Layout cur, SearchSpace space, Pricer pricer,
@@ -88,7 +106,7 @@ public final class PlanSearch {
 
     /** Why nothing is valid, and the fewest GPUs (whole nodes) or the sharding that gives a valid layout. */
     private static Infeasible infeasible(SearchResult found, Specs.Job job, List<Specs.Cluster> clusters, SearchSpace space,
-                                         Pricer pricer, Catalog catalog, RuleCatalog rules, long perNode) {
+                                         Pricer pricer, Catalog catalog, RuleCatalog rules, long perNode, long clusterGpus) {
         // the layout that needs the least memory among those only memory rejects (or among all, when every one breaks another rule)
         Candidate leanest = null;
         boolean memoryOnly = false;
@@ -104,17 +122,19 @@ public final class PlanSearch {
         if (!memoryOnly) {
             // every layout breaks a rule besides memory: more GPUs or sharding do not mend that
             return new Infeasible(leanest.layout(), pricer.estimate(leanest.layout()), leanest.rejectedBy(), pricer.usable(), space.gpus(),
-                    null, null, false);
+                    null, null, false, clusterGpus);
         }
         long node = perNode > 0 ? perNode : 1;
         Fix more = null;
-        int searches = 0;
+        int beyond = 0;
         long tried = space.gpus();
         long screened = 0;
-        for (long n = (space.gpus() / node + 1) * node; n <= space.gpus() * MAX_FIX_FACTOR && n <= SearchSpace.MAX_GPUS
-                && searches < MAX_FIX_SEARCHES && screened < MAX_FIX_SCREENED; n += node) {
+        // every whole-node count up to the GPUs the cluster has, then up to MAX_FIX_SEARCHES counts beyond it
+        long limit = Math.min(SearchSpace.MAX_GPUS, Math.max(space.gpus() * MAX_FIX_FACTOR, clusterGpus));
+        for (long n = (space.gpus() / node + 1) * node; n <= limit && screened < MAX_FIX_SCREENED; n += node) {
+            if (n > clusterGpus && beyond >= MAX_FIX_SEARCHES) break;
             tried = n;
-            SearchSpace bigger = new SearchSpace(n, space.layers(), space.experts(), space.seqLength(), space.globalBatch(), space.zeroStages());
+            SearchSpace bigger = space.on(n);
             List<Layout> layouts;
             try {
                 layouts = bigger.layouts();
@@ -122,10 +142,11 @@ public final class PlanSearch {
                 break;
             }
             screened += layouts.size();
-            // the memory alone first (cheap); the rules only where some layout fits
-            if (layouts.stream().noneMatch(l -> pricer.peakBytes(l) <= pricer.usable())) continue;
-            searches++;
-            SearchResult s = search(job, clusters, layouts.get(0), bigger, pricer, catalog, rules, node);
+            // the memory alone first (cheap); the rules only on the layouts that fit
+            List<Layout> fitting = layouts.parallelStream().filter(l -> pricer.peakBytes(l) <= pricer.usable()).toList();
+            if (fitting.isEmpty()) continue;
+            if (n > clusterGpus) beyond++;
+            SearchResult s = new CandidateSearch(catalog, rules).resized(node).search(job, clusters, fitting.get(0), fitting, pricer);
             if (!s.candidates().isEmpty()) {
                 Candidate b = s.candidates().get(0);
                 more = new Fix(n, b.layout(), pricer.estimate(b.layout()), s.candidates().size());
@@ -134,7 +155,7 @@ public final class PlanSearch {
         }
         Fix sharded = null;
         if (!space.zeroStages()) {
-            SearchSpace zero = new SearchSpace(space.gpus(), space.layers(), space.experts(), space.seqLength(), space.globalBatch(), true);
+            SearchSpace zero = space.withZeroStages();
             SearchResult s = search(job, clusters, cur, zero, pricer, catalog, rules, 0);
             if (!s.candidates().isEmpty()) {
                 Candidate b = s.candidates().get(0);
@@ -142,6 +163,6 @@ public final class PlanSearch {
             }
         }
         return new Infeasible(leanest.layout(), pricer.estimate(leanest.layout()), leanest.rejectedBy(), pricer.usable(), tried, more, sharded,
-                true);
+                true, clusterGpus);
     }
 }

@@ -39,19 +39,28 @@ public final class Planner {
      * tokens/s/GPU, among the layouts gpulint's rules pass; empty when the job cannot be planned or nothing is valid.
      */
     public static Optional<Layout> best(List<Object> facts, LintResult result, Catalog catalog, String job) {
-        Outcome o = plan(facts, result, catalog, job, 0, 0, Map.of());
+        Outcome o = plan(facts, result, catalog, job, 0, 0, Map.of(), false);
         return o.plan() == null ? Optional.empty() : o.plan().best();
     }
 
     /**
      * @param facts     the derived facts of the lint run
-     * @param result    the lint run's findings (the current layout's rule IDs are those of the job's file)
+     * @param result    the lint run's findings (the current layout's rule IDs are those about the job: {@link #about})
      * @param job       --job, or null
      * @param gpus      --gpus (0: as written); --nodes is converted by the caller
      * @param overrides .gpulint.yaml plan: efficiencies
      */
     public static Outcome plan(List<Object> facts, LintResult result, Catalog catalog, String job, long gpus, long nodes,
                                Map<String, Double> overrides) {
+        return plan(facts, result, catalog, job, gpus, nodes, overrides, true);
+    }
+
+    /**
+     * As above; {@code advise} false leaves out what would make an infeasible job valid (the searches over more GPUs
+     * and ZeRO): a caller that wants only the best valid layout (the layout fixes, run by `check`) does not pay for them.
+     */
+    public static Outcome plan(List<Object> facts, LintResult result, Catalog catalog, String job, long gpus, long nodes,
+                               Map<String, Double> overrides, boolean advise) {
         List<JobEstimate> jobs = new ArrayList<>();
         for (Object f : facts) if (f instanceof JobEstimate e) jobs.add(e);
         if (jobs.isEmpty()) return new Outcome(null, nothingToPlan(facts));
@@ -79,16 +88,30 @@ public final class Planner {
                     + String.join(", ", current.inputs().missing()));
         }
         TreeSet<String> ids = new TreeSet<>();
-        String file = chosen.job().spec().file();
-        for (Finding f : result.findings()) if (f.span() != null && file != null && file.equals(f.span().file())) ids.add(f.ruleId());
+        for (Finding f : result.findings()) if (about(f, chosen.job().name())) ids.add(f.ruleId());
         String cluster = chosen.job().cluster() == null ? null : chosen.job().cluster().name();
         String group = chosen.job().group() == null ? null : chosen.job().group().name();
-        PlanSearch.Ranking ranking = PlanSearch.rank(current, catalog, RuleCatalog.builtIn(), size, perNode);
+        PlanSearch.Ranking ranking = PlanSearch.rank(current, catalog, RuleCatalog.builtIn(), size, perNode, advise);
         List<String> assumptions = new ArrayList<>(current.inputs().assumptions());
         assumptions.add("a candidate layout fits when its fullest stage's model states and activations are within the GPU's memory "
                 + "(MEM003) and its model states leave at least the share MEM002 keeps free (warn_at 0.9: a tenth for activations, NCCL "
                 + "buffers, the CUDA context and fragmentation); a memory finding rejects a candidate whatever its level");
         return new Outcome(new Plan(current, List.copyOf(ids), List.copyOf(assumptions), cluster, group, ranking), null);
+    }
+
+    /**
+     * A finding of `check` about the job named {@code job}: its identity names the job ("training_job:NAME" or
+     * "job:NAME", alone or followed by "/aspect"), whichever file it points at; findings about other jobs of the same
+     * files, or about the cluster, are not the job's.
+     */
+    static boolean about(Finding f, String job) {
+        String id = f.identity();
+        if (id == null) return false;
+        for (String kind : new String[] {"training_job:", "job:"}) {
+            String head = kind + job;
+            if (id.equals(head) || id.startsWith(head + "/")) return true;
+        }
+        return false;
     }
 
     /**

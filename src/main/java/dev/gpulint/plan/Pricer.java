@@ -6,6 +6,7 @@ import dev.gpulint.derive.estimate.JobInputs;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.derive.estimate.MemoryModel;
 import dev.gpulint.derive.estimate.ModelShape;
+import dev.gpulint.derive.estimate.StateBytes;
 import dev.gpulint.core.Span;
 import dev.gpulint.facts.StageMemoryFact;
 import dev.gpulint.plan.search.CandidateSearch;
@@ -26,12 +27,17 @@ final class Pricer implements CandidateSearch.Pricing {
     private final long rawVocab;
     private final String jobFile;
     private final Span span;
+    private final boolean overridesCatalog;
     private final Map<Layout, Estimate> estimates = new ConcurrentHashMap<>();
     private final Map<Layout, MemoryModel.Stage> peaks = new ConcurrentHashMap<>();
     private final Map<Long, ModelShape> shapes = new ConcurrentHashMap<>();
 
-    Pricer(JobInputs in, Specs.Job job) {
+    Pricer(JobInputs in, Specs.Job job) { this(in, job, false); }
+
+    /** @param overridesCatalog the node group's declared gpu.memory differs from the catalog's (its messages say so) */
+    Pricer(JobInputs in, Specs.Job job, boolean overridesCatalog) {
         this.in = in;
+        this.overridesCatalog = overridesCatalog;
         Specs.Model m = job.model();
         long v = m == null || m.vocabSize() == null || m.vocabSize().value() == null ? 0 : m.vocabSize().value();
         this.rawVocab = v > 0 ? v : 50257;
@@ -66,7 +72,8 @@ final class Pricer implements CandidateSearch.Pricing {
      */
     MemoryModel.Stage fullest(Layout l) {
         return peaks.computeIfAbsent(l, x -> {
-            MemoryModel.StateBytes b = in.bytes() != null ? in.bytes() : MemoryModel.StateBytes.of(in.model().dtype(), x.zeroStage());
+            StateBytes b = in.bytes() != null ? in.bytes().at(x.zeroStage(), x.distributedOptimizer())
+                    : StateBytes.of(in.model().dtype(), x.zeroStage(), x.distributedOptimizer(), null, null);
             MemoryModel.Stage best = null;
             for (MemoryModel.Stage s : MemoryModel.stages(shape(x.tp()), x, b)) if (best == null || s.total() > best.total()) best = s;
             return best;
@@ -83,7 +90,8 @@ final class Pricer implements CandidateSearch.Pricing {
     public Object memoryFact(Layout l, String job, String aspect) {
         if (span == null) return null;
         MemoryModel.Stage s = fullest(l);
-        return new StageMemoryFact(job, jobFile, in.hardware().gpu(), l.sizes(), l.recompute().id(), s.stage(), l.pp(), s.weights(), s.gradients(),
-                s.optimizer(), s.activations(), usable(), span, aspect);
+        StageMemoryFact f = new StageMemoryFact(job, jobFile, in.hardware().gpu(), l.sizes(), l.recompute().id(), s.stage(), l.pp(),
+                s.weights(), s.gradients(), s.optimizer(), s.activations(), usable(), span, aspect);
+        return dev.gpulint.derive.estimate.StageMemory.account(f, in.bytes(), l, overridesCatalog);
     }
 }

@@ -51,9 +51,12 @@ public final class RankingReport {
         m.put("least_memory_bytes", Math.round(st.total()));
         m.put("capacity_bytes", Math.round(inf.usableBytes()));
         m.put("fix", fix(inf));
+        m.put("searched_up_to_gpus", inf.triedUpTo());
+        m.put("cluster_gpus", inf.clusterGpus() > 0 ? inf.clusterGpus() : null);
         if (inf.moreGpus() != null) {
             m.put("min_gpus", inf.moreGpus().gpus());
             m.put("min_gpus_best_layout", PlanReport.layout(inf.moreGpus().best()));
+            m.put("min_gpus_valid", inf.moreGpus().valid());
         } else {
             m.put("min_gpus", null);
         }
@@ -189,8 +192,11 @@ public final class RankingReport {
         List<String> ways = new ArrayList<>();
         if (inf.moreGpus() != null) {
             PlanSearch.Fix f = inf.moreGpus();
-            ways.add(String.format(Locale.ROOT, "at least %d GPUs of the same nodes: %d valid layouts there, the best %s (%s) at %.0f tokens/s/GPU",
-                    f.gpus(), f.valid(), f.best().sizes(), details(f.best()), f.estimate().throughput().tokensPerSecondPerGpu()));
+            ways.add(String.format(Locale.ROOT, "at least %d GPUs of the same nodes (%s): %d valid layouts there, the best %s (%s) at %.0f tokens/s/GPU",
+                    f.gpus(), inf.clusterGpus() <= 0 ? "the cluster's size is not known" : f.gpus() <= inf.clusterGpus()
+                            ? "the cluster has " + inf.clusterGpus() + "; `gpulint plan --gpus " + f.gpus() + "` ranks them"
+                            : "more than the cluster's " + inf.clusterGpus(), f.valid(), f.best().sizes(), details(f.best()),
+                    f.estimate().throughput().tokensPerSecondPerGpu()));
         }
         if (inf.sharded() != null) {
             PlanSearch.Fix f = inf.sharded();
@@ -199,7 +205,8 @@ public final class RankingReport {
                     f.gpus(), f.best().zeroStage(), f.best().sizes(), details(f.best()), f.estimate().throughput().tokensPerSecondPerGpu()));
         }
         if (ways.isEmpty()) {
-            return "to make one valid: no layout on up to " + inf.triedUpTo() + " GPUs of these nodes is valid either; fewer bytes of "
+            return "to make one valid: no layout on up to " + inf.triedUpTo() + " GPUs of these nodes is valid either"
+                    + (inf.clusterGpus() > 0 && inf.triedUpTo() >= inf.clusterGpus() ? " (the cluster has " + inf.clusterGpus() + ")" : "") + "; fewer bytes of "
                     + "optimizer state (optimizer.bytes_per_parameter, an 8-bit optimizer) or GPUs with more memory";
         }
         return "to make one valid: " + String.join("; or ", ways);

@@ -144,6 +144,53 @@ class PlanRankingTest {
                 "{ micro_batch_size: 1, global_batch_size: 16 }", "{ zero_stage: 3 }", "full"));
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void theCandidatesDoNotDependOnTheTpBeingReplaced(@TempDir Path dir) throws IOException {
+        // samples/plan/llama2-70b.yaml as shipped, and with tp: 16 written (a tp that spans two servers: PAR002)
+        String shipped = Files.readString(Path.of("..", "samples", "plan", "llama2-70b.yaml"));
+        String wrong = shipped.replace("parallelism: { tp: 4,", "parallelism: { tp: 16,");
+        assertTrue(!wrong.equals(shipped));
+        List<Object> a = layouts((List<Map<String, Object>>) plan(dir, shipped, "--top", "5").get("candidates"));
+        Map<String, Object> doc = plan(dir, wrong, "--top", "5");
+        assertEquals(a, layouts((List<Map<String, Object>>) doc.get("candidates")), "the same candidates, ranked alike");
+        Map<String, Object> first = map(a.get(0));
+        assertEquals(List.of(4, 4, 20, 4), List.of(first.get("tp"), first.get("pp"), first.get("virtual_pp"), first.get("dp")), a.toString());
+        assertEquals("selective", first.get("recompute"), "a tie keeps the job's own choices: " + a);
+    }
+
+    private static List<Object> layouts(List<Map<String, Object>> candidates) {
+        return candidates.stream().map(c -> c.get("layout")).toList();
+    }
+
+    @Test
+    void theCurrentFindingsAreWhatCheckRaisesOnThatJobAlone(@TempDir Path dir) throws IOException {
+        String j = cluster(8, "H100-SXM5-80GB") + job(8, LLAMA2_70B, "{ tp: 4, pp: 4, virtual_pp: 20, sequence_parallel: true }",
+                "{ micro_batch_size: 1, global_batch_size: 128 }", "{ distributed: true }", "selective");
+        // a second job in the same file, whose model states do not fit (MEM001), is not the planned job's
+        String neighbour = j.substring(j.indexOf("---")).replace("name: j", "name: k").replace("tp: 4, pp: 4, virtual_pp: 20", "tp: 1, pp: 1");
+        Object alone = map(plan(dir, j, "--top", "1").get("current")).get("findings");
+        Object beside = map(plan(dir, j + neighbour, "--job", "j", "--top", "1").get("current")).get("findings");
+        assertEquals(alone, beside);
+        assertTrue(!((List<?>) beside).contains("MEM001"), beside.toString());
+        assertTrue(((List<?>) map(plan(dir, j + neighbour, "--job", "k", "--top", "1").get("current")).get("findings")).contains("MEM001"));
+    }
+
+    @Test
+    void infeasibleOnOneServerSearchesUpToTheClustersGpusAndNamesTheFewestThatWork(@TempDir Path dir) throws IOException {
+        // Llama 3 405B on one DGX of a 16-node cluster: 126 layers split over pp 14 at the fewest, so 8 × 14 = 112 GPUs
+        String llama405 = "{ parameters: 405B, dtype: bf16, layers: 126, attention_heads: 128, kv_heads: 8, hidden_size: 16384, "
+                + "ffn_hidden_size: 53248, vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 8192 }";
+        String text = cluster(16, "H100-SXM5-80GB") + job(1, llama405, "{ tp: 8, pp: 1, sequence_parallel: true }",
+                "{ micro_batch_size: 1, global_batch_size: 64 }", "{ distributed: true }", "full");
+        Map<String, Object> inf = map(plan(dir, text).get("infeasible"));
+        assertEquals(112, ((Number) inf.get("min_gpus")).intValue(), inf.toString());
+        String fix = (String) inf.get("fix");
+        assertTrue(fix.startsWith("to make one valid: at least 112 GPUs of the same nodes (the cluster has 128; `gpulint plan --gpus 112` ranks them)"), fix);
+        Map<String, Object> at112 = plan(dir, text, "--gpus", "112");
+        assertEquals(inf.get("min_gpus_valid"), at112.get("valid"), "the fix's count is the search --gpus 112 makes");
+    }
+
     private static void assertValid(Path dir, String text) throws IOException {
         Map<String, Object> doc = plan(dir, text, "--top", "1");
         Map<String, Object> cur = map(doc.get("current"));

@@ -30,10 +30,10 @@ public final class Estimator {
      * @param order rank order, fastest first (tp, cp, ep, dp, pp; missing ones follow in the default order)
      * @param bytes the optimizer's bytes per parameter when the job states them (null: by precision and ZeRO stage)
      */
-    public static Estimate estimate(ModelShape m, Layout l, Hardware hw, List<String> order, MemoryModel.StateBytes bytes) {
+    public static Estimate estimate(ModelShape m, Layout l, Hardware hw, List<String> order, StateBytes bytes) {
         Efficiency e = hw.efficiency();
         Dtype dt = m.dtype();
-        MemoryModel.StateBytes sb = bytes != null ? bytes : MemoryModel.StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer());
+        StateBytes sb = bytes != null ? bytes.at(l.zeroStage(), l.distributedOptimizer()) : StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer(), null, null);
         List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, sb);
         List<Estimate.Note> notes = new ArrayList<>();
         Map<String, Long> stride = strides(l, order);

@@ -15,7 +15,7 @@ import java.util.Map;
  * states; what it does not state takes the documented default, and each default is listed in {@code assumptions}.
  * {@code missing} names what the estimate cannot do without (the model's layers, hidden size and heads; the GPU).
  */
-public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List<String> order, MemoryModel.StateBytes bytes,
+public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List<String> order, StateBytes bytes,
                         List<String> assumptions, List<String> missing) {
 
     /** The inputs could be built: nothing is missing. */
@@ -101,19 +101,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         }
         Layout layout = new Layout((int) tp, (int) pp, (int) dp, (int) cp, (int) ep, (int) vpp, (int) micro, global,
                 (int) r.zeroStage(), distributed, rc, sp);
-        MemoryModel.StateBytes bytes = null;
-        if (o != null && o.bytesPerParameter() != null) {
-            double t = o.bytesPerParameter().value();
-            bytes = t >= 14 ? new MemoryModel.StateBytes(2, t - 14, 12) : new MemoryModel.StateBytes(t / 8, t / 8, t * 3 / 4);
-            as.add("optimizer.bytes_per_parameter " + t + " as written" + statedBytes(j));
-        } else {
-            MemoryModel.StateBytes sb = MemoryModel.StateBytes.of(dtype, layout.zeroStage(), layout.distributedOptimizer());
-            as.add("model states " + (int) (sb.weights() + sb.gradients() + sb.optimizer()) + " bytes per parameter before sharding ("
-                    + (layout.zeroStage() > 0 ? "ZeRO paper: 2 weights + 2 gradients + 12 Adam" : dtype == ModelShape.Dtype.FP32
-                    ? "fp32: 4 + 4 + 8 Adam" : dtype == ModelShape.Dtype.FP16
-                    ? "Megatron fp16: 2 weights + 2 gradients + 12 Adam" + (layout.distributedOptimizer() ? " + 4 fp32 gradient shard" : "; the fp32 gradient copies exist only during the optimizer step")
-                    : "Megatron: 2 bf16 weights + 4 fp32 main gradients + 12 Adam") + ")");
-        }
+        StateBytes bytes = StateBytes.of(j, r.zeroStage());
+        as.add(bytes.describe(layout.distributedOptimizer(), layout.zeroStage()));
         as.add("flash attention (no s² score activations), activations per Korthikanti et al. 2022 as Megatron's theoretical_memory_usage.py");
         double nic = nicPerNode(g);
         Hardware hw = Hardwares.of(catalog, gpu, gpn, Math.max(1, g.domainSize()), nic, measured, overrides, as).orElse(null);
@@ -121,14 +110,15 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
             missing.add("dense peaks and efficiencies for " + gpu.name() + " in the catalog");
             return new JobInputs(null, null, null, r.order(), null, as, missing);
         }
+        GpuMemory mem = GpuMemory.of(g).orElse(null);
+        if (mem != null && mem.declared() && mem.bytes() != hw.memoryBytes()) {
+            // the node group's declared gpu.memory is the capacity memory is held to (GpuMemory), not the catalog's
+            hw = new Hardware(hw.gpu(), mem.bytes(), hw.peakFlops(), hw.hbmBytesPerSecond(), hw.gpusPerNode(), hw.domainSize(), hw.scaleUp(),
+                    hw.scaleUpPerDirection(), hw.pciePerDirection(), hw.nicPerNode(), hw.measured(), hw.efficiency());
+            as.add("GPU memory " + Units.bytes(mem.bytes()) + " as the node group's gpu.memory declares it (the catalog's "
+                    + gpu.name() + " has " + Units.bytes(mem.catalogBytes()) + ")");
+        }
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing);
-    }
-
-    /** Where another format said what the bytes per parameter are (NeMo's gradient dtype), as " (from ...)"; else "". */
-    private static String statedBytes(Specs.Job j) {
-        if (j.origin() == null) return "";
-        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals("bytes_per_parameter")) return " (from " + s.where() + ")";
-        return "";
     }
 
     /** The node's RDMA NICs together, bytes per second per direction; 0 when none is declared. */

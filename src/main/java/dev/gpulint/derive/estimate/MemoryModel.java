@@ -6,12 +6,10 @@ import java.util.List;
 
 /**
  * Memory per GPU on each pipeline stage (../spec/PLAN.md): weights, gradients and optimizer states of the stage's
- * share of the parameters, and the activations of its in-flight micro-batches. For Megatron-style jobs (ZeRO stage 0,
- * with or without the distributed optimizer) the first stage equals Megatron-LM's theoretical_memory_usage.py:
- * 18 bytes per parameter (bf16 weights 2, fp32 main gradients 4, fp32 master weights and Adam moments 12), the
- * optimizer's 12 sharded over dp with the distributed optimizer; activations per Korthikanti et al. 2022 Table 2 as
- * that file writes them. ZeRO stages count 2 + 2 + 12 (Rajbhandari et al. 2020) and shard optimizer, gradients and
- * weights in turn over dp·cp.
+ * share of the parameters, by the job's {@link StateBytes} accounting, and the activations of its in-flight
+ * micro-batches. For Megatron-style bf16 jobs (ZeRO stage 0, with or without the distributed optimizer) the first
+ * stage equals Megatron-LM's theoretical_memory_usage.py: 18 bytes per parameter, 6 + 12/dp with the distributed
+ * optimizer; activations per Korthikanti et al. 2022 Table 2 as that file writes them.
  */
 public final class MemoryModel {
     private MemoryModel() {}
@@ -21,57 +19,41 @@ public final class MemoryModel {
         public double total() { return weights + gradients + optimizer + activations; }
     }
 
-    /** Bytes per parameter of weights, gradients and optimizer states, before sharding. */
-    public record StateBytes(double weights, double gradients, double optimizer) {
-        /** The accounting of a job: Megatron's 18 (2 + 4 + 12) without ZeRO; the ZeRO paper's 16 with it; fp32: 4 + 4 + 8. */
-        public static StateBytes of(ModelShape.Dtype d, int zeroStage) {
-            return of(d, zeroStage, false);
-        }
-
-        /**
-         * As {@link #of(ModelShape.Dtype, int)}, knowing whether Megatron's distributed optimizer shards the optimizer.
-         * fp16 (Megatron docs/user-guide/features/dist_optimizer.md): fp16 weights 2 and fp16 gradients 2, fp32 master
-         * weights and Adam 12, and fp32 copies of the gradients 4 made for the optimizer step: with the distributed
-         * optimizer they are its shard (4 + 16/dp); without it Megatron makes them at the step, after the backward
-         * pass has freed the activations, so they never add to the activations' peak (2 + 2 + 12 while activations
-         * live). bf16 keeps fp32 main gradients for the whole step (Megatron-LM forces
-         * --accumulate-allreduce-grads-in-fp32 with --bf16): 2 + 4 + 12. fp8 trains bf16 weights (Transformer Engine
-         * casts them per GEMM): as bf16.
-         */
-        public static StateBytes of(ModelShape.Dtype d, int zeroStage, boolean distributed) {
-            if (d == ModelShape.Dtype.FP32 || d == ModelShape.Dtype.TF32) return new StateBytes(4, 4, 8);
-            if (zeroStage > 0) return new StateBytes(2, 2, 12);
-            if (d == ModelShape.Dtype.FP16) return new StateBytes(2, 2, distributed ? 16 : 12);
-            return new StateBytes(2, 4, 12);
-        }
-    }
-
     /**
      * Parameters on one GPU of stage {@code i}: its L/pp layers (Megatron's count, LayerNorms and the final one
      * included) ÷ tp, the experts' MLPs further ÷ ep; the embedding ÷ tp on the first stage, and the output layer on
      * the last (its own matrix when untied; a copy of the embedding when tied and pp > 1).
      */
     public static double stageParameters(ModelShape m, Layout l, int i) {
-        double expertMlp = m.experts() > 1 ? m.layers() * m.experts() * m.mlpParameters() : 0;
-        double dense = m.transformerParameters() - expertMlp;
-        double p = (dense / l.tp() + expertMlp / ((double) l.tp() * l.ep())) / l.pp();
-        double emb = m.embeddingParameters() / l.tp();
-        if (i == 0) p += emb;
-        if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) p += emb;
-        return p;
+        double[] p = stageSplit(m, l, i);
+        return p[0] + p[1];
     }
 
-    /** Every stage of a layout (first stage first). */
+    /** {@link #stageParameters} split as {shared, expert}: the experts' MLPs are sharded over the expert data-parallel ranks. */
+    static double[] stageSplit(ModelShape m, Layout l, int i) {
+        double expertMlp = m.experts() > 1 ? m.layers() * m.experts() * m.mlpParameters() : 0;
+        double dense = m.transformerParameters() - expertMlp;
+        double shared = dense / l.tp() / l.pp(), expert = expertMlp / ((double) l.tp() * l.ep()) / l.pp();
+        double emb = m.embeddingParameters() / l.tp();
+        if (i == 0) shared += emb;
+        if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) shared += emb;
+        return new double[] {shared, expert};
+    }
+
+    /**
+     * Every stage of a layout (first stage first), its parameters' states by {@code b} ({@link StateBytes}, the one
+     * accounting): the shared parameters sharded over dp·cp, the experts' over the expert data-parallel ranks
+     * dp·cp ÷ ep (Megatron-Core's expert grid, expert tp = tp).
+     */
     public static List<Stage> stages(ModelShape m, Layout l, StateBytes b) {
         List<Stage> out = new ArrayList<>();
-        long shard = (long) l.dp() * l.cp();
+        double ranks = (double) l.dp() * l.cp();
+        StateBytes shared = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks);
+        StateBytes expert = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks / l.ep());
         for (int i = 0; i < l.pp(); i++) {
-            double p = stageParameters(m, l, i);
-            double w = b.weights(), g = b.gradients(), o = b.optimizer();
-            if (l.distributedOptimizer() || l.zeroStage() >= 1) o /= shard;
-            if (l.zeroStage() >= 2) g /= shard;
-            if (l.zeroStage() >= 3) w /= shard;
-            out.add(new Stage(i, p * w, p * g, p * o, activations(m, l, i), p));
+            double[] p = stageSplit(m, l, i);
+            out.add(new Stage(i, p[0] * shared.weights() + p[1] * expert.weights(), p[0] * shared.gradients() + p[1] * expert.gradients(),
+                    p[0] * shared.optimizer() + p[1] * expert.optimizer(), activations(m, l, i), p[0] + p[1]));
         }
         return out;
     }

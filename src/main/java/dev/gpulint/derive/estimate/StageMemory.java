@@ -17,7 +17,14 @@ public final class StageMemory {
         Span at = m.layers() != null ? m.layers().span() : m.hiddenSize() != null ? m.hiddenSize().span() : null;
         if (at == null) return Optional.empty();
         Layout l = x.layout();
-        return Optional.of(new StageMemoryFact(e.job().name(), e.job().spec().file(), x.gpu(), l.sizes(), l.recompute().id(),
-                s.stage(), l.pp(), s.weights(), s.gradients(), s.optimizer(), s.activations(), x.capacityBytes(), at));
+        StageMemoryFact f = new StageMemoryFact(e.job().name(), e.job().spec().file(), x.gpu(), l.sizes(), l.recompute().id(),
+                s.stage(), l.pp(), s.weights(), s.gradients(), s.optimizer(), s.activations(), x.capacityBytes(), at);
+        return Optional.of(account(f, e.inputs().bytes(), l, GpuMemory.of(e.job().group()).map(GpuMemory::overridesCatalog).orElse(false)));
+    }
+
+    /** {@code f} with the accounting of {@code b} for layout {@code l}, as MEM002's and MEM003's messages name it. */
+    public static StageMemoryFact account(StageMemoryFact f, StateBytes b, Layout l, boolean capacityOverridesCatalog) {
+        StateBytes at = b.at(l.zeroStage(), l.distributedOptimizer());
+        return f.accounting(at.accounting().id(), at.total(), at.where(), l.distributedOptimizer() && l.zeroStage() == 0, capacityOverridesCatalog);
     }
 }

@@ -18,12 +18,14 @@ import java.util.Set;
 final class CandidateJobs {
     private CandidateJobs() {}
 
-    /** Stated quantities of another format that the candidate rewrites. */
-    private static final Set<String> REWRITTEN = Set.of("tp", "pp", "cp", "ep", "etp", "vpp", "dp");
+    /** Stated quantities of another format that the candidate rewrites (etp is not one: a candidate keeps the job's). */
+    private static final Set<String> REWRITTEN = Set.of("tp", "pp", "cp", "ep", "vpp", "dp");
 
     /**
-     * {@code job} laid out as {@code l}, named {@code name}. Megatron's distributed optimizer shards the optimizer
-     * states over dp as ZeRO stage 1 does, so the rules see it as zero_stage 1.
+     * {@code job} laid out as {@code l}, named {@code name}: every field the job states that the layout does not choose
+     * is kept (expert tp, rank order, the pipeline split's embedding and loss, the model, the network), so a candidate
+     * raises nothing the job as written would not for the same sizes. The layout's optimizer sharding is written as it
+     * is: its ZeRO stage and optimizer.distributed (MEM001 counts Megatron's distributed optimizer as the plan does).
      */
     static Specs.Job of(Specs.Job job, Layout l, String name) { return of(job, l, name, 0); }
 
@@ -40,14 +42,15 @@ final class CandidateJobs {
                 size(l.ep(), p == null ? null : p.ep(), at), p == null ? null : p.order(),
                 new Located<>(l.sequenceParallel(), span(p == null ? null : p.sequenceParallel(), at)),
                 size(l.virtualPp(), p == null ? null : p.virtualPp(), at), p == null || p.keySpan() == null ? at : p.keySpan(),
-                Set.of(), null, p == null ? null : p.embeddingInSplit(), p == null ? null : p.lossInSplit());
+                Set.of(), null, p == null ? null : p.embeddingInSplit(), p == null ? null : p.lossInSplit(),
+                p == null ? null : p.expertTp());
         Specs.Batch b = job.batch();
         Specs.Batch batch = new Specs.Batch(size(l.microBatchSize(), b == null ? null : b.microBatchSize(), at),
                 new Located<>(l.globalBatchSize(), span(b == null ? null : b.globalBatchSize(), at)), null);
         Specs.Optimizer o = job.optimizer();
-        long zero = l.distributedOptimizer() ? Math.max(1, l.zeroStage()) : l.zeroStage();
         Specs.Optimizer optimizer = new Specs.Optimizer(o == null ? null : o.type(),
-                new Located<>(zero, span(o == null ? null : o.zeroStage(), at)), o == null ? null : o.bytesPerParameter(), false);
+                new Located<>((long) l.zeroStage(), span(o == null ? null : o.zeroStage(), at)), o == null ? null : o.bytesPerParameter(), false,
+                new Located<>(l.distributedOptimizer(), span(o == null ? null : o.distributed(), at)));
         Located<Long> nodes = job.nodes();
         if (perNode > 0) {
             long need = (l.gpus() + perNode - 1) / perNode;

@@ -101,9 +101,17 @@ public final class CandidateSearch {
 
     /** As above, with each layout's memory checked by MEM003 on the caller's estimate. */
     public SearchResult search(Specs.Job job, List<Specs.Cluster> clusters, Layout current, SearchSpace space, Pricing pricing) {
+        return search(job, clusters, current, space.layouts(), pricing);
+    }
+
+    /**
+     * As above, on the given layouts of a space (a caller that has screened a space's layouts by memory checks only
+     * those that can fit: a layout the estimate puts out of memory is rejected by MEM002 or MEM003 anyway).
+     */
+    public SearchResult search(Specs.Job job, List<Specs.Cluster> clusters, Layout current, List<Layout> space, Pricing pricing) {
         List<Layout> layouts = new ArrayList<>();
         layouts.add(current);
-        for (Layout l : space.layouts()) if (!l.equals(current)) layouts.add(l);
+        for (Layout l : space) if (!l.equals(current)) layouts.add(l);
         Map<Key, Integer> keys = new LinkedHashMap<>();
         List<Specs.Job> jobs = new ArrayList<>();
         List<Object> memory = new ArrayList<>();
@@ -170,8 +178,10 @@ public final class CandidateSearch {
             }
             checked.put(l, c);
         }
-        // best first; ties by headroom, then by the search's own order (stable sort)
-        valid.sort(Comparator.comparingDouble(Candidate::score).reversed().thenComparing(Comparator.comparingDouble(Candidate::headroom).reversed()));
+        // best first; ties by headroom, then the layout that keeps the job's own choices (micro batch, sharding, recompute,
+        // sequence parallelism: what its sizes do not decide, so a wrong tp changes nothing), then the search's order
+        valid.sort(Comparator.comparingDouble(Candidate::score).reversed().thenComparing(Comparator.comparingDouble(Candidate::headroom).reversed())
+                .thenComparing(c -> sameChoices(c.layout(), current) ? 0 : 1));
         List<Candidate> ranked = new ArrayList<>();
         for (int i = 0; i < valid.size(); i++) {
             Candidate c = valid.get(i);
@@ -181,6 +191,13 @@ public final class CandidateSearch {
         }
         return new SearchResult(checked.get(current), ranked, rejected, rejectedCount, List.copyOf(cluster), layouts.size(), jobs.size(),
                 rejectedLayouts);
+    }
+
+    /** {@code l} makes the choices {@code job} makes besides its parallel sizes. */
+    static boolean sameChoices(Layout l, Layout job) {
+        return l.microBatchSize() == job.microBatchSize() && l.zeroStage() == job.zeroStage()
+                && l.distributedOptimizer() == job.distributedOptimizer() && l.recompute() == job.recompute()
+                && l.sequenceParallel() == job.sequenceParallel();
     }
 
     /**

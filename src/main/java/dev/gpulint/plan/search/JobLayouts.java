@@ -11,8 +11,8 @@ import java.util.Optional;
 /**
  * A job's own layout and its search space, read as derive reads the job ({@link Resolver}: dp as the frameworks derive
  * it, vpp from --num-layers-per-virtual-pipeline-stage, the ZeRO stage). Empty when a size the layout needs is unknown
- * (a placeholder, no GPU count, no global batch). Recompute and the distributed optimizer are not manifest fields yet:
- * the job's layout has no recompute and no distributed optimizer until they are.
+ * (a placeholder, no GPU count, no global batch). {@link #current} is the sizes only (no recompute, no distributed
+ * optimizer): the plan's own job layout is JobInputs', which reads both.
  */
 public final class JobLayouts {
     private JobLayouts() {}
@@ -48,6 +48,8 @@ public final class JobLayouts {
         long experts = m == null || m.experts() == null ? 0 : m.experts().value();
         long seq = m == null || m.seqLength() == null ? 0 : m.seqLength().value();
         boolean zero = j.optimizer() != null && j.optimizer().zeroStage() != null;
-        return Optional.of(new SearchSpace(gpus, Resolver.splitLayers(j), experts, seq, global, zero));
+        long micro = b.microBatchSize() == null || b.microBatchSize().value() == null ? 0 : b.microBatchSize().value();
+        long vpp = Math.max(0, r.virtualPp());
+        return Optional.of(new SearchSpace(gpus, Resolver.splitLayers(j), experts, seq, global, zero, vpp, micro));
     }
 }

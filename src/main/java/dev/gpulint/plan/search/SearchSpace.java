@@ -8,7 +8,7 @@ import java.util.List;
  * The layouts a plan considers for one job (../spec/PLAN.md "Candidates"): every tp, cp, pp, dp with tp·cp·pp·dp =
  * GPUs; ep dividing both cp·dp (Megatron-Core's expert grid) and the expert count, for a mixture of experts; cp above
  * 1 only for a long sequence; every virtual pipeline size that divides a stage's layers (at most {@link #MAX_VPP});
- * micro batches 1, 2, 4, 8 that divide the global batch's share of a replica; the optimizer's sharding (Megatron's
+ * micro batches 1, 2, 4, 8 that divide the global batch's share of a replica (and the job's own vpp and micro batch); the optimizer's sharding (Megatron's
  * distributed optimizer on or off, or ZeRO 0–3 for a job that states a ZeRO stage); the three recompute choices;
  * sequence parallelism on or off where tp is above 1. The model, the global batch and the sequence stay as written.
  * Nothing here checks a layout: gpulint's rules do ({@link CandidateSearch}).
@@ -19,8 +19,28 @@ import java.util.List;
  * @param seqLength   the sequence length (0 when unknown)
  * @param globalBatch the global batch in sequences
  * @param zeroStages  the job states a ZeRO stage (DeepSpeed, FSDP): ZeRO 0–3 instead of the distributed optimizer
+ * @param statedVpp   the virtual pipeline size the job writes (0: none), tried beside 1..{@link #MAX_VPP} wherever it
+ *                    divides a stage's layers, so that the candidates do not depend on the job's other sizes: a job
+ *                    whose tp is wrong gets the same candidates as the same job with a right one
+ * @param statedMicro the micro batch the job writes (0: none), tried beside {@link #MICRO_BATCHES} for the same reason
  */
-public record SearchSpace(long gpus, long layers, long experts, long seqLength, long globalBatch, boolean zeroStages) {
+public record SearchSpace(long gpus, long layers, long experts, long seqLength, long globalBatch, boolean zeroStages,
+                          long statedVpp, long statedMicro) {
+
+    /** A space with only the standard virtual pipeline sizes and micro batches. */
+    public SearchSpace(long gpus, long layers, long experts, long seqLength, long globalBatch, boolean zeroStages) {
+        this(gpus, layers, experts, seqLength, globalBatch, zeroStages, 0, 0);
+    }
+
+    /** The same space on another GPU count. */
+    public SearchSpace on(long gpus) {
+        return new SearchSpace(gpus, layers, experts, seqLength, globalBatch, zeroStages, statedVpp, statedMicro);
+    }
+
+    /** The same space with ZeRO stages 0–3 instead of the distributed optimizer. */
+    public SearchSpace withZeroStages() {
+        return new SearchSpace(gpus, layers, experts, seqLength, globalBatch, true, statedVpp, statedMicro);
+    }
 
     /** A sequence at least this long adds context parallelism (cp 2, 4, 8, ...) to the search. */
     public static final long LONG_SEQUENCE = 8192;
@@ -79,18 +99,21 @@ public record SearchSpace(long gpus, long layers, long experts, long seqLength, 
         }
     }
 
-    /** 1, and with pp above 1 every v up to {@link #MAX_VPP} with layers ÷ pp a multiple of v. */
+    /** 1, and with pp above 1 every v up to {@link #MAX_VPP} (and the job's own) with layers ÷ pp a multiple of v. */
     List<Long> virtualSizes(long pp) {
         List<Long> out = new ArrayList<>(List.of(1L));
         if (pp < 2 || layers <= 0 || layers % pp != 0) return out;
         for (long v = 2; v <= MAX_VPP; v++) if ((layers / pp) % v == 0) out.add(v);
+        if (statedVpp > MAX_VPP && (layers / pp) % statedVpp == 0) out.add(statedVpp);
         return out;
     }
 
-    /** The micro batches that divide the global batch's share of one replica; 1 when none does (PAR007 says why). */
+    /** The micro batches (and the job's own) that divide the global batch's share of one replica; 1 when none does (PAR007 says why). */
     List<Long> microBatches(long dp) {
         List<Long> out = new ArrayList<>();
         for (int m : MICRO_BATCHES) if (globalBatch % (m * dp) == 0) out.add((long) m);
+        if (statedMicro > 0 && statedMicro <= Integer.MAX_VALUE && !MICRO_BATCHES.contains((int) statedMicro)
+                && globalBatch % (statedMicro * dp) == 0) out.add(statedMicro);
         if (out.isEmpty()) out.add(1L);
         return out;
     }

@@ -34,7 +34,7 @@ class MemoryModelTest {
                                                    double weightsMb, double activationMb) {
         ModelShape m = new ModelShape(layers, hidden, heads, groups, hidden / heads, ffn, vocab, seq, swiglu, !untied, 1, 1, Dtype.BF16);
         Layout l = new Layout(tp, pp, dp, 1, 1, vpp, mbs, (long) micro * mbs * dp, 0, distopt, Recompute.SELECTIVE, true);
-        MemoryModel.Stage first = MemoryModel.stages(m, l, MemoryModel.StateBytes.of(Dtype.BF16, 0)).get(0);
+        MemoryModel.Stage first = MemoryModel.stages(m, l, StateBytes.of(Dtype.BF16, 0, false, null, null)).get(0);
         assertEquals(weightsMb, (first.weights() + first.gradients() + first.optimizer()) / MB, 0.01, name + ": weights and optimizer");
         // theoretical_memory_usage.py counts every layer as multi-head with a two-matrix MLP (its TODO); the model adds
         // what GQA leaves out (K and V for q of a heads: 4·(1 − q/a)·s·b·h less) and what SwiGLU adds (its fc1 writes
@@ -57,7 +57,7 @@ class MemoryModelTest {
     void nemotron340bInterleavedFp8FitsAsItRan() {
         ModelShape m = new ModelShape(96, 18432, 96, 8, 192, 73728, 256000, 4096, false, false, 1, 1, Dtype.FP8);
         Layout l = new Layout(8, 8, 2, 1, 1, 12, 1, 32, 0, true, Recompute.SELECTIVE, true);
-        MemoryModel.Stage first = MemoryModel.stages(m, l, new MemoryModel.StateBytes(2, 2, 12)).get(0);
+        MemoryModel.Stage first = MemoryModel.stages(m, l, new StateBytes(2, 2, 12, StateBytes.Accounting.STATED)).get(0);
         double sbh = 4096.0 * 18432, t = 8;
         double perLayer = sbh / t * (8 + 2 + 4.0 * 8 / 96 + 2 + 1 + 8 + 4);
         double held = 14 + 88 + 1;                                   // warm-up forwards of one-layer chunks, and one more
@@ -80,7 +80,7 @@ class MemoryModelTest {
         double[] totals = new double[4];
         for (int z = 0; z <= 3; z++) {
             Layout l = new Layout(1, 1, 8, 1, 1, 1, 1, 64, z, false, Recompute.FULL, false);
-            MemoryModel.Stage s = MemoryModel.stages(m, l, MemoryModel.StateBytes.of(Dtype.BF16, z)).get(0);
+            MemoryModel.Stage s = MemoryModel.stages(m, l, StateBytes.of(Dtype.BF16, z, false, null, null)).get(0);
             totals[z] = s.weights() + s.gradients() + s.optimizer();
             double p = s.parameters();
             if (z == 1) assertEquals(p * (2 + 2 + 12.0 / 8), totals[z], 1);
@@ -115,7 +115,7 @@ class MemoryModelTest {
     void laterStagesHoldFewerMicroBatchesAndTheLastHoldsTheOutputLayer() {
         ModelShape m = gpt();
         Layout l = new Layout(1, 4, 2, 1, 1, 1, 1, 64, 0, false, Recompute.SELECTIVE, false);
-        List<MemoryModel.Stage> s = MemoryModel.stages(m, l, MemoryModel.StateBytes.of(Dtype.BF16, 0));
+        List<MemoryModel.Stage> s = MemoryModel.stages(m, l, StateBytes.of(Dtype.BF16, 0, false, null, null));
         assertEquals(4, s.size());
         assertTrue(s.get(0).activations() > s.get(1).activations() && s.get(2).activations() > s.get(3).activations());
         assertEquals(s.get(0).parameters(), s.get(3).parameters(), 1, "tied embeddings: the last stage keeps a copy");

@@ -62,11 +62,32 @@ class MemoryAnalysisTest {
     }
 
     @Test
-    void aMismatchedDeclaredMemoryFallsBackToTheCatalog() {
-        MemoryFact f = fact(H100 + ", memory: 40 GB", "model: { parameters: 7B }\n");
-        assertFalse(f.isCapacityDeclared());
-        assertEquals(GIB80, f.getCapacityBytes());
-        assertEquals("t.yaml:4:40", f.getCapacitySpan().toString());
+    void aDeclaredMemoryTheCatalogDoesNotListIsTheCapacityAndSaysSo() {
+        // a 96 GB H100 variant the catalog does not list: held to its 96 GB, not to the catalog's 80 GiB (HW004 names the difference)
+        MemoryFact f = fact(H100 + ", memory: 96 GB", "model: { parameters: 7B }\n");
+        assertTrue(f.isCapacityDeclared());
+        assertTrue(f.isCapacityOverridesCatalog());
+        assertEquals(96e9, f.getCapacityBytes());
+        assertEquals(GIB80, f.getCatalogCapacityBytes());
+        assertEquals("t.yaml:4:74", f.getCapacitySpan().toString());
+        assertFalse(fact(H100 + ", memory: 80 GB", "model: { parameters: 7B }\n").isCapacityOverridesCatalog());
+    }
+
+    @Test
+    void megatronsDistributedOptimizerShardsTheOptimizerStatesOverDpTimesCp() {
+        // Llama 3 8B, bf16, dp 8: theoretical_memory_usage.py's 6 + 12/8 bytes per parameter
+        MemoryFact f = fact(H100, "model: { parameters: 8.03B, dtype: bf16 }\noptimizer: { distributed: true }\n");
+        assertEquals("megatron-bf16", f.getAccounting());
+        assertTrue(f.isDistributed());
+        assertEquals(18, f.getBytesPerParameter());
+        assertEquals(8.03e9 * 7.5, f.getPerGpuBytes(), 1);
+        // cp 2 over the same 8 GPUs: dp 4, the shards over dp × cp = 8 as before
+        MemoryFact cp = fact(H100, "model: { parameters: 8.03B, dtype: bf16 }\nparallelism: { cp: 2 }\noptimizer: { distributed: true }\n");
+        assertEquals(4, cp.getDp());
+        assertEquals(2, cp.getCp());
+        assertEquals(8.03e9 * 7.5, cp.getPerGpuBytes(), 1);
+        // without it: 18 bytes whole
+        assertEquals(8.03e9 * 18, fact(H100, "model: { parameters: 8.03B, dtype: bf16 }\n").getPerGpuBytes(), 1);
     }
 
     @Test

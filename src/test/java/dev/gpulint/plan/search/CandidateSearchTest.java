@@ -66,12 +66,20 @@ class CandidateSearchTest {
     }
 
     static final String LLAMA70B = "{ parameters: 70B, dtype: bf16, layers: 80, attention_heads: 64, kv_heads: 8, seq_length: 4096 }";
+    /**
+     * The same without a dtype: MEM001's accounting is then the least a 16-bit job with Adam holds, 16 bytes per parameter
+     * (70 GB per GPU at tp·pp = 16, 81 % of 80 GiB); in bf16 Megatron's 18 are 78.75 GB, 92 %, which MEM002 rejects.
+     */
+    static final String LLAMA70B_16 = LLAMA70B.replace("dtype: bf16, ", "");
 
     @Test
     void sixteenH100KeepTpInsideEachServerAndRejectWhatDoesNotFit() {
-        SearchResult s = search(CLUSTER.formatted(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        SearchResult s = search(CLUSTER.formatted(2) + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
         assertTrue(s.current().valid(), s.current().toString());
         assertTrue(s.current().rank() > 0);
+        // in bf16 (Megatron's 18 bytes per parameter) the same layout leaves less than a tenth free: MEM002, as the plan's estimate says
+        assertEquals(List.of("MEM002"), search(CLUSTER.formatted(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }",
+                "{ micro_batch_size: 1, global_batch_size: 512 }")).current().rejectedBy());
         // tp 16 spans both servers (PAR002); one or two GPUs per replica hold too much of 70B (MEM001)
         assertTrue(s.rejected().get("PAR002") > 0, s.rejected().toString());
         assertTrue(s.rejected().get("MEM001") > 0, s.rejected().toString());
@@ -117,11 +125,39 @@ class CandidateSearchTest {
         // RoCE without ECN (NET002) is the fabric's, whatever the layout
         String roce = CLUSTER.formatted(2).replace("{ type: infiniband, topology: rail-optimized }",
                 "{ type: roce, topology: rail-optimized, roce: { pfc: { enabled: true, priority: 3 }, ecn: { enabled: false } } }").replace("protocol: infiniband", "protocol: roce");
-        SearchResult s = search(roce + job(2, LLAMA70B, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        SearchResult s = search(roce + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
         assertTrue(s.clusterFindings().contains("NET002"), s.clusterFindings().toString());
         assertTrue(s.current().valid());
         assertTrue(s.candidates().stream().noneMatch(c -> c.findings().contains("NET002")));
         assertFalse(s.rejected().containsKey("NET002"));
+    }
+
+    @Test
+    void aCandidateKeepsTheJobsExpertTensorParallelSize() {
+        // tp 4, pp 2, ep 4 on 16 GPUs: with etp = tp the expert grid 4 × 4 × 2 = 32 does not divide 16 (PAR008); the job
+        // states etp 1 (grid 8), so check raises no PAR008, and neither may the candidates' re-check of the same sizes
+        String text = CLUSTER.formatted(2) + job(2,
+                "{ parameters: 47B, expert_parameters: 45B, experts: 8, dtype: bf16, layers: 32, attention_heads: 32, kv_heads: 8, seq_length: 4096 }",
+                "{ tp: 4, pp: 2, ep: 4, etp: 1, sequence_parallel: true }", "{ micro_batch_size: 1, global_batch_size: 64 }");
+        Model b = bind(text);
+        dev.gpulint.spec.Specs.Job job = CandidateJobs.of(b.jobs().get(0), JobLayouts.current(
+                JobLayouts.resolve(b.jobs().get(0), b.clusters(), Catalog.builtIn())).orElseThrow(), "c");
+        assertEquals(1L, job.parallelism().expertTp().value());
+        SearchResult s = search(text);
+        assertFalse(s.current().findings().contains("PAR008"), s.current().toString());
+        assertFalse(s.current().rejectedBy().contains("PAR008"), s.current().toString());
+        // the same sizes without etp: the expert grid is 32, and the re-check says so
+        SearchResult without = search(text.replace(", etp: 1", ""));
+        assertTrue(without.current().rejectedBy().contains("PAR008"), without.current().toString());
+    }
+
+    @Test
+    void aCandidateWithTheDistributedOptimizerIsCheckedWithItNotAsZeroStageOne() {
+        Model b = bind(CLUSTER.formatted(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        Layout l = new Layout(8, 2, 1, 1, 1, 1, 1, 512, 0, true, Layout.Recompute.FULL, true);
+        dev.gpulint.spec.Specs.Job job = CandidateJobs.of(b.jobs().get(0), l, "c");
+        assertEquals(0L, job.optimizer().zeroStage().value());
+        assertTrue(job.optimizer().distributed().value());
     }
 
     @Test

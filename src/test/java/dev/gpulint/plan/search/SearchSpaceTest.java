@@ -41,6 +41,22 @@ class SearchSpaceTest {
     }
 
     @Test
+    void theJobsOwnVirtualPipelineSizeAndMicroBatchAreTriedWhateverItsOtherSizes() {
+        // Llama 2 70B as NeMo runs it: vpp 20 (one layer per chunk at pp 4), beyond the standard 1..8
+        List<Layout> standard = new SearchSpace(64, 80, 0, 4096, 128, false).layouts();
+        List<Layout> stated = new SearchSpace(64, 80, 0, 4096, 128, false, 20, 1).layouts();
+        assertTrue(standard.stream().noneMatch(l -> l.virtualPp() == 20));
+        assertTrue(stated.stream().anyMatch(l -> l.tp() == 4 && l.pp() == 4 && l.virtualPp() == 20 && l.dp() == 4), "tp 4, pp 4, vpp 20, dp 4");
+        for (Layout l : stated) assertEquals(0, 80 / l.pp() % l.virtualPp(), l.toString());
+        // the space is the job's vpp and micro batch and the GPUs, never its tp: what tp it writes cannot change it
+        assertEquals(stated, new SearchSpace(64, 80, 0, 4096, 128, false, 20, 1).on(64).layouts());
+        // a stated micro batch of 3 is tried where it divides the batch's share of a replica
+        List<Layout> three = new SearchSpace(8, 32, 0, 4096, 96, false, 0, 3).layouts();
+        assertTrue(three.stream().anyMatch(l -> l.microBatchSize() == 3 && l.dp() == 8));
+        assertTrue(three.stream().allMatch(l -> 96 % ((long) l.microBatchSize() * l.dp()) == 0));
+    }
+
+    @Test
     void divisorsAndBounds() {
         assertEquals(List.of(1L, 2L, 3L, 4L, 6L, 12L), SearchSpace.divisors(12));
         assertEquals(11, SearchSpace.divisors(1024).size());

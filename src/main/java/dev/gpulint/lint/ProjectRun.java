@@ -50,7 +50,8 @@ public final class ProjectRun {
         if (cfgPath != null) {
             String shown = new Discovery(cfg, base).display(cfgPath);
             String buffer = buffers.get(cfgPath.toAbsolutePath().normalize());
-            cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown, buffer), Config.none());
+            cfg = dev.gpulint.config.Trust.apply(guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown, buffer),
+                    Config.none()), cfgPath, request.configFile() != null, consent == null ? List.of(baseAbs) : consent);
         }
         Path top = request.top() == null ? null : request.top().toAbsolutePath().normalize();
         Path fallback = top != null && baseAbs.startsWith(top) ? top : baseAbs;
@@ -131,6 +132,16 @@ public final class ProjectRun {
 
     private java.util.function.Consumer<List<Object>> factSink;
     private Map<Path, String> buffers = Map.of();
+    private List<Path> consent;
+
+    /**
+     * The folders whose configurations' rules may run when found by searching ({@link dev.gpulint.config.Trust#apply}): the working
+     * folder when not set; an editor's workspace folders.
+     */
+    ProjectRun consent(List<Path> folders) {
+        this.consent = folders == null ? null : List.copyOf(folders);
+        return this;
+    }
 
     /** Texts that stand for files, by absolute path (an editor's unsaved buffers; {@link Discovery#overlay}). */
     ProjectRun buffers(Map<Path, String> texts) {

@@ -66,7 +66,8 @@ final class Lints {
             String name = d.path().getFileName().toString();
             if (!name.equals(Config.NAME) && Readers.isCandidate(name)) paths.add(d.path().toString());
         }
-        Project project = new Project(base).paths(paths).buffers(overlay).helpUriBase(report.helpUriBase());
+        // a configuration's rules run when it lies in a workspace folder the editor opened (or the allow list names it)
+        Project project = new Project(base).paths(paths).buffers(overlay).helpUriBase(report.helpUriBase()).consent(roots);
         dev.gpulint.plan.LayoutFixes.on(project);
         Project.Outcome outcome = project.lint();
         Map<Path, List<Finding>> byFile = new HashMap<>();

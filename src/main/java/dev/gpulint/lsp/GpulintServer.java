@@ -64,6 +64,12 @@ public final class GpulintServer implements LanguageServer, LanguageClientAware 
         this.workspace = new Workspace(scheduler);
     }
 
+    /** The launcher of {@code server} on a connection, with the LSP's lifecycle kept in front of it ({@link Lifecycle}). */
+    public static org.eclipse.lsp4j.jsonrpc.Launcher<LanguageClient> launcher(GpulintServer server, java.io.InputStream in,
+                                                                            java.io.OutputStream out) {
+        return Lifecycle.launcher(server, in, out);
+    }
+
     @Override
     public void connect(LanguageClient c) {
         this.client = c;

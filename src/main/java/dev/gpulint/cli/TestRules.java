@@ -31,7 +31,7 @@ final class TestRules implements Callable<Integer> {
         // configuration's rule_paths may then run (SECURITY.md)
         Path rules = Main.workingDir.resolve(dir);
         Project project = new Project(Main.workingDir).rules(dir).paths(List.of(dir.toString()))
-                .consent(List.of(Main.workingDir.toAbsolutePath(), rules.toAbsolutePath()));
+                .session(List.of(Main.workingDir.toAbsolutePath(), rules.toAbsolutePath()), null);
         for (String problem : project.problems()) out.println("gpulint: " + problem);
         if (!project.problems().isEmpty()) return Main.BAD_INPUT;
         ProjectRun.Setup setup = project.setUp();

@@ -47,7 +47,24 @@ final class Lifecycle implements Endpoint {
                 remote.setJsonHandler(json);
                 return remote;
             }
-        }.setLocalService(server).setRemoteInterface(LanguageClient.class).setInput(in).setOutput(out).create();
+        }.setLocalService(server).setRemoteInterface(LanguageClient.class).setInput(in).setOutput(out)
+                .setExceptionHandler(Lifecycle::answer).create();
+    }
+
+    /**
+     * The error a failed request is answered with: its own when it is one of the protocol's (the gate's), else
+     * InternalError with what failed in one line; the Java stack trace goes to standard error (the editor's log of the
+     * server), not into the answer, where LSP4J would put it.
+     */
+    static ResponseError answer(Throwable t) {
+        Throwable c = t;
+        while ((c instanceof java.util.concurrent.CompletionException || c instanceof java.util.concurrent.ExecutionException)
+                && c.getCause() != null) c = c.getCause();
+        if (c instanceof ResponseErrorException r) return r.getResponseError();
+        System.err.println("gpulint lsp: a request failed (please report it with the file):");
+        c.printStackTrace(System.err);
+        return new ResponseError(ResponseErrorCode.InternalError, "gpulint could not answer: " + c
+                + " (a bug in gpulint; its log on standard error has the details)", null);
     }
 
     @Override

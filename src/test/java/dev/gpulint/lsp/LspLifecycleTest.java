@@ -44,6 +44,18 @@ class LspLifecycleTest {
     }
 
     @Test
+    void aFailedRequestIsAnsweredWithoutAJavaStackTrace() {
+        var e = Lifecycle.answer(new java.util.concurrent.CompletionException(new IndexOutOfBoundsException("offset -2")));
+        assertEquals(-32603, e.getCode());
+        assertEquals("gpulint could not answer: java.lang.IndexOutOfBoundsException: offset -2 (a bug in gpulint; its log on standard "
+                + "error has the details)", e.getMessage());
+        assertEquals(null, e.getData(), "no stack trace in the answer");
+        var own = Lifecycle.answer(new org.eclipse.lsp4j.jsonrpc.ResponseErrorException(
+                new org.eclipse.lsp4j.jsonrpc.messages.ResponseError(-32002, "not initialized", null)));
+        assertEquals(-32002, own.getCode());
+    }
+
+    @Test
     void requestsOutsideTheSessionAreTheSpecificationsErrorsAndFarPositionsAreClean() throws Exception {
         Files.createDirectories(dir.resolve(".git"));
         Path job = dir.resolve("job.yaml");
@@ -66,6 +78,7 @@ class LspLifecycleTest {
             LspProcessTest.send(out, open);
             LspProcessTest.send(out, hover(1, uri, 0, 0));
             JsonObject early = response(fromServer, 1, seen);
+            assertTrue(early.has("error"), "a request before initialize was answered: " + early);
             assertEquals(-32002, early.getAsJsonObject("error").get("code").getAsInt(), early.toString());
             LspProcessTest.send(out, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\",\"params\":{\"processId\":null,\"rootUri\":\""
                     + dir.toUri() + "\",\"capabilities\":{}}}");
@@ -90,6 +103,7 @@ class LspLifecycleTest {
             assertTrue(response(fromServer, 20, seen).has("result"));
             LspProcessTest.send(out, hover(21, uri, 0, 0));
             JsonObject late = response(fromServer, 21, seen);
+            assertTrue(late.has("error"), "a request after shutdown was answered: " + late);
             assertEquals(-32600, late.getAsJsonObject("error").get("code").getAsInt(), late.toString());
             LspProcessTest.send(out, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
             assertEquals(0, server.awaitExit(listening), "exit after shutdown");

@@ -7,7 +7,6 @@ import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
-import org.eclipse.lsp4j.launch.LSPLauncher;
 import org.eclipse.lsp4j.jsonrpc.Launcher;
 import org.eclipse.lsp4j.services.LanguageClient;
 import picocli.CommandLine;
@@ -42,8 +41,7 @@ final class LspCommand implements Callable<Integer> {
         System.setOut(System.err);
         try {
             GpulintServer server = new GpulintServer(ReportOptions.DEFAULT.withHelpUriBase(helpUriBase));
-            Launcher<LanguageClient> launcher = LSPLauncher.createServerLauncher(server, Main.stdin.get(),
-                    new FileOutputStream(FileDescriptor.out));
+            Launcher<LanguageClient> launcher = GpulintServer.launcher(server, Main.stdin.get(), new FileOutputStream(FileDescriptor.out));
             server.connect(launcher.getRemoteProxy());
             Future<Void> listening = launcher.startListening();
             return server.awaitExit(listening);

@@ -27,7 +27,11 @@ final class TestRules implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         // set up as a lint run of the project around DIR is: its .gpulint.yaml (catalog additions, rule
         // parameters, levels, rule_paths), with DIR's rules loaded after those
-        Project project = new Project(Main.workingDir).rules(dir).paths(List.of(dir.toString()));
+        // DIR is taken from the run's working directory (the daemon's own is /); naming it is choosing its project, whose
+        // configuration's rule_paths may then run (SECURITY.md)
+        Path rules = Main.workingDir.resolve(dir);
+        Project project = new Project(Main.workingDir).rules(dir).paths(List.of(dir.toString()))
+                .session(List.of(Main.workingDir.toAbsolutePath(), rules.toAbsolutePath()), null);
         for (String problem : project.problems()) out.println("gpulint: " + problem);
         if (!project.problems().isEmpty()) return Main.BAD_INPUT;
         ProjectRun.Setup setup = project.setUp();
@@ -38,7 +42,7 @@ final class TestRules implements Callable<Integer> {
         Linter linter = setup.linter();
         Discovery d = setup.discovery();
         int passed = 0, failed = 0;
-        for (Path file : dev.gpulint.ruletest.RuleCases.testFiles(dir)) {
+        for (Path file : dev.gpulint.ruletest.RuleCases.testFiles(rules)) {
             for (dev.gpulint.ruletest.RuleCases.Case c : dev.gpulint.ruletest.RuleCases.load(file)) {
                 String diff = dev.gpulint.ruletest.RuleCases.check(c, linter);
                 if (diff == null) {

@@ -20,15 +20,24 @@ import java.util.Set;
  * (the engine reads variables through {@link Main#env} only, and gets the request's) and standard input, and
  * with {@code System.out} and {@code System.err} caught for the run, so what a library prints reaches the client
  * as it would reach a cold run's terminal. The command line keeps these in statics, so runs take turns.
- * {@code discover} (it runs the tools on the client's PATH) and {@code daemon} always run cold.
+ * What always runs cold: {@link #refuses}.
  */
 public final class WarmCli implements Engine {
     private static final Object TURN = new Object();
-    static final Set<String> COLD = Set.of("discover", "daemon");
+    static final Set<String> COLD = Set.of("discover", "daemon", "lsp");
 
+    /**
+     * {@code discover} runs the tools on the client's PATH; {@code daemon} is the daemon's own; {@code lsp} is a session
+     * on standard input and output as long as the editor's; and a run that reads standard input ({@code -},
+     * {@code --stdin-filename}) would hold the engine, and every client behind it, for as long as its input takes.
+     */
     @Override
     public String refuses(Invocation inv) {
-        return !inv.args().isEmpty() && COLD.contains(inv.args().get(0)) ? "command" : null;
+        for (String a : inv.args()) {
+            if (COLD.contains(a)) return "command";      // any argument, so options before the command count too
+            if (a.equals("-") || a.startsWith("--stdin-filename")) return "stdin";
+        }
+        return null;
     }
 
     @Override

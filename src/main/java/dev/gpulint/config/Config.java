@@ -168,11 +168,12 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
 
     public static Config none() { return new Config(Path.of("").toAbsolutePath(), null, List.of(), List.of(), List.of()); }
 
-    /** The nearest .gpulint.yaml from {@code start} upwards, if any. */
+    /** The nearest .gpulint.yaml from {@code start} upwards, within {@link Trust#searchEnds}; {@link Trust#apply} decides its use. */
     public static Path find(Path start) {
         for (Path d = start.toAbsolutePath().normalize(); d != null; d = d.getParent()) {
             Path c = d.resolve(NAME);
             if (Files.isRegularFile(c)) return c;
+            if (Trust.searchEnds(d)) return null;
         }
         return null;
     }

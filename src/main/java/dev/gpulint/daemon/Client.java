@@ -40,6 +40,37 @@ public final class Client {
         return s;
     }
 
+    /** Thrown when what listens at the port cannot prove it holds the token: nothing else was sent to it. */
+    public static final class NotTheDaemon extends IOException {
+        NotTheDaemon(String what) { super("what listens at the daemon's port is not the daemon (" + what + ")"); }
+    }
+
+    /**
+     * Connects and proves, both ways, that each side holds the token ({@link Wire}); then sends {@code kind}. The
+     * listener's proof is checked before the client's own proof or anything of the request is sent.
+     */
+    private static Socket open(int port, String token, String kind, InputStream[] in) throws IOException {
+        Socket s = connect(port);
+        try {
+            String nonce = Wire.nonce();
+            OutputStream o = s.getOutputStream();
+            fields(o, Wire.MAGIC, nonce);
+            o.flush();
+            in[0] = new BufferedInputStream(s.getInputStream());
+            String line = Wire.line(in[0], 256);
+            String[] f = line.split(" ");
+            if (f.length != 3 || !f[0].equals("daemon") || !Wire.isNonce(f[1])) throw new NotTheDaemon("it answered: " + line);
+            if (!java.security.MessageDigest.isEqual(Wire.daemonProof(token, nonce, f[1]).getBytes(StandardCharsets.US_ASCII),
+                    f[2].getBytes(StandardCharsets.US_ASCII))) throw new NotTheDaemon("a wrong proof of the token");
+            fields(o, Wire.clientProof(token, nonce, f[1]), kind);
+            o.flush();
+            return s;
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
     private static void fields(OutputStream o, String... fields) throws IOException {
         for (String f : fields) {
             o.write(f.getBytes(StandardCharsets.UTF_8));
@@ -49,9 +80,9 @@ public final class Client {
 
     /** The daemon's answer to {@code status} (pid, port, started, served, idle-timeout, jar), or empty when none answers. */
     public static Optional<Map<String, String>> status(StateFile.State st) {
-        try (Socket s = connect(st.port())) {
-            fields(s.getOutputStream(), Wire.MAGIC, st.token(), "status");
-            String text = new String(s.getInputStream().readNBytes(1 << 16), StandardCharsets.UTF_8);
+        InputStream[] in = new InputStream[1];
+        try (Socket s = open(st.port(), st.token(), "status", in)) {
+            String text = new String(in[0].readNBytes(1 << 16), StandardCharsets.UTF_8);
             Map<String, String> out = new LinkedHashMap<>();
             for (String line : text.split("\n")) {
                 int sp = line.indexOf(' ');
@@ -65,9 +96,9 @@ public final class Client {
 
     /** Asks the daemon to stop; true when it said it would. */
     public static boolean stop(StateFile.State st) {
-        try (Socket s = connect(st.port())) {
-            fields(s.getOutputStream(), Wire.MAGIC, st.token(), "stop");
-            return new String(s.getInputStream().readNBytes(64), StandardCharsets.US_ASCII).startsWith("stopping");
+        InputStream[] in = new InputStream[1];
+        try (Socket s = open(st.port(), st.token(), "stop", in)) {
+            return new String(in[0].readNBytes(64), StandardCharsets.US_ASCII).startsWith("stopping");
         } catch (IOException e) {
             return false;
         }
@@ -76,13 +107,17 @@ public final class Client {
     /** This process's umask, as a run request carries it. */
     public static int ownUmask() { return Umask.own(); }
 
-    /** Sends a run request as bin/gpulint does; {@code stdin} is sent when the daemon asks for it. */
+    /**
+     * Sends a run request as bin/gpulint does. An answer cut short (the daemon stopped or was killed while it was
+     * delivering: no {@code end}, or a frame shorter than it said) is an IOException, never a short report.
+     */
     public static Reply run(int port, String token, String jar, String cwd, int umask, List<String> args,
-                            Map<String, String> env, byte[] stdin) throws IOException {
-        try (Socket s = connect(port)) {
+                            Map<String, String> env) throws IOException {
+        InputStream[] input = new InputStream[1];
+        try (Socket s = open(port, token, "run", input)) {
             OutputStream o = s.getOutputStream();
             try {
-                fields(o, Wire.MAGIC, token, "run", jar, cwd);
+                fields(o, jar, cwd);
                 o.write(Wire.ascii(String.format("%04o%n", umask)));
                 fields(o, String.valueOf(args.size()));
                 fields(o, args.toArray(String[]::new));
@@ -90,33 +125,28 @@ public final class Client {
                 for (Map.Entry<String, String> e : env.entrySet()) fields(o, e.getKey() + "=" + e.getValue());
                 o.flush();
             } catch (IOException e) {
-                // refused before the whole request was read (a wrong token, too large): the answer says so
+                // refused before the whole request was read (too large): the answer says so
             }
-            InputStream in = new BufferedInputStream(s.getInputStream());
+            InputStream in = input[0];
             String line = Wire.line(in, 256);
-            if (line.startsWith("stdin ")) {
-                try (Socket b = connect(port)) {
-                    fields(b.getOutputStream(), Wire.MAGIC, token, "stdin", line.substring(6));
-                    b.getOutputStream().write(stdin);
-                    b.shutdownOutput();
-                    b.getInputStream().read();      // until the daemon closes it: the run is over
-                } catch (IOException e) {
-                    // the run took what it needed and closed it
-                }
-                line = Wire.line(in, 256);
-            }
             if (line.startsWith("refused ")) return new Reply(line.substring(8), -1, List.of());
             if (!line.startsWith("exit ")) throw new IOException("unexpected reply: " + line);
             int code = Integer.parseInt(line.substring(5));
             List<Recording.Chunk> frames = new ArrayList<>();
-            while (true) {
-                String h = Wire.line(in, 64);
-                if (h.equals("end")) break;
-                String[] f = h.split(" ");
-                byte[] body = in.readNBytes(Integer.parseInt(f[1]));
-                frames.add(new Recording.Chunk(f[0].equals("err"), body));
-                o.write('.');
-                o.flush();
+            try {
+                while (true) {
+                    String h = Wire.line(in, 64);
+                    if (h.equals("end")) break;
+                    String[] f = h.split(" ");
+                    int size = Integer.parseInt(f[1]);
+                    byte[] body = in.readNBytes(size);
+                    if (body.length < size) throw new java.io.EOFException("a frame of " + size + " bytes ended after " + body.length);
+                    frames.add(new Recording.Chunk(f[0].equals("err"), body));
+                    o.write('.');
+                    o.flush();
+                }
+            } catch (IOException e) {
+                throw new IOException("the daemon stopped before its answer was complete (" + e.getMessage() + ")", e);
             }
             return new Reply(null, code, frames);
         }

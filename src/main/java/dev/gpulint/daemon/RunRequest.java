@@ -7,24 +7,23 @@ import java.net.Socket;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One {@code run} request: its fields read (jar, working directory, umask, arguments, environment), checked
- * against what a cold run would be (else refused, and the client runs cold), run on the engine's thread with
- * standard input fetched from the client only when the run reads it, and its output handed back frame by frame.
+ * against what a cold run would be (else refused, and the client runs cold), run on the engine's thread when its
+ * turn comes within {@link Server.Settings#turnWait} (else refused as busy), and its output handed back frame by frame.
+ * Standard input stays with the client: a run that reads it runs cold ({@code Engine#refuses}), so no client holds
+ * the engine for as long as its input takes to come.
  */
 final class RunRequest {
 
@@ -41,7 +40,6 @@ final class RunRequest {
     private final InputStream in;
     private final Wire.Budget budget;
     private final OutputStream out;
-    private InputStream stdin;
 
     RunRequest(Server server, Socket socket, InputStream in, Wire.Budget budget) throws IOException {
         this.server = server;
@@ -57,7 +55,7 @@ final class RunRequest {
         String mask = Wire.line(in, 16);
         int argc = Wire.count(in, budget, 1_000_000);
         List<String> args = new ArrayList<>();
-        for (int i = 0; i < argc; i++) args.add(Wire.field(in, 1 << 20, budget, NATIVE));
+        for (int i = 0; i < argc; i++) args.add(argument(Wire.field(in, 1 << 20, budget)));
         int envc = Wire.count(in, budget, 10_000);
         Map<String, String> env = new LinkedHashMap<>();
         for (int i = 0; i < envc; i++) {
@@ -73,7 +71,7 @@ final class RunRequest {
             return;
         }
         String why = mismatch(clientJar, mask, env);
-        Invocation inv = new Invocation(args, real, env, this::stdin);
+        Invocation inv = new Invocation(args, real, env, InputStream::nullInputStream);
         if (why == null) why = server.engine.refuses(inv);
         if (why != null) {
             refuse(why);
@@ -83,28 +81,42 @@ final class RunRequest {
             refuse("busy");
             return;
         }
+        boolean turn = false;
+        try {
+            turn = server.turn.tryAcquire(server.settings.turnWait().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (!turn) server.runs.release();
+        }
+        if (!turn) {
+            refuse("busy");
+            return;
+        }
         server.active.incrementAndGet();
         try {
             Recording rec = new Recording();
-            Future<Integer> run = server.engineThread.submit(() -> server.engine.run(inv, rec.out, rec.err));
             int code;
             try {
-                code = run.get();
-            } catch (ExecutionException e) {
-                rec.err.write(("gpulint: internal error: " + e.getCause() + " (please report it)\n").getBytes(StandardCharsets.UTF_8));
-                code = 2;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+                Future<Integer> run = server.engineThread.submit(() -> server.engine.run(inv, rec.out, rec.err));
+                try {
+                    code = run.get();
+                } catch (ExecutionException e) {
+                    rec.err.write(("gpulint: internal error: " + e.getCause() + " (please report it)\n").getBytes(StandardCharsets.UTF_8));
+                    code = 2;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             } finally {
-                if (stdin != null) stdin.close();
+                server.turn.release();
+                server.runs.release();
             }
             server.served.incrementAndGet();
             deliver(code, rec.chunks());
         } finally {
-            server.active.decrementAndGet();
             server.lastActivity = System.nanoTime();
-            server.runs.release();
+            server.finished();
         }
     }
 
@@ -141,28 +153,6 @@ final class RunRequest {
         }
     }
 
-    /**
-     * Standard input, asked for when the run reads it: the client opens a second connection (a stdin request with
-     * this id) and copies its standard input there until its end.
-     */
-    private InputStream stdin() {
-        byte[] b = new byte[16];
-        new SecureRandom().nextBytes(b);
-        String id = HexFormat.of().formatHex(b);
-        CompletableFuture<InputStream> slot = new CompletableFuture<>();
-        server.waitingStdin.put(id, slot);
-        send(Wire.ascii("stdin " + id + "\n"));
-        try {
-            stdin = slot.get(30, TimeUnit.SECONDS);
-            return stdin;
-        } catch (Exception e) {
-            server.waitingStdin.remove(id);
-            return new InputStream() {
-                @Override public int read() throws IOException { throw new IOException("the client sent no standard input"); }
-            };
-        }
-    }
-
     /** "exit CODE", then each chunk as a frame that the client acknowledges with one byte, then "end". */
     private void deliver(int code, List<Recording.Chunk> chunks) throws IOException {
         socket.setSoTimeout(30 * 60 * 1000);     // a client paging through `| less` may take its time
@@ -176,6 +166,16 @@ final class RunRequest {
             if (in.read() < 0) return;      // the client stopped reading (its standard output closed)
         }
         send(Wire.ascii("end\n"));
+    }
+
+    /**
+     * An argument as a cold run takes it: decoded in the locale's character set, and, when bytes do not decode (a file
+     * name that is not UTF-8), as the names gpulint shows, with {@code \xNN} escapes (what cli.RawArgs recovers from
+     * /proc/self/cmdline in a cold run), which {@code PathNames.given} turns back into the file's name.
+     */
+    static String argument(byte[] raw) {
+        String s = new String(raw, NATIVE);
+        return s.indexOf('\uFFFD') < 0 ? s : dev.gpulint.core.PathNames.decode(raw);
     }
 
     private static Charset nativeCharset() {

@@ -14,9 +14,6 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,12 +25,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The daemon: an {@link Engine} kept warm behind a loopback socket (docs/daemon.md). It listens on 127.0.0.1 at
- * an ephemeral port, and writes the port and a random token to its {@link StateFile}; a client that does not
- * present the token (compared in constant time) is refused before anything else is read. Requests are bounded
- * in size ({@link Settings#maxRequest}) and in number: one runs at a time (the command line keeps state in
- * statics), {@link Settings#queue} more may wait, and past that a client is told "busy" and runs cold. It stops
- * on {@code stop}, after {@link Settings#idle} without a request, and when its jar changes (it then starts its
- * successor through {@link #onStale}).
+ * an ephemeral port, and writes the port and a random token to its {@link StateFile}; daemon and client prove to
+ * each other that they hold the token without sending it ({@link Wire}), and a client that cannot is refused before
+ * anything else is read. Requests are bounded in size ({@link Settings#maxRequest}) and in number: one runs at a
+ * time (the command line keeps state in statics), {@link Settings#queue} more may wait for at most
+ * {@link Settings#turnWait} each, and past that a client is told "busy" and runs cold. It stops on {@code stop}, after
+ * {@link Settings#idle} without a request, and when its jar changes (it then starts its successor through
+ * {@link #onStale}); answers being delivered are finished first.
  */
 public final class Server implements AutoCloseable {
 
@@ -42,11 +40,22 @@ public final class Server implements AutoCloseable {
      * @param jar the jar this daemon runs, watched for changes; null when it runs from classes (tests)
      * @param idle how long without a request before it exits
      * @param queue how many runs may wait while one runs
-     * @param maxRequest the most bytes one request may send before its standard input
+     * @param maxRequest the most bytes one request may send
+     * @param turnWait how long a run waits for the one running before it is told "busy" (and runs cold)
      */
-    public record Settings(Path stateFile, Path jar, Duration idle, int queue, long maxRequest) {
+    public record Settings(Path stateFile, Path jar, Duration idle, int queue, long maxRequest, Duration turnWait) {
+        public Settings(Path stateFile, Path jar, Duration idle, int queue, long maxRequest) {
+            this(stateFile, jar, idle, queue, maxRequest, WAIT);
+        }
+
         public static Settings of(Path stateFile, Path jar, Duration idle) { return new Settings(stateFile, jar, idle, 8, 8L << 20); }
     }
+
+    /**
+     * How long a run waits for its turn: a warm run takes tens of milliseconds, a cold one 0.4 s and more; a client still
+     * waiting after 2 s is behind a long run and is better off cold than queued without a deadline.
+     */
+    static final Duration WAIT = Duration.ofSeconds(2);
 
     final Engine engine;
     final Settings settings;
@@ -55,11 +64,12 @@ public final class Server implements AutoCloseable {
     private final String token;
     private final Semaphore handshakes = new Semaphore(32);
     final Semaphore runs;
+    /** The engine's turn: held from a run's start to its end (not while its answer is delivered). */
+    final Semaphore turn = new Semaphore(1);
     private final ExecutorService connections = Executors.newCachedThreadPool(named("gpulint-daemon-connection", 0));
     /** The engine's thread: 8 MiB of stack, as bin/gpulint gives a cold run (-Xss8m). */
     final ExecutorService engineThread = Executors.newSingleThreadExecutor(named("gpulint-engine", 8L << 20));
     private final ScheduledExecutorService house = Executors.newSingleThreadScheduledExecutor(named("gpulint-daemon-house", 0));
-    final Map<String, CompletableFuture<InputStream>> waitingStdin = new ConcurrentHashMap<>();
     final AtomicLong served = new AtomicLong();
     final AtomicInteger active = new AtomicInteger();
     volatile long lastActivity = System.nanoTime();
@@ -129,7 +139,6 @@ public final class Server implements AutoCloseable {
     }
 
     private void handle(Socket s) {
-        boolean keep = false;
         boolean released = false;
         InputStream in = null;
         try {
@@ -139,11 +148,19 @@ public final class Server implements AutoCloseable {
             Wire.Budget budget = new Wire.Budget(settings.maxRequest());
             String magic = new String(Wire.field(in, 64, budget), StandardCharsets.US_ASCII);
             if (!magic.equals(Wire.MAGIC)) {
-                refuse(s, "protocol");
+                refuseAndDrain(s, in, "protocol");
                 return;
             }
+            String clientNonce = new String(Wire.field(in, 64, budget), StandardCharsets.US_ASCII);
+            if (!Wire.isNonce(clientNonce)) {
+                refuseAndDrain(s, in, "protocol");
+                return;
+            }
+            String ownNonce = Wire.nonce();
+            reply(s, "daemon " + ownNonce + " " + Wire.daemonProof(token, clientNonce, ownNonce) + "\n");
             byte[] given = Wire.field(in, 128, budget);
-            if (!MessageDigest.isEqual(given, token.getBytes(StandardCharsets.US_ASCII))) {
+            byte[] expected = Wire.clientProof(token, clientNonce, ownNonce).getBytes(StandardCharsets.US_ASCII);
+            if (!MessageDigest.isEqual(given, expected)) {
                 log.println("gpulint daemon: refused a client without the token");
                 refuseAndDrain(s, in, "token");
                 return;
@@ -154,17 +171,10 @@ public final class Server implements AutoCloseable {
             lastActivity = System.nanoTime();
             switch (kind) {
                 case "run" -> new RunRequest(this, s, in, budget).serve();
-                case "stdin" -> {
-                    String id = new String(Wire.field(in, 64, budget), StandardCharsets.US_ASCII);
-                    CompletableFuture<InputStream> slot = waitingStdin.remove(id);
-                    if (slot != null) {
-                        s.setSoTimeout(0);
-                        keep = slot.complete(in);
-                    }
-                }
                 case "status" -> reply(s, status());
                 case "stop" -> {
                     reply(s, "stopping\n");
+                    closeQuietly(s);      // answered: the client need not wait for the runs under way to be delivered
                     log.println("gpulint daemon: stopping (asked)");
                     close();
                 }
@@ -176,7 +186,7 @@ public final class Server implements AutoCloseable {
             // a client that went away or spoke nonsense: nothing to answer
         } finally {
             if (!released) handshakes.release();
-            if (!keep) closeQuietly(s);
+            closeQuietly(s);
         }
     }
 
@@ -254,11 +264,17 @@ public final class Server implements AutoCloseable {
         }
     }
 
-    /** Stops listening, removes the state file (when it is still this daemon's) and releases {@link #await()}. */
+    /**
+     * Stops listening and removes the state file (when it is still this daemon's), so new clients run cold; then waits
+     * until the runs under way have delivered their answers (a client paging through {@code | less} holds its delivery
+     * at most the delivery's socket time-out), and releases {@link #await()}.
+     */
     @Override
     public void close() {
-        if (closing) return;
-        closing = true;
+        synchronized (this) {
+            if (closing) return;
+            closing = true;
+        }
         StateFile.removeIfOurs(settings.stateFile(), token);
         try {
             socket.close();
@@ -266,9 +282,24 @@ public final class Server implements AutoCloseable {
             // closing anyway
         }
         house.shutdown();
+        try {
+            synchronized (active) {
+                while (active.get() > 0) active.wait();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         connections.shutdown();
         engineThread.shutdown();
         stopped.countDown();
+    }
+
+    /** A run (from its start to its answer's last frame) is over: {@link #close} may be waiting for it. */
+    void finished() {
+        synchronized (active) {
+            active.decrementAndGet();
+            active.notifyAll();
+        }
     }
 
     static java.util.concurrent.ThreadFactory named(String name, long stack) {

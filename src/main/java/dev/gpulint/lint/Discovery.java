@@ -219,6 +219,7 @@ public final class Discovery {
     }
 
     private java.util.Map<Path, String> overlay = java.util.Map.of();
+    boolean overlaid(Path p) { return overlay.containsKey(p.toAbsolutePath().normalize()); }
 
     /** Texts standing for files (unsaved buffers, by absolute path), wherever those are met; linted even if not on the disk. */
     public Discovery overlay(java.util.Map<Path, String> texts) { this.overlay = java.util.Map.copyOf(texts); return this; }

@@ -245,7 +245,7 @@ public final class Project {
     public Outcome lint(LintRequest request) {
         List<Object> facts = new ArrayList<>();
         ProjectRun run = new ProjectRun(request, unreadable).factSink(amend == null ? factSink
-                : all -> { facts.addAll(all); if (factSink != null) factSink.accept(all); }).buffers(buffers).fixedTexts(fixedTexts);
+                : all -> { facts.addAll(all); if (factSink != null) factSink.accept(all); }).buffers(buffers).fixedTexts(fixedTexts).session(session);
         Outcome outcome = run.lint();
         sources = run.sources();
         stdinShown = run.stdinShown();
@@ -269,6 +269,9 @@ public final class Project {
         this.buffers = java.util.Map.copyOf(normal);
         return this;
     }
+    private ProjectRun.Session session;
+    /** Kept across runs: folders whose configurations may run their rule_paths (SECURITY.md; null: the base), a cluster index. */
+    public Project session(List<Path> consent, ClusterIndex clusters) { this.session = new ProjectRun.Session(consent, clusters); return this; }
     private java.util.function.BiFunction<List<Object>, Outcome, LintResult> amend;
 
     /** A step each {@link #lint} ends with, given its facts: plan.LayoutFixes, recomputed on each pass of --fix. */
@@ -312,6 +315,6 @@ public final class Project {
      * and of the rules are in {@link ProjectRun.Setup#problems()}.
      */
     public ProjectRun.Setup setUp() {
-        return new ProjectRun(request(), unreadable).setUp();
+        return new ProjectRun(request(), unreadable).session(session).setUp();
     }
 }

@@ -33,11 +33,18 @@ final class ProjectClusters implements Function<Set<String>, List<Document>> {
 
     private final Discovery discovery;
     private final Path root;
+    private final ClusterIndex index;
     private int read;
 
     ProjectClusters(Discovery discovery, Path root) {
+        this(discovery, root, null);
+    }
+
+    /** @param index what earlier runs learnt of the root's clusters (the language server's), or null to walk afresh */
+    ProjectClusters(Discovery discovery, Path root, ClusterIndex index) {
         this.discovery = discovery;
         this.root = root;
+        this.index = index;
     }
 
     /** How many files the last lookups read (tests). */
@@ -49,22 +56,67 @@ final class ProjectClusters implements Function<Set<String>, List<Document>> {
         List<Document> out = new ArrayList<>();
         List<Finding> ignored = new ArrayList<>();
         Set<Path> inRun = Set.copyOf(discovery.seen());
-        List<Path> files = discovery.walk(root, root, root.toString(), ignored, MAX_FILES);
-        if (files == null) return out;
-        for (Path f : files) {
+        if (index == null) {
+            List<Path> files = discovery.walk(root, root, root.toString(), ignored, MAX_FILES);
+            if (files == null) return out;
+            for (Path f : files) {
+                if (wanted.isEmpty()) break;
+                if (!inRun.contains(Discovery.key(f))) take(f, wanted, out, null, ignored);
+            }
+            return out;
+        }
+        ClusterIndex.Index ix = index.of(root, () -> build(ignored));
+        if (ix.files() == null) return out;
+        for (Path f : ix.files()) {
             if (wanted.isEmpty()) break;
             if (inRun.contains(Discovery.key(f))) continue;
-            read++;
-            Optional<SourceFile> file = discovery.load(f, discovery.display(f), ignored);
-            if (file.isEmpty() || wanted.stream().noneMatch(file.get().text()::contains)) continue;
-            ReadResult r = Contained.read(file.get());
-            for (Document d : r.documents()) {
-                if (!Manifests.isNative(d.root()) || !"cluster".equals(text(d, "kind"))) continue;
-                String name = text(d, "name");
-                if (name != null && wanted.remove(name)) out.add(d);
+            if (ix.stale().remove(f)) {
+                // changed on the disk since it was indexed: read again, whether it names a wanted cluster now or not
+                List<String> defined = new ArrayList<>();
+                take(f, new LinkedHashSet<>(), new ArrayList<>(), defined, ignored);
+                ix.names().put(f, List.copyOf(defined));
+            }
+            // an open document's buffer may define what its file does not: read it afresh
+            if (discovery.overlaid(f) || ix.names().getOrDefault(f, List.of()).stream().anyMatch(wanted::contains)) {
+                take(f, wanted, out, null, ignored);
             }
         }
         return out;
+    }
+
+    /** The root's files and the clusters each defines, read once for the index. */
+    private ClusterIndex.Index build(List<Finding> ignored) {
+        List<Path> files = discovery.walk(root, root, root.toString(), ignored, MAX_FILES);
+        java.util.Map<Path, List<String>> names = new java.util.concurrent.ConcurrentHashMap<>();
+        if (files != null) {
+            for (Path f : files) {
+                List<String> defined = new ArrayList<>();
+                take(f, new LinkedHashSet<>(), new ArrayList<>(), defined, ignored);
+                if (!defined.isEmpty()) names.put(f, List.copyOf(defined));
+            }
+        }
+        return new ClusterIndex.Index(files == null ? null : List.copyOf(files), names, java.util.concurrent.ConcurrentHashMap.newKeySet());
+    }
+
+    /**
+     * Reads {@code f}: each cluster it defines whose name is wanted goes to {@code out} (and is wanted no more); with
+     * {@code defined}, every cluster name it defines goes there (indexing).
+     */
+    private void take(Path f, Set<String> wanted, List<Document> out, List<String> defined, List<Finding> ignored) {
+        read++;
+        if (index != null) index.read();
+        Optional<SourceFile> file = discovery.load(f, discovery.display(f), ignored);
+        if (file.isEmpty()) return;
+        String text = file.get().text();
+        if (defined == null ? wanted.stream().noneMatch(text::contains) : !text.contains("cluster")) return;
+        ReadResult r = Contained.read(file.get());
+        for (Document d : r.documents()) {
+            if (!Manifests.isNative(d.root()) || !"cluster".equals(text(d, "kind"))) continue;
+            String name = text(d, "name");
+            if (name == null) continue;
+            if (defined != null) defined.add(name);
+            if (wanted.remove(name)) out.add(d);
+        }
     }
 
     private static String text(Document d, String key) {

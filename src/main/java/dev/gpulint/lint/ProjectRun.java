@@ -50,7 +50,8 @@ public final class ProjectRun {
         if (cfgPath != null) {
             String shown = new Discovery(cfg, base).display(cfgPath);
             String buffer = buffers.get(cfgPath.toAbsolutePath().normalize());
-            cfg = guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown, buffer), Config.none());
+            cfg = dev.gpulint.config.Trust.apply(guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown, buffer),
+                    Config.none()), cfgPath, request.configFile() != null, consent == null ? List.of(baseAbs) : consent);
         }
         Path top = request.top() == null ? null : request.top().toAbsolutePath().normalize();
         Path fallback = top != null && baseAbs.startsWith(top) ? top : baseAbs;
@@ -111,7 +112,7 @@ public final class ProjectRun {
         // a job's cluster among no linted file is looked for in the project, when the run lies inside it
         // (never from the file system's root: that is no project)
         if (s.start().startsWith(s.where().root()) && s.where().root().getParent() != null) {
-            linter.clusterSource(new ProjectClusters(s.discovery(), s.where().root()));
+            linter.clusterSource(new ProjectClusters(s.discovery(), s.where().root(), clusters));
         }
         Discovery d = s.discovery();
         excluded = List.copyOf(d.excluded());
@@ -131,6 +132,21 @@ public final class ProjectRun {
 
     private java.util.function.Consumer<List<Object>> factSink;
     private Map<Path, String> buffers = Map.of();
+    private List<Path> consent;
+    private ClusterIndex clusters;
+
+    /**
+     * What a long-lived front end keeps across runs: the folders whose configurations' rules may run when found by
+     * searching ({@link dev.gpulint.config.Trust#apply}; the working folder when null; an editor's workspace folders),
+     * and what earlier runs learnt of the project's clusters (or null).
+     */
+    public record Session(List<Path> consent, ClusterIndex clusters) {}
+
+    ProjectRun session(Session s) {
+        this.consent = s == null || s.consent() == null ? null : List.copyOf(s.consent());
+        this.clusters = s == null ? null : s.clusters();
+        return this;
+    }
 
     /** Texts that stand for files, by absolute path (an editor's unsaved buffers; {@link Discovery#overlay}). */
     ProjectRun buffers(Map<Path, String> texts) {

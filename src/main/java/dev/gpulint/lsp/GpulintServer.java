@@ -60,8 +60,14 @@ public final class GpulintServer implements LanguageServer, LanguageClientAware 
     public GpulintServer(ReportOptions report, long debounceMs) {
         this.lints = new Lints(report);
         this.scheduler = new LintScheduler(lints, docs, debounceMs);
-        this.text = new TextService(docs, scheduler);
-        this.workspace = new Workspace(scheduler);
+        this.text = new TextService(docs, scheduler, lints.clusters());
+        this.workspace = new Workspace(scheduler, lints.clusters());
+    }
+
+    /** The launcher of {@code server} on a connection, with the LSP's lifecycle kept in front of it ({@link Lifecycle}). */
+    public static org.eclipse.lsp4j.jsonrpc.Launcher<LanguageClient> launcher(GpulintServer server, java.io.InputStream in,
+                                                                            java.io.OutputStream out) {
+        return Lifecycle.launcher(server, in, out);
     }
 
     @Override

@@ -19,7 +19,7 @@ final class Hovers {
 
     /** The hover at {@code p} of a document's last lint, or null when no finding covers it. */
     static Hover at(Lints.FileReport report, Position p) {
-        if (report == null) return null;
+        if (report == null || p == null) return null;
         int[] lc = report.positions().lineColumn(p);
         Set<String> rules = new LinkedHashSet<>();
         for (Finding f : report.findings()) if (f.span().covers(lc[0], lc[1])) rules.add(f.ruleId());

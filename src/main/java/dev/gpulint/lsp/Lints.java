@@ -30,6 +30,8 @@ final class Lints {
 
     private final ReportOptions report;
     private volatile List<Path> roots = List.of();
+    /** The projects' clusters, read once and then as the disk changes (not on every keystroke). */
+    private final dev.gpulint.lint.ClusterIndex clusters = new dev.gpulint.lint.ClusterIndex();
 
     Lints(ReportOptions report) {
         this.report = report;
@@ -39,6 +41,8 @@ final class Lints {
     void roots(List<Path> folders) { this.roots = List.copyOf(folders); }
 
     ReportOptions report() { return report; }
+
+    dev.gpulint.lint.ClusterIndex clusters() { return clusters; }
 
     /** Lints every open document; the result has a report for each of them (an empty one when nothing is found). */
     Map<String, FileReport> lintAll(OpenDocuments docs) {
@@ -66,7 +70,8 @@ final class Lints {
             String name = d.path().getFileName().toString();
             if (!name.equals(Config.NAME) && Readers.isCandidate(name)) paths.add(d.path().toString());
         }
-        Project project = new Project(base).paths(paths).buffers(overlay).helpUriBase(report.helpUriBase());
+        // a configuration's rules run when it lies in a workspace folder the editor opened (or the allow list names it)
+        Project project = new Project(base).paths(paths).buffers(overlay).helpUriBase(report.helpUriBase()).session(roots, clusters);
         dev.gpulint.plan.LayoutFixes.on(project);
         Project.Outcome outcome = project.lint();
         Map<Path, List<Finding>> byFile = new HashMap<>();

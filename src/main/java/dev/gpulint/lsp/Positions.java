@@ -45,7 +45,7 @@ public final class Positions {
     public int[] lineColumn(Position p) {
         int k = Math.min(Math.max(p.getLine(), 0), starts.length - 1);
         int from = starts[k], end = LineBreaks.end(text, starts, k);
-        int to = Math.min(from + Math.max(p.getCharacter(), 0), end);
+        int to = from + Math.min(Math.max(p.getCharacter(), 0), end - from);     // no overflow far past the end
         if (to > from && to < end && Character.isLowSurrogate(text.charAt(to))) to--;
         return new int[] {k + 1, text.codePointCount(from, to) + 1};
     }
@@ -54,7 +54,7 @@ public final class Positions {
     public int offset(Position p) {
         int k = Math.min(Math.max(p.getLine(), 0), starts.length - 1);
         int from = starts[k];
-        return Math.min(from + Math.max(p.getCharacter(), 0), LineBreaks.end(text, starts, k));
+        return from + Math.min(Math.max(p.getCharacter(), 0), LineBreaks.end(text, starts, k) - from);
     }
 
     /** The text of line {@code k} (from 0) without its line break; empty past the last line. */

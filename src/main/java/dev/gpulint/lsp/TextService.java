@@ -24,10 +24,18 @@ import org.eclipse.lsp4j.services.TextDocumentService;
 final class TextService implements TextDocumentService {
     private final OpenDocuments docs;
     private final LintScheduler scheduler;
+    private final dev.gpulint.lint.ClusterIndex clusters;
 
-    TextService(OpenDocuments docs, LintScheduler scheduler) {
+    TextService(OpenDocuments docs, LintScheduler scheduler, dev.gpulint.lint.ClusterIndex clusters) {
         this.docs = docs;
         this.scheduler = scheduler;
+        this.clusters = clusters;
+    }
+
+    /** The file of a document has changed on the disk, or its buffer no longer stands for it: the cluster index reads it again. */
+    private void reread(String uri) {
+        java.nio.file.Path p = OpenDocuments.path(uri);
+        if (p != null) clusters.changed(p);
     }
 
     @Override
@@ -51,6 +59,7 @@ final class TextService implements TextDocumentService {
     @Override
     public void didClose(DidCloseTextDocumentParams params) {
         String uri = params.getTextDocument().getUri();
+        reread(uri);
         if (docs.remove(uri) != null) scheduler.closed(uri);
     }
 
@@ -58,6 +67,7 @@ final class TextService implements TextDocumentService {
     public void didSave(DidSaveTextDocumentParams params) {
         // the buffer was linted already; but a saved file may be one the others find on the disk only (a new
         // .gpulint.yaml, a cluster in a folder that was not there), and clients without file watchers say nothing else
+        reread(params.getTextDocument().getUri());
         scheduler.request(params.getTextDocument().getUri());
     }
 

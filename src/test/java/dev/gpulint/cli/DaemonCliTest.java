@@ -74,7 +74,7 @@ class DaemonCliTest {
 
     private static void same(Server s, Path cwd, Map<String, String> env, byte[] stdin, String... args) throws IOException {
         CliTest.Run want = direct(cwd, env, stdin, List.of(args));
-        Client.Reply got = Client.run(s.port(), token(s), "", cwd.toString(), Client.ownUmask(), List.of(args), env, stdin);
+        Client.Reply got = Client.run(s.port(), token(s), "", cwd.toString(), Client.ownUmask(), List.of(args), env);
         assertNull(got.refused(), List.of(args).toString());
         String what = String.join(" ", args) + " in " + cwd;
         assertEquals(want.out(), new String(got.out(), StandardCharsets.UTF_8), what);
@@ -124,17 +124,38 @@ class DaemonCliTest {
     }
 
     @Test
-    void standardInputIsReadAsADirectRunReadsIt(@TempDir Path tmp) throws IOException {
+    void runsThatReadStandardInputRunCold(@TempDir Path tmp) throws IOException {
+        // standard input may take as long as its writer likes: the engine, and every client behind it, would wait for it
         Path repo = project(tmp.resolve("repo"));
         try (Server s = start(tmp)) {
+            for (List<String> args : List.of(List.of("-", "clusters"), List.of("--stdin-filename", "jobs/job.yaml", "-f", "json"),
+                    List.of("-f", "json", "--stdin-filename=x.yaml"))) {
+                Client.Reply r = Client.run(s.port(), token(s), "", repo.toString(), Client.ownUmask(), args, env());
+                assertEquals("stdin", r.refused(), args.toString());
+            }
+        }
+    }
+
+    @Test
+    void testRulesTakesItsFolderFromTheClientsWorkingDirectory(@TempDir Path tmp) throws IOException {
+        Path repo = project(tmp.resolve("repo"));
+        TeamRule.teamRule(repo.resolve("team"));
+        CliTest.write(repo, "team/TEAM001.test.yaml", """
+                rule: TEAM001
+                cases:
+                  - name: two nodes
+                    files:
+                      j.yaml: "kind: training_job\\nname: j\\nnodes: 2\\n"
+                    expect:
+                      - { file: j.yaml, line: 3, column: 8, message: "job 'j' asks for 2 nodes." }
+                """);
+        try (Server s = start(tmp)) {
             Map<String, String> plain = env("GPULINT_STDOUT_TTY", "0");
-            byte[] job = StdinCliTest.JOB_TP16.getBytes(StandardCharsets.UTF_8);
-            same(s, repo, plain, job, "-", "clusters");
-            same(s, repo, plain, job, "--stdin-filename", "jobs/job.yaml", "-f", "json");
-            same(s, repo, plain, new byte[] {'a', ':', ' ', (byte) 0xff, (byte) 0xfe, 0, '\n'}, "--stdin-filename", "x.yaml");
-            same(s, repo, env("GPULINT_STDIN_CLOSED", "1"), job, "-");
-            same(s, repo, plain, "kind: cluster\n".concat("# pad\n".repeat(400)).getBytes(StandardCharsets.UTF_8),
-                    "--max-file-size", "1 KiB", "-");
+            // the folder is the client's team/, not one beside the daemon's own working directory
+            CliTest.Run direct = direct(repo, plain, new byte[0], List.of("test-rules", "team"));
+            assertTrue(direct.out().endsWith("1 passed, 0 failed\n"), direct.out() + direct.err());
+            same(s, repo, plain, new byte[0], "test-rules", "team");
+            same(s, repo, plain, new byte[0], "test-rules", "team/");
         }
     }
 
@@ -147,7 +168,7 @@ class DaemonCliTest {
             String wantFile = Files.readString(repo.resolve("out/r.sarif"));
             Files.delete(repo.resolve("out/r.sarif"));
             Client.Reply got = Client.run(s.port(), token(s), "", repo.toString(), Client.ownUmask(),
-                    List.of("-f", "sarif", "-o", "out/r.sarif", "jobs", "clusters"), plain, new byte[0]);
+                    List.of("-f", "sarif", "-o", "out/r.sarif", "jobs", "clusters"), plain);
             assertEquals(want.code(), got.code());
             assertEquals(wantFile, Files.readString(repo.resolve("out/r.sarif")));
             assertEquals(want.out() + want.err(), new String(got.out(), StandardCharsets.UTF_8) + new String(got.err(), StandardCharsets.UTF_8));
@@ -155,11 +176,12 @@ class DaemonCliTest {
     }
 
     @Test
-    void discoverAndDaemonRunCold(@TempDir Path tmp) throws IOException {
+    void discoverDaemonAndTheLanguageServerRunCold(@TempDir Path tmp) throws IOException {
         try (Server s = start(tmp)) {
-            for (String cmd : List.of("discover", "daemon")) {
-                Client.Reply r = Client.run(s.port(), token(s), "", tmp.toString(), Client.ownUmask(), List.of(cmd, "status"), env(), new byte[0]);
-                assertEquals("command", r.refused(), cmd);
+            for (List<String> args : List.of(List.of("discover", "status"), List.of("daemon", "status"), List.of("lsp"),
+                    List.of("--help-uri-base", "https://x/", "lsp"))) {
+                Client.Reply r = Client.run(s.port(), token(s), "", tmp.toString(), Client.ownUmask(), args, env());
+                assertEquals("command", r.refused(), args.toString());
             }
         }
     }

@@ -1,9 +1,9 @@
 package dev.gpulint.daemon;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -33,7 +33,7 @@ class ServerTest {
 
     static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
 
-    /** Writes "out:ARGS", then "err:$X", then standard input back when an argument is "-"; exit 3. */
+    /** Writes "out:ARGS", then "err:$X", then "out:more"; exit 3. */
     static final class Echo implements Engine {
         final AtomicInteger runs = new AtomicInteger();
 
@@ -43,11 +43,7 @@ class ServerTest {
             try {
                 out.write(("out:" + String.join(",", inv.args()) + "@" + inv.cwd() + "\n").getBytes(StandardCharsets.UTF_8));
                 err.write(("err:" + inv.env().get("X") + "\n").getBytes(StandardCharsets.UTF_8));
-                if (inv.args().contains("-")) {
-                    try (InputStream in = inv.stdin().get()) {
-                        out.write(in.readAllBytes());
-                    }
-                }
+                out.write("out:more\n".getBytes(StandardCharsets.UTF_8));
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -72,10 +68,10 @@ class ServerTest {
         return Server.Settings.of(dir.resolve("state").resolve("daemon-test"), null, Duration.ofMinutes(5));
     }
 
-    static Client.Reply run(Server s, Path cwd, List<String> args, Map<String, String> extra, byte[] stdin) throws IOException {
+    static Client.Reply run(Server s, Path cwd, List<String> args, Map<String, String> extra) throws IOException {
         Map<String, String> env = jvmEnv();
         env.putAll(extra);
-        return Client.run(s.port(), s.token(), "", cwd.toString(), Client.ownUmask(), args, env, stdin);
+        return Client.run(s.port(), s.token(), "", cwd.toString(), Client.ownUmask(), args, env);
     }
 
     @Test
@@ -83,39 +79,175 @@ class ServerTest {
         Echo echo = new Echo();
         try (Server s = start(echo, dir, settings(dir))) {
             String wrong = s.token().substring(1) + (s.token().charAt(0) == 'a' ? 'b' : 'a');
-            Client.Reply r = Client.run(s.port(), wrong, "", dir.toString(), Client.ownUmask(), List.of("x"), jvmEnv(), new byte[0]);
-            assertEquals("token", r.refused());
-            // no token at all: the magic, then the request's other fields
+            // a client with another token finds that the daemon's proof does not match it, and sends nothing more
+            assertThrows(Client.NotTheDaemon.class,
+                    () -> Client.run(s.port(), wrong, "", dir.toString(), Client.ownUmask(), List.of("x"), jvmEnv()));
+            // no token at all: the magic and a nonce, then a proof made up and the request's other fields
             try (Socket raw = new Socket(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), s.port())) {
-                raw.getOutputStream().write("gpulint-daemon/1\0run\0\0".getBytes(StandardCharsets.US_ASCII));
+                raw.getOutputStream().write("gpulint-daemon/2\0000102030405060708090a0b0c0d0e0f\0".getBytes(StandardCharsets.US_ASCII));
+                String hello = Wire.line(raw.getInputStream(), 256);
+                assertTrue(hello.matches("daemon [0-9a-f]{32} [0-9a-f]{64}"), hello);
+                raw.getOutputStream().write(("0".repeat(64) + "\0run\0\0").getBytes(StandardCharsets.US_ASCII));
                 assertEquals("refused token\n", new String(raw.getInputStream().readAllBytes(), StandardCharsets.US_ASCII));
+            }
+            // the old protocol, which sent the token first, is not spoken any more
+            try (Socket raw = new Socket(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), s.port())) {
+                raw.getOutputStream().write(("gpulint-daemon/1\0" + s.token() + "\0run\0").getBytes(StandardCharsets.US_ASCII));
+                assertEquals("refused protocol\n", new String(raw.getInputStream().readAllBytes(), StandardCharsets.US_ASCII));
             }
             assertTrue(Client.status(new StateFile.State(0, s.port(), wrong, "", 0)).isEmpty(), "status needs the token too");
             assertEquals(0, echo.runs.get());
             assertEquals(0, s.served());
-            Client.Reply ok = run(s, dir, List.of("x"), Map.of(), new byte[0]);
+            Client.Reply ok = run(s, dir, List.of("x"), Map.of());
             assertNull(ok.refused());
             assertEquals(1, echo.runs.get());
         }
     }
 
     @Test
-    void framesKeepTheOrderAndStandardInputIsPassedByteForByte(@TempDir Path dir) throws IOException {
-        byte[] binary = new byte[300_000];
-        for (int i = 0; i < binary.length; i++) binary[i] = (byte) (i * 7);     // NULs, invalid UTF-8, every byte value
+    void framesKeepTheOrder(@TempDir Path dir) throws IOException {
         try (Server s = start(new Echo(), dir, settings(dir))) {
-            Client.Reply r = run(s, dir, List.of("a b", "", "é", "-"), Map.of("X", "line1\nline2"), binary);
+            Client.Reply r = run(s, dir, List.of("a b", "", "é"), Map.of("X", "line1\nline2"));
             assertEquals(3, r.code());
             assertEquals(3, r.frames().size(), "out, err, out: " + r.frames());
             assertFalse(r.frames().get(0).err());
             assertTrue(r.frames().get(1).err());
-            String head = "out:a b,,é,-@" + dir.toRealPath() + "\n";
-            ByteArrayOutputStream expected = new ByteArrayOutputStream();
-            expected.writeBytes(head.getBytes(StandardCharsets.UTF_8));
-            expected.writeBytes(binary);
-            assertArrayEquals(expected.toByteArray(), r.out());
+            assertEquals("out:a b,,é@" + dir.toRealPath() + "\nout:more\n", new String(r.out(), StandardCharsets.UTF_8));
             assertEquals("err:line1\nline2\n", new String(r.err(), StandardCharsets.UTF_8));
             assertEquals(1, s.served());
+        }
+    }
+
+    @Test
+    void argumentsThatAreNotUtf8AreTakenAsAColdRunTakesThem() {
+        // a cold run gets j\xffob.yaml back from /proc/self/cmdline (cli.RawArgs); U+FFFD would name no file
+        assertEquals("j\\xffob.yaml", RunRequest.argument(new byte[] {'j', (byte) 0xff, 'o', 'b', '.', 'y', 'a', 'm', 'l'}));
+        assertEquals("café.yaml", RunRequest.argument("café.yaml".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** A listener of another account on a port a crashed daemon left: it sees what the client sends, and answers as it likes. */
+    private static final class Impostor implements AutoCloseable {
+        final java.net.ServerSocket socket = new java.net.ServerSocket(0, 5, InetAddress.getByAddress(new byte[] {127, 0, 0, 1}));
+        final ByteArrayOutputStream received = new ByteArrayOutputStream();
+        final CompletableFuture<Void> done;
+
+        Impostor(java.util.function.BiConsumer<InputStream, OutputStream> script) throws IOException {
+            done = CompletableFuture.runAsync(() -> {
+                try (Socket c = socket.accept()) {
+                    c.setSoTimeout(20_000);
+                    InputStream tee = new java.io.FilterInputStream(c.getInputStream()) {
+                        @Override public int read() throws IOException {
+                            int b = super.read();
+                            if (b >= 0) received.write(b);
+                            return b;
+                        }
+                    };
+                    script.accept(tee, c.getOutputStream());
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        }
+
+        @Override public void close() throws IOException { socket.close(); }
+    }
+
+    private static void write(OutputStream o, String s) {
+        try {
+            o.write(s.getBytes(StandardCharsets.UTF_8));
+            o.flush();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String readField(InputStream in) {
+        try {
+            return new String(Wire.field(in, 1 << 16, new Wire.Budget(1 << 20)), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void aListenerThatCannotProveItHoldsTheTokenGetsNothing() throws Exception {
+        String token = "ab".repeat(32);
+        try (Impostor fake = new Impostor((in, out) -> {
+            readField(in);
+            readField(in);
+            write(out, "daemon " + "00".repeat(16) + " " + "11".repeat(32) + "\n");
+            readField(in);      // whatever comes next: nothing should
+        })) {
+            assertThrows(Client.NotTheDaemon.class, () -> Client.run(fake.socket.getLocalPort(), token, "", "/", 0,
+                    List.of("secret-argument"), Map.of("GITHUB_TOKEN", "ghp_secret")));
+            String got = fake.received.toString(StandardCharsets.UTF_8);
+            assertTrue(got.startsWith("gpulint-daemon/2\0"), got);
+            assertFalse(got.contains(token) || got.contains("secret") || got.contains("run"), "the impostor got: " + got);
+        }
+    }
+
+    @Test
+    void anAnswerCutShortIsAnErrorNeverAShortReport() throws Exception {
+        String token = "cd".repeat(32);
+        for (String cut : List.of("exit 0\nout 10\nabc", "exit 0\nout 3\nabc")) {
+            try (Impostor killed = new Impostor((in, out) -> {
+                readField(in);
+                String nonce = readField(in);
+                String own = Wire.nonce();
+                write(out, "daemon " + own + " " + Wire.daemonProof(token, nonce, own) + "\n");
+                readField(in);
+                readField(in);
+                write(out, cut);     // then the daemon is killed: the connection ends
+            })) {
+                IOException e = assertThrows(IOException.class, () -> Client.run(killed.socket.getLocalPort(), token, "", "/", 0,
+                        List.of(), Map.of()));
+                assertTrue(e.getMessage().startsWith("the daemon stopped before its answer was complete"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void stopWaitsForTheAnswersBeingDelivered(@TempDir Path dir) throws Exception {
+        Server.Settings set = settings(dir);
+        Server s = start(new Echo(), dir, set);
+        try (Socket raw = new Socket(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), s.port())) {
+            raw.setSoTimeout(20_000);
+            InputStream in = new java.io.BufferedInputStream(raw.getInputStream());
+            OutputStream o = raw.getOutputStream();
+            String nonce = Wire.nonce();
+            write(o, Wire.MAGIC + "\0" + nonce + "\0");
+            String[] hello = Wire.line(in, 256).split(" ");
+            StringBuilder req = new StringBuilder(Wire.clientProof(s.token(), nonce, hello[1]) + "\0run\0\0" + dir + "\0");
+            req.append(String.format("%04o%n", Client.ownUmask())).append("1\0x\0");
+            Map<String, String> env = jvmEnv();
+            req.append(env.size()).append('\0');
+            env.forEach((k, v) -> req.append(k).append('=').append(v).append('\0'));
+            write(o, req.toString());
+            assertEquals("exit 3", Wire.line(in, 64));
+            String header = Wire.line(in, 64);
+            assertTrue(header.startsWith("out "), header);
+            in.readNBytes(Integer.parseInt(header.substring(4)));
+            // the first frame is read and not yet acknowledged: the daemon is asked to stop
+            assertTrue(Client.stop(StateFile.read(set.stateFile()).orElseThrow()));
+            CompletableFuture<Void> stopped = CompletableFuture.runAsync(() -> {
+                try {
+                    s.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            Thread.sleep(300);
+            assertFalse(stopped.isDone(), "the daemon stopped with an answer half delivered");
+            assertFalse(Files.exists(set.stateFile()), "new clients already run cold");
+            StringBuilder rest = new StringBuilder();
+            while (true) {
+                write(o, ".");
+                String h = Wire.line(in, 64);
+                if (h.equals("end")) break;
+                rest.append(new String(in.readNBytes(Integer.parseInt(h.split(" ")[1])), StandardCharsets.UTF_8));
+            }
+            assertEquals("err:null\nout:more\n", rest.toString());
+            stopped.get(20, TimeUnit.SECONDS);
         }
     }
 
@@ -161,18 +293,51 @@ class ServerTest {
         };
         Server.Settings tight = new Server.Settings(dir.resolve("s").resolve("d"), null, Duration.ofMinutes(5), 0, 2000);
         try (Server s = start(slow, dir, tight)) {
-            assertEquals("too-large", run(s, dir, List.of("x".repeat(3000)), Map.of(), new byte[0]).refused());
+            assertEquals("too-large", run(s, dir, List.of("x".repeat(3000)), Map.of()).refused());
             CompletableFuture<Client.Reply> first = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return run(s, dir, List.of("a"), Map.of(), new byte[0]);
+                    return run(s, dir, List.of("a"), Map.of());
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
             });
             assertTrue(running.await(10, TimeUnit.SECONDS));
-            assertEquals("busy", run(s, dir, List.of("b"), Map.of(), new byte[0]).refused(), "one runs, none may wait");
+            assertEquals("busy", run(s, dir, List.of("b"), Map.of()).refused(), "one runs, none may wait");
             release.countDown();
             assertEquals(0, first.get(10, TimeUnit.SECONDS).code());
+        }
+    }
+
+    @Test
+    void aRunWaitsForItsTurnNoLongerThanTheSettingsSay(@TempDir Path dir) throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(1);
+        Engine slow = new Engine() {
+            @Override public int run(Invocation inv, OutputStream out, OutputStream err) {
+                running.countDown();
+                try {
+                    release.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return 0;
+            }
+        };
+        // room to queue, but no time to wait: the second client is told "busy" at once instead of queueing behind the first
+        Server.Settings noWait = new Server.Settings(dir.resolve("s").resolve("d"), null, Duration.ofMinutes(5), 8, 1 << 20, Duration.ZERO);
+        try (Server s = start(slow, dir, noWait)) {
+            CompletableFuture<Client.Reply> first = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return run(s, dir, List.of("a"), Map.of());
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            assertTrue(running.await(10, TimeUnit.SECONDS));
+            assertEquals("busy", run(s, dir, List.of("b"), Map.of()).refused());
+            release.countDown();
+            assertEquals(0, first.get(10, TimeUnit.SECONDS).code());
+            assertNull(run(s, dir, List.of("c"), Map.of()).refused(), "its turn comes once the first is over");
         }
     }
 
@@ -180,12 +345,12 @@ class ServerTest {
     void aClientWhoseJvmWouldDifferRunsCold(@TempDir Path dir) throws IOException {
         Echo echo = new Echo();
         try (Server s = start(echo, dir, settings(dir))) {
-            assertEquals("java-options", run(s, dir, List.of(), Map.of("JAVA_TOOL_OPTIONS", "-Xmx1g"), new byte[0]).refused());
+            assertEquals("java-options", run(s, dir, List.of(), Map.of("JAVA_TOOL_OPTIONS", "-Xmx1g")).refused());
             String lang = System.getenv("LANG");
-            assertEquals("environment", run(s, dir, List.of(), Map.of("LANG", "x".equals(lang) ? "y" : "x"), new byte[0]).refused());
+            assertEquals("environment", run(s, dir, List.of(), Map.of("LANG", "x".equals(lang) ? "y" : "x")).refused());
             int other = Client.ownUmask() ^ 0077;
-            assertEquals("umask", Client.run(s.port(), s.token(), "", dir.toString(), other, List.of(), jvmEnv(), new byte[0]).refused());
-            assertEquals("cwd", run(s, dir.resolve("gone"), List.of(), Map.of(), new byte[0]).refused());
+            assertEquals("umask", Client.run(s.port(), s.token(), "", dir.toString(), other, List.of(), jvmEnv()).refused());
+            assertEquals("cwd", run(s, dir.resolve("gone"), List.of(), Map.of()).refused());
             assertEquals(0, echo.runs.get());
         }
     }
@@ -198,12 +363,11 @@ class ServerTest {
         CountDownLatch successor = new CountDownLatch(1);
         s.onStale = successor::countDown;
         Map<String, String> env = jvmEnv();
-        assertNull(Client.run(s.port(), s.token(), jar.toString(), dir.toString(), Client.ownUmask(), List.of(), env, new byte[0]).refused());
+        assertNull(Client.run(s.port(), s.token(), jar.toString(), dir.toString(), Client.ownUmask(), List.of(), env).refused());
         assertEquals("jar", Client.run(s.port(), s.token(), dir.resolve("other.jar").toString(), dir.toString(), Client.ownUmask(),
-                List.of(), env, new byte[0]).refused(), "another install's jar");
+                List.of(), env).refused(), "another install's jar");
         Files.writeString(jar, "two, rebuilt");
-        assertEquals("stale", Client.run(s.port(), s.token(), jar.toString(), dir.toString(), Client.ownUmask(), List.of(), env,
-                new byte[0]).refused());
+        assertEquals("stale", Client.run(s.port(), s.token(), jar.toString(), dir.toString(), Client.ownUmask(), List.of(), env).refused());
         assertTrue(successor.await(10, TimeUnit.SECONDS), "the successor is started once the jar is still");
         s.await();
         assertFalse(Files.exists(set.stateFile()));

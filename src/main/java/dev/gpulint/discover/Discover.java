@@ -89,6 +89,15 @@ final class Discover {
                 modelVal = modelVal(model, w.text(), at(w.span()));
             }
         }
+        for (Evidence.SmiTable t : all(Evidence.SmiTable.class)) {
+            if (countVal == null && !t.gpus().isEmpty()) countVal = new Val(Integer.toString(t.gpus().size()), Kind.WORD,
+                    at(t.gpus().get(0).span()) + " " + t.gpus().size() + " GPU rows of nvidia-smi");
+            Evidence.Word w = t.gpus().isEmpty() ? null : t.gpus().get(0).name();
+            if (modelVal == null && w != null && !w.text().endsWith("...")) {
+                model = catalog.gpu(w.text()).orElse(null);
+                modelVal = modelVal(model, w.text(), at(w.span()));
+            }
+        }
         for (Evidence.NvlinkStatus s : all(Evidence.NvlinkStatus.class)) {
             if (modelVal == null && !s.gpus().isEmpty()) {
                 model = catalog.gpu(s.gpus().get(0).name()).orElse(null);

@@ -102,7 +102,7 @@ public final class EvidenceReader {
         if (kind.isEmpty()) {
             String why = promised.map(k -> "'" + file + "' is named as " + k.tool() + " output but does not look like it: expected "
                     + k.shape() + "; gpulint skipped it").orElse("'" + file + "' holds no tool output gpulint reads (nvidia-smi topo -m, "
-                    + "nvidia-smi nvlink -s, nvidia-smi -q, ibstat, ibv_devinfo, nccl-tests, an NCCL_DEBUG=INFO log), so it was skipped");
+                    + "nvidia-smi nvlink -s, nvidia-smi -q, the nvidia-smi table, ibstat, ibv_devinfo, nccl-tests, an NCCL_DEBUG=INFO log), so it was skipped");
             return new ReadResult(f, List.of(), List.of(new Finding("SYN006", Level.NOTE, Span.at(file, 1, 1), why, List.of(),
                     "format")), false);
         }

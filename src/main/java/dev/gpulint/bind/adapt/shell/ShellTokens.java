@@ -88,7 +88,13 @@ public final class ShellTokens {
         int kept = 0;
         while (i < n) {
             char c = s.charAt(i);
-            if (c == '<' && elements == null && s.startsWith("<<", i) && !s.startsWith("<<<", i)) {
+            if (c == '<' && s.startsWith("<<<", i)) {
+                // a here-string (read -ra ARGS <<< "$X"): its word is an ordinary word, and no here-document starts
+                w = finish(w, cur);
+                i += 3;
+                continue;
+            }
+            if (c == '<' && elements == null && s.startsWith("<<", i)) {
                 w = finish(w, cur);
                 int j = i + 2;
                 strip = j < n && s.charAt(j) == '-';

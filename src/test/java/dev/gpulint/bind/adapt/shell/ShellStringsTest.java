@@ -123,4 +123,13 @@ class ShellStringsTest {
         assertFalse(last.words().get(3).known());
         assertTrue(cs.size() < 1_200, "no line is read more than once");
     }
+
+    @Test
+    void aHereStringIsNoHereDocumentSoTheLinesAfterItAreStillCommands() {
+        // alignment-handbook's launch.slurm shape: the <<< once read as << "$OPTIONAL_ARGS", a here-document that never
+        // ended, and the script's launch was lost with the rest of the file
+        Shell.Script s = parse("IFS=' ' read -ra ARGS <<< \"$OPTIONAL_ARGS\"\nfor arg in \"${ARGS[@]}\"; do :; done\n"
+                + "srun bash -c \"accelerate launch --num_processes 8 t.py\"\n");
+        assertEquals(List.of("srun", "accelerate", "launch", "--num_processes", "8", "t.py"), texts(launch(s, "accelerate").words()));
+    }
 }

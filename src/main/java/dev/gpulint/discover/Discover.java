@@ -9,6 +9,7 @@ import dev.gpulint.discover.Manifest.Item;
 import dev.gpulint.discover.Manifest.Kind;
 import dev.gpulint.discover.Manifest.Note;
 import dev.gpulint.discover.Manifest.Val;
+import dev.gpulint.read.evidence.ComputePorts;
 import dev.gpulint.read.evidence.Evidence;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -84,6 +85,15 @@ final class Discover {
                     at(q.attachedSpan()) + " Attached GPUs");
             if (modelVal == null && !q.productNames().isEmpty()) {
                 Evidence.Word w = q.productNames().get(0);
+                model = catalog.gpu(w.text()).orElse(null);
+                modelVal = modelVal(model, w.text(), at(w.span()));
+            }
+        }
+        for (Evidence.SmiTable t : all(Evidence.SmiTable.class)) {
+            if (countVal == null && !t.gpus().isEmpty()) countVal = new Val(Integer.toString(t.gpus().size()), Kind.WORD,
+                    at(t.gpus().get(0).span()) + " " + t.gpus().size() + " GPU rows of nvidia-smi");
+            Evidence.Word w = t.gpus().isEmpty() ? null : t.gpus().get(0).name();
+            if (modelVal == null && w != null && !w.text().endsWith("...")) {
                 model = catalog.gpu(w.text()).orElse(null);
                 modelVal = modelVal(model, w.text(), at(w.span()));
             }
@@ -181,15 +191,19 @@ final class Discover {
      */
     private String nics(List<Block> out) {
         Map<String, List<Evidence.IbPort>> kinds = new LinkedHashMap<>();
+        List<Evidence.IbPort> others = new ArrayList<>();
         for (Evidence.IbPorts p : all(Evidence.IbPorts.class)) {
-            for (Evidence.IbPort port : p.ports()) {
-                String layer = port.linkLayer() == null ? "" : port.linkLayer().text();
-                kinds.computeIfAbsent(layer + "|" + port.rateGbps(), k -> new ArrayList<>()).add(port);
-            }
+            // the compute NICs only (read.evidence.ComputePorts): a DGX H100's 4 Ethernet storage and in-band ports
+            // beside its 8 InfiniBand rails are other networks; written as a second NIC they fail the manifest's NET001
+            List<Evidence.IbPort> compute = ComputePorts.choose(p.ports());
+            java.util.Set<Evidence.IbPort> chosen = new java.util.HashSet<>(compute);
+            for (Evidence.IbPort port : p.ports()) if (!chosen.contains(port)) others.add(port);
+            Evidence.IbPort kind = compute.stream().filter(ComputePorts::active).findFirst().orElse(compute.isEmpty() ? null : compute.get(0));
+            if (kind != null) kinds.computeIfAbsent(ComputePorts.layer(kind) + "|" + kind.rateGbps(), k -> new ArrayList<>()).addAll(compute);
         }
         String protocol = null;
         for (List<Evidence.IbPort> ports : kinds.values()) {
-            Evidence.IbPort first = ports.get(0);
+            Evidence.IbPort first = ports.stream().filter(ComputePorts::active).findFirst().orElse(ports.get(0));
             List<Item> nic = new ArrayList<>();
             nic.add(new Field("count", new Val(Integer.toString(ports.size()), Kind.WORD, at(first.span()) + " " + ports.size()
                     + " port(s): " + names(ports))));
@@ -208,6 +222,7 @@ final class Discover {
                 nic.add(new Field("protocol", fill("infiniband, roce or ethernet", "the capture shows no link layer")));
             }
             nic.add(new Note("gpudirect_rdma: no capture shows it (lsmod | grep nvidia_peermem on the node)"));
+            if (out.isEmpty() && !others.isEmpty()) nic.add(new Note(otherNetworks(others)));
             out.add(new Block("nic", null, "nics", nic));
         }
         if (kinds.isEmpty()) {
@@ -223,6 +238,30 @@ final class Discover {
             return FillIn.marker("infiniband, roce or ethernet");
         }
         return protocol == null ? FillIn.marker("infiniband, roce or ethernet") : protocol;
+    }
+
+    /**
+     * The comment on the ports not written: "not written: mlx5_1, mlx5_2 (Ethernet, 400 Gb/s), mlx5_7, mlx5_8 (Ethernet,
+     * 200 Gb/s): ...", ports of one kind together, in the capture's order.
+     */
+    private static String otherNetworks(List<Evidence.IbPort> others) {
+        Map<String, List<String>> byKind = new LinkedHashMap<>();
+        for (Evidence.IbPort p : others) {
+            String layer = ComputePorts.layer(p).isEmpty() ? "link layer not shown" : ComputePorts.layer(p);
+            String kind = layer + (p.rateGbps() > 0 ? ", " + fmt(p.rateGbps()) + " Gb/s" : "")
+                    + (ComputePorts.active(p) ? "" : ", not Active");
+            byKind.computeIfAbsent(kind, k -> new ArrayList<>()).add(p.adapter() + (p.port() > 1 ? " port " + p.port() : ""));
+        }
+        StringBuilder sb = new StringBuilder("not written: ");
+        int k = 0;
+        for (Map.Entry<String, List<String>> e : byKind.entrySet()) {
+            if (k++ > 0) sb.append("; ");
+            List<String> names = e.getValue();
+            sb.append(String.join(", ", names.subList(0, Math.min(names.size(), 8)))).append(names.size() > 8 ? ", ..." : "")
+                    .append(" (").append(e.getKey()).append(')');
+        }
+        return sb.append(": other networks than the compute NICs (storage, in-band management: a DGX H100's mlx5_1, mlx5_2, "
+                + "mlx5_7, mlx5_8); add a nics entry for any that NCCL uses (NCCL_IB_HCA)").toString();
     }
 
     private static String names(List<Evidence.IbPort> ports) {

@@ -32,7 +32,7 @@ public record EvidenceFact(String file, String tool, Evidence.Kind kind, Span sp
     public String getFile() { return file; }
     /** The tool whose output the file is: "nvidia-smi topo -m", "ibstat", "nccl-tests", "NCCL_DEBUG=INFO log", ... */
     public String getTool() { return tool; }
-    /** The kind of output it is: TOPOLOGY, NVLINK, SMI_QUERY, IBSTAT, IBV_DEVINFO, NCCL_TESTS or NCCL_LOG. */
+    /** The kind of output it is: TOPOLOGY, NVLINK, SMI_QUERY, SMI_TABLE, IBSTAT, IBV_DEVINFO, NCCL_TESTS or NCCL_LOG. */
     public Evidence.Kind getKind() { return kind; }
     /** Configuration evidence: names something no linted file defines ({@link #getUnknownLink()} is not ""). */
     public boolean isLinkUnknown() { return !unknownLink.isEmpty(); }

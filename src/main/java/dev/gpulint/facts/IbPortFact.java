@@ -9,7 +9,8 @@ import dev.gpulint.core.Span;
 public record IbPortFact(String file, String adapter, int port, Span span, String state, Span stateSpan, boolean active,
                          String physicalState, boolean linkUp, double rateGbps, Span rateSpan, String linkLayer,
                          Span linkLayerSpan, boolean linked, String cluster, String nodeGroup, double declaredGbps,
-                         String declaredLayer, String declaredProtocol, Span declaredSpan) {
+                         String declaredLayer, String declaredProtocol, Span declaredSpan, boolean otherNetwork,
+                         String otherNetworkPorts, long computePorts, long declaredNics) {
     /** The capture's file. */
     public String getFile() { return file; }
     /** The adapter (mlx5_0). */
@@ -54,6 +55,24 @@ public record IbPortFact(String file, String adapter, int port, Span span, Strin
     public String getDeclaredProtocol() { return declaredProtocol; }
     /** Where the node group's NICs are declared; null when not linked. */
     public Span getDeclaredSpan() { return declaredSpan; }
+
+    /**
+     * The port belongs to another network than the node group's declared NICs (storage, in-band management): the
+     * capture has at least as many ports as the declared NICs on their link layer (and at their rate), and this one is
+     * on another layer (or slower); EVID006 and EVID007 do not judge it (read.evidence.ComputePorts).
+     */
+    public boolean isOtherNetwork() { return otherNetwork; }
+    /**
+     * On the capture's first port of another network: every such port, "mlx5_1 port 1 (Ethernet, 400 Gb/s)" each,
+     * comma-separated; "" on every other port.
+     */
+    public String getOtherNetworkPorts() { return otherNetworkPorts; }
+    /** The first port of another network in its capture ({@link #getOtherNetworkPorts()} is not ""). */
+    public boolean isFirstOtherNetwork() { return !otherNetworkPorts.isEmpty(); }
+    /** The capture's ports that are not of another network: the compute ports. */
+    public long getComputePorts() { return computePorts; }
+    /** The node group's RDMA NICs, summed; 0 when not linked. */
+    public long getDeclaredNics() { return declaredNics; }
 
     /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "ib:" + file + "/" + adapter + "/" + port; }

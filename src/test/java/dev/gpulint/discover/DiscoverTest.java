@@ -183,6 +183,43 @@ class DiscoverTest {
         assertEquals(List.of(), ids(fs), m);
     }
 
+    /** A DGX H100's ibstat: 8 InfiniBand compute ports, and 4 Ethernet storage and in-band ports (mlx5_1, 2, 7, 8). */
+    private static String dgxIbstat() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 12; i++) {
+            boolean storage = i == 1 || i == 2 || i == 7 || i == 8;
+            sb.append("CA 'mlx5_").append(i).append("'\n\tCA type: MT4129\n\tNumber of ports: 1\n\tPort 1:\n")
+                    .append("\t\tState: Active\n\t\tPhysical state: LinkUp\n\t\tRate: ").append(i >= 7 && storage ? 200 : 400)
+                    .append("\n\t\tBase lid: ").append(storage ? 0 : 40 + i)
+                    .append("\n\t\tLink layer: ").append(storage ? "Ethernet" : "InfiniBand").append('\n');
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void aDgxH100WritesItsEightInfinibandComputeNicsAndListsItsStoragePortsInAComment() {
+        String ib = dgxIbstat();
+        String y = discover(false, "dgx.ibstat.txt", ib);
+        assertTrue(y.contains("      - count: 8                            # dgx.ibstat.txt:4 8 port(s): mlx5_0, mlx5_3, mlx5_4, mlx5_5, ..."), y);
+        assertTrue(y.contains("  type: infiniband "), y);
+        assertFalse(y.contains("roce"), "the Ethernet storage ports are no second, RoCE NIC: " + y);
+        assertTrue(y.contains("        # not written: mlx5_1, mlx5_2 (Ethernet, 400 Gb/s); mlx5_7, mlx5_8 (Ethernet, 200 Gb/s): "
+                + "other networks than the compute NICs"), y);
+        List<Finding> fs = lint("lab.yaml", y, "dgx.ibstat.txt", ib);
+        assertTrue(fs.stream().noneMatch(f -> f.level() == Level.ERROR), ids(fs) + "\n" + y);
+        assertEquals(List.of("EVID015@dgx.ibstat.txt:13"), ids(fs.stream().filter(f -> f.ruleId().startsWith("EVID")
+                || f.ruleId().startsWith("NET")).toList()), "no NET001, no EVID006/EVID007: one note names the other ports");
+    }
+
+    @Test
+    void aComputePortThatIsDownStaysAmongTheComputeNics() {
+        String ib = dgxIbstat().replaceFirst("State: Active\n\t\tPhysical state: LinkUp\n\t\tRate: 400",
+                "State: Down\n\t\tPhysical state: Polling\n\t\tRate: 10");
+        String y = discover(false, "dgx.ibstat.txt", ib);
+        assertTrue(y.contains("      - count: 8 "), "mlx5_0 is down, still one of the 8 InfiniBand ports: " + y);
+        assertTrue(y.contains("        speed: 400 Gb/s                     # dgx.ibstat.txt:34 Rate 400"), "the rate of mlx5_3, the first Active port: " + y);
+    }
+
     @Test
     void aRoceNodeLeavesPfcAndEcnToFillInAndLintsWithoutError() {
         String ib = """

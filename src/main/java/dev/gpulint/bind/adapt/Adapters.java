@@ -44,6 +44,11 @@ public final class Adapters {
                 ForeignDocument doc = new ForeignDocument(d, in.file(), name);
                 FormatAdapters.find(doc).ifPresent(a -> a.bind(doc, sink));
             }
+            // a Helm template a job was bound from: say what of it was not read (its expressions, its directives)
+            if (!sink.drafts().isEmpty() && dev.gpulint.read.yaml.Templates.looksLikeTemplate(in.file())) {
+                dev.gpulint.core.Finding note = TemplateNote.of(file, in.file().text());
+                if (note != null) sink.finding(note);
+            }
             all.addAll(sink.drafts());
             out.addAll(sink.build());
             if (!sink.bindsNothing()) out.file(file);

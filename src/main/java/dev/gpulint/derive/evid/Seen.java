@@ -26,6 +26,13 @@ record Seen(long gpus, Span gpusSpan, long nics, Span nicsSpan, String model, Sp
             Evidence.Word first = q.productNames().isEmpty() ? null : q.productNames().get(0);
             return model(q.attached(), q.attachedSpan(), -1, null, first, catalog);
         }
+        if (e instanceof Evidence.SmiTable t) {
+            if (t.gpus().isEmpty()) return none();
+            Evidence.Word name = t.gpus().get(0).name();
+            // drivers before 535 cut a long name ("Tesla V100-SXM2..."): the model is then not known from it
+            if (name.text().endsWith("...")) name = null;
+            return model(t.gpus().size(), t.gpus().get(t.gpus().size() - 1).span(), -1, null, name, catalog);
+        }
         if (e instanceof Evidence.NvlinkStatus s) {
             if (s.gpus().isEmpty()) return none();
             Evidence.NvlinkGpu last = s.gpus().get(s.gpus().size() - 1);

@@ -8,7 +8,7 @@ import java.util.List;
  * file, every value with the span of the text it came from. Records hold what the file says, in
  * its own terms; what that means for a cluster is the derive stage's business.
  */
-public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatus, Evidence.SmiQuery,
+public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatus, Evidence.SmiQuery, Evidence.SmiTable,
         Evidence.IbPorts, Evidence.NcclTests, Evidence.NcclLog {
 
     /** The file's display path. */
@@ -22,6 +22,7 @@ public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatu
         TOPOLOGY("nvidia-smi topo -m", "the GPU/NIC matrix of nvidia-smi topo -m (a header row GPU0 GPU1 ... CPU Affinity, one row per device)"),
         NVLINK("nvidia-smi nvlink -s", "nvidia-smi nvlink -s (a 'GPU n: ...' line, then 'Link n: <speed> GB/s' or 'Link n: <inactive>' lines)"),
         SMI_QUERY("nvidia-smi -q", "nvidia-smi -q ('Attached GPUs : n', then 'Product Name : ...' per GPU)"),
+        SMI_TABLE("nvidia-smi", "the nvidia-smi table ('| NVIDIA-SMI ... Driver Version: ...', then a row '|   0  NVIDIA H100 80GB HBM3  On  | 00000000:18:00.0 Off | ...' per GPU)"),
         IBSTAT("ibstat", "ibstat ('CA 'mlx5_0'', then per port 'State:', 'Physical state:', 'Rate:' and 'Link layer:' lines)"),
         IBV_DEVINFO("ibv_devinfo", "ibv_devinfo ('hca_id:', then per port 'state:', 'active_speed:', 'active_width:' and 'link_layer:' lines)"),
         NCCL_TESTS("nccl-tests", "nccl-tests output (a '# nThread ...' header, '#  Rank ...' device lines, the size table and '# Avg bus bandwidth')"),
@@ -71,6 +72,23 @@ public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatu
     record SmiQuery(String file, int attached, Span attachedSpan, List<Word> productNames) implements Evidence {
         public Kind kind() { return Kind.SMI_QUERY; }
     }
+
+    /**
+     * The plain nvidia-smi table: the driver and the CUDA version it supports (null when not printed), each GPU's row,
+     * and the processes on the GPUs.
+     */
+    record SmiTable(String file, Word driver, Word cuda, List<SmiGpu> gpus, List<SmiProcess> processes) implements Evidence {
+        public Kind kind() { return Kind.SMI_TABLE; }
+    }
+
+    /**
+     * A GPU of the nvidia-smi table: its index, name as printed (drivers before 535 cut a long one: "Tesla P100-PCIE..."),
+     * PCI bus id, memory used and total in MiB and utilisation in percent (-1 when not printed), and where its row is.
+     */
+    record SmiGpu(int index, Word name, String busId, long memoryUsedMiB, long memoryTotalMiB, int utilizationPercent, Span span) {}
+
+    /** A process of the nvidia-smi table: its GPU, PID, name as printed, and the GPU memory it holds in MiB (-1: N/A). */
+    record SmiProcess(int gpu, long pid, String name, long memoryMiB, Span span) {}
 
     /** ibstat or ibv_devinfo: every port of every adapter. */
     record IbPorts(String file, Kind kind, List<IbPort> ports) implements Evidence {}

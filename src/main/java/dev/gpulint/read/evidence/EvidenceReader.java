@@ -27,6 +27,7 @@ public final class EvidenceReader {
     private static final Pattern IB_CA = Pattern.compile("(?m)^[ \\t]*CA '[^'\\n]{1,64}'");
     private static final Pattern HCA = Pattern.compile("(?m)^[ \\t]*hca_id:");
     private static final Pattern SMI_Q = Pattern.compile("(?m)^[ \\t]*(=+NVSMI LOG=+|Attached GPUs[ \\t]*:)");
+    private static final Pattern SMI_TABLE = Pattern.compile("(?m)^[ \\t]*\\|\\s*NVIDIA-SMI\\s+\\S{1,32}\\s+Driver Version:");
 
     private EvidenceReader() {}
 
@@ -44,6 +45,7 @@ public final class EvidenceReader {
         if (n.endsWith(".topo-m")) return Optional.of(Evidence.Kind.TOPOLOGY);
         if (n.endsWith(".nvlink-s")) return Optional.of(Evidence.Kind.NVLINK);
         if (n.endsWith(".smi-q")) return Optional.of(Evidence.Kind.SMI_QUERY);
+        if (n.endsWith(".nvidia-smi") || n.endsWith(".smi")) return Optional.of(Evidence.Kind.SMI_TABLE);
         if (n.endsWith(".ibstat")) return Optional.of(Evidence.Kind.IBSTAT);
         if (n.endsWith(".ibv-devinfo") || n.endsWith(".ibv_devinfo")) return Optional.of(Evidence.Kind.IBV_DEVINFO);
         if (n.endsWith("_perf") || n.endsWith(".nccl-tests")) return Optional.of(Evidence.Kind.NCCL_TESTS);
@@ -65,6 +67,7 @@ public final class EvidenceReader {
         if (IB_CA.matcher(head).find()) return Optional.of(Evidence.Kind.IBSTAT);
         if (HCA.matcher(head).find()) return Optional.of(Evidence.Kind.IBV_DEVINFO);
         if (SMI_Q.matcher(head).find()) return Optional.of(Evidence.Kind.SMI_QUERY);
+        if (SMI_TABLE.matcher(head).find()) return Optional.of(Evidence.Kind.SMI_TABLE);
         // a training log's first NCCL line may come after any amount of the program's output: the whole text is looked
         // through (bounded by the maximum file size it was read with), one line at a time
         return hasLogLine(text) ? Optional.of(Evidence.Kind.NCCL_LOG) : Optional.empty();
@@ -99,7 +102,7 @@ public final class EvidenceReader {
         if (kind.isEmpty()) {
             String why = promised.map(k -> "'" + file + "' is named as " + k.tool() + " output but does not look like it: expected "
                     + k.shape() + "; gpulint skipped it").orElse("'" + file + "' holds no tool output gpulint reads (nvidia-smi topo -m, "
-                    + "nvidia-smi nvlink -s, nvidia-smi -q, ibstat, ibv_devinfo, nccl-tests, an NCCL_DEBUG=INFO log), so it was skipped");
+                    + "nvidia-smi nvlink -s, nvidia-smi -q, the nvidia-smi table, ibstat, ibv_devinfo, nccl-tests, an NCCL_DEBUG=INFO log), so it was skipped");
             return new ReadResult(f, List.of(), List.of(new Finding("SYN006", Level.NOTE, Span.at(file, 1, 1), why, List.of(),
                     "format")), false);
         }
@@ -121,6 +124,7 @@ public final class EvidenceReader {
                     case TOPOLOGY -> TopologyReader.read(file, part);
                     case NVLINK -> SmiReader.nvlink(file, part);
                     case SMI_QUERY -> SmiReader.query(file, part);
+                    case SMI_TABLE -> SmiTableReader.read(file, part);
                     case IBSTAT, IBV_DEVINFO -> IbReader.read(file, part, k);
                     case NCCL_TESTS -> NcclTestsReader.read(file, part);
                     case NCCL_LOG -> NcclLogReader.read(file, part);
@@ -147,6 +151,7 @@ public final class EvidenceReader {
         if (e instanceof Evidence.Topology t) return t.devices().isEmpty();
         if (e instanceof Evidence.NvlinkStatus s) return s.gpus().isEmpty();
         if (e instanceof Evidence.SmiQuery q) return q.attached() < 0 && q.productNames().isEmpty();
+        if (e instanceof Evidence.SmiTable t) return t.gpus().isEmpty();
         if (e instanceof Evidence.IbPorts p) return p.ports().isEmpty();
         if (e instanceof Evidence.NcclTests n) return n.rows().isEmpty() && n.ranks().isEmpty() && n.avgBusbw() < 0;
         Evidence.NcclLog l = (Evidence.NcclLog) e;

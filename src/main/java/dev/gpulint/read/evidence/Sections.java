@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * The tools' outputs one capture holds, in order: a node's report pasted into one .txt often has
  * nvidia-smi topo -m, then ibstat, then an nccl-tests run. A section starts at its tool's signature
  * line (the matrix's header row, "CA 'mlx5_0'", "hca_id:", "# nThread", "GPU 0: ..." followed by a
- * "Link 0:" line, "==NVSMI LOG==" or "Attached GPUs") and ends where the next one starts; the
+ * "Link 0:" line, "==NVSMI LOG==" or "Attached GPUs", "| NVIDIA-SMI ... Driver Version:") and ends where the next one starts; the
  * shell prompt and command lines just before a section belong to it. Adapters of one ibstat or
  * ibv_devinfo, and GPUs of one nvlink -s, are one section. NCCL's debug lines are not a section:
  * they interleave with an nccl-tests run, and the NCCL log reader reads them wherever they are.
@@ -23,7 +23,7 @@ final class Sections {
     private static final Pattern SMI_Q = Pattern.compile("^\\s*(=+NVSMI LOG=+|Attached GPUs\\s*:)");
     /** A shell prompt or command line that may precede a tool's output (it names the tool and its arguments). */
     private static final Pattern COMMAND = Pattern.compile(
-            "^\\s*(\\S{0,64}[$#>]\\s|\\$\\s|sudo\\s|mpirun\\s|srun\\s|nvidia-smi\\b|ibstat\\b|ibv_devinfo\\b|#?\\s*Collective test starting|#?\\s*nccl-tests version)");
+            "^\\s*(\\S{0,64}[$#>]\\s|\\$\\s|sudo\\s|mpirun\\s|srun\\s|nvidia-smi\\b|[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}|ibstat\\b|ibv_devinfo\\b|#?\\s*Collective test starting|#?\\s*nccl-tests version)");
 
     private Sections() {}
 
@@ -45,6 +45,9 @@ final class Sections {
         if (l.contains("CA '") && IB_CA.matcher(l).find()) return Evidence.Kind.IBSTAT;
         if (l.contains("hca_id") && HCA.matcher(l).find()) return Evidence.Kind.IBV_DEVINFO;
         if (l.contains("NVSMI LOG") || l.contains("Attached GPUs")) return SMI_Q.matcher(l).find() ? Evidence.Kind.SMI_QUERY : null;
+        if (l.contains("NVIDIA-SMI") && l.contains("Driver Version") && SmiTableReader.HEADER.matcher(l).find()) {
+            return Evidence.Kind.SMI_TABLE;
+        }
         if (l.startsWith("GPU ") && SmiReader.GPU.matcher(l).matches() && i + 1 < lines.size()
                 && SmiReader.LINK.matcher(lines.get(i + 1)).matches()) return Evidence.Kind.NVLINK;
         return null;

@@ -70,12 +70,37 @@ public final class ScalarText {
         return new ScalarText(file, value, ln, col);
     }
 
-    /** The span of value[from, to). */
+    /**
+     * A text made of this one's characters: {@code text}'s character i is written where this text's character
+     * {@code origins[i]} is (a string a script runs with {@code bash -c}, built from the values of its variables,
+     * each character placed where the script wrote it). {@code origins} has one entry per character of {@code text}.
+     */
+    public ScalarText derived(String text, int[] origins) {
+        int[] ln = new int[text.length() + 1];
+        int[] col = new int[text.length() + 1];
+        for (int i = 0; i < text.length(); i++) {
+            int o = Math.max(0, Math.min(origins[i], value.length()));
+            ln[i] = line[o];
+            col[i] = column[o];
+        }
+        int lastOrigin = text.isEmpty() ? 0 : Math.min(value.length(), Math.max(0, origins[text.length() - 1]) + 1);
+        ln[text.length()] = line[lastOrigin];
+        col[text.length()] = column[lastOrigin];
+        return new ScalarText(file, text, ln, col);
+    }
+
+    /**
+     * The span of value[from, to). A range whose last character is written before its first (the parts of a
+     * {@code bash -c} string that come from variables assigned in another order) is placed at its first character.
+     */
     public Span span(int from, int to) {
         from = Math.max(0, Math.min(from, value.length()));
         to = Math.max(from, Math.min(to, value.length()));
         int last = to > from ? to - 1 : from;
         int endCol = to > from ? column[last] + 1 : column[from];
+        if (to > from && (line[last] < line[from] || line[last] == line[from] && endCol <= column[from])) {
+            return new Span(file, line[from], column[from], line[from], column[from] + 1);
+        }
         return new Span(file, line[from], column[from], line[last], endCol);
     }
 

@@ -70,12 +70,23 @@ public final class Shell {
 
     /** Reads a script. {@code known} holds variables whose values are known before it starts. */
     public static Script parse(ScalarText text, Map<String, String> known) {
-        List<List<Raw>> raws = ShellTokens.tokenize(text.value());
         Map<String, String> vars = new LinkedHashMap<>(known);
         Map<String, List<Word>> arrays = new LinkedHashMap<>();
         ShellState budget = new ShellState(vars);
         List<Command> commands = new ArrayList<>();
         List<Heredoc> heredocs = new ArrayList<>();
+        read(text, text, null, vars, arrays, budget, commands, heredocs, 0);
+        return new Script(commands, vars, arrays, heredocs);
+    }
+
+    /**
+     * Reads {@code text} into {@code commands}: the script itself ({@code depth} 0, {@code toTop} null), or a string
+     * it runs ({@link ShellStrings}), whose character i is written at {@code top}'s character {@code toTop[i]}.
+     */
+    private static void read(ScalarText text, ScalarText top, int[] toTop, Map<String, String> vars, Map<String, List<Word>> arrays,
+                             ShellState budget, List<Command> commands, List<Heredoc> heredocs, int depth) {
+        List<List<Raw>> raws = ShellTokens.tokenize(text.value());
+        if (toTop != null) ShellTokens.relocate(raws, toTop);
         for (List<Raw> cmd : raws) {
             List<Assignment> assigns = new ArrayList<>();
             List<Word> words = new ArrayList<>();
@@ -108,20 +119,29 @@ public final class Shell {
                 else if (!r.quotedName && m.matches()) assigns.add(assignment(text, r, m, vars, false, budget));
                 else break;
             }
-            for (; i < cmd.size(); i++) words(text, cmd.get(i), vars, arrays, budget, words);
+            int[] runs = depth < ShellStrings.MAX_DEPTH ? ShellStrings.find(cmd, i) : null;
+            int wordsEnd = runs == null ? cmd.size() : runs[0];
+            for (; i < wordsEnd; i++) words(text, cmd.get(i), vars, arrays, budget, words);
+            ShellStrings.Source inner = runs == null ? null : ShellStrings.source(top, cmd, runs, vars, budget);
+            if (runs != null && inner == null) for (; i < cmd.size(); i++) words(text, cmd.get(i), vars, arrays, budget, words);
             // NAME=value before a command word is in that command's environment (NCCL_IB_HCA=mlx5 torchrun ...)
-            for (int k = 0; k < assigns.size() && !words.isEmpty(); k++) {
+            for (int k = 0; k < assigns.size() && (!words.isEmpty() || inner != null); k++) {
                 Assignment a = assigns.get(k);
                 if (cmd.get(firstAssign + k).elements == null) assigns.set(k, new Assignment(a.name(), a.value(), true, a.nameSpan()));
             }
-            commands.add(new Command(assigns, words));
+            if (inner != null) {
+                List<Command> run = new ArrayList<>();
+                read(inner.text(), top, inner.origins(), vars, arrays, budget, run, new ArrayList<>(), depth + 1);
+                ShellStrings.splice(assigns, words, run, commands);
+            } else {
+                commands.add(new Command(assigns, words));
+            }
             Raw first = cmd.get(0);
-            if (first.heredocStart >= 0) {
+            if (first.heredocStart >= 0 && depth == 0) {
                 heredocs.add(new Heredoc(List.copyOf(words), first.heredocStart, first.heredocEnd, first.heredocExpands,
                         first.heredocExpands ? ShellTokens.referenced(text.value(), first.heredocStart, first.heredocEnd, vars) : Map.of()));
             }
         }
-        return new Script(commands, vars, arrays, heredocs);
     }
 
     private static final Pattern ARRAY_ALL = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\[[@*]\\]\\}");
@@ -195,97 +215,33 @@ public final class Shell {
                                          ShellState budget) {
         String name = m.group(1);
         int valueStart = r.valueStart >= 0 ? r.valueStart : r.start + name.length() + 1;
-        String[] x = expand(m.group(2), r.literal, vars, budget);
+        ShellExpansion.Trace t = new ShellExpansion.Trace(r.offsets(m.start(2)), false);
+        String[] x = ShellExpansion.expand(m.group(2), r.literal, vars, budget, t);
         Word value = new Word(x[0], x[1] == null, text.span(valueStart, Math.max(valueStart, r.end)));
+        if (x[1] != null) {
+            // only partly known: its known parts, with those of the partly known variables it names, for a string run as a script
+            t = new ShellExpansion.Trace(t.in, true);
+            x = ShellExpansion.expand(m.group(2), r.literal, vars, budget, t);
+        }
         budget.assign(name, value.known() ? value.text() : null);
+        budget.traced(name, value.known() ? null : x[0], t.offsets(x[0].length()));
         return new Assignment(name, value, exported, text.span(r.start, r.start + name.length()));
     }
 
     // ------------------------------------------------------------------ expansion
 
-    private static final Pattern VAR = Pattern.compile("\\$(?:\\{([A-Za-z_][A-Za-z0-9_]*)\\}|([A-Za-z_][A-Za-z0-9_]*))");
-
     /** The longest value an expansion may produce; a longer one is unknown (V=$V$V doubling stays bounded). */
-    static final int MAX_VALUE = 64 * 1024;
+    static final int MAX_VALUE = ShellExpansion.MAX_VALUE;
     /** The most text the expansions of one script may produce in all; past it every expansion is unknown. */
-    static final long MAX_TOTAL = 8L * 1024 * 1024;
+    static final long MAX_TOTAL = ShellExpansion.MAX_TOTAL;
 
     /** {expanded, null} when every expansion is known, else {text, "unknown"}. */
     public static String[] expand(String s, boolean literal, Map<String, String> vars) {
-        return expand(s, literal, vars, new ShellState(new LinkedHashMap<>(vars)));
+        return ShellExpansion.expand(s, literal, vars, new ShellState(new LinkedHashMap<>(vars)), null);
     }
 
-    private static String[] expand(String s, boolean literal, Map<String, String> vars, ShellState budget) {
-        return expand(s, literal, vars, budget, 0);
-    }
-
-    private static String[] expand(String s, boolean literal, Map<String, String> vars, ShellState budget, int depth) {
-        if (literal || s.indexOf('$') < 0) return new String[] {s, null};
-        if (budget.used > MAX_TOTAL) return new String[] {s, "unknown"};
-        StringBuilder out = new StringBuilder();
-        boolean unknown = false;
-        int i = 0;
-        while (i < s.length()) {
-            if (s.startsWith("$((", i)) {
-                int close = s.indexOf("))", i + 3);
-                if (close < 0) { unknown = true; out.append(s.substring(i)); break; }
-                Long v = arithmetic(s.substring(i + 3, close), vars);
-                if (v == null) { unknown = true; out.append(s, i, close + 2); } else out.append(v);
-                i = close + 2;
-                continue;
-            }
-            if (s.startsWith("${", i)) {
-                int close = closingBrace(s, i + 2);
-                Matcher p = close < 0 ? null : DEFAULTED.matcher(s).region(i + 2, close);
-                if (p != null && p.matches()) {
-                    String name = p.group(1), v = vars.get(name);
-                    boolean set = v != null && (p.group(2).isEmpty() || !v.isEmpty());     // with ':' an empty value takes the default too
-                    String[] x = set ? new String[] {v, null}
-                            : depth >= MAX_DEFAULT_DEPTH || runtimeSet(name) || budget.mayBeSet(name)
-                            ? new String[] {s.substring(i, close + 1), "unknown"}
-                            : expand(p.group(4), false, vars, budget, depth + 1);
-                    if (!set && p.group(3).equals("=")) budget.assign(name, x[1] == null ? x[0] : null);   // ${X:=d} assigns X
-                    if (x[1] != null || out.length() + x[0].length() > MAX_VALUE) { unknown = true; out.append(s, i, close + 1); }
-                    else out.append(x[0]);
-                    i = close + 1;
-                    continue;
-                }
-            }
-            if (s.charAt(i) == '$') {
-                Matcher m = VAR.matcher(s).region(i, s.length());
-                if (m.lookingAt()) {
-                    String name = m.group(1) != null ? m.group(1) : m.group(2);
-                    String v = vars.get(name);
-                    if (v == null || out.length() + v.length() > MAX_VALUE) { unknown = true; out.append(m.group()); } else out.append(v);
-                    i = m.end();
-                    continue;
-                }
-                unknown = true;
-            }
-            out.append(s.charAt(i));
-            i++;
-        }
-        budget.used += out.length();
-        if (out.length() > MAX_VALUE || budget.used > MAX_TOTAL) return new String[] {s, "unknown"};
-        return new String[] {out.toString(), unknown ? "unknown" : null};
-    }
-
-    /** ${NAME:-default}, ${NAME-default}, ${NAME:=default}, ${NAME=default}: the name, the ':' (or nothing), the default. */
-    private static final Pattern DEFAULTED = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)(:?)([-=])(.*)", Pattern.DOTALL);
-    /** Defaults inside defaults (${A:-${B:-1}}) are followed this deep; deeper is unknown. */
-    private static final int MAX_DEFAULT_DEPTH = 4;
-
-    /** The longest ${...} whose default is followed: a longer one is unknown (each scan is bounded, so expansion stays linear). */
-    private static final int MAX_BRACED = 1024;
-
-    /** The index of the '}' that closes a ${ whose contents start at {@code from}; -1 when none does within {@link #MAX_BRACED}. */
-    private static int closingBrace(String s, int from) {
-        int depth = 1;
-        for (int j = from, end = Math.min(s.length(), from + MAX_BRACED); j < end; j++) {
-            if (s.startsWith("${", j)) { depth++; j++; }
-            else if (s.charAt(j) == '}' && --depth == 0) return j;
-        }
-        return -1;
+    static String[] expand(String s, boolean literal, Map<String, String> vars, ShellState budget) {
+        return ShellExpansion.expand(s, literal, vars, budget, null);
     }
 
     /**

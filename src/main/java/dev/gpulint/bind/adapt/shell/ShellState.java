@@ -46,12 +46,46 @@ final class ShellState {
     void assign(String name, String value) {
         if (value == null || cases > 0) { vars.remove(name); unknown.add(name); }
         else { vars.put(name, value); unknown.remove(name); }
+        forgetTrace(name);
         if (!blocks.isEmpty()) blocks.peek().names.add(name);
+    }
+
+    /**
+     * The most characters of variable values whose places are kept ({@link #traced}); past it a value is placed
+     * where it is expanded. Bounds the memory the places take (four bytes a character).
+     */
+    static final long MAX_TRACED = 1024 * 1024;
+
+    /** Where each character of a variable's value is written (see ShellExpansion.Trace), by name. */
+    private final Map<String, int[]> origins = new java.util.HashMap<>();
+    /** The text of a value only partly known (its unknown parts as written), by name: a string run as a script expands it. */
+    private final Map<String, String> partial = new java.util.HashMap<>();
+    private long traced;
+
+    /**
+     * Keeps where NAME's value (just assigned) is written, and its text when only partly known
+     * ({@code partialText} non-null), within {@link #MAX_TRACED}.
+     */
+    void traced(String name, String partialText, int[] offsets) {
+        if (offsets == null || traced + offsets.length > MAX_TRACED) return;
+        traced += offsets.length;
+        origins.put(name, offsets);
+        if (partialText != null) partial.put(name, partialText);
+    }
+
+    int[] origins(String name) { return origins.get(name); }
+
+    String partial(String name) { return partial.get(name); }
+
+    private void forgetTrace(String name) {
+        int[] o = origins.remove(name);
+        if (o != null) traced -= o.length;
+        partial.remove(name);
     }
 
     /** unset NAME: really unset again (inside a block, unknown). */
     void unset(String name) {
-        if (blocks.isEmpty()) { vars.remove(name); unknown.remove(name); } else assign(name, null);
+        if (blocks.isEmpty()) { vars.remove(name); unknown.remove(name); forgetTrace(name); } else assign(name, null);
     }
 
     /** Whether NAME's ${NAME:-default} may not take its default though NAME has no known value. */
@@ -114,6 +148,6 @@ final class ShellState {
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     private void forget(Block b) {
-        for (String n : b.names) { vars.remove(n); unknown.add(n); }
+        for (String n : b.names) { vars.remove(n); unknown.add(n); forgetTrace(n); }
     }
 }

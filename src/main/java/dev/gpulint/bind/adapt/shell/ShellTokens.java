@@ -16,6 +16,8 @@ public final class ShellTokens {
     /** A word before expansion: its text without quotes, and its offsets in the script. */
     static final class Raw {
         final StringBuilder sb = new StringBuilder();
+        /** Where each character of {@code sb} is written in the script (its offset), so a string run as a script can be placed. */
+        int[] at = new int[8];
         String text;
         int start, end, valueStart = -1;
         boolean quoted, literal = true, quotedName;
@@ -27,10 +29,42 @@ public final class ShellTokens {
          */
         int heredocStart = -1, heredocEnd = -1;
         boolean heredocExpands;
+
+        /** Appends one character written at {@code offset}. */
+        void add(char c, int offset) {
+            if (sb.length() == at.length) at = java.util.Arrays.copyOf(at, at.length * 2);
+            at[sb.length()] = offset;
+            sb.append(c);
+        }
+
+        /** Appends s[from, to), each character at its own offset. */
+        void add(String s, int from, int to) {
+            for (int k = from; k < to; k++) add(s.charAt(k), k);
+        }
+
+        /** The offsets of text[from, text.length()). */
+        int[] offsets(int from) {
+            return java.util.Arrays.copyOfRange(at, Math.min(from, text.length()), text.length());
+        }
     }
 
     /** The most here-documents of one script whose bodies are kept; later ones are skipped as text only. */
     public static final int MAX_HEREDOCS = 16;
+
+    /**
+     * Moves the raw words of a string a script runs into the script's own offsets: each character's offset i in
+     * the string becomes {@code toTop[i]} (ShellStrings), so a variable assigned there is placed in the script.
+     */
+    static void relocate(List<List<Raw>> commands, int[] toTop) {
+        for (List<Raw> cmd : commands) relocateWords(cmd, toTop);
+    }
+
+    private static void relocateWords(List<Raw> words, int[] toTop) {
+        for (Raw r : words) {
+            for (int k = 0; k < r.sb.length(); k++) r.at[k] = toTop[Math.max(0, Math.min(toTop.length - 1, r.at[k]))];
+            if (r.elements != null) relocateWords(r.elements, toTop);
+        }
+    }
 
     private static final Pattern ARRAY_HEAD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*\\+?=");
 
@@ -54,7 +88,13 @@ public final class ShellTokens {
         int kept = 0;
         while (i < n) {
             char c = s.charAt(i);
-            if (c == '<' && elements == null && s.startsWith("<<", i) && !s.startsWith("<<<", i)) {
+            if (c == '<' && s.startsWith("<<<", i)) {
+                // a here-string (read -ra ARGS <<< "$X"): its word is an ordinary word, and no here-document starts
+                w = finish(w, cur);
+                i += 3;
+                continue;
+            }
+            if (c == '<' && elements == null && s.startsWith("<<", i)) {
                 w = finish(w, cur);
                 int j = i + 2;
                 strip = j < n && s.charAt(j) == '-';
@@ -118,7 +158,7 @@ public final class ShellTokens {
                 w.quoted = true;
                 int close = s.indexOf('\'', i + 1);
                 if (close < 0) close = n;
-                w.sb.append(s, i + 1, close);
+                w.add(s, i + 1, close);
                 i = Math.min(n, close + 1);
                 w.end = i;
                 continue;
@@ -129,16 +169,16 @@ public final class ShellTokens {
                 i++;
                 while (i < n && s.charAt(i) != '"') {
                     char d = s.charAt(i);
-                    if (d == '\\' && i + 1 < n) { char e = s.charAt(i + 1); if (e == '\n') { i += 2; continue; } w.sb.append(e); i += 2; continue; }
+                    if (d == '\\' && i + 1 < n) { char e = s.charAt(i + 1); if (e == '\n') { i += 2; continue; } w.add(e, i + 1); i += 2; continue; }
                     if (d == '$') w.literal = false;
-                    w.sb.append(d);
+                    w.add(d, i);
                     i++;
                 }
                 i = Math.min(n, i + 1);
                 w.end = i;
                 continue;
             }
-            if (c == '\\' && i + 1 < n) { w.sb.append(s.charAt(i + 1)); i += 2; w.end = i; continue; }
+            if (c == '\\' && i + 1 < n) { w.add(s.charAt(i + 1), i + 1); i += 2; w.end = i; continue; }
             if (c == '$') {
                 w.literal = false;
                 if (i + 1 < n && s.charAt(i + 1) == '(') {
@@ -149,13 +189,13 @@ public final class ShellTokens {
                         else if (d == ')' && --depth == 0) break;
                     }
                     j = Math.min(n - 1, j);
-                    w.sb.append(s, i, j + 1);
+                    w.add(s, i, j + 1);
                     i = j + 1;
                     w.end = i;
                     continue;
                 }
             }
-            w.sb.append(c);
+            w.add(c, i);
             i++;
             w.end = i;
         }

@@ -115,8 +115,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                     : "Megatron: 2 bf16 weights + 4 fp32 main gradients + 12 Adam") + ")");
         }
         as.add("flash attention (no s² score activations), activations per Korthikanti et al. 2022 as Megatron's theoretical_memory_usage.py");
-        double nic = nicPerNode(g);
-        Hardware hw = Hardwares.of(catalog, gpu, gpn, Math.max(1, g.domainSize()), nic, measured, overrides, as).orElse(null);
+        if ((long) dp * cp > 1) as.add(GradientReduce.of(j, layout.zeroStage()).why());
+        Hardware hw = Hardwares.of(catalog, gpu, Links.of(catalog, gpu, g, gpn), measured, overrides, as).orElse(null);
         if (hw == null) {
             missing.add("dense peaks and efficiencies for " + gpu.name() + " in the catalog");
             return new JobInputs(null, null, null, r.order(), null, as, missing);
@@ -129,17 +129,6 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         if (j.origin() == null) return "";
         for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals("bytes_per_parameter")) return " (from " + s.where() + ")";
         return "";
-    }
-
-    /** The node's RDMA NICs together, bytes per second per direction; 0 when none is declared. */
-    static double nicPerNode(Resolved.Group g) {
-        double bw = 0;
-        for (Specs.Nic x : g.spec().nics()) {
-            if (x.speed() == null) continue;
-            if (x.protocol() != null && x.protocol().value().toLowerCase(Locale.ROOT).equals("ethernet")) continue;
-            bw += x.speed().value().bytesPerSecond() * (x.count() == null ? 1L : x.count().value());
-        }
-        return bw;
     }
 
     static Recompute recompute(Located<String> r) {

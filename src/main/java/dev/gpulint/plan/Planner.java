@@ -5,6 +5,7 @@ import dev.gpulint.core.Finding;
 import dev.gpulint.derive.estimate.JobEstimate;
 import dev.gpulint.derive.estimate.Tier;
 import dev.gpulint.derive.estimate.TierTable;
+import dev.gpulint.derive.estimate.Collective;
 import dev.gpulint.facts.NcclTestsFact;
 import dev.gpulint.core.LintResult;
 import java.util.ArrayList;
@@ -96,6 +97,19 @@ public final class Planner {
         TierTable dp = TierTable.dataParallel(current.estimate(), current.inputs().hardware(), current.inputs().order());
         if (dp != null) collectives.add(dp);
         return new Outcome(new Plan(current, List.copyOf(ids), List.copyOf(assumptions), cluster, group, ranking, List.copyOf(collectives)), null);
+    }
+
+    /**
+     * The plan with one more collective priced on every tier (--collective): {@code kind} of {@code bytes} per GPU
+     * (≤ 0: the data-parallel gradients), or the plan unchanged when the job has no such group.
+     */
+    public static Plan withCollective(Plan p, Collective kind, double bytes) {
+        JobEstimate c = p.current();
+        TierTable t = TierTable.named(c.estimate(), c.inputs().hardware(), c.inputs().order(), kind, bytes);
+        if (t == null) return p;
+        List<TierTable> all = new ArrayList<>(p.collectives());
+        all.add(t);
+        return new Plan(p.current(), p.findings(), p.assumptions(), p.cluster(), p.nodeGroup(), p.ranking(), List.copyOf(all));
     }
 
     /**

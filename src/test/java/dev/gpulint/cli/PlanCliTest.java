@@ -81,6 +81,29 @@ class PlanCliTest {
 
     @Test
     @SuppressWarnings("unchecked")
+    void aCollectiveTheUserNamesIsPricedOnEveryTierToo(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));
+        CliTest.Run r = CliTest.run("plan", "-f", "json", "--collective", "all-gather:2GB", f.toString());
+        assertEquals(0, r.code(), r.err());
+        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+        java.util.List<Map<String, Object>> cs = (java.util.List<Map<String, Object>>) doc.get("collectives");
+        assertEquals(2, cs.size(), "the dp all-reduce, then the named one");
+        Map<String, Object> c = cs.get(1);
+        assertEquals("all-gather", c.get("collective"));
+        assertEquals(2_000_000_000L, ((Number) c.get("bytes")).longValue());
+        Map<String, Object> nv = ((java.util.List<Map<String, Object>>) c.get("tiers")).get(0);
+        assertEquals(3.0 / 4 * 2e9, ((Number) nv.get("bytes_per_gpu")).doubleValue(), 1, "(n−1)/n·S over the 4 dp ranks");
+        assertEquals(3.0 / 4 * 2e9 / 300e9, ((Number) nv.get("ideal_s")).doubleValue(), 1e-6, "A100 NVLink 3: 300 GB/s per direction");
+        CliTest.Run bad = CliTest.run("plan", "--collective", "broadcast:1GB", f.toString());
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("--collective broadcast:1GB: the kind is all-reduce, reduce-scatter, all-gather or all-to-all"), bad.err());
+        CliTest.Run noUnit = CliTest.run("plan", "--collective", "all-to-all:12", f.toString());
+        assertEquals(2, noUnit.code());
+        assertTrue(noUnit.err().contains("has no unit"), noUnit.err());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
     void theDataParallelAllReduceIsPricedOnEveryTierInTextJsonAndMarkdown(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));
         CliTest.Run text = CliTest.run("plan", f.toString());

@@ -49,6 +49,26 @@ public record TierTable(String what, Collective collective, long n, double bytes
         return of(hw, Collective.ALL_REDUCE, n, stride, grads.cost().bytes(), "data-parallel gradient all-reduce");
     }
 
+    /**
+     * A collective the user names (`gpulint plan --collective KIND[:SIZE]`): over the expert-parallel group for an
+     * all-to-all when ep > 1, else over the data-parallel group (dp·cp); {@code bytes} ≤ 0 takes the data-parallel
+     * gradients. Null when the group has one rank or no size can be found.
+     */
+    public static TierTable named(Estimate e, Hardware hw, List<String> order, Collective c, double bytes) {
+        Layout l = e.layout();
+        boolean ep = c == Collective.ALL_TO_ALL && l.ep() > 1;
+        long n = ep ? l.ep() : (long) l.dp() * l.cp();
+        if (n <= 1) return null;
+        double s = bytes;
+        if (s <= 0) {
+            TierTable dp = dataParallel(e, hw, order);
+            if (dp == null) return null;
+            s = dp.bytes();
+        }
+        long stride = Estimator.strides(l, order).get(ep ? "ep" : "dp");
+        return of(hw, c, n, stride, s, (ep ? "expert-parallel " : "data-parallel ") + c.id() + " of " + Units.bytes(s) + " per GPU");
+    }
+
     /** Collective {@code c} of {@code bytes} per rank over n ranks spaced {@code stride} apart, on every tier. */
     public static TierTable of(Hardware hw, Collective c, long n, long stride, double bytes, String what) {
         Links k = hw.links();

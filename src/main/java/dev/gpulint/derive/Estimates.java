@@ -45,13 +45,4 @@ public final class Estimates {
         if (zeroStage >= 3) w /= d;
         return perGpu * (w + g + o);
     }
-
-    /**
-     * Ring all-reduce time: each rank sends and receives 2(N−1)/N × S bytes over its link
-     * (nccl-tests PERFORMANCE.md; Thakur, Rabenseifner, Gropp 2005), latency ignored.
-     */
-    public static double ringAllReduceSeconds(double bytes, long ranks, double bytesPerSecond) {
-        if (ranks <= 1 || bytesPerSecond <= 0) return 0;
-        return 2.0 * (ranks - 1) / ranks * bytes / bytesPerSecond;
-    }
 }

@@ -46,7 +46,7 @@ public final class AllReduceFact {
     public long getTp() { return tp; }
     /** Pipeline-parallel size the gradients are divided by. */
     public long getPp() { return pp; }
-    /** Bytes per gradient: 2 (16-bit) or 4 (fp32), as {@link #getGradientWhy()} says. */
+    /** Bytes per gradient: 2 (16-bit) or 4 (fp32), as gradientWhy says. */
     public long getBytesPerGradient() { return bytesPerGradient; }
     /** model.dtype as written (lower case), null when not given. */
     public String getDtype() { return dtype; }
@@ -110,7 +110,7 @@ public final class AllReduceFact {
     public AllReduceFact estimate(String why, double seconds, double efficiency, boolean tcp) {
         gradientWhy = why; estimatedSeconds = seconds; this.efficiency = efficiency; this.tcp = tcp; return this;
     }
-    /** Why each gradient has {@link #getBytesPerGradient()} bytes (the job's statement, or its accounting's default). */
+    /** Why each gradient has bytesPerGradient bytes: the job's statement, or its accounting's default. */
     public String getGradientWhy() { return gradientWhy; }
     /** Seconds of the all-reduce at the catalog's NCCL efficiency of the link (0 when the catalog has none for the GPU). */
     public double getEstimatedSeconds() { return estimatedSeconds; }

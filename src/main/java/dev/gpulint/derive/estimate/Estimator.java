@@ -104,7 +104,7 @@ public final class Estimator {
         double params = 0;
         for (MemoryModel.Stage s : stages) params = Math.max(params, s.parameters());
         long n = (long) l.dp() * l.cp();
-        double gradBytes = GradientReduce.bytes(sb);     // the main gradients' dtype: what the job states, else its accounting's
+        double gradBytes = GradientReduce.bytes(dt, bytes);   // the main gradients' dtype: what the job states, else the default
         double dpS = 0, dpExp = 0;
         if (n > 1) {
             if (l.zeroStage() >= 3) {

@@ -191,7 +191,7 @@ class CollectiveCostTest {
         assertEquals(32.1e9, t.bytes(), 0.1e9, "8.03B × 4 bytes of fp32 main gradients");
         assertEquals(0.125, row(t, "nvlink").cost().idealSeconds(), 0.125 * 0.02, "twice the bf16 figure");
         assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.startsWith("gradients reduced in fp32 (4 bytes each): bf16, "
-                + "Megatron-LM's default")), j.inputs().assumptions().toString());
+                + "the default of Megatron-LM")), j.inputs().assumptions().toString());
         assertEquals(t.bytes(), j.estimate().traffic("dp", Collective.ALL_REDUCE).orElseThrow().cost().bytes(), 1);
     }
 

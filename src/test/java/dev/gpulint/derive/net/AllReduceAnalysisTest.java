@@ -58,9 +58,9 @@ class AllReduceAnalysisTest {
         AllReduceFact f = fact(H100 + NICS, "nodes: 1\nmodel: { parameters: 1B, dtype: bf16 }\n");
         assertEquals(4, f.getBytesPerGradient());
         assertEquals(4e9, f.getGradientBytes(), 1);
-        assertEquals(true, f.getGradientWhy().startsWith("gradients reduced in fp32 (4 bytes each): bf16, Megatron-LM's default"), f.getGradientWhy());
-        assertEquals(2, fact(H100 + NICS, "nodes: 1\nmodel: { parameters: 1B, dtype: bf16 }\noptimizer: { zero_stage: 1 }\n")
-                .getBytesPerGradient(), "ZeRO keeps 16-bit gradients");
+        assertEquals(true, f.getGradientWhy().startsWith("gradients reduced in fp32 (4 bytes each): bf16, the default of Megatron-LM"), f.getGradientWhy());
+        assertEquals(4, fact(H100 + NICS, "nodes: 1\nmodel: { parameters: 1B, dtype: bf16 }\noptimizer: { zero_stage: 3 }\n")
+                .getBytesPerGradient(), "FSDP's default reduces in fp32 too (torchtitan's mixed_precision_reduce)");
         assertEquals(2, fact(H100 + NICS, "nodes: 1\nmodel: { parameters: 1B, dtype: fp16 }\n").getBytesPerGradient(), "fp16");
     }
 
@@ -109,8 +109,8 @@ class AllReduceAnalysisTest {
     void zero3SendsHalfAgainAsMuch() {
         AllReduceFact f = fact(H100 + NICS, "nodes: 4\nmodel: { parameters: 70B }\nparallelism: { tp: 8 }\noptimizer: { zero_stage: 3 }\n");
         assertEquals(1.5, f.getVolumeFactor());
-        assertEquals(2.0 * 3 / 4 * 17.5e9 * 1.5, f.getSentBytes(), 1, "ZeRO's 16-bit gradients");
-        assertEquals(0.525 * 1.5, f.getSeconds(), 1e-12);
+        assertEquals(2.0 * 3 / 4 * 35e9 * 1.5, f.getSentBytes(), 1, "fp32 gradients");
+        assertEquals(1.05 * 1.5, f.getSeconds(), 1e-12);
         assertEquals(1, fact(H100 + NICS, "nodes: 4\nmodel: { parameters: 70B }\nparallelism: { tp: 8 }\noptimizer: { zero_stage: 2 }\n")
                 .getVolumeFactor());
     }

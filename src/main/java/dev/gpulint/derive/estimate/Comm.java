@@ -53,7 +53,10 @@ final class Comm {
             return String.format(Locale.ROOT, "%s (%d of the %d ranks in reach inside; %s per rank through its own NIC)", name,
                     k.local(), k.n(), Units.bytes(k.remoteBytes()));
         }
-        if (k.tier() == Tier.NETWORK && k.local() > 1) return name + String.format(Locale.ROOT, " (%d ranks of the ring per node share them)", k.local());
+        if (k.tier() == Tier.NETWORK && k.local() > 1) {
+            return name + String.format(Locale.ROOT, " (the ring's %d ranks on a node cross it once per channel: %d GPUs' share of its NICs)",
+                    k.local(), k.local());
+        }
         return name;
     }
 

@@ -28,6 +28,7 @@ import java.util.Locale;
  * @param transport           how NCCL crosses nodes on them
  * @param nics                NICs per node counted in {@code nicPerNode} (0 when assumed)
  * @param nicName             the first of them as written ("400 Gb/s ConnectX-7"), null when assumed
+ * @param nicSpan             where that NIC's speed is written, null when assumed
  */
 public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean infinityFabric, int nvlinkGeneration,
                     double scaleUpPerDirection, int pcieGeneration, double pciePerDirection, boolean hostLinked,

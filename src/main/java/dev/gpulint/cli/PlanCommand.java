@@ -52,6 +52,11 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the plan here instead of standard output")
     String output;
 
+    @Option(names = "--collective", paramLabel = "KIND[:SIZE]", description = "also price this collective on every tier: all-reduce, "
+            + "reduce-scatter, all-gather or all-to-all, of SIZE per GPU (e.g. 2GB; default: the data-parallel gradients), over the "
+            + "data-parallel group (an all-to-all: the expert-parallel group when ep > 1)")
+    String collective;
+
     @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "configuration file (default: the nearest .gpulint.yaml)")
     Path config;
 
@@ -64,6 +69,25 @@ final class PlanCommand implements Callable<Integer> {
         if ((gpus != null && gpus < 1) || (nodes != null && nodes < 1) || top < 0 || candidate < 0 || (gpus != null && nodes != null)) {
             err.println("gpulint: plan: --gpus and --nodes are at least 1 and exclude each other; --top and --candidate are at least 0");
             return Main.BAD_INPUT;
+        }
+        dev.gpulint.derive.estimate.Collective named = null;
+        double namedBytes = 0;
+        if (collective != null) {
+            String[] kv = collective.split(":", 2);
+            named = dev.gpulint.derive.estimate.Collective.of(kv[0]);
+            if (named == null || named == dev.gpulint.derive.estimate.Collective.SEND) {
+                err.println("gpulint: plan: --collective " + collective + ": the kind is all-reduce, reduce-scatter, all-gather or all-to-all");
+                return Main.BAD_INPUT;
+            }
+            if (kv.length > 1) {
+                var size = dev.gpulint.spec.Quantities.size(kv[1].trim());
+                if (!size.ok() || size.value().bytes() <= 0) {
+                    err.println("gpulint: plan: --collective " + collective + ": the size is a positive amount of data such as 2GB or 512 MiB"
+                            + (size.ok() ? "" : " (" + size.problem() + ")"));
+                    return Main.BAD_INPUT;
+                }
+                namedBytes = size.value().bytes();
+            }
         }
         Path wd = Main.workingDir;
         Project project = new Project(wd).config(config).paths(paths.isEmpty() ? List.of(".") : paths);
@@ -93,6 +117,8 @@ final class PlanCommand implements Callable<Integer> {
             err.println("gpulint: plan: " + o.problem());
             return Main.BAD_INPUT;
         }
+        Planner.Plan plan = named == null ? o.plan() : Planner.withCollective(o.plan(), named, namedBytes);
+        o = new Planner.Outcome(plan, null);
         Layout drawn = null;
         if (candidate > 0) {
             List<Candidate> valid = o.plan().ranking() == null || o.plan().ranking().search() == null ? List.of()

@@ -14,13 +14,4 @@ public final class Estimates {
     public static double bubble(long pp, long virtualPp, long microBatches) {
         return dev.gpulint.facts.BatchFit.bubble(pp, virtualPp, microBatches);   // one formula for PAR006 and PAR007's fix
     }
-
-    /**
-     * Ring all-reduce time: each rank sends and receives 2(N−1)/N × S bytes over its link
-     * (nccl-tests PERFORMANCE.md; Thakur, Rabenseifner, Gropp 2005), latency ignored.
-     */
-    public static double ringAllReduceSeconds(double bytes, long ranks, double bytesPerSecond) {
-        if (ranks <= 1 || bytesPerSecond <= 0) return 0;
-        return 2.0 * (ranks - 1) / ranks * bytes / bytesPerSecond;
-    }
 }

@@ -5,7 +5,7 @@ import dev.gpulint.core.Span;
 /**
  * One step's gradient all-reduce of a job (NET003): S bytes of gradients per GPU over N
  * data-parallel ranks on the link the first data-parallel group uses. A ring all-reduce sends
- * 2(N−1)/N × S per GPU (Estimates.ringAllReduceSeconds in the derive stage, unit-tested).
+ * 2(N−1)/N × S per GPU (CollectiveCost in the derive stage, the plan's model, unit-tested).
  */
 public final class AllReduceFact {
 
@@ -21,6 +21,9 @@ public final class AllReduceFact {
     private double nicShareBytesPerSecond, pcieCapBytesPerSecond;
     private int pcieCapGeneration;
     private long pcieCapLanes, ringGpusPerNode;
+    private String gradientWhy;
+    private double estimatedSeconds, efficiency;
+    private boolean tcp;
 
     public AllReduceFact(String jobName, String file, double parameters, long tp, long pp, long bytesPerGradient, String dtype,
                          double gradientBytes, long ranks, double volumeFactor, double sentBytes, Link link, int generation,
@@ -43,7 +46,7 @@ public final class AllReduceFact {
     public long getTp() { return tp; }
     /** Pipeline-parallel size the gradients are divided by. */
     public long getPp() { return pp; }
-    /** Bytes per gradient: 4 for fp32, else 2. */
+    /** Bytes per gradient: 2 (16-bit) or 4 (fp32), as gradientWhy says. */
     public long getBytesPerGradient() { return bytesPerGradient; }
     /** model.dtype as written (lower case), null when not given. */
     public String getDtype() { return dtype; }
@@ -99,6 +102,22 @@ public final class AllReduceFact {
     public long getRingGpusPerNode() { return ringGpusPerNode; }
     /** The PCIe links, not the NICs, limit the ring: the cap is below the NICs' share. */
     public boolean isPcieBound() { return pcieCapBytesPerSecond > 0 && pcieCapBytesPerSecond < nicShareBytesPerSecond; }
+
+    /**
+     * Records why the gradients have the bytes they have, and the estimate at NCCL's usual efficiency of the link
+     * (the plan's); called by the derive stage before the fact is added.
+     */
+    public AllReduceFact estimate(String why, double seconds, double efficiency, boolean tcp) {
+        gradientWhy = why; estimatedSeconds = seconds; this.efficiency = efficiency; this.tcp = tcp; return this;
+    }
+    /** Why each gradient has bytesPerGradient bytes: the job's statement, or its accounting's default. */
+    public String getGradientWhy() { return gradientWhy; }
+    /** Seconds of the all-reduce at the catalog's NCCL efficiency of the link (0 when the catalog has none for the GPU). */
+    public double getEstimatedSeconds() { return estimatedSeconds; }
+    /** That efficiency: the share of the line rate NCCL's bus bandwidth reaches. */
+    public double getEfficiency() { return efficiency; }
+    /** The link is plain Ethernet: NCCL crosses nodes over TCP sockets. */
+    public boolean isTcp() { return tcp; }
 
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/allreduce"; }

@@ -15,7 +15,7 @@ import java.util.Map;
 public final class PlanReport {
     private PlanReport() {}
 
-    /** The JSON document: job, cluster, node group, GPU, GPUs, current, candidates, rejected, cluster findings, assumptions. */
+    /** The JSON document: job, cluster, node group, GPU, GPUs, current, candidates, rejected, cluster findings, collectives, assumptions. */
     public static Map<String, Object> json(Planner.Plan p) { return json(p, 10); }
 
     /** With the best {@code top} candidates. */
@@ -30,6 +30,7 @@ public final class PlanReport {
         Map<String, Object> cur = planObject(e, p.findings(), 1);
         root.put("current", cur);
         RankingReport.json(p, top, root, cur);
+        root.put("collectives", CollectiveReport.json(p.collectives()));
         root.put("assumptions", p.assumptions());
         return root;
     }
@@ -99,7 +100,7 @@ public final class PlanReport {
     }
 
     /** Four significant digits: the same estimate, the same bytes. */
-    private static double r(double v) {
+    static double r(double v) {
         if (v == 0 || !Double.isFinite(v)) return 0;
         return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).doubleValue();
     }
@@ -152,6 +153,7 @@ public final class PlanReport {
         b.append('\n').append(h).append("Throughput\n").append(markdown ? "\n" : "");
         b.append(line(markdown, String.format(Locale.ROOT, "%.0f tokens/s per GPU, %.0f model TFLOP/s per GPU, MFU %.1f %%",
                 e.throughput().tokensPerSecondPerGpu(), e.throughput().modelTflopsPerGpu(), 100 * e.throughput().mfu())));
+        b.append(CollectiveReport.text(p.collectives(), markdown));
         b.append('\n').append(RankingReport.text(p, top, markdown));
         b.append('\n').append(h).append("Assumptions\n").append(markdown ? "\n" : "");
         for (String a : p.assumptions()) b.append(line(markdown, a));

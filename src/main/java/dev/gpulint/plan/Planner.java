@@ -4,6 +4,8 @@ import dev.gpulint.catalog.Catalog;
 import dev.gpulint.core.Finding;
 import dev.gpulint.derive.estimate.JobEstimate;
 import dev.gpulint.derive.estimate.Tier;
+import dev.gpulint.derive.estimate.TierTable;
+import dev.gpulint.derive.estimate.Collective;
 import dev.gpulint.facts.NcclTestsFact;
 import dev.gpulint.core.LintResult;
 import java.util.ArrayList;
@@ -27,9 +29,12 @@ public final class Planner {
     /** A plan, or why none could be made ({@code problem}, exit 2). */
     public record Outcome(Plan plan, String problem) {}
 
-    /** The plan of one job: the job as written and, in {@code ranking}, every candidate layout checked and ranked. */
+    /**
+     * The plan of one job: the job as written and, in {@code ranking}, every candidate layout checked and ranked;
+     * {@code collectives}: what its data-parallel all-reduce (and a collective the user names) costs on each tier.
+     */
     public record Plan(JobEstimate current, List<String> findings, List<String> assumptions, String cluster, String nodeGroup,
-                       PlanSearch.Ranking ranking) {
+                       PlanSearch.Ranking ranking, List<TierTable> collectives) {
         /** The best valid layout of the job (the first candidate), if any is valid. */
         public Optional<Layout> best() { return ranking == null ? Optional.empty() : ranking.best().map(Candidate::layout); }
     }
@@ -96,7 +101,23 @@ public final class Planner {
         assumptions.add("a candidate layout fits when its fullest stage's model states and activations are within the GPU's memory "
                 + "(MEM003) and its model states leave at least the share MEM002 keeps free (warn_at 0.9: a tenth for activations, NCCL "
                 + "buffers, the CUDA context and fragmentation); a memory finding rejects a candidate whatever its level");
-        return new Outcome(new Plan(current, List.copyOf(ids), List.copyOf(assumptions), cluster, group, ranking), null);
+        List<TierTable> collectives = new ArrayList<>();
+        TierTable dp = TierTable.dataParallel(current.estimate(), current.inputs().hardware(), current.inputs().order());
+        if (dp != null) collectives.add(dp);
+        return new Outcome(new Plan(current, List.copyOf(ids), List.copyOf(assumptions), cluster, group, ranking, List.copyOf(collectives)), null);
+    }
+
+    /**
+     * The plan with one more collective priced on every tier (--collective): {@code kind} of {@code bytes} per GPU
+     * (≤ 0: the data-parallel gradients), or the plan unchanged when the job has no such group.
+     */
+    public static Plan withCollective(Plan p, Collective kind, double bytes) {
+        JobEstimate c = p.current();
+        TierTable t = TierTable.named(c.estimate(), c.inputs().hardware(), c.inputs().order(), kind, bytes);
+        if (t == null) return p;
+        List<TierTable> all = new ArrayList<>(p.collectives());
+        all.add(t);
+        return new Plan(p.current(), p.findings(), p.assumptions(), p.cluster(), p.nodeGroup(), p.ranking(), List.copyOf(all));
     }
 
     /**

@@ -75,7 +75,62 @@ class PlanCliTest {
         CliTest.Run r = CliTest.run("plan", f.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("tp all-gather/reduce-scatter") && r.out().contains("over NVLink"), r.out());
-        assertTrue(r.out().contains("dp gradient all-reduce over 4 ranks") && r.out().contains("the network (RDMA NICs)"), r.out());
+        assertTrue(r.out().contains("dp gradient all-reduce over 4 ranks") && r.out().contains("8 × 200 Gb/s ConnectX-6 per node (RDMA)"), r.out());
+        assertTrue(r.out().contains("over NVLink 3") && !r.out().contains("Infinity Fabric"), "an NVIDIA job's scale-up is NVLink: " + r.out());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aCollectiveTheUserNamesIsPricedOnEveryTierToo(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));
+        CliTest.Run r = CliTest.run("plan", "-f", "json", "--collective", "all-gather:2GB", f.toString());
+        assertEquals(0, r.code(), r.err());
+        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+        java.util.List<Map<String, Object>> cs = (java.util.List<Map<String, Object>>) doc.get("collectives");
+        assertEquals(2, cs.size(), "the dp all-reduce, then the named one");
+        Map<String, Object> c = cs.get(1);
+        assertEquals("all-gather", c.get("collective"));
+        assertEquals(2_000_000_000L, ((Number) c.get("bytes")).longValue());
+        Map<String, Object> nv = ((java.util.List<Map<String, Object>>) c.get("tiers")).get(0);
+        assertEquals(3.0 / 4 * 2e9, ((Number) nv.get("bytes_per_gpu")).doubleValue(), 1, "(n−1)/n·S over the 4 dp ranks");
+        assertEquals(3.0 / 4 * 2e9 / 300e9, ((Number) nv.get("ideal_s")).doubleValue(), 1e-6, "A100 NVLink 3: 300 GB/s per direction");
+        CliTest.Run bad = CliTest.run("plan", "--collective", "broadcast:1GB", f.toString());
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().contains("--collective broadcast:1GB: the kind is all-reduce, reduce-scatter, all-gather or all-to-all"), bad.err());
+        CliTest.Run noUnit = CliTest.run("plan", "--collective", "all-to-all:12", f.toString());
+        assertEquals(2, noUnit.code());
+        assertTrue(noUnit.err().contains("has no unit"), noUnit.err());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theDataParallelAllReduceIsPricedOnEveryTierInTextJsonAndMarkdown(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));
+        CliTest.Run text = CliTest.run("plan", f.toString());
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("Data-parallel gradient all-reduce on each tier"), text.out());
+        assertTrue(text.out().contains("network   ") && text.out().contains("8 × 200 Gb/s ConnectX-6 per node (RDMA) (as placed)"), text.out());
+        assertTrue(text.out().contains("reference: 25GbE, one port per GPU (NCCL over TCP sockets)"), text.out());
+        CliTest.Run md = CliTest.run("plan", "-f", "markdown", f.toString());
+        assertTrue(md.out().contains("| tier | line rate per GPU | ideal | efficiency | estimate |"), md.out());
+        assertTrue(md.out().contains("| **8 × 200 Gb/s ConnectX-6 per node (RDMA) (as placed)** | 25.0 GB/s |"), md.out());
+        CliTest.Run json = CliTest.run("plan", "-f", "json", f.toString());
+        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(json.out());
+        java.util.List<Map<String, Object>> cs = (java.util.List<Map<String, Object>>) doc.get("collectives");
+        assertEquals(1, cs.size());
+        Map<String, Object> c = cs.get(0);
+        assertEquals("all-reduce", c.get("collective"));
+        assertEquals(4, ((Number) c.get("ranks")).intValue(), "tp 8 fills a node: dp 4 across the 4 nodes");
+        java.util.List<Map<String, Object>> tiers = (java.util.List<Map<String, Object>>) c.get("tiers");
+        assertEquals(java.util.List.of("nvlink", "pcie", "network", "ib-400g", "25gbe"), tiers.stream().map(t -> t.get("tier")).toList());
+        Map<String, Object> net = tiers.get(2);
+        assertEquals(true, net.get("as_placed"));
+        // one rank of each dp group per node: the node's 8 × 25 GB/s NICs shared by its 8 rings, 25 GB/s each
+        assertEquals(25_000_000_000L, ((Number) net.get("line_rate_bytes_per_s")).longValue());
+        double bytes = ((Number) net.get("bytes_per_gpu")).doubleValue();
+        assertEquals(2 * 3.0 / 4 * ((Number) c.get("bytes")).doubleValue(), bytes, 1);
+        assertEquals(bytes / 25e9, ((Number) net.get("ideal_s")).doubleValue(), bytes / 25e9 * 1e-3);
+        assertEquals(((Number) net.get("ideal_s")).doubleValue() / 0.9, ((Number) net.get("estimate_s")).doubleValue(), 1e-2);
     }
 
     @Test

@@ -5,65 +5,65 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Collective and point-to-point costs of one dimension's group (nccl-tests doc/PERFORMANCE.md): a ring all-reduce
- * moves 2(n − 1)/n · S per rank, an all-gather, reduce-scatter or all-to-all (n − 1)/n · S, at the bus bandwidth of
- * the group's tier; a send moves S at the tier's per-direction rate. Each call records the tier and a study note.
+ * The estimate's communication terms: each dimension's collectives and sends priced by {@link CollectiveCost} on the
+ * tier its group runs on, kept as numbers ({@link Estimate.Traffic}) with the tier per dimension and a study note.
  */
 final class Comm {
     private final Hardware hw;
     private final Map<String, Long> stride;
     private final List<Estimate.Note> notes;
+    private final List<Estimate.Traffic> traffic;
     private final Map<String, Tier> tiers;
 
-    Comm(Hardware hw, Layout l, Map<String, Long> stride, List<Estimate.Note> notes, Map<String, Double> comm, Map<String, Tier> tiers) {
+    Comm(Hardware hw, Map<String, Long> stride, List<Estimate.Note> notes, List<Estimate.Traffic> traffic, Map<String, Tier> tiers) {
         this.hw = hw;
         this.stride = stride;
         this.notes = notes;
+        this.traffic = traffic;
         this.tiers = tiers;
     }
 
-    /** The tier of a dimension's group of n ranks. */
-    Tier tier(String dim, long n) {
-        return Tier.of(n, stride.get(dim), hw.gpusPerNode(), hw.domainSize(), hw.scaleUp());
-    }
-
-    /**
-     * {@code count} collectives of {@code bytes} each over a group of n; {@code factor} 1 for an all-reduce's
-     * 2(n − 1)/n, 0.5 for the (n − 1)/n of the others. Seconds.
-     */
-    double collective(String dim, long n, double count, double bytes, double factor, String what) {
+    /** {@code count} collectives {@code c} of {@code bytes} each over a dimension's group of n. Seconds. */
+    double collective(String dim, long n, double count, double bytes, Collective c, String what) {
         if (n <= 1 || count <= 0) return 0;
-        Tier t = tier(dim, n);
-        tiers.put(dim, t);
-        long perNode = Tier.membersPerNode(n, stride.get(dim), hw.gpusPerNode());
-        double bw = hw.busBandwidth(t, perNode);
-        double moved = 2.0 * factor * (n - 1) / n * bytes;
-        double s = count * moved / bw;
-        note(dim, t, String.format(Locale.ROOT, "%s × %s %s over %d ranks: %s moved per rank (%s) each, over %s at %.0f GB/s%s: %s",
-                num(count), dim, what, n, Units.bytes(moved), factor >= 1 ? "2(n−1)/n·S" : "(n−1)/n·S", name(t),
-                bw / 1e9, hw.measured().containsKey(t) ? " (measured by nccl-tests)" : "", Units.seconds(s)));
+        CollectiveCost k = hw.price(c, n, stride.get(dim), bytes);
+        tiers.put(dim, k.tier());
+        traffic.add(new Estimate.Traffic(dim, what, count, k));
+        double s = count * k.seconds();
+        notes.add(new Estimate.Note(dim, String.format(Locale.ROOT, "%s × %s %s over %d ranks: %s moved per rank (%s) each, over %s%s: %s",
+                num(count), dim, what, n, Units.bytes(k.bytesPerRank()), c.formula(), path(k), rate(k), Units.seconds(s))));
         return s;
     }
 
     /** {@code bytes} sent by each rank of the dimension's group to its neighbour. Seconds. */
     double p2p(String dim, long n, double bytes, String what) {
         if (n <= 1 || bytes <= 0) return 0;
-        Tier t = tier(dim, n);
-        tiers.put(dim, t);
-        long perNode = Tier.membersPerNode(n, stride.get(dim), hw.gpusPerNode());
-        double bw = hw.busBandwidth(t, perNode);
-        double s = bytes / bw;
-        note(dim, t, String.format(Locale.ROOT, "%s %s: %s per micro-batch over %s at %.0f GB/s: %s", dim, what, Units.bytes(bytes),
-                name(t), bw / 1e9, Units.seconds(s)));
-        return s;
+        CollectiveCost k = hw.price(Collective.SEND, n, stride.get(dim), bytes);
+        tiers.put(dim, k.tier());
+        traffic.add(new Estimate.Traffic(dim, what, 1, k));
+        notes.add(new Estimate.Note(dim, String.format(Locale.ROOT, "%s %s: %s per micro-batch over %s%s: %s", dim, what,
+                Units.bytes(bytes), path(k), rate(k), Units.seconds(k.seconds()))));
+        return k.seconds();
     }
 
-    private void note(String dim, Tier t, String text) {
-        notes.add(new Estimate.Note(dim, text));
+    /** Where the bytes go: the tier as the hardware names it, and for an all-to-all across nodes its remote share. */
+    private String path(CollectiveCost k) {
+        String name = hw.links().tierName(k.tier());
+        if (k.collective() == Collective.ALL_TO_ALL && k.tier() == Tier.NETWORK) {
+            return String.format(Locale.ROOT, "%s (%d of the %d ranks in reach inside; %s per rank through its own NIC)", name,
+                    k.local(), k.n(), Units.bytes(k.remoteBytes()));
+        }
+        if (k.tier() == Tier.NETWORK && k.local() > 1) {
+            return name + String.format(Locale.ROOT, " (the ring's %d ranks on a node cross it once per channel: %d GPUs' share of its NICs)",
+                    k.local(), k.local());
+        }
+        return name;
     }
 
-    static String name(Tier t) {
-        return switch (t) { case NVLINK -> "NVLink / Infinity Fabric"; case PCIE -> "PCIe"; case NETWORK -> "the network (RDMA NICs)"; };
+    private static String rate(CollectiveCost k) {
+        double bus = k.seconds() > 0 ? k.bytesPerRank() / k.seconds() : 0;
+        return String.format(Locale.ROOT, " at %.0f GB/s%s", bus / 1e9, k.measured() ? " (measured by nccl-tests)"
+                : String.format(Locale.ROOT, " (%.0f GB/s line rate × %.2f)", k.lineRate() / 1e9, k.efficiency()));
     }
 
     private static String num(double v) {

@@ -15,7 +15,9 @@ package dev.gpulint.derive.estimate;
  * @param layerS        fixed time per layer per micro-batch, forward and backward (the other kernel launches)
  * @param nvlink        NCCL bus bandwidth over NVLink or Infinity Fabric, fraction of the per-direction rate
  * @param pcie          NCCL bus bandwidth over PCIe, fraction of the per-direction rate
- * @param network       NCCL bus bandwidth across nodes, fraction of the NICs' line rate
+ * @param network       NCCL bus bandwidth across nodes over RDMA NICs (InfiniBand, RoCE), fraction of their line rate
+ * @param tcp           NCCL bus bandwidth across nodes over plain Ethernet (NCCL's TCP socket transport: no RDMA, a copy
+ *                      through host memory), fraction of the line rate
  * @param dpOverlap     fraction of the data-parallel collectives hidden behind compute (bucketed, overlapped); the rest
  *                      is what the compute they run beside loses to them (1/(1 + slowdown))
  * @param tpOverlap     fraction of the tensor-parallel collectives hidden (0: Megatron's default, no TP overlap)
@@ -24,40 +26,41 @@ package dev.gpulint.derive.estimate;
  * @param source        where these come from
  */
 public record Efficiency(double gemm, double gemmFp8, double gemmKernelS, double attention, double hbm, double traffic,
-                         double layerS, double nvlink, double pcie, double network, double dpOverlap, double tpOverlap,
+                         double layerS, double nvlink, double pcie, double network, double tcp, double dpOverlap, double tpOverlap,
                          double ppOverlap, double cpOverlap, String source) {
 
     /** The same efficiencies with one changed by name (the keys of catalog {@code compute:} and {@code plan:}). */
     public Efficiency with(String key, double v) {
         return switch (key) {
-            case "gemm" -> new Efficiency(v, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
-            case "gemm_fp8" -> new Efficiency(gemm, v, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
-            case "gemm_kernel_s" -> new Efficiency(gemm, gemmFp8, v, attention, hbm, traffic, layerS, nvlink, pcie, network, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
-            case "attention" -> new Efficiency(gemm, gemmFp8, gemmKernelS, v, hbm, traffic, layerS, nvlink, pcie, network, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
-            case "hbm" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, v, traffic, layerS, nvlink, pcie, network, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
-            case "traffic" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, v, layerS, nvlink, pcie, network, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
-            case "layer_s" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, v, nvlink, pcie, network, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
-            case "nvlink" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, v, pcie, network, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
-            case "pcie" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, v, network, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
-            case "network" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, v, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
-            case "dp_overlap" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, v, tpOverlap, ppOverlap, cpOverlap, source);
-            case "tp_overlap" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, dpOverlap, v, ppOverlap, cpOverlap, source);
-            case "pp_overlap" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, dpOverlap, tpOverlap, v, cpOverlap, source);
-            case "cp_overlap" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, dpOverlap, tpOverlap, ppOverlap, v, source);
+            case "gemm" -> new Efficiency(v, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, tcp, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
+            case "gemm_fp8" -> new Efficiency(gemm, v, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, tcp, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
+            case "gemm_kernel_s" -> new Efficiency(gemm, gemmFp8, v, attention, hbm, traffic, layerS, nvlink, pcie, network, tcp, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
+            case "attention" -> new Efficiency(gemm, gemmFp8, gemmKernelS, v, hbm, traffic, layerS, nvlink, pcie, network, tcp, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
+            case "hbm" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, v, traffic, layerS, nvlink, pcie, network, tcp, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
+            case "traffic" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, v, layerS, nvlink, pcie, network, tcp, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
+            case "layer_s" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, v, nvlink, pcie, network, tcp, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
+            case "nvlink" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, v, pcie, network, tcp, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
+            case "pcie" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, v, network, tcp, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
+            case "network" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, v, tcp, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
+            case "tcp" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, v, dpOverlap, tpOverlap, ppOverlap, cpOverlap, source);
+            case "dp_overlap" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, tcp, v, tpOverlap, ppOverlap, cpOverlap, source);
+            case "tp_overlap" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, tcp, dpOverlap, v, ppOverlap, cpOverlap, source);
+            case "pp_overlap" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, tcp, dpOverlap, tpOverlap, v, cpOverlap, source);
+            case "cp_overlap" -> new Efficiency(gemm, gemmFp8, gemmKernelS, attention, hbm, traffic, layerS, nvlink, pcie, network, tcp, dpOverlap, tpOverlap, ppOverlap, v, source);
             default -> throw new IllegalArgumentException("no efficiency '" + key + "'; known: " + String.join(", ", KEYS));
         };
     }
 
     /** The names of the efficiencies, as the catalog and .gpulint.yaml write them. */
     public static final java.util.List<String> KEYS = java.util.List.of("gemm", "gemm_fp8", "gemm_kernel_s", "attention", "hbm",
-            "traffic", "layer_s", "nvlink", "pcie", "network", "dp_overlap", "tp_overlap", "pp_overlap", "cp_overlap");
+            "traffic", "layer_s", "nvlink", "pcie", "network", "tcp", "dp_overlap", "tp_overlap", "pp_overlap", "cp_overlap");
 
     /** The value of an efficiency by name. */
     public double get(String key) {
         return switch (key) {
             case "gemm" -> gemm; case "gemm_fp8" -> gemmFp8; case "gemm_kernel_s" -> gemmKernelS; case "attention" -> attention;
             case "hbm" -> hbm; case "traffic" -> traffic; case "layer_s" -> layerS; case "nvlink" -> nvlink; case "pcie" -> pcie;
-            case "network" -> network; case "dp_overlap" -> dpOverlap; case "tp_overlap" -> tpOverlap; case "pp_overlap" -> ppOverlap;
+            case "network" -> network; case "tcp" -> tcp; case "dp_overlap" -> dpOverlap; case "tp_overlap" -> tpOverlap; case "pp_overlap" -> ppOverlap;
             case "cp_overlap" -> cpOverlap;
             default -> throw new IllegalArgumentException("no efficiency '" + key + "'");
         };
@@ -65,7 +68,7 @@ public record Efficiency(double gemm, double gemmFp8, double gemmKernelS, double
 
     /** Built from values by name (every key present). */
     public static Efficiency of(java.util.Map<String, Double> v, String source) {
-        Efficiency e = new Efficiency(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, source);
+        Efficiency e = new Efficiency(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, source);
         for (String k : KEYS) {
             Double x = v.get(k);
             if (x == null) throw new IllegalArgumentException("efficiency '" + k + "' missing");

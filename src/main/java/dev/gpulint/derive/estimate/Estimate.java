@@ -12,13 +12,26 @@ import java.util.Map;
  * @param time       the step and its parts
  * @param throughput tokens/s/GPU, model TFLOP/s/GPU, MFU
  * @param notes      each term as a study note writes it: what it is, its formula, its numbers
+ * @param traffic    each communication term as numbers: its dimension, collective, count per step or micro-batch, and cost
  */
 public record Estimate(Layout layout, ModelShape model, String gpu, double capacityBytes, List<MemoryModel.Stage> stages,
-                       Time time, Throughput throughput, List<Note> notes) {
+                       Time time, Throughput throughput, List<Note> notes, List<Traffic> traffic) {
 
     public Estimate {
         stages = List.copyOf(stages);
         notes = List.copyOf(notes);
+        traffic = List.copyOf(traffic);
+    }
+
+    /**
+     * One communication term: {@code count} times {@code cost} (per micro-batch for tp, cp, ep and pp; per step for dp
+     * without ZeRO-3, per micro-batch with it).
+     */
+    public record Traffic(String dim, String what, double count, CollectiveCost cost) {}
+
+    /** The first term of a dimension with this collective, if any. */
+    public java.util.Optional<Traffic> traffic(String dim, Collective c) {
+        return traffic.stream().filter(t -> t.dim().equals(dim) && t.cost().collective() == c).findFirst();
     }
 
     /**

@@ -75,19 +75,20 @@ public final class Estimator {
         for (Tier t : Tier.values()) exposed.put(t, 0.0);
         long mb = l.microBatches() > 0 ? l.microBatches()
                 : Math.max(1, (l.globalBatchSize() + (long) l.microBatchSize() * l.dp() - 1) / ((long) l.microBatchSize() * l.dp()));
-        Comm c = new Comm(hw, l, stride, notes, comm, tiers);
+        List<Estimate.Traffic> traffic = new ArrayList<>();
+        Comm c = new Comm(hw, stride, notes, traffic, tiers);
 
         // tp: 4 all-gather/reduce-scatter pairs per layer (6 with full recompute), b·s·h·bytes each
-        double tpS = c.collective("tp", l.tp(), (full ? 12 : 8) * layersPerStage, tokens * m.hidden() * ab, 0.5,
+        double tpS = c.collective("tp", l.tp(), (full ? 12 : 8) * layersPerStage, tokens * m.hidden() * ab, Collective.ALL_GATHER,
                 "all-gather/reduce-scatter per micro-batch (b·s·h·" + (int) ab + " bytes each)");
         double tpExp = tpS * (1 - e.tpOverlap());
         // cp: the ring passes each K/V chunk cp − 1 times forward, and K/V and their gradients backward
         double cpS = l.cp() > 1 ? c.p2p("cp", l.cp(), 3.0 * (l.cp() - 1) * layersPerStage * 2 * tokens * m.kvHeads() * m.headDim() * ab / l.tp(),
                 "K/V ring exchange") : 0;
         double cpExp = Math.max(0, cpS - e.cpOverlap() * layersPerStage * attS);
-        // ep: four all-to-alls per MoE layer (dispatch and combine, forward and backward)
+        // ep: four all-to-alls per MoE layer (dispatch and combine, forward and backward), each (n − 1)/n of the routed tokens
         double epS = l.ep() > 1 && m.experts() > 1 ? c.collective("ep", l.ep(), 4 * layersPerStage,
-                tokens / (l.sequenceParallel() ? l.tp() : 1) * m.topK() * m.hidden() * ab, 1, "all-to-all per micro-batch") : 0;
+                tokens / (l.sequenceParallel() ? l.tp() : 1) * m.topK() * m.hidden() * ab, Collective.ALL_TO_ALL, "all-to-all per micro-batch") : 0;
         // pp: one activation forward and one gradient backward per micro-batch and virtual stage
         double ppBytes = tokens * m.hidden() * ab / (l.sequenceParallel() ? l.tp() : 1);
         double ppS = l.pp() > 1 ? c.p2p("pp", l.pp(), 2.0 * l.virtualPp() * ppBytes, "activation and gradient sends") : 0;
@@ -103,20 +104,20 @@ public final class Estimator {
         double params = 0;
         for (MemoryModel.Stage s : stages) params = Math.max(params, s.parameters());
         long n = (long) l.dp() * l.cp();
-        double gradBytes = dt == Dtype.FP16 ? 2 : 4;
+        double gradBytes = GradientReduce.bytes(dt, bytes);   // the main gradients' dtype: what the job states, else the default
         double dpS = 0, dpExp = 0;
         if (n > 1) {
             if (l.zeroStage() >= 3) {
-                double perMbComm = c.collective("dp", n, 2, params * 2, 0.5, "parameter all-gathers forward and backward")
-                        + c.collective("dp", n, 1, params * gradBytes, 0.5, "gradient reduce-scatter");
+                double perMbComm = c.collective("dp", n, 2, params * 2, Collective.ALL_GATHER, "parameter all-gathers forward and backward")
+                        + c.collective("dp", n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter");
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {
-                dpS = c.collective("dp", n, 1, params * gradBytes, 0.5, "gradient reduce-scatter")
-                        + c.collective("dp", n, 1, params * 2, 0.5, "parameter all-gather");
+                dpS = c.collective("dp", n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter")
+                        + c.collective("dp", n, 1, params * 2, Collective.ALL_GATHER, "parameter all-gather");
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, dpS - stageS);
             } else {
-                dpS = c.collective("dp", n, 1, params * gradBytes, 1, "gradient all-reduce");
+                dpS = c.collective("dp", n, 1, params * gradBytes, Collective.ALL_REDUCE, "gradient all-reduce");
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, dpS - stageS * 2 / 3);
             }
         }
@@ -149,7 +150,7 @@ public final class Estimator {
         double flops = m.modelFlopsPerToken() * tps;
         Estimate.Throughput tp = new Estimate.Throughput(tps, flops / 1e12, flops / hw.gemmPeak(dt));
         Estimate.Time time = new Estimate.Time(step, compute, bubble, comm, tiers, exposed, optimizer);
-        return new Estimate(l, m, hw.gpu(), hw.memoryBytes(), stages, time, tp, notes);
+        return new Estimate(l, m, hw.gpu(), hw.memoryBytes(), stages, time, tp, notes, traffic);
     }
 
     /** Activation bytes one layer stores per micro-batch per GPU (selective recompute, flash attention). */

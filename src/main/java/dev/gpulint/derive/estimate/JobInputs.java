@@ -104,8 +104,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         StateBytes bytes = StateBytes.of(j, r.zeroStage());
         as.add(bytes.describe(layout.distributedOptimizer(), layout.zeroStage()));
         as.add("flash attention (no s² score activations), activations per Korthikanti et al. 2022 as Megatron's theoretical_memory_usage.py");
-        double nic = nicPerNode(g);
-        Hardware hw = Hardwares.of(catalog, gpu, gpn, Math.max(1, g.domainSize()), nic, measured, overrides, as).orElse(null);
+        if ((long) dp * cp > 1) as.add(GradientReduce.of(j, layout.zeroStage()).why());
+        Hardware hw = Hardwares.of(catalog, gpu, Links.of(catalog, gpu, g, gpn), measured, overrides, as).orElse(null);
         if (hw == null) {
             missing.add("dense peaks and efficiencies for " + gpu.name() + " in the catalog");
             return new JobInputs(null, null, null, r.order(), null, as, missing);
@@ -113,23 +113,11 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         GpuMemory mem = GpuMemory.of(g).orElse(null);
         if (mem != null && mem.declared() && mem.bytes() != hw.memoryBytes()) {
             // the node group's declared gpu.memory is the capacity memory is held to (GpuMemory), not the catalog's
-            hw = new Hardware(hw.gpu(), mem.bytes(), hw.peakFlops(), hw.hbmBytesPerSecond(), hw.gpusPerNode(), hw.domainSize(), hw.scaleUp(),
-                    hw.scaleUpPerDirection(), hw.pciePerDirection(), hw.nicPerNode(), hw.measured(), hw.efficiency());
+            hw = new Hardware(hw.gpu(), mem.bytes(), hw.peakFlops(), hw.hbmBytesPerSecond(), hw.links(), hw.measured(), hw.efficiency());
             as.add("GPU memory " + Units.bytes(mem.bytes()) + " as the node group's gpu.memory declares it (the catalog's "
                     + gpu.name() + " has " + Units.bytes(mem.catalogBytes()) + ")");
         }
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing);
-    }
-
-    /** The node's RDMA NICs together, bytes per second per direction; 0 when none is declared. */
-    static double nicPerNode(Resolved.Group g) {
-        double bw = 0;
-        for (Specs.Nic x : g.spec().nics()) {
-            if (x.speed() == null) continue;
-            if (x.protocol() != null && x.protocol().value().toLowerCase(Locale.ROOT).equals("ethernet")) continue;
-            bw += x.speed().value().bytesPerSecond() * (x.count() == null ? 1L : x.count().value());
-        }
-        return bw;
     }
 
     static Recompute recompute(Located<String> r) {

@@ -29,8 +29,9 @@ class AllReduceAnalysisTest {
 
     @Test
     void dpInsideAnNvswitchNodeUsesNvlink() {
-        // 1B bf16 gradients = 2 GB over 8 ranks at 900/2 GB/s: 2·7/8·2e9 / 450e9
-        AllReduceFact f = fact(H100 + NICS, "nodes: 1\nmodel: { parameters: 1B, dtype: bf16 }\nstep_time: 2.5 s\n");
+        // 1B bf16 gradients, reduced in bf16 as the job states = 2 GB over 8 ranks at 900/2 GB/s: 2·7/8·2e9 / 450e9
+        AllReduceFact f = fact(H100 + NICS, "nodes: 1\nmodel: { parameters: 1B, dtype: bf16 }\noptimizer: { bytes_per_parameter: 16 }\n"
+                + "step_time: 2.5 s\n");
         assertEquals(AllReduceFact.Link.NVLINK, f.getLink());
         assertEquals(4, f.getGeneration());
         assertEquals(450e9, f.getLinkBytesPerSecond(), 1);
@@ -47,6 +48,20 @@ class AllReduceAnalysisTest {
         assertEquals(1, f.getRingsPerNode());
         assertEquals("g", f.getGroupName());
         assertEquals("t.yaml:10:22", f.getSpan().toString(), "no parallelism: at the parameters");
+        assertEquals("gradients reduced in 16-bit (2 bytes each): optimizer.bytes_per_parameter 16 as written", f.getGradientWhy());
+        assertEquals(f.getSeconds() / 0.8, f.getEstimatedSeconds(), 1e-12, "Hopper's NVLink efficiency, as the plan prices it");
+    }
+
+    @Test
+    void bf16GradientsAreReducedInFp32UnlessTheJobSaysOtherwise() {
+        // Megatron-LM forces --accumulate-allreduce-grads-in-fp32 with --bf16: the plan's 18-byte accounting's 4-byte gradients
+        AllReduceFact f = fact(H100 + NICS, "nodes: 1\nmodel: { parameters: 1B, dtype: bf16 }\n");
+        assertEquals(4, f.getBytesPerGradient());
+        assertEquals(4e9, f.getGradientBytes(), 1);
+        assertEquals(true, f.getGradientWhy().startsWith("gradients reduced in fp32 (4 bytes each): bf16, the default of Megatron-LM"), f.getGradientWhy());
+        assertEquals(4, fact(H100 + NICS, "nodes: 1\nmodel: { parameters: 1B, dtype: bf16 }\noptimizer: { zero_stage: 3 }\n")
+                .getBytesPerGradient(), "FSDP's default reduces in fp32 too (torchtitan's mixed_precision_reduce)");
+        assertEquals(2, fact(H100 + NICS, "nodes: 1\nmodel: { parameters: 1B, dtype: fp16 }\n").getBytesPerGradient(), "fp16");
     }
 
     @Test
@@ -63,7 +78,8 @@ class AllReduceAnalysisTest {
 
     @Test
     void dpAcrossNodesUsesTheNicsOneRingPerGpu() {
-        // tp 8 fills each node: dp 4 ranks, one per node, 8 rings share the node's 8 × 50 GB/s
+        // tp 8 fills each node: dp 4 ranks, one per node, 8 rings share the node's 8 × 50 GB/s; model.dtype not given (bf16):
+        // 4-byte fp32 main gradients
         AllReduceFact f = fact(H100 + NICS, "nodes: 4\nmodel: { parameters: 70B }\nparallelism: { tp: 8 }\n");
         assertEquals(AllReduceFact.Link.NETWORK, f.getLink());
         assertEquals(0, f.getGeneration());
@@ -74,8 +90,8 @@ class AllReduceAnalysisTest {
         assertEquals(50e9, f.getLinkBytesPerSecond(), 1);
         assertEquals(4, f.getRanks());
         assertEquals(8, f.getTp());
-        assertEquals(17.5e9, f.getGradientBytes(), 1);
-        assertEquals(0.525, f.getSeconds(), 1e-12);
+        assertEquals(35e9, f.getGradientBytes(), 1);
+        assertEquals(1.05, f.getSeconds(), 1e-12);
         assertEquals("t.yaml:11:1", f.getSpan().toString(), "dp not stated: at the parallelism key");
     }
 
@@ -93,8 +109,8 @@ class AllReduceAnalysisTest {
     void zero3SendsHalfAgainAsMuch() {
         AllReduceFact f = fact(H100 + NICS, "nodes: 4\nmodel: { parameters: 70B }\nparallelism: { tp: 8 }\noptimizer: { zero_stage: 3 }\n");
         assertEquals(1.5, f.getVolumeFactor());
-        assertEquals(2.0 * 3 / 4 * 17.5e9 * 1.5, f.getSentBytes(), 1);
-        assertEquals(0.525 * 1.5, f.getSeconds(), 1e-12);
+        assertEquals(2.0 * 3 / 4 * 35e9 * 1.5, f.getSentBytes(), 1, "fp32 gradients");
+        assertEquals(1.05 * 1.5, f.getSeconds(), 1e-12);
         assertEquals(1, fact(H100 + NICS, "nodes: 4\nmodel: { parameters: 70B }\nparallelism: { tp: 8 }\noptimizer: { zero_stage: 2 }\n")
                 .getVolumeFactor());
     }

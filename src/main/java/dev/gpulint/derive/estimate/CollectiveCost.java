@@ -1,0 +1,115 @@
+package dev.gpulint.derive.estimate;
+
+import java.util.Map;
+
+/**
+ * What one collective costs each rank on the tier its group runs on: the one model of a collective's time that NET003,
+ * the plan's estimate and the plan's tier table read (docs/plan.md, "Collectives").
+ *
+ * <ul>
+ * <li>Volume per rank: {@link Collective#bytesPerRank} (nccl-tests doc/PERFORMANCE.md).</li>
+ * <li>Inside one scale-up domain (an NVSwitch node, a bridged pair, an NVL72 rack): the GPU's NVLink (or Infinity Fabric
+ *     peer link) per direction. Inside a node without it: the GPU's PCIe link.</li>
+ * <li>Across nodes, a ring (all-reduce, reduce-scatter, all-gather; the pipeline's and context-parallel ring's sends)
+ *     crosses each node once per channel, one channel per NIC: the group's k ranks on a node (k on a multi-host NVLink
+ *     domain) share the node's NICs with the node's other groups, so a rank gets k × the NICs per GPU, capped by what
+ *     those k GPUs' PCIe links carry to the NICs and by the link inside the node.</li>
+ * <li>Across nodes, an all-to-all sends (n − k)/n of S through each rank's own NIC (k its group's ranks in its scale-up
+ *     domain, or node) and (k − 1)/n of S inside: both at once, the slower decides. A two-node all-to-all keeps half on
+ *     NVLink; the NICs of the node do not add up for one rank as in a ring.</li>
+ * <li>Efficiency: the tier's NCCL bus bandwidth over its line rate (catalog {@code nvlink}, {@code pcie}, {@code network}
+ *     for RDMA NICs, {@code tcp} for plain Ethernet through NCCL's socket transport), or an nccl-tests measurement of the
+ *     tier instead. Without efficiencies ({@code null}): line rate, the ideal time.</li>
+ * </ul>
+ *
+ * @param bytes        S, the bytes each rank holds
+ * @param bytesPerRank what each rank sends (and receives)
+ * @param lineRate     the rank's bottleneck rate per direction, bytes/s (for an all-to-all: bytesPerRank ÷ ideal time)
+ * @param efficiency   the achieved share of it (1 at line rate)
+ * @param measured     an nccl-tests bus bandwidth priced it instead of lineRate × efficiency
+ * @param local        the group's ranks sharing the node's (or the NVLink rack's) links (network tier only, else n)
+ * @param remoteBytes  all-to-all only: the bytes each rank sends through its own NIC
+ * @param limit        what bounds it
+ * @param idealSeconds bytesPerRank at line rate
+ * @param seconds      the estimate
+ */
+public record CollectiveCost(Collective collective, long n, Tier tier, double bytes, double bytesPerRank, double lineRate,
+                             double efficiency, boolean measured, long local, double remoteBytes, Limit limit,
+                             double idealSeconds, double seconds) {
+
+    /** What bounds a collective's rate. */
+    public enum Limit {
+        /** the GPU's NVLink or Infinity Fabric link */
+        SCALE_UP,
+        /** the GPU's PCIe link */
+        PCIE,
+        /** the node's NICs shared by the ring's ranks on the node */
+        NICS,
+        /** the PCIe links through which the ring's GPUs on a node reach the NICs */
+        HOST_LINKS,
+        /** each rank's own NIC (an all-to-all's remote share) */
+        OWN_NIC,
+        /** the link inside the node or domain (an all-to-all's local share, a ring whose NICs outrun it) */
+        INSIDE
+    }
+
+    /** Nothing to move: a group of one. */
+    static CollectiveCost none(Collective c, Tier t, double bytes) {
+        return new CollectiveCost(c, 1, t, bytes, 0, 0, 1, false, 1, 0, Limit.SCALE_UP, 0, 0);
+    }
+
+    /**
+     * The cost of collective {@code c} over a group of {@code n} ranks spaced {@code stride} apart in rank order.
+     *
+     * @param e        the efficiencies, or null for line rate
+     * @param measured nccl-tests bus bandwidths per tier (a one-host run for the scale-up tier, several hosts for the
+     *                 network), replacing line rate × efficiency; ignored at line rate
+     */
+    public static CollectiveCost price(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, long n, long stride, double s) {
+        long gpn = k.gpusPerNode();
+        Tier t = Tier.of(n, stride, gpn, k.domainSize(), k.scaleUp());
+        if ((n <= 1 && c != Collective.SEND) || s <= 0) return none(c, t, s);
+        long perNode = Tier.membersPerNode(n, stride, gpn);
+        long perDomain = Tier.membersPerDomain(n, stride, k.domainSize());
+        double v = c.bytesPerRank(n, s);
+        Double m = e == null || measured == null ? null : measured.get(t);
+        boolean useMeasured = m != null && m > 0;
+        double net = e == null ? 1 : k.transport() == Links.Transport.TCP ? e.tcp() : e.network();
+        switch (t) {
+            case NVLINK -> {
+                double eff = e == null ? 1 : e.nvlink();
+                double bus = useMeasured ? m : k.scaleUpPerDirection() * eff;
+                return new CollectiveCost(c, n, t, s, v, k.scaleUpPerDirection(), eff, useMeasured, n, 0, Limit.SCALE_UP,
+                        v / k.scaleUpPerDirection(), v / bus);
+            }
+            case PCIE -> {
+                double eff = e == null ? 1 : e.pcie();
+                return new CollectiveCost(c, n, t, s, v, k.pciePerDirection(), eff, false, n, 0, Limit.PCIE,
+                        v / k.pciePerDirection(), v / (k.pciePerDirection() * eff));
+            }
+            default -> { }
+        }
+        boolean rackDomain = k.scaleUp() && k.domainSize() > gpn;
+        if (c == Collective.ALL_TO_ALL) {
+            boolean upInside = k.scaleUp() && k.domainSize() >= gpn;
+            long local = Math.max(1, upInside ? Math.max(perDomain, perNode) : perNode);
+            double insideRate = upInside ? k.scaleUpPerDirection() : k.pciePerDirection();
+            double insideEff = e == null ? 1 : upInside ? e.nvlink() : e.pcie();
+            double remote = s * (n - local) / n, inside = s * (local - 1) / n;
+            double own = k.hostLinked() ? Math.min(k.nicPerGpu(), k.pciePerDirection()) : k.nicPerGpu();
+            double ownBus = useMeasured ? m / gpn : own * net;
+            double ideal = Math.max(inside / insideRate, remote / own);
+            double secs = Math.max(inside / (insideRate * insideEff), remote / ownBus);
+            Limit lim = inside / insideRate > remote / own ? Limit.INSIDE : Limit.OWN_NIC;
+            return new CollectiveCost(c, n, t, s, v, v / ideal, ideal / secs, useMeasured, local, remote, lim, ideal, secs);
+        }
+        long local = Math.max(1, rackDomain ? Math.max(perNode, perDomain) : perNode);
+        double nics = k.nicPerGpu() * local;
+        double host = k.hostLinked() ? k.pciePerDirection() * local : Double.POSITIVE_INFINITY;
+        double inside = k.scaleUp() ? k.scaleUpPerDirection() : k.pciePerDirection();
+        double line = Math.min(nics, Math.min(host, inside));
+        Limit lim = line == nics ? Limit.NICS : line == host ? Limit.HOST_LINKS : Limit.INSIDE;
+        double bus = useMeasured ? m * local / gpn : line * net;
+        return new CollectiveCost(c, n, t, s, v, line, useMeasured ? bus / line : net, useMeasured, local, 0, lim, v / line, v / bus);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.gpulint.derive.estimate;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.Resolver;
+import dev.gpulint.spec.Protocol;
+import dev.gpulint.spec.Specs;
+import java.util.Locale;
+
+/**
+ * The links a GPU's collectives run on, per direction, as a node group declares them (else as the catalog knows its
+ * GPU): the scale-up fabric (NVLink through an NVSwitch, a bridge or a multi-host NVLink rack; AMD Infinity Fabric),
+ * the GPU's PCIe link, and the node's NICs. One home for them: NET003 and the plan's estimate read the same figures
+ * ({@link CollectiveCost} prices a collective on them).
+ *
+ * @param gpusPerNode         GPUs per node (ranks fill nodes in order)
+ * @param domainSize          GPUs one scale-up domain joins (8 in an HGX node, 2 for bridged pairs, 72 in an NVL72 rack)
+ * @param scaleUp             the GPUs have NVLink or Infinity Fabric between them
+ * @param infinityFabric      the scale-up fabric is AMD's Infinity Fabric (point to point: a pair gets one link)
+ * @param nvlinkGeneration    the NVLink generation (0 for none or Infinity Fabric)
+ * @param scaleUpPerDirection a GPU's NVLink (or an Infinity Fabric peer link's) bandwidth per direction, bytes/s
+ * @param pcieGeneration      the PCIe generation of each GPU's link (the node group's pcie, else the GPU's)
+ * @param pciePerDirection    a GPU's PCIe link per direction, bytes/s (lanes as declared, x16 otherwise)
+ * @param hostLinked          a GPU reaches its NIC through its PCIe link (false for superchips, whose NICs hang off the
+ *                            Grace CPU's C2C link)
+ * @param nicPerNode          the node's NICs together per direction, bytes/s (the RDMA ones when any is declared, else the
+ *                            plain Ethernet ones); when none is declared, one 400 Gb/s NIC per GPU ({@link Transport#ASSUMED})
+ * @param transport           how NCCL crosses nodes on them
+ * @param nics                NICs per node counted in {@code nicPerNode} (0 when assumed)
+ * @param nicName             the first of them as written ("400 Gb/s ConnectX-7"), null when assumed
+ * @param nicSpan             where that NIC's speed is written, null when assumed
+ */
+public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean infinityFabric, int nvlinkGeneration,
+                    double scaleUpPerDirection, int pcieGeneration, double pciePerDirection, boolean hostLinked,
+                    double nicPerNode, Transport transport, long nics, String nicName, dev.gpulint.core.Span nicSpan) {
+
+    /** How traffic between nodes runs: NCCL's IB verbs transport (InfiniBand, RoCE), TCP sockets, or not declared. */
+    public enum Transport {
+        RDMA, TCP, ASSUMED;
+    }
+
+    /** A 400 Gb/s NIC per direction (NDR InfiniBand, 400GbE): what an undeclared node is taken to have per GPU. */
+    public static final double ASSUMED_NIC = 50e9;
+
+    public Links {
+        if (gpusPerNode < 1 || domainSize < 1) throw new IllegalArgumentException("gpus per node and domain size are at least 1");
+    }
+
+    /**
+     * The links of a node group with {@code gpusPerNode} GPUs per node of catalog GPU {@code gpu}. NICs count whatever
+     * their protocol: the RDMA ones (InfiniBand, RoCE, or no protocol written: priced as RDMA) when the node has any,
+     * else the plain Ethernet ones, which NCCL drives through TCP sockets.
+     */
+    public static Links of(Catalog catalog, Catalog.Gpu gpu, Resolved.Group g, long gpusPerNode) {
+        long gpn = Math.max(1, gpusPerNode);
+        boolean scaleUp = gpu.scaleUp() != Catalog.ScaleUp.NONE;
+        double upBidir = gpu.infinityFabric() ? gpu.scaleUpBidirectional() / Math.max(1, gpu.scaleUpDomain() - 1)
+                : catalog.nvlinkBidirectional(gpu);
+        Specs.Pcie pc = g == null ? null : g.spec().pcie();
+        int gen = pc != null && pc.generation() != null ? (int) (long) pc.generation().value() : gpu.pcieGeneration();
+        long lanes = pc != null && pc.lanes() != null && pc.lanes().value() > 0 ? pc.lanes().value() : 16;
+        double pcie = catalog.pcie(gen).map(Catalog.Pcie::perDirection).orElse(31.5e9) * lanes / 16.0;
+        Protocol fabric = null;
+        if (g != null && g.cluster() != null && g.cluster().fabric() != null && g.cluster().fabric().type() != null) {
+            fabric = Protocol.of(g.cluster().fabric().type().value());
+        }
+        double rdma = 0, tcp = 0;
+        long rdmaCount = 0, tcpCount = 0;
+        String rdmaName = null, tcpName = null;
+        dev.gpulint.core.Span rdmaSpan = null, tcpSpan = null;
+        if (g != null) {
+            for (Specs.Nic x : g.spec().nics()) {
+                if (x.speed() == null || x.speed().value() == null) continue;
+                long c = x.count() == null || x.count().value() == null ? 1L : x.count().value();
+                double bw = x.speed().value().bytesPerSecond() * c;
+                String name = x.speed().value().written() + (x.model() != null ? " " + x.model().value() : "");
+                if (Resolver.protocol(x, fabric) == Protocol.ETHERNET) {
+                    tcp += bw; tcpCount += c;
+                    if (tcpName == null) { tcpName = name; tcpSpan = x.speed().span(); }
+                } else {
+                    rdma += bw; rdmaCount += c;
+                    if (rdmaName == null) { rdmaName = name; rdmaSpan = x.speed().span(); }
+                }
+            }
+        }
+        long domain = g == null ? gpn : Math.max(1, g.domainSize());
+        int nv = gpu.infinityFabric() ? 0 : gpu.nvlinkGeneration();
+        boolean host = gpu.form() != Catalog.Form.SUPERCHIP;
+        if (rdma > 0) return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, rdma, Transport.RDMA, rdmaCount, rdmaName, rdmaSpan);
+        if (tcp > 0) return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, tcp, Transport.TCP, tcpCount, tcpName, tcpSpan);
+        return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, gpn * ASSUMED_NIC, Transport.ASSUMED, 0, null, null);
+    }
+
+    /** The same node with other NICs: {@code perGpu} bytes/s per direction for each GPU, over {@code transport}. */
+    public Links withNics(double perGpu, Transport transport, String name) {
+        return new Links(gpusPerNode, domainSize, scaleUp, infinityFabric, nvlinkGeneration, scaleUpPerDirection, pcieGeneration,
+                pciePerDirection, hostLinked, perGpu * gpusPerNode, transport, gpusPerNode, name, null);
+    }
+
+    /** The node's NIC bandwidth per GPU, per direction: what each rank's own NIC carries in an all-to-all. */
+    public double nicPerGpu() { return nicPerNode / gpusPerNode; }
+
+    /** The scale-up fabric as its vendor names it: "NVLink 4", "Infinity Fabric" (AMD), or "NVLink". */
+    public String scaleUpName() {
+        if (infinityFabric) return "Infinity Fabric";
+        return nvlinkGeneration > 0 ? "NVLink " + nvlinkGeneration : "NVLink";
+    }
+
+    /** A tier as the hardware names it: the scale-up fabric by its vendor's name, "PCIe Gen5", or the NICs. */
+    public String tierName(Tier t) {
+        return switch (t) {
+            case NVLINK -> scaleUpName();
+            case PCIE -> "PCIe Gen" + pcieGeneration;
+            case NETWORK -> networkName();
+        };
+    }
+
+    /** "8 × 400 Gb/s ConnectX-7 (RDMA)", "1 × 25 Gb/s (TCP sockets)", or the assumed NICs. */
+    public String networkName() {
+        return switch (transport) {
+            case RDMA -> nics + " × " + nicName + " per node (RDMA)";
+            case TCP -> nics + " × " + nicName + " per node (plain Ethernet: NCCL over TCP sockets)";
+            case ASSUMED -> "one 400 Gb/s NIC per GPU (assumed: the node group declares no NIC)";
+        };
+    }
+
+    static String fmt(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) return String.valueOf((long) v);
+        return String.format(Locale.ROOT, "%.3g", v);
+    }
+}

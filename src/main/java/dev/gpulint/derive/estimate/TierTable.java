@@ -1,0 +1,100 @@
+package dev.gpulint.derive.estimate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one collective of a job costs on each tier the cluster has and could have: the GPU's scale-up fabric (NVLink,
+ * Infinity Fabric), its PCIe link, the declared network, and two reference networks (400 Gb/s InfiniBand, one NIC per
+ * GPU; 25GbE, one port per GPU, through NCCL's TCP sockets). Each row is a {@link CollectiveCost}: bytes per GPU, line
+ * rate, ideal time, efficiency, estimate. Rows the job does not run on price the same group as if it did: inside one
+ * scale-up domain, inside one node without NVLink, and across nodes as placed (one rank per node when the group fits
+ * in a node).
+ *
+ * @param what       the collective in words ("data-parallel gradient all-reduce")
+ * @param collective the collective
+ * @param n          the group's ranks
+ * @param bytes      S, the bytes each rank holds
+ * @param rows       one per tier
+ */
+public record TierTable(String what, Collective collective, long n, double bytes, List<Row> rows) {
+
+    public TierTable {
+        rows = List.copyOf(rows);
+    }
+
+    /**
+     * One tier.
+     *
+     * @param id        nvlink, pcie, network, ib-400g, 25gbe (the JSON key)
+     * @param name      as the hardware's vendor names it, with the NICs for the network rows
+     * @param reference a reference network, not the cluster's
+     * @param asPlaced  the tier the job's group runs on as written
+     */
+    public record Row(String id, String name, boolean reference, boolean asPlaced, CollectiveCost cost) {}
+
+    /** 400 Gb/s per direction (NDR InfiniBand), and 25GbE's 25 Gb/s (hardware-facts §2). */
+    public static final double IB_400G = 50e9, ETHERNET_25G = 3.125e9;
+
+    /** The job's data-parallel gradient all-reduce (dp·cp ranks, the fullest stage's gradients), or null without one. */
+    public static TierTable dataParallel(Estimate e, Hardware hw, List<String> order) {
+        Layout l = e.layout();
+        long n = (long) l.dp() * l.cp();
+        if (n <= 1) return null;
+        Estimate.Traffic grads = e.traffic("dp", Collective.ALL_REDUCE)
+                .or(() -> e.traffic("dp", Collective.REDUCE_SCATTER)).orElse(null);
+        if (grads == null) return null;
+        long stride = Estimator.strides(l, order).get("dp");
+        return of(hw, Collective.ALL_REDUCE, n, stride, grads.cost().bytes(), "data-parallel gradient all-reduce");
+    }
+
+    /**
+     * A collective the user names (`gpulint plan --collective KIND[:SIZE]`): over the expert-parallel group for an
+     * all-to-all when ep > 1, else over the data-parallel group (dp·cp); {@code bytes} ≤ 0 takes the data-parallel
+     * gradients. Null when the group has one rank or no size can be found.
+     */
+    public static TierTable named(Estimate e, Hardware hw, List<String> order, Collective c, double bytes) {
+        Layout l = e.layout();
+        boolean ep = c == Collective.ALL_TO_ALL && l.ep() > 1;
+        long n = ep ? l.ep() : (long) l.dp() * l.cp();
+        if (n <= 1) return null;
+        double s = bytes;
+        if (s <= 0) {
+            TierTable dp = dataParallel(e, hw, order);
+            if (dp == null) return null;
+            s = dp.bytes();
+        }
+        long stride = Estimator.strides(l, order).get(ep ? "ep" : "dp");
+        return of(hw, c, n, stride, s, (ep ? "expert-parallel " : "data-parallel ") + c.id() + " of " + Units.bytes(s) + " per GPU");
+    }
+
+    /** Collective {@code c} of {@code bytes} per rank over n ranks spaced {@code stride} apart, on every tier. */
+    public static TierTable of(Hardware hw, Collective c, long n, long stride, double bytes, String what) {
+        Links k = hw.links();
+        Efficiency e = hw.efficiency();
+        Map<Tier, Double> measured = hw.measured();
+        Tier placed = Tier.of(n, stride, k.gpusPerNode(), k.domainSize(), k.scaleUp());
+        List<Row> rows = new ArrayList<>();
+        if (k.scaleUp()) {
+            Links inDomain = new Links(Math.max(n, k.gpusPerNode()), Math.max(n, k.domainSize()), true, k.infinityFabric(),
+                    k.nvlinkGeneration(), k.scaleUpPerDirection(), k.pcieGeneration(), k.pciePerDirection(), k.hostLinked(),
+                    k.nicPerNode(), k.transport(), k.nics(), k.nicName(), k.nicSpan());
+            rows.add(new Row("nvlink", k.scaleUpName(), false, placed == Tier.NVLINK,
+                    CollectiveCost.price(inDomain, e, placed == Tier.NVLINK ? measured : Map.of(), c, n, 1, bytes)));
+        }
+        Links inNode = new Links(Math.max(n, k.gpusPerNode()), 1, false, false, 0, 0, k.pcieGeneration(), k.pciePerDirection(),
+                k.hostLinked(), k.nicPerNode(), k.transport(), k.nics(), k.nicName(), k.nicSpan());
+        rows.add(new Row("pcie", k.tierName(Tier.PCIE), false, placed == Tier.PCIE,
+                CollectiveCost.price(inNode, e, Map.of(), c, n, 1, bytes)));
+        // across nodes: as placed when the group leaves its node (or its NVLink rack), else one rank per node
+        long across = placed == Tier.NETWORK ? stride : Math.max(stride, k.domainSize() > k.gpusPerNode() ? k.domainSize() : k.gpusPerNode());
+        rows.add(new Row("network", k.networkName(), false, placed == Tier.NETWORK,
+                CollectiveCost.price(k, e, placed == Tier.NETWORK ? measured : Map.of(), c, n, across, bytes)));
+        rows.add(new Row("ib-400g", "reference: 400 Gb/s InfiniBand, one NIC per GPU (RDMA)", true, false,
+                CollectiveCost.price(k.withNics(IB_400G, Links.Transport.RDMA, "400 Gb/s InfiniBand"), e, Map.of(), c, n, across, bytes)));
+        rows.add(new Row("25gbe", "reference: 25GbE, one port per GPU (NCCL over TCP sockets)", true, false,
+                CollectiveCost.price(k.withNics(ETHERNET_25G, Links.Transport.TCP, "25 Gb/s Ethernet"), e, Map.of(), c, n, across, bytes)));
+        return new TierTable(what, c, n, bytes, rows);
+    }
+}

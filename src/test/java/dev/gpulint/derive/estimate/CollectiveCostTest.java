@@ -1,0 +1,332 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.derive.Fixture;
+import dev.gpulint.derive.net.AllReduceAnalysis;
+import dev.gpulint.facts.AllReduceFact;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One model of what a collective costs on each tier (issue 34): the seed's table reproduced, the gradients' dtype as
+ * the job states it, declared NICs whatever their protocol, an all-to-all's remote share on each rank's own NIC, and
+ * multi-host NVLink domains priced on NVLink. Cases written from hardware-facts §1, §2 and §7.
+ */
+class CollectiveCostTest {
+
+    /** An HGX H100 node: NVLink 4 450 GB/s per direction, PCIe Gen5 63 GB/s, {@code nics} NICs of {@code perNic} each. */
+    private static Links hgx(long nics, double perNic, Links.Transport t) {
+        return new Links(8, 8, true, false, 4, 450e9, 5, 63e9, true, nics * perNic, t, nics, "test NIC", null);
+    }
+
+    @Test
+    void eachCollectiveMovesItsOwnVolume() {
+        double s = 16e9;
+        assertEquals(2 * 7.0 / 8 * s, Collective.ALL_REDUCE.bytesPerRank(8, s), 1);
+        assertEquals(7.0 / 8 * s, Collective.REDUCE_SCATTER.bytesPerRank(8, s), 1);
+        assertEquals(7.0 / 8 * s, Collective.ALL_GATHER.bytesPerRank(8, s), 1);
+        assertEquals(7.0 / 8 * s, Collective.ALL_TO_ALL.bytesPerRank(8, s), 1, "an all-to-all is (n−1)/n·S, as nccl-tests counts it");
+        assertEquals(0, Collective.ALL_REDUCE.bytesPerRank(1, s), "a group of one moves nothing");
+        assertEquals(Collective.ALL_TO_ALL, Collective.of("all_to_all"));
+        assertEquals(Collective.ALL_REDUCE, Collective.of("allreduce"));
+    }
+
+    @Test
+    void theSeedsThreeTiersComeOutAtLineRate() {
+        // Llama 3 8B in bf16, dp 8: 16 GB of gradients, 2(N−1)/N·S = 28 GB per GPU
+        double s = 16e9;
+        Links k = hgx(8, 50e9, Links.Transport.RDMA);
+        CollectiveCost nv = CollectiveCost.price(k, null, Map.of(), Collective.ALL_REDUCE, 8, 1, s);
+        assertEquals(Tier.NVLINK, nv.tier());
+        assertEquals(28e9, nv.bytesPerRank(), 1);
+        assertEquals(0.0622, nv.idealSeconds(), 0.0622 * 0.01, "~62 ms over NVLink 4 at 450 GB/s per direction");
+        // the same ring with one rank per node: one 400 Gb/s NIC per GPU
+        CollectiveCost ib = CollectiveCost.price(k, null, Map.of(), Collective.ALL_REDUCE, 8, 8, s);
+        assertEquals(Tier.NETWORK, ib.tier());
+        assertEquals(50e9, ib.lineRate(), 1);
+        assertEquals(0.56, ib.idealSeconds(), 0.56 * 0.01, "~0.56 s over one 400 Gb/s NIC per GPU");
+        CollectiveCost eth = CollectiveCost.price(hgx(8, 3.125e9, Links.Transport.TCP), null, Map.of(), Collective.ALL_REDUCE, 8, 8, s);
+        assertEquals(8.96, eth.idealSeconds(), 8.96 * 0.01, "~9 s over 25GbE");
+        assertEquals(1, eth.efficiency(), "no efficiency: line rate");
+    }
+
+    @Test
+    void theEstimateAppliesTheTiersOwnEfficiencyAndTcpHasItsOwn() {
+        Efficiency e = Efficiency.of(Map.ofEntries(Map.entry("gemm", 0.7), Map.entry("gemm_fp8", 0.6), Map.entry("gemm_kernel_s", 1e-5),
+                Map.entry("attention", 0.3), Map.entry("hbm", 0.8), Map.entry("traffic", 9.0), Map.entry("layer_s", 2e-4),
+                Map.entry("nvlink", 0.8), Map.entry("pcie", 0.8), Map.entry("network", 0.9), Map.entry("tcp", 0.5),
+                Map.entry("dp_overlap", 0.39), Map.entry("tp_overlap", 0.0), Map.entry("pp_overlap", 0.8), Map.entry("cp_overlap", 0.8)), "test");
+        CollectiveCost rdma = CollectiveCost.price(hgx(8, 3.125e9, Links.Transport.RDMA), e, Map.of(), Collective.ALL_REDUCE, 8, 8, 16e9);
+        CollectiveCost tcp = CollectiveCost.price(hgx(8, 3.125e9, Links.Transport.TCP), e, Map.of(), Collective.ALL_REDUCE, 8, 8, 16e9);
+        assertEquals(rdma.idealSeconds() / 0.9, rdma.seconds(), 1e-9);
+        assertEquals(tcp.idealSeconds() / 0.5, tcp.seconds(), 1e-9, "TCP sockets: half the line rate (NVIDIA/nccl#209, #450)");
+        // a measured network busbw replaces line rate × efficiency (the node's, shared by its rings)
+        CollectiveCost m = CollectiveCost.price(hgx(8, 50e9, Links.Transport.RDMA), e, Map.of(Tier.NETWORK, 320e9), Collective.ALL_REDUCE, 8, 8, 16e9);
+        assertTrue(m.measured());
+        assertEquals(28e9 / 40e9, m.seconds(), 1e-9);
+    }
+
+    @Test
+    void aRingAcrossNodesSharesTheNodesNicsButAnAllToAllUsesEachRanksOwn() {
+        Links k = hgx(8, 50e9, Links.Transport.RDMA);
+        // 16 ranks over two nodes, 8 per node: the ring crosses each node once per channel and gets all 8 NICs
+        CollectiveCost ring = CollectiveCost.price(k, null, Map.of(), Collective.ALL_REDUCE, 16, 1, 1e9);
+        assertEquals(Tier.NETWORK, ring.tier());
+        assertEquals(8, ring.local());
+        assertEquals(400e9, ring.lineRate(), 1, "8 NICs × 50 GB/s");
+        assertEquals(CollectiveCost.Limit.NICS, ring.limit());
+        // the all-to-all: half of each rank's bytes stay on NVLink, the other half go through its own 50 GB/s NIC
+        CollectiveCost a2a = CollectiveCost.price(k, null, Map.of(), Collective.ALL_TO_ALL, 16, 1, 1e9);
+        assertEquals(Tier.NETWORK, a2a.tier());
+        assertEquals(0.5e9, a2a.remoteBytes(), 1, "a two-node all-to-all keeps half on NVLink");
+        assertEquals(CollectiveCost.Limit.OWN_NIC, a2a.limit());
+        assertEquals(0.5e9 / 50e9, a2a.idealSeconds(), 1e-12);
+        assertEquals(15.0 / 16 * 1e9 / (0.5e9 / 50e9), a2a.lineRate(), 1, "93.75 GB/s per rank in effect");
+        assertTrue(a2a.lineRate() < ring.lineRate() / 4, "not the node's 400 GB/s as a ring gets");
+        // inside one node it is NVLink's
+        CollectiveCost inside = CollectiveCost.price(k, null, Map.of(), Collective.ALL_TO_ALL, 8, 1, 1e9);
+        assertEquals(Tier.NVLINK, inside.tier());
+        assertEquals(7.0 / 8 * 1e9 / 450e9, inside.idealSeconds(), 1e-12);
+    }
+
+    @Test
+    void aOneGpuNodeReachesItsNicsThroughItsPcieLink() {
+        Links k = new Links(1, 1, true, false, 4, 450e9, 5, 63e9, true, 400e9, Links.Transport.RDMA, 8, "400 Gb/s", null);
+        CollectiveCost c = CollectiveCost.price(k, null, Map.of(), Collective.ALL_REDUCE, 8, 1, 1e9);
+        assertEquals(63e9, c.lineRate(), 1);
+        assertEquals(CollectiveCost.Limit.HOST_LINKS, c.limit());
+    }
+
+    @Test
+    void anNvl72RackIsOneNvlinkDomainAcrossItsTrays() {
+        // GB200 NVL72: trays of 4 GPUs, one NVLink domain of 72
+        assertEquals(Tier.NVLINK, Tier.of(72, 1, 4, 72, true));
+        assertEquals(Tier.NETWORK, Tier.of(144, 1, 4, 72, true), "two racks: the NICs between them");
+        assertEquals(Tier.NETWORK, Tier.of(8, 1, 4, 4, true), "trays of an HGX-style node of 4 without a rack domain");
+        assertEquals(Tier.PCIE, Tier.of(4, 1, 8, 2, true), "bridged pairs: four GPUs of a node cross PCIe");
+        Links rack = new Links(4, 72, true, false, 5, 900e9, 6, 121e9, false, 200e9, Links.Transport.RDMA, 4, "400 Gb/s", null);
+        CollectiveCost c = CollectiveCost.price(rack, null, Map.of(), Collective.ALL_REDUCE, 72, 1, 1e9);
+        assertEquals(Tier.NVLINK, c.tier());
+        assertEquals(900e9, c.lineRate(), 1);
+        // across two racks a ring crosses each rack once per channel: its 72 ranks there share the rack's 72 NICs
+        CollectiveCost two = CollectiveCost.price(rack, null, Map.of(), Collective.ALL_REDUCE, 144, 1, 1e9);
+        assertEquals(72, two.local());
+        assertEquals(900e9, two.lineRate(), 1, "72 × 50 GB/s of NICs, capped by the NVLink inside");
+    }
+
+    private static final String LLAMA3_8B = """
+            model: { dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
+                     vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 8192, parameters: 8.03B }
+            """;
+
+    private static Fixture job(String nics, long nodes, String parallelism, String optimizer) {
+        return Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - name: g
+                    count: %d
+                    gpu: { model: H100-SXM5-80GB, count: 8 }
+                    nvlink: { switch: true }
+                    nics:
+                %s
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: %d
+                gpus_per_node: 8
+                %s
+                parallelism: %s
+                batch: { micro_batch_size: 1, global_batch_size: 128 }
+                optimizer: %s
+                """.formatted(nodes, nics, nodes, LLAMA3_8B.strip().replace("\n", "\n"), parallelism, optimizer));
+    }
+
+    private static final String IB8 = "      - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }";
+    private static final String ETH25 = "      - { count: 1, speed: 25 Gb/s, protocol: ethernet }";
+
+    private static TierTable table(JobEstimate j) {
+        return TierTable.dataParallel(j.estimate(), j.inputs().hardware(), j.inputs().order());
+    }
+
+    private static TierTable.Row row(TierTable t, String id) {
+        return t.rows().stream().filter(r -> r.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void thePlansTableReproducesTheSeedForAJobThatReducesInBf16() {
+        Fixture f = job(IB8, 1, "{ tp: 1, pp: 1 }", "{ zero_stage: 0, distributed: true, bytes_per_parameter: 16 }");
+        JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
+        TierTable t = table(j);
+        assertEquals(8, t.n());
+        assertEquals(16.06e9, t.bytes(), 0.05e9, "8.03B parameters × 2 bytes");
+        assertEquals(List.of("nvlink", "pcie", "network", "ib-400g", "25gbe"), t.rows().stream().map(TierTable.Row::id).toList());
+        assertEquals("NVLink 4", row(t, "nvlink").name());
+        assertTrue(row(t, "nvlink").asPlaced(), "dp 8 in one HGX node runs on NVLink");
+        // tolerance: 2 % of the seed's rounded figures, computed from 28 GB at line rate
+        assertEquals(0.062, row(t, "nvlink").cost().idealSeconds(), 0.062 * 0.02);
+        assertEquals(0.56, row(t, "ib-400g").cost().idealSeconds(), 0.56 * 0.02);
+        assertEquals(9.0, row(t, "25gbe").cost().idealSeconds(), 9.0 * 0.02);
+        assertEquals(row(t, "ib-400g").cost().idealSeconds(), row(t, "network").cost().idealSeconds(), 1e-9,
+                "the declared 8 × 400 Gb/s per node, one rank per node: one NIC per GPU");
+        assertEquals(row(t, "nvlink").cost().idealSeconds() / 0.8, row(t, "nvlink").cost().seconds(), 1e-9, "Hopper's nvlink 0.8");
+        assertEquals(row(t, "25gbe").cost().idealSeconds() / 0.5, row(t, "25gbe").cost().seconds(), 1e-9, "tcp 0.5");
+        assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.startsWith("gradients reduced in 16-bit (2 bytes each): "
+                + "optimizer.bytes_per_parameter 16 as written")), j.inputs().assumptions().toString());
+        // the estimate's own dp term moves the same bytes
+        assertEquals(t.bytes(), j.estimate().traffic("dp", Collective.REDUCE_SCATTER).orElseThrow().cost().bytes(), 1);
+    }
+
+    @Test
+    void withoutAStatementBf16GradientsAreReducedInFp32AndTheAssumptionSaysSo() {
+        Fixture f = job(IB8, 1, "{ tp: 1, pp: 1 }", "{ zero_stage: 0 }");
+        JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
+        TierTable t = table(j);
+        assertEquals(32.1e9, t.bytes(), 0.1e9, "8.03B × 4 bytes of fp32 main gradients");
+        assertEquals(0.125, row(t, "nvlink").cost().idealSeconds(), 0.125 * 0.02, "twice the bf16 figure");
+        assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.startsWith("gradients reduced in fp32 (4 bytes each): bf16, "
+                + "the default of Megatron-LM")), j.inputs().assumptions().toString());
+        assertEquals(t.bytes(), j.estimate().traffic("dp", Collective.ALL_REDUCE).orElseThrow().cost().bytes(), 1);
+    }
+
+    @Test
+    void aTwentyFiveGbeClusterIsPricedOnItsOwnNicsAndAgreesWithNet003() {
+        Fixture f = job(ETH25, 2, "{ tp: 1, pp: 1 }", "{ zero_stage: 0, bytes_per_parameter: 16 }");
+        JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
+        assertFalse(j.inputs().assumptions().stream().anyMatch(a -> a.contains("400 Gb/s NIC per GPU assumed")), j.inputs().assumptions().toString());
+        assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.contains("1 × 25 Gb/s per node (plain Ethernet: NCCL over TCP sockets)")));
+        CollectiveCost dp = j.estimate().traffic("dp", Collective.REDUCE_SCATTER).or(() -> j.estimate().traffic("dp", Collective.ALL_REDUCE))
+                .orElseThrow().cost();
+        assertEquals(Tier.NETWORK, dp.tier());
+        assertEquals(3.125e9, dp.lineRate(), 1, "16 ranks, 8 per node: the ring crosses the node's one 25GbE port");
+        assertEquals(0.5, dp.efficiency(), "TCP's efficiency, not RDMA's 0.9");
+        TierTable t = table(j);
+        TierTable.Row net = row(t, "network");
+        assertTrue(net.asPlaced());
+        List<AllReduceFact> facts = f.jobFacts(AllReduceFact.class, (r, out) -> AllReduceAnalysis.job(r, f.catalog(), out));
+        assertEquals(1, facts.size());
+        AllReduceFact a = facts.get(0);
+        assertEquals(AllReduceFact.Link.NETWORK, a.getLink());
+        assertEquals(net.cost().lineRate(), a.getLinkBytesPerSecond(), 1, "NET003 and the plan price the same link");
+        assertEquals(2, a.getBytesPerGradient(), "and the same gradient bytes");
+        assertEquals(net.cost().efficiency(), a.getEfficiency(), 1e-12);
+        assertTrue(a.isTcp());
+        assertEquals(a.getSeconds() / 0.5, a.getEstimatedSeconds(), 1e-9);
+        double perByte = net.cost().idealSeconds() / t.bytes();
+        assertEquals(perByte, a.getSeconds() / a.getGradientBytes(), perByte * 1e-9, "the same seconds per gradient byte");
+    }
+
+    private static final String MOE = """
+            model: { dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
+                     vocab_size: 32000, gated_mlp: true, tied_embeddings: false, seq_length: 4096, experts: 16, top_k: 2 }
+            """;
+
+    @Test
+    void expertsSpreadAcrossServersPayEachRanksOwnNicAndRankBelowExpertsInsideOne() {
+        Fixture f = Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - name: g
+                    count: 2
+                    gpu: { model: H100-SXM5-80GB, count: 8 }
+                    nvlink: { switch: true }
+                    nics:
+                      - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: 2
+                gpus_per_node: 8
+                %s
+                parallelism: { tp: 1, pp: 1, ep: 8 }
+                batch: { micro_batch_size: 1, global_batch_size: 64 }
+                optimizer: { zero_stage: 0, distributed: true }
+                """.formatted(MOE.strip()));
+        JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
+        Layout inside = j.inputs().layout();
+        assertEquals(8, inside.ep());
+        Layout across = inside.withSizes(inside.tp(), inside.pp(), inside.dp(), inside.cp(), 16, inside.virtualPp());
+        Estimate a = Estimator.estimate(j.inputs().model(), inside, j.inputs().hardware(), j.inputs().order(), j.inputs().bytes());
+        Estimate b = Estimator.estimate(j.inputs().model(), across, j.inputs().hardware(), j.inputs().order(), j.inputs().bytes());
+        CollectiveCost in = a.traffic("ep", Collective.ALL_TO_ALL).orElseThrow().cost();
+        CollectiveCost out = b.traffic("ep", Collective.ALL_TO_ALL).orElseThrow().cost();
+        assertEquals(Tier.NVLINK, in.tier());
+        assertEquals(Tier.NETWORK, out.tier());
+        assertEquals(CollectiveCost.Limit.OWN_NIC, out.limit());
+        assertEquals(out.bytes() / 2, out.remoteBytes(), 1);
+        assertEquals(7.0 / 8 * in.bytes(), in.bytesPerRank(), 1, "(n−1)/n·S, not 2(n−1)/n·S");
+        // inside: 7/8·S at 450 × 0.8 GB/s; across: S/2 through a 50 × 0.9 GB/s NIC, 4.6 times as long
+        assertTrue(b.time().comm().get("ep") > 4 * a.time().comm().get("ep"), "across servers the all-to-all is several times slower");
+        assertTrue(a.throughput().tokensPerSecondPerGpu() > b.throughput().tokensPerSecondPerGpu(),
+                "experts inside a server rank first, as MoE practice places them");
+        assertTrue(b.notes().stream().anyMatch(n -> n.term().equals("ep") && n.text().contains("through its own NIC")), b.notes().toString());
+    }
+
+    @Test
+    void anNvl72JobIsPricedOnNvlinkAndAnAmdJobNamesInfinityFabric() {
+        Fixture f = Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - name: trays
+                    count: 18
+                    gpu: { model: GB200, count: 4 }
+                    nvlink: { switch: true, domain_size: 72 }
+                    nics:
+                      - { model: ConnectX-7, count: 4, speed: 400 Gb/s, protocol: infiniband }
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: trays
+                nodes: 18
+                gpus_per_node: 4
+                %s
+                parallelism: { tp: 1, pp: 1 }
+                batch: { micro_batch_size: 1, global_batch_size: 144 }
+                optimizer: { zero_stage: 0, distributed: true }
+                """.formatted(LLAMA3_8B.strip()));
+        JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
+        assertEquals(72, j.estimate().layout().dp());
+        assertEquals(Tier.NVLINK, j.estimate().time().tiers().get("dp"), "72 GPUs over 18 trays: one NVLink domain");
+        assertTrue(j.estimate().notes().stream().anyMatch(n -> n.term().equals("dp") && n.text().contains("NVLink 5")), j.estimate().notes().toString());
+        assertFalse(j.estimate().notes().stream().anyMatch(n -> n.text().contains("Infinity Fabric")), "an NVIDIA job never says Infinity Fabric");
+        assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.contains("one domain of 72 GPUs across 18 nodes")));
+
+        Fixture amd = Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - name: g
+                    count: 1
+                    gpu: { model: MI300X, count: 8 }
+                    nics:
+                      - { count: 8, speed: 400 Gb/s, protocol: roce }
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: 1
+                gpus_per_node: 8
+                %s
+                parallelism: { tp: 1, pp: 1 }
+                batch: { micro_batch_size: 1, global_batch_size: 64 }
+                optimizer: { zero_stage: 0, distributed: true }
+                """.formatted(LLAMA3_8B.strip()));
+        JobEstimate m = JobEstimate.of(amd.jobs().get(0), amd.catalog());
+        assertTrue(m.estimate().notes().stream().anyMatch(n -> n.term().equals("dp") && n.text().contains("over Infinity Fabric")),
+                m.estimate().notes().toString());
+        assertFalse(m.estimate().notes().stream().anyMatch(n -> n.text().contains("NVLink")), "an AMD job never says NVLink");
+        assertEquals("Infinity Fabric", table(m).rows().get(0).name());
+    }
+}

@@ -23,7 +23,7 @@ public record GradientReduce(double bytes, String why) {
         Specs.Optimizer o = j.optimizer();
         if (o != null && o.bytesPerParameter() != null && o.bytesPerParameter().value() != null) {
             double t = o.bytesPerParameter().value();
-            double g = bytes(d, new MemoryModel.StateBytes(2, t - 14, 12));   // the gradients' share of the total, as JobInputs splits it
+            double g = bytes(d, StateBytes.of(d, 0, false, t, null));   // the gradients' share of the total, as StateBytes splits it
             return new GradientReduce(g, "gradients reduced in " + (g >= 4 ? "fp32" : "16-bit") + " (" + (int) g + " bytes each): "
                     + "optimizer.bytes_per_parameter " + num(t) + " as written" + stated(j));
         }
@@ -41,12 +41,14 @@ public record GradientReduce(double bytes, String why) {
     }
 
     /**
-     * Bytes per gradient element for the estimate: the job's stated accounting {@code b} (its gradients, 2 to 4), or
-     * null for the default of its precision {@code d}. The same figure as {@link #of} for the job's own inputs.
+     * Bytes per gradient element for the estimate: the gradients of the job's accounting {@code b} when the job states
+     * its bytes per parameter (2 to 4), else the default of its precision {@code d} (a named accounting's gradients
+     * are what memory holds, not what the reduction moves: ZeRO's 2 bytes are fp16 gradients, while bf16 jobs reduce
+     * in fp32 by default). The same figure as {@link #of} for the job's own inputs.
      */
-    public static double bytes(ModelShape.Dtype d, MemoryModel.StateBytes b) {
+    public static double bytes(ModelShape.Dtype d, StateBytes b) {
         if (d == ModelShape.Dtype.FP32 || d == ModelShape.Dtype.TF32) return 4;
-        if (b != null) return Math.min(4, Math.max(2, b.gradients()));
+        if (b != null && b.accounting() == StateBytes.Accounting.STATED) return Math.min(4, Math.max(2, b.gradients()));
         return d == ModelShape.Dtype.FP16 ? 2 : 4;
     }
 

@@ -129,7 +129,7 @@ public final class EnvFact {
     public Span getNameSpan() { return nameSpan; }
     /** The value reads as a switch turned on: 1, true, yes or on, in any case. */
     public boolean isOn() { return on; }
-    /** NCCL's documentation lists the name under "Debugging" (catalog/nccl-env.txt). */
+    /** NCCL's documentation lists the name under "Debugging" (catalog/nccl-env.txt), and the value is not the one NCCL takes when it is unset. */
     public boolean isDebugOnly() { return debugOnly; }
     /**
      * NCCL, PyTorch's NCCL layer or a network/tuner plugin reads the name, or it starts with a plugin's prefix; for an

@@ -13,7 +13,7 @@ public record NcclLogFact(String file, int socketLines, Span socketSpan, int ibL
                           Span declaredSpan) {
     /** The log's file. */
     public String getFile() { return file; }
-    /** Lines showing NCCL's socket transport: "NET/Socket : Using ..." or "Using network Socket". */
+    /** Lines showing NCCL's socket transport: "NET/Socket : Using ..." or "Using network Socket"; in a log pasted without them, its channels "via NET/Socket/N". */
     public int getSocketLines() { return socketLines; }
     /** The first of them; null when none. */
     public Span getSocketSpan() { return socketSpan; }

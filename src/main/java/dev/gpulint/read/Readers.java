@@ -37,7 +37,7 @@ public final class Readers {
 
     private static final Syntax YAML = new Syntax("YAML", List.of(".yaml", ".yml"), Readers::yaml);
 
-    private static final Syntax SHELL = new Syntax("shell", List.of(".sh", ".bash", ".sbatch", ".slurm"), Readers::shell);
+    private static final Syntax SHELL = new Syntax("shell", List.of(".sh", ".bash", ".sbatch", ".slurm", ".slrm", ".sb"), Readers::shell);
 
     /**
      * The syntaxes, by file name: the one list of extensions gpulint reads. The CLI's folder walk
@@ -147,15 +147,18 @@ public final class Readers {
     }
 
     /**
-     * TOML is read only when it is a torchtitan job configuration (a {@code [parallelism]} table):
-     * other TOML (pyproject.toml, Cargo.toml), well-formed or not, is not gpulint's.
+     * TOML is read only when it is a torchtitan job configuration (a {@code [parallelism]} table, or, in torchtitan's
+     * layout before late 2024, a {@code [training]} table with a {@code *_parallel_degree} key): other TOML
+     * (pyproject.toml, Cargo.toml), well-formed or not, is not gpulint's.
      */
     private static ReadResult toml(SourceFile f) {
-        if (!f.text().contains("parallelism")) return notOurs(f);
-        ReadResult r = guarded(f, "TOML", false, new TomlReader()::read);
         boolean torchtitan = f.text().contains("[parallelism]") || f.text().contains("_parallel_degree");
+        if (!f.text().contains("parallelism") && !torchtitan) return notOurs(f);
+        ReadResult r = guarded(f, "TOML", false, new TomlReader()::read);
         if (r.failed() && !torchtitan) return notOurs(f);
-        if (!r.failed() && r.foreign().stream().noneMatch(d -> d.root().get("parallelism").orElse(null) instanceof MappingNode)) {
+        if (!r.failed() && r.foreign().stream().noneMatch(d -> d.root().get("parallelism").orElse(null) instanceof MappingNode
+                || (d.root().get("training").orElse(null) instanceof MappingNode t
+                    && t.entries().stream().anyMatch(e -> e.key().text().endsWith("_parallel_degree"))))) {
             return notOurs(f);
         }
         return r;

@@ -69,6 +69,31 @@ class PlanCliTest {
         assertTrue(((java.util.List<?>) doc.get("assumptions")).stream().anyMatch(a -> a.toString().contains("312")), "A100's peak is listed");
     }
 
+    /** A fine-tune that names its model (the shape of a Slurm + torchrun FSDP script) is planned from the model catalog. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aJobThatNamesItsModelIsPlannedAndThePlanSaysWhichCatalogEntryGaveTheShape(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
+        Path script = Files.writeString(dir.resolve("sft.sbatch"), """
+                #!/bin/bash
+                #SBATCH --nodes=4
+                #SBATCH --gpus-per-node=8
+                srun torchrun --nnodes 4 --nproc_per_node 8 train.py --model_name_or_path meta-llama/Llama-3.1-8B-Instruct \\
+                    --bf16 True --fsdp "full_shard auto_wrap"
+                """);
+        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.sbatch\", cluster: lab }\n");
+        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), script.toString());
+        assertEquals(0, r.code(), r.err() + r.out());
+        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+        java.util.List<String> as = (java.util.List<String>) doc.get("assumptions");
+        assertEquals("model shape (what the files do not write) from --model_name_or_path meta-llama/Llama-3.1-8B-Instruct: the model "
+                + "catalog's meta-llama/Llama-3.1-8B (https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json)", as.get(0));
+        assertTrue(as.stream().noneMatch(a -> a.startsWith("model.vocab_size not given")), "the catalog gives the vocabulary: " + as);
+        Map<String, Object> stage = (Map<String, Object>) ((java.util.List<Object>) ((Map<String, Object>) ((Map<String, Object>)
+                doc.get("current")).get("memory")).get("stages")).get(0);
+        assertEquals(8.03e9, ((Number) stage.get("parameters")).doubleValue(), 0.1e9, "Llama 3.1 8B's 8.03 B parameters on one stage");
+    }
+
     @Test
     void textSaysEachTermWithItsTier(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));

@@ -42,6 +42,6 @@ class ExtensionListTest {
             assertTrue(Readers.includeGlobs().contains("**/*." + ext), ext);
             assertTrue(Readers.isCandidate("x." + ext), "the folder walk takes ." + ext);
         }
-        assertEquals(List.of("topo", "yaml", "yml", "json", "csv", "sh", "bash", "sbatch", "slurm", "toml"), Readers.extensions());
+        assertEquals(List.of("topo", "yaml", "yml", "json", "csv", "sh", "bash", "sbatch", "slurm", "slrm", "sb", "toml"), Readers.extensions());
     }
 }

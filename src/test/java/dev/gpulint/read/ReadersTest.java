@@ -19,10 +19,14 @@ class ReadersTest {
         assertEquals("DSL", Readers.named("x.topo").orElseThrow().name());
         assertEquals("YAML", Readers.named("x.Yaml").orElseThrow().name());
         assertEquals("shell", Readers.named("run.sbatch").orElseThrow().name());
+        // Slurm scripts as sites name them (.slrm at NERSC and Meta's examples, .sb at TACC/SDSC)
+        assertEquals("shell", Readers.named("jobs/train.slrm").orElseThrow().name());
+        assertEquals("shell", Readers.named("jobs/train.sb").orElseThrow().name());
+        assertTrue(Readers.isCandidate("train.slrm") && Readers.isCandidate("train.SB"), "the folder walk reads them");
         assertEquals(List.of("DSL", "YAML", "JSON", "CSV", "shell", "TOML"), Readers.SYNTAXES.stream().map(Readers.Syntax::name).toList());
         assertEquals(List.of("**/*.topo", "**/*.yaml", "**/*.yml", "**/*.json", "**/*.csv", "**/*.sh", "**/*.bash", "**/*.sbatch",
-                "**/*.slurm", "**/*.toml"), Readers.includeGlobs());
-        assertEquals("\\.(topo|yaml|yml|json|csv|sh|bash|sbatch|slurm|toml)$", Readers.preCommitPattern());
+                "**/*.slurm", "**/*.slrm", "**/*.sb", "**/*.toml"), Readers.includeGlobs());
+        assertEquals("\\.(topo|yaml|yml|json|csv|sh|bash|sbatch|slurm|slrm|sb|toml)$", Readers.preCommitPattern());
     }
 
     @Test
@@ -55,7 +59,7 @@ class ReadersTest {
     void anExtensionOfNoFormatGpulintReadsIsANoteNotAYamlError() {
         ReadResult sh = Readers.read(SourceFile.of("scripts/train.py", "import torch\nx: y: z\n"));
         assertEquals(List.of("SYN006 note gpulint does not read .py files (yet), so 'scripts/train.py' was skipped; it reads "
-                + ".topo, .yaml, .yml, .json, .csv, .sh, .bash, .sbatch, .slurm and .toml files."),
+                + ".topo, .yaml, .yml, .json, .csv, .sh, .bash, .sbatch, .slurm, .slrm, .sb and .toml files."),
                 sh.problems().stream().map(p -> p.ruleId() + " " + p.level().id() + " " + p.message()).toList());
         assertFalse(sh.failed(), "a note does not make the run exit 2");
         assertFalse(sh.manifest());

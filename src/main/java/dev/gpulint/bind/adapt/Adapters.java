@@ -36,13 +36,17 @@ public final class Adapters {
     public static Model bind(List<Input> inputs) {
         ModelSink out = new ModelSink();
         List<JobDraft> all = new ArrayList<>();
+        java.util.Map<String, dev.gpulint.catalog.Models.Entry> modelConfigs = new java.util.LinkedHashMap<>();
+        java.util.Map<String, java.nio.file.Path> folders = new java.util.HashMap<>();
         for (Input in : inputs) {
             String file = in.file().displayPath();
             DraftSink sink = new DraftSink();
             for (Document d : in.documents()) {
                 String name = in.documents().size() > 1 ? file + "#" + (d.index() + 1) : file;
                 ForeignDocument doc = new ForeignDocument(d, in.file(), name);
+                int before = sink.drafts().size();
                 FormatAdapters.find(doc).ifPresent(a -> a.bind(doc, sink));
+                for (JobDraft j : sink.drafts().subList(before, sink.drafts().size())) ModelNames.fromTree(j, doc.root());
             }
             // a Helm template a job was bound from: say what of it was not read (its expressions, its directives)
             if (!sink.drafts().isEmpty() && dev.gpulint.read.yaml.Templates.looksLikeTemplate(in.file())) {
@@ -50,6 +54,9 @@ public final class Adapters {
                 if (note != null) sink.finding(note);
             }
             all.addAll(sink.drafts());
+            modelConfigs.putAll(sink.modelConfigs());
+            java.nio.file.Path path = in.file().path();
+            if (path != null && path.toAbsolutePath().getParent() != null) folders.put(file, path.toAbsolutePath().getParent());
             out.addAll(sink.build());
             if (!sink.bindsNothing()) out.file(file);
         }
@@ -57,7 +64,9 @@ public final class Adapters {
         for (JobDraft j : all) out.findings(DraftBounds.check(j));
         Set<JobDraft> merged = ScriptLinks.link(all);
         deepspeedReferences(all);
-        for (JobDraft j : all) if (!merged.contains(j)) out.job(j.build());
+        List<JobDraft> jobs = all.stream().filter(j -> !merged.contains(j)).toList();
+        ModelNames.fillAll(jobs, modelConfigs, folders);
+        for (JobDraft j : jobs) out.job(j.build());
         return out.build();
     }
 

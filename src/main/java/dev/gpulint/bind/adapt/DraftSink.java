@@ -12,6 +12,7 @@ import java.util.List;
  */
 final class DraftSink extends ModelSink {
     private final List<JobDraft> drafts = new ArrayList<>();
+    private final java.util.Map<String, dev.gpulint.catalog.Models.Entry> modelConfigs = new java.util.LinkedHashMap<>();
 
     /** A job being bound. */
     void draft(JobDraft j) { drafts.add(j); }
@@ -19,5 +20,11 @@ final class DraftSink extends ModelSink {
     /** The drafts written, in order. */
     List<JobDraft> drafts() { return drafts; }
 
-    @Override public boolean bindsNothing() { return drafts.isEmpty() && super.bindsNothing(); }
+    /** A model configuration (a Hugging Face config.json) of {@code file}: the shape of the model its folder holds. */
+    void modelConfig(String file, dev.gpulint.catalog.Models.Entry shape) { modelConfigs.put(file, shape); }
+
+    /** The model configurations written, by file. */
+    java.util.Map<String, dev.gpulint.catalog.Models.Entry> modelConfigs() { return modelConfigs; }
+
+    @Override public boolean bindsNothing() { return drafts.isEmpty() && modelConfigs.isEmpty() && super.bindsNothing(); }
 }

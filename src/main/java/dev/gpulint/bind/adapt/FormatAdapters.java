@@ -30,7 +30,8 @@ final class FormatAdapters {
             new SkyPilotAdapter(),
             new AccelerateAdapter(),
             new GptNeoxAdapter(),
-            new DeepSpeedAdapter());
+            new DeepSpeedAdapter(),
+            new HfConfigAdapter());
 
     private FormatAdapters() {}
 

@@ -30,7 +30,10 @@ final class JobDraft {
     Located<Boolean> sequenceParallel;
     /** What `gpulint plan` reads: the MLP size, vocabulary, head dimension, gated MLP, tied embeddings, precision,
      *  activation recompute (none, selective, full) and the distributed optimizer. */
-    Located<Long> ffn, vocab, headDim;
+    Located<Long> ffn, vocab, headDim, topK;
+    /** The names the files give the model (a Hugging Face repository or checkpoint folder, a flavor, a recipe),
+     *  in the order they are tried against the model catalog ({@link ModelNames}), each under its key. */
+    final List<Located<String>> modelNames = new ArrayList<>();
     Located<Boolean> gated, tied, distributed;
     Located<String> dtype, recompute;
     /** Model states per parameter before sharding, when the format says which gradients it keeps (NeMo's gradient dtype). */
@@ -117,7 +120,7 @@ final class JobDraft {
         Specs.Model model = parameters == null && layers == null && heads == null && kvHeads == null && experts == null
                 && seqLength == null && hidden == null ? null
                 : new Specs.Model(parameters, dtype, layers, heads, kvHeads, hidden, seqLength, experts, null, ffn, vocab, headDim,
-                        gated, tied, null);
+                        gated, tied, topK);
         Span key = first(tp, pp, cp, dp, ep);
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null ? null

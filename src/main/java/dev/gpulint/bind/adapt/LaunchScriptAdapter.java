@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Shell and Slurm launch scripts ({@code .sh}, {@code .bash}, {@code .sbatch}, {@code .slurm}, or a
+ * Shell and Slurm launch scripts ({@code .sh}, {@code .bash}, {@code .sbatch}, {@code .slurm}, {@code .slrm}, {@code .sb}, or a
  * shell's {@code #!}): the {@code #SBATCH} directives ({@link SlurmDirectives}), {@code srun}'s own
  * options, and the script read by the shell scan (variables, {@code $((...))}, bash arrays of flags,
  * exports) down to its launch: torchrun, {@code python -m torch.distributed.launch}, deepspeed,
@@ -71,6 +71,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
         ScalarText text = ScalarText.of(source, s);
         SlurmDirectives sb = SlurmDirectives.read(text);
         for (Word[] u : sb.unexpanded) sink.finding(unexpanded(jobName, u[0].text(), u[1]));
+        for (Word[] m : sb.misspelt) sink.finding(MisspeltDirectives.finding(FORMAT, jobName, m));
         Shell.Script script = Shell.parse(text, sb.environment());
         Specs.Cluster qos = MlnxQos.read(script, file, jobName, root.entries().get(0).key().span(), root.span());
         if (qos != null) sink.cluster(qos);
@@ -225,7 +226,8 @@ final class LaunchScriptAdapter implements FormatAdapter {
         for (Shell.Command c : script.commands()) {
             for (Word w : c.words()) {
                 String t = w.text().toLowerCase(Locale.ROOT);
-                if (w.known() && (t.endsWith(".sh") || t.endsWith(".bash") || t.endsWith(".slurm")) && !t.startsWith("-")) out.add(w);
+                if (w.known() && (t.endsWith(".sh") || t.endsWith(".bash") || t.endsWith(".slurm") || t.endsWith(".slrm") || t.endsWith(".sb"))
+                        && !t.startsWith("-")) out.add(w);
             }
         }
         return out;

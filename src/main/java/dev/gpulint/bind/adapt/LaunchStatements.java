@@ -34,6 +34,13 @@ final class LaunchStatements {
         if (l.kokkosGpus != null) j.state("app_gpus_per_node", Launchers.number(l.kokkosGpus), "LAMMPS Kokkos -k on g " + l.kokkosGpus.text(), StatedKind.LAUNCHER, l.kokkosGpus.span());
         for (Launchers.EnvSet e : l.env) if (e.value().known()) j.env(e.name(), e.value().text(), e.value().span(), e.where());
         if (l.deepspeedConfig != null && l.deepspeedConfig.known() && j.deepspeedRef == null) j.deepspeedRef = new Located<>(l.deepspeedConfig.text(), l.deepspeedConfig.span());
+        // a serving engine's model (vllm serve --model, sglang --model-path with --tp) is not trained: its shape would
+        // price a training step nobody runs
+        boolean served = Launchers.SERVING_TP_FLAGS.stream().anyMatch(l.flags::containsKey);
+        for (String f : dev.gpulint.bind.adapt.shell.ModelFlags.FLAGS) {
+            Word m = l.modelNames.get(f);
+            if (m != null && !served) j.modelNames.add(j.key(f, new Located<>(m.text(), m.span())));
+        }
         java.util.Map<String, Word> flags = new java.util.LinkedHashMap<>(l.flags);
         l.planFlags.forEach(flags::putIfAbsent);
         MegatronAdapter.apply(j, flags, "the launch command", j.tp == null && !l.flags.isEmpty());

@@ -74,6 +74,7 @@ final class ScriptLinks {
             a.layers = b.layers; a.heads = b.heads; a.kvHeads = b.kvHeads; a.experts = b.experts; a.hidden = b.hidden;
         }
         if (a.seqLength == null) a.seqLength = b.seqLength;
+        a.modelNames.addAll(b.modelNames);
         if (a.micro == null && a.global == null) { a.micro = b.micro; a.global = b.global; }
         for (var e : b.env.entrySet()) a.env.putIfAbsent(e.getKey(), e.getValue());
         if (a.deepspeedRef == null) a.deepspeedRef = b.deepspeedRef;

@@ -18,6 +18,8 @@ final class SlurmDirectives {
     Word nodes, gpusPerNode, gpus, tasksPerNode, tasks, jobName, gpusPerTask, tasksPerGpu;
     /** Options whose value holds a shell variable ($NUM_NODES): sbatch does not expand it. Each: the option and its value. */
     final java.util.List<Word[]> unexpanded = new java.util.ArrayList<>();
+    /** Comments meant as directives that sbatch never reads (#SBTACH, # SBATCH): the sentinel and the options (SYN009). */
+    final java.util.List<Word[]> misspelt = new java.util.ArrayList<>();
     /** How the GPUs per node are written, for messages: "#SBATCH --gres=gpu:8". */
     String gpusPerNodeWritten;
     boolean exclusive;
@@ -35,7 +37,13 @@ final class SlurmDirectives {
             int i = pos;
             while (i < end && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) i++;
             if (i < end && s.charAt(i) != '#' && !s.substring(i, end).isBlank()) break;      // the first command ends them
-            if (s.startsWith("#SBATCH", i) && i + 7 < end && Character.isWhitespace(s.charAt(i + 7))) d.line(text, s, i + 7, end);
+            // sbatch reads the options right after the seven characters "#SBATCH" (#SBATCH--nodes=2 too: Slurm's opt.c)
+            if (s.startsWith("#SBATCH", i) && i + 7 < end && (Character.isWhitespace(s.charAt(i + 7)) || s.charAt(i + 7) == '-')) {
+                d.line(text, s, i + 7, end);
+            } else if (d.misspelt.size() < MAX_UNEXPANDED) {
+                Word[] m = MisspeltDirectives.at(text, s, i, end);
+                if (m != null) d.misspelt.add(m);
+            }
             pos = end + 1;
         }
         d.implied(text);

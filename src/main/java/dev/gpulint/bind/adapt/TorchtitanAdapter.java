@@ -11,7 +11,9 @@ import java.util.List;
 
 /**
  * torchtitan job configurations (TOML): {@code [parallelism]} degrees, {@code [training]} batch and
- * sequence length. Recognised by a {@code [parallelism]} table with one of torchtitan's degree keys.
+ * sequence length. Recognised by a {@code [parallelism]} table with one of torchtitan's degree keys, or, in the layout
+ * before late 2024, by a {@code [training]} table with them ({@code [experimental]} held the pipeline and context
+ * degrees then).
  * {@code data_parallel_shard_degree = -1} (the default) is "the rest of the GPUs": dp is then
  * derived from the GPU count, when a launch script linted in the same run gives it. The degrees'
  * product, when every degree is written, is a statement of the world size for the cross-file check
@@ -34,20 +36,36 @@ final class TorchtitanAdapter implements FormatAdapter {
     }
 
     static boolean accepts(MappingNode root) {
-        MappingNode p = map(root, "parallelism");
-        return p != null && DEGREES.stream().anyMatch(k -> p.get(k).isPresent());
+        MappingNode p = map(root, "parallelism"), t = map(root, "training");
+        return (p != null && DEGREES.stream().anyMatch(k -> p.get(k).isPresent()))
+                || (p == null && t != null && (t.get("data_parallel_degree").isPresent() || DEGREES.stream().anyMatch(k -> t.get(k).isPresent())));
+    }
+
+    /**
+     * A degree where the file writes it: {@code [parallelism]} (torchtitan's layout since late 2024), else the earlier
+     * layout's {@code [training]} (data-parallel and tensor degrees; the first releases' {@code data_parallel_degree},
+     * read as the shard degree) and {@code [experimental]} (pipeline and context degrees).
+     */
+    private static dev.gpulint.tree.ScalarNode degree(MappingNode root, String key) {
+        for (String table : List.of("parallelism", "training", "experimental")) {
+            dev.gpulint.tree.ScalarNode s = scalar(map(root, table), key);
+            if (s == null && key.equals("data_parallel_shard_degree") && !table.equals("parallelism")) s = scalar(map(root, table), "data_parallel_degree");
+            if (s != null) return s;
+        }
+        return null;
     }
 
     static JobDraft bind(MappingNode root, String file, String jobName) {
         JobDraft j = new JobDraft(FORMAT, file, root.span());
         MappingNode par = map(root, "parallelism");
-        j.name = new Located<>(jobName, root.entry("parallelism").orElseThrow().key().span());
-        j.tp = j.key("tensor_parallel_degree", TreeValues.whole(scalar(par, "tensor_parallel_degree")));
-        j.pp = j.key("pipeline_parallel_degree", TreeValues.whole(scalar(par, "pipeline_parallel_degree")));
-        j.cp = j.key("context_parallel_degree", TreeValues.whole(scalar(par, "context_parallel_degree")));
-        j.ep = j.key("expert_parallel_degree", TreeValues.whole(scalar(par, "expert_parallel_degree")));
-        Located<Long> replicate = TreeValues.whole(scalar(par, "data_parallel_replicate_degree"));
-        Located<Long> shard = TreeValues.whole(scalar(par, "data_parallel_shard_degree"));
+        String table = par != null ? "parallelism" : "training";
+        j.name = new Located<>(jobName, root.entry(table).orElseThrow().key().span());
+        j.tp = j.key("tensor_parallel_degree", TreeValues.whole(degree(root, "tensor_parallel_degree")));
+        j.pp = j.key("pipeline_parallel_degree", TreeValues.whole(degree(root, "pipeline_parallel_degree")));
+        j.cp = j.key("context_parallel_degree", TreeValues.whole(degree(root, "context_parallel_degree")));
+        j.ep = j.key("expert_parallel_degree", TreeValues.whole(degree(root, "expert_parallel_degree")));
+        Located<Long> replicate = TreeValues.whole(degree(root, "data_parallel_replicate_degree"));
+        Located<Long> shard = TreeValues.whole(degree(root, "data_parallel_shard_degree"));
         long rep = replicate == null ? 1 : replicate.value();
         if (shard != null && shard.value() >= 1 && rep >= 1) {
             // dp as Megatron counts it: replicas × shards
@@ -62,9 +80,10 @@ final class TorchtitanAdapter implements FormatAdapter {
             else if (d != null) product = mul(product, d.value());
         }
         if (product > 0) {
-            j.state("world", product, "[parallelism] data_parallel_replicate_degree × data_parallel_shard_degree × "
+            j.state("world", product, (par != null ? "[parallelism] " : "[training] and [experimental] ")
+                    + "data_parallel_replicate_degree × data_parallel_shard_degree × "
                     + "context_parallel_degree × tensor_parallel_degree × pipeline_parallel_degree", StatedKind.CONFIG,
-                    root.entry("parallelism").orElseThrow().key().span());
+                    root.entry(table).orElseThrow().key().span());
         }
         MappingNode training = map(root, "training");
         if (training != null) {
@@ -75,7 +94,7 @@ final class TorchtitanAdapter implements FormatAdapter {
             j.global = global == null || global.value() == -1 ? null : j.key("global_batch_size", global);
             j.seqLength = j.key("seq_len", TreeValues.whole(scalar(training, "seq_len")));
         }
-        plan(j, root, par, training, shard);
+        plan(j, root, par != null ? par : training, training, shard);
         return j;
     }
 
@@ -95,11 +114,17 @@ final class TorchtitanAdapter implements FormatAdapter {
         dev.gpulint.tree.ScalarNode mode = ac == null ? null : scalar(ac, "mode");
         if (mode != null && !mode.isNull()) j.recompute = new Located<>(mode.text().toLowerCase(java.util.Locale.ROOT), mode.span());
         if (shard == null || shard.value() != 1) {
-            Located<Long> at = shard != null ? shard : new Located<>(3L, root.entry("parallelism").orElseThrow().key().span());
+            Located<Long> at = shard != null ? shard : new Located<>(3L, root.entry(par == map(root, "parallelism") ? "parallelism" : "training")
+                    .orElseThrow().key().span());
             j.zeroStage = j.key("data_parallel_shard_degree", new Located<>(3L, at.span()));
         }
         if (j.tp != null && j.tp.value() > 1) j.sequenceParallel = new Located<>(true, j.tp.span());
         MappingNode model = map(root, "model");
+        dev.gpulint.tree.ScalarNode name = model == null ? null : scalar(model, "name"), flavor = model == null ? null : scalar(model, "flavor");
+        if (name != null && flavor != null && !name.isNull() && !flavor.isNull()) {
+            // the catalog knows torchtitan's flavors as "name:flavor" (llama3:70B); placed at the flavor
+            j.modelNames.add(j.key("[model] name and flavor", new Located<>(name.text().strip() + ":" + flavor.text().strip(), flavor.span())));
+        }
         if (model != null) {
             Located<Long> layers = TreeValues.whole(scalar(model, "n_layers")), dim = TreeValues.whole(scalar(model, "dim")),
                     heads = TreeValues.whole(scalar(model, "n_heads")), kv = TreeValues.whole(scalar(model, "n_kv_heads")),

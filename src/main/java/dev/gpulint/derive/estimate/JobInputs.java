@@ -49,6 +49,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         if (dp <= 0 || (gpus > 0 && world % model != 0)) missing.add("dp (the job's GPU count, or parallelism.dp)");
         if (!missing.isEmpty()) return new JobInputs(null, null, null, r.order(), null, as, missing);
 
+        String shapeFrom = shapeSource(j);
+        if (shapeFrom != null) as.add("model shape (what the files do not write) from " + shapeFrom);
         long kv = v(m.kvHeads());
         if (kv <= 0) { kv = heads; as.add("model.kv_heads not given: " + heads + " (multi-head attention)"); }
         long headDim = v(m.headDim());
@@ -118,6 +120,13 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                     + gpu.name() + " has " + Units.bytes(mem.catalogBytes()) + ")");
         }
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing);
+    }
+
+    /** Where the job's model shape came from when it names its model (a config.json or the model catalog), else null. */
+    static String shapeSource(Specs.Job j) {
+        if (j.origin() == null) return null;
+        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals("model_shape")) return s.where();
+        return null;
     }
 
     static Recompute recompute(Located<String> r) {

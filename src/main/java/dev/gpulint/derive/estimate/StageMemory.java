@@ -5,12 +5,17 @@ import dev.gpulint.facts.StageMemoryFact;
 import dev.gpulint.spec.Specs;
 import java.util.Optional;
 
-/** MEM003's fact: a job's fullest stage by the estimate, when the job states its model's shape. */
+/**
+ * MEM003's fact: a job's fullest stage by the estimate, when the job states its model's shape. A shape taken from the
+ * model's name (the model catalog, a config.json: JobInputs' model shape source) is the plan's, not check's: such jobs
+ * (fine-tunes launched with an accelerate or FSDP configuration gpulint does not read, recipes whose sharding is the
+ * framework's default) leave the memory layout unwritten, and a finding on the defaults would be a guess.
+ */
 public final class StageMemory {
     private StageMemory() {}
 
     public static Optional<StageMemoryFact> fact(JobEstimate e) {
-        if (e.estimate() == null) return Optional.empty();
+        if (e.estimate() == null || JobInputs.shapeSource(e.job().spec()) != null) return Optional.empty();
         Estimate x = e.estimate();
         MemoryModel.Stage s = x.largestStage();
         Specs.Model m = e.job().spec().model();

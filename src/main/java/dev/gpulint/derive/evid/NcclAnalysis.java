@@ -70,7 +70,7 @@ final class NcclAnalysis {
     static void log(Evidence.NcclLog l, Target t, Facts out) {
         Map<String, Integer> c = l.counts();
         int socket = c.getOrDefault("NET_SOCKET", 0), ib = c.getOrDefault("NET_IB", 0);
-        Span socketSpan = null, shmSpan = null, netSpan = null;
+        Span socketSpan = null, shmSpan = null, netSpan = null, socketChannel = null;
         Evidence.LogLine firstNet = null;
         for (Evidence.LogLine x : l.lines()) {
             if (x.what().equals("USING_NETWORK")) {
@@ -83,11 +83,15 @@ final class NcclAnalysis {
                 if (x.detail().startsWith("SHM") && shmSpan == null) shmSpan = x.span();
                 if (x.detail().startsWith("NET/IB/") && !x.detail().endsWith("/GDRDMA") && netSpan == null) netSpan = x.span();
                 if (isNet(x.detail()) && firstNet == null) firstNet = x;
+                if (x.detail().startsWith("NET/Socket") && socketChannel == null) socketChannel = x.span();
             }
             if (x.what().equals("WARN")) {
                 out.add(new EvidenceLineFact(l.file(), LineKind.NCCL_WARN, x.detail(), x.span(), "", -1, false, 0, 0, t.linked(), t.nvlink()));
             }
         }
+        // a log pasted without NCCL's init lines still shows the socket transport in its channels ("via NET/Socket/0")
+        int socketChannels = c.getOrDefault("CHANNEL:NET/Socket", 0);
+        if (socket == 0 && socketChannels > 0 && socketChannel != null) { socket = socketChannels; socketSpan = socketChannel; }
         int gdr = c.getOrDefault("CHANNEL:NET/IB/GDRDMA", 0);
         int net = c.getOrDefault("CHANNEL:NET/IB", 0) + gdr;
         int anyNet = 0;

@@ -50,7 +50,7 @@ public final class EnvAnalysis {
                     .reading(upper, List.of("1", "TRUE", "YES", "ON").contains(upper))
                     .variable(NcclVariable.of(name), EnvFamily.of(name))
                     .levels(upper.equals("LOC") || upper.equals("0"), List.of("0", "FALSE", "NO", "OFF").contains(upper))
-                    .catalog(vars.isKnown(name), vars.isDebugOnly(name), vars.suggestion(name)).fix(vars.oneEdit(name))
+                    .catalog(vars.isKnown(name), vars.isDebugOnly(name) && !vars.isDefault(name, value), vars.suggestion(name)).fix(vars.oneEdit(name))
                     .cluster(cf != null && cf.rdma(), nvlink, gdr)
                     .efa(efa)
                     .lineRemovals(EnvLines.removals(name, value, e.getValue().span(), j.env().size() > 1));

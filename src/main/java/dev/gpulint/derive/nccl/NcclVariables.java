@@ -17,6 +17,8 @@ public final class NcclVariables {
     private final Set<String> known = new LinkedHashSet<>();
     private final Set<String> ncclOwn = new LinkedHashSet<>();
     private final Set<String> debug = new LinkedHashSet<>();
+    /** A debugging variable's value when unset (tag "default=V"), where NCCL's documentation gives one. */
+    private final java.util.Map<String, String> defaults = new java.util.HashMap<>();
     /** libibverbs' own RDMAV_* variables (tag "verbs"). */
     private final Set<String> verbs = new LinkedHashSet<>();
     private final List<String> prefixes = new ArrayList<>();
@@ -39,6 +41,7 @@ public final class NcclVariables {
                 if (tag.equals("verbs")) v.verbs.add(parts[0]);
                 else if (!tag.equals("torch") && !tag.equals("plugin")) v.ncclOwn.add(parts[0]);
                 if (tag.equals("debug")) v.debug.add(parts[0]);
+                if (parts.length > 2 && parts[2].startsWith("default=")) v.defaults.put(parts[0], parts[2].substring("default=".length()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -53,6 +56,15 @@ public final class NcclVariables {
     }
 
     public boolean isDebugOnly(String name) { return debug.contains(name); }
+
+    /**
+     * A debugging variable set to what NCCL takes when it is unset ({@code NCCL_P2P_DISABLE=0}): it changes nothing,
+     * so there is nothing to remove it for (NCCL007 stays quiet).
+     */
+    public boolean isDefault(String name, String value) {
+        String d = defaults.get(name);
+        return d != null && value != null && d.equals(value.strip());
+    }
 
     /**
      * For an unknown name: its {@link #suggestion} when that is the only name of the same reader one edit away (a

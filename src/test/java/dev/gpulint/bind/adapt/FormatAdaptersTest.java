@@ -27,7 +27,7 @@ class FormatAdaptersTest {
                         "Argo Workflow", "NicConfigurationTemplate", "SriovNetworkNodePolicy", "NicClusterPolicy",
                         "AWS Batch job definition",
                         "Megatron-LM", "NeMo", "NeMo 2 recipe", "SageMaker HyperPod recipe", "SkyPilot", "accelerate", "gpt-neox",
-                        "DeepSpeed"),
+                        "DeepSpeed", "Hugging Face config.json"),
                 FormatAdapters.ALL.stream().map(FormatAdapter::displayName).toList());
     }
 
@@ -35,11 +35,12 @@ class FormatAdaptersTest {
     void eachFormatHasAStableIdApartFromItsDisplayName() {
         assertEquals(List.of("dcgm-counter-list", "dcgm-configmap", "prometheus-rules", "launch-script", "torchtitan", "kubernetes",
                         "argo-workflow", "nic-configuration-template", "sriov-network-node-policy", "nic-cluster-policy", "aws-batch",
-                        "megatron-lm", "nemo", "nemo2-recipe", "hyperpod-recipe", "skypilot", "accelerate", "gpt-neox", "deepspeed"),
+                        "megatron-lm", "nemo", "nemo2-recipe", "hyperpod-recipe", "skypilot", "accelerate", "gpt-neox", "deepspeed",
+                        "hf-config"),
                 FormatAdapters.ALL.stream().map(FormatAdapter::id).toList());
         // a format of jobs shows the name of its Format, the vocabulary rules test: the two cannot drift apart
         Set<String> notJobs = Set.of("dcgm-counter-list", "dcgm-configmap", "prometheus-rules", "argo-workflow",
-                "nic-configuration-template", "sriov-network-node-policy", "nic-cluster-policy");
+                "nic-configuration-template", "sriov-network-node-policy", "nic-cluster-policy", "hf-config");
         for (FormatAdapter a : FormatAdapters.ALL) {
             boolean named = java.util.Arrays.stream(Format.values()).anyMatch(f -> f != Format.OTHER && f.display().equals(a.displayName()));
             assertEquals(!notJobs.contains(a.id()), named, a.id() + " shows '" + a.displayName() + "'");

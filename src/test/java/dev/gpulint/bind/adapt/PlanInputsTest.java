@@ -45,7 +45,7 @@ class PlanInputsTest {
         assertEquals("full", j.recompute().value());
         assertEquals(3L, j.optimizer().zeroStage().value(), "fully_shard over the shard dimension: ZeRO-3");
         assertEquals(true, j.parallelism().sequenceParallel().value(), "torchtitan's TP plan shards norms along the sequence");
-        assertNull(j.model().layers(), "a flavor names no dimensions");
+        assertEquals(80L, j.model().layers().value(), "the flavor names the model catalog's Llama 3 70B");
         assertEquals(8192L, j.model().seqLength().value());
     }
 

@@ -36,6 +36,8 @@ public final class Launchers {
         /** Megatron-LM's flags of the model and precision that only the estimate reads (--ffn-hidden-size, --bf16,
          *  --grad-reduce-in-bf16...), first value each: they do not make a script a launch (--bf16 is also Hugging Face's). */
         public final Map<String, Word> planFlags = new LinkedHashMap<>();
+        /** Where the command names its model, by flag ({@link ModelFlags#FLAGS}), first value each. */
+        public final Map<String, Word> modelNames = new LinkedHashMap<>();
         public boolean any() {
             return mpiRanks != null || mpiPerNode != null || torchPerNode != null || torchNodes != null || accelProcesses != null
                     || kokkosGpus != null || ncclTestGpus != null || deepspeedGpus != null || !flags.isEmpty() || !env.isEmpty();
@@ -151,6 +153,7 @@ public final class Launchers {
             if (ds != null && l.deepspeedConfig == null && ds.text().endsWith(".json")) l.deepspeedConfig = ds;
             Word cf = optionValue(w, i, "--job.config_file", "--job.config-file", "--config_file", "--config-file");
             if (cf != null && l.configFile == null && cf.known() && !cf.text().startsWith("-")) l.configFile = cf;
+            ModelFlags.scan(w, i, l.modelNames);
             flag(w, i, l);
         }
     }

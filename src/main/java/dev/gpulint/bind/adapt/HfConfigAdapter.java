@@ -1,0 +1,110 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
+
+import dev.gpulint.catalog.Models;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * A Hugging Face model configuration ({@code config.json}): not a job, but the shape of the model a job names by its
+ * folder ({@code --model_name_or_path ./llama-ckpt}). Recognised by {@code architectures} or {@code model_type} with a
+ * hidden size and a layer count under any of the names the architectures use (hidden_size, n_embd, d_model;
+ * num_hidden_layers, n_layer, n_layers), at the top or in {@code text_config} (Gemma 3, Llama 4). It is read into a
+ * {@link Models.Entry} whose source is the file; {@link ModelNames} gives it to the jobs that name its folder.
+ */
+final class HfConfigAdapter implements FormatAdapter {
+    /** model_type values whose MLP is gated (SwiGLU, GeGLU: three matrices). */
+    private static final Set<String> GATED = Set.of("llama", "llama4", "llama4_text", "mistral", "mixtral", "qwen2", "qwen2_moe",
+            "qwen3", "qwen3_moe", "gemma", "gemma2", "gemma3", "gemma3_text", "deepseek_v2", "deepseek_v3", "olmo", "olmo2", "olmoe",
+            "gpt_oss", "phi3", "granite", "granitemoe", "cohere", "internlm2", "baichuan", "exaone", "glm", "glm4", "glm4_moe");
+    /** model_type values whose MLP is not gated (GeLU or ReLU², two matrices). */
+    private static final Set<String> PLAIN = Set.of("gpt2", "gpt_neox", "gptj", "falcon", "mpt", "opt", "bloom", "nemotron",
+            "gpt_bigcode", "starcoder2", "phi");
+
+    @Override public String id() { return "hf-config"; }
+
+    @Override public String displayName() { return "Hugging Face config.json"; }
+
+    @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
+
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        Models.Entry e = read(doc.root(), doc.file());
+        if (e != null) sink.modelConfig(doc.file(), e);
+    }
+
+    static boolean accepts(MappingNode root) {
+        if (root.get("architectures").isEmpty() && root.get("model_type").isEmpty()) return false;
+        MappingNode m = body(root);
+        return first(m, "hidden_size", "n_embd", "d_model") > 0 && first(m, "num_hidden_layers", "n_layer", "n_layers", "num_layers") > 0;
+    }
+
+    /** The shape a config states, or null when it lacks the hidden size, layers or heads. */
+    static Models.Entry read(MappingNode root, String file) {
+        MappingNode m = body(root);
+        long hidden = first(m, "hidden_size", "n_embd", "d_model"), layers = first(m, "num_hidden_layers", "n_layer", "n_layers", "num_layers"),
+                heads = first(m, "num_attention_heads", "n_head", "n_heads", "num_heads");
+        if (hidden <= 0 || layers <= 0 || heads <= 0) return null;
+        long kv = first(m, "num_key_value_heads", "num_kv_heads", "n_head_kv");
+        if (kv <= 0 && bool(m, "multi_query") == Boolean.TRUE) kv = 1;
+        if (kv <= 0) kv = first(map(m, "attn_config"), "kv_n_heads");                     // MPT
+        long ffn = first(m, "intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim");
+        long ratio = first(m, "expansion_ratio");                                          // MPT
+        if (ffn <= 0 && ratio > 0) ffn = ratio * hidden;
+        if (ffn <= 0) ffn = 4 * hidden;
+        long dense = first(m, "intermediate_size_mlp");                                   // Llama 4: the dense layers' MLP
+        long experts = Math.max(1, first(m, "num_local_experts", "num_experts", "n_routed_experts"));
+        long moeFfn = experts > 1 ? first(m, "moe_intermediate_size") : 0;
+        if (experts > 1 && moeFfn <= 0) moeFfn = ffn;
+        long shared = first(m, "n_shared_experts", "num_shared_experts");
+        long sharedSize = first(m, "shared_expert_intermediate_size");
+        if (shared <= 0 && sharedSize > 0 && moeFfn > 0) shared = Math.max(1, sharedSize / moeFfn);
+        String type = text(m, "model_type");
+        if (type == null) type = text(root, "model_type");
+        Boolean tied = bool(m, "tie_word_embeddings");
+        if (tied == null) tied = bool(root, "tie_word_embeddings");
+        return new Models.Entry(file, List.of(), file, hidden, layers, heads, kv, first(m, "head_dim"), dense > 0 ? dense : ffn,
+                first(m, "vocab_size", "padded_vocab_size"), first(m, "max_position_embeddings", "n_positions", "max_seq_len", "seq_length"),
+                experts, experts > 1 ? Math.max(1, first(m, "num_experts_per_tok", "experts_per_token", "num_experts_per_token", "moe_top_k")) : 1,
+                moeFfn, shared, first(m, "first_k_dense_replace"), Math.max(1, first(m, "interleave_moe_layer_step")),
+                gated(type, text(m, "hidden_act"), text(m, "activation_function")), tied == null || tied);
+    }
+
+    /** Three MLP matrices: by the architecture, else by the activation (silu and the *glu names: gated). */
+    private static boolean gated(String type, String act, String fn) {
+        String t = type == null ? "" : type.toLowerCase(Locale.ROOT);
+        if (GATED.contains(t)) return true;
+        if (PLAIN.contains(t)) return false;
+        String a = (act != null ? act : fn != null ? fn : "").toLowerCase(Locale.ROOT);
+        return a.equals("silu") || a.equals("swish") || a.endsWith("glu");
+    }
+
+    /** The text model's configuration: {@code text_config} when the top level has no hidden size (multimodal configs). */
+    private static MappingNode body(MappingNode root) {
+        MappingNode t = map(root, "text_config");
+        return t != null && first(root, "hidden_size", "n_embd", "d_model") <= 0 ? t : root;
+    }
+
+    private static long first(MappingNode m, String... keys) {
+        if (m == null) return 0;
+        for (String k : keys) {
+            var v = TreeValues.integer(scalar(m, k));
+            if (v != null && v.value() > 0) return v.value();
+        }
+        return 0;
+    }
+
+    private static String text(MappingNode m, String key) {
+        ScalarNode s = m == null ? null : scalar(m, key);
+        return s == null || s.isNull() ? null : s.text();
+    }
+
+    private static Boolean bool(MappingNode m, String key) {
+        var b = m == null ? null : TreeValues.bool(scalar(m, key));
+        return b == null ? null : b.value();
+    }
+}

@@ -1,0 +1,186 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.catalog.Models;
+import dev.gpulint.read.Readers;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs.Stated;
+import dev.gpulint.spec.Specs.StatedKind;
+import dev.gpulint.tree.ListNode;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.Node;
+import dev.gpulint.tree.ScalarNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A job that names its model instead of writing its dimensions gets them here, after the files of a run are linked:
+ * from the Hugging Face {@code config.json} of the folder it names (a linted one, or one beside the script, on disk),
+ * else from the model catalog ({@link Models}). The names are tried in the order the draft holds them (the launch's
+ * {@code --model_name_or_path} before {@code --tokenizer-model} and {@code --load}); the first that gives a shape
+ * wins. Every dimension the files write wins over it, dimension by dimension. The filled values are placed at the
+ * name (a finding about the model's memory points where the model is named), and the job states where its shape came
+ * from ({@link #SHAPE}), which the plan prints.
+ */
+final class ModelNames {
+    private ModelNames() {}
+
+    /** The statement of where a job's model shape came from (value: the entry or config file; where: its source). */
+    static final String SHAPE = "model_shape";
+
+    /** Keys of a configuration file that name the model (Hugging Face's, accelerate's, axolotl's, LLaMA-Factory's). */
+    static final Set<String> KEYS = Set.of("model_name_or_path", "pretrained_model_name_or_path", "base_model", "model_id",
+            "hf_model_id", "model_name", "hf_model_name", "tokenizer_name_or_path", "tokenizer_name");
+
+    /** The most entries a document's names are looked for in, and how deep. */
+    private static final int MAX_ENTRIES = 4096, MAX_DEPTH = 8;
+
+    /** The most bytes of a config.json read from disk beside a script (published ones are a few kilobytes). */
+    private static final long MAX_CONFIG_BYTES = 1 << 20;
+
+    /**
+     * The names a configuration document gives its model: the {@link #KEYS} at any depth, and a NeMo 2 config class
+     * ({@code _target_: ...Qwen25Config72B}) that {@link Nemo2Configs} does not hold itself.
+     */
+    static void fromTree(JobDraft j, MappingNode root) {
+        int[] budget = {MAX_ENTRIES};
+        scan(j, root, 0, budget);
+    }
+
+    private static void scan(JobDraft j, Node n, int depth, int[] budget) {
+        if (depth > MAX_DEPTH) return;
+        if (n instanceof ListNode l) {
+            for (Node i : l.items()) if (budget[0]-- > 0) scan(j, i, depth + 1, budget);
+            return;
+        }
+        if (!(n instanceof MappingNode m)) return;
+        for (var e : m.entries()) {
+            if (budget[0]-- <= 0) return;
+            String k = e.key().text();
+            if (e.value() instanceof ScalarNode s && !s.isNull() && !TreeValues.placeholder(s.text())) {
+                if (KEYS.contains(k)) j.modelNames.add(j.key(k, new Located<>(s.text().strip(), s.span())));
+                else if (k.equals("_target_") && s.text().matches("[\\w.]*\\.\\w*Config\\w*")
+                        && !Nemo2Configs.CLASSES.containsKey(Nemo2Configs.className(m))) {
+                    j.modelNames.add(j.key("_target_", new Located<>(Nemo2Configs.className(m), s.span())));
+                }
+            } else {
+                scan(j, e.value(), depth + 1, budget);
+            }
+        }
+    }
+
+    /**
+     * Fills the draft's model from the first of its names that a config.json or the catalog knows.
+     *
+     * @param configs the linted Hugging Face configurations, by file
+     * @param folder  the folder of the draft's file on disk, or null (standard input)
+     */
+    static void fill(JobDraft j, Map<String, Models.Entry> configs, Path folder, Models catalog) {
+        // last: a Hugging Face URI in the job's environment (Kubeflow's model initializer: STORAGE_URI=hf://org/model)
+        for (var e : j.env.entrySet()) {
+            if (e.getValue().value().startsWith("hf://")) {
+                j.modelNames.add(j.key(e.getKey(), new Located<>(e.getValue().value().substring("hf://".length()), e.getValue().span())));
+            }
+        }
+        if (j.modelNames.isEmpty() || (j.layers != null && j.hidden != null && j.heads != null)) return;
+        for (Located<String> name : j.modelNames) {
+            String written = name.value();
+            String key = j.keys.getOrDefault(name, "the model's name");
+            String config = linted(configs, written);
+            Models.Entry e = config != null ? configs.get(config) : null;
+            String from = config != null ? "the Hugging Face configuration " + config : null;
+            if (e == null) {
+                e = besideScript(folder, written);
+                if (e != null) from = "the Hugging Face configuration " + e.source();
+            }
+            if (e == null) {
+                e = catalog.find(written).orElse(null);
+                if (e != null) from = "the model catalog's " + e.name() + " (" + e.source() + ")";
+            }
+            if (e == null) continue;
+            apply(j, e, name, key + " " + written + " → " + from);
+            j.stated.add(new Stated(SHAPE, e.name(), key + " " + written + ": " + from + unmodelled(e), StatedKind.NAME, name.span()));
+            return;
+        }
+    }
+
+    /** The linted config.json in the folder {@code written} names: by path, else by the folder's name when only one has it. */
+    private static String linted(Map<String, Models.Entry> configs, String written) {
+        String r = written.strip();
+        while (r.startsWith("./")) r = r.substring(2);
+        while (r.endsWith("/")) r = r.substring(0, r.length() - 1);
+        if (r.isEmpty() || r.contains("$")) return null;
+        String base = r.substring(r.lastIndexOf('/') + 1);
+        String byPath = null, byName = null;
+        int paths = 0, names = 0;
+        for (String f : configs.keySet()) {
+            int slash = f.lastIndexOf('/');
+            String dir = slash < 0 ? "" : f.substring(0, slash);
+            if (dir.equals(r) || dir.endsWith("/" + r)) { byPath = f; paths++; }
+            else if (dir.equals(base) || dir.endsWith("/" + base)) { byName = f; names++; }
+        }
+        if (paths == 1) return byPath;
+        return paths == 0 && names == 1 ? byName : null;
+    }
+
+    /** The config.json in the folder a relative name names, beside the script on disk; null when there is none. */
+    private static Models.Entry besideScript(Path folder, String written) {
+        if (folder == null || written.startsWith("/") || written.startsWith("~") || written.contains("$") || written.contains("://")) return null;
+        try {
+            Path f = folder.resolve(written).resolve("config.json").normalize();
+            if (!Files.isRegularFile(f) || Files.size(f) > MAX_CONFIG_BYTES) return null;
+            String display = written.replaceAll("/+$", "") + "/config.json";
+            var read = Readers.read(new SourceFile(f, display, Files.readString(f)));
+            if (read.failed() || read.foreign().isEmpty()) return null;
+            MappingNode root = read.foreign().get(0).root();
+            return HfConfigAdapter.accepts(root) ? HfConfigAdapter.read(root, display) : null;
+        } catch (IOException | InvalidPathException | java.io.UncheckedIOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * What of an MoE shape the estimate's uniform layers do not hold (every layer is counted with the routed experts of
+     * moe_intermediate_size, each token through top-k of them), as "; ..." for the plan's assumptions, or "".
+     */
+    static String unmodelled(Models.Entry e) {
+        if (!e.moe()) return "";
+        List<String> out = new java.util.ArrayList<>();
+        if (e.sharedExperts() > 0) out.add(e.sharedExperts() + " shared expert" + (e.sharedExperts() == 1 ? "" : "s") + " per MoE layer");
+        if (e.firstDenseLayers() > 0) out.add("the first " + e.firstDenseLayers() + " layers' dense MLP of " + e.ffn() + " (counted as MoE layers)");
+        if (e.moeLayerStep() > 1) out.add("only every " + e.moeLayerStep() + "th layer is MoE, the others have a dense MLP of " + e.ffn()
+                + " (all counted as MoE layers: the parameters are overcounted)");
+        if (e.headDim() > 0 && e.name().toLowerCase(java.util.Locale.ROOT).contains("deepseek")) out.add("multi-head latent attention (counted as "
+                + e.heads() + " heads of " + e.headDim() + ")");
+        return out.isEmpty() ? "" : "; not modelled by the estimate: " + String.join(", ", out);
+    }
+
+    /** The shape's dimensions the draft does not write, each placed at the name and keyed by where it came from. */
+    private static void apply(JobDraft j, Models.Entry e, Located<String> at, String key) {
+        if (j.layers == null) j.layers = j.key(key, new Located<>(e.layers(), at.span()));
+        if (j.hidden == null) j.hidden = j.key(key, new Located<>(e.hidden(), at.span()));
+        if (j.heads == null) j.heads = j.key(key, new Located<>(e.heads(), at.span()));
+        if (j.kvHeads == null && e.kvHeads() > 0) j.kvHeads = j.key(key, new Located<>(e.kvHeads(), at.span()));
+        if (j.headDim == null && e.headDim() > 0 && e.headDim() * e.heads() != e.hidden()) {
+            j.headDim = j.key(key, new Located<>(e.headDim(), at.span()));
+        }
+        long ffn = e.moe() ? e.moeFfn() : e.ffn();
+        if (j.ffn == null && ffn > 0) j.ffn = j.key(key, new Located<>(ffn, at.span()));
+        if (j.vocab == null && e.vocab() > 0) j.vocab = j.key(key, new Located<>(e.vocab(), at.span()));
+        if (j.experts == null && e.moe()) j.experts = j.key(key, new Located<>(e.experts(), at.span()));
+        if (j.topK == null && e.moe() && e.topK() > 0) j.topK = j.key(key, new Located<>(e.topK(), at.span()));
+        if (j.gated == null) j.gated = new Located<>(e.gated(), at.span());
+        if (j.tied == null) j.tied = new Located<>(e.tied(), at.span());
+    }
+
+    /** The files' model configurations and the folders of the drafts' files, for {@link #fill}. */
+    static void fillAll(List<JobDraft> drafts, Map<String, Models.Entry> configs, Map<String, Path> folders) {
+        Models catalog = Models.builtIn();
+        for (JobDraft j : drafts) fill(j, configs, folders.get(j.file), catalog);
+    }
+}

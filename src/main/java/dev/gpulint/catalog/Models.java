@@ -1,0 +1,153 @@
+package dev.gpulint.catalog;
+
+import dev.gpulint.core.Lazy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+/**
+ * The model-shape catalog (resource catalog/models.yaml): the public model families people train, each entry as
+ * its published configuration states it (Hugging Face config.json names), with its source. A job that names its
+ * model ({@code --model meta-llama/Meta-Llama-3-70B}, torchtitan's {@code llama3} flavor {@code 70B}, a recipe name
+ * {@code llama3_70b}) instead of writing its dimensions gets them from here; dimensions the job writes win.
+ *
+ * <p>Names are matched after {@link #keys(String) normalising} both sides: the last path segment (a checkpoint
+ * folder, an organisation's repository), lower case, the variant words that do not change a shape left out
+ * (Instruct, chat, hf, base, pt, it...), then exactly token by token, else with separators and dots dropped
+ * ({@code llama31_70b} = {@code Llama-3.1-70B}) when that loose form names one entry only.
+ */
+public final class Models {
+
+    /**
+     * One published model's shape (0: not stated; {@code kvHeads} 0 = heads, {@code headDim} 0 = hidden ÷ heads).
+     *
+     * @param ffn              the dense MLP's hidden size (intermediate_size)
+     * @param maxPositions     max_position_embeddings: recorded, never taken as the training sequence
+     * @param experts          routed experts per MoE layer (1: dense)
+     * @param moeFfn           one routed expert's MLP hidden size (moe_intermediate_size)
+     * @param sharedExperts    always-active experts of that size per MoE layer
+     * @param firstDenseLayers leading layers with a dense MLP instead (first_k_dense_replace)
+     * @param moeLayerStep     every n-th layer is MoE (1: every layer)
+     */
+    public record Entry(String name, List<String> aliases, String source, long hidden, long layers, long heads, long kvHeads,
+                        long headDim, long ffn, long vocab, long maxPositions, long experts, long topK, long moeFfn,
+                        long sharedExperts, long firstDenseLayers, long moeLayerStep, boolean gated, boolean tied) {
+        public boolean moe() { return experts > 1; }
+    }
+
+    /** Words of a model's name that name a variant with its base model's shape (fine-tunes, exports, precisions, recipes:
+     *  torchtune's {@code llama3_1/8B_full_single_device}). */
+    static final Set<String> VARIANT_WORDS = Set.of("instruct", "chat", "it", "hf", "base", "pt", "sft", "dpo", "rlhf", "fp8",
+            "bf16", "fp16", "awq", "gptq", "gguf", "pretrain", "finetune", "lora", "qlora", "peft", "recipe", "config", "model", "checkpoint",
+            "full", "single", "device", "distributed");
+
+    private final List<Entry> entries = new ArrayList<>();
+    private final Map<String, Entry> strict = new HashMap<>();
+    /** Loose keys; an entry of null marks a loose key two entries share (it matches neither). */
+    private final Map<String, Entry> loose = new HashMap<>();
+
+    private static final Lazy<Models> BUILT_IN = new Lazy<>(() -> load("catalog/models.yaml"));
+
+    public static Models builtIn() { return BUILT_IN.get(); }
+
+    public List<Entry> entries() { return List.copyOf(entries); }
+
+    /** The entry {@code written} names (a repository, a path to a checkpoint folder, a recipe or flavor name), if any. */
+    public Optional<Entry> find(String written) {
+        String[] k = keys(written);
+        if (k == null) return Optional.empty();
+        Entry e = strict.get(k[0]);
+        if (e == null) e = loose.get(k[1]);
+        return Optional.ofNullable(e);
+    }
+
+    /**
+     * The strict and loose keys of a name, or null when nothing of it is left. The name is its last path segment
+     * ({@code /ckpt/Meta-Llama-3-70B/} → {@code Meta-Llama-3-70B}; a file in a folder, {@code .../tokenizer.model},
+     * names its folder); then the words are lower-cased, split at anything but letters, digits and dots, a leading
+     * "meta" and the {@link #VARIANT_WORDS} left out: strict is the words joined by "-", loose their concatenation
+     * without dots and without "config" (NeMo's {@code Llama31Config70B} = {@code llama3170b}).
+     */
+    static String[] keys(String written) {
+        if (written == null) return null;
+        String s = written.strip();
+        if (s.length() > 512) return null;
+        while (s.endsWith("/")) s = s.substring(0, s.length() - 1);
+        String[] parts = s.split("/");
+        String last = parts.length == 0 ? "" : parts[parts.length - 1];
+        if (parts.length > 1 && last.matches("(?i).+\\.(model|json|bin|safetensors|nemo|pt|pth|ckpt|txt)")) last = parts[parts.length - 2];
+        List<String> words = new ArrayList<>();
+        for (String w : last.toLowerCase(Locale.ROOT).split("[^a-z0-9.]+")) {
+            w = w.replaceAll("^\\.+|\\.+$", "");
+            if (w.isEmpty() || VARIANT_WORDS.contains(w)) continue;
+            if (words.isEmpty() && w.equals("meta")) continue;
+            words.add(w);
+        }
+        if (words.isEmpty()) return null;
+        String strictKey = String.join("-", words);
+        String looseKey = String.join("", words).replace(".", "").replace("config", "");
+        return new String[] {strictKey, looseKey};
+    }
+
+    @SuppressWarnings("unchecked")
+    static Models load(String resource) {
+        try (InputStream in = Models.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) throw new IllegalStateException("missing resource " + resource);
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(text);
+            Models m = new Models();
+            for (Map<String, Object> e : (List<Map<String, Object>>) root.get("models")) m.add(entry(e));
+            return m;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Entry entry(Map<String, Object> e) {
+        String name = (String) e.get("name");
+        List<String> aliases = new ArrayList<>();
+        for (Object a : (List<Object>) e.getOrDefault("aliases", List.of())) aliases.add(String.valueOf(a));
+        long heads = n(e, "num_attention_heads"), experts = Math.max(1, n(e, "num_experts"));
+        long ffn = n(e, "intermediate_size");
+        if (name == null || n(e, "hidden_size") <= 0 || n(e, "num_hidden_layers") <= 0 || heads <= 0 || ffn <= 0
+                || n(e, "vocab_size") <= 0 || !e.containsKey("source") || !(e.get("gated") instanceof Boolean)
+                || !(e.get("tied") instanceof Boolean)) {
+            throw new IllegalStateException("models.yaml: entry " + name + " lacks a size, gated, tied or its source");
+        }
+        return new Entry(name, List.copyOf(aliases), String.valueOf(e.get("source")), n(e, "hidden_size"),
+                n(e, "num_hidden_layers"), heads, n(e, "num_key_value_heads"), n(e, "head_dim"), ffn, n(e, "vocab_size"),
+                n(e, "max_position_embeddings"), experts, experts > 1 ? n(e, "num_experts_per_tok") : 1,
+                experts > 1 ? n(e, "moe_intermediate_size") : 0, n(e, "shared_experts"), n(e, "first_dense_layers"),
+                Math.max(1, n(e, "moe_layer_step")), (Boolean) e.get("gated"), (Boolean) e.get("tied"));
+    }
+
+    private void add(Entry e) {
+        entries.add(e);
+        List<String> names = new ArrayList<>(e.aliases());
+        names.add(0, e.name());
+        for (String n : names) {
+            String[] k = keys(n);
+            if (k == null) continue;
+            Entry before = strict.putIfAbsent(k[0], e);
+            if (before != null && before != e) throw new IllegalStateException("models.yaml: " + n + " names two entries");
+            if (!loose.containsKey(k[1])) loose.put(k[1], e);
+            else if (loose.get(k[1]) != e) loose.put(k[1], null);
+        }
+    }
+
+    private static long n(Map<String, Object> e, String key) {
+        Object v = e.get(key);
+        return v instanceof Number x ? x.longValue() : 0;
+    }
+}

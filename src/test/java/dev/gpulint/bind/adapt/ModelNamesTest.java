@@ -1,0 +1,256 @@
+package dev.gpulint.bind.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.read.Readers;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Specs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Jobs that name their model instead of writing its dimensions (our own fixtures, in the shapes of a Slurm + torchrun
+ * fine-tune with Hugging Face flags, a Megatron-LM script whose tokenizer is a Hugging Face folder, a torchtitan TOML,
+ * a NeMo 2 recipe of a class NeMo's Llama configs do not cover, and a checkpoint folder's config.json).
+ */
+class ModelNamesTest {
+
+    private static List<Specs.Job> jobs(SourceFile... files) {
+        List<Adapters.Input> in = new ArrayList<>();
+        for (SourceFile f : files) in.add(new Adapters.Input(f, Readers.read(f).foreign()));
+        return Adapters.bind(in).jobs();
+    }
+
+    private static Specs.Job job(String name, String text) {
+        return jobs(SourceFile.of(name, text)).get(0);
+    }
+
+    private static String shapeFrom(Specs.Job j) {
+        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(ModelNames.SHAPE)) return s.value() + " | " + s.where();
+        return null;
+    }
+
+    static final String FINETUNE = """
+            #!/bin/bash
+            #SBATCH --job-name=llama3-70b-sft
+            #SBATCH --nodes=4
+            #SBATCH --ntasks-per-node=1
+            #SBATCH --gpus-per-node=8
+            export MODEL=meta-llama/Meta-Llama-3-70B-Instruct
+            srun torchrun --nnodes 4 --nproc_per_node 8 train.py \\
+                --model_name_or_path $MODEL \\
+                --bf16 True --fsdp "full_shard auto_wrap" \\
+                --per_device_train_batch_size 1 --max_seq_length 4096
+            """;
+
+    @Test
+    void aHuggingFaceRepositoryOnTheLaunchGivesTheCatalogShapeAtTheName() {
+        Specs.Job j = job("sft.sbatch", FINETUNE);
+        Specs.Model m = j.model();
+        assertEquals(80L, m.layers().value());
+        assertEquals(8192L, m.hiddenSize().value());
+        assertEquals(64L, m.attentionHeads().value());
+        assertEquals(8L, m.kvHeads().value());
+        assertEquals(28672L, m.ffnHiddenSize().value());
+        assertEquals(128256L, m.vocabSize().value());
+        assertEquals(true, m.gatedMlp().value());
+        assertEquals(false, m.tiedEmbeddings().value());
+        assertNull(m.headDim(), "128 = 8192 ÷ 64: not written");
+        assertNull(m.experts());
+        // placed at the model's name on line 8 (the value $MODEL expands to)
+        assertEquals(8, m.layers().span().startLine());
+        assertEquals("meta-llama/Meta-Llama-3-70B | --model_name_or_path meta-llama/Meta-Llama-3-70B-Instruct: the model catalog's "
+                + "meta-llama/Meta-Llama-3-70B (https://huggingface.co/meta-llama/Meta-Llama-3-70B/blob/main/config.json)", shapeFrom(j));
+    }
+
+    @Test
+    void aMegatronTokenizerFolderNamesTheModelAndTheWrittenDimensionsWin() {
+        Specs.Job j = job("pretrain_llama2.sh", """
+                #!/bin/bash
+                TOKENIZER=/data/models/Llama-2-7b-hf/tokenizer.model
+                torchrun --nproc_per_node 8 pretrain_gpt.py \\
+                    --tensor-model-parallel-size 2 --pipeline-model-parallel-size 1 \\
+                    --num-layers 16 --seq-length 4096 \\
+                    --tokenizer-type Llama2Tokenizer --tokenizer-model ${TOKENIZER} \\
+                    --micro-batch-size 1 --global-batch-size 64 --bf16
+                """);
+        Specs.Model m = j.model();
+        assertEquals(16L, m.layers().value(), "--num-layers is written: it wins over the catalog's 32");
+        assertEquals(4096L, m.hiddenSize().value());
+        assertEquals(32L, m.attentionHeads().value());
+        assertEquals(11008L, m.ffnHiddenSize().value());
+        assertEquals(32000L, m.vocabSize().value());
+        assertTrue(shapeFrom(j).startsWith("meta-llama/Llama-2-7b-hf | --tokenizer-model /data/models/Llama-2-7b-hf/tokenizer.model"), shapeFrom(j));
+    }
+
+    @Test
+    void aTorchtitanFlavorIsTheCatalogsNameAndFlavor() {
+        Specs.Job j = job("llama3_8b.toml", """
+                [job]
+                dump_folder = "./outputs"
+
+                [model]
+                name = "llama3"
+                flavor = "8B"
+                hf_assets_path = "./assets/hf/Llama-3.1-8B"
+
+                [training]
+                local_batch_size = 1
+                seq_len = 8192
+
+                [parallelism]
+                data_parallel_shard_degree = -1
+                tensor_parallel_degree = 1
+                """);
+        Specs.Model m = j.model();
+        assertEquals(32L, m.layers().value());
+        assertEquals(4096L, m.hiddenSize().value());
+        assertEquals(8L, m.kvHeads().value());
+        assertEquals(8192L, m.seqLength().value(), "the job's sequence, never the config's 8192 maximum");
+        assertEquals(6, m.layers().span().startLine(), "placed at the flavor");
+        assertTrue(shapeFrom(j).startsWith("meta-llama/Meta-Llama-3-8B | [model] name and flavor llama3:8B"), shapeFrom(j));
+    }
+
+    @Test
+    void aNemo2ClassNemoConfigsDoesNotHoldIsLookedUpInTheCatalog() {
+        Specs.Job j = job("qwen25_72b.yaml", """
+                _partial_: true
+                _target_: nemo.collections.llm.api.pretrain
+                model:
+                  _target_: nemo.collections.llm.gpt.model.qwen2.Qwen2Model
+                  config:
+                    _target_: nemo.collections.llm.gpt.model.qwen2.Qwen25Config72B
+                trainer:
+                  _target_: nemo.lightning.pytorch.trainer.Trainer
+                  devices: 8
+                  num_nodes: 4
+                  strategy:
+                    _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                    tensor_model_parallel_size: 8
+                    pipeline_model_parallel_size: 4
+                """);
+        Specs.Model m = j.model();
+        assertEquals(80L, m.layers().value());
+        assertEquals(29568L, m.ffnHiddenSize().value());
+        assertEquals(152064L, m.vocabSize().value());
+        assertEquals("Qwen/Qwen2.5-72B", shapeFrom(j).split(" \\| ")[0]);
+    }
+
+    @Test
+    void anMoeEntryGivesItsExpertsTopKAndExpertSizeAndSaysWhatTheEstimateLeavesOut() {
+        Specs.Job j = job("dsv3.sh", """
+                torchrun --nnodes 32 --nproc_per_node 8 train.py --model deepseek-ai/DeepSeek-V3 --tensor-model-parallel-size 1
+                """);
+        Specs.Model m = j.model();
+        assertEquals(61L, m.layers().value());
+        assertEquals(256L, m.experts().value());
+        assertEquals(8L, m.topK().value());
+        assertEquals(2048L, m.ffnHiddenSize().value(), "one routed expert's MLP");
+        assertTrue(shapeFrom(j).endsWith("; not modelled by the estimate: 1 shared expert per MoE layer, the first 3 layers' dense MLP "
+                + "of 18432 (counted as MoE layers), multi-head latent attention (counted as 128 heads of 128)"), shapeFrom(j));
+    }
+
+    @Test
+    void aLintedConfigJsonInTheNamedFolderWinsOverTheCatalog() {
+        SourceFile script = SourceFile.of("train/run.sh", """
+                accelerate launch --num_processes 8 sft.py --model_name_or_path ./ckpt/Meta-Llama-3-8B
+                """);
+        SourceFile config = SourceFile.of("train/ckpt/Meta-Llama-3-8B/config.json", """
+                {
+                  "architectures": ["LlamaForCausalLM"],
+                  "hidden_size": 3072,
+                  "intermediate_size": 8192,
+                  "model_type": "llama",
+                  "num_attention_heads": 24,
+                  "num_hidden_layers": 28,
+                  "num_key_value_heads": 8,
+                  "tie_word_embeddings": true,
+                  "vocab_size": 128256
+                }
+                """);
+        Specs.Job j = jobs(script, config).get(0);
+        assertEquals(28L, j.model().layers().value(), "the folder's own config (a pruned model), not the catalog's 32");
+        assertEquals(3072L, j.model().hiddenSize().value());
+        assertEquals(true, j.model().tiedEmbeddings().value());
+        assertEquals("train/ckpt/Meta-Llama-3-8B/config.json | --model_name_or_path ./ckpt/Meta-Llama-3-8B: the Hugging Face "
+                + "configuration train/ckpt/Meta-Llama-3-8B/config.json", shapeFrom(j));
+    }
+
+    @Test
+    void aConfigJsonBesideTheScriptOnDiskIsRead(@TempDir Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("my-model"));
+        Files.writeString(dir.resolve("my-model/config.json"), """
+                {"model_type": "gemma3", "architectures": ["Gemma3ForConditionalGeneration"],
+                 "text_config": {"hidden_size": 2560, "num_hidden_layers": 34, "num_attention_heads": 8, "num_key_value_heads": 4,
+                                 "head_dim": 256, "intermediate_size": 10240, "vocab_size": 262208, "model_type": "gemma3_text"}}
+                """);
+        String text = "torchrun --nproc_per_node 8 train.py --model_name_or_path my-model\n";
+        Path script = Files.writeString(dir.resolve("run.sh"), text);
+        Specs.Job j = jobs(new SourceFile(script, "run.sh", text)).get(0);
+        assertEquals(34L, j.model().layers().value());
+        assertEquals(256L, j.model().headDim().value(), "2560 ÷ 8 = 320: the config's 256 is written");
+        assertEquals(true, j.model().gatedMlp().value(), "gemma3: GeGLU");
+        assertTrue(shapeFrom(j).endsWith("the Hugging Face configuration my-model/config.json"), shapeFrom(j));
+    }
+
+    @Test
+    void aTorchtuneRecipeConfigInAKubernetesJobNamesItsModel() {
+        Specs.Job j = job("tune.yaml", """
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata:
+                  name: torchtune-llama3-2-3b
+                spec:
+                  pytorchReplicaSpecs:
+                    Master:
+                      replicas: 1
+                      template:
+                        spec:
+                          containers:
+                            - name: pytorch
+                              image: ghcr.io/kubeflow/trainer/torchtune-trainer
+                              command: [tune, run, --nproc_per_node, "8", full_finetune_distributed, --config, llama3_2/3B_full]
+                              resources:
+                                limits:
+                                  nvidia.com/gpu: 8
+                """);
+        assertEquals(28L, j.model().layers().value());
+        assertEquals(3072L, j.model().hiddenSize().value());
+        assertEquals(true, j.model().tiedEmbeddings().value());
+        assertTrue(shapeFrom(j).startsWith("meta-llama/Llama-3.2-3B | --config llama3_2_3B_full"), shapeFrom(j));
+    }
+
+    @Test
+    void aServingEnginesModelIsNotPricedAsATrainingJob() {
+        Specs.Job j = job("serve.sbatch", """
+                #!/bin/bash
+                #SBATCH --nodes=2
+                #SBATCH --gpus-per-node=8
+                srun python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-R1 --tp 16 --trust-remote-code
+                """);
+        assertEquals(16L, j.parallelism().tp().value());
+        assertNull(j.model(), "sglang serves the model: no training shape");
+        assertNull(shapeFrom(j));
+    }
+
+    @Test
+    void aModelTheCatalogDoesNotKnowOrAJobThatWritesItsShapeStaysAsWritten() {
+        Specs.Job unknown = job("opt.sh", "torchrun --nproc_per_node 8 run_clm.py --model_name_or_path facebook/opt-1.3b\n");
+        assertNull(unknown.model());
+        assertNull(shapeFrom(unknown));
+        Specs.Job written = job("gpt.sh", """
+                torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 24 --hidden-size 2048 --num-attention-heads 16 \\
+                    --tokenizer-model /data/Llama-2-7b-hf/tokenizer.model
+                """);
+        assertEquals(2048L, written.model().hiddenSize().value());
+        assertNull(written.model().vocabSize(), "a job that writes its shape takes nothing from a name");
+        assertNull(shapeFrom(written));
+    }
+}

@@ -79,6 +79,27 @@ final class TextService implements TextDocumentService {
         return false;
     }
 
+    /**
+     * The diagnostics a code action request is about: those its context names, or, when it names none, the file's
+     * diagnostics that touch the requested range. Vim's ALE sends no diagnostic when the cursor is on a word (it asks
+     * for the word's range), so ":ALECodeAction" on '400 GB/s' would get only the fix-all action otherwise.
+     */
+    private static List<Diagnostic> diagnostics(CodeActionParams params, Lints.FileReport r) {
+        List<Diagnostic> given = params.getContext().getDiagnostics();
+        if (!given.isEmpty() || params.getRange() == null) return given;
+        List<Diagnostic> out = new ArrayList<>();
+        for (Diagnostic d : r.diagnostics()) if (touches(d.getRange(), params.getRange())) out.add(d);
+        return out;
+    }
+
+    private static boolean touches(org.eclipse.lsp4j.Range a, org.eclipse.lsp4j.Range b) {
+        return !before(a.getEnd(), b.getStart()) && !before(b.getEnd(), a.getStart());
+    }
+
+    private static boolean before(org.eclipse.lsp4j.Position x, org.eclipse.lsp4j.Position y) {
+        return x.getLine() < y.getLine() || (x.getLine() == y.getLine() && x.getCharacter() < y.getCharacter());
+    }
+
     @Override
     public CompletableFuture<List<Either<Command, CodeAction>>> codeAction(CodeActionParams params) {
         String uri = params.getTextDocument().getUri();
@@ -89,7 +110,7 @@ final class TextService implements TextDocumentService {
             List<String> only = params.getContext().getOnly();
             if (wanted(only, org.eclipse.lsp4j.CodeActionKind.QuickFix)) {
                 Positions text = new Positions(doc.text());
-                for (Diagnostic d : params.getContext().getDiagnostics()) {
+                for (Diagnostic d : diagnostics(params, r)) {
                     for (CodeAction a : FixActions.quickFixes(r, d)) out.add(Either.forRight(a));
                     CodeAction a = Suppress.action(doc, text, d);
                     if (a != null) out.add(Either.forRight(a));

@@ -47,6 +47,10 @@ class LspFixesTest {
                 ).stream().map(Either::getRight).toList();
     }
 
+    private static Range range(int l1, int c1, int l2, int c2) {
+        return new Range(new Position(l1, c1), new Position(l2, c2));
+    }
+
     private static List<TextEdit> edits(CodeAction a, Path file) {
         return a.getEdit().getChanges().get(ScriptedClient.uri(file));
     }
@@ -108,6 +112,30 @@ class LspFixesTest {
             assertEquals(List.of(), actions(c, job, null, List.of("source.fixAll")), "nothing to fix in the right job");
             c.open(dir.resolve("cluster.yaml"), cluster);
             assertEquals(List.of("UNIT001"), c.next(dir.resolve("cluster.yaml")).getDiagnostics().stream().map(Diagnostics::rule).toList());
+        }
+    }
+
+    /**
+     * Vim's ALE asks for the code actions of the word under the cursor and names no diagnostic (issue #37): the
+     * findings that touch the range stand in, so ":ALECodeAction" on '400 GB/s' offers its fix, not only fix-all.
+     */
+    @Test
+    void aRangeWithoutDiagnosticsGetsTheQuickFixesOfTheFindingsItTouches() throws Exception {
+        Files.createDirectories(dir.resolve(".git"));
+        Path cluster = dir.resolve("cluster.yaml");
+        Files.writeString(cluster, LspServerTest.CLUSTER);
+        try (ScriptedClient c = new ScriptedClient(dir, new ClientCapabilities(), 10)) {
+            c.open(cluster, LspServerTest.CLUSTER);
+            c.until(cluster, x -> !x.getDiagnostics().isEmpty());
+            CodeActionContext ctx = new CodeActionContext(List.of());
+            ctx.setOnly(List.of("quickfix"));
+            List<CodeAction> word = ScriptedClient.await(c.server.getTextDocumentService().codeAction(new CodeActionParams(
+                    new TextDocumentIdentifier(ScriptedClient.uri(cluster)), range(4, 117, 4, 119), ctx))).stream().map(Either::getRight).toList();
+            assertEquals(List.of("Write 400 Gb/s instead of 400 GB/s", "Suppress UNIT001 here (then replace the TODO with your reason)"),
+                    word.stream().map(CodeAction::getTitle).toList());
+            List<CodeAction> elsewhere = ScriptedClient.await(c.server.getTextDocumentService().codeAction(new CodeActionParams(
+                    new TextDocumentIdentifier(ScriptedClient.uri(cluster)), range(1, 0, 1, 4), ctx))).stream().map(Either::getRight).toList();
+            assertEquals(List.of(), elsewhere, "no finding on line 2");
         }
     }
 

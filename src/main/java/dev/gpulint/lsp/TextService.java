@@ -80,14 +80,23 @@ final class TextService implements TextDocumentService {
     }
 
     /**
-     * The diagnostics a code action request is about: those its context names, or, when it names none, the file's
-     * diagnostics that touch the requested range. Vim's ALE sends no diagnostic when the cursor is on a word (it asks
-     * for the word's range), so ":ALECodeAction" on '400 GB/s' would get only the fix-all action otherwise.
+     * The diagnostics a code action request is about: those its context names (a client that echoes one of gpulint's
+     * without its {@code source}, as Vim's ALE does, gets gpulint's own of that range and code), or, when it names none
+     * of gpulint's, the file's diagnostics that touch the requested range (ALE names none when the cursor is on a
+     * word). Otherwise ":ALECodeAction" on '400 GB/s' got only the fix-all action.
      */
     private static List<Diagnostic> diagnostics(CodeActionParams params, Lints.FileReport r) {
-        List<Diagnostic> given = params.getContext().getDiagnostics();
-        if (!given.isEmpty() || params.getRange() == null) return given;
         List<Diagnostic> out = new ArrayList<>();
+        for (Diagnostic d : params.getContext().getDiagnostics()) {
+            if (Diagnostics.rule(d) != null) {
+                out.add(d);
+                continue;
+            }
+            for (Diagnostic own : r.diagnostics()) {
+                if (own.getRange().equals(d.getRange()) && java.util.Objects.equals(own.getCode(), d.getCode())) out.add(own);
+            }
+        }
+        if (!out.isEmpty() || params.getRange() == null) return out;
         for (Diagnostic d : r.diagnostics()) if (touches(d.getRange(), params.getRange())) out.add(d);
         return out;
     }

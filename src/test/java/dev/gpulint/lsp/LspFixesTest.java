@@ -136,6 +136,15 @@ class LspFixesTest {
             List<CodeAction> elsewhere = ScriptedClient.await(c.server.getTextDocumentService().codeAction(new CodeActionParams(
                     new TextDocumentIdentifier(ScriptedClient.uri(cluster)), range(1, 0, 1, 4), ctx))).stream().map(Either::getRight).toList();
             assertEquals(List.of(), elsewhere, "no finding on line 2");
+            // ALE with the cursor off a word echoes the diagnostic without its source: gpulint's own of that range and code
+            Diagnostic echoed = new Diagnostic(range(4, 117, 4, 125), "400 GB/s ...");
+            echoed.setCode("UNIT001");
+            CodeActionContext withEcho = new CodeActionContext(List.of(echoed));
+            withEcho.setOnly(List.of("quickfix"));
+            List<CodeAction> echo = ScriptedClient.await(c.server.getTextDocumentService().codeAction(new CodeActionParams(
+                    new TextDocumentIdentifier(ScriptedClient.uri(cluster)), range(4, 117, 4, 117), withEcho))).stream()
+                    .map(Either::getRight).toList();
+            assertEquals(word.stream().map(CodeAction::getTitle).toList(), echo.stream().map(CodeAction::getTitle).toList());
         }
     }
 

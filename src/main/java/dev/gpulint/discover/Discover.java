@@ -22,7 +22,9 @@ import java.util.Map;
  * the GPU count and NVLink layout from nvidia-smi topo -m (or -q, nvlink -s), the GPU model from
  * nvidia-smi -q (or nvlink -s, an nccl-tests run), the RDMA NICs' count, speed and protocol from
  * ibstat or ibv_devinfo (or, without them, the NIC count from topo -m). What no capture shows is a
- * {@link FillIn} placeholder: the node count, the fabric's topology, PFC and ECN.
+ * {@link FillIn} placeholder: the node count, the fabric's topology, PFC and ECN. A placeholder's words agree with the
+ * captures: when nccl-tests or an NCCL log shows several hosts, the node count's says "at least N" and names them,
+ * rather than "the captures are of one node" (issue #37).
  */
 final class Discover {
     private final Catalog catalog;
@@ -46,7 +48,7 @@ final class Discover {
     /** The cluster block: name, fabric, one node group. */
     Block cluster(String name, String groupName) {
         List<Item> group = new ArrayList<>();
-        group.add(new Field("count", fill("how many nodes like this one", "the captures are of one node")));
+        group.add(new Field("count", nodeCount()));
         List<Item> gpu = new ArrayList<>();
         Catalog.Gpu model = gpu(gpu);
         group.add(new Block("gpu", null, null, gpu));
@@ -70,6 +72,43 @@ final class Discover {
         }
         top.add(new Block("node_group", groupName, "node_groups", group));
         return new Block("cluster", name, null, top);
+    }
+
+    /**
+     * The node count: always a placeholder (a run on some nodes does not say how many the cluster has), worded by
+     * what the captures show: the hosts of nccl-tests' ranks and of an NCCL log's lines, and a log's "nNodes".
+     */
+    private Val nodeCount() {
+        java.util.Set<String> hosts = new java.util.TreeSet<>();
+        String where = null;
+        int nNodes = -1;
+        for (Evidence.NcclTests t : all(Evidence.NcclTests.class)) {
+            for (Evidence.Rank r : t.ranks()) {
+                if (r.host() == null || r.host().isBlank()) continue;
+                hosts.add(r.host());
+                if (where == null) where = at(r.span()) + " nccl-tests ranks";
+            }
+        }
+        for (Evidence.NcclLog l : all(Evidence.NcclLog.class)) {
+            for (Evidence.LogLine line : l.lines()) {
+                if (line.host() == null || line.host().isBlank()) continue;
+                hosts.add(line.host());
+                if (where == null) where = at(line.span()) + " NCCL log lines";
+            }
+            if (l.maxNodes() > nNodes) {
+                nNodes = l.maxNodes();
+                if (hosts.isEmpty()) where = l.file() + " NCCL's nNodes";
+            }
+        }
+        int seen = Math.max(hosts.size(), nNodes);
+        if (seen >= 2) {
+            List<String> named = new ArrayList<>(hosts);
+            String list = named.size() > 4 ? String.join(", ", named.subList(0, 4)) + ", ..." : String.join(", ", named);
+            return fill("how many nodes like this one: the captures show at least " + seen,
+                    where + (hosts.isEmpty() ? " nNodes " + nNodes : " on " + hosts.size() + " hosts: " + list));
+        }
+        if (hosts.size() == 1) return fill("how many nodes like this one", where + " on one host, " + hosts.iterator().next());
+        return fill("how many nodes like this one", "no capture shows how many nodes there are");
     }
 
     private static Val fill(String what, String why) {

@@ -22,10 +22,11 @@ public final class BandwidthFact {
     private final boolean bits;
     private final double bytesPerSecond, nearestFigure, eightfoldFigure, limit, perDirectionFigure, bidirectionalFigure, nicSpeed;
     private final long nicsPerNode;
-    private final String unit, fixedUnit;
+    private final String unit, fixedUnit, fixedNumber;
+    private final Span flaggedReference;
 
     private BandwidthFact(Builder b) {
-        unit = b.unit; fixedUnit = b.fixedUnit;
+        unit = b.unit; fixedUnit = b.fixedUnit; fixedNumber = b.fixedNumber; flaggedReference = b.flaggedReference;
         file = b.file; identity = b.identity; subject = b.subject; bandwidthClass = b.bandwidthClass; kind = b.kind;
         written = b.written; otherReading = b.otherReading; direction = b.direction; eightfoldLabel = b.eightfoldLabel;
         limitLabel = b.limitLabel; technology = b.technology; nicModel = b.nicModel; relatedGroup = b.relatedGroup;
@@ -47,12 +48,17 @@ public final class BandwidthFact {
         private boolean bits;
         private double bytesPerSecond, nearestFigure, eightfoldFigure, limit, perDirectionFigure, bidirectionalFigure, nicSpeed;
         private long nicsPerNode;
-        private String unit, fixedUnit;
+        private String unit, fixedUnit, fixedNumber;
+        private Span flaggedReference;
 
         private Builder() {}
 
         /** The unit as written, and the unit that makes the number as written the eightfold figure exactly (or null). */
         public Builder unit(String unit, String fixedUnit) { this.unit = unit; this.fixedUnit = fixedUnit; return this; }
+        /** The fix keeps the unit and writes this number (the figure in the file's own base), instead of swapping the unit. */
+        public Builder sameBase(String number) { fixedNumber = number; return this; }
+        /** The value this one would be compared with is itself flagged 8× off: it is not compared (no figures, no limit). */
+        public Builder flaggedReference(Span s) { flaggedReference = s; return this; }
 
         public BandwidthFact build() { return new BandwidthFact(this); }
 
@@ -136,8 +142,33 @@ public final class BandwidthFact {
      * only about the figure, or a binary prefix). UNIT001's safe fix writes it instead of {@link #getUnit()}.
      */
     public String getFixedUnit() { return fixedUnit; }
-    /** The number as written with {@link #getFixedUnit()}: "400 Gb/s"; null when there is no fixed unit. */
-    public String getFixedWritten() { return fixedUnit == null ? null : written.substring(0, written.length() - unit.length()) + fixedUnit; }
+    /**
+     * What UNIT001's safe fix writes: the number as written with {@link #getFixedUnit()} ("400 Gb/s"), or, when that
+     * would be the only value of its class in the file in that base (UNIT002 after the fix), the catalog figure in
+     * the unit as written ("50 GB/s"); null when there is no fixed unit.
+     */
+    public String getFixedWritten() {
+        if (fixedUnit == null) return null;
+        return fixedNumber != null ? fixedNumber + " " + unit : number() + " " + fixedUnit;
+    }
+    /** The text the fix replaces inside the value: the unit ("GB/s"), or the number when the unit stays ("400"). */
+    public String getFixMatch() { return fixedUnit == null ? null : fixedNumber != null ? number() : unit; }
+    /** What the fix writes in place of {@link #getFixMatch()}: the fixed unit, or the number in the unit as written. */
+    public String getFixReplacement() { return fixedUnit == null ? null : fixedNumber != null ? fixedNumber : fixedUnit; }
+    /**
+     * The fix keeps the file's base: the file writes its other values of this class in the base this one is written
+     * in, so swapping the unit would mix bits and bytes in it (UNIT002); the number changes instead.
+     */
+    public boolean isFixKeepsBase() { return fixedNumber != null; }
+    /**
+     * Where the value this one would be compared with is written, when that value is itself 8× off its catalog
+     * figure (UNIT001 on it): a job's assumed inter-node bandwidth against a NIC speed written in bytes for bits.
+     * Nothing is then compared (no eightfold figure, no limit): a finding, and a fix, derived from a value the same
+     * run calls wrong would be wrong too, so the job is judged again once the NIC speed is fixed. Null otherwise.
+     */
+    public Span getFlaggedReference() { return flaggedReference; }
+
+    private String number() { return written.substring(0, written.length() - unit.length()).strip(); }
     /** The same number read in the other base: "3200 Gb/s" for 400 GB/s. */
     public String getOtherReading() { return otherReading; }
     /** The value in bytes per second. */

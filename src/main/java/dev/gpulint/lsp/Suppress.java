@@ -15,7 +15,8 @@ import org.eclipse.lsp4j.WorkspaceEdit;
 /**
  * The "suppress with a reason" code action: gpulint's inline suppression ({@code # gpulint: ignore RULE -- reason},
  * README "Suppressions"), written as a comment line of its own above the finding's line, indented as that line (a
- * comment alone on its line covers the next one). The reason is a placeholder to replace: gpulint requires one. Only
+ * comment alone on its line covers the next one). The reason is a placeholder to replace: gpulint requires one, and
+ * reports the placeholder as SYN005 (the finding stays shown) until it is replaced. Only
  * in the syntaxes whose comments start with {@code #}: YAML, the .topo DSL, shell scripts, TOML and CSV (JSON has no
  * comments, and a captured tool output is left as the tool printed it). A finding on a script's {@code #!} line gets
  * the comment at that line's end instead, so the interpreter line stays first.
@@ -23,8 +24,8 @@ import org.eclipse.lsp4j.WorkspaceEdit;
 final class Suppress {
     private Suppress() {}
 
-    /** The reason written in the comment, for the user to replace with theirs. */
-    static final String PLACEHOLDER = "TODO: say why this finding is accepted";
+    /** The reason written in the comment, for the user to replace with theirs: until then SYN005 says so, and the finding stays. */
+    static final String PLACEHOLDER = dev.gpulint.settle.Suppressions.PLACEHOLDER_REASON;
 
     private static final Set<String> COMMENTED = Set.of("YAML", "DSL", "shell", "TOML", "CSV");
 
@@ -49,7 +50,7 @@ final class Suppress {
             edit = new TextEdit(new Range(new Position(line, 0), new Position(line, 0)), content.substring(0, indent) + comment
                     + (doc.text().contains("\r\n") ? "\r\n" : "\n"));
         }
-        CodeAction a = new CodeAction("Suppress " + rule + " here (write the reason)");
+        CodeAction a = new CodeAction("Suppress " + rule + " here (then replace the TODO with your reason)");
         a.setKind(CodeActionKind.QuickFix);
         a.setDiagnostics(List.of(d));
         a.setEdit(new WorkspaceEdit(Map.of(doc.uri(), List.of(edit))));

@@ -89,6 +89,36 @@ final class TextService implements TextDocumentService {
         return false;
     }
 
+    /**
+     * The diagnostics a code action request is about: those its context names (a client that echoes one of gpulint's
+     * without its {@code source}, as Vim's ALE does, gets gpulint's own of that range and code), or, when it names none
+     * of gpulint's, the file's diagnostics that touch the requested range (ALE names none when the cursor is on a
+     * word). Otherwise ":ALECodeAction" on '400 GB/s' got only the fix-all action.
+     */
+    private static List<Diagnostic> diagnostics(CodeActionParams params, Lints.FileReport r) {
+        List<Diagnostic> out = new ArrayList<>();
+        for (Diagnostic d : params.getContext().getDiagnostics()) {
+            if (Diagnostics.rule(d) != null) {
+                out.add(d);
+                continue;
+            }
+            for (Diagnostic own : r.diagnostics()) {
+                if (own.getRange().equals(d.getRange()) && java.util.Objects.equals(own.getCode(), d.getCode())) out.add(own);
+            }
+        }
+        if (!out.isEmpty() || params.getRange() == null) return out;
+        for (Diagnostic d : r.diagnostics()) if (touches(d.getRange(), params.getRange())) out.add(d);
+        return out;
+    }
+
+    private static boolean touches(org.eclipse.lsp4j.Range a, org.eclipse.lsp4j.Range b) {
+        return !before(a.getEnd(), b.getStart()) && !before(b.getEnd(), a.getStart());
+    }
+
+    private static boolean before(org.eclipse.lsp4j.Position x, org.eclipse.lsp4j.Position y) {
+        return x.getLine() < y.getLine() || (x.getLine() == y.getLine() && x.getCharacter() < y.getCharacter());
+    }
+
     @Override
     public CompletableFuture<List<Either<Command, CodeAction>>> codeAction(CodeActionParams params) {
         String uri = params.getTextDocument().getUri();
@@ -99,7 +129,7 @@ final class TextService implements TextDocumentService {
             List<String> only = params.getContext().getOnly();
             if (wanted(only, org.eclipse.lsp4j.CodeActionKind.QuickFix)) {
                 Positions text = new Positions(doc.text());
-                for (Diagnostic d : params.getContext().getDiagnostics()) {
+                for (Diagnostic d : diagnostics(params, r)) {
                     for (CodeAction a : FixActions.quickFixes(r, d)) out.add(Either.forRight(a));
                     CodeAction a = Suppress.action(doc, text, d);
                     if (a != null) out.add(Either.forRight(a));

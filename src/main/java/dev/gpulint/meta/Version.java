@@ -15,20 +15,28 @@ public final class Version {
 
     private Version() {}
 
+    /** The project's home page (the root POM's {@code gpulint.home}), as SARIF's {@code tool.driver.informationUri}. */
+    public static final String HOME_FALLBACK = "https://github.com/gpulint/gpulint";
+
     public static String current() {
         String v = current;
-        if (v == null) current = v = load();
+        if (v == null) current = v = load("version", "dev");
         return v;
     }
 
-    private static String load() {
+    /** The home page the build wrote, or {@link #HOME_FALLBACK} when the resource is missing or unfiltered. */
+    public static String home() {
+        return load("home", HOME_FALLBACK);
+    }
+
+    private static String load(String key, String fallback) {
         try (InputStream in = Version.class.getClassLoader().getResourceAsStream("gpulint-version.properties")) {
             Properties p = new Properties();
             if (in != null) p.load(in);
-            String v = p.getProperty("version", "dev").strip();
-            return v.isEmpty() || v.startsWith("${") ? "dev" : v;
+            String v = p.getProperty(key, fallback).strip();
+            return v.isEmpty() || v.startsWith("${") ? fallback : v;
         } catch (IOException e) {
-            return "dev";
+            return fallback;
         }
     }
 }

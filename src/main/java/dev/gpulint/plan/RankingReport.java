@@ -89,7 +89,8 @@ public final class RankingReport {
             Estimate e = r.estimate(c);
             Layout l = c.layout();
             String opt = l.zeroStage() > 0 ? "ZeRO-" + l.zeroStage() : l.distributedOptimizer() ? "dist." : "Adam";
-            String rank = (c.equals(s.current()) ? "*" : "") + c.rank();
+            // markdown: a backslash keeps the mark a literal asterisk, never the start of emphasis
+            String rank = (c.equals(s.current()) ? markdown ? "\\*" : "*" : "") + c.rank();
             String mem = Units.bytes(e.largestStage().total()) + " (stage " + e.largestStage().stage() + ")";
             if (markdown) {
                 b.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %.0f | %.1f %% | %s | %s |%n", rank, l.sizes(),
@@ -101,7 +102,8 @@ public final class RankingReport {
                         e.throughput().tokensPerSecondPerGpu(), 100 * e.throughput().mfu(), Units.seconds(e.time().step()), mem));
             }
         }
-        b.append(markdown ? "\n" : "").append(line(markdown, "* the job as written; `--candidate K` draws candidate K"));
+        // markdown: "- * ..." would be a list inside a list item (a nested bullet); the mark is written as code there
+        b.append(markdown ? "\n" : "").append(line(markdown, (markdown ? "`*` marks" : "*") + " the job as written; `--candidate K` draws candidate K"));
         return b.toString();
     }
 

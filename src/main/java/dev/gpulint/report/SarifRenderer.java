@@ -138,6 +138,7 @@ public final class SarifRenderer implements Renderer {
         driver.put("fullName", "gpulint " + version);
         driver.put("version", version);
         driver.put("semanticVersion", version.replace("-SNAPSHOT", ""));
+        driver.put("informationUri", dev.gpulint.meta.Version.home());
         driver.put("rules", ruleObjects);
 
         List<Object> results = new ArrayList<>();

@@ -22,6 +22,23 @@ import java.util.Map;
 public final class Suppressions {
 
     /** One suppression comment. {@code standalone}: the comment is alone on its line, so it covers the next line. */
+    /**
+     * The reason the editor's "Suppress RULE here" action writes, for the user to replace: a placeholder, so
+     * gpulint does not take it as a reason (SYN005), and the finding stays until someone writes theirs.
+     */
+    public static final String PLACEHOLDER_REASON = "TODO: say why this finding is accepted";
+
+    /** Reasons that only hold a place: a marker word alone, or the wording of a suggestion, never a decision. */
+    private static final java.util.Set<String> PLACEHOLDERS = java.util.Set.of("todo", "fixme", "tbd", "xxx", "reason", "why",
+            "why this is intended", "...", "\u2026", "-", "?", PLACEHOLDER_REASON.toLowerCase(java.util.Locale.ROOT));
+
+    /** Whether a suppression's reason is a placeholder ({@link #PLACEHOLDER_REASON}, a bare TODO, ...) rather than a reason. */
+    public static boolean placeholder(String reason) {
+        String r = reason.strip().toLowerCase(java.util.Locale.ROOT);
+        while (r.length() > 1 && (r.endsWith(".") || r.endsWith(":") || r.endsWith("!")) && !r.equals("...")) r = r.substring(0, r.length() - 1).strip();
+        return PLACEHOLDERS.contains(r);
+    }
+
     record Entry(String file, int line, int column, boolean standalone, List<String> rules, String reason, String until,
                  Span span) {}
 
@@ -78,6 +95,11 @@ public final class Suppressions {
                 problems.add(Finding.of("SYN005", e.span(), identity[k] + "#reason",
                         "this suppression of " + String.join(", ", e.rules()) + " gives no reason, so it does not apply: "
                                 + "add one after --, e.g. # gpulint: ignore " + e.rules().get(0) + " -- why this is intended"));
+                invalid[k] = true;
+            } else if (placeholder(e.reason())) {
+                problems.add(Finding.of("SYN005", e.span(), identity[k] + "#reason",
+                        "this suppression of " + String.join(", ", e.rules()) + " gives '" + e.reason() + "' as its reason, a placeholder "
+                                + "to fill in, so it does not apply: write after -- why the finding is accepted here"));
                 invalid[k] = true;
             }
             if (e.until() != null) {

@@ -13,12 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
+import dev.gpulint.testing.CpuLimit;
 
 /** The "hostile input" issue at the command line: file names as options, special files, lost output. */
 class HostileInputCliTest {
@@ -67,7 +66,7 @@ class HostileInputCliTest {
     }
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    @CpuLimit(seconds = 60)
     void devicesAreReportedNotRead() {
         assumeTrue(Files.exists(Path.of("/dev/zero")));
         CliTest.Run r = run("/dev/zero");
@@ -77,7 +76,7 @@ class HostileInputCliTest {
     }
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    @CpuLimit(seconds = 60)
     void aSymlinkToADeviceIsReportedNotRead(@TempDir Path dir) throws IOException {
         assumeTrue(Files.exists(Path.of("/dev/zero")));
         Path link = Files.createSymbolicLink(dir.resolve("zero.yaml"), Path.of("/dev/zero"));
@@ -87,7 +86,7 @@ class HostileInputCliTest {
     }
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    @CpuLimit(seconds = 60)
     void aFifoAsPathOrBaselineDoesNotBlock(@TempDir Path dir) throws Exception {
         Path fifo = fifo(dir.resolve("pipe.yaml"));
         CliTest.Run r = run(fifo.toString());
@@ -103,7 +102,7 @@ class HostileInputCliTest {
     }
 
     @Test
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    @CpuLimit(seconds = 120)
     void theWalkStaysInsideTheTree(@TempDir Path dir) throws IOException {
         Path tree = Files.createDirectories(dir.resolve("tree"));
         Files.createSymbolicLink(tree.resolve("a-root"), Path.of("/"));

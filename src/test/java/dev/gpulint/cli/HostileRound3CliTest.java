@@ -7,10 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import dev.gpulint.testing.CpuLimit;
 
 /** Issue #25, round 3 of hostile input at the command line: limits, reports over inputs, excludes. */
 class HostileRound3CliTest {
@@ -20,7 +19,7 @@ class HostileRound3CliTest {
     private static final String JOB = "kind: training_job\nname: j\ncluster: nowhere\n";
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)   // a hang guard: the wrapped limit spun forever
+    @CpuLimit(seconds = 60)   // a hang guard: the wrapped limit spun forever
     void aMaxFileSizeBeyondWhatCanBeReadIsAUsageError(@TempDir Path dir) throws IOException {
         Path job = Files.writeString(dir.resolve("job.yaml"), JOB);
         CliTest.Run r = run("--max-file-size", "99999999999GiB", job.toString());
@@ -204,7 +203,7 @@ class HostileRound3CliTest {
     }
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)   // a hang guard: "/" walked the machine
+    @CpuLimit(seconds = 60)   // a hang guard: "/" walked the machine
     void includeOfTheFileSystemRootIsNeverWalked(@TempDir Path repo) throws IOException {
         CliTest.write(repo, "job.yaml", JOB);
         CliTest.write(repo, ".gpulint.yaml", "include: [\"/\"]\n");

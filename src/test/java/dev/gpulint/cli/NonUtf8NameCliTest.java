@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.gpulint.testing.CpuBudget;
 
 /**
  * A file whose name is not UTF-8 (Linux names are bytes: here j, 0xff, ob.yaml) is reported under a name the
@@ -115,7 +116,7 @@ class NonUtf8NameCliTest {
             pb.environment().put("LC_ALL", locale);
             Process p = pb.start();
             byte[] out = p.getInputStream().readAllBytes();
-            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+            CpuBudget.waitFor(p, 120);
             String text = new String(out, StandardCharsets.UTF_8);
             assertEquals(1, p.exitValue(), locale + ": " + text);
             assertTrue(text.contains(SHOWN + ":3:17: error: "), locale + ": " + text);

@@ -1,6 +1,7 @@
 package dev.gpulint.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -184,7 +185,8 @@ class PlanCliTest {
         CliTest.Run mermaid = CliTest.run("plan", "-f", "mermaid", f.toString());
         assertEquals(0, mermaid.code(), mermaid.err());
         assertTrue(mermaid.out().startsWith("---") || mermaid.out().contains("flowchart"), mermaid.out());
-        assertTrue(mermaid.out().contains("r9 tp9 pp0 dp0"), "rank 9 is tp coordinate 9 of the first group: " + mermaid.out());
+        // 32 GPUs: Mermaid's summary, a box per node; tp group A spans dgx-0 and dgx-1 over the network (*)
+        assertTrue(mermaid.out().contains("N0[\"dgx-0: r0–7 · tp A* · pp 0 · dp 0\"]"), "the first node's box: " + mermaid.out());
         CliTest.Run dot = CliTest.run("plan", "-f", "dot", f.toString());
         assertEquals(0, dot.code(), dot.err());
         assertTrue(dot.out().startsWith("digraph") || dot.out().startsWith("graph"), dot.out());
@@ -232,6 +234,13 @@ class PlanCliTest {
         assertTrue(m.find(), text.out());
         assertEquals(rank, Integer.parseInt(m.group(1)));
         assertTrue(text.out().contains("of its"), "and the term it loses most on: " + text.out());
+
+        // issue #37: "- * the job as written" was a list inside a list item, a nested bullet on GitHub
+        CliTest.Run md = CliTest.run("plan", "-f", "markdown", f.toString());
+        assertEquals(0, md.code(), md.err());
+        assertTrue(md.out().contains("\n- `*` marks the job as written; `--candidate K` draws candidate K\n"), md.out());
+        assertFalse(md.out().contains("- * "), md.out());
+        assertTrue(md.out().contains("| \\*" + rank + " | "), "the mark in the table is a literal asterisk: " + md.out());
     }
 
     @Test

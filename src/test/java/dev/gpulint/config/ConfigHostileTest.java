@@ -1,6 +1,5 @@
 package dev.gpulint.config;
 
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.core.Finding;
@@ -8,10 +7,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.gpulint.testing.CpuBudget;
 
 /** A hostile .gpulint.yaml: every problem is a finding at its place, never an exception. */
 class ConfigHostileTest {
@@ -21,7 +20,7 @@ class ConfigHostileTest {
     private List<String> problems(String text) throws IOException {
         Path p = dir.resolve(Config.NAME);
         Files.writeString(p, text, StandardCharsets.UTF_8);
-        Config c = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> Config.load(p, "cfg.yaml"));
+        Config c = CpuBudget.ofSeconds(20).run(() -> Config.load(p, "cfg.yaml"));
         return c.problems().stream().map(f -> f.span() + " " + f.ruleId() + " " + f.message()).toList();
     }
 

@@ -5,14 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import dev.gpulint.testing.CpuLimit;
 
 class RegularFilesTest {
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)   // a hang guard: Long.MAX_VALUE + 1 wrapped and the buffer never grew
+    @CpuLimit(seconds = 60)   // a hang guard: Long.MAX_VALUE + 1 wrapped and the buffer never grew
     void aLimitBeyondAnArrayIsRefusedNotSpunOn() {
         assertThrows(IllegalArgumentException.class, () -> RegularFiles.read(new ByteArrayInputStream(new byte[20_000]), Long.MAX_VALUE));
         assertThrows(IllegalArgumentException.class, () -> RegularFiles.read(new ByteArrayInputStream(new byte[3]), -1));

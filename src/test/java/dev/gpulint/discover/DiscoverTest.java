@@ -248,6 +248,30 @@ class DiscoverTest {
                 ids(fs.stream().filter(f -> f.ruleId().startsWith("SYN") || f.ruleId().startsWith("NET")).toList()), y);
     }
 
+    /** Issue #37: with nccl-tests over two hosts, discover said "the captures are of one node". */
+    @Test
+    void theNodeCountsPlaceholderSaysWhatTheCapturesShow() {
+        String tests = String.join("\n",
+                "# nThread 1 nGpus 1 minBytes 8 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0",
+                "#",
+                "# Using devices",
+                "#  Rank  0 Group  0 Pid   1001 on      hostA device  0 [0x18] NVIDIA H100 80GB HBM3",
+                "#  Rank  1 Group  0 Pid   1002 on      hostB device  0 [0x18] NVIDIA H100 80GB HBM3",
+                "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong",
+                "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)       ",
+                "  1073741824     268435456     float     sum      -1  9000.00  119.30  119.30      0  9100.00  118.00  118.00      0",
+                "# Avg bus bandwidth    : 119.3 ",
+                "");
+        String y = discover(false, "h100x4.topo-m.txt", H100_X4, "all_reduce_perf.txt", tests);
+        assertTrue(y.contains("count: \"<fill in: how many nodes like this one: the captures show at least 2>\""), y);
+        assertTrue(y.contains("# all_reduce_perf.txt:4 nccl-tests ranks on 2 hosts: hostA, hostB"), y);
+        assertFalse(y.contains("the captures are of one node"), y);
+        String one = discover(false, "h100x4.topo-m.txt", H100_X4);
+        assertTrue(one.contains("count: \"<fill in: how many nodes like this one>\""), one);
+        assertTrue(one.contains("# no capture shows how many nodes there are"), one);
+        assertFalse(one.contains("the captures are of one node"), one);
+    }
+
     @Test
     void theSameCapturesGiveTheSameBytes() {
         assertEquals(discover(true, "h100x4.topo-m.txt", H100_X4, "h100x4.ibstat.txt", IBSTAT_X4),

@@ -1,7 +1,6 @@
 package dev.gpulint.lint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.config.Config;
@@ -12,10 +11,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.gpulint.testing.CpuBudget;
 
 /**
  * A folder walk takes a .txt or .log file when configuration evidence: names it, else only when its
@@ -88,7 +87,7 @@ class DiscoveryEvidenceTest {
         long size = 3L << 20;
         sized("huge-other.log", "[INFO] Scanning for projects...\n", size);
         sized("huge-nccl.log", NCCL_LINE, size);
-        Walked w = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+        Walked w = CpuBudget.ofSeconds(15).run(() -> {
             Discovery d = new Discovery(Config.none(), dir).maxFileSize(1L << 20);
             d.add(".");
             return new Walked(d.files().stream().map(SourceFile::displayPath).toList(), d.problems());

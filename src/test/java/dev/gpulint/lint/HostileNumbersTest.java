@@ -1,6 +1,5 @@
 package dev.gpulint.lint;
 
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.core.Finding;
@@ -8,10 +7,10 @@ import dev.gpulint.read.SourceFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import dev.gpulint.testing.CpuBudget;
 
 /**
  * Huge sizes whose products overflow a long, and numbers past a double, in every format that
@@ -28,7 +27,7 @@ class HostileNumbersTest {
 
     private static List<String> lint(SourceFile... files) {
         List<String> out = new ArrayList<>();
-        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+        CpuBudget.ofSeconds(60).run(() -> {
             for (Finding f : new Linter().lint(List.of(files)).findings()) {
                 out.add(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + " " + f.ruleId() + " " + f.message());
             }

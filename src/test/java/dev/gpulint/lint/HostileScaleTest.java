@@ -8,11 +8,12 @@ import dev.gpulint.core.Level;
 import dev.gpulint.read.SourceFile;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import dev.gpulint.testing.CpuLimit;
 
 /**
  * Inputs that are large rather than malformed: each must be linted in time linear in its size. The
- * timeouts are generous (the quadratic versions took minutes); the bench measures the real times.
+ * limits are on CPU time ({@link CpuLimit}: a loaded runner stretches wall time, not CPU time) and
+ * generous (the quadratic versions took minutes of CPU); the bench measures the real times.
  */
 class HostileScaleTest {
 
@@ -56,7 +57,7 @@ class HostileScaleTest {
 
     /** 100,000 `mpirun -x` variables each cost a did-you-mean (35-40 s): the first 1,000 are checked, a note counts the rest. */
     @Test
-    @Timeout(60)   // ~8 s of CPU here; the note, not the time, is what fails without the cap
+    @CpuLimit(seconds = 60)   // ~8 s of CPU here; the note, not the time, is what fails without the cap
     void aHundredThousandMpirunVariablesAreCappedWithANote() {
         StringBuilder xs = new StringBuilder();
         for (int i = 0; i < 100_000; i++) xs.append("-x NCCL_IB_HCAX").append(i).append("=mlx5 ");
@@ -74,7 +75,7 @@ class HostileScaleTest {
 
     /** The same cap for a native manifest's env mapping. */
     @Test
-    @Timeout(20)
+    @CpuLimit(seconds = 20)
     void aHundredThousandNativeEnvVariablesAreCappedWithANote() {
         StringBuilder sb = new StringBuilder("kind: training_job\nname: j\ncluster: c\nnodes: 2\nenv:\n");
         for (int i = 0; i < 100_000; i++) sb.append("  NCCL_IB_HCAX").append(i).append(": mlx5\n");
@@ -88,7 +89,7 @@ class HostileScaleTest {
 
     /** 50,000 jobs of one name: SYN004 compared every pair (20,000 took over two minutes); now each job is keyed by name. */
     @Test
-    @Timeout(60)
+    @CpuLimit(seconds = 60)
     void fiftyThousandJobsOfOneNameAreLinear() {
         StringBuilder sb = new StringBuilder("kind: cluster\nname: c\nnode_groups:\n  - { name: g, count: 2, gpu: { model: H100-SXM5-80GB, count: 8 } }\n");
         for (int i = 0; i < 50_000; i++) sb.append("---\nkind: training_job\nname: j\ncluster: c\nnodes: 2\n");
@@ -102,7 +103,7 @@ class HostileScaleTest {
 
     /** 50,000 clusters of one name, the same. */
     @Test
-    @Timeout(60)
+    @CpuLimit(seconds = 60)
     void fiftyThousandClustersOfOneNameAreLinear() {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < 50_000; i++) {
@@ -115,7 +116,7 @@ class HostileScaleTest {
 
     /** 50,000 jobs, each on its own node group of one 50,000-group cluster: the group was found by a scan per job. */
     @Test
-    @Timeout(60)
+    @CpuLimit(seconds = 60)
     void fiftyThousandJobsOnFiftyThousandGroupsAreLinear() {
         int n = 50_000;
         StringBuilder sb = new StringBuilder("kind: cluster\nname: c\nnode_groups:\n");

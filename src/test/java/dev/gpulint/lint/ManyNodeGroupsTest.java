@@ -1,13 +1,12 @@
 package dev.gpulint.lint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.gpulint.core.Finding;
 import dev.gpulint.read.SourceFile;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import dev.gpulint.testing.CpuBudget;
 
 /** A cluster listed one node group per node: the rules stay linear in the number of groups. */
 class ManyNodeGroupsTest {
@@ -22,7 +21,7 @@ class ManyNodeGroupsTest {
                     .append("    nics: [{ model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }]\n");
         }
         SourceFile f = SourceFile.of("fleet.yaml", sb.toString());
-        List<Finding> out = assertTimeoutPreemptively(Duration.ofSeconds(40), () -> new Linter().lint(List.of(f)).findings());
+        List<Finding> out = CpuBudget.ofSeconds(40).run(() -> new Linter().lint(List.of(f)).findings());
         // nvlink is a device bandwidth, the NIC speed a network one: no mix within a class
         assertEquals(0, out.stream().filter(x -> x.ruleId().equals("UNIT002")).count());
     }

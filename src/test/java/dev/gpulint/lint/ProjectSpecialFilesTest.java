@@ -9,16 +9,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import dev.gpulint.testing.CpuLimit;
 
 /** The Maven plugin's path (Project.matching): special files are reported, the walk stays in the project. */
 class ProjectSpecialFilesTest {
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    @CpuLimit(seconds = 60)
     void devicesFifosAndLinksOutOfTheProject(@TempDir Path dir) throws Exception {
         assumeTrue(Files.exists(Path.of("/dev/zero")));
         Files.createSymbolicLink(dir.resolve("a-zero.yaml"), Path.of("/dev/zero"));

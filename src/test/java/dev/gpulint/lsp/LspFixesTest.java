@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.eclipse.lsp4j.ClientCapabilities;
 import org.eclipse.lsp4j.CodeAction;
 import org.eclipse.lsp4j.CodeActionContext;
@@ -44,8 +43,12 @@ class LspFixesTest {
         CodeActionContext ctx = new CodeActionContext(d == null ? List.of() : List.of(d));
         ctx.setOnly(only);
         Range r = d == null ? new Range(new Position(0, 0), new Position(0, 0)) : d.getRange();
-        return c.server.getTextDocumentService().codeAction(new CodeActionParams(new TextDocumentIdentifier(ScriptedClient.uri(file)), r, ctx))
-                .get(30, TimeUnit.SECONDS).stream().map(Either::getRight).toList();
+        return ScriptedClient.await(c.server.getTextDocumentService().codeAction(new CodeActionParams(new TextDocumentIdentifier(ScriptedClient.uri(file)), r, ctx))
+                ).stream().map(Either::getRight).toList();
+    }
+
+    private static Range range(int l1, int c1, int l2, int c2) {
+        return new Range(new Position(l1, c1), new Position(l2, c2));
     }
 
     private static List<TextEdit> edits(CodeAction a, Path file) {
@@ -69,7 +72,7 @@ class LspFixesTest {
             assertEquals("the job asks for 2 nodes; the shared queue takes one.", team.getMessage());
 
             List<CodeAction> quick = actions(c, job, team, List.of("quickfix"));
-            assertEquals(List.of("Ask for one node", "Ask for no node" + FixActions.UNSAFE, "Suppress TEAM001 here (write the reason)"),
+            assertEquals(List.of("Ask for one node", "Ask for no node" + FixActions.UNSAFE, "Suppress TEAM001 here (then replace the TODO with your reason)"),
                     quick.stream().map(CodeAction::getTitle).toList());
             assertTrue(quick.get(0).getIsPreferred(), "the safe fix is preferred");
             assertFalse(quick.get(1).getIsPreferred(), "an unsafe fix never is");
@@ -87,6 +90,61 @@ class LspFixesTest {
             c.change(job, Edits.apply(JOB, edits(quick.get(0), job)));
             PublishDiagnosticsParams after = c.next(job);
             assertTrue(after.getDiagnostics().stream().noneMatch(d -> "TEAM001".equals(Diagnostics.rule(d))), after.toString());
+        }
+    }
+
+    /**
+     * Issue #37: the cluster's NIC speed is 8x off (400 GB/s) and the job's 400 Gb/s is right: the editor shows the job
+     * no finding built on the wrong figure, and offers no fix that would write it into the job.
+     */
+    @Test
+    void aJobIsNotJudgedAgainstANicSpeedTheRunCallsWrong() throws Exception {
+        Files.createDirectories(dir.resolve(".git"));
+        String cluster = "kind: cluster\nname: c\nnode_groups:\n  - name: g\n    count: 2\n    gpu: { model: H100-SXM5-80GB, count: 8 }\n"
+                + "    nics:\n      - { model: ConnectX-7, count: 8, speed: 400 GB/s, protocol: infiniband }\n";
+        String jobText = "kind: training_job\nname: j\ncluster: c\nnodes: 2\nnetwork:\n  assumed_inter_node: 400 Gb/s\n";
+        Files.writeString(dir.resolve("cluster.yaml"), cluster);
+        Path job = dir.resolve("job.yaml");
+        Files.writeString(job, jobText);
+        try (ScriptedClient c = new ScriptedClient(dir, new ClientCapabilities(), 10)) {
+            c.open(job, jobText);
+            assertEquals(List.of(), c.next(job).getDiagnostics(), "no UNIT001 '8x below' built on the cluster's wrong figure");
+            assertEquals(List.of(), actions(c, job, null, List.of("source.fixAll")), "nothing to fix in the right job");
+            c.open(dir.resolve("cluster.yaml"), cluster);
+            assertEquals(List.of("UNIT001"), c.next(dir.resolve("cluster.yaml")).getDiagnostics().stream().map(Diagnostics::rule).toList());
+        }
+    }
+
+    /**
+     * Vim's ALE asks for the code actions of the word under the cursor and names no diagnostic (issue #37): the
+     * findings that touch the range stand in, so ":ALECodeAction" on '400 GB/s' offers its fix, not only fix-all.
+     */
+    @Test
+    void aRangeWithoutDiagnosticsGetsTheQuickFixesOfTheFindingsItTouches() throws Exception {
+        Files.createDirectories(dir.resolve(".git"));
+        Path cluster = dir.resolve("cluster.yaml");
+        Files.writeString(cluster, LspServerTest.CLUSTER);
+        try (ScriptedClient c = new ScriptedClient(dir, new ClientCapabilities(), 10)) {
+            c.open(cluster, LspServerTest.CLUSTER);
+            c.until(cluster, x -> !x.getDiagnostics().isEmpty());
+            CodeActionContext ctx = new CodeActionContext(List.of());
+            ctx.setOnly(List.of("quickfix"));
+            List<CodeAction> word = ScriptedClient.await(c.server.getTextDocumentService().codeAction(new CodeActionParams(
+                    new TextDocumentIdentifier(ScriptedClient.uri(cluster)), range(4, 117, 4, 119), ctx))).stream().map(Either::getRight).toList();
+            assertEquals(List.of("Write 400 Gb/s instead of 400 GB/s", "Suppress UNIT001 here (then replace the TODO with your reason)"),
+                    word.stream().map(CodeAction::getTitle).toList());
+            List<CodeAction> elsewhere = ScriptedClient.await(c.server.getTextDocumentService().codeAction(new CodeActionParams(
+                    new TextDocumentIdentifier(ScriptedClient.uri(cluster)), range(1, 0, 1, 4), ctx))).stream().map(Either::getRight).toList();
+            assertEquals(List.of(), elsewhere, "no finding on line 2");
+            // ALE with the cursor off a word echoes the diagnostic without its source: gpulint's own of that range and code
+            Diagnostic echoed = new Diagnostic(range(4, 117, 4, 125), "400 GB/s ...");
+            echoed.setCode("UNIT001");
+            CodeActionContext withEcho = new CodeActionContext(List.of(echoed));
+            withEcho.setOnly(List.of("quickfix"));
+            List<CodeAction> echo = ScriptedClient.await(c.server.getTextDocumentService().codeAction(new CodeActionParams(
+                    new TextDocumentIdentifier(ScriptedClient.uri(cluster)), range(4, 117, 4, 117), withEcho))).stream()
+                    .map(Either::getRight).toList();
+            assertEquals(word.stream().map(CodeAction::getTitle).toList(), echo.stream().map(CodeAction::getTitle).toList());
         }
     }
 

@@ -14,9 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.gpulint.testing.CpuBudget;
 
 /**
  * {@code gpulint lsp} as its own process, the way an editor starts it: its standard output carries JSON-RPC frames
@@ -88,7 +88,7 @@ class LspProcessTest {
             } while (!down.has("id"));
             assertEquals(2, down.get("id").getAsInt());
             send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");
-            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the server exits after exit");
+            CpuBudget.waitFor(p, 30);   // the server exits after exit
             assertEquals(0, p.exitValue());
             byte[] rest = out.readAllBytes();
             assertEquals("", new String(rest, StandardCharsets.UTF_8), "nothing after the last frame");

@@ -34,6 +34,7 @@ import org.eclipse.lsp4j.jsonrpc.Launcher;
 import org.eclipse.lsp4j.launch.LSPLauncher;
 import org.eclipse.lsp4j.services.LanguageClient;
 import org.eclipse.lsp4j.services.LanguageServer;
+import dev.gpulint.testing.CpuBudget;
 
 /**
  * A scripted LSP client for tests: gpulint's server and this client talk JSON-RPC over piped streams through LSP4J's
@@ -63,7 +64,7 @@ final class ScriptedClient implements LanguageClient, AutoCloseable {
         InitializeParams p = new InitializeParams();
         p.setCapabilities(caps);
         p.setWorkspaceFolders(List.of(new WorkspaceFolder(root.toUri().toString(), "root")));
-        init = server.initialize(p).get(30, TimeUnit.SECONDS);
+        init = await(server.initialize(p));
         server.initialized(new InitializedParams());
     }
 
@@ -85,11 +86,22 @@ final class ScriptedClient implements LanguageClient, AutoCloseable {
     /** Diagnostics published for other files while a test waited for one file's: kept, in order, for their turn. */
     private final List<PublishDiagnosticsParams> backlog = new ArrayList<>();
 
-    /** The next diagnostics published for {@code file}, in the order published, or null when none came before {@code end}. */
-    private PublishDiagnosticsParams take(Path file, long end) throws InterruptedException {
+    /**
+     * How much CPU a wait for the server may see spent (the server runs in this JVM) before it fails: a lint, the
+     * first one building the rule base, needs a few seconds; never a wall-clock limit, which a loaded runner stretches.
+     */
+    static final long WAIT_CPU_SECONDS = 60;
+
+    /** The value of a request to the server, or fails once {@link #WAIT_CPU_SECONDS} of CPU were spent without it. */
+    static <T> T await(java.util.concurrent.Future<T> f) throws Exception {
+        return CpuBudget.ofSeconds(WAIT_CPU_SECONDS).get(f);
+    }
+
+    /** The next diagnostics published for {@code file}, in the order published, or null when none came before {@code end} is spent. */
+    private PublishDiagnosticsParams take(Path file, CpuBudget end) throws InterruptedException {
         for (int i = 0; i < backlog.size(); i++) if (backlog.get(i).getUri().equals(uri(file))) return backlog.remove(i);
-        while (System.nanoTime() < end) {
-            PublishDiagnosticsParams p = published.poll(200, TimeUnit.MILLISECONDS);
+        while (!end.exhausted()) {
+            PublishDiagnosticsParams p = published.poll(200, TimeUnit.MILLISECONDS);   // wall-clock-ok: one poll; the budget bounds the wait
             if (p == null) continue;
             if (p.getUri().equals(uri(file))) return p;
             backlog.add(p);
@@ -97,17 +109,18 @@ final class ScriptedClient implements LanguageClient, AutoCloseable {
         return null;
     }
 
-    /** The next diagnostics published for {@code file}, or fails after 30 s. */
+    /** The next diagnostics published for {@code file}, or fails once {@link #WAIT_CPU_SECONDS} of CPU were spent without them. */
     PublishDiagnosticsParams next(Path file) throws InterruptedException {
-        PublishDiagnosticsParams p = take(file, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
-        if (p == null) throw new AssertionError("no diagnostics published for " + file + " within 30 s");
+        CpuBudget end = CpuBudget.ofSeconds(WAIT_CPU_SECONDS);
+        PublishDiagnosticsParams p = take(file, end);
+        if (p == null) throw new AssertionError("no diagnostics published for " + file + ": the wait " + end.why());
         return p;
     }
 
-    /** The diagnostics published for {@code file} until one satisfies {@code done}, or fails after 30 s. */
+    /** The diagnostics published for {@code file} until one satisfies {@code done}, or fails once the CPU budget is spent. */
     PublishDiagnosticsParams until(Path file, java.util.function.Predicate<PublishDiagnosticsParams> done) throws InterruptedException {
         List<String> seen = new ArrayList<>();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        CpuBudget end = CpuBudget.ofSeconds(WAIT_CPU_SECONDS);
         for (PublishDiagnosticsParams p = take(file, end); p != null; p = take(file, end)) {
             if (done.test(p)) return p;
             seen.add(p.getDiagnostics().toString());
@@ -139,7 +152,7 @@ final class ScriptedClient implements LanguageClient, AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        server.shutdown().get(60, TimeUnit.SECONDS);
+        await(server.shutdown());
         server.exit();
         serverListening.cancel(true);
         clientListening.cancel(true);

@@ -74,6 +74,13 @@ class SarifTest {
               - { name: dgx, count: 4, gpu: { model: H100-SXM5-80GB, count: 8 } }
             """);
 
+    /** Issue #37: the multitool's SARIF2005 warned on every report; the driver names the project's home page. */
+    @Test
+    void theDriverNamesTheProjectsHomePage() throws Exception {
+        String s = sarif(List.of(CLUSTER, JOB));
+        assertTrue(s.contains("\"semanticVersion\" : \"0.1.0\",\n        \"informationUri\" : \"https://github.com/gpulint/gpulint\","), s);
+    }
+
     @Test
     void findingsValidateAgainstTheSchema() throws Exception {
         String s = sarif(List.of(CLUSTER, JOB));
@@ -83,9 +90,9 @@ class SarifTest {
         assertTrue(s.contains("\"relatedLocations\""), s);
         assertTrue(s.contains("\"partialFingerprints\""), s);
         assertTrue(s.contains("\"executionSuccessful\" : true"), s);
-        // no address that does not exist: the help is in the file, and the tool has no home page to name
+        // no address that does not exist: the help is in the file; the tool's home page is the repository the README's
+        // pre-commit snippet names (theDriverNamesTheProjectsHomePage)
         assertFalse(s.contains("helpUri"), s);
-        assertFalse(s.contains("informationUri"), s);
         assertFalse(s.contains("organization"), s);
         assertTrue(Pattern.compile("\"automationDetails\" : \\{\\s*\"id\" : \"gpulint/\"\\s*}").matcher(s).find(), s);
     }

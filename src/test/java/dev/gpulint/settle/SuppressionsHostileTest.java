@@ -1,18 +1,17 @@
 package dev.gpulint.settle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Span;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.read.SourceFile;
-import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import dev.gpulint.testing.CpuBudget;
 
 /** Hostile suppression comments: reading them and applying them stays linear. */
 class SuppressionsHostileTest {
@@ -27,7 +26,7 @@ class SuppressionsHostileTest {
     void spacesThenABangDoNotBacktrack() {
         for (int n : new int[] {160, 400, 100_000}) {
             SourceFile f = SourceFile.of("c.yaml", "a: 1  # gpulint: ignore" + " ".repeat(n) + "!\n");
-            List<Finding> out = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> apply(List.of(f), List.of()));
+            List<Finding> out = CpuBudget.ofSeconds(15).run(() -> apply(List.of(f), List.of()));
             assertEquals(1, out.size());
             assertTrue(out.get(0).message().startsWith("this suppression names no rule"), out.get(0).message());
         }
@@ -43,7 +42,7 @@ class SuppressionsHostileTest {
         };
         for (String body : bodies) {
             SourceFile f = SourceFile.of("c.yaml", "a: 1  # gpulint: ignore" + body + "\n" + "# gpulint:".repeat(20_000) + "\n");
-            assertTimeoutPreemptively(Duration.ofSeconds(5), () -> apply(List.of(f), List.of()));
+            CpuBudget.ofSeconds(15).run(() -> apply(List.of(f), List.of()));
         }
     }
 
@@ -75,7 +74,7 @@ class SuppressionsHostileTest {
             findings.add(Finding.of("NET001", Span.at("big.yaml", i, 1), "NET001@" + i, "NET001 found"));
         }
         SourceFile f = SourceFile.of("big.yaml", sb.toString());
-        List<Finding> out = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> apply(List.of(f), findings));
+        List<Finding> out = CpuBudget.ofSeconds(15).run(() -> apply(List.of(f), findings));
         assertEquals(n, out.size());
         assertTrue(out.stream().allMatch(Finding::suppressed));
     }

@@ -114,8 +114,10 @@ public class CheckMojo extends AbstractMojo {
     boolean includeOutsideProject;
 
     /**
-     * The build's top-level project: without a .gpulint.yaml or a git checkout above the module, it is
-     * the project root, so a module's jobs find their cluster in a sibling module.
+     * The build's top-level project. Without a .gpulint.yaml or a git checkout above the module, the project root is
+     * the top of the multi-module project the module belongs to (Reactor.top: the aggregator POMs above it that list
+     * it), so a module's jobs find their cluster in a sibling module also when only the module is built
+     * ({@code mvn -pl jobs verify}, where this top-level project is the module itself); this is the fallback.
      */
     @Parameter(defaultValue = "${session.topLevelProject.basedir}", readonly = true)
     File topLevelBasedir;
@@ -146,7 +148,7 @@ public class CheckMojo extends AbstractMojo {
                 .sarifCategory(sarifCategory)
                 .helpUriBase(helpUriBase)
                 .maxFileSize(maxFileSize)
-                .top(topLevelBasedir == null ? null : topLevelBasedir.toPath())
+                .top(Reactor.top(base, topLevelBasedir == null ? null : topLevelBasedir.toPath(), getLog()::debug))
                 .includeOutside(includeOutsideProject)
                 .config(configFile == null ? null : configFile.toPath())
                 .rules(rulesDirectory == null ? null : rulesDirectory.toPath());
@@ -166,6 +168,13 @@ public class CheckMojo extends AbstractMojo {
             throw new MojoExecutionException("gpulint: cannot scan " + base + ": " + e.getMessage(), e);
         }
         LintRequest request = project.request();
+        if (request.files().isEmpty() && modules != null && !modules.isEmpty()) {
+            // an aggregator whose own folder holds no manifest: an empty SARIF here would only be one more report to
+            // upload that says nothing; each module writes its own
+            getLog().info("gpulint: nothing to lint in " + base + " outside its modules (each module lints its own files and "
+                    + "writes its own report), so no report is written here");
+            return;
+        }
         Project.Outcome outcome = project.lint(request);
         LintResult result = outcome.result();
         RuleCatalog rules = outcome.rules();

@@ -32,6 +32,17 @@ public final class BandwidthReadings {
     /** Per file and bandwidth class, the first reading in bits and the first in bytes: {bits, bytes}. */
     private final Map<List<String>, BandwidthFact[]> bases = new LinkedHashMap<>();
 
+    /**
+     * The readings, in source order, until {@link #finish()} adds them: a fix's unit depends on the file's other
+     * readings of the class (it keeps the file's base), which are known only when every file is read.
+     */
+    private final List<Pending> pending = new ArrayList<>();
+
+    /** The NIC speeds that are 8× off their catalog figure, by where they are written: a job is not compared with them. */
+    private final Map<Span, BandwidthFact> flaggedNics = new java.util.HashMap<>();
+
+    private record Pending(BandwidthFact.Builder builder, BandwidthFact fact, dev.gpulint.core.Fold fold, double number, double perUnit) {}
+
     public BandwidthReadings(Catalog catalog, Facts out) {
         this.catalog = catalog;
         this.out = out;
@@ -40,8 +51,15 @@ public final class BandwidthReadings {
     /** The fold of the node group whose readings are being emitted, null when it stands for itself alone. */
     private dev.gpulint.core.Fold fold;
 
-    private void emit(BandwidthFact.Builder b) {
+    private void emit(BandwidthFact.Builder b, Located<Bandwidth> bw) {
         BandwidthFact f = b.build(out::shared);
+        if (f.getEightfoldFigure() > 0 && f.getKind() == dev.gpulint.facts.BandwidthKind.NIC) flaggedNics.put(f.getSpan(), f);
+        Bandwidth v = bw.value();
+        pending.add(new Pending(b, f, fold, v.number(), v.number() == 0 ? 0 : v.bytesPerSecond() / v.number()));
+    }
+
+    /** Adds a reading: the fact, and the file's first reading in its base for UNIT002. */
+    private void add(BandwidthFact.Builder b, BandwidthFact f, dev.gpulint.core.Fold fold) {
         out.add(f);
         BandwidthFact[] firsts = bases.computeIfAbsent(List.of(String.valueOf(f.getFile()), f.getBandwidthClass()), k -> new BandwidthFact[2]);
         int base = f.isBits() ? 0 : 1;
@@ -55,14 +73,45 @@ public final class BandwidthReadings {
         }
     }
 
-    /** After every reading: one {@link BandwidthBasesFact} per file and class (UNIT002 compares its two readings). */
+    /**
+     * After every reading: the readings, each exact 8× fix in the file's base ({@link #sameBase}), and one
+     * {@link BandwidthBasesFact} per file and class (UNIT002 compares its two readings).
+     */
     public void finish() {
+        Map<List<String>, boolean[]> sound = new java.util.HashMap<>();
+        for (Pending p : pending) {
+            BandwidthFact f = p.fact();
+            if (f.getEightfoldFigure() > 0) continue;   // a value that is itself wrong says nothing of the file's base
+            sound.computeIfAbsent(List.of(String.valueOf(f.getFile()), f.getBandwidthClass()), k -> new boolean[2])[f.isBits() ? 0 : 1] = true;
+        }
+        for (Pending p : pending) {
+            BandwidthFact f = p.fact();
+            if (f.getFixedUnit() != null) {
+                boolean[] b = sound.getOrDefault(List.of(String.valueOf(f.getFile()), f.getBandwidthClass()), new boolean[2]);
+                int own = f.isBits() ? 0 : 1;
+                if (b[own] && !b[1 - own]) f = sameBase(p);
+            }
+            add(p.builder(), f, p.fold());
+        }
+        pending.clear();
+        flaggedNics.clear();
         for (Map.Entry<List<String>, BandwidthFact[]> e : bases.entrySet()) {
             BandwidthFact[] firsts = e.getValue();
             BandwidthFact any = firsts[0] != null ? firsts[0] : firsts[1];
             out.add(new BandwidthBasesFact(any.getFile(), any.getBandwidthClass(), firsts[0], firsts[1]));
         }
         bases.clear();
+    }
+
+    /**
+     * The fact of an exact 8× reading whose fix keeps the unit as written and writes the catalog figure in it: the
+     * file's other values of the class are all in this base, so swapping the unit would mix bits and bytes (UNIT002).
+     */
+    private BandwidthFact sameBase(Pending p) {
+        BandwidthFact f = p.fact();
+        if (p.perUnit() <= 0) return f;
+        String number = dev.gpulint.spec.Quantities.format(f.getEightfoldFigure() / p.perUnit());
+        return p.builder().sameBase(number).build(out::shared);
     }
 
     /** The fabric's link speed against the port speeds of its protocol. */
@@ -73,7 +122,7 @@ public final class BandwidthReadings {
         BandwidthFact.Builder b = reading(c.file(), f.linkSpeed(), null, "cluster:" + c.name() + "/fabric/link_speed",
                 "the " + c.fabric().display() + " fabric link speed", BandwidthFact.NETWORK, "fabric", figs, List.of())
                 .technology(c.fabric().display());
-        emit(withFastest(b, figs));
+        emit(withFastest(b, figs), f.linkSpeed());
     }
 
     /** A node group's NVLink, PCIe and NIC speeds. */
@@ -93,7 +142,7 @@ public final class BandwidthReadings {
         if (nv != null && nv.bandwidth() != null) {
             String dir = nv.direction() == null ? null : nv.direction().value();
             emit(nvlink(g.cluster().file(), nv.bandwidth(), nv.keySpan(), g.id() + "/nvlink/bandwidth",
-                    "the NVLink bandwidth of " + (gpu != null ? gpu.name() : "the GPU"), "nvlink", gpu, dir).direction(dir));
+                    "the NVLink bandwidth of " + (gpu != null ? gpu.name() : "the GPU"), "nvlink", gpu, dir).direction(dir), nv.bandwidth());
         }
         Specs.Pcie pcie = spec.pcie();
         if (pcie != null && pcie.bandwidth() != null) pcie(g, pcie, gpu);
@@ -110,7 +159,7 @@ public final class BandwidthReadings {
                     "the " + model + (protocol != null ? " " + protocol.display() : "") + " port speed",
                     BandwidthFact.NETWORK, "nic", figs, protocol == null ? List.of() : portFigures(protocol, null));
             if (protocol != null) b.technology((nic != null ? nic.name() + " " : "") + protocol.display());
-            emit(withFastest(b, figs));
+            emit(withFastest(b, figs), n.speed());
         }
     }
 
@@ -133,7 +182,7 @@ public final class BandwidthReadings {
         if (p.isPresent()) {
             b.technology("PCIe Gen" + gen + " x" + lanes).limit("unidirectional".equals(dir) ? per : bidir, null);
         }
-        emit(b);
+        emit(b, pcie.bandwidth());
     }
 
     /** A job's assumed inter- and intra-node bandwidths against its node group's NICs and NVLink. */
@@ -145,7 +194,7 @@ public final class BandwidthReadings {
         if (n.assumedInterNode() != null) interNode(j, n.assumedInterNode(), group);
         if (n.assumedIntraNode() != null) {
             emit(nvlink(spec.file(), n.assumedIntraNode(), null, "training_job:" + j.name() + "/network/assumed_intra_node",
-                    "the job's assumed intra-node bandwidth", "job-intra-node", group.gpu(), null));
+                    "the job's assumed intra-node bandwidth", "job-intra-node", group.gpu(), null), n.assumedIntraNode());
         }
     }
 
@@ -155,6 +204,10 @@ public final class BandwidthReadings {
         List<Figure> figs = new ArrayList<>();
         double per = 0;
         long count = 0;
+        // the NIC speed is itself 8x off its catalog figure (UNIT001 there): the job is not compared with it, so
+        // no finding and no fix of the job rests on it; once the NIC speed is fixed, the job is compared again
+        BandwidthFact flagged = nic == null ? null : flaggedNics.get(nic.speed().span());
+        if (flagged != null) nic = null;
         if (nic != null) {
             per = nic.speed().value().bytesPerSecond();
             count = nic.count() == null ? 1L : nic.count().value();
@@ -168,7 +221,8 @@ public final class BandwidthReadings {
             b.nics(nic.model() == null ? null : nic.model().value(), per, count).limit(per * count, null)
                     .related(nic.speed().span(), group.name());
         }
-        emit(b);
+        if (flagged != null) b.flaggedReference(flagged.getSpan());
+        emit(b, assumed);
     }
 
     /**

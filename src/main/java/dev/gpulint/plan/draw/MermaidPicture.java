@@ -11,11 +11,20 @@ import java.util.TreeMap;
  * coloured by its tensor-parallel group, and node-to-node links (thick red over the network, slate over NVLink).
  * The title is the front matter's, a YAML double-quoted string. Identifiers are generated (N0, N0G3, S0), never taken from the manifest, so no name can be a reserved word
  * ("end", "graph", "style") or open an edge ("o", "x"); every label is quoted and escaped ({@link Escape#mermaid}).
+ * Above {@link #MAX_DETAILED_GPUS} drawn GPUs the picture is a summary, one box per node with the groups it holds
+ * ("dgx-3: r24–31 · tp C, D · pp 1 · dp 0–1"): a box per GPU of 64 GPUs is shrunk to unreadable text at the width
+ * GitHub gives a job summary (~1,012 px); the text, DOT and SVG pictures keep every GPU.
  */
 public final class MermaidPicture {
     private MermaidPicture() {}
 
+    /** The most GPUs drawn one box each: two 8-GPU nodes, whose boxes stay readable at a job summary's width. */
+    public static final int MAX_DETAILED_GPUS = 16;
+
     public static String draw(Scene s, Layout layout) {
+        int gpus = 0;
+        for (Scene.Node n : s.nodes()) gpus += n.cells().size();
+        if (gpus > MAX_DETAILED_GPUS) return summary(s, layout);
         StringBuilder out = new StringBuilder("---\ntitle: \"").append(Escape.yaml(s.title())).append("\"\n---\nflowchart TB\n");
         Map<Integer, List<String>> byColour = new TreeMap<>();
         int edge = 0;
@@ -43,6 +52,62 @@ public final class MermaidPicture {
             }
             out.append("  end\n");
         }
+        links(s, out, edge, byColour, crossing);
+        return out.toString();
+    }
+
+    /**
+     * One box per node, labelled with what it holds: its ranks, its tensor-parallel groups (their tags, * when the group
+     * crosses the network, ~ when it spans nodes over NVLink) and the coordinates of the other dimensions; coloured by
+     * its tp group when it holds one. The links between nodes are the detailed picture's.
+     */
+    static String summary(Scene s, Layout layout) {
+        StringBuilder out = new StringBuilder("---\ntitle: \"").append(Escape.yaml(s.title())).append("\"\n---\nflowchart TB\n");
+        Map<Integer, List<String>> byColour = new TreeMap<>();
+        List<String> crossing = new ArrayList<>();
+        for (int i = 0; i < s.nodes().size(); i++) {
+            Scene.Node n = s.nodes().get(i);
+            java.util.Set<String> tags = new java.util.LinkedHashSet<>();
+            java.util.Set<Integer> groups = new java.util.TreeSet<>();
+            boolean network = false;
+            for (Scene.Cell c : n.cells()) {
+                tags.add(c.tag() + (c.tpTier() == Scene.Tier.NETWORK ? "*" : c.tpTier() == Scene.Tier.NVLINK ? "~" : ""));
+                groups.add(c.tpGroup());
+                network |= c.tpTier() == Scene.Tier.NETWORK;
+            }
+            List<Scene.Cell> cells = n.cells();
+            StringBuilder label = new StringBuilder(Escape.mermaid(n.name())).append(": r").append(cells.get(0).rank());
+            if (cells.size() > 1) label.append('–').append(cells.get(cells.size() - 1).rank());
+            label.append(" · tp ").append(String.join(", ", tags));
+            label.append(" · pp ").append(values(cells, Scene.Cell::pp)).append(" · dp ").append(values(cells, Scene.Cell::dp));
+            if (layout.cp() > 1) label.append(" · cp ").append(values(cells, Scene.Cell::cp));
+            if (layout.ep() > 1) label.append(" · ep ").append(values(cells, Scene.Cell::ep));
+            out.append("  N").append(i).append("[\"").append(label).append("\"]\n");
+            if (groups.size() == 1) byColour.computeIfAbsent(Palette.index(groups.iterator().next()), x -> new ArrayList<>()).add("N" + i);
+            if (network) crossing.add("N" + i);
+        }
+        links(s, out, 0, byColour, crossing);
+        return out.toString();
+    }
+
+    /** The distinct coordinates of the cells, ascending, runs written "0–3": "0", "0–1", "0, 2". */
+    private static String values(List<Scene.Cell> cells, java.util.function.ToLongFunction<Scene.Cell> f) {
+        java.util.TreeSet<Long> v = new java.util.TreeSet<>();
+        for (Scene.Cell c : cells) v.add(f.applyAsLong(c));
+        StringBuilder b = new StringBuilder();
+        Long start = null, prev = null;
+        for (long x : v) {
+            if (start == null) { start = prev = x; continue; }
+            if (x == prev + 1) { prev = x; continue; }
+            b.append(b.length() == 0 ? "" : ", ").append(start).append(prev.equals(start) ? "" : "–" + prev);
+            start = prev = x;
+        }
+        if (start != null) b.append(b.length() == 0 ? "" : ", ").append(start).append(prev.equals(start) ? "" : "–" + prev);
+        return b.toString();
+    }
+
+    /** What is not drawn, the links between nodes (edge numbers from {@code edge}), the tp colours and the link styles. */
+    private static void links(Scene s, StringBuilder out, int edge, Map<Integer, List<String>> byColour, List<String> crossing) {
         if (!s.notDrawn().isEmpty()) {
             out.append("  S0[\"").append(Escape.mermaid(String.join("; ", s.notDrawn()))).append("\"]\n");
         }
@@ -66,7 +131,6 @@ public final class MermaidPicture {
         }
         if (!network.isEmpty()) out.append("  linkStyle ").append(join(network)).append(" stroke:").append(Palette.NETWORK).append(",stroke-width:3px\n");
         if (!nvlink.isEmpty()) out.append("  linkStyle ").append(join(nvlink)).append(" stroke:").append(Palette.NVLINK).append(",stroke-width:2px\n");
-        return out.toString();
     }
 
     private static String join(List<Integer> xs) {

@@ -11,7 +11,8 @@ import java.util.List;
  * Writes every picture format of a few fixed layouts into a directory, for CI to check with the real tools
  * (.ci/plan-pictures: Graphviz renders the DOT, the SVG parses as XML and renders in headless Chromium, the Mermaid
  * text passes Mermaid's own parser). Run: {@code java -cp src/target/classes dev.gpulint.plan.draw.PictureSamples DIR}.
- * The layouts: two 8-GPU servers with tp 8 × pp 2; tp 16 across them; 1,024 GPUs (tp 8, pp 16, dp 8); a MoE with
+ * The layouts: two 8-GPU servers with tp 8 × pp 2; tp 16 across them; 64 GPUs (tp 4, pp 4, dp 4: Mermaid's summary, a
+ * box per node); 1,024 GPUs (tp 8, pp 16, dp 8); a MoE with
  * cp and ep; a GB200 NVL72 rack whose tp groups span nodes over NVLink; and a node group with a hostile name.
  */
 public final class PictureSamples {
@@ -31,6 +32,7 @@ public final class PictureSamples {
         return List.of(
                 new Sample("h100x16-tp8-pp2", layout(8, 2, 1, 1, 1, 1), null, h100),
                 new Sample("h100x16-tp16", layout(16, 1, 1, 1, 1, 1), null, h100),
+                new Sample("h100x64-tp4-pp4-dp4", layout(4, 4, 4, 1, 1, 1), null, h100),
                 new Sample("h100x1024-tp8-pp16-dp8", layout(8, 16, 8, 1, 1, 4), null, h100),
                 new Sample("h100x32-moe-cp2-ep4", layout(2, 2, 4, 2, 4, 1), null, h100),
                 new Sample("gb200-nvl72-tp8", layout(8, 1, 9, 1, 1, 1), null, new Scene.Nodes("nvl72", 4, 72, "GB200")),

@@ -9,8 +9,10 @@ import java.util.Locale;
  * The placement as a standalone SVG: well-formed XML, no script, no external font or image (the generic
  * {@code monospace} family), laid out by hand. Nodes are boxes stacked top to bottom, GPUs cells four a row filled by
  * their tensor-parallel group; a cell whose group crosses the network has a red dashed border. Each link between
- * nodes is a numbered curve on the right (red and dashed over the network, slate over NVLink), listed under the
- * legend with its number. Every manifest name is escaped ({@link Escape#xml}).
+ * nodes is a numbered bracket on the right, in a lane of its own (red and dashed over the network, slate over
+ * NVLink), listed under the legend with its number. A link's number sits on its own lane where no other link's
+ * horizontal run crosses it ({@link #labelY}): a number on a curve's middle sat on the links that start there.
+ * Every manifest name is escaped ({@link Escape#xml}).
  */
 public final class SvgPicture {
     private SvgPicture() {}
@@ -58,6 +60,7 @@ public final class SvgPicture {
             y += h + BETWEEN;
         }
         int summaryTop = y;
+        int summaryRight = MARGIN + boxW;
         int width = MARGIN + boxW;
         if (!s.notDrawn().isEmpty()) {
             int w = 0;
@@ -71,22 +74,38 @@ public final class SvgPicture {
             }
             body.append("</g>\n");
             width = Math.max(width, MARGIN + w + 2 * PAD);
+            summaryRight = MARGIN + w + 2 * PAD;
             y += h + BETWEEN;
         }
         int right = MARGIN + boxW;
-        for (int j = 0; j < s.links().size(); j++) {
+        int links = s.links().size();
+        double[] ya = new double[links], yb = new double[links], xb = new double[links];
+        for (int j = 0; j < links; j++) {
+            Scene.Link l = s.links().get(j);
+            double laneX = right + 30 + j * LANE;
+            ya[j] = (top[l.from()] + bottom[l.from()]) / 2.0 + (j % 5 - 2) * 4;
+            if (l.to() >= 0) {
+                yb[j] = (top[l.to()] + bottom[l.to()]) / 2.0 + (j % 5 - 2) * 4;
+                xb[j] = right;
+            } else if (laneX <= summaryRight - 10) {
+                yb[j] = summaryTop - 1;      // down the lane onto the top of the box of what is not drawn
+                xb[j] = laneX;
+            } else {
+                yb[j] = summaryTop + 12;     // along the lane, then left into that box's side
+                xb[j] = summaryRight;
+            }
+        }
+        for (int j = 0; j < links; j++) {
             Scene.Link l = s.links().get(j);
             boolean net = l.tier() == Scene.Tier.NETWORK;
             double laneX = right + 30 + j * LANE;
-            double ya = (top[l.from()] + bottom[l.from()]) / 2.0 + (j % 5 - 2) * 4;
-            double yb = l.to() < 0 ? summaryTop + 12 : (top[l.to()] + bottom[l.to()]) / 2.0 + (j % 5 - 2) * 4;
-            double xb = l.to() < 0 && s.notDrawn().isEmpty() ? right : l.to() < 0 ? MARGIN + 40 : right;
             String colour = net ? Palette.NETWORK : Palette.NVLINK;
-            body.append("<path d=\"M").append(right).append(',').append(num(ya)).append(" C").append(num(laneX)).append(',').append(num(ya))
-                    .append(' ').append(num(laneX)).append(',').append(num(yb)).append(' ').append(num(xb)).append(',').append(num(yb))
-                    .append("\" fill=\"none\" stroke=\"").append(colour).append("\" stroke-width=\"2\"")
+            // out of the node to the link's own lane, along it, and back in: only the runs cross other lanes
+            body.append("<path d=\"M").append(right).append(',').append(num(ya[j])).append(" H").append(num(laneX))
+                    .append(" V").append(num(yb[j])).append(xb[j] == laneX ? "" : " H" + num(xb[j]))
+                    .append("\" fill=\"none\" stroke=\"").append(colour).append("\" stroke-width=\"2\" stroke-linejoin=\"round\"")
                     .append(net ? " stroke-dasharray=\"6 4\"" : "").append(" marker-end=\"url(#").append(net ? "net" : "nvl").append(")\"/>");
-            double ax = 0.25 * right + 0.75 * laneX, ay = (ya + yb) / 2;
+            double ax = laneX, ay = labelY(j, ya, yb);
             body.append("<circle cx=\"").append(num(ax)).append("\" cy=\"").append(num(ay)).append("\" r=\"9\" fill=\"#fff\" stroke=\"")
                     .append(colour).append("\"/><text x=\"").append(num(ax)).append("\" y=\"").append(num(ay + 4))
                     .append("\" text-anchor=\"middle\" font-size=\"10\">").append(j + 1).append("</text>\n");
@@ -132,6 +151,27 @@ public final class SvgPicture {
         out.append("<text x=\"").append(MARGIN).append("\" y=\"").append(MARGIN + 10).append("\" font-size=\"14\" font-weight=\"bold\">")
                 .append(title).append("</text>\n");
         return out.append(body).append("</svg>\n").toString();
+    }
+
+    /**
+     * Where link {@code j}'s number goes on its lane: the point of the lane's run, kept 12 px from its ends, farthest
+     * from every run of the links in outer lanes (only they cross this lane, at their end heights).
+     */
+    static double labelY(int j, double[] ya, double[] yb) {
+        double lo = Math.min(ya[j], yb[j]) + 12, hi = Math.max(ya[j], yb[j]) - 12;
+        if (hi <= lo) return (ya[j] + yb[j]) / 2;
+        double best = (lo + hi) / 2, bestGap = -1;
+        for (int step = 0; step <= 32; step++) {
+            double y = lo + (hi - lo) * step / 32;
+            double gap = Double.MAX_VALUE;
+            for (int k = j + 1; k < ya.length; k++) gap = Math.min(gap, Math.min(Math.abs(ya[k] - y), Math.abs(yb[k] - y)));
+            // the middle wins ties: it reads as the link's centre
+            if (gap > bestGap + 1e-9 || (Math.abs(gap - bestGap) < 1e-9 && Math.abs(y - (lo + hi) / 2) < Math.abs(best - (lo + hi) / 2))) {
+                best = y;
+                bestGap = gap;
+            }
+        }
+        return best;
     }
 
     /** A cell's second line: its tp group, and how the group travels when it leaves the node. */

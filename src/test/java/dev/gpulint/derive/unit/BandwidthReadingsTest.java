@@ -50,6 +50,7 @@ class BandwidthReadingsTest {
             for (Resolved.Group g : c.groups()) readings.group(g, c.fabric());
         }
         readings.job(resolver.job(b.jobs().get(0)));
+        readings.finish();      // the readings are added once every file's bases are known (a fix keeps its file's base)
         Map<String, BandwidthFact> byKind = new HashMap<>();
         for (Object o : out.list()) if (o instanceof BandwidthFact f) byKind.put(f.getKind().id(), f);
         return byKind;
@@ -101,16 +102,17 @@ class BandwidthReadingsTest {
     }
 
     @Test
-    void jobInterNodeIsReadAgainstOneNicAndLimitedByTheNode() {
+    void jobInterNodeIsNotReadAgainstANicSpeedThatIsItself8xOff() {
+        // the NICs' 400 GB/s is 8x NDR (UNIT001 there, nicSpeedInBytesIsEightTimesNdr...): no figure, no limit for the
+        // job, whose comparison would rest on it (issue #37); the aggregate comparison is UNIT001's case
+        // "400 GB/s per node from eight 400G NICs is the node's aggregate"
         BandwidthFact f = facts().get("job-inter-node");
         assertEquals(1600e9, f.getBytesPerSecond());
-        assertEquals(400e9, f.getNicSpeed());
-        assertEquals(4, f.getNicsPerNode());
-        assertEquals("ConnectX-7", f.getNicModel());
-        assertEquals(1600e9, f.getLimit());
-        // 1600 GB/s is the node's four NICs together: compared with that aggregate rather than one NIC
-        assertEquals(1600e9, f.getNearestFigure());
+        assertEquals(0, f.getNicSpeed());
+        assertEquals(0, f.getLimit());
+        assertEquals(0, f.getNearestFigure());
         assertEquals(0, f.getEightfoldFigure());
+        assertEquals(facts().get("nic").getSpan(), f.getFlaggedReference());
     }
 
     @Test

@@ -104,7 +104,9 @@ class PicturesTest {
             assertEquals(a, draw(f, big, dgx), f.id());
             assertTrue(a.length() < 40_000, f.id() + ": " + a.length());
             assertTrue(a.contains("pp stages 1–15: 15 × 8 nodes, same pattern"), f.id());
-            assertEquals(64, count(a, " pp0 dp"), f.id());
+            // Mermaid draws more than 16 GPUs one box per node (issue #37): 8 nodes of pp stage 0, each with its groups
+            boolean summary = f == Pictures.Format.MERMAID || f == Pictures.Format.MARKDOWN;
+            assertEquals(summary ? 0 : 64, count(a, " pp0 dp"), f.id());
             assertFalse(a.contains("dgx-8"), f.id());
         }
         parse(draw(Pictures.Format.SVG, big, dgx));
@@ -152,6 +154,87 @@ class PicturesTest {
         assertFalse(md.contains("<b>") || md.contains("\nend;"), md);
         assertEquals(2, count(md, "```"), md);
         assertTrue(md.contains("x\"&lt;b&gt;&amp;amp;&lt;/b&gt;\\\\nend;"), md);
+    }
+
+    /** Issue #37: 64 GPUs a box each were shrunk to unreadable text at a job summary's width; above 16, a box per node. */
+    @Test
+    void mermaidSummarisesAbove16GpusOneBoxPerNodeWithItsGroups() {
+        Layout l = new Layout(4, 4, 4, 1, 1, 1, 1, 512, 0, true, Layout.Recompute.SELECTIVE, true);
+        String m = draw(Pictures.Format.MERMAID, l, new Scene.Nodes("dgx", 8, 8, "H100-SXM5-80GB"));
+        assertTrue(m.contains("  N0[\"dgx-0: r0–7 · tp A, B · pp 0 · dp 0–1\"]\n"), m);
+        assertTrue(m.contains("  N7[\"dgx-7: r56–63 · tp O, P · pp 3 · dp 2–3\"]\n"), m);
+        assertEquals(8, count(m, "\"dgx-"), m);
+        assertFalse(m.contains("subgraph"), "no box per GPU: " + m);
+        assertTrue(m.contains("  N0 ==>|\"pp 0→1 ×8 #40;network#41;\"| N2\n"), m);
+        // 16 GPUs stay a box each
+        assertTrue(draw(Pictures.Format.MERMAID, new Layout(8, 2, 1, 1, 1, 1, 1, 512, 0, true, Layout.Recompute.SELECTIVE, true),
+                new Scene.Nodes("dgx", 8, 8, "H100-SXM5-80GB")).contains("N1G7[\"r15 tp7 pp1 dp0 · B\"]"));
+    }
+
+    /**
+     * Issue #37: a link's number sat on the middle of its curve, where the links that start at the node in between
+     * run. Every sample's numbers (and a 64-GPU job's) keep 9 px (their radius) from every other link's path.
+     */
+    @Test
+    void svgLinkNumbersSitOnNoOtherLink() throws Exception {
+        List<String> svgs = new java.util.ArrayList<>();
+        for (PictureSamples.Sample s : PictureSamples.samples()) svgs.add(Pictures.draw(Pictures.Format.SVG, s.layout(), s.order(), s.nodes(), ""));
+        svgs.add(draw(Pictures.Format.SVG, new Layout(4, 4, 4, 1, 1, 1, 1, 512, 0, true, Layout.Recompute.SELECTIVE, true),
+                new Scene.Nodes("dgx", 8, 8, "H100-SXM5-80GB")));
+        int checked = 0;
+        for (String svg : svgs) {
+            List<List<double[]>> paths = new java.util.ArrayList<>();
+            java.util.regex.Matcher p = java.util.regex.Pattern.compile("<path d=\"(M[^\"]+)\" fill=\"none\"").matcher(svg);
+            while (p.find()) paths.add(points(p.group(1)));
+            java.util.regex.Matcher c = java.util.regex.Pattern.compile("<circle cx=\"([\\d.]+)\" cy=\"([\\d.]+)\" r=\"9\"").matcher(svg);
+            int j = 0;
+            while (c.find()) {
+                double x = Double.parseDouble(c.group(1)), y = Double.parseDouble(c.group(2));
+                for (int k = 0; k < paths.size(); k++) {
+                    if (k == j) continue;
+                    for (double[] q : paths.get(k)) {
+                        assertTrue(Math.hypot(q[0] - x, q[1] - y) >= 9, "link " + (j + 1) + "'s number at " + x + "," + y
+                                + " sits on link " + (k + 1) + " (" + q[0] + "," + q[1] + ")");
+                    }
+                }
+                j++;
+                checked++;
+            }
+            assertEquals(paths.size(), j, "one number per link");
+        }
+        assertTrue(checked > 20, "links checked: " + checked);
+    }
+
+    /** Points every pixel along a path of M, H, V, L and C commands (absolute). */
+    private static List<double[]> points(String d) {
+        List<double[]> out = new java.util.ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([MHVLC])([^MHVLC]*)").matcher(d);
+        double x = 0, y = 0;
+        while (m.find()) {
+            String[] v = m.group(2).trim().split("[ ,]+");
+            double[] n = java.util.Arrays.stream(v).filter(t -> !t.isEmpty()).mapToDouble(Double::parseDouble).toArray();
+            double nx = x, ny = y;
+            switch (m.group(1)) {
+                case "M" -> { x = n[0]; y = n[1]; out.add(new double[] {x, y}); continue; }
+                case "H" -> nx = n[0];
+                case "V" -> ny = n[0];
+                case "L" -> { nx = n[0]; ny = n[1]; }
+                case "C" -> {
+                    for (int i = 1; i <= 400; i++) {
+                        double t = i / 400.0, u = 1 - t;
+                        out.add(new double[] {u * u * u * x + 3 * u * u * t * n[0] + 3 * u * t * t * n[2] + t * t * t * n[4],
+                                u * u * u * y + 3 * u * u * t * n[1] + 3 * u * t * t * n[3] + t * t * t * n[5]});
+                    }
+                    x = n[4]; y = n[5];
+                    continue;
+                }
+                default -> throw new IllegalArgumentException(d);
+            }
+            int steps = (int) Math.max(1, Math.ceil(Math.hypot(nx - x, ny - y)));
+            for (int i = 1; i <= steps; i++) out.add(new double[] {x + (nx - x) * i / steps, y + (ny - y) * i / steps});
+            x = nx; y = ny;
+        }
+        return out;
     }
 
     @Test

@@ -55,8 +55,7 @@ class ProbeTest {
         Probe p = new Probe(bin.toString(), 1);
         assertEquals(List.of(), p.run(out, "n"));
         long child = Long.parseLong(Files.readString(pid).strip());
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-        while (running(child) && System.nanoTime() < deadline) Thread.sleep(50);
+        dev.gpulint.testing.CpuBudget.ofSeconds(30).until(() -> !running(child), "the tool's child " + child + " stopping");
         assertFalse(running(child), "the tool's child " + child + " still runs");
     }
 

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -54,7 +53,7 @@ class FixWriterSignalTest {
             Path tmp = Path.of(line.substring("written ".length()));
             assertTrue(Files.exists(tmp) && tmp.getFileName().toString().endsWith(".gpulint-fix"), tmp.toString());
             p.destroy();                    // SIGTERM
-            assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the child did not end on SIGTERM");
+            dev.gpulint.testing.CpuBudget.waitFor(p, 120);   // fails if the child never ends on SIGTERM
             try (var s = Files.list(dir)) {
                 assertEquals(List.of(file), s.toList(), "only the file itself is left");
             }

@@ -1,7 +1,7 @@
 package dev.gpulint.cli;
 
 import dev.gpulint.core.Safety;
-import dev.gpulint.fix.FixLoop;
+import dev.gpulint.app.Checks;
 import dev.gpulint.fix.FixWriter;
 import dev.gpulint.fix.UnifiedDiff;
 import java.io.PrintWriter;
@@ -29,7 +29,7 @@ final class Fixing {
     static Safety atMost(boolean unsafe) { return unsafe ? Safety.UNSAFE : Safety.SAFE; }
 
     /** Prints the diff of every changed file and a closing line on standard error; exit 1 when there is a diff. */
-    static int diff(FixLoop.Result r, PrintWriter out, PrintWriter err, boolean unsafe, boolean quiet) {
+    static int diff(Checks.Fixed r, PrintWriter out, PrintWriter err, boolean unsafe, boolean quiet) {
         for (var e : r.after().entrySet()) out.print(UnifiedDiff.of(e.getKey(), r.before().get(e.getKey()), e.getValue()));
         out.flush();
         if (!quiet) {
@@ -42,14 +42,14 @@ final class Fixing {
     }
 
     /** Writes the fixes; the files not written are told on {@code err} and make the run fail (false). */
-    static boolean write(FixLoop.Result r, PrintWriter err) {
-        List<String> problems = FixWriter.write(r);
+    static boolean write(Checks.Fixed r, PrintWriter err) {
+        List<String> problems = FixWriter.write(r.texts());
         for (String p : problems) err.println("gpulint: " + p);
         return problems.isEmpty();
     }
 
     /** The closing line of --fix: "fixed 3 findings in 2 files; 1 remains (1 more with --unsafe-fixes)". */
-    static String closing(FixLoop.Result r, boolean unsafe) {
+    static String closing(Checks.Fixed r, boolean unsafe) {
         long remain = r.last().result().findings().stream().filter(f -> !f.suppressed()).count();
         return "fixed " + count(r.fixed(), "finding") + (r.fixed() == 0 ? "" : " in " + count(r.after().size(), "file")) + "; "
                 + remain + (remain == 1 ? " remains" : " remain") + (unsafe ? "" : more(r.fixable(Safety.UNSAFE)));

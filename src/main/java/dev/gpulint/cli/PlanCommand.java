@@ -1,7 +1,8 @@
 package dev.gpulint.cli;
 
 import dev.gpulint.catalog.Catalog;
-import dev.gpulint.lint.Project;
+import dev.gpulint.app.Checks;
+import dev.gpulint.app.Project;
 import dev.gpulint.plan.PlanReport;
 import dev.gpulint.plan.PlanPictures;
 import dev.gpulint.plan.Planner;
@@ -78,9 +79,8 @@ final class PlanCommand implements Callable<Integer> {
             for (String u : usage) err.println("gpulint: " + u);
             return Main.BAD_INPUT;
         }
-        List<Object> facts = new ArrayList<>();
-        project.factSink(facts::addAll);
-        Project.Outcome outcome = project.lint();
+        Checks.Planned planned = Checks.plan(project.request(), job, gpus == null ? 0L : gpus, nodes == null ? 0L : nodes);
+        var outcome = planned.run();
         if (outcome.result().inputFailed()) {
             for (var f : outcome.result().findings()) {
                 if (f.level() == dev.gpulint.core.Level.ERROR && f.ruleId().startsWith("SYN")) {
@@ -88,9 +88,7 @@ final class PlanCommand implements Callable<Integer> {
                 }
             }
         }
-        Map<String, Double> overrides = project.config().plan();
-        Planner.Outcome o = Planner.plan(facts, outcome.result(), Catalog.builtIn(), job, gpus == null ? 0 : gpus,
-                nodes == null ? 0 : nodes, overrides);
+        Planner.Outcome o = planned.plan();
         if (o.problem() != null) {
             err.println("gpulint: plan: " + o.problem());
             return Main.BAD_INPUT;

@@ -2,7 +2,7 @@ package dev.gpulint.lsp;
 
 import dev.gpulint.config.Config;
 import dev.gpulint.core.Finding;
-import dev.gpulint.lint.Project;
+import dev.gpulint.app.Project;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.read.Readers;
 import dev.gpulint.report.ReportOptions;
@@ -66,9 +66,7 @@ final class Lints {
             String name = d.path().getFileName().toString();
             if (!name.equals(Config.NAME) && Readers.isCandidate(name)) paths.add(d.path().toString());
         }
-        Project project = new Project(base).paths(paths).buffers(overlay).helpUriBase(report.helpUriBase());
-        dev.gpulint.plan.LayoutFixes.on(project);
-        Project.Outcome outcome = project.lint();
+        var outcome = dev.gpulint.app.Checks.check(new Project(base).paths(paths).buffers(overlay).helpUriBase(report.helpUriBase()).request());
         Map<Path, List<Finding>> byFile = new HashMap<>();
         for (Finding f : outcome.result().findings()) {
             if (f.suppressed()) continue;

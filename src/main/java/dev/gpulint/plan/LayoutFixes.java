@@ -13,7 +13,7 @@ import dev.gpulint.facts.JobFact;
 import dev.gpulint.meta.Messages;
 import dev.gpulint.plan.search.Candidate;
 import dev.gpulint.meta.RuleCatalog;
-import dev.gpulint.settle.FixSettings;
+import dev.gpulint.fix.FixSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,7 +27,7 @@ import java.util.Set;
  * one unsafe fix that edits every parallel size that changes (tp, pp, vpp, dp, cp), never one alone. No fix when a
  * size that must change is not written in the file as a plain number at the job's span for it, or when the plan
  * finds no valid layout. The plan is computed only when one of these rules fired, once per job. The linter cannot
- * do this (the plan is a higher stage): front ends apply it to a lint result.
+ * do this (the plan is a higher stage): app.Checks applies it to every check's result, whichever front end asked.
  */
 public final class LayoutFixes {
     private LayoutFixes() {}
@@ -77,15 +77,6 @@ public final class LayoutFixes {
             changed = true;
         }
         return changed ? new LintResult(out, result.files(), result.inputFailed(), result.baselined(), result.paths()) : result;
-    }
-
-    /** Makes every lint of {@code project} add the layout fixes (check, --fix, --diff, the language server). */
-    public static dev.gpulint.lint.Project on(dev.gpulint.lint.Project project) {
-        return project.amend((facts, o) -> {
-            Map<String, String> texts = dev.gpulint.read.SourceFile.texts(project.sources().values(), Set.of());
-            // the configuration's fix: (unfixable, per-rule levels) applies to these fixes as to the rules' own
-            return apply(facts, o.result(), texts, Catalog.builtIn(), o.rules(), FixSettings.of(project.config().fix()));
-        });
     }
 
     private static boolean wanted(Finding f) {

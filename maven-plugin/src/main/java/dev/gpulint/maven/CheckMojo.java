@@ -1,7 +1,8 @@
 package dev.gpulint.maven;
 
 import dev.gpulint.core.LintResult;
-import dev.gpulint.lint.Project;
+import dev.gpulint.app.Checks;
+import dev.gpulint.app.Project;
 import dev.gpulint.core.Finding;
 import dev.gpulint.lint.LintRequest;
 import dev.gpulint.meta.RuleCatalog;
@@ -165,8 +166,9 @@ public class CheckMojo extends AbstractMojo {
         } catch (IOException e) {
             throw new MojoExecutionException("gpulint: cannot scan " + base + ": " + e.getMessage(), e);
         }
-        LintRequest request = project.request();
-        Project.Outcome outcome = project.lint(request);
+        dev.gpulint.app.CheckRequest request = project.request();
+        // the one entry of every front end: the same run, post-run steps (the layout fixes) included, as the command line's
+        dev.gpulint.lint.RunOutcome outcome = Checks.check(request);
         LintResult result = outcome.result();
         RuleCatalog rules = outcome.rules();
         for (Finding f : result.findings()) {
@@ -182,7 +184,7 @@ public class CheckMojo extends AbstractMojo {
         }
         // as the command line's -o: a report is never written over a file this run read (a manifest, the
         // configuration, the baseline), which would destroy it; the build fails before anything is written
-        String over = project.overwrites(sarifFile.toPath().toAbsolutePath());
+        String over = Checks.overwrites(request, outcome, sarifFile.toPath().toAbsolutePath());
         if (over != null) {
             throw new MojoExecutionException("gpulint: will not write the SARIF report (sarifFile) " + sarifFile + " over an input: "
                     + over + "; nothing was written, name another file");

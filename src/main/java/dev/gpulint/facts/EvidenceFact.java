@@ -33,6 +33,8 @@ public record EvidenceFact(String file, String tool, String kind, Span span, boo
     public String getTool() { return tool; }
     /** The kind of output it is, by name: TOPOLOGY, NVLINK, SMI_QUERY, IBSTAT, IBV_DEVINFO, NCCL_TESTS or NCCL_LOG. */
     public String getKind() { return kind; }
+    /** An nccl-tests output: its GPU count is the test's ranks, not a node's GPUs. */
+    public boolean isNcclTests() { return kind.equals("NCCL_TESTS"); }
     /** Configuration evidence: names something no linted file defines ({@link #getUnknownLink()} is not ""). */
     public boolean isLinkUnknown() { return !unknownLink.isEmpty(); }
     /** Configuration evidence: links the file to a job that names no node group of a cluster of several ({@link #getJobWithoutGroup()} is not ""). */

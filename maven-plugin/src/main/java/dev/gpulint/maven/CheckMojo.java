@@ -4,7 +4,6 @@ import dev.gpulint.core.LintResult;
 import dev.gpulint.app.Checks;
 import dev.gpulint.app.Project;
 import dev.gpulint.core.Finding;
-import dev.gpulint.lint.LintRequest;
 import dev.gpulint.meta.RuleCatalog;
 import java.io.File;
 import java.io.IOException;

@@ -15,7 +15,14 @@ public final class Compute {
     /** Dense peaks of one GPU: precision (fp32, tf32, bf16, fp16, fp8) to FLOP/s. */
     public record Peaks(String gpu, Map<String, Double> flops, String source) {}
 
-    /** The efficiencies of a set of GPU families, by name (the keys of derive.estimate.Efficiency). */
+    /**
+     * The names of the efficiencies the compute section states per GPU family, as the catalog and .gpulint.yaml's
+     * {@code plan:} write them (derive.estimate.Efficiency holds one value of each).
+     */
+    public static final List<String> EFFICIENCIES = List.of("gemm", "gemm_fp8", "gemm_kernel_s", "attention", "hbm",
+            "traffic", "layer_s", "nvlink", "pcie", "network", "tcp", "dp_overlap", "tp_overlap", "pp_overlap", "cp_overlap");
+
+    /** The efficiencies of a set of GPU families, by name ({@link #EFFICIENCIES}). */
     public record Efficiencies(List<String> families, Map<String, Double> values, String source) {}
 
     /** Precisions a peak may be given for. */

@@ -1,11 +1,10 @@
 package dev.gpulint.cli;
 
 import dev.gpulint.core.Safety;
-import dev.gpulint.fix.FixLoop;
+import dev.gpulint.app.Checks;
 import dev.gpulint.fix.FixWriter;
 import dev.gpulint.fix.UnifiedDiff;
-import dev.gpulint.lint.LintRequest;
-import dev.gpulint.lint.Project;
+import dev.gpulint.app.CheckRequest;
 import dev.gpulint.report.Visible;
 import java.io.PrintWriter;
 import java.util.List;
@@ -33,11 +32,11 @@ final class Fixing {
     static Safety atMost(boolean unsafe) { return unsafe ? Safety.UNSAFE : Safety.SAFE; }
 
     /** Prints the diff of every changed file and a closing line on standard error; exit 1 when there is a diff. */
-    static int diff(FixLoop.Result r, PrintWriter out, PrintWriter err, boolean unsafe, boolean quiet) {
+    static int diff(Checks.Fixed r, PrintWriter out, PrintWriter err, boolean unsafe, boolean quiet) {
         for (var e : r.after().entrySet()) {
             // a byte-order mark is in the file's first line as patch and git apply read it: the diff's line 1 has it too
-            var src = r.sources().get(e.getKey());
-            String bom = src != null && !e.getKey().equals(r.stdin()) && FixWriter.startsWithBom(src.path()) ? "\uFEFF" : "";
+            var src = r.texts().sources().get(e.getKey());
+            String bom = src != null && !e.getKey().equals(r.texts().stdin()) && FixWriter.startsWithBom(src.path()) ? "\uFEFF" : "";
             out.print(UnifiedDiff.of(e.getKey(), bom + r.before().get(e.getKey()), bom + e.getValue()));
         }
         out.flush();
@@ -53,20 +52,19 @@ final class Fixing {
     }
 
     /**
-     * Writes the fixes; the files not written are told on {@code err} (their {@link FixLoop.Result#unwritten} makes
+     * Writes the fixes; the files not written are told on {@code err} (their {@link Checks.Fixed#unwritten} makes
      * the run fail), and the result returned reports them as linted: their findings as read, their fixes not counted.
      */
-    static FixLoop.Result write(FixLoop.Result r, Project project, LintRequest request, PrintWriter err) {
+    static Checks.Fixed write(Checks.Fixed r, CheckRequest request, PrintWriter err) {
         if (r.refused() != null) err.println("gpulint: " + r.refused());
-        Map<String, String> problems = FixWriter.write(r);
+        Map<String, String> problems = FixWriter.write(r.texts());
         for (String p : problems.values()) err.println("gpulint: " + Visible.of(p));
         if (problems.isEmpty()) return r;
-        List<String> notWritten = List.copyOf(problems.keySet());
-        return r.without(notWritten, FixLoop.relint(project, request, r, notWritten));
+        return Checks.unwritten(request, r, List.copyOf(problems.keySet()));
     }
 
     /** The closing line of --fix: "fixed 3 findings in 2 files; 1 remains (1 more with --unsafe-fixes)". */
-    static String closing(FixLoop.Result r, boolean unsafe) {
+    static String closing(Checks.Fixed r, boolean unsafe) {
         long remain = r.last().result().findings().stream().filter(f -> !f.suppressed()).count();
         return "fixed " + count(r.fixed(), "finding") + (r.fixed() == 0 ? "" : " in " + count(r.after().size(), "file")) + "; "
                 + remain + (remain == 1 ? " remains" : " remain") + (unsafe ? "" : more(r.fixable(Safety.UNSAFE)));

@@ -2,9 +2,11 @@ package dev.gpulint.cli;
 
 import dev.gpulint.core.FailOn;
 import dev.gpulint.core.LintResult;
-import dev.gpulint.lint.LintRequest;
+import dev.gpulint.app.CheckRequest;
+import dev.gpulint.app.Checks;
+import dev.gpulint.lint.RunOutcome;
 import dev.gpulint.lint.Linter;
-import dev.gpulint.lint.Project;
+import dev.gpulint.app.Project;
 import dev.gpulint.report.Renderer;
 import dev.gpulint.report.ReportOptions;
 import dev.gpulint.report.TextRenderer;
@@ -252,7 +254,6 @@ public final class Main implements Callable<Integer> {
                     .maxFindingsPerRule(maxFindingsPerRule).maxFileSize(maxFileSize).failOn(failOn.name())
                     .sarifCategory(sarifCategory).helpUriBase(helpUriBase).includeOutside(includeOutside);
             if (fromStdin) project.stdin(stdin.get(), stdinFilename);
-            dev.gpulint.plan.LayoutFixes.on(project);
             List<String> usage = new ArrayList<>(project.problems());
             for (String[] target : new String[][] {{"--output", output}, {"--write-baseline", writeBaseline}}) {
                 String problem = target[1] == null ? null : ReportFile.problem(target[1], workingDir);
@@ -271,14 +272,15 @@ public final class Main implements Callable<Integer> {
                     return BAD_INPUT;
                 }
             }
-            LintRequest request = project.request();
-            dev.gpulint.fix.FixLoop.Result fixed = fix || diff ? dev.gpulint.fix.FixLoop.run(project, request, Fixing.atMost(unsafeFixes)) : null;
+            CheckRequest request = project.request();
+            Checks.Fixed fixed = fix || diff ? Checks.fix(request, Fixing.atMost(unsafeFixes)) : null;
             if (diff) return Fixing.diff(fixed, spec.commandLine().getOut(), err, unsafeFixes, quiet);
-            if (fixed != null) fixed = Fixing.write(fixed, project, request, err);
+            if (fixed != null) fixed = Fixing.write(fixed, request, err);
             boolean written = fixed == null || fixed.unwritten().isEmpty() && fixed.refused() == null;
-            Project.Outcome outcome = fixed != null ? fixed.last() : project.lint(request);
+            RunOutcome outcome = fixed != null ? fixed.last() : Checks.check(request);
             LintResult result = outcome.result();
-            List<String> overwrites = ReportFile.overInputs(project, output, writeBaseline, result.findings().size());
+            List<String> overwrites = ReportFile.overInputs(target -> Checks.overwrites(request, outcome, target), output, writeBaseline,
+                    result.findings().size());
             if (!overwrites.isEmpty()) {
                 for (String o : overwrites) err.println("gpulint: " + o);
                 return BAD_INPUT;
@@ -323,8 +325,8 @@ public final class Main implements Callable<Integer> {
                         + (fromStdin ? String.join(" ", java.util.stream.Stream.concat(java.util.stream.Stream.of("standard input"),
                                 given.stream()).toList()) : String.join(" ", given))
                         + " (a manifest is a .topo file, or YAML with kind: cluster or kind: training_job)"
-                        + (project.excluded().isEmpty() ? "" : "; " + project.excluded().size() + " of the files named "
-                        + (project.excluded().size() == 1 ? "is" : "are") + " left out by exclude in the configuration"));
+                        + (outcome.excluded().isEmpty() ? "" : "; " + outcome.excluded().size() + " of the files named "
+                        + (outcome.excluded().size() == 1 ? "is" : "are") + " left out by exclude in the configuration"));
             }
             if (result.files().isEmpty() && !result.inputFailed() && failIfNoManifests) return BAD_INPUT;
             if (result.inputFailed()) return BAD_INPUT;

@@ -1,7 +1,8 @@
 package dev.gpulint.cli;
 
 import dev.gpulint.catalog.Catalog;
-import dev.gpulint.lint.Project;
+import dev.gpulint.app.Checks;
+import dev.gpulint.app.Project;
 import dev.gpulint.plan.PlanReport;
 import dev.gpulint.plan.PlanPictures;
 import dev.gpulint.plan.Planner;
@@ -100,9 +101,9 @@ final class PlanCommand implements Callable<Integer> {
             for (String u : usage) err.println("gpulint: " + u);
             return Main.BAD_INPUT;
         }
-        List<Object> facts = new ArrayList<>();
-        project.factSink(facts::addAll);
-        Project.Outcome outcome = project.lint();
+        dev.gpulint.app.CheckRequest request = project.request();
+        Checks.Planned planned = Checks.plan(request, job, gpus == null ? 0L : gpus, nodes == null ? 0L : nodes);
+        var outcome = planned.run();
         if (outcome.result().inputFailed()) {
             for (var f : outcome.result().findings()) {
                 if (f.level() == dev.gpulint.core.Level.ERROR && f.ruleId().startsWith("SYN")) {
@@ -110,9 +111,7 @@ final class PlanCommand implements Callable<Integer> {
                 }
             }
         }
-        Map<String, Double> overrides = project.config().plan();
-        Planner.Outcome o = Planner.plan(facts, outcome.result(), Catalog.builtIn(), job, gpus == null ? 0 : gpus,
-                nodes == null ? 0 : nodes, overrides);
+        Planner.Outcome o = planned.plan();
         if (o.problem() != null) {
             err.println("gpulint: plan: " + o.problem());
             return Main.BAD_INPUT;
@@ -161,7 +160,7 @@ final class PlanCommand implements Callable<Integer> {
         }
         if (output != null) {
             // as check's --output: never over a file the plan was read from, and written whole or not at all
-            String over = project.overwrites(Path.of(output));
+            String over = Checks.overwrites(request, planned.run(), Path.of(output));
             if (over != null) {
                 err.println("gpulint: will not write --output " + output + " over an input: " + over + "; nothing was written, name another file");
                 return Main.BAD_INPUT;

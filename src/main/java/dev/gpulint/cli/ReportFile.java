@@ -74,14 +74,16 @@ final class ReportFile {
      * Why the reports cannot be written where asked, once the run is over and before anything is written:
      * over an input of the run (gpulint -o job.yaml job.yaml cluster.yaml destroyed the manifest), both to
      * one file, or a baseline with more findings than a baseline holds. Empty when they can.
+     *
+     * @param overwrites why writing to a path would destroy an input of the run, or null (app.Checks#overwrites)
      */
-    static java.util.List<String> overInputs(dev.gpulint.lint.Project project, String output, String writeBaseline, long findings) {
+    static java.util.List<String> overInputs(java.util.function.Function<Path, String> overwrites, String output, String writeBaseline, long findings) {
         java.util.List<String> out = new java.util.ArrayList<>();
         if (output != null && output.equals(writeBaseline)) {
             out.add("--output and --write-baseline name the same file, " + output + ": give each its own");
         }
         for (String[] target : new String[][] {{"--output", output}, {"--write-baseline", writeBaseline}}) {
-            String why = target[1] == null ? null : project.overwrites(Path.of(target[1]));
+            String why = target[1] == null ? null : overwrites.apply(Path.of(target[1]));
             if (why != null) out.add("will not write " + target[0] + " " + target[1] + " over an input: " + why + "; nothing was written, name another file");
         }
         String tooMany = writeBaseline == null ? null : dev.gpulint.settle.Baseline.tooMany(findings);

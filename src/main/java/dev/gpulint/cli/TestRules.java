@@ -2,7 +2,7 @@ package dev.gpulint.cli;
 
 import dev.gpulint.lint.Discovery;
 import dev.gpulint.lint.Linter;
-import dev.gpulint.lint.Project;
+import dev.gpulint.app.Project;
 import dev.gpulint.lint.ProjectRun;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -129,10 +129,9 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     }
 
     /** SYN002 findings for `rules:` keys that name no rule of the catalog (with a did-you-mean). */
-    public List<Finding> checkRuleNames(dev.gpulint.meta.RuleCatalog catalog) {
+    public List<Finding> checkRuleNames(RuleNames names) {
         List<Finding> out = new ArrayList<>();
-        List<String> known = new ArrayList<>();
-        catalog.all().forEach(r -> { known.add(r.id()); known.add(r.name()); });
+        List<String> known = names.idsAndNames();
         rules.forEach((k, v) -> {
             if (!known.contains(k)) {
                 String guess = DidYouMean.closest(k, known);
@@ -144,18 +143,18 @@ public record Config(Path base, String file, List<String> include, List<PathMatc
     }
 
     /** SYN002 findings for params: entries that name no rule, or no parameter of that rule's metadata. */
-    public List<Finding> checkParams(dev.gpulint.meta.RuleCatalog catalog) {
+    public List<Finding> checkParams(RuleNames names) {
         List<Finding> out = new ArrayList<>();
         for (ParamSetting p : params) {
-            var meta = catalog.get(p.rule());
-            if (meta.isEmpty()) {
+            List<String> known = names.params().get(p.rule());
+            if (known == null) {
                 out.add(Finding.of("SYN002", p.ruleSpan(), "config/params/" + p.rule(), "'" + p.rule() + "' in the params of "
                         + file + " is no gpulint rule ID"));
-            } else if (!meta.get().params().containsKey(p.name())) {
-                String guess = DidYouMean.closest(p.name(), meta.get().params().keySet());
+            } else if (!known.contains(p.name())) {
+                String guess = DidYouMean.closest(p.name(), known);
                 out.add(Finding.of("SYN002", p.nameSpan(), "config/params/" + p.rule() + "/" + p.name(), p.rule() + " has no parameter '"
-                        + p.name() + "'" + (meta.get().params().isEmpty() ? "; it takes none"
-                        : guess != null ? "; did you mean '" + guess + "'?" : "; its parameters: " + String.join(", ", meta.get().params().keySet()))));
+                        + p.name() + "'" + (known.isEmpty() ? "; it takes none"
+                        : guess != null ? "; did you mean '" + guess + "'?" : "; its parameters: " + String.join(", ", known))));
             }
         }
         return out;

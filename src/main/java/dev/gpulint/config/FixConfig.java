@@ -16,7 +16,7 @@ import java.util.Set;
 
 /**
  * The {@code fix:} section of .gpulint.yaml (ruff's fixable / unfixable): which rules' fixes {@code check --fix}
- * applies and the reports offer, and how safe each rule's fixes count (settle.FixSettings applies it).
+ * applies and the reports offer, and how safe each rule's fixes count (fix.FixSettings applies it).
  *
  * <pre>
  * fix:
@@ -36,10 +36,9 @@ public record FixConfig(Set<String> fixable, Set<String> unfixable, Map<String, 
     static final List<String> LEVELS = List.of("safe", "unsafe", "off");
 
     /** SYN002 findings for names in {@code fix:} that are no rule ID or name (ALL aside). */
-    public List<Finding> check(dev.gpulint.meta.RuleCatalog catalog, String file) {
+    public List<Finding> check(RuleNames rules, String file) {
         List<Finding> out = new ArrayList<>();
-        List<String> known = new ArrayList<>();
-        catalog.all().forEach(r -> { known.add(r.id()); known.add(r.name()); });
+        List<String> known = rules.idsAndNames();
         names.forEach((k, at) -> {
             if (k.equals("ALL") || known.contains(k)) return;
             String guess = DidYouMean.closest(k, known);

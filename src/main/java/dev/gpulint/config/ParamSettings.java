@@ -1,6 +1,5 @@
 package dev.gpulint.config;
 
-import dev.gpulint.bind.adapt.shell.ScalarText;
 import dev.gpulint.core.DidYouMean;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Span;

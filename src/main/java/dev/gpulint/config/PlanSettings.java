@@ -18,9 +18,9 @@ final class PlanSettings {
         }
         for (MappingNode.Entry x : m.entries()) {
             String k = x.key().text();
-            if (!dev.gpulint.derive.estimate.Efficiency.KEYS.contains(k)) {
+            if (!dev.gpulint.catalog.Compute.EFFICIENCIES.contains(k)) {
                 problems.add(Finding.of("SYN002", x.key().span(), "config/plan/" + k, "unknown plan efficiency '" + k + "' in " + display
-                        + "; known: " + String.join(", ", dev.gpulint.derive.estimate.Efficiency.KEYS)));
+                        + "; known: " + String.join(", ", dev.gpulint.catalog.Compute.EFFICIENCIES)));
                 continue;
             }
             double v;

@@ -29,8 +29,10 @@ import org.kie.api.event.rule.DefaultAgendaEventListener;
  * <p>A built-in rule reports with a message key of its ID.yaml and named arguments:
  * {@code sink.at($p.getTpSpan(), $p.identity()).arg("tp", $p.getTp()).report("crosses")}. The rule ID is the
  * firing rule's {@code @id}, which {@link #listener()} tells the sink; the wording is the template's
- * ({@link Messages}). A team's rule may do the same, or report a plain message under its ID:
- * {@code sink.report("TEAM001", span, identity, message)}.
+ * ({@link Messages}). A rule reports its fact: {@code sink.about($g).at($g.getNvlinkSpan(), $g.identity() + "/nvlink")
+ * .report("key")} lets the templates read {@code $g}'s properties by the names the conditions use ({@code {name}} is
+ * {@code $g.getName()}, {@link FactProperties}); {@code .arg} is then only for what no fact holds. A team's rule may do
+ * the same, or report a plain message under its ID: {@code sink.report("TEAM001", span, identity, message)}.
  */
 public final class FindingSink {
     // synchronized: user rules run on a worker thread that may still be running when they are read
@@ -71,11 +73,35 @@ public final class FindingSink {
         return new Report(span, identity);
     }
 
+    /**
+     * What a finding is about: the facts whose properties its templates read by name, the first fact that has a
+     * property giving it (an {@code .arg} of the same name wins over every fact). Then {@link About#at}.
+     */
+    public About about(Object... facts) {
+        return new About(facts);
+    }
+
+    /** The facts of a finding being written, before its place. */
+    public final class About {
+        private final Object[] facts;
+
+        private About(Object[] facts) { this.facts = facts.clone(); }
+
+        /** The finding at span, about these facts. */
+        public Report at(Span span, String identity) {
+            Report r = new Report(span, identity);
+            Collections.addAll(r.about, facts);
+            return r;
+        }
+    }
+
     /** One finding being written: its arguments, related location and level, then its message key. */
     public final class Report {
         private final Span span;
         private final String identity;
         private final Map<String, Object> args = new LinkedHashMap<>();
+        /** The facts the templates read properties of, after {@link #args}. */
+        private final List<Object> about = new ArrayList<>(2);
         private Span related;
         private String relatedKey;
         private String level;
@@ -187,8 +213,33 @@ public final class FindingSink {
         private String render(String id, Map<String, String> mine, String key) {
             String template = mine.get(key);
             if (template == null) throw new IllegalStateException(id + " has no message '" + key + "' in its ID.yaml messages:");
-            return Messages.render(template, args);
+            return Messages.render(template, about.isEmpty() ? args : new Arguments(args, about));
         }
+    }
+
+    /** The arguments a template reads: the named ones, then the properties of the facts the finding is about. */
+    private static final class Arguments extends java.util.AbstractMap<String, Object> {
+        private final Map<String, Object> named;
+        private final List<Object> facts;
+
+        Arguments(Map<String, Object> named, List<Object> facts) {
+            this.named = named;
+            this.facts = facts;
+        }
+
+        @Override public boolean containsKey(Object key) {
+            if (named.containsKey(key)) return true;
+            for (Object f : facts) if (FactProperties.has(f, (String) key)) return true;
+            return false;
+        }
+
+        @Override public Object get(Object key) {
+            if (named.containsKey(key)) return named.get(key);
+            for (Object f : facts) if (FactProperties.has(f, (String) key)) return FactProperties.get(f, (String) key);
+            return null;
+        }
+
+        @Override public java.util.Set<Map.Entry<String, Object>> entrySet() { return named.entrySet(); }
     }
 
     /** A fix being written; not whole when one of its edits had no place (it is then not offered at all). */

@@ -1,7 +1,6 @@
 package dev.gpulint.facts;
 
 import dev.gpulint.core.Span;
-import dev.gpulint.read.evidence.Evidence;
 
 /**
  * One captured tool output (docs/evidence.md) and what it belongs to: the cluster and node group
@@ -9,7 +8,7 @@ import dev.gpulint.read.evidence.Evidence;
  * model and counts it matches; with the GPU and NIC counts and the GPU model it shows, beside
  * the node group's.
  */
-public record EvidenceFact(String file, String tool, Evidence.Kind kind, Span span, boolean linked, String cluster, String nodeGroup,
+public record EvidenceFact(String file, String tool, String kind, Span span, boolean linked, String cluster, String nodeGroup,
                            String linkedBy, String unknownLink, String closestName, Span linkSpan, long gpus,
                            Span gpusSpan, long declaredGpus, long nics, Span nicsSpan, long declaredNics,
                            String gpuModel, Span gpuModelSpan, String declaredGpuModel, Span declaredSpan,
@@ -32,8 +31,10 @@ public record EvidenceFact(String file, String tool, Evidence.Kind kind, Span sp
     public String getFile() { return file; }
     /** The tool whose output the file is: "nvidia-smi topo -m", "ibstat", "nccl-tests", "NCCL_DEBUG=INFO log", ... */
     public String getTool() { return tool; }
-    /** The kind of output it is: TOPOLOGY, NVLINK, SMI_QUERY, SMI_TABLE, IBSTAT, IBV_DEVINFO, NCCL_TESTS or NCCL_LOG. */
-    public Evidence.Kind getKind() { return kind; }
+    /** The kind of output it is, by name: TOPOLOGY, NVLINK, SMI_QUERY, SMI_TABLE, IBSTAT, IBV_DEVINFO, NCCL_TESTS or NCCL_LOG. */
+    public String getKind() { return kind; }
+    /** An nccl-tests output: its GPU count is the test's ranks, not a node's GPUs. */
+    public boolean isNcclTests() { return kind.equals("NCCL_TESTS"); }
     /** Configuration evidence: names something no linted file defines ({@link #getUnknownLink()} is not ""). */
     public boolean isLinkUnknown() { return !unknownLink.isEmpty(); }
     /** Configuration evidence: links the file to a job that names no node group of a cluster of several ({@link #getJobWithoutGroup()} is not ""). */

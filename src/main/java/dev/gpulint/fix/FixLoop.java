@@ -1,10 +1,8 @@
 package dev.gpulint.fix;
 
+import dev.gpulint.core.Finding;
 import dev.gpulint.core.Safety;
-import dev.gpulint.lint.LintRequest;
-import dev.gpulint.lint.Project;
 import dev.gpulint.read.SourceFile;
-import dev.gpulint.settle.FixApplier;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,12 +11,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * {@code check --fix} and {@code --diff} in memory, ruff's way: lint, apply the fixes that do not overlap, lint the
  * fixed texts again, and so on until a pass applies nothing or {@link #MAX_PASSES} passes have run. Nothing is
- * written here ({@link FixWriter} does that): the result is each changed file's text before and after, the number
- * of fixes applied, and the last pass's lint result (what remains).
+ * written here ({@link FixWriter} does that): the result is each changed file's text before and after, and the number
+ * of fixes applied. The lint itself is handed in (app.Checks#fix runs it, post-run steps included): this package sits
+ * below the run and only applies, settles, writes and shows fixes.
  */
 public final class FixLoop {
     private FixLoop() {}
@@ -31,7 +31,6 @@ public final class FixLoop {
      * @param after     their texts with the fixes applied
      * @param sources   every linted file as read (its path to write to)
      * @param fixed     how many fixes were applied
-     * @param last      the last pass's outcome: the findings that remain
      * @param stdin     standard input's display path, or null
      * @param fixFiles  the files each applied fix edits (display paths), one set per fix
      * @param roots     the folders a fix may be written into through a symbolic link: the base folder and each folder
@@ -40,29 +39,21 @@ public final class FixLoop {
      * @param unwritten the changed files {@link FixWriter} could not write (after {@link #without})
      */
     public record Result(Map<String, String> before, Map<String, String> after, Map<String, SourceFile> sources, int fixed,
-                         Project.Outcome last, String stdin, List<Set<String>> fixFiles, List<Path> roots, String refused,
-                         List<String> unwritten) {
+                         String stdin, List<Set<String>> fixFiles, List<Path> roots, String refused, List<String> unwritten) {
         public boolean changed() { return !after.isEmpty(); }
 
-        /** Findings left with a fix of exactly this safety (the closing line's "more with --unsafe-fixes"). */
-        public long fixable(Safety s) {
-            if (refused != null) return 0;
-            return last.result().findings().stream().filter(f -> !f.suppressed() && f.fixes().stream().anyMatch(x -> x.safety() == s)
-                    && (s == Safety.SAFE || !f.fixable(Safety.SAFE))).count();
-        }
-
         /**
-         * This result without the files that could not be written: their fixes are not counted, and {@code relinted}
-         * (the run linted again with those files' texts as read) says what remains, so that a file --fix could not
-         * write is reported with its findings as linted, never as fixed.
+         * This result without the files that could not be written: their fixes are not counted (app.Checks#unwritten
+         * lints the run again with those files' texts as read), so that a file --fix could not write is reported with
+         * its findings as linted, never as fixed.
          */
-        public Result without(List<String> notWritten, Project.Outcome relinted) {
+        public Result without(List<String> notWritten) {
             if (notWritten.isEmpty()) return this;
             Map<String, String> b = new TreeMap<>(before), a = new TreeMap<>(after);
             b.keySet().removeAll(notWritten);
             a.keySet().removeAll(notWritten);
             List<Set<String>> kept = fixFiles.stream().filter(f -> f.stream().noneMatch(notWritten::contains)).toList();
-            return new Result(b, a, sources, kept.size(), relinted, stdin, kept, roots, refused, List.copyOf(notWritten));
+            return new Result(b, a, sources, kept.size(), stdin, kept, roots, refused, List.copyOf(notWritten));
         }
     }
 
@@ -71,21 +62,24 @@ public final class FixLoop {
      * {@code config/fix...}: an unknown level, a name that is no rule) is reported, and then nothing is fixed, as a
      * misspelt {@code UNIT001: of} must not fall back to that rule's default (safe) fix. Null when they are sound.
      */
-    static String refused(Project.Outcome o) {
-        long bad = o.result().findings().stream()
+    static String refused(List<Finding> findings) {
+        long bad = findings.stream()
                 .filter(f -> f.ruleId().equals("SYN002") && f.identity() != null && f.identity().startsWith("config/fix")).count();
         return bad == 0 ? null : "the fix settings of the configuration have " + (bad == 1 ? "an error" : bad + " errors")
                 + " (SYN002 above): nothing was fixed; correct them and run again";
     }
 
-    /** The folders a fix may be written into through a link: the base folder and each folder given, as real paths. */
-    static List<Path> roots(LintRequest request) {
+    /**
+     * The folders a fix may be written into through a link: {@code base} and each of {@code paths} (as given, relative
+     * to it) that is a folder, as real paths.
+     */
+    public static List<Path> roots(Path base, List<String> paths) {
         List<Path> out = new ArrayList<>();
-        Path base = request.base().toAbsolutePath().normalize();
-        List<Path> candidates = new ArrayList<>(List.of(base));
-        for (String p : request.paths()) {
+        Path b = base.toAbsolutePath().normalize();
+        List<Path> candidates = new ArrayList<>(List.of(b));
+        for (String p : paths) {
             try {
-                Path given = base.resolve(dev.gpulint.core.PathNames.given(p, base));
+                Path given = b.resolve(dev.gpulint.core.PathNames.given(p, b));
                 if (java.nio.file.Files.isDirectory(given)) candidates.add(given);
             } catch (java.nio.file.InvalidPathException e) {
                 // not a path: nothing was linted under it
@@ -101,18 +95,22 @@ public final class FixLoop {
         return List.copyOf(out);
     }
 
-    /** Lints {@code request} with {@code project} and applies fixes up to {@code atMost} until none applies. */
-    public static Result run(Project project, LintRequest request, Safety atMost) {
-        Project.Outcome outcome = project.lint(request);
-        Map<String, SourceFile> sources = new LinkedHashMap<>(project.sources());
-        String stdin = project.stdinShown();
+    /**
+     * Applies fixes up to {@code atMost} to {@code sources} until none applies.
+     *
+     * @param findings the first lint's findings
+     * @param relint   lints the texts fixed so far (by display path, standing for those files) and returns its findings
+     * @param roots    the folders a fix may be written into through a link ({@link #roots})
+     */
+    public static Result run(Map<String, SourceFile> sources, String stdin, List<Finding> findings,
+                             Function<Map<String, String>, List<Finding>> relint, Safety atMost, List<Path> roots) {
         Map<String, String> texts = new LinkedHashMap<>();
         for (SourceFile f : sources.values()) texts.put(f.displayPath(), f.text());
         Map<String, String> current = new LinkedHashMap<>(texts);
         List<Set<String>> fixFiles = new ArrayList<>();
-        String refused = refused(outcome);
+        String refused = refused(findings);
         for (int pass = 0; pass < MAX_PASSES && refused == null; pass++) {
-            FixApplier.Result r = FixApplier.apply(current, outcome.result().findings(), atMost);
+            FixApplier.Result r = FixApplier.apply(current, findings, atMost);
             if (r.texts().isEmpty()) break;
             current.putAll(r.texts());
             for (FixApplier.Applied a : r.applied()) {
@@ -121,8 +119,7 @@ public final class FixLoop {
                 fixFiles.add(files);
             }
             // standard input is read once: every pass lints the texts it has, fixed or not
-            project.fixedTexts(current);
-            outcome = project.lint(request);
+            findings = relint.apply(Map.copyOf(current));
         }
         Map<String, String> before = new TreeMap<>(), after = new TreeMap<>();
         // a file reached by two names (a link and its target) is one source already: Discovery reads each file once
@@ -132,18 +129,7 @@ public final class FixLoop {
                 after.put(e.getKey(), e.getValue());
             }
         }
-        return new Result(before, after, sources, fixFiles.size(), outcome, stdin, fixFiles, roots(request), refused, List.of());
-    }
-
-    /**
-     * The run linted again with the files {@code notWritten} as read (their fixes undone), the other fixed files as
-     * fixed: what the report says after a --fix that could not write them.
-     */
-    public static Project.Outcome relint(Project project, LintRequest request, Result r, List<String> notWritten) {
-        Map<String, String> texts = new LinkedHashMap<>();
-        for (SourceFile f : r.sources().values()) texts.put(f.displayPath(), f.text());
-        for (Map.Entry<String, String> e : r.after().entrySet()) if (!notWritten.contains(e.getKey())) texts.put(e.getKey(), e.getValue());
-        project.fixedTexts(texts);
-        return project.lint(request);
+        return new Result(before, after, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(sources)), fixFiles.size(), stdin,
+                List.copyOf(fixFiles), roots, refused, List.of());
     }
 }

@@ -21,7 +21,7 @@ import dev.gpulint.read.ReadResult;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.evidence.Evidence;
 import dev.gpulint.settle.FindingCap;
-import dev.gpulint.settle.FixSettings;
+import dev.gpulint.fix.FixSettings;
 import dev.gpulint.settle.Settler;
 import dev.gpulint.settle.Unfolder;
 import dev.gpulint.spec.EvidenceLink;
@@ -161,11 +161,6 @@ public final class Linter {
     /** Reads files on one thread only (tests compare it with the parallel default). */
     public Linter serial() { parallel = false; return this; }
 
-    private Consumer<List<Object>> factSink;
-
-    /** Hands the derived facts (built-in rules') to {@code sink} before the rules run: how `gpulint plan` reads the jobs. */
-    public Linter factSink(Consumer<List<Object>> sink) { this.factSink = sink; return this; }
-
     public Linter() { this(Catalog.builtIn(), RuleCatalog.builtIn()); }
 
     /** Starts loading the rule base, the hardware catalog and the rule metadata in the background ({@link WarmUp}). */
@@ -190,6 +185,15 @@ public final class Linter {
      *                facts take part, their own findings are not reported
      */
     public LintResult lint(List<SourceFile> files, List<Finding> earlier, Set<String> context) {
+        return lint(files, earlier, context, null);
+    }
+
+    /**
+     * {@link #lint(List, List, Set)}, handing the derived facts (the built-in rules') to {@code factSink} before the
+     * rules run (null: to none): how `gpulint plan` and the layout fixes read the jobs. A sink per call, so one linter
+     * serves concurrent runs (the rule cases) without a lock.
+     */
+    public LintResult lint(List<SourceFile> files, List<Finding> earlier, Set<String> context, Consumer<List<Object>> factSink) {
         List<Finding> findings = new ArrayList<>(earlier);
         inputs.clear();
         List<Document> documents = new ArrayList<>();
@@ -285,7 +289,8 @@ public final class Linter {
         Model bare = new Model(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies(), adapted.files(), findings,
                 bound.unitless());
         // UNIT003's safe fix: the unit of a bandwidth the binder rejected, where the catalog figure makes it certain
-        Model model = guard.stage("unit fixes", () -> UnitlessReadings.withFixes(bare, catalog, rules), bare);
+        Model model = guard.stage("unit fixes", () -> UnitlessReadings.withFixes(bare, catalog, (key, args) -> rules.get(UnitlessReadings.RULE)
+                .map(m -> m.messages().get(key)).map(t -> dev.gpulint.meta.Messages.render(t, args)).orElse(null)), bare);
         List<Object> builtIn = derive(guard, model, evidence);
         // a team's own rules may count, join or name node groups: they match facts of every one, none folded
         List<Object> user = userRules == null || folds.isEmpty() ? builtIn

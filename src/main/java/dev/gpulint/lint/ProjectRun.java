@@ -5,7 +5,6 @@ import dev.gpulint.core.Finding;
 import dev.gpulint.core.ProjectPaths;
 import dev.gpulint.core.Span;
 import dev.gpulint.engine.UserRules;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,14 +18,13 @@ import java.util.Map;
 public final class ProjectRun {
 
     /** The set-up linter, what discovery found, and the problems met on the way (findings). */
-    public record Setup(Linter linter, Discovery discovery, List<Finding> problems, ProjectPaths where, Path start) {}
+    public record Setup(Linter linter, Discovery discovery, List<Finding> problems, ProjectPaths where, Path start, Config config,
+                        Path configUsed) {}
 
     private final LintRequest request;
-    private final Map<Path, IOException> unreadable;
 
-    ProjectRun(LintRequest request, Map<Path, IOException> unreadable) {
+    public ProjectRun(LintRequest request) {
         this.request = request;
-        this.unreadable = unreadable;
     }
 
     /**
@@ -49,9 +47,9 @@ public final class ProjectRun {
         Config cfg = Config.none();
         if (cfgPath != null) {
             String shown = new Discovery(cfg, base).display(cfgPath);
-            String buffer = buffers.get(cfgPath.toAbsolutePath().normalize());
+            String buffer = request.buffers().get(cfgPath.toAbsolutePath().normalize());
             cfg = dev.gpulint.config.Trust.apply(guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown, buffer),
-                    Config.none()), cfgPath, request.configFile() != null, consent == null ? List.of(baseAbs) : consent);
+                    Config.none()), cfgPath, request.configFile() != null, request.session() == null || request.session().consent() == null ? List.of(baseAbs) : request.session().consent());
         }
         Path top = request.top() == null ? null : request.top().toAbsolutePath().normalize();
         Path fallback = top != null && baseAbs.startsWith(top) ? top : baseAbs;
@@ -59,21 +57,19 @@ public final class ProjectRun {
         Discovery d = new Discovery(cfg, base);
         if (request.maxFileSize() != null) d.maxFileSize(request.maxFileSize());
         d.includeOutside(request.includeOutside());
-        d.overlay(buffers);
-        configUsed = cfgPath == null ? null : cfgPath.toAbsolutePath().normalize();
+        d.overlay(request.buffers());
         if (discover) discover(guard, d);
         List<Finding> earlier = new ArrayList<>(cfg.problems());
         if (request.configFile() == null) folderNamedLikeTheConfiguration(start, cfgPath, d).ifPresent(earlier::add);
         earlier.addAll(d.problems());
-        unreadable.forEach((p, e) -> earlier.add(Finding.of("SYN001", Span.at(d.display(p), 1, 1), "io",
+        request.unreadable().forEach((p, e) -> earlier.add(Finding.of("SYN001", Span.at(d.display(p), 1, 1), "io",
                 "cannot read '" + d.display(p) + "': " + Discovery.reason(e))));
         Config config = cfg;
         Linter linter = guard.stage("user rules", () -> linter(config, d, earlier), null);
         if (linter == null) linter = new Linter();
-        linter.configure(cfg, where).factSink(factSink).baseline(request.baseline()).maxFindingsPerRule(request.maxFindingsPerRule());
-        loaded = cfg;
+        linter.configure(cfg, where).baseline(request.baseline()).maxFindingsPerRule(request.maxFindingsPerRule());
         earlier.addAll(guard.problems());
-        return new Setup(linter, d, earlier, where, start);
+        return new Setup(linter, d, earlier, where, start, cfg, cfgPath == null ? null : cfgPath.toAbsolutePath().normalize());
     }
 
     /**
@@ -98,100 +94,60 @@ public final class ProjectRun {
     private void discover(Contained guard, Discovery d) {
         if (request.stdin() != null) {
             guard.stage("standard input", () -> { d.addText(request.stdinName(), request.stdin()); return null; }, null);
-            stdinShown = d.display(Path.of(request.stdinName()));
         }
         for (String p : request.paths()) guard.stage("discovery of " + p, () -> { d.add(p); return null; }, null);
         for (Path p : request.files()) guard.stage("discovery of " + d.display(p), () -> { d.addFile(p); return null; }, null);
         guard.stage("discovery of the configuration's include", () -> { d.addIncludes(); return null; }, null);
     }
 
-    /** Sets up, discovers the request's files and lints. */
-    public Project.Outcome lint() {
+    /** Sets up, discovers the request's files and lints: what the run made. */
+    public RunOutcome lint() {
         Setup s = setUp(true);
         Linter linter = s.linter();
         // a job's cluster among no linted file is looked for in the project, when the run lies inside it
         // (never from the file system's root: that is no project)
         if (s.start().startsWith(s.where().root()) && s.where().root().getParent() != null) {
-            linter.clusterSource(new ProjectClusters(s.discovery(), s.where().root(), clusters));
+            linter.clusterSource(new ProjectClusters(s.discovery(), s.where().root(), request.session() == null ? null : request.session().clusters()));
         }
         Discovery d = s.discovery();
-        excluded = List.copyOf(d.excluded());
+        String stdinShown = request.stdin() == null ? null : d.display(Path.of(request.stdinName()));
+        Map<String, String> fixedTexts = request.fixedTexts();
         List<dev.gpulint.read.SourceFile> files = d.files();
         if (!fixedTexts.isEmpty()) {
             // texts fixed in memory (check --fix, --diff) stand for the files read: linted as if they were on disk
             files = files.stream().map(f -> fixedTexts.containsKey(f.displayPath())
                     ? new dev.gpulint.read.SourceFile(f.path(), f.displayPath(), fixedTexts.get(f.displayPath())) : f).toList();
         }
-        sources = dev.gpulint.read.SourceFile.byDisplayPath(files, d.context());
-        var result = linter.lint(files, s.problems(), d.context());
+        Map<String, dev.gpulint.read.SourceFile> sources = dev.gpulint.read.SourceFile.byDisplayPath(files, d.context());
+        List<Object> facts = new ArrayList<>();
+        var result = linter.lint(files, s.problems(), d.context(), facts::addAll);
         java.util.Set<Path> in = new java.util.HashSet<>();
         for (String f : linter.inputs()) if (s.where().absolute(f) != null) in.add(s.where().absolute(f));
-        inputs = java.util.Set.copyOf(in);
-        return new Project.Outcome(result, linter.rules());
+        return new RunOutcome(result, linter.rules(), facts, sources, in, List.copyOf(d.excluded()), s.config(), s.configUsed(), stdinShown);
     }
-
-    private java.util.function.Consumer<List<Object>> factSink;
-    private Map<Path, String> buffers = Map.of();
-    private List<Path> consent;
-    private ClusterIndex clusters;
 
     /**
      * What a long-lived front end keeps across runs: the folders whose configurations' rules may run when found by
      * searching ({@link dev.gpulint.config.Trust#apply}; the working folder when null; an editor's workspace folders),
      * and what earlier runs learnt of the project's clusters (or null).
      */
-    public record Session(List<Path> consent, ClusterIndex clusters) {}
-
-    ProjectRun session(Session s) {
-        this.consent = s == null || s.consent() == null ? null : List.copyOf(s.consent());
-        this.clusters = s == null ? null : s.clusters();
-        return this;
+    public record Session(List<Path> consent, ClusterIndex clusters) {
+        public Session {
+            consent = consent == null ? null : List.copyOf(consent);
+        }
     }
 
-    /** Texts that stand for files, by absolute path (an editor's unsaved buffers; {@link Discovery#overlay}). */
-    ProjectRun buffers(Map<Path, String> texts) {
-        this.buffers = texts;
-        return this;
+    /** The rules' IDs, names and parameter names, which the configuration's rule names are checked against. */
+    public static dev.gpulint.config.RuleNames names(dev.gpulint.meta.RuleCatalog rules) {
+        List<String> known = new ArrayList<>();
+        Map<String, List<String>> params = new java.util.LinkedHashMap<>();
+        for (var r : rules.all()) {
+            known.add(r.id());
+            known.add(r.name());
+            params.put(r.id(), List.copyOf(r.params().keySet()));
+        }
+        return new dev.gpulint.config.RuleNames(known, params);
     }
-
-    private Config loaded = Config.none();
-    private Map<String, String> fixedTexts = Map.of();
-    private Map<String, dev.gpulint.read.SourceFile> sources = Map.of();
-    private String stdinShown;
-
-    /** Texts to lint instead of what the files of these display paths hold (fixed in memory, not yet written). */
-    ProjectRun fixedTexts(Map<String, String> texts) {
-        this.fixedTexts = Map.copyOf(texts);
-        return this;
-    }
-
-    /** The files linted (not context), by display path, with the texts linted (after {@link #lint}). */
-    Map<String, dev.gpulint.read.SourceFile> sources() { return sources; }
-
-    /** Standard input's display path, or null when it was not read (after {@link #lint}). */
-    String stdinShown() { return stdinShown; }
-
-    /** Hands the derived facts to {@code sink} (Linter#factSink). */
-    ProjectRun factSink(java.util.function.Consumer<List<Object>> sink) {
-        this.factSink = sink;
-        return this;
-    }
-
-    /** The configuration loaded (after {@link #setUp} or {@link #lint}). */
-    Config config() { return loaded; }
-
-    private List<String> excluded = List.of();
-    private java.util.Set<Path> inputs = java.util.Set.of();
-    private Path configUsed;
-
-    /** Files named to be linted that the configuration's exclude left out (after {@link #lint}). */
-    List<String> excluded() { return excluded; }
-
-    /** The files the run took findings or facts from, absolute (after {@link #lint}). */
-    java.util.Set<Path> inputs() { return inputs; }
-
-    /** The configuration file used, absolute, or null. */
-    Path configUsed() { return configUsed; }
 
     /**
      * The linter of a configuration's user rules (rule_paths, then the extra folder). The configuration's
@@ -212,9 +168,10 @@ public final class ProjectRun {
             linter.withUserRules(UserRules.load(ruleDirs, d::display, p -> namedAt.getOrDefault(p, Span.at(d.display(p), 1, 1))),
                     Span.at(d.display(ruleDirs.get(ruleDirs.size() - 1)), 1, 1));
         }
-        problems.addAll(cfg.checkRuleNames(linter.rules()));
-        problems.addAll(cfg.checkParams(linter.rules()));
-        problems.addAll(cfg.fix().check(linter.rules(), cfg.file()));
+        dev.gpulint.config.RuleNames names = names(linter.rules());
+        problems.addAll(cfg.checkRuleNames(names));
+        problems.addAll(cfg.checkParams(names));
+        problems.addAll(cfg.fix().check(names, cfg.file()));
         return linter;
     }
 }

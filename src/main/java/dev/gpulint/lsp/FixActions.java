@@ -3,7 +3,7 @@ package dev.gpulint.lsp;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Fix;
 import dev.gpulint.core.Safety;
-import dev.gpulint.settle.FixApplier;
+import dev.gpulint.fix.FixApplier;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.gpulint.lsp;
 
 import dev.gpulint.config.Config;
 import dev.gpulint.core.Finding;
-import dev.gpulint.lint.Project;
+import dev.gpulint.app.Project;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.read.Readers;
 import dev.gpulint.report.ReportOptions;
@@ -71,9 +71,8 @@ final class Lints {
             if (!name.equals(Config.NAME) && Readers.isCandidate(name)) paths.add(d.path().toString());
         }
         // a configuration's rules run when it lies in a workspace folder the editor opened (or the allow list names it)
-        Project project = new Project(base).paths(paths).buffers(overlay).helpUriBase(report.helpUriBase()).session(roots, clusters);
-        dev.gpulint.plan.LayoutFixes.on(project);
-        Project.Outcome outcome = project.lint();
+        var outcome = dev.gpulint.app.Checks.check(new Project(base).paths(paths).buffers(overlay).helpUriBase(report.helpUriBase())
+                .session(roots, clusters).request());
         Map<Path, List<Finding>> byFile = new HashMap<>();
         for (Finding f : outcome.result().findings()) {
             if (f.suppressed()) continue;

@@ -13,7 +13,7 @@ import dev.gpulint.facts.JobFact;
 import dev.gpulint.meta.Messages;
 import dev.gpulint.plan.search.Candidate;
 import dev.gpulint.meta.RuleCatalog;
-import dev.gpulint.settle.FixSettings;
+import dev.gpulint.fix.FixSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -23,20 +23,25 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The layout fixes of #28: PAR002, PAR005 and MEM001 offer the plan's best valid layout ({@link Planner#best}) as
+ * The layout fixes of #28: the rules whose ID.yaml names the fix ({@link #TITLE}: PAR002, PAR005 and MEM001) offer the plan's best valid layout ({@link Planner#best}) as
  * one unsafe fix that edits every parallel size that changes (tp, pp, vpp, dp, cp), never one alone. No fix when a
  * size that must change is not written in the file as a plain number at the job's span for it, or when the plan
  * finds no valid layout. The plan is computed only when one of these rules fired, once per job. The linter cannot
- * do this (the plan is a higher stage): front ends apply it to a lint result.
+ * do this (the plan is a higher stage): app.Checks applies it to every check's result, whichever front end asked.
  */
 public final class LayoutFixes {
     private LayoutFixes() {}
 
-    /** The rules whose findings offer the plan's best layout. */
-    public static final Set<String> RULES = Set.of("PAR002", "PAR005", "MEM001");
-
-    /** The message key of the fix's title in each rule's ID.yaml. */
+    /**
+     * The message key of the fix's title in a rule's ID.yaml; a rule whose ID.yaml has it offers the plan's best layout
+     * (PAR002, PAR005 and MEM001 do): which rules take this Java-made fix is said there, not in this class.
+     */
     public static final String TITLE = "fix-layout";
+
+    /** Whether the rule's ID.yaml names the layout fix ({@link #TITLE} among its messages). */
+    public static boolean offers(RuleCatalog rules, String ruleId) {
+        return rules.get(ruleId).map(m -> m.messages().containsKey(TITLE)).orElse(false);
+    }
 
     /**
      * The result with a layout fix added to each finding of {@link #RULES} whose job the plan can improve.
@@ -48,14 +53,14 @@ public final class LayoutFixes {
     public static LintResult apply(List<Object> facts, LintResult result, Map<String, String> texts, Catalog catalog,
                                    RuleCatalog rules, FixSettings settings) {
         boolean any = false;
-        for (Finding f : result.findings()) if (wanted(f)) any = true;
+        for (Finding f : result.findings()) if (wanted(f, rules)) any = true;
         if (!any) return result;
         Map<String, Optional<Fix>> byJob = new HashMap<>();
         Map<String, Best> plans = new HashMap<>(); // one plan per job, whichever of the rules fired
         List<Finding> out = new ArrayList<>(result.findings().size());
         boolean changed = false;
         for (Finding f : result.findings()) {
-            JobFact job = wanted(f) ? jobOf(facts, f.span()) : null;
+            JobFact job = wanted(f, rules) ? jobOf(facts, f.span()) : null;
             if (job == null) {
                 out.add(f);
                 continue;
@@ -79,17 +84,8 @@ public final class LayoutFixes {
         return changed ? new LintResult(out, result.files(), result.inputFailed(), result.baselined(), result.paths()) : result;
     }
 
-    /** Makes every lint of {@code project} add the layout fixes (check, --fix, --diff, the language server). */
-    public static dev.gpulint.lint.Project on(dev.gpulint.lint.Project project) {
-        return project.amend((facts, o) -> {
-            Map<String, String> texts = dev.gpulint.read.SourceFile.texts(project.sources().values(), Set.of());
-            // the configuration's fix: (unfixable, per-rule levels) applies to these fixes as to the rules' own
-            return apply(facts, o.result(), texts, Catalog.builtIn(), o.rules(), FixSettings.of(project.config().fix()));
-        });
-    }
-
-    private static boolean wanted(Finding f) {
-        return RULES.contains(f.ruleId()) && !f.suppressed() && f.span() != null;
+    private static boolean wanted(Finding f, RuleCatalog rules) {
+        return !f.suppressed() && f.span() != null && offers(rules, f.ruleId());
     }
 
     /** The job a finding is about: the job of its file whose name comes last at or before the finding's line. */

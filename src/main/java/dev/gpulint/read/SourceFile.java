@@ -28,7 +28,7 @@ public record SourceFile(Path path, String displayPath, String text) {
     }
 
     /**
-     * The texts of {@link #byDisplayPath}: what fixes are placed in (settle.FixSettings for the rules' fixes,
+     * The texts of {@link #byDisplayPath}: what fixes are placed in (fix.FixSettings for the rules' fixes,
      * plan.LayoutFixes for the plan's), so every fix edits the text that was linted, never a context file's.
      */
     public static Map<String, String> texts(Collection<SourceFile> files, Set<String> except) {

@@ -5,7 +5,7 @@ import dev.gpulint.core.LintResult;
 import dev.gpulint.core.Safety;
 import dev.gpulint.lint.Linter;
 import dev.gpulint.read.SourceFile;
-import dev.gpulint.settle.FixApplier;
+import dev.gpulint.fix.FixApplier;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -57,7 +57,7 @@ final class FixCases {
         }
         List<SourceFile> again = new ArrayList<>();
         for (Map.Entry<String, String> e : after.entrySet()) again.add(SourceFile.of(e.getKey(), e.getValue()));
-        LintResult relinted = RuleCases.lint(c.rule(), linter, again);
+        LintResult relinted = RuleCases.lint(linter, again);
         Map<String, Integer> was = count(before.findings()), is = count(relinted.findings());
         for (Finding f : relinted.findings()) {
             if (is.get(key(f)) > was.getOrDefault(key(f), 0)) return "the fixed files have a new finding: " + describe(f);

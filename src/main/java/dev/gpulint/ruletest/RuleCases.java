@@ -90,7 +90,7 @@ public final class RuleCases {
         }
         if (c.files().containsKey(CONFIG)) linter = withEvidenceLinks(c.files().get(CONFIG));
         if (!teamRules.isEmpty()) linter = withTeamRules(teamRules);
-        dev.gpulint.core.LintResult result = lint(c.rule(), linter, files);
+        dev.gpulint.core.LintResult result = lint(linter, files);
         List<String> actual = new ArrayList<>();
         for (dev.gpulint.core.Finding f : result.findings()) if (f.ruleId().equals(c.rule())) actual.add(describe(f, c));
         List<String> expected = new ArrayList<>();
@@ -100,26 +100,9 @@ public final class RuleCases {
         return c.fixed() == null ? null : FixCases.check(c, files, result, linter);
     }
 
-    /**
-     * Lints {@code files}; for the rules whose fix is the plan's best layout ({@link dev.gpulint.plan.LayoutFixes}),
-     * with that fix added as check adds it.
-     */
-    static dev.gpulint.core.LintResult lint(String rule, dev.gpulint.lint.Linter linter, List<dev.gpulint.read.SourceFile> files) {
-        if (!dev.gpulint.plan.LayoutFixes.RULES.contains(rule)) return linter.lint(files);
-        List<Object> facts = new ArrayList<>();
-        dev.gpulint.core.LintResult r;
-        synchronized (linter) {
-            linter.factSink(facts::addAll);
-            try {
-                r = linter.lint(files);
-            } finally {
-                linter.factSink(null);
-            }
-        }
-        Map<String, String> texts = new java.util.HashMap<>();
-        for (dev.gpulint.read.SourceFile f : files) texts.put(f.displayPath(), f.text());
-        return dev.gpulint.plan.LayoutFixes.apply(facts, r, texts, dev.gpulint.catalog.Catalog.builtIn(),
-                dev.gpulint.meta.RuleCatalog.builtIn(), dev.gpulint.settle.FixSettings.ALL);
+    /** Lints {@code files} through the front door (app.Checks): the post-run steps (layout fixes) as check runs them. */
+    static dev.gpulint.core.LintResult lint(dev.gpulint.lint.Linter linter, List<dev.gpulint.read.SourceFile> files) {
+        return dev.gpulint.app.Checks.check(linter, files);
     }
 
     /** A case's file of this name is its configuration: its {@code evidence:} entries link the case's evidence files. */

@@ -49,7 +49,7 @@ public final class Unfolder {
 
     /** A message or related text with names for tokens, bounded as the rules' texts are (the rule engine left these whole). */
     private String bounded(String t, Fold own, int i) {
-        return !Fold.marked(t) ? t : dev.gpulint.engine.FindingSink.bounded(text(t, own, i));
+        return !Fold.marked(t) ? t : Finding.bounded(text(t, own, i), Finding.MAX_MESSAGE);
     }
 
     private static Span at(Span s, Fold own, int i) { return own == null ? s : own.span(s, i); }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.core.FailOn;
-import dev.gpulint.lint.Project;
+import dev.gpulint.app.Project;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The command line, the Maven plugin and test-rules share one request (lint.Project, lint.LintRequest):
+ * The command line, the Maven plugin and test-rules share one request (app.Project, app.CheckRequest):
  * one version, one parse of the fail level, one check of the report options, and test-rules set up
  * from the project's .gpulint.yaml as a lint run is.
  */

@@ -22,6 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Reading .gpulint.yaml: every key, and every mistake as a finding at its place. */
 class ConfigTest {
+    /** The built-in rules' names, as a run hands them to the configuration's checks. */
+    private static final dev.gpulint.config.RuleNames NAMES = dev.gpulint.lint.ProjectRun.names(RuleCatalog.builtIn());
+
 
     @TempDir Path dir;
 
@@ -77,7 +80,7 @@ class ConfigTest {
         assertEquals(Map.of("NET001", "warning", "roce-without-ecn", "off", "PAR002", "error"), c.ruleLevels());
         assertEquals(List.of("NET001", "roce-without-ecn", "PAR002"), List.copyOf(c.ruleLevels().keySet()), "in file order");
         assertEquals(new Span("cfg.yaml", 3, 3, 3, 19), c.rules().get("roce-without-ecn").keySpan());
-        assertEquals(List.of(), c.checkRuleNames(RuleCatalog.builtIn()));
+        assertEquals(List.of(), c.checkRuleNames(NAMES));
     }
 
     @Test
@@ -87,7 +90,7 @@ class ConfigTest {
                 problems(c.problems()));
         assertEquals(Map.of("NET01", "off"), c.ruleLevels());
         assertEquals(List.of("cfg.yaml:2:3 SYN002 'NET01' in the rules of cfg.yaml is no gpulint rule ID or name; did you mean 'NET001'?"),
-                problems(c.checkRuleNames(RuleCatalog.builtIn())));
+                problems(c.checkRuleNames(NAMES)));
         assertEquals(List.of("cfg.yaml:1:8 SYN002 'rules' in cfg.yaml must map rule IDs or names to off, error, warning or note."),
                 problems(load("rules: [NET001]\n").problems()));
     }
@@ -97,7 +100,7 @@ class ConfigTest {
         Config c = load("fix:\n  unfixable: [PAR004]\n  fixable: [UNIT001, bit-byte-mixup, NCCL004]\n"
                 + "  rules: { HW003: safe, UNIT003: unsafe, OPS001: off }\n");
         assertEquals(List.of(), problems(c.problems()));
-        var s = dev.gpulint.settle.FixSettings.of(c.fix());
+        var s = dev.gpulint.fix.FixSettings.of(c.fix());
         RuleCatalog rules = RuleCatalog.builtIn();
         assertTrue(s.offered("UNIT001", rules));
         assertFalse(s.offered("PAR004", rules), "unfixable");
@@ -105,8 +108,8 @@ class ConfigTest {
         assertFalse(s.offered("NET001", rules), "not in fixable");
         assertEquals(dev.gpulint.core.Safety.SAFE, s.safety("HW003", dev.gpulint.core.Safety.UNSAFE, rules));
         assertEquals(dev.gpulint.core.Safety.UNSAFE, s.safety("UNIT003", dev.gpulint.core.Safety.SAFE, rules));
-        assertEquals(List.of(), problems(c.fix().check(rules, "cfg.yaml")));
-        assertTrue(dev.gpulint.settle.FixSettings.of(load("").fix()).offered("PAR004", rules), "without fix:, every rule's fixes");
+        assertEquals(List.of(), problems(c.fix().check(NAMES, "cfg.yaml")));
+        assertTrue(dev.gpulint.fix.FixSettings.of(load("").fix()).offered("PAR004", rules), "without fix:, every rule's fixes");
     }
 
     @Test
@@ -116,7 +119,7 @@ class ConfigTest {
                 "cfg.yaml:3:19 SYN002 fix level 'maybe' for HW003 in cfg.yaml must be safe, unsafe or off.",
                 "cfg.yaml:4:3 SYN002 unknown key 'fixables' under fix in cfg.yaml; did you mean 'fixable'?"), problems(c.problems()));
         assertEquals(List.of("cfg.yaml:2:15 SYN002 'UNIT01' in the fix settings of cfg.yaml is no gpulint rule ID or name; did you mean 'UNIT001'?"),
-                problems(c.fix().check(RuleCatalog.builtIn(), "cfg.yaml")));
+                problems(c.fix().check(NAMES, "cfg.yaml")));
         assertEquals(List.of("cfg.yaml:1:6 SYN002 'fix' in cfg.yaml must be a mapping with fixable, unfixable and rules."),
                 problems(load("fix: all\n").problems()));
     }
@@ -139,7 +142,7 @@ class ConfigTest {
         assertEquals(List.of(
                 "cfg.yaml:4:5 SYN002 NET003 has no parameter 'budget_secs'; did you mean 'budget_seconds'?",
                 "cfg.yaml:5:3 SYN002 'NET999' in the params of cfg.yaml is no gpulint rule ID."),
-                problems(c.checkParams(RuleCatalog.builtIn())));
+                problems(c.checkParams(NAMES)));
     }
 
     private static List<String> params(Config c) {

@@ -33,7 +33,7 @@ class ClusterIndexTest {
             """;
 
     private boolean clusterUndefined(ClusterIndex index) {
-        Project.Outcome o = new Project(root).paths(List.of("jobs/job.yaml")).session(null, index).lint();
+        RunOutcome o = new dev.gpulint.app.Project(root).paths(List.of("jobs/job.yaml")).session(null, index).lint();
         return o.result().findings().stream().anyMatch(f -> f.ruleId().equals("SYN003") && f.message().contains("'pod'"));
     }
 

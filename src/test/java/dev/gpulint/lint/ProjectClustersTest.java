@@ -1,5 +1,6 @@
 package dev.gpulint.lint;
 
+import dev.gpulint.app.Project;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

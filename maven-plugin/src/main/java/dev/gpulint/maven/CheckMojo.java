@@ -1,9 +1,9 @@
 package dev.gpulint.maven;
 
 import dev.gpulint.core.LintResult;
-import dev.gpulint.lint.Project;
+import dev.gpulint.app.Checks;
+import dev.gpulint.app.Project;
 import dev.gpulint.core.Finding;
-import dev.gpulint.lint.LintRequest;
 import dev.gpulint.meta.RuleCatalog;
 import java.io.File;
 import java.io.IOException;
@@ -167,15 +167,16 @@ public class CheckMojo extends AbstractMojo {
         } catch (IOException e) {
             throw new MojoExecutionException("gpulint: cannot scan " + base + ": " + e.getMessage(), e);
         }
-        LintRequest request = project.request();
-        if (request.files().isEmpty() && modules != null && !modules.isEmpty()) {
+        dev.gpulint.app.CheckRequest request = project.request();
+        if (request.lint().files().isEmpty() && modules != null && !modules.isEmpty()) {
             // an aggregator whose own folder holds no manifest: an empty SARIF here would only be one more report to
             // upload that says nothing; each module writes its own
             getLog().info("gpulint: nothing to lint in " + base + " outside its modules (each module lints its own files and "
                     + "writes its own report), so no report is written here");
             return;
         }
-        Project.Outcome outcome = project.lint(request);
+        // the one entry of every front end: the same run, post-run steps (the layout fixes) included, as the command line's
+        dev.gpulint.lint.RunOutcome outcome = Checks.check(request);
         LintResult result = outcome.result();
         RuleCatalog rules = outcome.rules();
         for (Finding f : result.findings()) {
@@ -191,7 +192,7 @@ public class CheckMojo extends AbstractMojo {
         }
         // as the command line's -o: a report is never written over a file this run read (a manifest, the
         // configuration, the baseline), which would destroy it; the build fails before anything is written
-        String over = project.overwrites(sarifFile.toPath().toAbsolutePath());
+        String over = Checks.overwrites(request, outcome, sarifFile.toPath().toAbsolutePath());
         if (over != null) {
             throw new MojoExecutionException("gpulint: will not write the SARIF report (sarifFile) " + sarifFile + " over an input: "
                     + over + "; nothing was written, name another file");

@@ -51,9 +51,8 @@ public record Efficiency(double gemm, double gemmFp8, double gemmKernelS, double
         };
     }
 
-    /** The names of the efficiencies, as the catalog and .gpulint.yaml write them. */
-    public static final java.util.List<String> KEYS = java.util.List.of("gemm", "gemm_fp8", "gemm_kernel_s", "attention", "hbm",
-            "traffic", "layer_s", "nvlink", "pcie", "network", "tcp", "dp_overlap", "tp_overlap", "pp_overlap", "cp_overlap");
+    /** The names of the efficiencies, as the catalog and .gpulint.yaml write them (their home: the catalog's compute section). */
+    public static final java.util.List<String> KEYS = dev.gpulint.catalog.Compute.EFFICIENCIES;
 
     /** The value of an efficiency by name. */
     public double get(String key) {

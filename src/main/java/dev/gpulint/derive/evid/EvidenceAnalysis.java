@@ -54,7 +54,7 @@ public final class EvidenceAnalysis {
             List<String> jobGroups = new ArrayList<>();
             Span[] linkSpan = {null};
             Target t = target(e.file(), seen, unknown, linkSpan, jobGroups);
-            out.add(new EvidenceFact(e.file(), e.kind().tool(), e.kind(), Span.at(e.file(), 1, 1), t.linked(), t.cluster(), t.group(),
+            out.add(new EvidenceFact(e.file(), e.kind().tool(), e.kind().name(), Span.at(e.file(), 1, 1), t.linked(), t.cluster(), t.group(),
                     t.linkedBy(), unknown[0], unknown[1], linkSpan[0], seen.gpus(), seen.gpusSpan(), t.linked() ? t.gpus() : -1,
                     seen.nics(), seen.nicsSpan(), t.linked() ? t.nics() : -1, seen.modelKnown() ? seen.model() : "", seen.modelSpan(), t.gpuModel(),
                     t.declaredSpan(), unknown[2], unknown[3], jobGroups));

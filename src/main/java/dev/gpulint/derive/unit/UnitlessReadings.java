@@ -10,9 +10,6 @@ import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.Resolver;
 import dev.gpulint.derive.unit.BandwidthCheck.Figure;
 import dev.gpulint.facts.BandwidthFact;
-import dev.gpulint.meta.Messages;
-import dev.gpulint.meta.RuleCatalog;
-import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.spec.Bandwidth;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Model;
@@ -65,11 +62,14 @@ public final class UnitlessReadings {
 
     /**
      * {@code model} with each UNIT003 finding whose value has one certain reading carrying that reading as a safe
-     * fix, titled by the rule's ID.yaml ({@code fix-unit}, {@code fix-unit-direction}); the same model when none has.
+     * fix, titled by the rule's ID.yaml ({@code fix-unit}, {@code fix-unit-direction}) through {@code titles}; the same
+     * model when none has. Derive computes the reading and the edits; the words are the rule's, put in by the stage
+     * that holds the rules' metadata.
+     *
+     * @param titles a message key of UNIT003's ID.yaml and its arguments → the fix's title, or null when it has none
      */
-    public static Model withFixes(Model model, Catalog catalog, RuleCatalog rules) {
+    public static Model withFixes(Model model, Catalog catalog, java.util.function.BiFunction<String, Map<String, Object>, String> titles) {
         if (model.unitless().isEmpty()) return model;
-        Map<String, String> messages = rules.get(RULE).map(RuleMeta::messages).orElse(Map.of());
         Map<List<Object>, Reading> readings = new HashMap<>();
         for (Reading r : readings(model.unitless(), model.clusters(), model.jobs(), catalog)) {
             readings.put(List.of(r.value().span(), r.value().identity()), r);
@@ -78,7 +78,7 @@ public final class UnitlessReadings {
         List<Finding> findings = new ArrayList<>(model.findings().size());
         for (Finding f : model.findings()) {
             Reading r = f.ruleId().equals(RULE) ? readings.get(List.of(f.span(), f.identity())) : null;
-            Fix fix = r == null ? null : fix(r, messages);
+            Fix fix = r == null ? null : fix(r, titles);
             findings.add(fix == null ? f : f.withFix(fix));
         }
         return model.withFindings(findings);
@@ -240,7 +240,7 @@ public final class UnitlessReadings {
      * in YAML or {@code   direction = X }} in the DSL. Null where that insertion has no certain place (another format,
      * a value on lines of its own): the fixed file would still not state its convention.
      */
-    static Fix fix(Reading r, Map<String, String> messages) {
+    static Fix fix(Reading r, java.util.function.BiFunction<String, Map<String, Object>, String> titles) {
         Span s = r.value().span();
         String written = r.value().text().strip();
         Map<String, Object> args = Map.of("written", written, "fixed", r.fixed(), "direction", r.direction() == null ? "" : r.direction());
@@ -252,8 +252,8 @@ public final class UnitlessReadings {
             if (entry == null || s.startLine() != s.endLine()) return null;
             edits.add(TextEdit.within(new Span(file, s.endLine(), s.endColumn(), s.endLine(), s.endColumn() + 2), " }", entry + " }"));
         }
-        String title = messages.get(r.direction() == null ? TITLE : TITLE_DIRECTION);
+        String title = titles.apply(r.direction() == null ? TITLE : TITLE_DIRECTION, args);
         if (title == null) return null;
-        return new Fix(Messages.render(title, args), Safety.SAFE, edits);
+        return new Fix(title, Safety.SAFE, edits);
     }
 }

@@ -57,7 +57,7 @@ class EvidenceAnalysisTest {
         List<Object> facts = facts(port("mlx5_0", "Active", "LinkUp", 400) + port("mlx5_1", "Down", "Polling", 10));
         EvidenceFact e = only(facts, EvidenceFact.class).get(0);
         assertTrue(e.isLinked(), e.toString());
-        assertEquals(Evidence.Kind.IBSTAT, e.getKind());
+        assertEquals(Evidence.Kind.IBSTAT.name(), e.getKind());
         assertFalse(e.isLinkUnknown() || e.isLinkedToJobWithoutGroup() || e.isOtherGpuModel());
         List<IbPortFact> ports = only(facts, IbPortFact.class);
         assertEquals(2, ports.size());

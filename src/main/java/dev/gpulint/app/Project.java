@@ -1,12 +1,11 @@
-package dev.gpulint.lint;
+package dev.gpulint.app;
 
-import dev.gpulint.config.Config;
 import dev.gpulint.core.FailOn;
 import dev.gpulint.core.Finding;
-import dev.gpulint.core.LintResult;
-import dev.gpulint.core.Span;
-import dev.gpulint.engine.UserRules;
-import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.lint.Discovery;
+import dev.gpulint.lint.LintRequest;
+import dev.gpulint.lint.ProjectRun;
+import dev.gpulint.lint.RunOutcome;
 import dev.gpulint.report.ReportOptions;
 import dev.gpulint.settle.Baseline;
 import java.io.IOException;
@@ -17,7 +16,8 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * One lint run over a project, set up the same way for the command line and the Maven plugin: the
+ * The options of one run turned into a request ({@link #request()}), the same way for every front end (the command
+ * line's check, plan and test-rules, the Maven plugin, the language server); {@link Checks} carries it out. The run: the
  * configuration ({@code .gpulint.yaml}, the given file or the nearest from the linted paths upwards,
  * then from the base folder upwards), the files to lint and the configuration's {@code include}
  * context, the user rules of its {@code rule_paths} and of an extra rules folder, its rule settings,
@@ -28,14 +28,12 @@ import java.util.function.UnaryOperator;
  * <p>Display paths in findings are as given, and relative to the base folder when a file lies under
  * it. A relative configuration file, rules folder, baseline or path is resolved against the base folder.
  *
- * <p>The setters build one {@link LintRequest} ({@link #request()}); option values are parsed and
+ * <p>The setters build one immutable {@link CheckRequest} ({@link #request()}); option values are parsed and
  * checked here, once for every front end, and what is wrong with them is in {@link #problems()},
- * each named as the front end names its options ({@link #naming}).
+ * each named as the front end names its options ({@link #naming}). Nothing of a run is kept here: what a run made
+ * is its {@link RunOutcome}.
  */
 public final class Project {
-
-    /** What a run found, and the rule metadata (user rules included) to render it with. */
-    public record Outcome(LintResult result, RuleCatalog rules) {}
 
     private final Path base;
     private Path configFile;
@@ -204,9 +202,11 @@ public final class Project {
     }
 
     /** The run these settings ask for. */
-    public LintRequest request() {
-        return new LintRequest(base, configFile, rulesDir, paths, files, stdin, stdinName, baseline, maxFileSize,
-                maxFindingsPerRule, failOn, report, problems(), top, includeOutside);
+    public CheckRequest request() {
+        return new CheckRequest(new LintRequest(base, configFile, rulesDir, paths, files, unreadable, stdin, stdinName, baseline,
+                baselineFile, maxFileSize, maxFindingsPerRule, failOn, problems(), top, includeOutside, buffers, java.util.Map.of(),
+                session),
+                report);
     }
 
     /**
@@ -224,37 +224,20 @@ public final class Project {
         return matching(includes, excludes, List.of(Path.of("target")));
     }
 
-    private java.util.function.Consumer<List<Object>> factSink;
-    private Config loaded = Config.none();
-
-    /** Hands the derived facts to {@code sink} (see Linter#factSink): `gpulint plan` prices the job from them. */
-    public Project factSink(java.util.function.Consumer<List<Object>> sink) { this.factSink = sink; return this; }
-
-    /** The configuration the last {@link #lint()} loaded. */
-    public Config config() { return loaded; }
-
-    /** Loads the configuration, finds the files, sets the linter up and lints: {@link #lint(LintRequest)} of {@link #request()}. */
-    public Outcome lint() {
-        return lint(request());
+    /** {@link Checks#check} of {@link #request()}: a run with every post-run step. */
+    public RunOutcome lint() {
+        return Checks.check(request());
     }
 
+    private dev.gpulint.lint.ProjectRun.Session session;
+
     /**
-     * Lints {@code request}, built by {@link #request()} of this project: with the files its glob selection could not
-     * read, and keeping what {@link #excluded()} and {@link #overwrites} need.
+     * What a long-lived front end keeps across runs (SECURITY.md): the folders whose configurations found by searching
+     * may run their rule_paths (null: the base folder), and the project's cluster index (or null).
      */
-    public Outcome lint(LintRequest request) {
-        List<Object> facts = new ArrayList<>();
-        ProjectRun run = new ProjectRun(request, unreadable).factSink(amend == null ? factSink
-                : all -> { facts.addAll(all); if (factSink != null) factSink.accept(all); }).buffers(buffers).fixedTexts(fixedTexts).session(session);
-        Outcome outcome = run.lint();
-        sources = run.sources();
-        stdinShown = run.stdinShown();
-        loaded = run.config();
-        excluded = run.excluded();
-        inputs = run.inputs();
-        configUsed = run.configUsed();
-        if (amend != null) outcome = new Outcome(amend.apply(facts, outcome), outcome.rules());
-        return outcome;
+    public Project session(List<Path> consent, dev.gpulint.lint.ClusterIndex clusters) {
+        this.session = new dev.gpulint.lint.ProjectRun.Session(consent, clusters);
+        return this;
     }
 
     private java.util.Map<Path, String> buffers = java.util.Map.of();
@@ -269,45 +252,6 @@ public final class Project {
         this.buffers = java.util.Map.copyOf(normal);
         return this;
     }
-    private ProjectRun.Session session;
-    /** Kept across runs: folders whose configurations may run their rule_paths (SECURITY.md; null: the base), a cluster index. */
-    public Project session(List<Path> consent, ClusterIndex clusters) { this.session = new ProjectRun.Session(consent, clusters); return this; }
-    private java.util.function.BiFunction<List<Object>, Outcome, LintResult> amend;
-
-    /** A step each {@link #lint} ends with, given its facts: plan.LayoutFixes, recomputed on each pass of --fix. */
-    public Project amend(java.util.function.BiFunction<List<Object>, Outcome, LintResult> step) { this.amend = step; return this; }
-
-    private Set<Path> inputs = Set.of();
-    private List<String> excluded = List.of();
-    private java.util.Map<String, String> fixedTexts = java.util.Map.of();
-    private java.util.Map<String, dev.gpulint.read.SourceFile> sources = java.util.Map.of();
-    private String stdinShown;
-
-    /**
-     * Texts the next {@link #lint} reads instead of what the files of these display paths hold: fixes applied in
-     * memory (check --fix and --diff re-lint before anything is written).
-     */
-    public Project fixedTexts(java.util.Map<String, String> texts) { this.fixedTexts = java.util.Map.copyOf(texts); return this; }
-
-    /** The files the last {@link #lint} linted (not context), by display path, with the texts it linted. */
-    public java.util.Map<String, dev.gpulint.read.SourceFile> sources() { return sources; }
-
-    /** Standard input's display path in the last {@link #lint}, or null when it read none. */
-    public String stdinShown() { return stdinShown; }
-    private Path configUsed;
-
-    /** Files named to be linted that the configuration's {@code exclude} left out (after {@link #lint}), as given. */
-    public List<String> excluded() { return excluded; }
-
-    /**
-     * Why writing a report to {@code target} would destroy an input of this run, or null: the target is a
-     * file named to be linted, the configuration, the baseline, or a file the run took findings or facts
-     * from (after {@link #lint}). A file of the walk that is not gpulint's (an earlier JSON report) is no input.
-     */
-    public String overwrites(Path target) {
-        return Overwrites.why(base, target, baselineFile, configUsed, paths, inputs);
-    }
-
     /**
      * The linter this project's configuration sets up (its user rules, the extra rules folder, catalog,
      * thresholds, rule settings, job clusters and evidence links), without linting: for running rule
@@ -315,6 +259,6 @@ public final class Project {
      * and of the rules are in {@link ProjectRun.Setup#problems()}.
      */
     public ProjectRun.Setup setUp() {
-        return new ProjectRun(request(), unreadable).session(session).setUp();
+        return Checks.setUp(request());
     }
 }

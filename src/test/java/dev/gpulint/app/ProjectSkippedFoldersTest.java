@@ -1,4 +1,4 @@
-package dev.gpulint.lint;
+package dev.gpulint.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package dev.gpulint.lint;
+package dev.gpulint.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -105,18 +105,18 @@ class ProjectTest {
     void userRulesComeFromRulePathsAndTheExtraFolderAndJoinTheMetadata() throws IOException {
         write("jobs/big.yaml", BIG_JOB);
         teamRule("team-rules");
-        Project.Outcome plain = new Project(dir).matching(ALL, List.of("team-rules/**")).lint();
+        dev.gpulint.lint.RunOutcome plain = new Project(dir).matching(ALL, List.of("team-rules/**")).lint();
         assertEquals(List.of(), lines(plain.result()));
         assertTrue(plain.rules().get("TEAM001").isEmpty());
 
-        Project.Outcome extra = new Project(dir).rules(Path.of("team-rules")).matching(ALL, List.of("team-rules/**")).lint();
+        dev.gpulint.lint.RunOutcome extra = new Project(dir).rules(Path.of("team-rules")).matching(ALL, List.of("team-rules/**")).lint();
         assertEquals(List.of("jobs/big.yaml:3:8 warning TEAM001"), lines(extra.result()));
         assertEquals("job 'big' asks for 4 nodes.", extra.result().findings().get(0).message());
         assertEquals("single-node-queue", extra.rules().get("TEAM001").orElseThrow().name());
 
         // from the configuration's rule_paths, with a level set by the user rule's name
         write(".gpulint.yaml", "rule_paths: [team-rules]\nrules:\n  single-node-queue: error\n");
-        Project.Outcome configured = new Project(dir).matching(ALL, List.of("team-rules/**")).lint();
+        dev.gpulint.lint.RunOutcome configured = new Project(dir).matching(ALL, List.of("team-rules/**")).lint();
         assertEquals(List.of("jobs/big.yaml:3:8 error TEAM001"), lines(configured.result()));
     }
 

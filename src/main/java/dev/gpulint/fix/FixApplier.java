@@ -1,4 +1,4 @@
-package dev.gpulint.settle;
+package dev.gpulint.fix;
 
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Fix;

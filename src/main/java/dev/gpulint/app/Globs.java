@@ -1,4 +1,4 @@
-package dev.gpulint.lint;
+package dev.gpulint.app;
 
 import java.io.IOException;
 import java.nio.file.FileSystems;

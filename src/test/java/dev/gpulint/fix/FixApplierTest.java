@@ -1,4 +1,4 @@
-package dev.gpulint.settle;
+package dev.gpulint.fix;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

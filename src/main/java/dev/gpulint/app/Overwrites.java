@@ -1,6 +1,7 @@
-package dev.gpulint.lint;
+package dev.gpulint.app;
 
 import dev.gpulint.config.Config;
+import dev.gpulint.lint.Discovery;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

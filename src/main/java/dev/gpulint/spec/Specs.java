@@ -174,6 +174,16 @@ public final class Specs {
                     env, span, origin, null);
         }
 
+        /**
+         * Where another format stated {@code quantity} of this job ("optim.grad_sync_dtype: bf16", "--model ..."), or null
+         * when it was written in a native manifest or nowhere: each adapter states a quantity once.
+         */
+        public String statedWhere(String quantity) {
+            if (origin == null) return null;
+            for (Stated s : origin.stated()) if (s.quantity().equals(quantity)) return s.where();
+            return null;
+        }
+
         /** The same job, running on another cluster and node group (a link found for a job of another format). */
         public Job onCluster(Located<String> c, Located<String> g) {
             return new Job(name, file, c, g, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,

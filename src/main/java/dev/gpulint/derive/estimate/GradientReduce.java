@@ -54,9 +54,8 @@ public record GradientReduce(double bytes, String why) {
 
     /** Where another format said what the bytes per parameter are, as " (from ...)"; else "". */
     static String stated(Specs.Job j) {
-        if (j.origin() == null) return "";
-        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals("bytes_per_parameter")) return " (from " + s.where() + ")";
-        return "";
+        String where = j.statedWhere("bytes_per_parameter");
+        return where == null ? "" : " (from " + where + ")";
     }
 
     private static String num(double v) {

@@ -124,9 +124,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
 
     /** Where the job's model shape came from when it names its model (a config.json or the model catalog), else null. */
     static String shapeSource(Specs.Job j) {
-        if (j.origin() == null) return null;
-        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals("model_shape")) return s.where();
-        return null;
+        return j.statedWhere("model_shape");
     }
 
     static Recompute recompute(Located<String> r) {

@@ -87,10 +87,7 @@ public record StateBytes(double weights, double gradients, double optimizer, Acc
         ModelShape.Dtype dtype = m == null || m.dtype() == null ? null : ModelShape.Dtype.parse(m.dtype().value());
         dev.gpulint.spec.Specs.Optimizer o = j.optimizer();
         Double stated = o == null || o.bytesPerParameter() == null ? null : o.bytesPerParameter().value();
-        String where = null;
-        if (stated != null && j.origin() != null) {
-            for (dev.gpulint.spec.Specs.Stated s : j.origin().stated()) if (s.quantity().equals("bytes_per_parameter")) where = s.where();
-        }
+        String where = stated == null ? null : j.statedWhere("bytes_per_parameter");
         return of(dtype, (int) Math.max(0, zeroStage), distributed(j), stated, where);
     }
 

@@ -72,10 +72,7 @@ public final class MemoryAnalysis {
             expertParams = -1;
             perGpu = params / ((double) r.tp() * r.pp()) * sb.sharded((int) zero, distributed, ranks).total();
         }
-        String note = null;
-        if (j.origin() != null) {
-            for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals("parameters")) note = s.where();
-        }
+        String note = j.statedWhere("parameters");
         MemoryFact f = new MemoryFact(r.name(), j.file(), params, j.model().parameters().span(), sb.total(),
                 sb.accounting() == StateBytes.Accounting.STATED, sb.weights(), sb.gradients(), sb.optimizer(), r.tp(), r.pp(),
                 dpUnbounded ? 0 : dp, zero, perGpu, memory.bytes(), memory.gpu(), anyGpu || g == null ? null : g.name(),

@@ -277,31 +277,41 @@ class ServerTest {
         assertTrue(problem != null && problem.contains("can be entered by other users (rwxr-xr-x)"), problem);
     }
 
-    @Test
-    void requestsAreBoundedInSizeAndInNumber(@TempDir Path dir) throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch running = new CountDownLatch(1);
-        Engine slow = new Engine() {
+    /** An engine that says it runs ({@code running}) and then holds its run until {@code release}. */
+    private static Engine heldUntil(CountDownLatch running, CountDownLatch release) {
+        return new Engine() {
             @Override public int run(Invocation inv, OutputStream out, OutputStream err) {
                 running.countDown();
                 try {
-                    release.await(30, TimeUnit.SECONDS);   // wall-clock-ok: frees the slow engine; no assertion
+                    release.await(60, TimeUnit.SECONDS);   // wall-clock-ok: frees the slow engine; no assertion
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
                 return 0;
             }
         };
+    }
+
+    /** A client's run of {@code arg} on another thread. */
+    private static CompletableFuture<Client.Reply> inBackground(Server s, Path dir, String arg) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return run(s, dir, List.of(arg), Map.of());
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+
+    @Test
+    void requestsAreBoundedInSizeAndInNumber(@TempDir Path dir) throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(1);
+        Engine slow = heldUntil(running, release);
         Server.Settings tight = new Server.Settings(dir.resolve("s").resolve("d"), null, Duration.ofMinutes(5), 0, 2000);
         try (Server s = start(slow, dir, tight)) {
             assertEquals("too-large", run(s, dir, List.of("x".repeat(3000)), Map.of()).refused());
-            CompletableFuture<Client.Reply> first = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return run(s, dir, List.of("a"), Map.of());
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
+            CompletableFuture<Client.Reply> first = inBackground(s, dir, "a");
             CpuBudget.ofSeconds(30).await(running, "the first request running");
             assertEquals("busy", run(s, dir, List.of("b"), Map.of()).refused(), "one runs, none may wait");
             release.countDown();
@@ -313,27 +323,11 @@ class ServerTest {
     void aRunWaitsForItsTurnNoLongerThanTheSettingsSay(@TempDir Path dir) throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch running = new CountDownLatch(1);
-        Engine slow = new Engine() {
-            @Override public int run(Invocation inv, OutputStream out, OutputStream err) {
-                running.countDown();
-                try {
-                    release.await(60, TimeUnit.SECONDS);   // wall-clock-ok: frees the slow engine; no assertion
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return 0;
-            }
-        };
+        Engine slow = heldUntil(running, release);
         // room to queue, but no time to wait: the second client is told "busy" at once instead of queueing behind the first
         Server.Settings noWait = new Server.Settings(dir.resolve("s").resolve("d"), null, Duration.ofMinutes(5), 8, 1 << 20, Duration.ZERO);
         try (Server s = start(slow, dir, noWait)) {
-            CompletableFuture<Client.Reply> first = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return run(s, dir, List.of("a"), Map.of());
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
+            CompletableFuture<Client.Reply> first = inBackground(s, dir, "a");
             CpuBudget.ofSeconds(30).await(running, "the first request running");
             assertEquals("busy", run(s, dir, List.of("b"), Map.of()).refused());
             release.countDown();

@@ -9,7 +9,7 @@ import java.util.List;
  * its own terms; what that means for a cluster is the derive stage's business.
  */
 public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatus, Evidence.SmiQuery, Evidence.SmiTable,
-        Evidence.IbPorts, Evidence.NcclTests, Evidence.NcclLog {
+        Evidence.IbPorts, Evidence.NcclTests, Evidence.NcclLog, Evidence.TrainingLog, Evidence.GpuSamples {
 
     /** The file's display path. */
     String file();
@@ -26,7 +26,11 @@ public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatu
         IBSTAT("ibstat", "ibstat ('CA 'mlx5_0'', then per port 'State:', 'Physical state:', 'Rate:' and 'Link layer:' lines)"),
         IBV_DEVINFO("ibv_devinfo", "ibv_devinfo ('hca_id:', then per port 'state:', 'active_speed:', 'active_width:' and 'link_layer:' lines)"),
         NCCL_TESTS("nccl-tests", "nccl-tests output (a '# nThread ...' header, '#  Rank ...' device lines, the size table and '# Avg bus bandwidth')"),
-        NCCL_LOG("NCCL_DEBUG=INFO log", "an NCCL_DEBUG=INFO log ('host:pid:tid [dev] NCCL INFO ...' lines)");
+        NCCL_LOG("NCCL_DEBUG=INFO log", "an NCCL_DEBUG=INFO log ('host:pid:tid [dev] NCCL INFO ...' lines)"),
+        TRAINING_LOG("training log", "a training log's step lines (Megatron-LM ' iteration  10/ 100 | ... elapsed time per iteration (ms): ...', torchtitan 'step: 10  loss: ...  tps: ...', NeMo 'train_step_timing in s=...', composer, DeepSpeed)"),
+        SMI_DMON("nvidia-smi dmon", "nvidia-smi dmon (a '# gpu   pwr  gtemp ...' header, a '# Idx  W  C ...' units line, one row per GPU per sample)"),
+        SMI_CSV("nvidia-smi --query-gpu --format=csv", "nvidia-smi --query-gpu=...  --format=csv (a header of the queried fields, e.g. 'index, utilization.gpu [%], clocks.sm [MHz]', one row per GPU per sample)"),
+        DCGM_METRICS("dcgm-exporter", "dcgm-exporter metrics in Prometheus text format ('# HELP DCGM_FI_DEV_GPU_UTIL ...', 'DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",...} 87')");
 
         private final String tool, shape;
 
@@ -143,4 +147,47 @@ public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatu
      * {@code netSide} true for [send]/[receive] network lines), WARN ({@code detail} the text).
      */
     record LogLine(String what, String host, String detail, int from, int to, boolean netSide, Span span) {}
+
+    /**
+     * A training run's log as its framework prints it (Megatron-LM, Megatron-DeepSpeed, NeMo/Lightning, torchtitan,
+     * llm-foundry/composer, DeepSpeed): the framework recognised ("megatron", "megatron-deepspeed", "nemo",
+     * "torchtitan", "composer", "deepspeed"), where it was recognised, and the step lines in file order.
+     * {@code skipped} and {@code nan} are the skipped and NaN iterations the log reports in all (0 when it reports none).
+     */
+    record TrainingLog(String file, String framework, Span frameworkSpan, List<TrainStep> steps, long skipped, long nan)
+            implements Evidence {
+        public Kind kind() { return Kind.TRAINING_LOG; }
+    }
+
+    /**
+     * One logged step, every figure as the log states it converted to these units, -1 when the line does not state
+     * it: the iteration (or step) number; the step time in seconds; tokens per second per GPU (torchtitan's tps;
+     * a job-wide figure divided by the GPUs only when the log states them); model TFLOP/s per GPU; MFU in percent;
+     * the peak memory in GiB; the global batch in samples; and where the line is.
+     */
+    record TrainStep(long iteration, double stepSeconds, double tokensPerSecondPerGpu, double tflopsPerGpu,
+                     double mfuPercent, double memoryGib, long globalBatch, Span span) {}
+
+    /**
+     * GPU telemetry sampled over time: nvidia-smi dmon ({@link Kind#SMI_DMON}), nvidia-smi --query-gpu CSV
+     * ({@link Kind#SMI_CSV}) or dcgm-exporter scrapes ({@link Kind#DCGM_METRICS}). One sample per GPU per sampling
+     * instant, in file order.
+     */
+    record GpuSamples(String file, Kind kind, List<GpuSample> samples) implements Evidence {}
+
+    /**
+     * One GPU at one instant: the host ("" when the capture does not say), the GPU index, the time in seconds from the
+     * capture's first sample (-1 when the capture gives none), the values read, and where the sample's line is.
+     * {@code values} keys name the quantity and its unit: gauges "gpu_util_percent", "sm_active_fraction",
+     * "sm_clock_mhz", "sm_clock_max_mhz", "mem_clock_mhz", "power_w", "power_limit_w", "temp_c", "memory_used_mib",
+     * "memory_total_mib"; rates as the tool prints them "pcie_rx_mb_per_s", "pcie_tx_mb_per_s"; and counters, whose
+     * key ends in "_total" ("nvlink_tx_bytes_total", "nvlink_rx_bytes_total", "pcie_tx_bytes_total",
+     * "pcie_rx_bytes_total", "xid_errors_total"): a counter is a running total, so a rate needs two samples and the
+     * time between them, never one value read as a rate. A reader may add keys in the same naming.
+     */
+    record GpuSample(String host, int gpu, double seconds, java.util.Map<String, Double> values, Span span) {
+        public GpuSample {
+            values = java.util.Map.copyOf(values);
+        }
+    }
 }

@@ -128,6 +128,9 @@ public final class EvidenceReader {
                     case IBSTAT, IBV_DEVINFO -> IbReader.read(file, part, k);
                     case NCCL_TESTS -> NcclTestsReader.read(file, part);
                     case NCCL_LOG -> NcclLogReader.read(file, part);
+                    // not sniffed yet: their readers come with `gpulint diagnose` (#39)
+                    case TRAINING_LOG, SMI_DMON, SMI_CSV, DCGM_METRICS ->
+                            throw new IllegalStateException(k + " is not sniffed, so it is never read here");
                 };
                 if (empty(e)) problems.add(nothingRead(file, s.start() + 1, k));
                 else out.add(e);
@@ -154,6 +157,8 @@ public final class EvidenceReader {
         if (e instanceof Evidence.SmiTable t) return t.gpus().isEmpty();
         if (e instanceof Evidence.IbPorts p) return p.ports().isEmpty();
         if (e instanceof Evidence.NcclTests n) return n.rows().isEmpty() && n.ranks().isEmpty() && n.avgBusbw() < 0;
+        if (e instanceof Evidence.TrainingLog t) return t.steps().isEmpty();
+        if (e instanceof Evidence.GpuSamples g) return g.samples().isEmpty();
         Evidence.NcclLog l = (Evidence.NcclLog) e;
         return l.lines().isEmpty() && l.counts().isEmpty() && l.maxNodes() < 0;
     }

@@ -198,8 +198,12 @@ public final class Readers {
         return new ReadResult(f, r.documents(), r.problems(), r.manifest(), r.foreign());
     }
 
-    /** Only dcgm-exporter counter lists are read; other CSV files are not gpulint's. */
+    /** Only dcgm-exporter counter lists and nvidia-smi --query-gpu captures are read; other CSV files are not gpulint's. */
     private static ReadResult csv(SourceFile f) {
+        // nvidia-smi --query-gpu=... --format=csv saved as .csv: GPU telemetry (docs/evidence.md)
+        if (EvidenceReader.sniff(f.text()).filter(k -> k == dev.gpulint.read.evidence.Evidence.Kind.SMI_CSV).isPresent()) {
+            return caught(f, "evidence", EvidenceReader::read);
+        }
         if (!f.text().contains("DCGM_FI_") && !f.text().contains("dcgm_fi_")) return notOurs(f);   // DCGM 1.x names are lower case
         return caught(f, "CSV", new CsvReader()::read);
     }

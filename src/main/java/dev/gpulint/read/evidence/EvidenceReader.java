@@ -50,6 +50,10 @@ public final class EvidenceReader {
         if (n.endsWith(".ibv-devinfo") || n.endsWith(".ibv_devinfo")) return Optional.of(Evidence.Kind.IBV_DEVINFO);
         if (n.endsWith("_perf") || n.endsWith(".nccl-tests")) return Optional.of(Evidence.Kind.NCCL_TESTS);
         if (n.endsWith(".nccl")) return Optional.of(Evidence.Kind.NCCL_LOG);
+        if (n.endsWith(".train") || n.endsWith(".training")) return Optional.of(Evidence.Kind.TRAINING_LOG);
+        if (n.endsWith(".dmon")) return Optional.of(Evidence.Kind.SMI_DMON);
+        if (n.endsWith(".query-gpu")) return Optional.of(Evidence.Kind.SMI_CSV);
+        if (n.endsWith(".dcgm") || n.endsWith(".dcgm-exporter")) return Optional.of(Evidence.Kind.DCGM_METRICS);
         return Optional.empty();
     }
 
@@ -58,8 +62,11 @@ public final class EvidenceReader {
         String head = text.length() > SNIFF_CHARS ? text.substring(0, SNIFF_CHARS) : text;
         List<String> lines = Text.lines(head);
         boolean gpuLine = false;
-        for (String l : lines) {
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
             if (NcclTestsReader.isHeader(l)) return Optional.of(Evidence.Kind.NCCL_TESTS);
+            Evidence.Kind telemetry = TelemetryReader.startsAt(lines, i);
+            if (telemetry != null) return Optional.of(telemetry);
             if (TopologyReader.isHeader(Text.tokens(l)) && l.contains("Affinity")) return Optional.of(Evidence.Kind.TOPOLOGY);
             if (SmiReader.GPU.matcher(l).matches()) gpuLine = true;
             else if (gpuLine && SmiReader.LINK.matcher(l).matches()) return Optional.of(Evidence.Kind.NVLINK);
@@ -68,6 +75,8 @@ public final class EvidenceReader {
         if (HCA.matcher(head).find()) return Optional.of(Evidence.Kind.IBV_DEVINFO);
         if (SMI_Q.matcher(head).find()) return Optional.of(Evidence.Kind.SMI_QUERY);
         if (SMI_TABLE.matcher(head).find()) return Optional.of(Evidence.Kind.SMI_TABLE);
+        // a training log's first step line, like its first NCCL line, may come after any amount of the program's output
+        if (TrainingLogReader.present(text)) return Optional.of(Evidence.Kind.TRAINING_LOG);
         // a training log's first NCCL line may come after any amount of the program's output: the whole text is looked
         // through (bounded by the maximum file size it was read with), one line at a time
         return hasLogLine(text) ? Optional.of(Evidence.Kind.NCCL_LOG) : Optional.empty();
@@ -102,7 +111,8 @@ public final class EvidenceReader {
         if (kind.isEmpty()) {
             String why = promised.map(k -> "'" + file + "' is named as " + k.tool() + " output but does not look like it: expected "
                     + k.shape() + "; gpulint skipped it").orElse("'" + file + "' holds no tool output gpulint reads (nvidia-smi topo -m, "
-                    + "nvidia-smi nvlink -s, nvidia-smi -q, the nvidia-smi table, ibstat, ibv_devinfo, nccl-tests, an NCCL_DEBUG=INFO log), so it was skipped");
+                    + "nvidia-smi nvlink -s, nvidia-smi -q, the nvidia-smi table, ibstat, ibv_devinfo, nccl-tests, an NCCL_DEBUG=INFO log, a training log, "
+                    + "nvidia-smi dmon, nvidia-smi --query-gpu CSV, dcgm-exporter metrics), so it was skipped");
             return new ReadResult(f, List.of(), List.of(new Finding("SYN006", Level.NOTE, Span.at(file, 1, 1), why, List.of(),
                     "format")), false);
         }
@@ -128,9 +138,11 @@ public final class EvidenceReader {
                     case IBSTAT, IBV_DEVINFO -> IbReader.read(file, part, k);
                     case NCCL_TESTS -> NcclTestsReader.read(file, part);
                     case NCCL_LOG -> NcclLogReader.read(file, part);
-                    // not sniffed yet: their readers come with `gpulint diagnose` (#39)
-                    case TRAINING_LOG, SMI_DMON, SMI_CSV, DCGM_METRICS ->
-                            throw new IllegalStateException(k + " is not sniffed, so it is never read here");
+                    case SMI_DMON -> TelemetryReader.dmon(file, part);
+                    case SMI_CSV -> TelemetryReader.csv(file, part);
+                    case DCGM_METRICS -> TelemetryReader.dcgm(file, part);
+                    // a training log's steps are read across the whole file below, never as a section
+                    case TRAINING_LOG -> throw new IllegalStateException("a training log is not a section");
                 };
                 if (empty(e)) problems.add(nothingRead(file, s.start() + 1, k));
                 else out.add(e);
@@ -139,11 +151,22 @@ public final class EvidenceReader {
                         + " output but could not be read: " + e.getMessage() + "; expected " + k.shape()));
             }
         }
+        // a training run's step lines, wherever they are among the program's output (and its NCCL lines)
+        if (kind.get() == Evidence.Kind.TRAINING_LOG || lines.stream().anyMatch(l -> TrainingLogReader.stepLine(l) != null)) {
+            try {
+                Evidence.TrainingLog log = TrainingLogReader.read(file, lines);
+                if (log != null) out.add(log);
+                else if (sections.isEmpty()) problems.add(nothingRead(file, 1, Evidence.Kind.TRAINING_LOG));
+            } catch (Unreadable e) {
+                problems.add(Finding.of("SYN001", e.span, "syntax", "'" + file + "' looks like a training log but could not be read: "
+                        + e.getMessage() + "; expected " + Evidence.Kind.TRAINING_LOG.shape()));
+            }
+        }
         // NCCL's debug lines, alone or among an nccl-tests run's lines
         if (kind.get() == Evidence.Kind.NCCL_LOG || lines.stream().anyMatch(NcclLogReader::isLogLine)) {
             Evidence.NcclLog log = NcclLogReader.read(file, lines);
             if (!empty(log)) out.add(log);
-            else if (sections.isEmpty()) problems.add(nothingRead(file, 1, Evidence.Kind.NCCL_LOG));
+            else if (sections.isEmpty() && kind.get() == Evidence.Kind.NCCL_LOG) problems.add(nothingRead(file, 1, Evidence.Kind.NCCL_LOG));
         }
         return new ReadResult(f, List.of(), problems, !out.isEmpty() || problems.stream().anyMatch(p -> p.ruleId().equals("SYN001")),
                 List.of(), out);

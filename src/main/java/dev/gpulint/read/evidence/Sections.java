@@ -50,7 +50,7 @@ final class Sections {
         }
         if (l.startsWith("GPU ") && SmiReader.GPU.matcher(l).matches() && i + 1 < lines.size()
                 && SmiReader.LINK.matcher(lines.get(i + 1)).matches()) return Evidence.Kind.NVLINK;
-        return null;
+        return TelemetryReader.startsAt(lines, i);
     }
 
     /**

@@ -4,11 +4,11 @@ import dev.gpulint.core.Span;
 
 /**
  * A line of a captured tool output that matters on its own: an NCCL WARN line of an NCCL log
- * (kind NCCL_WARN), or an NVLink of nvidia-smi nvlink -s (kind NVLINK, with its GPU, link number,
- * speed and whether it is inactive).
+ * (kind NCCL_WARN), or an NVLink of nvidia-smi nvlink -s or dcgmi nvlink --link-status (kind NVLINK, with its GPU, link
+ * number, speed, whether it is inactive and its state as the tool prints it).
  */
 public record EvidenceLineFact(String file, LineKind kind, String text, Span span, String gpu, int link, boolean inactive,
-                               double speed, int activeLinksOfGpu, boolean linked, boolean nvlinkDeclared) {
+                               double speed, int activeLinksOfGpu, boolean linked, boolean nvlinkDeclared, String state) {
     /** The file. */
     public String getFile() { return file; }
     /** NCCL_WARN or NVLINK. */
@@ -17,12 +17,14 @@ public record EvidenceLineFact(String file, LineKind kind, String text, Span spa
     public String getText() { return text; }
     /** Where the line is. */
     public Span getSpan() { return span; }
-    /** For a link: its GPU, index and name as printed ("GPU 0 (NVIDIA H100 80GB HBM3)"); "" otherwise. */
+    /** For a link: its GPU, index and name as printed ("GPU 0 (NVIDIA H100 80GB HBM3)", "GPU 0" when no name is printed); "" otherwise. */
     public String getGpu() { return gpu; }
     /** For a link: its number; -1 otherwise. */
     public int getLink() { return link; }
     /** For a link: it prints &lt;inactive&gt;. */
     public boolean isInactive() { return inactive; }
+    /** For a link: its state as the tool prints it: "&lt;inactive&gt;" or "26.562 GB/s" (nvidia-smi), "D (Down)", "X (Disabled)" or "U (Up)" (dcgmi); "" otherwise. */
+    public String getState() { return state; }
     /** For a link: its speed, GB/s; 0 when inactive or otherwise. */
     public double getSpeed() { return speed; }
     /** For a link: the active links of its GPU. */

@@ -40,7 +40,7 @@ class RuleCatalogTest {
             "MEM001", "MEM002", "SYN006", "CONSIST007", "CONSIST010", "CONSIST011",
             "HW008", "NCCL008", "NCCL009", "NCCL010", "NET006", "PAR011",
             "EVID001", "EVID002", "EVID003", "EVID004", "EVID005", "EVID006", "EVID007", "EVID008", "EVID009", "EVID010",
-            "EVID011", "EVID012", "EVID013", "EVID014", "EVID015", "SYN009");
+            "EVID011", "EVID012", "EVID013", "EVID014", "EVID015", "EVID016", "SYN009");
 
     @Test
     void everyExpectedRuleIsInTheCatalog() {

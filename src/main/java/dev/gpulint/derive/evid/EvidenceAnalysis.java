@@ -63,6 +63,8 @@ public final class EvidenceAnalysis {
             else if (e instanceof Evidence.NcclTests n) NcclAnalysis.tests(n, t, out);
             else if (e instanceof Evidence.NcclLog l) NcclAnalysis.log(l, t, out);
             else if (e instanceof Evidence.NvlinkStatus s) PortAnalysis.nvlinks(s, t, out);
+            else if (e instanceof Evidence.DcgmNvlinkStatus s) PortAnalysis.nvlinks(s, t, out);
+            else if (e instanceof Evidence.DcgmDiag d) DiagAnalysis.facts(d, t, out);
         }
         return out.list();
     }

@@ -86,7 +86,7 @@ final class NcclAnalysis {
                 if (x.detail().startsWith("NET/Socket") && socketChannel == null) socketChannel = x.span();
             }
             if (x.what().equals("WARN")) {
-                out.add(new EvidenceLineFact(l.file(), LineKind.NCCL_WARN, x.detail(), x.span(), "", -1, false, 0, 0, t.linked(), t.nvlink()));
+                out.add(new EvidenceLineFact(l.file(), LineKind.NCCL_WARN, x.detail(), x.span(), "", -1, false, 0, 0, t.linked(), t.nvlink(), ""));
             }
         }
         // a log pasted without NCCL's init lines still shows the socket transport in its channels ("via NET/Socket/0")

@@ -8,7 +8,7 @@ import dev.gpulint.read.evidence.ComputePorts;
 import dev.gpulint.read.evidence.Evidence;
 import dev.gpulint.facts.Fmt;
 
-/** The links a machine reports: InfiniBand and RoCE ports (ibstat, ibv_devinfo) and NVLinks (nvidia-smi nvlink -s). */
+/** The links a machine reports: InfiniBand and RoCE ports (ibstat, ibv_devinfo, ibstatus) and NVLinks (nvidia-smi nvlink -s, dcgmi nvlink -s). */
 final class PortAnalysis {
     private PortAnalysis() {}
 
@@ -25,8 +25,8 @@ final class PortAnalysis {
         for (Evidence.IbPort port : p.ports()) {
             String state = port.state() == null ? "" : port.state().text();
             String phys = port.physicalState() == null ? "" : port.physicalState().text();
-            boolean active = state.equals("Active") || state.startsWith("PORT_ACTIVE");
-            boolean up = phys.isEmpty() || phys.equals("LinkUp") || phys.startsWith("LINK_UP");
+            boolean active = ComputePorts.active(state);
+            boolean up = ComputePorts.linkUp(phys);
             out.add(new IbPortFact(p.file(), port.adapter(), port.port(), port.span(), state,
                     port.state() == null ? port.span() : port.state().span(), active, phys, up, port.rateGbps(), port.rateSpan(),
                     port.linkLayer() == null ? "" : port.linkLayer().text(), port.linkLayer() == null ? null : port.linkLayer().span(),
@@ -37,12 +37,22 @@ final class PortAnalysis {
     }
 
     static void nvlinks(Evidence.NvlinkStatus s, Target t, Facts out) {
-        for (Evidence.NvlinkGpu g : s.gpus()) {
+        nvlinks(s.file(), s.gpus(), l -> l.inactive() ? "<inactive>" : dev.gpulint.facts.Fmt.num(l.gigabytesPerSecond()) + " GB/s", t, out);
+    }
+
+    /** dcgmi nvlink --link-status: its GPUs' links, judged as nvidia-smi's; its NVSwitches' ports are read, not judged. */
+    static void nvlinks(Evidence.DcgmNvlinkStatus s, Target t, Facts out) {
+        nvlinks(s.file(), s.gpus(), l -> !l.inactive() ? "U (Up)" : s.disabled().contains(l.span()) ? "X (Disabled)" : "D (Down)", t, out);
+    }
+
+    private static void nvlinks(String file, java.util.List<Evidence.NvlinkGpu> gpus,
+                                java.util.function.Function<Evidence.NvlinkLink, String> state, Target t, Facts out) {
+        for (Evidence.NvlinkGpu g : gpus) {
             int active = (int) g.links().stream().filter(l -> !l.inactive()).count();
-            String gpu = "GPU " + g.index() + " (" + g.name() + ")";
+            String gpu = "GPU " + g.index() + (g.name().isBlank() ? "" : " (" + g.name() + ")");
             for (Evidence.NvlinkLink l : g.links()) {
-                out.add(new EvidenceLineFact(s.file(), LineKind.NVLINK, "Link " + l.link(), l.span(), gpu, l.link(), l.inactive(),
-                        l.gigabytesPerSecond(), active, t.linked(), t.nvlink()));
+                out.add(new EvidenceLineFact(file, LineKind.NVLINK, "Link " + l.link(), l.span(), gpu, l.link(), l.inactive(),
+                        l.gigabytesPerSecond(), active, t.linked(), t.nvlink(), state.apply(l)));
             }
         }
     }

@@ -38,6 +38,11 @@ record Seen(long gpus, Span gpusSpan, long nics, Span nicsSpan, String model, Sp
             Evidence.NvlinkGpu last = s.gpus().get(s.gpus().size() - 1);
             return model(s.gpus().size(), last.span(), -1, null, new Evidence.Word(s.gpus().get(0).name(), s.gpus().get(0).span()), catalog);
         }
+        if (e instanceof Evidence.DcgmNvlinkStatus s) {
+            // dcgmi names no GPU model: the GPUs are counted
+            if (s.gpus().isEmpty()) return none();
+            return new Seen(s.gpus().size(), s.gpus().get(s.gpus().size() - 1).span(), -1, null, "", null, false);
+        }
         if (e instanceof Evidence.IbPorts p) {
             Set<String> adapters = new LinkedHashSet<>();
             Span last = null;

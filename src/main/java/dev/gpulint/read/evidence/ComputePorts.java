@@ -27,10 +27,19 @@ public final class ComputePorts {
         return p.linkLayer() == null ? "" : p.linkLayer().text();
     }
 
-    /** Whether the port is Active (ibstat Active, ibv_devinfo PORT_ACTIVE). */
+    /** Whether the port is Active (ibstat Active, ibv_devinfo PORT_ACTIVE, ibstatus ACTIVE). */
     public static boolean active(Evidence.IbPort p) {
-        String s = p.state() == null ? "" : p.state().text();
-        return s.equals("Active") || s.startsWith("PORT_ACTIVE");
+        return active(p.state() == null ? "" : p.state().text());
+    }
+
+    /** Whether a state as printed is Active (ibstat Active, ibv_devinfo PORT_ACTIVE, ibstatus ACTIVE). */
+    public static boolean active(String state) {
+        return state.equals("Active") || state.startsWith("PORT_ACTIVE") || state.equals("ACTIVE");
+    }
+
+    /** Whether a physical state as printed is up, or not printed (ibstat and ibstatus LinkUp, ibv_devinfo LINK_UP). */
+    public static boolean linkUp(String phys) {
+        return phys.isEmpty() || phys.equals("LinkUp") || phys.startsWith("LINK_UP");
     }
 
     /**

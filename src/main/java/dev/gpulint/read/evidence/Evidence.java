@@ -9,7 +9,8 @@ import java.util.List;
  * its own terms; what that means for a cluster is the derive stage's business.
  */
 public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatus, Evidence.SmiQuery, Evidence.SmiTable,
-        Evidence.IbPorts, Evidence.NcclTests, Evidence.NcclLog, Evidence.TrainingLog, Evidence.GpuSamples {
+        Evidence.IbPorts, Evidence.NcclTests, Evidence.NcclLog, Evidence.TrainingLog, Evidence.GpuSamples, Evidence.DcgmNvlinkStatus,
+        Evidence.DcgmDiag {
 
     /** The file's display path. */
     String file();
@@ -21,10 +22,13 @@ public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatu
     enum Kind {
         TOPOLOGY("nvidia-smi topo -m", "the GPU/NIC matrix of nvidia-smi topo -m (a header row GPU0 GPU1 ... CPU Affinity, one row per device)"),
         NVLINK("nvidia-smi nvlink -s", "nvidia-smi nvlink -s (a 'GPU n: ...' line, then 'Link n: <speed> GB/s' or 'Link n: <inactive>' lines)"),
+        DCGMI_NVLINK("dcgmi nvlink --link-status", "dcgmi nvlink --link-status ('GPUs:', then per GPU a 'gpuId n:' line and a line of link states 'U U D X _ ...')"),
+        DCGMI_DIAG("dcgmi diag", "dcgmi diag's result table ('| Diagnostic | Result |', then a row per test: '| PCIe | Pass - All |', '| Memory Bandwidth | Fail - GPU: 3 |')"),
         SMI_QUERY("nvidia-smi -q", "nvidia-smi -q ('Attached GPUs : n', then 'Product Name : ...' per GPU)"),
         SMI_TABLE("nvidia-smi", "the nvidia-smi table ('| NVIDIA-SMI ... Driver Version: ...', then a row '|   0  NVIDIA H100 80GB HBM3  On  | 00000000:18:00.0 Off | ...' per GPU)"),
         IBSTAT("ibstat", "ibstat ('CA 'mlx5_0'', then per port 'State:', 'Physical state:', 'Rate:' and 'Link layer:' lines)"),
         IBV_DEVINFO("ibv_devinfo", "ibv_devinfo ('hca_id:', then per port 'state:', 'active_speed:', 'active_width:' and 'link_layer:' lines)"),
+        IBSTATUS("ibstatus", "ibstatus ('Infiniband device 'mlx5_0' port 1 status:', then 'state: 4: ACTIVE', 'phys state: 5: LinkUp', 'rate: 400 Gb/sec (4X NDR)' and 'link_layer: InfiniBand' lines)"),
         NCCL_TESTS("nccl-tests", "nccl-tests output (a '# nThread ...' header, '#  Rank ...' device lines, the size table and '# Avg bus bandwidth')"),
         NCCL_LOG("NCCL_DEBUG=INFO log", "an NCCL_DEBUG=INFO log ('host:pid:tid [dev] NCCL INFO ...' lines)"),
         TRAINING_LOG("training log", "a training log's step lines (Megatron-LM ' iteration  10/ 100 | ... elapsed time per iteration (ms): ...', torchtitan 'step: 10  loss: ...  tps: ...', NeMo 'train_step_timing in s=...', composer, DeepSpeed)"),
@@ -72,6 +76,29 @@ public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatu
     /** One link: its number, its speed in GB/s (0 when inactive), whether it is inactive. */
     record NvlinkLink(int link, double gigabytesPerSecond, boolean inactive, Span span) {}
 
+    /**
+     * dcgmi nvlink --link-status: per GPU ({@code gpuId n}) its links, and per NVSwitch ({@code physicalId n}) its
+     * ports, in the order printed: Up ({@code U}) is active, Down ({@code D}) and Disabled ({@code X}) are inactive, each
+     * link's span its letter; Not Supported ({@code _}) is no link. dcgmi prints no speed (0) and no GPU name ("").
+     * {@code disabled} holds the spans of the inactive links printed {@code X}; the other inactive ones are {@code D}.
+     */
+    record DcgmNvlinkStatus(String file, List<NvlinkGpu> gpus, List<NvlinkGpu> switches, java.util.Set<Span> disabled) implements Evidence {
+        public Kind kind() { return Kind.DCGMI_NVLINK; }
+    }
+
+    /** dcgmi diag's result table: every result row, in order. */
+    record DcgmDiag(String file, List<DiagTest> tests) implements Evidence {
+        public Kind kind() { return Kind.DCGMI_DIAG; }
+    }
+
+    /**
+     * A result of a dcgmi diag test: its category as the table heads it (Deployment, Integration, Hardware, Stress; ""
+     * before any), its name (PCIe, Memory Bandwidth, Diagnostic), the result word (Pass, Fail, Skip, Warn) where it is
+     * printed, the GPUs it names after the dash ("All", "GPU: 3", "GPUs: 0, 1"; "" when none), and the Warning or Info
+     * rows printed under it ("" when none). A test with results for several GPU sets has a result per row.
+     */
+    record DiagTest(String category, String name, Word result, String gpus, String reason, Span span) {}
+
     /** nvidia-smi -q: the attached-GPU count (-1 when not printed) and each GPU's product name. */
     record SmiQuery(String file, int attached, Span attachedSpan, List<Word> productNames) implements Evidence {
         public Kind kind() { return Kind.SMI_QUERY; }
@@ -94,12 +121,12 @@ public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatu
     /** A process of the nvidia-smi table: its GPU, PID, name as printed, and the GPU memory it holds in MiB (-1: N/A). */
     record SmiProcess(int gpu, long pid, String name, long memoryMiB, Span span) {}
 
-    /** ibstat or ibv_devinfo: every port of every adapter. */
+    /** ibstat, ibv_devinfo or ibstatus: every port of every adapter. */
     record IbPorts(String file, Kind kind, List<IbPort> ports) implements Evidence {}
 
     /**
      * One port: the adapter (mlx5_0) and port number; state as printed (Active, Down, PORT_ACTIVE
-     * (4)); physical state ("" when not printed); rate in Gb/s (-1 when not printed); link layer
+     * (4); ibstatus's name after its number: ACTIVE, INIT); physical state ("" when not printed); rate in Gb/s (-1 when not printed); link layer
      * (InfiniBand, Ethernet; "" when not printed). Spans are null for what is not printed.
      */
     record IbPort(String adapter, int port, Span span, Word state, Word physicalState, double rateGbps, Span rateSpan,

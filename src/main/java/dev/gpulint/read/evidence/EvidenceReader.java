@@ -26,6 +26,7 @@ public final class EvidenceReader {
 
     private static final Pattern IB_CA = Pattern.compile("(?m)^[ \\t]*CA '[^'\\n]{1,64}'");
     private static final Pattern HCA = Pattern.compile("(?m)^[ \\t]*hca_id:");
+    private static final Pattern IB_STATUS = Pattern.compile("(?m)^[ \\t]*Infiniband device '[^'\\n]{1,64}' port \\d{1,3} status:");
     private static final Pattern SMI_Q = Pattern.compile("(?m)^[ \\t]*(=+NVSMI LOG=+|Attached GPUs[ \\t]*:)");
     private static final Pattern SMI_TABLE = Pattern.compile("(?m)^[ \\t]*\\|\\s*NVIDIA-SMI\\s+\\S{1,32}\\s+Driver Version:");
 
@@ -48,6 +49,9 @@ public final class EvidenceReader {
         if (n.endsWith(".nvidia-smi") || n.endsWith(".smi")) return Optional.of(Evidence.Kind.SMI_TABLE);
         if (n.endsWith(".ibstat")) return Optional.of(Evidence.Kind.IBSTAT);
         if (n.endsWith(".ibv-devinfo") || n.endsWith(".ibv_devinfo")) return Optional.of(Evidence.Kind.IBV_DEVINFO);
+        if (n.endsWith(".ibstatus")) return Optional.of(Evidence.Kind.IBSTATUS);
+        if (n.endsWith(".dcgmi-nvlink") || n.endsWith(".dcgmi-nvlink-s")) return Optional.of(Evidence.Kind.DCGMI_NVLINK);
+        if (n.endsWith(".dcgmi-diag")) return Optional.of(Evidence.Kind.DCGMI_DIAG);
         if (n.endsWith("_perf") || n.endsWith(".nccl-tests")) return Optional.of(Evidence.Kind.NCCL_TESTS);
         if (n.endsWith(".nccl")) return Optional.of(Evidence.Kind.NCCL_LOG);
         if (n.endsWith(".train") || n.endsWith(".training")) return Optional.of(Evidence.Kind.TRAINING_LOG);
@@ -65,6 +69,8 @@ public final class EvidenceReader {
         for (int i = 0; i < lines.size(); i++) {
             String l = lines.get(i);
             if (NcclTestsReader.isHeader(l)) return Optional.of(Evidence.Kind.NCCL_TESTS);
+            Evidence.Kind dcgmi = Sections.dcgmi(lines, i);
+            if (dcgmi != null) return Optional.of(dcgmi);
             Evidence.Kind telemetry = TelemetryReader.startsAt(lines, i);
             if (telemetry != null) return Optional.of(telemetry);
             if (TopologyReader.isHeader(Text.tokens(l)) && l.contains("Affinity")) return Optional.of(Evidence.Kind.TOPOLOGY);
@@ -72,6 +78,7 @@ public final class EvidenceReader {
             else if (gpuLine && SmiReader.LINK.matcher(l).matches()) return Optional.of(Evidence.Kind.NVLINK);
         }
         if (IB_CA.matcher(head).find()) return Optional.of(Evidence.Kind.IBSTAT);
+        if (IB_STATUS.matcher(head).find()) return Optional.of(Evidence.Kind.IBSTATUS);
         if (HCA.matcher(head).find()) return Optional.of(Evidence.Kind.IBV_DEVINFO);
         if (SMI_Q.matcher(head).find()) return Optional.of(Evidence.Kind.SMI_QUERY);
         if (SMI_TABLE.matcher(head).find()) return Optional.of(Evidence.Kind.SMI_TABLE);
@@ -110,9 +117,9 @@ public final class EvidenceReader {
         Optional<Evidence.Kind> promised = named(file);
         if (kind.isEmpty()) {
             String why = promised.map(k -> "'" + file + "' is named as " + k.tool() + " output but does not look like it: expected "
-                    + k.shape() + "; gpulint skipped it").orElse("'" + file + "' holds no tool output gpulint reads (nvidia-smi topo -m, "
-                    + "nvidia-smi nvlink -s, nvidia-smi -q, the nvidia-smi table, ibstat, ibv_devinfo, nccl-tests, an NCCL_DEBUG=INFO log, a training log, "
-                    + "nvidia-smi dmon, nvidia-smi --query-gpu CSV, dcgm-exporter metrics), so it was skipped");
+                    + k.shape() + "; gpulint skipped it").orElse("'" + file + "' holds no tool output gpulint reads (nvidia-smi topo -m, nvlink -s, -q, "
+                    + "dmon, --query-gpu CSV or its table; ibstat, ibstatus, ibv_devinfo; dcgmi nvlink --link-status or diag; dcgm-exporter "
+                    + "metrics; nccl-tests; an NCCL_DEBUG=INFO log; a training log), so it was skipped");
             return new ReadResult(f, List.of(), List.of(new Finding("SYN006", Level.NOTE, Span.at(file, 1, 1), why, List.of(),
                     "format")), false);
         }
@@ -135,7 +142,9 @@ public final class EvidenceReader {
                     case NVLINK -> SmiReader.nvlink(file, part);
                     case SMI_QUERY -> SmiReader.query(file, part);
                     case SMI_TABLE -> SmiTableReader.read(file, part);
-                    case IBSTAT, IBV_DEVINFO -> IbReader.read(file, part, k);
+                    case IBSTAT, IBV_DEVINFO, IBSTATUS -> IbReader.read(file, part, k);
+                    case DCGMI_NVLINK -> DcgmiReader.nvlink(file, part);
+                    case DCGMI_DIAG -> DcgmiReader.diag(file, part);
                     case NCCL_TESTS -> NcclTestsReader.read(file, part);
                     case NCCL_LOG -> NcclLogReader.read(file, part);
                     case SMI_DMON -> TelemetryReader.dmon(file, part);
@@ -182,6 +191,8 @@ public final class EvidenceReader {
         if (e instanceof Evidence.NcclTests n) return n.rows().isEmpty() && n.ranks().isEmpty() && n.avgBusbw() < 0;
         if (e instanceof Evidence.TrainingLog t) return t.steps().isEmpty();
         if (e instanceof Evidence.GpuSamples g) return g.samples().isEmpty();
+        if (e instanceof Evidence.DcgmNvlinkStatus d) return d.gpus().isEmpty() && d.switches().isEmpty();
+        if (e instanceof Evidence.DcgmDiag d) return d.tests().isEmpty();
         Evidence.NcclLog l = (Evidence.NcclLog) e;
         return l.lines().isEmpty() && l.counts().isEmpty() && l.maxNodes() < 0;
     }

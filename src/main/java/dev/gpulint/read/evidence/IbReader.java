@@ -11,7 +11,9 @@ import java.util.regex.Pattern;
  * LinkUp", "Rate: 400", "Link layer: InfiniBand") and ibv_devinfo ("hca_id: mlx5_0", then per port
  * "port: 1" and "state: PORT_ACTIVE (4)", "phys_state: LINK_UP (5)" (with -v), "active_width: 4X
  * (2)", "active_speed: 100.0 Gbps (128)" (with -v), "link_layer: InfiniBand"). The rate of an
- * ibv_devinfo port is its width times its lane speed, when both are printed. Lines of other tools
+ * ibv_devinfo port is its width times its lane speed, when both are printed. ibstatus ("Infiniband device 'mlx5_0' port 1
+ * status:", then "state: 4: ACTIVE", "phys state: 5: LinkUp", "rate: 400 Gb/sec (4X NDR)", "link_layer: InfiniBand") is
+ * read alike: a state is the name after its number (ACTIVE, INIT, LinkUp), where it is printed. Lines of other tools
  * (a shell prompt, "ibpanic: ...") and redacted values ("Node GUID: ...") are passed over.
  */
 final class IbReader {
@@ -19,6 +21,9 @@ final class IbReader {
     static final int MAX_PORTS = 4096;
     private static final Pattern CA = Pattern.compile("^\\s*CA '([^']{1,64})'");
     private static final Pattern HCA = Pattern.compile("^\\s*hca_id:\\s*(\\S{1,64})");
+    static final Pattern IBSTATUS = Pattern.compile("^\\s*Infiniband device '([^']{1,64})' port (\\d{1,3}) status:");
+    /** ibstatus's "4: ACTIVE", "5: LinkUp": the number, then the name. */
+    private static final Pattern NUMBERED = Pattern.compile("^\\d{1,2}:\\s*(\\S.{0,40})$");
     /**
      * A "Key: value" line. Indented as the tools print it, or not at all: a capture pasted into an issue or
      * a terminal log often loses its indentation, and the keys still say what each line is.
@@ -30,6 +35,7 @@ final class IbReader {
     private IbReader() {}
 
     static Evidence.IbPorts read(String file, List<String> lines, Evidence.Kind kind) {
+        if (kind == Evidence.Kind.IBSTATUS) return ibstatus(file, lines);
         boolean ibstat = kind == Evidence.Kind.IBSTAT;
         List<Evidence.IbPort> ports = new ArrayList<>();
         String adapter = null;
@@ -77,6 +83,49 @@ final class IbReader {
         if (cur != null) ports.add(cur.done());
         return new Evidence.IbPorts(file, kind, List.copyOf(ports));
     }
+
+    private static Evidence.IbPorts ibstatus(String file, List<String> lines) {
+        List<Evidence.IbPort> ports = new ArrayList<>();
+        Port cur = null;
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            int ln = i + 1;
+            Matcher d = IBSTATUS.matcher(l);
+            if (d.find()) {
+                if (cur != null) ports.add(cur.done());
+                if (ports.size() >= MAX_PORTS) throw new Unreadable(Text.span(file, ln, 1, 0), "more than " + MAX_PORTS + " ports");
+                cur = new Port(d.group(1), Integer.parseInt(d.group(2)), Text.lineSpan(file, ln, l));
+                continue;
+            }
+            Matcher k = KEY.matcher(l);
+            if (cur == null || !k.matches()) continue;
+            String key = k.group(1).strip(), value = k.group(2);
+            int at = l.indexOf(value, l.indexOf(':')) + 1;
+            Matcher n = NUMBERED.matcher(value);
+            if (n.matches() && (key.equals("state") || key.equals("phys state"))) {
+                at += n.start(1);
+                value = n.group(1);
+            }
+            Span vs = Text.span(file, ln, at, value.length());
+            switch (key) {
+                case "state" -> cur.state = new Evidence.Word(value, vs);
+                case "phys state" -> cur.phys = new Evidence.Word(value, vs);
+                case "link_layer" -> cur.layer = new Evidence.Word(value, vs);
+                case "rate" -> {
+                    Matcher r = SPEED_SEC.matcher(value);
+                    if (r.find()) {
+                        cur.rate = Text.number(r.group(1), -1);
+                        cur.rateSpan = Text.span(file, ln, at, r.group(1).length());
+                    }
+                }
+                default -> { }
+            }
+        }
+        if (cur != null) ports.add(cur.done());
+        return new Evidence.IbPorts(file, Evidence.Kind.IBSTATUS, List.copyOf(ports));
+    }
+
+    private static final Pattern SPEED_SEC = Pattern.compile("^([0-9.]{1,8})\\s*Gb/sec");
 
     private static final class Port {
         final String adapter;

@@ -23,7 +23,7 @@ final class Sections {
     private static final Pattern SMI_Q = Pattern.compile("^\\s*(=+NVSMI LOG=+|Attached GPUs\\s*:)");
     /** A shell prompt or command line that may precede a tool's output (it names the tool and its arguments). */
     private static final Pattern COMMAND = Pattern.compile(
-            "^\\s*(\\S{0,64}[$#>]\\s|\\$\\s|sudo\\s|mpirun\\s|srun\\s|nvidia-smi\\b|[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}|ibstat\\b|ibv_devinfo\\b|#?\\s*Collective test starting|#?\\s*nccl-tests version)");
+            "^\\s*(\\S{0,64}[$#>]\\s|\\$\\s|sudo\\s|mpirun\\s|srun\\s|nvidia-smi\\b|[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}|ibstat\\b|ibstatus\\b|ibv_devinfo\\b|dcgmi\\b|#?\\s*Collective test starting|#?\\s*nccl-tests version)");
 
     private Sections() {}
 
@@ -44,13 +44,25 @@ final class Sections {
         if (l.contains("GPU0") && l.contains("Affinity") && TopologyReader.isHeader(Text.tokens(l))) return Evidence.Kind.TOPOLOGY;
         if (l.contains("CA '") && IB_CA.matcher(l).find()) return Evidence.Kind.IBSTAT;
         if (l.contains("hca_id") && HCA.matcher(l).find()) return Evidence.Kind.IBV_DEVINFO;
+        if (l.contains("Infiniband device") && IbReader.IBSTATUS.matcher(l).find()) return Evidence.Kind.IBSTATUS;
         if (l.contains("NVSMI LOG") || l.contains("Attached GPUs")) return SMI_Q.matcher(l).find() ? Evidence.Kind.SMI_QUERY : null;
         if (l.contains("NVIDIA-SMI") && l.contains("Driver Version") && SmiTableReader.HEADER.matcher(l).find()) {
             return Evidence.Kind.SMI_TABLE;
         }
         if (l.startsWith("GPU ") && SmiReader.GPU.matcher(l).matches() && i + 1 < lines.size()
                 && SmiReader.LINK.matcher(lines.get(i + 1)).matches()) return Evidence.Kind.NVLINK;
-        return TelemetryReader.startsAt(lines, i);
+        Evidence.Kind dcgmi = dcgmi(lines, i);
+        return dcgmi != null ? dcgmi : TelemetryReader.startsAt(lines, i);
+    }
+
+    /** dcgmi's outputs: the NvLink Link Status box or a "gpuId n:" line over a line of link states, or the diag table's header. */
+    static Evidence.Kind dcgmi(List<String> lines, int i) {
+        String l = lines.get(i);
+        if (l.contains("NvLink Link Status")) return Evidence.Kind.DCGMI_NVLINK;
+        if (l.contains("gpuId") && DcgmiReader.GPU_ID.matcher(l).matches() && i + 1 < lines.size()
+                && DcgmiReader.STATES.matcher(lines.get(i + 1)).matches()) return Evidence.Kind.DCGMI_NVLINK;
+        if (l.contains("Diagnostic") && DcgmiReader.DIAG_HEADER.matcher(l).find()) return Evidence.Kind.DCGMI_DIAG;
+        return null;
     }
 
     /**

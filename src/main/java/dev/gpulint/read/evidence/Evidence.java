@@ -211,6 +211,17 @@ public sealed interface Evidence permits Evidence.Topology, Evidence.NvlinkStatu
      * key ends in "_total" ("nvlink_tx_bytes_total", "nvlink_rx_bytes_total", "pcie_tx_bytes_total",
      * "pcie_rx_bytes_total", "xid_errors_total"): a counter is a running total, so a rate needs two samples and the
      * time between them, never one value read as a rate. A reader may add keys in the same naming.
+     * <p>Read today (TelemetryReader): dmon and the query CSV add "mem_util_percent", "mem_temp_c", "graphics_clock_mhz",
+     * "mem_clock_max_mhz", "memory_free_mib", "enc_util_percent", "dec_util_percent", "power_violation_percent",
+     * "thermal_violation_flag" (0/1), "bar1_used_mib", "pcie_gen", "pcie_width", "fan_percent". dcgm-exporter adds the
+     * gauges "sm_occupancy_fraction", "gr_engine_active_fraction", "tensor_active_fraction", "dram_active_fraction";
+     * DCGM's profiling byte fields (DCGM_FI_PROF_PCIE_TX_BYTES/RX, DCGM_FI_PROF_NVLINK_TX_BYTES/RX) are rates by
+     * DCGM's field definition and read as "pcie_tx_bytes_per_s", "pcie_rx_bytes_per_s", "nvlink_tx_bytes_per_s",
+     * "nvlink_rx_bytes_per_s" (so "pcie_tx_bytes_total" and "nvlink_tx_bytes_total" are written by no reader yet);
+     * DCGM_FI_DEV_XID_ERRORS is the last XID seen, "xid_last" (not "xid_errors_total"); DCGM_EXP_XID_ERRORS_COUNT,
+     * the XIDs of the exporter's window, "xid_errors_in_window"; running totals "pcie_replay_total",
+     * "energy_mj_total", "nvlink_crc_flit_errors_total", "nvlink_crc_data_errors_total", "nvlink_replay_errors_total",
+     * "nvlink_recovery_errors_total".
      */
     record GpuSample(String host, int gpu, double seconds, java.util.Map<String, Double> values, Span span) {
         public GpuSample {

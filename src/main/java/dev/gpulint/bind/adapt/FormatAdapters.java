@@ -27,6 +27,7 @@ final class FormatAdapters {
             new NemoAdapter(),
             new Nemo2RecipeAdapter(),
             new HyperPodRecipeAdapter(),
+            new TorchtuneAdapter(),
             new SkyPilotAdapter(),
             new AccelerateAdapter(),
             new GptNeoxAdapter(),

@@ -28,6 +28,8 @@ final class FormatAdapters {
             new Nemo2RecipeAdapter(),
             new HyperPodRecipeAdapter(),
             new TorchtuneAdapter(),
+            new FinetuneConfigAdapter.Axolotl(),
+            new FinetuneConfigAdapter.LlamaFactory(),
             new SkyPilotAdapter(),
             new AccelerateAdapter(),
             new GptNeoxAdapter(),

@@ -57,7 +57,7 @@ public final class Planner {
      */
     public static Outcome plan(List<Object> facts, LintResult result, Catalog catalog, String job, long gpus, long nodes,
                                Map<String, Double> overrides) {
-        return plan(facts, result, catalog, job, gpus, nodes, overrides, true);
+        return plan(facts, result, catalog, job, gpus, nodes, overrides, true, true);
     }
 
     /**
@@ -66,6 +66,12 @@ public final class Planner {
      */
     public static Outcome plan(List<Object> facts, LintResult result, Catalog catalog, String job, long gpus, long nodes,
                                Map<String, Double> overrides, boolean advise) {
+        return plan(facts, result, catalog, job, gpus, nodes, overrides, advise, false);
+    }
+
+    /** As above; {@code sizeUnstated}: a job that states no GPU count is planned on its node group ({@link UnstatedSize}). */
+    private static Outcome plan(List<Object> facts, LintResult result, Catalog catalog, String job, long gpus, long nodes,
+                                Map<String, Double> overrides, boolean advise, boolean sizeUnstated) {
         List<JobEstimate> jobs = new ArrayList<>();
         for (Object f : facts) if (f instanceof JobEstimate e) jobs.add(e);
         if (jobs.isEmpty()) return new Outcome(null, nothingToPlan(facts));
@@ -84,6 +90,8 @@ public final class Planner {
         long perNode = chosen.job().gpusPerNode() > 0 ? chosen.job().gpusPerNode()
                 : chosen.job().group() == null ? 0 : chosen.job().group().gpusPerNode();
         long size = gpus > 0 ? gpus : nodes > 0 && perNode > 0 ? nodes * perNode : 0;
+        UnstatedSize.Size unstated = size == 0 && sizeUnstated ? UnstatedSize.of(chosen.job()) : null;
+        if (unstated != null) size = unstated.gpus();
         String tooBig = size(chosen, gpus, nodes, perNode, size);
         if (tooBig != null) return new Outcome(null, tooBig);
         Map<Tier, Double> measured = measured(facts, chosen);
@@ -97,7 +105,9 @@ public final class Planner {
         String cluster = chosen.job().cluster() == null ? null : chosen.job().cluster().name();
         String group = chosen.job().group() == null ? null : chosen.job().group().name();
         PlanSearch.Ranking ranking = PlanSearch.rank(current, catalog, RuleCatalog.builtIn(), size, perNode, advise);
-        List<String> assumptions = new ArrayList<>(current.inputs().assumptions());
+        List<String> assumptions = new ArrayList<>();
+        if (unstated != null) assumptions.add(unstated.assumption());
+        assumptions.addAll(current.inputs().assumptions());
         assumptions.add("a candidate layout fits when its fullest stage's model states and activations are within the GPU's memory "
                 + "(MEM003) and its model states leave at least the share MEM002 keeps free (warn_at 0.9: a tenth for activations, NCCL "
                 + "buffers, the CUDA context and fragmentation); a memory finding rejects a candidate whatever its level");

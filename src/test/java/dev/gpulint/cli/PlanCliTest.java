@@ -95,6 +95,47 @@ class PlanCliTest {
         assertEquals(8.03e9, ((Number) stage.get("parameters")).doubleValue(), 0.1e9, "Llama 3.1 8B's 8.03 B parameters on one stage");
     }
 
+    /**
+     * A torchtitan TOML states no GPU count (data_parallel_shard_degree -1 takes the world it is launched in): the plan
+     * gives it its node group, rounded down to a multiple of tp × pp, and says so first (check's layout fixes never take
+     * this size: LayoutFixes plans with what the files state); --gpus plans the size asked.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aJobThatStatesNoGpuCountIsPlannedOnItsNodeGroupAndSaysSo(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER.replace("count: 4", "count: 3"));
+        Path toml = Files.writeString(dir.resolve("llama3_8b.toml"), """
+                [model]
+                name = "llama3"
+                flavor = "8B"
+
+                [training]
+                local_batch_size = 1
+                seq_len = 8192
+
+                [parallelism]
+                data_parallel_replicate_degree = 1
+                data_parallel_shard_degree = -1
+                tensor_parallel_degree = 2
+                pipeline_parallel_degree = 8
+                """);
+        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.toml\", cluster: lab }\n");
+        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), toml.toString());
+        assertEquals(0, r.code(), r.err() + r.out());
+        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+        assertEquals(16, doc.get("gpus"), "3 nodes × 8 = 24 GPUs, rounded down to a multiple of tp × pp = 16");
+        java.util.List<String> as = (java.util.List<String>) doc.get("assumptions");
+        assertEquals("the job's files state no GPU count (nor dp): planned on all 3 nodes of node group dgx × 8 GPUs per node = 24 GPUs, "
+                + "of which 16 (a multiple of tp × pp × cp = 16); plan another size with --gpus or --nodes", as.get(0));
+        CliTest.Run asked = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", "--gpus", "16", dir.resolve("cluster.yaml").toString(),
+                toml.toString());
+        assertEquals(0, asked.code(), asked.err());
+        Map<String, Object> askedDoc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(asked.out());
+        assertEquals(16, askedDoc.get("gpus"));
+        assertTrue(((java.util.List<String>) askedDoc.get("assumptions")).stream().noneMatch(a -> a.contains("state no GPU count")),
+                "--gpus is the size asked for: nothing assumed");
+    }
+
     @Test
     void textSaysEachTermWithItsTier(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));

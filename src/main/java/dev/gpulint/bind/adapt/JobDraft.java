@@ -34,6 +34,8 @@ final class JobDraft {
     /** The names the files give the model (a Hugging Face repository or checkpoint folder, a flavor, a recipe),
      *  in the order they are tried against the model catalog ({@link ModelNames}), each under its key. */
     final List<Located<String>> modelNames = new ArrayList<>();
+    /** Why the job's named model gives it no shape (a LoRA fine-tune the estimate cannot price), or null. */
+    String modelShapeWithheld;
     Located<Boolean> gated, tied, distributed;
     Located<String> dtype, recompute;
     /** Model states per parameter before sharding, when the format says which gradients it keeps (NeMo's gradient dtype). */

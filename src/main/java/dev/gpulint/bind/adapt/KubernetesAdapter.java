@@ -26,8 +26,11 @@ import java.util.Set;
 /**
  * Kubernetes training jobs: Kubeflow PyTorchJob, MPIJob (v1alpha2, v1, v2beta1), PaddleJob,
  * TFJob, MXJob, TrainJob and (Cluster)TrainingRuntime (trainer v2), Volcano Job, SageMaker
- * HyperPodPyTorchJob (a list of replica specs), and KubeRay RayCluster / RayJob (the head group
- * and each worker group: replicas, else minReplicas, × the pods' GPUs). From each role
+ * HyperPodPyTorchJob (a list of replica specs), KubeRay RayCluster / RayJob (the head group
+ * and each worker group: replicas, else minReplicas, × the pods' GPUs), JobSet (each replicated Job's replicas ×
+ * its parallelism), LeaderWorkerSet (one group: a leader and size − 1 workers; replicas are independent copies),
+ * and Kueue's Workload (each pod set's count) and batch/v1 Jobs submitted to a Kueue queue (the
+ * {@code kueue.x-k8s.io/queue-name} label; parallelism pods). From each role
  * (Master, Worker, Launcher, a Volcano task) it reads the replicas and the pods' containers:
  * {@code nvidia.com/gpu} limits (int or string), RDMA resources, {@code env}, and command/args
  * through the shell-lite scan ({@code mpirun -np/-N/-x}, {@code torchrun --nproc_per_node/--nnodes},
@@ -62,7 +65,17 @@ final class KubernetesAdapter implements FormatAdapter {
         if (KINDS.contains(kind) && (api.startsWith("kubeflow.org/") || api.startsWith("trainer.kubeflow.org/"))) return true;
         if (RAY_KINDS.contains(kind) && api.startsWith("ray.io/")) return true;
         if (kind.equals("HyperPodPyTorchJob") && api.startsWith("sagemaker.amazonaws.com/")) return true;
+        if (kind.equals("JobSet") && api.startsWith("jobset.x-k8s.io/")) return true;
+        if (kind.equals("LeaderWorkerSet") && api.startsWith("leaderworkerset.x-k8s.io/")) return true;
+        if (kind.equals("Workload") && api.startsWith("kueue.x-k8s.io/")) return true;
+        if (kind.equals("Job") && api.startsWith("batch/")) return kueueQueue(root) != null;
         return kind.equals("Job") && api.startsWith("batch.volcano.sh/");
+    }
+
+    /** The Kueue queue a batch/v1 Job is submitted to (its {@code kueue.x-k8s.io/queue-name} label), or null. */
+    static String kueueQueue(MappingNode root) {
+        ScalarNode q = scalar(map(root, "metadata", "labels"), "kueue.x-k8s.io/queue-name");
+        return q == null || q.isNull() ? null : q.text();
     }
 
     /** A role: its replicas and the pod spec of its template. */
@@ -88,7 +101,8 @@ final class KubernetesAdapter implements FormatAdapter {
 
     static JobDraft bind(MappingNode root, String file, String jobName, String source) {
         String kind = text(root, "kind");
-        String format = "Kubernetes " + kind + (kind.equals("Job") ? " (Volcano)" : "");
+        String format = "Kubernetes " + kind + (!kind.equals("Job") ? "" : kueueQueue(root) != null && !String.valueOf(text(root, "apiVersion"))
+                .startsWith("batch.volcano.sh/") ? " (Kueue)" : " (Volcano)");
         JobDraft j = new JobDraft(format, file, root.span());
         j.podsVisible = true;
         MappingNode meta = map(root, "metadata");
@@ -194,6 +208,36 @@ final class KubernetesAdapter implements FormatAdapter {
             out.add(new Role("node", n == null && trainer.get("numNodes").isEmpty() ? new Located<>(1L, trainer.span()) : n,
                     trainerPod(trainer), null, trainer, "numNodes"));
         }
+        if (kind.equals("JobSet")) {
+            // each replicated Job runs replicas × its parallelism pods (JobSet's and batch/v1's defaults: 1)
+            for (MappingNode rj : maps(spec, "replicatedJobs")) {
+                String n = text(rj, "name");
+                out.add(multiplied(n == null ? "job" : n, map(rj, "template", "spec", "template"), rj.span(),
+                        scalar(rj, "replicas"), scalar(rj, "template", "spec", "parallelism")));
+            }
+        }
+        if (kind.equals("LeaderWorkerSet")) {
+            // one group is one job: a leader (leaderTemplate, else workerTemplate) and size − 1 workers; spec.replicas
+            // counts independent copies of the group (each its own torchrun world), not nodes of one job
+            MappingNode lwt = map(spec, "leaderWorkerTemplate");
+            MappingNode worker = map(lwt, "workerTemplate"), leader = map(lwt, "leaderTemplate") != null ? map(lwt, "leaderTemplate") : worker;
+            ScalarNode size = scalar(lwt, "size");
+            out.add(multiplied("leader", leader, spec.span()));
+            Located<Long> sz = integer(size);
+            if (size != null && (sz == null || sz.value() > 1)) {        // size not written: 1, the leader alone
+                ScalarNode workers = sz == null ? size : new ScalarNode(Long.toString(sz.value() - 1), false, size.span());
+                out.add(multiplied("worker", worker, spec.span(), workers));
+            }
+        }
+        if (kind.equals("Workload")) {
+            for (MappingNode ps : maps(spec, "podSets")) {       // Kueue: each pod set's count × its pod template
+                String n = text(ps, "name");
+                out.add(multiplied(n == null ? "pods" : n, map(ps, "template"), ps.span(), scalar(ps, "count")));
+            }
+        }
+        if (kind.equals("Job") && map(spec, "tasks") == null && map(spec, "template", "spec") != null) {     // batch/v1 (Kueue)
+            out.add(multiplied("Job", map(spec, "template"), spec.span(), scalar(spec, "parallelism")));
+        }
         for (MappingNode rj : maps(spec, "template", "spec", "replicatedJobs")) {
             String n = text(rj, "name");
             Located<Long> reps = kind.endsWith("TrainingRuntime") ? integer(spec, "mlPolicy", "numNodes") : integer(rj, "replicas");
@@ -202,6 +246,25 @@ final class KubernetesAdapter implements FormatAdapter {
                     map(rj, "template", "spec", "template", "metadata"), rj, "replicas"));
         }
         return out;
+    }
+
+    /**
+     * A role of {@code template}'s pods whose count is the product of {@code factors}, each 1 when not written (the
+     * defaults of JobSet, batch/v1, LeaderWorkerSet and Kueue); one written as a placeholder makes the count unknown.
+     */
+    private static Role multiplied(String name, MappingNode template, Span at, ScalarNode... factors) {
+        long v = 1;
+        boolean unknown = false;
+        Span span = null;
+        for (ScalarNode f : factors) {
+            if (f == null) continue;
+            Located<Long> x = integer(f);
+            if (x == null || (x.value() > 0 && v > Long.MAX_VALUE / x.value())) { unknown = true; continue; }
+            v *= x.value();
+            span = x.span();
+        }
+        return new Role(name, unknown ? null : new Located<>(v, span != null ? span : at), unknown, map(template, "spec"),
+                map(template, "metadata"));
     }
 
     /** TrainJob's trainer block reads like one container. */

@@ -44,6 +44,7 @@ final class LaunchStatements {
         java.util.Map<String, Word> flags = new java.util.LinkedHashMap<>(l.flags);
         l.planFlags.forEach(flags::putIfAbsent);
         MegatronAdapter.apply(j, flags, "the launch command", j.tp == null && !l.flags.isEmpty());
+        FsdpTrainShape.apply(j, l.fsdpTrainFlags);
         Word serving = null;
         for (String f : Launchers.SERVING_TP_FLAGS) if (l.flags.containsKey(f)) serving = l.flags.get(f);
         if (j.tp == null && serving != null) j.tp = MegatronAdapter.located(serving);

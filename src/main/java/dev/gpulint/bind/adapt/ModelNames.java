@@ -48,6 +48,7 @@ final class ModelNames {
      * ({@code _target_: ...Qwen25Config72B}) that {@link Nemo2Configs} does not hold itself.
      */
     static void fromTree(JobDraft j, MappingNode root) {
+        if (j.modelShapeWithheld != null) return;
         int[] budget = {MAX_ENTRIES};
         scan(j, root, 0, budget);
     }
@@ -87,7 +88,7 @@ final class ModelNames {
                 j.modelNames.add(j.key(e.getKey(), new Located<>(e.getValue().value().substring("hf://".length()), e.getValue().span())));
             }
         }
-        if (j.modelNames.isEmpty() || (j.layers != null && j.hidden != null && j.heads != null)) return;
+        if (j.modelShapeWithheld != null || j.modelNames.isEmpty() || (j.layers != null && j.hidden != null && j.heads != null)) return;
         for (Located<String> name : j.modelNames) {
             String written = name.value();
             String key = j.keys.getOrDefault(name, "the model's name");

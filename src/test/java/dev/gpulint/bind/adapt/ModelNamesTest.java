@@ -227,6 +227,32 @@ class ModelNamesTest {
         assertTrue(shapeFrom(j).startsWith("meta-llama/Llama-3.2-3B | --config llama3_2_3B_full"), shapeFrom(j));
     }
 
+    /** SkyPilot's Llama 4 fine-tune shape: tune run ... --config llama4/maverick_17B_128E_full (a name before the size). */
+    @Test
+    void aTorchtuneConfigNamedBeforeItsSizeNamesItsModelAndOneWithoutASizeNamesNone() {
+        Specs.Job j = job("maverick-sft.yaml", """
+                name: maverick-sft
+                resources:
+                  accelerators: H200:8
+                num_nodes: 4
+                run: |
+                  tune run --nnodes $SKYPILOT_NUM_NODES --nproc_per_node $SKYPILOT_NUM_GPUS_PER_NODE full_finetune_distributed \\
+                    --config llama4/maverick_17B_128E_full model_dir=/tmp/Llama-4-Maverick-17B-128E-Instruct
+                """);
+        assertEquals(48L, j.model().layers().value());
+        assertEquals(128L, j.model().experts().value());
+        assertTrue(shapeFrom(j).startsWith("meta-llama/Llama-4-Maverick-17B-128E | --config llama4_maverick_17B_128E_full"), shapeFrom(j));
+        Specs.Job custom = job("custom-sft.yaml", """
+                name: custom-sft
+                resources:
+                  accelerators: H200:8
+                num_nodes: 4
+                run: |
+                  tune run --nnodes 4 --nproc_per_node 8 full_finetune_distributed --config ./my_recipe/train.yaml
+                """);
+        assertNull(custom.model(), "a config file of one's own names no model");
+    }
+
     @Test
     void aServingEnginesModelIsNotPricedAsATrainingJob() {
         Specs.Job j = job("serve.sbatch", """

@@ -38,6 +38,8 @@ public final class Launchers {
         public final Map<String, Word> planFlags = new LinkedHashMap<>();
         /** Where the command names its model, by flag ({@link ModelFlags#FLAGS}), first value each. */
         public final Map<String, Word> modelNames = new LinkedHashMap<>();
+        /** The model flags of awsome-distributed-training's FSDP program ({@link FsdpTrainFlags}), first value each. */
+        public final Map<String, Word> fsdpTrainFlags = new LinkedHashMap<>();
         public boolean any() {
             return mpiRanks != null || mpiPerNode != null || torchPerNode != null || torchNodes != null || accelProcesses != null
                     || kokkosGpus != null || ncclTestGpus != null || deepspeedGpus != null || !flags.isEmpty() || !env.isEmpty();
@@ -112,7 +114,8 @@ public final class Launchers {
                 continue;
             }
             if (prog.equals("srun")) SrunExport.scan(w, i + 1, l);
-            if (prog.equals("torchrun") || ((t.equals("torch.distributed.run") || t.equals("torch.distributed.launch"))
+            // hyperpodrun: SageMaker HyperPod's elastic agent, which takes every torchrun argument (PyPI hyperpod-elastic-agent)
+            if (prog.equals("torchrun") || prog.equals("hyperpodrun") || ((t.equals("torch.distributed.run") || t.equals("torch.distributed.launch"))
                     && i > 0 && w.get(i - 1).text().equals("-m"))) {
                 torch(w, i + 1, l);
                 continue;
@@ -154,6 +157,7 @@ public final class Launchers {
             Word cf = optionValue(w, i, "--job.config_file", "--job.config-file", "--config_file", "--config-file");
             if (cf != null && l.configFile == null && cf.known() && !cf.text().startsWith("-")) l.configFile = cf;
             ModelFlags.scan(w, i, l.modelNames);
+            FsdpTrainFlags.scan(w, i, l.fsdpTrainFlags);
             flag(w, i, l);
         }
     }

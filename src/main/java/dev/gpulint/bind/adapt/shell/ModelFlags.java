@@ -20,8 +20,9 @@ public final class ModelFlags {
             "--tokenizer_name_or_path", "--tokenizer-name-or-path", "--tokenizer_name", "--tokenizer-model", "--tokenizer",
             "--load", "--pretrained-checkpoint", "--config");
 
-    /** torchtune's built-in recipe configurations, {@code tune run ... --config llama3_2/1B_full}: family/size_variant. */
-    private static final java.util.regex.Pattern TORCHTUNE_CONFIG = java.util.regex.Pattern.compile("[a-z][a-z0-9_]{1,31}/[0-9.]{1,6}[BbMm]\\w{0,40}");
+    /** torchtune's built-in recipe configurations, {@code tune run ... --config llama3_2/1B_full}: family/size_variant, or
+     *  family/name_size_variant ({@code llama4/maverick_17B_128E_full}). */
+    private static final java.util.regex.Pattern TORCHTUNE_CONFIG = java.util.regex.Pattern.compile("[a-z][a-z0-9_]{1,31}/(?:[a-z]{1,20}_)?[0-9.]{1,6}[BbMm]\\w{0,40}");
 
     /**
      * The value word {@code i} of {@code w} gives one of the {@link #FLAGS}, when it is known, first value of each flag;

@@ -40,7 +40,7 @@ public final class Checks {
     public static Fixed fix(CheckRequest request, Safety atMost) {
         RunOutcome[] last = {check(request)};
         FixLoop.Result texts = FixLoop.run(last[0].sources(), last[0].stdinShown(), last[0].result().findings(), current -> {
-            last[0] = check(new CheckRequest(request.lint().withFixedTexts(current), request.report()));
+            last[0] = check(overlaid(request, last[0].sources(), current));
             return last[0].result().findings();
         }, atMost, FixLoop.roots(request.lint().base(), request.lint().paths()));
         return new Fixed(texts, last[0]);
@@ -56,8 +56,23 @@ public final class Checks {
         Map<String, String> texts = new java.util.LinkedHashMap<>();
         for (SourceFile f : fixed.texts().sources().values()) texts.put(f.displayPath(), f.text());
         for (Map.Entry<String, String> e : fixed.after().entrySet()) if (!notWritten.contains(e.getKey())) texts.put(e.getKey(), e.getValue());
-        RunOutcome relinted = check(new CheckRequest(request.lint().withFixedTexts(texts), request.report()));
+        RunOutcome relinted = check(overlaid(request, fixed.texts().sources(), texts));
         return new Fixed(fixed.texts().without(notWritten), relinted);
+    }
+
+    /**
+     * The request with {@code texts} (by display path, fixed in memory) overlaid on its own overlay (an editor's buffers):
+     * each keyed by the path of the file the run read under that display path, so a fixed text is read exactly as an
+     * editor's buffer is, wherever the next pass meets the file.
+     */
+    private static CheckRequest overlaid(CheckRequest request, Map<String, SourceFile> sources, Map<String, String> texts) {
+        Map<Path, String> byPath = new java.util.LinkedHashMap<>();
+        texts.forEach((shown, text) -> {
+            SourceFile f = sources.get(shown);
+            byPath.put(f != null ? f.path() : Path.of(shown), text);
+        });
+        dev.gpulint.lint.LintRequest lint = request.lint();
+        return new CheckRequest(lint.withOverlay(lint.overlay().with(lint.base(), byPath)), request.report());
     }
 
     /**

@@ -204,7 +204,7 @@ public final class Project {
     /** The run these settings ask for. */
     public CheckRequest request() {
         return new CheckRequest(new LintRequest(base, configFile, rulesDir, paths, files, unreadable, stdin, stdinName, baseline,
-                baselineFile, maxFileSize, maxFindingsPerRule, failOn, problems(), top, includeOutside, buffers, java.util.Map.of(),
+                baselineFile, maxFileSize, maxFindingsPerRule, failOn, problems(), top, includeOutside, buffers,
                 session),
                 report);
     }
@@ -240,16 +240,14 @@ public final class Project {
         return this;
     }
 
-    private java.util.Map<Path, String> buffers = java.util.Map.of();
+    private dev.gpulint.lint.Overlay buffers = dev.gpulint.lint.Overlay.NONE;
     /**
      * An editor's unsaved buffers by path: read instead of those files wherever the run meets them (lsp). Each path
      * is made absolute (a relative one against the base folder) and normalised here, so {@code a/../b.yaml} stands
      * for {@code b.yaml}; of two paths of one file, the later buffer wins.
      */
     public Project buffers(java.util.Map<Path, String> texts) {
-        java.util.Map<Path, String> normal = new java.util.LinkedHashMap<>();
-        texts.forEach((p, text) -> normal.put(base.resolve(p).toAbsolutePath().normalize(), text));
-        this.buffers = java.util.Map.copyOf(normal);
+        this.buffers = dev.gpulint.lint.Overlay.of(base, texts);
         return this;
     }
     /**

@@ -119,6 +119,25 @@ public final class AllReduceFact {
     /** The link is plain Ethernet: NCCL crosses nodes over TCP sockets. */
     public boolean isTcp() { return tcp; }
 
+    private String misreadWritten, misreadMeant, misreadLabel;
+
+    /**
+     * Records that the NIC speed is 8× off its catalog port speed (UNIT001 in the same run) and the network was priced
+     * at the port speed it most likely means instead: the speed as written, that port speed, its catalog name.
+     * Called by the derive stage before the fact is added.
+     */
+    public AllReduceFact misread(String written, String meant, String label) {
+        misreadWritten = written; misreadMeant = meant; misreadLabel = label; return this;
+    }
+    /** The NIC speed is 8× off its catalog port speed, so the network is priced at the one it most likely means. */
+    public boolean isMisread() { return misreadMeant != null; }
+    /** The NIC speed as written, when {@link #isMisread()} ("400 GB/s"), else null. */
+    public String getMisreadWritten() { return misreadWritten; }
+    /** The port speed priced instead ("400 Gb/s"), when {@link #isMisread()}, else null. */
+    public String getMisreadMeant() { return misreadMeant; }
+    /** That port speed's catalog name ("InfiniBand NDR"), when {@link #isMisread()}, else null. */
+    public String getMisreadLabel() { return misreadLabel; }
+
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/allreduce"; }
 

@@ -44,6 +44,12 @@ public final class DeepSpeedBatchFact {
     public long getDp() { return dp; }
     /** The product of the known factors, micro × accumulation × dp (an unknown factor counts as 1), in samples. */
     public long getPerStep() { return perStep; }
+    /** gradient_accumulation_steps is known (stated as a number). */
+    public boolean isAccumulationKnown() { return accumulation > 0; }
+    /** The data-parallel size is known (a linted job launches the configuration). */
+    public boolean isDpKnown() { return dp > 0; }
+    /** perStep multiplies more than the micro batch: a factor beside it is known. */
+    public boolean isMultiplied() { return accumulation > 0 || dp > 0; }
 
     /** The stable name of what a finding on this fact is about, for fingerprints. */
     public String identity() { return "job:" + job + "/deepspeed/train_batch_size"; }

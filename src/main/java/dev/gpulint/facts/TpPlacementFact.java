@@ -66,6 +66,21 @@ public final class TpPlacementFact {
     /** Bytes per second per direction of a x16 link of that generation, 0 when not known. */
     public double getPcieBytesPerSecond() { return pcieBytesPerSecond; }
 
+    /** The NVLink domain spans hosts (a multi-host NVLink rack, GB200 NVL72). */
+    public boolean isRack() { return domainKind == DomainKind.RACK; }
+    /** The scale-up domain is AMD's Infinity Fabric. */
+    public boolean isInfinityFabric() { return domainKind == DomainKind.INFINITY_FABRIC; }
+    /** The GPUs have no NVLink: they talk over PCIe only. */
+    public boolean isPcieOnly() { return domainKind == DomainKind.NONE; }
+    /** tp is larger than the domain: no placement keeps it inside one. */
+    public boolean isTooBig() { return tp > domainSize; }
+    /** The rank order places tp's members {@link #getStride()} ranks apart, not next to each other. */
+    public boolean isStrided() { return stride > 1; }
+    /** The node group declares its NVLink domain_size. */
+    public boolean isDomainSizeDeclared() { return declaredDomainSize > 0; }
+    /** The PCIe link's rate is known ({@link #getPcieBytesPerSecond()} above 0). */
+    public boolean isPcieRated() { return pcieBytesPerSecond > 0; }
+
     /** The fingerprint identity of the job's tp. */
     public String identity() { return "training_job:" + jobName + "/parallelism/tp"; }
 

@@ -120,8 +120,10 @@ public final class Discovery {
             return;
         }
         if (at != null) seen.add(key(at));
+        // a fixed text of standard input stands for it as for a file (it is read once, and never written)
+        String overlaid = overlay.text(Overlay.key(base, at != null ? at : Path.of(name)));
         try {
-            byte[] bytes = RegularFiles.read(in, maxFileSize);
+            byte[] bytes = overlaid != null ? overlaid.getBytes(java.nio.charset.StandardCharsets.UTF_8) : RegularFiles.read(in, maxFileSize);
             FileText.decode(at != null ? at : Path.of(name), display(Path.of(name)), bytes, problems).ifPresent(files::add);
         } catch (RegularFiles.TooLarge e) {
             problems.add(Finding.of("SYN001", Span.at(display(Path.of(name)), 1, 1), "io", "standard input is more than the "
@@ -157,7 +159,7 @@ public final class Discovery {
             excluded.add(arg);
             return;
         }
-        if (!Files.exists(p) && !overlay.containsKey(p.toAbsolutePath().normalize())) {
+        if (!Files.exists(p) && !overlaid(p)) {
             problems.add(Finding.of("SYN001", Span.at(display(given), 1, 1), "io", "no such file or folder: '" + arg + "'"));
             return;
         }
@@ -213,16 +215,19 @@ public final class Discovery {
 
     /** A file's text, or empty with a finding in {@code sink} ({@link FileText#load}); an overlaid file's text is its buffer's. */
     java.util.Optional<SourceFile> load(Path p, String name, List<Finding> sink) {
-        String text = overlay.isEmpty() ? null : overlay.get(p.toAbsolutePath().normalize());
+        String text = overlay.text(Overlay.key(base, p));
         if (text != null) return FileText.decode(p, name, text.getBytes(java.nio.charset.StandardCharsets.UTF_8), sink);
         return FileText.load(p, name, maxFileSize, sink);
     }
 
-    private java.util.Map<Path, String> overlay = java.util.Map.of();
-    boolean overlaid(Path p) { return overlay.containsKey(p.toAbsolutePath().normalize()); }
+    private Overlay overlay = Overlay.NONE;
+    boolean overlaid(Path p) { return overlay.has(Overlay.key(base, p)); }
 
-    /** Texts standing for files (unsaved buffers, by absolute path), wherever those are met; linted even if not on the disk. */
-    public Discovery overlay(java.util.Map<Path, String> texts) { this.overlay = java.util.Map.copyOf(texts); return this; }
+    /**
+     * Texts standing for files (an editor's unsaved buffers, the fix loop's fixed texts), wherever those are met;
+     * linted even if not on the disk.
+     */
+    public Discovery overlay(Overlay texts) { this.overlay = texts; return this; }
 
     /**
      * The walk of one folder: hidden folders, target/ and node_modules/ skipped; symbolic links to

@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * One lint run as a front end asks for it, immutable: built by app.Project from the options (each parsed and
  * checked there once, its problems in {@link #problems()}), carried out by {@link ProjectRun}. A pass of the fix loop
- * is the same request with other {@link #fixedTexts()} ({@link #withFixedTexts}).
+ * is the same request with the texts it fixed overlaid ({@link #withOverlay}).
  *
  * @param base the folder display paths are relative to (the working folder; a Maven module's basedir)
  * @param configFile the configuration file given, or null: the nearest {@code .gpulint.yaml}
@@ -28,16 +28,16 @@ import java.util.Set;
  *            (a Maven build's top-level project), or null for the base folder
  * @param includeOutside the configuration's include may name files and folders outside the project
  *            (--include-outside-project)
- * @param buffers texts that stand for files, by absolute normalised path (an editor's unsaved buffers)
- * @param fixedTexts texts fixed in memory that stand for what the files of these display paths held when read
- *            (check --fix and --diff re-lint before anything is written; standard input is read once)
+ * @param overlay texts that stand for files wherever the run meets them: an editor's unsaved buffers, and the texts
+ *            the fix loop fixed in memory (check --fix and --diff re-lint before anything is written), one map by
+ *            absolute path ({@link Overlay})
  * @param session what a long-lived front end keeps across its runs (the folders consenting to found configurations'
  *            rules, the project's cluster index: a cache the run may fill), or null for a one-off run
  */
 public record LintRequest(Path base, Path configFile, Path rulesDir, List<String> paths, List<Path> files,
                           Map<Path, IOException> unreadable, InputStream stdin, String stdinName, Set<String> baseline,
                           Path baselineFile, Long maxFileSize, int maxFindingsPerRule, FailOn failOn, List<String> problems,
-                          Path top, boolean includeOutside, Map<Path, String> buffers, Map<String, String> fixedTexts,
+                          Path top, boolean includeOutside, Overlay overlay,
                           ProjectRun.Session session) {
     public LintRequest {
         paths = List.copyOf(paths);
@@ -45,13 +45,12 @@ public record LintRequest(Path base, Path configFile, Path rulesDir, List<String
         unreadable = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(unreadable));
         baseline = Set.copyOf(baseline);
         problems = List.copyOf(problems);
-        buffers = Map.copyOf(buffers);
-        fixedTexts = Map.copyOf(fixedTexts);
+        overlay = overlay == null ? Overlay.NONE : overlay;
     }
 
-    /** This request with {@code texts} standing for the files of those display paths (a pass of the fix loop). */
-    public LintRequest withFixedTexts(Map<String, String> texts) {
+    /** This request with {@code overlay} standing for the files (a pass of the fix loop: the buffers and the fixed texts). */
+    public LintRequest withOverlay(Overlay overlay) {
         return new LintRequest(base, configFile, rulesDir, paths, files, unreadable, stdin, stdinName, baseline, baselineFile,
-                maxFileSize, maxFindingsPerRule, failOn, problems, top, includeOutside, buffers, texts, session);
+                maxFileSize, maxFindingsPerRule, failOn, problems, top, includeOutside, overlay, session);
     }
 }

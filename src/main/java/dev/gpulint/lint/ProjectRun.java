@@ -47,7 +47,7 @@ public final class ProjectRun {
         Config cfg = Config.none();
         if (cfgPath != null) {
             String shown = new Discovery(cfg, base).display(cfgPath);
-            String buffer = request.buffers().get(cfgPath.toAbsolutePath().normalize());
+            String buffer = request.overlay().text(Overlay.key(base, cfgPath));
             cfg = dev.gpulint.config.Trust.apply(guard.stage("configuration (" + shown + ")", () -> Config.load(cfgPath, shown, buffer),
                     Config.none()), cfgPath, request.configFile() != null, request.session() == null || request.session().consent() == null ? List.of(baseAbs) : request.session().consent());
         }
@@ -57,7 +57,7 @@ public final class ProjectRun {
         Discovery d = new Discovery(cfg, base);
         if (request.maxFileSize() != null) d.maxFileSize(request.maxFileSize());
         d.includeOutside(request.includeOutside());
-        d.overlay(request.buffers());
+        d.overlay(request.overlay());
         if (discover) discover(guard, d);
         List<Finding> earlier = new ArrayList<>(cfg.problems());
         if (request.configFile() == null) folderNamedLikeTheConfiguration(start, cfgPath, d).ifPresent(earlier::add);
@@ -111,13 +111,7 @@ public final class ProjectRun {
         }
         Discovery d = s.discovery();
         String stdinShown = request.stdin() == null ? null : d.display(Path.of(request.stdinName()));
-        Map<String, String> fixedTexts = request.fixedTexts();
         List<dev.gpulint.read.SourceFile> files = d.files();
-        if (!fixedTexts.isEmpty()) {
-            // texts fixed in memory (check --fix, --diff) stand for the files read: linted as if they were on disk
-            files = files.stream().map(f -> fixedTexts.containsKey(f.displayPath())
-                    ? new dev.gpulint.read.SourceFile(f.path(), f.displayPath(), fixedTexts.get(f.displayPath())) : f).toList();
-        }
         Map<String, dev.gpulint.read.SourceFile> sources = dev.gpulint.read.SourceFile.byDisplayPath(files, d.context());
         List<Object> facts = new ArrayList<>();
         var result = linter.lint(files, s.problems(), d.context(), facts::addAll);

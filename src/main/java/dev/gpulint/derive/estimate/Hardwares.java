@@ -65,6 +65,7 @@ public final class Hardwares {
             case TCP -> "node NICs " + links.networkName() + ": " + fmt(nic / 1e9) + " GB/s per direction together, NCCL bus bandwidth "
                     + fmt(e.tcp()) + " of it (tcp: NCCL's socket transport; nccl-tests on TCP reach 32-60 % of line rate, NVIDIA/nccl#209, #450)";
         });
+        if (links.misread() != null) assumptions.add("node NIC speed " + links.misread().describe());
         for (Map.Entry<Tier, Double> m : measured.entrySet()) {
             assumptions.add(m.getKey().id() + " bus bandwidth " + fmt(m.getValue() / 1e9)
                     + " GB/s measured by nccl-tests replaces the catalog's for that tier");

@@ -3,9 +3,12 @@ package dev.gpulint.derive.estimate;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.Resolver;
+import dev.gpulint.derive.unit.BandwidthCheck;
+import dev.gpulint.derive.unit.NicSpeeds;
 import dev.gpulint.spec.Protocol;
 import dev.gpulint.spec.Specs;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The links a GPU's collectives run on, per direction, as a node group declares them (else as the catalog knows its
@@ -29,10 +32,34 @@ import java.util.Locale;
  * @param nics                NICs per node counted in {@code nicPerNode} (0 when assumed)
  * @param nicName             the first of them as written ("400 Gb/s ConnectX-7"), null when assumed
  * @param nicSpan             where that NIC's speed is written, null when assumed
+ * @param misread             when that NIC's speed is 8× off its catalog port speed (UNIT001 reports it in the same run):
+ *                            the port speed it most likely means, which {@code nicPerNode} counts instead; else null
  */
 public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean infinityFabric, int nvlinkGeneration,
                     double scaleUpPerDirection, int pcieGeneration, double pciePerDirection, boolean hostLinked,
-                    double nicPerNode, Transport transport, long nics, String nicName, dev.gpulint.core.Span nicSpan) {
+                    double nicPerNode, Transport transport, long nics, String nicName, dev.gpulint.core.Span nicSpan,
+                    Misread misread) {
+
+    /**
+     * A NIC speed priced as the port speed it most likely means (issue #37: a value the same run calls wrong is not
+     * priced as if right): {@code written} as the manifest says it, {@code meant} that port speed ("400 Gb/s"),
+     * {@code label} its catalog name ("InfiniBand NDR").
+     */
+    public record Misread(String written, String meant, String label) {
+        /** What the plan's assumptions say once: what was priced instead of what is written, and why. */
+        public String describe() {
+            return written + " is priced at " + meant + " each, the " + label + " port speed it most likely means: UNIT001 finds"
+                    + " it 8× off (bytes written for bits or bits for bytes), and a value the run calls wrong is not priced as if right";
+        }
+    }
+
+    /** Links whose NIC speeds are priced as written. */
+    public Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean infinityFabric, int nvlinkGeneration,
+                 double scaleUpPerDirection, int pcieGeneration, double pciePerDirection, boolean hostLinked,
+                 double nicPerNode, Transport transport, long nics, String nicName, dev.gpulint.core.Span nicSpan) {
+        this(gpusPerNode, domainSize, scaleUp, infinityFabric, nvlinkGeneration, scaleUpPerDirection, pcieGeneration,
+                pciePerDirection, hostLinked, nicPerNode, transport, nics, nicName, nicSpan, null);
+    }
 
     /** How traffic between nodes runs: NCCL's IB verbs transport (InfiniBand, RoCE), TCP sockets, or not declared. */
     public enum Transport {
@@ -49,7 +76,8 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
     /**
      * The links of a node group with {@code gpusPerNode} GPUs per node of catalog GPU {@code gpu}. NICs count whatever
      * their protocol: the RDMA ones (InfiniBand, RoCE, or no protocol written: priced as RDMA) when the node has any,
-     * else the plain Ethernet ones, which NCCL drives through TCP sockets.
+     * else the plain Ethernet ones, which NCCL drives through TCP sockets. A speed that is 8× off its catalog port
+     * speed (UNIT001) counts as the port speed it most likely means ({@link NicSpeeds}), and the first such is named.
      */
     public static Links of(Catalog catalog, Catalog.Gpu gpu, Resolved.Group g, long gpusPerNode) {
         long gpn = Math.max(1, gpusPerNode);
@@ -68,26 +96,31 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
         long rdmaCount = 0, tcpCount = 0;
         String rdmaName = null, tcpName = null;
         dev.gpulint.core.Span rdmaSpan = null, tcpSpan = null;
+        Misread rdmaMisread = null, tcpMisread = null;
         if (g != null) {
             for (Specs.Nic x : g.spec().nics()) {
                 if (x.speed() == null || x.speed().value() == null) continue;
                 long c = x.count() == null || x.count().value() == null ? 1L : x.count().value();
-                double bw = x.speed().value().bytesPerSecond() * c;
+                Optional<BandwidthCheck.Figure> meant = NicSpeeds.meant(catalog, x, fabric);
+                double bw = meant.map(BandwidthCheck.Figure::bytesPerSecond).orElse(x.speed().value().bytesPerSecond()) * c;
+                Misread m = meant.map(f -> new Misread(x.speed().value().written(), fmt(f.bytesPerSecond() * 8 / 1e9) + " Gb/s", f.label())).orElse(null);
                 String name = x.speed().value().written() + (x.model() != null ? " " + x.model().value() : "");
                 if (Resolver.protocol(x, fabric) == Protocol.ETHERNET) {
                     tcp += bw; tcpCount += c;
                     if (tcpName == null) { tcpName = name; tcpSpan = x.speed().span(); }
+                    if (tcpMisread == null) tcpMisread = m;
                 } else {
                     rdma += bw; rdmaCount += c;
                     if (rdmaName == null) { rdmaName = name; rdmaSpan = x.speed().span(); }
+                    if (rdmaMisread == null) rdmaMisread = m;
                 }
             }
         }
         long domain = g == null ? gpn : Math.max(1, g.domainSize());
         int nv = gpu.infinityFabric() ? 0 : gpu.nvlinkGeneration();
         boolean host = gpu.form() != Catalog.Form.SUPERCHIP;
-        if (rdma > 0) return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, rdma, Transport.RDMA, rdmaCount, rdmaName, rdmaSpan);
-        if (tcp > 0) return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, tcp, Transport.TCP, tcpCount, tcpName, tcpSpan);
+        if (rdma > 0) return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, rdma, Transport.RDMA, rdmaCount, rdmaName, rdmaSpan, rdmaMisread);
+        if (tcp > 0) return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, tcp, Transport.TCP, tcpCount, tcpName, tcpSpan, tcpMisread);
         return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, gpn * ASSUMED_NIC, Transport.ASSUMED, 0, null, null);
     }
 
@@ -115,11 +148,15 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
         };
     }
 
-    /** "8 × 400 Gb/s ConnectX-7 (RDMA)", "1 × 25 Gb/s (TCP sockets)", or the assumed NICs. */
+    /**
+     * "8 × 400 Gb/s ConnectX-7 (RDMA)", "1 × 25 Gb/s (TCP sockets)", or the assumed NICs; a speed 8× off is said to be
+     * priced as the port speed it most likely means: "(RDMA, read as 400 Gb/s: UNIT001)" ({@link Misread#describe()} says why).
+     */
     public String networkName() {
+        String priced = misread == null ? "" : ", read as " + misread.meant() + ": UNIT001";
         return switch (transport) {
-            case RDMA -> nics + " × " + nicName + " per node (RDMA)";
-            case TCP -> nics + " × " + nicName + " per node (plain Ethernet: NCCL over TCP sockets)";
+            case RDMA -> nics + " × " + nicName + " per node (RDMA" + priced + ")";
+            case TCP -> nics + " × " + nicName + " per node (plain Ethernet: NCCL over TCP sockets" + priced + ")";
             case ASSUMED -> "one 400 Gb/s NIC per GPU (assumed: the node group declares no NIC)";
         };
     }

@@ -20,7 +20,8 @@ import java.util.Map;
  * NET003's analysis: one step's gradient all-reduce over the data-parallel ranks, on the link the
  * first data-parallel group uses (NVLink, PCIe or the network), against the step time. The link, its rate and the
  * gradients' bytes are the plan's ({@link Links}, {@link CollectiveCost}, {@link GradientReduce}): NET003 compares the
- * time at line rate and prints the estimate at NCCL's usual efficiency beside it.
+ * time at line rate and prints the estimate at NCCL's usual efficiency beside it. A NIC speed 8× off its catalog port
+ * speed (UNIT001 in the same run) is priced as the port speed it most likely means, and the finding says so.
  */
 public final class AllReduceAnalysis {
     private AllReduceAnalysis() {}
@@ -65,7 +66,7 @@ public final class AllReduceAnalysis {
         Specs.Parallelism p = j.parallelism();
         Span dpSpan = p == null || p.dp() == null ? null : p.dp().span();
         Span parSpan = p == null ? null : p.keySpan();
-        out.add(new AllReduceFact(r.name(), j.file(), params, r.tp(), r.pp(), bytesPerGrad, dtype, size, n, volumeFactor,
+        AllReduceFact fact = new AllReduceFact(r.name(), j.file(), params, r.tp(), r.pp(), bytesPerGrad, dtype, size, n, volumeFactor,
                 line.bytesPerRank() * volumeFactor, link, generation, line.lineRate(), network ? links.nics() : 0,
                 network ? links.nicName() : null, network ? Math.max(1, gpn / line.local()) : 1, g.name(), seconds,
                 j.stepTime() == null ? 0 : j.stepTime().value(),
@@ -73,6 +74,9 @@ public final class AllReduceAnalysis {
                 .pcieCap(network ? links.nicPerGpu() * line.local() : 0, network && links.hostLinked() ? links.pciePerDirection() * line.local() : 0,
                         network ? links.pcieGeneration() : 0, lanes, network ? line.local() : 0)
                 .estimate(grads.why(), est == null ? 0 : est.seconds() * volumeFactor, est == null ? 0 : est.efficiency(),
-                        links.transport() == Links.Transport.TCP && network));
+                        links.transport() == Links.Transport.TCP && network);
+        // a NIC speed UNIT001 calls 8x off is priced as the port speed it most likely means (Links), and NET003 says so
+        if (network && links.misread() != null) fact.misread(links.misread().written(), links.misread().meant(), links.misread().label());
+        out.add(fact);
     }
 }

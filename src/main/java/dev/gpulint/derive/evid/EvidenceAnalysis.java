@@ -63,6 +63,7 @@ public final class EvidenceAnalysis {
             else if (e instanceof Evidence.NcclTests n) NcclAnalysis.tests(n, t, out);
             else if (e instanceof Evidence.NcclLog l) NcclAnalysis.log(l, t, out);
             else if (e instanceof Evidence.NvlinkStatus s) PortAnalysis.nvlinks(s, t, out);
+            if (Captured.kept(e)) out.add(new Captured(e, t.linked(), t.cluster(), t.group()));
         }
         return out.list();
     }

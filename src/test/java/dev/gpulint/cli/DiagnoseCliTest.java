@@ -73,6 +73,18 @@ class DiagnoseCliTest {
     }
 
     @Test
+    void theNvidiaSmiTablesUtilisationIsOneSnapshot(@TempDir Path dir) throws IOException {
+        String[] c = java.util.Arrays.copyOf(Fixtures.healthy(), 12);
+        c[10] = "dgx-01.nvidia-smi.txt";
+        c[11] = Fixtures.smiTable(31, 29, 30, 30, 28, 32, 30, 30);
+        Fixtures.project(dir, IB, c);
+        CliTest.Run r = CliTest.run("diagnose", dir.toString());
+        assertEquals(0, r.code(), r.err() + r.out());
+        assertTrue(r.out().contains("\n  GPU utilisation   [suspect]       30 % mean over 8 GPUs in one nvidia-smi snapshot: one instant cannot show"
+                + " dips or clocks  " + dir + "/evidence/dgx-01.nvidia-smi.txt:9\n"), r.out());
+    }
+
+    @Test
     void noJobOrTwoJobsIsBadUsage(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("cluster.yaml"), IB);
         CliTest.Run r = CliTest.run("diagnose", dir.toString());

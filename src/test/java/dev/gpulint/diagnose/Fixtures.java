@@ -175,6 +175,29 @@ public final class Fixtures {
         return s.toString();
     }
 
+    /** The nvidia-smi table of 8 H100s (driver 550), GPU g at {@code util[g]} percent. */
+    public static String smiTable(int... util) {
+        StringBuilder s = new StringBuilder("""
+                Tue Mar  4 09:12:44 2025
+                +-----------------------------------------------------------------------------------------+
+                | NVIDIA-SMI 550.90.07              Driver Version: 550.90.07      CUDA Version: 12.4     |
+                |-----------------------------------------+------------------------+----------------------+
+                | GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |
+                | Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  Compute M. |
+                |                                         |                        |               MIG M. |
+                |=========================================+========================+======================|
+                """);
+        String[] bus = {"19", "3B", "4C", "5D", "9B", "BB", "CB", "DB"};
+        for (int g = 0; g < 8; g++) {
+            s.append(String.format(Locale.ROOT, "|   %d  NVIDIA H100 80GB HBM3          On  |   00000000:%s:00.0 Off |                    0 |%n", g, bus[g]));
+            s.append(String.format(Locale.ROOT, "| N/A   31C    P0            %3dW /  700W |   70212MiB /  81559MiB |    %3d%%      Default |%n",
+                    100 + util[g] * 5, util[g]));
+            s.append("|                                         |                        |             Disabled |\n");
+            s.append("+-----------------------------------------+------------------------+----------------------+\n");
+        }
+        return s.toString();
+    }
+
     /** A project: the cluster and the job, and each capture as {@code evidence/NAME}. */
     public static Path project(Path dir, String cluster, String... captures) throws IOException {
         Files.createDirectories(dir);

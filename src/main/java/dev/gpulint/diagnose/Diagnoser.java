@@ -486,7 +486,7 @@ public final class Diagnoser {
             String linksText = linksText(e, all, m);
             if (m == null) {
                 if (e1 > e0 * (1 + TOLERANCE)) {
-                    return new Diagnosis.Attribution(cause(all), e1 - e0, 0, linksText
+                    return new Diagnosis.Attribution(cause(e), e1 - e0, 0, linksText
                             + "; no training log was given to show the step measured", true);
                 }
                 if (clockStep > e0 * (1 + TOLERANCE)) {
@@ -505,7 +505,7 @@ public final class Diagnoser {
             double clock = clockStep > 0 ? clockStep - e0 : 0;
             double stall = t.idleAtDips() && t.dipShare() >= 0.1 ? t.dipShare() * step : 0;
             if (links >= clock && links >= stall && links > 0.1 * gap) {
-                return new Diagnosis.Attribution(cause(all), Math.min(links, gap), gap, linksText, true);
+                return new Diagnosis.Attribution(cause(e), Math.min(links, gap), gap, linksText, true);
             }
             if (clock >= stall && clock > 0.1 * gap) {
                 return new Diagnosis.Attribution("compute", Math.min(clock, gap), gap, clockText(clockStep, t, m), true);
@@ -545,22 +545,21 @@ public final class Diagnoser {
             return what;
         }
 
-        /** The cause the measured links name: the replacement that alone costs most. */
-        private String cause(MeasuredLinks all) {
-            String best = "network";
-            double worst = -1;
-            MeasuredLinks.Change top = null;
-            for (MeasuredLinks.Change c : all.changes()) {
-                MeasuredLinks alone = MeasuredLinks.of(in.hardware().links());
-                for (UnaryOperator<MeasuredLinks> r : replacements) {
-                    MeasuredLinks next = r.apply(alone);
-                    if (!next.changes().isEmpty() && next.changes().get(next.changes().size() - 1).id().equals(c.id())) alone = next;
-                }
-                double s = price(alone.on(in.hardware())).time().step();
-                if (s > worst) { worst = s; top = c; }
-            }
-            if (top != null) best = top.tier() == Tier.NVLINK ? "nvlink" : top.tier() == Tier.PCIE ? "pcie" : "network";
-            return best;
+        /**
+         * The cause the measured links name: the tier of the replacement that alone costs most; a network measured slow
+         * whose only named cause is the GPUs' path to their NICs (across the CPU sockets) is that path's.
+         */
+        private String cause(Diagnosis.Expected e) {
+            Diagnosis.Priced top = null;
+            for (Diagnosis.Priced p : e.changes()) if (top == null || p.stepSeconds() > top.stepSeconds()) top = p;
+            if (top == null) return "network";
+            if (top.change().tier() == Tier.NETWORK && causes.contains("pcie")
+                    && causes.stream().noneMatch(c -> List.of("sockets", "port-rate", "roce-loss").contains(c))) return "pcie";
+            return switch (top.change().tier()) {
+                case NVLINK -> "nvlink";
+                case PCIE -> "pcie";
+                case NETWORK -> "network";
+            };
         }
 
         private String linksText(Diagnosis.Expected e, MeasuredLinks all, Diagnosis.Measured m) {

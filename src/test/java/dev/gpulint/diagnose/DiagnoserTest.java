@@ -200,7 +200,9 @@ class DiagnoserTest {
         assertTrue(p.finding().startsWith("8 of 8 GPUs reach their nearest NIC only across the CPU sockets (SYS: GPU0 to mlx5_0); without GPUDirect"
                 + " RDMA: no NCCL network channel ends in /GDRDMA ("), p.finding());
         assertEquals(2, p.where().startLine(), "GPU0's row");
-        assertEquals("network", d.attribution().cause());
+        assertEquals("pcie", d.attribution().cause(), "the network measured slow has no cause of its own: the path to the NICs is");
+        assertEquals("the PCIe path between GPUs and NICs, " + Diagnoser.secs(d.attribution().explained()) + " of the "
+                + Diagnoser.secs(d.attribution().gap()) + " gap", step(d, "bottleneck").finding());
         assertTrue(d.attribution().text().contains("; the GPUs reach their NICs across the CPU sockets without GPUDirect RDMA, which the measured"
                 + " bus bandwidth includes"), d.attribution().text());
     }

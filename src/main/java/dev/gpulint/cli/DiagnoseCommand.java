@@ -69,7 +69,7 @@ final class DiagnoseCommand implements Callable<Integer> {
                 }
             }
         }
-        Diagnoser.Outcome o = Diagnoser.diagnose(run.facts(), run.result().findings(), job);
+        Diagnoser.Outcome o = Diagnoser.diagnose(run.facts(), run.result().findings(), job, run.config().plan());
         if (o.problem() != null) {
             err.println("gpulint: diagnose: " + o.problem());
             return Main.BAD_INPUT;

@@ -60,6 +60,14 @@ public final class Diagnoser {
      * @param job      --job, or null for the only job
      */
     public static Outcome diagnose(List<Object> facts, List<Finding> findings, String job) {
+        return diagnose(facts, findings, job, Map.of());
+    }
+
+    /**
+     * As above, with the efficiencies `.gpulint.yaml`'s plan: overrides ({@code overrides}), as `gpulint plan` prices
+     * the job.
+     */
+    public static Outcome diagnose(List<Object> facts, List<Finding> findings, String job, Map<String, Double> overrides) {
         List<JobEstimate> jobs = new ArrayList<>();
         for (Object f : facts) if (f instanceof JobEstimate e) jobs.add(e);
         if (jobs.isEmpty()) return new Outcome(null, "nothing to diagnose: no training job with a model and a cluster node group");
@@ -75,6 +83,7 @@ public final class Diagnoser {
             for (JobEstimate e : jobs) if (e.job().name().equals(job)) chosen = e;
             if (chosen == null) return new Outcome(null, "no job named '" + job + "' with a model and a cluster node group");
         }
+        if (!overrides.isEmpty()) chosen = JobEstimate.of(chosen.job(), dev.gpulint.catalog.Catalog.builtIn(), 0, Map.of(), overrides);
         if (chosen.estimate() == null) {
             return new Outcome(null, "job '" + chosen.job().name() + "' cannot be estimated: it does not say "
                     + String.join(", ", chosen.inputs().missing()));
@@ -148,8 +157,21 @@ public final class Diagnoser {
             List<Evidence.TrainingLog> logs = captured(Evidence.TrainingLog.class);
             List<Evidence.TrainStep> steps = new ArrayList<>();
             String framework = "";
+            boolean derived = false;
             for (Evidence.TrainingLog l : logs) {
-                List<Evidence.TrainStep> timed = l.steps().stream().filter(s -> s.stepSeconds() > 0).toList();
+                List<Evidence.TrainStep> timed = new ArrayList<>();
+                for (Evidence.TrainStep s : l.steps()) {
+                    if (s.stepSeconds() > 0) timed.add(s);
+                    else if (s.tokensPerSecondPerGpu() > 0) {
+                        // torchtitan prints tokens/s per GPU, not the step: the step is the global batch's tokens over
+                        // the job's GPUs at that rate (the estimate's own definition of tokens/s/GPU)
+                        double step = (double) catalog.layout().globalBatchSize() * catalog.model().seq()
+                                / (s.tokensPerSecondPerGpu() * catalog.layout().gpus());
+                        timed.add(new Evidence.TrainStep(s.iteration(), step, s.tokensPerSecondPerGpu(), s.tflopsPerGpu(), s.mfuPercent(),
+                                s.memoryGib(), s.globalBatch(), s.span()));
+                        derived = true;
+                    }
+                }
                 if (timed.size() >= 3) timed = timed.subList(1, timed.size());     // the first step warms up
                 if (!timed.isEmpty() && framework.isEmpty()) framework = l.framework();
                 steps.addAll(timed);
@@ -167,7 +189,8 @@ public final class Diagnoser {
             List<Double> mfus = steps.stream().map(Evidence.TrainStep::mfuPercent).filter(m -> m > 0).sorted().toList();
             boolean stated = !mfus.isEmpty();
             double mfu = stated ? mfus.get((mfus.size() - 1) / 2) / 100 : catalog.throughput().mfu() * catalog.time().step() / step;
-            return new Diagnosis.Measured(step, mfu, stated, steps.size(), framework, median.span());
+            return new Diagnosis.Measured(step, mfu, stated, steps.size(), derived ? framework + ", step from tokens/s per GPU" : framework,
+                    median.span());
         }
 
         // ---- the path

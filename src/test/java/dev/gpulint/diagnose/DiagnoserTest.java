@@ -95,6 +95,30 @@ class DiagnoserTest {
     }
 
     @Test
+    void aTorchtitanLogsTokensPerSecondGiveTheStep(@TempDir Path dir) throws IOException {
+        double e0 = healthyStep(dir.resolve("a"));
+        double tps = 64.0 * 4096 / (e0 * 1.05 * 16);           // the global batch's tokens over 16 GPUs in 1.05 × e0
+        List<Evidence.TrainStep> steps = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) steps.add(new Evidence.TrainStep(i, -1, tps, -1, 38.5, 61.2, -1, Span.at("titan.log", 10 + i, 1)));
+        Evidence.TrainingLog titan = new Evidence.TrainingLog("titan.log", "torchtitan", Span.at("titan.log", 11, 1), steps, 0, 0);
+        Diagnosis d = diagnose(Files.createDirectories(dir.resolve("b")), IB, Fixtures.healthy(), titan);
+        assertEquals(e0 * 1.05, d.measured().stepSeconds(), e0 * 1e-6);
+        assertEquals(0.385, d.measured().mfu(), 1e-9, "the log's MFU, as printed");
+        assertTrue(d.measured().mfuStated());
+        assertEquals("torchtitan, step from tokens/s per GPU", d.measured().framework());
+        assertEquals("none", d.attribution().cause());
+    }
+
+    @Test
+    void theConfigurationsEfficienciesPriceTheJobAsThePlanDoes(@TempDir Path dir) throws IOException {
+        Fixtures.project(dir, IB, Fixtures.healthy());
+        RunOutcome run = Checks.check(new Project(dir).paths(List.of(dir.toString())).request());
+        double asCatalog = Diagnoser.diagnose(run.facts(), run.result().findings(), null).diagnosis().expected().catalogStep();
+        double slowGemm = Diagnoser.diagnose(run.facts(), run.result().findings(), null, Map.of("gemm", 0.35)).diagnosis().expected().catalogStep();
+        assertTrue(slowGemm > 1.3 * asCatalog, slowGemm + " vs " + asCatalog);
+    }
+
+    @Test
     void aSlowRunNoCaptureExplainsSaysSoAndNamesWhatToCapture(@TempDir Path dir) throws IOException {
         double e0 = healthyStep(dir.resolve("a"));
         Diagnosis d = diagnose(Files.createDirectories(dir.resolve("b")), IB, Fixtures.healthy(), log(e0 * 2));

@@ -182,8 +182,7 @@ public final class Diagnoser {
                 return null;
             }
             List<Evidence.TrainStep> sorted = new ArrayList<>(steps);
-            sorted.sort(java.util.Comparator.comparingDouble(Evidence.TrainStep::stepSeconds)
-                    .thenComparing(s -> s.span().file()).thenComparingInt(s -> s.span().startLine()));
+            sorted.sort(java.util.Comparator.comparingDouble(Evidence.TrainStep::stepSeconds).thenComparingLong(Evidence.TrainStep::iteration));
             Evidence.TrainStep median = sorted.get((sorted.size() - 1) / 2);
             double step = median.stepSeconds();
             List<Double> mfus = steps.stream().map(Evidence.TrainStep::mfuPercent).filter(m -> m > 0).sorted().toList();
@@ -250,6 +249,9 @@ public final class Diagnoser {
                     where = t.clockSpan();
                 }
                 if (t.powerRatio() > 0) s.append(String.format(Locale.ROOT, ", power at %.0f %% of its limit", 100 * t.powerRatio()));
+            } else if (t.clockOnlyMhz() > 0) {
+                s.append(String.format(Locale.ROOT, "; SM clock %.0f MHz while busy, its maximum not captured", t.clockOnlyMhz()));
+                captures.add(dmon);
             }
             return step("gpu-utilisation", "GPU utilisation", v, s.toString(), where, List.of(), "");
         }

@@ -26,9 +26,11 @@ import java.util.TreeMap;
  * @param clockMaxMhz   the maximum, MHz
  * @param powerRatio    mean power over the power limit while busy (-1: the capture lacks either)
  * @param clockSpan     a busy sample with its clock (null: none)
+ * @param clockOnlyMhz  mean SM clock while busy of samples that give no maximum (-1: none such)
  */
 public record Telemetry(int instants, double meanUtil, int dips, Span lowest, double lowestUtil, double dipTraffic,
-                        double busyTraffic, double clockRatio, double clockMhz, double clockMaxMhz, double powerRatio, Span clockSpan) {
+                        double busyTraffic, double clockRatio, double clockMhz, double clockMaxMhz, double powerRatio, Span clockSpan,
+                        double clockOnlyMhz) {
 
     /** An instant whose GPUs' mean utilisation is below this (percent) is a dip: the GPUs wait. */
     public static final double DIP = 30;
@@ -36,7 +38,7 @@ public record Telemetry(int instants, double meanUtil, int dips, Span lowest, do
     public static final double BUSY = 50;
 
     /** Nothing sampled. */
-    public static final Telemetry NONE = new Telemetry(0, -1, 0, null, -1, -1, -1, -1, -1, -1, -1, null);
+    public static final Telemetry NONE = new Telemetry(0, -1, 0, null, -1, -1, -1, -1, -1, -1, -1, null, -1);
 
     /** The samples of every capture given, each GPU identified by its file, host and index. */
     public static Telemetry of(List<Evidence.GpuSamples> captures) {
@@ -72,8 +74,8 @@ public record Telemetry(int instants, double meanUtil, int dips, Span lowest, do
         double lowestUtil = Double.MAX_VALUE;
         double dipT = 0, busyT = 0;
         int dipN = 0, busyN = 0;
-        double clk = 0, clkMax = 0, pw = 0, pwMax = 0;
-        int clkN = 0, pwN = 0;
+        double clk = 0, clkMax = 0, pw = 0, pwMax = 0, clkOnly = 0;
+        int clkN = 0, pwN = 0, clkOnlyN = 0;
         Span clockSpan = null;
         for (List<Evidence.GpuSample> at : byInstant.values()) {
             double sum = 0;
@@ -100,6 +102,8 @@ public record Telemetry(int instants, double meanUtil, int dips, Span lowest, do
                     if (c != null && cm != null && cm > 0) {
                         clk += c; clkMax += cm; clkN++;
                         if (clockSpan == null) clockSpan = s.span();
+                    } else if (c != null) {
+                        clkOnly += c; clkOnlyN++;
                     }
                     Double p = s.values().get("power_w"), pl = s.values().get("power_limit_w");
                     if (p != null && pl != null && pl > 0) { pw += p; pwMax += pl; pwN++; }
@@ -109,7 +113,7 @@ public record Telemetry(int instants, double meanUtil, int dips, Span lowest, do
         if (instants == 0) return NONE;
         return new Telemetry(instants, utilSum / utilCount, dips, lowest, lowestUtil, dipN == 0 ? -1 : dipT / dipN,
                 busyN == 0 ? -1 : busyT / busyN, clkN == 0 ? -1 : clk / clkMax, clkN == 0 ? -1 : clk / clkN,
-                clkN == 0 ? -1 : clkMax / clkN, pwN == 0 ? -1 : pw / pwMax, clockSpan);
+                clkN == 0 ? -1 : clkMax / clkN, pwN == 0 ? -1 : pw / pwMax, clockSpan, clkOnlyN == 0 ? -1 : clkOnly / clkOnlyN);
     }
 
     /** Utilisation in percent: the GPU's (nvidia-smi, DCGM_FI_DEV_GPU_UTIL), else SM activity × 100; -1 without either. */

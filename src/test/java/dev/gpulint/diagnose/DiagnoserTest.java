@@ -298,6 +298,15 @@ class DiagnoserTest {
         assertNotEquals("compute", d.attribution().cause());
     }
 
+    @Test
+    void aClockWithoutItsMaximumIsNotJudgedAndTheCaptureThatWouldSayIsNamed(@TempDir Path dir) throws IOException {
+        Diagnosis d = diagnose(dir, IB, Fixtures.healthy(), samples(5, (t, g) -> Map.of("gpu_util_percent", 96.0, "sm_clock_mhz", 1200.0)));
+        Diagnosis.Step u = step(d, "gpu-utilisation");
+        assertEquals(Verdict.OK, u.verdict());
+        assertEquals("96 % mean over 5 instants; SM clock 1200 MHz while busy, its maximum not captured", u.finding());
+        assertTrue(d.captures().get(0).startsWith("nvidia-smi --query-gpu=timestamp,index,utilization.gpu,clocks.sm,clocks.max.sm"), d.captures().toString());
+    }
+
     /** Every fourth second the GPUs idle; NVLink bytes grow 40 GB/s per GPU while busy and {@code idleRate} while idle. */
     private static Evidence.GpuSamples stalls(double idleRate) {
         double[] total = new double[8];

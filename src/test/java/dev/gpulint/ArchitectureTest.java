@@ -34,7 +34,7 @@ class ArchitectureTest {
      * rule engine, and a run's request knows no renderer.
      */
     static final List<String> STAGES = List.of("core", "tree", "spec", "facts", "catalog", "read", "bind", "config", "derive",
-            "meta", "engine", "settle", "fix", "report", "lint", "plan", "app", "ruletest", "discover", "lsp", "daemon", "cli");
+            "meta", "engine", "settle", "fix", "report", "lint", "plan", "diagnose", "app", "ruletest", "discover", "lsp", "daemon", "cli");
 
     /** The test working directory is the module, src/, whose sources are main/java. */
     private static final Path MAIN = Path.of("main/java");

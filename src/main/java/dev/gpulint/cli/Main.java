@@ -28,7 +28,7 @@ import picocli.CommandLine.Parameters;
 
 /** The command line: check (the default), rules, explain, test-rules, help and version (README.md, "Command line"). */
 @Command(name = "gpulint", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = {Main.Check.class, PlanCommand.class, CatalogCommands.Rules.class, CatalogCommands.Explain.class, TestRules.class,
+        subcommands = {Main.Check.class, PlanCommand.class, DiagnoseCommand.class, CatalogCommands.Rules.class, CatalogCommands.Explain.class, TestRules.class,
                 DiscoverCommand.class, LspCommand.class, DaemonCommand.class, CommandLine.HelpCommand.class, Main.VersionCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no finding at or above --fail-on", "1:at least one finding at or above --fail-on",
@@ -38,7 +38,7 @@ public final class Main implements Callable<Integer> {
     static final int OK = 0, FINDINGS = 1, BAD_INPUT = 2;
     /** Standard output was closed by its reader: the status of a process SIGPIPE ended (128 + 13), as grep and git end. */
     static final int CLOSED_PIPE = 141;
-    private static final Set<String> COMMANDS = Set.of("check", "plan", "rules", "explain", "test-rules", "discover", "lsp", "daemon", "help", "version");
+    private static final Set<String> COMMANDS = Set.of("check", "plan", "diagnose", "rules", "explain", "test-rules", "discover", "lsp", "daemon", "help", "version");
 
     public static void main(String[] args) {
         // The report goes to the file descriptor itself, not System.out: a PrintStream swallows write

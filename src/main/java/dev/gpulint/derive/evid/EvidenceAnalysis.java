@@ -65,6 +65,7 @@ public final class EvidenceAnalysis {
             else if (e instanceof Evidence.NvlinkStatus s) PortAnalysis.nvlinks(s, t, out);
             else if (e instanceof Evidence.DcgmNvlinkStatus s) PortAnalysis.nvlinks(s, t, out);
             else if (e instanceof Evidence.DcgmDiag d) DiagAnalysis.facts(d, t, out);
+            if (Captured.kept(e)) out.add(new Captured(e, t.linked(), t.cluster(), t.group()));
         }
         return out.list();
     }

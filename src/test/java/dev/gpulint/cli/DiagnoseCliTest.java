@@ -99,4 +99,55 @@ class DiagnoseCliTest {
         r = CliTest.run("diagnose", "-f", "yaml", dir.toString());
         assertEquals(2, r.code());
     }
+    /** A Megatron-LM iteration line as core_r0.7+ prints it, with {@code ms} per iteration. */
+    private static String megatronIteration(int iteration, double ms) {
+        return String.format(java.util.Locale.ROOT, " [2024-05-14 10:%02d:33] iteration %8d/  500000 | consumed samples: %12d |"
+                + " elapsed time per iteration (ms): %.1f | throughput per GPU (TFLOP/s/GPU): 412.3 | learning rate: 2.999E-04 |"
+                + " global batch size:    64 | lm loss: 7.214E+00 | loss scale: 1.0 | grad norm: 1.234 |"
+                + " number of skipped iterations:   0 | number of nan iterations:   0 |%n", iteration / 10, iteration, iteration * 64L, ms);
+    }
+
+    @Test
+    void aMegatronLogAndADcgmScrapeAreReadFromFilesEndToEnd(@TempDir Path dir) throws IOException {
+        // the catalog's step for the healthy project, then a log twice as slow over NCCL sockets
+        Fixtures.project(dir.resolve("a"), IB, Fixtures.healthy());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> healthy = (Map<String, Object>) new Load(LoadSettings.builder().build())
+                .loadFromString(CliTest.run("diagnose", "-f", "json", dir.resolve("a").toString()).out());
+        @SuppressWarnings("unchecked")
+        double e0 = ((Number) ((Map<String, Object>) ((Map<String, Object>) healthy.get("expected")).get("catalog")).get("step_s")).doubleValue();
+        StringBuilder log = new StringBuilder();
+        for (int i = 1; i <= 6; i++) log.append(megatronIteration(i * 10, e0 * 1000 * (i == 1 ? 6 : 2)));
+        StringBuilder dcgm = new StringBuilder();
+        for (int t = 0; t < 2; t++) {
+            dcgm.append("2024-05-14T10:2").append(t).append(":00Z\n# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).\n# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n");
+            for (int g = 0; g < 8; g++) {
+                dcgm.append("DCGM_FI_DEV_GPU_UTIL{gpu=\"").append(g).append("\",UUID=\"GPU-0\",device=\"nvidia").append(g)
+                        .append("\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"dgx-01\"} 41\n");
+            }
+        }
+        String[] c = Fixtures.healthyBut("train.nccl.log", Fixtures.ncclLog("Socket", false, null));
+        c = java.util.Arrays.copyOf(c, c.length + 4);
+        c[c.length - 4] = "pretrain.train.log";
+        c[c.length - 3] = log.toString();
+        c[c.length - 2] = "dgx-01.dcgm.txt";
+        c[c.length - 1] = dcgm.toString();
+        Fixtures.project(dir.resolve("b"), IB, c);
+        CliTest.Run r = CliTest.run("diagnose", "-f", "json", dir.resolve("b").toString());
+        assertEquals(1, r.code(), r.err() + r.out());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> measured = (Map<String, Object>) doc.get("measured");
+        assertEquals("megatron", measured.get("framework"));
+        assertEquals(2 * e0, ((Number) measured.get("step_s")).doubleValue(), 2 * e0 * 0.001, "the median step, the warm-up left out");
+        // the median step's line: the warm-up (line 1) left out, the middle of iterations 20..60
+        assertEquals(dir.resolve("b") + "/evidence/pretrain.train.log:4", measured.get("evidence"));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> path = (List<Map<String, Object>>) doc.get("path");
+        assertTrue(String.valueOf(path.get(0).get("finding")).startsWith("41 % mean over 2 instants"), path.get(0).toString());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> a = (Map<String, Object>) doc.get("attribution");
+        assertEquals("network", a.get("cause"), a.toString());
+    }
 }

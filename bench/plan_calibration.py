@@ -10,7 +10,7 @@ row's metric says) with the measurement. Prints the error per row, the mean and 
 of the fullest stage, and what the estimate costs: the wall time of `plan` and `check` on one manifest, and the estimate
 alone per manifest (bench/EstimateBench.java run on every generated manifest: milliseconds per JobEstimate, warm).
 
-BLACKWELL: bench/plan/blackwell.tsv (published GB200/GB300 NVL72 runs, fp8, MXFP8, NVFP4; sources in its header), validation
+BLACKWELL: bench/plan/blackwell.tsv (published GB200 NVL72 runs, fp8 and NVFP4; sources in its header), validation
 only like HELD-OUT: no constant was set on it.
 
 Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing]

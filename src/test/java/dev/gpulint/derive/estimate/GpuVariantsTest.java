@@ -82,6 +82,8 @@ class GpuVariantsTest {
         Estimate.Traffic tp = e.estimate().traffic().stream().filter(t -> t.dim().equals("tp")).findFirst().orElseThrow();
         assertEquals(Tier.NVLINK, tp.cost().tier(), "tp across trays stays on NVLink");
         assertEquals(900e9, tp.cost().lineRate(), 1, "NVLink 5: 1.8 TB/s bidirectional, 900 GB/s per direction");
+        assertEquals(0.93, tp.cost().efficiency(), 1e-9, "Blackwell's nvlink: nccl-tests busbw ~840 of 900 GB/s on a full NVL72 rack");
+        assertEquals(0.8, hgx("H100-SXM5-80GB", "bf16").inputs().hardware().efficiency().nvlink(), 1e-9, "Hopper keeps its 0.8");
         Estimate.Traffic dp = e.estimate().traffic().stream().filter(t -> t.dim().equals("dp")).findFirst().orElseThrow();
         assertEquals(Tier.NVLINK, dp.cost().tier(), "dp over the 72 GPUs of the rack: NVLink, not the trays' NICs");
         assertEquals(Tier.NVLINK, e.estimate().time().tiers().get("dp"));

@@ -10,6 +10,9 @@ row's metric says) with the measurement. Prints the error per row, the mean and 
 of the fullest stage, and what the estimate costs: the wall time of `plan` and `check` on one manifest, and the estimate
 alone per manifest (bench/EstimateBench.java run on every generated manifest: milliseconds per JobEstimate, warm).
 
+BLACKWELL: bench/plan/blackwell.tsv (published GB200 NVL72 runs, fp8 and NVFP4; sources in its header), validation
+only like HELD-OUT: no constant was set on it.
+
 Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing]
 """
 import argparse, glob, json, os, statistics, subprocess, sys, time
@@ -27,8 +30,11 @@ NEMO_DEFAULTS = {"gpu": "H100-SXM5-80GB", "dtype": "fp8", "nic_gbps": "400", "ni
 
 
 def manifest(r):
-    nodes = max(1, int(r["gpus"]) // 8)
-    per_node = min(8, int(r["gpus"]))
+    # per_node: GPUs per node (4 on a GB200/GB300 compute tray); domain: GPUs of one NVLink domain (72 in an NVL72 rack)
+    slots = int(r.get("per_node") or 8)
+    nodes = max(1, int(r["gpus"]) // slots)
+    per_node = min(slots, int(r["gpus"]))
+    nvlink = "{ switch: true" + (f", domain_size: {r['domain']}" if r.get("domain") else "") + " }"
     sp = r.get("sp") or str(int(r["tp"]) > 1).lower()
     opt = f"zero_stage: {r['zero']}, distributed: {r['distributed']}" + (f", bytes_per_parameter: {r['bytes']}" if r.get("bytes") else "")
     return f"""kind: cluster
@@ -37,8 +43,8 @@ fabric: {{ type: infiniband, topology: rail-optimized }}
 node_groups:
   - name: nodes
     count: {nodes}
-    gpu: {{ model: {r['gpu']}, count: 8 }}
-    nvlink: {{ switch: true }}
+    gpu: {{ model: {r['gpu']}, count: {slots} }}
+    nvlink: {nvlink}
     nics:
       - {{ model: ConnectX-7, count: {r['nics']}, speed: {r['nic_gbps']} Gb/s, protocol: {r['protocol']}, gpudirect_rdma: true }}
 ---
@@ -129,6 +135,7 @@ def main():
     files = []
     table("CALIBRATION (fitted)", os.path.join(ROOT, "bench", "plan", "nemo-h100-fp8.tsv"), NEMO_DEFAULTS, files)
     table("HELD-OUT (not fitted)", os.path.join(ROOT, "bench", "plan", "heldout.tsv"), {"bytes": ""}, files)
+    table("BLACKWELL (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "blackwell.tsv"), {"bytes": "16"}, files)
     if a.no_timing:
         return
     # what the estimate adds to a run: plan vs check on one manifest, medians of 5 warm runs

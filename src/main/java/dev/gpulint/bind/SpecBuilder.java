@@ -88,7 +88,8 @@ final class SpecBuilder {
                     get(n, "gpudirect_rdma"), n.span()));
         }
         return new Specs.NodeGroup(get(g, "name"), get(g, "count"),
-                new Specs.Gpu(get(gpu, "model"), get(gpu, "count"), get(gpu, "memory")),
+                new Specs.Gpu(get(gpu, "model"), get(gpu, "count"), get(gpu, "memory"), get(gpu, "clock_limit_mhz"),
+                        get(gpu, "power_limit_w")),
                 nv == null ? null : new Specs.Nvlink(get(nv, "switch"), get(nv, "bridge"), get(nv, "bandwidth"),
                         get(nv, "direction"), get(nv, "domain_size"), keySpan(g, "nvlink")),
                 pcie == null ? null : new Specs.Pcie(get(pcie, "generation"), get(pcie, "lanes"),

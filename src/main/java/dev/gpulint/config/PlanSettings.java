@@ -18,9 +18,10 @@ final class PlanSettings {
         }
         for (MappingNode.Entry x : m.entries()) {
             String k = x.key().text();
-            if (!dev.gpulint.catalog.Compute.EFFICIENCIES.contains(k)) {
+            if (!dev.gpulint.catalog.Compute.EFFICIENCIES.contains(k) && !dev.gpulint.catalog.Compute.BLOCK_SCALED_EFFICIENCIES.contains(k)) {
                 problems.add(Finding.of("SYN002", x.key().span(), "config/plan/" + k, "unknown plan efficiency '" + k + "' in " + display
-                        + "; known: " + String.join(", ", dev.gpulint.catalog.Compute.EFFICIENCIES)));
+                        + "; known: " + String.join(", ", dev.gpulint.catalog.Compute.EFFICIENCIES) + ", "
+                        + String.join(", ", dev.gpulint.catalog.Compute.BLOCK_SCALED_EFFICIENCIES)));
                 continue;
             }
             double v;

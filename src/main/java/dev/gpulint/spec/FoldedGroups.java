@@ -33,7 +33,8 @@ final class FoldedGroups {
         Nvlink nv = g.nvlink();
         Pcie pcie = g.pcie();
         return new NodeGroup(g.name() == null ? null : new Located<>(fold.name(i), at.apply(g.name().span())), moved(g.count(), at),
-                gpu == null ? null : new Gpu(moved(gpu.model(), at), moved(gpu.count(), at), moved(gpu.memory(), at)),
+                gpu == null ? null : new Gpu(moved(gpu.model(), at), moved(gpu.count(), at), moved(gpu.memory(), at),
+                        moved(gpu.clockLimitMhz(), at), moved(gpu.powerLimitW(), at)),
                 nv == null ? null : new Nvlink(moved(nv.nvswitch(), at), moved(nv.bridge(), at), moved(nv.bandwidth(), at),
                         moved(nv.direction(), at), moved(nv.domainSize(), at), at.apply(nv.keySpan())),
                 pcie == null ? null : new Pcie(moved(pcie.generation(), at), moved(pcie.lanes(), at), moved(pcie.bandwidth(), at),

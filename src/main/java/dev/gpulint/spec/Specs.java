@@ -120,7 +120,14 @@ public final class Specs {
         }
     }
 
-    public record Gpu(Located<String> model, Located<Long> count, Located<DataSize> memory) {}
+    /**
+     * @param clockLimitMhz the SM clock the GPUs are locked to or capped at, MHz ({@code nvidia-smi -lgc}'s argument)
+     * @param powerLimitW   the board power cap, watts ({@code nvidia-smi -pl}'s argument)
+     */
+    public record Gpu(Located<String> model, Located<Long> count, Located<DataSize> memory, Located<Long> clockLimitMhz,
+                      Located<Long> powerLimitW) {
+        public Gpu(Located<String> model, Located<Long> count, Located<DataSize> memory) { this(model, count, memory, null, null); }
+    }
 
     public record Nvlink(Located<Boolean> nvswitch, Located<String> bridge, Located<Bandwidth> bandwidth,
                          Located<String> direction, Located<Long> domainSize, Span keySpan) {

@@ -22,6 +22,41 @@ class CatalogTest {
         assertEquals(canonical, C.gpu(name).orElseThrow(() -> new AssertionError(name)).name());
     }
 
+    /** Issue 35: every GPU of the runs people publish, by the names they write. */
+    @ParameterizedTest
+    @CsvSource({
+            "A100 40GB, A100-SXM4-40GB", "A100-80GB, A100-SXM4-80GB", "NVIDIA A100 80GB PCIe, A100-PCIe-80GB",
+            "H100, H100-SXM5-80GB", "DGX H100, H100-SXM5-80GB", "H100 PCIe, H100-PCIe-80GB", "H100 NVL, H100-NVL-94GB",
+            "H100 96GB, H100-SXM5-96GB", "NVIDIA H100 96GB HBM3, H100-SXM5-96GB", "NVIDIA H200, H200-SXM-141GB",
+            "B200, B200-SXM-180GB", "NVIDIA B200, B200-SXM-180GB", "DGX B200, B200-SXM-180GB", "GB200 NVL72, GB200",
+            "NVIDIA GB200 NVL72, GB200", "gb200-nvl72, GB200", "GB300 NVL72, GB300", "NVIDIA GB300, GB300",
+            "MI300X, MI300X", "AMD Instinct MI325X, MI325X", "MI355X, MI355X", "AMD Instinct MI350X, MI350X"})
+    void theGpusOfPublishedRunsResolve(String name, String canonical) {
+        Catalog.Gpu g = C.gpu(name).orElseThrow(() -> new AssertionError(name));
+        assertEquals(canonical, g.name());
+        Compute.Peaks p = C.compute().peaks(g.name()).orElseThrow(() -> new AssertionError("no peaks for " + g.name()));
+        assertTrue(p.flops().get("bf16") > 0 && p.tdpWatts() > 0, "16-bit peak and TDP of " + g.name());
+        assertTrue(C.compute().efficiencies(g.family()).isPresent(), "efficiencies of the family " + g.family());
+        assertFalse(g.source().isBlank());
+    }
+
+    @Test
+    void blackwellAndCdna4PeaksPerDtypeFollowTheDatasheetRatios() {
+        java.util.Map<String, Double> b200 = C.compute().peaks("B200-SXM-180GB").orElseThrow().flops();
+        assertEquals(2250e12, b200.get("bf16"), 1, "HGX B200: 4.5 PFLOPS FP16/BF16 with sparsity, dense half");
+        assertEquals(b200.get("fp8"), b200.get("mxfp8"), 1, "MXFP8 at the FP8 rate");
+        assertEquals(2 * b200.get("fp8"), b200.get("nvfp4"), 1, "FP4 at twice it");
+        java.util.Map<String, Double> gb300 = C.compute().peaks("GB300").orElseThrow().flops();
+        assertEquals(3 * gb300.get("fp8"), gb300.get("nvfp4"), 1, "Blackwell Ultra: NVFP4 at three times FP8");
+        java.util.Map<String, Double> mi355 = C.compute().peaks("MI355X").orElseThrow().flops();
+        assertFalse(mi355.containsKey("nvfp4"), "NVFP4 is NVIDIA's");
+        assertEquals(2 * mi355.get("fp8"), mi355.get("mxfp4"), 1);
+        assertFalse(C.compute().peaks("H100-SXM5-80GB").orElseThrow().flops().containsKey("mxfp8"), "Hopper has no MX path");
+        assertEquals(1830, C.compute().peaks("H100-SXM5-80GB").orElseThrow().clockMhz(), "989.4 = 132 SMs × 4,096 × 1.83 GHz");
+        assertEquals(72, C.gpu("GB200 NVL72").orElseThrow().rackDomain());
+        assertEquals(1800e9, C.nvlinkBidirectional(C.gpu("GB300").orElseThrow()), 1, "NVLink 5: 1.8 TB/s per GPU");
+    }
+
     @Test
     void cloudNamesAreCatalogGpus() {
         assertEquals("A100-SXM4-40GB", C.cloud().accelerator("A100").orElseThrow(), "SkyPilot's unqualified A100 is the 40 GB part");

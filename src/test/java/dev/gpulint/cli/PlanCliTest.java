@@ -179,8 +179,8 @@ class PlanCliTest {
         assertTrue(text.out().contains("network   ") && text.out().contains("8 × 200 Gb/s ConnectX-6 per node (RDMA) (as placed)"), text.out());
         assertTrue(text.out().contains("reference: 25GbE, one port per GPU (NCCL over TCP sockets)"), text.out());
         CliTest.Run md = CliTest.run("plan", "-f", "markdown", f.toString());
-        assertTrue(md.out().contains("| tier | line rate per GPU | ideal | efficiency | estimate |"), md.out());
-        assertTrue(md.out().contains("| **8 × 200 Gb/s ConnectX-6 per node (RDMA) (as placed)** | 25.0 GB/s |"), md.out());
+        assertTrue(md.out().contains("| tier | line rate per rank | ideal | efficiency | estimate |"), md.out());
+        assertTrue(md.out().contains("| **8 × 200 Gb/s ConnectX-6 per node (RDMA) (as placed)** | 25.0 GB/s (one GPU's share of the node's NICs) |"), md.out());
         CliTest.Run json = CliTest.run("plan", "-f", "json", f.toString());
         Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(json.out());
         java.util.List<Map<String, Object>> cs = (java.util.List<Map<String, Object>>) doc.get("collectives");

@@ -193,9 +193,11 @@ final class MegatronAdapter implements FormatAdapter {
         Located<Boolean> untied = switchFlag(flags.get("--untie-embeddings-and-output-weights"));
         if (untied != null) j.tied = new Located<>(false, untied.span());
         j.distributed = switchFlag(flags.get("--use-distributed-optimizer"));
-        Word fp8 = flags.get("--fp8-format");
+        Word fp8 = flags.get("--fp8-format"), fp4 = flags.get("--fp4-format"), recipe = flags.get("--fp8-recipe");
         Located<Boolean> bf16 = switchFlag(flags.get("--bf16")), fp16 = switchFlag(flags.get("--fp16"));
-        if (fp8 != null && fp8.known()) j.dtype = new Located<>("fp8", fp8.span());
+        if (fp4 != null && fp4.known()) j.dtype = new Located<>("nvfp4", fp4.span());      // --fp4-recipe has one choice, nvfp4
+        else if (fp8 != null && fp8.known()) j.dtype = recipe != null && recipe.is("mxfp8") ? new Located<>("mxfp8", recipe.span())
+                : new Located<>("fp8", fp8.span());
         else if (bf16 != null) j.dtype = new Located<>("bf16", bf16.span());
         else if (fp16 != null) j.dtype = new Located<>("fp16", fp16.span());
         Word rg = flags.get("--recompute-granularity");

@@ -133,12 +133,22 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         return null;
     }
 
-    /** fp8 when the plugin or the model config sets fp8; else the plugin's precision; else the optimizer config's bf16/fp16. */
+    /**
+     * fp8 when the plugin or the model config sets fp8 (mxfp8 when its {@code fp8_recipe} is mxfp8); else the plugin's
+     * precision; else the optimizer config's bf16/fp16.
+     */
     private static Located<String> dtype(MappingNode plugin, MappingNode config, MappingNode optim) {
-        for (ScalarNode fp8 : new ScalarNode[] {scalar(plugin, "fp8"), scalar(config, "fp8")}) {
+        for (MappingNode m : new MappingNode[] {plugin, config}) {
+            ScalarNode fp8 = scalar(m, "fp8");
             if (fp8 != null && !fp8.isNull() && !TreeValues.placeholder(fp8.text())) {
                 Located<Boolean> b = TreeValues.bool(fp8);
-                if (b == null || b.value()) return new Located<>("fp8", fp8.span());
+                if (b == null || b.value()) {
+                    ScalarNode recipe = scalar(m, "fp8_recipe");
+                    if (recipe != null && !recipe.isNull() && "mxfp8".equalsIgnoreCase(recipe.text().strip())) {
+                        return new Located<>("mxfp8", recipe.span());
+                    }
+                    return new Located<>("fp8", fp8.span());
+                }
             }
         }
         ScalarNode p = scalar(plugin, "precision");

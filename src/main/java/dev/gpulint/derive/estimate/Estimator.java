@@ -52,7 +52,7 @@ public final class Estimator {
         double attS = attFlops / (p16 * e.attention());
         double stored = perLayerActivationBytes(m, l);
         double ewBytes = e.traffic() * stored * rf;
-        if (dt == Dtype.FP8 && hw.peakFlops().containsKey(Dtype.FP8)) {
+        if (hw.quantizedGemms(dt)) {
             // Transformer Engine casts each GEMM's input to fp8 (read 2 bytes, write 1) forward and its gradient backward
             double inputs = tokens * (2.0 * m.hidden() + (double) m.heads() * m.headDim() + m.ffn()) / l.tp();
             ewBytes += 2 * 3 * inputs;
@@ -65,7 +65,7 @@ public final class Estimator {
         notes.add(new Estimate.Note("compute", String.format(java.util.Locale.ROOT,
                 "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; causal attention 12·s·a·d/2 %.3g TFLOP at"
                         + " %.0f TFLOP/s; elementwise %s at %.0f GB/s; %s fixed) + logits %s = %s per micro-batch",
-                trim(layersPerStage), linFlops / 1e12, pg / 1e12, dt.id(), hw.gemmPeak(dt) / 1e12, hw.gemmEfficiency(dt),
+                trim(layersPerStage), linFlops / 1e12, pg / 1e12, hw.gemmPath(dt).id(), hw.gemmPeak(dt) / 1e12, hw.gemmEfficiency(dt),
                 (int) kernels, Units.seconds(e.gemmKernelS()), attFlops / 1e12, p16 * e.attention() / 1e12, Units.bytes(ewBytes),
                 hw.hbmBytesPerSecond() * e.hbm() / 1e9, Units.seconds(e.layerS()), Units.seconds(logitS), Units.seconds(stageS))));
 

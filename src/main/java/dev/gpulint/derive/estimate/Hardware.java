@@ -16,13 +16,23 @@ import java.util.Map;
  * @param links             NVLink or Infinity Fabric, PCIe and the node's NICs
  * @param measured          bus bandwidths measured by nccl-tests per tier (bytes/s), replacing the computed ones
  * @param efficiency        the achieved fractions
+ * @param blockScaled       the achieved fraction of the dense peak for GEMMs on the block-scaled paths (MXFP8, NVFP4) the
+ *                          family states (catalog {@code gemm_mxfp8}, {@code gemm_nvfp4}); a path it does not state runs at
+ *                          {@code gemm_fp8}
  */
 public record Hardware(String gpu, double memoryBytes, Map<ModelShape.Dtype, Double> peakFlops, double hbmBytesPerSecond,
-                       Links links, Map<Tier, Double> measured, Efficiency efficiency) {
+                       Links links, Map<Tier, Double> measured, Efficiency efficiency, Map<ModelShape.Dtype, Double> blockScaled) {
 
     public Hardware {
         peakFlops = Map.copyOf(peakFlops);
         measured = measured.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(measured));
+        blockScaled = Map.copyOf(blockScaled);
+    }
+
+    /** Hardware whose family states no efficiency of a block-scaled path. */
+    public Hardware(String gpu, double memoryBytes, Map<ModelShape.Dtype, Double> peakFlops, double hbmBytesPerSecond,
+                    Links links, Map<Tier, Double> measured, Efficiency efficiency) {
+        this(gpu, memoryBytes, peakFlops, hbmBytesPerSecond, links, measured, efficiency, Map.of());
     }
 
     /** GPUs per node (ranks fill nodes in order). */
@@ -40,14 +50,32 @@ public record Hardware(String gpu, double memoryBytes, Map<ModelShape.Dtype, Dou
     }
 
     /**
-     * The dense peak GEMMs of this precision run at: fp8 where the GPU has an FP8 path, else the 16-bit one; fp32
-     * runs on TF32 tensor cores where the GPU has them (PyTorch's and Megatron's default allows TF32 matmuls), else
-     * on the fp32 units.
+     * The tensor path GEMMs of precision {@code d} run on: NVFP4 on the GPU's NVFP4 path, else as MXFP8; MXFP8 on its
+     * MXFP8 path, else as fp8; fp8 on its fp8 path, else 16-bit (A100 has none: Transformer Engine refuses fp8 there,
+     * and a job that states it is priced as bf16); fp32 on TF32 tensor cores where the GPU has them (PyTorch's and
+     * Megatron's default allows TF32 matmuls), else on the fp32 units.
      */
-    public double gemmPeak(ModelShape.Dtype d) {
+    public ModelShape.Dtype gemmPath(ModelShape.Dtype d) {
         return switch (d) {
-            case FP8 -> peakFlops.containsKey(ModelShape.Dtype.FP8) ? peakFlops.get(ModelShape.Dtype.FP8) : sixteenBitPeak(d);
-            case FP32, TF32 -> peakFlops.getOrDefault(ModelShape.Dtype.TF32, peakFlops.getOrDefault(ModelShape.Dtype.FP32, 0.0));
+            case NVFP4 -> peakFlops.containsKey(ModelShape.Dtype.NVFP4) ? d : gemmPath(ModelShape.Dtype.MXFP8);
+            case MXFP8 -> peakFlops.containsKey(ModelShape.Dtype.MXFP8) ? d : gemmPath(ModelShape.Dtype.FP8);
+            case FP8 -> peakFlops.containsKey(ModelShape.Dtype.FP8) ? d : ModelShape.Dtype.BF16;
+            case FP32, TF32 -> peakFlops.containsKey(ModelShape.Dtype.TF32) ? ModelShape.Dtype.TF32 : ModelShape.Dtype.FP32;
+            default -> d;
+        };
+    }
+
+    /** GEMMs of precision {@code d} run on a quantized tensor path (fp8, MXFP8, NVFP4) of this GPU, with its input casts. */
+    public boolean quantizedGemms(ModelShape.Dtype d) {
+        return gemmPath(d).quantized();
+    }
+
+    /** The dense peak GEMMs of this precision run at, on {@link #gemmPath}. */
+    public double gemmPeak(ModelShape.Dtype d) {
+        ModelShape.Dtype p = gemmPath(d);
+        return switch (p) {
+            case FP8, MXFP8, NVFP4 -> peakFlops.get(p);
+            case FP32, TF32 -> peakFlops.getOrDefault(p, 0.0);
             default -> sixteenBitPeak(d);
         };
     }
@@ -58,8 +86,13 @@ public record Hardware(String gpu, double memoryBytes, Map<ModelShape.Dtype, Dou
         return peakFlops.getOrDefault(ModelShape.Dtype.BF16, peakFlops.getOrDefault(ModelShape.Dtype.FP16, 0.0));
     }
 
-    /** The achieved fraction of {@link #gemmPeak} for large GEMMs of this precision. */
+    /** The achieved fraction of {@link #gemmPeak} for large GEMMs of this precision on its path. */
     public double gemmEfficiency(ModelShape.Dtype d) {
-        return d == ModelShape.Dtype.FP8 && peakFlops.containsKey(ModelShape.Dtype.FP8) ? efficiency.gemmFp8() : efficiency.gemm();
+        ModelShape.Dtype p = gemmPath(d);
+        return switch (p) {
+            case FP8 -> efficiency.gemmFp8();
+            case MXFP8, NVFP4 -> blockScaled.getOrDefault(p, efficiency.gemmFp8());
+            default -> efficiency.gemm();
+        };
     }
 }

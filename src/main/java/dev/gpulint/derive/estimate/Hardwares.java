@@ -17,27 +17,39 @@ import java.util.Optional;
 public final class Hardwares {
     private Hardwares() {}
 
+    /** The block-scaled paths whose GEMM efficiency a family may state, by catalog key. */
+    static final Map<String, ModelShape.Dtype> BLOCK_SCALED = Map.of("gemm_mxfp8", ModelShape.Dtype.MXFP8, "gemm_nvfp4", ModelShape.Dtype.NVFP4);
+
     /**
+     * @param memory      the node group's GPU memory (its declared {@code gpu.memory}, else the catalog's), null for the
+     *                    catalog's
+     * @param clock       the node group's stated clock and power limits
      * @param links       the node group's links (NVLink or Infinity Fabric, PCIe, NICs)
      * @param measured    nccl-tests bus bandwidths per tier
      * @param overrides   efficiencies by name (.gpulint.yaml plan:)
      * @param assumptions receives one line per figure used, with its source
      */
-    public static Optional<Hardware> of(Catalog catalog, Catalog.Gpu gpu, Links links, Map<Tier, Double> measured, Map<String, Double> overrides, List<String> assumptions) {
+    public static Optional<Hardware> of(Catalog catalog, Catalog.Gpu gpu, GpuMemory memory, GpuClock clock, Links links,
+                                        Map<Tier, Double> measured, Map<String, Double> overrides, List<String> assumptions) {
         Compute c = catalog.compute();
-        Optional<Compute.Peaks> peaks = c.peaks(gpu.name());
+        Optional<Compute.Peaks> datasheet = c.peaks(gpu.name());
         Optional<Compute.Efficiencies> eff = c.efficiencies(gpu.family());
-        if (peaks.isEmpty() || eff.isEmpty()) return Optional.empty();
+        if (datasheet.isEmpty() || eff.isEmpty()) return Optional.empty();
+        Compute.Peaks peaks = datasheet.get();
+        double f = clock.scale(peaks.clockMhz());
+        if (f < 1) peaks = peaks.scaled(f);
         Map<ModelShape.Dtype, Double> flops = new EnumMap<>(ModelShape.Dtype.class);
-        for (Map.Entry<String, Double> p : peaks.get().flops().entrySet()) {
-            flops.put(ModelShape.Dtype.valueOf(p.getKey().toUpperCase(Locale.ROOT)), p.getValue());
+        for (Map.Entry<String, Double> p : peaks.flops().entrySet()) {
+            ModelShape.Dtype d = ModelShape.Dtype.parse(p.getKey());
+            if (d != null) flops.put(d, p.getValue());       // fp6 and mxfp4: listed, no training recipe runs on them
         }
         StringBuilder pk = new StringBuilder();
         for (String d : Compute.PRECISIONS) {
-            Double v = peaks.get().flops().get(d);
+            Double v = peaks.flops().get(d);
             if (v != null) pk.append(pk.length() == 0 ? "" : ", ").append(d).append(' ').append(fmt(v / 1e12));
         }
-        assumptions.add(gpu.name() + " dense peak TFLOP/s: " + pk + " (" + peaks.get().source() + ")");
+        assumptions.add(gpu.name() + " dense peak TFLOP/s: " + pk + " (" + peaks.source() + ")");
+        limits(gpu, datasheet.get(), clock, f, assumptions);
         Map<String, Double> values = new LinkedHashMap<>(eff.get().values());
         values.putAll(overrides);
         Efficiency e = Efficiency.of(values, eff.get().source());
@@ -45,6 +57,14 @@ public final class Hardwares {
         for (String k : Efficiency.KEYS) {
             ef.append(ef.length() == 0 ? "" : ", ").append(k).append(' ').append(fmt(e.get(k)))
                     .append(overrides.containsKey(k) ? " (.gpulint.yaml plan:)" : "");
+        }
+        Map<ModelShape.Dtype, Double> blockScaled = new EnumMap<>(ModelShape.Dtype.class);
+        for (Map.Entry<String, ModelShape.Dtype> b : BLOCK_SCALED.entrySet()) {
+            Double v = values.get(b.getKey());
+            if (v != null && flops.containsKey(b.getValue())) {
+                blockScaled.put(b.getValue(), v);
+                ef.append(", ").append(b.getKey()).append(' ').append(fmt(v));
+            }
         }
         assumptions.add(gpu.family() + " efficiencies: " + ef + " (catalog: " + eff.get().source() + ")");
         if (links.scaleUp()) {
@@ -57,6 +77,13 @@ public final class Hardwares {
                 + " GB/s (STAS)");
         assumptions.add(gpu.name() + " HBM " + fmt(gpu.hbmBytesPerSecond() / 1e12) + " TB/s, memory "
                 + fmt(gpu.memoryBytes() / (1L << 30)) + " GiB (" + gpu.source() + ")");
+        double capacity = gpu.memoryBytes();
+        if (memory != null && memory.declared() && memory.bytes() != gpu.memoryBytes()) {
+            // the node group's declared gpu.memory is the capacity memory is held to (GpuMemory), not the catalog's
+            capacity = memory.bytes();
+            assumptions.add("GPU memory " + Units.bytes(memory.bytes()) + " as the node group's gpu.memory declares it (the catalog's "
+                    + gpu.name() + " has " + Units.bytes(memory.catalogBytes()) + ")");
+        }
         double nic = links.nicPerNode();
         assumptions.add(switch (links.transport()) {
             case ASSUMED -> "node NICs not declared: one 400 Gb/s NIC per GPU assumed (" + fmt(nic / 1e9) + " GB/s per node per direction)";
@@ -70,7 +97,46 @@ public final class Hardwares {
             assumptions.add(m.getKey().id() + " bus bandwidth " + fmt(m.getValue() / 1e9)
                     + " GB/s measured by nccl-tests replaces the catalog's for that tier");
         }
-        return Optional.of(new Hardware(gpu.name(), gpu.memoryBytes(), flops, gpu.hbmBytesPerSecond(), links, measured, e));
+        return Optional.of(new Hardware(gpu.name(), capacity, flops, gpu.hbmBytesPerSecond(), links, measured, e, blockScaled));
+    }
+
+    /** What a stated clock or power limit does to the peaks, in the assumptions. */
+    private static void limits(Catalog.Gpu gpu, Compute.Peaks datasheet, GpuClock clock, double f, List<String> assumptions) {
+        if (clock.limitMhz() > 0) {
+            double at = datasheet.clockMhz();
+            if (at <= 0) {
+                assumptions.add("gpu.clock_limit_mhz " + clock.limitMhz() + " MHz: the catalog does not state the clock " + gpu.name()
+                        + "'s datasheet peaks are computed at, so they cannot be scaled to it; compute is priced at the datasheet's peaks");
+            } else if (f < 1) {
+                assumptions.add("gpu.clock_limit_mhz " + clock.limitMhz() + " MHz: every dense peak × " + fmt(f) + " (" + clock.limitMhz()
+                        + " ÷ the " + fmt(at) + " MHz the datasheet's peaks are computed at: the tensor cores do a fixed number of FLOPs per clock)");
+            } else {
+                assumptions.add("gpu.clock_limit_mhz " + clock.limitMhz() + " MHz is not below the " + fmt(at)
+                        + " MHz the datasheet's peaks are computed at: the peaks stand");
+            }
+        }
+        if (clock.powerW() > 0) {
+            double tdp = datasheet.tdpWatts();
+            if (tdp > 0 && clock.powerW() >= tdp) {
+                assumptions.add("gpu.power_limit_w " + clock.powerW() + " W is not below " + gpu.name() + "'s " + fmt(tdp) + " W TDP: no effect");
+            } else {
+                assumptions.add("gpu.power_limit_w " + clock.powerW() + " W" + (tdp > 0 ? " is below " + gpu.name() + "'s " + fmt(tdp) + " W TDP" : "")
+                        + ": the clock a power cap sustains depends on the workload and is not guessed"
+                        + (clock.limitMhz() > 0 ? "" : "; compute is priced at the datasheet's peaks: state gpu.clock_limit_mhz (the SM clock"
+                        + " nvidia-smi reports under load) to price the cap"));
+            }
+        }
+    }
+
+    /**
+     * The assumption line when a job's precision runs on another tensor path than its own (MXFP8 on a GPU without it runs as
+     * fp8, fp8 on one without fp8 as bf16), or null.
+     */
+    public static String precision(Hardware hw, ModelShape.Dtype d) {
+        ModelShape.Dtype path = hw.gemmPath(d);
+        if (path == d || !d.quantized()) return null;
+        return hw.gpu() + " has no " + d.id() + " tensor path in the catalog: its GEMMs are priced on the " + path.id() + " path ("
+                + fmt(hw.gemmPeak(d) / 1e12) + " TFLOP/s × " + fmt(hw.gemmEfficiency(d)) + ")";
     }
 
     static String fmt(double v) {

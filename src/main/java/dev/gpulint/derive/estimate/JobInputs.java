@@ -107,18 +107,14 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         as.add(bytes.describe(layout.distributedOptimizer(), layout.zeroStage()));
         as.add("flash attention (no s² score activations), activations per Korthikanti et al. 2022 as Megatron's theoretical_memory_usage.py");
         if ((long) dp * cp > 1) as.add(GradientReduce.of(j, layout.zeroStage()).why());
-        Hardware hw = Hardwares.of(catalog, gpu, Links.of(catalog, gpu, g, gpn), measured, overrides, as).orElse(null);
+        Hardware hw = Hardwares.of(catalog, gpu, GpuMemory.of(g).orElse(null), GpuClock.of(g), Links.of(catalog, gpu, g, gpn), measured,
+                overrides, as).orElse(null);
         if (hw == null) {
             missing.add("dense peaks and efficiencies for " + gpu.name() + " in the catalog");
             return new JobInputs(null, null, null, r.order(), null, as, missing);
         }
-        GpuMemory mem = GpuMemory.of(g).orElse(null);
-        if (mem != null && mem.declared() && mem.bytes() != hw.memoryBytes()) {
-            // the node group's declared gpu.memory is the capacity memory is held to (GpuMemory), not the catalog's
-            hw = new Hardware(hw.gpu(), mem.bytes(), hw.peakFlops(), hw.hbmBytesPerSecond(), hw.links(), hw.measured(), hw.efficiency());
-            as.add("GPU memory " + Units.bytes(mem.bytes()) + " as the node group's gpu.memory declares it (the catalog's "
-                    + gpu.name() + " has " + Units.bytes(mem.catalogBytes()) + ")");
-        }
+        String path = Hardwares.precision(hw, dtype);
+        if (path != null) as.add(path);
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing);
     }
 

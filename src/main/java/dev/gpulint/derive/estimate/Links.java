@@ -130,6 +130,21 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
                 pciePerDirection, hostLinked, perGpu * gpusPerNode, transport, gpusPerNode, name, null);
     }
 
+    /**
+     * The same GPUs and NICs with a group of ranks laid out otherwise: {@code gpusPerNode} GPUs per node and one scale-up
+     * domain of {@code domainSize} (a tier table prices a group inside one domain, or inside one node, as if it fitted).
+     */
+    public Links withDomain(long gpusPerNode, long domainSize) {
+        return new Links(gpusPerNode, domainSize, scaleUp, infinityFabric, nvlinkGeneration, scaleUpPerDirection, pcieGeneration,
+                pciePerDirection, hostLinked, nicPerNode, transport, nics, nicName, nicSpan);
+    }
+
+    /** The same node without NVLink or Infinity Fabric between its GPUs: they reach each other over PCIe only. */
+    public Links withoutScaleUp() {
+        return new Links(gpusPerNode, 1, false, false, 0, 0, pcieGeneration, pciePerDirection, hostLinked, nicPerNode, transport,
+                nics, nicName, nicSpan);
+    }
+
     /** The node's NIC bandwidth per GPU, per direction: what each rank's own NIC carries in an all-to-all. */
     public double nicPerGpu() { return nicPerNode / gpusPerNode; }
 

@@ -127,7 +127,7 @@ public final class MemoryModel {
         double attention = (2 * ad + 4 * qd + 2 * ad) / h;
         double mlp = (m.gatedMlp() ? 6.0 : 4.0) * m.ffn() / h;
         double split = attention + mlp;
-        if (m.dtype() == ModelShape.Dtype.FP8) {
+        if (m.dtype().quantized()) {
             replicated -= 2;
             split += ad / h - (double) m.ffn() / h;
         }

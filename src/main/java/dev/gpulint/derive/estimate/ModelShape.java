@@ -22,14 +22,21 @@ public record ModelShape(int layers, long hidden, long heads, long kvHeads, long
 
     /** Training precision. */
     public enum Dtype {
-        FP32, TF32, FP16, BF16, FP8;
+        FP32, TF32, FP16, BF16, FP8,
+        /** MXFP8: fp8 elements with a power-of-two scale per 32 (Transformer Engine's MXFP8BlockScaling; Blackwell). */
+        MXFP8,
+        /** NVFP4: 4-bit e2m1 elements, an fp8 scale per 16 and a per-tensor one (Transformer Engine's NVFP4 recipe; Blackwell). */
+        NVFP4;
+
+        /** GEMMs run on a quantized tensor path (fp8, MXFP8, NVFP4); everything else stays 16-bit. */
+        public boolean quantized() { return this == FP8 || this == MXFP8 || this == NVFP4; }
 
         public String id() { return name().toLowerCase(java.util.Locale.ROOT); }
 
         /** Bytes of one activation or weight element as the step stores it: fp8 keeps 16-bit activations. */
         public int activationBytes() { return this == FP32 || this == TF32 ? 4 : 2; }
 
-        /** model.dtype as written: fp32, tf32, fp16/float16/half, bf16/bfloat16, fp8; null when not one of them. */
+        /** model.dtype as written: fp32, tf32, fp16/float16/half, bf16/bfloat16, fp8, mxfp8, nvfp4; null when not one of them. */
         public static Dtype parse(String s) {
             if (s == null) return null;
             return switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
@@ -38,6 +45,8 @@ public record ModelShape(int layers, long hidden, long heads, long kvHeads, long
                 case "fp16", "float16", "half", "16", "16-mixed" -> FP16;
                 case "bf16", "bfloat16", "bf16-mixed" -> BF16;
                 case "fp8", "e4m3", "hybrid", "fp8-hybrid", "fp8-e4m3" -> FP8;
+                case "mxfp8" -> MXFP8;
+                case "nvfp4", "fp4" -> NVFP4;
                 default -> null;
             };
         }

@@ -77,14 +77,11 @@ public record TierTable(String what, Collective collective, long n, double bytes
         Tier placed = Tier.of(n, stride, k.gpusPerNode(), k.domainSize(), k.scaleUp());
         List<Row> rows = new ArrayList<>();
         if (k.scaleUp()) {
-            Links inDomain = new Links(Math.max(n, k.gpusPerNode()), Math.max(n, k.domainSize()), true, k.infinityFabric(),
-                    k.nvlinkGeneration(), k.scaleUpPerDirection(), k.pcieGeneration(), k.pciePerDirection(), k.hostLinked(),
-                    k.nicPerNode(), k.transport(), k.nics(), k.nicName(), k.nicSpan());
+            Links inDomain = k.withDomain(Math.max(n, k.gpusPerNode()), Math.max(n, k.domainSize()));
             rows.add(new Row("nvlink", k.scaleUpName(), false, placed == Tier.NVLINK,
                     CollectiveCost.price(inDomain, e, placed == Tier.NVLINK ? measured : Map.of(), c, n, 1, bytes)));
         }
-        Links inNode = new Links(Math.max(n, k.gpusPerNode()), 1, false, false, 0, 0, k.pcieGeneration(), k.pciePerDirection(),
-                k.hostLinked(), k.nicPerNode(), k.transport(), k.nics(), k.nicName(), k.nicSpan());
+        Links inNode = k.withDomain(Math.max(n, k.gpusPerNode()), 1).withoutScaleUp();
         rows.add(new Row("pcie", k.tierName(Tier.PCIE), false, placed == Tier.PCIE,
                 CollectiveCost.price(inNode, e, Map.of(), c, n, 1, bytes)));
         // across nodes: as placed when the group leaves its node (or its NVLink rack), else one rank per node

@@ -54,6 +54,19 @@ class MegatronPlanFlagsTest {
     }
 
     @Test
+    void theFp8RecipeAndFp4FormatNameTheTensorPath() {
+        Specs.Job hybrid = jobs("train.sh", SCRIPT.replace("--bf16", "--bf16 --fp8-format hybrid --fp8-recipe delayed")).get(0);
+        assertEquals("fp8", hybrid.model().dtype().value(), "delayed scaling is plain fp8");
+        Specs.Job mx = jobs("train.sh", SCRIPT.replace("--bf16", "--bf16 --fp8-format e4m3 --fp8-recipe mxfp8")).get(0);
+        assertEquals("mxfp8", mx.model().dtype().value());
+        assertEquals(10, mx.model().dtype().span().startLine(), "at the recipe that says mxfp8");
+        Specs.Job fp4 = jobs("train.sh", SCRIPT.replace("--bf16", "--bf16 --fp4-format e2m1 --fp4-recipe nvfp4")).get(0);
+        assertEquals("nvfp4", fp4.model().dtype().value());
+        Specs.Job block = jobs("train.sh", SCRIPT.replace("--bf16", "--bf16 --fp8-format e4m3 --fp8-recipe blockwise")).get(0);
+        assertEquals("fp8", block.model().dtype().value(), "blockwise scaling runs on the fp8 path");
+    }
+
+    @Test
     void precisionFlagsAloneDoNotMakeAScriptALaunch() {
         assertTrue(jobs("finetune.sh", "#!/bin/bash\npython finetune.py --bf16 --vocab-size 32000 --ffn-hidden-size 11008\n").isEmpty(),
                 "Hugging Face's --bf16 and model flags of a plain python command start no Megatron job");

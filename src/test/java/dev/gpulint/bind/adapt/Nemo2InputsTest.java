@@ -92,6 +92,14 @@ class Nemo2InputsTest {
     }
 
     @Test
+    void thePluginsMxfp8RecipeIsItsPrecision() {
+        Specs.Job mx = job("llama3_70b.yaml", PRETRAIN.replace("fp8: hybrid", "fp8: hybrid\n    fp8_recipe: mxfp8"));
+        assertEquals("mxfp8", mx.model().dtype().value());
+        Specs.Job delayed = job("llama3_70b.yaml", PRETRAIN.replace("fp8: hybrid", "fp8: hybrid\n    fp8_recipe: delayed"));
+        assertEquals("fp8", delayed.model().dtype().value());
+    }
+
+    @Test
     void writtenDimensionsWinOverTheClassAndNullRecomputeIsNone() {
         Specs.Job j = job("small.yaml", PRETRAIN
                 .replace("    recompute_granularity: selective\n", "    recompute_granularity: null\n    num_layers: 12\n"

@@ -36,6 +36,16 @@ class CollectiveCostTest {
     }
 
     @Test
+    void withersChangeOnlyWhatTheySay() {
+        Links k = hgx(8, 50e9, Links.Transport.RDMA);
+        Links rack = k.withDomain(8, 72);
+        assertEquals(new Links(8, 72, true, false, 4, 450e9, 5, 63e9, true, 400e9, Links.Transport.RDMA, 8, "test NIC", null), rack);
+        Links pcie = k.withoutScaleUp();
+        assertEquals(new Links(8, 1, false, false, 0, 0, 5, 63e9, true, 400e9, Links.Transport.RDMA, 8, "test NIC", null), pcie);
+        assertEquals(Tier.PCIE, CollectiveCost.price(pcie, null, Map.of(), Collective.ALL_REDUCE, 8, 1, 1e9).tier());
+    }
+
+    @Test
     void theSeedsThreeTiersComeOutAtLineRate() {
         // Llama 3 8B in bf16, dp 8: 16 GB of gradients, 2(N−1)/N·S = 28 GB per GPU
         double s = 16e9;

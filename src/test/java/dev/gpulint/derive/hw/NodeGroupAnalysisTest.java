@@ -53,7 +53,8 @@ class NodeGroupAnalysisTest {
     void neighboursAreOtherModelsOfTheFamilyWithinFivePercent() {
         Catalog.Gpu sxm = CATALOG.gpu("H100-SXM5-80GB").orElseThrow();
         List<NodeGroupFact.Variant> near = NodeGroupAnalysis.neighbours(sxm, 94 * GIB, CATALOG.gpus());
-        assertEquals(List.of(new NodeGroupFact.Variant("H100-NVL-94GB", 94 * GIB)), near);
+        // the 96 GB SXM5 part (2 % away) and the 94 GB NVL card, in catalog order
+        assertEquals(List.of(new NodeGroupFact.Variant("H100-SXM5-96GB", 96 * GIB), new NodeGroupFact.Variant("H100-NVL-94GB", 94 * GIB)), near);
         assertTrue(NodeGroupAnalysis.neighbours(sxm, 40e9, CATALOG.gpus()).isEmpty());
     }
 

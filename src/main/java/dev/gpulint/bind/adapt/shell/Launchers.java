@@ -58,7 +58,8 @@ public final class Launchers {
             "--account-for-loss-in-pipeline-split");
     /** Megatron-LM's flags that only `gpulint plan` reads; the switches among them are {@link #PLAN_SWITCHES}. */
     public static final Set<String> PLAN_FLAGS = Set.of("--ffn-hidden-size", "--kv-channels", "--vocab-size", "--swiglu",
-            "--untie-embeddings-and-output-weights", "--fp8-format", "--bf16", "--fp16", "--recompute-granularity",
+            "--untie-embeddings-and-output-weights", "--fp8-format", "--fp8-recipe", "--fp4-format", "--fp4-recipe", "--bf16", "--fp16",
+            "--recompute-granularity",
             "--recompute-activations", "--grad-reduce-in-bf16");
     private static final Set<String> PLAN_SWITCHES = Set.of("--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
             "--recompute-activations", "--grad-reduce-in-bf16");

@@ -1,0 +1,130 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.derive.Fixture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 35's GPUs as the estimate prices them: the peak of the precision the recipe states (fp8, MXFP8, NVFP4), the
+ * NVL72 rack on NVLink 5, a stated clock limit, and a declared or catalogued 96 GB H100. Jobs are our own manifests.
+ */
+class GpuVariantsTest {
+
+    /** Llama 3 70B's shape (Meta's config.json) at {@code seq} tokens. */
+    private static final String LLAMA70 = "  layers: 80\n  hidden_size: 8192\n  attention_heads: 64\n  kv_heads: 8\n"
+            + "  ffn_hidden_size: 28672\n  vocab_size: 128256\n  gated_mlp: true\n  tied_embeddings: false\n";
+
+    private static JobEstimate estimate(String gpu, String gpuExtra, int nodes, int perNode, String nvlink, String dtype, int seq,
+                                        String parallelism, String optimizer) {
+        String yaml = "kind: cluster\nname: c\nfabric: { type: infiniband, topology: rail-optimized }\nnode_groups:\n"
+                + "  - name: g\n    count: " + nodes + "\n    gpu: { model: " + gpu + ", count: " + perNode + gpuExtra + " }\n"
+                + "    nvlink: " + nvlink + "\n"
+                + "    nics:\n      - { model: ConnectX-7, count: " + perNode + ", speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }\n"
+                + "---\nkind: training_job\nname: j\ncluster: c\nnode_group: g\nnodes: " + nodes + "\n"
+                + "model:\n  dtype: " + dtype + "\n" + LLAMA70 + "  seq_length: " + seq + "\n"
+                + "parallelism: " + parallelism + "\n"
+                + "batch: { micro_batch_size: 1, global_batch_size: 64 }\n"
+                + "optimizer: " + optimizer + "\nrecompute: none\n";
+        Fixture f = Fixture.of(yaml);
+        JobEstimate e = JobEstimate.of(f.jobs().get(0), f.catalog());
+        assertNotNull(e.estimate(), "estimated (missing " + e.inputs().missing() + ")");
+        return e;
+    }
+
+    private static JobEstimate hgx(String gpu, String dtype) {
+        return estimate(gpu, "", 8, 8, "{ switch: true }", dtype, 8192, "{ tp: 8, pp: 4, virtual_pp: 5, sequence_parallel: true }",
+                "{ distributed: true, bytes_per_parameter: 16 }");
+    }
+
+    @Test
+    void thePeakIsTheRecipesDtypeOnThatGpu() {
+        Hardware b200 = hgx("B200", "nvfp4").inputs().hardware();
+        assertEquals(9000e12, b200.gemmPeak(ModelShape.Dtype.NVFP4), 1, "NVFP4: B200's dense FP4, twice its FP8");
+        assertEquals(4500e12, b200.gemmPeak(ModelShape.Dtype.MXFP8), 1);
+        assertEquals(4500e12, b200.gemmPeak(ModelShape.Dtype.FP8), 1);
+        assertEquals(2250e12, b200.gemmPeak(ModelShape.Dtype.BF16), 1);
+        assertEquals(0.62, b200.gemmEfficiency(ModelShape.Dtype.NVFP4), 1e-9, "the family's gemm_nvfp4");
+        double bf16 = hgx("B200", "bf16").estimate().time().compute();
+        double fp8 = hgx("B200", "fp8").estimate().time().compute();
+        double mx = hgx("B200", "mxfp8").estimate().time().compute();
+        double fp4 = hgx("B200", "nvfp4").estimate().time().compute();
+        assertTrue(fp4 < mx && mx <= fp8 && fp8 < bf16, "compute nvfp4 " + fp4 + " < mxfp8 " + mx + " ≤ fp8 " + fp8 + " < bf16 " + bf16);
+        Hardware gb300 = estimate("GB300", "", 2, 4, "{ switch: true, domain_size: 72 }", "nvfp4", 8192,
+                "{ tp: 8, pp: 1, sequence_parallel: true }", "{ distributed: true, bytes_per_parameter: 16, zero_stage: 0 }").inputs().hardware();
+        assertEquals(15000e12, gb300.gemmPeak(ModelShape.Dtype.NVFP4), 1, "Blackwell Ultra's dense NVFP4");
+    }
+
+    @Test
+    void aDtypeTheGpuLacksRunsOnTheNextPathAndSaysSo() {
+        JobEstimate h100 = hgx("H100-SXM5-80GB", "mxfp8");
+        assertEquals(ModelShape.Dtype.FP8, h100.inputs().hardware().gemmPath(ModelShape.Dtype.MXFP8));
+        assertEquals(1979e12, h100.inputs().hardware().gemmPeak(ModelShape.Dtype.MXFP8), 1);
+        assertTrue(h100.inputs().assumptions().contains(
+                "H100-SXM5-80GB has no mxfp8 tensor path in the catalog: its GEMMs are priced on the fp8 path (1979 TFLOP/s × 0.620)"),
+                String.join("\n", h100.inputs().assumptions()));
+        JobEstimate a100 = estimate("A100-SXM4-80GB", "", 8, 8, "{ switch: true }", "fp8", 4096,
+                "{ tp: 8, pp: 4, sequence_parallel: true }", "{ distributed: true, bytes_per_parameter: 16 }");
+        assertEquals(ModelShape.Dtype.BF16, a100.inputs().hardware().gemmPath(ModelShape.Dtype.FP8), "A100 has no fp8 path");
+        assertFalse(a100.inputs().hardware().quantizedGemms(ModelShape.Dtype.FP8), "so no fp8 casts either");
+        assertTrue(hgx("B200", "mxfp8").inputs().assumptions().stream().noneMatch(a -> a.contains("tensor path")),
+                "B200 runs MXFP8 on its own path");
+    }
+
+    @Test
+    void anNvl72JobIsPricedOnNvlink5InsideTheRack() {
+        // 18 GB200 trays of 4 GPUs: tp 8 spans two trays and dp 9 spans the rack, all inside its NVLink domain
+        JobEstimate e = estimate("GB200", "", 18, 4, "{ switch: true, domain_size: 72 }", "bf16", 8192,
+                "{ tp: 8, pp: 1, sequence_parallel: true }", "{ distributed: true, bytes_per_parameter: 16 }");
+        Estimate.Traffic tp = e.estimate().traffic().stream().filter(t -> t.dim().equals("tp")).findFirst().orElseThrow();
+        assertEquals(Tier.NVLINK, tp.cost().tier(), "tp across trays stays on NVLink");
+        assertEquals(900e9, tp.cost().lineRate(), 1, "NVLink 5: 1.8 TB/s bidirectional, 900 GB/s per direction");
+        assertEquals(0.93, tp.cost().efficiency(), 1e-9, "Blackwell's nvlink: nccl-tests busbw ~840 of 900 GB/s on a full NVL72 rack");
+        assertEquals(0.8, hgx("H100-SXM5-80GB", "bf16").inputs().hardware().efficiency().nvlink(), 1e-9, "Hopper keeps its 0.8");
+        Estimate.Traffic dp = e.estimate().traffic().stream().filter(t -> t.dim().equals("dp")).findFirst().orElseThrow();
+        assertEquals(Tier.NVLINK, dp.cost().tier(), "dp over the 72 GPUs of the rack: NVLink, not the trays' NICs");
+        assertEquals(Tier.NVLINK, e.estimate().time().tiers().get("dp"));
+        // the same 72 GPUs as 18 HGX-style nodes of 4 without the rack: dp leaves on the NICs
+        JobEstimate nodes = estimate("GB200", "", 18, 4, "{ switch: true, domain_size: 4 }", "bf16", 8192,
+                "{ tp: 4, pp: 1, sequence_parallel: true }", "{ distributed: true, bytes_per_parameter: 16 }");
+        assertEquals(Tier.NETWORK, nodes.estimate().time().tiers().get("dp"));
+    }
+
+    @Test
+    void aStatedClockLimitSlowsComputeByItsRatioAndAPowerLimitAloneIsNotGuessed() {
+        JobEstimate full = hgx("H100-SXM5-80GB", "bf16");
+        JobEstimate capped = estimate("H100-SXM5-80GB", ", clock_limit_mhz: 1464", 8, 8, "{ switch: true }", "bf16", 8192,
+                "{ tp: 8, pp: 4, virtual_pp: 5, sequence_parallel: true }", "{ distributed: true, bytes_per_parameter: 16 }");
+        assertEquals(989.5e12 * 1464 / 1830, capped.inputs().hardware().gemmPeak(ModelShape.Dtype.BF16), 1e9, "× 1464 / 1830 = 0.8");
+        assertTrue(capped.estimate().time().compute() > full.estimate().time().compute() * 1.1,
+                "compute " + capped.estimate().time().compute() + " vs " + full.estimate().time().compute());
+        assertTrue(capped.inputs().assumptions().stream().anyMatch(a -> a.startsWith("gpu.clock_limit_mhz 1464 MHz: every dense peak × 0.8")),
+                String.join("\n", capped.inputs().assumptions()));
+        JobEstimate power = estimate("H100-SXM5-96GB", ", power_limit_w: 500", 8, 8, "{ switch: true }", "bf16", 8192,
+                "{ tp: 8, pp: 4, virtual_pp: 5, sequence_parallel: true }", "{ distributed: true, bytes_per_parameter: 16 }");
+        assertEquals(full.estimate().time().compute(), power.estimate().time().compute(), 1e-9, "a power cap alone changes no peak");
+        assertTrue(power.inputs().assumptions().stream().anyMatch(a -> a.startsWith(
+                "gpu.power_limit_w 500 W is below H100-SXM5-96GB's 700 W TDP: the clock a power cap sustains depends on the workload")),
+                String.join("\n", power.inputs().assumptions()));
+    }
+
+    @Test
+    void aNinetySixGigabyteH100IsNoFalseOom() {
+        // Llama 3 70B, tp 8 × pp 2 × dp 4, 16 bytes per parameter (bf16 gradients) without the distributed optimizer, seq 8192
+        String par = "{ tp: 8, pp: 2, sequence_parallel: true }", opt = "{ distributed: false, bytes_per_parameter: 16 }";
+        JobEstimate h80 = estimate("H100-SXM5-80GB", "", 8, 8, "{ switch: true }", "bf16", 8192, par, opt);
+        double need = h80.estimate().largestStage().total();
+        assertTrue(h80.estimate().outOfMemory(), "does not fit 80 GiB: " + need / 1e9 + " GB");
+        assertTrue(need < 96.0 * (1L << 30), "but fits 96 GiB: " + need / 1e9 + " GB");
+        JobEstimate h96 = estimate("H100-SXM5-96GB", "", 8, 8, "{ switch: true }", "bf16", 8192, par, opt);
+        assertEquals(96.0 * (1L << 30), h96.estimate().capacityBytes(), 1);
+        assertFalse(h96.estimate().outOfMemory(), "the catalog's 96 GB variant");
+        JobEstimate declared = estimate("H100-SXM5-80GB", ", memory: 96 GB", 8, 8, "{ switch: true }", "bf16", 8192, par, opt);
+        assertFalse(declared.estimate().outOfMemory(), "a declared gpu.memory is the capacity");
+        assertTrue(declared.inputs().assumptions().stream().anyMatch(a -> a.startsWith("GPU memory ") && a.contains("gpu.memory declares it")),
+                String.join("\n", declared.inputs().assumptions()));
+    }
+}

@@ -240,15 +240,33 @@ public final class Specs {
      * ({@code --num-layers-per-virtual-pipeline-stage}), and {@code embeddingInSplit} /
      * {@code lossInSplit} ({@code --account-for-embedding-in-pipeline-split},
      * {@code --account-for-loss-in-pipeline-split}: each counts as one more layer when splitting).
+     * An uneven split: {@code firstStageLayers} / {@code lastStageLayers} (Megatron's
+     * {@code --decoder-first-pipeline-num-layers} / {@code --decoder-last-pipeline-num-layers}, NeMo's
+     * {@code num_layers_in_first_pipeline_stage} / {@code num_layers_in_last_pipeline_stage}, the native
+     * {@code first_stage_layers} / {@code last_stage_layers}): the transformer layers of the first and last stage,
+     * the other stages sharing the rest evenly.
      */
     public record Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp,
                               Located<Long> ep, Located<List<String>> order, Located<Boolean> sequenceParallel,
                               Located<Long> virtualPp, Span keySpan, java.util.Set<String> unknown,
                               Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
-                              Located<Boolean> lossInSplit, Located<Long> expertTp) {
+                              Located<Boolean> lossInSplit, Located<Long> expertTp,
+                              Located<Long> firstStageLayers, Located<Long> lastStageLayers) {
         public Parallelism {
             unknown = unknown == null ? java.util.Set.of() : java.util.Set.copyOf(unknown);
         }
+
+        /** Without an uneven first or last stage: the layers split evenly over the stages. */
+        public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
+                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
+                           java.util.Set<String> unknown, Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
+                           Located<Boolean> lossInSplit, Located<Long> expertTp) {
+            this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
+                    lossInSplit, expertTp, null, null);
+        }
+
+        /** The first or the last stage is sized by hand. */
+        public boolean uneven() { return firstStageLayers != null || lastStageLayers != null; }
 
         /** Without an expert tensor-parallel size (etp): experts take tp, as Megatron does by default. */
         public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
@@ -278,7 +296,9 @@ public final class Specs {
                     + ", order=" + order + ", sequenceParallel=" + sequenceParallel + ", virtualPp=" + virtualPp
                     + (unknown.isEmpty() ? "" : ", unknown=" + new java.util.TreeSet<>(unknown))
                     + (layersPerVirtualStage == null ? "" : ", layersPerVirtualStage=" + layersPerVirtualStage)
-                    + (embeddingInSplit == null ? "" : ", embeddingInSplit") + (lossInSplit == null ? "" : ", lossInSplit") + "]";
+                    + (embeddingInSplit == null ? "" : ", embeddingInSplit") + (lossInSplit == null ? "" : ", lossInSplit")
+                    + (firstStageLayers == null ? "" : ", firstStageLayers=" + firstStageLayers)
+                    + (lastStageLayers == null ? "" : ", lastStageLayers=" + lastStageLayers) + "]";
         }
     }
 

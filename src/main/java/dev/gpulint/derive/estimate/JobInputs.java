@@ -102,7 +102,10 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
             if (tp > 1) as.add("parallelism.sequence_parallel not given: true (NeMo's default with tp > 1)");
         }
         Layout layout = new Layout((int) tp, (int) pp, (int) dp, (int) cp, (int) ep, (int) vpp, (int) micro, global,
-                (int) r.zeroStage(), distributed, rc, sp);
+                (int) r.zeroStage(), distributed, rc, sp, PipelineSplit.of(par));
+        if (pp > 1 && !layout.split().equals(PipelineSplit.EVEN)) {
+            as.add("layers over the pipeline: " + layout.split().describe(layers, (int) pp) + ", as Megatron-Core's get_num_layers_to_build builds them");
+        }
         StateBytes bytes = StateBytes.of(j, r.zeroStage());
         as.add(bytes.describe(layout.distributedOptimizer(), layout.zeroStage()));
         as.add("flash attention (no s² score activations), activations per Korthikanti et al. 2022 as Megatron's theoretical_memory_usage.py");

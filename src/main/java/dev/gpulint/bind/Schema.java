@@ -82,6 +82,8 @@ public final class Schema {
             map("optimizer", false, str("type", false), num("zero_stage", false, 0, 3),
                     f("bytes_per_parameter", Type.NUMBER, false), f("distributed", Type.BOOL, false)),
             en("recompute", false, List.of("none", "selective", "full")),
+            // CPU activation offload (Megatron's --cpu-offloading-num-layers): Megatron-Core requires 0 ≤ n < layers
+            map("offload", false, num("activation_layers", false, 0, Integer.MAX_VALUE)),
             map("network", false, f("assumed_inter_node", Type.BANDWIDTH, false),
                     f("assumed_intra_node", Type.BANDWIDTH, false)),
             f("step_time", Type.DURATION, false),

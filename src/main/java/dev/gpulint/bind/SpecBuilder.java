@@ -108,6 +108,7 @@ final class SpecBuilder {
         MappingNode batch = sub(r, "batch");
         MappingNode opt = sub(r, "optimizer");
         MappingNode net = sub(r, "network");
+        MappingNode off = sub(r, "offload");
         Map<String, Located<String>> env = new LinkedHashMap<>();
         MappingNode envNode = sub(r, "env");
         if (envNode != null) {
@@ -139,6 +140,7 @@ final class SpecBuilder {
                 opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter"),
                         !Unknowns.in(opt, "zero_stage").isEmpty(), get(opt, "distributed")),
                 net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
-                get(r, "step_time"), env, r.span(), null, get(r, "recompute"));
+                get(r, "step_time"), env, r.span(), null, get(r, "recompute"),
+                off == null ? null : new Specs.Offload(get(off, "activation_layers")));
     }
 }

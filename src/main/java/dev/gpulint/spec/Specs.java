@@ -164,7 +164,17 @@ public final class Specs {
     public record Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
                       Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                      Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute) {
+                      Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute,
+                      Offload offload) {
+        /** A job without CPU offload. */
+        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
+                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
+                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
+                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute) {
+            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
+                    env, span, origin, recompute, null);
+        }
+
         /** A job without a stated recompute. */
         public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                    Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
@@ -187,7 +197,7 @@ public final class Specs {
         /** The same job, running on another cluster and node group (a link found for a job of another format). */
         public Job onCluster(Located<String> c, Located<String> g) {
             return new Job(name, file, c, g, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute);
+                    env, span, origin, recompute, offload);
         }
 
         /** A native manifest's job (no origin). */
@@ -301,6 +311,14 @@ public final class Specs {
                     + (lastStageLayers == null ? "" : ", lastStageLayers=" + lastStageLayers) + "]";
         }
     }
+
+    /**
+     * CPU activation offload: the activations of {@code activationLayers} transformer layers are copied to host memory
+     * in the forward pass and back in the backward pass (Megatron's {@code --cpu-offloading} with
+     * {@code --cpu-offloading-num-layers}, Megatron-Core's {@code cpu_offloading_num_layers} as NeMo 2 and
+     * Megatron-Bridge write it, the native {@code offload.activation_layers}).
+     */
+    public record Offload(Located<Long> activationLayers) {}
 
     public record Batch(Located<Long> microBatchSize, Located<Long> globalBatchSize, Located<Long> microBatches) {}
 

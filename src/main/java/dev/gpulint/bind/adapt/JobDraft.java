@@ -43,6 +43,8 @@ final class JobDraft {
     Located<Boolean> embeddingInSplit, lossInSplit;
     /** An uneven pipeline: the first and the last stage's transformer layers (Specs.Parallelism). */
     Located<Long> firstStageLayers, lastStageLayers;
+    /** CPU activation offload: the layers whose activations go to host memory (Specs.Offload). */
+    Located<Long> offloadLayers;
     /** Sizes written with a value nobody knows yet (tp, pp, dp, cp, ep, virtual_pp): see {@link Specs.Parallelism}. */
     final java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
     /** The ZeRO stage is written as a placeholder. */
@@ -135,7 +137,7 @@ final class JobDraft {
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
                 deepspeed, deepspeedRef, gpusPerNodeWhere);
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
-                env, span, origin, recompute);
+                env, span, origin, recompute, offloadLayers == null ? null : new Specs.Offload(offloadLayers));
     }
 
     @SafeVarargs

@@ -195,6 +195,11 @@ final class MegatronAdapter implements FormatAdapter {
         Located<Boolean> untied = switchFlag(flags.get("--untie-embeddings-and-output-weights"));
         if (untied != null) j.tied = new Located<>(false, untied.span());
         j.distributed = switchFlag(flags.get("--use-distributed-optimizer"));
+        // --cpu-offloading with --cpu-offloading-num-layers N: N layers' activations go to host memory (Megatron-Core's
+        // cpu_offloading_activations defaults to true)
+        if (switchFlag(flags.get("--cpu-offloading")) != null) {
+            j.offloadLayers = j.key("--cpu-offloading-num-layers", located(flags.get("--cpu-offloading-num-layers")));
+        }
         Word fp8 = flags.get("--fp8-format");
         Located<Boolean> bf16 = switchFlag(flags.get("--bf16")), fp16 = switchFlag(flags.get("--fp16"));
         if (fp8 != null && fp8.known()) j.dtype = new Located<>("fp8", fp8.span());

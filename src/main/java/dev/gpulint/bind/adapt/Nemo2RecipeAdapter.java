@@ -88,6 +88,11 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.kvHeads = j.key("model.config.num_query_groups", TreeValues.whole(scalar(config, "num_query_groups")));
         j.experts = j.key("model.config.num_moe_experts", TreeValues.whole(scalar(config, "num_moe_experts")));
         pipelineSplit(j, strategy, where, config);
+        Located<Boolean> offload = TreeValues.bool(scalar(config, "cpu_offloading"));
+        Located<Boolean> activations = TreeValues.bool(scalar(config, "cpu_offloading_activations"));
+        if (offload != null && offload.value() && (activations == null || activations.value())) {
+            j.offloadLayers = j.key("model.config.cpu_offloading_num_layers", TreeValues.whole(scalar(config, "cpu_offloading_num_layers")));
+        }
         plan(j, root, strategy, config);
         Nemo2Configs.fill(j, config);
         Recipes.finish(j, sink);

@@ -103,7 +103,8 @@ public final class Estimator {
         double ppBytes = tokens * m.hidden() * ab / (l.sequenceParallel() ? l.tp() : 1);
         double ppS = l.pp() > 1 ? c.p2p("pp", l.pp(), 2.0 * l.virtualPp() * ppBytes, "activation and gradient sends") : 0;
         double ppExp = ppS * (1 - e.ppOverlap());
-        double perMb = stageS + tpExp + cpExp + epS + ppExp;
+        double offloadExp = OffloadCost.exposed(m, l, slowest, layerS, hw, notes);
+        double perMb = stageS + tpExp + cpExp + epS + ppExp + offloadExp;
         double compute = mb * stageS;
         // the bubble: the other stages' warm-up and cool-down, each stage's share of a micro-batch by its layers
         // ((pp − 1)/vpp of one micro-batch when they split evenly)

@@ -46,6 +46,31 @@ public final class MemoryModel {
         return l.split().layers(m.layers(), l.pp(), i);
     }
 
+    /** The layers of stage {@code i} whose activations are offloaded to host memory: the layout's count, at most the stage's. */
+    public static double offloadedLayers(ModelShape m, Layout l, int i) {
+        return Math.min(l.offloadLayers(), stageLayers(m, l, i));
+    }
+
+    /**
+     * Activation bytes stage {@code i} keeps in host memory at its peak (CPU activation offload): its offloaded layers'
+     * activations for each micro-batch in flight, as {@link #activations} would have held them on the GPU.
+     */
+    public static double hostActivations(ModelShape m, Layout l, int i) {
+        double offloaded = offloadedLayers(m, l, i);
+        if (offloaded <= 0) return 0;
+        double without = activations(m, l.withOffload(0), i), with = activations(m, l, i);
+        return without - with + perLayerBytes(m, l);
+    }
+
+    /** Activation bytes one layer keeps for one micro-batch per GPU, as {@link #activations} counts them (selective or none). */
+    static double perLayerBytes(ModelShape m, Layout l) {
+        double s = (double) m.seq() / l.cp(), b = l.microBatchSize(), h = m.hidden(), t = l.tp();
+        double[] parts = perLayer(m);
+        double per = (l.sequenceParallel() || l.tp() == 1 ? (parts[0] + parts[1]) / t : parts[0] + parts[1] / t) * s * b * h;
+        if (l.recompute() == Recompute.FULL) per = (l.sequenceParallel() || l.tp() == 1 ? 2 * s * b * h / t : 2 * s * b * h);
+        return per * m.dtype().activationBytes() / 2.0;
+    }
+
     /**
      * Every stage of a layout (first stage first), its parameters' states by {@code b} ({@link StateBytes}, the one
      * accounting): the shared parameters sharded over dp·cp, the experts' over the expert data-parallel ranks
@@ -96,7 +121,10 @@ public final class MemoryModel {
         } else {
             inflight = Math.min(mb, pp - i);
         }
-        layersHeld = stageLayers(m, l, i) * inflight;
+        double stageLayers = stageLayers(m, l, i), offloaded = offloadedLayers(m, l, i);
+        // CPU activation offload: the offloaded layers' activations live in host memory; the GPU keeps one layer's worth
+        // while it is copied out (forward) or back (backward)
+        layersHeld = (stageLayers - offloaded) * inflight + (offloaded > 0 ? 1 : 0);
         double act;
         if (l.recompute() == Recompute.FULL) {
             double input = (l.sequenceParallel() || l.tp() == 1 ? 2 * sbh / t : 2 * sbh);

@@ -57,9 +57,9 @@ public final class Launchers {
     /** Megatron-LM's flags that only `gpulint plan` reads; the switches among them are {@link #PLAN_SWITCHES}. */
     public static final Set<String> PLAN_FLAGS = Set.of("--ffn-hidden-size", "--kv-channels", "--vocab-size", "--swiglu",
             "--untie-embeddings-and-output-weights", "--fp8-format", "--bf16", "--fp16", "--recompute-granularity",
-            "--recompute-activations", "--grad-reduce-in-bf16");
+            "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--cpu-offloading-num-layers");
     private static final Set<String> PLAN_SWITCHES = Set.of("--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
-            "--recompute-activations", "--grad-reduce-in-bf16");
+            "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading");
     /** NeMo's names (model.*, model.config.*, trainer.strategy.*, data.*) of the quantities Megatron's flags carry. */
     private static final Map<String, String> NEMO_NAMES = Map.ofEntries(
             Map.entry("tensor_model_parallel_size", "--tensor-model-parallel-size"),

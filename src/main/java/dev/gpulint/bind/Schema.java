@@ -73,12 +73,18 @@ public final class Schema {
             map("parallelism", false, num("tp", false, 1, Long.MAX_VALUE), num("pp", false, 1, Long.MAX_VALUE),
                     num("dp", false, 1, Long.MAX_VALUE), num("cp", false, 1, Long.MAX_VALUE),
                     num("ep", false, 1, Long.MAX_VALUE), num("etp", false, 1, Long.MAX_VALUE), f("order", Type.ORDER, false),
-                    f("sequence_parallel", Type.BOOL, false), num("virtual_pp", false, 1, Integer.MAX_VALUE)),
+                    f("sequence_parallel", Type.BOOL, false), num("virtual_pp", false, 1, Integer.MAX_VALUE),
+                    // an uneven pipeline (Megatron's --decoder-first/last-pipeline-num-layers): Megatron-Core requires each > 0
+                    num("first_stage_layers", false, 1, Integer.MAX_VALUE), num("last_stage_layers", false, 1, Integer.MAX_VALUE),
+                    // the embedding and the loss counted as layers (Megatron's --account-for-embedding/loss-in-pipeline-split)
+                    f("embedding_in_split", Type.BOOL, false), f("loss_in_split", Type.BOOL, false)),
             map("batch", false, num("micro_batch_size", false, 1, Integer.MAX_VALUE),
                     num("global_batch_size", false, 1, Integer.MAX_VALUE), num("micro_batches", false, 1, Integer.MAX_VALUE)),
             map("optimizer", false, str("type", false), num("zero_stage", false, 0, 3),
                     f("bytes_per_parameter", Type.NUMBER, false), f("distributed", Type.BOOL, false)),
             en("recompute", false, List.of("none", "selective", "full")),
+            // CPU activation offload (Megatron's --cpu-offloading-num-layers): Megatron-Core requires 0 ≤ n < layers
+            map("offload", false, num("activation_layers", false, 0, Integer.MAX_VALUE)),
             map("network", false, f("assumed_inter_node", Type.BANDWIDTH, false),
                     f("assumed_intra_node", Type.BANDWIDTH, false)),
             f("step_time", Type.DURATION, false),

@@ -45,6 +45,11 @@ final class SpecBuilder {
         return new Located<>((T) values.get(n), n.span());
     }
 
+    /** A switch as the rules read Megatron's: present when true, null when false or absent. */
+    private static Located<Boolean> switchedOn(Located<Boolean> b) {
+        return b == null || !Boolean.TRUE.equals(b.value()) ? null : b;
+    }
+
     private static Located<String> named(Located<String> l) {
         return l == null || l.value() == null || Binder.placeholder(l.value()) ? null : l;
     }
@@ -104,6 +109,7 @@ final class SpecBuilder {
         MappingNode batch = sub(r, "batch");
         MappingNode opt = sub(r, "optimizer");
         MappingNode net = sub(r, "network");
+        MappingNode off = sub(r, "offload");
         Map<String, Located<String>> env = new LinkedHashMap<>();
         MappingNode envNode = sub(r, "env");
         if (envNode != null) {
@@ -127,13 +133,15 @@ final class SpecBuilder {
                         get(model, "tied_embeddings"), get(model, "top_k")),
                 par == null ? null : new Specs.Parallelism(get(par, "tp"), get(par, "pp"), get(par, "dp"), get(par, "cp"),
                         get(par, "ep"), get(par, "order"), get(par, "sequence_parallel"), get(par, "virtual_pp"),
-                        keySpan(r, "parallelism"), Unknowns.in(par, "tp", "pp", "dp", "cp", "ep", "etp", "virtual_pp"), null, null, null,
-                        get(par, "etp")),
+                        keySpan(r, "parallelism"), Unknowns.in(par, "tp", "pp", "dp", "cp", "ep", "etp", "virtual_pp"), null,
+                        switchedOn(get(par, "embedding_in_split")), switchedOn(get(par, "loss_in_split")),
+                        get(par, "etp"), get(par, "first_stage_layers"), get(par, "last_stage_layers")),
                 batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
                         get(batch, "micro_batches")),
                 opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter"),
                         !Unknowns.in(opt, "zero_stage").isEmpty(), get(opt, "distributed")),
                 net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
-                get(r, "step_time"), env, r.span(), null, get(r, "recompute"));
+                get(r, "step_time"), env, r.span(), null, get(r, "recompute"),
+                off == null ? null : new Specs.Offload(get(off, "activation_layers")));
     }
 }

@@ -25,6 +25,9 @@ public final class JobFact {
     long expertTp = -1;
     Span layersPerVirtualStageSpan, splitSpan;
     boolean embeddingInSplit, lossInSplit;
+    /** An uneven pipeline: the first and the last stage's layers, 0 when not sized by hand. */
+    long firstStageLayers, lastStageLayers;
+    Span firstStageLayersSpan, lastStageLayersSpan;
     boolean microBatchesStated;
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
 
@@ -55,6 +58,10 @@ public final class JobFact {
         public Builder layout(long perVirtualStage, Span s, boolean embedding, boolean loss, Span splitSpan) {
             f.layersPerVirtualStage = perVirtualStage; f.layersPerVirtualStageSpan = s; f.embeddingInSplit = embedding;
             f.lossInSplit = loss; f.splitSpan = splitSpan; return this;
+        }
+        /** The first and the last stage's layers when sized by hand (0: not), and where each is written. */
+        public Builder unevenStages(long first, Span firstSpan, long last, Span lastSpan) {
+            f.firstStageLayers = first; f.firstStageLayersSpan = firstSpan; f.lastStageLayers = last; f.lastStageLayersSpan = lastSpan; return this;
         }
         public Builder heads(long heads, Span s, long kv, Span ks) { f.attentionHeads = heads; f.headsSpan = s; f.kvHeads = kv; f.kvHeadsSpan = ks; return this; }
         public Builder experts(long experts, Span s) { f.experts = experts; f.expertsSpan = s; return this; }
@@ -168,6 +175,48 @@ public final class JobFact {
     public Span getSplitSpan() { return splitSpan; }
     /** Layers as the pipeline split counts them: layers, + 1 for the embedding, + 1 for the loss when so flagged; 0 when unknown. */
     public long getSplitLayers() { return layers <= 0 ? 0 : layers + (embeddingInSplit ? 1 : 0) + (lossInSplit ? 1 : 0); }
+    /** The first stage's layers when sized by hand (--decoder-first-pipeline-num-layers, first_stage_layers); 0 when not. */
+    public long getFirstStageLayers() { return firstStageLayers; }
+    /** The last stage's layers when sized by hand (--decoder-last-pipeline-num-layers, last_stage_layers); 0 when not. */
+    public long getLastStageLayers() { return lastStageLayers; }
+    /** The first or the last stage is sized by hand: Megatron-Core's uneven pipeline split. */
+    public boolean isUneven() { return firstStageLayers > 0 || lastStageLayers > 0; }
+    /** Where the hand-sized stage is written (the first stage's when both are). */
+    public Span getUnevenSpan() { return firstStageLayersSpan != null ? firstStageLayersSpan : lastStageLayersSpan; }
+    /** The stages that share the layers not sized by hand: pp less the hand-sized first and last stage. */
+    public long getMiddleStages() { return pp - (firstStageLayers > 0 ? 1 : 0) - (lastStageLayers > 0 ? 1 : 0); }
+    /** The layers those stages share: layers less the hand-sized first and last stage's (negative when they take more). */
+    public long getMiddleLayers() { return layers - firstStageLayers - lastStageLayers; }
+    /** "the first stage's 7 and the last stage's 7" / "the first stage's 7": the hand-sized stages as messages name them. */
+    public String getUnevenStages() {
+        String a = firstStageLayers > 0 ? "the first stage's " + firstStageLayers : null;
+        String b = lastStageLayers > 0 ? "the last stage's " + lastStageLayers : null;
+        return a == null ? b == null ? "" : b : b == null ? a : a + " and " + b;
+    }
+    /**
+     * With an uneven split and virtual_pp above 1, the first stage (in the order first, middle, last) whose layers do
+     * not split into virtual_pp model chunks, as "first", "middle" or "last"; "" when every stage's do (or the split is
+     * even, or the middle stages' share is not whole: the other message says so).
+     */
+    public String getUnevenChunkStage() {
+        if (!isUneven() || virtualPp <= 1 || layers <= 0) return "";
+        if (firstStageLayers > 0 && firstStageLayers % virtualPp != 0) return "first";
+        long stages = getMiddleStages(), middle = getMiddleLayers();
+        if (stages > 0 && middle >= 0 && middle % stages == 0 && (middle / stages) % virtualPp != 0) return "middle";
+        if (lastStageLayers > 0 && lastStageLayers % virtualPp != 0) return "last";
+        return "";
+    }
+    /** The layers of the stage {@link #getUnevenChunkStage} names; 0 when it names none. */
+    public long getUnevenChunkStageLayers() {
+        return switch (getUnevenChunkStage()) {
+            case "first" -> firstStageLayers;
+            case "last" -> lastStageLayers;
+            case "middle" -> getMiddleLayers() / getMiddleStages();
+            default -> 0;
+        };
+    }
+    /** What is left when the stage {@link #getUnevenChunkStage} names is split into virtual_pp chunks; 0 when it names none. */
+    public long getUnevenChunkRemainder() { return virtualPp <= 1 ? 0 : getUnevenChunkStageLayers() % virtualPp; }
     /** --num-layers-per-virtual-pipeline-stage; 0 when not stated. */
     public long getLayersPerVirtualStage() { return layersPerVirtualStage; }
     /** Where --num-layers-per-virtual-pipeline-stage is written. */

@@ -96,6 +96,9 @@ public final class PlanReport {
         m.put("distributed_optimizer", l.distributedOptimizer());
         m.put("recompute", l.recompute().id());
         m.put("sequence_parallel", l.sequenceParallel());
+        // an uneven pipeline only (absent when the layers split evenly): the first and last stage's layers
+        if (l.split().first() > 0) m.put("first_stage_layers", l.split().first());
+        if (l.split().last() > 0) m.put("last_stage_layers", l.split().last());
         return m;
     }
 

@@ -171,7 +171,17 @@ public final class Specs {
     public record Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
                       Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                      Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute) {
+                      Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute,
+                      Offload offload) {
+        /** A job without CPU offload. */
+        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
+                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
+                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
+                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute) {
+            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
+                    env, span, origin, recompute, null);
+        }
+
         /** A job without a stated recompute. */
         public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                    Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
@@ -194,7 +204,7 @@ public final class Specs {
         /** The same job, running on another cluster and node group (a link found for a job of another format). */
         public Job onCluster(Located<String> c, Located<String> g) {
             return new Job(name, file, c, g, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute);
+                    env, span, origin, recompute, offload);
         }
 
         /** A native manifest's job (no origin). */
@@ -247,15 +257,33 @@ public final class Specs {
      * ({@code --num-layers-per-virtual-pipeline-stage}), and {@code embeddingInSplit} /
      * {@code lossInSplit} ({@code --account-for-embedding-in-pipeline-split},
      * {@code --account-for-loss-in-pipeline-split}: each counts as one more layer when splitting).
+     * An uneven split: {@code firstStageLayers} / {@code lastStageLayers} (Megatron's
+     * {@code --decoder-first-pipeline-num-layers} / {@code --decoder-last-pipeline-num-layers}, NeMo's
+     * {@code num_layers_in_first_pipeline_stage} / {@code num_layers_in_last_pipeline_stage}, the native
+     * {@code first_stage_layers} / {@code last_stage_layers}): the transformer layers of the first and last stage,
+     * the other stages sharing the rest evenly.
      */
     public record Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp,
                               Located<Long> ep, Located<List<String>> order, Located<Boolean> sequenceParallel,
                               Located<Long> virtualPp, Span keySpan, java.util.Set<String> unknown,
                               Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
-                              Located<Boolean> lossInSplit, Located<Long> expertTp) {
+                              Located<Boolean> lossInSplit, Located<Long> expertTp,
+                              Located<Long> firstStageLayers, Located<Long> lastStageLayers) {
         public Parallelism {
             unknown = unknown == null ? java.util.Set.of() : java.util.Set.copyOf(unknown);
         }
+
+        /** Without an uneven first or last stage: the layers split evenly over the stages. */
+        public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
+                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
+                           java.util.Set<String> unknown, Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
+                           Located<Boolean> lossInSplit, Located<Long> expertTp) {
+            this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
+                    lossInSplit, expertTp, null, null);
+        }
+
+        /** The first or the last stage is sized by hand. */
+        public boolean uneven() { return firstStageLayers != null || lastStageLayers != null; }
 
         /** Without an expert tensor-parallel size (etp): experts take tp, as Megatron does by default. */
         public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
@@ -285,9 +313,19 @@ public final class Specs {
                     + ", order=" + order + ", sequenceParallel=" + sequenceParallel + ", virtualPp=" + virtualPp
                     + (unknown.isEmpty() ? "" : ", unknown=" + new java.util.TreeSet<>(unknown))
                     + (layersPerVirtualStage == null ? "" : ", layersPerVirtualStage=" + layersPerVirtualStage)
-                    + (embeddingInSplit == null ? "" : ", embeddingInSplit") + (lossInSplit == null ? "" : ", lossInSplit") + "]";
+                    + (embeddingInSplit == null ? "" : ", embeddingInSplit") + (lossInSplit == null ? "" : ", lossInSplit")
+                    + (firstStageLayers == null ? "" : ", firstStageLayers=" + firstStageLayers)
+                    + (lastStageLayers == null ? "" : ", lastStageLayers=" + lastStageLayers) + "]";
         }
     }
+
+    /**
+     * CPU activation offload: the activations of {@code activationLayers} transformer layers are copied to host memory
+     * in the forward pass and back in the backward pass (Megatron's {@code --cpu-offloading} with
+     * {@code --cpu-offloading-num-layers}, Megatron-Core's {@code cpu_offloading_num_layers} as NeMo 2 and
+     * Megatron-Bridge write it, the native {@code offload.activation_layers}).
+     */
+    public record Offload(Located<Long> activationLayers) {}
 
     public record Batch(Located<Long> microBatchSize, Located<Long> globalBatchSize, Located<Long> microBatches) {}
 

@@ -67,6 +67,30 @@ class AdapterBoundsTest {
     }
 
     @Test
+    void unevenPipelineStagesOfNoLayersAreOneSyn002EachAndNoPar004() {
+        // Megatron-Core's TransformerConfig raises "num_layers_in_first_pipeline_stage must be larger than 0"
+        List<String> out = lint(SourceFile.of("uneven/model_config.yaml", """
+                MODEL_ARGS:
+                  --num-layers: 30
+                  --pipeline-model-parallel-size: 4
+                  --decoder-first-pipeline-num-layers: 0
+                  --decoder-last-pipeline-num-layers: -2
+                """));
+        assertEquals(List.of("uneven/model_config.yaml:4:40 SYN002 '--decoder-first-pipeline-num-layers' is 0; it must be at least 1.",
+                        "uneven/model_config.yaml:5:39 SYN002 '--decoder-last-pipeline-num-layers' is -2; it must be at least 1."),
+                of(out, "uneven/model_config.yaml", "SYN002"), out.toString());
+        // both bind as absent: the split is even again, and 30 % 4 is what PAR004 then reports
+        assertEquals(1, of(out, "uneven/model_config.yaml", "PAR004").size(), out.toString());
+        List<String> nat = lint(SourceFile.of("j.yaml", """
+                kind: training_job
+                name: j
+                model: { layers: 32 }
+                parallelism: { pp: 4, first_stage_layers: 0 }
+                """));
+        assertEquals(List.of("j.yaml:4:43 SYN002 'first_stage_layers' is 0; it must be at least 1."), of(nat, "j.yaml", "SYN002"), nat.toString());
+    }
+
+    @Test
     void deepSpeedZeroBatchesAndStage() {
         List<String> out = lint(SourceFile.of("ds_config.json", """
                 {

@@ -44,6 +44,9 @@ final class DraftBounds {
             slot(j -> j.ep, (j, v) -> j.ep = v, "parallelism", "ep"),
             slot(j -> j.etp, (j, v) -> j.etp = v, "parallelism", "etp"),
             slot(j -> j.vpp, (j, v) -> j.vpp = v, "parallelism", "virtual_pp"),
+            slot(j -> j.offloadLayers, (j, v) -> j.offloadLayers = v, "offload", "activation_layers"),
+            slot(j -> j.firstStageLayers, (j, v) -> j.firstStageLayers = v, "parallelism", "first_stage_layers"),
+            slot(j -> j.lastStageLayers, (j, v) -> j.lastStageLayers = v, "parallelism", "last_stage_layers"),
             slot(j -> j.micro, (j, v) -> j.micro = v, "batch", "micro_batch_size"),
             slot(j -> j.global, (j, v) -> j.global = v, "batch", "global_batch_size"),
             slot(j -> j.zeroStage, (j, v) -> j.zeroStage = v, "optimizer", "zero_stage"));

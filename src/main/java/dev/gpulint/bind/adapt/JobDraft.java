@@ -43,6 +43,10 @@ final class JobDraft {
     /** Megatron's pipeline layout flags: layers per virtual stage; embedding / loss counted as layers. */
     Located<Long> layersPerVirtualStage;
     Located<Boolean> embeddingInSplit, lossInSplit;
+    /** An uneven pipeline: the first and the last stage's transformer layers (Specs.Parallelism). */
+    Located<Long> firstStageLayers, lastStageLayers;
+    /** CPU activation offload: the layers whose activations go to host memory (Specs.Offload). */
+    Located<Long> offloadLayers;
     /** Sizes written with a value nobody knows yet (tp, pp, dp, cp, ep, virtual_pp): see {@link Specs.Parallelism}. */
     final java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
     /** The ZeRO stage is written as a placeholder. */
@@ -125,16 +129,17 @@ final class JobDraft {
                         gated, tied, topK);
         Span key = first(tp, pp, cp, dp, ep);
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
-                && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null ? null
+                && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null
+                && firstStageLayers == null && lastStageLayers == null ? null
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown,
-                        layersPerVirtualStage, embeddingInSplit, lossInSplit, etp);
+                        layersPerVirtualStage, embeddingInSplit, lossInSplit, etp, firstStageLayers, lastStageLayers);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null ? null
                 : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
                 deepspeed, deepspeedRef, gpusPerNodeWhere);
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
-                env, span, origin, recompute);
+                env, span, origin, recompute, offloadLayers == null ? null : new Specs.Offload(offloadLayers));
     }
 
     @SafeVarargs

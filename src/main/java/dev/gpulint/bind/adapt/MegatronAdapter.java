@@ -146,10 +146,12 @@ final class MegatronAdapter implements FormatAdapter {
             Word w = flags.get(u.getKey());
             if (w != null && !w.known()) j.unknown.add(u.getValue());
         }
-        // a hand-made pipeline split (a layout, or first/last stages sized by hand) need not divide the layers evenly
-        boolean uneven = flags.containsKey("--pipeline-model-parallel-layout") || flags.containsKey("--decoder-first-pipeline-num-layers")
-                || flags.containsKey("--decoder-last-pipeline-num-layers");
-        j.layers = uneven ? null : j.key("--num-layers", located(flags.get("--num-layers")));
+        // first/last stages sized by hand: the other stages share the rest (PAR004 checks it as Megatron-Core does)
+        j.firstStageLayers = j.key("--decoder-first-pipeline-num-layers", located(flags.get("--decoder-first-pipeline-num-layers")));
+        j.lastStageLayers = j.key("--decoder-last-pipeline-num-layers", located(flags.get("--decoder-last-pipeline-num-layers")));
+        // a per-layer layout string (--pipeline-model-parallel-layout) is not read: the layer count is then not the split's
+        boolean layout = flags.containsKey("--pipeline-model-parallel-layout");
+        j.layers = layout ? null : j.key("--num-layers", located(flags.get("--num-layers")));
         j.heads = j.key("--num-attention-heads", located(flags.get("--num-attention-heads")));
         if (flags.containsKey("--group-query-attention") && !"false".equals(flags.get("--group-query-attention").text())) {
             j.kvHeads = j.key("--num-query-groups", located(flags.get("--num-query-groups")));
@@ -193,6 +195,11 @@ final class MegatronAdapter implements FormatAdapter {
         Located<Boolean> untied = switchFlag(flags.get("--untie-embeddings-and-output-weights"));
         if (untied != null) j.tied = new Located<>(false, untied.span());
         j.distributed = switchFlag(flags.get("--use-distributed-optimizer"));
+        // --cpu-offloading with --cpu-offloading-num-layers N: N layers' activations go to host memory (Megatron-Core's
+        // cpu_offloading_activations defaults to true)
+        if (switchFlag(flags.get("--cpu-offloading")) != null) {
+            j.offloadLayers = j.key("--cpu-offloading-num-layers", located(flags.get("--cpu-offloading-num-layers")));
+        }
         Word fp8 = flags.get("--fp8-format"), fp4 = flags.get("--fp4-format"), recipe = flags.get("--fp8-recipe");
         Located<Boolean> bf16 = switchFlag(flags.get("--bf16")), fp16 = switchFlag(flags.get("--fp16"));
         if (fp4 != null && fp4.known()) j.dtype = new Located<>("nvfp4", fp4.span());      // --fp4-recipe has one choice, nvfp4

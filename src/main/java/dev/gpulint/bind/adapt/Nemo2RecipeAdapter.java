@@ -87,6 +87,12 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.heads = j.key("model.config.num_attention_heads", TreeValues.whole(scalar(config, "num_attention_heads")));
         j.kvHeads = j.key("model.config.num_query_groups", TreeValues.whole(scalar(config, "num_query_groups")));
         j.experts = j.key("model.config.num_moe_experts", TreeValues.whole(scalar(config, "num_moe_experts")));
+        pipelineSplit(j, strategy, where, config);
+        Located<Boolean> offload = TreeValues.bool(scalar(config, "cpu_offloading"));
+        Located<Boolean> activations = TreeValues.bool(scalar(config, "cpu_offloading_activations"));
+        if (offload != null && offload.value() && (activations == null || activations.value())) {
+            j.offloadLayers = j.key("model.config.cpu_offloading_num_layers", TreeValues.whole(scalar(config, "cpu_offloading_num_layers")));
+        }
         plan(j, root, strategy, config);
         Nemo2Configs.fill(j, config);
         Recipes.finish(j, sink);
@@ -168,6 +174,30 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
             if (b != null && b.value()) return new Located<>(k, b.span());
         }
         return null;
+    }
+
+    /**
+     * An uneven pipeline and the embedding/loss counted in the split: MegatronStrategy's
+     * {@code num_layers_in_first_pipeline_stage}, {@code num_layers_in_last_pipeline_stage},
+     * {@code account_for_embedding_in_pipeline_split}, {@code account_for_loss_in_pipeline_split} (NeMo 2 passes them to
+     * Megatron-Core's TransformerConfig, where Megatron-Bridge writes them: {@code model.config} is read when the strategy
+     * does not say).
+     */
+    private static void pipelineSplit(JobDraft j, MappingNode strategy, String where, MappingNode config) {
+        for (String[] k : new String[][] {{"num_layers_in_first_pipeline_stage", "f"}, {"num_layers_in_last_pipeline_stage", "l"}}) {
+            ScalarNode s = scalar(strategy, k[0]);
+            String at = where + "." + k[0];
+            if (s == null || s.isNull()) { s = scalar(config, k[0]); at = "model.config." + k[0]; }
+            Located<Long> v = s == null || s.isNull() ? null : j.key(at, TreeValues.whole(s));
+            if (k[1].equals("f")) j.firstStageLayers = v; else j.lastStageLayers = v;
+        }
+        for (String k : new String[] {"account_for_embedding_in_pipeline_split", "account_for_loss_in_pipeline_split"}) {
+            ScalarNode s = scalar(strategy, k);
+            if (s == null || s.isNull()) s = scalar(config, k);
+            Located<Boolean> b = TreeValues.bool(s);
+            if (b == null || !b.value()) continue;
+            if (k.contains("embedding")) j.embeddingInSplit = b; else j.lossInSplit = b;
+        }
     }
 
     /** A strategy size: its number; null ("not set") takes the default; a placeholder is unknown. */

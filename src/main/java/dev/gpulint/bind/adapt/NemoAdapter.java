@@ -65,6 +65,8 @@ final class NemoAdapter implements FormatAdapter {
         j.micro = j.key("micro_batch_size", number(root, model, "micro_batch_size"));
         j.global = j.key("global_batch_size", number(root, model, "global_batch_size"));
         j.layers = j.key("num_layers", number(root, model, "num_layers"));
+        j.firstStageLayers = j.key("num_layers_in_first_pipeline_stage", number(root, model, "num_layers_in_first_pipeline_stage"));
+        j.lastStageLayers = j.key("num_layers_in_last_pipeline_stage", number(root, model, "num_layers_in_last_pipeline_stage"));
         j.heads = j.key("num_attention_heads", number(root, model, "num_attention_heads"));
         j.kvHeads = j.key("num_query_groups", number(root, model, "num_query_groups"));
         j.experts = j.key("num_moe_experts", number(root, model, "num_moe_experts"));

@@ -68,6 +68,7 @@ final class ScriptLinks {
             a.tp = b.tp; a.pp = b.pp; a.cp = b.cp; a.ep = b.ep; a.etp = b.etp; a.dp = b.dp; a.vpp = b.vpp;
             a.sequenceParallel = b.sequenceParallel; a.layersPerVirtualStage = b.layersPerVirtualStage;
             a.embeddingInSplit = b.embeddingInSplit; a.lossInSplit = b.lossInSplit;
+            a.firstStageLayers = b.firstStageLayers; a.lastStageLayers = b.lastStageLayers;
             a.unknown.addAll(b.unknown);
         }
         if (a.layers == null && a.heads == null && a.hidden == null) {

@@ -39,7 +39,9 @@ public final class Estimator {
         Map<String, Long> stride = strides(l, order);
         double ab = dt.activationBytes();
         double tokens = (double) l.microBatchSize() * m.seq() / l.cp();         // per micro-batch, per GPU's sequence share
-        double layersPerStage = (double) m.layers() / l.pp();
+        int pp = l.pp();
+        double[] stageLayers = new double[pp];
+        for (int i = 0; i < pp; i++) stageLayers[i] = MemoryModel.stageLayers(m, l, i);
         boolean full = l.recompute() == Recompute.FULL;
         double rf = full ? 4.0 / 3 : 1;
 
@@ -61,13 +63,21 @@ public final class Estimator {
         double layerS = linS + attS + ewS + e.layerS();
         double logitS = tokens * m.logitFlopsPerToken() / l.tp() / (p16 * e.gemm()) + 3 * e.gemmKernelS()
                 + tokens * m.vocab() / l.tp() * 4 * 4 / (hw.hbmBytesPerSecond() * e.hbm());
-        double stageS = layersPerStage * layerS + logitS;        // the last stage is the slowest
+        // the slowest stage: the last (its layers and the logits) when the layers split evenly; with a split that gives the
+        // first or last stage fewer layers, the fullest other stage may be
+        int slowest = pp - 1;
+        double stageS = stageLayers[slowest] * layerS + logitS;
+        for (int i = 0; i < pp - 1; i++) {
+            if (stageLayers[i] * layerS > stageS) { slowest = i; stageS = stageLayers[i] * layerS; }
+        }
+        double layersPerStage = stageLayers[slowest];
         notes.add(new Estimate.Note("compute", String.format(java.util.Locale.ROOT,
                 "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; causal attention 12·s·a·d/2 %.3g TFLOP at"
                         + " %.0f TFLOP/s; elementwise %s at %.0f GB/s; %s fixed) + logits %s = %s per micro-batch",
                 trim(layersPerStage), linFlops / 1e12, pg / 1e12, hw.gemmPath(dt).id(), hw.gemmPeak(dt) / 1e12, hw.gemmEfficiency(dt),
                 (int) kernels, Units.seconds(e.gemmKernelS()), attFlops / 1e12, p16 * e.attention() / 1e12, Units.bytes(ewBytes),
-                hw.hbmBytesPerSecond() * e.hbm() / 1e9, Units.seconds(e.layerS()), Units.seconds(logitS), Units.seconds(stageS))));
+                hw.hbmBytesPerSecond() * e.hbm() / 1e9, Units.seconds(e.layerS()), Units.seconds(slowest == pp - 1 ? logitS : 0),
+                Units.seconds(stageS))));
 
         Map<String, Double> comm = new LinkedHashMap<>();
         Map<String, Tier> tiers = new LinkedHashMap<>();
@@ -93,12 +103,22 @@ public final class Estimator {
         double ppBytes = tokens * m.hidden() * ab / (l.sequenceParallel() ? l.tp() : 1);
         double ppS = l.pp() > 1 ? c.p2p("pp", l.pp(), 2.0 * l.virtualPp() * ppBytes, "activation and gradient sends") : 0;
         double ppExp = ppS * (1 - e.ppOverlap());
-        double perMb = stageS + tpExp + cpExp + epS + ppExp;
+        double offloadExp = OffloadCost.exposed(m, l, slowest, layerS, hw, notes);
+        double perMb = stageS + tpExp + cpExp + epS + ppExp + offloadExp;
         double compute = mb * stageS;
-        double bubble = l.pp() > 1 ? (l.pp() - 1.0) / l.virtualPp() * perMb : 0;
-        if (l.pp() > 1) notes.add(new Estimate.Note("bubble", String.format(java.util.Locale.ROOT,
+        // the bubble: the other stages' warm-up and cool-down, each stage's share of a micro-batch by its layers
+        // ((pp − 1)/vpp of one micro-batch when they split evenly)
+        double others = 0;
+        for (int i = 0; i < pp; i++) if (i != slowest) others += stageLayers[i] / layersPerStage;
+        double bubble = l.pp() > 1 && layersPerStage > 0 ? others / l.virtualPp() * perMb : 0;
+        if (l.pp() > 1 && l.split().equals(PipelineSplit.EVEN)) notes.add(new Estimate.Note("bubble", String.format(java.util.Locale.ROOT,
                 "(pp − 1)/vpp = %d/%d of one micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
                 l.pp() - 1, l.virtualPp(), Units.seconds(perMb), Units.seconds(bubble), 100.0 * (l.pp() - 1) / (l.virtualPp() * mb), mb)));
+        else if (l.pp() > 1) notes.add(new Estimate.Note("bubble", String.format(java.util.Locale.ROOT,
+                "layers %s: the other stages' layers ÷ the slowest stage's (%s) = %s stages' worth, /vpp %d, of one"
+                        + " micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
+                l.split().describe(m.layers(), pp), trim(layersPerStage), trim(others), l.virtualPp(), Units.seconds(perMb),
+                Units.seconds(bubble), 100.0 * bubble / (mb * perMb), mb)));
 
         // dp: the gradients (and, sharded, the parameters) of the stage over dp·cp
         double params = 0;

@@ -102,7 +102,14 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
             if (tp > 1) as.add("parallelism.sequence_parallel not given: true (NeMo's default with tp > 1)");
         }
         Layout layout = new Layout((int) tp, (int) pp, (int) dp, (int) cp, (int) ep, (int) vpp, (int) micro, global,
-                (int) r.zeroStage(), distributed, rc, sp);
+                (int) r.zeroStage(), distributed, rc, sp, PipelineSplit.of(par), offloadLayers(j));
+        if (layout.offloadLayers() > 0) {
+            as.add("CPU activation offload: " + layout.offloadLayers() + " layers' activations per stage kept in host memory, one"
+                    + " layer's worth on the GPU while it is copied; the copies over PCIe are priced (offload)");
+        }
+        if (pp > 1 && !layout.split().equals(PipelineSplit.EVEN)) {
+            as.add("layers over the pipeline: " + layout.split().describe(layers, (int) pp) + ", as Megatron-Core's get_num_layers_to_build builds them");
+        }
         StateBytes bytes = StateBytes.of(j, r.zeroStage());
         as.add(bytes.describe(layout.distributedOptimizer(), layout.zeroStage()));
         as.add("flash attention (no s² score activations), activations per Korthikanti et al. 2022 as Megatron's theoretical_memory_usage.py");
@@ -116,6 +123,13 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         String path = Hardwares.precision(hw, dtype);
         if (path != null) as.add(path);
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing);
+    }
+
+    /** The layers whose activations the job offloads to host memory (0 without offload). */
+    static int offloadLayers(Specs.Job j) {
+        Specs.Offload o = j.offload();
+        if (o == null || o.activationLayers() == null || o.activationLayers().value() == null) return 0;
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, o.activationLayers().value()));
     }
 
     /** Where the job's model shape came from when it names its model (a config.json or the model catalog), else null. */

@@ -9,10 +9,28 @@ import java.util.Objects;
  *
  * <p>tp·cp·pp·dp is the GPU count; ep lies inside dp·cp (Megatron-Core's expert grid); {@code virtualPp} is 1
  * without interleaving; {@code zeroStage} is 0–3 (FSDP FULL_SHARD = 3, SHARD_GRAD_OP = 2) and
- * {@code distributedOptimizer} is Megatron's sharding of the optimizer over dp (ZeRO-1-like).
+ * {@code distributedOptimizer} is Megatron's sharding of the optimizer over dp (ZeRO-1-like); {@code split} is how the
+ * layers are split over the pp stages ({@link PipelineSplit}: even unless the job sizes its first or last stage);
+ * {@code offloadLayers} is how many of a stage's layers keep their activations in host memory (CPU activation offload,
+ * Megatron's --cpu-offloading-num-layers; 0 without).
  */
 public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
-                     int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel) {
+                     int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel,
+                     PipelineSplit split, int offloadLayers) {
+
+    /** A layout without CPU activation offload. */
+    public Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
+                  int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel, PipelineSplit split) {
+        this(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer, recompute,
+                sequenceParallel, split, 0);
+    }
+
+    /** A layout whose layers split evenly over its stages. */
+    public Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
+                  int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel) {
+        this(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer, recompute,
+                sequenceParallel, PipelineSplit.EVEN);
+    }
 
     /** Activation recomputation: none, Megatron's selective (attention core only) or full (every layer's input kept). */
     public enum Recompute {
@@ -27,6 +45,20 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
             throw new IllegalArgumentException("every size of a layout is at least 1: " + text(tp, pp, dp, cp, ep, virtualPp));
         if (zeroStage < 0 || zeroStage > 3) throw new IllegalArgumentException("zero_stage is 0 to 3, not " + zeroStage);
         Objects.requireNonNull(recompute, "recompute");
+        if (split == null) split = PipelineSplit.EVEN;
+        if (offloadLayers < 0) throw new IllegalArgumentException("offloaded layers are at least 0, not " + offloadLayers);
+    }
+
+    /** The same layout with {@code n} layers' activations offloaded to host memory. */
+    public Layout withOffload(int n) {
+        return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
+                recompute, sequenceParallel, split, n);
+    }
+
+    /** The same layout with its layers split as {@code s}. */
+    public Layout withSplit(PipelineSplit s) {
+        return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
+                recompute, sequenceParallel, s, offloadLayers);
     }
 
     /** GPUs the layout occupies: tp·cp·pp·dp. */
@@ -38,10 +70,10 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
         return globalBatchSize % perStep == 0 ? globalBatchSize / perStep : 0;
     }
 
-    /** The same layout with other parallel sizes (everything else kept). */
+    /** The same layout with other parallel sizes (everything else kept; a hand-made split only while pp is). */
     public Layout withSizes(int tp, int pp, int dp, int cp, int ep, int virtualPp) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
-                recompute, sequenceParallel);
+                recompute, sequenceParallel, pp == this.pp ? split : PipelineSplit.EVEN, offloadLayers);
     }
 
     /** "tp 8, pp 2, dp 4" (cp, ep and vpp only when above 1): how texts name a layout. */

@@ -20,8 +20,8 @@ public final class MemoryModel {
     }
 
     /**
-     * Parameters on one GPU of stage {@code i}: its L/pp layers (Megatron's count, LayerNorms and the final one
-     * included) ÷ tp, the experts' MLPs further ÷ ep; the embedding ÷ tp on the first stage, and the output layer on
+     * Parameters on one GPU of stage {@code i}: its layers (L/pp, or as the layout's {@link PipelineSplit} gives
+     * them; Megatron's count, LayerNorms and the final one included) ÷ tp, the experts' MLPs further ÷ ep; the embedding ÷ tp on the first stage, and the output layer on
      * the last (its own matrix when untied; a copy of the embedding when tied and pp > 1).
      */
     public static double stageParameters(ModelShape m, Layout l, int i) {
@@ -33,11 +33,42 @@ public final class MemoryModel {
     static double[] stageSplit(ModelShape m, Layout l, int i) {
         double expertMlp = m.experts() > 1 ? m.layers() * m.experts() * m.mlpParameters() : 0;
         double dense = m.transformerParameters() - expertMlp;
-        double shared = dense / l.tp() / l.pp(), expert = expertMlp / ((double) l.tp() * l.ep()) / l.pp();
+        double share = stageLayers(m, l, i) / m.layers();
+        double shared = dense / l.tp() * share, expert = expertMlp / ((double) l.tp() * l.ep()) * share;
         double emb = m.embeddingParameters() / l.tp();
         if (i == 0) shared += emb;
         if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) shared += emb;
         return new double[] {shared, expert};
+    }
+
+    /** Transformer layers on stage {@code i}: L/pp, or as the layout's split sizes the stage. */
+    public static double stageLayers(ModelShape m, Layout l, int i) {
+        return l.split().layers(m.layers(), l.pp(), i);
+    }
+
+    /** The layers of stage {@code i} whose activations are offloaded to host memory: the layout's count, at most the stage's. */
+    public static double offloadedLayers(ModelShape m, Layout l, int i) {
+        return Math.min(l.offloadLayers(), stageLayers(m, l, i));
+    }
+
+    /**
+     * Activation bytes stage {@code i} keeps in host memory at its peak (CPU activation offload): its offloaded layers'
+     * activations for each micro-batch in flight, as {@link #activations} would have held them on the GPU.
+     */
+    public static double hostActivations(ModelShape m, Layout l, int i) {
+        double offloaded = offloadedLayers(m, l, i);
+        if (offloaded <= 0) return 0;
+        double without = activations(m, l.withOffload(0), i), with = activations(m, l, i);
+        return without - with + perLayerBytes(m, l);
+    }
+
+    /** Activation bytes one layer keeps for one micro-batch per GPU, as {@link #activations} counts them (selective or none). */
+    static double perLayerBytes(ModelShape m, Layout l) {
+        double s = (double) m.seq() / l.cp(), b = l.microBatchSize(), h = m.hidden(), t = l.tp();
+        double[] parts = perLayer(m);
+        double per = (l.sequenceParallel() || l.tp() == 1 ? (parts[0] + parts[1]) / t : parts[0] + parts[1] / t) * s * b * h;
+        if (l.recompute() == Recompute.FULL) per = (l.sequenceParallel() || l.tp() == 1 ? 2 * s * b * h / t : 2 * s * b * h);
+        return per * m.dtype().activationBytes() / 2.0;
     }
 
     /**
@@ -62,7 +93,8 @@ public final class MemoryModel {
      * Activations held by stage {@code i} at its peak, in bytes per GPU. Per layer and micro-batch (s = seq ÷ cp,
      * b = micro batch, flash attention, so no 5·a·s/h score term): {@link #perLayer} ÷ t with sequence parallelism,
      * its non-sequence-parallel part whole without it; with full recompute 2·s·b·h(/t with SP) per layer plus one
-     * layer's worth while it is recomputed. Stage i holds min(m, pp − i) micro-batches of its L/pp layers under
+     * layer's worth while it is recomputed. Stage i holds min(m, pp − i) micro-batches of its L_i layers (L/pp, or as
+     * the layout's {@link PipelineSplit} sizes it) under
      * 1F1B; interleaving multiplies by 1 + (pp − 1)/(pp·vpp). The first stage adds the embedding's input and
      * dropout (8·s·b + s·b·h per in-flight micro-batch), a single stage the output layer's input and loss,
      * 4·s·b·h·(1 + V/h), as theoretical_memory_usage.py does.
@@ -89,7 +121,10 @@ public final class MemoryModel {
         } else {
             inflight = Math.min(mb, pp - i);
         }
-        layersHeld = (double) m.layers() / pp * inflight;
+        double stageLayers = stageLayers(m, l, i), offloaded = offloadedLayers(m, l, i);
+        // CPU activation offload: the offloaded layers' activations live in host memory; the GPU keeps one layer's worth
+        // while it is copied out (forward) or back (backward)
+        layersHeld = (stageLayers - offloaded) * inflight + (offloaded > 0 ? 1 : 0);
         double act;
         if (l.recompute() == Recompute.FULL) {
             double input = (l.sequenceParallel() || l.tp() == 1 ? 2 * sbh / t : 2 * sbh);

@@ -57,6 +57,8 @@ public final class JobAnalysis {
                 .layout(p == null ? 0 : value(p.layersPerVirtualStage(), 0L), p == null ? null : span(p.layersPerVirtualStage()),
                         p != null && p.embeddingInSplit() != null, p != null && p.lossInSplit() != null,
                         p == null ? null : span(p.embeddingInSplit() != null ? p.embeddingInSplit() : p.lossInSplit()))
+                .unevenStages(p == null ? 0 : value(p.firstStageLayers(), 0L), p == null ? null : span(p.firstStageLayers()),
+                        p == null ? 0 : value(p.lastStageLayers(), 0L), p == null ? null : span(p.lastStageLayers()))
                 .heads(m == null ? 0 : value(m.attentionHeads(), 0L), m == null ? null : span(m.attentionHeads()),
                         m == null ? 0 : value(m.kvHeads(), 0L), m == null ? null : span(m.kvHeads()))
                 .experts(m == null ? 0 : value(m.experts(), 0L), m == null ? null : span(m.experts()))

@@ -43,7 +43,10 @@ final class CandidateJobs {
                 new Located<>(l.sequenceParallel(), span(p == null ? null : p.sequenceParallel(), at)),
                 size(l.virtualPp(), p == null ? null : p.virtualPp(), at), p == null || p.keySpan() == null ? at : p.keySpan(),
                 Set.of(), null, p == null ? null : p.embeddingInSplit(), p == null ? null : p.lossInSplit(),
-                p == null ? null : p.expertTp());
+                p == null ? null : p.expertTp(),
+                // a hand-made first/last stage stays with the layout that keeps it (same pp), as written
+                p != null && l.split().first() > 0 ? p.firstStageLayers() : null,
+                p != null && l.split().last() > 0 ? p.lastStageLayers() : null);
         Specs.Batch b = job.batch();
         Specs.Batch batch = new Specs.Batch(size(l.microBatchSize(), b == null ? null : b.microBatchSize(), at),
                 new Located<>(l.globalBatchSize(), span(b == null ? null : b.globalBatchSize(), at)), null);
@@ -58,7 +61,7 @@ final class CandidateJobs {
         }
         return new Specs.Job(new Located<>(name, job.name().span()), job.file(), job.cluster(), job.nodeGroup(), nodes,
                 job.gpusPerNode(), job.model(), parallelism, batch, optimizer, job.network(), job.stepTime(), job.env(), job.span(),
-                origin(job.origin()), job.recompute());
+                origin(job.origin()), job.recompute(), job.offload());
     }
 
     private static Specs.Origin origin(Specs.Origin o) {

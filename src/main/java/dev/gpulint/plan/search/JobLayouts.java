@@ -35,7 +35,10 @@ public final class JobLayouts {
         Specs.Parallelism p = r.spec().parallelism();
         boolean sp = p != null && p.sequenceParallel() != null && Boolean.TRUE.equals(p.sequenceParallel().value());
         return Optional.of(new Layout((int) r.tp(), (int) r.pp(), (int) r.dpEffective(), (int) r.cp(), (int) r.ep(), (int) r.virtualPp(),
-                (int) micro, global, (int) r.zeroStage(), false, Layout.Recompute.NONE, sp));
+                (int) micro, global, (int) r.zeroStage(), false, Layout.Recompute.NONE, sp,
+                dev.gpulint.derive.estimate.PipelineSplit.of(p),
+                r.spec().offload() == null || r.spec().offload().activationLayers() == null ? 0
+                        : (int) Math.max(0, Math.min(Integer.MAX_VALUE, r.spec().offload().activationLayers().value()))));
     }
 
     /** The layouts to consider for the job on {@code gpus} GPUs (its own count, or another for `plan --gpus`). */

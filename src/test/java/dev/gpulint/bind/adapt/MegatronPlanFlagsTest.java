@@ -67,6 +67,21 @@ class MegatronPlanFlagsTest {
     }
 
     @Test
+    void cpuOffloadingAndAnUnevenPipelineAreReadFromTheLaunch() {
+        String offload = SCRIPT.replace("--recompute-granularity full", "--cpu-offloading --cpu-offloading-num-layers 20")
+                .replace("--num-layers 80", "--num-layers 78").replace("--pipeline-model-parallel-size 2",
+                        "--pipeline-model-parallel-size 2 --decoder-first-pipeline-num-layers 38");
+        Specs.Job j = jobs("train.sh", offload).get(0);
+        assertEquals(20L, j.offload().activationLayers().value());
+        assertEquals(78L, j.model().layers().value(), "a hand-sized first stage keeps the layer count");
+        assertEquals(38L, j.parallelism().firstStageLayers().value());
+        assertNull(j.parallelism().lastStageLayers());
+        // --cpu-offloading-num-layers without --cpu-offloading offloads nothing (Megatron-Core's cpu_offloading is off)
+        Specs.Job off = jobs("train.sh", SCRIPT.replace("--recompute-granularity full", "--cpu-offloading-num-layers 20")).get(0);
+        assertNull(off.offload());
+    }
+
+    @Test
     void precisionFlagsAloneDoNotMakeAScriptALaunch() {
         assertTrue(jobs("finetune.sh", "#!/bin/bash\npython finetune.py --bf16 --vocab-size 32000 --ffn-hidden-size 11008\n").isEmpty(),
                 "Hugging Face's --bf16 and model flags of a plain python command start no Megatron job");

@@ -60,9 +60,9 @@ public final class Launchers {
     public static final Set<String> PLAN_FLAGS = Set.of("--ffn-hidden-size", "--kv-channels", "--vocab-size", "--swiglu",
             "--untie-embeddings-and-output-weights", "--fp8-format", "--fp8-recipe", "--fp4-format", "--fp4-recipe", "--bf16", "--fp16",
             "--recompute-granularity",
-            "--recompute-activations", "--grad-reduce-in-bf16");
+            "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--cpu-offloading-num-layers");
     private static final Set<String> PLAN_SWITCHES = Set.of("--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
-            "--recompute-activations", "--grad-reduce-in-bf16");
+            "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading");
     /** NeMo's names (model.*, model.config.*, trainer.strategy.*, data.*) of the quantities Megatron's flags carry. */
     private static final Map<String, String> NEMO_NAMES = Map.ofEntries(
             Map.entry("tensor_model_parallel_size", "--tensor-model-parallel-size"),

@@ -1,0 +1,36 @@
+package dev.gpulint.derive.estimate;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What CPU activation offload costs a micro-batch (Megatron's --cpu-offloading, Transformer Engine's CPU offload
+ * context): each offloaded layer's activations (B bytes per micro-batch, {@link MemoryModel#perLayerBytes}) go to host
+ * memory over the GPU's PCIe link during the forward pass and come back during the backward pass, each direction at
+ * the link's per-direction rate × the catalog's {@code pcie} efficiency, overlapped with the compute of the offloaded
+ * layers (TE copies on a side stream): forward a third of a layer's time, backward two thirds. Exposed per micro-batch:
+ * {@code max(0, n·B/rate − n·t/3) + max(0, n·B/rate − 2·n·t/3)}, t one layer's forward and backward time.
+ */
+final class OffloadCost {
+    private OffloadCost() {}
+
+    static double exposed(ModelShape m, Layout l, int stage, double layerS, Hardware hw, List<Estimate.Note> notes) {
+        double n = MemoryModel.offloadedLayers(m, l, stage);
+        if (n <= 0) return 0;
+        double bytes = n * MemoryModel.perLayerBytes(m, l);
+        double rate = hw.links().pciePerDirection() * hw.efficiency().pcie();
+        double copy = bytes / rate, forward = n * layerS / 3, backward = n * layerS * 2 / 3;
+        double exposed = Math.max(0, copy - forward) + Math.max(0, copy - backward);
+        notes.add(new Estimate.Note("offload", String.format(Locale.ROOT,
+                "%s layers' activations (%s per micro-batch) to host memory and back over PCIe Gen%d at %.1f GB/s (%.1f GB/s per"
+                        + " direction × %.2f): %s each way, behind the offloaded layers' forward %s and backward %s: %s exposed"
+                        + " per micro-batch",
+                trim(n), Units.bytes(bytes), hw.links().pcieGeneration(), rate / 1e9, hw.links().pciePerDirection() / 1e9,
+                hw.efficiency().pcie(), Units.seconds(copy), Units.seconds(forward), Units.seconds(backward), Units.seconds(exposed))));
+        return exposed;
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+}

@@ -1,0 +1,76 @@
+package dev.gpulint.derive.estimate;
+
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+
+/**
+ * How a job's transformer layers are split over its pipeline stages, as Megatron-Core's get_num_layers_to_build
+ * builds them (megatron/core/transformer/transformer_block.py):
+ * <ul>
+ * <li>even: L/pp layers on every stage;
+ * <li>the embedding and/or the loss counted as layers (--account-for-embedding/loss-in-pipeline-split):
+ *     (L + e + l)/pp per stage, one fewer on the first stage for the embedding and on the last for the loss;
+ * <li>uneven (--decoder-first/last-pipeline-num-layers, NeMo's num_layers_in_first/last_pipeline_stage, the native
+ *     first_stage_layers/last_stage_layers): {@code first} layers on the first stage, {@code last} on the last, the
+ *     rest shared evenly by the other stages. Megatron-Core asserts the two ways are not combined (PAR004).
+ * </ul>
+ * A split Megatron-Core would refuse (PAR004 reports it) is still priced, with the other stages' share fractional.
+ */
+public record PipelineSplit(int first, int last, boolean embedding, boolean loss) {
+    /** L/pp layers on every stage. */
+    public static final PipelineSplit EVEN = new PipelineSplit(0, 0, false, false);
+
+    public PipelineSplit {
+        if (first < 0 || last < 0) throw new IllegalArgumentException("a stage's layers are at least 0: " + first + ", " + last);
+    }
+
+    /** The split a job's parallelism writes (EVEN when it writes none). */
+    public static PipelineSplit of(Specs.Parallelism p) {
+        if (p == null) return EVEN;
+        PipelineSplit s = new PipelineSplit(whole(p.firstStageLayers()), whole(p.lastStageLayers()), p.embeddingInSplit() != null,
+                p.lossInSplit() != null);
+        return s.equals(EVEN) ? EVEN : s;
+    }
+
+    /** The first or the last stage is sized by hand. */
+    public boolean uneven() { return first > 0 || last > 0; }
+
+    /** Transformer layers on stage {@code i} of {@code pp} for a model of {@code layers} layers. */
+    public double layers(long layers, int pp, int i) {
+        if (pp <= 1) return layers;
+        if (uneven()) {
+            if (i == 0 && first > 0) return first;
+            if (i == pp - 1 && last > 0) return last;
+            int middle = pp - (first > 0 ? 1 : 0) - (last > 0 ? 1 : 0);
+            return middle <= 0 ? 0 : Math.max(0, layers - first - last) / (double) middle;
+        }
+        double per = (layers + (embedding ? 1 : 0) + (loss ? 1 : 0)) / (double) pp;
+        if (i == 0 && embedding) per -= 1;
+        if (i == pp - 1 && loss) per -= 1;
+        return Math.max(0, per);
+    }
+
+    /** "7 on the first stage, 7 on the last, 8 on each other": how the estimate's notes name the split. */
+    public String describe(long layers, int pp) {
+        if (equals(EVEN) || pp <= 1) return "";
+        StringBuilder b = new StringBuilder();
+        if (uneven()) {
+            if (first > 0) b.append(first).append(" on the first stage, ");
+            if (last > 0) b.append(last).append(" on the last, ");
+            b.append(trim(layers(layers, pp, first > 0 ? 1 : 0))).append(" on each other (uneven split)");
+        } else {
+            b.append(trim(layers(layers, pp, pp > 2 ? 1 : 0))).append(" per stage");
+            if (embedding) b.append(", ").append(trim(layers(layers, pp, 0))).append(" on the first (the embedding counted as a layer)");
+            if (loss) b.append(", ").append(trim(layers(layers, pp, pp - 1))).append(" on the last (the loss counted as a layer)");
+        }
+        return b.toString();
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(java.util.Locale.ROOT, "%.2f", v);
+    }
+
+    private static int whole(Located<Long> l) {
+        return l == null || l.value() == null || l.value() < 1 || l.value() > Integer.MAX_VALUE ? 0 : (int) (long) l.value();
+    }
+}

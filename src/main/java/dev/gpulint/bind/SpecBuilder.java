@@ -131,7 +131,8 @@ final class SpecBuilder {
                 batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
                         get(batch, "micro_batches")),
                 opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter"),
-                        !Unknowns.in(opt, "zero_stage").isEmpty(), get(opt, "distributed")),
+                        !Unknowns.in(opt, "zero_stage").isEmpty(), get(opt, "distributed"),
+                        get(opt, "grad_reduce_dtype")),
                 net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
                 get(r, "step_time"), env, r.span(), null, get(r, "recompute"));
     }

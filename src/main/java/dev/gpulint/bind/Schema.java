@@ -78,7 +78,7 @@ public final class Schema {
             map("optimizer", false, str("type", false), num("zero_stage", false, 0, 3),
                     f("bytes_per_parameter", Type.NUMBER, false), f("distributed", Type.BOOL, false),
                     en("grad_reduce_dtype", false, List.of("fp32", "bf16", "fp16"))),
-            en("recompute", false, List.of("none", "selective", "full")),
+            en("recompute", false, List.of("none", "selective", "full", "op")),
             map("network", false, f("assumed_inter_node", Type.BANDWIDTH, false),
                     f("assumed_intra_node", Type.BANDWIDTH, false)),
             f("step_time", Type.DURATION, false),

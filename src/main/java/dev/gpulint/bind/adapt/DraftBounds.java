@@ -67,6 +67,14 @@ final class DraftBounds {
             if (v != null && !valid(j, s.field(), v, bad, out)) s.set().accept(j, null);
         }
         if (j.gradReduceDtype != null && !reduceDtype(j, out)) j.gradReduceDtype = null;
+        if (j.badAcOption != null) {
+            String owner = j.name != null ? j.name.value() : j.file;
+            out.add(Finding.of("SYN002", j.badAcOption.span(), j.format + ":" + owner + "/selective_ac_option", "'selective_ac_option' is '"
+                    + dev.gpulint.spec.Quantities.shortText(j.badAcOption.value()) + "'; expected \"op\" or a positive integer n (one "
+                    + "transformer block in n fully checkpointed), as torchtitan accepts; the recompute is left out, so the "
+                    + "estimate takes its default"));
+            j.recompute = null;
+        }
         Specs.DeepSpeedBatch ds = j.deepspeed;
         if (ds != null) {
             j.deepspeed = new Specs.DeepSpeedBatch(

@@ -40,6 +40,8 @@ final class JobDraft {
     Located<Double> bytesPerParameter;
     /** The gradient reduction's dtype as the format writes it (torchtitan's mixed_precision_reduce). */
     Located<String> gradReduceDtype;
+    /** torchtitan's selective_ac_option when it is neither "op" nor a positive integer (DraftBounds reports it). */
+    Located<String> badAcOption;
     /** Megatron's pipeline layout flags: layers per virtual stage; embedding / loss counted as layers. */
     Located<Long> layersPerVirtualStage;
     Located<Boolean> embeddingInSplit, lossInSplit;

@@ -126,6 +126,16 @@ final class TorchtitanAdapter implements FormatAdapter {
         MappingNode ac = map(root, "activation_checkpoint");
         dev.gpulint.tree.ScalarNode mode = ac == null ? null : scalar(ac, "mode");
         if (mode != null && !mode.isNull()) j.recompute = new Located<>(mode.text().toLowerCase(java.util.Locale.ROOT), mode.span());
+        if (j.recompute != null && j.recompute.value().strip().equals("selective")) {
+            // torchtitan's selective AC: "op" (its op-level policy) or a positive integer n (one block in n fully
+            // checkpointed); the option's default is "2"
+            dev.gpulint.tree.ScalarNode option = scalar(ac, "selective_ac_option");
+            String o = option == null || option.isNull() ? "2" : option.text().strip().toLowerCase(java.util.Locale.ROOT);
+            dev.gpulint.core.Span at = option == null || option.isNull() ? mode.span() : option.span();
+            if (o.equals("op")) j.recompute = j.key("selective_ac_option", new Located<>("op", at));
+            else if (o.matches("[0-9]{1,6}") && Integer.parseInt(o) >= 1) j.recompute = j.key("selective_ac_option", new Located<>("every:" + Integer.parseInt(o), at));
+            else j.badAcOption = new Located<>(option.text().strip(), option.span());
+        }
         if (shard == null || shard.value() != 1) {
             Located<Long> at = shard != null ? shard : new Located<>(3L, root.entry(par == map(root, "parallelism") ? "parallelism" : "training")
                     .orElseThrow().key().span());

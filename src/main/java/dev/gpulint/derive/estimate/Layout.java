@@ -9,17 +9,39 @@ import java.util.Objects;
  *
  * <p>tp·cp·pp·dp is the GPU count; ep lies inside dp·cp (Megatron-Core's expert grid); {@code virtualPp} is 1
  * without interleaving; {@code zeroStage} is 0–3 (FSDP FULL_SHARD = 3, SHARD_GRAD_OP = 2) and
- * {@code distributedOptimizer} is Megatron's sharding of the optimizer over dp (ZeRO-1-like).
+ * {@code distributedOptimizer} is Megatron's sharding of the optimizer over dp (ZeRO-1-like). {@code recomputeEvery}
+ * is n for {@link Recompute#EVERY} (every n-th layer fully recomputed), else 1.
  */
 public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
-                     int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel) {
+                     int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel,
+                     int recomputeEvery) {
 
-    /** Activation recomputation: none, Megatron's selective (attention core only) or full (every layer's input kept). */
+    /**
+     * Activation recomputation: none, Megatron's selective (attention core only), full (every layer's input kept),
+     * torchtitan's op-level selective policy (every other matmul's output recomputed: {@link Checkpointing}) or every
+     * n-th layer fully recomputed (torchtitan's {@code selective_ac_option = "n"}). The plan's search tries the first
+     * three; the last two are priced when the job states them.
+     */
     public enum Recompute {
-        NONE, SELECTIVE, FULL;
+        NONE, SELECTIVE, FULL, OP, EVERY;
 
-        /** As PLAN.md writes it: "none", "selective", "full". */
+        /** As PLAN.md writes it: "none", "selective", "full", "op", "every". */
         public String id() { return name().toLowerCase(java.util.Locale.ROOT); }
+
+        /** The choices the plan's search tries. */
+        public static final java.util.List<Recompute> SEARCHED = java.util.List.of(NONE, SELECTIVE, FULL);
+    }
+
+    /** A layout whose recompute is not every n-th layer. */
+    public Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
+                  int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel) {
+        this(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer, recompute,
+                sequenceParallel, 1);
+    }
+
+    /** How texts name the recompute choice: "full", "op", "one layer in 2" ... */
+    public String recomputeText() {
+        return recompute == Recompute.EVERY ? "one layer in " + recomputeEvery : recompute.id();
     }
 
     public Layout {
@@ -27,6 +49,7 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
             throw new IllegalArgumentException("every size of a layout is at least 1: " + text(tp, pp, dp, cp, ep, virtualPp));
         if (zeroStage < 0 || zeroStage > 3) throw new IllegalArgumentException("zero_stage is 0 to 3, not " + zeroStage);
         Objects.requireNonNull(recompute, "recompute");
+        if (recomputeEvery < 1) throw new IllegalArgumentException("recompute every n-th layer needs n ≥ 1, not " + recomputeEvery);
     }
 
     /** GPUs the layout occupies: tp·cp·pp·dp. */
@@ -41,7 +64,7 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
     /** The same layout with other parallel sizes (everything else kept). */
     public Layout withSizes(int tp, int pp, int dp, int cp, int ep, int virtualPp) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
-                recompute, sequenceParallel);
+                recompute, sequenceParallel, recomputeEvery);
     }
 
     /** "tp 8, pp 2, dp 4" (cp, ep and vpp only when above 1): how texts name a layout. */

@@ -88,6 +88,20 @@ class CheckpointingTest {
         return Estimator.estimate(j.inputs().model(), j.inputs().layout(), j.inputs().hardware(), j.inputs().order(), j.inputs().bytes());
     }
 
+    /**
+     * torchtitan docs/performance.md (commit 0413364): Llama 2 70B on 64 A100 80GB with FSDP2 and selective op
+     * checkpointing ran at local batch 1 (355 wps) and ran out of memory at local batch 2 (its footnote 1). Counted as
+     * Megatron's selective (everything kept), batch 1 would already be called out of memory.
+     */
+    @Test
+    void llama2_70bOpSacFitsAtBatchOneAndNotAtTwoAsTorchtitanReports() {
+        String model = "80,8192,64,8,28672,32000,true,false,4096,bf16", layout = "1,1,1,1,false";
+        assertTrue(!RanJobsFitTest.estimate("A100-SXM4-80GB", 64, model, layout, "1,64", "3,false,0", "op").estimate().outOfMemory());
+        assertTrue(RanJobsFitTest.estimate("A100-SXM4-80GB", 64, model, layout, "2,128", "3,false,0", "op").estimate().outOfMemory());
+        assertTrue(RanJobsFitTest.estimate("A100-SXM4-80GB", 64, model, layout, "1,64", "3,false,0", "selective").estimate().outOfMemory(),
+                "everything kept would not have fit: the false OOM op-level SAC's own count removes");
+    }
+
     @Test
     void jobInputsReadEachWrittenChoice() {
         assertEquals(Recompute.OP, JobInputs.recompute(new dev.gpulint.spec.Located<>("op", null)));

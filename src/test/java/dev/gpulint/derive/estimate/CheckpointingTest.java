@@ -113,6 +113,34 @@ class CheckpointingTest {
     }
 
     @Test
+    void aNativeJobWritesOneLayerInNAsEveryWithRecomputeEvery() {
+        Fixture f = Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - name: g
+                    count: 1
+                    gpu: { model: H100-SXM5-80GB, count: 8 }
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: 1
+                gpus_per_node: 8
+                model: { dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32 }
+                recompute: every
+                recompute_every: 4
+                """);
+        JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
+        assertEquals(Recompute.EVERY, j.inputs().layout().recompute());
+        assertEquals(4, j.inputs().layout().recomputeEvery());
+        assertEquals("one layer in 4", j.inputs().layout().recomputeText());
+        assertTrue(j.inputs().assumptions().contains("recompute one layer in 4: those layers fully checkpointed, the others keep everything"),
+                j.inputs().assumptions().toString());
+    }
+
+    @Test
     void opSitsBetweenNoneAndFullInTimeAndMemoryForANativeJob() {
         Estimate none = estimate("none"), op = estimate("op"), full = estimate("full");
         assertTrue(none.time().step() < op.time().step() && op.time().step() < full.time().step(),

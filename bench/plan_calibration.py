@@ -2,7 +2,8 @@
 """gpulint plan calibration bench: estimates every row of two measured tables and prints predicted vs measured.
 
 CALIBRATION: bench/plan/nemo-h100-fp8.tsv (NeMo 24.09 DGX-H100 FP8 pre-training; sources in its header), the only data
-the catalog's fitted efficiencies were set against. HELD-OUT: bench/plan/heldout.tsv (published A100 and H100 bf16 runs:
+the catalog's fitted efficiencies were set against. VALIDATION: bench/plan/fsdp.tsv (published torchtitan FSDP2 runs,
+validation only). HELD-OUT: bench/plan/heldout.tsv (published A100 and H100 bf16 runs:
 llm-foundry FSDP, Korthikanti et al. 2022 Megatron; sources in its header), never fitted: its errors find model mistakes.
 For each row it writes a native manifest (a cluster of 8-GPU nodes with the row's NICs, and the job as published) under
 bench/generated/plan/, runs `bin/gpulint plan -f json` on it and compares tokens/s/GPU (or model TFLOP/s/GPU, as the
@@ -72,7 +73,7 @@ model:
 parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{split(r)} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
-recompute: {r['recompute']}
+{recompute(r['recompute'])}
 """
 
 
@@ -83,6 +84,13 @@ def split(r):
         if r.get(col):
             out += f", {key}: {r[col]}"
     return out
+
+
+def recompute(rc):
+    """recompute as the native manifest writes it: every:n (one layer in n, torchtitan's integer option) as every + n."""
+    if rc.startswith("every:"):
+        return f"recompute: every\nrecompute_every: {rc[6:]}"
+    return f"recompute: {rc}"
 
 
 def rows(path, defaults):
@@ -155,6 +163,7 @@ def main():
         table("CALIBRATION (fitted)", os.path.join(ROOT, "bench", "plan", "nemo-h100-fp8.tsv"), NEMO_DEFAULTS, files)
         for t in VALIDATION:
             table("HELD-OUT (not fitted)", os.path.join(ROOT, "bench", "plan", t), {"bytes": ""}, files)
+        table("FSDP2 / torchtitan VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "fsdp.tsv"), {"bytes": ""}, files)
         table("BLACKWELL (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "blackwell.tsv"), {"bytes": "16"}, files)
     if a.no_timing:
         return

@@ -81,8 +81,10 @@ public final class Schema {
             map("batch", false, num("micro_batch_size", false, 1, Integer.MAX_VALUE),
                     num("global_batch_size", false, 1, Integer.MAX_VALUE), num("micro_batches", false, 1, Integer.MAX_VALUE)),
             map("optimizer", false, str("type", false), num("zero_stage", false, 0, 3),
-                    f("bytes_per_parameter", Type.NUMBER, false), f("distributed", Type.BOOL, false)),
-            en("recompute", false, List.of("none", "selective", "full")),
+                    f("bytes_per_parameter", Type.NUMBER, false), f("distributed", Type.BOOL, false),
+                    en("grad_reduce_dtype", false, List.of("fp32", "bf16", "fp16"))),
+            en("recompute", false, List.of("none", "selective", "full", "op", "every")),
+            num("recompute_every", false, 1, Integer.MAX_VALUE),
             // CPU activation offload (Megatron's --cpu-offloading-num-layers): Megatron-Core requires 0 ≤ n < layers
             map("offload", false, num("activation_layers", false, 0, Integer.MAX_VALUE)),
             map("network", false, f("assumed_inter_node", Type.BANDWIDTH, false),

@@ -38,6 +38,17 @@ final class SpecBuilder {
                 ? new Located<>(null, n.span()) : null;
     }
 
+    /**
+     * The job's recompute as written; {@code every} with {@code recompute_every: n} (default 2, torchtitan's) is one layer
+     * in n fully recomputed, "every:n" as the torchtitan binder writes it.
+     */
+    private Located<String> recompute(MappingNode r) {
+        Located<String> rc = get(r, "recompute");
+        if (rc == null || !"every".equals(rc.value())) return rc;
+        Located<Long> n = get(r, "recompute_every");
+        return new Located<>("every:" + (n == null ? 2 : n.value()), rc.span());
+    }
+
     private <T> Located<T> get(MappingNode m, String key) {
         if (m == null) return null;
         Node n = m.get(key).orElse(null);
@@ -139,9 +150,10 @@ final class SpecBuilder {
                 batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
                         get(batch, "micro_batches")),
                 opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter"),
-                        !Unknowns.in(opt, "zero_stage").isEmpty(), get(opt, "distributed")),
+                        !Unknowns.in(opt, "zero_stage").isEmpty(), get(opt, "distributed"),
+                        get(opt, "grad_reduce_dtype")),
                 net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
-                get(r, "step_time"), env, r.span(), null, get(r, "recompute"),
+                get(r, "step_time"), env, r.span(), null, recompute(r),
                 off == null ? null : new Specs.Offload(get(off, "activation_layers")));
     }
 }

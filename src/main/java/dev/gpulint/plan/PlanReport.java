@@ -95,6 +95,7 @@ public final class PlanReport {
         m.put("zero_stage", l.zeroStage());
         m.put("distributed_optimizer", l.distributedOptimizer());
         m.put("recompute", l.recompute().id());
+        if (l.recompute() == Layout.Recompute.EVERY) m.put("recompute_every", l.recomputeEvery());
         m.put("sequence_parallel", l.sequenceParallel());
         // an uneven pipeline only (absent when the layers split evenly): the first and last stage's layers
         if (l.split().first() > 0) m.put("first_stage_layers", l.split().first());
@@ -124,7 +125,7 @@ public final class PlanReport {
         b.append(h).append("Layout (as written)\n").append(markdown ? "\n" : "  ").append(l.sizes()).append(", micro batch ")
                 .append(l.microBatchSize()).append(", global batch ").append(l.globalBatchSize()).append(", ")
                 .append(l.microBatches()).append(" micro-batches per step, zero stage ").append(l.zeroStage())
-                .append(l.distributedOptimizer() ? ", distributed optimizer" : "").append(", recompute ").append(l.recompute().id())
+                .append(l.distributedOptimizer() ? ", distributed optimizer" : "").append(", recompute ").append(l.recomputeText())
                 .append(l.sequenceParallel() ? ", sequence parallel" : "").append('\n');
         if (!p.findings().isEmpty()) b.append(markdown ? "\n" : "  ").append("check raises: ").append(String.join(", ", p.findings())).append('\n');
         for (String v : RankingReport.headline(p)) b.append(markdown ? "\n**" : "  ").append(v).append(markdown ? "**\n" : "\n");

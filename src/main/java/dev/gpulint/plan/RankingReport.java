@@ -94,11 +94,11 @@ public final class RankingReport {
             String mem = Units.bytes(e.largestStage().total()) + " (stage " + e.largestStage().stage() + ")";
             if (markdown) {
                 b.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %.0f | %.1f %% | %s | %s |%n", rank, l.sizes(),
-                        l.microBatchSize(), opt, l.recompute().id(), l.sequenceParallel() ? "yes" : "no",
+                        l.microBatchSize(), opt, l.recomputeText(), l.sequenceParallel() ? "yes" : "no",
                         e.throughput().tokensPerSecondPerGpu(), 100 * e.throughput().mfu(), Units.seconds(e.time().step()), mem));
             } else {
                 b.append(String.format(Locale.ROOT, "  %4s  %-28s %5d  %-9s %-9s %-3s %12.0f %5.1f%% %9s  %s%n", rank, l.sizes(),
-                        l.microBatchSize(), opt, l.recompute().id(), l.sequenceParallel() ? "yes" : "no",
+                        l.microBatchSize(), opt, l.recomputeText(), l.sequenceParallel() ? "yes" : "no",
                         e.throughput().tokensPerSecondPerGpu(), 100 * e.throughput().mfu(), Units.seconds(e.time().step()), mem));
             }
         }
@@ -216,7 +216,7 @@ public final class RankingReport {
 
     static String details(Layout l) {
         return "micro batch " + l.microBatchSize() + (l.zeroStage() > 0 ? ", ZeRO-" + l.zeroStage() : l.distributedOptimizer()
-                ? ", distributed optimizer" : "") + ", recompute " + l.recompute().id() + (l.sequenceParallel() ? ", sequence parallel" : "");
+                ? ", distributed optimizer" : "") + ", recompute " + l.recomputeText() + (l.sequenceParallel() ? ", sequence parallel" : "");
     }
 
     private static String rejected(SearchResult s) {

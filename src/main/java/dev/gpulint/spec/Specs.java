@@ -330,8 +330,17 @@ public final class Specs {
     public record Batch(Located<Long> microBatchSize, Located<Long> globalBatchSize, Located<Long> microBatches) {}
 
     /** The optimizer; {@code zeroStageUnknown}: zero_stage is written as a placeholder (not the default 0). */
+    /**
+     * {@code gradReduceDtype}: the dtype the data-parallel gradient reduction runs in, as written (optimizer.grad_reduce_dtype;
+     * torchtitan's mixed_precision_reduce), null when not stated.
+     */
     public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
-                            boolean zeroStageUnknown, Located<Boolean> distributed) {
+                            boolean zeroStageUnknown, Located<Boolean> distributed, Located<String> gradReduceDtype) {
+        public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
+                         boolean zeroStageUnknown, Located<Boolean> distributed) {
+            this(type, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, null);
+        }
+
         public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
                          boolean zeroStageUnknown) {
             this(type, zeroStage, bytesPerParameter, zeroStageUnknown, null);

@@ -60,7 +60,7 @@ class PricerTest {
                 }
             }
         }
-        assertEquals(108, checked);
+        assertEquals(4 * 3 * 5 * 3, checked, "tp × pp × the five recompute choices (op and one layer in n too) × sharding");
     }
 
     @Test

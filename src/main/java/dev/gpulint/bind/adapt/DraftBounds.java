@@ -69,6 +69,15 @@ final class DraftBounds {
             Located<Long> v = s.get().apply(j);
             if (v != null && !valid(j, s.field(), v, bad, out)) s.set().accept(j, null);
         }
+        if (j.gradReduceDtype != null && !reduceDtype(j, out)) j.gradReduceDtype = null;
+        if (j.badAcOption != null) {
+            String owner = j.name != null ? j.name.value() : j.file;
+            out.add(Finding.of("SYN002", j.badAcOption.span(), j.format + ":" + owner + "/selective_ac_option", "'selective_ac_option' is '"
+                    + dev.gpulint.spec.Quantities.shortText(j.badAcOption.value()) + "'; expected \"op\" or a positive integer n (one "
+                    + "transformer block in n fully checkpointed), as torchtitan accepts; the recompute is left out, so the "
+                    + "estimate takes its default"));
+            j.recompute = null;
+        }
         Specs.DeepSpeedBatch ds = j.deepspeed;
         if (ds != null) {
             j.deepspeed = new Specs.DeepSpeedBatch(
@@ -81,6 +90,24 @@ final class DraftBounds {
                     j.format + ":" + (j.name != null ? j.name.value() : j.file) + "/env#limit"));
         }
         return out;
+    }
+
+    private static final Schema.Field REDUCE = Schema.field(Schema.JOB, "optimizer", "grad_reduce_dtype");
+
+    /**
+     * The gradient reduction's dtype against optimizer.grad_reduce_dtype's values, under their torch names too (float32,
+     * bfloat16, float16, as torchtitan writes them): anything else is SYN002 at the value.
+     */
+    private static boolean reduceDtype(JobDraft j, List<Finding> out) {
+        String t = j.gradReduceDtype.value().strip().toLowerCase(java.util.Locale.ROOT);
+        String as = switch (t) { case "float32" -> "fp32"; case "bfloat16" -> "bf16"; case "float16" -> "fp16"; default -> t; };
+        if (REDUCE.values().contains(as)) return true;
+        String key = j.keys.getOrDefault(j.gradReduceDtype, REDUCE.name());
+        String owner = j.name != null ? j.name.value() : j.file;
+        out.add(Finding.of("SYN002", j.gradReduceDtype.span(), j.format + ":" + owner + "/" + key, "'" + key + "' is '"
+                + dev.gpulint.spec.Quantities.shortText(j.gradReduceDtype.value()) + "'; expected one of float32, bfloat16, float16 "
+                + "(the dtype the gradient reduction runs in; left out, so the estimate takes the framework's default)"));
+        return false;
     }
 
     private static Located<Long> keep(JobDraft j, Schema.Field f, Located<Long> v, Set<Located<?>> bad, List<Finding> out) {

@@ -40,6 +40,10 @@ final class JobDraft {
     Located<String> dtype, recompute;
     /** Model states per parameter before sharding, when the format says which gradients it keeps (NeMo's gradient dtype). */
     Located<Double> bytesPerParameter;
+    /** The gradient reduction's dtype as the format writes it (torchtitan's mixed_precision_reduce). */
+    Located<String> gradReduceDtype;
+    /** torchtitan's selective_ac_option when it is neither "op" nor a positive integer (DraftBounds reports it). */
+    Located<String> badAcOption;
     /** Megatron's pipeline layout flags: layers per virtual stage; embedding / loss counted as layers. */
     Located<Long> layersPerVirtualStage;
     Located<Boolean> embeddingInSplit, lossInSplit;
@@ -134,8 +138,9 @@ final class JobDraft {
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown,
                         layersPerVirtualStage, embeddingInSplit, lossInSplit, etp, firstStageLayers, lastStageLayers);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
-        Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null ? null
-                : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed);
+        Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
+                && gradReduceDtype == null ? null
+                : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
                 deepspeed, deepspeedRef, gpusPerNodeWhere);
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,

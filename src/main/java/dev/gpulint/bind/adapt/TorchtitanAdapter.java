@@ -100,7 +100,9 @@ final class TorchtitanAdapter implements FormatAdapter {
 
     /**
      * What `gpulint plan` reads: {@code mixed_precision_param} ([training], or [parallelism] in later torchtitan;
-     * its default bfloat16 is the estimate's default too), {@code [activation_checkpoint] mode} (full, selective,
+     * its default bfloat16 is the estimate's default too; Float8 training, {@link #float8}, makes the job's dtype fp8),
+     * {@code mixed_precision_reduce} (the gradient reduction's dtype, optimizer.grad_reduce_dtype: its default float32 is
+     * the estimate's default too), {@code [activation_checkpoint] mode} (full, selective,
      * none), FSDP (torchtitan's fully_shard over the data-parallel shard dimension: ZeRO-3 whenever
      * data_parallel_shard_degree is not 1) and sequence parallelism (torchtitan's tensor-parallel plan shards the
      * norms and the loss along the sequence: on whenever tp > 1). [model] names a flavor, not dimensions: the
@@ -110,9 +112,30 @@ final class TorchtitanAdapter implements FormatAdapter {
         dev.gpulint.tree.ScalarNode mp = training == null ? null : scalar(training, "mixed_precision_param");
         if (mp == null) mp = scalar(par, "mixed_precision_param");
         if (mp != null && !mp.isNull()) j.dtype = new Located<>(mp.text(), mp.span());
+        dev.gpulint.tree.ScalarNode fp8 = float8(root);
+        if (fp8 != null) j.dtype = j.key(fp8 == scalar(map(root, "float8"), "enable_float8_linear") ? "[float8] enable_float8_linear" : "[model] converters",
+                new Located<>("fp8", fp8.span()));
+        dev.gpulint.tree.ScalarNode reduce = training == null ? null : scalar(training, "mixed_precision_reduce");
+        String reduceTable = "[training]";
+        if (reduce == null && map(root, "parallelism") != null) { reduce = scalar(map(root, "parallelism"), "mixed_precision_reduce"); reduceTable = "[parallelism]"; }
+        if (reduce != null && !reduce.isNull()) {
+            j.gradReduceDtype = j.key("mixed_precision_reduce", new Located<>(reduce.text().strip(), reduce.span()));
+            j.stated.add(new dev.gpulint.spec.Specs.Stated("grad_reduce_dtype", reduce.text().strip(), reduceTable + " mixed_precision_reduce = \""
+                    + reduce.text().strip() + "\"", StatedKind.CONFIG, reduce.span()));
+        }
         MappingNode ac = map(root, "activation_checkpoint");
         dev.gpulint.tree.ScalarNode mode = ac == null ? null : scalar(ac, "mode");
         if (mode != null && !mode.isNull()) j.recompute = new Located<>(mode.text().toLowerCase(java.util.Locale.ROOT), mode.span());
+        if (j.recompute != null && j.recompute.value().strip().equals("selective")) {
+            // torchtitan's selective AC: "op" (its op-level policy) or a positive integer n (one block in n fully
+            // checkpointed); the option's default is "2"
+            dev.gpulint.tree.ScalarNode option = scalar(ac, "selective_ac_option");
+            String o = option == null || option.isNull() ? "2" : option.text().strip().toLowerCase(java.util.Locale.ROOT);
+            dev.gpulint.core.Span at = option == null || option.isNull() ? mode.span() : option.span();
+            if (o.equals("op")) j.recompute = j.key("selective_ac_option", new Located<>("op", at));
+            else if (o.matches("[0-9]{1,6}") && Integer.parseInt(o) >= 1) j.recompute = j.key("selective_ac_option", new Located<>("every:" + Integer.parseInt(o), at));
+            else j.badAcOption = new Located<>(option.text().strip(), option.span());
+        }
         if (shard == null || shard.value() != 1) {
             Located<Long> at = shard != null ? shard : new Located<>(3L, root.entry(par == map(root, "parallelism") ? "parallelism" : "training")
                     .orElseThrow().key().span());
@@ -135,6 +158,23 @@ final class TorchtitanAdapter implements FormatAdapter {
             if (kv != null) j.kvHeads = j.key("n_kv_heads", kv);
             if (vocab != null) j.vocab = j.key("vocab_size", vocab);
         }
+    }
+
+    /**
+     * Where the file turns Float8 training on, or null: {@code [model] converters} naming "float8" (torchtitan from early
+     * 2025; "quantize.linear.float8" since mid 2025) — the element is returned —, or, in the releases before,
+     * {@code [float8] enable_float8_linear = true}. A {@code [float8]} or {@code [quantize.linear.float8]} table alone
+     * holds settings only and turns nothing on.
+     */
+    static dev.gpulint.tree.ScalarNode float8(MappingNode root) {
+        for (dev.gpulint.tree.Node n : TreeValues.list(root, "model", "converters")) {
+            if (n instanceof dev.gpulint.tree.ScalarNode c && !c.isNull()) {
+                String t = c.text().strip().toLowerCase(java.util.Locale.ROOT);
+                if (t.equals("float8") || t.equals("quantize.linear.float8")) return c;
+            }
+        }
+        dev.gpulint.tree.ScalarNode on = scalar(map(root, "float8"), "enable_float8_linear");
+        return on != null && !on.isNull() && on.text().strip().equalsIgnoreCase("true") ? on : null;
     }
 
     /** a × b, or -1 when it overflows. */

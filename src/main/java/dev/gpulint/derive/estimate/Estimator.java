@@ -1,6 +1,5 @@
 package dev.gpulint.derive.estimate;
 
-import dev.gpulint.derive.estimate.Layout.Recompute;
 import dev.gpulint.derive.estimate.ModelShape.Dtype;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -42,18 +41,21 @@ public final class Estimator {
         int pp = l.pp();
         double[] stageLayers = new double[pp];
         for (int i = 0; i < pp; i++) stageLayers[i] = MemoryModel.stageLayers(m, l, i);
-        boolean full = l.recompute() == Recompute.FULL;
-        double rf = full ? 4.0 / 3 : 1;
+        // recomputation per Checkpointing: full 4/3 of everything; op-level SAC some matmuls and every elementwise op;
+        // one layer in n by the share of a stage's layers (the even share: a hand-sized split changes it by a layer)
+        double evenLayers = (double) m.layers() / pp;
+        double rfLin = Checkpointing.linear(m, l, evenLayers), rfAtt = Checkpointing.attention(l, evenLayers),
+                rfEw = Checkpointing.elementwise(l, evenLayers);
 
         // one layer, one micro-batch, forward and backward
         double pg = hw.gemmPeak(dt) * hw.gemmEfficiency(dt), p16 = hw.sixteenBitPeak(dt);
-        double linFlops = tokens * m.linearFlopsPerTokenLayer() / l.tp() * rf;
-        double kernels = 12 * rf;
+        double linFlops = tokens * m.linearFlopsPerTokenLayer() / l.tp() * rfLin;
+        double kernels = 12 * rfLin;
         double linS = linFlops / pg + kernels * e.gemmKernelS();
-        double attFlops = tokens * m.attentionExecutedFlopsPerTokenLayer() / l.tp() * rf;
+        double attFlops = tokens * m.attentionExecutedFlopsPerTokenLayer() / l.tp() * rfAtt;
         double attS = attFlops / (p16 * e.attention());
         double stored = perLayerActivationBytes(m, l);
-        double ewBytes = e.traffic() * stored * rf;
+        double ewBytes = e.traffic() * stored * rfEw;
         if (hw.quantizedGemms(dt)) {
             // Transformer Engine casts each GEMM's input to fp8 (read 2 bytes, write 1) forward and its gradient backward
             double inputs = tokens * (2.0 * m.hidden() + (double) m.heads() * m.headDim() + m.ffn()) / l.tp();
@@ -88,8 +90,8 @@ public final class Estimator {
         List<Estimate.Traffic> traffic = new ArrayList<>();
         Comm c = new Comm(hw, stride, notes, traffic, tiers);
 
-        // tp: 4 all-gather/reduce-scatter pairs per layer (6 with full recompute), b·s·h·bytes each
-        double tpS = c.collective("tp", l.tp(), (full ? 12 : 8) * layersPerStage, tokens * m.hidden() * ab, Collective.ALL_GATHER,
+        // tp: 4 all-gather/reduce-scatter pairs per layer (6 with full recompute, 5 under op-level SAC), b·s·h·bytes each
+        double tpS = c.collective("tp", l.tp(), Checkpointing.tpCollectives(l, layersPerStage) * layersPerStage, tokens * m.hidden() * ab, Collective.ALL_GATHER,
                 "all-gather/reduce-scatter per micro-batch (b·s·h·" + (int) ab + " bytes each)");
         double tpExp = tpS * (1 - e.tpOverlap());
         // cp: the ring passes each K/V chunk cp − 1 times forward, and K/V and their gradients backward

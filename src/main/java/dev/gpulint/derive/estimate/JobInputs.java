@@ -93,7 +93,10 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         Specs.Optimizer o = j.optimizer();
         boolean distributed = o != null && o.distributed() != null && o.distributed().value();
         Recompute rc = recompute(j.recompute());
-        if (rc == null) { rc = Recompute.SELECTIVE; as.add("recompute not given: selective (Megatron's and NeMo's usual setting; with flash attention it stores what no recompute does)"); }
+        int every = Math.max(1, every(j.recompute()));
+        if (rc == null) { rc = Recompute.SELECTIVE; as.add("recompute " + (j.recompute() == null ? "not given" : "'" + j.recompute().value() + "' not known") + ": selective (Megatron's and NeMo's usual setting; with flash attention it stores what no recompute does)"); }
+        else if (rc == Recompute.OP) as.add("recompute op: torchtitan's op-level selective checkpointing keeps the outputs of every other matmul, of SDPA and of the tp reduce-scatters and recomputes the rest (Checkpointing, docs/plan.md)");
+        else if (rc == Recompute.EVERY) as.add("recompute one layer in " + every + ": those layers fully checkpointed, the others keep everything");
         Specs.Parallelism par = j.parallelism();
         boolean sp;
         if (par != null && par.sequenceParallel() != null) sp = par.sequenceParallel().value() && tp > 1;
@@ -102,7 +105,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
             if (tp > 1) as.add("parallelism.sequence_parallel not given: true (NeMo's default with tp > 1)");
         }
         Layout layout = new Layout((int) tp, (int) pp, (int) dp, (int) cp, (int) ep, (int) vpp, (int) micro, global,
-                (int) r.zeroStage(), distributed, rc, sp, PipelineSplit.of(par), offloadLayers(j));
+                (int) r.zeroStage(), distributed, rc, sp, PipelineSplit.of(par), offloadLayers(j), every);
         if (layout.offloadLayers() > 0) {
             as.add("CPU activation offload: " + layout.offloadLayers() + " layers' activations per stage kept in host memory, one"
                     + " layer's worth on the GPU while it is copied; the copies over PCIe are priced (offload)");
@@ -143,8 +146,22 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
             case "none", "false", "null", "no" -> Recompute.NONE;
             case "selective" -> Recompute.SELECTIVE;
             case "full", "true", "block", "uniform" -> Recompute.FULL;
-            default -> null;
+            case "op" -> Recompute.OP;
+            default -> r.value().trim().toLowerCase(Locale.ROOT).startsWith("every:") && every(r) > 0 ? Recompute.EVERY : null;
         };
+    }
+
+    /** n of "every:n" (one layer in n fully recomputed, as the torchtitan binder writes it), else 1 (0 when malformed). */
+    static int every(Located<String> r) {
+        if (r == null) return 1;
+        String t = r.value().trim().toLowerCase(Locale.ROOT);
+        if (!t.startsWith("every:")) return 1;
+        try {
+            int n = Integer.parseInt(t.substring(6).trim());
+            return n >= 1 ? n : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private static long v(Located<Long> x) {

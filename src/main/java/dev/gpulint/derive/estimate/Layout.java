@@ -12,11 +12,20 @@ import java.util.Objects;
  * {@code distributedOptimizer} is Megatron's sharding of the optimizer over dp (ZeRO-1-like); {@code split} is how the
  * layers are split over the pp stages ({@link PipelineSplit}: even unless the job sizes its first or last stage);
  * {@code offloadLayers} is how many of a stage's layers keep their activations in host memory (CPU activation offload,
- * Megatron's --cpu-offloading-num-layers; 0 without).
+ * Megatron's --cpu-offloading-num-layers; 0 without); {@code recomputeEvery} is n for {@link Recompute#EVERY} (every
+ * n-th layer fully recomputed), else 1.
  */
 public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
                      int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel,
-                     PipelineSplit split, int offloadLayers) {
+                     PipelineSplit split, int offloadLayers, int recomputeEvery) {
+
+    /** A layout whose recompute is not every n-th layer. */
+    public Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
+                  int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel,
+                  PipelineSplit split, int offloadLayers) {
+        this(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer, recompute,
+                sequenceParallel, split, offloadLayers, 1);
+    }
 
     /** A layout without CPU activation offload. */
     public Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
@@ -25,19 +34,39 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
                 sequenceParallel, split, 0);
     }
 
-    /** A layout whose layers split evenly over its stages. */
+    /** An evenly split layout without offload, recomputing every {@code recomputeEvery}-th layer under {@link Recompute#EVERY}. */
+    public Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
+                  int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel, int recomputeEvery) {
+        this(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer, recompute,
+                sequenceParallel, PipelineSplit.EVEN, 0, recomputeEvery);
+    }
+
+    /**
+     * Activation recomputation: none, Megatron's selective (attention core only), full (every layer's input kept),
+     * torchtitan's op-level selective policy (every other matmul's output recomputed: {@link Checkpointing}) or every
+     * n-th layer fully recomputed (torchtitan's {@code selective_ac_option = "n"}). The plan's search tries the first
+     * three; the last two are priced when the job states them.
+     */
+    public enum Recompute {
+        NONE, SELECTIVE, FULL, OP, EVERY;
+
+        /** As PLAN.md writes it: "none", "selective", "full", "op", "every". */
+        public String id() { return name().toLowerCase(java.util.Locale.ROOT); }
+
+        /** The choices the plan's search tries. */
+        public static final java.util.List<Recompute> SEARCHED = java.util.List.of(NONE, SELECTIVE, FULL);
+    }
+
+    /** A layout whose layers split evenly over its stages, without offload, not recomputing every n-th layer. */
     public Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
                   int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel) {
         this(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer, recompute,
                 sequenceParallel, PipelineSplit.EVEN);
     }
 
-    /** Activation recomputation: none, Megatron's selective (attention core only) or full (every layer's input kept). */
-    public enum Recompute {
-        NONE, SELECTIVE, FULL;
-
-        /** As PLAN.md writes it: "none", "selective", "full". */
-        public String id() { return name().toLowerCase(java.util.Locale.ROOT); }
+    /** How texts name the recompute choice: "full", "op", "one layer in 2" ... */
+    public String recomputeText() {
+        return recompute == Recompute.EVERY ? "one layer in " + recomputeEvery : recompute.id();
     }
 
     public Layout {
@@ -47,18 +76,19 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
         Objects.requireNonNull(recompute, "recompute");
         if (split == null) split = PipelineSplit.EVEN;
         if (offloadLayers < 0) throw new IllegalArgumentException("offloaded layers are at least 0, not " + offloadLayers);
+        if (recomputeEvery < 1) throw new IllegalArgumentException("recompute every n-th layer needs n ≥ 1, not " + recomputeEvery);
     }
 
     /** The same layout with {@code n} layers' activations offloaded to host memory. */
     public Layout withOffload(int n) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
-                recompute, sequenceParallel, split, n);
+                recompute, sequenceParallel, split, n, recomputeEvery);
     }
 
     /** The same layout with its layers split as {@code s}. */
     public Layout withSplit(PipelineSplit s) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
-                recompute, sequenceParallel, s, offloadLayers);
+                recompute, sequenceParallel, s, offloadLayers, recomputeEvery);
     }
 
     /** GPUs the layout occupies: tp·cp·pp·dp. */
@@ -73,7 +103,7 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
     /** The same layout with other parallel sizes (everything else kept; a hand-made split only while pp is). */
     public Layout withSizes(int tp, int pp, int dp, int cp, int ep, int virtualPp) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
-                recompute, sequenceParallel, pp == this.pp ? split : PipelineSplit.EVEN, offloadLayers);
+                recompute, sequenceParallel, pp == this.pp ? split : PipelineSplit.EVEN, offloadLayers, recomputeEvery);
     }
 
     /** "tp 8, pp 2, dp 4" (cp, ep and vpp only when above 1): how texts name a layout. */

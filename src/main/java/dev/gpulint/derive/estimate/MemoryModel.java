@@ -93,8 +93,9 @@ public final class MemoryModel {
      * Activations held by stage {@code i} at its peak, in bytes per GPU. Per layer and micro-batch (s = seq ÷ cp,
      * b = micro batch, flash attention, so no 5·a·s/h score term): {@link #perLayer} ÷ t with sequence parallelism,
      * its non-sequence-parallel part whole without it; with full recompute 2·s·b·h(/t with SP) per layer plus one
-     * layer's worth while it is recomputed. Stage i holds min(m, pp − i) micro-batches of its L_i layers (L/pp, or as
-     * the layout's {@link PipelineSplit} sizes it) under
+     * layer's worth while it is recomputed (one layer in n: that share of the layers so, the others whole; torchtitan's
+     * op-level selective policy: what {@link Checkpointing} counts it keeps). Stage i holds min(m, pp − i) micro-batches
+     * of its L_i layers (L/pp, or as the layout's {@link PipelineSplit} sizes it) under
      * 1F1B; interleaving multiplies by 1 + (pp − 1)/(pp·vpp). The first stage adds the embedding's input and
      * dropout (8·s·b + s·b·h per in-flight micro-batch), a single stage the output layer's input and loss,
      * 4·s·b·h·(1 + V/h), as theoretical_memory_usage.py does.
@@ -126,9 +127,15 @@ public final class MemoryModel {
         // while it is copied out (forward) or back (backward)
         layersHeld = (stageLayers - offloaded) * inflight + (offloaded > 0 ? 1 : 0);
         double act;
-        if (l.recompute() == Recompute.FULL) {
+        double full = Checkpointing.fullShare(l, stageLayers);
+        if (l.recompute() == Recompute.OP) {
+            // torchtitan's op-level SAC (Checkpointing): what its policy saves, and one layer's recomputed rest in backward
+            double[] op = Checkpointing.opPerLayer(m, l);
+            double kept = (op[0] / t + op[1]) * sbh;
+            act = kept * layersHeld + Math.max(0, perLayer - kept);
+        } else if (full > 0) {
             double input = (l.sequenceParallel() || l.tp() == 1 ? 2 * sbh / t : 2 * sbh);
-            act = input * layersHeld + perLayer;
+            act = (full * input + (1 - full) * perLayer) * layersHeld + perLayer;
         } else {
             act = perLayer * layersHeld;
         }

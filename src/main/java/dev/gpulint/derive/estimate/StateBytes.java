@@ -24,11 +24,15 @@ package dev.gpulint.derive.estimate;
  * data-parallel ranks (dp·cp: Megatron's data-parallel group with context parallelism), stage 2 also the gradients,
  * stage 3 (FSDP FULL_SHARD) also the weights.
  *
+ * The gradients' width is {@link GradientWidth}'s decision, the same one the data-parallel reduction reads
+ * ({@link #width()}, {@link GradientReduce}): one home for both.
+ *
  * @param dtype the dtype the job states, null when it states none
  * @param where what the accounting comes from, for {@link Accounting#STATED}: the key that states it (else null)
+ * @param width the gradient's width in memory (before sharding) and on the wire
  */
 public record StateBytes(double weights, double gradients, double optimizer, Accounting accounting, ModelShape.Dtype dtype,
-                         String where) {
+                         String where, GradientWidth width) {
 
     /** The named accountings; {@link #id()} is how messages (ID.yaml) choose their wording. */
     public enum Accounting {
@@ -43,7 +47,16 @@ public record StateBytes(double weights, double gradients, double optimizer, Acc
 
     /** Without a source: the split of a named accounting. */
     public StateBytes(double weights, double gradients, double optimizer, Accounting accounting) {
-        this(weights, gradients, optimizer, accounting, null, null);
+        this(weights, gradients, optimizer, accounting, null, null, null);
+    }
+
+    public StateBytes {
+        if (width == null) {
+            // a split given as numbers: held as given, reduced by the dtype's default (stated bytes: the held width)
+            GradientWidth d = GradientWidth.of(dtype, 0, null, null, null);
+            width = new GradientWidth(gradients, accounting == Accounting.STATED && dtype != ModelShape.Dtype.FP32
+                    && dtype != ModelShape.Dtype.TF32 ? Math.min(4, Math.max(2, gradients)) : d.reduced(), null, null);
+        }
     }
 
     /**
@@ -51,7 +64,8 @@ public record StateBytes(double weights, double gradients, double optimizer, Acc
      * optimizer): bytes the job states stay as stated; the others follow the stated dtype and the layout's choice.
      */
     public StateBytes at(int zeroStage, boolean distributed) {
-        return accounting == Accounting.STATED ? this : of(dtype, zeroStage, distributed, null, null);
+        return accounting == Accounting.STATED ? this
+                : of(dtype, zeroStage, distributed, null, null, width.reduceDtype(), width.reduceWhere());
     }
 
     /**
@@ -64,17 +78,30 @@ public record StateBytes(double weights, double gradients, double optimizer, Acc
      * @param where       where they are stated ("optimizer.bytes_per_parameter", "--grad-reduce-in-bf16 ...")
      */
     public static StateBytes of(ModelShape.Dtype dtype, int zeroStage, boolean distributed, Double stated, String where) {
+        return of(dtype, zeroStage, distributed, stated, where, null, null);
+    }
+
+    /**
+     * A job's accounting with the gradient reduction's dtype it states ({@code reduce}, at {@code reduceWhere}; null
+     * when none): see {@link GradientWidth} for what it changes (a bf16 job without ZeRO that reduces in bf16 keeps
+     * bf16 main gradients: 2 + 2 + 12, {@link Accounting#STATED} by that key).
+     */
+    public static StateBytes of(ModelShape.Dtype dtype, int zeroStage, boolean distributed, Double stated, String where,
+                                ModelShape.Dtype reduce, String reduceWhere) {
+        GradientWidth w = GradientWidth.of(dtype, zeroStage, stated, reduce, reduceWhere);
+        double g = w.held();
         if (stated != null && stated > 0) {
             double t = stated;
             String from = where == null ? "optimizer.bytes_per_parameter" : where;
-            return t >= 14 ? new StateBytes(2, t - 14, 12, Accounting.STATED, dtype, from)
-                    : new StateBytes(t * 2 / 16, t * 2 / 16, t * 12 / 16, Accounting.STATED, dtype, from);
+            return t >= 14 ? new StateBytes(2, g, 12, Accounting.STATED, dtype, from, w)
+                    : new StateBytes(t * 2 / 16, g, t * 12 / 16, Accounting.STATED, dtype, from, w);
         }
-        if (dtype == ModelShape.Dtype.FP32 || dtype == ModelShape.Dtype.TF32) return new StateBytes(4, 4, 8, Accounting.FP32, dtype, null);
-        if (zeroStage > 0) return new StateBytes(2, 2, 12, Accounting.ZERO, dtype, null);
-        if (dtype == null) return new StateBytes(2, 2, 12, Accounting.LEAST, null, null);
-        if (dtype == ModelShape.Dtype.FP16) return new StateBytes(2, 2, distributed ? 16 : 12, Accounting.MEGATRON_FP16, dtype, null);
-        return new StateBytes(2, 4, 12, Accounting.MEGATRON_BF16, dtype, null);
+        if (dtype == ModelShape.Dtype.FP32 || dtype == ModelShape.Dtype.TF32) return new StateBytes(4, g, 8, Accounting.FP32, dtype, null, w);
+        if (zeroStage > 0) return new StateBytes(2, g, 12, Accounting.ZERO, dtype, null, w);
+        if (dtype == null) return new StateBytes(2, g, 12, Accounting.LEAST, null, null, w);
+        if (dtype == ModelShape.Dtype.FP16) return new StateBytes(2, g, distributed ? 16 : 12, Accounting.MEGATRON_FP16, dtype, null, w);
+        return g < 4 ? new StateBytes(2, g, 12, Accounting.STATED, dtype, reduceWhere, w)
+                : new StateBytes(2, g, 12, Accounting.MEGATRON_BF16, dtype, null, w);
     }
 
     /**
@@ -88,7 +115,24 @@ public record StateBytes(double weights, double gradients, double optimizer, Acc
         dev.gpulint.spec.Specs.Optimizer o = j.optimizer();
         Double stated = o == null || o.bytesPerParameter() == null ? null : o.bytesPerParameter().value();
         String where = stated == null ? null : j.statedWhere("bytes_per_parameter");
-        return of(dtype, (int) Math.max(0, zeroStage), distributed(j), stated, where);
+        Reduce r = Reduce.of(j);
+        return of(dtype, (int) Math.max(0, zeroStage), distributed(j), stated, where, r == null ? null : r.dtype(), r == null ? null : r.where());
+    }
+
+    /**
+     * The gradient reduction's dtype a job states: optimizer.grad_reduce_dtype as bound from any format (torchtitan's
+     * mixed_precision_reduce), with the key that states it; null when the job states none or one that is not fp32,
+     * bf16 or fp16 (under their torch names too).
+     */
+    public record Reduce(ModelShape.Dtype dtype, String where) {
+        public static Reduce of(dev.gpulint.spec.Specs.Job j) {
+            dev.gpulint.spec.Specs.Optimizer o = j.optimizer();
+            if (o == null || o.gradReduceDtype() == null || o.gradReduceDtype().value() == null) return null;
+            ModelShape.Dtype d = ModelShape.Dtype.parse(o.gradReduceDtype().value());
+            if (d != ModelShape.Dtype.FP32 && d != ModelShape.Dtype.BF16 && d != ModelShape.Dtype.FP16) return null;
+            String where = j.statedWhere("grad_reduce_dtype");
+            return new Reduce(d, where == null ? "optimizer.grad_reduce_dtype" : where);
+        }
     }
 
     /** The job uses Megatron's distributed optimizer (as the binder reads it from any format). */
@@ -108,7 +152,7 @@ public record StateBytes(double weights, double gradients, double optimizer, Acc
         if (zeroStage >= 1 || distributed) o /= d;
         if (zeroStage >= 2) g /= d;
         if (zeroStage >= 3) w /= d;
-        return new StateBytes(w, g, o, accounting, dtype, where);
+        return new StateBytes(w, g, o, accounting, dtype, where, width);
     }
 
     /** What the plan's assumptions list says of it: "18 bytes per parameter before sharding (Megatron's bf16: ...)". */

@@ -53,7 +53,8 @@ final class CandidateJobs {
         Specs.Optimizer o = job.optimizer();
         Specs.Optimizer optimizer = new Specs.Optimizer(o == null ? null : o.type(),
                 new Located<>((long) l.zeroStage(), span(o == null ? null : o.zeroStage(), at)), o == null ? null : o.bytesPerParameter(), false,
-                new Located<>(l.distributedOptimizer(), span(o == null ? null : o.distributed(), at)));
+                new Located<>(l.distributedOptimizer(), span(o == null ? null : o.distributed(), at)),
+                o == null ? null : o.gradReduceDtype());
         Located<Long> nodes = job.nodes();
         if (perNode > 0) {
             long need = (l.gpus() + perNode - 1) / perNode;

@@ -91,7 +91,7 @@ public record SearchSpace(long gpus, long layers, long experts, long seqLength, 
                     + "virtual pp, micro batch, sharding, recompute and sequence parallelism): plan for a GPU count with fewer divisors");
         }
         for (int z = 0; z < (zeroStages ? 4 : 2); z++) {
-            for (Layout.Recompute r : Layout.Recompute.values()) {
+            for (Layout.Recompute r : Layout.Recompute.SEARCHED) {
                 for (boolean sp : tp > 1 ? new boolean[] {true, false} : new boolean[] {false}) {
                     out.add(new Layout(tp, pp, dp, cp, ep, vpp, micro, globalBatch, zeroStages ? z : 0, !zeroStages && z == 1, r, sp));
                 }

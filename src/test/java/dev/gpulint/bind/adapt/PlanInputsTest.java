@@ -71,7 +71,7 @@ class PlanInputsTest {
                 [activation_checkpoint]
                 mode = "selective"
                 """);
-        assertEquals("selective", j.recompute().value());
+        assertEquals("every:2", j.recompute().value(), "torchtitan's selective with its default selective_ac_option \"2\"");
         assertNull(j.optimizer(), "replicate only: DDP, no ZeRO stage");
         assertEquals(32L, j.model().layers().value());
         assertEquals(4096L, j.model().hiddenSize().value());

@@ -40,6 +40,9 @@ class RanJobsFitTest {
             "GPT-3 175B PTD-P, Narayanan et al. 2021 Table 2, 384 GPUs | A100-SXM4-80GB | 384 | 96,12288,96,96,49152,51200,false,true,2048,fp16 | 8,12,1,1,false | 1,1536 | 0,false,0 | full",
             "GPT 530B full recompute, Korthikanti et al. 2022, 280 GPUs | A100-SXM4-80GB | 280 | 105,20480,128,128,81920,51200,false,true,2048,bf16 | 8,35,3,1,false | 1,280 | 0,false,0 | full",
             "Llama 2 13B, torchtitan FSDP2 without checkpointing, 64 A100 | A100-SXM4-80GB | 64 | 40,5120,40,40,13824,32000,true,false,4096,bf16 | 1,1,1,1,false | 2,128 | 3,false,0 | none",
+            "Llama 2 13B, torchtitan FSDP2 selective op, 64 A100 | A100-SXM4-80GB | 64 | 40,5120,40,40,13824,32000,true,false,4096,bf16 | 1,1,1,1,false | 2,128 | 3,false,0 | op",
+            "Llama 2 70B, torchtitan FSDP2 selective op, 64 A100 | A100-SXM4-80GB | 64 | 80,8192,64,8,28672,32000,true,false,4096,bf16 | 1,1,1,1,false | 1,64 | 3,false,0 | op",
+            "Llama 3 8B, torchtitan FSDP2 selective layer (every 2nd), 64 A100 | A100-SXM4-80GB | 64 | 32,4096,32,8,14336,128256,true,false,8192,bf16 | 1,1,1,1,false | 1,64 | 3,false,0 | every",
     })
     void aJobThatRanFits(String name, String gpu, int gpus, String model, String layout, String batch, String optimizer, String recompute) {
         JobEstimate e = estimate(gpu, gpus, model, layout, batch, optimizer, recompute);

@@ -50,7 +50,7 @@ final class Pricer implements CandidateSearch.Pricing {
 
     /** The layout's estimate (priced once). */
     Estimate estimate(Layout l) {
-        return estimates.computeIfAbsent(l, x -> Estimator.estimate(shape(x.tp()), x, in.hardware(), in.order(), in.bytes()));
+        return estimates.computeIfAbsent(l, x -> Estimator.estimate(shape(x.tp()), x, in.hardware(), in.order(), in.bytes(), in.variants()));
     }
 
     /** The model with its vocabulary padded for {@code tp}. */

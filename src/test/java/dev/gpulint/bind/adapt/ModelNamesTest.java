@@ -152,9 +152,14 @@ class ModelNamesTest {
         assertEquals(61L, m.layers().value());
         assertEquals(256L, m.experts().value());
         assertEquals(8L, m.topK().value());
-        assertEquals(2048L, m.ffnHiddenSize().value(), "one routed expert's MLP");
-        assertTrue(shapeFrom(j).endsWith("; not modelled by the estimate: 1 shared expert per MoE layer, the first 3 layers' dense MLP "
-                + "of 18432 (counted as MoE layers), multi-head latent attention (counted as 128 heads of 128)"), shapeFrom(j));
+        assertEquals(18432L, m.ffnHiddenSize().value(), "the first three layers' dense MLP");
+        assertEquals(2048L, m.moe().expertFfn().value(), "one routed expert's MLP");
+        assertEquals(2048L, m.moe().sharedFfn().value(), "one shared expert of the routed experts' size");
+        assertEquals(3L, m.moe().denseLayers().value());
+        assertNull(m.moe().layerFreq());
+        assertTrue(shapeFrom(j).endsWith("; not modelled by the estimate: memory counts every layer with the routed experts only (1 shared"
+                + " expert per MoE layer, the first 3 layers' dense MLP of 18432: priced in the step's time, not in memory), multi-head latent"
+                + " attention (counted as 128 heads of 128)"), shapeFrom(j));
     }
 
     @Test

@@ -16,15 +16,16 @@ import java.util.Locale;
  * <ul>
  * <li>local experts L = E/ep, each a GEMM of M = T·k·ep·etp/(tp·E) tokens (× the capacity factor when inputs are padded
  *     to it) by h × ffn/etp;</li>
- * <li>its time: FLOPs / (GEMM rate × tile fill M/(128·⌈M/128⌉)) + the experts' weights read forward and backward and
- *     their gradients written (3 × L·P/etp·bytes) at the HBM rate + 6 kernels (grouped) or 6·L kernels (one GEMM per
- *     expert) × the fixed time per kernel;</li>
+ * <li>its time, by the roofline: the longer of FLOPs / (GEMM rate × tile fill M/(128·⌈M/128⌉)) and the experts' weights
+ *     read forward and backward and their gradients written (3 × L·P/etp·bytes) at the HBM rate; plus 6 kernels
+ *     (grouped) or 6·L kernels (one GEMM per expert) × the fixed time per kernel;</li>
  * <li>router: 6·(T/tp)·h·E FLOPs at the GEMM rate, its fp32 logits (softmax, top-k, the auxiliary loss and their
  *     gradients, 8 passes of (T/tp)·E·4 bytes) at the HBM rate;</li>
  * <li>permutation and un-permutation, forward and backward: 8 passes (read and write) of the R = T·k·etp/tp rows of h
  *     the GPU's experts take, at the HBM rate;</li>
- * <li>the routed rows' stored activations beyond one dense MLP's (input copy h, ffn/etp × 2 or 3 of the MLP) move
- *     through HBM at the catalog's elementwise traffic like the layer's other activations.</li>
+ * <li>the activation function of the routed rows beyond the one MLP per token the layer's elementwise term moves:
+ *     (R·ffn/etp − T·ffn/tp) × 8 elements (SwiGLU: gate and up read, product written forward; both and the gradient
+ *     read, two gradients written backward; GeLU 5) at the HBM rate.</li>
  * </ul>
  * The 128-row tile is the M tile of the Hopper and Blackwell grouped GEMMs (CUTLASS's and cuBLASLt's 128 × 128 and
  * 128 × 256 tiles, Transformer Engine's GroupedLinear); an expert with 64 tokens fills half of one.
@@ -66,14 +67,17 @@ public final class MoeCost {
         double routedFlops = tokens * k * 6 * m.mlpParameters() / tp * cf * rf;
         double weightBytes = 3 * local * m.mlpParameters() / etp * ab;
         double kernels = 6 * rf * (s.groupedGemm() ? 1 : local);
-        double routedS = routedFlops / (pg * fill) + weightBytes / hbm + kernels * e.gemmKernelS();
+        // the roofline (Williams et al. 2009): a GEMM takes the longer of its FLOPs and its bytes; the weights are what a
+        // small expert's GEMM is bound by (arithmetic intensity ≈ M FLOP per weight byte in 16-bit)
+        double routedS = Math.max(routedFlops / (pg * fill), weightBytes / hbm) + kernels * e.gemmKernelS();
         double routerS = 6 * tokens / tp * h * experts / p16 + 8 * tokens / tp * experts * 4 / hbm + 3 * e.gemmKernelS();
         double rows = tokens * k * etp / tp * cf;
         double permuteS = 8 * rows * h * ab * rf / hbm;
-        // the routed rows' stored activations (input copy, fc1 output, activation) beyond the one dense MLP's
-        // 2·T·ffn/tp·bytes that the layer's elementwise term already moves (Estimator.perLayerActivationBytes)
-        double extra = Math.max(0, rows * (h + (gate + 1) * m.ffn() / etp) * ab - 2.0 * tokens * m.ffn() / tp * ab);
-        double extraS = e.traffic() * extra * rf / hbm;
+        // the activation function of the routed rows beyond the one MLP per token the layer's elementwise term already
+        // moves: SwiGLU reads gate and up and writes their product forward, reads both and the gradient and writes two
+        // gradients backward (8 × ffn elements per row); GeLU 5 × ffn
+        double extra = Math.max(0, rows * m.ffn() / etp - tokens * m.ffn() / tp) * (m.gatedMlp() ? 8 : 5) * ab;
+        double extraS = extra * rf / hbm;
         double sharedS = s.sharedFfn() > 0 ? tokens * 6 * gate * h * s.sharedFfn() / tp * rf / pg + 6 * rf * e.gemmKernelS() : 0;
         double moeLayerS = routedS + routerS + permuteS + extraS + sharedS;
         // a dense layer: its own MLP instead of the experts (the routed expert's MLP is what the shared term left out)
@@ -82,10 +86,10 @@ public final class MoeCost {
         double perLayer = (s.moeLayers() * moeLayerS + dense * denseS) / layers;
         double a2a = tokens / (l.sequenceParallel() ? tp : 1) * k * h * ab * cf;
         String note = String.format(Locale.ROOT,
-                "%d of %d layers MoE: %d local expert%s × %.0f tokens each (T·k·ep·etp/(tp·E), etp %d%s), tile fill %.2f → routed %.3g TFLOP at"
-                        + " %.0f TFLOP/s + expert weights %s at %.0f GB/s + %d kernels × %s = %s (%.0f %% of the dense GEMM rate); router %s;"
+                "%d of %d layers MoE: %d local expert%s × %.0f tokens each (T·k·ep·etp/(tp·E), etp %d%s), tile fill %.2f → the longer of routed %.3g"
+                        + " TFLOP at %.0f TFLOP/s and expert weights %s at %.0f GB/s, + %d kernels × %s = %s (%.0f %% of the dense GEMM rate); router %s;"
                         + " permutation %s (8 × %s rows × h);"
-                        + " expert activations %s%s = %s per MoE layer%s",
+                        + " expert activation function %s%s = %s per MoE layer%s",
                 s.moeLayers(), layers, (int) local, local == 1 ? "" : "s", perExpert, etp, cf != 1 ? String.format(Locale.ROOT, ", × capacity %.2f", cf) : "",
                 fill, routedFlops / 1e12, pg * fill / 1e12, Units.bytes(weightBytes), hbm / 1e9, (int) kernels, Units.seconds(e.gemmKernelS()),
                 Units.seconds(routedS), 100 * routedFlops / pg / routedS, Units.seconds(routerS), Units.seconds(permuteS), Units.count(rows), Units.seconds(extraS),

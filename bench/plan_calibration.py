@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""gpulint plan calibration bench: estimates every row of two measured tables and prints predicted vs measured.
+"""gpulint plan calibration bench: estimates every row of three measured tables and prints predicted vs measured.
 
 CALIBRATION: bench/plan/nemo-h100-fp8.tsv (NeMo 24.09 DGX-H100 FP8 pre-training; sources in its header), the only data
 the catalog's fitted efficiencies were set against. HELD-OUT: bench/plan/heldout.tsv (published A100 and H100 bf16 runs:
 llm-foundry FSDP, Korthikanti et al. 2022 Megatron; sources in its header), never fitted: its errors find model mistakes.
+MoE: bench/plan/moe.tsv (published MoE runs; each row's `role` says whether it set a constant: none does today).
 For each row it writes a native manifest (a cluster of 8-GPU nodes with the row's NICs, and the job as published) under
 bench/generated/plan/, runs `bin/gpulint plan -f json` on it and compares tokens/s/GPU (or model TFLOP/s/GPU, as the
 row's metric says) with the measurement. Prints the error per row, the mean and max absolute error per table, the memory

@@ -158,8 +158,10 @@ final class ModelNames {
         if (e.moeLayerStep() > 1) timeOnly.add("only every " + e.moeLayerStep() + "th layer MoE, the others a dense MLP of " + e.ffn());
         if (!timeOnly.isEmpty()) out.add("memory counts every layer with the routed experts only (" + String.join(", ", timeOnly)
                 + ": priced in the step's time, not in memory)");
-        if (e.headDim() > 0 && e.name().toLowerCase(java.util.Locale.ROOT).contains("deepseek")) out.add("multi-head latent attention (counted as "
-                + e.heads() + " heads of " + e.headDim() + ")");
+        // an entry with its kv_lora_rank has multi-latent attention named in the plan's assumptions (AttentionShape)
+        if (e.kvLoraRank() <= 0 && e.headDim() > 0 && e.name().toLowerCase(java.util.Locale.ROOT).contains("deepseek")) {
+            out.add("multi-head latent attention (counted as " + e.heads() + " heads of " + e.headDim() + ")");
+        }
         return out.isEmpty() ? "" : "; not modelled by the estimate: " + String.join(", ", out);
     }
 
@@ -175,6 +177,12 @@ final class ModelNames {
         long ffn = e.moe() ? e.moeFfn() : e.ffn();
         if (j.ffn == null && ffn > 0) j.ffn = j.key(key, new Located<>(ffn, at.span()));
         if (e.moe()) moe(j, e, at, key);
+        if (j.window == null && e.slidingWindow() > 0) {
+            j.window = j.key(key, new Located<>(e.slidingWindow(), at.span()));
+            if (j.fullEvery == null && e.fullAttentionEvery() > 0) j.fullEvery = j.key(key, new Located<>(e.fullAttentionEvery(), at.span()));
+        }
+        if (j.sinks == null && e.sinks()) j.sinks = new Located<>(true, at.span());
+        if (j.kvLoraRank == null && e.kvLoraRank() > 0) j.kvLoraRank = j.key(key, new Located<>(e.kvLoraRank(), at.span()));
         if (j.vocab == null && e.vocab() > 0) j.vocab = j.key(key, new Located<>(e.vocab(), at.span()));
         if (j.experts == null && e.moe()) j.experts = j.key(key, new Located<>(e.experts(), at.span()));
         if (j.topK == null && e.moe() && e.topK() > 0) j.topK = j.key(key, new Located<>(e.topK(), at.span()));

@@ -88,6 +88,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.kvHeads = j.key("model.config.num_query_groups", TreeValues.whole(scalar(config, "num_query_groups")));
         j.experts = j.key("model.config.num_moe_experts", TreeValues.whole(scalar(config, "num_moe_experts")));
         plan(j, root, strategy, config);
+        Nemo2Moe.read(j, config);
         Nemo2Configs.fill(j, config);
         Recipes.finish(j, sink);
     }

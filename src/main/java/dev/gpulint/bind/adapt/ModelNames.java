@@ -145,19 +145,13 @@ final class ModelNames {
     }
 
     /**
-     * What of an MoE shape the estimate does not hold, as "; ..." for the plan's assumptions, or "". The step's time
-     * prices the shared experts, the first dense layers and every n-th layer MoE (MoeCost); the memory still counts every
-     * layer with the routed experts of moe_intermediate_size and no shared expert.
+     * What of an MoE shape the estimate does not hold, as "; ..." for the plan's assumptions, or "": nothing of the MoE
+     * layers any more (MoeCost prices the shared experts, the first dense layers and every n-th layer MoE, and
+     * MemoryModel counts their parameters), only DeepSeek's latent attention where the entry lacks its kv_lora_rank.
      */
     static String unmodelled(Models.Entry e) {
         if (!e.moe()) return "";
         List<String> out = new java.util.ArrayList<>();
-        List<String> timeOnly = new java.util.ArrayList<>();
-        if (e.sharedExperts() > 0) timeOnly.add(e.sharedExperts() + " shared expert" + (e.sharedExperts() == 1 ? "" : "s") + " per MoE layer");
-        if (e.firstDenseLayers() > 0) timeOnly.add("the first " + e.firstDenseLayers() + " layers' dense MLP of " + e.ffn());
-        if (e.moeLayerStep() > 1) timeOnly.add("only every " + e.moeLayerStep() + "th layer MoE, the others a dense MLP of " + e.ffn());
-        if (!timeOnly.isEmpty()) out.add("memory counts every layer with the routed experts only (" + String.join(", ", timeOnly)
-                + ": priced in the step's time, not in memory)");
         // an entry with its kv_lora_rank has multi-latent attention named in the plan's assumptions (AttentionShape)
         if (e.kvLoraRank() <= 0 && e.headDim() > 0 && e.name().toLowerCase(java.util.Locale.ROOT).contains("deepseek")) {
             out.add("multi-head latent attention (counted as " + e.heads() + " heads of " + e.headDim() + ")");

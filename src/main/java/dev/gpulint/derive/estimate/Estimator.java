@@ -39,7 +39,7 @@ public final class Estimator {
         Efficiency e = hw.efficiency();
         Dtype dt = m.dtype();
         StateBytes sb = bytes != null ? bytes.at(l.zeroStage(), l.distributedOptimizer()) : StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer(), null, null);
-        List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, sb);
+        List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, sb, v);
         List<Estimate.Note> notes = new ArrayList<>();
         Map<String, Long> stride = strides(l, order);
         double ab = dt.activationBytes();

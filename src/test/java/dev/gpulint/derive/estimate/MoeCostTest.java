@@ -160,6 +160,21 @@ class MoeCostTest {
     }
 
     @Test
+    void memoryCountsTheExpertsOnlyOnMoeLayersAndTheSharedExpertsAndDenseMlps() {
+        String model = "layers: 4, hidden_size: 1024, attention_heads: 8, experts: 8, top_k: 2, ffn_hidden_size: 4096, gated_mlp: true,"
+                + " vocab_size: 32000";
+        JobEstimate j = job(model, "moe: { expert_ffn_hidden_size: 1024, shared_expert_ffn_hidden_size: 2048, layer_freq: \"([0]*1+[1]*3)\" }",
+                "tp: 1, ep: 1", 2048);
+        JobEstimate uniform = job(model, "moe: { expert_ffn_hidden_size: 1024 }", "tp: 1, ep: 1", 2048);
+        ModelShape m = j.inputs().model();
+        // the dense layer has its MLP of 4,096 instead of 8 experts of 1,024; the three MoE layers one shared expert of 2,048 each
+        double expected = uniform.estimate().stages().get(0).parameters() - 8 * 3.0 * 1024 * 1024 + 3.0 * 1024 * 4096 + 3 * 3.0 * 1024 * 2048;
+        assertEquals(expected, j.estimate().stages().get(0).parameters(), 1e-3);
+        assertEquals(m.parameters() - 8 * 3.0 * 1024 * 1024 + 3.0 * 1024 * 4096 + 3 * 3.0 * 1024 * 2048, j.estimate().stages().get(0).parameters(), 1e-3,
+                "one GPU holds the whole model (tp = pp = ep = 1)");
+    }
+
+    @Test
     void aPatternThatDoesNotFitTheLayersIsSaidAndEveryLayerStaysMoe() {
         JobEstimate j = job(MIXTRAL_8X7B, "moe: { layer_freq: \"([0]*1+[1]*3)\" }", "tp: 1, ep: 8", 4096);
         assertEquals(32, j.inputs().variants().moe().moeLayers());

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""gpulint plan calibration bench: estimates every row of two measured tables and prints predicted vs measured.
+"""gpulint plan calibration bench: estimates every row of its measured tables (calibration, then validation) and prints predicted vs measured.
 
 CALIBRATION: bench/plan/nemo-h100-fp8.tsv (NeMo 24.09 DGX-H100 FP8 pre-training; sources in its header), the only data
 the catalog's fitted efficiencies were set against. VALIDATION: bench/plan/fsdp.tsv (published torchtitan FSDP2 runs,
 validation only). HELD-OUT: bench/plan/heldout.tsv (published A100 and H100 bf16 runs:
 llm-foundry FSDP, Korthikanti et al. 2022 Megatron; sources in its header), never fitted: its errors find model mistakes.
+MoE: bench/plan/moe.tsv (published MoE runs; each row's `role` says whether it set a constant: none does today).
 For each row it writes a native manifest (a cluster of 8-GPU nodes with the row's NICs, and the job as published) under
 bench/generated/plan/, runs `bin/gpulint plan -f json` on it and compares tokens/s/GPU (or model TFLOP/s/GPU, as the
 row's metric says) with the measurement. Prints the error per row, the mean and max absolute error per table, the memory
@@ -69,8 +70,8 @@ model:
   vocab_size: {r['vocab']}
   gated_mlp: {r['gated']}
   tied_embeddings: {r['tied']}
-  seq_length: {r['seq']}
-parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{split(r)} }}
+  seq_length: {r['seq']}{moe_model(r)}
+parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
 {recompute(r['recompute'])}
@@ -91,6 +92,22 @@ def recompute(rc):
     if rc.startswith("every:"):
         return f"recompute: every\nrecompute_every: {rc[6:]}"
     return f"recompute: {rc}"
+
+
+def moe_model(r):
+    """An MoE row's model keys (bench/plan/moe.tsv): experts, top-k and model.moe; "" for a dense row."""
+    if not r.get("experts"):
+        return ""
+    out = f"\n  experts: {r['experts']}\n  top_k: {r['top_k']}"
+    moe = [f"{k}: {r[c]}" for k, c in (("expert_ffn_hidden_size", "expert_ffn"), ("shared_expert_ffn_hidden_size", "shared_ffn"),
+                                      ("layer_freq", "layer_freq"), ("dispatcher", "dispatcher"), ("grouped_gemm", "grouped_gemm"),
+                                      ("capacity_factor", "capacity_factor"), ("overlap_a2a", "overlap_a2a")) if r.get(c)]
+    return out + (f"\n  moe: {{ {', '.join(moe)} }}" if moe else "")
+
+
+def moe_parallel(r):
+    """An MoE row's expert-parallel sizes; "" for a dense row."""
+    return (f", ep: {r['ep']}" if r.get("ep") else "") + (f", etp: {r['etp']}" if r.get("etp") else "")
 
 
 def rows(path, defaults):
@@ -116,6 +133,7 @@ def run(args):
 def table(label, path, defaults, files):
     print(f"\n== {label}: {os.path.relpath(path, ROOT)}")
     print(f"{'model':<15}{'source':<17}{'GPUs':>5}  {'metric':<10}{'predicted':>10}{'measured':>10}{'error':>9}   fullest stage")
+    roles = []
     errors, by_source = [], {}
     stem = os.path.splitext(os.path.basename(path))[0]
     for i, r in enumerate(rows(path, defaults)):
@@ -137,14 +155,18 @@ def table(label, path, defaults, files):
         by_source.setdefault(r.get("source", "nemo-24.09"), []).append(abs(err))
         cap = plan["memory"]["capacity_bytes"]
         top = max(s["total_bytes"] for s in plan["memory"]["stages"])
-        unit = "tok/s" if metric.startswith("tokens") else "s/step" if metric == "step_s" else "TFLOP/s"
-        nd = 3 if metric == "step_s" else 1
+        unit = "tok/s" if metric.startswith("tokens") else "s/step" if metric == "step_s" else "MFU" if metric == "mfu" else "TFLOP/s"
+        nd = 3 if metric in ("step_s", "mfu") else 1
+        if r.get("role"):
+            roles.append(f"  {r['name']}: {r['role']}")
         print(f"{r['name']:<15}{r.get('source', 'nemo-24.09'):<17}{r['gpus']:>5}  {unit:<10}{pred:>10.{nd}f}{meas:>10.{nd}f}{100 * err:>+8.1f}%"
               f"   {top / 1e9:.1f} GB of {cap / 1e9:.1f}" + ("" if top <= cap else "  (OVER: would run out of memory)"))
     if len(by_source) > 1:
         for src, es in by_source.items():
             print(f"  {src:<17} mean |error| {100 * statistics.mean(es):5.2f} %, max {100 * max(es):5.2f} % over {len(es)} rows")
     print(f"{label}: mean |error| {100 * statistics.mean(errors):.2f} %, max {100 * max(errors):.2f} % over {len(errors)} rows")
+    for line in roles:
+        print(line)
     return errors
 
 
@@ -164,6 +186,8 @@ def main():
         for t in VALIDATION:
             table("HELD-OUT (not fitted)", os.path.join(ROOT, "bench", "plan", t), {"bytes": ""}, files)
         table("FSDP2 / torchtitan VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "fsdp.tsv"), {"bytes": ""}, files)
+        # MoE runs: each row's role says whether it set a constant (none does today; docs/plan.md, "MoE")
+        table("MoE (see each row's role)", os.path.join(ROOT, "bench", "plan", "moe.tsv"), {"bytes": ""}, files)
         table("BLACKWELL (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "blackwell.tsv"), {"bytes": "16"}, files)
     if a.no_timing:
         return

@@ -243,6 +243,11 @@ public final class Binder {
                 else typeError(s, path, "'" + name + "' must be a ratio such as \"2:1\", found '" + (t.length() <= 64 ? t : r.substring(0, Math.min(60, r.length())) + "…") + "'");
             }
             case ORDER -> order(key, s, path);
+            case LAYER_PATTERN -> {
+                String why = dev.gpulint.spec.LayerPattern.problem(t);
+                if (why == null) values.put(s, t);
+                else typeError(s, path, "'" + name + "' is '" + Quantities.shortText(t) + "': " + why);
+            }
             case BANDWIDTH -> {
                 Parsed<?> p = Quantities.bandwidth(t);
                 unit(s, path, p);

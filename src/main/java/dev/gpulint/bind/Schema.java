@@ -12,7 +12,7 @@ import java.util.Map;
  */
 public final class Schema {
 
-    public enum Type { STRING, INT, BOOL, BANDWIDTH, SIZE, COUNT, NUMBER, DURATION, ENUM, RATIO, ORDER, MAP, LIST, STRING_MAP }
+    public enum Type { STRING, INT, BOOL, BANDWIDTH, SIZE, COUNT, NUMBER, DURATION, ENUM, RATIO, ORDER, MAP, LIST, STRING_MAP, LAYER_PATTERN }
 
     public record Field(String name, Type type, boolean required, Map<String, Field> children,
                         List<String> values, long min, long max) {
@@ -68,7 +68,15 @@ public final class Schema {
                     f("expert_parameters", Type.COUNT, false), num("ffn_hidden_size", false, 1, Integer.MAX_VALUE),
                     num("vocab_size", false, 1, Integer.MAX_VALUE), num("head_dim", false, 1, Integer.MAX_VALUE),
                     f("gated_mlp", Type.BOOL, false), f("tied_embeddings", Type.BOOL, false),
-                    num("top_k", false, 1, 1024)),
+                    num("top_k", false, 1, 1024),
+                    map("moe", false, num("expert_ffn_hidden_size", false, 1, Integer.MAX_VALUE),
+                            num("shared_expert_ffn_hidden_size", false, 1, Integer.MAX_VALUE), f("layer_freq", Type.LAYER_PATTERN, false),
+                            num("dense_layers", false, 0, Integer.MAX_VALUE), f("capacity_factor", Type.NUMBER, false),
+                            f("pad_to_capacity", Type.BOOL, false), en("dispatcher", false, List.of("alltoall", "allgather", "flex")),
+                            f("overlap_a2a", Type.BOOL, false), f("grouped_gemm", Type.BOOL, false)),
+                    map("attention", false, num("sliding_window", false, 1, Integer.MAX_VALUE),
+                            num("full_attention_every", false, 1, Integer.MAX_VALUE), f("sinks", Type.BOOL, false),
+                            num("kv_lora_rank", false, 1, Integer.MAX_VALUE))),
             // No upper bound: absurd sizes reach the rules, which report them with overflow-safe arithmetic.
             map("parallelism", false, num("tp", false, 1, Long.MAX_VALUE), num("pp", false, 1, Long.MAX_VALUE),
                     num("dp", false, 1, Long.MAX_VALUE), num("cp", false, 1, Long.MAX_VALUE),

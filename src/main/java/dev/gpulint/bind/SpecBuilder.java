@@ -61,6 +61,22 @@ final class SpecBuilder {
         return b == null || !Boolean.TRUE.equals(b.value()) ? null : b;
     }
 
+    /** model.moe: how an MoE model's layers route and compute (null when not written). */
+    private Specs.Moe moe(MappingNode m) {
+        if (m == null) return null;
+        Specs.Moe x = new Specs.Moe(get(m, "expert_ffn_hidden_size"), get(m, "shared_expert_ffn_hidden_size"), get(m, "layer_freq"),
+                get(m, "dense_layers"), get(m, "capacity_factor"), get(m, "pad_to_capacity"), get(m, "dispatcher"), get(m, "overlap_a2a"),
+                get(m, "grouped_gemm"));
+        return x.empty() ? null : x;
+    }
+
+    /** model.attention: the attention variant (null when not written). */
+    private Specs.Attention attention(MappingNode m) {
+        if (m == null) return null;
+        Specs.Attention x = new Specs.Attention(get(m, "sliding_window"), get(m, "full_attention_every"), get(m, "sinks"), get(m, "kv_lora_rank"));
+        return x.empty() ? null : x;
+    }
+
     private static Located<String> named(Located<String> l) {
         return l == null || l.value() == null || Binder.placeholder(l.value()) ? null : l;
     }
@@ -141,7 +157,7 @@ final class SpecBuilder {
                         get(model, "attention_heads"), get(model, "kv_heads"), get(model, "hidden_size"),
                         get(model, "seq_length"), get(model, "experts"), get(model, "expert_parameters"),
                         get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
-                        get(model, "tied_embeddings"), get(model, "top_k")),
+                        get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention"))),
                 par == null ? null : new Specs.Parallelism(get(par, "tp"), get(par, "pp"), get(par, "dp"), get(par, "cp"),
                         get(par, "ep"), get(par, "order"), get(par, "sequence_parallel"), get(par, "virtual_pp"),
                         keySpan(r, "parallelism"), Unknowns.in(par, "tp", "pp", "dp", "cp", "ep", "etp", "virtual_pp"), null,

@@ -38,10 +38,15 @@ public final class Models {
      * @param sharedExperts    always-active experts of that size per MoE layer
      * @param firstDenseLayers leading layers with a dense MLP instead (first_k_dense_replace)
      * @param moeLayerStep     every n-th layer is MoE (1: every layer)
+     * @param slidingWindow    sliding-window attention size in tokens (0: full attention)
+     * @param fullAttentionEvery every n-th layer keeps full attention, the others the window (0: every layer windowed)
+     * @param sinks            learned attention sinks (GPT-OSS)
+     * @param kvLoraRank       multi-latent attention's key/value rank (0: none)
      */
     public record Entry(String name, List<String> aliases, String source, long hidden, long layers, long heads, long kvHeads,
                         long headDim, long ffn, long vocab, long maxPositions, long experts, long topK, long moeFfn,
-                        long sharedExperts, long firstDenseLayers, long moeLayerStep, boolean gated, boolean tied) {
+                        long sharedExperts, long firstDenseLayers, long moeLayerStep, boolean gated, boolean tied,
+                        long slidingWindow, long fullAttentionEvery, boolean sinks, long kvLoraRank) {
         public boolean moe() { return experts > 1; }
     }
 
@@ -129,7 +134,8 @@ public final class Models {
                 n(e, "num_hidden_layers"), heads, n(e, "num_key_value_heads"), n(e, "head_dim"), ffn, n(e, "vocab_size"),
                 n(e, "max_position_embeddings"), experts, experts > 1 ? n(e, "num_experts_per_tok") : 1,
                 experts > 1 ? n(e, "moe_intermediate_size") : 0, n(e, "shared_experts"), n(e, "first_dense_layers"),
-                Math.max(1, n(e, "moe_layer_step")), (Boolean) e.get("gated"), (Boolean) e.get("tied"));
+                Math.max(1, n(e, "moe_layer_step")), (Boolean) e.get("gated"), (Boolean) e.get("tied"),
+                n(e, "sliding_window"), n(e, "full_attention_every"), Boolean.TRUE.equals(e.get("sinks")), n(e, "kv_lora_rank"));
     }
 
     private void add(Entry e) {

@@ -50,7 +50,7 @@ final class Pricer implements CandidateSearch.Pricing {
 
     /** The layout's estimate (priced once). */
     Estimate estimate(Layout l) {
-        return estimates.computeIfAbsent(l, x -> Estimator.estimate(shape(x.tp()), x, in.hardware(), in.order(), in.bytes()));
+        return estimates.computeIfAbsent(l, x -> Estimator.estimate(shape(x.tp()), x, in.hardware(), in.order(), in.bytes(), in.variants()));
     }
 
     /** The model with its vocabulary padded for {@code tp}. */
@@ -75,7 +75,7 @@ final class Pricer implements CandidateSearch.Pricing {
             StateBytes b = in.bytes() != null ? in.bytes().at(x.zeroStage(), x.distributedOptimizer())
                     : StateBytes.of(in.model().dtype(), x.zeroStage(), x.distributedOptimizer(), null, null);
             MemoryModel.Stage best = null;
-            for (MemoryModel.Stage s : MemoryModel.stages(shape(x.tp()), x, b)) if (best == null || s.total() > best.total()) best = s;
+            for (MemoryModel.Stage s : MemoryModel.stages(shape(x.tp()), x, b, in.variants())) if (best == null || s.total() > best.total()) best = s;
             return best;
         });
     }

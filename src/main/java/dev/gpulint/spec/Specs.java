@@ -233,7 +233,17 @@ public final class Specs {
                         Located<Long> attentionHeads, Located<Long> kvHeads, Located<Long> hiddenSize,
                         Located<Long> seqLength, Located<Long> experts, Located<Double> expertParameters,
                         Located<Long> ffnHiddenSize, Located<Long> vocabSize, Located<Long> headDim,
-                        Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK) {
+                        Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK, Moe moe,
+                        Attention attention) {
+        /** A model without the MoE layer's and the attention's details. */
+        public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
+                     Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts,
+                     Located<Double> expertParameters, Located<Long> ffnHiddenSize, Located<Long> vocabSize, Located<Long> headDim,
+                     Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK) {
+            this(parameters, dtype, layers, attentionHeads, kvHeads, hiddenSize, seqLength, experts, expertParameters,
+                    ffnHiddenSize, vocabSize, headDim, gatedMlp, tiedEmbeddings, topK, null, null);
+        }
+
         /** A model without the plan's shape fields. */
         public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
                      Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts,
@@ -326,6 +336,45 @@ public final class Specs {
      * Megatron-Bridge write it, the native {@code offload.activation_layers}).
      */
     public record Offload(Located<Long> activationLayers) {}
+
+    /**
+     * How an MoE model's layers route and compute, as Megatron-Core's flags state it (docs/format.md, model.moe); every
+     * field is null when not written and the plan takes its documented default.
+     *
+     * @param expertFfn      one routed expert's MLP hidden size ({@code --moe-ffn-hidden-size}; default the model's ffn)
+     * @param sharedFfn      the shared experts' MLP hidden size, all of them together ({@code --moe-shared-expert-intermediate-size})
+     * @param layerFreq      which layers are MoE, as written ({@code --moe-layer-freq}: an int N, every N-th layer, or a
+     *                       Python list expression such as {@code ([0]*3+[1]*58)}, 1 = MoE)
+     * @param denseLayers    the first layers with a dense MLP (Hugging Face's first_k_dense_replace), when no pattern is written
+     * @param capacityFactor tokens an expert takes at most, × the balanced share ({@code --moe-expert-capacity-factor};
+     *                       absent: dropless)
+     * @param padToCapacity  experts' inputs padded to the capacity ({@code --moe-pad-expert-input-to-capacity})
+     * @param dispatcher     alltoall, allgather or flex ({@code --moe-token-dispatcher-type})
+     * @param overlapA2a     the all-to-alls overlap another micro-batch's compute ({@code --overlap-moe-expert-parallel-comm})
+     * @param groupedGemm    local experts run as one grouped GEMM ({@code --moe-grouped-gemm}) rather than one GEMM each
+     */
+    public record Moe(Located<Long> expertFfn, Located<Long> sharedFfn, Located<String> layerFreq, Located<Long> denseLayers,
+                      Located<Double> capacityFactor, Located<Boolean> padToCapacity, Located<String> dispatcher,
+                      Located<Boolean> overlapA2a, Located<Boolean> groupedGemm) {
+        public boolean empty() {
+            return expertFfn == null && sharedFfn == null && layerFreq == null && denseLayers == null && capacityFactor == null
+                    && padToCapacity == null && dispatcher == null && overlapA2a == null && groupedGemm == null;
+        }
+    }
+
+    /**
+     * The attention variants that change its FLOPs and memory (docs/format.md, model.attention); null when not written.
+     *
+     * @param window      sliding-window size in tokens (Megatron's {@code --window-size}, Hugging Face's sliding_window)
+     * @param fullEvery   every n-th layer keeps full attention, the others the window (Megatron's
+     *                    {@code --window-attn-skip-freq}; GPT-OSS and Gemma 2 alternate: 2; absent: every layer windowed)
+     * @param sinks       learned attention sinks (GPT-OSS): one extra logit per head
+     * @param kvLoraRank  multi-latent attention's compressed key/value rank (DeepSeek V2/V3 kv_lora_rank, Megatron's
+     *                    {@code --kv-lora-rank}); present = MLA
+     */
+    public record Attention(Located<Long> window, Located<Long> fullEvery, Located<Boolean> sinks, Located<Long> kvLoraRank) {
+        public boolean empty() { return window == null && fullEvery == null && sinks == null && kvLoraRank == null; }
+    }
 
     public record Batch(Located<Long> microBatchSize, Located<Long> globalBatchSize, Located<Long> microBatches) {}
 

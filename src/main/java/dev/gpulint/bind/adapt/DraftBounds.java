@@ -85,6 +85,16 @@ final class DraftBounds {
                     keep(j, MICRO, ds.microBatchPerGpu(), bad, out),
                     keep(j, MICRO_BATCHES, ds.gradientAccumulation(), bad, out));
         }
+        if (j.moeLayerFreq != null) {
+            String why = layerPattern(j.moeLayerFreq.value(), j.layers);
+            if (why != null) {
+                String key = j.keys.getOrDefault(j.moeLayerFreq, "moe_layer_freq");
+                String owner = j.name != null ? j.name.value() : j.file;
+                out.add(Finding.of("SYN002", j.moeLayerFreq.span(), j.format + ":" + owner + "/" + key,
+                        "'" + key + "' is '" + shortText(j.moeLayerFreq.value()) + "': " + why));
+                j.moeLayerFreq = null;
+            }
+        }
         if (j.envLeftOut > 0) {
             out.add(Specs.envLeftOut(j.firstEnvLeftOut.span(), j.env.size() + j.envLeftOut, j.firstEnvLeftOut.value(),
                     j.format + ":" + (j.name != null ? j.name.value() : j.file) + "/env#limit"));
@@ -108,6 +118,25 @@ final class DraftBounds {
                 + dev.gpulint.spec.Quantities.shortText(j.gradReduceDtype.value()) + "'; expected one of float32, bfloat16, float16 "
                 + "(the dtype the gradient reduction runs in; left out, so the estimate takes the framework's default)"));
         return false;
+    }
+
+    /** What is wrong with a layer pattern for a model of {@code layers} (null: not known), or null when it reads and fits. */
+    static String layerPattern(String text, Located<Long> layers) {
+        String why = dev.gpulint.spec.LayerPattern.problem(text);
+        if (why != null || layers == null || layers.value() == null || layers.value() < 1 || layers.value() > dev.gpulint.spec.LayerPattern.MAX_LAYERS) {
+            return why;
+        }
+        try {
+            dev.gpulint.spec.LayerPattern.parse(text, layers.value().intValue());
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    private static String shortText(String t) {
+        String s = t.strip();
+        return s.length() <= 60 ? s : s.substring(0, 57) + "...";
     }
 
     private static Located<Long> keep(JobDraft j, Schema.Field f, Located<Long> v, Set<Located<?>> bad, List<Finding> out) {

@@ -71,7 +71,28 @@ final class HfConfigAdapter implements FormatAdapter {
                 first(m, "vocab_size", "padded_vocab_size"), first(m, "max_position_embeddings", "n_positions", "max_seq_len", "seq_length"),
                 experts, experts > 1 ? Math.max(1, first(m, "num_experts_per_tok", "experts_per_token", "num_experts_per_token", "moe_top_k")) : 1,
                 moeFfn, shared, first(m, "first_k_dense_replace"), Math.max(1, first(m, "interleave_moe_layer_step")),
-                gated(type, text(m, "hidden_act"), text(m, "activation_function")), tied == null || tied);
+                gated(type, text(m, "hidden_act"), text(m, "activation_function")), tied == null || tied,
+                window(m), fullEvery(m, type), "gpt_oss".equals(type), first(m, "kv_lora_rank"));
+    }
+
+    /** sliding_window, unless use_sliding_window says it is off (Qwen 2 and 3 write a window they do not use). */
+    private static long window(MappingNode m) {
+        if (bool(m, "use_sliding_window") == Boolean.FALSE) return 0;
+        return first(m, "sliding_window");
+    }
+
+    /**
+     * Every n-th layer with full attention: Gemma 3's sliding_window_pattern; layer_types with full_attention every n-th
+     * entry (GPT-OSS alternates: 2); Gemma 2 alternates by its architecture; 0 (every layer windowed) otherwise.
+     */
+    private static long fullEvery(MappingNode m, String type) {
+        long pattern = first(m, "sliding_window_pattern");
+        if (pattern > 0) return pattern;
+        if (m.get("layer_types").orElse(null) instanceof dev.gpulint.tree.ListNode l && !l.items().isEmpty()) {
+            long full = l.items().stream().filter(i -> i instanceof dev.gpulint.tree.ScalarNode s && s.text().contains("full")).count();
+            return full == 0 ? 0 : Math.max(1, Math.round((double) l.items().size() / full));
+        }
+        return "gemma2".equals(type) ? 2 : 0;
     }
 
     /** Three MLP matrices: by the architecture, else by the activation (silu and the *glu names: gated). */

@@ -31,6 +31,15 @@ final class JobDraft {
     /** What `gpulint plan` reads: the MLP size, vocabulary, head dimension, gated MLP, tied embeddings, precision,
      *  activation recompute (none, selective, full) and the distributed optimizer. */
     Located<Long> ffn, vocab, headDim, topK;
+    /** An MoE model's layers (Specs.Moe): the experts' and shared experts' MLP sizes, the first dense layers, which layers
+     *  are MoE, capacity, dispatcher, all-to-all overlap and grouped GEMM. */
+    Located<Long> moeFfn, sharedFfn, denseLayers;
+    Located<String> moeLayerFreq, dispatcher;
+    Located<Double> capacityFactor;
+    Located<Boolean> padToCapacity, moeOverlap, groupedGemm;
+    /** The attention variant (Specs.Attention): sliding window, full attention every n-th layer, sinks, MLA's kv rank. */
+    Located<Long> window, fullEvery, kvLoraRank;
+    Located<Boolean> sinks;
     /** The names the files give the model (a Hugging Face repository or checkpoint folder, a flavor, a recipe),
      *  in the order they are tried against the model catalog ({@link ModelNames}), each under its key. */
     final List<Located<String>> modelNames = new ArrayList<>();
@@ -130,7 +139,7 @@ final class JobDraft {
         Specs.Model model = parameters == null && layers == null && heads == null && kvHeads == null && experts == null
                 && seqLength == null && hidden == null ? null
                 : new Specs.Model(parameters, dtype, layers, heads, kvHeads, hidden, seqLength, experts, null, ffn, vocab, headDim,
-                        gated, tied, topK);
+                        gated, tied, topK, moe(), attention());
         Span key = first(tp, pp, cp, dp, ep);
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null
@@ -145,6 +154,17 @@ final class JobDraft {
                 deepspeed, deepspeedRef, gpusPerNodeWhere);
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
                 env, span, origin, recompute, offloadLayers == null ? null : new Specs.Offload(offloadLayers));
+    }
+
+    private Specs.Moe moe() {
+        Specs.Moe m = new Specs.Moe(moeFfn, sharedFfn, moeLayerFreq, denseLayers, capacityFactor, padToCapacity, dispatcher,
+                moeOverlap, groupedGemm);
+        return m.empty() ? null : m;
+    }
+
+    private Specs.Attention attention() {
+        Specs.Attention a = new Specs.Attention(window, fullEvery, sinks, kvLoraRank);
+        return a.empty() ? null : a;
     }
 
     @SafeVarargs

@@ -211,6 +211,7 @@ final class MegatronAdapter implements FormatAdapter {
         Located<Boolean> ra = switchFlag(flags.get("--recompute-activations"));
         if (rg != null && rg.known()) j.recompute = new Located<>(rg.text().toLowerCase(java.util.Locale.ROOT), rg.span());
         else if (ra != null) j.recompute = new Located<>("selective", ra.span());
+        moe(j, flags);
         Located<Boolean> bf16Grads = switchFlag(flags.get("--grad-reduce-in-bf16"));
         if (bf16Grads != null) {
             j.bytesPerParameter = j.key("--grad-reduce-in-bf16", new Located<>(16.0, bf16Grads.span()));
@@ -218,6 +219,54 @@ final class MegatronAdapter implements FormatAdapter {
                     StatedKind.CONFIG, bf16Grads.span());
         }
     }
+
+    /**
+     * What `gpulint plan` reads of an MoE model and of the attention variant: --moe-router-topk, --moe-ffn-hidden-size,
+     * --moe-shared-expert-intermediate-size, --moe-layer-freq, --moe-expert-capacity-factor,
+     * --moe-pad-expert-input-to-capacity, --moe-token-dispatcher-type, --overlap-moe-expert-parallel-comm and
+     * --moe-grouped-gemm (absent with --num-experts: Megatron runs one GEMM per local expert, its SequentialMLP);
+     * --window-size "(w, 0)", --window-attn-skip-freq, --multi-latent-attention with --kv-lora-rank.
+     */
+    private static void moe(JobDraft j, Map<String, Word> flags) {
+        j.topK = j.key("--moe-router-topk", located(flags.get("--moe-router-topk")));
+        j.moeFfn = j.key("--moe-ffn-hidden-size", located(flags.get("--moe-ffn-hidden-size")));
+        j.sharedFfn = j.key("--moe-shared-expert-intermediate-size", located(flags.get("--moe-shared-expert-intermediate-size")));
+        Word freq = flags.get("--moe-layer-freq");
+        if (freq != null && freq.known()) j.moeLayerFreq = j.key("--moe-layer-freq", new Located<>(freq.text(), freq.span()));
+        Word cf = flags.get("--moe-expert-capacity-factor");
+        if (cf != null && cf.known()) {
+            try {
+                double v = Double.parseDouble(cf.text().strip());
+                if (v > 0 && v < 1e6) j.capacityFactor = j.key("--moe-expert-capacity-factor", new Located<>(v, cf.span()));
+            } catch (NumberFormatException e) {
+                // "None" (Megatron's dropless default written out) or text: dropless, as absent
+            }
+        }
+        j.padToCapacity = switchFlag(flags.get("--moe-pad-expert-input-to-capacity"));
+        Word d = flags.get("--moe-token-dispatcher-type");
+        if (d != null && d.known()) j.dispatcher = j.key("--moe-token-dispatcher-type", new Located<>(d.text(), d.span()));
+        j.moeOverlap = switchFlag(flags.get("--overlap-moe-expert-parallel-comm"));
+        Located<Boolean> grouped = switchFlag(flags.get("--moe-grouped-gemm"));
+        Word experts = flags.get("--num-experts");
+        j.groupedGemm = grouped != null ? grouped : experts != null && experts.known() ? new Located<>(false, experts.span()) : null;
+        Word w = flags.get("--window-size");
+        if (w != null && w.known()) {
+            // Megatron's tuple "(left, right)": left is the window a query looks back (-1: unlimited)
+            java.util.regex.Matcher m = WINDOW.matcher(w.text().length() <= 64 ? w.text() : "");
+            if (m.matches() && m.group(1).length() <= 9) {
+                long left = Long.parseLong(m.group(1));
+                if (left > 0) j.window = j.key("--window-size", new Located<>(left, w.span()));
+            }
+        }
+        j.fullEvery = j.key("--window-attn-skip-freq", located(flags.get("--window-attn-skip-freq")));
+        Located<Boolean> mla = switchFlag(flags.get("--multi-latent-attention"));
+        if (mla != null) {
+            Located<Long> rank = located(flags.get("--kv-lora-rank"));
+            j.kvLoraRank = j.key("--kv-lora-rank", rank != null ? rank : new Located<>(0L, mla.span()));
+        }
+    }
+
+    private static final java.util.regex.Pattern WINDOW = java.util.regex.Pattern.compile("\\s*\\(?\\s*(-?[0-9]+)\\s*(?:,\\s*-?[0-9]+\\s*)?\\)?\\s*");
 
     /** A switch flag (written bare, or with true/false): true when on, null when absent, off or unknown. */
     private static Located<Boolean> switchFlag(Word w) {

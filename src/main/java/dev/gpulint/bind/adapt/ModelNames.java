@@ -146,18 +146,17 @@ final class ModelNames {
     }
 
     /**
-     * What of an MoE shape the estimate's uniform layers do not hold (every layer is counted with the routed experts of
-     * moe_intermediate_size, each token through top-k of them), as "; ..." for the plan's assumptions, or "".
+     * What of an MoE shape the estimate does not hold, as "; ..." for the plan's assumptions, or "": nothing of the MoE
+     * layers any more (MoeCost prices the shared experts, the first dense layers and every n-th layer MoE, and
+     * MemoryModel counts their parameters), only DeepSeek's latent attention where the entry lacks its kv_lora_rank.
      */
     static String unmodelled(Models.Entry e) {
         if (!e.moe()) return "";
         List<String> out = new java.util.ArrayList<>();
-        if (e.sharedExperts() > 0) out.add(e.sharedExperts() + " shared expert" + (e.sharedExperts() == 1 ? "" : "s") + " per MoE layer");
-        if (e.firstDenseLayers() > 0) out.add("the first " + e.firstDenseLayers() + " layers' dense MLP of " + e.ffn() + " (counted as MoE layers)");
-        if (e.moeLayerStep() > 1) out.add("only every " + e.moeLayerStep() + "th layer is MoE, the others have a dense MLP of " + e.ffn()
-                + " (all counted as MoE layers: the parameters are overcounted)");
-        if (e.headDim() > 0 && e.name().toLowerCase(java.util.Locale.ROOT).contains("deepseek")) out.add("multi-head latent attention (counted as "
-                + e.heads() + " heads of " + e.headDim() + ")");
+        // an entry with its kv_lora_rank has multi-latent attention named in the plan's assumptions (AttentionShape)
+        if (e.kvLoraRank() <= 0 && e.headDim() > 0 && e.name().toLowerCase(java.util.Locale.ROOT).contains("deepseek")) {
+            out.add("multi-head latent attention (counted as " + e.heads() + " heads of " + e.headDim() + ")");
+        }
         return out.isEmpty() ? "" : "; not modelled by the estimate: " + String.join(", ", out);
     }
 
@@ -172,11 +171,39 @@ final class ModelNames {
         }
         long ffn = e.moe() ? e.moeFfn() : e.ffn();
         if (j.ffn == null && ffn > 0) j.ffn = j.key(key, new Located<>(ffn, at.span()));
+        if (e.moe()) moe(j, e, at, key);
+        if (j.window == null && e.slidingWindow() > 0) {
+            j.window = j.key(key, new Located<>(e.slidingWindow(), at.span()));
+            if (j.fullEvery == null && e.fullAttentionEvery() > 0) j.fullEvery = j.key(key, new Located<>(e.fullAttentionEvery(), at.span()));
+        }
+        if (j.sinks == null && e.sinks()) j.sinks = new Located<>(true, at.span());
+        if (j.kvLoraRank == null && e.kvLoraRank() > 0) j.kvLoraRank = j.key(key, new Located<>(e.kvLoraRank(), at.span()));
         if (j.vocab == null && e.vocab() > 0) j.vocab = j.key(key, new Located<>(e.vocab(), at.span()));
         if (j.experts == null && e.moe()) j.experts = j.key(key, new Located<>(e.experts(), at.span()));
         if (j.topK == null && e.moe() && e.topK() > 0) j.topK = j.key(key, new Located<>(e.topK(), at.span()));
         if (j.gated == null) j.gated = new Located<>(e.gated(), at.span());
         if (j.tied == null) j.tied = new Located<>(e.tied(), at.span());
+    }
+
+    /**
+     * What the estimate reads of a catalog MoE entry beyond experts and top-k: the experts' MLP size (and, when the
+     * files write none, the dense layers' as the MLP size), shared experts (their count × the experts' size), the first
+     * dense layers and every n-th layer MoE, each unless the files state it.
+     */
+    private static void moe(JobDraft j, Models.Entry e, Located<String> at, String key) {
+        boolean ownFfn = j.ffn != null && j.ffn.value() != null && j.ffn.value() != e.moeFfn();
+        if (j.moeFfn == null && e.moeFfn() > 0) {
+            j.moeFfn = j.key(key, new Located<>(e.moeFfn(), at.span()));
+            // the dense layers' MLP: the entry's ffn, unless the files wrote one (the experts' size came from them then)
+            if (!ownFfn && e.ffn() > 0 && (e.firstDenseLayers() > 0 || e.moeLayerStep() > 1)) j.ffn = j.key(key, new Located<>(e.ffn(), at.span()));
+        }
+        if (j.sharedFfn == null && e.sharedExperts() > 0 && e.moeFfn() > 0) {
+            j.sharedFfn = j.key(key, new Located<>(e.sharedExperts() * e.moeFfn(), at.span()));
+        }
+        if (j.moeLayerFreq == null && j.denseLayers == null && e.firstDenseLayers() > 0) {
+            j.denseLayers = j.key(key, new Located<>(e.firstDenseLayers(), at.span()));
+        }
+        if (j.moeLayerFreq == null && e.moeLayerStep() > 1) j.moeLayerFreq = j.key(key, new Located<>(String.valueOf(e.moeLayerStep()), at.span()));
     }
 
     /** The files' model configurations and the folders of the drafts' files, for {@link #fill}. */

@@ -94,6 +94,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
             j.offloadLayers = j.key("model.config.cpu_offloading_num_layers", TreeValues.whole(scalar(config, "cpu_offloading_num_layers")));
         }
         plan(j, root, strategy, config);
+        Nemo2Moe.read(j, config);
         Nemo2Configs.fill(j, config);
         Recipes.finish(j, sink);
     }

@@ -30,10 +30,15 @@ public final class Estimator {
      * @param bytes the optimizer's bytes per parameter when the job states them (null: by precision and ZeRO stage)
      */
     public static Estimate estimate(ModelShape m, Layout l, Hardware hw, List<String> order, StateBytes bytes) {
+        return estimate(m, l, hw, order, bytes, Variants.of(m));
+    }
+
+    /** @param v the MoE layers' and the attention's variants (MoeCost, AttentionShape) */
+    public static Estimate estimate(ModelShape m, Layout l, Hardware hw, List<String> order, StateBytes bytes, Variants v) {
         Efficiency e = hw.efficiency();
         Dtype dt = m.dtype();
         StateBytes sb = bytes != null ? bytes.at(l.zeroStage(), l.distributedOptimizer()) : StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer(), null, null);
-        List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, sb);
+        List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, sb, v);
         List<Estimate.Note> notes = new ArrayList<>();
         Map<String, Long> stride = strides(l, order);
         double ab = dt.activationBytes();
@@ -49,10 +54,12 @@ public final class Estimator {
 
         // one layer, one micro-batch, forward and backward
         double pg = hw.gemmPeak(dt) * hw.gemmEfficiency(dt), p16 = hw.sixteenBitPeak(dt);
-        double linFlops = tokens * m.linearFlopsPerTokenLayer() / l.tp() * rfLin;
-        double kernels = 12 * rfLin;
+        MoeCost.Priced moe = v.moe() != null && m.experts() > 1 ? MoeCost.price(m, v.moe(), l, hw, tokens, rfLin) : null;
+        // an MoE model's MLP side (experts, router, permutation, shared experts, dense layers) is MoeCost's
+        double linFlops = tokens * (moe == null ? m.linearFlopsPerTokenLayer() : 6.0 * m.attentionParameters()) / l.tp() * rfLin;
+        double kernels = (moe == null ? 12 : 6) * rfLin;   // an MoE layer's MLP kernels are MoeCost's
         double linS = linFlops / pg + kernels * e.gemmKernelS();
-        double attFlops = tokens * m.attentionExecutedFlopsPerTokenLayer() / l.tp() * rfAtt;
+        double attFlops = tokens * m.attentionExecutedFlopsPerTokenLayer() * v.attention().executedFraction(m.layers(), m.seq()) / l.tp() * rfAtt;
         double attS = attFlops / (p16 * e.attention());
         double stored = perLayerActivationBytes(m, l);
         double ewBytes = e.traffic() * stored * rfEw;
@@ -62,7 +69,7 @@ public final class Estimator {
             ewBytes += 2 * 3 * inputs;
         }
         double ewS = ewBytes / (hw.hbmBytesPerSecond() * e.hbm());
-        double layerS = linS + attS + ewS + e.layerS();
+        double layerS = linS + attS + ewS + e.layerS() + (moe == null ? 0 : moe.perLayerS());
         double logitS = tokens * m.logitFlopsPerToken() / l.tp() / (p16 * e.gemm()) + 3 * e.gemmKernelS()
                 + tokens * m.vocab() / l.tp() * 4 * 4 / (hw.hbmBytesPerSecond() * e.hbm());
         // the slowest stage: the last (its layers and the logits) when the layers split evenly; with a split that gives the
@@ -80,6 +87,7 @@ public final class Estimator {
                 (int) kernels, Units.seconds(e.gemmKernelS()), attFlops / 1e12, p16 * e.attention() / 1e12, Units.bytes(ewBytes),
                 hw.hbmBytesPerSecond() * e.hbm() / 1e9, Units.seconds(e.layerS()), Units.seconds(slowest == pp - 1 ? logitS : 0),
                 Units.seconds(stageS))));
+        if (moe != null) notes.add(new Estimate.Note("moe", moe.note() + " (in the compute above: linear counts attention only)"));
 
         Map<String, Double> comm = new LinkedHashMap<>();
         Map<String, Tier> tiers = new LinkedHashMap<>();
@@ -99,14 +107,27 @@ public final class Estimator {
                 "K/V ring exchange") : 0;
         double cpExp = Math.max(0, cpS - e.cpOverlap() * layersPerStage * attS);
         // ep: four all-to-alls per MoE layer (dispatch and combine, forward and backward), each (n − 1)/n of the routed tokens
-        double epS = l.ep() > 1 && m.experts() > 1 ? c.collective("ep", l.ep(), 4 * layersPerStage,
-                tokens / (l.sequenceParallel() ? l.tp() : 1) * m.topK() * m.hidden() * ab, Collective.ALL_TO_ALL, "all-to-all per micro-batch") : 0;
+        double epS = 0, epExp = 0;
+        if (l.ep() > 1 && m.experts() > 1) {
+            MoeShape ms = v.moe() != null ? v.moe() : MoeShape.uniform(m);
+            double moeLayersPerStage = (double) ms.moeLayers() * layersPerStage / m.layers();   // the slowest stage's share
+            double bytesA2a = moe != null ? moe.a2aBytes() : tokens / (l.sequenceParallel() ? l.tp() : 1) * m.topK() * m.hidden() * ab;
+            epS = ms.dispatcher() == MoeShape.Dispatcher.ALLGATHER
+                    // allgather: every rank gathers the expert group's tokens (unrouted) and reduce-scatters the outputs, forward and backward
+                    ? c.collective("ep", l.ep(), 2 * moeLayersPerStage, tokens / (l.sequenceParallel() ? l.tp() : 1) * m.hidden() * ab,
+                            Collective.ALL_GATHER, "token all-gather per micro-batch (allgather dispatcher)")
+                      + c.collective("ep", l.ep(), 2 * moeLayersPerStage, tokens / (l.sequenceParallel() ? l.tp() : 1) * m.hidden() * ab,
+                            Collective.REDUCE_SCATTER, "output reduce-scatter per micro-batch (allgather dispatcher)")
+                    : c.collective("ep", l.ep(), 4 * moeLayersPerStage, bytesA2a, Collective.ALL_TO_ALL, "all-to-all per micro-batch");
+            // --overlap-moe-expert-parallel-comm: dispatch and combine run behind the other micro-batch's layer compute
+            epExp = ms.overlapA2a() ? Math.max(0, epS - moeLayersPerStage * (moe != null ? moe.moeLayerS() : 0)) : epS;
+        }
         // pp: one activation forward and one gradient backward per micro-batch and virtual stage
         double ppBytes = tokens * m.hidden() * ab / (l.sequenceParallel() ? l.tp() : 1);
         double ppS = l.pp() > 1 ? c.p2p("pp", l.pp(), 2.0 * l.virtualPp() * ppBytes, "activation and gradient sends") : 0;
         double ppExp = ppS * (1 - e.ppOverlap());
         double offloadExp = OffloadCost.exposed(m, l, slowest, layerS, hw, notes);
-        double perMb = stageS + tpExp + cpExp + epS + ppExp + offloadExp;
+        double perMb = stageS + tpExp + cpExp + epExp + ppExp + offloadExp;
         double compute = mb * stageS;
         // the bubble: the other stages' warm-up and cool-down, each stage's share of a micro-batch by its layers
         // ((pp − 1)/vpp of one micro-batch when they split evenly)
@@ -150,7 +171,7 @@ public final class Estimator {
                 1 - e.dpOverlap(), Units.seconds(dpExp), Units.seconds(dpS))));
         add(exposed, tiers.get("tp"), mb * tpExp);
         add(exposed, tiers.get("cp"), mb * cpExp);
-        add(exposed, tiers.get("ep"), mb * epS);
+        add(exposed, tiers.get("ep"), mb * epExp);
         add(exposed, tiers.get("pp"), mb * ppExp);
         add(exposed, tiers.get("dp"), dpExp);
         for (String d : List.of("tp", "cp", "ep", "pp")) comm.put(d, 0.0);
@@ -169,7 +190,7 @@ public final class Estimator {
         double stepTokens = (double) l.globalBatchSize() * m.seq();
         double gpus = l.gpus();
         double tps = stepTokens / (step * gpus);
-        double flops = m.modelFlopsPerToken() * tps;
+        double flops = (v.moe() != null && m.experts() > 1 ? v.moe().modelFlopsPerToken(m) : m.modelFlopsPerToken()) * tps;
         Estimate.Throughput tp = new Estimate.Throughput(tps, flops / 1e12, flops / hw.gemmPeak(dt));
         Estimate.Time time = new Estimate.Time(step, compute, bubble, comm, tiers, exposed, optimizer);
         return new Estimate(l, m, hw.gpu(), hw.memoryBytes(), stages, time, tp, notes, traffic);

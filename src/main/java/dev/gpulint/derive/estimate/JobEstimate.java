@@ -20,7 +20,7 @@ public record JobEstimate(Resolved.Job job, JobInputs inputs, Estimate estimate)
     public static JobEstimate of(Resolved.Job r, Catalog catalog, long gpus, Map<Tier, Double> measured, Map<String, Double> overrides) {
         JobInputs in = JobInputs.of(r, catalog, gpus, measured, overrides);
         Estimate e = in.complete()
-                ? Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes())
+                ? Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), in.variants())
                 : null;
         return new JobEstimate(r, in, e);
     }

@@ -16,7 +16,7 @@ import java.util.Map;
  * {@code missing} names what the estimate cannot do without (the model's layers, hidden size and heads; the GPU).
  */
 public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List<String> order, StateBytes bytes,
-                        List<String> assumptions, List<String> missing) {
+                        List<String> assumptions, List<String> missing, Variants variants) {
 
     /** The inputs could be built: nothing is missing. */
     public boolean complete() { return missing.isEmpty(); }
@@ -47,7 +47,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         long model = Math.max(1, tp) * Math.max(1, pp) * Math.max(1, cp);
         long dp = gpus > 0 ? world / model : r.dpEffective();
         if (dp <= 0 || (gpus > 0 && world % model != 0)) missing.add("dp (the job's GPU count, or parallelism.dp)");
-        if (!missing.isEmpty()) return new JobInputs(null, null, null, r.order(), null, as, missing);
+        if (!missing.isEmpty()) return new JobInputs(null, null, null, r.order(), null, as, missing, Variants.NONE);
 
         String shapeFrom = shapeSource(j);
         if (shapeFrom != null) as.add("model shape (what the files do not write) from " + shapeFrom);
@@ -57,7 +57,10 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         if (headDim <= 0) headDim = Math.max(1, hidden / heads);
         boolean gated = m.gatedMlp() != null && m.gatedMlp().value();
         if (m.gatedMlp() == null) as.add("model.gated_mlp not given: false (GeLU MLP, two matrices)");
-        long ffn = v(m.ffnHiddenSize());
+        long statedFfn = v(m.ffnHiddenSize());
+        // an MoE model's experts have their own MLP size (--moe-ffn-hidden-size); the stated ffn is then the dense layers'
+        long expertFfn = m.moe() == null || m.moe().expertFfn() == null ? 0 : v(m.moe().expertFfn());
+        long ffn = expertFfn > 0 && v(m.experts()) > 1 ? expertFfn : statedFfn;
         if (ffn <= 0) {
             ffn = gated ? (8 * hidden / 3) / 64 * 64 : 4 * hidden;
             as.add("model.ffn_hidden_size not given: " + ffn + (gated ? " (8h/3 rounded down to 64, Megatron's --swiglu default)" : " (4 × hidden)"));
@@ -121,11 +124,12 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                 overrides, as).orElse(null);
         if (hw == null) {
             missing.add("dense peaks and efficiencies for " + gpu.name() + " in the catalog");
-            return new JobInputs(null, null, null, r.order(), null, as, missing);
+            return new JobInputs(null, null, null, r.order(), null, as, missing, Variants.NONE);
         }
         String path = Hardwares.precision(hw, dtype);
         if (path != null) as.add(path);
-        return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing);
+        Variants variants = new Variants(MoeShape.of(j, shape, statedFfn, as), AttentionShape.of(j, seq, as));
+        return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 
     /** The layers whose activations the job offloads to host memory (0 without offload). */

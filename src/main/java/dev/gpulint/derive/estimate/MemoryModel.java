@@ -31,8 +31,20 @@ public final class MemoryModel {
 
     /** {@link #stageParameters} split as {shared, expert}: the experts' MLPs are sharded over the expert data-parallel ranks. */
     static double[] stageSplit(ModelShape m, Layout l, int i) {
-        double expertMlp = m.experts() > 1 ? m.layers() * m.experts() * m.mlpParameters() : 0;
-        double dense = m.transformerParameters() - expertMlp;
+        return stageSplit(m, l, i, Variants.of(m));
+    }
+
+    /**
+     * With the MoE layers as stated ({@link MoeShape}): the routed experts only on the MoE layers, each MoE layer's shared
+     * experts (replicated over ep, ÷ tp like the attention) and the dense layers' own MLP counted with the shared parameters.
+     */
+    static double[] stageSplit(ModelShape m, Layout l, int i, Variants v) {
+        MoeShape s = m.experts() > 1 ? v.moe() : null;
+        int moeLayers = s != null ? s.moeLayers() : m.layers();
+        double gate = m.gatedMlp() ? 3.0 : 2.0;
+        double expertMlp = m.experts() > 1 ? (double) moeLayers * m.experts() * m.mlpParameters() : 0;
+        double dense = m.transformerParameters() - (m.experts() > 1 ? (double) m.layers() * m.experts() * m.mlpParameters() : 0);
+        if (s != null) dense += moeLayers * gate * m.hidden() * s.sharedFfn() + s.denseLayers(m) * gate * m.hidden() * s.denseFfn();
         double share = stageLayers(m, l, i) / m.layers();
         double shared = dense / l.tp() * share, expert = expertMlp / ((double) l.tp() * l.ep()) * share;
         double emb = m.embeddingParameters() / l.tp();
@@ -77,12 +89,17 @@ public final class MemoryModel {
      * dp·cp ÷ ep (Megatron-Core's expert grid, expert tp = tp).
      */
     public static List<Stage> stages(ModelShape m, Layout l, StateBytes b) {
+        return stages(m, l, b, Variants.of(m));
+    }
+
+    /** {@link #stages} with the MoE layers as the job states them (dense layers, shared experts). */
+    public static List<Stage> stages(ModelShape m, Layout l, StateBytes b, Variants v) {
         List<Stage> out = new ArrayList<>();
         double ranks = (double) l.dp() * l.cp();
         StateBytes shared = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks);
         StateBytes expert = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks / l.ep());
         for (int i = 0; i < l.pp(); i++) {
-            double[] p = stageSplit(m, l, i);
+            double[] p = stageSplit(m, l, i, v);
             out.add(new Stage(i, p[0] * shared.weights() + p[1] * expert.weights(), p[0] * shared.gradients() + p[1] * expert.gradients(),
                     p[0] * shared.optimizer() + p[1] * expert.optimizer(), activations(m, l, i), p[0] + p[1]));
         }

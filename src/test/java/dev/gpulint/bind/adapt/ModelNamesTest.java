@@ -1,6 +1,7 @@
 package dev.gpulint.bind.adapt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -152,9 +153,50 @@ class ModelNamesTest {
         assertEquals(61L, m.layers().value());
         assertEquals(256L, m.experts().value());
         assertEquals(8L, m.topK().value());
-        assertEquals(2048L, m.ffnHiddenSize().value(), "one routed expert's MLP");
-        assertTrue(shapeFrom(j).endsWith("; not modelled by the estimate: 1 shared expert per MoE layer, the first 3 layers' dense MLP "
-                + "of 18432 (counted as MoE layers), multi-head latent attention (counted as 128 heads of 128)"), shapeFrom(j));
+        assertEquals(18432L, m.ffnHiddenSize().value(), "the first three layers' dense MLP");
+        assertEquals(2048L, m.moe().expertFfn().value(), "one routed expert's MLP");
+        assertEquals(2048L, m.moe().sharedFfn().value(), "one shared expert of the routed experts' size");
+        assertEquals(3L, m.moe().denseLayers().value());
+        assertNull(m.moe().layerFreq());
+        assertFalse(shapeFrom(j).contains("not modelled"), "shared experts, dense layers and MLA are the estimate's now: " + shapeFrom(j));
+        assertEquals(512L, m.attention().kvLoraRank().value(), "multi-latent attention: named in the plan's assumptions");
+    }
+
+    @Test
+    void attentionVariantsComeFromTheCatalogAndFromAConfigJson() {
+        Specs.Model oss = job("oss.sh", """
+                torchrun --nnodes 4 --nproc_per_node 8 train.py --model openai/gpt-oss-120b --tensor-model-parallel-size 1
+                """).model();
+        assertEquals(128L, oss.attention().window().value());
+        assertEquals(2L, oss.attention().fullEvery().value());
+        assertEquals(true, oss.attention().sinks().value());
+        assertNull(oss.attention().kvLoraRank());
+        assertNull(job("mixtral.sh", """
+                torchrun --nnodes 4 --nproc_per_node 8 train.py --model mistralai/Mixtral-8x7B-v0.1 --tensor-model-parallel-size 1
+                """).model().attention(), "Mixtral's config has no sliding window");
+        // a Qwen-style config writes a window it does not use; a GPT-OSS-style one alternates by layer_types
+        SourceFile runA = SourceFile.of("train/a.sh", "accelerate launch --num_processes 8 sft.py --model_name_or_path ./ckpt/a\n");
+        SourceFile runB = SourceFile.of("train/b.sh", "accelerate launch --num_processes 8 sft.py --model_name_or_path ./ckpt/b\n");
+        SourceFile a = SourceFile.of("train/ckpt/a/config.json", """
+                {"architectures": ["Qwen3MoeForCausalLM"], "model_type": "qwen3_moe", "hidden_size": 2048, "num_hidden_layers": 48,
+                 "num_attention_heads": 32, "num_key_value_heads": 4, "num_experts": 128, "num_experts_per_tok": 8,
+                 "moe_intermediate_size": 768, "intermediate_size": 6144, "vocab_size": 151936, "sliding_window": 32768,
+                 "use_sliding_window": false}
+                """);
+        SourceFile b = SourceFile.of("train/ckpt/b/config.json", """
+                {"architectures": ["GptOssForCausalLM"], "model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 4,
+                 "num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 64, "num_local_experts": 32, "experts_per_token": 4,
+                 "intermediate_size": 2880, "vocab_size": 201088, "sliding_window": 128,
+                 "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention"]}
+                """);
+        List<Specs.Job> both = jobs(runA, runB, a, b);
+        Specs.Model qwen = both.stream().filter(x -> x.model().layers().value() == 48).findFirst().orElseThrow().model();
+        Specs.Model gpt = both.stream().filter(x -> x.model().layers().value() == 4).findFirst().orElseThrow().model();
+        assertNull(qwen.attention(), "use_sliding_window: false");
+        assertEquals(768L, qwen.moe().expertFfn().value());
+        assertEquals(128L, gpt.attention().window().value());
+        assertEquals(2L, gpt.attention().fullEvery().value());
+        assertEquals(true, gpt.attention().sinks().value());
     }
 
     @Test

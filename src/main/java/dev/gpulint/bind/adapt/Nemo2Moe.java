@@ -1,0 +1,66 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
+
+import dev.gpulint.spec.Located;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
+
+/**
+ * What `gpulint plan` reads of an MoE model and of the attention variant from a NeMo 2 / Megatron-Bridge recipe's
+ * {@code model.config} (Megatron-Core's TransformerConfig names, the same as Megatron-LM's flags without the dashes):
+ * moe_router_topk, moe_ffn_hidden_size, moe_shared_expert_intermediate_size, moe_layer_freq, moe_expert_capacity_factor,
+ * moe_pad_expert_input_to_capacity, moe_token_dispatcher_type, moe_grouped_gemm, overlap_moe_expert_parallel_comm,
+ * window_size, window_attn_skip_freq, multi_latent_attention with kv_lora_rank. Each key is the value's key in messages.
+ */
+final class Nemo2Moe {
+    private Nemo2Moe() {}
+
+    static void read(JobDraft j, MappingNode config) {
+        if (config == null) return;
+        String at = "model.config.";
+        if (j.topK == null) j.topK = j.key(at + "moe_router_topk", TreeValues.whole(scalar(config, "moe_router_topk")));
+        j.moeFfn = j.key(at + "moe_ffn_hidden_size", TreeValues.whole(scalar(config, "moe_ffn_hidden_size")));
+        j.sharedFfn = j.key(at + "moe_shared_expert_intermediate_size", TreeValues.whole(scalar(config, "moe_shared_expert_intermediate_size")));
+        j.moeLayerFreq = j.key(at + "moe_layer_freq", text(scalar(config, "moe_layer_freq")));
+        Located<String> cf = text(scalar(config, "moe_expert_capacity_factor"));
+        if (cf != null) {
+            try {
+                double v = Double.parseDouble(cf.value().strip());
+                if (v > 0 && v < 1e6) j.capacityFactor = j.key(at + "moe_expert_capacity_factor", new Located<>(v, cf.span()));
+            } catch (NumberFormatException e) {
+                // null or text: dropless, as absent
+            }
+        }
+        j.padToCapacity = TreeValues.bool(scalar(config, "moe_pad_expert_input_to_capacity"));
+        j.dispatcher = j.key(at + "moe_token_dispatcher_type", text(scalar(config, "moe_token_dispatcher_type")));
+        j.groupedGemm = TreeValues.bool(scalar(config, "moe_grouped_gemm"));
+        j.moeOverlap = TreeValues.bool(scalar(config, "overlap_moe_expert_parallel_comm"));
+        // window_size: [w, 0] or "(w, 0)"; the first number is the window a query looks back
+        ScalarNode w = scalar(config, "window_size");
+        if (w == null && config.get("window_size").orElse(null) instanceof dev.gpulint.tree.ListNode l && !l.items().isEmpty()
+                && l.items().get(0) instanceof ScalarNode first) {
+            w = first;
+        }
+        Located<String> window = text(w);
+        if (window != null) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*[\\[(]?\\s*([0-9]{1,9})\\b.*").matcher(window.value().length() <= 64 ? window.value() : "");
+            if (m.matches()) j.window = j.key(at + "window_size", new Located<>(Long.parseLong(m.group(1)), window.span()));
+        }
+        j.fullEvery = j.key(at + "window_attn_skip_freq", TreeValues.whole(scalar(config, "window_attn_skip_freq")));
+        Located<Boolean> mla = TreeValues.bool(scalar(config, "multi_latent_attention"));
+        Located<Long> rank = TreeValues.whole(scalar(config, "kv_lora_rank"));
+        if (rank != null || mla != null && mla.value()) {
+            j.kvLoraRank = j.key(at + "kv_lora_rank", rank != null ? rank : new Located<>(0L, mla.span()));
+        }
+    }
+
+    /** A scalar's text, unless null or a placeholder. */
+    private static Located<String> text(ScalarNode s) {
+        if (s == null || s.isNull() || s.text().strip().equalsIgnoreCase("null") || s.text().strip().equalsIgnoreCase("none")
+                || TreeValues.placeholder(s.text())) {
+            return null;
+        }
+        return new Located<>(s.text().strip(), s.span());
+    }
+}

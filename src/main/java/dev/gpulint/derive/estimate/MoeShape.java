@@ -1,0 +1,123 @@
+package dev.gpulint.derive.estimate;
+
+import dev.gpulint.spec.LayerPattern;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How an MoE model's layers route and compute beyond {@link ModelShape}'s experts and top-k (Megatron-Core's names in
+ * brackets). {@link ModelShape#ffn()} is one routed expert's MLP size; the dense layers and the shared experts have their own.
+ *
+ * @param moeLayers      layers with experts ({@code --moe-layer-freq}); the others have a dense MLP of {@code denseFfn}
+ * @param denseFfn       the dense layers' MLP hidden size ({@code --ffn-hidden-size} when {@code --moe-ffn-hidden-size} is given)
+ * @param sharedFfn      the shared experts' MLP hidden size, all together, on every MoE layer (0: none)
+ * @param capacityFactor expert capacity × the balanced share (0: dropless)
+ * @param padToCapacity  experts compute their full capacity ({@code --moe-pad-expert-input-to-capacity})
+ * @param dispatcher     how tokens reach their experts ({@code --moe-token-dispatcher-type})
+ * @param overlapA2a     the all-to-alls run behind another micro-batch's compute ({@code --overlap-moe-expert-parallel-comm})
+ * @param groupedGemm    a rank's local experts run as one grouped GEMM per matrix ({@code --moe-grouped-gemm}), not one GEMM each
+ * @param etp            the experts' tensor-parallel size ({@code --expert-tensor-parallel-size}; 0: the layout's tp)
+ */
+public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capacityFactor, boolean padToCapacity,
+                       Dispatcher dispatcher, boolean overlapA2a, boolean groupedGemm, int etp) {
+
+    /** Megatron-Core's token dispatchers. */
+    public enum Dispatcher {
+        ALLTOALL, ALLGATHER, FLEX;
+
+        public String id() { return name().toLowerCase(Locale.ROOT); }
+
+        static Dispatcher parse(String s) {
+            if (s == null) return null;
+            return switch (s.strip().toLowerCase(Locale.ROOT)) {
+                case "alltoall", "alltoall_seq", "all-to-all", "all_to_all" -> ALLTOALL;
+                case "allgather", "all-gather", "all_gather" -> ALLGATHER;
+                case "flex", "deepep" -> FLEX;
+                default -> null;
+            };
+        }
+    }
+
+    public MoeShape {
+        if (moeLayers < 0 || denseFfn < 1 || sharedFfn < 0 || capacityFactor < 0 || etp < 0 || dispatcher == null) {
+            throw new IllegalArgumentException("an MoE shape's sizes are not negative");
+        }
+    }
+
+    /** Every layer MoE with its routed experts only, dropless, all-to-all, grouped GEMM: what the estimate took before. */
+    public static MoeShape uniform(ModelShape m) {
+        return new MoeShape(m.layers(), m.ffn(), 0, 0, false, Dispatcher.ALLTOALL, false, true, 0);
+    }
+
+    /** The experts' tensor-parallel size in layout {@code l}. */
+    public int etp(Layout l) { return etp > 0 ? etp : l.tp(); }
+
+    /** Layers with a dense MLP. */
+    public int denseLayers(ModelShape m) { return m.layers() - moeLayers; }
+
+    /**
+     * Model FLOPs per token as Megatron-LM's num_floating_point_operations counts an MoE model: the MoE layers' top-k
+     * routed experts and their shared experts, the dense layers' MLP, attention and logits (6 × the matrix parameters a
+     * token passes through; the router's h × experts matrix is left out, as Megatron leaves it out).
+     */
+    public double modelFlopsPerToken(ModelShape m) {
+        double gate = m.gatedMlp() ? 3.0 : 2.0;
+        double routed = m.topK() * m.mlpParameters(), shared = gate * m.hidden() * sharedFfn, dense = gate * m.hidden() * denseFfn;
+        return m.modelFlopsPerToken() - m.layers() * 6.0 * routed + moeLayers * 6.0 * (routed + shared) + denseLayers(m) * 6.0 * dense;
+    }
+
+    /**
+     * The MoE shape a job states, or null for a dense model. Each default taken is added to {@code as}; a layer pattern
+     * that does not read (the binder has reported it) or does not fit the layers counts every layer as MoE, and says so.
+     */
+    public static MoeShape of(Specs.Job j, ModelShape m, long statedFfn, List<String> as) {
+        if (m.experts() <= 1) return null;
+        Specs.Model model = j.model();
+        Specs.Moe s = model == null ? null : model.moe();
+        int moeLayers = m.layers();
+        String source = null;
+        if (s != null && s.layerFreq() != null) {
+            try {
+                moeLayers = LayerPattern.count(LayerPattern.parse(s.layerFreq().value(), m.layers()));
+                source = "moe layer_freq " + s.layerFreq().value().strip();
+            } catch (IllegalArgumentException e) {
+                as.add("MoE layer pattern '" + shortText(s.layerFreq().value()) + "' (" + s.layerFreq().span() + ") not used: "
+                        + e.getMessage() + "; every layer taken as MoE");
+            }
+        } else if (s != null && s.denseLayers() != null && s.denseLayers().value() != null) {
+            moeLayers = (int) Math.max(0, m.layers() - Math.min(m.layers(), s.denseLayers().value()));
+            source = "the first " + s.denseLayers().value() + " layers dense";
+        }
+        if (source != null && moeLayers != m.layers()) as.add("MoE layers: " + moeLayers + " of " + m.layers() + " (" + source + ")");
+        long expertFfn = m.ffn();
+        long denseFfn = s != null && s.expertFfn() != null && statedFfn > 0 ? statedFfn : expertFfn;
+        if (moeLayers < m.layers() && denseFfn == expertFfn) {
+            as.add("the dense layers' MLP size not given: " + expertFfn + " (the experts', Megatron's --moe-ffn-hidden-size default)");
+        }
+        long shared = s != null && s.sharedFfn() != null ? Math.max(0, s.sharedFfn().value()) : 0;
+        double cf = s != null && s.capacityFactor() != null ? s.capacityFactor().value() : 0;
+        boolean pad = s != null && s.padToCapacity() != null && s.padToCapacity().value();
+        if (cf <= 0) as.add("MoE capacity factor not given: dropless (Megatron's default), routing taken as balanced (the"
+                + " slowest expert-parallel rank's extra tokens are not modelled)");
+        Dispatcher d = Dispatcher.parse(s == null || s.dispatcher() == null ? null : s.dispatcher().value());
+        if (d == null) {
+            as.add("MoE token dispatcher " + (s == null || s.dispatcher() == null ? "not given" : "'" + s.dispatcher().value() + "' not known")
+                    + ": alltoall (Megatron's recommendation with expert parallelism)");
+            d = Dispatcher.ALLTOALL;
+        }
+        boolean overlap = s != null && s.overlapA2a() != null && s.overlapA2a().value();
+        boolean grouped = s == null || s.groupedGemm() == null || s.groupedGemm().value();
+        if (s == null || s.groupedGemm() == null) as.add("MoE grouped GEMM not stated: grouped (one kernel per matrix for a rank's local experts)");
+        Specs.Parallelism p = j.parallelism();
+        Located<Long> etp = p == null ? null : p.expertTp();
+        int e = etp == null || etp.value() == null || etp.value() < 1 ? 0 : (int) Math.min(Integer.MAX_VALUE, etp.value());
+        return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e);
+    }
+
+    private static String shortText(String t) {
+        String s = t.strip();
+        return s.length() <= 60 ? s : s.substring(0, 57) + "...";
+    }
+}

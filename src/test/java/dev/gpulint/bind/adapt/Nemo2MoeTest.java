@@ -1,0 +1,85 @@
+package dev.gpulint.bind.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.gpulint.read.Readers;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Specs;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The MoE and attention keys of a NeMo 2 / Megatron-Bridge recipe's model.config (Megatron-Core's TransformerConfig
+ * names), on our own recipe in the shape NeMo-Run serialises for a Qwen3 MoE pre-training.
+ */
+class Nemo2MoeTest {
+
+    static final String RECIPE = """
+            _partial_: true
+            _target_: nemo.collections.llm.api.pretrain
+            data:
+              _target_: nemo.collections.llm.gpt.data.pre_training.PreTrainingDataModule
+              global_batch_size: 512
+              micro_batch_size: 1
+              seq_length: 4096
+            model:
+              _target_: nemo.collections.llm.gpt.model.qwen3.Qwen3Model
+              config:
+                _target_: nemo.collections.llm.gpt.model.qwen3.Qwen3MoEConfig
+                num_layers: 48
+                hidden_size: 2048
+                num_attention_heads: 32
+                num_query_groups: 4
+                ffn_hidden_size: 6144
+                num_moe_experts: 128
+                moe_router_topk: 8
+                moe_ffn_hidden_size: 768
+                moe_layer_freq: %s
+                moe_token_dispatcher_type: alltoall
+                moe_grouped_gemm: true
+                moe_expert_capacity_factor: null
+                overlap_moe_expert_parallel_comm: true
+                window_size: [4096, 0]
+            trainer:
+              _target_: nemo.lightning.pytorch.trainer.Trainer
+              devices: 8
+              num_nodes: 4
+              strategy:
+                _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                tensor_model_parallel_size: 1
+                pipeline_model_parallel_size: 1
+                expert_model_parallel_size: 8
+                expert_tensor_parallel_size: 1
+            """;
+
+    private static dev.gpulint.spec.Model bind(String freq) {
+        SourceFile f = SourceFile.of("qwen3_moe.yaml", RECIPE.formatted(freq));
+        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
+    }
+
+    @Test
+    void theRecipesMoeAndAttentionKeysAreRead() {
+        dev.gpulint.spec.Model model = bind("1");
+        assertEquals(List.of(), model.findings());
+        Specs.Model m = model.jobs().get(0).model();
+        assertEquals(8L, m.topK().value());
+        assertEquals(768L, m.moe().expertFfn().value());
+        assertEquals(6144L, m.ffnHiddenSize().value());
+        assertEquals("1", m.moe().layerFreq().value());
+        assertEquals("alltoall", m.moe().dispatcher().value());
+        assertEquals(true, m.moe().groupedGemm().value());
+        assertEquals(true, m.moe().overlapA2a().value());
+        assertNull(m.moe().capacityFactor(), "null: dropless");
+        assertEquals(4096L, m.attention().window().value());
+        assertEquals(1L, model.jobs().get(0).parallelism().expertTp().value());
+    }
+
+    @Test
+    void aLayerFrequencyThatDoesNotReadIsSyn002AtTheValueUnderItsOwnKey() {
+        dev.gpulint.spec.Model model = bind("\"[1]*47\"");
+        assertEquals(List.of("qwen3_moe.yaml:20:21 SYN002 'model.config.moe_layer_freq' is '[1]*47': the pattern gives 47 layers but the model has 48."),
+                model.findings().stream().map(x -> x.span() + " " + x.ruleId() + " " + x.message()).toList());
+        assertNull(model.jobs().get(0).model().moe().layerFreq());
+    }
+}

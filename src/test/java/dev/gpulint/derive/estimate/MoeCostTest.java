@@ -1,0 +1,207 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.derive.Fixture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The MoE layers' cost (MoeCost): grouped GEMMs whose efficiency follows the tokens each local expert gets and the
+ * experts' weights, the expert grid etp × ep, sequential GEMMs, capacity, shared experts, dense layers, the dispatcher
+ * and the all-to-all overlap, each read from a native manifest of our own in the shapes of Qwen3-30B-A3B (128 small
+ * experts of 768, top-8) and Mixtral 8x7B (8 big experts of 14,336, top-2).
+ */
+class MoeCostTest {
+
+    static final String QWEN3_30B = "layers: 48, hidden_size: 2048, attention_heads: 32, kv_heads: 4, head_dim: 128, experts: 128, top_k: 8,"
+            + " ffn_hidden_size: 6144, gated_mlp: true, tied_embeddings: false, vocab_size: 151936, dtype: bf16";
+    static final String MIXTRAL_8X7B = "layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, experts: 8, top_k: 2,"
+            + " ffn_hidden_size: 14336, gated_mlp: true, tied_embeddings: false, vocab_size: 32000, dtype: bf16";
+
+    static JobEstimate job(String model, String moe, String par, int seq) {
+        Fixture f = Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - name: g
+                    count: 8
+                    gpu: { model: H100-SXM5-80GB, count: 8 }
+                    nvlink: { switch: true }
+                    nics: [ { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true } ]
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: 8
+                gpus_per_node: 8
+                model: { %s, seq_length: %d%s }
+                parallelism: { %s }
+                batch: { micro_batch_size: 1, global_batch_size: 256 }
+                optimizer: { zero_stage: 1, distributed: true }
+                recompute: selective
+                """.formatted(model, seq, moe.isEmpty() ? "" : ", " + moe, par));
+        return JobEstimate.of(f.jobs().get(0), f.catalog());
+    }
+
+    static MoeCost.Priced priced(JobEstimate j) {
+        JobInputs in = j.inputs();
+        return MoeCost.price(in.model(), in.variants().moe(), in.layout(), in.hardware(),
+                (double) in.layout().microBatchSize() * in.model().seq() / in.layout().cp(), 1);
+    }
+
+    /** The routed experts' rate by the formula: FLOPs at the GEMM rate ÷ (the longer of that and the weights at the HBM rate, + 6 kernels). */
+    static double expected(JobInputs in, double tokens) {
+        ModelShape m = in.model();
+        Hardware hw = in.hardware();
+        double pg = hw.gemmPeak(m.dtype()) * hw.gemmEfficiency(m.dtype()), hbm = hw.hbmBytesPerSecond() * hw.efficiency().hbm();
+        double flops = tokens * m.topK() * 6 * m.mlpParameters() / in.layout().tp();
+        double weights = 3.0 * m.experts() / in.layout().ep() * m.mlpParameters() * 2;
+        double perExpert = tokens * m.topK() * in.layout().ep() / m.experts(), fill = perExpert / (128 * Math.ceil(perExpert / 128));
+        return flops / pg / (Math.max(flops / pg / fill, weights / hbm) + 6 * hw.efficiency().gemmKernelS());
+    }
+
+    @Test
+    void smallExpertsRunFarBelowTheDenseGemmRateBigOnesNearIt() {
+        JobEstimate qwen = job(QWEN3_30B, "moe: { expert_ffn_hidden_size: 768 }", "tp: 1, ep: 1", 1024);
+        JobEstimate mixtral = job(MIXTRAL_8X7B, "", "tp: 1, ep: 1", 1024);
+        MoeCost.Priced q = priced(qwen), x = priced(mixtral);
+        assertEquals(768, qwen.inputs().model().ffn(), "the experts' MLP, not the dense ffn_hidden_size");
+        assertEquals(6144, qwen.inputs().variants().moe().denseFfn());
+        assertEquals(64, q.tokensPerExpert(), 1e-9, "1,024 tokens × top-8 over 128 experts");
+        assertEquals(256, x.tokensPerExpert(), 1e-9, "1,024 tokens × top-2 over 8 experts");
+        assertEquals(expected(qwen.inputs(), 1024), q.routedEfficiency(), 1e-9);
+        assertEquals(expected(mixtral.inputs(), 1024), x.routedEfficiency(), 1e-9);
+        assertTrue(q.routedEfficiency() < 0.3, "Qwen3-30B-A3B's experts are bound by their weights' bytes: " + q.routedEfficiency());
+        assertTrue(x.routedEfficiency() > 0.9, "Mixtral's big experts stay near the dense rate: " + x.routedEfficiency());
+        // the plan prints the term with its numbers
+        String note = qwen.estimate().notes().stream().filter(n -> n.term().equals("moe")).findFirst().orElseThrow().text();
+        assertTrue(note.startsWith("48 of 48 layers MoE: 128 local experts × 64 tokens each (T·k·ep·etp/(tp·E), etp 1), tile fill 0.50"), note);
+        assertTrue(note.contains(String.format(java.util.Locale.ROOT, "(%.0f %% of the dense GEMM rate)", 100 * q.routedEfficiency())), note);
+    }
+
+    @Test
+    void expertParallelismSpreadsTheWeightsAndRaisesTheRate() {
+        MoeCost.Priced ep1 = priced(job(QWEN3_30B, "moe: { expert_ffn_hidden_size: 768 }", "tp: 1, ep: 1", 1024));
+        MoeCost.Priced ep8 = priced(job(QWEN3_30B, "moe: { expert_ffn_hidden_size: 768 }", "tp: 1, ep: 8", 1024));
+        assertEquals(8 * ep1.tokensPerExpert(), ep8.tokensPerExpert(), 1e-9, "8 ranks' tokens meet at 16 local experts");
+        assertTrue(ep8.routedEfficiency() > ep1.routedEfficiency() + 0.5, ep1.routedEfficiency() + " → " + ep8.routedEfficiency());
+    }
+
+    @Test
+    void aFewTokensPerExpertFillPartOfATile() {
+        MoeCost.Priced p = priced(job(QWEN3_30B, "moe: { expert_ffn_hidden_size: 768 }", "tp: 1, ep: 1", 1024));
+        assertEquals(64, p.tokensPerExpert(), 1e-9);
+        assertEquals(0.5, p.tileFill(), 1e-12, "64 tokens fill half of a 128-row tile");
+        assertEquals(1.0, priced(job(QWEN3_30B, "moe: { expert_ffn_hidden_size: 768 }", "tp: 1, ep: 2", 1024)).tileFill(), 1e-12);
+    }
+
+    @Test
+    void theExpertGridFoldsEtpAndEpIndependentlyOfTheAttentionsTp() {
+        // T·k·ep·etp/(tp·E): tp 4 for attention, experts etp 1 × ep 8 → 4096 × 8 × 8 / (4 × 128) = 512 tokens per expert
+        JobEstimate folded = job(QWEN3_30B, "moe: { expert_ffn_hidden_size: 768 }", "tp: 4, ep: 8, etp: 1", 4096);
+        assertEquals(1, folded.inputs().variants().moe().etp(folded.inputs().layout()));
+        assertEquals(512, priced(folded).tokensPerExpert(), 1e-9);
+        JobEstimate same = job(QWEN3_30B, "moe: { expert_ffn_hidden_size: 768 }", "tp: 4, ep: 8", 4096);
+        assertEquals(4, same.inputs().variants().moe().etp(same.inputs().layout()), "etp not written: tp, Megatron's default");
+        assertEquals(2048, priced(same).tokensPerExpert(), 1e-9);
+    }
+
+    @Test
+    void oneGemmPerLocalExpertCostsAKernelEach() {
+        JobEstimate grouped = job(QWEN3_30B, "moe: { expert_ffn_hidden_size: 768, grouped_gemm: true }", "tp: 1, ep: 8", 4096);
+        JobEstimate sequential = job(QWEN3_30B, "moe: { expert_ffn_hidden_size: 768, grouped_gemm: false }", "tp: 1, ep: 8", 4096);
+        double kernel = grouped.inputs().hardware().efficiency().gemmKernelS();
+        assertEquals(6 * (16 - 1) * kernel, priced(sequential).moeLayerS() - priced(grouped).moeLayerS(), 1e-12, "16 local experts × 6 GEMMs, not 6");
+        assertTrue(grouped.inputs().assumptions().stream().noneMatch(a -> a.startsWith("MoE grouped GEMM not stated")));
+        JobEstimate unstated = job(QWEN3_30B, "moe: { expert_ffn_hidden_size: 768 }", "tp: 1, ep: 8", 4096);
+        assertTrue(unstated.inputs().assumptions().contains("MoE grouped GEMM not stated: grouped (one kernel per matrix for a rank's local experts)"));
+    }
+
+    @Test
+    void aCapacityFactorCostsOnlyWhenExpertsArePaddedToIt() {
+        String base = "expert_ffn_hidden_size: 768";
+        MoeCost.Priced dropless = priced(job(QWEN3_30B, "moe: { " + base + " }", "tp: 1, ep: 8", 4096));
+        MoeCost.Priced capped = priced(job(QWEN3_30B, "moe: { " + base + ", capacity_factor: 1.25 }", "tp: 1, ep: 8", 4096));
+        MoeCost.Priced padded = priced(job(QWEN3_30B, "moe: { " + base + ", capacity_factor: 1.25, pad_to_capacity: true }", "tp: 1, ep: 8", 4096));
+        assertEquals(dropless.moeLayerS(), capped.moeLayerS(), 1e-15, "dropping caps the slowest expert; balanced routing is taken");
+        assertEquals(1.25 * dropless.tokensPerExpert(), padded.tokensPerExpert(), 1e-9);
+        assertEquals(1.25 * dropless.a2aBytes(), padded.a2aBytes(), 1e-3, "padded rows travel too");
+        assertTrue(padded.moeLayerS() > dropless.moeLayerS());
+        JobEstimate j = job(QWEN3_30B, "moe: { " + base + " }", "tp: 1, ep: 8", 4096);
+        assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.startsWith("MoE capacity factor not given: dropless")));
+        JobEstimate k = job(QWEN3_30B, "moe: { " + base + ", capacity_factor: 1.25 }", "tp: 1, ep: 8", 4096);
+        assertTrue(k.inputs().assumptions().stream().noneMatch(a -> a.startsWith("MoE capacity factor")));
+    }
+
+    @Test
+    void denseLayersAndSharedExpertsAreWhatTheModelFlopsCount() {
+        // 4 layers: the first dense (ffn 4,096), three MoE (top-2 of 8 experts of 1,024, one shared expert of 2,048)
+        String model = "layers: 4, hidden_size: 1024, attention_heads: 8, experts: 8, top_k: 2, ffn_hidden_size: 4096, gated_mlp: true,"
+                + " vocab_size: 32000";
+        JobEstimate j = job(model, "moe: { expert_ffn_hidden_size: 1024, shared_expert_ffn_hidden_size: 2048, layer_freq: \"([0]*1+[1]*3)\" }",
+                "tp: 1, ep: 1", 2048);
+        MoeShape s = j.inputs().variants().moe();
+        assertEquals(3, s.moeLayers());
+        assertEquals(4096, s.denseFfn());
+        assertEquals(2048, s.sharedFfn());
+        ModelShape m = j.inputs().model();
+        double attention = 6.0 * m.attentionParameters() + 12.0 * 2048 * 8 * 128;
+        double perToken = 3 * (attention + 6.0 * 3 * 1024 * (2 * 1024 + 2048)) + (attention + 6.0 * 3 * 1024 * 4096) + 6.0 * 1024 * m.vocab();
+        assertEquals(perToken, s.modelFlopsPerToken(m), 1);
+        assertEquals(perToken * j.estimate().throughput().tokensPerSecondPerGpu() / 1e12, j.estimate().throughput().modelTflopsPerGpu(), 1e-6);
+        assertTrue(j.inputs().assumptions().contains("MoE layers: 3 of 4 (moe layer_freq ([0]*1+[1]*3))"), j.inputs().assumptions().toString());
+        String note = j.estimate().notes().stream().filter(n -> n.term().equals("moe")).findFirst().orElseThrow().text();
+        assertTrue(note.contains("; shared experts (ffn 2048) "), note);
+        assertTrue(note.contains("; 1 dense layer (ffn 4096) "), note);
+    }
+
+    @Test
+    void memoryCountsTheExpertsOnlyOnMoeLayersAndTheSharedExpertsAndDenseMlps() {
+        String model = "layers: 4, hidden_size: 1024, attention_heads: 8, experts: 8, top_k: 2, ffn_hidden_size: 4096, gated_mlp: true,"
+                + " vocab_size: 32000";
+        JobEstimate j = job(model, "moe: { expert_ffn_hidden_size: 1024, shared_expert_ffn_hidden_size: 2048, layer_freq: \"([0]*1+[1]*3)\" }",
+                "tp: 1, ep: 1", 2048);
+        JobEstimate uniform = job(model, "moe: { expert_ffn_hidden_size: 1024 }", "tp: 1, ep: 1", 2048);
+        ModelShape m = j.inputs().model();
+        // the dense layer has its MLP of 4,096 instead of 8 experts of 1,024; the three MoE layers one shared expert of 2,048 each
+        double expected = uniform.estimate().stages().get(0).parameters() - 8 * 3.0 * 1024 * 1024 + 3.0 * 1024 * 4096 + 3 * 3.0 * 1024 * 2048;
+        assertEquals(expected, j.estimate().stages().get(0).parameters(), 1e-3);
+        assertEquals(m.parameters() - 8 * 3.0 * 1024 * 1024 + 3.0 * 1024 * 4096 + 3 * 3.0 * 1024 * 2048, j.estimate().stages().get(0).parameters(), 1e-3,
+                "one GPU holds the whole model (tp = pp = ep = 1)");
+    }
+
+    @Test
+    void aPatternThatDoesNotFitTheLayersIsSaidAndEveryLayerStaysMoe() {
+        JobEstimate j = job(MIXTRAL_8X7B, "moe: { layer_freq: \"([0]*1+[1]*3)\" }", "tp: 1, ep: 8", 4096);
+        assertEquals(32, j.inputs().variants().moe().moeLayers());
+        assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.matches("MoE layer pattern '\\(\\[0\\]\\*1\\+\\[1\\]\\*3\\)' \\(.*:\\d+:\\d+\\) not used:"
+                + " the pattern gives 4 layers but the model has 32; every layer taken as MoE")), j.inputs().assumptions().toString());
+    }
+
+    @Test
+    void theDispatcherAndTheAllToAllOverlapChangeTheExpertParallelTraffic() {
+        JobEstimate a2a = job(MIXTRAL_8X7B, "", "tp: 1, ep: 8", 4096);
+        JobEstimate gather = job(MIXTRAL_8X7B, "moe: { dispatcher: allgather }", "tp: 1, ep: 8", 4096);
+        JobEstimate overlap = job(MIXTRAL_8X7B, "moe: { overlap_a2a: true }", "tp: 1, ep: 8", 4096);
+        assertTrue(a2a.estimate().traffic("ep", Collective.ALL_TO_ALL).isPresent());
+        assertTrue(gather.estimate().traffic("ep", Collective.ALL_GATHER).isPresent());
+        assertTrue(gather.estimate().traffic("ep", Collective.ALL_TO_ALL).isEmpty());
+        Tier t = a2a.estimate().time().tiers().get("ep");
+        assertEquals(a2a.estimate().time().comm().get("ep"), overlap.estimate().time().comm().get("ep"), 1e-12, "the same bytes move");
+        assertTrue(overlap.estimate().time().exposed().get(t) < a2a.estimate().time().exposed().get(t), "but behind the other micro-batch's compute");
+        assertTrue(a2a.inputs().assumptions().contains("MoE token dispatcher not given: alltoall (Megatron's recommendation with expert parallelism)"));
+        assertTrue(gather.inputs().assumptions().stream().noneMatch(a -> a.startsWith("MoE token dispatcher")));
+    }
+
+    @Test
+    void aDenseModelHasNoMoeTerm() {
+        JobEstimate j = job("layers: 4, hidden_size: 1024, attention_heads: 8, vocab_size: 32000", "", "tp: 1", 2048);
+        assertNull(j.inputs().variants().moe());
+        assertFalse(j.estimate().notes().stream().anyMatch(n -> n.term().equals("moe")));
+        assertTrue(j.inputs().assumptions().stream().noneMatch(a -> a.startsWith("MoE")));
+    }
+}

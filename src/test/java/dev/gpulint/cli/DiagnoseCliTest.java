@@ -109,15 +109,18 @@ class DiagnoseCliTest {
 
     @Test
     void aMegatronLogAndADcgmScrapeAreReadFromFilesEndToEnd(@TempDir Path dir) throws IOException {
-        // the catalog's step for the healthy project, then a log twice as slow over NCCL sockets
-        Fixtures.project(dir.resolve("a"), IB, Fixtures.healthy());
+        // NCCL on sockets at the 2.9 GB/s nccl-tests measured: what the measured links make of the step, without a log
+        String[] sockets = Fixtures.healthyBut("train.nccl.log", Fixtures.ncclLog("Socket", false, null));
+        sockets[9] = Fixtures.allReduce(2.9);
+        Fixtures.project(dir.resolve("a"), IB, sockets);
         @SuppressWarnings("unchecked")
-        Map<String, Object> healthy = (Map<String, Object>) new Load(LoadSettings.builder().build())
-                .loadFromString(CliTest.run("diagnose", "-f", "json", dir.resolve("a").toString()).out());
+        Map<String, Object> priced = (Map<String, Object>) ((Map<String, Object>) new Load(LoadSettings.builder().build())
+                .loadFromString(CliTest.run("diagnose", "-f", "json", dir.resolve("a").toString()).out())).get("expected");
         @SuppressWarnings("unchecked")
-        double e0 = ((Number) ((Map<String, Object>) ((Map<String, Object>) healthy.get("expected")).get("catalog")).get("step_s")).doubleValue();
+        double links = ((Number) ((Map<String, Object>) priced.get("measured_links")).get("step_s")).doubleValue();
+        // the same captures, with a Megatron-LM log whose steps (after a slow first one) take that long, and two DCGM scrapes
         StringBuilder log = new StringBuilder();
-        for (int i = 1; i <= 6; i++) log.append(megatronIteration(i * 10, e0 * 1000 * (i == 1 ? 6 : 2)));
+        for (int i = 1; i <= 6; i++) log.append(megatronIteration(i * 10, links * 1000 * (i == 1 ? 3 : 1)));
         StringBuilder dcgm = new StringBuilder();
         for (int t = 0; t < 2; t++) {
             dcgm.append("2024-05-14T10:2").append(t).append(":00Z\n# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).\n# TYPE DCGM_FI_DEV_GPU_UTIL gauge\n");
@@ -126,8 +129,7 @@ class DiagnoseCliTest {
                         .append("\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"dgx-01\"} 41\n");
             }
         }
-        String[] c = Fixtures.healthyBut("train.nccl.log", Fixtures.ncclLog("Socket", false, null));
-        c = java.util.Arrays.copyOf(c, c.length + 4);
+        String[] c = java.util.Arrays.copyOf(sockets, sockets.length + 4);
         c[c.length - 4] = "pretrain.train.log";
         c[c.length - 3] = log.toString();
         c[c.length - 2] = "dgx-01.dcgm.txt";
@@ -140,7 +142,7 @@ class DiagnoseCliTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> measured = (Map<String, Object>) doc.get("measured");
         assertEquals("megatron", measured.get("framework"));
-        assertEquals(2 * e0, ((Number) measured.get("step_s")).doubleValue(), 2 * e0 * 0.001, "the median step, the warm-up left out");
+        assertEquals(links, ((Number) measured.get("step_s")).doubleValue(), links * 0.001, "the median step, the warm-up left out");
         // the median step's line: the warm-up (line 1) left out, the middle of iterations 20..60
         assertEquals(dir.resolve("b") + "/evidence/pretrain.train.log:4", measured.get("evidence"));
         @SuppressWarnings("unchecked")

@@ -73,6 +73,9 @@ class CatalogTest {
         assertEquals(1307.4e12, mi325.flops().get("bf16"), 1e9, "AMD MI325X page: FP16/BF16 1,307.4 TFLOPS");
         assertEquals(2614.9e12, mi325.flops().get("fp8"), 1e9);
         assertEquals(1000, mi325.tdpWatts(), 0);
+        Compute.Peaks mi250 = C.compute().peaks("MI250X").orElseThrow();
+        assertEquals(47.9e12 / 2, mi250.flops().get("fp32"), 0.1e12, "one GCD: half the OAM's 47.9 TFLOPS vector FP32");
+        assertEquals(383e12 / 2, mi250.flops().get("bf16"), 0.1e12);
     }
 
     @Test

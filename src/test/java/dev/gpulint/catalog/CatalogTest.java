@@ -40,6 +40,44 @@ class CatalogTest {
         assertFalse(g.source().isBlank());
     }
 
+    /** docs/catalog.md "Verification": every figure names how it was checked; none is left as recalled ([R]). */
+    @Test
+    void noCatalogFigureIsLeftAsRecalled() {
+        assertFalse(C.gpus().isEmpty());
+        for (Catalog.Gpu g : C.gpus()) {
+            assertFalse(g.source().contains("[R]"), g.name() + ": " + g.source());
+            C.compute().peaks(g.name()).ifPresent(p -> assertFalse(p.source().contains("[R]"), p.gpu() + ": " + p.source()));
+        }
+        for (Models.Entry m : Models.builtIn().entries()) {
+            assertFalse(m.source().contains("[R]"), m.name() + ": " + m.source());
+        }
+    }
+
+    /** The re-checked Blackwell Ultra and CDNA 3/4 peaks (docs/catalog.md "Verification"). */
+    @Test
+    void recheckedPeaksMatchTheirSources() {
+        Compute.Peaks gb300 = C.compute().peaks("GB300").orElseThrow();
+        assertEquals(80e12, gb300.flops().get("fp32"), 1, "BWU-DS per-GPU table: FP32 0.080 PFLOPS (recalled as 83)");
+        assertEquals(15000e12, gb300.flops().get("nvfp4"), 1, "GB300 NVL72: 1,080 PFLOPS dense FP4 / 72");
+        assertEquals(5000e12, gb300.flops().get("fp6"), 1, "GB300 NVL72: FP8/FP6 720 PFLOPS with sparsity / 72 / 2");
+        assertEquals(1400, gb300.tdpWatts(), 0);
+        // CDNA 4 dense peaks: 256 CUs x 8,192 FP8 FLOP per clock per CU x the peak clock; FP32 at 256 FLOP per clock per CU
+        Compute.Peaks mi355 = C.compute().peaks("MI355X").orElseThrow();
+        assertEquals(256 * 8192 * 2.4e9, mi355.flops().get("fp8"), 0.1e12);
+        assertEquals(256 * 256 * 2.4e9, mi355.flops().get("fp32"), 0.1e12);
+        Compute.Peaks mi350 = C.compute().peaks("MI350X").orElseThrow();
+        assertEquals(256 * 8192 * 2.2e9, mi350.flops().get("fp8"), 0.1e12);
+        assertEquals(256 * 256 * 2.2e9, mi350.flops().get("fp32"), 0.1e12);
+        assertEquals(1000, mi350.tdpWatts(), 0);
+        Compute.Peaks mi325 = C.compute().peaks("MI325X").orElseThrow();
+        assertEquals(1307.4e12, mi325.flops().get("bf16"), 1e9, "AMD MI325X page: FP16/BF16 1,307.4 TFLOPS");
+        assertEquals(2614.9e12, mi325.flops().get("fp8"), 1e9);
+        assertEquals(1000, mi325.tdpWatts(), 0);
+        Compute.Peaks mi250 = C.compute().peaks("MI250X").orElseThrow();
+        assertEquals(47.9e12 / 2, mi250.flops().get("fp32"), 0.1e12, "one GCD: half the OAM's 47.9 TFLOPS vector FP32");
+        assertEquals(383e12 / 2, mi250.flops().get("bf16"), 0.1e12);
+    }
+
     @Test
     void blackwellAndCdna4PeaksPerDtypeFollowTheDatasheetRatios() {
         java.util.Map<String, Double> b200 = C.compute().peaks("B200-SXM-180GB").orElseThrow().flops();

@@ -35,6 +35,8 @@ import java.util.Optional;
  * the whole expression; a shorter value followed by a blank or the line's end is padded with blanks, so the
  * columns inside a command string stay exact too.
  *
+ * <p>A template whose values break its YAML where they are put is read as if it had none (its literal view).
+ *
  * <p>Bounds: a values file over {@link #MAX_VALUES_BYTES} is not read; at most {@link #MAX_SUBSTITUTIONS}
  * expressions are substituted per template; a chart is looked for at most {@link #MAX_DEPTH} folders up.
  */
@@ -61,7 +63,15 @@ public final class HelmChart {
     /** The template's chart's values, when {@code f} lies in a chart's templates/ folder whose chart has values.yaml. */
     public static Optional<Rendered> render(SourceFile f) {
         Optional<Values> values = values(f);
-        return values.map(v -> render(f.text(), v.root(), v.display()));
+        if (values.isEmpty()) return Optional.empty();
+        Rendered r = render(f.text(), values.get().root(), values.get().display());
+        // a value that breaks the YAML where it is put (Helm's output would not parse either): read literally instead
+        try {
+            if (new YamlReader().read(new SourceFile(f.path(), f.displayPath(), r.text())).failed()) return Optional.empty();
+        } catch (RuntimeException | StackOverflowError e) {
+            return Optional.empty();
+        }
+        return Optional.of(r);
     }
 
     /** A chart's values: the parsed root and its display path. */
@@ -111,6 +121,7 @@ public final class HelmChart {
             lineNo++;
             String line = text.substring(i, end);
             String s = line.strip();
+            int outLineStart = out.length();
             if (s.startsWith("{{") && s.endsWith("}}") && Templates.onlyDirectives(s)) {
                 for (int at = line.indexOf("{{"); at >= 0; ) {
                     int close = line.indexOf("}}", at + 2);
@@ -145,7 +156,7 @@ public final class HelmChart {
                         if (why != null) skipped.add(new Skipped(lineNo, at + 1, expr, why));
                     } else {
                         substituted++;
-                        int renderedStart = out.length() - lastLineStart(out) + 1;
+                        int renderedStart = out.length() - outLineStart + 1;
                         boolean blankAfter = close + 2 >= line.length() || Character.isWhitespace(line.charAt(close + 2));
                         if (value.length() < expr.length() && blankAfter) value = value + " ".repeat(expr.length() - value.length());
                         out.append(value);
@@ -160,10 +171,6 @@ public final class HelmChart {
             i = end + 1;
         }
         return new Rendered(out.toString(), valuesFile, substituted, List.copyOf(skipped), regions);
-    }
-
-    private static int lastLineStart(StringBuilder out) {
-        return out.lastIndexOf("\n") + 1;
     }
 
     /** The inside of {@code {{- ... -}}}, without its trim markers. */
@@ -324,17 +331,24 @@ public final class HelmChart {
                 s.endLine(), column(s.endLine(), s.endColumn(), false, regions));
     }
 
-    /** A rendered column on {@code line} as the template's: inside a substituted value, its expression's start or end. */
+    /**
+     * A rendered column on {@code line} as the template's: inside a substituted value, its expression's start or end
+     * ({@code start} false: an end column, exclusive). A binary search over the line's regions, which are in order.
+     */
     static int column(int line, int col, boolean start, Map<Integer, List<int[]>> regions) {
         List<int[]> rs = regions.get(line);
         if (rs == null) return col;
-        int delta = 0;
-        for (int[] r : rs) {            // {renderedStart, renderedEnd, templateStart, templateEnd}
-            if (col < r[0] || !start && col == r[0]) return col + delta;
-            if (col < r[1] || !start && col == r[1]) return start ? r[2] : r[3];
-            delta = r[3] - r[1];
+        // the last region {renderedStart, renderedEnd, templateStart, templateEnd} that a column here is at or past
+        int lo = 0, hi = rs.size() - 1, k = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int[] r = rs.get(mid);
+            if (start ? col >= r[0] : col > r[0]) { k = mid; lo = mid + 1; } else hi = mid - 1;
         }
-        return col + delta;
+        if (k < 0) return col;
+        int[] r = rs.get(k);
+        if (start ? col < r[1] : col <= r[1]) return start ? r[2] : r[3];
+        return col + r[3] - r[1];
     }
 
     static String describe(Why why) {

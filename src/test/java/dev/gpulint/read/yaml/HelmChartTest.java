@@ -137,6 +137,8 @@ class HelmChartTest {
         assertTrue(r.text().startsWith("replicas: 4 "), r.text());
         Files.writeString(chart.resolve("values.yaml"), "workers: 4\n#" + "x".repeat(HelmChart.MAX_VALUES_BYTES) + "\n");
         assertTrue(HelmChart.render(f).isEmpty(), "a values file over the bound is not read");
+        Files.writeString(chart.resolve("values.yaml"), "workers: \"a: b\"\n");
+        assertTrue(HelmChart.render(f).isEmpty(), "a value that breaks the YAML where it is put: read literally");
         Files.writeString(chart.resolve("values.yaml"), "workers: [4\n");
         assertTrue(HelmChart.render(f).isEmpty(), "a values file that does not parse is not used");
     }

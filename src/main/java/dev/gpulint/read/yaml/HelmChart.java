@@ -197,7 +197,8 @@ public final class HelmChart {
     /**
      * Why an expression was not substituted: its value is not set, is not a one-line scalar, or the expression is
      * another action (include, a function gpulint does not apply); null for a release or chart name (.Release.Name),
-     * which names things and sets nothing the rules check, and for a comment.
+     * which names things and sets nothing the rules check, for a variable not set (noted at its assignment or its
+     * range), and for a comment.
      */
     private static Why missingOrOther(String inner, MappingNode values) {
         String ref = valueRef(inner);
@@ -205,6 +206,8 @@ public final class HelmChart {
             String head = inner.split("[\\s|]", 2)[0];
             if (head.startsWith(".Release.") || head.startsWith(".Chart.") || head.startsWith(".Capabilities.")
                     || head.startsWith(".Template.")) return null;
+            // a variable gpulint could not set: its assignment or its range was noted where it is written
+            if (head.startsWith("$")) return null;
             return directive(inner);
         }
         Node n = lookup(values, ref);

@@ -72,6 +72,13 @@ class HelmChartTest {
     }
 
     @Test
+    void aVariableThatCouldNotBeSetIsNotedOnceWhereItIsSet() {
+        var r = HelmChart.render("{{- $gpus := .Values.gpus -}}\nnvidia.com/gpu: {{ $gpus }}\n", VALUES, "values.yaml");
+        assertEquals(List.of("1:1 MISSING {{- $gpus := .Values.gpus -}}"), skipped(r));
+        assertEquals("nvidia.com/gpu: ${ $gpus } ", r.text().lines().toList().get(1));
+    }
+
+    @Test
     void everyOtherActionIsListedAtItsLineAndColumnAndReleaseNamesAreNot() {
         String t = """
                 {{- if .Values.enabled }}

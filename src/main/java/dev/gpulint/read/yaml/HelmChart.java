@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -352,9 +351,5 @@ public final class HelmChart {
         int[] r = rs.get(k);
         if (start ? col < r[1] : col <= r[1]) return start ? r[2] : r[3];
         return col + r[3] - r[1];
-    }
-
-    static String describe(Why why) {
-        return why.name().toLowerCase(Locale.ROOT);
     }
 }

@@ -187,14 +187,18 @@ public final class Readers {
     }
 
     /**
-     * YAML, or a Helm template's literal view: a template that still does not parse is skipped
-     * quietly, never an error (it is not YAML until rendered).
+     * YAML, or a Helm template's view (its chart's values substituted, or its literal text): a template that still
+     * does not parse is skipped quietly, never an error (it is not YAML until rendered).
      */
     private static ReadResult yaml(SourceFile f) {
         if (!Templates.looksLikeTemplate(f)) return guarded(f, "YAML", true, new YamlReader()::read);
-        SourceFile literal = new SourceFile(f.path(), f.displayPath(), Templates.literalView(f.text()));
+        // in a chart with a values.yaml: its simple value expressions substituted (read.yaml.HelmChart)
+        var rendered = dev.gpulint.read.yaml.HelmChart.render(f);
+        SourceFile literal = new SourceFile(f.path(), f.displayPath(),
+                rendered.map(dev.gpulint.read.yaml.HelmChart.Rendered::text).orElseGet(() -> Templates.literalView(f.text())));
         ReadResult r = guarded(literal, "YAML", true, new YamlReader()::read);
         if (r.failed()) return notOurs(f);
+        if (rendered.isPresent()) r = dev.gpulint.read.yaml.HelmChart.mapBack(r, rendered.get());
         return new ReadResult(f, r.documents(), r.problems(), r.manifest(), r.foreign());
     }
 

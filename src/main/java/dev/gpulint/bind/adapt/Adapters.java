@@ -50,8 +50,7 @@ public final class Adapters {
             }
             // a Helm template a job was bound from: say what of it was not read (its expressions, its directives)
             if (!sink.drafts().isEmpty() && dev.gpulint.read.yaml.Templates.looksLikeTemplate(in.file())) {
-                dev.gpulint.core.Finding note = TemplateNote.of(file, in.file().text());
-                if (note != null) sink.finding(note);
+                for (dev.gpulint.core.Finding note : TemplateNote.of(in.file())) sink.finding(note);
             }
             all.addAll(sink.drafts());
             modelConfigs.putAll(sink.modelConfigs());

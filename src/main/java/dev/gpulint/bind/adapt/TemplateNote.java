@@ -13,13 +13,61 @@ import java.util.Set;
  * {@code {{ ... }}} an unknown value): a SYN006 note at the first template expression naming how many expressions
  * are unknown and how many directive lines ({@code {{- if }}}, {@code range}, {@code include}...) were not followed,
  * and how to have them checked (render the chart with its values and lint the output). Before, such a job was bound
- * with every templated value unknown, silently. The chart's values.yaml is not read: rendering is Helm's.
+ * with every templated value unknown, silently. A template in a chart with a values.yaml is read with its values
+ * substituted (read.yaml.HelmChart): then each action not followed gets a note of its own at its line, at most
+ * {@link #NOTES} (the last counting the rest), and a template with nothing skipped gets none.
  */
 final class TemplateNote {
     private TemplateNote() {}
 
     /** The most expressions named in the note; the rest are counted. */
     static final int NAMED = 3;
+
+    /** The most notes of one chart template; the last one names the lines of the rest. */
+    static final int NOTES = 5;
+
+    /** The notes of a template a job was bound from: per action skipped in a chart with values, else the one note. */
+    static List<Finding> of(dev.gpulint.read.SourceFile f) {
+        var rendered = dev.gpulint.read.yaml.HelmChart.render(f);
+        if (rendered.isEmpty()) {
+            Finding note = of(f.displayPath(), f.text());
+            return note == null ? List.of() : List.of(note);
+        }
+        String file = f.displayPath();
+        var r = rendered.get();
+        List<dev.gpulint.read.yaml.HelmChart.Skipped> skipped = r.skipped();
+        List<Finding> out = new ArrayList<>();
+        for (int k = 0; k < skipped.size() && k < NOTES; k++) {
+            var s = skipped.get(k);
+            String expr = s.expression().length() > 60 ? s.expression().substring(0, 57) + "...}}" : s.expression();
+            String message = "'" + file + "' is a Helm template read with the default values of its chart (" + r.valuesFile() + ", "
+                    + r.substituted() + " expression" + (r.substituted() == 1 ? "" : "s") + " substituted); " + expr + " " + why(s.why(), r.valuesFile());
+            int rest = skipped.size() - NOTES;
+            if (k == NOTES - 1 && rest > 0) {
+                List<String> lines = skipped.subList(NOTES, skipped.size()).stream().map(x -> String.valueOf(x.line())).distinct().toList();
+                message += "; and " + rest + " more template action" + (rest == 1 ? " was" : "s were") + " not followed (line"
+                        + (lines.size() == 1 ? " " : "s ") + String.join(", ", lines.subList(0, Math.min(10, lines.size())))
+                        + (lines.size() > 10 ? ", ..." : "") + ")";
+            }
+            message += "; to check " + (k == NOTES - 1 && skipped.size() > NOTES ? "them" : "it") + " too, render the chart "
+                    + "(helm template CHART -f values.yaml > rendered.yaml) and lint the output";
+            out.add(new Finding("SYN006", Level.NOTE, new Span(file, s.line(), s.column(), s.line(), s.column() + s.expression().length()),
+                    message, List.of(), "format/template"));
+        }
+        return out;
+    }
+
+    private static String why(dev.gpulint.read.yaml.HelmChart.Why why, String values) {
+        return switch (why) {
+            case BRANCH -> "was not evaluated (gpulint substitutes values, it does not follow conditions): the lines of every branch are read as written";
+            case LOOP -> "was not expanded: its body is read once, as written";
+            case INCLUDE -> "was not expanded: what it writes is not read";
+            case DEFINE -> "defines a named template, which is not read";
+            case MISSING -> "has no value: " + values + " does not set it and no default is given, so it is an unknown value no rule checks";
+            case NOT_SCALAR -> "is not a one-line value in " + values + " (a mapping, a list or a block): what it writes is not read";
+            case OTHER -> "uses a function gpulint does not apply: it is an unknown value no rule checks";
+        };
+    }
 
     /** The note for a template's text, or null when it holds no template expression. */
     static Finding of(String file, String text) {

@@ -51,7 +51,7 @@ public final class Templates {
     }
 
     /** "{{- if x }}", "{{ end }}{{ else }}": nothing outside the braces but blanks. */
-    private static boolean onlyDirectives(String s) {
+    static boolean onlyDirectives(String s) {
         int depth = 0;
         for (int i = 0; i < s.length(); i++) {
             if (s.startsWith("{{", i)) { depth++; i++; }

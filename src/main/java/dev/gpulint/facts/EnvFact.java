@@ -194,6 +194,32 @@ public final class EnvFact {
     public String getPfcSource() { return pfcSource; }
     /** Where the priority is declared, or the cluster's RoCE block when assumed; null without RoCE. */
     public Span getPfcSpan() { return pfcSpan; }
+    /** The PFC priority is NVIDIA's default, the cluster states none. */
+    public boolean isPfcDefault() { return "default".equals(pfcSource); }
+    /** The cluster's own DSCP (fabric.roce.dscp) lands on the PFC priority, so NCCL_IB_TC should carry it. */
+    public boolean isFixDscpDeclared() {
+        return pfcPriority >= 0 && declaredDscp >= 0 && TrafficClass.priority(declaredDscp) == pfcPriority;
+    }
+    /**
+     * The DSCP NCCL_IB_TC should carry: the cluster's own when it lands on the PFC priority, else NVIDIA's 8p + 2
+     * ({@link TrafficClass#dscpForPriority}); -1 without RoCE.
+     */
+    public int getFixDscp() {
+        if (pfcPriority < 0) return -1;
+        return isFixDscpDeclared() ? declaredDscp : TrafficClass.dscpForPriority(pfcPriority);
+    }
+    /** The traffic-class byte of that DSCP ({@link TrafficClass#tcFor}); -1 without RoCE. */
+    public int getFixTc() { int d = getFixDscp(); return d < 0 ? -1 : TrafficClass.tcFor(d); }
+    /** That byte with ECT(0) set; -1 without RoCE. */
+    public int getFixTcEct() { int tc = getFixTc(); return tc < 0 ? -1 : tc + TrafficClass.ECT0; }
+    /**
+     * NCCL_IB_TC's fixed value: that byte, where its DSCP lands on the PFC priority under the NICs' map (a map that
+     * puts it elsewhere leaves no byte to offer); null otherwise.
+     */
+    public String getFixTcText() {
+        int d = getFixDscp();
+        return d >= 0 && priorityOfDscp(d) == pfcPriority ? String.valueOf(getFixTc()) : null;
+    }
 
     /** The job's cluster declares fabric.topology: rail-optimized (each NIC of a node on its own leaf switch, its rail). */
     public boolean isRailOptimized() { return railOptimized; }

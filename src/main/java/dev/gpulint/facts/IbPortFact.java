@@ -33,6 +33,24 @@ public record IbPortFact(String file, String adapter, int port, Span span, Strin
     public String getPhysicalState() { return physicalState; }
     /** The physical state is LinkUp, or is not printed. */
     public boolean isLinkUp() { return linkUp; }
+
+    /** No physical state printed (ibv_devinfo without -v): the message names the state alone. */
+    public boolean isNoPhysicalState() { return physicalState.isEmpty(); }
+
+    /** Polling, in either tool's spelling: the port sees no peer (EVID005's cause). */
+    public boolean isPolling() { return printed("Polling"); }
+
+    /** Disabled, in either tool's spelling: the port is shut. */
+    public boolean isDisabled() { return printed("Disabled"); }
+
+    /** Initializing or Armed (ibstat; INIT, ARMED in ibv_devinfo): the link is up but no subnet manager configured the port. */
+    public boolean isUnconfigured() { return printed("Init") || printed("Armed"); }
+
+    /** Whether the state or physical state holds word as ibstat writes it (Polling) or as ibv_devinfo does (POLLING). */
+    private boolean printed(String word) {
+        String states = state + " " + physicalState;
+        return states.contains(word) || states.contains(word.toUpperCase(java.util.Locale.ROOT));
+    }
     /** The port's rate in Gb/s (ibstat Rate; ibv_devinfo width × lane speed); -1 when not printed. */
     public double getRateGbps() { return rateGbps; }
     /** Where the rate is printed; null when it is not. */

@@ -288,8 +288,8 @@ public final class Linter {
         findings.addAll(adapted.findings());
         Model bare = new Model(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies(), adapted.files(), findings,
                 bound.unitless());
-        // UNIT003's safe fix: the unit of a bandwidth the binder rejected, where the catalog figure makes it certain
-        Model model = guard.stage("unit fixes", () -> UnitlessReadings.withFixes(bare, catalog, (key, args) -> rules.get(UnitlessReadings.RULE)
+        // UNIT003's safe fix (its ID.yaml names fix-unit): the unit of a bandwidth the binder rejected, where the catalog figure makes it certain
+        Model model = guard.stage("unit fixes", () -> UnitlessReadings.withFixes(bare, catalog, (rule, key, args) -> rules.get(rule)
                 .map(m -> m.messages().get(key)).map(t -> dev.gpulint.meta.Messages.render(t, args)).orElse(null)), bare);
         List<Object> builtIn = derive(guard, model, evidence);
         // a team's own rules may count, join or name node groups: they match facts of every one, none folded

@@ -21,6 +21,9 @@ import java.util.Set;
  *   <li>{@code {name=A,B:text|C:text|*:text}}: the branch whose labels hold the argument (an enum's name, or
  *       the text); {@code *} is the last branch, for any other value.</li>
  *   <li>{@code {name:list}}: a list's items joined by ", ", the first 16 and how many more.</li>
+ *   <li>{@code {name*text}}: {@code text} once per item of a list, its placeholders reading that item's
+ *       properties (a record's components or a map's keys): {@code {others*; {model} has {bytes:gib}}}. Nothing
+ *       for an empty list.</li>
  *   <li>{@code {{} and {@code }}}: a literal brace, outside placeholders.</li>
  * </ul>
  */
@@ -75,6 +78,8 @@ public final class Messages {
                 }
                 if (kind == '?' && branches.size() == 1) branches.add("");
                 re.append("(?:").append(String.join("|", branches)).append(')');
+            } else if (kind == '*') {
+                re.append("(?:").append(pattern(t, n + 1, end, false)).append(")*");
             } else {
                 re.append("(?:.*?)");
             }
@@ -153,6 +158,10 @@ public final class Messages {
                     : format(format, number(value, name)));
         } else if (kind == '=') {
             select(t, n + 1, to, args, out, names, count, value);
+        } else if (kind == '*') {
+            // the item's placeholders name its properties, not the template's arguments: checked, not collected
+            if (args == null) render(t, n + 1, to, null, out, new LinkedHashSet<>(), count);
+            else for (Object item : items(value, name)) render(t, n + 1, to, properties(item, name), out, null, count);
         } else if (kind == '|' || kind == '?') {
             int split = bar(t, n + 1, to);
             int yesEnd = split < 0 ? to : split;
@@ -207,6 +216,32 @@ public final class Messages {
 
     /** A value as Java writes it (a fraction as 0.5: give it a format, {@code {x:num}}, for a message). */
     static String plain(Object value) { return String.valueOf(value); }
+
+    private static List<?> items(Object value, String name) {
+        if (value instanceof List<?> items) return items;
+        throw new TemplateException("argument '" + name + "' is not a list: " + value);
+    }
+
+    /** An item of a {@code {name*text}} list by its properties: a map as it is, a record by its components. */
+    private static Map<String, ?> properties(Object item, String name) {
+        if (item instanceof Map<?, ?> m) {
+            Map<String, Object> out = new java.util.LinkedHashMap<>();
+            m.forEach((k, v) -> out.put(String.valueOf(k), v));
+            return out;
+        }
+        if (item != null && item.getClass().isRecord()) {
+            Map<String, Object> out = new java.util.LinkedHashMap<>();
+            for (java.lang.reflect.RecordComponent c : item.getClass().getRecordComponents()) {
+                try {
+                    out.put(c.getName(), c.getAccessor().invoke(item));
+                } catch (ReflectiveOperationException e) {
+                    throw new TemplateException("cannot read " + c.getName() + " of an item of '" + name + "': " + e);
+                }
+            }
+            return out;
+        }
+        throw new TemplateException("an item of '" + name + "' is neither a record nor a map: " + item);
+    }
 
     /** A list's first 16 items, then "… and N more". */
     private static String list(Object value, String name) {

@@ -163,7 +163,7 @@ public class RuleCatalog {
                     String.valueOf(m.getOrDefault("since", "0.1.0")),
                     List.copyOf((List<String>) m.getOrDefault("tags", List.of())),
                     t.getKey(), (String) m.getOrDefault("engine", "drools"),
-                    helpPage(id), params(m.get("params")), messages(m.get("messages"))));
+                    helpPage(id), params(m.get("params")), messages(m.get("messages")), (String) m.get("layout")));
         }
         metas.sort(Comparator.comparing(RuleMeta::family, Comparator.comparingInt(RuleCatalog::familyRank))
                 .thenComparing(RuleMeta::id, Comparator.comparing((String s) -> s.replaceAll("[0-9]", ""))

@@ -1,7 +1,9 @@
 package dev.gpulint.meta;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -63,6 +65,30 @@ class MessagesTest {
         List<Integer> many = java.util.stream.IntStream.range(0, 20).boxed().toList();
         assertEquals("0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \u2026 and 4 more", Messages.render("{l:list}", Map.of("l", many)));
         assertEquals("a, b", Messages.render("{l:list}", Map.of("l", List.of("a", "b"))));
+    }
+
+    record Variant(String model, double bytes) {}
+
+    @Test
+    void eachItemOfAListIsWrittenWithItsOwnProperties() {
+        String t = "{mem:gib}{others*; {model} has {bytes:gib}}; fix it";
+        assertEquals("80 GiB (85.9 GB); H100 NVL has 94 GiB (100.93 GB); H200 has 141 GiB (151.4 GB); fix it",
+                Messages.render(t, Map.of("mem", 80.0 * (1L << 30), "others",
+                        List.of(new Variant("H100 NVL", 94.0 * (1L << 30)), new Variant("H200", 141.0 * (1L << 30))))));
+        assertEquals("80 GiB (85.9 GB); fix it", Messages.render(t, Map.of("mem", 80.0 * (1L << 30), "others", List.of())));
+        // an item is a map too; the template's own arguments are not the item's
+        assertEquals("[x=1][x=2]", Messages.render("{l*[x={x}]}", Map.of("l", List.of(Map.of("x", 1), Map.of("x", 2)))));
+        assertThrows(Messages.TemplateException.class, () -> Messages.render("{l*{y}}", Map.of("l", List.of(Map.of("x", 1)), "y", 3)));
+        assertThrows(Messages.TemplateException.class, () -> Messages.render("{l*{x}}", Map.of("l", "not a list")));
+    }
+
+    @Test
+    void anItemTemplatesPlaceholdersAreNotTheTemplatesArguments() {
+        assertEquals(Set.of("mem", "others"), Messages.arguments("{mem:gib}{others*; {model} has {bytes:gib}}"));
+        String re = Messages.pattern("memory 80 GB{others*; {model} has {bytes:gib}}.");
+        assertTrue(java.util.regex.Pattern.compile(re).matcher("memory 80 GB; H100 NVL has 94 GiB; H200 has 141 GiB.").matches());
+        assertTrue(java.util.regex.Pattern.compile(re).matcher("memory 80 GB.").matches());
+        assertFalse(java.util.regex.Pattern.compile(re).matcher("memory 80 GB; H200 owns 141 GiB.").matches());
     }
 
     @Test

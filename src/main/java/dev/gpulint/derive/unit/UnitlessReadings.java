@@ -43,9 +43,17 @@ import java.util.Set;
  */
 public final class UnitlessReadings {
 
-    /** The rule, and its fix titles in its ID.yaml messages. */
-    public static final String RULE = "UNIT003";
-    static final String TITLE = "fix-unit", TITLE_DIRECTION = "fix-unit-direction";
+    /**
+     * The fix titles in a rule's ID.yaml messages: a finding of a rule whose ID.yaml has them (UNIT003's does) takes
+     * the unit fix; which rules do is said there, not in this class.
+     */
+    public static final String TITLE = "fix-unit", TITLE_DIRECTION = "fix-unit-direction";
+
+    /** A fix's title: the template under key of the rule's ID.yaml, filled in with args; null when it has none. */
+    @FunctionalInterface
+    public interface Titles {
+        String title(String ruleId, String key, Map<String, Object> args);
+    }
 
     /**
      * A rejected value's one reading: the value written with its unit ({@code 900 GB/s}), and the direction to add
@@ -61,14 +69,12 @@ public final class UnitlessReadings {
     private UnitlessReadings(Catalog catalog) { this.catalog = catalog; }
 
     /**
-     * {@code model} with each UNIT003 finding whose value has one certain reading carrying that reading as a safe
-     * fix, titled by the rule's ID.yaml ({@code fix-unit}, {@code fix-unit-direction}) through {@code titles}; the same
-     * model when none has. Derive computes the reading and the edits; the words are the rule's, put in by the stage
-     * that holds the rules' metadata.
-     *
-     * @param titles a message key of UNIT003's ID.yaml and its arguments → the fix's title, or null when it has none
+     * {@code model} with each finding about a rejected value that has one certain reading carrying that reading as a
+     * safe fix, titled by its rule's ID.yaml ({@code fix-unit}, {@code fix-unit-direction}) through {@code titles}: a
+     * rule whose ID.yaml has no such title gets no fix. The same model when none has. Derive computes the reading and
+     * the edits; the words, and which rules take the fix, are the rules' own, put in by the stage that holds their metadata.
      */
-    public static Model withFixes(Model model, Catalog catalog, java.util.function.BiFunction<String, Map<String, Object>, String> titles) {
+    public static Model withFixes(Model model, Catalog catalog, Titles titles) {
         if (model.unitless().isEmpty()) return model;
         Map<List<Object>, Reading> readings = new HashMap<>();
         for (Reading r : readings(model.unitless(), model.clusters(), model.jobs(), catalog)) {
@@ -77,8 +83,8 @@ public final class UnitlessReadings {
         if (readings.isEmpty()) return model;
         List<Finding> findings = new ArrayList<>(model.findings().size());
         for (Finding f : model.findings()) {
-            Reading r = f.ruleId().equals(RULE) ? readings.get(List.of(f.span(), f.identity())) : null;
-            Fix fix = r == null ? null : fix(r, titles);
+            Reading r = readings.get(List.of(f.span(), f.identity()));
+            Fix fix = r == null ? null : fix(f.ruleId(), r, titles);
             findings.add(fix == null ? f : f.withFix(fix));
         }
         return model.withFindings(findings);
@@ -238,9 +244,10 @@ public final class UnitlessReadings {
      * The fix: the value as written becomes the reading (its quotes and the rest of the line stay); with a
      * direction to add, the block's closing {@code " }"} right after the value also becomes {@code , direction: X }}
      * in YAML or {@code   direction = X }} in the DSL. Null where that insertion has no certain place (another format,
-     * a value on lines of its own): the fixed file would still not state its convention.
+     * a value on lines of its own): the fixed file would still not state its convention; null too where the rule's
+     * ID.yaml has no title for it.
      */
-    static Fix fix(Reading r, java.util.function.BiFunction<String, Map<String, Object>, String> titles) {
+    static Fix fix(String ruleId, Reading r, Titles titles) {
         Span s = r.value().span();
         String written = r.value().text().strip();
         Map<String, Object> args = Map.of("written", written, "fixed", r.fixed(), "direction", r.direction() == null ? "" : r.direction());
@@ -252,7 +259,7 @@ public final class UnitlessReadings {
             if (entry == null || s.startLine() != s.endLine()) return null;
             edits.add(TextEdit.within(new Span(file, s.endLine(), s.endColumn(), s.endLine(), s.endColumn() + 2), " }", entry + " }"));
         }
-        String title = titles.apply(r.direction() == null ? TITLE : TITLE_DIRECTION, args);
+        String title = titles.title(ruleId, r.direction() == null ? TITLE : TITLE_DIRECTION, args);
         if (title == null) return null;
         return new Fix(title, Safety.SAFE, edits);
     }

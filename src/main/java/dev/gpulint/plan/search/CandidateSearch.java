@@ -9,6 +9,7 @@ import dev.gpulint.engine.RuleEngine;
 import dev.gpulint.engine.RuleParams;
 import dev.gpulint.facts.StageMemoryFact;
 import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
@@ -29,15 +30,12 @@ import java.util.function.Function;
  * identity ("training_job:NAME/...") says whose it is. Layouts the rules see alike (the same sizes, micro batch,
  * sharding and sequence parallelism; recompute is no fact of theirs) are checked once.
  *
- * <p>A candidate is rejected by an error of the layout's families (PAR, MEM, NET, CONSIST) about it, and by any memory
- * finding (MEM) whatever its level: a plan proposes no layout gpulint expects to run out of memory. Rule IDs raised for
- * every layout that reject nothing (a fabric's, a NIC's, an NCCL variable's) are the {@code clusterFindings}, listed
+ * <p>A candidate is rejected by an error about it of a rule whose ID.yaml says {@code layout: errors} (PAR, NET,
+ * CONSIST), and by any finding of a rule that says {@code layout: any} (MEM) whatever its level: a plan proposes no
+ * layout gpulint expects to run out of memory. Rule IDs raised for every layout that reject nothing (a fabric's, a NIC's, an NCCL variable's) are the {@code clusterFindings}, listed
  * once; so are findings about the cluster rather than a candidate.
  */
 public final class CandidateSearch {
-
-    /** The families whose errors about a candidate reject it. */
-    public static final Set<String> LAYOUT_FAMILIES = Set.of("PAR", "MEM", "NET", "CONSIST");
 
     /** How a caller ranks a valid layout: higher {@code value} first (tokens/s/GPU), then more memory {@code headroom}. */
     public record Score(double value, double headroom) {}
@@ -136,12 +134,13 @@ public final class CandidateSearch {
         Map<String, Set<String>> outOfMemory = new HashMap<>();     // "k/aspect" → memory rule IDs
         for (Finding f : findings) {
             int k = candidateOf(f.identity());
-            String family = family(f.ruleId());
-            if (k < 0 || !LAYOUT_FAMILIES.contains(family)) { cluster.add(f.ruleId()); continue; }
+            // which rules judge a layout, and how, is said by their ID.yaml's layout: (PAR, MEM, NET, CONSIST say it)
+            String layout = rules.get(f.ruleId()).map(RuleMeta::layout).orElse(null);
+            if (k < 0 || layout == null) { cluster.add(f.ruleId()); continue; }
             String aspect = memoryAspectOf(f.identity());
             if (aspect != null) { outOfMemory.computeIfAbsent(k + "/" + aspect, x -> new TreeSet<>()).add(f.ruleId()); continue; }
             raised.get(k).add(f.ruleId());
-            if (level(f.ruleId()) == Level.ERROR || family.equals("MEM")) rejecting.get(k).add(f.ruleId());
+            if (level(f.ruleId()) == Level.ERROR || layout.equals(RuleMeta.LAYOUT_ANY)) rejecting.get(k).add(f.ruleId());
         }
         // raised for every layout and rejecting none: a property of the cluster, not of a layout
         Set<String> everywhere = new TreeSet<>(raised.get(0));
@@ -243,14 +242,7 @@ public final class CandidateSearch {
         return to == from ? -1 : Integer.parseInt(identity.substring(from, to));
     }
 
-    /** "PAR" of "PAR005": the letters of a rule ID. */
-    static String family(String ruleId) {
-        int i = 0;
-        while (i < ruleId.length() && Character.isLetter(ruleId.charAt(i))) i++;
-        return ruleId.substring(0, i);
-    }
-
     private Level level(String ruleId) {
-        return rules.get(ruleId).map(dev.gpulint.meta.RuleMeta::level).orElse(Level.ERROR);
+        return rules.get(ruleId).map(RuleMeta::level).orElse(Level.ERROR);
     }
 }

@@ -3,6 +3,7 @@ package dev.gpulint.plan.search;
 import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.bind.Binder;
@@ -11,6 +12,7 @@ import dev.gpulint.read.SourceFile;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.meta.RuleCatalog;
+import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.read.yaml.YamlReader;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -179,6 +181,20 @@ class CandidateSearchTest {
         assertEquals(3, CandidateSearch.candidateOf("job:gpulint-plan-candidate-3/tp/launcher"));
         assertEquals(-1, CandidateSearch.candidateOf("cluster:pod/fabric/roce/ecn"));
         assertEquals(-1, CandidateSearch.candidateOf("training_job:mine/gpulint-plan-candidate-3"));
-        assertEquals("CONSIST", CandidateSearch.family("CONSIST011"));
+    }
+
+    @Test
+    void theRulesThatJudgeALayoutSaySoInTheirIdYaml() {
+        RuleCatalog rules = RuleCatalog.builtIn();
+        for (dev.gpulint.meta.RuleMeta r : rules.all()) {
+            String expected = switch (r.family()) {
+                case "mem" -> RuleMeta.LAYOUT_ANY;
+                case "par", "net", "consist" -> RuleMeta.LAYOUT_ERRORS;
+                default -> null;
+            };
+            assertEquals(expected, r.layout(), r.id() + "'s layout:");
+        }
+        assertThrows(IllegalArgumentException.class, () -> new RuleMeta("PAR999", "x", dev.gpulint.core.Level.ERROR, "t", "d", "r",
+                "0.1.0", java.util.List.of(), "par", "drools", "", java.util.Map.of(), java.util.Map.of(), "some"));
     }
 }

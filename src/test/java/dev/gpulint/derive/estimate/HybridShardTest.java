@@ -97,4 +97,19 @@ class HybridShardTest {
         assertEquals(3, e.traffic().stream().filter(t -> t.dim().equals("dp")).count(), "all-gather, reduce-scatter, all-reduce");
         assertEquals(mb * sum, e.time().comm().get("dp"), 1e-9 * sum);
     }
+
+    private static dev.gpulint.spec.Specs.Parallelism replicas(long r) {
+        return new dev.gpulint.spec.Specs.Parallelism(null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null, null, new dev.gpulint.spec.Located<>(r, null));
+    }
+
+    @Test
+    void aReplicateDegreeAloneShardsOverTheRestOfDp() {
+        java.util.List<String> as = new java.util.ArrayList<>();
+        assertEquals(8, HybridInputs.shard(replicas(4), 32, as), "torchtitan's shard degree -1: 32 ÷ 4 replicas");
+        assertTrue(as.isEmpty());
+        assertEquals(0, HybridInputs.shard(replicas(5), 32, as));
+        assertEquals(java.util.List.of("data-parallel replicate degree 5 does not divide dp 32: the states shard over all of dp"), as);
+        assertEquals(0, HybridInputs.shard(null, 32, as));
+    }
 }

@@ -80,6 +80,8 @@ public final class Schema {
             // No upper bound: absurd sizes reach the rules, which report them with overflow-safe arithmetic.
             map("parallelism", false, num("tp", false, 1, Long.MAX_VALUE), num("pp", false, 1, Long.MAX_VALUE),
                     num("dp", false, 1, Long.MAX_VALUE), num("cp", false, 1, Long.MAX_VALUE),
+                    // hybrid sharding (HSDP): ZeRO-3 shards over dp_shard ranks, dp ÷ dp_shard replicas all-reduce
+                    num("dp_shard", false, 1, Long.MAX_VALUE),
                     num("ep", false, 1, Long.MAX_VALUE), num("etp", false, 1, Long.MAX_VALUE), f("order", Type.ORDER, false),
                     f("sequence_parallel", Type.BOOL, false), num("virtual_pp", false, 1, Integer.MAX_VALUE),
                     // an uneven pipeline (Megatron's --decoder-first/last-pipeline-num-layers): Megatron-Core requires each > 0

@@ -278,9 +278,24 @@ public final class Specs {
                               Located<Long> virtualPp, Span keySpan, java.util.Set<String> unknown,
                               Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
                               Located<Boolean> lossInSplit, Located<Long> expertTp,
-                              Located<Long> firstStageLayers, Located<Long> lastStageLayers) {
+                              Located<Long> firstStageLayers, Located<Long> lastStageLayers,
+                              Located<Long> dpShard, Located<Long> dpReplicate) {
         public Parallelism {
             unknown = unknown == null ? java.util.Set.of() : java.util.Set.copyOf(unknown);
+        }
+
+        /**
+         * Without hybrid sharding (HSDP): ZeRO/FSDP, when on, shards over the whole of dp. With it, {@code dpShard} (the
+         * native manifest's {@code parallelism.dp_shard}, torchtitan's data_parallel_shard_degree beside a replicate
+         * degree above 1) is the group the states shard over and dp ÷ dpShard the replicas; {@code dpReplicate} is the
+         * replicate degree when only it is written (torchtitan's shard degree -1: the rest of dp).
+         */
+        public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
+                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
+                           java.util.Set<String> unknown, Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
+                           Located<Boolean> lossInSplit, Located<Long> expertTp, Located<Long> firstStageLayers, Located<Long> lastStageLayers) {
+            this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
+                    lossInSplit, expertTp, firstStageLayers, lastStageLayers, null, null);
         }
 
         /** Without an uneven first or last stage: the layers split evenly over the stages. */
@@ -325,7 +340,8 @@ public final class Specs {
                     + (layersPerVirtualStage == null ? "" : ", layersPerVirtualStage=" + layersPerVirtualStage)
                     + (embeddingInSplit == null ? "" : ", embeddingInSplit") + (lossInSplit == null ? "" : ", lossInSplit")
                     + (firstStageLayers == null ? "" : ", firstStageLayers=" + firstStageLayers)
-                    + (lastStageLayers == null ? "" : ", lastStageLayers=" + lastStageLayers) + "]";
+                    + (lastStageLayers == null ? "" : ", lastStageLayers=" + lastStageLayers)
+                    + (dpShard == null ? "" : ", dpShard=" + dpShard) + (dpReplicate == null ? "" : ", dpReplicate=" + dpReplicate) + "]";
         }
     }
 

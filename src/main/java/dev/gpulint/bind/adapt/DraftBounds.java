@@ -47,6 +47,7 @@ final class DraftBounds {
             slot(j -> j.offloadLayers, (j, v) -> j.offloadLayers = v, "offload", "activation_layers"),
             slot(j -> j.firstStageLayers, (j, v) -> j.firstStageLayers = v, "parallelism", "first_stage_layers"),
             slot(j -> j.lastStageLayers, (j, v) -> j.lastStageLayers = v, "parallelism", "last_stage_layers"),
+            slot(j -> j.dpShard, (j, v) -> j.dpShard = v, "parallelism", "dp_shard"),
             slot(j -> j.micro, (j, v) -> j.micro = v, "batch", "micro_batch_size"),
             slot(j -> j.global, (j, v) -> j.global = v, "batch", "global_batch_size"),
             slot(j -> j.zeroStage, (j, v) -> j.zeroStage = v, "optimizer", "zero_stage"));

@@ -73,6 +73,9 @@ final class TorchtitanAdapter implements FormatAdapter {
         } else if (shard == null || shard.value() != -1) {
             j.dp = j.key("data_parallel_shard_degree", shard);              // 0 or < -1: the schema's bounds report it
         }
+        // HSDP (replicate > 1 beside sharding): the states shard over the shard group only, replicas all-reduce
+        if (rep > 1 && shard != null && shard.value() > 1) j.dpShard = j.key("data_parallel_shard_degree", shard);
+        else if (rep > 1 && (shard == null || shard.value() == -1)) j.dpReplicate = j.key("data_parallel_replicate_degree", replicate);
         long product = shard == null || shard.value() < 1 ? -1 : j.dp == null ? -1 : j.dp.value();
         for (Located<Long> d : java.util.Arrays.asList(j.tp, j.pp, j.cp)) {
             if (product < 0) break;
@@ -126,15 +129,25 @@ final class TorchtitanAdapter implements FormatAdapter {
         MappingNode ac = map(root, "activation_checkpoint");
         dev.gpulint.tree.ScalarNode mode = ac == null ? null : scalar(ac, "mode");
         if (mode != null && !mode.isNull()) j.recompute = new Located<>(mode.text().toLowerCase(java.util.Locale.ROOT), mode.span());
+        boolean defaulted = j.recompute == null;
+        if (defaulted) {
+            // no mode written: torchtitan's ActivationCheckpoint default, mode "selective" (torchtitan/config/job_config.py),
+            // placed at the [activation_checkpoint] table, else at the degrees' table
+            j.recompute = new Located<>("selective", root.entry(ac != null ? "activation_checkpoint"
+                    : par == map(root, "parallelism") ? "parallelism" : "training").orElseThrow().key().span());
+        }
         if (j.recompute != null && j.recompute.value().strip().equals("selective")) {
             // torchtitan's selective AC: "op" (its op-level policy) or a positive integer n (one block in n fully
             // checkpointed); the option's default is "2"
             dev.gpulint.tree.ScalarNode option = scalar(ac, "selective_ac_option");
             String o = option == null || option.isNull() ? "2" : option.text().strip().toLowerCase(java.util.Locale.ROOT);
-            dev.gpulint.core.Span at = option == null || option.isNull() ? mode.span() : option.span();
+            dev.gpulint.core.Span at = option == null || option.isNull() ? j.recompute.span() : option.span();
             if (o.equals("op")) j.recompute = j.key("selective_ac_option", new Located<>("op", at));
             else if (o.matches("[0-9]{1,6}") && Integer.parseInt(o) >= 1) j.recompute = j.key("selective_ac_option", new Located<>("every:" + Integer.parseInt(o), at));
             else j.badAcOption = new Located<>(option.text().strip(), option.span());
+            // the plan says the mode was torchtitan's default, not written (JobInputs: "default:" + the policy)
+            if (defaulted && j.badAcOption == null) j.recompute = j.key("[activation_checkpoint] (torchtitan's default)",
+                    new Located<>("default:" + j.recompute.value(), j.recompute.span()));
         }
         if (shard == null || shard.value() != 1) {
             Located<Long> at = shard != null ? shard : new Located<>(3L, root.entry(par == map(root, "parallelism") ? "parallelism" : "training")

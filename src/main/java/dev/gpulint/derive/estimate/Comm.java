@@ -25,8 +25,16 @@ final class Comm {
 
     /** {@code count} collectives {@code c} of {@code bytes} each over a dimension's group of n. Seconds. */
     double collective(String dim, long n, double count, double bytes, Collective c, String what) {
+        return collective(dim, n, stride.get(dim), count, bytes, c, what);
+    }
+
+    /**
+     * {@link #collective} over a sub-group of a dimension whose members are {@code groupStride} ranks apart (hybrid
+     * sharding's shard group and replicas: {@link HybridShard}); the dimension's tier becomes this group's.
+     */
+    double collective(String dim, long n, long groupStride, double count, double bytes, Collective c, String what) {
         if (n <= 1 || count <= 0) return 0;
-        CollectiveCost k = hw.price(c, n, stride.get(dim), bytes);
+        CollectiveCost k = hw.price(c, n, groupStride, bytes);
         tiers.put(dim, k.tier());
         traffic.add(new Estimate.Traffic(dim, what, count, k));
         double s = count * k.seconds();

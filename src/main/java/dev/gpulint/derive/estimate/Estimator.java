@@ -150,7 +150,12 @@ public final class Estimator {
         double gradBytes = GradientReduce.bytes(dt, bytes);   // the main gradients' dtype: what the job states, else the default
         double dpS = 0, dpExp = 0;
         if (n > 1) {
-            if (l.zeroStage() >= 3) {
+            if (l.zeroStage() >= 3 && l.hybrid()) {
+                // HSDP: all-gathers and reduce-scatters in the shard group, the all-reduce over the replicas (HybridShard)
+                double perMbComm = HybridShard.perMicroBatch(c, l, stride.get("dp"), params, gradBytes);
+                dpS = mb * perMbComm;
+                dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
+            } else if (l.zeroStage() >= 3) {
                 double perMbComm = c.collective("dp", n, 2, params * 2, Collective.ALL_GATHER, "parameter all-gathers forward and backward")
                         + c.collective("dp", n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter");
                 dpS = mb * perMbComm;
@@ -181,7 +186,7 @@ public final class Estimator {
         comm.put("pp", mb * ppS);
         comm.put("dp", dpS);
         boolean sharded = l.zeroStage() >= 1 || l.distributedOptimizer();
-        double local = sharded ? params / n : params;
+        double local = sharded ? params / ((double) l.shardRanks() * l.cp()) : params;
         double optimizer = local * 30 / (hw.hbmBytesPerSecond() * e.hbm());
         notes.add(new Estimate.Note("optimizer", String.format(java.util.Locale.ROOT,
                 "Adam reads and writes 30 bytes per local parameter (%s) at %.0f GB/s: %s", Units.count(local),

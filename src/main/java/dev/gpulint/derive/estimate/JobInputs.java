@@ -95,8 +95,16 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         }
         Specs.Optimizer o = j.optimizer();
         boolean distributed = o != null && o.distributed() != null && o.distributed().value();
-        Recompute rc = recompute(j.recompute());
-        int every = Math.max(1, every(j.recompute()));
+        Located<String> written = j.recompute();
+        boolean formatDefault = written != null && written.value().trim().startsWith("default:");
+        if (formatDefault) written = new Located<>(written.value().trim().substring("default:".length()), written.span());
+        Recompute rc = recompute(written);
+        int every = Math.max(1, every(written));
+        if (formatDefault && rc != null) {
+            String format = j.origin() == null || j.origin().format() == null ? "the format" : j.origin().format();
+            as.add("recompute not written: " + format + "'s default, [activation_checkpoint] mode \"selective\" with selective_ac_option \"2\""
+                    + " (torchtitan/config/job_config.py ActivationCheckpoint): " + (rc == Recompute.EVERY ? "one layer in " + every : rc.id()));
+        }
         if (rc == null) { rc = Recompute.SELECTIVE; as.add("recompute " + (j.recompute() == null ? "not given" : "'" + j.recompute().value() + "' not known") + ": selective (Megatron's and NeMo's usual setting; with flash attention it stores what no recompute does)"); }
         else if (rc == Recompute.OP) as.add("recompute op: torchtitan's op-level selective checkpointing keeps the outputs of every other matmul, of SDPA and of the tp reduce-scatters and recomputes the rest (Checkpointing, docs/plan.md)");
         else if (rc == Recompute.EVERY) as.add("recompute one layer in " + every + ": those layers fully checkpointed, the others keep everything");
@@ -108,7 +116,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
             if (tp > 1) as.add("parallelism.sequence_parallel not given: true (NeMo's default with tp > 1)");
         }
         Layout layout = new Layout((int) tp, (int) pp, (int) dp, (int) cp, (int) ep, (int) vpp, (int) micro, global,
-                (int) r.zeroStage(), distributed, rc, sp, PipelineSplit.of(par), offloadLayers(j), every);
+                (int) r.zeroStage(), distributed, rc, sp, PipelineSplit.of(par), offloadLayers(j), every, HybridInputs.shard(par, dp, as));
         if (layout.offloadLayers() > 0) {
             as.add("CPU activation offload: " + layout.offloadLayers() + " layers' activations per stage kept in host memory, one"
                     + " layer's worth on the GPU while it is copied; the copies over PCIe are priced (offload)");
@@ -120,6 +128,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         as.add(bytes.describe(layout.distributedOptimizer(), layout.zeroStage()));
         as.add("flash attention (no s² score activations), activations per Korthikanti et al. 2022 as Megatron's theoretical_memory_usage.py");
         if ((long) dp * cp > 1) as.add(GradientReduce.of(j, layout.zeroStage()).why());
+        HybridInputs.describe(layout, as);
         Hardware hw = Hardwares.of(catalog, gpu, GpuMemory.of(g).orElse(null), GpuClock.of(g), Links.of(catalog, gpu, g, gpn), measured,
                 overrides, as).orElse(null);
         if (hw == null) {

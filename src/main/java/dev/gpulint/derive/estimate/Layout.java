@@ -13,11 +13,39 @@ import java.util.Objects;
  * layers are split over the pp stages ({@link PipelineSplit}: even unless the job sizes its first or last stage);
  * {@code offloadLayers} is how many of a stage's layers keep their activations in host memory (CPU activation offload,
  * Megatron's --cpu-offloading-num-layers; 0 without); {@code recomputeEvery} is n for {@link Recompute#EVERY} (every
- * n-th layer fully recomputed), else 1.
+ * n-th layer fully recomputed), else 1; {@code dpShard} is the shard group's size under hybrid sharding (HSDP), 0 when
+ * the states shard over all of dp ({@link #shardRanks}).
  */
 public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
                      int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel,
-                     PipelineSplit split, int offloadLayers, int recomputeEvery) {
+                     PipelineSplit split, int offloadLayers, int recomputeEvery, int dpShard) {
+
+    /** A layout without hybrid sharding: ZeRO/FSDP, when on, shards over the whole of dp·cp. */
+    public Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
+                  int zeroStage, boolean distributedOptimizer, Recompute recompute, boolean sequenceParallel,
+                  PipelineSplit split, int offloadLayers, int recomputeEvery) {
+        this(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer, recompute,
+                sequenceParallel, split, offloadLayers, recomputeEvery, 0);
+    }
+
+    /**
+     * The data-parallel ranks the states shard over: {@code dpShard} under hybrid sharding (HSDP: torchtitan's
+     * data_parallel_shard_degree beside a replicate degree, the native parallelism.dp_shard), else all of dp. A shard
+     * degree that is not a proper divisor of dp counts as all of dp.
+     */
+    public int shardRanks() { return hybrid() ? dpShard : dp; }
+
+    /** The replicas hybrid sharding all-reduces the gradients over: dp ÷ {@link #shardRanks}, 1 without it. */
+    public int replicas() { return dp / shardRanks(); }
+
+    /** Hybrid sharding: the states shard over a proper divisor of dp, the replicas all-reduce. */
+    public boolean hybrid() { return dpShard >= 1 && dpShard < dp && dp % dpShard == 0; }
+
+    /** The same layout sharding over {@code shard} of its dp ranks (0: all of them). */
+    public Layout withShard(int shard) {
+        return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
+                recompute, sequenceParallel, split, offloadLayers, recomputeEvery, shard);
+    }
 
     /** A layout whose recompute is not every n-th layer. */
     public Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int microBatchSize, long globalBatchSize,
@@ -77,18 +105,19 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
         if (split == null) split = PipelineSplit.EVEN;
         if (offloadLayers < 0) throw new IllegalArgumentException("offloaded layers are at least 0, not " + offloadLayers);
         if (recomputeEvery < 1) throw new IllegalArgumentException("recompute every n-th layer needs n ≥ 1, not " + recomputeEvery);
+        if (dpShard < 0) throw new IllegalArgumentException("the shard group is at least 1 rank (0: all of dp), not " + dpShard);
     }
 
     /** The same layout with {@code n} layers' activations offloaded to host memory. */
     public Layout withOffload(int n) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
-                recompute, sequenceParallel, split, n, recomputeEvery);
+                recompute, sequenceParallel, split, n, recomputeEvery, dpShard);
     }
 
     /** The same layout with its layers split as {@code s}. */
     public Layout withSplit(PipelineSplit s) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
-                recompute, sequenceParallel, s, offloadLayers, recomputeEvery);
+                recompute, sequenceParallel, s, offloadLayers, recomputeEvery, dpShard);
     }
 
     /** GPUs the layout occupies: tp·cp·pp·dp. */
@@ -103,11 +132,14 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
     /** The same layout with other parallel sizes (everything else kept; a hand-made split only while pp is). */
     public Layout withSizes(int tp, int pp, int dp, int cp, int ep, int virtualPp) {
         return new Layout(tp, pp, dp, cp, ep, virtualPp, microBatchSize, globalBatchSize, zeroStage, distributedOptimizer,
-                recompute, sequenceParallel, pp == this.pp ? split : PipelineSplit.EVEN, offloadLayers, recomputeEvery);
+                recompute, sequenceParallel, pp == this.pp ? split : PipelineSplit.EVEN, offloadLayers, recomputeEvery,
+                dpShard);      // kept while it divides the new dp (hybrid()); else the states shard over all of it
     }
 
     /** "tp 8, pp 2, dp 4" (cp, ep and vpp only when above 1): how texts name a layout. */
-    public String sizes() { return text(tp, pp, dp, cp, ep, virtualPp); }
+    public String sizes() {
+        return text(tp, pp, dp, cp, ep, virtualPp) + (hybrid() ? " (dp " + replicas() + " replicas × " + dpShard + " shards)" : "");
+    }
 
     private static String text(int tp, int pp, int dp, int cp, int ep, int vpp) {
         StringBuilder b = new StringBuilder("tp ").append(tp).append(", pp ").append(pp);

@@ -95,7 +95,7 @@ public final class MemoryModel {
     /** {@link #stages} with the MoE layers as the job states them (dense layers, shared experts). */
     public static List<Stage> stages(ModelShape m, Layout l, StateBytes b, Variants v) {
         List<Stage> out = new ArrayList<>();
-        double ranks = (double) l.dp() * l.cp();
+        double ranks = (double) l.shardRanks() * l.cp();      // hybrid sharding (HSDP): the shard group only
         StateBytes shared = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks);
         StateBytes expert = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks / l.ep());
         for (int i = 0; i < l.pp(); i++) {

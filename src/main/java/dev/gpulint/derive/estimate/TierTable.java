@@ -46,6 +46,11 @@ public record TierTable(String what, Collective collective, long n, double bytes
                 .or(() -> e.traffic("dp", Collective.REDUCE_SCATTER)).orElse(null);
         if (grads == null) return null;
         long stride = Estimator.strides(l, order).get("dp");
+        if (l.hybrid() && l.zeroStage() >= 3) {
+            // hybrid sharding: the all-reduce is each shard's, over the replicas (HybridShard)
+            return of(hw, Collective.ALL_REDUCE, l.replicas(), stride * l.shardRanks(), grads.cost().bytes(),
+                    "data-parallel gradient all-reduce over the " + l.replicas() + " replicas");
+        }
         return of(hw, Collective.ALL_REDUCE, n, stride, grads.cost().bytes(), "data-parallel gradient all-reduce");
     }
 

@@ -76,4 +76,26 @@ class TorchtitanCheckpointTest {
                 + "fully checkpointed), as torchtitan accepts; the recompute is left out, so the estimate takes its default.",
                 syn.get(0).message());
     }
+
+    @Test
+    void withoutAModeItIsTorchtitansDefaultSelectiveOneLayerInTwoMarkedAsDefault() {
+        SourceFile f = SourceFile.of("llama3_8b.toml", """
+                [model]
+                name = "llama3"
+                flavor = "8B"
+
+                [parallelism]
+                data_parallel_shard_degree = -1
+                """);
+        Specs.Job j = Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
+        assertEquals("default:every:2", j.recompute().value(), "torchtitan's ActivationCheckpoint: mode selective, option 2");
+        assertEquals(5, j.recompute().span().startLine(), "at the [parallelism] table when there is no [activation_checkpoint]");
+    }
+
+    @Test
+    void aTableWithOnlyTheOptionTakesTheDefaultModeWithThatOption() {
+        Specs.Job j = job("selective_ac_option = \"op\"");
+        assertEquals("default:op", j.recompute().value());
+        assertEquals(14, j.recompute().span().startLine());
+    }
 }

@@ -1,0 +1,38 @@
+package dev.gpulint.derive.estimate;
+
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import java.util.List;
+
+/** The shard group of hybrid sharding (HSDP) as the job states it, for {@link JobInputs}; {@link HybridShard} prices it. */
+final class HybridInputs {
+    private HybridInputs() {}
+
+    /**
+     * The shard group's size: parallelism.dp_shard (torchtitan's data_parallel_shard_degree beside a replicate degree),
+     * else dp ÷ the replicate degree when only that is written (torchtitan's shard degree -1); 0 (all of dp) without
+     * hybrid sharding or when the stated size does not divide dp (said in {@code as}).
+     */
+    static int shard(Specs.Parallelism par, long dp, List<String> as) {
+        if (par == null) return 0;
+        Located<Long> shard = par.dpShard(), replicate = par.dpReplicate();
+        if (shard != null && shard.value() >= 1) {
+            if (shard.value() <= dp && dp % shard.value() == 0) return (int) shard.value().longValue();
+            as.add("parallelism.dp_shard " + shard.value() + " does not divide dp " + dp + ": the states shard over all of dp");
+            return 0;
+        }
+        if (replicate != null && replicate.value() > 1) {
+            if (dp % replicate.value() == 0) return (int) (dp / replicate.value());
+            as.add("data-parallel replicate degree " + replicate.value() + " does not divide dp " + dp + ": the states shard over all of dp");
+        }
+        return 0;
+    }
+
+    /** The assumptions line of a hybrid-sharded layout (none without hybrid sharding). */
+    static void describe(Layout l, List<String> as) {
+        if (!l.hybrid() || l.zeroStage() < 3) return;
+        as.add("hybrid sharding (HSDP): weights, gradients and optimizer states shard over the " + l.shardRanks()
+                + (l.cp() > 1 ? "·cp " + l.cp() : "") + " ranks of a shard group (all-gathers and reduce-scatters there), and each"
+                + " shard's gradients are all-reduced over the " + l.replicas() + " replicas");
+    }
+}

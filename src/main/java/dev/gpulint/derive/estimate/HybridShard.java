@@ -1,0 +1,33 @@
+package dev.gpulint.derive.estimate;
+
+/**
+ * Hybrid sharded data parallelism (HSDP: torchtitan's data_parallel_replicate_degree × data_parallel_shard_degree,
+ * FSDP2's 2-D device mesh; the native manifest's parallelism.dp_shard). The states shard over the shard group
+ * ({@link Layout#shardRanks} · cp ranks, the inner mesh dimension: consecutive data-parallel ranks, so inside a node
+ * when it fits); the parameters are all-gathered forward and backward and the gradients reduce-scattered within it, and
+ * each shard's reduced gradients are then all-reduced over the {@link Layout#replicas} (the outer mesh dimension:
+ * across nodes). Every collective is priced by {@link CollectiveCost} through {@link Comm}, on the tier its group runs on.
+ */
+final class HybridShard {
+    private HybridShard() {}
+
+    /**
+     * Seconds of data-parallel communication per micro-batch under hybrid sharding (FSDP2 reduces each micro-batch's
+     * gradients, as the estimate's FSDP does).
+     *
+     * @param dpStride  ranks between consecutive data-parallel ranks (the rank order's dp stride)
+     * @param params    the fullest stage's parameters per GPU before sharding
+     * @param gradBytes bytes per reduced gradient element
+     */
+    static double perMicroBatch(Comm c, Layout l, long dpStride, double params, double gradBytes) {
+        long shard = (long) l.shardRanks() * l.cp();
+        // the replicas are dpStride · shard ranks apart: the shard group lies inside each replica
+        double inside = c.collective("dp", shard, dpStride, 2, params * 2, Collective.ALL_GATHER,
+                "parameter all-gathers forward and backward within the shard group")
+                + c.collective("dp", shard, dpStride, 1, params * gradBytes, Collective.REDUCE_SCATTER,
+                "gradient reduce-scatter within the shard group");
+        double across = c.collective("dp", l.replicas(), dpStride * l.shardRanks(), 1, params / shard * gradBytes,
+                Collective.ALL_REDUCE, "gradient all-reduce of each shard over the replicas");
+        return inside + across;
+    }
+}

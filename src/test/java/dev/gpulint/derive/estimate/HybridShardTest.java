@@ -1,0 +1,115 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.derive.Fixture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hybrid sharding (HSDP): 4 nodes of 8 H100, dp 32 as 4 replicas × 8 shards. The states shard over the 8 ranks of a
+ * node (4 × what full sharding over 32 holds), the FSDP all-gathers and reduce-scatters run on NVLink over those 8, and
+ * each shard's gradients are all-reduced over the 4 replicas across the network.
+ */
+class HybridShardTest {
+
+    private static JobEstimate estimate(String extra) {
+        Fixture f = Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - { name: g, count: 4, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: 4
+                gpus_per_node: 8
+                model: { layers: 32, hidden_size: 4096, attention_heads: 32, seq_length: 2048, vocab_size: 50368 }
+                parallelism: { tp: 1, pp: 1%s }
+                batch: { micro_batch_size: 2, global_batch_size: 256 }
+                optimizer: { zero_stage: 3 }
+                """.formatted(extra));
+        return JobEstimate.of(f.jobs().get(0), f.catalog());
+    }
+
+    @Test
+    void theStatesShardOverTheShardGroupOnly() {
+        Estimate hybrid = estimate(", dp_shard: 8").estimate(), full = estimate("").estimate();
+        assertTrue(hybrid.layout().hybrid());
+        assertEquals(8, hybrid.layout().shardRanks());
+        assertEquals(4, hybrid.layout().replicas());
+        MemoryModel.Stage h = hybrid.stages().get(0), f = full.stages().get(0);
+        assertEquals(4 * f.weights(), h.weights(), 1e-6 * h.weights(), "weights over 8 ranks, not 32");
+        assertEquals(4 * f.gradients(), h.gradients(), 1e-6 * h.gradients());
+        assertEquals(4 * f.optimizer(), h.optimizer(), 1e-6 * h.optimizer());
+        assertEquals(f.activations(), h.activations(), 1e-6 * h.activations());
+    }
+
+    @Test
+    void gathersStayOnNvlinkAndTheReplicasAllReduceAcrossNodes() {
+        Estimate e = estimate(", dp_shard: 8").estimate();
+        CollectiveCost gather = e.traffic("dp", Collective.ALL_GATHER).orElseThrow().cost();
+        CollectiveCost scatter = e.traffic("dp", Collective.REDUCE_SCATTER).orElseThrow().cost();
+        CollectiveCost reduce = e.traffic("dp", Collective.ALL_REDUCE).orElseThrow().cost();
+        assertEquals(8, gather.n());
+        assertEquals(Tier.NVLINK, gather.tier());
+        assertEquals(8, scatter.n());
+        assertEquals(Tier.NVLINK, scatter.tier());
+        assertEquals(4, reduce.n());
+        assertEquals(Tier.NETWORK, reduce.tier());
+        // each shard's gradients: an eighth of the reduce-scatter's input
+        assertEquals(scatter.bytes() / 8, reduce.bytes(), 1e-6 * reduce.bytes());
+        assertTrue(e.notes().stream().anyMatch(n -> n.term().equals("dp") && n.text().contains("over the replicas over 4 ranks")),
+                e.notes().toString());
+        assertTrue(estimate(", dp_shard: 8").inputs().assumptions().stream().anyMatch(a -> a.startsWith(
+                "hybrid sharding (HSDP): weights, gradients and optimizer states shard over the 8 ranks of a shard group")));
+    }
+
+    @Test
+    void withoutAShardDegreeFsdpShardsOverAllOfDpAcrossTheNetwork() {
+        JobEstimate j = estimate("");
+        Estimate e = j.estimate();
+        assertFalse(e.layout().hybrid());
+        CollectiveCost gather = e.traffic("dp", Collective.ALL_GATHER).orElseThrow().cost();
+        assertEquals(32, gather.n());
+        assertEquals(Tier.NETWORK, gather.tier());
+        assertTrue(e.traffic("dp", Collective.ALL_REDUCE).isEmpty(), "no all-reduce without replicas");
+        assertTrue(j.inputs().assumptions().stream().noneMatch(a -> a.startsWith("hybrid sharding")));
+    }
+
+    @Test
+    void aShardDegreeThatDoesNotDivideDpShardsOverAllOfItAndSaysSo() {
+        JobEstimate j = estimate(", dp_shard: 12");
+        assertFalse(j.estimate().layout().hybrid());
+        assertEquals(32, j.estimate().layout().shardRanks());
+        assertTrue(j.inputs().assumptions().contains("parallelism.dp_shard 12 does not divide dp 32: the states shard over all of dp"),
+                j.inputs().assumptions().toString());
+    }
+
+    @Test
+    void theDataParallelTimeIsTheThreeCollectivesPerMicroBatch() {
+        Estimate e = estimate(", dp_shard: 8").estimate();
+        long mb = 256 / (2 * 32);
+        double sum = e.traffic().stream().filter(t -> t.dim().equals("dp")).mapToDouble(t -> t.count() * t.cost().seconds()).sum();
+        assertEquals(3, e.traffic().stream().filter(t -> t.dim().equals("dp")).count(), "all-gather, reduce-scatter, all-reduce");
+        assertEquals(mb * sum, e.time().comm().get("dp"), 1e-9 * sum);
+    }
+
+    private static dev.gpulint.spec.Specs.Parallelism replicas(long r) {
+        return new dev.gpulint.spec.Specs.Parallelism(null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null, null, new dev.gpulint.spec.Located<>(r, null));
+    }
+
+    @Test
+    void aReplicateDegreeAloneShardsOverTheRestOfDp() {
+        java.util.List<String> as = new java.util.ArrayList<>();
+        assertEquals(8, HybridInputs.shard(replicas(4), 32, as), "torchtitan's shard degree -1: 32 ÷ 4 replicas");
+        assertTrue(as.isEmpty());
+        assertEquals(0, HybridInputs.shard(replicas(5), 32, as));
+        assertEquals(java.util.List.of("data-parallel replicate degree 5 does not divide dp 32: the states shard over all of dp"), as);
+        assertEquals(0, HybridInputs.shard(null, 32, as));
+    }
+}

@@ -416,10 +416,14 @@ public final class Diagnoser {
             if (c != null && c.isRoce()) roce = true;
             for (IbPortFact p : ports) if (p.getLinkLayer().equals("Ethernet")) roce = true;
             if (ports.isEmpty() && !roce) {
-                if (k.transport() == Links.Transport.RDMA) captures.add(capture);
-                return step("network", "InfiniBand/RoCE", k.transport() == Links.Transport.RDMA ? Verdict.NOT_CAPTURED : Verdict.OK,
-                        k.transport() == Links.Transport.RDMA ? "no ibstat or ibv_devinfo of the job's nodes" : "the cluster declares " + k.networkName(),
-                        null, rules, k.transport() == Links.Transport.RDMA ? capture : "");
+                // an assumed NIC is neither declared nor measured: nothing to call OK
+                boolean unknown = k.transport() == Links.Transport.RDMA || k.transport() == Links.Transport.ASSUMED;
+                if (unknown) captures.add(capture);
+                return step("network", "InfiniBand/RoCE", unknown ? Verdict.NOT_CAPTURED : Verdict.OK,
+                        k.transport() == Links.Transport.RDMA ? "no ibstat or ibv_devinfo of the job's nodes"
+                                : k.transport() == Links.Transport.ASSUMED ? "no ibstat or ibv_devinfo of the job's nodes, and the cluster declares no NIC: "
+                                + k.networkName() : "the cluster declares " + k.networkName(),
+                        null, rules, unknown ? capture : "");
             }
             List<String> said = new ArrayList<>();
             Verdict v = Verdict.OK;

@@ -1,6 +1,8 @@
 package dev.gpulint.plan;
 
 import dev.gpulint.derive.Resolved;
+import dev.gpulint.spec.Specs;
+import java.util.Locale;
 
 /**
  * The size `gpulint plan` gives a job whose files state no GPU count at all (issue 36): a torchtitan TOML takes its
@@ -8,7 +10,8 @@ import dev.gpulint.derive.Resolved;
  * in a launch script that is not among the files; a script's launcher may read its sizes from the environment. Such a
  * job would fill whatever it is given, so the plan gives it the node group it runs on: the job's stated nodes (or all
  * the group's nodes) × GPUs per node, rounded down to a multiple of tp × pp × cp and to at most {@link Planner#MAX_GPUS},
- * and says so among its assumptions. --gpus or --nodes plan another size; check's layout fixes never take this size
+ * and says so among its assumptions. A job that states its global batch keeps dp to a divisor of global ÷ micro batch
+ * (Megatron asserts global % (micro × dp) == 0): the size never makes the job as written invalid (PAR007) by itself. --gpus or --nodes plan another size; check's layout fixes never take this size
  * (they fix what the files state).
  */
 final class UnstatedSize {
@@ -31,16 +34,33 @@ final class UnstatedSize {
         if (perNode <= 0 || nodes <= 0) return null;
         long all = nodes > Long.MAX_VALUE / perNode ? Long.MAX_VALUE : nodes * perNode;
         long grid = j.tp() * j.pp() * j.cp();
-        long gpus = Math.min(all, Planner.MAX_GPUS) / grid * grid;
+        long dpMax = Math.min(all, Planner.MAX_GPUS) / grid;
+        long perStep = samplesPerMicroBatchRound(j.spec());
+        long dp = dpMax;
+        if (perStep > 0) {
+            dp = Math.min(dpMax, perStep);
+            while (dp > 1 && perStep % dp != 0) dp--;      // at most MAX_GPUS steps
+        }
+        long gpus = dp * grid;
         if (gpus <= 0) return null;
         String whose = j.nodes() > 0 ? "its " + nodes + " node" + (nodes == 1 ? "" : "s")
                 : "all " + nodes + " node" + (nodes == 1 ? "" : "s") + " of node group " + g.name();
         String b = "the job's files state no GPU count (nor dp): planned on " + whose + " × " + perNode + " GPUs per node = " + all + " GPUs";
         if (gpus != all) {
-            b += ", of which " + gpus + " (" + (all > Planner.MAX_GPUS ? String.format("plan searches at most %,d; ", Planner.MAX_GPUS) : "")
-                    + "a multiple of tp × pp × cp = " + grid + ")";
+            b += ", of which " + gpus + " (" + (all > Planner.MAX_GPUS ? String.format(Locale.ROOT, "plan searches at most %,d; ", Planner.MAX_GPUS) : "")
+                    + "a multiple of tp × pp × cp = " + grid
+                    + (dp < dpMax ? ", dp " + dp + " a divisor of global batch ÷ micro batch = " + perStep : "") + ")";
         }
         b += "; plan another size with --gpus or --nodes";
         return new Size(gpus, b);
+    }
+
+    /** The stated global batch ÷ the stated micro batch (1 when not stated), or 0 when the global batch is not stated or does not divide. */
+    private static long samplesPerMicroBatchRound(Specs.Job s) {
+        Specs.Batch b = s == null ? null : s.batch();
+        if (b == null || b.globalBatchSize() == null || b.globalBatchSize().value() == null) return 0;
+        long global = b.globalBatchSize().value();
+        long micro = b.microBatchSize() == null || b.microBatchSize().value() == null || b.microBatchSize().value() < 1 ? 1 : b.microBatchSize().value();
+        return global > 0 && global % micro == 0 ? global / micro : 0;
     }
 }

@@ -136,6 +136,45 @@ class PlanCliTest {
                 "--gpus is the size asked for: nothing assumed");
     }
 
+    /**
+     * The size given to a job that states no GPU count keeps the job's stated global batch valid: 4 nodes × 8 = 32 GPUs
+     * over tp × pp = 4 would make dp 8, which does not divide global batch 12 ÷ micro batch 1 (Megatron's assert, PAR007):
+     * gpulint would invent a size and then reject the user's job for it. dp 6 (24 GPUs) is the largest that divides.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void anUnstatedSizeKeepsTheStatedGlobalBatchValid(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
+        Path toml = Files.writeString(dir.resolve("llama3_8b.toml"), """
+                [model]
+                name = "llama3"
+                flavor = "8B"
+
+                [training]
+                local_batch_size = 1
+                global_batch_size = 12
+                seq_len = 4096
+
+                [parallelism]
+                data_parallel_replicate_degree = 1
+                data_parallel_shard_degree = -1
+                tensor_parallel_degree = 2
+                pipeline_parallel_degree = 2
+                """);
+        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.toml\", cluster: lab }\n");
+        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), toml.toString());
+        assertEquals(0, r.code(), r.err() + r.out());
+        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+        assertEquals(24, doc.get("gpus"), "dp 6 of tp 2 × pp 2: the largest dp ≤ 8 dividing 12 global ÷ 1 micro");
+        java.util.List<String> as = (java.util.List<String>) doc.get("assumptions");
+        assertEquals("the job's files state no GPU count (nor dp): planned on all 4 nodes of node group dgx × 8 GPUs per node = 32 GPUs, "
+                + "of which 24 (a multiple of tp × pp × cp = 4, dp 6 a divisor of global batch ÷ micro batch = 12); plan another size with"
+                + " --gpus or --nodes", as.get(0));
+        Map<String, Object> current = (Map<String, Object>) doc.get("current");
+        assertEquals(6, ((Map<String, Object>) current.get("layout")).get("dp"));
+        assertEquals(java.util.List.of(), current.get("findings"), "the size gpulint chose does not make the job as written invalid (PAR007)");
+    }
+
     @Test
     void textSaysEachTermWithItsTier(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));

@@ -179,6 +179,19 @@ class DiagnoserTest {
         assertTrue(d.attribution().text().startsWith("8 ports up at 800 Gb/s together ("), d.attribution().text());
     }
 
+    /** A node group that declares no NIC is priced on an assumed one; with no ibstat either, the network is not known to be OK. */
+    @Test
+    void anAssumedNicWithoutPortsIsNotCapturedNotOk(@TempDir Path dir) throws IOException {
+        String noNics = IB.replaceAll("(?m)^\\s*nics:\\n.*\\n", "");
+        assertTrue(!noNics.contains("nics") && noNics.contains("pcie"), noNics);
+        Diagnosis d = diagnose(dir, noNics, new String[0]);
+        Diagnosis.Step n = step(d, "network");
+        assertEquals(Verdict.NOT_CAPTURED, n.verdict(), n.finding());
+        assertTrue(n.finding().startsWith("no ibstat or ibv_devinfo of the job's nodes, and the cluster declares no NIC: one 400 Gb/s NIC per GPU (assumed"),
+                n.finding());
+        assertTrue(d.captures().stream().anyMatch(c -> c.contains("ibstat")), d.captures().toString());
+    }
+
     @Test
     void portsAtTheirRateAreQuiet(@TempDir Path dir) throws IOException {
         Diagnosis d = diagnose(dir, IB, Fixtures.healthy());

@@ -26,7 +26,19 @@ import java.util.List;
 public final class Deriver {
 
     private final Catalog catalog;
-    public Deriver(Catalog catalog) { this.catalog = catalog; }
+    private final boolean estimates;
+
+    public Deriver(Catalog catalog) { this(catalog, true); }
+
+    /**
+     * @param estimates false: no {@code JobEstimate} and no {@code StageMemoryFact} per job (no rule matches the first;
+     *                  the plan's candidate search brings its own memory facts, per recompute choice, in place of the
+     *                  second), so checking thousands of candidate layouts does not price each one's step
+     */
+    public Deriver(Catalog catalog, boolean estimates) {
+        this.catalog = catalog;
+        this.estimates = estimates;
+    }
 
     /**
      * The facts of what binding made: clusters and jobs, the GPU-monitoring configuration the adapters read
@@ -59,7 +71,7 @@ public final class Deriver {
             EnvAnalysis.job(j, out);
             BubbleAnalysis.job(j, out);
             MemoryAnalysis.job(j, catalog, out);
-            if (j.group() != null && j.spec().model() != null) {
+            if (estimates && j.group() != null && j.spec().model() != null) {
                 var e = dev.gpulint.derive.estimate.JobEstimate.of(j, catalog);
                 out.add(e);
                 dev.gpulint.derive.estimate.StageMemory.fact(e).ifPresent(out::add);

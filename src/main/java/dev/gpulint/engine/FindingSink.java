@@ -44,6 +44,9 @@ public final class FindingSink {
     /** The @id of the rule whose consequence runs now (one session per sink, fired on one thread). */
     private volatile String firing;
 
+    /** False: findings keep their rule, level, place and identity but no words, related place or fix ({@link #unworded}). */
+    private boolean worded = true;
+
     /** With the built-in rules' templates. */
     public FindingSink() {
         this(id -> RuleCatalog.builtIn().get(id).map(RuleMeta::messages).orElse(Map.of()));
@@ -51,6 +54,16 @@ public final class FindingSink {
 
     public FindingSink(Function<String, Map<String, String>> templates) {
         this.templates = templates;
+    }
+
+    /**
+     * This sink records what was found and where, not its words: each finding's message is empty and it has no
+     * related place and no fix. For a caller that reads only the rule IDs and identities of thousands of findings
+     * nobody sees (the plan's candidate search), to whom wording them was most of the rules' time.
+     */
+    public FindingSink unworded() {
+        this.worded = false;
+        return this;
     }
 
     /** Tells this sink which rule fires (add it to the session that has this sink as its global). */
@@ -198,6 +211,10 @@ public final class FindingSink {
         public void report(String key) {
             String id = firing;
             if (id == null) throw new IllegalStateException("a rule reported message '" + key + "' but has no @id");
+            if (!worded) {
+                findings.add(level == null ? Finding.of(id, span, identity, "") : new Finding(id, Level.parse(level), span, "", List.of(), identity));
+                return;
+            }
             Map<String, String> mine = templates.apply(id);
             String text = message(render(id, mine, key));
             Finding f = level == null ? Finding.of(id, span, identity, text)

@@ -57,6 +57,15 @@ public final class RuleEngine {
     }
 
     /**
+     * As {@link #run(List)}, the findings without their words ({@link FindingSink#unworded}): rule, level, place and
+     * identity only. For the plan's candidate search, which reads which rules fired about which candidate.
+     */
+    public List<Finding> runUnworded(List<Object> facts) {
+        return run(builtInKieBase(), facts, "built-in rules", firingLimit(facts.size()), dev.gpulint.core.Span.at("gpulint", 1, 1),
+                new FindingSink().unworded());
+    }
+
+    /**
      * The built-in rules fire a bounded number of times per fact; a fleet file with a million node
      * groups rightly fires a million notes, so the runaway limit grows with the facts.
      */
@@ -69,8 +78,11 @@ public final class RuleEngine {
      * times is stopped (a rule that re-triggers itself would never end), and that is a finding.
      */
     public List<Finding> run(KieBase kieBase, List<Object> facts, String what, int limit, dev.gpulint.core.Span where) {
+        return run(kieBase, facts, what, limit, where, new FindingSink());
+    }
+
+    private List<Finding> run(KieBase kieBase, List<Object> facts, String what, int limit, dev.gpulint.core.Span where, FindingSink sink) {
         KieSession session = kieBase.newKieSession();
-        FindingSink sink = new FindingSink();
         session.addEventListener(sink.listener());
         List<Finding> out = new ArrayList<>();
         try {

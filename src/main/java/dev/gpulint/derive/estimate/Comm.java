@@ -38,7 +38,7 @@ final class Comm {
         tiers.put(dim, k.tier());
         traffic.add(new Estimate.Traffic(dim, what, count, k));
         double s = count * k.seconds();
-        notes.add(new Estimate.Note(dim, String.format(Locale.ROOT, "%s × %s %s over %d ranks: %s moved per rank (%s) each, over %s%s: %s",
+        notes.add(new Estimate.Note(dim, () -> String.format(Locale.ROOT, "%s × %s %s over %d ranks: %s moved per rank (%s) each, over %s%s: %s",
                 num(count), dim, what, n, Units.bytes(k.bytesPerRank()), c.formula(), path(k), rate(k), Units.seconds(s))));
         return s;
     }
@@ -49,7 +49,7 @@ final class Comm {
         CollectiveCost k = hw.price(Collective.SEND, n, stride.get(dim), bytes);
         tiers.put(dim, k.tier());
         traffic.add(new Estimate.Traffic(dim, what, 1, k));
-        notes.add(new Estimate.Note(dim, String.format(Locale.ROOT, "%s %s: %s per micro-batch over %s%s: %s", dim, what,
+        notes.add(new Estimate.Note(dim, () -> String.format(Locale.ROOT, "%s %s: %s per micro-batch over %s%s: %s", dim, what,
                 Units.bytes(bytes), path(k), rate(k), Units.seconds(k.seconds()))));
         return k.seconds();
     }

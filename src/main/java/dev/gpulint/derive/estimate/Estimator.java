@@ -80,14 +80,16 @@ public final class Estimator {
             if (stageLayers[i] * layerS > stageS) { slowest = i; stageS = stageLayers[i] * layerS; }
         }
         double layersPerStage = stageLayers[slowest];
-        notes.add(new Estimate.Note("compute", String.format(java.util.Locale.ROOT,
+        // the notes are written when read (Estimate.Note): they take the figures as they stand here
+        double ewTotal = ewBytes, slowestS = stageS, notedLogitS = slowest == pp - 1 ? logitS : 0;
+        notes.add(new Estimate.Note("compute", () -> String.format(java.util.Locale.ROOT,
                 "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; causal attention 12·s·a·d/2 %.3g TFLOP at"
                         + " %.0f TFLOP/s; elementwise %s at %.0f GB/s; %s fixed) + logits %s = %s per micro-batch",
                 trim(layersPerStage), linFlops / 1e12, pg / 1e12, hw.gemmPath(dt).id(), hw.gemmPeak(dt) / 1e12, hw.gemmEfficiency(dt),
-                (int) kernels, Units.seconds(e.gemmKernelS()), attFlops / 1e12, p16 * e.attention() / 1e12, Units.bytes(ewBytes),
-                hw.hbmBytesPerSecond() * e.hbm() / 1e9, Units.seconds(e.layerS()), Units.seconds(slowest == pp - 1 ? logitS : 0),
-                Units.seconds(stageS))));
-        if (moe != null) notes.add(new Estimate.Note("moe", moe.note() + " (in the compute above: linear counts attention only)"));
+                (int) kernels, Units.seconds(e.gemmKernelS()), attFlops / 1e12, p16 * e.attention() / 1e12, Units.bytes(ewTotal),
+                hw.hbmBytesPerSecond() * e.hbm() / 1e9, Units.seconds(e.layerS()), Units.seconds(notedLogitS),
+                Units.seconds(slowestS))));
+        if (moe != null) notes.add(new Estimate.Note("moe", () -> moe.note() + " (in the compute above: linear counts attention only)"));
 
         Map<String, Double> comm = new LinkedHashMap<>();
         Map<String, Tier> tiers = new LinkedHashMap<>();
@@ -134,13 +136,14 @@ public final class Estimator {
         double others = 0;
         for (int i = 0; i < pp; i++) if (i != slowest) others += stageLayers[i] / layersPerStage;
         double bubble = l.pp() > 1 && layersPerStage > 0 ? others / l.virtualPp() * perMb : 0;
-        if (l.pp() > 1 && l.split().equals(PipelineSplit.EVEN)) notes.add(new Estimate.Note("bubble", String.format(java.util.Locale.ROOT,
+        double othersTotal = others;
+        if (l.pp() > 1 && l.split().equals(PipelineSplit.EVEN)) notes.add(new Estimate.Note("bubble", () -> String.format(java.util.Locale.ROOT,
                 "(pp − 1)/vpp = %d/%d of one micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
                 l.pp() - 1, l.virtualPp(), Units.seconds(perMb), Units.seconds(bubble), 100.0 * (l.pp() - 1) / (l.virtualPp() * mb), mb)));
-        else if (l.pp() > 1) notes.add(new Estimate.Note("bubble", String.format(java.util.Locale.ROOT,
+        else if (l.pp() > 1) notes.add(new Estimate.Note("bubble", () -> String.format(java.util.Locale.ROOT,
                 "layers %s: the other stages' layers ÷ the slowest stage's (%s) = %s stages' worth, /vpp %d, of one"
                         + " micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
-                l.split().describe(m.layers(), pp), trim(layersPerStage), trim(others), l.virtualPp(), Units.seconds(perMb),
+                l.split().describe(m.layers(), pp), trim(layersPerStage), trim(othersTotal), l.virtualPp(), Units.seconds(perMb),
                 Units.seconds(bubble), 100.0 * bubble / (mb * perMb), mb)));
 
         // dp: the gradients (and, sharded, the parameters) of the stage over dp·cp
@@ -169,11 +172,12 @@ public final class Estimator {
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, dpS - stageS * 2 / 3);
             }
         }
-        if (dpS > 0) notes.add(new Estimate.Note("dp", String.format(java.util.Locale.ROOT,
+        double notedDpS = dpS, notedDpExp = dpExp;
+        if (dpS > 0) notes.add(new Estimate.Note("dp", () -> String.format(java.util.Locale.ROOT,
                 "exposed of it: max((1 − dp_overlap) = %.2f of it, what the compute beside it loses (Lee et al. 2025: compute"
                         + " 18.9 %% slower under overlap, sequential 10.2 %% slower than overlapped); what outlasts the compute it"
                         + " hides behind) = %s of %s",
-                1 - e.dpOverlap(), Units.seconds(dpExp), Units.seconds(dpS))));
+                1 - e.dpOverlap(), Units.seconds(notedDpExp), Units.seconds(notedDpS))));
         add(exposed, tiers.get("tp"), mb * tpExp);
         add(exposed, tiers.get("cp"), mb * cpExp);
         add(exposed, tiers.get("ep"), mb * epExp);
@@ -188,7 +192,7 @@ public final class Estimator {
         boolean sharded = l.zeroStage() >= 1 || l.distributedOptimizer();
         double local = sharded ? params / ((double) l.shardRanks() * l.cp()) : params;
         double optimizer = local * 30 / (hw.hbmBytesPerSecond() * e.hbm());
-        notes.add(new Estimate.Note("optimizer", String.format(java.util.Locale.ROOT,
+        notes.add(new Estimate.Note("optimizer", () -> String.format(java.util.Locale.ROOT,
                 "Adam reads and writes 30 bytes per local parameter (%s) at %.0f GB/s: %s", Units.count(local),
                 hw.hbmBytesPerSecond() * e.hbm() / 1e9, Units.seconds(optimizer))));
         double step = mb * perMb + bubble + dpExp + optimizer;

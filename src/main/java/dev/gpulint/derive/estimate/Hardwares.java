@@ -59,11 +59,13 @@ public final class Hardwares {
                     .append(overrides.containsKey(k) ? " (.gpulint.yaml plan:)" : "");
         }
         Map<ModelShape.Dtype, Double> blockScaled = new EnumMap<>(ModelShape.Dtype.class);
-        for (Map.Entry<String, ModelShape.Dtype> b : BLOCK_SCALED.entrySet()) {
-            Double v = values.get(b.getKey());
-            if (v != null && flops.containsKey(b.getValue())) {
-                blockScaled.put(b.getValue(), v);
-                ef.append(", ").append(b.getKey()).append(' ').append(fmt(v));
+        // in the catalog's order of these keys: the assumption names them in it, the same on every run (Map.of's order is not)
+        for (String k : Compute.BLOCK_SCALED_EFFICIENCIES) {
+            ModelShape.Dtype d = BLOCK_SCALED.get(k);
+            Double v = values.get(k);
+            if (d != null && v != null && flops.containsKey(d)) {
+                blockScaled.put(d, v);
+                ef.append(", ").append(k).append(' ').append(fmt(v));
             }
         }
         assumptions.add(gpu.family() + " efficiencies: " + ef + " (catalog: " + eff.get().source() + ")");

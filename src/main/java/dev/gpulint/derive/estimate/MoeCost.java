@@ -41,10 +41,13 @@ public final class MoeCost {
      * @param tileFill      M/(128·⌈M/128⌉)
      * @param routedEfficiency the routed experts' achieved FLOP rate as a fraction of the dense GEMM rate (1: as a dense GEMM)
      * @param a2aBytes      bytes per rank of one dispatch or combine
-     * @param note          the term as the plan prints it
+     * @param words         writes the term as the plan prints it ({@link #note()}), when it is read
      */
     public record Priced(double perLayerS, double moeLayerS, double tokensPerExpert, double tileFill, double routedEfficiency,
-                         double a2aBytes, String note) {}
+                         double a2aBytes, java.util.function.Supplier<String> words) {
+        /** The term as the plan prints it. */
+        public String note() { return words.get(); }
+    }
 
     private MoeCost() {}
 
@@ -85,7 +88,7 @@ public final class MoeCost {
         int layers = m.layers(), dense = s.denseLayers(m);
         double perLayer = (s.moeLayers() * moeLayerS + dense * denseS) / layers;
         double a2a = tokens / (l.sequenceParallel() ? tp : 1) * k * h * ab * cf;
-        String note = String.format(Locale.ROOT,
+        java.util.function.Supplier<String> note = () -> String.format(Locale.ROOT,
                 "%d of %d layers MoE: %d local expert%s × %.0f tokens each (T·k·ep·etp/(tp·E), etp %d%s), tile fill %.2f → the longer of routed %.3g"
                         + " TFLOP at %.0f TFLOP/s and expert weights %s at %.0f GB/s, + %d kernels × %s = %s (%.0f %% of the dense GEMM rate); router %s;"
                         + " permutation %s (8 × %s rows × h);"

@@ -21,7 +21,7 @@ final class OffloadCost {
         double rate = hw.links().pciePerDirection() * hw.efficiency().pcie();
         double copy = bytes / rate, forward = n * layerS / 3, backward = n * layerS * 2 / 3;
         double exposed = Math.max(0, copy - forward) + Math.max(0, copy - backward);
-        notes.add(new Estimate.Note("offload", String.format(Locale.ROOT,
+        notes.add(new Estimate.Note("offload", () -> String.format(Locale.ROOT,
                 "%s layers' activations (%s per micro-batch) to host memory and back over PCIe Gen%d at %.1f GB/s (%.1f GB/s per"
                         + " direction × %.2f): %s each way, behind the offloaded layers' forward %s and backward %s: %s exposed"
                         + " per micro-batch",

@@ -211,16 +211,16 @@ public final class CandidateSearch {
         RuleEngine.builtInKieBase();
         return java.util.stream.IntStream.range(0, parts).parallel().boxed().flatMap(i -> {
             List<Object> facts = new ArrayList<>();
-            // derive's own memory estimate of a candidate job is for the job's recompute: the caller's replace it
-            for (Object f : new Deriver(catalog).derive(Model.of(clusters, jobs.subList(cuts.get(i), cuts.get(i + 1))))) {
-                if (!(f instanceof StageMemoryFact)) facts.add(f);
-            }
+            // derive's own estimate of a candidate job (its memory for the job's recompute) is left out: the caller's
+            // memory facts, one per recompute choice, take its place, and the valid layouts are priced by the caller
+            facts.addAll(new Deriver(catalog, false).derive(Model.of(clusters, jobs.subList(cuts.get(i), cuts.get(i + 1)))));
             for (Object m : memory) {
                 int k = m instanceof StageMemoryFact s ? candidateOf("training_job:" + s.getJobName()) : -1;
                 if (k >= cuts.get(i) && k < cuts.get(i + 1)) facts.add(m);
             }
             facts.addAll(RuleParams.facts(rules, Map.of()));
-            return new RuleEngine().run(facts).stream();
+            // which rules fire about which candidate is all the search reads: the findings are not worded
+            return new RuleEngine().runUnworded(facts).stream();
         }).toList();
     }
 

@@ -49,26 +49,11 @@ final class DiagnoseCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
-        Path wd = Main.workingDir;
-        Project project = new Project(wd).config(config).paths(paths.isEmpty() ? List.of(".") : paths);
-        List<String> usage = new ArrayList<>(project.missing());
-        if (output != null) {
-            String problem = ReportFile.problem(output, wd);
-            if (problem != null) usage.add("cannot write --output " + output + ": " + problem);
-        }
-        if (!usage.isEmpty()) {
-            for (String u : usage) err.println("gpulint: " + u);
-            return Main.BAD_INPUT;
-        }
+        Project project = ProjectCommands.project(config, paths, output, err);
+        if (project == null) return Main.BAD_INPUT;
         dev.gpulint.app.CheckRequest request = project.request();
         RunOutcome run = Checks.check(request);
-        if (run.result().inputFailed()) {
-            for (var f : run.result().findings()) {
-                if (f.level() == dev.gpulint.core.Level.ERROR && f.ruleId().startsWith("SYN")) {
-                    err.println(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": " + f.ruleId() + " " + f.message());
-                }
-            }
-        }
+        ProjectCommands.inputErrors(run.result(), err);
         Diagnoser.Outcome o = Diagnoser.diagnose(run.facts(), run.result().findings(), job, run.config().plan());
         if (o.problem() != null) {
             err.println("gpulint: diagnose: " + o.problem());
@@ -82,21 +67,7 @@ final class DiagnoseCommand implements Callable<Integer> {
         } else {
             text = DiagnoseReport.text(o.diagnosis(), format == Format.markdown);
         }
-        if (output != null) {
-            String over = Checks.overwrites(request, run, Path.of(output));
-            if (over != null) {
-                err.println("gpulint: will not write --output " + output + " over an input: " + over + "; nothing was written, name another file");
-                return Main.BAD_INPUT;
-            }
-            try {
-                ReportFile.toFile(text, wd.resolve(output), "--output " + output);
-            } catch (ReportFile.Failure e) {
-                err.println("gpulint: " + e.getMessage());
-                return Main.BAD_INPUT;
-            }
-        } else {
-            spec.commandLine().getOut().print(text);
-        }
+        if (!ProjectCommands.emit(text, output, request, run, spec.commandLine())) return Main.BAD_INPUT;
         if (run.result().inputFailed()) return Main.BAD_INPUT;
         return o.diagnosis().attribution().found() ? Main.FINDINGS : Main.OK;
     }

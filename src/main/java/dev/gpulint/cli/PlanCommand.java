@@ -90,27 +90,12 @@ final class PlanCommand implements Callable<Integer> {
                 namedBytes = size.value().bytes();
             }
         }
-        Path wd = Main.workingDir;
-        Project project = new Project(wd).config(config).paths(paths.isEmpty() ? List.of(".") : paths);
-        List<String> usage = new ArrayList<>(project.missing());
-        if (output != null) {
-            String problem = ReportFile.problem(output, wd);
-            if (problem != null) usage.add("cannot write --output " + output + ": " + problem);
-        }
-        if (!usage.isEmpty()) {
-            for (String u : usage) err.println("gpulint: " + u);
-            return Main.BAD_INPUT;
-        }
+        Project project = ProjectCommands.project(config, paths, output, err);
+        if (project == null) return Main.BAD_INPUT;
         dev.gpulint.app.CheckRequest request = project.request();
         Checks.Planned planned = Checks.plan(request, job, gpus == null ? 0L : gpus, nodes == null ? 0L : nodes);
         var outcome = planned.run();
-        if (outcome.result().inputFailed()) {
-            for (var f : outcome.result().findings()) {
-                if (f.level() == dev.gpulint.core.Level.ERROR && f.ruleId().startsWith("SYN")) {
-                    err.println(f.span().file() + ":" + f.span().startLine() + ":" + f.span().startColumn() + ": " + f.ruleId() + " " + f.message());
-                }
-            }
-        }
+        ProjectCommands.inputErrors(outcome.result(), err);
         Planner.Outcome o = planned.plan();
         if (o.problem() != null) {
             err.println("gpulint: plan: " + o.problem());
@@ -158,22 +143,7 @@ final class PlanCommand implements Callable<Integer> {
             text = pictureOnly ? picture : format == Format.markdown ? (picture != null ? picture : table)
                     : picture == null ? table : table + (table.endsWith("\n") ? "" : "\n") + "\n" + picture;
         }
-        if (output != null) {
-            // as check's --output: never over a file the plan was read from, and written whole or not at all
-            String over = Checks.overwrites(request, planned.run(), Path.of(output));
-            if (over != null) {
-                err.println("gpulint: will not write --output " + output + " over an input: " + over + "; nothing was written, name another file");
-                return Main.BAD_INPUT;
-            }
-            try {
-                ReportFile.toFile(text, wd.resolve(output), "--output " + output);
-            } catch (ReportFile.Failure e) {
-                err.println("gpulint: " + e.getMessage());
-                return Main.BAD_INPUT;
-            }
-        } else {
-            spec.commandLine().getOut().print(text);
-        }
+        if (!ProjectCommands.emit(text, output, request, planned.run(), spec.commandLine())) return Main.BAD_INPUT;
         return outcome.result().inputFailed() ? Main.BAD_INPUT : Main.OK;
     }
 }

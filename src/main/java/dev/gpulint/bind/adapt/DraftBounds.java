@@ -92,7 +92,7 @@ final class DraftBounds {
                 String key = j.keys.getOrDefault(j.moeLayerFreq, "moe_layer_freq");
                 String owner = j.name != null ? j.name.value() : j.file;
                 out.add(Finding.of("SYN002", j.moeLayerFreq.span(), j.format + ":" + owner + "/" + key,
-                        "'" + key + "' is '" + shortText(j.moeLayerFreq.value()) + "': " + why));
+                        "'" + key + "' is '" + dev.gpulint.spec.Quantities.shortText(j.moeLayerFreq.value()) + "': " + why));
                 j.moeLayerFreq = null;
             }
         }
@@ -133,11 +133,6 @@ final class DraftBounds {
         } catch (IllegalArgumentException e) {
             return e.getMessage();
         }
-    }
-
-    private static String shortText(String t) {
-        String s = t.strip();
-        return s.length() <= 60 ? s : s.substring(0, 57) + "...";
     }
 
     private static Located<Long> keep(JobDraft j, Schema.Field f, Located<Long> v, Set<Located<?>> bad, List<Finding> out) {

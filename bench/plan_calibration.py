@@ -13,7 +13,8 @@ of the fullest stage, and what the estimate costs: the wall time of `plan` and `
 alone per manifest (bench/EstimateBench.java run on every generated manifest: milliseconds per JobEstimate, warm).
 
 BLACKWELL: bench/plan/blackwell.tsv (published GB200 NVL72 runs, fp8 and NVFP4; sources in its header), validation
-only like HELD-OUT: no constant was set on it.
+only like HELD-OUT: no constant was set on it. B200: bench/plan/b200.tsv (published DGX B200 runs, fp8 and MXFP8; sources in
+its header), validation only.
 
 Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing]
 (--table runs only the named validation tables; the default runs the calibration table and every table of VALIDATION.)
@@ -28,6 +29,10 @@ LAUNCHER = os.path.join(ROOT, "bin", "gpulint")
 # validation tables (published end-to-end runs: never fitted, they only show a term missing), in bench/plan/
 VALIDATION = ["heldout.tsv", "pipes.tsv"]
 
+# what a validation table's rows do not state, by its file name (--table runs it with the same defaults as the full run):
+# the NVIDIA performance-summary tables (NeMo, Megatron-Bridge) reduce gradients in bf16, 16 bytes per parameter
+TABLE_DEFAULTS = {"blackwell.tsv": {"bytes": "16"}, "b200.tsv": {"bytes": "16"}}
+
 # what the calibration table (NeMo's performance recipes) does not spell out per row
 NEMO_DEFAULTS = {"gpu": "H100-SXM5-80GB", "dtype": "fp8", "nic_gbps": "400", "nics": "8", "protocol": "infiniband",
                  "zero": "0", "distributed": "true", "recompute": "none", "metric": "tokens_per_s_per_gpu",
@@ -36,7 +41,8 @@ NEMO_DEFAULTS = {"gpu": "H100-SXM5-80GB", "dtype": "fp8", "nic_gbps": "400", "ni
 
 
 def manifest(r):
-    # per_node: GPUs per node (4 on a GB200/GB300 compute tray); domain: GPUs of one NVLink domain (72 in an NVL72 rack)
+    # per_node: GPUs per node (4 on a GB200/GB300 compute tray); domain: GPUs of one NVLink domain (72 in an NVL72 rack);
+    # nic: the NIC model (ConnectX-7 unless the row names another: ConnectX-8 on GB300 trays)
     slots = int(r.get("per_node") or 8)
     nodes = max(1, int(r["gpus"]) // slots)
     per_node = min(slots, int(r["gpus"]))
@@ -52,7 +58,7 @@ node_groups:
     gpu: {{ model: {r['gpu']}, count: {slots} }}
     nvlink: {nvlink}
     nics:
-      - {{ model: ConnectX-7, count: {r['nics']}, speed: {r['nic_gbps']} Gb/s, protocol: {r['protocol']}, gpudirect_rdma: true }}
+      - {{ model: {r.get('nic') or 'ConnectX-7'}, count: {r['nics']}, speed: {r['nic_gbps']} Gb/s, protocol: {r['protocol']}, gpudirect_rdma: true }}
 ---
 kind: training_job
 name: {r['name'].lower()}
@@ -180,7 +186,7 @@ def main():
     files = []
     if a.table:
         for t in a.table:
-            table("VALIDATION (not fitted)", os.path.abspath(t), {"bytes": ""}, files)
+            table("VALIDATION (not fitted)", os.path.abspath(t), dict(TABLE_DEFAULTS.get(os.path.basename(t), {"bytes": ""})), files)
     else:
         table("CALIBRATION (fitted)", os.path.join(ROOT, "bench", "plan", "nemo-h100-fp8.tsv"), NEMO_DEFAULTS, files)
         for t in VALIDATION:
@@ -188,7 +194,8 @@ def main():
         table("FSDP2 / torchtitan VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "fsdp.tsv"), {"bytes": ""}, files)
         # MoE runs: each row's role says whether it set a constant (none does today; docs/plan.md, "MoE")
         table("MoE (see each row's role)", os.path.join(ROOT, "bench", "plan", "moe.tsv"), {"bytes": ""}, files)
-        table("BLACKWELL (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "blackwell.tsv"), {"bytes": "16"}, files)
+        table("BLACKWELL (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "blackwell.tsv"), dict(TABLE_DEFAULTS["blackwell.tsv"]), files)
+        table("B200 (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "b200.tsv"), dict(TABLE_DEFAULTS["b200.tsv"]), files)
     if a.no_timing:
         return
     # what the estimate adds to a run: plan vs check on one manifest, medians of 5 warm runs

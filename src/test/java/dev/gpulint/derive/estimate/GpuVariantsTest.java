@@ -47,7 +47,9 @@ class GpuVariantsTest {
         assertEquals(4500e12, b200.gemmPeak(ModelShape.Dtype.MXFP8), 1);
         assertEquals(4500e12, b200.gemmPeak(ModelShape.Dtype.FP8), 1);
         assertEquals(2250e12, b200.gemmPeak(ModelShape.Dtype.BF16), 1);
-        assertEquals(0.62, b200.gemmEfficiency(ModelShape.Dtype.NVFP4), 1e-9, "the family's gemm_nvfp4");
+        assertEquals(0.63, b200.gemmEfficiency(ModelShape.Dtype.NVFP4), 1e-9, "B200's gemm_nvfp4: bf16 MAMF 0.776 × 0.946 × 0.86");
+        assertEquals(0.66, b200.gemmEfficiency(ModelShape.Dtype.MXFP8), 1e-9, "no MXFP8 kernel table: B200's gemm_fp8 carried over");
+        assertEquals(0.67, b200.gemmEfficiency(ModelShape.Dtype.BF16), 1e-9, "B200's gemm: bf16 MAMF 0.776 × 0.86");
         double bf16 = hgx("B200", "bf16").estimate().time().compute();
         double fp8 = hgx("B200", "fp8").estimate().time().compute();
         double mx = hgx("B200", "mxfp8").estimate().time().compute();
@@ -56,6 +58,8 @@ class GpuVariantsTest {
         Hardware gb300 = estimate("GB300", "", 2, 4, "{ switch: true, domain_size: 72 }", "nvfp4", 8192,
                 "{ tp: 8, pp: 1, sequence_parallel: true }", "{ distributed: true, bytes_per_parameter: 16, zero_stage: 0 }").inputs().hardware();
         assertEquals(15000e12, gb300.gemmPeak(ModelShape.Dtype.NVFP4), 1, "Blackwell Ultra's dense NVFP4");
+        assertEquals(0.59, gb300.gemmEfficiency(ModelShape.Dtype.NVFP4), 1e-9, "the Grace-Blackwell row's gemm_nvfp4: GB200's bf16 MAMF 0.729 × 0.946 × 0.86");
+        assertEquals(0.62, gb300.gemmEfficiency(ModelShape.Dtype.FP8), 1e-9, "GB200's fp8 MAMF 0.723 × 0.86");
     }
 
     @Test

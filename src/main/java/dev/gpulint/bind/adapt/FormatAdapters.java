@@ -30,6 +30,8 @@ final class FormatAdapters {
             new TorchtuneAdapter(),
             new FinetuneConfigAdapter.Axolotl(),
             new FinetuneConfigAdapter.LlamaFactory(),
+            new NanotronAdapter(),
+            new FastLlmAdapter(),
             new SkyPilotAdapter(),
             new AccelerateAdapter(),
             new GptNeoxAdapter(),

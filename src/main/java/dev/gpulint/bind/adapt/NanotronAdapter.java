@@ -93,7 +93,12 @@ final class NanotronAdapter implements FormatAdapter {
         if (c == null) return;
         Located<Long> hidden = TreeValues.whole(scalar(c, "hidden_size")), layers = TreeValues.whole(scalar(c, "num_hidden_layers")),
                 heads = TreeValues.whole(scalar(c, "num_attention_heads"));
-        if (hidden == null || layers == null || heads == null) return;
+        if (hidden == null || layers == null || heads == null) {
+            // a model_config that is no transformer gpulint prices (nanotron's Mamba: d_model, no heads): the tokenizer's
+            // name (tokenizer_name_or_path) must not lend it a transformer's shape
+            j.modelShapeWithheld = "nanotron model_config without hidden_size, num_hidden_layers and num_attention_heads";
+            return;
+        }
         j.hidden = j.key("model.model_config.hidden_size", hidden);
         j.layers = j.key("model.model_config.num_hidden_layers", layers);
         j.heads = j.key("model.model_config.num_attention_heads", heads);

@@ -183,6 +183,32 @@ class NanotronAdapterTest {
     }
 
     @Test
+    void aMambaModelConfigTakesNoShapeFromTheTokenizersName() {
+        Specs.Job j = jobs("config_mamba.yaml", """
+                model:
+                  dtype: bfloat16
+                  model_config:
+                    d_model: 1024
+                    num_hidden_layers: 48
+                    is_mamba_config: true
+                    ssm_cfg: {d_state: 16, d_conv: 4, expand: 2}
+                    vocab_size: 50277
+                parallelism:
+                  dp: 2
+                  pp: 1
+                  tp: 1
+                tokenizer:
+                  tokenizer_name_or_path: meta-llama/Llama-3.2-1B
+                tokens:
+                  micro_batch_size: 8
+                  sequence_length: 2048
+                """).get(0);
+        assertNull(j.model().layers(), "no transformer shape: not the tokenizer's Llama 3.2 1B");
+        assertNull(stated(j, ModelNames.SHAPE));
+        assertEquals(2048L, j.model().seqLength().value());
+    }
+
+    @Test
     void nanotronConfigsAreRecognisedAndOtherYamlWithAParallelismMappingIsNot() {
         assertEquals("nanotron", format("config_llama_1b.yaml", LLAMA));
         assertEquals("nanotron", format("m.yaml", "parallelism: {dp: 2, tp: 1, pp: 1}\nmodel:\n  model_config: {hidden_size: 64}\n"));

@@ -142,4 +142,82 @@ class ResearchTrainerPlanCliTest {
         assertEquals(7.24e9 / 2, ((Number) stage.get("parameters")).doubleValue(), 0.01e9, r.out());
         assertEquals(List.of(), current.get("findings"), r.out());
     }
+
+    /** A nanotron config linted without its launch: its dp × tp × pp is the size it was written for. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aNanotronConfigAloneIsPlannedAndSaysWhatItAssumed(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
+        Path config = Files.writeString(dir.resolve("config_tiny.yaml"), """
+                model:
+                  dtype: bfloat16
+                  model_config:
+                    hidden_size: 2048
+                    intermediate_size: 8192
+                    is_llama_config: true
+                    num_attention_heads: 16
+                    num_hidden_layers: 24
+                    num_key_value_heads: 4
+                    vocab_size: 50304
+                parallelism:
+                  dp: 4
+                  pp: 1
+                  tp: 2
+                tokens:
+                  batch_accumulation_per_replica: 2
+                  micro_batch_size: 4
+                  sequence_length: 2048
+                """);
+        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.yaml\", cluster: lab }\n");
+        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), config.toString());
+        assertEquals(0, r.code(), r.err() + r.out());
+        Map<String, Object> doc = json(r.out());
+        Map<String, Object> layout = (Map<String, Object>) ((Map<String, Object>) doc.get("current")).get("layout");
+        assertEquals(2, layout.get("tp"), r.out());
+        assertEquals(4, layout.get("dp"), r.out());
+        assertEquals(8, doc.get("gpus"), "dp 4 × tp 2 × pp 1 as written: " + r.out());
+    }
+
+    /** A Levanter config on GPUs: the Slurm script's 16 GPUs, the model axis 2, FSDP (ZeRO-3) over the data axis of 8. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aLevanterConfigOnGpusIsPlannedAsFsdpOverTheDataAxisAndSaysTheVocabularyIsAssumed(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
+        Path script = Files.writeString(dir.resolve("train.sbatch"), """
+                #!/bin/bash
+                #SBATCH --nodes=2
+                #SBATCH --ntasks-per-node=8
+                #SBATCH --gres=gpu:8
+                srun python -m levanter.main.train_lm --config_path llama_7b.yaml
+                """);
+        Path config = Files.writeString(dir.resolve("llama_7b.yaml"), """
+                model:
+                  type: llama
+                  seq_len: 4096
+                  hidden_dim: 4096
+                  intermediate_dim: 11008
+                  num_layers: 32
+                  num_heads: 32
+                  num_kv_heads: 32
+                  gradient_checkpointing: true
+                trainer:
+                  mp: p=f32,c=bfloat16
+                  model_axis_size: 2
+                  per_device_parallelism: 4
+                  train_batch_size: 256
+                """);
+        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*\", cluster: lab }\n");
+        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), script.toString(),
+                config.toString());
+        assertEquals(0, r.code(), r.err() + r.out());
+        Map<String, Object> doc = json(r.out());
+        assertEquals(16, doc.get("gpus"), r.out());
+        Map<String, Object> current = (Map<String, Object>) doc.get("current");
+        Map<String, Object> layout = (Map<String, Object>) current.get("layout");
+        assertEquals(2, layout.get("tp"), r.out());
+        assertEquals(8, layout.get("dp"), r.out());
+        List<String> as = (List<String>) doc.get("assumptions");
+        assertTrue(as.stream().anyMatch(a -> a.contains("vocab")), "the vocabulary is the plan's default, and it says so: " + as);
+        assertEquals(List.of(), current.get("findings"), r.out());
+    }
 }

@@ -32,6 +32,7 @@ final class FormatAdapters {
             new FinetuneConfigAdapter.LlamaFactory(),
             new NanotronAdapter(),
             new FastLlmAdapter(),
+            new LevanterAdapter(),
             new SkyPilotAdapter(),
             new AccelerateAdapter(),
             new GptNeoxAdapter(),

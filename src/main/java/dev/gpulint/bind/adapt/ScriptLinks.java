@@ -13,15 +13,16 @@ import java.util.function.Predicate;
 /**
  * The files of one job, linked when they are linted together: a Slurm script and the script it runs
  * ({@code srun bash train.sh}) are one job, whose allocation is the caller's and whose launch is the
- * callee's; a launch script and the torchtitan, nanotron or Fast-LLM configuration it passes ({@code --job.config_file},
- * {@code --config-file}, {@code --config}) state the same GPU count twice, or only the script states it. Files are matched by path, or by base name when only one linted
+ * callee's; a launch script and the torchtitan, nanotron, Fast-LLM or Levanter configuration it passes
+ * ({@code --job.config_file}, {@code --config-file}, {@code --config}, {@code --config_path}) state the same GPU count twice, or only the script states it. Files are matched by path, or by base name when only one linted
  * file has it; a reference that matches no file, or several, links nothing.
  */
 final class ScriptLinks {
     private ScriptLinks() {}
 
     /** The formats of a job configuration a launch script passes by a flag (--job.config_file, --config-file, --config). */
-    static final Set<String> CONFIG_FORMATS = Set.of(TorchtitanAdapter.FORMAT, NanotronAdapter.FORMAT, FastLlmAdapter.FORMAT);
+    static final Set<String> CONFIG_FORMATS = Set.of(TorchtitanAdapter.FORMAT, NanotronAdapter.FORMAT, FastLlmAdapter.FORMAT,
+            LevanterAdapter.FORMAT);
 
     /** Links the drafts in place; returns the drafts that were merged into another (not built as jobs of their own). */
     static Set<JobDraft> link(List<JobDraft> all) {

@@ -13,12 +13,16 @@ import java.util.function.Predicate;
 /**
  * The files of one job, linked when they are linted together: a Slurm script and the script it runs
  * ({@code srun bash train.sh}) are one job, whose allocation is the caller's and whose launch is the
- * callee's; a launch script and the torchtitan configuration it passes ({@code --job.config_file})
- * state the same GPU count twice. Files are matched by path, or by base name when only one linted
+ * callee's; a launch script and the torchtitan, nanotron, Fast-LLM or Levanter configuration it passes
+ * ({@code --job.config_file}, {@code --config-file}, {@code --config}, {@code --config_path}) state the same GPU count twice, or only the script states it. Files are matched by path, or by base name when only one linted
  * file has it; a reference that matches no file, or several, links nothing.
  */
 final class ScriptLinks {
     private ScriptLinks() {}
+
+    /** The formats of a job configuration a launch script passes by a flag (--job.config_file, --config-file, --config). */
+    static final Set<String> CONFIG_FORMATS = Set.of(TorchtitanAdapter.FORMAT, NanotronAdapter.FORMAT, FastLlmAdapter.FORMAT,
+            LevanterAdapter.FORMAT);
 
     /** Links the drafts in place; returns the drafts that were merged into another (not built as jobs of their own). */
     static Set<JobDraft> link(List<JobDraft> all) {
@@ -35,8 +39,8 @@ final class ScriptLinks {
         }
         for (JobDraft script : all) {
             if (merged.contains(script) || script.configRef == null) continue;
-            JobDraft toml = find(all, script.configRef.value(), d -> d.format.equals(TorchtitanAdapter.FORMAT));
-            if (toml != null) torchtitan(script, toml);
+            JobDraft config = find(all, script.configRef.value(), d -> CONFIG_FORMATS.contains(d.format));
+            if (config != null) configuration(script, config);
         }
         return merged;
     }
@@ -89,7 +93,7 @@ final class ScriptLinks {
      * as a statement beside its degrees' product. When that product is written and disagrees, the
      * disagreement is CONSIST007's, and the GPU count is not bound (PAR001 would report it again).
      */
-    private static void torchtitan(JobDraft script, JobDraft toml) {
+    private static void configuration(JobDraft script, JobDraft toml) {
         long world = JobDraft.product(script.nodes, script.gpusPerNode);
         if (world <= 0) return;
         String where = "the launch script " + script.file + " (" + script.nodes.value() + (script.nodes.value() == 1 ? " node × " : " nodes × ") + script.gpusPerNode.value()

@@ -160,7 +160,8 @@ public final class Launchers {
             Word ds = optionValue(w, i, "--deepspeed_config", "--deepspeed-config", "--deepspeed");
             // a file the script names by an unknown variable ($script_dir/ds_config.json) is kept: a here-document may write it
             if (ds != null && l.deepspeedConfig == null && ds.text().endsWith(".json")) l.deepspeedConfig = ds;
-            Word cf = optionValue(w, i, "--job.config_file", "--job.config-file", "--config_file", "--config-file");
+            // torchtitan's --job.config_file, nanotron's --config-file, Fast-LLM's --config, Levanter's --config_path
+            Word cf = optionValue(w, i, "--job.config_file", "--job.config-file", "--config_file", "--config-file", "--config", "--config_path");
             if (cf != null && l.configFile == null && cf.known() && !cf.text().startsWith("-")) l.configFile = cf;
             ModelFlags.scan(w, i, l.modelNames);
             FsdpTrainFlags.scan(w, i, l.fsdpTrainFlags);

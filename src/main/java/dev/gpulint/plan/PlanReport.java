@@ -3,6 +3,7 @@ package dev.gpulint.plan;
 import dev.gpulint.derive.estimate.Estimate;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.derive.estimate.MemoryModel;
+import dev.gpulint.derive.estimate.Term;
 import dev.gpulint.derive.estimate.Tier;
 import dev.gpulint.derive.estimate.Units;
 import java.util.ArrayList;
@@ -149,7 +150,7 @@ public final class PlanReport {
         b.append('\n').append(h).append("One step: ").append(Units.seconds(t.step())).append('\n').append(markdown ? "\n" : "");
         b.append(line(markdown, String.format(Locale.ROOT, "compute %s + bubble %s + exposed communication %s + optimizer %s",
                 Units.seconds(t.compute()), Units.seconds(t.bubble()), Units.seconds(t.exposedTotal()), Units.seconds(t.optimizer()))));
-        for (Estimate.Note n : e.notes()) b.append(line(markdown, n.term() + ": " + n.text()));
+        for (Term n : e.terms()) b.append(line(markdown, EstimateWords.line(n)));
         StringBuilder ex = new StringBuilder();
         for (Tier x : Tier.values()) {
             double v = t.exposed().getOrDefault(x, 0.0);

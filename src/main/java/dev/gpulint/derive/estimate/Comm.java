@@ -1,24 +1,24 @@
 package dev.gpulint.derive.estimate;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
  * The estimate's communication terms: each dimension's collectives and sends priced by {@link CollectiveCost} on the
- * tier its group runs on, kept as numbers ({@link Estimate.Traffic}) with the tier per dimension and a study note.
+ * tier its group runs on, kept as numbers ({@link Estimate.Traffic}) with the tier per dimension and as the breakdown's
+ * terms ({@link Term.Collectives}, {@link Term.Sends}).
  */
 final class Comm {
     private final Hardware hw;
     private final Map<String, Long> stride;
-    private final List<Estimate.Note> notes;
+    private final List<Term> terms;
     private final List<Estimate.Traffic> traffic;
     private final Map<String, Tier> tiers;
 
-    Comm(Hardware hw, Map<String, Long> stride, List<Estimate.Note> notes, List<Estimate.Traffic> traffic, Map<String, Tier> tiers) {
+    Comm(Hardware hw, Map<String, Long> stride, List<Term> terms, List<Estimate.Traffic> traffic, Map<String, Tier> tiers) {
         this.hw = hw;
         this.stride = stride;
-        this.notes = notes;
+        this.terms = terms;
         this.traffic = traffic;
         this.tiers = tiers;
     }
@@ -38,8 +38,7 @@ final class Comm {
         tiers.put(dim, k.tier());
         traffic.add(new Estimate.Traffic(dim, what, count, k));
         double s = count * k.seconds();
-        notes.add(new Estimate.Note(dim, () -> String.format(Locale.ROOT, "%s × %s %s over %d ranks: %s moved per rank (%s) each, over %s%s: %s",
-                num(count), dim, what, n, Units.bytes(k.bytesPerRank()), c.formula(), path(k), rate(k), Units.seconds(s))));
+        terms.add(new Term.Collectives(dim, count, what, n, k, hw.links(), s));
         return s;
     }
 
@@ -49,32 +48,7 @@ final class Comm {
         CollectiveCost k = hw.price(Collective.SEND, n, stride.get(dim), bytes);
         tiers.put(dim, k.tier());
         traffic.add(new Estimate.Traffic(dim, what, 1, k));
-        notes.add(new Estimate.Note(dim, () -> String.format(Locale.ROOT, "%s %s: %s per micro-batch over %s%s: %s", dim, what,
-                Units.bytes(bytes), path(k), rate(k), Units.seconds(k.seconds()))));
+        terms.add(new Term.Sends(dim, what, bytes, k, hw.links()));
         return k.seconds();
-    }
-
-    /** Where the bytes go: the tier as the hardware names it, and for an all-to-all across nodes its remote share. */
-    private String path(CollectiveCost k) {
-        String name = hw.links().tierName(k.tier());
-        if (k.collective() == Collective.ALL_TO_ALL && k.tier() == Tier.NETWORK) {
-            return String.format(Locale.ROOT, "%s (%d of the %d ranks in reach inside; %s per rank through its own NIC)", name,
-                    k.local(), k.n(), Units.bytes(k.remoteBytes()));
-        }
-        if (k.tier() == Tier.NETWORK && k.local() > 1) {
-            return name + String.format(Locale.ROOT, " (the ring's %d ranks on a node cross it once per channel: %d GPUs' share of its NICs)",
-                    k.local(), k.local());
-        }
-        return name;
-    }
-
-    private static String rate(CollectiveCost k) {
-        double bus = k.seconds() > 0 ? k.bytesPerRank() / k.seconds() : 0;
-        return String.format(Locale.ROOT, " at %.0f GB/s%s", bus / 1e9, k.measured() ? " (measured by nccl-tests)"
-                : String.format(Locale.ROOT, " (%.0f GB/s line rate × %.2f)", k.lineRate() / 1e9, k.efficiency()));
-    }
-
-    private static String num(double v) {
-        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v);
     }
 }

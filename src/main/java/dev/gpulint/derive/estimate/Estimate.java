@@ -11,15 +11,15 @@ import java.util.Map;
  * @param stages     memory per GPU of each pipeline stage, the first first
  * @param time       the step and its parts
  * @param throughput tokens/s/GPU, model TFLOP/s/GPU, MFU
- * @param notes      each term as a study note writes it: what it is, its formula, its numbers
+ * @param terms      each term of the breakdown as numbers ({@link Term}; the plan's report words them), in the order printed
  * @param traffic    each communication term as numbers: its dimension, collective, count per step or micro-batch, and cost
  */
 public record Estimate(Layout layout, ModelShape model, String gpu, double capacityBytes, List<MemoryModel.Stage> stages,
-                       Time time, Throughput throughput, List<Note> notes, List<Traffic> traffic) {
+                       Time time, Throughput throughput, List<Term> terms, List<Traffic> traffic) {
 
     public Estimate {
         stages = List.copyOf(stages);
-        notes = List.copyOf(notes);
+        terms = List.copyOf(terms);
         traffic = List.copyOf(traffic);
     }
 
@@ -56,46 +56,6 @@ public record Estimate(Layout layout, ModelShape model, String gpu, double capac
     }
 
     public record Throughput(double tokensPerSecondPerGpu, double modelTflopsPerGpu, double mfu) {}
-
-    /**
-     * One term of the breakdown: "tp all-gather/reduce-scatter", its formula and its figures, in words. The words are
-     * written when first read: a plan prices thousands of layouts and prints the notes of a few, and formatting them
-     * took most of an estimate's time. A note is its term and text, as a record's would be.
-     */
-    public static final class Note {
-        private final String term;
-        private java.util.function.Supplier<String> words;
-        private String text;
-
-        public Note(String term, String text) {
-            this.term = java.util.Objects.requireNonNull(term);
-            this.text = java.util.Objects.requireNonNull(text);
-        }
-
-        /** A note whose words {@code text} writes when they are first read (it must read only what does not change). */
-        public Note(String term, java.util.function.Supplier<String> text) {
-            this.term = java.util.Objects.requireNonNull(term);
-            this.words = java.util.Objects.requireNonNull(text);
-        }
-
-        public String term() { return term; }
-
-        public synchronized String text() {
-            if (text == null) {
-                text = java.util.Objects.requireNonNull(words.get());
-                words = null;
-            }
-            return text;
-        }
-
-        @Override public boolean equals(Object o) {
-            return o instanceof Note n && term.equals(n.term) && text().equals(n.text());
-        }
-
-        @Override public int hashCode() { return 31 * term.hashCode() + text().hashCode(); }
-
-        @Override public String toString() { return "Note[term=" + term + ", text=" + text() + "]"; }
-    }
 
     /** The stage with the most bytes. */
     public MemoryModel.Stage largestStage() {

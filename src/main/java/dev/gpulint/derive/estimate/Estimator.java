@@ -39,7 +39,7 @@ public final class Estimator {
         Dtype dt = m.dtype();
         StateBytes sb = bytes != null ? bytes.at(l.zeroStage(), l.distributedOptimizer()) : StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer(), null, null);
         List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, sb, v);
-        List<Estimate.Note> notes = new ArrayList<>();
+        List<Term> terms = new ArrayList<>();
         Map<String, Long> stride = strides(l, order);
         double ab = dt.activationBytes();
         double tokens = (double) l.microBatchSize() * m.seq() / l.cp();         // per micro-batch, per GPU's sequence share
@@ -80,16 +80,10 @@ public final class Estimator {
             if (stageLayers[i] * layerS > stageS) { slowest = i; stageS = stageLayers[i] * layerS; }
         }
         double layersPerStage = stageLayers[slowest];
-        // the notes are written when read (Estimate.Note): they take the figures as they stand here
-        double ewTotal = ewBytes, slowestS = stageS, notedLogitS = slowest == pp - 1 ? logitS : 0;
-        notes.add(new Estimate.Note("compute", () -> String.format(java.util.Locale.ROOT,
-                "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; causal attention 12·s·a·d/2 %.3g TFLOP at"
-                        + " %.0f TFLOP/s; elementwise %s at %.0f GB/s; %s fixed) + logits %s = %s per micro-batch",
-                trim(layersPerStage), linFlops / 1e12, pg / 1e12, hw.gemmPath(dt).id(), hw.gemmPeak(dt) / 1e12, hw.gemmEfficiency(dt),
-                (int) kernels, Units.seconds(e.gemmKernelS()), attFlops / 1e12, p16 * e.attention() / 1e12, Units.bytes(ewTotal),
-                hw.hbmBytesPerSecond() * e.hbm() / 1e9, Units.seconds(e.layerS()), Units.seconds(notedLogitS),
-                Units.seconds(slowestS))));
-        if (moe != null) notes.add(new Estimate.Note("moe", () -> moe.note() + " (in the compute above: linear counts attention only)"));
+        terms.add(new Term.Compute(layersPerStage, linFlops, pg, hw.gemmPath(dt), hw.gemmPeak(dt), hw.gemmEfficiency(dt), kernels,
+                e.gemmKernelS(), attFlops, p16 * e.attention(), ewBytes, hw.hbmBytesPerSecond() * e.hbm(), e.layerS(),
+                slowest == pp - 1 ? logitS : 0, stageS));
+        if (moe != null) terms.add(moe.term());
 
         Map<String, Double> comm = new LinkedHashMap<>();
         Map<String, Tier> tiers = new LinkedHashMap<>();
@@ -98,7 +92,7 @@ public final class Estimator {
         long mb = l.microBatches() > 0 ? l.microBatches()
                 : Math.max(1, (l.globalBatchSize() + (long) l.microBatchSize() * l.dp() - 1) / ((long) l.microBatchSize() * l.dp()));
         List<Estimate.Traffic> traffic = new ArrayList<>();
-        Comm c = new Comm(hw, stride, notes, traffic, tiers);
+        Comm c = new Comm(hw, stride, terms, traffic, tiers);
 
         // tp: 4 all-gather/reduce-scatter pairs per layer (6 with full recompute, 5 under op-level SAC), b·s·h·bytes each
         double tpS = c.collective("tp", l.tp(), Checkpointing.tpCollectives(l, layersPerStage) * layersPerStage, tokens * m.hidden() * ab, Collective.ALL_GATHER,
@@ -128,7 +122,7 @@ public final class Estimator {
         double ppBytes = tokens * m.hidden() * ab / (l.sequenceParallel() ? l.tp() : 1);
         double ppS = l.pp() > 1 ? c.p2p("pp", l.pp(), 2.0 * l.virtualPp() * ppBytes, "activation and gradient sends") : 0;
         double ppExp = ppS * (1 - e.ppOverlap());
-        double offloadExp = OffloadCost.exposed(m, l, slowest, layerS, hw, notes);
+        double offloadExp = OffloadCost.exposed(m, l, slowest, layerS, hw, terms);
         double perMb = stageS + tpExp + cpExp + epExp + ppExp + offloadExp;
         double compute = mb * stageS;
         // the bubble: the other stages' warm-up and cool-down, each stage's share of a micro-batch by its layers
@@ -136,15 +130,7 @@ public final class Estimator {
         double others = 0;
         for (int i = 0; i < pp; i++) if (i != slowest) others += stageLayers[i] / layersPerStage;
         double bubble = l.pp() > 1 && layersPerStage > 0 ? others / l.virtualPp() * perMb : 0;
-        double othersTotal = others;
-        if (l.pp() > 1 && l.split().equals(PipelineSplit.EVEN)) notes.add(new Estimate.Note("bubble", () -> String.format(java.util.Locale.ROOT,
-                "(pp − 1)/vpp = %d/%d of one micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
-                l.pp() - 1, l.virtualPp(), Units.seconds(perMb), Units.seconds(bubble), 100.0 * (l.pp() - 1) / (l.virtualPp() * mb), mb)));
-        else if (l.pp() > 1) notes.add(new Estimate.Note("bubble", () -> String.format(java.util.Locale.ROOT,
-                "layers %s: the other stages' layers ÷ the slowest stage's (%s) = %s stages' worth, /vpp %d, of one"
-                        + " micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
-                l.split().describe(m.layers(), pp), trim(layersPerStage), trim(othersTotal), l.virtualPp(), Units.seconds(perMb),
-                Units.seconds(bubble), 100.0 * bubble / (mb * perMb), mb)));
+        if (l.pp() > 1) terms.add(new Term.Bubble(l.pp(), l.virtualPp(), l.split(), m.layers(), layersPerStage, others, perMb, bubble, mb));
 
         // dp: the gradients (and, sharded, the parameters) of the stage over dp·cp
         double params = 0;
@@ -172,12 +158,7 @@ public final class Estimator {
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, dpS - stageS * 2 / 3);
             }
         }
-        double notedDpS = dpS, notedDpExp = dpExp;
-        if (dpS > 0) notes.add(new Estimate.Note("dp", () -> String.format(java.util.Locale.ROOT,
-                "exposed of it: max((1 − dp_overlap) = %.2f of it, what the compute beside it loses (Lee et al. 2025: compute"
-                        + " 18.9 %% slower under overlap, sequential 10.2 %% slower than overlapped); what outlasts the compute it"
-                        + " hides behind) = %s of %s",
-                1 - e.dpOverlap(), Units.seconds(notedDpExp), Units.seconds(notedDpS))));
+        if (dpS > 0) terms.add(new Term.DpExposure(e.dpOverlap(), dpExp, dpS));
         add(exposed, tiers.get("tp"), mb * tpExp);
         add(exposed, tiers.get("cp"), mb * cpExp);
         add(exposed, tiers.get("ep"), mb * epExp);
@@ -192,9 +173,7 @@ public final class Estimator {
         boolean sharded = l.zeroStage() >= 1 || l.distributedOptimizer();
         double local = sharded ? params / ((double) l.shardRanks() * l.cp()) : params;
         double optimizer = local * 30 / (hw.hbmBytesPerSecond() * e.hbm());
-        notes.add(new Estimate.Note("optimizer", () -> String.format(java.util.Locale.ROOT,
-                "Adam reads and writes 30 bytes per local parameter (%s) at %.0f GB/s: %s", Units.count(local),
-                hw.hbmBytesPerSecond() * e.hbm() / 1e9, Units.seconds(optimizer))));
+        terms.add(new Term.Optimizer(local, hw.hbmBytesPerSecond() * e.hbm(), optimizer));
         double step = mb * perMb + bubble + dpExp + optimizer;
         double stepTokens = (double) l.globalBatchSize() * m.seq();
         double gpus = l.gpus();
@@ -202,7 +181,7 @@ public final class Estimator {
         double flops = (v.moe() != null && m.experts() > 1 ? v.moe().modelFlopsPerToken(m) : m.modelFlopsPerToken()) * tps;
         Estimate.Throughput tp = new Estimate.Throughput(tps, flops / 1e12, flops / hw.gemmPeak(dt));
         Estimate.Time time = new Estimate.Time(step, compute, bubble, comm, tiers, exposed, optimizer);
-        return new Estimate(l, m, hw.gpu(), hw.memoryBytes(), stages, time, tp, notes, traffic);
+        return new Estimate(l, m, hw.gpu(), hw.memoryBytes(), stages, time, tp, terms, traffic);
     }
 
     /** Activation bytes one layer stores per micro-batch per GPU (selective recompute, flash attention). */
@@ -230,9 +209,5 @@ public final class Estimator {
         }
         s.put("ep", s.get("dp"));
         return s;
-    }
-
-    private static String trim(double v) {
-        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(java.util.Locale.ROOT, "%.2f", v);
     }
 }

@@ -1,7 +1,6 @@
 package dev.gpulint.derive.estimate;
 
 import dev.gpulint.derive.estimate.ModelShape.Dtype;
-import java.util.Locale;
 
 /**
  * What an MoE model's MLP side costs per layer and micro-batch on one GPU, forward and backward (docs/plan.md, "MoE"):
@@ -41,13 +40,10 @@ public final class MoeCost {
      * @param tileFill      M/(128·⌈M/128⌉)
      * @param routedEfficiency the routed experts' achieved FLOP rate as a fraction of the dense GEMM rate (1: as a dense GEMM)
      * @param a2aBytes      bytes per rank of one dispatch or combine
-     * @param words         writes the term as the plan prints it ({@link #note()}), when it is read
+     * @param term          the figures of the breakdown's moe term
      */
     public record Priced(double perLayerS, double moeLayerS, double tokensPerExpert, double tileFill, double routedEfficiency,
-                         double a2aBytes, java.util.function.Supplier<String> words) {
-        /** The term as the plan prints it. */
-        public String note() { return words.get(); }
-    }
+                         double a2aBytes, Term.Moe term) {}
 
     private MoeCost() {}
 
@@ -88,16 +84,8 @@ public final class MoeCost {
         int layers = m.layers(), dense = s.denseLayers(m);
         double perLayer = (s.moeLayers() * moeLayerS + dense * denseS) / layers;
         double a2a = tokens / (l.sequenceParallel() ? tp : 1) * k * h * ab * cf;
-        java.util.function.Supplier<String> note = () -> String.format(Locale.ROOT,
-                "%d of %d layers MoE: %d local expert%s × %.0f tokens each (T·k·ep·etp/(tp·E), etp %d%s), tile fill %.2f → the longer of routed %.3g"
-                        + " TFLOP at %.0f TFLOP/s and expert weights %s at %.0f GB/s, + %d kernels × %s = %s (%.0f %% of the dense GEMM rate); router %s;"
-                        + " permutation %s (8 × %s rows × h);"
-                        + " expert activation function %s%s = %s per MoE layer%s",
-                s.moeLayers(), layers, (int) local, local == 1 ? "" : "s", perExpert, etp, cf != 1 ? String.format(Locale.ROOT, ", × capacity %.2f", cf) : "",
-                fill, routedFlops / 1e12, pg * fill / 1e12, Units.bytes(weightBytes), hbm / 1e9, (int) kernels, Units.seconds(e.gemmKernelS()),
-                Units.seconds(routedS), 100 * routedFlops / pg / routedS, Units.seconds(routerS), Units.seconds(permuteS), Units.count(rows), Units.seconds(extraS),
-                sharedS > 0 ? "; shared experts (ffn " + s.sharedFfn() + ") " + Units.seconds(sharedS) : "", Units.seconds(moeLayerS),
-                dense > 0 ? "; " + dense + " dense layer" + (dense == 1 ? "" : "s") + " (ffn " + s.denseFfn() + ") " + Units.seconds(denseS) + " each" : "");
-        return new Priced(perLayer, moeLayerS, perExpert, fill, routedFlops / pg / routedS, a2a, note);
+        Term.Moe term = new Term.Moe(s.moeLayers(), layers, local, perExpert, etp, cf, fill, routedFlops, pg, weightBytes, hbm, kernels,
+                e.gemmKernelS(), routedS, routerS, permuteS, rows, extraS, s.sharedFfn(), sharedS, moeLayerS, dense, s.denseFfn(), denseS);
+        return new Priced(perLayer, moeLayerS, perExpert, fill, routedFlops / pg / routedS, a2a, term);
     }
 }

@@ -1,7 +1,6 @@
 package dev.gpulint.derive.estimate;
 
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What CPU activation offload costs a micro-batch (Megatron's --cpu-offloading, Transformer Engine's CPU offload
@@ -14,23 +13,15 @@ import java.util.Locale;
 final class OffloadCost {
     private OffloadCost() {}
 
-    static double exposed(ModelShape m, Layout l, int stage, double layerS, Hardware hw, List<Estimate.Note> notes) {
+    static double exposed(ModelShape m, Layout l, int stage, double layerS, Hardware hw, List<Term> terms) {
         double n = MemoryModel.offloadedLayers(m, l, stage);
         if (n <= 0) return 0;
         double bytes = n * MemoryModel.perLayerBytes(m, l);
         double rate = hw.links().pciePerDirection() * hw.efficiency().pcie();
         double copy = bytes / rate, forward = n * layerS / 3, backward = n * layerS * 2 / 3;
         double exposed = Math.max(0, copy - forward) + Math.max(0, copy - backward);
-        notes.add(new Estimate.Note("offload", () -> String.format(Locale.ROOT,
-                "%s layers' activations (%s per micro-batch) to host memory and back over PCIe Gen%d at %.1f GB/s (%.1f GB/s per"
-                        + " direction × %.2f): %s each way, behind the offloaded layers' forward %s and backward %s: %s exposed"
-                        + " per micro-batch",
-                trim(n), Units.bytes(bytes), hw.links().pcieGeneration(), rate / 1e9, hw.links().pciePerDirection() / 1e9,
-                hw.efficiency().pcie(), Units.seconds(copy), Units.seconds(forward), Units.seconds(backward), Units.seconds(exposed))));
+        terms.add(new Term.Offload(n, bytes, hw.links().pcieGeneration(), rate, hw.links().pciePerDirection(), hw.efficiency().pcie(),
+                copy, forward, backward, exposed));
         return exposed;
-    }
-
-    private static String trim(double v) {
-        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.2f", v);
     }
 }

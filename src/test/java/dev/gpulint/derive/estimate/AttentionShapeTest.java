@@ -3,6 +3,7 @@ package dev.gpulint.derive.estimate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.plan.EstimateWords;
 import org.junit.jupiter.api.Test;
 
 /** Sliding-window attention executes less of the causal square; sinks and MLA are named, not priced. */
@@ -46,7 +47,7 @@ class AttentionShapeTest {
     }
 
     private static String compute(JobEstimate j) {
-        return j.estimate().notes().stream().filter(n -> n.term().equals("compute")).findFirst().orElseThrow().text();
+        return j.estimate().terms().stream().filter(n -> n.term().equals("compute")).findFirst().map(EstimateWords::text).orElseThrow();
     }
 
     private static double attention(String compute) {

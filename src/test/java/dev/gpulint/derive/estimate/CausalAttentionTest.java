@@ -3,6 +3,7 @@ package dev.gpulint.derive.estimate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.derive.Fixture;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +38,7 @@ class CausalAttentionTest {
         ModelShape m = e.model();
         assertEquals(m.attentionFlopsPerTokenLayer() / 2, m.attentionExecutedFlopsPerTokenLayer(), 1e-6);
         // one micro-batch of 8,192 tokens, one layer: 8192 × 12·s·a·d / 2 = 8192 × 12 × 8192 × 1024 / 2 = 0.412 TFLOP
-        String compute = e.notes().stream().filter(n -> n.term().equals("compute")).findFirst().orElseThrow().text();
+        String compute = e.terms().stream().filter(n -> n.term().equals("compute")).findFirst().map(EstimateWords::text).orElseThrow();
         assertTrue(compute.contains("causal attention 12·s·a·d/2 0.412 TFLOP"), compute);
     }
 

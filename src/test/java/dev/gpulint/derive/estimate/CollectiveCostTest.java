@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.derive.Fixture;
 import dev.gpulint.derive.net.AllReduceAnalysis;
 import dev.gpulint.facts.AllReduceFact;
@@ -278,7 +279,7 @@ class CollectiveCostTest {
         assertTrue(b.time().comm().get("ep") > 4 * a.time().comm().get("ep"), "across servers the all-to-all is several times slower");
         assertTrue(a.throughput().tokensPerSecondPerGpu() > b.throughput().tokensPerSecondPerGpu(),
                 "experts inside a server rank first, as MoE practice places them");
-        assertTrue(b.notes().stream().anyMatch(n -> n.term().equals("ep") && n.text().contains("through its own NIC")), b.notes().toString());
+        assertTrue(b.terms().stream().anyMatch(n -> n.term().equals("ep") && EstimateWords.text(n).contains("through its own NIC")), b.terms().toString());
     }
 
     @Test
@@ -308,8 +309,8 @@ class CollectiveCostTest {
         JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
         assertEquals(72, j.estimate().layout().dp());
         assertEquals(Tier.NVLINK, j.estimate().time().tiers().get("dp"), "72 GPUs over 18 trays: one NVLink domain");
-        assertTrue(j.estimate().notes().stream().anyMatch(n -> n.term().equals("dp") && n.text().contains("NVLink 5")), j.estimate().notes().toString());
-        assertFalse(j.estimate().notes().stream().anyMatch(n -> n.text().contains("Infinity Fabric")), "an NVIDIA job never says Infinity Fabric");
+        assertTrue(j.estimate().terms().stream().anyMatch(n -> n.term().equals("dp") && EstimateWords.text(n).contains("NVLink 5")), j.estimate().terms().toString());
+        assertFalse(j.estimate().terms().stream().anyMatch(n -> EstimateWords.text(n).contains("Infinity Fabric")), "an NVIDIA job never says Infinity Fabric");
         assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.contains("one domain of 72 GPUs across 18 nodes")));
 
         Fixture amd = Fixture.of("""
@@ -334,9 +335,9 @@ class CollectiveCostTest {
                 optimizer: { zero_stage: 0, distributed: true }
                 """.formatted(LLAMA3_8B.strip()));
         JobEstimate m = JobEstimate.of(amd.jobs().get(0), amd.catalog());
-        assertTrue(m.estimate().notes().stream().anyMatch(n -> n.term().equals("dp") && n.text().contains("over Infinity Fabric")),
-                m.estimate().notes().toString());
-        assertFalse(m.estimate().notes().stream().anyMatch(n -> n.text().contains("NVLink")), "an AMD job never says NVLink");
+        assertTrue(m.estimate().terms().stream().anyMatch(n -> n.term().equals("dp") && EstimateWords.text(n).contains("over Infinity Fabric")),
+                m.estimate().terms().toString());
+        assertFalse(m.estimate().terms().stream().anyMatch(n -> EstimateWords.text(n).contains("NVLink")), "an AMD job never says NVLink");
         assertEquals("Infinity Fabric", table(m).rows().get(0).name());
     }
 }

@@ -3,6 +3,7 @@ package dev.gpulint.derive.estimate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.derive.Fixture;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +42,6 @@ class DpExposureTest {
         double dp = e.time().comm().get("dp");
         assertTrue(dp > 0 && dp < e.time().compute() / 2, "the FSDP collectives hide behind compute here");
         assertEquals((1 - overlap) * dp, e.time().exposedTotal(), 1e-9 * dp, "what stays exposed of them");
-        assertTrue(e.notes().stream().anyMatch(n -> n.term().equals("dp") && n.text().contains("Lee et al. 2025")), "the text says so");
+        assertTrue(e.terms().stream().anyMatch(n -> n.term().equals("dp") && EstimateWords.text(n).contains("Lee et al. 2025")), "the text says so");
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.derive.Fixture;
 import org.junit.jupiter.api.Test;
 
@@ -62,8 +63,8 @@ class HybridShardTest {
         assertEquals(Tier.NETWORK, reduce.tier());
         // each shard's gradients: an eighth of the reduce-scatter's input
         assertEquals(scatter.bytes() / 8, reduce.bytes(), 1e-6 * reduce.bytes());
-        assertTrue(e.notes().stream().anyMatch(n -> n.term().equals("dp") && n.text().contains("over the replicas over 4 ranks")),
-                e.notes().toString());
+        assertTrue(e.terms().stream().anyMatch(n -> n.term().equals("dp") && EstimateWords.text(n).contains("over the replicas over 4 ranks")),
+                e.terms().toString());
         assertTrue(estimate(", dp_shard: 8").inputs().assumptions().stream().anyMatch(a -> a.startsWith(
                 "hybrid sharding (HSDP): weights, gradients and optimizer states shard over the 8 ranks of a shard group")));
     }

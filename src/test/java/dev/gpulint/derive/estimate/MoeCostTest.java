@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.derive.Fixture;
 import org.junit.jupiter.api.Test;
 
@@ -78,7 +79,7 @@ class MoeCostTest {
         assertTrue(q.routedEfficiency() < 0.3, "Qwen3-30B-A3B's experts are bound by their weights' bytes: " + q.routedEfficiency());
         assertTrue(x.routedEfficiency() > 0.9, "Mixtral's big experts stay near the dense rate: " + x.routedEfficiency());
         // the plan prints the term with its numbers
-        String note = qwen.estimate().notes().stream().filter(n -> n.term().equals("moe")).findFirst().orElseThrow().text();
+        String note = qwen.estimate().terms().stream().filter(n -> n.term().equals("moe")).findFirst().map(EstimateWords::text).orElseThrow();
         assertTrue(note.startsWith("48 of 48 layers MoE: 128 local experts × 64 tokens each (T·k·ep·etp/(tp·E), etp 1), tile fill 0.50"), note);
         assertTrue(note.contains(String.format(java.util.Locale.ROOT, "(%.0f %% of the dense GEMM rate)", 100 * q.routedEfficiency())), note);
     }
@@ -154,7 +155,7 @@ class MoeCostTest {
         assertEquals(perToken, s.modelFlopsPerToken(m), 1);
         assertEquals(perToken * j.estimate().throughput().tokensPerSecondPerGpu() / 1e12, j.estimate().throughput().modelTflopsPerGpu(), 1e-6);
         assertTrue(j.inputs().assumptions().contains("MoE layers: 3 of 4 (moe layer_freq ([0]*1+[1]*3))"), j.inputs().assumptions().toString());
-        String note = j.estimate().notes().stream().filter(n -> n.term().equals("moe")).findFirst().orElseThrow().text();
+        String note = j.estimate().terms().stream().filter(n -> n.term().equals("moe")).findFirst().map(EstimateWords::text).orElseThrow();
         assertTrue(note.contains("; shared experts (ffn 2048) "), note);
         assertTrue(note.contains("; 1 dense layer (ffn 4096) "), note);
     }
@@ -201,7 +202,7 @@ class MoeCostTest {
     void aDenseModelHasNoMoeTerm() {
         JobEstimate j = job("layers: 4, hidden_size: 1024, attention_heads: 8, vocab_size: 32000", "", "tp: 1", 2048);
         assertNull(j.inputs().variants().moe());
-        assertFalse(j.estimate().notes().stream().anyMatch(n -> n.term().equals("moe")));
+        assertFalse(j.estimate().terms().stream().anyMatch(n -> n.term().equals("moe")));
         assertTrue(j.inputs().assumptions().stream().noneMatch(a -> a.startsWith("MoE")));
     }
 }

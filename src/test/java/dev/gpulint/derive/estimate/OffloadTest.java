@@ -3,6 +3,7 @@ package dev.gpulint.derive.estimate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.derive.Fixture;
 import org.junit.jupiter.api.Test;
 
@@ -59,11 +60,11 @@ class OffloadTest {
     void theCopiesOverPcieCostWhatTheOffloadedLayersComputeDoesNotHide() {
         JobEstimate none = job(""), some = job("offload: { activation_layers: 20 }");
         Estimate e = some.estimate();
-        String note = e.notes().stream().filter(n -> n.term().equals("offload")).findFirst().orElseThrow().text();
+        String note = e.terms().stream().filter(n -> n.term().equals("offload")).findFirst().map(EstimateWords::text).orElseThrow();
         assertTrue(note.startsWith("20 layers' activations ("), note);
         assertTrue(note.contains("over PCIe Gen5 at 50.4 GB/s (63.0 GB/s per direction × 0.80)"), note);
         // 20 × ~1.2 GB each way at 50 GB/s outlasts 20 layers of an 8B model's forward on one H100: the step grows
         assertTrue(e.time().step() > none.estimate().time().step(), e.time().step() + " vs " + none.estimate().time().step());
-        assertTrue(none.estimate().notes().stream().noneMatch(n -> n.term().equals("offload")));
+        assertTrue(none.estimate().terms().stream().noneMatch(n -> n.term().equals("offload")));
     }
 }

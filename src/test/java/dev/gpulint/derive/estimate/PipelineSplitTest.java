@@ -3,6 +3,7 @@ package dev.gpulint.derive.estimate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.derive.Fixture;
 import dev.gpulint.derive.estimate.Layout.Recompute;
 import dev.gpulint.derive.estimate.ModelShape.Dtype;
@@ -121,7 +122,7 @@ class PipelineSplitTest {
                 + " other (uneven split), as Megatron-Core's get_num_layers_to_build builds them"), uneven.inputs().assumptions().toString());
         Estimate u = uneven.estimate(), e = even128.estimate();
         // 1 + 14 + 1 stages of 7, 8 and 7 layers: the others are 14.75 stages' worth of the slowest's (an 8-layer stage)
-        String bubble = u.notes().stream().filter(n -> n.term().equals("bubble")).findFirst().orElseThrow().text();
+        String bubble = u.terms().stream().filter(n -> n.term().equals("bubble")).findFirst().map(EstimateWords::text).orElseThrow();
         assertTrue(bubble.contains("the other stages' layers ÷ the slowest stage's (8) = 14.75 stages' worth"), bubble);
         assertTrue(u.time().bubble() < e.time().bubble(), u.time().bubble() + " vs " + e.time().bubble());
         // the 128-layer model's slowest stage adds the logits to its 8 layers: within a few per cent of the uneven one's

@@ -1,0 +1,152 @@
+package dev.gpulint.derive.estimate;
+
+/**
+ * One term of an {@link Estimate}'s breakdown as numbers: what the {@link Estimator} computed for it, bytes, FLOPs,
+ * rates (per second) and seconds. The plan's report writes each as a sentence (plan/EstimateWords); derive writes no
+ * words. A plan prices thousands of layouts and prints the terms of one, so a term holds its figures and nothing is
+ * formatted until it is printed.
+ */
+public sealed interface Term {
+
+    /** The term's name as the plan prints it: compute, moe, tp, cp, ep, pp, dp, offload, bubble or optimizer. */
+    String term();
+
+    /**
+     * The slowest stage's compute per micro-batch: {@code layers × (linear + kernels + attention + elementwise + fixed)
+     * + logits}.
+     *
+     * @param layersPerStage   the slowest stage's layers
+     * @param linearFlops      one layer's linear FLOPs per GPU, forward and backward (with recomputation)
+     * @param gemmRate         the achieved GEMM rate, FLOP/s (peak × efficiency)
+     * @param gemmPath         the precision the GEMMs run at
+     * @param gemmPeak         its dense peak, FLOP/s
+     * @param gemmEfficiency   the catalog's achieved share of it
+     * @param kernels          GEMM kernels per layer (with recomputation)
+     * @param kernelSeconds    the fixed time per kernel
+     * @param attentionFlops   one layer's executed attention FLOPs per GPU
+     * @param attentionRate    flash attention's rate, FLOP/s
+     * @param elementwiseBytes one layer's elementwise bytes through HBM
+     * @param hbmRate          the achieved HBM rate, bytes/s
+     * @param layerSeconds     the fixed time per layer
+     * @param logitSeconds     the logits' time (on the last stage only; 0 when another stage is the slowest)
+     * @param seconds          the slowest stage's compute per micro-batch
+     */
+    record Compute(double layersPerStage, double linearFlops, double gemmRate, ModelShape.Dtype gemmPath, double gemmPeak,
+                   double gemmEfficiency, double kernels, double kernelSeconds, double attentionFlops, double attentionRate,
+                   double elementwiseBytes, double hbmRate, double layerSeconds, double logitSeconds, double seconds) implements Term {
+        @Override public String term() { return "compute"; }
+    }
+
+    /**
+     * An MoE model's MLP side per layer and micro-batch ({@link MoeCost}).
+     *
+     * @param moeLayers        layers with experts
+     * @param layers           all layers
+     * @param localExperts     L = E/ep
+     * @param tokensPerExpert  M, the tokens one local expert's GEMM takes
+     * @param etp              the experts' tensor-parallel size
+     * @param capacityFactor   the capacity factor the inputs are padded to (1: not padded)
+     * @param tileFill         M/(128·⌈M/128⌉)
+     * @param routedFlops      the routed experts' FLOPs
+     * @param gemmRate         the dense GEMM rate, FLOP/s (the routed experts' runs at it × the tile fill)
+     * @param weightBytes      the experts' weights read and gradients written
+     * @param hbmRate          the achieved HBM rate, bytes/s
+     * @param kernels          the routed experts' kernels
+     * @param kernelSeconds    the fixed time per kernel
+     * @param routedSeconds    the routed experts' time
+     * @param routerSeconds    the router's time
+     * @param permuteSeconds   permutation and un-permutation
+     * @param rows             the routed rows the GPU's experts take
+     * @param activationSeconds the routed rows' extra activation function
+     * @param sharedFfn        the shared experts' hidden size (0: none)
+     * @param sharedSeconds    their time
+     * @param moeLayerSeconds  one MoE layer's time
+     * @param denseLayers      layers with a dense MLP
+     * @param denseFfn         its hidden size
+     * @param denseSeconds     one dense layer's MLP time
+     */
+    record Moe(int moeLayers, int layers, double localExperts, double tokensPerExpert, int etp, double capacityFactor,
+               double tileFill, double routedFlops, double gemmRate, double weightBytes, double hbmRate, double kernels,
+               double kernelSeconds, double routedSeconds, double routerSeconds, double permuteSeconds,
+               double rows, double activationSeconds, long sharedFfn, double sharedSeconds, double moeLayerSeconds,
+               int denseLayers, long denseFfn, double denseSeconds) implements Term {
+        @Override public String term() { return "moe"; }
+    }
+
+    /**
+     * {@code count} collectives over a dimension's group of {@code n}, priced by {@link CollectiveCost}.
+     *
+     * @param what    what they carry, as the plan names it ("gradient reduce-scatter")
+     * @param links   the hardware's links (they name the tier)
+     * @param seconds count × the cost's seconds
+     */
+    record Collectives(String dim, double count, String what, long n, CollectiveCost cost, Links links, double seconds) implements Term {
+        @Override public String term() { return dim; }
+    }
+
+    /**
+     * {@code bytes} each rank of a dimension's group sends its neighbour per micro-batch (pipeline and context-parallel
+     * rings), priced by {@link CollectiveCost}.
+     */
+    record Sends(String dim, String what, double bytes, CollectiveCost cost, Links links) implements Term {
+        @Override public String term() { return dim; }
+    }
+
+    /**
+     * The pipeline bubble: the other stages' share of one micro-batch, /vpp.
+     *
+     * @param split         the layers' split over the stages ({@link PipelineSplit#EVEN}: (pp − 1)/vpp)
+     * @param layers        the model's layers
+     * @param slowestLayers the slowest stage's layers
+     * @param otherLayers   the other stages' layers ÷ the slowest stage's
+     * @param perMicroBatch one micro-batch's time on the slowest stage with its exposed communication
+     * @param seconds       the bubble
+     */
+    record Bubble(int pp, int virtualPp, PipelineSplit split, int layers, double slowestLayers, double otherLayers,
+                  double perMicroBatch, double seconds, long microBatches) implements Term {
+        @Override public String term() { return "bubble"; }
+
+        /** The layers split evenly: the bubble is (pp − 1)/vpp of one micro-batch. */
+        public boolean even() { return split.equals(PipelineSplit.EVEN); }
+    }
+
+    /**
+     * What of the data-parallel collectives is exposed: {@code max((1 − dp_overlap) × seconds, what outlasts the compute)}.
+     *
+     * @param dpOverlap the catalog's dp_overlap
+     * @param exposed   the exposed seconds
+     * @param seconds   the data-parallel collectives' seconds
+     */
+    record DpExposure(double dpOverlap, double exposed, double seconds) implements Term {
+        @Override public String term() { return "dp"; }
+    }
+
+    /**
+     * CPU activation offload per micro-batch ({@link OffloadCost}).
+     *
+     * @param layers           the offloaded layers
+     * @param bytes            their activations
+     * @param pcieGeneration   the GPU's PCIe generation
+     * @param rate             per direction × the pcie efficiency, bytes/s
+     * @param pciePerDirection the link per direction, bytes/s
+     * @param pcieEfficiency   the catalog's pcie efficiency
+     * @param copySeconds      each way
+     * @param forwardSeconds   the offloaded layers' forward time it hides behind
+     * @param backwardSeconds  and their backward time
+     * @param exposed          what it adds per micro-batch
+     */
+    record Offload(double layers, double bytes, int pcieGeneration, double rate, double pciePerDirection, double pcieEfficiency,
+                   double copySeconds, double forwardSeconds, double backwardSeconds, double exposed) implements Term {
+        @Override public String term() { return "offload"; }
+    }
+
+    /**
+     * The optimizer's update: Adam reads and writes 30 bytes per local parameter at the HBM rate.
+     *
+     * @param localParameters the parameters of the GPU's shard
+     * @param hbmRate         the achieved HBM rate, bytes/s
+     */
+    record Optimizer(double localParameters, double hbmRate, double seconds) implements Term {
+        @Override public String term() { return "optimizer"; }
+    }
+}

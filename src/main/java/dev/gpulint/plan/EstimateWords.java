@@ -1,0 +1,147 @@
+package dev.gpulint.plan;
+
+import dev.gpulint.derive.estimate.CollectiveCost;
+import dev.gpulint.derive.estimate.Collective;
+import dev.gpulint.derive.estimate.Links;
+import dev.gpulint.derive.estimate.Term;
+import dev.gpulint.derive.estimate.Tier;
+import dev.gpulint.derive.estimate.Units;
+import java.util.Locale;
+
+/**
+ * The estimate's terms in words, as the plan's breakdown prints them: each {@link Term} with its formula, its constants
+ * and its figures (docs/plan.md explains every term). Derive computes the numbers; this writes the sentences, only for
+ * the terms a report prints (a plan prices thousands of layouts and prints the breakdown of one).
+ */
+public final class EstimateWords {
+    private EstimateWords() {}
+
+    /** The breakdown's line for a term: its name, a colon, its sentence. */
+    public static String line(Term t) {
+        return t.term() + ": " + text(t);
+    }
+
+    /** The term's sentence. */
+    public static String text(Term t) {
+        if (t instanceof Term.Compute c) return compute(c);
+        if (t instanceof Term.Moe m) return moe(m);
+        if (t instanceof Term.Collectives c) return collectives(c);
+        if (t instanceof Term.Sends s) return sends(s);
+        if (t instanceof Term.Bubble b) return bubble(b);
+        if (t instanceof Term.DpExposure d) return dpExposure(d);
+        if (t instanceof Term.Offload o) return offload(o);
+        if (t instanceof Term.Optimizer o) return optimizer(o);
+        throw new IllegalArgumentException("no words for the estimate term " + t);
+    }
+
+    static String compute(Term.Compute c) {
+        return String.format(Locale.ROOT,
+                "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; causal attention 12·s·a·d/2 %.3g TFLOP at"
+                        + " %.0f TFLOP/s; elementwise %s at %.0f GB/s; %s fixed) + logits %s = %s per micro-batch",
+                trim(c.layersPerStage()), c.linearFlops() / 1e12, c.gemmRate() / 1e12, c.gemmPath().id(), c.gemmPeak() / 1e12,
+                c.gemmEfficiency(), (int) c.kernels(), Units.seconds(c.kernelSeconds()), c.attentionFlops() / 1e12,
+                c.attentionRate() / 1e12, Units.bytes(c.elementwiseBytes()), c.hbmRate() / 1e9, Units.seconds(c.layerSeconds()),
+                Units.seconds(c.logitSeconds()), Units.seconds(c.seconds()));
+    }
+
+    static String moe(Term.Moe m) {
+        double local = m.localExperts(), cf = m.capacityFactor(), pg = m.gemmRate();
+        return String.format(Locale.ROOT,
+                "%d of %d layers MoE: %d local expert%s × %.0f tokens each (T·k·ep·etp/(tp·E), etp %d%s), tile fill %.2f → the longer of routed %.3g"
+                        + " TFLOP at %.0f TFLOP/s and expert weights %s at %.0f GB/s, + %d kernels × %s = %s (%.0f %% of the dense GEMM rate); router %s;"
+                        + " permutation %s (8 × %s rows × h);"
+                        + " expert activation function %s%s = %s per MoE layer%s",
+                m.moeLayers(), m.layers(), (int) local, local == 1 ? "" : "s", m.tokensPerExpert(), m.etp(),
+                cf != 1 ? String.format(Locale.ROOT, ", × capacity %.2f", cf) : "",
+                m.tileFill(), m.routedFlops() / 1e12, pg * m.tileFill() / 1e12, Units.bytes(m.weightBytes()), m.hbmRate() / 1e9,
+                (int) m.kernels(), Units.seconds(m.kernelSeconds()), Units.seconds(m.routedSeconds()),
+                100 * m.routedFlops() / pg / m.routedSeconds(), Units.seconds(m.routerSeconds()), Units.seconds(m.permuteSeconds()),
+                Units.count(m.rows()), Units.seconds(m.activationSeconds()),
+                m.sharedSeconds() > 0 ? "; shared experts (ffn " + m.sharedFfn() + ") " + Units.seconds(m.sharedSeconds()) : "",
+                Units.seconds(m.moeLayerSeconds()),
+                m.denseLayers() > 0 ? "; " + m.denseLayers() + " dense layer" + (m.denseLayers() == 1 ? "" : "s") + " (ffn " + m.denseFfn() + ") "
+                        + Units.seconds(m.denseSeconds()) + " each" : "")
+                + " (in the compute above: linear counts attention only)";
+    }
+
+    static String collectives(Term.Collectives c) {
+        CollectiveCost k = c.cost();
+        return String.format(Locale.ROOT, "%s × %s %s over %d ranks: %s moved per rank (%s) each, over %s%s: %s",
+                num(c.count()), c.dim(), c.what(), c.n(), Units.bytes(k.bytesPerRank()), k.collective().formula(), path(k, c.links()),
+                rate(k), Units.seconds(c.seconds()));
+    }
+
+    static String sends(Term.Sends s) {
+        CollectiveCost k = s.cost();
+        return String.format(Locale.ROOT, "%s %s: %s per micro-batch over %s%s: %s", s.dim(), s.what(), Units.bytes(s.bytes()),
+                path(k, s.links()), rate(k), Units.seconds(k.seconds()));
+    }
+
+    static String bubble(Term.Bubble b) {
+        long mb = b.microBatches();
+        if (b.even()) {
+            return String.format(Locale.ROOT, "(pp − 1)/vpp = %d/%d of one micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
+                    b.pp() - 1, b.virtualPp(), Units.seconds(b.perMicroBatch()), Units.seconds(b.seconds()),
+                    100.0 * (b.pp() - 1) / (b.virtualPp() * mb), mb);
+        }
+        return String.format(Locale.ROOT,
+                "layers %s: the other stages' layers ÷ the slowest stage's (%s) = %s stages' worth, /vpp %d, of one"
+                        + " micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
+                b.split().describe(b.layers(), b.pp()), trim(b.slowestLayers()), trim(b.otherLayers()), b.virtualPp(),
+                Units.seconds(b.perMicroBatch()), Units.seconds(b.seconds()), 100.0 * b.seconds() / (mb * b.perMicroBatch()), mb);
+    }
+
+    static String dpExposure(Term.DpExposure d) {
+        return String.format(Locale.ROOT,
+                "exposed of it: max((1 − dp_overlap) = %.2f of it, what the compute beside it loses (Lee et al. 2025: compute"
+                        + " 18.9 %% slower under overlap, sequential 10.2 %% slower than overlapped); what outlasts the compute it"
+                        + " hides behind) = %s of %s",
+                1 - d.dpOverlap(), Units.seconds(d.exposed()), Units.seconds(d.seconds()));
+    }
+
+    static String offload(Term.Offload o) {
+        return String.format(Locale.ROOT,
+                "%s layers' activations (%s per micro-batch) to host memory and back over PCIe Gen%d at %.1f GB/s (%.1f GB/s per"
+                        + " direction × %.2f): %s each way, behind the offloaded layers' forward %s and backward %s: %s exposed"
+                        + " per micro-batch",
+                trim(o.layers()), Units.bytes(o.bytes()), o.pcieGeneration(), o.rate() / 1e9, o.pciePerDirection() / 1e9,
+                o.pcieEfficiency(), Units.seconds(o.copySeconds()), Units.seconds(o.forwardSeconds()), Units.seconds(o.backwardSeconds()),
+                Units.seconds(o.exposed()));
+    }
+
+    static String optimizer(Term.Optimizer o) {
+        return String.format(Locale.ROOT, "Adam reads and writes 30 bytes per local parameter (%s) at %.0f GB/s: %s",
+                Units.count(o.localParameters()), o.hbmRate() / 1e9, Units.seconds(o.seconds()));
+    }
+
+    /** Where the bytes go: the tier as the hardware names it, and for an all-to-all across nodes its remote share. */
+    private static String path(CollectiveCost k, Links links) {
+        String name = links.tierName(k.tier());
+        if (k.collective() == Collective.ALL_TO_ALL && k.tier() == Tier.NETWORK) {
+            return String.format(Locale.ROOT, "%s (%d of the %d ranks in reach inside; %s per rank through its own NIC)", name,
+                    k.local(), k.n(), Units.bytes(k.remoteBytes()));
+        }
+        if (k.tier() == Tier.NETWORK && k.local() > 1) {
+            return name + String.format(Locale.ROOT, " (the ring's %d ranks on a node cross it once per channel: %d GPUs' share of its NICs)",
+                    k.local(), k.local());
+        }
+        return name;
+    }
+
+    /** The bus bandwidth it ran at: measured by nccl-tests, or line rate × efficiency. */
+    private static String rate(CollectiveCost k) {
+        double bus = k.seconds() > 0 ? k.bytesPerRank() / k.seconds() : 0;
+        return String.format(Locale.ROOT, " at %.0f GB/s%s", bus / 1e9, k.measured() ? " (measured by nccl-tests)"
+                : String.format(Locale.ROOT, " (%.0f GB/s line rate × %.2f)", k.lineRate() / 1e9, k.efficiency()));
+    }
+
+    /** A count: whole, or to one decimal. */
+    private static String num(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /** Layers: whole, or to two decimals. */
+    private static String trim(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+}

@@ -41,6 +41,7 @@ public final class Estimator {
         List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, sb, v);
         List<Estimate.Note> notes = new ArrayList<>();
         Map<String, Long> stride = strides(l, order);
+        if (v.moe() != null) stride.put("ep", v.moe().epStride(l, order));      // the expert grid, folded (MoeShape)
         double ab = dt.activationBytes();
         double tokens = (double) l.microBatchSize() * m.seq() / l.cp();         // per micro-batch, per GPU's sequence share
         int pp = l.pp();

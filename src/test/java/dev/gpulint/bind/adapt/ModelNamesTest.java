@@ -159,7 +159,11 @@ class ModelNamesTest {
         assertEquals(3L, m.moe().denseLayers().value());
         assertNull(m.moe().layerFreq());
         assertFalse(shapeFrom(j).contains("not modelled"), "shared experts, dense layers and MLA are the estimate's now: " + shapeFrom(j));
-        assertEquals(512L, m.attention().kvLoraRank().value(), "multi-latent attention: named in the plan's assumptions");
+        assertEquals(512L, m.attention().kvLoraRank().value(), "multi-latent attention, priced from the catalog's sizes");
+        assertEquals(1536L, m.attention().qLoraRank().value());
+        assertEquals(128L, m.attention().qkHeadDim().value());
+        assertEquals(64L, m.attention().qkRopeHeadDim().value());
+        assertEquals(128L, m.attention().vHeadDim().value());
     }
 
     @Test

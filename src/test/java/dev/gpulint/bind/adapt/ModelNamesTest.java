@@ -204,6 +204,23 @@ class ModelNamesTest {
     }
 
     @Test
+    void aDeepSeekStyleConfigJsonGivesMultiLatentAttentionsSizes() {
+        SourceFile run = SourceFile.of("train/c.sh", "accelerate launch --num_processes 8 sft.py --model_name_or_path ./ckpt/c\n");
+        SourceFile c = SourceFile.of("train/ckpt/c/config.json", """
+                {"architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3", "hidden_size": 2048, "num_hidden_layers": 4,
+                 "num_attention_heads": 16, "num_key_value_heads": 16, "n_routed_experts": 64, "num_experts_per_tok": 6,
+                 "moe_intermediate_size": 1408, "intermediate_size": 10944, "vocab_size": 102400, "q_lora_rank": 768,
+                 "kv_lora_rank": 256, "qk_nope_head_dim": 96, "qk_rope_head_dim": 32, "v_head_dim": 80}
+                """);
+        Specs.Attention a = jobs(run, c).get(0).model().attention();
+        assertEquals(256L, a.kvLoraRank().value());
+        assertEquals(768L, a.qLoraRank().value());
+        assertEquals(96L, a.qkHeadDim().value(), "qk_nope_head_dim");
+        assertEquals(32L, a.qkRopeHeadDim().value());
+        assertEquals(80L, a.vHeadDim().value());
+    }
+
+    @Test
     void aLintedConfigJsonInTheNamedFolderWinsOverTheCatalog() {
         SourceFile script = SourceFile.of("train/run.sh", """
                 accelerate launch --num_processes 8 sft.py --model_name_or_path ./ckpt/Meta-Llama-3-8B

@@ -84,10 +84,10 @@ public final class Estimator {
         // the notes are written when read (Estimate.Note): they take the figures as they stand here
         double ewTotal = ewBytes, slowestS = stageS, notedLogitS = slowest == pp - 1 ? logitS : 0;
         notes.add(new Estimate.Note("compute", () -> String.format(java.util.Locale.ROOT,
-                "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; causal attention 12·s·a·d/2 %.3g TFLOP at"
+                "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; causal attention %s %.3g TFLOP at"
                         + " %.0f TFLOP/s; elementwise %s at %.0f GB/s; %s fixed) + logits %s = %s per micro-batch",
                 trim(layersPerStage), linFlops / 1e12, pg / 1e12, hw.gemmPath(dt).id(), hw.gemmPeak(dt) / 1e12, hw.gemmEfficiency(dt),
-                (int) kernels, Units.seconds(e.gemmKernelS()), attFlops / 1e12, p16 * e.attention() / 1e12, Units.bytes(ewTotal),
+                (int) kernels, Units.seconds(e.gemmKernelS()), m.mla() != null ? "6·s·a·(d_h + d_hR + d_v)/2" : "12·s·a·d/2", attFlops / 1e12, p16 * e.attention() / 1e12, Units.bytes(ewTotal),
                 hw.hbmBytesPerSecond() * e.hbm() / 1e9, Units.seconds(e.layerS()), Units.seconds(notedLogitS),
                 Units.seconds(slowestS))));
         if (moe != null) notes.add(new Estimate.Note("moe", () -> moe.note() + " (in the compute above: linear counts attention only)"));

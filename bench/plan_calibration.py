@@ -5,7 +5,8 @@ CALIBRATION: bench/plan/nemo-h100-fp8.tsv (NeMo 24.09 DGX-H100 FP8 pre-training;
 the catalog's fitted efficiencies were set against. VALIDATION: bench/plan/fsdp.tsv (published torchtitan FSDP2 runs,
 validation only). HELD-OUT: bench/plan/heldout.tsv (published A100 and H100 bf16 runs:
 llm-foundry FSDP, Korthikanti et al. 2022 Megatron; sources in its header), never fitted: its errors find model mistakes.
-MoE: bench/plan/moe.tsv (published MoE runs; each row's `role` says whether it set a constant: none does today).
+MoE: bench/plan/moe.tsv (the two MoE figures of plan-model.md, which set MoeCost.EXPERT_GEMM_S, and one validation row; each
+row's `role` says which); bench/plan/moe-validation.tsv (Megatron-Bridge's published MoE runs, validation only).
 For each row it writes a native manifest (a cluster of 8-GPU nodes with the row's NICs, and the job as published) under
 bench/generated/plan/, runs `bin/gpulint plan -f json` on it and compares tokens/s/GPU (or model TFLOP/s/GPU, as the
 row's metric says) with the measurement. Prints the error per row, the mean and max absolute error per table, the memory
@@ -76,7 +77,7 @@ model:
   vocab_size: {r['vocab']}
   gated_mlp: {r['gated']}
   tied_embeddings: {r['tied']}
-  seq_length: {r['seq']}{moe_model(r)}
+  seq_length: {r['seq']}{head_dim(r)}{moe_model(r)}{attention(r)}
 parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
@@ -85,12 +86,29 @@ optimizer: {{ {opt} }}
 
 
 def split(r):
-    """An uneven pipeline (columns `first`, `last`: the first and last stage's layers; empty or absent: even)."""
+    """An uneven pipeline (columns `first`, `last`: the first and last stage's layers; empty or absent: even; `emb_split`
+    true: the embedding and the loss each count as a layer, Megatron's --account-for-embedding/loss-in-pipeline-split)."""
     out = ""
     for col, key in (("first", "first_stage_layers"), ("last", "last_stage_layers")):
         if r.get(col):
             out += f", {key}: {r[col]}"
+    if r.get("emb_split") == "true":
+        out += ", embedding_in_split: true, loss_in_split: true"
     return out
+
+
+def head_dim(r):
+    """model.head_dim where it is not hidden ÷ heads (column `head_dim`; Qwen3, GPT-OSS)."""
+    return f"\n  head_dim: {r['head_dim']}" if r.get("head_dim") else ""
+
+
+def attention(r):
+    """model.attention (columns `window`, `full_every`, `sinks`, and multi-latent attention's `q_lora`, `kv_lora`,
+    `qk_nope`, `qk_rope`, `v_head`); "" when the row states none."""
+    keys = [f"{k}: {r[c]}" for k, c in (("sliding_window", "window"), ("full_attention_every", "full_every"), ("sinks", "sinks"),
+                                       ("q_lora_rank", "q_lora"), ("kv_lora_rank", "kv_lora"), ("qk_head_dim", "qk_nope"),
+                                       ("qk_rope_head_dim", "qk_rope"), ("v_head_dim", "v_head")) if r.get(c)]
+    return f"\n  attention: {{ {', '.join(keys)} }}" if keys else ""
 
 
 def recompute(rc):
@@ -105,7 +123,7 @@ def moe_model(r):
     if not r.get("experts"):
         return ""
     out = f"\n  experts: {r['experts']}\n  top_k: {r['top_k']}"
-    moe = [f"{k}: {r[c]}" for k, c in (("expert_ffn_hidden_size", "expert_ffn"), ("shared_expert_ffn_hidden_size", "shared_ffn"),
+    moe = [f"{k}: " + (f'"{r[c]}"' if c == "layer_freq" else r[c]) for k, c in (("expert_ffn_hidden_size", "expert_ffn"), ("shared_expert_ffn_hidden_size", "shared_ffn"),
                                       ("layer_freq", "layer_freq"), ("dispatcher", "dispatcher"), ("grouped_gemm", "grouped_gemm"),
                                       ("capacity_factor", "capacity_factor"), ("overlap_a2a", "overlap_a2a")) if r.get(c)]
     return out + (f"\n  moe: {{ {', '.join(moe)} }}" if moe else "")
@@ -192,8 +210,9 @@ def main():
         for t in VALIDATION:
             table("HELD-OUT (not fitted)", os.path.join(ROOT, "bench", "plan", t), {"bytes": ""}, files)
         table("FSDP2 / torchtitan VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "fsdp.tsv"), {"bytes": ""}, files)
-        # MoE runs: each row's role says whether it set a constant (none does today; docs/plan.md, "MoE")
+        # MoE runs: each row's role says whether it set a constant (docs/plan.md, "MoE")
         table("MoE (see each row's role)", os.path.join(ROOT, "bench", "plan", "moe.tsv"), {"bytes": ""}, files)
+        table("MoE VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "moe-validation.tsv"), {"bytes": ""}, files)
         table("BLACKWELL (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "blackwell.tsv"), dict(TABLE_DEFAULTS["blackwell.tsv"]), files)
         table("B200 (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "b200.tsv"), dict(TABLE_DEFAULTS["b200.tsv"]), files)
     if a.no_timing:

@@ -76,7 +76,9 @@ public final class Schema {
                             f("overlap_a2a", Type.BOOL, false), f("grouped_gemm", Type.BOOL, false)),
                     map("attention", false, num("sliding_window", false, 1, Integer.MAX_VALUE),
                             num("full_attention_every", false, 1, Integer.MAX_VALUE), f("sinks", Type.BOOL, false),
-                            num("kv_lora_rank", false, 1, Integer.MAX_VALUE))),
+                            num("kv_lora_rank", false, 1, Integer.MAX_VALUE), num("q_lora_rank", false, 1, Integer.MAX_VALUE),
+                            num("qk_head_dim", false, 1, Integer.MAX_VALUE), num("qk_rope_head_dim", false, 0, Integer.MAX_VALUE),
+                            num("v_head_dim", false, 1, Integer.MAX_VALUE))),
             // No upper bound: absurd sizes reach the rules, which report them with overflow-safe arithmetic.
             map("parallelism", false, num("tp", false, 1, Long.MAX_VALUE), num("pp", false, 1, Long.MAX_VALUE),
                     num("dp", false, 1, Long.MAX_VALUE), num("cp", false, 1, Long.MAX_VALUE),

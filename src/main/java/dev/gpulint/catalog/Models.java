@@ -42,12 +42,33 @@ public final class Models {
      * @param fullAttentionEvery every n-th layer keeps full attention, the others the window (0: every layer windowed)
      * @param sinks            learned attention sinks (GPT-OSS)
      * @param kvLoraRank       multi-latent attention's key/value rank (0: none)
+     * @param mla              multi-latent attention's other sizes, 0 each where not stated (null: none stated)
      */
     public record Entry(String name, List<String> aliases, String source, long hidden, long layers, long heads, long kvHeads,
                         long headDim, long ffn, long vocab, long maxPositions, long experts, long topK, long moeFfn,
                         long sharedExperts, long firstDenseLayers, long moeLayerStep, boolean gated, boolean tied,
-                        long slidingWindow, long fullAttentionEvery, boolean sinks, long kvLoraRank) {
+                        long slidingWindow, long fullAttentionEvery, boolean sinks, long kvLoraRank, Mla mla) {
+        /** An entry without multi-latent attention's sizes beyond its kv rank. */
+        public Entry(String name, List<String> aliases, String source, long hidden, long layers, long heads, long kvHeads,
+                     long headDim, long ffn, long vocab, long maxPositions, long experts, long topK, long moeFfn,
+                     long sharedExperts, long firstDenseLayers, long moeLayerStep, boolean gated, boolean tied,
+                     long slidingWindow, long fullAttentionEvery, boolean sinks, long kvLoraRank) {
+            this(name, aliases, source, hidden, layers, heads, kvHeads, headDim, ffn, vocab, maxPositions, experts, topK, moeFfn,
+                    sharedExperts, firstDenseLayers, moeLayerStep, gated, tied, slidingWindow, fullAttentionEvery, sinks, kvLoraRank, null);
+        }
+
         public boolean moe() { return experts > 1; }
+    }
+
+    /**
+     * Multi-latent attention's sizes beside kv_lora_rank (config.json names: q_lora_rank, qk_nope_head_dim,
+     * qk_rope_head_dim, v_head_dim; 0 where not stated).
+     */
+    public record Mla(long qLoraRank, long qkNopeHeadDim, long qkRopeHeadDim, long vHeadDim) {
+        /** The sizes of a mapping (a catalog entry, a config.json), or null when it states none. */
+        public static Mla of(long q, long nope, long rope, long v) {
+            return q <= 0 && nope <= 0 && rope <= 0 && v <= 0 ? null : new Mla(Math.max(0, q), Math.max(0, nope), Math.max(0, rope), Math.max(0, v));
+        }
     }
 
     /** Words of a model's name that name a variant with its base model's shape (fine-tunes, exports, precisions, recipes:
@@ -135,7 +156,8 @@ public final class Models {
                 n(e, "max_position_embeddings"), experts, experts > 1 ? n(e, "num_experts_per_tok") : 1,
                 experts > 1 ? n(e, "moe_intermediate_size") : 0, n(e, "shared_experts"), n(e, "first_dense_layers"),
                 Math.max(1, n(e, "moe_layer_step")), (Boolean) e.get("gated"), (Boolean) e.get("tied"),
-                n(e, "sliding_window"), n(e, "full_attention_every"), Boolean.TRUE.equals(e.get("sinks")), n(e, "kv_lora_rank"));
+                n(e, "sliding_window"), n(e, "full_attention_every"), Boolean.TRUE.equals(e.get("sinks")), n(e, "kv_lora_rank"),
+                Mla.of(n(e, "q_lora_rank"), n(e, "qk_nope_head_dim"), n(e, "qk_rope_head_dim"), n(e, "v_head_dim")));
     }
 
     private void add(Entry e) {

@@ -36,10 +36,10 @@ public final class EstimateWords {
 
     static String compute(Term.Compute c) {
         return String.format(Locale.ROOT,
-                "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; causal attention 12·s·a·d/2 %.3g TFLOP at"
+                "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; causal attention %s %.3g TFLOP at"
                         + " %.0f TFLOP/s; elementwise %s at %.0f GB/s; %s fixed) + logits %s = %s per micro-batch",
                 trim(c.layersPerStage()), c.linearFlops() / 1e12, c.gemmRate() / 1e12, c.gemmPath().id(), c.gemmPeak() / 1e12,
-                c.gemmEfficiency(), (int) c.kernels(), Units.seconds(c.kernelSeconds()), c.attentionFlops() / 1e12,
+                c.gemmEfficiency(), (int) c.kernels(), Units.seconds(c.kernelSeconds()), c.latentAttention() ? "6·s·a·(d_h + d_hR + d_v)/2" : "12·s·a·d/2", c.attentionFlops() / 1e12,
                 c.attentionRate() / 1e12, Units.bytes(c.elementwiseBytes()), c.hbmRate() / 1e9, Units.seconds(c.layerSeconds()),
                 Units.seconds(c.logitSeconds()), Units.seconds(c.seconds()));
     }
@@ -48,13 +48,13 @@ public final class EstimateWords {
         double local = m.localExperts(), cf = m.capacityFactor(), pg = m.gemmRate();
         return String.format(Locale.ROOT,
                 "%d of %d layers MoE: %d local expert%s × %.0f tokens each (T·k·ep·etp/(tp·E), etp %d%s), tile fill %.2f → the longer of routed %.3g"
-                        + " TFLOP at %.0f TFLOP/s and expert weights %s at %.0f GB/s, + %d kernels × %s = %s (%.0f %% of the dense GEMM rate); router %s;"
+                        + " TFLOP at %.0f TFLOP/s and expert weights %s at %.0f GB/s, + %d kernels × %s + %d expert GEMMs × %s (fitted on H100 bf16) = %s (%.0f %% of the dense GEMM rate); router %s;"
                         + " permutation %s (8 × %s rows × h);"
                         + " expert activation function %s%s = %s per MoE layer%s",
                 m.moeLayers(), m.layers(), (int) local, local == 1 ? "" : "s", m.tokensPerExpert(), m.etp(),
                 cf != 1 ? String.format(Locale.ROOT, ", × capacity %.2f", cf) : "",
                 m.tileFill(), m.routedFlops() / 1e12, pg * m.tileFill() / 1e12, Units.bytes(m.weightBytes()), m.hbmRate() / 1e9,
-                (int) m.kernels(), Units.seconds(m.kernelSeconds()), Units.seconds(m.routedSeconds()),
+                (int) m.kernels(), Units.seconds(m.kernelSeconds()), m.expertGemms(), Units.seconds(m.expertGemmSeconds()), Units.seconds(m.routedSeconds()),
                 100 * m.routedFlops() / pg / m.routedSeconds(), Units.seconds(m.routerSeconds()), Units.seconds(m.permuteSeconds()),
                 Units.count(m.rows()), Units.seconds(m.activationSeconds()),
                 m.sharedSeconds() > 0 ? "; shared experts (ffn " + m.sharedFfn() + ") " + Units.seconds(m.sharedSeconds()) : "",

@@ -57,8 +57,7 @@ final class Pricer implements CandidateSearch.Pricing {
     private ModelShape shape(long tp) {
         return shapes.computeIfAbsent(tp, t -> {
             ModelShape m = in.model();
-            return new ModelShape(m.layers(), m.hidden(), m.heads(), m.kvHeads(), m.headDim(), m.ffn(), ModelShape.padVocab(rawVocab, t),
-                    m.seq(), m.gatedMlp(), m.tiedEmbeddings(), m.experts(), m.topK(), m.dtype());
+            return m.withVocab(ModelShape.padVocab(rawVocab, t));
         });
     }
 

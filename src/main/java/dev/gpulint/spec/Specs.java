@@ -387,9 +387,22 @@ public final class Specs {
      * @param sinks       learned attention sinks (GPT-OSS): one extra logit per head
      * @param kvLoraRank  multi-latent attention's compressed key/value rank (DeepSeek V2/V3 kv_lora_rank, Megatron's
      *                    {@code --kv-lora-rank}); present = MLA
+     * @param qLoraRank   MLA's compressed query rank (q_lora_rank, {@code --q-lora-rank}; absent: queries not compressed)
+     * @param qkHeadDim   MLA's per-head query/key size without the rotary part (qk_nope_head_dim, {@code --qk-head-dim})
+     * @param qkRopeHeadDim MLA's rotary part of each query/key head (qk_rope_head_dim, {@code --qk-pos-emb-head-dim})
+     * @param vHeadDim    MLA's per-head value size (v_head_dim, {@code --v-head-dim})
      */
-    public record Attention(Located<Long> window, Located<Long> fullEvery, Located<Boolean> sinks, Located<Long> kvLoraRank) {
-        public boolean empty() { return window == null && fullEvery == null && sinks == null && kvLoraRank == null; }
+    public record Attention(Located<Long> window, Located<Long> fullEvery, Located<Boolean> sinks, Located<Long> kvLoraRank,
+                            Located<Long> qLoraRank, Located<Long> qkHeadDim, Located<Long> qkRopeHeadDim, Located<Long> vHeadDim) {
+        /** Without multi-latent attention's sizes beyond its kv rank. */
+        public Attention(Located<Long> window, Located<Long> fullEvery, Located<Boolean> sinks, Located<Long> kvLoraRank) {
+            this(window, fullEvery, sinks, kvLoraRank, null, null, null, null);
+        }
+
+        public boolean empty() {
+            return window == null && fullEvery == null && sinks == null && kvLoraRank == null && qLoraRank == null && qkHeadDim == null
+                    && qkRopeHeadDim == null && vHeadDim == null;
+        }
     }
 
     public record Batch(Located<Long> microBatchSize, Located<Long> globalBatchSize, Located<Long> microBatches) {}

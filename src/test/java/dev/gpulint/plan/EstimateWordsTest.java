@@ -1,6 +1,7 @@
 package dev.gpulint.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.derive.estimate.Collective;
 import dev.gpulint.derive.estimate.CollectiveCost;
@@ -44,30 +45,34 @@ class EstimateWordsTest {
 
     @Test
     void compute() {
-        Term.Compute c = new Term.Compute(20, 5.26e12, 683e12, ModelShape.Dtype.BF16, 990e12, 0.69, 12, 10e-6, 0.206e12, 297e12,
+        Term.Compute c = new Term.Compute(20, 5.26e12, 683e12, ModelShape.Dtype.BF16, 990e12, 0.69, 12, 10e-6, 0.206e12, false, 297e12,
                 2.42e9, 2680e9, 200e-6, 2.6e-3, 0.1949);
         assertEquals("compute: 20 layers per stage × (linear 5.26 TFLOP at 683 TFLOP/s (bf16 peak 990 × 0.69) + 12 kernels × 10.0 µs;"
                 + " causal attention 12·s·a·d/2 0.206 TFLOP at 297 TFLOP/s; elementwise 2.42 GB at 2680 GB/s; 200.0 µs fixed) + logits"
                 + " 2.6 ms = 194.9 ms per micro-batch", EstimateWords.line(c));
-        Term.Compute uneven = new Term.Compute(20.5, 5.26e12, 683e12, ModelShape.Dtype.FP8, 1979e12, 0.5, 16, 10e-6, 0.206e12, 297e12,
+        Term.Compute uneven = new Term.Compute(20.5, 5.26e12, 683e12, ModelShape.Dtype.FP8, 1979e12, 0.5, 16, 10e-6, 0.206e12, false, 297e12,
                 2.42e9, 2680e9, 200e-6, 0, 0.1949);
         assertEquals("20.50 layers per stage × (linear 5.26 TFLOP at 683 TFLOP/s (fp8 peak 1979 × 0.50) + 16 kernels × 10.0 µs;"
                 + " causal attention 12·s·a·d/2 0.206 TFLOP at 297 TFLOP/s; elementwise 2.42 GB at 2680 GB/s; 200.0 µs fixed) + logits"
                 + " 0.0 µs = 194.9 ms per micro-batch", EstimateWords.text(uneven));
+        Term.Compute latent = new Term.Compute(20, 5.26e12, 683e12, ModelShape.Dtype.BF16, 990e12, 0.69, 12, 10e-6, 0.206e12, true, 297e12,
+                2.42e9, 2680e9, 200e-6, 2.6e-3, 0.1949);
+        assertTrue(EstimateWords.text(latent).contains("; causal attention 6·s·a·(d_h + d_hR + d_v)/2 0.206 TFLOP at 297 TFLOP/s;"),
+                EstimateWords.text(latent));
     }
 
     @Test
     void moe() {
-        Term.Moe routed = new Term.Moe(48, 48, 128, 64, 1, 1, 0.5, 1e12, 600e12, 2.4e9, 2680e9, 6, 10e-6, 0.004, 200e-6, 300e-6,
+        Term.Moe routed = new Term.Moe(48, 48, 128, 64, 1, 1, 0.5, 1e12, 600e12, 2.4e9, 2680e9, 6, 10e-6, 768, 26e-6, 0.004, 200e-6, 300e-6,
                 8192, 100e-6, 0, 0, 0.0046, 0, 768, 0.001);
         assertEquals("moe: 48 of 48 layers MoE: 128 local experts × 64 tokens each (T·k·ep·etp/(tp·E), etp 1), tile fill 0.50 → the longer"
-                + " of routed 1.00 TFLOP at 300 TFLOP/s and expert weights 2.40 GB at 2680 GB/s, + 6 kernels × 10.0 µs = 4.0 ms (42 % of the"
+                + " of routed 1.00 TFLOP at 300 TFLOP/s and expert weights 2.40 GB at 2680 GB/s, + 6 kernels × 10.0 µs + 768 expert GEMMs × 26.0 µs (fitted on H100 bf16) = 4.0 ms (42 % of the"
                 + " dense GEMM rate); router 200.0 µs; permutation 300.0 µs (8 × 8192 rows × h); expert activation function 100.0 µs = 4.6 ms"
                 + " per MoE layer (in the compute above: linear counts attention only)", EstimateWords.line(routed));
-        Term.Moe mixed = new Term.Moe(3, 4, 1, 64, 2, 1.25, 0.5, 1e12, 600e12, 2.4e9, 2680e9, 6, 10e-6, 0.004, 200e-6, 300e-6,
+        Term.Moe mixed = new Term.Moe(3, 4, 1, 64, 2, 1.25, 0.5, 1e12, 600e12, 2.4e9, 2680e9, 6, 10e-6, 6, 26e-6, 0.004, 200e-6, 300e-6,
                 2.5e6, 100e-6, 2048, 500e-6, 0.0046, 1, 4096, 0.002);
         assertEquals("3 of 4 layers MoE: 1 local expert × 64 tokens each (T·k·ep·etp/(tp·E), etp 2, × capacity 1.25), tile fill 0.50 → the"
-                + " longer of routed 1.00 TFLOP at 300 TFLOP/s and expert weights 2.40 GB at 2680 GB/s, + 6 kernels × 10.0 µs = 4.0 ms (42 % of"
+                + " longer of routed 1.00 TFLOP at 300 TFLOP/s and expert weights 2.40 GB at 2680 GB/s, + 6 kernels × 10.0 µs + 6 expert GEMMs × 26.0 µs (fitted on H100 bf16) = 4.0 ms (42 % of"
                 + " the dense GEMM rate); router 200.0 µs; permutation 300.0 µs (8 × 2.5M rows × h); expert activation function 100.0 µs;"
                 + " shared experts (ffn 2048) 500.0 µs = 4.6 ms per MoE layer; 1 dense layer (ffn 4096) 2.0 ms each (in the compute above:"
                 + " linear counts attention only)", EstimateWords.text(mixed));

@@ -72,7 +72,8 @@ final class HfConfigAdapter implements FormatAdapter {
                 experts, experts > 1 ? Math.max(1, first(m, "num_experts_per_tok", "experts_per_token", "num_experts_per_token", "moe_top_k")) : 1,
                 moeFfn, shared, first(m, "first_k_dense_replace"), Math.max(1, first(m, "interleave_moe_layer_step")),
                 gated(type, text(m, "hidden_act"), text(m, "activation_function")), tied == null || tied,
-                window(m), fullEvery(m, type), "gpt_oss".equals(type), first(m, "kv_lora_rank"));
+                window(m), fullEvery(m, type), "gpt_oss".equals(type), first(m, "kv_lora_rank"),
+                Models.Mla.of(first(m, "q_lora_rank"), first(m, "qk_nope_head_dim"), first(m, "qk_rope_head_dim"), first(m, "v_head_dim")));
     }
 
     /** sliding_window, unless use_sliding_window says it is off (Qwen 2 and 3 write a window they do not use). */

@@ -39,6 +39,8 @@ final class JobDraft {
     Located<Boolean> padToCapacity, moeOverlap, groupedGemm;
     /** The attention variant (Specs.Attention): sliding window, full attention every n-th layer, sinks, MLA's kv rank. */
     Located<Long> window, fullEvery, kvLoraRank;
+    /** Multi-latent attention's other sizes (Specs.Attention): query rank, query/key head, its rotary part, value head. */
+    Located<Long> qLoraRank, qkHeadDim, qkRopeHeadDim, vHeadDim;
     Located<Boolean> sinks;
     /** The names the files give the model (a Hugging Face repository or checkpoint folder, a flavor, a recipe),
      *  in the order they are tried against the model catalog ({@link ModelNames}), each under its key. */
@@ -166,7 +168,7 @@ final class JobDraft {
     }
 
     private Specs.Attention attention() {
-        Specs.Attention a = new Specs.Attention(window, fullEvery, sinks, kvLoraRank);
+        Specs.Attention a = new Specs.Attention(window, fullEvery, sinks, kvLoraRank, qLoraRank, qkHeadDim, qkRopeHeadDim, vHeadDim);
         return a.empty() ? null : a;
     }
 

@@ -263,6 +263,10 @@ final class MegatronAdapter implements FormatAdapter {
         if (mla != null) {
             Located<Long> rank = located(flags.get("--kv-lora-rank"));
             j.kvLoraRank = j.key("--kv-lora-rank", rank != null ? rank : new Located<>(0L, mla.span()));
+            j.qLoraRank = j.key("--q-lora-rank", located(flags.get("--q-lora-rank")));
+            j.qkHeadDim = j.key("--qk-head-dim", located(flags.get("--qk-head-dim")));
+            j.qkRopeHeadDim = j.key("--qk-pos-emb-head-dim", located(flags.get("--qk-pos-emb-head-dim")));
+            j.vHeadDim = j.key("--v-head-dim", located(flags.get("--v-head-dim")));
         }
     }
 

@@ -177,7 +177,16 @@ final class ModelNames {
             if (j.fullEvery == null && e.fullAttentionEvery() > 0) j.fullEvery = j.key(key, new Located<>(e.fullAttentionEvery(), at.span()));
         }
         if (j.sinks == null && e.sinks()) j.sinks = new Located<>(true, at.span());
-        if (j.kvLoraRank == null && e.kvLoraRank() > 0) j.kvLoraRank = j.key(key, new Located<>(e.kvLoraRank(), at.span()));
+        if (j.kvLoraRank == null && e.kvLoraRank() > 0) {
+            j.kvLoraRank = j.key(key, new Located<>(e.kvLoraRank(), at.span()));
+            Models.Mla a = e.mla();
+            if (a != null) {
+                if (j.qLoraRank == null && a.qLoraRank() > 0) j.qLoraRank = j.key(key, new Located<>(a.qLoraRank(), at.span()));
+                if (j.qkHeadDim == null && a.qkNopeHeadDim() > 0) j.qkHeadDim = j.key(key, new Located<>(a.qkNopeHeadDim(), at.span()));
+                if (j.qkRopeHeadDim == null && a.qkRopeHeadDim() > 0) j.qkRopeHeadDim = j.key(key, new Located<>(a.qkRopeHeadDim(), at.span()));
+                if (j.vHeadDim == null && a.vHeadDim() > 0) j.vHeadDim = j.key(key, new Located<>(a.vHeadDim(), at.span()));
+            }
+        }
         if (j.vocab == null && e.vocab() > 0) j.vocab = j.key(key, new Located<>(e.vocab(), at.span()));
         if (j.experts == null && e.moe()) j.experts = j.key(key, new Located<>(e.experts(), at.span()));
         if (j.topK == null && e.moe() && e.topK() > 0) j.topK = j.key(key, new Located<>(e.topK(), at.span()));

@@ -52,6 +52,11 @@ final class Nemo2Moe {
         Located<Long> rank = TreeValues.whole(scalar(config, "kv_lora_rank"));
         if (rank != null || mla != null && mla.value()) {
             j.kvLoraRank = j.key(at + "kv_lora_rank", rank != null ? rank : new Located<>(0L, mla.span()));
+            // NeMo 2's MLATransformerConfig names (Megatron-Core's): q_lora_rank, qk_head_dim, qk_pos_emb_head_dim, v_head_dim
+            j.qLoraRank = j.key(at + "q_lora_rank", TreeValues.whole(scalar(config, "q_lora_rank")));
+            j.qkHeadDim = j.key(at + "qk_head_dim", TreeValues.whole(scalar(config, "qk_head_dim")));
+            j.qkRopeHeadDim = j.key(at + "qk_pos_emb_head_dim", TreeValues.whole(scalar(config, "qk_pos_emb_head_dim")));
+            j.vHeadDim = j.key(at + "v_head_dim", TreeValues.whole(scalar(config, "v_head_dim")));
         }
     }
 

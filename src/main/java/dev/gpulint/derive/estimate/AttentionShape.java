@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The attention variants that change what attention costs, beyond {@link ModelShape}'s heads, query groups (GQA/MQA) and
- * head dimension.
+ * head dimension (multi-latent attention's projections are the shape's own: {@link LatentAttention}).
  *
  * @param window    sliding-window size in tokens (0: full causal attention on every layer)
  * @param fullEvery every n-th layer keeps full attention, the others the window (0: every layer windowed)
@@ -48,11 +48,6 @@ public record AttentionShape(long window, long fullEvery) {
         if (a == null) return FULL;
         if (a.sinks() != null && Boolean.TRUE.equals(a.sinks().value())) {
             as.add("attention sinks: one more logit per head and query, not priced (under 1/s of the score FLOPs)");
-        }
-        if (a.kvLoraRank() != null && a.kvLoraRank().value() != null) {
-            as.add("multi-latent attention (" + (a.kvLoraRank().value() > 0 ? "kv_lora_rank " + a.kvLoraRank().value() : "kv_lora_rank not written")
-                    + "): not modelled; priced as the heads, query groups and"
-                    + " head dimension written (its down- and up-projections and the shared rope key are left out)");
         }
         long w = a.window() == null || a.window().value() == null ? 0 : Math.max(0, a.window().value());
         long every = a.fullEvery() == null || a.fullEvery().value() == null ? 0 : Math.max(0, a.fullEvery().value());

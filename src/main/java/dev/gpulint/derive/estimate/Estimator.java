@@ -41,6 +41,7 @@ public final class Estimator {
         List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, sb, v);
         List<Term> terms = new ArrayList<>();
         Map<String, Long> stride = strides(l, order);
+        if (v.moe() != null) stride.put("ep", v.moe().epStride(l, order));      // the expert grid, folded (MoeShape)
         double ab = dt.activationBytes();
         double tokens = (double) l.microBatchSize() * m.seq() / l.cp();         // per micro-batch, per GPU's sequence share
         int pp = l.pp();
@@ -81,7 +82,7 @@ public final class Estimator {
         }
         double layersPerStage = stageLayers[slowest];
         terms.add(new Term.Compute(layersPerStage, linFlops, pg, hw.gemmPath(dt), hw.gemmPeak(dt), hw.gemmEfficiency(dt), kernels,
-                e.gemmKernelS(), attFlops, p16 * e.attention(), ewBytes, hw.hbmBytesPerSecond() * e.hbm(), e.layerS(),
+                e.gemmKernelS(), attFlops, m.mla() != null, p16 * e.attention(), ewBytes, hw.hbmBytesPerSecond() * e.hbm(), e.layerS(),
                 slowest == pp - 1 ? logitS : 0, stageS));
         if (moe != null) terms.add(moe.term());
 

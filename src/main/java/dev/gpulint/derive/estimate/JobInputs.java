@@ -82,7 +82,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
             dtype = ModelShape.Dtype.BF16;
         }
         ModelShape shape = new ModelShape((int) layers, hidden, heads, kv, headDim, ffn, padded, seq, gated, tied, (int) experts,
-                (int) Math.min(topK, experts), dtype);
+                (int) Math.min(topK, experts), dtype, LatentAttention.of(j, as));
 
         Specs.Batch b = j.batch();
         long micro = b == null ? 0 : v(b.microBatchSize());

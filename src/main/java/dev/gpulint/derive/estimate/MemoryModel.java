@@ -176,6 +176,8 @@ public final class MemoryModel {
      *     groups only);
      * <li>MLP: the fc1 output and the activation's output, 2·ffn each (4·ffn/h); a gated MLP's fc1 writes gate and up,
      *     2·ffn each, so 6·ffn/h (SwiGLU).
+     * <li>multi-latent attention instead: {@link LatentAttention#activationParts} (its latents replicated, Q, K, V and the
+     *     output per head divided).
      * </ul>
      * In fp8 (Transformer Engine) the QKV and fc1 inputs are kept as their fp8 casts (1 byte each instead of 2) and
      * so is the fc2 input (ffn/h less); the projection keeps its fp8 cast beside flash attention's 16-bit output (a·d/h more).
@@ -184,6 +186,13 @@ public final class MemoryModel {
         double h = m.hidden(), ad = (double) m.heads() * m.headDim(), qd = (double) m.kvHeads() * m.headDim();
         double replicated = 10;
         double attention = (2 * ad + 4 * qd + 2 * ad) / h;
+        if (m.mla() != null) {
+            // multi-latent attention: its latents (replicated over tp) and per-head Q, K, V and output (LatentAttention)
+            double[] mla = m.mla().activationParts(h, m.heads());
+            replicated += mla[0];
+            attention = mla[1];
+            ad = (double) m.heads() * m.mla().vHeadDim();
+        }
         double mlp = (m.gatedMlp() ? 6.0 : 4.0) * m.ffn() / h;
         double split = attention + mlp;
         if (m.dtype().quantized()) {

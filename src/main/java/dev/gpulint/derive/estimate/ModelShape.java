@@ -16,9 +16,22 @@ package dev.gpulint.derive.estimate;
  * @param experts       MoE experts per layer (1 for a dense model)
  * @param topK          experts each token is routed to (1 for a dense model)
  * @param dtype         the training precision: fp32, fp16, bf16 or fp8 (fp8 GEMMs, 16-bit everything else)
+ * @param mla           multi-latent attention's projections and head sizes (DeepSeek V2/V3), or null: the heads, query
+ *                      groups and head dimension above
  */
 public record ModelShape(int layers, long hidden, long heads, long kvHeads, long headDim, long ffn, long vocab, long seq,
-                         boolean gatedMlp, boolean tiedEmbeddings, int experts, int topK, Dtype dtype) {
+                         boolean gatedMlp, boolean tiedEmbeddings, int experts, int topK, Dtype dtype, LatentAttention mla) {
+
+    /** A shape without multi-latent attention. */
+    public ModelShape(int layers, long hidden, long heads, long kvHeads, long headDim, long ffn, long vocab, long seq,
+                      boolean gatedMlp, boolean tiedEmbeddings, int experts, int topK, Dtype dtype) {
+        this(layers, hidden, heads, kvHeads, headDim, ffn, vocab, seq, gatedMlp, tiedEmbeddings, experts, topK, dtype, null);
+    }
+
+    /** The same shape with another (padded) vocabulary. */
+    public ModelShape withVocab(long v) {
+        return new ModelShape(layers, hidden, heads, kvHeads, headDim, ffn, v, seq, gatedMlp, tiedEmbeddings, experts, topK, dtype, mla);
+    }
 
     /** Training precision. */
     public enum Dtype {
@@ -71,8 +84,9 @@ public record ModelShape(int layers, long hidden, long heads, long kvHeads, long
         return (vocab + m - 1) / m * m;
     }
 
-    /** Parameters of one layer's attention: Q and output a·d·h each, K and V q·d·h each. */
+    /** Parameters of one layer's attention: Q and output a·d·h each, K and V q·d·h each (multi-latent: {@link LatentAttention#parameters}). */
     public double attentionParameters() {
+        if (mla != null) return mla.parameters(hidden, heads);
         return 2.0 * hidden * heads * headDim + 2.0 * hidden * kvHeads * headDim;
     }
 
@@ -111,8 +125,9 @@ public record ModelShape(int layers, long hidden, long heads, long kvHeads, long
         return 6.0 * (attentionParameters() + topK * mlpParameters());
     }
 
-    /** Attention core (Q·Kᵀ and scores·V) of one layer, forward and backward, per token: 12·s·a·d. */
+    /** Attention core (Q·Kᵀ and scores·V) of one layer, forward and backward, per token: 12·s·a·d (multi-latent: {@link LatentAttention#coreFlopsPerToken}). */
     public double attentionFlopsPerTokenLayer() {
+        if (mla != null) return mla.coreFlopsPerToken(seq, heads);
         return 12.0 * seq * heads * headDim;
     }
 

@@ -54,6 +54,29 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
     /** The experts' tensor-parallel size in layout {@code l}. */
     public int etp(Layout l) { return etp > 0 ? etp : l.tp(); }
 
+    /**
+     * Ranks between consecutive members of an expert-parallel group. Megatron-Core generates the expert grid apart from
+     * attention's (MoE parallel folding, Liu et al. 2025, arXiv:2504.14960; its RankGenerator for experts): the job's rank
+     * order with cp left out, tp replaced by etp and dp by the expert data-parallel size tp·cp·dp ÷ (etp·ep). In the
+     * default order tp-cp-ep-dp-pp an expert group's ranks are etp apart, whatever cp is: with etp 1 an 8-way
+     * expert group is 8 consecutive ranks (one NVLink domain) where attention's tp 2 would have spread it over 16.
+     *
+     * @param order the job's rank order (Estimator.DEFAULT_ORDER's names; missing ones in the default order)
+     */
+    public long epStride(Layout l, List<String> order) {
+        long etpSize = etp(l), ep = Math.max(1, l.ep());
+        long edp = Math.max(1, (long) l.tp() * l.cp() * l.dp() / Math.max(1, etpSize * ep));
+        List<String> o = new java.util.ArrayList<>();
+        if (order != null) for (String d : order) if (Estimator.DEFAULT_ORDER.contains(d) && !o.contains(d)) o.add(d);
+        for (String d : Estimator.DEFAULT_ORDER) if (!o.contains(d)) o.add(d);
+        long stride = 1;
+        for (String d : o) {
+            if (d.equals("ep")) break;
+            stride *= switch (d) { case "tp" -> etpSize; case "dp" -> edp; case "pp" -> l.pp(); default -> 1; };
+        }
+        return stride;
+    }
+
     /** Layers with a dense MLP. */
     public int denseLayers(ModelShape m) { return m.layers() - moeLayers; }
 

@@ -32,7 +32,7 @@ public sealed interface Term {
      * @param seconds          the slowest stage's compute per micro-batch
      */
     record Compute(double layersPerStage, double linearFlops, double gemmRate, ModelShape.Dtype gemmPath, double gemmPeak,
-                   double gemmEfficiency, double kernels, double kernelSeconds, double attentionFlops, double attentionRate,
+                   double gemmEfficiency, double kernels, double kernelSeconds, double attentionFlops, boolean latentAttention, double attentionRate,
                    double elementwiseBytes, double hbmRate, double layerSeconds, double logitSeconds, double seconds) implements Term {
         @Override public String term() { return "compute"; }
     }
@@ -67,7 +67,7 @@ public sealed interface Term {
      */
     record Moe(int moeLayers, int layers, double localExperts, double tokensPerExpert, int etp, double capacityFactor,
                double tileFill, double routedFlops, double gemmRate, double weightBytes, double hbmRate, double kernels,
-               double kernelSeconds, double routedSeconds, double routerSeconds, double permuteSeconds,
+               double kernelSeconds, int expertGemms, double expertGemmSeconds, double routedSeconds, double routerSeconds, double permuteSeconds,
                double rows, double activationSeconds, long sharedFfn, double sharedSeconds, double moeLayerSeconds,
                int denseLayers, long denseFfn, double denseSeconds) implements Term {
         @Override public String term() { return "moe"; }

@@ -26,7 +26,7 @@ class MegatronMoeFlagsTest {
               --num-experts 256 --moe-router-topk 8 --moe-ffn-hidden-size 2048 --moe-shared-expert-intermediate-size 2048
               --moe-layer-freq "([0]*3+[1]*58)" --moe-token-dispatcher-type flex --moe-grouped-gemm
               --moe-expert-capacity-factor 1.25 --moe-pad-expert-input-to-capacity --overlap-moe-expert-parallel-comm
-              --multi-latent-attention --kv-lora-rank 512
+              --multi-latent-attention --kv-lora-rank 512 --q-lora-rank 1536 --qk-head-dim 128 --qk-pos-emb-head-dim 64 --v-head-dim 128
             )
             torchrun --nnodes 32 --nproc_per_node 8 pretrain_gpt.py "${MOE_ARGS[@]}" \\
               --num-layers 61 --hidden-size 7168 --ffn-hidden-size 18432 --num-attention-heads 128 --swiglu \\
@@ -50,6 +50,10 @@ class MegatronMoeFlagsTest {
         assertEquals(true, m.padToCapacity().value());
         assertEquals(true, m.overlapA2a().value());
         assertEquals(512L, j.model().attention().kvLoraRank().value());
+        assertEquals(1536L, j.model().attention().qLoraRank().value());
+        assertEquals(128L, j.model().attention().qkHeadDim().value());
+        assertEquals(64L, j.model().attention().qkRopeHeadDim().value());
+        assertEquals(128L, j.model().attention().vHeadDim().value());
         assertEquals(1L, j.parallelism().expertTp().value());
     }
 

@@ -159,7 +159,11 @@ class ModelNamesTest {
         assertEquals(3L, m.moe().denseLayers().value());
         assertNull(m.moe().layerFreq());
         assertFalse(shapeFrom(j).contains("not modelled"), "shared experts, dense layers and MLA are the estimate's now: " + shapeFrom(j));
-        assertEquals(512L, m.attention().kvLoraRank().value(), "multi-latent attention: named in the plan's assumptions");
+        assertEquals(512L, m.attention().kvLoraRank().value(), "multi-latent attention, priced from the catalog's sizes");
+        assertEquals(1536L, m.attention().qLoraRank().value());
+        assertEquals(128L, m.attention().qkHeadDim().value());
+        assertEquals(64L, m.attention().qkRopeHeadDim().value());
+        assertEquals(128L, m.attention().vHeadDim().value());
     }
 
     @Test
@@ -197,6 +201,23 @@ class ModelNamesTest {
         assertEquals(128L, gpt.attention().window().value());
         assertEquals(2L, gpt.attention().fullEvery().value());
         assertEquals(true, gpt.attention().sinks().value());
+    }
+
+    @Test
+    void aDeepSeekStyleConfigJsonGivesMultiLatentAttentionsSizes() {
+        SourceFile run = SourceFile.of("train/c.sh", "accelerate launch --num_processes 8 sft.py --model_name_or_path ./ckpt/c\n");
+        SourceFile c = SourceFile.of("train/ckpt/c/config.json", """
+                {"architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3", "hidden_size": 2048, "num_hidden_layers": 4,
+                 "num_attention_heads": 16, "num_key_value_heads": 16, "n_routed_experts": 64, "num_experts_per_tok": 6,
+                 "moe_intermediate_size": 1408, "intermediate_size": 10944, "vocab_size": 102400, "q_lora_rank": 768,
+                 "kv_lora_rank": 256, "qk_nope_head_dim": 96, "qk_rope_head_dim": 32, "v_head_dim": 80}
+                """);
+        Specs.Attention a = jobs(run, c).get(0).model().attention();
+        assertEquals(256L, a.kvLoraRank().value());
+        assertEquals(768L, a.qLoraRank().value());
+        assertEquals(96L, a.qkHeadDim().value(), "qk_nope_head_dim");
+        assertEquals(32L, a.qkRopeHeadDim().value());
+        assertEquals(80L, a.vHeadDim().value());
     }
 
     @Test

@@ -41,9 +41,10 @@ class AttentionShapeTest {
     }
 
     @Test
-    void multiLatentAttentionIsNamedAsNotModelled() {
+    void multiLatentAttentionIsPricedNotNamedAsNotModelled() {
         JobEstimate mla = MoeCostTest.job(GPT_OSS_LIKE, "attention: { kv_lora_rank: 512 }", "tp: 1, ep: 8", 4096);
-        assertTrue(mla.inputs().assumptions().stream().anyMatch(a -> a.startsWith("multi-latent attention (kv_lora_rank 512): not modelled")));
+        assertTrue(mla.inputs().assumptions().stream().noneMatch(a -> a.startsWith("multi-latent attention (")), mla.inputs().assumptions().toString());
+        assertTrue(mla.inputs().model().mla() != null, "LatentAttentionTest prices it");
     }
 
     private static String compute(JobEstimate j) {

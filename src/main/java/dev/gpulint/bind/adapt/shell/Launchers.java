@@ -64,7 +64,8 @@ public final class Launchers {
             "--moe-router-topk", "--moe-ffn-hidden-size",
             "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--moe-expert-capacity-factor", "--moe-pad-expert-input-to-capacity",
             "--moe-token-dispatcher-type", "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--window-size",
-            "--window-attn-skip-freq", "--multi-latent-attention", "--kv-lora-rank");
+            "--window-attn-skip-freq", "--multi-latent-attention", "--kv-lora-rank", "--q-lora-rank", "--qk-head-dim",
+            "--qk-pos-emb-head-dim", "--v-head-dim");
     private static final Set<String> PLAN_SWITCHES = Set.of("--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
             "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--moe-pad-expert-input-to-capacity",
             "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--multi-latent-attention");

@@ -1,5 +1,7 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.plan.EstimateWords;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,7 +53,7 @@ class LatentAttentionTest {
         assertEquals(187_105_280, m.attentionParameters(), 0);
         assertEquals(1_006_632_960, m.attentionFlopsPerTokenLayer(), 0);
         assertEquals(6.0 * (187_105_280 + 8 * 3.0 * 7168 * 2048), m.linearFlopsPerTokenLayer(), 0);
-        String compute = j.estimate().notes().stream().filter(n -> n.term().equals("compute")).findFirst().orElseThrow().text();
+        String compute = j.estimate().terms().stream().filter(n -> n.term().equals("compute")).findFirst().map(EstimateWords::text).orElseThrow();
         assertTrue(compute.contains("; causal attention 6·s·a·(d_h + d_hR + d_v)/2 "), compute);
         assertTrue(j.inputs().assumptions().contains("multi-latent attention: queries through rank 1536, keys and values through rank 512,"
                 + " heads of 128 + 64 (rotary) and values of 128"), j.inputs().assumptions().toString());
@@ -59,7 +61,7 @@ class LatentAttentionTest {
         JobEstimate mha = MoeCostTest.job(DEEPSEEK_V3_LIKE, "moe: { expert_ffn_hidden_size: 2048 }", "tp: 1, ep: 64, pp: 1", 4096);
         assertNull(mha.inputs().model().mla());
         assertEquals(4.0 * 7168 * 128 * 128, mha.inputs().model().attentionParameters(), 0);
-        assertTrue(mha.estimate().notes().stream().filter(n -> n.term().equals("compute")).findFirst().orElseThrow().text()
+        assertTrue(mha.estimate().terms().stream().filter(n -> n.term().equals("compute")).findFirst().map(EstimateWords::text).orElseThrow()
                 .contains("; causal attention 12·s·a·d/2 "));
         assertEquals(61 * (4.0 * 7168 * 128 * 128 - 187_105_280), mha.inputs().model().parameters() - m.parameters(), 1);
         assertTrue(j.estimate().stages().get(0).activations() > mha.estimate().stages().get(0).activations(),

@@ -140,9 +140,13 @@ class MoeCostTest {
     void eachLocalExpertsGemmPaysTheFittedFixedTime() {
         // 128 experts over ep 8: 16 local experts, 6 GEMMs each per layer and micro-batch, 26 µs each beside 6 kernels
         MoeCost.Priced p = priced(job(QWEN3_30B, "moe: { expert_ffn_hidden_size: 768 }", "tp: 1, ep: 8", 4096));
-        assertTrue(p.note().contains("+ 6 kernels × 10.0 µs + 96 expert GEMMs × 26.0 µs (fitted on H100 bf16) = "), p.note());
+        assertEquals(96, p.term().expertGemms());
+        assertTrue(EstimateWords.text(p.term()).contains("+ 6 kernels × 10.0 µs + 96 expert GEMMs × 26.0 µs (fitted on H100 bf16) = "),
+                EstimateWords.text(p.term()));
         MoeCost.Priced one = priced(job(MIXTRAL_8X7B, "", "tp: 1, ep: 8", 4096));
-        assertTrue(one.note().contains("+ 6 kernels × 10.0 µs + 6 expert GEMMs × 26.0 µs (fitted on H100 bf16) = "), one.note());
+        assertEquals(6, one.term().expertGemms());
+        assertTrue(EstimateWords.text(one.term()).contains("+ 6 kernels × 10.0 µs + 6 expert GEMMs × 26.0 µs (fitted on H100 bf16) = "),
+                EstimateWords.text(one.term()));
         assertEquals(26e-6, MoeCost.EXPERT_GEMM_S, 0, "the fit on the two MoE figures (bench/plan/moe.tsv; docs/plan.md)");
     }
 

@@ -57,7 +57,7 @@ class BridgeNemoRlPlanCliTest {
         assertEquals(0, r.code(), r.err() + r.out());
         Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
         List<String> as = (List<String>) doc.get("assumptions");
-        assertTrue(as.contains("model shape (what the files do not write) from model_name meta-llama/Llama-3.1-8B-Instruct: the model "
+        assertTrue(as.contains("model shape (what the files do not write) from policy.model_name meta-llama/Llama-3.1-8B-Instruct: the model "
                 + "catalog's meta-llama/Llama-3.1-8B (https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json)"), as.toString());
         Map<String, Object> stage = (Map<String, Object>) ((List<Object>) ((Map<String, Object>) ((Map<String, Object>)
                 doc.get("current")).get("memory")).get("stages")).get(0);

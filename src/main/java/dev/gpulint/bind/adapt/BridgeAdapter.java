@@ -30,7 +30,7 @@ import java.util.Map;
  *     {@code gated_linear_unit}, {@code share_embeddings_and_output_weights}, {@code num_moe_experts} and the MoE keys
  *     of {@link Nemo2Moe}), {@code recompute_granularity}, CPU activation offload;
  * <li>the model's name for the catalog ({@link ModelNames}): the provider class {@code model._target_}
- *     ({@code Llama3ModelProvider70B} reads as Llama 3 70B; a class without a size names no shape) and the Hugging
+ *     ({@code Llama3ModelProvider70B} reads as Llama 3 70B; a family's class without a size names no entry) and the Hugging
  *     Face tokenizer {@code tokenizer.tokenizer_model};
  * <li>the precision: {@code mixed_precision} as a recipe name ({@code bf16_mixed}, {@code bf16_with_fp8_current_scaling_mixed},
  *     {@code bf16_with_mxfp8_mixed}, {@code bf16_with_nvfp4_mixed}...) or as MixedPrecisionConfig ({@code fp8} set, with
@@ -140,7 +140,7 @@ final class BridgeAdapter implements FormatAdapter {
         if (recompute != null) {
             String r = recompute.isNull() || recompute.text().strip().equalsIgnoreCase("null") ? "none"
                     : recompute.text().strip().toLowerCase(Locale.ROOT);
-            if (!TreeValues.placeholder(r) || r.equals("none")) j.recompute = new Located<>(r, recompute.span());
+            if (!TreeValues.placeholder(r)) j.recompute = new Located<>(r, recompute.span());
         }
         Located<Boolean> offload = TreeValues.bool(scalar(model, "cpu_offloading"));
         Located<Boolean> activations = TreeValues.bool(scalar(model, "cpu_offloading_activations"));
@@ -229,7 +229,8 @@ final class BridgeAdapter implements FormatAdapter {
 
     /**
      * The names of the model for the catalog: the provider class without "ModelProvider" ({@code Llama31ModelProvider70B}
-     * → {@code Llama3170B}, the catalog's loose form of Llama 3.1 70B), then the Hugging Face tokenizer it trains with.
+     * → {@code Llama3170B}, the catalog's loose form of Llama 3.1 70B; {@code DeepSeekV3ModelProvider} → DeepSeek V3), then
+     * the Hugging Face tokenizer it trains with.
      */
     private static void names(JobDraft j, MappingNode c, MappingNode model, String at, String wrap) {
         ScalarNode target = scalar(model, "_target_");
@@ -237,7 +238,8 @@ final class BridgeAdapter implements FormatAdapter {
             String cls = target.text().strip();
             cls = cls.substring(cls.lastIndexOf('.') + 1);
             String name = cls.replace("ModelProvider", "");
-            if (!name.equals(cls) && name.matches(".*[0-9]+[BbMm].*")) j.modelNames.add(j.key(at + "_target_", new Located<>(name, target.span())));
+            // a family's class without its size (Llama31ModelProvider: Llama31) matches no catalog entry; one model's does
+            if (!name.equals(cls) && !name.isEmpty()) j.modelNames.add(j.key(at + "_target_", new Located<>(name, target.span())));
         }
         String tokKey = section(c, "tokenizer");
         MappingNode tok = tokKey == null ? null : map(c, tokKey);

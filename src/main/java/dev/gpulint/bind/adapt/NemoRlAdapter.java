@@ -54,6 +54,11 @@ final class NemoRlAdapter implements FormatAdapter {
         JobDraft j = new JobDraft(FORMAT, doc.file(), root.span());
         j.name = new Located<>(doc.name(), root.entry("policy").orElseThrow().key().span());
         boolean inherits = root.get("defaults").isPresent();
+        // the policy's model first: a distillation's teacher or a reward model also has a model_name (ModelNames scans them all)
+        ScalarNode model = scalar(policy, "model_name");
+        if (model != null && !model.isNull() && !TreeValues.placeholder(model.text())) {
+            j.modelNames.add(j.key("policy.model_name", new Located<>(model.text().strip(), model.span())));
+        }
         cluster(j, root, policy);
         j.micro = j.key("policy.train_micro_batch_size", TreeValues.whole(scalar(policy, "train_micro_batch_size")));
         j.global = j.key("policy.train_global_batch_size", TreeValues.whole(scalar(policy, "train_global_batch_size")));
@@ -141,8 +146,8 @@ final class NemoRlAdapter implements FormatAdapter {
         j.sequenceParallel = TreeValues.bool(scalar(d, "sequence_parallel"));
         recompute(j, d);
         // FSDP2 shards parameters, gradients and optimizer states over every data-parallel rank
-        j.zeroStage = j.key(at + "enabled (FSDP2)", new Located<>(3L, scalar(d, "enabled") != null
-                ? scalar(d, "enabled").span() : j.name.span()));
+        ScalarNode on = scalar(d, "enabled");
+        j.zeroStage = j.key(at + "enabled (FSDP2)", new Located<>(3L, on != null ? on.span() : j.name.span()));
         Located<Boolean> lora = TreeValues.bool(scalar(d, "lora_cfg", "enabled"));
         if (lora != null && lora.value()) j.modelShapeWithheld = "LoRA (policy.dtensor_cfg.lora_cfg)";
     }

@@ -256,7 +256,39 @@ class BridgeAndNemoRlTest {
         assertEquals(16.0, j.optimizer().bytesPerParameter().value());
         assertEquals(32L, j.model().layers().value(), "the catalog's Llama 3.1 8B");
         assertEquals(5, j.model().layers().span().startLine(), "placed at policy.model_name");
-        assertTrue(shapeFrom(j).contains("policy.model_name") || shapeFrom(j).contains("model_name meta-llama/Llama-3.1-8B-Instruct"), shapeFrom(j));
+        assertEquals("meta-llama/Llama-3.1-8B | policy.model_name meta-llama/Llama-3.1-8B-Instruct: the model catalog's "
+                + "meta-llama/Llama-3.1-8B (https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json)", shapeFrom(j));
+    }
+
+    @Test
+    void aDistillationsTeacherDoesNotGiveThePolicyItsShape() {
+        Specs.Job j = job("distillation.yaml", """
+                teacher:
+                  model_name: Qwen/Qwen3-32B
+                  dtensor_cfg: { enabled: true, tensor_parallel_size: 4 }
+                policy:
+                  model_name: Qwen/Qwen3-1.7B
+                  train_global_batch_size: 64
+                  train_micro_batch_size: 1
+                  dtensor_cfg: { enabled: true, tensor_parallel_size: 1 }
+                cluster: { gpus_per_node: 8, num_nodes: 1 }
+                """);
+        assertEquals(2048L, j.model().hiddenSize().value(), "the student's Qwen3 1.7B, not the teacher's 32B");
+        assertEquals(1L, j.parallelism().tp().value());
+    }
+
+    @Test
+    void aDeepSeekV3ProviderNamesItsModelWithoutASizeInItsName() {
+        Specs.Job j = job("dsv3.yaml", """
+                model:
+                  _target_: megatron.bridge.models.deepseek.DeepSeekV3ModelProvider
+                  tensor_model_parallel_size: 2
+                  pipeline_model_parallel_size: 16
+                  expert_model_parallel_size: 64
+                train: { global_batch_size: 8192, micro_batch_size: 1 }
+                """);
+        assertEquals(61L, j.model().layers().value());
+        assertEquals(256L, j.model().experts().value());
     }
 
     @Test

@@ -5,7 +5,7 @@ package dev.gpulint.spec;
  * from the name messages show ("Kubernetes PyTorchJob"), which may carry more than the id.
  */
 public enum Format {
-    NATIVE("gpulint"), MEGATRON("Megatron-LM"), NEMO("NeMo"), NEMO2_RECIPE("NeMo 2 recipe"), DEEPSPEED("DeepSpeed"),
+    NATIVE("gpulint"), MEGATRON("Megatron-LM"), NEMO("NeMo"), NEMO2_RECIPE("NeMo 2 recipe"), MEGATRON_BRIDGE("Megatron-Bridge"), NEMO_RL("NeMo-RL"), DEEPSPEED("DeepSpeed"),
     ACCELERATE("accelerate"), TORCHTITAN("torchtitan"), TORCHTUNE("torchtune"), AXOLOTL("axolotl"), LLAMA_FACTORY("LLaMA-Factory"), NANOTRON("nanotron"), FAST_LLM("Fast-LLM"), LEVANTER("Levanter"), GPT_NEOX("gpt-neox"), SKYPILOT("SkyPilot"),
     AWS_BATCH("AWS Batch job definition"), HYPERPOD_RECIPE("SageMaker HyperPod recipe"), LAUNCH_SCRIPT("launch script"),
     /** Any Kubernetes kind: "Kubernetes PyTorchJob", "Kubernetes Job (Volcano)". */

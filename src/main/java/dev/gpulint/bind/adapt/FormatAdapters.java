@@ -27,6 +27,8 @@ final class FormatAdapters {
             new NemoAdapter(),
             new Nemo2RecipeAdapter(),
             new HyperPodRecipeAdapter(),
+            new BridgeAdapter(),
+            new NemoRlAdapter(),
             new TorchtuneAdapter(),
             new FinetuneConfigAdapter.Axolotl(),
             new FinetuneConfigAdapter.LlamaFactory(),

@@ -17,8 +17,12 @@ final class Nemo2Moe {
     private Nemo2Moe() {}
 
     static void read(JobDraft j, MappingNode config) {
+        read(j, config, "model.config.");
+    }
+
+    /** As {@link #read(JobDraft, MappingNode)}, each key named under {@code at} (Megatron-Bridge writes the config as {@code model.}). */
+    static void read(JobDraft j, MappingNode config, String at) {
         if (config == null) return;
-        String at = "model.config.";
         if (j.topK == null) j.topK = j.key(at + "moe_router_topk", TreeValues.whole(scalar(config, "moe_router_topk")));
         j.moeFfn = j.key(at + "moe_ffn_hidden_size", TreeValues.whole(scalar(config, "moe_ffn_hidden_size")));
         j.sharedFfn = j.key(at + "moe_shared_expert_intermediate_size", TreeValues.whole(scalar(config, "moe_shared_expert_intermediate_size")));

@@ -1,0 +1,261 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.TreeValues.map;
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
+
+import dev.gpulint.spec.Format;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs.StatedKind;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Megatron-Bridge's configuration as YAML: the {@code ConfigContainer} a run dumps (the "Task Configuration" a
+ * training log prints and a checkpoint's run_config.yaml keeps, {@code _target_} keys naming the classes) and the
+ * override files its recipe scripts merge on top of a recipe ({@code --config-file}: only the fields changed). Both
+ * are one mapping per ConfigContainer field: {@code model} (the model provider, a Megatron-Core TransformerConfig:
+ * the parallel sizes live here, not in a strategy), {@code train}, {@code dataset}, {@code optimizer}, {@code ddp},
+ * {@code mixed_precision}; older examples name them {@code model_config}, {@code train_config}..., and the
+ * performance scripts' overrides wrap them in a {@code ConfigContainer:} key. What it binds:
+ * <ul>
+ * <li>{@code model.{tensor,pipeline,virtual_pipeline,context,expert}_model_parallel_size},
+ *     {@code expert_tensor_parallel_size}, {@code sequence_parallel}, the uneven pipeline's
+ *     {@code num_layers_in_{first,last}_pipeline_stage} and {@code account_for_{embedding,loss}_in_pipeline_split};
+ * <li>{@code train.micro_batch_size}, {@code train.global_batch_size}; the sequence from {@code dataset.seq_length}
+ *     (or GPTDatasetConfig's {@code sequence_length}), else {@code model.seq_length};
+ * <li>the model's dimensions where written ({@code num_layers}, {@code hidden_size}, {@code num_attention_heads},
+ *     {@code num_query_groups}, {@code ffn_hidden_size}, {@code kv_channels}, {@code vocab_size},
+ *     {@code gated_linear_unit}, {@code share_embeddings_and_output_weights}, {@code num_moe_experts} and the MoE keys
+ *     of {@link Nemo2Moe}), {@code recompute_granularity}, CPU activation offload;
+ * <li>the model's name for the catalog ({@link ModelNames}): the provider class {@code model._target_}
+ *     ({@code Llama3ModelProvider70B} reads as Llama 3 70B; a family's class without a size names no entry) and the Hugging
+ *     Face tokenizer {@code tokenizer.tokenizer_model};
+ * <li>the precision: {@code mixed_precision} as a recipe name ({@code bf16_mixed}, {@code bf16_with_fp8_current_scaling_mixed},
+ *     {@code bf16_with_mxfp8_mixed}, {@code bf16_with_nvfp4_mixed}...) or as MixedPrecisionConfig ({@code fp8} set, with
+ *     {@code fp8_recipe: mxfp8}; {@code fp4}; {@code bf16}/{@code fp16}), else the model's own {@code fp8}/{@code bf16}/
+ *     {@code fp16}, else the optimizer's; the distributed optimizer ({@code optimizer.use_distributed_optimizer}, else
+ *     {@code ddp}'s); the gradients' dtype ({@code mixed_precision.grad_reduce_in_fp32}, which Megatron-Bridge copies onto
+ *     the DDP config, else {@code ddp.grad_reduce_in_fp32}): false keeps 16-bit main gradients, 16 bytes per parameter.
+ * </ul>
+ * The GPU count is the launcher's ({@code torchrun --nproc_per_node}, the Slurm allocation), never the file's.
+ */
+final class BridgeAdapter implements FormatAdapter {
+    static final String FORMAT = Format.MEGATRON_BRIDGE.display();
+    private static final Map<String, String> SIZES = Map.of("tp", "tensor_model_parallel_size", "pp", "pipeline_model_parallel_size",
+            "virtual_pp", "virtual_pipeline_model_parallel_size", "cp", "context_parallel_size", "ep", "expert_model_parallel_size");
+
+    @Override public String id() { return "megatron-bridge"; }
+
+    @Override public String displayName() { return FORMAT; }
+
+    /** The ConfigContainer's mapping: the root, or a top-level {@code ConfigContainer:} (the performance overrides). */
+    private static MappingNode container(MappingNode root) {
+        MappingNode wrapped = map(root, "ConfigContainer");
+        return wrapped != null ? wrapped : root;
+    }
+
+    /** The section of a ConfigContainer field: {@code model}, else the older examples' {@code model_config}. */
+    private static String section(MappingNode c, String field) {
+        if (map(c, field) != null) return field;
+        return map(c, field + "_config") != null ? field + "_config" : null;
+    }
+
+    @Override public boolean accepts(ForeignDocument doc) {
+        MappingNode root = doc.root();
+        if (root.get("trainer").isPresent() || root.get("policy").isPresent()) return false;     // NeMo, NeMo-RL
+        MappingNode c = container(root);
+        String model = section(c, "model");
+        if (model == null) return false;
+        MappingNode m = map(c, model);
+        boolean sized = false;
+        for (String k : SIZES.values()) sized |= m.get(k).isPresent();
+        String target = TreeValues.text(m, "_target_");
+        boolean provider = target != null && (target.startsWith("megatron.bridge.") || target.endsWith("ModelProvider")
+                || target.matches("[\\w.]*ModelProvider\\w*"));
+        String top = TreeValues.text(root, "_target_");
+        boolean containerTarget = top != null && top.endsWith("ConfigContainer");
+        return (sized || provider) && (section(c, "train") != null || containerTarget);
+    }
+
+    @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        MappingNode root = doc.root();
+        MappingNode c = container(root);
+        String wrap = c == root ? "" : "ConfigContainer.";
+        String modelKey = section(c, "model");
+        String at = wrap + modelKey + ".";
+        MappingNode model = map(c, modelKey);
+        JobDraft j = new JobDraft(FORMAT, doc.file(), root.span());
+        j.name = new Located<>(doc.name(), root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
+        j.tp = size(j, model, at, "tp");
+        j.pp = size(j, model, at, "pp");
+        j.vpp = size(j, model, at, "virtual_pp");
+        j.cp = size(j, model, at, "cp");
+        j.ep = size(j, model, at, "ep");
+        j.etp = j.key(at + "expert_tensor_parallel_size", TreeValues.whole(scalar(model, "expert_tensor_parallel_size")));
+        j.sequenceParallel = TreeValues.bool(scalar(model, "sequence_parallel"));
+        String trainKey = section(c, "train");
+        MappingNode train = trainKey == null ? null : map(c, trainKey);
+        j.micro = j.key(wrap + trainKey + ".micro_batch_size", TreeValues.whole(scalar(train, "micro_batch_size")));
+        j.global = j.key(wrap + trainKey + ".global_batch_size", TreeValues.whole(scalar(train, "global_batch_size")));
+        String dataKey = section(c, "dataset");
+        MappingNode data = dataKey == null ? null : map(c, dataKey);
+        for (String k : new String[] {"seq_length", "sequence_length"}) {
+            if (j.seqLength == null) j.seqLength = j.key(wrap + dataKey + "." + k, TreeValues.whole(scalar(data, k)));
+        }
+        if (j.seqLength == null) j.seqLength = j.key(at + "seq_length", TreeValues.whole(scalar(model, "seq_length")));
+        shape(j, model, at);
+        pipelineSplit(j, model, at);
+        precision(j, c, model, wrap);
+        names(j, c, model, at, wrap);
+        sink.draft(j);
+    }
+
+    /** The dimensions a dump writes (an override file seldom does: the recipe has them). */
+    private static void shape(JobDraft j, MappingNode model, String at) {
+        j.layers = j.key(at + "num_layers", TreeValues.whole(scalar(model, "num_layers")));
+        j.hidden = j.key(at + "hidden_size", TreeValues.whole(scalar(model, "hidden_size")));
+        j.heads = j.key(at + "num_attention_heads", TreeValues.whole(scalar(model, "num_attention_heads")));
+        j.kvHeads = j.key(at + "num_query_groups", TreeValues.whole(scalar(model, "num_query_groups")));
+        j.ffn = j.key(at + "ffn_hidden_size", TreeValues.whole(scalar(model, "ffn_hidden_size")));
+        j.headDim = j.key(at + "kv_channels", TreeValues.whole(scalar(model, "kv_channels")));
+        j.vocab = j.key(at + "vocab_size", TreeValues.whole(scalar(model, "vocab_size")));
+        j.gated = TreeValues.bool(scalar(model, "gated_linear_unit"));
+        j.tied = TreeValues.bool(scalar(model, "share_embeddings_and_output_weights"));
+        Located<Long> experts = TreeValues.whole(scalar(model, "num_moe_experts"));
+        if (experts != null) {
+            j.experts = j.key(at + "num_moe_experts", experts);
+            Nemo2Moe.read(j, model, at);
+        } else {
+            // a dense model's dump still writes the MoE defaults (moe_router_topk: 2): read only its attention variant
+            Nemo2Moe.read(j, model, at);
+            j.topK = null;
+            j.moeFfn = j.sharedFfn = j.denseLayers = null;
+            j.moeLayerFreq = j.dispatcher = null;
+            j.capacityFactor = null;
+            j.padToCapacity = j.moeOverlap = j.groupedGemm = null;
+        }
+        ScalarNode recompute = scalar(model, "recompute_granularity");
+        if (recompute != null) {
+            String r = recompute.isNull() || recompute.text().strip().equalsIgnoreCase("null") ? "none"
+                    : recompute.text().strip().toLowerCase(Locale.ROOT);
+            if (!TreeValues.placeholder(r)) j.recompute = new Located<>(r, recompute.span());
+        }
+        Located<Boolean> offload = TreeValues.bool(scalar(model, "cpu_offloading"));
+        Located<Boolean> activations = TreeValues.bool(scalar(model, "cpu_offloading_activations"));
+        if (offload != null && offload.value() && (activations == null || activations.value())) {
+            j.offloadLayers = j.key(at + "cpu_offloading_num_layers", TreeValues.whole(scalar(model, "cpu_offloading_num_layers")));
+        }
+    }
+
+    /** An uneven pipeline: the first and last stages' layers, and the embedding / loss counted in the split. */
+    private static void pipelineSplit(JobDraft j, MappingNode model, String at) {
+        j.firstStageLayers = j.key(at + "num_layers_in_first_pipeline_stage", TreeValues.whole(scalar(model, "num_layers_in_first_pipeline_stage")));
+        j.lastStageLayers = j.key(at + "num_layers_in_last_pipeline_stage", TreeValues.whole(scalar(model, "num_layers_in_last_pipeline_stage")));
+        Located<Boolean> e = TreeValues.bool(scalar(model, "account_for_embedding_in_pipeline_split"));
+        Located<Boolean> l = TreeValues.bool(scalar(model, "account_for_loss_in_pipeline_split"));
+        if (e != null && e.value()) j.embeddingInSplit = e;
+        if (l != null && l.value()) j.lossInSplit = l;
+    }
+
+    /** The precision, the distributed optimizer and the gradients' dtype. */
+    private static void precision(JobDraft j, MappingNode c, MappingNode model, String wrap) {
+        String mpKey = section(c, "mixed_precision");
+        MappingNode mp = mpKey == null ? null : map(c, mpKey);
+        ScalarNode recipe = scalar(c, "mixed_precision");
+        if (recipe != null && !recipe.isNull() && !TreeValues.placeholder(recipe.text())) j.dtype = recipeDtype(recipe);
+        if (j.dtype == null) j.dtype = configDtype(mp);
+        if (j.dtype == null) j.dtype = configDtype(model);
+        String optKey = section(c, "optimizer");
+        MappingNode optimizer = optKey == null ? null : map(c, optKey);
+        if (j.dtype == null) {
+            for (String k : new String[] {"bf16", "fp16"}) {
+                Located<Boolean> b = TreeValues.bool(scalar(optimizer, k));
+                if (j.dtype == null && b != null && b.value()) j.dtype = new Located<>(k, b.span());
+            }
+        }
+        String ddpKey = section(c, "ddp");
+        MappingNode ddp = ddpKey == null ? null : map(c, ddpKey);
+        Located<Boolean> dist = TreeValues.bool(scalar(optimizer, "use_distributed_optimizer"));
+        j.distributed = dist != null ? dist : TreeValues.bool(scalar(ddp, "use_distributed_optimizer"));
+        ScalarNode fp32 = scalar(mp, "grad_reduce_in_fp32");
+        String where = wrap + mpKey + ".grad_reduce_in_fp32";
+        if (TreeValues.bool(fp32) == null) { fp32 = scalar(ddp, "grad_reduce_in_fp32"); where = wrap + ddpKey + ".grad_reduce_in_fp32"; }
+        Located<Boolean> reduceFp32 = TreeValues.bool(fp32);
+        boolean fp32Training = j.dtype != null && j.dtype.value().equals("fp32");
+        if (reduceFp32 != null && !reduceFp32.value() && !fp32Training) {
+            j.bytesPerParameter = j.key(where, new Located<>(16.0, reduceFp32.span()));
+            j.state("bytes_per_parameter", 16, where + ": false (16-bit main gradients: 2 weights + 2 gradients + 12 Adam)",
+                    StatedKind.CONFIG, reduceFp32.span());
+        }
+    }
+
+    /**
+     * A recipe name of Megatron-Bridge's mixed_precision module: its words say the compute precision
+     * ({@code bf16_with_fp8_delayed_scaling_mixed}: fp8 GEMMs on bf16; {@code *_mxfp8_*}: MXFP8; {@code *_nvfp4_*}: NVFP4).
+     */
+    static Located<String> recipeDtype(ScalarNode s) {
+        String t = s.text().strip().toLowerCase(Locale.ROOT);
+        String d = t.contains("nvfp4") || t.contains("fp4") ? "nvfp4" : t.contains("mxfp8") ? "mxfp8" : t.contains("fp8") ? "fp8"
+                : t.startsWith("bf16") ? "bf16" : t.startsWith("fp16") || t.startsWith("16") ? "fp16" : t.startsWith("fp32") || t.startsWith("32") ? "fp32" : null;
+        return d == null ? null : new Located<>(d, s.span());
+    }
+
+    /** MixedPrecisionConfig's (or TransformerConfig's) fields: fp4, fp8 (with fp8_recipe mxfp8), bf16, fp16. */
+    private static Located<String> configDtype(MappingNode m) {
+        if (m == null) return null;
+        ScalarNode fp4 = scalar(m, "fp4");
+        if (set(fp4)) return new Located<>("nvfp4", fp4.span());
+        ScalarNode fp8 = scalar(m, "fp8");
+        if (set(fp8)) {
+            ScalarNode r = scalar(m, "fp8_recipe");
+            if (r != null && !r.isNull() && "mxfp8".equalsIgnoreCase(r.text().strip())) return new Located<>("mxfp8", r.span());
+            return new Located<>("fp8", fp8.span());
+        }
+        for (String k : new String[] {"bf16", "fp16"}) {
+            Located<Boolean> b = TreeValues.bool(scalar(m, k));
+            if (b != null && b.value()) return new Located<>(k, b.span());
+        }
+        return null;
+    }
+
+    /** A value that turns a low-precision path on: written, not null, not false, not a placeholder. */
+    private static boolean set(ScalarNode s) {
+        if (s == null || s.isNull() || TreeValues.placeholder(s.text())) return false;
+        Located<Boolean> b = TreeValues.bool(s);
+        return b == null || b.value();
+    }
+
+    /**
+     * The names of the model for the catalog: the provider class without "ModelProvider" ({@code Llama31ModelProvider70B}
+     * → {@code Llama3170B}, the catalog's loose form of Llama 3.1 70B; {@code DeepSeekV3ModelProvider} → DeepSeek V3), then
+     * the Hugging Face tokenizer it trains with.
+     */
+    private static void names(JobDraft j, MappingNode c, MappingNode model, String at, String wrap) {
+        ScalarNode target = scalar(model, "_target_");
+        if (target != null && !target.isNull() && !TreeValues.placeholder(target.text())) {
+            String cls = target.text().strip();
+            cls = cls.substring(cls.lastIndexOf('.') + 1);
+            String name = cls.replace("ModelProvider", "");
+            // a family's class without its size (Llama31ModelProvider: Llama31) matches no catalog entry; one model's does
+            if (!name.equals(cls) && !name.isEmpty()) j.modelNames.add(j.key(at + "_target_", new Located<>(name, target.span())));
+        }
+        String tokKey = section(c, "tokenizer");
+        MappingNode tok = tokKey == null ? null : map(c, tokKey);
+        ScalarNode hf = scalar(tok, "tokenizer_model");
+        String type = TreeValues.text(tok, "tokenizer_type");
+        if (hf != null && !hf.isNull() && !TreeValues.placeholder(hf.text()) && (type == null || type.contains("HuggingFace"))) {
+            j.modelNames.add(j.key(wrap + tokKey + ".tokenizer_model", new Located<>(hf.text().strip(), hf.span())));
+        }
+    }
+
+    /** A parallel size: its number; null ("not set") takes the default; a placeholder is unknown. */
+    private static Located<Long> size(JobDraft j, MappingNode model, String at, String size) {
+        String key = SIZES.get(size);
+        ScalarNode s = scalar(model, key);
+        Located<Long> v = j.key(at + key, TreeValues.whole(s));
+        j.unknownIf(size, s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null"), v);
+        return v;
+    }
+}

@@ -8,7 +8,6 @@ import dev.gpulint.fix.FixSettings;
 import dev.gpulint.lint.Linter;
 import dev.gpulint.lint.ProjectRun;
 import dev.gpulint.lint.RunOutcome;
-import dev.gpulint.plan.LayoutFixes;
 import dev.gpulint.plan.Planner;
 import dev.gpulint.read.SourceFile;
 import java.nio.file.Path;
@@ -20,17 +19,17 @@ import java.util.Set;
 /**
  * The one entry of every front end (the command line's check, plan and test-rules, the Maven plugin, the language
  * server): an immutable {@link CheckRequest} in, a {@link RunOutcome} out. A run here always ends with its post-run
- * steps, so no front end can forget one: the layout fixes the plan offers ({@link LayoutFixes}, named in the rules'
- * ID.yaml) on every check, and on {@link #fix} the fix loop (fix.FixLoop), which lints again after each pass
+ * steps, so no front end can forget one: the rules' Java-made fixes named in their ID.yaml ({@link RuleFixes}: the
+ * unit fix, the layout fix the plan offers) on every check, and on {@link #fix} the fix loop (fix.FixLoop), which lints again after each pass
  * through {@link #check}, the same steps included.
  */
 public final class Checks {
     private Checks() {}
 
-    /** Lints the request's files: the settled findings, with the layout fixes added. */
+    /** Lints the request's files: the settled findings, with the rules' Java-made fixes added (the unit fix, the layout fix). */
     public static RunOutcome check(CheckRequest request) {
         RunOutcome run = new ProjectRun(request.lint()).lint();
-        return run.withResult(layoutFixes(run.facts(), run.result(), run.texts(), run.rules(), FixSettings.of(run.config().fix())));
+        return run.withResult(ruleFixes(run.facts(), run.result(), run.texts(), run.rules(), FixSettings.of(run.config().fix())));
     }
 
     /**
@@ -125,7 +124,7 @@ public final class Checks {
     public static LintResult check(Linter linter, List<SourceFile> files) {
         List<Object> facts = new ArrayList<>();
         LintResult r = linter.lint(files, List.of(), Set.of(), facts::addAll);
-        return layoutFixes(facts, r, SourceFile.texts(files, Set.of()), linter.rules(), FixSettings.ALL);
+        return ruleFixes(facts, r, SourceFile.texts(files, Set.of()), linter.rules(), FixSettings.ALL);
     }
 
     /**
@@ -138,9 +137,9 @@ public final class Checks {
                 run.inputs());
     }
 
-    /** The rules' Java-made fixes: the layout of the plan for the findings of the rules whose ID.yaml names it. */
-    private static LintResult layoutFixes(List<Object> facts, LintResult result, Map<String, String> texts,
-                                          dev.gpulint.meta.RuleCatalog rules, FixSettings settings) {
-        return LayoutFixes.apply(facts, result, texts, Catalog.builtIn(), rules, settings);
+    /** The rules' Java-made fixes named in their ID.yaml (the unit fix, the plan's layout), in their one place: {@link RuleFixes}. */
+    private static LintResult ruleFixes(List<Object> facts, LintResult result, Map<String, String> texts,
+                                        dev.gpulint.meta.RuleCatalog rules, FixSettings settings) {
+        return RuleFixes.apply(facts, result, texts, rules, settings);
     }
 }

@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:nothing found: the step is within the estimate's tolerance and no step of the path is bad",
                 "1:a step of the path is bad, or the measured step is beyond the estimate's tolerance",
-                "2:bad usage, or an input that could not be read or parsed"})
+                "2:bad usage, an input that could not be read or parsed, or nothing captured of the job (no diagnosis)"})
 final class DiagnoseCommand implements Callable<Integer> {
     enum Format { text, json, markdown }
 
@@ -69,6 +69,12 @@ final class DiagnoseCommand implements Callable<Integer> {
         }
         if (!ProjectCommands.emit(text, output, request, run, spec.commandLine())) return Main.BAD_INPUT;
         if (run.result().inputFailed()) return Main.BAD_INPUT;
+        if (o.diagnosis().nothingCaptured()) {
+            // no capture read: the report says so; the exit status must not read as "nothing found" in CI
+            err.println("gpulint: diagnose: " + DiagnoseReport.NOTHING_CAPTURED_HEAD + " for job " + o.diagnosis().job() + ": no training"
+                    + " log or capture of its nodes among the paths (docs/evidence.md says what to capture)");
+            return Main.BAD_INPUT;
+        }
         return o.diagnosis().attribution().found() ? Main.FINDINGS : Main.OK;
     }
 }

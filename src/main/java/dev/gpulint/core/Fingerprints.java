@@ -43,14 +43,25 @@ public final class Fingerprints {
         for (Finding.Related r : f.related()) stable.putIfAbsent(r.span().file(), paths.stable(r.span().file()));
         stable.entrySet().removeIf(e -> e.getKey().isEmpty() || e.getKey().equals(e.getValue()));
         String identity = f.identity().isEmpty() || f.identity().equals("syntax") ? f.identity() + "|" + f.message() : f.identity();
-        if (!stable.isEmpty()) {
-            // the longest path first, so that "a.yaml" never rewrites a part of "x/a.yaml"
-            String alternatives = stable.keySet().stream().sorted(java.util.Comparator.comparingInt(String::length).reversed())
-                    .map(java.util.regex.Pattern::quote).collect(java.util.stream.Collectors.joining("|"));
-            identity = java.util.regex.Pattern.compile(alternatives).matcher(identity)
-                    .replaceAll(m -> java.util.regex.Matcher.quoteReplacement(stable.get(m.group())));
-        }
+        identity = rewrite(identity, stable);
         return sha256(f.ruleId() + "|" + paths.stable(file) + "|" + identity).substring(0, 32);
+    }
+
+    /**
+     * {@code text} with every path of {@code paths}' keys written as its value, in one pass, the longest path first so
+     * that "a.yaml" never rewrites a part of "x/a.yaml"; {@code text} itself when {@code paths} is empty.
+     */
+    public static String rewrite(String text, java.util.Map<String, String> paths) {
+        return rewriter(paths).apply(text);
+    }
+
+    /** {@link #rewrite} with {@code paths}, made once for many texts. */
+    public static java.util.function.UnaryOperator<String> rewriter(java.util.Map<String, String> paths) {
+        if (paths.isEmpty()) return t -> t;
+        String alternatives = paths.keySet().stream().sorted(java.util.Comparator.comparingInt(String::length).reversed())
+                .map(java.util.regex.Pattern::quote).collect(java.util.stream.Collectors.joining("|"));
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile(alternatives);
+        return t -> t == null || t.isEmpty() ? t : p.matcher(t).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(paths.get(m.group())));
     }
 
     static String sha256(String s) {

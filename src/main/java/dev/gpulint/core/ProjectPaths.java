@@ -7,7 +7,8 @@ import java.nio.file.Path;
  * Where a run's files are, for the outputs that must not depend on where gpulint was started:
  * {@code base} is the folder the display paths of findings are relative to (the working directory
  * of the command line, a Maven project's basedir), {@code root} the project root (the folder of
- * {@code .gpulint.yaml}, else the git top level, else the base; found by lint.ProjectRoot).
+ * {@code .gpulint.yaml}, else the git top level, else the folder the linted paths have in common;
+ * found by lint.ProjectRoot).
  * Baseline fingerprints and SARIF locations use paths relative to the root, so a baseline written
  * at the top of a repository still matches a run started in a sub-folder.
  */

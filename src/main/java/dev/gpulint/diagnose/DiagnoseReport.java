@@ -14,12 +14,22 @@ import java.util.Map;
 public final class DiagnoseReport {
     private DiagnoseReport() {}
 
+    /** The line that opens a diagnosis of a job of which no capture was read ({@link Diagnosis#nothingCaptured}). */
+    public static final String NOTHING_CAPTURED_HEAD = "nothing captured";
+    public static final String NOTHING_CAPTURED = "no training log and no capture of the job's nodes (nvidia-smi, dcgm-exporter, NCCL log,"
+            + " nccl-tests, ibstat) among the paths, so nothing was diagnosed: the path below is the estimate's alone. Capture what"
+            + " the list at the end names, put the files beside the manifests (docs/evidence.md) and run diagnose again";
+
     /** The text report, or with {@code markdown} the incident ticket's. */
     public static String text(Diagnosis d, boolean markdown) {
         StringBuilder s = new StringBuilder();
         String head = "Diagnosis of job " + d.job() + " (" + d.gpus() + " × " + d.gpu() + ")";
         if (markdown) s.append("### ").append(head).append("\n\n");
         else s.append(head).append('\n');
+        if (d.nothingCaptured()) {
+            if (markdown) s.append("> **").append(NOTHING_CAPTURED_HEAD).append("**: ").append(NOTHING_CAPTURED).append("\n\n");
+            else s.append("  ").append(NOTHING_CAPTURED_HEAD).append(": ").append(NOTHING_CAPTURED).append('\n');
+        }
         String measured = d.measured() == null ? "not given (no training log)"
                 : String.format(Locale.ROOT, "step %s, MFU %.1f %%%s (%s, median of %d steps%s)", Diagnoser.secs(d.measured().stepSeconds()),
                 100 * d.measured().mfu(), d.measured().mfuStated() ? "" : " (from the step)", Diagnoser.at(d.measured().where()),
@@ -83,6 +93,7 @@ public final class DiagnoseReport {
         m.put("job", d.job());
         m.put("gpu", d.gpu());
         m.put("gpus", d.gpus());
+        m.put("verdict", d.verdict());
         if (d.measured() == null) m.put("measured", null);
         else {
             Map<String, Object> x = new LinkedHashMap<>();

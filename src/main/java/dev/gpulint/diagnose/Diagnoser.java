@@ -144,7 +144,7 @@ public final class Diagnoser {
             boolean bad = path.stream().anyMatch(s -> s.verdict() == Verdict.BAD);
             Diagnosis.Attribution withExit = new Diagnosis.Attribution(a.cause(), a.explained(), a.gap(), a.text(), a.found() || bad);
             return new Diagnosis(job.job().name(), catalog.gpu(), catalog.layout().gpus(), measured, expected, path, withExit,
-                    new ArrayList<>(new java.util.LinkedHashSet<>(captures)));
+                    new ArrayList<>(new java.util.LinkedHashSet<>(captures)), !anyCapture());
         }
 
         private Estimate price(Hardware hw) {
@@ -665,6 +665,14 @@ public final class Diagnoser {
                 }
             }
             return true;
+        }
+
+        /** Whether any capture of the job was read: one the EVID facts describe, or one kept whole ({@link Captured}). */
+        private boolean anyCapture() {
+            for (Object f : facts) {
+                if (f instanceof dev.gpulint.facts.EvidenceFact e && (!e.isLinked() || (e.getCluster().equals(cluster) && e.getNodeGroup().equals(group)))) return true;
+            }
+            return !capturedAll().isEmpty();
         }
 
         private List<Evidence> capturedAll() {

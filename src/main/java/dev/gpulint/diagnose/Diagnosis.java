@@ -16,9 +16,17 @@ import java.util.List;
  * @param path        GPU utilisation → NVLink status → PCIe topology → NCCL performance → InfiniBand/RoCE → bottleneck
  * @param attribution what explains the gap
  * @param captures    what to capture next, one command each, for what could not be told
+ * @param nothingCaptured no capture of the job was read at all (no training log, telemetry, nvidia-smi, NCCL log,
+ *                    nccl-tests or ibstat output linked to it or to none): the estimate stands alone and nothing
+ *                    was diagnosed, which is not the same as "nothing found" ({@link #verdict})
  */
 public record Diagnosis(String job, String gpu, long gpus, Measured measured, Expected expected, List<Step> path,
-                        Attribution attribution, List<String> captures) {
+                        Attribution attribution, List<String> captures, boolean nothingCaptured) {
+
+    /** The run's outcome: {@code nothing-captured} (exit 2), {@code found} (exit 1) or {@code nothing-found} (exit 0). */
+    public String verdict() {
+        return nothingCaptured ? "nothing-captured" : attribution.found() ? "found" : "nothing-found";
+    }
 
     public Diagnosis {
         path = List.copyOf(path);

@@ -11,6 +11,7 @@ import dev.gpulint.core.ProjectPaths;
 import dev.gpulint.core.Span;
 import dev.gpulint.derive.Deriver;
 import dev.gpulint.derive.evid.EvidenceAnalysis;
+import dev.gpulint.derive.unit.UnitEdits;
 import dev.gpulint.derive.unit.UnitlessReadings;
 import dev.gpulint.engine.RuleEngine;
 import dev.gpulint.engine.RuleParams;
@@ -190,8 +191,10 @@ public final class Linter {
 
     /**
      * {@link #lint(List, List, Set)}, handing the derived facts (the built-in rules') to {@code factSink} before the
-     * rules run (null: to none): how `gpulint plan` and the layout fixes read the jobs. A sink per call, so one linter
-     * serves concurrent runs (the rule cases) without a lock.
+     * rules run (null: to none): how `gpulint plan` and the layout fixes read the jobs; then, once the findings are
+     * unfolded, the unit fixes' edits ({@link UnitEdits}, at the places of the findings about their values), which
+     * app.Checks gives to those findings. A sink per call, so one linter serves concurrent runs (the rule cases)
+     * without a lock. Without a sink the findings carry no Java-made fix: app.Checks is the entry that adds them.
      */
     public LintResult lint(List<SourceFile> files, List<Finding> earlier, Set<String> context, Consumer<List<Object>> factSink) {
         List<Finding> findings = new ArrayList<>(earlier);
@@ -240,7 +243,16 @@ public final class Linter {
         findings.addAll(guard.problems());
         if (guard.failed()) failed = true;
         // a folded node group's findings, once per node group it stands for
-        List<Finding> all = guard.stage("unfold", () -> new Unfolder(facts.folds()).unfold(findings), List.copyOf(findings));
+        Unfolder unfolder = new Unfolder(facts.folds());
+        List<Finding> all = guard.stage("unfold", () -> unfolder.unfold(findings), List.copyOf(findings));
+        // the unit fixes' edits where the findings about their values now are: handed out with the facts, for app.Checks
+        if (factSink != null && !facts.unitEdits().isEmpty()) {
+            factSink.accept(guard.stage("unfold", () -> {
+                List<Object> moved = new ArrayList<>();
+                for (UnitEdits e : facts.unitEdits()) moved.addAll(unfolder.unfold(e.identity(), e::moved));
+                return moved;
+            }, List.of()));
+        }
         findings.clear();
         findings.addAll(all);
         // a context file's own findings are not reported, except that it does not parse: never silent
@@ -288,14 +300,16 @@ public final class Linter {
         findings.addAll(adapted.findings());
         Model bare = new Model(clusters, jobs, adapted.counters(), adapted.queries(), adapted.nicPolicies(), adapted.files(), findings,
                 bound.unitless());
-        // UNIT003's safe fix (its ID.yaml names fix-unit): the unit of a bandwidth the binder rejected, where the catalog figure makes it certain
-        Model model = guard.stage("unit fixes", () -> UnitlessReadings.withFixes(bare, catalog, (rule, key, args) -> rules.get(rule)
-                .map(m -> m.messages().get(key)).map(t -> dev.gpulint.meta.Messages.render(t, args)).orElse(null)), bare);
+        Model model = bare;
+        // the unit fix's edits (UNIT003's ID.yaml names fix-unit): the unit of a bandwidth the binder rejected, where the
+        // catalog figure makes it certain; app.Checks gives them to the findings, titled, after the run
+        List<UnitEdits> unitEdits = guard.stage("unit readings", () -> UnitEdits.of(UnitlessReadings.readings(bare.unitless(),
+                bare.clusters(), bare.jobs(), catalog)), List.of());
         List<Object> builtIn = derive(guard, model, evidence);
         // a team's own rules may count, join or name node groups: they match facts of every one, none folded
         List<Object> user = userRules == null || folds.isEmpty() ? builtIn
                 : derive(guard, model.withClusters(clusters.stream().map(Specs.Cluster::unfolded).toList()), evidence);
-        return new Derived(builtIn, user, model.findings(), model.files(), lookedUp, folds);
+        return new Derived(builtIn, user, model.findings(), model.files(), lookedUp, folds, unitEdits);
     }
 
     /**
@@ -303,7 +317,7 @@ public final class Linter {
      * findings met binding, the files the adapters recognised, the cluster files found by lookup, the folded node groups.
      */
     private record Derived(List<Object> builtIn, List<Object> user, List<Finding> findings, List<String> adapted,
-                           Set<String> lookedUp, List<Fold> folds) {}
+                           Set<String> lookedUp, List<Fold> folds, List<UnitEdits> unitEdits) {}
 
     private List<Object> derive(Contained guard, Model model, List<Evidence> evidence) {
         List<Object> facts = new ArrayList<>(guard.stage("derive", () -> new Deriver(catalog).derive(model), List.of()));

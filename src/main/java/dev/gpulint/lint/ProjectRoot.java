@@ -8,8 +8,10 @@ import java.util.List;
  * The project a run belongs to, found from the linted paths rather than from where gpulint was
  * started: the folder of the configuration ({@code .gpulint.yaml}, or {@code --config}) when the
  * linted paths lie under it; else the git top level above them (the nearest folder with a
- * {@code .git} folder or file, found by walking up: no git process is started); else the base
- * folder (the working directory). Baselines and SARIF name files relative to it
+ * {@code .git} folder or file, found by walking up: no git process is started); else the fallback the
+ * caller gives: for the reports the folder the linted paths have in common ({@link #start}), so that no report
+ * depends on the working directory; for the job's cluster lookup the working directory. Baselines and the
+ * machine-read reports name files relative to it
  * ({@link dev.gpulint.core.ProjectPaths}), and a job's cluster is looked for in its manifests
  * ({@link ProjectClusters}).
  */
@@ -49,7 +51,7 @@ public final class ProjectRoot {
      *
      * @param config the configuration file in use (found or given), or null
      * @param start  the folder the linted paths have in common ({@link #start})
-     * @param base   the working directory, the last resort
+     * @param base   the last resort: the linted paths' common folder (reports) or the working directory (cluster lookup)
      */
     public static Path find(Path config, Path start, Path base) {
         Path s = start.toAbsolutePath().normalize();

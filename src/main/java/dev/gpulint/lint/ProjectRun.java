@@ -17,9 +17,12 @@ import java.util.Map;
  */
 public final class ProjectRun {
 
-    /** The set-up linter, what discovery found, and the problems met on the way (findings). */
+    /**
+     * The set-up linter, what discovery found, and the problems met on the way (findings); {@code where} names the root the
+     * reports are relative to, {@code project} the folder a job's missing cluster is looked for in.
+     */
     public record Setup(Linter linter, Discovery discovery, List<Finding> problems, ProjectPaths where, Path start, Config config,
-                        Path configUsed) {}
+                        Path configUsed, Path project) {}
 
     private final LintRequest request;
 
@@ -53,7 +56,11 @@ public final class ProjectRun {
         }
         Path top = request.top() == null ? null : request.top().toAbsolutePath().normalize();
         Path fallback = top != null && baseAbs.startsWith(top) ? top : baseAbs;
-        ProjectPaths where = new ProjectPaths(baseAbs, ProjectRoot.find(cfgPath, start, fallback));
+        // the root the reports and fingerprints name files from: without a configuration or git top level above the
+        // linted paths, the folder they have in common, never the working directory (the same bytes from any folder)
+        ProjectPaths where = new ProjectPaths(baseAbs, ProjectRoot.find(cfgPath, start, top != null && baseAbs.startsWith(top) ? top : start));
+        // the project a job's cluster is looked for in: there, the working directory stays the last resort (an editor's workspace)
+        Path project = ProjectRoot.find(cfgPath, start, fallback);
         Discovery d = new Discovery(cfg, base);
         if (request.maxFileSize() != null) d.maxFileSize(request.maxFileSize());
         d.includeOutside(request.includeOutside());
@@ -69,7 +76,7 @@ public final class ProjectRun {
         if (linter == null) linter = new Linter();
         linter.configure(cfg, where).baseline(request.baseline()).maxFindingsPerRule(request.maxFindingsPerRule());
         earlier.addAll(guard.problems());
-        return new Setup(linter, d, earlier, where, start, cfg, cfgPath == null ? null : cfgPath.toAbsolutePath().normalize());
+        return new Setup(linter, d, earlier, where, start, cfg, cfgPath == null ? null : cfgPath.toAbsolutePath().normalize(), project);
     }
 
     /**
@@ -106,8 +113,8 @@ public final class ProjectRun {
         Linter linter = s.linter();
         // a job's cluster among no linted file is looked for in the project, when the run lies inside it
         // (never from the file system's root: that is no project)
-        if (s.start().startsWith(s.where().root()) && s.where().root().getParent() != null) {
-            linter.clusterSource(new ProjectClusters(s.discovery(), s.where().root(), request.session() == null ? null : request.session().clusters()));
+        if (s.start().startsWith(s.project()) && s.project().getParent() != null) {
+            linter.clusterSource(new ProjectClusters(s.discovery(), s.project(), request.session() == null ? null : request.session().clusters()));
         }
         Discovery d = s.discovery();
         String stdinShown = request.stdin() == null ? null : d.display(Path.of(request.stdinName()));

@@ -15,7 +15,8 @@ import java.util.Set;
  *
  * @param result     the settled findings
  * @param rules      the rule metadata to render them with, the team's own rules included
- * @param facts      the facts the built-in rules matched (plan and the layout fixes price jobs from them)
+ * @param facts      the facts the built-in rules matched (plan and the layout fixes price jobs from them), and the
+ *                   unit fixes' edits (derive.unit.UnitEdits) that app.Checks gives to the findings
  * @param sources    the files linted (not context), by display path, with the texts linted
  * @param inputs     the files the run took findings or facts from, absolute: a report must not overwrite one
  * @param excluded   files named to be linted that the configuration's exclude left out, as given

@@ -41,6 +41,7 @@ public final class GitlabRenderer implements Renderer {
 
     @Override
     public void render(LintResult result, Writer out) throws IOException {
+        result = ReportPaths.stable(result);     // the same bytes from any working directory
         List<Object> issues = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();
         Path root = ReportPaths.root(rootOverride, result.paths());

@@ -25,6 +25,7 @@ public final class JsonRenderer implements Renderer {
 
     @Override
     public void render(LintResult result, Writer out) throws IOException {
+        result = ReportPaths.stable(result);     // the same bytes from any working directory
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("tool", "gpulint");
         root.put("version", version);

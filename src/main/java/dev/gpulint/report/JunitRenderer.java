@@ -54,6 +54,7 @@ public final class JunitRenderer implements Renderer {
 
     @Override
     public void render(LintResult result, Writer out) throws IOException {
+        result = ReportPaths.stable(result);     // the same bytes from any working directory
         Map<String, List<Finding>> byFile = new TreeMap<>();
         Path root = ReportPaths.root(rootOverride, result.paths());
         for (String file : result.reportedFiles()) {

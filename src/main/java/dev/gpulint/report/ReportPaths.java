@@ -1,5 +1,16 @@
 package dev.gpulint.report;
 
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Fingerprints;
+import dev.gpulint.core.Fix;
+import dev.gpulint.core.LintResult;
+import dev.gpulint.core.Span;
+import dev.gpulint.core.TextEdit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
 import dev.gpulint.core.ProjectPaths;
 import java.nio.file.Path;
 
@@ -34,5 +45,54 @@ final class ReportPaths {
         if (abs == null) return file;
         String rel = abs.startsWith(root) ? root.relativize(abs).toString() : Path.of(file).normalize().toString();
         return dev.gpulint.core.PathNames.slashes(rel);
+    }
+
+    /**
+     * The result as the machine-read reports (JSON, SARIF, GitLab, JUnit) name its files, so that
+     * they are the same bytes from any working directory: each display path of a finding (its file, its related places'
+     * and its fixes' edits', and where its message, related messages and identity write them) becomes the path the
+     * fingerprints use ({@link ProjectPaths#stable}: relative to the project root, absolute outside it), the linted
+     * files likewise, with the root as the base; the files in the order of those paths (a file's findings keep theirs).
+     * Text output keeps the display paths, relative to the working directory, for the person reading it; GitHub's
+     * annotations name files from {@code GITHUB_WORKSPACE} (GithubRenderer).
+     */
+    static LintResult stable(LintResult r) {
+        ProjectPaths p = r.paths();
+        Map<String, String> names = new HashMap<>();
+        java.util.function.Function<String, String> stable = d -> names.computeIfAbsent(d, x -> x.isEmpty() ? x : p.stable(x));
+        List<Finding> out = new ArrayList<>(r.findings().size());
+        for (Finding f : r.findings()) {
+            Map<String, String> own = new HashMap<>();
+            own.put(f.span().file(), stable.apply(f.span().file()));
+            for (Finding.Related x : f.related()) own.putIfAbsent(x.span().file(), stable.apply(x.span().file()));
+            own.entrySet().removeIf(e -> e.getKey().isEmpty() || e.getKey().equals(e.getValue()));
+            // the texts with the paths of the finding's file and related places, as its fingerprint reads them
+            // (Fingerprints.of): the fingerprint of the finding as written here is the one the run settled with
+            Map<String, String> all = new HashMap<>(own);
+            for (Fix x : f.fixes()) for (TextEdit e : x.edits()) if (!e.file().equals(stable.apply(e.file()))) all.putIfAbsent(e.file(), stable.apply(e.file()));
+            if (all.isEmpty()) {
+                out.add(f);
+                continue;
+            }
+            UnaryOperator<String> words = Fingerprints.rewriter(own);
+            List<Finding.Related> related = new ArrayList<>(f.related().size());
+            for (Finding.Related x : f.related()) related.add(new Finding.Related(moved(x.span(), own), words.apply(x.message())));
+            List<Fix> fixes = new ArrayList<>(f.fixes().size());
+            for (Fix x : f.fixes()) {
+                fixes.add(x.withEdits(x.edits().stream().map(e -> new TextEdit(moved(e.span(), all), e.replacement(), e.match(),
+                        e.startOffset(), e.endOffset())).toList()));
+            }
+            out.add(new Finding(f.ruleId(), f.level(), moved(f.span(), own), words.apply(f.message()), related,
+                    words.apply(f.identity()), f.suppression(), fixes));
+        }
+        // a stable sort by file: the settled order within a file (and the cap's notes after their findings) stays
+        out.sort(java.util.Comparator.comparing(f -> f.span().file()));
+        List<String> files = r.files().stream().map(stable).toList();
+        return new LintResult(out, files, r.inputFailed(), r.baselined(), new ProjectPaths(p.root(), p.root()));
+    }
+
+    private static Span moved(Span s, Map<String, String> names) {
+        String to = names.get(s.file());
+        return to == null ? s : new Span(to, s.startLine(), s.startColumn(), s.endLine(), s.endColumn());
     }
 }

@@ -127,6 +127,7 @@ public final class SarifRenderer implements Renderer {
 
     @Override
     public void render(LintResult result, Writer out) throws IOException {
+        result = ReportPaths.stable(result);     // the same bytes from any working directory
         List<String> ruleIds = new ArrayList<>();
         List<Object> ruleObjects = new ArrayList<>();
         for (RuleMeta r : rules.all()) {

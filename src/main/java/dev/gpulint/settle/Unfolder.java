@@ -35,6 +35,22 @@ public final class Unfolder {
         return out;
     }
 
+    /**
+     * What a thing about the value at {@code identity} becomes once unfolded, as {@link #unfold} writes a finding with
+     * that identity: once per member of the fold the identity carries ({@code member} gets the member's identity and
+     * what moves a place of the folded item to the member's), else once, as it is.
+     */
+    public <T> List<T> unfold(String identity, java.util.function.BiFunction<String, java.util.function.UnaryOperator<Span>, T> member) {
+        Fold own = fold(identity);
+        if (own == null) return List.of(member.apply(identity, s -> s));
+        List<T> out = new ArrayList<>(own.size());
+        for (int i = 0; i < own.size(); i++) {
+            int n = i;
+            out.add(member.apply(text(identity, own, n), s -> at(s, own, n)));
+        }
+        return out;
+    }
+
     /** The finding as member {@code i} of {@code own} has it; tokens of other folds name their representatives. */
     private Finding member(Finding f, Fold own, int i) {
         List<Finding.Related> related = new ArrayList<>(f.related().size());

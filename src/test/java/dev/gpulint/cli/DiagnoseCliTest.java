@@ -42,7 +42,8 @@ class DiagnoseCliTest {
         assertEquals(1, r.code(), r.err() + r.out());
         @SuppressWarnings("unchecked")
         Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
-        assertEquals(List.of("job", "gpu", "gpus", "measured", "expected", "path", "attribution", "captures"), List.copyOf(doc.keySet()));
+        assertEquals(List.of("job", "gpu", "gpus", "verdict", "measured", "expected", "path", "attribution", "captures"), List.copyOf(doc.keySet()));
+        assertEquals("found", doc.get("verdict"));
         assertEquals(null, doc.get("measured"));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> path = (List<Map<String, Object>>) doc.get("path");
@@ -95,10 +96,43 @@ class DiagnoseCliTest {
         r = CliTest.run("diagnose", dir.toString());
         assertEquals(2, r.code());
         assertEquals("gpulint: diagnose: more than one job: choose one with --job (gpt13b, other)\n", r.err());
-        assertEquals(0, CliTest.run("diagnose", "--job", "other", dir.toString()).code());
+        r = CliTest.run("diagnose", "--job", "other", dir.toString());
+        assertTrue(r.out().startsWith("Diagnosis of job other (16 × H100-SXM5-80GB)\n"), r.out());
+        assertEquals(2, r.code(), "no capture of job other: nothing captured");
         r = CliTest.run("diagnose", "-f", "yaml", dir.toString());
         assertEquals(2, r.code());
     }
+    @Test
+    void nothingCapturedIsItsOwnOutcomeNotAnAllClear(@TempDir Path dir) throws IOException {
+        // the manifests alone: the estimate can be priced, but no capture says anything of the job
+        Fixtures.project(dir, IB);
+        CliTest.Run r = CliTest.run("diagnose", dir.toString());
+        assertEquals(2, r.code(), r.err() + r.out());
+        assertEquals("gpulint: diagnose: nothing captured for job gpt13b: no training log or capture of its nodes among the paths"
+                + " (docs/evidence.md says what to capture)\n", r.err());
+        String[] lines = r.out().split("\n");
+        assertEquals("Diagnosis of job gpt13b (16 × H100-SXM5-80GB)", lines[0]);
+        assertEquals("  nothing captured: no training log and no capture of the job's nodes (nvidia-smi, dcgm-exporter, NCCL log,"
+                + " nccl-tests, ibstat) among the paths, so nothing was diagnosed: the path below is the estimate's alone. Capture what"
+                + " the list at the end names, put the files beside the manifests (docs/evidence.md) and run diagnose again", lines[1]);
+        assertTrue(r.out().contains("\nTo capture next:\n  - "), r.out());
+        CliTest.Run json = CliTest.run("diagnose", "-f", "json", dir.toString());
+        assertEquals(2, json.code());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(json.out());
+        assertEquals("nothing-captured", doc.get("verdict"));
+        CliTest.Run md = CliTest.run("diagnose", "-f", "markdown", dir.toString());
+        assertTrue(md.out().startsWith("### Diagnosis of job gpt13b (16 × H100-SXM5-80GB)\n\n> **nothing captured**: no training log"), md.out());
+        // one capture of the job is a diagnosis: healthy captures are "nothing-found", exit 0, and no such line
+        Fixtures.project(dir, IB, "dgx-01.nvlink-s.txt", Fixtures.nvlinks(-1, 0));
+        CliTest.Run one = CliTest.run("diagnose", "-f", "json", dir.toString());
+        assertEquals(0, one.code(), one.err() + one.out());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> d1 = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(one.out());
+        assertEquals("nothing-found", d1.get("verdict"));
+        assertTrue(!CliTest.run("diagnose", dir.toString()).out().contains("nothing captured"));
+    }
+
     /** A Megatron-LM iteration line as core_r0.7+ prints it, with {@code ms} per iteration. */
     private static String megatronIteration(int iteration, double ms) {
         return String.format(java.util.Locale.ROOT, " [2024-05-14 10:%02d:33] iteration %8d/  500000 | consumed samples: %12d |"

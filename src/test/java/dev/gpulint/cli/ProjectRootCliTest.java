@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The project root, not the working directory, anchors what must not move: baselines and SARIF name
- * files relative to it (the folder of .gpulint.yaml, else the git top level, else the working
- * directory), and the configuration is found from the linted paths upwards. Text output keeps paths
- * as given (relative to the working directory), as ruff and eslint do.
+ * The project root, not the working directory, anchors what must not move: baselines and the machine-read
+ * reports (JSON, SARIF, GitLab, JUnit) name files relative to it (the folder of .gpulint.yaml, else the
+ * git top level, else the folder the linted paths have in common), and the configuration is found from the linted
+ * paths upwards. Text output keeps paths as given (relative to the working directory), as ruff and eslint do.
  */
 class ProjectRootCliTest {
 
@@ -64,10 +64,11 @@ class ProjectRootCliTest {
         assertTrue(Pattern.compile("\"originalUriBaseIds\" : \\{\\s*\"%SRCROOT%\" : \\{\\s*\"uri\" : \"" + Pattern.quote(root) + "\"")
                 .matcher(fromSub).find(), fromSub);
         assertTrue(Pattern.compile("\"uri\" : \"samples/c.yaml\",\\s*\"uriBaseId\" : \"%SRCROOT%\"").matcher(fromSub).find(), fromSub);
-        // JSON fingerprints are the same as SARIF's, from every working directory
+        // JSON, fingerprints and file paths alike, is the same bytes from every working directory, its paths from the root
         String jsonTop = runIn(repo, "-f", "json", "samples/c.yaml").out();
         String jsonSub = runIn(repo.resolve("samples"), "-f", "json", "c.yaml").out();
-        assertEquals(jsonTop.replace("samples/c.yaml", "c.yaml"), jsonSub);
+        assertEquals(jsonTop, jsonSub);
+        assertTrue(jsonSub.contains("\"file\" : \"samples/c.yaml\""), jsonSub);
         // text keeps the path as written, relative to the working directory
         assertTrue(runIn(repo.resolve("samples"), "c.yaml").out().startsWith("c.yaml:3:17: error:"));
     }
@@ -138,5 +139,51 @@ class ProjectRootCliTest {
                 Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
             }
         }
+    }
+
+    /** A job whose cluster is in another file: its findings name both files, in messages and related places. */
+    static final String JOB = "kind: training_job\nname: j\ncluster: lab\nnodes: 1\nmodel: { preset: llama2-7b }\n"
+            + "parallelism: { tp: 16, pp: 1 }\n";
+
+    @Test
+    void machineReportsAreTheSameBytesFromEveryWorkingFolderWithoutGitOrConfiguration(@TempDir Path tmp) throws IOException {
+        // no .git, no .gpulint.yaml: the root is the folder the linted paths have in common, never the working folder
+        for (Path d = tmp; d != null; d = d.getParent()) assumeTrue(!Files.exists(d.resolve(".git")), "a git top level above " + tmp);
+        Path project = tmp.resolve("proj");
+        CliTest.write(project, "clusters/c.yaml", ROCE);
+        CliTest.write(project, "jobs/j.yaml", JOB);
+        Files.createDirectories(tmp.resolve("elsewhere"));
+        String abs = project.toString();
+        for (String format : new String[] {"json", "sarif", "gitlab", "junit"}) {
+            String inside = runIn(project, "-f", format, abs).out();
+            String sub = runIn(project.resolve("jobs"), "-f", format, abs).out();
+            String above = runIn(tmp, "-f", format, abs).out();
+            String beside = runIn(tmp.resolve("elsewhere"), "-f", format, abs).out();
+            assertTrue(inside.contains("j.yaml"), format + ": " + inside);
+            assertEquals(inside, sub, format + ": from a sub-folder");
+            assertEquals(inside, above, format + ": from the folder above");
+            assertEquals(inside, beside, format + ": from a folder beside it");
+            assertFalse(above.contains("proj/jobs") || above.contains(tmp.toString() + "/proj/jobs"), format + " names files from the root: " + above);
+        }
+        // JSON names files from the root; text names them as the person at that folder wrote them
+        assertTrue(runIn(tmp, "-f", "json", abs).out().contains("\"file\" : \"jobs/j.yaml\""));
+        assertTrue(runIn(tmp, abs).out().startsWith("proj/"), runIn(tmp, abs).out());
+        assertTrue(runIn(tmp.resolve("elsewhere"), abs).out().startsWith(abs + "/"));
+    }
+
+    @Test
+    void aBaselineWrittenInOneWorkingFolderHoldsInAnother(@TempDir Path tmp) throws IOException {
+        Path project = tmp.resolve("proj");
+        CliTest.write(project, "clusters/c.yaml", ROCE);
+        CliTest.write(project, "jobs/j.yaml", JOB);
+        Files.createDirectories(tmp.resolve("elsewhere"));
+        String abs = project.toString(), baseline = tmp.resolve("baseline.sarif").toString();
+        CliTest.Run write = runIn(tmp, "--write-baseline", baseline, abs);
+        assertEquals(1, write.code(), write.out());
+        CliTest.Run other = runIn(tmp.resolve("elsewhere"), "--baseline", baseline, abs);
+        assertEquals(0, other.code(), other.out());
+        assertTrue(other.out().startsWith("0 errors, 0 warnings, 0 notes in 2 files ("), other.out());
+        CliTest.Run inside = runIn(project.resolve("jobs"), "--baseline", baseline, abs);
+        assertEquals(other.out(), inside.out());
     }
 }

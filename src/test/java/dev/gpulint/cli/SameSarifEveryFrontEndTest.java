@@ -59,4 +59,29 @@ class SameSarifEveryFrontEndTest {
         assertEquals(cli.out(), mavenSarif.toString(), "the Maven plugin's SARIF is the command line's");
         assertEquals(cli.out(), caseSarif.toString(), "a rule case's SARIF is the command line's");
     }
+
+    /** UNIT003's unit fix (app.RuleFixes, after the run) in the command line's, the Maven plugin's and a rule case's SARIF alike. */
+    @Test
+    void theUnitFixIsInEveryFrontEndsSarif(@TempDir Path dir) throws IOException {
+        String cluster = "kind: cluster\nname: c\nnode_groups:\n  - name: g\n    count: 1\n    gpu: { model: H100-SXM5-80GB, count: 8 }\n"
+                + "    nvlink: { bandwidth: 900 }\n";
+        CliTest.write(dir, "cluster.yaml", cluster);
+        Main.workingDir = dir;
+        CliTest.Run cli = CliTest.run("check", "-f", "sarif", "cluster.yaml");
+        assertEquals(1, cli.code(), cli.err());
+        CheckRequest maven = new Project(dir).naming(n -> n).failOn("warning").matching(List.of("**/*.yaml"), List.of()).request();
+        RunOutcome run = Checks.check(maven);
+        StringWriter mavenSarif = new StringWriter();
+        maven.report().sarif(run.rules()).render(run.result(), mavenSarif);
+        Linter linter = new Linter().projectPaths(new ProjectPaths(dir.toAbsolutePath(), dir.toAbsolutePath()));
+        LintResult ruleCase = Checks.check(linter, List.of(SourceFile.of("cluster.yaml", cluster)));
+        StringWriter caseSarif = new StringWriter();
+        maven.report().sarif(linter.rules()).render(ruleCase, caseSarif);
+
+        assertTrue(cli.out().contains("\"text\" : \"write 900 GB/s instead of 900, and add direction: bidirectional (safe fix).\""), cli.out());
+        assertEquals(cli.out(), mavenSarif.toString(), "the Maven plugin's SARIF is the command line's");
+        assertEquals(cli.out(), caseSarif.toString(), "a rule case's SARIF is the command line's");
+        // the linter alone (below the application layer) adds no Java-made fix: Checks is the one place that does
+        assertTrue(linter.lint(List.of(SourceFile.of("cluster.yaml", cluster))).findings().get(0).fixes().isEmpty());
+    }
 }

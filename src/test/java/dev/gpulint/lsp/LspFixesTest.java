@@ -169,4 +169,27 @@ class LspFixesTest {
             assertTrue(after.getDiagnostics().stream().noneMatch(x -> "UNIT001".equals(Diagnostics.rule(x))), after.toString());
         }
     }
+
+    /** UNIT003's unit fix, given after the run by app.Checks (not a rule's DRL): the editor gets it too, and it clears the finding. */
+    @Test
+    void unit003sJavaMadeFixIsAQuickFix() throws Exception {
+        Files.createDirectories(dir.resolve(".git"));
+        Path cluster = dir.resolve("cluster.yaml");
+        String text = "kind: cluster\nname: c\nnode_groups:\n  - name: g\n    count: 1\n    gpu: { model: H100-SXM5-80GB, count: 8 }\n"
+                + "    nvlink: { bandwidth: 900 }\n";
+        Files.writeString(cluster, text);
+        try (ScriptedClient c = new ScriptedClient(dir, new ClientCapabilities(), 10)) {
+            c.open(cluster, text);
+            Diagnostic d = c.until(cluster, x -> !x.getDiagnostics().isEmpty()).getDiagnostics().get(0);
+            assertEquals("UNIT003", Diagnostics.rule(d));
+            List<CodeAction> fixes = actions(c, cluster, d, List.of("quickfix")).stream()
+                    .filter(a -> !a.getTitle().startsWith("Suppress")).toList();
+            assertEquals(List.of("Write 900 GB/s instead of 900, and add direction: bidirectional"), fixes.stream().map(CodeAction::getTitle).toList());
+            assertEquals(List.of(new TextEdit(range(6, 25, 6, 28), "900 GB/s"), new TextEdit(range(6, 28, 6, 30), ", direction: bidirectional }")),
+                    edits(fixes.get(0), cluster));
+            c.change(cluster, Edits.apply(text, edits(fixes.get(0), cluster)));
+            PublishDiagnosticsParams after = c.next(cluster);
+            assertTrue(after.getDiagnostics().stream().noneMatch(x -> "UNIT003".equals(Diagnostics.rule(x))), after.toString());
+        }
+    }
 }

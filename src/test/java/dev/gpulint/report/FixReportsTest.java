@@ -57,7 +57,7 @@ class FixReportsTest {
         SourceFile unitless = SourceFile.of("c.yaml", "kind: cluster\nname: c\nnode_groups:\n  - name: g\n    count: 1\n"
                 + "    gpu: { model: H100-SXM5-80GB, count: 8 }\n    nvlink: { bandwidth: 900 }\n");
         StringWriter w = new StringWriter();
-        new SarifRenderer(RuleCatalog.builtIn(), "0.1.0", Path.of("")).render(new Linter().lint(List.of(unitless)), w);
+        new SarifRenderer(RuleCatalog.builtIn(), "0.1.0", Path.of("")).render(dev.gpulint.app.Checks.check(new Linter(), List.of(unitless)), w);   // the unit fix: app's post-run step
         SarifTest.assertValid(w.toString());
         JsonNode result = new ObjectMapper().readTree(w.toString()).at("/runs/0/results/0");
         assertEquals("UNIT003", result.get("ruleId").asText());

@@ -1,18 +1,13 @@
 package dev.gpulint.derive.unit;
 
 import dev.gpulint.catalog.Catalog;
-import dev.gpulint.core.Finding;
-import dev.gpulint.core.Fix;
-import dev.gpulint.core.Safety;
 import dev.gpulint.core.Span;
-import dev.gpulint.core.TextEdit;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.Resolver;
 import dev.gpulint.derive.unit.BandwidthCheck.Figure;
 import dev.gpulint.facts.BandwidthFact;
 import dev.gpulint.spec.Bandwidth;
 import dev.gpulint.spec.Located;
-import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Protocol;
 import dev.gpulint.spec.Quantities;
 import dev.gpulint.spec.Specs;
@@ -26,7 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * UNIT003's safe fix: a bandwidth the binder rejected for its unit ({@code bandwidth: 900}, {@code speed: 400G})
+ * UNIT003's safe fix, its reading: a bandwidth the binder rejected for its unit ({@code bandwidth: 900}, {@code speed: 400G})
  * gets the unit that one reading of its number, and only one, matches the catalog figure for what it describes,
  * once that is resolved: {@code nvlink: 900} on an H100 is 900 GB/s (NVLink4's 900 GB/s bidirectional; 900 Gb/s
  * would be 112.5 GB/s), {@code speed: 400} on a ConnectX-7 InfiniBand port is 400 Gb/s (NDR). "Matches" is the
@@ -38,8 +33,11 @@ import java.util.Set;
  * would mix bits and bytes in one file's bandwidths of its class (UNIT002 would then report the fixed file). An
  * NVLink or PCIe value without {@code direction} gets the direction of the figure it matches in the same fix, as
  * UNIT004's fix writes it (the last entry of a one-line block, in YAML or the DSL), so the fixed file states its
- * convention too; where that insertion is not certain there is no fix. GPU memory gets none: the catalog accepts
- * 80 GB and 80 GiB alike (docs/format.md), so the figure never tells the unit.
+ * convention too; where that insertion is not certain there is no fix ({@link UnitEdits}). GPU memory gets none: the
+ * catalog accepts 80 GB and 80 GiB alike (docs/format.md), so the figure never tells the unit.
+ *
+ * <p>The lint stage computes the readings and their edits ({@link UnitEdits}) with the facts; the application layer
+ * gives them to the findings after the run, titled by the rules' ID.yaml, with the other Java-made fixes.
  */
 public final class UnitlessReadings {
 
@@ -68,30 +66,9 @@ public final class UnitlessReadings {
 
     private UnitlessReadings(Catalog catalog) { this.catalog = catalog; }
 
-    /**
-     * {@code model} with each finding about a rejected value that has one certain reading carrying that reading as a
-     * safe fix, titled by its rule's ID.yaml ({@code fix-unit}, {@code fix-unit-direction}) through {@code titles}: a
-     * rule whose ID.yaml has no such title gets no fix. The same model when none has. Derive computes the reading and
-     * the edits; the words, and which rules take the fix, are the rules' own, put in by the stage that holds their metadata.
-     */
-    public static Model withFixes(Model model, Catalog catalog, Titles titles) {
-        if (model.unitless().isEmpty()) return model;
-        Map<List<Object>, Reading> readings = new HashMap<>();
-        for (Reading r : readings(model.unitless(), model.clusters(), model.jobs(), catalog)) {
-            readings.put(List.of(r.value().span(), r.value().identity()), r);
-        }
-        if (readings.isEmpty()) return model;
-        List<Finding> findings = new ArrayList<>(model.findings().size());
-        for (Finding f : model.findings()) {
-            Reading r = readings.get(List.of(f.span(), f.identity()));
-            Fix fix = r == null ? null : fix(f.ruleId(), r, titles);
-            findings.add(fix == null ? f : f.withFix(fix));
-        }
-        return model.withFindings(findings);
-    }
-
     /** The values of {@code unitless} with one certain reading. */
     public static List<Reading> readings(List<Unitless> unitless, List<Specs.Cluster> clusters, List<Specs.Job> jobs, Catalog catalog) {
+        if (unitless.isEmpty()) return List.of();
         UnitlessReadings u = new UnitlessReadings(catalog);
         for (Unitless v : unitless) {
             String owner = owner(v.identity());
@@ -238,29 +215,5 @@ public final class UnitlessReadings {
     private static void base(Map<String, Set<Boolean>> bases, String file, String cls, Located<Bandwidth> b) {
         Set<Boolean> s = bases.get(file + "\u0000" + cls);
         if (s != null && b != null && b.value() != null) s.add(b.value().bits());
-    }
-
-    /**
-     * The fix: the value as written becomes the reading (its quotes and the rest of the line stay); with a
-     * direction to add, the block's closing {@code " }"} right after the value also becomes {@code , direction: X }}
-     * in YAML or {@code   direction = X }} in the DSL. Null where that insertion has no certain place (another format,
-     * a value on lines of its own): the fixed file would still not state its convention; null too where the rule's
-     * ID.yaml has no title for it.
-     */
-    static Fix fix(String ruleId, Reading r, Titles titles) {
-        Span s = r.value().span();
-        String written = r.value().text().strip();
-        Map<String, Object> args = Map.of("written", written, "fixed", r.fixed(), "direction", r.direction() == null ? "" : r.direction());
-        List<TextEdit> edits = new ArrayList<>(List.of(TextEdit.within(s, written, r.fixed())));
-        if (r.direction() != null) {
-            String file = s.file();
-            String entry = file.endsWith(".yaml") || file.endsWith(".yml") ? ", direction: " + r.direction()
-                    : file.endsWith(".topo") ? "  direction = " + r.direction() : null;
-            if (entry == null || s.startLine() != s.endLine()) return null;
-            edits.add(TextEdit.within(new Span(file, s.endLine(), s.endColumn(), s.endLine(), s.endColumn() + 2), " }", entry + " }"));
-        }
-        String title = titles.title(ruleId, r.direction() == null ? TITLE : TITLE_DIRECTION, args);
-        if (title == null) return null;
-        return new Fix(title, Safety.SAFE, edits);
     }
 }

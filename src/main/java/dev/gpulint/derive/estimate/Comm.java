@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -10,12 +11,12 @@ import java.util.Map;
  */
 final class Comm {
     private final Hardware hw;
-    private final Map<String, Long> stride;
+    private final Map<ParallelDim, Long> stride;
     private final List<Estimate.Note> notes;
     private final List<Estimate.Traffic> traffic;
-    private final Map<String, Tier> tiers;
+    private final Map<ParallelDim, Tier> tiers;
 
-    Comm(Hardware hw, Map<String, Long> stride, List<Estimate.Note> notes, List<Estimate.Traffic> traffic, Map<String, Tier> tiers) {
+    Comm(Hardware hw, Map<ParallelDim, Long> stride, List<Estimate.Note> notes, List<Estimate.Traffic> traffic, Map<ParallelDim, Tier> tiers) {
         this.hw = hw;
         this.stride = stride;
         this.notes = notes;
@@ -24,7 +25,7 @@ final class Comm {
     }
 
     /** {@code count} collectives {@code c} of {@code bytes} each over a dimension's group of n. Seconds. */
-    double collective(String dim, long n, double count, double bytes, Collective c, String what) {
+    double collective(ParallelDim dim, long n, double count, double bytes, Collective c, String what) {
         return collective(dim, n, stride.get(dim), count, bytes, c, what);
     }
 
@@ -32,24 +33,24 @@ final class Comm {
      * {@link #collective} over a sub-group of a dimension whose members are {@code groupStride} ranks apart (hybrid
      * sharding's shard group and replicas: {@link HybridShard}); the dimension's tier becomes this group's.
      */
-    double collective(String dim, long n, long groupStride, double count, double bytes, Collective c, String what) {
+    double collective(ParallelDim dim, long n, long groupStride, double count, double bytes, Collective c, String what) {
         if (n <= 1 || count <= 0) return 0;
         CollectiveCost k = hw.price(c, n, groupStride, bytes);
         tiers.put(dim, k.tier());
         traffic.add(new Estimate.Traffic(dim, what, count, k));
         double s = count * k.seconds();
-        notes.add(new Estimate.Note(dim, () -> String.format(Locale.ROOT, "%s × %s %s over %d ranks: %s moved per rank (%s) each, over %s%s: %s",
-                num(count), dim, what, n, Units.bytes(k.bytesPerRank()), c.formula(), path(k), rate(k), Units.seconds(s))));
+        notes.add(new Estimate.Note(dim.label(), () -> String.format(Locale.ROOT, "%s × %s %s over %d ranks: %s moved per rank (%s) each, over %s%s: %s",
+                num(count), dim.label(), what, n, Units.bytes(k.bytesPerRank()), c.formula(), path(k), rate(k), Units.seconds(s))));
         return s;
     }
 
     /** {@code bytes} sent by each rank of the dimension's group to its neighbour. Seconds. */
-    double p2p(String dim, long n, double bytes, String what) {
+    double p2p(ParallelDim dim, long n, double bytes, String what) {
         if (n <= 1 || bytes <= 0) return 0;
         CollectiveCost k = hw.price(Collective.SEND, n, stride.get(dim), bytes);
         tiers.put(dim, k.tier());
         traffic.add(new Estimate.Traffic(dim, what, 1, k));
-        notes.add(new Estimate.Note(dim, () -> String.format(Locale.ROOT, "%s %s: %s per micro-batch over %s%s: %s", dim, what,
+        notes.add(new Estimate.Note(dim.label(), () -> String.format(Locale.ROOT, "%s %s: %s per micro-batch over %s%s: %s", dim.label(), what,
                 Units.bytes(bytes), path(k), rate(k), Units.seconds(k.seconds()))));
         return k.seconds();
     }

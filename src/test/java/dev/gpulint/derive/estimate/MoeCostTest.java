@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -187,11 +188,11 @@ class MoeCostTest {
         JobEstimate a2a = job(MIXTRAL_8X7B, "", "tp: 1, ep: 8", 4096);
         JobEstimate gather = job(MIXTRAL_8X7B, "moe: { dispatcher: allgather }", "tp: 1, ep: 8", 4096);
         JobEstimate overlap = job(MIXTRAL_8X7B, "moe: { overlap_a2a: true }", "tp: 1, ep: 8", 4096);
-        assertTrue(a2a.estimate().traffic("ep", Collective.ALL_TO_ALL).isPresent());
-        assertTrue(gather.estimate().traffic("ep", Collective.ALL_GATHER).isPresent());
-        assertTrue(gather.estimate().traffic("ep", Collective.ALL_TO_ALL).isEmpty());
-        Tier t = a2a.estimate().time().tiers().get("ep");
-        assertEquals(a2a.estimate().time().comm().get("ep"), overlap.estimate().time().comm().get("ep"), 1e-12, "the same bytes move");
+        assertTrue(a2a.estimate().traffic(ParallelDim.EP, Collective.ALL_TO_ALL).isPresent());
+        assertTrue(gather.estimate().traffic(ParallelDim.EP, Collective.ALL_GATHER).isPresent());
+        assertTrue(gather.estimate().traffic(ParallelDim.EP, Collective.ALL_TO_ALL).isEmpty());
+        Tier t = a2a.estimate().time().tiers().get(ParallelDim.EP);
+        assertEquals(a2a.estimate().time().comm().get(ParallelDim.EP), overlap.estimate().time().comm().get(ParallelDim.EP), 1e-12, "the same bytes move");
         assertTrue(overlap.estimate().time().exposed().get(t) < a2a.estimate().time().exposed().get(t), "but behind the other micro-batch's compute");
         assertTrue(a2a.inputs().assumptions().contains("MoE token dispatcher not given: alltoall (Megatron's recommendation with expert parallelism)"));
         assertTrue(gather.inputs().assumptions().stream().noneMatch(a -> a.startsWith("MoE token dispatcher")));

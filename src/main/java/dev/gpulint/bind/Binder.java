@@ -4,6 +4,7 @@ import dev.gpulint.core.DidYouMean;
 
 import dev.gpulint.bind.Schema.Field;
 import dev.gpulint.bind.Schema.Type;
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.spec.Model;
 import dev.gpulint.spec.ModelSink;
 import dev.gpulint.spec.Quantities;
@@ -260,23 +261,23 @@ public final class Binder {
     }
 
     private void order(ScalarNode key, ScalarNode s, Object path) {
-        List<String> dims = new ArrayList<>();
+        List<ParallelDim> dims = new ArrayList<>();
         for (String part : s.text().split("-", -1)) {
             String d = part.trim().toLowerCase(Locale.ROOT);
-            if (!Schema.ORDER_DIMS.contains(d)) {
+            ParallelDim dim = ParallelDim.ofLabel(d).filter(ParallelDim::ranked).orElse(null);
+            if (dim == null) {
                 String guess = DidYouMean.closest(d, Schema.ORDER_DIMS);
-                typeError(s, path, "rank order '" + Quantities.shortText(s.text()) + "' has '" + Quantities.shortText(part) + "'; the dimensions are tp, cp, ep, dp, pp"
-                        + (guess != null ? " (did you mean '" + guess + "'?)" : ""));
+                typeError(s, path, "rank order '" + Quantities.shortText(s.text()) + "' has '" + Quantities.shortText(part) + "'; the dimensions are "
+                        + String.join(", ", Schema.ORDER_DIMS) + (guess != null ? " (did you mean '" + guess + "'?)" : ""));
                 return;
             }
-            if (dims.contains(d)) {
+            if (dims.contains(dim)) {
                 typeError(s, path, "rank order '" + Quantities.shortText(s.text()) + "' names '" + d + "' twice");
                 return;
             }
-            dims.add(d);
+            dims.add(dim);
         }
-        for (String d : Schema.ORDER_DIMS) if (!dims.contains(d)) dims.add(d);
-        values.put(s, List.copyOf(dims));
+        values.put(s, ParallelDim.completeOrder(dims));
     }
 
     private void unit(ScalarNode s, Object path, Parsed<?> p) {

@@ -1,5 +1,6 @@
 package dev.gpulint.bind;
 
+import dev.gpulint.spec.ParallelDim;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +32,8 @@ public final class Schema {
 
     public static final List<String> DIRECTIONS = List.of("unidirectional", "bidirectional");
     public static final List<String> PROTOCOLS = List.of("infiniband", "roce", "ethernet");
-    public static final List<String> ORDER_DIMS = List.of("tp", "cp", "ep", "dp", "pp");
+    /** What a rank order ({@code parallelism.order}) may name: the ranked dimensions' short names, tp, cp, ep, dp, pp. */
+    public static final List<String> ORDER_DIMS = ParallelDim.rankedLabels();
 
     public static final Field CLUSTER = map("cluster", true,
             str("kind", true), str("name", true),
@@ -80,12 +82,12 @@ public final class Schema {
                             num("qk_head_dim", false, 1, Integer.MAX_VALUE), num("qk_rope_head_dim", false, 0, Integer.MAX_VALUE),
                             num("v_head_dim", false, 1, Integer.MAX_VALUE))),
             // No upper bound: absurd sizes reach the rules, which report them with overflow-safe arithmetic.
-            map("parallelism", false, num("tp", false, 1, Long.MAX_VALUE), num("pp", false, 1, Long.MAX_VALUE),
-                    num("dp", false, 1, Long.MAX_VALUE), num("cp", false, 1, Long.MAX_VALUE),
+            map("parallelism", false, num(ParallelDim.TP.key(), false, 1, Long.MAX_VALUE), num(ParallelDim.PP.key(), false, 1, Long.MAX_VALUE),
+                    num(ParallelDim.DP.key(), false, 1, Long.MAX_VALUE), num(ParallelDim.CP.key(), false, 1, Long.MAX_VALUE),
                     // hybrid sharding (HSDP): ZeRO-3 shards over dp_shard ranks, dp ÷ dp_shard replicas all-reduce
                     num("dp_shard", false, 1, Long.MAX_VALUE),
-                    num("ep", false, 1, Long.MAX_VALUE), num("etp", false, 1, Long.MAX_VALUE), f("order", Type.ORDER, false),
-                    f("sequence_parallel", Type.BOOL, false), num("virtual_pp", false, 1, Integer.MAX_VALUE),
+                    num(ParallelDim.EP.key(), false, 1, Long.MAX_VALUE), num(ParallelDim.ETP.key(), false, 1, Long.MAX_VALUE), f("order", Type.ORDER, false),
+                    f("sequence_parallel", Type.BOOL, false), num(ParallelDim.VPP.key(), false, 1, Integer.MAX_VALUE),
                     // an uneven pipeline (Megatron's --decoder-first/last-pipeline-num-layers): Megatron-Core requires each > 0
                     num("first_stage_layers", false, 1, Integer.MAX_VALUE), num("last_stage_layers", false, 1, Integer.MAX_VALUE),
                     // the embedding and the loss counted as layers (Megatron's --account-for-embedding/loss-in-pipeline-split)

@@ -1,5 +1,13 @@
 package dev.gpulint.bind;
 
+import static dev.gpulint.spec.ParallelDim.CP;
+import static dev.gpulint.spec.ParallelDim.DP;
+import static dev.gpulint.spec.ParallelDim.EP;
+import static dev.gpulint.spec.ParallelDim.ETP;
+import static dev.gpulint.spec.ParallelDim.PP;
+import static dev.gpulint.spec.ParallelDim.TP;
+import static dev.gpulint.spec.ParallelDim.VPP;
+
 import dev.gpulint.core.Span;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
@@ -159,11 +167,11 @@ final class SpecBuilder {
                         get(model, "seq_length"), get(model, "experts"), get(model, "expert_parameters"),
                         get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
                         get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention"))),
-                par == null ? null : new Specs.Parallelism(get(par, "tp"), get(par, "pp"), get(par, "dp"), get(par, "cp"),
-                        get(par, "ep"), get(par, "order"), get(par, "sequence_parallel"), get(par, "virtual_pp"),
-                        keySpan(r, "parallelism"), Unknowns.in(par, "tp", "pp", "dp", "cp", "ep", "etp", "virtual_pp", "dp_shard"), null,
+                par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
+                        get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), get(par, VPP.key()),
+                        keySpan(r, "parallelism"), Unknowns.in(par, TP.key(), PP.key(), DP.key(), CP.key(), EP.key(), ETP.key(), VPP.key(), "dp_shard"), null,
                         switchedOn(get(par, "embedding_in_split")), switchedOn(get(par, "loss_in_split")),
-                        get(par, "etp"), get(par, "first_stage_layers"), get(par, "last_stage_layers"),
+                        get(par, ETP.key()), get(par, "first_stage_layers"), get(par, "last_stage_layers"),
                         get(par, "dp_shard"), null),
                 batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
                         get(batch, "micro_batches")),

@@ -79,7 +79,7 @@ public final class Resolved {
      */
     public record Job(Specs.Job spec, String name, Cluster cluster, Group group, long nodes, long gpusPerNode,
                       Span gpusPerNodeSpan, String gpusPerNodeSource, long totalGpus, long tp, long pp, long cp, long ep,
-                      long dp, long dpEffective, boolean parallelismStated, List<String> order,
+                      long dp, long dpEffective, boolean parallelismStated, List<dev.gpulint.spec.ParallelDim> order,
                       long virtualPp, long zeroStage) {
         /** tp, pp and cp are all known. */
         public boolean modelSizesKnown() { return tp > 0 && pp > 0 && cp > 0; }

@@ -1,5 +1,6 @@
 package dev.gpulint.derive;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.core.Span;
 import dev.gpulint.derive.par.Placement;
@@ -18,9 +19,6 @@ import java.util.Map;
  * counts, parallel sizes, dp as the frameworks derive it). The analyses read these records only.
  */
 public final class Resolver {
-
-    /** Megatron-LM's default rank order, fastest-varying first. */
-    public static final List<String> DEFAULT_ORDER = List.of("tp", "cp", "ep", "dp", "pp");
 
     private final Catalog catalog;
     private final Map<String, Resolved.Cluster> byName = new LinkedHashMap<>();
@@ -208,23 +206,23 @@ public final class Resolver {
         }
         long total = nodes > 0 && gpn > 0 ? Placement.mulSat(nodes, gpn) : 0;
         Specs.Parallelism p = j.parallelism();
-        long tp = size(p, "tp", p == null ? null : p.tp(), 1L);
-        long pp = size(p, "pp", p == null ? null : p.pp(), 1L);
-        long cp = size(p, "cp", p == null ? null : p.cp(), 1L);
-        long ep = size(p, "ep", p == null ? null : p.ep(), 1L);
-        long dp = size(p, "dp", p == null ? null : p.dp(), 0L);
-        long vpp = size(p, "virtual_pp", p == null ? null : p.virtualPp(), 1L);
+        long tp = size(p, ParallelDim.TP, 1L);
+        long pp = size(p, ParallelDim.PP, 1L);
+        long cp = size(p, ParallelDim.CP, 1L);
+        long ep = size(p, ParallelDim.EP, 1L);
+        long dp = size(p, ParallelDim.DP, 0L);
+        long vpp = size(p, ParallelDim.VPP, 1L);
         if (p != null && p.virtualPp() == null && p.layersPerVirtualStage() != null && vpp == 1) {
             vpp = virtualFromLayers(splitLayers(j), pp, p.layersPerVirtualStage().value());
         }
         boolean stated = p != null && (p.tp() != null || p.pp() != null || p.cp() != null || p.dp() != null);
         long model = Placement.mulSat(Placement.mulSat(tp, pp), cp);
         // dp as the frameworks derive it needs every model-parallel size; an unknown dp stays unknown
-        long dpEff = dp > 0 ? dp : p != null && p.isUnknown("dp") || model <= 0 ? 0
+        long dpEff = dp > 0 ? dp : p != null && p.isUnknown(ParallelDim.DP) || model <= 0 ? 0
                 : total > 0 && total % model == 0 ? total / model : 0;
         Specs.Optimizer o = j.optimizer();
         long zero = o == null ? 0 : o.zeroStageUnknown() ? -1 : o.zeroStage() == null ? 0 : o.zeroStage().value();
-        List<String> order = p != null && p.order() != null ? p.order().value() : DEFAULT_ORDER;
+        List<ParallelDim> order = p != null && p.order() != null ? p.order().value() : ParallelDim.DEFAULT_ORDER;
         return new Resolved.Job(j, name, cluster, group, nodes, gpn, gpnSpan, gpnSource, total, tp, pp, cp, ep, dp, dpEff,
                 stated, order, vpp, zero);
     }
@@ -247,9 +245,10 @@ public final class Resolver {
     }
 
     /** A parallel size: as written; the default when it is not written; 0 when written but unknown (a placeholder). */
-    private static long size(Specs.Parallelism p, String name, Located<Long> l, long dflt) {
+    private static long size(Specs.Parallelism p, ParallelDim d, long dflt) {
+        Located<Long> l = p == null ? null : p.size(d);
         if (l != null) return l.value();
-        return p != null && p.isUnknown(name) ? 0 : dflt;
+        return p != null && p.isUnknown(d) ? 0 : dflt;
     }
 
     private static <T> T value(Located<T> l, T dflt) { return l == null ? dflt : l.value(); }

@@ -1,5 +1,6 @@
 package dev.gpulint.plan;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Fix;
@@ -15,6 +16,7 @@ import dev.gpulint.plan.search.Candidate;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.fix.FixSettings;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -112,22 +114,22 @@ public final class LayoutFixes {
         double[] tokens = {planned.tokens()};
         if (best.isEmpty()) return Optional.empty();
         Layout l = best.get().layout();
-        Map<String, long[]> sizes = new LinkedHashMap<>();
-        sizes.put("tp", new long[] {job.getTp(), l.tp()});
-        sizes.put("pp", new long[] {job.getPp(), l.pp()});
-        sizes.put("vpp", new long[] {Math.max(1, job.getVirtualPp()), l.virtualPp()});
-        sizes.put("dp", new long[] {job.getDp(), l.dp()});
-        sizes.put("cp", new long[] {Math.max(1, job.getCp()), l.cp()});
-        sizes.put("ep", new long[] {Math.max(1, job.getEp()), l.ep()});
-        Map<String, Span> spans = new HashMap<>();
-        spans.put("tp", job.getTpSpan());
-        spans.put("pp", job.getPpSpan());
-        spans.put("vpp", job.getVirtualPpSpan());
-        spans.put("dp", job.getDpSpan());
-        spans.put("cp", job.getCpSpan());
-        spans.put("ep", job.getEpSpan());
+        Map<ParallelDim, long[]> sizes = new LinkedHashMap<>();
+        sizes.put(ParallelDim.TP, new long[] {job.getTp(), l.tp()});
+        sizes.put(ParallelDim.PP, new long[] {job.getPp(), l.pp()});
+        sizes.put(ParallelDim.VPP, new long[] {Math.max(1, job.getVirtualPp()), l.virtualPp()});
+        sizes.put(ParallelDim.DP, new long[] {job.getDp(), l.dp()});
+        sizes.put(ParallelDim.CP, new long[] {Math.max(1, job.getCp()), l.cp()});
+        sizes.put(ParallelDim.EP, new long[] {Math.max(1, job.getEp()), l.ep()});
+        Map<ParallelDim, Span> spans = new EnumMap<>(ParallelDim.class);
+        spans.put(ParallelDim.TP, job.getTpSpan());
+        spans.put(ParallelDim.PP, job.getPpSpan());
+        spans.put(ParallelDim.VPP, job.getVirtualPpSpan());
+        spans.put(ParallelDim.DP, job.getDpSpan());
+        spans.put(ParallelDim.CP, job.getCpSpan());
+        spans.put(ParallelDim.EP, job.getEpSpan());
         List<TextEdit> edits = new ArrayList<>();
-        for (Map.Entry<String, long[]> e : sizes.entrySet()) {
+        for (Map.Entry<ParallelDim, long[]> e : sizes.entrySet()) {
             long was = e.getValue()[0], now = e.getValue()[1];
             if (was == now) continue;
             Span s = spans.get(e.getKey());

@@ -1,5 +1,6 @@
 package dev.gpulint.plan;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.derive.estimate.Estimate;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.derive.estimate.MemoryModel;
@@ -15,6 +16,13 @@ import java.util.Map;
 /** A plan as ../spec/PLAN.md's JSON (bytes and seconds), as a readable text breakdown, and as markdown. */
 public final class PlanReport {
     private PlanReport() {}
+
+    /** The dimensions that communicate, in the order PLAN.md's {@code comm_s} and {@code tiers} write them. */
+    static final List<ParallelDim> COMM_DIMS = List.of(ParallelDim.TP, ParallelDim.CP, ParallelDim.EP, ParallelDim.PP, ParallelDim.DP);
+
+    /** The sizes a layout chooses, in the order PLAN.md's {@code layout} writes them. */
+    static final List<ParallelDim> LAYOUT_DIMS = List.of(ParallelDim.TP, ParallelDim.PP, ParallelDim.DP, ParallelDim.CP,
+            ParallelDim.EP, ParallelDim.VPP);
 
     /** The JSON document: job, cluster, node group, GPU, GPUs, current, candidates, rejected, cluster findings, collectives, assumptions. */
     public static Map<String, Object> json(Planner.Plan p) { return json(p, 10); }
@@ -65,13 +73,13 @@ public final class PlanReport {
         time.put("compute_s", r(t.compute()));
         time.put("bubble_s", r(t.bubble()));
         Map<String, Object> comm = new LinkedHashMap<>();
-        for (String d : List.of("tp", "cp", "ep", "pp", "dp")) comm.put(d, r(t.comm().getOrDefault(d, 0.0)));
+        for (ParallelDim d : COMM_DIMS) comm.put(d.label(), r(t.comm().getOrDefault(d, 0.0)));
         time.put("comm_s", comm);
         Map<String, Object> exp = new LinkedHashMap<>();
         for (Tier x : Tier.values()) exp.put(x.id(), r(t.exposed().getOrDefault(x, 0.0)));
         time.put("exposed_comm_s", exp);
         Map<String, Object> tiers = new LinkedHashMap<>();
-        for (String d : List.of("tp", "cp", "ep", "pp", "dp")) if (t.tiers().containsKey(d)) tiers.put(d, t.tiers().get(d).id());
+        for (ParallelDim d : COMM_DIMS) if (t.tiers().containsKey(d)) tiers.put(d.label(), t.tiers().get(d).id());
         time.put("tiers", tiers);
         time.put("optimizer_s", r(t.optimizer()));
         plan.put("time", time);
@@ -85,12 +93,8 @@ public final class PlanReport {
 
     static Map<String, Object> layout(Layout l) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("tp", l.tp());
-        m.put("pp", l.pp());
-        m.put("dp", l.dp());
-        m.put("cp", l.cp());
-        m.put("ep", l.ep());
-        m.put("virtual_pp", l.virtualPp());
+        // PLAN.md's layout fields are the manifest's parallelism keys
+        for (ParallelDim d : LAYOUT_DIMS) m.put(d.key(), l.size(d));
         m.put("micro_batch_size", l.microBatchSize());
         m.put("global_batch_size", l.globalBatchSize());
         m.put("zero_stage", l.zeroStage());

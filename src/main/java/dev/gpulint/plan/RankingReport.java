@@ -1,5 +1,6 @@
 package dev.gpulint.plan;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.derive.estimate.Estimate;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.derive.estimate.Tier;
@@ -152,8 +153,8 @@ public final class RankingReport {
             if (x - y > worst) {
                 worst = x - y; mine = x; theirs = y;
                 List<String> dims = new ArrayList<>();
-                for (String d : List.of("tp", "cp", "ep", "pp", "dp")) {
-                    if (c.tiers().get(d) == t && c.comm().getOrDefault(d, 0.0) > 0) dims.add(d);
+                for (ParallelDim d : PlanReport.COMM_DIMS) {
+                    if (c.tiers().get(d) == t && c.comm().getOrDefault(d, 0.0) > 0) dims.add(d.label());
                 }
                 what = "its " + (dims.isEmpty() ? "" : String.join(" and ", dims) + " ") + "communication crosses " + tier(t) + ", exposed for";
             }

@@ -274,7 +274,7 @@ public final class Specs {
      * the other stages sharing the rest evenly.
      */
     public record Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp,
-                              Located<Long> ep, Located<List<String>> order, Located<Boolean> sequenceParallel,
+                              Located<Long> ep, Located<List<ParallelDim>> order, Located<Boolean> sequenceParallel,
                               Located<Long> virtualPp, Span keySpan, java.util.Set<String> unknown,
                               Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
                               Located<Boolean> lossInSplit, Located<Long> expertTp,
@@ -291,7 +291,7 @@ public final class Specs {
          * replicate degree when only it is written (torchtitan's shard degree -1: the rest of dp).
          */
         public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
-                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
+                           Located<List<ParallelDim>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
                            java.util.Set<String> unknown, Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
                            Located<Boolean> lossInSplit, Located<Long> expertTp, Located<Long> firstStageLayers, Located<Long> lastStageLayers) {
             this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
@@ -300,19 +300,30 @@ public final class Specs {
 
         /** Without an uneven first or last stage: the layers split evenly over the stages. */
         public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
-                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
+                           Located<List<ParallelDim>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
                            java.util.Set<String> unknown, Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
                            Located<Boolean> lossInSplit, Located<Long> expertTp) {
             this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
                     lossInSplit, expertTp, null, null);
         }
 
+        /** The size written for a dimension, or null when it is not written. */
+        public Located<Long> size(ParallelDim d) {
+            return switch (d) {
+                case TP -> tp; case CP -> cp; case EP -> ep; case DP -> dp; case PP -> pp;
+                case ETP -> expertTp; case VPP -> virtualPp;
+            };
+        }
+
+        /** The dimension's key was written with a value that could not be read (it then binds as absent). */
+        public boolean isUnknown(ParallelDim d) { return isUnknown(d.key()); }
+
         /** The first or the last stage is sized by hand. */
         public boolean uneven() { return firstStageLayers != null || lastStageLayers != null; }
 
         /** Without an expert tensor-parallel size (etp): experts take tp, as Megatron does by default. */
         public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
-                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
+                           Located<List<ParallelDim>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
                            java.util.Set<String> unknown, Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
                            Located<Boolean> lossInSplit) {
             this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
@@ -320,13 +331,13 @@ public final class Specs {
         }
 
         public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
-                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
+                           Located<List<ParallelDim>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
                            java.util.Set<String> unknown) {
             this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, null, null, null, null);
         }
 
         public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
-                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan) {
+                           Located<List<ParallelDim>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan) {
             this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, java.util.Set.of());
         }
 

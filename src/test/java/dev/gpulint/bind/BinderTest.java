@@ -1,5 +1,6 @@
 package dev.gpulint.bind;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -138,7 +139,7 @@ class BinderTest {
                         "SYN002 t.yaml:3:23 [training_job:j/parallelism/order] rank order 'tp-dq' has 'dq'; the dimensions are tp, cp, ep, dp, pp (did you mean 'dp'?).",
                         "SYN002 t.yaml:3:49 [training_job:j/parallelism/sequence_parallel] 'sequence_parallel' must be true or false, found 'yes please'."),
                 findings(JOB + "parallelism: { order: tp-dq, sequence_parallel: yes please }\n"));
-        assertEquals(List.of("tp", "dp", "cp", "ep", "pp"),
+        assertEquals(List.of(ParallelDim.TP, ParallelDim.DP, ParallelDim.CP, ParallelDim.EP, ParallelDim.PP),
                 bind(JOB + "parallelism: { order: TP-dp }\n").jobs().get(0).parallelism().order().value(), "completed in schema order");
     }
 }

@@ -1,5 +1,6 @@
 package dev.gpulint.derive;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -366,9 +367,9 @@ class ResolverTest {
 
     @Test
     void theRankOrderDefaultsToMegatronsAndIsCompletedWhenStated() {
-        assertEquals(List.of("tp", "cp", "ep", "dp", "pp"), job("nodes: 1\n").order());
-        assertEquals(Resolver.DEFAULT_ORDER, job("nodes: 1\nparallelism: { tp: 2 }\n").order());
-        assertEquals(List.of("tp", "dp", "pp", "cp", "ep"), job("nodes: 1\nparallelism: { order: tp-dp-pp }\n").order());
+        assertEquals(List.of(ParallelDim.TP, ParallelDim.CP, ParallelDim.EP, ParallelDim.DP, ParallelDim.PP), job("nodes: 1\n").order());
+        assertEquals(ParallelDim.DEFAULT_ORDER, job("nodes: 1\nparallelism: { tp: 2 }\n").order());
+        assertEquals(List.of(ParallelDim.TP, ParallelDim.DP, ParallelDim.PP, ParallelDim.CP, ParallelDim.EP), job("nodes: 1\nparallelism: { order: tp-dp-pp }\n").order());
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.gpulint.plan;
 
+import dev.gpulint.spec.ParallelDim;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -86,7 +88,7 @@ class EstimateWordsTest {
                 CollectiveCost.Limit.SCALE_UP, v / 450e9, v / 360e9);
         assertEquals("tp: 160 × tp all-gather/reduce-scatter per micro-batch (b·s·h·2 bytes each) over 4 ranks: 50.3 MB moved per rank"
                         + " ((n−1)/n·S) each, over NVLink 4 at 360 GB/s (450 GB/s line rate × 0.80): 22.4 ms",
-                EstimateWords.line(new Term.Collectives("tp", 160, "all-gather/reduce-scatter per micro-batch (b·s·h·2 bytes each)", 4,
+                EstimateWords.line(new Term.Collectives(ParallelDim.TP, 160, "all-gather/reduce-scatter per micro-batch (b·s·h·2 bytes each)", 4,
                         nvlink, h100, 160 * nvlink.seconds())));
         // a ring across nodes with 2 of its ranks on each: they share the node's NICs
         CollectiveCost ring = new CollectiveCost(Collective.ALL_REDUCE, 4, Tier.NETWORK, 17.38e9, 26.07e9, 100e9, 0.9, false, 2, 0,
@@ -94,14 +96,14 @@ class EstimateWordsTest {
         assertEquals("1 × dp gradient all-reduce over 4 ranks: 26.07 GB moved per rank (2(n−1)/n·S) each, over "
                         + h100.tierName(Tier.NETWORK) + " (the ring's 2 ranks on a node cross it once per channel: 2 GPUs' share of its"
                         + " NICs) at 90 GB/s (100 GB/s line rate × 0.90): 289.7 ms",
-                EstimateWords.text(new Term.Collectives("dp", 1, "gradient all-reduce", 4, ring, h100, ring.seconds())));
+                EstimateWords.text(new Term.Collectives(ParallelDim.DP, 1, "gradient all-reduce", 4, ring, h100, ring.seconds())));
         // an all-to-all across nodes, at a measured bus bandwidth; a count that is not whole
         CollectiveCost a2a = new CollectiveCost(Collective.ALL_TO_ALL, 16, Tier.NETWORK, 1e9, 0.9375e9, 50e9, 0.6, true, 8, 0.5e9,
                 CollectiveCost.Limit.OWN_NIC, 0.01, 0.03125);
         assertEquals("2.5 × ep all-to-all per micro-batch over 16 ranks: 937.5 MB moved per rank ((n−1)/n·S) each, over "
                         + h100.tierName(Tier.NETWORK) + " (8 of the 16 ranks in reach inside; 500.0 MB per rank through its own NIC) at 30 GB/s"
                         + " (measured by nccl-tests): 78.1 ms",
-                EstimateWords.text(new Term.Collectives("ep", 2.5, "all-to-all per micro-batch", 16, a2a, h100, 2.5 * a2a.seconds())));
+                EstimateWords.text(new Term.Collectives(ParallelDim.EP, 2.5, "all-to-all per micro-batch", 16, a2a, h100, 2.5 * a2a.seconds())));
     }
 
     @Test
@@ -109,7 +111,7 @@ class EstimateWordsTest {
         CollectiveCost send = new CollectiveCost(Collective.SEND, 4, Tier.PCIE, 671.1e6, 671.1e6, 63e9, 0.8, false, 4, 0,
                 CollectiveCost.Limit.PCIE, 671.1e6 / 63e9, 671.1e6 / 50.4e9);
         assertEquals("pp: pp activation and gradient sends: 671.1 MB per micro-batch over PCIe Gen5 at 50 GB/s (63 GB/s line rate × 0.80):"
-                + " 13.3 ms", EstimateWords.line(new Term.Sends("pp", "activation and gradient sends", 671.1e6, send, h100())));
+                + " 13.3 ms", EstimateWords.line(new Term.Sends(ParallelDim.PP, "activation and gradient sends", 671.1e6, send, h100())));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.ParallelDim;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
@@ -43,8 +44,8 @@ import java.util.Map;
  */
 final class BridgeAdapter implements FormatAdapter {
     static final String FORMAT = Format.MEGATRON_BRIDGE.display();
-    private static final Map<String, String> SIZES = Map.of("tp", "tensor_model_parallel_size", "pp", "pipeline_model_parallel_size",
-            "virtual_pp", "virtual_pipeline_model_parallel_size", "cp", "context_parallel_size", "ep", "expert_model_parallel_size");
+    private static final Map<ParallelDim, String> SIZES = Map.of(ParallelDim.TP, "tensor_model_parallel_size", ParallelDim.PP, "pipeline_model_parallel_size",
+            ParallelDim.VPP, "virtual_pipeline_model_parallel_size", ParallelDim.CP, "context_parallel_size", ParallelDim.EP, "expert_model_parallel_size");
 
     @Override public String id() { return "megatron-bridge"; }
 
@@ -88,11 +89,11 @@ final class BridgeAdapter implements FormatAdapter {
         MappingNode model = map(c, modelKey);
         JobDraft j = new JobDraft(FORMAT, doc.file(), root.span());
         j.name = new Located<>(doc.name(), root.entries().isEmpty() ? root.span() : root.entries().get(0).key().span());
-        j.tp = size(j, model, at, "tp");
-        j.pp = size(j, model, at, "pp");
-        j.vpp = size(j, model, at, "virtual_pp");
-        j.cp = size(j, model, at, "cp");
-        j.ep = size(j, model, at, "ep");
+        j.tp = size(j, model, at, ParallelDim.TP);
+        j.pp = size(j, model, at, ParallelDim.PP);
+        j.vpp = size(j, model, at, ParallelDim.VPP);
+        j.cp = size(j, model, at, ParallelDim.CP);
+        j.ep = size(j, model, at, ParallelDim.EP);
         j.etp = j.key(at + "expert_tensor_parallel_size", TreeValues.whole(scalar(model, "expert_tensor_parallel_size")));
         j.sequenceParallel = TreeValues.bool(scalar(model, "sequence_parallel"));
         String trainKey = section(c, "train");
@@ -251,7 +252,7 @@ final class BridgeAdapter implements FormatAdapter {
     }
 
     /** A parallel size: its number; null ("not set") takes the default; a placeholder is unknown. */
-    private static Located<Long> size(JobDraft j, MappingNode model, String at, String size) {
+    private static Located<Long> size(JobDraft j, MappingNode model, String at, ParallelDim size) {
         String key = SIZES.get(size);
         ScalarNode s = scalar(model, key);
         Located<Long> v = j.key(at + key, TreeValues.whole(s));

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.bind.Schema;
 import dev.gpulint.core.Finding;
 import dev.gpulint.spec.Located;
@@ -37,13 +38,13 @@ final class DraftBounds {
             slot(j -> j.hidden, (j, v) -> j.hidden = v, "model", "hidden_size"),
             slot(j -> j.seqLength, (j, v) -> j.seqLength = v, "model", "seq_length"),
             slot(j -> j.experts, (j, v) -> j.experts = v, "model", "experts"),
-            slot(j -> j.tp, (j, v) -> j.tp = v, "parallelism", "tp"),
-            slot(j -> j.pp, (j, v) -> j.pp = v, "parallelism", "pp"),
-            slot(j -> j.dp, (j, v) -> j.dp = v, "parallelism", "dp"),
-            slot(j -> j.cp, (j, v) -> j.cp = v, "parallelism", "cp"),
-            slot(j -> j.ep, (j, v) -> j.ep = v, "parallelism", "ep"),
-            slot(j -> j.etp, (j, v) -> j.etp = v, "parallelism", "etp"),
-            slot(j -> j.vpp, (j, v) -> j.vpp = v, "parallelism", "virtual_pp"),
+            slot(j -> j.tp, (j, v) -> j.tp = v, "parallelism", ParallelDim.TP.key()),
+            slot(j -> j.pp, (j, v) -> j.pp = v, "parallelism", ParallelDim.PP.key()),
+            slot(j -> j.dp, (j, v) -> j.dp = v, "parallelism", ParallelDim.DP.key()),
+            slot(j -> j.cp, (j, v) -> j.cp = v, "parallelism", ParallelDim.CP.key()),
+            slot(j -> j.ep, (j, v) -> j.ep = v, "parallelism", ParallelDim.EP.key()),
+            slot(j -> j.etp, (j, v) -> j.etp = v, "parallelism", ParallelDim.ETP.key()),
+            slot(j -> j.vpp, (j, v) -> j.vpp = v, "parallelism", ParallelDim.VPP.key()),
             slot(j -> j.offloadLayers, (j, v) -> j.offloadLayers = v, "offload", "activation_layers"),
             slot(j -> j.firstStageLayers, (j, v) -> j.firstStageLayers = v, "parallelism", "first_stage_layers"),
             slot(j -> j.lastStageLayers, (j, v) -> j.lastStageLayers = v, "parallelism", "last_stage_layers"),

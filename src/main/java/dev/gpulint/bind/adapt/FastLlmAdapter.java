@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.ParallelDim;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
@@ -55,9 +56,9 @@ final class FastLlmAdapter implements FormatAdapter {
         JobDraft j = new JobDraft(FORMAT, doc.file(), root.span());
         j.name = new Located<>(doc.name(), at);
         MappingNode dist = map(model, "distributed");
-        j.tp = size(j, dist, "tp", "tensor_parallel");
-        j.pp = size(j, dist, "pp", "pipeline_parallel");
-        j.cp = size(j, dist, "cp", "sequence_data_parallel");
+        j.tp = size(j, dist, ParallelDim.TP, "tensor_parallel");
+        j.pp = size(j, dist, ParallelDim.PP, "pipeline_parallel");
+        j.cp = size(j, dist, ParallelDim.CP, "sequence_data_parallel");
         Located<Boolean> stp = TreeValues.bool(scalar(dist, "sequence_tensor_parallel"));
         if (stp != null && stp.value() && j.tp != null && j.tp.value() > 1) j.sequenceParallel = j.key("model.distributed.sequence_tensor_parallel", stp);
         ScalarNode dtype = scalar(dist, "compute_dtype");
@@ -136,7 +137,7 @@ final class FastLlmAdapter implements FormatAdapter {
     }
 
     /** A size of model.distributed: its number; written as a placeholder: unknown. */
-    private static Located<Long> size(JobDraft j, MappingNode dist, String size, String key) {
+    private static Located<Long> size(JobDraft j, MappingNode dist, ParallelDim size, String key) {
         ScalarNode s = scalar(dist, key);
         Located<Long> v = j.key("model.distributed." + key, TreeValues.whole(s));
         j.unknownIf(size, s != null && !s.isNull(), v);

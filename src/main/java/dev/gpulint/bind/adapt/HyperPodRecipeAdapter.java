@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.ParallelDim;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
@@ -38,9 +39,9 @@ final class HyperPodRecipeAdapter implements FormatAdapter {
         MappingNode root = doc.root();
         JobDraft j = Recipes.start(FORMAT, doc);
         MappingNode model = map(root, "model");
-        j.tp = size(j, model, "tp", "tensor_model_parallel_degree");
-        j.ep = size(j, model, "ep", "expert_model_parallel_degree");
-        j.cp = size(j, model, "cp", "context_parallel_degree");
+        j.tp = size(j, model, ParallelDim.TP, "tensor_model_parallel_degree");
+        j.ep = size(j, model, ParallelDim.EP, "expert_model_parallel_degree");
+        j.cp = size(j, model, ParallelDim.CP, "context_parallel_degree");
         j.micro = j.key("train_batch_size", TreeValues.whole(scalar(model, "train_batch_size")));
         j.layers = j.key("num_hidden_layers", TreeValues.whole(scalar(model, "num_hidden_layers")));
         j.heads = j.key("num_attention_heads", TreeValues.whole(scalar(model, "num_attention_heads")));
@@ -53,7 +54,7 @@ final class HyperPodRecipeAdapter implements FormatAdapter {
     }
 
     /** A {@code *_degree}: its number; written as a placeholder (${...}, ???): unknown. */
-    private static Located<Long> size(JobDraft j, MappingNode model, String size, String key) {
+    private static Located<Long> size(JobDraft j, MappingNode model, ParallelDim size, String key) {
         Located<Long> v = j.key(key, TreeValues.whole(scalar(model, key)));
         j.unknownIf(size, scalar(model, key) != null && !scalar(model, key).isNull(), v);
         return v;

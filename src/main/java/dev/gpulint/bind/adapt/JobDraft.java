@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.bind.adapt.shell.Shell;
 import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.spec.Located;
@@ -113,6 +114,11 @@ final class JobDraft {
         if (value >= 0) stated.add(new Stated(quantity, String.valueOf(value), where, kind, at));
     }
 
+    /** A parallel size, stated under its dimension's short name ("tp", "vpp"), as every format states it. */
+    void state(ParallelDim d, long value, String where, StatedKind kind, Span at) {
+        state(d.label(), value, where, kind, at);
+    }
+
     void state(String quantity, Located<Long> v, String where, StatedKind kind) {
         if (v != null) state(quantity, v.value(), where, kind, v.span());
     }
@@ -134,9 +140,14 @@ final class JobDraft {
         }
     }
 
+    /** Marks a dimension's size unknown: written, with a value nobody knows yet (under its manifest key, as the binder does). */
+    void unknown(ParallelDim d) {
+        unknown.add(d.key());
+    }
+
     /** Marks {@code size} unknown when it is written ({@code present}) but did not bind to a number. */
-    void unknownIf(String size, boolean present, Located<Long> bound) {
-        if (present && bound == null) unknown.add(size);
+    void unknownIf(ParallelDim size, boolean present, Located<Long> bound) {
+        if (present && bound == null) unknown(size);
     }
 
     Specs.Job build() {

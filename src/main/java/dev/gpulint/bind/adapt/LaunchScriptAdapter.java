@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.bind.adapt.shell.Launchers;
 import dev.gpulint.bind.adapt.shell.ScalarText;
 import dev.gpulint.bind.adapt.shell.Shell;
@@ -33,8 +34,8 @@ final class LaunchScriptAdapter implements FormatAdapter {
     /** NeMo (Hydra) command-line overrides → the quantity they state. */
     private static final Map<String, String> HYDRA = Map.of(
             "trainer.num_nodes", "nodes", "trainer.devices", "per_node",
-            "model.tensor_model_parallel_size", "tp", "model.pipeline_model_parallel_size", "pp",
-            "model.context_parallel_size", "cp", "model.expert_model_parallel_size", "ep");
+            "model.tensor_model_parallel_size", ParallelDim.TP.label(), "model.pipeline_model_parallel_size", ParallelDim.PP.label(),
+            "model.context_parallel_size", ParallelDim.CP.label(), "model.expert_model_parallel_size", ParallelDim.EP.label());
     private static final Set<String> PROGRAMS = Set.of("torchrun", "deepspeed", "mpirun", "mpiexec", "accelerate");
 
     LaunchScriptAdapter() {}

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.ParallelDim;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
@@ -56,7 +57,7 @@ final class LevanterAdapter implements FormatAdapter {
         j.name = new Located<>(doc.name(), at);
         ScalarNode axis = scalar(trainer, "model_axis_size");
         j.tp = j.key("trainer.model_axis_size", TreeValues.whole(axis));
-        j.unknownIf("tp", axis != null && !axis.isNull(), j.tp);
+        j.unknownIf(ParallelDim.TP, axis != null && !axis.isNull(), j.tp);
         j.global = j.key("trainer.train_batch_size", TreeValues.whole(scalar(trainer, "train_batch_size")));
         Located<Long> perDevice = TreeValues.whole(scalar(trainer, "per_device_parallelism"));
         if (perDevice != null && perDevice.value() != -1) j.micro = j.key("trainer.per_device_parallelism", perDevice);

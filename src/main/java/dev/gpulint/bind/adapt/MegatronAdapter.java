@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.bind.adapt.shell.Launchers;
 import dev.gpulint.bind.adapt.shell.ScalarText;
 import dev.gpulint.bind.adapt.shell.Shell;
@@ -27,17 +28,17 @@ final class MegatronAdapter implements FormatAdapter {
     static final String FORMAT = Format.MEGATRON.display();
 
     /** Megatron flag → the quantity gpulint compares. */
-    static final Map<String, String> QUANTITY = Map.of(
-            "--tensor-model-parallel-size", "tp", "--pipeline-model-parallel-size", "pp", "--context-parallel-size", "cp",
-            "--expert-model-parallel-size", "ep", "--expert-tensor-parallel-size", "etp",
-            "--virtual-pipeline-model-parallel-size", "vpp");
+    static final Map<String, ParallelDim> QUANTITY = Map.of(
+            "--tensor-model-parallel-size", ParallelDim.TP, "--pipeline-model-parallel-size", ParallelDim.PP,
+            "--context-parallel-size", ParallelDim.CP, "--expert-model-parallel-size", ParallelDim.EP,
+            "--expert-tensor-parallel-size", ParallelDim.ETP, "--virtual-pipeline-model-parallel-size", ParallelDim.VPP);
     /** The flags of sizes that stay unknown, not default, when written with a placeholder ($TP). */
-    private static final Map<String, String> UNKNOWN_SIZES = Map.of(
-            "--tensor-model-parallel-size", "tp", "--pipeline-model-parallel-size", "pp", "--context-parallel-size", "cp",
-            "--expert-model-parallel-size", "ep", "--expert-tensor-parallel-size", "etp",
-            "--virtual-pipeline-model-parallel-size", "virtual_pp",
-            "--num-virtual-stages-per-pipeline-rank", "virtual_pp", "--num-layers-per-virtual-pipeline-stage", "virtual_pp",
-            "--data-parallel-size", "dp");
+    private static final Map<String, ParallelDim> UNKNOWN_SIZES = Map.of(
+            "--tensor-model-parallel-size", ParallelDim.TP, "--pipeline-model-parallel-size", ParallelDim.PP,
+            "--context-parallel-size", ParallelDim.CP, "--expert-model-parallel-size", ParallelDim.EP,
+            "--expert-tensor-parallel-size", ParallelDim.ETP, "--virtual-pipeline-model-parallel-size", ParallelDim.VPP,
+            "--num-virtual-stages-per-pipeline-rank", ParallelDim.VPP, "--num-layers-per-virtual-pipeline-stage", ParallelDim.VPP,
+            "--data-parallel-size", ParallelDim.DP);
     private static final Pattern NAME_TOKEN = Pattern.compile("((?:tp|pp|ep|emp|etp|cp|vpp|dp)[0-9]+)+");
     private static final Pattern NAME_PART = Pattern.compile("(tp|pp|emp|ep|etp|cp|vpp|dp)([0-9]+)");
 
@@ -114,7 +115,7 @@ final class MegatronAdapter implements FormatAdapter {
 
     /** Binds (MODEL_ARGS) or only states (scripts) the numbers of Megatron flags. */
     static void apply(JobDraft j, Map<String, Word> flags, String where, boolean binding) {
-        for (Map.Entry<String, String> q : QUANTITY.entrySet()) {
+        for (Map.Entry<String, ParallelDim> q : QUANTITY.entrySet()) {
             Word w = flags.get(q.getKey());
             long v = Launchers.number(w);
             if (v >= 0) j.state(q.getValue(), v, where + " " + q.getKey(), StatedKind.CONFIG, w.span());
@@ -125,7 +126,7 @@ final class MegatronAdapter implements FormatAdapter {
         if (layers > 0 && perStage > 0 && flags.get("--virtual-pipeline-model-parallel-size") == null) {
             long chunks = pp > 0 ? pp * perStage : perStage;
             if (layers % chunks == 0) {
-                j.state("vpp", layers / chunks, where + " --num-layers ÷ (pp × --num-layers-per-virtual-pipeline-stage)",
+                j.state(ParallelDim.VPP, layers / chunks, where + " --num-layers ÷ (pp × --num-layers-per-virtual-pipeline-stage)",
                         StatedKind.CONFIG, flags.get("--num-layers-per-virtual-pipeline-stage").span());
             }
         }
@@ -142,9 +143,9 @@ final class MegatronAdapter implements FormatAdapter {
         j.embeddingInSplit = switchFlag(flags.get("--account-for-embedding-in-pipeline-split"));
         j.lossInSplit = switchFlag(flags.get("--account-for-loss-in-pipeline-split"));
         j.dp = j.key("--data-parallel-size", located(flags.get("--data-parallel-size")));
-        for (Map.Entry<String, String> u : UNKNOWN_SIZES.entrySet()) {
+        for (Map.Entry<String, ParallelDim> u : UNKNOWN_SIZES.entrySet()) {
             Word w = flags.get(u.getKey());
-            if (w != null && !w.known()) j.unknown.add(u.getValue());
+            if (w != null && !w.known()) j.unknown(u.getValue());
         }
         // first/last stages sized by hand: the other stages share the rest (PAR004 checks it as Megatron-Core does)
         j.firstStageLayers = j.key("--decoder-first-pipeline-num-layers", located(flags.get("--decoder-first-pipeline-num-layers")));
@@ -293,7 +294,8 @@ final class MegatronAdapter implements FormatAdapter {
             Matcher m = NAME_PART.matcher(token);
             while (m.find()) {
                 if (m.group(2).length() > 18) continue;
-                String q = m.group(1).equals("emp") ? "ep" : m.group(1);
+                // "emp" is the folder names' word for ep; the others are the dimensions' short names
+                ParallelDim q = m.group(1).equals("emp") ? ParallelDim.EP : ParallelDim.ofLabel(m.group(1)).orElseThrow();
                 j.state(q, Long.parseLong(m.group(2)), "the test case's folder name '" + folder + "' (" + m.group() + ")",
                         StatedKind.NAME, null);
             }

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.ParallelDim;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
@@ -51,11 +52,11 @@ final class NanotronAdapter implements FormatAdapter {
         dev.gpulint.core.Span at = root.entry("parallelism").orElseThrow().key().span();
         JobDraft j = new JobDraft(FORMAT, doc.file(), root.span());
         j.name = new Located<>(doc.name(), at);
-        j.dp = size(j, par, "dp", "parallelism.dp");
-        j.tp = size(j, par, "tp", "parallelism.tp");
-        j.pp = size(j, par, "pp", "parallelism.pp");
-        j.cp = size(j, par, "cp", "parallelism.context_parallel_size");
-        j.ep = size(j, par, "ep", "parallelism.expert_parallel_size");
+        j.dp = size(j, par, ParallelDim.DP, "parallelism.dp");
+        j.tp = size(j, par, ParallelDim.TP, "parallelism.tp");
+        j.pp = size(j, par, ParallelDim.PP, "parallelism.pp");
+        j.cp = size(j, par, ParallelDim.CP, "parallelism.context_parallel_size");
+        j.ep = size(j, par, ParallelDim.EP, "parallelism.expert_parallel_size");
         // dp, tp and pp are nanotron's required fields; context_parallel_size is 1 when not written
         long world = j.dp == null || j.tp == null || j.pp == null ? -1 : 1;
         for (Located<Long> d : java.util.Arrays.asList(j.dp, j.tp, j.pp, j.cp)) {
@@ -126,7 +127,7 @@ final class NanotronAdapter implements FormatAdapter {
     }
 
     /** A size of the grid: its number; written as a placeholder: unknown. */
-    private static Located<Long> size(JobDraft j, MappingNode par, String size, String key) {
+    private static Located<Long> size(JobDraft j, MappingNode par, ParallelDim size, String key) {
         ScalarNode s = scalar(par, key.substring(key.indexOf('.') + 1));
         Located<Long> v = j.key(key, TreeValues.whole(s));
         j.unknownIf(size, s != null && !s.isNull(), v);

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.ParallelDim;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
@@ -37,8 +38,10 @@ import java.util.Map;
  */
 final class Nemo2RecipeAdapter implements FormatAdapter {
     static final String FORMAT = Format.NEMO2_RECIPE.display();
-    private static final Map<String, String> SIZES = Map.of("tp", "tensor_model_parallel_size", "pp", "pipeline_model_parallel_size",
-            "virtual_pp", "virtual_pipeline_model_parallel_size", "cp", "context_parallel_size", "ep", "expert_model_parallel_size");
+    /** The strategy's key of each parallel size it reads here. */
+    private static final Map<ParallelDim, String> SIZES = Map.of(ParallelDim.TP, "tensor_model_parallel_size",
+            ParallelDim.PP, "pipeline_model_parallel_size", ParallelDim.VPP, "virtual_pipeline_model_parallel_size",
+            ParallelDim.CP, "context_parallel_size", ParallelDim.EP, "expert_model_parallel_size");
 
     @Override public String id() { return "nemo2-recipe"; }
 
@@ -70,11 +73,11 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         JobDraft j = Recipes.start(FORMAT, doc);
         String where = strategyPath(root);
         MappingNode strategy = map(root, where.split("\\."));
-        j.tp = size(j, strategy, where, "tp");
-        j.pp = size(j, strategy, where, "pp");
-        j.vpp = size(j, strategy, where, "virtual_pp");
-        j.cp = size(j, strategy, where, "cp");
-        j.ep = size(j, strategy, where, "ep");
+        j.tp = size(j, strategy, where, ParallelDim.TP);
+        j.pp = size(j, strategy, where, ParallelDim.PP);
+        j.vpp = size(j, strategy, where, ParallelDim.VPP);
+        j.cp = size(j, strategy, where, ParallelDim.CP);
+        j.ep = size(j, strategy, where, ParallelDim.EP);
         j.etp = j.key(where + ".expert_tensor_parallel_size", TreeValues.whole(scalar(strategy, "expert_tensor_parallel_size")));
         j.sequenceParallel = TreeValues.bool(scalar(strategy, "sequence_parallel"));
         MappingNode data = map(root, "data");
@@ -202,7 +205,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
     }
 
     /** A strategy size: its number; null ("not set") takes the default; a placeholder is unknown. */
-    private static Located<Long> size(JobDraft j, MappingNode strategy, String where, String size) {
+    private static Located<Long> size(JobDraft j, MappingNode strategy, String where, ParallelDim size) {
         String key = SIZES.get(size);
         ScalarNode s = scalar(strategy, key);
         Located<Long> v = j.key(where + "." + key, TreeValues.whole(s));

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.ParallelDim;
 import static dev.gpulint.bind.adapt.TreeValues.at;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 
@@ -56,12 +57,12 @@ final class NemoAdapter implements FormatAdapter {
         if (dev instanceof ListNode l && !l.items().isEmpty()) j.gpusPerNode = new Located<>((long) l.items().size(), l.span());
         else j.gpusPerNode = j.key("devices", minusOneIsAll(number(root, trainer, "devices")));
         j.gpusPerNodeWhere = "trainer.devices";
-        j.tp = size(j, "tp", root, model, "tensor_model_parallel_size");
-        j.pp = size(j, "pp", root, model, "pipeline_model_parallel_size");
-        j.cp = size(j, "cp", root, model, "context_parallel_size");
-        j.ep = size(j, "ep", root, model, "expert_model_parallel_size");
-        j.etp = size(j, "etp", root, model, "expert_tensor_parallel_size");
-        j.vpp = size(j, "virtual_pp", root, model, "virtual_pipeline_model_parallel_size");
+        j.tp = size(j, ParallelDim.TP, root, model, "tensor_model_parallel_size");
+        j.pp = size(j, ParallelDim.PP, root, model, "pipeline_model_parallel_size");
+        j.cp = size(j, ParallelDim.CP, root, model, "context_parallel_size");
+        j.ep = size(j, ParallelDim.EP, root, model, "expert_model_parallel_size");
+        j.etp = size(j, ParallelDim.ETP, root, model, "expert_tensor_parallel_size");
+        j.vpp = size(j, ParallelDim.VPP, root, model, "virtual_pipeline_model_parallel_size");
         j.micro = j.key("micro_batch_size", number(root, model, "micro_batch_size"));
         j.global = j.key("global_batch_size", number(root, model, "global_batch_size"));
         j.layers = j.key("num_layers", number(root, model, "num_layers"));
@@ -147,13 +148,13 @@ final class NemoAdapter implements FormatAdapter {
      * {@code ${oc.env:TP,2}}, {@code ${multiply:...}}) or as an interpolation that leads nowhere is
      * marked unknown, while {@code null} is NeMo's "not set" and takes the default.
      */
-    private static Located<Long> size(JobDraft j, String name, MappingNode root, MappingNode model, String key) {
+    private static Located<Long> size(JobDraft j, ParallelDim name, MappingNode root, MappingNode model, String key) {
         Located<Long> v = j.key(key, number(root, model, key));
         if (v == null && model.get(key).orElse(null) instanceof ScalarNode written && !written.isNull()) {
             ScalarNode s = resolve(root, model, key);
-            if (s == null || (!s.isNull() && TreeValues.placeholder(s.text()))) j.unknown.add(name);
+            if (s == null || (!s.isNull() && TreeValues.placeholder(s.text()))) j.unknown(name);
         }
-        if (v == null && model.get(key).isEmpty() && referenced(root, "model." + key)) j.unknown.add(name);
+        if (v == null && model.get(key).isEmpty() && referenced(root, "model." + key)) j.unknown(name);
         return v;
     }
 

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.spec.ParallelDim;
 import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
@@ -80,9 +81,9 @@ final class NemoRlAdapter implements FormatAdapter {
             dtensor(j, dtensor, inherits);
         } else {
             // the back-end is the parent file's choice (or written as a placeholder): its sizes are unknown here
-            j.unknown.add("tp");
-            j.unknown.add("pp");
-            j.unknown.add("cp");
+            j.unknown(ParallelDim.TP);
+            j.unknown(ParallelDim.PP);
+            j.unknown(ParallelDim.CP);
         }
         sink.draft(j);
     }
@@ -110,10 +111,10 @@ final class NemoRlAdapter implements FormatAdapter {
 
     private static void megatron(JobDraft j, MappingNode m, boolean inherits) {
         String at = "policy.megatron_cfg.";
-        j.tp = size(j, m, at, "tensor_model_parallel_size", "tp", inherits);
-        j.pp = size(j, m, at, "pipeline_model_parallel_size", "pp", inherits);
-        j.cp = size(j, m, at, "context_parallel_size", "cp", inherits);
-        j.ep = size(j, m, at, "expert_model_parallel_size", "ep", inherits);
+        j.tp = size(j, m, at, "tensor_model_parallel_size", ParallelDim.TP, inherits);
+        j.pp = size(j, m, at, "pipeline_model_parallel_size", ParallelDim.PP, inherits);
+        j.cp = size(j, m, at, "context_parallel_size", ParallelDim.CP, inherits);
+        j.ep = size(j, m, at, "expert_model_parallel_size", ParallelDim.EP, inherits);
         j.etp = j.key(at + "expert_tensor_parallel_size", TreeValues.whole(scalar(m, "expert_tensor_parallel_size")));
         j.sequenceParallel = TreeValues.bool(scalar(m, "sequence_parallel"));
         j.firstStageLayers = j.key(at + "num_layers_in_first_pipeline_stage", TreeValues.whole(scalar(m, "num_layers_in_first_pipeline_stage")));
@@ -141,8 +142,8 @@ final class NemoRlAdapter implements FormatAdapter {
 
     private static void dtensor(JobDraft j, MappingNode d, boolean inherits) {
         String at = "policy.dtensor_cfg.";
-        j.tp = size(j, d, at, "tensor_parallel_size", "tp", inherits);
-        j.cp = size(j, d, at, "context_parallel_size", "cp", inherits);
+        j.tp = size(j, d, at, "tensor_parallel_size", ParallelDim.TP, inherits);
+        j.cp = size(j, d, at, "context_parallel_size", ParallelDim.CP, inherits);
         j.sequenceParallel = TreeValues.bool(scalar(d, "sequence_parallel"));
         recompute(j, d);
         // FSDP2 shards parameters, gradients and optimizer states over every data-parallel rank
@@ -159,7 +160,7 @@ final class NemoRlAdapter implements FormatAdapter {
     }
 
     /** A size: its number; not written in a file that inherits, or a placeholder: unknown. */
-    private static Located<Long> size(JobDraft j, MappingNode cfg, String at, String key, String size, boolean inherits) {
+    private static Located<Long> size(JobDraft j, MappingNode cfg, String at, String key, ParallelDim size, boolean inherits) {
         ScalarNode s = scalar(cfg, key);
         Located<Long> v = j.key(at + key, TreeValues.whole(s));
         boolean written = s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null");

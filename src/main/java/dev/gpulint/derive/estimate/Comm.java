@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
 import java.util.List;
 import java.util.Map;
 
@@ -10,12 +11,12 @@ import java.util.Map;
  */
 final class Comm {
     private final Hardware hw;
-    private final Map<String, Long> stride;
+    private final Map<ParallelDim, Long> stride;
     private final List<Term> terms;
     private final List<Estimate.Traffic> traffic;
-    private final Map<String, Tier> tiers;
+    private final Map<ParallelDim, Tier> tiers;
 
-    Comm(Hardware hw, Map<String, Long> stride, List<Term> terms, List<Estimate.Traffic> traffic, Map<String, Tier> tiers) {
+    Comm(Hardware hw, Map<ParallelDim, Long> stride, List<Term> terms, List<Estimate.Traffic> traffic, Map<ParallelDim, Tier> tiers) {
         this.hw = hw;
         this.stride = stride;
         this.terms = terms;
@@ -24,7 +25,7 @@ final class Comm {
     }
 
     /** {@code count} collectives {@code c} of {@code bytes} each over a dimension's group of n. Seconds. */
-    double collective(String dim, long n, double count, double bytes, Collective c, String what) {
+    double collective(ParallelDim dim, long n, double count, double bytes, Collective c, String what) {
         return collective(dim, n, stride.get(dim), count, bytes, c, what);
     }
 
@@ -32,7 +33,7 @@ final class Comm {
      * {@link #collective} over a sub-group of a dimension whose members are {@code groupStride} ranks apart (hybrid
      * sharding's shard group and replicas: {@link HybridShard}); the dimension's tier becomes this group's.
      */
-    double collective(String dim, long n, long groupStride, double count, double bytes, Collective c, String what) {
+    double collective(ParallelDim dim, long n, long groupStride, double count, double bytes, Collective c, String what) {
         if (n <= 1 || count <= 0) return 0;
         CollectiveCost k = hw.price(c, n, groupStride, bytes);
         tiers.put(dim, k.tier());
@@ -43,7 +44,7 @@ final class Comm {
     }
 
     /** {@code bytes} sent by each rank of the dimension's group to its neighbour. Seconds. */
-    double p2p(String dim, long n, double bytes, String what) {
+    double p2p(ParallelDim dim, long n, double bytes, String what) {
         if (n <= 1 || bytes <= 0) return 0;
         CollectiveCost k = hw.price(Collective.SEND, n, stride.get(dim), bytes);
         tiers.put(dim, k.tier());

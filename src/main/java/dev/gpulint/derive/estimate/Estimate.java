@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
 import java.util.List;
 import java.util.Map;
 
@@ -27,11 +28,11 @@ public record Estimate(Layout layout, ModelShape model, String gpu, double capac
      * One communication term: {@code count} times {@code cost} (per micro-batch for tp, cp, ep and pp; per step for dp
      * without ZeRO-3, per micro-batch with it).
      */
-    public record Traffic(String dim, String what, double count, CollectiveCost cost) {}
+    public record Traffic(ParallelDim dim, String what, double count, CollectiveCost cost) {}
 
     /** The first term of a dimension with this collective, if any. */
-    public java.util.Optional<Traffic> traffic(String dim, Collective c) {
-        return traffic.stream().filter(t -> t.dim().equals(dim) && t.cost().collective() == c).findFirst();
+    public java.util.Optional<Traffic> traffic(ParallelDim dim, Collective c) {
+        return traffic.stream().filter(t -> t.dim() == dim && t.cost().collective() == c).findFirst();
     }
 
     /**
@@ -42,7 +43,7 @@ public record Estimate(Layout layout, ModelShape model, String gpu, double capac
      * @param exposed  communication not hidden behind compute, per tier
      * @param optimizer the optimizer's update of the local shard
      */
-    public record Time(double step, double compute, double bubble, Map<String, Double> comm, Map<String, Tier> tiers,
+    public record Time(double step, double compute, double bubble, Map<ParallelDim, Double> comm, Map<ParallelDim, Tier> tiers,
                        Map<Tier, Double> exposed, double optimizer) {
         public Time {
             comm = Map.copyOf(comm);

@@ -1,9 +1,15 @@
 package dev.gpulint.derive.estimate;
 
+import static dev.gpulint.spec.ParallelDim.CP;
+import static dev.gpulint.spec.ParallelDim.DP;
+import static dev.gpulint.spec.ParallelDim.EP;
+import static dev.gpulint.spec.ParallelDim.PP;
+import static dev.gpulint.spec.ParallelDim.TP;
+
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.derive.estimate.ModelShape.Dtype;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,30 +24,27 @@ import java.util.Map;
 public final class Estimator {
     private Estimator() {}
 
-    /** The default rank order, fastest first (Megatron-Core's tp-cp-ep-dp-pp). */
-    public static final List<String> DEFAULT_ORDER = List.of("tp", "cp", "ep", "dp", "pp");
-
     public static Estimate estimate(ModelShape m, Layout l, Hardware hw) {
-        return estimate(m, l, hw, DEFAULT_ORDER, null);
+        return estimate(m, l, hw, ParallelDim.DEFAULT_ORDER, null);
     }
 
     /**
      * @param order rank order, fastest first (tp, cp, ep, dp, pp; missing ones follow in the default order)
      * @param bytes the optimizer's bytes per parameter when the job states them (null: by precision and ZeRO stage)
      */
-    public static Estimate estimate(ModelShape m, Layout l, Hardware hw, List<String> order, StateBytes bytes) {
+    public static Estimate estimate(ModelShape m, Layout l, Hardware hw, List<ParallelDim> order, StateBytes bytes) {
         return estimate(m, l, hw, order, bytes, Variants.of(m));
     }
 
     /** @param v the MoE layers' and the attention's variants (MoeCost, AttentionShape) */
-    public static Estimate estimate(ModelShape m, Layout l, Hardware hw, List<String> order, StateBytes bytes, Variants v) {
+    public static Estimate estimate(ModelShape m, Layout l, Hardware hw, List<ParallelDim> order, StateBytes bytes, Variants v) {
         Efficiency e = hw.efficiency();
         Dtype dt = m.dtype();
         StateBytes sb = bytes != null ? bytes.at(l.zeroStage(), l.distributedOptimizer()) : StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer(), null, null);
         List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, sb, v);
         List<Term> terms = new ArrayList<>();
-        Map<String, Long> stride = strides(l, order);
-        if (v.moe() != null) stride.put("ep", v.moe().epStride(l, order));      // the expert grid, folded (MoeShape)
+        Map<ParallelDim, Long> stride = strides(l, order);
+        if (v.moe() != null) stride.put(EP, v.moe().epStride(l, order));      // the expert grid, folded (MoeShape)
         double ab = dt.activationBytes();
         double tokens = (double) l.microBatchSize() * m.seq() / l.cp();         // per micro-batch, per GPU's sequence share
         int pp = l.pp();
@@ -86,8 +89,8 @@ public final class Estimator {
                 slowest == pp - 1 ? logitS : 0, stageS));
         if (moe != null) terms.add(moe.term());
 
-        Map<String, Double> comm = new LinkedHashMap<>();
-        Map<String, Tier> tiers = new LinkedHashMap<>();
+        Map<ParallelDim, Double> comm = new EnumMap<>(ParallelDim.class);
+        Map<ParallelDim, Tier> tiers = new EnumMap<>(ParallelDim.class);
         Map<Tier, Double> exposed = new EnumMap<>(Tier.class);
         for (Tier t : Tier.values()) exposed.put(t, 0.0);
         long mb = l.microBatches() > 0 ? l.microBatches()
@@ -96,11 +99,11 @@ public final class Estimator {
         Comm c = new Comm(hw, stride, terms, traffic, tiers);
 
         // tp: 4 all-gather/reduce-scatter pairs per layer (6 with full recompute, 5 under op-level SAC), b·s·h·bytes each
-        double tpS = c.collective("tp", l.tp(), Checkpointing.tpCollectives(l, layersPerStage) * layersPerStage, tokens * m.hidden() * ab, Collective.ALL_GATHER,
+        double tpS = c.collective(TP, l.tp(), Checkpointing.tpCollectives(l, layersPerStage) * layersPerStage, tokens * m.hidden() * ab, Collective.ALL_GATHER,
                 "all-gather/reduce-scatter per micro-batch (b·s·h·" + (int) ab + " bytes each)");
         double tpExp = tpS * (1 - e.tpOverlap());
         // cp: the ring passes each K/V chunk cp − 1 times forward, and K/V and their gradients backward
-        double cpS = l.cp() > 1 ? c.p2p("cp", l.cp(), 3.0 * (l.cp() - 1) * layersPerStage * 2 * tokens * m.kvHeads() * m.headDim() * ab / l.tp(),
+        double cpS = l.cp() > 1 ? c.p2p(CP, l.cp(), 3.0 * (l.cp() - 1) * layersPerStage * 2 * tokens * m.kvHeads() * m.headDim() * ab / l.tp(),
                 "K/V ring exchange") : 0;
         double cpExp = Math.max(0, cpS - e.cpOverlap() * layersPerStage * attS);
         // ep: four all-to-alls per MoE layer (dispatch and combine, forward and backward), each (n − 1)/n of the routed tokens
@@ -111,17 +114,17 @@ public final class Estimator {
             double bytesA2a = moe != null ? moe.a2aBytes() : tokens / (l.sequenceParallel() ? l.tp() : 1) * m.topK() * m.hidden() * ab;
             epS = ms.dispatcher() == MoeShape.Dispatcher.ALLGATHER
                     // allgather: every rank gathers the expert group's tokens (unrouted) and reduce-scatters the outputs, forward and backward
-                    ? c.collective("ep", l.ep(), 2 * moeLayersPerStage, tokens / (l.sequenceParallel() ? l.tp() : 1) * m.hidden() * ab,
+                    ? c.collective(EP, l.ep(), 2 * moeLayersPerStage, tokens / (l.sequenceParallel() ? l.tp() : 1) * m.hidden() * ab,
                             Collective.ALL_GATHER, "token all-gather per micro-batch (allgather dispatcher)")
-                      + c.collective("ep", l.ep(), 2 * moeLayersPerStage, tokens / (l.sequenceParallel() ? l.tp() : 1) * m.hidden() * ab,
+                      + c.collective(EP, l.ep(), 2 * moeLayersPerStage, tokens / (l.sequenceParallel() ? l.tp() : 1) * m.hidden() * ab,
                             Collective.REDUCE_SCATTER, "output reduce-scatter per micro-batch (allgather dispatcher)")
-                    : c.collective("ep", l.ep(), 4 * moeLayersPerStage, bytesA2a, Collective.ALL_TO_ALL, "all-to-all per micro-batch");
+                    : c.collective(EP, l.ep(), 4 * moeLayersPerStage, bytesA2a, Collective.ALL_TO_ALL, "all-to-all per micro-batch");
             // --overlap-moe-expert-parallel-comm: dispatch and combine run behind the other micro-batch's layer compute
             epExp = ms.overlapA2a() ? Math.max(0, epS - moeLayersPerStage * (moe != null ? moe.moeLayerS() : 0)) : epS;
         }
         // pp: one activation forward and one gradient backward per micro-batch and virtual stage
         double ppBytes = tokens * m.hidden() * ab / (l.sequenceParallel() ? l.tp() : 1);
-        double ppS = l.pp() > 1 ? c.p2p("pp", l.pp(), 2.0 * l.virtualPp() * ppBytes, "activation and gradient sends") : 0;
+        double ppS = l.pp() > 1 ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp() * ppBytes, "activation and gradient sends") : 0;
         double ppExp = ppS * (1 - e.ppOverlap());
         double offloadExp = OffloadCost.exposed(m, l, slowest, layerS, hw, terms);
         double perMb = stageS + tpExp + cpExp + epExp + ppExp + offloadExp;
@@ -142,35 +145,35 @@ public final class Estimator {
         if (n > 1) {
             if (l.zeroStage() >= 3 && l.hybrid()) {
                 // HSDP: all-gathers and reduce-scatters in the shard group, the all-reduce over the replicas (HybridShard)
-                double perMbComm = HybridShard.perMicroBatch(c, l, stride.get("dp"), params, gradBytes);
+                double perMbComm = HybridShard.perMicroBatch(c, l, stride.get(DP), params, gradBytes);
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 3) {
-                double perMbComm = c.collective("dp", n, 2, params * 2, Collective.ALL_GATHER, "parameter all-gathers forward and backward")
-                        + c.collective("dp", n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter");
+                double perMbComm = c.collective(DP, n, 2, params * 2, Collective.ALL_GATHER, "parameter all-gathers forward and backward")
+                        + c.collective(DP, n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter");
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {
-                dpS = c.collective("dp", n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter")
-                        + c.collective("dp", n, 1, params * 2, Collective.ALL_GATHER, "parameter all-gather");
+                dpS = c.collective(DP, n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter")
+                        + c.collective(DP, n, 1, params * 2, Collective.ALL_GATHER, "parameter all-gather");
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, dpS - stageS);
             } else {
-                dpS = c.collective("dp", n, 1, params * gradBytes, Collective.ALL_REDUCE, "gradient all-reduce");
+                dpS = c.collective(DP, n, 1, params * gradBytes, Collective.ALL_REDUCE, "gradient all-reduce");
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, dpS - stageS * 2 / 3);
             }
         }
         if (dpS > 0) terms.add(new Term.DpExposure(e.dpOverlap(), dpExp, dpS));
-        add(exposed, tiers.get("tp"), mb * tpExp);
-        add(exposed, tiers.get("cp"), mb * cpExp);
-        add(exposed, tiers.get("ep"), mb * epExp);
-        add(exposed, tiers.get("pp"), mb * ppExp);
-        add(exposed, tiers.get("dp"), dpExp);
-        for (String d : List.of("tp", "cp", "ep", "pp")) comm.put(d, 0.0);
-        comm.put("tp", mb * tpS);
-        comm.put("cp", mb * cpS);
-        comm.put("ep", mb * epS);
-        comm.put("pp", mb * ppS);
-        comm.put("dp", dpS);
+        add(exposed, tiers.get(TP), mb * tpExp);
+        add(exposed, tiers.get(CP), mb * cpExp);
+        add(exposed, tiers.get(EP), mb * epExp);
+        add(exposed, tiers.get(PP), mb * ppExp);
+        add(exposed, tiers.get(DP), dpExp);
+        for (ParallelDim d : List.of(TP, CP, EP, PP)) comm.put(d, 0.0);
+        comm.put(TP, mb * tpS);
+        comm.put(CP, mb * cpS);
+        comm.put(EP, mb * epS);
+        comm.put(PP, mb * ppS);
+        comm.put(DP, dpS);
         boolean sharded = l.zeroStage() >= 1 || l.distributedOptimizer();
         double local = sharded ? params / ((double) l.shardRanks() * l.cp()) : params;
         double optimizer = local * 30 / (hw.hbmBytesPerSecond() * e.hbm());
@@ -198,17 +201,14 @@ public final class Estimator {
     }
 
     /** Ranks between consecutive members of each dimension's group: the product of the sizes before it (ep: dp's). */
-    static Map<String, Long> strides(Layout l, List<String> order) {
-        List<String> o = new ArrayList<>();
-        if (order != null) for (String d : order) if (DEFAULT_ORDER.contains(d) && !o.contains(d)) o.add(d);
-        for (String d : DEFAULT_ORDER) if (!o.contains(d)) o.add(d);
-        Map<String, Long> s = new LinkedHashMap<>();
+    static Map<ParallelDim, Long> strides(Layout l, List<ParallelDim> order) {
+        Map<ParallelDim, Long> s = new EnumMap<>(ParallelDim.class);
         long acc = 1;
-        for (String d : o) {
+        for (ParallelDim d : ParallelDim.completeOrder(order)) {
             s.put(d, acc);
-            acc *= switch (d) { case "tp" -> l.tp(); case "cp" -> l.cp(); case "dp" -> l.dp(); case "pp" -> l.pp(); default -> 1; };
+            acc *= switch (d) { case TP -> l.tp(); case CP -> l.cp(); case DP -> l.dp(); case PP -> l.pp(); default -> 1; };
         }
-        s.put("ep", s.get("dp"));
+        s.put(EP, s.get(DP));
         return s;
     }
 }

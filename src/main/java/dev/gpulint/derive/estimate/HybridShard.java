@@ -1,5 +1,7 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
+
 /**
  * Hybrid sharded data parallelism (HSDP: torchtitan's data_parallel_replicate_degree × data_parallel_shard_degree,
  * FSDP2's 2-D device mesh; the native manifest's parallelism.dp_shard). The states shard over the shard group
@@ -22,11 +24,11 @@ final class HybridShard {
     static double perMicroBatch(Comm c, Layout l, long dpStride, double params, double gradBytes) {
         long shard = (long) l.shardRanks() * l.cp();
         // the replicas are dpStride · shard ranks apart: the shard group lies inside each replica
-        double inside = c.collective("dp", shard, dpStride, 2, params * 2, Collective.ALL_GATHER,
+        double inside = c.collective(ParallelDim.DP, shard, dpStride, 2, params * 2, Collective.ALL_GATHER,
                 "parameter all-gathers forward and backward within the shard group")
-                + c.collective("dp", shard, dpStride, 1, params * gradBytes, Collective.REDUCE_SCATTER,
+                + c.collective(ParallelDim.DP, shard, dpStride, 1, params * gradBytes, Collective.REDUCE_SCATTER,
                 "gradient reduce-scatter within the shard group");
-        double across = c.collective("dp", l.replicas(), dpStride * l.shardRanks(), 1, params / shard * gradBytes,
+        double across = c.collective(ParallelDim.DP, l.replicas(), dpStride * l.shardRanks(), 1, params / shard * gradBytes,
                 Collective.ALL_REDUCE, "gradient all-reduce of each shard over the replicas");
         return inside + across;
     }

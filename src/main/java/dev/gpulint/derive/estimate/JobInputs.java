@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.estimate.Layout.Recompute;
@@ -15,7 +16,7 @@ import java.util.Map;
  * states; what it does not state takes the documented default, and each default is listed in {@code assumptions}.
  * {@code missing} names what the estimate cannot do without (the model's layers, hidden size and heads; the GPU).
  */
-public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List<String> order, StateBytes bytes,
+public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List<ParallelDim> order, StateBytes bytes,
                         List<String> assumptions, List<String> missing, Variants variants) {
 
     /** The inputs could be built: nothing is missing. */

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
 import java.util.Objects;
 
 /**
@@ -122,6 +123,14 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
 
     /** GPUs the layout occupies: tp·cp·pp·dp. */
     public long gpus() { return (long) tp * cp * pp * dp; }
+
+    /** The size of a dimension the layout chooses (all but etp: a layout keeps the job's expert tensor parallelism). */
+    public int size(ParallelDim d) {
+        return switch (d) {
+            case TP -> tp; case PP -> pp; case DP -> dp; case CP -> cp; case EP -> ep; case VPP -> virtualPp;
+            case ETP -> throw new IllegalArgumentException("a layout does not choose etp");
+        };
+    }
 
     /** Micro-batches per step on each data-parallel replica: global ÷ (micro × dp), or 0 when it does not divide. */
     public long microBatches() {

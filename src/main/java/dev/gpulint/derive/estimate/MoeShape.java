@@ -1,5 +1,7 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
+
 import dev.gpulint.spec.LayerPattern;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
@@ -63,16 +65,13 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
      *
      * @param order the job's rank order (Estimator.DEFAULT_ORDER's names; missing ones in the default order)
      */
-    public long epStride(Layout l, List<String> order) {
+    public long epStride(Layout l, List<ParallelDim> order) {
         long etpSize = etp(l), ep = Math.max(1, l.ep());
         long edp = Math.max(1, (long) l.tp() * l.cp() * l.dp() / Math.max(1, etpSize * ep));
-        List<String> o = new java.util.ArrayList<>();
-        if (order != null) for (String d : order) if (Estimator.DEFAULT_ORDER.contains(d) && !o.contains(d)) o.add(d);
-        for (String d : Estimator.DEFAULT_ORDER) if (!o.contains(d)) o.add(d);
         long stride = 1;
-        for (String d : o) {
-            if (d.equals("ep")) break;
-            stride *= switch (d) { case "tp" -> etpSize; case "dp" -> edp; case "pp" -> l.pp(); default -> 1; };
+        for (ParallelDim d : ParallelDim.completeOrder(order)) {
+            if (d == ParallelDim.EP) break;
+            stride *= switch (d) { case TP -> etpSize; case DP -> edp; case PP -> l.pp(); default -> 1; };
         }
         return stride;
     }

@@ -1,5 +1,7 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
+
 /**
  * One term of an {@link Estimate}'s breakdown as numbers: what the {@link Estimator} computed for it, bytes, FLOPs,
  * rates (per second) and seconds. The plan's report writes each as a sentence (plan/EstimateWords); derive writes no
@@ -80,16 +82,16 @@ public sealed interface Term {
      * @param links   the hardware's links (they name the tier)
      * @param seconds count × the cost's seconds
      */
-    record Collectives(String dim, double count, String what, long n, CollectiveCost cost, Links links, double seconds) implements Term {
-        @Override public String term() { return dim; }
+    record Collectives(ParallelDim dim, double count, String what, long n, CollectiveCost cost, Links links, double seconds) implements Term {
+        @Override public String term() { return dim.label(); }
     }
 
     /**
      * {@code bytes} each rank of a dimension's group sends its neighbour per micro-batch (pipeline and context-parallel
      * rings), priced by {@link CollectiveCost}.
      */
-    record Sends(String dim, String what, double bytes, CollectiveCost cost, Links links) implements Term {
-        @Override public String term() { return dim; }
+    record Sends(ParallelDim dim, String what, double bytes, CollectiveCost cost, Links links) implements Term {
+        @Override public String term() { return dim.label(); }
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,14 +39,14 @@ public record TierTable(String what, Collective collective, long n, double bytes
     public static final double IB_400G = 50e9, ETHERNET_25G = 3.125e9;
 
     /** The job's data-parallel gradient all-reduce (dp·cp ranks, the fullest stage's gradients), or null without one. */
-    public static TierTable dataParallel(Estimate e, Hardware hw, List<String> order) {
+    public static TierTable dataParallel(Estimate e, Hardware hw, List<ParallelDim> order) {
         Layout l = e.layout();
         long n = (long) l.dp() * l.cp();
         if (n <= 1) return null;
-        Estimate.Traffic grads = e.traffic("dp", Collective.ALL_REDUCE)
-                .or(() -> e.traffic("dp", Collective.REDUCE_SCATTER)).orElse(null);
+        Estimate.Traffic grads = e.traffic(ParallelDim.DP, Collective.ALL_REDUCE)
+                .or(() -> e.traffic(ParallelDim.DP, Collective.REDUCE_SCATTER)).orElse(null);
         if (grads == null) return null;
-        long stride = Estimator.strides(l, order).get("dp");
+        long stride = Estimator.strides(l, order).get(ParallelDim.DP);
         if (l.hybrid() && l.zeroStage() >= 3) {
             // hybrid sharding: the all-reduce is each shard's, over the replicas (HybridShard)
             return of(hw, Collective.ALL_REDUCE, l.replicas(), stride * l.shardRanks(), grads.cost().bytes(),
@@ -59,7 +60,7 @@ public record TierTable(String what, Collective collective, long n, double bytes
      * all-to-all when ep > 1, else over the data-parallel group (dp·cp); {@code bytes} ≤ 0 takes the data-parallel
      * gradients. Null when the group has one rank or no size can be found.
      */
-    public static TierTable named(Estimate e, Hardware hw, List<String> order, Collective c, double bytes) {
+    public static TierTable named(Estimate e, Hardware hw, List<ParallelDim> order, Collective c, double bytes) {
         Layout l = e.layout();
         boolean ep = c == Collective.ALL_TO_ALL && l.ep() > 1;
         long n = ep ? l.ep() : (long) l.dp() * l.cp();
@@ -70,7 +71,7 @@ public record TierTable(String what, Collective collective, long n, double bytes
             if (dp == null) return null;
             s = dp.bytes();
         }
-        long stride = Estimator.strides(l, order).get(ep ? "ep" : "dp");
+        long stride = Estimator.strides(l, order).get(ep ? ParallelDim.EP : ParallelDim.DP);
         return of(hw, c, n, stride, s, (ep ? "expert-parallel " : "data-parallel ") + c.id() + " of " + Units.bytes(s) + " per GPU");
     }
 

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.net;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.core.Span;
 import dev.gpulint.derive.estimate.Collective;
@@ -44,9 +45,9 @@ public final class AllReduceAnalysis {
 
         // where the first data-parallel group sits: ranks 0, s, 2s, ... with s the dp stride of the rank order
         long stride = 1;
-        for (String dim : r.order()) {
-            if (dim.equals("dp")) break;
-            stride = Placement.mulSat(stride, switch (dim) { case "tp" -> r.tp(); case "cp" -> r.cp(); case "pp" -> r.pp(); default -> 1; });
+        for (ParallelDim dim : r.order()) {
+            if (dim == ParallelDim.DP) break;
+            stride = Placement.mulSat(stride, switch (dim) { case TP -> r.tp(); case CP -> r.cp(); case PP -> r.pp(); default -> 1; });
         }
         Links links = Links.of(catalog, gpu, g, gpn);
         CollectiveCost line = CollectiveCost.price(links, null, Map.of(), Collective.ALL_REDUCE, n, stride, size);

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.par;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.core.Span;
 import dev.gpulint.derive.Facts;
 
@@ -62,7 +63,7 @@ public final class JobAnalysis {
                 .heads(m == null ? 0 : value(m.attentionHeads(), 0L), m == null ? null : span(m.attentionHeads()),
                         m == null ? 0 : value(m.kvHeads(), 0L), m == null ? null : span(m.kvHeads()))
                 .experts(m == null ? 0 : value(m.experts(), 0L), m == null ? null : span(m.experts()))
-                .expertTp(p == null ? -1 : p.expertTp() != null ? p.expertTp().value() : p.isUnknown("etp") ? 0 : -1)
+                .expertTp(p == null ? -1 : p.expertTp() != null ? p.expertTp().value() : p.isUnknown(ParallelDim.ETP) ? 0 : -1)
                 .sequence(m == null ? 0 : value(m.seqLength(), 0L), m == null ? null : span(m.seqLength()),
                         p != null && Boolean.TRUE.equals(value(p.sequenceParallel())), p == null ? null : span(p.sequenceParallel()))
                 .sequenceSetting(p != null && p.sequenceParallel() != null, j.origin() == null ? null : j.origin().format(),

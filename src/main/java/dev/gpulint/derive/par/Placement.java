@@ -1,5 +1,6 @@
 package dev.gpulint.derive.par;
 
+import dev.gpulint.spec.ParallelDim;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,11 +31,11 @@ public final class Placement {
      * sizes of the dimensions before tp in the rank order. ep does not shape the
      * dense (attention) grid, so it counts as 1.
      */
-    public static long tpStride(List<String> order, long cp, long dp, long pp) {
+    public static long tpStride(List<ParallelDim> order, long cp, long dp, long pp) {
         long s = 1;
-        for (String d : order) {
-            if (d.equals("tp")) return s;
-            s = mulSat(s, switch (d) { case "cp" -> cp; case "dp" -> dp; case "pp" -> pp; default -> 1; });
+        for (ParallelDim d : order) {
+            if (d == ParallelDim.TP) return s;
+            s = mulSat(s, switch (d) { case CP -> cp; case DP -> dp; case PP -> pp; default -> 1; });
         }
         return s;
     }

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.par;
 
+import dev.gpulint.spec.ParallelDim;
 import java.util.List;
 
 /**
@@ -11,36 +12,26 @@ import java.util.List;
  */
 public final class RankGrid {
 
-    /** The dimensions, as orders and labels name them, in Megatron-LM's default rank order (fastest first). */
-    public static final List<String> DIMENSIONS = List.of("tp", "cp", "ep", "dp", "pp");
-
-    private final List<String> order;
+    private final List<ParallelDim> order;
     private final long tp, cp, ep, dp, pp;
 
     /** {@code order}: the rank order, fastest first, naming each of tp, cp, ep, dp, pp once (missing ones go last). */
-    public RankGrid(List<String> order, long tp, long cp, long ep, long dp, long pp) {
+    public RankGrid(List<ParallelDim> order, long tp, long cp, long ep, long dp, long pp) {
         if (tp < 1 || cp < 1 || ep < 1 || dp < 1 || pp < 1) throw new IllegalArgumentException("every size is at least 1");
-        this.order = complete(order);
+        this.order = ParallelDim.completeOrder(order);
         this.tp = tp; this.cp = cp; this.ep = ep; this.dp = dp; this.pp = pp;
     }
 
-    private static List<String> complete(List<String> order) {
-        java.util.ArrayList<String> out = new java.util.ArrayList<>();
-        for (String d : order) if (DIMENSIONS.contains(d) && !out.contains(d)) out.add(d);
-        for (String d : DIMENSIONS) if (!out.contains(d)) out.add(d);
-        return List.copyOf(out);
-    }
-
-    public List<String> order() { return order; }
+    public List<ParallelDim> order() { return order; }
 
     /** Ranks in the grid: tp·cp·dp·pp. */
     public long world() { return Placement.mulSat(Placement.mulSat(tp, cp), Placement.mulSat(dp, pp)); }
 
     /** The size of a dimension. */
-    public long size(String dim) {
+    public long size(ParallelDim dim) {
         return switch (dim) {
-            case "tp" -> tp; case "cp" -> cp; case "ep" -> ep; case "dp" -> dp; case "pp" -> pp;
-            default -> throw new IllegalArgumentException("no dimension " + dim);
+            case TP -> tp; case CP -> cp; case EP -> ep; case DP -> dp; case PP -> pp;
+            default -> throw new IllegalArgumentException("no place in a rank order: " + dim);
         };
     }
 
@@ -48,15 +39,15 @@ public final class RankGrid {
      * The distance in ranks between a rank and its next neighbour of {@code dim}: the product of the sizes of the
      * dimensions before it in the order (the dense grid's, ep counting 1; for ep, the expert grid's).
      */
-    public long stride(String dim) {
+    public long stride(ParallelDim dim) {
         long s = 1;
-        boolean expert = dim.equals("ep");
-        for (String d : order) {
-            if (d.equals(dim)) return s;
+        boolean expert = dim == ParallelDim.EP;
+        for (ParallelDim d : order) {
+            if (d == dim) return s;
             if (expert) {
-                if (d.equals("cp")) continue;
-                s = Placement.mulSat(s, d.equals("dp") ? expertDp() : size(d));
-            } else if (!d.equals("ep")) {
+                if (d == ParallelDim.CP) continue;
+                s = Placement.mulSat(s, d == ParallelDim.DP ? expertDp() : size(d));
+            } else if (d != ParallelDim.EP) {
                 s = Placement.mulSat(s, size(d));
             }
         }
@@ -70,17 +61,17 @@ public final class RankGrid {
     }
 
     /** The coordinate of {@code rank} in {@code dim}: 0 to size − 1. */
-    public long coordinate(long rank, String dim) {
+    public long coordinate(long rank, ParallelDim dim) {
         return rank / stride(dim) % size(dim);
     }
 
     /** The next member of {@code rank}'s group of {@code dim} (coordinate + 1), or −1 for the group's last member. */
-    public long next(long rank, String dim) {
+    public long next(long rank, ParallelDim dim) {
         return coordinate(rank, dim) + 1 < size(dim) ? rank + stride(dim) : -1;
     }
 
     /** The first member (coordinate 0) of {@code rank}'s group of {@code dim}. */
-    public long first(long rank, String dim) {
+    public long first(long rank, ParallelDim dim) {
         return rank - coordinate(rank, dim) * stride(dim);
     }
 }

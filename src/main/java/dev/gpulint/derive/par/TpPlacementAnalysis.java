@@ -1,5 +1,6 @@
 package dev.gpulint.derive.par;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.derive.Facts;
 
@@ -39,7 +40,7 @@ public final class TpPlacementAnalysis {
         int gen = g.gpu() == null ? 0 : g.gpu().pcieGeneration();
         double pcie = gen > 0 && catalog.pcie(gen).isPresent() ? catalog.pcie(gen).get().perDirection() : 0;
         out.add(new TpPlacementFact(j.name(), j.spec().file(), tp, j.spec().parallelism().tp().span(), stride,
-                String.join("-", j.order()), spanned, ranks, places, g.domainKind(), domain, g.declaredDomainSize(),
+                ParallelDim.orderText(j.order()), spanned, ranks, places, g.domainKind(), domain, g.declaredDomainSize(),
                 g.domainSpan(), g.name(), g.clusterName(), g.gpusPerNode(), g.gpu() != null ? g.gpu().name() : model,
                 pcie > 0 ? gen : 0, pcie));
     }

@@ -1,5 +1,6 @@
 package dev.gpulint.plan.draw;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.derive.estimate.Layout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,7 @@ public final class PictureSamples {
     private PictureSamples() {}
 
     /** A sample: its file name stem, layout, rank order and node group. */
-    public record Sample(String stem, Layout layout, List<String> order, Scene.Nodes nodes) {}
+    public record Sample(String stem, Layout layout, List<ParallelDim> order, Scene.Nodes nodes) {}
 
     private static Layout layout(int tp, int pp, int dp, int cp, int ep, int vpp) {
         return new Layout(tp, pp, dp, cp, ep, vpp, 1, 512, 0, true, Layout.Recompute.SELECTIVE, tp > 1);
@@ -36,7 +37,7 @@ public final class PictureSamples {
                 new Sample("h100x1024-tp8-pp16-dp8", layout(8, 16, 8, 1, 1, 4), null, h100),
                 new Sample("h100x32-moe-cp2-ep4", layout(2, 2, 4, 2, 4, 1), null, h100),
                 new Sample("gb200-nvl72-tp8", layout(8, 1, 9, 1, 1, 1), null, new Scene.Nodes("nvl72", 4, 72, "GB200")),
-                new Sample("hostile-names", layout(4, 2, 2, 1, 1, 1), List.of("tp", "dp", "pp"), new Scene.Nodes(HOSTILE, 8, 8, "H100\"<x>")));
+                new Sample("hostile-names", layout(4, 2, 2, 1, 1, 1), List.of(ParallelDim.TP, ParallelDim.DP, ParallelDim.PP), new Scene.Nodes(HOSTILE, 8, 8, "H100\"<x>")));
     }
 
     /** The markdown format's table in the samples: a small plan table, as the plan command would give. */

@@ -1,5 +1,6 @@
 package dev.gpulint.plan.draw;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.derive.estimate.Layout;
 import java.util.List;
 import java.util.Locale;
@@ -37,8 +38,8 @@ public final class Pictures {
      * for Megatron's default tp-cp-ep-dp-pp), in {@code format}. {@code table}: the text put before the picture in
      * the markdown format (the plan's table, already markdown; ignored by the other formats).
      */
-    public static String draw(Format format, Layout layout, List<String> order, Scene.Nodes nodes, String table) {
-        Scene s = Scene.of(layout, order == null ? dev.gpulint.derive.par.RankGrid.DIMENSIONS : order, nodes);
+    public static String draw(Format format, Layout layout, List<ParallelDim> order, Scene.Nodes nodes, String table) {
+        Scene s = Scene.of(layout, order == null ? ParallelDim.DEFAULT_ORDER : order, nodes);
         return switch (format) {
             case TEXT -> TextPicture.draw(s, layout);
             case MERMAID -> MermaidPicture.draw(s, layout);

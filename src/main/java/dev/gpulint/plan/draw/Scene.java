@@ -1,5 +1,6 @@
 package dev.gpulint.plan.draw;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.derive.par.Placement;
 import dev.gpulint.derive.par.RankGrid;
@@ -52,7 +53,7 @@ public record Scene(String title, String group, List<Node> nodes, List<Link> lin
      * Neighbours of one dimension on two nodes: {@code from} and {@code to} index {@link #nodes()}; {@code to} is −1
      * for a node not drawn. {@code label}: "pp 0→1", "dp", "tp group A"; {@code count}: how many rank pairs.
      */
-    public record Link(String kind, String label, int from, int to, int count, Tier tier) {
+    public record Link(ParallelDim kind, String label, int from, int to, int count, Tier tier) {
         /** "pp 0→1 ×8 (network)". */
         public String text() {
             return label + (count > 1 ? " ×" + count : "") + " (" + (tier == Tier.NETWORK ? "network" : "NVLink") + ")";
@@ -70,7 +71,7 @@ public record Scene(String title, String group, List<Node> nodes, List<Link> lin
     }
 
     /** The layout's placement on the node group, under the rank order (fastest first). */
-    public static Scene of(Layout layout, List<String> order, Nodes group) {
+    public static Scene of(Layout layout, List<ParallelDim> order, Nodes group) {
         RankGrid grid = new RankGrid(order, layout.tp(), layout.cp(), layout.ep(), layout.dp(), layout.pp());
         long world = layout.gpus();
         int gpn = group.gpusPerNode();
@@ -91,9 +92,9 @@ public record Scene(String title, String group, List<Node> nodes, List<Link> lin
      */
     private static int drawnNodes(RankGrid grid, long world, long nodeCount, int gpn, int cap, String group, List<String> words) {
         if (nodeCount <= cap) return (int) nodeCount;
-        long pp = grid.size("pp");
+        long pp = grid.size(ParallelDim.PP);
         long perStage = world / pp;
-        boolean stages = pp > 1 && grid.order().get(grid.order().size() - 1).equals("pp") && perStage % gpn == 0;
+        boolean stages = pp > 1 && grid.order().get(grid.order().size() - 1) == ParallelDim.PP && perStage % gpn == 0;
         long stageNodes = stages ? perStage / gpn : nodeCount;
         int drawn = (int) Math.min(stageNodes, cap);
         if (drawn < stageNodes) {
@@ -116,12 +117,12 @@ public record Scene(String title, String group, List<Node> nodes, List<Link> lin
     private static String title(Layout l, RankGrid grid, Nodes g, long world, long nodeCount) {
         return l.sizes() + ": " + world + (world == 1 ? " GPU" : " GPUs") + " on " + nodeCount + (nodeCount == 1 ? " node" : " nodes")
                 + " of node group '" + g.name() + "' (" + g.gpusPerNode() + (g.gpu() == null ? " GPUs" : " × " + g.gpu())
-                + " each, NVLink domain " + g.domainSize() + "), rank order " + String.join("-", grid.order());
+                + " each, NVLink domain " + g.domainSize() + "), rank order " + ParallelDim.orderText(grid.order());
     }
 
     /** Builds the drawn nodes and collects their links. */
     private static final class Builder {
-        private static final List<String> LINKED = List.of("tp", "cp", "ep", "dp", "pp");
+        private static final List<ParallelDim> LINKED = ParallelDim.DEFAULT_ORDER;
         private final Layout layout;
         private final RankGrid grid;
         private final Nodes group;
@@ -142,12 +143,12 @@ public record Scene(String title, String group, List<Node> nodes, List<Link> lin
             List<Cell> cells = new ArrayList<>();
             long first = (long) index * gpn;
             for (long r = first; r < Math.min(world, first + gpn); r++) {
-                long leader = grid.first(r, "tp");
+                long leader = grid.first(r, ParallelDim.TP);
                 int g = tpGroups.computeIfAbsent(leader, k -> tpGroups.size());
                 Tier tier = tpTiers.computeIfAbsent(leader, this::tpTier);
-                cells.add(new Cell(r, grid.coordinate(r, "tp"), grid.coordinate(r, "cp"), grid.coordinate(r, "ep"),
-                        grid.coordinate(r, "dp"), grid.coordinate(r, "pp"), g, tag(g), tier));
-                for (String kind : LINKED) link(r, kind, tag(g));
+                cells.add(new Cell(r, grid.coordinate(r, ParallelDim.TP), grid.coordinate(r, ParallelDim.CP), grid.coordinate(r, ParallelDim.EP),
+                        grid.coordinate(r, ParallelDim.DP), grid.coordinate(r, ParallelDim.PP), g, tag(g), tier));
+                for (ParallelDim kind : LINKED) link(r, kind, tag(g));
             }
             return new Node(index, Placement.nodeName(group.name(), index), List.copyOf(cells));
         }
@@ -156,7 +157,7 @@ public record Scene(String title, String group, List<Node> nodes, List<Link> lin
         private Tier tpTier(long leader) {
             Tier t = Tier.NODE;
             long node = leader / group.gpusPerNode(), domain = domain(leader);
-            for (long m = leader; m >= 0 && m < world; m = grid.next(m, "tp")) {
+            for (long m = leader; m >= 0 && m < world; m = grid.next(m, ParallelDim.TP)) {
                 if (domain(m) != domain) return Tier.NETWORK;
                 if (m / group.gpusPerNode() != node) t = Tier.NVLINK;
             }
@@ -165,16 +166,16 @@ public record Scene(String title, String group, List<Node> nodes, List<Link> lin
 
         private long domain(long rank) { return Placement.domainOf(rank, group.gpusPerNode(), group.domainSize()); }
 
-        private void link(long r, String kind, String tag) {
-            if (grid.size(kind) < 2 || (kind.equals("ep") && layout.ep() < 2)) return;
+        private void link(long r, ParallelDim kind, String tag) {
+            if (grid.size(kind) < 2 || (kind == ParallelDim.EP && layout.ep() < 2)) return;
             long n = grid.next(r, kind);
             if (n < 0 || n >= world) return;
             long a = r / group.gpusPerNode(), b = n / group.gpusPerNode();
             if (a == b) return;
             String label = switch (kind) {
-                case "pp" -> "pp " + grid.coordinate(r, "pp") + "→" + (grid.coordinate(r, "pp") + 1);
-                case "tp" -> "tp group " + tag;
-                default -> kind;
+                case PP -> "pp " + grid.coordinate(r, ParallelDim.PP) + "→" + (grid.coordinate(r, ParallelDim.PP) + 1);
+                case TP -> "tp group " + tag;
+                default -> kind.label();
             };
             int to = b < drawn ? (int) b : -1;
             List<Object> key = List.of(kind, label, (int) a, to);
@@ -193,7 +194,7 @@ public record Scene(String title, String group, List<Node> nodes, List<Link> lin
             List<Link> out = new ArrayList<>();
             for (Map.Entry<List<Object>, int[]> e : links.entrySet()) {
                 List<Object> k = e.getKey();
-                out.add(new Link((String) k.get(0), (String) k.get(1), (Integer) k.get(2), (Integer) k.get(3), e.getValue()[0],
+                out.add(new Link((ParallelDim) k.get(0), (String) k.get(1), (Integer) k.get(2), (Integer) k.get(3), e.getValue()[0],
                         linkTiers.get(k)));
             }
             return List.copyOf(out);

@@ -1,5 +1,6 @@
 package dev.gpulint.plan.search;
 
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.core.Span;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.spec.Located;
@@ -19,7 +20,8 @@ final class CandidateJobs {
     private CandidateJobs() {}
 
     /** Stated quantities of another format that the candidate rewrites (etp is not one: a candidate keeps the job's). */
-    private static final Set<String> REWRITTEN = Set.of("tp", "pp", "cp", "ep", "vpp", "dp");
+    private static final Set<String> REWRITTEN = Set.of(ParallelDim.TP.label(), ParallelDim.PP.label(), ParallelDim.CP.label(),
+            ParallelDim.EP.label(), ParallelDim.VPP.label(), ParallelDim.DP.label());
 
     /**
      * {@code job} laid out as {@code l}, named {@code name}: every field the job states that the layout does not choose

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -191,7 +192,7 @@ class CollectiveCostTest {
         assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.startsWith("gradients reduced in 16-bit (2 bytes each): "
                 + "optimizer.bytes_per_parameter 16 as written")), j.inputs().assumptions().toString());
         // the estimate's own dp term moves the same bytes
-        assertEquals(t.bytes(), j.estimate().traffic("dp", Collective.REDUCE_SCATTER).orElseThrow().cost().bytes(), 1);
+        assertEquals(t.bytes(), j.estimate().traffic(ParallelDim.DP, Collective.REDUCE_SCATTER).orElseThrow().cost().bytes(), 1);
     }
 
     @Test
@@ -203,7 +204,7 @@ class CollectiveCostTest {
         assertEquals(0.125, row(t, "nvlink").cost().idealSeconds(), 0.125 * 0.02, "twice the bf16 figure");
         assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.startsWith("gradients reduced in fp32 (4 bytes each): bf16, "
                 + "the default of Megatron-LM")), j.inputs().assumptions().toString());
-        assertEquals(t.bytes(), j.estimate().traffic("dp", Collective.ALL_REDUCE).orElseThrow().cost().bytes(), 1);
+        assertEquals(t.bytes(), j.estimate().traffic(ParallelDim.DP, Collective.ALL_REDUCE).orElseThrow().cost().bytes(), 1);
     }
 
     @Test
@@ -212,7 +213,7 @@ class CollectiveCostTest {
         JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
         assertFalse(j.inputs().assumptions().stream().anyMatch(a -> a.contains("400 Gb/s NIC per GPU assumed")), j.inputs().assumptions().toString());
         assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.contains("1 × 25 Gb/s per node (plain Ethernet: NCCL over TCP sockets)")));
-        CollectiveCost dp = j.estimate().traffic("dp", Collective.REDUCE_SCATTER).or(() -> j.estimate().traffic("dp", Collective.ALL_REDUCE))
+        CollectiveCost dp = j.estimate().traffic(ParallelDim.DP, Collective.REDUCE_SCATTER).or(() -> j.estimate().traffic(ParallelDim.DP, Collective.ALL_REDUCE))
                 .orElseThrow().cost();
         assertEquals(Tier.NETWORK, dp.tier());
         assertEquals(3.125e9, dp.lineRate(), 1, "16 ranks, 8 per node: the ring crosses the node's one 25GbE port");
@@ -268,15 +269,15 @@ class CollectiveCostTest {
         Layout across = inside.withSizes(inside.tp(), inside.pp(), inside.dp(), inside.cp(), 16, inside.virtualPp());
         Estimate a = Estimator.estimate(j.inputs().model(), inside, j.inputs().hardware(), j.inputs().order(), j.inputs().bytes());
         Estimate b = Estimator.estimate(j.inputs().model(), across, j.inputs().hardware(), j.inputs().order(), j.inputs().bytes());
-        CollectiveCost in = a.traffic("ep", Collective.ALL_TO_ALL).orElseThrow().cost();
-        CollectiveCost out = b.traffic("ep", Collective.ALL_TO_ALL).orElseThrow().cost();
+        CollectiveCost in = a.traffic(ParallelDim.EP, Collective.ALL_TO_ALL).orElseThrow().cost();
+        CollectiveCost out = b.traffic(ParallelDim.EP, Collective.ALL_TO_ALL).orElseThrow().cost();
         assertEquals(Tier.NVLINK, in.tier());
         assertEquals(Tier.NETWORK, out.tier());
         assertEquals(CollectiveCost.Limit.OWN_NIC, out.limit());
         assertEquals(out.bytes() / 2, out.remoteBytes(), 1);
         assertEquals(7.0 / 8 * in.bytes(), in.bytesPerRank(), 1, "(n−1)/n·S, not 2(n−1)/n·S");
         // inside: 7/8·S at 450 × 0.8 GB/s; across: S/2 through a 50 × 0.9 GB/s NIC, 4.6 times as long
-        assertTrue(b.time().comm().get("ep") > 4 * a.time().comm().get("ep"), "across servers the all-to-all is several times slower");
+        assertTrue(b.time().comm().get(ParallelDim.EP) > 4 * a.time().comm().get(ParallelDim.EP), "across servers the all-to-all is several times slower");
         assertTrue(a.throughput().tokensPerSecondPerGpu() > b.throughput().tokensPerSecondPerGpu(),
                 "experts inside a server rank first, as MoE practice places them");
         assertTrue(b.terms().stream().anyMatch(n -> n.term().equals("ep") && EstimateWords.text(n).contains("through its own NIC")), b.terms().toString());
@@ -308,7 +309,7 @@ class CollectiveCostTest {
                 """.formatted(LLAMA3_8B.strip()));
         JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
         assertEquals(72, j.estimate().layout().dp());
-        assertEquals(Tier.NVLINK, j.estimate().time().tiers().get("dp"), "72 GPUs over 18 trays: one NVLink domain");
+        assertEquals(Tier.NVLINK, j.estimate().time().tiers().get(ParallelDim.DP), "72 GPUs over 18 trays: one NVLink domain");
         assertTrue(j.estimate().terms().stream().anyMatch(n -> n.term().equals("dp") && EstimateWords.text(n).contains("NVLink 5")), j.estimate().terms().toString());
         assertFalse(j.estimate().terms().stream().anyMatch(n -> EstimateWords.text(n).contains("Infinity Fabric")), "an NVIDIA job never says Infinity Fabric");
         assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.contains("one domain of 72 GPUs across 18 nodes")));

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,7 +40,7 @@ class DpExposureTest {
         double overlap = f.catalog().compute().efficiencies("H100").orElseThrow().values().get("dp_overlap");
         double comm = 1.102 * 1.189 - 1;                 // the collectives' time over the compute's in Lee et al.'s runs
         assertEquals(1 - 0.189 / comm, overlap, 0.005, "dp_overlap is the share Lee et al.'s two averages leave hidden");
-        double dp = e.time().comm().get("dp");
+        double dp = e.time().comm().get(ParallelDim.DP);
         assertTrue(dp > 0 && dp < e.time().compute() / 2, "the FSDP collectives hide behind compute here");
         assertEquals((1 - overlap) * dp, e.time().exposedTotal(), 1e-9 * dp, "what stays exposed of them");
         assertTrue(e.terms().stream().anyMatch(n -> n.term().equals("dp") && EstimateWords.text(n).contains("Lee et al. 2025")), "the text says so");

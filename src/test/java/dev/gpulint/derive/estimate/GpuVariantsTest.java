@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -83,18 +84,18 @@ class GpuVariantsTest {
         // 18 GB200 trays of 4 GPUs: tp 8 spans two trays and dp 9 spans the rack, all inside its NVLink domain
         JobEstimate e = estimate("GB200", "", 18, 4, "{ switch: true, domain_size: 72 }", "bf16", 8192,
                 "{ tp: 8, pp: 1, sequence_parallel: true }", "{ distributed: true, bytes_per_parameter: 16 }");
-        Estimate.Traffic tp = e.estimate().traffic().stream().filter(t -> t.dim().equals("tp")).findFirst().orElseThrow();
+        Estimate.Traffic tp = e.estimate().traffic().stream().filter(t -> t.dim() == ParallelDim.TP).findFirst().orElseThrow();
         assertEquals(Tier.NVLINK, tp.cost().tier(), "tp across trays stays on NVLink");
         assertEquals(900e9, tp.cost().lineRate(), 1, "NVLink 5: 1.8 TB/s bidirectional, 900 GB/s per direction");
         assertEquals(0.93, tp.cost().efficiency(), 1e-9, "Blackwell's nvlink: nccl-tests busbw ~840 of 900 GB/s on a full NVL72 rack");
         assertEquals(0.8, hgx("H100-SXM5-80GB", "bf16").inputs().hardware().efficiency().nvlink(), 1e-9, "Hopper keeps its 0.8");
-        Estimate.Traffic dp = e.estimate().traffic().stream().filter(t -> t.dim().equals("dp")).findFirst().orElseThrow();
+        Estimate.Traffic dp = e.estimate().traffic().stream().filter(t -> t.dim() == ParallelDim.DP).findFirst().orElseThrow();
         assertEquals(Tier.NVLINK, dp.cost().tier(), "dp over the 72 GPUs of the rack: NVLink, not the trays' NICs");
-        assertEquals(Tier.NVLINK, e.estimate().time().tiers().get("dp"));
+        assertEquals(Tier.NVLINK, e.estimate().time().tiers().get(ParallelDim.DP));
         // the same 72 GPUs as 18 HGX-style nodes of 4 without the rack: dp leaves on the NICs
         JobEstimate nodes = estimate("GB200", "", 18, 4, "{ switch: true, domain_size: 4 }", "bf16", 8192,
                 "{ tp: 4, pp: 1, sequence_parallel: true }", "{ distributed: true, bytes_per_parameter: 16 }");
-        assertEquals(Tier.NETWORK, nodes.estimate().time().tiers().get("dp"));
+        assertEquals(Tier.NETWORK, nodes.estimate().time().tiers().get(ParallelDim.DP));
     }
 
     @Test

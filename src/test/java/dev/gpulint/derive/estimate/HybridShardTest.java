@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,9 +53,9 @@ class HybridShardTest {
     @Test
     void gathersStayOnNvlinkAndTheReplicasAllReduceAcrossNodes() {
         Estimate e = estimate(", dp_shard: 8").estimate();
-        CollectiveCost gather = e.traffic("dp", Collective.ALL_GATHER).orElseThrow().cost();
-        CollectiveCost scatter = e.traffic("dp", Collective.REDUCE_SCATTER).orElseThrow().cost();
-        CollectiveCost reduce = e.traffic("dp", Collective.ALL_REDUCE).orElseThrow().cost();
+        CollectiveCost gather = e.traffic(ParallelDim.DP, Collective.ALL_GATHER).orElseThrow().cost();
+        CollectiveCost scatter = e.traffic(ParallelDim.DP, Collective.REDUCE_SCATTER).orElseThrow().cost();
+        CollectiveCost reduce = e.traffic(ParallelDim.DP, Collective.ALL_REDUCE).orElseThrow().cost();
         assertEquals(8, gather.n());
         assertEquals(Tier.NVLINK, gather.tier());
         assertEquals(8, scatter.n());
@@ -74,10 +75,10 @@ class HybridShardTest {
         JobEstimate j = estimate("");
         Estimate e = j.estimate();
         assertFalse(e.layout().hybrid());
-        CollectiveCost gather = e.traffic("dp", Collective.ALL_GATHER).orElseThrow().cost();
+        CollectiveCost gather = e.traffic(ParallelDim.DP, Collective.ALL_GATHER).orElseThrow().cost();
         assertEquals(32, gather.n());
         assertEquals(Tier.NETWORK, gather.tier());
-        assertTrue(e.traffic("dp", Collective.ALL_REDUCE).isEmpty(), "no all-reduce without replicas");
+        assertTrue(e.traffic(ParallelDim.DP, Collective.ALL_REDUCE).isEmpty(), "no all-reduce without replicas");
         assertTrue(j.inputs().assumptions().stream().noneMatch(a -> a.startsWith("hybrid sharding")));
     }
 
@@ -94,9 +95,9 @@ class HybridShardTest {
     void theDataParallelTimeIsTheThreeCollectivesPerMicroBatch() {
         Estimate e = estimate(", dp_shard: 8").estimate();
         long mb = 256 / (2 * 32);
-        double sum = e.traffic().stream().filter(t -> t.dim().equals("dp")).mapToDouble(t -> t.count() * t.cost().seconds()).sum();
-        assertEquals(3, e.traffic().stream().filter(t -> t.dim().equals("dp")).count(), "all-gather, reduce-scatter, all-reduce");
-        assertEquals(mb * sum, e.time().comm().get("dp"), 1e-9 * sum);
+        double sum = e.traffic().stream().filter(t -> t.dim() == ParallelDim.DP).mapToDouble(t -> t.count() * t.cost().seconds()).sum();
+        assertEquals(3, e.traffic().stream().filter(t -> t.dim() == ParallelDim.DP).count(), "all-gather, reduce-scatter, all-reduce");
+        assertEquals(mb * sum, e.time().comm().get(ParallelDim.DP), 1e-9 * sum);
     }
 
     private static dev.gpulint.spec.Specs.Parallelism replicas(long r) {

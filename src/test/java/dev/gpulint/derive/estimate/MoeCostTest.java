@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -124,16 +125,16 @@ class MoeCostTest {
         // 8-way expert group on 8 consecutive ranks, one 8-GPU node; without etp (= tp 2) its ranks are 2 apart, over 2 nodes
         JobEstimate folded = job(MIXTRAL_8X7B, "", "tp: 2, pp: 1, ep: 8, etp: 1, sequence_parallel: true", 4096);
         JobEstimate spread = job(MIXTRAL_8X7B, "", "tp: 2, pp: 1, ep: 8, sequence_parallel: true", 4096);
-        assertEquals(1, folded.inputs().variants().moe().epStride(folded.inputs().layout(), Estimator.DEFAULT_ORDER));
-        assertEquals(2, spread.inputs().variants().moe().epStride(spread.inputs().layout(), Estimator.DEFAULT_ORDER));
-        assertEquals(Tier.NVLINK, folded.estimate().time().tiers().get("ep"));
-        assertEquals(Tier.NETWORK, spread.estimate().time().tiers().get("ep"));
+        assertEquals(1, folded.inputs().variants().moe().epStride(folded.inputs().layout(), ParallelDim.DEFAULT_ORDER));
+        assertEquals(2, spread.inputs().variants().moe().epStride(spread.inputs().layout(), ParallelDim.DEFAULT_ORDER));
+        assertEquals(Tier.NVLINK, folded.estimate().time().tiers().get(ParallelDim.EP));
+        assertEquals(Tier.NETWORK, spread.estimate().time().tiers().get(ParallelDim.EP));
         // cp folds into the expert grid too: tp 1, cp 2, ep 8 is 8 consecutive ranks (Estimator's attention order would put
         // ep 2 apart, behind cp)
         JobEstimate cp = job(MIXTRAL_8X7B, "", "tp: 1, cp: 2, pp: 1, ep: 8", 4096);
-        assertEquals(1, cp.inputs().variants().moe().epStride(cp.inputs().layout(), Estimator.DEFAULT_ORDER));
-        assertEquals(2L, Estimator.strides(cp.inputs().layout(), Estimator.DEFAULT_ORDER).get("ep"));
-        assertEquals(Tier.NVLINK, cp.estimate().time().tiers().get("ep"));
+        assertEquals(1, cp.inputs().variants().moe().epStride(cp.inputs().layout(), ParallelDim.DEFAULT_ORDER));
+        assertEquals(2L, Estimator.strides(cp.inputs().layout(), ParallelDim.DEFAULT_ORDER).get(ParallelDim.EP));
+        assertEquals(Tier.NVLINK, cp.estimate().time().tiers().get(ParallelDim.EP));
     }
 
     @Test
@@ -227,11 +228,11 @@ class MoeCostTest {
         JobEstimate a2a = job(MIXTRAL_8X7B, "", "tp: 1, ep: 8", 4096);
         JobEstimate gather = job(MIXTRAL_8X7B, "moe: { dispatcher: allgather }", "tp: 1, ep: 8", 4096);
         JobEstimate overlap = job(MIXTRAL_8X7B, "moe: { overlap_a2a: true }", "tp: 1, ep: 8", 4096);
-        assertTrue(a2a.estimate().traffic("ep", Collective.ALL_TO_ALL).isPresent());
-        assertTrue(gather.estimate().traffic("ep", Collective.ALL_GATHER).isPresent());
-        assertTrue(gather.estimate().traffic("ep", Collective.ALL_TO_ALL).isEmpty());
-        Tier t = a2a.estimate().time().tiers().get("ep");
-        assertEquals(a2a.estimate().time().comm().get("ep"), overlap.estimate().time().comm().get("ep"), 1e-12, "the same bytes move");
+        assertTrue(a2a.estimate().traffic(ParallelDim.EP, Collective.ALL_TO_ALL).isPresent());
+        assertTrue(gather.estimate().traffic(ParallelDim.EP, Collective.ALL_GATHER).isPresent());
+        assertTrue(gather.estimate().traffic(ParallelDim.EP, Collective.ALL_TO_ALL).isEmpty());
+        Tier t = a2a.estimate().time().tiers().get(ParallelDim.EP);
+        assertEquals(a2a.estimate().time().comm().get(ParallelDim.EP), overlap.estimate().time().comm().get(ParallelDim.EP), 1e-12, "the same bytes move");
         assertTrue(overlap.estimate().time().exposed().get(t) < a2a.estimate().time().exposed().get(t), "but behind the other micro-batch's compute");
         assertTrue(a2a.inputs().assumptions().contains("MoE token dispatcher not given: alltoall (Megatron's recommendation with expert parallelism)"));
         assertTrue(gather.inputs().assumptions().stream().noneMatch(a -> a.startsWith("MoE token dispatcher")));

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.par;
 
+import dev.gpulint.spec.ParallelDim;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +12,7 @@ import dev.gpulint.testing.CpuBudget;
 /** Rank placement, checked against layouts worked out by hand. */
 class PlacementTest {
 
-    private static final List<String> MEGATRON = List.of("tp", "cp", "ep", "dp", "pp");
+    private static final List<ParallelDim> MEGATRON = List.of(ParallelDim.TP, ParallelDim.CP, ParallelDim.EP, ParallelDim.DP, ParallelDim.PP);
 
     @Test
     void tp8OnEightGpuNodesStaysInside() {
@@ -57,10 +58,10 @@ class PlacementTest {
     @Test
     void strideFromTheRankOrder() {
         assertEquals(1, Placement.tpStride(MEGATRON, 2, 4, 8));
-        assertEquals(4, Placement.tpStride(List.of("dp", "tp", "cp", "ep", "pp"), 1, 4, 2));
-        assertEquals(8, Placement.tpStride(List.of("cp", "dp", "tp", "ep", "pp"), 2, 4, 2));
+        assertEquals(4, Placement.tpStride(List.of(ParallelDim.DP, ParallelDim.TP, ParallelDim.CP, ParallelDim.EP, ParallelDim.PP), 1, 4, 2));
+        assertEquals(8, Placement.tpStride(List.of(ParallelDim.CP, ParallelDim.DP, ParallelDim.TP, ParallelDim.EP, ParallelDim.PP), 2, 4, 2));
         // ep does not shape the dense grid
-        assertEquals(1, Placement.tpStride(List.of("ep", "tp", "cp", "dp", "pp"), 1, 4, 2));
+        assertEquals(1, Placement.tpStride(List.of(ParallelDim.EP, ParallelDim.TP, ParallelDim.CP, ParallelDim.DP, ParallelDim.PP), 1, 4, 2));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.par;
 
+import dev.gpulint.spec.ParallelDim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -12,45 +13,45 @@ class RankGridTest {
     @Test
     void megatronsDefaultOrderPutsTpFastestAndPpSlowest() {
         // 16 GPUs, tp 4, dp 2, pp 2: ranks 0-3 one tp group, 4-7 the next replica, 8-15 stage 1
-        RankGrid g = new RankGrid(RankGrid.DIMENSIONS, 4, 1, 1, 2, 2);
+        RankGrid g = new RankGrid(ParallelDim.DEFAULT_ORDER, 4, 1, 1, 2, 2);
         assertEquals(16, g.world());
-        assertEquals(List.of(1L, 0L, 0L, 0L), List.of(g.coordinate(1, "tp"), g.coordinate(1, "dp"), g.coordinate(1, "pp"), g.coordinate(1, "cp")));
-        assertEquals(List.of(2L, 1L, 1L), List.of(g.coordinate(14, "tp"), g.coordinate(14, "dp"), g.coordinate(14, "pp")));
-        assertEquals(1, g.stride("tp"));
-        assertEquals(4, g.stride("dp"));
-        assertEquals(8, g.stride("pp"));
-        assertEquals(8, g.next(0, "pp"));
-        assertEquals(-1, g.next(8, "pp"));
-        assertEquals(12, g.first(14, "tp"));
+        assertEquals(List.of(1L, 0L, 0L, 0L), List.of(g.coordinate(1, ParallelDim.TP), g.coordinate(1, ParallelDim.DP), g.coordinate(1, ParallelDim.PP), g.coordinate(1, ParallelDim.CP)));
+        assertEquals(List.of(2L, 1L, 1L), List.of(g.coordinate(14, ParallelDim.TP), g.coordinate(14, ParallelDim.DP), g.coordinate(14, ParallelDim.PP)));
+        assertEquals(1, g.stride(ParallelDim.TP));
+        assertEquals(4, g.stride(ParallelDim.DP));
+        assertEquals(8, g.stride(ParallelDim.PP));
+        assertEquals(8, g.next(0, ParallelDim.PP));
+        assertEquals(-1, g.next(8, ParallelDim.PP));
+        assertEquals(12, g.first(14, ParallelDim.TP));
     }
 
     @Test
     void anotherOrderMovesTheStrides() {
         // order tp-pp-dp: pp neighbours are tp apart, dp replicas tp·pp apart
-        RankGrid g = new RankGrid(List.of("tp", "pp", "dp"), 2, 1, 1, 2, 2);
-        assertEquals(List.of("tp", "pp", "dp", "cp", "ep"), g.order());
-        assertEquals(2, g.stride("pp"));
-        assertEquals(4, g.stride("dp"));
-        assertEquals(1, g.coordinate(2, "pp"));
-        assertEquals(0, g.coordinate(2, "dp"));
+        RankGrid g = new RankGrid(List.of(ParallelDim.TP, ParallelDim.PP, ParallelDim.DP), 2, 1, 1, 2, 2);
+        assertEquals(List.of(ParallelDim.TP, ParallelDim.PP, ParallelDim.DP, ParallelDim.CP, ParallelDim.EP), g.order());
+        assertEquals(2, g.stride(ParallelDim.PP));
+        assertEquals(4, g.stride(ParallelDim.DP));
+        assertEquals(1, g.coordinate(2, ParallelDim.PP));
+        assertEquals(0, g.coordinate(2, ParallelDim.DP));
     }
 
     @Test
     void cpSitsBetweenTpAndDpAndEpFollowsMegatronCoresExpertGrid() {
         // tp 2, cp 2, ep 4, dp 4, pp 1 on 16 GPUs: cp stride 2, dp stride 4; expert grid tp-ep-edp with edp = 2·4/4 = 2
-        RankGrid g = new RankGrid(RankGrid.DIMENSIONS, 2, 2, 4, 4, 1);
-        assertEquals(2, g.stride("cp"));
-        assertEquals(4, g.stride("dp"));
-        assertEquals(2, g.stride("ep"));
-        assertEquals(1, g.coordinate(2, "ep"));
-        assertEquals(3, g.coordinate(7, "ep"));
-        assertEquals(0, g.coordinate(8, "ep"));
-        assertEquals(1, g.coordinate(7, "dp"));
-        assertEquals(1, g.coordinate(7, "cp"));
+        RankGrid g = new RankGrid(ParallelDim.DEFAULT_ORDER, 2, 2, 4, 4, 1);
+        assertEquals(2, g.stride(ParallelDim.CP));
+        assertEquals(4, g.stride(ParallelDim.DP));
+        assertEquals(2, g.stride(ParallelDim.EP));
+        assertEquals(1, g.coordinate(2, ParallelDim.EP));
+        assertEquals(3, g.coordinate(7, ParallelDim.EP));
+        assertEquals(0, g.coordinate(8, ParallelDim.EP));
+        assertEquals(1, g.coordinate(7, ParallelDim.DP));
+        assertEquals(1, g.coordinate(7, ParallelDim.CP));
     }
 
     @Test
     void sizesBelowOneAreRefused() {
-        assertThrows(IllegalArgumentException.class, () -> new RankGrid(RankGrid.DIMENSIONS, 0, 1, 1, 1, 1));
+        assertThrows(IllegalArgumentException.class, () -> new RankGrid(ParallelDim.DEFAULT_ORDER, 0, 1, 1, 1, 1));
     }
 }

@@ -1,5 +1,6 @@
 package dev.gpulint.plan.draw;
 
+import dev.gpulint.spec.ParallelDim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,18 +25,18 @@ class SceneTest {
         assertEquals("r12 tp4 pp1 dp0", c.label(layout(8, 2, 1, 1, 1)));
         assertEquals(Scene.Tier.NODE, c.tpTier());
         assertEquals(2, s.tpGroups());
-        assertEquals(List.of(new Scene.Link("pp", "pp 0→1", 0, 1, 8, Scene.Tier.NETWORK)), s.links());
+        assertEquals(List.of(new Scene.Link(ParallelDim.PP, "pp 0→1", 0, 1, 8, Scene.Tier.NETWORK)), s.links());
         assertTrue(s.notDrawn().isEmpty());
     }
 
-    private static List<String> RankGrid() { return dev.gpulint.derive.par.RankGrid.DIMENSIONS; }
+    private static List<ParallelDim> RankGrid() { return ParallelDim.DEFAULT_ORDER; }
 
     @Test
     void tp16AcrossTwoServersIsOneGroupOverTheNetwork() {
         Scene s = Scene.of(layout(16, 1, 1, 1, 1), RankGrid(), DGX);
         assertEquals(1, s.tpGroups());
         for (Scene.Node n : s.nodes()) for (Scene.Cell c : n.cells()) assertEquals(Scene.Tier.NETWORK, c.tpTier());
-        assertEquals(List.of(new Scene.Link("tp", "tp group A", 0, 1, 1, Scene.Tier.NETWORK)), s.links());
+        assertEquals(List.of(new Scene.Link(ParallelDim.TP, "tp group A", 0, 1, 1, Scene.Tier.NETWORK)), s.links());
     }
 
     @Test
@@ -51,8 +52,8 @@ class SceneTest {
         assertEquals(8, s.nodes().size());
         assertEquals(64, s.nodes().stream().mapToInt(n -> n.cells().size()).sum());
         assertEquals(List.of("pp stages 1–15: 15 × 8 nodes, same pattern (ranks 64–1023)"), s.notDrawn());
-        assertTrue(s.links().stream().anyMatch(l -> l.kind().equals("pp") && l.to() == -1));
-        assertTrue(s.links().stream().anyMatch(l -> l.kind().equals("dp") && l.from() == 0 && l.to() == 1));
+        assertTrue(s.links().stream().anyMatch(l -> l.kind() == ParallelDim.PP && l.to() == -1));
+        assertTrue(s.links().stream().anyMatch(l -> l.kind() == ParallelDim.DP && l.from() == 0 && l.to() == 1));
     }
 
     @Test

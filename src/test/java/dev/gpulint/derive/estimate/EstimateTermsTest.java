@@ -1,5 +1,7 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.ParallelDim;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -65,7 +67,7 @@ class EstimateTermsTest {
 
         // tp: 8 collectives per layer × 16 layers, each b·s·h·2 bytes, (n − 1)/n of it per rank, over NVLink 4 at 450 GB/s × eff
         Term.Collectives tp = all(e, Term.Collectives.class).get(0);
-        assertEquals("tp", tp.dim());
+        assertEquals(ParallelDim.TP, tp.dim());
         assertEquals(128, tp.count());
         assertEquals(2, tp.n());
         assertEquals(8192.0 * 4096 * 2, tp.cost().bytes());
@@ -77,7 +79,7 @@ class EstimateTermsTest {
 
         // pp: an activation forward and a gradient backward, b·s·h·2 bytes / tp under sequence parallelism
         Term.Sends pp = all(e, Term.Sends.class).get(0);
-        assertEquals("pp", pp.dim());
+        assertEquals(ParallelDim.PP, pp.dim());
         assertEquals(2 * 8192.0 * 4096 * 2 / 2, pp.bytes());
         assertEquals(Tier.NVLINK, pp.cost().tier());
 
@@ -89,7 +91,7 @@ class EstimateTermsTest {
         assertEquals(b.perMicroBatch(), b.seconds(), 1e-12);
 
         // dp: the gradients reduce-scattered and the bf16 parameters all-gathered over 2 ranks, then what is exposed of them
-        List<Term.Collectives> dp = all(e, Term.Collectives.class).stream().filter(t -> t.dim().equals("dp")).toList();
+        List<Term.Collectives> dp = all(e, Term.Collectives.class).stream().filter(t -> t.dim() == ParallelDim.DP).toList();
         double params = e.largestStage().parameters();
         assertEquals(Collective.REDUCE_SCATTER, dp.get(0).cost().collective());
         assertEquals(Collective.ALL_GATHER, dp.get(1).cost().collective());

@@ -75,7 +75,7 @@ class EstimateTermsTest {
         assertEquals(Tier.NVLINK, tp.cost().tier());
         assertEquals(450e9, tp.cost().lineRate(), 1e3);
         assertEquals(128 * 8192.0 * 4096 / (450e9 * eff.nvlink()), tp.seconds(), 1e-12);
-        assertEquals(e.time().comm().get("tp"), 32 * tp.seconds(), 1e-12);
+        assertEquals(e.time().comm().get(ParallelDim.TP), 32 * tp.seconds(), 1e-12);
 
         // pp: an activation forward and a gradient backward, b·s·h·2 bytes / tp under sequence parallelism
         Term.Sends pp = all(e, Term.Sends.class).get(0);
@@ -98,7 +98,7 @@ class EstimateTermsTest {
         assertEquals(params * 2, dp.get(1).cost().bytes(), 1);
         Term.DpExposure x = all(e, Term.DpExposure.class).get(0);
         assertEquals(dp.get(0).seconds() + dp.get(1).seconds(), x.seconds(), 1e-12);
-        assertEquals(e.time().comm().get("dp"), x.seconds(), 1e-12);
+        assertEquals(e.time().comm().get(ParallelDim.DP), x.seconds(), 1e-12);
         assertEquals(eff.dpOverlap(), x.dpOverlap());
         assertTrue(x.exposed() >= (1 - eff.dpOverlap()) * x.seconds() - 1e-12 && x.exposed() <= x.seconds(), x.toString());
 

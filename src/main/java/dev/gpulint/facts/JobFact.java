@@ -29,6 +29,8 @@ public final class JobFact {
     long firstStageLayers, lastStageLayers;
     Span firstStageLayersSpan, lastStageLayersSpan;
     boolean microBatchesStated;
+    /** The stages are laid out layer by layer (Megatron's --pipeline-model-parallel-layout), readable or not. */
+    boolean laidOut;
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
 
     JobFact() {}
@@ -72,6 +74,8 @@ public final class JobFact {
         public Builder sequenceSetting(boolean stated, String format, boolean defaultOff) {
             f.sequenceParallelStated = stated; f.format = format; f.sequenceParallelDefaultOff = defaultOff; return this;
         }
+        /** The job lays its pipeline stages out layer by layer (--pipeline-model-parallel-layout): no even split to judge. */
+        public Builder laidOut(boolean laidOut) { f.laidOut = laidOut; return this; }
         /** batch.micro_batches is written: PAR006 counts it, not global ÷ (micro × dp). */
         public Builder microBatchesStated(boolean stated) { f.microBatchesStated = stated; return this; }
         public Builder batch(long micro, Span ms, long global, Span gs) { f.microBatchSize = micro; f.microBatchSpan = ms; f.globalBatchSize = global; f.globalBatchSpan = gs; return this; }
@@ -180,6 +184,9 @@ public final class JobFact {
     /** The last stage's layers when sized by hand (--decoder-last-pipeline-num-layers, last_stage_layers); 0 when not. */
     public long getLastStageLayers() { return lastStageLayers; }
     /** The first or the last stage is sized by hand: Megatron-Core's uneven pipeline split. */
+    /** The job lays its pipeline stages out layer by layer (Megatron's --pipeline-model-parallel-layout): the split is the layout's. */
+    public boolean isLaidOut() { return laidOut; }
+
     public boolean isUneven() { return firstStageLayers > 0 || lastStageLayers > 0; }
     /** Where the hand-sized stage is written (the first stage's when both are). */
     public Span getUnevenSpan() { return firstStageLayersSpan != null ? firstStageLayersSpan : lastStageLayersSpan; }

@@ -58,6 +58,10 @@ final class JobDraft {
     Located<Boolean> embeddingInSplit, lossInSplit;
     /** An uneven pipeline: the first and the last stage's transformer layers (Specs.Parallelism). */
     Located<Long> firstStageLayers, lastStageLayers;
+    /** Megatron's --pipeline-model-parallel-layout as written, and the transformer blocks of each stage it lays out
+     *  (DraftBounds reads the one into the other: {@link dev.gpulint.spec.PipelineLayout}). */
+    Located<String> pipelineLayout;
+    Located<List<Long>> stageLayers;
     /** HSDP: the shard group's size, or (the shard degree left to the GPU count) the replicas' count; null without. */
     Located<Long> dpShard, dpReplicate;
     /** CPU activation offload: the layers whose activations go to host memory (Specs.Offload). */
@@ -145,10 +149,11 @@ final class JobDraft {
         Span key = first(tp, pp, cp, dp, ep);
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null
-                && firstStageLayers == null && lastStageLayers == null && dpShard == null && dpReplicate == null ? null
+                && firstStageLayers == null && lastStageLayers == null && dpShard == null && dpReplicate == null
+                && stageLayers == null ? null
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown,
                         layersPerVirtualStage, embeddingInSplit, lossInSplit, etp, firstStageLayers, lastStageLayers,
-                        dpShard, dpReplicate);
+                        dpShard, dpReplicate, stageLayers);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
                 && gradReduceDtype == null ? null

@@ -48,7 +48,9 @@ final class CandidateJobs {
                 p != null && l.split().first() > 0 ? p.firstStageLayers() : null,
                 p != null && l.split().last() > 0 ? p.lastStageLayers() : null,
                 // hybrid sharding stays with a layout whose dp the shard group still divides
-                l.hybrid() ? new Located<>((long) l.shardRanks(), span(p == null ? null : p.dpShard(), at)) : null, null);
+                l.hybrid() ? new Located<>((long) l.shardRanks(), span(p == null ? null : p.dpShard(), at)) : null, null,
+                // a per-layer layout stays with the layout whose pp it was written for
+                p != null && l.split().laidOut(l.pp()) ? p.stageLayers() : null);
         Specs.Batch b = job.batch();
         Specs.Batch batch = new Specs.Batch(size(l.microBatchSize(), b == null ? null : b.microBatchSize(), at),
                 new Located<>(l.globalBatchSize(), span(b == null ? null : b.globalBatchSize(), at)), null);

@@ -273,7 +273,8 @@ public final class Specs {
      * {@code first_stage_layers} / {@code last_stage_layers}): the transformer layers of the first and last stage,
      * the other stages sharing the rest evenly. {@code stageLayers}: the transformer blocks of every pipeline stage in
      * Megatron's order (stage s on rank s mod pp, pp × vpp of them), when the job lays the stages out layer by layer
-     * (Megatron's {@code --pipeline-model-parallel-layout}, read by {@link PipelineLayout}); null otherwise.
+     * (Megatron's {@code --pipeline-model-parallel-layout}, read by {@link PipelineLayout}; torchtitan's
+     * {@code pipeline_parallel_split_points}, whose last stage is -1: the layers the others leave); null otherwise.
      */
     /** In {@link Parallelism#unknown}: a per-layer pipeline layout is written, but not as text gpulint can read (a placeholder, or text that does not parse). */
     public static final String PIPELINE_LAYOUT = "pipeline_layout";
@@ -443,10 +444,21 @@ public final class Specs {
     public record Origin(String format, List<Stated> stated, List<Located<String>> rdmaResources,
                          boolean podsVisible, boolean rdmaByAccess, Located<String> gpuModel,
                          DeepSpeedBatch deepspeed, Located<String> deepspeedConfig,
-                         String gpusPerNodeWhere) {
+                         String gpusPerNodeWhere, List<String> unpriced) {
         public Origin {
             stated = List.copyOf(stated);
             rdmaResources = List.copyOf(rdmaResources);
+            unpriced = unpriced == null ? List.of() : List.copyOf(unpriced);
+        }
+
+        /**
+         * Without {@code unpriced}: the settings of the format's own configuration that the estimate reads but does not
+         * price apart, each a line of the plan's assumptions (what was read, what the estimate does instead).
+         */
+        public Origin(String format, List<Stated> stated, List<Located<String>> rdmaResources, boolean podsVisible,
+                      boolean rdmaByAccess, Located<String> gpuModel, DeepSpeedBatch deepspeed, Located<String> deepspeedConfig,
+                      String gpusPerNodeWhere) {
+            this(format, stated, rdmaResources, podsVisible, rdmaByAccess, gpuModel, deepspeed, deepspeedConfig, gpusPerNodeWhere, null);
         }
     }
 

@@ -66,6 +66,8 @@ final class JobDraft {
     Located<Long> dpShard, dpReplicate;
     /** CPU activation offload: the layers whose activations go to host memory (Specs.Offload). */
     Located<Long> offloadLayers;
+    /** Settings read but not priced apart: lines of the plan's assumptions ({@link UnpricedSettings}). */
+    final List<String> unpriced = new ArrayList<>();
     /** Sizes written with a value nobody knows yet (tp, pp, dp, cp, ep, virtual_pp): see {@link Specs.Parallelism}. */
     final java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
     /** The ZeRO stage is written as a placeholder. */
@@ -159,7 +161,7 @@ final class JobDraft {
                 && gradReduceDtype == null ? null
                 : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
-                deepspeed, deepspeedRef, gpusPerNodeWhere);
+                deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced);
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
                 env, span, origin, recompute, offloadLayers == null ? null : new Specs.Offload(offloadLayers));
     }

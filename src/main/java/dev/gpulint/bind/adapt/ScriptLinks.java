@@ -76,6 +76,7 @@ final class ScriptLinks {
             a.layers = b.layers; a.heads = b.heads; a.kvHeads = b.kvHeads; a.experts = b.experts; a.hidden = b.hidden;
         }
         if (a.seqLength == null) a.seqLength = b.seqLength;
+        for (String u : b.unpriced) if (!a.unpriced.contains(u)) a.unpriced.add(u);
         a.modelNames.addAll(b.modelNames);
         if (a.micro == null && a.global == null) { a.micro = b.micro; a.global = b.global; }
         for (var e : b.env.entrySet()) a.env.putIfAbsent(e.getKey(), e.getValue());

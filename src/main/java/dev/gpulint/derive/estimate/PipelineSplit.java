@@ -15,7 +15,8 @@ import dev.gpulint.spec.Specs;
  *     rest shared evenly by the other stages. Megatron-Core asserts the two ways are not combined (PAR004).
  * <li>laid out stage by stage (Megatron's --pipeline-model-parallel-layout, {@link dev.gpulint.spec.PipelineLayout}):
  *     {@code stages} holds the transformer blocks (decoder and MTP layers) of each of the pp × vpp stages in Megatron's
- *     order, stage s on pipeline rank s mod pp; a rank holds the sum of its stages. The layout wins over the other ways
+ *     order, stage s on pipeline rank s mod pp; a rank holds the sum of its stages. torchtitan's split points
+ *     (bind/adapt/TorchtitanPipeline) come the same way, their last stage as -1: the layers the other stages leave. The layout wins over the other ways
  *     (Megatron-Core builds it alone), and it holds only while pp is the one it was written for.
  * </ul>
  * A split Megatron-Core would refuse (PAR004 reports it) is still priced, with the other stages' share fractional.
@@ -27,7 +28,7 @@ public record PipelineSplit(int first, int last, boolean embedding, boolean loss
     public PipelineSplit {
         if (first < 0 || last < 0) throw new IllegalArgumentException("a stage's layers are at least 0: " + first + ", " + last);
         stages = stages == null ? java.util.List.of() : java.util.List.copyOf(stages);
-        for (long n : stages) if (n < 0) throw new IllegalArgumentException("a stage's layers are at least 0: " + n);
+        for (long n : stages) if (n < -1) throw new IllegalArgumentException("a stage's layers are at least 0 (-1: the rest): " + n);
     }
 
     /** A split not laid out stage by stage. */
@@ -60,8 +61,11 @@ public record PipelineSplit(int first, int last, boolean embedding, boolean loss
     /** Transformer layers on stage {@code i} of {@code pp} for a model of {@code layers} layers. */
     public double layers(long layers, int pp, int i) {
         if (laidOut(pp)) {
-            long n = 0;
-            for (int s = i; s < stages.size(); s += pp) n += stages.get(s);
+            // an entry of -1 (torchtitan's last stage) takes the layers the other stages leave
+            long known = 0, rest = 0;
+            for (long n : stages) if (n >= 0) known += n; else rest++;
+            double n = 0;
+            for (int s = i; s < stages.size(); s += pp) n += stages.get(s) >= 0 ? stages.get(s) : Math.max(0, layers - known) / (double) rest;
             return n;
         }
         if (pp <= 1) return layers;

@@ -29,6 +29,11 @@ public final class JobFact {
     long firstStageLayers, lastStageLayers;
     Span firstStageLayersSpan, lastStageLayersSpan;
     boolean microBatchesStated;
+    /** The stages are laid out layer by layer (Megatron's --pipeline-model-parallel-layout), readable or not. */
+    boolean laidOut;
+    /** CPU activation offload: the layers whose activations go to host memory (0: none), and where that is written. */
+    long offloadLayers;
+    Span offloadSpan;
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
 
     JobFact() {}
@@ -72,6 +77,10 @@ public final class JobFact {
         public Builder sequenceSetting(boolean stated, String format, boolean defaultOff) {
             f.sequenceParallelStated = stated; f.format = format; f.sequenceParallelDefaultOff = defaultOff; return this;
         }
+        /** The job lays its pipeline stages out layer by layer (--pipeline-model-parallel-layout): no even split to judge. */
+        public Builder laidOut(boolean laidOut) { f.laidOut = laidOut; return this; }
+        /** CPU activation offload of {@code layers} layers (0: none; Megatron's --cpu-offloading-num-layers, offload.activation_layers). */
+        public Builder offload(long layers, Span s) { f.offloadLayers = layers; f.offloadSpan = s; return this; }
         /** batch.micro_batches is written: PAR006 counts it, not global ÷ (micro × dp). */
         public Builder microBatchesStated(boolean stated) { f.microBatchesStated = stated; return this; }
         public Builder batch(long micro, Span ms, long global, Span gs) { f.microBatchSize = micro; f.microBatchSpan = ms; f.globalBatchSize = global; f.globalBatchSpan = gs; return this; }
@@ -179,6 +188,14 @@ public final class JobFact {
     public long getFirstStageLayers() { return firstStageLayers; }
     /** The last stage's layers when sized by hand (--decoder-last-pipeline-num-layers, last_stage_layers); 0 when not. */
     public long getLastStageLayers() { return lastStageLayers; }
+    /** The layers whose activations CPU activation offload keeps in host memory; 0 without offload. */
+    public long getOffloadLayers() { return offloadLayers; }
+    /** Where the offloaded layers are written (--cpu-offloading-num-layers, offload.activation_layers). */
+    public Span getOffloadSpan() { return offloadSpan; }
+
+    /** The job lays its pipeline stages out itself (Megatron's --pipeline-model-parallel-layout, torchtitan's split points): the split is its own. */
+    public boolean isLaidOut() { return laidOut; }
+
     /** The first or the last stage is sized by hand: Megatron-Core's uneven pipeline split. */
     public boolean isUneven() { return firstStageLayers > 0 || lastStageLayers > 0; }
     /** Where the hand-sized stage is written (the first stage's when both are). */

@@ -105,6 +105,8 @@ public final class PlanReport {
         // an uneven pipeline only (absent when the layers split evenly): the first and last stage's layers
         if (l.split().first() > 0) m.put("first_stage_layers", l.split().first());
         if (l.split().last() > 0) m.put("last_stage_layers", l.split().last());
+        // a per-layer layout only: each pp × vpp stage's transformer blocks, in Megatron's order
+        if (l.split().laidOut(l.pp())) m.put("stage_layers", l.split().stages());
         // hybrid sharding only (absent when the states shard over all of dp): the shard group's data-parallel ranks
         if (l.hybrid()) m.put("dp_shard", l.shardRanks());
         return m;

@@ -271,15 +271,21 @@ public final class Specs {
      * {@code --decoder-first-pipeline-num-layers} / {@code --decoder-last-pipeline-num-layers}, NeMo's
      * {@code num_layers_in_first_pipeline_stage} / {@code num_layers_in_last_pipeline_stage}, the native
      * {@code first_stage_layers} / {@code last_stage_layers}): the transformer layers of the first and last stage,
-     * the other stages sharing the rest evenly.
+     * the other stages sharing the rest evenly. {@code stageLayers}: the transformer blocks of every pipeline stage in
+     * Megatron's order (stage s on rank s mod pp, pp × vpp of them), when the job lays the stages out layer by layer
+     * (Megatron's {@code --pipeline-model-parallel-layout}, read by {@link PipelineLayout}; torchtitan's
+     * {@code pipeline_parallel_split_points}, whose last stage is -1: the layers the others leave); null otherwise.
      */
+    /** In {@link Parallelism#unknown}: a per-layer pipeline layout is written, but not as text gpulint can read (a placeholder, or text that does not parse). */
+    public static final String PIPELINE_LAYOUT = "pipeline_layout";
+
     public record Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp,
                               Located<Long> ep, Located<List<ParallelDim>> order, Located<Boolean> sequenceParallel,
                               Located<Long> virtualPp, Span keySpan, java.util.Set<String> unknown,
                               Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
                               Located<Boolean> lossInSplit, Located<Long> expertTp,
                               Located<Long> firstStageLayers, Located<Long> lastStageLayers,
-                              Located<Long> dpShard, Located<Long> dpReplicate) {
+                              Located<Long> dpShard, Located<Long> dpReplicate, Located<List<Long>> stageLayers) {
         public Parallelism {
             unknown = unknown == null ? java.util.Set.of() : java.util.Set.copyOf(unknown);
         }
@@ -288,10 +294,21 @@ public final class Specs {
          * Without hybrid sharding (HSDP): ZeRO/FSDP, when on, shards over the whole of dp. With it, {@code dpShard} (the
          * native manifest's {@code parallelism.dp_shard}, torchtitan's data_parallel_shard_degree beside a replicate
          * degree above 1) is the group the states shard over and dp ÷ dpShard the replicas; {@code dpReplicate} is the
-         * replicate degree when only it is written (torchtitan's shard degree -1: the rest of dp).
+         * replicate degree when only it is written (torchtitan's shard degree -1: the rest of dp). The stages are not laid
+         * out layer by layer.
          */
         public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
                            Located<List<ParallelDim>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
+                           java.util.Set<String> unknown, Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
+                           Located<Boolean> lossInSplit, Located<Long> expertTp, Located<Long> firstStageLayers, Located<Long> lastStageLayers,
+                           Located<Long> dpShard, Located<Long> dpReplicate) {
+            this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
+                    lossInSplit, expertTp, firstStageLayers, lastStageLayers, dpShard, dpReplicate, null);
+        }
+
+        /** Without hybrid sharding: ZeRO/FSDP, when on, shards over all of dp. */
+        public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
+                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
                            java.util.Set<String> unknown, Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
                            Located<Boolean> lossInSplit, Located<Long> expertTp, Located<Long> firstStageLayers, Located<Long> lastStageLayers) {
             this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
@@ -352,7 +369,8 @@ public final class Specs {
                     + (embeddingInSplit == null ? "" : ", embeddingInSplit") + (lossInSplit == null ? "" : ", lossInSplit")
                     + (firstStageLayers == null ? "" : ", firstStageLayers=" + firstStageLayers)
                     + (lastStageLayers == null ? "" : ", lastStageLayers=" + lastStageLayers)
-                    + (dpShard == null ? "" : ", dpShard=" + dpShard) + (dpReplicate == null ? "" : ", dpReplicate=" + dpReplicate) + "]";
+                    + (dpShard == null ? "" : ", dpShard=" + dpShard) + (dpReplicate == null ? "" : ", dpReplicate=" + dpReplicate)
+                    + (stageLayers == null ? "" : ", stageLayers=" + stageLayers) + "]";
         }
     }
 
@@ -450,10 +468,21 @@ public final class Specs {
     public record Origin(String format, List<Stated> stated, List<Located<String>> rdmaResources,
                          boolean podsVisible, boolean rdmaByAccess, Located<String> gpuModel,
                          DeepSpeedBatch deepspeed, Located<String> deepspeedConfig,
-                         String gpusPerNodeWhere) {
+                         String gpusPerNodeWhere, List<String> unpriced) {
         public Origin {
             stated = List.copyOf(stated);
             rdmaResources = List.copyOf(rdmaResources);
+            unpriced = unpriced == null ? List.of() : List.copyOf(unpriced);
+        }
+
+        /**
+         * Without {@code unpriced}: the settings of the format's own configuration that the estimate reads but does not
+         * price apart, each a line of the plan's assumptions (what was read, what the estimate does instead).
+         */
+        public Origin(String format, List<Stated> stated, List<Located<String>> rdmaResources, boolean podsVisible,
+                      boolean rdmaByAccess, Located<String> gpuModel, DeepSpeedBatch deepspeed, Located<String> deepspeedConfig,
+                      String gpusPerNodeWhere) {
+            this(format, stated, rdmaResources, podsVisible, rdmaByAccess, gpuModel, deepspeed, deepspeedConfig, gpusPerNodeWhere, null);
         }
     }
 

@@ -91,6 +91,7 @@ public final class Adapters {
             if (matches != 1 || found.deepspeed == null) continue;
             j.deepspeed = found.deepspeed;
             if (j.zeroStage == null) j.zeroStage = found.zeroStage;
+            j.unpriced.addAll(found.unpriced);      // its offload settings are the launched job's
             DeepSpeedHeredoc.batchStatements(j, found.deepspeed.trainBatchSize(), found.deepspeed.microBatchPerGpu(),
                     "the DeepSpeed configuration " + found.file);
             found.deepspeed = null;

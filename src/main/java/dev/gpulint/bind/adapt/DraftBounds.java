@@ -4,6 +4,7 @@ import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.bind.Schema;
 import dev.gpulint.core.Finding;
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.PipelineLayout;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -71,6 +72,7 @@ final class DraftBounds {
             Located<Long> v = s.get().apply(j);
             if (v != null && !valid(j, s.field(), v, bad, out)) s.set().accept(j, null);
         }
+        if (j.pipelineLayout != null) pipelineLayout(j, out);
         if (j.gradReduceDtype != null && !reduceDtype(j, out)) j.gradReduceDtype = null;
         if (j.badAcOption != null) {
             String owner = j.name != null ? j.name.value() : j.file;
@@ -102,6 +104,55 @@ final class DraftBounds {
                     j.format + ":" + (j.name != null ? j.name.value() : j.file) + "/env#limit"));
         }
         return out;
+    }
+
+    /**
+     * Megatron's --pipeline-model-parallel-layout read into each stage's transformer blocks ({@link PipelineLayout}) and
+     * checked as Megatron-Core checks it against pp and --num-layers. Text that does not read is SYN002 at the character it
+     * is about; a layout that reads but does not fit the job is SYN002 at the value. Either way the layout is then left
+     * unknown (no split is priced from it, and PAR004 does not judge an even split the job does not ask for). A layout
+     * that fits gives vpp (its stages ÷ pp, stated for the CONSIST rules and bound when no flag writes it) and, with no
+     * --num-layers, the layer count.
+     */
+    private static void pipelineLayout(JobDraft j, List<Finding> out) {
+        Located<String> v = j.pipelineLayout;
+        j.pipelineLayout = null;
+        String key = j.keys.getOrDefault(v, "pipeline_model_parallel_layout");
+        String owner = j.name != null ? j.name.value() : j.file;
+        PipelineLayout layout;
+        try {
+            layout = PipelineLayout.parse(v.value());
+        } catch (PipelineLayout.Problem e) {
+            out.add(Finding.of("SYN002", at(v, e.index()), j.format + ":" + owner + "/" + key, "'" + key + "' is '"
+                    + dev.gpulint.spec.Quantities.shortText(v.value()) + "': " + e.getMessage() + "; the layout is left out of the estimate"));
+            j.unknown.add(Specs.PIPELINE_LAYOUT);
+            return;
+        }
+        long pp = j.pp != null ? j.pp.value() : j.unknown.contains("pp") ? 0 : 1;
+        long layers = j.layers != null ? j.layers.value() : 0;
+        String why = layout.problem(pp, layers);
+        if (why != null) {
+            out.add(Finding.of("SYN002", v.span(), j.format + ":" + owner + "/" + key, "'" + key + "' is '"
+                    + dev.gpulint.spec.Quantities.shortText(v.value()) + "': " + why + "; the layout is left out of the estimate"));
+            j.unknown.add(Specs.PIPELINE_LAYOUT);
+            return;
+        }
+        j.stageLayers = j.key(key, new Located<>(layout.blocks(), v.span()));
+        if (j.layers == null) j.layers = j.key(key, new Located<>(layout.decoderLayers(), v.span()));
+        if (pp > 0) {
+            long vpp = layout.stages().size() / pp;
+            j.state("vpp", vpp, key + " (its " + layout.stages().size() + " stages ÷ pp " + pp + ")", Specs.StatedKind.CONFIG, v.span());
+            if (j.vpp == null && vpp > 1) j.vpp = j.key(key, new Located<>(vpp, v.span()));
+        }
+    }
+
+    /** The character {@code index} of a value's text where it is written: the value's span when it spans lines or is escaped. */
+    private static dev.gpulint.core.Span at(Located<String> v, int index) {
+        dev.gpulint.core.Span s = v.span();
+        int written = s.endColumn() - s.startColumn(), len = v.value().length();
+        if (s.startLine() != s.endLine() || written < len || (written - len) % 2 != 0 || written - len > 2) return s;
+        int column = s.startColumn() + (written - len) / 2 + index;
+        return new dev.gpulint.core.Span(s.file(), s.startLine(), column, s.startLine(), column + 1);
     }
 
     private static final Schema.Field REDUCE = Schema.field(Schema.JOB, "optimizer", "grad_reduce_dtype");

@@ -61,10 +61,16 @@ final class JobDraft {
     Located<Boolean> embeddingInSplit, lossInSplit;
     /** An uneven pipeline: the first and the last stage's transformer layers (Specs.Parallelism). */
     Located<Long> firstStageLayers, lastStageLayers;
+    /** Megatron's --pipeline-model-parallel-layout as written, and the transformer blocks of each stage it lays out
+     *  (DraftBounds reads the one into the other: {@link dev.gpulint.spec.PipelineLayout}). */
+    Located<String> pipelineLayout;
+    Located<List<Long>> stageLayers;
     /** HSDP: the shard group's size, or (the shard degree left to the GPU count) the replicas' count; null without. */
     Located<Long> dpShard, dpReplicate;
     /** CPU activation offload: the layers whose activations go to host memory (Specs.Offload). */
     Located<Long> offloadLayers;
+    /** Settings read but not priced apart: lines of the plan's assumptions ({@link UnpricedSettings}). */
+    final List<String> unpriced = new ArrayList<>();
     /** Sizes written with a value nobody knows yet (tp, pp, dp, cp, ep, virtual_pp): see {@link Specs.Parallelism}. */
     final java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
     /** The ZeRO stage is written as a placeholder. */
@@ -158,16 +164,17 @@ final class JobDraft {
         Span key = first(tp, pp, cp, dp, ep);
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null
-                && firstStageLayers == null && lastStageLayers == null && dpShard == null && dpReplicate == null ? null
+                && firstStageLayers == null && lastStageLayers == null && dpShard == null && dpReplicate == null
+                && stageLayers == null ? null
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown,
                         layersPerVirtualStage, embeddingInSplit, lossInSplit, etp, firstStageLayers, lastStageLayers,
-                        dpShard, dpReplicate);
+                        dpShard, dpReplicate, stageLayers);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
                 && gradReduceDtype == null ? null
                 : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
-                deepspeed, deepspeedRef, gpusPerNodeWhere);
+                deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced);
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
                 env, span, origin, recompute, offloadLayers == null ? null : new Specs.Offload(offloadLayers));
     }

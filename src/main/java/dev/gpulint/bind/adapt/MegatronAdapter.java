@@ -9,6 +9,7 @@ import static dev.gpulint.bind.adapt.TreeValues.map;
 import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
@@ -41,6 +42,9 @@ final class MegatronAdapter implements FormatAdapter {
             "--data-parallel-size", ParallelDim.DP);
     private static final Pattern NAME_TOKEN = Pattern.compile("((?:tp|pp|ep|emp|etp|cp|vpp|dp)[0-9]+)+");
     private static final Pattern NAME_PART = Pattern.compile("(tp|pp|emp|ep|etp|cp|vpp|dp)([0-9]+)");
+
+    /** The name {@link Specs.Parallelism#unknown} gives a per-layer pipeline layout written as a placeholder ($LAYOUT). */
+    static final String PIPELINE_LAYOUT = Specs.PIPELINE_LAYOUT;
 
     MegatronAdapter() {}
 
@@ -150,9 +154,12 @@ final class MegatronAdapter implements FormatAdapter {
         // first/last stages sized by hand: the other stages share the rest (PAR004 checks it as Megatron-Core does)
         j.firstStageLayers = j.key("--decoder-first-pipeline-num-layers", located(flags.get("--decoder-first-pipeline-num-layers")));
         j.lastStageLayers = j.key("--decoder-last-pipeline-num-layers", located(flags.get("--decoder-last-pipeline-num-layers")));
-        // a per-layer layout string (--pipeline-model-parallel-layout) is not read: the layer count is then not the split's
-        boolean layout = flags.containsKey("--pipeline-model-parallel-layout");
-        j.layers = layout ? null : j.key("--num-layers", located(flags.get("--num-layers")));
+        // a per-layer layout (--pipeline-model-parallel-layout "Et*3|(tt|)*29,m|L"): DraftBounds reads it into each
+        // stage's layers, checks it as Megatron-Core does, and takes vpp from it
+        Word layout = flags.get("--pipeline-model-parallel-layout");
+        if (layout != null && !layout.known()) j.unknown.add(PIPELINE_LAYOUT);
+        if (layout != null && layout.known()) j.pipelineLayout = j.key("--pipeline-model-parallel-layout", new Located<>(layout.text(), layout.span()));
+        j.layers = j.key("--num-layers", located(flags.get("--num-layers")));
         j.heads = j.key("--num-attention-heads", located(flags.get("--num-attention-heads")));
         if (flags.containsKey("--group-query-attention") && !"false".equals(flags.get("--group-query-attention").text())) {
             j.kvHeads = j.key("--num-query-groups", located(flags.get("--num-query-groups")));

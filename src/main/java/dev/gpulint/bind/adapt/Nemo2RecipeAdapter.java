@@ -195,6 +195,14 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
             Located<Long> v = s == null || s.isNull() ? null : j.key(at, TreeValues.whole(s));
             if (k[1].equals("f")) j.firstStageLayers = v; else j.lastStageLayers = v;
         }
+        // Megatron-Core's pipeline_model_parallel_layout ("Et*3|(tt|)*29,m|L"): DraftBounds reads and checks it
+        ScalarNode layout = scalar(strategy, "pipeline_model_parallel_layout");
+        String layoutAt = where + ".pipeline_model_parallel_layout";
+        if (layout == null || layout.isNull()) { layout = scalar(config, "pipeline_model_parallel_layout"); layoutAt = "model.config.pipeline_model_parallel_layout"; }
+        if (layout != null && !layout.isNull()) {
+            if (TreeValues.placeholder(layout.text())) j.unknown.add(dev.gpulint.spec.Specs.PIPELINE_LAYOUT);
+            else j.pipelineLayout = j.key(layoutAt, new Located<>(layout.text(), layout.span()));
+        }
         for (String k : new String[] {"account_for_embedding_in_pipeline_split", "account_for_loss_in_pipeline_split"}) {
             ScalarNode s = scalar(strategy, k);
             if (s == null || s.isNull()) s = scalar(config, k);

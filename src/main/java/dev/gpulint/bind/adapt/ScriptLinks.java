@@ -73,12 +73,14 @@ final class ScriptLinks {
             a.sequenceParallel = b.sequenceParallel; a.layersPerVirtualStage = b.layersPerVirtualStage;
             a.embeddingInSplit = b.embeddingInSplit; a.lossInSplit = b.lossInSplit;
             a.firstStageLayers = b.firstStageLayers; a.lastStageLayers = b.lastStageLayers;
+            a.pipelineLayout = b.pipelineLayout; a.stageLayers = b.stageLayers;
             a.unknown.addAll(b.unknown);
         }
         if (a.layers == null && a.heads == null && a.hidden == null) {
             a.layers = b.layers; a.heads = b.heads; a.kvHeads = b.kvHeads; a.experts = b.experts; a.hidden = b.hidden;
         }
         if (a.seqLength == null) a.seqLength = b.seqLength;
+        for (String u : b.unpriced) if (!a.unpriced.contains(u)) a.unpriced.add(u);
         a.modelNames.addAll(b.modelNames);
         if (a.micro == null && a.global == null) { a.micro = b.micro; a.global = b.global; }
         for (var e : b.env.entrySet()) a.env.putIfAbsent(e.getKey(), e.getValue());

@@ -32,7 +32,10 @@ final class TorchtitanAdapter implements FormatAdapter {
     @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
 
     @Override public void bind(ForeignDocument doc, DraftSink sink) {
-        sink.draft(bind(doc.root(), doc.file(), doc.name()));
+        JobDraft j = bind(doc.root(), doc.file(), doc.name());
+        TorchtitanPipeline.read(j, doc.root(), sink::finding);       // the split points: each stage's layers
+        UnpricedSettings.torchtitan(j, doc.root());
+        sink.draft(j);
     }
 
     static boolean accepts(MappingNode root) {

@@ -130,6 +130,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         as.add("flash attention (no s² score activations), activations per Korthikanti et al. 2022 as Megatron's theoretical_memory_usage.py");
         if ((long) dp * cp > 1) as.add(GradientReduce.of(j, layout.zeroStage()).why());
         HybridInputs.describe(layout, as);
+        if (j.origin() != null) as.addAll(j.origin().unpriced());     // settings read but not priced apart (UnpricedSettings)
         Hardware hw = Hardwares.of(catalog, gpu, GpuMemory.of(g).orElse(null), GpuClock.of(g), Links.of(catalog, gpu, g, gpn), measured,
                 overrides, as).orElse(null);
         if (hw == null) {

@@ -13,20 +13,43 @@ import dev.gpulint.spec.Specs;
  * <li>uneven (--decoder-first/last-pipeline-num-layers, NeMo's num_layers_in_first/last_pipeline_stage, the native
  *     first_stage_layers/last_stage_layers): {@code first} layers on the first stage, {@code last} on the last, the
  *     rest shared evenly by the other stages. Megatron-Core asserts the two ways are not combined (PAR004).
+ * <li>laid out stage by stage (Megatron's --pipeline-model-parallel-layout, {@link dev.gpulint.spec.PipelineLayout}):
+ *     {@code stages} holds the transformer blocks (decoder and MTP layers) of each of the pp × vpp stages in Megatron's
+ *     order, stage s on pipeline rank s mod pp; a rank holds the sum of its stages. torchtitan's split points
+ *     (bind/adapt/TorchtitanPipeline) come the same way, their last stage as -1: the layers the other stages leave. The layout wins over the other ways
+ *     (Megatron-Core builds it alone), and it holds only while pp is the one it was written for.
  * </ul>
  * A split Megatron-Core would refuse (PAR004 reports it) is still priced, with the other stages' share fractional.
  */
-public record PipelineSplit(int first, int last, boolean embedding, boolean loss) {
+public record PipelineSplit(int first, int last, boolean embedding, boolean loss, java.util.List<Long> stages) {
     /** L/pp layers on every stage. */
     public static final PipelineSplit EVEN = new PipelineSplit(0, 0, false, false);
 
     public PipelineSplit {
         if (first < 0 || last < 0) throw new IllegalArgumentException("a stage's layers are at least 0: " + first + ", " + last);
+        stages = stages == null ? java.util.List.of() : java.util.List.copyOf(stages);
+        for (long n : stages) if (n < -1) throw new IllegalArgumentException("a stage's layers are at least 0 (-1: the rest): " + n);
     }
+
+    /** A split not laid out stage by stage. */
+    public PipelineSplit(int first, int last, boolean embedding, boolean loss) {
+        this(first, last, embedding, loss, null);
+    }
+
+    /** The split a per-layer layout gives: {@code stages} blocks on each stage, in Megatron's order. */
+    public static PipelineSplit laidOut(java.util.List<Long> stages) {
+        return new PipelineSplit(0, 0, false, false, stages);
+    }
+
+    /** The layers are laid out stage by stage, and the layout fits {@code pp} ranks. */
+    public boolean laidOut(int pp) { return !stages.isEmpty() && pp >= 1 && stages.size() % pp == 0; }
 
     /** The split a job's parallelism writes (EVEN when it writes none). */
     public static PipelineSplit of(Specs.Parallelism p) {
         if (p == null) return EVEN;
+        if (p.stageLayers() != null && p.stageLayers().value() != null && !p.stageLayers().value().isEmpty()) {
+            return laidOut(p.stageLayers().value());
+        }
         PipelineSplit s = new PipelineSplit(whole(p.firstStageLayers()), whole(p.lastStageLayers()), p.embeddingInSplit() != null,
                 p.lossInSplit() != null);
         return s.equals(EVEN) ? EVEN : s;
@@ -37,6 +60,14 @@ public record PipelineSplit(int first, int last, boolean embedding, boolean loss
 
     /** Transformer layers on stage {@code i} of {@code pp} for a model of {@code layers} layers. */
     public double layers(long layers, int pp, int i) {
+        if (laidOut(pp)) {
+            // an entry of -1 (torchtitan's last stage) takes the layers the other stages leave
+            long known = 0, rest = 0;
+            for (long n : stages) if (n >= 0) known += n; else rest++;
+            double n = 0;
+            for (int s = i; s < stages.size(); s += pp) n += stages.get(s) >= 0 ? stages.get(s) : Math.max(0, layers - known) / (double) rest;
+            return n;
+        }
         if (pp <= 1) return layers;
         if (uneven()) {
             if (i == 0 && first > 0) return first;
@@ -54,6 +85,19 @@ public record PipelineSplit(int first, int last, boolean embedding, boolean loss
     public String describe(long layers, int pp) {
         if (equals(EVEN) || pp <= 1) return "";
         StringBuilder b = new StringBuilder();
+        if (laidOut(pp)) {
+            // "5, 4 × 13, 2, 2 per stage (laid out layer by layer)": runs of equal stages folded
+            double prev = -1;
+            int run = 0;
+            for (int i = 0; i <= pp; i++) {
+                double n = i < pp ? layers(layers, pp, i) : -2;
+                if (n == prev) { run++; continue; }
+                if (run > 0) b.append(b.length() > 0 ? ", " : "").append(trim(prev)).append(run > 1 ? " × " + run : "");
+                prev = n;
+                run = 1;
+            }
+            return b.append(" on the ranks in turn (the layout's ").append(stages.size()).append(" stages, laid out layer by layer)").toString();
+        }
         if (uneven()) {
             if (first > 0) b.append(first).append(" on the first stage, ");
             if (last > 0) b.append(last).append(" on the last, ");

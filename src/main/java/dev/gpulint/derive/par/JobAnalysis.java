@@ -72,6 +72,9 @@ public final class JobAnalysis {
                 .batch(b == null ? 0 : value(b.microBatchSize(), 0L), b == null ? null : span(b.microBatchSize()),
                         b == null ? 0 : value(b.globalBatchSize(), 0L), b == null ? null : span(b.globalBatchSize()))
                 .microBatchesStated(b != null && b.microBatches() != null)
+                .laidOut(p != null && (p.stageLayers() != null || p.isUnknown(Specs.PIPELINE_LAYOUT)))
+                .offload(j.offload() == null ? 0 : value(j.offload().activationLayers(), 0L),
+                        j.offload() == null ? null : span(j.offload().activationLayers()))
                 .fact());
     }
 

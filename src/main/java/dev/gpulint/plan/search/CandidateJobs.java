@@ -50,7 +50,9 @@ final class CandidateJobs {
                 p != null && l.split().first() > 0 ? p.firstStageLayers() : null,
                 p != null && l.split().last() > 0 ? p.lastStageLayers() : null,
                 // hybrid sharding stays with a layout whose dp the shard group still divides
-                l.hybrid() ? new Located<>((long) l.shardRanks(), span(p == null ? null : p.dpShard(), at)) : null, null);
+                l.hybrid() ? new Located<>((long) l.shardRanks(), span(p == null ? null : p.dpShard(), at)) : null, null,
+                // a per-layer layout stays with the layout whose pp it was written for
+                p != null && l.split().laidOut(l.pp()) ? p.stageLayers() : null);
         Specs.Batch b = job.batch();
         Specs.Batch batch = new Specs.Batch(size(l.microBatchSize(), b == null ? null : b.microBatchSize(), at),
                 new Located<>(l.globalBatchSize(), span(b == null ? null : b.globalBatchSize(), at)), null);
@@ -73,7 +75,7 @@ final class CandidateJobs {
         if (o == null) return null;
         List<Specs.Stated> kept = o.stated().stream().filter(s -> !REWRITTEN.contains(s.quantity())).toList();
         return new Specs.Origin(o.format(), kept, o.rdmaResources(), o.podsVisible(), o.rdmaByAccess(), o.gpuModel(), null,
-                o.deepspeedConfig(), o.gpusPerNodeWhere());
+                o.deepspeedConfig(), o.gpusPerNodeWhere(), o.unpriced());
     }
 
     private static Located<Long> size(long value, Located<Long> was, Span at) { return new Located<>(value, span(was, at)); }

@@ -210,4 +210,15 @@ class Nemo2InputsTest {
         assertNull(job("plain.yaml", nemo.replace("distributed_fused_adam", "fused_adam")).optimizer().bytesPerParameter(),
                 "without the distributed optimizer NeMo keeps fp32 main gradients whatever grad_sync_dtype says");
     }
+
+    @Test
+    void megatronBridgesPipelineLayoutGivesEachStageItsLayers() {
+        // Llama 3 70B's 80 layers on pp 4, the embedding's stage one layer lighter and the loss's one heavier
+        Specs.Job j = job("pretrain.yaml", PRETRAIN.replace("    virtual_pipeline_model_parallel_size: 5\n", "")
+                .replace("    recompute_granularity: selective\n",
+                        "    recompute_granularity: selective\n    pipeline_model_parallel_layout: Et*19|(t*20|)*2,t*21L\n"));
+        assertEquals(java.util.List.of(19L, 20L, 20L, 21L), j.parallelism().stageLayers().value());
+        assertEquals(13, j.parallelism().stageLayers().span().startLine());
+        assertNull(j.parallelism().virtualPp(), "four stages on pp 4: no interleaving");
+    }
 }

@@ -46,6 +46,28 @@ class PipelineSplitTest {
     }
 
     @Test
+    void aLayoutLaidOutLayerByLayerGivesEachRankItsStagesBlocks() {
+        // DeepSeek-V3's "Et*3|(tt|)*29,m|L" on pp 16 × vpp 2: stage s on rank s mod 16
+        List<Long> stages = dev.gpulint.spec.PipelineLayout.parse("Et*3|(tt|)*29,m|L").blocks();
+        PipelineSplit v3 = PipelineSplit.laidOut(stages);
+        assertTrue(v3.laidOut(16));
+        assertTrue(v3.laidOut(8), "32 stages also fit 8 ranks (vpp 4)");
+        assertEquals(false, v3.laidOut(12));
+        double[] got = new double[16];
+        for (int i = 0; i < 16; i++) got[i] = v3.layers(61, 16, i);
+        assertEquals(3 + 2, got[0], "the embedding's stage: 3 layers, and 2 in its second virtual stage");
+        for (int i = 1; i < 14; i++) assertEquals(4, got[i], "rank " + i);
+        assertEquals(2 + 1, got[14], "two layers and the MTP layer's block");
+        assertEquals(2, got[15], "two layers and the loss");
+        assertEquals(62, java.util.Arrays.stream(got).sum(), "61 layers and the MTP block");
+        assertEquals("5, 4 × 13, 3, 2 on the ranks in turn (the layout's 32 stages, laid out layer by layer)", v3.describe(61, 16));
+        // a pp the layout was not written for (the plan's search trying pp 12): an even split, as without it
+        assertEquals(61 / 12.0, v3.layers(61, 12, 0));
+        assertEquals(stages, new Layout(1, 16, 1, 1, 1, 2, 1, 64, 0, true, Recompute.SELECTIVE, false, v3).withSizes(1, 16, 1, 1, 1, 2).split().stages());
+        assertEquals(PipelineSplit.EVEN, new Layout(1, 16, 1, 1, 1, 2, 1, 64, 0, true, Recompute.SELECTIVE, false, v3).withSizes(1, 8, 2, 1, 1, 2).split());
+    }
+
+    @Test
     void eachStageHoldsTheWeightsAndActivationsOfItsOwnLayers() {
         StateBytes b = StateBytes.of(Dtype.BF16, 0, true, null, null);
         List<MemoryModel.Stage> uneven = MemoryModel.stages(llama405b(126), layout(SEVEN_SEVEN, 1), b);

@@ -1,0 +1,227 @@
+package dev.gpulint.spec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Megatron-Core's {@code --pipeline-model-parallel-layout}: which layers each pipeline stage builds, written as a string
+ * of layer letters ({@code E} the embedding, {@code t} a transformer decoder layer, {@code m} a multi-token-prediction
+ * layer, {@code L} the loss) with {@code |} between stages, {@code x*n} repeating one letter, {@code (…)*n} repeating a
+ * group and commas only for the eye. {@code "Et*3|(tt|)*29,m|L"} is DeepSeek-V3 on pp 16 × vpp 2: 32 stages, the first
+ * the embedding and three layers, 29 of two layers, one of the MTP layer and the last the loss
+ * (megatron/core/transformer/pipeline_parallel_layer_layout.py, parse_str_to_list; docs: "Custom Pipeline Model
+ * Parallel Layout").
+ *
+ * <p>The stages are in Megatron's order: stage s is pipeline rank s mod pp, virtual stage s ÷ pp (the layout's length
+ * must be a multiple of pp; vpp is its length ÷ pp). Megatron unrolls one level of parentheses, so a group inside a
+ * group is refused here as it fails there. The text is at most {@link #MAX_TEXT} characters and unrolls to at most
+ * {@link #MAX_UNROLLED} letters: the length is counted before anything is built, so any text costs time linear in its
+ * length.
+ */
+public final class PipelineLayout {
+    /** The longest text read. */
+    public static final int MAX_TEXT = 10_000;
+    /** The most letters (layers and stage separators) a layout may unroll to. */
+    public static final int MAX_UNROLLED = 100_000;
+
+    /** One stage: its transformer layers, MTP layers, and whether it holds the embedding or the loss. */
+    public record Stage(int decoder, int mtp, int embedding, int loss) {
+        /** The transformer blocks the stage builds: its decoder layers and its MTP layers (each holds one). */
+        public int blocks() { return decoder + mtp; }
+    }
+
+    /** A problem at a character of the text (0-based index into the text as written). */
+    public static final class Problem extends IllegalArgumentException {
+        private final int index;
+
+        Problem(String message, int index) {
+            super(message);
+            this.index = index;
+        }
+
+        /** Where in the text as written: a 0-based character index. */
+        public int index() { return index; }
+    }
+
+    private final List<Stage> stages;
+    /** The embedding is the first letter, the loss the last; a decoder layer follows an MTP layer. */
+    private final boolean first, last, mtpBeforeDecoder;
+
+    private PipelineLayout(List<Stage> stages, boolean first, boolean last, boolean mtpBeforeDecoder) {
+        this.stages = List.copyOf(stages);
+        this.first = first;
+        this.last = last;
+        this.mtpBeforeDecoder = mtpBeforeDecoder;
+    }
+
+    /** The stages in Megatron's order (stage s on pipeline rank s mod pp). */
+    public List<Stage> stages() { return stages; }
+
+    /** The transformer decoder layers of the whole layout (Megatron asserts they are num_layers). */
+    public long decoderLayers() { return stages.stream().mapToLong(Stage::decoder).sum(); }
+
+    /** The transformer blocks (decoder and MTP layers) of each stage, in order. */
+    public List<Long> blocks() { return stages.stream().map(s -> (long) s.blocks()).toList(); }
+
+    /**
+     * Reads {@code text}. Quotes around it and surrounding blanks are dropped (a shell or YAML value may keep them).
+     *
+     * @throws Problem with a message for the person who wrote it and the character it is about
+     */
+    public static PipelineLayout parse(String text) {
+        if (text == null) throw new Problem("no layout written", 0);
+        int from = 0, to = text.length();
+        while (from < to && Character.isWhitespace(text.charAt(from))) from++;
+        while (to > from && Character.isWhitespace(text.charAt(to - 1))) to--;
+        if (to - from >= 2 && (text.charAt(from) == '"' && text.charAt(to - 1) == '"' || text.charAt(from) == '\'' && text.charAt(to - 1) == '\'')) {
+            from++;
+            to--;
+        }
+        if (from >= to) throw new Problem("the layout is empty; " + EXPECTED, from);
+        if (to - from > MAX_TEXT) throw new Problem("the layout is " + (to - from) + " characters long; at most " + MAX_TEXT + " are read", from);
+        List<Piece> pieces = new ArrayList<>();
+        long unrolled = 0;
+        int i = from;
+        while (i < to) {
+            char c = text.charAt(i);
+            if (c == ',') { i++; continue; }
+            Piece p;
+            if (c == '(') {
+                int close = i + 1;
+                while (close < to && text.charAt(close) != ')') {
+                    if (text.charAt(close) == '(') throw new Problem("a group inside a group is not read (Megatron unrolls one level of parentheses)", close);
+                    close++;
+                }
+                if (close >= to) throw new Problem("'(' opens a group that no ')' closes", i);
+                List<Piece> inner = letters(text, i + 1, close);
+                if (inner.isEmpty()) throw new Problem("the group '()' is empty", i);
+                int end = close + 1;
+                if (end >= to || text.charAt(end) != '*') throw new Problem("a group must be followed by *n, the times it repeats", i);
+                int[] n = count(text, end + 1, to);
+                p = new Piece(inner, n[0]);
+                i = n[1];
+            } else {
+                int[] one = letter(text, i, to);
+                p = new Piece(c, one[0]);
+                i = one[1];
+            }
+            unrolled += p.length();
+            if (unrolled > MAX_UNROLLED) throw new Problem("the layout unrolls to more than " + MAX_UNROLLED + " letters; at most that many are read", from);
+            pieces.add(p);
+        }
+        Builder b = new Builder();
+        for (Piece p : pieces) p.unroll(b);
+        List<Stage> stages = b.done();
+        return new PipelineLayout(stages, b.firstLetter == 'E', b.lastLetter == 'L', b.mtpBeforeDecoder);
+    }
+
+    /**
+     * Checks the layout against the job as Megatron-Core does (PipelineParallelLayerLayout.__init__ and
+     * validate_layer_layout): its stages a multiple of {@code pp}, the embedding first and the loss last, each once, and
+     * {@code layers} transformer layers (0: not known, not checked) before any MTP layer.
+     *
+     * @return what is wrong, or null
+     */
+    public String problem(long pp, long layers) {
+        if (pp > 0 && stages.size() % pp != 0) {
+            return "it has " + stages.size() + " stage" + (stages.size() == 1 ? "" : "s") + ", not a multiple of the pipeline size "
+                    + pp + " (Megatron-Core: \"pipeline_model_parallel_layout must be divisible by pipeline_model_parallel_size\")";
+        }
+        long embeddings = stages.stream().mapToLong(Stage::embedding).sum(), losses = stages.stream().mapToLong(Stage::loss).sum();
+        if (embeddings != 1 || losses != 1) {
+            return "it names the embedding (E) " + embeddings + " time" + (embeddings == 1 ? "" : "s") + " and the loss (L) " + losses
+                    + " time" + (losses == 1 ? "" : "s") + "; Megatron-Core requires each exactly once";
+        }
+        if (!first || !last) {
+            return "Megatron-Core requires the embedding (E) to be its first layer and the loss (L) its last";
+        }
+        if (mtpBeforeDecoder) return "a decoder layer (t) follows an MTP layer (m); Megatron-Core requires decoder layers before MTP layers";
+        if (layers > 0 && decoderLayers() != layers) {
+            return "it places " + decoderLayers() + " transformer layers (t) but the model has " + layers
+                    + " (Megatron-Core asserts the layout's decoder layers match num_layers)";
+        }
+        return null;
+    }
+
+    static final String EXPECTED = "expected stages of E (embedding), t (transformer layer), m (MTP layer) and L (loss) separated by '|',"
+            + " with x*n and (…)*n repeats, as \"Et*3|(tt|)*29,m|L\"";
+
+    private static List<Piece> letters(String text, int from, int to) {
+        List<Piece> out = new ArrayList<>();
+        int i = from;
+        while (i < to) {
+            if (text.charAt(i) == ',') { i++; continue; }
+            int[] one = letter(text, i, to);
+            out.add(new Piece(text.charAt(i), one[0]));
+            i = one[1];
+        }
+        return out;
+    }
+
+    /** A letter at {@code i}, with its *n when written: {times, next index}. */
+    private static int[] letter(String text, int i, int to) {
+        char c = text.charAt(i);
+        if ("ELtm|".indexOf(c) < 0) throw new Problem("'" + c + "' is not a layer letter; " + EXPECTED, i);
+        if (i + 1 < to && text.charAt(i + 1) == '*') return count(text, i + 2, to);
+        return new int[] {1, i + 1};
+    }
+
+    /** The digits of a repeat at {@code i}: {n, next index}. */
+    private static int[] count(String text, int i, int to) {
+        int j = i;
+        while (j < to && text.charAt(j) >= '0' && text.charAt(j) <= '9') j++;
+        if (j == i) throw new Problem("'*' must be followed by a whole number, the times to repeat", Math.max(0, i - 1));
+        if (j - i > 6) throw new Problem("the repeat '" + text.substring(i, j) + "' is too large; a layout unrolls to at most " + MAX_UNROLLED + " letters", i);
+        return new int[] {Integer.parseInt(text.substring(i, j)), j};
+    }
+
+    /** A letter or a group, repeated. */
+    private record Piece(char letter, List<Piece> group, int times) {
+        Piece(char letter, int times) { this(letter, null, times); }
+
+        Piece(List<Piece> group, int times) { this('\0', group, times); }
+
+        long length() {
+            long one = group == null ? 1 : group.stream().mapToLong(Piece::length).sum();
+            return one * times;
+        }
+
+        void unroll(Builder b) {
+            for (int k = 0; k < times; k++) {
+                if (group == null) b.add(letter);
+                else for (Piece p : group) p.unroll(b);
+            }
+        }
+    }
+
+    /** Counts the letters into stages as they unroll. */
+    private static final class Builder {
+        private final List<Stage> done = new ArrayList<>();
+        private int decoder, mtp, embedding, loss;
+        private char firstLetter, lastLetter;
+        private boolean sawMtp, mtpBeforeDecoder;
+
+        void add(char c) {
+            if (c == '|') {
+                done.add(new Stage(decoder, mtp, embedding, loss));
+                decoder = mtp = embedding = loss = 0;
+                return;
+            }
+            if (firstLetter == 0) firstLetter = c;
+            lastLetter = c;
+            switch (c) {
+                case 't' -> { decoder++; if (sawMtp) mtpBeforeDecoder = true; }
+                case 'm' -> { mtp++; sawMtp = true; }
+                case 'E' -> embedding++;
+                default -> loss++;
+            }
+        }
+
+        List<Stage> done() {
+            done.add(new Stage(decoder, mtp, embedding, loss));
+            return done;
+        }
+    }
+
+    @Override public String toString() { return "PipelineLayout" + stages; }
+}

@@ -1,0 +1,112 @@
+package dev.gpulint.lint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.bind.adapt.Adapters;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.LintResult;
+import dev.gpulint.derive.estimate.PipelineSplit;
+import dev.gpulint.read.Readers;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Megatron's --pipeline-model-parallel-layout in a test case's MODEL_ARGS (our own, in the shape of Megatron-LM's
+ * DeepSeek-V3 recipe: 61 layers and one MTP layer on pp 16 × vpp 2): the job keeps its layer count, each stage its own
+ * layers, and a layout that does not read or fit is SYN002 where it is wrong; PAR004 never judges an even split the
+ * job does not ask for.
+ */
+class PipelineLayoutLintTest {
+    private static final SourceFile GOOD = SourceFile.of("ok.yaml", "kind: training_job\nname: ok\ncluster: missing\n");
+
+    private static final String V3 = """
+            MODEL_ARGS:
+              --num-layers: 61
+              --hidden-size: 7168
+              --num-attention-heads: 128
+              --pipeline-model-parallel-size: 16
+              --pipeline-model-parallel-layout: Et*3|(tt|)*29,m|L
+              --micro-batch-size: 1
+              --global-batch-size: 8192
+            """;
+
+    private static List<String> lint(SourceFile f) {
+        LintResult r = new Linter().serial().lint(List.of(f, GOOD));
+        List<String> out = new ArrayList<>();
+        for (Finding x : r.findings()) {
+            out.add(x.span().file() + ":" + x.span().startLine() + ":" + x.span().startColumn() + " " + x.ruleId() + " " + x.message());
+        }
+        assertTrue(out.stream().anyMatch(s -> s.startsWith("ok.yaml:3:10 SYN003")), "the other file is still linted: " + out);
+        return out;
+    }
+
+    private static List<String> of(List<String> findings, String rule) {
+        return findings.stream().filter(s -> s.startsWith("v3/model_config.yaml:") && s.contains(" " + rule + " ")).toList();
+    }
+
+    private static Specs.Job job(String text) {
+        SourceFile f = SourceFile.of("v3/model_config.yaml", text);
+        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
+    }
+
+    @Test
+    void deepSeekV3sLayoutKeepsTheLayerCountAndGivesEachStageItsLayers() {
+        Specs.Job j = job(V3);
+        assertEquals(61L, j.model().layers().value(), "the layer count is read beside the layout");
+        assertEquals(2L, j.parallelism().virtualPp().value(), "32 stages on pp 16: vpp 2, as Megatron derives it");
+        assertEquals(32, j.parallelism().stageLayers().value().size());
+        assertEquals(6, j.parallelism().stageLayers().span().startLine());
+        PipelineSplit s = PipelineSplit.of(j.parallelism());
+        assertEquals(5.0, s.layers(61, 16, 0));
+        assertEquals(3.0, s.layers(61, 16, 14));
+        List<String> out = lint(SourceFile.of("v3/model_config.yaml", V3));
+        assertEquals(List.of(), of(out, "PAR004"), "61 layers on pp 16 is the layout's split, not an even one: " + out);
+        assertEquals(List.of(), of(out, "SYN002"), out.toString());
+    }
+
+    @Test
+    void withoutNumLayersTheLayoutCountsThem() {
+        Specs.Job j = job(V3.replace("  --num-layers: 61\n", ""));
+        assertEquals(61L, j.model().layers().value());
+    }
+
+    @Test
+    void aLetterMegatronDoesNotKnowIsSyn002AtItsColumn() {
+        List<String> out = lint(SourceFile.of("v3/model_config.yaml", V3.replace(",m|L", ",M|L")));
+        assertEquals(List.of("v3/model_config.yaml:6:51 SYN002 '--pipeline-model-parallel-layout' is 'Et*3|(tt|)*29,M|L': 'M' is not a"
+                + " layer letter; expected stages of E (embedding), t (transformer layer), m (MTP layer) and L (loss) separated by '|',"
+                + " with x*n and (…)*n repeats, as \"Et*3|(tt|)*29,m|L\"; the layout is left out of the estimate."), of(out, "SYN002"));
+        assertEquals(List.of(), of(out, "PAR004"), "a layout is written: no even split to judge");
+        // quoted in YAML: the column still points at the letter
+        List<String> quoted = lint(SourceFile.of("v3/model_config.yaml", V3.replace("Et*3|(tt|)*29,m|L", "\"Et*3|(tt|)*29,M|L\"")));
+        assertTrue(of(quoted, "SYN002").get(0).startsWith("v3/model_config.yaml:6:52 SYN002"), quoted.toString());
+        assertNull(job(V3.replace(",m|L", ",M|L")).parallelism().stageLayers());
+    }
+
+    @Test
+    void aLayoutThatDoesNotFitPpOrTheLayersIsSyn002AtTheValue() {
+        List<String> pp = lint(SourceFile.of("v3/model_config.yaml", V3.replace("size: 16", "size: 12")));
+        assertEquals(List.of("v3/model_config.yaml:6:37 SYN002 '--pipeline-model-parallel-layout' is 'Et*3|(tt|)*29,m|L': it has 32"
+                + " stages, not a multiple of the pipeline size 12 (Megatron-Core: \"pipeline_model_parallel_layout must be divisible by"
+                + " pipeline_model_parallel_size\"); the layout is left out of the estimate."), of(pp, "SYN002"));
+        List<String> layers = lint(SourceFile.of("v3/model_config.yaml", V3.replace("--num-layers: 61", "--num-layers: 60")));
+        assertEquals(1, of(layers, "SYN002").size(), layers.toString());
+        assertTrue(of(layers, "SYN002").get(0).contains("it places 61 transformer layers (t) but the model has 60"), layers.toString());
+        assertEquals(List.of(), of(layers, "PAR004"), layers.toString());
+    }
+
+    @Test
+    void aLayoutWrittenAsAPlaceholderLeavesTheSplitUnknown() {
+        List<String> out = lint(SourceFile.of("v3/model_config.yaml", V3.replace("Et*3|(tt|)*29,m|L", "${PP_LAYOUT}")));
+        assertEquals(List.of(), of(out, "SYN002"), out.toString());
+        assertEquals(List.of(), of(out, "PAR004"), "61 % 16 is not judged when the layout is not known: " + out);
+        // without any layout, the even split Megatron would make is judged: 61 layers on 16 stages
+        List<String> even = lint(SourceFile.of("v3/model_config.yaml", V3.replace("  --pipeline-model-parallel-layout: Et*3|(tt|)*29,m|L\n", "")));
+        assertEquals(1, of(even, "PAR004").size(), even.toString());
+    }
+}

@@ -308,7 +308,7 @@ public final class Specs {
 
         /** Without hybrid sharding: ZeRO/FSDP, when on, shards over all of dp. */
         public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
-                           Located<List<String>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
+                           Located<List<ParallelDim>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
                            java.util.Set<String> unknown, Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
                            Located<Boolean> lossInSplit, Located<Long> expertTp, Located<Long> firstStageLayers, Located<Long> lastStageLayers) {
             this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,

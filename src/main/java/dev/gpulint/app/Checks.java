@@ -30,7 +30,7 @@ public final class Checks {
     /** Lints the request's files: the settled findings, with the layout fixes added. */
     public static RunOutcome check(CheckRequest request) {
         RunOutcome run = new ProjectRun(request.lint()).lint();
-        return run.withResult(layoutFixes(run.facts(), run.result(), run.texts(), run.rules(), FixSettings.of(run.config().fix())));
+        return run.withResult(layoutFixes(run.estimates(), run.facts(), run.result(), run.texts(), run.rules(), FixSettings.of(run.config().fix())));
     }
 
     /**
@@ -104,7 +104,7 @@ public final class Checks {
      */
     public static Planned plan(CheckRequest request, String job, long gpus, long nodes) {
         RunOutcome run = new ProjectRun(request.lint()).lint();
-        return new Planned(run, Planner.plan(run.facts(), run.result(), Catalog.builtIn(), job, gpus, nodes, run.config().plan()));
+        return new Planned(run, Planner.plan(run.estimates(), run.facts(), run.result(), Catalog.builtIn(), job, gpus, nodes, run.config().plan()));
     }
 
     /** A plan and the run it was made from. */
@@ -124,8 +124,9 @@ public final class Checks {
      */
     public static LintResult check(Linter linter, List<SourceFile> files) {
         List<Object> facts = new ArrayList<>();
-        LintResult r = linter.lint(files, List.of(), Set.of(), facts::addAll);
-        return layoutFixes(facts, r, SourceFile.texts(files, Set.of()), linter.rules(), FixSettings.ALL);
+        List<dev.gpulint.derive.estimate.JobEstimate> estimates = new ArrayList<>();
+        LintResult r = linter.lint(files, List.of(), Set.of(), facts::addAll, estimates::addAll);
+        return layoutFixes(estimates, facts, r, SourceFile.texts(files, Set.of()), linter.rules(), FixSettings.ALL);
     }
 
     /**
@@ -139,8 +140,9 @@ public final class Checks {
     }
 
     /** The rules' Java-made fixes: the layout of the plan for the findings of the rules whose ID.yaml names it. */
-    private static LintResult layoutFixes(List<Object> facts, LintResult result, Map<String, String> texts,
-                                          dev.gpulint.meta.RuleCatalog rules, FixSettings settings) {
-        return LayoutFixes.apply(facts, result, texts, Catalog.builtIn(), rules, settings);
+    private static LintResult layoutFixes(List<dev.gpulint.derive.estimate.JobEstimate> estimates, List<Object> facts,
+                                          LintResult result, Map<String, String> texts, dev.gpulint.meta.RuleCatalog rules,
+                                          FixSettings settings) {
+        return LayoutFixes.apply(estimates, facts, result, texts, Catalog.builtIn(), rules, settings);
     }
 }

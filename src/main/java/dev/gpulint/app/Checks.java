@@ -29,7 +29,7 @@ public final class Checks {
     /** Lints the request's files: the settled findings, with the rules' Java-made fixes added (the unit fix, the layout fix). */
     public static RunOutcome check(CheckRequest request) {
         RunOutcome run = new ProjectRun(request.lint()).lint();
-        return run.withResult(ruleFixes(run.facts(), run.result(), run.texts(), run.rules(), FixSettings.of(run.config().fix())));
+        return run.withResult(ruleFixes(run.estimates(), run.facts(), run.result(), run.texts(), run.rules(), FixSettings.of(run.config().fix())));
     }
 
     /**
@@ -103,7 +103,7 @@ public final class Checks {
      */
     public static Planned plan(CheckRequest request, String job, long gpus, long nodes) {
         RunOutcome run = new ProjectRun(request.lint()).lint();
-        return new Planned(run, Planner.plan(run.facts(), run.result(), Catalog.builtIn(), job, gpus, nodes, run.config().plan()));
+        return new Planned(run, Planner.plan(run.estimates(), run.facts(), run.result(), Catalog.builtIn(), job, gpus, nodes, run.config().plan()));
     }
 
     /** A plan and the run it was made from. */
@@ -123,8 +123,9 @@ public final class Checks {
      */
     public static LintResult check(Linter linter, List<SourceFile> files) {
         List<Object> facts = new ArrayList<>();
-        LintResult r = linter.lint(files, List.of(), Set.of(), facts::addAll);
-        return ruleFixes(facts, r, SourceFile.texts(files, Set.of()), linter.rules(), FixSettings.ALL);
+        List<dev.gpulint.derive.estimate.JobEstimate> estimates = new ArrayList<>();
+        LintResult r = linter.lint(files, List.of(), Set.of(), facts::addAll, estimates::addAll);
+        return ruleFixes(estimates, facts, r, SourceFile.texts(files, Set.of()), linter.rules(), FixSettings.ALL);
     }
 
     /**
@@ -138,8 +139,8 @@ public final class Checks {
     }
 
     /** The rules' Java-made fixes named in their ID.yaml (the unit fix, the plan's layout), in their one place: {@link RuleFixes}. */
-    private static LintResult ruleFixes(List<Object> facts, LintResult result, Map<String, String> texts,
-                                        dev.gpulint.meta.RuleCatalog rules, FixSettings settings) {
-        return RuleFixes.apply(facts, result, texts, rules, settings);
+    private static LintResult ruleFixes(List<dev.gpulint.derive.estimate.JobEstimate> estimates, List<Object> facts, LintResult result,
+                                        Map<String, String> texts, dev.gpulint.meta.RuleCatalog rules, FixSettings settings) {
+        return RuleFixes.apply(estimates, facts, result, texts, rules, settings);
     }
 }

@@ -54,7 +54,7 @@ final class DiagnoseCommand implements Callable<Integer> {
         dev.gpulint.app.CheckRequest request = project.request();
         RunOutcome run = Checks.check(request);
         ProjectCommands.inputErrors(run.result(), err);
-        Diagnoser.Outcome o = Diagnoser.diagnose(run.facts(), run.result().findings(), job, run.config().plan());
+        Diagnoser.Outcome o = Diagnoser.diagnose(run.estimates(), run.facts(), run.result().findings(), job, run.config().plan());
         if (o.problem() != null) {
             err.println("gpulint: diagnose: " + o.problem());
             return Main.BAD_INPUT;

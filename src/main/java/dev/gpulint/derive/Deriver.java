@@ -3,6 +3,8 @@ package dev.gpulint.derive;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.derive.consist.MachinesAnalysis;
 import dev.gpulint.derive.consist.OriginAnalysis;
+import dev.gpulint.derive.estimate.JobEstimate;
+import dev.gpulint.derive.estimate.StageMemory;
 import dev.gpulint.derive.hw.NodeGroupAnalysis;
 import dev.gpulint.derive.mem.MemoryAnalysis;
 import dev.gpulint.derive.nccl.EnvAnalysis;
@@ -16,6 +18,7 @@ import dev.gpulint.derive.par.TpPlacementAnalysis;
 import dev.gpulint.derive.unit.BandwidthReadings;
 import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,8 +34,8 @@ public final class Deriver {
     public Deriver(Catalog catalog) { this(catalog, true); }
 
     /**
-     * @param estimates false: no {@code JobEstimate} and no {@code StageMemoryFact} per job (no rule matches the first;
-     *                  the plan's candidate search brings its own memory facts, per recompute choice, in place of the
+     * @param estimates false: no {@code JobEstimate} and no {@code StageMemoryFact} per job (the first is no fact: see
+     *                  {@link Derived}; the plan's candidate search brings its own memory facts, per recompute choice, in place of the
      *                  second), so checking thousands of candidate layouts does not price each one's step
      */
     public Deriver(Catalog catalog, boolean estimates) {
@@ -43,12 +46,14 @@ public final class Deriver {
     /**
      * The facts of what binding made: clusters and jobs, the GPU-monitoring configuration the adapters read
      * (counter lists and PromQL uses of DCGM fields) and the NIC policies of the network operators
-     * (SriovNetworkNodePolicy, NicConfigurationTemplate).
+     * (SriovNetworkNodePolicy, NicConfigurationTemplate); and beside the facts each job's estimate, which no rule
+     * matches (the plan, diagnose and the layout fixes read it from {@link Derived#estimates}).
      */
-    public List<Object> derive(Model model) {
+    public Derived derive(Model model) {
         List<Specs.Cluster> clusters = model.clusters();
         List<Specs.Job> jobs = model.jobs();
         Facts out = new Facts();
+        List<JobEstimate> estimated = new ArrayList<>();
         JobAnalysis.reset();
         Resolver resolver = new Resolver(catalog);
         BandwidthReadings bandwidths = new BandwidthReadings(catalog, out);
@@ -72,9 +77,9 @@ public final class Deriver {
             BubbleAnalysis.job(j, out);
             MemoryAnalysis.job(j, catalog, out);
             if (estimates && j.group() != null && j.spec().model() != null) {
-                var e = dev.gpulint.derive.estimate.JobEstimate.of(j, catalog);
-                out.add(e);
-                dev.gpulint.derive.estimate.StageMemory.fact(e).ifPresent(out::add);
+                JobEstimate e = JobEstimate.of(j, catalog);
+                estimated.add(e);
+                StageMemory.fact(e).ifPresent(out::add);
             }
             AllReduceAnalysis.job(j, catalog, out);
             OriginAnalysis.job(j, out);
@@ -84,6 +89,6 @@ public final class Deriver {
         JobAnalysis.reset();
         DcgmAnalysis.fields(model.counters(), model.queries(), out);
         for (Specs.NicPolicy p : model.nicPolicies()) NicPolicyAnalysis.policy(p, resolved, out);
-        return out.list();
+        return new Derived(out.list(), estimated);
     }
 }

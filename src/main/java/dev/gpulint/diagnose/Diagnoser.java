@@ -55,21 +55,21 @@ public final class Diagnoser {
     public record Outcome(Diagnosis diagnosis, String problem) {}
 
     /**
-     * @param facts    the lint run's facts
-     * @param findings the lint run's findings
-     * @param job      --job, or null for the only job
+     * @param estimates the lint run's estimates of its jobs (derive makes them beside the facts: dev.gpulint.derive.Derived)
+     * @param facts     the lint run's facts
+     * @param findings  the lint run's findings
+     * @param job       --job, or null for the only job
      */
-    public static Outcome diagnose(List<Object> facts, List<Finding> findings, String job) {
-        return diagnose(facts, findings, job, Map.of());
+    public static Outcome diagnose(List<JobEstimate> estimates, List<Object> facts, List<Finding> findings, String job) {
+        return diagnose(estimates, facts, findings, job, Map.of());
     }
 
     /**
      * As above, with the efficiencies `.gpulint.yaml`'s plan: overrides ({@code overrides}), as `gpulint plan` prices
      * the job.
      */
-    public static Outcome diagnose(List<Object> facts, List<Finding> findings, String job, Map<String, Double> overrides) {
-        List<JobEstimate> jobs = new ArrayList<>();
-        for (Object f : facts) if (f instanceof JobEstimate e) jobs.add(e);
+    public static Outcome diagnose(List<JobEstimate> jobs, List<Object> facts, List<Finding> findings, String job,
+                                   Map<String, Double> overrides) {
         if (jobs.isEmpty()) return new Outcome(null, "nothing to diagnose: no training job with a model and a cluster node group");
         JobEstimate chosen = null;
         if (job == null) {

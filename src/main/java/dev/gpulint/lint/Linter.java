@@ -10,6 +10,7 @@ import dev.gpulint.core.LintResult;
 import dev.gpulint.core.ProjectPaths;
 import dev.gpulint.core.Span;
 import dev.gpulint.derive.Deriver;
+import dev.gpulint.derive.estimate.JobEstimate;
 import dev.gpulint.derive.evid.EvidenceAnalysis;
 import dev.gpulint.derive.unit.UnitEdits;
 import dev.gpulint.derive.unit.UnitlessReadings;
@@ -197,6 +198,15 @@ public final class Linter {
      * without a lock. Without a sink the findings carry no Java-made fix: app.Checks is the entry that adds them.
      */
     public LintResult lint(List<SourceFile> files, List<Finding> earlier, Set<String> context, Consumer<List<Object>> factSink) {
+        return lint(files, earlier, context, factSink, null);
+    }
+
+    /**
+     * As above, also handing each job's estimate, which derive makes beside the facts (dev.gpulint.derive.Derived) and no
+     * rule matches, to {@code estimateSink} (null: to none): what the plan, diagnose and the layout fixes price.
+     */
+    public LintResult lint(List<SourceFile> files, List<Finding> earlier, Set<String> context, Consumer<List<Object>> factSink,
+                           Consumer<List<JobEstimate>> estimateSink) {
         List<Finding> findings = new ArrayList<>(earlier);
         inputs.clear();
         List<Document> documents = new ArrayList<>();
@@ -229,6 +239,7 @@ public final class Linter {
         Set<String> quiet = new HashSet<>(context);
         quiet.addAll(facts.lookedUp());
         if (factSink != null) factSink.accept(facts.builtIn());
+        if (estimateSink != null) estimateSink.accept(facts.estimates());
         findings.addAll(guard.stage("built-in rules", () -> engine.run(facts.builtIn()), List.of()));
         if (userRules != null) {
             if (!userRules.problems().isEmpty()) failed = true;
@@ -305,26 +316,31 @@ public final class Linter {
         // catalog figure makes it certain; app.Checks gives them to the findings, titled, after the run
         List<UnitEdits> unitEdits = guard.stage("unit readings", () -> UnitEdits.of(UnitlessReadings.readings(bare.unitless(),
                 bare.clusters(), bare.jobs(), catalog)), List.of());
-        List<Object> builtIn = derive(guard, model, evidence);
+        dev.gpulint.derive.Derived derived = derive(guard, model, evidence);
+        List<Object> builtIn = derived.facts();
         // a team's own rules may count, join or name node groups: they match facts of every one, none folded
         List<Object> user = userRules == null || folds.isEmpty() ? builtIn
-                : derive(guard, model.withClusters(clusters.stream().map(Specs.Cluster::unfolded).toList()), evidence);
-        return new Derived(builtIn, user, model.findings(), model.files(), lookedUp, folds, unitEdits);
+                : derive(guard, model.withClusters(clusters.stream().map(Specs.Cluster::unfolded).toList()), evidence).facts();
+        return new Derived(builtIn, user, model.findings(), model.files(), lookedUp, folds, unitEdits, derived.estimates());
     }
 
     /**
      * What {@link #facts} made: the facts of the built-in rules and of a team's (the same list unless something folded), the
-     * findings met binding, the files the adapters recognised, the cluster files found by lookup, the folded node groups.
+     * findings met binding, the files the adapters recognised, the cluster files found by lookup, the folded node groups,
+     * the unit fixes' edits, and the jobs' estimates (of the built-in rules' model; no rule matches them).
      */
     private record Derived(List<Object> builtIn, List<Object> user, List<Finding> findings, List<String> adapted,
-                           Set<String> lookedUp, List<Fold> folds, List<UnitEdits> unitEdits) {}
+                           Set<String> lookedUp, List<Fold> folds, List<UnitEdits> unitEdits, List<JobEstimate> estimates) {}
 
-    private List<Object> derive(Contained guard, Model model, List<Evidence> evidence) {
-        List<Object> facts = new ArrayList<>(guard.stage("derive", () -> new Deriver(catalog).derive(model), List.of()));
+    /** The derive stage's facts with the evidence's and the rule parameters' after them, and the jobs' estimates. */
+    private dev.gpulint.derive.Derived derive(Contained guard, Model model, List<Evidence> evidence) {
+        dev.gpulint.derive.Derived derived = guard.stage("derive", () -> new Deriver(catalog).derive(model),
+                new dev.gpulint.derive.Derived(List.of(), List.of()));
+        List<Object> facts = new ArrayList<>(derived.facts());
         facts.addAll(guard.stage("evidence", () -> new EvidenceAnalysis(catalog, model.clusters(), model.jobs(), evidenceLinks)
                 .facts(evidence), List.of()));
         facts.addAll(guard.stage("rule parameters", () -> RuleParams.facts(rules, params), List.of()));
-        return facts;
+        return new dev.gpulint.derive.Derived(facts, derived.estimates());
     }
 
     /** Cluster names jobs refer to (by name, or through job_clusters) that none of the linted files defines. */

@@ -121,10 +121,11 @@ public final class ProjectRun {
         List<dev.gpulint.read.SourceFile> files = d.files();
         Map<String, dev.gpulint.read.SourceFile> sources = dev.gpulint.read.SourceFile.byDisplayPath(files, d.context());
         List<Object> facts = new ArrayList<>();
-        var result = linter.lint(files, s.problems(), d.context(), facts::addAll);
+        List<dev.gpulint.derive.estimate.JobEstimate> estimates = new ArrayList<>();
+        var result = linter.lint(files, s.problems(), d.context(), facts::addAll, estimates::addAll);
         java.util.Set<Path> in = new java.util.HashSet<>();
         for (String f : linter.inputs()) if (s.where().absolute(f) != null) in.add(s.where().absolute(f));
-        return new RunOutcome(result, linter.rules(), facts, sources, in, List.copyOf(d.excluded()), s.config(), s.configUsed(), stdinShown);
+        return new RunOutcome(result, linter.rules(), facts, estimates, sources, in, List.copyOf(d.excluded()), s.config(), s.configUsed(), stdinShown);
     }
 
     /**

@@ -48,11 +48,12 @@ public final class LayoutFixes {
     /**
      * The result with a layout fix added to each finding of {@link #RULES} whose job the plan can improve.
      *
-     * @param facts    the derived facts of the run that produced {@code result}
+     * @param estimates the jobs' estimates of the run that produced {@code result} (what the plan prices)
+     * @param facts    the derived facts of that run (the jobs the findings are about)
      * @param texts    the texts linted, by display path (the edits are placed in them)
      * @param settings the configuration's fix settings
      */
-    public static LintResult apply(List<Object> facts, LintResult result, Map<String, String> texts, Catalog catalog,
+    public static LintResult apply(List<JobEstimate> estimates, List<Object> facts, LintResult result, Map<String, String> texts, Catalog catalog,
                                    RuleCatalog rules, FixSettings settings) {
         boolean any = false;
         for (Finding f : result.findings()) if (wanted(f, rules)) any = true;
@@ -68,7 +69,7 @@ public final class LayoutFixes {
                 continue;
             }
             String key = job.getFile() + "\u0000" + job.getName() + "\u0000" + f.ruleId();
-            Optional<Fix> fix = byJob.computeIfAbsent(key, k -> fix(facts, result, catalog, rules, job, f.ruleId(), plans));
+            Optional<Fix> fix = byJob.computeIfAbsent(key, k -> fix(estimates, facts, result, catalog, rules, job, f.ruleId(), plans));
             if (fix.isEmpty()) {
                 out.add(f);
                 continue;
@@ -104,11 +105,11 @@ public final class LayoutFixes {
     }
 
     /** The fix of one job: the edits to its best layout, or empty when there is none or a size is not a plain number. */
-    static Optional<Fix> fix(List<Object> facts, LintResult result, Catalog catalog, RuleCatalog rules, JobFact job, String ruleId,
+    static Optional<Fix> fix(List<JobEstimate> estimates, List<Object> facts, LintResult result, Catalog catalog, RuleCatalog rules, JobFact job, String ruleId,
                              Map<String, Best> plans) {
         Best planned = plans.computeIfAbsent(job.getFile() + "\u0000" + job.getName(), k -> {
             double[] t = {0};
-            return new Best(best(facts, result, catalog, job.getName(), t), t[0]);
+            return new Best(best(estimates, facts, result, catalog, job.getName(), t), t[0]);
         });
         Optional<Candidate> best = planned.candidate();
         double[] tokens = {planned.tokens()};
@@ -150,9 +151,9 @@ public final class LayoutFixes {
      * first candidate may also choose another optimizer sharding, recomputation, micro batch or sequence parallelism,
      * which a fix of the sizes would not write, so such a candidate's validity would not hold for the fixed file.
      */
-    static Optional<Candidate> best(List<Object> facts, LintResult result, Catalog catalog, String job, double[] tokens) {
+    static Optional<Candidate> best(List<JobEstimate> estimates, List<Object> facts, LintResult result, Catalog catalog, String job, double[] tokens) {
         // the plan's own search, without its advice for an infeasible job: a fix needs a valid candidate, not more GPUs
-        Planner.Outcome o = Planner.plan(facts, result, catalog, job, 0, 0, Map.of(), false);
+        Planner.Outcome o = Planner.plan(estimates, facts, result, catalog, job, 0, 0, Map.of(), false);
         if (o.plan() == null || o.plan().current().estimate() == null || o.plan().ranking() == null
                 || o.plan().ranking().search() == null) return Optional.empty();
         Layout now = o.plan().current().estimate().layout();

@@ -19,7 +19,7 @@ import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.plan.search.Candidate;
 
 /**
- * `gpulint plan` (../spec/PLAN.md): from the facts of a lint run, the job to plan, priced as written ("current"),
+ * `gpulint plan` (../spec/PLAN.md): from the jobs' estimates and the facts of a lint run, the job to plan, priced as written ("current"),
  * with the nccl-tests measurements linked to its node group replacing the catalog's bus bandwidth of their tier.
  * Then every candidate layout, checked by the built-in rules and ranked by the estimate ({@link PlanSearch}).
  */
@@ -43,37 +43,36 @@ public final class Planner {
      * The best valid layout of a job (#28's fix model asks this): the first candidate of its plan, by the estimate's
      * tokens/s/GPU, among the layouts gpulint's rules pass; empty when the job cannot be planned or nothing is valid.
      */
-    public static Optional<Layout> best(List<Object> facts, LintResult result, Catalog catalog, String job) {
-        Outcome o = plan(facts, result, catalog, job, 0, 0, Map.of(), false);
+    public static Optional<Layout> best(List<JobEstimate> estimates, List<Object> facts, LintResult result, Catalog catalog, String job) {
+        Outcome o = plan(estimates, facts, result, catalog, job, 0, 0, Map.of(), false);
         return o.plan() == null ? Optional.empty() : o.plan().best();
     }
 
     /**
-     * @param facts     the derived facts of the lint run
+     * @param estimates the jobs' estimates of the lint run (derive makes them beside the facts: dev.gpulint.derive.Derived)
+     * @param facts     the derived facts of the lint run (the nccl-tests measurements, the jobs that cannot be estimated)
      * @param result    the lint run's findings (the current layout's rule IDs are those about the job: {@link #about})
      * @param job       --job, or null
      * @param gpus      --gpus (0: as written); --nodes is converted by the caller
      * @param overrides .gpulint.yaml plan: efficiencies
      */
-    public static Outcome plan(List<Object> facts, LintResult result, Catalog catalog, String job, long gpus, long nodes,
-                               Map<String, Double> overrides) {
-        return plan(facts, result, catalog, job, gpus, nodes, overrides, true, true);
+    public static Outcome plan(List<JobEstimate> estimates, List<Object> facts, LintResult result, Catalog catalog, String job,
+                               long gpus, long nodes, Map<String, Double> overrides) {
+        return plan(estimates, facts, result, catalog, job, gpus, nodes, overrides, true, true);
     }
 
     /**
      * As above; {@code advise} false leaves out what would make an infeasible job valid (the searches over more GPUs
      * and ZeRO): a caller that wants only the best valid layout (the layout fixes, run by `check`) does not pay for them.
      */
-    public static Outcome plan(List<Object> facts, LintResult result, Catalog catalog, String job, long gpus, long nodes,
-                               Map<String, Double> overrides, boolean advise) {
-        return plan(facts, result, catalog, job, gpus, nodes, overrides, advise, false);
+    public static Outcome plan(List<JobEstimate> estimates, List<Object> facts, LintResult result, Catalog catalog, String job,
+                               long gpus, long nodes, Map<String, Double> overrides, boolean advise) {
+        return plan(estimates, facts, result, catalog, job, gpus, nodes, overrides, advise, false);
     }
 
     /** As above; {@code sizeUnstated}: a job that states no GPU count is planned on its node group ({@link UnstatedSize}). */
-    private static Outcome plan(List<Object> facts, LintResult result, Catalog catalog, String job, long gpus, long nodes,
-                                Map<String, Double> overrides, boolean advise, boolean sizeUnstated) {
-        List<JobEstimate> jobs = new ArrayList<>();
-        for (Object f : facts) if (f instanceof JobEstimate e) jobs.add(e);
+    private static Outcome plan(List<JobEstimate> jobs, List<Object> facts, LintResult result, Catalog catalog, String job,
+                                long gpus, long nodes, Map<String, Double> overrides, boolean advise, boolean sizeUnstated) {
         if (jobs.isEmpty()) return new Outcome(null, nothingToPlan(facts));
         JobEstimate chosen = null;
         if (job == null) {

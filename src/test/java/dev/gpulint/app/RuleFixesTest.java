@@ -38,7 +38,7 @@ class RuleFixesTest {
     }
 
     private static LintResult fixed(Run r, FixSettings settings) {
-        return RuleFixes.apply(r.derived(), r.bare(), SourceFile.texts(List.of(r.file()), Set.of()), r.linter().rules(), settings);
+        return RuleFixes.apply(List.of(), r.derived(), r.bare(), SourceFile.texts(List.of(r.file()), Set.of()), r.linter().rules(), settings);
     }
 
     @Test

@@ -36,7 +36,7 @@ class DiagnoserTest {
         RunOutcome run = Checks.check(new Project(dir).paths(List.of(dir.toString())).request());
         List<Object> facts = new ArrayList<>(run.facts());
         for (Evidence e : extra) facts.add(new Captured(e, false, "", ""));
-        Diagnoser.Outcome o = Diagnoser.diagnose(facts, run.result().findings(), null);
+        Diagnoser.Outcome o = Diagnoser.diagnose(run.estimates(), facts, run.result().findings(), null);
         assertNull(o.problem());
         return o.diagnosis();
     }
@@ -113,8 +113,8 @@ class DiagnoserTest {
     void theConfigurationsEfficienciesPriceTheJobAsThePlanDoes(@TempDir Path dir) throws IOException {
         Fixtures.project(dir, IB, Fixtures.healthy());
         RunOutcome run = Checks.check(new Project(dir).paths(List.of(dir.toString())).request());
-        double asCatalog = Diagnoser.diagnose(run.facts(), run.result().findings(), null).diagnosis().expected().catalogStep();
-        double slowGemm = Diagnoser.diagnose(run.facts(), run.result().findings(), null, Map.of("gemm", 0.35)).diagnosis().expected().catalogStep();
+        double asCatalog = Diagnoser.diagnose(run.estimates(), run.facts(), run.result().findings(), null).diagnosis().expected().catalogStep();
+        double slowGemm = Diagnoser.diagnose(run.estimates(), run.facts(), run.result().findings(), null, Map.of("gemm", 0.35)).diagnosis().expected().catalogStep();
         assertTrue(slowGemm > 1.3 * asCatalog, slowGemm + " vs " + asCatalog);
     }
 

@@ -74,7 +74,7 @@ class RuleParamsTest {
         var read = new YamlReader().read(SourceFile.of("t.yaml", AT_85_PERCENT));
         var bound = new Binder().bind(read.documents());
         assertEquals(List.of(), bound.findings());
-        List<Object> facts = new ArrayList<>(new Deriver(Catalog.builtIn()).derive(bound));
+        List<Object> facts = new ArrayList<>(new Deriver(Catalog.builtIn()).derive(bound).facts());
         facts.addAll(RuleParams.facts(RuleCatalog.builtIn(), overrides));
         return new RuleEngine().run(facts).stream().map(Finding::ruleId).filter(id -> id.startsWith("MEM")).toList();
     }

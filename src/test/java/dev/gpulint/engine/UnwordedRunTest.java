@@ -47,7 +47,7 @@ class UnwordedRunTest {
     static List<Object> facts() {
         var read = new YamlReader().read(SourceFile.of("job.yaml", MANIFEST));
         var bound = new Binder().bind(read.documents());
-        List<Object> facts = new ArrayList<>(new Deriver(Catalog.builtIn()).derive(bound));
+        List<Object> facts = new ArrayList<>(new Deriver(Catalog.builtIn()).derive(bound).facts());
         facts.addAll(RuleParams.facts(RuleCatalog.builtIn(), Map.of()));
         return facts;
     }

@@ -213,7 +213,7 @@ public final class CandidateSearch {
             List<Object> facts = new ArrayList<>();
             // derive's own estimate of a candidate job (its memory for the job's recompute) is left out: the caller's
             // memory facts, one per recompute choice, take its place, and the valid layouts are priced by the caller
-            facts.addAll(new Deriver(catalog, false).derive(Model.of(clusters, jobs.subList(cuts.get(i), cuts.get(i + 1)))));
+            facts.addAll(new Deriver(catalog, false).derive(Model.of(clusters, jobs.subList(cuts.get(i), cuts.get(i + 1)))).facts());
             for (Object m : memory) {
                 int k = m instanceof StageMemoryFact s ? candidateOf("training_job:" + s.getJobName()) : -1;
                 if (k >= cuts.get(i) && k < cuts.get(i + 1)) facts.add(m);

@@ -67,7 +67,7 @@ class CollectiveCostTest {
 
     @Test
     void theEstimateAppliesTheTiersOwnEfficiencyAndTcpHasItsOwn() {
-        Efficiency e = Efficiency.of(Map.ofEntries(Map.entry("gemm", 0.7), Map.entry("gemm_fp8", 0.6), Map.entry("gemm_kernel_s", 1e-5),
+        Efficiency e = Efficiency.of(Map.ofEntries(Map.entry("gemm", 0.7), Map.entry("gemm_fp8", 0.6), Map.entry("gemm_kernel_s", 1e-5), Map.entry("expert_gemm_s", 26e-6), Map.entry("expert_gemm_fp8_s", 26e-6),
                 Map.entry("attention", 0.3), Map.entry("hbm", 0.8), Map.entry("traffic", 9.0), Map.entry("layer_s", 2e-4),
                 Map.entry("nvlink", 0.8), Map.entry("pcie", 0.8), Map.entry("network", 0.9), Map.entry("tcp", 0.5),
                 Map.entry("dp_overlap", 0.39), Map.entry("tp_overlap", 0.0), Map.entry("pp_overlap", 0.8), Map.entry("cp_overlap", 0.8)), "test");
@@ -157,7 +157,7 @@ class CollectiveCostTest {
         assertEquals(63e9, slowLink.lineRate(), 1);
         assertEquals(CollectiveCost.Limit.HOST_LINKS, slowLink.limit());
         // a measured multi-host bus bandwidth is the node's: one GPU's NIC gets its 1/8
-        Efficiency e = Efficiency.of(Map.ofEntries(Map.entry("gemm", 0.7), Map.entry("gemm_fp8", 0.6), Map.entry("gemm_kernel_s", 1e-5),
+        Efficiency e = Efficiency.of(Map.ofEntries(Map.entry("gemm", 0.7), Map.entry("gemm_fp8", 0.6), Map.entry("gemm_kernel_s", 1e-5), Map.entry("expert_gemm_s", 26e-6), Map.entry("expert_gemm_fp8_s", 26e-6),
                 Map.entry("attention", 0.3), Map.entry("hbm", 0.8), Map.entry("traffic", 9.0), Map.entry("layer_s", 2e-4),
                 Map.entry("nvlink", 0.8), Map.entry("pcie", 0.8), Map.entry("network", 0.9), Map.entry("tcp", 0.5),
                 Map.entry("dp_overlap", 0.39), Map.entry("tp_overlap", 0.0), Map.entry("pp_overlap", 0.8), Map.entry("cp_overlap", 0.8)), "test");

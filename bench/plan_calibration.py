@@ -5,7 +5,7 @@ CALIBRATION: bench/plan/nemo-h100-fp8.tsv (NeMo 24.09 DGX-H100 FP8 pre-training;
 the catalog's fitted efficiencies were set against. VALIDATION: bench/plan/fsdp.tsv (published torchtitan FSDP2 runs,
 validation only). HELD-OUT: bench/plan/heldout.tsv (published A100 and H100 bf16 runs:
 llm-foundry FSDP, Korthikanti et al. 2022 Megatron; sources in its header), never fitted: its errors find model mistakes.
-MoE: bench/plan/moe.tsv (the two MoE figures of plan-model.md, which set MoeCost.EXPERT_GEMM_S, and one validation row; each
+MoE: bench/plan/moe.tsv (the two MoE figures of plan-model.md, which set the catalog's expert_gemm_s (Hopper's row), and one validation row; each
 row's `role` says which); bench/plan/moe-validation.tsv (Megatron-Bridge's published MoE runs, validation only).
 For each row it writes a native manifest (a cluster of 8-GPU nodes with the row's NICs, and the job as published) under
 bench/generated/plan/, runs `bin/gpulint plan -f json` on it and compares tokens/s/GPU (or model TFLOP/s/GPU, as the

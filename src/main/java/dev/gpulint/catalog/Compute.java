@@ -33,7 +33,7 @@ public final class Compute {
      * The names of the efficiencies the compute section states per GPU family, as the catalog and .gpulint.yaml's
      * {@code plan:} write them (derive.estimate.Efficiency holds one value of each).
      */
-    public static final List<String> EFFICIENCIES = List.of("gemm", "gemm_fp8", "gemm_kernel_s", "attention", "hbm",
+    public static final List<String> EFFICIENCIES = List.of("gemm", "gemm_fp8", "gemm_kernel_s", "expert_gemm_s", "expert_gemm_fp8_s", "attention", "hbm",
             "traffic", "layer_s", "nvlink", "pcie", "network", "tcp", "dp_overlap", "tp_overlap", "pp_overlap", "cp_overlap");
 
     /**

@@ -94,7 +94,8 @@ final class CollectiveReport {
             case INSIDE -> c.collective() == dev.gpulint.derive.estimate.Collective.ALL_TO_ALL
                     ? "bytes per rank over the ideal time: the share inside the node or domain is the slower"
                     : "the link inside the node, slower than the NICs it feeds";
-            case OWN_NIC -> "bytes per rank over the ideal time: each rank's remote share through its own NIC";
+            case OWN_NIC -> c.collective() == dev.gpulint.derive.estimate.Collective.SEND ? "the sending GPU's own NIC"
+                    : "bytes per rank over the ideal time: each rank's remote share through its own NIC";
         };
     }
 

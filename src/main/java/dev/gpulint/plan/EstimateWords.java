@@ -121,6 +121,11 @@ public final class EstimateWords {
             return String.format(Locale.ROOT, "%s (%d of the %d ranks in reach inside; %s per rank through its own NIC)", name,
                     k.local(), k.n(), Units.bytes(k.remoteBytes()));
         }
+        if (k.collective() == Collective.SEND && k.tier() == Tier.NETWORK) {
+            return name + (k.limit() == CollectiveCost.Limit.HOST_LINKS
+                    ? " (a send is one pair of GPUs: the sending GPU's own NIC, through its slower PCIe link)"
+                    : " (a send is one pair of GPUs: the sending GPU's own NIC)");
+        }
         if (k.tier() == Tier.NETWORK && k.local() > 1) {
             return name + String.format(Locale.ROOT, " (the ring's %d ranks on a node cross it once per channel: %d GPUs' share of its NICs)",
                     k.local(), k.local());

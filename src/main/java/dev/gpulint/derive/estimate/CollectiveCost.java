@@ -10,10 +10,14 @@ import java.util.Map;
  * <li>Volume per rank: {@link Collective#bytesPerRank} (nccl-tests doc/PERFORMANCE.md).</li>
  * <li>Inside one scale-up domain (an NVSwitch node, a bridged pair, an NVL72 rack): the GPU's NVLink (or Infinity Fabric
  *     peer link) per direction. Inside a node without it: the GPU's PCIe link.</li>
- * <li>Across nodes, a ring (all-reduce, reduce-scatter, all-gather; the pipeline's and context-parallel ring's sends)
- *     crosses each node once per channel, one channel per NIC: the group's k ranks on a node (k on a multi-host NVLink
- *     domain) share the node's NICs with the node's other groups, so a rank gets k × the NICs per GPU, capped by what
- *     those k GPUs' PCIe links carry to the NICs and by the link inside the node.</li>
+ * <li>Across nodes, a ring (all-reduce, reduce-scatter, all-gather) crosses each node once per channel, one channel per
+ *     NIC: the group's k ranks on a node (k on a multi-host NVLink domain) share the node's NICs with the node's other
+ *     groups, so a rank gets k × the NICs per GPU, capped by what those k GPUs' PCIe links carry to the NICs and by the
+ *     link inside the node.</li>
+ * <li>Across nodes, a send (a pipeline boundary, a context-parallel ring step) is one pair of GPUs: NCCL's proxy posts it
+ *     through one NIC (the sender's own, or with PXN the rail's NIC of a GPU on the same host: NVIDIA/nccl#823, #1479),
+ *     so it runs at one NIC per GPU whatever the group's other ranks on the node or rack do (capped by the GPU's PCIe
+ *     link to it): 45 GB/s on a 400 Gb/s NIC at 0.9, on a DGX H100 and a GB200 NVL72 rack alike.</li>
  * <li>Across nodes, an all-to-all sends (n − k)/n of S through each rank's own NIC (k its group's ranks in its scale-up
  *     domain, or node) and (k − 1)/n of S inside: both at once, the slower decides. A two-node all-to-all keeps half on
  *     NVLink; the NICs of the node do not add up for one rank as in a ring.</li>
@@ -27,7 +31,8 @@ import java.util.Map;
  * @param lineRate     the rank's bottleneck rate per direction, bytes/s (for an all-to-all: bytesPerRank ÷ ideal time)
  * @param efficiency   the achieved share of it (1 at line rate)
  * @param measured     an nccl-tests bus bandwidth priced it instead of lineRate × efficiency
- * @param local        the group's ranks sharing the node's (or the NVLink rack's) links (network tier only, else n)
+ * @param local        the group's ranks sharing the node's (or the NVLink rack's) links (network tier only, else n; 1 for a
+ *                     send across nodes: one GPU's own NIC)
  * @param remoteBytes  all-to-all only: the bytes each rank sends through its own NIC
  * @param limit        what bounds it
  * @param idealSeconds bytesPerRank at line rate
@@ -47,7 +52,7 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
         NICS,
         /** the PCIe links through which the ring's GPUs on a node reach the NICs */
         HOST_LINKS,
-        /** each rank's own NIC (an all-to-all's remote share) */
+        /** each rank's own NIC (an all-to-all's remote share, a send across nodes) */
         OWN_NIC,
         /** the link inside the node or domain (an all-to-all's local share, a ring whose NICs outrun it) */
         INSIDE
@@ -102,6 +107,15 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
             double secs = Math.max(inside / (insideRate * insideEff), remote / ownBus);
             Limit lim = inside / insideRate > remote / own ? Limit.INSIDE : Limit.OWN_NIC;
             return new CollectiveCost(c, n, t, s, v, v / ideal, ideal / secs, useMeasured, local, remote, lim, ideal, secs);
+        }
+        if (c == Collective.SEND) {
+            // one pair of GPUs, one NIC: the node's other NICs carry other pairs' sends, never this one's
+            double own = k.nicPerGpu();
+            double link = k.hostLinked() ? k.pciePerDirection() : Double.POSITIVE_INFINITY;
+            double line = Math.min(own, link);
+            double bus = useMeasured ? m / gpn : line * net;
+            return new CollectiveCost(c, n, t, s, v, line, useMeasured ? bus / line : net, useMeasured, 1, 0,
+                    own <= link ? Limit.OWN_NIC : Limit.HOST_LINKS, v / line, v / bus);
         }
         long local = Math.max(1, rackDomain ? Math.max(perNode, perDomain) : perNode);
         double nics = k.nicPerGpu() * local;

@@ -145,7 +145,7 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
                 nics, nicName, nicSpan);
     }
 
-    /** The node's NIC bandwidth per GPU, per direction: what each rank's own NIC carries in an all-to-all. */
+    /** The node's NIC bandwidth per GPU, per direction: what each rank's own NIC carries in an all-to-all or a send. */
     public double nicPerGpu() { return nicPerNode / gpusPerNode; }
 
     /** The scale-up fabric as its vendor names it: "NVLink 4", "Infinity Fabric" (AMD), or "NVLink". */

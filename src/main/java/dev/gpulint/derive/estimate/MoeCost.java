@@ -17,8 +17,8 @@ import dev.gpulint.derive.estimate.ModelShape.Dtype;
  *     to it) by h × ffn/etp;</li>
  * <li>its time, by the roofline: the longer of FLOPs / (GEMM rate × tile fill M/(128·⌈M/128⌉)) and the experts' weights
  *     read forward and backward and their gradients written (3 × L·P/etp·bytes) at the HBM rate; plus 6 kernels
- *     (grouped) or 6·L kernels (one GEMM per expert) × the fixed time per kernel, and 6·L expert GEMMs × {@link #EXPERT_GEMM_S}
- *     (each local expert's GEMM, grouped or not, has its own set-up and tail: Transformer Engine's GroupedLinear runs one
+ *     (grouped) or 6·L kernels (one GEMM per expert) × the fixed time per kernel, and 6·L expert GEMMs × the catalog's
+ *     {@code expert_gemm_s} ({@link Efficiency#expertGemmS(Dtype)}: each local expert's GEMM, grouped or not, has its own set-up and tail: Transformer Engine's GroupedLinear runs one
  *     GEMM per expert on several streams);</li>
  * <li>router: 6·(T/tp)·h·E FLOPs at the GEMM rate, its fp32 logits (softmax, top-k, the auxiliary loss and their
  *     gradients, 8 passes of (T/tp)·E·4 bytes) at the HBM rate;</li>
@@ -31,22 +31,15 @@ import dev.gpulint.derive.estimate.ModelShape.Dtype;
  * The 128-row tile is the M tile of the Hopper and Blackwell grouped GEMMs (CUTLASS's and cuBLASLt's 128 × 128 and
  * 128 × 256 tiles, Transformer Engine's GroupedLinear); an expert with 64 tokens fills half of one.
  *
- * <p>One constant is MoE's own, {@link #EXPERT_GEMM_S}, fitted on the two MoE figures the calibration rule allows
- * (bench/plan/moe.tsv; docs/plan.md, "MoE"); every other rate is the catalog's.
+ * <p>One constant is MoE's own, the catalog's {@code expert_gemm_s} (26 µs per local expert's GEMM), fitted on the two MoE
+ * figures the calibration rule allows (Liu et al. 2025, arXiv:2504.14960, H100 bf16, Megatron-Core: Mixtral 8x22B 49.3 % MFU,
+ * Qwen2-57B-A14B 39.0 %; bench/plan/moe.tsv; docs/plan.md, "MoE") in Hopper's row; every other family and fp8 borrow it until
+ * a kernel-level measurement sets theirs. Every rate is the catalog's.
  */
 public final class MoeCost {
     /** Rows of the grouped GEMM's tile along the tokens. */
     static final int TILE_M = 128;
 
-    /**
-     * Fixed seconds of one local expert's GEMM beyond its FLOPs (its launch on one of GroupedLinear's streams, its own tail
-     * wave, the per-expert split of its input), 6 per local expert per MoE layer and micro-batch (two GEMMs forward, four
-     * backward). Fitted, the only MoE constant, by least squares on the relative errors of the two figures of Liu et al. 2025
-     * (arXiv:2504.14960, H100, bf16, Megatron-Core): 49.3 % MFU for Mixtral 8x22B (1 local expert: 6 GEMMs per layer) and
-     * 39.0 % for Qwen2-57B-A14B (16 local experts: 96), in the layouts of the authors' Megatron-MoE-ModelZoo (bench/plan/moe.tsv).
-     * Measured on Hopper in bf16; other families and fp8 borrow it, and the plan says so.
-     */
-    public static final double EXPERT_GEMM_S = 26e-6;
 
     /**
      * @param perLayerS     the MLP side's seconds per layer and micro-batch, averaged over the model's layers
@@ -80,11 +73,11 @@ public final class MoeCost {
         double fill = perExpert <= 0 ? 1 : perExpert / (TILE_M * Math.ceil(perExpert / TILE_M));
         double routedFlops = tokens * k * 6 * m.mlpParameters() / tp * cf * rf;
         double weightBytes = 3 * local * m.mlpParameters() / etp * ab;
-        double kernels = 6 * rf * (s.groupedGemm() ? 1 : local), members = 6 * rf * local;
+        double kernels = 6 * rf * (s.groupedGemm() ? 1 : local), members = 6 * rf * local, expertGemmS = e.expertGemmS(dt);
         // the roofline (Williams et al. 2009): a GEMM takes the longer of its FLOPs and its bytes; the weights are what a
         // small expert's GEMM is bound by (arithmetic intensity ≈ M FLOP per weight byte in 16-bit); each local expert's
         // GEMM adds its fixed time
-        double routedS = Math.max(routedFlops / (pg * fill), weightBytes / hbm) + kernels * e.gemmKernelS() + members * EXPERT_GEMM_S;
+        double routedS = Math.max(routedFlops / (pg * fill), weightBytes / hbm) + kernels * e.gemmKernelS() + members * expertGemmS;
         double routerS = 6 * tokens / tp * h * experts / p16 + 8 * tokens / tp * experts * 4 / hbm + 3 * e.gemmKernelS();
         double rows = tokens * k * etp / tp * cf;
         double permuteS = 8 * rows * h * ab * rf / hbm;
@@ -101,7 +94,7 @@ public final class MoeCost {
         double perLayer = (s.moeLayers() * moeLayerS + dense * denseS) / layers;
         double a2a = tokens / (l.sequenceParallel() ? tp : 1) * k * h * ab * cf;
         Term.Moe term = new Term.Moe(s.moeLayers(), layers, local, perExpert, etp, cf, fill, routedFlops, pg, weightBytes, hbm, kernels,
-                e.gemmKernelS(), (int) members, EXPERT_GEMM_S, routedS, routerS, permuteS, rows, extraS, s.sharedFfn(), sharedS, moeLayerS, dense, s.denseFfn(), denseS);
+                e.gemmKernelS(), (int) members, expertGemmS, routedS, routerS, permuteS, rows, extraS, s.sharedFfn(), sharedS, moeLayerS, dense, s.denseFfn(), denseS);
         return new Priced(perLayer, moeLayerS, perExpert, fill, routedFlops / pg / routedS, a2a, term);
     }
 }

@@ -68,7 +68,7 @@ class CollectiveCostTest {
 
     @Test
     void theEstimateAppliesTheTiersOwnEfficiencyAndTcpHasItsOwn() {
-        Efficiency e = Efficiency.of(Map.ofEntries(Map.entry("gemm", 0.7), Map.entry("gemm_fp8", 0.6), Map.entry("gemm_kernel_s", 1e-5),
+        Efficiency e = Efficiency.of(Map.ofEntries(Map.entry("gemm", 0.7), Map.entry("gemm_fp8", 0.6), Map.entry("gemm_kernel_s", 1e-5), Map.entry("expert_gemm_s", 26e-6), Map.entry("expert_gemm_fp8_s", 26e-6),
                 Map.entry("attention", 0.3), Map.entry("hbm", 0.8), Map.entry("traffic", 9.0), Map.entry("layer_s", 2e-4),
                 Map.entry("nvlink", 0.8), Map.entry("pcie", 0.8), Map.entry("network", 0.9), Map.entry("tcp", 0.5),
                 Map.entry("dp_overlap", 0.39), Map.entry("tp_overlap", 0.0), Map.entry("pp_overlap", 0.8), Map.entry("cp_overlap", 0.8)), "test");
@@ -128,6 +128,88 @@ class CollectiveCostTest {
         CollectiveCost two = CollectiveCost.price(rack, null, Map.of(), Collective.ALL_REDUCE, 144, 1, 1e9);
         assertEquals(72, two.local());
         assertEquals(900e9, two.lineRate(), 1, "72 × 50 GB/s of NICs, capped by the NVLink inside");
+    }
+
+    @Test
+    void aSendAcrossNodesGoesThroughOneNicOnAnNvl72RackAndAnHgxNodeAlike() {
+        // GB200 NVL72: trays of 4 GPUs with 4 × 400 Gb/s NICs, a domain of 72. A pipeline of 8 stages 18 ranks apart (tp 2,
+        // dp 9) puts 4 stages in each of two racks: one send crosses between them, from one GPU through one NIC
+        Links rack = new Links(4, 72, true, false, 5, 900e9, 6, 121e9, false, 200e9, Links.Transport.RDMA, 4, "400 Gb/s", null);
+        CollectiveCost pp = CollectiveCost.price(rack, null, Map.of(), Collective.SEND, 8, 18, 1e9);
+        assertEquals(Tier.NETWORK, pp.tier());
+        assertEquals(1, pp.local(), "a send is one pair of GPUs, not the rack's 4 stages sharing its NICs");
+        assertEquals(50e9, pp.lineRate(), 1, "one 400 Gb/s NIC, not 4 GPUs' share of them (200 GB/s)");
+        assertEquals(CollectiveCost.Limit.OWN_NIC, pp.limit());
+        assertEquals(1e9 / 50e9, pp.idealSeconds(), 1e-12);
+        // the same pipeline inside one rack (9 apart): NVLink 5 at 900 GB/s per direction
+        CollectiveCost inRack = CollectiveCost.price(rack, null, Map.of(), Collective.SEND, 8, 9, 1e9);
+        assertEquals(Tier.NVLINK, inRack.tier());
+        assertEquals(900e9, inRack.lineRate(), 1);
+        assertEquals(CollectiveCost.Limit.SCALE_UP, inRack.limit());
+        // DGX H100 (8 NICs of 400 Gb/s): tp 8 and pp over nodes, or tp 2 with 4 stages on each node: the same 50 GB/s
+        Links dgx = hgx(8, 50e9, Links.Transport.RDMA);
+        CollectiveCost tp8 = CollectiveCost.price(dgx, null, Map.of(), Collective.SEND, 4, 8, 1e9);
+        CollectiveCost tp2 = CollectiveCost.price(dgx, null, Map.of(), Collective.SEND, 8, 2, 1e9);
+        assertEquals(50e9, tp8.lineRate(), 1);
+        assertEquals(50e9, tp2.lineRate(), 1, "not 4 stages' share of the node's NICs (200 GB/s)");
+        assertEquals(CollectiveCost.Limit.OWN_NIC, tp2.limit());
+        // a NIC faster than the GPU's PCIe link to it: the link bounds the send (800 Gb/s on PCIe Gen5 x16)
+        CollectiveCost slowLink = CollectiveCost.price(hgx(8, 100e9, Links.Transport.RDMA), null, Map.of(), Collective.SEND, 8, 2, 1e9);
+        assertEquals(63e9, slowLink.lineRate(), 1);
+        assertEquals(CollectiveCost.Limit.HOST_LINKS, slowLink.limit());
+        // a measured multi-host bus bandwidth is the node's: one GPU's NIC gets its 1/8
+        Efficiency e = Efficiency.of(Map.ofEntries(Map.entry("gemm", 0.7), Map.entry("gemm_fp8", 0.6), Map.entry("gemm_kernel_s", 1e-5), Map.entry("expert_gemm_s", 26e-6), Map.entry("expert_gemm_fp8_s", 26e-6),
+                Map.entry("attention", 0.3), Map.entry("hbm", 0.8), Map.entry("traffic", 9.0), Map.entry("layer_s", 2e-4),
+                Map.entry("nvlink", 0.8), Map.entry("pcie", 0.8), Map.entry("network", 0.9), Map.entry("tcp", 0.5),
+                Map.entry("dp_overlap", 0.39), Map.entry("tp_overlap", 0.0), Map.entry("pp_overlap", 0.8), Map.entry("cp_overlap", 0.8)), "test");
+        CollectiveCost at09 = CollectiveCost.price(dgx, e, Map.of(), Collective.SEND, 8, 2, 1e9);
+        assertEquals(1e9 / 45e9, at09.seconds(), 1e-12, "45 GB/s: 50 GB/s × network 0.9");
+        CollectiveCost measured = CollectiveCost.price(dgx, e, Map.of(Tier.NETWORK, 320e9), Collective.SEND, 8, 2, 1e9);
+        assertTrue(measured.measured());
+        assertEquals(1e9 / 40e9, measured.seconds(), 1e-12);
+    }
+
+    private static Fixture nvl72(long nodes, String parallelism, long globalBatch) {
+        return Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - name: trays
+                    count: %d
+                    gpu: { model: GB200, count: 4 }
+                    nvlink: { switch: true, domain_size: 72 }
+                    nics:
+                      - { model: ConnectX-7, count: 4, speed: 400 Gb/s, protocol: infiniband }
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: trays
+                nodes: %d
+                gpus_per_node: 4
+                %s
+                parallelism: %s
+                batch: { micro_batch_size: 1, global_batch_size: %d }
+                optimizer: { zero_stage: 0, distributed: true }
+                """.formatted(nodes, nodes, LLAMA3_8B.strip(), parallelism, globalBatch));
+    }
+
+    @Test
+    void anNvl72PipelineAcrossRacksSendsThroughOneNicAndInsideARackOverNvlink() {
+        // two racks (36 trays), tp 2, pp 8, dp 9: the pipeline's ranks are 18 apart, 4 stages in each rack
+        Fixture across = nvl72(36, "{ tp: 2, pp: 8 }", 144);
+        JobEstimate j = JobEstimate.of(across.jobs().get(0), across.catalog());
+        assertEquals(9, j.estimate().layout().dp());
+        assertEquals(Tier.NETWORK, j.estimate().time().tiers().get("pp"));
+        String pp = j.estimate().terms().stream().filter(n -> n.term().equals("pp")).map(EstimateWords::text).findFirst().orElseThrow();
+        assertTrue(pp.contains("(a send is one pair of GPUs: the sending GPU's own NIC) at 45 GB/s (50 GB/s line rate × 0.90)"), pp);
+        // one rack, pp 8 and dp 9: the pipeline stays inside the NVLink domain
+        Fixture inside = nvl72(18, "{ tp: 1, pp: 8 }", 144);
+        JobEstimate r = JobEstimate.of(inside.jobs().get(0), inside.catalog());
+        assertEquals(Tier.NVLINK, r.estimate().time().tiers().get("pp"));
+        String rp = r.estimate().terms().stream().filter(n -> n.term().equals("pp")).map(EstimateWords::text).findFirst().orElseThrow();
+        assertTrue(rp.contains("over NVLink 5 at 837 GB/s (900 GB/s line rate × 0.93)"), rp);
+        assertFalse(rp.contains("NIC"), rp);
     }
 
     private static final String LLAMA3_8B = """

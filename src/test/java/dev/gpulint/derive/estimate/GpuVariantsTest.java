@@ -64,6 +64,22 @@ class GpuVariantsTest {
     }
 
     @Test
+    void cdnaTakesItsMeasuredMatmulShareTimesTheSustainedTrainingFactorLikeEveryFamily() {
+        // STAS's MAMF, bf16 share of the dense peak (docs/plan.md), × 0.86 (Ampere's 0.75 / 0.87), to two places
+        dev.gpulint.catalog.Catalog c = dev.gpulint.catalog.Catalog.builtIn();
+        java.util.Map<String, Double> mamf = java.util.Map.of("MI300X", 0.514, "MI325X", 0.604, "MI355X", 0.680,
+                "MI250X", 0.514, "MI350X", 0.680);
+        for (var m : mamf.entrySet()) {
+            double gemm = c.compute().efficiencies(m.getKey()).orElseThrow().values().get("gemm");
+            assertEquals(Math.round(m.getValue() * 0.86 * 100) / 100.0, gemm, 1e-9, m.getKey());
+        }
+        assertEquals(0.44, c.compute().efficiencies("MI300X").orElseThrow().values().get("gemm"), 1e-9, "0.514 × 0.86, not MAMF's 0.5 alone");
+        assertEquals(0.52, c.compute().efficiencies("MI325X").orElseThrow().values().get("gemm"), 1e-9, "0.604 × 0.86");
+        assertEquals(0.58, c.compute().efficiencies("MI355X").orElseThrow().values().get("gemm"), 1e-9, "0.680 × 0.86");
+        assertTrue(c.compute().efficiencies("MI325X").orElseThrow().source().contains("60.4 %"));
+    }
+
+    @Test
     void aDtypeTheGpuLacksRunsOnTheNextPathAndSaysSo() {
         JobEstimate h100 = hgx("H100-SXM5-80GB", "mxfp8");
         assertEquals(ModelShape.Dtype.FP8, h100.inputs().hardware().gemmPath(ModelShape.Dtype.MXFP8));

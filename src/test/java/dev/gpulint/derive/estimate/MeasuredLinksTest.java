@@ -17,7 +17,7 @@ class MeasuredLinksTest {
             "400 Gb/s ConnectX-7", null);
     private static final Span AT = Span.at("ibstat.txt", 11, 1);
     private static final Efficiency EFF = Efficiency.of(Map.ofEntries(Map.entry("gemm", 0.7), Map.entry("gemm_fp8", 0.6),
-            Map.entry("gemm_kernel_s", 1e-5), Map.entry("attention", 0.3), Map.entry("hbm", 0.8), Map.entry("traffic", 9.0),
+            Map.entry("gemm_kernel_s", 1e-5), Map.entry("expert_gemm_s", 26e-6), Map.entry("expert_gemm_fp8_s", 26e-6), Map.entry("attention", 0.3), Map.entry("hbm", 0.8), Map.entry("traffic", 9.0),
             Map.entry("layer_s", 2e-4), Map.entry("nvlink", 0.8), Map.entry("pcie", 0.8), Map.entry("network", 0.9), Map.entry("tcp", 0.5),
             Map.entry("dp_overlap", 0.39), Map.entry("tp_overlap", 0.0), Map.entry("pp_overlap", 0.8), Map.entry("cp_overlap", 0.8)), "test");
 

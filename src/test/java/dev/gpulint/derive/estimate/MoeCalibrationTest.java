@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The two MoE figures the calibration rule allows fitting on (Liu et al. 2025, arXiv:2504.14960: 49.3 % MFU for Mixtral
  * 8x22B, 39.0 % for Qwen2-57B-A14B, H100, bf16) in the layouts of bench/plan/moe.tsv, written here as native manifests of our
- * own: MoeCost.EXPERT_GEMM_S was fitted on them (least squares on the relative errors), so the estimate reproduces Qwen2-57B's
+ * own: the catalog's expert_gemm_s (Hopper's row, MoeCost) was fitted on them (least squares on the relative errors), so the estimate reproduces Qwen2-57B's
  * figure closely and leaves Mixtral's under by what one constant cannot take up. A change to the MoE model that moves either
  * fails here and means the constant is to be fitted again (docs/plan.md, "MoE").
  */

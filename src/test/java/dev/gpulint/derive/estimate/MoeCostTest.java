@@ -148,7 +148,33 @@ class MoeCostTest {
         assertEquals(6, one.term().expertGemms());
         assertTrue(EstimateWords.text(one.term()).contains("+ 6 kernels × 10.0 µs + 6 expert GEMMs × 26.0 µs (fitted on H100 bf16) = "),
                 EstimateWords.text(one.term()));
-        assertEquals(26e-6, MoeCost.EXPERT_GEMM_S, 0, "the fit on the two MoE figures (bench/plan/moe.tsv; docs/plan.md)");
+    }
+
+    @Test
+    void theExpertGemmTimeIsTheCatalogsPerFamilyAndDtype() {
+        JobEstimate h100 = job(QWEN3_30B, "moe: { expert_ffn_hidden_size: 768 }", "tp: 1, ep: 8", 4096);
+        Efficiency e = h100.inputs().hardware().efficiency();
+        assertEquals(26e-6, e.expertGemmS(), 0, "Hopper's row: the fit on the two MoE figures (bench/plan/moe.tsv; docs/plan.md)");
+        assertEquals(26e-6, e.expertGemmFp8S(), 0, "fp8 borrows the bf16 fit");
+        assertEquals(e.expertGemmS(), e.expertGemmS(ModelShape.Dtype.BF16), 0);
+        assertEquals(e.expertGemmFp8S(), e.expertGemmS(ModelShape.Dtype.FP8), 0);
+        assertEquals(e.expertGemmFp8S(), e.expertGemmS(ModelShape.Dtype.NVFP4), 0);
+        // MoeCost reads it from the Efficiency record: 96 expert GEMMs × the change in it
+        MoeCost.Priced base = priced(h100);
+        JobInputs in = h100.inputs();
+        Hardware hw = in.hardware();
+        Hardware slower = new Hardware(hw.gpu(), hw.memoryBytes(), hw.peakFlops(), hw.hbmBytesPerSecond(), hw.links(), hw.measured(),
+                e.with("expert_gemm_s", 50e-6), hw.blockScaled());
+        MoeCost.Priced p = MoeCost.price(in.model(), in.variants().moe(), in.layout(), slower,
+                (double) in.layout().microBatchSize() * in.model().seq() / in.layout().cp(), 1);
+        assertEquals(96 * 24e-6, p.moeLayerS() - base.moeLayerS(), 1e-12);
+        // every family states both, and none but Hopper's fits them yet: they borrow 26 µs
+        dev.gpulint.catalog.Catalog c = dev.gpulint.catalog.Catalog.builtIn();
+        for (String family : java.util.List.of("B200", "GB200", "A100", "V100", "MI300X", "MI355X")) {
+            var v = c.compute().efficiencies(family).orElseThrow().values();
+            assertEquals(26e-6, v.get("expert_gemm_s"), 0, family);
+            assertEquals(26e-6, v.get("expert_gemm_fp8_s"), 0, family);
+        }
     }
 
     @Test

@@ -200,13 +200,13 @@ class CollectiveCostTest {
         Fixture across = nvl72(36, "{ tp: 2, pp: 8 }", 144);
         JobEstimate j = JobEstimate.of(across.jobs().get(0), across.catalog());
         assertEquals(9, j.estimate().layout().dp());
-        assertEquals(Tier.NETWORK, j.estimate().time().tiers().get("pp"));
+        assertEquals(Tier.NETWORK, j.estimate().time().tiers().get(ParallelDim.PP));
         String pp = j.estimate().terms().stream().filter(n -> n.term().equals("pp")).map(EstimateWords::text).findFirst().orElseThrow();
         assertTrue(pp.contains("(a send is one pair of GPUs: the sending GPU's own NIC) at 45 GB/s (50 GB/s line rate × 0.90)"), pp);
         // one rack, pp 8 and dp 9: the pipeline stays inside the NVLink domain
         Fixture inside = nvl72(18, "{ tp: 1, pp: 8 }", 144);
         JobEstimate r = JobEstimate.of(inside.jobs().get(0), inside.catalog());
-        assertEquals(Tier.NVLINK, r.estimate().time().tiers().get("pp"));
+        assertEquals(Tier.NVLINK, r.estimate().time().tiers().get(ParallelDim.PP));
         String rp = r.estimate().terms().stream().filter(n -> n.term().equals("pp")).map(EstimateWords::text).findFirst().orElseThrow();
         assertTrue(rp.contains("over NVLink 5 at 837 GB/s (900 GB/s line rate × 0.93)"), rp);
         assertFalse(rp.contains("NIC"), rp);

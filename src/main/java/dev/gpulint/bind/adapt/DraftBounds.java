@@ -39,6 +39,12 @@ final class DraftBounds {
             slot(j -> j.hidden, (j, v) -> j.hidden = v, "model", "hidden_size"),
             slot(j -> j.seqLength, (j, v) -> j.seqLength = v, "model", "seq_length"),
             slot(j -> j.experts, (j, v) -> j.experts = v, "model", "experts"),
+            // multi-latent attention's sizes (kv_lora_rank is not here: multi_latent_attention without a rank binds it as 0,
+            // "take the default")
+            slot(j -> j.qLoraRank, (j, v) -> j.qLoraRank = v, "model", "attention", "q_lora_rank"),
+            slot(j -> j.qkHeadDim, (j, v) -> j.qkHeadDim = v, "model", "attention", "qk_head_dim"),
+            slot(j -> j.qkRopeHeadDim, (j, v) -> j.qkRopeHeadDim = v, "model", "attention", "qk_rope_head_dim"),
+            slot(j -> j.vHeadDim, (j, v) -> j.vHeadDim = v, "model", "attention", "v_head_dim"),
             slot(j -> j.tp, (j, v) -> j.tp = v, "parallelism", ParallelDim.TP.key()),
             slot(j -> j.pp, (j, v) -> j.pp = v, "parallelism", ParallelDim.PP.key()),
             slot(j -> j.dp, (j, v) -> j.dp = v, "parallelism", ParallelDim.DP.key()),

@@ -104,7 +104,8 @@ final class LevanterAdapter implements FormatAdapter {
         if (!p.contains("=")) return p.isEmpty() ? null : jmpName(p);
         for (String part : p.split(",")) {
             String[] kv = part.strip().split("=", 2);
-            if (kv.length == 2 && (kv[0].strip().equals("c") || kv[0].strip().equals("compute"))) return jmpName(kv[1].strip());
+            // "c=" with no name says nothing: not a dtype called '' (the plan would say "model.dtype '' not known")
+            if (kv.length == 2 && (kv[0].strip().equals("c") || kv[0].strip().equals("compute"))) return kv[1].isBlank() ? null : jmpName(kv[1].strip());
         }
         return null;
     }

@@ -74,4 +74,23 @@ class DraftBoundsTest {
         assertNull(j.deepspeed.microBatchPerGpu());
         assertNull(j.deepspeed.gradientAccumulation());
     }
+
+    @Test
+    void multiLatentAttentionSizesOutOfBoundsAreReportedNotTakenForUnwritten() {
+        // a zero or negative head size used to be priced as "not given" with Megatron-Core's default
+        JobDraft j = draft();
+        j.kvLoraRank = at(0, 2);        // multi_latent_attention: true without a rank: the default, not an error
+        j.qkHeadDim = j.key("model.qk_head_dim", at(0, 3));
+        j.vHeadDim = j.key("model.v_head_dim", at(-5, 4));
+        j.qkRopeHeadDim = at(0, 5);     // no rotary part is allowed
+        j.qLoraRank = at(1536, 6);
+        List<Finding> f = DraftBounds.check(j);
+        assertEquals(List.of("3 'model.qk_head_dim' is 0; it must be at least 1.", "4 'model.v_head_dim' is -5; it must be at least 1."),
+                f.stream().map(x -> x.span().startLine() + " " + x.message()).toList());
+        assertNull(j.qkHeadDim);
+        assertNull(j.vHeadDim);
+        assertEquals(0L, j.kvLoraRank.value());
+        assertEquals(0L, j.qkRopeHeadDim.value());
+        assertEquals(1536L, j.qLoraRank.value());
+    }
 }

@@ -132,5 +132,7 @@ class LevanterAdapterTest {
         assertEquals("bf16", LevanterAdapter.computeDtype("p=f32, c=bf16"));
         assertEquals("float32", LevanterAdapter.computeDtype("f32"));
         assertNull(LevanterAdapter.computeDtype("p=f32,o=f32"), "no compute dtype written");
+        assertNull(LevanterAdapter.computeDtype("p=f32,c="), "c= without a name is no dtype");
+        assertNull(LevanterAdapter.computeDtype("p=f32, c= "), "c= without a name is no dtype");
     }
 }

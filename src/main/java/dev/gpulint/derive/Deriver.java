@@ -58,6 +58,7 @@ public final class Deriver {
         Resolver resolver = new Resolver(catalog);
         BandwidthReadings bandwidths = new BandwidthReadings(catalog, out);
         NodeGroupAnalysis groups = new NodeGroupAnalysis(catalog, out);
+        EnvAnalysis env = new EnvAnalysis();
         List<Resolved.Cluster> resolved = resolver.clusters(clusters);
         for (Resolved.Cluster c : resolved) {
             ClusterAnalysis.cluster(c, out);
@@ -73,7 +74,7 @@ public final class Deriver {
             JobAnalysis.job(j, out);
             TpPlacementAnalysis.job(j, catalog, out);
             bandwidths.job(j);
-            EnvAnalysis.job(j, out);
+            env.analyse(j, out);
             BubbleAnalysis.job(j, out);
             MemoryAnalysis.job(j, catalog, out);
             if (estimates && j.group() != null && j.spec().model() != null) {

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.nccl;
 
+import dev.gpulint.core.TextEdit;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.Resolver;
@@ -12,21 +13,66 @@ import dev.gpulint.spec.Protocol;
 import dev.gpulint.spec.Quantities;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The NCCL family's analysis: each environment variable of a job, its value parsed, beside what the job's cluster offers. */
+/**
+ * The NCCL family's analysis: each environment variable of a job, its value parsed, beside what the job's cluster offers.
+ *
+ * <p>One instance serves one derive run and reads each environment once: what a variable says by itself (known to NCCL,
+ * a debugging setting, the name it is a misspelling of, the lines a fix removes) depends on its name, value and place
+ * only, so jobs that share their environment (the plan's candidate layouts of one job: thousands of jobs, one
+ * environment) share that reading instead of comparing every unknown name with NCCL's list again.
+ */
 public final class EnvAnalysis {
-    private EnvAnalysis() {}
+    /** What the variables of one environment say by themselves, by the environment's identity (a run's jobs keep theirs). */
+    private final IdentityHashMap<Map<String, Located<String>>, List<Reading>> readings = new IdentityHashMap<>();
 
     /** NVIDIA's RoCE configuration guides assume this PFC priority when a cluster states none. */
     public static final int DEFAULT_PFC_PRIORITY = 3;
 
-    public static void job(Resolved.Job r, Facts out) {
+    /** An analysis for one derive run (not shared between threads). */
+    public EnvAnalysis() {}
+
+    /**
+     * A variable's reading apart from the job and cluster: its value (stripped, upper-cased, on/off, a whole number or
+     * -1), its catalog entry, its did-you-mean and one-edit fix, and the lines a fix removes.
+     */
+    private record Reading(String value, String upper, boolean on, NcclVariable variable, EnvFamily family, boolean localOrZero,
+                           boolean off, long wholeNumber, boolean known, boolean debugSet, String suggestion, String oneEdit,
+                           List<TextEdit> removals) {
+        static Reading of(NcclVariables vars, String name, Located<String> located, boolean othersSet) {
+            String value = located.value().strip();
+            String upper = value.toUpperCase(Locale.ROOT);
+            Quantities.Parsed<Long> whole = Quantities.integer(value);
+            return new Reading(value, upper, ON.contains(upper), NcclVariable.of(name), EnvFamily.of(name),
+                    upper.equals("LOC") || upper.equals("0"), OFF.contains(upper),
+                    WHOLE.matcher(value).matches() && whole.ok() ? whole.value() : -1,
+                    vars.isKnown(name), vars.isDebugOnly(name) && !vars.isDefault(name, value),
+                    vars.suggestion(name), vars.oneEdit(name), List.copyOf(EnvLines.removals(name, value, located.span(), othersSet)));
+        }
+    }
+
+    private static final List<String> ON = List.of("1", "TRUE", "YES", "ON");
+    private static final List<String> OFF = List.of("0", "FALSE", "NO", "OFF");
+    /** A value EnvFact reads as a whole number: at most nine digits. */
+    private static final java.util.regex.Pattern WHOLE = java.util.regex.Pattern.compile("[0-9]{1,9}");
+
+    /** One job's variables, read afresh (a derive run reads them through one instance: {@link #analyse}). */
+    public static void job(Resolved.Job r, Facts out) { new EnvAnalysis().analyse(r, out); }
+
+    /** One job's variables: a fact each. */
+    public void analyse(Resolved.Job r, Facts out) {
         Specs.Job j = r.spec();
         if (j.env().isEmpty()) return;
-        NcclVariables vars = NcclVariables.builtIn();
+        List<Reading> read = readings.computeIfAbsent(j.env(), env -> {
+            NcclVariables vars = NcclVariables.builtIn();
+            List<Reading> list = new ArrayList<>(env.size());
+            for (Map.Entry<String, Located<String>> e : env.entrySet()) list.add(Reading.of(vars, e.getKey(), e.getValue(), env.size() > 1));
+            return list;
+        });
         Resolved.Group group = r.group();
         Resolved.Cluster cf = r.cluster();
         // NVLink-joined GPUs (an Infinity Fabric platform is not NVLink: NCCL002's advice does not apply as written)
@@ -40,20 +86,22 @@ public final class EnvAnalysis {
             }
         }
         boolean efa = j.origin() != null && j.origin().rdmaResources().stream().anyMatch(l -> l.value().startsWith("vpc.amazonaws.com/efa"));
+        int at = 0;
         for (Map.Entry<String, Located<String>> e : j.env().entrySet()) {
+            Reading v = read.get(at++);
             String name = e.getKey();
-            String value = e.getValue().value().strip();
-            String upper = value.toUpperCase(Locale.ROOT);
+            String value = v.value();
+            String upper = v.upper();
             EnvFact.Builder f = EnvFact.builder()
                     .of(r.name(), j.cluster() == null ? null : j.cluster().value(), r.nodes(), j.file(), name,
                             e.getValue().span(), value, e.getValue().span())
-                    .reading(upper, List.of("1", "TRUE", "YES", "ON").contains(upper))
-                    .variable(NcclVariable.of(name), EnvFamily.of(name))
-                    .levels(upper.equals("LOC") || upper.equals("0"), List.of("0", "FALSE", "NO", "OFF").contains(upper))
-                    .catalog(vars.isKnown(name), vars.isDebugOnly(name) && !vars.isDefault(name, value), vars.suggestion(name)).fix(vars.oneEdit(name))
+                    .reading(upper, v.on())
+                    .variable(v.variable(), v.family())
+                    .levels(v.localOrZero(), v.off())
+                    .catalog(v.known(), v.debugSet(), v.suggestion()).fix(v.oneEdit())
                     .cluster(cf != null && cf.rdma(), nvlink, gdr)
                     .efa(efa)
-                    .lineRemovals(EnvLines.removals(name, value, e.getValue().span(), j.env().size() > 1));
+                    .lineRemovals(v.removals());
             Specs.NicQos qos = cf == null || cf.spec().fabric() == null ? null : cf.spec().fabric().qos();
             boolean dscpPicks = dev.gpulint.derive.net.ClusterAnalysis.trustsDscp(qos);
             if (cf != null && cf.roce() && dscpPicks) {       // trusting PCP (or trust not known), the NICs pick no known priority from the byte
@@ -77,8 +125,7 @@ public final class EnvAnalysis {
                 String hca = prefixHca(value);
                 if (hca != null) f.hcaPrefix(hca, deviceNumber(hca));
             }
-            Quantities.Parsed<Long> whole = Quantities.integer(value);
-            if (value.matches("[0-9]{1,9}") && whole.ok()) f.wholeNumber(whole.value());
+            if (v.wholeNumber() >= 0) f.wholeNumber(v.wholeNumber());
             Located<String> topology = cf == null || cf.spec().fabric() == null ? null : cf.spec().fabric().topology();
             if (topology != null) f.railOptimized("rail-optimized".equals(topology.value()), topology.span());
             out.add(f.build());

@@ -161,4 +161,62 @@ class EnvAnalysisTest {
         assertEquals(-1, EnvAnalysis.trafficClassByte("-1"));
         assertEquals(-1, EnvAnalysis.trafficClassByte("high"));
     }
+
+    /**
+     * One analysis reads an environment once for every job that shares it (the plan's candidate layouts of one job):
+     * what a variable says by itself (did-you-mean, fix, whole number, line removals) is the same for each, and what
+     * depends on the job and its cluster (the name, the fabric) is each job's own.
+     */
+    @Test
+    void jobsSharingAnEnvironmentShareItsReadingButNotTheirCluster() {
+        var read = new YamlReader().read(SourceFile.of("t.yaml", ROCE + """
+                kind: cluster
+                name: tcp
+                fabric: { type: ethernet }
+                node_groups:
+                  - { name: g, count: 2, gpu: { model: H100-SXM5-80GB, count: 8 }, nics: [ { model: ConnectX-7, count: 2, protocol: ethernet } ] }
+                ---
+                kind: training_job
+                name: j
+                cluster: roce
+                nodes: 2
+                env: { NCCL_IB_HCAA: mlx5_0, NCCL_IB_TIMEOUT: "22" }
+                """));
+        var bound = new Binder().bind(read.documents());
+        Resolver resolver = new Resolver(Catalog.builtIn());
+        resolver.clusters(bound.clusters());
+        var j = bound.jobs().get(0);
+        var other = new dev.gpulint.spec.Specs.Job(new dev.gpulint.spec.Located<>("k", j.name().span()), j.file(),
+                new dev.gpulint.spec.Located<>("tcp", j.cluster().span()), j.nodeGroup(), j.nodes(), j.gpusPerNode(), j.model(),
+                j.parallelism(), j.batch(), j.optimizer(), j.network(), j.stepTime(), j.env(), j.span(), j.origin(), j.recompute(),
+                j.offload());
+        EnvAnalysis analysis = new EnvAnalysis();
+        Facts out = new Facts();
+        analysis.analyse(resolver.job(j), out);
+        analysis.analyse(resolver.job(other), out);
+        List<EnvFact> facts = out.list().stream().filter(o -> o instanceof EnvFact).map(o -> (EnvFact) o).toList();
+        assertEquals(4, facts.size());
+        for (int i = 0; i < 2; i++) {
+            EnvFact mine = facts.get(i), its = facts.get(i + 2);
+            assertEquals("j", mine.getJobName());
+            assertEquals("k", its.getJobName());
+            assertEquals(mine.getName(), its.getName());
+            assertEquals(mine.getSuggestion(), its.getSuggestion());
+            assertEquals(mine.getFixedName(), its.getFixedName());
+            assertEquals(mine.getWholeNumber(), its.getWholeNumber());
+            assertEquals(mine.getLineRemovals(), its.getLineRemovals());
+            assertTrue(mine.isRdmaFabric(), "job j runs on the RoCE cluster");
+            assertFalse(its.isRdmaFabric(), "job k runs on the TCP cluster: the shared reading keeps no cluster");
+        }
+        assertEquals("NCCL_IB_HCA", facts.get(2).getSuggestion());
+        assertEquals("NCCL_IB_HCA", facts.get(2).getFixedName());
+        assertEquals(22, facts.get(3).getWholeNumber());
+        // the same facts as each job analysed alone
+        Facts alone = new Facts();
+        EnvAnalysis.job(resolver.job(other), alone);
+        List<EnvFact> single = alone.list().stream().filter(o -> o instanceof EnvFact).map(o -> (EnvFact) o).toList();
+        java.util.function.Function<EnvFact, String> seen = e -> e.getJobName() + " " + e.getName() + " " + e.getSuggestion() + " "
+                + e.getFixedName() + " " + e.getWholeNumber() + " " + e.isRdmaFabric() + " " + e.getLineRemovals();
+        assertEquals(single.stream().map(seen).toList(), facts.subList(2, 4).stream().map(seen).toList());
+    }
 }

@@ -439,11 +439,27 @@ public final class Specs {
     public record Origin(String format, List<Stated> stated, List<Located<String>> rdmaResources,
                          boolean podsVisible, boolean rdmaByAccess, Located<String> gpuModel,
                          DeepSpeedBatch deepspeed, Located<String> deepspeedConfig,
-                         String gpusPerNodeWhere) {
+                         String gpusPerNodeWhere, java.util.Map<String, String> keys) {
         public Origin {
             stated = List.copyOf(stated);
             rdmaResources = List.copyOf(rdmaResources);
+            keys = keys == null ? java.util.Map.of() : java.util.Map.copyOf(keys);
         }
+
+        /** An origin whose format's keys are not recorded: messages use gpulint's own names. */
+        public Origin(String format, List<Stated> stated, List<Located<String>> rdmaResources, boolean podsVisible,
+                      boolean rdmaByAccess, Located<String> gpuModel, DeepSpeedBatch deepspeed,
+                      Located<String> deepspeedConfig, String gpusPerNodeWhere) {
+            this(format, stated, rdmaResources, podsVisible, rdmaByAccess, gpuModel, deepspeed, deepspeedConfig,
+                    gpusPerNodeWhere, java.util.Map.of());
+        }
+
+        /** The key the format writes {@code quantity} under ({@link #MICRO_BATCH}, ...), or null when it is not recorded. */
+        public String key(String quantity) { return keys.get(quantity); }
+
+        /** The quantities whose written key an origin keeps, for messages that name the key the user wrote. */
+        public static final String MICRO_BATCH = "micro_batch_size", GLOBAL_BATCH = "global_batch_size", SEQ_LENGTH = "seq_length",
+                TP = "tp";
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

@@ -71,6 +71,8 @@ public final class JobAnalysis {
                 .batch(b == null ? 0 : value(b.microBatchSize(), 0L), b == null ? null : span(b.microBatchSize()),
                         b == null ? 0 : value(b.globalBatchSize(), 0L), b == null ? null : span(b.globalBatchSize()))
                 .microBatchesStated(b != null && b.microBatches() != null)
+                .written(WrittenKeys.of(j, Specs.Origin.MICRO_BATCH), WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH),
+                        WrittenKeys.of(j, Specs.Origin.SEQ_LENGTH), WrittenKeys.citesMegatron(j))
                 .fact());
     }
 

@@ -22,7 +22,9 @@ public final class WrittenKeys {
         if (f == Format.MEGATRON || f == Format.NEMO) return quantity;
         String key = o.key(quantity);
         if (key == null || key.isBlank() || key.equals("--" + quantity.replace('_', '-'))) return quantity;
-        return key;
+        // a value the format derives, not one key (nanotron's global batch: micro × accumulation × dp): in parentheses,
+        // so that "(a × b × c) 64 ÷ (...)" reads as the product's value
+        return key.contains(" × ") ? "(" + key + ")" : key;
     }
 
     /**

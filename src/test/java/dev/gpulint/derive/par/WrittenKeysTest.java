@@ -31,6 +31,14 @@ class WrittenKeysTest {
     }
 
     @Test
+    void aProductTheFormatDerivesIsParenthesised() {
+        Specs.Job j = job("nanotron", Map.of(Specs.Origin.GLOBAL_BATCH,
+                "tokens.micro_batch_size × batch_accumulation_per_replica × parallelism.dp"));
+        assertEquals("(tokens.micro_batch_size × batch_accumulation_per_replica × parallelism.dp)",
+                WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH));
+    }
+
+    @Test
     void nativeMegatronAndNemoKeepTheNamesTheMessagesAlwaysUsed() {
         assertEquals("global_batch_size", WrittenKeys.of(job(null, Map.of()), Specs.Origin.GLOBAL_BATCH));
         assertTrue(WrittenKeys.citesMegatron(job(null, Map.of())));

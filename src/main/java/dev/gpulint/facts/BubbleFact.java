@@ -28,10 +28,6 @@ public final class BubbleFact {
         this.ppSpan = ppSpan; this.microBatchKey = microBatchKey; this.globalBatchKey = globalBatchKey;
     }
 
-    /** The key the job's file writes the micro batch under ("trainer.per_device_parallelism"; JobFact#getMicroBatchKey). */
-    public String getMicroBatchKey() { return microBatchKey; }
-    /** The key the job's file writes the global batch under ("trainer.train_batch_size"; JobFact#getGlobalBatchKey). */
-    public String getGlobalBatchKey() { return globalBatchKey; }
 
     /** The job's name. */
     public String getJobName() { return jobName; }
@@ -55,6 +51,10 @@ public final class BubbleFact {
     public double getBubble() { return bubble; }
     /** Where pp is set. */
     public Span getPpSpan() { return ppSpan; }
+    /** The key the job's file writes the micro batch under ("trainer.per_device_parallelism"; JobFact#getMicroBatchKey). */
+    public String getMicroBatchKey() { return microBatchKey; }
+    /** The key the job's file writes the global batch under ("trainer.train_batch_size"; JobFact#getGlobalBatchKey). */
+    public String getGlobalBatchKey() { return globalBatchKey; }
 
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/bubble"; }

@@ -12,13 +12,22 @@ public final class BubbleFact {
     private final long pp, virtualPp, microBatches, globalBatchSize, microBatchSize, dp;
     private final double bubble;
     private final Span ppSpan;
+    private final String microBatchKey, globalBatchKey;
 
     public BubbleFact(String jobName, String file, long pp, long virtualPp, long microBatches, long globalBatchSize,
                       long microBatchSize, long dp, double bubble, Span ppSpan) {
+        this(jobName, file, pp, virtualPp, microBatches, globalBatchSize, microBatchSize, dp, bubble, ppSpan,
+                "micro_batch_size", "global_batch_size");
+    }
+
+    /** With the keys the job's file writes the micro and the global batch under (JobFact's). */
+    public BubbleFact(String jobName, String file, long pp, long virtualPp, long microBatches, long globalBatchSize,
+                      long microBatchSize, long dp, double bubble, Span ppSpan, String microBatchKey, String globalBatchKey) {
         this.jobName = jobName; this.file = file; this.pp = pp; this.virtualPp = virtualPp; this.microBatches = microBatches;
         this.globalBatchSize = globalBatchSize; this.microBatchSize = microBatchSize; this.dp = dp; this.bubble = bubble;
-        this.ppSpan = ppSpan;
+        this.ppSpan = ppSpan; this.microBatchKey = microBatchKey; this.globalBatchKey = globalBatchKey;
     }
+
 
     /** The job's name. */
     public String getJobName() { return jobName; }
@@ -42,6 +51,10 @@ public final class BubbleFact {
     public double getBubble() { return bubble; }
     /** Where pp is set. */
     public Span getPpSpan() { return ppSpan; }
+    /** The key the job's file writes the micro batch under ("trainer.per_device_parallelism"; JobFact#getMicroBatchKey). */
+    public String getMicroBatchKey() { return microBatchKey; }
+    /** The key the job's file writes the global batch under ("trainer.train_batch_size"; JobFact#getGlobalBatchKey). */
+    public String getGlobalBatchKey() { return globalBatchKey; }
 
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/bubble"; }

@@ -35,6 +35,8 @@ public final class JobFact {
     long offloadLayers;
     Span offloadSpan;
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
+    String microBatchKey = "micro_batch_size", globalBatchKey = "global_batch_size", seqLengthKey = "seq_length";
+    boolean citesMegatron = true;
 
     JobFact() {}
 
@@ -83,6 +85,11 @@ public final class JobFact {
         public Builder offload(long layers, Span s) { f.offloadLayers = layers; f.offloadSpan = s; return this; }
         /** batch.micro_batches is written: PAR006 counts it, not global ÷ (micro × dp). */
         public Builder microBatchesStated(boolean stated) { f.microBatchesStated = stated; return this; }
+        /** The keys the job's file writes the micro batch, the global batch and the sequence length under, and whether
+         *  messages cite Megatron's checks for its format (derive/par/WrittenKeys). */
+        public Builder written(String micro, String global, String seq, boolean citesMegatron) {
+            f.microBatchKey = micro; f.globalBatchKey = global; f.seqLengthKey = seq; f.citesMegatron = citesMegatron; return this;
+        }
         public Builder batch(long micro, Span ms, long global, Span gs) { f.microBatchSize = micro; f.microBatchSpan = ms; f.globalBatchSize = global; f.globalBatchSpan = gs; return this; }
     }
 
@@ -353,6 +360,19 @@ public final class JobFact {
      * --sequence-parallel flag, NeMo's model.sequence_parallel: False); false for native manifests.
      */
     public boolean isSequenceParallelDefaultOff() { return sequenceParallelDefaultOff; }
+    /** The key the micro batch is written under in the job's file ("tokens.micro_batch_size"); "micro_batch_size" for
+     *  native manifests, Megatron-LM (its argument's name) and NeMo, and when the format's key is not known. */
+    public String getMicroBatchKey() { return microBatchKey; }
+    /** The key the global batch is written under ("trainer.train_batch_size"); "global_batch_size" as for the micro batch. */
+    public String getGlobalBatchKey() { return globalBatchKey; }
+    /** The key the sequence length is written under ("model.seq_len"); "seq_length" as for the micro batch. */
+    public String getSeqLengthKey() { return seqLengthKey; }
+    /**
+     * Messages cite Megatron's own checks for the job's format (Format#citesMegatron): Megatron-LM, NeMo, Megatron-Bridge,
+     * native manifests and the launchers that wrap a job; false for nanotron, Levanter, torchtitan, ... which check in
+     * their own words.
+     */
+    public boolean isCitesMegatron() { return citesMegatron; }
     /** The format the job was read from (Megatron-LM, NeMo, ...); null for a native manifest. */
     public String getFormat() { return format; }
     /** The format the job was read from, as the id rules test: Format.MEGATRON; Format.NATIVE for gpulint's own. */

@@ -20,6 +20,20 @@ public enum Format {
     /** The name messages show (for Kubernetes, the prefix of the kind's name). */
     public String display() { return display; }
 
+    /**
+     * Whether messages cite Megatron's own checks (Megatron-LM asserts, Megatron-Core raises) for a job of this format:
+     * Megatron-LM, NeMo and Megatron-Bridge run Megatron-Core; gpulint's native manifests and the launchers that wrap a
+     * job (Kubernetes, Slurm scripts, SkyPilot, ...) are worded after it as the reference. False for the frameworks with
+     * a training loop of their own, which check (or do not check) in their own words.
+     */
+    public boolean citesMegatron() {
+        return switch (this) {
+            case NEMO_RL, DEEPSPEED, ACCELERATE, TORCHTITAN, TORCHTUNE, AXOLOTL, LLAMA_FACTORY, NANOTRON, FAST_LLM, LEVANTER,
+                 GPT_NEOX -> false;
+            default -> true;
+        };
+    }
+
     /** The id of the format named {@code display}; null for none (a native manifest). */
     public static Format of(String display) {
         if (display == null) return NATIVE;

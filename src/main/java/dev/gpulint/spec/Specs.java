@@ -468,22 +468,30 @@ public final class Specs {
     public record Origin(String format, List<Stated> stated, List<Located<String>> rdmaResources,
                          boolean podsVisible, boolean rdmaByAccess, Located<String> gpuModel,
                          DeepSpeedBatch deepspeed, Located<String> deepspeedConfig,
-                         String gpusPerNodeWhere, List<String> unpriced) {
+                         String gpusPerNodeWhere, List<String> unpriced, java.util.Map<String, String> keys) {
         public Origin {
             stated = List.copyOf(stated);
             rdmaResources = List.copyOf(rdmaResources);
             unpriced = unpriced == null ? List.of() : List.copyOf(unpriced);
+            keys = keys == null ? java.util.Map.of() : java.util.Map.copyOf(keys);
         }
 
         /**
-         * Without {@code unpriced}: the settings of the format's own configuration that the estimate reads but does not
-         * price apart, each a line of the plan's assumptions (what was read, what the estimate does instead).
+         * Without {@code unpriced} and the written keys: no setting read but not priced apart (each would be a line of
+         * the plan's assumptions), and messages use gpulint's own names.
          */
         public Origin(String format, List<Stated> stated, List<Located<String>> rdmaResources, boolean podsVisible,
                       boolean rdmaByAccess, Located<String> gpuModel, DeepSpeedBatch deepspeed, Located<String> deepspeedConfig,
                       String gpusPerNodeWhere) {
-            this(format, stated, rdmaResources, podsVisible, rdmaByAccess, gpuModel, deepspeed, deepspeedConfig, gpusPerNodeWhere, null);
+            this(format, stated, rdmaResources, podsVisible, rdmaByAccess, gpuModel, deepspeed, deepspeedConfig, gpusPerNodeWhere, null, null);
         }
+
+        /** The key the format writes {@code quantity} under ({@link #MICRO_BATCH}, ...), or null when it is not recorded. */
+        public String key(String quantity) { return keys.get(quantity); }
+
+        /** The quantities whose written key an origin keeps, for messages that name the key the user wrote. */
+        public static final String MICRO_BATCH = "micro_batch_size", GLOBAL_BATCH = "global_batch_size", SEQ_LENGTH = "seq_length",
+                TP = ParallelDim.TP.label();
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

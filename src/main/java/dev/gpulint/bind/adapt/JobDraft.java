@@ -174,9 +174,20 @@ final class JobDraft {
                 && gradReduceDtype == null ? null
                 : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
-                deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced);
+                deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced, writtenKeys());
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
                 env, span, origin, recompute, offloadLayers == null ? null : new Specs.Offload(offloadLayers));
+    }
+
+    /** The keys messages name in the format's own words (PAR006, PAR007, PAR010), by the quantity they hold; tp's
+     *  tells which back-end a framework with several runs (NeMo-RL's policy.megatron_cfg, accelerate's megatron_lm_config). */
+    private Map<String, String> writtenKeys() {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (keys.get(micro) != null) out.put(Specs.Origin.MICRO_BATCH, keys.get(micro));
+        if (keys.get(global) != null) out.put(Specs.Origin.GLOBAL_BATCH, keys.get(global));
+        if (keys.get(seqLength) != null) out.put(Specs.Origin.SEQ_LENGTH, keys.get(seqLength));
+        if (keys.get(tp) != null) out.put(Specs.Origin.TP, keys.get(tp));
+        return out;
     }
 
     private Specs.Moe moe() {

@@ -32,6 +32,7 @@ public final class BubbleAnalysis {
         if (v <= 0) return;
         double bubble = Estimates.bubble(pp, v, m);
         out.add(new BubbleFact(r.name(), j.file(), pp, v, m, derived ? global : 0, derived ? micro : 0, derived ? r.dpEffective() : 0,
-                bubble, p == null || p.pp() == null ? null : p.pp().span()));
+                bubble, p == null || p.pp() == null ? null : p.pp().span(),
+                WrittenKeys.of(j, Specs.Origin.MICRO_BATCH), WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH)));
     }
 }

@@ -75,6 +75,8 @@ public final class JobAnalysis {
                 .laidOut(p != null && (p.stageLayers() != null || p.isUnknown(Specs.PIPELINE_LAYOUT)))
                 .offload(j.offload() == null ? 0 : value(j.offload().activationLayers(), 0L),
                         j.offload() == null ? null : span(j.offload().activationLayers()))
+                .written(WrittenKeys.of(j, Specs.Origin.MICRO_BATCH), WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH),
+                        WrittenKeys.of(j, Specs.Origin.SEQ_LENGTH), WrittenKeys.citesMegatron(j))
                 .fact());
     }
 

@@ -75,7 +75,7 @@ final class CandidateJobs {
         if (o == null) return null;
         List<Specs.Stated> kept = o.stated().stream().filter(s -> !REWRITTEN.contains(s.quantity())).toList();
         return new Specs.Origin(o.format(), kept, o.rdmaResources(), o.podsVisible(), o.rdmaByAccess(), o.gpuModel(), null,
-                o.deepspeedConfig(), o.gpusPerNodeWhere(), o.unpriced());
+                o.deepspeedConfig(), o.gpusPerNodeWhere(), o.unpriced(), o.keys());
     }
 
     private static Located<Long> size(long value, Located<Long> was, Span at) { return new Located<>(value, span(was, at)); }

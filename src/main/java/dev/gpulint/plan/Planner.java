@@ -173,8 +173,9 @@ public final class Planner {
     /**
      * Why the layout as written cannot be priced: its global batch is not a whole number of micro batch × dp
      * ({@link Layout#microBatches()} is 0, the one home of the count), a layout Megatron-LM refuses (PAR007); null when
-     * it is. A step of 1 ÷ 24 micro-batches has no time, so the plan states PAR007's finding (where check raises it)
-     * instead of pricing a rounded count.
+     * it is or when check does not raise PAR007 (dp comes from --gpus/--nodes, not the files: the ranking at that size is
+     * what the user asked for, and the report says the count is no whole number). A step of 1 ÷ 24 micro-batches has
+     * no time, so the plan states PAR007's finding instead of pricing a rounded count.
      */
     static String noWholeMicroBatches(Layout l, String job, LintResult result) {
         if (l.microBatches() > 0) return null;
@@ -183,10 +184,7 @@ public final class Planner {
                 return "job '" + job + "' is not priced: check raises PAR007 at " + f.span() + ": " + f.message();
             }
         }
-        long quantum = (long) l.microBatchSize() * l.dp();
-        return "job '" + job + "' is not priced: global_batch_size " + l.globalBatchSize() + " is not a multiple of micro_batch_size × dp = "
-                + l.microBatchSize() + " × " + l.dp() + " = " + quantum + " (PAR007), so a step has no whole number of micro-batches; "
-                + "use a multiple of " + quantum;
+        return null;     // only --gpus/--nodes make dp not divide the batch: the ranking at that size still helps (PlanReport says it)
     }
 
     /** Why no job can be planned: none was found, or what the jobs found lack (a cluster node group, a model shape). */

@@ -308,23 +308,25 @@ public final class JobFact {
     private static final long MAX_FIT_TRIES = 1 << 16;
 
     /**
-     * PAR004's fix: the pp nearest the stated one (2 or more) whose pp × virtual_pp chunks divide the layers of the
+     * PAR004's fix: the pp nearest the stated one by distance whose pp × virtual_pp chunks divide the layers of the
      * pipeline split, and that still fits the GPUs (tp × pp × cp divides them, and a stated global batch stays a
      * multiple of micro batch × the dp that follows) when dp is derived; 0 when dp is stated (pp alone would break
-     * the grid's product), when two such pp are equally near, or when none is.
+     * the grid's product) or when none is. pp 1 (no pipeline) is a candidate unless the interleaved schedule is on
+     * (virtual stages need a pipeline): 61 layers at pp 8 give pp 1 (7 away), not pp 61. Of two equally near, the
+     * larger: the stated pp was chosen so that a stage's weights, gradients and optimizer states fit, and the larger
+     * pp keeps each stage's share of them at or under the stated one, where the smaller may not fit at all (an
+     * out-of-memory failure, against the larger pp's longer bubble, a cost).
      */
     public long getFittingPp() {
         long split = getSplitLayers();
         if (split <= 0 || pp <= 0 || virtualPp <= 0 || dp > 0 || split > MAX_FIT_TRIES) return 0;
         long best = 0, bestD = Long.MAX_VALUE;
-        boolean tie = false;
-        for (long d = 2; d <= split; d++) {
+        for (long d = virtualPp > 1 ? 2 : 1; d <= split; d++) {
             if (d == pp || split % Sizes.product(d, virtualPp) != 0 || !fitsGpus(d)) continue;
             long dist = Math.abs(d - pp);
-            if (dist < bestD) { best = d; bestD = dist; tie = false; }
-            else if (dist == bestD) tie = true;
+            if (dist <= bestD) { best = d; bestD = dist; }     // ascending d: an equal distance moves to the larger
         }
-        return tie ? 0 : best;
+        return best;
     }
 
     private boolean fitsGpus(long newPp) {

@@ -133,7 +133,10 @@ public final class PlanReport {
         b.append("\n\n");
         b.append(h).append("Layout (as written)\n").append(markdown ? "\n" : "  ").append(l.sizes()).append(", micro batch ")
                 .append(l.microBatchSize()).append(", global batch ").append(l.globalBatchSize()).append(", ")
-                .append(l.microBatches()).append(" micro-batches per step, zero stage ").append(l.zeroStage())
+                .append(l.microBatches() > 0 ? l.microBatches() + " micro-batches per step"
+                        : "no whole number of micro-batches per step (global batch " + l.globalBatchSize() + " ÷ micro batch × dp "
+                        + (long) l.microBatchSize() * l.dp() + ", PAR007: the terms below round the count up)")
+                .append(", zero stage ").append(l.zeroStage())
                 .append(l.distributedOptimizer() ? ", distributed optimizer" : "").append(", recompute ").append(l.recomputeText())
                 .append(l.sequenceParallel() ? ", sequence parallel" : "").append('\n');
         if (!p.findings().isEmpty()) b.append(markdown ? "\n" : "  ").append("check raises: ").append(String.join(", ", p.findings())).append('\n');

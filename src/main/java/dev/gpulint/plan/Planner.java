@@ -99,6 +99,8 @@ public final class Planner {
             return new Outcome(null, "job '" + chosen.job().name() + "' cannot be estimated: it does not say "
                     + String.join(", ", current.inputs().missing()));
         }
+        String unpriced = noWholeMicroBatches(current.estimate().layout(), chosen.job().name(), result);
+        if (unpriced != null) return new Outcome(null, unpriced);
         TreeSet<String> ids = new TreeSet<>();
         for (Finding f : result.findings()) if (about(f, chosen.job().name())) ids.add(f.ruleId());
         String cluster = chosen.job().cluster() == null ? null : chosen.job().cluster().name();
@@ -168,6 +170,23 @@ public final class Planner {
         return null;
     }
 
+    /**
+     * Why the layout as written cannot be priced: its global batch is not a whole number of micro batch × dp
+     * ({@link Layout#microBatches()} is 0, the one home of the count), a layout Megatron-LM refuses (PAR007); null when
+     * it is or when check does not raise PAR007 (dp comes from --gpus/--nodes, not the files: the ranking at that size is
+     * what the user asked for, and the report says the count is no whole number). A step of 1 ÷ 24 micro-batches has
+     * no time, so the plan states PAR007's finding instead of pricing a rounded count.
+     */
+    static String noWholeMicroBatches(Layout l, String job, LintResult result) {
+        if (l.microBatches() > 0) return null;
+        for (Finding f : result.findings()) {
+            if ("PAR007".equals(f.ruleId()) && about(f, job)) {
+                return "job '" + job + "' is not priced: check raises PAR007 at " + f.span() + ": " + f.message();
+            }
+        }
+        return null;     // only --gpus/--nodes make dp not divide the batch: the ranking at that size still helps (PlanReport says it)
+    }
+
     /** Why no job can be planned: none was found, or what the jobs found lack (a cluster node group, a model shape). */
     static String nothingToPlan(List<Object> facts) {
         TreeSet<String> noGroup = new TreeSet<>(), noModel = new TreeSet<>();
@@ -175,8 +194,7 @@ public final class Planner {
             if (f instanceof dev.gpulint.facts.JobFact j) (j.isGroupResolved() ? noModel : noGroup).add("'" + j.getName() + "'");
         }
         if (noGroup.isEmpty() && noModel.isEmpty()) {
-            return "no training job in the files given; plan reads the jobs check reads (gpulint manifests, Megatron and NeMo, "
-                    + "DeepSpeed, accelerate, torchtitan, Kubernetes and Slurm jobs: docs/other-formats.md)";
+            return "no training job in the files given; plan reads the jobs check reads (" + readableFormats() + ": docs/other-formats.md)";
         }
         List<String> out = new ArrayList<>();
         if (!noGroup.isEmpty()) {
@@ -188,6 +206,24 @@ public final class Planner {
                     + "heads (docs/plan.md, Inputs)");
         }
         return "nothing to plan: " + String.join("; ", out);
+    }
+
+    /**
+     * The job formats the adapters read, from the format registry ({@link dev.gpulint.spec.Format}) so that a new adapter's
+     * format is named without editing this text: "gpulint manifests, Megatron-LM, NeMo, ..., launch scripts, Kubernetes jobs".
+     */
+    static String readableFormats() {
+        List<String> names = new ArrayList<>();
+        for (dev.gpulint.spec.Format f : dev.gpulint.spec.Format.values()) {
+            switch (f) {
+                case OTHER -> { }                                   // a team's own name, no adapter writes it
+                case NATIVE -> names.add("gpulint manifests");
+                case LAUNCH_SCRIPT -> names.add("Slurm and bash launch scripts");
+                case KUBERNETES -> names.add("Kubernetes jobs");
+                default -> names.add(f.display());
+            }
+        }
+        return String.join(", ", names);
     }
 
     /**

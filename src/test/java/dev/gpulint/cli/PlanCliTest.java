@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -372,6 +373,35 @@ class PlanCliTest {
                 + "searches"), written.err());
     }
 
+    /**
+     * A global batch below micro × dp (1 over dp 8) is no whole number of micro-batches per step: the plan states
+     * PAR007's finding instead of printing "0 micro-batches per step" beside a bubble "of 1 micro-batches".
+     */
+    @Test
+    void aGlobalBatchOfNoWholeMicroBatchesIsNotPriced(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 2, 2).replace("global_batch_size: 256", "global_batch_size: 1"));
+        CliTest.Run check = CliTest.run("check", f.toString());
+        assertTrue(check.out().contains("PAR007"), check.out());
+        CliTest.Run r = CliTest.run("plan", f.toString());
+        assertEquals(2, r.code(), r.out());
+        assertEquals("", r.out());
+        assertTrue(r.err().startsWith("gpulint: plan: job 'gpt-7b' is not priced: check raises PAR007 at "), r.err());
+        assertTrue(r.err().contains("job.yaml:20:50: global_batch_size 1"), r.err());
+        assertTrue(r.err().contains("global_batch_size 1 is not a multiple of micro_batch_size × dp = 1 × 8 = 8 (1 % 8 = 1)"), r.err());
+        assertFalse(r.err().contains("micro-batches per step,"), r.err());
+        // the same job written right, planned on GPUs whose dp does not divide it (64 over dp 12): check is quiet, the
+        // ranking at that size is what was asked for, and the layout line says the count is no whole number (not "0")
+        Path g = Files.writeString(dir.resolve("ok.yaml"), CLUSTER + job("gpt-7b", 2, 2).replace("global_batch_size: 256", "global_batch_size: 64"));
+        CliTest.Run other = CliTest.run("plan", "--gpus", "48", g.toString());
+        assertEquals(0, other.code(), other.err());
+        assertTrue(other.out().contains("global batch 64, no whole number of micro-batches per step (global batch 64 ÷ micro batch × dp 12, "
+                + "PAR007: the terms below round the count up), zero stage"), other.out());
+        assertFalse(other.out().contains(" 0 micro-batches per step"), other.out());
+        CliTest.Run asWritten = CliTest.run("plan", g.toString());
+        assertEquals(0, asWritten.code(), asWritten.err());
+        assertTrue(asWritten.out().contains("global batch 64, 8 micro-batches per step, zero stage"), asWritten.out());
+    }
+
     /** Without a cluster the plan says what the job lacks and how to give it; without a job, what plan reads. */
     @Test
     void nothingToPlanSaysWhatIsMissing(@TempDir Path dir) throws IOException {
@@ -384,5 +414,15 @@ class PlanCliTest {
         CliTest.Run none = CliTest.run("plan", c.toString());
         assertEquals(2, none.code());
         assertTrue(none.err().startsWith("gpulint: plan: no training job in the files given"), none.err());
+        // the formats come from the registry: every adapter's format is named, the later ones too
+        for (dev.gpulint.spec.Format fmt : dev.gpulint.spec.Format.values()) {
+            if (fmt == dev.gpulint.spec.Format.OTHER || fmt == dev.gpulint.spec.Format.NATIVE
+                    || fmt == dev.gpulint.spec.Format.KUBERNETES || fmt == dev.gpulint.spec.Format.LAUNCH_SCRIPT) continue;
+            assertTrue(none.err().contains(", " + fmt.display() + ","), fmt + " missing: " + none.err());
+        }
+        for (String named : List.of("nanotron", "Fast-LLM", "Levanter", "Megatron-Bridge", "NeMo-RL", "gpulint manifests",
+                "Slurm and bash launch scripts", "Kubernetes jobs: docs/other-formats.md)")) {
+            assertTrue(none.err().contains(named), named + " missing: " + none.err());
+        }
     }
 }

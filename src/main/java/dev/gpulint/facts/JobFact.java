@@ -29,7 +29,7 @@ public final class JobFact {
     long firstStageLayers, lastStageLayers;
     Span firstStageLayersSpan, lastStageLayersSpan;
     boolean microBatchesStated;
-    /** The stages are laid out layer by layer (Megatron's --pipeline-model-parallel-layout), readable or not. */
+    /** The stages are laid out by the job (Megatron's --pipeline-model-parallel-layout, readable or not) or its framework. */
     boolean laidOut;
     /** CPU activation offload: the layers whose activations go to host memory (0: none), and where that is written. */
     long offloadLayers;
@@ -79,7 +79,7 @@ public final class JobFact {
         public Builder sequenceSetting(boolean stated, String format, boolean defaultOff) {
             f.sequenceParallelStated = stated; f.format = format; f.sequenceParallelDefaultOff = defaultOff; return this;
         }
-        /** The job lays its pipeline stages out layer by layer (--pipeline-model-parallel-layout): no even split to judge. */
+        /** The job (--pipeline-model-parallel-layout) or its framework lays its pipeline stages out: no even split to judge. */
         public Builder laidOut(boolean laidOut) { f.laidOut = laidOut; return this; }
         /** CPU activation offload of {@code layers} layers (0: none; Megatron's --cpu-offloading-num-layers, offload.activation_layers). */
         public Builder offload(long layers, Span s) { f.offloadLayers = layers; f.offloadSpan = s; return this; }
@@ -200,7 +200,10 @@ public final class JobFact {
     /** Where the offloaded layers are written (--cpu-offloading-num-layers, offload.activation_layers). */
     public Span getOffloadSpan() { return offloadSpan; }
 
-    /** The job lays its pipeline stages out itself (Megatron's --pipeline-model-parallel-layout, torchtitan's split points): the split is its own. */
+    /**
+     * The job lays its pipeline stages out itself (Megatron's --pipeline-model-parallel-layout, torchtitan's split points), or
+     * its framework splits them by a rule of its own (nanotron, Fast-LLM: Format.splitsItsOwnPipeline): the split is its own.
+     */
     public boolean isLaidOut() { return laidOut; }
 
     /** The first or the last stage is sized by hand: Megatron-Core's uneven pipeline split. */

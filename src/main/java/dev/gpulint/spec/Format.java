@@ -34,6 +34,15 @@ public enum Format {
         };
     }
 
+    /**
+     * The framework splits the pipeline's layers over the stages by a rule of its own, not Megatron's even split:
+     * nanotron gives each stage the blocks of an equal share of their compute cost (nanotron/models/base.py,
+     * build_model); Fast-LLM's stages hold multi_stage.layers_per_stage layers each.
+     */
+    public boolean splitsItsOwnPipeline() {
+        return this == NANOTRON || this == FAST_LLM;
+    }
+
     /** The id of the format named {@code display}; null for none (a native manifest). */
     public static Format of(String display) {
         if (display == null) return NATIVE;

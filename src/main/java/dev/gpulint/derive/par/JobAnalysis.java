@@ -7,6 +7,7 @@ import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.facts.JobFact;
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,7 +73,8 @@ public final class JobAnalysis {
                 .batch(b == null ? 0 : value(b.microBatchSize(), 0L), b == null ? null : span(b.microBatchSize()),
                         b == null ? 0 : value(b.globalBatchSize(), 0L), b == null ? null : span(b.globalBatchSize()))
                 .microBatchesStated(b != null && b.microBatches() != null)
-                .laidOut(p != null && (p.stageLayers() != null || p.isUnknown(Specs.PIPELINE_LAYOUT)))
+                .laidOut(p != null && (p.stageLayers() != null || p.isUnknown(Specs.PIPELINE_LAYOUT))
+                        || j.origin() != null && Format.of(j.origin().format()).splitsItsOwnPipeline())
                 .offload(j.offload() == null ? 0 : value(j.offload().activationLayers(), 0L),
                         j.offload() == null ? null : span(j.offload().activationLayers()))
                 .written(WrittenKeys.of(j, Specs.Origin.MICRO_BATCH), WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH),

@@ -24,9 +24,30 @@ public final class Schema {
          * input wrote it; null when the value is in bounds. Adapters report with the same words.
          */
         public String outOfRange(String key, long value) {
-            if (value < min) return "'" + key + "' is " + value + "; it must be at least " + min;
-            if (value > max) return "'" + key + "' is " + value + "; it must be at most " + max;
+            // a long's two ends stand for the numbers beyond them (TreeValues.whole reads 10^20 as Long.MAX_VALUE), so no
+            // field admits them, whatever its bounds
+            String is = value == Long.MAX_VALUE ? "at least " + value + " (2^63 - 1)" : value == Long.MIN_VALUE ? "at most " + value + " (-2^63)"
+                    : String.valueOf(value);
+            if (value < Math.max(min, Long.MIN_VALUE + 1)) return "'" + key + "' is " + is + "; it must be at least " + lowest();
+            if (value > Math.min(max, Long.MAX_VALUE - 1)) return "'" + key + "' is " + is + "; it must be at most " + highest();
             return null;
+        }
+
+        /**
+         * The message for a whole number written beyond a long ({@code written} as the input has it, {@code sign} +1
+         * above, -1 below; {@link dev.gpulint.spec.Quantities#beyondLong}): out of this field's bounds, whatever they are.
+         */
+        public String outOfRange(String key, String written, int sign) {
+            String is = "'" + key + "' is " + dev.gpulint.spec.Quantities.shortText(written.strip());
+            return sign < 0 ? is + "; it must be at least " + lowest() : is + "; it must be at most " + highest();
+        }
+
+        private String highest() {
+            return max < Long.MAX_VALUE ? String.valueOf(max) : (Long.MAX_VALUE - 1) + " (the largest whole number gpulint reads)";
+        }
+
+        private String lowest() {
+            return min > Long.MIN_VALUE ? String.valueOf(min) : (Long.MIN_VALUE + 1) + " (the smallest whole number gpulint reads)";
         }
     }
 

@@ -200,6 +200,26 @@ public final class Quantities {
         }
     }
 
+    /**
+     * Whether {@code text} is a whole number beyond a long (123456789012345678901, -1e30): +1 above
+     * {@link Long#MAX_VALUE}, -1 below {@link Long#MIN_VALUE}, 0 for anything else (a long, a fraction, no number).
+     * {@link #integer} reports such a number as no integer; a caller with bounds says it is out of them instead.
+     */
+    public static int beyondLong(String text) {
+        if (tooLong(text) != null) return 0;
+        Matcher m = quantity(text);
+        if (m == null || !m.group(2).isEmpty()) return 0;
+        BigDecimal d;
+        try {
+            d = new BigDecimal(m.group(1).replace("_", ""));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+        if (d.signum() == 0 || d.stripTrailingZeros().scale() > 0) return 0;
+        if (d.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) return 1;
+        return d.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) < 0 ? -1 : 0;
+    }
+
     /** 1 to 18 ASCII digits and nothing else: a long as it is, no pattern needed. */
     private static boolean plainDigits(String t) {
         int n = t.length();

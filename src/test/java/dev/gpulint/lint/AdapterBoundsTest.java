@@ -134,4 +134,68 @@ class AdapterBoundsTest {
                               command: [torchrun, --nproc_per_node=0, train.py, --tensor-model-parallel-size, "0"]
                 """));
     }
+    @Test
+    void theModelsOtherSizesAreBoundedInEveryFormatThatWritesThem() {
+        List<String> meg = lint(SourceFile.of("moe/model_config.yaml", """
+                MODEL_ARGS:
+                  --num-layers: 32
+                  --hidden-size: 4096
+                  --num-attention-heads: 32
+                  --ffn-hidden-size: 0
+                  --vocab-size: 123456789012345678901
+                  --kv-channels: -128
+                  --num-experts: 8
+                  --moe-router-topk: 2000
+                  --moe-ffn-hidden-size: 0
+                """));
+        assertEquals(List.of("moe/model_config.yaml:5:22 SYN002 '--ffn-hidden-size' is 0; it must be at least 1.",
+                        "moe/model_config.yaml:6:17 SYN002 '--vocab-size' is at least 9223372036854775807 (2^63 - 1); it must be at most 2147483647.",
+                        "moe/model_config.yaml:7:18 SYN002 '--kv-channels' is -128; it must be at least 1.",
+                        "moe/model_config.yaml:9:22 SYN002 '--moe-router-topk' is 2000; it must be at most 1024.",
+                        "moe/model_config.yaml:10:26 SYN002 '--moe-ffn-hidden-size' is 0; it must be at least 1."),
+                of(meg, "moe/model_config.yaml", "SYN002"), meg.toString());
+        List<String> nemo = lint(SourceFile.of("recipe.yaml", """
+                trainer:
+                  _target_: nemo.lightning.pytorch.trainer.Trainer
+                  devices: 8
+                  num_nodes: 1
+                  strategy:
+                    _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                    expert_model_parallel_size: 8
+                model:
+                  _target_: nemo.collections.llm.gpt.model.mixtral.MixtralModel
+                  config:
+                    _target_: nemo.collections.llm.gpt.model.mixtral.MixtralConfig8x7B
+                    num_layers: 32
+                    hidden_size: 4096
+                    num_attention_heads: 32
+                    ffn_hidden_size: 14336
+                    vocab_size: 0
+                    num_moe_experts: 8
+                    moe_router_topk: 0
+                    moe_shared_expert_intermediate_size: -1
+                """));
+        assertEquals(List.of("recipe.yaml:16:17 SYN002 'model.config.vocab_size' is 0; it must be at least 1.",
+                        "recipe.yaml:18:22 SYN002 'model.config.moe_router_topk' is 0; it must be at least 1.",
+                        "recipe.yaml:19:42 SYN002 'model.config.moe_shared_expert_intermediate_size' is -1; it must be at least 1."),
+                of(nemo, "recipe.yaml", "SYN002"), nemo.toString());
+    }
+
+    @Test
+    void theModelsUsualSizesStayQuiet() {
+        List<String> meg = lint(SourceFile.of("moe/model_config.yaml", """
+                MODEL_ARGS:
+                  --num-layers: 32
+                  --hidden-size: 4096
+                  --num-attention-heads: 32
+                  --ffn-hidden-size: 14336
+                  --vocab-size: 32000
+                  --kv-channels: 128
+                  --num-experts: 8
+                  --moe-router-topk: 2
+                  --moe-ffn-hidden-size: 14336
+                  --window-size: "(4096, 0)"
+                """));
+        assertEquals(List.of(), of(meg, "moe/model_config.yaml", "SYN002"), meg.toString());
+    }
 }

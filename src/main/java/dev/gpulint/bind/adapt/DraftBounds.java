@@ -39,8 +39,18 @@ final class DraftBounds {
             slot(j -> j.hidden, (j, v) -> j.hidden = v, "model", "hidden_size"),
             slot(j -> j.seqLength, (j, v) -> j.seqLength = v, "model", "seq_length"),
             slot(j -> j.experts, (j, v) -> j.experts = v, "model", "experts"),
-            // multi-latent attention's sizes (kv_lora_rank is not here: multi_latent_attention without a rank binds it as 0,
-            // "take the default")
+            // the rest of the shape the estimate reads: MLP, vocabulary, head size, routing, the MoE layers', attention's window
+            slot(j -> j.ffn, (j, v) -> j.ffn = v, "model", "ffn_hidden_size"),
+            slot(j -> j.vocab, (j, v) -> j.vocab = v, "model", "vocab_size"),
+            slot(j -> j.headDim, (j, v) -> j.headDim = v, "model", "head_dim"),
+            slot(j -> j.topK, (j, v) -> j.topK = v, "model", "top_k"),
+            slot(j -> j.moeFfn, (j, v) -> j.moeFfn = v, "model", "moe", "expert_ffn_hidden_size"),
+            slot(j -> j.sharedFfn, (j, v) -> j.sharedFfn = v, "model", "moe", "shared_expert_ffn_hidden_size"),
+            slot(j -> j.denseLayers, (j, v) -> j.denseLayers = v, "model", "moe", "dense_layers"),
+            slot(j -> j.window, (j, v) -> j.window = v, "model", "attention", "sliding_window"),
+            slot(j -> j.fullEvery, (j, v) -> j.fullEvery = v, "model", "attention", "full_attention_every"),
+            // multi-latent attention's sizes (kv_lora_rank's 0 is multi_latent_attention without a rank: "take the default")
+            slot(j -> j.kvLoraRank, (j, v) -> j.kvLoraRank = v, "model", "attention", "kv_lora_rank"),
             slot(j -> j.qLoraRank, (j, v) -> j.qLoraRank = v, "model", "attention", "q_lora_rank"),
             slot(j -> j.qkHeadDim, (j, v) -> j.qkHeadDim = v, "model", "attention", "qk_head_dim"),
             slot(j -> j.qkRopeHeadDim, (j, v) -> j.qkRopeHeadDim = v, "model", "attention", "qk_rope_head_dim"),
@@ -60,6 +70,7 @@ final class DraftBounds {
             slot(j -> j.global, (j, v) -> j.global = v, "batch", "global_batch_size"),
             slot(j -> j.zeroStage, (j, v) -> j.zeroStage = v, "optimizer", "zero_stage"));
 
+    private static final Schema.Field KV_LORA_RANK = Schema.field(Schema.JOB, "model", "attention", "kv_lora_rank");
     private static final Schema.Field GLOBAL = Schema.field(Schema.JOB, "batch", "global_batch_size");
     private static final Schema.Field MICRO = Schema.field(Schema.JOB, "batch", "micro_batch_size");
     private static final Schema.Field MICRO_BATCHES = Schema.field(Schema.JOB, "batch", "micro_batches");
@@ -76,7 +87,7 @@ final class DraftBounds {
         Set<Located<?>> bad = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Slot s : SLOTS) {
             Located<Long> v = s.get().apply(j);
-            if (v != null && !valid(j, s.field(), v, bad, out)) s.set().accept(j, null);
+            if (v != null && !(s.field() == KV_LORA_RANK && v.value() == 0) && !valid(j, s.field(), v, bad, out)) s.set().accept(j, null);
         }
         if (j.pipelineLayout != null) pipelineLayout(j, out);
         if (j.gradReduceDtype != null && !reduceDtype(j, out)) j.gradReduceDtype = null;

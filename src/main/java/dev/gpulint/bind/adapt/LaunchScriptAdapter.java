@@ -141,7 +141,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
         for (int i = 0; perNode == null && i < launcher.length; i++) {
             if (launcher[i] != null) { perNode = launcher[i]; where = names[i]; }
         }
-        if (perNode != null && Launchers.number(perNode) >= 0) {
+        if (Launchers.digits(perNode)) {
             j.gpusPerNode = j.key(where, TreeValues.whole(perNode.text(), perNode.span()));
             j.gpusPerNodeWhere = where;
         }
@@ -176,7 +176,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
 
     private static Located<Long> first(JobDraft j, Object... wordsAndNames) {
         for (int i = 0; i + 1 < wordsAndNames.length; i += 2) {
-            if (wordsAndNames[i] instanceof Word w && Launchers.number(w) >= 0) {
+            if (wordsAndNames[i] instanceof Word w && Launchers.digits(w)) {
                 return j.key((String) wordsAndNames[i + 1], TreeValues.whole(w.text(), w.span()));
             }
         }

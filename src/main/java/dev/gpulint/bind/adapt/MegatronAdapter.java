@@ -261,8 +261,9 @@ final class MegatronAdapter implements FormatAdapter {
         if (w != null && w.known()) {
             // Megatron's tuple "(left, right)": left is the window a query looks back (-1: unlimited)
             java.util.regex.Matcher m = WINDOW.matcher(w.text().length() <= 64 ? w.text() : "");
-            if (m.matches() && m.group(1).length() <= 9) {
-                long left = Long.parseLong(m.group(1));
+            if (m.matches()) {
+                // digits beyond a long read as its end, which the schema's bounds report (TreeValues.whole)
+                long left = TreeValues.whole(m.group(1), w.span()).value();
                 if (left > 0) j.window = j.key("--window-size", new Located<>(left, w.span()));
             }
         }

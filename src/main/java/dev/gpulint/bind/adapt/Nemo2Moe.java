@@ -48,8 +48,9 @@ final class Nemo2Moe {
         }
         Located<String> window = text(w);
         if (window != null) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*[\\[(]?\\s*([0-9]{1,9})\\b.*").matcher(window.value().length() <= 64 ? window.value() : "");
-            if (m.matches()) j.window = j.key(at + "window_size", new Located<>(Long.parseLong(m.group(1)), window.span()));
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\s*[\\[(]?\\s*([0-9]+)\\b.*").matcher(window.value().length() <= 64 ? window.value() : "");
+            Located<Long> left = m.matches() ? TreeValues.whole(m.group(1), window.span()) : null;
+            if (left != null && left.value() > 0) j.window = j.key(at + "window_size", left);
         }
         j.fullEvery = j.key(at + "window_attn_skip_freq", TreeValues.whole(scalar(config, "window_attn_skip_freq")));
         Located<Boolean> mla = TreeValues.bool(scalar(config, "multi_latent_attention"));

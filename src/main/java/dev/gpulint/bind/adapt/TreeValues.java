@@ -63,8 +63,10 @@ public final class TreeValues {
 
     /**
      * A whole number that binds to a schema field and is checked against its bounds there: like
-     * {@link #integer(ScalarNode)}, but a sign and up to Long's 19 digits are read, so that -2 or
-     * 2^62 is reported rather than taken as unknown. Beyond a long it is unknown.
+     * {@link #integer(ScalarNode)}, but a sign and any number of digits are read, so that -2 or
+     * 2^62 is reported rather than taken as unknown. Beyond a long it is {@link Long#MAX_VALUE}
+     * ({@link Long#MIN_VALUE} below), which no field's bounds admit, so that it is reported too
+     * ({@link dev.gpulint.bind.Schema.Field#outOfRange(String, long)} words the two), never dropped.
      */
     public static Located<Long> whole(ScalarNode s) {
         if (s == null || s.isNull() || placeholder(s.text())) return null;
@@ -73,11 +75,11 @@ public final class TreeValues {
 
     static Located<Long> whole(String text, dev.gpulint.core.Span span) {
         String t = text.strip();
-        if (!t.matches("-?[0-9]{1,19}")) return null;
+        if (!t.matches("-?[0-9]+")) return null;
         try {
             return new Located<>(Long.parseLong(t), span);
         } catch (NumberFormatException e) {
-            return null;
+            return new Located<>(t.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE, span);
         }
     }
 

@@ -93,4 +93,77 @@ class DraftBoundsTest {
         assertEquals(0L, j.qkRopeHeadDim.value());
         assertEquals(1536L, j.qLoraRank.value());
     }
+    @Test
+    void theRestOfTheShapeMeetsTheSchemasBoundsToo() {
+        // one test per key family: the MLP, the vocabulary, the head size, routing, the MoE layers', attention's window
+        JobDraft j = draft();
+        j.ffn = j.key("--ffn-hidden-size", at(0, 2));
+        j.vocab = j.key("model.config.vocab_size", at(-1, 3));
+        j.headDim = j.key("kv_channels", at(1L << 31, 4));
+        j.topK = j.key("model.model_config.moe_config.top_k", at(2000, 5));
+        j.moeFfn = j.key("--moe-ffn-hidden-size", at(0, 6));
+        j.sharedFfn = at(-3, 7);
+        j.denseLayers = at(-1, 8);
+        j.window = j.key("--window-size", at(1L << 40, 9));
+        j.fullEvery = at(0, 10);
+        j.kvLoraRank = at(-1, 11);
+        List<Finding> f = DraftBounds.check(j);
+        assertEquals(List.of("2 '--ffn-hidden-size' is 0; it must be at least 1.",
+                        "3 'model.config.vocab_size' is -1; it must be at least 1.",
+                        "4 'kv_channels' is 2147483648; it must be at most 2147483647.",
+                        "5 'model.model_config.moe_config.top_k' is 2000; it must be at most 1024.",
+                        "6 '--moe-ffn-hidden-size' is 0; it must be at least 1.",
+                        "7 'shared_expert_ffn_hidden_size' is -3; it must be at least 1.",
+                        "8 'dense_layers' is -1; it must be at least 0.",
+                        "9 '--window-size' is 1099511627776; it must be at most 2147483647.",
+                        "10 'full_attention_every' is 0; it must be at least 1.",
+                        "11 'kv_lora_rank' is -1; it must be at least 1."),
+                f.stream().map(x -> x.span().startLine() + " " + x.message()).sorted(java.util.Comparator.comparingInt(
+                        (String x) -> Integer.parseInt(x.substring(0, x.indexOf(' '))))).toList());
+        assertNull(j.ffn);
+        assertNull(j.vocab);
+        assertNull(j.headDim);
+        assertNull(j.topK);
+        assertNull(j.moeFfn);
+        assertNull(j.sharedFfn);
+        assertNull(j.denseLayers);
+        assertNull(j.window);
+        assertNull(j.fullEvery);
+        assertNull(j.kvLoraRank);
+    }
+
+    @Test
+    void theShapesUsualSizesStayQuiet() {
+        // Llama 3 70B's and Mixtral 8x7B's sizes (their published config.json), Gemma 2's window
+        JobDraft j = draft();
+        j.ffn = at(28672, 2);
+        j.vocab = at(128256, 3);
+        j.headDim = at(128, 4);
+        j.topK = at(2, 5);
+        j.moeFfn = at(14336, 6);
+        j.denseLayers = at(0, 7);
+        j.window = at(4096, 8);
+        j.fullEvery = at(2, 9);
+        assertEquals(List.of(), DraftBounds.check(j));
+        assertEquals(28672L, j.ffn.value());
+        assertEquals(2L, j.topK.value());
+        assertEquals(0L, j.denseLayers.value());
+    }
+
+    @Test
+    void aNumberBeyondALongIsReportedAsSuchWhateverTheFieldsBounds() {
+        // TreeValues.whole reads 123456789012345678901 as Long.MAX_VALUE: tp has no upper bound of its own, and is still reported
+        JobDraft j = draft();
+        j.tp = j.key("--tensor-model-parallel-size", TreeValues.whole("123456789012345678901", new Span("f.yaml", 2, 5, 2, 26)));
+        j.layers = j.key("--num-layers", TreeValues.whole("-99999999999999999999", new Span("f.yaml", 3, 5, 3, 26)));
+        j.dp = j.key("--data-parallel-size", TreeValues.whole("9223372036854775806", new Span("f.yaml", 4, 5, 4, 24)));
+        List<Finding> f = DraftBounds.check(j);
+        assertEquals(List.of("3 '--num-layers' is at most -9223372036854775808 (-2^63); it must be at least 1.",
+                        "2 '--tensor-model-parallel-size' is at least 9223372036854775807 (2^63 - 1); it must be at most 9223372036854775806 "
+                                + "(the largest whole number gpulint reads)."),
+                f.stream().map(x -> x.span().startLine() + " " + x.message()).toList());
+        assertNull(j.tp);
+        assertNull(j.layers);
+        assertEquals(9223372036854775806L, j.dp.value(), "the largest a long holds short of its end is a value as written");
+    }
 }

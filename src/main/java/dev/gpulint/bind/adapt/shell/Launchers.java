@@ -323,6 +323,11 @@ public final class Launchers {
         return WordParts.part(x, skip, x.text().length());
     }
 
+    /** Whether a word's value is written as digits alone, of any length (a value a schema field bounds: see TreeValues.whole). */
+    public static boolean digits(Word w) {
+        return w != null && w.known() && w.text().trim().matches("[0-9]+");
+    }
+
     /** A word's value as a whole number, or -1 when unknown or not a number (a range 1:4, "auto", a placeholder). */
     public static long number(Word w) {
         if (w == null || !w.known()) return -1;

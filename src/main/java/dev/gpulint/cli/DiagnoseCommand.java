@@ -62,7 +62,8 @@ final class DiagnoseCommand implements Callable<Integer> {
         String text;
         if (format == Format.json) {
             StringWriter w = new StringWriter();
-            dev.gpulint.report.JsonOut.write(DiagnoseReport.json(o.diagnosis()), w);
+            // its files named from the project root, as every machine report names them: the same bytes from any working folder
+            dev.gpulint.report.JsonOut.write(dev.gpulint.report.ReportPaths.stableDocument(DiagnoseReport.json(o.diagnosis()), run.result()), w);
             text = w.toString();
         } else {
             text = DiagnoseReport.text(o.diagnosis(), format == Format.markdown);

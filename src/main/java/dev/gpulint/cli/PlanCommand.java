@@ -117,7 +117,8 @@ final class PlanCommand implements Callable<Integer> {
         String text;
         if (format == Format.json) {
             StringWriter w = new StringWriter();
-            dev.gpulint.report.JsonOut.write(PlanReport.json(o.plan(), top), w);
+            // its files named from the project root, as every machine report names them: the same bytes from any working folder
+            dev.gpulint.report.JsonOut.write(dev.gpulint.report.ReportPaths.stableDocument(PlanReport.json(o.plan(), top), outcome.result()), w);
             text = w.toString();
         } else {
             String table = PlanReport.text(o.plan(), format == Format.markdown, top);

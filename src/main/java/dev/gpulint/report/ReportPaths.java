@@ -20,8 +20,39 @@ import java.nio.file.Path;
  * resolves Code Quality paths from the repository root, {@code CI_PROJECT_DIR}: where that is set it is
  * the root instead ({@link #root}).
  */
-final class ReportPaths {
+public final class ReportPaths {
     private ReportPaths() {}
+
+    /**
+     * A document a command writes beside the findings (plan's and diagnose's JSON: maps, lists, strings, numbers) with
+     * the run's files named as the machine reports name them ({@link ProjectPaths#stable}: relative to the project root,
+     * absolute outside it), wherever a string names one ("evidence": "logs/train.log:12", a sentence that cites a
+     * line), so that it is the same bytes from any working directory. A new document; {@code doc} is not changed.
+     */
+    public static Object stableDocument(Object doc, LintResult r) {
+        ProjectPaths p = r.paths();
+        Map<String, String> names = new HashMap<>();
+        for (String f : r.files()) {
+            String to = f.isEmpty() ? f : p.stable(f);
+            if (!to.equals(f)) names.put(f, to);
+        }
+        return rewrite(doc, Fingerprints.rewriter(names));
+    }
+
+    private static Object rewrite(Object o, UnaryOperator<String> words) {
+        if (o instanceof String s) return words.apply(s);
+        if (o instanceof Map<?, ?> m) {
+            Map<Object, Object> out = new java.util.LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : m.entrySet()) out.put(e.getKey(), rewrite(e.getValue(), words));
+            return out;
+        }
+        if (o instanceof List<?> l) {
+            List<Object> out = new ArrayList<>(l.size());
+            for (Object x : l) out.add(rewrite(x, words));
+            return out;
+        }
+        return o;
+    }
 
     /** The folder reports are relative to: {@code override} when given (CI_PROJECT_DIR), else the project root. */
     static Path root(Path override, ProjectPaths paths) {

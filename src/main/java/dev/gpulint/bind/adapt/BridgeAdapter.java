@@ -254,9 +254,6 @@ final class BridgeAdapter implements FormatAdapter {
     /** A parallel size: its number; null ("not set") takes the default; a placeholder is unknown. */
     private static Located<Long> size(JobDraft j, MappingNode model, String at, ParallelDim size) {
         String key = SIZES.get(size);
-        ScalarNode s = scalar(model, key);
-        Located<Long> v = j.key(at + key, TreeValues.whole(s));
-        j.unknownIf(size, s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null"), v);
-        return v;
+        return j.size(size, scalar(model, key), at + key, JobDraft.Unwritten.ABSENT_NULL_OR_NULL_TEXT, false);
     }
 }

@@ -138,9 +138,6 @@ final class FastLlmAdapter implements FormatAdapter {
 
     /** A size of model.distributed: its number; written as a placeholder: unknown. */
     private static Located<Long> size(JobDraft j, MappingNode dist, ParallelDim size, String key) {
-        ScalarNode s = scalar(dist, key);
-        Located<Long> v = j.key("model.distributed." + key, TreeValues.whole(s));
-        j.unknownIf(size, s != null && !s.isNull(), v);
-        return v;
+        return j.size(size, scalar(dist, key), "model.distributed." + key, JobDraft.Unwritten.ABSENT_OR_NULL, false);
     }
 }

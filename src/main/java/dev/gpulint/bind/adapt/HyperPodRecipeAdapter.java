@@ -55,8 +55,6 @@ final class HyperPodRecipeAdapter implements FormatAdapter {
 
     /** A {@code *_degree}: its number; written as a placeholder (${...}, ???): unknown. */
     private static Located<Long> size(JobDraft j, MappingNode model, ParallelDim size, String key) {
-        Located<Long> v = j.key(key, TreeValues.whole(scalar(model, key)));
-        j.unknownIf(size, scalar(model, key) != null && !scalar(model, key).isNull(), v);
-        return v;
+        return j.size(size, scalar(model, key), key, JobDraft.Unwritten.ABSENT_OR_NULL, false);
     }
 }

@@ -151,6 +151,26 @@ final class JobDraft {
         unknown.add(d.key());
     }
 
+    /**
+     * What a format counts as a parallel size it does not write: the key left out or YAML's null, and for the
+     * configurations Megatron-Core's Python objects are serialised from (NeMo 2 recipes, Megatron-Bridge, NeMo-RL) also
+     * the text null, as they write Python's None.
+     */
+    enum Unwritten { ABSENT_OR_NULL, ABSENT_NULL_OR_NULL_TEXT }
+
+    /**
+     * A parallel size the format writes as {@code s} under {@code key} (its own words, for messages): its number, or
+     * null. One written but not a number (a placeholder, an interpolation) is unknown, not the default; so is one not
+     * written when {@code inherited} (a configuration that takes its sizes from another file).
+     */
+    Located<Long> size(ParallelDim d, dev.gpulint.tree.ScalarNode s, String key, Unwritten unwritten, boolean inherited) {
+        Located<Long> v = key(key, TreeValues.whole(s));
+        boolean written = s != null && !s.isNull()
+                && !(unwritten == Unwritten.ABSENT_NULL_OR_NULL_TEXT && s.text().strip().equalsIgnoreCase("null"));
+        unknownIf(d, written || inherited, v);
+        return v;
+    }
+
     /** Marks {@code size} unknown when it is written ({@code present}) but did not bind to a number. */
     void unknownIf(ParallelDim size, boolean present, Located<Long> bound) {
         if (present && bound == null) unknown(size);

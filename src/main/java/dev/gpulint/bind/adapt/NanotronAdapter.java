@@ -128,10 +128,7 @@ final class NanotronAdapter implements FormatAdapter {
 
     /** A size of the grid: its number; written as a placeholder: unknown. */
     private static Located<Long> size(JobDraft j, MappingNode par, ParallelDim size, String key) {
-        ScalarNode s = scalar(par, key.substring(key.indexOf('.') + 1));
-        Located<Long> v = j.key(key, TreeValues.whole(s));
-        j.unknownIf(size, s != null && !s.isNull(), v);
-        return v;
+        return j.size(size, scalar(par, key.substring(key.indexOf('.') + 1)), key, JobDraft.Unwritten.ABSENT_OR_NULL, false);
     }
 
     /** The value of the last entry under {@code key} (PyYAML keeps the last of a repeated key), or null. */

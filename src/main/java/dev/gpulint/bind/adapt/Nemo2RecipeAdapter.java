@@ -215,9 +215,6 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
     /** A strategy size: its number; null ("not set") takes the default; a placeholder is unknown. */
     private static Located<Long> size(JobDraft j, MappingNode strategy, String where, ParallelDim size) {
         String key = SIZES.get(size);
-        ScalarNode s = scalar(strategy, key);
-        Located<Long> v = j.key(where + "." + key, TreeValues.whole(s));
-        j.unknownIf(size, s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null"), v);
-        return v;
+        return j.size(size, scalar(strategy, key), where + "." + key, JobDraft.Unwritten.ABSENT_NULL_OR_NULL_TEXT, false);
     }
 }

@@ -161,10 +161,6 @@ final class NemoRlAdapter implements FormatAdapter {
 
     /** A size: its number; not written in a file that inherits, or a placeholder: unknown. */
     private static Located<Long> size(JobDraft j, MappingNode cfg, String at, String key, ParallelDim size, boolean inherits) {
-        ScalarNode s = scalar(cfg, key);
-        Located<Long> v = j.key(at + key, TreeValues.whole(s));
-        boolean written = s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null");
-        j.unknownIf(size, written || inherits, v);
-        return v;
+        return j.size(size, scalar(cfg, key), at + key, JobDraft.Unwritten.ABSENT_NULL_OR_NULL_TEXT, inherits);
     }
 }

@@ -1,6 +1,7 @@
 package dev.gpulint.derive;
 
 import dev.gpulint.catalog.Catalog;
+import dev.gpulint.derive.consist.GroupFitAnalysis;
 import dev.gpulint.derive.consist.MachinesAnalysis;
 import dev.gpulint.derive.consist.OriginAnalysis;
 import dev.gpulint.derive.estimate.JobEstimate;
@@ -85,6 +86,7 @@ public final class Deriver {
             AllReduceAnalysis.job(j, catalog, out);
             OriginAnalysis.job(j, out);
             MachinesAnalysis.job(j, out);
+            GroupFitAnalysis.job(j, out);
         }
         bandwidths.finish();
         JobAnalysis.reset();

@@ -261,6 +261,20 @@ class PlanCliTest {
     }
 
     @Test
+    void gpusBeyondTheClusterArePlannedAndTheShortfallIsTheClustersFinding(@TempDir Path dir) throws IOException {
+        // the node group has 4 nodes of 8 GPUs: 64 GPUs need 8 nodes. The plan sizes the larger cluster as asked,
+        // ranks layouts as before, and lists CONSIST012 (nodes beyond the group) as the cluster's, rejecting no layout
+        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 2, 2));
+        CliTest.Run r = CliTest.run("plan", "-f", "json", "--gpus", "64", f.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("\"gpus\" : 64"), r.out());
+        assertTrue(r.out().contains("\"cluster_findings\" : [ \"CONSIST012\" ]"), r.out());
+        assertTrue(r.out().contains("\"rank\" : 1"), "a layout is ranked first: " + r.out());
+        CliTest.Run within = CliTest.run("plan", "-f", "json", "--gpus", "32", f.toString());
+        assertTrue(within.out().contains("\"cluster_findings\" : [ ]"), within.out());
+    }
+
+    @Test
     void picturesDrawTheJobAsWrittenInEveryFormat(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 16, 1));
         CliTest.Run mermaid = CliTest.run("plan", "-f", "mermaid", f.toString());

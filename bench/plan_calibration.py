@@ -22,7 +22,8 @@ bench/test_plan_calibration.py tests these verdicts (python3 -m unittest bench/t
 
 BLACKWELL: bench/plan/blackwell.tsv (published GB200 NVL72 runs, fp8 and NVFP4; sources in its header), validation
 only like HELD-OUT: no constant was set on it. B200: bench/plan/b200.tsv (published DGX B200 runs, fp8 and MXFP8; sources in
-its header), validation only.
+its header), validation only. 2026: bench/plan/validation-2026.tsv (published Megatron-Bridge, NeMo 2 and torchtitan runs on
+H100, H100 96 GB, B200, GB200 and GB300, dense and MoE, bf16 to NVFP4, 8 to 1,024 GPUs; sources in its header), validation only.
 
 Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing]
 (--table runs only the named validation tables; the default runs the calibration table and every table of VALIDATION.)
@@ -65,7 +66,7 @@ fabric: {fabric(r)}
 node_groups:
   - name: nodes
     count: {nodes}
-    gpu: {{ model: {r['gpu']}, count: {slots} }}
+    gpu: {{ model: {r['gpu']}, count: {slots}{power(r)} }}
     nvlink: {nvlink}
     nics:
       - {{ model: {r.get('nic') or 'ConnectX-7'}, count: {r['nics']}, speed: {r['nic_gbps']} Gb/s, protocol: {r['protocol']}, gpudirect_rdma: true }}
@@ -92,6 +93,12 @@ batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
 {recompute(r['recompute'])}
 """
+
+
+def power(r):
+    """gpu.power_limit_w when the row states the board power the GPUs ran at (column `power_w`: Meta's Grand Teton H100s at
+    500 W); it changes no figure, the plan's assumptions say so."""
+    return f", power_limit_w: {r['power_w']}" if r.get("power_w") else ""
 
 
 def fabric(r):
@@ -284,6 +291,8 @@ def main():
         table("MoE VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "moe-validation.tsv"), {"bytes": ""}, files, verdicts)
         table("BLACKWELL (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "blackwell.tsv"), dict(TABLE_DEFAULTS["blackwell.tsv"]), files, verdicts)
         table("B200 (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "b200.tsv"), dict(TABLE_DEFAULTS["b200.tsv"]), files, verdicts)
+        # published runs of every kind issue 35 item 4 names that no other table held (each row states its own bytes)
+        table("2026 VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "validation-2026.tsv"), {"bytes": ""}, files, verdicts)
     print("\n" + summary(f"ALL TABLES ({len(verdicts)} rows)", verdicts))
     if a.no_timing:
         return

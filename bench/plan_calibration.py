@@ -13,9 +13,17 @@ row's metric says) with the measurement. Prints the error per row, the mean and 
 of the fullest stage, and what the estimate costs: the wall time of `plan` and `check` on one manifest, and the estimate
 alone per manifest (bench/EstimateBench.java run on every generated manifest: milliseconds per JobEstimate, warm).
 
+PASS/FAIL per row (issue 35 item 4; every row is a run that ran): a FALSE OOM is a row whose fullest pipeline stage
+(plan's current layout) is over the GPU's capacity; a REJECTION is a row on whose manifest `check` raises an
+error-severity finding, or whose current layout the plan itself ranks invalid (its rule ids are printed). Each manifest
+names its own cluster and job (the file's stem), so one `check -f json` run reads a table's manifests. Each table ends
+with "false OOM: n rows; rejected: n rows (ids)", and the run with the same line over every table.
+bench/test_plan_calibration.py tests these verdicts (python3 -m unittest bench/test_plan_calibration.py).
+
 BLACKWELL: bench/plan/blackwell.tsv (published GB200 NVL72 runs, fp8 and NVFP4; sources in its header), validation
 only like HELD-OUT: no constant was set on it. B200: bench/plan/b200.tsv (published DGX B200 runs, fp8 and MXFP8; sources in
-its header), validation only.
+its header), validation only. 2026: bench/plan/validation-2026.tsv (published Megatron-Bridge, NeMo 2 and torchtitan runs on
+H100, H100 96 GB, B200, GB200 and GB300, dense and MoE, bf16 to NVFP4, 8 to 1,024 GPUs; sources in its header), validation only.
 
 Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing]
 (--table runs only the named validation tables; the default runs the calibration table and every table of VALIDATION.)
@@ -41,7 +49,9 @@ NEMO_DEFAULTS = {"gpu": "H100-SXM5-80GB", "dtype": "fp8", "nic_gbps": "400", "ni
                  "bytes": "16"}
 
 
-def manifest(r):
+def manifest(r, key="bench"):
+    # key: the manifest's own cluster and job name (the generated file's stem), so that one `check` over a table's
+    # manifests binds every job to its own cluster (same-named clusters across files are SYN004's finding);
     # per_node: GPUs per node (4 on a GB200/GB300 compute tray); domain: GPUs of one NVLink domain (72 in an NVL72 rack);
     # nic: the NIC model (ConnectX-7 unless the row names another: ConnectX-8 on GB300 trays)
     slots = int(r.get("per_node") or 8)
@@ -51,19 +61,19 @@ def manifest(r):
     sp = r.get("sp") or str(int(r["tp"]) > 1).lower()
     opt = f"zero_stage: {r['zero']}, distributed: {r['distributed']}" + (f", bytes_per_parameter: {r['bytes']}" if r.get("bytes") else "")
     return f"""kind: cluster
-name: bench
-fabric: {{ type: infiniband, topology: rail-optimized }}
+name: {key}
+fabric: {fabric(r)}
 node_groups:
   - name: nodes
     count: {nodes}
-    gpu: {{ model: {r['gpu']}, count: {slots} }}
+    gpu: {{ model: {r['gpu']}, count: {slots}{power(r)} }}
     nvlink: {nvlink}
     nics:
       - {{ model: {r.get('nic') or 'ConnectX-7'}, count: {r['nics']}, speed: {r['nic_gbps']} Gb/s, protocol: {r['protocol']}, gpudirect_rdma: true }}
 ---
 kind: training_job
-name: {r['name'].lower()}
-cluster: bench
+name: {key.lower()}
+cluster: {key}
 node_group: nodes
 nodes: {nodes}
 gpus_per_node: {per_node}
@@ -83,6 +93,20 @@ batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
 {recompute(r['recompute'])}
 """
+
+
+def power(r):
+    """gpu.power_limit_w when the row states the board power the GPUs ran at (column `power_w`: Meta's Grand Teton H100s at
+    500 W); it changes no figure, the plan's assumptions say so."""
+    return f", power_limit_w: {r['power_w']}" if r.get("power_w") else ""
+
+
+def fabric(r):
+    """The cluster's fabric: RoCE rows state PFC on priority 3, as RoCE training fabrics run lossless (the rows' clusters
+    ran; a RoCE cluster that states no PFC is NET001's finding, which would reject the manifest, not the layout)."""
+    if r["protocol"] == "roce":
+        return "{ type: roce, topology: rail-optimized, roce: { pfc: { enabled: true, priority: 3 } } }"
+    return "{ type: infiniband, topology: rail-optimized }"
 
 
 def split(r):
@@ -154,22 +178,70 @@ def run(args):
     return p, time.perf_counter() - t
 
 
-def table(label, path, defaults, files):
+def check_errors(report):
+    """`check -f json`'s report → {file name: sorted rule ids of its error-severity findings}. Every row of these tables is
+    a run that ran, so an error on its manifest is a rule rejecting a layout (or a cluster) that worked."""
+    out = {}
+    for f in report.get("findings", []):
+        if f.get("level") == "error":
+            name = os.path.basename(f["location"]["file"])
+            out.setdefault(name, set()).add(f["ruleId"])
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def verdict(plan, check_ids):
+    """The two pass/fail conditions of a run that ran (issue 35 item 4), from `plan -f json`'s current layout and the
+    error ids `check` raised on the manifest: (over, rejected). over: the fullest pipeline stage's bytes exceed the
+    GPU's capacity (a false out-of-memory). rejected: sorted rule ids, those of `check`'s errors and, when the plan
+    itself ranks the current layout invalid (no rank), the findings it names."""
+    cur = plan["current"]
+    over = max(s["total_bytes"] for s in cur["memory"]["stages"]) > cur["memory"]["capacity_bytes"]
+    ids = set(check_ids)
+    if cur.get("rank") is None:
+        ids.update(cur.get("findings") or ["invalid"])
+    return over, sorted(ids)
+
+
+def summary(label, results):
+    """One line: how many rows the estimate calls out of memory and how many a rule rejects (with the ids)."""
+    over = sum(1 for o, _ in results if o)
+    rej = [ids for _, ids in results if ids]
+    ids = sorted({i for r in rej for i in r})
+    return f"{label}: false OOM: {over} rows; rejected: {len(rej)} rows" + (f" ({', '.join(ids)})" if ids else "")
+
+
+def table(label, path, defaults, files, verdicts):
     print(f"\n== {label}: {os.path.relpath(path, ROOT)}")
     print(f"{'model':<15}{'source':<17}{'GPUs':>5}  {'metric':<10}{'predicted':>10}{'measured':>10}{'error':>9}   fullest stage")
     roles = []
-    errors, by_source = [], {}
+    errors, by_source, results = [], {}, []
     stem = os.path.splitext(os.path.basename(path))[0]
-    for i, r in enumerate(rows(path, defaults)):
-        f = os.path.join(GEN, f"{stem}-{i:02d}-{r['name']}.yaml")
+    table_rows = rows(path, defaults)
+    mine = []
+    for i, r in enumerate(table_rows):
+        key = f"{stem}-{i:02d}-{r['name']}"
+        f = os.path.join(GEN, key + ".yaml")
         with open(f, "w") as fh:
-            fh.write(manifest(r))
-        files.append(f)
+            fh.write(manifest(r, key))
+        mine.append(f)
+    files.extend(mine)
+    # one `check` over the table's manifests (each names its own cluster and job): the rules' verdict on each row
+    p, _ = run(["check", "-f", "json"] + mine)
+    try:
+        errs = check_errors(json.loads(p.stdout))
+    except ValueError:
+        print(f"check failed ({p.returncode}): {p.stderr.strip()}")
+        sys.exit(1)
+    for r, f in zip(table_rows, mine):
         p, _ = run(["plan", "-f", "json", f])
         if p.returncode != 0:
             print(f"{r['name']:<15} plan failed ({p.returncode}): {p.stderr.strip()}")
-            sys.exit(1)
-        plan = json.loads(p.stdout)["current"]
+            results.append((False, ["plan-failed"]))
+            continue
+        plan = json.loads(p.stdout)
+        over, rejected = verdict(plan, errs.get(os.path.basename(f), []))
+        results.append((over, rejected))
+        plan = plan["current"]
         metric = r["metric"]
         # step_s rows compare the step time (error + = predicted slower); the others a throughput (+ = predicted faster)
         pred = plan["time"]["step_s"] if metric == "step_s" else plan["throughput"][metric]
@@ -184,13 +256,17 @@ def table(label, path, defaults, files):
         if r.get("role"):
             roles.append(f"  {r['name']}: {r['role']}")
         print(f"{r['name']:<15}{r.get('source', 'nemo-24.09'):<17}{r['gpus']:>5}  {unit:<10}{pred:>10.{nd}f}{meas:>10.{nd}f}{100 * err:>+8.1f}%"
-              f"   {top / 1e9:.1f} GB of {cap / 1e9:.1f}" + ("" if top <= cap else "  (OVER: would run out of memory)"))
+              f"   {top / 1e9:.1f} GB of {cap / 1e9:.1f}" + ("" if not over else "  (OVER: false OOM, the run ran)")
+              + (f"  REJECTED by {', '.join(rejected)}" if rejected else ""))
     if len(by_source) > 1:
         for src, es in by_source.items():
             print(f"  {src:<17} mean |error| {100 * statistics.mean(es):5.2f} %, max {100 * max(es):5.2f} % over {len(es)} rows")
-    print(f"{label}: mean |error| {100 * statistics.mean(errors):.2f} %, max {100 * max(errors):.2f} % over {len(errors)} rows")
+    if errors:
+        print(f"{label}: mean |error| {100 * statistics.mean(errors):.2f} %, max {100 * max(errors):.2f} % over {len(errors)} rows")
+    print(summary(label, results))
     for line in roles:
         print(line)
+    verdicts.extend(results)
     return errors
 
 
@@ -201,20 +277,23 @@ def main():
                     help="run only this validation table (repeatable; never fitted); default: calibration, then every VALIDATION table")
     a = ap.parse_args()
     os.makedirs(GEN, exist_ok=True)
-    files = []
+    files, verdicts = [], []
     if a.table:
         for t in a.table:
-            table("VALIDATION (not fitted)", os.path.abspath(t), dict(TABLE_DEFAULTS.get(os.path.basename(t), {"bytes": ""})), files)
+            table("VALIDATION (not fitted)", os.path.abspath(t), dict(TABLE_DEFAULTS.get(os.path.basename(t), {"bytes": ""})), files, verdicts)
     else:
-        table("CALIBRATION (fitted)", os.path.join(ROOT, "bench", "plan", "nemo-h100-fp8.tsv"), NEMO_DEFAULTS, files)
+        table("CALIBRATION (fitted)", os.path.join(ROOT, "bench", "plan", "nemo-h100-fp8.tsv"), NEMO_DEFAULTS, files, verdicts)
         for t in VALIDATION:
-            table("HELD-OUT (not fitted)", os.path.join(ROOT, "bench", "plan", t), {"bytes": ""}, files)
-        table("FSDP2 / torchtitan VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "fsdp.tsv"), {"bytes": ""}, files)
+            table("HELD-OUT (not fitted)", os.path.join(ROOT, "bench", "plan", t), {"bytes": ""}, files, verdicts)
+        table("FSDP2 / torchtitan VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "fsdp.tsv"), {"bytes": ""}, files, verdicts)
         # MoE runs: each row's role says whether it set a constant (docs/plan.md, "MoE")
-        table("MoE (see each row's role)", os.path.join(ROOT, "bench", "plan", "moe.tsv"), {"bytes": ""}, files)
-        table("MoE VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "moe-validation.tsv"), {"bytes": ""}, files)
-        table("BLACKWELL (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "blackwell.tsv"), dict(TABLE_DEFAULTS["blackwell.tsv"]), files)
-        table("B200 (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "b200.tsv"), dict(TABLE_DEFAULTS["b200.tsv"]), files)
+        table("MoE (see each row's role)", os.path.join(ROOT, "bench", "plan", "moe.tsv"), {"bytes": ""}, files, verdicts)
+        table("MoE VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "moe-validation.tsv"), {"bytes": ""}, files, verdicts)
+        table("BLACKWELL (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "blackwell.tsv"), dict(TABLE_DEFAULTS["blackwell.tsv"]), files, verdicts)
+        table("B200 (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "b200.tsv"), dict(TABLE_DEFAULTS["b200.tsv"]), files, verdicts)
+        # published runs of every kind issue 35 item 4 names that no other table held (each row states its own bytes)
+        table("2026 VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "validation-2026.tsv"), {"bytes": ""}, files, verdicts)
+    print("\n" + summary(f"ALL TABLES ({len(verdicts)} rows)", verdicts))
     if a.no_timing:
         return
     # what the estimate adds to a run: plan vs check on one manifest, medians of 5 warm runs

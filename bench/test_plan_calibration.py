@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Tests of bench/plan_calibration.py's pass/fail verdicts (issue 35 item 4: no false OOM, no rule rejecting a layout
+that ran) and of the manifest it writes. Run: python3 -m unittest bench/test_plan_calibration.py (no build needed)."""
+import os, sys, unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plan_calibration as pc
+
+
+def plan(stages, capacity, rank=1, findings=()):
+    return {"current": {"rank": rank, "findings": list(findings),
+                        "memory": {"capacity_bytes": capacity, "stages": [{"total_bytes": b} for b in stages]}}}
+
+
+class VerdictTest(unittest.TestCase):
+    def test_fits_and_valid_passes(self):
+        self.assertEqual(pc.verdict(plan([70, 80], 80), []), (False, []))
+
+    def test_fullest_stage_over_capacity_is_a_false_oom(self):
+        # only the fullest stage counts: one stage over the GPU's capacity is enough
+        self.assertEqual(pc.verdict(plan([70, 81], 80), []), (True, []))
+
+    def test_check_errors_reject(self):
+        self.assertEqual(pc.verdict(plan([1], 80), ["PAR008", "PAR004"]), (False, ["PAR004", "PAR008"]))
+
+    def test_plan_ranking_the_layout_invalid_rejects_with_its_findings(self):
+        self.assertEqual(pc.verdict(plan([1], 80, rank=None, findings=["PAR004"]), ["PAR004"]), (False, ["PAR004"]))
+        self.assertEqual(pc.verdict(plan([1], 80, rank=None), []), (False, ["invalid"]))
+
+    def test_a_ranked_layout_s_notes_do_not_reject(self):
+        # a ranked current layout lists its findings too (PAR006's bubble note): they are no rejection
+        self.assertEqual(pc.verdict(plan([1], 80, rank=31, findings=["PAR006"]), []), (False, []))
+
+
+class CheckErrorsTest(unittest.TestCase):
+    def test_only_error_level_findings_by_file(self):
+        report = {"findings": [
+            {"level": "error", "ruleId": "PAR004", "location": {"file": "bench/generated/plan/a.yaml"}},
+            {"level": "warning", "ruleId": "MEM003", "location": {"file": "bench/generated/plan/a.yaml"}},
+            {"level": "error", "ruleId": "PAR004", "location": {"file": "bench/generated/plan/a.yaml"}},
+            {"level": "error", "ruleId": "NET001", "location": {"file": "b.yaml"}},
+            {"level": "note", "ruleId": "PAR006", "location": {"file": "c.yaml"}}]}
+        self.assertEqual(pc.check_errors(report), {"a.yaml": ["PAR004"], "b.yaml": ["NET001"]})
+
+
+class SummaryTest(unittest.TestCase):
+    def test_counts_and_ids(self):
+        self.assertEqual(pc.summary("T", [(True, []), (False, ["PAR004"]), (True, ["PAR008", "PAR004"]), (False, [])]),
+                         "T: false OOM: 2 rows; rejected: 2 rows (PAR004, PAR008)")
+        self.assertEqual(pc.summary("T", [(False, [])]), "T: false OOM: 0 rows; rejected: 0 rows")
+
+
+class ManifestTest(unittest.TestCase):
+    ROW = {"name": "X", "gpu": "H100-SXM5-80GB", "dtype": "bf16", "nic_gbps": "400", "nics": "8", "protocol": "infiniband",
+           "layers": "32", "hidden": "4096", "heads": "32", "kv_heads": "8", "ffn": "14336", "vocab": "128256",
+           "gated": "true", "tied": "false", "seq": "8192", "gpus": "16", "gbs": "64", "mbs": "1", "tp": "2", "pp": "1",
+           "cp": "1", "vp": "1", "zero": "1", "distributed": "true", "recompute": "none", "bytes": ""}
+
+    def test_each_manifest_names_its_own_cluster_and_job(self):
+        m = pc.manifest(dict(self.ROW), "t-03-X")
+        self.assertIn("kind: cluster\nname: t-03-X\n", m)
+        self.assertIn("name: t-03-x\ncluster: t-03-X\n", m)
+
+    def test_roce_rows_state_pfc(self):
+        m = pc.manifest(dict(self.ROW, protocol="roce"), "k")
+        self.assertIn("fabric: { type: roce, topology: rail-optimized, roce: { pfc: { enabled: true, priority: 3 } } }", m)
+        self.assertIn("fabric: { type: infiniband, topology: rail-optimized }", pc.manifest(dict(self.ROW), "k"))
+
+
+if __name__ == "__main__":
+    unittest.main()

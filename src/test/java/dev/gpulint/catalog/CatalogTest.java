@@ -61,6 +61,20 @@ class CatalogTest {
         assertEquals(15000e12, gb300.flops().get("nvfp4"), 1, "GB300 NVL72: 1,080 PFLOPS dense FP4 / 72");
         assertEquals(5000e12, gb300.flops().get("fp6"), 1, "GB300 NVL72: FP8/FP6 720 PFLOPS with sparsity / 72 / 2");
         assertEquals(1400, gb300.tdpWatts(), 0);
+        assertEquals(2500e12, gb300.flops().get("bf16"), 1, "BWU-DS per-GPU: FP16/BF16 2.5 PFLOPS dense, as GB200");
+        assertEquals(5000e12, gb300.flops().get("fp8"), 1, "BWU-DS per-GPU: FP8 5 PFLOPS dense, as GB200");
+        Catalog.Gpu gb300Gpu = C.gpu("NVIDIA GB300").orElseThrow();
+        assertEquals(279L << 30, gb300Gpu.memoryBytes(), 1, "BWU-DS per GPU: 279 GB (the 288 GB are the HBM stacks)");
+        assertEquals(6, gb300Gpu.pcieGeneration(), "BWU-DS: PCIe Gen6, 256 GB/s");
+        assertEquals(121e9, C.pcie(gb300Gpu.pcieGeneration()).orElseThrow().perDirection(), 1e9, "Gen6 x16 per direction");
+        assertEquals(72, gb300Gpu.rackDomain());
+        // GB300 and GB200 price alike but for attention: cuDNN SDPA on GB300 runs 1.107 times GB200's rate at 8,192 tokens
+        assertEquals(0.3, C.compute().efficiencies("GB200").orElseThrow().values().get("attention"), 1e-9);
+        assertEquals(0.33, C.compute().efficiencies("GB300").orElseThrow().values().get("attention"), 1e-9, "0.3 × 1.107, two places");
+        for (String k : java.util.List.of("gemm", "gemm_fp8", "gemm_nvfp4", "gemm_mxfp8", "hbm", "nvlink", "layer_s", "tp_overlap")) {
+            assertEquals(C.compute().efficiencies("GB200").orElseThrow().values().get(k),
+                    C.compute().efficiencies("GB300").orElseThrow().values().get(k), 1e-12, k + ": GB300 borrows GB200's");
+        }
         // CDNA 4 dense peaks: 256 CUs x 8,192 FP8 FLOP per clock per CU x the peak clock; FP32 at 256 FLOP per clock per CU
         Compute.Peaks mi355 = C.compute().peaks("MI355X").orElseThrow();
         assertEquals(256 * 8192 * 2.4e9, mi355.flops().get("fp8"), 0.1e12);

@@ -14,7 +14,8 @@ of the fullest stage, and what the estimate costs: the wall time of `plan` and `
 alone per manifest (bench/EstimateBench.java run on every generated manifest: milliseconds per JobEstimate, warm).
 
 BLACKWELL: bench/plan/blackwell.tsv (published GB200 NVL72 runs, fp8 and NVFP4; sources in its header), validation
-only like HELD-OUT: no constant was set on it. B200: bench/plan/b200.tsv (published DGX B200 runs, fp8 and MXFP8; sources in
+only like HELD-OUT: no constant was set on it. A row may state a setting its recipe turns off (column tp_overlap): the
+bench writes it as a .gpulint.yaml `plan:` override beside the manifest and passes it with --config. B200: bench/plan/b200.tsv (published DGX B200 runs, fp8 and MXFP8; sources in
 its header), validation only.
 
 Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing]
@@ -83,6 +84,18 @@ batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
 {recompute(r['recompute'])}
 """
+
+
+def config(r, manifest_path):
+    """A row whose recipe turns a setting off that the family's efficiencies assume on writes it as a user would, in a
+    .gpulint.yaml `plan:` override beside its manifest (column `tp_overlap`: the share of tensor-parallel communication
+    hidden; 0 where the recipe sets Megatron's tp_comm_overlap False). [] when the row states none."""
+    if not r.get("tp_overlap"):
+        return []
+    c = os.path.splitext(manifest_path)[0] + ".gpulint.yaml"
+    with open(c, "w") as fh:
+        fh.write(f"plan:\n  tp_overlap: {r['tp_overlap']}\n")
+    return ["--config", c]
 
 
 def split(r):
@@ -165,7 +178,7 @@ def table(label, path, defaults, files):
         with open(f, "w") as fh:
             fh.write(manifest(r))
         files.append(f)
-        p, _ = run(["plan", "-f", "json", f])
+        p, _ = run(["plan", "-f", "json"] + config(r, f) + [f])
         if p.returncode != 0:
             print(f"{r['name']:<15} plan failed ({p.returncode}): {p.stderr.strip()}")
             sys.exit(1)

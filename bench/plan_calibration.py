@@ -21,9 +21,11 @@ with "false OOM: n rows; rejected: n rows (ids)", and the run with the same line
 bench/test_plan_calibration.py tests these verdicts (python3 -m unittest bench/test_plan_calibration.py).
 
 BLACKWELL: bench/plan/blackwell.tsv (published GB200 NVL72 runs, fp8 and NVFP4; sources in its header), validation
-only like HELD-OUT: no constant was set on it. B200: bench/plan/b200.tsv (published DGX B200 runs, fp8 and MXFP8; sources in
-its header), validation only. 2026: bench/plan/validation-2026.tsv (published Megatron-Bridge, NeMo 2 and torchtitan runs on
-H100, H100 96 GB, B200, GB200 and GB300, dense and MoE, bf16 to NVFP4, 8 to 1,024 GPUs; sources in its header), validation only.
+only like HELD-OUT: no constant was set on it. A row may state a setting its recipe turns off (column tp_overlap): the
+bench writes it as a .gpulint.yaml `plan:` override beside the manifest and passes it with --config. B200: bench/plan/b200.tsv
+(published DGX B200 runs, fp8 and MXFP8; sources in its header), validation only. 2026: bench/plan/validation-2026.tsv
+(published Megatron-Bridge, NeMo 2 and torchtitan runs on H100, H100 96 GB, B200, GB200 and GB300, dense and MoE, bf16 to
+NVFP4, 8 to 1,024 GPUs; sources in its header), validation only.
 
 Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing]
 (--table runs only the named validation tables; the default runs the calibration table and every table of VALIDATION.)
@@ -107,6 +109,18 @@ def fabric(r):
     if r["protocol"] == "roce":
         return "{ type: roce, topology: rail-optimized, roce: { pfc: { enabled: true, priority: 3 } } }"
     return "{ type: infiniband, topology: rail-optimized }"
+
+
+def config(r, manifest_path):
+    """A row whose recipe turns a setting off that the family's efficiencies assume on writes it as a user would, in a
+    .gpulint.yaml `plan:` override beside its manifest (column `tp_overlap`: the share of tensor-parallel communication
+    hidden; 0 where the recipe sets Megatron's tp_comm_overlap False). [] when the row states none."""
+    if not r.get("tp_overlap"):
+        return []
+    c = os.path.splitext(manifest_path)[0] + ".gpulint.yaml"
+    with open(c, "w") as fh:
+        fh.write(f"plan:\n  tp_overlap: {r['tp_overlap']}\n")
+    return ["--config", c]
 
 
 def split(r):
@@ -233,7 +247,7 @@ def table(label, path, defaults, files, verdicts):
         print(f"check failed ({p.returncode}): {p.stderr.strip()}")
         sys.exit(1)
     for r, f in zip(table_rows, mine):
-        p, _ = run(["plan", "-f", "json", f])
+        p, _ = run(["plan", "-f", "json"] + config(r, f) + [f])
         if p.returncode != 0:
             print(f"{r['name']:<15} plan failed ({p.returncode}): {p.stderr.strip()}")
             results.append((False, ["plan-failed"]))

@@ -61,6 +61,38 @@ class CatalogTest {
         assertEquals(15000e12, gb300.flops().get("nvfp4"), 1, "GB300 NVL72: 1,080 PFLOPS dense FP4 / 72");
         assertEquals(5000e12, gb300.flops().get("fp6"), 1, "GB300 NVL72: FP8/FP6 720 PFLOPS with sparsity / 72 / 2");
         assertEquals(1400, gb300.tdpWatts(), 0);
+        assertEquals(2500e12, gb300.flops().get("bf16"), 1, "BWU-DS per-GPU: FP16/BF16 2.5 PFLOPS dense, as GB200");
+        assertEquals(5000e12, gb300.flops().get("fp8"), 1, "BWU-DS per-GPU: FP8 5 PFLOPS dense, as GB200");
+        Catalog.Gpu gb300Gpu = C.gpu("NVIDIA GB300").orElseThrow();
+        assertEquals(279L << 30, gb300Gpu.memoryBytes(), 1, "BWU-DS per GPU: 279 GB (the 288 GB are the HBM stacks)");
+        assertEquals(6, gb300Gpu.pcieGeneration(), "BWU-DS: PCIe Gen6, 256 GB/s");
+        assertEquals(121e9, C.pcie(gb300Gpu.pcieGeneration()).orElseThrow().perDirection(), 1e9, "Gen6 x16 per direction");
+        assertEquals(72, gb300Gpu.rackDomain());
+        // HGX B300: the Blackwell Ultra datasheet's HGX column, its own entry (not GB300's), as nvidia-smi names it
+        Catalog.Gpu b300 = C.gpu("NVIDIA B300 SXM6 AC").orElseThrow();
+        assertEquals("B300-SXM-270GB", b300.name());
+        assertEquals("B300-SXM-270GB", C.gpu("B300").orElseThrow().name(), "B300 is not GB300");
+        assertEquals("GB300", C.gpu("GB300").orElseThrow().name());
+        assertEquals(270L << 30, b300.memoryBytes(), 1, "BWU-DS HGX column: 270 GB per GPU");
+        assertEquals(7.7e12, b300.hbmBytesPerSecond(), 1e9);
+        assertEquals(6, b300.pcieGeneration());
+        assertEquals(1800e9, C.nvlinkBidirectional(b300), 1);
+        java.util.Map<String, Double> b300Peaks = C.compute().peaks("B300-SXM-270GB").orElseThrow().flops();
+        assertEquals(2250e12, b300Peaks.get("bf16"), 1, "BWU-DS per-GPU: BF16 2.25 PFLOPS dense");
+        assertEquals(4500e12, b300Peaks.get("fp8"), 1, "FP8 4.5");
+        assertEquals(14000e12, b300Peaks.get("nvfp4"), 1, "FP4 14");
+        assertEquals(1100, C.compute().peaks("B300-SXM-270GB").orElseThrow().tdpWatts(), 0);
+        java.util.Map<String, Double> b300Eff = C.compute().efficiencies("B300").orElseThrow().values();
+        assertEquals(0.68, b300Eff.get("gemm"), 1e-9, "B300's bf16 MAMF 0.786 × 0.86");
+        assertEquals(0.64, b300Eff.get("gemm_fp8"), 1e-9, "B300's fp8 MAMF 0.745 × 0.86");
+        assertEquals(0.33, b300Eff.get("attention"), 1e-9, "Blackwell Ultra's attention, GB300's");
+        // GB300 and GB200 price alike but for attention: cuDNN SDPA on GB300 runs 1.107 times GB200's rate at 8,192 tokens
+        assertEquals(0.3, C.compute().efficiencies("GB200").orElseThrow().values().get("attention"), 1e-9);
+        assertEquals(0.33, C.compute().efficiencies("GB300").orElseThrow().values().get("attention"), 1e-9, "0.3 × 1.107, two places");
+        for (String k : java.util.List.of("gemm", "gemm_fp8", "gemm_nvfp4", "gemm_mxfp8", "hbm", "nvlink", "layer_s", "tp_overlap")) {
+            assertEquals(C.compute().efficiencies("GB200").orElseThrow().values().get(k),
+                    C.compute().efficiencies("GB300").orElseThrow().values().get(k), 1e-12, k + ": GB300 borrows GB200's");
+        }
         // CDNA 4 dense peaks: 256 CUs x 8,192 FP8 FLOP per clock per CU x the peak clock; FP32 at 256 FLOP per clock per CU
         Compute.Peaks mi355 = C.compute().peaks("MI355X").orElseThrow();
         assertEquals(256 * 8192 * 2.4e9, mi355.flops().get("fp8"), 0.1e12);

@@ -63,6 +63,26 @@ class GpuVariantsTest {
         assertEquals(0.62, gb300.gemmEfficiency(ModelShape.Dtype.FP8), 1e-9, "GB200's fp8 MAMF 0.723 × 0.86");
     }
 
+    private static Term.Compute compute(JobEstimate e) {
+        return e.estimate().terms().stream().filter(t -> t instanceof Term.Compute).map(t -> (Term.Compute) t).findFirst().orElseThrow();
+    }
+
+    @Test
+    void gb300RunsAttentionAtCudnnsMeasuredGainOverGb200AndEverythingElseAsGb200() {
+        // the same job on GB200 and GB300 trays (fp8: both 5 PFLOPS dense): only the attention rate differs
+        String par = "{ tp: 2, pp: 1, sequence_parallel: true }", opt = "{ distributed: true, bytes_per_parameter: 16, zero_stage: 0 }";
+        Term.Compute gb200 = compute(estimate("GB200", "", 4, 4, "{ switch: true, domain_size: 72 }", "fp8", 8192, par, opt));
+        Term.Compute gb300 = compute(estimate("GB300", "", 4, 4, "{ switch: true, domain_size: 72 }", "fp8", 8192, par, opt));
+        assertEquals(2500e12 * 0.3, gb200.attentionRate(), 1e9, "GB200: bf16 peak × 0.3 (Hopper's fit, carried)");
+        assertEquals(2500e12 * 0.33, gb300.attentionRate(), 1e9, "GB300: bf16 peak × 0.33 (× 1.107, cuDNN SDPA GB300 vs GB200)");
+        assertEquals(gb200.attentionFlops(), gb300.attentionFlops(), 1, "the same FLOPs");
+        assertEquals(gb200.gemmRate(), gb300.gemmRate(), 1, "the same GEMM rate: GB300 borrows GB200's MAMF share");
+        assertEquals(gb200.hbmRate(), gb300.hbmRate(), 1, "the same 8 TB/s");
+        assertTrue(gb300.seconds() < gb200.seconds(), gb300.seconds() + " < " + gb200.seconds());
+        double attentionSaved = gb200.layersPerStage() * (gb200.attentionFlops() / gb200.attentionRate() - gb300.attentionFlops() / gb300.attentionRate());
+        assertEquals(attentionSaved, gb200.seconds() - gb300.seconds(), 1e-9, "the whole difference is the attention term");
+    }
+
     @Test
     void cdnaTakesItsMeasuredMatmulShareTimesTheSustainedTrainingFactorLikeEveryFamily() {
         // STAS's MAMF, bf16 share of the dense peak (docs/plan.md), × 0.86 (Ampere's 0.75 / 0.87), to two places

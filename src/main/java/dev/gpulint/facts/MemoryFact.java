@@ -158,7 +158,7 @@ public final class MemoryFact {
      * then what stays on the GPU (derive.estimate.StateOffload).
      */
     public MemoryFact offloaded(String what) { this.offloaded = what; return this; }
-    /** Model states are offloaded to host memory and left out of {@link #getPerGpuBytes}. */
+    /** Model states are offloaded to host memory and left out of perGpuBytes. */
     public boolean isOffload() { return offloaded != null; }
     /** What is offloaded and where that is written; null when nothing is. */
     public String getOffloaded() { return offloaded; }

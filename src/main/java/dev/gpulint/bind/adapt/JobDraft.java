@@ -64,6 +64,8 @@ final class JobDraft {
     /** Megatron's --pipeline-model-parallel-layout as written, and the transformer blocks of each stage it lays out
      *  (DraftBounds reads the one into the other: {@link dev.gpulint.spec.PipelineLayout}). */
     Located<String> pipelineLayout;
+    /** torchtitan without split points: its own split, computed once the model's layers are known (TorchtitanPipeline). */
+    TorchtitanPipeline.Default titanSplit;
     Located<List<Long>> stageLayers;
     /** HSDP: the shard group's size, or (the shard degree left to the GPU count) the replicas' count; null without. */
     Located<Long> dpShard, dpReplicate;

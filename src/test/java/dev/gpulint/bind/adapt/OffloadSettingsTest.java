@@ -94,6 +94,23 @@ class OffloadSettingsTest {
     }
 
     @Test
+    void aLaunchThatNamesTheDeepSpeedConfigurationTakesItsOffload() {
+        SourceFile ds = SourceFile.of("ds_config.json", DS);
+        SourceFile sh = SourceFile.of("train.sh", """
+                #!/bin/bash
+                torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 1 \\
+                  --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --deepspeed_config ds_config.json
+                """);
+        List<Specs.Job> jobs = Adapters.bind(List.of(new Adapters.Input(ds, Readers.read(ds).foreign()),
+                new Adapters.Input(sh, Readers.read(sh).foreign()))).jobs();
+        Specs.Job launched = jobs.stream().filter(j -> j.file().equals("train.sh")).findFirst().orElseThrow();
+        assertEquals("cpu", launched.offload().optimizer().value());
+        assertEquals("nvme", launched.offload().parameters().value());
+        assertEquals("ds_config.json", launched.offload().optimizer().span().file());
+        assertEquals("zero_optimization.offload_optimizer.device", launched.origin().key("offload_optimizer"));
+    }
+
+    @Test
     void megatronsOptimizerCpuOffloadAndItsFraction() {
         Specs.Job j = job("train.sh", """
                 #!/bin/bash

@@ -121,7 +121,11 @@ public final class Schema {
             en("recompute", false, List.of("none", "selective", "full", "op", "every")),
             num("recompute_every", false, 1, Integer.MAX_VALUE),
             // CPU activation offload (Megatron's --cpu-offloading-num-layers): Megatron-Core requires 0 ≤ n < layers
-            map("offload", false, num("activation_layers", false, 0, Integer.MAX_VALUE)),
+            // model states offloaded to host memory (DeepSpeed's offload_optimizer/offload_param devices, FSDP's CPU offload,
+            // Megatron's --optimizer-cpu-offload with --optimizer-offload-fraction)
+            map("offload", false, num("activation_layers", false, 0, Integer.MAX_VALUE),
+                    en("optimizer", false, List.of("gpu", "cpu", "nvme")), f("optimizer_fraction", Type.NUMBER, false),
+                    en("parameters", false, List.of("gpu", "cpu", "nvme"))),
             map("network", false, f("assumed_inter_node", Type.BANDWIDTH, false),
                     f("assumed_intra_node", Type.BANDWIDTH, false)),
             f("step_time", Type.DURATION, false),

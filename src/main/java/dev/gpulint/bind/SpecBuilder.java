@@ -180,6 +180,7 @@ final class SpecBuilder {
                         get(opt, "grad_reduce_dtype")),
                 net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
                 get(r, "step_time"), env, r.span(), null, recompute(r),
-                off == null ? null : new Specs.Offload(get(off, "activation_layers")));
+                off == null ? null : new Specs.Offload(get(off, "activation_layers"), get(off, "optimizer"),
+                        get(off, "optimizer_fraction"), get(off, "parameters")));
     }
 }

@@ -150,6 +150,19 @@ public final class MemoryFact {
     /** The estimate splits expert and shared parameters. */
     public boolean isMoe() { return expertParameters >= 0; }
 
+    private String offloaded;
+
+    /**
+     * The model states the job keeps in host memory, as the message names them ("the optimizer states and gradients in
+     * host memory (zero_optimization.offload_optimizer.device)"), set by the derive stage: {@link #getPerGpuBytes} is
+     * then what stays on the GPU (derive.estimate.StateOffload).
+     */
+    public MemoryFact offloaded(String what) { this.offloaded = what; return this; }
+    /** Model states are offloaded to host memory and left out of perGpuBytes. */
+    public boolean isOffload() { return offloaded != null; }
+    /** What is offloaded and where that is written; null when nothing is. */
+    public String getOffloaded() { return offloaded; }
+
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/memory"; }
 

@@ -30,6 +30,7 @@ public final class EstimateWords {
         if (t instanceof Term.Bubble b) return bubble(b);
         if (t instanceof Term.DpExposure d) return dpExposure(d);
         if (t instanceof Term.Offload o) return offload(o);
+        if (t instanceof Term.HostStates h) return hostStates(h);
         if (t instanceof Term.Optimizer o) return optimizer(o);
         throw new IllegalArgumentException("no words for the estimate term " + t);
     }
@@ -107,6 +108,18 @@ public final class EstimateWords {
                 trim(o.layers()), Units.bytes(o.bytes()), o.pcieGeneration(), o.rate() / 1e9, o.pciePerDirection() / 1e9,
                 o.pcieEfficiency(), Units.seconds(o.copySeconds()), Units.seconds(o.forwardSeconds()), Units.seconds(o.backwardSeconds()),
                 Units.seconds(o.exposed()));
+    }
+
+    static String hostStates(Term.HostStates h) {
+        String down = Units.bytes(h.downBytes()) + " of gradients down " + (h.downPerMicroBatch()
+                ? "per micro-batch (" + Units.seconds(h.downSeconds()) + ", behind the stage's backward " + Units.seconds(h.stageSeconds() * 2 / 3) + ")"
+                : "per step (" + Units.seconds(h.downSeconds()) + ", before the CPU optimizer's step)");
+        String up = Units.bytes(h.upBytes()) + (h.upPerMicroBatch()
+                ? " of parameters up per micro-batch, for its forward and backward (" + Units.seconds(h.upSeconds()) + ", behind the stage's "
+                        + Units.seconds(h.stageSeconds()) + ")"
+                : " of updated 16-bit weights up per step (" + Units.seconds(h.upSeconds()) + ", after it)");
+        return String.format(Locale.ROOT, "over %s at %.1f GB/s (%.1f GB/s per direction × %.2f): %s; %s; %d micro-batches: %s exposed per step",
+                h.link(), h.rate() / 1e9, h.linkPerDirection() / 1e9, h.efficiency(), down, up, h.microBatches(), Units.seconds(h.exposed()));
     }
 
     static String optimizer(Term.Optimizer o) {

@@ -379,8 +379,20 @@ public final class Specs {
      * in the forward pass and back in the backward pass (Megatron's {@code --cpu-offloading} with
      * {@code --cpu-offloading-num-layers}, Megatron-Core's {@code cpu_offloading_num_layers} as NeMo 2 and
      * Megatron-Bridge write it, the native {@code offload.activation_layers}).
+     *
+     * <p>Model states offloaded to the host (docs/plan.md, "Offloaded model states"): {@code optimizer} is where the
+     * optimizer states and their step live ("cpu" or "nvme"; DeepSpeed's {@code zero_optimization.offload_optimizer.device},
+     * Megatron's {@code --optimizer-cpu-offload}, FSDP's CPU offload; the native {@code offload.optimizer}), of which
+     * {@code optimizerFraction} (Megatron's {@code --optimizer-offload-fraction}, native {@code offload.optimizer_fraction};
+     * null: all); {@code parameters} is where the sharded parameters live (DeepSpeed's {@code offload_param.device},
+     * accelerate's {@code fsdp_offload_params}, torchtitan's {@code enable_cpu_offload}; native {@code offload.parameters}).
+     * Each is null when not written.
      */
-    public record Offload(Located<Long> activationLayers) {}
+    public record Offload(Located<Long> activationLayers, Located<String> optimizer, Located<Double> optimizerFraction,
+                          Located<String> parameters) {
+        /** Activation offload only. */
+        public Offload(Located<Long> activationLayers) { this(activationLayers, null, null, null); }
+    }
 
     /**
      * How an MoE model's layers route and compute, as Megatron-Core's flags state it (docs/format.md, model.moe); every

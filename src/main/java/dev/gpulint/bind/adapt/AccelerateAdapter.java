@@ -128,6 +128,6 @@ final class AccelerateAdapter implements FormatAdapter {
         }
         Located<Boolean> ac = TreeValues.bool(scalar(f, "fsdp_activation_checkpointing"));
         if (ac != null) j.recompute = new Located<>(ac.value() ? "full" : "none", ac.span());
-        UnpricedSettings.accelerate(j, f);
+        OffloadSettings.accelerate(j, f);
     }
 }

@@ -65,6 +65,7 @@ public final class Adapters {
         deepspeedReferences(all);
         List<JobDraft> jobs = all.stream().filter(j -> !merged.contains(j)).toList();
         ModelNames.fillAll(jobs, modelConfigs, folders);
+        for (JobDraft j : jobs) TorchtitanPipeline.generate(j, out::finding);     // its default split needs the layers
         for (JobDraft j : jobs) out.job(j.build());
         return out.build();
     }
@@ -91,7 +92,9 @@ public final class Adapters {
             if (matches != 1 || found.deepspeed == null) continue;
             j.deepspeed = found.deepspeed;
             if (j.zeroStage == null) j.zeroStage = found.zeroStage;
-            j.unpriced.addAll(found.unpriced);      // its offload settings are the launched job's
+            j.unpriced.addAll(found.unpriced);      // its unpriced settings and its offload are the launched job's
+            if (j.offloadOptimizer == null && found.offloadOptimizer != null) j.offloadOptimizer = j.key(found.keys.get(found.offloadOptimizer), found.offloadOptimizer);
+            if (j.offloadParameters == null && found.offloadParameters != null) j.offloadParameters = j.key(found.keys.get(found.offloadParameters), found.offloadParameters);
             DeepSpeedHeredoc.batchStatements(j, found.deepspeed.trainBatchSize(), found.deepspeed.microBatchPerGpu(),
                     "the DeepSpeed configuration " + found.file);
             found.deepspeed = null;

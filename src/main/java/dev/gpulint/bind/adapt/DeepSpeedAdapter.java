@@ -53,7 +53,7 @@ final class DeepSpeedAdapter implements FormatAdapter {
             j.zeroStage = j.key("stage", TreeValues.whole(scalar(zero, "stage")));
             ScalarNode stage = scalar(zero, "stage");
             j.zeroStageUnknown = j.zeroStage == null && stage != null && !stage.isNull() && TreeValues.placeholder(stage.text());
-            UnpricedSettings.deepspeed(j, zero);
+            OffloadSettings.deepspeed(j, zero);
         }
         // what `gpulint plan` reads: bf16/fp16 enabled, activation checkpointing (full recompute)
         for (String p : new String[] {"bf16", "fp16"}) {

@@ -64,11 +64,16 @@ final class JobDraft {
     /** Megatron's --pipeline-model-parallel-layout as written, and the transformer blocks of each stage it lays out
      *  (DraftBounds reads the one into the other: {@link dev.gpulint.spec.PipelineLayout}). */
     Located<String> pipelineLayout;
+    /** torchtitan without split points: its own split, computed once the model's layers are known (TorchtitanPipeline). */
+    TorchtitanPipeline.Default titanSplit;
     Located<List<Long>> stageLayers;
     /** HSDP: the shard group's size, or (the shard degree left to the GPU count) the replicas' count; null without. */
     Located<Long> dpShard, dpReplicate;
     /** CPU activation offload: the layers whose activations go to host memory (Specs.Offload). */
     Located<Long> offloadLayers;
+    /** Model states in host memory (Specs.Offload): where the optimizer states and parameters live, the optimizer's share. */
+    Located<String> offloadOptimizer, offloadParameters;
+    Located<Double> offloadFraction;
     /** Settings read but not priced apart: lines of the plan's assumptions ({@link UnpricedSettings}). */
     final List<String> unpriced = new ArrayList<>();
     /** Sizes written with a value nobody knows yet (tp, pp, dp, cp, ep, virtual_pp): see {@link Specs.Parallelism}. */
@@ -196,7 +201,8 @@ final class JobDraft {
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
                 deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced, writtenKeys());
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
-                env, span, origin, recompute, offloadLayers == null ? null : new Specs.Offload(offloadLayers));
+                env, span, origin, recompute, offloadLayers == null && offloadOptimizer == null && offloadParameters == null ? null
+                        : new Specs.Offload(offloadLayers, offloadOptimizer, offloadFraction, offloadParameters));
     }
 
     /** The keys messages name in the format's own words (PAR006, PAR007, PAR010), by the quantity they hold; tp's
@@ -207,6 +213,9 @@ final class JobDraft {
         if (keys.get(global) != null) out.put(Specs.Origin.GLOBAL_BATCH, keys.get(global));
         if (keys.get(seqLength) != null) out.put(Specs.Origin.SEQ_LENGTH, keys.get(seqLength));
         if (keys.get(tp) != null) out.put(Specs.Origin.TP, keys.get(tp));
+        // where host offload is written, as the plan's assumptions and MEM001 name it (derive.estimate.StateOffload)
+        if (keys.get(offloadOptimizer) != null) out.put("offload_optimizer", keys.get(offloadOptimizer));
+        if (keys.get(offloadParameters) != null) out.put("offload_parameters", keys.get(offloadParameters));
         return out;
     }
 

@@ -208,6 +208,9 @@ final class MegatronAdapter implements FormatAdapter {
         if (switchFlag(flags.get("--cpu-offloading")) != null) {
             j.offloadLayers = j.key("--cpu-offloading-num-layers", located(flags.get("--cpu-offloading-num-layers")));
         }
+        Word fraction = flags.get("--optimizer-offload-fraction");
+        OffloadSettings.megatron(j, switchFlag(flags.get("--optimizer-cpu-offload")),
+                fraction == null || !fraction.known() ? null : fraction.text(), fraction == null ? null : fraction.span());
         Word fp8 = flags.get("--fp8-format"), fp4 = flags.get("--fp4-format"), recipe = flags.get("--fp8-recipe");
         Located<Boolean> bf16 = switchFlag(flags.get("--bf16")), fp16 = switchFlag(flags.get("--fp16"));
         if (fp4 != null && fp4.known()) j.dtype = new Located<>("nvfp4", fp4.span());      // --fp4-recipe has one choice, nvfp4

@@ -45,7 +45,10 @@ final class TorchtitanPipeline {
             MappingNode m = map(root, t);
             if (m != null && m.get(KEY).isPresent()) { points = m.get(KEY).get(); table = t; break; }
         }
-        if (!(points instanceof ListNode list) || list.items().isEmpty()) return;
+        if (!(points instanceof ListNode list) || list.items().isEmpty()) {
+            if (points == null) pending(j, root);
+            return;
+        }
         // the value as written (the TOML reader gives each item the whole value's span; the list's own is its key's)
         dev.gpulint.core.Span at = list.items().get(0).span().to(list.items().get(list.items().size() - 1).span());
         String owner = j.name != null ? j.name.value() : j.file;
@@ -106,16 +109,110 @@ final class TorchtitanPipeline {
         for (int s = 0; s < stages; s++) {
             layers[s] = s == stages - 1 ? -1 : bounds.get(s) - (s == 0 ? 0 : bounds.get(s - 1));
         }
-        // in Megatron's order (entry v·pp + r is rank r's v-th stage): the V schedule's second stage of rank r is 2·pp − 1 − r
+        place(j, layers, pp, v, KEY, "[" + table + "] " + KEY, at);
+    }
+
+    /**
+     * Stage {@code i}'s layers ({@code layers}, torchtitan's stage order) written into {@code j} in Megatron's order
+     * (entry v·pp + r is rank r's v-th stage; the V schedule's second stage of rank r is 2·pp − 1 − r), with the
+     * virtual stages per rank they make.
+     */
+    private static void place(JobDraft j, long[] layers, long pp, boolean v, String key, String where, dev.gpulint.core.Span at) {
+        int stages = layers.length;
         List<Long> ordered = new ArrayList<>(stages);
         for (int i = 0; i < stages; i++) {
             int rank = (int) (i % pp), virtual = (int) (i / pp);
             int s = v && virtual == 1 ? (int) (2 * pp - 1 - rank) : i;
             ordered.add(layers[s]);
         }
-        j.stageLayers = j.key(KEY, new Located<>(ordered, at));
+        j.stageLayers = j.key(key, new Located<>(ordered, at));
         long vpp = stages / pp;
-        j.state("vpp", vpp, "[" + table + "] " + KEY + " (" + stages + " stages ÷ pp " + pp + ")", StatedKind.CONFIG, at);
-        if (j.vpp == null && vpp > 1) j.vpp = j.key(KEY, new Located<>(vpp, at));
+        j.state("vpp", vpp, where + " (" + stages + " stages ÷ pp " + pp + ")", StatedKind.CONFIG, at);
+        if (j.vpp == null && vpp > 1) j.vpp = j.key(key, new Located<>(vpp, at));
+    }
+
+    /**
+     * torchtitan's own split when no split points are written (torchtitan/distributed/pipeline_parallel.py, pipeline_llm
+     * and generate_llm_fqn_per_model_part, at github.com/pytorch/torchtitan commit 02ef790c): the stages are
+     * pp for a single-stage schedule (1F1B, GPipe) and 2·pp for a looped one, or, with
+     * {@code pipeline_parallel_layers_per_stage} k, ⌈(L + in + out)/k⌉; the embedding counts as {@code in} layers and
+     * the norm with the output as {@code out} ({@code pipeline_parallel_first_stage_less_layers} /
+     * {@code last_stage_less_layers}, 1 each by default); the L + in + out "effective" layers are dealt out evenly, the
+     * first (L + in + out) mod stages stages taking one more, and the first stage gives {@code in} of its share to the
+     * embedding, the last {@code out} to the output. Read when the model's layers are known, after the model catalog
+     * ({@link #generate}).
+     */
+    record Default(Located<Long> layersPerStage, long inputWeight, long outputWeight, String schedule, String table) {}
+
+    private static final String PER_STAGE = "pipeline_parallel_layers_per_stage";
+
+    private static void pending(JobDraft j, MappingNode root) {
+        for (String t : List.of("parallelism", "experimental")) {
+            MappingNode m = map(root, t);
+            if (m == null || scalar(m, "pipeline_parallel_degree") == null && j.pp == null) continue;
+            // a module list per stage (module_fqns_per_model_part) is torchtitan's own layout: not read, the split stays unknown
+            if (m.get("module_fqns_per_model_part").isPresent()) return;
+            ScalarNode schedule = scalar(m, "pipeline_parallel_schedule");
+            Located<Long> perStage = TreeValues.whole(scalar(m, PER_STAGE));
+            Located<Long> in = TreeValues.whole(scalar(m, "pipeline_parallel_first_stage_less_layers"));
+            Located<Long> out = TreeValues.whole(scalar(m, "pipeline_parallel_last_stage_less_layers"));
+            j.titanSplit = new Default(perStage, in == null ? 1 : in.value(), out == null ? 1 : out.value(),
+                    schedule == null || schedule.isNull() ? "1F1B" : schedule.text().strip(), t);
+            return;
+        }
+    }
+
+    /**
+     * torchtitan's default split of a job whose model's layers are now known ({@link Default}): each stage's layers, as
+     * torchtitan builds them; a configuration torchtitan refuses (its ValueErrors: stages not a multiple of pp, not one
+     * per rank under a single-stage schedule, fewer than two under a looped one, an empty stage, a weight above a
+     * stage's share) is SYN002 at pipeline_parallel_layers_per_stage (else the pipeline degree) and left even.
+     */
+    static void generate(JobDraft j, Consumer<Finding> findings) {
+        Default d = j.titanSplit;
+        if (d == null || j.stageLayers != null || j.layers == null || j.pp == null || j.pp.value() <= 1 || j.layers.value() < 1) return;
+        long pp = j.pp.value(), layers = j.layers.value();
+        String lower = d.schedule().toLowerCase(Locale.ROOT);
+        boolean single = lower.matches("1f1b|gpipe"), v = lower.matches("zbvzerobubble|dualpipev");
+        dev.gpulint.core.Span at = d.layersPerStage() != null ? d.layersPerStage().span() : j.pp.span();
+        String owner = j.name != null ? j.name.value() : j.file;
+        String id = j.format + ":" + owner + "/" + PER_STAGE;
+        long in = d.inputWeight(), out = d.outputWeight(), effective = layers + in + out;
+        if (in < 0 || out < 0) return;
+        long stages;
+        if (d.layersPerStage() != null) {
+            long k = d.layersPerStage().value();
+            if (k < 1) return;                                         // the schema's bounds are not torchtitan's to judge here
+            stages = (effective + k - 1) / k;
+            String why = stages % pp != 0 ? "not a multiple of pipeline_parallel_degree " + pp
+                    : single && stages != pp ? "but the single-stage schedule " + d.schedule() + " runs one stage per rank"
+                    : !single && stages / pp < 2 ? "but the looped schedule " + d.schedule() + " needs at least two per rank"
+                    : v && stages != 2 * pp ? "not the two per rank the V schedule " + d.schedule() + " places" : null;
+            if (why != null) {
+                findings.accept(Finding.of("SYN002", at, id, "'" + PER_STAGE + "' " + k + " makes ⌈(" + layers + " layers + " + in
+                        + " for the embedding + " + out + " for the output) ÷ " + k + "⌉ = " + stages + " stages, " + why
+                        + " (torchtitan refuses it), so the split is left out of the estimate"));
+                return;
+            }
+        } else {
+            stages = single ? pp : 2 * pp;
+        }
+        if (stages > Integer.MAX_VALUE || stages > MAX_POINTS + 1) return;
+        long per = effective / stages, extra = effective % stages;
+        if (per == 0 || in > per || out > per) {
+            findings.accept(Finding.of("SYN002", at, id, "torchtitan deals " + layers + " layers + " + in + " for the embedding + " + out
+                    + " for the output over " + stages + " stages, " + per + " each, " + (per == 0 ? "so a stage is empty"
+                    : "fewer than the embedding's or the output's weight") + " (torchtitan refuses it), so the split is left out of the estimate"));
+            return;
+        }
+        long[] split = new long[(int) stages];
+        long left = layers;
+        for (int s = 0; s < stages; s++) {
+            long share = per + (s < extra ? 1 : 0) - (s == 0 ? in : 0) - (s == stages - 1 ? out : 0);
+            split[s] = Math.min(Math.max(0, share), left);
+            left -= split[s];
+        }
+        place(j, split, pp, v, d.layersPerStage() != null ? PER_STAGE : "pipeline_parallel_degree",
+                d.layersPerStage() != null ? "[" + d.table() + "] " + PER_STAGE : "torchtitan's default split", at);
     }
 }

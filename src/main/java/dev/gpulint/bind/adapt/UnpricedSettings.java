@@ -6,22 +6,19 @@ import static dev.gpulint.bind.adapt.TreeValues.scalar;
 import dev.gpulint.spec.Located;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
-import java.util.Locale;
 
 /**
  * Settings of the frameworks' own configurations that change speed or memory but that the estimate does not price
  * apart: each is read where it is written and becomes one line of the plan's {@code assumptions}
  * (Specs.Origin.unpriced), saying what was read and what the estimate does instead, so nobody takes the figure for
- * more than it is (issue #35). Offloading ZeRO/FSDP states to the host is read here too: the estimate keeps them on
- * the GPU, so its memory is an upper bound for such a job.
+ * more than it is (issue #35). Offloading ZeRO/FSDP states to the host is priced, not listed here (OffloadSettings).
  */
 final class UnpricedSettings {
     private UnpricedSettings() {}
 
     /**
      * torchtitan (torchtitan/config/job_config.py): {@code [parallelism] enable_async_tensor_parallel},
-     * {@code [compile] enable} (earlier {@code [training] compile}), {@code [training] enable_cpu_offload} and
-     * {@code [parallelism] fsdp_reshard_after_forward}.
+     * {@code [compile] enable} (earlier {@code [training] compile}) and {@code [parallelism] fsdp_reshard_after_forward}.
      */
     static void torchtitan(JobDraft j, MappingNode root) {
         MappingNode par = map(root, "parallelism"), training = map(root, "training");
@@ -37,39 +34,11 @@ final class UnpricedSettings {
             j.unpriced.add("torch.compile (" + where + "): fused elementwise kernels; not priced apart: the HBM traffic term"
                     + " (traffic bytes per byte, one constant for every software stack) stands for eager and compiled kernels alike");
         }
-        if (on(scalar(training, "enable_cpu_offload"))) {
-            j.unpriced.add("FSDP CPU offload ([training] enable_cpu_offload): parameters, gradients and optimizer states live in"
-                    + " host memory and the optimizer steps on the CPU; not priced: the memory shown keeps them on the GPU (an upper"
-                    + " bound) and the PCIe copies and CPU Adam step are not in the time");
-        }
         ScalarNode reshard = scalar(par, "fsdp_reshard_after_forward");
         if (reshard != null && !reshard.isNull() && reshard.text().strip().equalsIgnoreCase("never")) {
             j.unpriced.add("fsdp_reshard_after_forward = \"never\": FSDP keeps the gathered parameters from forward to backward"
                     + " (one all-gather per step instead of two, and a stage's unsharded parameters held); priced as torchtitan's"
                     + " default, which reshards after forward");
-        }
-    }
-
-    /** DeepSpeed: {@code zero_optimization.offload_optimizer.device} and {@code offload_param.device} (cpu or nvme). */
-    static void deepspeed(JobDraft j, MappingNode zero) {
-        for (String what : new String[] {"offload_optimizer", "offload_param"}) {
-            ScalarNode device = scalar(map(zero, what), "device");
-            if (device == null || device.isNull()) continue;
-            String d = device.text().strip().toLowerCase(Locale.ROOT);
-            if (!d.equals("cpu") && !d.equals("nvme")) continue;
-            j.unpriced.add("ZeRO-Offload (zero_optimization." + what + ".device \"" + d + "\"): the "
-                    + (what.equals("offload_optimizer") ? "optimizer states (and the optimizer step)" : "parameters")
-                    + " in host " + (d.equals("nvme") ? "NVMe" : "memory") + "; not priced: the memory shown keeps them on the GPU"
-                    + " (an upper bound) and the PCIe copies are not in the time");
-        }
-    }
-
-    /** accelerate's FSDP plugin: {@code fsdp_config.fsdp_offload_params}. */
-    static void accelerate(JobDraft j, MappingNode fsdp) {
-        if (on(scalar(fsdp, "fsdp_offload_params"))) {
-            j.unpriced.add("FSDP CPU offload (fsdp_config.fsdp_offload_params): parameters and gradients in host memory, the"
-                    + " optimizer step on the CPU; not priced: the memory shown keeps them on the GPU (an upper bound) and the PCIe"
-                    + " copies are not in the time");
         }
     }
 

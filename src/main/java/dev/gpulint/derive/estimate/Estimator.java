@@ -176,9 +176,12 @@ public final class Estimator {
         comm.put(DP, dpS);
         boolean sharded = l.zeroStage() >= 1 || l.distributedOptimizer();
         double local = sharded ? params / ((double) l.shardRanks() * l.cp()) : params;
-        double optimizer = local * 30 / (hw.hbmBytesPerSecond() * e.hbm());
-        terms.add(new Term.Optimizer(local, hw.hbmBytesPerSecond() * e.hbm(), optimizer));
-        double step = mb * perMb + bubble + dpExp + optimizer;
+        // model states in host memory (StateOffload): the copies over the host link; the offloaded share steps on the CPU
+        double hostExp = v.offload().exposed(l, local, stageS, mb, gradBytes, hw, terms);
+        double onGpu = local * (1 - v.offload().optimizerShare());
+        double optimizer = onGpu * 30 / (hw.hbmBytesPerSecond() * e.hbm());
+        terms.add(new Term.Optimizer(onGpu, hw.hbmBytesPerSecond() * e.hbm(), optimizer));
+        double step = mb * perMb + bubble + dpExp + hostExp + optimizer;
         double stepTokens = (double) l.globalBatchSize() * m.seq();
         double gpus = l.gpus();
         double tps = stepTokens / (step * gpus);

@@ -139,7 +139,9 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         }
         String path = Hardwares.precision(hw, dtype);
         if (path != null) as.add(path);
-        Variants variants = new Variants(MoeShape.of(j, shape, statedFfn, as), AttentionShape.of(j, seq, as));
+        StateOffload offload = StateOffload.of(j);
+        if (offload.any()) as.add(offload.describe(layout.zeroStage()));
+        Variants variants = new Variants(MoeShape.of(j, shape, statedFfn, as), AttentionShape.of(j, seq, as), offload);
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 

@@ -92,9 +92,10 @@ public final class MemoryModel {
         return stages(m, l, b, Variants.of(m));
     }
 
-    /** {@link #stages} with the MoE layers as the job states them (dense layers, shared experts). */
+    /** {@link #stages} with the MoE layers as the job states them (dense layers, shared experts), less the states it offloads. */
     public static List<Stage> stages(ModelShape m, Layout l, StateBytes b, Variants v) {
         List<Stage> out = new ArrayList<>();
+        b = v.offload().onGpu(b, l.zeroStage());                // what the job keeps in host memory is not the GPU's
         double ranks = (double) l.shardRanks() * l.cp();      // hybrid sharding (HSDP): the shard group only
         StateBytes shared = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks);
         StateBytes expert = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks / l.ep());

@@ -10,7 +10,8 @@ import dev.gpulint.spec.ParallelDim;
  */
 public sealed interface Term {
 
-    /** The term's name as the plan prints it: compute, moe, tp, cp, ep, pp, dp, offload, bubble or optimizer. */
+    /** The term's name as the plan prints it: compute, moe, tp, cp, ep, pp, dp, offload, host-states,
+     * bubble or optimizer. */
     String term();
 
     /**
@@ -140,6 +141,26 @@ public sealed interface Term {
     record Offload(double layers, double bytes, int pcieGeneration, double rate, double pciePerDirection, double pcieEfficiency,
                    double copySeconds, double forwardSeconds, double backwardSeconds, double exposed) implements Term {
         @Override public String term() { return "offload"; }
+    }
+
+    /**
+     * Model states offloaded to host memory ({@link StateOffload}): the gradients down and the parameters up over the GPU's
+     * host link, per micro-batch (behind the stage's compute) or once per step (exposed whole).
+     *
+     * @param link            "PCIe Gen5", "NVLink-C2C"
+     * @param linkPerDirection the link's rate per direction, bytes/s
+     * @param efficiency      the catalog's pcie efficiency
+     * @param rate            the achieved rate, bytes/s
+     * @param downBytes       the gradients copied down, per micro-batch when {@code downPerMicroBatch}, else per step
+     * @param upBytes         the parameters copied up, per micro-batch when {@code upPerMicroBatch}, else per step
+     * @param stageSeconds    the slowest stage's compute per micro-batch the per-micro-batch copies hide behind
+     * @param microBatches    micro-batches per step
+     * @param exposed         seconds per step the copies add
+     */
+    record HostStates(String link, double linkPerDirection, double efficiency, double rate, double downBytes, boolean downPerMicroBatch,
+                      double upBytes, boolean upPerMicroBatch, double downSeconds, double upSeconds, double stageSeconds,
+                      long microBatches, double exposed) implements Term {
+        @Override public String term() { return "host-states"; }
     }
 
     /**

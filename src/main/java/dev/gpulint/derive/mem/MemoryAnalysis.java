@@ -5,6 +5,7 @@ import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.estimate.GpuMemory;
 import dev.gpulint.derive.estimate.StateBytes;
+import dev.gpulint.derive.estimate.StateOffload;
 import dev.gpulint.facts.MemoryFact;
 import dev.gpulint.spec.Specs;
 
@@ -41,7 +42,11 @@ public final class MemoryAnalysis {
         double params = j.model().parameters().value();
         long zero = r.zeroStage();
         if (zero < 0 || r.tp() <= 0 || r.pp() <= 0 || r.cp() < 0) return;   // written as a placeholder: unknown
-        StateBytes sb = StateBytes.of(j, zero);
+        StateBytes stated = StateBytes.of(j, zero);
+        // the states the job keeps in host memory (ZeRO-Offload, FSDP CPU offload, Megatron's optimizer CPU offload) leave
+        // the GPU: the message names the accounting as stated and what was counted off it
+        StateOffload offload = StateOffload.of(j);
+        StateBytes sb = offload.onGpu(stated, (int) zero);
         boolean distributed = StateBytes.distributed(j);
         boolean sharding = zero > 0 || distributed;
         long dp = r.dpEffective(), cp = Math.max(1, r.cp());
@@ -73,11 +78,12 @@ public final class MemoryAnalysis {
             perGpu = params / ((double) r.tp() * r.pp()) * sb.sharded((int) zero, distributed, ranks).total();
         }
         String note = j.statedWhere("parameters");
-        MemoryFact f = new MemoryFact(r.name(), j.file(), params, j.model().parameters().span(), sb.total(),
-                sb.accounting() == StateBytes.Accounting.STATED, sb.weights(), sb.gradients(), sb.optimizer(), r.tp(), r.pp(),
+        MemoryFact f = new MemoryFact(r.name(), j.file(), params, j.model().parameters().span(), stated.total(),
+                sb.accounting() == StateBytes.Accounting.STATED, stated.weights(), stated.gradients(), stated.optimizer(), r.tp(), r.pp(),
                 dpUnbounded ? 0 : dp, zero, perGpu, memory.bytes(), memory.gpu(), anyGpu || g == null ? null : g.name(),
                 memory.declared(), memory.span(), anyGpu, dpUnbounded, note);
         f.accounting(sb.accounting().id(), sb.where(), distributed, cp, memory.overridesCatalog(), memory.catalogBytes());
+        f.offloaded(offload.leaving((int) zero));
         if (expertParams >= 0) f.experts(expertParams, ep, expertDp, shared, perGpu - shared);
         out.add(f);
     }

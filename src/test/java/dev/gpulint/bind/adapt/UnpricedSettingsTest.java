@@ -11,9 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Settings the estimate reads but does not price apart become lines of the plan's assumptions (Specs.Origin.unpriced):
- * torchtitan's async TP, torch.compile, CPU offload and reshard-after-forward, DeepSpeed's ZeRO-Offload, accelerate's
- * FSDP offload (our own fixtures in the shapes of torchtitan's train_configs, DeepSpeed's config docs and accelerate's
- * FSDP config).
+ * torchtitan's async TP, torch.compile and reshard-after-forward (our own fixtures in the shapes of torchtitan's
+ * train_configs). Offloaded model states are read into the job and priced (OffloadSettingsTest), not said here.
  */
 class UnpricedSettingsTest {
 
@@ -51,7 +50,7 @@ class UnpricedSettingsTest {
     void torchtitansSpeedAndMemorySettingsAreSaid() {
         Specs.Job j = job("llama3_70b.toml", TITAN);
         assertEquals(List.of("async TP ([parallelism] enable_async_tensor_parallel)", "torch.compile ([compile] enable)",
-                "FSDP CPU offload ([training] enable_cpu_offload)", "fsdp_reshard_after_forward = \"never\""), heads(j));
+                "fsdp_reshard_after_forward = \"never\""), heads(j));
         assertTrue(j.origin().unpriced().get(0).endsWith("hides the same share of every job's tp communication"), j.origin().unpriced().get(0));
         // off, the default, or async TP without tp: nothing to say
         Specs.Job quiet = job("llama3_70b.toml", TITAN.replace("enable_cpu_offload = true", "enable_cpu_offload = false")
@@ -61,38 +60,5 @@ class UnpricedSettingsTest {
         // the earlier layout's [training] compile
         Specs.Job old = job("llama3_70b.toml", TITAN.replace("[compile]\nenable = true\n", "").replace("seq_len = 8192", "seq_len = 8192\ncompile = true"));
         assertTrue(heads(old).contains("torch.compile ([training] compile)"), heads(old).toString());
-    }
-
-    @Test
-    void deepSpeedZeroOffloadToCpuOrNvme() {
-        Specs.Job j = job("ds_config.json", """
-                {
-                  "train_micro_batch_size_per_gpu": 1,
-                  "gradient_accumulation_steps": 4,
-                  "bf16": { "enabled": true },
-                  "zero_optimization": {
-                    "stage": 3,
-                    "offload_optimizer": { "device": "cpu", "pin_memory": true },
-                    "offload_param": { "device": "none" }
-                  }
-                }
-                """);
-        assertEquals(List.of("ZeRO-Offload (zero_optimization.offload_optimizer.device \"cpu\")"), heads(j));
-        assertTrue(j.origin().unpriced().get(0).contains("the optimizer states (and the optimizer step) in host memory; not priced"));
-    }
-
-    @Test
-    void accelerateFsdpOffload() {
-        Specs.Job j = job("fsdp.yaml", """
-                compute_environment: LOCAL_MACHINE
-                distributed_type: FSDP
-                fsdp_config:
-                  fsdp_sharding_strategy: FULL_SHARD
-                  fsdp_offload_params: true
-                mixed_precision: bf16
-                num_machines: 1
-                num_processes: 8
-                """);
-        assertEquals(List.of("FSDP CPU offload (fsdp_config.fsdp_offload_params)"), heads(j));
     }
 }

@@ -61,13 +61,14 @@ public final class Launchers {
             "--untie-embeddings-and-output-weights", "--fp8-format", "--fp8-recipe", "--fp4-format", "--fp4-recipe", "--bf16", "--fp16",
             "--recompute-granularity",
             "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--cpu-offloading-num-layers",
-            "--moe-router-topk", "--moe-ffn-hidden-size",
+            "--optimizer-cpu-offload", "--optimizer-offload-fraction", "--moe-router-topk", "--moe-ffn-hidden-size",
             "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--moe-expert-capacity-factor", "--moe-pad-expert-input-to-capacity",
             "--moe-token-dispatcher-type", "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--window-size",
             "--window-attn-skip-freq", "--multi-latent-attention", "--kv-lora-rank", "--q-lora-rank", "--qk-head-dim",
             "--qk-pos-emb-head-dim", "--v-head-dim");
     private static final Set<String> PLAN_SWITCHES = Set.of("--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
-            "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--moe-pad-expert-input-to-capacity",
+            "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--optimizer-cpu-offload",
+            "--moe-pad-expert-input-to-capacity",
             "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--multi-latent-attention");
     /** NeMo's names (model.*, model.config.*, trainer.strategy.*, data.*) of the quantities Megatron's flags carry. */
     private static final Map<String, String> NEMO_NAMES = Map.ofEntries(

@@ -30,6 +30,7 @@ public final class Deriver {
 
     private final Catalog catalog;
     private final boolean estimates;
+    private final boolean environmentOnce;
 
     public Deriver(Catalog catalog) { this(catalog, true); }
 
@@ -38,9 +39,17 @@ public final class Deriver {
      *                  {@link Derived}; the plan's candidate search brings its own memory facts, per recompute choice, in place of the
      *                  second), so checking thousands of candidate layouts does not price each one's step
      */
-    public Deriver(Catalog catalog, boolean estimates) {
+    public Deriver(Catalog catalog, boolean estimates) { this(catalog, estimates, false); }
+
+    /**
+     * @param environmentOnce true: jobs that share one environment map, cluster, node group, node count and file get the
+     *                        environment's facts once, as the first of them ({@link EnvAnalysis#EnvAnalysis(boolean)}): for
+     *                        the plan's candidate search, whose candidate jobs all share the job's environment
+     */
+    public Deriver(Catalog catalog, boolean estimates, boolean environmentOnce) {
         this.catalog = catalog;
         this.estimates = estimates;
+        this.environmentOnce = environmentOnce;
     }
 
     /**
@@ -58,7 +67,7 @@ public final class Deriver {
         Resolver resolver = new Resolver(catalog);
         BandwidthReadings bandwidths = new BandwidthReadings(catalog, out);
         NodeGroupAnalysis groups = new NodeGroupAnalysis(catalog, out);
-        EnvAnalysis env = new EnvAnalysis();
+        EnvAnalysis env = new EnvAnalysis(environmentOnce);
         List<Resolved.Cluster> resolved = resolver.clusters(clusters);
         for (Resolved.Cluster c : resolved) {
             ClusterAnalysis.cluster(c, out);

@@ -28,7 +28,16 @@ import java.util.Map;
  */
 public final class EnvAnalysis {
     /** What the variables of one environment say by themselves, by the environment's identity (a run's jobs keep theirs). */
-    private final IdentityHashMap<Map<String, Located<String>>, List<Reading>> readings = new IdentityHashMap<>();
+    private final Map<Map<String, Located<String>>, List<Reading>> readings;
+
+    /**
+     * What environments say by themselves, shared by the derive runs of one plan search (each its own EnvAnalysis, on
+     * any thread): the candidate jobs of every run share the job's environment, read once for the whole search.
+     */
+    public static final class Readings {
+        private final Map<Map<String, Located<String>>, List<Reading>> byEnvironment =
+                java.util.Collections.synchronizedMap(new IdentityHashMap<>());
+    }
 
     /** NVIDIA's RoCE configuration guides assume this PFC priority when a cluster states none. */
     public static final int DEFAULT_PFC_PRIORITY = 3;
@@ -49,7 +58,7 @@ public final class EnvAnalysis {
     }
 
     /** An analysis for one derive run (not shared between threads). */
-    public EnvAnalysis() { this(false); }
+    public EnvAnalysis() { this(false, null); }
 
     /**
      * @param oncePerEnvironment true: a job whose environment (the same map), cluster, node group, node count and file are
@@ -58,7 +67,13 @@ public final class EnvAnalysis {
      *                           one job), whose rules of these facts (the NCCL family: one EnvFact each, no layout) say
      *                           something about the cluster, not about a candidate.
      */
-    public EnvAnalysis(boolean oncePerEnvironment) { this.oncePerEnvironment = oncePerEnvironment; }
+    public EnvAnalysis(boolean oncePerEnvironment) { this(oncePerEnvironment, null); }
+
+    /** As above, reading each environment once for every analysis that shares {@code shared} (null: for this one alone). */
+    public EnvAnalysis(boolean oncePerEnvironment, Readings shared) {
+        this.oncePerEnvironment = oncePerEnvironment;
+        this.readings = shared != null ? shared.byEnvironment : new IdentityHashMap<>();
+    }
 
     /**
      * A variable's reading apart from the job and cluster: its value (stripped, upper-cased, on/off, a whole number or

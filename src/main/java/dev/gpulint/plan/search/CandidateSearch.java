@@ -4,6 +4,7 @@ import dev.gpulint.catalog.Catalog;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Level;
 import dev.gpulint.derive.Deriver;
+import dev.gpulint.derive.nccl.EnvAnalysis;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.engine.RuleEngine;
 import dev.gpulint.engine.RuleParams;
@@ -234,12 +235,14 @@ public final class CandidateSearch {
         int chunks = Math.max(1, (jobs.size() + chunk - 1) / chunk);
         boolean environmentOnce = this.environmentOnce && environmentSpeaksOfCluster(rules);
         RuleEngine.builtInKieBase();
+        EnvAnalysis.Readings readings = new EnvAnalysis.Readings();     // the job's environment, read once for every session
         return java.util.stream.IntStream.range(0, chunks).parallel().boxed().flatMap(i -> {
             int from = i * chunk, to = Math.min(jobs.size(), from + chunk);
             List<Object> facts = new ArrayList<>();
             // derive's own estimate of a candidate job (its memory for the job's recompute) is left out: the caller's
             // memory facts, one per recompute choice, take its place, and the valid layouts are priced by the caller
-            facts.addAll(new Deriver(catalog, false, environmentOnce).derive(Model.of(clusters, jobs.subList(from, to))).facts());
+            facts.addAll(new Deriver(catalog, false, environmentOnce, readings).derive(Model.of(clusters, jobs.subList(from, to))).facts());
+
             for (int k = from; k < to; k++) facts.addAll(memory.get(k));
             facts.addAll(RuleParams.facts(rules, Map.of()));
             // which rules fire about which candidate is all the search reads: the findings are not worded

@@ -27,8 +27,9 @@ import java.util.function.Function;
 /**
  * Checks every layout of a {@link SearchSpace} with gpulint's own rules and ranks the valid ones by a caller's score.
  * Each candidate is the job with the candidate written in ({@link CandidateJobs}); derive and the built-in rules run
- * on all of them at once, in one session of the one KieBase, each candidate a job of its own name, so a finding's
- * identity ("training_job:NAME/...") says whose it is. Layouts the rules see alike (the same sizes, micro batch,
+ * on {@link #CHUNK} of them at a time, in sessions of the one KieBase on every core, each candidate a job of its own
+ * name, so a finding's identity ("training_job:NAME/...") says whose it is. The work is linear in the layouts, which
+ * {@link SearchSpace#MAX_LAYOUTS} bounds with a message, and a session's facts are bounded whatever their number. Layouts the rules see alike (the same sizes, micro batch,
  * sharding and sequence parallelism; recompute is no fact of theirs) are checked once.
  *
  * <p>A candidate is rejected by an error about it of a rule whose ID.yaml says {@code layout: errors} (PAR, NET,

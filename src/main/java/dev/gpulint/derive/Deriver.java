@@ -31,6 +31,8 @@ public final class Deriver {
 
     private final Catalog catalog;
     private final boolean estimates;
+    private final boolean environmentOnce;
+    private final EnvAnalysis.Readings readings;
 
     public Deriver(Catalog catalog) { this(catalog, true); }
 
@@ -39,9 +41,21 @@ public final class Deriver {
      *                  {@link Derived}; the plan's candidate search brings its own memory facts, per recompute choice, in place of the
      *                  second), so checking thousands of candidate layouts does not price each one's step
      */
-    public Deriver(Catalog catalog, boolean estimates) {
+    public Deriver(Catalog catalog, boolean estimates) { this(catalog, estimates, false); }
+
+    /**
+     * @param environmentOnce true: jobs that share one environment map, cluster, node group, node count and file get the
+     *                        environment's facts once, as the first of them ({@link EnvAnalysis#EnvAnalysis(boolean)}): for
+     *                        the plan's candidate search, whose candidate jobs all share the job's environment
+     */
+    public Deriver(Catalog catalog, boolean estimates, boolean environmentOnce) { this(catalog, estimates, environmentOnce, null); }
+
+    /** As above, the environments read once for every derive run that shares {@code readings} (null: for this run alone). */
+    public Deriver(Catalog catalog, boolean estimates, boolean environmentOnce, EnvAnalysis.Readings readings) {
         this.catalog = catalog;
         this.estimates = estimates;
+        this.environmentOnce = environmentOnce;
+        this.readings = readings;
     }
 
     /**
@@ -59,7 +73,7 @@ public final class Deriver {
         Resolver resolver = new Resolver(catalog);
         BandwidthReadings bandwidths = new BandwidthReadings(catalog, out);
         NodeGroupAnalysis groups = new NodeGroupAnalysis(catalog, out);
-        EnvAnalysis env = new EnvAnalysis();
+        EnvAnalysis env = new EnvAnalysis(environmentOnce, readings);
         List<Resolved.Cluster> resolved = resolver.clusters(clusters);
         for (Resolved.Cluster c : resolved) {
             ClusterAnalysis.cluster(c, out);

@@ -17,8 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The estimate as the search's score: each layout priced by {@link Estimator} with the job's model, hardware, rank
  * order and optimizer bytes (../spec/PLAN.md), the vocabulary padded again for the layout's tp as Megatron pads it.
- * Every estimate is kept (layouts are priced once, on any thread), so the report shows the same numbers the ranking
- * used. Each layout's memory fact is the estimate's fullest stage, which MEM003 (states and activations over the
+ * An estimate the report asks for is kept (priced once, on any thread); a score keeps none (tens of thousands of valid
+ * layouts are scored, a few printed), and as Estimator is a function of its inputs the report shows the same numbers the
+ * ranking used. Each layout's memory fact is the estimate's fullest stage, which MEM003 (states and activations over the
  * GPU's memory) and MEM002 (states above its warning share) judge.
  */
 final class Pricer implements CandidateSearch.Pricing {
@@ -48,9 +49,11 @@ final class Pricer implements CandidateSearch.Pricing {
     /** The GPU's memory: what MEM003 holds a layout's fullest stage to (MEM002 holds its model states to 90 % of it). */
     double usable() { return in.hardware().memoryBytes(); }
 
-    /** The layout's estimate (priced once). */
-    Estimate estimate(Layout l) {
-        return estimates.computeIfAbsent(l, x -> Estimator.estimate(shape(x.tp()), x, in.hardware(), in.order(), in.bytes(), in.variants()));
+    /** The layout's estimate (priced once, and kept: the report prints it). */
+    Estimate estimate(Layout l) { return estimates.computeIfAbsent(l, this::price); }
+
+    private Estimate price(Layout l) {
+        return Estimator.estimate(shape(l.tp()), l, in.hardware(), in.order(), in.bytes(), in.variants());
     }
 
     /** The model with its vocabulary padded for {@code tp}. */
@@ -81,7 +84,10 @@ final class Pricer implements CandidateSearch.Pricing {
 
     @Override
     public CandidateSearch.Score score(Layout l) {
-        Estimate e = estimate(l);
+        // the search scores every valid layout (tens of thousands) and the report prints a few: a score keeps no estimate
+        // (the same layout prices to the same estimate when the report asks for it)
+        Estimate e = estimates.get(l);
+        if (e == null) e = price(l);
         return new CandidateSearch.Score(e.throughput().tokensPerSecondPerGpu(), usable() - peakBytes(l));
     }
 

@@ -28,13 +28,52 @@ import java.util.Map;
  */
 public final class EnvAnalysis {
     /** What the variables of one environment say by themselves, by the environment's identity (a run's jobs keep theirs). */
-    private final IdentityHashMap<Map<String, Located<String>>, List<Reading>> readings = new IdentityHashMap<>();
+    private final Map<Map<String, Located<String>>, List<Reading>> readings;
+
+    /**
+     * What environments say by themselves, shared by the derive runs of one plan search (each its own EnvAnalysis, on
+     * any thread): the candidate jobs of every run share the job's environment, read once for the whole search.
+     */
+    public static final class Readings {
+        private final Map<Map<String, Located<String>>, List<Reading>> byEnvironment =
+                java.util.Collections.synchronizedMap(new IdentityHashMap<>());
+    }
 
     /** NVIDIA's RoCE configuration guides assume this PFC priority when a cluster states none. */
     public static final int DEFAULT_PFC_PRIORITY = 3;
 
+    /**
+     * With {@link #oncePerEnvironment}: the jobs whose variables were already turned into facts, by their environment's
+     * identity, each with what else its facts read (cluster, node group, nodes, file, EFA).
+     */
+    private final IdentityHashMap<Map<String, Located<String>>, List<Seen>> emitted = new IdentityHashMap<>();
+    private final boolean oncePerEnvironment;
+
+    /** What an environment's facts read besides the variables: jobs that agree on all of it get the same facts but for their name. */
+    private record Seen(Resolved.Cluster cluster, Resolved.Group group, String clusterName, long nodes, String file, boolean efa) {
+        boolean same(Seen o) {
+            return cluster == o.cluster && group == o.group && java.util.Objects.equals(clusterName, o.clusterName) && nodes == o.nodes
+                    && java.util.Objects.equals(file, o.file) && efa == o.efa;
+        }
+    }
+
     /** An analysis for one derive run (not shared between threads). */
-    public EnvAnalysis() {}
+    public EnvAnalysis() { this(false, null); }
+
+    /**
+     * @param oncePerEnvironment true: a job whose environment (the same map), cluster, node group, node count and file are
+     *                           those of a job already analysed in this run gets no facts: they would be that job's facts
+     *                           under another job name. For the plan's candidate search (thousands of candidate jobs of
+     *                           one job), whose rules of these facts (the NCCL family: one EnvFact each, no layout) say
+     *                           something about the cluster, not about a candidate.
+     */
+    public EnvAnalysis(boolean oncePerEnvironment) { this(oncePerEnvironment, null); }
+
+    /** As above, reading each environment once for every analysis that shares {@code shared} (null: for this one alone). */
+    public EnvAnalysis(boolean oncePerEnvironment, Readings shared) {
+        this.oncePerEnvironment = oncePerEnvironment;
+        this.readings = shared != null ? shared.byEnvironment : new IdentityHashMap<>();
+    }
 
     /**
      * A variable's reading apart from the job and cluster: its value (stripped, upper-cased, on/off, a whole number or
@@ -86,6 +125,12 @@ public final class EnvAnalysis {
             }
         }
         boolean efa = j.origin() != null && j.origin().rdmaResources().stream().anyMatch(l -> l.value().startsWith("vpc.amazonaws.com/efa"));
+        if (oncePerEnvironment) {
+            Seen seen = new Seen(cf, group, j.cluster() == null ? null : j.cluster().value(), r.nodes(), j.file(), efa);
+            List<Seen> before = emitted.computeIfAbsent(j.env(), x -> new ArrayList<>());
+            for (Seen b : before) if (b.same(seen)) return;
+            before.add(seen);
+        }
         int at = 0;
         for (Map.Entry<String, Located<String>> e : j.env().entrySet()) {
             Reading v = read.get(at++);

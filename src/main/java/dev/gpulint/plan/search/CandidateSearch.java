@@ -4,6 +4,7 @@ import dev.gpulint.catalog.Catalog;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Level;
 import dev.gpulint.derive.Deriver;
+import dev.gpulint.derive.nccl.EnvAnalysis;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.engine.RuleEngine;
 import dev.gpulint.engine.RuleParams;
@@ -26,8 +27,9 @@ import java.util.function.Function;
 /**
  * Checks every layout of a {@link SearchSpace} with gpulint's own rules and ranks the valid ones by a caller's score.
  * Each candidate is the job with the candidate written in ({@link CandidateJobs}); derive and the built-in rules run
- * on all of them at once, in one session of the one KieBase, each candidate a job of its own name, so a finding's
- * identity ("training_job:NAME/...") says whose it is. Layouts the rules see alike (the same sizes, micro batch,
+ * on {@link #CHUNK} of them at a time, in sessions of the one KieBase on every core, each candidate a job of its own
+ * name, so a finding's identity ("training_job:NAME/...") says whose it is. The work is linear in the layouts, which
+ * {@link SearchSpace#MAX_LAYOUTS} bounds with a message, and a session's facts are bounded whatever their number. Layouts the rules see alike (the same sizes, micro batch,
  * sharding and sequence parallelism; recompute is no fact of theirs) are checked once.
  *
  * <p>A candidate is rejected by an error about it of a rule whose ID.yaml says {@code layout: errors} (PAR, NET,
@@ -62,6 +64,8 @@ public final class CandidateSearch {
     private final RuleCatalog rules;
 
     private long perNode;
+    private int chunk = CHUNK;
+    private boolean environmentOnce = true;
 
     public CandidateSearch(Catalog catalog, RuleCatalog rules) {
         this.catalog = catalog;
@@ -74,6 +78,16 @@ public final class CandidateSearch {
      */
     public CandidateSearch resized(long gpusPerNode) {
         this.perNode = gpusPerNode;
+        return this;
+    }
+
+    /**
+     * For tests: check {@code jobs} candidate jobs per session, and derive the environment's facts per candidate job
+     * ({@code environmentOnce} false) rather than once per session; the search must find the same either way.
+     */
+    CandidateSearch checkedAs(int jobs, boolean environmentOnce) {
+        this.chunk = jobs;
+        this.environmentOnce = environmentOnce;
         return this;
     }
 
@@ -112,17 +126,18 @@ public final class CandidateSearch {
         for (Layout l : space) if (!l.equals(current)) layouts.add(l);
         Map<Key, Integer> keys = new LinkedHashMap<>();
         List<Specs.Job> jobs = new ArrayList<>();
-        List<Object> memory = new ArrayList<>();
-        Set<String> memoryDone = new java.util.HashSet<>();
+        List<List<Object>> memory = new ArrayList<>();      // by candidate job: its memory facts, one per recompute choice
+        Set<Integer> memoryDone = new java.util.HashSet<>();
         for (Layout l : layouts) {
             int k = keys.computeIfAbsent(Key.of(l), key -> {
                 jobs.add(CandidateJobs.of(job, l, PREFIX + jobs.size(), perNode));
+                memory.add(new ArrayList<>(RECOMPUTES));
                 return jobs.size() - 1;
             });
-            String aspect = memoryAspect(l.recompute());
-            if (memoryDone.add(k + "/" + aspect)) {
-                Object fact = pricing.memoryFact(l, PREFIX + k, aspect);
-                if (fact != null) memory.add(fact);
+            if (memoryDone.add(k * RECOMPUTES + l.recompute().ordinal())) {
+                Object fact = pricing.memoryFact(l, PREFIX + k, memoryAspect(l.recompute()));
+                // a memory fact is checked with its candidate job, which its name says
+                if (fact instanceof StageMemoryFact m && candidateOf("training_job:" + m.getJobName()) == k) memory.get(k).add(fact);
             }
         }
         List<Finding> findings = check(clusters, jobs, memory);
@@ -151,44 +166,54 @@ public final class CandidateSearch {
             for (Set<String> r : raised) r.remove(id);
         }
 
-        List<Candidate> valid = new ArrayList<>();
-        Map<Layout, Candidate> checked = new HashMap<>();
         Map<String, Integer> rejected = new TreeMap<>();
         int rejectedCount = 0;
         List<Candidate> rejectedLayouts = new ArrayList<>();
+        Candidate currentCandidate = null;
+        List<Layout> validLayouts = new ArrayList<>();
+        List<List<String>> validFindings = new ArrayList<>();
+        // layouts of one check and one recompute choice share what the rules said of them
+        Map<Integer, List<List<String>>> verdicts = new HashMap<>();
         for (Layout l : layouts) {
             int k = keys.get(Key.of(l));
-            Set<String> mem = outOfMemory.getOrDefault(k + "/" + memoryAspect(l.recompute()), Set.of());
-            Set<String> byAll = new TreeSet<>(rejecting.get(k));
-            byAll.addAll(mem);
-            Set<String> seen = new TreeSet<>(raised.get(k));
-            seen.addAll(mem);
-            List<String> by = List.copyOf(byAll);
-            Candidate c;
+            List<List<String>> verdict = verdicts.computeIfAbsent(k * RECOMPUTES + l.recompute().ordinal(), x -> {
+                Set<String> mem = outOfMemory.getOrDefault(k + "/" + memoryAspect(l.recompute()), Set.of());
+                Set<String> byAll = new TreeSet<>(rejecting.get(k));
+                byAll.addAll(mem);
+                Set<String> seen = new TreeSet<>(raised.get(k));
+                seen.addAll(mem);
+                return List.of(List.copyOf(seen), List.copyOf(byAll));
+            });
+            List<String> by = verdict.get(1);
             if (by.isEmpty()) {
-                Score s = pricing.score(l);
-                c = new Candidate(l, List.copyOf(seen), by, 0, s.value(), s.headroom());
-                valid.add(c);
+                validLayouts.add(l);
+                validFindings.add(verdict.get(0));
             } else {
-                c = new Candidate(l, List.copyOf(seen), by, 0, 0, 0);
+                Candidate c = new Candidate(l, verdict.get(0), by, 0, 0, 0);
                 rejectedCount++;
                 rejectedLayouts.add(c);
                 for (String id : by) rejected.merge(id, 1, Integer::sum);
+                if (l == current) currentCandidate = c;
             }
-            checked.put(l, c);
+        }
+        // every valid layout priced, on all cores (the pricing keeps what it shares in concurrent maps)
+        Score[] scores = validLayouts.parallelStream().map(pricing::score).toArray(Score[]::new);
+        List<Candidate> valid = new ArrayList<>(validLayouts.size());
+        for (int i = 0; i < validLayouts.size(); i++) {
+            valid.add(new Candidate(validLayouts.get(i), validFindings.get(i), List.of(), 0, scores[i].value(), scores[i].headroom()));
         }
         // best first; ties by headroom, then the layout that keeps the job's own choices (micro batch, sharding, recompute,
         // sequence parallelism: what its sizes do not decide, so a wrong tp changes nothing), then the search's order
         valid.sort(Comparator.comparingDouble(Candidate::score).reversed().thenComparing(Comparator.comparingDouble(Candidate::headroom).reversed())
                 .thenComparing(c -> sameChoices(c.layout(), current) ? 0 : 1));
-        List<Candidate> ranked = new ArrayList<>();
+        List<Candidate> ranked = new ArrayList<>(valid.size());
         for (int i = 0; i < valid.size(); i++) {
             Candidate c = valid.get(i);
             Candidate r = new Candidate(c.layout(), c.findings(), c.rejectedBy(), i + 1, c.score(), c.headroom());
             ranked.add(r);
-            checked.put(c.layout(), r);
+            if (c.layout() == current) currentCandidate = r;
         }
-        return new SearchResult(checked.get(current), ranked, rejected, rejectedCount, List.copyOf(cluster), layouts.size(), jobs.size(),
+        return new SearchResult(currentCandidate, ranked, rejected, rejectedCount, List.copyOf(cluster), layouts.size(), jobs.size(),
                 rejectedLayouts);
     }
 
@@ -200,38 +225,54 @@ public final class CandidateSearch {
     }
 
     /**
-     * Derive and the built-in rules over the candidate jobs: in two halves on two threads when the machine has two
-     * cores (each half its own derive run and session of the one KieBase; the cluster's facts are derived in both, and
-     * the findings about it meet in a set).
+     * Derive and the built-in rules over the candidate jobs, {@link #CHUNK} at a time (each chunk its own derive run and
+     * session of the one KieBase, on as many threads as the machine has cores; the cluster's facts are derived in each,
+     * and the findings about it meet in a set), so that a session holds a bounded number of facts however many layouts
+     * the search has. The environment's facts are derived once per chunk when every rule that reads them speaks of the
+     * cluster (no {@code layout:} in their ID.yaml): they are the same for every candidate job but for its name.
      */
-    private List<Finding> check(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<Object> memory) {
-        int parts = jobs.size() >= MIN_SPLIT && Runtime.getRuntime().availableProcessors() > 1 ? 2 : 1;
-        List<Integer> cuts = new ArrayList<>();
-        for (int i = 0; i <= parts; i++) cuts.add(jobs.size() * i / parts);
+    private List<Finding> check(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<List<Object>> memory) {
+        int chunk = this.chunk;
+        int chunks = Math.max(1, (jobs.size() + chunk - 1) / chunk);
+        boolean environmentOnce = this.environmentOnce && environmentSpeaksOfCluster(rules);
         RuleEngine.builtInKieBase();
-        return java.util.stream.IntStream.range(0, parts).parallel().boxed().flatMap(i -> {
+        EnvAnalysis.Readings readings = new EnvAnalysis.Readings();     // the job's environment, read once for every session
+        return java.util.stream.IntStream.range(0, chunks).parallel().boxed().flatMap(i -> {
+            int from = i * chunk, to = Math.min(jobs.size(), from + chunk);
             List<Object> facts = new ArrayList<>();
             // derive's own estimate of a candidate job (its memory for the job's recompute) is left out: the caller's
             // memory facts, one per recompute choice, take its place, and the valid layouts are priced by the caller
-            facts.addAll(new Deriver(catalog, false).derive(Model.of(clusters, jobs.subList(cuts.get(i), cuts.get(i + 1)))).facts());
-            for (Object m : memory) {
-                int k = m instanceof StageMemoryFact s ? candidateOf("training_job:" + s.getJobName()) : -1;
-                if (k >= cuts.get(i) && k < cuts.get(i + 1)) facts.add(m);
-            }
+            facts.addAll(new Deriver(catalog, false, environmentOnce, readings).derive(Model.of(clusters, jobs.subList(from, to))).facts());
+
+            for (int k = from; k < to; k++) facts.addAll(memory.get(k));
             facts.addAll(RuleParams.facts(rules, Map.of()));
             // which rules fire about which candidate is all the search reads: the findings are not worded
             return new RuleEngine().runUnworded(facts).stream();
         }).toList();
     }
 
+    /**
+     * Whether the rules of the environment's facts (the NCCL family, {@link #ENVIRONMENT_RULES}) all say something about
+     * the cluster, not a layout (no {@code layout:} in their ID.yaml): then their findings about one candidate job are
+     * those about every other, and the search lists them once among the cluster's findings.
+     */
+    static boolean environmentSpeaksOfCluster(RuleCatalog rules) {
+        return rules.all().stream().filter(m -> m.id().startsWith(ENVIRONMENT_RULES)).allMatch(m -> m.layout() == null);
+    }
+
+    /** The ID prefix of the rules that read the environment's facts (EnvFact), and only them (CandidateSearchTest holds it). */
+    static final String ENVIRONMENT_RULES = "NCCL";
+
+    /** Candidate jobs per derive run and rule session: bounds a session's facts (~1,000 jobs, tens of thousands of facts). */
+    static final int CHUNK = 1024;
+
+    private static final int RECOMPUTES = Layout.Recompute.values().length;
+
     /** The memory aspect a finding's identity names ("training_job:NAME/stage-memory/recompute-full"), or null. */
     static String memoryAspectOf(String identity) {
         int at = identity.indexOf("/stage-memory/");
         return at < 0 ? null : identity.substring(at + 1);
     }
-
-    /** Fewer candidate jobs than this are checked on one thread. */
-    static final int MIN_SPLIT = 256;
 
     /** The candidate a finding is about, from its identity ("training_job:NAME/..." or "job:NAME/..."), or −1. */
     static int candidateOf(String identity) {

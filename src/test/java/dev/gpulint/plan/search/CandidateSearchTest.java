@@ -197,4 +197,71 @@ class CandidateSearchTest {
         assertThrows(IllegalArgumentException.class, () -> new RuleMeta("PAR999", "x", dev.gpulint.core.Level.ERROR, "t", "d", "r",
                 "0.1.0", java.util.List.of(), "par", "drools", "", java.util.Map.of(), java.util.Map.of(), "some"));
     }
+
+    /**
+     * A job whose environment has a misspelt NCCL variable (NCCL004) and peer-to-peer turned off on NVLink (NCCL002), on
+     * 1,024 GPUs: more distinct checks than one session takes. Checked in sessions of {@link CandidateSearch#CHUNK} jobs
+     * with the environment's facts once per session, the search finds exactly what one session of every candidate job,
+     * each with its own environment facts, finds; the NCCL findings are the cluster's, rejecting nothing.
+     */
+    @Test
+    void chunkedSessionsAndTheEnvironmentReadOnceFindWhatOneSessionFinds() {
+        String a100 = CLUSTER.formatted(128).replace("H100-SXM5-80GB", "A100-SXM4-80GB").replace("900 GB/s", "600 GB/s")
+                .replace("ConnectX-7", "ConnectX-6").replace("400 Gb/s", "200 Gb/s");
+        Model b = bind(a100 + job(128, "{ parameters: 175B, dtype: bf16, layers: 96, attention_heads: 96, seq_length: 2048 }",
+                "{ tp: 8, pp: 16 }", "{ micro_batch_size: 1, global_batch_size: 1536 }")
+                + "env:\n  NCCL_IB_DISABLED: \"0\"\n  NCCL_P2P_DISABLE: \"1\"\n  NCCL_DEBUG: INFO\n");
+        Resolved.Job r = JobLayouts.resolve(b.jobs().get(0), b.clusters(), Catalog.builtIn());
+        Layout current = JobLayouts.current(r).orElseThrow();
+        SearchSpace space = JobLayouts.space(r, r.totalGpus()).orElseThrow();
+        SearchResult chunked = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn())
+                .search(b.jobs().get(0), b.clusters(), current, space, CandidateSearchTest::simple);
+        assertTrue(chunked.checks() > CandidateSearch.CHUNK, "more than one session: " + chunked.checks());
+        assertTrue(chunked.clusterFindings().containsAll(List.of("NCCL002", "NCCL004")), chunked.clusterFindings().toString());
+        assertTrue(chunked.current().valid(), chunked.current().toString());
+        SearchResult whole = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn()).checkedAs(Integer.MAX_VALUE, false)
+                .search(b.jobs().get(0), b.clusters(), current, space, CandidateSearchTest::simple);
+        assertEquals(whole, chunked);
+    }
+
+    /**
+     * The search reads the environment's facts once per session on two grounds this test holds: only the NCCL rules
+     * match EnvFact, each rule of theirs matches one EnvFact and nothing else (no job, no layout), and none of them judges
+     * a layout (no layout: in its ID.yaml), so each of their findings is one of the cluster's.
+     */
+    @Test
+    void onlyTheNcclRulesReadTheEnvironmentAndEachReadsOneVariableAlone() throws java.io.IOException {
+        assertTrue(CandidateSearch.environmentSpeaksOfCluster(RuleCatalog.builtIn()));
+        java.nio.file.Path rules = java.nio.file.Path.of("../rules");
+        List<java.nio.file.Path> drl;
+        try (var files = java.nio.file.Files.walk(rules)) {
+            drl = files.filter(f -> f.toString().endsWith(".drl")).sorted().toList();
+        }
+        assertTrue(drl.size() > 50, "the built-in rules: " + drl.size());
+        int ncclRules = 0;
+        java.util.regex.Pattern factType = java.util.regex.Pattern.compile("\\b([A-Z][A-Za-z0-9]*)\\s*\\(");
+        java.util.regex.Pattern when = java.util.regex.Pattern.compile("(?s)\\bwhen\\b(.*?)\\bthen\\b");
+        for (java.nio.file.Path f : drl) {
+            String text = java.nio.file.Files.readString(f);
+            boolean nccl = f.getParent().getFileName().toString().equals("nccl");
+            if (!nccl) {
+                assertFalse(text.contains("EnvFact"), f + " reads the environment's facts");
+                continue;
+            }
+            assertTrue(f.getFileName().toString().startsWith(CandidateSearch.ENVIRONMENT_RULES), f.toString());
+            var m = when.matcher(text.replaceAll("//[^\\n]*", ""));
+            while (m.find()) {
+                ncclRules++;
+                var t = factType.matcher(m.group(1));
+                java.util.Set<String> types = new java.util.TreeSet<>();
+                while (t.find()) types.add(t.group(1));
+                types.remove("RuleParam");
+                assertEquals(java.util.Set.of("EnvFact"), types, f + ": a rule of the environment matches " + types);
+            }
+        }
+        assertTrue(ncclRules >= 10, "NCCL rules found: " + ncclRules);
+        for (RuleMeta meta : RuleCatalog.builtIn().all()) {
+            if (meta.id().startsWith(CandidateSearch.ENVIRONMENT_RULES)) assertEquals(null, meta.layout(), meta.id());
+        }
+    }
 }

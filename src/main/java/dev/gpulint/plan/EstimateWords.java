@@ -51,13 +51,15 @@ public final class EstimateWords {
                 "%d of %d layers MoE: %d local expert%s × %.0f tokens each (T·k·ep·etp/(tp·E), etp %d%s), tile fill %.2f → the longer of routed %.3g"
                         + " TFLOP at %.0f TFLOP/s and expert weights %s at %.0f GB/s, + %d kernels × %s + %d expert GEMMs × %s (fitted on H100 bf16) = %s (%.0f %% of the dense GEMM rate); router %s;"
                         + " permutation %s (8 × %s rows × h);"
-                        + " expert activation function %s%s = %s per MoE layer%s",
+                        + " expert activation function %s%s%s = %s per MoE layer%s",
                 m.moeLayers(), m.layers(), (int) local, local == 1 ? "" : "s", m.tokensPerExpert(), m.etp(),
                 cf != 1 ? String.format(Locale.ROOT, ", × capacity %.2f", cf) : "",
                 m.tileFill(), m.routedFlops() / 1e12, pg * m.tileFill() / 1e12, Units.bytes(m.weightBytes()), m.hbmRate() / 1e9,
                 (int) m.kernels(), Units.seconds(m.kernelSeconds()), m.expertGemms(), Units.seconds(m.expertGemmSeconds()), Units.seconds(m.routedSeconds()),
                 100 * m.routedFlops() / pg / m.routedSeconds(), Units.seconds(m.routerSeconds()), Units.seconds(m.permuteSeconds()),
                 Units.count(m.rows()), Units.seconds(m.activationSeconds()),
+                m.castSeconds() > 0 ? String.format(Locale.ROOT, "; routed rows' quantizing casts %s (6 bytes per GEMM input element beyond one MLP per token) at %.0f GB/s = %s",
+                        Units.bytes(m.castBytes()), m.hbmRate() / 1e9, Units.seconds(m.castSeconds())) : "",
                 m.sharedSeconds() > 0 ? "; shared experts (ffn " + m.sharedFfn() + ") " + Units.seconds(m.sharedSeconds()) : "",
                 Units.seconds(m.moeLayerSeconds()),
                 m.denseLayers() > 0 ? "; " + m.denseLayers() + " dense layer" + (m.denseLayers() == 1 ? "" : "s") + " (ffn " + m.denseFfn() + ") "

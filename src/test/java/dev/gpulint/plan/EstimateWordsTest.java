@@ -66,18 +66,23 @@ class EstimateWordsTest {
     @Test
     void moe() {
         Term.Moe routed = new Term.Moe(48, 48, 128, 64, 1, 1, 0.5, 1e12, 600e12, 2.4e9, 2680e9, 6, 10e-6, 768, 26e-6, 0.004, 200e-6, 300e-6,
-                8192, 100e-6, 0, 0, 0.0046, 0, 768, 0.001);
+                8192, 100e-6, 0, 0, 0, 0, 0.0046, 0, 768, 0.001);
         assertEquals("moe: 48 of 48 layers MoE: 128 local experts × 64 tokens each (T·k·ep·etp/(tp·E), etp 1), tile fill 0.50 → the longer"
                 + " of routed 1.00 TFLOP at 300 TFLOP/s and expert weights 2.40 GB at 2680 GB/s, + 6 kernels × 10.0 µs + 768 expert GEMMs × 26.0 µs (fitted on H100 bf16) = 4.0 ms (42 % of the"
                 + " dense GEMM rate); router 200.0 µs; permutation 300.0 µs (8 × 8192 rows × h); expert activation function 100.0 µs = 4.6 ms"
                 + " per MoE layer (in the compute above: linear counts attention only)", EstimateWords.line(routed));
         Term.Moe mixed = new Term.Moe(3, 4, 1, 64, 2, 1.25, 0.5, 1e12, 600e12, 2.4e9, 2680e9, 6, 10e-6, 6, 26e-6, 0.004, 200e-6, 300e-6,
-                2.5e6, 100e-6, 2048, 500e-6, 0.0046, 1, 4096, 0.002);
+                2.5e6, 100e-6, 0, 0, 2048, 500e-6, 0.0046, 1, 4096, 0.002);
         assertEquals("3 of 4 layers MoE: 1 local expert × 64 tokens each (T·k·ep·etp/(tp·E), etp 2, × capacity 1.25), tile fill 0.50 → the"
                 + " longer of routed 1.00 TFLOP at 300 TFLOP/s and expert weights 2.40 GB at 2680 GB/s, + 6 kernels × 10.0 µs + 6 expert GEMMs × 26.0 µs (fitted on H100 bf16) = 4.0 ms (42 % of"
                 + " the dense GEMM rate); router 200.0 µs; permutation 300.0 µs (8 × 2.5M rows × h); expert activation function 100.0 µs;"
                 + " shared experts (ffn 2048) 500.0 µs = 4.6 ms per MoE layer; 1 dense layer (ffn 4096) 2.0 ms each (in the compute above:"
                 + " linear counts attention only)", EstimateWords.text(mixed));
+        // fp8: the routed rows' casts, printed with their bytes and rate; a 16-bit term (above) prints none
+        Term.Moe fp8 = new Term.Moe(48, 48, 16, 4096, 1, 1, 1, 1e12, 1227e12, 0.45e9, 2680e9, 6, 10e-6, 96, 26e-6, 0.004, 60e-6, 800e-6,
+                65536, 260e-6, 1.08e9, 1.08e9 / 2680e9, 0, 0, 0.0055, 0, 768, 0.001);
+        assertTrue(EstimateWords.text(fp8).contains("; expert activation function 260.0 µs; routed rows' quantizing casts 1.08 GB (6 bytes per GEMM"
+                + " input element beyond one MLP per token) at 2680 GB/s = 403.0 µs = 5.5 ms per MoE layer"), EstimateWords.text(fp8));
     }
 
     @Test

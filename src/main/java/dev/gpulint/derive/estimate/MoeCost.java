@@ -26,7 +26,8 @@ import dev.gpulint.derive.estimate.ModelShape.Dtype;
  *     the GPU's experts take, at the HBM rate;</li>
  * <li>the activation function of the routed rows beyond the one MLP per token the layer's elementwise term moves:
  *     (R·ffn/etp − T·ffn/tp) × 8 elements (SwiGLU: gate and up read, product written forward; both and the gradient
- *     read, two gradients written backward; GeLU 5) at the HBM rate.</li>
+ *     read, two gradients written backward; GeLU 5) at the HBM rate;</li>
+ * <li>on a quantized GEMM path, the casts of the routed rows' GEMM inputs beyond one MLP per token ({@link MoeCasts}).</li>
  * </ul>
  * The 128-row tile is the M tile of the Hopper and Blackwell grouped GEMMs (CUTLASS's and cuBLASLt's 128 × 128 and
  * 128 × 256 tiles, Transformer Engine's GroupedLinear); an expert with 64 tokens fills half of one.
@@ -86,15 +87,17 @@ public final class MoeCost {
         // gradients backward (8 × ffn elements per row); GeLU 5 × ffn
         double extra = Math.max(0, rows * m.ffn() / etp - tokens * m.ffn() / tp) * (m.gatedMlp() ? 8 : 5) * ab;
         double extraS = extra * rf / hbm;
+        // a quantized GEMM path casts every routed row's GEMM inputs, k per token (MoeCasts)
+        MoeCasts.Priced casts = MoeCasts.price(m, hw, tokens, tp, etp, cf, hbm);
         double sharedS = s.sharedFfn() > 0 ? tokens * 6 * gate * h * s.sharedFfn() / tp * rf / pg + 6 * rf * e.gemmKernelS() : 0;
-        double moeLayerS = routedS + routerS + permuteS + extraS + sharedS;
+        double moeLayerS = routedS + routerS + permuteS + extraS + casts.seconds() + sharedS;
         // a dense layer: its own MLP instead of the experts (the routed expert's MLP is what the shared term left out)
         double denseS = tokens * 6 * gate * h * s.denseFfn() / tp * rf / pg + 6 * rf * e.gemmKernelS();
         int layers = m.layers(), dense = s.denseLayers(m);
         double perLayer = (s.moeLayers() * moeLayerS + dense * denseS) / layers;
         double a2a = tokens / (l.sequenceParallel() ? tp : 1) * k * h * ab * cf;
         Term.Moe term = new Term.Moe(s.moeLayers(), layers, local, perExpert, etp, cf, fill, routedFlops, pg, weightBytes, hbm, kernels,
-                e.gemmKernelS(), (int) members, expertGemmS, routedS, routerS, permuteS, rows, extraS, s.sharedFfn(), sharedS, moeLayerS, dense, s.denseFfn(), denseS);
+                e.gemmKernelS(), (int) members, expertGemmS, routedS, routerS, permuteS, rows, extraS, casts.bytes(), casts.seconds(), s.sharedFfn(), sharedS, moeLayerS, dense, s.denseFfn(), denseS);
         return new Priced(perLayer, moeLayerS, perExpert, fill, routedFlops / pg / routedS, a2a, term);
     }
 }

@@ -61,6 +61,8 @@ public sealed interface Term {
      * @param permuteSeconds   permutation and un-permutation
      * @param rows             the routed rows the GPU's experts take
      * @param activationSeconds the routed rows' extra activation function
+     * @param castBytes        the routed rows' quantizing casts beyond one MLP per token (MoeCasts; 0 in 16 bits)
+     * @param castSeconds      their time at the HBM rate
      * @param sharedFfn        the shared experts' hidden size (0: none)
      * @param sharedSeconds    their time
      * @param moeLayerSeconds  one MoE layer's time
@@ -71,7 +73,7 @@ public sealed interface Term {
     record Moe(int moeLayers, int layers, double localExperts, double tokensPerExpert, int etp, double capacityFactor,
                double tileFill, double routedFlops, double gemmRate, double weightBytes, double hbmRate, double kernels,
                double kernelSeconds, int expertGemms, double expertGemmSeconds, double routedSeconds, double routerSeconds, double permuteSeconds,
-               double rows, double activationSeconds, long sharedFfn, double sharedSeconds, double moeLayerSeconds,
+               double rows, double activationSeconds, double castBytes, double castSeconds, long sharedFfn, double sharedSeconds, double moeLayerSeconds,
                int denseLayers, long denseFfn, double denseSeconds) implements Term {
         @Override public String term() { return "moe"; }
     }

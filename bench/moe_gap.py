@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""What the estimate leaves out of a measured MoE run, per MoE layer and micro-batch (docs/plan.md, "What the MoE validation
+rows still miss"). For each row of a table (default bench/plan/moe-validation.tsv) it writes the manifest as
+plan_calibration.py does, runs `bin/gpulint plan -f json`, and prints the measured step (global batch × seq ÷ (GPUs ×
+tokens/s/GPU)), the predicted step and its parts, and the difference spread over the slowest stage's MoE layers and the
+micro-batches it runs (m + the bubble's (pp − 1)/vpp): the time one MoE layer would need to take per micro-batch beyond the
+estimate's for the row to be right. It fits nothing: it shows what a missing term has to scale with (tokens per micro-batch,
+local experts, the GPU), never a constant's value.
+
+Usage: python3 bench/moe_gap.py [--table FILE]
+"""
+import argparse, json, os, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plan_calibration as pc  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--table", default=os.path.join(pc.ROOT, "bench", "plan", "moe-validation.tsv"))
+    a = ap.parse_args()
+    os.makedirs(pc.GEN, exist_ok=True)
+    stem = os.path.splitext(os.path.basename(a.table))[0]
+    print(f"{'model':<16}{'source':<16}{'ep':>4}{'local':>6}{'tokens/mb':>10}{'measured s':>11}{'predicted s':>12}"
+          f"{'compute':>9}{'exposed':>9}{'missing ms/layer/mb':>21}")
+    for i, r in enumerate(pc.rows(a.table, {})):
+        f = os.path.join(pc.GEN, f"{stem}-gap-{i:02d}-{r['name']}.yaml")
+        with open(f, "w") as fh:
+            fh.write(pc.manifest(r))
+        p, _ = pc.run(["plan", "-f", "json", f])
+        if p.returncode != 0:
+            print(f"{r['name']}: plan failed: {p.stderr.strip()}")
+            continue
+        plan = json.loads(p.stdout)["current"]
+        lay, t = plan["layout"], plan["time"]
+        gpus, seq = int(r["gpus"]), int(r["seq"])
+        if r["metric"] != "tokens_per_s_per_gpu":
+            continue
+        measured = int(r["gbs"]) * seq / (gpus * float(r["measured"]))
+        mb = int(r["gbs"]) // (lay["micro_batch_size"] * lay["dp"])
+        units = mb + (lay["pp"] - 1) / max(1, lay["virtual_pp"])
+        layers = int(r["layers"]) / lay["pp"]
+        exposed = sum(v for v in t["exposed_comm_s"].values())
+        gap = (measured - t["step_s"]) / units / layers
+        local = int(r["experts"]) // max(1, lay["ep"])
+        print(f"{r['name']:<16}{r['source']:<16}{lay['ep']:>4}{local:>6}{lay['micro_batch_size'] * seq // lay['cp']:>10}"
+              f"{measured:>11.2f}{t['step_s']:>12.2f}{t['compute_s']:>9.2f}{exposed:>9.2f}{1e3 * gap:>21.1f}")
+
+
+if __name__ == "__main__":
+    main()

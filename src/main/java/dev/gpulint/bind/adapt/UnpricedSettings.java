@@ -19,17 +19,11 @@ final class UnpricedSettings {
     private UnpricedSettings() {}
 
     /**
-     * torchtitan (torchtitan/config/job_config.py): {@code [parallelism] enable_async_tensor_parallel},
-     * {@code [compile] enable} (earlier {@code [training] compile}), {@code [training] enable_cpu_offload} and
+     * torchtitan (torchtitan/config/job_config.py): {@code [compile] enable} (earlier {@code [training] compile}), {@code [training] enable_cpu_offload} and
      * {@code [parallelism] fsdp_reshard_after_forward}.
      */
     static void torchtitan(JobDraft j, MappingNode root) {
         MappingNode par = map(root, "parallelism"), training = map(root, "training");
-        if (on(scalar(par, "enable_async_tensor_parallel")) && j.tp != null && j.tp.value() > 1) {
-            j.unpriced.add("async TP ([parallelism] enable_async_tensor_parallel): torchtitan overlaps the tp all-gathers and"
-                    + " reduce-scatters with the matmuls (micro-pipelined); not priced apart: the GPU family's tp_overlap, fitted on"
-                    + " NeMo's TP-overlapped runs, hides the same share of every job's tp communication");
-        }
         ScalarNode compile = scalar(map(root, "compile"), "enable");
         String where = "[compile] enable";
         if (compile == null) { compile = scalar(training, "compile"); where = "[training] compile"; }

@@ -139,7 +139,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         }
         String path = Hardwares.precision(hw, dtype);
         if (path != null) as.add(path);
-        Variants variants = new Variants(MoeShape.of(j, shape, statedFfn, as), AttentionShape.of(j, seq, as));
+        Variants variants = new Variants(MoeShape.of(j, shape, statedFfn, as), AttentionShape.of(j, seq, as), TpOverlap.of(j, tp, as));
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Settings the estimate reads but does not price apart become lines of the plan's assumptions (Specs.Origin.unpriced):
- * torchtitan's async TP, torch.compile, CPU offload and reshard-after-forward, DeepSpeed's ZeRO-Offload, accelerate's
+ * torchtitan's torch.compile, CPU offload and reshard-after-forward, DeepSpeed's ZeRO-Offload, accelerate's
  * FSDP offload (our own fixtures in the shapes of torchtitan's train_configs, DeepSpeed's config docs and accelerate's
  * FSDP config).
  */
@@ -50,10 +50,11 @@ class UnpricedSettingsTest {
     @Test
     void torchtitansSpeedAndMemorySettingsAreSaid() {
         Specs.Job j = job("llama3_70b.toml", TITAN);
-        assertEquals(List.of("async TP ([parallelism] enable_async_tensor_parallel)", "torch.compile ([compile] enable)",
+        // async TP is priced (derive/estimate/TpOverlap), read into parallelism.tpCommOverlap, not said here
+        assertEquals(List.of("torch.compile ([compile] enable)",
                 "FSDP CPU offload ([training] enable_cpu_offload)", "fsdp_reshard_after_forward = \"never\""), heads(j));
-        assertTrue(j.origin().unpriced().get(0).endsWith("hides the same share of every job's tp communication"), j.origin().unpriced().get(0));
-        // off, the default, or async TP without tp: nothing to say
+        assertEquals(true, j.parallelism().tpCommOverlap().value());
+        // off or the default: nothing to say
         Specs.Job quiet = job("llama3_70b.toml", TITAN.replace("enable_cpu_offload = true", "enable_cpu_offload = false")
                 .replace("tensor_parallel_degree = 8", "tensor_parallel_degree = 1").replace("\"never\"", "\"default\"")
                 .replace("enable = true", "enable = false"));

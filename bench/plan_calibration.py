@@ -3,7 +3,8 @@
 
 CALIBRATION: bench/plan/nemo-h100-fp8.tsv (NeMo 24.09 DGX-H100 FP8 pre-training; sources in its header), the only data
 the catalog's fitted efficiencies were set against. VALIDATION: bench/plan/fsdp.tsv (published torchtitan FSDP2 runs,
-validation only). HELD-OUT: bench/plan/heldout.tsv (published A100 and H100 bf16 runs:
+validation only); bench/plan/torchtitan.tsv (torchtitan's published H100 runs: FSDP, CP, TP with and without async TP, eager and
+compiled, bf16 and Float8; validation only). HELD-OUT: bench/plan/heldout.tsv (published A100 and H100 bf16 runs:
 llm-foundry FSDP, Korthikanti et al. 2022 Megatron; sources in its header), never fitted: its errors find model mistakes.
 MoE: bench/plan/moe.tsv (the two MoE figures of plan-model.md, which set the catalog's expert_gemm_s (Hopper's row), and one validation row; each
 row's `role` says which); bench/plan/moe-validation.tsv (Megatron-Bridge's published MoE runs, validation only).
@@ -78,7 +79,7 @@ model:
   gated_mlp: {r['gated']}
   tied_embeddings: {r['tied']}
   seq_length: {r['seq']}{head_dim(r)}{moe_model(r)}{attention(r)}
-parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)} }}
+parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)}{tp_overlap(r)} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
 {recompute(r['recompute'])}
@@ -95,6 +96,12 @@ def split(r):
     if r.get("emb_split") == "true":
         out += ", embedding_in_split: true, loss_in_split: true"
     return out
+
+
+def tp_overlap(r):
+    """Column `tp_overlap`: true (Megatron's --tp-comm-overlap, torchtitan's async TP), false (plain TP); empty or absent:
+    not stated, the GPU family's tp_overlap share (derive/estimate/TpOverlap)."""
+    return f", tp_comm_overlap: {r['tp_overlap']}" if r.get("tp_overlap") else ""
 
 
 def head_dim(r):
@@ -210,6 +217,7 @@ def main():
         for t in VALIDATION:
             table("HELD-OUT (not fitted)", os.path.join(ROOT, "bench", "plan", t), {"bytes": ""}, files)
         table("FSDP2 / torchtitan VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "fsdp.tsv"), {"bytes": ""}, files)
+        table("torchtitan H100 VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "torchtitan.tsv"), {"bytes": ""}, files)
         # MoE runs: each row's role says whether it set a constant (docs/plan.md, "MoE")
         table("MoE (see each row's role)", os.path.join(ROOT, "bench", "plan", "moe.tsv"), {"bytes": ""}, files)
         table("MoE VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "moe-validation.tsv"), {"bytes": ""}, files)

@@ -98,9 +98,10 @@ public final class EstimateWords {
             case FAMILY -> String.format(Locale.ROOT, "exposed of it: (1 − tp_overlap) = %.2f of it (the overlap is not stated)"
                     + " = %s of %s", 1 - x.familyOverlap(), Units.seconds(x.exposed()), Units.seconds(x.seconds()));
             case OVERLAPPED -> String.format(Locale.ROOT, "exposed of it, each collective (%s) beside its GEMM (QKV %s, output %s,"
-                    + " MLP %s and %s): Σ max(0, collective − GEMM) = %s of %s", Units.seconds(x.collective()),
+                    + " MLP %s and %s): Σ max(collective − GEMM, (1 − dp_overlap) = %.2f of the collective, what the GEMM beside it"
+                    + " loses, Lee et al. 2025) = %s of %s", Units.seconds(x.collective()),
                     Units.seconds(x.gemms()[0]), Units.seconds(x.gemms()[1]), Units.seconds(x.gemms()[2]), Units.seconds(x.gemms()[3]),
-                    Units.seconds(x.exposed()), Units.seconds(x.seconds()));
+                    1 - x.hidden(), Units.seconds(x.exposed()), Units.seconds(x.seconds()));
         };
     }
 

@@ -28,8 +28,27 @@ final class UnpricedSettings {
         String where = "[compile] enable";
         if (compile == null) { compile = scalar(training, "compile"); where = "[training] compile"; }
         if (on(compile)) {
-            j.unpriced.add("torch.compile (" + where + "): fused elementwise kernels; not priced apart: the HBM traffic term"
-                    + " (traffic bytes per byte, one constant for every software stack) stands for eager and compiled kernels alike");
+            j.unpriced.add("torch.compile (" + where + "): Inductor fuses the elementwise kernels (norms, RoPE, SwiGLU, residual"
+                    + " adds) into fewer HBM passes; not priced apart: the elementwise term's traffic constant (bytes per stored"
+                    + " activation byte, fitted on NeMo's fused Transformer Engine kernels) stands for compiled and eager jobs alike,"
+                    + " so an eager job is priced as if fused (torchtitan measured eager 14 % slower on Llama 3.1 8B, docs/plan.md)");
+        }
+        if (TorchtitanAdapter.float8(root) != null) {
+            // Float8's settings: [float8] until mid 2025, [quantize.linear.float8] since (torchtitan/config/job_config.py)
+            MappingNode f8 = map(root, "float8");
+            String table = "[float8]";
+            if (f8 == null) { f8 = map(root, "quantize", "linear", "float8"); table = "[quantize.linear.float8]"; }
+            ScalarNode recipe = scalar(f8, "recipe_name");
+            String r = recipe == null || recipe.isNull() ? "" : recipe.text().strip().toLowerCase(Locale.ROOT);
+            if (r.startsWith("rowwise")) {
+                j.unpriced.add("Float8 " + r + " recipe (" + table + " recipe_name = \"" + r + "\"): priced as tensorwise fp8"
+                        + " GEMMs; rowwise scaling's slower GEMMs and extra casts are not priced apart (no kernel-level throughput"
+                        + " table for them; torchtitan's async-TP benchmark measured rowwise 27 % below tensorwise on Llama 3.1 8B)");
+            }
+            if (on(scalar(f8, "enable_fsdp_float8_all_gather"))) {
+                j.unpriced.add("FSDP Float8 all-gather (" + table + " enable_fsdp_float8_all_gather): the linear weights are"
+                        + " all-gathered in fp8; not priced apart: the FSDP all-gathers are priced at 2 bytes per parameter");
+            }
         }
         if (on(scalar(training, "enable_cpu_offload"))) {
             j.unpriced.add("FSDP CPU offload ([training] enable_cpu_offload): parameters, gradients and optimizer states live in"

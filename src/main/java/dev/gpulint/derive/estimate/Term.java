@@ -117,12 +117,13 @@ public sealed interface Term {
      *
      * @param mode          plain, overlapped beside the GEMMs, or the family's share
      * @param familyOverlap the catalog's tp_overlap (read in FAMILY mode)
+     * @param hidden        the catalog's dp_overlap: the share of an overlapped collective the compute beside it absorbs
      * @param collective    one collective's seconds
      * @param gemms         the forward seconds of the QKV, output-projection, first and second MLP GEMMs it runs beside
      * @param exposed       the exposed seconds per micro-batch
      * @param seconds       the tp collectives' seconds per micro-batch
      */
-    record TpExposure(TpOverlap.Mode mode, double familyOverlap, double collective, double[] gemms, double exposed,
+    record TpExposure(TpOverlap.Mode mode, double familyOverlap, double hidden, double collective, double[] gemms, double exposed,
                       double seconds) implements Term {
         @Override public String term() { return "tp"; }
     }

@@ -64,6 +64,42 @@ class UnpricedSettingsTest {
         assertTrue(heads(old).contains("torch.compile ([training] compile)"), heads(old).toString());
     }
 
+    private static final String FLOAT8 = """
+            [model]
+            name = "llama3"
+            flavor = "8B"
+            converters = ["quantize.linear.float8"]
+
+            [parallelism]
+            data_parallel_shard_degree = -1
+
+            [quantize.linear.float8]
+            enable_fsdp_float8_all_gather = true
+            precompute_float8_dynamic_scale_for_fsdp = true
+            recipe_name = "rowwise"
+            """;
+
+    @Test
+    void float8RowwiseAndFp8AllGathersAreSaid() {
+        Specs.Job j = job("llama3_8b.toml", FLOAT8);
+        assertEquals("fp8", j.model().dtype().value());
+        assertEquals(List.of("Float8 rowwise recipe ([quantize.linear.float8] recipe_name = \"rowwise\")",
+                "FSDP Float8 all-gather ([quantize.linear.float8] enable_fsdp_float8_all_gather)"), heads(j));
+        // the earlier [float8] table, tensorwise (the default) and the bf16 all-gather: nothing to say
+        Specs.Job tensorwise = job("llama3_8b.toml", FLOAT8.replace("[quantize.linear.float8]\n", "[float8]\n")
+                .replace("\"quantize.linear.float8\"", "\"float8\"").replace("rowwise", "tensorwise")
+                .replace("enable_fsdp_float8_all_gather = true", "enable_fsdp_float8_all_gather = false"));
+        assertEquals("fp8", tensorwise.model().dtype().value());
+        assertEquals(List.of(), tensorwise.origin().unpriced());
+        // the settings table alone turns nothing on: bf16, nothing said
+        Specs.Job off = job("llama3_8b.toml", FLOAT8.replace("converters = [\"quantize.linear.float8\"]", "converters = []"));
+        assertEquals(List.of(), off.origin().unpriced());
+        Specs.Job older = job("llama3_8b.toml", FLOAT8.replace("[quantize.linear.float8]\n", "[float8]\n")
+                .replace("\"quantize.linear.float8\"", "\"float8\""));
+        assertEquals(List.of("Float8 rowwise recipe ([float8] recipe_name = \"rowwise\")",
+                "FSDP Float8 all-gather ([float8] enable_fsdp_float8_all_gather)"), heads(older));
+    }
+
     @Test
     void deepSpeedZeroOffloadToCpuOrNvme() {
         Specs.Job j = job("ds_config.json", """

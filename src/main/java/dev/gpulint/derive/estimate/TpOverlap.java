@@ -48,6 +48,7 @@ public record TpOverlap(Mode mode) {
             case MEGATRON -> "--tp-comm-overlap";
             case NEMO -> "model.ub_tp_comm_overlap";
             case TORCHTITAN -> "[parallelism] enable_async_tensor_parallel";
+            case NEMO2_RECIPE -> "MegatronCommOverlapCallback tp_comm_overlap";
             default -> "parallelism.tp_comm_overlap";
         };
         if (stated != null && stated.value() != null) {

@@ -181,6 +181,49 @@ class TpOverlapTest {
                 + " all-gather/reduce-scatter on the critical path"), as);
     }
 
+    private static final String NEMO2 = """
+            _partial_: true
+            _target_: nemo.collections.llm.api.pretrain
+            data:
+              global_batch_size: 128
+              micro_batch_size: 1
+              seq_length: 8192
+            model:
+              _target_: nemo.collections.llm.gpt.model.llama.LlamaModel
+              config:
+                _target_: nemo.collections.llm.gpt.model.llama.Llama3Config70B
+            trainer:
+              _target_: nemo.lightning.pytorch.trainer.Trainer
+              devices: 8
+              num_nodes: 8
+              callbacks:
+              - _target_: nemo.utils.exp_manager.TimingCallback
+              - _target_: nemo.lightning.pytorch.callbacks.megatron_comm_overlap.MegatronCommOverlapCallback
+                tp_comm_overlap: %s
+              strategy:
+                _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                tensor_model_parallel_size: 8
+                pipeline_model_parallel_size: 1
+                sequence_parallel: true
+            """;
+
+    @Test
+    void nemo2sCommOverlapCallbackIsRead() {
+        List<String> as = new ArrayList<>();
+        Specs.Job on = bind("llama3_70b.yaml", NEMO2.formatted("true"));
+        assertEquals("NeMo 2 recipe", on.origin().format());
+        assertEquals(18, on.parallelism().tpCommOverlap().span().startLine(), "at the value");
+        assertEquals(TpOverlap.OVERLAPPED, mode(on, as));
+        assertEquals(TpOverlap.PLAIN, mode(bind("llama3_70b.yaml", NEMO2.formatted("false")), as));
+        assertEquals("no tensor-parallel overlap (MegatronCommOverlapCallback tp_comm_overlap false): every tp"
+                + " all-gather/reduce-scatter on the critical path", as.get(1));
+        // no callback that states it: not stated, the family's share
+        as.clear();
+        String none = NEMO2.replace("  - _target_: nemo.lightning.pytorch.callbacks.megatron_comm_overlap.MegatronCommOverlapCallback\n"
+                + "    tp_comm_overlap: %s\n", "");
+        assertEquals(TpOverlap.FAMILY, mode(bind("llama3_70b.yaml", none), as));
+    }
+
     @Test
     void withoutTpNothingIsSaid() {
         List<String> as = new ArrayList<>();

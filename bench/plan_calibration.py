@@ -3,7 +3,8 @@
 
 CALIBRATION: bench/plan/nemo-h100-fp8.tsv (NeMo 24.09 DGX-H100 FP8 pre-training; sources in its header), the only data
 the catalog's fitted efficiencies were set against. VALIDATION: bench/plan/fsdp.tsv (published torchtitan FSDP2 runs,
-validation only). HELD-OUT: bench/plan/heldout.tsv (published A100 and H100 bf16 runs:
+validation only); bench/plan/torchtitan.tsv (torchtitan's published H100 runs: FSDP, CP, TP with and without async TP, eager and
+compiled, bf16 and Float8; validation only). HELD-OUT: bench/plan/heldout.tsv (published A100 and H100 bf16 runs:
 llm-foundry FSDP, Korthikanti et al. 2022 Megatron; sources in its header), never fitted: its errors find model mistakes.
 MoE: bench/plan/moe.tsv (the two MoE figures of plan-model.md, which set the catalog's expert_gemm_s (Hopper's row), and one validation row; each
 row's `role` says which); bench/plan/moe-validation.tsv (Megatron-Bridge's published MoE runs, validation only).
@@ -21,8 +22,8 @@ with "false OOM: n rows; rejected: n rows (ids)", and the run with the same line
 bench/test_plan_calibration.py tests these verdicts (python3 -m unittest bench/test_plan_calibration.py).
 
 BLACKWELL: bench/plan/blackwell.tsv (published GB200 NVL72 runs, fp8 and NVFP4; sources in its header), validation
-only like HELD-OUT: no constant was set on it. A row may state a setting its recipe turns off (column tp_overlap): the
-bench writes it as a .gpulint.yaml `plan:` override beside the manifest and passes it with --config. B200: bench/plan/b200.tsv
+only like HELD-OUT: no constant was set on it. A row may state that its recipe turns tensor-parallel overlap off (column tp_overlap:
+false), written as the manifest's parallelism.tp_comm_overlap, as a user would. B200: bench/plan/b200.tsv
 (published DGX B200 runs, fp8 and MXFP8; sources in its header), validation only. 2026: bench/plan/validation-2026.tsv
 (published Megatron-Bridge, NeMo 2 and torchtitan runs on H100, H100 96 GB, B200, GB200 and GB300, dense and MoE, bf16 to
 NVFP4, 8 to 1,024 GPUs; sources in its header), validation only.
@@ -90,7 +91,7 @@ model:
   gated_mlp: {r['gated']}
   tied_embeddings: {r['tied']}
   seq_length: {r['seq']}{head_dim(r)}{moe_model(r)}{attention(r)}
-parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)} }}
+parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)}{tp_overlap(r)} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
 {recompute(r['recompute'])}
@@ -111,17 +112,6 @@ def fabric(r):
     return "{ type: infiniband, topology: rail-optimized }"
 
 
-def config(r, manifest_path):
-    """A row whose recipe turns a setting off that the family's efficiencies assume on writes it as a user would, in a
-    .gpulint.yaml `plan:` override beside its manifest (column `tp_overlap`: the share of tensor-parallel communication
-    hidden; 0 where the recipe sets Megatron's tp_comm_overlap False). [] when the row states none."""
-    if not r.get("tp_overlap"):
-        return []
-    c = os.path.splitext(manifest_path)[0] + ".gpulint.yaml"
-    with open(c, "w") as fh:
-        fh.write(f"plan:\n  tp_overlap: {r['tp_overlap']}\n")
-    return ["--config", c]
-
 
 def split(r):
     """An uneven pipeline (columns `first`, `last`: the first and last stage's layers; empty or absent: even; `emb_split`
@@ -133,6 +123,12 @@ def split(r):
     if r.get("emb_split") == "true":
         out += ", embedding_in_split: true, loss_in_split: true"
     return out
+
+
+def tp_overlap(r):
+    """Column `tp_overlap`: true (Megatron's --tp-comm-overlap, torchtitan's async TP), false (plain TP); empty or absent:
+    not stated, the GPU family's tp_overlap share (derive/estimate/TpOverlap)."""
+    return f", tp_comm_overlap: {r['tp_overlap']}" if r.get("tp_overlap") else ""
 
 
 def head_dim(r):
@@ -247,7 +243,7 @@ def table(label, path, defaults, files, verdicts):
         print(f"check failed ({p.returncode}): {p.stderr.strip()}")
         sys.exit(1)
     for r, f in zip(table_rows, mine):
-        p, _ = run(["plan", "-f", "json"] + config(r, f) + [f])
+        p, _ = run(["plan", "-f", "json", f])
         if p.returncode != 0:
             print(f"{r['name']:<15} plan failed ({p.returncode}): {p.stderr.strip()}")
             results.append((False, ["plan-failed"]))
@@ -300,6 +296,7 @@ def main():
         for t in VALIDATION:
             table("HELD-OUT (not fitted)", os.path.join(ROOT, "bench", "plan", t), {"bytes": ""}, files, verdicts)
         table("FSDP2 / torchtitan VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "fsdp.tsv"), {"bytes": ""}, files, verdicts)
+        table("torchtitan H100 VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "torchtitan.tsv"), {"bytes": ""}, files, verdicts)
         # MoE runs: each row's role says whether it set a constant (docs/plan.md, "MoE")
         table("MoE (see each row's role)", os.path.join(ROOT, "bench", "plan", "moe.tsv"), {"bytes": ""}, files, verdicts)
         table("MoE VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "moe-validation.tsv"), {"bytes": ""}, files, verdicts)

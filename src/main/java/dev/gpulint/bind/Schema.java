@@ -112,7 +112,9 @@ public final class Schema {
                     // an uneven pipeline (Megatron's --decoder-first/last-pipeline-num-layers): Megatron-Core requires each > 0
                     num("first_stage_layers", false, 1, Integer.MAX_VALUE), num("last_stage_layers", false, 1, Integer.MAX_VALUE),
                     // the embedding and the loss counted as layers (Megatron's --account-for-embedding/loss-in-pipeline-split)
-                    f("embedding_in_split", Type.BOOL, false), f("loss_in_split", Type.BOOL, false)),
+                    f("embedding_in_split", Type.BOOL, false), f("loss_in_split", Type.BOOL, false),
+                    // tensor-parallel communication overlapped with the matmuls (Megatron's --tp-comm-overlap, torchtitan's async TP)
+                    f("tp_comm_overlap", Type.BOOL, false)),
             map("batch", false, num("micro_batch_size", false, 1, Integer.MAX_VALUE),
                     num("global_batch_size", false, 1, Integer.MAX_VALUE), num("micro_batches", false, 1, Integer.MAX_VALUE)),
             map("optimizer", false, str("type", false), num("zero_stage", false, 0, 3),

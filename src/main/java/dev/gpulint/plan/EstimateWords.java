@@ -29,6 +29,7 @@ public final class EstimateWords {
         if (t instanceof Term.Sends s) return sends(s);
         if (t instanceof Term.Bubble b) return bubble(b);
         if (t instanceof Term.DpExposure d) return dpExposure(d);
+        if (t instanceof Term.TpExposure x) return tpExposure(x);
         if (t instanceof Term.Offload o) return offload(o);
         if (t instanceof Term.HostStates h) return hostStates(h);
         if (t instanceof Term.Optimizer o) return optimizer(o);
@@ -92,6 +93,19 @@ public final class EstimateWords {
                         + " micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
                 b.split().describe(b.layers(), b.pp()), trim(b.slowestLayers()), trim(b.otherLayers()), b.virtualPp(),
                 Units.seconds(b.perMicroBatch()), Units.seconds(b.seconds()), 100.0 * b.seconds() / (mb * b.perMicroBatch()), mb);
+    }
+
+    static String tpExposure(Term.TpExposure x) {
+        return switch (x.mode()) {
+            case PLAIN -> "exposed of it: all (no tensor-parallel overlap) = " + Units.seconds(x.exposed());
+            case FAMILY -> String.format(Locale.ROOT, "exposed of it: (1 − tp_overlap) = %.2f of it (the overlap is not stated)"
+                    + " = %s of %s", 1 - x.familyOverlap(), Units.seconds(x.exposed()), Units.seconds(x.seconds()));
+            case OVERLAPPED -> String.format(Locale.ROOT, "exposed of it, each collective (%s) beside its GEMM (QKV %s, output %s,"
+                    + " MLP %s and %s): Σ max(collective − GEMM, (1 − dp_overlap) = %.2f of the collective, what the GEMM beside it"
+                    + " loses, Lee et al. 2025) = %s of %s", Units.seconds(x.collective()),
+                    Units.seconds(x.gemms()[0]), Units.seconds(x.gemms()[1]), Units.seconds(x.gemms()[2]), Units.seconds(x.gemms()[3]),
+                    1 - x.hidden(), Units.seconds(x.exposed()), Units.seconds(x.seconds()));
+        };
     }
 
     static String dpExposure(Term.DpExposure d) {

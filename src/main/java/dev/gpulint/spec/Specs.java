@@ -285,9 +285,24 @@ public final class Specs {
                               Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
                               Located<Boolean> lossInSplit, Located<Long> expertTp,
                               Located<Long> firstStageLayers, Located<Long> lastStageLayers,
-                              Located<Long> dpShard, Located<Long> dpReplicate, Located<List<Long>> stageLayers) {
+                              Located<Long> dpShard, Located<Long> dpReplicate, Located<List<Long>> stageLayers,
+                              Located<Boolean> tpCommOverlap) {
         public Parallelism {
             unknown = unknown == null ? java.util.Set.of() : java.util.Set.copyOf(unknown);
+        }
+
+        /**
+         * Without a stated tensor-parallel communication overlap ({@code tpCommOverlap}: Megatron's {@code --tp-comm-overlap},
+         * NeMo's {@code ub_tp_comm_overlap}, torchtitan's {@code enable_async_tensor_parallel}, the native
+         * {@code parallelism.tp_comm_overlap}; null when not written: the estimate's TpOverlap takes the format's default).
+         */
+        public Parallelism(Located<Long> tp, Located<Long> pp, Located<Long> dp, Located<Long> cp, Located<Long> ep,
+                           Located<List<ParallelDim>> order, Located<Boolean> sequenceParallel, Located<Long> virtualPp, Span keySpan,
+                           java.util.Set<String> unknown, Located<Long> layersPerVirtualStage, Located<Boolean> embeddingInSplit,
+                           Located<Boolean> lossInSplit, Located<Long> expertTp, Located<Long> firstStageLayers, Located<Long> lastStageLayers,
+                           Located<Long> dpShard, Located<Long> dpReplicate, Located<List<Long>> stageLayers) {
+            this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
+                    lossInSplit, expertTp, firstStageLayers, lastStageLayers, dpShard, dpReplicate, stageLayers, null);
         }
 
         /**

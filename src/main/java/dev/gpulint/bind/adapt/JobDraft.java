@@ -29,6 +29,8 @@ final class JobDraft {
     Located<Double> parameters;
     Located<Long> tp, pp, cp, ep, etp, dp, vpp, layers, heads, kvHeads, experts, seqLength, hidden, micro, global, zeroStage;
     Located<Boolean> sequenceParallel;
+    /** Tensor-parallel communication overlapped with the matmuls (--tp-comm-overlap, async TP); null when not written. */
+    Located<Boolean> tpCommOverlap;
     /** What `gpulint plan` reads: the MLP size, vocabulary, head dimension, gated MLP, tied embeddings, precision,
      *  activation recompute (none, selective, full) and the distributed optimizer. */
     Located<Long> ffn, vocab, headDim, topK;
@@ -190,10 +192,10 @@ final class JobDraft {
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null
                 && firstStageLayers == null && lastStageLayers == null && dpShard == null && dpReplicate == null
-                && stageLayers == null ? null
+                && stageLayers == null && tpCommOverlap == null ? null
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown,
                         layersPerVirtualStage, embeddingInSplit, lossInSplit, etp, firstStageLayers, lastStageLayers,
-                        dpShard, dpReplicate, stageLayers);
+                        dpShard, dpReplicate, stageLayers, tpCommOverlap);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
                 && gradReduceDtype == null ? null

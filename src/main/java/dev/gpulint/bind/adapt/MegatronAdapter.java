@@ -146,6 +146,8 @@ final class MegatronAdapter implements FormatAdapter {
                 located(flags.get("--num-layers-per-virtual-pipeline-stage")));
         j.embeddingInSplit = switchFlag(flags.get("--account-for-embedding-in-pipeline-split"));
         j.lossInSplit = switchFlag(flags.get("--account-for-loss-in-pipeline-split"));
+        // Transformer Engine's userbuffer overlap of the tp collectives with the GEMMs (the estimate's TpOverlap); absent: off
+        j.tpCommOverlap = switchFlag(flags.get("--tp-comm-overlap"));
         j.dp = j.key("--data-parallel-size", located(flags.get("--data-parallel-size")));
         for (Map.Entry<String, ParallelDim> u : UNKNOWN_SIZES.entrySet()) {
             Word w = flags.get(u.getKey());

@@ -61,6 +61,24 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         return null;
     }
 
+    /**
+     * The tensor-parallel overlap a MegatronCommOverlapCallback states ({@code tp_comm_overlap}) among the trainer's
+     * callbacks ({@code trainer.callbacks}, or a top-level {@code callbacks} list as HyperPod's recipes write them); null
+     * when none states it.
+     */
+    static Located<Boolean> tpCommOverlap(MappingNode root) {
+        for (String[] path : new String[][] {{"trainer", "callbacks"}, {"callbacks"}}) {
+            for (dev.gpulint.tree.Node n : TreeValues.list(root, path)) {
+                if (!(n instanceof MappingNode cb)) continue;
+                String target = TreeValues.text(cb, "_target_");
+                if (target == null || !target.endsWith("MegatronCommOverlapCallback")) continue;
+                Located<Boolean> on = TreeValues.bool(scalar(cb, "tp_comm_overlap"));
+                if (on != null) return on;
+            }
+        }
+        return null;
+    }
+
     private static boolean isStrategy(MappingNode strategy) {
         if (strategy == null) return false;
         for (String k : SIZES.values()) if (strategy.get(k).isPresent()) return true;
@@ -80,6 +98,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.ep = size(j, strategy, where, ParallelDim.EP);
         j.etp = j.key(where + ".expert_tensor_parallel_size", TreeValues.whole(scalar(strategy, "expert_tensor_parallel_size")));
         j.sequenceParallel = TreeValues.bool(scalar(strategy, "sequence_parallel"));
+        j.tpCommOverlap = tpCommOverlap(root);
         MappingNode data = map(root, "data");
         j.micro = j.key("data.micro_batch_size", TreeValues.whole(scalar(data, "micro_batch_size")));
         j.global = j.key("data.global_batch_size", TreeValues.whole(scalar(data, "global_batch_size")));

@@ -76,6 +76,8 @@ final class NemoAdapter implements FormatAdapter {
         if (j.seqLength == null) j.seqLength = j.key("seq_length", number(root, model, "seq_length"));
         ScalarNode sp = resolve(root, model, "sequence_parallel");
         j.sequenceParallel = TreeValues.bool(sp);
+        // Transformer Engine's userbuffer tp overlap (megatron_gpt_config.yaml: ub_tp_comm_overlap, default False)
+        j.tpCommOverlap = TreeValues.bool(resolve(root, model, "ub_tp_comm_overlap"));
         plan(j, root, trainer, model);
         j.state("world", JobDraft.product(j.nodes, j.gpusPerNode),
                 "trainer.num_nodes × trainer.devices", StatedKind.CONFIG, j.nodes != null ? j.nodes.span() : null);

@@ -70,7 +70,7 @@ final class ScriptLinks {
         if (a.gpusPerNode == null) { a.gpusPerNode = b.gpusPerNode; a.gpusPerNodeWhere = b.gpusPerNodeWhere; }
         if (a.tp == null && a.pp == null && a.cp == null && a.dp == null) {
             a.tp = b.tp; a.pp = b.pp; a.cp = b.cp; a.ep = b.ep; a.etp = b.etp; a.dp = b.dp; a.vpp = b.vpp;
-            a.sequenceParallel = b.sequenceParallel; a.layersPerVirtualStage = b.layersPerVirtualStage;
+            a.sequenceParallel = b.sequenceParallel; a.layersPerVirtualStage = b.layersPerVirtualStage; a.tpCommOverlap = b.tpCommOverlap;
             a.embeddingInSplit = b.embeddingInSplit; a.lossInSplit = b.lossInSplit;
             a.firstStageLayers = b.firstStageLayers; a.lastStageLayers = b.lastStageLayers;
             a.pipelineLayout = b.pipelineLayout; a.stageLayers = b.stageLayers;

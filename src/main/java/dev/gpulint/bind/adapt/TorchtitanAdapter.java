@@ -159,6 +159,8 @@ final class TorchtitanAdapter implements FormatAdapter {
             j.zeroStage = j.key("data_parallel_shard_degree", new Located<>(3L, at.span()));
         }
         if (j.tp != null && j.tp.value() > 1) j.sequenceParallel = new Located<>(true, j.tp.span());
+        // async TP (priced by the estimate's TpOverlap); not written: torchtitan's default, false (plain TP)
+        j.tpCommOverlap = TreeValues.bool(scalar(map(root, "parallelism"), "enable_async_tensor_parallel"));
         MappingNode model = map(root, "model");
         dev.gpulint.tree.ScalarNode name = model == null ? null : scalar(model, "name"), flavor = model == null ? null : scalar(model, "flavor");
         if (name != null && flavor != null && !name.isNull() && !flavor.isNull()) {

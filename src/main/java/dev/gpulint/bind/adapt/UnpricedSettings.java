@@ -17,22 +17,36 @@ final class UnpricedSettings {
     private UnpricedSettings() {}
 
     /**
-     * torchtitan (torchtitan/config/job_config.py): {@code [parallelism] enable_async_tensor_parallel},
-     * {@code [compile] enable} (earlier {@code [training] compile}) and {@code [parallelism] fsdp_reshard_after_forward}.
+     * torchtitan (torchtitan/config/job_config.py): {@code [compile] enable} (earlier {@code [training] compile}) and
+     * {@code [parallelism] fsdp_reshard_after_forward}.
      */
     static void torchtitan(JobDraft j, MappingNode root) {
         MappingNode par = map(root, "parallelism"), training = map(root, "training");
-        if (on(scalar(par, "enable_async_tensor_parallel")) && j.tp != null && j.tp.value() > 1) {
-            j.unpriced.add("async TP ([parallelism] enable_async_tensor_parallel): torchtitan overlaps the tp all-gathers and"
-                    + " reduce-scatters with the matmuls (micro-pipelined); not priced apart: the GPU family's tp_overlap, fitted on"
-                    + " NeMo's TP-overlapped runs, hides the same share of every job's tp communication");
-        }
         ScalarNode compile = scalar(map(root, "compile"), "enable");
         String where = "[compile] enable";
         if (compile == null) { compile = scalar(training, "compile"); where = "[training] compile"; }
         if (on(compile)) {
-            j.unpriced.add("torch.compile (" + where + "): fused elementwise kernels; not priced apart: the HBM traffic term"
-                    + " (traffic bytes per byte, one constant for every software stack) stands for eager and compiled kernels alike");
+            j.unpriced.add("torch.compile (" + where + "): Inductor fuses the elementwise kernels (norms, RoPE, SwiGLU, residual"
+                    + " adds) into fewer HBM passes; not priced apart: the elementwise term's traffic constant (bytes per stored"
+                    + " activation byte, fitted on NeMo's fused Transformer Engine kernels) stands for compiled and eager jobs alike,"
+                    + " so an eager job is priced as if fused (torchtitan measured eager 14 % slower on Llama 3.1 8B, docs/plan.md)");
+        }
+        if (TorchtitanAdapter.float8(root) != null) {
+            // Float8's settings: [float8] until mid 2025, [quantize.linear.float8] since (torchtitan/config/job_config.py)
+            MappingNode f8 = map(root, "float8");
+            String table = "[float8]";
+            if (f8 == null) { f8 = map(root, "quantize", "linear", "float8"); table = "[quantize.linear.float8]"; }
+            ScalarNode recipe = scalar(f8, "recipe_name");
+            String r = recipe == null || recipe.isNull() ? "" : recipe.text().strip().toLowerCase(Locale.ROOT);
+            if (r.startsWith("rowwise")) {
+                j.unpriced.add("Float8 " + r + " recipe (" + table + " recipe_name = \"" + r + "\"): priced as tensorwise fp8"
+                        + " GEMMs; rowwise scaling's slower GEMMs and extra casts are not priced apart (no kernel-level throughput"
+                        + " table for them; torchtitan's async-TP benchmark measured rowwise 27 % below tensorwise on Llama 3.1 8B)");
+            }
+            if (on(scalar(f8, "enable_fsdp_float8_all_gather"))) {
+                j.unpriced.add("FSDP Float8 all-gather (" + table + " enable_fsdp_float8_all_gather): the linear weights are"
+                        + " all-gathered in fp8; not priced apart: the FSDP all-gathers are priced at 2 bytes per parameter");
+            }
         }
         ScalarNode reshard = scalar(par, "fsdp_reshard_after_forward");
         if (reshard != null && !reshard.isNull() && reshard.text().strip().equalsIgnoreCase("never")) {

@@ -18,18 +18,20 @@ import dev.gpulint.derive.estimate.Layout.Recompute;
  *     (gated MLP; a GeLU MLP's second matmul is the recomputed one), the two reduce-scatters 2 + 2 with tp > 1.
  *     Recomputed: the three matmuls' forward FLOPs, 2·(h·q·d + a·d·h + h·ffn) per token (about 37 % of the linear
  *     forward for Llama 3 8B), and every elementwise kernel;</li>
- * <li>one layer in n (torchtitan {@code selective_ac_option = "n"}: blocks whose index is a multiple of n are fully
- *     checkpointed): ⌈L/n⌉ of the stage's L layers count as full, the others as none.</li>
+ * <li>one layer in n (torchtitan {@code selective_ac_option = "n"}: torchtitan/distributed/activation_checkpoint.py
+ *     {@code _apply_layer_sac} counts the blocks it wraps from 1 — the counter is incremented before the test
+ *     {@code count % n == 0} — so blocks n, 2n, ... are fully checkpointed): ⌊L/n⌋ of the stage's L layers count as
+ *     full, the others as none (⌈L/n⌉ until 2026-12, as if the count started at 0).</li>
  * </ul>
  */
 public final class Checkpointing {
     private Checkpointing() {}
 
-    /** Share of a stage's layers that are fully recomputed: 1 for full, ⌈L/n⌉/L for one layer in n, else 0. */
+    /** Share of a stage's layers that are fully recomputed: 1 for full, ⌊L/n⌋/L for one layer in n, else 0. */
     public static double fullShare(Layout l, double layersPerStage) {
         return switch (l.recompute()) {
             case FULL -> 1;
-            case EVERY -> layersPerStage <= 0 ? 0 : Math.min(1, Math.ceil(layersPerStage / l.recomputeEvery()) / layersPerStage);
+            case EVERY -> layersPerStage <= 0 ? 0 : Math.min(1, Math.floor(layersPerStage / l.recomputeEvery()) / layersPerStage);
             default -> 0;
         };
     }

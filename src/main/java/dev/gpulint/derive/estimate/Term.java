@@ -116,6 +116,22 @@ public sealed interface Term {
     }
 
     /**
+     * What of the tensor-parallel collectives a micro-batch exposes ({@link TpOverlap}).
+     *
+     * @param mode          plain, overlapped beside the GEMMs, or the family's share
+     * @param familyOverlap the catalog's tp_overlap (read in FAMILY mode)
+     * @param hidden        the catalog's dp_overlap: the share of an overlapped collective the compute beside it absorbs
+     * @param collective    one collective's seconds
+     * @param gemms         the forward seconds of the QKV, output-projection, first and second MLP GEMMs it runs beside
+     * @param exposed       the exposed seconds per micro-batch
+     * @param seconds       the tp collectives' seconds per micro-batch
+     */
+    record TpExposure(TpOverlap.Mode mode, double familyOverlap, double hidden, double collective, double[] gemms, double exposed,
+                      double seconds) implements Term {
+        @Override public String term() { return "tp"; }
+    }
+
+    /**
      * What of the data-parallel collectives is exposed: {@code max((1 − dp_overlap) × seconds, what outlasts the compute)}.
      *
      * @param dpOverlap the catalog's dp_overlap

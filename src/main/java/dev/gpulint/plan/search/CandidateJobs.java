@@ -52,7 +52,9 @@ final class CandidateJobs {
                 // hybrid sharding stays with a layout whose dp the shard group still divides
                 l.hybrid() ? new Located<>((long) l.shardRanks(), span(p == null ? null : p.dpShard(), at)) : null, null,
                 // a per-layer layout stays with the layout whose pp it was written for
-                p != null && l.split().laidOut(l.pp()) ? p.stageLayers() : null);
+                p != null && l.split().laidOut(l.pp()) ? p.stageLayers() : null,
+                // the tensor-parallel overlap is the job's software setting, whatever the layout
+                p == null ? null : p.tpCommOverlap());
         Specs.Batch b = job.batch();
         Specs.Batch batch = new Specs.Batch(size(l.microBatchSize(), b == null ? null : b.microBatchSize(), at),
                 new Located<>(l.globalBatchSize(), span(b == null ? null : b.globalBatchSize(), at)), null);

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Settings the estimate reads but does not price apart become lines of the plan's assumptions (Specs.Origin.unpriced):
- * torchtitan's async TP, torch.compile and reshard-after-forward (our own fixtures in the shapes of torchtitan's
- * train_configs). Offloaded model states are read into the job and priced (OffloadSettingsTest), not said here.
+ * torchtitan's torch.compile, reshard-after-forward and Float8 recipe settings (our own fixtures in the shapes of
+ * torchtitan's train_configs). Async TP is priced (TpOverlapTest); offloaded model states are read into the job and
+ * priced (OffloadSettingsTest), not said here.
  */
 class UnpricedSettingsTest {
 
@@ -49,10 +50,10 @@ class UnpricedSettingsTest {
     @Test
     void torchtitansSpeedAndMemorySettingsAreSaid() {
         Specs.Job j = job("llama3_70b.toml", TITAN);
-        assertEquals(List.of("async TP ([parallelism] enable_async_tensor_parallel)", "torch.compile ([compile] enable)",
-                "fsdp_reshard_after_forward = \"never\""), heads(j));
-        assertTrue(j.origin().unpriced().get(0).endsWith("hides the same share of every job's tp communication"), j.origin().unpriced().get(0));
-        // off, the default, or async TP without tp: nothing to say
+        // async TP is priced (derive/estimate/TpOverlap), read into parallelism.tpCommOverlap, not said here
+        assertEquals(List.of("torch.compile ([compile] enable)", "fsdp_reshard_after_forward = \"never\""), heads(j));
+        assertEquals(true, j.parallelism().tpCommOverlap().value());
+        // off or the default: nothing to say
         Specs.Job quiet = job("llama3_70b.toml", TITAN.replace("enable_cpu_offload = true", "enable_cpu_offload = false")
                 .replace("tensor_parallel_degree = 8", "tensor_parallel_degree = 1").replace("\"never\"", "\"default\"")
                 .replace("enable = true", "enable = false"));
@@ -60,5 +61,41 @@ class UnpricedSettingsTest {
         // the earlier layout's [training] compile
         Specs.Job old = job("llama3_70b.toml", TITAN.replace("[compile]\nenable = true\n", "").replace("seq_len = 8192", "seq_len = 8192\ncompile = true"));
         assertTrue(heads(old).contains("torch.compile ([training] compile)"), heads(old).toString());
+    }
+
+    private static final String FLOAT8 = """
+            [model]
+            name = "llama3"
+            flavor = "8B"
+            converters = ["quantize.linear.float8"]
+
+            [parallelism]
+            data_parallel_shard_degree = -1
+
+            [quantize.linear.float8]
+            enable_fsdp_float8_all_gather = true
+            precompute_float8_dynamic_scale_for_fsdp = true
+            recipe_name = "rowwise"
+            """;
+
+    @Test
+    void float8RowwiseAndFp8AllGathersAreSaid() {
+        Specs.Job j = job("llama3_8b.toml", FLOAT8);
+        assertEquals("fp8", j.model().dtype().value());
+        assertEquals(List.of("Float8 rowwise recipe ([quantize.linear.float8] recipe_name = \"rowwise\")",
+                "FSDP Float8 all-gather ([quantize.linear.float8] enable_fsdp_float8_all_gather)"), heads(j));
+        // the earlier [float8] table, tensorwise (the default) and the bf16 all-gather: nothing to say
+        Specs.Job tensorwise = job("llama3_8b.toml", FLOAT8.replace("[quantize.linear.float8]\n", "[float8]\n")
+                .replace("\"quantize.linear.float8\"", "\"float8\"").replace("rowwise", "tensorwise")
+                .replace("enable_fsdp_float8_all_gather = true", "enable_fsdp_float8_all_gather = false"));
+        assertEquals("fp8", tensorwise.model().dtype().value());
+        assertEquals(List.of(), tensorwise.origin().unpriced());
+        // the settings table alone turns nothing on: bf16, nothing said
+        Specs.Job off = job("llama3_8b.toml", FLOAT8.replace("converters = [\"quantize.linear.float8\"]", "converters = []"));
+        assertEquals(List.of(), off.origin().unpriced());
+        Specs.Job older = job("llama3_8b.toml", FLOAT8.replace("[quantize.linear.float8]\n", "[float8]\n")
+                .replace("\"quantize.linear.float8\"", "\"float8\""));
+        assertEquals(List.of("Float8 rowwise recipe ([float8] recipe_name = \"rowwise\")",
+                "FSDP Float8 all-gather ([float8] enable_fsdp_float8_all_gather)"), heads(older));
     }
 }

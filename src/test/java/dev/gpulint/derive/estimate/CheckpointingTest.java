@@ -54,7 +54,9 @@ class CheckpointingTest {
         assertEquals(0.25, Checkpointing.fullShare(every4, 32));
         assertEquals(1 + 0.25 / 3, Checkpointing.linear(LLAMA3_8B, every4, 32), 1e-12);
         assertEquals(9, Checkpointing.tpCollectives(every4, 32));
-        assertEquals(3.0 / 10, Checkpointing.fullShare(layout(1, Recompute.EVERY, 4), 10), 1e-12, "blocks 0, 4 and 8 of 10");
+        // torchtitan counts the wrapped blocks from 1 (_layer_sac_count += 1, then count % n == 0): blocks 4 and 8 of 10
+        assertEquals(2.0 / 10, Checkpointing.fullShare(layout(1, Recompute.EVERY, 4), 10), 1e-12, "the 4th and 8th of 10 blocks");
+        assertEquals(0, Checkpointing.fullShare(layout(1, Recompute.EVERY, 4), 3), 1e-12, "3 blocks, one in 4: none reaches a count of 4");
         Layout full = layout(8, Recompute.FULL, 1);
         assertEquals(4.0 / 3, Checkpointing.linear(LLAMA3_8B, full, 32), 1e-12);
         assertEquals(12, Checkpointing.tpCollectives(full, 32));

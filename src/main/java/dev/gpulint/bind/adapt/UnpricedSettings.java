@@ -6,6 +6,7 @@ import static dev.gpulint.bind.adapt.TreeValues.scalar;
 import dev.gpulint.spec.Located;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
+import java.util.Locale;
 
 /**
  * Settings of the frameworks' own configurations that change speed or memory but that the estimate does not price

@@ -221,6 +221,13 @@ public final class Binder {
                         : "'" + name + "' must be a positive number, found '" + Quantities.shortText(t) + "'"); return; }
                 values.put(s, p.value());
             }
+            case FRACTION -> {
+                // a share from 0 to 1 (offload.optimizer_fraction: 0 keeps every optimizer state on the GPU, 1 offloads all)
+                Parsed<Double> p = Quantities.count(t.strip());
+                if (!p.ok() || !(p.value() >= 0 && p.value() <= 1)) { typeError(s, path, Quantities.tooLong(t) != null ? p.problem()
+                        : "'" + name + "' must be a number from 0 to 1, found '" + Quantities.shortText(t) + "'"); return; }
+                values.put(s, p.value());
+            }
             case COUNT -> {
                 Parsed<Double> p = Quantities.count(t);
                 if (!p.ok()) { typeError(s, path, "'" + name + "': " + p.problem()); return; }
@@ -304,6 +311,7 @@ public final class Binder {
             case SIZE -> "a size such as 80 GB";
             case DURATION -> "a duration such as 2.5 s";
             case COUNT, NUMBER -> "a number";
+            case FRACTION -> "a number from 0 to 1";
             default -> "a single value";
         };
     }

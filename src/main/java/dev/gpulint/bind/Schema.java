@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public final class Schema {
 
-    public enum Type { STRING, INT, BOOL, BANDWIDTH, SIZE, COUNT, NUMBER, DURATION, ENUM, RATIO, ORDER, MAP, LIST, STRING_MAP, LAYER_PATTERN }
+    public enum Type { STRING, INT, BOOL, BANDWIDTH, SIZE, COUNT, NUMBER, FRACTION, DURATION, ENUM, RATIO, ORDER, MAP, LIST, STRING_MAP, LAYER_PATTERN }
 
     public record Field(String name, Type type, boolean required, Map<String, Field> children,
                         List<String> values, long min, long max) {
@@ -126,7 +126,7 @@ public final class Schema {
             // model states offloaded to host memory (DeepSpeed's offload_optimizer/offload_param devices, FSDP's CPU offload,
             // Megatron's --optimizer-cpu-offload with --optimizer-offload-fraction)
             map("offload", false, num("activation_layers", false, 0, Integer.MAX_VALUE),
-                    en("optimizer", false, List.of("gpu", "cpu", "nvme")), f("optimizer_fraction", Type.NUMBER, false),
+                    en("optimizer", false, List.of("gpu", "cpu", "nvme")), f("optimizer_fraction", Type.FRACTION, false),
                     en("parameters", false, List.of("gpu", "cpu", "nvme"))),
             map("network", false, f("assumed_inter_node", Type.BANDWIDTH, false),
                     f("assumed_intra_node", Type.BANDWIDTH, false)),

@@ -163,6 +163,13 @@ public final class MemoryFact {
     /** What is offloaded and where that is written; null when nothing is. */
     public String getOffloaded() { return offloaded; }
 
+    private double bytesOnGpu;
+
+    /** The bytes per parameter that stay on the GPU when model states are offloaded, before sharding (derive stage). */
+    public MemoryFact bytesOnGpu(double bytes) { this.bytesOnGpu = bytes; return this; }
+    /** Bytes per parameter that stay on the GPU, before tp, pp and ZeRO divide them: the offload's remainder of bytesPerParameter. */
+    public double getBytesOnGpu() { return bytesOnGpu; }
+
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/memory"; }
 

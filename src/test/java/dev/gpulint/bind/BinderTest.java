@@ -129,6 +129,20 @@ class BinderTest {
     }
 
     @Test
+    void theOptimizersOffloadedShareIsFromZeroToOne() {
+        // Megatron's --optimizer-offload-fraction is a share: 0 (nothing offloaded) and 1 are valid, 1.5 and -0.5 are not
+        assertEquals(List.of(
+                        "SYN002 t.yaml:3:48 [training_job:j/offload/optimizer_fraction] 'optimizer_fraction' must be a number from 0 to 1, found '1.5'."),
+                findings(JOB + "offload: { optimizer: cpu, optimizer_fraction: 1.5 }\n"));
+        assertEquals(List.of(
+                        "SYN002 t.yaml:3:48 [training_job:j/offload/optimizer_fraction] 'optimizer_fraction' must be a number from 0 to 1, found '-0.5'."),
+                findings(JOB + "offload: { optimizer: cpu, optimizer_fraction: -0.5 }\n"));
+        assertEquals(List.of(), findings(JOB + "offload: { optimizer: cpu, optimizer_fraction: 0 }\n"));
+        assertEquals(0.0, bind(JOB + "offload: { optimizer: cpu, optimizer_fraction: 0 }\n").jobs().get(0).offload().optimizerFraction().value());
+        assertEquals(0.25, bind(JOB + "offload: { optimizer: cpu, optimizer_fraction: 0.25 }\n").jobs().get(0).offload().optimizerFraction().value());
+    }
+
+    @Test
     void unitsAndEnumsAndOrders() {
         assertEquals(List.of(
                         "UNIT003 t.yaml:4:61 [cluster:c/node_groups[g]/gpu/memory] size '80' has no unit: write e.g. 80 GB or 80 GiB.",

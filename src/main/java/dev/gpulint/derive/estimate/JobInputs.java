@@ -123,7 +123,11 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                     + " layer's worth on the GPU while it is copied; the copies over PCIe are priced (offload)");
         }
         if (pp > 1 && !layout.split().equals(PipelineSplit.EVEN)) {
-            as.add("layers over the pipeline: " + layout.split().describe(layers, (int) pp) + ", as Megatron-Core's get_num_layers_to_build builds them");
+            // torchtitan deals its layers itself (its split points, else generate_llm_fqn_per_model_part: TorchtitanPipeline)
+            boolean titan = j.origin() != null && dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.TORCHTITAN;
+            as.add("layers over the pipeline: " + layout.split().describe(layers, (int) pp) + (titan
+                    ? ", as torchtitan's pipeline split builds them (its split points, else the embedding and the output a layer each)"
+                    : ", as Megatron-Core's get_num_layers_to_build builds them"));
         }
         StateBytes bytes = StateBytes.of(j, r.zeroStage());
         as.add(bytes.describe(layout.distributedOptimizer(), layout.zeroStage()));

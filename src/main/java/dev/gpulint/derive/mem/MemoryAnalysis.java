@@ -83,7 +83,7 @@ public final class MemoryAnalysis {
                 dpUnbounded ? 0 : dp, zero, perGpu, memory.bytes(), memory.gpu(), anyGpu || g == null ? null : g.name(),
                 memory.declared(), memory.span(), anyGpu, dpUnbounded, note);
         f.accounting(sb.accounting().id(), sb.where(), distributed, cp, memory.overridesCatalog(), memory.catalogBytes());
-        f.offloaded(offload.leaving((int) zero));
+        f.offloaded(offload.leaving((int) zero)).bytesOnGpu(sb.total());
         if (expertParams >= 0) f.experts(expertParams, ep, expertDp, shared, perGpu - shared);
         out.add(f);
     }

@@ -86,13 +86,25 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
     }
 
     /**
-     * The same links for a job of {@code gpus} GPUs filling nodes and scale-up domains in rank order: a group that fits a
-     * domain's size but straddles the boundary between two (ranks 64–79 of 128 on GB200 NVL72 racks, the second rack
-     * beginning at rank 72) runs at the rate of the slowest link its ring crosses ({@link Tier#of}).
+     * The same links for a job of {@code gpus} GPUs as a scheduler places it on multi-host NVLink racks (a domain larger
+     * than a node: GB200/GB300 NVL72 and NVL36). A job of one rack or less sits in one. A larger job whose GPUs are a
+     * multiple of a segment (the largest power-of-two count of trays a rack holds: 16 trays, 64 GPUs, of an NVL72; 8 trays,
+     * 32 GPUs, of an NVL36) runs in whole segments, one per rack: NVIDIA's Slurm block-scheduling guidance for GB200 NVL72
+     * ("Achieving Peak System and Workload Efficiency on NVIDIA GB200 NVL72 with Slurm Block Scheduling") recommends segment
+     * size 16 for jobs of 128 GPUs and more, and the published multi-rack runs price right only so (bench/plan: the
+     * Qwen3-235B ep 64 rows on 256 GB200/GB300 GPUs). Any other job fills racks in rank order: a group that fits a rack's
+     * size but straddles the boundary between two (tp 4 · cp 2 · dp 2 at ranks 64–79 of 144 GPUs, the second rack beginning
+     * at rank 72) runs at the rate of the slowest link its ring crosses ({@link Tier#of}). Node-sized domains (an HGX node)
+     * are filled in order whatever the job.
      */
     public Links forJob(long gpus) {
-        return new Links(gpusPerNode, domainSize, scaleUp, infinityFabric, nvlinkGeneration, scaleUpPerDirection, pcieGeneration,
-                pciePerDirection, hostLinked, nicPerNode, transport, nics, nicName, nicSpan, misread, Math.max(0, gpus));
+        long g = Math.max(0, gpus), domain = domainSize;
+        if (scaleUp && domainSize > gpusPerNode && g > domainSize) {
+            long segment = gpusPerNode * Long.highestOneBit(Math.max(1, domainSize / gpusPerNode));
+            if (g % segment == 0) domain = segment;
+        }
+        return new Links(gpusPerNode, domain, scaleUp, infinityFabric, nvlinkGeneration, scaleUpPerDirection, pcieGeneration,
+                pciePerDirection, hostLinked, nicPerNode, transport, nics, nicName, nicSpan, misread, g);
     }
 
     /**

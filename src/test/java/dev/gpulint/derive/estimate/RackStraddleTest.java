@@ -9,8 +9,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A group that fits an NVL72 rack's size but straddles the boundary between two racks runs on the network (issue 35,
- * GB200 Llama 3.1 405B on 128 GPUs: tp 4 · cp 2 · dp 2 fill ranks 64–79 of pipeline stage 4, the second rack beginning at
- * rank 72). Ranks fill trays of 4 and racks of 72 (or 36) in order; a ring is as slow as its slowest hop.
+ * tp 4 · cp 2 · dp 2 fill ranks 64–79 of pipeline stage 4, the second rack beginning at rank 72, when the job's ranks
+ * fill racks in order). A job of whole 16-tray segments runs one per rack ({@link Links#forJob}); a ring is as slow as its
+ * slowest hop.
  */
 class RackStraddleTest {
 
@@ -60,26 +61,42 @@ class RackStraddleTest {
     }
 
     @Test
+    void aJobOfWholeSegmentsRunsOneSegmentPerRackAnyOtherFillsRacksInOrder() {
+        assertEquals(72, rack(72).forJob(64).domainSize(), "one rack");
+        assertEquals(64, rack(72).forJob(128).domainSize(), "two segments of 16 trays, one per rack");
+        assertEquals(64, rack(72).forJob(256).domainSize());
+        assertEquals(72, rack(72).forJob(144).domainSize(), "36 trays are no whole number of 16-tray segments: racks in order");
+        assertEquals(32, rack(36).forJob(64).domainSize(), "NVL36: segments of 8 trays");
+        assertEquals(36, rack(36).forJob(72).domainSize(), "two full NVL36 racks");
+        Links hgx = new Links(8, 8, true, false, 4, 450e9, 5, 63e9, true, 8 * 50e9, Links.Transport.RDMA, 8, "400 Gb/s", null);
+        assertEquals(8, hgx.forJob(1024).domainSize(), "a node-sized domain is filled in order");
+        assertEquals(144, rack(72).forJob(144).jobGpus());
+    }
+
+    @Test
     void exactTiersAndSecondsForAStraddlingGroupAndOneInsideARack() {
         double s = 1e9;                                        // 1 GB of gradients per rank, at line rate (no efficiencies)
-        // 128 GPUs: the all-reduce of 4 ranks 8 apart leaves the rack: 2·3/4·1 GB = 1.5 GB through one GPU's 50 GB/s NIC
-        CollectiveCost across = CollectiveCost.price(rack(72).forJob(128), null, Map.of(), Collective.ALL_REDUCE, 4, 8, s);
+        // 144 GPUs fill two racks in order: the all-reduce of 4 ranks 8 apart at ranks 64–95 leaves the rack at 72:
+        // 2·3/4·1 GB = 1.5 GB through the one member below the boundary's 50 GB/s NIC
+        CollectiveCost across = CollectiveCost.price(rack(72).forJob(144), null, Map.of(), Collective.ALL_REDUCE, 4, 8, s);
         assertEquals(Tier.NETWORK, across.tier());
         assertEquals(1, across.local());
         assertEquals(50e9, across.lineRate(), 1);
         assertEquals(CollectiveCost.Limit.NICS, across.limit());
         assertEquals(1.5e9 / 50e9, across.seconds(), 1e-12, "30 ms");
-        // 64 GPUs, one rack: the same group on NVLink 5, 1.5 GB at 900 GB/s
-        CollectiveCost inside = CollectiveCost.price(rack(72).forJob(64), null, Map.of(), Collective.ALL_REDUCE, 4, 8, s);
-        assertEquals(Tier.NVLINK, inside.tier());
-        assertEquals(1.5e9 / 900e9, inside.seconds(), 1e-12, "1.67 ms");
-        // a send of a straddling pipeline still goes through one GPU's own NIC
+        // 128 GPUs in two 64-GPU segments, and 64 GPUs in one rack: the same group on NVLink 5, 1.5 GB at 900 GB/s
+        for (long g : new long[] {64, 128}) {
+            CollectiveCost inside = CollectiveCost.price(rack(72).forJob(g), null, Map.of(), Collective.ALL_REDUCE, 4, 8, s);
+            assertEquals(Tier.NVLINK, inside.tier(), g + " GPUs");
+            assertEquals(1.5e9 / 900e9, inside.seconds(), 1e-12, "1.67 ms");
+        }
+        // a pipeline's sends leave the segment through one GPU's own NIC
         CollectiveCost send = CollectiveCost.price(rack(72).forJob(128), null, Map.of(), Collective.SEND, 8, 16, s);
         assertEquals(Tier.NETWORK, send.tier());
         assertEquals(s / 50e9, send.seconds(), 1e-12);
         // the tier table's NVLink row prices the group as if it fitted one rack: no job's rank order there
-        assertEquals(0, rack(72).forJob(128).withDomain(8, 72).jobGpus());
-        assertEquals(128, rack(72).forJob(128).withNics(50e9, Links.Transport.RDMA, "x").jobGpus());
+        assertEquals(0, rack(72).forJob(144).withDomain(8, 72).jobGpus());
+        assertEquals(144, rack(72).forJob(144).withNics(50e9, Links.Transport.RDMA, "x").jobGpus());
     }
 
     @Test

@@ -152,6 +152,12 @@ class CatalogTest {
         assertEquals(80.0 * (1L << 30), h100.memoryBytes(), 1);               // "80 GB" HBM is 80 GiB
         assertEquals(3.35e12, h100.hbmBytesPerSecond(), 1);
         assertTrue(h100.nvswitch());
+        // the 96 GB part Meta's Grand Teton hosts run: torchtitan's benchmark page states "96GB HBM2e with 2.4 TB/sec"
+        Catalog.Gpu h96 = C.gpu("H100 96GB").orElseThrow();
+        assertEquals("H100-SXM5-96GB", h96.name());
+        assertEquals(2.4e12, h96.hbmBytesPerSecond(), 1);
+        assertEquals(96.0 * (1L << 30), h96.memoryBytes(), 1);
+        assertTrue(h96.source().contains("TT-GT"), h96.source());
         Catalog.Gpu a100pcie = C.gpu("A100-PCIe-80GB").orElseThrow();
         assertTrue(a100pcie.bridged());
         assertEquals(2, a100pcie.bridgeMax());

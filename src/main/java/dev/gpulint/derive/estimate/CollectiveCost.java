@@ -72,10 +72,11 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
      */
     public static CollectiveCost price(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, long n, long stride, double s) {
         long gpn = k.gpusPerNode();
-        Tier t = Tier.of(n, stride, gpn, k.domainSize(), k.scaleUp());
+        Tier t = Tier.of(n, stride, gpn, k.domainSize(), k.scaleUp(), k.jobGpus());
         if ((n <= 1 && c != Collective.SEND) || s <= 0) return none(c, t, s);
-        long perNode = Tier.membersPerNode(n, stride, gpn);
-        long perDomain = Tier.membersPerDomain(n, stride, k.domainSize());
+        // a group straddling a node or rack boundary shares the NICs of its fewest members on one side (Tier.straddles)
+        long perNode = Tier.membersPerNode(n, stride, gpn, k.jobGpus());
+        long perDomain = Tier.membersPerDomain(n, stride, k.domainSize(), k.jobGpus());
         double v = c.bytesPerRank(n, s);
         Double m = e == null || measured == null ? null : measured.get(t);
         boolean useMeasured = m != null && m > 0;

@@ -37,7 +37,8 @@ public final class Estimator {
     }
 
     /** @param v the MoE layers' and the attention's variants (MoeCost, AttentionShape) */
-    public static Estimate estimate(ModelShape m, Layout l, Hardware hw, List<ParallelDim> order, StateBytes bytes, Variants v) {
+    public static Estimate estimate(ModelShape m, Layout l, Hardware job, List<ParallelDim> order, StateBytes bytes, Variants v) {
+        Hardware hw = job.forJob(l.gpus());      // ranks fill racks in order: a group straddling two is priced on the NICs (Tier)
         Efficiency e = hw.efficiency();
         Dtype dt = m.dtype();
         StateBytes sb = bytes != null ? bytes.at(l.zeroStage(), l.distributedOptimizer()) : StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer(), null, null);

@@ -35,6 +35,11 @@ public record Hardware(String gpu, double memoryBytes, Map<ModelShape.Dtype, Dou
         this(gpu, memoryBytes, peakFlops, hbmBytesPerSecond, links, measured, efficiency, Map.of());
     }
 
+    /** The same hardware for a job of {@code gpus} GPUs filling its nodes and racks in rank order ({@link Links#forJob}). */
+    public Hardware forJob(long gpus) {
+        return new Hardware(gpu, memoryBytes, peakFlops, hbmBytesPerSecond, links.forJob(gpus), measured, efficiency, blockScaled);
+    }
+
     /** GPUs per node (ranks fill nodes in order). */
     public long gpusPerNode() { return links.gpusPerNode(); }
 

@@ -34,11 +34,22 @@ import java.util.Optional;
  * @param nicSpan             where that NIC's speed is written, null when assumed
  * @param misread             when that NIC's speed is 8× off its catalog port speed (UNIT001 reports it in the same run):
  *                            the port speed it most likely means, which {@code nicPerNode} counts instead; else null
+ * @param jobGpus             the job's GPUs, which fill nodes and scale-up domains in rank order ({@link #forJob}); 0 when
+ *                            not known (a group is then taken to sit inside its node or domain whenever it fits one)
  */
 public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean infinityFabric, int nvlinkGeneration,
                     double scaleUpPerDirection, int pcieGeneration, double pciePerDirection, boolean hostLinked,
                     double nicPerNode, Transport transport, long nics, String nicName, dev.gpulint.core.Span nicSpan,
-                    Misread misread) {
+                    Misread misread, long jobGpus) {
+
+    /** Links of no particular job ({@link #jobGpus} 0). */
+    public Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean infinityFabric, int nvlinkGeneration,
+                 double scaleUpPerDirection, int pcieGeneration, double pciePerDirection, boolean hostLinked,
+                 double nicPerNode, Transport transport, long nics, String nicName, dev.gpulint.core.Span nicSpan,
+                 Misread misread) {
+        this(gpusPerNode, domainSize, scaleUp, infinityFabric, nvlinkGeneration, scaleUpPerDirection, pcieGeneration,
+                pciePerDirection, hostLinked, nicPerNode, transport, nics, nicName, nicSpan, misread, 0);
+    }
 
     /**
      * A NIC speed priced as the port speed it most likely means (issue #37: a value the same run calls wrong is not
@@ -71,6 +82,29 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
 
     public Links {
         if (gpusPerNode < 1 || domainSize < 1) throw new IllegalArgumentException("gpus per node and domain size are at least 1");
+        if (jobGpus < 0) throw new IllegalArgumentException("a job's GPUs are at least 0 (0: not known)");
+    }
+
+    /**
+     * The same links for a job of {@code gpus} GPUs as a scheduler places it on multi-host NVLink racks (a domain larger
+     * than a node: GB200/GB300 NVL72 and NVL36). A job of one rack or less sits in one. A larger job whose GPUs are a
+     * multiple of a segment (the largest power-of-two count of trays a rack holds: 16 trays, 64 GPUs, of an NVL72; 8 trays,
+     * 32 GPUs, of an NVL36) runs in whole segments, one per rack: NVIDIA's Slurm block-scheduling guidance for GB200 NVL72
+     * ("Achieving Peak System and Workload Efficiency on NVIDIA GB200 NVL72 with Slurm Block Scheduling") recommends segment
+     * size 16 for jobs of 128 GPUs and more, and the published multi-rack runs price right only so (bench/plan: the
+     * Qwen3-235B ep 64 rows on 256 GB200/GB300 GPUs). Any other job fills racks in rank order: a group that fits a rack's
+     * size but straddles the boundary between two (tp 4 · cp 2 · dp 2 at ranks 64–79 of 144 GPUs, the second rack beginning
+     * at rank 72) runs at the rate of the slowest link its ring crosses ({@link Tier#of}). Node-sized domains (an HGX node)
+     * are filled in order whatever the job.
+     */
+    public Links forJob(long gpus) {
+        long g = Math.max(0, gpus), domain = domainSize;
+        if (scaleUp && domainSize > gpusPerNode && g > domainSize) {
+            long segment = gpusPerNode * Long.highestOneBit(Math.max(1, domainSize / gpusPerNode));
+            if (g % segment == 0) domain = segment;
+        }
+        return new Links(gpusPerNode, domain, scaleUp, infinityFabric, nvlinkGeneration, scaleUpPerDirection, pcieGeneration,
+                pciePerDirection, hostLinked, nicPerNode, transport, nics, nicName, nicSpan, misread, g);
     }
 
     /**
@@ -127,12 +161,13 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
     /** The same node with other NICs: {@code perGpu} bytes/s per direction for each GPU, over {@code transport}. */
     public Links withNics(double perGpu, Transport transport, String name) {
         return new Links(gpusPerNode, domainSize, scaleUp, infinityFabric, nvlinkGeneration, scaleUpPerDirection, pcieGeneration,
-                pciePerDirection, hostLinked, perGpu * gpusPerNode, transport, gpusPerNode, name, null);
+                pciePerDirection, hostLinked, perGpu * gpusPerNode, transport, gpusPerNode, name, null, null, jobGpus);
     }
 
     /**
      * The same GPUs and NICs with a group of ranks laid out otherwise: {@code gpusPerNode} GPUs per node and one scale-up
-     * domain of {@code domainSize} (a tier table prices a group inside one domain, or inside one node, as if it fitted).
+     * domain of {@code domainSize} (a tier table prices a group inside one domain, or inside one node, as if it fitted:
+     * no job's rank order, {@link #jobGpus} 0).
      */
     public Links withDomain(long gpusPerNode, long domainSize) {
         return new Links(gpusPerNode, domainSize, scaleUp, infinityFabric, nvlinkGeneration, scaleUpPerDirection, pcieGeneration,
@@ -142,7 +177,7 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
     /** The same node without NVLink or Infinity Fabric between its GPUs: they reach each other over PCIe only. */
     public Links withoutScaleUp() {
         return new Links(gpusPerNode, 1, false, false, 0, 0, pcieGeneration, pciePerDirection, hostLinked, nicPerNode, transport,
-                nics, nicName, nicSpan);
+                nics, nicName, nicSpan, null, jobGpus);
     }
 
     /** The node's NIC bandwidth per GPU, per direction: what each rank's own NIC carries in an all-to-all or a send. */

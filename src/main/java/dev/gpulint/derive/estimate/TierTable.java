@@ -49,10 +49,10 @@ public record TierTable(String what, Collective collective, long n, double bytes
         long stride = Estimator.strides(l, order).get(ParallelDim.DP);
         if (l.hybrid() && l.zeroStage() >= 3) {
             // hybrid sharding: the all-reduce is each shard's, over the replicas (HybridShard)
-            return of(hw, Collective.ALL_REDUCE, l.replicas(), stride * l.shardRanks(), grads.cost().bytes(),
+            return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, l.replicas(), stride * l.shardRanks(), grads.cost().bytes(),
                     "data-parallel gradient all-reduce over the " + l.replicas() + " replicas");
         }
-        return of(hw, Collective.ALL_REDUCE, n, stride, grads.cost().bytes(), "data-parallel gradient all-reduce");
+        return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, n, stride, grads.cost().bytes(), "data-parallel gradient all-reduce");
     }
 
     /**
@@ -72,7 +72,7 @@ public record TierTable(String what, Collective collective, long n, double bytes
             s = dp.bytes();
         }
         long stride = Estimator.strides(l, order).get(ep ? ParallelDim.EP : ParallelDim.DP);
-        return of(hw, c, n, stride, s, (ep ? "expert-parallel " : "data-parallel ") + c.id() + " of " + Units.bytes(s) + " per GPU");
+        return of(hw.forJob(l.gpus()), c, n, stride, s, (ep ? "expert-parallel " : "data-parallel ") + c.id() + " of " + Units.bytes(s) + " per GPU");
     }
 
     /** Collective {@code c} of {@code bytes} per rank over n ranks spaced {@code stride} apart, on every tier. */
@@ -80,7 +80,7 @@ public record TierTable(String what, Collective collective, long n, double bytes
         Links k = hw.links();
         Efficiency e = hw.efficiency();
         Map<Tier, Double> measured = hw.measured();
-        Tier placed = Tier.of(n, stride, k.gpusPerNode(), k.domainSize(), k.scaleUp());
+        Tier placed = Tier.of(n, stride, k.gpusPerNode(), k.domainSize(), k.scaleUp(), k.jobGpus());
         List<Row> rows = new ArrayList<>();
         if (k.scaleUp()) {
             Links inDomain = k.withDomain(Math.max(n, k.gpusPerNode()), Math.max(n, k.domainSize()));

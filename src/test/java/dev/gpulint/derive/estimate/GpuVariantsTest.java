@@ -146,7 +146,13 @@ class GpuVariantsTest {
                 String.join("\n", capped.inputs().assumptions()));
         JobEstimate power = estimate("H100-SXM5-96GB", ", power_limit_w: 500", 8, 8, "{ switch: true }", "bf16", 8192,
                 "{ tp: 8, pp: 4, virtual_pp: 5, sequence_parallel: true }", "{ distributed: true, bytes_per_parameter: 16 }");
-        assertEquals(full.estimate().time().compute(), power.estimate().time().compute(), 1e-9, "a power cap alone changes no peak");
+        JobEstimate uncapped = estimate("H100-SXM5-96GB", "", 8, 8, "{ switch: true }", "bf16", 8192,
+                "{ tp: 8, pp: 4, virtual_pp: 5, sequence_parallel: true }", "{ distributed: true, bytes_per_parameter: 16 }");
+        assertEquals(uncapped.estimate().time().compute(), power.estimate().time().compute(), 1e-9, "a power cap alone changes no peak");
+        // the 96 GB part's HBM (2.4 TB/s, torchtitan's Grand Teton page) slows its memory-bound kernels against the 80 GB part's 3.35
+        assertEquals(2.4e12, power.inputs().hardware().hbmBytesPerSecond(), 1);
+        assertTrue(uncapped.estimate().time().compute() > full.estimate().time().compute(),
+                uncapped.estimate().time().compute() + " vs " + full.estimate().time().compute());
         assertTrue(power.inputs().assumptions().stream().anyMatch(a -> a.startsWith(
                 "gpu.power_limit_w 500 W is below H100-SXM5-96GB's 700 W TDP: the clock a power cap sustains depends on the workload")),
                 String.join("\n", power.inputs().assumptions()));

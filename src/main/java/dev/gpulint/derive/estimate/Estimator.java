@@ -100,14 +100,14 @@ public final class Estimator {
         Comm c = new Comm(hw, stride, terms, traffic, tiers);
 
         // tp: 4 all-gather/reduce-scatter pairs per layer (6 with full recompute, 5 under op-level SAC), b·s·h·bytes each
-        double tpS = c.collective(TP, l.tp(), Checkpointing.tpCollectives(l, layersPerStage) * layersPerStage, tokens * m.hidden() * ab, Collective.ALL_GATHER,
+        double tpCount = Checkpointing.tpCollectives(l, layersPerStage);
+        double tpS = c.collective(TP, l.tp(), tpCount * layersPerStage, tokens * m.hidden() * ab, Collective.ALL_GATHER,
                 "all-gather/reduce-scatter per micro-batch (b·s·h·" + (int) ab + " bytes each)");
         // exposed: all of it (plain TP), what outlasts the GEMM beside each (--tp-comm-overlap, async TP), or the family's share
-        double tpCount = Checkpointing.tpCollectives(l, layersPerStage);
-        double tpExp = v.tpOverlap().exposed(tpS, tpCount, layersPerStage, TpOverlap.gemmSeconds(m, l, tokens, pg), e.tpOverlap(),
-                e.dpOverlap());
+        double[] tpGemms = TpOverlap.gemmSeconds(m, l, tokens, pg);
+        double tpExp = v.tpOverlap().exposed(tpS, tpCount, layersPerStage, tpGemms, e.tpOverlap(), e.dpOverlap());
         if (tpS > 0) terms.add(new Term.TpExposure(v.tpOverlap().mode(), e.tpOverlap(), e.dpOverlap(), tpS / (tpCount * layersPerStage),
-                TpOverlap.gemmSeconds(m, l, tokens, pg), tpExp, tpS));
+                tpGemms, tpExp, tpS));
         // cp: the ring passes each K/V chunk cp − 1 times forward, and K/V and their gradients backward
         double cpS = l.cp() > 1 ? c.p2p(CP, l.cp(), 3.0 * (l.cp() - 1) * layersPerStage * 2 * tokens * m.kvHeads() * m.headDim() * ab / l.tp(),
                 "K/V ring exchange") : 0;

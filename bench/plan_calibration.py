@@ -43,7 +43,7 @@ VALIDATION = ["heldout.tsv", "pipes.tsv"]
 
 # what a validation table's rows do not state, by its file name (--table runs it with the same defaults as the full run):
 # the NVIDIA performance-summary tables (NeMo, Megatron-Bridge) reduce gradients in bf16, 16 bytes per parameter
-TABLE_DEFAULTS = {"blackwell.tsv": {"bytes": "16"}, "b200.tsv": {"bytes": "16"}}
+TABLE_DEFAULTS = {"blackwell.tsv": {"bytes": "16"}, "b200.tsv": {"bytes": "16"}, "moe-validation.tsv": {"bytes": "16"}}
 
 # what the calibration table (NeMo's performance recipes) does not spell out per row
 NEMO_DEFAULTS = {"gpu": "H100-SXM5-80GB", "dtype": "fp8", "nic_gbps": "400", "nics": "8", "protocol": "infiniband",
@@ -299,7 +299,7 @@ def main():
         table("torchtitan H100 VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "torchtitan.tsv"), {"bytes": ""}, files, verdicts)
         # MoE runs: each row's role says whether it set a constant (docs/plan.md, "MoE")
         table("MoE (see each row's role)", os.path.join(ROOT, "bench", "plan", "moe.tsv"), {"bytes": ""}, files, verdicts)
-        table("MoE VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "moe-validation.tsv"), {"bytes": ""}, files, verdicts)
+        table("MoE VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "moe-validation.tsv"), dict(TABLE_DEFAULTS["moe-validation.tsv"]), files, verdicts)
         table("BLACKWELL (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "blackwell.tsv"), dict(TABLE_DEFAULTS["blackwell.tsv"]), files, verdicts)
         table("B200 (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "b200.tsv"), dict(TABLE_DEFAULTS["b200.tsv"]), files, verdicts)
         # published runs of every kind issue 35 item 4 names that no other table held (each row states its own bytes)

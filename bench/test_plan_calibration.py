@@ -67,5 +67,28 @@ class ManifestTest(unittest.TestCase):
         self.assertIn("fabric: { type: infiniband, topology: rail-optimized }", pc.manifest(dict(self.ROW), "k"))
 
 
+    def test_moe_validation_rows_state_what_the_recipes_set(self):
+        # Megatron-Bridge's MoE presets reduce gradients in bf16 (grad_reduce_in_fp32 = False): 16 bytes per parameter
+        self.assertEqual(pc.TABLE_DEFAULTS["moe-validation.tsv"], {"bytes": "16"})
+        moe = dict(self.ROW, experts="128", top_k="8", ep="32", etp="1", dispatcher="alltoall", overlap_a2a="true",
+                   tp_overlap="false")
+        m = pc.manifest(moe, "k")
+        self.assertIn("  moe: { dispatcher: alltoall, overlap_a2a: true }", m)
+        self.assertIn("sequence_parallel: true, ep: 32, etp: 1, tp_comm_overlap: false }", m)
+        # columns left empty write nothing: the estimate's defaults (no overlap, the family's tp overlap share)
+        m = pc.manifest(dict(moe, overlap_a2a="", tp_overlap=""), "k")
+        self.assertIn("  moe: { dispatcher: alltoall }", m)
+        self.assertNotIn("tp_comm_overlap", m)
+
+    def test_moe_validation_table_rows_parse_with_the_overlap_columns(self):
+        rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "moe-validation.tsv"), pc.TABLE_DEFAULTS["moe-validation.tsv"])
+        by = {(r["name"], r["source"]): r for r in rows}
+        self.assertEqual(by[("Qwen3-235B-A22B", "mb-26.02-h100")]["overlap_a2a"], "true")
+        self.assertEqual(by[("GPT-OSS-120B", "mb-26.02-gb200")]["overlap_a2a"], "true")
+        self.assertEqual(by[("GPT-OSS-120B", "mb-26.02-b200")]["dispatcher"], "alltoall")
+        self.assertEqual(by[("Qwen3-30B-A3B", "mb-25.11-h100")]["vp"], "12")
+        self.assertTrue(all(r["bytes"] == "16" for r in rows))
+
+
 if __name__ == "__main__":
     unittest.main()

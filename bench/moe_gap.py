@@ -23,7 +23,8 @@ def main():
     stem = os.path.splitext(os.path.basename(a.table))[0]
     print(f"{'model':<16}{'source':<16}{'ep':>4}{'local':>6}{'tokens/mb':>10}{'measured s':>11}{'predicted s':>12}"
           f"{'compute':>9}{'exposed':>9}{'missing ms/layer/mb':>21}")
-    for i, r in enumerate(pc.rows(a.table, {})):
+    # the table's defaults as plan_calibration.py runs it (moe-validation.tsv: bf16 gradient reduction, 16 bytes per parameter)
+    for i, r in enumerate(pc.rows(a.table, dict(pc.TABLE_DEFAULTS.get(os.path.basename(a.table), {})))):
         f = os.path.join(pc.GEN, f"{stem}-gap-{i:02d}-{r['name']}.yaml")
         with open(f, "w") as fh:
             fh.write(pc.manifest(r))

@@ -1,10 +1,13 @@
 package dev.gpulint.diagnose;
 
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.catalog.Compute;
 import dev.gpulint.core.Finding;
 import dev.gpulint.core.Span;
 import dev.gpulint.derive.evid.Captured;
 import dev.gpulint.derive.estimate.Estimate;
 import dev.gpulint.derive.estimate.Estimator;
+import dev.gpulint.derive.estimate.GpuClock;
 import dev.gpulint.derive.estimate.Hardware;
 import dev.gpulint.derive.estimate.JobEstimate;
 import dev.gpulint.derive.estimate.JobInputs;
@@ -83,7 +86,7 @@ public final class Diagnoser {
             for (JobEstimate e : jobs) if (e.job().name().equals(job)) chosen = e;
             if (chosen == null) return new Outcome(null, "no job named '" + job + "' with a model and a cluster node group");
         }
-        if (!overrides.isEmpty()) chosen = JobEstimate.of(chosen.job(), dev.gpulint.catalog.Catalog.builtIn(), 0, Map.of(), overrides);
+        if (!overrides.isEmpty()) chosen = JobEstimate.of(chosen.job(), Catalog.builtIn(), 0, Map.of(), overrides);
         if (chosen.estimate() == null) {
             return new Outcome(null, "job '" + chosen.job().name() + "' cannot be estimated: it does not say "
                     + String.join(", ", chosen.inputs().missing()));
@@ -511,7 +514,8 @@ public final class Diagnoser {
             double e0 = e.catalogStep(), e1 = e.measuredStep();
             Telemetry t = telemetry;
             double clockStep = -1;
-            if (t.clockRatio() > 0 && t.clockRatio() < LOW_CLOCK) clockStep = price(clocked(in.hardware(), t.clockRatio())).time().step();
+            double f = t.clockRatio() > 0 && t.clockRatio() < LOW_CLOCK ? clockFactor(t) : 1;
+            if (f < 1) clockStep = price(clocked(in.hardware(), f)).time().step();
             String linksText = linksText(e, all, m);
             if (m == null) {
                 if (e1 > e0 * (1 + TOLERANCE)) {
@@ -638,9 +642,29 @@ public final class Diagnoser {
             String power = t.powerRatio() >= 0.95 ? String.format(Locale.ROOT, " at %.0f %% of the power limit: power-capped", 100 * t.powerRatio())
                     : t.powerRatio() > 0 ? String.format(Locale.ROOT, " at %.0f %% of the power limit: not power-capped, look at temperature and"
                     + " application clocks (nvidia-smi -q -d CLOCK,PERFORMANCE shows the throttle reasons)", 100 * t.powerRatio()) : "";
+            double at = peakClockMhz();
+            String basis = at > 0 ? String.format(Locale.ROOT, " (peaks × %.0f ÷ the %.0f MHz they stand for)", t.clockMhz(), at) : "";
             return String.format(Locale.ROOT, "compute-bound at low clocks: the busy GPUs run their SMs at %.0f of %.0f MHz (%s)%s; priced"
-                    + " at that clock the step takes %s%s, against %s at full clock", t.clockMhz(), t.clockMaxMhz(), at(t.clockSpan()), power,
-                    secs(clockStep), m == null ? "" : " of the " + secs(m.stepSeconds()) + " seen", secs(catalog.time().step()));
+                    + " at that clock%s the step takes %s%s, against %s at full clock", t.clockMhz(), t.clockMaxMhz(), at(t.clockSpan()), power,
+                    basis, secs(clockStep), m == null ? "" : " of the " + secs(m.stepSeconds()) + " seen", secs(catalog.time().step()));
+        }
+
+        /**
+         * The factor on the estimate's peaks at the busy SM clock the telemetry shows, by the rule a stated
+         * {@code gpu.clock_limit_mhz} is priced by ({@link GpuClock#factor}): that clock ÷ the clock the peaks stand for (the
+         * node group's stated clock limit when it is below the datasheet's, else the clock the datasheet's peaks are computed
+         * at), at most 1; the clock ÷ the captured maximum only where the catalog states no clock for the GPU.
+         */
+        private double clockFactor(Telemetry t) {
+            double at = peakClockMhz();
+            return at > 0 ? GpuClock.factor(t.clockMhz(), at) : t.clockRatio();
+        }
+
+        /** The SM clock the estimate's peaks stand for, 0 when the catalog states none for the GPU. */
+        private double peakClockMhz() {
+            double datasheet = Catalog.builtIn().compute().peaks(in.hardware().gpu()).map(Compute.Peaks::clockMhz).orElse(0.0);
+            GpuClock stated = GpuClock.of(job.job().group());
+            return datasheet > 0 && stated.scale(datasheet) < 1 ? stated.limitMhz() : datasheet;
         }
 
         /** The hardware with its tensor peaks at {@code ratio} of their clock: the estimate's compute at that clock. */

@@ -299,7 +299,38 @@ class DiagnoserTest {
         assertEquals("compute", d.attribution().cause());
         assertTrue(d.attribution().explained() > 0.2 * e0, "compute at 61 % of its clock: " + d.attribution().explained());
         assertTrue(d.attribution().text().startsWith("compute-bound at low clocks: the busy GPUs run their SMs at 1200 of 1980 MHz (gpus.csv:2)"
-                + " at 100 % of the power limit: power-capped; priced at that clock the step takes "), d.attribution().text());
+                + " at 100 % of the power limit: power-capped; priced at that clock (peaks × 1200 ÷ the 1830 MHz they stand for) the step"
+                + " takes "), d.attribution().text());
+    }
+
+    @Test
+    void aMeasuredClockIsPricedAsAStatedClockLimitOfTheSameValue(@TempDir Path dir) throws IOException {
+        // one rule for a clock, stated (gpu.clock_limit_mhz) or captured under load: × clock ÷ the 1,830 MHz the H100's
+        // datasheet peaks are computed at, not ÷ its 1,980 MHz maximum boost clock
+        double e0 = healthyStep(dir.resolve("a"));
+        String locked = IB.replace("gpu: { model: H100-SXM5-80GB, count: 8 }", "gpu: { model: H100-SXM5-80GB, count: 8, clock_limit_mhz: 1200 }");
+        assertNotEquals(IB, locked);
+        double e1200 = diagnose(Files.createDirectories(dir.resolve("c")), locked, Fixtures.healthy()).expected().catalogStep();
+        assertTrue(e1200 > e0 * 1.2, e1200 + " vs " + e0);
+        Diagnosis d = diagnose(Files.createDirectories(dir.resolve("b")), IB, Fixtures.healthy(), log(e1200 * 1.5),
+                samples(30, (t, g) -> busy(1200, 698)));
+        assertEquals("compute", d.attribution().cause());
+        assertEquals(e1200 - e0, d.attribution().explained(), 1e-6 * e0, "the step a stated 1200 MHz limit is priced at");
+    }
+
+    @Test
+    void aMeasuredClockUnderAStatedLimitIsPricedAgainstTheLimit(@TempDir Path dir) throws IOException {
+        // the node group states 1500 MHz, the GPUs run at 1200: the estimate's peaks already stand for 1500, so × 1200 ÷ 1500
+        String locked = IB.replace("gpu: { model: H100-SXM5-80GB, count: 8 }", "gpu: { model: H100-SXM5-80GB, count: 8, clock_limit_mhz: 1500 }");
+        double e1500 = diagnose(Files.createDirectories(dir.resolve("a")), locked, Fixtures.healthy()).expected().catalogStep();
+        double e1200 = diagnose(Files.createDirectories(dir.resolve("c")),
+                IB.replace("gpu: { model: H100-SXM5-80GB, count: 8 }", "gpu: { model: H100-SXM5-80GB, count: 8, clock_limit_mhz: 1200 }"),
+                Fixtures.healthy()).expected().catalogStep();
+        Diagnosis d = diagnose(Files.createDirectories(dir.resolve("b")), locked, Fixtures.healthy(), log(e1200 * 1.5),
+                samples(30, (t, g) -> busy(1200, 698)));
+        assertEquals("compute", d.attribution().cause());
+        assertEquals(e1200 - e1500, d.attribution().explained(), 1e-6 * e1500, "not scaled twice");
+        assertTrue(d.attribution().text().contains("(peaks × 1200 ÷ the 1500 MHz they stand for)"), d.attribution().text());
     }
 
     @Test

@@ -37,7 +37,15 @@ public record GpuClock(long limitMhz, Span limitSpan, long powerW, Span powerSpa
      * the limit is below it, else 1; 1 when either clock is unknown.
      */
     public double scale(double peakClockMhz) {
-        if (limitMhz <= 0 || peakClockMhz <= 0 || limitMhz >= peakClockMhz) return 1;
-        return limitMhz / peakClockMhz;
+        return factor(limitMhz, peakClockMhz);
+    }
+
+    /**
+     * The factor peaks computed at {@code peakClockMhz} run at when the SMs run at {@code clockMhz} (stated, or measured
+     * under load by nvidia-smi or DCGM): clock ÷ peak clock when it is below it, else 1; 1 when either clock is unknown.
+     */
+    public static double factor(double clockMhz, double peakClockMhz) {
+        if (clockMhz <= 0 || peakClockMhz <= 0 || clockMhz >= peakClockMhz) return 1;
+        return clockMhz / peakClockMhz;
     }
 }

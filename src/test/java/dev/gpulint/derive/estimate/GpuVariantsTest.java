@@ -159,6 +159,16 @@ class GpuVariantsTest {
     }
 
     @Test
+    void aClockBelowThePeaksClockScalesThemByItsRatioAndNothingElseDoes() {
+        assertEquals(1200.0 / 1830, GpuClock.factor(1200, 1830), 1e-12, "a clock below the datasheet's: its ratio");
+        assertEquals(1, GpuClock.factor(1980, 1830), 0, "the maximum boost clock, above the datasheet's: no gain");
+        assertEquals(1, GpuClock.factor(1830, 1830), 0);
+        assertEquals(1, GpuClock.factor(1200, 0), 0, "a GPU without the clock of its peaks keeps them");
+        assertEquals(1, GpuClock.factor(0, 1830), 0, "no clock stated or measured");
+        assertEquals(1200.0 / 1830, new GpuClock(1200, null, 500, null).scale(1830), 1e-12, "a stated limit by the same rule");
+    }
+
+    @Test
     void aNinetySixGigabyteH100IsNoFalseOom() {
         // Llama 3 70B, tp 8 × pp 2 × dp 4, 16 bytes per parameter (bf16 gradients) without the distributed optimizer, seq 8192
         String par = "{ tp: 8, pp: 2, sequence_parallel: true }", opt = "{ distributed: false, bytes_per_parameter: 16 }";

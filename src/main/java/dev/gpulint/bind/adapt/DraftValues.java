@@ -61,13 +61,13 @@ final class DraftValues {
     }
 
     /**
-     * One of {@code values} (compared without case): the value in lower case, or null when absent, null, a placeholder or
-     * refused.
+     * One of {@code values} (compared without case): that value as {@code values} spells it, or null when absent, null, a
+     * placeholder or refused.
      */
     static Located<String> choice(JobDraft j, ScalarNode s, String key, List<String> values, String instead) {
         if (s == null || s.isNull() || TreeValues.placeholder(s.text().strip())) return null;
-        String t = s.text().strip().toLowerCase(Locale.ROOT);
-        if (values.contains(t)) return new Located<>(t, s.span());
+        String t = s.text().strip();
+        for (String v : values) if (v.equalsIgnoreCase(t)) return new Located<>(v, s.span());
         refuse(j, s.span(), key, s.text(), "one of " + String.join(", ", values), instead);
         return null;
     }

@@ -73,7 +73,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
                 String target = TreeValues.text(cb, "_target_");
                 if (target == null || !target.endsWith("MegatronCommOverlapCallback")) continue;
                 Located<Boolean> on = DraftValues.bool(j, scalar(cb, "tp_comm_overlap"), "MegatronCommOverlapCallback.tp_comm_overlap",
-                        "the estimate prices the tp collectives without overlap (the default)");
+                        "the estimate hides the GPU family's tp_overlap share of the tp collectives, as when no callback states it");
                 if (on != null) return on;
             }
         }

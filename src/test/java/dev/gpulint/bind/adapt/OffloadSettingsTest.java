@@ -199,6 +199,12 @@ class OffloadSettingsTest {
         assertNull(t.offload());
         assertNull(t.parallelism().tpCommOverlap());
         assertEquals(2, t.origin().unpriced().size());
+        // NeMo 2's overlap callback with text that is no boolean: as if no callback stated it (the family's share)
+        Specs.Job n = job("recipe.yaml", NEMO2.replace("trainer:\n", "trainer:\n  callbacks:\n    - _target_: nemo.lightning.pytorch"
+                + ".callbacks.megatron_comm_overlap.MegatronCommOverlapCallback\n      tp_comm_overlap: perhaps\n"));
+        assertNull(n.parallelism().tpCommOverlap());
+        assertEquals("MegatronCommOverlapCallback.tp_comm_overlap = 'perhaps' (SYN002, not true or false): left out, so the estimate"
+                + " hides the GPU family's tp_overlap share of the tp collectives, as when no callback states it", n.origin().unpriced().get(0));
     }
 
     @Test

@@ -129,5 +129,6 @@ final class AccelerateAdapter implements FormatAdapter {
         Located<Boolean> ac = TreeValues.bool(scalar(f, "fsdp_activation_checkpointing"));
         if (ac != null) j.recompute = new Located<>(ac.value() ? "full" : "none", ac.span());
         OffloadSettings.accelerate(j, f);
+        UnpricedSettings.fsdpPrefetch(j, f);
     }
 }

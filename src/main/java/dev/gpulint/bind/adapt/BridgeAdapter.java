@@ -180,6 +180,7 @@ final class BridgeAdapter implements FormatAdapter {
         MappingNode ddp = ddpKey == null ? null : map(c, ddpKey);
         Located<Boolean> dist = TreeValues.bool(scalar(optimizer, "use_distributed_optimizer"));
         j.distributed = dist != null ? dist : TreeValues.bool(scalar(ddp, "use_distributed_optimizer"));
+        if (optimizer != null) OffloadSettings.optimizerConfig(j, optimizer, wrap + optKey);
         ScalarNode fp32 = scalar(mp, "grad_reduce_in_fp32");
         String where = wrap + mpKey + ".grad_reduce_in_fp32";
         if (TreeValues.bool(fp32) == null) { fp32 = scalar(ddp, "grad_reduce_in_fp32"); where = wrap + ddpKey + ".grad_reduce_in_fp32"; }

@@ -116,6 +116,7 @@ final class DraftBounds {
                 j.moeLayerFreq = null;
             }
         }
+        DraftValues.report(j, out);
         if (j.envLeftOut > 0) {
             out.add(Specs.envLeftOut(j.firstEnvLeftOut.span(), j.env.size() + j.envLeftOut, j.firstEnvLeftOut.value(),
                     j.format + ":" + (j.name != null ? j.name.value() : j.file) + "/env#limit"));

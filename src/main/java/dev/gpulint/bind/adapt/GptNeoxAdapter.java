@@ -92,6 +92,8 @@ final class GptNeoxAdapter implements FormatAdapter {
                     StatedKind.CONFIG, j.layers.span()));
         }
         plan(j, root);
+        PipePartition.read(j, value(root, "pipe-partition-method"),
+                root.get("pipe_partition_method").isPresent() ? "pipe_partition_method" : "pipe-partition-method");
         if (j.gpusPerNode != null && j.nodes != null) {
             j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "num_nodes × num_gpus", StatedKind.CONFIG, j.nodes.span());
         }

@@ -78,6 +78,9 @@ final class JobDraft {
     Located<Double> offloadFraction;
     /** Settings read but not priced apart: lines of the plan's assumptions ({@link UnpricedSettings}). */
     final List<String> unpriced = new ArrayList<>();
+    /** Values the adapters read and refused (a boolean key written "maybe", a fraction of 1.5): SYN002 each
+     *  ({@link DraftValues}), reported by DraftBounds. */
+    final List<DraftValues.Refused> refused = new ArrayList<>();
     /** Sizes written with a value nobody knows yet (tp, pp, dp, cp, ep, virtual_pp): see {@link Specs.Parallelism}. */
     final java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
     /** The ZeRO stage is written as a placeholder. */

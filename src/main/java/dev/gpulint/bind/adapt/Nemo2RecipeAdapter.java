@@ -66,13 +66,14 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
      * callbacks ({@code trainer.callbacks}, or a top-level {@code callbacks} list as HyperPod's recipes write them); null
      * when none states it.
      */
-    static Located<Boolean> tpCommOverlap(MappingNode root) {
+    static Located<Boolean> tpCommOverlap(JobDraft j, MappingNode root) {
         for (String[] path : new String[][] {{"trainer", "callbacks"}, {"callbacks"}}) {
             for (dev.gpulint.tree.Node n : TreeValues.list(root, path)) {
                 if (!(n instanceof MappingNode cb)) continue;
                 String target = TreeValues.text(cb, "_target_");
                 if (target == null || !target.endsWith("MegatronCommOverlapCallback")) continue;
-                Located<Boolean> on = TreeValues.bool(scalar(cb, "tp_comm_overlap"));
+                Located<Boolean> on = DraftValues.bool(j, scalar(cb, "tp_comm_overlap"), "MegatronCommOverlapCallback.tp_comm_overlap",
+                        "the estimate hides the GPU family's tp_overlap share of the tp collectives, as when no callback states it");
                 if (on != null) return on;
             }
         }
@@ -98,7 +99,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.ep = size(j, strategy, where, ParallelDim.EP);
         j.etp = j.key(where + ".expert_tensor_parallel_size", TreeValues.whole(scalar(strategy, "expert_tensor_parallel_size")));
         j.sequenceParallel = TreeValues.bool(scalar(strategy, "sequence_parallel"));
-        j.tpCommOverlap = tpCommOverlap(root);
+        j.tpCommOverlap = tpCommOverlap(j, root);
         MappingNode data = map(root, "data");
         j.micro = j.key("data.micro_batch_size", TreeValues.whole(scalar(data, "micro_batch_size")));
         j.global = j.key("data.global_batch_size", TreeValues.whole(scalar(data, "global_batch_size")));
@@ -140,6 +141,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         MappingNode ddp = map(strategy, "ddp");
         Located<Boolean> dist = TreeValues.bool(scalar(root, "optim", "config", "use_distributed_optimizer"));
         j.distributed = dist != null ? dist : TreeValues.bool(scalar(ddp, "use_distributed_optimizer"));
+        OffloadSettings.optimizerConfig(j, map(root, "optim", "config"), "optim.config");
         ScalarNode fp32 = scalar(plugin, "grad_reduce_in_fp32");
         String whereFp32 = "trainer.plugins.grad_reduce_in_fp32";
         if (TreeValues.bool(fp32) == null) { fp32 = scalar(ddp, "grad_reduce_in_fp32"); whereFp32 = "strategy.ddp.grad_reduce_in_fp32"; }

@@ -77,7 +77,8 @@ final class NemoAdapter implements FormatAdapter {
         ScalarNode sp = resolve(root, model, "sequence_parallel");
         j.sequenceParallel = TreeValues.bool(sp);
         // Transformer Engine's userbuffer tp overlap (megatron_gpt_config.yaml: ub_tp_comm_overlap, default False)
-        j.tpCommOverlap = TreeValues.bool(resolve(root, model, "ub_tp_comm_overlap"));
+        j.tpCommOverlap = DraftValues.bool(j, resolve(root, model, "ub_tp_comm_overlap"), "model.ub_tp_comm_overlap",
+                "the estimate prices the tp collectives without overlap (the default)");
         plan(j, root, trainer, model);
         j.state("world", JobDraft.product(j.nodes, j.gpusPerNode),
                 "trainer.num_nodes × trainer.devices", StatedKind.CONFIG, j.nodes != null ? j.nodes.span() : null);

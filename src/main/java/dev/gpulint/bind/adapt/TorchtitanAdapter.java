@@ -160,7 +160,8 @@ final class TorchtitanAdapter implements FormatAdapter {
         }
         if (j.tp != null && j.tp.value() > 1) j.sequenceParallel = new Located<>(true, j.tp.span());
         // async TP (priced by the estimate's TpOverlap); not written: torchtitan's default, false (plain TP)
-        j.tpCommOverlap = TreeValues.bool(scalar(map(root, "parallelism"), "enable_async_tensor_parallel"));
+        j.tpCommOverlap = DraftValues.bool(j, scalar(map(root, "parallelism"), "enable_async_tensor_parallel"),
+                "[parallelism] enable_async_tensor_parallel", "the estimate prices plain TP, without overlap (torchtitan's default)");
         MappingNode model = map(root, "model");
         dev.gpulint.tree.ScalarNode name = model == null ? null : scalar(model, "name"), flavor = model == null ? null : scalar(model, "flavor");
         if (name != null && flavor != null && !name.isNull() && !flavor.isNull()) {

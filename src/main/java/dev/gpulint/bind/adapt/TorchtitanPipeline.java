@@ -46,7 +46,7 @@ final class TorchtitanPipeline {
             if (m != null && m.get(KEY).isPresent()) { points = m.get(KEY).get(); table = t; break; }
         }
         if (!(points instanceof ListNode list) || list.items().isEmpty()) {
-            if (points == null) pending(j, root);
+            if (points == null && !modules(j, root, findings)) pending(j, root);
             return;
         }
         // the value as written (the TOML reader gives each item the whole value's span; the list's own is its key's)
@@ -112,6 +112,99 @@ final class TorchtitanPipeline {
         place(j, layers, pp, v, KEY, "[" + table + "] " + KEY, at);
     }
 
+    private static final String MODULES = "module_fqns_per_model_part";
+
+    /**
+     * torchtitan's module list per stage ({@code [parallelism] module_fqns_per_model_part}, newer torchtitan:
+     * {@code [["tok_embeddings", "layers.0", "layers.1"], ["layers.2", "layers.3", "norm", "output"]]}), which it uses
+     * instead of split points or its own split: each inner list is one stage's modules in stage order; its
+     * {@code layers.N} entries are the stage's transformer layers, the other names (the embedding, the norm, the output)
+     * are not counted. Placed on the ranks as the schedule places stages ({@link #place}); a list torchtitan refuses
+     * (stages not a multiple of pp, not one per rank under 1F1B/GPipe, not two under a V schedule, a layer named twice) is
+     * SYN002 at the value and left out, as is one that does not name all the model's layers ({@link #modulesFit}, once the
+     * layers are known). Returns whether the key is written.
+     */
+    private static boolean modules(JobDraft j, MappingNode root, Consumer<Finding> findings) {
+        MappingNode par = map(root, "parallelism");
+        Node written = par == null ? null : par.get(MODULES).orElse(null);
+        if (written == null) return false;
+        if (!(written instanceof ListNode parts) || parts.items().isEmpty()) return true;
+        // the value as written: from the first stage's first name to the last stage's last (the inner lists' own spans are the key's)
+        dev.gpulint.core.Span at = innermost(parts.items().get(0), true).span().to(innermost(parts.items().get(parts.items().size() - 1), false).span());
+        String owner = j.name != null ? j.name.value() : j.file;
+        String id = j.format + ":" + owner + "/" + MODULES;
+        if (parts.items().size() > MAX_POINTS) {
+            findings.accept(Finding.of("SYN002", at, id, "'" + MODULES + "' lists " + parts.items().size() + " stages; at most "
+                    + MAX_POINTS + " are read, so the split is left out of the estimate"));
+            return true;
+        }
+        long[] layers = new long[parts.items().size()];
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        int entries = 0;
+        for (int s = 0; s < layers.length; s++) {
+            if (!(parts.items().get(s) instanceof ListNode part)) {
+                findings.accept(Finding.of("SYN002", parts.items().get(s).span(), id, "'" + MODULES + "' has "
+                        + parts.items().get(s).describe() + " where a stage's list of module names belongs, so the split is left out of the estimate"));
+                return true;
+            }
+            for (Node item : part.items()) {
+                if (++entries > 64 * MAX_POINTS) return true;                 // bounded: far past any model's modules
+                String text = item instanceof ScalarNode n && !n.isNull() ? n.text().strip() : "";
+                if (TreeValues.placeholder(text)) return true;               // not known: the split stays even
+                Matcher m = LAYER.matcher(text);
+                if (!m.matches()) continue;                                  // the embedding, the norm, the output: not layers
+                long layer = Long.parseLong(m.group(1));
+                if (!seen.add(layer)) {
+                    findings.accept(Finding.of("SYN002", item.span(), id, "'" + MODULES + "' names '" + text + "' twice; each"
+                            + " layer belongs to one stage, so the split is left out of the estimate"));
+                    return true;
+                }
+                layers[s]++;
+            }
+        }
+        ScalarNode scheduleNode = scalar(par, "pipeline_parallel_schedule");
+        String schedule = scheduleNode == null || scheduleNode.isNull() ? "1F1B" : scheduleNode.text().strip();
+        String lower = schedule.toLowerCase(Locale.ROOT);
+        boolean single = lower.matches("1f1b|gpipe"), v = lower.matches("zbvzerobubble|dualpipev");
+        int stages = layers.length;
+        long pp = j.pp != null ? j.pp.value() : j.unknown.contains("pp") ? 0 : 1;
+        if (pp < 1) return true;
+        String why = single && stages != pp ? "but the single-stage schedule " + schedule + " runs one stage per rank"
+                + " (pipeline_parallel_degree " + pp + ")"
+                : stages % pp != 0 ? "not a multiple of pipeline_parallel_degree " + pp + " (torchtitan: \"num_stages must be evenly"
+                        + " divisible by pp_size\")"
+                : v && stages != 2 * pp ? "not the two per rank the V schedule " + schedule + " places (2 × pp " + pp + ")" : null;
+        if (why != null) {
+            findings.accept(Finding.of("SYN002", at, id, "'" + MODULES + "' makes " + stages + " stages, " + why
+                    + ", so the split is left out of the estimate"));
+            return true;
+        }
+        place(j, layers, pp, v, MODULES, "[parallelism] " + MODULES, at);
+        return true;
+    }
+
+    /**
+     * A module list per stage checked against the model's layers once they are known (from the flavor, after the model
+     * catalog): every layer named once, so the stages' layers add up to the model's; else SYN002 at the value, left out.
+     */
+    private static void modulesFit(JobDraft j, Consumer<Finding> findings) {
+        if (j.stageLayers == null || !MODULES.equals(j.keys.get(j.stageLayers)) || j.layers == null || j.layers.value() < 1) return;
+        long named = 0;
+        for (long l : j.stageLayers.value()) named += l;
+        if (named == j.layers.value()) return;
+        String owner = j.name != null ? j.name.value() : j.file;
+        findings.accept(Finding.of("SYN002", j.stageLayers.span(), j.format + ":" + owner + "/" + MODULES, "'" + MODULES + "' names "
+                + named + " transformer layers (layers.N) over its " + j.stageLayers.value().size() + " stages, but the model has "
+                + j.layers.value() + "; each layer must be in one stage, so the split is left out of the estimate"));
+        j.stageLayers = null;
+    }
+
+    /** A stage's first (or last) module name, or the stage itself when it lists none. */
+    private static Node innermost(Node part, boolean first) {
+        if (part instanceof ListNode l && !l.items().isEmpty()) return l.items().get(first ? 0 : l.items().size() - 1);
+        return part;
+    }
+
     /**
      * Stage {@code i}'s layers ({@code layers}, torchtitan's stage order) written into {@code j} in Megatron's order
      * (entry v·pp + r is rank r's v-th stage; the V schedule's second stage of rank r is 2·pp − 1 − r), with the
@@ -150,8 +243,6 @@ final class TorchtitanPipeline {
         for (String t : List.of("parallelism", "experimental")) {
             MappingNode m = map(root, t);
             if (m == null || scalar(m, "pipeline_parallel_degree") == null && j.pp == null) continue;
-            // a module list per stage (module_fqns_per_model_part) is torchtitan's own layout: not read, the split stays unknown
-            if (m.get("module_fqns_per_model_part").isPresent()) return;
             ScalarNode schedule = scalar(m, "pipeline_parallel_schedule");
             Located<Long> perStage = TreeValues.whole(scalar(m, PER_STAGE));
             Located<Long> in = TreeValues.whole(scalar(m, "pipeline_parallel_first_stage_less_layers"));
@@ -169,6 +260,7 @@ final class TorchtitanPipeline {
      * stage's share) is SYN002 at pipeline_parallel_layers_per_stage (else the pipeline degree) and left even.
      */
     static void generate(JobDraft j, Consumer<Finding> findings) {
+        modulesFit(j, findings);
         Default d = j.titanSplit;
         if (d == null || j.stageLayers != null || j.layers == null || j.pp == null || j.pp.value() <= 1 || j.layers.value() < 1) return;
         long pp = j.pp.value(), layers = j.layers.value();

@@ -6,6 +6,7 @@ import static dev.gpulint.bind.adapt.TreeValues.scalar;
 import dev.gpulint.spec.Located;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -54,6 +55,39 @@ final class UnpricedSettings {
             j.unpriced.add("fsdp_reshard_after_forward = \"never\": FSDP keeps the gathered parameters from forward to backward"
                     + " (one all-gather per step instead of two, and a stage's unsharded parameters held); priced as torchtitan's"
                     + " default, which reshards after forward");
+        }
+    }
+
+    /** PyTorch FSDP's backward prefetch (torch.distributed.fsdp.BackwardPrefetch), as accelerate writes its name. */
+    private static final List<String> BACKWARD_PREFETCH = List.of("BACKWARD_PRE", "BACKWARD_POST", "NO_PREFETCH");
+
+    /**
+     * accelerate's FSDP prefetch ({@code fsdp_config.fsdp_backward_prefetch}, earlier {@code fsdp_backward_prefetch_policy};
+     * {@code fsdp_forward_prefetch}), FullyShardedDataParallelPlugin's backward_prefetch and forward_prefetch. PyTorch's FSDP
+     * documentation: BACKWARD_PRE issues the next unit's all-gather before the current unit's gradient computation, so it
+     * overlaps compute; BACKWARD_POST only after it, and NO_PREFETCH not at all, so the backward all-gathers sit exposed
+     * between the units' gradients; forward_prefetch issues the next forward all-gather before the current unit's forward
+     * (for CPU-bound jobs). The estimate hides every FSDP collective behind compute up to the family's dp_overlap whatever the
+     * prefetch: pricing BACKWARD_POST's all-gathers as exposed was tried on the llm-foundry rows and left out (docs/plan.md,
+     * "FSDP on H100"), so a prefetch other than the default is said, not priced. A value FSDP does not name is SYN002.
+     */
+    static void fsdpPrefetch(JobDraft j, MappingNode fsdp) {
+        String key = "fsdp_config.fsdp_backward_prefetch";
+        ScalarNode back = scalar(fsdp, "fsdp_backward_prefetch");
+        if (back == null) { back = scalar(fsdp, "fsdp_backward_prefetch_policy"); key = "fsdp_config.fsdp_backward_prefetch_policy"; }
+        Located<String> b = DraftValues.choice(j, back, key, BACKWARD_PREFETCH,
+                "the estimate hides the FSDP all-gathers as it does with BACKWARD_PRE, PyTorch FSDP's default");
+        if (b != null && !b.value().equals("BACKWARD_PRE")) {
+            j.unpriced.add(key + ": " + b.value() + ": the next unit's backward all-gather is issued "
+                    + (b.value().equals("NO_PREFETCH") ? "only when that unit needs it" : "only after the current unit's gradients")
+                    + ", so less of it overlaps compute; not priced apart: the FSDP collectives are hidden behind compute up to"
+                    + " dp_overlap whatever the prefetch (docs/plan.md, FSDP on H100)");
+        }
+        Located<Boolean> forward = DraftValues.bool(j, scalar(fsdp, "fsdp_forward_prefetch"), "fsdp_config.fsdp_forward_prefetch",
+                "the estimate takes FSDP's default, no forward prefetch");
+        if (forward != null && forward.value()) {
+            j.unpriced.add("fsdp_config.fsdp_forward_prefetch: true: the next unit's forward all-gather is issued before the current"
+                    + " unit's forward; not priced apart: the forward all-gathers are already hidden behind compute up to dp_overlap");
         }
     }
 

@@ -125,4 +125,106 @@ class OffloadSettingsTest {
         assertNull(j.offload().parameters());
         assertEquals("--optimizer-cpu-offload", j.origin().key("offload_optimizer"));
     }
+
+    private static final String NEMO2 = """
+            trainer:
+              _target_: nemo.lightning.pytorch.trainer.Trainer
+              devices: 8
+              num_nodes: 1
+              strategy:
+                _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                tensor_model_parallel_size: 2
+            optim:
+              _target_: nemo.lightning.pytorch.optim.megatron.MegatronOptimizerModule
+              config:
+                _target_: megatron.core.optimizer.OptimizerConfig
+                optimizer: adam
+                use_distributed_optimizer: true
+                optimizer_cpu_offload: true
+                optimizer_offload_fraction: 0.6
+            """;
+
+    @Test
+    void nemo2sOptimizerConfigOffloadsItsFraction() {
+        Specs.Job j = job("recipe.yaml", NEMO2);
+        assertEquals("cpu", j.offload().optimizer().value());
+        assertEquals(14, j.offload().optimizer().span().startLine());
+        assertEquals(0.6, j.offload().optimizerFraction().value());
+        assertEquals(15, j.offload().optimizerFraction().span().startLine());
+        assertEquals("optim.config.optimizer_cpu_offload", j.origin().key("offload_optimizer"));
+        assertEquals(List.of(), j.origin().unpriced());
+        // OptimizerConfig's fraction defaults to 0.0, not the command line's 1.0: switched on without one, nothing moves
+        Specs.Job noFraction = job("recipe.yaml", NEMO2.replace("    optimizer_offload_fraction: 0.6\n", ""));
+        assertNull(noFraction.offload());
+        assertEquals(List.of("optim.config.optimizer_cpu_offload without optim.config.optimizer_offload_fraction: Megatron-Core's"
+                + " OptimizerConfig offloads a fraction of 0.0 by default, so every optimizer state is counted on the GPU; write the"
+                + " fraction (1.0 offloads them all)"), noFraction.origin().unpriced());
+        assertNull(job("recipe.yaml", NEMO2.replace("optimizer_cpu_offload: true", "optimizer_cpu_offload: false")).offload());
+        assertNull(job("recipe.yaml", NEMO2.replace("0.6", "0")).offload());
+    }
+
+    @Test
+    void aBadValueBindsNothingAndIsSaidInTheAssumptions() {
+        // DeepSpeed's "disk" is no device: nothing offloaded (not the nearest device), and the plan says why
+        Specs.Job ds = job("ds_config.json", DS.replace("\"cpu\"", "\"disk\""));
+        assertNull(ds.offload().optimizer());
+        assertEquals("nvme", ds.offload().parameters().value());
+        assertEquals(List.of("zero_optimization.offload_optimizer.device = 'disk' (SYN002, not one of none, cpu, nvme): left out,"
+                + " so the estimate keeps the optimizer states on the GPU (DeepSpeed's default, \"none\")"), ds.origin().unpriced());
+        // Megatron: a fraction above 1 is not clamped to 1, it is left out (the flag's default, 1.0, is what the estimate takes)
+        Specs.Job m = job("train.sh", """
+                #!/bin/bash
+                torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
+                  --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --tp-comm-overlap maybe \\
+                  --use-distributed-optimizer --optimizer-cpu-offload --optimizer-offload-fraction 1.5
+                """);
+        assertEquals("cpu", m.offload().optimizer().value());
+        assertNull(m.offload().optimizerFraction());
+        assertNull(m.parallelism() == null ? null : m.parallelism().tpCommOverlap());
+        assertEquals(List.of("--tp-comm-overlap = 'maybe' (SYN002, not the switch alone (--tp-comm-overlap), or true or false after"
+                        + " it): left out, so the estimate reads --tp-comm-overlap as not given (off, Megatron's default)",
+                "--optimizer-offload-fraction = '1.5' (SYN002, not a number from 0 to 1): left out, so the estimate counts the whole"
+                        + " optimizer offloaded (Megatron's default fraction, 1.0)"), m.origin().unpriced());
+        // torchtitan's async TP and CPU offload written as text that is no boolean: neither bound
+        Specs.Job t = job("llama3_8b.toml", """
+                [training]
+                local_batch_size = 2
+                enable_cpu_offload = "on"
+
+                [parallelism]
+                data_parallel_shard_degree = -1
+                tensor_parallel_degree = 2
+                enable_async_tensor_parallel = "maybe"
+                """);
+        assertNull(t.offload());
+        assertNull(t.parallelism().tpCommOverlap());
+        assertEquals(2, t.origin().unpriced().size());
+        // NeMo 2's overlap callback with text that is no boolean: as if no callback stated it (the family's share)
+        Specs.Job n = job("recipe.yaml", NEMO2.replace("trainer:\n", "trainer:\n  callbacks:\n    - _target_: nemo.lightning.pytorch"
+                + ".callbacks.megatron_comm_overlap.MegatronCommOverlapCallback\n      tp_comm_overlap: perhaps\n"));
+        assertNull(n.parallelism().tpCommOverlap());
+        assertEquals("MegatronCommOverlapCallback.tp_comm_overlap = 'perhaps' (SYN002, not true or false): left out, so the estimate"
+                + " hides the GPU family's tp_overlap share of the tp collectives, as when no callback states it", n.origin().unpriced().get(0));
+    }
+
+    @Test
+    void aSwitchWrittenWithFalseIsOff() {
+        Specs.Job m = job("train.sh", """
+                #!/bin/bash
+                torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
+                  --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --tensor-model-parallel-size 2 \\
+                  --tp-comm-overlap false --optimizer-cpu-offload=false --bf16
+                """);
+        assertNull(m.offload());
+        assertNull(m.parallelism().tpCommOverlap());
+        assertEquals("bf16", m.model().dtype().value());
+        assertEquals(List.of(), m.origin().unpriced());
+        Specs.Job on = job("train.sh", """
+                #!/bin/bash
+                torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
+                  --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --tensor-model-parallel-size 2 \\
+                  --tp-comm-overlap --bf16
+                """);
+        assertEquals(true, on.parallelism().tpCommOverlap().value());
+    }
 }

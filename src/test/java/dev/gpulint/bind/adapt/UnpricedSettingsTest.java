@@ -98,4 +98,69 @@ class UnpricedSettingsTest {
         assertEquals(List.of("Float8 rowwise recipe ([float8] recipe_name = \"rowwise\")",
                 "FSDP Float8 all-gather ([float8] enable_fsdp_float8_all_gather)"), heads(older));
     }
+
+    @Test
+    void accelerateFsdpPrefetchOtherThanTheDefaultIsSaid() {
+        String fsdp = """
+                compute_environment: LOCAL_MACHINE
+                distributed_type: FSDP
+                fsdp_config:
+                  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP
+                  fsdp_backward_prefetch: BACKWARD_POST
+                  fsdp_forward_prefetch: true
+                  fsdp_offload_params: false
+                  fsdp_sharding_strategy: FULL_SHARD
+                mixed_precision: bf16
+                num_machines: 1
+                num_processes: 8
+                """;
+        Specs.Job j = job("fsdp.yaml", fsdp);
+        assertEquals(List.of("fsdp_config.fsdp_backward_prefetch", "fsdp_config.fsdp_forward_prefetch"), heads(j));
+        assertEquals("fsdp_config.fsdp_backward_prefetch: BACKWARD_POST: the next unit's backward all-gather is issued only after"
+                + " the current unit's gradients, so less of it overlaps compute; not priced apart: the FSDP collectives are hidden"
+                + " behind compute up to dp_overlap whatever the prefetch (docs/plan.md, FSDP on H100)", j.origin().unpriced().get(0));
+        // NO_PREFETCH under the older key, written in lower case
+        Specs.Job none = job("fsdp.yaml", fsdp.replace("fsdp_backward_prefetch: BACKWARD_POST", "fsdp_backward_prefetch_policy: no_prefetch")
+                .replace("fsdp_forward_prefetch: true", "fsdp_forward_prefetch: false"));
+        assertEquals(List.of("fsdp_config.fsdp_backward_prefetch_policy"), heads(none));
+        assertTrue(none.origin().unpriced().get(0).contains("NO_PREFETCH: the next unit's backward all-gather is issued only when"));
+        // PyTorch FSDP's default and no forward prefetch: nothing to say (the alignment-handbook shape writes exactly that)
+        assertEquals(List.of(), job("fsdp.yaml", fsdp.replace("BACKWARD_POST", "BACKWARD_PRE")
+                .replace("fsdp_forward_prefetch: true", "fsdp_forward_prefetch: false")).origin().unpriced());
+    }
+
+    private static final String NEOX = """
+            # gpt-neox: 2.7B over two pipeline stages
+            {
+              "pipe-parallel-size": 2,
+              "model-parallel-size": 1,
+              "pipe-partition-method": "parameters",
+              "num-layers": 32,
+              "hidden-size": 2560,
+              "num-attention-heads": 32,
+              "seq-length": 2048
+            }
+            """;
+
+    @Test
+    void deepSpeedsPartitionMethodIsSaidWhereItIsNotTheEvenSplit() {
+        Specs.Job params = job("neox.yml", NEOX);
+        assertEquals(List.of("pipe-partition-method = \"parameters\": DeepSpeed balances the stages by trainable parameters, so the"
+                + " embedding (and an untied head) counts and the first and last stages hold fewer transformer blocks; priced as an"
+                + " even split of the blocks with the embedding on the first stage, the heavier layout for its memory"),
+                params.origin().unpriced());
+        assertTrue(job("neox.yml", NEOX.replace("\"parameters\"", "\"uniform\"")).origin().unpriced().get(0)
+                .contains("by layer specs, one each, so the embedding, the final norm and the head count as layers"));
+        // type:transformer (and gpt-neox's default, not written) balance the blocks: 32 over 2 is the estimate's even split
+        assertEquals(List.of(), job("neox.yml", NEOX.replace("\"parameters\"", "\"type:transformer\"")).origin().unpriced());
+        assertEquals(List.of(), job("neox.yml", NEOX.replace("\"pipe-partition-method\": \"parameters\",", "")).origin().unpriced());
+        // 30 blocks over 2... over 4 stages: 7 or 8 a stage, priced as the average
+        assertEquals(List.of("pipe-partition-method not written, gpt-neox's \"type:transformer|mlp\": DeepSpeed balances the 30"
+                + " transformer blocks over pp 4, 7 or 8 a stage; priced as their average, 30 ÷ 4 = 7.5 on every stage, so the busiest"
+                + " stage's time and memory are under-counted"), job("neox.yml", NEOX.replace("\"pipe-partition-method\": \"parameters\",", "")
+                .replace("\"num-layers\": 32", "\"num-layers\": 30").replace("\"pipe-parallel-size\": 2", "\"pipe-parallel-size\": 4"))
+                .origin().unpriced());
+        // one stage: no split to speak of
+        assertEquals(List.of(), job("neox.yml", NEOX.replace("\"pipe-parallel-size\": 2", "\"pipe-parallel-size\": 1")).origin().unpriced());
+    }
 }

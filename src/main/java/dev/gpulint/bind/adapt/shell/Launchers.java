@@ -191,7 +191,7 @@ public final class Launchers {
             }
         }
         if (PLAN_FLAGS.contains(name)) {
-            Word v = value != null ? valueOf(w.get(i), eq + 1) : PLAN_SWITCHES.contains(name) ? new Word("true", true, w.get(i).span())
+            Word v = value != null ? valueOf(w.get(i), eq + 1) : PLAN_SWITCHES.contains(name) ? switchWord(w, i)
                     : i + 1 < w.size() && !w.get(i + 1).text().startsWith("--") ? w.get(i + 1) : null;
             if (v != null) l.planFlags.putIfAbsent(name, v);
             return;
@@ -202,12 +202,25 @@ public final class Launchers {
         if (value != null) {
             valueWord = valueOf(here, eq + 1);
         } else if (BOOLEAN_FLAGS.contains(name)) {
-            valueWord = new Word("true", true, here.span());
+            valueWord = switchWord(w, i);
         } else if (i + 1 < w.size() && !w.get(i + 1).text().startsWith("--")) {
             valueWord = w.get(i + 1);
         }
         if (valueWord != null) l.flags.put(name, valueWord);
     }
+
+    /**
+     * A switch written bare reads "true"; a word of letters after it ({@code --tp-comm-overlap maybe}, {@code --bf16 false})
+     * is taken as its value, for the adapter to judge: Megatron's parser takes no value after a switch, so such a word is
+     * never a program argument of its own.
+     */
+    private static Word switchWord(List<Word> w, int i) {
+        Word next = i + 1 < w.size() ? w.get(i + 1) : null;
+        if (next != null && next.known() && SWITCH_VALUE.matcher(next.text()).matches()) return next;
+        return new Word("true", true, w.get(i).span());
+    }
+
+    private static final java.util.regex.Pattern SWITCH_VALUE = java.util.regex.Pattern.compile("[A-Za-z]{1,32}");
 
     /** mpirun's options up to the program it starts; returns the index of that program. */
     private static int mpi(List<Word> w, int i, Launch l) {

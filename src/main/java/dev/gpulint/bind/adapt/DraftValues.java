@@ -1,0 +1,94 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Span;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Quantities;
+import dev.gpulint.tree.ScalarNode;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The switches, shares and choices of the frameworks' configurations (an offload device, an FSDP offload switch,
+ * Megatron's --tp-comm-overlap, an optimizer's offloaded fraction) read with the check the native binder gives
+ * offload.optimizer, optimizer_fraction and the BOOL fields: a value the framework would not take is a SYN002 finding at
+ * the value, in the format's key, and binds nothing (never a clamp, never a guess). The estimate then takes what it takes
+ * when the key is not written, and says so in one line of the plan's assumptions. Placeholders and interpolations are
+ * left unknown, as everywhere, and not reported.
+ */
+final class DraftValues {
+    private DraftValues() {}
+
+    /** A value an adapter read and refused: where, the key it was written under, what was written, what is expected, what the
+     *  estimate does instead. DraftBounds turns each into its finding once the job's name is known. */
+    record Refused(Span at, String key, String written, String expected, String instead) {}
+
+    /** The words a YAML/JSON/TOML boolean is written with, as {@link TreeValues#bool} reads them. */
+    private static final List<String> TRUE = List.of("true", "1", "yes"), FALSE = List.of("false", "0", "no");
+
+    /**
+     * A boolean key of the format: its value, or null when absent, null, a placeholder, or not a boolean (refused:
+     * SYN002, and {@code instead} says what the estimate takes).
+     */
+    static Located<Boolean> bool(JobDraft j, ScalarNode s, String key, String instead) {
+        if (s == null || s.isNull() || TreeValues.placeholder(s.text().strip())) return null;
+        Located<Boolean> b = TreeValues.bool(s);
+        if (b == null) refuse(j, s.span(), key, s.text(), "true or false", instead);
+        return b;
+    }
+
+    /**
+     * A command-line switch's value as the launch wrote it: the bare switch (read as "true"), or a word after it. True/1/yes
+     * on, false/0/no off (null), anything else refused.
+     */
+    static Located<Boolean> switchValue(JobDraft j, String text, Span at, String key, String instead) {
+        String t = text.strip().toLowerCase(Locale.ROOT);
+        if (TRUE.contains(t)) return new Located<>(true, at);
+        if (FALSE.contains(t)) return null;
+        if (!TreeValues.placeholder(t)) {
+            refuse(j, at, key, text, "the switch alone (" + key + "), or true or false after it", instead);
+        }
+        return null;
+    }
+
+    /** A share from 0 to 1 (an offloaded fraction): its value, or null when unknown or refused (out of 0–1, or no number). */
+    static Located<Double> fraction(JobDraft j, String text, Span at, String key, String instead) {
+        if (text == null || TreeValues.placeholder(text.strip())) return null;
+        var p = Quantities.count(text.strip());
+        if (p.ok() && p.value() >= 0 && p.value() <= 1) return new Located<>(p.value(), at);
+        refuse(j, at, key, text, "a number from 0 to 1", instead);
+        return null;
+    }
+
+    /**
+     * One of {@code values} (compared without case): that value as {@code values} spells it, or null when absent, null, a
+     * placeholder or refused.
+     */
+    static Located<String> choice(JobDraft j, ScalarNode s, String key, List<String> values, String instead) {
+        if (s == null || s.isNull() || TreeValues.placeholder(s.text().strip())) return null;
+        String t = s.text().strip();
+        for (String v : values) if (v.equalsIgnoreCase(t)) return new Located<>(v, s.span());
+        refuse(j, s.span(), key, s.text(), "one of " + String.join(", ", values), instead);
+        return null;
+    }
+
+    private static void refuse(JobDraft j, Span at, String key, String written, String expected, String instead) {
+        j.refused.add(new Refused(at, key, written, expected, instead));
+    }
+
+    /**
+     * The findings of the values {@code j}'s adapters refused (SYN002 at each value), each also a line of the plan's
+     * assumptions, since the estimate runs without it.
+     */
+    static void report(JobDraft j, List<Finding> out) {
+        String owner = j.name != null ? j.name.value() : j.file;
+        for (Refused r : j.refused) {
+            String is = "'" + r.key() + "' is '" + Quantities.shortText(r.written().strip()) + "'";
+            out.add(Finding.of("SYN002", r.at(), j.format + ":" + owner + "/" + r.key(),
+                    is + "; expected " + r.expected() + "; the value is left out, so " + r.instead()));
+            j.unpriced.add(r.key() + " = '" + Quantities.shortText(r.written().strip()) + "' (SYN002, not " + r.expected()
+                    + "): left out, so " + r.instead());
+        }
+        j.refused.clear();
+    }
+}

@@ -23,7 +23,8 @@ bench/test_plan_calibration.py tests these verdicts (python3 -m unittest bench/t
 
 BLACKWELL: bench/plan/blackwell.tsv (published GB200 NVL72 runs, fp8 and NVFP4; sources in its header), validation
 only like HELD-OUT: no constant was set on it. A row may state that its recipe turns tensor-parallel overlap off (column tp_overlap:
-false), written as the manifest's parallelism.tp_comm_overlap, as a user would. B200: bench/plan/b200.tsv
+false), written as the manifest's parallelism.tp_comm_overlap, as a user would. A torchtitan row may state torch.compile (column
+compile: true / false), written as the manifest's kernels: fused / eager (derive/estimate/EagerKernels). B200: bench/plan/b200.tsv
 (published DGX B200 runs, fp8 and MXFP8; sources in its header), validation only. 2026: bench/plan/validation-2026.tsv
 (published Megatron-Bridge, NeMo 2 and torchtitan runs on H100, H100 96 GB, B200, GB200 and GB300, dense and MoE, bf16 to
 NVFP4, 8 to 1,024 GPUs; sources in its header), validation only.
@@ -94,7 +95,7 @@ model:
 parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)}{tp_overlap(r)} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
-{recompute(r['recompute'])}
+{recompute(r['recompute'])}{kernels(r)}
 """
 
 
@@ -129,6 +130,13 @@ def tp_overlap(r):
     """Column `tp_overlap`: true (Megatron's --tp-comm-overlap, torchtitan's async TP), false (plain TP); empty or absent:
     not stated, the GPU family's tp_overlap share (derive/estimate/TpOverlap)."""
     return f", tp_comm_overlap: {r['tp_overlap']}" if r.get("tp_overlap") else ""
+
+
+def kernels(r):
+    """Column `compile` (torchtitan's torch.compile): true → `kernels: fused`, false → `kernels: eager` (the unfused
+    kernels' bytes priced, derive/estimate/EagerKernels); empty or absent: not stated, fused (the native manifest's reading)."""
+    c = (r.get("compile") or "").strip()
+    return f"\nkernels: {'fused' if c == 'true' else 'eager'}" if c in ("true", "false") else ""
 
 
 def head_dim(r):

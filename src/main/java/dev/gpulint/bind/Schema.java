@@ -121,6 +121,8 @@ public final class Schema {
                     f("bytes_per_parameter", Type.NUMBER, false), f("distributed", Type.BOOL, false),
                     en("grad_reduce_dtype", false, List.of("fp32", "bf16", "fp16"))),
             en("recompute", false, List.of("none", "selective", "full", "op", "every")),
+            // how the elementwise kernels run: fused (Transformer Engine, torch.compile) or eager PyTorch (derive/estimate/EagerKernels)
+            en("kernels", false, List.of("fused", "eager")),
             num("recompute_every", false, 1, Integer.MAX_VALUE),
             // CPU activation offload (Megatron's --cpu-offloading-num-layers): Megatron-Core requires 0 ≤ n < layers
             // model states offloaded to host memory (DeepSpeed's offload_optimizer/offload_param devices, FSDP's CPU offload,

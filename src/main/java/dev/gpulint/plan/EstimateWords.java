@@ -24,6 +24,7 @@ public final class EstimateWords {
     /** The term's sentence. */
     public static String text(Term t) {
         if (t instanceof Term.Compute c) return compute(c);
+        if (t instanceof Term.Eager x) return eager(x);
         if (t instanceof Term.Moe m) return moe(m);
         if (t instanceof Term.Collectives c) return collectives(c);
         if (t instanceof Term.Sends s) return sends(s);
@@ -44,6 +45,16 @@ public final class EstimateWords {
                 c.gemmEfficiency(), (int) c.kernels(), Units.seconds(c.kernelSeconds()), c.latentAttention() ? "6·s·a·(d_h + d_hR + d_v)/2" : "12·s·a·d/2", c.attentionFlops() / 1e12,
                 c.attentionRate() / 1e12, Units.bytes(c.elementwiseBytes()), c.hbmRate() / 1e9, Units.seconds(c.layerSeconds()),
                 Units.seconds(c.logitSeconds()), Units.seconds(c.seconds()));
+    }
+
+    static String eager(Term.Eager x) {
+        return String.format(Locale.ROOT,
+                "unfused kernels beyond the fused ones, bytes per element counted from the op graph (docs/plan.md): forward"
+                        + " RMSNorm 2 × 32 + residual add 2 × 2 on %s, RoPE 16 on %s, SwiGLU 4 on %s = %s%s; backward 2 × 70 + 2 × 4, 16, 8"
+                        + " = %s; %s at %.0f GB/s = %s per layer and micro-batch (in the compute above: elementwise)",
+                Units.count(x.hiddenElements()), Units.count(x.qkElements()), Units.count(x.ffnElements()), Units.bytes(x.forwardBytes()),
+                x.recomputed() > 0 ? String.format(Locale.ROOT, " × %.2f (recomputed)", 1 + x.recomputed()) : "",
+                Units.bytes(x.backwardBytes()), Units.bytes(x.bytes()), x.hbmRate() / 1e9, Units.seconds(x.seconds()));
     }
 
     static String moe(Term.Moe m) {

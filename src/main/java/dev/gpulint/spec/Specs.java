@@ -172,7 +172,16 @@ public final class Specs {
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
                       Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
                       Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute,
-                      Offload offload) {
+                      Offload offload, Located<String> kernels) {
+        /** A job that does not say how its elementwise kernels run ({@code kernels}: "fused" or "eager"; null when not written). */
+        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
+                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
+                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
+                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute, Offload offload) {
+            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
+                    env, span, origin, recompute, offload, null);
+        }
+
         /** A job without CPU offload. */
         public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                    Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
@@ -204,7 +213,7 @@ public final class Specs {
         /** The same job, running on another cluster and node group (a link found for a job of another format). */
         public Job onCluster(Located<String> c, Located<String> g) {
             return new Job(name, file, c, g, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, offload);
+                    env, span, origin, recompute, offload, kernels);
         }
 
         /** A native manifest's job (no origin). */
@@ -518,7 +527,7 @@ public final class Specs {
 
         /** The quantities whose written key an origin keeps, for messages that name the key the user wrote. */
         public static final String MICRO_BATCH = "micro_batch_size", GLOBAL_BATCH = "global_batch_size", SEQ_LENGTH = "seq_length",
-                TP = ParallelDim.TP.label();
+                TP = ParallelDim.TP.label(), KERNELS = "kernels";
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

@@ -31,6 +31,8 @@ final class JobDraft {
     Located<Boolean> sequenceParallel;
     /** Tensor-parallel communication overlapped with the matmuls (--tp-comm-overlap, async TP); null when not written. */
     Located<Boolean> tpCommOverlap;
+    /** How the elementwise kernels run, "fused" or "eager" (torchtitan's torch.compile); null when the format does not say. */
+    Located<String> kernels;
     /** What `gpulint plan` reads: the MLP size, vocabulary, head dimension, gated MLP, tied embeddings, precision,
      *  activation recompute (none, selective, full) and the distributed optimizer. */
     Located<Long> ffn, vocab, headDim, topK;
@@ -207,7 +209,7 @@ final class JobDraft {
                 deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced, writtenKeys());
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
                 env, span, origin, recompute, offloadLayers == null && offloadOptimizer == null && offloadParameters == null ? null
-                        : new Specs.Offload(offloadLayers, offloadOptimizer, offloadFraction, offloadParameters));
+                        : new Specs.Offload(offloadLayers, offloadOptimizer, offloadFraction, offloadParameters), kernels);
     }
 
     /** The keys messages name in the format's own words (PAR006, PAR007, PAR010), by the quantity they hold; tp's
@@ -221,6 +223,7 @@ final class JobDraft {
         // where host offload is written, as the plan's assumptions and MEM001 name it (derive.estimate.StateOffload)
         if (keys.get(offloadOptimizer) != null) out.put("offload_optimizer", keys.get(offloadOptimizer));
         if (keys.get(offloadParameters) != null) out.put("offload_parameters", keys.get(offloadParameters));
+        if (keys.get(kernels) != null) out.put(Specs.Origin.KERNELS, keys.get(kernels));
         return out;
     }
 

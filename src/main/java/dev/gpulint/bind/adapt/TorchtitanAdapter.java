@@ -35,6 +35,7 @@ final class TorchtitanAdapter implements FormatAdapter {
         JobDraft j = bind(doc.root(), doc.file(), doc.name());
         TorchtitanPipeline.read(j, doc.root(), sink::finding);       // the split points: each stage's layers
         UnpricedSettings.torchtitan(j, doc.root());
+        CompileSettings.torchtitan(j, doc.root());                  // torch.compile: fused or eager elementwise kernels
         OffloadSettings.torchtitan(j, doc.root());
         sink.draft(j);
     }

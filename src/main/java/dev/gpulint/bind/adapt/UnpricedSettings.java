@@ -19,20 +19,11 @@ final class UnpricedSettings {
     private UnpricedSettings() {}
 
     /**
-     * torchtitan (torchtitan/config/job_config.py): {@code [compile] enable} (earlier {@code [training] compile}) and
-     * {@code [parallelism] fsdp_reshard_after_forward}.
+     * torchtitan (torchtitan/config/job_config.py): Float8's rowwise recipe and all-gather, and
+     * {@code [parallelism] fsdp_reshard_after_forward}. torch.compile is priced (CompileSettings, EagerKernels).
      */
     static void torchtitan(JobDraft j, MappingNode root) {
-        MappingNode par = map(root, "parallelism"), training = map(root, "training");
-        ScalarNode compile = scalar(map(root, "compile"), "enable");
-        String where = "[compile] enable";
-        if (compile == null) { compile = scalar(training, "compile"); where = "[training] compile"; }
-        if (on(compile)) {
-            j.unpriced.add("torch.compile (" + where + "): Inductor fuses the elementwise kernels (norms, RoPE, SwiGLU, residual"
-                    + " adds) into fewer HBM passes; not priced apart: the elementwise term's traffic constant (bytes per stored"
-                    + " activation byte, fitted on NeMo's fused Transformer Engine kernels) stands for compiled and eager jobs alike,"
-                    + " so an eager job is priced as if fused (torchtitan measured eager 14 % slower on Llama 3.1 8B, docs/plan.md)");
-        }
+        MappingNode par = map(root, "parallelism");
         if (TorchtitanAdapter.float8(root) != null) {
             // Float8's settings: [float8] until mid 2025, [quantize.linear.float8] since (torchtitan/config/job_config.py)
             MappingNode f8 = map(root, "float8");

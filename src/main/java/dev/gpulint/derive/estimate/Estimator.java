@@ -73,6 +73,9 @@ public final class Estimator {
             double inputs = tokens * (2.0 * m.hidden() + (double) m.heads() * m.headDim() + m.ffn()) / l.tp();
             ewBytes += 2 * 3 * inputs;
         }
+        // eager elementwise kernels (torchtitan without torch.compile): their bytes beyond the fused kernels' (EagerKernels)
+        Term.Eager eager = v.kernels().price(m, l, tokens, rfEw, moe == null, hw.hbmBytesPerSecond() * e.hbm());
+        if (eager != null) ewBytes += eager.bytes();
         double ewS = ewBytes / (hw.hbmBytesPerSecond() * e.hbm());
         double layerS = linS + attS + ewS + e.layerS() + (moe == null ? 0 : moe.perLayerS());
         double logitS = tokens * m.logitFlopsPerToken() / l.tp() / (p16 * e.gemm()) + 3 * e.gemmKernelS()
@@ -88,6 +91,7 @@ public final class Estimator {
         terms.add(new Term.Compute(layersPerStage, linFlops, pg, hw.gemmPath(dt), hw.gemmPeak(dt), hw.gemmEfficiency(dt), kernels,
                 e.gemmKernelS(), attFlops, m.mla() != null, p16 * e.attention(), ewBytes, hw.hbmBytesPerSecond() * e.hbm(), e.layerS(),
                 slowest == pp - 1 ? logitS : 0, stageS));
+        if (eager != null) terms.add(eager);
         if (moe != null) terms.add(moe.term());
 
         Map<ParallelDim, Double> comm = new EnumMap<>(ParallelDim.class);

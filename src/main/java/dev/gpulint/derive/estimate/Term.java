@@ -10,7 +10,7 @@ import dev.gpulint.spec.ParallelDim;
  */
 public sealed interface Term {
 
-    /** The term's name as the plan prints it: compute, moe, tp, cp, ep, pp, dp, offload, host-states,
+    /** The term's name as the plan prints it: compute, eager, moe, tp, cp, ep, pp, dp, offload, host-states,
      * bubble or optimizer. */
     String term();
 
@@ -38,6 +38,24 @@ public sealed interface Term {
                    double gemmEfficiency, double kernels, double kernelSeconds, double attentionFlops, boolean latentAttention, double attentionRate,
                    double elementwiseBytes, double hbmRate, double layerSeconds, double logitSeconds, double seconds) implements Term {
         @Override public String term() { return "compute"; }
+    }
+
+    /**
+     * The eager elementwise kernels' HBM bytes beyond the fused kernels', per layer and micro-batch ({@link EagerKernels}).
+     *
+     * @param hiddenElements the elements the norms and residual adds run on (tokens·h, ÷ tp with sequence parallelism)
+     * @param qkElements     the query and key elements RoPE runs on (tokens·(a + kv)·d ÷ tp)
+     * @param ffnElements    the gated MLP's elements SwiGLU runs on (tokens·ffn ÷ tp; 0 for an MoE or ungated MLP)
+     * @param forwardBytes   the extra bytes of one forward
+     * @param backwardBytes  the extra bytes of the backward
+     * @param recomputed     the share of the forward run again (op-level SAC, full recompute)
+     * @param bytes          forward × (1 + recomputed) + backward
+     * @param hbmRate        the achieved HBM rate, bytes/s
+     * @param seconds        bytes ÷ hbmRate (in the compute term's elementwise bytes)
+     */
+    record Eager(double hiddenElements, double qkElements, double ffnElements, double forwardBytes, double backwardBytes,
+                 double recomputed, double bytes, double hbmRate, double seconds) implements Term {
+        @Override public String term() { return "eager"; }
     }
 
     /**

@@ -3,15 +3,22 @@ package dev.gpulint.derive.estimate;
 /**
  * What of a job {@link ModelShape} and {@link Layout} do not hold and the estimate prices: the MoE layers' routing and
  * compute (null for a dense model), the attention variant, the model states the job keeps in host memory
- * ({@link StateOffload}) and how the tensor-parallel collectives overlap the GEMMs ({@link TpOverlap}).
+ * ({@link StateOffload}), how the tensor-parallel collectives overlap the GEMMs ({@link TpOverlap}) and whether the
+ * elementwise kernels run fused or eager ({@link EagerKernels}).
  */
-public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap) {
+public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels) {
     public static final Variants NONE = new Variants(null, AttentionShape.FULL);
 
     public Variants {
         if (attention == null) attention = AttentionShape.FULL;
         if (offload == null) offload = StateOffload.NONE;
         if (tpOverlap == null) tpOverlap = TpOverlap.FAMILY;
+        if (kernels == null) kernels = EagerKernels.FUSED;
+    }
+
+    /** Elementwise kernels fused ({@link EagerKernels#FUSED}: what the fitted traffic constant stands for). */
+    public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap) {
+        this(moe, attention, offload, tpOverlap, EagerKernels.FUSED);
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.gpulint.bind.adapt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.read.Readers;
 import dev.gpulint.read.SourceFile;
@@ -11,9 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Settings the estimate reads but does not price apart become lines of the plan's assumptions (Specs.Origin.unpriced):
- * torchtitan's torch.compile, reshard-after-forward and Float8 recipe settings (our own fixtures in the shapes of
- * torchtitan's train_configs). Async TP is priced (TpOverlapTest); offloaded model states are read into the job and
- * priced (OffloadSettingsTest), not said here.
+ * torchtitan's reshard-after-forward and Float8 recipe settings (our own fixtures in the shapes of torchtitan's
+ * train_configs). Async TP is priced (TpOverlapTest); torch.compile is read into the job's kernels and priced
+ * (EagerKernelsTest); offloaded model states are read into the job and priced (OffloadSettingsTest), not said here.
  */
 class UnpricedSettingsTest {
 
@@ -50,17 +49,17 @@ class UnpricedSettingsTest {
     @Test
     void torchtitansSpeedAndMemorySettingsAreSaid() {
         Specs.Job j = job("llama3_70b.toml", TITAN);
-        // async TP is priced (derive/estimate/TpOverlap), read into parallelism.tpCommOverlap, not said here
-        assertEquals(List.of("torch.compile ([compile] enable)", "fsdp_reshard_after_forward = \"never\""), heads(j));
+        // async TP is priced (derive/estimate/TpOverlap), read into parallelism.tpCommOverlap, and torch.compile into the job's
+        // kernels (derive/estimate/EagerKernels): not said here
+        assertEquals(List.of("fsdp_reshard_after_forward = \"never\""), heads(j));
         assertEquals(true, j.parallelism().tpCommOverlap().value());
+        assertEquals("fused", j.kernels().value());
         // off or the default: nothing to say
         Specs.Job quiet = job("llama3_70b.toml", TITAN.replace("enable_cpu_offload = true", "enable_cpu_offload = false")
                 .replace("tensor_parallel_degree = 8", "tensor_parallel_degree = 1").replace("\"never\"", "\"default\"")
                 .replace("enable = true", "enable = false"));
         assertEquals(List.of(), quiet.origin().unpriced());
-        // the earlier layout's [training] compile
-        Specs.Job old = job("llama3_70b.toml", TITAN.replace("[compile]\nenable = true\n", "").replace("seq_len = 8192", "seq_len = 8192\ncompile = true"));
-        assertTrue(heads(old).contains("torch.compile ([training] compile)"), heads(old).toString());
+        assertEquals("eager", quiet.kernels().value());
     }
 
     private static final String FLOAT8 = """

@@ -1,6 +1,7 @@
 package dev.gpulint.bind.adapt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.read.Readers;
 import dev.gpulint.read.SourceFile;

@@ -29,7 +29,9 @@ public final class DidYouMean {
             if (++compared > MAX_CANDIDATES) break;
             String lc = c.toLowerCase(Locale.ROOT);
             if (lc.length() > MAX_LENGTH || Math.abs(lc.length() - w.length()) > Math.min(ceiling, bestD)) continue;
-            int d = distance(w, lc);
+            // a candidate further than the ceiling, or than the best so far, changes nothing: its distance is only
+            // computed up to that bound (NCCL's ~400 names against each unknown variable of a job: a lint's hot spot)
+            int d = distance(w, lc, Math.min(ceiling, bestD));
             if (d > ceiling) continue;
             if (d < bestD || (d == bestD && best != null && c.compareTo(best) < 0)) { bestD = d; best = c; }
         }
@@ -70,18 +72,37 @@ public final class DidYouMean {
     /** Levenshtein distance with adjacent transpositions (optimal string alignment). */
     public static int distance(String a, String b) {
         if (a.length() > MAX_LENGTH || b.length() > MAX_LENGTH) return Math.abs(a.length() - b.length()) + MAX_LENGTH;
-        int[][] d = new int[a.length() + 1][b.length() + 1];
-        for (int i = 0; i <= a.length(); i++) d[i][0] = i;
-        for (int j = 0; j <= b.length(); j++) d[0][j] = j;
+        return distance(a, b, Integer.MAX_VALUE - 1);
+    }
+
+    /**
+     * {@link #distance} when it is at most {@code bound}; otherwise some number above {@code bound} (the rows stop once two
+     * in a row exceed it: every cell comes from the row above or the one before it, so no later row can come back under).
+     * Three rows, not the whole matrix.
+     */
+    static int distance(String a, String b, int bound) {
+        if (a.length() > MAX_LENGTH || b.length() > MAX_LENGTH) return Math.abs(a.length() - b.length()) + MAX_LENGTH;
+        int n = b.length();
+        int[] before = new int[n + 1], above = new int[n + 1], row = new int[n + 1];
+        for (int j = 0; j <= n; j++) above[j] = j;
+        int aboveMin = 0;
         for (int i = 1; i <= a.length(); i++) {
-            for (int j = 1; j <= b.length(); j++) {
+            row[0] = i;
+            int rowMin = i;
+            for (int j = 1; j <= n; j++) {
                 int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-                }
+                int d = Math.min(Math.min(above[j] + 1, row[j - 1] + 1), above[j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) d = Math.min(d, before[j - 2] + 1);
+                row[j] = d;
+                rowMin = Math.min(rowMin, d);
             }
+            if (rowMin > bound && aboveMin > bound) return bound + 1;
+            int[] t = before;
+            before = above;
+            above = row;
+            row = t;
+            aboveMin = rowMin;
         }
-        return d[a.length()][b.length()];
+        return above[n];
     }
 }

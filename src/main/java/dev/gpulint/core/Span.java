@@ -39,4 +39,26 @@ public record Span(String file, int startLine, int startColumn, int endLine, int
     @Override public int compareTo(Span o) { return ORDER.compare(this, o); }
 
     @Override public String toString() { return file + ":" + startLine + ":" + startColumn; }
+
+    /*
+     * equals and hashCode written out, as the record's own would be: those go through java.lang.runtime.ObjectMethods,
+     * whose first use costs a cold JVM tens of milliseconds of method-handle setup, and every lint pays it when a rule
+     * tests a span (`nodesSpan != null` is an equals call in the executable model). SpanTest holds that every
+     * component takes part.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) return true;
+        return o instanceof Span s && startLine == s.startLine && startColumn == s.startColumn && endLine == s.endLine
+                && endColumn == s.endColumn && java.util.Objects.equals(file, s.file);
+    }
+
+    @Override
+    public int hashCode() {
+        int h = java.util.Objects.hashCode(file);
+        h = 31 * h + startLine;
+        h = 31 * h + startColumn;
+        h = 31 * h + endLine;
+        return 31 * h + endColumn;
+    }
 }

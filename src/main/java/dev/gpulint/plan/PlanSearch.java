@@ -101,7 +101,8 @@ public final class PlanSearch {
         List<Layout> all = new ArrayList<>(space.layouts());
         all.add(cur);
         all.parallelStream().forEach(pricer::peakBytes);     // the memory of every layout, on both cores, before the rules run
-        return new CandidateSearch(catalog, rules).resized(perNode).search(job, clusters, cur, space, pricer);
+        // the same layouts, not the space's again: the search finds each one's memory in the pricer by the same object
+        return new CandidateSearch(catalog, rules).resized(perNode).search(job, clusters, cur, all, pricer);
     }
 
     /** Why nothing is valid, and the fewest GPUs (whole nodes) or the sharding that gives a valid layout. */

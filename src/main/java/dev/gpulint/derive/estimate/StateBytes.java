@@ -39,7 +39,10 @@ public record StateBytes(double weights, double gradients, double optimizer, Acc
         STATED, FP32, ZERO, MEGATRON_FP16, MEGATRON_BF16, LEAST;
 
         /** "megatron-bf16": the branch label ID.yaml templates select on. */
-        public String id() { return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'); }
+        public String id() { return id; }
+
+        // made once: the plan search asks it for every layout's memory fact (hundreds of thousands)
+        private final String id = name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 
     /** Bytes per parameter before sharding. */

@@ -87,6 +87,17 @@ public final class NcclVariables {
     /** For an unknown name: NCCL's own closest name when the name looks like a misspelling of it; null otherwise. */
     public String suggestion(String name) {
         if (isKnown(name)) return null;
-        return DidYouMean.closest(name, name.startsWith("RDMAV_") ? verbs : ncclOwn);
+        // asked twice for each unknown name (its reading and oneEdit), each time compared with every name of NCCL's: kept,
+        // up to MAX_KEPT names (the built-in list lives as long as a daemon or language server does)
+        java.util.Optional<String> kept = suggestions.get(name);
+        if (kept != null) return kept.orElse(null);
+        String s = DidYouMean.closest(name, name.startsWith("RDMAV_") ? verbs : ncclOwn);
+        if (suggestions.size() < MAX_KEPT) suggestions.put(name, java.util.Optional.ofNullable(s));
+        return s;
     }
+
+    /** The most suggestions {@link #suggestion} keeps. */
+    static final int MAX_KEPT = 4096;
+
+    private final java.util.Map<String, java.util.Optional<String>> suggestions = new java.util.concurrent.ConcurrentHashMap<>();
 }

@@ -16,7 +16,6 @@ import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -97,6 +96,27 @@ public final class CandidateSearch {
             return new Key(l.tp(), l.pp(), l.dp(), l.cp(), l.ep(), l.virtualPp(), l.microBatchSize(), l.globalBatchSize(),
                     l.distributedOptimizer() ? Math.max(1, l.zeroStage()) : l.zeroStage(), l.sequenceParallel());
         }
+
+        // written out, as Layout's are: the record's own go through method handles the launcher's C1 JIT does not inline
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && tp == k.tp && pp == k.pp && dp == k.dp && cp == k.cp && ep == k.ep && vpp == k.vpp
+                    && micro == k.micro && global == k.global && zero == k.zero && sp == k.sp;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = tp;
+            h = 31 * h + pp;
+            h = 31 * h + dp;
+            h = 31 * h + cp;
+            h = 31 * h + ep;
+            h = 31 * h + vpp;
+            h = 31 * h + micro;
+            h = 31 * h + Long.hashCode(global);
+            h = 31 * h + zero;
+            return 31 * h + (sp ? 1 : 0);
+        }
     }
 
     /**
@@ -121,49 +141,35 @@ public final class CandidateSearch {
      * those that can fit: a layout the estimate puts out of memory is rejected by MEM002 or MEM003 anyway).
      */
     public SearchResult search(Specs.Job job, List<Specs.Cluster> clusters, Layout current, List<Layout> space, Pricing pricing) {
-        List<Layout> layouts = new ArrayList<>();
+        List<Layout> layouts = new ArrayList<>(space.size() + 1);
         layouts.add(current);
         for (Layout l : space) if (!l.equals(current)) layouts.add(l);
-        Map<Key, Integer> keys = new LinkedHashMap<>();
-        List<Specs.Job> jobs = new ArrayList<>();
-        List<List<Object>> memory = new ArrayList<>();      // by candidate job: its memory facts, one per recompute choice
-        Set<Integer> memoryDone = new java.util.HashSet<>();
-        for (Layout l : layouts) {
+        // which check each layout is (layouts the rules see alike share one), and for each check the layout its candidate
+        // job is written from and the first layout of each recompute choice, whose memory fact it carries
+        Map<Key, Integer> keys = new HashMap<>();
+        int[] checkOf = new int[layouts.size()];
+        List<Layout> checked = new ArrayList<>();
+        List<Layout> memoryOf = new ArrayList<>();          // by check × recompute choice
+        for (int i = 0; i < layouts.size(); i++) {
+            Layout l = layouts.get(i);
             int k = keys.computeIfAbsent(Key.of(l), key -> {
-                jobs.add(CandidateJobs.of(job, l, PREFIX + jobs.size(), perNode));
-                memory.add(new ArrayList<>(RECOMPUTES));
-                return jobs.size() - 1;
+                checked.add(l);
+                for (int r = 0; r < RECOMPUTES; r++) memoryOf.add(null);
+                return checked.size() - 1;
             });
-            if (memoryDone.add(k * RECOMPUTES + l.recompute().ordinal())) {
-                Object fact = pricing.memoryFact(l, PREFIX + k, memoryAspect(l.recompute()));
-                // a memory fact is checked with its candidate job, which its name says
-                if (fact instanceof StageMemoryFact m && candidateOf("training_job:" + m.getJobName()) == k) memory.get(k).add(fact);
-            }
+            checkOf[i] = k;
+            if (memoryOf.get(k * RECOMPUTES + l.recompute().ordinal()) == null) memoryOf.set(k * RECOMPUTES + l.recompute().ordinal(), l);
         }
-        List<Finding> findings = check(clusters, jobs, memory);
-
-        List<Set<String>> raised = new ArrayList<>();
-        List<Set<String>> rejecting = new ArrayList<>();
-        for (int i = 0; i < jobs.size(); i++) { raised.add(new TreeSet<>()); rejecting.add(new TreeSet<>()); }
-        Set<String> cluster = new TreeSet<>();
-        Map<String, Set<String>> outOfMemory = new HashMap<>();     // "k/aspect" → memory rule IDs
-        for (Finding f : findings) {
-            int k = candidateOf(f.identity());
-            // which rules judge a layout, and how, is said by their ID.yaml's layout: (PAR, MEM, NET, CONSIST say it)
-            String layout = rules.get(f.ruleId()).map(RuleMeta::layout).orElse(null);
-            if (k < 0 || layout == null) { cluster.add(f.ruleId()); continue; }
-            String aspect = memoryAspectOf(f.identity());
-            if (aspect != null) { outOfMemory.computeIfAbsent(k + "/" + aspect, x -> new TreeSet<>()).add(f.ruleId()); continue; }
-            raised.get(k).add(f.ruleId());
-            if (level(f.ruleId()) == Level.ERROR || layout.equals(RuleMeta.LAYOUT_ANY)) rejecting.get(k).add(f.ruleId());
-        }
+        Verdicts v = check(job, clusters, checked, memoryOf, pricing);
+        Set<String>[] raised = v.raised, rejecting = v.rejecting, outOfMemory = v.outOfMemory;
+        Set<String> cluster = v.cluster;
         // raised for every layout and rejecting none: a property of the cluster, not of a layout
-        Set<String> everywhere = new TreeSet<>(raised.get(0));
-        for (Set<String> r : raised) everywhere.retainAll(r);
+        Set<String> everywhere = new TreeSet<>(orEmpty(raised[0]));
+        for (Set<String> r : raised) everywhere.retainAll(orEmpty(r));
         for (String id : everywhere) {
-            if (rejecting.get(0).contains(id)) continue;
+            if (orEmpty(rejecting[0]).contains(id)) continue;
             cluster.add(id);
-            for (Set<String> r : raised) r.remove(id);
+            for (Set<String> r : raised) if (r != null) r.remove(id);
         }
 
         Map<String, Integer> rejected = new TreeMap<>();
@@ -173,17 +179,20 @@ public final class CandidateSearch {
         List<Layout> validLayouts = new ArrayList<>();
         List<List<String>> validFindings = new ArrayList<>();
         // layouts of one check and one recompute choice share what the rules said of them
-        Map<Integer, List<List<String>>> verdicts = new HashMap<>();
-        for (Layout l : layouts) {
-            int k = keys.get(Key.of(l));
-            List<List<String>> verdict = verdicts.computeIfAbsent(k * RECOMPUTES + l.recompute().ordinal(), x -> {
-                Set<String> mem = outOfMemory.getOrDefault(k + "/" + memoryAspect(l.recompute()), Set.of());
-                Set<String> byAll = new TreeSet<>(rejecting.get(k));
+        @SuppressWarnings("unchecked")
+        List<List<String>>[] verdicts = new List[checked.size() * RECOMPUTES];
+        for (int i = 0; i < layouts.size(); i++) {
+            Layout l = layouts.get(i);
+            int k = checkOf[i], at = k * RECOMPUTES + l.recompute().ordinal();
+            List<List<String>> verdict = verdicts[at];
+            if (verdict == null) {
+                Set<String> mem = orEmpty(outOfMemory[at]);
+                Set<String> byAll = new TreeSet<>(orEmpty(rejecting[k]));
                 byAll.addAll(mem);
-                Set<String> seen = new TreeSet<>(raised.get(k));
+                Set<String> seen = new TreeSet<>(orEmpty(raised[k]));
                 seen.addAll(mem);
-                return List.of(List.copyOf(seen), List.copyOf(byAll));
-            });
+                verdict = verdicts[at] = List.of(List.copyOf(seen), List.copyOf(byAll));
+            }
             List<String> by = verdict.get(1);
             if (by.isEmpty()) {
                 validLayouts.add(l);
@@ -213,7 +222,7 @@ public final class CandidateSearch {
             ranked.add(r);
             if (c.layout() == current) currentCandidate = r;
         }
-        return new SearchResult(currentCandidate, ranked, rejected, rejectedCount, List.copyOf(cluster), layouts.size(), jobs.size(),
+        return new SearchResult(currentCandidate, ranked, rejected, rejectedCount, List.copyOf(cluster), layouts.size(), checked.size(),
                 rejectedLayouts);
     }
 
@@ -224,32 +233,82 @@ public final class CandidateSearch {
                 && l.sequenceParallel() == job.sequenceParallel();
     }
 
+    private static Set<String> orEmpty(Set<String> s) { return s == null ? Set.of() : s; }
+
     /**
-     * Derive and the built-in rules over the candidate jobs, {@link #CHUNK} at a time (each chunk its own derive run and
-     * session of the one KieBase, on as many threads as the machine has cores; the cluster's facts are derived in each,
-     * and the findings about it meet in a set), so that a session holds a bounded number of facts however many layouts
-     * the search has. The environment's facts are derived once per chunk when every rule that reads them speaks of the
-     * cluster (no {@code layout:} in their ID.yaml): they are the same for every candidate job but for its name.
+     * What the rules said, by check: the rule IDs raised about it and those that reject it, and by check × recompute choice
+     * the memory rules that reject it (null: none); the IDs of findings about the cluster.
      */
-    private List<Finding> check(List<Specs.Cluster> clusters, List<Specs.Job> jobs, List<List<Object>> memory) {
+    private record Verdicts(Set<String>[] raised, Set<String>[] rejecting, Set<String>[] outOfMemory, Set<String> cluster) {}
+
+    /**
+     * Derive and the built-in rules over a candidate job per check, {@link #CHUNK} at a time (each chunk its own derive run
+     * and session of the one KieBase, on as many threads as the machine has cores; the cluster's facts are derived in each,
+     * and the findings about it meet in a set), so that a session holds a bounded number of facts however many layouts
+     * the search has. Each chunk writes its candidate jobs and memory facts and sorts its own findings by candidate, so
+     * that nothing of the search's size is done on one thread. The environment's facts are derived once per chunk when
+     * every rule that reads them speaks of the cluster (no {@code layout:} in their ID.yaml): they are the same for every
+     * candidate job but for its name.
+     */
+    @SuppressWarnings("unchecked")
+    private Verdicts check(Specs.Job job, List<Specs.Cluster> clusters, List<Layout> checked, List<Layout> memoryOf, Pricing pricing) {
+        int n = checked.size();
+        Set<String>[] raised = new Set[n], rejecting = new Set[n], outOfMemory = new Set[n * RECOMPUTES];
         int chunk = this.chunk;
-        int chunks = Math.max(1, (jobs.size() + chunk - 1) / chunk);
+        int chunks = Math.max(1, (int) ((n + (long) chunk - 1) / chunk));
         boolean environmentOnce = this.environmentOnce && environmentSpeaksOfCluster(rules);
         RuleEngine.builtInKieBase();
         EnvAnalysis.Readings readings = new EnvAnalysis.Readings();     // the job's environment, read once for every session
-        return java.util.stream.IntStream.range(0, chunks).parallel().boxed().flatMap(i -> {
-            int from = i * chunk, to = Math.min(jobs.size(), from + chunk);
+        Set<String> cluster = new TreeSet<>();
+        java.util.stream.IntStream.range(0, chunks).parallel().mapToObj(i -> {
+            int from = (int) Math.min(n, (long) i * chunk), to = (int) Math.min(n, (long) from + chunk);
+            List<Specs.Job> jobs = new ArrayList<>(to - from);
+            for (int k = from; k < to; k++) jobs.add(CandidateJobs.of(job, checked.get(k), PREFIX + k, perNode));
             List<Object> facts = new ArrayList<>();
             // derive's own estimate of a candidate job (its memory for the job's recompute) is left out: the caller's
             // memory facts, one per recompute choice, take its place, and the valid layouts are priced by the caller
-            facts.addAll(new Deriver(catalog, false, environmentOnce, readings).derive(Model.of(clusters, jobs.subList(from, to))).facts());
-
-            for (int k = from; k < to; k++) facts.addAll(memory.get(k));
+            facts.addAll(new Deriver(catalog, false, environmentOnce, readings).derive(Model.of(clusters, jobs)).facts());
+            for (int k = from; k < to; k++) {
+                for (int r = 0; r < RECOMPUTES; r++) {
+                    Layout l = memoryOf.get(k * RECOMPUTES + r);
+                    if (l == null) continue;
+                    Object fact = pricing.memoryFact(l, PREFIX + k, memoryAspect(l.recompute()));
+                    // a memory fact is checked with its candidate job, which its name says
+                    if (fact instanceof StageMemoryFact m && candidateOf("training_job:" + m.getJobName()) == k) facts.add(fact);
+                }
+            }
             facts.addAll(RuleParams.facts(rules, Map.of()));
             // which rules fire about which candidate is all the search reads: the findings are not worded
-            return new RuleEngine().runUnworded(facts).stream();
-        }).toList();
+            Set<String> about = new TreeSet<>();
+            for (Finding f : new RuleEngine().runUnworded(facts)) {
+                int k = candidateOf(f.identity());
+                // which rules judge a layout, and how, is said by their ID.yaml's layout: (PAR, MEM, NET, CONSIST say it)
+                String layout = rules.get(f.ruleId()).map(RuleMeta::layout).orElse(null);
+                // a finding names a candidate job of its own session only (k in from..to): each chunk writes its own
+                if (k < from || k >= to || layout == null) { about.add(f.ruleId()); continue; }
+                String aspect = memoryAspectOf(f.identity());
+                if (aspect != null) {
+                    Integer r = ASPECTS.get(aspect);
+                    // a memory fact of another aspect than the search's is no recompute choice of a candidate: not read
+                    if (r != null) add(outOfMemory, k * RECOMPUTES + r, f.ruleId());
+                    continue;
+                }
+                add(raised, k, f.ruleId());
+                if (level(f.ruleId()) == Level.ERROR || layout.equals(RuleMeta.LAYOUT_ANY)) add(rejecting, k, f.ruleId());
+            }
+            return about;
+        }).toList().forEach(cluster::addAll);
+        return new Verdicts(raised, rejecting, outOfMemory, cluster);
     }
+
+    private static void add(Set<String>[] sets, int at, String id) {
+        if (sets[at] == null) sets[at] = new TreeSet<>();
+        sets[at].add(id);
+    }
+
+    /** The recompute choice of each memory aspect {@link #memoryAspect} names. */
+    private static final Map<String, Integer> ASPECTS = java.util.Arrays.stream(Layout.Recompute.values())
+            .collect(java.util.stream.Collectors.toUnmodifiableMap(CandidateSearch::memoryAspect, Enum::ordinal));
 
     /**
      * Whether the rules of the environment's facts (the NCCL family, {@link #ENVIRONMENT_RULES}) all say something about

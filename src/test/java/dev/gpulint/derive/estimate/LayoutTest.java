@@ -36,4 +36,35 @@ class LayoutTest {
         assertThrows(IllegalArgumentException.class,
                 () -> new Layout(1, 1, 1, 1, 1, 1, 1, 1, 4, false, Layout.Recompute.NONE, false));
     }
+    /** Layout writes equals and hashCode out (the search's maps): every component takes part, as in a record's own. */
+    @Test
+    void equalsAndHashCodeReadEveryComponent() throws Exception {
+        java.lang.reflect.RecordComponent[] parts = Layout.class.getRecordComponents();
+        Class<?>[] types = java.util.Arrays.stream(parts).map(java.lang.reflect.RecordComponent::getType).toArray(Class<?>[]::new);
+        java.lang.reflect.Constructor<Layout> canonical = Layout.class.getDeclaredConstructor(types);
+        Object[] base = {2, 4, 8, 1, 1, 2, 1, 64L, 1, false, Layout.Recompute.SELECTIVE, true, PipelineSplit.EVEN, 0, 1, 0};
+        assertEquals(parts.length, base.length, "a new component of Layout needs a value here");
+        Layout a = canonical.newInstance(base), same = canonical.newInstance(base.clone());
+        assertEquals(a, same);
+        assertEquals(a.hashCode(), same.hashCode());
+        assertEquals(a, a.withSplit(new PipelineSplit(0, 0, false, false)));       // an equal split, not the same object
+        assertEquals(a.hashCode(), a.withSplit(new PipelineSplit(0, 0, false, false)).hashCode());
+        for (int i = 0; i < parts.length; i++) {
+            Object[] other = base.clone();
+            other[i] = switch (parts[i].getName()) {
+                case "globalBatchSize" -> 128L;
+                case "distributedOptimizer", "sequenceParallel" -> !(Boolean) base[i];
+                case "recompute" -> Layout.Recompute.FULL;
+                case "split" -> new PipelineSplit(1, 0, false, false);
+                case "dp" -> 16;
+                case "dpShard" -> 4;
+                case "recomputeEvery" -> 2;
+                case "zeroStage" -> 3;
+                default -> (Integer) base[i] + 1;
+            };
+            Layout b = canonical.newInstance(other);
+            org.junit.jupiter.api.Assertions.assertNotEquals(a, b, parts[i].getName());
+            org.junit.jupiter.api.Assertions.assertNotEquals(a.hashCode(), b.hashCode(), parts[i].getName());
+        }
+    }
 }

@@ -180,6 +180,22 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
                 nics, nicName, nicSpan, null, jobGpus);
     }
 
+    /**
+     * NVLink-C2C between a Grace CPU and its GPU, per direction: 900 GB/s bidirectional (hardware-facts.md §1, GB200 row;
+     * GB300 the same link), so 450 GB/s each way.
+     */
+    public static final double C2C_PER_DIRECTION = 450e9;
+
+    /**
+     * The GPU's link to host memory, per direction, bytes/s: NVLink-C2C on a Grace superchip (its GPU hangs off the Grace
+     * CPU, {@link #hostLinked} false), else its PCIe link. The one home of the host link's rate: CPU activation offload
+     * ({@link OffloadCost}) and offloaded model states ({@link StateOffload}) both copy over it.
+     */
+    public double hostPerDirection() { return hostLinked ? pciePerDirection : C2C_PER_DIRECTION; }
+
+    /** The GPU's link to host memory as the hardware names it: "PCIe Gen5", or "NVLink-C2C" on a Grace superchip. */
+    public String hostLinkName() { return hostLinked ? "PCIe Gen" + pcieGeneration : "NVLink-C2C"; }
+
     /** The node's NIC bandwidth per GPU, per direction: what each rank's own NIC carries in an all-to-all or a send. */
     public double nicPerGpu() { return nicPerNode / gpusPerNode; }
 

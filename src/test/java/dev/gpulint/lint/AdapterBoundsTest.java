@@ -272,4 +272,28 @@ class AdapterBoundsTest {
         assertEquals(List.of(), of(nat, "native.yaml", "PAR009"), nat.toString());
         assertEquals(List.of(), of(nat, "native.yaml", "MEM001"), nat.toString());
     }
+
+    @Test
+    void aHuggingFaceConfigsSizeAboveItsBoundIsSyn002AtTheValueAndGivesNoShape() {
+        // config.json sizes were read as unbounded longs (a hidden size of 10^11) or, past 15 digits, dropped unread
+        List<String> out = lint(SourceFile.of("ckpt/config.json", """
+                {
+                  "architectures": ["LlamaForCausalLM"],
+                  "model_type": "llama",
+                  "hidden_size": 99999999999,
+                  "num_hidden_layers": 32,
+                  "num_attention_heads": 123456789012345678901,
+                  "intermediate_size": 14336
+                }
+                """));
+        assertEquals(List.of("ckpt/config.json:4:18 SYN002 'hidden_size' is 99999999999; it must be at most 2147483647.",
+                        "ckpt/config.json:6:26 SYN002 'num_attention_heads' is 123456789012345678901; it must be at most 2147483647."),
+                of(out, "ckpt/config.json", "SYN002"), out.toString());
+        List<String> quiet = lint(SourceFile.of("ok/config.json", """
+                {"architectures": ["LlamaForCausalLM"], "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+                 "num_key_value_heads": 8, "vocab_size": 128256, "max_position_embeddings": 131072, "num_local_experts": 0,
+                 "head_dim": 0}
+                """));
+        assertEquals(List.of(), of(quiet, "ok/config.json", "SYN002"), quiet.toString());
+    }
 }

@@ -57,6 +57,21 @@ final class SpecBuilder {
         return new Located<>("every:" + (n == null ? 2 : n.value()), rc.span());
     }
 
+    /**
+     * Which of {@code keys} are written but not known: a placeholder ({@link Unknowns}), or a value the binder rejected
+     * (out of the schema's bounds, not a whole number: its SYN002 is reported at the value). Either way the size does not
+     * take the default of an absent one: {@code tp: 0} is not tp 1, and no rule or estimate reasons on a number the file
+     * does not say.
+     */
+    private java.util.Set<String> unknown(MappingNode m, String... keys) {
+        java.util.Set<String> out = Unknowns.in(m, keys);
+        if (m == null) return out;
+        for (String k : keys) {
+            if (m.get(k).orElse(null) instanceof dev.gpulint.tree.ScalarNode s && !s.isNull() && !values.containsKey(s)) out.add(k);
+        }
+        return out;
+    }
+
     private <T> Located<T> get(MappingNode m, String key) {
         if (m == null) return null;
         Node n = m.get(key).orElse(null);
@@ -169,14 +184,14 @@ final class SpecBuilder {
                         get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention"))),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
                         get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), get(par, VPP.key()),
-                        keySpan(r, "parallelism"), Unknowns.in(par, TP.key(), PP.key(), DP.key(), CP.key(), EP.key(), ETP.key(), VPP.key(), "dp_shard"), null,
+                        keySpan(r, "parallelism"), unknown(par, TP.key(), PP.key(), DP.key(), CP.key(), EP.key(), ETP.key(), VPP.key(), "dp_shard"), null,
                         switchedOn(get(par, "embedding_in_split")), switchedOn(get(par, "loss_in_split")),
                         get(par, ETP.key()), get(par, "first_stage_layers"), get(par, "last_stage_layers"),
                         get(par, "dp_shard"), null, null, get(par, "tp_comm_overlap")),
                 batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
                         get(batch, "micro_batches")),
                 opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter"),
-                        !Unknowns.in(opt, "zero_stage").isEmpty(), get(opt, "distributed"),
+                        !unknown(opt, "zero_stage").isEmpty(), get(opt, "distributed"),
                         get(opt, "grad_reduce_dtype")),
                 net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
                 get(r, "step_time"), env, r.span(), null, recompute(r),

@@ -129,10 +129,10 @@ public final class EstimateWords {
 
     static String offload(Term.Offload o) {
         return String.format(Locale.ROOT,
-                "%s layers' activations (%s per micro-batch) to host memory and back over PCIe Gen%d at %.1f GB/s (%.1f GB/s per"
+                "%s layers' activations (%s per micro-batch) to host memory and back over %s at %.1f GB/s (%.1f GB/s per"
                         + " direction × %.2f): %s each way, behind the offloaded layers' forward %s and backward %s: %s exposed"
                         + " per micro-batch",
-                trim(o.layers()), Units.bytes(o.bytes()), o.pcieGeneration(), o.rate() / 1e9, o.pciePerDirection() / 1e9,
+                trim(o.layers()), Units.bytes(o.bytes()), o.link(), o.rate() / 1e9, o.linkPerDirection() / 1e9,
                 o.pcieEfficiency(), Units.seconds(o.copySeconds()), Units.seconds(o.forwardSeconds()), Units.seconds(o.backwardSeconds()),
                 Units.seconds(o.exposed()));
     }

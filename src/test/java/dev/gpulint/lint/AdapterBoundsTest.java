@@ -149,7 +149,7 @@ class AdapterBoundsTest {
                   --moe-ffn-hidden-size: 0
                 """));
         assertEquals(List.of("moe/model_config.yaml:5:22 SYN002 '--ffn-hidden-size' is 0; it must be at least 1.",
-                        "moe/model_config.yaml:6:17 SYN002 '--vocab-size' is at least 9223372036854775807 (2^63 - 1); it must be at most 2147483647.",
+                        "moe/model_config.yaml:6:17 SYN002 '--vocab-size' is 123456789012345678901; it must be at most 2147483647.",
                         "moe/model_config.yaml:7:18 SYN002 '--kv-channels' is -128; it must be at least 1.",
                         "moe/model_config.yaml:9:22 SYN002 '--moe-router-topk' is 2000; it must be at most 1024.",
                         "moe/model_config.yaml:10:26 SYN002 '--moe-ffn-hidden-size' is 0; it must be at least 1."),
@@ -197,5 +197,103 @@ class AdapterBoundsTest {
                   --window-size: "(4096, 0)"
                 """));
         assertEquals(List.of(), of(meg, "moe/model_config.yaml", "SYN002"), meg.toString());
+    }
+
+    @Test
+    void kubernetesReplicasOfSixteenDigitsAreSyn002AtTheValueNotAnUnknownWorld() {
+        // integer() read at most 15 digits: 10^16 replicas were dropped as if written as a placeholder, without a word
+        List<String> out = lint(SourceFile.of("pt.yaml", """
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: j}
+                spec:
+                  pytorchReplicaSpecs:
+                    Worker:
+                      replicas: 10000000000000000
+                      template:
+                        spec:
+                          containers:
+                            - name: t
+                              resources: {limits: {nvidia.com/gpu: 8}}
+                              command: [torchrun, --nproc_per_node=8, train.py, --tensor-model-parallel-size, "8"]
+                """));
+        assertEquals(List.of("pt.yaml:7:17 SYN002 'replicas' is 10000000000000000; it must be at most 2147483647."),
+                of(out, "pt.yaml", "SYN002"), out.toString());
+        List<String> beyond = lint(SourceFile.of("pt.yaml", """
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: j}
+                spec:
+                  pytorchReplicaSpecs:
+                    Worker:
+                      replicas: 123456789012345678901
+                      template:
+                        spec:
+                          containers:
+                            - name: t
+                              resources: {limits: {nvidia.com/gpu: 8}}
+                """));
+        assertEquals(List.of("pt.yaml:7:17 SYN002 'replicas' is 123456789012345678901; it must be at most 2147483647."),
+                of(beyond, "pt.yaml", "SYN002"), beyond.toString());
+    }
+
+    @Test
+    void aSizeOutOfBoundsIsUnknownNotTheDefaultSoNoRuleReasonsOnIt() {
+        // tp 0 once bound as no tp at all, tp 1: PAR009 then said "sequence_parallel is on with tp=1" about a file that says 0
+        List<String> meg = lint(SourceFile.of("tp0/model_config.yaml", """
+                MODEL_ARGS:
+                  --num-layers: 32
+                  --hidden-size: 4096
+                  --num-attention-heads: 32
+                  --tensor-model-parallel-size: 0
+                  --sequence-parallel: true
+                """));
+        assertEquals(List.of("tp0/model_config.yaml:5:33 SYN002 '--tensor-model-parallel-size' is 0; it must be at least 1."),
+                of(meg, "tp0/model_config.yaml", "SYN002"), meg.toString());
+        assertEquals(List.of(), of(meg, "tp0/model_config.yaml", "PAR009"), meg.toString());
+        // the native manifest alike: tp 0 is not tp 1 (MEM001 counted 70B ÷ pp 4 on each GPU, PAR009 named tp=1)
+        List<String> nat = lint(SourceFile.of("native.yaml", """
+                kind: cluster
+                name: c
+                node_groups:
+                  - { name: g, count: 8, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: 8
+                gpus_per_node: 8
+                model: { parameters: 70B, dtype: bf16, layers: 80, attention_heads: 64, hidden_size: 8192, seq_length: 4096 }
+                parallelism: { tp: 0, pp: 4, sequence_parallel: true }
+                batch: { micro_batch_size: 1, global_batch_size: 128 }
+                """));
+        assertEquals(List.of("native.yaml:13:20 SYN002 'tp' is 0; it must be at least 1."), of(nat, "native.yaml", "SYN002"), nat.toString());
+        assertEquals(List.of(), of(nat, "native.yaml", "PAR009"), nat.toString());
+        assertEquals(List.of(), of(nat, "native.yaml", "MEM001"), nat.toString());
+    }
+
+    @Test
+    void aHuggingFaceConfigsSizeAboveItsBoundIsSyn002AtTheValueAndGivesNoShape() {
+        // config.json sizes were read as unbounded longs (a hidden size of 10^11) or, past 15 digits, dropped unread
+        List<String> out = lint(SourceFile.of("ckpt/config.json", """
+                {
+                  "architectures": ["LlamaForCausalLM"],
+                  "model_type": "llama",
+                  "hidden_size": 99999999999,
+                  "num_hidden_layers": 32,
+                  "num_attention_heads": 123456789012345678901,
+                  "intermediate_size": 14336
+                }
+                """));
+        assertEquals(List.of("ckpt/config.json:4:18 SYN002 'hidden_size' is 99999999999; it must be at most 2147483647.",
+                        "ckpt/config.json:6:26 SYN002 'num_attention_heads' is 123456789012345678901; it must be at most 2147483647."),
+                of(out, "ckpt/config.json", "SYN002"), out.toString());
+        List<String> quiet = lint(SourceFile.of("ok/config.json", """
+                {"architectures": ["LlamaForCausalLM"], "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+                 "num_key_value_heads": 8, "vocab_size": 128256, "max_position_embeddings": 131072, "num_local_experts": 0,
+                 "head_dim": 0}
+                """));
+        assertEquals(List.of(), of(quiet, "ok/config.json", "SYN002"), quiet.toString());
     }
 }

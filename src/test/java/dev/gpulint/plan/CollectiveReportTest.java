@@ -17,7 +17,7 @@ class CollectiveReportTest {
 
     /** An HGX H100 node: NVLink 4 450 GB/s per direction, PCIe Gen5 63 GB/s, 8 × 400 Gb/s NICs. */
     private static final Links HGX = new Links(8, 8, true, false, 4, 450e9, 5, 63e9, true, 8 * 50e9, Links.Transport.RDMA, 8,
-            "400 Gb/s ConnectX-7", null);
+            "400 Gb/s ConnectX-7", null, null, 0);
 
     @Test
     void aRingWithTwoRanksPerNodeShowsTheTwoNicsShare() {

@@ -144,7 +144,11 @@ class EstimateWordsTest {
         assertEquals("offload: 2 layers' activations (3.20 GB per micro-batch) to host memory and back over PCIe Gen5 at 50.4 GB/s (63.0 GB/s"
                         + " per direction × 0.80): 63.5 ms each way, behind the offloaded layers' forward 20.0 ms and backward 40.0 ms: 70.5 ms"
                         + " exposed per micro-batch",
-                EstimateWords.line(new Term.Offload(2, 3.2e9, 5, 50.4e9, 63e9, 0.8, 0.0635, 0.02, 0.04, 0.0705)));
+                EstimateWords.line(new Term.Offload(2, 3.2e9, "PCIe Gen5", 50.4e9, 63e9, 0.8, 0.0635, 0.02, 0.04, 0.0705)));
+        assertEquals("offload: 2 layers' activations (3.20 GB per micro-batch) to host memory and back over NVLink-C2C at 360.0 GB/s"
+                        + " (450.0 GB/s per direction × 0.80): 8.9 ms each way, behind the offloaded layers' forward 20.0 ms and backward"
+                        + " 40.0 ms: 0.0 µs exposed per micro-batch",
+                EstimateWords.line(new Term.Offload(2, 3.2e9, "NVLink-C2C", 360e9, 450e9, 0.8, 0.00889, 0.02, 0.04, 0)));
         assertEquals("optimizer: Adam reads and writes 30 bytes per local parameter (1.09B) at 2680 GB/s: 12.2 ms",
                 EstimateWords.line(new Term.Optimizer(1.09e9, 2680e9, 0.0122)));
     }

@@ -60,7 +60,9 @@ public final class Adapters {
             if (!sink.bindsNothing()) out.file(file);
         }
         // the schema's bounds first, so that a DeepSpeed configuration's triple is judged once, where it is written
-        for (JobDraft j : all) out.findings(DraftBounds.check(j));
+        java.util.Map<String, String> texts = new java.util.HashMap<>();
+        for (Input in : inputs) texts.put(in.file().displayPath(), in.file().text());
+        for (JobDraft j : all) out.findings(DraftBounds.check(j, texts));
         Set<JobDraft> merged = ScriptLinks.link(all);
         deepspeedReferences(all);
         List<JobDraft> jobs = all.stream().filter(j -> !merged.contains(j)).toList();

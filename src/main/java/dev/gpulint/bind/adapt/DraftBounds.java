@@ -71,6 +71,16 @@ final class DraftBounds {
             slot(j -> j.zeroStage, (j, v) -> j.zeroStage = v, "optimizer", "zero_stage"));
 
     private static final Schema.Field KV_LORA_RANK = Schema.field(Schema.JOB, "model", "attention", "kv_lora_rank");
+    private static final Schema.Field ZERO_STAGE = Schema.field(Schema.JOB, "optimizer", "zero_stage");
+    /** The parallel sizes among the slots' fields (Specs.Parallelism#unknown names them by their manifest key). */
+    private static final java.util.Map<Schema.Field, ParallelDim> SIZES = sizes();
+
+    private static java.util.Map<Schema.Field, ParallelDim> sizes() {
+        java.util.Map<Schema.Field, ParallelDim> m = new IdentityHashMap<>();
+        Schema.Field par = Schema.field(Schema.JOB, "parallelism");
+        for (ParallelDim d : ParallelDim.values()) if (par.child(d.key()) != null) m.put(par.child(d.key()), d);
+        return m;
+    }
     private static final Schema.Field GLOBAL = Schema.field(Schema.JOB, "batch", "global_batch_size");
     private static final Schema.Field MICRO = Schema.field(Schema.JOB, "batch", "micro_batch_size");
     private static final Schema.Field MICRO_BATCHES = Schema.field(Schema.JOB, "batch", "micro_batches");
@@ -83,11 +93,26 @@ final class DraftBounds {
      * DeepSpeed's micro batch is, is reported once).
      */
     static List<Finding> check(JobDraft j) {
+        return check(j, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #check(JobDraft)}, quoting a number written beyond a long by its digits in {@code texts} (each linted file's
+     * text by its display path; {@link WrittenNumbers}).
+     */
+    static List<Finding> check(JobDraft j, java.util.Map<String, String> texts) {
         List<Finding> out = new ArrayList<>();
         Set<Located<?>> bad = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Slot s : SLOTS) {
             Located<Long> v = s.get().apply(j);
-            if (v != null && !(s.field() == KV_LORA_RANK && v.value() == 0) && !valid(j, s.field(), v, bad, out)) s.set().accept(j, null);
+            if (v != null && !(s.field() == KV_LORA_RANK && v.value() == 0) && !valid(j, s.field(), v, bad, out, texts)) {
+                s.set().accept(j, null);
+                // a size out of bounds is unknown, not the default of an absent one (tp 0 is not tp 1): the rules that need
+                // it stay quiet and the plan says it cannot estimate the job, beside the SYN002 at the value
+                ParallelDim d = SIZES.get(s.field());
+                if (d != null) j.unknown(d);
+                if (s.field() == ZERO_STAGE) j.zeroStageUnknown = true;
+            }
         }
         if (j.pipelineLayout != null) pipelineLayout(j, out);
         if (j.gradReduceDtype != null && !reduceDtype(j, out)) j.gradReduceDtype = null;
@@ -102,9 +127,9 @@ final class DraftBounds {
         Specs.DeepSpeedBatch ds = j.deepspeed;
         if (ds != null) {
             j.deepspeed = new Specs.DeepSpeedBatch(
-                    keep(j, GLOBAL, ds.trainBatchSize(), bad, out),
-                    keep(j, MICRO, ds.microBatchPerGpu(), bad, out),
-                    keep(j, MICRO_BATCHES, ds.gradientAccumulation(), bad, out));
+                    keep(j, GLOBAL, ds.trainBatchSize(), bad, out, texts),
+                    keep(j, MICRO, ds.microBatchPerGpu(), bad, out, texts),
+                    keep(j, MICRO_BATCHES, ds.gradientAccumulation(), bad, out, texts));
         }
         if (j.moeLayerFreq != null) {
             String why = layerPattern(j.moeLayerFreq.value(), j.layers);
@@ -205,14 +230,19 @@ final class DraftBounds {
         }
     }
 
-    private static Located<Long> keep(JobDraft j, Schema.Field f, Located<Long> v, Set<Located<?>> bad, List<Finding> out) {
-        return v == null || !valid(j, f, v, bad, out) ? null : v;
+    private static Located<Long> keep(JobDraft j, Schema.Field f, Located<Long> v, Set<Located<?>> bad, List<Finding> out,
+                                      java.util.Map<String, String> texts) {
+        return v == null || !valid(j, f, v, bad, out, texts) ? null : v;
     }
 
-    private static boolean valid(JobDraft j, Schema.Field f, Located<Long> v, Set<Located<?>> bad, List<Finding> out) {
+    private static boolean valid(JobDraft j, Schema.Field f, Located<Long> v, Set<Located<?>> bad, List<Finding> out,
+                                 java.util.Map<String, String> texts) {
         if (bad.contains(v)) return false;
         String key = j.keys.getOrDefault(v, f.name());
         String message = f.outOfRange(key, v.value());
+        // a number beyond a long is bound as the long's end: quote the digits written, as the native binder does
+        String written = message != null && (v.value() == Long.MAX_VALUE || v.value() == Long.MIN_VALUE) ? WrittenNumbers.at(texts, v.span()) : null;
+        if (written != null) message = f.outOfRange(key, written, v.value() == Long.MIN_VALUE ? -1 : 1);
         if (message == null) return true;
         bad.add(v);
         String owner = j.name != null ? j.name.value() : j.file;

@@ -4,10 +4,12 @@ import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 import dev.gpulint.catalog.Models;
+import dev.gpulint.spec.Located;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -33,8 +35,47 @@ final class HfConfigAdapter implements FormatAdapter {
     @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
 
     @Override public void bind(ForeignDocument doc, DraftSink sink) {
+        List<dev.gpulint.core.Finding> beyond = beyondBounds(doc.root(), doc.file());
+        beyond.forEach(sink::finding);
+        if (!beyond.isEmpty()) return;      // no model shape built on a number the schema does not admit
         Models.Entry e = read(doc.root(), doc.file());
         if (e != null) sink.modelConfig(doc.file(), e);
+    }
+
+    /** The config.json keys read as a size, and the native schema's field each becomes ({@link #read}). */
+    private static final List<Map.Entry<List<String>, dev.gpulint.bind.Schema.Field>> BOUNDED = List.of(
+            bounded(List.of("hidden_size", "n_embd", "d_model"), "hidden_size"),
+            bounded(List.of("num_hidden_layers", "n_layer", "n_layers", "num_layers"), "layers"),
+            bounded(List.of("num_attention_heads", "n_head", "n_heads", "num_heads"), "attention_heads"),
+            bounded(List.of("num_key_value_heads", "num_kv_heads", "n_head_kv"), "kv_heads"),
+            bounded(List.of("intermediate_size", "ffn_hidden_size", "n_inner", "ffn_dim"), "ffn_hidden_size"),
+            bounded(List.of("vocab_size", "padded_vocab_size"), "vocab_size"),
+            bounded(List.of("max_position_embeddings", "n_positions", "max_seq_len", "seq_length"), "seq_length"),
+            bounded(List.of("num_local_experts", "num_experts", "n_routed_experts"), "experts"),
+            bounded(List.of("num_experts_per_tok", "experts_per_token", "num_experts_per_token", "moe_top_k"), "top_k"));
+
+    private static Map.Entry<List<String>, dev.gpulint.bind.Schema.Field> bounded(List<String> keys, String field) {
+        return Map.entry(keys, dev.gpulint.bind.Schema.field(dev.gpulint.bind.Schema.JOB, "model", field));
+    }
+
+    /**
+     * SYN002 at each size written above its schema field's bound (a hidden size of 10^11, a head count of 21 digits, which
+     * were read as unbounded longs or dropped unread). Only values above the bound: a config's 0 or -1 means "none" for
+     * some keys, and is not a size gpulint takes.
+     */
+    static List<dev.gpulint.core.Finding> beyondBounds(MappingNode root, String file) {
+        List<dev.gpulint.core.Finding> out = new java.util.ArrayList<>();
+        MappingNode m = body(root);
+        for (Map.Entry<List<String>, dev.gpulint.bind.Schema.Field> b : BOUNDED) {
+            for (String k : b.getKey()) {
+                ScalarNode s = scalar(m, k);
+                Located<Long> v = s == null ? null : TreeValues.whole(s);
+                if (v == null || v.value() <= b.getValue().max()) continue;
+                String message = v.value() == Long.MAX_VALUE ? b.getValue().outOfRange(k, s.text(), 1) : b.getValue().outOfRange(k, v.value());
+                out.add(dev.gpulint.core.Finding.of("SYN002", s.span(), "hf-config:" + file + "/" + k, message));
+            }
+        }
+        return out;
     }
 
     static boolean accepts(MappingNode root) {

@@ -99,6 +99,8 @@ final class KubernetesAdapter implements FormatAdapter {
         final List<Shell.Assignment> exports = new ArrayList<>();
     }
 
+    private static final dev.gpulint.bind.Schema.Field NODES = dev.gpulint.bind.Schema.field(dev.gpulint.bind.Schema.JOB, "nodes");
+
     static JobDraft bind(MappingNode root, String file, String jobName, String source) {
         String kind = text(root, "kind");
         String format = "Kubernetes " + kind + (!kind.equals("Job") ? "" : kueueQueue(root) != null && !String.valueOf(text(root, "apiVersion"))
@@ -122,6 +124,13 @@ final class KubernetesAdapter implements FormatAdapter {
             Pod p = pod(r, source);
             pods.add(p);
             if (p.gpus <= 0) continue;
+            // a count beyond the schema's nodes (16+ digits, once dropped as unknown without a word): bound as the job's node
+            // count under its key, so that DraftBounds reports SYN002 at the value, and the world is unknown
+            if (r.replicas != null && r.replicas.value() > NODES.max()) {
+                if (j.nodes == null) j.nodes = j.key("replicas", r.replicas);
+                worldKnown = false;
+                continue;
+            }
             long reps = r.replicas == null ? (kind.equals("TrainJob") ? -1 : 1) : r.replicas.value();
             if (r.replicas == null && r.replicasWritten) reps = -1;      // a placeholder ($NUM_NODES): unknown
             if (reps < 0) { worldKnown = false; continue; }
@@ -181,17 +190,17 @@ final class KubernetesAdapter implements FormatAdapter {
             if (e.key().text().endsWith("ReplicaSpecs") && e.value() instanceof MappingNode rs) {
                 for (MappingNode.Entry r : rs.entries()) {
                     if (!(r.value() instanceof MappingNode m)) continue;
-                    out.add(new Role(r.key().text(), integer(m, "replicas"), map(m, "template", "spec"), map(m, "template", "metadata"), m, "replicas"));
+                    out.add(new Role(r.key().text(), TreeValues.whole(scalar(m, "replicas")), map(m, "template", "spec"), map(m, "template", "metadata"), m, "replicas"));
                 }
             }
         }
         for (MappingNode t : maps(spec, "tasks")) {
             String n = text(t, "name");
-            out.add(new Role(n == null ? "task" : n, integer(t, "replicas"), map(t, "template", "spec"), map(t, "template", "metadata"), t, "replicas"));
+            out.add(new Role(n == null ? "task" : n, TreeValues.whole(scalar(t, "replicas")), map(t, "template", "spec"), map(t, "template", "metadata"), t, "replicas"));
         }
         for (MappingNode rs : maps(spec, "replicaSpecs")) {      // SageMaker HyperPod: a list of named replica specs
             String n = text(rs, "name");
-            out.add(new Role(n == null ? "pod" : n, integer(rs, "replicas"), map(rs, "template", "spec"), map(rs, "template", "metadata"), rs, "replicas"));
+            out.add(new Role(n == null ? "pod" : n, TreeValues.whole(scalar(rs, "replicas")), map(rs, "template", "spec"), map(rs, "template", "metadata"), rs, "replicas"));
         }
         MappingNode ray = map(spec, "rayClusterSpec") != null ? map(spec, "rayClusterSpec") : spec;
         MappingNode head = map(ray, "headGroupSpec");

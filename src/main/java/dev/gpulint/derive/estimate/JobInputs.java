@@ -37,8 +37,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         if (hidden <= 0) missing.add("model.hidden_size");
         if (heads <= 0) missing.add("model.attention_heads");
         long tp = r.tp(), pp = r.pp(), cp = r.cp(), ep = r.ep(), vpp = r.virtualPp();
-        if (tp <= 0 || pp <= 0 || cp <= 0 || ep <= 0 || vpp <= 0) missing.add("parallel sizes (written as placeholders)");
-        if (r.zeroStage() < 0) missing.add("optimizer.zero_stage (written as a placeholder)");
+        if (tp <= 0 || pp <= 0 || cp <= 0 || ep <= 0 || vpp <= 0) missing.add("parallel sizes (written as placeholders, or out of bounds: SYN002 at the value)");
+        if (r.zeroStage() < 0) missing.add("optimizer.zero_stage (written as a placeholder, or out of bounds: SYN002 at the value)");
         Resolved.Group g = r.group();
         Catalog.Gpu gpu = g == null ? null : g.gpu();
         if (gpu == null) missing.add("the GPU (a cluster node group with a GPU model the catalog knows)");

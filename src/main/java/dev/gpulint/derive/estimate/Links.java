@@ -42,15 +42,6 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
                     double nicPerNode, Transport transport, long nics, String nicName, dev.gpulint.core.Span nicSpan,
                     Misread misread, long jobGpus) {
 
-    /** Links of no particular job ({@link #jobGpus} 0). */
-    public Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean infinityFabric, int nvlinkGeneration,
-                 double scaleUpPerDirection, int pcieGeneration, double pciePerDirection, boolean hostLinked,
-                 double nicPerNode, Transport transport, long nics, String nicName, dev.gpulint.core.Span nicSpan,
-                 Misread misread) {
-        this(gpusPerNode, domainSize, scaleUp, infinityFabric, nvlinkGeneration, scaleUpPerDirection, pcieGeneration,
-                pciePerDirection, hostLinked, nicPerNode, transport, nics, nicName, nicSpan, misread, 0);
-    }
-
     /**
      * A NIC speed priced as the port speed it most likely means (issue #37: a value the same run calls wrong is not
      * priced as if right): {@code written} as the manifest says it, {@code meant} that port speed ("400 Gb/s"),
@@ -62,14 +53,6 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
             return written + " is priced at " + meant + " each, the " + label + " port speed it most likely means: UNIT001 finds"
                     + " it 8× off (bytes written for bits or bits for bytes), and a value the run calls wrong is not priced as if right";
         }
-    }
-
-    /** Links whose NIC speeds are priced as written. */
-    public Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean infinityFabric, int nvlinkGeneration,
-                 double scaleUpPerDirection, int pcieGeneration, double pciePerDirection, boolean hostLinked,
-                 double nicPerNode, Transport transport, long nics, String nicName, dev.gpulint.core.Span nicSpan) {
-        this(gpusPerNode, domainSize, scaleUp, infinityFabric, nvlinkGeneration, scaleUpPerDirection, pcieGeneration,
-                pciePerDirection, hostLinked, nicPerNode, transport, nics, nicName, nicSpan, null);
     }
 
     /** How traffic between nodes runs: NCCL's IB verbs transport (InfiniBand, RoCE), TCP sockets, or not declared. */
@@ -153,9 +136,9 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
         long domain = g == null ? gpn : Math.max(1, g.domainSize());
         int nv = gpu.infinityFabric() ? 0 : gpu.nvlinkGeneration();
         boolean host = gpu.form() != Catalog.Form.SUPERCHIP;
-        if (rdma > 0) return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, rdma, Transport.RDMA, rdmaCount, rdmaName, rdmaSpan, rdmaMisread);
-        if (tcp > 0) return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, tcp, Transport.TCP, tcpCount, tcpName, tcpSpan, tcpMisread);
-        return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, gpn * ASSUMED_NIC, Transport.ASSUMED, 0, null, null);
+        if (rdma > 0) return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, rdma, Transport.RDMA, rdmaCount, rdmaName, rdmaSpan, rdmaMisread, 0);
+        if (tcp > 0) return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, tcp, Transport.TCP, tcpCount, tcpName, tcpSpan, tcpMisread, 0);
+        return new Links(gpn, domain, scaleUp, gpu.infinityFabric(), nv, upBidir / 2, gen, pcie, host, gpn * ASSUMED_NIC, Transport.ASSUMED, 0, null, null, null, 0);
     }
 
     /** The same node with other NICs: {@code perGpu} bytes/s per direction for each GPU, over {@code transport}. */
@@ -171,7 +154,7 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
      */
     public Links withDomain(long gpusPerNode, long domainSize) {
         return new Links(gpusPerNode, domainSize, scaleUp, infinityFabric, nvlinkGeneration, scaleUpPerDirection, pcieGeneration,
-                pciePerDirection, hostLinked, nicPerNode, transport, nics, nicName, nicSpan);
+                pciePerDirection, hostLinked, nicPerNode, transport, nics, nicName, nicSpan, misread, 0);
     }
 
     /** The same node without NVLink or Infinity Fabric between its GPUs: they reach each other over PCIe only. */
@@ -179,6 +162,22 @@ public record Links(long gpusPerNode, long domainSize, boolean scaleUp, boolean 
         return new Links(gpusPerNode, 1, false, false, 0, 0, pcieGeneration, pciePerDirection, hostLinked, nicPerNode, transport,
                 nics, nicName, nicSpan, null, jobGpus);
     }
+
+    /**
+     * NVLink-C2C between a Grace CPU and its GPU, per direction: 900 GB/s bidirectional (hardware-facts.md §1, GB200 row;
+     * GB300 the same link), so 450 GB/s each way.
+     */
+    public static final double C2C_PER_DIRECTION = 450e9;
+
+    /**
+     * The GPU's link to host memory, per direction, bytes/s: NVLink-C2C on a Grace superchip (its GPU hangs off the Grace
+     * CPU, {@link #hostLinked} false), else its PCIe link. The one home of the host link's rate: CPU activation offload
+     * ({@link OffloadCost}) and offloaded model states ({@link StateOffload}) both copy over it.
+     */
+    public double hostPerDirection() { return hostLinked ? pciePerDirection : C2C_PER_DIRECTION; }
+
+    /** The GPU's link to host memory as the hardware names it: "PCIe Gen5", or "NVLink-C2C" on a Grace superchip. */
+    public String hostLinkName() { return hostLinked ? "PCIe Gen" + pcieGeneration : "NVLink-C2C"; }
 
     /** The node's NIC bandwidth per GPU, per direction: what each rank's own NIC carries in an all-to-all or a send. */
     public double nicPerGpu() { return nicPerNode / gpusPerNode; }

@@ -60,7 +60,7 @@ public record MeasuredLinks(Links links, Map<Tier, Double> busbw, List<Change> c
         double perNode = Math.max(0, gbps) * 1e9 / 8;
         Links n = new Links(k.gpusPerNode(), k.domainSize(), k.scaleUp(), k.infinityFabric(), k.nvlinkGeneration(),
                 k.scaleUpPerDirection(), k.pcieGeneration(), k.pciePerDirection(), k.hostLinked(), perNode, k.transport(),
-                ports, rateOf(gbps / Math.max(1, ports)) + " (measured)", where);
+                ports, rateOf(gbps / Math.max(1, ports)) + " (measured)", where, null, k.jobGpus());
         return with(n, busbw, new Change("port-rate", Tier.NETWORK, k.networkName() + ": " + gbpsOf(k.nicPerNode()) + " per node",
                 ports + " port" + (ports == 1 ? "" : "s") + " up at " + rateOf(gbps) + " together", where));
     }
@@ -71,7 +71,7 @@ public record MeasuredLinks(Links links, Map<Tier, Double> busbw, List<Change> c
         if (k.transport() == Links.Transport.TCP) return this;
         Links n = new Links(k.gpusPerNode(), k.domainSize(), k.scaleUp(), k.infinityFabric(), k.nvlinkGeneration(),
                 k.scaleUpPerDirection(), k.pcieGeneration(), k.pciePerDirection(), k.hostLinked(), k.nicPerNode(),
-                Links.Transport.TCP, k.nics(), k.nicName() == null ? "NIC" : k.nicName(), k.nicSpan());
+                Links.Transport.TCP, k.nics(), k.nicName() == null ? "NIC" : k.nicName(), k.nicSpan(), k.misread(), k.jobGpus());
         return with(n, busbw, new Change("sockets", Tier.NETWORK, "NCCL's IB verbs transport over " + k.networkName(),
                 "NCCL's TCP socket transport (NET/Socket)", where));
     }
@@ -87,7 +87,7 @@ public record MeasuredLinks(Links links, Map<Tier, Double> busbw, List<Change> c
         double rate = none ? 0 : k.scaleUpPerDirection() * active / total;
         Links n = new Links(k.gpusPerNode(), none ? 1 : k.domainSize(), !none, !none && k.infinityFabric(), none ? 0 : k.nvlinkGeneration(),
                 rate, k.pcieGeneration(), k.pciePerDirection(), k.hostLinked(), k.nicPerNode(), k.transport(), k.nics(), k.nicName(),
-                k.nicSpan());
+                k.nicSpan(), k.misread(), k.jobGpus());
         String catalog = String.format(Locale.ROOT, "%s at %s per direction (%d links)", k.scaleUpName(), gbOf(k.scaleUpPerDirection()), total);
         String measured = none ? "a GPU with no NVLink up: traffic inside the node rides " + k.tierName(Tier.PCIE)
                 + " at " + gbOf(k.pciePerDirection()) + " per direction"

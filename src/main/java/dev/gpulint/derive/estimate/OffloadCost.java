@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * What CPU activation offload costs a micro-batch (Megatron's --cpu-offloading, Transformer Engine's CPU offload
  * context): each offloaded layer's activations (B bytes per micro-batch, {@link MemoryModel#perLayerBytes}) go to host
- * memory over the GPU's PCIe link during the forward pass and come back during the backward pass, each direction at
- * the link's per-direction rate × the catalog's {@code pcie} efficiency, overlapped with the compute of the offloaded
+ * memory over the GPU's host link ({@link Links#hostPerDirection}: PCIe, or NVLink-C2C on a Grace superchip) during the
+ * forward pass and come back during the backward pass, each direction at the link's per-direction rate × the catalog's
+ * {@code pcie} efficiency, overlapped with the compute of the offloaded
  * layers (TE copies on a side stream): forward a third of a layer's time, backward two thirds. Exposed per micro-batch:
  * {@code max(0, n·B/rate − n·t/3) + max(0, n·B/rate − 2·n·t/3)}, t one layer's forward and backward time.
  */
@@ -17,10 +18,10 @@ final class OffloadCost {
         double n = MemoryModel.offloadedLayers(m, l, stage);
         if (n <= 0) return 0;
         double bytes = n * MemoryModel.perLayerBytes(m, l);
-        double rate = hw.links().pciePerDirection() * hw.efficiency().pcie();
+        double link = hw.links().hostPerDirection(), rate = link * hw.efficiency().pcie();
         double copy = bytes / rate, forward = n * layerS / 3, backward = n * layerS * 2 / 3;
         double exposed = Math.max(0, copy - forward) + Math.max(0, copy - backward);
-        terms.add(new Term.Offload(n, bytes, hw.links().pcieGeneration(), rate, hw.links().pciePerDirection(), hw.efficiency().pcie(),
+        terms.add(new Term.Offload(n, bytes, hw.links().hostLinkName(), rate, link, hw.efficiency().pcie(),
                 copy, forward, backward, exposed));
         return exposed;
     }

@@ -60,9 +60,6 @@ public record StateOffload(Device optimizer, double fraction, Device parameters,
     /** Nothing offloaded. */
     public static final StateOffload NONE = new StateOffload(Device.GPU, 0, Device.GPU, null, null);
 
-    /** NVLink-C2C between a Grace CPU and its GPU, per direction: 900 GB/s bidirectional (hardware-facts.md §1). */
-    static final double C2C_PER_DIRECTION = 450e9;
-
     public StateOffload {
         if (optimizer == null) optimizer = Device.GPU;
         if (parameters == null) parameters = Device.GPU;
@@ -148,8 +145,7 @@ public record StateOffload(Device optimizer, double fraction, Device parameters,
      */
     double exposed(Layout l, double shard, double stageS, long mb, double gradBytes, Hardware hw, List<Term> terms) {
         if (!any()) return 0;
-        boolean c2c = !hw.links().hostLinked();
-        double link = c2c ? C2C_PER_DIRECTION : hw.links().pciePerDirection();
+        double link = hw.links().hostPerDirection();
         double rate = link * hw.efficiency().pcie();
         double o = optimizerShare();
         boolean hostGrads = gradientShare(l.zeroStage()) > 0, hostWeights = weightShare(l.zeroStage()) > 0;
@@ -164,7 +160,7 @@ public record StateOffload(Device optimizer, double fraction, Device parameters,
         else exposed += downS;
         if (hostWeights) exposed += mb * Math.max(0, upS - stageS);
         else exposed += upS;
-        terms.add(new Term.HostStates(c2c ? "NVLink-C2C" : "PCIe Gen" + hw.links().pcieGeneration(), link, hw.efficiency().pcie(), rate,
+        terms.add(new Term.HostStates(hw.links().hostLinkName(), link, hw.efficiency().pcie(), rate,
                 down, hostGrads, up, hostWeights, downS, upS, stageS, mb, exposed));
         return exposed;
     }

@@ -165,16 +165,16 @@ public sealed interface Term {
      *
      * @param layers           the offloaded layers
      * @param bytes            their activations
-     * @param pcieGeneration   the GPU's PCIe generation
+     * @param link             the GPU's host link ({@link Links#hostLinkName}): "PCIe Gen5", "NVLink-C2C"
      * @param rate             per direction × the pcie efficiency, bytes/s
-     * @param pciePerDirection the link per direction, bytes/s
+     * @param linkPerDirection the link per direction, bytes/s ({@link Links#hostPerDirection})
      * @param pcieEfficiency   the catalog's pcie efficiency
      * @param copySeconds      each way
      * @param forwardSeconds   the offloaded layers' forward time it hides behind
      * @param backwardSeconds  and their backward time
      * @param exposed          what it adds per micro-batch
      */
-    record Offload(double layers, double bytes, int pcieGeneration, double rate, double pciePerDirection, double pcieEfficiency,
+    record Offload(double layers, double bytes, String link, double rate, double linkPerDirection, double pcieEfficiency,
                    double copySeconds, double forwardSeconds, double backwardSeconds, double exposed) implements Term {
         @Override public String term() { return "offload"; }
     }

@@ -16,17 +16,9 @@ public enum Tier {
     public String id() { return id; }
 
     /**
-     * The tier of a group of {@code n} ranks spaced {@code stride} apart, ranks filling nodes of {@code gpusPerNode}
-     * in order and scale-up domains of {@code domainSize} GPUs ({@code scaleUp} false: the GPUs have no NVLink or
-     * Infinity Fabric between them), the job's rank order not known: a group that fits a domain is taken to sit in one.
-     */
-    public static Tier of(long n, long stride, long gpusPerNode, long domainSize, boolean scaleUp) {
-        return of(n, stride, gpusPerNode, domainSize, scaleUp, 0);
-    }
-
-    /**
      * The tier of the slowest of a dimension's groups of {@code n} ranks spaced {@code stride} apart in a job of
-     * {@code gpus} GPUs (0: not known), ranks filling nodes of {@code gpusPerNode} and scale-up domains of
+     * {@code gpus} GPUs (0: the job's rank order not known, so a group that fits a domain is taken to sit in one; a tier
+     * table's "as if in one domain" rows), ranks filling nodes of {@code gpusPerNode} and scale-up domains of
      * {@code domainSize} in order. A group inside one scale-up domain runs on it even when the domain spans nodes
      * (GB200/GB300 NVL72: 72 GPUs in trays of 4, one NVLink domain). A group that fits a domain's size but straddles the
      * boundary between two ({@link #straddles}: tp 4 · cp 2 · dp 2 = ranks 64–79 of 128 GPUs, the second NVL72 rack

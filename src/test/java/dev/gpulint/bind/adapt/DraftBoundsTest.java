@@ -166,4 +166,37 @@ class DraftBoundsTest {
         assertNull(j.layers);
         assertEquals(9223372036854775806L, j.dp.value(), "the largest a long holds short of its end is a value as written");
     }
+
+    @Test
+    void aSizeOutOfBoundsIsUnknownSoItTakesNoDefault() {
+        JobDraft j = draft();
+        j.tp = at(0, 2);
+        j.pp = at(4, 3);
+        j.zeroStage = at(7, 4);
+        DraftBounds.check(j);
+        assertEquals(java.util.Set.of("tp"), j.unknown);
+        assertTrue(j.zeroStageUnknown);
+        JobDraft ok = draft();
+        ok.tp = at(8, 2);
+        DraftBounds.check(ok);
+        assertEquals(java.util.Set.of(), ok.unknown);
+    }
+
+    @Test
+    void aNumberBeyondALongIsQuotedByItsDigits() {
+        JobDraft j = draft();
+        // TreeValues.whole binds 123456789012345678901 as Long.MAX_VALUE; the message quotes what the file writes
+        j.layers = j.key("--num-layers", new Located<>(Long.MAX_VALUE, new Span("f.yaml", 2, 17, 2, 38)));
+        j.hidden = j.key("--hidden-size", new Located<>(Long.MIN_VALUE, new Span("f.yaml", 3, 18, 3, 41)));
+        String text = "MODEL_ARGS:\n  --num-layers: 123456789012345678901\n  --hidden-size: \"-99999999999999999999\"\n";
+        List<Finding> f = DraftBounds.check(j, java.util.Map.of("f.yaml", text));
+        assertEquals(List.of("'--num-layers' is 123456789012345678901; it must be at most 2147483647.",
+                        "'--hidden-size' is -99999999999999999999; it must be at least 1."),
+                f.stream().map(Finding::message).toList());
+        // the file's text not known: the long's end, as before
+        JobDraft k = draft();
+        k.layers = k.key("--num-layers", new Located<>(Long.MAX_VALUE, new Span("f.yaml", 2, 17, 2, 38)));
+        assertEquals("'--num-layers' is at least 9223372036854775807 (2^63 - 1); it must be at most 2147483647.",
+                DraftBounds.check(k).get(0).message());
+    }
 }

@@ -22,7 +22,7 @@ class CollectiveCostTest {
 
     /** An HGX H100 node: NVLink 4 450 GB/s per direction, PCIe Gen5 63 GB/s, {@code nics} NICs of {@code perNic} each. */
     private static Links hgx(long nics, double perNic, Links.Transport t) {
-        return new Links(8, 8, true, false, 4, 450e9, 5, 63e9, true, nics * perNic, t, nics, "test NIC", null);
+        return new Links(8, 8, true, false, 4, 450e9, 5, 63e9, true, nics * perNic, t, nics, "test NIC", null, null, 0);
     }
 
     @Test
@@ -41,9 +41,9 @@ class CollectiveCostTest {
     void withersChangeOnlyWhatTheySay() {
         Links k = hgx(8, 50e9, Links.Transport.RDMA);
         Links rack = k.withDomain(8, 72);
-        assertEquals(new Links(8, 72, true, false, 4, 450e9, 5, 63e9, true, 400e9, Links.Transport.RDMA, 8, "test NIC", null), rack);
+        assertEquals(new Links(8, 72, true, false, 4, 450e9, 5, 63e9, true, 400e9, Links.Transport.RDMA, 8, "test NIC", null, null, 0), rack);
         Links pcie = k.withoutScaleUp();
-        assertEquals(new Links(8, 1, false, false, 0, 0, 5, 63e9, true, 400e9, Links.Transport.RDMA, 8, "test NIC", null), pcie);
+        assertEquals(new Links(8, 1, false, false, 0, 0, 5, 63e9, true, 400e9, Links.Transport.RDMA, 8, "test NIC", null, null, 0), pcie);
         assertEquals(Tier.PCIE, CollectiveCost.price(pcie, null, Map.of(), Collective.ALL_REDUCE, 8, 1, 1e9).tier());
     }
 
@@ -107,7 +107,7 @@ class CollectiveCostTest {
 
     @Test
     void aOneGpuNodeReachesItsNicsThroughItsPcieLink() {
-        Links k = new Links(1, 1, true, false, 4, 450e9, 5, 63e9, true, 400e9, Links.Transport.RDMA, 8, "400 Gb/s", null);
+        Links k = new Links(1, 1, true, false, 4, 450e9, 5, 63e9, true, 400e9, Links.Transport.RDMA, 8, "400 Gb/s", null, null, 0);
         CollectiveCost c = CollectiveCost.price(k, null, Map.of(), Collective.ALL_REDUCE, 8, 1, 1e9);
         assertEquals(63e9, c.lineRate(), 1);
         assertEquals(CollectiveCost.Limit.HOST_LINKS, c.limit());
@@ -116,11 +116,11 @@ class CollectiveCostTest {
     @Test
     void anNvl72RackIsOneNvlinkDomainAcrossItsTrays() {
         // GB200 NVL72: trays of 4 GPUs, one NVLink domain of 72
-        assertEquals(Tier.NVLINK, Tier.of(72, 1, 4, 72, true));
-        assertEquals(Tier.NETWORK, Tier.of(144, 1, 4, 72, true), "two racks: the NICs between them");
-        assertEquals(Tier.NETWORK, Tier.of(8, 1, 4, 4, true), "trays of an HGX-style node of 4 without a rack domain");
-        assertEquals(Tier.PCIE, Tier.of(4, 1, 8, 2, true), "bridged pairs: four GPUs of a node cross PCIe");
-        Links rack = new Links(4, 72, true, false, 5, 900e9, 6, 121e9, false, 200e9, Links.Transport.RDMA, 4, "400 Gb/s", null);
+        assertEquals(Tier.NVLINK, Tier.of(72, 1, 4, 72, true, 0));
+        assertEquals(Tier.NETWORK, Tier.of(144, 1, 4, 72, true, 0), "two racks: the NICs between them");
+        assertEquals(Tier.NETWORK, Tier.of(8, 1, 4, 4, true, 0), "trays of an HGX-style node of 4 without a rack domain");
+        assertEquals(Tier.PCIE, Tier.of(4, 1, 8, 2, true, 0), "bridged pairs: four GPUs of a node cross PCIe");
+        Links rack = new Links(4, 72, true, false, 5, 900e9, 6, 121e9, false, 200e9, Links.Transport.RDMA, 4, "400 Gb/s", null, null, 0);
         CollectiveCost c = CollectiveCost.price(rack, null, Map.of(), Collective.ALL_REDUCE, 72, 1, 1e9);
         assertEquals(Tier.NVLINK, c.tier());
         assertEquals(900e9, c.lineRate(), 1);
@@ -134,7 +134,7 @@ class CollectiveCostTest {
     void aSendAcrossNodesGoesThroughOneNicOnAnNvl72RackAndAnHgxNodeAlike() {
         // GB200 NVL72: trays of 4 GPUs with 4 × 400 Gb/s NICs, a domain of 72. A pipeline of 8 stages 18 ranks apart (tp 2,
         // dp 9) puts 4 stages in each of two racks: one send crosses between them, from one GPU through one NIC
-        Links rack = new Links(4, 72, true, false, 5, 900e9, 6, 121e9, false, 200e9, Links.Transport.RDMA, 4, "400 Gb/s", null);
+        Links rack = new Links(4, 72, true, false, 5, 900e9, 6, 121e9, false, 200e9, Links.Transport.RDMA, 4, "400 Gb/s", null, null, 0);
         CollectiveCost pp = CollectiveCost.price(rack, null, Map.of(), Collective.SEND, 8, 18, 1e9);
         assertEquals(Tier.NETWORK, pp.tier());
         assertEquals(1, pp.local(), "a send is one pair of GPUs, not the rack's 4 stages sharing its NICs");

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class MeasuredLinksTest {
     /** A DGX H100: NVLink 4 at 450 GB/s per direction, PCIe Gen5 x16, 8 × 400 Gb/s RDMA NICs. */
     private static final Links DGX = new Links(8, 8, true, false, 4, 450e9, 5, 63e9, true, 8 * 50e9, Links.Transport.RDMA, 8,
-            "400 Gb/s ConnectX-7", null);
+            "400 Gb/s ConnectX-7", null, null, 0);
     private static final Span AT = Span.at("ibstat.txt", 11, 1);
     private static final Efficiency EFF = Efficiency.of(Map.ofEntries(Map.entry("gemm", 0.7), Map.entry("gemm_fp8", 0.6),
             Map.entry("gemm_kernel_s", 1e-5), Map.entry("expert_gemm_s", 26e-6), Map.entry("expert_gemm_fp8_s", 26e-6), Map.entry("attention", 0.3), Map.entry("hbm", 0.8), Map.entry("traffic", 9.0),
@@ -64,7 +64,7 @@ class MeasuredLinksTest {
     void aGpuWithNoNvlinkUpPutsTheNodesTrafficOnPcie() {
         MeasuredLinks m = MeasuredLinks.of(DGX).scaleUpLinks(0, 18, AT);
         assertFalse(m.links().scaleUp());
-        assertEquals(Tier.PCIE, Tier.of(8, 1, 8, m.links().domainSize(), m.links().scaleUp()), "tp 8 now runs on PCIe");
+        assertEquals(Tier.PCIE, Tier.of(8, 1, 8, m.links().domainSize(), m.links().scaleUp(), 0), "tp 8 now runs on PCIe");
         assertEquals("a GPU with no NVLink up: traffic inside the node rides PCIe Gen5 at 63.0 GB/s per direction", m.changes().get(0).measured());
     }
 

@@ -14,13 +14,17 @@ import org.junit.jupiter.api.Test;
  */
 class OffloadTest {
     private static JobEstimate job(String offload) {
+        return job("H100-SXM5-80GB", 8, offload);
+    }
+
+    private static JobEstimate job(String gpu, int count, String offload) {
         Fixture f = Fixture.of("""
                 kind: cluster
                 name: c
                 node_groups:
                   - name: g
                     count: 1
-                    gpu: { model: H100-SXM5-80GB, count: 8 }
+                    gpu: { model: %s, count: %d }
                     nvlink: { switch: true }
                 ---
                 kind: training_job
@@ -28,7 +32,7 @@ class OffloadTest {
                 cluster: c
                 node_group: g
                 nodes: 1
-                gpus_per_node: 8
+                gpus_per_node: %d
                 model: { dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
                          vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 8192 }
                 parallelism: { tp: 1, pp: 1 }
@@ -36,7 +40,7 @@ class OffloadTest {
                 optimizer: { distributed: true }
                 recompute: none
                 %s
-                """.formatted(offload));
+                """.formatted(gpu, count, count, offload));
         return JobEstimate.of(f.jobs().get(0), f.catalog());
     }
 
@@ -66,5 +70,25 @@ class OffloadTest {
         // 20 × ~1.2 GB each way at 50 GB/s outlasts 20 layers of an 8B model's forward on one H100: the step grows
         assertTrue(e.time().step() > none.estimate().time().step(), e.time().step() + " vs " + none.estimate().time().step());
         assertTrue(none.estimate().terms().stream().noneMatch(n -> n.term().equals("offload")));
+    }
+
+    @Test
+    void aGraceSuperchipsGpuOffloadsActivationsOverNvlinkC2cNotPcie() {
+        // GB200: the GPU reaches its Grace CPU's memory over NVLink-C2C, 900 GB/s bidirectional (hardware-facts.md §1), the
+        // same host link the offloaded model states use (Links.hostPerDirection); its PCIe link does not carry the copies
+        JobEstimate gb = job("GB200", 4, "offload: { activation_layers: 20 }");
+        Term.Offload o = gb.estimate().terms().stream().filter(Term.Offload.class::isInstance).map(Term.Offload.class::cast)
+                .findFirst().orElseThrow();
+        assertEquals("NVLink-C2C", o.link());
+        assertEquals(450e9, o.linkPerDirection());
+        assertEquals(450e9 * o.pcieEfficiency(), o.rate(), 1);
+        assertEquals(o.bytes() / o.rate(), o.copySeconds(), 1e-12);
+        assertEquals(gb.inputs().hardware().links().hostPerDirection(), o.linkPerDirection());
+        String note = EstimateWords.text(o);
+        assertTrue(note.contains(" to host memory and back over NVLink-C2C at 360.0 GB/s (450.0 GB/s per direction × 0.80): "), note);
+        // the H100's host link is its PCIe Gen5 x16 link, 63 GB/s per direction (hardware-facts.md §2)
+        Links h100 = job("").inputs().hardware().links();
+        assertEquals(63e9, h100.hostPerDirection());
+        assertEquals("PCIe Gen5", h100.hostLinkName());
     }
 }

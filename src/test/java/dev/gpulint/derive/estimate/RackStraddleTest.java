@@ -17,7 +17,7 @@ class RackStraddleTest {
 
     /** A GB200 NVL72 rack: trays of 4 GPUs, NVLink 5 900 GB/s per direction, one 400 Gb/s NIC per GPU off the Grace CPU. */
     private static Links rack(long domain) {
-        return new Links(4, domain, true, false, 5, 900e9, 6, 121e9, false, 4 * 50e9, Links.Transport.RDMA, 4, "400 Gb/s", null);
+        return new Links(4, domain, true, false, 5, 900e9, 6, 121e9, false, 4 * 50e9, Links.Transport.RDMA, 4, "400 Gb/s", null, null, 0);
     }
 
     @Test
@@ -68,7 +68,7 @@ class RackStraddleTest {
         assertEquals(72, rack(72).forJob(144).domainSize(), "36 trays are no whole number of 16-tray segments: racks in order");
         assertEquals(32, rack(36).forJob(64).domainSize(), "NVL36: segments of 8 trays");
         assertEquals(36, rack(36).forJob(72).domainSize(), "two full NVL36 racks");
-        Links hgx = new Links(8, 8, true, false, 4, 450e9, 5, 63e9, true, 8 * 50e9, Links.Transport.RDMA, 8, "400 Gb/s", null);
+        Links hgx = new Links(8, 8, true, false, 4, 450e9, 5, 63e9, true, 8 * 50e9, Links.Transport.RDMA, 8, "400 Gb/s", null, null, 0);
         assertEquals(8, hgx.forJob(1024).domainSize(), "a node-sized domain is filled in order");
         assertEquals(144, rack(72).forJob(144).jobGpus());
     }

@@ -145,11 +145,13 @@ def head_dim(r):
 
 
 def attention(r):
-    """model.attention (columns `window`, `full_every`, `sinks`, and multi-latent attention's `q_lora`, `kv_lora`,
-    `qk_nope`, `qk_rope`, `v_head`); "" when the row states none."""
+    """model.attention (columns `window`, `full_every`, `sinks`, multi-latent attention's `q_lora`, `kv_lora`,
+    `qk_nope`, `qk_rope`, `v_head`, and `attention_kernel`: the kernel the run used, fused / flash2 / flash3, absent = the
+    calibration's fused kernel); "" when the row states none."""
     keys = [f"{k}: {r[c]}" for k, c in (("sliding_window", "window"), ("full_attention_every", "full_every"), ("sinks", "sinks"),
                                        ("q_lora_rank", "q_lora"), ("kv_lora_rank", "kv_lora"), ("qk_head_dim", "qk_nope"),
-                                       ("qk_rope_head_dim", "qk_rope"), ("v_head_dim", "v_head")) if r.get(c)]
+                                       ("qk_rope_head_dim", "qk_rope"), ("v_head_dim", "v_head"),
+                                       ("kernel", "attention_kernel")) if r.get(c)]
     return f"\n  attention: {{ {', '.join(keys)} }}" if keys else ""
 
 

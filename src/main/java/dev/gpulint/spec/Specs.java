@@ -456,17 +456,26 @@ public final class Specs {
      * @param qkHeadDim   MLA's per-head query/key size without the rotary part (qk_nope_head_dim, {@code --qk-head-dim})
      * @param qkRopeHeadDim MLA's rotary part of each query/key head (qk_rope_head_dim, {@code --qk-pos-emb-head-dim})
      * @param vHeadDim    MLA's per-head value size (v_head_dim, {@code --v-head-dim})
+     * @param kernel      the attention kernel the job runs (model.attention.kernel: fused, flash2, flash3; Megatron's
+     *                    {@code --attention-backend}, NeMo 2's attention_backend); null: the format's default
      */
     public record Attention(Located<Long> window, Located<Long> fullEvery, Located<Boolean> sinks, Located<Long> kvLoraRank,
-                            Located<Long> qLoraRank, Located<Long> qkHeadDim, Located<Long> qkRopeHeadDim, Located<Long> vHeadDim) {
+                            Located<Long> qLoraRank, Located<Long> qkHeadDim, Located<Long> qkRopeHeadDim, Located<Long> vHeadDim,
+                            Located<String> kernel) {
+        /** Without a stated kernel. */
+        public Attention(Located<Long> window, Located<Long> fullEvery, Located<Boolean> sinks, Located<Long> kvLoraRank,
+                         Located<Long> qLoraRank, Located<Long> qkHeadDim, Located<Long> qkRopeHeadDim, Located<Long> vHeadDim) {
+            this(window, fullEvery, sinks, kvLoraRank, qLoraRank, qkHeadDim, qkRopeHeadDim, vHeadDim, null);
+        }
+
         /** Without multi-latent attention's sizes beyond its kv rank. */
         public Attention(Located<Long> window, Located<Long> fullEvery, Located<Boolean> sinks, Located<Long> kvLoraRank) {
-            this(window, fullEvery, sinks, kvLoraRank, null, null, null, null);
+            this(window, fullEvery, sinks, kvLoraRank, null, null, null, null, null);
         }
 
         public boolean empty() {
             return window == null && fullEvery == null && sinks == null && kvLoraRank == null && qLoraRank == null && qkHeadDim == null
-                    && qkRopeHeadDim == null && vHeadDim == null;
+                    && qkRopeHeadDim == null && vHeadDim == null && kernel == null;
         }
     }
 

@@ -47,6 +47,8 @@ final class JobDraft {
     /** Multi-latent attention's other sizes (Specs.Attention): query rank, query/key head, its rotary part, value head. */
     Located<Long> qLoraRank, qkHeadDim, qkRopeHeadDim, vHeadDim;
     Located<Boolean> sinks;
+    /** The attention kernel (Specs.Attention.kernel: fused, flash2, flash3), null when the files do not state it. */
+    Located<String> attentionKernel;
     /** The names the files give the model (a Hugging Face repository or checkpoint folder, a flavor, a recipe),
      *  in the order they are tried against the model catalog ({@link ModelNames}), each under its key. */
     final List<Located<String>> modelNames = new ArrayList<>();
@@ -234,7 +236,8 @@ final class JobDraft {
     }
 
     private Specs.Attention attention() {
-        Specs.Attention a = new Specs.Attention(window, fullEvery, sinks, kvLoraRank, qLoraRank, qkHeadDim, qkRopeHeadDim, vHeadDim);
+        Specs.Attention a = new Specs.Attention(window, fullEvery, sinks, kvLoraRank, qLoraRank, qkHeadDim, qkRopeHeadDim, vHeadDim,
+                attentionKernel);
         return a.empty() ? null : a;
     }
 

@@ -274,6 +274,8 @@ final class MegatronAdapter implements FormatAdapter {
             }
         }
         j.fullEvery = j.key("--window-attn-skip-freq", located(flags.get("--window-attn-skip-freq")));
+        Word ab = flags.get("--attention-backend");
+        if (ab != null && ab.known()) j.attentionKernel = AttentionBackends.kernel(j, "--attention-backend", new Located<>(ab.text(), ab.span()));
         Located<Boolean> mla = switchFlag(j, flags, "--multi-latent-attention");
         if (mla != null) {
             Located<Long> rank = located(flags.get("--kv-lora-rank"));

@@ -11,7 +11,8 @@ import dev.gpulint.tree.ScalarNode;
  * {@code model.config} (Megatron-Core's TransformerConfig names, the same as Megatron-LM's flags without the dashes):
  * moe_router_topk, moe_ffn_hidden_size, moe_shared_expert_intermediate_size, moe_layer_freq, moe_expert_capacity_factor,
  * moe_pad_expert_input_to_capacity, moe_token_dispatcher_type, moe_grouped_gemm, overlap_moe_expert_parallel_comm,
- * window_size, window_attn_skip_freq, multi_latent_attention with kv_lora_rank. Each key is the value's key in messages.
+ * window_size, window_attn_skip_freq, multi_latent_attention with kv_lora_rank, attention_backend (AttentionBackends).
+ * Each key is the value's key in messages.
  */
 final class Nemo2Moe {
     private Nemo2Moe() {}
@@ -38,6 +39,8 @@ final class Nemo2Moe {
         }
         j.padToCapacity = TreeValues.bool(scalar(config, "moe_pad_expert_input_to_capacity"));
         j.dispatcher = j.key(at + "moe_token_dispatcher_type", text(scalar(config, "moe_token_dispatcher_type")));
+        Located<String> backend = AttentionBackends.kernel(j, at + "attention_backend", text(scalar(config, "attention_backend")));
+        if (backend != null) j.attentionKernel = backend;
         j.groupedGemm = TreeValues.bool(scalar(config, "moe_grouped_gemm"));
         j.moeOverlap = TreeValues.bool(scalar(config, "overlap_moe_expert_parallel_comm"));
         // window_size: [w, 0] or "(w, 0)"; the first number is the window a query looks back

@@ -9,13 +9,25 @@ import java.util.List;
  *
  * @param window    sliding-window size in tokens (0: full causal attention on every layer)
  * @param fullEvery every n-th layer keeps full attention, the others the window (0: every layer windowed)
+ * @param kernel    the attention kernel the job runs, whose rate the estimate prices it at ({@link AttentionKernel})
  */
-public record AttentionShape(long window, long fullEvery) {
+public record AttentionShape(long window, long fullEvery, AttentionKernel kernel) {
 
     public static final AttentionShape FULL = new AttentionShape(0, 0);
 
     public AttentionShape {
         if (window < 0 || fullEvery < 0) throw new IllegalArgumentException("an attention shape's sizes are not negative");
+        if (kernel == null) kernel = AttentionKernel.FUSED;
+    }
+
+    /** Run by the fused kernel the family's {@code attention} was set on. */
+    public AttentionShape(long window, long fullEvery) {
+        this(window, fullEvery, AttentionKernel.FUSED);
+    }
+
+    /** The same attention run by kernel {@code k}. */
+    public AttentionShape with(AttentionKernel k) {
+        return new AttentionShape(window, fullEvery, k);
     }
 
     /** Layers of {@code layers} that attend within the window: all of them, or all but every n-th (Megatron: layer i full when i mod n = 0). */

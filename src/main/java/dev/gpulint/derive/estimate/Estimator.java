@@ -65,7 +65,8 @@ public final class Estimator {
         double kernels = (moe == null ? 12 : 6) * rfLin;   // an MoE layer's MLP kernels are MoeCost's
         double linS = linFlops / pg + kernels * e.gemmKernelS();
         double attFlops = tokens * m.attentionExecutedFlopsPerTokenLayer() * v.attention().executedFraction(m.layers(), m.seq()) / l.tp() * rfAtt;
-        double attS = attFlops / (p16 * e.attention());
+        double attRate = p16 * hw.attention(v.attention().kernel());    // the kernel the job runs (AttentionKernel)
+        double attS = attFlops / attRate;
         double stored = perLayerActivationBytes(m, l);
         double ewBytes = e.traffic() * stored * rfEw;
         if (hw.quantizedGemms(dt)) {
@@ -89,7 +90,7 @@ public final class Estimator {
         }
         double layersPerStage = stageLayers[slowest];
         terms.add(new Term.Compute(layersPerStage, linFlops, pg, hw.gemmPath(dt), hw.gemmPeak(dt), hw.gemmEfficiency(dt), kernels,
-                e.gemmKernelS(), attFlops, m.mla() != null, p16 * e.attention(), ewBytes, hw.hbmBytesPerSecond() * e.hbm(), e.layerS(),
+                e.gemmKernelS(), attFlops, m.mla() != null, attRate, ewBytes, hw.hbmBytesPerSecond() * e.hbm(), e.layerS(),
                 slowest == pp - 1 ? logitS : 0, stageS));
         if (eager != null) terms.add(eager);
         if (moe != null) terms.add(moe.term());
@@ -112,8 +113,9 @@ public final class Estimator {
         double tpExp = v.tpOverlap().exposed(tpS, tpCount, layersPerStage, tpGemms, e.tpOverlap(), e.dpOverlap());
         if (tpS > 0) terms.add(new Term.TpExposure(v.tpOverlap().mode(), e.tpOverlap(), e.dpOverlap(), tpS / (tpCount * layersPerStage),
                 tpGemms, tpExp, tpS));
-        // cp: the ring passes each K/V chunk cp − 1 times forward, and K/V and their gradients backward
-        double cpS = l.cp() > 1 ? c.p2p(CP, l.cp(), 3.0 * (l.cp() - 1) * layersPerStage * 2 * tokens * m.kvHeads() * m.headDim() * ab / l.tp(),
+        // cp: the ring passes each K/V chunk cp − 1 times forward, and K/V and their gradients backward; a recomputed
+        // forward runs its ring again (rfAtt: 4/3 under full recompute, the forward's third once more)
+        double cpS = l.cp() > 1 ? c.p2p(CP, l.cp(), 3.0 * rfAtt * (l.cp() - 1) * layersPerStage * 2 * tokens * m.kvHeads() * m.headDim() * ab / l.tp(),
                 "K/V ring exchange") : 0;
         double cpExp = Math.max(0, cpS - e.cpOverlap() * layersPerStage * attS);
         // ep: four all-to-alls per MoE layer (dispatch and combine, forward and backward), each (n − 1)/n of the routed tokens

@@ -19,25 +19,47 @@ import java.util.Map;
  * @param blockScaled       the achieved fraction of the dense peak for GEMMs on the block-scaled paths (MXFP8, NVFP4) the
  *                          family states (catalog {@code gemm_mxfp8}, {@code gemm_nvfp4}); a path it does not state runs at
  *                          {@code gemm_fp8}
+ * @param attentionKernels  the attention rate of each kernel the family states apart from its {@code attention} (catalog
+ *                          {@code attention_flash2}, {@code attention_flash3}: {@link AttentionKernel}), the same unit; a
+ *                          kernel it does not state runs at {@code attention}
  */
 public record Hardware(String gpu, double memoryBytes, Map<ModelShape.Dtype, Double> peakFlops, double hbmBytesPerSecond,
-                       Links links, Map<Tier, Double> measured, Efficiency efficiency, Map<ModelShape.Dtype, Double> blockScaled) {
+                       Links links, Map<Tier, Double> measured, Efficiency efficiency, Map<ModelShape.Dtype, Double> blockScaled,
+                       Map<AttentionKernel, Double> attentionKernels) {
 
     public Hardware {
         peakFlops = Map.copyOf(peakFlops);
         measured = measured.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(measured));
         blockScaled = Map.copyOf(blockScaled);
+        attentionKernels = Map.copyOf(attentionKernels);
+    }
+
+    /** Hardware whose family states no attention kernel apart. */
+    public Hardware(String gpu, double memoryBytes, Map<ModelShape.Dtype, Double> peakFlops, double hbmBytesPerSecond,
+                    Links links, Map<Tier, Double> measured, Efficiency efficiency, Map<ModelShape.Dtype, Double> blockScaled) {
+        this(gpu, memoryBytes, peakFlops, hbmBytesPerSecond, links, measured, efficiency, blockScaled, Map.of());
     }
 
     /** Hardware whose family states no efficiency of a block-scaled path. */
     public Hardware(String gpu, double memoryBytes, Map<ModelShape.Dtype, Double> peakFlops, double hbmBytesPerSecond,
                     Links links, Map<Tier, Double> measured, Efficiency efficiency) {
-        this(gpu, memoryBytes, peakFlops, hbmBytesPerSecond, links, measured, efficiency, Map.of());
+        this(gpu, memoryBytes, peakFlops, hbmBytesPerSecond, links, measured, efficiency, Map.of(), Map.of());
     }
 
     /** The same hardware for a job of {@code gpus} GPUs filling its nodes and racks in rank order ({@link Links#forJob}). */
     public Hardware forJob(long gpus) {
-        return new Hardware(gpu, memoryBytes, peakFlops, hbmBytesPerSecond, links.forJob(gpus), measured, efficiency, blockScaled);
+        return new Hardware(gpu, memoryBytes, peakFlops, hbmBytesPerSecond, links.forJob(gpus), measured, efficiency, blockScaled,
+                attentionKernels);
+    }
+
+    /**
+     * Flash attention's rate with kernel {@code k}, as a fraction of the 16-bit peak on the FLOPs it executes: the
+     * family's {@code attention} for the fused kernel its calibration ran (and for a kernel it states no rate of), else
+     * the kernel's own catalog rate.
+     */
+    public double attention(AttentionKernel k) {
+        Double r = k == null || k == AttentionKernel.FUSED ? null : attentionKernels.get(k);
+        return r != null ? r : efficiency.attention();
     }
 
     /** GPUs per node (ranks fill nodes in order). */

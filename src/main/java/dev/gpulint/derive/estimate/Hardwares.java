@@ -70,6 +70,14 @@ public final class Hardwares {
                 ef.append(", ").append(k).append(' ').append(fmt(v));
             }
         }
+        Map<AttentionKernel, Double> kernels = new EnumMap<>(AttentionKernel.class);
+        for (AttentionKernel k : AttentionKernel.values()) {
+            Double v = k.catalogKey() == null ? null : values.get(k.catalogKey());
+            if (v != null) {
+                kernels.put(k, v);
+                ef.append(", ").append(k.catalogKey()).append(' ').append(fmt(v));
+            }
+        }
         assumptions.add(gpu.family() + " efficiencies: " + ef + " (catalog: " + eff.get().source() + ")");
         if (links.scaleUp()) {
             assumptions.add(gpu.name() + " " + links.scaleUpName() + (links.infinityFabric() ? " per peer link" : "") + " per direction "
@@ -101,7 +109,7 @@ public final class Hardwares {
             assumptions.add(m.getKey().id() + " bus bandwidth " + fmt(m.getValue() / 1e9)
                     + " GB/s measured by nccl-tests replaces the catalog's for that tier");
         }
-        return Optional.of(new Hardware(gpu.name(), capacity, flops, gpu.hbmBytesPerSecond(), links, measured, e, blockScaled));
+        return Optional.of(new Hardware(gpu.name(), capacity, flops, gpu.hbmBytesPerSecond(), links, measured, e, blockScaled, kernels));
     }
 
     /** What a stated clock or power limit does to the peaks, in the assumptions. */

@@ -111,7 +111,8 @@ public record MeasuredLinks(Links links, Map<Tier, Double> busbw, List<Change> c
         Map<Tier, Double> m = new EnumMap<>(Tier.class);
         m.putAll(hw.measured());
         m.putAll(busbw);
-        return new Hardware(hw.gpu(), hw.memoryBytes(), hw.peakFlops(), hw.hbmBytesPerSecond(), links, m, hw.efficiency());
+        return new Hardware(hw.gpu(), hw.memoryBytes(), hw.peakFlops(), hw.hbmBytesPerSecond(), links, m, hw.efficiency(), hw.blockScaled(),
+                hw.attentionKernels());
     }
 
     private MeasuredLinks with(Links n, Map<Tier, Double> b, Change c) {

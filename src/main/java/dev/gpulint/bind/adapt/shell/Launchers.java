@@ -65,7 +65,7 @@ public final class Launchers {
             "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--moe-expert-capacity-factor", "--moe-pad-expert-input-to-capacity",
             "--moe-token-dispatcher-type", "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--window-size",
             "--window-attn-skip-freq", "--multi-latent-attention", "--kv-lora-rank", "--q-lora-rank", "--qk-head-dim",
-            "--qk-pos-emb-head-dim", "--v-head-dim", "--tp-comm-overlap");
+            "--qk-pos-emb-head-dim", "--v-head-dim", "--tp-comm-overlap", "--attention-backend");
     private static final Set<String> PLAN_SWITCHES = Set.of("--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
             "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--optimizer-cpu-offload",
             "--moe-pad-expert-input-to-capacity",

@@ -1,0 +1,79 @@
+package dev.gpulint.derive.estimate;
+
+import dev.gpulint.spec.Format;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The flash-attention kernel a job runs, which sets the rate its attention term is priced at (docs/plan.md,
+ * "Attention"). The GPU family's {@code attention} efficiency is the rate of the fused kernel its calibration ran —
+ * Transformer Engine's choice, cuDNN's fused attention on Hopper and Blackwell, FlashAttention-2 on Ampere (the NeMo
+ * 24.09 table); a family states another kernel's rate as {@code attention_<kernel>} (catalog compute efficiencies,
+ * {@link Hardware#attention}), set from kernel-level tables only, never from an end-to-end run.
+ */
+public enum AttentionKernel {
+    /** Transformer Engine's fused attention (cuDNN on Hopper and Blackwell, FlashAttention-2 on Ampere): the family's {@code attention}. */
+    FUSED("fused", null, "Transformer Engine's fused attention: cuDNN on Hopper and Blackwell, FlashAttention-2 on Ampere"),
+    /** FlashAttention-2 (Dao 2023), as PyTorch's SDPA flash backend and the flash-attn 2 package run it. */
+    FLASH2("flash2", "attention_flash2", "FlashAttention-2"),
+    /** FlashAttention-3 (Shah et al. 2024), Hopper only (the flash-attn 3 package; Transformer Engine when it is installed). */
+    FLASH3("flash3", "attention_flash3", "FlashAttention-3");
+
+    private final String id, catalogKey, title;
+
+    AttentionKernel(String id, String catalogKey, String title) {
+        this.id = id;
+        this.catalogKey = catalogKey;
+        this.title = title;
+    }
+
+    /** The name the native manifest writes ({@code model.attention.kernel}). */
+    public String id() { return id; }
+
+    /** The catalog efficiency that states this kernel's rate per family, or null for the family's own {@code attention}. */
+    public String catalogKey() { return catalogKey; }
+
+    /** The kernel by its manifest name, or null. */
+    public static AttentionKernel parse(String s) {
+        if (s == null) return null;
+        String k = s.strip().toLowerCase(Locale.ROOT);
+        for (AttentionKernel a : values()) if (a.id.equals(k)) return a;
+        return null;
+    }
+
+    /**
+     * The kernel a job runs: the one it states (model.attention.kernel, or what an adapter read into it: Megatron's
+     * {@code --attention-backend}, NeMo 2's {@code attention_backend}), else its format's: torchtitan calls
+     * {@code F.scaled_dot_product_attention}, whose flash backend is FlashAttention-2 (cuDNN's SDPA backend has been
+     * opt-in since PyTorch 2.5.1, pytorch/pytorch#138522, until a bundled cuDNN above 9.15 on sm90/sm100; its context
+     * parallelism admits only the flash and memory-efficient backends); every other format the fused kernel. One line of
+     * {@code as} says which, and at what rate on {@code hw}.
+     */
+    public static AttentionKernel of(Specs.Job j, Hardware hw, List<String> as) {
+        Specs.Attention a = j.model() == null ? null : j.model().attention();
+        Located<String> stated = a == null ? null : a.kernel();
+        AttentionKernel k = stated == null ? null : parse(stated.value());
+        String why;
+        if (k != null) {
+            why = "as the job states it";
+        } else if (j.origin() != null && Format.of(j.origin().format()) == Format.TORCHTITAN) {
+            k = FLASH2;
+            why = "not stated: torchtitan's F.scaled_dot_product_attention runs PyTorch's flash backend, FlashAttention-2 (cuDNN's"
+                    + " backend is opt-in since PyTorch 2.5.1, pytorch/pytorch#138522; model.attention.kernel in a native manifest"
+                    + " states another)";
+        } else {
+            k = FUSED;
+            why = "not stated, the calibration's kernel";
+        }
+        if (hw != null) {
+            boolean own = k == FUSED || hw.attentionKernels().containsKey(k);
+            as.add(String.format(Locale.ROOT, "attention kernel %s (%s), %s: %.3f of the 16-bit peak on the FLOPs it executes (%s)",
+                    k.id, k.title, why, hw.attention(k),
+                    k == FUSED ? "catalog attention" : own ? "catalog " + k.catalogKey
+                            : "the family states no " + k.catalogKey + ": its attention, the fused kernel's rate"));
+        }
+        return k;
+    }
+}

@@ -1,0 +1,241 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.bind.adapt.Adapters;
+import dev.gpulint.derive.Fixture;
+import dev.gpulint.read.Readers;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.ParallelDim;
+import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The attention kernel a job runs sets its attention rate: the family's fused rate (the calibration's), or the catalog's
+ * attention_flash2 / attention_flash3 from kernel-level tables (FlashAttention-3 paper on H100; cuDNN-frontend's SDPA
+ * benchmark on B200); torchtitan's default is PyTorch's flash backend, FlashAttention-2.
+ */
+class AttentionKernelTest {
+
+    static final String LLAMA3_8B = "layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,"
+            + " gated_mlp: true, tied_embeddings: false, vocab_size: 128256, dtype: bf16";
+
+    private static JobEstimate h100(String attention, String par, int seq) {
+        return MoeCostTest.job(LLAMA3_8B, attention, par, seq);
+    }
+
+    private static Term.Compute compute(Estimate e) {
+        return e.terms().stream().filter(t -> t instanceof Term.Compute).map(t -> (Term.Compute) t).findFirst().orElseThrow();
+    }
+
+    @Test
+    void hopperRatesComeFromTheFlashAttention3PapersTable() {
+        Hardware hw = h100("", "tp: 1", 8192).inputs().hardware();
+        assertEquals(0.3, hw.attention(AttentionKernel.FUSED), 1e-12, "the NeMo 24.09 fit: cuDNN fused attention");
+        // FA3 paper, H100 bf16 head dim 128 at 8k: forward + backward FA2 322.1, cuDNN 521.1, FA3 570.6 TFLOP/s
+        assertEquals(0.185, hw.attention(AttentionKernel.FLASH2), 1e-12);
+        assertEquals(0.329, hw.attention(AttentionKernel.FLASH3), 1e-12);
+        assertEquals(0.3 * 322.1 / 521.1, hw.attention(AttentionKernel.FLASH2), 0.001, "attention × FA2/cuDNN");
+        assertEquals(0.3 * 570.6 / 521.1, hw.attention(AttentionKernel.FLASH3), 0.001, "attention × FA3/cuDNN");
+    }
+
+    @Test
+    void theStatedKernelPricesTheAttentionTermAndNothingElse() {
+        JobEstimate fused = h100("", "tp: 1", 8192), flash2 = h100("attention: { kernel: flash2 }", "tp: 1", 8192);
+        Term.Compute f = compute(fused.estimate()), a = compute(flash2.estimate());
+        double p16 = 989.5e12;
+        assertEquals(p16 * 0.3, f.attentionRate(), 1e3);
+        assertEquals(p16 * 0.185, a.attentionRate(), 1e3);
+        assertEquals(f.attentionFlops(), a.attentionFlops(), 1e-3, "the same executed FLOPs");
+        assertEquals(f.linearFlops(), a.linearFlops(), 1e-3);
+        // per layer, the attention's seconds grow by 0.3 / 0.185; the layer's other seconds stay
+        double perLayerF = f.attentionFlops() / f.attentionRate(), perLayerA = a.attentionFlops() / a.attentionRate();
+        assertEquals(0.3 / 0.185, perLayerA / perLayerF, 1e-9);
+        assertEquals((perLayerA - perLayerF) * f.layersPerStage(), a.seconds() - f.seconds(), 1e-9);
+        assertTrue(flash2.estimate().time().step() > fused.estimate().time().step());
+        assertTrue(flash2.inputs().assumptions().contains("attention kernel flash2 (FlashAttention-2), as the job states it: 0.185 of"
+                + " the 16-bit peak on the FLOPs it executes (catalog attention_flash2)"), flash2.inputs().assumptions().toString());
+        assertTrue(fused.inputs().assumptions().contains("attention kernel fused (Transformer Engine's fused attention: cuDNN on Hopper"
+                + " and Blackwell, FlashAttention-2 on Ampere), not stated, the calibration's kernel: 0.300 of the 16-bit peak on the"
+                + " FLOPs it executes (catalog attention)"), fused.inputs().assumptions().toString());
+    }
+
+    @Test
+    void aKernelTheFamilyStatesNoRateOfRunsAtItsAttention() {
+        JobEstimate a100 = onGpu("A100-SXM4-80GB", "attention: { kernel: flash3 }");
+        assertEquals(0.25, a100.inputs().hardware().attention(AttentionKernel.FLASH3), 1e-12);
+        assertEquals(0.25, a100.inputs().hardware().attention(AttentionKernel.FLASH2), 1e-12,
+                "Ampere's fused kernel is FlashAttention-2 itself: no rate of its own");
+        assertTrue(a100.inputs().assumptions().contains("attention kernel flash3 (FlashAttention-3), as the job states it: 0.250 of the"
+                + " 16-bit peak on the FLOPs it executes (the family states no attention_flash3: its attention, the fused kernel's rate)"),
+                a100.inputs().assumptions().toString());
+    }
+
+    private static JobEstimate onGpu(String gpu, String attention) {
+        Fixture f = Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - name: g
+                    count: 8
+                    gpu: { model: %s, count: 8 }
+                    nvlink: { switch: true }
+                    nics: [ { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true } ]
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: 8
+                gpus_per_node: 8
+                model: { %s, seq_length: 8192, %s }
+                parallelism: { tp: 1 }
+                batch: { micro_batch_size: 1, global_batch_size: 64 }
+                optimizer: { zero_stage: 3 }
+                recompute: selective
+                """.formatted(gpu, LLAMA3_8B, attention));
+        return JobEstimate.of(f.jobs().get(0), f.catalog());
+    }
+
+    @Test
+    void blackwellsFlashAttention2RateIsCudnnFrontendsB200Ratio() {
+        // PyTorch's flash backend over its cuDNN backend, causal fwd + bwd at 8,192 tokens on a B200: (1.877 + 5.833) / (5.889 + 18.395)
+        assertEquals(0.3 * (1.877 + 5.833) / (5.889 + 18.395), 0.095, 0.0005);
+        JobEstimate b200 = onGpu("B200-SXM-180GB", "attention: { kernel: flash2 }");
+        assertEquals(0.095, b200.inputs().hardware().attention(AttentionKernel.FLASH2), 1e-12);
+        assertEquals(0.3, b200.inputs().hardware().attention(AttentionKernel.FUSED), 1e-12);
+        assertEquals(0.3, b200.inputs().hardware().attention(AttentionKernel.FLASH3), 1e-12, "FlashAttention-3 is Hopper's: no Blackwell rate");
+    }
+
+    private static Specs.Job bind(String name, String text) {
+        SourceFile f = SourceFile.of(name, text);
+        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
+    }
+
+    @Test
+    void torchtitansDefaultIsPyTorchsFlashBackend() {
+        Specs.Job titan = bind("llama3_8b.toml", """
+                [model]
+                name = "llama3"
+                flavor = "8B"
+
+                [training]
+                local_batch_size = 1
+                seq_len = 262144
+
+                [parallelism]
+                data_parallel_shard_degree = -1
+                context_parallel_degree = 8
+                """);
+        List<String> as = new ArrayList<>();
+        Hardware hw = h100("", "tp: 1", 8192).inputs().hardware();
+        assertEquals(AttentionKernel.FLASH2, AttentionKernel.of(titan, hw, as));
+        assertEquals(List.of("attention kernel flash2 (FlashAttention-2), not stated: torchtitan's F.scaled_dot_product_attention runs"
+                + " PyTorch's flash backend, FlashAttention-2 (cuDNN's backend is opt-in since PyTorch 2.5.1, pytorch/pytorch#138522;"
+                + " model.attention.kernel in a native manifest states another): 0.185 of the 16-bit peak on the FLOPs it executes"
+                + " (catalog attention_flash2)"), as);
+    }
+
+    private static final String MEGATRON = """
+            #!/bin/bash
+            torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
+              --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 8192 \\
+              --tensor-model-parallel-size 8 --sequence-parallel --micro-batch-size 1 --global-batch-size 128 --bf16%s
+            """;
+
+    @Test
+    void megatronsAttentionBackendIsTheKernel() {
+        Specs.Job flash = bind("train.sh", MEGATRON.formatted(" --attention-backend flash"));
+        assertEquals("flash2", flash.model().attention().kernel().value());
+        assertEquals(4, flash.model().attention().kernel().span().startLine(), "the flag's line");
+        assertTrue(flash.origin().unpriced().get(0).startsWith("attention backend flash (--attention-backend): Transformer Engine's"
+                + " FlashAttention, priced as FlashAttention-2"), flash.origin().unpriced().toString());
+        List<String> as = new ArrayList<>();
+        assertEquals(AttentionKernel.FLASH2, AttentionKernel.of(flash, null, as));
+        assertEquals(List.of(), as, "no hardware, no rate to say");
+        assertEquals("fused", bind("train.sh", MEGATRON.formatted(" --attention-backend fused")).model().attention().kernel().value());
+        assertEquals("fused", bind("train.sh", MEGATRON.formatted(" --attention-backend auto")).model().attention().kernel().value());
+        Specs.Job unfused = bind("train.sh", MEGATRON.formatted(" --attention-backend unfused"));
+        assertNull(unfused.model().attention(), "not priced apart: no kernel stated");
+        assertTrue(unfused.origin().unpriced().contains("attention backend unfused (--attention-backend): attention in plain PyTorch ops,"
+                + " not priced apart: priced at the fused kernel's rate (no kernel-level table of it), so the estimate is a floor on its time"),
+                unfused.origin().unpriced().toString());
+        Specs.Job none = bind("train.sh", MEGATRON.formatted(""));
+        assertNull(none.model().attention());
+        assertEquals(AttentionKernel.FUSED, AttentionKernel.of(none, null, as));
+    }
+
+    @Test
+    void aFullyRecomputedForwardRunsItsKvRingAgain() {
+        JobEstimate sel = MoeCostTest.job(LLAMA3_8B, "", "tp: 1, cp: 8", 65536);
+        JobEstimate rec = recomputed(LLAMA3_8B, 65536);
+        double a = sel.estimate().time().comm().get(ParallelDim.CP), b = rec.estimate().time().comm().get(ParallelDim.CP);
+        assertTrue(a > 0);
+        // forward K/V, backward K/V and their gradients: 3 passes; a recomputed forward a 4th
+        assertEquals(4.0 / 3, b / a, 1e-9);
+    }
+
+    private static JobEstimate recomputed(String model, int seq) {
+        Fixture f = Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - name: g
+                    count: 8
+                    gpu: { model: H100-SXM5-80GB, count: 8 }
+                    nvlink: { switch: true }
+                    nics: [ { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true } ]
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: 8
+                gpus_per_node: 8
+                model: { %s, seq_length: %d }
+                parallelism: { tp: 1, cp: 8 }
+                batch: { micro_batch_size: 1, global_batch_size: 256 }
+                optimizer: { zero_stage: 1, distributed: true }
+                recompute: full
+                """.formatted(model, seq));
+        return JobEstimate.of(f.jobs().get(0), f.catalog());
+    }
+    private static final String NEMO2 = """
+            _partial_: true
+            _target_: nemo.collections.llm.api.pretrain
+            data:
+              global_batch_size: 128
+              micro_batch_size: 1
+              seq_length: 8192
+            model:
+              _target_: nemo.collections.llm.gpt.model.llama.LlamaModel
+              config:
+                _target_: nemo.collections.llm.gpt.model.llama.Llama3Config70B
+                attention_backend: %s
+            trainer:
+              _target_: nemo.lightning.pytorch.trainer.Trainer
+              devices: 8
+              num_nodes: 8
+              strategy:
+                _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                tensor_model_parallel_size: 8
+                pipeline_model_parallel_size: 1
+                sequence_parallel: true
+            """;
+
+    @Test
+    void nemo2sAttentionBackendIsTheKernel() {
+        Specs.Job flash = bind("llama3_70b.yaml", NEMO2.formatted("AttnBackend.flash"));
+        assertEquals("NeMo 2 recipe", flash.origin().format());
+        assertEquals("flash2", flash.model().attention().kernel().value());
+        assertEquals(11, flash.model().attention().kernel().span().startLine(), "at the value (its line, as TpOverlapTest reads the callback's)");
+        assertEquals("fused", bind("llama3_70b.yaml", NEMO2.formatted("fused")).model().attention().kernel().value());
+        Specs.Job none = bind("llama3_70b.yaml", NEMO2.formatted("null"));
+        assertTrue(none.model().attention() == null || none.model().attention().kernel() == null);
+        assertEquals(AttentionKernel.FUSED, AttentionKernel.of(none, null, new ArrayList<>()));
+    }
+}

@@ -202,7 +202,8 @@ public final class JobFact {
 
     /**
      * The job lays its pipeline stages out itself (Megatron's --pipeline-model-parallel-layout, torchtitan's split points), or
-     * its framework splits them by a rule of its own (nanotron, Fast-LLM: Format.splitsItsOwnPipeline): the split is its own.
+     * its framework splits them by a rule of its own (nanotron, Fast-LLM, gpt-neox's DeepSpeed PipelineModule:
+     * Format.splitsItsOwnPipeline), which takes any layer count: the split is its own.
      */
     public boolean isLaidOut() { return laidOut; }
 

@@ -37,10 +37,13 @@ public enum Format {
     /**
      * The framework splits the pipeline's layers over the stages by a rule of its own, not Megatron's even split:
      * nanotron gives each stage the blocks of an equal share of their compute cost (nanotron/models/base.py,
-     * build_model); Fast-LLM's stages hold multi_stage.layers_per_stage layers each.
+     * build_model); Fast-LLM's stages hold multi_stage.layers_per_stage layers each; gpt-neox builds DeepSpeed's
+     * PipelineModule, whose partition methods (type:REGEX, parameters, uniform: deepspeed/runtime/pipe/module.py
+     * _partition_layers) balance any layer count over the stages, a count pp does not divide among them
+     * (bind/adapt/PipePartition prices that split).
      */
     public boolean splitsItsOwnPipeline() {
-        return this == NANOTRON || this == FAST_LLM;
+        return this == NANOTRON || this == FAST_LLM || this == GPT_NEOX;
     }
 
     /** The id of the format named {@code display}; null for none (a native manifest). */

@@ -154,12 +154,30 @@ class UnpricedSettingsTest {
         // type:transformer (and gpt-neox's default, not written) balance the blocks: 32 over 2 is the estimate's even split
         assertEquals(List.of(), job("neox.yml", NEOX.replace("\"parameters\"", "\"type:transformer\"")).origin().unpriced());
         assertEquals(List.of(), job("neox.yml", NEOX.replace("\"pipe-partition-method\": \"parameters\",", "")).origin().unpriced());
-        // 30 blocks over 2... over 4 stages: 7 or 8 a stage, priced as the average
-        assertEquals(List.of("pipe-partition-method not written, gpt-neox's \"type:transformer|mlp\": DeepSpeed balances the 30"
-                + " transformer blocks over pp 4, 7 or 8 a stage; priced as their average, 30 ÷ 4 = 7.5 on every stage, so the busiest"
-                + " stage's time and memory are under-counted"), job("neox.yml", NEOX.replace("\"pipe-partition-method\": \"parameters\",", "")
-                .replace("\"num-layers\": 32", "\"num-layers\": 30").replace("\"pipe-parallel-size\": 2", "\"pipe-parallel-size\": 4"))
-                .origin().unpriced());
+        // 30 blocks over 4 stages: DeepSpeed balances them, 8 on the busiest; priced 8 8 7 7, the busier stages first
+        String uneven = NEOX.replace("\"num-layers\": 32", "\"num-layers\": 30").replace("\"pipe-parallel-size\": 2", "\"pipe-parallel-size\": 4");
+        Specs.Job byDefault = job("neox.yml", uneven.replace("\"pipe-partition-method\": \"parameters\",", ""));
+        assertEquals(List.of("pipe-partition-method not written, gpt-neox's \"type:transformer|mlp\": DeepSpeed's partition_balanced"
+                + " splits the 30 transformer blocks over pp 4 so that no stage holds more than ⌈30 ÷ 4⌉ = 8; priced as 2 stages of 8"
+                + " first and 2 of 7: the busiest stage's time as DeepSpeed splits it, and the first stage, with the most"
+                + " micro-batches in flight, at its heaviest (which stages hold the extra block depends on DeepSpeed's version)"),
+                byDefault.origin().unpriced());
+        assertEquals(List.of(8L, 8L, 7L, 7L), byDefault.parallelism().stageLayers().value());
+        // 31 over 4 written as a type: method: 3 stages of 8 first, the last 7
+        Specs.Job typed = job("neox.yml", uneven.replace("\"parameters\"", "\"type:transformer\"").replace("\"num-layers\": 30", "\"num-layers\": 31"));
+        assertEquals(List.of(8L, 8L, 8L, 7L), typed.parallelism().stageLayers().value());
+        assertTrue(typed.origin().unpriced().get(0).startsWith("pipe-partition-method = \"type:transformer\": DeepSpeed's"
+                + " partition_balanced splits the 31 transformer blocks over pp 4 so that no stage holds more than ⌈31 ÷ 4⌉ = 8;"
+                + " priced as 3 stages of 8 first and 1 of 7:"), typed.origin().unpriced().get(0));
+        // parameters over an uneven count: the same split, said to be the least the busiest stage holds
+        Specs.Job byParams = job("neox.yml", uneven);
+        assertEquals(List.of(8L, 8L, 7L, 7L), byParams.parallelism().stageLayers().value());
+        assertEquals(2, byParams.origin().unpriced().size());
+        assertEquals("pipe-partition-method = \"parameters\": the 30 transformer blocks do not divide over pp 4; priced as 2 stages"
+                + " of 8 first and 2 of 7, the least the busiest stage holds (DeepSpeed's split counts the embedding and the head"
+                + " too, by gpt-neox's layer specs, so the busiest stage may hold more)", byParams.origin().unpriced().get(1));
+        // an even count leaves the split to the estimate's even one
+        assertEquals(null, job("neox.yml", NEOX).parallelism().stageLayers());
         // one stage: no split to speak of
         assertEquals(List.of(), job("neox.yml", NEOX.replace("\"pipe-parallel-size\": 2", "\"pipe-parallel-size\": 1")).origin().unpriced());
     }

@@ -1,0 +1,78 @@
+package dev.gpulint.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 35: a gpt-neox job whose pipe-parallel-size does not divide num-layers runs (DeepSpeed's PipelineModule balances
+ * the transformer blocks, 30 over 4 as 8 8 7 7), so `plan` keeps it valid, with no PAR004, and prices the split DeepSpeed
+ * makes: the busiest stage's 8 blocks, not the average 7.5.
+ */
+class GptNeoxUnevenPipelinePlanTest {
+    private static final String CLUSTER = """
+            kind: cluster
+            name: lab
+            fabric: { type: infiniband }
+            node_groups:
+              - name: dgx
+                count: 2
+                gpu: { model: H100-SXM5-80GB, count: 8 }
+                nvlink: { switch: true }
+                nics:
+                  - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }
+            """;
+
+    private static final String NEOX = """
+            # gpt-neox: 30 layers over 4 pipeline stages on 2 nodes of 8
+            {
+              "pipe-parallel-size": 4,
+              "model-parallel-size": 2,
+              "num-layers": 30,
+              "hidden-size": 4096,
+              "num-attention-heads": 32,
+              "seq-length": 2048,
+              "max-position-embeddings": 2048,
+              "precision": "bfloat16",
+              "train_batch_size": 16,
+              "train_micro_batch_size_per_gpu": 1,
+              "gradient_accumulation_steps": 8,
+              "num_gpus": 8,
+              "num_nodes": 2
+            }
+            """;
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void thirtyLayersOverFourStagesAreValidAndPricedAsDeepSpeedSplitsThem(@TempDir Path dir) throws IOException {
+        Path cluster = Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
+        Path config = Files.writeString(dir.resolve("neox.yml"), NEOX);
+        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.yml\", cluster: lab }\n");
+        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", "--top", "1", cluster.toString(), config.toString());
+        assertEquals(0, r.code(), r.err() + r.out());
+        Map<String, Object> doc = PlanRankingTest.map(new org.snakeyaml.engine.v2.api.Load(
+                org.snakeyaml.engine.v2.api.LoadSettings.builder().build()).loadFromString(r.out()));
+        Map<String, Object> cur = PlanRankingTest.map(doc.get("current"));
+        assertNotNull(cur.get("rank"), "a layout gpt-neox runs is valid: rejected by " + cur.get("rejected_by") + "\n" + r.out());
+        List<Object> findings = (List<Object>) cur.get("findings");
+        assertTrue(findings == null || findings.stream().map(String::valueOf).noneMatch(f -> f.contains("PAR004")), String.valueOf(findings));
+        assertEquals(List.of(8, 8, 7, 7), PlanRankingTest.map(cur.get("layout")).get("stage_layers"), r.out());
+        List<Map<String, Object>> stages = (List<Map<String, Object>>) PlanRankingTest.map(cur.get("memory")).get("stages");
+        assertEquals(4, stages.size());
+        // the middle stages hold blocks only: 8 on stage 1, 7 on stage 2
+        double p1 = ((Number) stages.get(1).get("parameters")).doubleValue(), p2 = ((Number) stages.get(2).get("parameters")).doubleValue();
+        assertEquals(8.0 / 7, p1 / p2, 1e-6);
+        assertTrue(((List<Object>) doc.get("assumptions")).stream().map(String::valueOf).anyMatch(a -> a.startsWith(
+                "pipe-partition-method not written, gpt-neox's \"type:transformer|mlp\": DeepSpeed's partition_balanced splits the 30"
+                        + " transformer blocks over pp 4 so that no stage holds more than ⌈30 ÷ 4⌉ = 8; priced as 2 stages of 8 first")),
+                String.valueOf(doc.get("assumptions")));
+    }
+}

@@ -74,5 +74,11 @@ class GptNeoxUnevenPipelinePlanTest {
                 "pipe-partition-method not written, gpt-neox's \"type:transformer|mlp\": DeepSpeed's partition_balanced splits the 30"
                         + " transformer blocks over pp 4 so that no stage holds more than ⌈30 ÷ 4⌉ = 8; priced as 2 stages of 8 first")),
                 String.valueOf(doc.get("assumptions")));
+        // the split's line names DeepSpeed's partition, not Megatron-Core's builder
+        assertTrue(((List<Object>) doc.get("assumptions")).stream().map(String::valueOf).anyMatch(a -> a.startsWith("layers over the pipeline: ")
+                && a.endsWith(", as DeepSpeed's PipelineModule partitions them (pipe-partition-method; PipePartition)")),
+                String.valueOf(doc.get("assumptions")));
+        assertTrue(((List<Object>) doc.get("assumptions")).stream().map(String::valueOf).noneMatch(a -> a.contains("get_num_layers_to_build")),
+                String.valueOf(doc.get("assumptions")));
     }
 }

@@ -124,10 +124,13 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         }
         if (pp > 1 && !layout.split().equals(PipelineSplit.EVEN)) {
             // torchtitan deals its layers itself (its split points, else generate_llm_fqn_per_model_part: TorchtitanPipeline)
-            boolean titan = j.origin() != null && dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.TORCHTITAN;
-            as.add("layers over the pipeline: " + layout.split().describe(layers, (int) pp) + (titan
-                    ? ", as torchtitan's pipeline split builds them (its split points, else the embedding and the output a layer each)"
-                    : ", as Megatron-Core's get_num_layers_to_build builds them"));
+            dev.gpulint.spec.Format format = j.origin() == null ? null : dev.gpulint.spec.Format.of(j.origin().format());
+            as.add("layers over the pipeline: " + layout.split().describe(layers, (int) pp) + switch (format == null ? dev.gpulint.spec.Format.NATIVE : format) {
+                case TORCHTITAN -> ", as torchtitan's pipeline split builds them (its split points, else the embedding and the output a layer each)";
+                // gpt-neox: DeepSpeed's PipelineModule partitions the layers (bind/adapt/PipePartition)
+                case GPT_NEOX -> ", as DeepSpeed's PipelineModule partitions them (pipe-partition-method; PipePartition)";
+                default -> ", as Megatron-Core's get_num_layers_to_build builds them";
+            });
         }
         StateBytes bytes = StateBytes.of(j, r.zeroStage());
         as.add(bytes.describe(layout.distributedOptimizer(), layout.zeroStage()));

@@ -169,6 +169,22 @@ class EagerKernelsTest {
     }
 
     @Test
+    void aCompileSwitchThatIsNotABooleanIsRefusedAndTheDefaultTaken() {
+        // refused (SYN002 at the value, rules/syn/SYN002.test.yaml), not read as "not given": the default, eager, is said as taken
+        Specs.Job j = bind("llama3_8b.toml", TITAN.formatted("", "\n[compile]\nenable = \"maybe\"\n"));
+        assertNull(j.kernels());
+        assertEquals(List.of("[compile] enable = 'maybe' (SYN002, not true or false): left out, so the estimate takes torchtitan's"
+                + " default, torch.compile off: eager elementwise kernels"), j.origin().unpriced());
+        List<String> as = new ArrayList<>();
+        assertEquals(EagerKernels.EAGER, EagerKernels.of(j, as));
+        // the earlier [training] compile, likewise
+        Specs.Job older = bind("llama3_8b.toml", TITAN.formatted("compile = 2\n", ""));
+        assertNull(older.kernels());
+        assertEquals(List.of("[training] compile = '2' (SYN002, not true or false): left out, so the estimate takes torchtitan's"
+                + " default, torch.compile off: eager elementwise kernels"), older.origin().unpriced());
+    }
+
+    @Test
     void megatronIsFusedAndSaysNothing() {
         Specs.Job j = bind("train.sh", """
                 #!/bin/bash

@@ -81,6 +81,64 @@ class JsonSchemaTest {
         assertEquals(paths(dev.gpulint.bind.Schema.JOB, ""), jsonPaths(defs.get("training_job"), ""));
     }
 
+    /** Every choice field's values, in the binder and in the JSON schema an editor validates with, are the same. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void choicesMatchTheBindersSchema() throws IOException {
+        Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build())
+                .loadFromString(Files.readString(DIR.resolve("gpulint-manifest.schema.json")));
+        Map<String, Object> defs = (Map<String, Object>) root.get("definitions");
+        java.util.TreeMap<String, java.util.List<String>> binder = new java.util.TreeMap<>(), json = new java.util.TreeMap<>();
+        enums(dev.gpulint.bind.Schema.JOB, "", binder);
+        jsonEnums(defs.get("training_job"), "", json);
+        assertEquals(binder, json);
+        // the fields this round added are among them
+        assertEquals(java.util.List.of("fused", "eager"), json.get("kernels"));
+    }
+
+    /** A job's kernels and offload fraction: the schema takes what the binder takes and refuses what it refuses (SYN002). */
+    @Test
+    void kernelsAndOffloadFractionValidate() throws IOException {
+        Schema s = schema("gpulint-manifest.schema.json");
+        java.util.function.Function<Map<String, Object>, Boolean> valid = extra -> {
+            Map<String, Object> job = new java.util.LinkedHashMap<>(Map.of("kind", "training_job", "name", "j", "cluster", "c"));
+            job.putAll(extra);
+            try {
+                return s.validate(json(job), InputFormat.JSON).isEmpty();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        assertTrue(valid.apply(Map.of()));
+        assertTrue(valid.apply(Map.of("kernels", "eager")));
+        assertTrue(valid.apply(Map.of("kernels", "fused")));
+        assertFalse(valid.apply(Map.of("kernels", "compiled")));
+        assertTrue(valid.apply(Map.of("offload", Map.of("optimizer", "cpu", "optimizer_fraction", 0.5))));
+        assertFalse(valid.apply(Map.of("offload", Map.of("optimizer", "cpu", "optimizer_fraction", 1.5))));
+        assertFalse(valid.apply(Map.of("offload", Map.of("optimizer", "cpu", "optimizer_fraction", -0.1))));
+    }
+
+    private static void enums(dev.gpulint.bind.Schema.Field f, String prefix, Map<String, java.util.List<String>> out) {
+        for (var c : f.children().values()) {
+            if (c.values() != null && !c.values().isEmpty()) out.put(prefix + c.name(), c.values());
+            enums(c, prefix + c.name() + ".", out);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void jsonEnums(Object node, String prefix, Map<String, java.util.List<String>> out) {
+        Map<String, Object> m = (Map<String, Object>) node;
+        if (m.containsKey("items")) m = (Map<String, Object>) m.get("items");
+        Map<String, Object> props = (Map<String, Object>) m.get("properties");
+        if (props == null) return;
+        for (var e : props.entrySet()) {
+            if (e.getKey().equals("env")) continue;
+            Map<String, Object> child = (Map<String, Object>) e.getValue();
+            if (child.get("enum") instanceof java.util.List<?> values) out.put(prefix + e.getKey(), (java.util.List<String>) values);
+            jsonEnums(child, prefix + e.getKey() + ".", out);
+        }
+    }
+
     private static TreeSet<String> paths(dev.gpulint.bind.Schema.Field f, String prefix) {
         TreeSet<String> out = new TreeSet<>();
         for (var c : f.children().values()) {

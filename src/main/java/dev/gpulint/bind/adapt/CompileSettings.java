@@ -14,16 +14,20 @@ import java.util.Locale;
  * Whether a job's elementwise kernels run fused or eager, where its format says so ({@code JobDraft.kernels}: "fused" or
  * "eager", priced by derive/estimate/EagerKernels). torchtitan (torchtitan/config/job_config.py): {@code [compile] enable}
  * with {@code components} (since mid 2025; default {@code ["model", "loss"]}: the model is compiled only when "model" is
- * among them), earlier {@code [training] compile}. Not written: null, and the estimate takes torchtitan's default (off).
+ * among them), earlier {@code [training] compile}. Not written: null, and the estimate takes torchtitan's default (off);
+ * written with a value that is not a boolean: SYN002 at the value (DraftValues), and the same default.
  */
 final class CompileSettings {
     private CompileSettings() {}
+
+    /** What the estimate takes for a switch written with a value torchtitan's boolean field would not take (SYN002). */
+    private static final String INSTEAD = "the estimate takes torchtitan's default, torch.compile off: eager elementwise kernels";
 
     static void torchtitan(JobDraft j, MappingNode root) {
         MappingNode table = map(root, "compile");
         ScalarNode enable = scalar(table, "enable");
         if (enable != null) {
-            Located<Boolean> on = TreeValues.bool(enable);
+            Located<Boolean> on = DraftValues.bool(j, enable, "[compile] enable", INSTEAD);
             if (on == null || on.value() == null) return;
             if (!on.value()) { j.kernels = j.key("[compile] enable", new Located<>("eager", enable.span())); return; }
             List<Node> components = TreeValues.list(table, "components");
@@ -35,7 +39,7 @@ final class CompileSettings {
             return;
         }
         ScalarNode older = scalar(map(root, "training"), "compile");
-        Located<Boolean> on = older == null ? null : TreeValues.bool(older);
+        Located<Boolean> on = DraftValues.bool(j, older, "[training] compile", INSTEAD);
         if (on != null && on.value() != null) j.kernels = j.key("[training] compile", new Located<>(on.value() ? "fused" : "eager", older.span()));
     }
 }

@@ -61,6 +61,10 @@ final class UnpricedSettings {
      * (for CPU-bound jobs). The estimate hides every FSDP collective behind compute up to the family's dp_overlap whatever the
      * prefetch: pricing BACKWARD_POST's all-gathers as exposed was tried on the llm-foundry rows and left out (docs/plan.md,
      * "FSDP on H100"), so a prefetch other than the default is said, not priced. A value FSDP does not name is SYN002.
+     * With {@code fsdp_version: 2} (FSDP2's fully_shard, which prefetches the next unit's all-gathers itself) accelerate's
+     * plugin ignores the backward prefetch (it warns "backward_prefetch is not supported in FSDP2" and sets it to None;
+     * accelerate's tests/fsdp/test_fsdp.py, test_backward_prefetch), which is said, and refuses a forward prefetch with a
+     * ValueError ("forward_prefetch is not yet implemented in FSDP2"): SYN002 at the value.
      */
     static void fsdpPrefetch(JobDraft j, MappingNode fsdp) {
         String key = "fsdp_config.fsdp_backward_prefetch";
@@ -68,15 +72,26 @@ final class UnpricedSettings {
         if (back == null) { back = scalar(fsdp, "fsdp_backward_prefetch_policy"); key = "fsdp_config.fsdp_backward_prefetch_policy"; }
         Located<String> b = DraftValues.choice(j, back, key, BACKWARD_PREFETCH,
                 "the estimate hides the FSDP all-gathers as it does with BACKWARD_PRE, PyTorch FSDP's default");
-        if (b != null && !b.value().equals("BACKWARD_PRE")) {
+        Located<Long> version = TreeValues.integer(scalar(fsdp, "fsdp_version"));
+        boolean fsdp2 = version != null && version.value() == 2;
+        if (b != null && fsdp2) {
+            j.unpriced.add(key + ": " + b.value() + ": accelerate ignores it with fsdp_version 2 (it warns \"backward_prefetch is not"
+                    + " supported in FSDP2\" and sets it to None): FSDP2's fully_shard issues the next unit's all-gathers itself;"
+                    + " the FSDP collectives are hidden behind compute up to dp_overlap; remove the key");
+        } else if (b != null && !b.value().equals("BACKWARD_PRE")) {
             j.unpriced.add(key + ": " + b.value() + ": the next unit's backward all-gather is issued "
                     + (b.value().equals("NO_PREFETCH") ? "only when that unit needs it" : "only after the current unit's gradients")
                     + ", so less of it overlaps compute; not priced apart: the FSDP collectives are hidden behind compute up to"
                     + " dp_overlap whatever the prefetch (docs/plan.md, FSDP on H100)");
         }
-        Located<Boolean> forward = DraftValues.bool(j, scalar(fsdp, "fsdp_forward_prefetch"), "fsdp_config.fsdp_forward_prefetch",
+        ScalarNode fwd = scalar(fsdp, "fsdp_forward_prefetch");
+        Located<Boolean> forward = DraftValues.bool(j, fwd, "fsdp_config.fsdp_forward_prefetch",
                 "the estimate takes FSDP's default, no forward prefetch");
-        if (forward != null && forward.value()) {
+        if (forward != null && forward.value() && fsdp2) {
+            j.refused.add(new DraftValues.Refused(fwd.span(), "fsdp_config.fsdp_forward_prefetch", fwd.text(), "false with fsdp_version 2"
+                    + " (accelerate raises ValueError: forward_prefetch is not yet implemented in FSDP2; set it false, or fsdp_version 1)",
+                    "the estimate takes FSDP2's own prefetching"));
+        } else if (forward != null && forward.value()) {
             j.unpriced.add("fsdp_config.fsdp_forward_prefetch: true: the next unit's forward all-gather is issued before the current"
                     + " unit's forward; not priced apart: the forward all-gathers are already hidden behind compute up to dp_overlap");
         }

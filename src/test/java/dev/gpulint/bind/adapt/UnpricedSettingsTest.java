@@ -129,6 +129,37 @@ class UnpricedSettingsTest {
                 .replace("fsdp_forward_prefetch: true", "fsdp_forward_prefetch: false")).origin().unpriced());
     }
 
+    /** FSDP2 (fsdp_version: 2): accelerate ignores the backward prefetch, and refuses a forward one (SYN002 at the value). */
+    @Test
+    void accelerateFsdp2PrefetchIsIgnoredOrRefused() {
+        String fsdp2 = """
+                distributed_type: FSDP
+                fsdp_config:
+                  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP
+                  fsdp_backward_prefetch: BACKWARD_POST
+                  fsdp_forward_prefetch: false
+                  fsdp_reshard_after_forward: true
+                  fsdp_version: 2
+                mixed_precision: bf16
+                num_machines: 1
+                num_processes: 8
+                """;
+        Specs.Job j = job("fsdp2.yaml", fsdp2);
+        assertEquals(List.of("fsdp_config.fsdp_backward_prefetch: BACKWARD_POST: accelerate ignores it with fsdp_version 2 (it warns"
+                + " \"backward_prefetch is not supported in FSDP2\" and sets it to None): FSDP2's fully_shard issues the next unit's"
+                + " all-gathers itself; the FSDP collectives are hidden behind compute up to dp_overlap; remove the key"),
+                j.origin().unpriced());
+        // the same file as FSDP1: the prefetch is FSDP1's, said as such
+        assertTrue(job("fsdp1.yaml", fsdp2.replace("fsdp_version: 2", "fsdp_version: 1")).origin().unpriced().get(0)
+                .contains("BACKWARD_POST: the next unit's backward all-gather is issued only after"));
+        // a forward prefetch under FSDP2: accelerate raises ValueError; refused, and said in the assumptions
+        Specs.Job fwd = job("fsdp2.yaml", fsdp2.replace("fsdp_forward_prefetch: false", "fsdp_forward_prefetch: true")
+                .replace("  fsdp_backward_prefetch: BACKWARD_POST\n", ""));
+        assertEquals(List.of("fsdp_config.fsdp_forward_prefetch = 'true' (SYN002, not false with fsdp_version 2 (accelerate raises"
+                + " ValueError: forward_prefetch is not yet implemented in FSDP2; set it false, or fsdp_version 1)): left out, so the"
+                + " estimate takes FSDP2's own prefetching"), fwd.origin().unpriced());
+    }
+
     private static final String NEOX = """
             # gpt-neox: 2.7B over two pipeline stages
             {

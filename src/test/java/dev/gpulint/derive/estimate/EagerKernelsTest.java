@@ -1,6 +1,7 @@
 package dev.gpulint.derive.estimate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -169,6 +170,22 @@ class EagerKernelsTest {
     }
 
     @Test
+    void aCompileSwitchThatIsNotABooleanIsRefusedAndTheDefaultTaken() {
+        // refused (SYN002 at the value, rules/syn/SYN002.test.yaml), not read as "not given": the default, eager, is said as taken
+        Specs.Job j = bind("llama3_8b.toml", TITAN.formatted("", "\n[compile]\nenable = \"maybe\"\n"));
+        assertNull(j.kernels());
+        assertEquals(List.of("[compile] enable = 'maybe' (SYN002, not true or false): left out, so the estimate takes torchtitan's"
+                + " default, torch.compile off: eager elementwise kernels"), j.origin().unpriced());
+        List<String> as = new ArrayList<>();
+        assertEquals(EagerKernels.EAGER, EagerKernels.of(j, as));
+        // the earlier [training] compile, likewise
+        Specs.Job older = bind("llama3_8b.toml", TITAN.formatted("compile = 2\n", ""));
+        assertNull(older.kernels());
+        assertEquals(List.of("[training] compile = '2' (SYN002, not true or false): left out, so the estimate takes torchtitan's"
+                + " default, torch.compile off: eager elementwise kernels"), older.origin().unpriced());
+    }
+
+    @Test
     void megatronIsFusedAndSaysNothing() {
         Specs.Job j = bind("train.sh", """
                 #!/bin/bash
@@ -180,5 +197,40 @@ class EagerKernelsTest {
         List<String> as = new ArrayList<>();
         assertEquals(EagerKernels.FUSED, EagerKernels.of(j, as));
         assertEquals(List.of(), as);
+    }
+
+    @Test
+    void nemoIsFusedAndSaysNothing() {
+        // a NeMo 2 recipe (Megatron-Core with Transformer Engine's fused kernels) and a NeMo 1 launcher config
+        Specs.Job nemo2 = bind("recipe.yaml", """
+                trainer:
+                  _target_: nemo.lightning.pytorch.trainer.Trainer
+                  devices: 8
+                  num_nodes: 1
+                  strategy:
+                    _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                    tensor_model_parallel_size: 2
+                """);
+        Specs.Job nemo1 = bind("gpt.yaml", """
+                trainer:
+                  devices: 8
+                  num_nodes: 2
+                model:
+                  micro_batch_size: 1
+                  global_batch_size: 256
+                  tensor_model_parallel_size: 4
+                  pipeline_model_parallel_size: 1
+                  encoder_seq_length: 2048
+                  num_layers: 24
+                  hidden_size: 2048
+                  num_attention_heads: 16
+                """);
+        for (Specs.Job j : List.of(nemo2, nemo1)) {
+            assertNotNull(j.origin(), "bound from its format");
+            assertNull(j.kernels());
+            List<String> as = new ArrayList<>();
+            assertEquals(EagerKernels.FUSED, EagerKernels.of(j, as));
+            assertEquals(List.of(), as);
+        }
     }
 }

@@ -110,7 +110,7 @@ public final class TomlReader {
         }
         if (v instanceof TomlTable || v instanceof TomlArray) return new ScalarNode("", true, keySpan);
         Span at = lines.value(keySpan);
-        if (v instanceof String s) return new ScalarNode(lines.strings.restore(s), true, at);
+        if (v instanceof String s) return new ScalarNode(lines.strings.restore(s), !lines.strings.number(s), at);
         return new ScalarNode(String.valueOf(v), false, at);
     }
 

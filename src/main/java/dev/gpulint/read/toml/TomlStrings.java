@@ -2,8 +2,10 @@ package dev.gpulint.read.toml;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Takes the strings out of a TOML text before tomlj parses it. tomlj's ANTLR grammar makes tokens and
@@ -31,7 +33,7 @@ final class TomlStrings {
      * The text tomlj parses, what its markers stand for, and a problem found on the way ({@code problem}
      * at line, column; null when none): a string that is never closed, or more commas than {@link #MAX_COMMAS}.
      */
-    record Prepared(String text, List<String> strings, int line, int column, String problem) {
+    record Prepared(String text, List<String> strings, Set<Integer> numbers, int line, int column, String problem) {
 
         /** The text a marker stands for, or the value itself when it is none. */
         String restore(String value) {
@@ -40,7 +42,16 @@ final class TomlStrings {
             while (end < value.length() && Character.isDigit(value.charAt(end))) end++;
             if (end == 1 || end > 10 || end >= value.length() || value.charAt(end) != MARK) return value;
             int i = Integer.parseInt(value, 1, end, 10);
-            return i < strings.size() && value.substring(end + 1).chars().allMatch(c -> c == '\n') ? strings.get(i) : value;
+            return i < strings.size() && value.substring(end + 1).chars().allMatch(c -> c == '\n' || c == MARK)
+                    ? strings.get(i) : value;
+        }
+
+        /** Whether the value is a marker for a whole number too large for a long (written bare, so not a string). */
+        boolean number(String value) {
+            if (numbers.isEmpty() || value.length() < 3 || value.charAt(0) != MARK) return false;
+            int end = 1;
+            while (end < value.length() && Character.isDigit(value.charAt(end))) end++;
+            return end > 1 && end <= 10 && numbers.contains(Integer.parseInt(value, 1, end, 10));
         }
     }
 
@@ -50,6 +61,7 @@ final class TomlStrings {
         StringBuilder out = new StringBuilder(text.length());
         List<String> strings = new ArrayList<>();
         Map<String, Integer> index = new HashMap<>();
+        Set<Integer> numbers = new HashSet<>();
         int line = 1, lineStart = 0, n = text.length(), commas = 0;
         int i = 0;
         while (i < n) {
@@ -68,7 +80,7 @@ final class TomlStrings {
                 int open = multi ? 3 : 1;
                 int close = multi ? closeMulti(text, i + 3, c) : closeSingle(text, i + 1, c);
                 if (close < 0) {
-                    return new Prepared(text, List.of(), line, i - lineStart + 1, "the string opened here with "
+                    return new Prepared(text, List.of(), Set.of(), line, i - lineStart + 1, "the string opened here with "
                             + (multi ? String.valueOf(c).repeat(3) : String.valueOf(c)) + " is never closed");
                 }
                 int from = i + open, to = close;      // the raw content
@@ -90,9 +102,20 @@ final class TomlStrings {
                     lineStart = text.lastIndexOf('\n', to) + 1;
                 }
                 i = to + open;
+            } else if (wholeAt(text, i, out) > i) {
+                // a whole number beyond a long, which tomlj rejects for the whole file ("Integer is too large"): a marker
+                // of the same width stands for it, so the value keeps its columns and the bounds check reports it (SYN002)
+                int e = wholeAt(text, i, out);
+                String digits = text.substring(i, e).replace("_", "").replace("+", "");
+                int k = strings.size();
+                strings.add(digits);
+                numbers.add(k);
+                String marker = "\"" + MARK + k + MARK;
+                out.append(marker).append(String.valueOf(MARK).repeat(e - i - marker.length() - 1)).append('"');
+                i = e;
             } else {
                 if (c == ',' && ++commas > MAX_COMMAS) {
-                    return new Prepared(text, List.of(), line, i - lineStart + 1, "more than " + MAX_COMMAS
+                    return new Prepared(text, List.of(), Set.of(), line, i - lineStart + 1, "more than " + MAX_COMMAS
                             + " array items and inline-table entries in one file, more than gpulint reads (a torchtitan "
                             + "configuration holds a few dozen)");
                 }
@@ -100,7 +123,34 @@ final class TomlStrings {
                 i++;
             }
         }
-        return new Prepared(out.toString(), strings, 0, 0, null);
+        return new Prepared(out.toString(), strings, numbers, 0, 0, null);
+    }
+
+    /**
+     * The end of a bare whole number that starts a value at {@code i} ('=' or ',' before it, '[' between) and does not fit in a long,
+     * or {@code i} when there is none. A date, a float, a hex number or a key stops before the character that follows.
+     */
+    private static int wholeAt(String t, int i, StringBuilder out) {
+        char c = t.charAt(i);
+        if (!(c >= '0' && c <= '9') && c != '+' && c != '-') return i;
+        int b = out.length() - 1;
+        while (b >= 0 && (out.charAt(b) == ' ' || out.charAt(b) == '\t' || out.charAt(b) == '[')) b--;     // [[ a header
+        if (b < 0 || (out.charAt(b) != '=' && out.charAt(b) != ',')) return i;
+        int j = c == '+' || c == '-' ? i + 1 : i, digits = 0;
+        int first = j;
+        while (j < t.length() && (t.charAt(j) >= '0' && t.charAt(j) <= '9' || t.charAt(j) == '_')) {
+            if (t.charAt(j) != '_') digits++;
+            j++;
+        }
+        if (digits < 19 || t.charAt(first) == '0') return i;
+        int f = j;
+        while (f < t.length() && (t.charAt(f) == ' ' || t.charAt(f) == '\t')) f++;
+        if (f < t.length() && "\r\n#,]}".indexOf(t.charAt(f)) < 0) return i;
+        if (digits == 19) {
+            String d = t.substring(first, j).replace("_", "");
+            if (d.compareTo(c == '-' ? "9223372036854775808" : "9223372036854775807") <= 0) return i;
+        }
+        return j;
     }
 
     /** The index of the closing quote of a one-line string whose content starts at {@code from}, or -1. */

@@ -48,4 +48,29 @@ class TomlReaderTest {
         assertEquals(2, r.problems().get(0).span().startLine());
         assertTrue(r.problems().get(0).message().startsWith("TOML syntax error: "), r.problems().get(0).message());
     }
+
+    @Test
+    void aWholeNumberBeyondALongIsABareScalarOverItsDigits() {
+        String text = "[training]\nsteps = -1_234_567_890_123_456_789_012 # big\nmax = 9223372036854775807\n"
+                + "over = 9223372036854775808\nday = 1979-05-27\nlist = [[12345678901234567890123], 1]\nrate = 12345678901234567890.5\n";
+        ReadResult r = new TomlReader().read(SourceFile.of("t.toml", text));
+        assertEquals(List.of(), r.problems());
+        MappingNode t = (MappingNode) r.foreign().get(0).root().get("training").orElseThrow();
+        ScalarNode steps = (ScalarNode) t.get("steps").orElseThrow();
+        assertEquals("-1234567890123456789012", steps.text());
+        assertEquals(false, steps.quoted());
+        assertEquals(List.of(2, 9, 2, 39), List.of(steps.span().startLine(), steps.span().startColumn(),
+                steps.span().endLine(), steps.span().endColumn()));
+        assertEquals("9223372036854775807", ((ScalarNode) t.get("max").orElseThrow()).text());
+        ScalarNode over = (ScalarNode) t.get("over").orElseThrow();
+        assertEquals("9223372036854775808", over.text());
+        assertEquals(false, over.quoted());
+        assertEquals(List.of(4, 8, 4, 27), List.of(over.span().startLine(), over.span().startColumn(),
+                over.span().endLine(), over.span().endColumn()));
+        assertEquals("1979-05-27", ((ScalarNode) t.get("day").orElseThrow()).text());
+        assertEquals("[[12345678901234567890123], 1]", t.get("list").orElseThrow().toString().isEmpty() ? "" :
+                "[[" + ((ScalarNode) ((dev.gpulint.tree.ListNode) ((dev.gpulint.tree.ListNode) t.get("list").orElseThrow()).items().get(0))
+                        .items().get(0)).text() + "], 1]");
+        assertEquals("1.2345678901234567E19", ((ScalarNode) t.get("rate").orElseThrow()).text());
+    }
 }

@@ -39,14 +39,17 @@ final class DraftValues {
 
     /**
      * A command-line switch's value as the launch wrote it: the bare switch (read as "true"), or a word after it. True/1/yes
-     * on, false/0/no off (null), anything else refused.
+     * on, false/0/no off (null), anything else refused. A YAML value (MODEL_ARGS) may be true or false; in a launch script
+     * ({@code script}) the switch is argparse's store_true, which takes no value after it, so the message says only that.
      */
-    static Located<Boolean> switchValue(JobDraft j, String text, Span at, String key, String instead) {
+    static Located<Boolean> switchValue(JobDraft j, String text, Span at, String key, boolean script, String instead) {
         String t = text.strip().toLowerCase(Locale.ROOT);
         if (TRUE.contains(t)) return new Located<>(true, at);
         if (FALSE.contains(t)) return null;
         if (!TreeValues.placeholder(t)) {
-            refuse(j, at, key, text, "the switch alone (" + key + "), or true or false after it", instead);
+            refuse(j, at, key, text, script
+                    ? "the switch alone (" + key + "), with no word after it (Megatron's argument parser takes no value after a switch)"
+                    : "the switch alone (" + key + "), or true or false after it", instead);
         }
         return null;
     }

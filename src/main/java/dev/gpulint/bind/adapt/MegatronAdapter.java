@@ -119,6 +119,7 @@ final class MegatronAdapter implements FormatAdapter {
 
     /** Binds (MODEL_ARGS) or only states (scripts) the numbers of Megatron flags. */
     static void apply(JobDraft j, Map<String, Word> flags, String where, boolean binding) {
+        boolean script = !"MODEL_ARGS".equals(where);     // a launch command's argparse, not MODEL_ARGS' YAML values
         for (Map.Entry<String, ParallelDim> q : QUANTITY.entrySet()) {
             Word w = flags.get(q.getKey());
             long v = Launchers.number(w);
@@ -144,10 +145,10 @@ final class MegatronAdapter implements FormatAdapter {
         if (j.vpp == null) j.vpp = j.key("--num-virtual-stages-per-pipeline-rank", located(flags.get("--num-virtual-stages-per-pipeline-rank")));
         j.layersPerVirtualStage = j.key("--num-layers-per-virtual-pipeline-stage",
                 located(flags.get("--num-layers-per-virtual-pipeline-stage")));
-        j.embeddingInSplit = switchFlag(j, flags, "--account-for-embedding-in-pipeline-split");
-        j.lossInSplit = switchFlag(j, flags, "--account-for-loss-in-pipeline-split");
+        j.embeddingInSplit = switchFlag(j, flags, script, "--account-for-embedding-in-pipeline-split");
+        j.lossInSplit = switchFlag(j, flags, script, "--account-for-loss-in-pipeline-split");
         // Transformer Engine's userbuffer overlap of the tp collectives with the GEMMs (the estimate's TpOverlap); absent: off
-        j.tpCommOverlap = switchFlag(j, flags, "--tp-comm-overlap");
+        j.tpCommOverlap = switchFlag(j, flags, script, "--tp-comm-overlap");
         j.dp = j.key("--data-parallel-size", located(flags.get("--data-parallel-size")));
         for (Map.Entry<String, ParallelDim> u : UNKNOWN_SIZES.entrySet()) {
             Word w = flags.get(u.getKey());
@@ -171,11 +172,11 @@ final class MegatronAdapter implements FormatAdapter {
         j.seqLength = j.key("--seq-length", located(flags.get("--seq-length")));
         j.experts = j.key("--num-experts", located(flags.get("--num-experts")));
         j.hidden = j.key("--hidden-size", located(flags.get("--hidden-size")));
-        plan(j, flags);
+        plan(j, flags, script);
         Word sp = flags.get("--sequence-parallel");
         if (sp != null && sp.known()) {
             j.sequenceParallel = java.util.List.of("false", "0", "no").contains(sp.text().strip().toLowerCase(java.util.Locale.ROOT))
-                    ? new Located<>(false, sp.span()) : switchFlag(j, flags, "--sequence-parallel");
+                    ? new Located<>(false, sp.span()) : switchFlag(j, flags, script, "--sequence-parallel");
         }
     }
 
@@ -200,33 +201,33 @@ final class MegatronAdapter implements FormatAdapter {
      * --recompute-activations: selective), --use-distributed-optimizer, --grad-reduce-in-bf16 (16-bit main gradients: model
      * states 2 + 2 + 12 = 16 bytes per parameter instead of the 18 of --bf16, which keeps fp32 main gradients).
      */
-    private static void plan(JobDraft j, Map<String, Word> flags) {
+    private static void plan(JobDraft j, Map<String, Word> flags, boolean script) {
         j.ffn = j.key("--ffn-hidden-size", located(flags.get("--ffn-hidden-size")));
         j.headDim = j.key("--kv-channels", located(flags.get("--kv-channels")));
         j.vocab = j.key("--vocab-size", located(flags.get("--vocab-size")));
-        j.gated = switchFlag(j, flags, "--swiglu");
-        Located<Boolean> untied = switchFlag(j, flags, "--untie-embeddings-and-output-weights");
+        j.gated = switchFlag(j, flags, script, "--swiglu");
+        Located<Boolean> untied = switchFlag(j, flags, script, "--untie-embeddings-and-output-weights");
         if (untied != null) j.tied = new Located<>(false, untied.span());
-        j.distributed = switchFlag(j, flags, "--use-distributed-optimizer");
+        j.distributed = switchFlag(j, flags, script, "--use-distributed-optimizer");
         // --cpu-offloading with --cpu-offloading-num-layers N: N layers' activations go to host memory (Megatron-Core's
         // cpu_offloading_activations defaults to true)
-        if (switchFlag(j, flags, "--cpu-offloading") != null) {
+        if (switchFlag(j, flags, script, "--cpu-offloading") != null) {
             j.offloadLayers = j.key("--cpu-offloading-num-layers", located(flags.get("--cpu-offloading-num-layers")));
         }
-        OffloadSettings.megatron(j, switchFlag(j, flags, "--optimizer-cpu-offload"), flags.get("--optimizer-offload-fraction"));
+        OffloadSettings.megatron(j, switchFlag(j, flags, script, "--optimizer-cpu-offload"), flags.get("--optimizer-offload-fraction"));
         Word fp8 = flags.get("--fp8-format"), fp4 = flags.get("--fp4-format"), recipe = flags.get("--fp8-recipe");
-        Located<Boolean> bf16 = switchFlag(j, flags, "--bf16"), fp16 = switchFlag(j, flags, "--fp16");
+        Located<Boolean> bf16 = switchFlag(j, flags, script, "--bf16"), fp16 = switchFlag(j, flags, script, "--fp16");
         if (fp4 != null && fp4.known()) j.dtype = new Located<>("nvfp4", fp4.span());      // --fp4-recipe has one choice, nvfp4
         else if (fp8 != null && fp8.known()) j.dtype = recipe != null && recipe.is("mxfp8") ? new Located<>("mxfp8", recipe.span())
                 : new Located<>("fp8", fp8.span());
         else if (bf16 != null) j.dtype = new Located<>("bf16", bf16.span());
         else if (fp16 != null) j.dtype = new Located<>("fp16", fp16.span());
         Word rg = flags.get("--recompute-granularity");
-        Located<Boolean> ra = switchFlag(j, flags, "--recompute-activations");
+        Located<Boolean> ra = switchFlag(j, flags, script, "--recompute-activations");
         if (rg != null && rg.known()) j.recompute = new Located<>(rg.text().toLowerCase(java.util.Locale.ROOT), rg.span());
         else if (ra != null) j.recompute = new Located<>("selective", ra.span());
-        moe(j, flags);
-        Located<Boolean> bf16Grads = switchFlag(j, flags, "--grad-reduce-in-bf16");
+        moe(j, flags, script);
+        Located<Boolean> bf16Grads = switchFlag(j, flags, script, "--grad-reduce-in-bf16");
         if (bf16Grads != null) {
             j.bytesPerParameter = j.key("--grad-reduce-in-bf16", new Located<>(16.0, bf16Grads.span()));
             j.state("bytes_per_parameter", 16, "--grad-reduce-in-bf16 (bf16 main gradients: 2 weights + 2 gradients + 12 Adam)",
@@ -241,7 +242,7 @@ final class MegatronAdapter implements FormatAdapter {
      * --moe-grouped-gemm (absent with --num-experts: Megatron runs one GEMM per local expert, its SequentialMLP);
      * --window-size "(w, 0)", --window-attn-skip-freq, --multi-latent-attention with --kv-lora-rank.
      */
-    private static void moe(JobDraft j, Map<String, Word> flags) {
+    private static void moe(JobDraft j, Map<String, Word> flags, boolean script) {
         j.topK = j.key("--moe-router-topk", located(flags.get("--moe-router-topk")));
         j.moeFfn = j.key("--moe-ffn-hidden-size", located(flags.get("--moe-ffn-hidden-size")));
         j.sharedFfn = j.key("--moe-shared-expert-intermediate-size", located(flags.get("--moe-shared-expert-intermediate-size")));
@@ -256,11 +257,11 @@ final class MegatronAdapter implements FormatAdapter {
                 // "None" (Megatron's dropless default written out) or text: dropless, as absent
             }
         }
-        j.padToCapacity = switchFlag(j, flags, "--moe-pad-expert-input-to-capacity");
+        j.padToCapacity = switchFlag(j, flags, script, "--moe-pad-expert-input-to-capacity");
         Word d = flags.get("--moe-token-dispatcher-type");
         if (d != null && d.known()) j.dispatcher = j.key("--moe-token-dispatcher-type", new Located<>(d.text(), d.span()));
-        j.moeOverlap = switchFlag(j, flags, "--overlap-moe-expert-parallel-comm");
-        Located<Boolean> grouped = switchFlag(j, flags, "--moe-grouped-gemm");
+        j.moeOverlap = switchFlag(j, flags, script, "--overlap-moe-expert-parallel-comm");
+        Located<Boolean> grouped = switchFlag(j, flags, script, "--moe-grouped-gemm");
         Word experts = flags.get("--num-experts");
         j.groupedGemm = grouped != null ? grouped : experts != null && experts.known() ? new Located<>(false, experts.span()) : null;
         Word w = flags.get("--window-size");
@@ -276,7 +277,7 @@ final class MegatronAdapter implements FormatAdapter {
         j.fullEvery = j.key("--window-attn-skip-freq", located(flags.get("--window-attn-skip-freq")));
         Word ab = flags.get("--attention-backend");
         if (ab != null && ab.known()) j.attentionKernel = AttentionBackends.kernel(j, "--attention-backend", new Located<>(ab.text(), ab.span()));
-        Located<Boolean> mla = switchFlag(j, flags, "--multi-latent-attention");
+        Located<Boolean> mla = switchFlag(j, flags, script, "--multi-latent-attention");
         if (mla != null) {
             Located<Long> rank = located(flags.get("--kv-lora-rank"));
             j.kvLoraRank = j.key("--kv-lora-rank", rank != null ? rank : new Located<>(0L, mla.span()));
@@ -293,10 +294,11 @@ final class MegatronAdapter implements FormatAdapter {
      * A switch flag (written bare, or with true/false after it): true when on, null when absent, off or unknown; any other
      * word (--tp-comm-overlap=maybe) is SYN002 at the word and binds nothing (DraftValues).
      */
-    private static Located<Boolean> switchFlag(JobDraft j, Map<String, Word> flags, String name) {
+    private static Located<Boolean> switchFlag(JobDraft j, Map<String, Word> flags, boolean script, String name) {
         Word w = flags.get(name);
         if (w == null || !w.known()) return null;
-        return DraftValues.switchValue(j, w.text(), w.span(), name, "the estimate reads " + name + " as not given (off, Megatron's default)");
+        return DraftValues.switchValue(j, w.text(), w.span(), name, script,
+                "the estimate reads " + name + " as not given (off, Megatron's default)");
     }
 
     /** A flag's whole number, signed, for the schema's bounds to judge; null when absent or unknown. */

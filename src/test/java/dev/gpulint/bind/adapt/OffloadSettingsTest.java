@@ -181,8 +181,8 @@ class OffloadSettingsTest {
         assertEquals("cpu", m.offload().optimizer().value());
         assertNull(m.offload().optimizerFraction());
         assertNull(m.parallelism() == null ? null : m.parallelism().tpCommOverlap());
-        assertEquals(List.of("--tp-comm-overlap = 'maybe' (SYN002, not the switch alone (--tp-comm-overlap), or true or false after"
-                        + " it): left out, so the estimate reads --tp-comm-overlap as not given (off, Megatron's default)",
+        assertEquals(List.of("--tp-comm-overlap = 'maybe' (SYN002, not the switch alone (--tp-comm-overlap), with no word after it"
+                        + " (Megatron's argument parser takes no value after a switch)): left out, so the estimate reads --tp-comm-overlap as not given (off, Megatron's default)",
                 "--optimizer-offload-fraction = '1.5' (SYN002, not a number from 0 to 1): left out, so the estimate counts the whole"
                         + " optimizer offloaded (Megatron's default fraction, 1.0)"), m.origin().unpriced());
         // torchtitan's async TP and CPU offload written as text that is no boolean: neither bound

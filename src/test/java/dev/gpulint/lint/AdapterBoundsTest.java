@@ -296,4 +296,32 @@ class AdapterBoundsTest {
                 """));
         assertEquals(List.of(), of(quiet, "ok/config.json", "SYN002"), quiet.toString());
     }
+
+    @Test
+    void kubernetesGpusOfSixteenDigitsAreSyn002AtTheValueNotDropped() {
+        // integer() read at most 15 digits: 10^16 nvidia.com/gpu were dropped as if the pod held no GPU, without a word
+        String job = """
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: j}
+                spec:
+                  pytorchReplicaSpecs:
+                    Worker:
+                      replicas: 2
+                      template:
+                        spec:
+                          containers:
+                            - name: t
+                              resources: {%s: {nvidia.com/gpu: 10000000000000000}}
+                              command: [torchrun, --nproc_per_node=8, train.py, --tensor-model-parallel-size, "8"]
+                """;
+        List<String> limits = lint(SourceFile.of("pt.yaml", job.formatted("limits")));
+        assertEquals(List.of("pt.yaml:12:52 SYN002 'resources.limits.nvidia.com/gpu' is 10000000000000000; it must be at most 1000000."),
+                of(limits, "pt.yaml", "SYN002"), limits.toString());
+        List<String> requests = lint(SourceFile.of("pt.yaml", job.formatted("requests")));
+        assertEquals(List.of("pt.yaml:12:54 SYN002 'resources.requests.nvidia.com/gpu' is 10000000000000000; it must be at most 1000000."),
+                of(requests, "pt.yaml", "SYN002"), requests.toString());
+        List<String> eight = lint(SourceFile.of("pt.yaml", job.formatted("limits").replace("10000000000000000", "8")));
+        assertEquals(List.of(), of(eight, "pt.yaml", "SYN002"), eight.toString());
+    }
 }

@@ -92,6 +92,9 @@ final class KubernetesAdapter implements FormatAdapter {
     private static final class Pod {
         long gpus = -1;
         Span gpuSpan;
+        /** A GPU count beyond the schema's gpus_per_node (integer() dropped 16+ digits silently), and the key it was under. */
+        Located<Long> gpusOver;
+        String gpusOverKey;
         final List<Located<String>> rdma = new ArrayList<>();
         boolean access;
         final Launchers.Launch launch = new Launchers.Launch();
@@ -100,6 +103,7 @@ final class KubernetesAdapter implements FormatAdapter {
     }
 
     private static final dev.gpulint.bind.Schema.Field NODES = dev.gpulint.bind.Schema.field(dev.gpulint.bind.Schema.JOB, "nodes");
+    private static final dev.gpulint.bind.Schema.Field GPUS = dev.gpulint.bind.Schema.field(dev.gpulint.bind.Schema.JOB, "gpus_per_node");
 
     static JobDraft bind(MappingNode root, String file, String jobName, String source) {
         String kind = text(root, "kind");
@@ -123,6 +127,13 @@ final class KubernetesAdapter implements FormatAdapter {
         for (Role r : roles) {
             Pod p = pod(r, source);
             pods.add(p);
+            // a GPU count beyond the schema's gpus_per_node: bound under its key for DraftBounds' SYN002 at the value, as
+            // replicas are below, and the world is unknown
+            if (p.gpusOver != null) {
+                if (j.gpusPerNode == null) j.gpusPerNode = j.key(p.gpusOverKey, p.gpusOver);
+                worldKnown = false;
+                continue;
+            }
             if (p.gpus <= 0) continue;
             // a count beyond the schema's nodes (16+ digits, once dropped as unknown without a word): bound as the job's node
             // count under its key, so that DraftBounds reports SYN002 at the value, and the world is unknown
@@ -304,6 +315,14 @@ final class KubernetesAdapter implements FormatAdapter {
                 for (MappingNode.Entry e : res.entries()) {
                     String k = e.key().text();
                     if (k.equals("nvidia.com/gpu")) {
+                        Located<Long> written = TreeValues.whole(scalar(res, k));
+                        if (written != null && written.value() > GPUS.max()) {
+                            if (p.gpusOver == null) {
+                                p.gpusOver = written;
+                                p.gpusOverKey = "resources." + part + ".nvidia.com/gpu";
+                            }
+                            continue;
+                        }
                         Located<Long> g = integer(scalar(res, k));
                         // limits win over requests; containers of one pod add up
                         if (g != null && (part.equals("limits") || !limitsSeen(c))) {

@@ -23,9 +23,6 @@ final class DraftValues {
      *  estimate does instead. DraftBounds turns each into its finding once the job's name is known. */
     record Refused(Span at, String key, String written, String expected, String instead) {}
 
-    /** The words a YAML/JSON/TOML boolean is written with, as {@link TreeValues#bool} reads them. */
-    private static final List<String> TRUE = List.of("true", "1", "yes"), FALSE = List.of("false", "0", "no");
-
     /**
      * A boolean key of the format: its value, or null when absent, null, a placeholder, or not a boolean (refused:
      * SYN002, and {@code instead} says what the estimate takes).
@@ -43,10 +40,9 @@ final class DraftValues {
      * ({@code script}) the switch is argparse's store_true, which takes no value after it, so the message says only that.
      */
     static Located<Boolean> switchValue(JobDraft j, String text, Span at, String key, boolean script, String instead) {
-        String t = text.strip().toLowerCase(Locale.ROOT);
-        if (TRUE.contains(t)) return new Located<>(true, at);
-        if (FALSE.contains(t)) return null;
-        if (!TreeValues.placeholder(t)) {
+        Boolean b = TreeValues.boolWord(text);
+        if (b != null) return b ? new Located<>(true, at) : null;
+        if (!TreeValues.placeholder(text.strip().toLowerCase(Locale.ROOT))) {
             refuse(j, at, key, text, script
                     ? "the switch alone (" + key + "), with no word after it (Megatron's argument parser takes no value after a switch)"
                     : "the switch alone (" + key + "), or true or false after it", instead);

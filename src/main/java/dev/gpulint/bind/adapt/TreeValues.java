@@ -94,9 +94,15 @@ public final class TreeValues {
 
     public static Located<Boolean> bool(ScalarNode s) {
         if (s == null || s.isNull()) return null;
-        String t = s.text().strip().toLowerCase(java.util.Locale.ROOT);
-        if (t.equals("true") || t.equals("1") || t.equals("yes")) return new Located<>(true, s.span());
-        if (t.equals("false") || t.equals("0") || t.equals("no")) return new Located<>(false, s.span());
+        Boolean b = boolWord(s.text());
+        return b == null ? null : new Located<>(b, s.span());
+    }
+
+    /** The boolean a word is written for (true/1/yes, false/0/no, without case or surrounding space), or null for any other. */
+    static Boolean boolWord(String text) {
+        String t = text.strip().toLowerCase(java.util.Locale.ROOT);
+        if (t.equals("true") || t.equals("1") || t.equals("yes")) return true;
+        if (t.equals("false") || t.equals("0") || t.equals("no")) return false;
         return null;
     }
 }

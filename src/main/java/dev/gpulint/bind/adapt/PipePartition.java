@@ -44,8 +44,8 @@ final class PipePartition {
         }
         String m = s.text().strip().toLowerCase(Locale.ROOT);
         if (!m.equals("parameters") && !m.equals("uniform") && !(m.startsWith("type:") && m.length() > 5)) {
-            j.refused.add(new DraftValues.Refused(s.span(), key, s.text(), "\"parameters\", \"uniform\" or \"type:REGEX\" (the"
-                    + " methods DeepSpeed's PipelineModule implements)", "the estimate prices an even split of the transformer blocks"));
+            DraftValues.refuse(j, s.span(), key, s.text(), "\"parameters\", \"uniform\" or \"type:REGEX\" (the"
+                    + " methods DeepSpeed's PipelineModule implements)", "the estimate prices an even split of the transformer blocks");
             return;
         }
         if (!pipeline) return;

@@ -88,9 +88,9 @@ final class UnpricedSettings {
         Located<Boolean> forward = DraftValues.bool(j, fwd, "fsdp_config.fsdp_forward_prefetch",
                 "the estimate takes FSDP's default, no forward prefetch");
         if (forward != null && forward.value() && fsdp2) {
-            j.refused.add(new DraftValues.Refused(fwd.span(), "fsdp_config.fsdp_forward_prefetch", fwd.text(), "false with fsdp_version 2"
+            DraftValues.refuse(j, fwd.span(), "fsdp_config.fsdp_forward_prefetch", fwd.text(), "false with fsdp_version 2"
                     + " (accelerate raises ValueError: forward_prefetch is not yet implemented in FSDP2; set it false, or fsdp_version 1)",
-                    "the estimate takes FSDP2's own prefetching"));
+                    "the estimate takes FSDP2's own prefetching");
         } else if (forward != null && forward.value()) {
             j.unpriced.add("fsdp_config.fsdp_forward_prefetch: true: the next unit's forward all-gather is issued before the current"
                     + " unit's forward; not priced apart: the forward all-gathers are already hidden behind compute up to dp_overlap");

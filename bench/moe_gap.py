@@ -4,8 +4,10 @@ rows still miss"). For each row of a table (default bench/plan/moe-validation.ts
 plan_calibration.py does, runs `bin/gpulint plan -f json`, and prints the measured step (global batch × seq ÷ (GPUs ×
 tokens/s/GPU)), the predicted step and its parts, and the difference spread over the slowest stage's MoE layers and the
 micro-batches it runs (m + the bubble's (pp − 1)/vpp): the time one MoE layer would need to take per micro-batch beyond the
-estimate's for the row to be right. It fits nothing: it shows what a missing term has to scale with (tokens per micro-batch,
-local experts, the GPU), never a constant's value.
+estimate's for the row to be right. It also prints the measured and the predicted step spread the same way (ms per MoE layer
+and micro-batch): a time that stays put while the micro-batch's tokens grow is a floor (host time) rather than work on the GPU.
+It fits nothing: it shows what a missing term has to scale with (tokens per micro-batch, local experts, the GPU), never a
+constant's value.
 
 Usage: python3 bench/moe_gap.py [--table FILE]
 """
@@ -22,7 +24,7 @@ def main():
     os.makedirs(pc.GEN, exist_ok=True)
     stem = os.path.splitext(os.path.basename(a.table))[0]
     print(f"{'model':<16}{'source':<16}{'ep':>4}{'local':>6}{'tokens/mb':>10}{'measured s':>11}{'predicted s':>12}"
-          f"{'compute':>9}{'exposed':>9}{'missing ms/layer/mb':>21}")
+          f"{'compute':>9}{'exposed':>9}{'measured ms/layer/mb':>21}{'predicted':>10}{'missing':>9}")
     # the table's defaults as plan_calibration.py runs it (moe-validation.tsv: bf16 gradient reduction, 16 bytes per parameter)
     for i, r in enumerate(pc.rows(a.table, dict(pc.TABLE_DEFAULTS.get(os.path.basename(a.table), {})))):
         f = os.path.join(pc.GEN, f"{stem}-gap-{i:02d}-{r['name']}.yaml")
@@ -42,10 +44,12 @@ def main():
         units = mb + (lay["pp"] - 1) / max(1, lay["virtual_pp"])
         layers = int(r["layers"]) / lay["pp"]
         exposed = sum(v for v in t["exposed_comm_s"].values())
-        gap = (measured - t["step_s"]) / units / layers
+        per = units * layers  # MoE layer-micro-batches of the slowest stage
+        gap = (measured - t["step_s"]) / per
         local = int(r["experts"]) // max(1, lay["ep"])
         print(f"{r['name']:<16}{r['source']:<16}{lay['ep']:>4}{local:>6}{lay['micro_batch_size'] * seq // lay['cp']:>10}"
-              f"{measured:>11.2f}{t['step_s']:>12.2f}{t['compute_s']:>9.2f}{exposed:>9.2f}{1e3 * gap:>21.1f}")
+              f"{measured:>11.2f}{t['step_s']:>12.2f}{t['compute_s']:>9.2f}{exposed:>9.2f}{1e3 * measured / per:>21.1f}"
+              f"{1e3 * t['step_s'] / per:>10.1f}{1e3 * gap:>9.1f}")
 
 
 if __name__ == "__main__":

@@ -89,6 +89,22 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual(by[("Qwen3-30B-A3B", "mb-25.11-h100")]["vp"], "12")
         self.assertTrue(all(r["bytes"] == "16" for r in rows))
 
+    def test_moe_validation_b300_rows_are_the_hgx_control_of_the_b200_rows(self):
+        # the 26.02 DGX-B300 rows: an 8-GPU HGX node with x86 hosts like DGX-B200, 8 x ConnectX-8 800 Gb/s per node;
+        # Qwen3-30B-A3B differs from its B200 row only in the micro-batch (8 vs 1), as the table states
+        rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "moe-validation.tsv"), pc.TABLE_DEFAULTS["moe-validation.tsv"])
+        by = {(r["name"], r["source"]): r for r in rows}
+        b300 = [r for r in rows if r["source"] == "mb-26.02-b300"]
+        self.assertEqual(sorted(r["name"] for r in b300), ["DeepSeek-V3", "GPT-OSS-120B", "Qwen3-235B-A22B", "Qwen3-30B-A3B"])
+        for r in b300:
+            self.assertEqual((r["gpu"], r["nic"], r["nic_gbps"], r["nics"], r.get("per_node") or "8"),
+                             ("B300-SXM-270GB", "ConnectX-8", "800", "8", "8"))
+        q300, q200 = by[("Qwen3-30B-A3B", "mb-26.02-b300")], by[("Qwen3-30B-A3B", "mb-26.02-b200")]
+        self.assertEqual((q300["mbs"], q200["mbs"], q300["measured"]), ("8", "1", "29521"))
+        diff = {k for k in q200 if q200[k] != q300[k]}
+        self.assertEqual(diff, {"source", "gpu", "nic_gbps", "nic", "mbs", "measured"})
+        self.assertIn("- {{ model: ConnectX-8, count: 8, speed: 800 Gb/s".replace("{{", "{"), pc.manifest(q300, "k"))
+
 
 if __name__ == "__main__":
     unittest.main()

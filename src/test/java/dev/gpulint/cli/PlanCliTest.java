@@ -45,9 +45,7 @@ class PlanCliTest {
     @Test
     @SuppressWarnings("unchecked")
     void jsonHasPlanMdsKeysInBytesAndSeconds(@TempDir Path dir) throws IOException {
-        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 2, 2));
-        PlanCli.Run r = PlanCli.run("plan", "-f", "json", f.toString());
-        assertEquals(0, r.code(), r.err());
+        PlanCli.Run r = PlanCli.in(dir).file("job.yaml", CLUSTER + job("gpt-7b", 2, 2)).planJson();
         Map<String, Object> doc = r.json();
         assertEquals("gpt-7b", doc.get("job"));
         assertEquals("A100-SXM4-80GB", doc.get("gpu"));
@@ -244,9 +242,7 @@ class PlanCliTest {
 
     @Test
     void gpusPlansAnotherSizeOfTheSameNodeGroup(@TempDir Path dir) throws IOException {
-        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 2, 2));
-        PlanCli.Run r = PlanCli.run("plan", "-f", "json", "--gpus", "16", f.toString());
-        assertEquals(0, r.code(), r.err());
+        PlanCli.Run r = PlanCli.in(dir).file("job.yaml", CLUSTER + job("gpt-7b", 2, 2)).planJson("--gpus", "16");
         assertTrue(r.out().contains("\"gpus\" : 16"), r.out());
     }
 

@@ -21,6 +21,12 @@ public final class Foreign {
         return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
     }
 
+    /** The SYN002 findings met binding, {@code line:column message} each, in order. */
+    public static List<String> syn002(Model m) {
+        return m.findings().stream().filter(f -> f.ruleId().equals("SYN002"))
+                .map(f -> f.span().startLine() + ":" + f.span().startColumn() + " " + f.message()).toList();
+    }
+
     /** The jobs bound from {@code text} read as file {@code name}. */
     public static List<Specs.Job> jobs(String name, String text) {
         return model(name, text).jobs();

@@ -88,11 +88,6 @@ public final class PlanCli {
         return this;
     }
 
-    /** The file written as {@code name}. */
-    public Path path(String name) {
-        return dir.resolve(name);
-    }
-
     /**
      * Writes {@code .gpulint.yaml} with one {@code job_clusters} entry per glob, each on {@code cluster}, and passes it
      * to plan with {@code -c}.
@@ -135,11 +130,5 @@ public final class PlanCli {
     @SuppressWarnings("unchecked")
     public static Map<String, Object> map(Object o) {
         return (Map<String, Object>) o;
-    }
-
-    /** A JSON array read from a parsed report. */
-    @SuppressWarnings("unchecked")
-    public static <T> List<T> list(Object o) {
-        return (List<T>) o;
     }
 }

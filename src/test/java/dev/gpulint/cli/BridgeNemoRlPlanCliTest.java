@@ -3,37 +3,20 @@ package dev.gpulint.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.gpulint.testing.PlanCli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /** `gpulint plan` on a NeMo-RL configuration that names its model: planned from the catalog, and the plan says so. */
 class BridgeNemoRlPlanCliTest {
 
-    private static final String CLUSTER = """
-            kind: cluster
-            name: lab
-            fabric: { type: infiniband }
-            node_groups:
-              - name: dgx
-                count: 2
-                gpu: { model: H100-SXM5-80GB, count: 8 }
-                nvlink: { switch: true }
-                nics:
-                  - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }
-            """;
-
     @Test
     @SuppressWarnings("unchecked")
-    void aNemoRlPolicyThatNamesItsModelIsPlannedFromTheCatalogEntryItNames(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        Path rl = Files.writeString(dir.resolve("grpo_llama8b.yaml"), """
+    void aNemoRlPolicyThatNamesItsModelIsPlannedFromTheCatalogEntryItNames(@TempDir Path dir) {
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("grpo_llama8b.yaml", """
                 policy:
                   model_name: "meta-llama/Llama-3.1-8B-Instruct"
                   train_global_batch_size: 512
@@ -51,11 +34,8 @@ class BridgeNemoRlPlanCliTest {
                 cluster:
                   gpus_per_node: 8
                   num_nodes: 2
-                """);
-        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"grpo_*.yaml\", cluster: lab }\n");
-        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), rl.toString());
-        assertEquals(0, r.code(), r.err() + r.out());
-        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+                """).jobClusters("lab", "grpo_*.yaml").planJson();
+        Map<String, Object> doc = r.json();
         List<String> as = (List<String>) doc.get("assumptions");
         assertTrue(as.contains("model shape (what the files do not write) from policy.model_name meta-llama/Llama-3.1-8B-Instruct: the model "
                 + "catalog's meta-llama/Llama-3.1-8B (https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json)"), as.toString());
@@ -67,9 +47,8 @@ class BridgeNemoRlPlanCliTest {
     /** A Megatron-Bridge override file names its model by the provider class and states no GPU count: planned on its node group. */
     @Test
     @SuppressWarnings("unchecked")
-    void aBridgeOverrideIsPlannedOnItsNodeGroupFromTheProviderItNames(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        Path bridge = Files.writeString(dir.resolve("llama3_8b_override.yaml"), """
+    void aBridgeOverrideIsPlannedOnItsNodeGroupFromTheProviderItNames(@TempDir Path dir) {
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("llama3_8b_override.yaml", """
                 model:
                   _target_: megatron.bridge.models.llama.Llama3ModelProvider8B
                   tensor_model_parallel_size: 2
@@ -79,11 +58,8 @@ class BridgeNemoRlPlanCliTest {
                   global_batch_size: 128
                   micro_batch_size: 1
                 mixed_precision: bf16_mixed
-                """);
-        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*_override.yaml\", cluster: lab }\n");
-        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), bridge.toString());
-        assertEquals(0, r.code(), r.err() + r.out());
-        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+                """).jobClusters("lab", "*_override.yaml").planJson();
+        Map<String, Object> doc = r.json();
         assertEquals(16, doc.get("gpus"), "2 nodes × 8 GPUs of node group dgx");
         List<String> as = (List<String>) doc.get("assumptions");
         assertTrue(as.get(0).startsWith("the job's files state no GPU count (nor dp): planned on all 2 nodes of node group dgx"), as.get(0));

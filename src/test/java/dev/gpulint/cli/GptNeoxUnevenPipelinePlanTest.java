@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.gpulint.testing.PlanCli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -18,19 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
  * makes: the busiest stage's 8 blocks, not the average 7.5.
  */
 class GptNeoxUnevenPipelinePlanTest {
-    private static final String CLUSTER = """
-            kind: cluster
-            name: lab
-            fabric: { type: infiniband }
-            node_groups:
-              - name: dgx
-                count: 2
-                gpu: { model: H100-SXM5-80GB, count: 8 }
-                nvlink: { switch: true }
-                nics:
-                  - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }
-            """;
-
     private static final String NEOX = """
             # gpt-neox: 30 layers over 4 pipeline stages on 2 nodes of 8
             {
@@ -52,20 +38,16 @@ class GptNeoxUnevenPipelinePlanTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void thirtyLayersOverFourStagesAreValidAndPricedAsDeepSpeedSplitsThem(@TempDir Path dir) throws IOException {
-        Path cluster = Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        Path config = Files.writeString(dir.resolve("neox.yml"), NEOX);
-        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.yml\", cluster: lab }\n");
-        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", "--top", "1", cluster.toString(), config.toString());
-        assertEquals(0, r.code(), r.err() + r.out());
-        Map<String, Object> doc = PlanRankingTest.map(new org.snakeyaml.engine.v2.api.Load(
-                org.snakeyaml.engine.v2.api.LoadSettings.builder().build()).loadFromString(r.out()));
-        Map<String, Object> cur = PlanRankingTest.map(doc.get("current"));
+    void thirtyLayersOverFourStagesAreValidAndPricedAsDeepSpeedSplitsThem(@TempDir Path dir) {
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("neox.yml", NEOX).jobClusters("lab", "*.yml")
+                .planJson("--top", "1");
+        Map<String, Object> doc = r.json();
+        Map<String, Object> cur = PlanCli.map(doc.get("current"));
         assertNotNull(cur.get("rank"), "a layout gpt-neox runs is valid: rejected by " + cur.get("rejected_by") + "\n" + r.out());
         List<Object> findings = (List<Object>) cur.get("findings");
         assertTrue(findings == null || findings.stream().map(String::valueOf).noneMatch(f -> f.contains("PAR004")), String.valueOf(findings));
-        assertEquals(List.of(8, 8, 7, 7), PlanRankingTest.map(cur.get("layout")).get("stage_layers"), r.out());
-        List<Map<String, Object>> stages = (List<Map<String, Object>>) PlanRankingTest.map(cur.get("memory")).get("stages");
+        assertEquals(List.of(8, 8, 7, 7), PlanCli.map(cur.get("layout")).get("stage_layers"), r.out());
+        List<Map<String, Object>> stages = (List<Map<String, Object>>) PlanCli.map(cur.get("memory")).get("stages");
         assertEquals(4, stages.size());
         // the middle stages hold blocks only: 8 on stage 1, 7 on stage 2
         double p1 = ((Number) stages.get(1).get("parameters")).doubleValue(), p2 = ((Number) stages.get(2).get("parameters")).doubleValue();

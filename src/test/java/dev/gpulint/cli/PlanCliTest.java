@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,8 +12,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 
 class PlanCliTest {
     private static final String CLUSTER = """
@@ -46,10 +45,8 @@ class PlanCliTest {
     @Test
     @SuppressWarnings("unchecked")
     void jsonHasPlanMdsKeysInBytesAndSeconds(@TempDir Path dir) throws IOException {
-        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 2, 2));
-        CliTest.Run r = CliTest.run("plan", "-f", "json", f.toString());
-        assertEquals(0, r.code(), r.err());
-        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+        PlanCli.Run r = PlanCli.in(dir).file("job.yaml", CLUSTER + job("gpt-7b", 2, 2)).planJson();
+        Map<String, Object> doc = r.json();
         assertEquals("gpt-7b", doc.get("job"));
         assertEquals("A100-SXM4-80GB", doc.get("gpu"));
         assertEquals(32, doc.get("gpus"));
@@ -75,18 +72,14 @@ class PlanCliTest {
     @Test
     @SuppressWarnings("unchecked")
     void aJobThatNamesItsModelIsPlannedAndThePlanSaysWhichCatalogEntryGaveTheShape(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        Path script = Files.writeString(dir.resolve("sft.sbatch"), """
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", CLUSTER).file("sft.sbatch", """
                 #!/bin/bash
                 #SBATCH --nodes=4
                 #SBATCH --gpus-per-node=8
                 srun torchrun --nnodes 4 --nproc_per_node 8 train.py --model_name_or_path meta-llama/Llama-3.1-8B-Instruct \\
                     --bf16 True --fsdp "full_shard auto_wrap"
-                """);
-        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.sbatch\", cluster: lab }\n");
-        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), script.toString());
-        assertEquals(0, r.code(), r.err() + r.out());
-        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+                """).jobClusters("lab", "*.sbatch").planJson();
+        Map<String, Object> doc = r.json();
         java.util.List<String> as = (java.util.List<String>) doc.get("assumptions");
         assertEquals("model shape (what the files do not write) from --model_name_or_path meta-llama/Llama-3.1-8B-Instruct: the model "
                 + "catalog's meta-llama/Llama-3.1-8B (https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json)", as.get(0));
@@ -104,8 +97,7 @@ class PlanCliTest {
     @Test
     @SuppressWarnings("unchecked")
     void aJobThatStatesNoGpuCountIsPlannedOnItsNodeGroupAndSaysSo(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER.replace("count: 4", "count: 3"));
-        Path toml = Files.writeString(dir.resolve("llama3_8b.toml"), """
+        PlanCli plan = PlanCli.in(dir).file("cluster.yaml", CLUSTER.replace("count: 4", "count: 3")).file("llama3_8b.toml", """
                 [model]
                 name = "llama3"
                 flavor = "8B"
@@ -119,11 +111,9 @@ class PlanCliTest {
                 data_parallel_shard_degree = -1
                 tensor_parallel_degree = 2
                 pipeline_parallel_degree = 8
-                """);
-        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.toml\", cluster: lab }\n");
-        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), toml.toString());
-        assertEquals(0, r.code(), r.err() + r.out());
-        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+                """).jobClusters("lab", "*.toml");
+        PlanCli.Run r = plan.planJson();
+        Map<String, Object> doc = r.json();
         assertEquals(16, doc.get("gpus"), "3 nodes × 8 = 24 GPUs, rounded down to a multiple of tp × pp = 16");
         java.util.List<String> as = (java.util.List<String>) doc.get("assumptions");
         assertEquals("the job's files state no GPU count (nor dp): planned on all 3 nodes of node group dgx × 8 GPUs per node = 24 GPUs, "
@@ -132,10 +122,8 @@ class PlanCliTest {
         assertTrue(as.contains("layers over the pipeline: 4, 5, 4 × 5, 3 on the ranks in turn (the layout's 8 stages, laid out"
                 + " layer by layer), as torchtitan's pipeline split builds them (its split points, else the embedding and the output a"
                 + " layer each)"), String.valueOf(as));
-        CliTest.Run asked = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", "--gpus", "16", dir.resolve("cluster.yaml").toString(),
-                toml.toString());
-        assertEquals(0, asked.code(), asked.err());
-        Map<String, Object> askedDoc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(asked.out());
+        PlanCli.Run asked = plan.planJson("--gpus", "16");
+        Map<String, Object> askedDoc = asked.json();
         assertEquals(16, askedDoc.get("gpus"));
         assertTrue(((java.util.List<String>) askedDoc.get("assumptions")).stream().noneMatch(a -> a.contains("state no GPU count")),
                 "--gpus is the size asked for: nothing assumed");
@@ -149,8 +137,7 @@ class PlanCliTest {
     @Test
     @SuppressWarnings("unchecked")
     void anUnstatedSizeKeepsTheStatedGlobalBatchValid(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        Path toml = Files.writeString(dir.resolve("llama3_8b.toml"), """
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", CLUSTER).file("llama3_8b.toml", """
                 [model]
                 name = "llama3"
                 flavor = "8B"
@@ -165,11 +152,8 @@ class PlanCliTest {
                 data_parallel_shard_degree = -1
                 tensor_parallel_degree = 2
                 pipeline_parallel_degree = 2
-                """);
-        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.toml\", cluster: lab }\n");
-        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), toml.toString());
-        assertEquals(0, r.code(), r.err() + r.out());
-        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+                """).jobClusters("lab", "*.toml").planJson();
+        Map<String, Object> doc = r.json();
         assertEquals(24, doc.get("gpus"), "dp 6 of tp 2 × pp 2: the largest dp ≤ 8 dividing 12 global ÷ 1 micro");
         java.util.List<String> as = (java.util.List<String>) doc.get("assumptions");
         assertEquals("the job's files state no GPU count (nor dp): planned on all 4 nodes of node group dgx × 8 GPUs per node = 32 GPUs, "
@@ -183,7 +167,7 @@ class PlanCliTest {
     @Test
     void textSaysEachTermWithItsTier(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));
-        CliTest.Run r = CliTest.run("plan", f.toString());
+        PlanCli.Run r = PlanCli.run("plan", f.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("tp all-gather/reduce-scatter") && r.out().contains("over NVLink"), r.out());
         assertTrue(r.out().contains("dp gradient all-reduce over 4 ranks") && r.out().contains("8 × 200 Gb/s ConnectX-6 per node (RDMA)"), r.out());
@@ -194,9 +178,9 @@ class PlanCliTest {
     @SuppressWarnings("unchecked")
     void aCollectiveTheUserNamesIsPricedOnEveryTierToo(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));
-        CliTest.Run r = CliTest.run("plan", "-f", "json", "--collective", "all-gather:2GB", f.toString());
+        PlanCli.Run r = PlanCli.run("plan", "-f", "json", "--collective", "all-gather:2GB", f.toString());
         assertEquals(0, r.code(), r.err());
-        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+        Map<String, Object> doc = r.json();
         java.util.List<Map<String, Object>> cs = (java.util.List<Map<String, Object>>) doc.get("collectives");
         assertEquals(2, cs.size(), "the dp all-reduce, then the named one");
         Map<String, Object> c = cs.get(1);
@@ -205,10 +189,10 @@ class PlanCliTest {
         Map<String, Object> nv = ((java.util.List<Map<String, Object>>) c.get("tiers")).get(0);
         assertEquals(3.0 / 4 * 2e9, ((Number) nv.get("bytes_per_gpu")).doubleValue(), 1, "(n−1)/n·S over the 4 dp ranks");
         assertEquals(3.0 / 4 * 2e9 / 300e9, ((Number) nv.get("ideal_s")).doubleValue(), 1e-6, "A100 NVLink 3: 300 GB/s per direction");
-        CliTest.Run bad = CliTest.run("plan", "--collective", "broadcast:1GB", f.toString());
+        PlanCli.Run bad = PlanCli.run("plan", "--collective", "broadcast:1GB", f.toString());
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("--collective broadcast:1GB: the kind is all-reduce, reduce-scatter, all-gather or all-to-all"), bad.err());
-        CliTest.Run noUnit = CliTest.run("plan", "--collective", "all-to-all:12", f.toString());
+        PlanCli.Run noUnit = PlanCli.run("plan", "--collective", "all-to-all:12", f.toString());
         assertEquals(2, noUnit.code());
         assertTrue(noUnit.err().contains("has no unit"), noUnit.err());
     }
@@ -217,16 +201,16 @@ class PlanCliTest {
     @SuppressWarnings("unchecked")
     void theDataParallelAllReduceIsPricedOnEveryTierInTextJsonAndMarkdown(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 1));
-        CliTest.Run text = CliTest.run("plan", f.toString());
+        PlanCli.Run text = PlanCli.run("plan", f.toString());
         assertEquals(0, text.code(), text.err());
         assertTrue(text.out().contains("Data-parallel gradient all-reduce on each tier"), text.out());
         assertTrue(text.out().contains("network   ") && text.out().contains("8 × 200 Gb/s ConnectX-6 per node (RDMA) (as placed)"), text.out());
         assertTrue(text.out().contains("reference: 25GbE, one port per GPU (NCCL over TCP sockets)"), text.out());
-        CliTest.Run md = CliTest.run("plan", "-f", "markdown", f.toString());
+        PlanCli.Run md = PlanCli.run("plan", "-f", "markdown", f.toString());
         assertTrue(md.out().contains("| tier | line rate per rank | ideal | efficiency | estimate |"), md.out());
         assertTrue(md.out().contains("| **8 × 200 Gb/s ConnectX-6 per node (RDMA) (as placed)** | 25.0 GB/s (one GPU's share of the node's NICs) |"), md.out());
-        CliTest.Run json = CliTest.run("plan", "-f", "json", f.toString());
-        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(json.out());
+        PlanCli.Run json = PlanCli.run("plan", "-f", "json", f.toString());
+        Map<String, Object> doc = json.json();
         java.util.List<Map<String, Object>> cs = (java.util.List<Map<String, Object>>) doc.get("collectives");
         assertEquals(1, cs.size());
         Map<String, Object> c = cs.get(0);
@@ -247,20 +231,18 @@ class PlanCliTest {
     @Test
     void twoJobsNeedJobAndAnUnknownOneIsBadUsage(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("jobs.yaml"), CLUSTER + job("a", 2, 1) + job("b", 4, 1));
-        CliTest.Run two = CliTest.run("plan", f.toString());
+        PlanCli.Run two = PlanCli.run("plan", f.toString());
         assertEquals(2, two.code());
         assertTrue(two.err().contains("--job (a, b)"), two.err());
-        assertEquals(0, CliTest.run("plan", "--job", "b", f.toString()).code());
-        CliTest.Run none = CliTest.run("plan", "--job", "c", f.toString());
+        assertEquals(0, PlanCli.run("plan", "--job", "b", f.toString()).code());
+        PlanCli.Run none = PlanCli.run("plan", "--job", "c", f.toString());
         assertEquals(2, none.code());
         assertTrue(none.err().contains("no job named 'c'"), none.err());
     }
 
     @Test
     void gpusPlansAnotherSizeOfTheSameNodeGroup(@TempDir Path dir) throws IOException {
-        Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 2, 2));
-        CliTest.Run r = CliTest.run("plan", "-f", "json", "--gpus", "16", f.toString());
-        assertEquals(0, r.code(), r.err());
+        PlanCli.Run r = PlanCli.in(dir).file("job.yaml", CLUSTER + job("gpt-7b", 2, 2)).planJson("--gpus", "16");
         assertTrue(r.out().contains("\"gpus\" : 16"), r.out());
     }
 
@@ -269,33 +251,33 @@ class PlanCliTest {
         // the node group has 4 nodes of 8 GPUs: 64 GPUs need 8 nodes. The plan sizes the larger cluster as asked,
         // ranks layouts as before, and lists CONSIST012 (nodes beyond the group) as the cluster's, rejecting no layout
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 2, 2));
-        CliTest.Run r = CliTest.run("plan", "-f", "json", "--gpus", "64", f.toString());
+        PlanCli.Run r = PlanCli.run("plan", "-f", "json", "--gpus", "64", f.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("\"gpus\" : 64"), r.out());
         assertTrue(r.out().contains("\"cluster_findings\" : [ \"CONSIST012\" ]"), r.out());
         assertTrue(r.out().contains("\"rank\" : 1"), "a layout is ranked first: " + r.out());
-        CliTest.Run within = CliTest.run("plan", "-f", "json", "--gpus", "32", f.toString());
+        PlanCli.Run within = PlanCli.run("plan", "-f", "json", "--gpus", "32", f.toString());
         assertTrue(within.out().contains("\"cluster_findings\" : [ ]"), within.out());
     }
 
     @Test
     void picturesDrawTheJobAsWrittenInEveryFormat(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 16, 1));
-        CliTest.Run mermaid = CliTest.run("plan", "-f", "mermaid", f.toString());
+        PlanCli.Run mermaid = PlanCli.run("plan", "-f", "mermaid", f.toString());
         assertEquals(0, mermaid.code(), mermaid.err());
         assertTrue(mermaid.out().startsWith("---") || mermaid.out().contains("flowchart"), mermaid.out());
         // 32 GPUs: Mermaid's summary, a box per node; tp group A spans dgx-0 and dgx-1 over the network (*)
         assertTrue(mermaid.out().contains("N0[\"dgx-0: r0–7 · tp A* · pp 0 · dp 0\"]"), "the first node's box: " + mermaid.out());
-        CliTest.Run dot = CliTest.run("plan", "-f", "dot", f.toString());
+        PlanCli.Run dot = PlanCli.run("plan", "-f", "dot", f.toString());
         assertEquals(0, dot.code(), dot.err());
         assertTrue(dot.out().startsWith("digraph") || dot.out().startsWith("graph"), dot.out());
-        CliTest.Run svg = CliTest.run("plan", "-f", "svg", f.toString());
+        PlanCli.Run svg = PlanCli.run("plan", "-f", "svg", f.toString());
         assertEquals(0, svg.code(), svg.err());
         assertTrue(svg.out().contains("<svg") && svg.out().strip().endsWith("</svg>"), svg.out());
-        CliTest.Run md = CliTest.run("plan", "-f", "markdown", f.toString());
+        PlanCli.Run md = PlanCli.run("plan", "-f", "markdown", f.toString());
         assertEquals(0, md.code(), md.err());
         assertTrue(md.out().contains("```mermaid"), "markdown: the table, then the Mermaid picture: " + md.out());
-        CliTest.Run text = CliTest.run("plan", f.toString());
+        PlanCli.Run text = PlanCli.run("plan", f.toString());
         assertTrue(text.out().contains("r15 tp15 pp0 dp0"), "the text plan ends with the grid: " + text.out());
         // tp 16 on 8-GPU nodes: the picture marks the group that leaves the node for the network
         assertTrue(mermaid.out().toLowerCase(java.util.Locale.ROOT).contains("network"), mermaid.out());
@@ -305,9 +287,9 @@ class PlanCliTest {
     @SuppressWarnings("unchecked")
     void candidatesAreRankedAndTheJobAsWrittenIsPlacedAmongThem(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 4));
-        CliTest.Run r = CliTest.run("plan", "-f", "json", "--top", "3", f.toString());
+        PlanCli.Run r = PlanCli.run("plan", "-f", "json", "--top", "3", f.toString());
         assertEquals(0, r.code(), r.err());
-        Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+        Map<String, Object> doc = r.json();
         java.util.List<Map<String, Object>> cands = (java.util.List<Map<String, Object>>) doc.get("candidates");
         assertEquals(3, cands.size(), "--top 3");
         double last = Double.MAX_VALUE;
@@ -326,7 +308,7 @@ class PlanCliTest {
         assertTrue(((Number) rejected.get("PAR002")).intValue() > 0, "tp 16 and 32 cross the 8-GPU servers: " + rejected);
         assertTrue(((Number) doc.get("valid")).intValue() >= rank);
 
-        CliTest.Run text = CliTest.run("plan", f.toString());
+        PlanCli.Run text = PlanCli.run("plan", f.toString());
         assertEquals(0, text.code(), text.err());
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("yours ranks (\\d+)(st|nd|rd|th) of (\\d+): (\\d+) % slower than tp \\d+")
                 .matcher(text.out());
@@ -335,7 +317,7 @@ class PlanCliTest {
         assertTrue(text.out().contains("of its"), "and the term it loses most on: " + text.out());
 
         // issue #37: "- * the job as written" was a list inside a list item, a nested bullet on GitHub
-        CliTest.Run md = CliTest.run("plan", "-f", "markdown", f.toString());
+        PlanCli.Run md = PlanCli.run("plan", "-f", "markdown", f.toString());
         assertEquals(0, md.code(), md.err());
         assertTrue(md.out().contains("\n- `*` marks the job as written; `--candidate K` draws candidate K\n"), md.out());
         assertFalse(md.out().contains("- * "), md.out());
@@ -345,20 +327,20 @@ class PlanCliTest {
     @Test
     void candidateKDrawsTheKthLayoutAndOneBeyondTheRankingIsRefused(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 8, 4));
-        CliTest.Run json = CliTest.run("plan", "-f", "json", "--top", "1", f.toString());
+        PlanCli.Run json = PlanCli.run("plan", "-f", "json", "--top", "1", f.toString());
         @SuppressWarnings("unchecked")
-        Map<String, Object> best = (Map<String, Object>) ((java.util.List<Map<String, Object>>) ((Map<String, Object>)
-                new Load(LoadSettings.builder().build()).loadFromString(json.out())).get("candidates")).get(0).get("layout");
+        Map<String, Object> best = (Map<String, Object>) ((java.util.List<Map<String, Object>>) json.json().get("candidates")).get(0)
+                .get("layout");
         String header = "tp " + best.get("tp") + ", pp " + best.get("pp");
         for (String format : new String[] {"mermaid", "dot", "svg", "markdown", "text"}) {
-            CliTest.Run r = CliTest.run("plan", "-f", format, "--candidate", "1", f.toString());
+            PlanCli.Run r = PlanCli.run("plan", "-f", format, "--candidate", "1", f.toString());
             assertEquals(0, r.code(), format + ": " + r.err());
-            CliTest.Run asWritten = CliTest.run("plan", "-f", format, f.toString());
+            PlanCli.Run asWritten = PlanCli.run("plan", "-f", format, f.toString());
             assertTrue(!r.out().equals(asWritten.out()), format + ": candidate 1 is drawn, not the job as written");
         }
-        CliTest.Run text = CliTest.run("plan", "--candidate", "1", f.toString());
+        PlanCli.Run text = PlanCli.run("plan", "--candidate", "1", f.toString());
         assertTrue(text.out().contains("Candidate 1: " + header), text.out());
-        CliTest.Run r = CliTest.run("plan", "-f", "svg", "--candidate", "100000", f.toString());
+        PlanCli.Run r = PlanCli.run("plan", "-f", "svg", "--candidate", "100000", f.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("--candidate 100000: the plan has "), r.err());
     }
@@ -367,17 +349,17 @@ class PlanCliTest {
     @Test
     void aSizeThePlanCannotSearchIsRefusedSayingWhy(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 4, 1));
-        CliTest.Run odd = CliTest.run("plan", "--gpus", "6", f.toString());
+        PlanCli.Run odd = PlanCli.run("plan", "--gpus", "6", f.toString());
         assertEquals(2, odd.code());
         assertEquals("gpulint: plan: --gpus 6 is not a multiple of the job's tp × pp × cp = 4 × 1 × 1 = 4, so no data-parallel "
                 + "size fills it; give a multiple of 4\n", odd.err());
         for (String[] bad : new String[][] {{"--gpus", "0"}, {"--nodes", "0"}, {"--gpus", "-8"}, {"--top", "-1"}}) {
-            CliTest.Run r = CliTest.run("plan", bad[0], bad[1], f.toString());
+            PlanCli.Run r = PlanCli.run("plan", bad[0], bad[1], f.toString());
             assertEquals(2, r.code(), String.join(" ", bad));
             assertEquals("gpulint: plan: --gpus and --nodes are at least 1 and exclude each other; --top and --candidate are at least 0\n",
                     r.err());
         }
-        CliTest.Run huge = CliTest.run("plan", "--nodes", "1000000", f.toString());
+        PlanCli.Run huge = PlanCli.run("plan", "--nodes", "1000000", f.toString());
         assertEquals(2, huge.code());
         assertEquals("gpulint: plan: --nodes 1000000 × 8 GPUs per node = 8000000 is more than the 65,536 GPUs plan searches (the "
                 + "ranking checks every layout with the rules, in time growing with the GPUs); plan a part of the job that repeats, "
@@ -385,7 +367,7 @@ class PlanCliTest {
         // the job as written: the bound check's layout fixes (LayoutFixes plans through Planner) rely on too
         Path big = Files.writeString(dir.resolve("big.yaml"), (CLUSTER + job("big", 4, 1)).replace("count: 4\n", "count: 16384\n")
                 .replace("nodes: 4\n", "nodes: 16384\n"));
-        CliTest.Run written = CliTest.run("plan", big.toString());
+        PlanCli.Run written = PlanCli.run("plan", big.toString());
         assertEquals(2, written.code());
         assertTrue(written.err().startsWith("gpulint: plan: job 'big' asks for 131072 GPUs, which is more than the 65,536 GPUs plan "
                 + "searches"), written.err());
@@ -398,9 +380,9 @@ class PlanCliTest {
     @Test
     void aGlobalBatchOfNoWholeMicroBatchesIsNotPriced(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), CLUSTER + job("gpt-7b", 2, 2).replace("global_batch_size: 256", "global_batch_size: 1"));
-        CliTest.Run check = CliTest.run("check", f.toString());
+        PlanCli.Run check = PlanCli.run("check", f.toString());
         assertTrue(check.out().contains("PAR007"), check.out());
-        CliTest.Run r = CliTest.run("plan", f.toString());
+        PlanCli.Run r = PlanCli.run("plan", f.toString());
         assertEquals(2, r.code(), r.out());
         assertEquals("", r.out());
         assertTrue(r.err().startsWith("gpulint: plan: job 'gpt-7b' is not priced: check raises PAR007 at "), r.err());
@@ -410,12 +392,12 @@ class PlanCliTest {
         // the same job written right, planned on GPUs whose dp does not divide it (64 over dp 12): check is quiet, the
         // ranking at that size is what was asked for, and the layout line says the count is no whole number (not "0")
         Path g = Files.writeString(dir.resolve("ok.yaml"), CLUSTER + job("gpt-7b", 2, 2).replace("global_batch_size: 256", "global_batch_size: 64"));
-        CliTest.Run other = CliTest.run("plan", "--gpus", "48", g.toString());
+        PlanCli.Run other = PlanCli.run("plan", "--gpus", "48", g.toString());
         assertEquals(0, other.code(), other.err());
         assertTrue(other.out().contains("global batch 64, no whole number of micro-batches per step (global batch 64 ÷ micro batch × dp 12, "
                 + "PAR007: the terms below round the count up), zero stage"), other.out());
         assertFalse(other.out().contains(" 0 micro-batches per step"), other.out());
-        CliTest.Run asWritten = CliTest.run("plan", g.toString());
+        PlanCli.Run asWritten = PlanCli.run("plan", g.toString());
         assertEquals(0, asWritten.code(), asWritten.err());
         assertTrue(asWritten.out().contains("global batch 64, 8 micro-batches per step, zero stage"), asWritten.out());
     }
@@ -424,12 +406,12 @@ class PlanCliTest {
     @Test
     void nothingToPlanSaysWhatIsMissing(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), job("gpt-7b", 4, 1).replace("cluster: lab\n", "").replace("node_group: dgx\n", ""));
-        CliTest.Run r = CliTest.run("plan", f.toString());
+        PlanCli.Run r = PlanCli.run("plan", f.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().startsWith("gpulint: plan: nothing to plan: job 'gpt-7b' runs on no cluster node group gpulint knows: "
                 + "lint it with its cluster"), r.err());
         Path c = Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        CliTest.Run none = CliTest.run("plan", c.toString());
+        PlanCli.Run none = PlanCli.run("plan", c.toString());
         assertEquals(2, none.code());
         assertTrue(none.err().startsWith("gpulint: plan: no training job in the files given"), none.err());
         // the formats come from the registry: every adapter's format is named, the later ones too

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +13,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /** `gpulint plan`'s ranking on the cases issue 27 names, and on layouts of published runs (which ran, so stay valid). */
 class PlanRankingTest {
@@ -55,20 +54,12 @@ class PlanRankingTest {
     static final String LLAMA2_70B = "{ parameters: 70B, dtype: bf16, layers: 80, attention_heads: 64, kv_heads: 8, hidden_size: 8192, "
             + "ffn_hidden_size: 28672, vocab_size: 32000, gated_mlp: true, tied_embeddings: false, seq_length: 4096 }";
 
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> plan(Path dir, String text, String... args) throws IOException {
-        Path f = Files.writeString(dir.resolve("job.yaml"), text);
-        String[] all = new String[args.length + 4];
-        all[0] = "plan"; all[1] = "-f"; all[2] = "json";
-        System.arraycopy(args, 0, all, 3, args.length);
-        all[all.length - 1] = f.toString();
-        CliTest.Run r = CliTest.run(all);
-        assertEquals(0, r.code(), r.err());
-        return (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
+    /** {@code text} written to job.yaml and planned: {@code plan -f json ARGS job.yaml}, which must exit 0. */
+    static Map<String, Object> plan(Path dir, String text, String... args) {
+        return PlanCli.in(dir).file("job.yaml", text).planJson(args).json();
     }
 
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> map(Object o) { return (Map<String, Object>) o; }
+    static Map<String, Object> map(Object o) { return PlanCli.map(o); }
 
     static double tokens(Map<String, Object> plan) {
         return ((Number) map(plan.get("throughput")).get("tokens_per_s_per_gpu")).doubleValue();

@@ -3,15 +3,12 @@ package dev.gpulint.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.gpulint.testing.PlanCli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
  * `gpulint plan` on the configurations of the research trainers (nanotron, Fast-LLM, Levanter), our own fixtures of their
@@ -19,35 +16,15 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
  * passes it.
  */
 class ResearchTrainerPlanCliTest {
-    private static final String CLUSTER = """
-            kind: cluster
-            name: lab
-            fabric: { type: infiniband }
-            node_groups:
-              - name: dgx
-                count: 2
-                gpu: { model: H100-SXM5-80GB, count: 8 }
-                nvlink: { switch: true }
-                nics:
-                  - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }
-            """;
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> json(String out) {
-        return (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(out);
-    }
-
     /** A nanotron config (dp 4 × tp 4 × pp 1) passed by a torchrun launch on 2 nodes × 8: planned on those 16 GPUs. */
     @Test
     @SuppressWarnings("unchecked")
-    void aNanotronConfigIsPlannedWithTheGpuCountOfTheLaunchThatPassesIt(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        Path script = Files.writeString(dir.resolve("launch.sh"), """
+    void aNanotronConfigIsPlannedWithTheGpuCountOfTheLaunchThatPassesIt(@TempDir Path dir) {
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("launch.sh", """
                 #!/bin/bash
                 export CUDA_DEVICE_MAX_CONNECTIONS=1
                 torchrun --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d run_train.py --config-file config_llama_8b.yaml
-                """);
-        Path config = Files.writeString(dir.resolve("config_llama_8b.yaml"), """
+                """).file("config_llama_8b.yaml", """
                 model:
                   dtype: bfloat16
                   model_config:
@@ -72,12 +49,8 @@ class ResearchTrainerPlanCliTest {
                   batch_accumulation_per_replica: 8
                   micro_batch_size: 1
                   sequence_length: 8192
-                """);
-        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.yaml\", cluster: lab }\n  - { files: \"*.sh\", cluster: lab }\n");
-        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), script.toString(),
-                config.toString());
-        assertEquals(0, r.code(), r.err() + r.out());
-        Map<String, Object> doc = json(r.out());
+                """).jobClusters("lab", "*.yaml", "*.sh").planJson();
+        Map<String, Object> doc = r.json();
         assertEquals(16, doc.get("gpus"), "2 nodes × 8 from the launch");
         Map<String, Object> current = (Map<String, Object>) doc.get("current");
         Map<String, Object> layout = (Map<String, Object>) current.get("layout");
@@ -96,14 +69,11 @@ class ResearchTrainerPlanCliTest {
     /** A Fast-LLM config (tensor_parallel 2, the rest data-parallel) passed by `fast-llm train gpt --config` under torchrun. */
     @Test
     @SuppressWarnings("unchecked")
-    void aFastLlmConfigIsPlannedWithTheGpuCountOfTheLaunchAndDpIsWhatTpLeaves(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        Path script = Files.writeString(dir.resolve("launch.sh"), """
+    void aFastLlmConfigIsPlannedWithTheGpuCountOfTheLaunchAndDpIsWhatTpLeaves(@TempDir Path dir) {
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("launch.sh", """
                 #!/bin/bash
                 torchrun --nnodes 2 --nproc_per_node 8 --no_python fast-llm train gpt --config examples/mistral.yaml
-                """);
-        Files.createDirectories(dir.resolve("examples"));
-        Path config = Files.writeString(dir.resolve("examples/mistral.yaml"), """
+                """).file("examples/mistral.yaml", """
                 batch:
                   sequence_length: 4096
                   micro_batch_size: 2
@@ -126,12 +96,8 @@ class ResearchTrainerPlanCliTest {
                   distributed:
                     tensor_parallel: 2
                     training_dtype: bf16
-                """);
-        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"**\", cluster: lab }\n");
-        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), script.toString(),
-                config.toString());
-        assertEquals(0, r.code(), r.err() + r.out());
-        Map<String, Object> doc = json(r.out());
+                """).jobClusters("lab", "**").planJson();
+        Map<String, Object> doc = r.json();
         assertEquals(16, doc.get("gpus"), r.out());
         Map<String, Object> current = (Map<String, Object>) doc.get("current");
         Map<String, Object> layout = (Map<String, Object>) current.get("layout");
@@ -146,9 +112,8 @@ class ResearchTrainerPlanCliTest {
     /** A nanotron config linted without its launch: its dp × tp × pp is the size it was written for. */
     @Test
     @SuppressWarnings("unchecked")
-    void aNanotronConfigAloneIsPlannedAndSaysWhatItAssumed(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        Path config = Files.writeString(dir.resolve("config_tiny.yaml"), """
+    void aNanotronConfigAloneIsPlannedAndSaysWhatItAssumed(@TempDir Path dir) {
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("config_tiny.yaml", """
                 model:
                   dtype: bfloat16
                   model_config:
@@ -167,11 +132,8 @@ class ResearchTrainerPlanCliTest {
                   batch_accumulation_per_replica: 2
                   micro_batch_size: 4
                   sequence_length: 2048
-                """);
-        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.yaml\", cluster: lab }\n");
-        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), config.toString());
-        assertEquals(0, r.code(), r.err() + r.out());
-        Map<String, Object> doc = json(r.out());
+                """).jobClusters("lab", "*.yaml").planJson();
+        Map<String, Object> doc = r.json();
         Map<String, Object> layout = (Map<String, Object>) ((Map<String, Object>) doc.get("current")).get("layout");
         assertEquals(2, layout.get("tp"), r.out());
         assertEquals(4, layout.get("dp"), r.out());
@@ -181,16 +143,14 @@ class ResearchTrainerPlanCliTest {
     /** A Levanter config on GPUs: the Slurm script's 16 GPUs, the model axis 2, FSDP (ZeRO-3) over the data axis of 8. */
     @Test
     @SuppressWarnings("unchecked")
-    void aLevanterConfigOnGpusIsPlannedAsFsdpOverTheDataAxisAndSaysTheVocabularyIsAssumed(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        Path script = Files.writeString(dir.resolve("train.sbatch"), """
+    void aLevanterConfigOnGpusIsPlannedAsFsdpOverTheDataAxisAndSaysTheVocabularyIsAssumed(@TempDir Path dir) {
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sbatch", """
                 #!/bin/bash
                 #SBATCH --nodes=2
                 #SBATCH --ntasks-per-node=8
                 #SBATCH --gres=gpu:8
                 srun python -m levanter.main.train_lm --config_path llama_7b.yaml
-                """);
-        Path config = Files.writeString(dir.resolve("llama_7b.yaml"), """
+                """).file("llama_7b.yaml", """
                 model:
                   type: llama
                   seq_len: 4096
@@ -205,12 +165,8 @@ class ResearchTrainerPlanCliTest {
                   model_axis_size: 2
                   per_device_parallelism: 4
                   train_batch_size: 256
-                """);
-        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*\", cluster: lab }\n");
-        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", dir.resolve("cluster.yaml").toString(), script.toString(),
-                config.toString());
-        assertEquals(0, r.code(), r.err() + r.out());
-        Map<String, Object> doc = json(r.out());
+                """).jobClusters("lab", "*").planJson();
+        Map<String, Object> doc = r.json();
         assertEquals(16, doc.get("gpus"), r.out());
         Map<String, Object> current = (Map<String, Object>) doc.get("current");
         Map<String, Object> layout = (Map<String, Object>) current.get("layout");

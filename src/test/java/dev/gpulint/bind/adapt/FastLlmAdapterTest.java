@@ -1,11 +1,11 @@
 package dev.gpulint.bind.adapt;
 
+import static dev.gpulint.bind.adapt.AdapterFormats.format;
+import static dev.gpulint.testing.Foreign.jobs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,16 +16,6 @@ import org.junit.jupiter.api.Test;
  * base_model.decoder, and a continued pretraining that names its checkpoint) bound as jobs.
  */
 class FastLlmAdapterTest {
-
-    private static List<Specs.Job> jobs(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs();
-    }
-
-    private static String format(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return FormatAdapters.find(new ForeignDocument(Readers.read(f).foreign().get(0), f, name)).map(FormatAdapter::displayName).orElse("none");
-    }
 
     static final String TRANSFORMER = """
             training:

@@ -1,10 +1,10 @@
 package dev.gpulint.bind.adapt;
 
+import static dev.gpulint.bind.adapt.AdapterFormats.format;
+import static dev.gpulint.testing.Foreign.jobs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,16 +15,6 @@ import org.junit.jupiter.api.Test;
  * checkpoint) bound as jobs.
  */
 class LevanterAdapterTest {
-
-    private static List<Specs.Job> jobs(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs();
-    }
-
-    private static String format(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return FormatAdapters.find(new ForeignDocument(Readers.read(f).foreign().get(0), f, name)).map(FormatAdapter::displayName).orElse("none");
-    }
 
     static final String LLAMA = """
             data:

@@ -1,13 +1,13 @@
 package dev.gpulint.bind.adapt;
 
+import static dev.gpulint.testing.Foreign.syn002;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.gpulint.derive.estimate.PipelineSplit;
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -35,13 +35,7 @@ class TorchtitanDefaultSplitTest {
     }
 
     private static Model bind(String text) {
-        SourceFile f = SourceFile.of("llama3.toml", text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
-    }
-
-    private static List<String> syn002(Model m) {
-        return m.findings().stream().filter(f -> f.ruleId().equals("SYN002"))
-                .map(f -> f.span().startLine() + ":" + f.span().startColumn() + " " + f.message()).toList();
+        return Foreign.model("llama3.toml", text);
     }
 
     private static List<Double> ranks(Specs.Job j, int pp) {

@@ -1,11 +1,10 @@
 package dev.gpulint.bind.adapt;
 
+import static dev.gpulint.testing.Foreign.jobs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,11 +15,6 @@ import org.junit.jupiter.api.Test;
  * context degrees under [experimental].
  */
 class TorchtitanLayoutTest {
-
-    private static List<Specs.Job> jobs(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs();
-    }
 
     @Test
     void theDegreesUnderTrainingAndExperimentalAreRead() {

@@ -1,14 +1,14 @@
 package dev.gpulint.bind.adapt;
 
+import static dev.gpulint.testing.Foreign.syn002;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.gpulint.core.Finding;
 import dev.gpulint.derive.estimate.PipelineSplit;
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,13 +37,7 @@ class TorchtitanSplitTest {
     }
 
     private static Model bind(String text) {
-        SourceFile f = SourceFile.of("llama3_8b.toml", text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
-    }
-
-    private static List<String> syn002(Model m) {
-        return m.findings().stream().filter(f -> f.ruleId().equals("SYN002"))
-                .map(f -> f.span().startLine() + ":" + f.span().startColumn() + " " + f.message()).toList();
+        return Foreign.model("llama3_8b.toml", text);
     }
 
     private static double[] ranks(Specs.Job j, int pp) {

@@ -1,11 +1,10 @@
 package dev.gpulint.bind.adapt;
 
+import static dev.gpulint.testing.Foreign.jobs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,11 +14,6 @@ import org.junit.jupiter.api.Test;
  * fine-tune with tensor parallelism, a single-device LoRA config) bound as jobs, their model named by the builder.
  */
 class TorchtuneAdapterTest {
-
-    private static List<Specs.Job> jobs(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs();
-    }
 
     private static String shapeFrom(Specs.Job j) {
         for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(ModelNames.SHAPE)) return s.value() + " | " + s.where();

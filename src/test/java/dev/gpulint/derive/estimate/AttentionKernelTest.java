@@ -1,15 +1,13 @@
 package dev.gpulint.derive.estimate;
 
+import static dev.gpulint.testing.Foreign.bind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.bind.adapt.Adapters;
-import dev.gpulint.derive.Fixture;
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.EstimateManifest;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,8 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class AttentionKernelTest {
 
-    static final String LLAMA3_8B = "layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,"
-            + " gated_mlp: true, tied_embeddings: false, vocab_size: 128256, dtype: bf16";
+    static final String LLAMA3_8B = EstimateManifest.LLAMA3_8B;
 
     private static JobEstimate h100(String attention, String par, int seq) {
         return MoeCostTest.job(LLAMA3_8B, attention, par, seq);
@@ -76,29 +73,8 @@ class AttentionKernelTest {
     }
 
     private static JobEstimate onGpu(String gpu, String attention) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: 8
-                    gpu: { model: %s, count: 8 }
-                    nvlink: { switch: true }
-                    nics: [ { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true } ]
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 8
-                gpus_per_node: 8
-                model: { %s, seq_length: 8192, %s }
-                parallelism: { tp: 1 }
-                batch: { micro_batch_size: 1, global_batch_size: 64 }
-                optimizer: { zero_stage: 3 }
-                recompute: selective
-                """.formatted(gpu, LLAMA3_8B, attention));
-        return JobEstimate.of(f.jobs().get(0), f.catalog());
+        return EstimateManifest.on(gpu).nodes(8).nics(EstimateManifest.CX7_IB).model(LLAMA3_8B + ", seq_length: 8192, " + attention)
+                .parallelism("tp: 1").batch(1, 64).optimizer("zero_stage: 3").recompute("selective").estimate();
     }
 
     @Test
@@ -111,10 +87,6 @@ class AttentionKernelTest {
         assertEquals(0.3, b200.inputs().hardware().attention(AttentionKernel.FLASH3), 1e-12, "FlashAttention-3 is Hopper's: no Blackwell rate");
     }
 
-    private static Specs.Job bind(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
-    }
 
     @Test
     void torchtitansDefaultIsPyTorchsFlashBackend() {
@@ -180,29 +152,8 @@ class AttentionKernelTest {
     }
 
     private static JobEstimate recomputed(String model, int seq) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: 8
-                    gpu: { model: H100-SXM5-80GB, count: 8 }
-                    nvlink: { switch: true }
-                    nics: [ { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true } ]
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 8
-                gpus_per_node: 8
-                model: { %s, seq_length: %d }
-                parallelism: { tp: 1, cp: 8 }
-                batch: { micro_batch_size: 1, global_batch_size: 256 }
-                optimizer: { zero_stage: 1, distributed: true }
-                recompute: full
-                """.formatted(model, seq));
-        return JobEstimate.of(f.jobs().get(0), f.catalog());
+        return EstimateManifest.h100().nodes(8).nics(EstimateManifest.CX7_IB).model(model + ", seq_length: " + seq)
+                .parallelism("tp: 1, cp: 8").batch(1, 256).optimizer("zero_stage: 1, distributed: true").recompute("full").estimate();
     }
     private static final String NEMO2 = """
             _partial_: true

@@ -2,6 +2,7 @@ package dev.gpulint.derive.estimate;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.EstimateManifest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,27 +14,10 @@ class BlockScaledOrderTest {
 
     @Test
     void theBlockScaledEfficienciesAreNamedInTheCatalogsOrder() {
-        dev.gpulint.derive.Fixture f = dev.gpulint.derive.Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: 2
-                    gpu: { model: GB200, count: 4 }
-                    nvlink: { switch: true, domain_size: 72 }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 2
-                gpus_per_node: 4
-                model: { dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
-                         vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 8192 }
-                parallelism: { tp: 1, pp: 1 }
-                batch: { micro_batch_size: 1, global_batch_size: 64 }
-                """);
-        JobEstimate e = JobEstimate.of(f.jobs().get(0), f.catalog());
+        JobEstimate e = EstimateManifest.on("GB200").nodes(2).gpusPerNode(4).nvlink("switch: true, domain_size: 72")
+                
+                .model(EstimateManifest.LLAMA3_8B + ", seq_length: 8192")
+                .parallelism("tp: 1, pp: 1").batch(1, 64).estimate();
         String eff = e.inputs().assumptions().stream().filter(a -> a.startsWith("GB200 efficiencies:")).findFirst().orElseThrow();
         int mx = eff.indexOf(", gemm_mxfp8 "), nv = eff.indexOf(", gemm_nvfp4 ");
         assertTrue(mx > 0 && nv > mx, eff);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.plan.EstimateWords;
-import dev.gpulint.derive.Fixture;
+import dev.gpulint.testing.EstimateManifest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,22 +14,9 @@ import org.junit.jupiter.api.Test;
 class CausalAttentionTest {
 
     private static Estimate estimate(int seq) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - { name: g, count: 1, gpu: { model: A100-SXM4-80GB, count: 8 }, nvlink: { switch: true } }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 1
-                gpus_per_node: 1
-                model: { layers: 4, hidden_size: 1024, attention_heads: 8, seq_length: %d, vocab_size: 32000 }
-                batch: { micro_batch_size: 1, global_batch_size: 1 }
-                """.formatted(seq));
-        return JobEstimate.of(f.jobs().get(0), f.catalog()).estimate();
+        return EstimateManifest.on("A100-SXM4-80GB").jobGpusPerNode(1)
+                .model("layers: 4, hidden_size: 1024, attention_heads: 8, seq_length: " + seq + ", vocab_size: 32000").batch(1, 1)
+                .estimate().estimate();
     }
 
     @Test

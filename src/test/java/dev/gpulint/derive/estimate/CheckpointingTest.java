@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gpulint.derive.Fixture;
 import dev.gpulint.derive.estimate.Layout.Recompute;
 import dev.gpulint.derive.estimate.ModelShape.Dtype;
+import dev.gpulint.testing.EstimateManifest;
 import org.junit.jupiter.api.Test;
 
 /** Activation checkpointing's memory and recompute terms (Checkpointing), on Llama 3 8B's shape. */
@@ -64,29 +65,9 @@ class CheckpointingTest {
     }
 
     private static Estimate estimate(String recompute) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: 1
-                    gpu: { model: H100-SXM5-80GB, count: 8 }
-                    nvlink: { switch: true }
-                ---
-                kind: training_job
-                name: llama3-8b
-                cluster: c
-                node_group: g
-                nodes: 1
-                gpus_per_node: 8
-                model: { dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
-                         vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 8192 }
-                parallelism: { tp: 1, pp: 1 }
-                batch: { micro_batch_size: 1, global_batch_size: 8 }
-                optimizer: { zero_stage: 3 }
-                recompute: %s
-                """.formatted(recompute));
-        JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
+        JobEstimate j = EstimateManifest.h100().name("llama3-8b")
+                .model(EstimateManifest.LLAMA3_8B + ", seq_length: 8192")
+                .parallelism("tp: 1, pp: 1").batch(1, 8).optimizer("zero_stage: 3").recompute(recompute).estimate();
         return Estimator.estimate(j.inputs().model(), j.inputs().layout(), j.inputs().hardware(), j.inputs().order(), j.inputs().bytes());
     }
 

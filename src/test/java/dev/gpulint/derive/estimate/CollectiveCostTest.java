@@ -9,6 +9,7 @@ import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.derive.Fixture;
 import dev.gpulint.derive.net.AllReduceAnalysis;
 import dev.gpulint.facts.AllReduceFact;
+import dev.gpulint.testing.EstimateManifest;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -170,41 +171,22 @@ class CollectiveCostTest {
     }
 
     private static Fixture nvl72(long nodes, String parallelism, long globalBatch) {
-        return Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: trays
-                    count: %d
-                    gpu: { model: GB200, count: 4 }
-                    nvlink: { switch: true, domain_size: 72 }
-                    nics:
-                      - { model: ConnectX-7, count: 4, speed: 400 Gb/s, protocol: infiniband }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: trays
-                nodes: %d
-                gpus_per_node: 4
-                %s
-                parallelism: %s
-                batch: { micro_batch_size: 1, global_batch_size: %d }
-                optimizer: { zero_stage: 0, distributed: true }
-                """.formatted(nodes, nodes, LLAMA3_8B.strip(), parallelism, globalBatch));
+        return EstimateManifest.on("GB200").group("trays").nodes((int) nodes).gpusPerNode(4).nvlink("switch: true, domain_size: 72")
+                .nics("{ model: ConnectX-7, count: 4, speed: 400 Gb/s, protocol: infiniband }").model(LLAMA3_8B).parallelism(parallelism)
+                .batch(1, (int) globalBatch).optimizer("zero_stage: 0, distributed: true").fixture();
     }
 
     @Test
     void anNvl72PipelineAcrossRacksSendsThroughOneNicAndInsideARackOverNvlink() {
         // two racks (36 trays), tp 2, pp 8, dp 9: the pipeline's ranks are 18 apart, 4 stages in each rack
-        Fixture across = nvl72(36, "{ tp: 2, pp: 8 }", 144);
+        Fixture across = nvl72(36, "tp: 2, pp: 8", 144);
         JobEstimate j = JobEstimate.of(across.jobs().get(0), across.catalog());
         assertEquals(9, j.estimate().layout().dp());
         assertEquals(Tier.NETWORK, j.estimate().time().tiers().get(ParallelDim.PP));
         String pp = j.estimate().terms().stream().filter(n -> n.term().equals("pp")).map(EstimateWords::text).findFirst().orElseThrow();
         assertTrue(pp.contains("(a send is one pair of GPUs: the sending GPU's own NIC) at 45 GB/s (50 GB/s line rate × 0.90)"), pp);
         // one rack, pp 8 and dp 9: the pipeline stays inside the NVLink domain
-        Fixture inside = nvl72(18, "{ tp: 1, pp: 8 }", 144);
+        Fixture inside = nvl72(18, "tp: 1, pp: 8", 144);
         JobEstimate r = JobEstimate.of(inside.jobs().get(0), inside.catalog());
         assertEquals(Tier.NVLINK, r.estimate().time().tiers().get(ParallelDim.PP));
         String rp = r.estimate().terms().stream().filter(n -> n.term().equals("pp")).map(EstimateWords::text).findFirst().orElseThrow();
@@ -212,38 +194,15 @@ class CollectiveCostTest {
         assertFalse(rp.contains("NIC"), rp);
     }
 
-    private static final String LLAMA3_8B = """
-            model: { dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
-                     vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 8192, parameters: 8.03B }
-            """;
+    private static final String LLAMA3_8B = EstimateManifest.LLAMA3_8B + ", seq_length: 8192, parameters: 8.03B";
 
     private static Fixture job(String nics, long nodes, String parallelism, String optimizer) {
-        return Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: %d
-                    gpu: { model: H100-SXM5-80GB, count: 8 }
-                    nvlink: { switch: true }
-                    nics:
-                %s
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: %d
-                gpus_per_node: 8
-                %s
-                parallelism: %s
-                batch: { micro_batch_size: 1, global_batch_size: 128 }
-                optimizer: %s
-                """.formatted(nodes, nics, nodes, LLAMA3_8B.strip().replace("\n", "\n"), parallelism, optimizer));
+        return EstimateManifest.h100().nodes((int) nodes).nics(nics).model(LLAMA3_8B).parallelism(parallelism).batch(1, 128)
+                .optimizer(optimizer).fixture();
     }
 
-    private static final String IB8 = "      - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }";
-    private static final String ETH25 = "      - { count: 1, speed: 25 Gb/s, protocol: ethernet }";
+    private static final String IB8 = "{ model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }";
+    private static final String ETH25 = "{ count: 1, speed: 25 Gb/s, protocol: ethernet }";
 
     private static TierTable table(JobEstimate j) {
         return TierTable.dataParallel(j.estimate(), j.inputs().hardware(), j.inputs().order());
@@ -255,7 +214,7 @@ class CollectiveCostTest {
 
     @Test
     void thePlansTableReproducesTheSeedForAJobThatReducesInBf16() {
-        Fixture f = job(IB8, 1, "{ tp: 1, pp: 1 }", "{ zero_stage: 0, distributed: true, bytes_per_parameter: 16 }");
+        Fixture f = job(IB8, 1, "tp: 1, pp: 1", "zero_stage: 0, distributed: true, bytes_per_parameter: 16");
         JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
         TierTable t = table(j);
         assertEquals(8, t.n());
@@ -279,7 +238,7 @@ class CollectiveCostTest {
 
     @Test
     void withoutAStatementBf16GradientsAreReducedInFp32AndTheAssumptionSaysSo() {
-        Fixture f = job(IB8, 1, "{ tp: 1, pp: 1 }", "{ zero_stage: 0 }");
+        Fixture f = job(IB8, 1, "tp: 1, pp: 1", "zero_stage: 0");
         JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
         TierTable t = table(j);
         assertEquals(32.1e9, t.bytes(), 0.1e9, "8.03B × 4 bytes of fp32 main gradients");
@@ -291,7 +250,7 @@ class CollectiveCostTest {
 
     @Test
     void aTwentyFiveGbeClusterIsPricedOnItsOwnNicsAndAgreesWithNet003() {
-        Fixture f = job(ETH25, 2, "{ tp: 1, pp: 1 }", "{ zero_stage: 0, bytes_per_parameter: 16 }");
+        Fixture f = job(ETH25, 2, "tp: 1, pp: 1", "zero_stage: 0, bytes_per_parameter: 16");
         JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
         assertFalse(j.inputs().assumptions().stream().anyMatch(a -> a.contains("400 Gb/s NIC per GPU assumed")), j.inputs().assumptions().toString());
         assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.contains("1 × 25 Gb/s per node (plain Ethernet: NCCL over TCP sockets)")));
@@ -316,36 +275,13 @@ class CollectiveCostTest {
         assertEquals(perByte, a.getSeconds() / a.getGradientBytes(), perByte * 1e-9, "the same seconds per gradient byte");
     }
 
-    private static final String MOE = """
-            model: { dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
-                     vocab_size: 32000, gated_mlp: true, tied_embeddings: false, seq_length: 4096, experts: 16, top_k: 2 }
-            """;
+    private static final String MOE = "dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,"
+            + " vocab_size: 32000, gated_mlp: true, tied_embeddings: false, seq_length: 4096, experts: 16, top_k: 2";
 
     @Test
     void expertsSpreadAcrossServersPayEachRanksOwnNicAndRankBelowExpertsInsideOne() {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: 2
-                    gpu: { model: H100-SXM5-80GB, count: 8 }
-                    nvlink: { switch: true }
-                    nics:
-                      - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 2
-                gpus_per_node: 8
-                %s
-                parallelism: { tp: 1, pp: 1, ep: 8 }
-                batch: { micro_batch_size: 1, global_batch_size: 64 }
-                optimizer: { zero_stage: 0, distributed: true }
-                """.formatted(MOE.strip()));
-        JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
+        JobEstimate j = EstimateManifest.h100().nodes(2).nics(IB8).model(MOE).parallelism("tp: 1, pp: 1, ep: 8").batch(1, 64)
+                .optimizer("zero_stage: 0, distributed: true").estimate();
         Layout inside = j.inputs().layout();
         assertEquals(8, inside.ep());
         Layout across = inside.withSizes(inside.tp(), inside.pp(), inside.dp(), inside.cp(), 16, inside.virtualPp());
@@ -367,28 +303,7 @@ class CollectiveCostTest {
 
     @Test
     void anNvl72JobIsPricedOnNvlinkAndAnAmdJobNamesInfinityFabric() {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: trays
-                    count: 18
-                    gpu: { model: GB200, count: 4 }
-                    nvlink: { switch: true, domain_size: 72 }
-                    nics:
-                      - { model: ConnectX-7, count: 4, speed: 400 Gb/s, protocol: infiniband }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: trays
-                nodes: 18
-                gpus_per_node: 4
-                %s
-                parallelism: { tp: 1, pp: 1 }
-                batch: { micro_batch_size: 1, global_batch_size: 144 }
-                optimizer: { zero_stage: 0, distributed: true }
-                """.formatted(LLAMA3_8B.strip()));
+        Fixture f = nvl72(18, "tp: 1, pp: 1", 144);
         JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
         assertEquals(72, j.estimate().layout().dp());
         assertEquals(Tier.NVLINK, j.estimate().time().tiers().get(ParallelDim.DP), "72 GPUs over 18 trays: one NVLink domain");
@@ -396,28 +311,8 @@ class CollectiveCostTest {
         assertFalse(j.estimate().terms().stream().anyMatch(n -> EstimateWords.text(n).contains("Infinity Fabric")), "an NVIDIA job never says Infinity Fabric");
         assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.contains("one domain of 72 GPUs across 18 nodes")));
 
-        Fixture amd = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: 1
-                    gpu: { model: MI300X, count: 8 }
-                    nics:
-                      - { count: 8, speed: 400 Gb/s, protocol: roce }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 1
-                gpus_per_node: 8
-                %s
-                parallelism: { tp: 1, pp: 1 }
-                batch: { micro_batch_size: 1, global_batch_size: 64 }
-                optimizer: { zero_stage: 0, distributed: true }
-                """.formatted(LLAMA3_8B.strip()));
-        JobEstimate m = JobEstimate.of(amd.jobs().get(0), amd.catalog());
+        JobEstimate m = EstimateManifest.on("MI300X").nvlink(null).nics("{ count: 8, speed: 400 Gb/s, protocol: roce }").model(LLAMA3_8B)
+                .parallelism("tp: 1, pp: 1").batch(1, 64).optimizer("zero_stage: 0, distributed: true").estimate();
         assertTrue(m.estimate().terms().stream().anyMatch(n -> n.term().equals("dp") && EstimateWords.text(n).contains("over Infinity Fabric")),
                 m.estimate().terms().toString());
         assertFalse(m.estimate().terms().stream().anyMatch(n -> EstimateWords.text(n).contains("NVLink")), "an AMD job never says NVLink");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.derive.Fixture;
+import dev.gpulint.testing.EstimateManifest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,23 +19,8 @@ class DpExposureTest {
 
     @Test
     void aHiddenFsdpCollectiveCostsWhatTheComputeBesideItLoses() {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 1
-                gpus_per_node: 8
-                model: { layers: 32, hidden_size: 4096, attention_heads: 32, seq_length: 2048, vocab_size: 50368 }
-                parallelism: { tp: 1, pp: 1 }
-                batch: { micro_batch_size: 6, global_batch_size: 96 }
-                optimizer: { zero_stage: 3 }
-                """);
+        Fixture f = EstimateManifest.h100().model("layers: 32, hidden_size: 4096, attention_heads: 32, seq_length: 2048, vocab_size: 50368")
+                .parallelism("tp: 1, pp: 1").batch(6, 96).optimizer("zero_stage: 3").fixture();
         JobEstimate j = JobEstimate.of(f.jobs().get(0), f.catalog());
         Estimate e = j.estimate();
         double overlap = f.catalog().compute().efficiencies("H100").orElseThrow().values().get("dp_overlap");

@@ -1,16 +1,14 @@
 package dev.gpulint.derive.estimate;
 
+import static dev.gpulint.testing.Foreign.bind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.bind.adapt.Adapters;
-import dev.gpulint.derive.Fixture;
 import dev.gpulint.plan.EstimateWords;
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.EstimateManifest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,27 +23,9 @@ import org.junit.jupiter.api.Test;
 class EagerKernelsTest {
 
     private static JobEstimate estimate(String kernels, String recompute, String parallelism) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 1
-                gpus_per_node: 8
-                model: { layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336, gated_mlp: true,
-                         seq_length: 8192, vocab_size: 128256, tied_embeddings: false }
-                parallelism: { %s }
-                batch: { micro_batch_size: 2, global_batch_size: %d }
-                optimizer: { zero_stage: 3 }
-                recompute: %s
-                %s
-                """.formatted(parallelism, parallelism.contains("tp: 2") ? 8 : 16, recompute, kernels));
-        return JobEstimate.of(f.jobs().get(0), f.catalog());
+        return EstimateManifest.h100().model("layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,"
+                        + " gated_mlp: true, seq_length: 8192, vocab_size: 128256, tied_embeddings: false").parallelism(parallelism)
+                .batch(2, parallelism.contains("tp: 2") ? 8 : 16).optimizer("zero_stage: 3").recompute(recompute).line(kernels).estimate();
     }
 
     private static Optional<Term.Eager> eager(Estimate e) {
@@ -115,10 +95,6 @@ class EagerKernelsTest {
                 + " adds fused as Transformer Engine fuses them; the elementwise term's traffic constant prices them"));
     }
 
-    private static Specs.Job bind(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
-    }
 
     private static final String TITAN = """
             [model]

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.EstimateManifest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -18,29 +19,9 @@ class EstimateTermsTest {
 
     /** Llama 3 8B's shape on one DGX H100: tp 2, pp 2, dp 2, sequence parallel, distributed optimizer, no recompute. */
     private static JobEstimate job(String name, String parallelism) {
-        dev.gpulint.derive.Fixture f = dev.gpulint.derive.Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: 1
-                    gpu: { model: H100-SXM5-80GB, count: 8 }
-                    nvlink: { switch: true }
-                ---
-                kind: training_job
-                name: %s
-                cluster: c
-                node_group: g
-                nodes: 1
-                gpus_per_node: 8
-                model: { dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
-                         vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 8192 }
-                parallelism: %s
-                batch: { micro_batch_size: 1, global_batch_size: 64 }
-                optimizer: { distributed: true }
-                recompute: none
-                """.formatted(name, parallelism));
-        return JobEstimate.of(f.jobs().get(0), f.catalog());
+        return EstimateManifest.h100().name(name)
+                .model(EstimateManifest.LLAMA3_8B + ", seq_length: 8192")
+                .parallelism(parallelism).batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
     }
 
     private static <T extends Term> List<T> all(Estimate e, Class<T> kind) {
@@ -49,7 +30,7 @@ class EstimateTermsTest {
 
     @Test
     void aKnownLayoutsTermsCarryItsFigures() {
-        JobEstimate j = job("a", "{ tp: 2, pp: 2, sequence_parallel: true }");
+        JobEstimate j = job("a", "tp: 2, pp: 2, sequence_parallel: true");
         Estimate e = j.estimate();
         Efficiency eff = j.inputs().hardware().efficiency();
         ModelShape m = j.inputs().model();
@@ -112,7 +93,7 @@ class EstimateTermsTest {
 
     @Test
     void aTermOnlyWhereItsCostIs() {
-        Estimate one = job("b", "{ tp: 1, pp: 1 }").estimate();
+        Estimate one = job("b", "tp: 1, pp: 1").estimate();
         // 8 GPUs of data parallelism only: no tp, pp or bubble term
         assertEquals(List.of("compute", "dp", "dp", "dp", "optimizer"), one.terms().stream().map(Term::term).toList());
         assertFalse(one.terms().stream().anyMatch(t -> t instanceof Term.Bubble));
@@ -121,7 +102,7 @@ class EstimateTermsTest {
 
     @Test
     void twoLayoutsTermsEachCarryTheirOwnFigures() {
-        Estimate a = job("a", "{ tp: 1, pp: 1 }").estimate(), b = job("b", "{ tp: 4, pp: 2, sequence_parallel: true }").estimate();
+        Estimate a = job("a", "tp: 1, pp: 1").estimate(), b = job("b", "tp: 4, pp: 2, sequence_parallel: true").estimate();
         assertEquals(32, all(a, Term.Compute.class).get(0).layersPerStage());
         assertEquals(16, all(b, Term.Compute.class).get(0).layersPerStage());
         assertEquals(4, all(b, Term.Collectives.class).get(0).n());

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.plan.EstimateWords;
-import dev.gpulint.derive.Fixture;
+import dev.gpulint.testing.EstimateManifest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,24 +17,9 @@ import org.junit.jupiter.api.Test;
 class HybridShardTest {
 
     private static JobEstimate estimate(String extra) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - { name: g, count: 4, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 4
-                gpus_per_node: 8
-                model: { layers: 32, hidden_size: 4096, attention_heads: 32, seq_length: 2048, vocab_size: 50368 }
-                parallelism: { tp: 1, pp: 1%s }
-                batch: { micro_batch_size: 2, global_batch_size: 256 }
-                optimizer: { zero_stage: 3 }
-                """.formatted(extra));
-        return JobEstimate.of(f.jobs().get(0), f.catalog());
+        return EstimateManifest.h100().nodes(4)
+                .model("layers: 32, hidden_size: 4096, attention_heads: 32, seq_length: 2048, vocab_size: 50368")
+                .parallelism("tp: 1, pp: 1" + extra).batch(2, 256).optimizer("zero_stage: 3").estimate();
     }
 
     @Test

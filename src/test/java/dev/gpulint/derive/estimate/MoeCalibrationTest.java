@@ -3,7 +3,7 @@ package dev.gpulint.derive.estimate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.derive.Fixture;
+import dev.gpulint.testing.EstimateManifest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,29 +16,10 @@ import org.junit.jupiter.api.Test;
 class MoeCalibrationTest {
 
     static double mfu(int nodes, String model, String parallelism) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: %d
-                    gpu: { model: H100-SXM5-80GB, count: 8 }
-                    nvlink: { switch: true }
-                    nics: [ { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true } ]
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: %d
-                gpus_per_node: 8
-                model: { dtype: bf16, seq_length: 4096, gated_mlp: true, tied_embeddings: false, %s }
-                parallelism: { %s, cp: 1, sequence_parallel: true }
-                batch: { micro_batch_size: 1, global_batch_size: 256 }
-                optimizer: { zero_stage: 1, distributed: true }
-                recompute: none
-                """.formatted(nodes, nodes, model, parallelism));
-        return JobEstimate.of(f.jobs().get(0), f.catalog()).estimate().throughput().mfu();
+        return EstimateManifest.h100().nodes(nodes).nics(EstimateManifest.CX7_IB)
+                .model("dtype: bf16, seq_length: 4096, gated_mlp: true, tied_embeddings: false, " + model)
+                .parallelism(parallelism + ", cp: 1, sequence_parallel: true").batch(1, 256).optimizer("zero_stage: 1, distributed: true")
+                .recompute("none").estimate().estimate().throughput().mfu();
     }
 
     @Test

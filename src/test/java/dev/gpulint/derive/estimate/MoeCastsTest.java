@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.derive.Fixture;
 import dev.gpulint.plan.EstimateWords;
+import dev.gpulint.testing.EstimateManifest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,31 +54,13 @@ class MoeCastsTest {
     }
 
     static Estimate nvl72(int ep) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: trays
-                    count: 16
-                    gpu: { model: GB200, count: 4 }
-                    nvlink: { switch: true, domain_size: 72 }
-                    nics: [ { model: ConnectX-7, count: 4, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true } ]
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: trays
-                nodes: 16
-                gpus_per_node: 4
-                model: { dtype: bf16, layers: 36, hidden_size: 2880, attention_heads: 64, kv_heads: 8, head_dim: 64,
-                         ffn_hidden_size: 2880, vocab_size: 201088, gated_mlp: true, tied_embeddings: false, seq_length: 4096,
-                         experts: 128, top_k: 4, moe: { dispatcher: flex, grouped_gemm: true } }
-                parallelism: { tp: 1, pp: 1, cp: 1, ep: %d }
-                batch: { micro_batch_size: 4, global_batch_size: 1280 }
-                optimizer: { zero_stage: 1, distributed: true }
-                recompute: none
-                """.formatted(ep));
-        return JobEstimate.of(f.jobs().get(0), f.catalog()).estimate();
+        return EstimateManifest.on("GB200").group("trays").nodes(16).gpusPerNode(4).nvlink("switch: true, domain_size: 72")
+                .nics("{ model: ConnectX-7, count: 4, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }")
+                .model("dtype: bf16, layers: 36, hidden_size: 2880, attention_heads: 64, kv_heads: 8, head_dim: 64, ffn_hidden_size: 2880,"
+                        + " vocab_size: 201088, gated_mlp: true, tied_embeddings: false, seq_length: 4096, experts: 128, top_k: 4,"
+                        + " moe: { dispatcher: flex, grouped_gemm: true }")
+                .parallelism("tp: 1, pp: 1, cp: 1, ep: " + ep).batch(4, 1280).optimizer("zero_stage: 1, distributed: true").recompute("none")
+                .estimate().estimate();
     }
 
     @Test

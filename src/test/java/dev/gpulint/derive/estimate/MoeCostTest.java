@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.plan.EstimateWords;
-import dev.gpulint.derive.Fixture;
+import dev.gpulint.testing.EstimateManifest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,29 +24,9 @@ class MoeCostTest {
             + " ffn_hidden_size: 14336, gated_mlp: true, tied_embeddings: false, vocab_size: 32000, dtype: bf16";
 
     static JobEstimate job(String model, String moe, String par, int seq) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: 8
-                    gpu: { model: H100-SXM5-80GB, count: 8 }
-                    nvlink: { switch: true }
-                    nics: [ { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true } ]
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 8
-                gpus_per_node: 8
-                model: { %s, seq_length: %d%s }
-                parallelism: { %s }
-                batch: { micro_batch_size: 1, global_batch_size: 256 }
-                optimizer: { zero_stage: 1, distributed: true }
-                recompute: selective
-                """.formatted(model, seq, moe.isEmpty() ? "" : ", " + moe, par));
-        return JobEstimate.of(f.jobs().get(0), f.catalog());
+        return EstimateManifest.h100().nodes(8).nics(EstimateManifest.CX7_IB)
+                .model(model + ", seq_length: " + seq + (moe.isEmpty() ? "" : ", " + moe)).parallelism(par).batch(1, 256)
+                .optimizer("zero_stage: 1, distributed: true").recompute("selective").estimate();
     }
 
     static MoeCost.Priced priced(JobEstimate j) {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.plan.EstimateWords;
-import dev.gpulint.derive.Fixture;
+import dev.gpulint.testing.EstimateManifest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,30 +18,9 @@ class OffloadTest {
     }
 
     private static JobEstimate job(String gpu, int count, String offload) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: 1
-                    gpu: { model: %s, count: %d }
-                    nvlink: { switch: true }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 1
-                gpus_per_node: %d
-                model: { dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
-                         vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 8192 }
-                parallelism: { tp: 1, pp: 1 }
-                batch: { micro_batch_size: 1, global_batch_size: 8 }
-                optimizer: { distributed: true }
-                recompute: none
-                %s
-                """.formatted(gpu, count, count, offload));
-        return JobEstimate.of(f.jobs().get(0), f.catalog());
+        return EstimateManifest.on(gpu).gpusPerNode(count)
+                .model(EstimateManifest.LLAMA3_8B + ", seq_length: 8192")
+                .parallelism("tp: 1, pp: 1").batch(1, 8).optimizer("distributed: true").recompute("none").line(offload).estimate();
     }
 
     @Test

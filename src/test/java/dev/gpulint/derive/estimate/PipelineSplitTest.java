@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.plan.EstimateWords;
-import dev.gpulint.derive.Fixture;
 import dev.gpulint.derive.estimate.Layout.Recompute;
 import dev.gpulint.derive.estimate.ModelShape.Dtype;
+import dev.gpulint.testing.EstimateManifest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -108,31 +108,11 @@ class PipelineSplitTest {
     }
 
     private static JobEstimate job(int layers, String split) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: 128
-                    gpu: { model: H100-SXM5-80GB, count: 8 }
-                    nvlink: { switch: true }
-                    nics:
-                      - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 128
-                gpus_per_node: 8
-                model: { dtype: bf16, layers: %d, hidden_size: 16384, attention_heads: 128, kv_heads: 8, ffn_hidden_size: 53248,
-                         vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 8192 }
-                parallelism: { tp: 8, pp: 16, sequence_parallel: true%s }
-                batch: { micro_batch_size: 1, global_batch_size: 128 }
-                optimizer: { distributed: true }
-                recompute: selective
-                """.formatted(layers, split));
-        return JobEstimate.of(f.jobs().get(0), f.catalog());
+        return EstimateManifest.h100().nodes(128).nics("{ model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband }")
+                .model("dtype: bf16, layers: " + layers + ", hidden_size: 16384, attention_heads: 128, kv_heads: 8, ffn_hidden_size: 53248,"
+                        + " vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 8192")
+                .parallelism("tp: 8, pp: 16, sequence_parallel: true" + split).batch(1, 128).optimizer("distributed: true")
+                .recompute("selective").estimate();
     }
 
     @Test

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.derive.Fixture;
 import dev.gpulint.plan.EstimateWords;
+import dev.gpulint.testing.EstimateManifest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,30 +16,9 @@ import org.junit.jupiter.api.Test;
  */
 class StateOffloadTest {
     private static JobEstimate job(String gpu, int count, String optimizer, String offload) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - name: g
-                    count: 1
-                    gpu: { model: %s, count: %d }
-                    nvlink: { switch: true }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 1
-                gpus_per_node: %d
-                model: { dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
-                         vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 4096 }
-                parallelism: { tp: 1, pp: 1 }
-                batch: { micro_batch_size: 1, global_batch_size: 32 }
-                optimizer: %s
-                recompute: full
-                %s
-                """.formatted(gpu, count, count, optimizer, offload));
-        return JobEstimate.of(f.jobs().get(0), f.catalog());
+        return EstimateManifest.on(gpu).gpusPerNode(count)
+                .model(EstimateManifest.LLAMA3_8B + ", seq_length: 4096")
+                .parallelism("tp: 1, pp: 1").batch(1, 32).optimizer(optimizer).recompute("full").line(offload).estimate();
     }
 
     private static JobEstimate h100(String optimizer, String offload) {
@@ -52,7 +31,7 @@ class StateOffloadTest {
 
     @Test
     void zeroOffloadAtStage2TakesOptimizerStatesAndGradientShardsOffTheGpu() {
-        JobEstimate on = h100("{ zero_stage: 2 }", ""), off = h100("{ zero_stage: 2 }", "offload: { optimizer: cpu }");
+        JobEstimate on = h100("zero_stage: 2", ""), off = h100("zero_stage: 2", "offload: { optimizer: cpu }");
         MemoryModel.Stage a = on.estimate().stages().get(0), b = off.estimate().stages().get(0);
         assertEquals(a.weights(), b.weights());
         assertEquals(a.activations(), b.activations());
@@ -90,8 +69,8 @@ class StateOffloadTest {
 
     @Test
     void megatronsFractionMovesThatShareOfTheOptimizerStatesAndKeepsTheGradientBuffer() {
-        JobEstimate on = h100("{ distributed: true }", ""),
-                off = h100("{ distributed: true }", "offload: { optimizer: cpu, optimizer_fraction: 0.5 }");
+        JobEstimate on = h100("distributed: true", ""),
+                off = h100("distributed: true", "offload: { optimizer: cpu, optimizer_fraction: 0.5 }");
         MemoryModel.Stage a = on.estimate().stages().get(0), b = off.estimate().stages().get(0);
         assertEquals(a.optimizer() / 2, b.optimizer(), 1);
         assertEquals(a.gradients(), b.gradients());
@@ -106,7 +85,7 @@ class StateOffloadTest {
 
     @Test
     void fsdpParameterOffloadAtStage3LeavesNoModelStatesOnTheGpuAndCopiesTheShardUpEachPass() {
-        JobEstimate off = h100("{ zero_stage: 3 }", "offload: { optimizer: cpu, parameters: cpu }");
+        JobEstimate off = h100("zero_stage: 3", "offload: { optimizer: cpu, parameters: cpu }");
         MemoryModel.Stage b = off.estimate().stages().get(0);
         assertEquals(0, b.weights() + b.gradients() + b.optimizer());
         assertTrue(b.activations() > 0);
@@ -118,15 +97,15 @@ class StateOffloadTest {
         assertEquals(mb * (Math.max(0, h.downSeconds() - h.stageSeconds() * 2 / 3) + Math.max(0, h.upSeconds() - h.stageSeconds())),
                 h.exposed(), 1e-12);
         // parameters offloaded below stage 3: the GPU computes with them whole; nothing counted off, and said so
-        JobEstimate two = h100("{ zero_stage: 2 }", "offload: { parameters: cpu }");
-        assertEquals(h100("{ zero_stage: 2 }", "").estimate().stages().get(0).total(), two.estimate().stages().get(0).total());
+        JobEstimate two = h100("zero_stage: 2", "offload: { parameters: cpu }");
+        assertEquals(h100("zero_stage: 2", "").estimate().stages().get(0).total(), two.estimate().stages().get(0).total());
         assertTrue(two.inputs().assumptions().contains("offloaded model states: the parameters offloaded (offload.parameters) but kept"
                 + " whole on the GPU below ZeRO-3, as the GPU computes with them: nothing counted off the GPU"), two.inputs().assumptions().toString());
     }
 
     @Test
     void aGraceSuperchipsGpuCopiesOverNvlinkC2c() {
-        JobEstimate gb = job("GB200", 4, "{ zero_stage: 2 }", "offload: { optimizer: cpu }");
+        JobEstimate gb = job("GB200", 4, "zero_stage: 2", "offload: { optimizer: cpu }");
         Term.HostStates h = all(gb.estimate(), Term.HostStates.class).get(0);
         assertEquals("NVLink-C2C", h.link());
         assertEquals(450e9, h.linkPerDirection());
@@ -134,7 +113,7 @@ class StateOffloadTest {
 
     @Test
     void withoutOffloadNothingChanges() {
-        JobEstimate on = h100("{ zero_stage: 2 }", "");
+        JobEstimate on = h100("zero_stage: 2", "");
         assertTrue(all(on.estimate(), Term.HostStates.class).isEmpty());
         assertTrue(on.inputs().assumptions().stream().noneMatch(s -> s.startsWith("offloaded model states")));
         assertEquals(StateOffload.NONE, on.inputs().variants().offload());

@@ -3,7 +3,7 @@ package dev.gpulint.derive.estimate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.derive.Fixture;
+import dev.gpulint.testing.EstimateManifest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -13,20 +13,7 @@ class TopKDefaultTest {
     private static final String SAYS = "default 2 when the model has experts";
 
     private static ModelShape shape(String experts) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 1
-                model: { layers: 4, hidden_size: 1024, attention_heads: 8%s }
-                """.formatted(experts));
-        return JobEstimate.of(f.jobs().get(0), f.catalog()).inputs().model();
+        return EstimateManifest.h100().model("layers: 4, hidden_size: 1024, attention_heads: 8" + experts).estimate().inputs().model();
     }
 
     @Test

@@ -1,14 +1,12 @@
 package dev.gpulint.derive.estimate;
 
+import static dev.gpulint.testing.Foreign.bind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.bind.adapt.Adapters;
-import dev.gpulint.derive.Fixture;
 import dev.gpulint.plan.EstimateWords;
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.EstimateManifest;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,26 +19,10 @@ import org.junit.jupiter.api.Test;
 class TpOverlapTest {
 
     private static JobEstimate estimate(String overlap) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 1
-                gpus_per_node: 8
-                model: { layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336, gated_mlp: true,
-                         seq_length: 8192, vocab_size: 128256, tied_embeddings: false }
-                parallelism: { tp: 8, pp: 1%s }
-                batch: { micro_batch_size: 1, global_batch_size: 4 }
-                optimizer: { zero_stage: 3 }
-                recompute: none
-                """.formatted(overlap));
-        return JobEstimate.of(f.jobs().get(0), f.catalog());
+        return EstimateManifest.h100().model("layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,"
+                        + " gated_mlp: true, seq_length: 8192, vocab_size: 128256, tied_embeddings: false")
+                .parallelism("tp: 8, pp: 1" + overlap)
+                .batch(1, 4).optimizer("zero_stage: 3").recompute("none").estimate();
     }
 
     private static Term.TpExposure tp(Estimate e) {
@@ -95,10 +77,6 @@ class TpOverlapTest {
                 + " share of the tp collectives hidden"), as.toString());
     }
 
-    private static Specs.Job bind(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
-    }
 
     private static TpOverlap mode(Specs.Job j, List<String> as) {
         return TpOverlap.of(j, 8, as);

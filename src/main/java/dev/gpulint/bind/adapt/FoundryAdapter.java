@@ -147,7 +147,8 @@ final class FoundryAdapter implements FormatAdapter {
         } else if (m.get("expansion_ratio").isEmpty()) {
             j.unpriced.add(k + " not written: 4 (MPTConfig's default): an MLP of 4 × d_model");
         }
-        if (j.hidden == null || j.hidden.value() == null || j.hidden.value() < 1) return;
+        // a d_model out of the schema's bounds is reported at itself (DraftBounds): no MLP is derived from it
+        if (j.hidden == null || j.hidden.value() == null || j.hidden.value() < 1 || j.hidden.value() > 1L << 32) return;
         long ffn = (long) (j.hidden.value() * ratio);
         if (ffn >= 1) j.ffn = j.key(k, new Located<>(ffn, at));
     }

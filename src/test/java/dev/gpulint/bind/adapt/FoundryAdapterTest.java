@@ -191,6 +191,31 @@ class FoundryAdapterTest {
     }
 
     @Test
+    void aFullShardWithAReplicateDegreeRunsHybridAndAHugeDModelIsOneFindingAtIt() {
+        Specs.Job j = job("hsdp3.yaml", """
+                max_seq_len: 2048
+                model: {name: mpt_causal_lm, d_model: 768, n_heads: 12, n_layers: 12, expansion_ratio: 4, vocab_size: 50368}
+                global_train_batch_size: 256
+                device_train_microbatch_size: 16
+                fsdp_config: {sharding_strategy: FULL_SHARD, data_parallel_replicate_degree: 2, data_parallel_shard_degree: 8}
+                """);
+        assertEquals(8L, j.parallelism().dpShard().value());
+        assertEquals(16L, j.parallelism().dp().value());
+        assertTrue(j.origin().unpriced().stream().anyMatch(a -> a.startsWith("fsdp_config.sharding_strategy FULL_SHARD with"
+                + " data_parallel_replicate_degree 2: composer builds a 2-D device mesh and runs HYBRID_SHARD")), j.origin().unpriced().toString());
+        Model m = bind("huge.yaml", """
+                max_seq_len: 2048
+                model: {name: mpt_causal_lm, d_model: 99999999999999999999, n_heads: 16, n_layers: 24}
+                global_train_batch_size: 64
+                """);
+        List<String> f = m.findings().stream().filter(x -> x.ruleId().equals("SYN002"))
+                .map(x -> x.span().startLine() + ":" + x.span().startColumn() + " " + x.message()).toList();
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.get(0).startsWith("2:39 'model.d_model' is 99999999999999999999"), f.toString());
+        assertNull(m.jobs().get(0).model().ffnHiddenSize(), "no MLP from a d_model out of bounds");
+    }
+
+    @Test
     void otherFormatsAreNotTakenAndAnMcliRunWithoutTrainingParametersIsNot() {
         assertEquals("none", FormatAdaptersTest.format("run.yaml", """
                 name: eval

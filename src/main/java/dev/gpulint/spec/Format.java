@@ -6,7 +6,7 @@ package dev.gpulint.spec;
  */
 public enum Format {
     NATIVE("gpulint"), MEGATRON("Megatron-LM"), NEMO("NeMo"), NEMO2_RECIPE("NeMo 2 recipe"), MEGATRON_BRIDGE("Megatron-Bridge"), NEMO_RL("NeMo-RL"), DEEPSPEED("DeepSpeed"),
-    ACCELERATE("accelerate"), TORCHTITAN("torchtitan"), TORCHTUNE("torchtune"), AXOLOTL("axolotl"), LLAMA_FACTORY("LLaMA-Factory"), NANOTRON("nanotron"), FAST_LLM("Fast-LLM"), LEVANTER("Levanter"), GPT_NEOX("gpt-neox"), SKYPILOT("SkyPilot"),
+    ACCELERATE("accelerate"), TORCHTITAN("torchtitan"), TORCHTUNE("torchtune"), LLM_FOUNDRY("llm-foundry"), AXOLOTL("axolotl"), LLAMA_FACTORY("LLaMA-Factory"), NANOTRON("nanotron"), FAST_LLM("Fast-LLM"), LEVANTER("Levanter"), GPT_NEOX("gpt-neox"), SKYPILOT("SkyPilot"),
     AWS_BATCH("AWS Batch job definition"), HYPERPOD_RECIPE("SageMaker HyperPod recipe"), LAUNCH_SCRIPT("launch script"),
     /** Any Kubernetes kind: "Kubernetes PyTorchJob", "Kubernetes Job (Volcano)". */
     KUBERNETES("Kubernetes"),
@@ -28,7 +28,7 @@ public enum Format {
      */
     public boolean citesMegatron() {
         return switch (this) {
-            case NEMO_RL, DEEPSPEED, ACCELERATE, TORCHTITAN, TORCHTUNE, AXOLOTL, LLAMA_FACTORY, NANOTRON, FAST_LLM, LEVANTER,
+            case NEMO_RL, DEEPSPEED, ACCELERATE, TORCHTITAN, TORCHTUNE, LLM_FOUNDRY, AXOLOTL, LLAMA_FACTORY, NANOTRON, FAST_LLM, LEVANTER,
                  GPT_NEOX -> false;
             default -> true;
         };

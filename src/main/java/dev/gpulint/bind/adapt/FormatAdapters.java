@@ -30,6 +30,7 @@ final class FormatAdapters {
             new BridgeAdapter(),
             new NemoRlAdapter(),
             new TorchtuneAdapter(),
+            new FoundryAdapter(),
             new FinetuneConfigAdapter.Axolotl(),
             new FinetuneConfigAdapter.LlamaFactory(),
             new NanotronAdapter(),

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** The registry of formats: their order, and which one takes a document. */
 class FormatAdaptersTest {
 
-    private static String format(String name, String text) {
+    static String format(String name, String text) {
         SourceFile f = SourceFile.of(name, text);
         List<Document> docs = name.endsWith(".json") ? new JsonReader().read(f).foreign() : new YamlReader().read(f).foreign();
         assertEquals(1, docs.size(), "one foreign document in " + name);
@@ -26,7 +26,7 @@ class FormatAdaptersTest {
         assertEquals(List.of("DCGM counter list", "DCGM ConfigMap", "Prometheus rules", "launch script", "torchtitan", "Kubernetes",
                         "Argo Workflow", "NicConfigurationTemplate", "SriovNetworkNodePolicy", "NicClusterPolicy",
                         "AWS Batch job definition",
-                        "Megatron-LM", "NeMo", "NeMo 2 recipe", "SageMaker HyperPod recipe", "Megatron-Bridge", "NeMo-RL", "torchtune", "axolotl", "LLaMA-Factory", "nanotron", "Fast-LLM", "Levanter", "SkyPilot", "accelerate", "gpt-neox",
+                        "Megatron-LM", "NeMo", "NeMo 2 recipe", "SageMaker HyperPod recipe", "Megatron-Bridge", "NeMo-RL", "torchtune", "llm-foundry", "axolotl", "LLaMA-Factory", "nanotron", "Fast-LLM", "Levanter", "SkyPilot", "accelerate", "gpt-neox",
                         "DeepSpeed", "Hugging Face config.json"),
                 FormatAdapters.ALL.stream().map(FormatAdapter::displayName).toList());
     }
@@ -35,7 +35,7 @@ class FormatAdaptersTest {
     void eachFormatHasAStableIdApartFromItsDisplayName() {
         assertEquals(List.of("dcgm-counter-list", "dcgm-configmap", "prometheus-rules", "launch-script", "torchtitan", "kubernetes",
                         "argo-workflow", "nic-configuration-template", "sriov-network-node-policy", "nic-cluster-policy", "aws-batch",
-                        "megatron-lm", "nemo", "nemo2-recipe", "hyperpod-recipe", "megatron-bridge", "nemo-rl", "torchtune", "axolotl", "llama-factory", "nanotron", "fast-llm", "levanter", "skypilot", "accelerate", "gpt-neox", "deepspeed",
+                        "megatron-lm", "nemo", "nemo2-recipe", "hyperpod-recipe", "megatron-bridge", "nemo-rl", "torchtune", "llm-foundry", "axolotl", "llama-factory", "nanotron", "fast-llm", "levanter", "skypilot", "accelerate", "gpt-neox", "deepspeed",
                         "hf-config"),
                 FormatAdapters.ALL.stream().map(FormatAdapter::id).toList());
         // a format of jobs shows the name of its Format, the vocabulary rules test: the two cannot drift apart

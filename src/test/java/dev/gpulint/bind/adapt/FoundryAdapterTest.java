@@ -1,0 +1,236 @@
+package dev.gpulint.bind.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.read.Readers;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Model;
+import dev.gpulint.spec.Specs;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * llm-foundry training YAMLs, alone and inside an mcli run (our own fixtures under src/test/resources/foundry, in the shapes
+ * of llm-foundry's scripts/train/yamls/pretrain and mcli files): the model, batch, precision and composer's fsdp_config
+ * read into the job, composer's defaults said where a key is absent, and the values composer refuses reported at the value.
+ */
+class FoundryAdapterTest {
+
+    static String resource(String name) {
+        try (InputStream in = FoundryAdapterTest.class.getResourceAsStream("/foundry/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static Model bind(String name, String text) {
+        SourceFile f = SourceFile.of(name, text);
+        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
+    }
+
+    private static Specs.Job job(String name, String text) {
+        return bind(name, text).jobs().get(0);
+    }
+
+    private static String at(dev.gpulint.spec.Located<?> v) {
+        return v.span().startLine() + ":" + v.span().startColumn() + " " + v.value();
+    }
+
+    @Test
+    void anMptPretrainingYamlBindsItsShapeBatchPrecisionAndFsdp() {
+        Specs.Job j = job("mpt-7b-pretrain.yaml", resource("mpt-7b-pretrain.yaml"));
+        assertEquals("llm-foundry", j.origin().format());
+        Specs.Model m = j.model();
+        assertEquals("17:13 32", at(m.layers()), "model.n_layers");
+        assertEquals("15:12 4096", at(m.hiddenSize()), "model.d_model");
+        assertEquals(32L, m.attentionHeads().value());
+        assertEquals(16384L, m.ffnHiddenSize().value(), "expansion_ratio 4 × d_model 4096");
+        assertEquals(50368L, m.vocabSize().value());
+        assertEquals(false, m.gatedMlp().value(), "MPT's default ffn_type mptmlp: a GeLU MLP");
+        assertEquals(true, m.tiedEmbeddings().value(), "MPTConfig's tie_word_embeddings default");
+        assertEquals("6:16 2048", at(m.seqLength()), "max_seq_len through ${variables.max_seq_len}: placed at the variable");
+        assertEquals("bf16", m.dtype().value());
+        assertEquals("58:31 6", at(j.batch().microBatchSize()));
+        assertEquals("54:26 96", at(j.batch().globalBatchSize()));
+        assertEquals("62:22 3", at(j.optimizer().zeroStage()), "FULL_SHARD: ZeRO stage 3, at the strategy");
+        assertEquals("fp32", j.optimizer().gradReduceDtype().value(), "mixed_precision DEFAULT reduces in fp32");
+        assertEquals("none", j.recompute().value());
+        assertNull(j.nodes(), "a bare training YAML states no GPU count: the composer launch does");
+        assertEquals(List.of(), j.origin().unpriced(), "every setting is written and priced: nothing to say");
+    }
+
+    @Test
+    void anMcliRunBindsItsComputeAndTheModelItNamesWithHybridSharding() {
+        Specs.Job j = job("mcli-llama-finetune.yaml", resource("mcli-llama-finetune.yaml"));
+        assertEquals("llm-foundry", j.origin().format());
+        assertEquals(2L, j.nodes().value(), "16 GPUs without compute.nodes: mcli's 8 per node");
+        assertEquals(8L, j.gpusPerNode().value());
+        assertEquals("h100_80gb", j.origin().gpuModel().value());
+        assertEquals(32L, j.model().layers().value(), "Llama 3.1 8B from the model catalog");
+        assertEquals("4096", String.valueOf(j.model().seqLength().value()));
+        assertEquals(16L, j.parallelism().dp().value(), "replicate 2 × shard 8");
+        assertEquals(8L, j.parallelism().dpShard().value());
+        assertEquals(3L, j.optimizer().zeroStage().value());
+        assertEquals("bf16", j.optimizer().gradReduceDtype().value(), "PURE reduces in the training precision, amp_bf16");
+        assertEquals("full", j.recompute().value());
+        assertNull(j.batch().microBatchSize(), "auto: composer picks it at run time");
+        assertEquals(64L, j.batch().globalBatchSize().value());
+        assertEquals(List.of(
+                "parameters.device_train_microbatch_size: auto: composer searches the micro-batch at run time (from"
+                        + " global_train_batch_size ÷ GPUs, halved after each CUDA out-of-memory error); the estimate takes a"
+                        + " micro-batch of 1, the smallest it can reach: write a whole number to price the one that runs",
+                "parameters.optimizer.name: decoupled_lionw: Lion keeps one fp32 state per parameter (momentum); the estimate"
+                        + " counts Adam's two (momentum and variance), so its optimizer memory is 4 bytes per parameter (before"
+                        + " sharding) over",
+                "parameters.fsdp_config.backward_prefetch not written: BACKWARD_POST (composer's FSDPConfig default): the next"
+                        + " unit's backward all-gather is issued only after the current unit's gradients, so less of it overlaps"
+                        + " compute; not priced apart: the FSDP collectives are hidden behind compute up to dp_overlap whatever the"
+                        + " prefetch (docs/plan.md, FSDP on H100)",
+                "compute.gpus 16 without compute.nodes: 2 nodes of 8 GPUs (mcli's documentation: typically there are 8 GPUs per"
+                        + " node); write compute.nodes if yours differ"), j.origin().unpriced());
+    }
+
+    @Test
+    void composersDefaultsAreTakenAndSaidWhereAKeyIsAbsent() {
+        Specs.Job j = job("small.yaml", """
+                max_seq_len: 1024
+                model:
+                  name: mpt_causal_lm
+                  n_layers: 12
+                global_train_batch_size: 64
+                fsdp_config:
+                  limit_all_gathers: true
+                """);
+        assertEquals(2048L, j.model().hiddenSize().value(), "MPTConfig's d_model");
+        assertEquals(8192L, j.model().ffnHiddenSize().value(), "4 × 2048");
+        assertEquals(3L, j.optimizer().zeroStage().value(), "FULL_SHARD");
+        assertEquals("fp32", j.optimizer().gradReduceDtype().value(), "DEFAULT");
+        assertEquals("bf16", j.model().dtype().value(), "amp_bf16");
+        assertEquals("none", j.recompute().value());
+        assertEquals(List.of("model.d_model not written", "model.n_heads not written", "model.vocab_size not written",
+                        "model.expansion_ratio not written", "device_train_microbatch_size not written", "precision not written",
+                        "fsdp_config.sharding_strategy not written", "fsdp_config.mixed_precision not written",
+                        "fsdp_config.activation_checkpointing not written", "fsdp_config.backward_prefetch not written"),
+                j.origin().unpriced().stream().map(s -> s.substring(0, s.indexOf(':'))).toList());
+    }
+
+    @Test
+    void withoutFsdpConfigTheJobIsDdpAndHybridShardingNeedsAReplicateDegree() {
+        Specs.Job ddp = job("ddp.yaml", """
+                max_seq_len: 2048
+                model: {name: mpt_causal_lm, d_model: 768, n_heads: 12, n_layers: 12, expansion_ratio: 4, vocab_size: 50368}
+                global_train_batch_size: 256
+                device_train_microbatch_size: 16
+                precision: amp_fp16
+                """);
+        assertEquals(0L, ddp.optimizer().zeroStage().value());
+        assertEquals("fp16", ddp.model().dtype().value());
+        assertEquals(List.of("fsdp_config not written: composer wraps the model in PyTorch DDP (every GPU holds the whole model"
+                + " states, ZeRO stage 0) and checkpoints no activations"), ddp.origin().unpriced());
+        Specs.Job hybrid = job("hsdp.yaml", """
+                max_seq_len: 2048
+                model: {name: mpt_causal_lm, d_model: 768, n_heads: 12, n_layers: 12, expansion_ratio: 4, vocab_size: 50368}
+                global_train_batch_size: 256
+                device_train_microbatch_size: 16
+                fsdp_config:
+                  sharding_strategy: HYBRID_SHARD
+                  mixed_precision: PURE
+                  backward_prefetch: BACKWARD_PRE
+                  activation_checkpointing: true
+                """);
+        assertNull(hybrid.parallelism(), "a 1-D mesh: no hybrid sharding, dp from the GPU count");
+        assertEquals(3L, hybrid.optimizer().zeroStage().value());
+        assertTrue(hybrid.origin().unpriced().get(1).startsWith("fsdp_config.sharding_strategy HYBRID_SHARD without"
+                + " data_parallel_replicate_degree: composer (0.24 and later) builds a 1-D device mesh and runs FULL_SHARD"),
+                hybrid.origin().unpriced().toString());
+        Specs.Job replicas = job("hsdp2.yaml", """
+                max_seq_len: 2048
+                model: {name: mpt_causal_lm, d_model: 768, n_heads: 12, n_layers: 12, expansion_ratio: 4, vocab_size: 50368}
+                global_train_batch_size: 256
+                device_train_microbatch_size: 16
+                fsdp_config:
+                  sharding_strategy: SHARD_GRAD_OP
+                  data_parallel_replicate_degree: 4
+                """);
+        assertEquals(4L, replicas.parallelism().dpReplicate().value(), "the shard degree left to the GPU count");
+        assertEquals(2L, replicas.optimizer().zeroStage().value());
+    }
+
+    @Test
+    void valuesComposerRefusesAreSyn002AtTheValue() {
+        Model m = bind("bad-values.yaml", resource("bad-values.yaml"));
+        assertEquals(List.of(
+                "bad-values.yaml:9:31 SYN002 'device_train_microbatch_size' is '2.5'; expected a whole number or 'auto'"
+                        + " (llm-foundry's calculate_batch_size_info raises ValueError: Not sure how to parse device_microbatch_size);"
+                        + " the value is left out, so the estimate takes a micro-batch of 1.",
+                "bad-values.yaml:10:12 SYN002 'precision' is 'amp_bf32'; expected one of fp32, amp_fp16, amp_bf16, amp_fp8; the"
+                        + " value is left out, so the estimate takes bf16 (llm-foundry's default amp_bf16).",
+                "bad-values.yaml:12:22 SYN002 'fsdp_config.sharding_strategy' is 'ZERO3'; expected one of FULL_SHARD,"
+                        + " SHARD_GRAD_OP, HYBRID_SHARD, _HYBRID_SHARD_ZERO2, NO_SHARD; the value is left out, so the estimate takes"
+                        + " FULL_SHARD, composer's default (ZeRO stage 3).",
+                "bad-values.yaml:13:20 SYN002 'fsdp_config.mixed_precision' is 'HALF'; expected one of PURE, DEFAULT, FULL; the"
+                        + " value is left out, so the estimate takes DEFAULT, composer's default (gradients reduced in fp32).",
+                "bad-values.yaml:14:29 SYN002 'fsdp_config.activation_checkpointing' is 'maybe'; expected true or false; the"
+                        + " value is left out, so the estimate checkpoints nothing (composer's default, false).",
+                "bad-values.yaml:15:16 SYN002 'fsdp_config.cpu_offload' is 'true'; expected false (composer raises ValueError:"
+                        + " FSDP CPU Offload not supported yet, composer/distributed/mosaic_parallelism.py get_cpu_offload); the"
+                        + " value is left out, so the estimate keeps the parameters and optimizer states on the GPU."),
+                m.findings().stream().map(x -> x.span().file() + ":" + x.span().startLine() + ":" + x.span().startColumn() + " "
+                        + x.ruleId() + " " + x.message()).toList());
+        Specs.Job j = m.jobs().get(0);
+        assertEquals(3L, j.optimizer().zeroStage().value(), "the refused strategy: FULL_SHARD, as when none is written");
+        assertNull(j.batch().microBatchSize());
+        assertTrue(j.origin().unpriced().contains("precision = 'amp_bf32' (SYN002, not one of fp32, amp_fp16, amp_bf16, amp_fp8):"
+                + " left out, so the estimate takes bf16 (llm-foundry's default amp_bf16)"), j.origin().unpriced().toString());
+    }
+
+    @Test
+    void aFullShardWithAReplicateDegreeRunsHybridAndAHugeDModelIsOneFindingAtIt() {
+        Specs.Job j = job("hsdp3.yaml", """
+                max_seq_len: 2048
+                model: {name: mpt_causal_lm, d_model: 768, n_heads: 12, n_layers: 12, expansion_ratio: 4, vocab_size: 50368}
+                global_train_batch_size: 256
+                device_train_microbatch_size: 16
+                fsdp_config: {sharding_strategy: FULL_SHARD, data_parallel_replicate_degree: 2, data_parallel_shard_degree: 8}
+                """);
+        assertEquals(8L, j.parallelism().dpShard().value());
+        assertEquals(16L, j.parallelism().dp().value());
+        assertTrue(j.origin().unpriced().stream().anyMatch(a -> a.startsWith("fsdp_config.sharding_strategy FULL_SHARD with"
+                + " data_parallel_replicate_degree 2: composer builds a 2-D device mesh and runs HYBRID_SHARD")), j.origin().unpriced().toString());
+        Model m = bind("huge.yaml", """
+                max_seq_len: 2048
+                model: {name: mpt_causal_lm, d_model: 99999999999999999999, n_heads: 16, n_layers: 24}
+                global_train_batch_size: 64
+                """);
+        List<String> f = m.findings().stream().filter(x -> x.ruleId().equals("SYN002"))
+                .map(x -> x.span().startLine() + ":" + x.span().startColumn() + " " + x.message()).toList();
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.get(0).startsWith("2:39 'model.d_model' is 99999999999999999999"), f.toString());
+        assertNull(m.jobs().get(0).model().ffnHiddenSize(), "no MLP from a d_model out of bounds");
+    }
+
+    @Test
+    void otherFormatsAreNotTakenAndAnMcliRunWithoutTrainingParametersIsNot() {
+        assertEquals("none", FormatAdaptersTest.format("run.yaml", """
+                name: eval
+                image: mosaicml/llm-foundry:2.7.0_cu128-latest
+                compute: {gpus: 8}
+                parameters:
+                  models:
+                    - model_name: mpt-7b
+                """));
+        assertEquals("axolotl", FormatAdaptersTest.format("axolotl.yaml", """
+                base_model: meta-llama/Llama-3.1-8B
+                micro_batch_size: 2
+                sequence_len: 4096
+                """));
+        assertEquals("llm-foundry", FormatAdaptersTest.format("mpt.yaml", resource("mpt-7b-pretrain.yaml")));
+        assertEquals("llm-foundry", FormatAdaptersTest.format("mcli.yaml", resource("mcli-llama-finetune.yaml")));
+    }
+}

@@ -24,7 +24,8 @@ bench/test_plan_calibration.py tests these verdicts (python3 -m unittest bench/t
 BLACKWELL: bench/plan/blackwell.tsv (published GB200 NVL72 runs, fp8 and NVFP4; sources in its header), validation
 only like HELD-OUT: no constant was set on it. A row may state that its recipe turns tensor-parallel overlap off (column tp_overlap:
 false), written as the manifest's parallelism.tp_comm_overlap, as a user would. A torchtitan row may state torch.compile (column
-compile: true / false), written as the manifest's kernels: fused / eager (derive/estimate/EagerKernels). B200: bench/plan/b200.tsv
+compile: true / false), written as the manifest's kernels: fused / eager (derive/estimate/EagerKernels), and its Float8 recipe (column
+fp8_recipe: tensorwise / rowwise), written as the manifest's fp8_scaling (derive/estimate/Float8Scaling). B200: bench/plan/b200.tsv
 (published DGX B200 runs, fp8 and MXFP8; sources in its header), validation only. 2026: bench/plan/validation-2026.tsv
 (published Megatron-Bridge, NeMo 2 and torchtitan runs on H100, H100 96 GB, B200, GB200 and GB300, dense and MoE, bf16 to
 NVFP4, 8 to 1,024 GPUs; sources in its header), validation only.
@@ -95,7 +96,7 @@ model:
 parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)}{tp_overlap(r)} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
-{recompute(r['recompute'])}{kernels(r)}
+{recompute(r['recompute'])}{kernels(r)}{fp8_scaling(r)}
 """
 
 
@@ -137,6 +138,13 @@ def kernels(r):
     kernels' bytes priced, derive/estimate/EagerKernels); empty or absent: not stated, fused (the native manifest's reading)."""
     c = (r.get("compile") or "").strip()
     return f"\nkernels: {'fused' if c == 'true' else 'eager'}" if c in ("true", "false") else ""
+
+
+def fp8_scaling(r):
+    """Column `fp8_recipe` (torchtitan's Float8 recipe_name: tensorwise / rowwise / rowwise_with_gw_hp) → `fp8_scaling`, priced by
+    derive/estimate/Float8Scaling; empty or absent: not stated, tensorwise (per-tensor scaling, the calibration's)."""
+    f = (r.get("fp8_recipe") or "").strip()
+    return f"\nfp8_scaling: {f}" if f else ""
 
 
 def head_dim(r):

@@ -125,6 +125,9 @@ public final class Schema {
             en("recompute", false, List.of("none", "selective", "full", "op", "every")),
             // how the elementwise kernels run: fused (Transformer Engine, torch.compile) or eager PyTorch (derive/estimate/EagerKernels)
             en("kernels", false, List.of("fused", "eager")),
+            // how Float8 GEMM inputs are scaled: per tensor (Transformer Engine, torchao's tensorwise) or per row (torchao's
+            // rowwise recipes, torchtitan's Float8 recipe_name; derive/estimate/Float8Scaling)
+            en("fp8_scaling", false, List.of("tensorwise", "rowwise", "rowwise_with_gw_hp")),
             num("recompute_every", false, 1, Integer.MAX_VALUE),
             // CPU activation offload (Megatron's --cpu-offloading-num-layers): Megatron-Core requires 0 ≤ n < layers
             // model states offloaded to host memory (DeepSpeed's offload_optimizer/offload_param devices, FSDP's CPU offload,

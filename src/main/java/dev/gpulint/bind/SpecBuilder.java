@@ -196,6 +196,7 @@ final class SpecBuilder {
                 net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
                 get(r, "step_time"), env, r.span(), null, recompute(r),
                 off == null ? null : new Specs.Offload(get(off, "activation_layers"), get(off, "optimizer"),
-                        get(off, "optimizer_fraction"), get(off, "parameters")), get(r, "kernels"));
+                        get(off, "optimizer_fraction"), get(off, "parameters")), get(r, "kernels"),
+                get(r, "fp8_scaling"));
     }
 }

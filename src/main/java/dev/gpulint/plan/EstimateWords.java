@@ -25,6 +25,7 @@ public final class EstimateWords {
     public static String text(Term t) {
         if (t instanceof Term.Compute c) return compute(c);
         if (t instanceof Term.Eager x) return eager(x);
+        if (t instanceof Term.Float8 f) return float8(f);
         if (t instanceof Term.Moe m) return moe(m);
         if (t instanceof Term.Collectives c) return collectives(c);
         if (t instanceof Term.Sends s) return sends(s);
@@ -55,6 +56,23 @@ public final class EstimateWords {
                 Units.count(x.hiddenElements()), Units.count(x.qkElements()), Units.count(x.ffnElements()), Units.bytes(x.forwardBytes()),
                 x.recomputed() > 0 ? String.format(Locale.ROOT, " × %.2f (recomputed)", 1 + x.recomputed()) : "",
                 Units.bytes(x.backwardBytes()), Units.bytes(x.bytes()), x.hbmRate() / 1e9, Units.seconds(x.seconds()));
+    }
+
+    static String float8(Term.Float8 f) {
+        boolean hp = f.highPrecisionFlops() > 0;
+        String casts = String.format(Locale.ROOT,
+                "%s casts, bytes per element as torchao's roofline counts them (docs/plan.md): inputs %s × %s, output gradients %s × %s,"
+                        + " weights %s × %s = %s forward%s + %s backward; backward GEMMs' output scaling 4 × %s = %s; less the per-tensor"
+                        + " casts the elementwise term counts %s: %s at %.0f GB/s = %s per layer and micro-batch (in the compute above:"
+                        + " elementwise)",
+                f.recipe(), Units.count(f.inputElements()), hp ? "(3 + 0)" : "(5 + 3)", Units.count(f.gradElements()), hp ? "3" : "8",
+                Units.count(f.weightElements()), hp ? "(3 + 3)" : "(3 + 7)", Units.bytes(f.forwardBytes()),
+                f.recomputed() > 0 ? String.format(Locale.ROOT, " × %.2f (recomputed)", 1 + f.recomputed()) : "",
+                Units.bytes(f.backwardBytes()), Units.count(f.rescaleBytes() / 4), Units.bytes(f.rescaleBytes()),
+                Units.bytes(f.countedBytes()), Units.bytes(f.bytes()), f.hbmRate() / 1e9, Units.seconds(f.seconds()));
+        if (!hp) return casts;
+        return casts + String.format(Locale.ROOT, "; weight-gradient GEMMs in bf16: %.3g TFLOP at %.0f TFLOP/s, %s beyond the fp8 rate",
+                f.highPrecisionFlops() / 1e12, f.highPrecisionRate() / 1e12, Units.seconds(f.highPrecisionSeconds()));
     }
 
     static String moe(Term.Moe m) {

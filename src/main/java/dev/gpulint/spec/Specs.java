@@ -172,7 +172,20 @@ public final class Specs {
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
                       Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
                       Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute,
-                      Offload offload, Located<String> kernels) {
+                      Offload offload, Located<String> kernels, Located<String> fp8Scaling) {
+        /**
+         * A job that does not say how its Float8 GEMM inputs are scaled ({@code fp8_scaling}: "tensorwise", "rowwise" or
+         * "rowwise_with_gw_hp", torchao's recipes; null when not written).
+         */
+        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
+                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
+                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
+                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute, Offload offload,
+                   Located<String> kernels) {
+            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
+                    env, span, origin, recompute, offload, kernels, null);
+        }
+
         /** A job that does not say how its elementwise kernels run ({@code kernels}: "fused" or "eager"; null when not written). */
         public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                    Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
@@ -213,7 +226,7 @@ public final class Specs {
         /** The same job, running on another cluster and node group (a link found for a job of another format). */
         public Job onCluster(Located<String> c, Located<String> g) {
             return new Job(name, file, c, g, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, offload, kernels);
+                    env, span, origin, recompute, offload, kernels, fp8Scaling);
         }
 
         /** A native manifest's job (no origin). */
@@ -536,7 +549,7 @@ public final class Specs {
 
         /** The quantities whose written key an origin keeps, for messages that name the key the user wrote. */
         public static final String MICRO_BATCH = "micro_batch_size", GLOBAL_BATCH = "global_batch_size", SEQ_LENGTH = "seq_length",
-                TP = ParallelDim.TP.label(), KERNELS = "kernels";
+                TP = ParallelDim.TP.label(), KERNELS = "kernels", FP8_SCALING = "fp8_scaling";
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

@@ -94,6 +94,7 @@ class JsonSchemaTest {
         assertEquals(binder, json);
         // the fields this round added are among them
         assertEquals(java.util.List.of("fused", "eager"), json.get("kernels"));
+        assertEquals(java.util.List.of("tensorwise", "rowwise", "rowwise_with_gw_hp"), json.get("fp8_scaling"));
     }
 
     /** A job's kernels and offload fraction: the schema takes what the binder takes and refuses what it refuses (SYN002). */
@@ -113,6 +114,8 @@ class JsonSchemaTest {
         assertTrue(valid.apply(Map.of("kernels", "eager")));
         assertTrue(valid.apply(Map.of("kernels", "fused")));
         assertFalse(valid.apply(Map.of("kernels", "compiled")));
+        assertTrue(valid.apply(Map.of("fp8_scaling", "rowwise")));
+        assertFalse(valid.apply(Map.of("fp8_scaling", "blockwise")));
         assertTrue(valid.apply(Map.of("offload", Map.of("optimizer", "cpu", "optimizer_fraction", 0.5))));
         assertFalse(valid.apply(Map.of("offload", Map.of("optimizer", "cpu", "optimizer_fraction", 1.5))));
         assertFalse(valid.apply(Map.of("offload", Map.of("optimizer", "cpu", "optimizer_fraction", -0.1))));

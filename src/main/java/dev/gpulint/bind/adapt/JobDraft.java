@@ -33,6 +33,9 @@ final class JobDraft {
     Located<Boolean> tpCommOverlap;
     /** How the elementwise kernels run, "fused" or "eager" (torchtitan's torch.compile); null when the format does not say. */
     Located<String> kernels;
+    /** How the Float8 GEMM inputs are scaled, "tensorwise", "rowwise" or "rowwise_with_gw_hp" (torchtitan's Float8
+     *  recipe_name, Float8Recipe); null when the format does not say. */
+    Located<String> fp8Scaling;
     /** What `gpulint plan` reads: the MLP size, vocabulary, head dimension, gated MLP, tied embeddings, precision,
      *  activation recompute (none, selective, full) and the distributed optimizer. */
     Located<Long> ffn, vocab, headDim, topK;
@@ -211,7 +214,7 @@ final class JobDraft {
                 deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced, writtenKeys());
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
                 env, span, origin, recompute, offloadLayers == null && offloadOptimizer == null && offloadParameters == null ? null
-                        : new Specs.Offload(offloadLayers, offloadOptimizer, offloadFraction, offloadParameters), kernels);
+                        : new Specs.Offload(offloadLayers, offloadOptimizer, offloadFraction, offloadParameters), kernels, fp8Scaling);
     }
 
     /** The keys messages name in the format's own words (PAR006, PAR007, PAR010), by the quantity they hold; tp's
@@ -226,6 +229,7 @@ final class JobDraft {
         if (keys.get(offloadOptimizer) != null) out.put("offload_optimizer", keys.get(offloadOptimizer));
         if (keys.get(offloadParameters) != null) out.put("offload_parameters", keys.get(offloadParameters));
         if (keys.get(kernels) != null) out.put(Specs.Origin.KERNELS, keys.get(kernels));
+        if (keys.get(fp8Scaling) != null) out.put(Specs.Origin.FP8_SCALING, keys.get(fp8Scaling));
         return out;
     }
 

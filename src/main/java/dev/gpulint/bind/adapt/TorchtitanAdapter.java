@@ -36,6 +36,7 @@ final class TorchtitanAdapter implements FormatAdapter {
         TorchtitanPipeline.read(j, doc.root(), sink::finding);       // the split points: each stage's layers
         UnpricedSettings.torchtitan(j, doc.root());
         CompileSettings.torchtitan(j, doc.root());                  // torch.compile: fused or eager elementwise kernels
+        Float8Recipe.torchtitan(j, doc.root());                     // Float8 recipe_name: tensorwise or rowwise scaling
         OffloadSettings.torchtitan(j, doc.root());
         sink.draft(j);
     }

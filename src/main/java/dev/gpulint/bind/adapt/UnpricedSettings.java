@@ -7,7 +7,6 @@ import dev.gpulint.spec.Located;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Settings of the frameworks' own configurations that change speed or memory but that the estimate does not price
@@ -19,8 +18,8 @@ final class UnpricedSettings {
     private UnpricedSettings() {}
 
     /**
-     * torchtitan (torchtitan/config/job_config.py): Float8's rowwise recipe and all-gather, and
-     * {@code [parallelism] fsdp_reshard_after_forward}. torch.compile is priced (CompileSettings, EagerKernels).
+     * torchtitan (torchtitan/config/job_config.py): Float8's all-gather and {@code [parallelism] fsdp_reshard_after_forward}.
+     * torch.compile (CompileSettings, EagerKernels) and the Float8 recipe (Float8Recipe, Float8Scaling) are priced.
      */
     static void torchtitan(JobDraft j, MappingNode root) {
         MappingNode par = map(root, "parallelism");
@@ -29,13 +28,6 @@ final class UnpricedSettings {
             MappingNode f8 = map(root, "float8");
             String table = "[float8]";
             if (f8 == null) { f8 = map(root, "quantize", "linear", "float8"); table = "[quantize.linear.float8]"; }
-            ScalarNode recipe = scalar(f8, "recipe_name");
-            String r = recipe == null || recipe.isNull() ? "" : recipe.text().strip().toLowerCase(Locale.ROOT);
-            if (r.startsWith("rowwise")) {
-                j.unpriced.add("Float8 " + r + " recipe (" + table + " recipe_name = \"" + r + "\"): priced as tensorwise fp8"
-                        + " GEMMs; rowwise scaling's slower GEMMs and extra casts are not priced apart (no kernel-level throughput"
-                        + " table for them; torchtitan's async-TP benchmark measured rowwise 27 % below tensorwise on Llama 3.1 8B)");
-            }
             if (on(scalar(f8, "enable_fsdp_float8_all_gather"))) {
                 j.unpriced.add("FSDP Float8 all-gather (" + table + " enable_fsdp_float8_all_gather): the linear weights are"
                         + " all-gathered in fp8; not priced apart: the FSDP all-gathers are priced at 2 bytes per parameter");

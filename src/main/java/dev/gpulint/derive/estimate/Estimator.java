@@ -77,8 +77,13 @@ public final class Estimator {
         // eager elementwise kernels (torchtitan without torch.compile): their bytes beyond the fused kernels' (EagerKernels)
         Term.Eager eager = v.kernels().price(m, l, tokens, rfEw, moe == null, hw.hbmBytesPerSecond() * e.hbm());
         if (eager != null) ewBytes += eager.bytes();
+        // Float8 rowwise scaling (torchao): its casts beyond the per-tensor ones above, and rowwise_with_gw_hp's bf16 weight
+        // gradients (Float8Scaling)
+        Term.Float8 f8 = v.float8().price(m, l, tokens, rfEw, moe == null, hw.gemmPath(dt) == Dtype.FP8,
+                hw.hbmBytesPerSecond() * e.hbm(), pg, p16 * e.gemm());
+        if (f8 != null) ewBytes += f8.bytes();
         double ewS = ewBytes / (hw.hbmBytesPerSecond() * e.hbm());
-        double layerS = linS + attS + ewS + e.layerS() + (moe == null ? 0 : moe.perLayerS());
+        double layerS = linS + attS + ewS + e.layerS() + (moe == null ? 0 : moe.perLayerS()) + (f8 == null ? 0 : f8.highPrecisionSeconds());
         double logitS = tokens * m.logitFlopsPerToken() / l.tp() / (p16 * e.gemm()) + 3 * e.gemmKernelS()
                 + tokens * m.vocab() / l.tp() * 4 * 4 / (hw.hbmBytesPerSecond() * e.hbm());
         // the slowest stage: the last (its layers and the logits) when the layers split evenly; with a split that gives the
@@ -93,6 +98,7 @@ public final class Estimator {
                 e.gemmKernelS(), attFlops, m.mla() != null, attRate, ewBytes, hw.hbmBytesPerSecond() * e.hbm(), e.layerS(),
                 slowest == pp - 1 ? logitS : 0, stageS));
         if (eager != null) terms.add(eager);
+        if (f8 != null) terms.add(f8);
         if (moe != null) terms.add(moe.term());
 
         Map<ParallelDim, Double> comm = new EnumMap<>(ParallelDim.class);

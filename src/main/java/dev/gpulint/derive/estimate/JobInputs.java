@@ -149,7 +149,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         StateOffload offload = StateOffload.of(j);
         if (offload.any()) as.add(offload.describe(layout.zeroStage()));
         Variants variants = new Variants(MoeShape.of(j, shape, statedFfn, as), AttentionShape.of(j, seq, as).with(AttentionKernel.of(j, hw, as)), offload,
-                TpOverlap.of(j, tp, as), EagerKernels.of(j, as));
+                TpOverlap.of(j, tp, as), EagerKernels.of(j, as), Float8Scaling.of(j, hw.gemmPath(dtype), as));
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 

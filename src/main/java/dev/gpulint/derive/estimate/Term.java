@@ -10,7 +10,7 @@ import dev.gpulint.spec.ParallelDim;
  */
 public sealed interface Term {
 
-    /** The term's name as the plan prints it: compute, eager, moe, tp, cp, ep, pp, dp, offload, host-states,
+    /** The term's name as the plan prints it: compute, eager, float8, moe, tp, cp, ep, pp, dp, offload, host-states,
      * bubble or optimizer. */
     String term();
 
@@ -56,6 +56,34 @@ public sealed interface Term {
     record Eager(double hiddenElements, double qkElements, double ffnElements, double forwardBytes, double backwardBytes,
                  double recomputed, double bytes, double hbmRate, double seconds) implements Term {
         @Override public String term() { return "eager"; }
+    }
+
+    /**
+     * Float8 rowwise scaling's HBM bytes beyond the per-tensor casts the elementwise term counts, per layer and
+     * micro-batch, and with rowwise_with_gw_hp the weight-gradient GEMMs at the 16-bit rate ({@link Float8Scaling}).
+     *
+     * @param recipe             torchao's recipe name
+     * @param inputElements      the elements the layer's linears cast as inputs
+     * @param gradElements       the elements of their output gradients
+     * @param weightElements     the layer's weight elements on the GPU
+     * @param forwardBytes       the casts' bytes of one forward
+     * @param backwardBytes      the casts' bytes of the backward
+     * @param recomputed         the share of the forward run again (op-level SAC, full recompute)
+     * @param rescaleBytes       the backward GEMMs' output scaling
+     * @param castBytes          forward × (1 + recomputed) + backward + rescale
+     * @param countedBytes       the per-tensor casts the elementwise term counts
+     * @param bytes              castBytes − countedBytes (in the compute term's elementwise bytes)
+     * @param hbmRate            the achieved HBM rate, bytes/s
+     * @param seconds            bytes ÷ hbmRate
+     * @param highPrecisionFlops the weight-gradient GEMMs' FLOPs run in bf16 (0 but with rowwise_with_gw_hp)
+     * @param highPrecisionRate  the achieved 16-bit GEMM rate, FLOP/s
+     * @param highPrecisionSeconds their time beyond the fp8 rate's (in the compute term's per-layer time)
+     */
+    record Float8(String recipe, double inputElements, double gradElements, double weightElements, double forwardBytes,
+                  double backwardBytes, double recomputed, double rescaleBytes, double castBytes, double countedBytes, double bytes,
+                  double hbmRate, double seconds, double highPrecisionFlops, double highPrecisionRate,
+                  double highPrecisionSeconds) implements Term {
+        @Override public String term() { return "float8"; }
     }
 
     /**

@@ -3,10 +3,11 @@ package dev.gpulint.derive.estimate;
 /**
  * What of a job {@link ModelShape} and {@link Layout} do not hold and the estimate prices: the MoE layers' routing and
  * compute (null for a dense model), the attention variant, the model states the job keeps in host memory
- * ({@link StateOffload}), how the tensor-parallel collectives overlap the GEMMs ({@link TpOverlap}) and whether the
- * elementwise kernels run fused or eager ({@link EagerKernels}).
+ * ({@link StateOffload}), how the tensor-parallel collectives overlap the GEMMs ({@link TpOverlap}), whether the
+ * elementwise kernels run fused or eager ({@link EagerKernels}) and how Float8 GEMM inputs are scaled ({@link Float8Scaling}).
  */
-public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels) {
+public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
+                       Float8Scaling float8) {
     public static final Variants NONE = new Variants(null, AttentionShape.FULL);
 
     public Variants {
@@ -14,6 +15,12 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
         if (offload == null) offload = StateOffload.NONE;
         if (tpOverlap == null) tpOverlap = TpOverlap.FAMILY;
         if (kernels == null) kernels = EagerKernels.FUSED;
+        if (float8 == null) float8 = Float8Scaling.TENSORWISE;
+    }
+
+    /** Per-tensor Float8 scaling ({@link Float8Scaling#TENSORWISE}: what the elementwise term's casts count). */
+    public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels) {
+        this(moe, attention, offload, tpOverlap, kernels, Float8Scaling.TENSORWISE);
     }
 
     /** Elementwise kernels fused ({@link EagerKernels#FUSED}: what the fitted traffic constant stands for). */

@@ -79,24 +79,31 @@ class UnpricedSettingsTest {
             """;
 
     @Test
-    void float8RowwiseAndFp8AllGathersAreSaid() {
+    void float8RecipeIsReadAndFp8AllGathersAreSaid() {
         Specs.Job j = job("llama3_8b.toml", FLOAT8);
         assertEquals("fp8", j.model().dtype().value());
-        assertEquals(List.of("Float8 rowwise recipe ([quantize.linear.float8] recipe_name = \"rowwise\")",
-                "FSDP Float8 all-gather ([quantize.linear.float8] enable_fsdp_float8_all_gather)"), heads(j));
-        // the earlier [float8] table, tensorwise (the default) and the bf16 all-gather: nothing to say
+        // the recipe is priced (derive/estimate/Float8Scaling): read into the job, not said here
+        assertEquals("rowwise", j.fp8Scaling().value());
+        assertEquals("[quantize.linear.float8] recipe_name", j.origin().key(Specs.Origin.FP8_SCALING));
+        assertEquals(List.of("FSDP Float8 all-gather ([quantize.linear.float8] enable_fsdp_float8_all_gather)"), heads(j));
+        // the earlier [float8] table, tensorwise and the bf16 all-gather: nothing to say
         Specs.Job tensorwise = job("llama3_8b.toml", FLOAT8.replace("[quantize.linear.float8]\n", "[float8]\n")
                 .replace("\"quantize.linear.float8\"", "\"float8\"").replace("rowwise", "tensorwise")
                 .replace("enable_fsdp_float8_all_gather = true", "enable_fsdp_float8_all_gather = false"));
         assertEquals("fp8", tensorwise.model().dtype().value());
+        assertEquals("tensorwise", tensorwise.fp8Scaling().value());
+        assertEquals("[float8] recipe_name", tensorwise.origin().key(Specs.Origin.FP8_SCALING));
         assertEquals(List.of(), tensorwise.origin().unpriced());
-        // the settings table alone turns nothing on: bf16, nothing said
+        // the settings table alone turns nothing on: bf16, no recipe, nothing said
         Specs.Job off = job("llama3_8b.toml", FLOAT8.replace("converters = [\"quantize.linear.float8\"]", "converters = []"));
         assertEquals(List.of(), off.origin().unpriced());
+        assertEquals(null, off.fp8Scaling());
         Specs.Job older = job("llama3_8b.toml", FLOAT8.replace("[quantize.linear.float8]\n", "[float8]\n")
-                .replace("\"quantize.linear.float8\"", "\"float8\""));
-        assertEquals(List.of("Float8 rowwise recipe ([float8] recipe_name = \"rowwise\")",
-                "FSDP Float8 all-gather ([float8] enable_fsdp_float8_all_gather)"), heads(older));
+                .replace("\"quantize.linear.float8\"", "\"float8\"").replace("\"rowwise\"", "\"rowwise_with_gw_hp\""));
+        assertEquals("rowwise_with_gw_hp", older.fp8Scaling().value());
+        assertEquals(List.of("FSDP Float8 all-gather ([float8] enable_fsdp_float8_all_gather)"), heads(older));
+        // not written: null (the estimate takes torchao's default, tensorwise, and says so)
+        assertEquals(null, job("llama3_8b.toml", FLOAT8.replace("recipe_name = \"rowwise\"\n", "")).fp8Scaling());
     }
 
     @Test

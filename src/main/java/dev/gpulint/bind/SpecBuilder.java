@@ -72,6 +72,21 @@ final class SpecBuilder {
         return out;
     }
 
+    /** The model's sizes written but not known (out of bounds or a placeholder), by their manifest path: see Specs.Model. */
+    private java.util.Set<String> unknownShape(MappingNode model) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (String k : unknown(model, SHAPE)) out.add("model." + k);
+        for (String k : unknown(sub(model, "moe"), MOE_SHAPE)) out.add("model.moe." + k);
+        for (String k : unknown(sub(model, "attention"), ATTENTION_SHAPE)) out.add("model.attention." + k);
+        return out;
+    }
+
+    private static final String[] SHAPE = {"layers", "attention_heads", "kv_heads", "hidden_size", "seq_length", "experts",
+            "ffn_hidden_size", "vocab_size", "head_dim", "top_k"};
+    private static final String[] MOE_SHAPE = {"expert_ffn_hidden_size", "shared_expert_ffn_hidden_size", "dense_layers"};
+    private static final String[] ATTENTION_SHAPE = {"sliding_window", "full_attention_every", "kv_lora_rank", "q_lora_rank",
+            "qk_head_dim", "qk_rope_head_dim", "v_head_dim"};
+
     private <T> Located<T> get(MappingNode m, String key) {
         if (m == null) return null;
         Node n = m.get(key).orElse(null);
@@ -181,7 +196,8 @@ final class SpecBuilder {
                         get(model, "attention_heads"), get(model, "kv_heads"), get(model, "hidden_size"),
                         get(model, "seq_length"), get(model, "experts"), get(model, "expert_parameters"),
                         get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
-                        get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention"))),
+                        get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention")),
+                        unknownShape(model)),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
                         get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), get(par, VPP.key()),
                         keySpan(r, "parallelism"), unknown(par, TP.key(), PP.key(), DP.key(), CP.key(), EP.key(), ETP.key(), VPP.key(), "dp_shard"), null,

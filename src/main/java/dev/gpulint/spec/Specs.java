@@ -249,14 +249,41 @@ public final class Specs {
     /**
      * A model. The shape `gpulint plan` reads ({@code ffnHiddenSize}, {@code vocabSize}, {@code headDim},
      * {@code gatedMlp}, {@code tiedEmbeddings}, {@code topK}) is null when not written: the plan takes its documented
-     * default.
+     * default. {@code unknown} names the sizes that are written but whose value is not known (out of the schema's
+     * bounds, SYN002 at the value; in a native manifest also a placeholder) by their manifest path ("model.vocab_size",
+     * "model.moe.expert_ffn_hidden_size"): such a size is null like an absent one, but it takes no default, so the
+     * estimate says the job cannot be priced rather than pricing a size the file does not say.
      */
     public record Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers,
                         Located<Long> attentionHeads, Located<Long> kvHeads, Located<Long> hiddenSize,
                         Located<Long> seqLength, Located<Long> experts, Located<Double> expertParameters,
                         Located<Long> ffnHiddenSize, Located<Long> vocabSize, Located<Long> headDim,
                         Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK, Moe moe,
-                        Attention attention) {
+                        Attention attention, java.util.Set<String> unknown) {
+        public Model {
+            unknown = unknown == null ? java.util.Set.of() : java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(unknown));
+        }
+
+        /** A model whose written sizes are all known. */
+        public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
+                     Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts,
+                     Located<Double> expertParameters, Located<Long> ffnHiddenSize, Located<Long> vocabSize, Located<Long> headDim,
+                     Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK, Moe moe, Attention attention) {
+            this(parameters, dtype, layers, attentionHeads, kvHeads, hiddenSize, seqLength, experts, expertParameters,
+                    ffnHiddenSize, vocabSize, headDim, gatedMlp, tiedEmbeddings, topK, moe, attention, java.util.Set.of());
+        }
+
+        /** The size at {@code path} ("model.vocab_size") is written with a value that is not known. */
+        public boolean isUnknown(String path) { return unknown.contains(path); }
+
+        @Override public String toString() {
+            return "Model[parameters=" + parameters + ", dtype=" + dtype + ", layers=" + layers + ", attentionHeads=" + attentionHeads
+                    + ", kvHeads=" + kvHeads + ", hiddenSize=" + hiddenSize + ", seqLength=" + seqLength + ", experts=" + experts
+                    + ", expertParameters=" + expertParameters + ", ffnHiddenSize=" + ffnHiddenSize + ", vocabSize=" + vocabSize
+                    + ", headDim=" + headDim + ", gatedMlp=" + gatedMlp + ", tiedEmbeddings=" + tiedEmbeddings + ", topK=" + topK
+                    + ", moe=" + moe + ", attention=" + attention + (unknown.isEmpty() ? "" : ", unknown=" + unknown) + "]";
+        }
+
         /** A model without the MoE layer's and the attention's details. */
         public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
                      Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts,

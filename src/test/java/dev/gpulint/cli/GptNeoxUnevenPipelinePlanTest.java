@@ -63,4 +63,28 @@ class GptNeoxUnevenPipelinePlanTest {
         assertTrue(((List<Object>) doc.get("assumptions")).stream().map(String::valueOf).noneMatch(a -> a.contains("get_num_layers_to_build")),
                 String.valueOf(doc.get("assumptions")));
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theSearchRanksUnevenPipelinesPricedWithDeepSpeedsSplit(@TempDir Path dir) throws IOException {
+        // the job runs 30 layers at pp 2 (even); pp 4 and pp 8 do not divide 30, yet DeepSpeed runs them (8 8 7 7; 4×6 3 3):
+        // the search ranks them, each priced with that split, not the average of 7.5 or 3.75 blocks a stage
+        Path cluster = Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
+        Path config = Files.writeString(dir.resolve("neox.yml"), NEOX.replace("\"pipe-parallel-size\": 4", "\"pipe-parallel-size\": 2"));
+        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.yml\", cluster: lab }\n");
+        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", "--top", "1000", cluster.toString(), config.toString());
+        assertEquals(0, r.code(), r.err() + r.out());
+        Map<String, Object> doc = PlanRankingTest.map(new org.snakeyaml.engine.v2.api.Load(
+                org.snakeyaml.engine.v2.api.LoadSettings.builder().build()).loadFromString(r.out()));
+        assertEquals(2, PlanRankingTest.map(PlanRankingTest.map(doc.get("current")).get("layout")).get("pp"), r.out());
+        List<Map<String, Object>> layouts = ((List<Object>) doc.get("candidates")).stream()
+                .map(c -> PlanRankingTest.map(PlanRankingTest.map(c).get("layout"))).toList();
+        List<Map<String, Object>> pp4 = layouts.stream().filter(l -> Integer.valueOf(4).equals(l.get("pp"))).toList();
+        List<Map<String, Object>> pp8 = layouts.stream().filter(l -> Integer.valueOf(8).equals(l.get("pp"))).toList();
+        assertTrue(!pp4.isEmpty() && !pp8.isEmpty(), "uneven pipelines are ranked: " + layouts);
+        for (Map<String, Object> l : pp4) assertEquals(List.of(8, 8, 7, 7), l.get("stage_layers"), l.toString());
+        for (Map<String, Object> l : pp8) assertEquals(List.of(4, 4, 4, 4, 4, 4, 3, 3), l.get("stage_layers"), l.toString());
+        // an even pp keeps the even split: no stage list
+        layouts.stream().filter(l -> Integer.valueOf(2).equals(l.get("pp"))).forEach(l -> assertEquals(null, l.get("stage_layers"), l.toString()));
+    }
 }

@@ -24,10 +24,10 @@ import java.util.function.Function;
 final class DraftBounds {
 
     /** A draft value and the schema field it binds to. */
-    private record Slot(Schema.Field field, Function<JobDraft, Located<Long>> get, BiConsumer<JobDraft, Located<Long>> set) {}
+    private record Slot(Schema.Field field, String path, Function<JobDraft, Located<Long>> get, BiConsumer<JobDraft, Located<Long>> set) {}
 
     private static Slot slot(Function<JobDraft, Located<Long>> get, BiConsumer<JobDraft, Located<Long>> set, String... path) {
-        return new Slot(Schema.field(Schema.JOB, path), get, set);
+        return new Slot(Schema.field(Schema.JOB, path), String.join(".", path), get, set);
     }
 
     private static final List<Slot> SLOTS = List.of(
@@ -112,6 +112,8 @@ final class DraftBounds {
                 ParallelDim d = SIZES.get(s.field());
                 if (d != null) j.unknown(d);
                 if (s.field() == ZERO_STAGE) j.zeroStageUnknown = true;
+                // a model size alike: not the estimate's default (vocab 50,257, ffn 4h), not a catalog entry's size either
+                if (s.path().startsWith("model.")) j.unknownShape.add(s.path());
             }
         }
         if (j.pipelineLayout != null) pipelineLayout(j, out);
@@ -147,6 +149,15 @@ final class DraftBounds {
                     j.format + ":" + (j.name != null ? j.name.value() : j.file) + "/env#limit"));
         }
         return out;
+    }
+
+    /**
+     * Clears the model sizes {@code j} holds unknown ({@link JobDraft#unknownShape}) that something filled in after the
+     * bounds were checked (a model catalog entry or config.json the job names: ModelNames), so that the size stays unknown.
+     */
+    static void keepUnknown(JobDraft j) {
+        if (j.unknownShape.isEmpty()) return;
+        for (Slot s : SLOTS) if (j.unknownShape.contains(s.path())) s.set().accept(j, null);
     }
 
     /**

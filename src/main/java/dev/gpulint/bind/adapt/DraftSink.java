@@ -26,5 +26,16 @@ final class DraftSink extends ModelSink {
     /** The model configurations written, by file. */
     java.util.Map<String, dev.gpulint.catalog.Models.Entry> modelConfigs() { return modelConfigs; }
 
-    @Override public boolean bindsNothing() { return drafts.isEmpty() && modelConfigs.isEmpty() && super.bindsNothing(); }
+    private final java.util.Map<String, java.util.Set<String>> refusedConfigs = new java.util.LinkedHashMap<>();
+
+    /** A model configuration of {@code file} that writes sizes out of bounds ({@code unknown}: their manifest paths,
+     *  "model.vocab_size"; SYN002 at each): it gives no shape, and a job that names it takes those sizes as unknown. */
+    void refusedConfig(String file, java.util.Set<String> unknown) { refusedConfigs.put(file, unknown); }
+
+    /** The refused model configurations, by file. */
+    java.util.Map<String, java.util.Set<String>> refusedConfigs() { return refusedConfigs; }
+
+    @Override public boolean bindsNothing() {
+        return drafts.isEmpty() && modelConfigs.isEmpty() && refusedConfigs.isEmpty() && super.bindsNothing();
+    }
 }

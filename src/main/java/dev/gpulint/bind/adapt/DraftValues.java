@@ -43,11 +43,14 @@ final class DraftValues {
         Boolean b = TreeValues.boolWord(text);
         if (b != null) return b ? new Located<>(true, at) : null;
         if (!TreeValues.placeholder(text.strip().toLowerCase(Locale.ROOT))) {
-            refuse(j, at, key, text, script
-                    ? "the switch alone (" + key + "), with no word after it (Megatron's argument parser takes no value after a switch)"
-                    : "the switch alone (" + key + "), or true or false after it", instead);
+            refuse(j, at, key, text, script ? scriptSwitch(key) : "the switch alone (" + key + "), or true or false after it", instead);
         }
         return null;
+    }
+
+    /** What a launch script's switch {@code key} takes (argparse's store_true): the switch alone, no word after it. */
+    static String scriptSwitch(String key) {
+        return "the switch alone (" + key + "), with no word after it (Megatron's argument parser takes no value after a switch)";
     }
 
     /** A share from 0 to 1 (an offloaded fraction): its value, or null when unknown or refused (out of 0–1, or no number). */

@@ -35,9 +35,11 @@ final class HfConfigAdapter implements FormatAdapter {
     @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
 
     @Override public void bind(ForeignDocument doc, DraftSink sink) {
-        List<dev.gpulint.core.Finding> beyond = beyondBounds(doc.root(), doc.file());
+        java.util.Set<String> unknown = new java.util.TreeSet<>();
+        List<dev.gpulint.core.Finding> beyond = beyondBounds(doc.root(), doc.file(), unknown);
         beyond.forEach(sink::finding);
-        if (!beyond.isEmpty()) return;      // no model shape built on a number the schema does not admit
+        // no model shape built on a number the schema does not admit: a job naming this folder takes those sizes as unknown
+        if (!beyond.isEmpty()) { sink.refusedConfig(doc.file(), unknown); return; }
         Models.Entry e = read(doc.root(), doc.file());
         if (e != null) sink.modelConfig(doc.file(), e);
     }
@@ -64,6 +66,11 @@ final class HfConfigAdapter implements FormatAdapter {
      * some keys, and is not a size gpulint takes.
      */
     static List<dev.gpulint.core.Finding> beyondBounds(MappingNode root, String file) {
+        return beyondBounds(root, file, new java.util.HashSet<>());
+    }
+
+    /** As {@link #beyondBounds(MappingNode, String)}, adding to {@code unknown} each size's manifest path ("model.vocab_size"). */
+    static List<dev.gpulint.core.Finding> beyondBounds(MappingNode root, String file, java.util.Set<String> unknown) {
         List<dev.gpulint.core.Finding> out = new java.util.ArrayList<>();
         MappingNode m = body(root);
         for (Map.Entry<List<String>, dev.gpulint.bind.Schema.Field> b : BOUNDED) {
@@ -73,6 +80,7 @@ final class HfConfigAdapter implements FormatAdapter {
                 if (v == null || v.value() <= b.getValue().max()) continue;
                 String message = v.value() == Long.MAX_VALUE ? b.getValue().outOfRange(k, s.text(), 1) : b.getValue().outOfRange(k, v.value());
                 out.add(dev.gpulint.core.Finding.of("SYN002", s.span(), "hf-config:" + file + "/" + k, message));
+                unknown.add("model." + b.getValue().name());
             }
         }
         return out;

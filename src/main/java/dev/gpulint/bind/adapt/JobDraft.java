@@ -90,6 +90,9 @@ final class JobDraft {
     final List<DraftValues.Refused> refused = new ArrayList<>();
     /** Sizes written with a value nobody knows yet (tp, pp, dp, cp, ep, virtual_pp): see {@link Specs.Parallelism}. */
     final java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
+    /** Model sizes written out of the schema's bounds (SYN002 at the value), by their manifest path ("model.vocab_size"):
+     *  unknown, so no default and no model catalog entry stands in for them (Specs.Model#unknown). */
+    final java.util.Set<String> unknownShape = new java.util.TreeSet<>();
     /** The ZeRO stage is written as a placeholder. */
     boolean zeroStageUnknown;
     final Map<String, Located<String>> env = new LinkedHashMap<>();
@@ -195,9 +198,9 @@ final class JobDraft {
 
     Specs.Job build() {
         Specs.Model model = parameters == null && layers == null && heads == null && kvHeads == null && experts == null
-                && seqLength == null && hidden == null ? null
+                && seqLength == null && hidden == null && unknownShape.isEmpty() ? null
                 : new Specs.Model(parameters, dtype, layers, heads, kvHeads, hidden, seqLength, experts, null, ffn, vocab, headDim,
-                        gated, tied, topK, moe(), attention());
+                        gated, tied, topK, moe(), attention(), unknownShape);
         Span key = first(tp, pp, cp, dp, ep);
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null

@@ -43,7 +43,20 @@ final class LaunchStatements {
         }
         java.util.Map<String, Word> flags = new java.util.LinkedHashMap<>(l.flags);
         l.planFlags.forEach(flags::putIfAbsent);
-        MegatronAdapter.apply(j, flags, "the launch command", j.tp == null && !l.flags.isEmpty());
+        boolean binding = j.tp == null && !l.flags.isEmpty();
+        // Megatron's switches are argparse store_true: a word after one ("--bf16 false") or "=word" makes the parser exit
+        // ("unrecognized arguments: false", "ignored explicit argument"), so it is read as neither on nor off: SYN002 at the
+        // word, and the switch binds nothing (a launch with no Megatron flag, a Hugging Face script's "--bf16 True", is not judged)
+        if (binding) {
+            for (var e : l.switchWords.entrySet()) {
+                Word v = e.getValue();
+                if (!v.known()) continue;
+                flags.remove(e.getKey());
+                DraftValues.refuse(j, v.span(), e.getKey(), v.text(), DraftValues.scriptSwitch(e.getKey()),
+                        MegatronAdapter.switchInstead(e.getKey()));
+            }
+        }
+        MegatronAdapter.apply(j, flags, "the launch command", binding);
         FsdpTrainShape.apply(j, l.fsdpTrainFlags);
         Word serving = null;
         for (String f : Launchers.SERVING_TP_FLAGS) if (l.flags.containsKey(f)) serving = l.flags.get(f);

@@ -297,8 +297,12 @@ final class MegatronAdapter implements FormatAdapter {
     private static Located<Boolean> switchFlag(JobDraft j, Map<String, Word> flags, boolean script, String name) {
         Word w = flags.get(name);
         if (w == null || !w.known()) return null;
-        return DraftValues.switchValue(j, w.text(), w.span(), name, script,
-                "the estimate reads " + name + " as not given (off, Megatron's default)");
+        return DraftValues.switchValue(j, w.text(), w.span(), name, script, switchInstead(name));
+    }
+
+    /** What the estimate does without switch {@code name}: reads it as not given, off. */
+    static String switchInstead(String name) {
+        return "the estimate reads " + name + " as not given (off, Megatron's default)";
     }
 
     /** A flag's whole number, signed, for the schema's bounds to judge; null when absent or unknown. */

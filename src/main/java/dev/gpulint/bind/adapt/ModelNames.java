@@ -82,6 +82,15 @@ final class ModelNames {
      * @param folder  the folder of the draft's file on disk, or null (standard input)
      */
     static void fill(JobDraft j, Map<String, Models.Entry> configs, Path folder, Models catalog) {
+        fill(j, configs, Map.of(), folder, catalog);
+    }
+
+    /**
+     * As {@link #fill(JobDraft, Map, Path, Models)}; a name that resolves to a linted config.json in {@code refused} (one
+     * writing sizes out of bounds, SYN002 at each) gives no shape: those sizes are the job's unknown ones, and no other
+     * name or catalog entry is tried (the job names that folder).
+     */
+    static void fill(JobDraft j, Map<String, Models.Entry> configs, Map<String, java.util.Set<String>> refused, Path folder, Models catalog) {
         // last: a Hugging Face URI in the job's environment (Kubeflow's model initializer: STORAGE_URI=hf://org/model)
         for (var e : j.env.entrySet()) {
             if (e.getValue().value().startsWith("hf://")) {
@@ -92,6 +101,13 @@ final class ModelNames {
         for (Located<String> name : j.modelNames) {
             String written = name.value();
             String key = j.keys.getOrDefault(name, "the model's name");
+            String bad = refused.isEmpty() ? null : linted(refused, written);
+            if (bad != null && linted(configs, written) == null) {
+                for (String u : refused.get(bad)) {
+                    if (!writes(j, u)) j.unknownShape.add(u);
+                }
+                return;
+            }
             String config = linted(configs, written);
             Models.Entry e = config != null ? configs.get(config) : null;
             String from = config != null ? "the Hugging Face configuration " + config : null;
@@ -105,13 +121,30 @@ final class ModelNames {
             }
             if (e == null) continue;
             apply(j, e, name, key + " " + written + " → " + from);
+            DraftBounds.keepUnknown(j);          // a size the files write out of bounds stays unknown, not the entry's
             j.stated.add(new Stated(SHAPE, e.name(), key + " " + written + ": " + from + unmodelled(e), StatedKind.NAME, name.span()));
             return;
         }
     }
 
+    /** The job writes the size at {@code path} ("model.vocab_size") itself: a config's size would not stand in for it. */
+    private static boolean writes(JobDraft j, String path) {
+        return switch (path) {
+            case "model.hidden_size" -> j.hidden != null;
+            case "model.layers" -> j.layers != null;
+            case "model.attention_heads" -> j.heads != null;
+            case "model.kv_heads" -> j.kvHeads != null;
+            case "model.ffn_hidden_size" -> j.ffn != null;
+            case "model.vocab_size" -> j.vocab != null;
+            case "model.seq_length" -> j.seqLength != null;
+            case "model.experts" -> j.experts != null;
+            case "model.top_k" -> j.topK != null;
+            default -> false;
+        };
+    }
+
     /** The linted config.json in the folder {@code written} names: by path, else by the folder's name when only one has it. */
-    private static String linted(Map<String, Models.Entry> configs, String written) {
+    private static String linted(Map<String, ?> configs, String written) {
         String r = written.strip();
         while (r.startsWith("./")) r = r.substring(2);
         while (r.endsWith("/")) r = r.substring(0, r.length() - 1);
@@ -216,8 +249,9 @@ final class ModelNames {
     }
 
     /** The files' model configurations and the folders of the drafts' files, for {@link #fill}. */
-    static void fillAll(List<JobDraft> drafts, Map<String, Models.Entry> configs, Map<String, Path> folders) {
+    static void fillAll(List<JobDraft> drafts, Map<String, Models.Entry> configs, Map<String, java.util.Set<String>> refused,
+                        Map<String, Path> folders) {
         Models catalog = Models.builtIn();
-        for (JobDraft j : drafts) fill(j, configs, folders.get(j.file), catalog);
+        for (JobDraft j : drafts) fill(j, configs, refused, folders.get(j.file), catalog);
     }
 }

@@ -34,7 +34,7 @@ final class PipePartition {
     private PipePartition() {}
 
     /** The most pipeline stages whose split is written out stage by stage (more: priced as the average, said). */
-    static final long MAX_STAGES = 4096;
+    static final long MAX_STAGES = dev.gpulint.spec.DeepSpeedSplit.MAX_STAGES;
 
     static void read(JobDraft j, ScalarNode s, String key) {
         boolean pipeline = j.pp != null && j.pp.value() > 1;
@@ -70,9 +70,7 @@ final class PipePartition {
         long l = j.layers.value(), pp = j.pp.value();
         if (pp > MAX_STAGES) { j.unpriced.add(unevenLine(j, written)); return; }
         long floor = l / pp, busier = l % pp;
-        java.util.List<Long> stages = new java.util.ArrayList<>((int) pp);
-        for (long i = 0; i < pp; i++) stages.add(i < busier ? floor + 1 : floor);
-        j.stageLayers = j.key(key, new Located<>(java.util.List.copyOf(stages), at));
+        j.stageLayers = j.key(key, new Located<>(dev.gpulint.spec.DeepSpeedSplit.stages(l, pp), at));
         String priced = "priced as " + busier + " stage" + (busier == 1 ? "" : "s") + " of " + (floor + 1) + " first and "
                 + (pp - busier) + " of " + floor;
         j.unpriced.add(written + (balanced

@@ -76,8 +76,9 @@ final class ScriptLinks {
             a.pipelineLayout = b.pipelineLayout; a.stageLayers = b.stageLayers;
             a.unknown.addAll(b.unknown);
         }
-        if (a.layers == null && a.heads == null && a.hidden == null) {
+        if (a.layers == null && a.heads == null && a.hidden == null && a.unknownShape.isEmpty()) {
             a.layers = b.layers; a.heads = b.heads; a.kvHeads = b.kvHeads; a.experts = b.experts; a.hidden = b.hidden;
+            a.unknownShape.addAll(b.unknownShape);
         }
         if (a.seqLength == null) a.seqLength = b.seqLength;
         for (String u : b.unpriced) if (!a.unpriced.contains(u)) a.unpriced.add(u);

@@ -33,9 +33,12 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         Specs.Model m = j.model();
         long layers = v(m == null ? null : m.layers()), hidden = v(m == null ? null : m.hiddenSize()),
                 heads = v(m == null ? null : m.attentionHeads());
-        if (layers <= 0) missing.add("model.layers");
-        if (hidden <= 0) missing.add("model.hidden_size");
-        if (heads <= 0) missing.add("model.attention_heads");
+        java.util.Set<String> unknown = m == null ? java.util.Set.of() : m.unknown();
+        if (layers <= 0 && !unknown.contains("model.layers")) missing.add("model.layers");
+        if (hidden <= 0 && !unknown.contains("model.hidden_size")) missing.add("model.hidden_size");
+        if (heads <= 0 && !unknown.contains("model.attention_heads")) missing.add("model.attention_heads");
+        // a size written but not known (out of bounds: SYN002 at the value) takes no default: the job cannot be priced
+        for (String u : unknown) missing.add(u + " (written as a placeholder, or out of bounds: SYN002 at the value)");
         long tp = r.tp(), pp = r.pp(), cp = r.cp(), ep = r.ep(), vpp = r.virtualPp();
         if (tp <= 0 || pp <= 0 || cp <= 0 || ep <= 0 || vpp <= 0) missing.add("parallel sizes (written as placeholders, or out of bounds: SYN002 at the value)");
         if (r.zeroStage() < 0) missing.add("optimizer.zero_stage (written as a placeholder, or out of bounds: SYN002 at the value)");

@@ -52,7 +52,9 @@ final class CandidateJobs {
                 // hybrid sharding stays with a layout whose dp the shard group still divides
                 l.hybrid() ? new Located<>((long) l.shardRanks(), span(p == null ? null : p.dpShard(), at)) : null, null,
                 // a per-layer layout stays with the layout whose pp it was written for
-                p != null && l.split().laidOut(l.pp()) ? p.stageLayers() : null,
+                // (or the framework's own split of a candidate's pp: gpt-neox's DeepSpeed split, SearchSpace)
+                !l.split().laidOut(l.pp()) ? null : p != null && p.stageLayers() != null && l.split().stages().equals(p.stageLayers().value())
+                        ? p.stageLayers() : new Located<>(l.split().stages(), p == null || p.keySpan() == null ? at : p.keySpan()),
                 // the tensor-parallel overlap is the job's software setting, whatever the layout
                 p == null ? null : p.tpCommOverlap());
         Specs.Batch b = job.batch();

@@ -53,6 +53,8 @@ public final class JobLayouts {
         boolean zero = j.optimizer() != null && j.optimizer().zeroStage() != null;
         long micro = b.microBatchSize() == null || b.microBatchSize().value() == null ? 0 : b.microBatchSize().value();
         long vpp = Math.max(0, r.virtualPp());
-        return Optional.of(new SearchSpace(gpus, Resolver.splitLayers(j), experts, seq, global, zero, vpp, micro));
+        // gpt-neox: DeepSpeed's PipelineModule splits any block count, so its uneven candidates are priced with that split
+        boolean deepSpeed = j.origin() != null && dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.GPT_NEOX;
+        return Optional.of(new SearchSpace(gpus, Resolver.splitLayers(j), experts, seq, global, zero, vpp, micro, deepSpeed));
     }
 }

@@ -25,7 +25,18 @@ import java.util.List;
  * @param statedMicro the micro batch the job writes (0: none), tried beside {@link #MICRO_BATCHES} for the same reason
  */
 public record SearchSpace(long gpus, long layers, long experts, long seqLength, long globalBatch, boolean zeroStages,
-                          long statedVpp, long statedMicro) {
+                          long statedVpp, long statedMicro, boolean deepSpeedSplit) {
+
+    /**
+     * A space whose pipeline splits as Megatron-Core does (a pp that does not divide the layers is PAR004's to reject).
+     * With {@code deepSpeedSplit} (gpt-neox: DeepSpeed's PipelineModule takes any block count) a pp that does not divide
+     * the layers is priced with DeepSpeed's split ({@link dev.gpulint.spec.DeepSpeedSplit}), and no pp above the layers is
+     * tried (its stages would hold no block: PAR004).
+     */
+    public SearchSpace(long gpus, long layers, long experts, long seqLength, long globalBatch, boolean zeroStages,
+                       long statedVpp, long statedMicro) {
+        this(gpus, layers, experts, seqLength, globalBatch, zeroStages, statedVpp, statedMicro, false);
+    }
 
     /** A space with only the standard virtual pipeline sizes and micro batches. */
     public SearchSpace(long gpus, long layers, long experts, long seqLength, long globalBatch, boolean zeroStages) {
@@ -34,12 +45,12 @@ public record SearchSpace(long gpus, long layers, long experts, long seqLength, 
 
     /** The same space on another GPU count. */
     public SearchSpace on(long gpus) {
-        return new SearchSpace(gpus, layers, experts, seqLength, globalBatch, zeroStages, statedVpp, statedMicro);
+        return new SearchSpace(gpus, layers, experts, seqLength, globalBatch, zeroStages, statedVpp, statedMicro, deepSpeedSplit);
     }
 
     /** The same space with ZeRO stages 0–3 instead of the distributed optimizer. */
     public SearchSpace withZeroStages() {
-        return new SearchSpace(gpus, layers, experts, seqLength, globalBatch, true, statedVpp, statedMicro);
+        return new SearchSpace(gpus, layers, experts, seqLength, globalBatch, true, statedVpp, statedMicro, deepSpeedSplit);
     }
 
     /** A sequence at least this long adds context parallelism (cp 2, 4, 8, ...) to the search. */
@@ -72,6 +83,7 @@ public record SearchSpace(long gpus, long layers, long experts, long seqLength, 
             for (long cp : divisors(gpus / tp)) {
                 if (cp > 1 && seqLength < LONG_SEQUENCE) continue;
                 for (long pp : divisors(gpus / tp / cp)) {
+                    if (deepSpeedSplit && layers > 0 && pp > layers) continue;
                     long dp = gpus / tp / cp / pp;
                     for (long ep : experts > 1 ? divisors(cp * dp) : List.of(1L)) {
                         if (experts > 1 && experts % ep != 0) continue;
@@ -90,10 +102,13 @@ public record SearchSpace(long gpus, long layers, long experts, long seqLength, 
             throw new IllegalStateException(gpus + " GPUs give more than " + MAX_LAYOUTS + " layouts to check (every tp, cp, pp, ep, "
                     + "virtual pp, micro batch, sharding, recompute and sequence parallelism): plan for a GPU count with fewer divisors");
         }
+        java.util.List<Long> stages = deepSpeedSplit ? dev.gpulint.spec.DeepSpeedSplit.stages(layers, pp) : null;
+        dev.gpulint.derive.estimate.PipelineSplit split = stages == null ? dev.gpulint.derive.estimate.PipelineSplit.EVEN
+                : dev.gpulint.derive.estimate.PipelineSplit.laidOut(stages);
         for (int z = 0; z < (zeroStages ? 4 : 2); z++) {
             for (Layout.Recompute r : Layout.Recompute.SEARCHED) {
                 for (boolean sp : tp > 1 ? new boolean[] {true, false} : new boolean[] {false}) {
-                    out.add(new Layout(tp, pp, dp, cp, ep, vpp, micro, globalBatch, zeroStages ? z : 0, !zeroStages && z == 1, r, sp));
+                    out.add(new Layout(tp, pp, dp, cp, ep, vpp, micro, globalBatch, zeroStages ? z : 0, !zeroStages && z == 1, r, sp, split));
                 }
             }
         }

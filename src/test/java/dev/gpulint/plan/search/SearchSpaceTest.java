@@ -67,4 +67,19 @@ class SearchSpaceTest {
                 () -> new SearchSpace(720_720, 720, 720_720, 65_536, 720_720L * 8, false).layouts());
         assertTrue(e.getMessage().startsWith("720720 GPUs give more than 250000 layouts"), e.getMessage());
     }
+
+    @Test
+    void deepSpeedsSplitPricesUnevenPipelinesAndTriesNoPpAboveTheLayers() {
+        // 6 layers on 16 GPUs: Megatron's space tries every pp dividing the GPUs (PAR004 rejects 4, 8, 16), evenly split
+        SearchSpace megatron = new SearchSpace(16, 6, 0, 2048, 64, false);
+        assertEquals(Set.of(1, 2, 4, 8, 16), megatron.layouts().stream().map(Layout::pp).collect(Collectors.toSet()));
+        assertTrue(megatron.layouts().stream().allMatch(l -> l.split().stages().isEmpty()));
+        // gpt-neox's: no pp above the 6 blocks (a stage would hold none), and pp 4 split as DeepSpeed splits it, 2 2 1 1
+        SearchSpace neox = new SearchSpace(16, 6, 0, 2048, 64, false, 0, 0, true);
+        assertEquals(Set.of(1, 2, 4), neox.layouts().stream().map(Layout::pp).collect(Collectors.toSet()));
+        for (Layout l : neox.layouts()) {
+            assertEquals(l.pp() == 4 ? List.of(2L, 2L, 1L, 1L) : List.of(), l.split().stages(), l.toString());
+        }
+        assertEquals(megatron.layouts().stream().filter(l -> l.pp() <= 4).count(), neox.layouts().size(), "the same layouts otherwise");
+    }
 }

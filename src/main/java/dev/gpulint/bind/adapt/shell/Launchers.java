@@ -36,6 +36,10 @@ public final class Launchers {
         /** Megatron-LM's flags of the model and precision that only the estimate reads (--ffn-hidden-size, --bf16,
          *  --grad-reduce-in-bf16...), first value each: they do not make a script a launch (--bf16 is also Hugging Face's). */
         public final Map<String, Word> planFlags = new LinkedHashMap<>();
+        /** Megatron-LM's switches (argparse store_true: --bf16, --sequence-parallel, --use-distributed-optimizer...) written
+         *  with a word after them ({@code --bf16 false}, {@code --bf16=true}), first each: the word as written. Megatron's
+         *  parser refuses both forms, so a launch that is Megatron's binds none of them (LaunchStatements: SYN002 at the word). */
+        public final Map<String, Word> switchWords = new LinkedHashMap<>();
         /** Where the command names its model, by flag ({@link ModelFlags#FLAGS}), first value each. */
         public final Map<String, Word> modelNames = new LinkedHashMap<>();
         /** The model flags of awsome-distributed-training's FSDP program ({@link FsdpTrainFlags}), first value each. */
@@ -194,6 +198,7 @@ public final class Launchers {
             Word v = value != null ? valueOf(w.get(i), eq + 1) : PLAN_SWITCHES.contains(name) ? switchWord(w, i)
                     : i + 1 < w.size() && !w.get(i + 1).text().startsWith("--") ? w.get(i + 1) : null;
             if (v != null) l.planFlags.putIfAbsent(name, v);
+            if (v != null && nemo == null && PLAN_SWITCHES.contains(name) && v.span() != w.get(i).span()) l.switchWords.putIfAbsent(name, v);
             return;
         }
         if (!MEGATRON_FLAGS.contains(name) && !SERVING_TP_FLAGS.contains(name)) return;
@@ -203,6 +208,9 @@ public final class Launchers {
             valueWord = valueOf(here, eq + 1);
         } else if (BOOLEAN_FLAGS.contains(name)) {
             valueWord = switchWord(w, i);
+        }
+        if (valueWord != null && nemo == null && BOOLEAN_FLAGS.contains(name) && valueWord.span() != here.span()) {
+            l.switchWords.putIfAbsent(name, valueWord);
         } else if (i + 1 < w.size() && !w.get(i + 1).text().startsWith("--")) {
             valueWord = w.get(i + 1);
         }

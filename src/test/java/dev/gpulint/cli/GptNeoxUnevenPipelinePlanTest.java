@@ -66,19 +66,16 @@ class GptNeoxUnevenPipelinePlanTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void theSearchRanksUnevenPipelinesPricedWithDeepSpeedsSplit(@TempDir Path dir) throws IOException {
+    void theSearchRanksUnevenPipelinesPricedWithDeepSpeedsSplit(@TempDir Path dir) {
         // the job runs 30 layers at pp 2 (even); pp 4 and pp 8 do not divide 30, yet DeepSpeed runs them (8 8 7 7; 4×6 3 3):
         // the search ranks them, each priced with that split, not the average of 7.5 or 3.75 blocks a stage
-        Path cluster = Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        Path config = Files.writeString(dir.resolve("neox.yml"), NEOX.replace("\"pipe-parallel-size\": 4", "\"pipe-parallel-size\": 2"));
-        Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"*.yml\", cluster: lab }\n");
-        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", "--top", "1000", cluster.toString(), config.toString());
-        assertEquals(0, r.code(), r.err() + r.out());
-        Map<String, Object> doc = PlanRankingTest.map(new org.snakeyaml.engine.v2.api.Load(
-                org.snakeyaml.engine.v2.api.LoadSettings.builder().build()).loadFromString(r.out()));
-        assertEquals(2, PlanRankingTest.map(PlanRankingTest.map(doc.get("current")).get("layout")).get("pp"), r.out());
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100)
+                .file("neox.yml", NEOX.replace("\"pipe-parallel-size\": 4", "\"pipe-parallel-size\": 2"))
+                .jobClusters("lab", "*.yml").planJson("--top", "1000");
+        Map<String, Object> doc = r.json();
+        assertEquals(2, PlanCli.map(PlanCli.map(doc.get("current")).get("layout")).get("pp"), r.out());
         List<Map<String, Object>> layouts = ((List<Object>) doc.get("candidates")).stream()
-                .map(c -> PlanRankingTest.map(PlanRankingTest.map(c).get("layout"))).toList();
+                .map(c -> PlanCli.map(PlanCli.map(c).get("layout"))).toList();
         List<Map<String, Object>> pp4 = layouts.stream().filter(l -> Integer.valueOf(4).equals(l.get("pp"))).toList();
         List<Map<String, Object>> pp8 = layouts.stream().filter(l -> Integer.valueOf(8).equals(l.get("pp"))).toList();
         assertTrue(!pp4.isEmpty() && !pp8.isEmpty(), "uneven pipelines are ranked: " + layouts);

@@ -14,7 +14,6 @@ import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -219,7 +218,7 @@ public final class CandidateSearch {
         // best first; ties by headroom, then the layout that keeps the job's own choices (micro batch, sharding, recompute,
         // sequence parallelism: what its sizes do not decide, so a wrong tp changes nothing), then the search's order
         // (a stable sort of the valid layouts' indices by their scores, read from arrays)
-        Integer[] order = Ranking.order(validLayouts, scores, current);
+        int[] order = Ranking.order(validLayouts, scores, current);
         List<Candidate> ranked = new ArrayList<>(order.length);
         for (int i = 0; i < order.length; i++) {
             int at = order[i];
@@ -234,10 +233,11 @@ public final class CandidateSearch {
 
     /**
      * The order of the valid layouts: higher score first, then more headroom, then those that keep the job's own choices
-     * ({@link #sameChoices}), then the search's order. Each key is read from an array once per comparison (a chain of
-     * Comparators costs several calls per comparison under the launcher's C1 JIT, on tens of thousands of layouts).
+     * ({@link #sameChoices}), then the search's order. A stable merge sort of the layouts' indices whose keys are read
+     * from arrays (a chain of Comparators over boxed candidates costs several calls per comparison under the launcher's
+     * C1 JIT, on tens of thousands of layouts); CandidateSearchTest holds it to that chain's order.
      */
-    static final class Ranking implements Comparator<Integer> {
+    static final class Ranking {
         private final double[] value, headroom;
         private final boolean[] same;
 
@@ -247,24 +247,35 @@ public final class CandidateSearch {
             this.same = same;
         }
 
-        static Integer[] order(List<Layout> layouts, Score[] scores, Layout current) {
+        static int[] order(List<Layout> layouts, Score[] scores, Layout current) {
             int n = layouts.size();
             double[] value = new double[n], headroom = new double[n];
             boolean[] same = new boolean[n];
-            Integer[] order = new Integer[n];
+            int[] order = new int[n], merged = new int[n];
             for (int i = 0; i < n; i++) {
                 value[i] = scores[i].value();
                 headroom[i] = scores[i].headroom();
                 same[i] = sameChoices(layouts.get(i), current);
                 order[i] = i;
             }
-            java.util.Arrays.sort(order, new Ranking(value, headroom, same));     // stable: ties keep the search's order
+            Ranking r = new Ranking(value, headroom, same);
+            // bottom-up merge sort; a later index goes first only when it ranks strictly before (stable)
+            for (int width = 1; width < n; width *= 2) {
+                for (int lo = 0; lo < n; lo += 2 * width) {
+                    int mid = Math.min(lo + width, n), hi = Math.min(lo + 2 * width, n), i = lo, j = mid, k = lo;
+                    while (i < mid && j < hi) merged[k++] = r.compare(order[j], order[i]) < 0 ? order[j++] : order[i++];
+                    while (i < mid) merged[k++] = order[i++];
+                    while (j < hi) merged[k++] = order[j++];
+                }
+                int[] t = order;
+                order = merged;
+                merged = t;
+            }
             return order;
         }
 
-        @Override
-        public int compare(Integer x, Integer y) {
-            int a = x, b = y;
+        /** Below 0 when layout {@code a} ranks before layout {@code b}, 0 when the keys tie. */
+        int compare(int a, int b) {
             int c = Double.compare(value[b], value[a]);
             if (c != 0) return c;
             c = Double.compare(headroom[b], headroom[a]);

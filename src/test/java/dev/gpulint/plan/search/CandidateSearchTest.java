@@ -223,9 +223,32 @@ class CandidateSearchTest {
         CandidateSearch.Score[] scores = {
             new CandidateSearch.Score(2, 1), new CandidateSearch.Score(3, 0), new CandidateSearch.Score(2, 1),
             new CandidateSearch.Score(2, 1), new CandidateSearch.Score(2, 5), new CandidateSearch.Score(2, 1)};
-        Integer[] order = CandidateSearch.Ranking.order(layouts, scores, job);
+        int[] order = CandidateSearch.Ranking.order(layouts, scores, job);
         // b: best score; e: most headroom of the rest; c and f keep the job's choices (in the search's order); then a, d
-        assertEquals(List.of(1, 4, 2, 5, 0, 3), List.of(order));
+        assertEquals(List.of(1, 4, 2, 5, 0, 3), java.util.Arrays.stream(order).boxed().toList());
+    }
+
+    /** The merge sort gives the order of the Comparator chain the search sorted by before, on many ties and every size. */
+    @Test
+    void theRankingsSortIsTheComparatorChainsStableOrder() {
+        Layout job = new Layout(8, 2, 4, 1, 1, 1, 1, 64, 0, true, Layout.Recompute.SELECTIVE, true);
+        java.util.Random random = new java.util.Random(35);
+        for (int n : new int[] {0, 1, 2, 3, 7, 64, 100, 1000, 1025}) {
+            List<Layout> layouts = new java.util.ArrayList<>();
+            CandidateSearch.Score[] scores = new CandidateSearch.Score[n];
+            for (int i = 0; i < n; i++) {
+                layouts.add(new Layout(8, 2, 4, 1, 1, 1, 1 + random.nextInt(2), 64, 0, true,
+                        random.nextBoolean() ? Layout.Recompute.SELECTIVE : Layout.Recompute.NONE, true));
+                // few distinct values, so that most comparisons tie on the score and many on the headroom too
+                scores[i] = new CandidateSearch.Score(random.nextInt(4) * 0.5, random.nextInt(3) - 1.0);
+            }
+            List<Integer> chain = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) chain.add(i);
+            chain.sort(java.util.Comparator.comparingDouble((Integer i) -> scores[i].value()).reversed()
+                    .thenComparing(java.util.Comparator.comparingDouble((Integer i) -> scores[i].headroom()).reversed())
+                    .thenComparing(i -> CandidateSearch.sameChoices(layouts.get(i), job) ? 0 : 1));
+            assertEquals(chain, java.util.Arrays.stream(CandidateSearch.Ranking.order(layouts, scores, job)).boxed().toList(), "n = " + n);
+        }
     }
 
     @Test

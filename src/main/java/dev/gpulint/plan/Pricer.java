@@ -30,7 +30,7 @@ final class Pricer implements CandidateSearch.Pricing {
     private final Span span;
     private final boolean overridesCatalog;
     private final Map<Layout, Estimate> estimates = new ConcurrentHashMap<>();
-    private final Map<Layout, MemoryModel.Stage> peaks = new ConcurrentHashMap<>();
+    private Map<Layout, MemoryModel.Stage> peaks = new ConcurrentHashMap<>();
     private final Map<Long, ModelShape> shapes = new ConcurrentHashMap<>();
 
     Pricer(JobInputs in, Specs.Job job) { this(in, job, false); }
@@ -44,6 +44,14 @@ final class Pricer implements CandidateSearch.Pricing {
         this.rawVocab = v > 0 ? v : 50257;
         this.jobFile = job.file();
         this.span = m == null ? null : m.layers() != null ? m.layers().span() : m.hiddenSize() != null ? m.hiddenSize().span() : job.span();
+    }
+
+    /**
+     * Sizes the memory map for about {@code layouts} layouts before a search fills it from every core, so that it is not
+     * rehashed on the way (the 1,024-GPU hybrid plan keeps ~190,000). Called before the map is shared between threads.
+     */
+    void expect(int layouts) {
+        if (peaks.isEmpty()) peaks = new ConcurrentHashMap<>(Math.max(16, layouts));
     }
 
     /** The GPU's memory: what MEM003 holds a layout's fullest stage to (MEM002 holds its model states to 90 % of it). */

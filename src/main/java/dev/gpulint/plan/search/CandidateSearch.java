@@ -14,7 +14,6 @@ import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -178,20 +177,29 @@ public final class CandidateSearch {
         Candidate currentCandidate = null;
         List<Layout> validLayouts = new ArrayList<>();
         List<List<String>> validFindings = new ArrayList<>();
-        // layouts of one check and one recompute choice share what the rules said of them
+        // layouts of one check and one recompute choice share what the rules said of them; a check's own lists (sorted, as
+        // the sets are) are made once and shared by its recompute choices that no memory rule rejects
         @SuppressWarnings("unchecked")
         List<List<String>>[] verdicts = new List[checked.size() * RECOMPUTES];
+        @SuppressWarnings("unchecked")
+        List<List<String>>[] ofCheck = new List[checked.size()];
         for (int i = 0; i < layouts.size(); i++) {
             Layout l = layouts.get(i);
             int k = checkOf[i], at = k * RECOMPUTES + l.recompute().ordinal();
             List<List<String>> verdict = verdicts[at];
             if (verdict == null) {
-                Set<String> mem = orEmpty(outOfMemory[at]);
-                Set<String> byAll = new TreeSet<>(orEmpty(rejecting[k]));
-                byAll.addAll(mem);
-                Set<String> seen = new TreeSet<>(orEmpty(raised[k]));
-                seen.addAll(mem);
-                verdict = verdicts[at] = List.of(List.copyOf(seen), List.copyOf(byAll));
+                Set<String> mem = outOfMemory[at];
+                if (mem == null || mem.isEmpty()) {
+                    verdict = ofCheck[k];
+                    if (verdict == null) verdict = ofCheck[k] = List.of(List.copyOf(orEmpty(raised[k])), List.copyOf(orEmpty(rejecting[k])));
+                } else {
+                    Set<String> byAll = new TreeSet<>(orEmpty(rejecting[k]));
+                    byAll.addAll(mem);
+                    Set<String> seen = new TreeSet<>(orEmpty(raised[k]));
+                    seen.addAll(mem);
+                    verdict = List.of(List.copyOf(seen), List.copyOf(byAll));
+                }
+                verdicts[at] = verdict;
             }
             List<String> by = verdict.get(1);
             if (by.isEmpty()) {
@@ -207,23 +215,73 @@ public final class CandidateSearch {
         }
         // every valid layout priced, on all cores (the pricing keeps what it shares in concurrent maps)
         Score[] scores = validLayouts.parallelStream().map(pricing::score).toArray(Score[]::new);
-        List<Candidate> valid = new ArrayList<>(validLayouts.size());
-        for (int i = 0; i < validLayouts.size(); i++) {
-            valid.add(new Candidate(validLayouts.get(i), validFindings.get(i), List.of(), 0, scores[i].value(), scores[i].headroom()));
-        }
         // best first; ties by headroom, then the layout that keeps the job's own choices (micro batch, sharding, recompute,
         // sequence parallelism: what its sizes do not decide, so a wrong tp changes nothing), then the search's order
-        valid.sort(Comparator.comparingDouble(Candidate::score).reversed().thenComparing(Comparator.comparingDouble(Candidate::headroom).reversed())
-                .thenComparing(c -> sameChoices(c.layout(), current) ? 0 : 1));
-        List<Candidate> ranked = new ArrayList<>(valid.size());
-        for (int i = 0; i < valid.size(); i++) {
-            Candidate c = valid.get(i);
-            Candidate r = new Candidate(c.layout(), c.findings(), c.rejectedBy(), i + 1, c.score(), c.headroom());
+        // (a stable sort of the valid layouts' indices by their scores, read from arrays)
+        int[] order = Ranking.order(validLayouts, scores, current);
+        List<Candidate> ranked = new ArrayList<>(order.length);
+        for (int i = 0; i < order.length; i++) {
+            int at = order[i];
+            Layout l = validLayouts.get(at);
+            Candidate r = new Candidate(l, validFindings.get(at), List.of(), i + 1, scores[at].value(), scores[at].headroom());
             ranked.add(r);
-            if (c.layout() == current) currentCandidate = r;
+            if (l == current) currentCandidate = r;
         }
         return new SearchResult(currentCandidate, ranked, rejected, rejectedCount, List.copyOf(cluster), layouts.size(), checked.size(),
                 rejectedLayouts);
+    }
+
+    /**
+     * The order of the valid layouts: higher score first, then more headroom, then those that keep the job's own choices
+     * ({@link #sameChoices}), then the search's order. A stable merge sort of the layouts' indices whose keys are read
+     * from arrays (a chain of Comparators over boxed candidates costs several calls per comparison under the launcher's
+     * C1 JIT, on tens of thousands of layouts); CandidateSearchTest holds it to that chain's order.
+     */
+    static final class Ranking {
+        private final double[] value, headroom;
+        private final boolean[] same;
+
+        private Ranking(double[] value, double[] headroom, boolean[] same) {
+            this.value = value;
+            this.headroom = headroom;
+            this.same = same;
+        }
+
+        static int[] order(List<Layout> layouts, Score[] scores, Layout current) {
+            int n = layouts.size();
+            double[] value = new double[n], headroom = new double[n];
+            boolean[] same = new boolean[n];
+            int[] order = new int[n], merged = new int[n];
+            for (int i = 0; i < n; i++) {
+                value[i] = scores[i].value();
+                headroom[i] = scores[i].headroom();
+                same[i] = sameChoices(layouts.get(i), current);
+                order[i] = i;
+            }
+            Ranking r = new Ranking(value, headroom, same);
+            // bottom-up merge sort; a later index goes first only when it ranks strictly before (stable)
+            for (int width = 1; width < n; width *= 2) {
+                for (int lo = 0; lo < n; lo += 2 * width) {
+                    int mid = Math.min(lo + width, n), hi = Math.min(lo + 2 * width, n), i = lo, j = mid, k = lo;
+                    while (i < mid && j < hi) merged[k++] = r.compare(order[j], order[i]) < 0 ? order[j++] : order[i++];
+                    while (i < mid) merged[k++] = order[i++];
+                    while (j < hi) merged[k++] = order[j++];
+                }
+                int[] t = order;
+                order = merged;
+                merged = t;
+            }
+            return order;
+        }
+
+        /** Below 0 when layout {@code a} ranks before layout {@code b}, 0 when the keys tie. */
+        int compare(int a, int b) {
+            int c = Double.compare(value[b], value[a]);
+            if (c != 0) return c;
+            c = Double.compare(headroom[b], headroom[a]);
+            if (c != 0) return c;
+            return Boolean.compare(!same[a], !same[b]);
+        }
     }
 
     /** {@code l} makes the choices {@code job} makes besides its parallel sizes. */

@@ -206,6 +206,51 @@ class CandidateSearchTest {
      * with the environment's facts once per session, the search finds exactly what one session of every candidate job,
      * each with its own environment facts, finds; the NCCL findings are the cluster's, rejecting nothing.
      */
+    /**
+     * The ranking: higher score first, then more headroom, then a layout that keeps the job's own choices, then the
+     * search's order (the sort is stable).
+     */
+    @Test
+    void validLayoutsRankByScoreThenHeadroomThenTheJobsChoicesThenTheSearchsOrder() {
+        Layout job = new Layout(8, 2, 4, 1, 1, 1, 1, 64, 0, true, Layout.Recompute.SELECTIVE, true);
+        Layout a = new Layout(8, 2, 4, 1, 1, 1, 2, 64, 0, true, Layout.Recompute.SELECTIVE, true);     // other micro batch
+        Layout b = new Layout(4, 4, 4, 1, 1, 1, 1, 64, 0, true, Layout.Recompute.SELECTIVE, true);
+        Layout c = new Layout(2, 8, 4, 1, 1, 1, 1, 64, 0, true, Layout.Recompute.SELECTIVE, true);     // the job's choices
+        Layout d = new Layout(8, 2, 4, 1, 1, 1, 1, 64, 0, true, Layout.Recompute.FULL, true);          // other recompute
+        Layout e = new Layout(8, 1, 8, 1, 1, 1, 1, 64, 0, true, Layout.Recompute.SELECTIVE, false);    // other sp
+        Layout f = new Layout(1, 8, 8, 1, 1, 1, 1, 64, 0, true, Layout.Recompute.SELECTIVE, true);     // the job's choices
+        List<Layout> layouts = List.of(a, b, c, d, e, f);
+        CandidateSearch.Score[] scores = {
+            new CandidateSearch.Score(2, 1), new CandidateSearch.Score(3, 0), new CandidateSearch.Score(2, 1),
+            new CandidateSearch.Score(2, 1), new CandidateSearch.Score(2, 5), new CandidateSearch.Score(2, 1)};
+        int[] order = CandidateSearch.Ranking.order(layouts, scores, job);
+        // b: best score; e: most headroom of the rest; c and f keep the job's choices (in the search's order); then a, d
+        assertEquals(List.of(1, 4, 2, 5, 0, 3), java.util.Arrays.stream(order).boxed().toList());
+    }
+
+    /** The merge sort gives the order of the Comparator chain the search sorted by before, on many ties and every size. */
+    @Test
+    void theRankingsSortIsTheComparatorChainsStableOrder() {
+        Layout job = new Layout(8, 2, 4, 1, 1, 1, 1, 64, 0, true, Layout.Recompute.SELECTIVE, true);
+        java.util.Random random = new java.util.Random(35);
+        for (int n : new int[] {0, 1, 2, 3, 7, 64, 100, 1000, 1025}) {
+            List<Layout> layouts = new java.util.ArrayList<>();
+            CandidateSearch.Score[] scores = new CandidateSearch.Score[n];
+            for (int i = 0; i < n; i++) {
+                layouts.add(new Layout(8, 2, 4, 1, 1, 1, 1 + random.nextInt(2), 64, 0, true,
+                        random.nextBoolean() ? Layout.Recompute.SELECTIVE : Layout.Recompute.NONE, true));
+                // few distinct values, so that most comparisons tie on the score and many on the headroom too
+                scores[i] = new CandidateSearch.Score(random.nextInt(4) * 0.5, random.nextInt(3) - 1.0);
+            }
+            List<Integer> chain = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) chain.add(i);
+            chain.sort(java.util.Comparator.comparingDouble((Integer i) -> scores[i].value()).reversed()
+                    .thenComparing(java.util.Comparator.comparingDouble((Integer i) -> scores[i].headroom()).reversed())
+                    .thenComparing(i -> CandidateSearch.sameChoices(layouts.get(i), job) ? 0 : 1));
+            assertEquals(chain, java.util.Arrays.stream(CandidateSearch.Ranking.order(layouts, scores, job)).boxed().toList(), "n = " + n);
+        }
+    }
+
     @Test
     void chunkedSessionsAndTheEnvironmentReadOnceFindWhatOneSessionFinds() {
         String a100 = CLUSTER.formatted(128).replace("H100-SXM5-80GB", "A100-SXM4-80GB").replace("900 GB/s", "600 GB/s")

@@ -300,8 +300,15 @@ final class MegatronAdapter implements FormatAdapter {
         return DraftValues.switchValue(j, w.text(), w.span(), name, script, switchInstead(name));
     }
 
-    /** What the estimate does without switch {@code name}: reads it as not given, off. */
+    /**
+     * What the estimate does without switch {@code name}: reads it as not given, which is off (Megatron's default) for every
+     * switch but --sequence-parallel: a job that does not state sequence parallelism is priced with it on when tp > 1
+     * (JobInputs: NeMo's default), so the message says that rather than "off".
+     */
     static String switchInstead(String name) {
+        if (name.equals("--sequence-parallel")) {
+            return "the estimate reads --sequence-parallel as not given: on when tp > 1 (the estimate's default, NeMo's), off at tp 1";
+        }
         return "the estimate reads " + name + " as not given (off, Megatron's default)";
     }
 

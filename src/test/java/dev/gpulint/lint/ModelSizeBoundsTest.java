@@ -140,6 +140,22 @@ class ModelSizeBoundsTest {
         priced(lint(SourceFile.of("train.sh", script("4096"))));
     }
 
+    /**
+     * A size written as a variable the script does not set ({@code --vocab-size $VOCAB}, an unresolved MODEL_ARGS
+     * placeholder) is unknown too, as the native manifest's placeholder is: no SYN002 (nothing is wrong yet), no GPT-2
+     * vocabulary or 4h standing in; a MoE size beside no --num-experts is not read, so it leaves a dense job priced.
+     */
+    @Test
+    void megatronSizeWrittenAsAVariableIsUnknownNotDefaulted() {
+        Run r = lint(SourceFile.of("train.sh", script("4096 --vocab-size $VOCAB")));
+        assertEquals(List.of(), r.syn002());
+        unknown(r, "model.vocab_size");
+        Run args = lint(SourceFile.of("tp8/model_config.yaml", megatron("${FFN_HIDDEN}")));
+        assertEquals(List.of(), args.syn002());
+        unknown(args, "model.ffn_hidden_size");
+        priced(lint(SourceFile.of("train.sh", script("4096 --moe-router-topk $TOPK"))));
+    }
+
     private static String nemo(String heads) {
         return """
                 trainer:

@@ -112,8 +112,8 @@ final class ComposerFsdp {
         long stage = strategy.equals("NO_SHARD") ? 0 : strategy.equals("SHARD_GRAD_OP") || strategy.equals("_HYBRID_SHARD_ZERO2") ? 2 : 3;
         j.zeroStage = j.key(p + "sharding_strategy", new Located<>(stage, where));
         boolean hybrid = strategy.startsWith("HYBRID") || strategy.startsWith("_HYBRID");
-        Located<Long> rep = v.whole(j, f, "data_parallel_replicate_degree", "the estimate shards over every data-parallel rank");
-        Located<Long> shard = v.whole(j, f, "data_parallel_shard_degree", "the estimate shards over every data-parallel rank"
+        Located<Long> rep = degree(j, v, f, p, "data_parallel_replicate_degree", "the estimate shards over every data-parallel rank");
+        Located<Long> shard = degree(j, v, f, p, "data_parallel_shard_degree", "the estimate shards over every data-parallel rank"
                 + " (composer's default -1: the rest of the GPUs)");
         if (shard != null && shard.value() == -1) shard = null;
         if (rep != null && rep.value() > 1 && stage > 0) {
@@ -145,6 +145,21 @@ final class ComposerFsdp {
             if (world > 0) j.state("world", world, p + (rep == null ? "data_parallel_shard_degree" : "data_parallel_replicate_degree × data_parallel_shard_degree")
                     + (j.tp == null ? "" : " × tp_config.tensor_parallel_degree"), StatedKind.CONFIG, j.dp.span());
         }
+    }
+
+    /**
+     * A device-mesh degree: a whole number from 1 to 2,147,483,647, or -1 for the shard degree (composer's default: the rest of
+     * the GPUs). Any other (0, another negative, 20 digits) builds no mesh torch accepts: SYN002 at the value and null, so that
+     * neither dp nor the world size is derived from it (a replicate degree of 0 or above the bounds was otherwise taken as
+     * no replication and went unreported).
+     */
+    private static Located<Long> degree(JobDraft j, FoundryAdapter.Values v, MappingNode f, String p, String key, String instead) {
+        Located<Long> n = v.whole(j, f, key, instead);
+        boolean rest = key.equals("data_parallel_shard_degree");
+        if (n == null || (rest && n.value() == -1) || (n.value() >= 1 && n.value() <= Integer.MAX_VALUE)) return n;
+        DraftValues.refuse(j, n.span(), p + key, v.resolve(f, key).text(), "a whole number from 1 to 2147483647"
+                + (rest ? ", or -1 (composer's default: the rest of the GPUs)" : ""), instead);
+        return null;
     }
 
     /**

@@ -4,6 +4,7 @@ import static dev.gpulint.bind.adapt.TreeValues.map;
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
 import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
 import java.util.List;
 
 /**
@@ -12,8 +13,8 @@ import java.util.List;
  * {@code recipe_name} to torchao's {@code Float8LinearConfig.from_recipe_name}: "tensorwise", "rowwise" or
  * "rowwise_with_gw_hp" (torchao/float8/config.py, Float8LinearRecipeName); not written (None), torchao's default config,
  * tensorwise. The table is {@code [float8]} until mid 2025 and {@code [quantize.linear.float8]} since. Read only when the
- * file turns Float8 training on ({@link TorchtitanAdapter#float8}); a value torchao does not name is SYN002 at the value
- * and the estimate takes tensorwise.
+ * file turns Float8 training on ({@link TorchtitanAdapter#float8}); a value torchao does not name, spelt exactly (torchao
+ * compares the string as written: "Rowwise" fails), is SYN002 at the value and the estimate takes tensorwise.
  */
 final class Float8Recipe {
     private Float8Recipe() {}
@@ -30,7 +31,15 @@ final class Float8Recipe {
             if (later != null) { f8 = later; table = "[quantize.linear.float8]"; }
         }
         String key = table + " recipe_name";
-        j.fp8Scaling = j.key(key, DraftValues.choice(j, scalar(f8, "recipe_name"), key, RECIPES,
-                "the estimate takes torchao's default recipe, tensorwise scaling"));
+        String instead = "the estimate takes torchao's default recipe, tensorwise scaling";
+        ScalarNode s = scalar(f8, "recipe_name");
+        // torchao matches the name exactly (from_recipe_name: "recipe name ... is not valid, must be one of ..."): "Rowwise" fails
+        String w = s == null || s.isNull() ? null : s.text().strip();
+        if (w != null && !RECIPES.contains(w) && RECIPES.stream().anyMatch(w::equalsIgnoreCase)) {
+            DraftValues.refuse(j, s.span(), key, s.text(), "one of " + String.join(", ", RECIPES) + ", spelt as torchao spells them"
+                    + " (Float8LinearConfig.from_recipe_name matches the name exactly)", instead);
+            return;
+        }
+        j.fp8Scaling = j.key(key, DraftValues.choice(j, s, key, RECIPES, instead));
     }
 }

@@ -95,10 +95,10 @@ final class FoundryAdapter implements FormatAdapter {
         Located<Long> seq = v.whole(j, m, "max_seq_len", "the estimate takes the training's max_seq_len");
         if (seq != null) j.seqLength = j.key(p + "max_seq_len", seq);
         if (!n.startsWith("mpt")) return;
-        j.hidden = shape(j, v, m, "d_model", 2048, name);
-        j.heads = shape(j, v, m, "n_heads", 16, name);
-        j.layers = shape(j, v, m, "n_layers", 24, name);
-        j.vocab = shape(j, v, m, "vocab_size", 50368, name);
+        j.hidden = shape(j, v, m, "d_model", "model.hidden_size", 2048, name);
+        j.heads = shape(j, v, m, "n_heads", "model.attention_heads", 16, name);
+        j.layers = shape(j, v, m, "n_layers", "model.layers", 24, name);
+        j.vocab = shape(j, v, m, "vocab_size", "model.vocab_size", 50368, name);
         MappingNode ffnConfig = map(m, "ffn_config");
         Located<Long> ffn = ffnConfig == null ? null : v.whole(j, ffnConfig, "ffn_hidden_size", "the estimate takes expansion_ratio × d_model");
         if (ffn != null) j.ffn = j.key(p + "ffn_config.ffn_hidden_size", ffn);
@@ -119,12 +119,20 @@ final class FoundryAdapter implements FormatAdapter {
         j.tied = tied != null ? tied : new Located<>(true, name.span());
     }
 
-    /** One of the MPT shape's sizes: as written, else MPTConfig's default (said in the assumptions), placed at the model's name. */
-    private static Located<Long> shape(JobDraft j, Values v, MappingNode m, String key, long mptDefault, ScalarNode name) {
+    /**
+     * One of the MPT shape's sizes: as written, else MPTConfig's default (said in the assumptions), placed at the model's name.
+     * A size written but not known (an interpolation that leads nowhere, a placeholder, a value that is no whole number) is
+     * unknown under its manifest path {@code path} (JobDraft.unknownShape), as an out-of-bounds one is: not the default, which
+     * the file overrides, nor the estimate's own.
+     */
+    private static Located<Long> shape(JobDraft j, Values v, MappingNode m, String key, String path, long mptDefault, ScalarNode name) {
         String k = v.prefix + "model." + key;
-        ScalarNode s = v.resolve(m, key);
-        if (s != null && !s.isNull()) return j.key(k, v.whole(j, m, key, "the estimate takes MPTConfig's default, " + mptDefault));
-        if (m.get(key).isPresent()) return null;             // an interpolation that leads nowhere: unknown
+        if (m.get(key).isPresent()) {
+            Located<Long> n = v.whole(j, m, key, "the size is left unknown (not MPTConfig's default, " + mptDefault
+                    + "): the job cannot be estimated until it is a whole number");
+            if (n == null) j.unknownShape.add(path);
+            return j.key(k, n);
+        }
         j.unpriced.add(k + " not written: " + mptDefault + " (MPTConfig's default, llmfoundry/models/mpt/configuration_mpt.py)");
         return j.key(k, new Located<>(mptDefault, name.span()));
     }
@@ -136,7 +144,7 @@ final class FoundryAdapter implements FormatAdapter {
         double ratio = 4;
         Span at = name.span();
         if (s != null && !s.isNull()) {
-            if (TreeValues.placeholder(s.text())) return;
+            if (TreeValues.placeholder(s.text())) { j.unknownShape.add("model.ffn_hidden_size"); return; }
             var q = dev.gpulint.spec.Quantities.count(s.text().strip());
             if (!q.ok() || q.value() <= 0 || q.value() > 1e6) {
                 DraftValues.refuse(j, s.span(), k, s.text(), "a positive number", "the estimate takes 4 × d_model (MPTConfig's default ratio)");
@@ -146,6 +154,9 @@ final class FoundryAdapter implements FormatAdapter {
             }
         } else if (m.get("expansion_ratio").isEmpty()) {
             j.unpriced.add(k + " not written: 4 (MPTConfig's default): an MLP of 4 × d_model");
+        } else {
+            j.unknownShape.add("model.ffn_hidden_size");     // an interpolation that leads nowhere: the MLP is unknown
+            return;
         }
         // a d_model out of the schema's bounds is reported at itself (DraftBounds): no MLP is derived from it
         if (j.hidden == null || j.hidden.value() == null || j.hidden.value() < 1 || j.hidden.value() > 1L << 32) return;
@@ -225,8 +236,8 @@ final class FoundryAdapter implements FormatAdapter {
     private static void compute(JobDraft j, MappingNode c) {
         if (c == null) return;
         Values v = new Values(c, "compute.");
-        Located<Long> gpus = v.whole(j, c, "gpus", "the GPU count is left unknown");
-        Located<Long> nodes = v.whole(j, c, "nodes", "the node count is left unknown");
+        Located<Long> gpus = count(j, v, c, "gpus", "the GPU count");
+        Located<Long> nodes = count(j, v, c, "nodes", "the node count");
         j.state("world", gpus, "compute.gpus", StatedKind.RESOURCE);
         j.state("nodes", nodes, "compute.nodes", StatedKind.RESOURCE);
         ScalarNode type = scalar(c, "gpu_type");
@@ -254,6 +265,19 @@ final class FoundryAdapter implements FormatAdapter {
             j.unpriced.add("compute.nodes " + nodes.value() + " without compute.gpus: 8 GPUs per node (mcli's documentation:"
                     + " typically there are 8 GPUs per node)");
         }
+    }
+
+    /**
+     * A count mcli needs at least 1 of, and the schema's at most 2,147,483,647 (nodes, GPUs): {@code n}, or null after SYN002
+     * at the value when it is out of those bounds (mcli refuses a run of no GPUs; no such cluster exists), so that no node
+     * layout is derived from it.
+     */
+    private static Located<Long> count(JobDraft j, Values v, MappingNode c, String key, String what) {
+        Located<Long> n = v.whole(j, c, key, what + " is left unknown");
+        if (n == null || (n.value() >= 1 && n.value() <= Integer.MAX_VALUE)) return n;
+        DraftValues.refuse(j, n.span(), v.prefix + key, v.resolve(c, key).text(), "a whole number from 1 to 2147483647",
+                what + " is left unknown");
+        return null;
     }
 
     /**

@@ -40,6 +40,19 @@ final class MegatronAdapter implements FormatAdapter {
             "--expert-tensor-parallel-size", ParallelDim.ETP, "--virtual-pipeline-model-parallel-size", ParallelDim.VPP,
             "--num-virtual-stages-per-pipeline-rank", ParallelDim.VPP, "--num-layers-per-virtual-pipeline-stage", ParallelDim.VPP,
             "--data-parallel-size", ParallelDim.DP);
+    /**
+     * Megatron's model-size flags by the manifest path of the size each sets: one written with a value nobody knows yet
+     * ({@code --vocab-size $VOCAB}, a variable the script does not set) is unknown (JobDraft.unknownShape), as the native
+     * manifest's placeholder and an out-of-bounds size are, not the estimate's default (GPT-2's vocabulary, 4h).
+     */
+    private static final Map<String, String> UNKNOWN_SHAPE = Map.ofEntries(
+            Map.entry("--num-layers", "model.layers"), Map.entry("--num-attention-heads", "model.attention_heads"),
+            Map.entry("--num-query-groups", "model.kv_heads"), Map.entry("--hidden-size", "model.hidden_size"),
+            Map.entry("--seq-length", "model.seq_length"), Map.entry("--num-experts", "model.experts"),
+            Map.entry("--ffn-hidden-size", "model.ffn_hidden_size"), Map.entry("--vocab-size", "model.vocab_size"),
+            Map.entry("--kv-channels", "model.head_dim"), Map.entry("--moe-router-topk", "model.top_k"),
+            Map.entry("--moe-ffn-hidden-size", "model.moe.expert_ffn_hidden_size"),
+            Map.entry("--moe-shared-expert-intermediate-size", "model.moe.shared_expert_ffn_hidden_size"));
     private static final Pattern NAME_TOKEN = Pattern.compile("((?:tp|pp|ep|emp|etp|cp|vpp|dp)[0-9]+)+");
     private static final Pattern NAME_PART = Pattern.compile("(tp|pp|emp|ep|etp|cp|vpp|dp)([0-9]+)");
 
@@ -153,6 +166,14 @@ final class MegatronAdapter implements FormatAdapter {
         for (Map.Entry<String, ParallelDim> u : UNKNOWN_SIZES.entrySet()) {
             Word w = flags.get(u.getKey());
             if (w != null && !w.known()) j.unknown(u.getValue());
+        }
+        for (Map.Entry<String, String> u : UNKNOWN_SHAPE.entrySet()) {
+            Word w = flags.get(u.getKey());
+            // the sizes Megatron reads only beside another flag count only with it (no MoE without --num-experts, no
+            // query groups without --group-query-attention), as the binding below reads them
+            boolean read = !u.getValue().startsWith("model.moe.") && !u.getValue().equals("model.top_k") || flags.containsKey("--num-experts");
+            if (u.getKey().equals("--num-query-groups")) read = flags.containsKey("--group-query-attention");
+            if (w != null && !w.known() && read) j.unknownShape.add(u.getValue());
         }
         // first/last stages sized by hand: the other stages share the rest (PAR004 checks it as Megatron-Core does)
         j.firstStageLayers = j.key("--decoder-first-pipeline-num-layers", located(flags.get("--decoder-first-pipeline-num-layers")));
@@ -300,8 +321,15 @@ final class MegatronAdapter implements FormatAdapter {
         return DraftValues.switchValue(j, w.text(), w.span(), name, script, switchInstead(name));
     }
 
-    /** What the estimate does without switch {@code name}: reads it as not given, off. */
+    /**
+     * What the estimate does without switch {@code name}: reads it as not given, which is off (Megatron's default) for every
+     * switch but --sequence-parallel: a job that does not state sequence parallelism is priced with it on when tp > 1
+     * (JobInputs: NeMo's default), so the message says that rather than "off".
+     */
     static String switchInstead(String name) {
+        if (name.equals("--sequence-parallel")) {
+            return "the estimate reads --sequence-parallel as not given: on when tp > 1 (the estimate's default, NeMo's), off at tp 1";
+        }
         return "the estimate reads " + name + " as not given (off, Megatron's default)";
     }
 

@@ -233,4 +233,48 @@ class FoundryAdapterTest {
         assertEquals("llm-foundry", FormatAdaptersTest.format("mpt.yaml", resource("mpt-7b-pretrain.yaml")));
         assertEquals("llm-foundry", FormatAdaptersTest.format("mcli.yaml", resource("mcli-llama-finetune.yaml")));
     }
+
+    /**
+     * Hostile values: counts and mesh degrees below 1 or of 20 digits are SYN002 at the value (they were silently dropped or
+     * taken as "no replication"); a shape size that is no whole number, an interpolation that leads nowhere or a cycle of
+     * interpolations is unknown (Specs.Model#unknown), not MPTConfig's default; every cycle ends (NemoAdapter.resolve's hops).
+     */
+    @Test
+    void countsDegreesAndShapeSizesOutOfReachAreRefusedOrUnknown() {
+        Model m = bind("hostile.yaml", """
+                compute: {gpus: -16, nodes: 99999999999999999999}
+                parameters:
+                  variables: {a: '${variables.b}', b: '${variables.a}'}
+                  global_train_batch_size: 64
+                  model:
+                    name: mpt_causal_lm
+                    d_model: ${variables.a}
+                    n_layers: 1e400
+                    vocab_size: ${variables.missing}
+                    expansion_ratio: ${variables.none}
+                  fsdp_config:
+                    sharding_strategy: HYBRID_SHARD
+                    data_parallel_replicate_degree: 0
+                    data_parallel_shard_degree: -7
+                """);
+        assertEquals(List.of(
+                "8:15 'parameters.model.n_layers' is '1e400'; expected a whole number; the value is left out, so the size is left"
+                        + " unknown (not MPTConfig's default, 24): the job cannot be estimated until it is a whole number.",
+                "13:37 'parameters.fsdp_config.data_parallel_replicate_degree' is '0'; expected a whole number from 1 to"
+                        + " 2147483647; the value is left out, so the estimate shards over every data-parallel rank.",
+                "14:33 'parameters.fsdp_config.data_parallel_shard_degree' is '-7'; expected a whole number from 1 to 2147483647,"
+                        + " or -1 (composer's default: the rest of the GPUs); the value is left out, so the estimate shards over every"
+                        + " data-parallel rank (composer's default -1: the rest of the GPUs).",
+                "1:17 'compute.gpus' is '-16'; expected a whole number from 1 to 2147483647; the value is left out, so the GPU"
+                        + " count is left unknown.",
+                "1:29 'compute.nodes' is '99999999999999999999'; expected a whole number from 1 to 2147483647; the value is left"
+                        + " out, so the node count is left unknown."),
+                m.findings().stream().map(x -> x.span().startLine() + ":" + x.span().startColumn() + " " + x.message()).toList());
+        Specs.Job j = m.jobs().get(0);
+        Specs.Model model = j.model();
+        assertEquals(java.util.Set.of("model.hidden_size", "model.layers", "model.vocab_size", "model.ffn_hidden_size"), model.unknown());
+        assertNull(model.vocabSize(), "not MPTConfig's 50368 nor the estimate's default");
+        assertNull(model.layers());
+        assertNull(j.parallelism() == null ? null : j.parallelism().dpReplicate());
+    }
 }

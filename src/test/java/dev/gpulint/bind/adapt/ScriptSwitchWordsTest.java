@@ -63,4 +63,21 @@ class ScriptSwitchWordsTest {
                 """);
         assertEquals(List.of(), hf.findings().stream().filter(f -> f.ruleId().equals("SYN002")).toList());
     }
+
+    /**
+     * The word after a flag is its value only when the flag takes one: "--tensor-model-parallel-size=4 $EXTRA" keeps 4 and a bare
+     * switch before "${DATA_ARGS}" stays on (a splice of the switch-word check once read the next word for both).
+     */
+    @Test
+    void theWordAfterAnEqualsValueOrABareSwitchIsNotItsValue() {
+        Specs.Job j = bind("train.sh", """
+                #!/bin/bash
+                torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
+                  --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --tensor-model-parallel-size=4 ${EXTRA_ARGS} \\
+                  --sequence-parallel ${DATA_ARGS} --use-distributed-optimizer data/tokens
+                """).jobs().get(0);
+        assertEquals(4L, j.parallelism().tp().value());
+        assertEquals(true, j.parallelism().sequenceParallel().value());
+        assertEquals(true, j.optimizer().distributed().value());
+    }
 }

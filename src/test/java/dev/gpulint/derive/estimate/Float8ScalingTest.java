@@ -183,5 +183,11 @@ class Float8ScalingTest {
         assertNull(wrong.fp8Scaling());
         assertEquals(List.of("[float8] recipe_name = 'blockwise' (SYN002, not one of tensorwise, rowwise, rowwise_with_gw_hp): left"
                 + " out, so the estimate takes torchao's default recipe, tensorwise scaling"), wrong.origin().unpriced());
+        // torchao matches the name as written: "Rowwise" is refused there, so here too (not read as rowwise)
+        Specs.Job cased = bind(TITAN.formatted("recipe_name = \"Rowwise\""));
+        assertNull(cased.fp8Scaling());
+        assertEquals(List.of("[float8] recipe_name = 'Rowwise' (SYN002, not one of tensorwise, rowwise, rowwise_with_gw_hp, spelt as"
+                + " torchao spells them (Float8LinearConfig.from_recipe_name matches the name exactly)): left out, so the estimate"
+                + " takes torchao's default recipe, tensorwise scaling"), cased.origin().unpriced());
     }
 }

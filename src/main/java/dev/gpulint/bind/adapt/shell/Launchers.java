@@ -208,11 +208,11 @@ public final class Launchers {
             valueWord = valueOf(here, eq + 1);
         } else if (BOOLEAN_FLAGS.contains(name)) {
             valueWord = switchWord(w, i);
+        } else if (i + 1 < w.size() && !w.get(i + 1).text().startsWith("--")) {
+            valueWord = w.get(i + 1);
         }
         if (valueWord != null && nemo == null && BOOLEAN_FLAGS.contains(name) && valueWord.span() != here.span()) {
             l.switchWords.putIfAbsent(name, valueWord);
-        } else if (i + 1 < w.size() && !w.get(i + 1).text().startsWith("--")) {
-            valueWord = w.get(i + 1);
         }
         if (valueWord != null) l.flags.put(name, valueWord);
     }

@@ -74,6 +74,19 @@ final class DraftValues {
         return null;
     }
 
+    /**
+     * As {@link #choice}, for a framework that matches the word as spelt: one of {@code values} differing only in case is
+     * refused too, its expectation followed by {@code spelling} (how the framework compares, so the fix is plain).
+     */
+    static Located<String> exactChoice(JobDraft j, ScalarNode s, String key, List<String> values, String spelling, String instead) {
+        if (s == null || s.isNull() || TreeValues.placeholder(s.text().strip())) return null;
+        String t = s.text().strip();
+        if (values.contains(t)) return new Located<>(t, s.span());
+        boolean caseOnly = values.stream().anyMatch(t::equalsIgnoreCase);
+        refuse(j, s.span(), key, s.text(), "one of " + String.join(", ", values) + (caseOnly ? ", " + spelling : ""), instead);
+        return null;
+    }
+
     /** Refuses a value an adapter read (SYN002 at it once {@link #report} runs): the one way a value is refused. */
     static void refuse(JobDraft j, Span at, String key, String written, String expected, String instead) {
         j.refused.add(new Refused(at, key, written, expected, instead));

@@ -32,14 +32,8 @@ final class Float8Recipe {
         }
         String key = table + " recipe_name";
         String instead = "the estimate takes torchao's default recipe, tensorwise scaling";
-        ScalarNode s = scalar(f8, "recipe_name");
         // torchao matches the name exactly (from_recipe_name: "recipe name ... is not valid, must be one of ..."): "Rowwise" fails
-        String w = s == null || s.isNull() ? null : s.text().strip();
-        if (w != null && !RECIPES.contains(w) && RECIPES.stream().anyMatch(w::equalsIgnoreCase)) {
-            DraftValues.refuse(j, s.span(), key, s.text(), "one of " + String.join(", ", RECIPES) + ", spelt as torchao spells them"
-                    + " (Float8LinearConfig.from_recipe_name matches the name exactly)", instead);
-            return;
-        }
-        j.fp8Scaling = j.key(key, DraftValues.choice(j, s, key, RECIPES, instead));
+        j.fp8Scaling = j.key(key, DraftValues.exactChoice(j, scalar(f8, "recipe_name"), key, RECIPES,
+                "spelt as torchao spells them (Float8LinearConfig.from_recipe_name matches the name exactly)", instead));
     }
 }

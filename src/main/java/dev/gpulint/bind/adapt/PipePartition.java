@@ -28,13 +28,10 @@ import java.util.Locale;
  * the plan's assumptions (that split is the heavier one for the first stage's memory, so the estimate errs towards it);
  * a block count pp does not divide is then priced as the type: split (⌈L/pp⌉ on the busier stages, first), the least
  * the busiest stage holds, said too (the middle stages' share depends on gpt-neox's layer specs, which change between
- * its versions). Beyond {@link #MAX_STAGES} stages the uneven split is priced as the average, said.
+ * its versions). Beyond {@link dev.gpulint.spec.DeepSpeedSplit#MAX_STAGES} stages the uneven split is priced as the average, said.
  */
 final class PipePartition {
     private PipePartition() {}
-
-    /** The most pipeline stages whose split is written out stage by stage (more: priced as the average, said). */
-    static final long MAX_STAGES = dev.gpulint.spec.DeepSpeedSplit.MAX_STAGES;
 
     static void read(JobDraft j, ScalarNode s, String key) {
         boolean pipeline = j.pp != null && j.pp.value() > 1;
@@ -68,9 +65,11 @@ final class PipePartition {
      */
     private static void split(JobDraft j, String written, String key, dev.gpulint.core.Span at, boolean balanced) {
         long l = j.layers.value(), pp = j.pp.value();
-        if (pp > MAX_STAGES) { j.unpriced.add(unevenLine(j, written)); return; }
+        // split runs on blocks pp does not divide, so the split is null only beyond DeepSpeedSplit.MAX_STAGES stages
+        java.util.List<Long> stages = dev.gpulint.spec.DeepSpeedSplit.stages(l, pp);
+        if (stages == null) { j.unpriced.add(unevenLine(j, written)); return; }
         long floor = l / pp, busier = l % pp;
-        j.stageLayers = j.key(key, new Located<>(dev.gpulint.spec.DeepSpeedSplit.stages(l, pp), at));
+        j.stageLayers = j.key(key, new Located<>(stages, at));
         String priced = "priced as " + busier + " stage" + (busier == 1 ? "" : "s") + " of " + (floor + 1) + " first and "
                 + (pp - busier) + " of " + floor;
         j.unpriced.add(written + (balanced

@@ -71,8 +71,7 @@ public final class Estimator {
         double ewBytes = e.traffic() * stored * rfEw;
         if (hw.quantizedGemms(dt)) {
             // Transformer Engine casts each GEMM's input to fp8 (read 2 bytes, write 1) forward and its gradient backward
-            double inputs = tokens * (2.0 * m.hidden() + (double) m.heads() * m.headDim() + m.ffn()) / l.tp();
-            ewBytes += 2 * 3 * inputs;
+            ewBytes += Float8Scaling.perTensorCastBytes(m, l, tokens, m.ffn());
         }
         // eager elementwise kernels (torchtitan without torch.compile): their bytes beyond the fused kernels' (EagerKernels)
         Term.Eager eager = v.kernels().price(m, l, tokens, rfEw, moe == null, hw.hbmBytesPerSecond() * e.hbm());

@@ -103,6 +103,16 @@ public record Float8Scaling(Recipe recipe) {
     }
 
     /**
+     * The per-tensor casts' HBM bytes per layer and micro-batch on a GPU with {@code tokens} tokens, which the elementwise
+     * term counts for every quantized GEMM path (Transformer Engine's, torchao's tensorwise): each GEMM input cast forward
+     * and its output gradient backward, read 2 and write 1 each ({@link #COUNTED}), on the inputs of one fused QKV, the
+     * projection, fc1 and fc2, whose width is {@code ffn} (0 where the layer's MLP is not priced here).
+     */
+    static double perTensorCastBytes(ModelShape m, Layout l, double tokens, double ffn) {
+        return COUNTED * (tokens * (2.0 * m.hidden() + (double) m.heads() * m.headDim() + ffn) / l.tp());
+    }
+
+    /**
      * Prices one layer's rowwise extra per micro-batch, or null for per-tensor scaling or GEMMs that are not fp8.
      *
      * @param tokens    the GPU's tokens per micro-batch (its sequence share)
@@ -129,7 +139,7 @@ public record Float8Scaling(Recipe recipe) {
         // the backward GEMMs' output scaling: grad_input (an input's elements) and, unless it is bf16, grad_weight (a weight's)
         double rescale = RESCALE * (inputs + (hp ? 0 : weights));
         double casts = forward * (1 + recomputed) + backward + rescale;
-        double counted = COUNTED * tokens * (2 * h + q + (denseMlp ? ffn : 0)) / t;
+        double counted = perTensorCastBytes(m, l, tokens, ffn);
         double bytes = Math.max(0, casts - counted);
         // rowwise_with_gw_hp: the weight-gradient GEMMs, a third of the layer's un-recomputed linear FLOPs, at the 16-bit rate
         double linear = tokens * 6.0 * (m.attentionParameters() + (denseMlp ? m.mlpParameters() : 0)) / t;

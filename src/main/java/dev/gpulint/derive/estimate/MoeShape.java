@@ -42,6 +42,20 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         }
     }
 
+    /**
+     * What the estimate leaves out of a job whose experts' inputs are not padded to a fixed capacity (docs/plan.md, "The
+     * MoE host floor"): Megatron-Core's dispatchers then need the tokens per expert on the host in every MoE layer's forward
+     * (the alltoall dispatcher's stream sync at its {@code cuda_sync_point}, the allgather dispatcher's {@code .cpu()},
+     * DeepEP's host-side receive counts), and after that wait the host issues the layer's remaining kernels, one GEMM per
+     * local expert among them, while the GPU waits. No kernel-level measurement of that host time was found, so it is not a
+     * term of its own: the catalog's {@code expert_gemm_s} per expert GEMM is all of it the estimate holds.
+     */
+    static final String HOST_WAIT = "MoE experts' inputs not padded to a fixed capacity: every MoE layer's forward waits on the"
+            + " host for the tokens per expert (a device-to-host sync), then the host launches each local expert's GEMMs while"
+            + " the GPU waits; that host time is priced only as the catalog's expert_gemm_s per expert GEMM, not as a floor"
+            + " of its own (no kernel-level measurement of it was found): with many local experts per GPU and a small"
+            + " micro-batch the step can be longer than estimated (docs/plan.md, \"The MoE host floor\")";
+
     public MoeShape {
         if (moeLayers < 0 || denseFfn < 1 || sharedFfn < 0 || capacityFactor < 0 || etp < 0 || dispatcher == null) {
             throw new IllegalArgumentException("an MoE shape's sizes are not negative");
@@ -123,6 +137,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         boolean pad = s != null && s.padToCapacity() != null && s.padToCapacity().value();
         if (cf <= 0) as.add("MoE capacity factor not given: dropless (Megatron's default), routing taken as balanced (the"
                 + " slowest expert-parallel rank's extra tokens are not modelled)");
+        if (!pad) as.add(HOST_WAIT);
         Dispatcher d = Dispatcher.parse(s == null || s.dispatcher() == null ? null : s.dispatcher().value());
         if (d == null) {
             as.add("MoE token dispatcher " + (s == null || s.dispatcher() == null ? "not given" : "'" + s.dispatcher().value() + "' not known")

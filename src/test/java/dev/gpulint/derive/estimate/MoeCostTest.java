@@ -184,6 +184,29 @@ class MoeCostTest {
         assertTrue(k.inputs().assumptions().stream().noneMatch(a -> a.startsWith("MoE capacity factor")));
     }
 
+    /**
+     * Megatron-Core waits on the host for the tokens per expert in every MoE layer whose experts' inputs are not padded to
+     * a fixed capacity; the estimate does not price that wait apart from expert_gemm_s, and says so for exactly those jobs.
+     */
+    @Test
+    void unpaddedExpertInputsSayTheHostWaitIsNotPriced() {
+        String said = "MoE experts' inputs not padded to a fixed capacity: every MoE layer's forward waits on the host for the"
+                + " tokens per expert (a device-to-host sync), then the host launches each local expert's GEMMs while the GPU"
+                + " waits; that host time is priced only as the catalog's expert_gemm_s per expert GEMM, not as a floor of its"
+                + " own (no kernel-level measurement of it was found): with many local experts per GPU and a small micro-batch"
+                + " the step can be longer than estimated (docs/plan.md, \"The MoE host floor\")";
+        String base = "expert_ffn_hidden_size: 768";
+        JobEstimate dropless = job(QWEN3_30B, "moe: { " + base + " }", "tp: 1, ep: 8", 4096);
+        JobEstimate capped = job(QWEN3_30B, "moe: { " + base + ", capacity_factor: 1.25 }", "tp: 1, ep: 8", 4096);
+        JobEstimate padded = job(QWEN3_30B, "moe: { " + base + ", capacity_factor: 1.25, pad_to_capacity: true }", "tp: 1, ep: 8", 4096);
+        JobEstimate dense = job(MIXTRAL_8X7B.replace("experts: 8, top_k: 2,", ""), "", "tp: 1", 4096);
+        assertEquals(1, dropless.inputs().assumptions().stream().filter(said::equals).count(), "dropless: the counts are the host's");
+        assertTrue(capped.inputs().assumptions().contains(said), "dropping without padding still sizes each expert's GEMM by its count");
+        assertTrue(padded.inputs().assumptions().stream().noneMatch(a -> a.startsWith("MoE experts' inputs not padded")),
+                "padded to capacity: the splits are the capacity, no sync");
+        assertTrue(dense.inputs().assumptions().stream().noneMatch(a -> a.startsWith("MoE ")), "a dense job has no MoE assumption");
+    }
+
     @Test
     void denseLayersAndSharedExpertsAreWhatTheModelFlopsCount() {
         // 4 layers: the first dense (ffn 4,096), three MoE (top-2 of 8 experts of 1,024, one shared expert of 2,048)

@@ -30,7 +30,8 @@ fp8_recipe: tensorwise / rowwise), written as the manifest's fp8_scaling (derive
 (published Megatron-Bridge, NeMo 2 and torchtitan runs on H100, H100 96 GB, B200, GB200 and GB300, dense and MoE, bf16 to
 NVFP4, 8 to 1,024 GPUs; sources in its header), validation only. 2025: bench/plan/validation-2025.tsv (published runs of
 software versions and layouts no other table held: NeMo 2 25.02 on DGX B200 and H100, Megatron-Bridge 25.09 and 26.02.01 dense
-and MoE rows, torchtitan on H200, Llama 3's context-parallel run on 16,384 H100; sources in its header), validation only.
+and MoE rows, torchtitan on H200, Llama 3's context-parallel run on 16,384 H100, NVIDIA's DGX Cloud benchmark recipes for
+Llama 3.1 70B / 405B and Grok-1 on 64 to 2,304 H100; sources in its header), validation only.
 
 Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing]
 (--table runs only the named validation tables; the default runs the calibration table and every table of VALIDATION.)

@@ -28,7 +28,10 @@ compile: true / false), written as the manifest's kernels: fused / eager (derive
 fp8_recipe: tensorwise / rowwise), written as the manifest's fp8_scaling (derive/estimate/Float8Scaling). B200: bench/plan/b200.tsv
 (published DGX B200 runs, fp8 and MXFP8; sources in its header), validation only. 2026: bench/plan/validation-2026.tsv
 (published Megatron-Bridge, NeMo 2 and torchtitan runs on H100, H100 96 GB, B200, GB200 and GB300, dense and MoE, bf16 to
-NVFP4, 8 to 1,024 GPUs; sources in its header), validation only.
+NVFP4, 8 to 1,024 GPUs; sources in its header), validation only. 2025: bench/plan/validation-2025.tsv (published runs of
+software versions and layouts no other table held: NeMo 2 25.02 on DGX B200 and H100, Megatron-Bridge 25.09 and 26.02.01 dense
+and MoE rows, torchtitan on H200, Llama 3's context-parallel run on 16,384 H100, NVIDIA's DGX Cloud benchmark recipes for
+Llama 3.1 70B / 405B and Grok-1 on 64 to 2,304 H100; sources in its header), validation only.
 
 Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing]
 (--table runs only the named validation tables; the default runs the calibration table and every table of VALIDATION.)
@@ -322,6 +325,8 @@ def main():
         table("B200 (validation, not fitted)", os.path.join(ROOT, "bench", "plan", "b200.tsv"), dict(TABLE_DEFAULTS["b200.tsv"]), files, verdicts)
         # published runs of every kind issue 35 item 4 names that no other table held (each row states its own bytes)
         table("2026 VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "validation-2026.tsv"), {"bytes": ""}, files, verdicts)
+        # published runs of versions and layouts no other table held (each row states its own bytes)
+        table("2025 VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "validation-2025.tsv"), {"bytes": ""}, files, verdicts)
     print("\n" + summary(f"ALL TABLES ({len(verdicts)} rows)", verdicts))
     if a.no_timing:
         return

@@ -207,6 +207,22 @@ class ModelSizeBoundsTest {
         priced(lint(SourceFile.of("llama3_8b.toml", titan("128256"))));
     }
 
+    /**
+     * A size written as a placeholder ({@code "${VOCAB}"}) or a word ({@code "auto"}) is unknown too, as Megatron's is: no
+     * SYN002 (nothing is wrong yet), and not the flavor's size either; the sequence length alike.
+     */
+    @Test
+    void torchtitanSizeWrittenAsAPlaceholderIsUnknownNotTheFlavors() {
+        Run r = lint(SourceFile.of("llama3_8b.toml", titan("\"${VOCAB}\"")));
+        assertEquals(List.of(), r.syn002());
+        unknown(r, "model.vocab_size");
+        Run auto = lint(SourceFile.of("llama3_8b.toml", titan("128256").replace("seq_len = 4096", "seq_len = \"auto\"")));
+        assertEquals(List.of(), auto.syn002());
+        unknown(auto, "model.seq_length");
+        Run dim = lint(SourceFile.of("llama3_8b.toml", titan("128256").replace("[training]", "dim = \"$DIM\"\n\n[training]")));
+        unknown(dim, "model.hidden_size");
+    }
+
     private static String neox(String layers) {
         return """
                 {
@@ -232,6 +248,23 @@ class ModelSizeBoundsTest {
         unknown(r, "model.layers");
         assertTrue(!r.only().inputs().missing().contains("model.layers"), "named once, as unknown: " + r.only().inputs().missing());
         priced(lint(SourceFile.of("neox.yml", neox("32"))));
+    }
+
+    /**
+     * gpt-neox: a size written as an unresolved variable ({@code "${HIDDEN}"}, {@code "$LAYERS"}) is unknown, not a default;
+     * a YAML null is not written (the size's default, as before); the MLP ({@code intermediate-size}) and KV heads alike.
+     */
+    @Test
+    void gptNeoxSizeWrittenAsAPlaceholderIsUnknownNotDefaulted() {
+        Run r = lint(SourceFile.of("neox.yml", neox("\"$LAYERS\"")));
+        assertEquals(List.of(), r.syn002());
+        unknown(r, "model.layers");
+        Run ffn = lint(SourceFile.of("neox.yml", neox("32").replace("\"precision\"", "\"intermediate-size\": \"${FFN}\",\n  \"precision\"")));
+        assertEquals(List.of(), ffn.syn002());
+        unknown(ffn, "model.ffn_hidden_size");
+        Run seq = lint(SourceFile.of("neox.yml", neox("32").replace("\"seq-length\": 2048", "\"seq-length\": \"auto\"")));
+        unknown(seq, "model.seq_length");
+        priced(lint(SourceFile.of("neox.yml", neox("32").replace("\"precision\"", "\"num-kv-heads\": null,\n  \"precision\""))));
     }
 
     private static String hfConfig(String vocab) {

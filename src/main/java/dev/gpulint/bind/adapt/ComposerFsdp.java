@@ -159,7 +159,7 @@ final class ComposerFsdp {
         Located<Long> n = v.whole(j, f, key, instead);
         boolean rest = key.equals("data_parallel_shard_degree");
         if (n == null || (rest && n.value() == -1) || (n.value() >= 1 && n.value() <= Integer.MAX_VALUE)) return n;
-        DraftValues.refuse(j, n.span(), p + key, v.resolve(f, key).text(), "a whole number from 1 to 2147483647"
+        DraftValues.refuse(j, n.span(), p + key, v.resolve(f, key).text(), dev.gpulint.bind.Schema.wholeNumber(1, Integer.MAX_VALUE)
                 + (rest ? ", or -1 (composer's default: the rest of the GPUs)" : ""), instead);
         return null;
     }

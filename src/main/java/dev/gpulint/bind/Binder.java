@@ -208,7 +208,7 @@ public final class Binder {
             case INT -> {
                 Parsed<Long> p = Quantities.integer(t);
                 int beyond = p.ok() ? 0 : Quantities.beyondLong(t);
-                if (beyond != 0) { typeError(s, path, f.outOfRange(name, t, beyond)); return; }
+                if (beyond != 0) { typeError(s, path, f.outOfRange(name, t)); return; }
                 if (!p.ok()) { typeError(s, path, Quantities.tooLong(t) != null ? p.problem()
                         : "'" + name + "' must be an integer, found '" + Quantities.shortText(t) + "'"); return; }
                 String outOfRange = f.outOfRange(name, p.value());

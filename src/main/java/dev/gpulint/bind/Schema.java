@@ -28,27 +28,32 @@ public final class Schema {
             // field admits them, whatever its bounds
             String is = value == Long.MAX_VALUE ? "at least " + value + " (2^63 - 1)" : value == Long.MIN_VALUE ? "at most " + value + " (-2^63)"
                     : String.valueOf(value);
-            if (value < Math.max(min, Long.MIN_VALUE + 1)) return "'" + key + "' is " + is + "; it must be at least " + lowest();
-            if (value > Math.min(max, Long.MAX_VALUE - 1)) return "'" + key + "' is " + is + "; it must be at most " + highest();
-            return null;
+            if (value >= Math.max(min, Long.MIN_VALUE + 1) && value <= Math.min(max, Long.MAX_VALUE - 1)) return null;
+            return "'" + key + "' is " + is + "; expected " + expected();
         }
 
         /**
-         * The message for a whole number written beyond a long ({@code written} as the input has it, {@code sign} +1
-         * above, -1 below; {@link dev.gpulint.spec.Quantities#beyondLong}): out of this field's bounds, whatever they are.
+         * The message for a whole number written beyond a long ({@code written} as the input has it;
+         * {@link dev.gpulint.spec.Quantities#beyondLong}): out of this field's bounds, whatever they are.
          */
-        public String outOfRange(String key, String written, int sign) {
-            String is = "'" + key + "' is " + dev.gpulint.spec.Quantities.shortText(written.strip());
-            return sign < 0 ? is + "; it must be at least " + lowest() : is + "; it must be at most " + highest();
+        public String outOfRange(String key, String written) {
+            return "'" + key + "' is " + dev.gpulint.spec.Quantities.shortText(written.strip()) + "; expected " + expected();
         }
 
-        private String highest() {
-            return max < Long.MAX_VALUE ? String.valueOf(max) : (Long.MAX_VALUE - 1) + " (the largest whole number gpulint reads)";
+        /** What this integer field allows, in {@link #wholeNumber}'s words. */
+        public String expected() {
+            return wholeNumber(min, max);
         }
+    }
 
-        private String lowest() {
-            return min > Long.MIN_VALUE ? String.valueOf(min) : (Long.MIN_VALUE + 1) + " (the smallest whole number gpulint reads)";
-        }
+    /**
+     * The one wording of an integer's allowed range, for the binder's bounds and every adapter's: "a whole number from 1 to
+     * 2147483647". A long's ends, which stand for no bound but gpulint's own reading, say so.
+     */
+    public static String wholeNumber(long min, long max) {
+        String lowest = min > Long.MIN_VALUE ? String.valueOf(min) : (Long.MIN_VALUE + 1) + " (the smallest whole number gpulint reads)";
+        String highest = max < Long.MAX_VALUE ? String.valueOf(max) : (Long.MAX_VALUE - 1) + " (the largest whole number gpulint reads)";
+        return "a whole number from " + lowest + " to " + highest;
     }
 
     public static final List<String> DIRECTIONS = List.of("unidirectional", "bidirectional");

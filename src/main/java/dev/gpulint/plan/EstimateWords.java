@@ -88,7 +88,7 @@ public final class EstimateWords {
                 (int) m.kernels(), Units.seconds(m.kernelSeconds()), m.expertGemms(), Units.seconds(m.expertGemmSeconds()), Units.seconds(m.routedSeconds()),
                 100 * m.routedFlops() / pg / m.routedSeconds(), Units.seconds(m.routerSeconds()), Units.seconds(m.permuteSeconds()),
                 Units.count(m.rows()), Units.seconds(m.activationSeconds()),
-                m.castSeconds() > 0 ? String.format(Locale.ROOT, "; routed rows' quantizing casts %s (6 bytes per GEMM input element beyond one MLP per token) at %.0f GB/s = %s",
+                m.castSeconds() > 0 ? String.format(Locale.ROOT, "; routed rows' quantizing casts %s (6 bytes per GEMM input element, k rows per token) at %.0f GB/s = %s",
                         Units.bytes(m.castBytes()), m.hbmRate() / 1e9, Units.seconds(m.castSeconds())) : "",
                 m.sharedSeconds() > 0 ? "; shared experts (ffn " + m.sharedFfn() + ") " + Units.seconds(m.sharedSeconds()) : "",
                 Units.seconds(m.moeLayerSeconds()),

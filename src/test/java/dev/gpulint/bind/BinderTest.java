@@ -83,12 +83,12 @@ class BinderTest {
     @Test
     void aNumberOutOfRangeNamesTheSchemasBound() {
         assertEquals(List.of(
-                        "SYN002 t.yaml:3:8 [training_job:j/nodes] 'nodes' is 0; it must be at least 1.",
-                        "SYN002 t.yaml:4:26 [training_job:j/optimizer/zero_stage] 'zero_stage' is 4; it must be at most 3."),
+                        "SYN002 t.yaml:3:8 [training_job:j/nodes] 'nodes' is 0; expected a whole number from 1 to 2147483647.",
+                        "SYN002 t.yaml:4:26 [training_job:j/optimizer/zero_stage] 'zero_stage' is 4; expected a whole number from 0 to 3."),
                 findings(JOB + "nodes: 0\noptimizer: { zero_stage: 4 }\n"));
-        assertEquals("'zero_stage' is 4; it must be at most 3",
+        assertEquals("'zero_stage' is 4; expected a whole number from 0 to 3",
                 Schema.field(Schema.JOB, "optimizer", "zero_stage").outOfRange("zero_stage", 4));
-        assertEquals("'priority' is 8; it must be at most 7",
+        assertEquals("'priority' is 8; expected a whole number from 0 to 7",
                 Schema.field(Schema.CLUSTER, "fabric", "roce", "pfc", "priority").outOfRange("priority", 8));
         assertNull(Schema.field(Schema.JOB, "nodes").outOfRange("nodes", 1));
     }

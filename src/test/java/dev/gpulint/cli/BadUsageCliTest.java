@@ -3,6 +3,7 @@ package dev.gpulint.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,7 +24,7 @@ class BadUsageCliTest {
         Main.env = System::getenv;
     }
 
-    private static void shortError(CliTest.Run r, String first, String suggestion, String help) {
+    private static void shortError(PlanCli.Run r, String first, String suggestion, String help) {
         assertEquals(2, r.code(), r.err());
         assertEquals("", r.out());
         String[] lines = r.err().split("\n");
@@ -35,27 +36,27 @@ class BadUsageCliTest {
 
     @Test
     void aMistypedValueOrOptionGetsTheNearestOne() {
-        shortError(CliTest.run("--format", "jsn", "."),
+        shortError(PlanCli.run("--format", "jsn", "."),
                 "gpulint: Invalid value for option '--format': expected one of [text, json, sarif, github, junit, gitlab] "
                         + "(case-insensitive) but was 'jsn'", "json", "gpulint");
-        shortError(CliTest.run("--fail-on=eror", "."),
+        shortError(PlanCli.run("--fail-on=eror", "."),
                 "gpulint: Invalid value for option '--fail-on': expected one of [error, warning, note, never] "
                         + "(case-insensitive) but was 'eror'", "error", "gpulint");
-        shortError(CliTest.run("--no-colour", "."), "gpulint: Unknown option: '--no-colour'", "--no-color", "gpulint");
-        shortError(CliTest.run("rules", "--formt"), "gpulint: Unknown option: '--formt'", "--format", "gpulint rules");
+        shortError(PlanCli.run("--no-colour", "."), "gpulint: Unknown option: '--no-colour'", "--no-color", "gpulint");
+        shortError(PlanCli.run("rules", "--formt"), "gpulint: Unknown option: '--formt'", "--format", "gpulint rules");
     }
 
     @Test
     void aMistypedCommandGetsTheNearestOne() {
-        shortError(CliTest.run("help", "chek"), "gpulint: Unknown subcommand 'chek'.", "check", "gpulint");
-        CliTest.Run chek = CliTest.run("chek", ".");
+        shortError(PlanCli.run("help", "chek"), "gpulint: Unknown subcommand 'chek'.", "check", "gpulint");
+        PlanCli.Run chek = PlanCli.run("chek", ".");
         assertEquals(2, chek.code());
         assertEquals("gpulint: 'chek' is neither a command nor a file or folder\ngpulint: did you mean 'gpulint check'?\n"
                 + "try 'gpulint --help'\n", chek.err());
-        CliTest.Run explain = CliTest.run("explian", "PAR002");
+        PlanCli.Run explain = PlanCli.run("explian", "PAR002");
         assertTrue(explain.err().contains("did you mean 'gpulint explain'?"), explain.err());
         // a path that does exist is linted, whatever it looks like
-        assertEquals("gpulint: no such file or folder: zzz-nothing\n", CliTest.run("zzz-nothing").err());
+        assertEquals("gpulint: no such file or folder: zzz-nothing\n", PlanCli.run("zzz-nothing").err());
     }
 
     @Test
@@ -84,13 +85,13 @@ class BadUsageCliTest {
     @Test
     void colourFollowsStandardOutputAndForceColorAndNoColor() {
         Main.env = Map.of("GPULINT_STDOUT_TTY", "1", "TERM", "xterm")::get;
-        assertTrue(CliTest.run("../samples/broken/tp16-job.yaml").out().contains("\u001b["), "a terminal gets colour");
-        assertEquals(false, CliTest.run("--no-color", "../samples/broken/tp16-job.yaml").out().contains("\u001b["));
+        assertTrue(PlanCli.run("../samples/broken/tp16-job.yaml").out().contains("\u001b["), "a terminal gets colour");
+        assertEquals(false, PlanCli.run("--no-color", "../samples/broken/tp16-job.yaml").out().contains("\u001b["));
         Main.env = Map.of("GPULINT_STDOUT_TTY", "0")::get;
-        assertEquals(false, CliTest.run("../samples/broken/tp16-job.yaml").out().contains("\u001b["), "a pipe gets none");
+        assertEquals(false, PlanCli.run("../samples/broken/tp16-job.yaml").out().contains("\u001b["), "a pipe gets none");
         Main.env = Map.of("GPULINT_STDOUT_TTY", "0", "FORCE_COLOR", "1")::get;
-        assertTrue(CliTest.run("../samples/broken/tp16-job.yaml").out().contains("\u001b["), "FORCE_COLOR");
+        assertTrue(PlanCli.run("../samples/broken/tp16-job.yaml").out().contains("\u001b["), "FORCE_COLOR");
         Main.env = Map.of("GPULINT_STDOUT_TTY", "1", "FORCE_COLOR", "0")::get;
-        assertEquals(false, CliTest.run("../samples/broken/tp16-job.yaml").out().contains("\u001b["), "FORCE_COLOR=0");
+        assertEquals(false, PlanCli.run("../samples/broken/tp16-job.yaml").out().contains("\u001b["), "FORCE_COLOR=0");
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,9 +27,9 @@ class CiReportsCliTest {
         Main.env = System::getenv;
     }
 
-    private static CliTest.Run runIn(Path cwd, String... args) {
+    private static PlanCli.Run runIn(Path cwd, String... args) {
         Main.workingDir = cwd;
-        return CliTest.run(args);
+        return PlanCli.run(args);
     }
 
     @Test

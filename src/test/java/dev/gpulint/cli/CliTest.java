@@ -1,12 +1,12 @@
 package dev.gpulint.cli;
 
+import static dev.gpulint.testing.PlanCli.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli.Run;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,17 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The command line as the README and `gpulint --help` describe it, run in process: output format and exit codes. */
 class CliTest {
 
-    record Run(int code, String out, String err) {}
-
     @org.junit.jupiter.api.AfterEach
     void restoreEnvironment() { Main.env = System::getenv; }
-
-    static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
-    }
 
     @Test
     void samplesHaveErrorsAndExitOne() {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -69,9 +70,9 @@ class ConfigTrustCliTest {
 
     private static final String JOB = "kind: training_job\nname: big\nnodes: 4\ngpus_per_node: 8\nparallelism: { tp: 8 }\n";
 
-    private CliTest.Run runIn(Path cwd, String... args) {
+    private PlanCli.Run runIn(Path cwd, String... args) {
         Main.workingDir = cwd;
-        return CliTest.run(args);
+        return PlanCli.run(args);
     }
 
     @Test
@@ -84,7 +85,7 @@ class ConfigTrustCliTest {
         CliTest.write(mine, "job.yaml", JOB);
         for (Path p : new Path[] {shared, shared.resolve(".gpulint.yaml"), shared.resolve("evil"),
                 shared.resolve("evil/TEAM001.drl"), shared.resolve("evil/TEAM001.yaml")}) chown(p, OTHER);
-        CliTest.Run r = runIn(mine, "job.yaml");
+        PlanCli.Run r = runIn(mine, "job.yaml");
         assertFalse(r.out().contains("TEAM001"), "the planted rule ran: " + r.out());
         assertFalse(r.out().contains("TOOL001"), "nothing was found, nothing refused: " + r.out());
         assertTrue(r.out().endsWith(" in 1 file\n"), "the job was linted: " + r.out());
@@ -97,7 +98,7 @@ class ConfigTrustCliTest {
         Path repo = Files.createDirectories(tmp.resolve("repo"));
         Files.createDirectories(repo.resolve(".git"));
         CliTest.write(repo, "job.yaml", JOB);
-        CliTest.Run r = runIn(repo, "job.yaml");
+        PlanCli.Run r = runIn(repo, "job.yaml");
         assertFalse(r.out().contains("TEAM001"), "a configuration above the repository's top is not the project's: " + r.out());
         assertTrue(r.out().endsWith(" in 1 file\n"), r.out());
     }
@@ -109,7 +110,7 @@ class ConfigTrustCliTest {
         CliTest.write(theirs, ".gpulint.yaml", "rule_paths: [evil]\n");
         CliTest.write(theirs, "job.yaml", JOB);
         chown(theirs.resolve(".gpulint.yaml"), OTHER);
-        CliTest.Run r = runIn(theirs, "job.yaml");
+        PlanCli.Run r = runIn(theirs, "job.yaml");
         assertEquals(2, r.code(), r.out());
         assertFalse(r.out().contains("TEAM001"), "the planted rule ran: " + r.out());
         assertTrue(r.out().contains(".gpulint.yaml:1:1: error: the configuration '.gpulint.yaml' was not used: it belongs to uid 4242, "
@@ -118,7 +119,7 @@ class ConfigTrustCliTest {
 
         // the user allows the folder: the configuration and its rules are used
         CliTest.write(allowList.getParent(), "trusted-folders", "# folders I trust\n" + theirs + "\n");
-        CliTest.Run allowed = runIn(theirs, "job.yaml");
+        PlanCli.Run allowed = runIn(theirs, "job.yaml");
         assertTrue(allowed.out().contains("job.yaml:3:8: warning: job 'big' asks for 4 nodes. [TEAM001]"), allowed.out());
         assertFalse(allowed.out().contains("TOOL001"), allowed.out());
     }
@@ -132,7 +133,7 @@ class ConfigTrustCliTest {
         assumeTrue(Files.getFileAttributeView(cfg, java.nio.file.attribute.PosixFileAttributeView.class) != null,
                 "this file system has no POSIX permissions");
         Files.setPosixFilePermissions(cfg, PosixFilePermissions.fromString("rw-rw-rw-"));
-        CliTest.Run r = runIn(p, "job.yaml");
+        PlanCli.Run r = runIn(p, "job.yaml");
         assertTrue(r.out().contains("the configuration '.gpulint.yaml' was not used: every user may write it (rw-rw-rw-)"), r.out());
         assertFalse(r.out().contains("TEAM001"), r.out());
     }
@@ -144,7 +145,7 @@ class ConfigTrustCliTest {
         CliTest.write(p, ".gpulint.yaml", "rule_paths: [team]\nrules: { PAR002: off }\n");
         CliTest.write(p, "job.yaml", "kind: training_job\nname: big\nnodes: 4\ngpus_per_node: 8\nparallelism: { tp: 16 }\n");
         chown(p.resolve("team/TEAM001.drl"), OTHER);
-        CliTest.Run r = runIn(p, "job.yaml");
+        PlanCli.Run r = runIn(p, "job.yaml");
         assertEquals(2, r.code(), r.out());
         assertFalse(r.out().contains("TEAM001]"), r.out());
         assertTrue(r.out().contains(".gpulint.yaml:1:14: error: the rules folder 'team' of '.gpulint.yaml' was not loaded: TEAM001.drl in it: "
@@ -159,7 +160,7 @@ class ConfigTrustCliTest {
         CliTest.write(p, ".gpulint.yaml", "rule_paths: [team]\n");
         Path job = CliTest.write(p, "job.yaml", JOB);
         Path elsewhere = Files.createDirectories(tmp.resolve("home"));
-        CliTest.Run r = runIn(elsewhere, job.toString());
+        PlanCli.Run r = runIn(elsewhere, job.toString());
         assertEquals(2, r.code(), r.out());
         assertFalse(r.out().contains("TEAM001]"), "rules found away from the working folder ran: " + r.out());
         assertTrue(r.out().contains(":1:14: error: the rules of '" + p.resolve(".gpulint.yaml") + "' (rule_paths) were not run: the "

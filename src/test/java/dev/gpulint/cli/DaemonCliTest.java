@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.daemon.Client;
 import dev.gpulint.daemon.Server;
+import dev.gpulint.testing.PlanCli;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -55,12 +56,12 @@ class DaemonCliTest {
     }
 
     /** The direct run: Main.run in this process, with the working directory, environment and input given. */
-    private static CliTest.Run direct(Path cwd, Map<String, String> env, byte[] stdin, List<String> args) {
+    private static PlanCli.Run direct(Path cwd, Map<String, String> env, byte[] stdin, List<String> args) {
         Main.workingDir = cwd;
         Main.env = env::get;
         Main.stdin = () -> new ByteArrayInputStream(stdin);
         try {
-            return CliTest.run(args.toArray(String[]::new));
+            return PlanCli.run(args.toArray(String[]::new));
         } finally {
             restore0();
         }
@@ -73,7 +74,7 @@ class DaemonCliTest {
     }
 
     private static void same(Server s, Path cwd, Map<String, String> env, byte[] stdin, String... args) throws IOException {
-        CliTest.Run want = direct(cwd, env, stdin, List.of(args));
+        PlanCli.Run want = direct(cwd, env, stdin, List.of(args));
         Client.Reply got = Client.run(s.port(), token(s), "", cwd.toString(), Client.ownUmask(), List.of(args), env);
         assertNull(got.refused(), List.of(args).toString());
         String what = String.join(" ", args) + " in " + cwd;
@@ -152,7 +153,7 @@ class DaemonCliTest {
         try (Server s = start(tmp)) {
             Map<String, String> plain = env("GPULINT_STDOUT_TTY", "0");
             // the folder is the client's team/, not one beside the daemon's own working directory
-            CliTest.Run direct = direct(repo, plain, new byte[0], List.of("test-rules", "team"));
+            PlanCli.Run direct = direct(repo, plain, new byte[0], List.of("test-rules", "team"));
             assertTrue(direct.out().endsWith("1 passed, 0 failed\n"), direct.out() + direct.err());
             same(s, repo, plain, new byte[0], "test-rules", "team");
             same(s, repo, plain, new byte[0], "test-rules", "team/");
@@ -164,7 +165,7 @@ class DaemonCliTest {
         Path repo = project(tmp.resolve("repo"));
         try (Server s = start(tmp)) {
             Map<String, String> plain = env("GPULINT_STDOUT_TTY", "0");
-            CliTest.Run want = direct(repo, plain, new byte[0], List.of("-f", "sarif", "-o", "out/r.sarif", "jobs", "clusters"));
+            PlanCli.Run want = direct(repo, plain, new byte[0], List.of("-f", "sarif", "-o", "out/r.sarif", "jobs", "clusters"));
             String wantFile = Files.readString(repo.resolve("out/r.sarif"));
             Files.delete(repo.resolve("out/r.sarif"));
             Client.Reply got = Client.run(s.port(), token(s), "", repo.toString(), Client.ownUmask(),

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.diagnose.Fixtures;
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ class DiagnoseCliTest {
     @Test
     void healthyCapturesExitZeroAndDrawThePath(@TempDir Path dir) throws IOException {
         Fixtures.project(dir, IB, Fixtures.healthy());
-        CliTest.Run r = CliTest.run("diagnose", dir.toString());
+        PlanCli.Run r = PlanCli.run("diagnose", dir.toString());
         assertEquals(0, r.code(), r.err() + r.out());
         String[] lines = r.out().split("\n");
         assertEquals("Diagnosis of job gpt13b (16 × H100-SXM5-80GB)", lines[0]);
@@ -38,7 +39,7 @@ class DiagnoseCliTest {
         String[] c = Fixtures.healthyBut("train.nccl.log", Fixtures.ncclLog("Socket", false, null));
         c[9] = Fixtures.allReduce(2.9);
         Fixtures.project(dir, IB, c);
-        CliTest.Run r = CliTest.run("diagnose", "-f", "json", dir.toString());
+        PlanCli.Run r = PlanCli.run("diagnose", "-f", "json", dir.toString());
         assertEquals(1, r.code(), r.err() + r.out());
         @SuppressWarnings("unchecked")
         Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
@@ -60,13 +61,13 @@ class DiagnoseCliTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> ml = (Map<String, Object>) ((Map<String, Object>) doc.get("expected")).get("measured_links");
         assertEquals(2, ((List<?>) ml.get("changes")).size());
-        assertEquals(r.out(), CliTest.run("diagnose", "-f", "json", dir.toString()).out(), "the same bytes from a second run");
+        assertEquals(r.out(), PlanCli.run("diagnose", "-f", "json", dir.toString()).out(), "the same bytes from a second run");
     }
 
     @Test
     void markdownIsAnIncidentTicket(@TempDir Path dir) throws IOException {
         Fixtures.project(dir, IB, Fixtures.healthyBut("dgx-01.ibstat.txt", Fixtures.ibstat(100, "InfiniBand")));
-        CliTest.Run r = CliTest.run("diagnose", "-f", "markdown", dir.toString());
+        PlanCli.Run r = PlanCli.run("diagnose", "-f", "markdown", dir.toString());
         assertEquals(1, r.code(), r.err() + r.out());
         assertTrue(r.out().startsWith("### Diagnosis of job gpt13b (16 × H100-SXM5-80GB)\n\n| | |\n|---|---|\n| **Measured** | not given"), r.out());
         assertTrue(r.out().contains("\n| InfiniBand/RoCE | **bad** | the slowest node's compute ports: 8 up at 800 Gb/s together of the 3200 Gb/s"
@@ -80,7 +81,7 @@ class DiagnoseCliTest {
         c[10] = "dgx-01.nvidia-smi.txt";
         c[11] = Fixtures.smiTable(31, 29, 30, 30, 28, 32, 30, 30);
         Fixtures.project(dir, IB, c);
-        CliTest.Run r = CliTest.run("diagnose", dir.toString());
+        PlanCli.Run r = PlanCli.run("diagnose", dir.toString());
         assertEquals(0, r.code(), r.err() + r.out());
         assertTrue(r.out().contains("\n  GPU utilisation   [suspect]       30 % mean over 8 GPUs in one nvidia-smi snapshot: one instant cannot show"
                 + " dips or clocks  " + dir + "/evidence/dgx-01.nvidia-smi.txt:9\n"), r.out());
@@ -89,25 +90,25 @@ class DiagnoseCliTest {
     @Test
     void noJobOrTwoJobsIsBadUsage(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("cluster.yaml"), IB);
-        CliTest.Run r = CliTest.run("diagnose", dir.toString());
+        PlanCli.Run r = PlanCli.run("diagnose", dir.toString());
         assertEquals(2, r.code());
         assertEquals("gpulint: diagnose: nothing to diagnose: no training job with a model and a cluster node group\n", r.err());
         Fixtures.project(dir, IB);
         Files.writeString(dir.resolve("job2.yaml"), Fixtures.JOB.replace("name: gpt13b", "name: other"));
-        r = CliTest.run("diagnose", dir.toString());
+        r = PlanCli.run("diagnose", dir.toString());
         assertEquals(2, r.code());
         assertEquals("gpulint: diagnose: more than one job: choose one with --job (gpt13b, other)\n", r.err());
-        r = CliTest.run("diagnose", "--job", "other", dir.toString());
+        r = PlanCli.run("diagnose", "--job", "other", dir.toString());
         assertTrue(r.out().startsWith("Diagnosis of job other (16 × H100-SXM5-80GB)\n"), r.out());
         assertEquals(2, r.code(), "no capture of job other: nothing captured");
-        r = CliTest.run("diagnose", "-f", "yaml", dir.toString());
+        r = PlanCli.run("diagnose", "-f", "yaml", dir.toString());
         assertEquals(2, r.code());
     }
     @Test
     void nothingCapturedIsItsOwnOutcomeNotAnAllClear(@TempDir Path dir) throws IOException {
         // the manifests alone: the estimate can be priced, but no capture says anything of the job
         Fixtures.project(dir, IB);
-        CliTest.Run r = CliTest.run("diagnose", dir.toString());
+        PlanCli.Run r = PlanCli.run("diagnose", dir.toString());
         assertEquals(2, r.code(), r.err() + r.out());
         assertEquals("gpulint: diagnose: nothing captured for job gpt13b: no training log or capture of its nodes among the paths"
                 + " (docs/evidence.md says what to capture)\n", r.err());
@@ -117,21 +118,21 @@ class DiagnoseCliTest {
                 + " nccl-tests, ibstat) among the paths, so nothing was diagnosed: the path below is the estimate's alone. Capture what"
                 + " the list at the end names, put the files beside the manifests (docs/evidence.md) and run diagnose again", lines[1]);
         assertTrue(r.out().contains("\nTo capture next:\n  - "), r.out());
-        CliTest.Run json = CliTest.run("diagnose", "-f", "json", dir.toString());
+        PlanCli.Run json = PlanCli.run("diagnose", "-f", "json", dir.toString());
         assertEquals(2, json.code());
         @SuppressWarnings("unchecked")
         Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(json.out());
         assertEquals("nothing-captured", doc.get("verdict"));
-        CliTest.Run md = CliTest.run("diagnose", "-f", "markdown", dir.toString());
+        PlanCli.Run md = PlanCli.run("diagnose", "-f", "markdown", dir.toString());
         assertTrue(md.out().startsWith("### Diagnosis of job gpt13b (16 × H100-SXM5-80GB)\n\n> **nothing captured**: no training log"), md.out());
         // one capture of the job is a diagnosis: healthy captures are "nothing-found", exit 0, and no such line
         Fixtures.project(dir, IB, "dgx-01.nvlink-s.txt", Fixtures.nvlinks(-1, 0));
-        CliTest.Run one = CliTest.run("diagnose", "-f", "json", dir.toString());
+        PlanCli.Run one = PlanCli.run("diagnose", "-f", "json", dir.toString());
         assertEquals(0, one.code(), one.err() + one.out());
         @SuppressWarnings("unchecked")
         Map<String, Object> d1 = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(one.out());
         assertEquals("nothing-found", d1.get("verdict"));
-        assertTrue(!CliTest.run("diagnose", dir.toString()).out().contains("nothing captured"));
+        assertTrue(!PlanCli.run("diagnose", dir.toString()).out().contains("nothing captured"));
     }
 
     /** A Megatron-LM iteration line as core_r0.7+ prints it, with {@code ms} per iteration. */
@@ -150,7 +151,7 @@ class DiagnoseCliTest {
         Fixtures.project(dir.resolve("a"), IB, sockets);
         @SuppressWarnings("unchecked")
         Map<String, Object> priced = (Map<String, Object>) ((Map<String, Object>) new Load(LoadSettings.builder().build())
-                .loadFromString(CliTest.run("diagnose", "-f", "json", dir.resolve("a").toString()).out())).get("expected");
+                .loadFromString(PlanCli.run("diagnose", "-f", "json", dir.resolve("a").toString()).out())).get("expected");
         @SuppressWarnings("unchecked")
         double links = ((Number) ((Map<String, Object>) priced.get("measured_links")).get("step_s")).doubleValue();
         // the same captures, with a Megatron-LM log whose steps (after a slow first one) take that long, and two DCGM scrapes
@@ -170,7 +171,7 @@ class DiagnoseCliTest {
         c[c.length - 2] = "dgx-01.dcgm.txt";
         c[c.length - 1] = dcgm.toString();
         Fixtures.project(dir.resolve("b"), IB, c);
-        CliTest.Run r = CliTest.run("diagnose", "-f", "json", dir.resolve("b").toString());
+        PlanCli.Run r = PlanCli.run("diagnose", "-f", "json", dir.resolve("b").toString());
         assertEquals(1, r.code(), r.err() + r.out());
         @SuppressWarnings("unchecked")
         Map<String, Object> doc = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());

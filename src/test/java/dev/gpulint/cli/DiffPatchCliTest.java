@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ class DiffPatchCliTest {
     /** Runs --diff of {@code name} in {@code dir}, applies it with git apply and with patch -p1 to copies, returns the diff. */
     private static String diffAppliedByGitAndPatch(Path dir, String name, byte[] expected) throws IOException, InterruptedException {
         Main.workingDir = dir;
-        CliTest.Run r = CliTest.run("check", "--diff", "--", name);
+        PlanCli.Run r = PlanCli.run("check", "--diff", "--", name);
         assertEquals(1, r.code(), r.out() + r.err());
         for (List<String> tool : List.of(List.of("git", "apply", "--whitespace=nowarn"), List.of("patch", "-p1", "--quiet"))) {
             Path copy = Files.createTempDirectory(dir.getParent(), "apply");
@@ -53,7 +54,7 @@ class DiffPatchCliTest {
             String diff = diffAppliedByGitAndPatch(dir, name, FixIdentityCliTest.FIXED.getBytes(StandardCharsets.UTF_8));
             assertTrue(diff.startsWith("--- \"a/"), diff);
         }
-        assertTrue(CliTest.run("check", "--diff", "--", "new\nline.yaml").out().startsWith("--- \"a/new\\nline.yaml\"\n+++ \"b/new\\nline.yaml\"\n@@"));
+        assertTrue(PlanCli.run("check", "--diff", "--", "new\nline.yaml").out().startsWith("--- \"a/new\\nline.yaml\"\n+++ \"b/new\\nline.yaml\"\n@@"));
     }
 
     /** The fix in line 4, so the hunk starts at line 1, which holds the mark: without it neither tool finds the hunk. */
@@ -74,7 +75,7 @@ class DiffPatchCliTest {
         Files.writeString(dir.resolve("cr.yaml"), FixIdentityCliTest.CLUSTER.replace('\n', '\r'));
         String diff = diffAppliedByGitAndPatch(dir, "cr.yaml", FixIdentityCliTest.FIXED.replace('\n', '\r').getBytes(StandardCharsets.UTF_8));
         assertTrue(diff.startsWith("--- a/cr.yaml\n+++ b/cr.yaml\n@@ -1 +1 @@\n-kind: cluster\rname: c\r"), diff);
-        CliTest.run("check", "--fix", "cr.yaml");
+        PlanCli.run("check", "--fix", "cr.yaml");
         assertEquals(FixIdentityCliTest.FIXED.replace('\n', '\r'), Files.readString(dir.resolve("cr.yaml")), "--fix writes what the diff says");
     }
 

@@ -1,11 +1,11 @@
 package dev.gpulint.cli;
 
+import static dev.gpulint.testing.PlanCli.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli.Run;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -14,14 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** gpulint discover on the command line: a manifest from captures, to a file or standard output; nothing to read is exit 2. */
 class DiscoverCliTest {
     @TempDir Path dir;
-
-    private record Run(int code, String out, String err) {}
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter(), err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(code, out.toString(), err.toString());
-    }
 
     @Test
     void aMatrixGivesAManifestThatCheckPassesWithItsPlaceholdersAsWarnings() throws IOException {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,19 +91,19 @@ class EvidenceJobLinkCliTest {
         return dir;
     }
 
-    private static CliTest.Run lint(Path dir) {
+    private static PlanCli.Run lint(Path dir) {
         Main.workingDir = dir;
-        return CliTest.run("--color=never", ".");
+        return PlanCli.run("--color=never", ".");
     }
 
-    private static List<String> findings(CliTest.Run r, String rule) {
+    private static List<String> findings(PlanCli.Run r, String rule) {
         return r.out().lines().filter(l -> l.endsWith("[" + rule + "]")).toList();
     }
 
     @Test
     void aCaptureLinkedToAJobIsCheckedAgainstTheNodeGroupTheJobRunsOn(@TempDir Path tmp) throws IOException {
         Path dir = project(tmp, "evidence:\n  - { files: \"evidence/gpt/*.txt\", job: gpt-a100 }\n");
-        CliTest.Run r = lint(dir);
+        PlanCli.Run r = lint(dir);
         assertEquals(List.of("evidence/gpt/node03.txt:7:1: error: GPU5 shows at most NV11 to the other GPUs (its row: GPU0 NV11, "
                 + "GPU1 NV11, GPU2 NV11, GPU3 NV11, GPU4 NV11, GPU6 NV11, GPU7 NV11) where every A100-SXM4-80GB GPU through the "
                 + "NVSwitch of node group 'a100' of cluster 'hgx' shows NV12: it has 1 of its 12 NVLinks down, which cuts its NVLink "
@@ -116,7 +117,7 @@ class EvidenceJobLinkCliTest {
 
     @Test
     void withoutTheLinkTheSameCaptureFitsBothNodeGroupsAndIsCheckedOnItsOwn(@TempDir Path tmp) throws IOException {
-        CliTest.Run r = lint(project(tmp, null));
+        PlanCli.Run r = lint(project(tmp, null));
         assertEquals(List.of("evidence/gpt/node03.txt:7:1: error: GPU5 shows at most NV11 to the other GPUs (its row: GPU0 NV11, "
                 + "GPU1 NV11, GPU2 NV11, GPU3 NV11, GPU4 NV11, GPU6 NV11, GPU7 NV11) where other GPUs of this matrix show NV12: every "
                 + "GPU pair shows NVLink and the most is NV12, a GPU's full link count in its NVLink generation, as through an "
@@ -127,7 +128,7 @@ class EvidenceJobLinkCliTest {
     @Test
     void aJobNothingDefinesIsEvid001AtItsNameAndTheCaptureIsCheckedOnItsOwn(@TempDir Path tmp) throws IOException {
         Path dir = project(tmp, "evidence:\n  - files: \"evidence/gpt/*.txt\"\n    job: gpt-a10\n");
-        CliTest.Run r = lint(dir);
+        PlanCli.Run r = lint(dir);
         assertEquals(List.of(".gpulint.yaml:3:10: error: configuration evidence: links 'evidence/gpt/node03.txt' to job 'gpt-a10', "
                 + "which no linted or included file defines (did you mean 'gpt-a100'?); the nvidia-smi topo -m capture is checked on "
                 + "its own, without the declaration it should be compared with: name a cluster (with node_group when it has several) "

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +39,7 @@ class FixCliTest {
     void diffShowsTheFixesAsAPatchAndWritesNothing(@TempDir Path dir) throws IOException {
         Path c = CliTest.write(dir, "c.yaml", CLUSTER);
         Main.workingDir = dir;
-        CliTest.Run r = CliTest.run("check", "--diff", "c.yaml");
+        PlanCli.Run r = PlanCli.run("check", "--diff", "c.yaml");
         assertEquals(1, r.code(), r.err());
         // the file's CRLF lines keep their CR in the diff, so patch -p1 applies it to them
         assertEquals("--- a/c.yaml\n+++ b/c.yaml\n@@ -4,6 +4,6 @@\n   - name: g\r\n     count: 1\r\n"
@@ -56,14 +57,14 @@ class FixCliTest {
     void fixWritesTheSafeFixesKeepingEverythingElseAndASecondFixChangesNothing(@TempDir Path dir) throws IOException {
         Path c = CliTest.write(dir, "c.yaml", CLUSTER);
         Main.workingDir = dir;
-        CliTest.Run r = CliTest.run("check", "--fix", "c.yaml");
+        PlanCli.Run r = PlanCli.run("check", "--fix", "c.yaml");
         assertEquals(0, r.code(), r.out() + r.err());
         assertEquals("0 errors, 0 warnings, 0 notes in 1 file\nfixed 2 findings in 1 file; 0 remain\n", r.out());
         assertEquals(FIXED, Files.readString(c), "only the units changed: quotes, comment and CR LF line breaks kept");
-        CliTest.Run again = CliTest.run("check", "--fix", "c.yaml");
+        PlanCli.Run again = PlanCli.run("check", "--fix", "c.yaml");
         assertEquals("0 errors, 0 warnings, 0 notes in 1 file\nfixed 0 findings; 0 remain\n", again.out());
         assertEquals(FIXED, Files.readString(c));
-        CliTest.Run diff = CliTest.run("check", "--diff", "c.yaml");
+        PlanCli.Run diff = PlanCli.run("check", "--diff", "c.yaml");
         assertEquals(0, diff.code(), "no diff left: exit 0");
         assertEquals("", diff.out());
     }
@@ -76,7 +77,7 @@ class FixCliTest {
         String sound = "kind: cluster\nname: s\nnode_groups:\n  - name: g\n    count: 1\n    gpu: { model: H100-SXM5-80GB, count: 8 }\n";
         Path s = CliTest.write(dir, "s.yaml", sound);
         Main.workingDir = dir;
-        CliTest.Run r = CliTest.run("check", "--fix", "-f", "json", ".");
+        PlanCli.Run r = PlanCli.run("check", "--fix", "-f", "json", ".");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().startsWith("{"), "the JSON report stays alone on standard output: " + r.out());
         assertEquals("fixed 2 findings in 1 file; 0 remain\n", r.err());
@@ -88,13 +89,13 @@ class FixCliTest {
     void standardInputIsShownAsADiffAndNeverRewritten(@TempDir Path dir) throws IOException {
         Main.workingDir = dir;
         Main.stdin = () -> new ByteArrayInputStream(CLUSTER.getBytes(StandardCharsets.UTF_8));
-        CliTest.Run refused = CliTest.run("check", "--fix", "-");
+        PlanCli.Run refused = PlanCli.run("check", "--fix", "-");
         assertEquals(2, refused.code());
         assertEquals("gpulint: --fix rewrites files, and standard input is none: use --diff to see its fixes, or lint the file itself with --fix\n",
                 refused.err());
         Path named = CliTest.write(dir, "c.yaml", CLUSTER);
         Main.stdin = () -> new ByteArrayInputStream(CLUSTER.getBytes(StandardCharsets.UTF_8));
-        CliTest.Run diff = CliTest.run("check", "--diff", "--stdin-filename", "c.yaml");
+        PlanCli.Run diff = PlanCli.run("check", "--diff", "--stdin-filename", "c.yaml");
         assertEquals(1, diff.code());
         assertTrue(diff.out().startsWith("--- a/c.yaml\n+++ b/c.yaml\n@@ -4,6 +4,6 @@\n"), diff.out());
         assertEquals(CLUSTER, Files.readString(named), "the file standard input stands for is not written");
@@ -115,32 +116,32 @@ class FixCliTest {
         Path c = CliTest.write(dir, "c.yaml", UNITLESS_YAML);
         Path d = CliTest.write(dir, "d.topo", UNITLESS_TOPO);
         Main.workingDir = dir;
-        CliTest.Run before = CliTest.run("check", "c.yaml", "d.topo");
+        PlanCli.Run before = PlanCli.run("check", "c.yaml", "d.topo");
         assertEquals(1, before.code(), before.err());
         assertTrue(before.out().contains("c.yaml:8:40: error: bandwidth '900' has no unit: write bits (e.g. 900 Gb/s) or bytes (e.g. 900 GB/s)"
                 + " per second; they differ 8×. [UNIT003]\n"), before.out());
         assertTrue(before.out().contains("  fix available (safe): write 900 GB/s instead of 900, and add direction: bidirectional;"), before.out());
         assertEquals(4, before.out().split("fix available \\(safe\\)", -1).length - 1, before.out());
-        CliTest.Run json = CliTest.run("check", "-f", "json", "c.yaml", "d.topo");
+        PlanCli.Run json = PlanCli.run("check", "-f", "json", "c.yaml", "d.topo");
         assertTrue(json.out().contains("\"title\" : \"write 400 Gb/s instead of 400G\""), json.out());
-        CliTest.Run r = CliTest.run("check", "--fix", "c.yaml", "d.topo");
+        PlanCli.Run r = PlanCli.run("check", "--fix", "c.yaml", "d.topo");
         assertEquals(0, r.code(), r.out() + r.err());
         assertEquals("0 errors, 0 warnings, 0 notes in 2 files\nfixed 4 findings in 2 files; 0 remain\n", r.out());
         assertEquals(UNITLESS_YAML.replace("bandwidth: 900 }", "bandwidth: 900 GB/s, direction: bidirectional }")
                 .replace("speed: \"400\"", "speed: \"400 Gb/s\""), Files.readString(c), "the units added, quotes and comment kept");
         assertEquals(UNITLESS_TOPO.replace("bandwidth = 128 }", "bandwidth = 128 GB/s  direction = bidirectional }")
                 .replace("speed = 400G", "speed = 400 Gb/s"), Files.readString(d));
-        assertEquals("", CliTest.run("check", "--diff", "c.yaml", "d.topo").out(), "a second pass has nothing to change");
+        assertEquals("", PlanCli.run("check", "--diff", "c.yaml", "d.topo").out(), "a second pass has nothing to change");
     }
 
     @Test
     void optionsThatDoNotGoTogetherAreBadUsage(@TempDir Path dir) throws IOException {
         CliTest.write(dir, "c.yaml", CLUSTER);
         Main.workingDir = dir;
-        CliTest.Run alone = CliTest.run("check", "--unsafe-fixes", "c.yaml");
+        PlanCli.Run alone = PlanCli.run("check", "--unsafe-fixes", "c.yaml");
         assertEquals(2, alone.code());
         assertEquals("gpulint: --unsafe-fixes adds unsafe fixes to --fix or --diff: give one of them too\n", alone.err());
-        CliTest.Run out = CliTest.run("check", "--diff", "-o", "x.diff", "c.yaml");
+        PlanCli.Run out = PlanCli.run("check", "--diff", "-o", "x.diff", "c.yaml");
         assertEquals(2, out.code());
         assertFalse(Files.exists(dir.resolve("x.diff")));
     }
@@ -162,10 +163,10 @@ class FixCliTest {
         Path c = CliTest.write(dir, "c.yaml", CLUSTER);
         Files.createSymbolicLink(dir.resolve("link.yaml"), Path.of("c.yaml"));
         Main.workingDir = dir;
-        CliTest.Run diff = CliTest.run("check", "--diff", "c.yaml", "link.yaml");
+        PlanCli.Run diff = PlanCli.run("check", "--diff", "c.yaml", "link.yaml");
         assertEquals(1, diff.code(), diff.err());
         assertTrue(diff.out().startsWith("--- a/c.yaml\n") && !diff.out().contains("link.yaml"), diff.out());
-        CliTest.Run r = CliTest.run("check", "--fix", "c.yaml", "link.yaml");
+        PlanCli.Run r = PlanCli.run("check", "--fix", "c.yaml", "link.yaml");
         assertEquals("", r.err());
         // nothing remains: the two names are one file, linted once (no SYN004 against itself)
         assertEquals(0, r.code(), r.out());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,13 +48,13 @@ class FixConsequenceCliTest {
         Path c = CliTest.write(dir, "c.yaml", CLUSTER);
         Path j = CliTest.write(dir, "j.yaml", JOB);
         Main.workingDir = dir;
-        CliTest.Run check = CliTest.run("check", ".");
+        PlanCli.Run check = PlanCli.run("check", ".");
         assertEquals(1, check.code());
         assertTrue(check.out().startsWith("c.yaml:8:47: error: 400 GB/s for the ConnectX-7 InfiniBand port speed is 8× above"), check.out());
         assertFalse(check.out().contains("j.yaml"), "the job is not judged against the wrong NIC speed: " + check.out());
-        CliTest.Run diff = CliTest.run("check", "--diff", ".");
+        PlanCli.Run diff = PlanCli.run("check", "--diff", ".");
         assertFalse(diff.out().contains("j.yaml"), diff.out());
-        CliTest.Run fix = CliTest.run("check", "--fix", ".");
+        PlanCli.Run fix = PlanCli.run("check", "--fix", ".");
         assertEquals(0, fix.code(), fix.out() + fix.err());
         assertEquals("0 errors, 0 warnings, 0 notes in 2 files\nfixed 1 finding in 1 file; 0 remain\n", fix.out());
         assertEquals(CLUSTER.replace("400 GB/s", "400 Gb/s"), Files.readString(c));
@@ -67,9 +68,9 @@ class FixConsequenceCliTest {
         Path c = CliTest.write(dir, "c.yaml", cluster);
         Path j = CliTest.write(dir, "j.yaml", JOB.replace("400 Gb/s", "400 GB/s"));
         Main.workingDir = dir;
-        CliTest.Run check = CliTest.run("check", ".");
+        PlanCli.Run check = PlanCli.run("check", ".");
         assertFalse(check.out().contains("j.yaml"), "judged only against a NIC speed that is right: " + check.out());
-        CliTest.Run fix = CliTest.run("check", "--fix", ".");
+        PlanCli.Run fix = PlanCli.run("check", "--fix", ".");
         assertEquals(0, fix.code(), fix.out() + fix.err());
         // the second pass compares the job with the fixed NIC speed: 8x above it, exactly, so its unit is swapped too
         assertEquals("0 errors, 0 warnings, 0 notes in 2 files\nfixed 2 findings in 2 files; 0 remain\n", fix.out());
@@ -82,7 +83,7 @@ class FixConsequenceCliTest {
         String bytes = CLUSTER.replace("node_groups:", "fabric: { type: infiniband, link_speed: 50 GB/s }\nnode_groups:");
         Path c = CliTest.write(dir, "c.yaml", bytes);
         Main.workingDir = dir;
-        CliTest.Run fix = CliTest.run("check", "--fix", "c.yaml");
+        PlanCli.Run fix = PlanCli.run("check", "--fix", "c.yaml");
         assertEquals("0 errors, 0 warnings, 0 notes in 1 file\nfixed 1 finding in 1 file; 0 remain\n", fix.out());
         assertEquals(bytes.replace("speed: 400 GB/s", "speed: 50 GB/s"), Files.readString(c));
     }

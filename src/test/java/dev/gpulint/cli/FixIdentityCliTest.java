@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +46,7 @@ class FixIdentityCliTest {
         Files.setAttribute(c, "unix:gid", 4343);
         Files.setPosixFilePermissions(c, PosixFilePermissions.fromString("rw-rw-r--"));
         Main.workingDir = dir;
-        CliTest.Run r = CliTest.run("check", "--fix", "c.yaml");
+        PlanCli.Run r = PlanCli.run("check", "--fix", "c.yaml");
         assertEquals(0, r.code(), r.out() + r.err());
         assertEquals(FIXED, Files.readString(c));
         assertEquals(4242, Files.getAttribute(c, "unix:uid"));
@@ -61,7 +62,7 @@ class FixIdentityCliTest {
         Path c = CliTest.write(dir, "c.yaml", CLUSTER);
         Path other = Files.createLink(dir.resolve("c.yaml.orig"), c);
         Main.workingDir = dir;
-        CliTest.Run r = CliTest.run("check", "--fix", "c.yaml");
+        PlanCli.Run r = PlanCli.run("check", "--fix", "c.yaml");
         assertEquals(0, r.code(), r.out() + r.err());
         assertEquals(FIXED, Files.readString(c));
         assertTrue(Files.isSameFile(c, other), "the link is not split off");
@@ -82,7 +83,7 @@ class FixIdentityCliTest {
         }
         assumeTrue(supported, "this file system keeps no user extended attributes");
         Main.workingDir = dir;
-        assertEquals(0, CliTest.run("check", "--fix", "c.yaml").code());
+        assertEquals(0, PlanCli.run("check", "--fix", "c.yaml").code());
         assertEquals(FIXED, Files.readString(c));
         UserDefinedFileAttributeView after = Files.getFileAttributeView(c, UserDefinedFileAttributeView.class);
         ByteBuffer b = ByteBuffer.allocate(after.size("gpulint.test"));
@@ -102,7 +103,7 @@ class FixIdentityCliTest {
         Path rw = CliTest.write(dir, "rw.yaml", CLUSTER);
         Files.setPosixFilePermissions(ro, PosixFilePermissions.fromString("r--r--r--"));
         Main.workingDir = dir;
-        CliTest.Run r = CliTest.run("check", "--fix", "ro.yaml", "rw.yaml");
+        PlanCli.Run r = PlanCli.run("check", "--fix", "ro.yaml", "rw.yaml");
         assertEquals(2, r.code(), r.out() + r.err());
         assertEquals(CLUSTER.replace("name: c", "name: r"), Files.readString(ro), "a read-only file is not replaced");
         assertEquals("r--r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(ro)));
@@ -114,7 +115,7 @@ class FixIdentityCliTest {
         assertFalse(r.out().contains("rw.yaml:"), r.out());
         assertTrue(r.out().endsWith("fixed 2 findings in 1 file; 2 remain\n"), r.out());
         // SARIF too: the two findings of the file not written are results
-        CliTest.Run sarif = CliTest.run("check", "--fix", "-f", "sarif", "ro.yaml");
+        PlanCli.Run sarif = PlanCli.run("check", "--fix", "-f", "sarif", "ro.yaml");
         assertEquals(2, sarif.code());
         assertEquals(2, sarif.out().split("\"ruleId\" : \"UNIT001\"", -1).length - 1, sarif.out());
         assertTrue(sarif.err().endsWith("fixed 0 findings; 2 remain\n"), sarif.err());
@@ -126,25 +127,25 @@ class FixIdentityCliTest {
         Path c = CliTest.write(dir, "c.yaml", CLUSTER);
         CliTest.write(dir, ".gpulint.yaml", "fix:\n  rules: { UNIT001: of }\n");
         Main.workingDir = dir;
-        CliTest.Run r = CliTest.run("check", "--fix", "c.yaml");
+        PlanCli.Run r = PlanCli.run("check", "--fix", "c.yaml");
         assertEquals(2, r.code(), "a configuration error, as a file that could not be written: " + r.err());
         assertEquals(CLUSTER, Files.readString(c), "nothing is written");
         assertTrue(r.out().contains("fix level 'of' for UNIT001 in .gpulint.yaml must be safe, unsafe or off"), r.out());
         assertTrue(r.err().contains("gpulint: the fix settings of the configuration have an error (SYN002 above): nothing was fixed; "
                 + "correct them and run again"), r.err());
         assertTrue(r.out().endsWith("fixed 0 findings; 3 remain\n"), r.out());
-        CliTest.Run diff = CliTest.run("check", "--diff", "c.yaml");
+        PlanCli.Run diff = PlanCli.run("check", "--diff", "c.yaml");
         assertEquals("", diff.out(), "--diff shows no change either");
         assertEquals(2, diff.code(), "not exit 0, which says there is nothing to change");
         // a name that is no rule is an error of fix: too
         CliTest.write(dir, ".gpulint.yaml", "fix:\n  unfixable: [UNIT01]\n");
-        CliTest.run("check", "--fix", "c.yaml");
+        PlanCli.run("check", "--fix", "c.yaml");
         assertEquals(CLUSTER, Files.readString(c));
         CliTest.write(dir, ".gpulint.yaml", "fix:\n  rules: { UNIT001: off }\n");
-        CliTest.run("check", "--fix", "c.yaml");
+        PlanCli.run("check", "--fix", "c.yaml");
         assertEquals(CLUSTER, Files.readString(c), "off is no error, and no fix");
         CliTest.write(dir, ".gpulint.yaml", "fix:\n  rules: { UNIT001: safe }\n");
-        assertEquals(0, CliTest.run("check", "--fix", "c.yaml").code());
+        assertEquals(0, PlanCli.run("check", "--fix", "c.yaml").code());
         assertEquals(FIXED, Files.readString(c), "a sound fix: section fixes");
     }
 
@@ -157,14 +158,14 @@ class FixIdentityCliTest {
         Path inside = CliTest.write(repo, "sub/c.yaml", CLUSTER);
         Files.createSymbolicLink(repo.resolve("alias.yaml"), Path.of("sub/c.yaml"));
         Main.workingDir = repo;
-        CliTest.Run walked = CliTest.run("check", "--fix", ".");
+        PlanCli.Run walked = PlanCli.run("check", "--fix", ".");
         assertEquals(0, walked.code(), walked.out() + walked.err());
         assertFalse(walked.out().contains("shared.yaml"), "a walk does not follow a link out of the folder: " + walked.out());
         assertEquals(CLUSTER, Files.readString(outside));
         assertEquals(FIXED, Files.readString(inside), "a link inside the folder is followed");
         assertTrue(Files.isSymbolicLink(repo.resolve("alias.yaml")));
         // named: linted, but not written through
-        CliTest.Run named = CliTest.run("check", "--fix", "shared.yaml");
+        PlanCli.Run named = PlanCli.run("check", "--fix", "shared.yaml");
         assertEquals(2, named.code(), named.out() + named.err());
         assertEquals(CLUSTER, Files.readString(outside));
         assertTrue(named.err().startsWith("gpulint: did not fix shared.yaml: it is a symbolic link to " + outside.toRealPath()
@@ -172,7 +173,7 @@ class FixIdentityCliTest {
         assertTrue(named.out().contains("shared.yaml:7:"), named.out());
         // the folder it lies in given too: allowed
         Files.writeString(inside, CLUSTER);
-        CliTest.Run both = CliTest.run("check", "--fix", "shared.yaml", outside.getParent().toString());
+        PlanCli.Run both = PlanCli.run("check", "--fix", "shared.yaml", outside.getParent().toString());
         assertEquals(0, both.code(), both.out() + both.err());
         assertEquals(FIXED, Files.readString(outside));
     }

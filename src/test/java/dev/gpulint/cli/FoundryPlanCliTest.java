@@ -3,6 +3,7 @@ package dev.gpulint.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,7 +98,7 @@ class FoundryPlanCliTest {
         Files.writeString(d.resolve("cluster.yaml"), CLUSTER);
         Path job = Files.writeString(d.resolve(file), text);
         Path cfg = Files.writeString(d.resolve(".gpulint.yaml"), "job_clusters:\n  - { files: \"" + file + "\", cluster: lab, node_group: nodes }\n");
-        CliTest.Run r = CliTest.run("plan", "-c", cfg.toString(), "-f", "json", d.resolve("cluster.yaml").toString(), job.toString());
+        PlanCli.Run r = PlanCli.run("plan", "-c", cfg.toString(), "-f", "json", d.resolve("cluster.yaml").toString(), job.toString());
         assertEquals(0, r.code(), r.err() + r.out());
         return (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(r.out());
     }

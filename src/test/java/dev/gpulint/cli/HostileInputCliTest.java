@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -22,7 +23,7 @@ import dev.gpulint.testing.CpuLimit;
 /** The "hostile input" issue at the command line: file names as options, special files, lost output. */
 class HostileInputCliTest {
 
-    private static CliTest.Run run(String... args) { return CliTest.run(args); }
+    private static PlanCli.Run run(String... args) { return PlanCli.run(args); }
 
     private static final String JOB = "kind: training_job\nname: j\ncluster: nowhere\n";
 
@@ -44,7 +45,7 @@ class HostileInputCliTest {
     void aFileNamedLikeAnOptionAfterDoubleDashIsAPath(@TempDir Path dir) throws IOException {
         Path victim = dir.resolve("victim.yaml");
         Path good = Files.writeString(dir.resolve("job.yaml"), JOB);
-        CliTest.Run r = run("--", "--output=" + victim, good.toString());
+        PlanCli.Run r = run("--", "--output=" + victim, good.toString());
         assertEquals(2, r.code(), r.err());
         assertFalse(Files.exists(victim), "nothing written to the named file");
         // a path that does not exist is bad usage, named on standard error
@@ -58,7 +59,7 @@ class HostileInputCliTest {
     @Test
     void anAtFileNameIsAPathNotAnArgumentFile(@TempDir Path dir) throws IOException {
         Path args = Files.writeString(dir.resolve("args"), "--output=" + dir.resolve("victim.yaml") + "\n");
-        CliTest.Run r = run("--", "@" + args);
+        PlanCli.Run r = run("--", "@" + args);
         assertEquals(2, r.code());
         // picocli would expand @file even after -- (reading whatever the name points at)
         assertEquals("gpulint: no such file or folder: @" + args + "\n", r.err());
@@ -69,7 +70,7 @@ class HostileInputCliTest {
     @CpuLimit(seconds = 60)
     void devicesAreReportedNotRead() {
         assumeTrue(Files.exists(Path.of("/dev/zero")));
-        CliTest.Run r = run("/dev/zero");
+        PlanCli.Run r = run("/dev/zero");
         assertEquals(2, r.code());
         assertTrue(r.out().contains("cannot read '/dev/zero': it is a special file (a device, FIFO or socket), not a regular file"), r.out());
         assertEquals("", r.err());
@@ -80,7 +81,7 @@ class HostileInputCliTest {
     void aSymlinkToADeviceIsReportedNotRead(@TempDir Path dir) throws IOException {
         assumeTrue(Files.exists(Path.of("/dev/zero")));
         Path link = Files.createSymbolicLink(dir.resolve("zero.yaml"), Path.of("/dev/zero"));
-        CliTest.Run r = run(link.toString());
+        PlanCli.Run r = run(link.toString());
         assertEquals(2, r.code());
         assertTrue(r.out().contains("not a regular file"), r.out());
     }
@@ -89,14 +90,14 @@ class HostileInputCliTest {
     @CpuLimit(seconds = 60)
     void aFifoAsPathOrBaselineDoesNotBlock(@TempDir Path dir) throws Exception {
         Path fifo = fifo(dir.resolve("pipe.yaml"));
-        CliTest.Run r = run(fifo.toString());
+        PlanCli.Run r = run(fifo.toString());
         assertEquals(2, r.code());
         assertTrue(r.out().contains("not a regular file"), r.out());
         Path good = Files.writeString(dir.resolve("job.yaml"), JOB);
-        CliTest.Run b = run("--baseline", fifo.toString(), good.toString());
+        PlanCli.Run b = run("--baseline", fifo.toString(), good.toString());
         assertEquals(2, b.code());
         assertTrue(b.err().contains("cannot read the baseline " + fifo + ": it is a special file"), b.err());
-        CliTest.Run c = run("--config", fifo.toString(), good.toString());
+        PlanCli.Run c = run("--config", fifo.toString(), good.toString());
         assertEquals(2, c.code());
         assertTrue(c.out().contains("cannot read the configuration '" + fifo + "': it is a special file"), c.out());
     }
@@ -114,7 +115,7 @@ class HostileInputCliTest {
         Files.writeString(tree.resolve("c/z-job.yaml"), JOB);
         Files.writeString(tree.resolve(".e/z-job.yaml"), JOB);
         Files.writeString(tree.resolve("z-job.yaml"), JOB);
-        CliTest.Run r = run(tree.toString());
+        PlanCli.Run r = run(tree.toString());
         assertEquals(1, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("z-job.yaml:3:10: error: job 'j' runs on cluster 'nowhere'"), r.out());
         assertTrue(r.out().contains("c/z-job.yaml:3:10"), r.out());
@@ -131,7 +132,7 @@ class HostileInputCliTest {
         Files.writeString(dir.resolve("z-job.yaml"), JOB);
         locked.toFile().setReadable(false);
         try {
-            CliTest.Run r = run(dir.toString());
+            PlanCli.Run r = run(dir.toString());
             assertEquals(2, r.code());
             assertTrue(r.out().contains("a-locked:1:1: error: cannot read '"), r.out());
             assertTrue(r.out().contains("z-job.yaml:3:10"), r.out());
@@ -155,17 +156,17 @@ class HostileInputCliTest {
 
     @Test
     void outputToAFolderOrUnderAFileIsAUsageError(@TempDir Path dir) throws IOException {
-        CliTest.Run folder = run("-o", dir.toString(), "../samples/sound");
+        PlanCli.Run folder = run("-o", dir.toString(), "../samples/sound");
         assertEquals(2, folder.code());
         assertTrue(folder.err().contains("cannot write --output " + dir + ": it is a folder, not a file"), folder.err());
         assertFalse(folder.err().contains("internal error"), folder.err());
         Path file = Files.writeString(dir.resolve("file"), "x");
-        CliTest.Run under = run("-o", file.resolve("report.txt").toString(), "../samples/sound");
+        PlanCli.Run under = run("-o", file.resolve("report.txt").toString(), "../samples/sound");
         assertEquals(2, under.code());
         assertTrue(under.err().contains("cannot write --output " + file.resolve("report.txt")), under.err());
         assertFalse(under.err().contains("internal error"), under.err());
         if (Files.exists(Path.of("/dev/full"))) {
-            CliTest.Run full = run("-o", "/dev/full", "../samples/sound");
+            PlanCli.Run full = run("-o", "/dev/full", "../samples/sound");
             assertEquals(2, full.code());
             assertTrue(full.err().contains("cannot write --output /dev/full"), full.err());
         }
@@ -185,10 +186,10 @@ class HostileInputCliTest {
     @Test
     void controlCharactersInFileNamesAreEscapedInText(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("a\u001b[31mb\rc\nd.yaml"), JOB);
-        CliTest.Run r = run(f.toString());
+        PlanCli.Run r = run(f.toString());
         assertFalse(r.out().contains("\u001b") || r.out().contains("\r"), r.out());
         assertTrue(r.out().contains("a\\x1b[31mb\\rc\\nd.yaml:3:10: error: job 'j'"), r.out());
-        CliTest.Run g = run("-f", "github", f.toString());
+        PlanCli.Run g = run("-f", "github", f.toString());
         assertFalse(g.out().contains("\u001b"), g.out());
     }
 
@@ -203,7 +204,7 @@ class HostileInputCliTest {
                 "text.sarif", "hello");
         for (var e : bad.entrySet()) {
             Path b = Files.writeString(dir.resolve(e.getKey()), e.getValue());
-            CliTest.Run r = run("--baseline", b.toString(), good.toString());
+            PlanCli.Run r = run("--baseline", b.toString(), good.toString());
             assertEquals(2, r.code(), e.getKey());
             assertTrue(r.err().contains("cannot read the baseline " + b + ": it"), e.getKey() + ": " + r.err());
         }
@@ -217,9 +218,9 @@ class HostileInputCliTest {
     @Test
     void maxFindingsPerRuleCapsOneRuleInOneFile(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("job.yaml"), JOB + "aa: 1\nbb: 2\ncc: 3\ndd: 4\nee: 5\n");
-        CliTest.Run all = run(f.toString());
+        PlanCli.Run all = run(f.toString());
         assertEquals(5, all.out().lines().filter(l -> l.contains("unknown field")).count(), all.out());
-        CliTest.Run r = run("--max-findings-per-rule", "2", f.toString());
+        PlanCli.Run r = run("--max-findings-per-rule", "2", f.toString());
         assertEquals(2, r.out().lines().filter(l -> l.contains("unknown field")).count(), r.out());
         assertTrue(r.out().contains("job.yaml:1:1: note: 3 more SYN002 findings in '" + f + "' were left out: at most 2 per rule "
                 + "and file are reported (--max-findings-per-rule). [SYN002]"), r.out());
@@ -237,7 +238,7 @@ class HostileInputCliTest {
         String model = "X".repeat(3_000_000);
         Path f = Files.writeString(dir.resolve("c.yaml"),
                 "kind: cluster\nname: c\nnode_groups:\n  - name: g\n    count: 1\n    gpu: { model: " + model + ", count: 8 }\n");
-        CliTest.Run r = run("--max-file-size", "16 MiB", f.toString());
+        PlanCli.Run r = run("--max-file-size", "16 MiB", f.toString());
         assertEquals(0, r.code(), r.err()); // a warning: below the default --fail-on error
         assertTrue(r.out().contains("c.yaml:6:19: warning: GPU model 'XXXX"), r.out().substring(0, Math.min(200, r.out().length())));
         assertTrue(r.out().contains(" characters left out) … "), "the quoted model is cut");

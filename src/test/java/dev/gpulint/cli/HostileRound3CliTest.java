@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,7 @@ import dev.gpulint.testing.CpuLimit;
 /** Issue #25, round 3 of hostile input at the command line: limits, reports over inputs, excludes. */
 class HostileRound3CliTest {
 
-    private static CliTest.Run run(String... args) { return CliTest.run(args); }
+    private static PlanCli.Run run(String... args) { return PlanCli.run(args); }
 
     private static final String JOB = "kind: training_job\nname: j\ncluster: nowhere\n";
 
@@ -22,7 +23,7 @@ class HostileRound3CliTest {
     @CpuLimit(seconds = 60)   // a hang guard: the wrapped limit spun forever
     void aMaxFileSizeBeyondWhatCanBeReadIsAUsageError(@TempDir Path dir) throws IOException {
         Path job = Files.writeString(dir.resolve("job.yaml"), JOB);
-        CliTest.Run r = run("--max-file-size", "99999999999GiB", job.toString());
+        PlanCli.Run r = run("--max-file-size", "99999999999GiB", job.toString());
         assertEquals(2, r.code());
         assertEquals("gpulint: --max-file-size 99999999999GiB: the limit can be at most 1 GiB (files are read whole into memory; "
                 + "manifests are kilobytes)\n", r.err());
@@ -35,7 +36,7 @@ class HostileRound3CliTest {
     void aMaxFileSizeBelowOneByteIsAUsageError(@TempDir Path dir) throws IOException {
         Path job = Files.writeString(dir.resolve("job.yaml"), JOB);
         for (String bad : new String[] {"-1GB", "0 B", "0.5 B"}) {
-            CliTest.Run r = run("--max-file-size", bad, job.toString());
+            PlanCli.Run r = run("--max-file-size", bad, job.toString());
             assertEquals(2, r.code(), bad);
             assertEquals("gpulint: --max-file-size " + bad + ": the limit must be at least 1 byte (e.g. 100 KiB, 8 MiB)\n", r.err());
             assertEquals("", r.out(), "nothing is linted: every file would be 'too large'");
@@ -49,14 +50,14 @@ class HostileRound3CliTest {
     void aReportIsNeverWrittenOverAFileBeingLinted(@TempDir Path dir) throws IOException {
         Path job = Files.writeString(dir.resolve("job.yaml"), JOB);
         Path cluster = Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        CliTest.Run r = run("-o", job.toString(), job.toString(), cluster.toString());
+        PlanCli.Run r = run("-o", job.toString(), job.toString(), cluster.toString());
         assertEquals(2, r.code());
         assertEquals("gpulint: will not write --output " + job + " over an input: it is a file named to be linted; "
                 + "nothing was written, name another file\n", r.err());
         assertEquals(JOB, Files.readString(job), "the manifest is intact");
         // a file found by walking a folder, and a link to it, are inputs too
         Path link = Files.createSymbolicLink(dir.resolve("link.yaml"), cluster);
-        CliTest.Run walked = run("--format", "json", "-o", link.toString(), dir.toString());
+        PlanCli.Run walked = run("--format", "json", "-o", link.toString(), dir.toString());
         assertEquals(2, walked.code());
         assertTrue(walked.err().startsWith("gpulint: will not write --output " + link + " over an input: it is an input of this run ("),
                 walked.err());
@@ -71,18 +72,18 @@ class HostileRound3CliTest {
         Path job = Files.writeString(dir.resolve("job.yaml"), JOB);
         String config = "rules:\n  SYN003: \"off\"\n";
         Path cfg = Files.writeString(dir.resolve(".gpulint.yaml"), config);
-        CliTest.Run r = run("-o", cfg.toString(), job.toString());
+        PlanCli.Run r = run("-o", cfg.toString(), job.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("over an input: it is the configuration file;"), r.err());
         assertEquals(config, Files.readString(cfg));
         Path base = dir.resolve("base.sarif");
         assertTrue(run("--write-baseline", base.toString(), job.toString()).code() < 2);
         String written = Files.readString(base);
-        CliTest.Run b = run("--baseline", base.toString(), "--format", "sarif", "-o", base.toString(), job.toString());
+        PlanCli.Run b = run("--baseline", base.toString(), "--format", "sarif", "-o", base.toString(), job.toString());
         assertEquals(2, b.code());
         assertTrue(b.err().contains("over an input: it is the baseline this run reads (--baseline);"), b.err());
         assertEquals(written, Files.readString(base));
-        CliTest.Run both = run("-o", dir.resolve("r").toString(), "--write-baseline", dir.resolve("r").toString(), job.toString());
+        PlanCli.Run both = run("-o", dir.resolve("r").toString(), "--write-baseline", dir.resolve("r").toString(), job.toString());
         assertEquals(2, both.code());
         assertEquals("gpulint: --output and --write-baseline name the same file, " + dir.resolve("r") + ": give each its own\n", both.err());
     }
@@ -93,7 +94,7 @@ class HostileRound3CliTest {
         Path report = dir.resolve("report.json");
         assertEquals(1, run("--format", "json", "-o", report.toString(), dir.toString()).code());
         // the second run walks report.json (a JSON file, not gpulint's) and may write it again
-        CliTest.Run again = run("--format", "json", "-o", report.toString(), dir.toString());
+        PlanCli.Run again = run("--format", "json", "-o", report.toString(), dir.toString());
         assertEquals(1, again.code(), again.err());
         assertEquals("", again.err());
     }
@@ -105,12 +106,12 @@ class HostileRound3CliTest {
         Files.writeString(legacy, JOB);
         Path fresh = Files.writeString(dir.resolve("job.yaml"), JOB.replace("name: j", "name: k"));
         // as pre-commit runs it: options, --, every committed file by name
-        CliTest.Run r = run("--", legacy.toString(), fresh.toString());
+        PlanCli.Run r = run("--", legacy.toString(), fresh.toString());
         assertEquals(1, r.code(), r.out());
         assertTrue(r.out().contains("job.yaml:3:10: error: job 'k' runs on cluster 'nowhere'"), r.out());
         assertFalse(r.out().contains("legacy"), r.out());
         // the excluded file committed alone passes, and a person running it by hand is told why nothing was linted
-        CliTest.Run alone = run("--", legacy.toString());
+        PlanCli.Run alone = run("--", legacy.toString());
         assertEquals(0, alone.code(), alone.out());
         assertEquals("0 errors, 0 warnings, 0 notes in 0 files\n", alone.out());
         assertEquals("gpulint: no gpulint manifests found in " + legacy + " (a manifest is a .topo file, or YAML with kind: cluster "
@@ -118,7 +119,7 @@ class HostileRound3CliTest {
         // standard input named as an excluded file too (ruff's force-exclude applies to --stdin-filename)
         Main.stdin = () -> new java.io.ByteArrayInputStream(JOB.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         try {
-            CliTest.Run in = run("-q", "--stdin-filename", legacy.toString());
+            PlanCli.Run in = run("-q", "--stdin-filename", legacy.toString());
             assertEquals(0, in.code(), in.out());
             assertEquals("", in.out());
         } finally {
@@ -126,10 +127,10 @@ class HostileRound3CliTest {
         }
     }
 
-    private static CliTest.Run runIn(Path cwd, String... args) {
+    private static PlanCli.Run runIn(Path cwd, String... args) {
         Main.workingDir = cwd;
         try {
-            return CliTest.run(args);
+            return PlanCli.run(args);
         } finally {
             Main.workingDir = Path.of("");
         }
@@ -153,14 +154,14 @@ class HostileRound3CliTest {
         Files.createDirectories(repo.resolve(".git"));
         CliTest.write(repo, "samples/ds/ds_config.json", DEEPSPEED);
         CliTest.write(repo, "samples/recipes/llama_pp3.yaml", NEMO2);
-        CliTest.Run top = runIn(repo, "-f", "json", "samples/");
-        CliTest.Run sub = runIn(repo.resolve("samples"), "-f", "json", ".");
+        PlanCli.Run top = runIn(repo, "-f", "json", "samples/");
+        PlanCli.Run sub = runIn(repo.resolve("samples"), "-f", "json", ".");
         java.util.List<String> fromTop = fingerprints(top.out()), fromSub = fingerprints(sub.out());
         assertTrue(fromTop.size() >= 2, top.out());
         assertEquals(fromTop, fromSub, top.out() + "\n" + sub.out());
         // and a baseline written at the root holds in the sub-folder
         assertEquals(1, runIn(repo, "--write-baseline", "gpulint-baseline.sarif", "samples/").code());
-        CliTest.Run base = runIn(repo.resolve("samples"), "--baseline", "../gpulint-baseline.sarif", ".");
+        PlanCli.Run base = runIn(repo.resolve("samples"), "--baseline", "../gpulint-baseline.sarif", ".");
         assertEquals(0, base.code(), base.out());
         assertTrue(base.out().endsWith("(" + fromTop.size() + " in the baseline)\n"), base.out());
     }
@@ -188,7 +189,7 @@ class HostileRound3CliTest {
         CliTest.write(repo, "job.yaml", JOB);
         for (String inc : new String[] {"../outside", tmp.resolve("outside").toString(), "out-link"}) {
             CliTest.write(repo, ".gpulint.yaml", "include: [\"" + inc + "\"]\n");
-            CliTest.Run r = runIn(repo, "job.yaml");
+            PlanCli.Run r = runIn(repo, "job.yaml");
             assertEquals(2, r.code(), inc + ": " + r.out());
             assertTrue(r.out().contains(".gpulint.yaml:1:11: error: include '" + inc + "' in .gpulint.yaml lies outside the project "
                     + "(the configuration's folder" + (inc.equals("out-link") ? "; it leads out through a symbolic link" : "")
@@ -196,7 +197,7 @@ class HostileRound3CliTest {
                     + "pass --include-outside-project to allow it. [SYN001]"), inc + ": " + r.out());
             assertTrue(r.out().contains("job.yaml:3:10: error: job 'j' runs on cluster 'nowhere', which no linted file defines"), r.out());
             // the command line may allow it: the cluster outside is read as context
-            CliTest.Run allowed = runIn(repo, "--include-outside-project", "job.yaml");
+            PlanCli.Run allowed = runIn(repo, "--include-outside-project", "job.yaml");
             assertFalse(allowed.out().contains("[SYN001]"), inc + ": " + allowed.out());
             assertFalse(allowed.out().contains("no linted file defines"), inc + ": " + allowed.out());
         }
@@ -208,7 +209,7 @@ class HostileRound3CliTest {
         CliTest.write(repo, "job.yaml", JOB);
         CliTest.write(repo, ".gpulint.yaml", "include: [\"/\"]\n");
         for (String[] args : new String[][] {{"job.yaml"}, {"--include-outside-project", "job.yaml"}}) {
-            CliTest.Run r = runIn(repo, args);
+            PlanCli.Run r = runIn(repo, args);
             assertEquals(2, r.code(), r.out());
             assertTrue(r.out().contains(".gpulint.yaml:1:11: error: include '/' in .gpulint.yaml names the file system's root, which "
                     + "gpulint never walks; name the folders of your cluster files. [SYN001]"), r.out());

@@ -3,6 +3,7 @@ package dev.gpulint.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,19 +40,19 @@ class LayoutFixCliTest {
         CliTest.write(dir, "cluster.yaml", CLUSTER);
         Path job = CliTest.write(dir, "job.yaml", JOB);
         Main.workingDir = dir;
-        CliTest.Run check = CliTest.run("check", "cluster.yaml", "job.yaml");
+        PlanCli.Run check = PlanCli.run("check", "cluster.yaml", "job.yaml");
         assertEquals(1, check.code(), check.err());
         assertTrue(check.out().contains("fix available (unsafe): set tp 2, pp 1, dp 8: the fastest layout gpulint plan finds"),
                 check.out());
-        CliTest.Run safeOnly = CliTest.run("check", "--fix", "cluster.yaml", "job.yaml");
+        PlanCli.Run safeOnly = PlanCli.run("check", "--fix", "cluster.yaml", "job.yaml");
         assertEquals(1, safeOnly.code(), safeOnly.out());
         assertEquals(JOB, Files.readString(job), "--fix alone applies no unsafe fix");
-        CliTest.Run fixed = CliTest.run("check", "--fix", "--unsafe-fixes", "cluster.yaml", "job.yaml");
+        PlanCli.Run fixed = PlanCli.run("check", "--fix", "--unsafe-fixes", "cluster.yaml", "job.yaml");
         assertEquals(0, fixed.code(), fixed.out() + fixed.err());
         assertEquals(JOB.replace("{ tp: 8, pp: 1, dp: 2,", "{ tp: 2, pp: 1, dp: 8,"), Files.readString(job),
                 "tp and dp change together, the comment stays");
         assertTrue(fixed.out().startsWith("0 errors, 0 warnings, 0 notes in 2 files\nfixed 1 finding in 1 file; 0 remain"), fixed.out());
-        CliTest.Run diff = CliTest.run("check", "--diff", "--unsafe-fixes", "cluster.yaml", "job.yaml");
+        PlanCli.Run diff = PlanCli.run("check", "--diff", "--unsafe-fixes", "cluster.yaml", "job.yaml");
         assertEquals(0, diff.code(), "nothing left to fix: " + diff.out());
         assertEquals("", diff.out());
     }
@@ -62,11 +63,11 @@ class LayoutFixCliTest {
         Path job = CliTest.write(dir, "job.yaml", JOB);
         CliTest.write(dir, ".gpulint.yaml", "fix:\n  unfixable: [PAR005]\n");
         Main.workingDir = dir;
-        CliTest.Run check = CliTest.run("check", "cluster.yaml", "job.yaml");
+        PlanCli.Run check = PlanCli.run("check", "cluster.yaml", "job.yaml");
         assertEquals(1, check.code(), check.err());
         assertTrue(check.out().contains("PAR005"), check.out());
         assertTrue(!check.out().contains("fix available"), "unfixable: no fix offered: " + check.out());
-        CliTest.Run fixed = CliTest.run("check", "--fix", "--unsafe-fixes", "cluster.yaml", "job.yaml");
+        PlanCli.Run fixed = PlanCli.run("check", "--fix", "--unsafe-fixes", "cluster.yaml", "job.yaml");
         assertEquals(1, fixed.code(), fixed.out());
         assertEquals(JOB, Files.readString(job), "an unfixable rule's layout fix is never applied");
     }

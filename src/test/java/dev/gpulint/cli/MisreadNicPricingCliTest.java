@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -48,8 +49,8 @@ class MisreadNicPricingCliTest {
     void net003PricesTheSpeedTheMisreadNicMostLikelyMeansAndSaysSo(@TempDir Path dir) throws IOException {
         CliTest.write(dir, "wrong.yaml", JOB);
         CliTest.write(dir, "right.yaml", JOB.replace("400 GB/s", "400 Gb/s"));
-        CliTest.Run wrong = CliTest.run("check", "--no-color", dir.resolve("wrong.yaml").toString());
-        CliTest.Run right = CliTest.run("check", "--no-color", dir.resolve("right.yaml").toString());
+        PlanCli.Run wrong = PlanCli.run("check", "--no-color", dir.resolve("wrong.yaml").toString());
+        PlanCli.Run right = PlanCli.run("check", "--no-color", dir.resolve("right.yaml").toString());
         String w = line(wrong.out(), "NET003"), r = line(right.out(), "NET003");
         assertTrue(line(wrong.out(), "UNIT001").contains("400 GB/s for the ConnectX-7 InfiniBand port speed is 8× above"), wrong.out());
         assertTrue(w.contains("about 1.4 s at line rate, 1.56 s at the 90% of it NCCL reaches, against the step time of 1 s"),
@@ -68,7 +69,7 @@ class MisreadNicPricingCliTest {
     void aNicSpeedOfAnotherPortIsNoMisreadingAndStaysAsWritten(@TempDir Path dir) throws IOException {
         // 200 Gb/s on a ConnectX-7 is HDR, a port speed of its own: priced as written (twice the 400 Gb/s time), no clause
         CliTest.write(dir, "hdr.yaml", JOB.replace("400 GB/s", "200 Gb/s"));
-        CliTest.Run run = CliTest.run("check", "--no-color", dir.resolve("hdr.yaml").toString());
+        PlanCli.Run run = PlanCli.run("check", "--no-color", dir.resolve("hdr.yaml").toString());
         String n = line(run.out(), "NET003");
         assertTrue(n.contains("(1 × 200 Gb/s ConnectX-7 per node, shared by 8 data-parallel rings: 3.125 GB/s each): about 2.8 s"), run.out());
         assertFalse(run.out().contains("UNIT001") || n.contains("priced at"), run.out());
@@ -89,8 +90,8 @@ class MisreadNicPricingCliTest {
         CliTest.write(dir, "wrong.yaml", PLANNED);
         CliTest.write(dir, "right.yaml", PLANNED.replace("400 GB/s", "400 Gb/s"));
         for (String format : new String[] {"text", "json"}) {
-            CliTest.Run wrong = CliTest.run("plan", "-f", format, dir.resolve("wrong.yaml").toString());
-            CliTest.Run right = CliTest.run("plan", "-f", format, dir.resolve("right.yaml").toString());
+            PlanCli.Run wrong = PlanCli.run("plan", "-f", format, dir.resolve("wrong.yaml").toString());
+            PlanCli.Run right = PlanCli.run("plan", "-f", format, dir.resolve("right.yaml").toString());
             assertEquals(0, wrong.code(), wrong.err());
             assertTrue(wrong.out().contains("8 × 400 GB/s ConnectX-7 per node (RDMA, read as 400 Gb/s: UNIT001)"), wrong.out());
             assertTrue(wrong.out().contains("node NIC speed 400 GB/s is priced at 400 Gb/s each, the InfiniBand NDR port speed it"

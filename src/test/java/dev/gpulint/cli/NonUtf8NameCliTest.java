@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -47,16 +48,16 @@ class NonUtf8NameCliTest {
         return repo;
     }
 
-    private static CliTest.Run runIn(Path cwd, String... args) {
+    private static PlanCli.Run runIn(Path cwd, String... args) {
         Main.workingDir = cwd;
-        return CliTest.run(args);
+        return PlanCli.run(args);
     }
 
     @Test
     void everyReportNamesTheFileWithItsBadByteEscaped(@TempDir Path tmp) throws IOException {
         Path repo = project(tmp);
         for (String format : List.of("text", "json", "sarif", "junit", "gitlab", "github")) {
-            CliTest.Run r = runIn(repo, "-f", format, "sub/");
+            PlanCli.Run r = runIn(repo, "-f", format, "sub/");
             assertEquals(1, r.code(), format + ": " + r.err());
             assertFalse(r.out().contains("\uFFFD"), format + ": " + r.out());
             // JSON formats write the backslash as \\, SARIF's URIs percent-encode it
@@ -90,7 +91,7 @@ class NonUtf8NameCliTest {
     @Test
     void theShownNameNamesTheFileOnTheCommandLine(@TempDir Path tmp) throws IOException {
         Path repo = project(tmp);
-        CliTest.Run r = runIn(repo.resolve("sub"), SHOWN);
+        PlanCli.Run r = runIn(repo.resolve("sub"), SHOWN);
         assertEquals(1, r.code(), r.err() + r.out());
         assertTrue(r.out().startsWith(SHOWN + ":3:17: error: "), r.out());
     }

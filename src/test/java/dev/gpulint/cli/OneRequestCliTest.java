@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.core.FailOn;
 import dev.gpulint.app.Project;
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,8 +24,8 @@ class OneRequestCliTest {
     void theVersionIsTheBuildsAndTheReportsSayIt() {
         String v = dev.gpulint.meta.Version.current();
         assertTrue(v.matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?"), v);
-        assertEquals("gpulint " + v + "\n", CliTest.run("--version").out());
-        String sarif = CliTest.run("-f", "sarif", "../samples/broken/tp16-job.yaml").out();
+        assertEquals("gpulint " + v + "\n", PlanCli.run("--version").out());
+        String sarif = PlanCli.run("-f", "sarif", "../samples/broken/tp16-job.yaml").out();
         assertTrue(sarif.contains("\"version\" : \"" + v + "\""), sarif);
     }
 
@@ -72,12 +73,12 @@ class OneRequestCliTest {
                     expect:
                       - { file: j.yaml, line: 3, column: 8, message: "job 'j' uses 5 nodes." }
                 """);
-        CliTest.Run r = CliTest.run("test-rules", rules.toString());
+        PlanCli.Run r = PlanCli.run("test-rules", rules.toString());
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().endsWith("2 passed, 0 failed\n"), r.out());
         // the project's rule_paths may name the same folder: its rules are loaded once
         CliTest.write(dir, ".gpulint.yaml", "rule_paths: [team-rules/]\nparams: { MY002: { max_nodes: 4 } }\n");
-        CliTest.Run again = CliTest.run("test-rules", rules.toString());
+        PlanCli.Run again = PlanCli.run("test-rules", rules.toString());
         assertEquals(0, again.code(), again.out() + again.err());
         assertTrue(again.out().endsWith("2 passed, 0 failed\n"), again.out());
     }

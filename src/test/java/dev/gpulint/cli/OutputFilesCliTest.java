@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,13 +53,13 @@ class OutputFilesCliTest {
     void planOutputIsNeverWrittenOverTheJobItPlans(@TempDir Path dir) throws IOException {
         Path job = CliTest.write(dir, "job.yaml", JOB);
         Main.workingDir = dir;
-        CliTest.Run r = CliTest.run("plan", "-o", "job.yaml", "job.yaml");
+        PlanCli.Run r = PlanCli.run("plan", "-o", "job.yaml", "job.yaml");
         assertEquals(2, r.code(), r.err());
         assertEquals("gpulint: will not write --output job.yaml over an input: it is a file named to be linted; nothing was written, "
                 + "name another file\n", r.err());
         assertEquals(JOB, Files.readString(job), "the manifest is intact");
         // a file of the folder walked is an input too
-        CliTest.Run walked = CliTest.run("plan", "-o", "job.yaml", ".");
+        PlanCli.Run walked = PlanCli.run("plan", "-o", "job.yaml", ".");
         assertEquals(2, walked.code(), walked.err());
         assertEquals(JOB, Files.readString(job));
     }
@@ -70,7 +71,7 @@ class OutputFilesCliTest {
         Path out = CliTest.write(dir, "out/plan.txt", "an older plan\n");
         Path kept = Files.createLink(dir.resolve("out/plan.txt.bak"), out);
         Main.workingDir = dir;
-        CliTest.Run r = CliTest.run("plan", "-o", "out/plan.txt", "job.yaml");
+        PlanCli.Run r = PlanCli.run("plan", "-o", "out/plan.txt", "job.yaml");
         assertEquals(0, r.code(), r.err());
         assertTrue(Files.readString(out).contains("j"), Files.readString(out));
         assertEquals("an older plan\n", Files.readString(kept));
@@ -83,26 +84,26 @@ class OutputFilesCliTest {
     void discoverOutputIsNeverWrittenOverACaptureAndReplacesTheFileWhole(@TempDir Path dir) throws IOException {
         Path topo = Files.writeString(dir.resolve("n1.topo-m.txt"), TOPO);
         String capture = topo.toString();
-        CliTest.Run r = CliTest.run("discover", "-o", capture, capture);
+        PlanCli.Run r = PlanCli.run("discover", "-o", capture, capture);
         assertEquals(2, r.code(), r.err());
         assertEquals("gpulint: cannot write --output " + capture + ": it is an input of this run (" + capture + "); nothing was "
                 + "written, name another file\n", r.err());
         assertEquals(TOPO, Files.readString(topo), "the capture is intact");
         // as check refuses a report over a path it cannot write
         Path sub = Files.createDirectories(dir.resolve("sub"));
-        CliTest.Run folder = CliTest.run("discover", "-o", sub.toString(), capture);
+        PlanCli.Run folder = PlanCli.run("discover", "-o", sub.toString(), capture);
         assertEquals(2, folder.code());
         assertEquals("gpulint: cannot write --output " + sub + ": it is a folder, not a file; nothing was written, name another file\n",
                 folder.err());
         Path out = CliTest.write(dir, "cluster.yaml", "kind: cluster\nname: older\n");
         Path kept = Files.createLink(dir.resolve("cluster.yaml.bak"), out);
-        CliTest.Run ok = CliTest.run("discover", "-o", out.toString(), capture);
+        PlanCli.Run ok = PlanCli.run("discover", "-o", out.toString(), capture);
         assertEquals(0, ok.code(), ok.err());
         assertTrue(Files.readString(out).startsWith("# Written by gpulint discover from n1.topo-m.txt."), Files.readString(out));
         assertEquals("kind: cluster\nname: older\n", Files.readString(kept), "the old file was replaced, not rewritten in place");
         // relative paths are taken from the working folder, as check takes them
         Main.workingDir = dir;
-        CliTest.Run relative = CliTest.run("discover", "-o", "rel.yaml", "n1.topo-m.txt");
+        PlanCli.Run relative = PlanCli.run("discover", "-o", "rel.yaml", "n1.topo-m.txt");
         assertEquals(0, relative.code(), relative.err());
         assertTrue(Files.readString(dir.resolve("rel.yaml")).startsWith("# Written by gpulint discover from n1.topo-m.txt."));
     }
@@ -116,14 +117,14 @@ class OutputFilesCliTest {
         String name = "n1\nname: evil\u2028x: 1\u0085y: 2\u001b[31m.topo-m.txt";
         Path capture = Files.writeString(dir.resolve(name), TOPO);
         for (String format : new String[] {"yaml", "topo"}) {
-            CliTest.Run r = CliTest.run("discover", "-f", format, "-o", dir.resolve("m." + format).toString(), "--", capture.toString());
+            PlanCli.Run r = PlanCli.run("discover", "-f", format, "-o", dir.resolve("m." + format).toString(), "--", capture.toString());
             assertEquals(0, r.code(), r.err());
             String m = Files.readString(dir.resolve("m." + format));
             assertTrue(m.contains("# Written by gpulint discover from n1\\nname: evil\\u2028x: 1\\x85y: 2\\x1b[31m.topo-m.txt."), m);
             assertTrue(m.contains("# n1\\nname: evil\\u2028x: 1\\x85y: 2\\x1b[31m.topo-m.txt:"), "a value's source comment: " + m);
             for (char c : new char[] {'\u2028', '\u0085', '\u001b', '\r', '\u2029'}) assertFalse(m.indexOf(c) >= 0, format + ": " + (int) c);
             for (String line : m.split("\n")) assertFalse(line.startsWith("name: evil") || line.startsWith("x: 1"), line);
-            CliTest.Run check = CliTest.run("check", "--fail-on", "error", dir.resolve("m." + format).toString());
+            PlanCli.Run check = PlanCli.run("check", "--fail-on", "error", dir.resolve("m." + format).toString());
             assertEquals(0, check.code(), check.out());
             assertFalse(check.out().contains("evil"), check.out());
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.diagnose.Fixtures;
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,9 +25,9 @@ class PlanDiagnosePathsCliTest {
         Main.workingDir = Path.of("");
     }
 
-    private static CliTest.Run runIn(Path cwd, String... args) {
+    private static PlanCli.Run runIn(Path cwd, String... args) {
         Main.workingDir = cwd;
-        return CliTest.run(args);
+        return PlanCli.run(args);
     }
 
     private static Path repo(Path dir) throws IOException {
@@ -40,9 +41,9 @@ class PlanDiagnosePathsCliTest {
     @Test
     void diagnoseJsonNamesItsEvidenceFromTheProjectRootFromAnyFolder(@TempDir Path dir) throws IOException {
         Path repo = repo(dir);
-        CliTest.Run top = runIn(repo, "diagnose", "-f", "json", "incident");
-        CliTest.Run sub = runIn(repo.resolve("incident"), "diagnose", "-f", "json", ".");
-        CliTest.Run abs = runIn(repo.resolve("incident/evidence"), "diagnose", "-f", "json", repo.resolve("incident").toString());
+        PlanCli.Run top = runIn(repo, "diagnose", "-f", "json", "incident");
+        PlanCli.Run sub = runIn(repo.resolve("incident"), "diagnose", "-f", "json", ".");
+        PlanCli.Run abs = runIn(repo.resolve("incident/evidence"), "diagnose", "-f", "json", repo.resolve("incident").toString());
         assertEquals(1, top.code(), top.err() + top.out());
         assertTrue(top.out().contains("\"evidence\" : \"incident/evidence/train.nccl.log:4\""), top.out());
         assertEquals(top.out(), sub.out());
@@ -56,9 +57,9 @@ class PlanDiagnosePathsCliTest {
     @Test
     void planJsonIsTheSameBytesFromAnyFolder(@TempDir Path dir) throws IOException {
         Path repo = repo(dir);
-        CliTest.Run top = runIn(repo, "plan", "-f", "json", "incident");
-        CliTest.Run sub = runIn(repo.resolve("incident"), "plan", "-f", "json", ".");
-        CliTest.Run abs = runIn(repo.resolve("incident/evidence"), "plan", "-f", "json", repo.resolve("incident").toString());
+        PlanCli.Run top = runIn(repo, "plan", "-f", "json", "incident");
+        PlanCli.Run sub = runIn(repo.resolve("incident"), "plan", "-f", "json", ".");
+        PlanCli.Run abs = runIn(repo.resolve("incident/evidence"), "plan", "-f", "json", repo.resolve("incident").toString());
         assertEquals(top.out(), sub.out(), top.err());
         assertEquals(top.out(), abs.out());
         assertFalse(top.out().contains(repo.toString()), "no absolute path of the checkout: " + top.out());

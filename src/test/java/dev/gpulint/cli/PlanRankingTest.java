@@ -90,7 +90,7 @@ class PlanRankingTest {
         assertEquals(32, (int) best32.get("tp") * (int) best32.get("pp") * (int) best32.get("dp") * (int) best32.get("cp"));
         assertTrue((int) best32.get("tp") <= 8, "tp stays inside a server: " + best32);
 
-        CliTest.Run text = CliTest.run("plan", dir.resolve("job.yaml").toString());
+        PlanCli.Run text = PlanCli.run("plan", dir.resolve("job.yaml").toString());
         assertEquals(0, text.code(), text.err());
         assertTrue(text.out().contains("no layout of 16 × H100-SXM5-80GB is valid") && text.out().contains("at least 32 GPUs"), text.out());
         assertTrue(!text.out().contains("yours ranks"), text.out());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,8 +56,8 @@ class PreCommitSplitTest {
         assertTrue(first.contains("clusters/pod.yaml") && !second.contains("clusters/pod.yaml"));
 
         long t0 = System.nanoTime();   // wall-clock-ok: printed for a person, never asserted
-        CliTest.Run a = CliTest.run(args(first));
-        CliTest.Run b = CliTest.run(args(second));
+        PlanCli.Run a = PlanCli.run(args(first));
+        PlanCli.Run b = PlanCli.run(args(second));
         long ms = (System.nanoTime() - t0) / 1_000_000;   // wall-clock-ok: printed only
         assertEquals(0, a.code(), a.out());
         assertEquals(0, b.code(), "the second run has no cluster among its files, and finds it in the project: " + head(b.out()));
@@ -68,7 +69,7 @@ class PreCommitSplitTest {
         // the same job with a real mistake: the looked-up cluster still gives the numbers, and its own file is not reported
         Files.writeString(repo.resolve("jobs/job-5999.yaml"), "kind: training_job\nname: j5999\ncluster: pod\nnodes: 2\n"
                 + "parallelism: { tp: 16 }\n", StandardCharsets.UTF_8);
-        CliTest.Run c = CliTest.run("--", "jobs/job-5999.yaml");
+        PlanCli.Run c = PlanCli.run("--", "jobs/job-5999.yaml");
         assertEquals(1, c.code(), c.out());
         assertTrue(c.out().startsWith("jobs/job-5999.yaml:5:20: error: tp=16 spans 2 nodes"), c.out());
         assertTrue(c.out().contains("  related: clusters/pod.yaml:5:65: the NVLink domain is 8 GPUs"), c.out());

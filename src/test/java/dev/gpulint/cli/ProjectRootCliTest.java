@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,26 +29,26 @@ class ProjectRootCliTest {
     static final String ROCE = "kind: cluster\nname: lab\nfabric: { type: roce }\nnode_groups:\n"
             + "  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 } }\n";
 
-    private static CliTest.Run runIn(Path cwd, String... args) {
+    private static PlanCli.Run runIn(Path cwd, String... args) {
         Main.workingDir = cwd;
-        return CliTest.run(args);
+        return PlanCli.run(args);
     }
 
     @Test
     void aBaselineWrittenAtTheRootHoldsInASubFolder(@TempDir Path repo) throws IOException {
         Files.createDirectories(repo.resolve(".git"));
         CliTest.write(repo, "samples/c.yaml", ROCE);
-        CliTest.Run write = runIn(repo, "--write-baseline", "gpulint-baseline.sarif", "samples/");
+        PlanCli.Run write = runIn(repo, "--write-baseline", "gpulint-baseline.sarif", "samples/");
         assertEquals(1, write.code(), write.out());
         assertTrue(write.out().contains("samples/c.yaml:3:17: error: cluster 'lab' runs RoCE"), write.out());
 
-        CliTest.Run sub = runIn(repo.resolve("samples"), "--baseline", "../gpulint-baseline.sarif", ".");
+        PlanCli.Run sub = runIn(repo.resolve("samples"), "--baseline", "../gpulint-baseline.sarif", ".");
         assertEquals(0, sub.code(), sub.out());
         assertEquals("0 errors, 0 warnings, 0 notes in 1 file (2 in the baseline)\n", sub.out());
         // a new finding is still new
         CliTest.write(repo, "samples/c.yaml", ROCE.replace("count: 1, gpu", "count: 1, nvlink: { switch: true }, gpu")
                 .replace("H100-SXM5-80GB", "L40S"));
-        CliTest.Run edited = runIn(repo.resolve("samples"), "--baseline", "../gpulint-baseline.sarif", "c.yaml");
+        PlanCli.Run edited = runIn(repo.resolve("samples"), "--baseline", "../gpulint-baseline.sarif", "c.yaml");
         assertTrue(edited.out().contains("c.yaml:5:") && edited.out().contains("[HW002]"), edited.out());
         assertFalse(edited.out().contains("[NET001]"), edited.out());
     }
@@ -79,13 +80,13 @@ class ProjectRootCliTest {
         Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
         CliTest.write(project, ".gpulint.yaml", "rules:\n  NET002: \"off\"\n");
         CliTest.write(project, "infra/pods/c.yaml", ROCE);
-        CliTest.Run r = runIn(elsewhere, "-f", "sarif", project.resolve("infra/pods").toString());
+        PlanCli.Run r = runIn(elsewhere, "-f", "sarif", project.resolve("infra/pods").toString());
         assertFalse(r.out().contains("\"ruleId\" : \"NET002\""), "the configuration above the linted path applies: " + r.out());
         assertTrue(r.out().contains("\"ruleId\" : \"NET001\""), r.out());
         assertTrue(r.out().contains("\"uri\" : \"" + project.toAbsolutePath().normalize().toUri() + "\""), r.out());
         assertTrue(Pattern.compile("\"uri\" : \"infra/pods/c.yaml\",\\s*\"uriBaseId\" : \"%SRCROOT%\"").matcher(r.out()).find(), r.out());
         // relative paths too, and the text report names the file as given
-        CliTest.Run text = runIn(elsewhere, "../project/infra/pods/c.yaml");
+        PlanCli.Run text = runIn(elsewhere, "../project/infra/pods/c.yaml");
         assertTrue(text.out().startsWith("../project/infra/pods/c.yaml:3:17: error: cluster 'lab' runs RoCE (fabric type roce) "
                 + "but states no PFC"), text.out());
         assertFalse(text.out().contains("[NET002]"), text.out());
@@ -95,7 +96,7 @@ class ProjectRootCliTest {
     void aMissingRulePathIsAFindingAtTheConfigValueAndTheRestRuns(@TempDir Path project) throws IOException {
         CliTest.write(project, ".gpulint.yaml", "rule_paths: [missing-rules]\n");
         CliTest.write(project, "c.yaml", ROCE);
-        CliTest.Run r = runIn(project, "c.yaml");
+        PlanCli.Run r = runIn(project, "c.yaml");
         assertEquals(2, r.code(), r.out());
         assertTrue(r.out().contains(".gpulint.yaml:1:14: error: no such folder of rules: 'missing-rules'; its rules were not run. [TOOL001]"),
                 r.out());
@@ -127,7 +128,7 @@ class ProjectRootCliTest {
             TeamRule.teamRule(project.resolve("team-rules"));
             CliTest.write(project, ".gpulint.yaml", "rule_paths:\n  - " + unreadable + "\n  - team-rules\n");
             CliTest.write(project, "job.yaml", "kind: training_job\nname: big\nnodes: 4\ngpus_per_node: 8\nparallelism: { tp: 8 }\n");
-            CliTest.Run r = runIn(project, "job.yaml");
+            PlanCli.Run r = runIn(project, "job.yaml");
             assertEquals(2, r.code(), r.out());
             String shown = unreadable.startsWith(project) ? project.relativize(unreadable).toString() : unreadable.toString();
             assertTrue(r.out().contains(".gpulint.yaml:2:5: error: cannot read the rules folder '" + shown + "'"), r.out());
@@ -178,12 +179,12 @@ class ProjectRootCliTest {
         CliTest.write(project, "jobs/j.yaml", JOB);
         Files.createDirectories(tmp.resolve("elsewhere"));
         String abs = project.toString(), baseline = tmp.resolve("baseline.sarif").toString();
-        CliTest.Run write = runIn(tmp, "--write-baseline", baseline, abs);
+        PlanCli.Run write = runIn(tmp, "--write-baseline", baseline, abs);
         assertEquals(1, write.code(), write.out());
-        CliTest.Run other = runIn(tmp.resolve("elsewhere"), "--baseline", baseline, abs);
+        PlanCli.Run other = runIn(tmp.resolve("elsewhere"), "--baseline", baseline, abs);
         assertEquals(0, other.code(), other.out());
         assertTrue(other.out().startsWith("0 errors, 0 warnings, 0 notes in 2 files ("), other.out());
-        CliTest.Run inside = runIn(project.resolve("jobs"), "--baseline", baseline, abs);
+        PlanCli.Run inside = runIn(project.resolve("jobs"), "--baseline", baseline, abs);
         assertEquals(other.out(), inside.out());
     }
 }

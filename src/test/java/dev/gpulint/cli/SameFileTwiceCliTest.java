@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ class SameFileTwiceCliTest {
         Files.writeString(dir.resolve("d-job.yaml"), JOB);
         assumeTrue(link(dir.resolve("a-link.yaml"), Path.of("b-cluster.yaml")), "symbolic links are not supported here");
         assumeTrue(link(dir.resolve("c-link.yaml"), Path.of("d-job.yaml")));
-        CliTest.Run r = CliTest.run(dir.toString());
+        PlanCli.Run r = PlanCli.run(dir.toString());
         assertFalse(r.out().contains("SYN004"), "a file is not defined twice by itself: " + r.out());
         // the first name in the walk's (sorted) order names the file; the job's finding comes once
         assertEquals(1, r.out().split(java.util.regex.Pattern.quote("[SYN003]"), -1).length - 1, r.out());
@@ -50,7 +51,7 @@ class SameFileTwiceCliTest {
     void aFileNamedTwiceIsOneFile(@TempDir Path dir) throws IOException {
         Path c = Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
         assumeTrue(link(dir.resolve("link.yaml"), c), "symbolic links are not supported here");
-        CliTest.Run r = CliTest.run(c.toString(), dir.resolve("link.yaml").toString(), dir.resolve("./cluster.yaml").toString());
+        PlanCli.Run r = PlanCli.run(c.toString(), dir.resolve("link.yaml").toString(), dir.resolve("./cluster.yaml").toString());
         assertEquals(0, r.code(), r.out());
         assertFalse(r.out().contains("SYN004"), r.out());
     }

@@ -11,6 +11,7 @@ import dev.gpulint.core.ProjectPaths;
 import dev.gpulint.lint.Linter;
 import dev.gpulint.lint.RunOutcome;
 import dev.gpulint.read.SourceFile;
+import dev.gpulint.testing.PlanCli;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -38,7 +39,7 @@ class SameSarifEveryFrontEndTest {
         CliTest.write(dir, "cluster.yaml", LayoutFixCliTest.CLUSTER);
         CliTest.write(dir, "job.yaml", LayoutFixCliTest.JOB);
         Main.workingDir = dir;
-        CliTest.Run cli = CliTest.run("check", "-f", "sarif", "cluster.yaml", "job.yaml");
+        PlanCli.Run cli = PlanCli.run("check", "-f", "sarif", "cluster.yaml", "job.yaml");
         assertEquals(1, cli.code(), cli.err());
 
         // CheckMojo: options through Project, files by the include globs, SARIF by the request's report options
@@ -67,7 +68,7 @@ class SameSarifEveryFrontEndTest {
                 + "    nvlink: { bandwidth: 900 }\n";
         CliTest.write(dir, "cluster.yaml", cluster);
         Main.workingDir = dir;
-        CliTest.Run cli = CliTest.run("check", "-f", "sarif", "cluster.yaml");
+        PlanCli.Run cli = PlanCli.run("check", "-f", "sarif", "cluster.yaml");
         assertEquals(1, cli.code(), cli.err());
         CheckRequest maven = new Project(dir).naming(n -> n).failOn("warning").matching(List.of("**/*.yaml"), List.of()).request();
         RunOutcome run = Checks.check(maven);

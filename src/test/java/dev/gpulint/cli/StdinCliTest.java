@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,10 +28,10 @@ class StdinCliTest {
         Main.stdin = Main.SYSTEM_IN;
     }
 
-    private static CliTest.Run pipe(Path cwd, String input, String... args) {
+    private static PlanCli.Run pipe(Path cwd, String input, String... args) {
         Main.workingDir = cwd;
         Main.stdin = () -> new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8));
-        return CliTest.run(args);
+        return PlanCli.run(args);
     }
 
     static final String JOB_TP16 = "kind: training_job\nname: j\ncluster: pod\nnodes: 2\nparallelism: { tp: 16 }\n";
@@ -46,14 +47,14 @@ class StdinCliTest {
     @Test
     void stdinIsLintedAsTheFileItStandsFor(@TempDir Path repo) throws IOException {
         project(repo);
-        CliTest.Run r = pipe(repo, JOB_TP16, "--stdin-filename", "jobs/job.yaml");
+        PlanCli.Run r = pipe(repo, JOB_TP16, "--stdin-filename", "jobs/job.yaml");
         assertEquals(1, r.code(), r.out());
         assertTrue(r.out().startsWith("jobs/job.yaml:5:20: error: tp=16 spans 2 nodes"), "stdin's text, under the name: " + r.out());
         assertTrue(r.out().contains("  related: clusters/pod.yaml:5:65:"), "the cluster comes from the project: " + r.out());
         assertFalse(r.out().contains("SYN003"), r.out());
         assertTrue(r.out().endsWith("1 error, 0 warnings, 0 notes in 1 file\n"), "the file on disk is not linted too: " + r.out());
         // from another working directory, the same project and findings, under the name as given
-        CliTest.Run away = pipe(repo.resolve("clusters"), JOB_TP16, "--stdin-filename", "../jobs/job.yaml", "-");
+        PlanCli.Run away = pipe(repo.resolve("clusters"), JOB_TP16, "--stdin-filename", "../jobs/job.yaml", "-");
         assertTrue(away.out().startsWith("../jobs/job.yaml:5:20: error: tp=16 spans 2 nodes"), away.out());
     }
 
@@ -62,7 +63,7 @@ class StdinCliTest {
         Path repo = project(tmp.resolve("repo"));
         CliTest.write(repo, ".gpulint.yaml", "rules:\n  PAR002: note\n");
         Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
-        CliTest.Run r = pipe(elsewhere, JOB_TP16, "--stdin-filename", repo.resolve("jobs/job.yaml").toString());
+        PlanCli.Run r = pipe(elsewhere, JOB_TP16, "--stdin-filename", repo.resolve("jobs/job.yaml").toString());
         assertEquals(0, r.code(), r.out());
         assertTrue(r.out().startsWith(repo.resolve("jobs/job.yaml") + ":5:20: note: tp=16 spans 2 nodes"), r.out());
     }
@@ -70,22 +71,22 @@ class StdinCliTest {
     @Test
     void theFormatComesFromTheNamesExtensionAndIsYamlWithoutOne(@TempDir Path dir) {
         String topo = "training_job \"k\" { cluster = \"nowhere\" }\n";
-        CliTest.Run dsl = pipe(dir, topo, "--stdin-filename", "jobs/k.topo");
+        PlanCli.Run dsl = pipe(dir, topo, "--stdin-filename", "jobs/k.topo");
         assertTrue(dsl.out().startsWith("jobs/k.topo:1:30: error: job 'k' runs on cluster 'nowhere'"), dsl.out());
-        CliTest.Run plain = pipe(dir, "kind: training_job\nname: j\ncluster: nowhere\n", "-");
+        PlanCli.Run plain = pipe(dir, "kind: training_job\nname: j\ncluster: nowhere\n", "-");
         assertEquals(1, plain.code(), plain.out());
         assertTrue(plain.out().startsWith("<stdin>:3:10: error: job 'j' runs on cluster 'nowhere'"), plain.out());
-        CliTest.Run notYaml = pipe(dir, topo, "-");
+        PlanCli.Run notYaml = pipe(dir, topo, "-");
         assertEquals(0, notYaml.code(), "DSL text without a .topo name is read as YAML (a plain scalar): " + notYaml.out());
         assertTrue(notYaml.err().startsWith("gpulint: no gpulint manifests found in standard input"), notYaml.err());
     }
 
     @Test
     void stdinIsBoundedAndDecodedLikeAFile(@TempDir Path dir) {
-        CliTest.Run big = pipe(dir, "kind: cluster\n" + "# padding\n".repeat(200), "--max-file-size", "1 KiB", "-");
+        PlanCli.Run big = pipe(dir, "kind: cluster\n" + "# padding\n".repeat(200), "--max-file-size", "1 KiB", "-");
         assertEquals(2, big.code());
         assertTrue(big.out().startsWith("<stdin>:1:1: error: standard input is more than the 1 KiB gpulint reads per file"), big.out());
-        CliTest.Run nul = pipe(dir, "a: \u0000\n", "--stdin-filename", "x.yaml");
+        PlanCli.Run nul = pipe(dir, "a: \u0000\n", "--stdin-filename", "x.yaml");
         assertTrue(nul.out().startsWith("x.yaml:1:1: error: 'x.yaml' is a binary file (it contains NUL bytes)"), nul.out());
     }
 
@@ -93,18 +94,18 @@ class StdinCliTest {
     void stdinIsLintedWithTheFilesNamedBesideIt(@TempDir Path repo) throws IOException {
         project(repo);
         // `gpulint - clusters/`: the job comes on standard input, its cluster from the folder
-        CliTest.Run r = pipe(repo, JOB_TP16, "-", "clusters/");
+        PlanCli.Run r = pipe(repo, JOB_TP16, "-", "clusters/");
         assertEquals(1, r.code(), r.err());
         assertTrue(r.out().startsWith("<stdin>:5:20: error: tp=16 spans 2 nodes"), r.out());
         assertTrue(r.out().endsWith(" in 2 files\n"), r.out());
-        CliTest.Run named = pipe(repo, JOB_TP16, "--stdin-filename", "jobs/job.yaml", "clusters/pod.yaml");
+        PlanCli.Run named = pipe(repo, JOB_TP16, "--stdin-filename", "jobs/job.yaml", "clusters/pod.yaml");
         assertTrue(named.out().startsWith("jobs/job.yaml:5:20: error: tp=16 spans 2 nodes"), named.out());
     }
 
     @Test
     void afterDoubleDashADashIsTheFileNamedDash(@TempDir Path dir) throws IOException {
         CliTest.write(dir, "-", "kind: training_job\nname: from-the-file\ncluster: nowhere\n");
-        CliTest.Run r = pipe(dir, "kind: training_job\nname: from-stdin\ncluster: nowhere\n", "--", "-");
+        PlanCli.Run r = pipe(dir, "kind: training_job\nname: from-stdin\ncluster: nowhere\n", "--", "-");
         assertTrue(r.out().contains("job 'from-the-file' runs on cluster 'nowhere'"), r.out());
         assertFalse(r.out().contains("from-stdin"), r.out());
     }
@@ -113,7 +114,7 @@ class StdinCliTest {
     void aClosedStandardInputIsSaidSo(@TempDir Path dir) {
         Main.env = java.util.Map.of("GPULINT_STDIN_CLOSED", "1")::get;
         try {
-            CliTest.Run r = pipe(dir, "", "-");
+            PlanCli.Run r = pipe(dir, "", "-");
             assertEquals(2, r.code());
             assertEquals("gpulint: standard input is closed: pipe a manifest in (cat job.yaml | gpulint -), or name the files to lint\n",
                     r.err());
@@ -128,7 +129,7 @@ class StdinCliTest {
         Files.createDirectories(repo.resolve(".gpulint.yaml"));
         CliTest.write(repo, "c.yaml", ProjectRootCliTest.ROCE);
         Main.workingDir = repo;
-        CliTest.Run r = CliTest.run("c.yaml");
+        PlanCli.Run r = PlanCli.run("c.yaml");
         assertEquals(2, r.code(), r.out());
         assertTrue(r.out().startsWith(".gpulint.yaml:1:1: error: '.gpulint.yaml' is a folder, not a configuration file: "
                 + "gpulint reads its configuration from a file of that name; no configuration is used."), r.out());

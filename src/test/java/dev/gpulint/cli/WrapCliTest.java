@@ -3,6 +3,7 @@ package dev.gpulint.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.testing.PlanCli;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,13 +28,13 @@ class WrapCliTest {
     void theHelpWrapsAtColumnsWithoutBreakingNames() {
         for (int width : new int[] {60, 80, 120}) {
             Main.env = Map.of("COLUMNS", Integer.toString(width))::get;
-            String help = CliTest.run("--help").out();
+            String help = PlanCli.run("--help").out();
             fits(help, width);
             assertTrue(help.contains(".gpulint.yaml"), help);
             assertTrue(!help.contains(".gpulint.\n"), help);
         }
         Main.env = Map.of("COLUMNS", "120")::get;
-        String wide = CliTest.run("--help").out();
+        String wide = PlanCli.run("--help").out();
         assertTrue(wide.contains("  -c, --config=FILE          configuration file (default: the nearest .gpulint.yaml above the linted paths, "
                 + "else above\n"), wide);
     }
@@ -41,15 +42,15 @@ class WrapCliTest {
     @Test
     void explainAndRulesWrapAtTheTerminal() {
         Main.env = Map.of("COLUMNS", "72")::get;
-        String page = CliTest.run("explain", "PAR002").out();
+        String page = PlanCli.run("explain", "PAR002").out();
         fits(page, 72);
         assertTrue(page.startsWith("# PAR002 tp-crosses-node"), page);
-        String rules = CliTest.run("rules").out();
+        String rules = PlanCli.run("rules").out();
         fits(rules, 72);
         // into a pipe or a file, without COLUMNS, the page is as written
         Main.env = Map.of("GPULINT_STDOUT_TTY", "0")::get;
         assertEquals(dev.gpulint.meta.RuleCatalog.builtIn().get("PAR002").orElseThrow().helpMarkdown(),
-                CliTest.run("explain", "PAR002").out());
+                PlanCli.run("explain", "PAR002").out());
     }
 
     @Test

@@ -79,7 +79,7 @@ class AdapterBoundsTest {
                   num_layers: 44
                   num_attention_heads: 48
                 """,
-                    List.of("nemo.yaml:7:31 SYN002 'tensor_model_parallel_size' is 0; it must be at least 1."),
+                    List.of("nemo.yaml:7:31 SYN002 'tensor_model_parallel_size' is 0; expected a whole number from 1 to 9223372036854775806 (the largest whole number gpulint reads)."),
                     Map.of()),
             new Case("Megatron flags out of bounds name the flag", "tp2/model_config.yaml", """
                 MODEL_ARGS:
@@ -88,9 +88,9 @@ class AdapterBoundsTest {
                   --global-batch-size: 99999999999
                   --tensor-model-parallel-size: 2
                 """,
-                    List.of("tp2/model_config.yaml:2:17 SYN002 '--num-layers' is 0; it must be at least 1.",
-                        "tp2/model_config.yaml:3:23 SYN002 '--micro-batch-size' is 0; it must be at least 1.",
-                        "tp2/model_config.yaml:4:24 SYN002 '--global-batch-size' is 99999999999; it must be at most 2147483647."),
+                    List.of("tp2/model_config.yaml:2:17 SYN002 '--num-layers' is 0; expected a whole number from 1 to 2147483647.",
+                        "tp2/model_config.yaml:3:23 SYN002 '--micro-batch-size' is 0; expected a whole number from 1 to 2147483647.",
+                        "tp2/model_config.yaml:4:24 SYN002 '--global-batch-size' is 99999999999; expected a whole number from 1 to 2147483647."),
                     Map.of()),
             // Megatron-Core's TransformerConfig raises "num_layers_in_first_pipeline_stage must be larger than 0"; both bind as absent:
             // the split is even again, and 30 % 4 is what PAR004 then reports
@@ -101,8 +101,8 @@ class AdapterBoundsTest {
                   --decoder-first-pipeline-num-layers: 0
                   --decoder-last-pipeline-num-layers: -2
                 """,
-                    List.of("uneven/model_config.yaml:4:40 SYN002 '--decoder-first-pipeline-num-layers' is 0; it must be at least 1.",
-                        "uneven/model_config.yaml:5:39 SYN002 '--decoder-last-pipeline-num-layers' is -2; it must be at least 1."),
+                    List.of("uneven/model_config.yaml:4:40 SYN002 '--decoder-first-pipeline-num-layers' is 0; expected a whole number from 1 to 2147483647.",
+                        "uneven/model_config.yaml:5:39 SYN002 '--decoder-last-pipeline-num-layers' is -2; expected a whole number from 1 to 2147483647."),
                     Map.of("PAR004", 1)),
             new Case("native first_stage_layers 0", "j.yaml", """
                 kind: training_job
@@ -110,7 +110,7 @@ class AdapterBoundsTest {
                 model: { layers: 32 }
                 parallelism: { pp: 4, first_stage_layers: 0 }
                 """,
-                    List.of("j.yaml:4:43 SYN002 'first_stage_layers' is 0; it must be at least 1."),
+                    List.of("j.yaml:4:43 SYN002 'first_stage_layers' is 0; expected a whole number from 1 to 2147483647."),
                     Map.of()),
             new Case("Megatron model's other sizes", "moe/model_config.yaml", """
                 MODEL_ARGS:
@@ -124,11 +124,11 @@ class AdapterBoundsTest {
                   --moe-router-topk: 2000
                   --moe-ffn-hidden-size: 0
                 """,
-                    List.of("moe/model_config.yaml:5:22 SYN002 '--ffn-hidden-size' is 0; it must be at least 1.",
-                        "moe/model_config.yaml:6:17 SYN002 '--vocab-size' is 123456789012345678901; it must be at most 2147483647.",
-                        "moe/model_config.yaml:7:18 SYN002 '--kv-channels' is -128; it must be at least 1.",
-                        "moe/model_config.yaml:9:22 SYN002 '--moe-router-topk' is 2000; it must be at most 1024.",
-                        "moe/model_config.yaml:10:26 SYN002 '--moe-ffn-hidden-size' is 0; it must be at least 1."),
+                    List.of("moe/model_config.yaml:5:22 SYN002 '--ffn-hidden-size' is 0; expected a whole number from 1 to 2147483647.",
+                        "moe/model_config.yaml:6:17 SYN002 '--vocab-size' is 123456789012345678901; expected a whole number from 1 to 2147483647.",
+                        "moe/model_config.yaml:7:18 SYN002 '--kv-channels' is -128; expected a whole number from 1 to 2147483647.",
+                        "moe/model_config.yaml:9:22 SYN002 '--moe-router-topk' is 2000; expected a whole number from 1 to 1024.",
+                        "moe/model_config.yaml:10:26 SYN002 '--moe-ffn-hidden-size' is 0; expected a whole number from 1 to 2147483647."),
                     Map.of()),
             new Case("NeMo 2 recipe model's other sizes", "recipe.yaml", """
                 trainer:
@@ -151,9 +151,9 @@ class AdapterBoundsTest {
                     moe_router_topk: 0
                     moe_shared_expert_intermediate_size: -1
                 """,
-                    List.of("recipe.yaml:16:17 SYN002 'model.config.vocab_size' is 0; it must be at least 1.",
-                        "recipe.yaml:18:22 SYN002 'model.config.moe_router_topk' is 0; it must be at least 1.",
-                        "recipe.yaml:19:42 SYN002 'model.config.moe_shared_expert_intermediate_size' is -1; it must be at least 1."),
+                    List.of("recipe.yaml:16:17 SYN002 'model.config.vocab_size' is 0; expected a whole number from 1 to 2147483647.",
+                        "recipe.yaml:18:22 SYN002 'model.config.moe_router_topk' is 0; expected a whole number from 1 to 1024.",
+                        "recipe.yaml:19:42 SYN002 'model.config.moe_shared_expert_intermediate_size' is -1; expected a whole number from 1 to 2147483647."),
                     Map.of()),
             new Case("Megatron model's usual sizes stay quiet", "moe/model_config.yaml", """
                 MODEL_ARGS:
@@ -186,7 +186,7 @@ class AdapterBoundsTest {
                               resources: {limits: {nvidia.com/gpu: 8}}
                               command: [torchrun, --nproc_per_node=8, train.py, --tensor-model-parallel-size, "8"]
                 """,
-                    List.of("pt.yaml:7:17 SYN002 'replicas' is 10000000000000000; it must be at most 2147483647."),
+                    List.of("pt.yaml:7:17 SYN002 'replicas' is 10000000000000000; expected a whole number from 1 to 2147483647."),
                     Map.of()),
             new Case("Kubernetes replicas beyond a long", "pt.yaml", """
                 apiVersion: kubeflow.org/v1
@@ -202,7 +202,7 @@ class AdapterBoundsTest {
                             - name: t
                               resources: {limits: {nvidia.com/gpu: 8}}
                 """,
-                    List.of("pt.yaml:7:17 SYN002 'replicas' is 123456789012345678901; it must be at most 2147483647."),
+                    List.of("pt.yaml:7:17 SYN002 'replicas' is 123456789012345678901; expected a whole number from 1 to 2147483647."),
                     Map.of()),
             // tp 0 once bound as no tp at all, tp 1: PAR009 then said "sequence_parallel is on with tp=1" about a file that says 0
             new Case("Megatron tp 0 is unknown, not tp 1", "tp0/model_config.yaml", """
@@ -213,7 +213,7 @@ class AdapterBoundsTest {
                   --tensor-model-parallel-size: 0
                   --sequence-parallel: true
                 """,
-                    List.of("tp0/model_config.yaml:5:33 SYN002 '--tensor-model-parallel-size' is 0; it must be at least 1."),
+                    List.of("tp0/model_config.yaml:5:33 SYN002 '--tensor-model-parallel-size' is 0; expected a whole number from 1 to 9223372036854775806 (the largest whole number gpulint reads)."),
                     Map.of("PAR009", 0)),
             // the native manifest alike: tp 0 is not tp 1 (MEM001 counted 70B ÷ pp 4 on each GPU, PAR009 named tp=1)
             new Case("native tp 0 is unknown, not tp 1", "native.yaml", """
@@ -232,7 +232,7 @@ class AdapterBoundsTest {
                 parallelism: { tp: 0, pp: 4, sequence_parallel: true }
                 batch: { micro_batch_size: 1, global_batch_size: 128 }
                 """,
-                    List.of("native.yaml:13:20 SYN002 'tp' is 0; it must be at least 1."),
+                    List.of("native.yaml:13:20 SYN002 'tp' is 0; expected a whole number from 1 to 9223372036854775806 (the largest whole number gpulint reads)."),
                     Map.of("PAR009", 0, "MEM001", 0)),
             // config.json sizes were read as unbounded longs (a hidden size of 10^11) or, past 15 digits, dropped unread
             new Case("Hugging Face config's sizes above their bound", "ckpt/config.json", """
@@ -245,8 +245,8 @@ class AdapterBoundsTest {
                   "intermediate_size": 14336
                 }
                 """,
-                    List.of("ckpt/config.json:4:18 SYN002 'hidden_size' is 99999999999; it must be at most 2147483647.",
-                        "ckpt/config.json:6:26 SYN002 'num_attention_heads' is 123456789012345678901; it must be at most 2147483647."),
+                    List.of("ckpt/config.json:4:18 SYN002 'hidden_size' is 99999999999; expected a whole number from 1 to 2147483647.",
+                        "ckpt/config.json:6:26 SYN002 'num_attention_heads' is 123456789012345678901; expected a whole number from 1 to 2147483647."),
                     Map.of()),
             new Case("Hugging Face config's usual sizes stay quiet", "ok/config.json", """
                 {"architectures": ["LlamaForCausalLM"], "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
@@ -257,10 +257,10 @@ class AdapterBoundsTest {
                     Map.of()),
             // integer() read at most 15 digits: 10^16 nvidia.com/gpu were dropped as if the pod held no GPU, without a word
             new Case("Kubernetes limits nvidia.com/gpu of 10^16", "pt.yaml", K8S_GPUS.formatted("limits"),
-                    List.of("pt.yaml:12:52 SYN002 'resources.limits.nvidia.com/gpu' is 10000000000000000; it must be at most 1000000."),
+                    List.of("pt.yaml:12:52 SYN002 'resources.limits.nvidia.com/gpu' is 10000000000000000; expected a whole number from 1 to 1000000."),
                     Map.of()),
             new Case("Kubernetes requests nvidia.com/gpu of 10^16", "pt.yaml", K8S_GPUS.formatted("requests"),
-                    List.of("pt.yaml:12:54 SYN002 'resources.requests.nvidia.com/gpu' is 10000000000000000; it must be at most 1000000."),
+                    List.of("pt.yaml:12:54 SYN002 'resources.requests.nvidia.com/gpu' is 10000000000000000; expected a whole number from 1 to 1000000."),
                     Map.of()),
             new Case("Kubernetes 8 nvidia.com/gpu stay quiet", "pt.yaml", K8S_GPUS.formatted("limits").replace("10000000000000000", "8"),
                     List.of(),
@@ -286,10 +286,10 @@ class AdapterBoundsTest {
                 }
                 """));
         List<String> syn = of(out, "ds_config.json", "SYN002");
-        assertTrue(syn.contains("ds_config.json:2:23 SYN002 'train_batch_size' is 0; it must be at least 1."), syn.toString());
-        assertTrue(syn.contains("ds_config.json:3:37 SYN002 'train_micro_batch_size_per_gpu' is 0; it must be at least 1."), syn.toString());
-        assertTrue(syn.contains("ds_config.json:4:34 SYN002 'gradient_accumulation_steps' is 0; it must be at least 1."), syn.toString());
-        assertTrue(syn.contains("ds_config.json:5:34 SYN002 'stage' is 7; it must be at most 3."), syn.toString());
+        assertTrue(syn.contains("ds_config.json:2:23 SYN002 'train_batch_size' is 0; expected a whole number from 1 to 2147483647."), syn.toString());
+        assertTrue(syn.contains("ds_config.json:3:37 SYN002 'train_micro_batch_size_per_gpu' is 0; expected a whole number from 1 to 2147483647."), syn.toString());
+        assertTrue(syn.contains("ds_config.json:4:34 SYN002 'gradient_accumulation_steps' is 0; expected a whole number from 1 to 2147483647."), syn.toString());
+        assertTrue(syn.contains("ds_config.json:5:34 SYN002 'stage' is 7; expected a whole number from 0 to 3."), syn.toString());
     }
 
     @Test
@@ -301,8 +301,8 @@ class AdapterBoundsTest {
                 run: |
                   torchrun --nproc_per_node=0 --nnodes=0 train.py --tensor-model-parallel-size 0 --micro-batch-size 0
                 """));
-        assertTrue(sky.contains("sky.yaml:1:12 SYN002 'num_nodes' is 0; it must be at least 1."), sky.toString());
-        assertTrue(sky.stream().anyMatch(x -> x.contains("SYN002 '--tensor-model-parallel-size' is 0; it must be at least 1.")), sky.toString());
+        assertTrue(sky.contains("sky.yaml:1:12 SYN002 'num_nodes' is 0; expected a whole number from 1 to 2147483647."), sky.toString());
+        assertTrue(sky.stream().anyMatch(x -> x.contains("SYN002 '--tensor-model-parallel-size' is 0; expected a whole number from 1 to 9223372036854775806 (the largest whole number gpulint reads).")), sky.toString());
         lint(SourceFile.of("pt.yaml", """
                 apiVersion: kubeflow.org/v1
                 kind: PyTorchJob

@@ -91,7 +91,7 @@ class ModelSizeBoundsTest {
     @Test
     void nativeManifest() {
         Run r = lint(SourceFile.of("job.yaml", native_("0")));
-        assertEquals(List.of("job.yaml:7:105 'vocab_size' is 0; it must be at least 1."), r.syn002());
+        assertEquals(List.of("job.yaml:7:105 'vocab_size' is 0; expected a whole number from 1 to 2147483647."), r.syn002());
         unknown(r, "model.vocab_size");
         priced(lint(SourceFile.of("job.yaml", native_("128256"))));
     }
@@ -116,7 +116,7 @@ class ModelSizeBoundsTest {
     @Test
     void megatronModelArgs() {
         Run r = lint(SourceFile.of("tp8/model_config.yaml", megatron("0")));
-        assertEquals(List.of("tp8/model_config.yaml:5:22 '--ffn-hidden-size' is 0; it must be at least 1."), r.syn002());
+        assertEquals(List.of("tp8/model_config.yaml:5:22 '--ffn-hidden-size' is 0; expected a whole number from 1 to 2147483647."), r.syn002());
         unknown(r, "model.ffn_hidden_size");
         priced(lint(SourceFile.of("tp8/model_config.yaml", megatron("14336"))));
     }
@@ -135,7 +135,7 @@ class ModelSizeBoundsTest {
     @Test
     void megatronLaunchScript() {
         Run r = lint(SourceFile.of("train.sh", script("99999999999")));
-        assertEquals(List.of("train.sh:5:35 '--hidden-size' is 99999999999; it must be at most 2147483647."), r.syn002());
+        assertEquals(List.of("train.sh:5:35 '--hidden-size' is 99999999999; expected a whole number from 1 to 2147483647."), r.syn002());
         unknown(r, "model.hidden_size");
         priced(lint(SourceFile.of("train.sh", script("4096"))));
     }
@@ -176,7 +176,7 @@ class ModelSizeBoundsTest {
     @Test
     void nemoConfig() {
         Run r = lint(SourceFile.of("nemo.yaml", nemo("-32")));
-        assertEquals(List.of("nemo.yaml:12:24 'num_attention_heads' is -32; it must be at least 1."), r.syn002());
+        assertEquals(List.of("nemo.yaml:12:24 'num_attention_heads' is -32; expected a whole number from 1 to 2147483647."), r.syn002());
         unknown(r, "model.attention_heads");
         priced(lint(SourceFile.of("nemo.yaml", nemo("32"))));
     }
@@ -202,9 +202,25 @@ class ModelSizeBoundsTest {
     void torchtitanTomlDoesNotTakeTheFlavorsSizeForOneOutOfBounds() {
         // the flavor names llama3:8B, whose catalog entry has a vocabulary of 128,256: it does not stand in for the 0 written
         Run r = lint(SourceFile.of("llama3_8b.toml", titan("0")));
-        assertEquals(List.of("llama3_8b.toml:4:14 'vocab_size' is 0; it must be at least 1."), r.syn002());
+        assertEquals(List.of("llama3_8b.toml:4:14 'vocab_size' is 0; expected a whole number from 1 to 2147483647."), r.syn002());
         unknown(r, "model.vocab_size");
         priced(lint(SourceFile.of("llama3_8b.toml", titan("128256"))));
+    }
+
+    /**
+     * A size written as a placeholder ({@code "${VOCAB}"}) or a word ({@code "auto"}) is unknown too, as Megatron's is: no
+     * SYN002 (nothing is wrong yet), and not the flavor's size either; the sequence length alike.
+     */
+    @Test
+    void torchtitanSizeWrittenAsAPlaceholderIsUnknownNotTheFlavors() {
+        Run r = lint(SourceFile.of("llama3_8b.toml", titan("\"${VOCAB}\"")));
+        assertEquals(List.of(), r.syn002());
+        unknown(r, "model.vocab_size");
+        Run auto = lint(SourceFile.of("llama3_8b.toml", titan("128256").replace("seq_len = 4096", "seq_len = \"auto\"")));
+        assertEquals(List.of(), auto.syn002());
+        unknown(auto, "model.seq_length");
+        Run dim = lint(SourceFile.of("llama3_8b.toml", titan("128256").replace("[training]", "dim = \"$DIM\"\n\n[training]")));
+        unknown(dim, "model.hidden_size");
     }
 
     private static String neox(String layers) {
@@ -228,10 +244,27 @@ class ModelSizeBoundsTest {
     @Test
     void gptNeoxConfig() {
         Run r = lint(SourceFile.of("neox.yml", neox("0")));
-        assertEquals(List.of("neox.yml:4:17 'num-layers' is 0; it must be at least 1."), r.syn002());
+        assertEquals(List.of("neox.yml:4:17 'num-layers' is 0; expected a whole number from 1 to 2147483647."), r.syn002());
         unknown(r, "model.layers");
         assertTrue(!r.only().inputs().missing().contains("model.layers"), "named once, as unknown: " + r.only().inputs().missing());
         priced(lint(SourceFile.of("neox.yml", neox("32"))));
+    }
+
+    /**
+     * gpt-neox: a size written as an unresolved variable ({@code "${HIDDEN}"}, {@code "$LAYERS"}) is unknown, not a default;
+     * a YAML null is not written (the size's default, as before); the MLP ({@code intermediate-size}) and KV heads alike.
+     */
+    @Test
+    void gptNeoxSizeWrittenAsAPlaceholderIsUnknownNotDefaulted() {
+        Run r = lint(SourceFile.of("neox.yml", neox("\"$LAYERS\"")));
+        assertEquals(List.of(), r.syn002());
+        unknown(r, "model.layers");
+        Run ffn = lint(SourceFile.of("neox.yml", neox("32").replace("\"precision\"", "\"intermediate-size\": \"${FFN}\",\n  \"precision\"")));
+        assertEquals(List.of(), ffn.syn002());
+        unknown(ffn, "model.ffn_hidden_size");
+        Run seq = lint(SourceFile.of("neox.yml", neox("32").replace("\"seq-length\": 2048", "\"seq-length\": \"auto\"")));
+        unknown(seq, "model.seq_length");
+        priced(lint(SourceFile.of("neox.yml", neox("32").replace("\"precision\"", "\"num-kv-heads\": null,\n  \"precision\""))));
     }
 
     private static String hfConfig(String vocab) {
@@ -264,7 +297,7 @@ class ModelSizeBoundsTest {
                 model_name_or_path: ./llama-ckpt
                 """;
         Run r = lint(SourceFile.of("llama-ckpt/config.json", hfConfig("100000000000")), SourceFile.of("accelerate.yaml", job));
-        assertEquals(List.of("llama-ckpt/config.json:9:17 'vocab_size' is 100000000000; it must be at most 2147483647."), r.syn002());
+        assertEquals(List.of("llama-ckpt/config.json:9:17 'vocab_size' is 100000000000; expected a whole number from 1 to 2147483647."), r.syn002());
         unknown(r, "model.vocab_size");
         Run ok = lint(SourceFile.of("llama-ckpt/config.json", hfConfig("128256")), SourceFile.of("accelerate.yaml", job));
         assertEquals(List.of(), ok.syn002());

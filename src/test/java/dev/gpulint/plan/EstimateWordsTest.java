@@ -82,7 +82,7 @@ class EstimateWordsTest {
         Term.Moe fp8 = new Term.Moe(48, 48, 16, 4096, 1, 1, 1, 1e12, 1227e12, 0.45e9, 2680e9, 6, 10e-6, 96, 26e-6, 0.004, 60e-6, 800e-6,
                 65536, 260e-6, 1.08e9, 1.08e9 / 2680e9, 0, 0, 0.0055, 0, 768, 0.001);
         assertTrue(EstimateWords.text(fp8).contains("; expert activation function 260.0 µs; routed rows' quantizing casts 1.08 GB (6 bytes per GEMM"
-                + " input element beyond one MLP per token) at 2680 GB/s = 403.0 µs = 5.5 ms per MoE layer"), EstimateWords.text(fp8));
+                + " input element, k rows per token) at 2680 GB/s = 403.0 µs = 5.5 ms per MoE layer"), EstimateWords.text(fp8));
     }
 
     @Test

@@ -17,9 +17,11 @@ import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
- * The plan-CLI tests' set-up: files written to a test's temporary folder, a {@code .gpulint.yaml} that puts the job
- * files on a cluster, and {@code gpulint plan} run through the CLI's one entry ({@link Main#run}) on every file written,
- * in the order written. The tests then read the exit code, the text, or the JSON report parsed into maps and lists.
+ * The CLI tests' set-up. {@link #run} runs any command line ({@code check}, {@code plan}, {@code explain}...) through the
+ * CLI's one entry ({@link Main#run}) in process, giving its exit code, standard output and standard error ({@link Run});
+ * for the plan tests, files written to a test's temporary folder, a {@code .gpulint.yaml} that puts the job files on a
+ * cluster, and {@code gpulint plan} run on every file written, in the order written. The tests then read the exit code,
+ * the text, or the JSON report parsed into maps and lists.
  *
  * <pre>{@code
  * PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("neox.yml", NEOX)

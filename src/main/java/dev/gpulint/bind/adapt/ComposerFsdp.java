@@ -27,7 +27,9 @@ import java.util.Locale;
  *     GPU count (-1), over dp ÷ r (parallelism.dp_replicate r), as the torchtitan reader expresses HSDP. Without r the mesh
  *     is 1-D and a HYBRID_SHARD runs as FULL_SHARD (composer warns so);</li>
  * <li>mixed_precision (get_mixed_precision): PURE reduces the gradients in the training precision (bf16 for amp_bf16 and
- *     amp_fp8), DEFAULT and FULL in fp32; a mapping's reduce_dtype is read as written;</li>
+ *     amp_fp8), DEFAULT and FULL in fp32 (the mode's case is free: composer upper-cases it); a mapping's reduce_dtype
+ *     (else its param_dtype, else fp32) is read as _get_torch_dtype reads it, the word exactly as written, case and all
+ *     ({@link #torchDtype}); a word it refuses is SYN002 at the value;</li>
  * <li>activation_checkpointing: every FSDP-wrapped block checkpointed (full recompute); activation_cpu_offload: every
  *     block's activations offloaded to host memory; cpu_offload true is refused (composer raises ValueError: FSDP CPU
  *     Offload not supported yet);</li>
@@ -157,7 +159,7 @@ final class ComposerFsdp {
         Located<Long> n = v.whole(j, f, key, instead);
         boolean rest = key.equals("data_parallel_shard_degree");
         if (n == null || (rest && n.value() == -1) || (n.value() >= 1 && n.value() <= Integer.MAX_VALUE)) return n;
-        DraftValues.refuse(j, n.span(), p + key, v.resolve(f, key).text(), "a whole number from 1 to 2147483647"
+        DraftValues.refuse(j, n.span(), p + key, v.resolve(f, key).text(), dev.gpulint.bind.Schema.wholeNumber(1, Integer.MAX_VALUE)
                 + (rest ? ", or -1 (composer's default: the rest of the GPUs)" : ""), instead);
         return null;
     }
@@ -176,16 +178,20 @@ final class ComposerFsdp {
             ScalarNode r = v.resolve(d, "reduce_dtype");
             if (r == null || r.isNull()) {
                 ScalarNode param = v.resolve(d, "param_dtype");
+                if (param != null && !param.isNull() && TreeValues.placeholder(param.text())) return;
                 String pd = param == null || param.isNull() ? "fp32" : torchDtype(param.text());
-                if (pd != null) set(j, k + ".param_dtype", pd, param != null && !param.isNull() ? param.span() : d.span(),
+                if (pd == null) {
+                    refuseDtype(j, param, k + ".param_dtype", "the estimate reduces in fp32 (FSDP reduces in the parameters' dtype)");
+                    return;
+                }
+                set(j, k + ".param_dtype", pd, param != null && !param.isNull() ? param.span() : d.span(),
                         k + " without reduce_dtype: FSDP reduces in the parameters' dtype");
                 return;
             }
             if (TreeValues.placeholder(r.text())) return;
             String rd = torchDtype(r.text());
             if (rd == null) {
-                DraftValues.refuse(j, r.span(), k + ".reduce_dtype", r.text(), "one of fp32, bf16, fp16 (or float32, bfloat16, float16,"
-                        + " as composer's _get_torch_dtype reads them)", "the estimate reduces in fp32");
+                refuseDtype(j, r, k + ".reduce_dtype", "the estimate reduces in fp32");
                 return;
             }
             set(j, k + ".reduce_dtype", rd, r.span(), k + ".reduce_dtype: " + r.text().strip());
@@ -214,9 +220,25 @@ final class ComposerFsdp {
         j.stated.add(new Specs.Stated("grad_reduce_dtype", dtype, where, StatedKind.CONFIG, at));
     }
 
-    /** A dtype word as composer's _get_torch_dtype reads it, as optimizer.grad_reduce_dtype names it; null for any other. */
+    /**
+     * SYN002 at a dtype word composer's _get_torch_dtype refuses (it raises ValueError: Not sure how to convert dtype=... to a
+     * torch dtype); a known word in other case ('BF16', 'Float32') is refused too, and the message says composer matches it
+     * exactly, so the fix is plain.
+     */
+    private static void refuseDtype(JobDraft j, ScalarNode s, String key, String instead) {
+        boolean caseOnly = torchDtype(s.text().strip().toLowerCase(Locale.ROOT)) != null;
+        DraftValues.refuse(j, s.span(), key, s.text(), "one of fp32, bf16, fp16 (or float32, bfloat16, float16, as composer's"
+                + " _get_torch_dtype reads them)" + (caseOnly ? ", in lower case: composer matches the word exactly" : ""), instead);
+    }
+
+    /**
+     * A dtype word as composer's _get_torch_dtype reads it, as optimizer.grad_reduce_dtype names it; null for any other.
+     * composer matches the word as written, case-sensitively ({@code dtype in ['float32', 'torch.float32', 'fp32']}...:
+     * composer/distributed/mosaic_parallelism.py at commit 1b7ba47892a522f89b7806307db52ff109688cb0); the float8 words
+     * give bfloat16 (PyTorch has no torch.float8). Only the YAML's own quoting is gone from {@code written}.
+     */
     static String torchDtype(String written) {
-        return switch (written.strip().toLowerCase(Locale.ROOT)) {
+        return switch (written) {
             case "float32", "torch.float32", "fp32" -> "fp32";
             case "float16", "torch.float16", "half", "fp16", "amp", "amp_fp16" -> "fp16";
             case "bfloat16", "bfloat", "torch.bfloat16", "bf16", "amp_bf16", "float8", "torch.float8", "fp8", "amp_fp8" -> "bf16";

@@ -253,7 +253,7 @@ final class DraftBounds {
         String message = f.outOfRange(key, v.value());
         // a number beyond a long is bound as the long's end: quote the digits written, as the native binder does
         String written = message != null && (v.value() == Long.MAX_VALUE || v.value() == Long.MIN_VALUE) ? WrittenNumbers.at(texts, v.span()) : null;
-        if (written != null) message = f.outOfRange(key, written, v.value() == Long.MIN_VALUE ? -1 : 1);
+        if (written != null) message = f.outOfRange(key, written);
         if (message == null) return true;
         bad.add(v);
         String owner = j.name != null ? j.name.value() : j.file;

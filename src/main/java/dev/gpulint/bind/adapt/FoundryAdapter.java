@@ -275,7 +275,7 @@ final class FoundryAdapter implements FormatAdapter {
     private static Located<Long> count(JobDraft j, Values v, MappingNode c, String key, String what) {
         Located<Long> n = v.whole(j, c, key, what + " is left unknown");
         if (n == null || (n.value() >= 1 && n.value() <= Integer.MAX_VALUE)) return n;
-        DraftValues.refuse(j, n.span(), v.prefix + key, v.resolve(c, key).text(), "a whole number from 1 to 2147483647",
+        DraftValues.refuse(j, n.span(), v.prefix + key, v.resolve(c, key).text(), dev.gpulint.bind.Schema.wholeNumber(1, Integer.MAX_VALUE),
                 what + " is left unknown");
         return null;
     }

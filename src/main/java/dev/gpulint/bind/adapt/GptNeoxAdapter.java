@@ -53,6 +53,11 @@ final class GptNeoxAdapter implements FormatAdapter {
         return j.key(written(root, key), TreeValues.whole(value(root, key)));
     }
 
+    /** A model size under its hyphen or underscore name ({@link JobDraft#size}: written but no whole number, it is unknown). */
+    private static Located<Long> size(JobDraft j, MappingNode root, String key, String path) {
+        return j.size(value(root, key), written(root, key), path);
+    }
+
     @Override public void bind(ForeignDocument doc, DraftSink sink) {
         MappingNode root = doc.root();
         JobDraft j = new JobDraft(FORMAT, doc.file(), root.span());
@@ -61,10 +66,10 @@ final class GptNeoxAdapter implements FormatAdapter {
         Located<Long> pp = number(j, root, "pipe-parallel-size");
         // pipe-parallel-size 0 is gpt-neox's "no pipeline module": one stage, like 1
         j.pp = pp != null && pp.value() == 0 ? j.key(written(root, "pipe-parallel-size"), new Located<>(1L, pp.span())) : pp;
-        j.layers = number(j, root, "num-layers");
-        j.hidden = number(j, root, "hidden-size");
-        j.heads = number(j, root, "num-attention-heads");
-        j.seqLength = number(j, root, "seq-length");
+        j.layers = size(j, root, "num-layers", "model.layers");
+        j.hidden = size(j, root, "hidden-size", "model.hidden_size");
+        j.heads = size(j, root, "num-attention-heads", "model.attention_heads");
+        j.seqLength = size(j, root, "seq-length", "model.seq_length");
         Located<Long> gpus = number(j, root, "num-gpus");
         if (gpus != null && gpus.value() > 0) { j.gpusPerNode = gpus; j.gpusPerNodeWhere = written(root, "num-gpus"); }
         Located<Long> nodes = number(j, root, "num-nodes");
@@ -120,9 +125,9 @@ final class GptNeoxAdapter implements FormatAdapter {
         if (ckpt != null) j.recompute = new Located<>(ckpt.value() ? "full" : "none", ckpt.span());
         Located<Boolean> untied = TreeValues.bool(value(root, "no-weight-tying"));
         if (untied != null) j.tied = new Located<>(!untied.value(), untied.span());
-        Located<Long> kv = number(j, root, "num-kv-heads");
+        Located<Long> kv = size(j, root, "num-kv-heads", "model.kv_heads");
         if (kv != null) j.kvHeads = kv;
-        Located<Long> ffn = number(j, root, "intermediate-size");
+        Located<Long> ffn = size(j, root, "intermediate-size", "model.ffn_hidden_size");
         if (ffn != null) j.ffn = ffn;
         ScalarNode act = value(root, "activation");
         if (act != null && !act.isNull()) j.gated = new Located<>(act.text().toLowerCase(java.util.Locale.ROOT).contains("glu"), act.span());

@@ -78,7 +78,7 @@ final class HfConfigAdapter implements FormatAdapter {
                 ScalarNode s = scalar(m, k);
                 Located<Long> v = s == null ? null : TreeValues.whole(s);
                 if (v == null || v.value() <= b.getValue().max()) continue;
-                String message = v.value() == Long.MAX_VALUE ? b.getValue().outOfRange(k, s.text(), 1) : b.getValue().outOfRange(k, v.value());
+                String message = v.value() == Long.MAX_VALUE ? b.getValue().outOfRange(k, s.text()) : b.getValue().outOfRange(k, v.value());
                 out.add(dev.gpulint.core.Finding.of("SYN002", s.span(), "hf-config:" + file + "/" + k, message));
                 unknown.add("model." + b.getValue().name());
             }

@@ -126,6 +126,22 @@ final class JobDraft {
         return v;
     }
 
+    /**
+     * A model size the format writes at {@code s}, under the format's {@code key}, bound to the manifest's {@code path}
+     * ("model.vocab_size"): its whole number (bounds are DraftBounds'), or null. A size written with a value that is no
+     * whole number — a placeholder ({@code ${DIM}}, {@code $DIM}), "auto", a fraction — is unknown ({@link #unknownShape}),
+     * as Megatron's and llm-foundry's are: the estimate takes no default for it and no model catalog entry stands in.
+     * Not written (absent, or YAML's null) is null alone: the file leaves the size to its default.
+     */
+    Located<Long> size(dev.gpulint.tree.ScalarNode s, String key, String path) {
+        if (s == null || s.isNull()) return null;
+        String t = s.text().strip();
+        if (t.isEmpty() || t.equals("~") || t.equalsIgnoreCase("null")) return null;
+        Located<Long> n = TreeValues.whole(s);
+        if (n == null) unknownShape.add(path);
+        return key(key, n);
+    }
+
     /** a × b for a statement: -1 (nothing stated) when either is absent or negative, or the product overflows. */
     static long product(Located<Long> a, Located<Long> b) {
         if (a == null || b == null || a.value() < 0 || b.value() < 0) return -1;

@@ -101,7 +101,7 @@ final class TorchtitanAdapter implements FormatAdapter {
             j.micro = j.key(scalar(training, "local_batch_size") != null ? "local_batch_size" : "batch_size", local);
             Located<Long> global = TreeValues.whole(scalar(training, "global_batch_size"));
             j.global = global == null || global.value() == -1 ? null : j.key("global_batch_size", global);
-            j.seqLength = j.key("seq_len", TreeValues.whole(scalar(training, "seq_len")));
+            j.seqLength = j.size(scalar(training, "seq_len"), "seq_len", "model.seq_length");
         }
         plan(j, root, par != null ? par : training, training, shard);
         return j;
@@ -171,14 +171,17 @@ final class TorchtitanAdapter implements FormatAdapter {
             j.modelNames.add(j.key("[model] name and flavor", new Located<>(name.text().strip() + ":" + flavor.text().strip(), flavor.span())));
         }
         if (model != null) {
-            Located<Long> layers = TreeValues.whole(scalar(model, "n_layers")), dim = TreeValues.whole(scalar(model, "dim")),
-                    heads = TreeValues.whole(scalar(model, "n_heads")), kv = TreeValues.whole(scalar(model, "n_kv_heads")),
-                    vocab = TreeValues.whole(scalar(model, "vocab_size"));
-            if (layers != null) j.layers = j.key("n_layers", layers);
-            if (dim != null) j.hidden = j.key("dim", dim);
-            if (heads != null) j.heads = j.key("n_heads", heads);
-            if (kv != null) j.kvHeads = j.key("n_kv_heads", kv);
-            if (vocab != null) j.vocab = j.key("vocab_size", vocab);
+            // a size written but not a whole number (a placeholder, "auto") is unknown (JobDraft.size), not the flavor's
+            Located<Long> layers = j.size(scalar(model, "n_layers"), "n_layers", "model.layers"),
+                    dim = j.size(scalar(model, "dim"), "dim", "model.hidden_size"),
+                    heads = j.size(scalar(model, "n_heads"), "n_heads", "model.attention_heads"),
+                    kv = j.size(scalar(model, "n_kv_heads"), "n_kv_heads", "model.kv_heads"),
+                    vocab = j.size(scalar(model, "vocab_size"), "vocab_size", "model.vocab_size");
+            if (layers != null) j.layers = layers;
+            if (dim != null) j.hidden = dim;
+            if (heads != null) j.heads = heads;
+            if (kv != null) j.kvHeads = kv;
+            if (vocab != null) j.vocab = vocab;
         }
     }
 

@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * The digits of a whole number as a file writes them, for a value read beyond a long ({@link TreeValues#whole} binds it as
  * {@link Long#MAX_VALUE} or {@link Long#MIN_VALUE}, which no field's bounds admit): SYN002 then quotes the number written
- * ("'--num-layers' is 123456789012345678901; it must be at most ...") rather than the long it was clamped to.
+ * ("'--num-layers' is 123456789012345678901; expected a whole number from 1 to ...") rather than the long it was clamped to.
  */
 final class WrittenNumbers {
     private WrittenNumbers() {}

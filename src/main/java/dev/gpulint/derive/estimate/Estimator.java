@@ -69,16 +69,18 @@ public final class Estimator {
         double attS = attFlops / attRate;
         double stored = perLayerActivationBytes(m, l);
         double ewBytes = e.traffic() * stored * rfEw;
+        // the layers whose MLP is dense, at their width: an MoE layer's experts are MoeCost's (their casts MoeCasts')
+        Float8Scaling.DenseMlp denseMlp = Float8Scaling.DenseMlp.of(m, moe == null ? null : v.moe());
         if (hw.quantizedGemms(dt)) {
             // Transformer Engine casts each GEMM's input to fp8 (read 2 bytes, write 1) forward and its gradient backward
-            ewBytes += Float8Scaling.perTensorCastBytes(m, l, tokens, m.ffn());
+            ewBytes += Float8Scaling.perTensorCastBytes(m, l, tokens, denseMlp);
         }
         // eager elementwise kernels (torchtitan without torch.compile): their bytes beyond the fused kernels' (EagerKernels)
         Term.Eager eager = v.kernels().price(m, l, tokens, rfEw, moe == null, hw.hbmBytesPerSecond() * e.hbm());
         if (eager != null) ewBytes += eager.bytes();
         // Float8 rowwise scaling (torchao): its casts beyond the per-tensor ones above, and rowwise_with_gw_hp's bf16 weight
         // gradients (Float8Scaling)
-        Term.Float8 f8 = v.float8().price(m, l, tokens, rfEw, moe == null, hw.gemmPath(dt) == Dtype.FP8,
+        Term.Float8 f8 = v.float8().price(m, l, tokens, rfEw, denseMlp, hw.gemmPath(dt) == Dtype.FP8,
                 hw.hbmBytesPerSecond() * e.hbm(), pg, p16 * e.gemm());
         if (f8 != null) ewBytes += f8.bytes();
         double ewS = ewBytes / (hw.hbmBytesPerSecond() * e.hbm());

@@ -32,7 +32,8 @@ import java.util.List;
  * </ul>
  *
  * Per layer and micro-batch on a GPU with T tokens, torchtitan's Llama block (wq, wk, wv, wo, w1, w3, w2; an ungated MLP
- * w1, w2; an MoE layer's experts are MoeCost's, its attention linears counted): inputs {@code 3·T·h} (wq, wk, wv: the
+ * w1, w2; an MoE layer's experts are MoeCost's, its attention linears counted, and an MoE model's dense layers' MLP at its own
+ * width in their share of the layers): inputs {@code 3·T·h} (wq, wk, wv: the
  * gathered input, whatever tp) + {@code T·a·d/tp} (wo) + {@code 2·T·h} (w1, w3) + {@code T·ffn/tp} (w2); output gradients
  * {@code T·(a + 2kv)·d/tp} + {@code T·h} (wo, gathered) + {@code 2·T·ffn/tp} + {@code T·h} (w2); weights
  * {@code (2·h·a·d + 2·h·kv·d + 3·h·ffn)/tp}. A recomputed forward (op-level SAC, full) casts again: forward × (1 + share).
@@ -103,13 +104,32 @@ public record Float8Scaling(Recipe recipe) {
     }
 
     /**
-     * The per-tensor casts' HBM bytes per layer and micro-batch on a GPU with {@code tokens} tokens, which the elementwise
-     * term counts for every quantized GEMM path (Transformer Engine's, torchao's tensorwise): each GEMM input cast forward
-     * and its output gradient backward, read 2 and write 1 each ({@link #COUNTED}), on the inputs of one fused QKV, the
-     * projection, fc1 and fc2, whose width is {@code ffn} (0 where the layer's MLP is not priced here).
+     * The per-tensor casts' HBM bytes per layer and micro-batch on a GPU with {@code tokens} tokens, averaged over the
+     * model's layers, which the elementwise term counts for every quantized GEMM path (Transformer Engine's, torchao's
+     * tensorwise): each GEMM input cast forward and its output gradient backward, read 2 and write 1 each ({@link #COUNTED}),
+     * on every layer's fused QKV and projection inputs, {@code T·(h + a·d)/tp}, and on the dense MLP's fc1 and fc2 inputs,
+     * {@code T·(h + ffn)/tp}, in the share of the layers that have one. Each layer's casts are counted once: an MoE layer's
+     * expert inputs are {@link MoeCasts}'.
+     *
+     * @param mlp the layers whose MLP is dense ({@link DenseMlp#of})
      */
-    static double perTensorCastBytes(ModelShape m, Layout l, double tokens, double ffn) {
-        return COUNTED * (tokens * (2.0 * m.hidden() + (double) m.heads() * m.headDim() + ffn) / l.tp());
+    static double perTensorCastBytes(ModelShape m, Layout l, double tokens, DenseMlp mlp) {
+        return COUNTED * (tokens * (m.hidden() + (double) m.heads() * m.headDim() + mlp.share() * (m.hidden() + mlp.ffn())) / l.tp());
+    }
+
+    /**
+     * The layers whose MLP is a dense one, priced per layer here (the experts of an MoE layer are MoeCost's and MoeCasts'):
+     * every layer of a dense model at {@link ModelShape#ffn()}; an MoE model's dense layers ({@code --moe-layer-freq}, the
+     * first dense layers) at their own width, {@link MoeShape#denseFfn()}.
+     *
+     * @param share the share of the model's layers with a dense MLP (1: a dense model; 0: every layer MoE)
+     * @param ffn   that MLP's hidden size
+     */
+    public record DenseMlp(double share, double ffn) {
+        /** @param moe the MoE layers' shape, null for a model priced as dense */
+        public static DenseMlp of(ModelShape m, MoeShape moe) {
+            return moe == null ? new DenseMlp(1, m.ffn()) : new DenseMlp((double) moe.denseLayers(m) / m.layers(), moe.denseFfn());
+        }
     }
 
     /**
@@ -117,21 +137,24 @@ public record Float8Scaling(Recipe recipe) {
      *
      * @param tokens    the GPU's tokens per micro-batch (its sequence share)
      * @param rfEw      the elementwise recompute factor (Checkpointing.elementwise: 1 + recomputed share / 3)
-     * @param denseMlp  whether the layer's MLP is the dense one (an MoE layer's experts are MoeCost's)
+     * @param mlp       the layers whose MLP is dense, their share and width (an MoE layer's experts are MoeCost's): the
+     *                  figures are per layer, averaged over the model's layers
      * @param fp8Gemms  whether the job's GEMMs run in fp8 (Hardware.gemmPath)
      * @param hbmRate   the achieved HBM rate, bytes/s
      * @param fp8Rate   the achieved fp8 GEMM rate, FLOP/s
      * @param bf16Rate  the achieved 16-bit GEMM rate, FLOP/s
      */
-    Term.Float8 price(ModelShape m, Layout l, double tokens, double rfEw, boolean denseMlp, boolean fp8Gemms, double hbmRate,
+    Term.Float8 price(ModelShape m, Layout l, double tokens, double rfEw, DenseMlp mlp, boolean fp8Gemms, double hbmRate,
                       double fp8Rate, double bf16Rate) {
         if (recipe == Recipe.TENSORWISE || !fp8Gemms || hbmRate <= 0) return null;
         double t = l.tp(), h = m.hidden(), q = (double) m.heads() * m.headDim(), kv = (double) m.kvHeads() * m.headDim();
-        int mlpCols = denseMlp ? (m.gatedMlp() ? 2 : 1) : 0;
-        double ffn = denseMlp ? m.ffn() : 0;
-        double inputs = tokens * ((3 + mlpCols) * h + q / t + ffn / t);
-        double grads = tokens * ((q + 2 * kv) / t + h + mlpCols * ffn / t + (denseMlp ? h : 0));
-        double weights = (2 * h * q + 2 * h * kv + (denseMlp ? (m.gatedMlp() ? 3 : 2) * h * ffn : 0)) / t;
+        // the dense MLP's linears (w1, w3 when gated, w2) in the share of the layers that have one, at their width
+        int mlpCols = m.gatedMlp() ? 2 : 1;
+        double share = mlp.share(), ffn = mlp.ffn();
+        double inputs = tokens * (3 * h + q / t + share * (mlpCols * h + ffn / t));
+        double grads = tokens * ((q + 2 * kv) / t + h + share * (mlpCols * ffn / t + h));
+        double mlpWeights = (m.gatedMlp() ? 3 : 2) * h * ffn;
+        double weights = (2 * h * q + 2 * h * kv + share * mlpWeights) / t;
         boolean hp = recipe == Recipe.ROWWISE_WITH_GW_HP;
         double recomputed = 3 * (rfEw - 1);
         double forward = hp ? inputs * HP_INPUT_F + weights * HP_WEIGHT_F : inputs * ROW_INPUT_F + weights * ROW_WEIGHT_F;
@@ -139,10 +162,10 @@ public record Float8Scaling(Recipe recipe) {
         // the backward GEMMs' output scaling: grad_input (an input's elements) and, unless it is bf16, grad_weight (a weight's)
         double rescale = RESCALE * (inputs + (hp ? 0 : weights));
         double casts = forward * (1 + recomputed) + backward + rescale;
-        double counted = perTensorCastBytes(m, l, tokens, ffn);
+        double counted = perTensorCastBytes(m, l, tokens, mlp);
         double bytes = Math.max(0, casts - counted);
         // rowwise_with_gw_hp: the weight-gradient GEMMs, a third of the layer's un-recomputed linear FLOPs, at the 16-bit rate
-        double linear = tokens * 6.0 * (m.attentionParameters() + (denseMlp ? m.mlpParameters() : 0)) / t;
+        double linear = tokens * 6.0 * (m.attentionParameters() + share * mlpWeights) / t;
         double hpFlops = hp ? linear / 3 : 0;
         double hpSeconds = hp && fp8Rate > 0 && bf16Rate > 0 ? hpFlops * (1 / bf16Rate - 1 / fp8Rate) : 0;
         return new Term.Float8(recipe.id, inputs, grads, weights, forward, backward, recomputed, rescale, casts, counted, bytes,

@@ -6,9 +6,10 @@ import dev.gpulint.derive.estimate.ModelShape.Dtype;
  * The quantized-GEMM input casts of an MoE layer's routed rows (docs/plan.md, "MoE"). On a quantized GEMM path (fp8,
  * MXFP8, NVFP4) Transformer Engine casts each GEMM's input to the narrow format forward (read 2 bytes, write 1) and its
  * output gradient backward: 6 bytes per input element, the dense path's count ({@link Estimator}). The layer's elementwise
- * term counts the MLP's two inputs once per token, {@code (h + ffn)·T/tp}; the experts take each token k times, so the
- * routed GEMMs cast {@code R·(h + ffn/etp)} elements, R = T·k·etp/tp rows, and the difference is this term's. No constant
- * of its own: the bytes move at the catalog's HBM rate ({@code hbm}, set on the NeMo 24.09 table), as the dense casts do.
+ * term counts the attention's inputs of every layer and the MLP's of a dense layer ({@link Float8Scaling#perTensorCastBytes});
+ * an MoE layer's expert GEMMs are this term's, all of them: the experts take each token k times, R = T·k·etp/tp rows of
+ * {@code h + ffn/etp} elements. No constant of its own: the bytes move at the catalog's HBM rate ({@code hbm}, set on the
+ * NeMo 24.09 table), as the dense casts do.
  * 16-bit jobs cast nothing. Pure.
  */
 public final class MoeCasts {
@@ -18,7 +19,7 @@ public final class MoeCasts {
     private MoeCasts() {}
 
     /**
-     * @param bytes   HBM bytes of the routed rows' casts beyond the one MLP per token the elementwise term counts
+     * @param bytes   HBM bytes of the routed rows' casts (the expert GEMMs' inputs, k rows per token)
      * @param seconds those bytes at the HBM rate
      */
     public record Priced(double bytes, double seconds) {
@@ -35,8 +36,7 @@ public final class MoeCasts {
         if (!hw.quantizedGemms(dt) || hbm <= 0) return Priced.NONE;
         double h = m.hidden(), ffn = m.ffn();
         double rows = tokens * m.topK() * etp / tp * capacity;
-        double routed = rows * (h + ffn / etp), once = tokens * (h + ffn) / tp;
-        double bytes = Math.max(0, routed - once) * BYTES_PER_ELEMENT;
+        double bytes = rows * (h + ffn / etp) * BYTES_PER_ELEMENT;
         return new Priced(bytes, bytes / hbm);
     }
 }

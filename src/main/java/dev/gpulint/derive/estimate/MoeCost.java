@@ -27,7 +27,7 @@ import dev.gpulint.derive.estimate.ModelShape.Dtype;
  * <li>the activation function of the routed rows beyond the one MLP per token the layer's elementwise term moves:
  *     (R·ffn/etp − T·ffn/tp) × 8 elements (SwiGLU: gate and up read, product written forward; both and the gradient
  *     read, two gradients written backward; GeLU 5) at the HBM rate;</li>
- * <li>on a quantized GEMM path, the casts of the routed rows' GEMM inputs beyond one MLP per token ({@link MoeCasts}).</li>
+ * <li>on a quantized GEMM path, the casts of the routed rows' GEMM inputs ({@link MoeCasts}).</li>
  * </ul>
  * The 128-row tile is the M tile of the Hopper and Blackwell grouped GEMMs (CUTLASS's and cuBLASLt's 128 × 128 and
  * 128 × 256 tiles, Transformer Engine's GroupedLinear); an expert with 64 tokens fills half of one.

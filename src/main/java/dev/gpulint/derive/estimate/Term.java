@@ -107,7 +107,7 @@ public sealed interface Term {
      * @param permuteSeconds   permutation and un-permutation
      * @param rows             the routed rows the GPU's experts take
      * @param activationSeconds the routed rows' extra activation function
-     * @param castBytes        the routed rows' quantizing casts beyond one MLP per token (MoeCasts; 0 in 16 bits)
+     * @param castBytes        the routed rows' quantizing casts (MoeCasts; 0 in 16 bits)
      * @param castSeconds      their time at the HBM rate
      * @param sharedFfn        the shared experts' hidden size (0: none)
      * @param sharedSeconds    their time

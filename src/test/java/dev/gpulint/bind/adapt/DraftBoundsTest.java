@@ -45,10 +45,10 @@ class DraftBoundsTest {
         j.layers = at(1L << 31, 4);
         j.nodes = at(-2, 5);
         List<Finding> f = DraftBounds.check(j);
-        assertEquals(List.of("5 'nodes' is -2; it must be at least 1.",
-                        "4 'layers' is 2147483648; it must be at most 2147483647.",
-                        "2 'tensor_model_parallel_size' is 0; it must be at least 1.",
-                        "3 'zero_stage' is 7; it must be at most 3."),
+        assertEquals(List.of("5 'nodes' is -2; expected a whole number from 1 to 2147483647.",
+                        "4 'layers' is 2147483648; expected a whole number from 1 to 2147483647.",
+                        "2 'tensor_model_parallel_size' is 0; expected a whole number from 1 to 9223372036854775806 (the largest whole number gpulint reads).",
+                        "3 'zero_stage' is 7; expected a whole number from 0 to 3."),
                 f.stream().map(x -> x.span().startLine() + " " + x.message()).toList(), "in the schema's order");
         assertTrue(f.stream().allMatch(x -> x.ruleId().equals("SYN002")));
         assertNull(j.tp);
@@ -67,8 +67,8 @@ class DraftBoundsTest {
         j.global = tbs;
         j.deepspeed = new Specs.DeepSpeedBatch(tbs, micro, gas);
         List<Finding> f = DraftBounds.check(j);
-        assertEquals(List.of("'train_micro_batch_size_per_gpu' is 0; it must be at least 1.",
-                "'gradient_accumulation_steps' is 0; it must be at least 1."), f.stream().map(Finding::message).toList());
+        assertEquals(List.of("'train_micro_batch_size_per_gpu' is 0; expected a whole number from 1 to 2147483647.",
+                "'gradient_accumulation_steps' is 0; expected a whole number from 1 to 2147483647."), f.stream().map(Finding::message).toList());
         assertNull(j.micro);
         assertEquals(tbs, j.deepspeed.trainBatchSize());
         assertNull(j.deepspeed.microBatchPerGpu());
@@ -85,7 +85,7 @@ class DraftBoundsTest {
         j.qkRopeHeadDim = at(0, 5);     // no rotary part is allowed
         j.qLoraRank = at(1536, 6);
         List<Finding> f = DraftBounds.check(j);
-        assertEquals(List.of("3 'model.qk_head_dim' is 0; it must be at least 1.", "4 'model.v_head_dim' is -5; it must be at least 1."),
+        assertEquals(List.of("3 'model.qk_head_dim' is 0; expected a whole number from 1 to 2147483647.", "4 'model.v_head_dim' is -5; expected a whole number from 1 to 2147483647."),
                 f.stream().map(x -> x.span().startLine() + " " + x.message()).toList());
         assertNull(j.qkHeadDim);
         assertNull(j.vHeadDim);
@@ -108,16 +108,16 @@ class DraftBoundsTest {
         j.fullEvery = at(0, 10);
         j.kvLoraRank = at(-1, 11);
         List<Finding> f = DraftBounds.check(j);
-        assertEquals(List.of("2 '--ffn-hidden-size' is 0; it must be at least 1.",
-                        "3 'model.config.vocab_size' is -1; it must be at least 1.",
-                        "4 'kv_channels' is 2147483648; it must be at most 2147483647.",
-                        "5 'model.model_config.moe_config.top_k' is 2000; it must be at most 1024.",
-                        "6 '--moe-ffn-hidden-size' is 0; it must be at least 1.",
-                        "7 'shared_expert_ffn_hidden_size' is -3; it must be at least 1.",
-                        "8 'dense_layers' is -1; it must be at least 0.",
-                        "9 '--window-size' is 1099511627776; it must be at most 2147483647.",
-                        "10 'full_attention_every' is 0; it must be at least 1.",
-                        "11 'kv_lora_rank' is -1; it must be at least 1."),
+        assertEquals(List.of("2 '--ffn-hidden-size' is 0; expected a whole number from 1 to 2147483647.",
+                        "3 'model.config.vocab_size' is -1; expected a whole number from 1 to 2147483647.",
+                        "4 'kv_channels' is 2147483648; expected a whole number from 1 to 2147483647.",
+                        "5 'model.model_config.moe_config.top_k' is 2000; expected a whole number from 1 to 1024.",
+                        "6 '--moe-ffn-hidden-size' is 0; expected a whole number from 1 to 2147483647.",
+                        "7 'shared_expert_ffn_hidden_size' is -3; expected a whole number from 1 to 2147483647.",
+                        "8 'dense_layers' is -1; expected a whole number from 0 to 2147483647.",
+                        "9 '--window-size' is 1099511627776; expected a whole number from 1 to 2147483647.",
+                        "10 'full_attention_every' is 0; expected a whole number from 1 to 2147483647.",
+                        "11 'kv_lora_rank' is -1; expected a whole number from 1 to 2147483647."),
                 f.stream().map(x -> x.span().startLine() + " " + x.message()).sorted(java.util.Comparator.comparingInt(
                         (String x) -> Integer.parseInt(x.substring(0, x.indexOf(' '))))).toList());
         assertNull(j.ffn);
@@ -158,9 +158,8 @@ class DraftBoundsTest {
         j.layers = j.key("--num-layers", TreeValues.whole("-99999999999999999999", new Span("f.yaml", 3, 5, 3, 26)));
         j.dp = j.key("--data-parallel-size", TreeValues.whole("9223372036854775806", new Span("f.yaml", 4, 5, 4, 24)));
         List<Finding> f = DraftBounds.check(j);
-        assertEquals(List.of("3 '--num-layers' is at most -9223372036854775808 (-2^63); it must be at least 1.",
-                        "2 '--tensor-model-parallel-size' is at least 9223372036854775807 (2^63 - 1); it must be at most 9223372036854775806 "
-                                + "(the largest whole number gpulint reads)."),
+        assertEquals(List.of("3 '--num-layers' is at most -9223372036854775808 (-2^63); expected a whole number from 1 to 2147483647.",
+                        "2 '--tensor-model-parallel-size' is at least 9223372036854775807 (2^63 - 1); expected a whole number from 1 to 9223372036854775806 (the largest whole number gpulint reads)."),
                 f.stream().map(x -> x.span().startLine() + " " + x.message()).toList());
         assertNull(j.tp);
         assertNull(j.layers);
@@ -190,13 +189,13 @@ class DraftBoundsTest {
         j.hidden = j.key("--hidden-size", new Located<>(Long.MIN_VALUE, new Span("f.yaml", 3, 18, 3, 41)));
         String text = "MODEL_ARGS:\n  --num-layers: 123456789012345678901\n  --hidden-size: \"-99999999999999999999\"\n";
         List<Finding> f = DraftBounds.check(j, java.util.Map.of("f.yaml", text));
-        assertEquals(List.of("'--num-layers' is 123456789012345678901; it must be at most 2147483647.",
-                        "'--hidden-size' is -99999999999999999999; it must be at least 1."),
+        assertEquals(List.of("'--num-layers' is 123456789012345678901; expected a whole number from 1 to 2147483647.",
+                        "'--hidden-size' is -99999999999999999999; expected a whole number from 1 to 2147483647."),
                 f.stream().map(Finding::message).toList());
         // the file's text not known: the long's end, as before
         JobDraft k = draft();
         k.layers = k.key("--num-layers", new Located<>(Long.MAX_VALUE, new Span("f.yaml", 2, 17, 2, 38)));
-        assertEquals("'--num-layers' is at least 9223372036854775807 (2^63 - 1); it must be at most 2147483647.",
+        assertEquals("'--num-layers' is at least 9223372036854775807 (2^63 - 1); expected a whole number from 1 to 2147483647.",
                 DraftBounds.check(k).get(0).message());
     }
 }

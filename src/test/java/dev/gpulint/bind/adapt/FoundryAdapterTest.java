@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,22 +28,13 @@ class FoundryAdapterTest {
         }
     }
 
-    private static Model bind(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
-    }
-
-    private static Specs.Job job(String name, String text) {
-        return bind(name, text).jobs().get(0);
-    }
-
     private static String at(dev.gpulint.spec.Located<?> v) {
         return v.span().startLine() + ":" + v.span().startColumn() + " " + v.value();
     }
 
     @Test
     void anMptPretrainingYamlBindsItsShapeBatchPrecisionAndFsdp() {
-        Specs.Job j = job("mpt-7b-pretrain.yaml", resource("mpt-7b-pretrain.yaml"));
+        Specs.Job j = Foreign.bind("mpt-7b-pretrain.yaml", resource("mpt-7b-pretrain.yaml"));
         assertEquals("llm-foundry", j.origin().format());
         Specs.Model m = j.model();
         assertEquals("17:13 32", at(m.layers()), "model.n_layers");
@@ -67,7 +57,7 @@ class FoundryAdapterTest {
 
     @Test
     void anMcliRunBindsItsComputeAndTheModelItNamesWithHybridSharding() {
-        Specs.Job j = job("mcli-llama-finetune.yaml", resource("mcli-llama-finetune.yaml"));
+        Specs.Job j = Foreign.bind("mcli-llama-finetune.yaml", resource("mcli-llama-finetune.yaml"));
         assertEquals("llm-foundry", j.origin().format());
         assertEquals(2L, j.nodes().value(), "16 GPUs without compute.nodes: mcli's 8 per node");
         assertEquals(8L, j.gpusPerNode().value());
@@ -98,7 +88,7 @@ class FoundryAdapterTest {
 
     @Test
     void composersDefaultsAreTakenAndSaidWhereAKeyIsAbsent() {
-        Specs.Job j = job("small.yaml", """
+        Specs.Job j = Foreign.bind("small.yaml", """
                 max_seq_len: 1024
                 model:
                   name: mpt_causal_lm
@@ -122,7 +112,7 @@ class FoundryAdapterTest {
 
     @Test
     void withoutFsdpConfigTheJobIsDdpAndHybridShardingNeedsAReplicateDegree() {
-        Specs.Job ddp = job("ddp.yaml", """
+        Specs.Job ddp = Foreign.bind("ddp.yaml", """
                 max_seq_len: 2048
                 model: {name: mpt_causal_lm, d_model: 768, n_heads: 12, n_layers: 12, expansion_ratio: 4, vocab_size: 50368}
                 global_train_batch_size: 256
@@ -133,7 +123,7 @@ class FoundryAdapterTest {
         assertEquals("fp16", ddp.model().dtype().value());
         assertEquals(List.of("fsdp_config not written: composer wraps the model in PyTorch DDP (every GPU holds the whole model"
                 + " states, ZeRO stage 0) and checkpoints no activations"), ddp.origin().unpriced());
-        Specs.Job hybrid = job("hsdp.yaml", """
+        Specs.Job hybrid = Foreign.bind("hsdp.yaml", """
                 max_seq_len: 2048
                 model: {name: mpt_causal_lm, d_model: 768, n_heads: 12, n_layers: 12, expansion_ratio: 4, vocab_size: 50368}
                 global_train_batch_size: 256
@@ -149,7 +139,7 @@ class FoundryAdapterTest {
         assertTrue(hybrid.origin().unpriced().get(1).startsWith("fsdp_config.sharding_strategy HYBRID_SHARD without"
                 + " data_parallel_replicate_degree: composer (0.24 and later) builds a 1-D device mesh and runs FULL_SHARD"),
                 hybrid.origin().unpriced().toString());
-        Specs.Job replicas = job("hsdp2.yaml", """
+        Specs.Job replicas = Foreign.bind("hsdp2.yaml", """
                 max_seq_len: 2048
                 model: {name: mpt_causal_lm, d_model: 768, n_heads: 12, n_layers: 12, expansion_ratio: 4, vocab_size: 50368}
                 global_train_batch_size: 256
@@ -164,7 +154,7 @@ class FoundryAdapterTest {
 
     @Test
     void valuesComposerRefusesAreSyn002AtTheValue() {
-        Model m = bind("bad-values.yaml", resource("bad-values.yaml"));
+        Model m = Foreign.model("bad-values.yaml", resource("bad-values.yaml"));
         assertEquals(List.of(
                 "bad-values.yaml:9:31 SYN002 'device_train_microbatch_size' is '2.5'; expected a whole number or 'auto'"
                         + " (llm-foundry's calculate_batch_size_info raises ValueError: Not sure how to parse device_microbatch_size);"
@@ -190,9 +180,51 @@ class FoundryAdapterTest {
                 + " left out, so the estimate takes bf16 (llm-foundry's default amp_bf16)"), j.origin().unpriced().toString());
     }
 
+    /**
+     * composer's _get_torch_dtype matches a dtype word exactly, case and all ({@code dtype in ['float32', 'torch.float32',
+     * 'fp32']}..., else ValueError: Not sure how to convert dtype=... to a torch dtype; composer/distributed/mosaic_parallelism.py
+     * at commit 1b7ba47892a522f89b7806307db52ff109688cb0, as in composer/trainer/mosaic_fsdp_utils.py before it): 'BF16' and
+     * 'Float32' fail there, so they are SYN002 at the value and the estimate reduces in fp32; the mode word (PURE) is
+     * upper-cased by composer, so 'pure' is read.
+     */
+    @Test
+    void dtypeWordsAreMatchedExactlyAsComposerMatchesThem() {
+        String head = """
+                max_seq_len: 2048
+                model: {name: mpt_causal_lm, d_model: 768, n_heads: 12, n_layers: 12, expansion_ratio: 4, vocab_size: 50368}
+                global_train_batch_size: 256
+                device_train_microbatch_size: 16
+                fsdp_config:
+                """;
+        Model upper = Foreign.model("mp.yaml", head + "  mixed_precision: {param_dtype: bf16, reduce_dtype: BF16}\n");
+        assertEquals(List.of("6:54 'fsdp_config.mixed_precision.reduce_dtype' is 'BF16'; expected one of fp32, bf16, fp16 (or float32,"
+                + " bfloat16, float16, as composer's _get_torch_dtype reads them), in lower case: composer matches the word exactly;"
+                + " the value is left out, so the estimate reduces in fp32."), Foreign.syn002(upper));
+        assertNull(upper.jobs().get(0).optimizer().gradReduceDtype());
+        Model param = Foreign.model("mp.yaml", head + "  mixed_precision: {param_dtype: Float32}\n");
+        assertEquals(List.of("6:34 'fsdp_config.mixed_precision.param_dtype' is 'Float32'; expected one of fp32, bf16, fp16 (or"
+                + " float32, bfloat16, float16, as composer's _get_torch_dtype reads them), in lower case: composer matches the word"
+                + " exactly; the value is left out, so the estimate reduces in fp32 (FSDP reduces in the parameters' dtype)."),
+                Foreign.syn002(param));
+        Model other = Foreign.model("mp.yaml", head + "  mixed_precision: {reduce_dtype: bf32}\n");
+        assertEquals(List.of("6:35 'fsdp_config.mixed_precision.reduce_dtype' is 'bf32'; expected one of fp32, bf16, fp16 (or float32,"
+                + " bfloat16, float16, as composer's _get_torch_dtype reads them); the value is left out, so the estimate reduces in"
+                + " fp32."), Foreign.syn002(other), "no case hint where case is not the fault");
+        // the words composer takes, as written: torch's names, the amp names, and the fp8 ones (bfloat16: torch has no float8)
+        for (String[] w : new String[][] {{"torch.bfloat16", "bf16"}, {"bfloat", "bf16"}, {"half", "fp16"}, {"amp_fp16", "fp16"},
+                {"float32", "fp32"}, {"amp_fp8", "bf16"}}) {
+            Model m = Foreign.model("mp.yaml", head + "  mixed_precision: {reduce_dtype: " + w[0] + "}\n");
+            assertEquals(List.of(), Foreign.syn002(m), w[0]);
+            assertEquals(w[1], m.jobs().get(0).optimizer().gradReduceDtype().value(), w[0]);
+        }
+        Model mode = Foreign.model("mp.yaml", head + "  mixed_precision: pure\n");
+        assertEquals(List.of(), Foreign.syn002(mode), "composer upper-cases the mode: 'pure' is PURE");
+        assertEquals("bf16", mode.jobs().get(0).optimizer().gradReduceDtype().value());
+    }
+
     @Test
     void aFullShardWithAReplicateDegreeRunsHybridAndAHugeDModelIsOneFindingAtIt() {
-        Specs.Job j = job("hsdp3.yaml", """
+        Specs.Job j = Foreign.bind("hsdp3.yaml", """
                 max_seq_len: 2048
                 model: {name: mpt_causal_lm, d_model: 768, n_heads: 12, n_layers: 12, expansion_ratio: 4, vocab_size: 50368}
                 global_train_batch_size: 256
@@ -203,7 +235,7 @@ class FoundryAdapterTest {
         assertEquals(16L, j.parallelism().dp().value());
         assertTrue(j.origin().unpriced().stream().anyMatch(a -> a.startsWith("fsdp_config.sharding_strategy FULL_SHARD with"
                 + " data_parallel_replicate_degree 2: composer builds a 2-D device mesh and runs HYBRID_SHARD")), j.origin().unpriced().toString());
-        Model m = bind("huge.yaml", """
+        Model m = Foreign.model("huge.yaml", """
                 max_seq_len: 2048
                 model: {name: mpt_causal_lm, d_model: 99999999999999999999, n_heads: 16, n_layers: 24}
                 global_train_batch_size: 64
@@ -241,7 +273,7 @@ class FoundryAdapterTest {
      */
     @Test
     void countsDegreesAndShapeSizesOutOfReachAreRefusedOrUnknown() {
-        Model m = bind("hostile.yaml", """
+        Model m = Foreign.model("hostile.yaml", """
                 compute: {gpus: -16, nodes: 99999999999999999999}
                 parameters:
                   variables: {a: '${variables.b}', b: '${variables.a}'}

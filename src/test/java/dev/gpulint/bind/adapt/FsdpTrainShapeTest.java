@@ -3,9 +3,8 @@ package dev.gpulint.bind.adapt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,11 +14,6 @@ import org.junit.jupiter.api.Test;
  * program's flags, hyperpodrun in place of torchrun).
  */
 class FsdpTrainShapeTest {
-
-    private static Specs.Job job(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
-    }
 
     private static String manifest(String launcher, String flags) {
         return """
@@ -66,7 +60,7 @@ class FsdpTrainShapeTest {
     @Test
     void theProgramsFlagsGiveTheShapeUnderHyperpodrunAsUnderTorchrun() {
         for (String launcher : List.of("hyperpodrun", "/usr/local/bin/torchrun")) {
-            Specs.Job j = job("llama2_13b-fsdp.yaml", manifest(launcher, LLAMA2_13B));
+            Specs.Job j = Foreign.bind("llama2_13b-fsdp.yaml", manifest(launcher, LLAMA2_13B));
             Specs.Model m = j.model();
             assertEquals(40L, m.layers().value(), launcher);
             assertEquals(5120L, m.hiddenSize().value());
@@ -87,7 +81,7 @@ class FsdpTrainShapeTest {
 
     @Test
     void withoutHiddenWidthTheSameNamesAreSomeOtherProgramsAndAreNotRead() {
-        Specs.Job j = job("other.yaml", manifest("torchrun", """
+        Specs.Job j = Foreign.bind("other.yaml", manifest("torchrun", """
                 - '--num_layers=40'
                 - '--num_heads=40'
                 - '--train_batch_size=64'

@@ -3,10 +3,8 @@ package dev.gpulint.bind.adapt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
-import java.util.List;
+import dev.gpulint.testing.Foreign;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,11 +13,6 @@ import org.junit.jupiter.api.Test;
  * strategy stands beside the trainer, and of NeMo 1 launcher configs with {@code grad_sync_dtype}).
  */
 class Nemo2InputsTest {
-
-    private static Specs.Job job(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
-    }
 
     static final String PRETRAIN = """
             _partial_: true
@@ -66,7 +59,7 @@ class Nemo2InputsTest {
 
     @Test
     void aNemoRunPretrainDumpGivesLayoutShapePrecisionRecomputeAndGradientBytes() {
-        Specs.Job j = job("llama3_70b.yaml", PRETRAIN);
+        Specs.Job j = Foreign.bind("llama3_70b.yaml", PRETRAIN);
         assertEquals("NeMo 2 recipe", j.origin().format());
         assertEquals(4L, j.parallelism().tp().value());
         assertEquals(4L, j.parallelism().pp().value());
@@ -93,15 +86,15 @@ class Nemo2InputsTest {
 
     @Test
     void thePluginsMxfp8RecipeIsItsPrecision() {
-        Specs.Job mx = job("llama3_70b.yaml", PRETRAIN.replace("fp8: hybrid", "fp8: hybrid\n    fp8_recipe: mxfp8"));
+        Specs.Job mx = Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("fp8: hybrid", "fp8: hybrid\n    fp8_recipe: mxfp8"));
         assertEquals("mxfp8", mx.model().dtype().value());
-        Specs.Job delayed = job("llama3_70b.yaml", PRETRAIN.replace("fp8: hybrid", "fp8: hybrid\n    fp8_recipe: delayed"));
+        Specs.Job delayed = Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("fp8: hybrid", "fp8: hybrid\n    fp8_recipe: delayed"));
         assertEquals("fp8", delayed.model().dtype().value());
     }
 
     @Test
     void writtenDimensionsWinOverTheClassAndNullRecomputeIsNone() {
-        Specs.Job j = job("small.yaml", PRETRAIN
+        Specs.Job j = Foreign.bind("small.yaml", PRETRAIN
                 .replace("    recompute_granularity: selective\n", "    recompute_granularity: null\n    num_layers: 12\n"
                         + "    hidden_size: 768\n    ffn_hidden_size: 3072\n    num_attention_heads: 16\n    kv_channels: 48\n"
                         + "    gated_linear_unit: false\n    share_embeddings_and_output_weights: true\n    vocab_size: 32000\n"));
@@ -119,20 +112,20 @@ class Nemo2InputsTest {
 
     @Test
     void theDdpConfigsGradientDtypeCountsWhenThePluginSaysNothingAndFp32GradientsAreTheDefault() {
-        Specs.Job viaDdp = job("ddp.yaml", PRETRAIN.replace("    grad_reduce_in_fp32: false\n", "")
+        Specs.Job viaDdp = Foreign.bind("ddp.yaml", PRETRAIN.replace("    grad_reduce_in_fp32: false\n", "")
                 .replace("      grad_reduce_in_fp32: true\n", "      grad_reduce_in_fp32: false\n"));
         assertEquals(16.0, viaDdp.optimizer().bytesPerParameter().value());
-        Specs.Job fp32 = job("fp32.yaml", PRETRAIN.replace("grad_reduce_in_fp32: false", "grad_reduce_in_fp32: true"));
+        Specs.Job fp32 = Foreign.bind("fp32.yaml", PRETRAIN.replace("grad_reduce_in_fp32: false", "grad_reduce_in_fp32: true"));
         assertNull(fp32.optimizer().bytesPerParameter(), "fp32 main gradients: Megatron's 18, the estimate's default");
-        Specs.Job bf16 = job("bf16.yaml", PRETRAIN.replace("    fp8: hybrid\n", "    fp8: null\n"));
+        Specs.Job bf16 = Foreign.bind("bf16.yaml", PRETRAIN.replace("    fp8: hybrid\n", "    fp8: null\n"));
         assertEquals("bf16", bf16.model().dtype().value(), "bf16-mixed in the format's words");
-        Specs.Job fp16 = job("fp16.yaml", PRETRAIN.replace("    fp8: hybrid\n", "").replace("bf16-mixed", "16-mixed"));
+        Specs.Job fp16 = Foreign.bind("fp16.yaml", PRETRAIN.replace("    fp8: hybrid\n", "").replace("bf16-mixed", "16-mixed"));
         assertEquals("fp16", fp16.model().dtype().value());
     }
 
     @Test
     void aNemotronClassGivesATwoMatrixUntiedShapeAndAnUnknownClassGivesNone() {
-        Specs.Job j = job("nemotron.yaml", PRETRAIN.replace("llama.Llama3Config70B", "nemotron.Nemotron4Config340B")
+        Specs.Job j = Foreign.bind("nemotron.yaml", PRETRAIN.replace("llama.Llama3Config70B", "nemotron.Nemotron4Config340B")
                 .replace("    recompute_granularity: selective\n", ""));
         assertEquals(96L, j.model().layers().value());
         assertEquals(18432L, j.model().hiddenSize().value());
@@ -142,17 +135,17 @@ class Nemo2InputsTest {
         assertEquals(false, j.model().gatedMlp().value(), "squared ReLU: two matrices");
         assertEquals(false, j.model().tiedEmbeddings().value());
         assertNull(j.recompute(), "not written: the estimate's documented default");
-        Specs.Job mistral = job("mistral.yaml", PRETRAIN.replace("llama.Llama3Config70B", "mistral.MistralNeMoConfig12B"));
+        Specs.Job mistral = Foreign.bind("mistral.yaml", PRETRAIN.replace("llama.Llama3Config70B", "mistral.MistralNeMoConfig12B"));
         assertEquals(40L, mistral.model().layers().value());
         assertEquals(128L, mistral.model().headDim().value(), "Mistral NeMo's heads are 128 wide, not 5120 ÷ 32");
         assertEquals(true, mistral.model().gatedMlp().value());
-        Specs.Job unknown = job("custom.yaml", PRETRAIN.replace("llama.Llama3Config70B", "custom.MyConfig"));
+        Specs.Job unknown = Foreign.bind("custom.yaml", PRETRAIN.replace("llama.Llama3Config70B", "custom.MyConfig"));
         assertNull(unknown.model() == null ? null : unknown.model().layers(), "a class gpulint does not know gives no dimensions");
     }
 
     @Test
     void theStrategyBesideTheTrainerIsReadToo() {
-        Specs.Job j = job("checkpointless.yaml", """
+        Specs.Job j = Foreign.bind("checkpointless.yaml", """
                 data:
                   global_batch_size: 512
                   micro_batch_size: 1
@@ -203,18 +196,18 @@ class Nemo2InputsTest {
                     name: distributed_fused_adam
                     grad_sync_dtype: bf16
                 """;
-        Specs.Job j = job("nemotron.yaml", nemo);
+        Specs.Job j = Foreign.bind("nemotron.yaml", nemo);
         assertEquals(16.0, j.optimizer().bytesPerParameter().value());
         assertEquals(12, j.optimizer().bytesPerParameter().span().startLine());
-        assertNull(job("fp32.yaml", nemo.replace("grad_sync_dtype: bf16", "grad_sync_dtype: fp32")).optimizer().bytesPerParameter());
-        assertNull(job("plain.yaml", nemo.replace("distributed_fused_adam", "fused_adam")).optimizer().bytesPerParameter(),
+        assertNull(Foreign.bind("fp32.yaml", nemo.replace("grad_sync_dtype: bf16", "grad_sync_dtype: fp32")).optimizer().bytesPerParameter());
+        assertNull(Foreign.bind("plain.yaml", nemo.replace("distributed_fused_adam", "fused_adam")).optimizer().bytesPerParameter(),
                 "without the distributed optimizer NeMo keeps fp32 main gradients whatever grad_sync_dtype says");
     }
 
     @Test
     void megatronBridgesPipelineLayoutGivesEachStageItsLayers() {
         // Llama 3 70B's 80 layers on pp 4, the embedding's stage one layer lighter and the loss's one heavier
-        Specs.Job j = job("pretrain.yaml", PRETRAIN.replace("    virtual_pipeline_model_parallel_size: 5\n", "")
+        Specs.Job j = Foreign.bind("pretrain.yaml", PRETRAIN.replace("    virtual_pipeline_model_parallel_size: 5\n", "")
                 .replace("    recompute_granularity: selective\n",
                         "    recompute_granularity: selective\n    pipeline_model_parallel_layout: Et*19|(t*20|)*2,t*21L\n"));
         assertEquals(java.util.List.of(19L, 20L, 20L, 21L), j.parallelism().stageLayers().value());

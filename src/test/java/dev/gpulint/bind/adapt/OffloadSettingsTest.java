@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.gpulint.read.Readers;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,11 +16,6 @@ import org.junit.jupiter.api.Test;
  * accelerate's FSDP config, torchtitan's train_configs and Megatron-LM's launch scripts).
  */
 class OffloadSettingsTest {
-
-    private static Specs.Job job(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
-    }
 
     private static final String DS = """
             {
@@ -37,7 +33,7 @@ class OffloadSettingsTest {
 
     @Test
     void deepSpeedsOffloadDevicesAreRead() {
-        Specs.Job j = job("ds_config.json", DS);
+        Specs.Job j = Foreign.bind("ds_config.json", DS);
         Specs.Offload o = j.offload();
         assertEquals("cpu", o.optimizer().value());
         assertEquals("nvme", o.parameters().value());
@@ -47,14 +43,14 @@ class OffloadSettingsTest {
         assertEquals("zero_optimization.offload_optimizer.device", j.origin().key("offload_optimizer"));
         assertEquals("zero_optimization.offload_param.device", j.origin().key("offload_parameters"));
         // "none", DeepSpeed's default: nothing offloaded; and no longer an unpriced line
-        Specs.Job none = job("ds_config.json", DS.replace("\"cpu\"", "\"none\"").replace("\"nvme\"", "\"none\""));
+        Specs.Job none = Foreign.bind("ds_config.json", DS.replace("\"cpu\"", "\"none\"").replace("\"nvme\"", "\"none\""));
         assertNull(none.offload());
         assertEquals(List.of(), j.origin().unpriced());
     }
 
     @Test
     void fsdpCpuOffloadOfAccelerateAndTorchtitanPutsParametersAndOptimizerOnTheCpu() {
-        Specs.Job a = job("fsdp.yaml", """
+        Specs.Job a = Foreign.bind("fsdp.yaml", """
                 compute_environment: LOCAL_MACHINE
                 distributed_type: FSDP
                 fsdp_config:
@@ -67,7 +63,7 @@ class OffloadSettingsTest {
         assertEquals("cpu", a.offload().optimizer().value());
         assertEquals("cpu", a.offload().parameters().value());
         assertEquals("fsdp_config.fsdp_offload_params", a.origin().key("offload_parameters"));
-        Specs.Job t = job("llama3_8b.toml", """
+        Specs.Job t = Foreign.bind("llama3_8b.toml", """
                 [model]
                 name = "llama3"
                 flavor = "8B"
@@ -83,7 +79,7 @@ class OffloadSettingsTest {
         assertEquals("cpu", t.offload().parameters().value());
         assertEquals(8, t.offload().parameters().span().startLine());
         assertEquals("[training] enable_cpu_offload", t.origin().key("offload_optimizer"));
-        assertNull(job("llama3_8b.toml", """
+        assertNull(Foreign.bind("llama3_8b.toml", """
                 [training]
                 local_batch_size = 2
                 enable_cpu_offload = false
@@ -112,7 +108,7 @@ class OffloadSettingsTest {
 
     @Test
     void megatronsOptimizerCpuOffloadAndItsFraction() {
-        Specs.Job j = job("train.sh", """
+        Specs.Job j = Foreign.bind("train.sh", """
                 #!/bin/bash
                 torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
                   --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 4096 \\
@@ -146,7 +142,7 @@ class OffloadSettingsTest {
 
     @Test
     void nemo2sOptimizerConfigOffloadsItsFraction() {
-        Specs.Job j = job("recipe.yaml", NEMO2);
+        Specs.Job j = Foreign.bind("recipe.yaml", NEMO2);
         assertEquals("cpu", j.offload().optimizer().value());
         assertEquals(14, j.offload().optimizer().span().startLine());
         assertEquals(0.6, j.offload().optimizerFraction().value());
@@ -154,25 +150,25 @@ class OffloadSettingsTest {
         assertEquals("optim.config.optimizer_cpu_offload", j.origin().key("offload_optimizer"));
         assertEquals(List.of(), j.origin().unpriced());
         // OptimizerConfig's fraction defaults to 0.0, not the command line's 1.0: switched on without one, nothing moves
-        Specs.Job noFraction = job("recipe.yaml", NEMO2.replace("    optimizer_offload_fraction: 0.6\n", ""));
+        Specs.Job noFraction = Foreign.bind("recipe.yaml", NEMO2.replace("    optimizer_offload_fraction: 0.6\n", ""));
         assertNull(noFraction.offload());
         assertEquals(List.of("optim.config.optimizer_cpu_offload without optim.config.optimizer_offload_fraction: Megatron-Core's"
                 + " OptimizerConfig offloads a fraction of 0.0 by default, so every optimizer state is counted on the GPU; write the"
                 + " fraction (1.0 offloads them all)"), noFraction.origin().unpriced());
-        assertNull(job("recipe.yaml", NEMO2.replace("optimizer_cpu_offload: true", "optimizer_cpu_offload: false")).offload());
-        assertNull(job("recipe.yaml", NEMO2.replace("0.6", "0")).offload());
+        assertNull(Foreign.bind("recipe.yaml", NEMO2.replace("optimizer_cpu_offload: true", "optimizer_cpu_offload: false")).offload());
+        assertNull(Foreign.bind("recipe.yaml", NEMO2.replace("0.6", "0")).offload());
     }
 
     @Test
     void aBadValueBindsNothingAndIsSaidInTheAssumptions() {
         // DeepSpeed's "disk" is no device: nothing offloaded (not the nearest device), and the plan says why
-        Specs.Job ds = job("ds_config.json", DS.replace("\"cpu\"", "\"disk\""));
+        Specs.Job ds = Foreign.bind("ds_config.json", DS.replace("\"cpu\"", "\"disk\""));
         assertNull(ds.offload().optimizer());
         assertEquals("nvme", ds.offload().parameters().value());
         assertEquals(List.of("zero_optimization.offload_optimizer.device = 'disk' (SYN002, not one of none, cpu, nvme): left out,"
                 + " so the estimate keeps the optimizer states on the GPU (DeepSpeed's default, \"none\")"), ds.origin().unpriced());
         // Megatron: a fraction above 1 is not clamped to 1, it is left out (the flag's default, 1.0, is what the estimate takes)
-        Specs.Job m = job("train.sh", """
+        Specs.Job m = Foreign.bind("train.sh", """
                 #!/bin/bash
                 torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
                   --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --tp-comm-overlap maybe \\
@@ -186,7 +182,7 @@ class OffloadSettingsTest {
                 "--optimizer-offload-fraction = '1.5' (SYN002, not a number from 0 to 1): left out, so the estimate counts the whole"
                         + " optimizer offloaded (Megatron's default fraction, 1.0)"), m.origin().unpriced());
         // torchtitan's async TP and CPU offload written as text that is no boolean: neither bound
-        Specs.Job t = job("llama3_8b.toml", """
+        Specs.Job t = Foreign.bind("llama3_8b.toml", """
                 [training]
                 local_batch_size = 2
                 enable_cpu_offload = "on"
@@ -200,7 +196,7 @@ class OffloadSettingsTest {
         assertNull(t.parallelism().tpCommOverlap());
         assertEquals(2, t.origin().unpriced().size());
         // NeMo 2's overlap callback with text that is no boolean: as if no callback stated it (the family's share)
-        Specs.Job n = job("recipe.yaml", NEMO2.replace("trainer:\n", "trainer:\n  callbacks:\n    - _target_: nemo.lightning.pytorch"
+        Specs.Job n = Foreign.bind("recipe.yaml", NEMO2.replace("trainer:\n", "trainer:\n  callbacks:\n    - _target_: nemo.lightning.pytorch"
                 + ".callbacks.megatron_comm_overlap.MegatronCommOverlapCallback\n      tp_comm_overlap: perhaps\n"));
         assertNull(n.parallelism().tpCommOverlap());
         assertEquals("MegatronCommOverlapCallback.tp_comm_overlap = 'perhaps' (SYN002, not true or false): left out, so the estimate"
@@ -210,7 +206,7 @@ class OffloadSettingsTest {
     @Test
     void aScriptSwitchWrittenWithFalseBindsNothingAndIsSaid() {
         // argparse's store_true refuses "--tp-comm-overlap false" and "--optimizer-cpu-offload=false": neither on nor off
-        Specs.Job m = job("train.sh", """
+        Specs.Job m = Foreign.bind("train.sh", """
                 #!/bin/bash
                 torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
                   --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --tensor-model-parallel-size 2 \\
@@ -224,7 +220,7 @@ class OffloadSettingsTest {
                         + "--tp-comm-overlap as not given (off, Megatron's default)",
                 "--optimizer-cpu-offload = 'false' (SYN002, not the switch alone (--optimizer-cpu-offload), with no word after it" + no
                         + "--optimizer-cpu-offload as not given (off, Megatron's default)"), m.origin().unpriced());
-        Specs.Job on = job("train.sh", """
+        Specs.Job on = Foreign.bind("train.sh", """
                 #!/bin/bash
                 torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
                   --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --tensor-model-parallel-size 2 \\

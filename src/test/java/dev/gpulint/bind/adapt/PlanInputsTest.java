@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
-import java.util.List;
+import dev.gpulint.testing.Foreign;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,14 +14,9 @@ import org.junit.jupiter.api.Test;
  */
 class PlanInputsTest {
 
-    private static Specs.Job job(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
-    }
-
     @Test
     void torchtitanPrecisionActivationCheckpointFsdpAndSequenceParallel() {
-        Specs.Job j = job("llama3_70b.toml", """
+        Specs.Job j = Foreign.bind("llama3_70b.toml", """
                 [model]
                 name = "llama3"
                 flavor = "70B"
@@ -51,7 +44,7 @@ class PlanInputsTest {
 
     @Test
     void torchtitanWithoutShardingIsPlainDataParallelAndDimsAreReadWhereWritten() {
-        Specs.Job j = job("debug.toml", """
+        Specs.Job j = Foreign.bind("debug.toml", """
                 [model]
                 name = "llama3"
                 dim = 4096
@@ -81,7 +74,7 @@ class PlanInputsTest {
 
     @Test
     void gptNeoxPrecisionCheckpointingTyingAndMlp() {
-        Specs.Job j = job("20B.yml", """
+        Specs.Job j = Foreign.bind("20B.yml", """
                 {
                   "pipe_parallel_size": 4,
                   "model_parallel_size": 2,
@@ -101,7 +94,7 @@ class PlanInputsTest {
         assertFalse(j.model().tiedEmbeddings().value());
         assertEquals(1L, j.optimizer().zeroStage().value());
 
-        Specs.Job k = job("tune.yml", """
+        Specs.Job k = Foreign.bind("tune.yml", """
                 {
                   "pipe-parallel-size": 1,
                   "model-parallel-size": 1,

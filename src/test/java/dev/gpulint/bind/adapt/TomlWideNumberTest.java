@@ -39,7 +39,7 @@ class TomlWideNumberTest {
                 [parallelism]
                 tensor_parallel_degree = 2
                 """);
-        assertEquals(List.of("SYN002 6:20-41 'local_batch_size' is 123456789012345678901; it must be at most 2147483647."),
+        assertEquals(List.of("SYN002 6:20-41 'local_batch_size' is 123456789012345678901; expected a whole number from 1 to 2147483647."),
                 findings(m));
         assertEquals(2, m.jobs().get(0).parallelism().tp().value());
     }

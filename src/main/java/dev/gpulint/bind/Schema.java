@@ -29,7 +29,7 @@ public final class Schema {
             String is = value == Long.MAX_VALUE ? "at least " + value + " (2^63 - 1)" : value == Long.MIN_VALUE ? "at most " + value + " (-2^63)"
                     : String.valueOf(value);
             if (value >= Math.max(min, Long.MIN_VALUE + 1) && value <= Math.min(max, Long.MAX_VALUE - 1)) return null;
-            return "'" + key + "' is " + is + "; expected " + expected();
+            return "'" + key + "' is " + is + "; expected " + expected() + beyond(value == Long.MAX_VALUE, value == Long.MIN_VALUE);
         }
 
         /**
@@ -37,7 +37,16 @@ public final class Schema {
          * {@link dev.gpulint.spec.Quantities#beyondLong}): out of this field's bounds, whatever they are.
          */
         public String outOfRange(String key, String written) {
-            return "'" + key + "' is " + dev.gpulint.spec.Quantities.shortText(written.strip()) + "; expected " + expected();
+            boolean negative = written.strip().startsWith("-");
+            return "'" + key + "' is " + dev.gpulint.spec.Quantities.shortText(written.strip()) + "; expected " + expected() + beyond(!negative, negative);
+        }
+
+        /**
+         * gpulint's own limit, for a number beyond a long's ends that the field's range does not already exclude: a field
+         * whose range is "of at least 1" would otherwise seem to admit 10^20.
+         */
+        private String beyond(boolean aboveLong, boolean belowLong) {
+            return aboveLong && max == Long.MAX_VALUE || belowLong && min == Long.MIN_VALUE ? BEYOND : "";
         }
 
         /** What this integer field allows, in {@link #wholeNumber}'s words. */
@@ -48,13 +57,19 @@ public final class Schema {
 
     /**
      * The one wording of an integer's allowed range, for the binder's bounds and every adapter's: "a whole number from 1 to
-     * 2147483647". A long's ends, which stand for no bound but gpulint's own reading, say so.
+     * 2147483647", "a whole number of at least 1". A long's ends are gpulint's own reading, not the field's bound, so they
+     * are not named as one: a value beyond them says so itself ({@link #BEYOND}).
      */
     public static String wholeNumber(long min, long max) {
-        String lowest = min > Long.MIN_VALUE ? String.valueOf(min) : (Long.MIN_VALUE + 1) + " (the smallest whole number gpulint reads)";
-        String highest = max < Long.MAX_VALUE ? String.valueOf(max) : (Long.MAX_VALUE - 1) + " (the largest whole number gpulint reads)";
-        return "a whole number from " + lowest + " to " + highest;
+        boolean low = min > Long.MIN_VALUE, high = max < Long.MAX_VALUE;
+        if (low && high) return "a whole number from " + min + " to " + max;
+        if (low) return "a whole number of at least " + min;
+        if (high) return "a whole number of at most " + max;
+        return "a whole number";
     }
+
+    /** Added to the message of a number beyond a long's ends where the field's range does not exclude it. */
+    static final String BEYOND = " (gpulint reads whole numbers from " + (Long.MIN_VALUE + 1) + " to " + (Long.MAX_VALUE - 1) + ")";
 
     public static final List<String> DIRECTIONS = List.of("unidirectional", "bidirectional");
     public static final List<String> PROTOCOLS = List.of("infiniband", "roce", "ethernet");

@@ -47,7 +47,7 @@ class DraftBoundsTest {
         List<Finding> f = DraftBounds.check(j);
         assertEquals(List.of("5 'nodes' is -2; expected a whole number from 1 to 2147483647.",
                         "4 'layers' is 2147483648; expected a whole number from 1 to 2147483647.",
-                        "2 'tensor_model_parallel_size' is 0; expected a whole number from 1 to 9223372036854775806 (the largest whole number gpulint reads).",
+                        "2 'tensor_model_parallel_size' is 0; expected a whole number of at least 1.",
                         "3 'zero_stage' is 7; expected a whole number from 0 to 3."),
                 f.stream().map(x -> x.span().startLine() + " " + x.message()).toList(), "in the schema's order");
         assertTrue(f.stream().allMatch(x -> x.ruleId().equals("SYN002")));
@@ -159,7 +159,7 @@ class DraftBoundsTest {
         j.dp = j.key("--data-parallel-size", TreeValues.whole("9223372036854775806", new Span("f.yaml", 4, 5, 4, 24)));
         List<Finding> f = DraftBounds.check(j);
         assertEquals(List.of("3 '--num-layers' is at most -9223372036854775808 (-2^63); expected a whole number from 1 to 2147483647.",
-                        "2 '--tensor-model-parallel-size' is at least 9223372036854775807 (2^63 - 1); expected a whole number from 1 to 9223372036854775806 (the largest whole number gpulint reads)."),
+                        "2 '--tensor-model-parallel-size' is at least 9223372036854775807 (2^63 - 1); expected a whole number of at least 1 (gpulint reads whole numbers from -9223372036854775807 to 9223372036854775806)."),
                 f.stream().map(x -> x.span().startLine() + " " + x.message()).toList());
         assertNull(j.tp);
         assertNull(j.layers);

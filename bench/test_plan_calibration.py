@@ -89,6 +89,20 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual(by[("Qwen3-30B-A3B", "mb-25.11-h100")]["vp"], "12")
         self.assertTrue(all(r["bytes"] == "16" for r in rows))
 
+    def test_gpt_oss_rows_write_the_experts_clamp_and_biases(self):
+        # every GPT-OSS row (both tables) states its provider's activation_func_clamp_value 7.0 and add_bias_linear True;
+        # no other row does, so ExpertPasses prices GPT-OSS only
+        for table in ("moe-validation.tsv", "validation-2026.tsv"):
+            rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", table), pc.TABLE_DEFAULTS.get(table, {}))
+            for r in rows:
+                m = pc.manifest(r, "k")
+                if r["name"].startswith("GPT-OSS"):
+                    self.assertIn("activation_clamp: 7.0, expert_bias: true }", m, r["source"])
+                else:
+                    self.assertNotIn("activation_clamp", m, r["source"])
+                    self.assertNotIn("expert_bias", m, r["source"])
+            self.assertTrue(any(r["name"].startswith("GPT-OSS") for r in rows), table)
+
     def test_moe_validation_b300_rows_are_the_hgx_control_of_the_b200_rows(self):
         # the 26.02 DGX-B300 rows: an 8-GPU HGX node with x86 hosts like DGX-B200, 8 x ConnectX-8 800 Gb/s per node;
         # Qwen3-30B-A3B differs from its B200 row only in the micro-batch (8 vs 1), as the table states

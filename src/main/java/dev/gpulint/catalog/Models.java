@@ -43,11 +43,23 @@ public final class Models {
      * @param sinks            learned attention sinks (GPT-OSS)
      * @param kvLoraRank       multi-latent attention's key/value rank (0: none)
      * @param mla              multi-latent attention's other sizes, 0 each where not stated (null: none stated)
+     * @param swigluLimit      the experts' GLU inputs clamped to this value (swiglu_limit: GPT-OSS 7.0; 0: not clamped)
+     * @param expertBias       the experts' linear layers have biases (GPT-OSS)
      */
     public record Entry(String name, List<String> aliases, String source, long hidden, long layers, long heads, long kvHeads,
                         long headDim, long ffn, long vocab, long maxPositions, long experts, long topK, long moeFfn,
                         long sharedExperts, long firstDenseLayers, long moeLayerStep, boolean gated, boolean tied,
-                        long slidingWindow, long fullAttentionEvery, boolean sinks, long kvLoraRank, Mla mla) {
+                        long slidingWindow, long fullAttentionEvery, boolean sinks, long kvLoraRank, Mla mla,
+                        double swigluLimit, boolean expertBias) {
+        /** An entry whose experts are neither clamped nor biased. */
+        public Entry(String name, List<String> aliases, String source, long hidden, long layers, long heads, long kvHeads,
+                     long headDim, long ffn, long vocab, long maxPositions, long experts, long topK, long moeFfn,
+                     long sharedExperts, long firstDenseLayers, long moeLayerStep, boolean gated, boolean tied,
+                     long slidingWindow, long fullAttentionEvery, boolean sinks, long kvLoraRank, Mla mla) {
+            this(name, aliases, source, hidden, layers, heads, kvHeads, headDim, ffn, vocab, maxPositions, experts, topK, moeFfn,
+                    sharedExperts, firstDenseLayers, moeLayerStep, gated, tied, slidingWindow, fullAttentionEvery, sinks, kvLoraRank, mla, 0, false);
+        }
+
         /** An entry without multi-latent attention's sizes beyond its kv rank. */
         public Entry(String name, List<String> aliases, String source, long hidden, long layers, long heads, long kvHeads,
                      long headDim, long ffn, long vocab, long maxPositions, long experts, long topK, long moeFfn,
@@ -157,7 +169,9 @@ public final class Models {
                 experts > 1 ? n(e, "moe_intermediate_size") : 0, n(e, "shared_experts"), n(e, "first_dense_layers"),
                 Math.max(1, n(e, "moe_layer_step")), (Boolean) e.get("gated"), (Boolean) e.get("tied"),
                 n(e, "sliding_window"), n(e, "full_attention_every"), Boolean.TRUE.equals(e.get("sinks")), n(e, "kv_lora_rank"),
-                Mla.of(n(e, "q_lora_rank"), n(e, "qk_nope_head_dim"), n(e, "qk_rope_head_dim"), n(e, "v_head_dim")));
+                Mla.of(n(e, "q_lora_rank"), n(e, "qk_nope_head_dim"), n(e, "qk_rope_head_dim"), n(e, "v_head_dim")),
+                e.get("swiglu_limit") instanceof Number limit && limit.doubleValue() > 0 ? limit.doubleValue() : 0,
+                Boolean.TRUE.equals(e.get("expert_bias")));
     }
 
     private void add(Entry e) {

@@ -27,6 +27,7 @@ public final class EstimateWords {
         if (t instanceof Term.Eager x) return eager(x);
         if (t instanceof Term.Float8 f) return float8(f);
         if (t instanceof Term.Moe m) return moe(m);
+        if (t instanceof Term.ExpertPasses x) return expertPasses(x);
         if (t instanceof Term.Collectives c) return collectives(c);
         if (t instanceof Term.Sends s) return sends(s);
         if (t instanceof Term.Bubble b) return bubble(b);
@@ -75,13 +76,30 @@ public final class EstimateWords {
                 f.highPrecisionFlops() / 1e12, f.highPrecisionRate() / 1e12, Units.seconds(f.highPrecisionSeconds()));
     }
 
+    static String expertPasses(Term.ExpertPasses x) {
+        StringBuilder b = new StringBuilder("unfused passes on the routed rows outside the fused activation, counted from Megatron-Core's code (docs/plan.md): ");
+        if (x.clamp() > 0) {
+            b.append(String.format(Locale.ROOT, "GLU clamp at %s (two clamps and a concatenation) forward 8 × %s rows × %s = %s, backward 10 × = %s",
+                    trim(x.clamp()), Units.count(x.rows()), trim(x.ffnPerRow()), Units.bytes(x.clampForward()), Units.bytes(x.clampBackward())));
+        }
+        if (x.bias()) {
+            if (x.clamp() > 0) b.append("; ");
+            b.append(String.format(Locale.ROOT, "fc2 bias added per local expert (t + b·p, concatenated) forward 6 × %s rows × %s = %s, backward 6 × = %s",
+                    Units.count(x.rows()), trim(x.hiddenPerRow()), Units.bytes(x.biasForward()), Units.bytes(x.biasBackward())));
+        }
+        if (x.recomputed() > 0) b.append(String.format(Locale.ROOT, "; forward × %.2f (recomputed)", 1 + x.recomputed()));
+        b.append(String.format(Locale.ROOT, ": %s at %.0f GB/s = %s per MoE layer and micro-batch (in the moe term's MoE layer)",
+                Units.bytes(x.bytes()), x.hbmRate() / 1e9, Units.seconds(x.seconds())));
+        return b.toString();
+    }
+
     static String moe(Term.Moe m) {
         double local = m.localExperts(), cf = m.capacityFactor(), pg = m.gemmRate();
         return String.format(Locale.ROOT,
                 "%d of %d layers MoE: %d local expert%s × %.0f tokens each (T·k·ep·etp/(tp·E), etp %d%s), tile fill %.2f → the longer of routed %.3g"
                         + " TFLOP at %.0f TFLOP/s and expert weights %s at %.0f GB/s, + %d kernels × %s + %d expert GEMMs × %s (fitted on H100 bf16) = %s (%.0f %% of the dense GEMM rate); router %s;"
                         + " permutation %s (8 × %s rows × h);"
-                        + " expert activation function %s%s%s = %s per MoE layer%s",
+                        + " expert activation function %s%s%s%s = %s per MoE layer%s",
                 m.moeLayers(), m.layers(), (int) local, local == 1 ? "" : "s", m.tokensPerExpert(), m.etp(),
                 cf != 1 ? String.format(Locale.ROOT, ", × capacity %.2f", cf) : "",
                 m.tileFill(), m.routedFlops() / 1e12, pg * m.tileFill() / 1e12, Units.bytes(m.weightBytes()), m.hbmRate() / 1e9,
@@ -91,6 +109,7 @@ public final class EstimateWords {
                 m.castSeconds() > 0 ? String.format(Locale.ROOT, "; routed rows' quantizing casts %s (6 bytes per GEMM input element, k rows per token) at %.0f GB/s = %s",
                         Units.bytes(m.castBytes()), m.hbmRate() / 1e9, Units.seconds(m.castSeconds())) : "",
                 m.sharedSeconds() > 0 ? "; shared experts (ffn " + m.sharedFfn() + ") " + Units.seconds(m.sharedSeconds()) : "",
+                m.passesSeconds() > 0 ? "; unfused expert passes " + Units.seconds(m.passesSeconds()) + " (expert-passes below)" : "",
                 Units.seconds(m.moeLayerSeconds()),
                 m.denseLayers() > 0 ? "; " + m.denseLayers() + " dense layer" + (m.denseLayers() == 1 ? "" : "s") + " (ffn " + m.denseFfn() + ") "
                         + Units.seconds(m.denseSeconds()) + " each" : "")

@@ -473,13 +473,25 @@ public final class Specs {
      * @param dispatcher     alltoall, allgather or flex ({@code --moe-token-dispatcher-type})
      * @param overlapA2a     the all-to-alls overlap another micro-batch's compute ({@code --overlap-moe-expert-parallel-comm})
      * @param groupedGemm    local experts run as one grouped GEMM ({@code --moe-grouped-gemm}) rather than one GEMM each
+     * @param activationClamp the experts' GLU inputs clamped to this value (Megatron-Core's activation_func_clamp_value,
+     *                       Hugging Face's swiglu_limit: GPT-OSS 7.0); absent: not clamped
+     * @param expertBias     the experts' linear layers have biases (Megatron's add_bias_linear on an MoE layer: GPT-OSS)
      */
     public record Moe(Located<Long> expertFfn, Located<Long> sharedFfn, Located<String> layerFreq, Located<Long> denseLayers,
                       Located<Double> capacityFactor, Located<Boolean> padToCapacity, Located<String> dispatcher,
-                      Located<Boolean> overlapA2a, Located<Boolean> groupedGemm) {
+                      Located<Boolean> overlapA2a, Located<Boolean> groupedGemm, Located<Double> activationClamp,
+                      Located<Boolean> expertBias) {
+        /** Without the experts' activation clamp and biases. */
+        public Moe(Located<Long> expertFfn, Located<Long> sharedFfn, Located<String> layerFreq, Located<Long> denseLayers,
+                   Located<Double> capacityFactor, Located<Boolean> padToCapacity, Located<String> dispatcher,
+                   Located<Boolean> overlapA2a, Located<Boolean> groupedGemm) {
+            this(expertFfn, sharedFfn, layerFreq, denseLayers, capacityFactor, padToCapacity, dispatcher, overlapA2a, groupedGemm, null, null);
+        }
+
         public boolean empty() {
             return expertFfn == null && sharedFfn == null && layerFreq == null && denseLayers == null && capacityFactor == null
-                    && padToCapacity == null && dispatcher == null && overlapA2a == null && groupedGemm == null;
+                    && padToCapacity == null && dispatcher == null && overlapA2a == null && groupedGemm == null
+                    && activationClamp == null && expertBias == null;
         }
     }
 

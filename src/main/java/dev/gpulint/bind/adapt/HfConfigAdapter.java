@@ -122,7 +122,10 @@ final class HfConfigAdapter implements FormatAdapter {
                 moeFfn, shared, first(m, "first_k_dense_replace"), Math.max(1, first(m, "interleave_moe_layer_step")),
                 gated(type, text(m, "hidden_act"), text(m, "activation_function")), tied == null || tied,
                 window(m), fullEvery(m, type), "gpt_oss".equals(type), first(m, "kv_lora_rank"),
-                Models.Mla.of(first(m, "q_lora_rank"), first(m, "qk_nope_head_dim"), first(m, "qk_rope_head_dim"), first(m, "v_head_dim")));
+                Models.Mla.of(first(m, "q_lora_rank"), first(m, "qk_nope_head_dim"), first(m, "qk_rope_head_dim"), first(m, "v_head_dim")),
+                // GPT-OSS: swiglu_limit clamps the experts' GLU; its experts' projections carry biases (GptOssExperts'
+                // gate_up_proj_bias and down_proj_bias, no config key)
+                experts > 1 ? Math.max(0, decimal(m, "swiglu_limit")) : 0, experts > 1 && "gpt_oss".equals(type));
     }
 
     /** sliding_window, unless use_sliding_window says it is off (Qwen 2 and 3 write a window they do not use). */
@@ -167,6 +170,18 @@ final class HfConfigAdapter implements FormatAdapter {
             if (v != null && v.value() > 0) return v.value();
         }
         return 0;
+    }
+
+    /** A positive finite number (swiglu_limit: 7.0), 0 when absent or not one. */
+    private static double decimal(MappingNode m, String key) {
+        String t = text(m, key);
+        if (t == null) return 0;
+        try {
+            double v = Double.parseDouble(t.strip());
+            return Double.isFinite(v) && v > 0 ? v : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private static String text(MappingNode m, String key) {

@@ -45,6 +45,9 @@ final class JobDraft {
     Located<String> moeLayerFreq, dispatcher;
     Located<Double> capacityFactor;
     Located<Boolean> padToCapacity, moeOverlap, groupedGemm;
+    /** The experts' GLU clamp value and whether their linear layers have biases (Specs.Moe; GPT-OSS). */
+    Located<Double> activationClamp;
+    Located<Boolean> expertBias;
     /** The attention variant (Specs.Attention): sliding window, full attention every n-th layer, sinks, MLA's kv rank. */
     Located<Long> window, fullEvery, kvLoraRank;
     /** Multi-latent attention's other sizes (Specs.Attention): query rank, query/key head, its rotary part, value head. */
@@ -254,7 +257,7 @@ final class JobDraft {
 
     private Specs.Moe moe() {
         Specs.Moe m = new Specs.Moe(moeFfn, sharedFfn, moeLayerFreq, denseLayers, capacityFactor, padToCapacity, dispatcher,
-                moeOverlap, groupedGemm);
+                moeOverlap, groupedGemm, activationClamp, expertBias);
         return m.empty() ? null : m;
     }
 

@@ -246,6 +246,8 @@ final class ModelNames {
             j.denseLayers = j.key(key, new Located<>(e.firstDenseLayers(), at.span()));
         }
         if (j.moeLayerFreq == null && e.moeLayerStep() > 1) j.moeLayerFreq = j.key(key, new Located<>(String.valueOf(e.moeLayerStep()), at.span()));
+        if (j.activationClamp == null && e.swigluLimit() > 0) j.activationClamp = j.key(key, new Located<>(e.swigluLimit(), at.span()));
+        if (j.expertBias == null && e.expertBias()) j.expertBias = new Located<>(true, at.span());
     }
 
     /** The files' model configurations and the folders of the drafts' files, for {@link #fill}. */

@@ -11,6 +11,7 @@ import dev.gpulint.tree.ScalarNode;
  * {@code model.config} (Megatron-Core's TransformerConfig names, the same as Megatron-LM's flags without the dashes):
  * moe_router_topk, moe_ffn_hidden_size, moe_shared_expert_intermediate_size, moe_layer_freq, moe_expert_capacity_factor,
  * moe_pad_expert_input_to_capacity, moe_token_dispatcher_type, moe_grouped_gemm, overlap_moe_expert_parallel_comm,
+ * activation_func_clamp_value, add_bias_linear (the experts' clamped GLU and biases, ExpertPasses),
  * window_size, window_attn_skip_freq, multi_latent_attention with kv_lora_rank, attention_backend (AttentionBackends).
  * Each key is the value's key in messages.
  */
@@ -38,6 +39,20 @@ final class Nemo2Moe {
             }
         }
         j.padToCapacity = TreeValues.bool(scalar(config, "moe_pad_expert_input_to_capacity"));
+        // the experts' clamped GLU and biases (GPT-OSS: activation_func_clamp_value 7.0, add_bias_linear True), as stated
+        Located<Long> experts = TreeValues.whole(scalar(config, "num_moe_experts"));
+        boolean moe = experts != null && experts.value() != null && experts.value() > 1;
+        Located<String> clamp = moe ? text(scalar(config, "activation_func_clamp_value")) : null;
+        if (clamp != null) {
+            try {
+                double v = Double.parseDouble(clamp.value().strip());
+                if (v > 0 && v < 1e6) j.activationClamp = j.key(at + "activation_func_clamp_value", new Located<>(v, clamp.span()));
+            } catch (NumberFormatException e) {
+                // null or text: not clamped, as absent
+            }
+        }
+        Located<Boolean> bias = moe ? TreeValues.bool(scalar(config, "add_bias_linear")) : null;
+        if (bias != null && Boolean.TRUE.equals(bias.value())) j.expertBias = bias;
         j.dispatcher = j.key(at + "moe_token_dispatcher_type", text(scalar(config, "moe_token_dispatcher_type")));
         Located<String> backend = AttentionBackends.kernel(j, at + "attention_backend", text(scalar(config, "attention_backend")));
         if (backend != null) j.attentionKernel = backend;

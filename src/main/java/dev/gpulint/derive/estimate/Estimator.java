@@ -101,6 +101,7 @@ public final class Estimator {
         if (eager != null) terms.add(eager);
         if (f8 != null) terms.add(f8);
         if (moe != null) terms.add(moe.term());
+        if (moe != null && moe.passes() != null) terms.add(moe.passes());
 
         Map<ParallelDim, Double> comm = new EnumMap<>(ParallelDim.class);
         Map<ParallelDim, Tier> tiers = new EnumMap<>(ParallelDim.class);

@@ -52,7 +52,7 @@ public final class MoeCost {
      * @param term          the figures of the breakdown's moe term
      */
     public record Priced(double perLayerS, double moeLayerS, double tokensPerExpert, double tileFill, double routedEfficiency,
-                         double a2aBytes, Term.Moe term) {}
+                         double a2aBytes, Term.Moe term, Term.ExpertPasses passes) {}
 
     private MoeCost() {}
 
@@ -90,14 +90,17 @@ public final class MoeCost {
         // a quantized GEMM path casts every routed row's GEMM inputs, k per token (MoeCasts)
         MoeCasts.Priced casts = MoeCasts.price(m, hw, tokens, tp, etp, cf, hbm);
         double sharedS = s.sharedFfn() > 0 ? tokens * 6 * gate * h * s.sharedFfn() / tp * rf / pg + 6 * rf * e.gemmKernelS() : 0;
-        double moeLayerS = routedS + routerS + permuteS + extraS + casts.seconds() + sharedS;
+        // the clamped GLU's and the experts' biases' passes outside the fused activation (ExpertPasses; null: neither)
+        Term.ExpertPasses passes = ExpertPasses.price(m, s, l, tokens, rf, hbm);
+        double moeLayerS = routedS + routerS + permuteS + extraS + casts.seconds() + sharedS + (passes == null ? 0 : passes.seconds());
         // a dense layer: its own MLP instead of the experts (the routed expert's MLP is what the shared term left out)
         double denseS = tokens * 6 * gate * h * s.denseFfn() / tp * rf / pg + 6 * rf * e.gemmKernelS();
         int layers = m.layers(), dense = s.denseLayers(m);
         double perLayer = (s.moeLayers() * moeLayerS + dense * denseS) / layers;
         double a2a = tokens / (l.sequenceParallel() ? tp : 1) * k * h * ab * cf;
         Term.Moe term = new Term.Moe(s.moeLayers(), layers, local, perExpert, etp, cf, fill, routedFlops, pg, weightBytes, hbm, kernels,
-                e.gemmKernelS(), (int) members, expertGemmS, routedS, routerS, permuteS, rows, extraS, casts.bytes(), casts.seconds(), s.sharedFfn(), sharedS, moeLayerS, dense, s.denseFfn(), denseS);
-        return new Priced(perLayer, moeLayerS, perExpert, fill, routedFlops / pg / routedS, a2a, term);
+                e.gemmKernelS(), (int) members, expertGemmS, routedS, routerS, permuteS, rows, extraS, casts.bytes(), casts.seconds(), s.sharedFfn(), sharedS, moeLayerS, dense, s.denseFfn(), denseS,
+                passes == null ? 0 : passes.seconds());
+        return new Priced(perLayer, moeLayerS, perExpert, fill, routedFlops / pg / routedS, a2a, term, passes);
     }
 }

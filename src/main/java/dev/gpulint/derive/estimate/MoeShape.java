@@ -21,9 +21,13 @@ import java.util.Locale;
  * @param overlapA2a     the all-to-alls run behind another micro-batch's compute ({@code --overlap-moe-expert-parallel-comm})
  * @param groupedGemm    a rank's local experts run as one grouped GEMM per matrix ({@code --moe-grouped-gemm}), not one GEMM each
  * @param etp            the experts' tensor-parallel size ({@code --expert-tensor-parallel-size}; 0: the layout's tp)
+ * @param activationClamp the experts' GLU inputs clamped to this value (Megatron-Core's activation_func_clamp_value; 0: not
+ *                       clamped): {@link ExpertPasses}
+ * @param expertBias     the experts' linear layers have biases ({@link ExpertPasses})
  */
 public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capacityFactor, boolean padToCapacity,
-                       Dispatcher dispatcher, boolean overlapA2a, boolean groupedGemm, int etp) {
+                       Dispatcher dispatcher, boolean overlapA2a, boolean groupedGemm, int etp, double activationClamp,
+                       boolean expertBias) {
 
     /** Megatron-Core's token dispatchers. */
     public enum Dispatcher {
@@ -57,14 +61,14 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
             + " micro-batch the step can be longer than estimated (docs/plan.md, \"The MoE host floor\")";
 
     public MoeShape {
-        if (moeLayers < 0 || denseFfn < 1 || sharedFfn < 0 || capacityFactor < 0 || etp < 0 || dispatcher == null) {
+        if (moeLayers < 0 || denseFfn < 1 || sharedFfn < 0 || capacityFactor < 0 || etp < 0 || activationClamp < 0 || dispatcher == null) {
             throw new IllegalArgumentException("an MoE shape's sizes are not negative");
         }
     }
 
     /** Every layer MoE with its routed experts only, dropless, all-to-all, grouped GEMM: what the estimate took before. */
     public static MoeShape uniform(ModelShape m) {
-        return new MoeShape(m.layers(), m.ffn(), 0, 0, false, Dispatcher.ALLTOALL, false, true, 0);
+        return new MoeShape(m.layers(), m.ffn(), 0, 0, false, Dispatcher.ALLTOALL, false, true, 0, 0, false);
     }
 
     /** The experts' tensor-parallel size in layout {@code l}. */
@@ -150,7 +154,9 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         Specs.Parallelism p = j.parallelism();
         Located<Long> etp = p == null ? null : p.expertTp();
         int e = etp == null || etp.value() == null || etp.value() < 1 ? 0 : (int) Math.min(Integer.MAX_VALUE, etp.value());
-        return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e);
+        double clamp = s != null && s.activationClamp() != null && s.activationClamp().value() != null ? Math.max(0, s.activationClamp().value()) : 0;
+        boolean bias = s != null && s.expertBias() != null && Boolean.TRUE.equals(s.expertBias().value());
+        return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias);
     }
 
     private static String shortText(String t) {

@@ -115,13 +115,49 @@ public sealed interface Term {
      * @param denseLayers      layers with a dense MLP
      * @param denseFfn         its hidden size
      * @param denseSeconds     one dense layer's MLP time
+     * @param passesSeconds    the clamped GLU's and the experts' biases' unfused passes (the expert-passes term; 0: none)
      */
     record Moe(int moeLayers, int layers, double localExperts, double tokensPerExpert, int etp, double capacityFactor,
                double tileFill, double routedFlops, double gemmRate, double weightBytes, double hbmRate, double kernels,
                double kernelSeconds, int expertGemms, double expertGemmSeconds, double routedSeconds, double routerSeconds, double permuteSeconds,
                double rows, double activationSeconds, double castBytes, double castSeconds, long sharedFfn, double sharedSeconds, double moeLayerSeconds,
-               int denseLayers, long denseFfn, double denseSeconds) implements Term {
+               int denseLayers, long denseFfn, double denseSeconds, double passesSeconds) implements Term {
+        /** Without unfused expert passes (neither clamped nor biased experts). */
+        public Moe(int moeLayers, int layers, double localExperts, double tokensPerExpert, int etp, double capacityFactor,
+                   double tileFill, double routedFlops, double gemmRate, double weightBytes, double hbmRate, double kernels,
+                   double kernelSeconds, int expertGemms, double expertGemmSeconds, double routedSeconds, double routerSeconds, double permuteSeconds,
+                   double rows, double activationSeconds, double castBytes, double castSeconds, long sharedFfn, double sharedSeconds, double moeLayerSeconds,
+                   int denseLayers, long denseFfn, double denseSeconds) {
+            this(moeLayers, layers, localExperts, tokensPerExpert, etp, capacityFactor, tileFill, routedFlops, gemmRate, weightBytes, hbmRate,
+                    kernels, kernelSeconds, expertGemms, expertGemmSeconds, routedSeconds, routerSeconds, permuteSeconds, rows, activationSeconds,
+                    castBytes, castSeconds, sharedFfn, sharedSeconds, moeLayerSeconds, denseLayers, denseFfn, denseSeconds, 0);
+        }
+
         @Override public String term() { return "moe"; }
+    }
+
+    /**
+     * The routed experts' elementwise passes outside the fused activation, per MoE layer and micro-batch ({@link ExpertPasses}):
+     * the GLU clamp's and the per-expert fc2 bias's.
+     *
+     * @param rows            the routed rows the GPU's experts take (T·k·etp/tp)
+     * @param clamp           the clamp value (0: not clamped)
+     * @param ffnPerRow       f = ffn/etp
+     * @param clampForward    the clamp's forward bytes (8 × rows × f × bytes)
+     * @param clampBackward   its backward bytes (10 × rows × f × bytes)
+     * @param bias            the experts have biases
+     * @param hiddenPerRow    h
+     * @param biasForward     the bias's forward bytes (6 × rows × h × bytes)
+     * @param biasBackward    its backward bytes (6 × rows × h × bytes)
+     * @param recomputed      the share of the forward run again (full recompute)
+     * @param bytes           forward × (1 + recomputed) + backward
+     * @param hbmRate         the achieved HBM rate, bytes/s
+     * @param seconds         bytes ÷ hbmRate (in the moe term's MoE layer)
+     */
+    record ExpertPasses(double rows, double clamp, double ffnPerRow, double clampForward, double clampBackward, boolean bias,
+                        double hiddenPerRow, double biasForward, double biasBackward, double recomputed, double bytes, double hbmRate,
+                        double seconds) implements Term {
+        @Override public String term() { return "expert-passes"; }
     }
 
     /**

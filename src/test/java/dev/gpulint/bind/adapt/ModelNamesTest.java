@@ -175,6 +175,9 @@ class ModelNamesTest {
         assertEquals(2L, oss.attention().fullEvery().value());
         assertEquals(true, oss.attention().sinks().value());
         assertNull(oss.attention().kvLoraRank());
+        // the experts' clamped GLU and biases (ExpertPasses): swiglu_limit and GPT-OSS's biased expert projections
+        assertEquals(7.0, oss.moe().activationClamp().value());
+        assertEquals(true, oss.moe().expertBias().value());
         assertNull(job("mixtral.sh", """
                 torchrun --nnodes 4 --nproc_per_node 8 train.py --model mistralai/Mixtral-8x7B-v0.1 --tensor-model-parallel-size 1
                 """).model().attention(), "Mixtral's config has no sliding window");
@@ -190,7 +193,7 @@ class ModelNamesTest {
         SourceFile b = SourceFile.of("train/ckpt/b/config.json", """
                 {"architectures": ["GptOssForCausalLM"], "model_type": "gpt_oss", "hidden_size": 2880, "num_hidden_layers": 4,
                  "num_attention_heads": 64, "num_key_value_heads": 8, "head_dim": 64, "num_local_experts": 32, "experts_per_token": 4,
-                 "intermediate_size": 2880, "vocab_size": 201088, "sliding_window": 128,
+                 "intermediate_size": 2880, "vocab_size": 201088, "sliding_window": 128, "swiglu_limit": 7.0,
                  "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention"]}
                 """);
         List<Specs.Job> both = jobs(runA, runB, a, b);
@@ -201,6 +204,10 @@ class ModelNamesTest {
         assertEquals(128L, gpt.attention().window().value());
         assertEquals(2L, gpt.attention().fullEvery().value());
         assertEquals(true, gpt.attention().sinks().value());
+        assertEquals(7.0, gpt.moe().activationClamp().value(), "swiglu_limit");
+        assertEquals(true, gpt.moe().expertBias().value(), "gpt_oss experts carry biases");
+        assertNull(qwen.moe().activationClamp(), "no swiglu_limit: not clamped");
+        assertNull(qwen.moe().expertBias());
     }
 
     @Test

@@ -76,6 +76,24 @@ class Nemo2MoeTest {
     }
 
     @Test
+    void theExpertsClampAndBiasesAreReadWhereStatedOnAnMoeConfig() {
+        // Megatron-Bridge's GPTOSSProvider: activation_func_clamp_value 7.0, add_bias_linear True
+        Specs.Model m = bind("1").jobs().get(0).model();
+        assertNull(m.moe().activationClamp(), "not stated: not clamped");
+        assertNull(m.moe().expertBias(), "not stated: no biases");
+        String oss = RECIPE.replace("    moe_grouped_gemm: true\n", "    moe_grouped_gemm: true\n    activation_func_clamp_value: 7.0\n    add_bias_linear: true\n");
+        SourceFile f = SourceFile.of("gpt_oss.yaml", oss.formatted("1"));
+        Specs.Model g = Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0).model();
+        assertEquals(7.0, g.moe().activationClamp().value());
+        assertEquals(true, g.moe().expertBias().value());
+        // a dense config's biases are no expert's
+        SourceFile d = SourceFile.of("dense.yaml", oss.formatted("1").replace("num_moe_experts: 128", "num_moe_experts: 1"));
+        Specs.Moe dm = Adapters.bind(List.of(new Adapters.Input(d, Readers.read(d).foreign()))).jobs().get(0).model().moe();
+        assertNull(dm == null ? null : dm.expertBias());
+        assertNull(dm == null ? null : dm.activationClamp());
+    }
+
+    @Test
     void aLayerFrequencyThatDoesNotReadIsSyn002AtTheValueUnderItsOwnKey() {
         dev.gpulint.spec.Model model = bind("\"[1]*47\"");
         assertEquals(List.of("qwen3_moe.yaml:20:21 SYN002 'model.config.moe_layer_freq' is '[1]*47': the pattern gives 47 layers but the model has 48."),

@@ -174,12 +174,14 @@ public final class Estimator {
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {
-                dpS = c.collective(DP, n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter")
-                        + c.collective(DP, n, 1, params * 2, Collective.ALL_GATHER, "parameter all-gather");
-                dpExp = Math.max((1 - e.dpOverlap()) * dpS, dpS - stageS);
+                double reduce = c.collective(DP, n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter");
+                double gather = c.collective(DP, n, 1, params * 2, Collective.ALL_GATHER, "parameter all-gather");
+                dpS = reduce + gather;
+                // what outlasts the compute the schedule hides it behind: one micro-batch, or per model chunk (ChunkedDpSync)
+                dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false));
             } else {
                 dpS = c.collective(DP, n, 1, params * gradBytes, Collective.ALL_REDUCE, "gradient all-reduce");
-                dpExp = Math.max((1 - e.dpOverlap()) * dpS, dpS - stageS * 2 / 3);
+                dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, dpS, 0, true));
             }
         }
         if (dpS > 0) terms.add(new Term.DpExposure(e.dpOverlap(), dpExp, dpS));

@@ -74,6 +74,7 @@ public final class Deriver {
         BandwidthReadings bandwidths = new BandwidthReadings(catalog, out);
         NodeGroupAnalysis groups = new NodeGroupAnalysis(catalog, out);
         EnvAnalysis env = new EnvAnalysis(environmentOnce, readings);
+        OriginAnalysis origins = new OriginAnalysis();
         List<Resolved.Cluster> resolved = resolver.clusters(clusters);
         for (Resolved.Cluster c : resolved) {
             ClusterAnalysis.cluster(c, out);
@@ -98,7 +99,7 @@ public final class Deriver {
                 StageMemory.fact(e).ifPresent(out::add);
             }
             AllReduceAnalysis.job(j, catalog, out);
-            OriginAnalysis.job(j, out);
+            origins.analyse(j, out);
             MachinesAnalysis.job(j, out);
             GroupFitAnalysis.job(j, out);
         }

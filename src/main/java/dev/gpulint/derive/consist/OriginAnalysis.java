@@ -15,9 +15,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The CONSIST family's analysis: the places of a job read from another format that state one number. */
+/**
+ * The CONSIST family's analysis: the places of a job read from another format that state one number. One instance per
+ * derive run remembers the comparisons of the last origin it read: the plan's candidate jobs share their job's origin
+ * (one object, the layout's own statements left out), so a run of a thousand candidates compares it once.
+ */
 public final class OriginAnalysis {
-    private OriginAnalysis() {}
+
+    /** A place that states a quantity with another value than its reference. */
+    private record Differs(String quantity, ConsistencyFact.Place found, ConsistencyFact.Place reference) {}
+
+    private Specs.Origin last;
+    private List<Differs> lastDiffers;
+
+    /** The statements of a job read from another format, as {@link #analyse} reads them (no comparison kept). */
+    public static void job(Resolved.Job r, Facts facts) { new OriginAnalysis().analyse(r, facts); }
 
     /**
      * The statements of a job read from another format: every place that states one of its
@@ -25,11 +37,32 @@ public final class OriginAnalysis {
      * else the configuration, else the launcher), each such place once; the GPUs the program asks
      * for against what a pod gets; the pods' RDMA access; DeepSpeed's batch triple.
      */
-    public static void job(Resolved.Job r, Facts facts) {
+    public void analyse(Resolved.Job r, Facts facts) {
         Specs.Job j = r.spec();
         if (j.origin() == null) return;
         Specs.Origin o = j.origin();
         String job = j.name().value();
+        if (o != last) {                    // an origin is a record of immutable lists: the same object compares the same
+            lastDiffers = differs(o);
+            last = o;
+        }
+        for (Differs d : lastDiffers) facts.add(new ConsistencyFact(job, o.format(), d.quantity(), d.found(), d.reference()));
+        Located<String> hca = j.env().get("NCCL_IB_HCA");
+        facts.add(new OriginFact(job, o.format(), o.podsVisible(), o.rdmaResources().size(), o.rdmaByAccess(),
+                hca == null ? null : hca.value(), hca == null ? null : hca.span()));
+        Specs.DeepSpeedBatch ds = o.deepspeed();
+        if (ds != null && ds.trainBatchSize() != null && ds.microBatchPerGpu() != null && ds.microBatchPerGpu().value() > 0
+                && (ds.gradientAccumulation() == null || ds.gradientAccumulation().value() > 0)) {
+            facts.add(new DeepSpeedBatchFact(job, ds.trainBatchSize().value(), ds.trainBatchSize().span(),
+                    ds.microBatchPerGpu().value(), ds.microBatchPerGpu().span(),
+                    ds.gradientAccumulation() == null ? 0 : ds.gradientAccumulation().value(),
+                    ds.gradientAccumulation() == null ? null : ds.gradientAccumulation().span(), r.dpEffective()));
+        }
+    }
+
+    /** The places of an origin that differ from their quantity's reference, in the order the facts are made. */
+    private static List<Differs> differs(Specs.Origin o) {
+        List<Differs> out = new ArrayList<>();
         Map<String, List<Specs.Stated>> by = new LinkedHashMap<>();
         for (Specs.Stated s : o.stated()) by.computeIfAbsent(s.quantity(), k -> new ArrayList<>()).add(s);
         Set<String> seen = new HashSet<>();
@@ -42,8 +75,7 @@ public final class OriginAnalysis {
             for (Specs.Stated s : all) {
                 if (s == ref || s.value().equals(ref.value())) continue;
                 if (!seen.add(q + "|" + s.where() + "|" + s.value())) continue;
-                facts.add(new ConsistencyFact(job, o.format(), q, place(s, s.span() != null ? s.span() : ref.span()),
-                        place(ref, ref.span())));
+                out.add(new Differs(q, place(s, s.span() != null ? s.span() : ref.span()), place(ref, ref.span())));
             }
         }
         // GPUs the program itself asks for, against what a pod gets
@@ -52,21 +84,10 @@ public final class OriginAnalysis {
         if (pod != null) {
             for (Specs.Stated s : by.getOrDefault("app_gpus_per_node", List.of())) {
                 if (s.value().equals(pod.value())) continue;
-                facts.add(new ConsistencyFact(job, o.format(), "app_gpus_per_node",
-                        place(s, s.span()), place(pod, pod.span())));
+                out.add(new Differs("app_gpus_per_node", place(s, s.span()), place(pod, pod.span())));
             }
         }
-        Located<String> hca = j.env().get("NCCL_IB_HCA");
-        facts.add(new OriginFact(job, o.format(), o.podsVisible(), o.rdmaResources().size(), o.rdmaByAccess(),
-                hca == null ? null : hca.value(), hca == null ? null : hca.span()));
-        Specs.DeepSpeedBatch ds = o.deepspeed();
-        if (ds != null && ds.trainBatchSize() != null && ds.microBatchPerGpu() != null && ds.microBatchPerGpu().value() > 0
-                && (ds.gradientAccumulation() == null || ds.gradientAccumulation().value() > 0)) {
-            facts.add(new DeepSpeedBatchFact(job, ds.trainBatchSize().value(), ds.trainBatchSize().span(),
-                    ds.microBatchPerGpu().value(), ds.microBatchPerGpu().span(),
-                    ds.gradientAccumulation() == null ? 0 : ds.gradientAccumulation().value(),
-                    ds.gradientAccumulation() == null ? null : ds.gradientAccumulation().span(), r.dpEffective()));
-        }
+        return List.copyOf(out);
     }
 
     private static ConsistencyFact.Place place(Specs.Stated s, Span span) {

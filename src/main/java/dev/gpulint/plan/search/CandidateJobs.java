@@ -35,7 +35,13 @@ final class CandidateJobs {
      * With {@code perNode} GPUs per node (above 0), a candidate for another GPU count than the job's (`plan --gpus`)
      * asks for the nodes it needs: the candidate's GPUs ÷ {@code perNode}, rounded up.
      */
-    static Specs.Job of(Specs.Job job, Layout l, String name, long perNode) {
+    static Specs.Job of(Specs.Job job, Layout l, String name, long perNode) { return of(job, l, name, perNode, origin(job.origin())); }
+
+    /**
+     * As above, with the job's origin as every candidate keeps it ({@link #origin}, made once by a search for all its
+     * candidates: one object, so derive compares its statements once per run).
+     */
+    static Specs.Job of(Specs.Job job, Layout l, String name, long perNode, Specs.Origin origin) {
         Span at = job.span() != null ? job.span() : job.name().span();
         Specs.Parallelism p = job.parallelism();
         Specs.Parallelism parallelism = new Specs.Parallelism(
@@ -72,10 +78,11 @@ final class CandidateJobs {
         }
         return new Specs.Job(new Located<>(name, job.name().span()), job.file(), job.cluster(), job.nodeGroup(), nodes,
                 job.gpusPerNode(), job.model(), parallelism, batch, optimizer, job.network(), job.stepTime(), job.env(), job.span(),
-                origin(job.origin()), job.recompute(), job.offload(), job.kernels(), job.fp8Scaling());
+                origin, job.recompute(), job.offload(), job.kernels(), job.fp8Scaling());
     }
 
-    private static Specs.Origin origin(Specs.Origin o) {
+    /** The job's origin as a candidate keeps it: the statements of the sizes a candidate rewrites left out. */
+    static Specs.Origin origin(Specs.Origin o) {
         if (o == null) return null;
         List<Specs.Stated> kept = o.stated().stream().filter(s -> !REWRITTEN.contains(s.quantity())).toList();
         return new Specs.Origin(o.format(), kept, o.rdmaResources(), o.podsVisible(), o.rdmaByAccess(), o.gpuModel(), null,

@@ -318,10 +318,11 @@ public final class CandidateSearch {
         RuleEngine.builtInKieBase();
         EnvAnalysis.Readings readings = new EnvAnalysis.Readings();     // the job's environment, read once for every session
         Set<String> cluster = new TreeSet<>();
+        Specs.Origin origin = CandidateJobs.origin(job.origin());      // one object for every candidate job
         java.util.stream.IntStream.range(0, chunks).parallel().mapToObj(i -> {
             int from = (int) Math.min(n, (long) i * chunk), to = (int) Math.min(n, (long) from + chunk);
             List<Specs.Job> jobs = new ArrayList<>(to - from);
-            for (int k = from; k < to; k++) jobs.add(CandidateJobs.of(job, checked.get(k), PREFIX + k, perNode));
+            for (int k = from; k < to; k++) jobs.add(CandidateJobs.of(job, checked.get(k), PREFIX + k, perNode, origin));
             List<Object> facts = new ArrayList<>();
             // derive's own estimate of a candidate job (its memory for the job's recompute) is left out: the caller's
             // memory facts, one per recompute choice, take its place, and the valid layouts are priced by the caller

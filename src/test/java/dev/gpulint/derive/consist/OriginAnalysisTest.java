@@ -110,4 +110,44 @@ class OriginAnalysisTest {
         OriginAnalysis.job(new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, 0, false, List.of(), 1, 0), out);
         assertTrue(out.list().isEmpty());
     }
+
+    /**
+     * One analysis over several jobs (a derive run of the plan's candidate jobs, which share their job's origin object)
+     * gives each job its own facts, under its own name, as an analysis of that job alone does; and a job of another
+     * origin after them is compared afresh, not given the remembered comparisons.
+     */
+    @Test
+    void oneAnalysisOfJobsSharingAnOriginGivesEachItsOwnFacts() {
+        Specs.Origin shared = new Specs.Origin("Kubernetes PyTorchJob", List.of(
+                new Stated("per_node", "8", "the launcher's --nproc-per-node", StatedKind.LAUNCHER, A),
+                new Stated("per_node", "4", "the pod's nvidia.com/gpu", StatedKind.RESOURCE, B)), List.of(), true, false, null, null, null, null);
+        Specs.Origin other = new Specs.Origin("Kubernetes PyTorchJob", List.of(
+                new Stated("tp", "2", "the launcher's --tensor-model-parallel-size", StatedKind.LAUNCHER, A),
+                new Stated("tp", "4", "the config's tensor_model_parallel_size", StatedKind.CONFIG, C)), List.of(), true, false, null, null, null, null);
+        OriginAnalysis one = new OriginAnalysis();
+        Facts together = new Facts();
+        List<Resolved.Job> jobs = List.of(job("a", shared), job("b", shared), job("c", other));
+        for (Resolved.Job r : jobs) one.analyse(r, together);
+        List<ConsistencyFact> all = pairs(together.list());
+        assertEquals(3, all.size());
+        for (int i = 0; i < jobs.size(); i++) {
+            Facts alone = new Facts();
+            OriginAnalysis.job(jobs.get(i), alone);
+            ConsistencyFact expected = pairs(alone.list()).get(0), got = all.get(i);
+            assertEquals(jobs.get(i).spec().name().value(), got.getJob());
+            assertEquals(expected.getJob(), got.getJob());
+            assertEquals(expected.getQuantity(), got.getQuantity());
+            assertEquals(expected.getFoundNumber(), got.getFoundNumber());
+            assertEquals(expected.getFoundSpan(), got.getFoundSpan());
+            assertEquals(expected.getReferenceNumber(), got.getReferenceNumber());
+            assertEquals(expected.getReferenceWhere(), got.getReferenceWhere());
+        }
+        assertEquals("tp", all.get(2).getQuantity(), "the third job's own origin, not the remembered one");
+        assertEquals(3, together.list().stream().filter(OriginFact.class::isInstance).count(), "an origin fact per job");
+    }
+
+    private static Resolved.Job job(String name, Specs.Origin o) {
+        Specs.Job spec = new Specs.Job(at(name, A), "j.yaml", null, null, null, null, null, null, null, null, null, null, Map.of(), A, o);
+        return new Resolved.Job(spec, name, null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, 1, false, List.of(), 1, 0);
+    }
 }

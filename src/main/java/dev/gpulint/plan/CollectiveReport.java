@@ -42,6 +42,7 @@ final class CollectiveReport {
                 row.put("efficiency", PlanReport.r(c.efficiency()));
                 row.put("measured", c.measured());
                 row.put("estimate_s", PlanReport.r(c.seconds()));
+                row.put("latency_s", PlanReport.r(c.latency()));
                 rows.add(row);
             }
             m.put("tiers", rows);
@@ -58,7 +59,7 @@ final class CollectiveReport {
             b.append(markdown ? "" : "  ").append(String.format(Locale.ROOT, "S = %s per GPU over %d ranks: a ring %s sends %s = %s per GPU%n",
                     Units.bytes(t.bytes()), t.n(), t.collective().id(), t.collective().formula(),
                     Units.bytes(t.rows().isEmpty() ? 0 : t.rows().get(0).cost().bytesPerRank())));
-            if (markdown) b.append("\n| tier | line rate per rank | ideal | efficiency | estimate |\n|---|---|---|---|---|\n");
+            if (markdown) b.append("\n| tier | line rate per rank | ideal | efficiency | estimate | of it NCCL's latency |\n|---|---|---|---|---|---|\n");
             for (TierTable.Row r : t.rows()) {
                 CollectiveCost c = r.cost();
                 String name = r.name() + (r.asPlaced() ? " (as placed)" : "");
@@ -67,10 +68,11 @@ final class CollectiveReport {
                     b.append("| ").append(r.asPlaced() ? "**" + name + "**" : name).append(" | ").append(gbs(c.lineRate())).append(" (")
                             .append(rateOf(c)).append(") | ")
                             .append(Units.seconds(c.idealSeconds())).append(" | ").append(eff).append(" | ")
-                            .append(Units.seconds(c.seconds())).append(" |\n");
+                            .append(Units.seconds(c.seconds())).append(" | ").append(c.latencyFormula()).append(" |\n");
                 } else {
-                    b.append(String.format(Locale.ROOT, "  %-9s %s at line rate, %s estimated (× %s) — %s: %s%n", r.id(),
-                            Units.seconds(c.idealSeconds()), Units.seconds(c.seconds()), eff, name, gbs(c.lineRate()) + " per rank (" + rateOf(c) + ")"));
+                    b.append(String.format(Locale.ROOT, "  %-9s %s at line rate, %s estimated (× %s; both with NCCL's %s) — %s: %s%n", r.id(),
+                            Units.seconds(c.idealSeconds()), Units.seconds(c.seconds()), eff, c.latencyFormula(), name,
+                            gbs(c.lineRate()) + " per rank (" + rateOf(c) + ")"));
                 }
             }
         }

@@ -118,15 +118,21 @@ public final class EstimateWords {
 
     static String collectives(Term.Collectives c) {
         CollectiveCost k = c.cost();
-        return String.format(Locale.ROOT, "%s × %s %s over %d ranks: %s moved per rank (%s) each, over %s%s: %s",
+        return String.format(Locale.ROOT, "%s × %s %s over %d ranks: %s moved per rank (%s) each, over %s%s%s: %s",
                 num(c.count()), c.dim(), c.what(), c.n(), Units.bytes(k.bytesPerRank()), k.collective().formula(), path(k, c.links()),
-                rate(k), Units.seconds(c.seconds()));
+                rate(k), latency(k), Units.seconds(c.seconds()));
     }
 
     static String sends(Term.Sends s) {
         CollectiveCost k = s.cost();
-        return String.format(Locale.ROOT, "%s %s: %s per micro-batch over %s%s: %s", s.dim(), s.what(), Units.bytes(s.bytes()),
-                path(k, s.links()), rate(k), Units.seconds(k.seconds()));
+        String count = s.count() == 1 ? "" : " in " + num(s.count()) + " sends of " + Units.bytes(k.bytes());
+        return String.format(Locale.ROOT, "%s %s: %s per micro-batch%s over %s%s%s: %s", s.dim(), s.what(), Units.bytes(s.bytes()),
+                count, path(k, s.links()), rate(k), latency(k), Units.seconds(s.seconds()));
+    }
+
+    /** NCCL's latency each collective or send pays on top of its bytes ({@link CollectiveCost#latencyFormula}), or "" when none was priced. */
+    private static String latency(CollectiveCost k) {
+        return k.latency() <= 0 ? "" : ", + " + k.latencyFormula() + " each";
     }
 
     static String bubble(Term.Bubble b) {
@@ -212,7 +218,7 @@ public final class EstimateWords {
 
     /** The bus bandwidth it ran at: measured by nccl-tests, or line rate × efficiency. */
     private static String rate(CollectiveCost k) {
-        double bus = k.seconds() > 0 ? k.bytesPerRank() / k.seconds() : 0;
+        double bus = k.bandwidthSeconds() > 0 ? k.bytesPerRank() / k.bandwidthSeconds() : 0;
         return String.format(Locale.ROOT, " at %.0f GB/s%s", bus / 1e9, k.measured() ? " (measured by nccl-tests)"
                 : String.format(Locale.ROOT, " (%.0f GB/s line rate × %.2f)", k.lineRate() / 1e9, k.efficiency()));
     }

@@ -170,7 +170,7 @@ class PlanCliTest {
         PlanCli.Run r = PlanCli.run("plan", f.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("tp all-gather/reduce-scatter") && r.out().contains("over NVLink"), r.out());
-        assertTrue(r.out().contains("dp gradient all-reduce over 4 ranks") && r.out().contains("8 × 200 Gb/s ConnectX-6 per node (RDMA)"), r.out());
+        assertTrue(r.out().contains("dp gradient all-reduce per bucket over 4 ranks") && r.out().contains("8 × 200 Gb/s ConnectX-6 per node (RDMA)"), r.out());
         assertTrue(r.out().contains("over NVLink 3") && !r.out().contains("Infinity Fabric"), "an NVIDIA job's scale-up is NVLink: " + r.out());
     }
 
@@ -188,7 +188,9 @@ class PlanCliTest {
         assertEquals(2_000_000_000L, ((Number) c.get("bytes")).longValue());
         Map<String, Object> nv = ((java.util.List<Map<String, Object>>) c.get("tiers")).get(0);
         assertEquals(3.0 / 4 * 2e9, ((Number) nv.get("bytes_per_gpu")).doubleValue(), 1, "(n−1)/n·S over the 4 dp ranks");
-        assertEquals(3.0 / 4 * 2e9 / 300e9, ((Number) nv.get("ideal_s")).doubleValue(), 1e-6, "A100 NVLink 3: 300 GB/s per direction");
+        assertEquals(3.0 / 4 * 2e9 / 300e9 + 18.6e-6, ((Number) nv.get("ideal_s")).doubleValue(), 1e-6,
+                "A100 NVLink 3: 300 GB/s per direction, + NCCL's α 8.4 + 3 × 3.4 µs");
+        assertEquals(18.6e-6, ((Number) nv.get("latency_s")).doubleValue(), 1e-7);
         PlanCli.Run bad = PlanCli.run("plan", "--collective", "broadcast:1GB", f.toString());
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("--collective broadcast:1GB: the kind is all-reduce, reduce-scatter, all-gather or all-to-all"), bad.err());

@@ -116,14 +116,14 @@ class EstimateWordsTest {
         CollectiveCost send = new CollectiveCost(Collective.SEND, 4, Tier.PCIE, 671.1e6, 671.1e6, 63e9, 0.8, false, 4, 0,
                 CollectiveCost.Limit.PCIE, 671.1e6 / 63e9, 671.1e6 / 50.4e9);
         assertEquals("pp: pp activation and gradient sends: 671.1 MB per micro-batch over PCIe Gen5 at 50 GB/s (63 GB/s line rate × 0.80):"
-                + " 13.3 ms", EstimateWords.line(new Term.Sends(ParallelDim.PP, "activation and gradient sends", 671.1e6, send, h100())));
+                + " 13.3 ms", EstimateWords.line(new Term.Sends(ParallelDim.PP, "activation and gradient sends", 1, 671.1e6, send, h100(), send.seconds())));
         // across nodes a send goes through the sending GPU's own NIC, whatever its group's other ranks on the node
         Links h100 = h100();
         CollectiveCost net = new CollectiveCost(Collective.SEND, 8, Tier.NETWORK, 671.1e6, 671.1e6, 50e9, 0.9, false, 1, 0,
                 CollectiveCost.Limit.OWN_NIC, 671.1e6 / 50e9, 671.1e6 / 45e9);
         assertEquals("pp: pp activation and gradient sends: 671.1 MB per micro-batch over " + h100.tierName(Tier.NETWORK)
                 + " (a send is one pair of GPUs: the sending GPU's own NIC) at 45 GB/s (50 GB/s line rate × 0.90): 14.9 ms",
-                EstimateWords.line(new Term.Sends(ParallelDim.PP, "activation and gradient sends", 671.1e6, net, h100)));
+                EstimateWords.line(new Term.Sends(ParallelDim.PP, "activation and gradient sends", 1, 671.1e6, net, h100, net.seconds())));
     }
 
     @Test

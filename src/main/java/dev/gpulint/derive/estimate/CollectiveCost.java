@@ -35,12 +35,35 @@ import java.util.Map;
  *                     send across nodes: one GPU's own NIC)
  * @param remoteBytes  all-to-all only: the bytes each rank sends through its own NIC
  * @param limit        what bounds it
- * @param idealSeconds bytesPerRank at line rate
- * @param seconds      the estimate
+ * @param idealSeconds α + bytesPerRank at line rate
+ * @param seconds      the estimate: α + bytesPerRank at the bus bandwidth (÷ 0.92 more on NCCL's tree)
+ * @param latency      α, NCCL's latency of the collective ({@link NcclLatency}), in both times above
+ * @param algorithm    the algorithm α is NCCL's figure for (an all-reduce: the ring or the tree, as NCCL's tuner picks)
+ * @param nodes        the nodes the group spans as NCCL counts them (1 inside one scale-up domain)
+ * @param nvlink       the group's ranks on one node are joined by NVLink (else PCIe): α's intra-node steps
  */
 public record CollectiveCost(Collective collective, long n, Tier tier, double bytes, double bytesPerRank, double lineRate,
                              double efficiency, boolean measured, long local, double remoteBytes, Limit limit,
-                             double idealSeconds, double seconds) {
+                             double idealSeconds, double seconds, double latency, NcclLatency.Algorithm algorithm, long nodes, boolean nvlink) {
+
+    /** A cost of its bandwidth alone (α not yet added: 0). */
+    public CollectiveCost(Collective collective, long n, Tier tier, double bytes, double bytesPerRank, double lineRate,
+                   double efficiency, boolean measured, long local, double remoteBytes, Limit limit,
+                   double idealSeconds, double seconds) {
+        this(collective, n, tier, bytes, bytesPerRank, lineRate, efficiency, measured, local, remoteBytes, limit, idealSeconds,
+                seconds, 0, NcclLatency.Algorithm.RING, 1, tier != Tier.PCIE);
+    }
+
+    /** α's formula with its numbers, as the estimate prints it ({@link NcclLatency#describe}). */
+    public String latencyFormula() {
+        if (latency <= 0) return "no latency (nothing moves)";
+        return NcclLatency.describe(collective, algorithm, n, nodes, nvlink);
+    }
+
+    /** The seconds its bytes take at the bus bandwidth, without α. */
+    public double bandwidthSeconds() {
+        return seconds - latency;
+    }
 
     /** What bounds a collective's rate. */
     public enum Limit {
@@ -64,13 +87,29 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
     }
 
     /**
-     * The cost of collective {@code c} over a group of {@code n} ranks spaced {@code stride} apart in rank order.
+     * The cost of collective {@code c} over a group of {@code n} ranks spaced {@code stride} apart in rank order: α, NCCL's
+     * latency for the group's ranks and nodes ({@link NcclLatency}), plus its bytes at the tier's bus bandwidth.
      *
      * @param e        the efficiencies, or null for line rate
      * @param measured nccl-tests bus bandwidths per tier (a one-host run for the scale-up tier, several hosts for the
      *                 network), replacing line rate × efficiency; ignored at line rate
      */
     public static CollectiveCost price(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, long n, long stride, double s) {
+        CollectiveCost b = bandwidth(k, e, measured, c, n, stride, s);
+        if ((n <= 1 && c != Collective.SEND) || s <= 0) return b;
+        // NCCL counts the nodes of the communicator; a multi-node NVLink domain is one (MNNVL)
+        long nodes = b.tier() == Tier.NETWORK ? (n + b.local() - 1) / Math.max(1, b.local()) : 1;
+        boolean nvlink = b.tier() == Tier.NVLINK || (b.tier() == Tier.NETWORK && k.scaleUp());
+        NcclLatency.Algorithm a = c == Collective.ALL_REDUCE
+                ? NcclLatency.allReduce(n, nodes, nvlink, b.bytesPerRank(), b.seconds() > 0 ? b.bytesPerRank() / b.seconds() : 0)
+                : c == Collective.SEND || c == Collective.ALL_TO_ALL ? NcclLatency.Algorithm.STEP : NcclLatency.Algorithm.RING;
+        double alpha = NcclLatency.seconds(c, a, n, nodes, nvlink);
+        double bw = a == NcclLatency.Algorithm.TREE ? b.seconds() / NcclLatency.TREE_BANDWIDTH : b.seconds();
+        return new CollectiveCost(c, b.n(), b.tier(), b.bytes(), b.bytesPerRank(), b.lineRate(), b.efficiency(), b.measured(),
+                b.local(), b.remoteBytes(), b.limit(), alpha + b.idealSeconds(), alpha + bw, alpha, a, nodes, nvlink);
+    }
+
+    private static CollectiveCost bandwidth(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, long n, long stride, double s) {
         long gpn = k.gpusPerNode();
         Tier t = Tier.of(n, stride, gpn, k.domainSize(), k.scaleUp(), k.jobGpus());
         if ((n <= 1 && c != Collective.SEND) || s <= 0) return none(c, t, s);

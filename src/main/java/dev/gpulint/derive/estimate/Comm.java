@@ -43,13 +43,17 @@ final class Comm {
         return s;
     }
 
-    /** {@code bytes} sent by each rank of the dimension's group to its neighbour. Seconds. */
-    double p2p(ParallelDim dim, long n, double bytes, String what) {
-        if (n <= 1 || bytes <= 0) return 0;
-        CollectiveCost k = hw.price(Collective.SEND, n, stride.get(dim), bytes);
+    /**
+     * {@code bytes} sent by each rank of the dimension's group to its neighbour per micro-batch, in {@code count} sends of
+     * equal size (each pays NCCL's latency once: {@link NcclLatency}). Seconds.
+     */
+    double p2p(ParallelDim dim, long n, double count, double bytes, String what) {
+        if (n <= 1 || bytes <= 0 || count <= 0) return 0;
+        CollectiveCost k = hw.price(Collective.SEND, n, stride.get(dim), bytes / count);
         tiers.put(dim, k.tier());
-        traffic.add(new Estimate.Traffic(dim, what, 1, k));
-        terms.add(new Term.Sends(dim, what, bytes, k, hw.links()));
-        return k.seconds();
+        traffic.add(new Estimate.Traffic(dim, what, count, k));
+        double s = count * k.seconds();
+        terms.add(new Term.Sends(dim, what, count, bytes, k, hw.links(), s));
+        return s;
     }
 }

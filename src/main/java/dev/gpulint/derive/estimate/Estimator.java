@@ -123,8 +123,9 @@ public final class Estimator {
                 tpGemms, tpExp, tpS));
         // cp: the ring passes each K/V chunk cp − 1 times forward, and K/V and their gradients backward; a recomputed
         // forward runs its ring again (rfAtt: 4/3 under full recompute, the forward's third once more)
-        double cpS = l.cp() > 1 ? c.p2p(CP, l.cp(), 3.0 * rfAtt * (l.cp() - 1) * layersPerStage * 2 * tokens * m.kvHeads() * m.headDim() * ab / l.tp(),
-                "K/V ring exchange") : 0;
+        // sends: cp − 1 ring steps forward and cp − 1 backward (K/V with their gradients in one step) per layer
+        double cpS = l.cp() > 1 ? c.p2p(CP, l.cp(), 2.0 * rfAtt * (l.cp() - 1) * layersPerStage,
+                3.0 * rfAtt * (l.cp() - 1) * layersPerStage * 2 * tokens * m.kvHeads() * m.headDim() * ab / l.tp(), "K/V ring exchange") : 0;
         double cpExp = Math.max(0, cpS - e.cpOverlap() * layersPerStage * attS);
         // ep: four all-to-alls per MoE layer (dispatch and combine, forward and backward), each (n − 1)/n of the routed tokens
         double epS = 0, epExp = 0;
@@ -144,7 +145,7 @@ public final class Estimator {
         }
         // pp: one activation forward and one gradient backward per micro-batch and virtual stage
         double ppBytes = tokens * m.hidden() * ab / (l.sequenceParallel() ? l.tp() : 1);
-        double ppS = l.pp() > 1 ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp() * ppBytes, "activation and gradient sends") : 0;
+        double ppS = l.pp() > 1 ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(), 2.0 * l.virtualPp() * ppBytes, "activation and gradient sends") : 0;
         double ppExp = ppS * (1 - e.ppOverlap());
         double offloadExp = OffloadCost.exposed(m, l, slowest, layerS, hw, terms);
         double perMb = stageS + tpExp + cpExp + epExp + ppExp + offloadExp;
@@ -165,22 +166,28 @@ public final class Estimator {
         if (n > 1) {
             if (l.zeroStage() >= 3 && l.hybrid()) {
                 // HSDP: all-gathers and reduce-scatters in the shard group, the all-reduce over the replicas (HybridShard)
-                double perMbComm = HybridShard.perMicroBatch(c, l, stride.get(DP), params, gradBytes);
+                double perMbComm = HybridShard.perMicroBatch(c, l, stride.get(DP), params, gradBytes, DpBuckets.shardedUnits(layersPerStage));
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 3) {
-                double perMbComm = c.collective(DP, n, 2, params * 2, Collective.ALL_GATHER, "parameter all-gathers forward and backward")
-                        + c.collective(DP, n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter");
+                // one unit per layer (FSDP's per-block wrapping, Megatron-FSDP's per-module buckets): each layer's parameters
+                // gathered forward and backward and its gradients reduce-scattered, each collective paying NCCL's α
+                double units = DpBuckets.shardedUnits(layersPerStage);
+                double perMbComm = c.collective(DP, n, 2 * units, params * 2 / units, Collective.ALL_GATHER, "parameter all-gathers forward and backward, one per layer")
+                        + c.collective(DP, n, units, params * gradBytes / units, Collective.REDUCE_SCATTER, "gradient reduce-scatter, one per layer");
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {
-                double reduce = c.collective(DP, n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter");
-                double gather = c.collective(DP, n, 1, params * 2, Collective.ALL_GATHER, "parameter all-gather");
+                // Megatron-Core's buckets: max(40M, 1M · dp·cp) parameters each, one collective per bucket (DpBuckets)
+                double buckets = DpBuckets.count(params, n);
+                double reduce = c.collective(DP, n, buckets, params * gradBytes / buckets, Collective.REDUCE_SCATTER, "gradient reduce-scatter per bucket");
+                double gather = c.collective(DP, n, buckets, params * 2 / buckets, Collective.ALL_GATHER, "parameter all-gather per bucket");
                 dpS = reduce + gather;
                 // what outlasts the compute the schedule hides it behind: one micro-batch, or per model chunk (ChunkedDpSync)
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false));
             } else {
-                dpS = c.collective(DP, n, 1, params * gradBytes, Collective.ALL_REDUCE, "gradient all-reduce");
+                double buckets = DpBuckets.count(params, n);
+                dpS = c.collective(DP, n, buckets, params * gradBytes / buckets, Collective.ALL_REDUCE, "gradient all-reduce per bucket");
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, dpS, 0, true));
             }
         }

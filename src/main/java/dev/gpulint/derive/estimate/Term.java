@@ -173,9 +173,11 @@ public sealed interface Term {
 
     /**
      * {@code bytes} each rank of a dimension's group sends its neighbour per micro-batch (pipeline and context-parallel
-     * rings), priced by {@link CollectiveCost}.
+     * rings), in {@code count} sends of equal size, each priced by {@link CollectiveCost} (its α once per send).
+     *
+     * @param seconds count × the cost's seconds
      */
-    record Sends(ParallelDim dim, String what, double bytes, CollectiveCost cost, Links links) implements Term {
+    record Sends(ParallelDim dim, String what, double count, double bytes, CollectiveCost cost, Links links, double seconds) implements Term {
         @Override public String term() { return dim.label(); }
     }
 

@@ -47,12 +47,13 @@ public record TierTable(String what, Collective collective, long n, double bytes
                 .or(() -> e.traffic(ParallelDim.DP, Collective.REDUCE_SCATTER)).orElse(null);
         if (grads == null) return null;
         long stride = Estimator.strides(l, order).get(ParallelDim.DP);
+        double bytes = grads.count() * grads.cost().bytes();     // the estimate issues them in buckets or per layer (DpBuckets)
         if (l.hybrid() && l.zeroStage() >= 3) {
             // hybrid sharding: the all-reduce is each shard's, over the replicas (HybridShard)
-            return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, l.replicas(), stride * l.shardRanks(), grads.cost().bytes(),
+            return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, l.replicas(), stride * l.shardRanks(), bytes,
                     "data-parallel gradient all-reduce over the " + l.replicas() + " replicas");
         }
-        return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, n, stride, grads.cost().bytes(), "data-parallel gradient all-reduce");
+        return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, n, stride, bytes, "data-parallel gradient all-reduce");
     }
 
     /**

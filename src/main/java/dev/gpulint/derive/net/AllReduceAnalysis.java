@@ -63,7 +63,9 @@ public final class AllReduceAnalysis {
         boolean network = line.tier() == Tier.NETWORK;
         Specs.Pcie pc = g.spec().pcie();
         long lanes = pc != null && pc.lanes() != null && pc.lanes().value() > 0 ? pc.lanes().value() : 16;
-        double seconds = line.idealSeconds() * volumeFactor;
+        // NET003 states a bandwidth floor, the gradient's bytes over the link: NCCL's latency (NcclLatency), which the plan's
+        // bucketed estimate pays per collective, is left out of this one all-reduce of the whole gradient
+        double seconds = (line.idealSeconds() - line.latency()) * volumeFactor;
         Specs.Parallelism p = j.parallelism();
         Span dpSpan = p == null || p.dp() == null ? null : p.dp().span();
         Span parSpan = p == null ? null : p.keySpan();
@@ -74,7 +76,7 @@ public final class AllReduceAnalysis {
                 dpSpan != null ? dpSpan : parSpan != null ? parSpan : j.model().parameters().span(), network ? links.nicSpan() : null)
                 .pcieCap(network ? links.nicPerGpu() * line.local() : 0, network && links.hostLinked() ? links.pciePerDirection() * line.local() : 0,
                         network ? links.pcieGeneration() : 0, lanes, network ? line.local() : 0)
-                .estimate(grads.why(), est == null ? 0 : est.seconds() * volumeFactor, est == null ? 0 : est.efficiency(),
+                .estimate(grads.why(), est == null ? 0 : est.bandwidthSeconds() * volumeFactor, est == null ? 0 : est.efficiency(),
                         links.transport() == Links.Transport.TCP && network);
         // a NIC speed UNIT001 calls 8x off is priced as the port speed it most likely means (Links), and NET003 says so
         if (network && links.misread() != null) fact.misread(links.misread().written(), links.misread().meant(), links.misread().label());

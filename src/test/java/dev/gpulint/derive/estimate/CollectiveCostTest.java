@@ -75,12 +75,14 @@ class CollectiveCostTest {
                 Map.entry("dp_overlap", 0.39), Map.entry("tp_overlap", 0.0), Map.entry("pp_overlap", 0.8), Map.entry("cp_overlap", 0.8)), "test");
         CollectiveCost rdma = CollectiveCost.price(hgx(8, 3.125e9, Links.Transport.RDMA), e, Map.of(), Collective.ALL_REDUCE, 8, 8, 16e9);
         CollectiveCost tcp = CollectiveCost.price(hgx(8, 3.125e9, Links.Transport.TCP), e, Map.of(), Collective.ALL_REDUCE, 8, 8, 16e9);
-        assertEquals(rdma.idealSeconds() / 0.9, rdma.seconds(), 1e-9);
-        assertEquals(tcp.idealSeconds() / 0.5, tcp.seconds(), 1e-9, "TCP sockets: half the line rate (NVIDIA/nccl#209, #450)");
+        // the efficiency divides the bandwidth term; NCCL's latency α is the same on both (NcclLatency)
+        assertEquals((rdma.idealSeconds() - rdma.latency()) / 0.9, rdma.bandwidthSeconds(), 1e-9);
+        assertEquals((tcp.idealSeconds() - tcp.latency()) / 0.5, tcp.bandwidthSeconds(), 1e-9, "TCP sockets: half the line rate (NVIDIA/nccl#209, #450)");
+        assertEquals(rdma.latency(), tcp.latency());
         // a measured network busbw replaces line rate × efficiency (the node's, shared by its rings)
         CollectiveCost m = CollectiveCost.price(hgx(8, 50e9, Links.Transport.RDMA), e, Map.of(Tier.NETWORK, 320e9), Collective.ALL_REDUCE, 8, 8, 16e9);
         assertTrue(m.measured());
-        assertEquals(28e9 / 40e9, m.seconds(), 1e-9);
+        assertEquals(28e9 / 40e9, m.bandwidthSeconds(), 1e-9);
     }
 
     @Test
@@ -97,13 +99,13 @@ class CollectiveCostTest {
         assertEquals(Tier.NETWORK, a2a.tier());
         assertEquals(0.5e9, a2a.remoteBytes(), 1, "a two-node all-to-all keeps half on NVLink");
         assertEquals(CollectiveCost.Limit.OWN_NIC, a2a.limit());
-        assertEquals(0.5e9 / 50e9, a2a.idealSeconds(), 1e-12);
+        assertEquals(0.5e9 / 50e9 + 22.4e-6, a2a.idealSeconds(), 1e-12, "+ one network step of NCCL's: 8.4 + 14 µs");
         assertEquals(15.0 / 16 * 1e9 / (0.5e9 / 50e9), a2a.lineRate(), 1, "93.75 GB/s per rank in effect");
         assertTrue(a2a.lineRate() < ring.lineRate() / 4, "not the node's 400 GB/s as a ring gets");
         // inside one node it is NVLink's
         CollectiveCost inside = CollectiveCost.price(k, null, Map.of(), Collective.ALL_TO_ALL, 8, 1, 1e9);
         assertEquals(Tier.NVLINK, inside.tier());
-        assertEquals(7.0 / 8 * 1e9 / 450e9, inside.idealSeconds(), 1e-12);
+        assertEquals(7.0 / 8 * 1e9 / 450e9 + 11.8e-6, inside.idealSeconds(), 1e-12, "+ one step inside: 8.4 + 3.4 µs");
     }
 
     @Test
@@ -141,7 +143,8 @@ class CollectiveCostTest {
         assertEquals(1, pp.local(), "a send is one pair of GPUs, not the rack's 4 stages sharing its NICs");
         assertEquals(50e9, pp.lineRate(), 1, "one 400 Gb/s NIC, not 4 GPUs' share of them (200 GB/s)");
         assertEquals(CollectiveCost.Limit.OWN_NIC, pp.limit());
-        assertEquals(1e9 / 50e9, pp.idealSeconds(), 1e-12);
+        assertEquals(1e9 / 50e9, pp.idealSeconds() - pp.latency(), 1e-12);
+        assertEquals(22.4e-6, pp.latency(), 1e-12);
         // the same pipeline inside one rack (9 apart): NVLink 5 at 900 GB/s per direction
         CollectiveCost inRack = CollectiveCost.price(rack, null, Map.of(), Collective.SEND, 8, 9, 1e9);
         assertEquals(Tier.NVLINK, inRack.tier());
@@ -164,10 +167,10 @@ class CollectiveCostTest {
                 Map.entry("nvlink", 0.8), Map.entry("pcie", 0.8), Map.entry("network", 0.9), Map.entry("tcp", 0.5),
                 Map.entry("dp_overlap", 0.39), Map.entry("tp_overlap", 0.0), Map.entry("pp_overlap", 0.8), Map.entry("cp_overlap", 0.8)), "test");
         CollectiveCost at09 = CollectiveCost.price(dgx, e, Map.of(), Collective.SEND, 8, 2, 1e9);
-        assertEquals(1e9 / 45e9, at09.seconds(), 1e-12, "45 GB/s: 50 GB/s × network 0.9");
+        assertEquals(1e9 / 45e9, at09.bandwidthSeconds(), 1e-12, "45 GB/s: 50 GB/s × network 0.9");
         CollectiveCost measured = CollectiveCost.price(dgx, e, Map.of(Tier.NETWORK, 320e9), Collective.SEND, 8, 2, 1e9);
         assertTrue(measured.measured());
-        assertEquals(1e9 / 40e9, measured.seconds(), 1e-12);
+        assertEquals(1e9 / 40e9, measured.bandwidthSeconds(), 1e-12);
     }
 
     private static Fixture nvl72(long nodes, String parallelism, long globalBatch) {
@@ -228,12 +231,15 @@ class CollectiveCostTest {
         assertEquals(9.0, row(t, "25gbe").cost().idealSeconds(), 9.0 * 0.02);
         assertEquals(row(t, "ib-400g").cost().idealSeconds(), row(t, "network").cost().idealSeconds(), 1e-9,
                 "the declared 8 × 400 Gb/s per node, one rank per node: one NIC per GPU");
-        assertEquals(row(t, "nvlink").cost().idealSeconds() / 0.8, row(t, "nvlink").cost().seconds(), 1e-9, "Hopper's nvlink 0.8");
-        assertEquals(row(t, "25gbe").cost().idealSeconds() / 0.5, row(t, "25gbe").cost().seconds(), 1e-9, "tcp 0.5");
+        CollectiveCost nv = row(t, "nvlink").cost(), eth = row(t, "25gbe").cost();
+        assertEquals((nv.idealSeconds() - nv.latency()) / 0.8, nv.bandwidthSeconds(), 1e-9, "Hopper's nvlink 0.8");
+        assertEquals((eth.idealSeconds() - eth.latency()) / 0.5, eth.bandwidthSeconds(), 1e-9, "tcp 0.5");
         assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.startsWith("gradients reduced in 16-bit (2 bytes each): "
                 + "optimizer.bytes_per_parameter 16 as written")), j.inputs().assumptions().toString());
-        // the estimate's own dp term moves the same bytes
-        assertEquals(t.bytes(), j.estimate().traffic(ParallelDim.DP, Collective.REDUCE_SCATTER).orElseThrow().cost().bytes(), 1);
+        // the estimate's own dp term moves the same bytes, in Megatron's buckets of 40M parameters: ⌈8.03B / 40M⌉ = 201
+        Estimate.Traffic rs = j.estimate().traffic(ParallelDim.DP, Collective.REDUCE_SCATTER).orElseThrow();
+        assertEquals(201, rs.count());
+        assertEquals(t.bytes(), rs.count() * rs.cost().bytes(), 1);
     }
 
     @Test
@@ -245,7 +251,8 @@ class CollectiveCostTest {
         assertEquals(0.125, row(t, "nvlink").cost().idealSeconds(), 0.125 * 0.02, "twice the bf16 figure");
         assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.startsWith("gradients reduced in fp32 (4 bytes each): bf16, "
                 + "the default of Megatron-LM")), j.inputs().assumptions().toString());
-        assertEquals(t.bytes(), j.estimate().traffic(ParallelDim.DP, Collective.ALL_REDUCE).orElseThrow().cost().bytes(), 1);
+        Estimate.Traffic ar = j.estimate().traffic(ParallelDim.DP, Collective.ALL_REDUCE).orElseThrow();
+        assertEquals(t.bytes(), ar.count() * ar.cost().bytes(), 1);
     }
 
     @Test
@@ -270,8 +277,11 @@ class CollectiveCostTest {
         assertEquals(2, a.getBytesPerGradient(), "and the same gradient bytes");
         assertEquals(net.cost().efficiency(), a.getEfficiency(), 1e-12);
         assertTrue(a.isTcp());
+        // NET003 is a bandwidth floor: the plan's table adds NCCL's latency α, NET003 does not
+        double alpha = net.cost().latency();
+        assertTrue(alpha > 0);
         assertEquals(a.getSeconds() / 0.5, a.getEstimatedSeconds(), 1e-9);
-        double perByte = net.cost().idealSeconds() / t.bytes();
+        double perByte = (net.cost().idealSeconds() - alpha) / t.bytes();
         assertEquals(perByte, a.getSeconds() / a.getGradientBytes(), perByte * 1e-9, "the same seconds per gradient byte");
     }
 

@@ -56,7 +56,9 @@ class EstimateTermsTest {
         assertEquals(8192.0 * 4096 * 2 / 2, tp.cost().bytesPerRank());
         assertEquals(Tier.NVLINK, tp.cost().tier());
         assertEquals(450e9, tp.cost().lineRate(), 1e3);
-        assertEquals(128 * 8192.0 * 4096 / (450e9 * eff.nvlink()), tp.seconds(), 1e-12);
+        // + NCCL's latency once per collective: 8.4 + 1 × 3.4 µs for a ring of two on NVLink
+        assertEquals(11.8e-6, tp.cost().latency(), 1e-12);
+        assertEquals(128 * (8192.0 * 4096 / (450e9 * eff.nvlink()) + 11.8e-6), tp.seconds(), 1e-12);
         assertEquals(e.time().comm().get(ParallelDim.TP), 32 * tp.seconds(), 1e-12);
 
         // pp: an activation forward and a gradient backward, b·s·h·2 bytes / tp under sequence parallelism
@@ -77,7 +79,13 @@ class EstimateTermsTest {
         double params = e.largestStage().parameters();
         assertEquals(Collective.REDUCE_SCATTER, dp.get(0).cost().collective());
         assertEquals(Collective.ALL_GATHER, dp.get(1).cost().collective());
-        assertEquals(params * 2, dp.get(1).cost().bytes(), 1);
+        // in Megatron's buckets of max(40M, 1M × 2) parameters: ⌈params / 40M⌉ collectives each, each paying NCCL's α
+        double buckets = Math.ceil(params / 40e6);
+        assertEquals(buckets, dp.get(0).count());
+        assertEquals(buckets, dp.get(1).count());
+        assertEquals(params * 2, dp.get(1).count() * dp.get(1).cost().bytes(), 1);
+        assertEquals(dp.get(1).count() * dp.get(1).cost().seconds(), dp.get(1).seconds(), 1e-12);
+        assertTrue(dp.get(1).cost().latency() > 0);
         Term.DpExposure x = all(e, Term.DpExposure.class).get(0);
         assertEquals(dp.get(0).seconds() + dp.get(1).seconds(), x.seconds(), 1e-12);
         assertEquals(e.time().comm().get(ParallelDim.DP), x.seconds(), 1e-12);

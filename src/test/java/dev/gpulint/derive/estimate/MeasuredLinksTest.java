@@ -23,7 +23,8 @@ class MeasuredLinksTest {
 
     /** The data-parallel all-reduce of 1 GB per rank over 2 nodes, one rank per node, at line rate. */
     private static double dpSeconds(Links k) {
-        return CollectiveCost.price(k, null, Map.of(), Collective.ALL_REDUCE, 2, 8, 1e9).seconds();
+        // the bytes' time: NCCL's latency α (NcclLatency) does not scale with the ports' rate
+        return CollectiveCost.price(k, null, Map.of(), Collective.ALL_REDUCE, 2, 8, 1e9).bandwidthSeconds();
     }
 
     @Test
@@ -55,8 +56,8 @@ class MeasuredLinksTest {
         assertEquals("NCCL's TCP socket transport (NET/Socket)", m.changes().get(0).measured());
         assertSame(m, m.sockets(AT), "a second NET/Socket line changes nothing more");
         Efficiency e = EFF;
-        double rdma = CollectiveCost.price(DGX, e, Map.of(), Collective.ALL_REDUCE, 2, 8, 1e9).seconds();
-        double tcp = CollectiveCost.price(m.links(), e, Map.of(), Collective.ALL_REDUCE, 2, 8, 1e9).seconds();
+        double rdma = CollectiveCost.price(DGX, e, Map.of(), Collective.ALL_REDUCE, 2, 8, 1e9).bandwidthSeconds();
+        double tcp = CollectiveCost.price(m.links(), e, Map.of(), Collective.ALL_REDUCE, 2, 8, 1e9).bandwidthSeconds();
         assertEquals(e.network() / e.tcp(), tcp / rdma, 1e-9, "the catalog's socket efficiency prices it");
     }
 

@@ -83,17 +83,22 @@ class RackStraddleTest {
         assertEquals(1, across.local());
         assertEquals(50e9, across.lineRate(), 1);
         assertEquals(CollectiveCost.Limit.NICS, across.limit());
-        assertEquals(1.5e9 / 50e9, across.seconds(), 1e-12, "30 ms");
+        assertEquals(1.5e9 / 50e9, across.bandwidthSeconds(), 1e-12, "30 ms");
+        // + NCCL's latency of a ring all-reduce of 4 ranks on 4 nodes: (8.4 − 2 × 3.4 + 8 × 14) × 1.4 µs
+        assertEquals(159.04e-6, across.latency(), 1e-12);
         // 128 GPUs in two 64-GPU segments, and 64 GPUs in one rack: the same group on NVLink 5, 1.5 GB at 900 GB/s
         for (long g : new long[] {64, 128}) {
             CollectiveCost inside = CollectiveCost.price(rack(72).forJob(g), null, Map.of(), Collective.ALL_REDUCE, 4, 8, s);
             assertEquals(Tier.NVLINK, inside.tier(), g + " GPUs");
-            assertEquals(1.5e9 / 900e9, inside.seconds(), 1e-12, "1.67 ms");
+            assertEquals(1.5e9 / 900e9, inside.bandwidthSeconds(), 1e-12, "1.67 ms");
+            // + NCCL's latency inside one NVLink domain (one node to NCCL): 8.4 + 6 × 3.4 µs
+            assertEquals(28.8e-6, inside.latency(), 1e-12);
         }
         // a pipeline's sends leave the segment through one GPU's own NIC
         CollectiveCost send = CollectiveCost.price(rack(72).forJob(128), null, Map.of(), Collective.SEND, 8, 16, s);
         assertEquals(Tier.NETWORK, send.tier());
-        assertEquals(s / 50e9, send.seconds(), 1e-12);
+        assertEquals(s / 50e9, send.bandwidthSeconds(), 1e-12);
+        assertEquals(22.4e-6, send.latency(), 1e-12, "one network step: 8.4 + 14 µs");
         // the tier table's NVLink row prices the group as if it fitted one rack: no job's rank order there
         assertEquals(0, rack(72).forJob(144).withDomain(8, 72).jobGpus());
         assertEquals(144, rack(72).forJob(144).withNics(50e9, Links.Transport.RDMA, "x").jobGpus());

@@ -54,8 +54,8 @@ class TpOverlapTest {
         assertEquals(0.39, o.hidden(), 0);
         for (double g : gemm) expected += 32 * 2 * Math.max(c - g, 0.61 * c);
         assertEquals(expected, o.exposed(), 1e-12 * o.seconds());
-        // the attention GEMMs are shorter than a collective, the MLP ones longer than it
-        assertTrue(c > gemm[0] && c > gemm[1] && c < gemm[2] && c < gemm[3], c + " vs " + java.util.Arrays.toString(gemm));
+        // the attention GEMMs are shorter than a collective (its bytes and NCCL's α), the MLP's first GEMM longer than it
+        assertTrue(c > gemm[0] && c > gemm[1] && c < gemm[2], c + " vs " + java.util.Arrays.toString(gemm));
         assertTrue(c - gemm[1] > 0.61 * c, "the output projection's collective outlasts it by more than the contention floor");
         assertTrue(o.exposed() > 0.61 * o.seconds() && o.exposed() < p.exposed(), o.exposed() + " of " + o.seconds());
         // the step differs by the exposed tp time alone (one stage: no bubble; dp hides behind the same compute)

@@ -138,41 +138,45 @@ class SearchSpaceTest {
     }
 
     @Test
-    void aLargerMoeKeepsTheVirtualPipelineSizeNextAndTheSplitLast() {
-        // 3,072 GPUs, 256 experts: 1,048,020 layouts; the micro batch kept leaves 336,840; the vpp too, 143,640
+    void aLargerMoeKeepsCpNextThenTheOptimizerVppAndEp() {
+        // 3,072 GPUs, 256 experts: 1,048,020 layouts; the micro batch kept leaves 336,840; cp too, 39,480
         SearchSpace whole = grok(3072, 256);
         assertEquals(1_048_020, whole.size());
         SearchSpace s = whole.narrowed(grokWritten(3072));
-        assertEquals(List.of(SearchSpace.Kept.MICRO_BATCH, SearchSpace.Kept.VIRTUAL_PP), s.keptInOrder());
-        assertEquals(143_640, s.size());
-        // the written vpp 8 where a stage's layers allow it, else the largest they allow below it: pp 16 (4 layers) takes 4
-        for (Layout l : s.layouts()) {
-            long perStage = 64 % l.pp() == 0 ? 64 / l.pp() : 1;
-            long want = l.pp() == 1 ? 1 : perStage % 8 == 0 ? 8 : perStage % 4 == 0 ? 4 : perStage % 2 == 0 ? 2 : 1;
-            assertEquals(want, l.virtualPp(), l.toString());
-        }
-        // a lower limit keeps the optimizer, then ep and cp, one at a time in that order
-        assertEquals(List.of(SearchSpace.Kept.MICRO_BATCH, SearchSpace.Kept.VIRTUAL_PP, SearchSpace.Kept.OPTIMIZER),
-                whole.narrowed(grokWritten(3072), 140_000).keptInOrder());
+        assertEquals(List.of(SearchSpace.Kept.MICRO_BATCH, SearchSpace.Kept.CP), s.keptInOrder());
+        assertEquals(39_480, s.size());
+        List<Layout> layouts = s.layouts();
+        assertEquals(39_480, layouts.size());
+        // cp 2 as written wherever gpus ÷ tp is even (tp 1,024 and 3,072 leave 3 and 1: cp 1); every vpp and ep still searched
+        for (Layout l : layouts) assertEquals(3072 / l.tp() % 2 == 0 ? 2 : 1, l.cp(), l.toString());
+        assertEquals(Set.of(1, 2, 4, 8), layouts.stream().map(Layout::virtualPp).collect(Collectors.toSet()));
+        assertTrue(layouts.stream().anyMatch(l -> l.ep() == 256));
+        // a lower limit keeps the optimizer next, then vpp (the written 8, or the largest a stage's layers allow below it), then ep
+        assertEquals(List.of(SearchSpace.Kept.MICRO_BATCH, SearchSpace.Kept.CP, SearchSpace.Kept.OPTIMIZER),
+                whole.narrowed(grokWritten(3072), 39_000).keptInOrder());
+        assertEquals(List.of(SearchSpace.Kept.MICRO_BATCH, SearchSpace.Kept.CP, SearchSpace.Kept.OPTIMIZER, SearchSpace.Kept.VIRTUAL_PP),
+                whole.narrowed(grokWritten(3072), 9_000).keptInOrder());
         SearchSpace all = whole.narrowed(grokWritten(3072), 1);
         assertEquals(List.of(SearchSpace.Kept.values()), all.keptInOrder());
         for (Layout l : all.layouts()) {
             assertTrue(l.zeroStage() == 1 && !l.distributedOptimizer() && l.microBatchSize() == 1, l.toString());
+            long perStage = 64 % l.pp() == 0 ? 64 / l.pp() : 1;
+            long vpp = l.pp() == 1 ? 1 : perStage % 8 == 0 ? 8 : perStage % 4 == 0 ? 4 : perStage % 2 == 0 ? 2 : 1;
+            assertEquals(vpp, l.virtualPp(), l.toString());
             // ep 8 where cp × dp allows it, else the largest below it that divides both cp × dp and the 256 experts
             long cpDp = (long) l.cp() * l.dp();
             assertEquals(cpDp % 8 == 0 ? 8 : cpDp % 4 == 0 ? 4 : cpDp % 2 == 0 ? 2 : 1, l.ep(), l.toString());
-            assertEquals(3072 / l.tp() % 2 == 0 ? 2 : 1, l.cp(), l.toString());
         }
     }
 
     @Test
     void aDimensionThatWouldNotShrinkTheSpaceIsNotKept() {
-        // a dense job with a short sequence: ep and cp have one value already; the micro batch 4 and vpp 4 are kept as written
+        // a dense job with a short sequence: cp and ep have one value already; the micro batch 4 and vpp 4 are kept as written
         SearchSpace whole = new SearchSpace(16, 80, 0, 4096, 512, false);
         Layout written = new Layout(2, 4, 2, 1, 1, 4, 4, 512, 0, true, Layout.Recompute.NONE, true,
                 dev.gpulint.derive.estimate.PipelineSplit.EVEN);
         SearchSpace s = whole.narrowed(written, 1);
-        assertEquals(List.of(SearchSpace.Kept.MICRO_BATCH, SearchSpace.Kept.VIRTUAL_PP, SearchSpace.Kept.OPTIMIZER), s.keptInOrder());
+        assertEquals(List.of(SearchSpace.Kept.MICRO_BATCH, SearchSpace.Kept.OPTIMIZER, SearchSpace.Kept.VIRTUAL_PP), s.keptInOrder());
         for (Layout l : s.layouts()) {
             assertTrue(l.distributedOptimizer(), l.toString());
             // 512 ÷ dp sequences a replica: micro 4 where it divides; vpp 4, or 2 at pp 8 (10 layers a stage), 1 at pp 16

@@ -225,12 +225,13 @@ def verdict(plan, check_ids):
     """The two pass/fail conditions of a run that ran (issue 35 item 4), from `plan -f json`'s current layout and the
     error ids `check` raised on the manifest: (over, rejected). over: the fullest pipeline stage's bytes exceed the
     GPU's capacity (a false out-of-memory). rejected: sorted rule ids, those of `check`'s errors and, when the plan
-    itself ranks the current layout invalid (no rank), the findings it names."""
+    itself ranks the current layout invalid (no rank), the findings it names; a plan that made no search
+    (`search_problem`) ranks nothing, which is no verdict on the layout: "unsearched", not "invalid"."""
     cur = plan["current"]
     over = max(s["total_bytes"] for s in cur["memory"]["stages"]) > cur["memory"]["capacity_bytes"]
     ids = set(check_ids)
     if cur.get("rank") is None:
-        ids.update(cur.get("findings") or ["invalid"])
+        ids.update(cur.get("findings") or ["unsearched" if plan.get("search_problem") else "invalid"])
     return over, sorted(ids)
 
 

@@ -27,6 +27,11 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(pc.verdict(plan([1], 80, rank=None, findings=["PAR004"]), ["PAR004"]), (False, ["PAR004"]))
         self.assertEqual(pc.verdict(plan([1], 80, rank=None), []), (False, ["invalid"]))
 
+    def test_a_plan_that_made_no_search_says_so_instead_of_invalid(self):
+        p = plan([1], 80, rank=None)
+        p["search_problem"] = "the job's global batch or GPU count is not known: no layout to compare"
+        self.assertEqual(pc.verdict(p, []), (False, ["unsearched"]))
+
     def test_a_ranked_layout_s_notes_do_not_reject(self):
         # a ranked current layout lists its findings too (PAR006's bubble note): they are no rejection
         self.assertEqual(pc.verdict(plan([1], 80, rank=31, findings=["PAR006"]), []), (False, []))

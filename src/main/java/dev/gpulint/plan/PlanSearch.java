@@ -38,8 +38,14 @@ public final class PlanSearch {
      * @param search    the search, with every layout's estimate in {@code pricer}
      * @param infeasible why no layout is valid and what would make one, or null when some is
      * @param problem   why no search was made (the job's batch or GPU count is not known, too many layouts), or null
+     * @param narrowed  what the search kept as written to stay within {@link SearchSpace#MAX_LAYOUTS} (an assumption's
+     *                  words), or null when it searched the whole space
      */
-    public record Ranking(SearchResult search, Pricer pricer, Infeasible infeasible, String problem) {
+    public record Ranking(SearchResult search, Pricer pricer, Infeasible infeasible, String problem, String narrowed) {
+        public Ranking(SearchResult search, Pricer pricer, Infeasible infeasible, String problem) {
+            this(search, pricer, infeasible, problem, null);
+        }
+
         public Estimate estimate(Candidate c) { return pricer.estimate(c.layout()); }
 
         /** The best valid layout, if any. */
@@ -78,15 +84,42 @@ public final class PlanSearch {
                 dev.gpulint.derive.estimate.GpuMemory.of(r.group()).map(dev.gpulint.derive.estimate.GpuMemory::overridesCatalog).orElse(false));
         Optional<SearchSpace> space = JobLayouts.space(r, cur.gpus());
         if (space.isEmpty()) return new Ranking(null, pricer, null, "the job's global batch or GPU count is not known: no layout to compare");
+        SearchSpace whole = space.get(), searched = whole.narrowed(cur);
         SearchResult s;
         try {
-            s = search(job, clusters, cur, space.get(), pricer, catalog, rules, gpus > 0 ? perNode : 0);
+            s = search(job, clusters, cur, searched, pricer, catalog, rules, gpus > 0 ? perNode : 0);
         } catch (IllegalStateException e) {
             return new Ranking(null, pricer, null, e.getMessage());
         }
         long node = perNode > 0 ? perNode : r.gpusPerNode() > 0 ? r.gpusPerNode() : r.group() == null ? 0 : r.group().gpusPerNode();
-        Infeasible inf = s.candidates().isEmpty() && advise ? infeasible(s, job, clusters, space.get(), pricer, catalog, rules, node, clusterGpus(r)) : null;
-        return new Ranking(s, pricer, inf, null);
+        Infeasible inf = s.candidates().isEmpty() && advise ? infeasible(s, job, clusters, searched, pricer, catalog, rules, node, clusterGpus(r)) : null;
+        return new Ranking(s, pricer, inf, null, searched == whole ? null : narrowing(whole, searched, cur));
+    }
+
+    /**
+     * The assumption a narrowed search states: "2,048 GPUs give 305,904 layouts, more than the 250,000 one search checks:
+     * it keeps the micro batch (1) as written (77,784 layouts) ...".
+     */
+    static String narrowing(SearchSpace whole, SearchSpace searched, Layout written) {
+        List<String> kept = new ArrayList<>();
+        for (SearchSpace.Kept d : searched.keptInOrder()) {
+            kept.add(d.words() + " (" + switch (d) {
+                case MICRO_BATCH -> String.valueOf(written.microBatchSize());
+                case VIRTUAL_PP -> String.valueOf(written.virtualPp());
+                case OPTIMIZER -> whole.zeroStages() ? "ZeRO-" + written.zeroStage()
+                        : written.distributedOptimizer() ? "distributed optimizer" : "unsharded";
+                case EP -> String.valueOf(written.ep());
+                case CP -> String.valueOf(written.cp());
+            } + ")");
+        }
+        String list = kept.size() == 1 ? kept.get(0)
+                : String.join(", ", kept.subList(0, kept.size() - 1)) + " and " + kept.get(kept.size() - 1);
+        long all = whole.size();
+        return String.format(java.util.Locale.ROOT, "%,d GPUs give %s%,d layouts, more than the %,d one search checks: the search keeps "
+                + "the %s as written (%,d layouts; a candidate whose sizes do not allow the written value takes the largest "
+                + "they allow below it), and ranks the job as written among them", whole.gpus(), all > SearchSpace.MAX_COUNTED ? "over " : "",
+                Math.min(all, SearchSpace.MAX_COUNTED), SearchSpace.MAX_LAYOUTS, list,
+                searched.size());
     }
 
     /** The GPUs of the job's node group: its node count × GPUs per node; 0 when either is unknown. */
@@ -157,9 +190,14 @@ public final class PlanSearch {
         }
         Fix sharded = null;
         if (!space.zeroStages()) {
-            SearchSpace zero = space.withZeroStages();
-            SearchResult s = search(job, clusters, cur, zero, pricer, catalog, rules, 0);
-            if (!s.candidates().isEmpty()) {
+            SearchSpace zero = space.withZeroStages().narrowed(cur);
+            SearchResult s;
+            try {
+                s = search(job, clusters, cur, zero, pricer, catalog, rules, 0);
+            } catch (IllegalStateException e) {
+                s = null;            // ZeRO's space is too large even narrowed: no sharded fix is named
+            }
+            if (s != null && !s.candidates().isEmpty()) {
                 Candidate b = s.candidates().get(0);
                 sharded = new Fix(space.gpus(), b.layout(), pricer.estimate(b.layout()), s.candidates().size());
             }

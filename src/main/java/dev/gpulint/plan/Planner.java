@@ -109,6 +109,7 @@ public final class Planner {
         List<String> assumptions = new ArrayList<>();
         if (unstated != null) assumptions.add(unstated.assumption());
         assumptions.addAll(current.inputs().assumptions());
+        if (ranking.narrowed() != null) assumptions.add(ranking.narrowed());
         assumptions.add("a candidate layout fits when its fullest stage's model states and activations are within the GPU's memory "
                 + "(MEM003) and its model states leave at least the share MEM002 keeps free (warn_at 0.9: a tenth for activations, NCCL "
                 + "buffers, the CUDA context and fragmentation); a memory finding rejects a candidate whatever its level");

@@ -158,21 +158,22 @@ public final class Estimator {
         for (MemoryModel.Stage s : stages) params = Math.max(params, s.parameters());
         long n = (long) l.dp() * l.cp();
         double gradBytes = GradientReduce.bytes(dt, bytes);   // the main gradients' dtype: what the job states, else the default
+        double gatherBytes = v.paramGather().stageBytes(m, l, stages);   // 2 per parameter, or fp8's 1 (ParamGather)
         double dpS = 0, dpExp = 0;
         if (n > 1) {
             if (l.zeroStage() >= 3 && l.hybrid()) {
                 // HSDP: all-gathers and reduce-scatters in the shard group, the all-reduce over the replicas (HybridShard)
-                double perMbComm = HybridShard.perMicroBatch(c, l, stride.get(DP), params, gradBytes);
+                double perMbComm = HybridShard.perMicroBatch(c, l, stride.get(DP), params, gatherBytes, gradBytes);
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 3) {
-                double perMbComm = c.collective(DP, n, 2, params * 2, Collective.ALL_GATHER, "parameter all-gathers forward and backward")
+                double perMbComm = c.collective(DP, n, 2, gatherBytes, Collective.ALL_GATHER, "parameter all-gathers forward and backward")
                         + c.collective(DP, n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter");
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {
                 dpS = c.collective(DP, n, 1, params * gradBytes, Collective.REDUCE_SCATTER, "gradient reduce-scatter")
-                        + c.collective(DP, n, 1, params * 2, Collective.ALL_GATHER, "parameter all-gather");
+                        + c.collective(DP, n, 1, gatherBytes, Collective.ALL_GATHER, "parameter all-gather");
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, dpS - stageS);
             } else {
                 dpS = c.collective(DP, n, 1, params * gradBytes, Collective.ALL_REDUCE, "gradient all-reduce");

@@ -19,12 +19,13 @@ final class HybridShard {
      *
      * @param dpStride  ranks between consecutive data-parallel ranks (the rank order's dp stride)
      * @param params    the fullest stage's parameters per GPU before sharding
+     * @param gatherBytes the fullest stage's bytes a parameter all-gather assembles ({@link ParamGather})
      * @param gradBytes bytes per reduced gradient element
      */
-    static double perMicroBatch(Comm c, Layout l, long dpStride, double params, double gradBytes) {
+    static double perMicroBatch(Comm c, Layout l, long dpStride, double params, double gatherBytes, double gradBytes) {
         long shard = (long) l.shardRanks() * l.cp();
         // the replicas are dpStride · shard ranks apart: the shard group lies inside each replica
-        double inside = c.collective(ParallelDim.DP, shard, dpStride, 2, params * 2, Collective.ALL_GATHER,
+        double inside = c.collective(ParallelDim.DP, shard, dpStride, 2, gatherBytes, Collective.ALL_GATHER,
                 "parameter all-gathers forward and backward within the shard group")
                 + c.collective(ParallelDim.DP, shard, dpStride, 1, params * gradBytes, Collective.REDUCE_SCATTER,
                 "gradient reduce-scatter within the shard group");

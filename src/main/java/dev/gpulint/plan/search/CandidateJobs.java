@@ -72,7 +72,7 @@ final class CandidateJobs {
         }
         return new Specs.Job(new Located<>(name, job.name().span()), job.file(), job.cluster(), job.nodeGroup(), nodes,
                 job.gpusPerNode(), job.model(), parallelism, batch, optimizer, job.network(), job.stepTime(), job.env(), job.span(),
-                origin(job.origin()), job.recompute(), job.offload(), job.kernels(), job.fp8Scaling());
+                origin(job.origin()), job.recompute(), job.offload(), job.kernels(), job.fp8Scaling(), job.fp8ParamGather());
     }
 
     private static Specs.Origin origin(Specs.Origin o) {

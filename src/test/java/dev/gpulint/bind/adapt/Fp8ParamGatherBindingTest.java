@@ -76,4 +76,30 @@ class Fp8ParamGatherBindingTest {
         Specs.Job param = job("run_config.yaml", config.formatted("false").replace("fp8_param_gather: false", "fp8_param: true"));
         assertEquals(true, param.fp8ParamGather().value(), "fp8_param, which Megatron-Bridge keeps equal to fp8_param_gather");
     }
+
+    @Test
+    void nemo1sFp8ParamsIsRead() {
+        String nemo = """
+                trainer:
+                  num_nodes: 2
+                  devices: 8
+                  precision: bf16
+                model:
+                  micro_batch_size: 1
+                  global_batch_size: 256
+                  tensor_model_parallel_size: 4
+                  pipeline_model_parallel_size: 1
+                  num_layers: 32
+                  fp8: true
+                  fp8_params: true
+                  optim:
+                    name: distributed_fused_adam
+                """;
+        Specs.Job j = job("llama.yaml", nemo);
+        assertEquals("fp8", j.model().dtype().value());
+        assertEquals(true, j.fp8ParamGather().value());
+        assertEquals(12, j.fp8ParamGather().span().startLine());
+        assertEquals("model.fp8_params", j.origin().key(Specs.Origin.FP8_PARAM_GATHER));
+        assertNull(job("llama.yaml", nemo.replace("  fp8_params: true\n", "")).fp8ParamGather());
+    }
 }

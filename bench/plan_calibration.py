@@ -99,7 +99,7 @@ model:
 parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)}{tp_overlap(r)} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
-{recompute(r['recompute'])}{kernels(r)}{fp8_scaling(r)}
+{recompute(r['recompute'])}{kernels(r)}{fp8_scaling(r)}{fp8_param_gather(r)}
 """
 
 
@@ -148,6 +148,14 @@ def fp8_scaling(r):
     derive/estimate/Float8Scaling; empty or absent: not stated, tensorwise (per-tensor scaling, the calibration's)."""
     f = (r.get("fp8_recipe") or "").strip()
     return f"\nfp8_scaling: {f}" if f else ""
+
+
+def fp8_param_gather(r):
+    """Column `fp8_param_gather` (true: the recipe keeps and all-gathers the linear weights in fp8, Megatron's
+    --fp8-param-gather, Megatron-Bridge's fp8 recipes) → `fp8_param_gather: true`, priced by derive/estimate/ParamGather;
+    empty or absent: not stated, 2 bytes per gathered parameter."""
+    f = (r.get("fp8_param_gather") or "").strip()
+    return f"\nfp8_param_gather: {f}" if f in ("true", "false") else ""
 
 
 def head_dim(r):

@@ -149,6 +149,9 @@ public final class Schema {
             // how Float8 GEMM inputs are scaled: per tensor (Transformer Engine, torchao's tensorwise) or per row (torchao's
             // rowwise recipes, torchtitan's Float8 recipe_name; derive/estimate/Float8Scaling)
             en("fp8_scaling", false, List.of("tensorwise", "rowwise", "rowwise_with_gw_hp")),
+            // the parameters kept and all-gathered in fp8 (Megatron's --fp8-param-gather, Megatron-Bridge's fp8_param_gather;
+            // derive/estimate/ParamGather)
+            f("fp8_param_gather", Type.BOOL, false),
             num("recompute_every", false, 1, Integer.MAX_VALUE),
             // CPU activation offload (Megatron's --cpu-offloading-num-layers): Megatron-Core requires 0 ≤ n < layers
             // model states offloaded to host memory (DeepSpeed's offload_optimizer/offload_param devices, FSDP's CPU offload,

@@ -213,6 +213,6 @@ final class SpecBuilder {
                 get(r, "step_time"), env, r.span(), null, recompute(r),
                 off == null ? null : new Specs.Offload(get(off, "activation_layers"), get(off, "optimizer"),
                         get(off, "optimizer_fraction"), get(off, "parameters")), get(r, "kernels"),
-                get(r, "fp8_scaling"));
+                get(r, "fp8_scaling"), get(r, "fp8_param_gather"));
     }
 }

@@ -172,7 +172,20 @@ public final class Specs {
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
                       Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
                       Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute,
-                      Offload offload, Located<String> kernels, Located<String> fp8Scaling) {
+                      Offload offload, Located<String> kernels, Located<String> fp8Scaling, Located<Boolean> fp8ParamGather) {
+        /**
+         * A job that does not say whether its parameters are all-gathered in fp8 ({@code fp8_param_gather}: Megatron's
+         * {@code --fp8-param-gather}, Megatron-Bridge's {@code mixed_precision.fp8_param_gather}; null when not written).
+         */
+        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
+                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
+                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
+                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute, Offload offload,
+                   Located<String> kernels, Located<String> fp8Scaling) {
+            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
+                    env, span, origin, recompute, offload, kernels, fp8Scaling, null);
+        }
+
         /**
          * A job that does not say how its Float8 GEMM inputs are scaled ({@code fp8_scaling}: "tensorwise", "rowwise" or
          * "rowwise_with_gw_hp", torchao's recipes; null when not written).
@@ -226,7 +239,7 @@ public final class Specs {
         /** The same job, running on another cluster and node group (a link found for a job of another format). */
         public Job onCluster(Located<String> c, Located<String> g) {
             return new Job(name, file, c, g, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, offload, kernels, fp8Scaling);
+                    env, span, origin, recompute, offload, kernels, fp8Scaling, fp8ParamGather);
         }
 
         /** A native manifest's job (no origin). */
@@ -588,7 +601,8 @@ public final class Specs {
 
         /** The quantities whose written key an origin keeps, for messages that name the key the user wrote. */
         public static final String MICRO_BATCH = "micro_batch_size", GLOBAL_BATCH = "global_batch_size", SEQ_LENGTH = "seq_length",
-                TP = ParallelDim.TP.label(), KERNELS = "kernels", FP8_SCALING = "fp8_scaling";
+                TP = ParallelDim.TP.label(), KERNELS = "kernels", FP8_SCALING = "fp8_scaling",
+                FP8_PARAM_GATHER = "fp8_param_gather";
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

@@ -168,6 +168,7 @@ final class BridgeAdapter implements FormatAdapter {
         if (recipe != null && !recipe.isNull() && !TreeValues.placeholder(recipe.text())) j.dtype = recipeDtype(recipe);
         if (j.dtype == null) j.dtype = configDtype(mp);
         if (j.dtype == null) j.dtype = configDtype(model);
+        j.fp8ParamGather = fp8ParamGather(j, recipe, mp, wrap + mpKey);
         String optKey = section(c, "optimizer");
         MappingNode optimizer = optKey == null ? null : map(c, optKey);
         if (j.dtype == null) {
@@ -191,6 +192,24 @@ final class BridgeAdapter implements FormatAdapter {
             j.state("bytes_per_parameter", 16, where + ": false (16-bit main gradients: 2 weights + 2 gradients + 12 Adam)",
                     StatedKind.CONFIG, reduceFp32.span());
         }
+    }
+
+    /**
+     * Whether the parameters are kept and all-gathered in fp8 (derive/estimate/ParamGather): MixedPrecisionConfig's
+     * {@code fp8_param_gather} (or {@code fp8_param}, which Megatron-Bridge keeps equal to it) as written; else a recipe
+     * name's: Megatron-Bridge's mixed_precision.py turns it on in every fp8 and MXFP8 recipe
+     * ({@code bf16_with_fp8_delayed_scaling_mixed}, {@code bf16_with_fp8_current_scaling_mixed},
+     * {@code bf16_with_mxfp8_mixed}...) but the subchannel (blockwise) ones; null when neither says.
+     */
+    static Located<Boolean> fp8ParamGather(JobDraft j, ScalarNode recipe, MappingNode mp, String where) {
+        for (String k : new String[] {"fp8_param_gather", "fp8_param"}) {
+            Located<Boolean> b = TreeValues.bool(scalar(mp, k));
+            if (b != null) return j.key(where + "." + k, b);
+        }
+        if (recipe == null || recipe.isNull() || TreeValues.placeholder(recipe.text())) return null;
+        String t = recipe.text().strip().toLowerCase(java.util.Locale.ROOT).replace('-', '_');
+        if (!t.contains("fp8") || t.contains("subchannel") || t.contains("fp4")) return null;
+        return j.key("mixed_precision: " + recipe.text().strip(), new Located<>(true, recipe.span()));
     }
 
     /**

@@ -35,5 +35,13 @@ final class Float8Recipe {
         // torchao matches the name exactly (from_recipe_name: "recipe name ... is not valid, must be one of ..."): "Rowwise" fails
         j.fp8Scaling = j.key(key, DraftValues.exactChoice(j, scalar(f8, "recipe_name"), key, RECIPES,
                 "spelt as torchao spells them (Float8LinearConfig.from_recipe_name matches the name exactly)", instead));
+        // enable_fsdp_float8_all_gather: FSDP all-gathers the Float8Linear weights in fp8 (derive/estimate/ParamGather)
+        for (String[] at : new String[][] {{"float8"}, {"quantize", "linear", "float8"}}) {
+            MappingNode t = map(root, at);
+            if (t == null || scalar(t, "enable_fsdp_float8_all_gather") == null) continue;
+            String where = (at.length == 1 ? "[float8]" : "[quantize.linear.float8]") + " enable_fsdp_float8_all_gather";
+            j.fp8ParamGather = j.key(where, TreeValues.bool(scalar(t, "enable_fsdp_float8_all_gather")));
+            break;
+        }
     }
 }

@@ -36,6 +36,8 @@ final class JobDraft {
     /** How the Float8 GEMM inputs are scaled, "tensorwise", "rowwise" or "rowwise_with_gw_hp" (torchtitan's Float8
      *  recipe_name, Float8Recipe); null when the format does not say. */
     Located<String> fp8Scaling;
+    /** Megatron's --fp8-param-gather, Megatron-Bridge's mixed_precision.fp8_param_gather (derive/estimate/ParamGather). */
+    Located<Boolean> fp8ParamGather;
     /** What `gpulint plan` reads: the MLP size, vocabulary, head dimension, gated MLP, tied embeddings, precision,
      *  activation recompute (none, selective, full) and the distributed optimizer. */
     Located<Long> ffn, vocab, headDim, topK;
@@ -236,7 +238,7 @@ final class JobDraft {
                 deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced, writtenKeys());
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
                 env, span, origin, recompute, offloadLayers == null && offloadOptimizer == null && offloadParameters == null ? null
-                        : new Specs.Offload(offloadLayers, offloadOptimizer, offloadFraction, offloadParameters), kernels, fp8Scaling);
+                        : new Specs.Offload(offloadLayers, offloadOptimizer, offloadFraction, offloadParameters), kernels, fp8Scaling, fp8ParamGather);
     }
 
     /** The keys messages name in the format's own words (PAR006, PAR007, PAR010), by the quantity they hold; tp's
@@ -252,6 +254,7 @@ final class JobDraft {
         if (keys.get(offloadParameters) != null) out.put("offload_parameters", keys.get(offloadParameters));
         if (keys.get(kernels) != null) out.put(Specs.Origin.KERNELS, keys.get(kernels));
         if (keys.get(fp8Scaling) != null) out.put(Specs.Origin.FP8_SCALING, keys.get(fp8Scaling));
+        if (keys.get(fp8ParamGather) != null) out.put(Specs.Origin.FP8_PARAM_GATHER, keys.get(fp8ParamGather));
         return out;
     }
 

@@ -218,7 +218,7 @@ final class MegatronAdapter implements FormatAdapter {
 
     /**
      * What `gpulint plan` reads from Megatron's flags: --ffn-hidden-size, --kv-channels, --vocab-size, --swiglu,
-     * --untie-embeddings-and-output-weights, --fp8-format / --bf16 / --fp16, --recompute-granularity (or
+     * --untie-embeddings-and-output-weights, --fp8-format / --bf16 / --fp16, --fp8-param-gather, --recompute-granularity (or
      * --recompute-activations: selective), --use-distributed-optimizer, --grad-reduce-in-bf16 (16-bit main gradients: model
      * states 2 + 2 + 12 = 16 bytes per parameter instead of the 18 of --bf16, which keeps fp32 main gradients).
      */
@@ -243,6 +243,8 @@ final class MegatronAdapter implements FormatAdapter {
                 : new Located<>("fp8", fp8.span());
         else if (bf16 != null) j.dtype = new Located<>("bf16", bf16.span());
         else if (fp16 != null) j.dtype = new Located<>("fp16", fp16.span());
+        // --fp8-param-gather: the weights kept in fp8 and all-gathered so (derive/estimate/ParamGather)
+        j.fp8ParamGather = j.key("--fp8-param-gather", switchFlag(j, flags, script, "--fp8-param-gather"));
         Word rg = flags.get("--recompute-granularity");
         Located<Boolean> ra = switchFlag(j, flags, script, "--recompute-activations");
         if (rg != null && rg.known()) j.recompute = new Located<>(rg.text().toLowerCase(java.util.Locale.ROOT), rg.span());

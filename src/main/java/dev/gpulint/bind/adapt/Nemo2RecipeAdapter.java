@@ -138,6 +138,11 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         }
         MappingNode plugin = precisionPlugin(root);
         j.dtype = dtype(plugin, config, map(root, "optim", "config"));
+        // the MegatronMixedPrecision plugin's fp8_param_gather, or fp8_params, its older name (derive/estimate/ParamGather)
+        for (String k : new String[] {"fp8_param_gather", "fp8_params"}) {
+            Located<Boolean> b = TreeValues.bool(scalar(plugin, k));
+            if (b != null && j.fp8ParamGather == null) j.fp8ParamGather = j.key("trainer.plugins." + k, b);
+        }
         MappingNode ddp = map(strategy, "ddp");
         Located<Boolean> dist = TreeValues.bool(scalar(root, "optim", "config", "use_distributed_optimizer"));
         j.distributed = dist != null ? dist : TreeValues.bool(scalar(ddp, "use_distributed_optimizer"));

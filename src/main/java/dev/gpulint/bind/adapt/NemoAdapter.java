@@ -102,6 +102,8 @@ final class NemoAdapter implements FormatAdapter {
         Located<Boolean> fp8 = TreeValues.bool(resolve(root, model, "fp8"));
         if (fp8 != null && fp8.value()) j.dtype = new Located<>("fp8", fp8.span());
         else if (prec != null && !prec.isNull() && !TreeValues.placeholder(prec.text())) j.dtype = new Located<>(prec.text(), prec.span());
+        // model.fp8_params: the weights kept in fp8, which NeMo's distributed Adam all-gathers so (derive/estimate/ParamGather)
+        j.fp8ParamGather = j.key("model.fp8_params", TreeValues.bool(resolve(root, model, "fp8_params")));
         if (model.get("activations_checkpoint_granularity").orElse(null) instanceof ScalarNode g) {
             j.recompute = new Located<>(g.isNull() ? "none" : g.text().toLowerCase(java.util.Locale.ROOT), g.span());
         }

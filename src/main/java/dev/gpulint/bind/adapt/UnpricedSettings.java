@@ -18,21 +18,12 @@ final class UnpricedSettings {
     private UnpricedSettings() {}
 
     /**
-     * torchtitan (torchtitan/config/job_config.py): Float8's all-gather and {@code [parallelism] fsdp_reshard_after_forward}.
-     * torch.compile (CompileSettings, EagerKernels) and the Float8 recipe (Float8Recipe, Float8Scaling) are priced.
+     * torchtitan (torchtitan/config/job_config.py): {@code [parallelism] fsdp_reshard_after_forward}. torch.compile
+     * (CompileSettings, EagerKernels), the Float8 recipe (Float8Recipe, Float8Scaling) and Float8's FSDP all-gather
+     * (Float8Recipe, ParamGather) are priced.
      */
     static void torchtitan(JobDraft j, MappingNode root) {
         MappingNode par = map(root, "parallelism");
-        if (TorchtitanAdapter.float8(root) != null) {
-            // Float8's settings: [float8] until mid 2025, [quantize.linear.float8] since (torchtitan/config/job_config.py)
-            MappingNode f8 = map(root, "float8");
-            String table = "[float8]";
-            if (f8 == null) { f8 = map(root, "quantize", "linear", "float8"); table = "[quantize.linear.float8]"; }
-            if (on(scalar(f8, "enable_fsdp_float8_all_gather"))) {
-                j.unpriced.add("FSDP Float8 all-gather (" + table + " enable_fsdp_float8_all_gather): the linear weights are"
-                        + " all-gathered in fp8; not priced apart: the FSDP all-gathers are priced at 2 bytes per parameter");
-            }
-        }
         ScalarNode reshard = scalar(par, "fsdp_reshard_after_forward");
         if (reshard != null && !reshard.isNull() && reshard.text().strip().equalsIgnoreCase("never")) {
             j.unpriced.add("fsdp_reshard_after_forward = \"never\": FSDP keeps the gathered parameters from forward to backward"

@@ -162,18 +162,19 @@ public final class Estimator {
         for (MemoryModel.Stage s : stages) params = Math.max(params, s.parameters());
         long n = (long) l.dp() * l.cp();
         double gradBytes = GradientReduce.bytes(dt, bytes);   // the main gradients' dtype: what the job states, else the default
+        double gatherBytes = v.paramGather().stageBytes(m, l, stages);   // 2 per parameter, or fp8's 1 (ParamGather)
         double dpS = 0, dpExp = 0;
         if (n > 1) {
             if (l.zeroStage() >= 3 && l.hybrid()) {
                 // HSDP: all-gathers and reduce-scatters in the shard group, the all-reduce over the replicas (HybridShard)
-                double perMbComm = HybridShard.perMicroBatch(c, l, stride.get(DP), params, gradBytes, DpBuckets.shardedUnits(layersPerStage));
+                double perMbComm = HybridShard.perMicroBatch(c, l, stride.get(DP), params, gatherBytes, gradBytes, DpBuckets.shardedUnits(layersPerStage));
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 3) {
                 // one unit per layer (FSDP's per-block wrapping, Megatron-FSDP's per-module buckets): each layer's parameters
                 // gathered forward and backward and its gradients reduce-scattered, each collective paying NCCL's α
                 double units = DpBuckets.shardedUnits(layersPerStage);
-                double perMbComm = c.collective(DP, n, 2 * units, params * 2 / units, Collective.ALL_GATHER, "parameter all-gathers forward and backward, one per layer")
+                double perMbComm = c.collective(DP, n, 2 * units, gatherBytes / units, Collective.ALL_GATHER, "parameter all-gathers forward and backward, one per layer")
                         + c.collective(DP, n, units, params * gradBytes / units, Collective.REDUCE_SCATTER, "gradient reduce-scatter, one per layer");
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
@@ -181,7 +182,7 @@ public final class Estimator {
                 // Megatron-Core's buckets: max(40M, 1M · dp·cp) parameters each, one collective per bucket (DpBuckets)
                 double buckets = DpBuckets.count(params, n);
                 double reduce = c.collective(DP, n, buckets, params * gradBytes / buckets, Collective.REDUCE_SCATTER, "gradient reduce-scatter per bucket");
-                double gather = c.collective(DP, n, buckets, params * 2 / buckets, Collective.ALL_GATHER, "parameter all-gather per bucket");
+                double gather = c.collective(DP, n, buckets, gatherBytes / buckets, Collective.ALL_GATHER, "parameter all-gather per bucket");
                 dpS = reduce + gather;
                 // what outlasts the compute the schedule hides it behind: one micro-batch, or per model chunk (ChunkedDpSync)
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false));

@@ -19,14 +19,15 @@ final class HybridShard {
      *
      * @param dpStride  ranks between consecutive data-parallel ranks (the rank order's dp stride)
      * @param params    the fullest stage's parameters per GPU before sharding
+     * @param gatherBytes the fullest stage's bytes a parameter all-gather assembles ({@link ParamGather})
      * @param gradBytes bytes per reduced gradient element
      * @param units     the stage's FSDP units (one per layer: {@link DpBuckets#shardedUnits}); each unit's collectives pay
      *                  NCCL's latency once
      */
-    static double perMicroBatch(Comm c, Layout l, long dpStride, double params, double gradBytes, double units) {
+    static double perMicroBatch(Comm c, Layout l, long dpStride, double params, double gatherBytes, double gradBytes, double units) {
         long shard = (long) l.shardRanks() * l.cp();
         // the replicas are dpStride · shard ranks apart: the shard group lies inside each replica
-        double inside = c.collective(ParallelDim.DP, shard, dpStride, 2 * units, params * 2 / units, Collective.ALL_GATHER,
+        double inside = c.collective(ParallelDim.DP, shard, dpStride, 2 * units, gatherBytes / units, Collective.ALL_GATHER,
                 "parameter all-gathers forward and backward, one per layer, within the shard group")
                 + c.collective(ParallelDim.DP, shard, dpStride, units, params * gradBytes / units, Collective.REDUCE_SCATTER,
                 "gradient reduce-scatter, one per layer, within the shard group");

@@ -7,7 +7,7 @@ package dev.gpulint.derive.estimate;
  * elementwise kernels run fused or eager ({@link EagerKernels}) and how Float8 GEMM inputs are scaled ({@link Float8Scaling}).
  */
 public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
-                       Float8Scaling float8) {
+                       Float8Scaling float8, ParamGather paramGather) {
     public static final Variants NONE = new Variants(null, AttentionShape.FULL);
 
     public Variants {
@@ -16,6 +16,12 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
         if (tpOverlap == null) tpOverlap = TpOverlap.FAMILY;
         if (kernels == null) kernels = EagerKernels.FUSED;
         if (float8 == null) float8 = Float8Scaling.TENSORWISE;
+        if (paramGather == null) paramGather = ParamGather.BF16;
+    }
+
+    public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
+                    Float8Scaling float8) {
+        this(moe, attention, offload, tpOverlap, kernels, float8, ParamGather.BF16);
     }
 
     /** Per-tensor Float8 scaling ({@link Float8Scaling#TENSORWISE}: what the elementwise term's casts count). */

@@ -73,13 +73,16 @@ class UnpricedSettingsTest {
             """;
 
     @Test
-    void float8RecipeIsReadAndFp8AllGathersAreSaid() {
+    void float8RecipeAndFp8AllGathersAreReadIntoTheJobNotSaid() {
         Specs.Job j = Foreign.bind("llama3_8b.toml", FLOAT8);
         assertEquals("fp8", j.model().dtype().value());
         // the recipe is priced (derive/estimate/Float8Scaling): read into the job, not said here
         assertEquals("rowwise", j.fp8Scaling().value());
         assertEquals("[quantize.linear.float8] recipe_name", j.origin().key(Specs.Origin.FP8_SCALING));
-        assertEquals(List.of("FSDP Float8 all-gather ([quantize.linear.float8] enable_fsdp_float8_all_gather)"), heads(j));
+        // the fp8 all-gather is priced too (derive/estimate/ParamGather): read into the job under its own key, not said here
+        assertEquals(List.of(), j.origin().unpriced());
+        assertEquals(true, j.fp8ParamGather().value());
+        assertEquals("[quantize.linear.float8] enable_fsdp_float8_all_gather", j.origin().key(Specs.Origin.FP8_PARAM_GATHER));
         // the earlier [float8] table, tensorwise and the bf16 all-gather: nothing to say
         Specs.Job tensorwise = Foreign.bind("llama3_8b.toml", FLOAT8.replace("[quantize.linear.float8]\n", "[float8]\n")
                 .replace("\"quantize.linear.float8\"", "\"float8\"").replace("rowwise", "tensorwise")
@@ -88,14 +91,18 @@ class UnpricedSettingsTest {
         assertEquals("tensorwise", tensorwise.fp8Scaling().value());
         assertEquals("[float8] recipe_name", tensorwise.origin().key(Specs.Origin.FP8_SCALING));
         assertEquals(List.of(), tensorwise.origin().unpriced());
+        assertEquals(false, tensorwise.fp8ParamGather().value());
+        assertEquals("[float8] enable_fsdp_float8_all_gather", tensorwise.origin().key(Specs.Origin.FP8_PARAM_GATHER));
         // the settings table alone turns nothing on: bf16, no recipe, nothing said
         Specs.Job off = Foreign.bind("llama3_8b.toml", FLOAT8.replace("converters = [\"quantize.linear.float8\"]", "converters = []"));
         assertEquals(List.of(), off.origin().unpriced());
         assertEquals(null, off.fp8Scaling());
+        assertEquals(null, off.fp8ParamGather());
         Specs.Job older = Foreign.bind("llama3_8b.toml", FLOAT8.replace("[quantize.linear.float8]\n", "[float8]\n")
                 .replace("\"quantize.linear.float8\"", "\"float8\"").replace("\"rowwise\"", "\"rowwise_with_gw_hp\""));
         assertEquals("rowwise_with_gw_hp", older.fp8Scaling().value());
-        assertEquals(List.of("FSDP Float8 all-gather ([float8] enable_fsdp_float8_all_gather)"), heads(older));
+        assertEquals(true, older.fp8ParamGather().value());
+        assertEquals("[float8] enable_fsdp_float8_all_gather", older.origin().key(Specs.Origin.FP8_PARAM_GATHER));
         // not written: null (the estimate takes torchao's default, tensorwise, and says so)
         assertEquals(null, Foreign.bind("llama3_8b.toml", FLOAT8.replace("recipe_name = \"rowwise\"\n", "")).fp8Scaling());
     }

@@ -1,0 +1,108 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.derive.Fixture;
+import dev.gpulint.spec.ParallelDim;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * fp8 parameter all-gathers (ParamGather): under Megatron's --fp8-param-gather (Megatron-Bridge's fp8 recipes, torchtitan's
+ * enable_fsdp_float8_all_gather) the distributed optimizer's and FSDP's parameter all-gathers move the transformer layers'
+ * linear weights at 1 byte and the embedding and output layer at 2; the gradient reduce-scatter keeps its width. Llama 3 8B
+ * on one 8-GPU H100 host, dp 8: the shape of Megatron-Bridge 25.11's LLAMA3_8B H100 row.
+ */
+class ParamGatherTest {
+
+    /**
+     * Llama 3 8B's parameters on one GPU at tp 1 as ModelShape counts them (its norms with a weight and a bias: 4h a layer,
+     * 2h the final one), and its embedding and untied output layer.
+     */
+    static final double PARAMS = 8_030_527_488.0, EMBEDDINGS = 2.0 * 128256 * 4096;
+
+    private static JobEstimate estimate(String dtype, String optimizer, String gather) {
+        Fixture f = Fixture.of("""
+                kind: cluster
+                name: c
+                node_groups:
+                  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: 1
+                gpus_per_node: 8
+                model: { dtype: %s, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
+                         gated_mlp: true, seq_length: 8192, vocab_size: 128256, tied_embeddings: false }
+                parallelism: { tp: 1, pp: 1 }
+                batch: { micro_batch_size: 1, global_batch_size: 128 }
+                optimizer: { %s }
+                recompute: none
+                %s
+                """.formatted(dtype, optimizer, gather));
+        return JobEstimate.of(f.jobs().get(0), f.catalog());
+    }
+
+    private static Estimate.Traffic gather(Estimate e) {
+        return e.traffic(ParallelDim.DP, Collective.ALL_GATHER).orElseThrow();
+    }
+
+    private static List<String> said(JobEstimate j, String head) {
+        return j.inputs().assumptions().stream().filter(s -> s.startsWith(head)).toList();
+    }
+
+    @Test
+    void theDistributedOptimizersAllGatherMovesTheLinearWeightsInFp8() {
+        JobEstimate onJob = estimate("fp8", "distributed: true", "fp8_param_gather: true");
+        Estimate on = onJob.estimate(), off = estimate("fp8", "distributed: true", "").estimate();
+        assertEquals(PARAMS, on.stages().get(0).parameters(), 0);
+        // off: every parameter at 2 bytes; on: 1 byte each, and 1 more per embedding and output parameter
+        assertEquals(16_061_054_976.0, gather(off).cost().bytes(), 0);
+        assertEquals(2 * PARAMS, gather(off).cost().bytes(), 0);
+        assertEquals(9_081_200_640.0, gather(on).cost().bytes(), 0);
+        assertEquals(PARAMS + EMBEDDINGS, gather(on).cost().bytes(), 0);
+        // a ring all-gather: each rank sends 7/8 of it
+        assertEquals(9_081_200_640.0 * 7 / 8, gather(on).cost().bytesPerRank(), 1e-3);
+        // the gradient reduce-scatter is not touched (fp32 main gradients, 4 bytes each)
+        Estimate.Traffic rsOn = on.traffic(ParallelDim.DP, Collective.REDUCE_SCATTER).orElseThrow();
+        Estimate.Traffic rsOff = off.traffic(ParallelDim.DP, Collective.REDUCE_SCATTER).orElseThrow();
+        assertEquals(4 * PARAMS, rsOn.cost().bytes(), 0);
+        assertEquals(rsOff.cost().seconds(), rsOn.cost().seconds(), 0);
+        // seconds: the all-gather is cheaper, by what its bytes say, and so is the dp time
+        assertTrue(gather(on).cost().seconds() < gather(off).cost().seconds());
+        assertEquals(gather(on).cost().seconds() + rsOn.cost().seconds(), on.time().comm().get(ParallelDim.DP), 1e-12);
+        assertEquals(gather(off).cost().seconds() + rsOff.cost().seconds(), off.time().comm().get(ParallelDim.DP), 1e-12);
+        assertTrue(on.time().step() <= off.time().step());
+        assertEquals(List.of("fp8 parameter all-gathers (fp8_param_gather): the transformer layers' linear weights gathered in"
+                + " fp8, 1 byte each, the embedding and output layer in 16 bits, 2; gradients reduced as below; weight memory"
+                + " counted as 16-bit (the fp8 weight and its transposed copy)"), said(onJob, "fp8 parameter all-gathers"));
+        // memory is not changed by it
+        assertEquals(off.stages().get(0).weights(), on.stages().get(0).weights(), 0);
+    }
+
+    @Test
+    void fsdpsForwardAndBackwardAllGathersMoveFp8Too() {
+        Estimate on = estimate("fp8", "zero_stage: 3", "fp8_param_gather: true").estimate();
+        Estimate off = estimate("fp8", "zero_stage: 3", "fp8_param_gather: false").estimate();
+        assertEquals(PARAMS + EMBEDDINGS, gather(on).cost().bytes(), 0);
+        assertEquals(2, gather(on).count(), 0);
+        assertEquals(2 * PARAMS, gather(off).cost().bytes(), 0);
+    }
+
+    @Test
+    void withoutFp8GemmsOrShardedParametersNothingChangesAndItIsSaid() {
+        JobEstimate bf16 = estimate("bf16", "distributed: true", "fp8_param_gather: true");
+        assertEquals(2 * PARAMS, gather(bf16.estimate()).cost().bytes(), 0);
+        assertEquals(List.of("fp8_param_gather read, but the job's GEMMs are not fp8 (bf16): the parameters are all-gathered in"
+                + " 16 bits, 2 bytes each"), said(bf16, "fp8_param_gather read"));
+        // Megatron refuses it without the distributed optimizer or FSDP: nothing is gathered, and it is said
+        JobEstimate ddp = estimate("fp8", "distributed: false", "fp8_param_gather: true");
+        assertTrue(ddp.estimate().traffic(ParallelDim.DP, Collective.ALL_GATHER).isEmpty());
+        assertEquals(estimate("fp8", "distributed: false", "").estimate().time().step(), ddp.estimate().time().step(), 0);
+        assertEquals(1, said(ddp, "fp8_param_gather read, but the parameters are not sharded").size());
+        assertTrue(said(ddp, "fp8_param_gather read").get(0).contains("--fp8-param-gather only supported with distributed optimizer"));
+    }
+}

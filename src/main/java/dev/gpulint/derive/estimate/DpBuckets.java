@@ -10,7 +10,11 @@ package dev.gpulint.derive.estimate;
  *     parameters (megatron/core/distributed/distributed_data_parallel.py: "make buckets larger to ensure that chunks used
  *     in NCCL ring-reduce implementations are large enough to remain bandwidth-bound rather than latency-bound"). The
  *     estimate takes the bucketed, overlapped reduction (dp_overlap); without {@code --overlap-grad-reduce} Megatron
- *     reduces everything in one bucket, which this count does not distinguish.</li>
+ *     reduces everything in one bucket, which this count does not distinguish. Interleaved (vpp &gt; 1), each model chunk
+ *     is its own DistributedDataParallel and only the first is bucketed: megatron/training/training.py wraps chunk k with
+ *     {@code disable_bucketing=(model_chunk_idx > 0)} ("Turn off bucketing for model_chunk 2 onwards, since communication
+ *     for these model chunks is overlapped with compute anyway"), so chunk 0's 1/vpp of the stage's parameters is
+ *     bucketed and every other chunk is one bucket.</li>
  * <li>Sharded parameters (ZeRO-3, FSDP, Megatron-FSDP): one unit per transformer layer (FSDP's and torchtitan's per-block
  *     wrapping), its parameters all-gathered forward and backward and its gradients reduce-scattered; at least one.
  *     DeepSpeed's ZeRO-3 of 2021 gathered per parameter tensor, which no input states: not modelled.</li>
@@ -28,6 +32,15 @@ final class DpBuckets {
     static double count(double params, long ranks) {
         double bucket = Math.max(MIN_BUCKET, PER_RANK * ranks);
         return Math.max(1, Math.ceil(params / bucket));
+    }
+
+    /**
+     * Buckets of a stage of {@code chunks} model chunks (virtual pipeline stages, equal in parameters): chunk 0's
+     * {@link #count} of its 1/chunks of the parameters, and one for each other chunk (bucketing disabled for them).
+     */
+    static double count(double params, long ranks, int chunks) {
+        if (chunks <= 1) return count(params, ranks);
+        return count(params / chunks, ranks) + (chunks - 1);
     }
 
     /** Gather units of a sharded stage: its layers (a fraction rounds up), at least 1. */

@@ -179,15 +179,15 @@ public final class Estimator {
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {
-                // Megatron-Core's buckets: max(40M, 1M · dp·cp) parameters each, one collective per bucket (DpBuckets)
-                double buckets = DpBuckets.count(params, n);
+                // Megatron-Core's buckets: max(40M, 1M · dp·cp) parameters each (only model chunk 0's when interleaved), one collective per bucket (DpBuckets)
+                double buckets = DpBuckets.count(params, n, pp > 1 ? l.virtualPp() : 1);
                 double reduce = c.collective(DP, n, buckets, params * gradBytes / buckets, Collective.REDUCE_SCATTER, "gradient reduce-scatter per bucket");
                 double gather = c.collective(DP, n, buckets, gatherBytes / buckets, Collective.ALL_GATHER, "parameter all-gather per bucket");
                 dpS = reduce + gather;
                 // what outlasts the compute the schedule hides it behind: one micro-batch, or per model chunk (ChunkedDpSync)
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false));
             } else {
-                double buckets = DpBuckets.count(params, n);
+                double buckets = DpBuckets.count(params, n, pp > 1 ? l.virtualPp() : 1);
                 dpS = c.collective(DP, n, buckets, params * gradBytes / buckets, Collective.ALL_REDUCE, "gradient all-reduce per bucket");
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, dpS, 0, true));
             }

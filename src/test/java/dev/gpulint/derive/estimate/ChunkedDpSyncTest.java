@@ -70,6 +70,13 @@ class ChunkedDpSyncTest {
         double flatDp = flat.time().comm().get(ParallelDim.DP), flatStage = stage(flat);
         assertTrue(flatDp - flatStage > (1 - overlap) * flatDp, "the flat layout's collectives outlast one micro-batch");
         assertTrue(dpExposed(chunked) < dpExposed(flat) - 0.010, "interleaved, other chunks' compute hides more of them");
+        // NCCL's α once per collective: the flat stage's buckets all, the interleaved stage's chunk 0's and one per other chunk
+        Estimate.Traffic flatRs = flat.traffic(ParallelDim.DP, Collective.ALL_GATHER).orElseThrow();
+        Estimate.Traffic chunkedRs = chunked.traffic(ParallelDim.DP, Collective.ALL_GATHER).orElseThrow();
+        double stageParams = flatRs.count() * flatRs.cost().bytes() / 2;     // the all-gather moves bf16 parameters
+        assertEquals(DpBuckets.count(stageParams, 2), flatRs.count(), 1e-9);
+        assertEquals(Math.ceil(stageParams / 4 / DpBuckets.MIN_BUCKET) + 3, chunkedRs.count(), 1e-9);
+        assertTrue(chunkedRs.count() < flatRs.count(), chunkedRs.count() + " collectives, not " + flatRs.count());
     }
 
     private static Estimate estimate(EstimateManifest m) {

@@ -129,4 +129,14 @@ class NcclLatencyTest {
         assertEquals(13, DpBuckets.shardedUnits(12.5));
         assertEquals(1, DpBuckets.shardedUnits(0.5));
     }
+
+    @Test
+    void interleavedOnlyTheFirstModelChunkIsBucketed() {
+        // Megatron's training.py: disable_bucketing=(model_chunk_idx > 0). The 405B stage of tp 4 / pp 8 (12.7B parameters)
+        // at dp·cp 16, vpp 8: chunk 0's 1.59B in 40M buckets (40), one bucket for each of the 7 other chunks; not 318
+        assertEquals(318, DpBuckets.count(12.7e9, 16));
+        assertEquals(40 + 7, DpBuckets.count(12.7e9, 16, 8));
+        assertEquals(DpBuckets.count(12.7e9, 16), DpBuckets.count(12.7e9, 16, 1), "not interleaved: every bucket");
+        assertEquals(4, DpBuckets.count(10e6, 8, 4), "a chunk is at least one bucket");
+    }
 }

@@ -18,13 +18,16 @@ package dev.gpulint.derive.estimate;
  * micro-batches ({@code microbatch_group_size_per_vp_stage}, default pp; fewer when the step has fewer), the backward
  * from the last chunk to the first. Within a chunk, as without interleaving, the buckets are reduced as their
  * gradients are ready and gathered as the forward reaches them ({@code overlap_grad_reduce}, {@code overlap_param_gather}),
- * so each chunk's collectives also hide behind its own pass. Per chunk (1/vpp of the bytes, the chunks holding equal
- * layers; a chunk's pass is 1/vpp of the stage's micro-batch, its backward 2/3 of that and its forward 1/3):
+ * so chunk 0's collectives also hide behind its own pass; the other chunks are not bucketed (Megatron's training.py builds
+ * their wrappers with {@code disable_bucketing=(model_chunk_idx > 0)}), so a chunk k ≥ 1 reduces its gradients only
+ * once its whole backward has ended and gathers its parameters whole before its forward starts. Per chunk (1/vpp of the
+ * bytes, the chunks holding equal layers; a chunk's pass is 1/vpp of the stage's micro-batch, its backward 2/3 of that
+ * and its forward 1/3):
  * <ul>
- *   <li>the reduction of chunk k ≥ 1 hides behind its own last backward pass and the g backward passes of chunk k − 1
- *       that follow it, (1 + g)·(2/3)·stage/vpp; chunk 0's, the step's last, behind its own pass alone;</li>
- *   <li>the all-gather of chunk k ≥ 1 hides behind the g forward passes of chunk k − 1 before it and its own first
- *       forward pass, (1 + g)·(1/3)·stage/vpp; chunk 0's behind its own first forward pass alone.</li>
+ *   <li>the reduction of chunk k ≥ 1 hides behind the g backward passes of chunk k − 1 that follow its last one,
+ *       g·(2/3)·stage/vpp; chunk 0's, the step's last, behind its own pass alone;</li>
+ *   <li>the all-gather of chunk k ≥ 1 hides behind the g forward passes of chunk k − 1 before its first,
+ *       g·(1/3)·stage/vpp; chunk 0's behind its own first forward pass alone.</li>
  * </ul>
  * Each chunk's collective exposes what outlasts its window (one window does not lend to another chunk's collective). Megatron-Bridge's
  * {@code overlap_param_gather_with_optimizer_step} (its performance scripts set it when dp, pp and vpp are all above 1)
@@ -50,9 +53,9 @@ final class ChunkedDpSync {
         double g = Math.max(1, Math.min(pp, microBatches));
         double backward = stageS * 2 / 3 / vpp, forward = stageS / 3 / vpp;     // one chunk's pass
         double reducePerChunk = reduce / vpp, gatherPerChunk = gather / vpp;
-        double reduceExposed = Math.max(0, reducePerChunk - backward) + (vpp - 1) * Math.max(0, reducePerChunk - (1 + g) * backward);
+        double reduceExposed = Math.max(0, reducePerChunk - backward) + (vpp - 1) * Math.max(0, reducePerChunk - g * backward);
         double gatherExposed = gather <= 0 ? 0
-                : Math.max(0, gatherPerChunk - forward) + (vpp - 1) * Math.max(0, gatherPerChunk - (1 + g) * forward);
+                : Math.max(0, gatherPerChunk - forward) + (vpp - 1) * Math.max(0, gatherPerChunk - g * forward);
         return reduceExposed + gatherExposed;
     }
 }

@@ -30,19 +30,23 @@ class ChunkedDpSyncTest {
         // the dp·cp reduce-scatter and all-gather over the NICs 425.0 ms each (plan's text output)
         double chunk = 0.425 / 8;                                         // 53.1 ms of each per chunk
         double backward = 0.1435 * 2 / 3 / 8, forward = 0.1435 / 3 / 8;  // a chunk's passes: 12.0 and 6.0 ms
-        assertTrue(chunk < 9 * forward && chunk < 9 * backward, "chunks 1..7 hide behind 8 passes of the next chunk and their own");
-        double expected = (chunk - backward) + (chunk - forward);         // chunk 0's reduction and all-gather
-        assertEquals(0.0883125, expected, 1e-9);
+        // chunks 1..7 are one bucket each: their reductions hide behind the 8 backward passes of the chunk after them
+        // (96 ms > 53.1), their all-gathers behind 8 forward passes (47.8 ms < 53.1: 5.3 ms of each outlasts)
+        assertTrue(chunk < 8 * backward && chunk > 8 * forward);
+        double expected = (chunk - backward) + (chunk - forward)          // chunk 0's reduction and all-gather
+                + 7 * (chunk - 8 * forward);                              // chunks 1..7's all-gathers
+        assertEquals(0.12535416667, expected, 1e-9);
         assertEquals(expected, ChunkedDpSync.outlasting(8, 8, 32, 0.1435, 0.425, 0.425, false), 1e-12);
         assertTrue(expected < 0.425 + 0.425 - 0.1435, "far less than one micro-batch hides");
     }
 
     @Test
     void aStepWithFewerMicroBatchesThanStagesHasSmallerGroups() {
-        // 2 micro-batches on 4 stages: each chunk runs a group of 2, so a chunk's reduction has its own pass and 2 more
+        // 2 micro-batches on 4 stages: each chunk runs a group of 2, so a chunk k >= 1's reduction has 2 passes of the
+        // next chunk to hide behind (not its own: it is one bucket, reduced once its backward has ended)
         double perChunk = 0.400 / 4, backward = 0.100 * 2 / 3 / 4;
-        double expected = (perChunk - backward) + 3 * (perChunk - 3 * backward);
-        assertEquals(0.2333333333, expected, 1e-9);
+        double expected = (perChunk - backward) + 3 * (perChunk - 2 * backward);
+        assertEquals(0.2833333333, expected, 1e-9);
         assertEquals(expected, ChunkedDpSync.outlasting(4, 4, 2, 0.100, 0.400, 0, true), 1e-12);
     }
 

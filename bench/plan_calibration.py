@@ -200,7 +200,9 @@ def moe_parallel(r):
 
 def rows(path, defaults):
     head, out = None, []
-    for line in open(path):
+    with open(path, encoding="utf-8") as f:
+        lines = f.readlines()
+    for line in lines:
         if line.startswith("# name"):
             head = line[2:].rstrip("\n").split("\t")
             continue

@@ -83,6 +83,31 @@ public final class Models {
         }
     }
 
+    /**
+     * A hybrid model's layer kinds (Megatron-Core's hybrid_override_pattern, Hugging Face NemotronH's config: one
+     * character per layer — {@code M} Mamba-2, {@code *} self-attention, {@code -} MLP, {@code E} MoE) and its Mamba-2
+     * mixer's sizes (mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups, conv_kernel). The estimate prices
+     * transformer layers only: a job whose shape would come from such an entry is not given it ({@code ModelNames}
+     * says why), since pricing every layer as attention + MLP overstates the model by half.
+     */
+    public record Hybrid(String pattern, long mambaHeads, long mambaHeadDim, long stateSize, long groups, long convKernel) {
+        /** Layers of one kind ({@code 'M'}, {@code '*'}, {@code '-'}, {@code 'E'}). */
+        public long count(char kind) {
+            return pattern.chars().filter(c -> c == kind).count();
+        }
+
+        /** "54 Mamba-2, 10 attention and 54 MLP layers": the pattern's kinds, in words. */
+        public String kinds() {
+            List<String> parts = new ArrayList<>();
+            if (count('M') > 0) parts.add(count('M') + " Mamba-2");
+            if (count('*') > 0) parts.add(count('*') + " attention");
+            if (count('-') > 0) parts.add(count('-') + " MLP");
+            if (count('E') > 0) parts.add(count('E') + " MoE");
+            String last = parts.remove(parts.size() - 1);
+            return (parts.isEmpty() ? last : String.join(", ", parts) + " and " + last) + " layers";
+        }
+    }
+
     /** Words of a model's name that name a variant with its base model's shape (fine-tunes, exports, precisions, recipes:
      *  torchtune's {@code llama3_1/8B_full_single_device}). */
     static final Set<String> VARIANT_WORDS = Set.of("instruct", "chat", "it", "hf", "base", "pt", "sft", "dpo", "rlhf", "fp8",
@@ -90,6 +115,8 @@ public final class Models {
             "full", "single", "device", "distributed");
 
     private final List<Entry> entries = new ArrayList<>();
+    /** The hybrid entries' layer kinds, by entry name. */
+    private final Map<String, Hybrid> hybrids = new HashMap<>();
     private final Map<String, Entry> strict = new HashMap<>();
     /** Loose keys; an entry of null marks a loose key two entries share (it matches neither). */
     private final Map<String, Entry> loose = new HashMap<>();
@@ -99,6 +126,11 @@ public final class Models {
     public static Models builtIn() { return BUILT_IN.get(); }
 
     public List<Entry> entries() { return List.copyOf(entries); }
+
+    /** The entry's hybrid layer kinds when it is a hybrid Mamba model (hybrid_override_pattern), else empty. */
+    public Optional<Hybrid> hybrid(Entry e) {
+        return Optional.ofNullable(e == null ? null : hybrids.get(e.name()));
+    }
 
     /** The entry {@code written} names (a repository, a path to a checkpoint folder, a recipe or flavor name), if any. */
     public Optional<Entry> find(String written) {
@@ -144,7 +176,12 @@ public final class Models {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(text);
             Models m = new Models();
-            for (Map<String, Object> e : (List<Map<String, Object>>) root.get("models")) m.add(entry(e));
+            for (Map<String, Object> e : (List<Map<String, Object>>) root.get("models")) {
+                Entry entry = entry(e);
+                m.add(entry);
+                Hybrid h = hybrid(e, entry);
+                if (h != null) m.hybrids.put(entry.name(), h);
+            }
             return m;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -172,6 +209,18 @@ public final class Models {
                 Mla.of(n(e, "q_lora_rank"), n(e, "qk_nope_head_dim"), n(e, "qk_rope_head_dim"), n(e, "v_head_dim")),
                 e.get("swiglu_limit") instanceof Number limit && limit.doubleValue() > 0 ? limit.doubleValue() : 0,
                 Boolean.TRUE.equals(e.get("expert_bias")));
+    }
+
+    /** The hybrid layer kinds an entry states, or null; a pattern of other characters or of another length than its layers is refused. */
+    private static Hybrid hybrid(Map<String, Object> e, Entry entry) {
+        if (!(e.get("hybrid_override_pattern") instanceof String p)) return null;
+        if (!p.matches("[M*\\-E]+") || p.length() != entry.layers() || n(e, "mamba_num_heads") <= 0 || n(e, "mamba_head_dim") <= 0
+                || n(e, "ssm_state_size") <= 0 || n(e, "n_groups") <= 0) {
+            throw new IllegalStateException("models.yaml: entry " + entry.name() + ": hybrid_override_pattern of M, *, - and E, one per layer,"
+                    + " with mamba_num_heads, mamba_head_dim, ssm_state_size and n_groups");
+        }
+        return new Hybrid(p, n(e, "mamba_num_heads"), n(e, "mamba_head_dim"), n(e, "ssm_state_size"), n(e, "n_groups"),
+                Math.max(1, n(e, "conv_kernel")));
     }
 
     private void add(Entry e) {

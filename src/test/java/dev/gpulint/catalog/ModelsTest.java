@@ -40,6 +40,85 @@ class ModelsTest {
         assertEquals("openai/gpt-oss-120b", found("openai/gpt-oss-120b"));
     }
 
+    /** The models of the published performance tables added for issue 35, as each format spells them (docs/catalog.md). */
+    @Test
+    void thePublishedTablesModelsAreFoundAsEachFormatNamesThem() {
+        String nh56 = "nvidia/Nemotron-H-56B-Base-8K";
+        assertEquals(nh56, found("nvidia/Nemotron-H-56B-Base-8K"));
+        assertEquals(nh56, found("nemotronh_56b"));                                  // Megatron-Bridge recipe
+        assertEquals(nh56, found("nemotronh_56b_pretrain_config"));
+        assertEquals(nh56, found("NemotronHConfig56B"));                             // NeMo 2 config class
+        assertEquals(nh56, found("NemotronH56B"));                                   // Bridge NemotronHModelProvider56B
+        assertEquals("nvidia/Nemotron-H-8B-Base-8K", found("NemotronHConfig8B"));
+        assertEquals("nvidia/Nemotron-H-47B-Base-8K", found("nemotronh_47b"));
+        assertEquals("nvidia/NVIDIA-Nemotron-Nano-9B-v2", found("nvidia/NVIDIA-Nemotron-Nano-9B-v2-Base"));
+        assertEquals("nvidia/NVIDIA-Nemotron-Nano-9B-v2", found("NemotronNano9Bv2"));    // Bridge NemotronNanoModelProvider9Bv2
+        assertEquals("nvidia/NVIDIA-Nemotron-Nano-12B-v2-Base", found("nemotron_nano_12b_v2"));
+        assertEquals("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", found("nemotron_3_nano"));
+        assertEquals("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", found("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-Base-BF16"));
+        assertEquals("moonshotai/Kimi-K2-Base", found("moonshotai/Kimi-K2-Instruct"));
+        assertEquals("moonshotai/Kimi-K2-Base", found("kimi_k2_pretrain_config"));
+        assertEquals("moonshotai/Moonlight-16B-A3B", found("Moonlight16B"));          // Bridge MoonlightModelProvider16B
+        assertEquals("zai-org/GLM-4.5", found("GLM45355B"));                          // Bridge GLM45ModelProvider355B
+        assertEquals("zai-org/GLM-4.5", found("glm45_355b"));
+        assertEquals("zai-org/GLM-4.5-Air", found("zai-org/GLM-4.5-Air"));
+        assertEquals("zai-org/GLM-4.5-Air", found("GLM45Air106B"));
+        assertEquals("xai-org/grok-1", found("grok1_314b"));
+        assertEquals("deepseek-ai/DeepSeek-V3", found("deepseek-ai/DeepSeek-V3.1-Base"));
+        assertEquals("meta-llama/Llama-4-Scout-17B-16E", found("Llama4Experts16Config"));  // NeMo 2's Llama 4 classes
+        assertEquals("meta-llama/Llama-4-Maverick-17B-128E", found("Llama4Experts128Config"));
+        assertEquals("Qwen/Qwen3-30B-A3B", found("Qwen3Config30B_A3B"));
+        assertEquals("Qwen/Qwen3-235B-A22B", found("Qwen3Config235B_A22B"));
+        // not in the catalog (docs/catalog.md says why): hybrid linear attention, NAS blocks of varying shape
+        assertEquals("none", found("Qwen/Qwen3-Next-80B-A3B-Instruct"));
+        assertEquals("none", found("nvidia/Llama-3_1-Nemotron-Ultra-253B-v1"));
+    }
+
+    /**
+     * The hybrid Mamba entries against their publishers' totals, counted as Megatron-Core builds the layers (MambaMixer:
+     * in_proj h × (2·d_inner + 2·G·N + heads), a depthwise conv over d_inner + 2·G·N of the kernel's width with biases,
+     * dt_bias, A_log and D per head, a gated norm over d_inner, out_proj d_inner × h; attention q, k, v, o; squared-ReLU MLP
+     * h × ffn × 2; MoE layers with their router and shared experts; a norm per layer; untied embeddings). The estimate does not
+     * price these: the count checks the entries' figures.
+     */
+    @Test
+    void hybridMambaEntriesCountTheParametersTheirPublishersState() {
+        Map<String, double[]> published = Map.of(           // {total, active, tolerance}
+                "nvidia/Nemotron-H-4B-Base-8K", new double[] {4e9, 4e9, 0.5e9},             // "4B": rounded to the billion
+                "nvidia/Nemotron-H-8B-Base-8K", new double[] {8e9, 8e9, 0.5e9},             // arXiv:2504.03624: 8B
+                "nvidia/Nemotron-H-47B-Base-8K", new double[] {47e9, 47e9, 0.5e9},          // 47B
+                "nvidia/Nemotron-H-56B-Base-8K", new double[] {56e9, 56e9, 0.5e9},          // 56B
+                "nvidia/NVIDIA-Nemotron-Nano-9B-v2", new double[] {8.89e9, 8.89e9, 0.05e9},  // model page: 8.89B
+                "nvidia/NVIDIA-Nemotron-Nano-12B-v2-Base", new double[] {12.3e9, 12.3e9, 0.05e9},
+                "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", new double[] {31.6e9, 3.6e9, 0.05e9}); // 31.6B total, 3.6B active with embeddings
+        int seen = 0;
+        for (Models.Entry e : models.entries()) {
+            var hybrid = models.hybrid(e);
+            assertEquals(published.containsKey(e.name()), hybrid.isPresent(), e.name() + ": hybrid exactly when the table lists it");
+            if (hybrid.isEmpty()) continue;
+            seen++;
+            var y = hybrid.get();
+            double h = e.hidden(), din = (double) y.mambaHeads() * y.mambaHeadDim(), gn = 2.0 * y.groups() * y.stateSize();
+            double mamba = h * (2 * din + gn + y.mambaHeads()) + (din + gn) * (y.convKernel() + 1) + 3.0 * y.mambaHeads() + din + din * h + h;
+            double q = (double) e.heads() * e.headDim(), kv = (double) e.kvHeads() * e.headDim();
+            double attention = h * q + 2 * h * kv + q * h + h;
+            double mlp = 2 * h * e.ffn() + h;
+            double expert = 2 * h * e.moeFfn(), shared = e.sharedExperts() * expert, router = h * e.experts();
+            double moe = e.experts() * expert + shared + router + h, moeActive = e.topK() * expert + shared + router + h;
+            double rest = 2.0 * e.vocab() * h + h;
+            double total = y.count('M') * mamba + y.count('*') * attention + y.count('-') * mlp + y.count('E') * moe + rest;
+            double active = total - y.count('E') * (moe - moeActive);
+            double[] want = published.get(e.name());
+            assertEquals(want[0], total, want[2], e.name() + ": " + total + " parameters");
+            assertEquals(want[1], active, want[2], e.name() + ": " + active + " active parameters");
+        }
+        assertEquals(published.size(), seen);
+        assertEquals("54 Mamba-2, 10 attention and 54 MLP layers",
+                models.hybrid(models.find("nemotronh_56b").orElseThrow()).orElseThrow().kinds());
+        assertEquals("23 Mamba-2, 6 attention and 23 MoE layers",
+                models.hybrid(models.find("nemotron_3_nano").orElseThrow()).orElseThrow().kinds());
+    }
+
     @Test
     void namesTheCatalogDoesNotHoldOrThatTwoEntriesShareLooselyFindNothing() {
         assertEquals("none", found("facebook/opt-1.3b"));

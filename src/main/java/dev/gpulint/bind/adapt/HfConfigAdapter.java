@@ -86,6 +86,15 @@ final class HfConfigAdapter implements FormatAdapter {
         return out;
     }
 
+    /** layer_types names a layer that is not attention (Qwen3-Next's "linear_attention", a "mamba" layer). */
+    private static boolean hybridLayerTypes(MappingNode m) {
+        if (!(m.get("layer_types").orElse(null) instanceof dev.gpulint.tree.ListNode l)) return false;
+        for (var i : l.items()) {
+            if (i instanceof ScalarNode s && (s.text().contains("linear") || s.text().contains("mamba"))) return true;
+        }
+        return false;
+    }
+
     static boolean accepts(MappingNode root) {
         if (root.get("architectures").isEmpty() && root.get("model_type").isEmpty()) return false;
         MappingNode m = body(root);
@@ -98,6 +107,9 @@ final class HfConfigAdapter implements FormatAdapter {
         long hidden = first(m, "hidden_size", "n_embd", "d_model"), layers = first(m, "num_hidden_layers", "n_layer", "n_layers", "num_layers"),
                 heads = first(m, "num_attention_heads", "n_head", "n_heads", "num_heads");
         if (hidden <= 0 || layers <= 0 || heads <= 0) return null;
+        // a hybrid model (NemotronH's Mamba-2 layers, Qwen3-Next's linear attention) is not transformer layers: the estimate
+        // prices none of it, and every layer priced as attention + MLP would overstate it (docs/plan.md, named models)
+        if (!m.get("hybrid_override_pattern").isEmpty() || hybridLayerTypes(m)) return null;
         long kv = first(m, "num_key_value_heads", "num_kv_heads", "n_head_kv");
         if (kv <= 0 && bool(m, "multi_query") == Boolean.TRUE) kv = 1;
         if (kv <= 0) kv = first(map(m, "attn_config"), "kv_n_heads");                     // MPT

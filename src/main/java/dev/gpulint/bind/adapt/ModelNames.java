@@ -120,6 +120,14 @@ final class ModelNames {
                 if (e != null) from = "the model catalog's " + e.name() + " (" + e.source() + ")";
             }
             if (e == null) continue;
+            var hybrid = catalog.hybrid(e);
+            if (hybrid.isPresent() && config == null) {
+                // a hybrid Mamba model priced as transformer layers would be overstated by half: no shape, and the job says why
+                j.stated.add(new Stated(SHAPE, e.name(), key + " " + written + ": " + from + " is a hybrid Mamba model ("
+                        + hybrid.get().kinds() + ", hybrid_override_pattern) that the estimate does not price: it prices transformer"
+                        + " layers only, and every layer priced as attention + MLP would overstate the model", StatedKind.NAME, name.span()));
+                return;
+            }
             apply(j, e, name, key + " " + written + " → " + from);
             DraftBounds.keepUnknown(j);          // a size the files write out of bounds stays unknown, not the entry's
             j.stated.add(new Stated(SHAPE, e.name(), key + " " + written + ": " + from + unmodelled(e), StatedKind.NAME, name.span()));

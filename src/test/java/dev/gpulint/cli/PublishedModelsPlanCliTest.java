@@ -1,0 +1,192 @@
+package dev.gpulint.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.catalog.Models;
+import dev.gpulint.testing.PlanCli;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The models NVIDIA's and the frameworks' published performance tables name that the catalog gained (docs/catalog.md,
+ * "Models of the published performance tables"): a job naming one the way its format does (a Megatron-Bridge provider
+ * class, a launch's Hugging Face repository) is planned from the catalog entry, and the plan counts the parameters the
+ * model card publishes. Each job runs tp = pp = ep = 1, so the plan's one stage holds the whole model.
+ */
+class PublishedModelsPlanCliTest {
+
+    private static final Models MODELS = Models.builtIn();
+
+    @SuppressWarnings("unchecked")
+    private static double stageParameters(PlanCli.Run r) {
+        Map<String, Object> doc = r.json();
+        Map<String, Object> stage = (Map<String, Object>) ((List<Object>) PlanCli.map(PlanCli.map(doc.get("current")).get("memory"))
+                .get("stages")).get(0);
+        return ((Number) stage.get("parameters")).doubleValue();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> assumptions(PlanCli.Run r) {
+        return (List<String>) r.json().get("assumptions");
+    }
+
+    /** A Megatron-Bridge override naming the provider {@code provider}, on the lab's 16 H100s. */
+    private static PlanCli.Run bridge(Path dir, String provider) {
+        return PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("model_override.yaml", """
+                model:
+                  _target_: %s
+                  tensor_model_parallel_size: 1
+                  pipeline_model_parallel_size: 1
+                  expert_model_parallel_size: 1
+                  seq_length: 4096
+                train:
+                  global_batch_size: 16
+                  micro_batch_size: 1
+                mixed_precision: bf16_mixed
+                """.formatted(provider)).jobClusters("lab", "*_override.yaml").planJson();
+    }
+
+    /** A torchrun launch on the lab's 2 nodes naming its model with {@code --model}. */
+    private static PlanCli.Run launch(Path dir, String model) {
+        return PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", """
+                #!/bin/bash
+                #SBATCH --nodes=2
+                #SBATCH --gpus-per-node=8
+                srun torchrun --nnodes 2 --nproc_per_node 8 train.py --model %s \\
+                    --tensor-model-parallel-size 1 --micro-batch-size 1 --global-batch-size 16 --seq-length 4096 --bf16
+                """.formatted(model)).jobClusters("lab", "*.sh").planJson();
+    }
+
+    /** The active parameters: the total less the routed experts a token does not use, on every MoE layer. */
+    private static double active(double total, Models.Entry e) {
+        long moeLayers = (e.layers() - e.firstDenseLayers()) / e.moeLayerStep();
+        return total - (double) (e.experts() - e.topK()) * moeLayers * (e.gated() ? 3 : 2) * e.hidden() * e.moeFfn();
+    }
+
+    private static Models.Entry entry(String name) {
+        return MODELS.entries().stream().filter(e -> e.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void glm45FromItsBridgeProviderCountsTheCardsTotalAndActiveParameters(@TempDir Path dir) {
+        PlanCli.Run r = bridge(dir, "megatron.bridge.models.glm.glm45_provider.GLM45ModelProvider355B");
+        assertTrue(assumptions(r).stream().anyMatch(a -> a.startsWith("model shape (what the files do not write) from model._target_ "
+                + "GLM45355B: the model catalog's zai-org/GLM-4.5 (")), assumptions(r).toString());
+        double total = stageParameters(r);
+        // zai-org/GLM-4.5 model card: 355 B total, 32 B active; the card's total also holds the one MTP layer, which the plan
+        // does not price, and its active count leaves out the embeddings (151,552 × 5,120 × 2 = 1.55 B)
+        assertEquals(355e9, total, 0.01 * 355e9, "GLM-4.5's parameters");
+        assertEquals(32e9, active(total, entry("zai-org/GLM-4.5")) - 2 * 151552.0 * 5120, 0.02 * 32e9, "GLM-4.5's active parameters");
+    }
+
+    @Test
+    void glm45AirFromItsBridgeProvider(@TempDir Path dir) {
+        double total = stageParameters(bridge(dir, "megatron.bridge.models.glm.glm45_provider.GLM45AirModelProvider106B"));
+        assertEquals(106e9, total, 0.01 * 106e9, "zai-org/GLM-4.5-Air model card: 106 B total");
+        assertEquals(12e9, active(total, entry("zai-org/GLM-4.5-Air")) - 2 * 151552.0 * 4096, 0.02 * 12e9, "12 B active, embeddings aside");
+    }
+
+    @Test
+    void moonlightFromItsBridgeProvider(@TempDir Path dir) {
+        double total = stageParameters(bridge(dir, "megatron.bridge.models.deepseek.MoonlightModelProvider16B"));
+        // moonshotai/Moonlight-16B-A3B model card: 16 B total, 3 B activated (rounded to the billion)
+        assertEquals(16e9, total, 0.5e9, "Moonlight's parameters");
+        assertEquals(3e9, active(total, entry("moonshotai/Moonlight-16B-A3B")), 0.5e9, "Moonlight's active parameters");
+    }
+
+    @Test
+    void kimiK2FromALaunchNamingItsRepository(@TempDir Path dir) {
+        PlanCli.Run r = launch(dir, "moonshotai/Kimi-K2-Instruct");
+        assertTrue(assumptions(r).stream().anyMatch(a -> a.contains("--model moonshotai/Kimi-K2-Instruct: the model catalog's moonshotai/Kimi-K2-Base")),
+                assumptions(r).toString());
+        double total = stageParameters(r);
+        // model card: "1T" total parameters (to the trillion's first digit: 1.03 T counted), 32 B activated
+        assertEquals(1.0e12, total, 0.05e12, "Kimi K2's parameters");
+        assertEquals(32e9, active(total, entry("moonshotai/Kimi-K2-Base")), 0.03 * 32e9, "Kimi K2's active parameters");
+    }
+
+    @Test
+    void grok1FromALaunchNamingItsRepository(@TempDir Path dir) {
+        double total = stageParameters(launch(dir, "xai-org/grok-1"));
+        assertEquals(314e9, total, 0.01 * 314e9, "xai-org/grok-1 README: 314 B parameters");
+    }
+
+    /**
+     * A hybrid Mamba model is named but not priced: the job gets no shape from the catalog (the plan has nothing to price and
+     * asks for the dimensions), and the job states why, instead of pricing 118 layers of attention and MLP (83 B parameters
+     * for a 56 B model).
+     */
+    @Test
+    void aNemotronHRecipeIsNotPricedAndTheJobSaysWhy(@TempDir Path dir) {
+        PlanCli.Run r = bridge0(dir, "megatron.bridge.models.nemotronh.NemotronHModelProvider56B");
+        assertNotEquals(0, r.code(), r.out());
+        assertTrue(r.err().contains("states no model shape: give its layers, hidden size and attention heads"), r.err());
+        dev.gpulint.spec.Specs.Job j = dev.gpulint.testing.Foreign.bind("model_override.yaml", """
+                model:
+                  _target_: megatron.bridge.models.nemotronh.NemotronHModelProvider56B
+                  tensor_model_parallel_size: 1
+                train:
+                  global_batch_size: 16
+                  micro_batch_size: 1
+                """);
+        assertTrue(j.model() == null || j.model().layers() == null, "no shape from a hybrid entry");
+        assertEquals("model._target_ NemotronH56B: the model catalog's nvidia/Nemotron-H-56B-Base-8K (" + entry("nvidia/Nemotron-H-56B-Base-8K").source()
+                + ") is a hybrid Mamba model (54 Mamba-2, 10 attention and 54 MLP layers, hybrid_override_pattern) that the estimate does not"
+                + " price: it prices transformer layers only, and every layer priced as attention + MLP would overstate the model",
+                j.statedWhere("model_shape"));
+    }
+
+    /** A linted NemotronH config.json (hybrid_override_pattern) gives no shape either: its 52 layers are not transformer layers. */
+    @Test
+    void aHybridConfigJsonGivesNoShape() {
+        var config = dev.gpulint.read.SourceFile.of("ckpt/my-hybrid/config.json", """
+                {"architectures": ["NemotronHForCausalLM"], "model_type": "nemotron_h", "hidden_size": 4096, "num_hidden_layers": 52,
+                 "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 21504, "vocab_size": 131072,
+                 "hybrid_override_pattern": "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", "mamba_num_heads": 128}
+                """);
+        var script = dev.gpulint.read.SourceFile.of("train.sh", """
+                torchrun --nproc_per_node 8 train.py --model_name_or_path ckpt/my-hybrid --bf16
+                """);
+        List<dev.gpulint.bind.adapt.Adapters.Input> in = List.of(
+                new dev.gpulint.bind.adapt.Adapters.Input(config, dev.gpulint.read.Readers.read(config).foreign()),
+                new dev.gpulint.bind.adapt.Adapters.Input(script, dev.gpulint.read.Readers.read(script).foreign()));
+        dev.gpulint.spec.Specs.Job j = dev.gpulint.bind.adapt.Adapters.bind(in).jobs().get(0);
+        assertTrue(j.model() == null || j.model().layers() == null, "no transformer shape from a hybrid config");
+        assertEquals(null, j.statedWhere("model_shape"));
+        // the same config without its pattern is a transformer's: its shape is taken
+        var plain = dev.gpulint.read.SourceFile.of("ckpt/my-hybrid/config.json", config.text().replaceAll(",\\s*\"hybrid_override_pattern\"[^,]*", ""));
+        assertEquals(52L, dev.gpulint.bind.adapt.Adapters.bind(List.of(
+                new dev.gpulint.bind.adapt.Adapters.Input(plain, dev.gpulint.read.Readers.read(plain).foreign()),
+                new dev.gpulint.bind.adapt.Adapters.Input(script, dev.gpulint.read.Readers.read(script).foreign()))).jobs().get(0).model().layers().value());
+        // a Qwen3-Next style config (layer_types with linear attention) likewise
+        var next = dev.gpulint.read.SourceFile.of("ckpt/next/config.json", """
+                {"architectures": ["Qwen3NextForCausalLM"], "model_type": "qwen3_next", "hidden_size": 2048, "num_hidden_layers": 4,
+                 "num_attention_heads": 16, "num_key_value_heads": 2, "intermediate_size": 5120, "vocab_size": 151936,
+                 "layer_types": ["linear_attention", "linear_attention", "linear_attention", "full_attention"]}
+                """);
+        var script2 = dev.gpulint.read.SourceFile.of("train2.sh", """
+                torchrun --nproc_per_node 8 train.py --model_name_or_path ckpt/next --bf16
+                """);
+        dev.gpulint.spec.Specs.Job k = dev.gpulint.bind.adapt.Adapters.bind(List.of(
+                new dev.gpulint.bind.adapt.Adapters.Input(next, dev.gpulint.read.Readers.read(next).foreign()),
+                new dev.gpulint.bind.adapt.Adapters.Input(script2, dev.gpulint.read.Readers.read(script2).foreign()))).jobs().get(0);
+        assertTrue(k.model() == null || k.model().layers() == null, "no transformer shape from a linear-attention hybrid config");
+    }
+
+    private static PlanCli.Run bridge0(Path dir, String provider) {
+        return PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("model_override.yaml", """
+                model:
+                  _target_: %s
+                  tensor_model_parallel_size: 1
+                  pipeline_model_parallel_size: 1
+                train:
+                  global_batch_size: 16
+                  micro_batch_size: 1
+                """.formatted(provider)).jobClusters("lab", "*_override.yaml").plan();
+    }
+}

@@ -144,7 +144,7 @@ final class BridgeAdapter implements FormatAdapter {
             if (!TreeValues.placeholder(r)) j.recompute = new Located<>(r, recompute.span());
         }
         // TransformerConfig's recompute_modules beside selective granularity (RecomputeModuleReader)
-        RecomputeModuleReader.yaml(j, model.get("recompute_modules").orElse(null), at + "recompute_modules");
+        if (model != null) RecomputeModuleReader.yaml(j, model.get("recompute_modules").orElse(null), at + "recompute_modules");
         Located<Boolean> offload = TreeValues.bool(scalar(model, "cpu_offloading"));
         Located<Boolean> activations = TreeValues.bool(scalar(model, "cpu_offloading_activations"));
         if (offload != null && offload.value() && (activations == null || activations.value())) {

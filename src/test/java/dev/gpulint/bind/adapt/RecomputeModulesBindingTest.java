@@ -65,6 +65,28 @@ class RecomputeModulesBindingTest {
                 "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1")).recompute().value());
     }
 
+    private static final String MODEL_ARGS = """
+            MODEL_ARGS:
+              --num-layers: 61
+              --hidden-size: 7168
+              --num-attention-heads: 128
+              --multi-latent-attention: true
+              --recompute-granularity: selective
+              --recompute-modules: mla_up_proj moe_ac
+              --micro-batch-size: 1
+              --global-batch-size: 8192
+            """;
+
+    @Test
+    void modelArgsWordsOrList() {
+        Model m = Foreign.model("model_config.yaml", MODEL_ARGS);
+        assertEquals("selective:mla_up_proj", m.jobs().get(0).recompute().value());
+        assertEquals(1, Foreign.syn002(m).size());
+        assertTrue(Foreign.syn002(m).get(0).startsWith("7:36 '--recompute-modules' is 'moe_ac'"), Foreign.syn002(m).get(0));
+        Specs.Job list = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("mla_up_proj moe_ac", "[mla_up_proj, layernorm]"));
+        assertEquals("selective:mla_up_proj,layernorm", list.recompute().value());
+    }
+
     private static final String BRIDGE = """
             model:
               tensor_model_parallel_size: 1

@@ -99,7 +99,7 @@ model:
 parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)}{tp_overlap(r)} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
-{recompute(r['recompute'])}{kernels(r)}{fp8_scaling(r)}{fp8_param_gather(r)}
+{recompute(r['recompute'])}{recompute_modules(r)}{kernels(r)}{fp8_scaling(r)}{fp8_param_gather(r)}
 """
 
 
@@ -179,6 +179,14 @@ def recompute(rc):
     if rc.startswith("every:"):
         return f"recompute: every\nrecompute_every: {rc[6:]}"
     return f"recompute: {rc}"
+
+
+def recompute_modules(r):
+    """Column `recompute_modules` (Megatron's --recompute-modules as the recipe sets them, space-separated: "layernorm moe_act")
+    → the manifest's `recompute_modules: [layernorm, moe_act]`, beside the row's `recompute: selective` (priced by
+    derive/estimate/RecomputeModules); empty or absent: Megatron's default, core_attn."""
+    m = (r.get("recompute_modules") or "").split()
+    return f"\nrecompute_modules: [{', '.join(m)}]" if m else ""
 
 
 def moe_model(r):

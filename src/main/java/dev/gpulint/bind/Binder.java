@@ -167,6 +167,28 @@ public final class Binder {
                     i++;
                 }
             }
+            case CHOICES -> {
+                // a list of names, each one of the field's values (recompute_modules: [layernorm, moe_act]): SYN002 at each
+                // other name; the names kept in order, each once
+                if (!(value instanceof ListNode l)) { wrongType(key, value, "a list of names such as [" + f.values().get(0) + "]", path); return; }
+                List<String> names = new ArrayList<>();
+                int i = 0;
+                for (Node item : l.items()) {
+                    Object at = new Text(path, "[", i++, "]");
+                    if (!(item instanceof ScalarNode s) || s.isNull()) { wrongType(key, item, "a list of names", at); continue; }
+                    String t = s.text().strip();
+                    if (placeholder(t)) continue;
+                    if (!f.values().contains(t)) {
+                        String guess = DidYouMean.closest(t, f.values());
+                        typeError(s, at, "'" + name + "' has '" + Quantities.shortText(t) + "'; expected names among " + String.join(", ", f.values())
+                                + (guess != null ? " (did you mean '" + guess + "'?)" : ""));
+                        continue;
+                    }
+                    if (!names.contains(t)) names.add(t);
+                }
+                // a list with a name that is not known binds only its known names, as Megatron's run would not start at all
+                values.put(value, List.copyOf(names));
+            }
             case STRING_MAP -> {
                 if (!(value instanceof MappingNode m)) { wrongType(key, value, "a mapping of names to values", path); return; }
                 for (MappingNode.Entry e : m.entries()) {

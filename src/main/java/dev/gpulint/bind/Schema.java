@@ -13,7 +13,9 @@ import java.util.Map;
  */
 public final class Schema {
 
-    public enum Type { STRING, INT, BOOL, BANDWIDTH, SIZE, COUNT, NUMBER, FRACTION, DURATION, ENUM, RATIO, ORDER, MAP, LIST, STRING_MAP, LAYER_PATTERN }
+    public enum Type { STRING, INT, BOOL, BANDWIDTH, SIZE, COUNT, NUMBER, FRACTION, DURATION, ENUM, RATIO, ORDER, MAP, LIST, STRING_MAP, LAYER_PATTERN,
+        /** A list of names, each one of the field's values ({@code recompute_modules: [layernorm, moe_act]}). */
+        CHOICES }
 
     public record Field(String name, Type type, boolean required, Map<String, Field> children,
                         List<String> values, long min, long max) {
@@ -153,6 +155,9 @@ public final class Schema {
             // derive/estimate/ParamGather)
             f("fp8_param_gather", Type.BOOL, false),
             num("recompute_every", false, 1, Integer.MAX_VALUE),
+            // selective recompute by module (Megatron's --recompute-modules, TransformerConfig recompute_modules;
+            // derive/estimate/RecomputeModules): Megatron-Core's names, any other is refused as Megatron refuses it
+            new Field("recompute_modules", Type.CHOICES, false, Map.of(), dev.gpulint.spec.RecomputeModule.NAMES, 0, 0),
             // CPU activation offload (Megatron's --cpu-offloading-num-layers): Megatron-Core requires 0 ≤ n < layers
             // model states offloaded to host memory (DeepSpeed's offload_optimizer/offload_param devices, FSDP's CPU offload,
             // Megatron's --optimizer-cpu-offload with --optimizer-offload-fraction)

@@ -48,10 +48,17 @@ final class SpecBuilder {
 
     /**
      * The job's recompute as written; {@code every} with {@code recompute_every: n} (default 2, torchtitan's) is one layer
-     * in n fully recomputed, "every:n" as the torchtitan binder writes it.
+     * in n fully recomputed, "every:n" as the torchtitan binder writes it; {@code selective} with {@code recompute_modules}
+     * is "selective:" and the modules (derive/estimate/RecomputeModules).
      */
     private Located<String> recompute(MappingNode r) {
         Located<String> rc = get(r, "recompute");
+        // recompute_modules with recompute: selective (or no recompute written: selective is what it means) is
+        // "selective:layernorm,moe_act", as the Megatron readers write it; beside none, full, op or every it changes nothing
+        Located<List<String>> modules = get(r, "recompute_modules");
+        if (modules != null && (rc == null || "selective".equals(rc.value()))) {
+            return new Located<>(dev.gpulint.spec.RecomputeModule.written(modules.value()), rc != null ? rc.span() : modules.span());
+        }
         if (rc == null || !"every".equals(rc.value())) return rc;
         Located<Long> n = get(r, "recompute_every");
         return new Located<>("every:" + (n == null ? 2 : n.value()), rc.span());

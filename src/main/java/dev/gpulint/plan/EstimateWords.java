@@ -28,6 +28,7 @@ public final class EstimateWords {
         if (t instanceof Term.Float8 f) return float8(f);
         if (t instanceof Term.Moe m) return moe(m);
         if (t instanceof Term.ExpertPasses x) return expertPasses(x);
+        if (t instanceof Term.Recompute r) return recompute(r);
         if (t instanceof Term.Collectives c) return collectives(c);
         if (t instanceof Term.Sends s) return sends(s);
         if (t instanceof Term.Bubble b) return bubble(b);
@@ -74,6 +75,23 @@ public final class EstimateWords {
         if (!hp) return casts;
         return casts + String.format(Locale.ROOT, "; weight-gradient GEMMs in bf16: %.3g TFLOP at %.0f TFLOP/s, %s beyond the fp8 rate",
                 f.highPrecisionFlops() / 1e12, f.highPrecisionRate() / 1e12, Units.seconds(f.highPrecisionSeconds()));
+    }
+
+    static String recompute(Term.Recompute r) {
+        StringBuilder b = new StringBuilder("selective recompute of [" + r.modules() + "], each module's forward run again in backward"
+                + " (RecomputeModules, docs/plan.md): ");
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        if (r.normBytes() > 0) parts.add("norms " + Units.bytes(r.normBytes()));
+        if (r.activationBytes() > 0) parts.add("activation functions " + Units.bytes(r.activationBytes()));
+        if (r.normBytes() + r.activationBytes() > 0) {
+            parts.set(parts.size() - 1, parts.get(parts.size() - 1) + String.format(Locale.ROOT, " at %.0f GB/s", r.hbmRate() / 1e9));
+        }
+        if (r.flops() > 0) parts.add(String.format(Locale.ROOT, "GEMMs %.3g TFLOP at %.0f TFLOP/s + %s kernels × %s", r.flops() / 1e12,
+                r.gemmRate() / 1e12, trim(r.kernels()), Units.seconds(r.kernelSeconds())));
+        if (r.moeSeconds() > 0) parts.add("the MoE layer's forward (a third of the moe term's) " + Units.seconds(r.moeSeconds()));
+        b.append(String.join(" + ", parts));
+        b.append(" = ").append(Units.seconds(r.seconds())).append(" per layer and micro-batch, averaged over the layers (in the compute above)");
+        return b.toString();
     }
 
     static String expertPasses(Term.ExpertPasses x) {

@@ -138,6 +138,10 @@ class JsonSchemaTest {
             if (e.getKey().equals("env")) continue;
             Map<String, Object> child = (Map<String, Object>) e.getValue();
             if (child.get("enum") instanceof java.util.List<?> values) out.put(prefix + e.getKey(), (java.util.List<String>) values);
+            // a list of names (recompute_modules): the items' choices
+            else if (child.get("items") instanceof Map<?, ?> items && items.get("enum") instanceof java.util.List<?> values) {
+                out.put(prefix + e.getKey(), (java.util.List<String>) values);
+            }
             jsonEnums(child, prefix + e.getKey() + ".", out);
         }
     }

@@ -143,6 +143,8 @@ final class BridgeAdapter implements FormatAdapter {
                     : recompute.text().strip().toLowerCase(Locale.ROOT);
             if (!TreeValues.placeholder(r)) j.recompute = new Located<>(r, recompute.span());
         }
+        // TransformerConfig's recompute_modules beside selective granularity (RecomputeModuleReader)
+        if (model != null) RecomputeModuleReader.yaml(j, model.get("recompute_modules").orElse(null), at + "recompute_modules");
         Located<Boolean> offload = TreeValues.bool(scalar(model, "cpu_offloading"));
         Located<Boolean> activations = TreeValues.bool(scalar(model, "cpu_offloading_activations"));
         if (offload != null && offload.value() && (activations == null || activations.value())) {

@@ -57,6 +57,8 @@ final class LaunchStatements {
             }
         }
         MegatronAdapter.apply(j, flags, "the launch command", binding);
+        // --recompute-modules a b c: beside --recompute-granularity selective (RecomputeModuleReader)
+        if (binding) RecomputeModuleReader.words(j, l.recomputeModules, "--recompute-modules");
         FsdpTrainShape.apply(j, l.fsdpTrainFlags);
         Word serving = null;
         for (String f : Launchers.SERVING_TP_FLAGS) if (l.flags.containsKey(f)) serving = l.flags.get(f);

@@ -99,6 +99,14 @@ final class MegatronAdapter implements FormatAdapter {
             flags.putIfAbsent(flag != null ? flag : key, new Word(v, !TreeValues.placeholder(v), s.span()));
         }
         apply(j, flags, "MODEL_ARGS", true);
+        // --recompute-modules: the words of its scalar, as the command line takes them, or a YAML list (RecomputeModuleReader)
+        dev.gpulint.tree.Node modules = args.get("--recompute-modules").orElse(null);
+        if (modules instanceof ScalarNode s && !s.isNull()) {
+            RecomputeModuleReader.words(j, RecomputeModuleReader.words(new Word(s.text(), !TreeValues.placeholder(s.text()), s.span())),
+                    "--recompute-modules");
+        } else if (modules != null) {
+            RecomputeModuleReader.yaml(j, modules, "--recompute-modules");
+        }
         if (!spelled.isEmpty()) {
             j.keys.replaceAll((v, k) -> spelled.getOrDefault(k, k));
             j.stated.replaceAll(st -> {

@@ -136,6 +136,8 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
                     : recompute.text().strip().toLowerCase(Locale.ROOT);
             if (!TreeValues.placeholder(r)) j.recompute = new Located<>(r, recompute.span());
         }
+        // TransformerConfig's recompute_modules beside selective granularity (RecomputeModuleReader)
+        if (config != null) RecomputeModuleReader.yaml(j, config.get("recompute_modules").orElse(null), "model.config.recompute_modules");
         MappingNode plugin = precisionPlugin(root);
         j.dtype = dtype(plugin, config, map(root, "optim", "config"));
         // the MegatronMixedPrecision plugin's fp8_param_gather, or fp8_params, its older name (derive/estimate/ParamGather)

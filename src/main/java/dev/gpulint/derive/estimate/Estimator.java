@@ -84,7 +84,10 @@ public final class Estimator {
                 hw.hbmBytesPerSecond() * e.hbm(), pg, p16 * e.gemm());
         if (f8 != null) ewBytes += f8.bytes();
         double ewS = ewBytes / (hw.hbmBytesPerSecond() * e.hbm());
-        double layerS = linS + attS + ewS + e.layerS() + (moe == null ? 0 : moe.perLayerS()) + (f8 == null ? 0 : f8.highPrecisionSeconds());
+        // selective recompute by module: the forward the stated modules run again (RecomputeModules; null: none priced)
+        Term.Recompute recomputed = v.recomputeModules().price(m, l, v.moe(), moe, tokens, pg, e.gemmKernelS(), hw.hbmBytesPerSecond() * e.hbm());
+        double layerS = linS + attS + ewS + e.layerS() + (moe == null ? 0 : moe.perLayerS()) + (f8 == null ? 0 : f8.highPrecisionSeconds())
+                + (recomputed == null ? 0 : recomputed.seconds());
         double logitS = tokens * m.logitFlopsPerToken() / l.tp() / (p16 * e.gemm()) + 3 * e.gemmKernelS()
                 + tokens * m.vocab() / l.tp() * 4 * 4 / (hw.hbmBytesPerSecond() * e.hbm());
         // the slowest stage: the last (its layers and the logits) when the layers split evenly; with a split that gives the
@@ -102,6 +105,7 @@ public final class Estimator {
         if (f8 != null) terms.add(f8);
         if (moe != null) terms.add(moe.term());
         if (moe != null && moe.passes() != null) terms.add(moe.passes());
+        if (recomputed != null) terms.add(recomputed);
 
         Map<ParallelDim, Double> comm = new EnumMap<>(ParallelDim.class);
         Map<ParallelDim, Tier> tiers = new EnumMap<>(ParallelDim.class);

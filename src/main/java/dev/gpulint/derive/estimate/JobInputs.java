@@ -154,7 +154,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         Float8Scaling float8 = Float8Scaling.of(j, hw.gemmPath(dtype), as);
         Variants variants = new Variants(MoeShape.of(j, shape, statedFfn, as), AttentionShape.of(j, seq, as).with(AttentionKernel.of(j, hw, as)), offload,
                 TpOverlap.of(j, tp, as), EagerKernels.of(j, as), float8,
-                ParamGather.of(j, hw.gemmPath(dtype), float8, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as));
+                ParamGather.of(j, hw.gemmPath(dtype), float8, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as),
+                RecomputeModules.of(written, rc, as));
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 
@@ -177,7 +178,9 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
             case "selective" -> Recompute.SELECTIVE;
             case "full", "true", "block", "uniform" -> Recompute.FULL;
             case "op" -> Recompute.OP;
-            default -> r.value().trim().toLowerCase(Locale.ROOT).startsWith("every:") && every(r) > 0 ? Recompute.EVERY : null;
+            // "selective:layernorm,moe_act": selective with the modules the readers wrote (RecomputeModules)
+            default -> RecomputeModules.names(r.value()) ? Recompute.SELECTIVE
+                    : r.value().trim().toLowerCase(Locale.ROOT).startsWith("every:") && every(r) > 0 ? Recompute.EVERY : null;
         };
     }
 

@@ -102,7 +102,7 @@ public final class MemoryModel {
         for (int i = 0; i < l.pp(); i++) {
             double[] p = stageSplit(m, l, i, v);
             out.add(new Stage(i, p[0] * shared.weights() + p[1] * expert.weights(), p[0] * shared.gradients() + p[1] * expert.gradients(),
-                    p[0] * shared.optimizer() + p[1] * expert.optimizer(), activations(m, l, i), p[0] + p[1]));
+                    p[0] * shared.optimizer() + p[1] * expert.optimizer(), activations(m, l, i, v), p[0] + p[1]));
         }
         return out;
     }
@@ -119,6 +119,14 @@ public final class MemoryModel {
      * 4·s·b·h·(1 + V/h), as theoretical_memory_usage.py does.
      */
     public static double activations(ModelShape m, Layout l, int i) {
+        return activations(m, l, i, Variants.of(m));
+    }
+
+    /**
+     * {@link #activations} with the job's variants: selective recompute by module keeps less per layer, and one layer's
+     * recomputed part while it runs backward ({@link RecomputeModules#savedBytes}).
+     */
+    public static double activations(ModelShape m, Layout l, int i, Variants v) {
         double s = (double) m.seq() / l.cp(), b = l.microBatchSize(), h = m.hidden(), t = l.tp();
         double sbh = s * b * h;
         double scale = m.dtype().activationBytes() / 2.0;
@@ -155,7 +163,9 @@ public final class MemoryModel {
             double input = (l.sequenceParallel() || l.tp() == 1 ? 2 * sbh / t : 2 * sbh);
             act = (full * input + (1 - full) * perLayer) * layersHeld + perLayer;
         } else {
-            act = perLayer * layersHeld;
+            // selective recompute by module (RecomputeModules): what the modules drop, and one layer's worth held again
+            double dropped = v.recomputeModules().savedBytes(m, l, v.moe()) / scale;
+            act = (perLayer - dropped) * layersHeld + dropped;
         }
         if (i == 0) {
             double emb = (8 * s * b + sbh) * (l.virtualPp() > 1 && pp > 1 ? pp * penalty : Math.min(mb, pp)) / t;

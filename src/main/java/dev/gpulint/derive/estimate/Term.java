@@ -161,6 +161,26 @@ public sealed interface Term {
     }
 
     /**
+     * Selective recompute by module ({@link RecomputeModules}): the forward the stated modules run again in backward, per layer
+     * and micro-batch averaged over the model's layers (in the compute term's layer).
+     *
+     * @param modules     the modules, as Megatron names them ("layernorm, moe_act")
+     * @param normBytes   the recomputed norms' bytes (read and write T'·h each)
+     * @param activationBytes the recomputed activation functions' bytes (the experts' routed rows, a dense MLP's)
+     * @param flops       the recomputed GEMMs' FLOPs (up-projections, a dense MLP, shared experts)
+     * @param gemmRate    the achieved GEMM rate, FLOP/s
+     * @param kernels     the recomputed GEMM kernels
+     * @param kernelSeconds the fixed time per kernel
+     * @param hbmRate     the achieved HBM rate, bytes/s
+     * @param moeSeconds  the moe module's MoE layer forward (a third of the moe term's MoE layer), averaged over the layers
+     * @param seconds     the sum
+     */
+    record Recompute(String modules, double normBytes, double activationBytes, double flops, double gemmRate, double kernels,
+                     double kernelSeconds, double hbmRate, double moeSeconds, double seconds) implements Term {
+        @Override public String term() { return "recompute"; }
+    }
+
+    /**
      * {@code count} collectives over a dimension's group of {@code n}, priced by {@link CollectiveCost}.
      *
      * @param what    what they carry, as the plan names it ("gradient reduce-scatter")

@@ -40,6 +40,9 @@ public final class Launchers {
          *  with a word after them ({@code --bf16 false}, {@code --bf16=true}), first each: the word as written. Megatron's
          *  parser refuses both forms, so a launch that is Megatron's binds none of them (LaunchStatements: SYN002 at the word). */
         public final Map<String, Word> switchWords = new LinkedHashMap<>();
+        /** Megatron's {@code --recompute-modules} (argparse nargs='*'): the words after it up to the next option, first
+         *  occurrence (null: not written). */
+        public List<Word> recomputeModules;
         /** Where the command names its model, by flag ({@link ModelFlags#FLAGS}), first value each. */
         public final Map<String, Word> modelNames = new LinkedHashMap<>();
         /** The model flags of awsome-distributed-training's FSDP program ({@link FsdpTrainFlags}), first value each. */
@@ -187,6 +190,13 @@ public final class Launchers {
         if (eq > 0) {
             name = t.substring(0, eq);
             value = t.substring(eq + 1);
+        }
+        if (name.equals("--recompute-modules") && nemo == null) {
+            if (l.recomputeModules != null) return;
+            l.recomputeModules = new ArrayList<>();
+            if (value != null) { if (!value.isEmpty()) l.recomputeModules.add(valueOf(w.get(i), eq + 1)); }
+            else for (int k = i + 1; k < w.size() && !w.get(k).text().startsWith("-"); k++) l.recomputeModules.add(w.get(k));
+            return;
         }
         if (nemo != null) {
             name = nemo;

@@ -1,0 +1,92 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.bind.adapt.shell.Shell.Word;
+import dev.gpulint.bind.adapt.shell.WordParts;
+import dev.gpulint.core.Span;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.RecomputeModule;
+import dev.gpulint.tree.ListNode;
+import dev.gpulint.tree.Node;
+import dev.gpulint.tree.ScalarNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Selective recompute by module as Megatron's formats write it (derive/estimate/RecomputeModules prices it): Megatron's
+ * {@code --recompute-modules core_attn moe_act ...} (argparse {@code nargs='*'}: one word per module), Megatron-Core's
+ * TransformerConfig {@code recompute_modules} list in NeMo 2 ({@code model.config}) and Megatron-Bridge ({@code model})
+ * recipes. Megatron-Core's {@code __post_init__} refuses a name outside its choices ("Invalid choices for
+ * recompute_modules"), so such a name is SYN002 at it, and the other modules are priced. The modules count only beside
+ * selective granularity, as Megatron applies them: the job's recompute becomes "selective:" and the names
+ * ({@link RecomputeModule#written}); without a granularity Megatron recomputes nothing, which the plan's assumptions say
+ * when the modules are more than Megatron's default.
+ */
+final class RecomputeModuleReader {
+    private RecomputeModuleReader() {}
+
+    /** What Megatron-Core accepts, for the SYN002 message. */
+    private static final String EXPECTED = "Megatron-Core's module names, one word each: " + String.join(", ", RecomputeModule.NAMES)
+            + " (TransformerConfig refuses any other: 'Invalid choices for recompute_modules')";
+
+    /** A launch command's or MODEL_ARGS' words after {@code --recompute-modules} (null: not written). */
+    static void words(JobDraft j, List<Word> words, String key) {
+        if (words == null) return;
+        List<String> names = new ArrayList<>();
+        Span at = null;
+        for (Word w : words) {
+            if (!w.known()) return;             // a variable: the modules are not known, nothing changes
+            if (at == null) at = w.span();
+            check(j, w.text(), w.span(), key, names);
+        }
+        apply(j, names, at, key);
+    }
+
+    /** A scalar of MODEL_ARGS written as the command line takes it ("layernorm moe_act"): its words, each at its place. */
+    static List<Word> words(Word scalar) {
+        List<Word> out = new ArrayList<>();
+        String t = scalar.text();
+        int i = 0;
+        while (i < t.length()) {
+            while (i < t.length() && Character.isWhitespace(t.charAt(i))) i++;
+            int s = i;
+            while (i < t.length() && !Character.isWhitespace(t.charAt(i))) i++;
+            if (i > s) out.add(WordParts.part(scalar, s, i));
+        }
+        return out;
+    }
+
+    /**
+     * A YAML list of names ({@code recompute_modules: [layernorm, moe_act]}), or null (Megatron's default) or absent:
+     * nothing changes.
+     */
+    static void yaml(JobDraft j, Node n, String key) {
+        if (!(n instanceof ListNode l)) return;
+        List<String> names = new ArrayList<>();
+        for (Node item : l.items()) {
+            if (!(item instanceof ScalarNode s) || s.isNull() || TreeValues.placeholder(s.text().strip())) return;
+            check(j, s.text().strip(), s.span(), key, names);
+        }
+        apply(j, names, l.span(), key);
+    }
+
+    private static void check(JobDraft j, String name, Span at, String key, List<String> names) {
+        if (RecomputeModule.NAMES.contains(name)) {
+            if (!names.contains(name)) names.add(name);
+            return;
+        }
+        DraftValues.refuse(j, at, key, name, EXPECTED, "the plan prices the other modules (Megatron would not start)");
+    }
+
+    private static void apply(JobDraft j, List<String> names, Span at, String key) {
+        Located<String> rc = j.recompute;
+        if (rc == null) {
+            if (!names.equals(List.of("core_attn"))) {
+                j.unpriced.add(key + " [" + String.join(", ", names) + "] without a recompute granularity: Megatron-Core applies"
+                        + " the modules only to selective recompute (recompute_granularity selective), so none is recomputed");
+            }
+            return;
+        }
+        if (!"selective".equals(rc.value())) return;      // full recomputes whole layers: the modules are not used
+        j.recompute = new Located<>(RecomputeModule.written(names), rc.span());
+    }
+}

@@ -1,0 +1,124 @@
+package dev.gpulint.bind.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.spec.Model;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Selective recompute by module as each Megatron format writes it (derive/estimate/RecomputeModules prices it): Megatron's
+ * {@code --recompute-modules} words on a launch command and in MODEL_ARGS, TransformerConfig's {@code recompute_modules}
+ * list in Megatron-Bridge's and NeMo 2's recipes. Our own fixtures, in the shapes of Megatron-LM's launch examples,
+ * Megatron-Bridge's override files and NeMo-Run's recipe dumps.
+ */
+class RecomputeModulesBindingTest {
+
+    private static final String SCRIPT = """
+            #!/bin/bash
+            torchrun --nnodes 8 --nproc_per_node 8 pretrain_gpt.py \\
+              --num-layers 36 --hidden-size 2880 --num-attention-heads 64 --seq-length 4096 \\
+              --tensor-model-parallel-size 1 --expert-model-parallel-size 8 --num-experts 128 --moe-grouped-gemm \\
+              --micro-batch-size 1 --global-batch-size 256 --bf16 \\
+              --recompute-granularity selective --recompute-modules layernorm moe_act \\
+              --use-distributed-optimizer
+            """;
+
+    @Test
+    void megatronsWordsFollowTheFlag() {
+        Specs.Job j = Foreign.bind("train.sh", SCRIPT);
+        assertEquals("selective:layernorm,moe_act", j.recompute().value());
+        assertEquals(6, j.recompute().span().startLine(), "at the granularity's word");
+        Specs.Job one = Foreign.bind("train.sh", SCRIPT.replace("--recompute-modules layernorm moe_act", "--recompute-modules=moe_act"));
+        assertEquals("selective:moe_act", one.recompute().value());
+        // nargs='*' with no word: an empty list, so nothing is recomputed (not even core_attn)
+        Specs.Job none = Foreign.bind("train.sh", SCRIPT.replace("--recompute-modules layernorm moe_act", "--recompute-modules"));
+        assertEquals("selective:", none.recompute().value());
+    }
+
+    @Test
+    void anUnknownOrCommaJoinedModuleIsSyn002AtItsWord() {
+        Model m = Foreign.model("train.sh", SCRIPT.replace("layernorm moe_act", "layernorm moe_ac"));
+        String expected = "Megatron-Core's module names, one word each: core_attn, moe_act, layernorm, mla_up_proj, mlp, moe,"
+                + " shared_experts (TransformerConfig refuses any other: 'Invalid choices for recompute_modules')";
+        assertEquals(List.of("6:67 '--recompute-modules' is 'moe_ac'; expected " + expected + "; the value is left out, so the plan"
+                + " prices the other modules (Megatron would not start)."), Foreign.syn002(m));
+        assertEquals("selective:layernorm", m.jobs().get(0).recompute().value());
+        // Megatron's parser takes one module per word: "mlp,moe_act" is a name Megatron-Core refuses
+        Model joined = Foreign.model("train.sh", SCRIPT.replace("layernorm moe_act", "mlp,moe_act"));
+        assertEquals(1, Foreign.syn002(joined).size());
+        assertTrue(Foreign.syn002(joined).get(0).startsWith("6:57 '--recompute-modules' is 'mlp,moe_act'"), Foreign.syn002(joined).get(0));
+    }
+
+    @Test
+    void withoutAGranularityMegatronRecomputesNoModule() {
+        Specs.Job j = Foreign.bind("train.sh", SCRIPT.replace("--recompute-granularity selective ", ""));
+        assertEquals(null, j.recompute());
+        assertTrue(j.origin().unpriced().contains("--recompute-modules [layernorm, moe_act] without a recompute granularity:"
+                + " Megatron-Core applies the modules only to selective recompute (recompute_granularity selective), so none is"
+                + " recomputed"), String.join("\n", j.origin().unpriced()));
+        // full granularity recomputes whole layers: the modules change nothing
+        assertEquals("full", Foreign.bind("train.sh", SCRIPT.replace("--recompute-granularity selective",
+                "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1")).recompute().value());
+    }
+
+    private static final String MODEL_ARGS = """
+            MODEL_ARGS:
+              --num-layers: 61
+              --hidden-size: 7168
+              --num-attention-heads: 128
+              --multi-latent-attention: true
+              --recompute-granularity: selective
+              --recompute-modules: mla_up_proj moe_ac
+              --micro-batch-size: 1
+              --global-batch-size: 8192
+            """;
+
+    @Test
+    void modelArgsWordsOrList() {
+        Model m = Foreign.model("model_config.yaml", MODEL_ARGS);
+        assertEquals("selective:mla_up_proj", m.jobs().get(0).recompute().value());
+        assertEquals(1, Foreign.syn002(m).size());
+        assertTrue(Foreign.syn002(m).get(0).startsWith("7:36 '--recompute-modules' is 'moe_ac'"), Foreign.syn002(m).get(0));
+        Specs.Job list = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("mla_up_proj moe_ac", "[mla_up_proj, layernorm]"));
+        assertEquals("selective:mla_up_proj,layernorm", list.recompute().value());
+    }
+
+    private static final String BRIDGE = """
+            model:
+              tensor_model_parallel_size: 1
+              expert_model_parallel_size: 8
+              num_moe_experts: 128
+              seq_length: 4096
+              recompute_granularity: selective
+              recompute_modules:
+              - layernorm
+              - moe_act
+            train:
+              global_batch_size: 256
+              micro_batch_size: 1
+            mixed_precision: bf16_mixed
+            """;
+
+    @Test
+    void bridgesModelProviderList() {
+        Specs.Job j = Foreign.bind("override.yaml", BRIDGE);
+        assertEquals("selective:layernorm,moe_act", j.recompute().value());
+        Model bad = Foreign.model("override.yaml", BRIDGE.replace("- moe_act", "- moe_activation"));
+        assertEquals(1, Foreign.syn002(bad).size());
+        assertTrue(Foreign.syn002(bad).get(0).startsWith("9:5 'model.recompute_modules' is 'moe_activation'"), Foreign.syn002(bad).get(0));
+        // a dump's null (Megatron's default) changes nothing
+        assertEquals("selective", Foreign.bind("override.yaml", BRIDGE.replace("recompute_modules:\n  - layernorm\n  - moe_act",
+                "recompute_modules: null")).recompute().value());
+    }
+
+    @Test
+    void nemo2sConfigList() {
+        Specs.Job j = Foreign.bind("deepseek.yaml", Nemo2InputsTest.PRETRAIN.replace("recompute_granularity: selective",
+                "recompute_granularity: selective\n    recompute_modules:\n    - mla_up_proj\n    - layernorm"));
+        assertEquals("selective:mla_up_proj,layernorm", j.recompute().value());
+    }
+}

@@ -259,8 +259,11 @@ final class JobDraft {
     }
 
     private Specs.Moe moe() {
+        // add_bias_linear: false on a model without experts (a dense recipe states it of its own linears) says nothing of experts
+        boolean experted = experts != null && experts.value() != null && experts.value() > 1;
+        Located<Boolean> bias = expertBias != null && !Boolean.TRUE.equals(expertBias.value()) && !experted ? null : expertBias;
         Specs.Moe m = new Specs.Moe(moeFfn, sharedFfn, moeLayerFreq, denseLayers, capacityFactor, padToCapacity, dispatcher,
-                moeOverlap, groupedGemm, activationClamp, expertBias);
+                moeOverlap, groupedGemm, activationClamp, bias);
         return m.empty() ? null : m;
     }
 

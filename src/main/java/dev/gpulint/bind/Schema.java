@@ -152,6 +152,9 @@ public final class Schema {
             // the parameters kept and all-gathered in fp8 (Megatron's --fp8-param-gather, Megatron-Bridge's fp8_param_gather;
             // derive/estimate/ParamGather)
             f("fp8_param_gather", Type.BOOL, false),
+            // the layers an fp8 recipe keeps in bf16 at the start and the end (Megatron's --first-last-layers-bf16 with
+            // --num-layers-at-start/end-in-bf16; derive/estimate/LayerPrecision)
+            map("fp8_layers_bf16", false, num("start", false, 0, Integer.MAX_VALUE), num("end", false, 0, Integer.MAX_VALUE)),
             num("recompute_every", false, 1, Integer.MAX_VALUE),
             // CPU activation offload (Megatron's --cpu-offloading-num-layers): Megatron-Core requires 0 ≤ n < layers
             // model states offloaded to host memory (DeepSpeed's offload_optimizer/offload_param devices, FSDP's CPU offload,

@@ -38,7 +38,8 @@ import java.util.Map;
  *     {@code fp8_recipe: mxfp8}; {@code fp4}; {@code bf16}/{@code fp16}), else the model's own {@code fp8}/{@code bf16}/
  *     {@code fp16}, else the optimizer's; the distributed optimizer ({@code optimizer.use_distributed_optimizer}, else
  *     {@code ddp}'s); the gradients' dtype ({@code mixed_precision.grad_reduce_in_fp32}, which Megatron-Bridge copies onto
- *     the DDP config, else {@code ddp.grad_reduce_in_fp32}): false keeps 16-bit main gradients, 16 bytes per parameter.
+ *     the DDP config, else {@code ddp.grad_reduce_in_fp32}): false keeps 16-bit main gradients, 16 bytes per parameter;
+ *     the layers kept in bf16 ({@code first_last_layers_bf16} with its counts, or a recipe name's: {@link FirstLastBf16}).
  * </ul>
  * The GPU count is the launcher's ({@code torchrun --nproc_per_node}, the Slurm allocation), never the file's.
  */
@@ -169,6 +170,10 @@ final class BridgeAdapter implements FormatAdapter {
         if (j.dtype == null) j.dtype = configDtype(mp);
         if (j.dtype == null) j.dtype = configDtype(model);
         j.fp8ParamGather = fp8ParamGather(j, recipe, mp, wrap + mpKey);
+        // the layers kept in bf16: MixedPrecisionConfig as written, else a recipe name's, else the model's TransformerConfig
+        if (!FirstLastBf16.read(j, mp, wrap + mpKey, FirstLastBf16.MIXED_PRECISION_DEFAULT) && !FirstLastBf16.recipe(j, recipe)) {
+            FirstLastBf16.read(j, model, wrap + section(c, "model"), FirstLastBf16.MEGATRON_DEFAULT);
+        }
         String optKey = section(c, "optimizer");
         MappingNode optimizer = optKey == null ? null : map(c, optKey);
         if (j.dtype == null) {

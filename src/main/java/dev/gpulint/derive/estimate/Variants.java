@@ -4,10 +4,11 @@ package dev.gpulint.derive.estimate;
  * What of a job {@link ModelShape} and {@link Layout} do not hold and the estimate prices: the MoE layers' routing and
  * compute (null for a dense model), the attention variant, the model states the job keeps in host memory
  * ({@link StateOffload}), how the tensor-parallel collectives overlap the GEMMs ({@link TpOverlap}), whether the
- * elementwise kernels run fused or eager ({@link EagerKernels}) and how Float8 GEMM inputs are scaled ({@link Float8Scaling}).
+ * elementwise kernels run fused or eager ({@link EagerKernels}), how Float8 GEMM inputs are scaled ({@link Float8Scaling}), how
+ * the parameters are all-gathered ({@link ParamGather}) and which layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}).
  */
 public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
-                       Float8Scaling float8, ParamGather paramGather) {
+                       Float8Scaling float8, ParamGather paramGather, LayerPrecision layerPrecision) {
     public static final Variants NONE = new Variants(null, AttentionShape.FULL);
 
     public Variants {
@@ -17,6 +18,13 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
         if (kernels == null) kernels = EagerKernels.FUSED;
         if (float8 == null) float8 = Float8Scaling.TENSORWISE;
         if (paramGather == null) paramGather = ParamGather.BF16;
+        if (layerPrecision == null) layerPrecision = LayerPrecision.UNIFORM;
+    }
+
+    /** Every layer on the job's GEMM path ({@link LayerPrecision#UNIFORM}: no layer kept in bf16). */
+    public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
+                    Float8Scaling float8, ParamGather paramGather) {
+        this(moe, attention, offload, tpOverlap, kernels, float8, paramGather, LayerPrecision.UNIFORM);
     }
 
     public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,

@@ -154,6 +154,9 @@ public final class Schema {
             // the parameters kept and all-gathered in fp8 (Megatron's --fp8-param-gather, Megatron-Bridge's fp8_param_gather;
             // derive/estimate/ParamGather)
             f("fp8_param_gather", Type.BOOL, false),
+            // the layers an fp8 recipe keeps in bf16 at the start and the end (Megatron's --first-last-layers-bf16 with
+            // --num-layers-at-start/end-in-bf16; derive/estimate/LayerPrecision)
+            map("fp8_layers_bf16", false, num("start", false, 0, Integer.MAX_VALUE), num("end", false, 0, Integer.MAX_VALUE)),
             num("recompute_every", false, 1, Integer.MAX_VALUE),
             // selective recompute by module (Megatron's --recompute-modules, TransformerConfig recompute_modules;
             // derive/estimate/RecomputeModules): Megatron-Core's names, any other is refused as Megatron refuses it

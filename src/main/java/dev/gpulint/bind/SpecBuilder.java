@@ -183,6 +183,7 @@ final class SpecBuilder {
         MappingNode opt = sub(r, "optimizer");
         MappingNode net = sub(r, "network");
         MappingNode off = sub(r, "offload");
+        MappingNode bf16 = sub(r, "fp8_layers_bf16");
         Map<String, Located<String>> env = new LinkedHashMap<>();
         MappingNode envNode = sub(r, "env");
         if (envNode != null) {
@@ -220,6 +221,7 @@ final class SpecBuilder {
                 get(r, "step_time"), env, r.span(), null, recompute(r),
                 off == null ? null : new Specs.Offload(get(off, "activation_layers"), get(off, "optimizer"),
                         get(off, "optimizer_fraction"), get(off, "parameters")), get(r, "kernels"),
-                get(r, "fp8_scaling"), get(r, "fp8_param_gather"));
+                get(r, "fp8_scaling"), get(r, "fp8_param_gather"),
+                bf16 == null ? null : new Specs.Bf16Layers(get(bf16, "start"), get(bf16, "end"), keySpan(r, "fp8_layers_bf16")));
     }
 }

@@ -29,6 +29,7 @@ public final class EstimateWords {
         if (t instanceof Term.Moe m) return moe(m);
         if (t instanceof Term.ExpertPasses x) return expertPasses(x);
         if (t instanceof Term.Recompute r) return recompute(r);
+        if (t instanceof Term.Bf16Layers b) return bf16Layers(b);
         if (t instanceof Term.Collectives c) return collectives(c);
         if (t instanceof Term.Sends s) return sends(s);
         if (t instanceof Term.Bubble b) return bubble(b);
@@ -109,6 +110,21 @@ public final class EstimateWords {
         b.append(String.format(Locale.ROOT, ": %s at %.0f GB/s = %s per MoE layer and micro-batch (in the moe term's MoE layer)",
                 Units.bytes(x.bytes()), x.hbmRate() / 1e9, Units.seconds(x.seconds())));
         return b.toString();
+    }
+
+    static String bf16Layers(Term.Bf16Layers b) {
+        StringBuilder t = new StringBuilder(String.format(Locale.ROOT,
+                "the first %d and the last %d of %d layers in bf16 (LayerPrecision): per such layer linear %.3g TFLOP at %.0f instead of %.0f"
+                        + " TFLOP/s = +%s, its input casts not made %s at %.0f GB/s = −%s",
+                b.start(), b.end(), b.layers(), b.linearFlops() / 1e12, b.bf16Rate() / 1e12, b.gemmRate() / 1e12,
+                Units.seconds(b.linearSeconds()), Units.bytes(b.castBytes()), b.hbmRate() / 1e9, Units.seconds(b.castSeconds())));
+        if (b.float8Seconds() > 0) t.append(", float8 casts not made −").append(Units.seconds(b.float8Seconds()));
+        if (b.moeSeconds() != 0) t.append(String.format(Locale.ROOT, ", MoE side in bf16 %s%s", b.moeSeconds() > 0 ? "+" : "−",
+                Units.seconds(Math.abs(b.moeSeconds()))));
+        t.append(String.format(Locale.ROOT, ": %s%s per layer and micro-batch; the slowest stage holds %s of them: %s%s per micro-batch"
+                        + " (in the compute above)", b.extraSeconds() >= 0 ? "+" : "−", Units.seconds(Math.abs(b.extraSeconds())),
+                trim(b.stageLayers()), b.seconds() >= 0 ? "+" : "−", Units.seconds(Math.abs(b.seconds()))));
+        return t.toString();
     }
 
     static String moe(Term.Moe m) {

@@ -172,7 +172,21 @@ public final class Specs {
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
                       Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
                       Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute,
-                      Offload offload, Located<String> kernels, Located<String> fp8Scaling, Located<Boolean> fp8ParamGather) {
+                      Offload offload, Located<String> kernels, Located<String> fp8Scaling, Located<Boolean> fp8ParamGather,
+                      Bf16Layers fp8LayersBf16) {
+        /**
+         * A job that does not say which of its layers an fp8 recipe keeps in bf16 ({@code fp8_layers_bf16}: Megatron's
+         * {@code --first-last-layers-bf16}; null when not written).
+         */
+        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
+                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
+                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
+                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute, Offload offload,
+                   Located<String> kernels, Located<String> fp8Scaling, Located<Boolean> fp8ParamGather) {
+            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
+                    env, span, origin, recompute, offload, kernels, fp8Scaling, fp8ParamGather, null);
+        }
+
         /**
          * A job that does not say whether its parameters are all-gathered in fp8 ({@code fp8_param_gather}: Megatron's
          * {@code --fp8-param-gather}, Megatron-Bridge's {@code mixed_precision.fp8_param_gather}; null when not written).
@@ -239,7 +253,7 @@ public final class Specs {
         /** The same job, running on another cluster and node group (a link found for a job of another format). */
         public Job onCluster(Located<String> c, Located<String> g) {
             return new Job(name, file, c, g, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, offload, kernels, fp8Scaling, fp8ParamGather);
+                    env, span, origin, recompute, offload, kernels, fp8Scaling, fp8ParamGather, fp8LayersBf16);
         }
 
         /** A native manifest's job (no origin). */
@@ -472,6 +486,19 @@ public final class Specs {
     }
 
     /**
+     * The transformer layers an fp8 (or MXFP8, NVFP4) recipe keeps in bf16 at the start and at the end of the model
+     * (docs/format.md, {@code fp8_layers_bf16}: Megatron's {@code --first-last-layers-bf16} with
+     * {@code --num-layers-at-start-in-bf16} / {@code --num-layers-at-end-in-bf16}, Megatron-Core's TransformerConfig and
+     * Megatron-Bridge's / NeMo 2's mixed-precision {@code first_last_layers_bf16}, {@code num_layers_at_start_in_bf16},
+     * {@code num_layers_at_end_in_bf16}); a count not written is null and the plan takes 0.
+     *
+     * @param start the first layers kept in bf16
+     * @param end   the last layers kept in bf16
+     * @param span  where the setting is written (the native key, the flag, the recipe's switch)
+     */
+    public record Bf16Layers(Located<Long> start, Located<Long> end, Span span) {}
+
+    /**
      * How an MoE model's layers route and compute, as Megatron-Core's flags state it (docs/format.md, model.moe); every
      * field is null when not written and the plan takes its documented default.
      *
@@ -602,7 +629,7 @@ public final class Specs {
         /** The quantities whose written key an origin keeps, for messages that name the key the user wrote. */
         public static final String MICRO_BATCH = "micro_batch_size", GLOBAL_BATCH = "global_batch_size", SEQ_LENGTH = "seq_length",
                 TP = ParallelDim.TP.label(), KERNELS = "kernels", FP8_SCALING = "fp8_scaling",
-                FP8_PARAM_GATHER = "fp8_param_gather";
+                FP8_PARAM_GATHER = "fp8_param_gather", FP8_LAYERS_BF16 = "fp8_layers_bf16";
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

@@ -38,7 +38,9 @@ import java.util.Map;
  *     {@code fp8_recipe: mxfp8}; {@code fp4}; {@code bf16}/{@code fp16}), else the model's own {@code fp8}/{@code bf16}/
  *     {@code fp16}, else the optimizer's; the distributed optimizer ({@code optimizer.use_distributed_optimizer}, else
  *     {@code ddp}'s); the gradients' dtype ({@code mixed_precision.grad_reduce_in_fp32}, which Megatron-Bridge copies onto
- *     the DDP config, else {@code ddp.grad_reduce_in_fp32}): false keeps 16-bit main gradients, 16 bytes per parameter.
+ *     the DDP config, else {@code ddp.grad_reduce_in_fp32}): false keeps 16-bit main gradients, 16 bytes per parameter;
+ *     the layers kept in bf16 ({@code first_last_layers_bf16} with its counts, or a recipe name's: {@link FirstLastBf16});
+ * <li>{@code comm_overlap.tp_comm_overlap} (else the model's) and {@code comm_overlap.overlap_moe_expert_parallel_comm}.
  * </ul>
  * The GPU count is the launcher's ({@code torchrun --nproc_per_node}, the Slurm allocation), never the file's.
  */
@@ -109,6 +111,7 @@ final class BridgeAdapter implements FormatAdapter {
         shape(j, model, at);
         pipelineSplit(j, model, at);
         precision(j, c, model, wrap);
+        commOverlap(j, c, model, wrap, at);
         names(j, c, model, at, wrap);
         sink.draft(j);
     }
@@ -152,6 +155,22 @@ final class BridgeAdapter implements FormatAdapter {
         }
     }
 
+    /**
+     * The overlaps ConfigContainer's {@code comm_overlap} (CommOverlapConfig) states, which Megatron-Bridge copies onto the
+     * model's config: {@code tp_comm_overlap} (the tensor-parallel collectives beside the GEMMs, derive/estimate/TpOverlap),
+     * else the model's own; {@code overlap_moe_expert_parallel_comm} (the all-to-alls behind the other micro-batch's compute)
+     * where the model does not state it. The performance scripts set both there, not on the model.
+     */
+    private static void commOverlap(JobDraft j, MappingNode c, MappingNode model, String wrap, String at) {
+        String key = section(c, "comm_overlap");
+        MappingNode co = key == null ? null : map(c, key);
+        String instead = "the estimate hides the GPU family's tp_overlap share of the tp collectives, as when it is not stated";
+        Located<Boolean> tp = DraftValues.bool(j, scalar(co, "tp_comm_overlap"), wrap + key + ".tp_comm_overlap", instead);
+        if (tp == null) tp = DraftValues.bool(j, scalar(model, "tp_comm_overlap"), at + "tp_comm_overlap", instead);
+        if (tp != null) j.tpCommOverlap = tp;
+        if (j.moeOverlap == null) j.moeOverlap = TreeValues.bool(scalar(co, "overlap_moe_expert_parallel_comm"));
+    }
+
     /** An uneven pipeline: the first and last stages' layers, and the embedding / loss counted in the split. */
     private static void pipelineSplit(JobDraft j, MappingNode model, String at) {
         j.firstStageLayers = j.key(at + "num_layers_in_first_pipeline_stage", TreeValues.whole(scalar(model, "num_layers_in_first_pipeline_stage")));
@@ -171,6 +190,10 @@ final class BridgeAdapter implements FormatAdapter {
         if (j.dtype == null) j.dtype = configDtype(mp);
         if (j.dtype == null) j.dtype = configDtype(model);
         j.fp8ParamGather = fp8ParamGather(j, recipe, mp, wrap + mpKey);
+        // the layers kept in bf16: MixedPrecisionConfig as written, else a recipe name's, else the model's TransformerConfig
+        if (!FirstLastBf16.read(j, mp, wrap + mpKey, FirstLastBf16.MIXED_PRECISION_DEFAULT) && !FirstLastBf16.recipe(j, recipe)) {
+            FirstLastBf16.read(j, model, wrap + section(c, "model"), FirstLastBf16.MEGATRON_DEFAULT);
+        }
         String optKey = section(c, "optimizer");
         MappingNode optimizer = optKey == null ? null : map(c, optKey);
         if (j.dtype == null) {

@@ -38,6 +38,10 @@ final class JobDraft {
     Located<String> fp8Scaling;
     /** Megatron's --fp8-param-gather, Megatron-Bridge's mixed_precision.fp8_param_gather (derive/estimate/ParamGather). */
     Located<Boolean> fp8ParamGather;
+    /** The layers an fp8 recipe keeps in bf16 at the start and the end (Specs.Bf16Layers; derive/estimate/LayerPrecision):
+     *  the counts as stated or as the format's default, where the setting is written and under which key; null when not. */
+    Specs.Bf16Layers fp8LayersBf16;
+    String fp8LayersBf16Key;
     /** What `gpulint plan` reads: the MLP size, vocabulary, head dimension, gated MLP, tied embeddings, precision,
      *  activation recompute (none, selective, full) and the distributed optimizer. */
     Located<Long> ffn, vocab, headDim, topK;
@@ -238,7 +242,7 @@ final class JobDraft {
                 deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced, writtenKeys());
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
                 env, span, origin, recompute, offloadLayers == null && offloadOptimizer == null && offloadParameters == null ? null
-                        : new Specs.Offload(offloadLayers, offloadOptimizer, offloadFraction, offloadParameters), kernels, fp8Scaling, fp8ParamGather);
+                        : new Specs.Offload(offloadLayers, offloadOptimizer, offloadFraction, offloadParameters), kernels, fp8Scaling, fp8ParamGather, fp8LayersBf16);
     }
 
     /** The keys messages name in the format's own words (PAR006, PAR007, PAR010), by the quantity they hold; tp's
@@ -255,12 +259,16 @@ final class JobDraft {
         if (keys.get(kernels) != null) out.put(Specs.Origin.KERNELS, keys.get(kernels));
         if (keys.get(fp8Scaling) != null) out.put(Specs.Origin.FP8_SCALING, keys.get(fp8Scaling));
         if (keys.get(fp8ParamGather) != null) out.put(Specs.Origin.FP8_PARAM_GATHER, keys.get(fp8ParamGather));
+        if (fp8LayersBf16 != null && fp8LayersBf16Key != null) out.put(Specs.Origin.FP8_LAYERS_BF16, fp8LayersBf16Key);
         return out;
     }
 
     private Specs.Moe moe() {
+        // add_bias_linear: false on a model without experts (a dense recipe states it of its own linears) says nothing of experts
+        boolean experted = experts != null && experts.value() != null && experts.value() > 1;
+        Located<Boolean> bias = expertBias != null && !Boolean.TRUE.equals(expertBias.value()) && !experted ? null : expertBias;
         Specs.Moe m = new Specs.Moe(moeFfn, sharedFfn, moeLayerFreq, denseLayers, capacityFactor, padToCapacity, dispatcher,
-                moeOverlap, groupedGemm, activationClamp, expertBias);
+                moeOverlap, groupedGemm, activationClamp, bias);
         return m.empty() ? null : m;
     }
 

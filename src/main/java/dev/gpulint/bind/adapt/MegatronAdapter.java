@@ -253,6 +253,14 @@ final class MegatronAdapter implements FormatAdapter {
         else if (fp16 != null) j.dtype = new Located<>("fp16", fp16.span());
         // --fp8-param-gather: the weights kept in fp8 and all-gathered so (derive/estimate/ParamGather)
         j.fp8ParamGather = j.key("--fp8-param-gather", switchFlag(j, flags, script, "--fp8-param-gather"));
+        // --first-last-layers-bf16 with --num-layers-at-start/end-in-bf16 (default 1 each, Megatron-Core's TransformerConfig):
+        // those layers run outside the fp8 context (derive/estimate/LayerPrecision)
+        Located<Boolean> firstLast = switchFlag(j, flags, script, "--first-last-layers-bf16");
+        if (firstLast != null) {
+            j.fp8LayersBf16 = FirstLastBf16.of(firstLast, located(flags.get("--num-layers-at-start-in-bf16")),
+                    located(flags.get("--num-layers-at-end-in-bf16")), 1);
+            j.fp8LayersBf16Key = "--first-last-layers-bf16";
+        }
         Word rg = flags.get("--recompute-granularity");
         Located<Boolean> ra = switchFlag(j, flags, script, "--recompute-activations");
         if (rg != null && rg.known()) j.recompute = new Located<>(rg.text().toLowerCase(java.util.Locale.ROOT), rg.span());

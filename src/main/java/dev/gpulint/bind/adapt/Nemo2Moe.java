@@ -51,8 +51,11 @@ final class Nemo2Moe {
                 // null or text: not clamped, as absent
             }
         }
-        Located<Boolean> bias = moe ? TreeValues.bool(scalar(config, "add_bias_linear")) : null;
-        if (bias != null && Boolean.TRUE.equals(bias.value())) j.expertBias = bias;
+        // add_bias_linear as stated, true or false: a stated false wins over the model catalog's expert_bias (ModelNames fills
+        // only what the files leave unsaid; NeMo 2's GPT-OSS config may state it off); read unless the config states no experts
+        boolean dense = experts != null && experts.value() != null && experts.value() <= 1;
+        Located<Boolean> bias = dense ? null : TreeValues.bool(scalar(config, "add_bias_linear"));
+        if (bias != null && bias.value() != null) j.expertBias = j.key(at + "add_bias_linear", bias);
         j.dispatcher = j.key(at + "moe_token_dispatcher_type", text(scalar(config, "moe_token_dispatcher_type")));
         Located<String> backend = AttentionBackends.kernel(j, at + "attention_backend", text(scalar(config, "attention_backend")));
         if (backend != null) j.attentionKernel = backend;

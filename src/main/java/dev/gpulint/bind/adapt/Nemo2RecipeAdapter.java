@@ -145,6 +145,10 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
             Located<Boolean> b = TreeValues.bool(scalar(plugin, k));
             if (b != null && j.fp8ParamGather == null) j.fp8ParamGather = j.key("trainer.plugins." + k, b);
         }
+        // the layers kept in bf16: the plugin's first_last_layers_bf16 (counts default 0), else the model config's (1)
+        if (!FirstLastBf16.read(j, plugin, "trainer.plugins", FirstLastBf16.MIXED_PRECISION_DEFAULT)) {
+            FirstLastBf16.read(j, config, "model.config", FirstLastBf16.MEGATRON_DEFAULT);
+        }
         MappingNode ddp = map(strategy, "ddp");
         Located<Boolean> dist = TreeValues.bool(scalar(root, "optim", "config", "use_distributed_optimizer"));
         j.distributed = dist != null ? dist : TreeValues.bool(scalar(ddp, "use_distributed_optimizer"));

@@ -90,12 +90,19 @@ public final class Estimator {
                 + (recomputed == null ? 0 : recomputed.seconds());
         double logitS = tokens * m.logitFlopsPerToken() / l.tp() / (p16 * e.gemm()) + 3 * e.gemmKernelS()
                 + tokens * m.vocab() / l.tp() * 4 * 4 / (hw.hbmBytesPerSecond() * e.hbm());
+        // the layers an fp8 recipe keeps in bf16 (LayerPrecision): each one's time beyond a quantized layer's, per stage
+        LayerPrecision.Priced bf16 = v.layerPrecision().price(m, l, hw, tokens, rfLin, linFlops, pg, p16 * e.gemm(),
+                hw.quantizedGemms(dt) ? Float8Scaling.perTensorCastBytes(m, l, tokens, denseMlp) : 0, f8, moe, v.moe(),
+                hw.hbmBytesPerSecond() * e.hbm());
+        double[] bf16Layers = v.layerPrecision().perStage(m, l);
+        double bf16S = bf16 == null ? 0 : bf16.extraSeconds();
         // the slowest stage: the last (its layers and the logits) when the layers split evenly; with a split that gives the
         // first or last stage fewer layers, the fullest other stage may be
         int slowest = pp - 1;
-        double stageS = stageLayers[slowest] * layerS + logitS;
+        double stageS = stageLayers[slowest] * layerS + bf16Layers[slowest] * bf16S + logitS;
         for (int i = 0; i < pp - 1; i++) {
-            if (stageLayers[i] * layerS > stageS) { slowest = i; stageS = stageLayers[i] * layerS; }
+            double s = stageLayers[i] * layerS + bf16Layers[i] * bf16S;
+            if (s > stageS) { slowest = i; stageS = s; }
         }
         double layersPerStage = stageLayers[slowest];
         terms.add(new Term.Compute(layersPerStage, linFlops, pg, hw.gemmPath(dt), hw.gemmPeak(dt), hw.gemmEfficiency(dt), kernels,
@@ -106,6 +113,7 @@ public final class Estimator {
         if (moe != null) terms.add(moe.term());
         if (moe != null && moe.passes() != null) terms.add(moe.passes());
         if (recomputed != null) terms.add(recomputed);
+        if (bf16 != null) terms.add(bf16.term(bf16Layers[slowest]));
 
         Map<ParallelDim, Double> comm = new EnumMap<>(ParallelDim.class);
         Map<ParallelDim, Tier> tiers = new EnumMap<>(ParallelDim.class);
@@ -166,7 +174,7 @@ public final class Estimator {
         for (MemoryModel.Stage s : stages) params = Math.max(params, s.parameters());
         long n = (long) l.dp() * l.cp();
         double gradBytes = GradientReduce.bytes(dt, bytes);   // the main gradients' dtype: what the job states, else the default
-        double gatherBytes = v.paramGather().stageBytes(m, l, stages);   // 2 per parameter, or fp8's 1 (ParamGather)
+        double gatherBytes = v.paramGather().stageBytes(m, l, stages, bf16Layers);   // 2 per parameter, or fp8's 1 (ParamGather)
         double dpS = 0, dpExp = 0;
         if (n > 1) {
             if (l.zeroStage() >= 3 && l.hybrid()) {

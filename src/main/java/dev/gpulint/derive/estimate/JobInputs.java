@@ -155,7 +155,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         Variants variants = new Variants(MoeShape.of(j, shape, statedFfn, as), AttentionShape.of(j, seq, as).with(AttentionKernel.of(j, hw, as)), offload,
                 TpOverlap.of(j, tp, as), EagerKernels.of(j, as), float8,
                 ParamGather.of(j, hw.gemmPath(dtype), float8, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as),
-                RecomputeModules.of(written, rc, as));
+                RecomputeModules.of(written, rc, as),
+                LayerPrecision.of(j, shape, hw, as));
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 

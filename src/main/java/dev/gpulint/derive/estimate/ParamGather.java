@@ -26,7 +26,8 @@ import java.util.List;
  * </ul>
  * The embedding and the output layer are not TE/Float8 linears: they stay 16-bit (2 bytes), so a stage's gathered bytes are
  * 1 per parameter plus 1 more per embedding or output parameter the stage holds; LayerNorm weights (2h a layer) are
- * counted with the fp8 ones. Memory is counted as before: the fp8 weight and the transposed (column-wise) copy the backward
+ * counted with the fp8 ones. The layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}) are built outside
+ * {@code fp8_model_init}: their weights stay 16-bit and are gathered at 2 bytes, like the embedding's. Memory is counted as before: the fp8 weight and the transposed (column-wise) copy the backward
  * GEMMs read take the bf16 weight's 2 bytes.
  *
  * @param fp8 whether the linear weights are gathered in fp8
@@ -77,10 +78,24 @@ public record ParamGather(boolean fp8) {
      * or under fp8 gathering at 1 byte each plus 1 more per embedding or output parameter on it; the most of any stage.
      */
     double stageBytes(ModelShape m, Layout l, List<MemoryModel.Stage> stages) {
+        return stageBytes(m, l, stages, null);
+    }
+
+    /**
+     * As {@link #stageBytes(ModelShape, Layout, List)}, the layers an fp8 recipe keeps in bf16 ({@link LayerPrecision#perStage},
+     * null: none) gathered at 2 bytes too: a stage's transformer-layer parameters ÷ its layers, per bf16 layer on it.
+     */
+    double stageBytes(ModelShape m, Layout l, List<MemoryModel.Stage> stages, double[] bf16Layers) {
         double most = 0;
         for (MemoryModel.Stage s : stages) {
             double p = s.parameters();
-            most = Math.max(most, fp8 ? p * FP8 + embedding(m, l, s.stage()) * (WIDE - FP8) : p * WIDE);
+            int i = s.stage();
+            double wide = embedding(m, l, i);
+            double layers = MemoryModel.stageLayers(m, l, i);
+            if (bf16Layers != null && i < bf16Layers.length && bf16Layers[i] > 0 && layers > 0) {
+                wide += Math.min(layers, bf16Layers[i]) * Math.max(0, p - embedding(m, l, i)) / layers;
+            }
+            most = Math.max(most, fp8 ? p * FP8 + Math.min(p, wide) * (WIDE - FP8) : p * WIDE);
         }
         return most;
     }

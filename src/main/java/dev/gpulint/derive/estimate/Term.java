@@ -181,6 +181,32 @@ public sealed interface Term {
     }
 
     /**
+     * The layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}): one such layer's seconds beyond a quantized one's
+     * per micro-batch, and the slowest stage's share (in the compute term's total).
+     *
+     * @param start          the first layers in bf16
+     * @param end            the last layers in bf16
+     * @param layers         the model's layers
+     * @param linearFlops    one layer's linear FLOPs per GPU (with recomputation)
+     * @param gemmRate       the achieved quantized GEMM rate, FLOP/s
+     * @param bf16Rate       the achieved 16-bit GEMM rate, FLOP/s
+     * @param linearSeconds  those FLOPs at the 16-bit rate less at the quantized one
+     * @param castBytes      the per-tensor input casts a bf16 layer does not make
+     * @param hbmRate        the achieved HBM rate, bytes/s
+     * @param castSeconds    those bytes at it
+     * @param float8Seconds  the float8 term a bf16 layer does not pay (rowwise recipes; 0 otherwise)
+     * @param moeSeconds     an MoE model's MLP side in bf16 less on the quantized path, per layer (0 for a dense model)
+     * @param extraSeconds   linear − casts − float8 + moe
+     * @param stageLayers    the bf16 layers on the slowest stage
+     * @param seconds        stageLayers × extraSeconds
+     */
+    record Bf16Layers(int start, int end, int layers, double linearFlops, double gemmRate, double bf16Rate, double linearSeconds,
+                      double castBytes, double hbmRate, double castSeconds, double float8Seconds, double moeSeconds,
+                      double extraSeconds, double stageLayers, double seconds) implements Term {
+        @Override public String term() { return "bf16-layers"; }
+    }
+
+    /**
      * {@code count} collectives over a dimension's group of {@code n}, priced by {@link CollectiveCost}.
      *
      * @param what    what they carry, as the plan names it ("gradient reduce-scatter")

@@ -4,11 +4,13 @@ package dev.gpulint.derive.estimate;
  * What of a job {@link ModelShape} and {@link Layout} do not hold and the estimate prices: the MoE layers' routing and
  * compute (null for a dense model), the attention variant, the model states the job keeps in host memory
  * ({@link StateOffload}), how the tensor-parallel collectives overlap the GEMMs ({@link TpOverlap}), whether the
- * elementwise kernels run fused or eager ({@link EagerKernels}), how Float8 GEMM inputs are scaled ({@link Float8Scaling}),
- * the parameters' all-gather width ({@link ParamGather}) and which modules selective recompute re-runs ({@link RecomputeModules}).
+ * elementwise kernels run fused or eager ({@link EagerKernels}), how Float8 GEMM inputs are scaled ({@link Float8Scaling}), how
+ * the parameters are all-gathered ({@link ParamGather}), which modules selective recompute re-runs ({@link RecomputeModules})
+ * and which layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}).
  */
 public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
-                       Float8Scaling float8, ParamGather paramGather, RecomputeModules recomputeModules) {
+                       Float8Scaling float8, ParamGather paramGather, RecomputeModules recomputeModules,
+                       LayerPrecision layerPrecision) {
     public static final Variants NONE = new Variants(null, AttentionShape.FULL);
 
     public Variants {
@@ -19,12 +21,13 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
         if (float8 == null) float8 = Float8Scaling.TENSORWISE;
         if (paramGather == null) paramGather = ParamGather.BF16;
         if (recomputeModules == null) recomputeModules = RecomputeModules.DEFAULT;
+        if (layerPrecision == null) layerPrecision = LayerPrecision.UNIFORM;
     }
 
-    /** Selective recompute, when chosen, of Megatron's default module (core_attn: {@link RecomputeModules#DEFAULT}). */
+    /** Selective recompute, when chosen, of Megatron's default module (core_attn), every layer on the job's GEMM path. */
     public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
                     Float8Scaling float8, ParamGather paramGather) {
-        this(moe, attention, offload, tpOverlap, kernels, float8, paramGather, RecomputeModules.DEFAULT);
+        this(moe, attention, offload, tpOverlap, kernels, float8, paramGather, RecomputeModules.DEFAULT, LayerPrecision.UNIFORM);
     }
 
     public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,

@@ -78,7 +78,8 @@ final class CandidateJobs {
         }
         return new Specs.Job(new Located<>(name, job.name().span()), job.file(), job.cluster(), job.nodeGroup(), nodes,
                 job.gpusPerNode(), job.model(), parallelism, batch, optimizer, job.network(), job.stepTime(), job.env(), job.span(),
-                origin, job.recompute(), job.offload(), job.kernels(), job.fp8Scaling(), job.fp8ParamGather());
+                origin, job.recompute(), job.offload(), job.kernels(), job.fp8Scaling(), job.fp8ParamGather(),
+                job.fp8LayersBf16());
     }
 
     /** The job's origin as a candidate keeps it: the statements of the sizes a candidate rewrites left out. */

@@ -93,6 +93,64 @@ class Nemo2MoeTest {
         assertNull(dm == null ? null : dm.activationClamp());
     }
 
+    /** NeMo 2's GPT-OSS recipe dump: the config class names the model (the catalog's GPT-OSS-120B), add_bias_linear %s. */
+    static final String GPT_OSS = """
+            _partial_: true
+            _target_: nemo.collections.llm.api.pretrain
+            data:
+              _target_: nemo.collections.llm.gpt.data.pre_training.PreTrainingDataModule
+              global_batch_size: 512
+              micro_batch_size: 1
+              seq_length: 4096
+            model:
+              _target_: nemo.collections.llm.gpt.model.gpt_oss.GPTOSSModel
+              config:
+                _target_: nemo.collections.llm.gpt.model.gpt_oss.GPTOSSConfig120B
+            %s
+            trainer:
+              _target_: nemo.lightning.pytorch.trainer.Trainer
+              devices: 8
+              num_nodes: 8
+              strategy:
+                _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                tensor_model_parallel_size: 1
+                pipeline_model_parallel_size: 1
+                expert_model_parallel_size: 8
+            """;
+
+    private static dev.gpulint.spec.Model gptOss(String line) {
+        SourceFile f = SourceFile.of("gpt_oss_120b.yaml", GPT_OSS.formatted(line));
+        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
+    }
+
+    @Test
+    void aStatedAddBiasLinearWinsOverTheCatalogsExpertBiasBothWays() {
+        // not stated: the catalog's GPT-OSS-120B (its experts have biases, Hugging Face's GptOssExperts)
+        Specs.Model catalog = gptOss("").jobs().get(0).model();
+        assertEquals(128L, catalog.experts().value());
+        assertEquals(true, catalog.moe().expertBias().value());
+        // stated false: no biases, at its line under its own key, whatever the catalog says
+        dev.gpulint.spec.Model off = gptOss("    add_bias_linear: false");
+        assertEquals(List.of(), off.findings());
+        Specs.Moe moe = off.jobs().get(0).model().moe();
+        assertEquals(false, moe.expertBias().value());
+        assertEquals(12, moe.expertBias().span().startLine());
+        assertEquals(7.0, moe.activationClamp().value(), "the clamp is still the catalog's: the file does not state it");
+        // stated true: biases, at its line
+        Specs.Moe on = gptOss("    add_bias_linear: true").jobs().get(0).model().moe();
+        assertEquals(true, on.expertBias().value());
+        assertEquals(12, on.expertBias().span().startLine());
+    }
+
+    @Test
+    void aDenseConfigsAddBiasLinearFalseSaysNothingOfExperts() {
+        String llama = GPT_OSS.replace("gpt_oss.GPTOSSModel", "llama.LlamaModel").replace("gpt_oss.GPTOSSConfig120B", "llama.Llama3Config8B")
+                .replace("    expert_model_parallel_size: 8\n", "");
+        SourceFile f = SourceFile.of("llama3_8b.yaml", llama.formatted("    add_bias_linear: false"));
+        Specs.Job j = Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
+        assertNull(j.model().moe());
+    }
+
     @Test
     void aLayerFrequencyThatDoesNotReadIsSyn002AtTheValueUnderItsOwnKey() {
         dev.gpulint.spec.Model model = bind("\"[1]*47\"");

@@ -1,0 +1,76 @@
+package dev.gpulint.bind.adapt;
+
+import static dev.gpulint.bind.adapt.TreeValues.scalar;
+
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.tree.MappingNode;
+import dev.gpulint.tree.ScalarNode;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The layers an fp8 recipe keeps in bf16 at the start and at the end of the model, as each format states them
+ * (derive/estimate/LayerPrecision prices them): Megatron's {@code --first-last-layers-bf16} with
+ * {@code --num-layers-at-start-in-bf16} / {@code --num-layers-at-end-in-bf16} (argparse defaults 1 and 1, Megatron-Core's
+ * TransformerConfig's too), and the same three keys of Megatron-Core's TransformerConfig ({@code model.config} in NeMo 2,
+ * {@code model} in Megatron-Bridge), of NeMo 2's MegatronMixedPrecision plugin and of Megatron-Bridge's
+ * MixedPrecisionConfig, whose counts default to 0 (megatron/bridge/training/mixed_precision.py: it copies its own fields
+ * onto the model's config, so a switch without counts keeps no layer). A Megatron-Bridge recipe name states them too:
+ * {@code bf16_with_fp8_current_scaling_mixed} and {@code fp16_with_fp8_current_scaling_mixed} keep the first and the last
+ * layer ("The baseline current scaling recipe uses BF16 in the first and last Transformer layers"),
+ * {@code nemotron_h_bf16_with_fp8_current_scaling_mixed} and {@code nanov2_bf16_with_fp8_current_scaling_mixed} two of each,
+ * {@code nemotron_3_super_bf16_with_nvfp4_mixed} the last 14. A switch written off keeps none (0 and 0, where it is written).
+ */
+final class FirstLastBf16 {
+    private FirstLastBf16() {}
+
+    /** The switch's key in the formats' dictionaries, and its two counts'. */
+    static final String SWITCH = "first_last_layers_bf16", START = "num_layers_at_start_in_bf16", END = "num_layers_at_end_in_bf16";
+
+    /** Megatron-Core's TransformerConfig defaults and Megatron's flags': one layer at each end. */
+    static final long MEGATRON_DEFAULT = 1;
+    /** Megatron-Bridge's MixedPrecisionConfig and NeMo 2's precision plugin: no layer unless counted. */
+    static final long MIXED_PRECISION_DEFAULT = 0;
+
+    /** Megatron-Bridge's recipes that keep layers in bf16: {start, end}. */
+    private static final Map<String, long[]> RECIPES = Map.of(
+            "bf16_with_fp8_current_scaling_mixed", new long[] {1, 1}, "fp16_with_fp8_current_scaling_mixed", new long[] {1, 1},
+            "nemotron_h_bf16_with_fp8_current_scaling_mixed", new long[] {2, 2},
+            "nanov2_bf16_with_fp8_current_scaling_mixed", new long[] {2, 2},
+            "nemotron_3_super_bf16_with_nvfp4_mixed", new long[] {0, 14});
+
+    /**
+     * The setting a switch and its counts state: null without the switch; 0 and 0 when it is off; else each count as
+     * written, or {@code otherwise} (the format's default) at the switch.
+     */
+    static Specs.Bf16Layers of(Located<Boolean> on, Located<Long> start, Located<Long> end, long otherwise) {
+        if (on == null || on.value() == null) return null;
+        if (!on.value()) return new Specs.Bf16Layers(new Located<>(0L, on.span()), new Located<>(0L, on.span()), on.span());
+        return new Specs.Bf16Layers(start != null ? start : new Located<>(otherwise, on.span()),
+                end != null ? end : new Located<>(otherwise, on.span()), on.span());
+    }
+
+    /**
+     * Reads the three keys of {@code m} into the draft when its switch is written; {@code where} names the mapping
+     * ("mixed_precision", "model.config"). Returns whether it did.
+     */
+    static boolean read(JobDraft j, MappingNode m, String where, long otherwise) {
+        Located<Boolean> on = TreeValues.bool(scalar(m, SWITCH));
+        if (on == null) return false;
+        j.fp8LayersBf16 = of(on, TreeValues.whole(scalar(m, START)), TreeValues.whole(scalar(m, END)), otherwise);
+        j.fp8LayersBf16Key = where + "." + SWITCH;
+        return true;
+    }
+
+    /** What a Megatron-Bridge recipe name states (null: the recipe keeps every layer in its own precision). */
+    static boolean recipe(JobDraft j, ScalarNode recipe) {
+        if (recipe == null || recipe.isNull() || TreeValues.placeholder(recipe.text())) return false;
+        String name = recipe.text().strip().toLowerCase(Locale.ROOT).replace('-', '_');
+        long[] n = RECIPES.get(name);
+        if (n == null) return false;
+        j.fp8LayersBf16 = new Specs.Bf16Layers(new Located<>(n[0], recipe.span()), new Located<>(n[1], recipe.span()), recipe.span());
+        j.fp8LayersBf16Key = "mixed_precision: " + recipe.text().strip();
+        return true;
+    }
+}

@@ -1,0 +1,169 @@
+package dev.gpulint.bind.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.gpulint.read.Readers;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Specs;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layers an fp8 recipe keeps in bf16, as each format states them (derive/estimate/LayerPrecision prices them):
+ * Megatron's {@code --first-last-layers-bf16} with {@code --num-layers-at-start/end-in-bf16} (defaults 1 and 1),
+ * Megatron-Bridge's MixedPrecisionConfig (counts default 0) or recipe name ({@code bf16_with_fp8_current_scaling_mixed}: the
+ * first and the last layer), NeMo 2's precision plugin, and the native {@code fp8_layers_bf16}. Our own fixtures, in the
+ * shapes of Megatron-LM's examples, Megatron-Bridge's override files and config dumps and NeMo 2's recipe dumps.
+ */
+class Bf16LayersBindingTest {
+
+    private static Specs.Job job(String name, String text) {
+        SourceFile f = SourceFile.of(name, text);
+        dev.gpulint.spec.Model model = Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
+        assertEquals(List.of(), model.findings(), name);
+        assertEquals(1, model.jobs().size(), name + " binds one job");
+        return model.jobs().get(0);
+    }
+
+    private static List<Long> counts(Specs.Job j) {
+        return List.of(j.fp8LayersBf16().start().value(), j.fp8LayersBf16().end().value());
+    }
+
+    private static final String SCRIPT = """
+            #!/bin/bash
+            torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
+              --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 8192 \\
+              --tensor-model-parallel-size 1 --micro-batch-size 1 --global-batch-size 128 \\
+              --bf16 --fp8-format hybrid --fp8-recipe tensorwise --first-last-layers-bf16 --use-distributed-optimizer
+            """;
+
+    @Test
+    void megatronsSwitchKeepsOneLayerAtEachEndUnlessCounted() {
+        Specs.Job j = job("train.sh", SCRIPT);
+        assertEquals(List.of(1L, 1L), counts(j), "Megatron's defaults: --num-layers-at-start-in-bf16 1, --num-layers-at-end-in-bf16 1");
+        assertEquals(5, j.fp8LayersBf16().span().startLine());
+        assertEquals("--first-last-layers-bf16", j.origin().key(Specs.Origin.FP8_LAYERS_BF16));
+        Specs.Job counted = job("train.sh", SCRIPT.replace("--first-last-layers-bf16",
+                "--first-last-layers-bf16 --num-layers-at-start-in-bf16 2 --num-layers-at-end-in-bf16 3"));
+        assertEquals(List.of(2L, 3L), counts(counted));
+        // the counts without the switch keep every layer in fp8, as Megatron does
+        assertNull(job("train.sh", SCRIPT.replace("--first-last-layers-bf16", "--num-layers-at-end-in-bf16 3")).fp8LayersBf16());
+        assertNull(job("train.sh", SCRIPT.replace(" --first-last-layers-bf16", "")).fp8LayersBf16());
+    }
+
+    private static final String BRIDGE = """
+            model:
+              tensor_model_parallel_size: 1
+              seq_length: 8192
+            train:
+              global_batch_size: 128
+              micro_batch_size: 1
+            mixed_precision: %s
+            """;
+
+    @Test
+    void bridgesCurrentScalingRecipeKeepsTheFirstAndLastLayer() {
+        Specs.Job cs = job("override.yaml", BRIDGE.formatted("bf16_with_fp8_current_scaling_mixed"));
+        assertEquals(List.of(1L, 1L), counts(cs));
+        assertEquals(7, cs.fp8LayersBf16().span().startLine());
+        assertEquals("mixed_precision: bf16_with_fp8_current_scaling_mixed", cs.origin().key(Specs.Origin.FP8_LAYERS_BF16));
+        assertEquals(List.of(2L, 2L), counts(job("override.yaml", BRIDGE.formatted("nemotron_h_bf16_with_fp8_current_scaling_mixed"))));
+        // the other recipes keep every layer in their own precision
+        assertNull(job("override.yaml", BRIDGE.formatted("bf16_with_mxfp8_mixed")).fp8LayersBf16());
+        assertNull(job("override.yaml", BRIDGE.formatted("bf16_with_fp8_delayed_scaling_mixed")).fp8LayersBf16());
+        assertNull(job("override.yaml", BRIDGE.formatted("bf16_with_nvfp4_mixed")).fp8LayersBf16());
+    }
+
+    @Test
+    void bridgesMixedPrecisionConfigSaysItAsWrittenWithCountsDefaultingToNone() {
+        // the performance scripts' FP8-CS preset: the current-scaling recipe with first_last_layers_bf16 turned off
+        String config = BRIDGE.formatted("\n  _target_: megatron.bridge.training.mixed_precision.MixedPrecisionConfig\n  bf16: true"
+                + "\n  fp8: hybrid\n  fp8_recipe: tensorwise\n  first_last_layers_bf16: %s\n  num_layers_at_start_in_bf16: 1"
+                + "\n  num_layers_at_end_in_bf16: 1");
+        Specs.Job off = job("run_config.yaml", config.formatted("false"));
+        assertEquals(List.of(0L, 0L), counts(off), "written off: no layer in bf16");
+        assertEquals("mixed_precision.first_last_layers_bf16", off.origin().key(Specs.Origin.FP8_LAYERS_BF16));
+        assertEquals(List.of(1L, 1L), counts(job("run_config.yaml", config.formatted("true"))));
+        // MixedPrecisionConfig's counts default to 0 (it copies them onto the model's config)
+        Specs.Job bare = job("run_config.yaml", config.formatted("true").replace("\n  num_layers_at_start_in_bf16: 1", ""));
+        assertEquals(List.of(0L, 1L), counts(bare));
+        // the mapping wins over the model's TransformerConfig
+        Specs.Job model = job("run_config.yaml", config.formatted("false").replace("  seq_length: 8192\n",
+                "  seq_length: 8192\n  first_last_layers_bf16: true\n"));
+        assertEquals(List.of(0L, 0L), counts(model));
+    }
+
+    @Test
+    void nemo2sPluginStatesItElseTheModelConfig() {
+        String nemo2 = """
+                _partial_: true
+                _target_: nemo.collections.llm.api.pretrain
+                data:
+                  _target_: nemo.collections.llm.gpt.data.pre_training.PreTrainingDataModule
+                  global_batch_size: 128
+                  micro_batch_size: 1
+                  seq_length: 8192
+                model:
+                  _target_: nemo.collections.llm.gpt.model.llama.LlamaModel
+                  config:
+                    _target_: nemo.collections.llm.gpt.model.llama.Llama3Config8B
+                    num_layers: 32
+                    hidden_size: 4096
+                    num_attention_heads: 32
+                trainer:
+                  _target_: nemo.lightning.pytorch.trainer.Trainer
+                  devices: 8
+                  num_nodes: 1
+                  plugins:
+                    _target_: nemo.lightning.pytorch.plugins.mixed_precision.MegatronMixedPrecision
+                    precision: bf16-mixed
+                    fp8: hybrid
+                    fp8_recipe: tensorwise
+                    first_last_layers_bf16: true
+                    num_layers_at_start_in_bf16: 1
+                    num_layers_at_end_in_bf16: 2
+                  strategy:
+                    _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                    tensor_model_parallel_size: 1
+                    pipeline_model_parallel_size: 1
+                """;
+        Specs.Job j = job("llama3_8b.yaml", nemo2);
+        assertEquals(List.of(1L, 2L), counts(j));
+        assertEquals(24, j.fp8LayersBf16().span().startLine());
+        assertEquals("trainer.plugins.first_last_layers_bf16", j.origin().key(Specs.Origin.FP8_LAYERS_BF16));
+        // the model config's TransformerConfig keys (counts default 1) when the plugin says nothing
+        String config = nemo2.replace("    first_last_layers_bf16: true\n    num_layers_at_start_in_bf16: 1\n    num_layers_at_end_in_bf16: 2\n", "")
+                .replace("    num_attention_heads: 32\n", "    num_attention_heads: 32\n    first_last_layers_bf16: true\n");
+        Specs.Job fromConfig = job("llama3_8b.yaml", config);
+        assertEquals(List.of(1L, 1L), counts(fromConfig));
+        assertEquals("model.config.first_last_layers_bf16", fromConfig.origin().key(Specs.Origin.FP8_LAYERS_BF16));
+        assertNull(job("llama3_8b.yaml", config.replace("    first_last_layers_bf16: true\n", "")).fp8LayersBf16());
+    }
+
+    @Test
+    void theNativeKeyIsReadAsWritten() {
+        String manifest = """
+                kind: cluster
+                name: c
+                node_groups:
+                  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
+                ---
+                kind: training_job
+                name: j
+                cluster: c
+                node_group: g
+                nodes: 1
+                gpus_per_node: 8
+                model: { dtype: fp8, layers: 32, hidden_size: 4096, attention_heads: 32 }
+                fp8_layers_bf16: { start: 1, end: 2 }
+                """;
+        dev.gpulint.derive.Fixture f = dev.gpulint.derive.Fixture.of(manifest);
+        Specs.Job j = f.jobs().get(0).spec();
+        assertEquals(List.of(1L, 2L), counts(j));
+        assertEquals(13, j.fp8LayersBf16().span().startLine());
+        Specs.Job end = dev.gpulint.derive.Fixture.of(manifest.replace("{ start: 1, end: 2 }", "{ end: 4 }")).jobs().get(0).spec();
+        assertNull(end.fp8LayersBf16().start());
+        assertEquals(4L, end.fp8LayersBf16().end().value());
+    }
+}

@@ -154,7 +154,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         Float8Scaling float8 = Float8Scaling.of(j, hw.gemmPath(dtype), as);
         Variants variants = new Variants(MoeShape.of(j, shape, statedFfn, as), AttentionShape.of(j, seq, as).with(AttentionKernel.of(j, hw, as)), offload,
                 TpOverlap.of(j, tp, as), EagerKernels.of(j, as), float8,
-                ParamGather.of(j, hw.gemmPath(dtype), float8, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as));
+                ParamGather.of(j, hw.gemmPath(dtype), float8, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as),
+                ShardedGathers.of(j, shape, layout.zeroStage() >= 3, as));
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 

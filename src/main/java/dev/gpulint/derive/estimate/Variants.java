@@ -7,7 +7,7 @@ package dev.gpulint.derive.estimate;
  * elementwise kernels run fused or eager ({@link EagerKernels}) and how Float8 GEMM inputs are scaled ({@link Float8Scaling}).
  */
 public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
-                       Float8Scaling float8, ParamGather paramGather) {
+                       Float8Scaling float8, ParamGather paramGather, ShardedGathers gathers) {
     public static final Variants NONE = new Variants(null, AttentionShape.FULL);
 
     public Variants {
@@ -17,6 +17,13 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
         if (kernels == null) kernels = EagerKernels.FUSED;
         if (float8 == null) float8 = Float8Scaling.TENSORWISE;
         if (paramGather == null) paramGather = ParamGather.BF16;
+        if (gathers == null) gathers = ShardedGathers.LAYER;
+    }
+
+    /** ZeRO-3's gathers one unit per layer ({@link ShardedGathers#LAYER}). */
+    public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
+                    Float8Scaling float8, ParamGather paramGather) {
+        this(moe, attention, offload, tpOverlap, kernels, float8, paramGather, ShardedGathers.LAYER);
     }
 
     public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,

@@ -68,6 +68,8 @@ def manifest(r, key="bench"):
     nvlink = "{ switch: true" + (f", domain_size: {r['domain']}" if r.get("domain") else "") + " }"
     sp = r.get("sp") or str(int(r["tp"]) > 1).lower()
     opt = f"zero_stage: {r['zero']}, distributed: {r['distributed']}" + (f", bytes_per_parameter: {r['bytes']}" if r.get("bytes") else "")
+    # a ZeRO-3 row's gather unit when it states one (heldout.tsv's zero3_gather: DeepSpeed's stage 3 of 2021 gathers per tensor)
+    opt += f", zero3_gather: {r['zero3_gather']}" if r.get("zero3_gather") else ""
     return f"""kind: cluster
 name: {key}
 fabric: {fabric(r)}

@@ -144,7 +144,10 @@ public final class Schema {
                     num("global_batch_size", false, 1, Integer.MAX_VALUE), num("micro_batches", false, 1, Integer.MAX_VALUE)),
             map("optimizer", false, str("type", false), num("zero_stage", false, 0, 3),
                     f("bytes_per_parameter", Type.NUMBER, false), f("distributed", Type.BOOL, false),
-                    en("grad_reduce_dtype", false, List.of("fp32", "bf16", "fp16"))),
+                    en("grad_reduce_dtype", false, List.of("fp32", "bf16", "fp16")),
+                    // a ZeRO-3 job's gather unit: per layer (FSDP) or per parameter tensor (DeepSpeed's stage 3 of 2021), and
+                    // DeepSpeed's stage3_param_persistence_threshold (derive/estimate/ShardedGathers)
+                    en("zero3_gather", false, List.of("layer", "tensor")), f("persistence_threshold", Type.NUMBER, false)),
             en("recompute", false, List.of("none", "selective", "full", "op", "every")),
             // how the elementwise kernels run: fused (Transformer Engine, torch.compile) or eager PyTorch (derive/estimate/EagerKernels)
             en("kernels", false, List.of("fused", "eager")),

@@ -216,7 +216,7 @@ final class SpecBuilder {
                         get(batch, "micro_batches")),
                 opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter"),
                         !unknown(opt, "zero_stage").isEmpty(), get(opt, "distributed"),
-                        get(opt, "grad_reduce_dtype")),
+                        get(opt, "grad_reduce_dtype"), get(opt, "zero3_gather"), get(opt, "persistence_threshold")),
                 net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
                 get(r, "step_time"), env, r.span(), null, recompute(r),
                 off == null ? null : new Specs.Offload(get(off, "activation_layers"), get(off, "optimizer"),

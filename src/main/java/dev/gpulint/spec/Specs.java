@@ -578,8 +578,19 @@ public final class Specs {
      * {@code gradReduceDtype}: the dtype the data-parallel gradient reduction runs in, as written (optimizer.grad_reduce_dtype;
      * torchtitan's mixed_precision_reduce), null when not stated.
      */
+    /**
+     * {@code zero3Gather}: a ZeRO-3 job's gather unit as written (optimizer.zero3_gather: "layer", FSDP's per-block unit, or
+     * "tensor", DeepSpeed's stage 3 of 2021: derive/estimate/ShardedGathers); {@code persistenceThreshold}: DeepSpeed's
+     * stage3_param_persistence_threshold as written (optimizer.persistence_threshold); each null when not stated.
+     */
     public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
-                            boolean zeroStageUnknown, Located<Boolean> distributed, Located<String> gradReduceDtype) {
+                            boolean zeroStageUnknown, Located<Boolean> distributed, Located<String> gradReduceDtype,
+                            Located<String> zero3Gather, Located<Double> persistenceThreshold) {
+        public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
+                         boolean zeroStageUnknown, Located<Boolean> distributed, Located<String> gradReduceDtype) {
+            this(type, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype, null, null);
+        }
+
         public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
                          boolean zeroStageUnknown, Located<Boolean> distributed) {
             this(type, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, null);

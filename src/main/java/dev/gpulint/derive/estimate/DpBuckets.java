@@ -17,7 +17,8 @@ package dev.gpulint.derive.estimate;
  *     bucketed and every other chunk is one bucket.</li>
  * <li>Sharded parameters (ZeRO-3, FSDP, Megatron-FSDP): one unit per transformer layer (FSDP's and torchtitan's per-block
  *     wrapping), its parameters all-gathered forward and backward and its gradients reduce-scattered; at least one.
- *     DeepSpeed's ZeRO-3 of 2021 gathered per parameter tensor, which no input states: not modelled.</li>
+ *     DeepSpeed's ZeRO-3 of 2021 gathered and reduce-scattered per parameter tensor: {@link ShardedGathers}, where the job
+ *     states it ({@code optimizer.zero3_gather: tensor}).</li>
  * </ul>
  */
 final class DpBuckets {

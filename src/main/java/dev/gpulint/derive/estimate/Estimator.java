@@ -182,6 +182,15 @@ public final class Estimator {
                 double perMbComm = HybridShard.perMicroBatch(c, l, stride.get(DP), params, gatherBytes, gradBytes, DpBuckets.shardedUnits(layersPerStage));
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
+            } else if (l.zeroStage() >= 3 && v.gathers().perTensor()) {
+                // DeepSpeed's stage 3 of 2021: one collective per parameter tensor at each use it was released (ShardedGathers)
+                ShardedGathers.Counts k = v.gathers().perMicroBatch(m, l, layersPerStage, params);
+                double perMbComm = c.collective(DP, n, k.gathers(), k.gatheredElements() * gatherBytes / params / k.gathers(),
+                        Collective.ALL_GATHER, "parameter all-gathers, one per released tensor at each use")
+                        + c.collective(DP, n, k.reduces(), params * gradBytes / k.reduces(), Collective.REDUCE_SCATTER,
+                        "gradient reduce-scatters, one per tensor");
+                dpS = mb * perMbComm;
+                dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 3) {
                 // one unit per layer (FSDP's per-block wrapping, Megatron-FSDP's per-module buckets): each layer's parameters
                 // gathered forward and backward and its gradients reduce-scattered, each collective paying NCCL's α

@@ -156,7 +156,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                 TpOverlap.of(j, tp, as), EagerKernels.of(j, as), float8,
                 ParamGather.of(j, hw.gemmPath(dtype), float8, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as),
                 RecomputeModules.of(written, rc, as),
-                LayerPrecision.of(j, shape, hw, as));
+                LayerPrecision.of(j, shape, hw, as),
+                ShardedGathers.of(j, shape, layout.zeroStage() >= 3, as));
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 

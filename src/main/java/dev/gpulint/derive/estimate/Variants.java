@@ -5,12 +5,12 @@ package dev.gpulint.derive.estimate;
  * compute (null for a dense model), the attention variant, the model states the job keeps in host memory
  * ({@link StateOffload}), how the tensor-parallel collectives overlap the GEMMs ({@link TpOverlap}), whether the
  * elementwise kernels run fused or eager ({@link EagerKernels}), how Float8 GEMM inputs are scaled ({@link Float8Scaling}), how
- * the parameters are all-gathered ({@link ParamGather}), which modules selective recompute re-runs ({@link RecomputeModules})
- * and which layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}).
+ * the parameters are all-gathered ({@link ParamGather}), which modules selective recompute re-runs ({@link RecomputeModules}),
+ * which layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}) and how ZeRO-3 gathers them ({@link ShardedGathers}).
  */
 public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
                        Float8Scaling float8, ParamGather paramGather, RecomputeModules recomputeModules,
-                       LayerPrecision layerPrecision) {
+                       LayerPrecision layerPrecision, ShardedGathers gathers) {
     public static final Variants NONE = new Variants(null, AttentionShape.FULL);
 
     public Variants {
@@ -22,12 +22,14 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
         if (paramGather == null) paramGather = ParamGather.BF16;
         if (recomputeModules == null) recomputeModules = RecomputeModules.DEFAULT;
         if (layerPrecision == null) layerPrecision = LayerPrecision.UNIFORM;
+        if (gathers == null) gathers = ShardedGathers.LAYER;
     }
 
-    /** Selective recompute, when chosen, of Megatron's default module (core_attn), every layer on the job's GEMM path. */
+    /** Selective recompute, when chosen, of Megatron's default module (core_attn), every layer on the job's GEMM path, ZeRO-3's gathers one unit per layer. */
     public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
                     Float8Scaling float8, ParamGather paramGather) {
-        this(moe, attention, offload, tpOverlap, kernels, float8, paramGather, RecomputeModules.DEFAULT, LayerPrecision.UNIFORM);
+        this(moe, attention, offload, tpOverlap, kernels, float8, paramGather, RecomputeModules.DEFAULT, LayerPrecision.UNIFORM,
+                ShardedGathers.LAYER);
     }
 
     public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,

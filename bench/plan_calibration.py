@@ -33,8 +33,11 @@ software versions and layouts no other table held: NeMo 2 25.02 on DGX B200 and 
 and MoE rows, torchtitan on H200, Llama 3's context-parallel run on 16,384 H100, NVIDIA's DGX Cloud benchmark recipes for
 Llama 3.1 70B / 405B and Grok-1 on 64 to 2,304 H100; sources in its header), validation only.
 
-Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing]
+Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing] | --fit [--fit-moe] | --fit-moe
 (--table runs only the named validation tables; the default runs the calibration table and every table of VALIDATION.)
+--fit refits the constants the NeMo 24.09 table sets (DENSE_FIT, Hopper's catalog row) on that table alone, --fit-moe
+expert_gemm_s on moe.tsv's two rows that set it: least squares on the rows' relative errors, the unrounded optimum and the
+best point of the rounding lattice near it, evaluated in-process by bench/PlanFit.java; they print, and change no file.
 """
 import argparse, glob, json, os, statistics, subprocess, sys, time
 
@@ -323,12 +326,217 @@ def table(label, path, defaults, files, verdicts):
     return errors
 
 
+# --fit: the constants the NeMo 24.09 table sets (docs/plan.md, "Constants and where they come from"), Hopper's catalog row,
+# each with the step it is written to in the catalog (the rounding) and the range the search keeps it in. The fit reads the
+# calibration table ONLY (the calibration rule, ../shared/reference/plan-model.md); every other table is validation.
+DENSE_FIT = {"gemm_fp8": (0.01, 0.3, 1.0), "attention": (0.01, 0.05, 1.0), "traffic": (1.0, 0.0, 40.0),
+             "tp_overlap": (0.1, 0.0, 1.0), "layer_s": (0.0001, 0.0, 0.002)}
+# --fit-moe: the one constant the two MoE figures set (moe.tsv's rows whose role is "sets: expert_gemm_s"), in seconds
+MOE_FIT = {"expert_gemm_s": (0.000001, 0.0, 0.001)}
+
+
+def sse(errors):
+    """The fit's objective: the sum of the rows' squared relative errors."""
+    return sum(e * e for e in errors)
+
+
+def clamp(v, spec):
+    """Each constant held in its range (spec: {name: (step, low, high)})."""
+    return {k: min(max(v[k], spec[k][1]), spec[k][2]) for k in spec}
+
+
+def nelder_mead(objective, start, spec, tol=1e-9, iterations=2000):
+    """The unrounded least-squares optimum: Nelder-Mead's simplex (reflection 1, expansion 2, contraction and shrink 1/2)
+    over the constants, each measured in its own rounding step (so a simplex edge of 1 is one step of every constant),
+    started at `start` with edges of 2 steps and restarted from its result until a restart improves nothing; constants
+    are clamped to their ranges. Deterministic. Returns (values, objective)."""
+    names = list(spec)
+    to_v = lambda x: clamp({k: x[i] * spec[k][0] for i, k in enumerate(names)}, spec)
+    f = lambda x: objective(to_v(x))
+    x0 = [start[k] / spec[k][0] for k in names]
+    best = None
+    for _ in range(10):
+        simplex = [x0] + [[x0[j] + (2.0 if j == i else 0.0) for j in range(len(names))] for i in range(len(names))]
+        vals = [f(x) for x in simplex]
+        for _ in range(iterations):
+            order = sorted(range(len(simplex)), key=lambda i: vals[i])
+            simplex, vals = [simplex[i] for i in order], [vals[i] for i in order]
+            if vals[-1] - vals[0] <= tol * max(1e-12, abs(vals[0])):
+                break
+            c = [sum(x[j] for x in simplex[:-1]) / (len(simplex) - 1) for j in range(len(names))]
+            r = [c[j] + (c[j] - simplex[-1][j]) for j in range(len(names))]
+            fr = f(r)
+            if fr < vals[0]:
+                e = [c[j] + 2 * (c[j] - simplex[-1][j]) for j in range(len(names))]
+                fe = f(e)
+                simplex[-1], vals[-1] = (e, fe) if fe < fr else (r, fr)
+            elif fr < vals[-2]:
+                simplex[-1], vals[-1] = r, fr
+            else:
+                k = [c[j] + 0.5 * (simplex[-1][j] - c[j]) for j in range(len(names))]
+                fk = f(k)
+                if fk < vals[-1]:
+                    simplex[-1], vals[-1] = k, fk
+                else:
+                    simplex = [simplex[0]] + [[simplex[0][j] + 0.5 * (x[j] - simplex[0][j]) for j in range(len(names))] for x in simplex[1:]]
+                    vals = [vals[0]] + [f(x) for x in simplex[1:]]
+        i = min(range(len(simplex)), key=lambda i: vals[i])
+        x0 = [v / spec[k][0] for k, v in to_v(simplex[i]).items()]
+        if best is not None and vals[i] >= best[1] - tol * max(1e-12, abs(best[1])):
+            break
+        best = (to_v(simplex[i]), vals[i])
+    return best
+
+
+def rounded_fit(objective, optimum, spec):
+    """The rounding: the best point of the rounding lattice near the unrounded optimum, every combination of each
+    constant's two nearest multiples of its step and one more step either side (4^n points, within the ranges).
+    Returns (values, objective); ties go to the first in lexicographic order of the constants' values."""
+    import itertools, math
+    choices = []
+    for k, (step, low, high) in spec.items():
+        lo = math.floor(optimum[k] / step + 1e-9)
+        vals = [round((lo + d) * step, 12) for d in (-1, 0, 1, 2)]
+        choices.append([v for v in vals if low - 1e-12 <= v <= high + 1e-12])
+    best = None
+    for combo in itertools.product(*choices):
+        v = dict(zip(spec, combo))
+        fv = objective(v)
+        if best is None or fv < best[1] - 1e-15:
+            best = (v, fv)
+    return best
+
+
+class Evaluator:
+    """bench/PlanFit.java over the given manifests: predict(overrides) → [(tokens/s/GPU, model TFLOP/s/GPU, MFU, step s)]
+    per manifest, one JVM for the whole fit."""
+
+    def __init__(self, files):
+        jars = sorted(glob.glob(os.path.join(ROOT, "src", "target", "gpulint-*-all.jar")))
+        if not jars:
+            sys.exit("--fit needs the built jar: mvn -B -o -q -pl src package -DskipTests")
+        self.p = subprocess.Popen(["java", "-cp", jars[0], os.path.join(ROOT, "bench", "PlanFit.java")] + files,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.cache = {}
+
+    def predict(self, overrides):
+        key = " ".join(f"{k}={overrides[k]!r}" for k in sorted(overrides))
+        if key not in self.cache:
+            self.p.stdin.write(key + "\n")
+            self.p.stdin.flush()
+            line = self.p.stdout.readline()
+            if not line:
+                sys.exit("bench/PlanFit.java stopped")
+            self.cache[key] = [tuple(float(x) for x in col.split()) for col in line.rstrip("\n").split("\t")]
+        return self.cache[key]
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait()
+
+
+METRIC_COLUMN = {"tokens_per_s_per_gpu": 0, "model_tflops_per_gpu": 1, "mfu": 2, "step_s": 3}
+
+
+def relative_errors(rows_, predicted):
+    """(predicted − measured) / measured per row, on the row's own metric (the bench's sign convention)."""
+    out = []
+    for r, p in zip(rows_, predicted):
+        meas = float(r["measured"] if "measured" in r else r["tokens_per_s_per_gpu"])
+        out.append((p[METRIC_COLUMN[r["metric"]]] - meas) / meas)
+    return out
+
+
+def moe_fitting_row(r):
+    """moe.tsv's rows that set expert_gemm_s (the two MoE figures of plan-model.md); the table's other rows are validation."""
+    return r.get("role", "").startswith("sets: expert_gemm_s")
+
+
+def fit(label, path, defaults, spec, keep=lambda r: True):
+    """Fits spec's constants on the rows of `path` that `keep` selects, least squares on their relative errors: the
+    unrounded optimum (nelder_mead), then the best point of the rounding lattice near it (rounded_fit).
+    Prints the catalog's values, both optima, each row's error at each, and each constant's sensitivity (how much the
+    objective grows one rounding step either side of the rounded optimum: a flat one is a constant the table does not set)."""
+    os.makedirs(GEN, exist_ok=True)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    table_rows = [r for r in rows(path, defaults) if keep(r)]
+    files = []
+    for i, r in enumerate(table_rows):
+        f = os.path.join(GEN, f"fit-{stem}-{i:02d}-{r['name']}.yaml")
+        with open(f, "w") as fh:
+            fh.write(manifest(r, f"fit-{stem}-{i:02d}-{r['name']}"))
+        files.append(f)
+    ev = Evaluator(files)
+    try:
+        # the catalog's values: the estimate with no override is the catalog; read them back from the catalog's Hopper row
+        catalog = catalog_values(list(spec))
+        base = relative_errors(table_rows, ev.predict({}))
+        same = relative_errors(table_rows, ev.predict(catalog))
+        if max(abs(a - b) for a, b in zip(base, same)) > 1e-9:
+            sys.exit(f"the catalog values read for the fit {catalog} do not reproduce the catalog's estimate")
+        objective = lambda v: sse(relative_errors(table_rows, ev.predict(v)))
+        fine, f_fine = nelder_mead(objective, catalog, spec)
+        rounded, f_round = rounded_fit(objective, fine, spec)
+        print(f"\n== FIT {label}: {os.path.relpath(path, ROOT)} ({len(table_rows)} rows), least squares on relative errors")
+        print(f"{'constant':<16}{'catalog':>12}{'optimum':>14}{'rounded':>12}   sensitivity (objective one step down / up)")
+        for k, (step, low, high) in spec.items():
+            sens = []
+            for sign in (-1, 1):
+                v = round((rounded[k] + sign * step) / step) * step
+                sens.append(f"{objective(dict(rounded, **{k: v})) / f_round:.3f}" if low - 1e-12 <= v <= high + 1e-12 else "-")
+            print(f"{k:<16}{catalog[k]:>12.6g}{fine[k]:>14.6g}{rounded[k]:>12.6g}   x{' / x'.join(sens)}")
+        errs = {n: relative_errors(table_rows, ev.predict(v)) for n, v in (("catalog", catalog), ("optimum", fine), ("rounded", rounded))}
+        print(f"{'row':<16}{'catalog':>10}{'optimum':>10}{'rounded':>10}")
+        for i, r in enumerate(table_rows):
+            print(f"{r['name']:<16}" + "".join(f"{100 * errs[n][i]:>+9.2f}%" for n in errs))
+        for n, es in errs.items():
+            print(f"{n:<8} sum of squares {sse(es):.6f}, mean |error| {100 * statistics.mean(abs(e) for e in es):.2f} %, "
+                  f"max {100 * max(abs(e) for e in es):.2f} %")
+        return catalog, fine, rounded
+    finally:
+        ev.close()
+
+
+CATALOG = os.path.join(ROOT, "src", "main", "resources", "catalog", "hardware.yaml")
+
+
+def catalog_values(names, family="H100", path=CATALOG):
+    """The catalog's values of `names` in the efficiency row of `family` (src/main/resources/catalog/hardware.yaml)."""
+    with open(path) as fh:
+        text = fh.read()
+    block = text[text.index("  efficiencies:"):]
+    for part in block.split("    - families: [")[1:]:
+        if family in [f.strip() for f in part[:part.index("]")].split(",")]:
+            out = {}
+            for n in names:
+                for line in part.splitlines():
+                    s = line.strip()
+                    if s.startswith(n + ":"):
+                        out[n] = float(s.split(":", 1)[1].split("#")[0])
+                        break
+            missing = [n for n in names if n not in out]
+            if missing:
+                sys.exit(f"catalog row [{family}] states no {missing}")
+            return out
+    sys.exit(f"no catalog efficiency row for {family}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-timing", action="store_true", help="skip the plan/check wall-time measurement")
     ap.add_argument("--table", action="append", default=[],
                     help="run only this validation table (repeatable; never fitted); default: calibration, then every VALIDATION table")
+    ap.add_argument("--fit", action="store_true",
+                    help="refit the constants the NeMo 24.09 table sets (DENSE_FIT) on that table only, print them and every row's error; changes nothing")
+    ap.add_argument("--fit-moe", action="store_true",
+                    help="refit expert_gemm_s on moe.tsv's two rows that set it, print it; changes nothing")
     a = ap.parse_args()
+    if a.fit or a.fit_moe:
+        if a.fit:
+            fit("dense (NeMo 24.09)", os.path.join(ROOT, "bench", "plan", "nemo-h100-fp8.tsv"), NEMO_DEFAULTS, DENSE_FIT)
+        if a.fit_moe:
+            fit("MoE (two figures)", os.path.join(ROOT, "bench", "plan", "moe.tsv"), {"bytes": ""}, MOE_FIT, keep=moe_fitting_row)
+        return
     os.makedirs(GEN, exist_ok=True)
     files, verdicts = [], []
     if a.table:

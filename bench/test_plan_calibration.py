@@ -125,5 +125,72 @@ class ManifestTest(unittest.TestCase):
         self.assertIn("- {{ model: ConnectX-8, count: 8, speed: 800 Gb/s".replace("{{", "{"), pc.manifest(q300, "k"))
 
 
+class FitTest(unittest.TestCase):
+    """--fit and --fit-moe: least squares on relative errors over a rounding lattice (no build needed: the objective here
+    is a function, not the estimate)."""
+    SPEC = {"a": (0.01, 0.0, 1.0), "b": (1.0, 0.0, 40.0)}
+
+    def test_the_unrounded_optimum_and_its_rounding_of_a_quadratic(self):
+        f = lambda v: (v["a"] - 0.6378) ** 2 * 1e4 + (v["b"] - 7.3) ** 2
+        fine, _ = pc.nelder_mead(f, {"a": 0.62, "b": 9}, self.SPEC)
+        self.assertAlmostEqual(fine["a"], 0.6378, places=4)
+        self.assertAlmostEqual(fine["b"], 7.30, places=3)
+        rounded, best = pc.rounded_fit(f, fine, self.SPEC)
+        self.assertEqual((round(rounded["a"], 9), round(rounded["b"], 9)), (0.64, 7.0))
+        self.assertAlmostEqual(best, f({"a": 0.64, "b": 7.0}), places=12)
+
+    def test_a_correlated_valley_is_followed_to_its_optimum(self):
+        # the optimum lies along a + b/100 = 0.7 with b pulled to 5: one constant at a time stalls short of it from (0.62, 9)
+        f = lambda v: (v["a"] + v["b"] / 100 - 0.7) ** 2 * 1e4 + (v["b"] - 5) ** 2 * 1e-2
+        fine, _ = pc.nelder_mead(f, {"a": 0.62, "b": 9}, self.SPEC)
+        self.assertAlmostEqual(fine["b"], 5.0, delta=0.01)
+        self.assertAlmostEqual(fine["a"], 0.65, delta=0.0001)
+
+    def test_the_rounding_is_the_best_lattice_point_not_each_constant_rounded_alone(self):
+        # along a valley a + b/100 = 0.705 the nearest multiples (0.65, 5) miss it by 0.005; (0.66, 5) or (0.65, 6)
+        # misses too, the lattice's best is found by trying the combinations
+        f = lambda v: (v["a"] + v["b"] / 100 - 0.705) ** 2 * 1e4 + (v["b"] - 5.4) ** 2 * 1e-3
+        fine, _ = pc.nelder_mead(f, {"a": 0.62, "b": 9}, self.SPEC)
+        rounded, best = pc.rounded_fit(f, fine, self.SPEC)
+        every = min(f({"a": i / 100, "b": float(j)}) for i in range(101) for j in range(41))
+        self.assertAlmostEqual(best, every, places=12)
+
+    def test_the_search_keeps_each_constant_in_its_range(self):
+        f = lambda v: (v["a"] - 2.0) ** 2 + (v["b"] + 3) ** 2
+        fine, _ = pc.nelder_mead(f, {"a": 0.62, "b": 9}, self.SPEC)
+        self.assertEqual((round(fine["a"], 9), round(fine["b"], 9)), (1.0, 0.0))
+        out, _ = pc.rounded_fit(f, fine, self.SPEC)
+        self.assertEqual((round(out["a"], 9), round(out["b"], 9)), (1.0, 0.0))
+
+    def test_relative_errors_read_each_row_s_own_metric(self):
+        rows = [{"metric": "tokens_per_s_per_gpu", "tokens_per_s_per_gpu": "100"}, {"metric": "mfu", "measured": "0.5"},
+                {"metric": "step_s", "measured": "2"}]
+        pred = [(110, 0, 0, 0), (0, 0, 0.45, 0), (0, 0, 0, 3)]
+        self.assertEqual([round(e, 9) for e in pc.relative_errors(rows, pred)], [0.1, -0.1, 0.5])
+        self.assertAlmostEqual(pc.sse([0.1, -0.2]), 0.05)
+
+    def test_the_moe_fit_reads_the_two_figures_only(self):
+        rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "moe.tsv"), {"bytes": ""})
+        self.assertEqual(sorted(r["source"] for r in rows if pc.moe_fitting_row(r)), ["folding-57b", "folding-8x22b"])
+        self.assertTrue(any(not pc.moe_fitting_row(r) for r in rows))
+
+    def test_the_dense_fit_s_constants_are_read_from_the_catalog_row_of_the_family(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as fh:
+            fh.write("compute:\n  efficiencies:\n    - families: [A100, A30]\n      traffic: 9\n"
+                     "    - families: [H100, H200]\n      gemm_fp8: 0.62   # note\n      traffic: 8\n      source: \"x\"\n")
+        try:
+            self.assertEqual(pc.catalog_values(["gemm_fp8", "traffic"], "H200", fh.name), {"gemm_fp8": 0.62, "traffic": 8.0})
+            self.assertEqual(pc.catalog_values(["traffic"], "A30", fh.name), {"traffic": 9.0})
+            with self.assertRaises(SystemExit):
+                pc.catalog_values(["layer_s"], "H100", fh.name)
+        finally:
+            os.unlink(fh.name)
+
+    def test_every_dense_fit_constant_is_stated_in_hopper_s_catalog_row(self):
+        self.assertEqual(set(pc.catalog_values(list(pc.DENSE_FIT))), set(pc.DENSE_FIT))
+        self.assertEqual(set(pc.catalog_values(list(pc.MOE_FIT))), {"expert_gemm_s"})
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -9,12 +9,22 @@ and micro-batch): a time that stays put while the micro-batch's tokens grow is a
 It fits nothing: it shows what a missing term has to scale with (tokens per micro-batch, local experts, the GPU), never a
 constant's value.
 
+The last two columns bound what the host's time around the experts could explain (docs/plan.md, "The MoE host floor, second
+attempt"): the host time of the expert block per local expert that Transformer Engine's maintainer measured for its grouped
+MLP (NVIDIA/TransformerEngine#2897, GB200, MXFP8, 64 experts of hidden 128, so host-bound: forward ~1.2 ms, backward ~2.1 ms,
+i.e. 18.75 + 32.8 us per expert, the block's fixed part included) times the row's local experts, as if it serialised whole
+with the GPU's work (it does not: the estimate takes the longer of the two), and that time as a share of the missing time.
+
 Usage: python3 bench/moe_gap.py [--table FILE]
 """
 import argparse, json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import plan_calibration as pc  # noqa: E402
+
+# Host time of one MoE layer's expert block per local expert and micro-batch, forward + backward (NVIDIA/TransformerEngine#2897:
+# GB200, forward ~1.2 ms and backward ~2.1 ms for 64 experts of hidden 128, all of it counted per expert). A bound, not a fit.
+HOST_PER_EXPERT_S = (1.2e-3 + 2.1e-3) / 64
 
 
 def main():
@@ -24,7 +34,7 @@ def main():
     os.makedirs(pc.GEN, exist_ok=True)
     stem = os.path.splitext(os.path.basename(a.table))[0]
     print(f"{'model':<16}{'source':<16}{'ep':>4}{'local':>6}{'tokens/mb':>10}{'measured s':>11}{'predicted s':>12}"
-          f"{'compute':>9}{'exposed':>9}{'measured ms/layer/mb':>21}{'predicted':>10}{'missing':>9}")
+          f"{'compute':>9}{'exposed':>9}{'measured ms/layer/mb':>21}{'predicted':>10}{'missing':>9}{'host<=':>8}{'share':>7}")
     # the table's defaults as plan_calibration.py runs it (moe-validation.tsv: bf16 gradient reduction, 16 bytes per parameter)
     for i, r in enumerate(pc.rows(a.table, dict(pc.TABLE_DEFAULTS.get(os.path.basename(a.table), {})))):
         f = os.path.join(pc.GEN, f"{stem}-gap-{i:02d}-{r['name']}.yaml")
@@ -47,9 +57,11 @@ def main():
         per = units * layers  # MoE layer-micro-batches of the slowest stage
         gap = (measured - t["step_s"]) / per
         local = int(r["experts"]) // max(1, lay["ep"])
+        host = local * HOST_PER_EXPERT_S
+        share = f"{100 * host / gap:.0f}%" if gap > 0 else "-"
         print(f"{r['name']:<16}{r['source']:<16}{lay['ep']:>4}{local:>6}{lay['micro_batch_size'] * seq // lay['cp']:>10}"
               f"{measured:>11.2f}{t['step_s']:>12.2f}{t['compute_s']:>9.2f}{exposed:>9.2f}{1e3 * measured / per:>21.1f}"
-              f"{1e3 * t['step_s'] / per:>10.1f}{1e3 * gap:>9.1f}")
+              f"{1e3 * t['step_s'] / per:>10.1f}{1e3 * gap:>9.1f}{1e3 * host:>8.2f}{share:>7}")
 
 
 if __name__ == "__main__":

@@ -47,18 +47,31 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
     }
 
     /**
-     * What the estimate leaves out of a job whose experts' inputs are not padded to a fixed capacity (docs/plan.md, "The
-     * MoE host floor"): Megatron-Core's dispatchers then need the tokens per expert on the host in every MoE layer's forward
-     * (the alltoall dispatcher's stream sync at its {@code cuda_sync_point}, the allgather dispatcher's {@code .cpu()},
-     * DeepEP's host-side receive counts), and after that wait the host issues the layer's remaining kernels, one GEMM per
-     * local expert among them, while the GPU waits. No kernel-level measurement of that host time was found, so it is not a
-     * term of its own: the catalog's {@code expert_gemm_s} per expert GEMM is all of it the estimate holds.
+     * What the estimate says of a job whose experts' inputs are not padded to a fixed capacity (docs/plan.md, "The MoE
+     * host floor" and its second attempt): Megatron-Core's dispatchers then need the tokens per expert on the host in every
+     * MoE layer's forward (the alltoall dispatcher's stream sync at its {@code cuda_sync_point}, the allgather dispatcher's
+     * {@code .cpu()}, DeepEP's host-side receive counts), and after that wait the host issues the layer's remaining
+     * kernels while the GPU runs them, so a forward segment takes the longer of the two. The one host time per local expert
+     * measured by the library's authors (NVIDIA/TransformerEngine#2897, Transformer Engine's grouped MLP on GB200: 1.2 ms
+     * forward for 64 experts, 18.75 µs each at most) is below the two {@code expert_gemm_s} (26 µs each) the estimate
+     * already charges each local expert's forward, so a floor built from it adds nothing and none is priced; the host
+     * time of the rest of the layer has no measurement of its own beyond the per-layer fixed time.
      */
     static final String HOST_WAIT = "MoE experts' inputs not padded to a fixed capacity: every MoE layer's forward waits on the"
-            + " host for the tokens per expert (a device-to-host sync), then the host launches each local expert's GEMMs while"
-            + " the GPU waits; that host time is priced only as the catalog's expert_gemm_s per expert GEMM, not as a floor"
-            + " of its own (no kernel-level measurement of it was found): with many local experts per GPU and a small"
-            + " micro-batch the step can be longer than estimated (docs/plan.md, \"The MoE host floor\")";
+            + " host for the tokens per expert (a device-to-host sync), then the host issues the layer's remaining kernels"
+            + " while the GPU runs them; the host time per local expert measured by Transformer Engine's maintainers (18.75 µs"
+            + " forward at most, NVIDIA/TransformerEngine#2897, GB200) is below the 2 × expert_gemm_s the estimate already"
+            + " charges each local expert's forward, so it adds nothing; the host time of the rest of the layer is not measured"
+            + " apart from the per-layer fixed time: with a small micro-batch the step can be longer than estimated"
+            + " (docs/plan.md, \"The MoE host floor\")";
+
+    /**
+     * The host's time per local expert in an MoE layer's forward, measured by Transformer Engine's maintainers
+     * (NVIDIA/TransformerEngine#2897, 2026-04-16: its fused grouped MLP, MXFP8, on GB200 with 64 experts of hidden size 128,
+     * a host-bound shape: ~1.2 ms forward), with the block's fixed part spread over the 64 experts: an upper bound of the
+     * slope per expert. Its home; {@link #HOST_WAIT} quotes it and docs/plan.md derives it.
+     */
+    static final double HOST_FORWARD_PER_EXPERT_S = 1.2e-3 / 64;
 
     public MoeShape {
         if (moeLayers < 0 || denseFfn < 1 || sharedFfn < 0 || capacityFactor < 0 || etp < 0 || activationClamp < 0 || dispatcher == null) {

@@ -165,67 +165,25 @@ public final class Specs {
     }
 
     /**
-     * A training job. {@code recompute}: activation recomputation as written (none, selective, full; Megatron
-     * {@code --recompute-granularity}, NeMo {@code activations_checkpoint_granularity}, FSDP activation checkpointing).
+     * A training job. Each of the last six is null when not written (in a native manifest {@code origin} always is).
+     *
+     * @param origin         the format another reader read the job from, and where it states each number (null: a native
+     *                       manifest)
+     * @param recompute      activation recomputation as written (none, selective, full; Megatron
+     *                       {@code --recompute-granularity}, NeMo {@code activations_checkpoint_granularity}, FSDP activation
+     *                       checkpointing)
+     * @param offload        the activations and model states it keeps in host memory (null: no CPU offload)
+     * @param kernels        how its elementwise kernels run ({@code kernels}: "fused" or "eager")
+     * @param fp8Scaling     how its Float8 GEMM inputs are scaled ({@code fp8_scaling}: "tensorwise", "rowwise" or
+     *                       "rowwise_with_gw_hp", torchao's recipes)
+     * @param fp8ParamGather its parameters are all-gathered in fp8 ({@code fp8_param_gather}: Megatron's
+     *                       {@code --fp8-param-gather}, Megatron-Bridge's {@code mixed_precision.fp8_param_gather})
      */
     public record Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
                       Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
                       Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute,
                       Offload offload, Located<String> kernels, Located<String> fp8Scaling, Located<Boolean> fp8ParamGather) {
-        /**
-         * A job that does not say whether its parameters are all-gathered in fp8 ({@code fp8_param_gather}: Megatron's
-         * {@code --fp8-param-gather}, Megatron-Bridge's {@code mixed_precision.fp8_param_gather}; null when not written).
-         */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute, Offload offload,
-                   Located<String> kernels, Located<String> fp8Scaling) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, offload, kernels, fp8Scaling, null);
-        }
-
-        /**
-         * A job that does not say how its Float8 GEMM inputs are scaled ({@code fp8_scaling}: "tensorwise", "rowwise" or
-         * "rowwise_with_gw_hp", torchao's recipes; null when not written).
-         */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute, Offload offload,
-                   Located<String> kernels) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, offload, kernels, null);
-        }
-
-        /** A job that does not say how its elementwise kernels run ({@code kernels}: "fused" or "eager"; null when not written). */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute, Offload offload) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, offload, null);
-        }
-
-        /** A job without CPU offload. */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, null);
-        }
-
-        /** A job without a stated recompute. */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span, Origin origin) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, null);
-        }
-
         /**
          * Where another format stated {@code quantity} of this job ("optim.grad_sync_dtype: bf16", "--model ..."), or null
          * when it was written in a native manifest or nowhere: each adapter states a quantity once.
@@ -240,15 +198,6 @@ public final class Specs {
         public Job onCluster(Located<String> c, Located<String> g) {
             return new Job(name, file, c, g, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
                     env, span, origin, recompute, offload, kernels, fp8Scaling, fp8ParamGather);
-        }
-
-        /** A native manifest's job (no origin). */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network,
-                    stepTime, env, span, null);
         }
 
         @Override public String toString() {
@@ -494,13 +443,6 @@ public final class Specs {
                       Located<Double> capacityFactor, Located<Boolean> padToCapacity, Located<String> dispatcher,
                       Located<Boolean> overlapA2a, Located<Boolean> groupedGemm, Located<Double> activationClamp,
                       Located<Boolean> expertBias) {
-        /** Without the experts' activation clamp and biases. */
-        public Moe(Located<Long> expertFfn, Located<Long> sharedFfn, Located<String> layerFreq, Located<Long> denseLayers,
-                   Located<Double> capacityFactor, Located<Boolean> padToCapacity, Located<String> dispatcher,
-                   Located<Boolean> overlapA2a, Located<Boolean> groupedGemm) {
-            this(expertFfn, sharedFfn, layerFreq, denseLayers, capacityFactor, padToCapacity, dispatcher, overlapA2a, groupedGemm, null, null);
-        }
-
         public boolean empty() {
             return expertFfn == null && sharedFfn == null && layerFreq == null && denseLayers == null && capacityFactor == null
                     && padToCapacity == null && dispatcher == null && overlapA2a == null && groupedGemm == null

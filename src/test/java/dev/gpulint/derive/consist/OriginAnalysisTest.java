@@ -35,7 +35,7 @@ class OriginAnalysisTest {
         Specs.Job spec = spec("j", env, o);
         Resolved.Job r = new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, dp, false, List.of(), 1, 0);
         Facts out = new Facts();
-        OriginAnalysis.job(r, out);
+        new OriginAnalysis().analyse(r, out);
         return out.list();
     }
 
@@ -113,7 +113,7 @@ class OriginAnalysisTest {
     void noOriginNoFacts() {
         Specs.Job spec = spec("j", Map.of(), null);
         Facts out = new Facts();
-        OriginAnalysis.job(new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, 0, false, List.of(), 1, 0), out);
+        new OriginAnalysis().analyse(new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, 0, false, List.of(), 1, 0), out);
         assertTrue(out.list().isEmpty());
     }
 
@@ -138,7 +138,7 @@ class OriginAnalysisTest {
         assertEquals(3, all.size());
         for (int i = 0; i < jobs.size(); i++) {
             Facts alone = new Facts();
-            OriginAnalysis.job(jobs.get(i), alone);
+            new OriginAnalysis().analyse(jobs.get(i), alone);
             ConsistencyFact expected = pairs(alone.list()).get(0), got = all.get(i);
             assertEquals(jobs.get(i).spec().name().value(), got.getJob());
             assertEquals(expected.getJob(), got.getJob());

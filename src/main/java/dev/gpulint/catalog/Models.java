@@ -51,24 +51,6 @@ public final class Models {
                         long sharedExperts, long firstDenseLayers, long moeLayerStep, boolean gated, boolean tied,
                         long slidingWindow, long fullAttentionEvery, boolean sinks, long kvLoraRank, Mla mla,
                         double swigluLimit, boolean expertBias) {
-        /** An entry whose experts are neither clamped nor biased. */
-        public Entry(String name, List<String> aliases, String source, long hidden, long layers, long heads, long kvHeads,
-                     long headDim, long ffn, long vocab, long maxPositions, long experts, long topK, long moeFfn,
-                     long sharedExperts, long firstDenseLayers, long moeLayerStep, boolean gated, boolean tied,
-                     long slidingWindow, long fullAttentionEvery, boolean sinks, long kvLoraRank, Mla mla) {
-            this(name, aliases, source, hidden, layers, heads, kvHeads, headDim, ffn, vocab, maxPositions, experts, topK, moeFfn,
-                    sharedExperts, firstDenseLayers, moeLayerStep, gated, tied, slidingWindow, fullAttentionEvery, sinks, kvLoraRank, mla, 0, false);
-        }
-
-        /** An entry without multi-latent attention's sizes beyond its kv rank. */
-        public Entry(String name, List<String> aliases, String source, long hidden, long layers, long heads, long kvHeads,
-                     long headDim, long ffn, long vocab, long maxPositions, long experts, long topK, long moeFfn,
-                     long sharedExperts, long firstDenseLayers, long moeLayerStep, boolean gated, boolean tied,
-                     long slidingWindow, long fullAttentionEvery, boolean sinks, long kvLoraRank) {
-            this(name, aliases, source, hidden, layers, heads, kvHeads, headDim, ffn, vocab, maxPositions, experts, topK, moeFfn,
-                    sharedExperts, firstDenseLayers, moeLayerStep, gated, tied, slidingWindow, fullAttentionEvery, sinks, kvLoraRank, null);
-        }
-
         public boolean moe() { return experts > 1; }
     }
 

@@ -42,10 +42,6 @@ public final class PlanSearch {
      *                  words), or null when it searched the whole space
      */
     public record Ranking(SearchResult search, Pricer pricer, Infeasible infeasible, String problem, String narrowed) {
-        public Ranking(SearchResult search, Pricer pricer, Infeasible infeasible, String problem) {
-            this(search, pricer, infeasible, problem, null);
-        }
-
         public Estimate estimate(Candidate c) { return pricer.estimate(c.layout()); }
 
         /** The best valid layout, if any. */
@@ -83,13 +79,13 @@ public final class PlanSearch {
         Pricer pricer = new Pricer(current.inputs(), job,
                 dev.gpulint.derive.estimate.GpuMemory.of(r.group()).map(dev.gpulint.derive.estimate.GpuMemory::overridesCatalog).orElse(false));
         Optional<SearchSpace> space = JobLayouts.space(r, cur.gpus());
-        if (space.isEmpty()) return new Ranking(null, pricer, null, "the job's global batch or GPU count is not known: no layout to compare");
+        if (space.isEmpty()) return new Ranking(null, pricer, null, "the job's global batch or GPU count is not known: no layout to compare", null);
         SearchSpace whole = space.get(), searched = whole.narrowed(cur);
         SearchResult s;
         try {
             s = search(job, clusters, cur, searched, pricer, catalog, rules, gpus > 0 ? perNode : 0);
         } catch (IllegalStateException e) {
-            return new Ranking(null, pricer, null, e.getMessage());
+            return new Ranking(null, pricer, null, e.getMessage(), null);
         }
         long node = perNode > 0 ? perNode : r.gpusPerNode() > 0 ? r.gpusPerNode() : r.group() == null ? 0 : r.group().gpusPerNode();
         Infeasible inf = s.candidates().isEmpty() && advise ? infeasible(s, job, clusters, searched, pricer, catalog, rules, node, clusterGpus(r)) : null;

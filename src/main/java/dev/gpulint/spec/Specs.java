@@ -165,8 +165,19 @@ public final class Specs {
     }
 
     /**
-     * A training job. {@code recompute}: activation recomputation as written (none, selective, full; Megatron
-     * {@code --recompute-granularity}, NeMo {@code activations_checkpoint_granularity}, FSDP activation checkpointing).
+     * A training job. Each of the last six is null when not written (in a native manifest {@code origin} always is).
+     *
+     * @param origin         the format another reader read the job from, and where it states each number (null: a native
+     *                       manifest)
+     * @param recompute      activation recomputation as written (none, selective, full; Megatron
+     *                       {@code --recompute-granularity}, NeMo {@code activations_checkpoint_granularity}, FSDP activation
+     *                       checkpointing)
+     * @param offload        the activations and model states it keeps in host memory (null: no CPU offload)
+     * @param kernels        how its elementwise kernels run ({@code kernels}: "fused" or "eager")
+     * @param fp8Scaling     how its Float8 GEMM inputs are scaled ({@code fp8_scaling}: "tensorwise", "rowwise" or
+     *                       "rowwise_with_gw_hp", torchao's recipes)
+     * @param fp8ParamGather its parameters are all-gathered in fp8 ({@code fp8_param_gather}: Megatron's
+     *                       {@code --fp8-param-gather}, Megatron-Bridge's {@code mixed_precision.fp8_param_gather})
      */
     public record Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
@@ -174,71 +185,6 @@ public final class Specs {
                       Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute,
                       Offload offload, Located<String> kernels, Located<String> fp8Scaling, Located<Boolean> fp8ParamGather,
                       Bf16Layers fp8LayersBf16) {
-        /**
-         * A job that does not say which of its layers an fp8 recipe keeps in bf16 ({@code fp8_layers_bf16}: Megatron's
-         * {@code --first-last-layers-bf16}; null when not written).
-         */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute, Offload offload,
-                   Located<String> kernels, Located<String> fp8Scaling, Located<Boolean> fp8ParamGather) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, offload, kernels, fp8Scaling, fp8ParamGather, null);
-        }
-
-        /**
-         * A job that does not say whether its parameters are all-gathered in fp8 ({@code fp8_param_gather}: Megatron's
-         * {@code --fp8-param-gather}, Megatron-Bridge's {@code mixed_precision.fp8_param_gather}; null when not written).
-         */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute, Offload offload,
-                   Located<String> kernels, Located<String> fp8Scaling) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, offload, kernels, fp8Scaling, null);
-        }
-
-        /**
-         * A job that does not say how its Float8 GEMM inputs are scaled ({@code fp8_scaling}: "tensorwise", "rowwise" or
-         * "rowwise_with_gw_hp", torchao's recipes; null when not written).
-         */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute, Offload offload,
-                   Located<String> kernels) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, offload, kernels, null);
-        }
-
-        /** A job that does not say how its elementwise kernels run ({@code kernels}: "fused" or "eager"; null when not written). */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute, Offload offload) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, offload, null);
-        }
-
-        /** A job without CPU offload. */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, recompute, null);
-        }
-
-        /** A job without a stated recompute. */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span, Origin origin) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
-                    env, span, origin, null);
-        }
 
         /**
          * Where another format stated {@code quantity} of this job ("optim.grad_sync_dtype: bf16", "--model ..."), or null
@@ -254,15 +200,6 @@ public final class Specs {
         public Job onCluster(Located<String> c, Located<String> g) {
             return new Job(name, file, c, g, nodes, gpusPerNode, model, parallelism, batch, optimizer, network, stepTime,
                     env, span, origin, recompute, offload, kernels, fp8Scaling, fp8ParamGather, fp8LayersBf16);
-        }
-
-        /** A native manifest's job (no origin). */
-        public Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
-                   Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
-                   Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                   Map<String, Located<String>> env, Span span) {
-            this(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, parallelism, batch, optimizer, network,
-                    stepTime, env, span, null);
         }
 
         @Override public String toString() {
@@ -521,13 +458,6 @@ public final class Specs {
                       Located<Double> capacityFactor, Located<Boolean> padToCapacity, Located<String> dispatcher,
                       Located<Boolean> overlapA2a, Located<Boolean> groupedGemm, Located<Double> activationClamp,
                       Located<Boolean> expertBias) {
-        /** Without the experts' activation clamp and biases. */
-        public Moe(Located<Long> expertFfn, Located<Long> sharedFfn, Located<String> layerFreq, Located<Long> denseLayers,
-                   Located<Double> capacityFactor, Located<Boolean> padToCapacity, Located<String> dispatcher,
-                   Located<Boolean> overlapA2a, Located<Boolean> groupedGemm) {
-            this(expertFfn, sharedFfn, layerFreq, denseLayers, capacityFactor, padToCapacity, dispatcher, overlapA2a, groupedGemm, null, null);
-        }
-
         public boolean empty() {
             return expertFfn == null && sharedFfn == null && layerFreq == null && denseLayers == null && capacityFactor == null
                     && padToCapacity == null && dispatcher == null && overlapA2a == null && groupedGemm == null
@@ -573,27 +503,24 @@ public final class Specs {
 
     public record Batch(Located<Long> microBatchSize, Located<Long> globalBatchSize, Located<Long> microBatches) {}
 
-    /** The optimizer; {@code zeroStageUnknown}: zero_stage is written as a placeholder (not the default 0). */
     /**
-     * {@code gradReduceDtype}: the dtype the data-parallel gradient reduction runs in, as written (optimizer.grad_reduce_dtype;
-     * torchtitan's mixed_precision_reduce), null when not stated.
-     */
-    /**
-     * {@code zero3Gather}: a ZeRO-3 job's gather unit as written (optimizer.zero3_gather: "layer", FSDP's per-block unit, or
-     * "tensor", DeepSpeed's stage 3 of 2021: derive/estimate/ShardedGathers); {@code persistenceThreshold}: DeepSpeed's
-     * stage3_param_persistence_threshold as written (optimizer.persistence_threshold); each null when not stated.
+     * The optimizer.
+     *
+     * @param zeroStageUnknown     zero_stage is written as a placeholder (not the default 0)
+     * @param gradReduceDtype      the dtype the data-parallel gradient reduction runs in, as written
+     *                             (optimizer.grad_reduce_dtype; torchtitan's mixed_precision_reduce), null when not stated
+     * @param zero3Gather          a ZeRO-3 job's gather unit as written (optimizer.zero3_gather: "layer", FSDP's per-block
+     *                             unit, or "tensor", DeepSpeed's stage 3 of 2021: derive/estimate/ShardedGathers), null when
+     *                             not stated
+     * @param persistenceThreshold DeepSpeed's stage3_param_persistence_threshold as written (optimizer.persistence_threshold),
+     *                             null when not stated
      */
     public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
                             boolean zeroStageUnknown, Located<Boolean> distributed, Located<String> gradReduceDtype,
                             Located<String> zero3Gather, Located<Double> persistenceThreshold) {
         public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
-                         boolean zeroStageUnknown, Located<Boolean> distributed, Located<String> gradReduceDtype) {
-            this(type, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype, null, null);
-        }
-
-        public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
                          boolean zeroStageUnknown, Located<Boolean> distributed) {
-            this(type, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, null);
+            this(type, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, null, null, null);
         }
 
         public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,

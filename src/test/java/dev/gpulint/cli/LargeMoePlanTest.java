@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.testing.CpuLimit;
+import dev.gpulint.testing.EstimateManifest;
 import dev.gpulint.testing.PlanCli;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,43 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
 class LargeMoePlanTest {
 
     /** Grok-1 314B (64 layers, 8 experts, top 2) as DGX Cloud's recipe lays it out on 256 DGX H100: 2,048 GPUs. */
-    static final String GROK_2048 = """
-            kind: cluster
-            name: dgxc
-            fabric: { type: infiniband, topology: rail-optimized }
-            node_groups:
-              - name: h100
-                count: 256
-                gpu: { model: H100-SXM5-80GB, count: 8 }
-                nvlink: { switch: true }
-                nics:
-                  - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }
-            ---
-            kind: training_job
-            name: grok1-314b
-            cluster: dgxc
-            node_group: h100
-            nodes: 256
-            gpus_per_node: 8
-            model:
-              dtype: bf16
-              layers: 64
-              hidden_size: 6144
-              attention_heads: 48
-              kv_heads: 8
-              ffn_hidden_size: 32768
-              vocab_size: 131072
-              gated_mlp: true
-              tied_embeddings: false
-              seq_length: 8192
-              experts: 8
-              top_k: 2
-              moe: { dispatcher: alltoall, grouped_gemm: true }
-            parallelism: { tp: 4, pp: 8, cp: 2, virtual_pp: 8, sequence_parallel: true, ep: 8 }
-            batch: { micro_batch_size: 1, global_batch_size: 1024 }
-            optimizer: { zero_stage: 1, distributed: true }
-            recompute: none
-            """;
+    static final String GROK_2048 = EstimateManifest.pod(256).name("grok1-314b")
+            .model("dtype: bf16, layers: 64, hidden_size: 6144, attention_heads: 48, kv_heads: 8, ffn_hidden_size: 32768,"
+                    + " vocab_size: 131072, gated_mlp: true, tied_embeddings: false, seq_length: 8192, experts: 8, top_k: 2,"
+                    + " moe: { dispatcher: alltoall, grouped_gemm: true }")
+            .parallelism("tp: 4, pp: 8, cp: 2, virtual_pp: 8, sequence_parallel: true, ep: 8").batch(1, 1024)
+            .optimizer("zero_stage: 1, distributed: true").recompute("none").yaml();
 
     @Test
     @CpuLimit(seconds = 240)

@@ -13,6 +13,7 @@ import dev.gpulint.facts.StageMemoryFact;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.yaml.YamlReader;
 import dev.gpulint.spec.Model;
+import dev.gpulint.testing.EstimateManifest;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,17 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class DeriverEstimatesTest {
 
-    static final String MANIFEST = """
-            kind: cluster
-            name: pod
-            fabric: { type: infiniband, topology: rail-optimized }
-            node_groups:
-              - name: dgx
-                count: 2
-                gpu: { model: H100-SXM5-80GB, count: 8 }
-                nvlink: { switch: true, bandwidth: 900 GB/s, direction: bidirectional }
-                nics:
-                  - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }
+    static final String MANIFEST = EstimateManifest.pod(2).clusterYaml() + """
             ---
             kind: training_job
             name: j

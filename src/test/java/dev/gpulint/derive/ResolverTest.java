@@ -321,7 +321,8 @@ class ResolverTest {
         Specs.Job j = r.bound().jobs().get(0);
         Specs.Job huge = new Specs.Job(j.name(), j.file(), j.cluster(), j.nodeGroup(),
                 new Located<>(Long.MAX_VALUE / 2, Span.at("t.yaml", 3, 8)), new Located<>(3L, Span.at("t.yaml", 4, 16)),
-                j.model(), j.parallelism(), j.batch(), j.optimizer(), j.network(), j.stepTime(), j.env(), j.span());
+                j.model(), j.parallelism(), j.batch(), j.optimizer(), j.network(), j.stepTime(), j.env(), j.span(), j.origin(),
+                j.recompute(), j.offload(), j.kernels(), j.fp8Scaling(), j.fp8ParamGather(), j.fp8LayersBf16());
         assertEquals(Long.MAX_VALUE, r.resolver().job(huge).totalGpus());
         assertEquals(Long.MAX_VALUE / 2, r.resolver().job(huge).nodes());
     }

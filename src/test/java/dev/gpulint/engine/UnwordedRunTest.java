@@ -11,6 +11,7 @@ import dev.gpulint.derive.Deriver;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.yaml.YamlReader;
+import dev.gpulint.testing.EstimateManifest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,17 +24,7 @@ import org.junit.jupiter.api.Test;
 class UnwordedRunTest {
 
     /** A job whose tp crosses the 8-GPU servers (PAR), which does not fit in memory (MEM) and an unstated NIC speed. */
-    static final String MANIFEST = """
-            kind: cluster
-            name: pod
-            fabric: { type: infiniband, topology: rail-optimized }
-            node_groups:
-              - name: dgx
-                count: 4
-                gpu: { model: H100-SXM5-80GB, count: 8 }
-                nvlink: { switch: true, bandwidth: 900 GB/s, direction: bidirectional }
-                nics:
-                  - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }
+    static final String MANIFEST = EstimateManifest.pod(4).clusterYaml() + """
             ---
             kind: training_job
             name: big

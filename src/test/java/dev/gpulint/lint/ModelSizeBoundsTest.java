@@ -1,6 +1,7 @@
 package dev.gpulint.lint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,7 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A model size out of the schema's bounds (vocabulary, MLP, hidden size, heads, layers), in every format that writes one, is
@@ -59,11 +63,15 @@ class ModelSizeBoundsTest {
         return new Run(syn, estimates);
     }
 
-    /** The job is not priced, and the plan's reason names {@code path} as unknown; no "not given" default stands in. */
+    /**
+     * The job is not priced, and the plan's reason names {@code path} once, as unknown (not also as missing); no "not given"
+     * default stands in.
+     */
     private static void unknown(Run r, String path) {
         JobEstimate e = r.only();
         assertNull(e.estimate(), "priced on a default: " + e.inputs().assumptions());
         assertTrue(e.inputs().missing().contains(path + UNKNOWN), e.inputs().missing().toString());
+        assertFalse(e.inputs().missing().contains(path), "named once, as unknown: " + e.inputs().missing());
         assertTrue(e.inputs().assumptions().stream().noneMatch(a -> a.startsWith(path + " not given")), e.inputs().assumptions().toString());
     }
 
@@ -88,14 +96,6 @@ class ModelSizeBoundsTest {
                 """.formatted(vocab);
     }
 
-    @Test
-    void nativeManifest() {
-        Run r = lint(SourceFile.of("job.yaml", native_("0")));
-        assertEquals(List.of("job.yaml:7:105 'vocab_size' is 0; expected a whole number from 1 to 2147483647."), r.syn002());
-        unknown(r, "model.vocab_size");
-        priced(lint(SourceFile.of("job.yaml", native_("128256"))));
-    }
-
     private static String megatron(String ffn) {
         return """
                 MODEL_ARGS:
@@ -113,14 +113,6 @@ class ModelSizeBoundsTest {
                 """.formatted(ffn);
     }
 
-    @Test
-    void megatronModelArgs() {
-        Run r = lint(SourceFile.of("tp8/model_config.yaml", megatron("0")));
-        assertEquals(List.of("tp8/model_config.yaml:5:22 '--ffn-hidden-size' is 0; expected a whole number from 1 to 2147483647."), r.syn002());
-        unknown(r, "model.ffn_hidden_size");
-        priced(lint(SourceFile.of("tp8/model_config.yaml", megatron("14336"))));
-    }
-
     private static String script(String hidden) {
         return """
                 #!/bin/bash
@@ -130,30 +122,6 @@ class ModelSizeBoundsTest {
                     --num-layers 32 --hidden-size %s --num-attention-heads 32 --seq-length 4096 \\
                     --micro-batch-size 1 --global-batch-size 64 --bf16
                 """.formatted(hidden);
-    }
-
-    @Test
-    void megatronLaunchScript() {
-        Run r = lint(SourceFile.of("train.sh", script("99999999999")));
-        assertEquals(List.of("train.sh:5:35 '--hidden-size' is 99999999999; expected a whole number from 1 to 2147483647."), r.syn002());
-        unknown(r, "model.hidden_size");
-        priced(lint(SourceFile.of("train.sh", script("4096"))));
-    }
-
-    /**
-     * A size written as a variable the script does not set ({@code --vocab-size $VOCAB}, an unresolved MODEL_ARGS
-     * placeholder) is unknown too, as the native manifest's placeholder is: no SYN002 (nothing is wrong yet), no GPT-2
-     * vocabulary or 4h standing in; a MoE size beside no --num-experts is not read, so it leaves a dense job priced.
-     */
-    @Test
-    void megatronSizeWrittenAsAVariableIsUnknownNotDefaulted() {
-        Run r = lint(SourceFile.of("train.sh", script("4096 --vocab-size $VOCAB")));
-        assertEquals(List.of(), r.syn002());
-        unknown(r, "model.vocab_size");
-        Run args = lint(SourceFile.of("tp8/model_config.yaml", megatron("${FFN_HIDDEN}")));
-        assertEquals(List.of(), args.syn002());
-        unknown(args, "model.ffn_hidden_size");
-        priced(lint(SourceFile.of("train.sh", script("4096 --moe-router-topk $TOPK"))));
     }
 
     private static String nemo(String heads) {
@@ -173,14 +141,6 @@ class ModelSizeBoundsTest {
                 """.formatted(heads);
     }
 
-    @Test
-    void nemoConfig() {
-        Run r = lint(SourceFile.of("nemo.yaml", nemo("-32")));
-        assertEquals(List.of("nemo.yaml:12:24 'num_attention_heads' is -32; expected a whole number from 1 to 2147483647."), r.syn002());
-        unknown(r, "model.attention_heads");
-        priced(lint(SourceFile.of("nemo.yaml", nemo("32"))));
-    }
-
     private static String titan(String vocab) {
         return """
                 [model]
@@ -196,31 +156,6 @@ class ModelSizeBoundsTest {
                 tensor_parallel_degree = 8
                 data_parallel_shard_degree = 2
                 """.formatted(vocab);
-    }
-
-    @Test
-    void torchtitanTomlDoesNotTakeTheFlavorsSizeForOneOutOfBounds() {
-        // the flavor names llama3:8B, whose catalog entry has a vocabulary of 128,256: it does not stand in for the 0 written
-        Run r = lint(SourceFile.of("llama3_8b.toml", titan("0")));
-        assertEquals(List.of("llama3_8b.toml:4:14 'vocab_size' is 0; expected a whole number from 1 to 2147483647."), r.syn002());
-        unknown(r, "model.vocab_size");
-        priced(lint(SourceFile.of("llama3_8b.toml", titan("128256"))));
-    }
-
-    /**
-     * A size written as a placeholder ({@code "${VOCAB}"}) or a word ({@code "auto"}) is unknown too, as Megatron's is: no
-     * SYN002 (nothing is wrong yet), and not the flavor's size either; the sequence length alike.
-     */
-    @Test
-    void torchtitanSizeWrittenAsAPlaceholderIsUnknownNotTheFlavors() {
-        Run r = lint(SourceFile.of("llama3_8b.toml", titan("\"${VOCAB}\"")));
-        assertEquals(List.of(), r.syn002());
-        unknown(r, "model.vocab_size");
-        Run auto = lint(SourceFile.of("llama3_8b.toml", titan("128256").replace("seq_len = 4096", "seq_len = \"auto\"")));
-        assertEquals(List.of(), auto.syn002());
-        unknown(auto, "model.seq_length");
-        Run dim = lint(SourceFile.of("llama3_8b.toml", titan("128256").replace("[training]", "dim = \"$DIM\"\n\n[training]")));
-        unknown(dim, "model.hidden_size");
     }
 
     private static String neox(String layers) {
@@ -241,32 +176,6 @@ class ModelSizeBoundsTest {
                 """.formatted(layers);
     }
 
-    @Test
-    void gptNeoxConfig() {
-        Run r = lint(SourceFile.of("neox.yml", neox("0")));
-        assertEquals(List.of("neox.yml:4:17 'num-layers' is 0; expected a whole number from 1 to 2147483647."), r.syn002());
-        unknown(r, "model.layers");
-        assertTrue(!r.only().inputs().missing().contains("model.layers"), "named once, as unknown: " + r.only().inputs().missing());
-        priced(lint(SourceFile.of("neox.yml", neox("32"))));
-    }
-
-    /**
-     * gpt-neox: a size written as an unresolved variable ({@code "${HIDDEN}"}, {@code "$LAYERS"}) is unknown, not a default;
-     * a YAML null is not written (the size's default, as before); the MLP ({@code intermediate-size}) and KV heads alike.
-     */
-    @Test
-    void gptNeoxSizeWrittenAsAPlaceholderIsUnknownNotDefaulted() {
-        Run r = lint(SourceFile.of("neox.yml", neox("\"$LAYERS\"")));
-        assertEquals(List.of(), r.syn002());
-        unknown(r, "model.layers");
-        Run ffn = lint(SourceFile.of("neox.yml", neox("32").replace("\"precision\"", "\"intermediate-size\": \"${FFN}\",\n  \"precision\"")));
-        assertEquals(List.of(), ffn.syn002());
-        unknown(ffn, "model.ffn_hidden_size");
-        Run seq = lint(SourceFile.of("neox.yml", neox("32").replace("\"seq-length\": 2048", "\"seq-length\": \"auto\"")));
-        unknown(seq, "model.seq_length");
-        priced(lint(SourceFile.of("neox.yml", neox("32").replace("\"precision\"", "\"num-kv-heads\": null,\n  \"precision\""))));
-    }
-
     private static String hfConfig(String vocab) {
         return """
                 {
@@ -281,6 +190,89 @@ class ModelSizeBoundsTest {
                   "max_position_embeddings": 8192
                 }
                 """.formatted(vocab);
+    }
+
+    /**
+     * A file whose model size is out of bounds (SYN002 at the value, exactly) or written as what the file does not resolve
+     * (a variable the script does not set, an unresolved MODEL_ARGS or TOML placeholder, a word such as {@code "auto"}: no
+     * SYN002, nothing is wrong yet), and the size the plan then names as unknown.
+     */
+    record Unknown(String name, String file, String text, List<String> syn002, String path) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Unknown> sizesUnknown() {
+        return Stream.of(
+            new Unknown("native vocab_size 0", "job.yaml", native_("0"),
+                    List.of("job.yaml:7:105 'vocab_size' is 0; expected a whole number from 1 to 2147483647."), "model.vocab_size"),
+            new Unknown("Megatron MODEL_ARGS --ffn-hidden-size 0", "tp8/model_config.yaml", megatron("0"),
+                    List.of("tp8/model_config.yaml:5:22 '--ffn-hidden-size' is 0; expected a whole number from 1 to 2147483647."),
+                    "model.ffn_hidden_size"),
+            new Unknown("Megatron MODEL_ARGS --ffn-hidden-size ${FFN_HIDDEN}", "tp8/model_config.yaml", megatron("${FFN_HIDDEN}"),
+                    List.of(), "model.ffn_hidden_size"),
+            new Unknown("Megatron script --hidden-size 10^11", "train.sh", script("99999999999"),
+                    List.of("train.sh:5:35 '--hidden-size' is 99999999999; expected a whole number from 1 to 2147483647."), "model.hidden_size"),
+            // not GPT-2's vocabulary
+            new Unknown("Megatron script --vocab-size $VOCAB", "train.sh", script("4096 --vocab-size $VOCAB"), List.of(), "model.vocab_size"),
+            new Unknown("NeMo num_attention_heads -32", "nemo.yaml", nemo("-32"),
+                    List.of("nemo.yaml:12:24 'num_attention_heads' is -32; expected a whole number from 1 to 2147483647."),
+                    "model.attention_heads"),
+            // the flavor names llama3:8B, whose catalog entry has a vocabulary of 128,256: it does not stand in for the 0 written
+            new Unknown("torchtitan vocab_size 0, not the flavor's", "llama3_8b.toml", titan("0"),
+                    List.of("llama3_8b.toml:4:14 'vocab_size' is 0; expected a whole number from 1 to 2147483647."), "model.vocab_size"),
+            new Unknown("torchtitan vocab_size \"${VOCAB}\", not the flavor's", "llama3_8b.toml", titan("\"${VOCAB}\""), List.of(),
+                    "model.vocab_size"),
+            new Unknown("torchtitan seq_len \"auto\"", "llama3_8b.toml", titan("128256").replace("seq_len = 4096", "seq_len = \"auto\""),
+                    List.of(), "model.seq_length"),
+            new Unknown("torchtitan dim \"$DIM\", not the flavor's", "llama3_8b.toml",
+                    titan("128256").replace("[training]", "dim = \"$DIM\"\n\n[training]"), List.of(), "model.hidden_size"),
+            new Unknown("gpt-neox num-layers 0", "neox.yml", neox("0"),
+                    List.of("neox.yml:4:17 'num-layers' is 0; expected a whole number from 1 to 2147483647."), "model.layers"),
+            new Unknown("gpt-neox num-layers \"$LAYERS\"", "neox.yml", neox("\"$LAYERS\""), List.of(), "model.layers"),
+            new Unknown("gpt-neox intermediate-size \"${FFN}\"", "neox.yml",
+                    neox("32").replace("\"precision\"", "\"intermediate-size\": \"${FFN}\",\n  \"precision\""), List.of(),
+                    "model.ffn_hidden_size"),
+            new Unknown("gpt-neox seq-length \"auto\"", "neox.yml", neox("32").replace("\"seq-length\": 2048", "\"seq-length\": \"auto\""),
+                    List.of(), "model.seq_length"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("sizesUnknown")
+    void aSizeOutOfBoundsOrUnresolvedIsUnknownAndNotDefaulted(Unknown c) {
+        Run r = lint(SourceFile.of(c.file(), c.text()));
+        assertEquals(c.syn002(), r.syn002());
+        unknown(r, c.path());
+    }
+
+    /** The quiet case of each: the same file with its sizes in bounds (or none left unresolved). */
+    record Priced(String name, String file, String text) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Priced> sizesInBounds() {
+        return Stream.of(
+            new Priced("native vocab_size 128256", "job.yaml", native_("128256")),
+            new Priced("Megatron MODEL_ARGS --ffn-hidden-size 14336", "tp8/model_config.yaml", megatron("14336")),
+            new Priced("Megatron script --hidden-size 4096", "train.sh", script("4096")),
+            // a MoE size beside no --num-experts is not read: it leaves a dense job priced
+            new Priced("Megatron script --moe-router-topk $TOPK without experts", "train.sh", script("4096 --moe-router-topk $TOPK")),
+            new Priced("NeMo num_attention_heads 32", "nemo.yaml", nemo("32")),
+            new Priced("torchtitan vocab_size 128256", "llama3_8b.toml", titan("128256")),
+            new Priced("gpt-neox num-layers 32", "neox.yml", neox("32")),
+            // a YAML null is not written: the size's default, as before
+            new Priced("gpt-neox num-kv-heads null", "neox.yml", neox("32").replace("\"precision\"", "\"num-kv-heads\": null,\n  \"precision\"")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("sizesInBounds")
+    void theSameFileWithItsSizesInBoundsIsPriced(Priced c) {
+        priced(lint(SourceFile.of(c.file(), c.text())));
     }
 
     @Test

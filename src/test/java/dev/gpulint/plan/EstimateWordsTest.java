@@ -66,13 +66,13 @@ class EstimateWordsTest {
     @Test
     void moe() {
         Term.Moe routed = new Term.Moe(48, 48, 128, 64, 1, 1, 0.5, 1e12, 600e12, 2.4e9, 2680e9, 6, 10e-6, 768, 26e-6, 0.004, 200e-6, 300e-6,
-                8192, 100e-6, 0, 0, 0, 0, 0.0046, 0, 768, 0.001);
+                8192, 100e-6, 0, 0, 0, 0, 0.0046, 0, 768, 0.001, 0);
         assertEquals("moe: 48 of 48 layers MoE: 128 local experts × 64 tokens each (T·k·ep·etp/(tp·E), etp 1), tile fill 0.50 → the longer"
                 + " of routed 1.00 TFLOP at 300 TFLOP/s and expert weights 2.40 GB at 2680 GB/s, + 6 kernels × 10.0 µs + 768 expert GEMMs × 26.0 µs (fitted on H100 bf16) = 4.0 ms (42 % of the"
                 + " dense GEMM rate); router 200.0 µs; permutation 300.0 µs (8 × 8192 rows × h); expert activation function 100.0 µs = 4.6 ms"
                 + " per MoE layer (in the compute above: linear counts attention only)", EstimateWords.line(routed));
         Term.Moe mixed = new Term.Moe(3, 4, 1, 64, 2, 1.25, 0.5, 1e12, 600e12, 2.4e9, 2680e9, 6, 10e-6, 6, 26e-6, 0.004, 200e-6, 300e-6,
-                2.5e6, 100e-6, 0, 0, 2048, 500e-6, 0.0046, 1, 4096, 0.002);
+                2.5e6, 100e-6, 0, 0, 2048, 500e-6, 0.0046, 1, 4096, 0.002, 0);
         assertEquals("3 of 4 layers MoE: 1 local expert × 64 tokens each (T·k·ep·etp/(tp·E), etp 2, × capacity 1.25), tile fill 0.50 → the"
                 + " longer of routed 1.00 TFLOP at 300 TFLOP/s and expert weights 2.40 GB at 2680 GB/s, + 6 kernels × 10.0 µs + 6 expert GEMMs × 26.0 µs (fitted on H100 bf16) = 4.0 ms (42 % of"
                 + " the dense GEMM rate); router 200.0 µs; permutation 300.0 µs (8 × 2.5M rows × h); expert activation function 100.0 µs;"
@@ -80,7 +80,7 @@ class EstimateWordsTest {
                 + " linear counts attention only)", EstimateWords.text(mixed));
         // fp8: the routed rows' casts, printed with their bytes and rate; a 16-bit term (above) prints none
         Term.Moe fp8 = new Term.Moe(48, 48, 16, 4096, 1, 1, 1, 1e12, 1227e12, 0.45e9, 2680e9, 6, 10e-6, 96, 26e-6, 0.004, 60e-6, 800e-6,
-                65536, 260e-6, 1.08e9, 1.08e9 / 2680e9, 0, 0, 0.0055, 0, 768, 0.001);
+                65536, 260e-6, 1.08e9, 1.08e9 / 2680e9, 0, 0, 0.0055, 0, 768, 0.001, 0);
         assertTrue(EstimateWords.text(fp8).contains("; expert activation function 260.0 µs; routed rows' quantizing casts 1.08 GB (6 bytes per GEMM"
                 + " input element, k rows per token) at 2680 GB/s = 403.0 µs = 5.5 ms per MoE layer"), EstimateWords.text(fp8));
     }
@@ -89,21 +89,21 @@ class EstimateWordsTest {
     void collectivesOnEachTierSayTheirPathAndRate() {
         Links h100 = h100();
         double s = 8192.0 * 4096 * 2, v = s * 3 / 4;
-        CollectiveCost nvlink = new CollectiveCost(Collective.ALL_GATHER, 4, Tier.NVLINK, s, v, 450e9, 0.8, false, 4, 0,
+        CollectiveCost nvlink = CollectiveCost.withoutLatency(Collective.ALL_GATHER, 4, Tier.NVLINK, s, v, 450e9, 0.8, false, 4, 0,
                 CollectiveCost.Limit.SCALE_UP, v / 450e9, v / 360e9);
         assertEquals("tp: 160 × tp all-gather/reduce-scatter per micro-batch (b·s·h·2 bytes each) over 4 ranks: 50.3 MB moved per rank"
                         + " ((n−1)/n·S) each, over NVLink 4 at 360 GB/s (450 GB/s line rate × 0.80): 22.4 ms",
                 EstimateWords.line(new Term.Collectives(ParallelDim.TP, 160, "all-gather/reduce-scatter per micro-batch (b·s·h·2 bytes each)", 4,
                         nvlink, h100, 160 * nvlink.seconds())));
         // a ring across nodes with 2 of its ranks on each: they share the node's NICs
-        CollectiveCost ring = new CollectiveCost(Collective.ALL_REDUCE, 4, Tier.NETWORK, 17.38e9, 26.07e9, 100e9, 0.9, false, 2, 0,
+        CollectiveCost ring = CollectiveCost.withoutLatency(Collective.ALL_REDUCE, 4, Tier.NETWORK, 17.38e9, 26.07e9, 100e9, 0.9, false, 2, 0,
                 CollectiveCost.Limit.NICS, 26.07e9 / 100e9, 26.07e9 / 90e9);
         assertEquals("1 × dp gradient all-reduce over 4 ranks: 26.07 GB moved per rank (2(n−1)/n·S) each, over "
                         + h100.tierName(Tier.NETWORK) + " (the ring's 2 ranks on a node cross it once per channel: 2 GPUs' share of its"
                         + " NICs) at 90 GB/s (100 GB/s line rate × 0.90): 289.7 ms",
                 EstimateWords.text(new Term.Collectives(ParallelDim.DP, 1, "gradient all-reduce", 4, ring, h100, ring.seconds())));
         // an all-to-all across nodes, at a measured bus bandwidth; a count that is not whole
-        CollectiveCost a2a = new CollectiveCost(Collective.ALL_TO_ALL, 16, Tier.NETWORK, 1e9, 0.9375e9, 50e9, 0.6, true, 8, 0.5e9,
+        CollectiveCost a2a = CollectiveCost.withoutLatency(Collective.ALL_TO_ALL, 16, Tier.NETWORK, 1e9, 0.9375e9, 50e9, 0.6, true, 8, 0.5e9,
                 CollectiveCost.Limit.OWN_NIC, 0.01, 0.03125);
         assertEquals("2.5 × ep all-to-all per micro-batch over 16 ranks: 937.5 MB moved per rank ((n−1)/n·S) each, over "
                         + h100.tierName(Tier.NETWORK) + " (8 of the 16 ranks in reach inside; 500.0 MB per rank through its own NIC) at 30 GB/s"
@@ -113,13 +113,13 @@ class EstimateWordsTest {
 
     @Test
     void sends() {
-        CollectiveCost send = new CollectiveCost(Collective.SEND, 4, Tier.PCIE, 671.1e6, 671.1e6, 63e9, 0.8, false, 4, 0,
+        CollectiveCost send = CollectiveCost.withoutLatency(Collective.SEND, 4, Tier.PCIE, 671.1e6, 671.1e6, 63e9, 0.8, false, 4, 0,
                 CollectiveCost.Limit.PCIE, 671.1e6 / 63e9, 671.1e6 / 50.4e9);
         assertEquals("pp: pp activation and gradient sends: 671.1 MB per micro-batch over PCIe Gen5 at 50 GB/s (63 GB/s line rate × 0.80):"
                 + " 13.3 ms", EstimateWords.line(new Term.Sends(ParallelDim.PP, "activation and gradient sends", 1, 671.1e6, send, h100(), send.seconds())));
         // across nodes a send goes through the sending GPU's own NIC, whatever its group's other ranks on the node
         Links h100 = h100();
-        CollectiveCost net = new CollectiveCost(Collective.SEND, 8, Tier.NETWORK, 671.1e6, 671.1e6, 50e9, 0.9, false, 1, 0,
+        CollectiveCost net = CollectiveCost.withoutLatency(Collective.SEND, 8, Tier.NETWORK, 671.1e6, 671.1e6, 50e9, 0.9, false, 1, 0,
                 CollectiveCost.Limit.OWN_NIC, 671.1e6 / 50e9, 671.1e6 / 45e9);
         assertEquals("pp: pp activation and gradient sends: 671.1 MB per micro-batch over " + h100.tierName(Tier.NETWORK)
                 + " (a send is one pair of GPUs: the sending GPU's own NIC) at 45 GB/s (50 GB/s line rate × 0.90): 14.9 ms",

@@ -9,9 +9,9 @@ import java.util.List;
  * The estimate tests' input: a native manifest of one cluster and one training job on it, written from the fields the
  * tests vary. What a test does not set keeps these stated defaults:
  * <ul>
- *   <li>cluster {@code c}, node group {@code g}: {@code nodes} nodes (1) of {@code gpusPerNode} GPUs (8) of the model
- *       given ({@link #h100()}: H100-SXM5-80GB) on an NVLink switch ({@code nvlink: { switch: true }}), no NICs unless
- *       {@link #nics} names them;</li>
+ *   <li>cluster {@code c} (no fabric unless {@link #fabric} states one), node group {@code g}: {@code nodes} nodes (1) of
+ *       {@code gpusPerNode} GPUs (8) of the model given ({@link #h100()}: H100-SXM5-80GB) on an NVLink switch
+ *       ({@code nvlink: { switch: true }}), no NICs unless {@link #nics} names them ({@link #pod}: a DGX H100 pod);</li>
  *   <li>job {@code j} on all of them: {@code nodes: N}, {@code gpus_per_node} the node's GPUs;</li>
  *   <li>{@code parallelism}, {@code batch}, {@code optimizer}, {@code recompute}: not written (the binder's and the
  *       estimate's own defaults) until set.</li>
@@ -34,6 +34,8 @@ public final class EstimateManifest {
     public static final String CX7_IB = "{ model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }";
 
     private final String gpu;
+    private String cluster = "c";
+    private String fabric;
     private String group = "g";
     private String name = "j";
     private int nodes = 1;
@@ -60,6 +62,27 @@ public final class EstimateManifest {
     /** A job on nodes of 8 H100-SXM5-80GB. */
     public static EstimateManifest h100() {
         return on("H100-SXM5-80GB");
+    }
+
+    /**
+     * Cluster {@code pod}, node group {@code dgx}: {@code nodes} DGX H100 (8 H100-SXM5-80GB on an NVLink switch, its 900 GB/s
+     * bidirectional stated; eight ConnectX-7 NICs, {@link #CX7_IB}) on a rail-optimized InfiniBand fabric.
+     */
+    public static EstimateManifest pod(int nodes) {
+        return h100().cluster("pod").fabric("type: infiniband, topology: rail-optimized").group("dgx").nodes(nodes)
+                .nvlink("switch: true, bandwidth: 900 GB/s, direction: bidirectional").nics(CX7_IB);
+    }
+
+    /** The cluster's name. */
+    public EstimateManifest cluster(String name) {
+        cluster = name;
+        return this;
+    }
+
+    /** The cluster's {@code fabric: { ENTRIES }} (e.g. {@code "type: infiniband, topology: rail-optimized"}); null: none written. */
+    public EstimateManifest fabric(String entries) {
+        fabric = entries;
+        return this;
     }
 
     /** The node group's node count, all of them the job's. */
@@ -140,15 +163,22 @@ public final class EstimateManifest {
         return this;
     }
 
-    /** The manifest's text. */
-    public String yaml() {
-        if (model == null) throw new IllegalStateException("an estimate manifest states its model: model(...)");
-        StringBuilder b = new StringBuilder();
-        b.append("kind: cluster\nname: c\nnode_groups:\n  - name: ").append(group).append("\n    count: ").append(nodes).append('\n');
+    /** The cluster document's text alone (a test that writes its own job after it, from {@code ---}). */
+    public String clusterYaml() {
+        StringBuilder b = new StringBuilder("kind: cluster\nname: ").append(cluster).append('\n');
+        if (fabric != null) b.append("fabric: { ").append(fabric).append(" }\n");
+        b.append("node_groups:\n  - name: ").append(group).append("\n    count: ").append(nodes).append('\n');
         b.append("    gpu: { model: ").append(gpu).append(", count: ").append(gpusPerNode).append(" }\n");
         if (nvlink != null) b.append("    nvlink: { ").append(nvlink).append(" }\n");
         if (nics != null) b.append("    nics: [ ").append(nics).append(" ]\n");
-        b.append("---\nkind: training_job\nname: ").append(name).append("\ncluster: c\nnode_group: ").append(group);
+        return b.toString();
+    }
+
+    /** The manifest's text. */
+    public String yaml() {
+        if (model == null) throw new IllegalStateException("an estimate manifest states its model: model(...)");
+        StringBuilder b = new StringBuilder(clusterYaml());
+        b.append("---\nkind: training_job\nname: ").append(name).append("\ncluster: ").append(cluster).append("\nnode_group: ").append(group);
         b.append("\nnodes: ").append(nodes).append("\ngpus_per_node: ").append(jobGpusPerNode > 0 ? jobGpusPerNode : gpusPerNode).append('\n');
         b.append("model: { ").append(model).append(" }\n");
         if (parallelism != null) b.append("parallelism: { ").append(parallelism).append(" }\n");

@@ -237,7 +237,7 @@ final class JobDraft {
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
                 && gradReduceDtype == null ? null
-                : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype);
+                : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype, null, null);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
                 deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced, writtenKeys());
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,

@@ -28,9 +28,6 @@ public final class OriginAnalysis {
     private Specs.Origin last;
     private List<Differs> lastDiffers;
 
-    /** The statements of a job read from another format, as {@link #analyse} reads them (no comparison kept). */
-    public static void job(Resolved.Job r, Facts facts) { new OriginAnalysis().analyse(r, facts); }
-
     /**
      * The statements of a job read from another format: every place that states one of its
      * numbers or settings with another value than the place that binds it (the pods' resources,

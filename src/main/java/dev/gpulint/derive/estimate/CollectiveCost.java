@@ -46,12 +46,15 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
                              double efficiency, boolean measured, long local, double remoteBytes, Limit limit,
                              double idealSeconds, double seconds, double latency, NcclLatency.Algorithm algorithm, long nodes, boolean nvlink) {
 
-    /** A cost of its bandwidth alone (α not yet added: 0). */
-    public CollectiveCost(Collective collective, long n, Tier tier, double bytes, double bytesPerRank, double lineRate,
-                   double efficiency, boolean measured, long local, double remoteBytes, Limit limit,
-                   double idealSeconds, double seconds) {
-        this(collective, n, tier, bytes, bytesPerRank, lineRate, efficiency, measured, local, remoteBytes, limit, idealSeconds,
-                seconds, 0, NcclLatency.Algorithm.RING, 1, tier != Tier.PCIE);
+    /**
+     * A cost of its bandwidth alone, α 0: a group that moves nothing ({@link #none}), or the bandwidth half of a collective
+     * that {@link #price} adds NCCL's α to. A collective that moves bytes is priced by {@link #price}, never by this alone.
+     */
+    public static CollectiveCost withoutLatency(Collective collective, long n, Tier tier, double bytes, double bytesPerRank,
+                                                double lineRate, double efficiency, boolean measured, long local, double remoteBytes,
+                                                Limit limit, double idealSeconds, double seconds) {
+        return new CollectiveCost(collective, n, tier, bytes, bytesPerRank, lineRate, efficiency, measured, local, remoteBytes, limit,
+                idealSeconds, seconds, 0, NcclLatency.Algorithm.RING, 1, tier != Tier.PCIE);
     }
 
     /** α's formula with its numbers, as the estimate prints it ({@link NcclLatency#describe}). */
@@ -83,7 +86,7 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
 
     /** Nothing to move: a group of one. */
     static CollectiveCost none(Collective c, Tier t, double bytes) {
-        return new CollectiveCost(c, 1, t, bytes, 0, 0, 1, false, 1, 0, Limit.SCALE_UP, 0, 0);
+        return withoutLatency(c, 1, t, bytes, 0, 0, 1, false, 1, 0, Limit.SCALE_UP, 0, 0);
     }
 
     /**
@@ -124,12 +127,12 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
             case NVLINK -> {
                 double eff = e == null ? 1 : e.nvlink();
                 double bus = useMeasured ? m : k.scaleUpPerDirection() * eff;
-                return new CollectiveCost(c, n, t, s, v, k.scaleUpPerDirection(), eff, useMeasured, n, 0, Limit.SCALE_UP,
+                return withoutLatency(c, n, t, s, v, k.scaleUpPerDirection(), eff, useMeasured, n, 0, Limit.SCALE_UP,
                         v / k.scaleUpPerDirection(), v / bus);
             }
             case PCIE -> {
                 double eff = e == null ? 1 : e.pcie();
-                return new CollectiveCost(c, n, t, s, v, k.pciePerDirection(), eff, false, n, 0, Limit.PCIE,
+                return withoutLatency(c, n, t, s, v, k.pciePerDirection(), eff, false, n, 0, Limit.PCIE,
                         v / k.pciePerDirection(), v / (k.pciePerDirection() * eff));
             }
             default -> { }
@@ -146,7 +149,7 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
             double ideal = Math.max(inside / insideRate, remote / own);
             double secs = Math.max(inside / (insideRate * insideEff), remote / ownBus);
             Limit lim = inside / insideRate > remote / own ? Limit.INSIDE : Limit.OWN_NIC;
-            return new CollectiveCost(c, n, t, s, v, v / ideal, ideal / secs, useMeasured, local, remote, lim, ideal, secs);
+            return withoutLatency(c, n, t, s, v, v / ideal, ideal / secs, useMeasured, local, remote, lim, ideal, secs);
         }
         if (c == Collective.SEND) {
             // one pair of GPUs, one NIC: the node's other NICs carry other pairs' sends, never this one's
@@ -154,7 +157,7 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
             double link = k.hostLinked() ? k.pciePerDirection() : Double.POSITIVE_INFINITY;
             double line = Math.min(own, link);
             double bus = useMeasured ? m / gpn : line * net;
-            return new CollectiveCost(c, n, t, s, v, line, useMeasured ? bus / line : net, useMeasured, 1, 0,
+            return withoutLatency(c, n, t, s, v, line, useMeasured ? bus / line : net, useMeasured, 1, 0,
                     own <= link ? Limit.OWN_NIC : Limit.HOST_LINKS, v / line, v / bus);
         }
         long local = Math.max(1, rackDomain ? Math.max(perNode, perDomain) : perNode);
@@ -164,6 +167,6 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
         double line = Math.min(nics, Math.min(host, inside));
         Limit lim = line == nics ? Limit.NICS : line == host ? Limit.HOST_LINKS : Limit.INSIDE;
         double bus = useMeasured ? m * local / gpn : line * net;
-        return new CollectiveCost(c, n, t, s, v, line, useMeasured ? bus / line : net, useMeasured, local, 0, lim, v / line, v / bus);
+        return withoutLatency(c, n, t, s, v, line, useMeasured ? bus / line : net, useMeasured, local, 0, lim, v / line, v / bus);
     }
 }

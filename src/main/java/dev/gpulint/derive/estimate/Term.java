@@ -122,17 +122,6 @@ public sealed interface Term {
                double kernelSeconds, int expertGemms, double expertGemmSeconds, double routedSeconds, double routerSeconds, double permuteSeconds,
                double rows, double activationSeconds, double castBytes, double castSeconds, long sharedFfn, double sharedSeconds, double moeLayerSeconds,
                int denseLayers, long denseFfn, double denseSeconds, double passesSeconds) implements Term {
-        /** Without unfused expert passes (neither clamped nor biased experts). */
-        public Moe(int moeLayers, int layers, double localExperts, double tokensPerExpert, int etp, double capacityFactor,
-                   double tileFill, double routedFlops, double gemmRate, double weightBytes, double hbmRate, double kernels,
-                   double kernelSeconds, int expertGemms, double expertGemmSeconds, double routedSeconds, double routerSeconds, double permuteSeconds,
-                   double rows, double activationSeconds, double castBytes, double castSeconds, long sharedFfn, double sharedSeconds, double moeLayerSeconds,
-                   int denseLayers, long denseFfn, double denseSeconds) {
-            this(moeLayers, layers, localExperts, tokensPerExpert, etp, capacityFactor, tileFill, routedFlops, gemmRate, weightBytes, hbmRate,
-                    kernels, kernelSeconds, expertGemms, expertGemmSeconds, routedSeconds, routerSeconds, permuteSeconds, rows, activationSeconds,
-                    castBytes, castSeconds, sharedFfn, sharedSeconds, moeLayerSeconds, denseLayers, denseFfn, denseSeconds, 0);
-        }
-
         @Override public String term() { return "moe"; }
     }
 

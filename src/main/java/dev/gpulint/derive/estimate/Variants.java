@@ -4,15 +4,24 @@ package dev.gpulint.derive.estimate;
  * What of a job {@link ModelShape} and {@link Layout} do not hold and the estimate prices: the MoE layers' routing and
  * compute (null for a dense model), the attention variant, the model states the job keeps in host memory
  * ({@link StateOffload}), how the tensor-parallel collectives overlap the GEMMs ({@link TpOverlap}), whether the
- * elementwise kernels run fused or eager ({@link EagerKernels}), how Float8 GEMM inputs are scaled ({@link Float8Scaling}), how
- * the parameters are all-gathered ({@link ParamGather}), which modules selective recompute re-runs ({@link RecomputeModules}),
- * which layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}) and how ZeRO-3 gathers them ({@link ShardedGathers}).
+ * elementwise kernels run fused or eager ({@link EagerKernels}), how Float8 GEMM inputs are scaled ({@link Float8Scaling}), in
+ * which precision the parameters are all-gathered ({@link ParamGather}), which modules selective recompute re-runs
+ * ({@link RecomputeModules}), which layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}) and how ZeRO-3 gathers the
+ * parameters ({@link ShardedGathers}).
  */
 public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
                        Float8Scaling float8, ParamGather paramGather, RecomputeModules recomputeModules,
                        LayerPrecision layerPrecision, ShardedGathers gathers) {
-    public static final Variants NONE = new Variants(null, AttentionShape.FULL);
+    public static final Variants NONE = defaults(null);
 
+    /**
+     * A variant not stated (null) takes what the fitted constants stand for: full attention, nothing offloaded, the GPU
+     * family's tensor-parallel overlap share ({@link TpOverlap#FAMILY}), fused elementwise kernels ({@link EagerKernels#FUSED}:
+     * the fitted traffic constant), per-tensor Float8 scaling ({@link Float8Scaling#TENSORWISE}: what the elementwise term's
+     * casts count), parameters all-gathered in bf16 ({@link ParamGather#BF16}), selective recompute (when chosen) of
+     * Megatron's default module, core_attn ({@link RecomputeModules#DEFAULT}), every layer on the job's GEMM path
+     * ({@link LayerPrecision#UNIFORM}) and ZeRO-3 gathering one unit per layer ({@link ShardedGathers#LAYER}).
+     */
     public Variants {
         if (attention == null) attention = AttentionShape.FULL;
         if (offload == null) offload = StateOffload.NONE;
@@ -25,38 +34,13 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
         if (gathers == null) gathers = ShardedGathers.LAYER;
     }
 
-    /** Selective recompute, when chosen, of Megatron's default module (core_attn), every layer on the job's GEMM path, ZeRO-3's gathers one unit per layer. */
-    public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
-                    Float8Scaling float8, ParamGather paramGather) {
-        this(moe, attention, offload, tpOverlap, kernels, float8, paramGather, RecomputeModules.DEFAULT, LayerPrecision.UNIFORM,
-                ShardedGathers.LAYER);
-    }
-
-    public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
-                    Float8Scaling float8) {
-        this(moe, attention, offload, tpOverlap, kernels, float8, ParamGather.BF16);
-    }
-
-    /** Per-tensor Float8 scaling ({@link Float8Scaling#TENSORWISE}: what the elementwise term's casts count). */
-    public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels) {
-        this(moe, attention, offload, tpOverlap, kernels, Float8Scaling.TENSORWISE);
-    }
-
-    /** Elementwise kernels fused ({@link EagerKernels#FUSED}: what the fitted traffic constant stands for). */
-    public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap) {
-        this(moe, attention, offload, tpOverlap, EagerKernels.FUSED);
-    }
-
-    /**
-     * Nothing offloaded, and without a stated tensor-parallel overlap: the GPU family's tp_overlap share
-     * ({@link TpOverlap#FAMILY}).
-     */
-    public Variants(MoeShape moe, AttentionShape attention) {
-        this(moe, attention, StateOffload.NONE, TpOverlap.FAMILY);
-    }
-
     /** The variants of a model as the estimate took them before they were stated: MoE layers uniform, full attention. */
     public static Variants of(ModelShape m) {
-        return m.experts() > 1 ? new Variants(MoeShape.uniform(m), AttentionShape.FULL) : NONE;
+        return m.experts() > 1 ? defaults(MoeShape.uniform(m)) : NONE;
+    }
+
+    /** Every variant at its default (the canonical constructor's, for a null), with {@code moe}'s layers. */
+    private static Variants defaults(MoeShape moe) {
+        return new Variants(moe, null, null, null, null, null, null, null, null, null);
     }
 }

@@ -55,6 +55,6 @@ public final class JobLayouts {
         long vpp = Math.max(0, r.virtualPp());
         // gpt-neox: DeepSpeed's PipelineModule splits any block count, so its uneven candidates are priced with that split
         boolean deepSpeed = j.origin() != null && dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.GPT_NEOX;
-        return Optional.of(new SearchSpace(gpus, Resolver.splitLayers(j), experts, seq, global, zero, vpp, micro, deepSpeed));
+        return Optional.of(SearchSpace.whole(gpus, Resolver.splitLayers(j), experts, seq, global, zero, vpp, micro, deepSpeed));
     }
 }

@@ -24,6 +24,10 @@ import java.util.Set;
  *                    divides a stage's layers, so that the candidates do not depend on the job's other sizes: a job
  *                    whose tp is wrong gets the same candidates as the same job with a right one
  * @param statedMicro the micro batch the job writes (0: none), tried beside {@link #MICRO_BATCHES} for the same reason
+ * @param deepSpeedSplit the pipeline splits as DeepSpeed's PipelineModule does (gpt-neox: any block count), not as
+ *                    Megatron-Core does (a pp that does not divide the layers is PAR004's to reject): such a pp is priced
+ *                    with DeepSpeed's split ({@link dev.gpulint.spec.DeepSpeedSplit}), and no pp above the layers is tried
+ *                    (its stages would hold no block: PAR004)
  * @param kept        the dimensions kept at {@code written}'s values ({@link #narrowed}; empty: every value searched)
  * @param written     the job's layout as written (null when nothing is kept)
  */
@@ -49,25 +53,10 @@ public record SearchSpace(long gpus, long layers, long experts, long seqLength, 
         public String words() { return words; }
     }
 
-    public SearchSpace(long gpus, long layers, long experts, long seqLength, long globalBatch, boolean zeroStages,
-                       long statedVpp, long statedMicro, boolean deepSpeedSplit) {
-        this(gpus, layers, experts, seqLength, globalBatch, zeroStages, statedVpp, statedMicro, deepSpeedSplit, Set.of(), null);
-    }
-
-    /**
-     * A space whose pipeline splits as Megatron-Core does (a pp that does not divide the layers is PAR004's to reject).
-     * With {@code deepSpeedSplit} (gpt-neox: DeepSpeed's PipelineModule takes any block count) a pp that does not divide
-     * the layers is priced with DeepSpeed's split ({@link dev.gpulint.spec.DeepSpeedSplit}), and no pp above the layers is
-     * tried (its stages would hold no block: PAR004).
-     */
-    public SearchSpace(long gpus, long layers, long experts, long seqLength, long globalBatch, boolean zeroStages,
-                       long statedVpp, long statedMicro) {
-        this(gpus, layers, experts, seqLength, globalBatch, zeroStages, statedVpp, statedMicro, false);
-    }
-
-    /** A space with only the standard virtual pipeline sizes and micro batches. */
-    public SearchSpace(long gpus, long layers, long experts, long seqLength, long globalBatch, boolean zeroStages) {
-        this(gpus, layers, experts, seqLength, globalBatch, zeroStages, 0, 0);
+    /** The whole space of a job: nothing kept at the written layout's values (the search's space before {@link #narrowed}). */
+    public static SearchSpace whole(long gpus, long layers, long experts, long seqLength, long globalBatch, boolean zeroStages,
+                                    long statedVpp, long statedMicro, boolean deepSpeedSplit) {
+        return new SearchSpace(gpus, layers, experts, seqLength, globalBatch, zeroStages, statedVpp, statedMicro, deepSpeedSplit, Set.of(), null);
     }
 
     /** The same space on another GPU count (the same dimensions kept). */
@@ -77,7 +66,7 @@ public record SearchSpace(long gpus, long layers, long experts, long seqLength, 
 
     /** The whole space with ZeRO stages 0–3 instead of the distributed optimizer (nothing kept: {@link #narrowed} it again). */
     public SearchSpace withZeroStages() {
-        return new SearchSpace(gpus, layers, experts, seqLength, globalBatch, true, statedVpp, statedMicro, deepSpeedSplit);
+        return whole(gpus, layers, experts, seqLength, globalBatch, true, statedVpp, statedMicro, deepSpeedSplit);
     }
 
     /**

@@ -24,12 +24,18 @@ class OriginAnalysisTest {
 
     private static <T> Located<T> at(T v, Span s) { return new Located<>(v, s); }
 
+    /** A job named {@code name} with only its environment and origin written. */
+    private static Specs.Job spec(String name, Map<String, Located<String>> env, Specs.Origin o) {
+        return new Specs.Job(at(name, A), "j.yaml", null, null, null, null, null, null, null, null, null, null, env, A, o, null, null, null,
+                null, null, null);
+    }
+
     private static List<Object> facts(List<Stated> stated, Map<String, Located<String>> env, Specs.DeepSpeedBatch ds, long dp) {
         Specs.Origin o = new Specs.Origin("Kubernetes PyTorchJob", stated, List.of(), true, false, null, ds, null, null);
-        Specs.Job spec = new Specs.Job(at("j", A), "j.yaml", null, null, null, null, null, null, null, null, null, null, env, A, o);
+        Specs.Job spec = spec("j", env, o);
         Resolved.Job r = new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, dp, false, List.of(), 1, 0);
         Facts out = new Facts();
-        OriginAnalysis.job(r, out);
+        new OriginAnalysis().analyse(r, out);
         return out.list();
     }
 
@@ -105,9 +111,9 @@ class OriginAnalysisTest {
 
     @Test
     void noOriginNoFacts() {
-        Specs.Job spec = new Specs.Job(at("j", A), "j.yaml", null, null, null, null, null, null, null, null, null, null, Map.of(), A);
+        Specs.Job spec = spec("j", Map.of(), null);
         Facts out = new Facts();
-        OriginAnalysis.job(new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, 0, false, List.of(), 1, 0), out);
+        new OriginAnalysis().analyse(new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, 0, false, List.of(), 1, 0), out);
         assertTrue(out.list().isEmpty());
     }
 
@@ -132,7 +138,7 @@ class OriginAnalysisTest {
         assertEquals(3, all.size());
         for (int i = 0; i < jobs.size(); i++) {
             Facts alone = new Facts();
-            OriginAnalysis.job(jobs.get(i), alone);
+            new OriginAnalysis().analyse(jobs.get(i), alone);
             ConsistencyFact expected = pairs(alone.list()).get(0), got = all.get(i);
             assertEquals(jobs.get(i).spec().name().value(), got.getJob());
             assertEquals(expected.getJob(), got.getJob());
@@ -147,7 +153,7 @@ class OriginAnalysisTest {
     }
 
     private static Resolved.Job job(String name, Specs.Origin o) {
-        Specs.Job spec = new Specs.Job(at(name, A), "j.yaml", null, null, null, null, null, null, null, null, null, null, Map.of(), A, o);
+        Specs.Job spec = spec(name, Map.of(), o);
         return new Resolved.Job(spec, name, null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, 1, false, List.of(), 1, 0);
     }
 }

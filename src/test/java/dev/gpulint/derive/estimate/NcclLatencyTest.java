@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.derive.estimate.NcclLatency.Algorithm;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * NCCL's latency term (issue 35): α of each collective as NVIDIA/nccl v2.20.3's src/graph/tuning.cc computes it for the
@@ -29,50 +32,55 @@ class NcclLatencyTest {
                 Map.entry("pp_overlap", 0.8), Map.entry("cp_overlap", 0.8)), "test");
     }
 
-    @Test
-    void aRingInsideOneNodeIsBasePlusOneHopPerStep() {
-        // all-gather over 8 NVLink ranks: 8.4 + 7 × 3.4 µs
-        assertEquals(32.2 * US, NcclLatency.seconds(Collective.ALL_GATHER, Algorithm.RING, 8, 1, true), 1e-12);
-        assertEquals(32.2 * US, NcclLatency.seconds(Collective.REDUCE_SCATTER, Algorithm.RING, 8, 1, true), 1e-12);
-        // all-reduce: 2(n − 1) steps, 8.4 + 14 × 3.4
-        assertEquals(56.0 * US, NcclLatency.seconds(Collective.ALL_REDUCE, Algorithm.RING, 8, 1, true), 1e-12);
-        // PCIe: 5.7 µs a step, 8.4 + 3 × 5.7 for four ranks
-        assertEquals(25.5 * US, NcclLatency.seconds(Collective.ALL_GATHER, Algorithm.RING, 4, 1, false), 1e-12);
-        assertEquals(0, NcclLatency.seconds(Collective.ALL_GATHER, Algorithm.RING, 1, 1, true), "a group of one issues nothing");
+    /** α of one collective: {@code micros} µs, as {@code why} works it out from tuning.cc's tables. */
+    record Alpha(String why, Collective collective, Algorithm algorithm, long n, long nodes, boolean nvlink, double micros) {
+        @Override
+        public String toString() {
+            return why;
+        }
+    }
+
+    static Stream<Alpha> alphas() {
+        return Stream.of(
+            // a ring inside one node is its base plus one hop per step
+            new Alpha("all-gather over 8 NVLink ranks: 8.4 + 7 × 3.4 µs", Collective.ALL_GATHER, Algorithm.RING, 8, 1, true, 32.2),
+            new Alpha("reduce-scatter over 8 NVLink ranks: 8.4 + 7 × 3.4 µs", Collective.REDUCE_SCATTER, Algorithm.RING, 8, 1, true, 32.2),
+            new Alpha("all-reduce over 8 NVLink ranks: 2(n − 1) steps, 8.4 + 14 × 3.4", Collective.ALL_REDUCE, Algorithm.RING, 8, 1, true, 56.0),
+            new Alpha("all-gather over 4 PCIe ranks: 5.7 µs a step, 8.4 + 3 × 5.7", Collective.ALL_GATHER, Algorithm.RING, 4, 1, false, 25.5),
+            new Alpha("a group of one issues nothing", Collective.ALL_GATHER, Algorithm.RING, 1, 1, true, 0),
+            // across nodes each node boundary is a network step
+            new Alpha("two HGX nodes, 16 ranks: 14 NVLink steps and 1 network step", Collective.ALL_GATHER, Algorithm.RING, 16, 2, true, 70.0),
+            new Alpha("384 A100 on 48 nodes (Narayanan 2021's ZeRO-3 run): 8.4 + 336 × 3.4 + 47 × 14", Collective.REDUCE_SCATTER,
+                    Algorithm.RING, 384, 48, true, 1808.8),
+            new Alpha("an all-reduce counts 2 × nodes network steps and takes the ring's 1.4 plateau: (8.4 + 670 × 3.4 + 96 × 14) × 1.4",
+                    Collective.ALL_REDUCE, Algorithm.RING, 384, 48, true, 5082.56),
+            new Alpha("one rank per node: tuning.cc's own count, 2(n − 1) − 2n = −2 intra steps: (8.4 − 2 × 3.4 + 8 × 14) × 1.4",
+                    Collective.ALL_REDUCE, Algorithm.RING, 4, 4, true, 159.04),
+            new Alpha("PCIe inside, across nodes: an intra step is at least the 3 µs network post overhead (5.7 is above it)",
+                    Collective.ALL_GATHER, Algorithm.RING, 8, 2, false, 8.4 + 6 * 5.7 + 14),
+            // the tree has log depth
+            new Alpha("the tree over 48 nodes: 2 × (7 × 28 + ⌊log₂ 48⌋ = 5 × 28) µs", Collective.ALL_REDUCE, Algorithm.TREE, 384, 48, true, 672.0),
+            // a send and an all-to-all are one ring step
+            new Alpha("a send inside a node", Collective.SEND, Algorithm.STEP, 2, 1, true, 11.8),
+            new Alpha("a send across nodes", Collective.SEND, Algorithm.STEP, 4, 4, true, 22.4),
+            new Alpha("an all-to-all across nodes", Collective.ALL_TO_ALL, Algorithm.STEP, 64, 8, true, 22.4),
+            new Alpha("an all-to-all over PCIe inside a node", Collective.ALL_TO_ALL, Algorithm.STEP, 4, 1, false, 14.1));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("alphas")
+    void eachCollectivesLatencyIsTuningCcsWorkedByHand(Alpha c) {
+        assertEquals(c.micros() * US, NcclLatency.seconds(c.collective(), c.algorithm(), c.n(), c.nodes(), c.nvlink()), 1e-12);
     }
 
     @Test
-    void acrossNodesEachNodeBoundaryIsANetworkStep() {
-        // two HGX nodes, 16 ranks: 14 NVLink steps and 1 network step
-        assertEquals(70.0 * US, NcclLatency.seconds(Collective.ALL_GATHER, Algorithm.RING, 16, 2, true), 1e-12);
-        // 384 A100 on 48 nodes (Narayanan 2021's ZeRO-3 run): 8.4 + 336 × 3.4 + 47 × 14 = 1,808.8 µs
-        assertEquals(1808.8 * US, NcclLatency.seconds(Collective.REDUCE_SCATTER, Algorithm.RING, 384, 48, true), 1e-10);
-        // an all-reduce counts 2 × nodes network steps and takes the ring's 1.4 plateau: (8.4 + 670 × 3.4 + 96 × 14) × 1.4
-        assertEquals(5082.56 * US, NcclLatency.seconds(Collective.ALL_REDUCE, Algorithm.RING, 384, 48, true), 1e-10);
-        // one rank per node: tuning.cc's own count, 2(n − 1) − 2n = −2 intra steps: (8.4 − 2 × 3.4 + 8 × 14) × 1.4
-        assertEquals(159.04 * US, NcclLatency.seconds(Collective.ALL_REDUCE, Algorithm.RING, 4, 4, true), 1e-10);
-        // PCIe inside, across nodes: an intra step is at least the 3 µs network post overhead (5.7 is above it)
-        assertEquals((8.4 + 6 * 5.7 + 14) * US, NcclLatency.seconds(Collective.ALL_GATHER, Algorithm.RING, 8, 2, false), 1e-12);
-    }
-
-    @Test
-    void theTreeHasLogDepthAndNcclPicksItWhereItsTimeIsShorter() {
-        // 2 × (7 × 28 + ⌊log₂ 48⌋ = 5 × 28) µs
-        assertEquals(672.0 * US, NcclLatency.seconds(Collective.ALL_REDUCE, Algorithm.TREE, 384, 48, true), 1e-10);
+    void ncclPicksTheTreeWhereItsTimeIsShorter() {
         // inside one node the ring's 56 µs beats the tree's 2 × 7 × 28 = 392 µs
         assertEquals(Algorithm.RING, NcclLatency.allReduce(8, 1, true, 1e6, 360e9));
         // 48 nodes: a 100 MB bucket takes the tree (its 4.4 ms less latency outweighs 0.92 of the bandwidth) ...
         assertEquals(Algorithm.TREE, NcclLatency.allReduce(384, 48, true, 2 * 383.0 / 384 * 100e6, 45e9));
         // ... a 10 GB one the ring: 0.08 × 0.44 s > 4.4 ms
         assertEquals(Algorithm.RING, NcclLatency.allReduce(384, 48, true, 2 * 383.0 / 384 * 10e9, 45e9));
-    }
-
-    @Test
-    void aSendAndAnAllToAllAreOneRingStep() {
-        assertEquals(11.8 * US, NcclLatency.seconds(Collective.SEND, Algorithm.STEP, 2, 1, true), 1e-12);
-        assertEquals(22.4 * US, NcclLatency.seconds(Collective.SEND, Algorithm.STEP, 4, 4, true), 1e-12);
-        assertEquals(22.4 * US, NcclLatency.seconds(Collective.ALL_TO_ALL, Algorithm.STEP, 64, 8, true), 1e-12);
-        assertEquals(14.1 * US, NcclLatency.seconds(Collective.ALL_TO_ALL, Algorithm.STEP, 4, 1, false), 1e-12);
     }
 
     @Test

@@ -3,8 +3,8 @@ package dev.gpulint.derive.estimate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.derive.Fixture;
 import dev.gpulint.spec.ParallelDim;
+import dev.gpulint.testing.EstimateManifest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,27 +23,10 @@ class ParamGatherTest {
     static final double PARAMS = 8_030_527_488.0, EMBEDDINGS = 2.0 * 128256 * 4096;
 
     private static JobEstimate estimate(String dtype, String optimizer, String gather) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 1
-                gpus_per_node: 8
-                model: { dtype: %s, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
-                         gated_mlp: true, seq_length: 8192, vocab_size: 128256, tied_embeddings: false }
-                parallelism: { tp: 1, pp: 1 }
-                batch: { micro_batch_size: 1, global_batch_size: 128 }
-                optimizer: { %s }
-                recompute: none
-                %s
-                """.formatted(dtype, optimizer, gather));
-        return JobEstimate.of(f.jobs().get(0), f.catalog());
+        EstimateManifest m = EstimateManifest.h100().model(EstimateManifest.LLAMA3_8B.replace("dtype: bf16", "dtype: " + dtype)
+                + ", seq_length: 8192").parallelism("tp: 1, pp: 1").batch(1, 128).optimizer(optimizer).recompute("none");
+        if (!gather.isEmpty()) m.line(gather);
+        return m.estimate();
     }
 
     private static Estimate.Traffic gather(Estimate e) {

@@ -189,7 +189,7 @@ class EnvAnalysisTest {
         var other = new dev.gpulint.spec.Specs.Job(new dev.gpulint.spec.Located<>("k", j.name().span()), j.file(),
                 new dev.gpulint.spec.Located<>("tcp", j.cluster().span()), j.nodeGroup(), j.nodes(), j.gpusPerNode(), j.model(),
                 j.parallelism(), j.batch(), j.optimizer(), j.network(), j.stepTime(), j.env(), j.span(), j.origin(), j.recompute(),
-                j.offload());
+                j.offload(), j.kernels(), j.fp8Scaling(), j.fp8ParamGather(), j.fp8LayersBf16());
         EnvAnalysis analysis = new EnvAnalysis();
         Facts out = new Facts();
         analysis.analyse(resolver.job(j), out);

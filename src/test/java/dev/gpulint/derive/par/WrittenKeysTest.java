@@ -17,7 +17,7 @@ class WrittenKeysTest {
         Specs.Origin o = format == null ? null
                 : new Specs.Origin(format, List.of(), List.of(), false, false, null, null, null, null, null, keys);
         return new Specs.Job(new Located<>("j", null), "j.yaml", null, null, null, null, null, null, null, null, null, null,
-                Map.of(), null, o);
+                Map.of(), null, o, null, null, null, null, null, null);
     }
 
     @Test

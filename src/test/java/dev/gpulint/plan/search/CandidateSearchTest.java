@@ -14,24 +14,17 @@ import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.read.yaml.YamlReader;
+import dev.gpulint.testing.EstimateManifest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The search, checked with gpulint's own rules on small clusters worked out by hand. */
 class CandidateSearchTest {
 
-    static final String CLUSTER = """
-            kind: cluster
-            name: pod
-            fabric: { type: infiniband, topology: rail-optimized }
-            node_groups:
-              - name: dgx
-                count: %d
-                gpu: { model: H100-SXM5-80GB, count: 8 }
-                nvlink: { switch: true, bandwidth: 900 GB/s, direction: bidirectional }
-                nics:
-                  - { model: ConnectX-7, count: 8, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }
-            """;
+    /** {@code nodes} DGX H100 on a rail-optimized InfiniBand fabric: cluster pod, node group dgx ({@link EstimateManifest#pod}). */
+    static String cluster(int nodes) {
+        return EstimateManifest.pod(nodes).clusterYaml();
+    }
 
     static Model bind(String text) {
         var read = new YamlReader().read(SourceFile.of("plan.yaml", text));
@@ -76,11 +69,11 @@ class CandidateSearchTest {
 
     @Test
     void sixteenH100KeepTpInsideEachServerAndRejectWhatDoesNotFit() {
-        SearchResult s = search(CLUSTER.formatted(2) + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        SearchResult s = search(cluster(2) + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
         assertTrue(s.current().valid(), s.current().toString());
         assertTrue(s.current().rank() > 0);
         // in bf16 (Megatron's 18 bytes per parameter) the same layout leaves less than a tenth free: MEM002, as the plan's estimate says
-        assertEquals(List.of("MEM002"), search(CLUSTER.formatted(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }",
+        assertEquals(List.of("MEM002"), search(cluster(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }",
                 "{ micro_batch_size: 1, global_batch_size: 512 }")).current().rejectedBy());
         // tp 16 spans both servers (PAR002); one or two GPUs per replica hold too much of 70B (MEM001)
         assertTrue(s.rejected().get("PAR002") > 0, s.rejected().toString());
@@ -102,7 +95,7 @@ class CandidateSearchTest {
     @Test
     void aLayoutThatBreaksARuleIsRejectedUnderItsId() {
         // 60 heads do not split over tp 8 (PAR005): the job as written is rejected, and so is every tp 8
-        SearchResult s = search(CLUSTER.formatted(2) + job(2, "{ parameters: 13B, dtype: bf16, layers: 40, attention_heads: 60, seq_length: 4096 }",
+        SearchResult s = search(cluster(2) + job(2, "{ parameters: 13B, dtype: bf16, layers: 40, attention_heads: 60, seq_length: 4096 }",
                 "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 256 }"));
         assertEquals(List.of("PAR005"), s.current().rejectedBy());
         assertEquals(0, s.current().rank());
@@ -113,7 +106,7 @@ class CandidateSearchTest {
     @Test
     void gpt3OnA1024GpuSeleneLayoutIsNeverRejected() {
         // Narayanan et al. 2021 (Megatron-LM, SC21), Table 1: GPT-3 175B on 1,024 A100 with tp 8, pp 16, batch 1,536
-        String a100 = CLUSTER.formatted(128).replace("H100-SXM5-80GB", "A100-SXM4-80GB").replace("900 GB/s", "600 GB/s")
+        String a100 = cluster(128).replace("H100-SXM5-80GB", "A100-SXM4-80GB").replace("900 GB/s", "600 GB/s")
                 .replace("ConnectX-7", "ConnectX-6").replace("400 Gb/s", "200 Gb/s");
         SearchResult s = search(a100 + job(128, "{ parameters: 175B, dtype: bf16, layers: 96, attention_heads: 96, seq_length: 2048 }",
                 "{ tp: 8, pp: 16 }", "{ micro_batch_size: 1, global_batch_size: 1536 }"));
@@ -125,7 +118,7 @@ class CandidateSearchTest {
     @Test
     void findingsThatHoldForEveryLayoutAreListedOnceAndRejectNothing() {
         // RoCE without ECN (NET002) is the fabric's, whatever the layout
-        String roce = CLUSTER.formatted(2).replace("{ type: infiniband, topology: rail-optimized }",
+        String roce = cluster(2).replace("{ type: infiniband, topology: rail-optimized }",
                 "{ type: roce, topology: rail-optimized, roce: { pfc: { enabled: true, priority: 3 }, ecn: { enabled: false } } }").replace("protocol: infiniband", "protocol: roce");
         SearchResult s = search(roce + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
         assertTrue(s.clusterFindings().contains("NET002"), s.clusterFindings().toString());
@@ -138,7 +131,7 @@ class CandidateSearchTest {
     void aCandidateKeepsTheJobsExpertTensorParallelSize() {
         // tp 4, pp 2, ep 4 on 16 GPUs: with etp = tp the expert grid 4 × 4 × 2 = 32 does not divide 16 (PAR008); the job
         // states etp 1 (grid 8), so check raises no PAR008, and neither may the candidates' re-check of the same sizes
-        String text = CLUSTER.formatted(2) + job(2,
+        String text = cluster(2) + job(2,
                 "{ parameters: 47B, expert_parameters: 45B, experts: 8, dtype: bf16, layers: 32, attention_heads: 32, kv_heads: 8, seq_length: 4096 }",
                 "{ tp: 4, pp: 2, ep: 4, etp: 1, sequence_parallel: true }", "{ micro_batch_size: 1, global_batch_size: 64 }");
         Model b = bind(text);
@@ -155,7 +148,7 @@ class CandidateSearchTest {
 
     @Test
     void aCandidateWithTheDistributedOptimizerIsCheckedWithItNotAsZeroStageOne() {
-        Model b = bind(CLUSTER.formatted(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        Model b = bind(cluster(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
         Layout l = new Layout(8, 2, 1, 1, 1, 1, 1, 512, 0, true, Layout.Recompute.FULL, true);
         dev.gpulint.spec.Specs.Job job = CandidateJobs.of(b.jobs().get(0), l, "c");
         assertEquals(0L, job.optimizer().zeroStage().value());
@@ -164,7 +157,7 @@ class CandidateSearchTest {
 
     @Test
     void aMixtureOfExpertsAndALongSequenceAddEpAndCp() {
-        SearchResult s = search(CLUSTER.formatted(2) + job(2,
+        SearchResult s = search(cluster(2) + job(2,
                 "{ parameters: 47B, expert_parameters: 45B, experts: 8, dtype: bf16, layers: 32, attention_heads: 32, kv_heads: 8, seq_length: 32768 }",
                 "{ tp: 2, pp: 1, ep: 8, sequence_parallel: true }", "{ micro_batch_size: 1, global_batch_size: 64 }"));
         assertTrue(s.candidates().stream().anyMatch(c -> c.layout().ep() > 1));
@@ -253,7 +246,7 @@ class CandidateSearchTest {
 
     @Test
     void chunkedSessionsAndTheEnvironmentReadOnceFindWhatOneSessionFinds() {
-        String a100 = CLUSTER.formatted(128).replace("H100-SXM5-80GB", "A100-SXM4-80GB").replace("900 GB/s", "600 GB/s")
+        String a100 = cluster(128).replace("H100-SXM5-80GB", "A100-SXM4-80GB").replace("900 GB/s", "600 GB/s")
                 .replace("ConnectX-7", "ConnectX-6").replace("400 Gb/s", "200 Gb/s");
         Model b = bind(a100 + job(128, "{ parameters: 175B, dtype: bf16, layers: 96, attention_heads: 96, seq_length: 2048 }",
                 "{ tp: 8, pp: 16 }", "{ micro_batch_size: 1, global_batch_size: 1536 }")

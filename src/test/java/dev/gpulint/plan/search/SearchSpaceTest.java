@@ -15,7 +15,7 @@ class SearchSpaceTest {
 
     @Test
     void everyLayoutFillsTheGpusAndSplitsWhatItMustSplit() {
-        List<Layout> all = new SearchSpace(16, 80, 0, 4096, 512, false).layouts();
+        List<Layout> all = SearchSpace.whole(16, 80, 0, 4096, 512, false, 0, 0, false).layouts();
         for (Layout l : all) {
             assertEquals(16, l.gpus());
             assertEquals(1, l.cp(), "a 4,096-token sequence adds no cp");
@@ -35,7 +35,7 @@ class SearchSpaceTest {
 
     @Test
     void aZeroStageJobTriesZeroZeroToThreeAndALongSequenceTriesCp() {
-        List<Layout> all = new SearchSpace(8, 32, 0, 32768, 64, true).layouts();
+        List<Layout> all = SearchSpace.whole(8, 32, 0, 32768, 64, true, 0, 0, false).layouts();
         assertEquals(Set.of(0, 1, 2, 3), all.stream().map(Layout::zeroStage).collect(Collectors.toSet()));
         assertTrue(all.stream().noneMatch(Layout::distributedOptimizer));
         assertEquals(Set.of(1, 2, 4, 8), all.stream().map(Layout::cp).collect(Collectors.toSet()));
@@ -44,15 +44,15 @@ class SearchSpaceTest {
     @Test
     void theJobsOwnVirtualPipelineSizeAndMicroBatchAreTriedWhateverItsOtherSizes() {
         // Llama 2 70B as NeMo runs it: vpp 20 (one layer per chunk at pp 4), beyond the standard 1..8
-        List<Layout> standard = new SearchSpace(64, 80, 0, 4096, 128, false).layouts();
-        List<Layout> stated = new SearchSpace(64, 80, 0, 4096, 128, false, 20, 1).layouts();
+        List<Layout> standard = SearchSpace.whole(64, 80, 0, 4096, 128, false, 0, 0, false).layouts();
+        List<Layout> stated = SearchSpace.whole(64, 80, 0, 4096, 128, false, 20, 1, false).layouts();
         assertTrue(standard.stream().noneMatch(l -> l.virtualPp() == 20));
         assertTrue(stated.stream().anyMatch(l -> l.tp() == 4 && l.pp() == 4 && l.virtualPp() == 20 && l.dp() == 4), "tp 4, pp 4, vpp 20, dp 4");
         for (Layout l : stated) assertEquals(0, 80 / l.pp() % l.virtualPp(), l.toString());
         // the space is the job's vpp and micro batch and the GPUs, never its tp: what tp it writes cannot change it
-        assertEquals(stated, new SearchSpace(64, 80, 0, 4096, 128, false, 20, 1).on(64).layouts());
+        assertEquals(stated, SearchSpace.whole(64, 80, 0, 4096, 128, false, 20, 1, false).on(64).layouts());
         // a stated micro batch of 3 is tried where it divides the batch's share of a replica
-        List<Layout> three = new SearchSpace(8, 32, 0, 4096, 96, false, 0, 3).layouts();
+        List<Layout> three = SearchSpace.whole(8, 32, 0, 4096, 96, false, 0, 3, false).layouts();
         assertTrue(three.stream().anyMatch(l -> l.microBatchSize() == 3 && l.dp() == 8));
         assertTrue(three.stream().allMatch(l -> 96 % ((long) l.microBatchSize() * l.dp()) == 0));
     }
@@ -61,22 +61,22 @@ class SearchSpaceTest {
     void divisorsAndBounds() {
         assertEquals(List.of(1L, 2L, 3L, 4L, 6L, 12L), SearchSpace.divisors(12));
         assertEquals(11, SearchSpace.divisors(1024).size());
-        assertThrows(IllegalArgumentException.class, () -> new SearchSpace(0, 1, 0, 0, 1, false));
-        assertThrows(IllegalArgumentException.class, () -> new SearchSpace(SearchSpace.MAX_GPUS + 1, 1, 0, 0, 1, false));
+        assertThrows(IllegalArgumentException.class, () -> SearchSpace.whole(0, 1, 0, 0, 1, false, 0, 0, false));
+        assertThrows(IllegalArgumentException.class, () -> SearchSpace.whole(SearchSpace.MAX_GPUS + 1, 1, 0, 0, 1, false, 0, 0, false));
         // 720,720 GPUs (240 divisors), a long sequence, many experts, a batch every micro batch divides: too many layouts
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> new SearchSpace(720_720, 720, 720_720, 65_536, 720_720L * 8, false).layouts());
+                () -> SearchSpace.whole(720_720, 720, 720_720, 65_536, 720_720L * 8, false, 0, 0, false).layouts());
         assertTrue(e.getMessage().startsWith("720720 GPUs give more than 250000 layouts"), e.getMessage());
     }
 
     @Test
     void deepSpeedsSplitPricesUnevenPipelinesAndTriesNoPpAboveTheLayers() {
         // 6 layers on 16 GPUs: Megatron's space tries every pp dividing the GPUs (PAR004 rejects 4, 8, 16), evenly split
-        SearchSpace megatron = new SearchSpace(16, 6, 0, 2048, 64, false);
+        SearchSpace megatron = SearchSpace.whole(16, 6, 0, 2048, 64, false, 0, 0, false);
         assertEquals(Set.of(1, 2, 4, 8, 16), megatron.layouts().stream().map(Layout::pp).collect(Collectors.toSet()));
         assertTrue(megatron.layouts().stream().allMatch(l -> l.split().stages().isEmpty()));
         // gpt-neox's: no pp above the 6 blocks (a stage would hold none), and pp 4 split as DeepSpeed splits it, 2 2 1 1
-        SearchSpace neox = new SearchSpace(16, 6, 0, 2048, 64, false, 0, 0, true);
+        SearchSpace neox = SearchSpace.whole(16, 6, 0, 2048, 64, false, 0, 0, true);
         assertEquals(Set.of(1, 2, 4), neox.layouts().stream().map(Layout::pp).collect(Collectors.toSet()));
         for (Layout l : neox.layouts()) {
             assertEquals(l.pp() == 4 ? List.of(2L, 2L, 1L, 1L) : List.of(), l.split().stages(), l.toString());
@@ -86,7 +86,7 @@ class SearchSpaceTest {
 
     /** Grok-1 314B's shape as DGX Cloud's recipe lays it out: 64 layers, 8 experts, sequence 8,192, batch 1,024, ZeRO-1. */
     static SearchSpace grok(long gpus, long experts) {
-        return new SearchSpace(gpus, 64, experts, 8192, 1024, true, 8, 1);
+        return SearchSpace.whole(gpus, 64, experts, 8192, 1024, true, 8, 1, false);
     }
 
     /** tp 4, pp 8, vpp 8, cp 2, ep 8, micro batch 1, ZeRO-1 with the distributed optimizer, on {@code gpus}. */
@@ -97,9 +97,10 @@ class SearchSpaceTest {
 
     @Test
     void theSpaceIsCountedAsItIsEnumeratedWithoutBuildingIt() {
-        for (SearchSpace s : List.of(new SearchSpace(16, 80, 0, 4096, 512, false), new SearchSpace(8, 32, 0, 32768, 64, true),
-                new SearchSpace(64, 80, 0, 4096, 128, false, 20, 1), new SearchSpace(16, 6, 0, 2048, 64, false, 0, 0, true),
-                new SearchSpace(64, 56, 8, 8192, 256, true, 7, 1), new SearchSpace(48, 96, 64, 16384, 96, false, 0, 3))) {
+        for (SearchSpace s : List.of(SearchSpace.whole(16, 80, 0, 4096, 512, false, 0, 0, false),
+                SearchSpace.whole(8, 32, 0, 32768, 64, true, 0, 0, false), SearchSpace.whole(64, 80, 0, 4096, 128, false, 20, 1, false),
+                SearchSpace.whole(16, 6, 0, 2048, 64, false, 0, 0, true), SearchSpace.whole(64, 56, 8, 8192, 256, true, 7, 1, false),
+                SearchSpace.whole(48, 96, 64, 16384, 96, false, 0, 3, false))) {
             assertEquals(s.layouts().size(), s.size(), s.toString());
             SearchSpace kept = new SearchSpace(s.gpus(), s.layers(), s.experts(), s.seqLength(), s.globalBatch(), s.zeroStages(),
                     s.statedVpp(), s.statedMicro(), s.deepSpeedSplit(), Set.of(SearchSpace.Kept.values()),
@@ -172,7 +173,7 @@ class SearchSpaceTest {
     @Test
     void aDimensionThatWouldNotShrinkTheSpaceIsNotKept() {
         // a dense job with a short sequence: cp and ep have one value already; the micro batch 4 and vpp 4 are kept as written
-        SearchSpace whole = new SearchSpace(16, 80, 0, 4096, 512, false);
+        SearchSpace whole = SearchSpace.whole(16, 80, 0, 4096, 512, false, 0, 0, false);
         Layout written = new Layout(2, 4, 2, 1, 1, 4, 4, 512, 0, true, Layout.Recompute.NONE, true,
                 dev.gpulint.derive.estimate.PipelineSplit.EVEN);
         SearchSpace s = whole.narrowed(written, 1);
@@ -191,7 +192,7 @@ class SearchSpaceTest {
     void everySpaceFitsOnceNarrowed() {
         // 14,414,400 GPUs (504 divisors), ZeRO 0-3: 647,136 layouts; the sharding kept leaves one per (tp, pp) pair, recompute
         // and sp: 161,784, the most any GPU count up to MAX_GPUS gives with every dimension kept
-        SearchSpace whole = new SearchSpace(14_414_400, 1, 0, 2048, 1, true);
+        SearchSpace whole = SearchSpace.whole(14_414_400, 1, 0, 2048, 1, true, 0, 0, false);
         assertEquals(647_136, whole.size());
         assertThrows(IllegalStateException.class, whole::layouts);
         Layout written = new Layout(8, 1, 1_801_800, 1, 1, 1, 1, 1, 1, false, Layout.Recompute.NONE, true,

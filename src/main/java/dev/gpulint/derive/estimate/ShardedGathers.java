@@ -65,15 +65,23 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
 
     /**
      * What a job states (optimizer.zero3_gather, optimizer.persistence_threshold), with one line of {@code as} when it
-     * states the per-tensor unit or when the unit cannot be priced so.
+     * states the per-tensor unit or when the unit cannot be priced so: below stage 3, under hybrid sharding ({@code hybrid}:
+     * the states shard over a sub-group of dp, which DeepSpeed's 2021 stage 3 did not have; {@link HybridShard} prices it
+     * one unit per layer, so the per-tensor unit is said to be not applied rather than announced and left unpriced), for
+     * MoE or multi-latent attention.
      */
-    static ShardedGathers of(Specs.Job j, ModelShape m, boolean zero3, List<String> as) {
+    static ShardedGathers of(Specs.Job j, ModelShape m, boolean zero3, boolean hybrid, List<String> as) {
         Specs.Optimizer o = j.optimizer();
         Located<String> u = o == null ? null : o.zero3Gather();
         if (u == null || u.value() == null || !u.value().trim().toLowerCase(Locale.ROOT).equals("tensor")) return LAYER;
         if (!zero3) {
             as.add("optimizer.zero3_gather: tensor read, but the parameters are not sharded at ZeRO stage 3: nothing is gathered"
                     + " per micro-batch");
+            return LAYER;
+        }
+        if (hybrid) {
+            as.add("optimizer.zero3_gather: tensor read, but the states shard over a sub-group of dp (hybrid sharding): priced"
+                    + " one gather unit per layer within the shard group (HybridShard), as FSDP's HSDP runs it");
             return LAYER;
         }
         if (m == null || m.experts() > 1 || m.mla() != null) {

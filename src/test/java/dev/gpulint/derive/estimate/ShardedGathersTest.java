@@ -83,6 +83,10 @@ class ShardedGathersTest {
 
     /** GPT-175B (Narayanan et al. 2021, Table 2's ZeRO-3 row): 384 A100 on 48 nodes, micro-batch 4, full recompute, fp16. */
     private static JobEstimate gpt175(int stage, String gather) {
+        return gpt175(stage, gather, "");
+    }
+
+    private static JobEstimate gpt175(int stage, String gather, String parallelism) {
         Fixture f = Fixture.of("""
                 kind: cluster
                 name: c
@@ -103,11 +107,11 @@ class ShardedGathersTest {
                 gpus_per_node: 8
                 model: { dtype: fp16, layers: 96, hidden_size: 12288, attention_heads: 96, kv_heads: 96, ffn_hidden_size: 49152,
                          gated_mlp: false, seq_length: 2048, vocab_size: 51200, tied_embeddings: true }
-                parallelism: { tp: 1, pp: 1 }
+                parallelism: { tp: 1, pp: 1%s }
                 batch: { micro_batch_size: 4, global_batch_size: 1536 }
                 optimizer: { zero_stage: %d%s }
                 recompute: full
-                """.formatted(stage, gather));
+                """.formatted(parallelism, stage, gather));
         return JobEstimate.of(f.jobs().get(0), f.catalog());
     }
 
@@ -151,5 +155,18 @@ class ShardedGathersTest {
                 + " gathered per micro-batch"), z1.inputs().assumptions().stream().filter(a -> a.contains("zero3_gather")).toList());
         Estimate.Traffic rs = z1.estimate().traffic(ParallelDim.DP, Collective.REDUCE_SCATTER).orElseThrow();
         assertEquals(DpBuckets.count(z1.estimate().stages().get(0).parameters(), 384), rs.count(), 0);
+    }
+
+    @Test
+    void perTensorIsNotAnnouncedUnderHybridSharding() {
+        // review7: HSDP (dp_shard 8 of dp 384) is priced one unit per layer inside the shard group (HybridShard); the
+        // per-tensor line used to be announced all the same while the estimate priced per layer
+        JobEstimate hsdp = gpt175(3, ", zero3_gather: tensor", ", dp_shard: 8");
+        JobEstimate plain = gpt175(3, "", ", dp_shard: 8");
+        assertEquals(List.of("optimizer.zero3_gather: tensor read, but the states shard over a sub-group of dp (hybrid sharding):"
+                + " priced one gather unit per layer within the shard group (HybridShard), as FSDP's HSDP runs it"),
+                hsdp.inputs().assumptions().stream().filter(a -> a.contains("zero3_gather") || a.startsWith("ZeRO-3 collectives")).toList());
+        assertFalse(hsdp.inputs().variants().gathers().perTensor());
+        assertEquals(plain.estimate().time().step(), hsdp.estimate().time().step(), 0);
     }
 }

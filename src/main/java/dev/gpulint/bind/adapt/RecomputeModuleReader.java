@@ -41,25 +41,43 @@ final class RecomputeModuleReader {
         apply(j, names, at, key);
     }
 
-    /** A scalar of MODEL_ARGS written as the command line takes it ("layernorm moe_act"): its words, each at its place. */
+    /**
+     * A scalar of MODEL_ARGS written as the command line takes it ("layernorm moe_act"), or wrapped in brackets ("[layernorm
+     * moe_act]": Megatron-LM's functional-test harness, tests/functional_tests/shell_test_utils/_run_training.sh, strips the
+     * brackets of a value matching {@code ^\[[^]]+\]$} and passes its words): its words, each at its place.
+     */
     static List<Word> words(Word scalar) {
         List<Word> out = new ArrayList<>();
         String t = scalar.text();
-        int i = 0;
-        while (i < t.length()) {
-            while (i < t.length() && Character.isWhitespace(t.charAt(i))) i++;
-            int s = i;
-            while (i < t.length() && !Character.isWhitespace(t.charAt(i))) i++;
-            if (i > s) out.add(WordParts.part(scalar, s, i));
+        int i = 0, end = t.length();
+        String s = t.strip();
+        if (s.length() > 2 && s.charAt(0) == '[' && s.indexOf(']') == s.length() - 1) {
+            i = t.indexOf('[') + 1;
+            end = t.lastIndexOf(']');
+        }
+        while (i < end) {
+            while (i < end && Character.isWhitespace(t.charAt(i))) i++;
+            int from = i;
+            while (i < end && !Character.isWhitespace(t.charAt(i))) i++;
+            if (i > from) out.add(WordParts.part(scalar, from, i));
         }
         return out;
     }
 
     /**
      * A YAML list of names ({@code recompute_modules: [layernorm, moe_act]}), or null (Megatron's default) or absent:
-     * nothing changes.
+     * nothing changes; a string instead of a list is SYN002 at it.
      */
     static void yaml(JobDraft j, Node n, String key) {
+        if (n instanceof ScalarNode s && !s.isNull() && !TreeValues.placeholder(s.text().strip())) {
+            // a string where TransformerConfig takes a list: its __post_init__ checks set(recompute_modules), a string's
+            // letters, against the names and refuses them ("Invalid choices for recompute_modules")
+            DraftValues.refuse(j, s.span(), key, s.text(), "a YAML list of Megatron-Core's module names, one item each, such as"
+                    + " [layernorm, moe_act] (names: " + String.join(", ", RecomputeModule.NAMES) + "; TransformerConfig checks a"
+                    + " string's letters as names and refuses them: 'Invalid choices for recompute_modules')",
+                    "selective recompute keeps Megatron-Core's default [core_attn] (Megatron would not start)");
+            return;
+        }
         if (!(n instanceof ListNode l)) return;
         List<String> names = new ArrayList<>();
         for (Node item : l.items()) {

@@ -87,6 +87,20 @@ class RecomputeModulesBindingTest {
         assertEquals("selective:mla_up_proj,layernorm", list.recompute().value());
     }
 
+    @Test
+    void modelArgsWordsInBracketsAreTheHarnesssWords() {
+        // review7: Megatron-LM's functional tests write "[layernorm mla_up_proj mlp moe_act]" (their harness,
+        // shell_test_utils/_run_training.sh, strips the brackets and passes the words): no SYN002 at "[layernorm"
+        Model m = Foreign.model("model_config.yaml", MODEL_ARGS.replace("mla_up_proj moe_ac", "\"[mla_up_proj moe_act]\""));
+        assertEquals(List.of(), Foreign.syn002(m));
+        assertEquals("selective:mla_up_proj,moe_act", m.jobs().get(0).recompute().value());
+        Model bad = Foreign.model("model_config.yaml", MODEL_ARGS.replace("mla_up_proj moe_ac", "\"[mla_up_proj moe_ac]\""));
+        assertEquals(1, Foreign.syn002(bad).size());
+        // a quoted scalar's words are reported at the scalar (its quotes make the offsets inexact)
+        assertTrue(Foreign.syn002(bad).get(0).startsWith("7:24 '--recompute-modules' is 'moe_ac'"), Foreign.syn002(bad).get(0));
+        assertEquals("selective:mla_up_proj", bad.jobs().get(0).recompute().value());
+    }
+
     private static final String BRIDGE = """
             model:
               tensor_model_parallel_size: 1
@@ -113,6 +127,26 @@ class RecomputeModulesBindingTest {
         // a dump's null (Megatron's default) changes nothing
         assertEquals("selective", Foreign.bind("override.yaml", BRIDGE.replace("recompute_modules:\n  - layernorm\n  - moe_act",
                 "recompute_modules: null")).recompute().value());
+    }
+
+    @Test
+    void aStringWhereTheConfigTakesAListIsSyn002AtIt() {
+        // review7: a string used to be passed over in silence; TransformerConfig checks set(recompute_modules), the string's
+        // letters, and refuses them, so Megatron would not start
+        Model m = Foreign.model("override.yaml", BRIDGE.replace("recompute_modules:\n  - layernorm\n  - moe_act",
+                "recompute_modules: moe_act"));
+        assertEquals(List.of("7:22 'model.recompute_modules' is 'moe_act'; expected a YAML list of Megatron-Core's module names,"
+                + " one item each, such as [layernorm, moe_act] (names: core_attn, moe_act, layernorm, mla_up_proj, mlp, moe,"
+                + " shared_experts; TransformerConfig checks a string's letters as names and refuses them: 'Invalid choices for"
+                + " recompute_modules'); the value is left out, so selective recompute keeps Megatron-Core's default [core_attn]"
+                + " (Megatron would not start)."), Foreign.syn002(m));
+        assertEquals("selective", m.jobs().get(0).recompute().value());
+        // NeMo 2's dump likewise
+        Model nemo = Foreign.model("deepseek.yaml", Nemo2InputsTest.PRETRAIN.replace("recompute_granularity: selective",
+                "recompute_granularity: selective\n    recompute_modules: layernorm"));
+        assertEquals(1, Foreign.syn002(nemo).size());
+        assertTrue(Foreign.syn002(nemo).get(0).contains("'model.config.recompute_modules' is 'layernorm'; expected a YAML list"),
+                Foreign.syn002(nemo).get(0));
     }
 
     @Test

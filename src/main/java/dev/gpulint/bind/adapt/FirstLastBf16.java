@@ -2,6 +2,7 @@ package dev.gpulint.bind.adapt;
 
 import static dev.gpulint.bind.adapt.TreeValues.scalar;
 
+import dev.gpulint.core.Span;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.tree.MappingNode;
@@ -58,9 +59,31 @@ final class FirstLastBf16 {
     static boolean read(JobDraft j, MappingNode m, String where, long otherwise) {
         Located<Boolean> on = TreeValues.bool(scalar(m, SWITCH));
         if (on == null) return false;
-        j.fp8LayersBf16 = of(on, TreeValues.whole(scalar(m, START)), TreeValues.whole(scalar(m, END)), otherwise);
+        j.fp8LayersBf16 = of(on, count(j, scalar(m, START), where + "." + START), count(j, scalar(m, END), where + "." + END), otherwise);
         j.fp8LayersBf16Key = where + "." + SWITCH;
         return true;
+    }
+
+    /** A count of a YAML mapping ({@link #count(JobDraft, String, Span, String)}); null when absent, null or a placeholder. */
+    static Located<Long> count(JobDraft j, ScalarNode s, String key) {
+        if (s == null || s.isNull() || TreeValues.placeholder(s.text())) return null;
+        return count(j, s.text(), s.span(), key);
+    }
+
+    /**
+     * A count as written: a whole number of layers from 0. Megatron's argparse takes only an int ("invalid int value") and
+     * Megatron-Core's TransformerConfig raises on a negative count ("num_layers_at_start_in_bf16 (-1) must be between 0 and
+     * number of layers per pipeline stage"), so anything else is SYN002 at it and counts as not written (the format's
+     * default). A count above the layers per stage, which TransformerConfig refuses too, is left to the estimate
+     * ({@code LayerPrecision} keeps at most every layer and says so).
+     */
+    static Located<Long> count(JobDraft j, String text, Span at, String key) {
+        Located<Long> n = TreeValues.whole(text, at);
+        if (n != null && n.value() >= 0 && n.value() <= Integer.MAX_VALUE) return n;
+        DraftValues.refuse(j, at, key, text, "a whole number of layers from 0 to the layers per pipeline stage (Megatron-Core's"
+                + " TransformerConfig: 'must be between 0 and number of layers per pipeline stage')", "the count is read as not"
+                + " written (the format's default)");
+        return null;
     }
 
     /** What a Megatron-Bridge recipe name states (null: the recipe keeps every layer in its own precision). */

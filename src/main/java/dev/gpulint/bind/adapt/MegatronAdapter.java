@@ -257,8 +257,8 @@ final class MegatronAdapter implements FormatAdapter {
         // those layers run outside the fp8 context (derive/estimate/LayerPrecision)
         Located<Boolean> firstLast = switchFlag(j, flags, script, "--first-last-layers-bf16");
         if (firstLast != null) {
-            j.fp8LayersBf16 = FirstLastBf16.of(firstLast, located(flags.get("--num-layers-at-start-in-bf16")),
-                    located(flags.get("--num-layers-at-end-in-bf16")), 1);
+            j.fp8LayersBf16 = FirstLastBf16.of(firstLast, bf16Count(j, flags, "--num-layers-at-start-in-bf16"),
+                    bf16Count(j, flags, "--num-layers-at-end-in-bf16"), 1);
             j.fp8LayersBf16Key = "--first-last-layers-bf16";
         }
         Word rg = flags.get("--recompute-granularity");
@@ -352,6 +352,12 @@ final class MegatronAdapter implements FormatAdapter {
     }
 
     /** A flag's whole number, signed, for the schema's bounds to judge; null when absent or unknown. */
+    /** A bf16 layer count as written (SYN002 at one that is no whole number from 0: {@link FirstLastBf16#count}). */
+    private static Located<Long> bf16Count(JobDraft j, Map<String, Word> flags, String flag) {
+        Word w = flags.get(flag);
+        return w == null || !w.known() ? null : FirstLastBf16.count(j, w.text(), w.span(), flag);
+    }
+
     static Located<Long> located(Word w) {
         return w == null || !w.known() ? null : TreeValues.whole(w.text(), w.span());
     }

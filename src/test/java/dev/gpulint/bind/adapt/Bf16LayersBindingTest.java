@@ -95,6 +95,25 @@ class Bf16LayersBindingTest {
     }
 
     @Test
+    void aCountThatIsNoWholeNumberFromZeroIsSyn002AtIt() {
+        // review7: "abc" (argparse: invalid int value) and -1 (TransformerConfig: must be between 0 and the layers per stage)
+        // used to be passed over, the default or 0 priced instead, with nothing said
+        String expected = "expected a whole number of layers from 0 to the layers per pipeline stage (Megatron-Core's"
+                + " TransformerConfig: 'must be between 0 and number of layers per pipeline stage'); the value is left out, so the"
+                + " count is read as not written (the format's default).";
+        dev.gpulint.spec.Model m = dev.gpulint.testing.Foreign.model("train.sh", SCRIPT.replace("--first-last-layers-bf16",
+                "--first-last-layers-bf16 --num-layers-at-start-in-bf16 abc --num-layers-at-end-in-bf16 2"));
+        assertEquals(List.of("5:109 '--num-layers-at-start-in-bf16' is 'abc'; " + expected), dev.gpulint.testing.Foreign.syn002(m));
+        assertEquals(List.of(1L, 2L), counts(m.jobs().get(0)), "Megatron's default 1 for the refused count");
+        String config = BRIDGE.formatted("\n  _target_: megatron.bridge.training.mixed_precision.MixedPrecisionConfig\n  fp8: hybrid"
+                + "\n  first_last_layers_bf16: true\n  num_layers_at_start_in_bf16: -1\n  num_layers_at_end_in_bf16: 2");
+        dev.gpulint.spec.Model b = dev.gpulint.testing.Foreign.model("run_config.yaml", config);
+        assertEquals(List.of("11:32 'mixed_precision.num_layers_at_start_in_bf16' is '-1'; " + expected),
+                dev.gpulint.testing.Foreign.syn002(b));
+        assertEquals(List.of(0L, 2L), counts(b.jobs().get(0)), "MixedPrecisionConfig's default 0 for the refused count");
+    }
+
+    @Test
     void nemo2sPluginStatesItElseTheModelConfig() {
         String nemo2 = """
                 _partial_: true

@@ -73,8 +73,9 @@ public final class Launchers {
             "--moe-token-dispatcher-type", "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--window-size",
             "--window-attn-skip-freq", "--multi-latent-attention", "--kv-lora-rank", "--q-lora-rank", "--qk-head-dim",
             "--qk-pos-emb-head-dim", "--v-head-dim", "--tp-comm-overlap", "--attention-backend", "--fp8-param-gather",
-            "--first-last-layers-bf16", "--num-layers-at-start-in-bf16", "--num-layers-at-end-in-bf16");
-    private static final Set<String> PLAN_SWITCHES = Set.of("--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
+            "--first-last-layers-bf16", "--num-layers-at-start-in-bf16", "--num-layers-at-end-in-bf16", "--is-hybrid-model",
+            "--hybrid-layer-pattern", "--hybrid-override-pattern");
+    private static final Set<String> PLAN_SWITCHES = Set.of("--is-hybrid-model", "--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
             "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--optimizer-cpu-offload",
             "--moe-pad-expert-input-to-capacity",
             "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--multi-latent-attention", "--tp-comm-overlap",

@@ -7,8 +7,9 @@ import dev.gpulint.spec.Located;
 /**
  * Megatron's hybrid Mamba models as a launch command or MODEL_ARGS writes them ({@code --is-hybrid-model} with
  * {@code --hybrid-layer-pattern}, formerly {@code --hybrid-override-pattern}: one character per layer, {@code M} Mamba-2,
- * {@code *} self-attention, {@code -} MLP, {@code E} MoE; {@code |} between pipeline stages and {@code /} before the MTP
- * layers are not layers). The estimate prices transformer layers only. The model catalog's hybrid entries and a hybrid
+ * {@code *} self-attention, {@code -} MLP, {@code E} MoE; {@code |} between pipeline stages is no layer, and what follows the first
+ * {@code /} are the MTP layers' blocks, not counted: Nemotron 3 Super writes {@code ...EME/*E/*E} with
+ * {@code --mtp-num-layers 2}). The estimate prices transformer layers only. The model catalog's hybrid entries and a hybrid
  * config.json give no shape ({@link ModelNames}, {@link HfConfigAdapter}); a script that writes its sizes itself is
  * priced as it writes them, every one of its {@code --num-layers} as attention + MLP (or MoE), and the plan says so in its
  * assumptions: the Mamba-2 layers are priced as transformer layers, the step time and memory overstated for them. Bounded:
@@ -26,7 +27,8 @@ final class HybridLayers {
             if (p.length() >= 2 && (p.startsWith("\"") && p.endsWith("\"") || p.startsWith("'") && p.endsWith("'"))) {
                 p = p.substring(1, p.length() - 1);
             }
-            String layers = p.replaceAll("[|/]", "");
+            // the decoder's layers: before the first '/' (what follows are the MTP layers' blocks), '|' between stages
+            String layers = p.split("/", 2)[0].replace("|", "");
             if (!layers.isEmpty() && layers.matches("[M*\\-E]+")) {
                 kinds = new Models.Hybrid(layers, 0, 0, 0, 0, 0).kinds();
             }

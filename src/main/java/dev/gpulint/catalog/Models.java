@@ -75,18 +75,27 @@ public final class Models {
     public record Hybrid(String pattern, long mambaHeads, long mambaHeadDim, long stateSize, long groups, long convKernel) {
         /** Layers of one kind ({@code 'M'}, {@code '*'}, {@code '-'}, {@code 'E'}). */
         public long count(char kind) {
-            return pattern.chars().filter(c -> c == kind).count();
+            return count(pattern, kind);
         }
 
         /** "54 Mamba-2, 10 attention and 54 MLP layers": the pattern's kinds, in words. */
         public String kinds() {
+            return kinds(pattern);
+        }
+
+        /** The kinds of any layer pattern of M, *, - and E (a Megatron script's --hybrid-layer-pattern too), in words. */
+        public static String kinds(String pattern) {
             List<String> parts = new ArrayList<>();
-            if (count('M') > 0) parts.add(count('M') + " Mamba-2");
-            if (count('*') > 0) parts.add(count('*') + " attention");
-            if (count('-') > 0) parts.add(count('-') + " MLP");
-            if (count('E') > 0) parts.add(count('E') + " MoE");
+            if (count(pattern, 'M') > 0) parts.add(count(pattern, 'M') + " Mamba-2");
+            if (count(pattern, '*') > 0) parts.add(count(pattern, '*') + " attention");
+            if (count(pattern, '-') > 0) parts.add(count(pattern, '-') + " MLP");
+            if (count(pattern, 'E') > 0) parts.add(count(pattern, 'E') + " MoE");
             String last = parts.remove(parts.size() - 1);
             return (parts.isEmpty() ? last : String.join(", ", parts) + " and " + last) + " layers";
+        }
+
+        private static long count(String pattern, char kind) {
+            return pattern.chars().filter(c -> c == kind).count();
         }
     }
 

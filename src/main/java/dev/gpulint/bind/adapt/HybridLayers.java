@@ -30,7 +30,7 @@ final class HybridLayers {
             // the decoder's layers: before the first '/' (what follows are the MTP layers' blocks), '|' between stages
             String layers = p.split("/", 2)[0].replace("|", "");
             if (!layers.isEmpty() && layers.matches("[M*\\-E]+")) {
-                kinds = new Models.Hybrid(layers, 0, 0, 0, 0, 0).kinds();
+                kinds = Models.Hybrid.kinds(layers);
             }
         }
         j.unpriced.add("--is-hybrid-model" + (kinds != null ? " with " + patternFlag + " (" + kinds + ")" : "") + ": the estimate"

@@ -15,6 +15,13 @@ MLP (NVIDIA/TransformerEngine#2897, GB200, MXFP8, 64 experts of hidden 128, so h
 i.e. 18.75 + 32.8 us per expert, the block's fixed part included) times the row's local experts, as if it serialised whole
 with the GPU's work (it does not: the estimate takes the longer of the two), and that time as a share of the missing time.
 
+The last column, `rest x`, reads the row the other way round: if the exposed communication were priced right, by how much
+would everything else the estimate prices (compute, bubble, optimizer: the predicted step less its exposed communication)
+have to grow for the row to be right, i.e. (measured - exposed) / (predicted - exposed). A factor that follows the GPU
+family and not the network (GPT-OSS-120B's EP 64 rows: DGX-B200 and DGX-B300, whose all-to-all leaves the 8-GPU node, against
+GB200 and GB300, whose stays in the NVL72 rack) says the miss is on the GPU, not the network (docs/plan.md, "GPT-OSS and Qwen3
+on Blackwell: what differs between systems").
+
 Usage: python3 bench/moe_gap.py [--table FILE]
 """
 import argparse, json, os, sys
@@ -27,6 +34,15 @@ import plan_calibration as pc  # noqa: E402
 HOST_PER_EXPERT_S = (1.2e-3 + 2.1e-3) / 64
 
 
+def rest_factor(measured_s, step_s, exposed_s):
+    """By how much the predicted step less its exposed communication would have to grow for the row to be right, were the
+    exposed communication priced right: (measured - exposed) / (predicted - exposed)."""
+    rest = step_s - exposed_s
+    if rest <= 0:
+        raise ValueError(f"the predicted step {step_s} s holds no time beside its exposed communication {exposed_s} s")
+    return (measured_s - exposed_s) / rest
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--table", default=os.path.join(pc.ROOT, "bench", "plan", "moe-validation.tsv"))
@@ -34,7 +50,8 @@ def main():
     os.makedirs(pc.GEN, exist_ok=True)
     stem = os.path.splitext(os.path.basename(a.table))[0]
     print(f"{'model':<16}{'source':<16}{'ep':>4}{'local':>6}{'tokens/mb':>10}{'measured s':>11}{'predicted s':>12}"
-          f"{'compute':>9}{'exposed':>9}{'measured ms/layer/mb':>21}{'predicted':>10}{'missing':>9}{'host<=':>8}{'share':>7}")
+          f"{'compute':>9}{'exposed':>9}{'measured ms/layer/mb':>21}{'predicted':>10}{'missing':>9}{'host<=':>8}{'share':>7}"
+          f"{'rest x':>8}")
     # the table's defaults as plan_calibration.py runs it (moe-validation.tsv: bf16 gradient reduction, 16 bytes per parameter)
     for i, r in enumerate(pc.rows(a.table, dict(pc.TABLE_DEFAULTS.get(os.path.basename(a.table), {})))):
         f = os.path.join(pc.GEN, f"{stem}-gap-{i:02d}-{r['name']}.yaml")
@@ -59,9 +76,10 @@ def main():
         local = int(r["experts"]) // max(1, lay["ep"])
         host = local * HOST_PER_EXPERT_S
         share = f"{100 * host / gap:.0f}%" if gap > 0 else "-"
+        rest = rest_factor(measured, t["step_s"], exposed)
         print(f"{r['name']:<16}{r['source']:<16}{lay['ep']:>4}{local:>6}{lay['micro_batch_size'] * seq // lay['cp']:>10}"
               f"{measured:>11.2f}{t['step_s']:>12.2f}{t['compute_s']:>9.2f}{exposed:>9.2f}{1e3 * measured / per:>21.1f}"
-              f"{1e3 * t['step_s'] / per:>10.1f}{1e3 * gap:>9.1f}{1e3 * host:>8.2f}{share:>7}")
+              f"{1e3 * t['step_s'] / per:>10.1f}{1e3 * gap:>9.1f}{1e3 * host:>8.2f}{share:>7}{rest:>8.2f}")
 
 
 if __name__ == "__main__":

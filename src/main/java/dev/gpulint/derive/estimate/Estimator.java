@@ -201,15 +201,26 @@ public final class Estimator {
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {
                 // Megatron-Core's buckets: max(40M, 1M · dp·cp) parameters each (only model chunk 0's when interleaved), one collective per bucket (DpBuckets)
-                double buckets = DpBuckets.count(params, n, pp > 1 ? l.virtualPp() : 1);
-                double reduce = c.collective(DP, n, buckets, params * gradBytes / buckets, Collective.REDUCE_SCATTER, "gradient reduce-scatter per bucket");
-                double gather = c.collective(DP, n, buckets, gatherBytes / buckets, Collective.ALL_GATHER, "parameter all-gather per bucket");
+                // the routed experts' in buckets of their own over the expert data-parallel group (ExpertDpSync)
+                ExpertDpSync x = ExpertDpSync.of(m, l, v, stages, order, gatherBytes);
+                int chunks = pp > 1 ? l.virtualPp() : 1;
+                double buckets = DpBuckets.count(x.shared(), n, chunks), xb = DpBuckets.count(x.expert(), n, chunks);
+                double reduce = c.collective(DP, n, buckets, x.shared() * gradBytes / buckets, Collective.REDUCE_SCATTER, "gradient reduce-scatter per bucket")
+                        + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expert() * gradBytes / xb, Collective.REDUCE_SCATTER,
+                                "expert gradient reduce-scatter per bucket (expert data-parallel group)") : 0);
+                double gather = c.collective(DP, n, buckets, x.sharedGather() / buckets, Collective.ALL_GATHER, "parameter all-gather per bucket")
+                        + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expertGather() / xb, Collective.ALL_GATHER,
+                                "expert parameter all-gather per bucket (expert data-parallel group)") : 0);
                 dpS = reduce + gather;
                 // what outlasts the compute the schedule hides it behind: one micro-batch, or per model chunk (ChunkedDpSync)
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false));
             } else {
-                double buckets = DpBuckets.count(params, n, pp > 1 ? l.virtualPp() : 1);
-                dpS = c.collective(DP, n, buckets, params * gradBytes / buckets, Collective.ALL_REDUCE, "gradient all-reduce per bucket");
+                ExpertDpSync x = ExpertDpSync.of(m, l, v, stages, order, gatherBytes);   // the routed experts' over their own group
+                int chunks = pp > 1 ? l.virtualPp() : 1;
+                double buckets = DpBuckets.count(x.shared(), n, chunks), xb = DpBuckets.count(x.expert(), n, chunks);
+                dpS = c.collective(DP, n, buckets, x.shared() * gradBytes / buckets, Collective.ALL_REDUCE, "gradient all-reduce per bucket")
+                        + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expert() * gradBytes / xb, Collective.ALL_REDUCE,
+                                "expert gradient all-reduce per bucket (expert data-parallel group)") : 0);
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, dpS, 0, true));
             }
         }

@@ -1,0 +1,60 @@
+package dev.gpulint.derive.estimate;
+
+import dev.gpulint.spec.ParallelDim;
+import java.util.List;
+
+/**
+ * The group an MoE model's routed experts synchronise their gradients (and, sharded, their parameters) over. Megatron-Core's
+ * DDP keeps the expert parameters in buffers and buckets of their own and reduces them over the expert data-parallel group,
+ * the dense ones over dp·cp (megatron/core/distributed/distributed_data_parallel.py: {@code expert_parallel_buffers,
+ * expert_parallel_bucket_groups = _allocate_buffers_for_parameters(expert_parallel_params, intra_expt_dp_group, ...)} beside
+ * {@code buffers, bucket_groups} on {@code intra_dp_cp_group}; the bucket size, {@code max(40M, 1M · dp·cp)}, is the DDP
+ * config's and the same for both). That group holds edp = tp·cp·dp ÷ (etp·ep) ranks (the size whose optimizer-state sharding
+ * the memory model already counts) and, in the folded expert grid ({@link MoeShape#epStride}: the job's order with cp left
+ * out, tp replaced by etp and dp by edp), its members are the product of the expert sizes before dp apart: etp·ep in the
+ * default order tp-cp-ep-dp-pp. With etp 1 and ep 8 on 8-GPU nodes they are one per node, each ring through one GPU's NIC;
+ * where ep·etp = tp·cp·dp the group is one rank and the experts are not reduced at all.
+ *
+ * <p>Only where the layout has expert parallelism (ep &gt; 1) and the model routed experts: otherwise the stage's parameters
+ * stay one group, as before. The parameter all-gather's bytes are split at the routed experts' width (2 bytes, 1 under fp8
+ * gathering: {@link ParamGather}); what the stage gathers beyond that (embeddings, an fp8 recipe's bf16 layers) stays with
+ * the shared group.
+ *
+ * @param shared       the fullest stage's parameters reduced over dp·cp (per GPU)
+ * @param expert       its routed experts' parameters reduced over the expert data-parallel group (per GPU)
+ * @param sharedGather bytes the shared group's all-gathers assemble
+ * @param expertGather bytes the expert group's all-gathers assemble
+ * @param size         the expert data-parallel group's ranks (edp)
+ * @param stride       ranks between its consecutive members
+ */
+record ExpertDpSync(double shared, double expert, double sharedGather, double expertGather, long size, long stride) {
+
+    /**
+     * The split for the stage holding the most parameters ({@code stages}' largest, the one the dp term prices).
+     *
+     * @param gatherBytes the stage's all-gather bytes ({@link ParamGather#stageBytes})
+     */
+    static ExpertDpSync of(ModelShape m, Layout l, Variants v, List<MemoryModel.Stage> stages, List<ParallelDim> order,
+                           double gatherBytes) {
+        int fullest = 0;
+        double params = 0;
+        for (MemoryModel.Stage s : stages) {
+            if (s.parameters() > params) {
+                params = s.parameters();
+                fullest = s.stage();
+            }
+        }
+        if (v.moe() == null || m.experts() <= 1 || l.ep() <= 1) return new ExpertDpSync(params, 0, gatherBytes, 0, 1, 1);
+        double[] split = MemoryModel.stageSplit(m, l, fullest, v);
+        double expert = Math.min(params, split[1]);
+        double expertGather = Math.min(gatherBytes, expert * (v.paramGather().fp8() ? ParamGather.FP8 : ParamGather.WIDE));
+        long etp = v.moe().etp(l), ep = l.ep();
+        long size = Math.max(1, (long) l.tp() * l.cp() * l.dp() / Math.max(1, etp * ep));
+        long stride = 1;
+        for (ParallelDim d : ParallelDim.completeOrder(order)) {
+            if (d == ParallelDim.DP) break;
+            stride *= switch (d) { case TP -> etp; case EP -> ep; case PP -> l.pp(); default -> 1; };
+        }
+        return new ExpertDpSync(params - expert, expert, gatherBytes - expertGather, expertGather, size, stride);
+    }
+}

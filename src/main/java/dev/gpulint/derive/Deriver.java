@@ -13,6 +13,7 @@ import dev.gpulint.derive.net.AllReduceAnalysis;
 import dev.gpulint.derive.net.ClusterAnalysis;
 import dev.gpulint.derive.net.NicPolicyAnalysis;
 import dev.gpulint.derive.ops.DcgmAnalysis;
+import dev.gpulint.derive.par.Bf16LayersAnalysis;
 import dev.gpulint.derive.par.BubbleAnalysis;
 import dev.gpulint.derive.par.JobAnalysis;
 import dev.gpulint.derive.par.TpPlacementAnalysis;
@@ -92,6 +93,7 @@ public final class Deriver {
             bandwidths.job(j);
             env.analyse(j, out);
             BubbleAnalysis.job(j, out);
+            Bf16LayersAnalysis.job(j, out);
             MemoryAnalysis.job(j, catalog, out);
             if (estimates && j.group() != null && j.spec().model() != null) {
                 JobEstimate e = JobEstimate.of(j, catalog);

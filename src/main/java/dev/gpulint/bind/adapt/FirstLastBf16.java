@@ -74,8 +74,9 @@ final class FirstLastBf16 {
      * A count as written: a whole number of layers from 0. Megatron's argparse takes only an int ("invalid int value") and
      * Megatron-Core's TransformerConfig raises on a negative count ("num_layers_at_start_in_bf16 (-1) must be between 0 and
      * number of layers per pipeline stage"), so anything else is SYN002 at it and counts as not written (the format's
-     * default). A count above the layers per stage, which TransformerConfig refuses too, is left to the estimate
-     * ({@code LayerPrecision} keeps at most every layer and says so).
+     * default). A count above the layers per stage (num_layers // pp), which TransformerConfig refuses too under fp8, is
+     * PAR013's to judge (derive/par/Bf16LayersAnalysis: it depends on pp, which a plan's candidates change); the estimate
+     * keeps at most every layer in bf16 and says so.
      */
     static Located<Long> count(JobDraft j, String text, Span at, String key) {
         Located<Long> n = TreeValues.whole(text, at);

@@ -81,6 +81,9 @@ final class Pricer implements CandidateSearch.Pricing {
      * valid ones are priced (PricerTest holds the two equal).
      */
     MemoryModel.Stage fullest(Layout l) {
+        // most calls find it (the search computes every layout's first): a plain get does not lock the map's bin
+        MemoryModel.Stage known = peaks.get(l);
+        if (known != null) return known;
         return peaks.computeIfAbsent(l, x -> {
             StateBytes b = in.bytes() != null ? in.bytes().at(x.zeroStage(), x.distributedOptimizer())
                     : StateBytes.of(in.model().dtype(), x.zeroStage(), x.distributedOptimizer(), null, null);

@@ -145,7 +145,8 @@ public final class CandidateSearch {
         for (Layout l : space) if (!l.equals(current)) layouts.add(l);
         // which check each layout is (layouts the rules see alike share one), and for each check the layout its candidate
         // job is written from and the first layout of each recompute choice, whose memory fact it carries
-        Map<Key, Integer> keys = new HashMap<>();
+        // sized for a check per three layouts (the recompute choices share one), so that it is not rehashed on the way
+        Map<Key, Integer> keys = new HashMap<>(Math.max(16, (int) (layouts.size() / 3 / 0.75f) + 1));
         int[] checkOf = new int[layouts.size()];
         List<Layout> checked = new ArrayList<>();
         List<Layout> memoryOf = new ArrayList<>();          // by check × recompute choice
@@ -177,30 +178,25 @@ public final class CandidateSearch {
         Candidate currentCandidate = null;
         List<Layout> validLayouts = new ArrayList<>();
         List<List<String>> validFindings = new ArrayList<>();
-        // layouts of one check and one recompute choice share what the rules said of them; a check's own lists (sorted, as
-        // the sets are) are made once and shared by its recompute choices that no memory rule rejects
-        @SuppressWarnings("unchecked")
-        List<List<String>>[] verdicts = new List[checked.size() * RECOMPUTES];
-        @SuppressWarnings("unchecked")
-        List<List<String>>[] ofCheck = new List[checked.size()];
+        // what the rules said of a layout is its check's IDs and its recompute choice's memory IDs; the lists (sorted, as the
+        // sets are) are made once per distinct content and shared by every layout that has it (a few hundred lists, not a
+        // pair per layout, for the hybrid plan's 189,012 layouts)
+        Map<List<Set<String>>, List<List<String>>> distinct = new HashMap<>();
+        // the layouts each verdict rejects, counted by verdict (one list object each, shared by its layouts) and added to
+        // the counts by rule ID once per verdict rather than once per rejected layout (sums: the order does not matter)
+        Map<List<String>, int[]> rejectedBy = new java.util.IdentityHashMap<>();
         for (int i = 0; i < layouts.size(); i++) {
             Layout l = layouts.get(i);
             int k = checkOf[i], at = k * RECOMPUTES + l.recompute().ordinal();
-            List<List<String>> verdict = verdicts[at];
-            if (verdict == null) {
-                Set<String> mem = outOfMemory[at];
-                if (mem == null || mem.isEmpty()) {
-                    verdict = ofCheck[k];
-                    if (verdict == null) verdict = ofCheck[k] = List.of(List.copyOf(orEmpty(raised[k])), List.copyOf(orEmpty(rejecting[k])));
-                } else {
-                    Set<String> byAll = new TreeSet<>(orEmpty(rejecting[k]));
-                    byAll.addAll(mem);
-                    Set<String> seen = new TreeSet<>(orEmpty(raised[k]));
-                    seen.addAll(mem);
-                    verdict = List.of(List.copyOf(seen), List.copyOf(byAll));
-                }
-                verdicts[at] = verdict;
-            }
+            Set<String> raisedK = orEmpty(raised[k]), rejectingK = orEmpty(rejecting[k]), mem = orEmpty(outOfMemory[at]);
+            List<List<String>> verdict = distinct.computeIfAbsent(List.of(raisedK, rejectingK, mem), x -> {
+                if (mem.isEmpty()) return List.of(List.copyOf(raisedK), List.copyOf(rejectingK));
+                Set<String> byAll = new TreeSet<>(rejectingK);
+                byAll.addAll(mem);
+                Set<String> seen = new TreeSet<>(raisedK);
+                seen.addAll(mem);
+                return List.of(List.copyOf(seen), List.copyOf(byAll));
+            });
             List<String> by = verdict.get(1);
             if (by.isEmpty()) {
                 validLayouts.add(l);
@@ -209,9 +205,12 @@ public final class CandidateSearch {
                 Candidate c = new Candidate(l, verdict.get(0), by, 0, 0, 0);
                 rejectedCount++;
                 rejectedLayouts.add(c);
-                for (String id : by) rejected.merge(id, 1, Integer::sum);
+                rejectedBy.computeIfAbsent(by, x -> new int[1])[0]++;
                 if (l == current) currentCandidate = c;
             }
+        }
+        for (Map.Entry<List<String>, int[]> e : rejectedBy.entrySet()) {
+            for (String id : e.getKey()) rejected.merge(id, e.getValue()[0], Integer::sum);
         }
         // every valid layout priced, on all cores (the pricing keeps what it shares in concurrent maps)
         Score[] scores = validLayouts.parallelStream().map(pricing::score).toArray(Score[]::new);
@@ -328,12 +327,13 @@ public final class CandidateSearch {
             // memory facts, one per recompute choice, take its place, and the valid layouts are priced by the caller
             facts.addAll(new Deriver(catalog, false, environmentOnce, readings).derive(Model.of(clusters, jobs)).facts());
             for (int k = from; k < to; k++) {
+                String name = PREFIX + k;
                 for (int r = 0; r < RECOMPUTES; r++) {
                     Layout l = memoryOf.get(k * RECOMPUTES + r);
                     if (l == null) continue;
-                    Object fact = pricing.memoryFact(l, PREFIX + k, memoryAspect(l.recompute()));
+                    Object fact = pricing.memoryFact(l, name, ASPECT_OF[r]);
                     // a memory fact is checked with its candidate job, which its name says
-                    if (fact instanceof StageMemoryFact m && candidateOf("training_job:" + m.getJobName()) == k) facts.add(fact);
+                    if (fact instanceof StageMemoryFact m && name.equals(m.getJobName())) facts.add(fact);
                 }
             }
             facts.addAll(RuleParams.facts(rules, Map.of()));
@@ -364,6 +364,10 @@ public final class CandidateSearch {
         if (sets[at] == null) sets[at] = new TreeSet<>();
         sets[at].add(id);
     }
+
+    /** The memory aspect of each recompute choice, by its ordinal (made once: the search asks for one per layout). */
+    private static final String[] ASPECT_OF = java.util.Arrays.stream(Layout.Recompute.values())
+            .map(CandidateSearch::memoryAspect).toArray(String[]::new);
 
     /** The recompute choice of each memory aspect {@link #memoryAspect} names. */
     private static final Map<String, Integer> ASPECTS = java.util.Arrays.stream(Layout.Recompute.values())

@@ -136,8 +136,9 @@ public record SearchSpace(long gpus, long layers, long experts, long seqLength, 
      */
     public List<Layout> layouts() {
         List<Layout> out = new ArrayList<>();
+        List<int[]> optimizers = optimizers();     // the space's, the same for every size (made once, not per size)
         walk((tp, pp, dp, cp, ep, vpp, micro) -> {
-            add(out, tp, pp, dp, cp, ep, vpp, micro);
+            add(out, optimizers, tp, pp, dp, cp, ep, vpp, micro);
             return true;
         });
         return out;
@@ -233,7 +234,7 @@ public record SearchSpace(long gpus, long layers, long experts, long seqLength, 
         return out;
     }
 
-    private void add(List<Layout> out, int tp, int pp, int dp, int cp, int ep, int vpp, int micro) {
+    private void add(List<Layout> out, List<int[]> optimizers, int tp, int pp, int dp, int cp, int ep, int vpp, int micro) {
         if (out.size() >= MAX_LAYOUTS) {
             throw new IllegalStateException(gpus + " GPUs give more than " + MAX_LAYOUTS + " layouts to check (every tp, cp, pp, ep, "
                     + "virtual pp, micro batch, sharding, recompute and sequence parallelism): plan for a GPU count with fewer divisors");
@@ -241,14 +242,17 @@ public record SearchSpace(long gpus, long layers, long experts, long seqLength, 
         java.util.List<Long> stages = deepSpeedSplit ? dev.gpulint.spec.DeepSpeedSplit.stages(layers, pp) : null;
         dev.gpulint.derive.estimate.PipelineSplit split = stages == null ? dev.gpulint.derive.estimate.PipelineSplit.EVEN
                 : dev.gpulint.derive.estimate.PipelineSplit.laidOut(stages);
-        for (int[] o : optimizers()) {
+        for (int[] o : optimizers) {
             for (Layout.Recompute r : Layout.Recompute.SEARCHED) {
-                for (boolean sp : tp > 1 ? new boolean[] {true, false} : new boolean[] {false}) {
+                for (boolean sp : tp > 1 ? SP_BOTH : SP_OFF) {
                     out.add(new Layout(tp, pp, dp, cp, ep, vpp, micro, globalBatch, o[0], o[1] == 1, r, sp, split));
                 }
             }
         }
     }
+
+    /** Sequence parallelism tried where tp is above 1 (on, then off), and where it is 1. */
+    private static final boolean[] SP_BOTH = {true, false}, SP_OFF = {false};
 
     /** 1, and with pp above 1 every v up to {@link #MAX_VPP} (and the job's own) with layers ÷ pp a multiple of v. */
     List<Long> virtualSizes(long pp) {

@@ -93,6 +93,25 @@ class CandidateSearchTest {
     }
 
     @Test
+    void theRejectionCountsAreTheRejectedLayoutsOfEachRuleId() {
+        // the counts are tallied per distinct verdict (its layouts share one list), not per layout: they must still be,
+        // rule by rule, the rejected layouts that name it, and sorted by ID; memory (MEM001/MEM002) and sizes (PAR002) both
+        SearchResult s = search(cluster(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        java.util.Map<String, Integer> counted = new java.util.TreeMap<>();
+        for (Candidate c : s.rejectedLayouts()) for (String id : c.rejectedBy()) counted.merge(id, 1, Integer::sum);
+        assertTrue(counted.containsKey("PAR002") && counted.containsKey("MEM002"), counted.toString());
+        assertEquals(counted, s.rejected());
+        assertEquals(List.copyOf(counted.keySet()), List.copyOf(s.rejected().keySet()));
+        assertEquals(s.rejectedLayouts().size(), s.rejectedCandidates());
+        // each layout's lists are sorted and hold no ID twice, shared or not
+        for (Candidate c : s.rejectedLayouts()) {
+            assertEquals(new java.util.TreeSet<>(c.rejectedBy()).stream().toList(), c.rejectedBy(), c.toString());
+            assertEquals(new java.util.TreeSet<>(c.findings()).stream().toList(), c.findings(), c.toString());
+            assertTrue(c.findings().containsAll(c.rejectedBy()), c.toString());
+        }
+    }
+
+    @Test
     void aLayoutThatBreaksARuleIsRejectedUnderItsId() {
         // 60 heads do not split over tp 8 (PAR005): the job as written is rejected, and so is every tp 8
         SearchResult s = search(cluster(2) + job(2, "{ parameters: 13B, dtype: bf16, layers: 40, attention_heads: 60, seq_length: 4096 }",

@@ -4,6 +4,7 @@ import dev.gpulint.catalog.Models;
 import dev.gpulint.read.Readers;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.spec.Specs.Stated;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.ListNode;
@@ -120,15 +121,23 @@ final class ModelNames {
                 if (e != null) from = "the model catalog's " + e.name() + " (" + e.source() + ")";
             }
             if (e == null) continue;
-            var hybrid = catalog.hybrid(e);
-            if (hybrid.isPresent() && config == null) {
-                // a hybrid Mamba model priced as transformer layers would be overstated by half: no shape, and the job says why
+            var hybrid = config == null ? catalog.hybrid(e) : java.util.Optional.<Models.Hybrid>empty();
+            if (hybrid.isPresent() && hybrid.get().count('E') > 0) {
+                // a hybrid with MoE layers priced as transformer layers would be overstated by half: no shape, and the job says why
                 j.stated.add(new Stated(SHAPE, e.name(), key + " " + written + ": " + from + " is a hybrid Mamba model ("
-                        + hybrid.get().kinds() + ", hybrid_override_pattern) that the estimate does not price: it prices transformer"
-                        + " layers only, and every layer priced as attention + MLP would overstate the model", StatedKind.NAME, name.span()));
+                        + hybrid.get().kinds() + ", hybrid_override_pattern) that the estimate does not price: it prices Mamba-2,"
+                        + " attention and MLP layers by kind, not MoE layers among them, and every layer priced as attention + MoE would"
+                        + " overstate the model", StatedKind.NAME, name.span()));
                 return;
             }
             apply(j, e, name, key + " " + written + " → " + from);
+            if (hybrid.isPresent() && j.hybrid == null) {
+                // the Mamba-2, attention and MLP layers by kind (derive/estimate/MambaLayers)
+                Models.Hybrid y = hybrid.get();
+                var at = name.span();
+                j.hybrid = new Specs.Hybrid(new Located<>(y.pattern(), at), new Located<>(y.mambaHeads(), at), new Located<>(y.mambaHeadDim(), at),
+                        new Located<>(y.stateSize(), at), new Located<>(y.groups(), at), new Located<>(y.convKernel(), at));
+            }
             DraftBounds.keepUnknown(j);          // a size the files write out of bounds stays unknown, not the entry's
             j.stated.add(new Stated(SHAPE, e.name(), key + " " + written + ": " + from + unmodelled(e), StatedKind.NAME, name.span()));
             return;

@@ -182,7 +182,41 @@ class PublishedModelsPlanCliTest {
         assertEquals(total, stageParameters(r), 1);
     }
 
-    /** A linted NemotronH config.json (hybrid_override_pattern) gives no shape either: its 52 layers are not transformer layers. */
+    /**
+     * A linted NemotronH config.json with its Mamba-2 sizes gives its shape and its layer kinds (priced by kind); the keys as
+     * nvidia/Nemotron-H-8B-Base-8K's config.json writes them (its MLP squared ReLU: two matrices, whatever hidden_act says).
+     */
+    @Test
+    void aNemotronHConfigJsonGivesItsShapeAndItsKinds() {
+        var config = dev.gpulint.read.SourceFile.of("ckpt/nh8/config.json", """
+                {"architectures": ["NemotronHForCausalLM"], "model_type": "nemotron_h", "hidden_size": 4096, "num_hidden_layers": 52,
+                 "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 21504, "vocab_size": 131072,
+                 "hidden_act": "silu", "mlp_hidden_act": "relu2", "tie_word_embeddings": false,
+                 "hybrid_override_pattern": "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", "mamba_num_heads": 128,
+                 "mamba_head_dim": 64, "ssm_state_size": 128, "n_groups": 8, "conv_kernel": 4}
+                """);
+        var script = dev.gpulint.read.SourceFile.of("train.sh", """
+                torchrun --nproc_per_node 8 train.py --model_name_or_path ckpt/nh8 --bf16
+                """);
+        dev.gpulint.spec.Specs.Job j = dev.gpulint.bind.adapt.Adapters.bind(List.of(
+                new dev.gpulint.bind.adapt.Adapters.Input(config, dev.gpulint.read.Readers.read(config).foreign()),
+                new dev.gpulint.bind.adapt.Adapters.Input(script, dev.gpulint.read.Readers.read(script).foreign()))).jobs().get(0);
+        assertEquals(52L, j.model().layers().value());
+        assertEquals(false, j.model().gatedMlp().value(), "nemotron_h: squared-ReLU MLP");
+        var h = j.model().hybrid();
+        assertEquals("M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", h.pattern().value());
+        assertEquals(List.of(128L, 64L, 128L, 8L, 4L), List.of(h.heads().value(), h.headDim().value(), h.state().value(),
+                h.groups().value(), h.conv().value()));
+        // with MoE layers among them (Nemotron 3 Nano's shape) the config gives no shape
+        var moe = dev.gpulint.read.SourceFile.of("ckpt/nh8/config.json", config.text().replace("M-M-M-M*-M-M-M-M-M*-", "MEMEM*EMEMEM*EMEMEME"));
+        assertEquals(config.text().length(), moe.text().length(), "the same 52 layers");
+        dev.gpulint.spec.Specs.Job k = dev.gpulint.bind.adapt.Adapters.bind(List.of(
+                new dev.gpulint.bind.adapt.Adapters.Input(moe, dev.gpulint.read.Readers.read(moe).foreign()),
+                new dev.gpulint.bind.adapt.Adapters.Input(script, dev.gpulint.read.Readers.read(script).foreign()))).jobs().get(0);
+        assertTrue(k.model() == null || k.model().layers() == null, "no shape from a hybrid config with MoE layers");
+    }
+
+    /** A linted NemotronH config.json without its Mamba-2 sizes gives no shape: its 52 layers are not transformer layers. */
     @Test
     void aHybridConfigJsonGivesNoShape() {
         var config = dev.gpulint.read.SourceFile.of("ckpt/my-hybrid/config.json", """

@@ -79,10 +79,11 @@ public final class Estimator {
         if (ssd != null) ewBytes += ssd.bytes();
         // the layers whose MLP is dense, at their width: an MoE layer's experts are MoeCost's (their casts MoeCasts')
         Float8Scaling.DenseMlp denseMlp = Float8Scaling.DenseMlp.of(m, moe == null ? null : v.moe());
-        if (hw.quantizedGemms(dt)) {
-            // Transformer Engine casts each GEMM's input to fp8 (read 2 bytes, write 1) forward and its gradient backward
-            ewBytes += Float8Scaling.perTensorCastBytes(m, l, tokens, denseMlp);
-        }
+        // Transformer Engine casts each GEMM's input to fp8 (read 2 bytes, write 1) forward and its gradient backward; a
+        // hybrid's mean layer casts its own two GEMMs' inputs (MambaLayers)
+        double casts = !hw.quantizedGemms(dt) ? 0 : hy != null ? Float8Scaling.COUNTED * tokens * hy.meanGemmInputs(m) / l.tp()
+                : Float8Scaling.perTensorCastBytes(m, l, tokens, denseMlp);
+        ewBytes += casts;
         // eager elementwise kernels (torchtitan without torch.compile): their bytes beyond the fused kernels' (EagerKernels)
         Term.Eager eager = v.kernels().price(m, l, tokens, rfEw, moe == null, hw.hbmBytesPerSecond() * e.hbm());
         if (eager != null) ewBytes += eager.bytes();
@@ -100,7 +101,7 @@ public final class Estimator {
                 + tokens * m.vocab() / l.tp() * 4 * 4 / (hw.hbmBytesPerSecond() * e.hbm());
         // the layers an fp8 recipe keeps in bf16 (LayerPrecision): each one's time beyond a quantized layer's, per stage
         LayerPrecision.Priced bf16 = v.layerPrecision().price(m, l, hw, tokens, rfLin, linFlops, pg, p16 * e.gemm(),
-                hw.quantizedGemms(dt) ? Float8Scaling.perTensorCastBytes(m, l, tokens, denseMlp) : 0, f8, moe, v.moe(),
+                casts, f8, moe, v.moe(),
                 hw.hbmBytesPerSecond() * e.hbm());
         double[] bf16Layers = v.layerPrecision().perStage(m, l);
         double bf16S = bf16 == null ? 0 : bf16.extraSeconds();

@@ -12,14 +12,14 @@ import java.util.Locale;
  * record holds the kinds' counts and the mixer's sizes, and gives per-layer means over the pattern that the estimate
  * multiplies by a stage's layers (a stage's own mix of kinds is not counted: the mean stands for each layer).
  *
- * <p>The mixer (Megatron-Core megatron/core/ssm/mamba_mixer.py, MambaMixer; d_inner = heads × head dim, G groups, N the
- * state size): {@code in_proj} h → 2·d_inner + 2·G·N + heads (z, x, B, C, dt; a TE LayerNormColumnParallelLinear, so the
+ * <p>The mixer (Megatron-Core megatron/core/ssm/mamba_mixer.py, MambaMixer, read at NVIDIA/Megatron-LM
+ * 00bebb45b9b247b7c6a13d2f47f3b5beed3a335d; d_inner = heads × head dim, else expand 2 × h, G groups, N the state size): {@code in_proj} h → 2·d_inner + 2·G·N + heads (z, x, B, C, dt; a TE LayerNormColumnParallelLinear, so the
  * layer's norm of h is in it), a depthwise {@code conv1d} of the kernel's width over x, B, C (d_inner + 2·G·N channels, with
  * biases), {@code A_log}, {@code D} and {@code dt_bias} per head, a gated RMSNorm over d_inner, {@code out_proj} d_inner → h.
  * Attention-only and MLP-only layers are their halves of a transformer layer (its attention or MLP and one norm of h).
  *
  * <p>Model FLOPs (the MFU convention) are Megatron-LM's own count for hybrid models (megatron/training/training.py,
- * {@code num_floating_point_operations} → {@code hybrid_flops}); the executed time counts the GEMMs at their real sizes
+ * {@code num_floating_point_operations} → {@code hybrid_flops}, read at NVIDIA/Megatron-LM 001b00c2734d8f0fad096fe48a382fedf755d321); the executed time counts the GEMMs at their real sizes
  * and the SSD chunk scan as HBM bytes ({@link #ssdBytesPerToken}). MoE ({@code E}) layers and multi-latent attention in a
  * hybrid are not priced by kinds ({@link #of} gives null; the caller says so). Everything is computed once per job
  * (a record of counts and sizes); each method is a few multiplications.
@@ -86,6 +86,16 @@ public record MambaLayers(int mamba, int attention, int mlp, long heads, long he
     /** Linear FLOPs per token of the mean layer, forward and backward: 6 × the matrices a token passes through. */
     public double meanLinearFlopsPerToken(ModelShape m) {
         return 6.0 * (mamba * mixerMatrices(m) + attention * m.attentionParameters() + mlp * m.mlpParameters()) / layers();
+    }
+
+    /**
+     * The mean layer's GEMM input elements per token, each cast to fp8 forward (and its output gradient backward) under a
+     * quantized recipe: h and d_inner (in_proj, out_proj), h and a·d (QKV, projection), h and ffn (fc1, fc2), as
+     * Float8Scaling counts a transformer layer's.
+     */
+    public double meanGemmInputs(ModelShape m) {
+        double h = m.hidden();
+        return (mamba * (h + inner()) + attention * (h + (double) m.heads() * m.headDim()) + mlp * (h + m.ffn())) / layers();
     }
 
     /** The attention layers' share of the layers: what the mean layer carries of one attention core. */

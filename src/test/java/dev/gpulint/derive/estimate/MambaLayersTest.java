@@ -155,8 +155,34 @@ class MambaLayersTest {
         assertEquals(perToken, s.bytesPerToken());
         assertEquals(4096 * perToken * 24 / 52, s.bytes(), 1e-9 * s.bytes());
         assertTrue(asTransformer.terms().stream().noneMatch(Term.Ssd.class::isInstance));
+        // the elementwise bytes: the fitted traffic on the mean layer's stored bytes, and the SSD path's
+        double traffic = in.hardware().efficiency().traffic();
+        assertEquals(traffic * Estimator.perLayerActivationBytes(m, in.layout(), y) + s.bytes(), c.elementwiseBytes(), 1e-9 * c.elementwiseBytes());
         // MFU counts Megatron's hybrid FLOPs
         assertEquals(y.modelFlopsPerToken(m) * byKind.throughput().tokensPerSecondPerGpu() / 1e12, byKind.throughput().modelTflopsPerGpu(),
                 1e-9 * byKind.throughput().modelTflopsPerGpu());
+    }
+
+    @Test
+    void inFp8AHybridCastsItsOwnGemmInputs() {
+        JobEstimate j = EstimateManifest.h100().name("nh8")
+                .model("dtype: fp8, layers: 52, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 21504,"
+                        + " vocab_size: 131072, gated_mlp: false, tied_embeddings: false, seq_length: 8192")
+                .parallelism("tp: 2").batch(1, 64).optimizer("distributed: true").recompute("selective").estimate();
+        JobInputs in = j.inputs();
+        MambaLayers y = layers(entry("Nemotron-H-8B"));
+        Variants v = in.variants();
+        Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), y);
+        Estimate e = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid);
+        ModelShape m = in.model();
+        Term.Compute c = e.terms().stream().filter(Term.Compute.class::isInstance).map(Term.Compute.class::cast).findFirst().orElseThrow();
+        Term.Ssd s = e.terms().stream().filter(Term.Ssd.class::isInstance).map(Term.Ssd.class::cast).findFirst().orElseThrow();
+        // per token of the mean layer: 24 × (4,096 + 8,192) + 4 × (4,096 + 4,096) + 24 × (4,096 + 21,504), over 52 layers
+        assertEquals((24 * 12288.0 + 4 * 8192.0 + 24 * 25600.0) / 52, y.meanGemmInputs(m));
+        double casts = 6 * 8192.0 * y.meanGemmInputs(m) / 2;
+        double traffic = in.hardware().efficiency().traffic();
+        assertEquals(traffic * Estimator.perLayerActivationBytes(m, in.layout(), y) + s.bytes() + casts, c.elementwiseBytes(),
+                1e-9 * c.elementwiseBytes());
     }
 }

@@ -25,6 +25,7 @@ public final class EstimateWords {
     public static String text(Term t) {
         if (t instanceof Term.Compute c) return compute(c);
         if (t instanceof Term.Eager x) return eager(x);
+        if (t instanceof Term.Ssd x) return ssd(x);
         if (t instanceof Term.Float8 f) return float8(f);
         if (t instanceof Term.Moe m) return moe(m);
         if (t instanceof Term.ExpertPasses x) return expertPasses(x);
@@ -49,6 +50,16 @@ public final class EstimateWords {
                 c.gemmEfficiency(), (int) c.kernels(), Units.seconds(c.kernelSeconds()), c.latentAttention() ? "6·s·a·(d_h + d_hR + d_v)/2" : "12·s·a·d/2", c.attentionFlops() / 1e12,
                 c.attentionRate() / 1e12, Units.bytes(c.elementwiseBytes()), c.hbmRate() / 1e9, Units.seconds(c.layerSeconds()),
                 Units.seconds(c.logitSeconds()), Units.seconds(c.seconds()));
+    }
+
+    static String ssd(Term.Ssd x) {
+        return String.format(Locale.ROOT,
+                "hybrid Mamba-2 layers' conv1d and SSD chunk scan as HBM bytes (MambaLayers, docs/plan.md): %s per token per Mamba-2"
+                        + " layer, forward and backward, × %d of %d layers × %s tokens%s = %s at %.0f GB/s = %s per layer and micro-batch"
+                        + " (in the compute above: elementwise)",
+                Units.bytes(x.bytesPerToken()), x.mambaLayers(), x.layers(), Units.count(x.tokens()),
+                x.recompute() != 1 ? String.format(Locale.ROOT, " × %.2f (recomputed)", x.recompute()) : "",
+                Units.bytes(x.bytes()), x.hbmRate() / 1e9, Units.seconds(x.seconds()));
     }
 
     static String eager(Term.Eager x) {

@@ -223,9 +223,19 @@ public final class Specs {
                         Located<Long> seqLength, Located<Long> experts, Located<Double> expertParameters,
                         Located<Long> ffnHiddenSize, Located<Long> vocabSize, Located<Long> headDim,
                         Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK, Moe moe,
-                        Attention attention, java.util.Set<String> unknown) {
+                        Attention attention, java.util.Set<String> unknown, Hybrid hybrid) {
         public Model {
             unknown = unknown == null ? java.util.Set.of() : java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(unknown));
+        }
+
+        /** A model that is no hybrid Mamba model (or states no layer pattern). */
+        public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
+                     Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts,
+                     Located<Double> expertParameters, Located<Long> ffnHiddenSize, Located<Long> vocabSize, Located<Long> headDim,
+                     Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK, Moe moe, Attention attention,
+                     java.util.Set<String> unknown) {
+            this(parameters, dtype, layers, attentionHeads, kvHeads, hiddenSize, seqLength, experts, expertParameters,
+                    ffnHiddenSize, vocabSize, headDim, gatedMlp, tiedEmbeddings, topK, moe, attention, unknown, null);
         }
 
         /** A model whose written sizes are all known. */
@@ -245,7 +255,8 @@ public final class Specs {
                     + ", kvHeads=" + kvHeads + ", hiddenSize=" + hiddenSize + ", seqLength=" + seqLength + ", experts=" + experts
                     + ", expertParameters=" + expertParameters + ", ffnHiddenSize=" + ffnHiddenSize + ", vocabSize=" + vocabSize
                     + ", headDim=" + headDim + ", gatedMlp=" + gatedMlp + ", tiedEmbeddings=" + tiedEmbeddings + ", topK=" + topK
-                    + ", moe=" + moe + ", attention=" + attention + (unknown.isEmpty() ? "" : ", unknown=" + unknown) + "]";
+                    + ", moe=" + moe + ", attention=" + attention + (unknown.isEmpty() ? "" : ", unknown=" + unknown)
+                    + (hybrid == null ? "" : ", hybrid=" + hybrid) + "]";
         }
 
         /** A model without the MoE layer's and the attention's details. */
@@ -464,6 +475,21 @@ public final class Specs {
                     && activationClamp == null && expertBias == null;
         }
     }
+
+    /**
+     * A hybrid Mamba model's layers (Megatron-Core's hybrid_override_pattern / --hybrid-layer-pattern, Hugging Face NemotronH's
+     * hybrid_override_pattern): one character per decoder layer, {@code M} Mamba-2, {@code *} attention, {@code -} MLP,
+     * {@code E} MoE, and the Mamba-2 mixer's sizes (null: not stated, the estimate takes Megatron-LM's defaults and says so).
+     *
+     * @param pattern  the decoder's layers (no '|' and no MTP blocks)
+     * @param heads    mamba_num_heads ({@code --mamba-num-heads})
+     * @param headDim  mamba_head_dim ({@code --mamba-head-dim})
+     * @param state    ssm_state_size ({@code --mamba-state-dim})
+     * @param groups   n_groups ({@code --mamba-num-groups})
+     * @param conv     conv_kernel (MambaMixer's d_conv)
+     */
+    public record Hybrid(Located<String> pattern, Located<Long> heads, Located<Long> headDim, Located<Long> state, Located<Long> groups,
+                         Located<Long> conv) {}
 
     /**
      * The attention variants that change its FLOPs and memory (docs/format.md, model.attention); null when not written.

@@ -117,31 +117,106 @@ class PublishedModelsPlanCliTest {
     }
 
     /**
-     * A hybrid Mamba model is named but not priced: the job gets no shape from the catalog (the plan has nothing to price and
-     * asks for the dimensions), and the job states why, instead of pricing 118 layers of attention and MLP (83 B parameters
-     * for a 56 B model).
+     * A hybrid Mamba model is priced by its layers' kinds (derive/estimate/MambaLayers): Nemotron-H 56B from its Bridge
+     * provider counts the 56 B parameters its model card states (54 Mamba-2, 10 attention and 54 MLP layers; as transformer
+     * layers it would be 83 B), and the assumptions say how it was priced.
      */
     @Test
-    void aNemotronHRecipeIsNotPricedAndTheJobSaysWhy(@TempDir Path dir) {
-        PlanCli.Run r = bridge0(dir, "megatron.bridge.models.nemotronh.NemotronHModelProvider56B");
-        assertNotEquals(0, r.code(), r.out());
-        assertTrue(r.err().contains("states no model shape: give its layers, hidden size and attention heads"), r.err());
-        dev.gpulint.spec.Specs.Job j = dev.gpulint.testing.Foreign.bind("model_override.yaml", """
-                model:
-                  _target_: megatron.bridge.models.nemotronh.NemotronHModelProvider56B
-                  tensor_model_parallel_size: 1
-                train:
-                  global_batch_size: 16
-                  micro_batch_size: 1
+    void aNemotronHRecipeIsPricedByItsLayersKinds(@TempDir Path dir) {
+        PlanCli.Run r = bridge(dir, "megatron.bridge.models.nemotronh.NemotronHModelProvider56B");
+        // nvidia/Nemotron-H-56B-Base-8K model card: "This model has 56B model parameters"
+        assertEquals(56e9, stageParameters(r), 0.01 * 56e9, "Nemotron-H 56B's parameters");
+        assertTrue(assumptions(r).stream().anyMatch(a -> a.startsWith("hybrid Mamba layers priced by kind: 54 Mamba-2 (256 heads × 64,"
+                + " state 256, 8 groups, conv 4: ") && a.contains("10 attention-only and 54 MLP-only of 118 layers, 56.3 B parameters")),
+                assumptions(r).toString());
+        assertTrue(assumptions(r).stream().noneMatch(a -> a.startsWith("Mamba ")), "the catalog states every size: no default taken");
+    }
+
+    /** A hybrid with MoE layers among its Mamba-2 layers (Nemotron 3 Nano) is still not priced, and the job says why. */
+    @Test
+    void aHybridWithMoeLayersIsNotPricedAndTheJobSaysWhy(@TempDir Path dir) {
+        dev.gpulint.spec.Specs.Job j = dev.gpulint.testing.Foreign.bind("train.sh", """
+                torchrun --nproc_per_node 8 train.py --model nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --bf16
                 """);
-        assertTrue(j.model() == null || j.model().layers() == null, "no shape from a hybrid entry");
-        assertEquals("model._target_ NemotronH56B: the model catalog's nvidia/Nemotron-H-56B-Base-8K (" + entry("nvidia/Nemotron-H-56B-Base-8K").source()
-                + ") is a hybrid Mamba model (54 Mamba-2, 10 attention and 54 MLP layers, hybrid_override_pattern) that the estimate does not"
-                + " price: it prices transformer layers only, and every layer priced as attention + MLP would overstate the model",
+        assertTrue(j.model() == null || j.model().layers() == null, "no shape from a hybrid entry with MoE layers");
+        assertEquals("--model nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16: the model catalog's nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 ("
+                + entry("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16").source() + ") is a hybrid Mamba model (23 Mamba-2, 6 attention and"
+                + " 23 MoE layers, hybrid_override_pattern) that the estimate does not price: it prices Mamba-2, attention and MLP layers"
+                + " by kind, not MoE layers among them, and every layer priced as attention + MoE would overstate the model",
                 j.statedWhere("model_shape"));
     }
 
-    /** A linted NemotronH config.json (hybrid_override_pattern) gives no shape either: its 52 layers are not transformer layers. */
+    /**
+     * A Megatron MODEL_ARGS job writing its own hybrid (--is-hybrid-model, --hybrid-layer-pattern, no --mamba-* sizes): priced
+     * by kind with Megatron-LM's defaults, each said; the plan's stage holds the parameters the mixer's formula counts.
+     */
+    @Test
+    void aMegatronHybridScriptIsPricedByKindWithMegatronsDefaults(@TempDir Path dir) {
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("model_config.yaml", """
+                MODEL_ARGS:
+                  --tensor-model-parallel-size: 1
+                  --micro-batch-size: 1
+                  --global-batch-size: 16
+                  --is-hybrid-model: true
+                  --num-layers: 8
+                  --hidden-size: 1024
+                  --ffn-hidden-size: 4096
+                  --num-attention-heads: 16
+                  --hybrid-layer-pattern: "M-M*M-M-"
+                  --seq-length: 4096
+                  --vocab-size: 32768
+                  --untie-embeddings-and-output-weights: true
+                  --bf16: true
+                """).jobClusters("lab", "model_config.yaml").planJson();
+        List<String> as = assumptions(r);
+        for (String d : List.of("Mamba state size not given: 128", "Mamba head dimension not given: 64", "Mamba groups not given: 8",
+                "Mamba heads not given: 32", "Mamba conv1d width not given: 4")) {
+            assertTrue(as.stream().anyMatch(a -> a.startsWith(d)), d + " in " + as);
+        }
+        assertTrue(as.stream().noneMatch(a -> a.startsWith("--is-hybrid-model")), as.toString());
+        // h 1024, d_inner 32 × 64 = 2048, G·N 8 × 128: in_proj 1024 × (4096 + 2048 + 32), out_proj 2048 × 1024, conv (2048 + 2048) × 5,
+        // 3 × 32, the gated norm 2048, the layer norm 1024; attention 4 × 1024², MLP 2 × 1024 × 4096, a norm each; the final norm;
+        // two embeddings of 32,768 × 1024
+        double mixer = 1024.0 * 6176 + 2048.0 * 1024 + 4096.0 * 5 + 96 + 2048 + 1024;
+        double total = 4 * mixer + (4 * 1024.0 * 1024 + 1024) + 3 * (2 * 1024.0 * 4096 + 1024) + 1024 + 2 * 32768.0 * 1024;
+        assertEquals(total, stageParameters(r), 1);
+    }
+
+    /**
+     * A linted NemotronH config.json with its Mamba-2 sizes gives its shape and its layer kinds (priced by kind); the keys as
+     * nvidia/Nemotron-H-8B-Base-8K's config.json writes them (its MLP squared ReLU: two matrices, whatever hidden_act says).
+     */
+    @Test
+    void aNemotronHConfigJsonGivesItsShapeAndItsKinds() {
+        var config = dev.gpulint.read.SourceFile.of("ckpt/nh8/config.json", """
+                {"architectures": ["NemotronHForCausalLM"], "model_type": "nemotron_h", "hidden_size": 4096, "num_hidden_layers": 52,
+                 "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 21504, "vocab_size": 131072,
+                 "hidden_act": "silu", "mlp_hidden_act": "relu2", "tie_word_embeddings": false,
+                 "hybrid_override_pattern": "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", "mamba_num_heads": 128,
+                 "mamba_head_dim": 64, "ssm_state_size": 128, "n_groups": 8, "conv_kernel": 4}
+                """);
+        var script = dev.gpulint.read.SourceFile.of("train.sh", """
+                torchrun --nproc_per_node 8 train.py --model_name_or_path ckpt/nh8 --bf16
+                """);
+        dev.gpulint.spec.Specs.Job j = dev.gpulint.bind.adapt.Adapters.bind(List.of(
+                new dev.gpulint.bind.adapt.Adapters.Input(config, dev.gpulint.read.Readers.read(config).foreign()),
+                new dev.gpulint.bind.adapt.Adapters.Input(script, dev.gpulint.read.Readers.read(script).foreign()))).jobs().get(0);
+        assertEquals(52L, j.model().layers().value());
+        assertEquals(false, j.model().gatedMlp().value(), "nemotron_h: squared-ReLU MLP");
+        var h = j.model().hybrid();
+        assertEquals("M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", h.pattern().value());
+        assertEquals(List.of(128L, 64L, 128L, 8L, 4L), List.of(h.heads().value(), h.headDim().value(), h.state().value(),
+                h.groups().value(), h.conv().value()));
+        // with MoE layers among them (Nemotron 3 Nano's shape) the config gives no shape
+        var moe = dev.gpulint.read.SourceFile.of("ckpt/nh8/config.json", config.text().replace("M-M-M-M*-M-M-M-M-M*-", "MEMEM*EMEMEM*EMEMEME"));
+        assertEquals(config.text().length(), moe.text().length(), "the same 52 layers");
+        dev.gpulint.spec.Specs.Job k = dev.gpulint.bind.adapt.Adapters.bind(List.of(
+                new dev.gpulint.bind.adapt.Adapters.Input(moe, dev.gpulint.read.Readers.read(moe).foreign()),
+                new dev.gpulint.bind.adapt.Adapters.Input(script, dev.gpulint.read.Readers.read(script).foreign()))).jobs().get(0);
+        assertTrue(k.model() == null || k.model().layers() == null, "no shape from a hybrid config with MoE layers");
+    }
+
+    /** A linted NemotronH config.json without its Mamba-2 sizes gives no shape: its 52 layers are not transformer layers. */
     @Test
     void aHybridConfigJsonGivesNoShape() {
         var config = dev.gpulint.read.SourceFile.of("ckpt/my-hybrid/config.json", """

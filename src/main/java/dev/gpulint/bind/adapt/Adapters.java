@@ -37,6 +37,7 @@ public final class Adapters {
         ModelSink out = new ModelSink();
         List<JobDraft> all = new ArrayList<>();
         java.util.Map<String, dev.gpulint.catalog.Models.Entry> modelConfigs = new java.util.LinkedHashMap<>();
+        java.util.Map<String, dev.gpulint.catalog.Models.Hybrid> hybridConfigs = new java.util.HashMap<>();
         java.util.Map<String, java.nio.file.Path> folders = new java.util.HashMap<>();
         java.util.Map<String, java.util.Set<String>> refusedConfigs = new java.util.HashMap<>();
         for (Input in : inputs) {
@@ -55,6 +56,7 @@ public final class Adapters {
             }
             all.addAll(sink.drafts());
             modelConfigs.putAll(sink.modelConfigs());
+            hybridConfigs.putAll(sink.hybridConfigs());
             refusedConfigs.putAll(sink.refusedConfigs());
             java.nio.file.Path path = in.file().path();
             if (path != null && path.toAbsolutePath().getParent() != null) folders.put(file, path.toAbsolutePath().getParent());
@@ -68,7 +70,7 @@ public final class Adapters {
         Set<JobDraft> merged = ScriptLinks.link(all);
         deepspeedReferences(all);
         List<JobDraft> jobs = all.stream().filter(j -> !merged.contains(j)).toList();
-        ModelNames.fillAll(jobs, modelConfigs, refusedConfigs, folders);
+        ModelNames.fillAll(jobs, modelConfigs, hybridConfigs, refusedConfigs, folders);
         for (JobDraft j : jobs) TorchtitanPipeline.generate(j, out::finding);     // its default split needs the layers
         for (JobDraft j : jobs) out.job(j.build());
         return out.build();

@@ -23,6 +23,14 @@ final class DraftSink extends ModelSink {
     /** A model configuration (a Hugging Face config.json) of {@code file}: the shape of the model its folder holds. */
     void modelConfig(String file, dev.gpulint.catalog.Models.Entry shape) { modelConfigs.put(file, shape); }
 
+    private final java.util.Map<String, dev.gpulint.catalog.Models.Hybrid> hybridConfigs = new java.util.LinkedHashMap<>();
+
+    /** A model configuration's hybrid layer kinds (a NemotronH config.json), by file. */
+    void hybridConfig(String file, dev.gpulint.catalog.Models.Hybrid h) { hybridConfigs.put(file, h); }
+
+    /** The hybrid layer kinds of the model configurations written, by file. */
+    java.util.Map<String, dev.gpulint.catalog.Models.Hybrid> hybridConfigs() { return hybridConfigs; }
+
     /** The model configurations written, by file. */
     java.util.Map<String, dev.gpulint.catalog.Models.Entry> modelConfigs() { return modelConfigs; }
 

@@ -25,7 +25,7 @@ final class HfConfigAdapter implements FormatAdapter {
             "qwen3", "qwen3_moe", "gemma", "gemma2", "gemma3", "gemma3_text", "deepseek_v2", "deepseek_v3", "olmo", "olmo2", "olmoe",
             "gpt_oss", "phi3", "granite", "granitemoe", "cohere", "internlm2", "baichuan", "exaone", "glm", "glm4", "glm4_moe");
     /** model_type values whose MLP is not gated (GeLU or ReLU², two matrices). */
-    private static final Set<String> PLAIN = Set.of("gpt2", "gpt_neox", "gptj", "falcon", "mpt", "opt", "bloom", "nemotron",
+    private static final Set<String> PLAIN = Set.of("gpt2", "gpt_neox", "gptj", "falcon", "mpt", "opt", "bloom", "nemotron", "nemotron_h",
             "gpt_bigcode", "starcoder2", "phi");
 
     @Override public String id() { return "hf-config"; }
@@ -42,6 +42,23 @@ final class HfConfigAdapter implements FormatAdapter {
         if (!beyond.isEmpty()) { sink.refusedConfig(doc.file(), unknown); return; }
         Models.Entry e = read(doc.root(), doc.file());
         if (e != null) sink.modelConfig(doc.file(), e);
+        Models.Hybrid h = e == null ? null : hybrid(doc.root());
+        if (h != null) sink.hybridConfig(doc.file(), h);
+    }
+
+    /**
+     * A NemotronH config's layer kinds and Mamba-2 sizes (hybrid_override_pattern of M, * and -, one per layer;
+     * mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups, conv_kernel), or null: no pattern, or one {@link #read}
+     * refuses (MoE layers, other characters, another length than the layers, a Mamba size missing).
+     */
+    static Models.Hybrid hybrid(MappingNode root) {
+        MappingNode m = body(root);
+        String p = text(m, "hybrid_override_pattern");
+        if (p == null || !p.matches("[M*\\-]+") || p.length() != first(m, "num_hidden_layers", "n_layer", "n_layers", "num_layers")) return null;
+        long heads = first(m, "mamba_num_heads"), headDim = first(m, "mamba_head_dim"), state = first(m, "ssm_state_size"),
+                groups = first(m, "n_groups");
+        if (heads <= 0 || headDim <= 0 || state <= 0 || groups <= 0) return null;
+        return new Models.Hybrid(p, heads, headDim, state, groups, Math.max(1, first(m, "conv_kernel")));
     }
 
     /** The config.json keys read as a size, and the native schema's field each becomes ({@link #read}). */
@@ -107,9 +124,10 @@ final class HfConfigAdapter implements FormatAdapter {
         long hidden = first(m, "hidden_size", "n_embd", "d_model"), layers = first(m, "num_hidden_layers", "n_layer", "n_layers", "num_layers"),
                 heads = first(m, "num_attention_heads", "n_head", "n_heads", "num_heads");
         if (hidden <= 0 || layers <= 0 || heads <= 0) return null;
-        // a hybrid model (NemotronH's Mamba-2 layers, Qwen3-Next's linear attention) is not transformer layers: the estimate
-        // prices none of it, and every layer priced as attention + MLP would overstate it (docs/plan.md, named models)
-        if (!m.get("hybrid_override_pattern").isEmpty() || hybridLayerTypes(m)) return null;
+        // a hybrid model is not transformer layers: NemotronH's Mamba-2, attention and MLP layers are read with their kinds
+        // (hybrid, priced by MambaLayers); one with MoE layers among them, or Qwen3-Next's linear attention, is not priced, and
+        // every layer priced as attention + MLP would overstate it (docs/plan.md, named models)
+        if ((!m.get("hybrid_override_pattern").isEmpty() && hybrid(root) == null) || hybridLayerTypes(m)) return null;
         long kv = first(m, "num_key_value_heads", "num_kv_heads", "n_head_kv");
         if (kv <= 0 && bool(m, "multi_query") == Boolean.TRUE) kv = 1;
         if (kv <= 0) kv = first(map(m, "attn_config"), "kv_n_heads");                     // MPT

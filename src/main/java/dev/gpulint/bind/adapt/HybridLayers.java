@@ -3,39 +3,52 @@ package dev.gpulint.bind.adapt;
 import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.catalog.Models;
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import java.util.Map;
 
 /**
  * Megatron's hybrid Mamba models as a launch command or MODEL_ARGS writes them ({@code --is-hybrid-model} with
  * {@code --hybrid-layer-pattern}, formerly {@code --hybrid-override-pattern}: one character per layer, {@code M} Mamba-2,
  * {@code *} self-attention, {@code -} MLP, {@code E} MoE; {@code |} between pipeline stages is no layer, and what follows the first
  * {@code /} are the MTP layers' blocks, not counted: Nemotron 3 Super writes {@code ...EME/*E/*E} with
- * {@code --mtp-num-layers 2}). The estimate prices transformer layers only. The model catalog's hybrid entries and a hybrid
- * config.json give no shape ({@link ModelNames}, {@link HfConfigAdapter}); a script that writes its sizes itself is
- * priced as it writes them, every one of its {@code --num-layers} as attention + MLP (or MoE), and the plan says so in its
- * assumptions: the Mamba-2 layers are priced as transformer layers, the step time and memory overstated for them. Bounded:
- * one pass over the pattern.
+ * {@code --mtp-num-layers 2}). A pattern of Mamba-2, attention and MLP layers is the job's {@link Specs.Hybrid}, with the
+ * mixer's sizes {@code --mamba-num-heads}, {@code --mamba-head-dim}, {@code --mamba-state-dim}, {@code --mamba-num-groups}
+ * (each null when not written: the estimate takes Megatron-LM's default and says so; derive/estimate/MambaLayers prices the
+ * layers by kind). A pattern with MoE layers, or none, is priced as written, every one of its {@code --num-layers} as
+ * attention + MLP (or MoE), and the plan says so in its assumptions. Bounded: one pass over the pattern.
  */
 final class HybridLayers {
     private HybridLayers() {}
 
-    /** Reads the switch and the pattern of a Megatron job into the draft's unpriced lines. */
-    static void read(JobDraft j, Located<Boolean> hybrid, Word pattern, String patternFlag) {
+    /** Reads the switch, the pattern and the mixer's sizes of a Megatron job into the draft. */
+    static void read(JobDraft j, Located<Boolean> hybrid, Word pattern, String patternFlag, Map<String, Word> flags) {
         if (hybrid == null || !Boolean.TRUE.equals(hybrid.value())) return;
-        String kinds = null;
+        String kinds = null, layers = null;
         if (pattern != null && pattern.known()) {
             String p = pattern.text().strip();
             if (p.length() >= 2 && (p.startsWith("\"") && p.endsWith("\"") || p.startsWith("'") && p.endsWith("'"))) {
                 p = p.substring(1, p.length() - 1);
             }
             // the decoder's layers: before the first '/' (what follows are the MTP layers' blocks), '|' between stages
-            String layers = p.split("/", 2)[0].replace("|", "");
-            if (!layers.isEmpty() && layers.matches("[M*\\-E]+")) {
-                kinds = Models.Hybrid.kinds(layers);
+            String decoder = p.split("/", 2)[0].replace("|", "");
+            if (!decoder.isEmpty() && decoder.matches("[M*\\-E]+")) {
+                kinds = Models.Hybrid.kinds(decoder);
+                layers = decoder;
             }
         }
+        if (layers != null && layers.indexOf('E') < 0) {
+            // Mamba-2, attention and MLP layers: priced by kind (MambaLayers), the defaults said there
+            j.hybrid = new Specs.Hybrid(new Located<>(layers, pattern.span()), size(j, flags, "--mamba-num-heads"),
+                    size(j, flags, "--mamba-head-dim"), size(j, flags, "--mamba-state-dim"), size(j, flags, "--mamba-num-groups"), null);
+            return;
+        }
         j.unpriced.add("--is-hybrid-model" + (kinds != null ? " with " + patternFlag + " (" + kinds + ")" : "") + ": the estimate"
-                + " prices transformer layers only, so every layer of --num-layers is priced as attention + MLP (MoE where the job"
-                + " states experts), its Mamba-2 layers included: time and memory are overstated for them (the model catalog's"
-                + " hybrid entries and a hybrid config.json give no shape for this reason)");
+                + " prices Mamba-2, attention and MLP layers by kind, not " + (kinds != null ? "MoE layers among them" : "a job without"
+                + " a " + patternFlag + " of M, *, - and E") + ", so every layer of --num-layers is priced as attention + MLP (MoE"
+                + " where the job states experts), its Mamba-2 layers included: time and memory are overstated for them");
+    }
+
+    private static Located<Long> size(JobDraft j, Map<String, Word> flags, String flag) {
+        return j.key(flag, MegatronAdapter.located(flags.get(flag)));
     }
 }

@@ -94,6 +94,8 @@ final class JobDraft {
     Located<Double> offloadFraction;
     /** Settings read but not priced apart: lines of the plan's assumptions ({@link UnpricedSettings}). */
     final List<String> unpriced = new ArrayList<>();
+    /** A hybrid Mamba model's layer pattern and mixer sizes (ModelNames from the catalog, HybridLayers from a Megatron script); null: none. */
+    Specs.Hybrid hybrid;
     /** Values the adapters read and refused (a boolean key written "maybe", a fraction of 1.5): SYN002 each
      *  ({@link DraftValues}), reported by DraftBounds. */
     final List<DraftValues.Refused> refused = new ArrayList<>();
@@ -225,7 +227,7 @@ final class JobDraft {
         Specs.Model model = parameters == null && layers == null && heads == null && kvHeads == null && experts == null
                 && seqLength == null && hidden == null && unknownShape.isEmpty() ? null
                 : new Specs.Model(parameters, dtype, layers, heads, kvHeads, hidden, seqLength, experts, null, ffn, vocab, headDim,
-                        gated, tied, topK, moe(), attention(), unknownShape);
+                        gated, tied, topK, moe(), attention(), unknownShape, hybrid);
         Span key = first(tp, pp, cp, dp, ep);
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null

@@ -261,9 +261,9 @@ final class MegatronAdapter implements FormatAdapter {
                     bf16Count(j, flags, "--num-layers-at-end-in-bf16"), 1);
             j.fp8LayersBf16Key = "--first-last-layers-bf16";
         }
-        // --is-hybrid-model: Mamba-2 layers priced as transformer layers, said in the assumptions (HybridLayers)
+        // --is-hybrid-model: the layer pattern and the Mamba-2 mixer's sizes, priced by kind (HybridLayers)
         String patternFlag = flags.containsKey("--hybrid-layer-pattern") ? "--hybrid-layer-pattern" : "--hybrid-override-pattern";
-        HybridLayers.read(j, switchFlag(j, flags, script, "--is-hybrid-model"), flags.get(patternFlag), patternFlag);
+        HybridLayers.read(j, switchFlag(j, flags, script, "--is-hybrid-model"), flags.get(patternFlag), patternFlag, flags);
         Word rg = flags.get("--recompute-granularity");
         Located<Boolean> ra = switchFlag(j, flags, script, "--recompute-activations");
         if (rg != null && rg.known()) j.recompute = new Located<>(rg.text().toLowerCase(java.util.Locale.ROOT), rg.span());

@@ -4,6 +4,7 @@ import dev.gpulint.catalog.Models;
 import dev.gpulint.read.Readers;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.spec.Specs.Stated;
 import dev.gpulint.spec.Specs.StatedKind;
 import dev.gpulint.tree.ListNode;
@@ -82,7 +83,7 @@ final class ModelNames {
      * @param folder  the folder of the draft's file on disk, or null (standard input)
      */
     static void fill(JobDraft j, Map<String, Models.Entry> configs, Path folder, Models catalog) {
-        fill(j, configs, Map.of(), folder, catalog);
+        fill(j, configs, Map.of(), Map.of(), folder, catalog);
     }
 
     /**
@@ -90,7 +91,8 @@ final class ModelNames {
      * writing sizes out of bounds, SYN002 at each) gives no shape: those sizes are the job's unknown ones, and no other
      * name or catalog entry is tried (the job names that folder).
      */
-    static void fill(JobDraft j, Map<String, Models.Entry> configs, Map<String, java.util.Set<String>> refused, Path folder, Models catalog) {
+    static void fill(JobDraft j, Map<String, Models.Entry> configs, Map<String, Models.Hybrid> hybridConfigs,
+                     Map<String, java.util.Set<String>> refused, Path folder, Models catalog) {
         // last: a Hugging Face URI in the job's environment (Kubeflow's model initializer: STORAGE_URI=hf://org/model)
         for (var e : j.env.entrySet()) {
             if (e.getValue().value().startsWith("hf://")) {
@@ -120,15 +122,24 @@ final class ModelNames {
                 if (e != null) from = "the model catalog's " + e.name() + " (" + e.source() + ")";
             }
             if (e == null) continue;
-            var hybrid = catalog.hybrid(e);
-            if (hybrid.isPresent() && config == null) {
-                // a hybrid Mamba model priced as transformer layers would be overstated by half: no shape, and the job says why
+            // a linted NemotronH config.json's kinds, else the catalog entry's
+            var hybrid = config != null ? java.util.Optional.ofNullable(hybridConfigs.get(config)) : catalog.hybrid(e);
+            if (hybrid.isPresent() && hybrid.get().count('E') > 0) {
+                // a hybrid with MoE layers priced as transformer layers would be overstated by half: no shape, and the job says why
                 j.stated.add(new Stated(SHAPE, e.name(), key + " " + written + ": " + from + " is a hybrid Mamba model ("
-                        + hybrid.get().kinds() + ", hybrid_override_pattern) that the estimate does not price: it prices transformer"
-                        + " layers only, and every layer priced as attention + MLP would overstate the model", StatedKind.NAME, name.span()));
+                        + hybrid.get().kinds() + ", hybrid_override_pattern) that the estimate does not price: it prices Mamba-2,"
+                        + " attention and MLP layers by kind, not MoE layers among them, and every layer priced as attention + MoE would"
+                        + " overstate the model", StatedKind.NAME, name.span()));
                 return;
             }
             apply(j, e, name, key + " " + written + " → " + from);
+            if (hybrid.isPresent() && j.hybrid == null) {
+                // the Mamba-2, attention and MLP layers by kind (derive/estimate/MambaLayers)
+                Models.Hybrid y = hybrid.get();
+                var at = name.span();
+                j.hybrid = new Specs.Hybrid(new Located<>(y.pattern(), at), new Located<>(y.mambaHeads(), at), new Located<>(y.mambaHeadDim(), at),
+                        new Located<>(y.stateSize(), at), new Located<>(y.groups(), at), new Located<>(y.convKernel(), at));
+            }
             DraftBounds.keepUnknown(j);          // a size the files write out of bounds stays unknown, not the entry's
             j.stated.add(new Stated(SHAPE, e.name(), key + " " + written + ": " + from + unmodelled(e), StatedKind.NAME, name.span()));
             return;
@@ -180,7 +191,8 @@ final class ModelNames {
             var read = Readers.read(new SourceFile(f, display, Files.readString(f)));
             if (read.failed() || read.foreign().isEmpty()) return null;
             MappingNode root = read.foreign().get(0).root();
-            return HfConfigAdapter.accepts(root) ? HfConfigAdapter.read(root, display) : null;
+            // a hybrid config beside the script (not linted) is not read with its kinds: no shape from it
+            return HfConfigAdapter.accepts(root) && HfConfigAdapter.hybrid(root) == null ? HfConfigAdapter.read(root, display) : null;
         } catch (IOException | InvalidPathException | java.io.UncheckedIOException e) {
             return null;
         }
@@ -259,9 +271,9 @@ final class ModelNames {
     }
 
     /** The files' model configurations and the folders of the drafts' files, for {@link #fill}. */
-    static void fillAll(List<JobDraft> drafts, Map<String, Models.Entry> configs, Map<String, java.util.Set<String>> refused,
-                        Map<String, Path> folders) {
+    static void fillAll(List<JobDraft> drafts, Map<String, Models.Entry> configs, Map<String, Models.Hybrid> hybridConfigs,
+                        Map<String, java.util.Set<String>> refused, Map<String, Path> folders) {
         Models catalog = Models.builtIn();
-        for (JobDraft j : drafts) fill(j, configs, refused, folders.get(j.file), catalog);
+        for (JobDraft j : drafts) fill(j, configs, hybridConfigs, refused, folders.get(j.file), catalog);
     }
 }

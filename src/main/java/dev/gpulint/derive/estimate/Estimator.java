@@ -60,21 +60,30 @@ public final class Estimator {
         // one layer, one micro-batch, forward and backward
         double pg = hw.gemmPeak(dt) * hw.gemmEfficiency(dt), p16 = hw.sixteenBitPeak(dt);
         MoeCost.Priced moe = v.moe() != null && m.experts() > 1 ? MoeCost.price(m, v.moe(), l, hw, tokens, rfLin) : null;
-        // an MoE model's MLP side (experts, router, permutation, shared experts, dense layers) is MoeCost's
-        double linFlops = tokens * (moe == null ? m.linearFlopsPerTokenLayer() : 6.0 * m.attentionParameters()) / l.tp() * rfLin;
-        double kernels = (moe == null ? 12 : 6) * rfLin;   // an MoE layer's MLP kernels are MoeCost's
+        // an MoE model's MLP side (experts, router, permutation, shared experts, dense layers) is MoeCost's; a hybrid Mamba
+        // model's layers are the mean of its kinds (MambaLayers: two GEMMs each)
+        MambaLayers hy = v.mamba();
+        double linFlops = tokens * (hy != null ? hy.meanLinearFlopsPerToken(m) : moe == null ? m.linearFlopsPerTokenLayer()
+                : 6.0 * m.attentionParameters()) / l.tp() * rfLin;
+        double kernels = (hy != null ? MambaLayers.KERNELS : moe == null ? 12 : 6) * rfLin;   // an MoE layer's MLP kernels are MoeCost's
         double linS = linFlops / pg + kernels * e.gemmKernelS();
-        double attFlops = tokens * m.attentionExecutedFlopsPerTokenLayer() * v.attention().executedFraction(m.layers(), m.seq()) / l.tp() * rfAtt;
+        double attFlops = tokens * m.attentionExecutedFlopsPerTokenLayer() * v.attention().executedFraction(m.layers(), m.seq()) / l.tp() * rfAtt
+                * (hy != null ? hy.attentionShare() : 1);
         double attRate = p16 * hw.attention(v.attention().kernel());    // the kernel the job runs (AttentionKernel)
         double attS = attFlops / attRate;
-        double stored = perLayerActivationBytes(m, l);
+        double stored = perLayerActivationBytes(m, l, hy);
         double ewBytes = e.traffic() * stored * rfEw;
+        // a hybrid's SSD chunk scan (and its conv1d) moving its bytes through HBM (MambaLayers)
+        Term.Ssd ssd = hy == null ? null : new Term.Ssd(hy.mamba(), hy.layers(), hy.ssdBytesPerToken(), tokens / l.tp(), rfEw,
+                tokens / l.tp() * hy.meanSsdBytesPerToken() * rfEw, hw.hbmBytesPerSecond() * e.hbm());
+        if (ssd != null) ewBytes += ssd.bytes();
         // the layers whose MLP is dense, at their width: an MoE layer's experts are MoeCost's (their casts MoeCasts')
         Float8Scaling.DenseMlp denseMlp = Float8Scaling.DenseMlp.of(m, moe == null ? null : v.moe());
-        if (hw.quantizedGemms(dt)) {
-            // Transformer Engine casts each GEMM's input to fp8 (read 2 bytes, write 1) forward and its gradient backward
-            ewBytes += Float8Scaling.perTensorCastBytes(m, l, tokens, denseMlp);
-        }
+        // Transformer Engine casts each GEMM's input to fp8 (read 2 bytes, write 1) forward and its gradient backward; a
+        // hybrid's mean layer casts its own two GEMMs' inputs (MambaLayers)
+        double casts = !hw.quantizedGemms(dt) ? 0 : hy != null ? Float8Scaling.COUNTED * tokens * hy.meanGemmInputs(m) / l.tp()
+                : Float8Scaling.perTensorCastBytes(m, l, tokens, denseMlp);
+        ewBytes += casts;
         // eager elementwise kernels (torchtitan without torch.compile): their bytes beyond the fused kernels' (EagerKernels)
         Term.Eager eager = v.kernels().price(m, l, tokens, rfEw, moe == null, hw.hbmBytesPerSecond() * e.hbm());
         if (eager != null) ewBytes += eager.bytes();
@@ -92,7 +101,7 @@ public final class Estimator {
                 + tokens * m.vocab() / l.tp() * 4 * 4 / (hw.hbmBytesPerSecond() * e.hbm());
         // the layers an fp8 recipe keeps in bf16 (LayerPrecision): each one's time beyond a quantized layer's, per stage
         LayerPrecision.Priced bf16 = v.layerPrecision().price(m, l, hw, tokens, rfLin, linFlops, pg, p16 * e.gemm(),
-                hw.quantizedGemms(dt) ? Float8Scaling.perTensorCastBytes(m, l, tokens, denseMlp) : 0, f8, moe, v.moe(),
+                casts, f8, moe, v.moe(),
                 hw.hbmBytesPerSecond() * e.hbm());
         double[] bf16Layers = v.layerPrecision().perStage(m, l);
         double bf16S = bf16 == null ? 0 : bf16.extraSeconds();
@@ -109,6 +118,7 @@ public final class Estimator {
                 e.gemmKernelS(), attFlops, m.mla() != null, attRate, ewBytes, hw.hbmBytesPerSecond() * e.hbm(), e.layerS(),
                 slowest == pp - 1 ? logitS : 0, stageS));
         if (eager != null) terms.add(eager);
+        if (ssd != null) terms.add(ssd);
         if (f8 != null) terms.add(f8);
         if (moe != null) terms.add(moe.term());
         if (moe != null && moe.passes() != null) terms.add(moe.passes());
@@ -125,7 +135,7 @@ public final class Estimator {
         Comm c = new Comm(hw, stride, terms, traffic, tiers);
 
         // tp: 4 all-gather/reduce-scatter pairs per layer (6 with full recompute, 5 under op-level SAC), b·s·h·bytes each
-        double tpCount = Checkpointing.tpCollectives(l, layersPerStage);
+        double tpCount = Checkpointing.tpCollectives(l, layersPerStage) * (hy != null ? MambaLayers.TP_SHARE : 1);
         double tpS = c.collective(TP, l.tp(), tpCount * layersPerStage, tokens * m.hidden() * ab, Collective.ALL_GATHER,
                 "all-gather/reduce-scatter per micro-batch (b·s·h·" + (int) ab + " bytes each)");
         // exposed: all of it (plain TP), what outlasts the GEMM beside each (--tp-comm-overlap, async TP), or the family's share
@@ -137,7 +147,8 @@ public final class Estimator {
         // forward runs its ring again (rfAtt: 4/3 under full recompute, the forward's third once more)
         // sends: cp − 1 ring steps forward and cp − 1 backward (K/V with their gradients in one step) per layer
         double cpS = l.cp() > 1 ? c.p2p(CP, l.cp(), 2.0 * rfAtt * (l.cp() - 1) * layersPerStage,
-                3.0 * rfAtt * (l.cp() - 1) * layersPerStage * 2 * tokens * m.kvHeads() * m.headDim() * ab / l.tp(), "K/V ring exchange") : 0;
+                3.0 * rfAtt * (l.cp() - 1) * layersPerStage * 2 * tokens * m.kvHeads() * m.headDim() * ab / l.tp()
+                        * (hy != null ? hy.attentionShare() : 1), "K/V ring exchange") : 0;
         double cpExp = Math.max(0, cpS - e.cpOverlap() * layersPerStage * attS);
         // ep: four all-to-alls per MoE layer (dispatch and combine, forward and backward), each (n − 1)/n of the routed tokens
         double epS = 0, epExp = 0;
@@ -247,7 +258,8 @@ public final class Estimator {
         double stepTokens = (double) l.globalBatchSize() * m.seq();
         double gpus = l.gpus();
         double tps = stepTokens / (step * gpus);
-        double flops = (v.moe() != null && m.experts() > 1 ? v.moe().modelFlopsPerToken(m) : m.modelFlopsPerToken()) * tps;
+        double flops = (hy != null ? hy.modelFlopsPerToken(m) : v.moe() != null && m.experts() > 1 ? v.moe().modelFlopsPerToken(m)
+                : m.modelFlopsPerToken()) * tps;
         Estimate.Throughput tp = new Estimate.Throughput(tps, flops / 1e12, flops / hw.gemmPeak(dt));
         Estimate.Time time = new Estimate.Time(step, compute, bubble, comm, tiers, exposed, optimizer);
         return new Estimate(l, m, hw.gpu(), hw.memoryBytes(), stages, time, tp, terms, traffic);
@@ -255,9 +267,20 @@ public final class Estimator {
 
     /** Activation bytes one layer stores per micro-batch per GPU (selective recompute, flash attention). */
     static double perLayerActivationBytes(ModelShape m, Layout l) {
+        return perLayerActivationBytes(m, l, null);
+    }
+
+    /** {@link #perLayerActivationBytes}, a hybrid Mamba model's mean layer by its kinds ({@link MambaLayers#meanActivationParts}). */
+    static double perLayerActivationBytes(ModelShape m, Layout l, MambaLayers hy) {
         double s = (double) m.seq() / l.cp(), h = m.hidden(), t = l.tp();
         double sbh = s * l.microBatchSize() * h;
-        double per = l.sequenceParallel() || l.tp() == 1 ? sbh * (18 + 4.0 * m.ffn() / h) / t : sbh * (10 + (8 + 4.0 * m.ffn() / h) / t);
+        double per;
+        if (hy != null) {
+            double[] p = hy.meanActivationParts(m);
+            per = l.sequenceParallel() || l.tp() == 1 ? sbh * (p[0] + p[1]) / t : sbh * (p[0] + p[1] / t);
+        } else {
+            per = l.sequenceParallel() || l.tp() == 1 ? sbh * (18 + 4.0 * m.ffn() / h) / t : sbh * (10 + (8 + 4.0 * m.ffn() / h) / t);
+        }
         return per * m.dtype().activationBytes() / 2.0;
     }
 

@@ -43,7 +43,8 @@ public final class MemoryModel {
         int moeLayers = s != null ? s.moeLayers() : m.layers();
         double gate = m.gatedMlp() ? 3.0 : 2.0;
         double expertMlp = m.experts() > 1 ? (double) moeLayers * m.experts() * m.mlpParameters() : 0;
-        double dense = m.transformerParameters() - (m.experts() > 1 ? (double) m.layers() * m.experts() * m.mlpParameters() : 0);
+        double dense = v.mamba() != null ? v.mamba().layerParameters(m)     // a hybrid's layers by kind (MambaLayers)
+                : m.transformerParameters() - (m.experts() > 1 ? (double) m.layers() * m.experts() * m.mlpParameters() : 0);
         if (s != null) dense += moeLayers * gate * m.hidden() * s.sharedFfn() + s.denseLayers(m) * gate * m.hidden() * s.denseFfn();
         double share = stageLayers(m, l, i) / m.layers();
         double shared = dense / l.tp() * share, expert = expertMlp / ((double) l.tp() * l.ep()) * share;
@@ -130,7 +131,7 @@ public final class MemoryModel {
         double s = (double) m.seq() / l.cp(), b = l.microBatchSize(), h = m.hidden(), t = l.tp();
         double sbh = s * b * h;
         double scale = m.dtype().activationBytes() / 2.0;
-        double[] parts = perLayer(m);
+        double[] parts = v.mamba() != null ? v.mamba().meanActivationParts(m) : perLayer(m);   // a hybrid's mean layer (MambaLayers)
         double perLayer = (l.sequenceParallel() || l.tp() == 1 ? (parts[0] + parts[1]) / t : parts[0] + parts[1] / t) * sbh;
         double layersHeld;
         long pp = l.pp();

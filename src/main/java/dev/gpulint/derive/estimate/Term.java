@@ -10,7 +10,7 @@ import dev.gpulint.spec.ParallelDim;
  */
 public sealed interface Term {
 
-    /** The term's name as the plan prints it: compute, eager, float8, moe, tp, cp, ep, pp, dp, offload, host-states,
+    /** The term's name as the plan prints it: compute, ssd, eager, float8, moe, tp, cp, ep, pp, dp, offload, host-states,
      * bubble or optimizer. */
     String term();
 
@@ -38,6 +38,26 @@ public sealed interface Term {
                    double gemmEfficiency, double kernels, double kernelSeconds, double attentionFlops, boolean latentAttention, double attentionRate,
                    double elementwiseBytes, double hbmRate, double layerSeconds, double logitSeconds, double seconds) implements Term {
         @Override public String term() { return "compute"; }
+    }
+
+    /**
+     * A hybrid Mamba model's SSD path (the causal conv1d and the chunk scan) as HBM bytes, per mean layer and micro-batch
+     * ({@link MambaLayers#ssdBytesPerToken}).
+     *
+     * @param mambaLayers   the Mamba-2 layers
+     * @param layers        all layers of the pattern (the mean layer carries mambaLayers/layers of one Mamba-2 layer's bytes)
+     * @param bytesPerToken one Mamba-2 layer's bytes per token, forward and backward
+     * @param tokens        the tokens per micro-batch on one GPU's heads (÷ tp)
+     * @param recompute     the elementwise recompute factor (full recompute runs the forward again)
+     * @param bytes         tokens × bytesPerToken × mambaLayers/layers × recompute
+     * @param hbmRate       the achieved HBM rate, bytes/s
+     */
+    record Ssd(int mambaLayers, int layers, double bytesPerToken, double tokens, double recompute, double bytes, double hbmRate)
+            implements Term {
+        @Override public String term() { return "ssd"; }
+
+        /** The bytes' time at the HBM rate (in the compute term's elementwise bytes). */
+        public double seconds() { return bytes / hbmRate; }
     }
 
     /**

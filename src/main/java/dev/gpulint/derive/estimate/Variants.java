@@ -7,11 +7,11 @@ package dev.gpulint.derive.estimate;
  * elementwise kernels run fused or eager ({@link EagerKernels}), how Float8 GEMM inputs are scaled ({@link Float8Scaling}), in
  * which precision the parameters are all-gathered ({@link ParamGather}), which modules selective recompute re-runs
  * ({@link RecomputeModules}), which layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}) and how ZeRO-3 gathers the
- * parameters ({@link ShardedGathers}).
+ * parameters ({@link ShardedGathers}); a hybrid Mamba model's layers by kind ({@link MambaLayers}, null for a transformer).
  */
 public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
                        Float8Scaling float8, ParamGather paramGather, RecomputeModules recomputeModules,
-                       LayerPrecision layerPrecision, ShardedGathers gathers) {
+                       LayerPrecision layerPrecision, ShardedGathers gathers, MambaLayers mamba) {
     public static final Variants NONE = defaults(null);
 
     /**
@@ -41,6 +41,13 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
 
     /** Every variant at its default (the canonical constructor's, for a null), with {@code moe}'s layers. */
     private static Variants defaults(MoeShape moe) {
-        return new Variants(moe, null, null, null, null, null, null, null, null, null);
+        return new Variants(moe, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /** Without hybrid Mamba layers. */
+    public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
+                    Float8Scaling float8, ParamGather paramGather, RecomputeModules recomputeModules, LayerPrecision layerPrecision,
+                    ShardedGathers gathers) {
+        this(moe, attention, offload, tpOverlap, kernels, float8, paramGather, recomputeModules, layerPrecision, gathers, null);
     }
 }

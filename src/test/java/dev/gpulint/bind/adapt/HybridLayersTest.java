@@ -2,6 +2,7 @@ package dev.gpulint.bind.adapt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.spec.Specs;
@@ -10,8 +11,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Megatron's hybrid Mamba models written by their sizes ({@code --is-hybrid-model}, {@code --hybrid-layer-pattern}): priced
- * as transformer layers, and the plan's assumptions say so, as the model catalog's hybrid entries give no shape at all.
+ * Megatron's hybrid Mamba models written by their sizes ({@code --is-hybrid-model}, {@code --hybrid-layer-pattern}, the
+ * {@code --mamba-*} sizes): a pattern of Mamba-2, attention and MLP layers is the job's hybrid layers (priced by kind,
+ * derive/estimate/MambaLayers); one with MoE layers, or none, is priced as transformer layers and the assumptions say so.
  * Our own fixtures, in the shapes of Megatron-LM's functional-test MODEL_ARGS and a launch script.
  */
 class HybridLayersTest {
@@ -36,26 +38,43 @@ class HybridLayersTest {
     }
 
     @Test
-    void modelArgsPatternIsSaidWithItsKinds() {
+    void modelArgsPatternIsTheJobsHybridLayers() {
         Specs.Job j = Foreign.bind("model_config.yaml", MODEL_ARGS);
-        assertEquals(List.of("--is-hybrid-model with --hybrid-layer-pattern (4 Mamba-2, 1 attention and 3 MLP layers): the"
-                + " estimate prices transformer layers only, so every layer of --num-layers is priced as attention + MLP (MoE"
-                + " where the job states experts), its Mamba-2 layers included: time and memory are overstated for them (the"
-                + " model catalog's hybrid entries and a hybrid config.json give no shape for this reason)"), hybridLines(j));
+        assertEquals(List.of(), hybridLines(j), "priced by kind: nothing unpriced");
+        assertEquals("M-M*M-M-", j.model().hybrid().pattern().value());
+        assertNull(j.model().hybrid().heads(), "no --mamba-num-heads: the estimate takes Megatron's default and says so");
         assertEquals(8, j.model().layers().value());
+        // the mixer's sizes as written
+        Specs.Job sized = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("  --seq-length: 4096\n",
+                "  --seq-length: 4096\n  --mamba-num-heads: 40\n  --mamba-head-dim: 48\n  --mamba-state-dim: 64\n  --mamba-num-groups: 4\n"));
+        Specs.Hybrid h = sized.model().hybrid();
+        assertEquals(List.of(40L, 48L, 64L, 4L), List.of(h.heads().value(), h.headDim().value(), h.state().value(), h.groups().value()));
+    }
+
+    @Test
+    void aPatternWithMoeLayersIsPricedAsTransformerLayersAndSaidSo() {
+        Specs.Job j = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"MEM*MEME\""));
+        assertNull(j.model().hybrid());
+        assertEquals(List.of("--is-hybrid-model with --hybrid-layer-pattern (4 Mamba-2, 1 attention and 3 MoE layers): the"
+                + " estimate prices Mamba-2, attention and MLP layers by kind, not MoE layers among them, so every layer of"
+                + " --num-layers is priced as attention + MLP (MoE where the job states experts), its Mamba-2 layers included: time"
+                + " and memory are overstated for them"), hybridLines(j));
     }
 
     @Test
     void pipeAndMtpSeparatorsAreNotLayersAndAnOddPatternIsNotCounted() {
         // the MTP blocks after the first '/' (Nemotron 3 Super's "...EME/*E/*E" with --mtp-num-layers 2) are not decoder layers
         Specs.Job piped = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"M-M*|M-M-/*-\""));
-        assertTrue(hybridLines(piped).get(0).startsWith("--is-hybrid-model with --hybrid-layer-pattern (4 Mamba-2, 1 attention"
-                + " and 3 MLP layers)"), hybridLines(piped).get(0));
+        assertEquals("M-M*M-M-", piped.model().hybrid().pattern().value());
         Specs.Job odd = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"MxM\""));
-        assertTrue(hybridLines(odd).get(0).startsWith("--is-hybrid-model: the estimate prices"), hybridLines(odd).get(0));
-        // without the switch nothing is said
+        assertNull(odd.model().hybrid());
+        assertEquals(List.of("--is-hybrid-model: the estimate prices Mamba-2, attention and MLP layers by kind, not a job without a"
+                + " --hybrid-layer-pattern of M, *, - and E, so every layer of --num-layers is priced as attention + MLP (MoE where"
+                + " the job states experts), its Mamba-2 layers included: time and memory are overstated for them"), hybridLines(odd));
+        // without the switch nothing is said, and the pattern is not read
         Specs.Job plain = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("  --is-hybrid-model: true\n", ""));
         assertEquals(List.of(), hybridLines(plain));
+        assertNull(plain.model().hybrid());
     }
 
     @Test
@@ -64,13 +83,12 @@ class HybridLayersTest {
                 #!/bin/bash
                 torchrun --nnodes 1 --nproc_per_node 8 pretrain_mamba.py \\
                   --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --seq-length 4096 \\
-                  --is-hybrid-model --hybrid-override-pattern "MM*-" \\
+                  --is-hybrid-model --hybrid-override-pattern "MM*-" --mamba-num-heads 32 \\
                   --micro-batch-size 1 --global-batch-size 64 --bf16
                 """);
         assertNotNull(j.origin());
-        assertEquals(List.of("--is-hybrid-model with --hybrid-override-pattern (2 Mamba-2, 1 attention and 1 MLP layers): the"
-                + " estimate prices transformer layers only, so every layer of --num-layers is priced as attention + MLP (MoE"
-                + " where the job states experts), its Mamba-2 layers included: time and memory are overstated for them (the"
-                + " model catalog's hybrid entries and a hybrid config.json give no shape for this reason)"), hybridLines(j));
+        assertEquals(List.of(), hybridLines(j));
+        assertEquals("MM*-", j.model().hybrid().pattern().value());
+        assertEquals(32L, j.model().hybrid().heads().value());
     }
 }

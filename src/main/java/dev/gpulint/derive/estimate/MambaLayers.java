@@ -1,0 +1,227 @@
+package dev.gpulint.derive.estimate;
+
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A hybrid Mamba model's layers (Megatron-Core's {@code MambaStack}; Nemotron-H, Nemotron Nano 2): one layer per
+ * character of its pattern, {@code M} a Mamba-2 mixer, {@code *} self-attention alone, {@code -} an MLP alone, each with its
+ * own pre-norm. {@link ModelShape} holds the attention's and the MLP's sizes ({@code layers} is the pattern's length); this
+ * record holds the kinds' counts and the mixer's sizes, and gives per-layer means over the pattern that the estimate
+ * multiplies by a stage's layers (a stage's own mix of kinds is not counted: the mean stands for each layer).
+ *
+ * <p>The mixer (Megatron-Core megatron/core/ssm/mamba_mixer.py, MambaMixer, read at NVIDIA/Megatron-LM
+ * 00bebb45b9b247b7c6a13d2f47f3b5beed3a335d; d_inner = heads × head dim, else expand 2 × h, G groups, N the state size): {@code in_proj} h → 2·d_inner + 2·G·N + heads (z, x, B, C, dt; a TE LayerNormColumnParallelLinear, so the
+ * layer's norm of h is in it), a depthwise {@code conv1d} of the kernel's width over x, B, C (d_inner + 2·G·N channels, with
+ * biases), {@code A_log}, {@code D} and {@code dt_bias} per head, a gated RMSNorm over d_inner, {@code out_proj} d_inner → h.
+ * Attention-only and MLP-only layers are their halves of a transformer layer (its attention or MLP and one norm of h).
+ *
+ * <p>Model FLOPs (the MFU convention) are Megatron-LM's own count for hybrid models (megatron/training/training.py,
+ * {@code num_floating_point_operations} → {@code hybrid_flops}, read at NVIDIA/Megatron-LM 001b00c2734d8f0fad096fe48a382fedf755d321); the executed time counts the GEMMs at their real sizes
+ * and the SSD chunk scan as HBM bytes ({@link #ssdBytesPerToken}). MoE ({@code E}) layers and multi-latent attention in a
+ * hybrid are not priced by kinds ({@link #of} gives null; the caller says so). Everything is computed once per job
+ * (a record of counts and sizes); each method is a few multiplications.
+ *
+ * @param mamba     Mamba-2 layers (M)
+ * @param attention attention-only layers (*)
+ * @param mlp       MLP-only layers (-)
+ * @param heads     the mixer's heads (mamba_num_heads)
+ * @param headDim   its head dimension P (mamba_head_dim)
+ * @param state     its state size N (ssm_state_size, --mamba-state-dim)
+ * @param groups    its B/C groups G (n_groups, --mamba-num-groups)
+ * @param conv      the depthwise convolution's width (conv_kernel; MambaMixer's d_conv 4)
+ */
+public record MambaLayers(int mamba, int attention, int mlp, long heads, long headDim, long state, long groups, long conv) {
+
+    /** The SSD kernels' chunk length Q: MambaMixer's {@code chunk_size} default, 128. */
+    public static final long CHUNK = 128;
+
+    public MambaLayers {
+        if (mamba < 0 || attention < 0 || mlp < 0 || mamba + attention + mlp < 1 || heads < 1 || headDim < 1 || state < 1
+                || groups < 1 || conv < 1) {
+            throw new IllegalArgumentException("a hybrid's layer counts are at least 0 (one layer at least) and its mixer's sizes at least 1");
+        }
+    }
+
+    /** Layers of the pattern. */
+    public int layers() { return mamba + attention + mlp; }
+
+    /** d_inner: heads × head dimension. */
+    public long inner() { return heads * headDim; }
+
+    /** in_proj's output width: 2·d_inner + 2·G·N + heads (z, x, B, C, dt). */
+    public long inProjWidth() { return 2 * inner() + 2 * groups * state + heads; }
+
+    /** The mixer's matrices (in_proj and out_proj): h·(2·d_inner + 2·G·N + heads) + d_inner·h. */
+    public double mixerMatrices(ModelShape m) {
+        return (double) m.hidden() * inProjWidth() + (double) inner() * m.hidden();
+    }
+
+    /**
+     * One Mamba-2 layer's parameters: its matrices, the conv1d over d_inner + 2·G·N channels (weights of the kernel's width
+     * and a bias each), A_log, D and dt_bias per head, the gated norm's d_inner and the layer's norm of h.
+     */
+    public double mambaLayerParameters(ModelShape m) {
+        return mixerMatrices(m) + (double) (inner() + 2 * groups * state) * (conv + 1) + 3.0 * heads + inner() + m.hidden();
+    }
+
+    /** All layers' parameters and the final norm (the embeddings are {@link ModelShape#embeddingParameters}). */
+    public double layerParameters(ModelShape m) {
+        return mamba * mambaLayerParameters(m) + attention * (m.attentionParameters() + m.hidden())
+                + mlp * (m.mlpParameters() + m.hidden()) + m.hidden();
+    }
+
+    /** Parameters of the whole model: the layers, the final norm and one embedding matrix, two when untied. */
+    public double parameters(ModelShape m) {
+        return layerParameters(m) + (m.tiedEmbeddings() ? 1 : 2) * m.embeddingParameters();
+    }
+
+    /** The layers' parameters per layer of the pattern (final norm included), as a stage's share multiplies it. */
+    public double meanLayerParameters(ModelShape m) {
+        return layerParameters(m) / layers();
+    }
+
+    /** Linear FLOPs per token of the mean layer, forward and backward: 6 × the matrices a token passes through. */
+    public double meanLinearFlopsPerToken(ModelShape m) {
+        return 6.0 * (mamba * mixerMatrices(m) + attention * m.attentionParameters() + mlp * m.mlpParameters()) / layers();
+    }
+
+    /**
+     * The mean layer's GEMM input elements per token, each cast to fp8 forward (and its output gradient backward) under a
+     * quantized recipe: h and d_inner (in_proj, out_proj), h and a·d (QKV, projection), h and ffn (fc1, fc2), as
+     * Float8Scaling counts a transformer layer's.
+     */
+    public double meanGemmInputs(ModelShape m) {
+        double h = m.hidden();
+        return (mamba * (h + inner()) + attention * (h + (double) m.heads() * m.headDim()) + mlp * (h + m.ffn())) / layers();
+    }
+
+    /** The attention layers' share of the layers: what the mean layer carries of one attention core. */
+    public double attentionShare() {
+        return (double) attention / layers();
+    }
+
+    /** GEMM kernels of one layer of each kind, forward and backward: two GEMMs (in_proj and out_proj, QKV and the projection, fc1 and fc2) × 3. */
+    public static final int KERNELS = 6;
+
+    /** The tensor-parallel all-gather/reduce-scatter pairs of a hybrid layer beside a transformer layer's: one GEMM pair, not two. */
+    public static final double TP_SHARE = 0.5;
+
+    /**
+     * The SSD path's HBM bytes per token of one Mamba-2 layer, forward and backward (the backward reads and writes twice
+     * what the forward does): the causal conv1d reads and writes x, B, C (2 × 2·(d_inner + 2·G·N)); the chunk scan reads
+     * x, B, C, dt and writes y (2·(2·d_inner + 2·G·N + heads)) and passes its fp32 chunk states (heads × P × N per chunk of
+     * Q tokens) three times, written by the chunk-state kernel, read and rewritten by the state passing, read by the
+     * output kernel (mamba_ssm ops/triton/ssd_combined.py: 3 × 4·d_inner·N/Q). The scan's matmuls are this memory's
+     * work: the Mamba-2 paper (Dao and Gu 2024, arXiv:2405.21060, Fig. 10) measures SSD at FlashAttention-2's speed from
+     * 2K tokens on several times fewer FLOPs, so FLOPs at a tensor-core rate would understate it.
+     */
+    public double ssdBytesPerToken() {
+        double xbc = inner() + 2.0 * groups * state;
+        double forward = 2 * 2 * xbc + 2 * (2.0 * inner() + 2.0 * groups * state + heads) + 3 * 4.0 * inner() * state / CHUNK;
+        return 3 * forward;
+    }
+
+    /** The SSD bytes per token of the mean layer: the Mamba-2 layers' share of {@link #ssdBytesPerToken}. */
+    public double meanSsdBytesPerToken() {
+        return mamba * ssdBytesPerToken() / layers();
+    }
+
+    /**
+     * Bytes per s·b·h one Mamba-2 layer keeps for its backward, as {replicated over tp, divided by tp} (16-bit): the
+     * layer's input and in_proj's normalized input (TE's LayerNormColumnParallelLinear keeps both: 2 + 2, replicated unless
+     * sequence-parallel); mamba_split_conv1d_scan_combined's saved tensors, zxBCdt (2·(2·d_inner + 2·G·N + heads)) and the
+     * scan's output before the gated norm (2·d_inner; it recomputes the conv in backward), and out_proj's input (2·d_inner),
+     * divided by tp as the heads are. No dropout mask (Megatron's MambaLayer adds the residual without dropout).
+     */
+    public double[] mambaActivationParts(ModelShape m) {
+        double h = m.hidden();
+        return new double[] {4, (2.0 * inProjWidth() + 2.0 * inner() + 2.0 * inner()) / h};
+    }
+
+    /**
+     * The mean layer's activation bytes per s·b·h as {replicated, divided by tp}: the Mamba-2 layers' as above, an
+     * attention-only layer its half of Korthikanti's layer (norm input, QKV input, dropout mask: 5; Q, K, V and the
+     * projection's input divided), an MLP-only layer the other half (norm input, fc1 input, dropout mask: 5; fc1's and the
+     * activation's outputs divided). {@code parts} is {@link MemoryModel#perLayer}'s split of a whole transformer layer.
+     */
+    public double[] meanActivationParts(ModelShape m) {
+        double h = m.hidden(), ad = (double) m.heads() * m.headDim(), qd = (double) m.kvHeads() * m.headDim();
+        double att = (2 * ad + 4 * qd + 2 * ad) / h, ffn = (m.gatedMlp() ? 6.0 : 4.0) * m.ffn() / h;
+        double[] mx = mambaActivationParts(m);
+        double rep = (mamba * mx[0] + attention * 5.0 + mlp * 5.0) / layers();
+        double split = (mamba * mx[1] + attention * att + mlp * ffn) / layers();
+        return new double[] {rep, split};
+    }
+
+    /**
+     * Model FLOPs per token, forward and backward, as Megatron-LM counts a hybrid model (training.py {@code hybrid_flops},
+     * 3 × the forward): attention 4·a·d·(h + h·q/a + s/2) (its core causal: s/2), MLP 4·h·ffn (× 3/2 gated), Mamba
+     * 2·h·(2·d_in + 2·G·N + heads) + 7·d_in·N (the scan) + 2·d_in·h with Megatron's d_in = 2·h (its count assumes expand 2
+     * whatever the heads), logits 2·h·V.
+     */
+    public double modelFlopsPerToken(ModelShape m) {
+        double h = m.hidden(), s = m.seq(), a = m.heads(), d = m.headDim(), q = m.kvHeads();
+        double attn = 4 * a * d * (h + h * q / a + s / 2);
+        double mlpF = 4.0 * h * m.ffn() * (m.gatedMlp() ? 1.5 : 1.0);
+        double din = 2 * h;
+        double mambaF = 2 * h * (2 * din + 2.0 * groups * state + heads) + 7 * din * state + 2 * din * h;
+        return 3 * (attention * attn + mlp * mlpF + mamba * mambaF + 2 * h * m.vocab());
+    }
+
+    /** "52 layers (24 Mamba-2, 4 attention and 24 MLP) ..." : the assumptions line of a hybrid priced by kinds. */
+    public String describe(ModelShape m) {
+        return String.format(Locale.ROOT, "hybrid Mamba layers priced by kind: %d Mamba-2 (%d heads × %d, state %d, %d groups, conv %d: %.3g M"
+                        + " parameters each), %d attention-only and %d MLP-only of %d layers, %.3g B parameters; each stage priced as its share"
+                        + " of the mean layer; the SSD scan as HBM bytes (%.0f KB per token per Mamba-2 layer, chunk %d); model FLOPs as"
+                        + " Megatron-LM's hybrid_flops counts them (docs/plan.md, hybrid Mamba models)",
+                mamba, heads, headDim, state, groups, conv, mambaLayerParameters(m) / 1e6, attention, mlp, layers(), parameters(m) / 1e9,
+                ssdBytesPerToken() / 1e3, CHUNK);
+    }
+
+    /**
+     * The hybrid layers a job states ({@code model.hybrid}: the pattern and the mixer's sizes, from a hybrid catalog entry or
+     * a Megatron script's --is-hybrid-model flags), or null: none stated, a pattern with MoE layers or multi-latent attention
+     * (not priced by kinds: said in {@code as}), or a pattern whose length is not the model's layers (said).
+     */
+    public static MambaLayers of(Specs.Hybrid h, ModelShape m, List<String> as) {
+        if (h == null || h.pattern() == null || h.pattern().value() == null) return null;
+        String p = h.pattern().value();
+        int mm = count(p, 'M'), at = count(p, '*'), ml = count(p, '-'), moe = count(p, 'E');
+        if (moe > 0 || m.experts() > 1 || m.mla() != null) {
+            as.add("hybrid layer pattern with " + (moe > 0 ? moe + " MoE layers" : "experts or multi-latent attention")
+                    + ": not priced by kind; every layer is priced as a transformer layer (attention + MLP or MoE), its Mamba-2"
+                    + " layers included, so time and memory are overstated for them");
+            return null;
+        }
+        if (mm + at + ml != p.length() || p.length() != m.layers()) {
+            as.add("hybrid layer pattern of " + p.length() + " layers where the model has " + m.layers()
+                    + ": not priced by kind; every layer is priced as a transformer layer");
+            return null;
+        }
+        long heads = v(h.heads()), headDim = v(h.headDim()), state = v(h.state()), groups = v(h.groups()), conv = v(h.conv());
+        if (state <= 0) { state = 128; as.add("Mamba state size not given: 128 (Megatron-LM's --mamba-state-dim default)"); }
+        if (headDim <= 0) { headDim = 64; as.add("Mamba head dimension not given: 64 (Megatron-LM's --mamba-head-dim default)"); }
+        if (groups <= 0) { groups = 8; as.add("Mamba groups not given: 8 (Megatron-LM's --mamba-num-groups default)"); }
+        if (heads <= 0) {
+            heads = Math.max(1, 2 * m.hidden() / headDim);
+            as.add("Mamba heads not given: " + heads + " (MambaMixer's d_inner = 2 × hidden ÷ the head dimension)");
+        }
+        if (conv <= 0) { conv = 4; as.add("Mamba conv1d width not given: 4 (MambaMixer's d_conv default)"); }
+        MambaLayers r = new MambaLayers(mm, at, ml, heads, headDim, state, groups, conv);
+        as.add(r.describe(m));
+        return r;
+    }
+
+    private static int count(String p, char c) {
+        int n = 0;
+        for (int i = 0; i < p.length(); i++) if (p.charAt(i) == c) n++;
+        return n;
+    }
+
+    private static long v(Located<Long> x) {
+        return x == null || x.value() == null ? 0 : x.value();
+    }
+}

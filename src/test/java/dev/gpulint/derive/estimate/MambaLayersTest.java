@@ -1,0 +1,188 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.catalog.Models;
+import dev.gpulint.core.Span;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.EstimateManifest;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hybrid Mamba model's layers by kind: its parameters against its publisher's totals, its model FLOPs against
+ * Megatron-LM's own count for hybrid models (training.py num_floating_point_operations → hybrid_flops, written out here from
+ * the code as it stands at NVIDIA/Megatron-LM 001b00c2734d8f0fad096fe48a382fedf755d321), and its estimate beside the same
+ * shape priced as transformer layers.
+ */
+class MambaLayersTest {
+
+    private static final Models MODELS = Models.builtIn();
+
+    /** The catalog entry's shape (seq 8192, bf16, the vocabulary as Megatron pads it at tp 1) and its layers by kind. */
+    private static ModelShape shape(Models.Entry e) {
+        return new ModelShape((int) e.layers(), e.hidden(), e.heads(), e.kvHeads(), e.headDim(), e.ffn(), ModelShape.padVocab(e.vocab(), 1),
+                8192, e.gated(), e.tied(), 1, 1, ModelShape.Dtype.BF16);
+    }
+
+    private static MambaLayers layers(Models.Entry e) {
+        Models.Hybrid y = MODELS.hybrid(e).orElseThrow();
+        return new MambaLayers((int) y.count('M'), (int) y.count('*'), (int) y.count('-'), y.mambaHeads(), y.mambaHeadDim(),
+                y.stateSize(), y.groups(), y.convKernel());
+    }
+
+    private static Models.Entry entry(String name) {
+        return MODELS.find(name).orElseThrow();
+    }
+
+    @Test
+    void nemotronHCountsTheParametersItsPublisherStates() {
+        // arXiv:2504.03624 (Nemotron-H) and the model cards: "8B", "47B", "56B"; the Nemotron Nano 2 cards: 8.89 B, 12.31 B
+        // (nvidia/NVIDIA-Nemotron-Nano-9B-v2, nvidia/NVIDIA-Nemotron-Nano-12B-v2-Base)
+        record Want(String name, double published, double within) {}
+        for (Want w : List.of(new Want("Nemotron-H-47B", 47e9, 0.01), new Want("Nemotron-H-56B", 56e9, 0.01),
+                new Want("Nemotron-Nano-9B-v2", 8.89e9, 0.01), new Want("Nemotron-Nano-12B-v2", 12.31e9, 0.01),
+                // "8B" is rounded to the billion: the count is 8.10 B, 1.3 % above the round figure, within its rounding
+                new Want("Nemotron-H-8B", 8e9, 0.02))) {
+            Models.Entry e = entry(w.name());
+            double p = layers(e).parameters(shape(e).withVocab(e.vocab()));
+            assertEquals(w.published(), p, w.within() * w.published(), w.name() + ": " + p);
+        }
+        // the 8B's count term by term: 24 mixers of 109.64 M (in_proj 4096 × 18,560, out_proj 8,192 × 4,096, conv 10,240 × 5,
+        // 3 × 128 per head, the gated norm's 8,192 and the layer norm's 4,096), 4 attention layers, 24 squared-ReLU MLPs, the
+        // final norm and two embeddings of 131,072 × 4,096
+        Models.Entry e8 = entry("Nemotron-H-8B");
+        MambaLayers y = layers(e8);
+        ModelShape m = shape(e8);
+        assertEquals(4096.0 * 18560 + 8192.0 * 4096 + 10240.0 * 5 + 3 * 128 + 8192 + 4096, y.mambaLayerParameters(m));
+        double attention = 4096.0 * 32 * 128 * 2 + 4096.0 * 8 * 128 * 2 + 4096, mlp = 2 * 4096.0 * 21504 + 4096;
+        assertEquals(24 * y.mambaLayerParameters(m) + 4 * attention + 24 * mlp + 4096 + 2 * 131072.0 * 4096, y.parameters(m), 1);
+        assertEquals(8.100852736e9, y.parameters(m), 1);
+    }
+
+    /** Megatron-LM's hybrid_flops, written out from training.py for batch 1: 3 × the forward, per sequence. */
+    private static double megatronHybridFlops(long seq, long hidden, int attnLayers, int mambaLayers, int mlpLayers, long stateDim,
+                                              long headDim, long groups, long mambaHeads, long attnHeads, long queryGroups,
+                                              long kvChannels, double mlpExpansion, boolean swiglu, long vocab) {
+        double b = 1, s = seq, h = hidden;
+        // attn_layer_flops: p = kv_channels × num_heads / hidden_size; g = gqa_groups
+        double p = (double) kvChannels * attnHeads / h, g = queryGroups;
+        double attn = 4 * b * s * h * p * (h + (h * (g / attnHeads)) + (s / 2));
+        // mlp_layer_flops
+        double mlp = 4 * mlpExpansion * (swiglu ? 3.0 / 2.0 : 1.0) * b * s * h * h;
+        // mamba_layer_flops: d_in = 2 × hidden_size
+        double dIn = 2 * h;
+        double mamba = 2 * b * s * h * (2 * dIn + 2 * groups * stateDim + mambaHeads) + 7 * b * s * dIn * stateDim + 2 * b * s * dIn * h;
+        double fwd = attnLayers * attn + mlpLayers * mlp + mambaLayers * mamba + 2 * b * s * h * vocab;
+        return fwd * 3;
+    }
+
+    @Test
+    void modelFlopsAreMegatronsCountForHybridModels() {
+        for (String name : List.of("Nemotron-H-8B", "Nemotron-H-56B", "Nemotron-Nano-9B-v2")) {
+            Models.Entry e = entry(name);
+            Models.Hybrid h = MODELS.hybrid(e).orElseThrow();
+            ModelShape m = shape(e);
+            double megatron = megatronHybridFlops(m.seq(), m.hidden(), (int) h.count('*'), (int) h.count('M'), (int) h.count('-'),
+                    h.stateSize(), h.mambaHeadDim(), h.groups(), h.mambaHeads(), m.heads(), m.kvHeads(), m.headDim(),
+                    (double) m.ffn() / m.hidden(), m.gatedMlp(), m.vocab()) / m.seq();
+            assertEquals(megatron, layers(e).modelFlopsPerToken(m), 1e-9 * megatron, name);
+        }
+        // the count is no transformer's: the 8B's 52 layers priced as attention + MLP would count 63 % more
+        Models.Entry e = entry("Nemotron-H-8B");
+        assertTrue(shape(e).modelFlopsPerToken() > 1.5 * layers(e).modelFlopsPerToken(shape(e)));
+    }
+
+    private static Specs.Hybrid stated(String pattern) {
+        Span at = Span.at("model_config.yaml", 1, 1);
+        return new Specs.Hybrid(new Located<>(pattern, at), null, null, null, null, null);
+    }
+
+    @Test
+    void megatronsDefaultsAreTakenAndSaidAndPatternsItCannotPriceAreSaid() {
+        ModelShape m = ModelShape.gpt(8, 1024, 16, 50304, 4096, ModelShape.Dtype.BF16);
+        List<String> as = new ArrayList<>();
+        MambaLayers y = MambaLayers.of(stated("M-M*M-M-"), m, as);
+        assertEquals(new MambaLayers(4, 1, 3, 32, 64, 128, 8, 4), y);
+        assertEquals(List.of("Mamba state size not given: 128 (Megatron-LM's --mamba-state-dim default)",
+                "Mamba head dimension not given: 64 (Megatron-LM's --mamba-head-dim default)",
+                "Mamba groups not given: 8 (Megatron-LM's --mamba-num-groups default)",
+                "Mamba heads not given: 32 (MambaMixer's d_inner = 2 × hidden ÷ the head dimension)",
+                "Mamba conv1d width not given: 4 (MambaMixer's d_conv default)"), as.subList(0, 5));
+        assertTrue(as.get(5).startsWith("hybrid Mamba layers priced by kind: 4 Mamba-2 (32 heads × 64, state 128, 8 groups, conv 4: "), as.get(5));
+        // a pattern of another length than the layers, or with MoE layers: not priced by kind, and said
+        List<String> odd = new ArrayList<>();
+        assertNull(MambaLayers.of(stated("M-M*"), m, odd));
+        assertEquals(List.of("hybrid layer pattern of 4 layers where the model has 8: not priced by kind; every layer is priced as a"
+                + " transformer layer"), odd);
+        List<String> moe = new ArrayList<>();
+        assertNull(MambaLayers.of(stated("MEMEM*ME"), m, moe));
+        assertTrue(moe.get(0).startsWith("hybrid layer pattern with 3 MoE layers: not priced by kind"), moe.toString());
+        assertNull(MambaLayers.of(null, m, moe));
+    }
+
+    @Test
+    void aHybridIsPricedByItsKindsBesideTheSameShapeAsTransformerLayers() {
+        // Nemotron-H 8B's attention and MLP sizes on one DGX H100 (tp 2, dp 4), its 52 layers as transformer layers, then by kind
+        JobEstimate j = EstimateManifest.h100().name("nh8")
+                .model("dtype: bf16, layers: 52, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 21504,"
+                        + " vocab_size: 131072, gated_mlp: false, tied_embeddings: false, seq_length: 8192")
+                .parallelism("tp: 2").batch(1, 64).optimizer("distributed: true").recompute("selective").estimate();
+        JobInputs in = j.inputs();
+        Models.Entry e = entry("Nemotron-H-8B");
+        MambaLayers y = layers(e);
+        Variants v = in.variants();
+        Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), y);
+        Estimate asTransformer = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), v);
+        Estimate byKind = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid);
+        ModelShape m = in.model();
+        // the stage holds the hybrid's parameters ÷ tp (one stage: the layers, the final norm, both embeddings)
+        assertEquals(y.parameters(m) / 2, byKind.stages().get(0).parameters(), 1e-6 * y.parameters(m));
+        assertTrue(byKind.stages().get(0).total() < asTransformer.stages().get(0).total());
+        assertTrue(byKind.time().step() < asTransformer.time().step());
+        // the compute term's linear FLOPs are the mean layer's: 6 × the matrices per token, ÷ tp, per micro-batch's 8,192 tokens
+        Term.Compute c = byKind.terms().stream().filter(Term.Compute.class::isInstance).map(Term.Compute.class::cast).findFirst().orElseThrow();
+        assertEquals(8192.0 * y.meanLinearFlopsPerToken(m) / 2, c.linearFlops(), 1e-9 * c.linearFlops());
+        assertEquals(8192.0 * m.attentionExecutedFlopsPerTokenLayer() * 4 / 52 / 2, c.attentionFlops(), 1e-9 * c.attentionFlops());
+        // the SSD path's bytes: 24 of 52 layers × 4,096 tokens per GPU's heads × the Mamba-2 layer's bytes per token
+        Term.Ssd s = byKind.terms().stream().filter(Term.Ssd.class::isInstance).map(Term.Ssd.class::cast).findFirst().orElseThrow();
+        double perToken = 3 * (4.0 * (8192 + 2048) + 2.0 * (2 * 8192 + 2048 + 128) + 12.0 * 8192 * 128 / 128);
+        assertEquals(perToken, s.bytesPerToken());
+        assertEquals(4096 * perToken * 24 / 52, s.bytes(), 1e-9 * s.bytes());
+        assertTrue(asTransformer.terms().stream().noneMatch(Term.Ssd.class::isInstance));
+        // the elementwise bytes: the fitted traffic on the mean layer's stored bytes, and the SSD path's
+        double traffic = in.hardware().efficiency().traffic();
+        assertEquals(traffic * Estimator.perLayerActivationBytes(m, in.layout(), y) + s.bytes(), c.elementwiseBytes(), 1e-9 * c.elementwiseBytes());
+        // MFU counts Megatron's hybrid FLOPs
+        assertEquals(y.modelFlopsPerToken(m) * byKind.throughput().tokensPerSecondPerGpu() / 1e12, byKind.throughput().modelTflopsPerGpu(),
+                1e-9 * byKind.throughput().modelTflopsPerGpu());
+    }
+
+    @Test
+    void inFp8AHybridCastsItsOwnGemmInputs() {
+        JobEstimate j = EstimateManifest.h100().name("nh8")
+                .model("dtype: fp8, layers: 52, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 21504,"
+                        + " vocab_size: 131072, gated_mlp: false, tied_embeddings: false, seq_length: 8192")
+                .parallelism("tp: 2").batch(1, 64).optimizer("distributed: true").recompute("selective").estimate();
+        JobInputs in = j.inputs();
+        MambaLayers y = layers(entry("Nemotron-H-8B"));
+        Variants v = in.variants();
+        Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), y);
+        Estimate e = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid);
+        ModelShape m = in.model();
+        Term.Compute c = e.terms().stream().filter(Term.Compute.class::isInstance).map(Term.Compute.class::cast).findFirst().orElseThrow();
+        Term.Ssd s = e.terms().stream().filter(Term.Ssd.class::isInstance).map(Term.Ssd.class::cast).findFirst().orElseThrow();
+        // per token of the mean layer: 24 × (4,096 + 8,192) + 4 × (4,096 + 4,096) + 24 × (4,096 + 21,504), over 52 layers
+        assertEquals((24 * 12288.0 + 4 * 8192.0 + 24 * 25600.0) / 52, y.meanGemmInputs(m));
+        double casts = 6 * 8192.0 * y.meanGemmInputs(m) / 2;
+        double traffic = in.hardware().efficiency().traffic();
+        assertEquals(traffic * Estimator.perLayerActivationBytes(m, in.layout(), y) + s.bytes() + casts, c.elementwiseBytes(),
+                1e-9 * c.elementwiseBytes());
+    }
+}

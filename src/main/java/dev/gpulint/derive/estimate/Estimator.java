@@ -66,7 +66,12 @@ public final class Estimator {
         double linS = linFlops / pg + kernels * e.gemmKernelS();
         double attFlops = tokens * m.attentionExecutedFlopsPerTokenLayer() * v.attention().executedFraction(m.layers(), m.seq()) / l.tp() * rfAtt;
         double attRate = p16 * hw.attention(v.attention().kernel());    // the kernel the job runs (AttentionKernel)
-        double attS = attFlops / attRate;
+        // attention outside a flash kernel: its GEMMs over the full s² scores and its softmax and dropout passes (UnfusedAttention)
+        Term.UnfusedAttention unfused = v.attention().kernel() == AttentionKernel.UNFUSED
+                ? UnfusedAttention.price(m, l, UnfusedAttention.recomputedShare(l, v.recomputeModules(), evenLayers), p16 * e.gemm(),
+                        e.gemmKernelS(), hw.hbmBytesPerSecond() * e.hbm()) : null;
+        if (unfused != null) attFlops = 0;
+        double attS = unfused != null ? unfused.seconds() : attFlops / attRate;
         double stored = perLayerActivationBytes(m, l);
         double ewBytes = e.traffic() * stored * rfEw;
         // the layers whose MLP is dense, at their width: an MoE layer's experts are MoeCost's (their casts MoeCasts')
@@ -108,6 +113,7 @@ public final class Estimator {
         terms.add(new Term.Compute(layersPerStage, linFlops, pg, hw.gemmPath(dt), hw.gemmPeak(dt), hw.gemmEfficiency(dt), kernels,
                 e.gemmKernelS(), attFlops, m.mla() != null, attRate, ewBytes, hw.hbmBytesPerSecond() * e.hbm(), e.layerS(),
                 slowest == pp - 1 ? logitS : 0, stageS));
+        if (unfused != null) terms.add(unfused);
         if (eager != null) terms.add(eager);
         if (f8 != null) terms.add(f8);
         if (moe != null) terms.add(moe.term());

@@ -10,7 +10,7 @@ import dev.gpulint.spec.ParallelDim;
  */
 public sealed interface Term {
 
-    /** The term's name as the plan prints it: compute, eager, float8, moe, tp, cp, ep, pp, dp, offload, host-states,
+    /** The term's name as the plan prints it: compute, unfused-attention, eager, float8, moe, tp, cp, ep, pp, dp, offload, host-states,
      * bubble or optimizer. */
     String term();
 

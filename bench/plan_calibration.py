@@ -170,7 +170,7 @@ def head_dim(r):
 
 def attention(r):
     """model.attention (columns `window`, `full_every`, `sinks`, multi-latent attention's `q_lora`, `kv_lora`,
-    `qk_nope`, `qk_rope`, `v_head`, and `attention_kernel`: the kernel the run used, fused / flash2 / flash3, absent = the
+    `qk_nope`, `qk_rope`, `v_head`, and `attention_kernel`: the kernel the run used, fused / flash2 / flash3 / unfused, absent = the
     calibration's fused kernel); "" when the row states none."""
     keys = [f"{k}: {r[c]}" for k, c in (("sliding_window", "window"), ("full_attention_every", "full_every"), ("sinks", "sinks"),
                                        ("q_lora_rank", "q_lora"), ("kv_lora_rank", "kv_lora"), ("qk_head_dim", "qk_nope"),

@@ -126,7 +126,7 @@ public final class Schema {
                             num("qk_head_dim", false, 1, Integer.MAX_VALUE), num("qk_rope_head_dim", false, 0, Integer.MAX_VALUE),
                             num("v_head_dim", false, 1, Integer.MAX_VALUE),
                             // the attention kernel (derive/estimate/AttentionKernel): its rate per GPU family, catalog attention_<kernel>
-                            en("kernel", false, List.of("fused", "flash2", "flash3")))),
+                            en("kernel", false, List.of("fused", "flash2", "flash3", "unfused")))),
             // No upper bound: absurd sizes reach the rules, which report them with overflow-safe arithmetic.
             map("parallelism", false, num(ParallelDim.TP.key(), false, 1, Long.MAX_VALUE), num(ParallelDim.PP.key(), false, 1, Long.MAX_VALUE),
                     num(ParallelDim.DP.key(), false, 1, Long.MAX_VALUE), num(ParallelDim.CP.key(), false, 1, Long.MAX_VALUE),

@@ -24,6 +24,7 @@ public final class EstimateWords {
     /** The term's sentence. */
     public static String text(Term t) {
         if (t instanceof Term.Compute c) return compute(c);
+        if (t instanceof Term.UnfusedAttention u) return unfusedAttention(u);
         if (t instanceof Term.Eager x) return eager(x);
         if (t instanceof Term.Ssd x) return ssd(x);
         if (t instanceof Term.Float8 f) return float8(f);
@@ -43,12 +44,16 @@ public final class EstimateWords {
     }
 
     static String compute(Term.Compute c) {
+        // attention outside a flash kernel has no attention rate: its passes are the unfused-attention term's
+        String attention = c.attentionFlops() > 0 ? String.format(Locale.ROOT, "causal attention %s %.3g TFLOP at %.0f TFLOP/s",
+                c.latentAttention() ? "6·s·a·(d_h + d_hR + d_v)/2" : "12·s·a·d/2", c.attentionFlops() / 1e12, c.attentionRate() / 1e12)
+                : "attention unfused (unfused-attention below)";
         return String.format(Locale.ROOT,
-                "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; causal attention %s %.3g TFLOP at"
-                        + " %.0f TFLOP/s; elementwise %s at %.0f GB/s; %s fixed) + logits %s = %s per micro-batch",
+                "%s layers per stage × (linear %.3g TFLOP at %.0f TFLOP/s (%s peak %.0f × %.2f) + %d kernels × %s; %s;"
+                        + " elementwise %s at %.0f GB/s; %s fixed) + logits %s = %s per micro-batch",
                 trim(c.layersPerStage()), c.linearFlops() / 1e12, c.gemmRate() / 1e12, c.gemmPath().id(), c.gemmPeak() / 1e12,
-                c.gemmEfficiency(), (int) c.kernels(), Units.seconds(c.kernelSeconds()), c.latentAttention() ? "6·s·a·(d_h + d_hR + d_v)/2" : "12·s·a·d/2", c.attentionFlops() / 1e12,
-                c.attentionRate() / 1e12, Units.bytes(c.elementwiseBytes()), c.hbmRate() / 1e9, Units.seconds(c.layerSeconds()),
+                c.gemmEfficiency(), (int) c.kernels(), Units.seconds(c.kernelSeconds()), attention,
+                Units.bytes(c.elementwiseBytes()), c.hbmRate() / 1e9, Units.seconds(c.layerSeconds()),
                 Units.seconds(c.logitSeconds()), Units.seconds(c.seconds()));
     }
 
@@ -60,6 +65,20 @@ public final class EstimateWords {
                 Units.bytes(x.bytesPerToken()), x.mambaLayers(), x.layers(), Units.count(x.tokens()),
                 x.recompute() != 1 ? String.format(Locale.ROOT, " × %.2f (recomputed)", x.recompute()) : "",
                 Units.bytes(x.bytes()), x.hbmRate() / 1e9, Units.seconds(x.seconds()));
+    }
+
+    static String unfusedAttention(Term.UnfusedAttention u) {
+        return String.format(Locale.ROOT,
+                "attention outside a flash kernel over %s scores (b·s·s·a/tp), counted from Megatron's core attention (docs/plan.md):"
+                        + " batched GEMMs over the full square %.3g TFLOP at %.0f TFLOP/s or their score passes %s at %.0f GB/s, the longer,"
+                        + " + %s kernels × %s = %s; softmax and dropout %s bytes a score forward%s + %s backward = %s at %.0f GB/s = %s;"
+                        + " %s per layer and micro-batch (in the compute above)",
+                Units.count(u.scores()), u.flops() / 1e12, u.gemmRate() / 1e12, Units.bytes(u.gemmBytes()), u.hbmRate() / 1e9,
+                trim(u.gemmKernels()), Units.seconds(u.kernelSeconds()), Units.seconds(u.gemmSeconds()),
+                trim(u.forwardBytesPerScore()),
+                u.recomputed() > 0 ? String.format(Locale.ROOT, " × %.2f (recomputed)", 1 + u.recomputed()) : "",
+                trim(u.backwardBytesPerScore()),
+                Units.bytes(u.elementwiseBytes()), u.hbmRate() / 1e9, Units.seconds(u.elementwiseSeconds()), Units.seconds(u.seconds()));
     }
 
     static String eager(Term.Eager x) {

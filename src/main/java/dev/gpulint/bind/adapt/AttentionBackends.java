@@ -1,7 +1,10 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.spec.Located;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Megatron-Core's attention backend ({@code --attention-backend}; NeMo 2 and Megatron-Bridge {@code attention_backend},
@@ -9,7 +12,8 @@ import java.util.Locale;
  * derive/estimate/AttentionKernel). Megatron-Core's AttnBackend: {@code flash} Transformer Engine's FlashAttention
  * (the flash-attn package: FlashAttention-2, or 3 on Hopper when flash-attn 3 is installed), {@code fused} its cuDNN
  * fused attention, {@code auto} Transformer Engine's own choice (the fused kernel of the calibration), {@code unfused}
- * and {@code local} attention in plain PyTorch ops.
+ * and {@code local} attention in plain PyTorch ops (Megatron-Core's DotProductAttention: the s² scores through HBM), the
+ * kernel {@code unfused}.
  */
 final class AttentionBackends {
     private AttentionBackends() {}
@@ -28,11 +32,55 @@ final class AttentionBackends {
             case "fused", "auto":
                 return j.key(key, new Located<>("fused", written.span()));
             case "unfused", "local":
-                j.unpriced.add("attention backend " + v + " (" + key + "): attention in plain PyTorch ops, not priced apart: priced"
-                        + " at the fused kernel's rate (no kernel-level table of it), so the estimate is a floor on its time");
-                return null;
+                // Megatron-Core's DotProductAttention: baddbmm, fused scale-mask-softmax, dropout, bmm (derive/estimate/UnfusedAttention)
+                return j.key(key, new Located<>("unfused", written.span()));
             default:
                 return null;
         }
+    }
+    /** Megatron's switches that run a flash kernel in the legacy model (Megatron-LM since 2023, Megatron-DeepSpeed). */
+    static final List<String> FLASH_SWITCHES = List.of("--use-flash-attn", "--use-flash-attn-v1", "--use-flash-attn-v2",
+            "--use-flash-attn-triton");
+
+    /**
+     * The kernel a Megatron script runs when it names none (no {@code --attention-backend}): {@code unfused} where the script
+     * is one of the legacy model's — {@code --use-legacy-models}, {@code --transformer-impl local}, or
+     * {@code --checkpoint-activations} (Megatron-LM's full-recompute switch until mid-2022, replaced by
+     * {@code --recompute-activations}/{@code --recompute-granularity}; Megatron-DeepSpeed's to this day) — without one of
+     * {@link #FLASH_SWITCHES}: that model's core attention (ParallelAttention / CoreAttention, Megatron-Core's local
+     * DotProductAttention) runs baddbmm, the fused scale-mask-softmax, dropout and bmm unless a flash switch is given, and
+     * Megatron of 2021–22 had none (flash attention was published in May 2022, Megatron's --use-flash-attn came in 2023).
+     * Null otherwise (Transformer Engine's fused kernel, Megatron-Core's default since 2024). A line of {@code j.unpriced}
+     * says what was inferred from which flag.
+     */
+    static Located<String> legacy(JobDraft j, Map<String, Word> flags) {
+        for (String f : FLASH_SWITCHES) if (on(flags.get(f))) return null;
+        Word because = null;
+        String why = null, flag = null;
+        Word impl = flags.get("--transformer-impl");
+        if (impl != null && impl.known() && impl.text().strip().equalsIgnoreCase("local")) {
+            because = impl;
+            flag = "--transformer-impl";
+            why = "--transformer-impl local (Megatron-Core's local layer spec: DotProductAttention)";
+        } else if (on(flags.get("--use-legacy-models"))) {
+            because = flags.get("--use-legacy-models");
+            flag = "--use-legacy-models";
+            why = "--use-legacy-models (the legacy model's CoreAttention)";
+        } else if (on(flags.get("--checkpoint-activations"))) {
+            because = flags.get("--checkpoint-activations");
+            flag = "--checkpoint-activations";
+            why = "--checkpoint-activations (Megatron-LM's switch before mid-2022 and Megatron-DeepSpeed's: the legacy model's"
+                    + " ParallelAttention)";
+        }
+        if (because == null) return null;
+        j.unpriced.add("attention kernel unfused, inferred from " + why + " without --use-flash-attn: the s² scores through HBM"
+                + " (baddbmm, fused scale-mask-softmax, dropout, bmm); --use-flash-attn or --attention-backend states another");
+        return j.key(flag, new Located<>("unfused", because.span()));
+    }
+
+    private static boolean on(Word w) {
+        if (w == null || !w.known()) return false;
+        String t = w.text().strip().toLowerCase(Locale.ROOT);
+        return !t.equals("false") && !t.equals("0");
     }
 }

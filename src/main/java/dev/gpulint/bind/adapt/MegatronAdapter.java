@@ -268,6 +268,9 @@ final class MegatronAdapter implements FormatAdapter {
         Located<Boolean> ra = switchFlag(j, flags, script, "--recompute-activations");
         if (rg != null && rg.known()) j.recompute = new Located<>(rg.text().toLowerCase(java.util.Locale.ROOT), rg.span());
         else if (ra != null) j.recompute = new Located<>("selective", ra.span());
+        // Megatron-LM's switch before --recompute-activations (2022) and Megatron-DeepSpeed's: every layer checkpointed, full
+        Located<Boolean> ckpt = switchFlag(j, flags, script, "--checkpoint-activations");
+        if (j.recompute == null && ckpt != null) j.recompute = new Located<>("full", ckpt.span());
         moe(j, flags, script);
         Located<Boolean> bf16Grads = switchFlag(j, flags, script, "--grad-reduce-in-bf16");
         if (bf16Grads != null) {
@@ -319,6 +322,7 @@ final class MegatronAdapter implements FormatAdapter {
         j.fullEvery = j.key("--window-attn-skip-freq", located(flags.get("--window-attn-skip-freq")));
         Word ab = flags.get("--attention-backend");
         if (ab != null && ab.known()) j.attentionKernel = AttentionBackends.kernel(j, "--attention-backend", new Located<>(ab.text(), ab.span()));
+        else if (ab == null) j.attentionKernel = AttentionBackends.legacy(j, flags);      // a legacy-model script: unfused
         Located<Boolean> mla = switchFlag(j, flags, script, "--multi-latent-attention");
         if (mla != null) {
             Located<Long> rank = located(flags.get("--kv-lora-rank"));

@@ -19,7 +19,13 @@ public enum AttentionKernel {
     /** FlashAttention-2 (Dao 2023), as PyTorch's SDPA flash backend and the flash-attn 2 package run it. */
     FLASH2("flash2", "attention_flash2", "FlashAttention-2"),
     /** FlashAttention-3 (Shah et al. 2024), Hopper only (the flash-attn 3 package; Transformer Engine when it is installed). */
-    FLASH3("flash3", "attention_flash3", "FlashAttention-3");
+    FLASH3("flash3", "attention_flash3", "FlashAttention-3"),
+    /**
+     * Attention outside a flash kernel: batched GEMMs over all s² scores, a fused scale-mask-softmax and dropout between
+     * them in HBM (Megatron-LM before {@code --use-flash-attn}, Megatron-Core's {@code unfused}/{@code local} backend);
+     * priced by {@link UnfusedAttention} at the GEMM and HBM rates, not at an attention rate.
+     */
+    UNFUSED("unfused", null, "attention in plain ops: batched GEMMs over the s × s scores, softmax and dropout through HBM");
 
     private final String id, catalogKey, title;
 
@@ -67,7 +73,12 @@ public enum AttentionKernel {
             k = FUSED;
             why = "not stated, the calibration's kernel";
         }
-        if (hw != null) {
+        if (hw != null && k == UNFUSED) {
+            as.add("attention kernel unfused (" + k.title + "), " + why + ": priced by its passes (unfused-attention term: the GEMMs"
+                    + " over the full square at the GEMM rate or their score bytes at the HBM rate, whichever is longer, the softmax's and"
+                    + " dropout's 9 bytes a 16-bit score forward and 11 backward at the HBM rate; Megatron's default attention dropout assumed),"
+                    + " its 5·a·s²·b bytes a layer kept unless the core is recomputed (docs/plan.md)");
+        } else if (hw != null) {
             boolean own = k == FUSED || hw.attentionKernels().containsKey(k);
             as.add(String.format(Locale.ROOT, "attention kernel %s (%s), %s: %.3f of the 16-bit peak on the FLOPs it executes (%s)",
                     k.id, k.title, why, hw.attention(k),

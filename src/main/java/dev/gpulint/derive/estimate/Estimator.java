@@ -70,7 +70,13 @@ public final class Estimator {
         double attFlops = tokens * m.attentionExecutedFlopsPerTokenLayer() * v.attention().executedFraction(m.layers(), m.seq()) / l.tp() * rfAtt
                 * (hy != null ? hy.attentionShare() : 1);
         double attRate = p16 * hw.attention(v.attention().kernel());    // the kernel the job runs (AttentionKernel)
-        double attS = attFlops / attRate;
+        // attention outside a flash kernel: its GEMMs over the full s² scores and its softmax and dropout passes
+        // (UnfusedAttention); a hybrid's mean layer keeps the rate pricing, scaled by its attention share
+        Term.UnfusedAttention unfused = v.attention().kernel() == AttentionKernel.UNFUSED && hy == null
+                ? UnfusedAttention.price(m, l, UnfusedAttention.recomputedShare(l, v.recomputeModules(), evenLayers), p16 * e.gemm(),
+                        e.gemmKernelS(), hw.hbmBytesPerSecond() * e.hbm()) : null;
+        if (unfused != null) attFlops = 0;
+        double attS = unfused != null ? unfused.seconds() : attFlops / attRate;
         double stored = perLayerActivationBytes(m, l, hy);
         double ewBytes = e.traffic() * stored * rfEw;
         // a hybrid's SSD chunk scan (and its conv1d) moving its bytes through HBM (MambaLayers)
@@ -117,6 +123,7 @@ public final class Estimator {
         terms.add(new Term.Compute(layersPerStage, linFlops, pg, hw.gemmPath(dt), hw.gemmPeak(dt), hw.gemmEfficiency(dt), kernels,
                 e.gemmKernelS(), attFlops, m.mla() != null, attRate, ewBytes, hw.hbmBytesPerSecond() * e.hbm(), e.layerS(),
                 slowest == pp - 1 ? logitS : 0, stageS));
+        if (unfused != null) terms.add(unfused);
         if (eager != null) terms.add(eager);
         if (ssd != null) terms.add(ssd);
         if (f8 != null) terms.add(f8);

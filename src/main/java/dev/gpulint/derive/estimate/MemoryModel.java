@@ -173,7 +173,8 @@ public final class MemoryModel {
             act += emb;
         }
         if (pp == 1) act += 4 * sbh * (1 + (double) m.vocab() / h) / t;
-        return act * scale;
+        // attention outside a flash kernel keeps its s² scores' softmax, dropout mask and output (UnfusedAttention)
+        return act * scale + UnfusedAttention.heldBytes(m, l, v, layersHeld, stageLayers);
     }
 
     /**

@@ -10,7 +10,7 @@ import dev.gpulint.spec.ParallelDim;
  */
 public sealed interface Term {
 
-    /** The term's name as the plan prints it: compute, ssd, eager, float8, moe, tp, cp, ep, pp, dp, offload, host-states,
+    /** The term's name as the plan prints it: compute, unfused-attention, ssd, eager, float8, moe, tp, cp, ep, pp, dp, offload, host-states,
      * bubble or optimizer. */
     String term();
 
@@ -328,5 +328,30 @@ public sealed interface Term {
      */
     record Optimizer(double localParameters, double hbmRate, double seconds) implements Term {
         @Override public String term() { return "optimizer"; }
+    }
+    /**
+     * Attention outside a flash kernel, per layer and micro-batch ({@link UnfusedAttention}): the batched GEMMs over the full
+     * s × s scores and the softmax and dropout passes over them (in the compute term's per-layer time, in place of its
+     * attention).
+     *
+     * @param scores           the score elements b·(s/cp)·s·a ÷ tp
+     * @param recomputed       the share of layers whose core runs its forward again
+     * @param flops            the batched GEMMs' FLOPs (full square, with the recomputed forward)
+     * @param gemmRate         the achieved 16-bit GEMM rate, FLOP/s
+     * @param gemmBytes        the score elements those GEMMs write or read, in bytes
+     * @param gemmKernels      the batched GEMM kernels
+     * @param kernelSeconds    the fixed time per kernel
+     * @param gemmSeconds      max(FLOPs at the GEMM rate, bytes at the HBM rate) + the kernels' fixed time
+     * @param forwardBytesPerScore  the softmax's and dropout's bytes per score forward
+     * @param backwardBytesPerScore their bytes per score backward
+     * @param elementwiseBytes the softmax's and dropout's bytes
+     * @param hbmRate          the achieved HBM rate, bytes/s
+     * @param elementwiseSeconds those bytes at it
+     * @param seconds          gemmSeconds + elementwiseSeconds
+     */
+    record UnfusedAttention(double scores, double recomputed, double flops, double gemmRate, double gemmBytes, double gemmKernels,
+                            double kernelSeconds, double gemmSeconds, double forwardBytesPerScore, double backwardBytesPerScore,
+                            double elementwiseBytes, double hbmRate, double elementwiseSeconds, double seconds) implements Term {
+        @Override public String term() { return "unfused-attention"; }
     }
 }

@@ -64,10 +64,10 @@ class AttentionKernelTest {
     @Test
     void aKernelTheFamilyStatesNoRateOfRunsAtItsAttention() {
         JobEstimate a100 = onGpu("A100-SXM4-80GB", "attention: { kernel: flash3 }");
-        assertEquals(0.25, a100.inputs().hardware().attention(AttentionKernel.FLASH3), 1e-12);
-        assertEquals(0.25, a100.inputs().hardware().attention(AttentionKernel.FLASH2), 1e-12,
+        assertEquals(0.285, a100.inputs().hardware().attention(AttentionKernel.FLASH3), 1e-12);
+        assertEquals(0.285, a100.inputs().hardware().attention(AttentionKernel.FLASH2), 1e-12,
                 "Ampere's fused kernel is FlashAttention-2 itself: no rate of its own");
-        assertTrue(a100.inputs().assumptions().contains("attention kernel flash3 (FlashAttention-3), as the job states it: 0.250 of the"
+        assertTrue(a100.inputs().assumptions().contains("attention kernel flash3 (FlashAttention-3), as the job states it: 0.285 of the"
                 + " 16-bit peak on the FLOPs it executes (the family states no attention_flash3: its attention, the fused kernel's rate)"),
                 a100.inputs().assumptions().toString());
     }
@@ -131,14 +131,36 @@ class AttentionKernelTest {
         assertEquals(List.of(), as, "no hardware, no rate to say");
         assertEquals("fused", bind("train.sh", MEGATRON.formatted(" --attention-backend fused")).model().attention().kernel().value());
         assertEquals("fused", bind("train.sh", MEGATRON.formatted(" --attention-backend auto")).model().attention().kernel().value());
-        Specs.Job unfused = bind("train.sh", MEGATRON.formatted(" --attention-backend unfused"));
-        assertNull(unfused.model().attention(), "not priced apart: no kernel stated");
-        assertTrue(unfused.origin().unpriced().contains("attention backend unfused (--attention-backend): attention in plain PyTorch ops,"
-                + " not priced apart: priced at the fused kernel's rate (no kernel-level table of it), so the estimate is a floor on its time"),
-                unfused.origin().unpriced().toString());
+        for (String b : new String[] {"unfused", "local"}) {
+            Specs.Job unfused = bind("train.sh", MEGATRON.formatted(" --attention-backend " + b));
+            assertEquals("unfused", unfused.model().attention().kernel().value(), "Megatron-Core's DotProductAttention: " + b);
+            assertEquals(AttentionKernel.UNFUSED, AttentionKernel.of(unfused, null, new ArrayList<>()));
+        }
         Specs.Job none = bind("train.sh", MEGATRON.formatted(""));
         assertNull(none.model().attention());
         assertEquals(AttentionKernel.FUSED, AttentionKernel.of(none, null, as));
+    }
+
+    @Test
+    void aLegacyMegatronScriptWithoutFlashRunsTheUnfusedCore() {
+        // Narayanan et al. 2021's scripts: Megatron-LM v2, full recompute by --checkpoint-activations, no flash attention yet
+        Specs.Job old = bind("train.sh", MEGATRON.formatted(" \\\n  --checkpoint-activations"));
+        assertEquals("unfused", old.model().attention().kernel().value());
+        assertEquals(5, old.model().attention().kernel().span().startLine(), "at --checkpoint-activations");
+        assertEquals("full", old.recompute().value(), "--checkpoint-activations checkpoints every layer");
+        assertTrue(old.origin().unpriced().contains("attention kernel unfused, inferred from --checkpoint-activations (Megatron-LM's switch"
+                + " before mid-2022 and Megatron-DeepSpeed's: the legacy model's ParallelAttention) without --use-flash-attn: the s² scores"
+                + " through HBM (baddbmm, fused scale-mask-softmax, dropout, bmm); --use-flash-attn or --attention-backend states another"),
+                old.origin().unpriced().toString());
+        assertEquals("unfused", bind("train.sh", MEGATRON.formatted(" --use-legacy-models")).model().attention().kernel().value());
+        assertEquals("unfused", bind("train.sh", MEGATRON.formatted(" --transformer-impl local")).model().attention().kernel().value());
+        // quiet: a flash switch, a stated backend, Transformer Engine, or no legacy sign at all
+        Specs.Job flash = bind("train.sh", MEGATRON.formatted(" --checkpoint-activations --use-flash-attn"));
+        assertNull(flash.model().attention(), "flash attention: the fused kernel's rate");
+        assertEquals("flash2", bind("train.sh", MEGATRON.formatted(" --use-legacy-models --attention-backend flash"))
+                .model().attention().kernel().value());
+        assertNull(bind("train.sh", MEGATRON.formatted(" --transformer-impl transformer_engine")).model().attention());
+        assertNull(bind("train.sh", MEGATRON.formatted(" --recompute-activations")).model().attention());
     }
 
     @Test

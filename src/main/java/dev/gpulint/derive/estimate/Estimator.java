@@ -175,6 +175,10 @@ public final class Estimator {
         long n = (long) l.dp() * l.cp();
         double gradBytes = GradientReduce.bytes(dt, bytes);   // the main gradients' dtype: what the job states, else the default
         double gatherBytes = v.paramGather().stageBytes(m, l, stages, bf16Layers);   // 2 per parameter, or fp8's 1 (ParamGather)
+        boolean sharded = l.zeroStage() >= 1 || l.distributedOptimizer();
+        double local = sharded ? params / ((double) l.shardRanks() * l.cp()) : params;
+        double onGpu = local * (1 - v.offload().optimizerShare());
+        double optimizer = onGpu * 30 / (hw.hbmBytesPerSecond() * e.hbm());
         double dpS = 0, dpExp = 0;
         if (n > 1) {
             if (l.zeroStage() >= 3 && l.hybrid()) {
@@ -201,12 +205,19 @@ public final class Estimator {
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {
                 // Megatron-Core's buckets: max(40M, 1M · dp·cp) parameters each (only model chunk 0's when interleaved), one collective per bucket (DpBuckets)
-                double buckets = DpBuckets.count(params, n, pp > 1 ? l.virtualPp() : 1);
+                // chunk 0 one bucket too when its all-gather runs in the optimizer step (OptimizerStepGather)
+                double buckets = v.stepGather().buckets(params, n, pp > 1 ? l.virtualPp() : 1);
                 double reduce = c.collective(DP, n, buckets, params * gradBytes / buckets, Collective.REDUCE_SCATTER, "gradient reduce-scatter per bucket");
                 double gather = c.collective(DP, n, buckets, gatherBytes / buckets, Collective.ALL_GATHER, "parameter all-gather per bucket");
                 dpS = reduce + gather;
-                // what outlasts the compute the schedule hides it behind: one micro-batch, or per model chunk (ChunkedDpSync)
-                dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false));
+                // what outlasts the compute the schedule hides it behind: one micro-batch, or per model chunk (ChunkedDpSync),
+                // chunk 0's all-gather behind the other chunks' optimizer step under overlap_param_gather_with_optimizer_step
+                double window = v.stepGather().window(pp > 1 ? l.virtualPp() : 1, optimizer);
+                double outlasts = ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false, window);
+                if (window >= 0) terms.add(new Term.StepGather(l.virtualPp(), reduce / l.virtualPp(), gather / l.virtualPp(),
+                        stageS * 2 / 3 / l.virtualPp(), stageS / 3 / l.virtualPp(), optimizer, window,
+                        ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false), outlasts));
+                dpExp = Math.max((1 - e.dpOverlap()) * dpS, outlasts);
             } else {
                 double buckets = DpBuckets.count(params, n, pp > 1 ? l.virtualPp() : 1);
                 dpS = c.collective(DP, n, buckets, params * gradBytes / buckets, Collective.ALL_REDUCE, "gradient all-reduce per bucket");
@@ -225,12 +236,8 @@ public final class Estimator {
         comm.put(EP, mb * epS);
         comm.put(PP, mb * ppS);
         comm.put(DP, dpS);
-        boolean sharded = l.zeroStage() >= 1 || l.distributedOptimizer();
-        double local = sharded ? params / ((double) l.shardRanks() * l.cp()) : params;
         // model states in host memory (StateOffload): the copies over the host link; the offloaded share steps on the CPU
         double hostExp = v.offload().exposed(l, local, stageS, mb, gradBytes, hw, terms);
-        double onGpu = local * (1 - v.offload().optimizerShare());
-        double optimizer = onGpu * 30 / (hw.hbmBytesPerSecond() * e.hbm());
         terms.add(new Term.Optimizer(onGpu, hw.hbmBytesPerSecond() * e.hbm(), optimizer));
         double step = mb * perMb + bubble + dpExp + hostExp + optimizer;
         double stepTokens = (double) l.globalBatchSize() * m.seq();

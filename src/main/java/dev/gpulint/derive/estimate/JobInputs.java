@@ -157,7 +157,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                 ParamGather.of(j, hw.gemmPath(dtype), float8, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as),
                 RecomputeModules.of(written, rc, as),
                 LayerPrecision.of(j, shape, hw, as),
-                ShardedGathers.of(j, shape, layout.zeroStage() >= 3, layout.hybrid(), as));
+                ShardedGathers.of(j, shape, layout.zeroStage() >= 3, layout.hybrid(), as),
+                OptimizerStepGather.of(j, layout, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as));
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 

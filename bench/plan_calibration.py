@@ -73,6 +73,9 @@ def manifest(r, key="bench"):
     opt = f"zero_stage: {r['zero']}, distributed: {r['distributed']}" + (f", bytes_per_parameter: {r['bytes']}" if r.get("bytes") else "")
     # a ZeRO-3 row's gather unit when it states one (heldout.tsv's zero3_gather: DeepSpeed's stage 3 of 2021 gathers per tensor)
     opt += f", zero3_gather: {r['zero3_gather']}" if r.get("zero3_gather") else ""
+    # column gather_in_step (true: the recipe sets Megatron's overlap_param_gather_with_optimizer_step, model chunk 0's
+    # all-gather in the optimizer step; derive/estimate/OptimizerStepGather) → optimizer.overlap_param_gather_with_step
+    opt += f", overlap_param_gather_with_step: {r['gather_in_step']}" if r.get("gather_in_step") in ("true", "false") else ""
     return f"""kind: cluster
 name: {key}
 fabric: {fabric(r)}

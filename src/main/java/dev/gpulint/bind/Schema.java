@@ -147,7 +147,10 @@ public final class Schema {
                     en("grad_reduce_dtype", false, List.of("fp32", "bf16", "fp16")),
                     // a ZeRO-3 job's gather unit: per layer (FSDP) or per parameter tensor (DeepSpeed's stage 3 of 2021), and
                     // DeepSpeed's stage3_param_persistence_threshold (derive/estimate/ShardedGathers)
-                    en("zero3_gather", false, List.of("layer", "tensor")), f("persistence_threshold", Type.NUMBER, false)),
+                    en("zero3_gather", false, List.of("layer", "tensor")), f("persistence_threshold", Type.NUMBER, false),
+                    // model chunk 0's all-gather dispatched in the optimizer step (Megatron's
+                    // --overlap-param-gather-with-optimizer-step; derive/estimate/OptimizerStepGather)
+                    f("overlap_param_gather_with_step", Type.BOOL, false)),
             en("recompute", false, List.of("none", "selective", "full", "op", "every")),
             // how the elementwise kernels run: fused (Transformer Engine, torch.compile) or eager PyTorch (derive/estimate/EagerKernels)
             en("kernels", false, List.of("fused", "eager")),

@@ -36,6 +36,7 @@ public final class EstimateWords {
         if (t instanceof Term.Sends s) return sends(s);
         if (t instanceof Term.Bubble b) return bubble(b);
         if (t instanceof Term.DpExposure d) return dpExposure(d);
+        if (t instanceof Term.StepGather g) return stepGather(g);
         if (t instanceof Term.TpExposure x) return tpExposure(x);
         if (t instanceof Term.Offload o) return offload(o);
         if (t instanceof Term.HostStates h) return hostStates(h);
@@ -232,6 +233,17 @@ public final class EstimateWords {
                         + " 18.9 %% slower under overlap, sequential 10.2 %% slower than overlapped); what outlasts the compute it"
                         + " hides behind) = %s of %s",
                 1 - d.dpOverlap(), Units.seconds(d.exposed()), Units.seconds(d.seconds()));
+    }
+
+    static String stepGather(Term.StepGather g) {
+        return String.format(Locale.ROOT,
+                "model chunk 0's all-gather in the optimizer step (overlap_param_gather_with_optimizer_step): chunk 0 one bucket,"
+                        + " its reduce-scatter %s exposed whole after the step's last backward (bucketed: max(0, %s − its backward"
+                        + " pass %s)), its all-gather %s behind the other chunks' optimizer step (%d − 1)/%d × %s = %s: max(0, %s − %s)"
+                        + " (before: behind its first forward pass %s); chunks 1…%d unchanged: what outlasts %s → %s",
+                Units.seconds(g.reduceChunk()), Units.seconds(g.reduceChunk()), Units.seconds(g.backward()), Units.seconds(g.gatherChunk()),
+                g.vpp(), g.vpp(), Units.seconds(g.optimizer()), Units.seconds(g.window()), Units.seconds(g.gatherChunk()),
+                Units.seconds(g.window()), Units.seconds(g.forward()), g.vpp() - 1, Units.seconds(g.without()), Units.seconds(g.with()));
     }
 
     static String offload(Term.Offload o) {

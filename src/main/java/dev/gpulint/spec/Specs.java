@@ -540,13 +540,17 @@ public final class Specs {
      *                             not stated
      * @param persistenceThreshold DeepSpeed's stage3_param_persistence_threshold as written (optimizer.persistence_threshold),
      *                             null when not stated
+     * @param gatherWithStep       model chunk 0's parameter all-gather dispatched in the optimizer step
+     *                             (optimizer.overlap_param_gather_with_step: Megatron's
+     *                             --overlap-param-gather-with-optimizer-step, derive/estimate/OptimizerStepGather), null when
+     *                             not stated
      */
     public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
                             boolean zeroStageUnknown, Located<Boolean> distributed, Located<String> gradReduceDtype,
-                            Located<String> zero3Gather, Located<Double> persistenceThreshold) {
+                            Located<String> zero3Gather, Located<Double> persistenceThreshold, Located<Boolean> gatherWithStep) {
         public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
                          boolean zeroStageUnknown, Located<Boolean> distributed) {
-            this(type, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, null, null, null);
+            this(type, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, null, null, null, null);
         }
 
         public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
@@ -593,7 +597,8 @@ public final class Specs {
         /** The quantities whose written key an origin keeps, for messages that name the key the user wrote. */
         public static final String MICRO_BATCH = "micro_batch_size", GLOBAL_BATCH = "global_batch_size", SEQ_LENGTH = "seq_length",
                 TP = ParallelDim.TP.label(), KERNELS = "kernels", FP8_SCALING = "fp8_scaling",
-                FP8_PARAM_GATHER = "fp8_param_gather", FP8_LAYERS_BF16 = "fp8_layers_bf16";
+                FP8_PARAM_GATHER = "fp8_param_gather", FP8_LAYERS_BF16 = "fp8_layers_bf16",
+                GATHER_WITH_STEP = "overlap_param_gather_with_step";
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

@@ -169,6 +169,18 @@ final class BridgeAdapter implements FormatAdapter {
         if (tp == null) tp = DraftValues.bool(j, scalar(model, "tp_comm_overlap"), at + "tp_comm_overlap", instead);
         if (tp != null) j.tpCommOverlap = tp;
         if (j.moeOverlap == null) j.moeOverlap = TreeValues.bool(scalar(co, "overlap_moe_expert_parallel_comm"));
+        // overlap_param_gather_with_optimizer_step: CommOverlapConfig's, which Megatron-Bridge applies to the optimizer's
+        // config, else OptimizerConfig's own (the performance scripts set both; derive/estimate/OptimizerStepGather)
+        String optKey = section(c, "optimizer");
+        String step = "overlap_param_gather_with_optimizer_step", stepInstead = "the estimate gathers model chunk 0's parameters"
+                + " ahead of its first forward, as when it is not stated";
+        String where = wrap + key + "." + step;
+        Located<Boolean> inStep = DraftValues.bool(j, scalar(co, step), where, stepInstead);
+        if (inStep == null && optKey != null) {
+            where = wrap + optKey + "." + step;
+            inStep = DraftValues.bool(j, scalar(map(c, optKey), step), where, stepInstead);
+        }
+        if (inStep != null) j.gatherWithStep = j.key(where, inStep);
     }
 
     /** An uneven pipeline: the first and last stages' layers, and the embedding / loss counted in the split. */

@@ -72,6 +72,9 @@ final class JobDraft {
     Located<Double> bytesPerParameter;
     /** The gradient reduction's dtype as the format writes it (torchtitan's mixed_precision_reduce). */
     Located<String> gradReduceDtype;
+    /** Megatron's --overlap-param-gather-with-optimizer-step, Megatron-Bridge's / NeMo 2's overlap_param_gather_with_optimizer_step
+     *  (derive/estimate/OptimizerStepGather). */
+    Located<Boolean> gatherWithStep;
     /** torchtitan's selective_ac_option when it is neither "op" nor a positive integer (DraftBounds reports it). */
     Located<String> badAcOption;
     /** Megatron's pipeline layout flags: layers per virtual stage; embedding / loss counted as layers. */
@@ -238,8 +241,9 @@ final class JobDraft {
                         dpShard, dpReplicate, stageLayers, tpCommOverlap);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
-                && gradReduceDtype == null ? null
-                : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype, null, null);
+                && gradReduceDtype == null && gatherWithStep == null ? null
+                : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype, null, null,
+                        gatherWithStep);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
                 deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced, writtenKeys());
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
@@ -261,6 +265,7 @@ final class JobDraft {
         if (keys.get(kernels) != null) out.put(Specs.Origin.KERNELS, keys.get(kernels));
         if (keys.get(fp8Scaling) != null) out.put(Specs.Origin.FP8_SCALING, keys.get(fp8Scaling));
         if (keys.get(fp8ParamGather) != null) out.put(Specs.Origin.FP8_PARAM_GATHER, keys.get(fp8ParamGather));
+        if (keys.get(gatherWithStep) != null) out.put(Specs.Origin.GATHER_WITH_STEP, keys.get(gatherWithStep));
         if (fp8LayersBf16 != null && fp8LayersBf16Key != null) out.put(Specs.Origin.FP8_LAYERS_BF16, fp8LayersBf16Key);
         return out;
     }

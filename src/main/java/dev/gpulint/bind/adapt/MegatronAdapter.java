@@ -238,6 +238,10 @@ final class MegatronAdapter implements FormatAdapter {
         Located<Boolean> untied = switchFlag(j, flags, script, "--untie-embeddings-and-output-weights");
         if (untied != null) j.tied = new Located<>(false, untied.span());
         j.distributed = switchFlag(j, flags, script, "--use-distributed-optimizer");
+        // --overlap-param-gather-with-optimizer-step: model chunk 0's all-gather dispatched in the optimizer step
+        // (derive/estimate/OptimizerStepGather)
+        j.gatherWithStep = j.key("--overlap-param-gather-with-optimizer-step",
+                switchFlag(j, flags, script, "--overlap-param-gather-with-optimizer-step"));
         // --cpu-offloading with --cpu-offloading-num-layers N: N layers' activations go to host memory (Megatron-Core's
         // cpu_offloading_activations defaults to true)
         if (switchFlag(j, flags, script, "--cpu-offloading") != null) {

@@ -80,6 +80,28 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         return null;
     }
 
+    /**
+     * Model chunk 0's all-gather dispatched in the optimizer step (derive/estimate/OptimizerStepGather): a
+     * MegatronCommOverlapCallback's {@code overlap_param_gather_with_optimizer_step}, which the callback applies to the
+     * optimizer's config over its own, else {@code optim.config.overlap_param_gather_with_optimizer_step}; null when neither
+     * states it (the callback's own default differs between NeMo versions: not taken).
+     */
+    static Located<Boolean> gatherWithStep(JobDraft j, MappingNode root) {
+        String step = "overlap_param_gather_with_optimizer_step", instead = "the estimate gathers model chunk 0's parameters ahead"
+                + " of its first forward, as when it is not stated";
+        for (String[] path : new String[][] {{"trainer", "callbacks"}, {"callbacks"}}) {
+            for (dev.gpulint.tree.Node n : TreeValues.list(root, path)) {
+                if (!(n instanceof MappingNode cb)) continue;
+                String target = TreeValues.text(cb, "_target_");
+                if (target == null || !target.endsWith("MegatronCommOverlapCallback")) continue;
+                String where = "MegatronCommOverlapCallback." + step;
+                Located<Boolean> on = DraftValues.bool(j, scalar(cb, step), where, instead);
+                if (on != null) return j.key(where, on);
+            }
+        }
+        return j.key("optim.config." + step, DraftValues.bool(j, scalar(root, "optim", "config", step), "optim.config." + step, instead));
+    }
+
     private static boolean isStrategy(MappingNode strategy) {
         if (strategy == null) return false;
         for (String k : SIZES.values()) if (strategy.get(k).isPresent()) return true;
@@ -153,6 +175,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         Located<Boolean> dist = TreeValues.bool(scalar(root, "optim", "config", "use_distributed_optimizer"));
         j.distributed = dist != null ? dist : TreeValues.bool(scalar(ddp, "use_distributed_optimizer"));
         OffloadSettings.optimizerConfig(j, map(root, "optim", "config"), "optim.config");
+        j.gatherWithStep = gatherWithStep(j, root);
         ScalarNode fp32 = scalar(plugin, "grad_reduce_in_fp32");
         String whereFp32 = "trainer.plugins.grad_reduce_in_fp32";
         if (TreeValues.bool(fp32) == null) { fp32 = scalar(ddp, "grad_reduce_in_fp32"); whereFp32 = "strategy.ddp.grad_reduce_in_fp32"; }

@@ -29,10 +29,11 @@ package dev.gpulint.derive.estimate;
  *   <li>the all-gather of chunk k ≥ 1 hides behind the g forward passes of chunk k − 1 before its first,
  *       g·(1/3)·stage/vpp; chunk 0's behind its own first forward pass alone.</li>
  * </ul>
- * Each chunk's collective exposes what outlasts its window (one window does not lend to another chunk's collective). Megatron-Bridge's
- * {@code overlap_param_gather_with_optimizer_step} (its performance scripts set it when dp, pp and vpp are all above 1)
- * would hide the first two chunks' all-gathers behind the optimizer step: not counted (no input states it).
- * Pure: no state.
+ * Each chunk's collective exposes what outlasts its window (one window does not lend to another chunk's collective). Under
+ * {@code overlap_param_gather_with_optimizer_step} ({@link OptimizerStepGather}; Megatron-Bridge's performance scripts set
+ * it when dp, pp and vpp are all above 1) chunk 0 is one bucket too and its all-gather is dispatched in the optimizer step:
+ * its reduction is exposed whole and its all-gather hides behind the other chunks' optimizer step instead of its own first
+ * forward; chunks 1 … vpp − 1 are unchanged. Pure: no state.
  */
 final class ChunkedDpSync {
     private ChunkedDpSync() {}
@@ -49,13 +50,26 @@ final class ChunkedDpSync {
      * @param allReduce    the gradients are all-reduced (no sharded optimizer): without interleaving only the backward hides them
      */
     static double outlasting(int vpp, int pp, long microBatches, double stageS, double reduce, double gather, boolean allReduce) {
+        return outlasting(vpp, pp, microBatches, stageS, reduce, gather, allReduce, -1);
+    }
+
+    /**
+     * As {@link #outlasting(int, int, long, double, double, double, boolean)}, chunk 0's all-gather dispatched in the
+     * optimizer step when {@code stepWindow} ≥ 0 ({@link OptimizerStepGather#window}): chunk 0's reduction exposed whole (one
+     * bucket, launched after the step's last backward), its all-gather behind {@code stepWindow} seconds of the other chunks'
+     * optimizer step instead of its own first forward pass.
+     */
+    static double outlasting(int vpp, int pp, long microBatches, double stageS, double reduce, double gather, boolean allReduce,
+                             double stepWindow) {
         if (vpp <= 1 || pp <= 1) return allReduce ? reduce - stageS * 2 / 3 : reduce + gather - stageS;
         double g = Math.max(1, Math.min(pp, microBatches));
         double backward = stageS * 2 / 3 / vpp, forward = stageS / 3 / vpp;     // one chunk's pass
         double reducePerChunk = reduce / vpp, gatherPerChunk = gather / vpp;
-        double reduceExposed = Math.max(0, reducePerChunk - backward) + (vpp - 1) * Math.max(0, reducePerChunk - g * backward);
+        boolean inStep = stepWindow >= 0 && gather > 0;
+        double reduceExposed = (inStep ? reducePerChunk : Math.max(0, reducePerChunk - backward))
+                + (vpp - 1) * Math.max(0, reducePerChunk - g * backward);
         double gatherExposed = gather <= 0 ? 0
-                : Math.max(0, gatherPerChunk - forward) + (vpp - 1) * Math.max(0, gatherPerChunk - g * forward);
+                : Math.max(0, gatherPerChunk - (inStep ? stepWindow : forward)) + (vpp - 1) * Math.max(0, gatherPerChunk - g * forward);
         return reduceExposed + gatherExposed;
     }
 }

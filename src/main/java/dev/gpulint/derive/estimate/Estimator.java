@@ -193,6 +193,10 @@ public final class Estimator {
         long n = (long) l.dp() * l.cp();
         double gradBytes = GradientReduce.bytes(dt, bytes);   // the main gradients' dtype: what the job states, else the default
         double gatherBytes = v.paramGather().stageBytes(m, l, stages, bf16Layers);   // 2 per parameter, or fp8's 1 (ParamGather)
+        boolean sharded = l.zeroStage() >= 1 || l.distributedOptimizer();
+        double local = sharded ? params / ((double) l.shardRanks() * l.cp()) : params;
+        double onGpu = local * (1 - v.offload().optimizerShare());
+        double optimizer = onGpu * 30 / (hw.hbmBytesPerSecond() * e.hbm());
         double dpS = 0, dpExp = 0;
         if (n > 1) {
             if (l.zeroStage() >= 3 && l.hybrid()) {
@@ -219,10 +223,11 @@ public final class Estimator {
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {
                 // Megatron-Core's buckets: max(40M, 1M · dp·cp) parameters each (only model chunk 0's when interleaved), one collective per bucket (DpBuckets)
-                // the routed experts' in buckets of their own over the expert data-parallel group (ExpertDpSync)
+                // the routed experts' in buckets of their own over the expert data-parallel group (ExpertDpSync); chunk 0 one
+                // bucket too when its all-gather runs in the optimizer step (OptimizerStepGather)
                 ExpertDpSync x = ExpertDpSync.of(m, l, v, stages, order, gatherBytes);
                 int chunks = pp > 1 ? l.virtualPp() : 1;
-                double buckets = DpBuckets.count(x.shared(), n, chunks), xb = DpBuckets.count(x.expert(), n, chunks);
+                double buckets = v.stepGather().buckets(x.shared(), n, chunks), xb = v.stepGather().buckets(x.expert(), n, chunks);
                 double reduce = c.collective(DP, n, buckets, x.shared() * gradBytes / buckets, Collective.REDUCE_SCATTER, "gradient reduce-scatter per bucket")
                         + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expert() * gradBytes / xb, Collective.REDUCE_SCATTER,
                                 "expert gradient reduce-scatter per bucket (expert data-parallel group)") : 0);
@@ -230,8 +235,14 @@ public final class Estimator {
                         + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expertGather() / xb, Collective.ALL_GATHER,
                                 "expert parameter all-gather per bucket (expert data-parallel group)") : 0);
                 dpS = reduce + gather;
-                // what outlasts the compute the schedule hides it behind: one micro-batch, or per model chunk (ChunkedDpSync)
-                dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false));
+                // what outlasts the compute the schedule hides it behind: one micro-batch, or per model chunk (ChunkedDpSync),
+                // chunk 0's all-gather behind the other chunks' optimizer step under overlap_param_gather_with_optimizer_step
+                double window = v.stepGather().window(pp > 1 ? l.virtualPp() : 1, optimizer);
+                double outlasts = ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false, window);
+                if (window >= 0) terms.add(new Term.StepGather(l.virtualPp(), reduce / l.virtualPp(), gather / l.virtualPp(),
+                        stageS * 2 / 3 / l.virtualPp(), stageS / 3 / l.virtualPp(), optimizer, window,
+                        ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false), outlasts));
+                dpExp = Math.max((1 - e.dpOverlap()) * dpS, outlasts);
             } else {
                 ExpertDpSync x = ExpertDpSync.of(m, l, v, stages, order, gatherBytes);   // the routed experts' over their own group
                 int chunks = pp > 1 ? l.virtualPp() : 1;
@@ -254,12 +265,8 @@ public final class Estimator {
         comm.put(EP, mb * epS);
         comm.put(PP, mb * ppS);
         comm.put(DP, dpS);
-        boolean sharded = l.zeroStage() >= 1 || l.distributedOptimizer();
-        double local = sharded ? params / ((double) l.shardRanks() * l.cp()) : params;
         // model states in host memory (StateOffload): the copies over the host link; the offloaded share steps on the CPU
         double hostExp = v.offload().exposed(l, local, stageS, mb, gradBytes, hw, terms);
-        double onGpu = local * (1 - v.offload().optimizerShare());
-        double optimizer = onGpu * 30 / (hw.hbmBytesPerSecond() * e.hbm());
         terms.add(new Term.Optimizer(onGpu, hw.hbmBytesPerSecond() * e.hbm(), optimizer));
         double step = mb * perMb + bubble + dpExp + hostExp + optimizer;
         double stepTokens = (double) l.globalBatchSize() * m.seq();

@@ -158,7 +158,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                 RecomputeModules.of(written, rc, as),
                 LayerPrecision.of(j, shape, hw, as),
                 ShardedGathers.of(j, shape, layout.zeroStage() >= 3, layout.hybrid(), as),
-                MambaLayers.of(m.hybrid(), shape, as));
+                MambaLayers.of(m.hybrid(), shape, as),
+                OptimizerStepGather.of(j, layout, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as));
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 

@@ -11,7 +11,7 @@ import dev.gpulint.spec.ParallelDim;
 public sealed interface Term {
 
     /** The term's name as the plan prints it: compute, unfused-attention, ssd, eager, float8, moe, tp, cp, ep, pp, dp, offload, host-states,
-     * bubble or optimizer. */
+     * bubble, dp-step or optimizer. */
     String term();
 
     /**
@@ -279,6 +279,26 @@ public sealed interface Term {
      */
     record DpExposure(double dpOverlap, double exposed, double seconds) implements Term {
         @Override public String term() { return "dp"; }
+    }
+
+    /**
+     * Model chunk 0's parameter all-gather dispatched in the optimizer step ({@link OptimizerStepGather}): what of an
+     * interleaved stage's data-parallel collectives outlasts the compute and the optimizer step that hide them
+     * ({@link ChunkedDpSync}), with it and without it.
+     *
+     * @param vpp         model chunks per pipeline rank
+     * @param reduceChunk one chunk's gradient reduce-scatter, seconds
+     * @param gatherChunk one chunk's parameter all-gather, seconds
+     * @param backward    one chunk's backward pass of a micro-batch (what chunk 0's bucketed reduction hides behind without it)
+     * @param forward     one chunk's forward pass of a micro-batch (what chunk 0's all-gather hides behind without it)
+     * @param optimizer   the optimizer step's seconds
+     * @param window      the other chunks' share of it, (vpp − 1)/vpp: what chunk 0's all-gather hides behind with it
+     * @param without     what outlasts without it, seconds
+     * @param with        what outlasts with it, seconds
+     */
+    record StepGather(int vpp, double reduceChunk, double gatherChunk, double backward, double forward, double optimizer,
+                      double window, double without, double with) implements Term {
+        @Override public String term() { return "dp-step"; }
     }
 
     /**

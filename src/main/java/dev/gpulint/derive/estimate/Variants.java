@@ -6,12 +6,13 @@ package dev.gpulint.derive.estimate;
  * ({@link StateOffload}), how the tensor-parallel collectives overlap the GEMMs ({@link TpOverlap}), whether the
  * elementwise kernels run fused or eager ({@link EagerKernels}), how Float8 GEMM inputs are scaled ({@link Float8Scaling}), in
  * which precision the parameters are all-gathered ({@link ParamGather}), which modules selective recompute re-runs
- * ({@link RecomputeModules}), which layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}) and how ZeRO-3 gathers the
- * parameters ({@link ShardedGathers}); a hybrid Mamba model's layers by kind ({@link MambaLayers}, null for a transformer).
+ * ({@link RecomputeModules}), which layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}), how ZeRO-3 gathers the
+ * parameters ({@link ShardedGathers}), a hybrid Mamba model's layers by kind ({@link MambaLayers}, null for a transformer)
+ * and whether an interleaved stage's chunk 0 is gathered in the optimizer step ({@link OptimizerStepGather}).
  */
 public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
                        Float8Scaling float8, ParamGather paramGather, RecomputeModules recomputeModules,
-                       LayerPrecision layerPrecision, ShardedGathers gathers, MambaLayers mamba) {
+                       LayerPrecision layerPrecision, ShardedGathers gathers, MambaLayers mamba, OptimizerStepGather stepGather) {
     public static final Variants NONE = defaults(null);
 
     /**
@@ -20,7 +21,8 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
      * the fitted traffic constant), per-tensor Float8 scaling ({@link Float8Scaling#TENSORWISE}: what the elementwise term's
      * casts count), parameters all-gathered in bf16 ({@link ParamGather#BF16}), selective recompute (when chosen) of
      * Megatron's default module, core_attn ({@link RecomputeModules#DEFAULT}), every layer on the job's GEMM path
-     * ({@link LayerPrecision#UNIFORM}) and ZeRO-3 gathering one unit per layer ({@link ShardedGathers#LAYER}).
+     * ({@link LayerPrecision#UNIFORM}), ZeRO-3 gathering one unit per layer ({@link ShardedGathers#LAYER}) and chunk 0
+     * gathered ahead of its first forward ({@link OptimizerStepGather#OFF}).
      */
     public Variants {
         if (attention == null) attention = AttentionShape.FULL;
@@ -32,6 +34,7 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
         if (recomputeModules == null) recomputeModules = RecomputeModules.DEFAULT;
         if (layerPrecision == null) layerPrecision = LayerPrecision.UNIFORM;
         if (gathers == null) gathers = ShardedGathers.LAYER;
+        if (stepGather == null) stepGather = OptimizerStepGather.OFF;
     }
 
     /** The variants of a model as the estimate took them before they were stated: MoE layers uniform, full attention. */
@@ -41,13 +44,6 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
 
     /** Every variant at its default (the canonical constructor's, for a null), with {@code moe}'s layers. */
     private static Variants defaults(MoeShape moe) {
-        return new Variants(moe, null, null, null, null, null, null, null, null, null, null);
-    }
-
-    /** Without hybrid Mamba layers. */
-    public Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
-                    Float8Scaling float8, ParamGather paramGather, RecomputeModules recomputeModules, LayerPrecision layerPrecision,
-                    ShardedGathers gathers) {
-        this(moe, attention, offload, tpOverlap, kernels, float8, paramGather, recomputeModules, layerPrecision, gathers, null);
+        return new Variants(moe, null, null, null, null, null, null, null, null, null, null, null);
     }
 }

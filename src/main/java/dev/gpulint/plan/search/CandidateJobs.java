@@ -70,7 +70,8 @@ final class CandidateJobs {
         Specs.Optimizer optimizer = new Specs.Optimizer(o == null ? null : o.type(),
                 new Located<>((long) l.zeroStage(), span(o == null ? null : o.zeroStage(), at)), o == null ? null : o.bytesPerParameter(), false,
                 new Located<>(l.distributedOptimizer(), span(o == null ? null : o.distributed(), at)),
-                o == null ? null : o.gradReduceDtype(), o == null ? null : o.zero3Gather(), o == null ? null : o.persistenceThreshold());
+                o == null ? null : o.gradReduceDtype(), o == null ? null : o.zero3Gather(), o == null ? null : o.persistenceThreshold(),
+                o == null ? null : o.gatherWithStep());
         Located<Long> nodes = job.nodes();
         if (perNode > 0) {
             long need = (l.gpus() + perNode - 1) / perNode;

@@ -76,13 +76,13 @@ public final class Launchers {
             "--first-last-layers-bf16", "--num-layers-at-start-in-bf16", "--num-layers-at-end-in-bf16", "--is-hybrid-model",
             "--hybrid-layer-pattern", "--hybrid-override-pattern", "--mamba-num-heads", "--mamba-head-dim", "--mamba-state-dim",
             "--mamba-num-groups", "--checkpoint-activations", "--use-legacy-models",
-            "--transformer-impl", "--use-flash-attn", "--use-flash-attn-v1", "--use-flash-attn-v2", "--use-flash-attn-triton");
+            "--transformer-impl", "--use-flash-attn", "--use-flash-attn-v1", "--use-flash-attn-v2", "--use-flash-attn-triton", "--overlap-param-gather-with-optimizer-step");
     private static final Set<String> PLAN_SWITCHES = Set.of("--is-hybrid-model", "--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
             "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--optimizer-cpu-offload",
             "--moe-pad-expert-input-to-capacity",
             "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--multi-latent-attention", "--tp-comm-overlap",
             "--fp8-param-gather", "--first-last-layers-bf16", "--checkpoint-activations", "--use-legacy-models", "--use-flash-attn",
-            "--use-flash-attn-v1", "--use-flash-attn-v2", "--use-flash-attn-triton");
+            "--use-flash-attn-v1", "--use-flash-attn-v2", "--use-flash-attn-triton", "--overlap-param-gather-with-optimizer-step");
     /** NeMo's names (model.*, model.config.*, trainer.strategy.*, data.*) of the quantities Megatron's flags carry. */
     private static final Map<String, String> NEMO_NAMES = Map.ofEntries(
             Map.entry("tensor_model_parallel_size", "--tensor-model-parallel-size"),

@@ -169,9 +169,9 @@ public final class Specs {
      *
      * @param origin         the format another reader read the job from, and where it states each number (null: a native
      *                       manifest)
-     * @param recompute      activation recomputation as written (none, selective, full; Megatron
-     *                       {@code --recompute-granularity}, NeMo {@code activations_checkpoint_granularity}, FSDP activation
-     *                       checkpointing)
+     * @param recompute      activation recomputation as written ({@link Recomputation}: the granularity, none, selective, full,
+     *                       op or every, Megatron {@code --recompute-granularity}, NeMo {@code activations_checkpoint_granularity},
+     *                       FSDP activation checkpointing; selective recompute's modules; every's n)
      * @param offload        the activations and model states it keeps in host memory (null: no CPU offload)
      * @param kernels        how its elementwise kernels run ({@code kernels}: "fused" or "eager")
      * @param fp8Scaling     how its Float8 GEMM inputs are scaled ({@code fp8_scaling}: "tensorwise", "rowwise" or
@@ -182,7 +182,7 @@ public final class Specs {
     public record Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
                       Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                      Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute,
+                      Map<String, Located<String>> env, Span span, Origin origin, Recomputation recompute,
                       Offload offload, Located<String> kernels, Located<String> fp8Scaling, Located<Boolean> fp8ParamGather,
                       Bf16Layers fp8LayersBf16) {
 

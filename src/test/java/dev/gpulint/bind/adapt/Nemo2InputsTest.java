@@ -78,7 +78,7 @@ class Nemo2InputsTest {
         assertEquals(false, j.model().tiedEmbeddings().value());
         assertEquals(11, j.model().layers().span().startLine(), "the class's dimensions point at its _target_");
         assertEquals("fp8", j.model().dtype().value(), "the plugin's fp8: hybrid");
-        assertEquals("selective", j.recompute().value());
+        assertEquals("selective", j.recompute().granularity().value());
         assertEquals(true, j.optimizer().distributed().value());
         assertEquals(16.0, j.optimizer().bytesPerParameter().value(), "the plugin's grad_reduce_in_fp32: false overrides the DDP config's true");
         assertEquals(28, j.optimizer().bytesPerParameter().span().startLine());
@@ -107,7 +107,7 @@ class Nemo2InputsTest {
         assertEquals(false, j.model().gatedMlp().value());
         assertEquals(true, j.model().tiedEmbeddings().value());
         assertEquals(32000L, j.model().vocabSize().value());
-        assertEquals("none", j.recompute().value());
+        assertEquals("none", j.recompute().granularity().value());
     }
 
     @Test

@@ -48,20 +48,20 @@ final class SpecBuilder {
 
     /**
      * The job's recompute as written; {@code every} with {@code recompute_every: n} (default 2, torchtitan's) is one layer
-     * in n fully recomputed, "every:n" as the torchtitan binder writes it; {@code selective} with {@code recompute_modules}
-     * is "selective:" and the modules (derive/estimate/RecomputeModules).
+     * in n fully recomputed; {@code selective} with {@code recompute_modules} names its modules (derive/estimate/RecomputeModules).
      */
-    private Located<String> recompute(MappingNode r) {
+    private dev.gpulint.spec.Recomputation recompute(MappingNode r) {
         Located<String> rc = get(r, "recompute");
-        // recompute_modules with recompute: selective (or no recompute written: selective is what it means) is
-        // "selective:layernorm,moe_act", as the Megatron readers write it; beside none, full, op or every it changes nothing
+        // recompute_modules with recompute: selective (or no recompute written: selective is what it means) names the
+        // modules, as the Megatron readers read them; beside none, full, op or every it changes nothing
         Located<List<String>> modules = get(r, "recompute_modules");
         if (modules != null && (rc == null || "selective".equals(rc.value()))) {
-            return new Located<>(dev.gpulint.spec.RecomputeModule.written(modules.value()), rc != null ? rc.span() : modules.span());
+            return dev.gpulint.spec.Recomputation.selective(rc != null ? rc : new Located<>("selective", modules.span()),
+                    dev.gpulint.spec.RecomputeModule.of(modules.value()));
         }
-        if (rc == null || !"every".equals(rc.value())) return rc;
+        if (rc == null || !"every".equals(rc.value())) return rc == null ? null : dev.gpulint.spec.Recomputation.of(rc);
         Located<Long> n = get(r, "recompute_every");
-        return new Located<>("every:" + (n == null ? 2 : n.value()), rc.span());
+        return dev.gpulint.spec.Recomputation.every(n == null ? 2 : (int) (long) n.value(), rc.span());
     }
 
     /**
@@ -205,7 +205,7 @@ final class SpecBuilder {
                         get(model, "seq_length"), get(model, "experts"), get(model, "expert_parameters"),
                         get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
                         get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention")),
-                        unknownShape(model)),
+                        unknownShape(model), null),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
                         get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), get(par, VPP.key()),
                         keySpan(r, "parallelism"), unknown(par, TP.key(), PP.key(), DP.key(), CP.key(), EP.key(), ETP.key(), VPP.key(), "dp_shard"), null,

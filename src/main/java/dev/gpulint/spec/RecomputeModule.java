@@ -1,7 +1,9 @@
 package dev.gpulint.spec;
 
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The modules Megatron-Core's selective recompute can re-run ({@code --recompute-modules}, TransformerConfig
@@ -24,11 +26,13 @@ public enum RecomputeModule {
         return null;
     }
 
-    /** The prefix the readers write before the modules in a job's recompute ("selective:layernorm,moe_act"), as "every:n". */
-    public static final String PREFIX = "selective:";
-
-    /** The recompute value a reader writes for selective recompute of {@code names} (Megatron's names, as written). */
-    public static String written(List<String> names) {
-        return PREFIX + String.join(",", names);
+    /** The modules of {@code ids} as Megatron names them, in Megatron's order; a name it does not know is left out. */
+    public static Set<RecomputeModule> of(List<String> ids) {
+        Set<RecomputeModule> out = EnumSet.noneOf(RecomputeModule.class);
+        for (String id : ids) {
+            RecomputeModule m = of(id);
+            if (m != null) out.add(m);
+        }
+        return out;
     }
 }

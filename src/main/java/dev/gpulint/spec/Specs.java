@@ -169,9 +169,9 @@ public final class Specs {
      *
      * @param origin         the format another reader read the job from, and where it states each number (null: a native
      *                       manifest)
-     * @param recompute      activation recomputation as written (none, selective, full; Megatron
-     *                       {@code --recompute-granularity}, NeMo {@code activations_checkpoint_granularity}, FSDP activation
-     *                       checkpointing)
+     * @param recompute      activation recomputation as written ({@link Recomputation}: the granularity, none, selective, full,
+     *                       op or every, Megatron {@code --recompute-granularity}, NeMo {@code activations_checkpoint_granularity},
+     *                       FSDP activation checkpointing; selective recompute's modules; every's n)
      * @param offload        the activations and model states it keeps in host memory (null: no CPU offload)
      * @param kernels        how its elementwise kernels run ({@code kernels}: "fused" or "eager")
      * @param fp8Scaling     how its Float8 GEMM inputs are scaled ({@code fp8_scaling}: "tensorwise", "rowwise" or
@@ -182,7 +182,7 @@ public final class Specs {
     public record Job(Located<String> name, String file, Located<String> cluster, Located<String> nodeGroup,
                       Located<Long> nodes, Located<Long> gpusPerNode, Model model, Parallelism parallelism,
                       Batch batch, Optimizer optimizer, Network network, Located<Double> stepTime,
-                      Map<String, Located<String>> env, Span span, Origin origin, Located<String> recompute,
+                      Map<String, Located<String>> env, Span span, Origin origin, Recomputation recompute,
                       Offload offload, Located<String> kernels, Located<String> fp8Scaling, Located<Boolean> fp8ParamGather,
                       Bf16Layers fp8LayersBf16) {
 
@@ -228,25 +228,6 @@ public final class Specs {
             unknown = unknown == null ? java.util.Set.of() : java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(unknown));
         }
 
-        /** A model that is no hybrid Mamba model (or states no layer pattern). */
-        public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
-                     Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts,
-                     Located<Double> expertParameters, Located<Long> ffnHiddenSize, Located<Long> vocabSize, Located<Long> headDim,
-                     Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK, Moe moe, Attention attention,
-                     java.util.Set<String> unknown) {
-            this(parameters, dtype, layers, attentionHeads, kvHeads, hiddenSize, seqLength, experts, expertParameters,
-                    ffnHiddenSize, vocabSize, headDim, gatedMlp, tiedEmbeddings, topK, moe, attention, unknown, null);
-        }
-
-        /** A model whose written sizes are all known. */
-        public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
-                     Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts,
-                     Located<Double> expertParameters, Located<Long> ffnHiddenSize, Located<Long> vocabSize, Located<Long> headDim,
-                     Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK, Moe moe, Attention attention) {
-            this(parameters, dtype, layers, attentionHeads, kvHeads, hiddenSize, seqLength, experts, expertParameters,
-                    ffnHiddenSize, vocabSize, headDim, gatedMlp, tiedEmbeddings, topK, moe, attention, java.util.Set.of());
-        }
-
         /** The size at {@code path} ("model.vocab_size") is written with a value that is not known. */
         public boolean isUnknown(String path) { return unknown.contains(path); }
 
@@ -257,29 +238,6 @@ public final class Specs {
                     + ", headDim=" + headDim + ", gatedMlp=" + gatedMlp + ", tiedEmbeddings=" + tiedEmbeddings + ", topK=" + topK
                     + ", moe=" + moe + ", attention=" + attention + (unknown.isEmpty() ? "" : ", unknown=" + unknown)
                     + (hybrid == null ? "" : ", hybrid=" + hybrid) + "]";
-        }
-
-        /** A model without the MoE layer's and the attention's details. */
-        public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
-                     Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts,
-                     Located<Double> expertParameters, Located<Long> ffnHiddenSize, Located<Long> vocabSize, Located<Long> headDim,
-                     Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK) {
-            this(parameters, dtype, layers, attentionHeads, kvHeads, hiddenSize, seqLength, experts, expertParameters,
-                    ffnHiddenSize, vocabSize, headDim, gatedMlp, tiedEmbeddings, topK, null, null);
-        }
-
-        /** A model without the plan's shape fields. */
-        public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
-                     Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts,
-                     Located<Double> expertParameters) {
-            this(parameters, dtype, layers, attentionHeads, kvHeads, hiddenSize, seqLength, experts, expertParameters,
-                    null, null, null, null, null, null);
-        }
-
-        /** A model without a stated expert parameter count. */
-        public Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers, Located<Long> attentionHeads,
-                     Located<Long> kvHeads, Located<Long> hiddenSize, Located<Long> seqLength, Located<Long> experts) {
-            this(parameters, dtype, layers, attentionHeads, kvHeads, hiddenSize, seqLength, experts, null);
         }
     }
 
@@ -428,10 +386,7 @@ public final class Specs {
      * Each is null when not written.
      */
     public record Offload(Located<Long> activationLayers, Located<String> optimizer, Located<Double> optimizerFraction,
-                          Located<String> parameters) {
-        /** Activation offload only. */
-        public Offload(Located<Long> activationLayers) { this(activationLayers, null, null, null); }
-    }
+                          Located<String> parameters) {}
 
     /**
      * The transformer layers an fp8 (or MXFP8, NVFP4) recipe keeps in bf16 at the start and at the end of the model
@@ -510,17 +465,6 @@ public final class Specs {
     public record Attention(Located<Long> window, Located<Long> fullEvery, Located<Boolean> sinks, Located<Long> kvLoraRank,
                             Located<Long> qLoraRank, Located<Long> qkHeadDim, Located<Long> qkRopeHeadDim, Located<Long> vHeadDim,
                             Located<String> kernel) {
-        /** Without a stated kernel. */
-        public Attention(Located<Long> window, Located<Long> fullEvery, Located<Boolean> sinks, Located<Long> kvLoraRank,
-                         Located<Long> qLoraRank, Located<Long> qkHeadDim, Located<Long> qkRopeHeadDim, Located<Long> vHeadDim) {
-            this(window, fullEvery, sinks, kvLoraRank, qLoraRank, qkHeadDim, qkRopeHeadDim, vHeadDim, null);
-        }
-
-        /** Without multi-latent attention's sizes beyond its kv rank. */
-        public Attention(Located<Long> window, Located<Long> fullEvery, Located<Boolean> sinks, Located<Long> kvLoraRank) {
-            this(window, fullEvery, sinks, kvLoraRank, null, null, null, null, null);
-        }
-
         public boolean empty() {
             return window == null && fullEvery == null && sinks == null && kvLoraRank == null && qLoraRank == null && qkHeadDim == null
                     && qkRopeHeadDim == null && vHeadDim == null && kernel == null;
@@ -547,21 +491,7 @@ public final class Specs {
      */
     public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
                             boolean zeroStageUnknown, Located<Boolean> distributed, Located<String> gradReduceDtype,
-                            Located<String> zero3Gather, Located<Double> persistenceThreshold, Located<Boolean> gatherWithStep) {
-        public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
-                         boolean zeroStageUnknown, Located<Boolean> distributed) {
-            this(type, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, null, null, null, null);
-        }
-
-        public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
-                         boolean zeroStageUnknown) {
-            this(type, zeroStage, bytesPerParameter, zeroStageUnknown, null);
-        }
-
-        public Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter) {
-            this(type, zeroStage, bytesPerParameter, false);
-        }
-    }
+                            Located<String> zero3Gather, Located<Double> persistenceThreshold, Located<Boolean> gatherWithStep) {}
 
     public record Network(Located<Bandwidth> assumedInterNode, Located<Bandwidth> assumedIntraNode) {}
 
@@ -579,16 +509,6 @@ public final class Specs {
             rdmaResources = List.copyOf(rdmaResources);
             unpriced = unpriced == null ? List.of() : List.copyOf(unpriced);
             keys = keys == null ? java.util.Map.of() : java.util.Map.copyOf(keys);
-        }
-
-        /**
-         * Without {@code unpriced} and the written keys: no setting read but not priced apart (each would be a line of
-         * the plan's assumptions), and messages use gpulint's own names.
-         */
-        public Origin(String format, List<Stated> stated, List<Located<String>> rdmaResources, boolean podsVisible,
-                      boolean rdmaByAccess, Located<String> gpuModel, DeepSpeedBatch deepspeed, Located<String> deepspeedConfig,
-                      String gpusPerNodeWhere) {
-            this(format, stated, rdmaResources, podsVisible, rdmaByAccess, gpuModel, deepspeed, deepspeedConfig, gpusPerNodeWhere, null, null);
         }
 
         /** The key the format writes {@code quantity} under ({@link #MICRO_BATCH}, ...), or null when it is not recorded. */

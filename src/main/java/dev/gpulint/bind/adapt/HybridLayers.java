@@ -25,10 +25,8 @@ final class HybridLayers {
         if (hybrid == null || !Boolean.TRUE.equals(hybrid.value())) return;
         String kinds = null, layers = null;
         if (pattern != null && pattern.known()) {
+            // unquoted already: the shell's words and YAML's scalars come without their quotes (HybridLayersTest)
             String p = pattern.text().strip();
-            if (p.length() >= 2 && (p.startsWith("\"") && p.endsWith("\"") || p.startsWith("'") && p.endsWith("'"))) {
-                p = p.substring(1, p.length() - 1);
-            }
             // the decoder's layers: before the first '/' (what follows are the MTP layers' blocks), '|' between stages
             String decoder = p.split("/", 2)[0].replace("|", "");
             if (!decoder.isEmpty() && decoder.matches("[M*\\-E]+")) {

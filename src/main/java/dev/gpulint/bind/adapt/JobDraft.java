@@ -67,7 +67,15 @@ final class JobDraft {
     /** Why the job's named model gives it no shape (a LoRA fine-tune the estimate cannot price), or null. */
     String modelShapeWithheld;
     Located<Boolean> gated, tied, distributed;
-    Located<String> dtype, recompute;
+    Located<String> dtype;
+    /** The recompute granularity as the format writes it (the job's {@link dev.gpulint.spec.Recomputation#granularity}). */
+    Located<String> recompute;
+    /** Selective recompute's modules, when named beside {@code selective} (RecomputeModuleReader); null: none named. */
+    java.util.Set<dev.gpulint.spec.RecomputeModule> recomputeModules;
+    /** For recompute {@code every}: one layer in n fully recomputed (torchtitan's selective_ac_option n). */
+    int recomputeEvery;
+    /** The recompute is the format's default, not written (torchtitan's ActivationCheckpoint). */
+    boolean recomputeDefaulted;
     /** Model states per parameter before sharding, when the format says which gradients it keeps (NeMo's gradient dtype). */
     Located<Double> bytesPerParameter;
     /** The gradient reduction's dtype as the format writes it (torchtitan's mixed_precision_reduce). */
@@ -247,8 +255,15 @@ final class JobDraft {
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
                 deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced, writtenKeys());
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
-                env, span, origin, recompute, offloadLayers == null && offloadOptimizer == null && offloadParameters == null ? null
+                env, span, origin, recomputation(), offloadLayers == null && offloadOptimizer == null && offloadParameters == null ? null
                         : new Specs.Offload(offloadLayers, offloadOptimizer, offloadFraction, offloadParameters), kernels, fp8Scaling, fp8ParamGather, fp8LayersBf16);
+    }
+
+    /** The job's recompute: the granularity as written, with the modules only beside selective (where Megatron applies them). */
+    private dev.gpulint.spec.Recomputation recomputation() {
+        if (recompute == null) return null;
+        return new dev.gpulint.spec.Recomputation(recompute, "selective".equals(recompute.value()) ? recomputeModules : null,
+                "every".equals(recompute.value()) ? recomputeEvery : 0, recomputeDefaulted);
     }
 
     /** The keys messages name in the format's own words (PAR006, PAR007, PAR010), by the quantity they hold; tp's

@@ -17,8 +17,8 @@ import java.util.List;
  * TransformerConfig {@code recompute_modules} list in NeMo 2 ({@code model.config}) and Megatron-Bridge ({@code model})
  * recipes. Megatron-Core's {@code __post_init__} refuses a name outside its choices ("Invalid choices for
  * recompute_modules"), so such a name is SYN002 at it, and the other modules are priced. The modules count only beside
- * selective granularity, as Megatron applies them: the job's recompute becomes "selective:" and the names
- * ({@link RecomputeModule#written}); without a granularity Megatron recomputes nothing, which the plan's assumptions say
+ * selective granularity, as Megatron applies them: they are the job's recompute modules
+ * ({@link dev.gpulint.spec.Recomputation#modules}); without a granularity Megatron recomputes nothing, which the plan's assumptions say
  * when the modules are more than Megatron's default.
  */
 final class RecomputeModuleReader {
@@ -31,14 +31,12 @@ final class RecomputeModuleReader {
     /** A launch command's or MODEL_ARGS' words after {@code --recompute-modules} (null: not written). */
     static void words(JobDraft j, List<Word> words, String key) {
         if (words == null) return;
-        List<String> names = new ArrayList<>();
-        Span at = null;
+        List<RecomputeModule> modules = new ArrayList<>();
         for (Word w : words) {
             if (!w.known()) return;             // a variable: the modules are not known, nothing changes
-            if (at == null) at = w.span();
-            check(j, w.text(), w.span(), key, names);
+            check(j, w.text(), w.span(), key, modules);
         }
-        apply(j, names, at, key);
+        apply(j, modules, key);
     }
 
     /**
@@ -79,32 +77,36 @@ final class RecomputeModuleReader {
             return;
         }
         if (!(n instanceof ListNode l)) return;
-        List<String> names = new ArrayList<>();
+        List<RecomputeModule> modules = new ArrayList<>();
         for (Node item : l.items()) {
             if (!(item instanceof ScalarNode s) || s.isNull() || TreeValues.placeholder(s.text().strip())) return;
-            check(j, s.text().strip(), s.span(), key, names);
+            check(j, s.text().strip(), s.span(), key, modules);
         }
-        apply(j, names, l.span(), key);
+        apply(j, modules, key);
     }
 
-    private static void check(JobDraft j, String name, Span at, String key, List<String> names) {
-        if (RecomputeModule.NAMES.contains(name)) {
-            if (!names.contains(name)) names.add(name);
+    private static void check(JobDraft j, String name, Span at, String key, List<RecomputeModule> modules) {
+        RecomputeModule m = RecomputeModule.of(name);
+        if (m != null) {
+            if (!modules.contains(m)) modules.add(m);
             return;
         }
         DraftValues.refuse(j, at, key, name, EXPECTED, "the plan prices the other modules (Megatron would not start)");
     }
 
-    private static void apply(JobDraft j, List<String> names, Span at, String key) {
+    private static void apply(JobDraft j, List<RecomputeModule> modules, String key) {
         Located<String> rc = j.recompute;
         if (rc == null) {
-            if (!names.equals(List.of("core_attn"))) {
-                j.unpriced.add(key + " [" + String.join(", ", names) + "] without a recompute granularity: Megatron-Core applies"
-                        + " the modules only to selective recompute (recompute_granularity selective), so none is recomputed");
+            if (!modules.equals(List.of(RecomputeModule.CORE_ATTN))) {
+                j.unpriced.add(key + " [" + String.join(", ", modules.stream().map(RecomputeModule::id).toList()) + "] without a"
+                        + " recompute granularity: Megatron-Core applies the modules only to selective recompute"
+                        + " (recompute_granularity selective), so none is recomputed");
             }
             return;
         }
-        if (!"selective".equals(rc.value())) return;      // full recomputes whole layers: the modules are not used
-        j.recompute = new Located<>(RecomputeModule.written(names), rc.span());
+        // full recomputes whole layers: the modules are not used; the first list named is the one applied
+        if (!"selective".equals(rc.value()) || j.recomputeModules != null) return;
+        j.recomputeModules = java.util.EnumSet.noneOf(RecomputeModule.class);
+        j.recomputeModules.addAll(modules);
     }
 }

@@ -149,11 +149,15 @@ final class TorchtitanAdapter implements FormatAdapter {
             String o = option == null || option.isNull() ? "2" : option.text().strip().toLowerCase(java.util.Locale.ROOT);
             dev.gpulint.core.Span at = option == null || option.isNull() ? j.recompute.span() : option.span();
             if (o.equals("op")) j.recompute = j.key("selective_ac_option", new Located<>("op", at));
-            else if (o.matches("[0-9]{1,6}") && Integer.parseInt(o) >= 1) j.recompute = j.key("selective_ac_option", new Located<>("every:" + Integer.parseInt(o), at));
-            else j.badAcOption = new Located<>(option.text().strip(), option.span());
-            // the plan says the mode was torchtitan's default, not written (JobInputs: "default:" + the policy)
-            if (defaulted && j.badAcOption == null) j.recompute = j.key("[activation_checkpoint] (torchtitan's default)",
-                    new Located<>("default:" + j.recompute.value(), j.recompute.span()));
+            else if (o.matches("[0-9]{1,6}") && Integer.parseInt(o) >= 1) {
+                j.recompute = j.key("selective_ac_option", new Located<>("every", at));
+                j.recomputeEvery = Integer.parseInt(o);
+            } else j.badAcOption = new Located<>(option.text().strip(), option.span());
+            // the plan says the mode was torchtitan's default, not written (JobInputs)
+            if (defaulted && j.badAcOption == null) {
+                j.recompute = j.key("[activation_checkpoint] (torchtitan's default)", j.recompute);
+                j.recomputeDefaulted = true;
+            }
         }
         if (shard == null || shard.value() != 1) {
             Located<Long> at = shard != null ? shard : new Located<>(3L, root.entry(par == map(root, "parallelism") ? "parallelism" : "training")

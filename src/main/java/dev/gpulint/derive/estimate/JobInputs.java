@@ -5,6 +5,7 @@ import dev.gpulint.catalog.Catalog;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.estimate.Layout.Recompute;
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Recomputation;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,9 +100,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         }
         Specs.Optimizer o = j.optimizer();
         boolean distributed = o != null && o.distributed() != null && o.distributed().value();
-        Located<String> written = j.recompute();
-        boolean formatDefault = written != null && written.value().trim().startsWith("default:");
-        if (formatDefault) written = new Located<>(written.value().trim().substring("default:".length()), written.span());
+        Recomputation written = j.recompute();
+        boolean formatDefault = written != null && written.formatDefault();
         Recompute rc = recompute(written);
         int every = Math.max(1, every(written));
         if (formatDefault && rc != null) {
@@ -109,7 +109,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
             as.add("recompute not written: " + format + "'s default, [activation_checkpoint] mode \"selective\" with selective_ac_option \"2\""
                     + " (torchtitan/config/job_config.py ActivationCheckpoint): " + (rc == Recompute.EVERY ? "one layer in " + every : rc.id()));
         }
-        if (rc == null) { rc = Recompute.SELECTIVE; as.add("recompute " + (j.recompute() == null ? "not given" : "'" + j.recompute().value() + "' not known") + ": selective (Megatron's and NeMo's usual setting; with flash attention it stores what no recompute does)"); }
+        if (rc == null) { rc = Recompute.SELECTIVE; as.add("recompute " + (written == null ? "not given" : "'" + written.granularity().value() + "' not known") + ": selective (Megatron's and NeMo's usual setting; with flash attention it stores what no recompute does)"); }
         else if (rc == Recompute.OP) as.add("recompute op: torchtitan's op-level selective checkpointing keeps the outputs of every other matmul, of SDPA and of the tp reduce-scatters and recomputes the rest (Checkpointing, docs/plan.md)");
         else if (rc == Recompute.EVERY) as.add("recompute one layer in " + every + ": those layers fully checkpointed, the others keep everything");
         Specs.Parallelism par = j.parallelism();
@@ -175,30 +175,22 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         return j.statedWhere("model_shape");
     }
 
-    static Recompute recompute(Located<String> r) {
+    /** The recompute choice of a job's recompute as written, or null when its granularity is no word the estimate knows. */
+    static Recompute recompute(Recomputation r) {
         if (r == null) return null;
-        return switch (r.value().trim().toLowerCase(Locale.ROOT)) {
+        return switch (r.granularity().value().trim().toLowerCase(Locale.ROOT)) {
             case "none", "false", "null", "no" -> Recompute.NONE;
             case "selective" -> Recompute.SELECTIVE;
             case "full", "true", "block", "uniform" -> Recompute.FULL;
             case "op" -> Recompute.OP;
-            // "selective:layernorm,moe_act": selective with the modules the readers wrote (RecomputeModules)
-            default -> RecomputeModules.names(r.value()) ? Recompute.SELECTIVE
-                    : r.value().trim().toLowerCase(Locale.ROOT).startsWith("every:") && every(r) > 0 ? Recompute.EVERY : null;
+            case "every" -> r.every() >= 1 ? Recompute.EVERY : null;
+            default -> null;
         };
     }
 
-    /** n of "every:n" (one layer in n fully recomputed, as the torchtitan binder writes it), else 1 (0 when malformed). */
-    static int every(Located<String> r) {
-        if (r == null) return 1;
-        String t = r.value().trim().toLowerCase(Locale.ROOT);
-        if (!t.startsWith("every:")) return 1;
-        try {
-            int n = Integer.parseInt(t.substring(6).trim());
-            return n >= 1 ? n : 0;
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+    /** n of recompute every (one layer in n fully recomputed), else 1. */
+    static int every(Recomputation r) {
+        return recompute(r) == Recompute.EVERY ? r.every() : 1;
     }
 
     private static long v(Located<Long> x) {

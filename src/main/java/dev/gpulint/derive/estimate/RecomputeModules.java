@@ -1,7 +1,7 @@
 package dev.gpulint.derive.estimate;
 
 import dev.gpulint.derive.estimate.Layout.Recompute;
-import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Recomputation;
 import dev.gpulint.spec.RecomputeModule;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -56,31 +56,20 @@ public record RecomputeModules(Set<RecomputeModule> modules) {
         modules = modules.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(EnumSet.copyOf(modules));
     }
 
-    /** Whether a job's recompute as written names modules ("selective:..."). */
-    public static boolean names(String written) {
-        return written != null && written.trim().toLowerCase(Locale.ROOT).startsWith(RecomputeModule.PREFIX);
-    }
-
     /**
      * The modules of a job whose recompute is {@code rc} as written ({@code written}); {@code as} gets the assumption when
      * selective recompute names none (Megatron's default core_attn) and the line naming the modules priced.
      */
-    public static RecomputeModules of(Located<String> written, Recompute rc, List<String> as) {
+    public static RecomputeModules of(Recomputation written, Recompute rc, List<String> as) {
         if (rc != Recompute.SELECTIVE) return DEFAULT;
-        if (written == null || !names(written.value())) {
-            if (written != null && "selective".equals(written.value().trim().toLowerCase(Locale.ROOT))) {
+        if (written == null || written.modules() == null) {
+            if (written != null && "selective".equals(written.granularity().value().trim().toLowerCase(Locale.ROOT))) {
                 as.add("recompute selective without recompute_modules: Megatron-Core's default [core_attn] (TransformerConfig"
                         + " recompute_modules; with flash attention it keeps what no recompute keeps)");
             }
             return DEFAULT;
         }
-        String list = written.value().trim().substring(RecomputeModule.PREFIX.length()).trim();
-        Set<RecomputeModule> ms = EnumSet.noneOf(RecomputeModule.class);
-        for (String n : list.split(",")) {
-            RecomputeModule m = RecomputeModule.of(n.trim().toLowerCase(Locale.ROOT));
-            if (m != null) ms.add(m);
-        }
-        RecomputeModules r = new RecomputeModules(ms);
+        RecomputeModules r = new RecomputeModules(written.modules());
         as.add("recompute selective with recompute_modules [" + r.text() + "]: " + (r.priced() ? "each module's activations dropped"
                 + " and its forward run again in backward are priced (RecomputeModules, docs/plan.md)"
                 : "nothing recomputed beyond what flash attention already leaves out"));

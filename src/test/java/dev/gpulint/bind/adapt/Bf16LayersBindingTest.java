@@ -3,9 +3,10 @@ package dev.gpulint.bind.adapt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.EstimateManifest;
+import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,8 +20,7 @@ import org.junit.jupiter.api.Test;
 class Bf16LayersBindingTest {
 
     private static Specs.Job job(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        dev.gpulint.spec.Model model = Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
+        dev.gpulint.spec.Model model = Foreign.model(name, text);
         assertEquals(List.of(), model.findings(), name);
         assertEquals(1, model.jobs().size(), name + " binds one job");
         return model.jobs().get(0);
@@ -30,13 +30,7 @@ class Bf16LayersBindingTest {
         return List.of(j.fp8LayersBf16().start().value(), j.fp8LayersBf16().end().value());
     }
 
-    private static final String SCRIPT = """
-            #!/bin/bash
-            torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
-              --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 8192 \\
-              --tensor-model-parallel-size 1 --micro-batch-size 1 --global-batch-size 128 \\
-              --bf16 --fp8-format hybrid --fp8-recipe tensorwise --first-last-layers-bf16 --use-distributed-optimizer
-            """;
+    private static final String SCRIPT = Recipes.MEGATRON_FP8.formatted("--first-last-layers-bf16");
 
     @Test
     void megatronsSwitchKeepsOneLayerAtEachEndUnlessCounted() {
@@ -52,15 +46,7 @@ class Bf16LayersBindingTest {
         assertNull(job("train.sh", SCRIPT.replace(" --first-last-layers-bf16", "")).fp8LayersBf16());
     }
 
-    private static final String BRIDGE = """
-            model:
-              tensor_model_parallel_size: 1
-              seq_length: 8192
-            train:
-              global_batch_size: 128
-              micro_batch_size: 1
-            mixed_precision: %s
-            """;
+    private static final String BRIDGE = Recipes.BRIDGE_OVERRIDE;
 
     @Test
     void bridgesCurrentScalingRecipeKeepsTheFirstAndLastLayer() {
@@ -101,52 +87,26 @@ class Bf16LayersBindingTest {
         String expected = "expected a whole number of layers from 0 to the layers per pipeline stage (Megatron-Core's"
                 + " TransformerConfig: 'must be between 0 and number of layers per pipeline stage'); the value is left out, so the"
                 + " count is read as not written (the format's default).";
-        dev.gpulint.spec.Model m = dev.gpulint.testing.Foreign.model("train.sh", SCRIPT.replace("--first-last-layers-bf16",
+        dev.gpulint.spec.Model m = Foreign.model("train.sh", SCRIPT.replace("--first-last-layers-bf16",
                 "--first-last-layers-bf16 --num-layers-at-start-in-bf16 abc --num-layers-at-end-in-bf16 2"));
-        assertEquals(List.of("5:109 '--num-layers-at-start-in-bf16' is 'abc'; " + expected), dev.gpulint.testing.Foreign.syn002(m));
+        assertEquals(List.of("5:109 '--num-layers-at-start-in-bf16' is 'abc'; " + expected), Foreign.syn002(m));
         assertEquals(List.of(1L, 2L), counts(m.jobs().get(0)), "Megatron's default 1 for the refused count");
         String config = BRIDGE.formatted("\n  _target_: megatron.bridge.training.mixed_precision.MixedPrecisionConfig\n  fp8: hybrid"
                 + "\n  first_last_layers_bf16: true\n  num_layers_at_start_in_bf16: -1\n  num_layers_at_end_in_bf16: 2");
-        dev.gpulint.spec.Model b = dev.gpulint.testing.Foreign.model("run_config.yaml", config);
-        assertEquals(List.of("11:32 'mixed_precision.num_layers_at_start_in_bf16' is '-1'; " + expected),
-                dev.gpulint.testing.Foreign.syn002(b));
+        dev.gpulint.spec.Model b = Foreign.model("run_config.yaml", config);
+        assertEquals(List.of("11:32 'mixed_precision.num_layers_at_start_in_bf16' is '-1'; " + expected), Foreign.syn002(b));
         assertEquals(List.of(0L, 2L), counts(b.jobs().get(0)), "MixedPrecisionConfig's default 0 for the refused count");
     }
 
     @Test
     void nemo2sPluginStatesItElseTheModelConfig() {
-        String nemo2 = """
-                _partial_: true
-                _target_: nemo.collections.llm.api.pretrain
-                data:
-                  _target_: nemo.collections.llm.gpt.data.pre_training.PreTrainingDataModule
-                  global_batch_size: 128
-                  micro_batch_size: 1
-                  seq_length: 8192
-                model:
-                  _target_: nemo.collections.llm.gpt.model.llama.LlamaModel
-                  config:
-                    _target_: nemo.collections.llm.gpt.model.llama.Llama3Config8B
-                    num_layers: 32
-                    hidden_size: 4096
-                    num_attention_heads: 32
-                trainer:
-                  _target_: nemo.lightning.pytorch.trainer.Trainer
-                  devices: 8
-                  num_nodes: 1
-                  plugins:
-                    _target_: nemo.lightning.pytorch.plugins.mixed_precision.MegatronMixedPrecision
-                    precision: bf16-mixed
-                    fp8: hybrid
-                    fp8_recipe: tensorwise
-                    first_last_layers_bf16: true
-                    num_layers_at_start_in_bf16: 1
-                    num_layers_at_end_in_bf16: 2
-                  strategy:
-                    _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
-                    tensor_model_parallel_size: 1
-                    pipeline_model_parallel_size: 1
-                """;
+        String nemo2 = Recipes.nemo2(128, 1, 8192)
+                .model("llama.LlamaModel", "llama.Llama3Config8B", "num_layers: 32", "hidden_size: 4096", "num_attention_heads: 32")
+                .trainer(8, 1)
+                .plugins("precision: bf16-mixed", "fp8: hybrid", "fp8_recipe: tensorwise", "first_last_layers_bf16: true",
+                        "num_layers_at_start_in_bf16: 1", "num_layers_at_end_in_bf16: 2")
+                .strategy("tensor_model_parallel_size: 1", "pipeline_model_parallel_size: 1")
+                .yaml();
         Specs.Job j = job("llama3_8b.yaml", nemo2);
         assertEquals(List.of(1L, 2L), counts(j));
         assertEquals(24, j.fp8LayersBf16().span().startLine());
@@ -162,25 +122,13 @@ class Bf16LayersBindingTest {
 
     @Test
     void theNativeKeyIsReadAsWritten() {
-        String manifest = """
-                kind: cluster
-                name: c
-                node_groups:
-                  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 1
-                gpus_per_node: 8
-                model: { dtype: fp8, layers: 32, hidden_size: 4096, attention_heads: 32 }
-                fp8_layers_bf16: { start: 1, end: 2 }
-                """;
+        String manifest = EstimateManifest.h100().model("dtype: fp8, layers: 32, hidden_size: 4096, attention_heads: 32")
+                .line("fp8_layers_bf16: { start: 1, end: 2 }").yaml();
         dev.gpulint.derive.Fixture f = dev.gpulint.derive.Fixture.of(manifest);
         Specs.Job j = f.jobs().get(0).spec();
         assertEquals(List.of(1L, 2L), counts(j));
-        assertEquals(13, j.fp8LayersBf16().span().startLine());
+        int line = (int) manifest.lines().takeWhile(l -> !l.startsWith("fp8_layers_bf16")).count() + 1;
+        assertEquals(line, j.fp8LayersBf16().span().startLine());
         Specs.Job end = dev.gpulint.derive.Fixture.of(manifest.replace("{ start: 1, end: 2 }", "{ end: 4 }")).jobs().get(0).spec();
         assertNull(end.fp8LayersBf16().start());
         assertEquals(4L, end.fp8LayersBf16().end().value());

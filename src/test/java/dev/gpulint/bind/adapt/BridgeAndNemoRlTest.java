@@ -157,7 +157,7 @@ class BridgeAndNemoRlTest {
         assertNull(j.model().experts(), "dense: num_moe_experts null");
         assertNull(j.model().topK(), "a dense dump's moe_router_topk default is not an MoE shape");
         assertEquals("mxfp8", j.model().dtype().value());
-        assertEquals("none", j.recompute().value());
+        assertEquals("none", j.recompute().granularity().value());
         assertEquals(true, j.optimizer().distributed().value());
         assertEquals(16.0, j.optimizer().bytesPerParameter().value(), "mixed_precision's grad_reduce_in_fp32 wins over ddp's");
         assertNull(shapeFrom(j), "every dimension is written; a provider class without a size names no shape");
@@ -252,7 +252,7 @@ class BridgeAndNemoRlTest {
         assertEquals(1L, j.batch().microBatchSize().value());
         assertEquals(4096L, j.model().seqLength().value());
         assertEquals("bf16", j.model().dtype().value());
-        assertEquals("full", j.recompute().value());
+        assertEquals("full", j.recompute().granularity().value());
         assertEquals(16.0, j.optimizer().bytesPerParameter().value());
         assertEquals(32L, j.model().layers().value(), "the catalog's Llama 3.1 8B");
         assertEquals(5, j.model().layers().span().startLine(), "placed at policy.model_name");
@@ -317,7 +317,7 @@ class BridgeAndNemoRlTest {
         assertEquals(2L, j.parallelism().tp().value(), "the enabled back-end's, not megatron_cfg's 8");
         assertNull(j.parallelism().pp());
         assertEquals(3L, j.optimizer().zeroStage().value(), "FSDP2 shards everything over dp");
-        assertEquals("full", j.recompute().value());
+        assertEquals("full", j.recompute().granularity().value());
         assertEquals(28L, j.model().layers().value(), "Qwen2.5 7B");
     }
 

@@ -49,7 +49,7 @@ class FinetuneConfigAdapterTest {
         assertEquals(2L, j.batch().microBatchSize().value());
         assertEquals(4096L, j.model().seqLength().value());
         assertEquals("bf16", j.model().dtype().value(), "bf16: auto is bf16 where the GPU has it");
-        assertEquals("full", j.recompute().value());
+        assertEquals("full", j.recompute().granularity().value());
         assertEquals(3L, j.optimizer().zeroStage().value(), "full_shard");
         assertEquals(32L, j.model().layers().value(), "the catalog's Llama 3.1 8B");
         assertEquals(1, j.model().layers().span().startLine(), "placed at base_model");

@@ -50,7 +50,7 @@ class FoundryAdapterTest {
         assertEquals("54:26 96", at(j.batch().globalBatchSize()));
         assertEquals("62:22 3", at(j.optimizer().zeroStage()), "FULL_SHARD: ZeRO stage 3, at the strategy");
         assertEquals("fp32", j.optimizer().gradReduceDtype().value(), "mixed_precision DEFAULT reduces in fp32");
-        assertEquals("none", j.recompute().value());
+        assertEquals("none", j.recompute().granularity().value());
         assertNull(j.nodes(), "a bare training YAML states no GPU count: the composer launch does");
         assertEquals(List.of(), j.origin().unpriced(), "every setting is written and priced: nothing to say");
     }
@@ -68,7 +68,7 @@ class FoundryAdapterTest {
         assertEquals(8L, j.parallelism().dpShard().value());
         assertEquals(3L, j.optimizer().zeroStage().value());
         assertEquals("bf16", j.optimizer().gradReduceDtype().value(), "PURE reduces in the training precision, amp_bf16");
-        assertEquals("full", j.recompute().value());
+        assertEquals("full", j.recompute().granularity().value());
         assertNull(j.batch().microBatchSize(), "auto: composer picks it at run time");
         assertEquals(64L, j.batch().globalBatchSize().value());
         assertEquals(List.of(
@@ -102,7 +102,7 @@ class FoundryAdapterTest {
         assertEquals(3L, j.optimizer().zeroStage().value(), "FULL_SHARD");
         assertEquals("fp32", j.optimizer().gradReduceDtype().value(), "DEFAULT");
         assertEquals("bf16", j.model().dtype().value(), "amp_bf16");
-        assertEquals("none", j.recompute().value());
+        assertEquals("none", j.recompute().granularity().value());
         assertEquals(List.of("model.d_model not written", "model.n_heads not written", "model.vocab_size not written",
                         "model.expansion_ratio not written", "device_train_microbatch_size not written", "precision not written",
                         "fsdp_config.sharding_strategy not written", "fsdp_config.mixed_precision not written",

@@ -3,9 +3,9 @@ package dev.gpulint.bind.adapt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,19 +19,12 @@ import org.junit.jupiter.api.Test;
 class Fp8ParamGatherBindingTest {
 
     private static Specs.Job job(String name, String text) {
-        SourceFile f = SourceFile.of(name, text);
-        List<Specs.Job> all = Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs();
+        List<Specs.Job> all = Foreign.jobs(name, text);
         assertEquals(1, all.size(), name + " binds one job");
         return all.get(0);
     }
 
-    private static final String SCRIPT = """
-            #!/bin/bash
-            torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
-              --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 8192 \\
-              --tensor-model-parallel-size 1 --micro-batch-size 1 --global-batch-size 128 \\
-              --bf16 --fp8-format hybrid --fp8-recipe tensorwise --fp8-param-gather --use-distributed-optimizer
-            """;
+    private static final String SCRIPT = Recipes.MEGATRON_FP8.formatted("--fp8-param-gather");
 
     @Test
     void megatronsFlagIsReadAtItsWord() {
@@ -42,15 +35,7 @@ class Fp8ParamGatherBindingTest {
         assertNull(job("train.sh", SCRIPT.replace(" --fp8-param-gather", "")).fp8ParamGather());
     }
 
-    private static final String BRIDGE = """
-            model:
-              tensor_model_parallel_size: 1
-              seq_length: 8192
-            train:
-              global_batch_size: 128
-              micro_batch_size: 1
-            mixed_precision: %s
-            """;
+    private static final String BRIDGE = Recipes.BRIDGE_OVERRIDE;
 
     @Test
     void bridgesFp8RecipesTurnItOnButTheSubchannelOnes() {

@@ -73,7 +73,7 @@ class FsdpTrainShapeTest {
             assertNull(m.vocabSize(), "not written: the plan's default, which it states");
             assertEquals(2L, j.batch().microBatchSize().value());
             assertEquals(3L, j.optimizer().zeroStage().value(), "full sharding: parameters, gradients and optimizer states");
-            assertEquals("full", j.recompute().value());
+            assertEquals("full", j.recompute().granularity().value());
             assertEquals(List.of(8L), j.origin().stated().stream().filter(x -> x.quantity().equals("per_node"))
                     .map(Specs.Stated::number).toList(), launcher + " --nproc_per_node is read as the GPUs per node it starts");
         }

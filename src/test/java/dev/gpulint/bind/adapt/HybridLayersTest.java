@@ -91,4 +91,26 @@ class HybridLayersTest {
         assertEquals("MM*-", j.model().hybrid().pattern().value());
         assertEquals(32L, j.model().hybrid().heads().value());
     }
+
+    @Test
+    void thePatternComesUnquotedFromTheShellsWordsAndYamlsScalars() {
+        // the readers take the quotes off, as sh and YAML do: a pattern is read alike however it is quoted
+        String script = """
+                #!/bin/bash
+                torchrun --nnodes 1 --nproc_per_node 8 pretrain_mamba.py \\
+                  --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --seq-length 4096 \\
+                  --is-hybrid-model --hybrid-layer-pattern %s \\
+                  --micro-batch-size 1 --global-batch-size 64 --bf16
+                """;
+        String kinds = "--is-hybrid-model with --hybrid-layer-pattern (2 Mamba-2, 1 attention and 1 MLP layers):";
+        for (String written : List.of("\"MM*-\"", "'MM*-'", "MM\"*-\"", "MM'*'-")) {
+            Specs.Job j = Foreign.bind("train.sh", script.formatted(written));
+            assertTrue(hybridLines(j).get(0).startsWith(kinds), written + ": " + hybridLines(j));
+        }
+        String modelArgsKinds = "--is-hybrid-model with --hybrid-layer-pattern (4 Mamba-2, 1 attention and 3 MLP layers):";
+        for (String written : List.of("\"M-M*M-M-\"", "'M-M*M-M-'", "M-M*M-M-")) {
+            Specs.Job j = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", written));
+            assertTrue(hybridLines(j).get(0).startsWith(modelArgsKinds), written + ": " + hybridLines(j));
+        }
+    }
 }

@@ -52,7 +52,7 @@ class LevanterAdapterTest {
         assertEquals(256L, j.batch().globalBatchSize().value());
         assertEquals("bfloat16", j.model().dtype().value(), "the policy's compute dtype");
         assertEquals(3L, j.optimizer().zeroStage().value(), "parameters, gradients and states sharded over the data axis");
-        assertEquals("full", j.recompute().value());
+        assertEquals("full", j.recompute().granularity().value());
         assertEquals(4096L, j.model().seqLength().value());
         assertEquals(32L, j.model().layers().value());
         assertEquals(4096L, j.model().hiddenSize().value());
@@ -87,7 +87,7 @@ class LevanterAdapterTest {
         assertEquals("float16", j.model().dtype().value(), "jmp's f16");
         assertEquals(false, j.model().gatedMlp().value());
         assertEquals(true, j.model().tiedEmbeddings().value(), "GPT-2 ties its embeddings");
-        assertEquals("none", j.recompute().value());
+        assertEquals("none", j.recompute().granularity().value());
         assertNull(j.parallelism(), "no model axis written: tp 1, all data-parallel");
         assertEquals(3L, j.optimizer().zeroStage().value(), "Levanter's default FSDP");
     }

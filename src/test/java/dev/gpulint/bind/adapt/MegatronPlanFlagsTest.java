@@ -39,7 +39,7 @@ class MegatronPlanFlagsTest {
         assertEquals(true, j.model().gatedMlp().value());
         assertEquals(false, j.model().tiedEmbeddings().value());
         assertEquals("bf16", j.model().dtype().value());
-        assertEquals("full", j.recompute().value());
+        assertEquals("full", j.recompute().granularity().value());
         assertEquals(true, j.optimizer().distributed().value());
         assertEquals(16.0, j.optimizer().bytesPerParameter().value());
         assertEquals(10, j.optimizer().bytesPerParameter().span().startLine());

@@ -87,7 +87,7 @@ class NanotronAdapterTest {
         assertEquals(4096L, j.model().seqLength().value());
         assertEquals("bfloat16", j.model().dtype().value());
         assertEquals(1L, j.optimizer().zeroStage().value());
-        assertEquals("full", j.recompute().value());
+        assertEquals("full", j.recompute().granularity().value());
         assertEquals(16L, j.model().layers().value());
         assertEquals(2048L, j.model().hiddenSize().value());
         assertEquals(32L, j.model().attentionHeads().value());
@@ -147,7 +147,7 @@ class NanotronAdapterTest {
         assertEquals(704L, j.model().moe().expertFfn().value());
         assertEquals(2L, j.parallelism().ep().value());
         assertNull(j.parallelism().sequenceParallel(), "ALL_REDUCE: no sequence parallelism");
-        assertEquals("none", j.recompute().value());
+        assertEquals("none", j.recompute().granularity().value());
         assertEquals(false, j.model().tiedEmbeddings().value());
         assertEquals(0L, j.optimizer().zeroStage().value());
         assertNull(j.batch().globalBatchSize(), "no batch_accumulation_per_replica: the global batch is not known");

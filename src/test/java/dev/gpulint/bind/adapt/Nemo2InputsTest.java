@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,48 +15,24 @@ import org.junit.jupiter.api.Test;
  */
 class Nemo2InputsTest {
 
-    static final String PRETRAIN = """
-            _partial_: true
-            _target_: nemo.collections.llm.api.pretrain
-            data:
-              _target_: nemo.collections.llm.gpt.data.pre_training.PreTrainingDataModule
-              global_batch_size: 128
-              micro_batch_size: 1
-              seq_length: 4096
-            model:
-              _target_: nemo.collections.llm.gpt.model.llama.LlamaModel
-              config:
-                _target_: nemo.collections.llm.gpt.model.llama.Llama3Config70B
-                recompute_granularity: selective
-                cross_entropy_fusion_impl: te
-            optim:
-              _target_: nemo.lightning.pytorch.optim.megatron.MegatronOptimizerModule
-              config:
-                _target_: megatron.core.optimizer.optimizer_config.OptimizerConfig
-                bf16: true
-                fp16: false
-                use_distributed_optimizer: true
-            trainer:
-              _target_: nemo.lightning.pytorch.trainer.Trainer
-              devices: 8
-              num_nodes: 8
-              plugins:
-                _target_: nemo.lightning.pytorch.plugins.mixed_precision.MegatronMixedPrecision
-                fp8: hybrid
-                grad_reduce_in_fp32: false
-                precision: bf16-mixed
-              strategy:
-                _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
-                context_parallel_size: 1
-                ddp:
-                  _target_: megatron.core.distributed.distributed_data_parallel_config.DistributedDataParallelConfig
-                  grad_reduce_in_fp32: true
-                  overlap_grad_reduce: true
-                pipeline_model_parallel_size: 4
-                sequence_parallel: true
-                tensor_model_parallel_size: 4
-                virtual_pipeline_model_parallel_size: 5
-            """;
+    static final String PRETRAIN = Recipes.nemo2(128, 1, 4096)
+            .model("llama.LlamaModel", "llama.Llama3Config70B", "recompute_granularity: selective", "cross_entropy_fusion_impl: te")
+            .section("""
+                    optim:
+                      _target_: nemo.lightning.pytorch.optim.megatron.MegatronOptimizerModule
+                      config:
+                        _target_: megatron.core.optimizer.optimizer_config.OptimizerConfig
+                        bf16: true
+                        fp16: false
+                        use_distributed_optimizer: true
+                    """)
+            .trainer(8, 8)
+            .plugins("fp8: hybrid", "grad_reduce_in_fp32: false", "precision: bf16-mixed")
+            .strategy("context_parallel_size: 1", "ddp:",
+                    "  _target_: megatron.core.distributed.distributed_data_parallel_config.DistributedDataParallelConfig",
+                    "  grad_reduce_in_fp32: true", "  overlap_grad_reduce: true", "pipeline_model_parallel_size: 4",
+                    "sequence_parallel: true", "tensor_model_parallel_size: 4", "virtual_pipeline_model_parallel_size: 5")
+            .yaml();
 
     @Test
     void aNemoRunPretrainDumpGivesLayoutShapePrecisionRecomputeAndGradientBytes() {
@@ -78,7 +55,7 @@ class Nemo2InputsTest {
         assertEquals(false, j.model().tiedEmbeddings().value());
         assertEquals(11, j.model().layers().span().startLine(), "the class's dimensions point at its _target_");
         assertEquals("fp8", j.model().dtype().value(), "the plugin's fp8: hybrid");
-        assertEquals("selective", j.recompute().value());
+        assertEquals("selective", j.recompute().granularity().value());
         assertEquals(true, j.optimizer().distributed().value());
         assertEquals(16.0, j.optimizer().bytesPerParameter().value(), "the plugin's grad_reduce_in_fp32: false overrides the DDP config's true");
         assertEquals(28, j.optimizer().bytesPerParameter().span().startLine());
@@ -107,7 +84,7 @@ class Nemo2InputsTest {
         assertEquals(false, j.model().gatedMlp().value());
         assertEquals(true, j.model().tiedEmbeddings().value());
         assertEquals(32000L, j.model().vocabSize().value());
-        assertEquals("none", j.recompute().value());
+        assertEquals("none", j.recompute().granularity().value());
     }
 
     @Test

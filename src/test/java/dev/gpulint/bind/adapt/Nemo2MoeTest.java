@@ -3,9 +3,9 @@ package dev.gpulint.bind.adapt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,47 +15,18 @@ import org.junit.jupiter.api.Test;
  */
 class Nemo2MoeTest {
 
-    static final String RECIPE = """
-            _partial_: true
-            _target_: nemo.collections.llm.api.pretrain
-            data:
-              _target_: nemo.collections.llm.gpt.data.pre_training.PreTrainingDataModule
-              global_batch_size: 512
-              micro_batch_size: 1
-              seq_length: 4096
-            model:
-              _target_: nemo.collections.llm.gpt.model.qwen3.Qwen3Model
-              config:
-                _target_: nemo.collections.llm.gpt.model.qwen3.Qwen3MoEConfig
-                num_layers: 48
-                hidden_size: 2048
-                num_attention_heads: 32
-                num_query_groups: 4
-                ffn_hidden_size: 6144
-                num_moe_experts: 128
-                moe_router_topk: 8
-                moe_ffn_hidden_size: 768
-                moe_layer_freq: %s
-                moe_token_dispatcher_type: alltoall
-                moe_grouped_gemm: true
-                moe_expert_capacity_factor: null
-                overlap_moe_expert_parallel_comm: true
-                window_size: [4096, 0]
-            trainer:
-              _target_: nemo.lightning.pytorch.trainer.Trainer
-              devices: 8
-              num_nodes: 4
-              strategy:
-                _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
-                tensor_model_parallel_size: 1
-                pipeline_model_parallel_size: 1
-                expert_model_parallel_size: 8
-                expert_tensor_parallel_size: 1
-            """;
+    static final String RECIPE = Recipes.nemo2(512, 1, 4096)
+            .model("qwen3.Qwen3Model", "qwen3.Qwen3MoEConfig", "num_layers: 48", "hidden_size: 2048", "num_attention_heads: 32",
+                    "num_query_groups: 4", "ffn_hidden_size: 6144", "num_moe_experts: 128", "moe_router_topk: 8",
+                    "moe_ffn_hidden_size: 768", "moe_layer_freq: %s", "moe_token_dispatcher_type: alltoall", "moe_grouped_gemm: true",
+                    "moe_expert_capacity_factor: null", "overlap_moe_expert_parallel_comm: true", "window_size: [4096, 0]")
+            .trainer(8, 4)
+            .strategy("tensor_model_parallel_size: 1", "pipeline_model_parallel_size: 1", "expert_model_parallel_size: 8",
+                    "expert_tensor_parallel_size: 1")
+            .yaml();
 
     private static dev.gpulint.spec.Model bind(String freq) {
-        SourceFile f = SourceFile.of("qwen3_moe.yaml", RECIPE.formatted(freq));
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
+        return Foreign.model("qwen3_moe.yaml", RECIPE.formatted(freq));
     }
 
     @Test
@@ -82,45 +53,22 @@ class Nemo2MoeTest {
         assertNull(m.moe().activationClamp(), "not stated: not clamped");
         assertNull(m.moe().expertBias(), "not stated: no biases");
         String oss = RECIPE.replace("    moe_grouped_gemm: true\n", "    moe_grouped_gemm: true\n    activation_func_clamp_value: 7.0\n    add_bias_linear: true\n");
-        SourceFile f = SourceFile.of("gpt_oss.yaml", oss.formatted("1"));
-        Specs.Model g = Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0).model();
+        Specs.Model g = Foreign.bind("gpt_oss.yaml", oss.formatted("1")).model();
         assertEquals(7.0, g.moe().activationClamp().value());
         assertEquals(true, g.moe().expertBias().value());
         // a dense config's biases are no expert's
-        SourceFile d = SourceFile.of("dense.yaml", oss.formatted("1").replace("num_moe_experts: 128", "num_moe_experts: 1"));
-        Specs.Moe dm = Adapters.bind(List.of(new Adapters.Input(d, Readers.read(d).foreign()))).jobs().get(0).model().moe();
+        Specs.Moe dm = Foreign.bind("dense.yaml", oss.formatted("1").replace("num_moe_experts: 128", "num_moe_experts: 1")).model().moe();
         assertNull(dm == null ? null : dm.expertBias());
         assertNull(dm == null ? null : dm.activationClamp());
     }
 
-    /** NeMo 2's GPT-OSS recipe dump: the config class names the model (the catalog's GPT-OSS-120B), add_bias_linear %s. */
-    static final String GPT_OSS = """
-            _partial_: true
-            _target_: nemo.collections.llm.api.pretrain
-            data:
-              _target_: nemo.collections.llm.gpt.data.pre_training.PreTrainingDataModule
-              global_batch_size: 512
-              micro_batch_size: 1
-              seq_length: 4096
-            model:
-              _target_: nemo.collections.llm.gpt.model.gpt_oss.GPTOSSModel
-              config:
-                _target_: nemo.collections.llm.gpt.model.gpt_oss.GPTOSSConfig120B
-            %s
-            trainer:
-              _target_: nemo.lightning.pytorch.trainer.Trainer
-              devices: 8
-              num_nodes: 8
-              strategy:
-                _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
-                tensor_model_parallel_size: 1
-                pipeline_model_parallel_size: 1
-                expert_model_parallel_size: 8
-            """;
+    /** NeMo 2's GPT-OSS recipe dump: the config class names the model (the catalog's GPT-OSS-120B), then a line of its config, %s. */
+    static final String GPT_OSS = Recipes.nemo2(512, 1, 4096).model("gpt_oss.GPTOSSModel", "gpt_oss.GPTOSSConfig120B", "%s")
+            .trainer(8, 8).strategy("tensor_model_parallel_size: 1", "pipeline_model_parallel_size: 1", "expert_model_parallel_size: 8")
+            .yaml();
 
     private static dev.gpulint.spec.Model gptOss(String line) {
-        SourceFile f = SourceFile.of("gpt_oss_120b.yaml", GPT_OSS.formatted(line));
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
+        return Foreign.model("gpt_oss_120b.yaml", GPT_OSS.formatted(line));
     }
 
     @Test
@@ -130,14 +78,14 @@ class Nemo2MoeTest {
         assertEquals(128L, catalog.experts().value());
         assertEquals(true, catalog.moe().expertBias().value());
         // stated false: no biases, at its line under its own key, whatever the catalog says
-        dev.gpulint.spec.Model off = gptOss("    add_bias_linear: false");
+        dev.gpulint.spec.Model off = gptOss("add_bias_linear: false");
         assertEquals(List.of(), off.findings());
         Specs.Moe moe = off.jobs().get(0).model().moe();
         assertEquals(false, moe.expertBias().value());
         assertEquals(12, moe.expertBias().span().startLine());
         assertEquals(7.0, moe.activationClamp().value(), "the clamp is still the catalog's: the file does not state it");
         // stated true: biases, at its line
-        Specs.Moe on = gptOss("    add_bias_linear: true").jobs().get(0).model().moe();
+        Specs.Moe on = gptOss("add_bias_linear: true").jobs().get(0).model().moe();
         assertEquals(true, on.expertBias().value());
         assertEquals(12, on.expertBias().span().startLine());
     }
@@ -146,8 +94,7 @@ class Nemo2MoeTest {
     void aDenseConfigsAddBiasLinearFalseSaysNothingOfExperts() {
         String llama = GPT_OSS.replace("gpt_oss.GPTOSSModel", "llama.LlamaModel").replace("gpt_oss.GPTOSSConfig120B", "llama.Llama3Config8B")
                 .replace("    expert_model_parallel_size: 8\n", "");
-        SourceFile f = SourceFile.of("llama3_8b.yaml", llama.formatted("    add_bias_linear: false"));
-        Specs.Job j = Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
+        Specs.Job j = Foreign.bind("llama3_8b.yaml", llama.formatted("add_bias_linear: false"));
         assertNull(j.model().moe());
     }
 

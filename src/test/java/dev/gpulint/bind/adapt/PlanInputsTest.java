@@ -35,7 +35,7 @@ class PlanInputsTest {
                 mode = "full"
                 """);
         assertEquals("bfloat16", j.model().dtype().value());
-        assertEquals("full", j.recompute().value());
+        assertEquals("full", j.recompute().granularity().value());
         assertEquals(3L, j.optimizer().zeroStage().value(), "fully_shard over the shard dimension: ZeRO-3");
         assertEquals(true, j.parallelism().sequenceParallel().value(), "torchtitan's TP plan shards norms along the sequence");
         assertEquals(80L, j.model().layers().value(), "the flavor names the model catalog's Llama 3 70B");
@@ -64,7 +64,8 @@ class PlanInputsTest {
                 [activation_checkpoint]
                 mode = "selective"
                 """);
-        assertEquals("every:2", j.recompute().value(), "torchtitan's selective with its default selective_ac_option \"2\"");
+        assertEquals("every", j.recompute().granularity().value());
+        assertEquals(2, j.recompute().every(), "torchtitan's selective with its default selective_ac_option \"2\"");
         assertNull(j.optimizer(), "replicate only: DDP, no ZeRO stage");
         assertEquals(32L, j.model().layers().value());
         assertEquals(4096L, j.model().hiddenSize().value());
@@ -90,7 +91,7 @@ class PlanInputsTest {
                 }
                 """);
         assertEquals("fp16", j.model().dtype().value());
-        assertEquals("full", j.recompute().value());
+        assertEquals("full", j.recompute().granularity().value());
         assertFalse(j.model().tiedEmbeddings().value());
         assertEquals(1L, j.optimizer().zeroStage().value());
 
@@ -109,7 +110,7 @@ class PlanInputsTest {
                 }
                 """);
         assertEquals("bfloat16", k.model().dtype().value());
-        assertEquals("none", k.recompute().value());
+        assertEquals("none", k.recompute().granularity().value());
         assertEquals(8L, k.model().kvHeads().value());
         assertEquals(14336L, k.model().ffnHiddenSize().value());
         assertEquals(true, k.model().gatedMlp().value());

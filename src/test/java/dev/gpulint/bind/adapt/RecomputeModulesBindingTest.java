@@ -1,12 +1,15 @@
 package dev.gpulint.bind.adapt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.spec.Model;
+import dev.gpulint.spec.RecomputeModule;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,16 +30,28 @@ class RecomputeModulesBindingTest {
               --use-distributed-optimizer
             """;
 
+    /** The job's recompute is selective of exactly {@code modules} (none: an empty list named). */
+    private static void assertSelective(Specs.Job j, RecomputeModule... modules) {
+        assertEquals("selective", j.recompute().granularity().value());
+        assertEquals(Set.of(modules), j.recompute().modules());
+    }
+
+    /** The job's recompute is selective and names no module (Megatron's default). */
+    private static void assertSelectiveWithoutModules(Specs.Job j) {
+        assertEquals("selective", j.recompute().granularity().value());
+        assertNull(j.recompute().modules());
+    }
+
     @Test
     void megatronsWordsFollowTheFlag() {
         Specs.Job j = Foreign.bind("train.sh", SCRIPT);
-        assertEquals("selective:layernorm,moe_act", j.recompute().value());
-        assertEquals(6, j.recompute().span().startLine(), "at the granularity's word");
+        assertSelective(j, RecomputeModule.LAYERNORM, RecomputeModule.MOE_ACT);
+        assertEquals(6, j.recompute().granularity().span().startLine(), "at the granularity's word");
         Specs.Job one = Foreign.bind("train.sh", SCRIPT.replace("--recompute-modules layernorm moe_act", "--recompute-modules=moe_act"));
-        assertEquals("selective:moe_act", one.recompute().value());
+        assertSelective(one, RecomputeModule.MOE_ACT);
         // nargs='*' with no word: an empty list, so nothing is recomputed (not even core_attn)
         Specs.Job none = Foreign.bind("train.sh", SCRIPT.replace("--recompute-modules layernorm moe_act", "--recompute-modules"));
-        assertEquals("selective:", none.recompute().value());
+        assertSelective(none);
     }
 
     @Test
@@ -46,7 +61,7 @@ class RecomputeModulesBindingTest {
                 + " shared_experts (TransformerConfig refuses any other: 'Invalid choices for recompute_modules')";
         assertEquals(List.of("6:67 '--recompute-modules' is 'moe_ac'; expected " + expected + "; the value is left out, so the plan"
                 + " prices the other modules (Megatron would not start)."), Foreign.syn002(m));
-        assertEquals("selective:layernorm", m.jobs().get(0).recompute().value());
+        assertSelective(m.jobs().get(0), RecomputeModule.LAYERNORM);
         // Megatron's parser takes one module per word: "mlp,moe_act" is a name Megatron-Core refuses
         Model joined = Foreign.model("train.sh", SCRIPT.replace("layernorm moe_act", "mlp,moe_act"));
         assertEquals(1, Foreign.syn002(joined).size());
@@ -61,8 +76,10 @@ class RecomputeModulesBindingTest {
                 + " Megatron-Core applies the modules only to selective recompute (recompute_granularity selective), so none is"
                 + " recomputed"), String.join("\n", j.origin().unpriced()));
         // full granularity recomputes whole layers: the modules change nothing
-        assertEquals("full", Foreign.bind("train.sh", SCRIPT.replace("--recompute-granularity selective",
-                "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1")).recompute().value());
+        Specs.Job full = Foreign.bind("train.sh", SCRIPT.replace("--recompute-granularity selective",
+                "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1"));
+        assertEquals("full", full.recompute().granularity().value());
+        assertNull(full.recompute().modules());
     }
 
     private static final String MODEL_ARGS = """
@@ -80,11 +97,11 @@ class RecomputeModulesBindingTest {
     @Test
     void modelArgsWordsOrList() {
         Model m = Foreign.model("model_config.yaml", MODEL_ARGS);
-        assertEquals("selective:mla_up_proj", m.jobs().get(0).recompute().value());
+        assertSelective(m.jobs().get(0), RecomputeModule.MLA_UP_PROJ);
         assertEquals(1, Foreign.syn002(m).size());
         assertTrue(Foreign.syn002(m).get(0).startsWith("7:36 '--recompute-modules' is 'moe_ac'"), Foreign.syn002(m).get(0));
         Specs.Job list = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("mla_up_proj moe_ac", "[mla_up_proj, layernorm]"));
-        assertEquals("selective:mla_up_proj,layernorm", list.recompute().value());
+        assertSelective(list, RecomputeModule.MLA_UP_PROJ, RecomputeModule.LAYERNORM);
     }
 
     @Test
@@ -93,12 +110,12 @@ class RecomputeModulesBindingTest {
         // shell_test_utils/_run_training.sh, strips the brackets and passes the words): no SYN002 at "[layernorm"
         Model m = Foreign.model("model_config.yaml", MODEL_ARGS.replace("mla_up_proj moe_ac", "\"[mla_up_proj moe_act]\""));
         assertEquals(List.of(), Foreign.syn002(m));
-        assertEquals("selective:mla_up_proj,moe_act", m.jobs().get(0).recompute().value());
+        assertSelective(m.jobs().get(0), RecomputeModule.MLA_UP_PROJ, RecomputeModule.MOE_ACT);
         Model bad = Foreign.model("model_config.yaml", MODEL_ARGS.replace("mla_up_proj moe_ac", "\"[mla_up_proj moe_ac]\""));
         assertEquals(1, Foreign.syn002(bad).size());
         // a quoted scalar's words are reported at the scalar (its quotes make the offsets inexact)
         assertTrue(Foreign.syn002(bad).get(0).startsWith("7:24 '--recompute-modules' is 'moe_ac'"), Foreign.syn002(bad).get(0));
-        assertEquals("selective:mla_up_proj", bad.jobs().get(0).recompute().value());
+        assertSelective(bad.jobs().get(0), RecomputeModule.MLA_UP_PROJ);
     }
 
     private static final String BRIDGE = """
@@ -120,13 +137,13 @@ class RecomputeModulesBindingTest {
     @Test
     void bridgesModelProviderList() {
         Specs.Job j = Foreign.bind("override.yaml", BRIDGE);
-        assertEquals("selective:layernorm,moe_act", j.recompute().value());
+        assertSelective(j, RecomputeModule.LAYERNORM, RecomputeModule.MOE_ACT);
         Model bad = Foreign.model("override.yaml", BRIDGE.replace("- moe_act", "- moe_activation"));
         assertEquals(1, Foreign.syn002(bad).size());
         assertTrue(Foreign.syn002(bad).get(0).startsWith("9:5 'model.recompute_modules' is 'moe_activation'"), Foreign.syn002(bad).get(0));
         // a dump's null (Megatron's default) changes nothing
-        assertEquals("selective", Foreign.bind("override.yaml", BRIDGE.replace("recompute_modules:\n  - layernorm\n  - moe_act",
-                "recompute_modules: null")).recompute().value());
+        assertSelectiveWithoutModules(Foreign.bind("override.yaml", BRIDGE.replace("recompute_modules:\n  - layernorm\n  - moe_act",
+                "recompute_modules: null")));
     }
 
     @Test
@@ -140,7 +157,7 @@ class RecomputeModulesBindingTest {
                 + " shared_experts; TransformerConfig checks a string's letters as names and refuses them: 'Invalid choices for"
                 + " recompute_modules'); the value is left out, so selective recompute keeps Megatron-Core's default [core_attn]"
                 + " (Megatron would not start)."), Foreign.syn002(m));
-        assertEquals("selective", m.jobs().get(0).recompute().value());
+        assertSelectiveWithoutModules(m.jobs().get(0));
         // NeMo 2's dump likewise
         Model nemo = Foreign.model("deepseek.yaml", Nemo2InputsTest.PRETRAIN.replace("recompute_granularity: selective",
                 "recompute_granularity: selective\n    recompute_modules: layernorm"));
@@ -153,6 +170,6 @@ class RecomputeModulesBindingTest {
     void nemo2sConfigList() {
         Specs.Job j = Foreign.bind("deepseek.yaml", Nemo2InputsTest.PRETRAIN.replace("recompute_granularity: selective",
                 "recompute_granularity: selective\n    recompute_modules:\n    - mla_up_proj\n    - layernorm"));
-        assertEquals("selective:mla_up_proj,layernorm", j.recompute().value());
+        assertSelective(j, RecomputeModule.MLA_UP_PROJ, RecomputeModule.LAYERNORM);
     }
 }

@@ -1,7 +1,9 @@
 package dev.gpulint.bind.adapt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.core.Finding;
 import dev.gpulint.read.Readers;
@@ -47,22 +49,26 @@ class TorchtitanCheckpointTest {
     @Test
     void opLevelSelectiveIsOpAtTheOption() {
         Specs.Job j = job("mode = \"selective\"  # [\"none\", \"selective\", \"full\"]\nselective_ac_option = \"op\"");
-        assertEquals("op", j.recompute().value());
-        assertEquals(15, j.recompute().span().startLine());
+        assertEquals("op", j.recompute().granularity().value());
+        assertEquals(15, j.recompute().granularity().span().startLine());
     }
 
     @Test
     void anIntegerOptionIsOneLayerInNAndTheDefaultIsTwo() {
-        assertEquals("every:4", job("mode = \"selective\"\nselective_ac_option = \"4\"").recompute().value());
+        Specs.Job four = job("mode = \"selective\"\nselective_ac_option = \"4\"");
+        assertEquals("every", four.recompute().granularity().value());
+        assertEquals(4, four.recompute().every());
         Specs.Job dflt = job("mode = \"selective\"");
-        assertEquals("every:2", dflt.recompute().value(), "torchtitan's selective_ac_option defaults to \"2\"");
-        assertEquals(14, dflt.recompute().span().startLine());
+        assertEquals("every", dflt.recompute().granularity().value());
+        assertEquals(2, dflt.recompute().every(), "torchtitan's selective_ac_option defaults to \"2\"");
+        assertFalse(dflt.recompute().formatDefault(), "the mode is written");
+        assertEquals(14, dflt.recompute().granularity().span().startLine());
     }
 
     @Test
     void fullAndNoneAreAsWrittenAndTheOptionIsIgnoredThere() {
-        assertEquals("full", job("mode = \"full\"\nselective_ac_option = \"op\"").recompute().value());
-        assertEquals("none", job("mode = \"none\"").recompute().value());
+        assertEquals("full", job("mode = \"full\"\nselective_ac_option = \"op\"").recompute().granularity().value());
+        assertEquals("none", job("mode = \"none\"").recompute().granularity().value());
     }
 
     @Test
@@ -88,14 +94,17 @@ class TorchtitanCheckpointTest {
                 data_parallel_shard_degree = -1
                 """);
         Specs.Job j = Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
-        assertEquals("default:every:2", j.recompute().value(), "torchtitan's ActivationCheckpoint: mode selective, option 2");
-        assertEquals(5, j.recompute().span().startLine(), "at the [parallelism] table when there is no [activation_checkpoint]");
+        assertEquals("every", j.recompute().granularity().value(), "torchtitan's ActivationCheckpoint: mode selective, option 2");
+        assertEquals(2, j.recompute().every());
+        assertTrue(j.recompute().formatDefault());
+        assertEquals(5, j.recompute().granularity().span().startLine(), "at the [parallelism] table when there is no [activation_checkpoint]");
     }
 
     @Test
     void aTableWithOnlyTheOptionTakesTheDefaultModeWithThatOption() {
         Specs.Job j = job("selective_ac_option = \"op\"");
-        assertEquals("default:op", j.recompute().value());
-        assertEquals(14, j.recompute().span().startLine());
+        assertEquals("op", j.recompute().granularity().value());
+        assertTrue(j.recompute().formatDefault());
+        assertEquals(14, j.recompute().granularity().span().startLine());
     }
 }

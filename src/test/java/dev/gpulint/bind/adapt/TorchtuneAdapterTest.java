@@ -53,7 +53,7 @@ class TorchtuneAdapterTest {
         assertEquals(2L, j.batch().microBatchSize().value());
         assertEquals(2048L, j.model().seqLength().value());
         assertEquals("bf16", j.model().dtype().value());
-        assertEquals("full", j.recompute().value());
+        assertEquals("full", j.recompute().granularity().value());
         assertEquals(3L, j.optimizer().zeroStage().value(), "fully_shard over the shard dimension");
         assertEquals(80L, j.model().layers().value());
         assertEquals(8192L, j.model().hiddenSize().value());
@@ -76,7 +76,7 @@ class TorchtuneAdapterTest {
                 """).get(0);
         assertEquals(4L, j.parallelism().dp().value(), "replicate 4 × shard 1");
         assertNull(j.optimizer(), "no sharding: no ZeRO stage");
-        assertEquals("none", j.recompute().value());
+        assertEquals("none", j.recompute().granularity().value());
         assertEquals(1536L, j.model().hiddenSize().value(), "Qwen2.5 1.5B");
     }
 

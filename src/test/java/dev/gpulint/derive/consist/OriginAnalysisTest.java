@@ -31,7 +31,7 @@ class OriginAnalysisTest {
     }
 
     private static List<Object> facts(List<Stated> stated, Map<String, Located<String>> env, Specs.DeepSpeedBatch ds, long dp) {
-        Specs.Origin o = new Specs.Origin("Kubernetes PyTorchJob", stated, List.of(), true, false, null, ds, null, null);
+        Specs.Origin o = new Specs.Origin("Kubernetes PyTorchJob", stated, List.of(), true, false, null, ds, null, null, null, null);
         Specs.Job spec = spec("j", env, o);
         Resolved.Job r = new Resolved.Job(spec, "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, dp, false, List.of(), 1, 0);
         Facts out = new Facts();
@@ -126,10 +126,10 @@ class OriginAnalysisTest {
     void oneAnalysisOfJobsSharingAnOriginGivesEachItsOwnFacts() {
         Specs.Origin shared = new Specs.Origin("Kubernetes PyTorchJob", List.of(
                 new Stated("per_node", "8", "the launcher's --nproc-per-node", StatedKind.LAUNCHER, A),
-                new Stated("per_node", "4", "the pod's nvidia.com/gpu", StatedKind.RESOURCE, B)), List.of(), true, false, null, null, null, null);
+                new Stated("per_node", "4", "the pod's nvidia.com/gpu", StatedKind.RESOURCE, B)), List.of(), true, false, null, null, null, null, null, null);
         Specs.Origin other = new Specs.Origin("Kubernetes PyTorchJob", List.of(
                 new Stated("tp", "2", "the launcher's --tensor-model-parallel-size", StatedKind.LAUNCHER, A),
-                new Stated("tp", "4", "the config's tensor_model_parallel_size", StatedKind.CONFIG, C)), List.of(), true, false, null, null, null, null);
+                new Stated("tp", "4", "the config's tensor_model_parallel_size", StatedKind.CONFIG, C)), List.of(), true, false, null, null, null, null, null, null);
         OriginAnalysis one = new OriginAnalysis();
         Facts together = new Facts();
         List<Resolved.Job> jobs = List.of(job("a", shared), job("b", shared), job("c", other));

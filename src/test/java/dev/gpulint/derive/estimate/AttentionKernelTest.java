@@ -147,7 +147,7 @@ class AttentionKernelTest {
         Specs.Job old = bind("train.sh", MEGATRON.formatted(" \\\n  --checkpoint-activations"));
         assertEquals("unfused", old.model().attention().kernel().value());
         assertEquals(5, old.model().attention().kernel().span().startLine(), "at --checkpoint-activations");
-        assertEquals("full", old.recompute().value(), "--checkpoint-activations checkpoints every layer");
+        assertEquals("full", old.recompute().granularity().value(), "--checkpoint-activations checkpoints every layer");
         assertTrue(old.origin().unpriced().contains("attention kernel unfused, inferred from --checkpoint-activations (Megatron-LM's switch"
                 + " before mid-2022 and Megatron-DeepSpeed's: the legacy model's ParallelAttention) without --use-flash-attn: the s² scores"
                 + " through HBM (baddbmm, fused scale-mask-softmax, dropout, bmm); --use-flash-attn or --attention-backend states another"),

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gpulint.derive.Fixture;
 import dev.gpulint.derive.estimate.Layout.Recompute;
 import dev.gpulint.derive.estimate.ModelShape.Dtype;
+import dev.gpulint.spec.Recomputation;
 import dev.gpulint.testing.EstimateManifest;
 import org.junit.jupiter.api.Test;
 
@@ -87,12 +88,19 @@ class CheckpointingTest {
 
     @Test
     void jobInputsReadEachWrittenChoice() {
-        assertEquals(Recompute.OP, JobInputs.recompute(new dev.gpulint.spec.Located<>("op", null)));
-        assertEquals(Recompute.EVERY, JobInputs.recompute(new dev.gpulint.spec.Located<>("every:3", null)));
-        assertEquals(3, JobInputs.every(new dev.gpulint.spec.Located<>("every:3", null)));
-        assertEquals(null, JobInputs.recompute(new dev.gpulint.spec.Located<>("every:0", null)));
-        assertEquals(null, JobInputs.recompute(new dev.gpulint.spec.Located<>("sometimes", null)));
-        assertEquals(Recompute.FULL, JobInputs.recompute(new dev.gpulint.spec.Located<>("full", null)));
+        assertEquals(Recompute.OP, JobInputs.recompute(written("op")));
+        assertEquals(Recompute.EVERY, JobInputs.recompute(Recomputation.every(3, null)));
+        assertEquals(3, JobInputs.every(Recomputation.every(3, null)));
+        assertEquals(null, JobInputs.recompute(Recomputation.every(0, null)));
+        assertEquals(null, JobInputs.recompute(written("every")), "every without its n");
+        assertEquals(null, JobInputs.recompute(written("sometimes")));
+        assertEquals(null, JobInputs.recompute(written("every:3")), "a word, not an encoding: Megatron's and NeMo's granularity take no n");
+        assertEquals(1, JobInputs.every(written("full")));
+        assertEquals(Recompute.FULL, JobInputs.recompute(written("full")));
+    }
+
+    private static Recomputation written(String word) {
+        return Recomputation.of(new dev.gpulint.spec.Located<>(word, null));
     }
 
     @Test

@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.bind.adapt.Adapters;
-import dev.gpulint.derive.Fixture;
 import dev.gpulint.plan.EstimateWords;
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.EstimateManifest;
+import dev.gpulint.testing.Foreign;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,28 +23,9 @@ import org.junit.jupiter.api.Test;
 class Float8ScalingTest {
 
     private static JobEstimate estimate(String dtype, String scaling, String recompute) {
-        Fixture f = Fixture.of("""
-                kind: cluster
-                name: c
-                node_groups:
-                  - { name: g, count: 1, gpu: { model: H100-SXM5-80GB, count: 8 }, nvlink: { switch: true } }
-                ---
-                kind: training_job
-                name: j
-                cluster: c
-                node_group: g
-                nodes: 1
-                gpus_per_node: 8
-                model: { dtype: %s, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336,
-                         gated_mlp: true, seq_length: 8192, vocab_size: 128256, tied_embeddings: false }
-                parallelism: { tp: 8, pp: 1, sequence_parallel: true }
-                batch: { micro_batch_size: 1, global_batch_size: 8 }
-                optimizer: { zero_stage: 3 }
-                recompute: %s
-                kernels: fused
-                %s
-                """.formatted(dtype, recompute, scaling));
-        return JobEstimate.of(f.jobs().get(0), f.catalog());
+        return EstimateManifest.h100().model(EstimateManifest.LLAMA3_8B.replace("dtype: bf16", "dtype: " + dtype) + ", seq_length: 8192")
+                .parallelism("tp: 8, pp: 1, sequence_parallel: true").batch(1, 8).optimizer("zero_stage: 3").recompute(recompute)
+                .line("kernels: fused").line(scaling).estimate();
     }
 
     private static Optional<Term.Float8> float8(Estimate e) {
@@ -142,8 +121,7 @@ class Float8ScalingTest {
     }
 
     private static Specs.Job bind(String text) {
-        SourceFile f = SourceFile.of("llama3_8b.toml", text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
+        return Foreign.bind("llama3_8b.toml", text);
     }
 
     private static final String TITAN = """

@@ -1,0 +1,121 @@
+package dev.gpulint.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Framework files that several binding tests read, written once (our own fixtures, in the shapes of Megatron-LM's launch
+ * examples, Megatron-Bridge's override files and the fiddle YAML NeMo-Run writes for {@code run.Partial(llm.pretrain, ...)});
+ * {@link Foreign} binds them. A test varies them with {@code formatted} and {@code replace}, so their text, and the lines and
+ * columns the tests assert, stay as written here.
+ */
+public final class Recipes {
+
+    private Recipes() {}
+
+    /**
+     * A Megatron-LM launch of a Llama-3-8B-shaped model (32 layers of 4096, seq 8192) on one node of 8 GPUs, bf16 with
+     * Transformer Engine's fp8 (hybrid, tensorwise); {@code %s} is one more flag of the fp8 recipe, on the command's last line
+     * (line 5) before {@code --use-distributed-optimizer}.
+     */
+    public static final String MEGATRON_FP8 = """
+            #!/bin/bash
+            torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
+              --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 8192 \\
+              --tensor-model-parallel-size 1 --micro-batch-size 1 --global-batch-size 128 \\
+              --bf16 --fp8-format hybrid --fp8-recipe tensorwise %s --use-distributed-optimizer
+            """;
+
+    /** A Megatron-Bridge override file whose {@code mixed_precision} (line 7) is {@code %s}: a recipe's name, or a mapping. */
+    public static final String BRIDGE_OVERRIDE = """
+            model:
+              tensor_model_parallel_size: 1
+              seq_length: 8192
+            train:
+              global_batch_size: 128
+              micro_batch_size: 1
+            mixed_precision: %s
+            """;
+
+    /** A NeMo 2 pre-training recipe with the data module's batch sizes and sequence length. */
+    public static Nemo2 nemo2(int globalBatch, int microBatch, int seqLength) {
+        return new Nemo2(globalBatch, microBatch, seqLength);
+    }
+
+    /**
+     * A NeMo 2 recipe as NeMo-Run serialises it: {@code data}, {@code model} with its {@code config}, any other sections,
+     * then {@code trainer} with its {@code plugins} (MegatronMixedPrecision) and {@code strategy} (MegatronStrategy). Lines
+     * are given as their section writes them, indented under it.
+     */
+    public static final class Nemo2 {
+        private final int globalBatch, microBatch, seqLength;
+        private String model, config;
+        private List<String> configLines = List.of();
+        private final List<String> sections = new ArrayList<>();
+        private int devices = 8, nodes = 1;
+        private List<String> plugins, strategy = List.of();
+
+        private Nemo2(int globalBatch, int microBatch, int seqLength) {
+            this.globalBatch = globalBatch;
+            this.microBatch = microBatch;
+            this.seqLength = seqLength;
+        }
+
+        /**
+         * The model's class and its config's class under {@code nemo.collections.llm.gpt.model.} ("llama.LlamaModel",
+         * "llama.Llama3Config8B"), and the config's keys.
+         */
+        public Nemo2 model(String modelClass, String configClass, String... configLines) {
+            model = modelClass;
+            config = configClass;
+            this.configLines = List.of(configLines);
+            return this;
+        }
+
+        /** A top-level section written after the model ("optim:" and its lines). */
+        public Nemo2 section(String yaml) {
+            sections.add(yaml.endsWith("\n") ? yaml : yaml + "\n");
+            return this;
+        }
+
+        /** The trainer's devices (GPUs per node) and num_nodes. */
+        public Nemo2 trainer(int devices, int nodes) {
+            this.devices = devices;
+            this.nodes = nodes;
+            return this;
+        }
+
+        /** The trainer's MegatronMixedPrecision plugin and its keys (none: no plugin written). */
+        public Nemo2 plugins(String... lines) {
+            plugins = List.of(lines);
+            return this;
+        }
+
+        /** The trainer's MegatronStrategy keys. */
+        public Nemo2 strategy(String... lines) {
+            strategy = List.of(lines);
+            return this;
+        }
+
+        /** The recipe's text. */
+        public String yaml() {
+            StringBuilder b = new StringBuilder("_partial_: true\n_target_: nemo.collections.llm.api.pretrain\ndata:\n"
+                    + "  _target_: nemo.collections.llm.gpt.data.pre_training.PreTrainingDataModule\n");
+            b.append("  global_batch_size: ").append(globalBatch).append("\n  micro_batch_size: ").append(microBatch)
+                    .append("\n  seq_length: ").append(seqLength).append('\n');
+            b.append("model:\n  _target_: nemo.collections.llm.gpt.model.").append(model).append("\n  config:\n")
+                    .append("    _target_: nemo.collections.llm.gpt.model.").append(config).append('\n');
+            for (String l : configLines) b.append("    ").append(l).append('\n');
+            sections.forEach(b::append);
+            b.append("trainer:\n  _target_: nemo.lightning.pytorch.trainer.Trainer\n  devices: ").append(devices)
+                    .append("\n  num_nodes: ").append(nodes).append('\n');
+            if (plugins != null) {
+                b.append("  plugins:\n    _target_: nemo.lightning.pytorch.plugins.mixed_precision.MegatronMixedPrecision\n");
+                for (String l : plugins) b.append("    ").append(l).append('\n');
+            }
+            b.append("  strategy:\n    _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy\n");
+            for (String l : strategy) b.append("    ").append(l).append('\n');
+            return b.toString();
+        }
+    }
+}

@@ -290,7 +290,9 @@ class CollectiveCostTest {
 
     @Test
     void expertsSpreadAcrossServersPayEachRanksOwnNicAndRankBelowExpertsInsideOne() {
-        JobEstimate j = EstimateManifest.h100().nodes(2).nics(IB8).model(MOE).parallelism("tp: 1, pp: 1, ep: 8").batch(1, 64)
+        // 32 micro-batches a step: the all-to-all, paid per micro-batch, outweighs the expert gradients' sync over the
+        // expert data-parallel group (2 ranks at ep 8, one per server; none at ep 16: ExpertDpSync), paid once a step
+        JobEstimate j = EstimateManifest.h100().nodes(2).nics(IB8).model(MOE).parallelism("tp: 1, pp: 1, ep: 8").batch(1, 512)
                 .optimizer("zero_stage: 0, distributed: true").estimate();
         Layout inside = j.inputs().layout();
         assertEquals(8, inside.ep());

@@ -73,13 +73,16 @@ public final class EstimateWords {
                 "attention outside a flash kernel over %s scores (b·s·s·a/tp), counted from Megatron's core attention (docs/plan.md):"
                         + " batched GEMMs over the full square %.3g TFLOP at %.0f TFLOP/s or their score passes %s at %.0f GB/s, the longer,"
                         + " + %s kernels × %s = %s; softmax and dropout %s bytes a score forward%s + %s backward = %s at %.0f GB/s = %s;"
-                        + " %s per layer and micro-batch (in the compute above)",
+                        + " %s per %slayer and micro-batch (in the compute above)",
                 Units.count(u.scores()), u.flops() / 1e12, u.gemmRate() / 1e12, Units.bytes(u.gemmBytes()), u.hbmRate() / 1e9,
                 trim(u.gemmKernels()), Units.seconds(u.kernelSeconds()), Units.seconds(u.gemmSeconds()),
                 trim(u.forwardBytesPerScore()),
                 u.recomputed() > 0 ? String.format(Locale.ROOT, " × %.2f (recomputed)", 1 + u.recomputed()) : "",
                 trim(u.backwardBytesPerScore()),
-                Units.bytes(u.elementwiseBytes()), u.hbmRate() / 1e9, Units.seconds(u.elementwiseSeconds()), Units.seconds(u.seconds()));
+                Units.bytes(u.elementwiseBytes()), u.hbmRate() / 1e9, Units.seconds(u.elementwiseSeconds()),
+                u.attentionShare() < 1 ? String.format(Locale.ROOT, "%s per attention layer × their share %.3f of the layers = %s",
+                        Units.seconds(u.seconds()), u.attentionShare(), Units.seconds(u.layerSeconds())) : Units.seconds(u.seconds()),
+                u.attentionShare() < 1 ? "mean " : "");
     }
 
     static String eager(Term.Eager x) {

@@ -214,6 +214,14 @@ class PublishedModelsPlanCliTest {
                 new dev.gpulint.bind.adapt.Adapters.Input(moe, dev.gpulint.read.Readers.read(moe).foreign()),
                 new dev.gpulint.bind.adapt.Adapters.Input(script, dev.gpulint.read.Readers.read(script).foreign()))).jobs().get(0);
         assertTrue(k.model() == null || k.model().layers() == null, "no shape from a hybrid config with MoE layers");
+        // review8: a head count of 15 digits (what the reader takes) was priced as a 10^15-head mixer; past the bound
+        // the config gives no shape, as without its sizes
+        var huge = dev.gpulint.read.SourceFile.of("ckpt/nh8/config.json", config.text().replace("\"mamba_num_heads\": 128",
+                "\"mamba_num_heads\": 999999999999999"));
+        dev.gpulint.spec.Specs.Job u = dev.gpulint.bind.adapt.Adapters.bind(List.of(
+                new dev.gpulint.bind.adapt.Adapters.Input(huge, dev.gpulint.read.Readers.read(huge).foreign()),
+                new dev.gpulint.bind.adapt.Adapters.Input(script, dev.gpulint.read.Readers.read(script).foreign()))).jobs().get(0);
+        assertTrue(u.model() == null || u.model().hybrid() == null, "no hybrid from a config whose Mamba size is past the bound");
     }
 
     /** A linted NemotronH config.json without its Mamba-2 sizes gives no shape: its 52 layers are not transformer layers. */

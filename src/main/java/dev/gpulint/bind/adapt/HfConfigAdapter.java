@@ -49,7 +49,8 @@ final class HfConfigAdapter implements FormatAdapter {
     /**
      * A NemotronH config's layer kinds and Mamba-2 sizes (hybrid_override_pattern of M, * and -, one per layer;
      * mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups, conv_kernel), or null: no pattern, or one {@link #read}
-     * refuses (MoE layers, other characters, another length than the layers, a Mamba size missing).
+     * refuses (MoE layers, other characters, another length than the layers, a Mamba size missing or past
+     * {@link HybridLayers#MAX_SIZE}).
      */
     static Models.Hybrid hybrid(MappingNode root) {
         MappingNode m = body(root);
@@ -57,7 +58,9 @@ final class HfConfigAdapter implements FormatAdapter {
         if (p == null || !p.matches("[M*\\-]+") || p.length() != first(m, "num_hidden_layers", "n_layer", "n_layers", "num_layers")) return null;
         long heads = first(m, "mamba_num_heads"), headDim = first(m, "mamba_head_dim"), state = first(m, "ssm_state_size"),
                 groups = first(m, "n_groups");
-        if (heads <= 0 || headDim <= 0 || state <= 0 || groups <= 0) return null;
+        // a size past HybridLayers' bound (the reader takes up to 15 digits): heads × head dimension could pass a long
+        if (heads <= 0 || headDim <= 0 || state <= 0 || groups <= 0
+                || Math.max(Math.max(heads, headDim), Math.max(state, groups)) > HybridLayers.MAX_SIZE) return null;
         return new Models.Hybrid(p, heads, headDim, state, groups, Math.max(1, first(m, "conv_kernel")));
     }
 

@@ -46,7 +46,22 @@ final class HybridLayers {
                 + " where the job states experts), its Mamba-2 layers included: time and memory are overstated for them");
     }
 
+    /** The largest Mamba-2 size read (heads, head dimension, state, groups): 2^16, far above any published mixer's (128 heads of 64, state 256, 8 groups), and its products stay well inside a long. */
+    static final long MAX_SIZE = 1L << 16;
+
+    /**
+     * A mixer size as written: a whole number from 1 to {@link #MAX_SIZE}. Megatron's argparse takes only an int and its
+     * MambaMixer divides by heads and groups, so 0, a negative number or a word is SYN002 at the value, as is a size past
+     * the bound (it would overflow the estimate), and the size is read as not written: Megatron-LM's default, said in the
+     * assumptions.
+     */
     private static Located<Long> size(JobDraft j, Map<String, Word> flags, String flag) {
-        return j.key(flag, MegatronAdapter.located(flags.get(flag)));
+        Word w = flags.get(flag);
+        if (w == null || !w.known()) return null;
+        Located<Long> n = MegatronAdapter.located(w);
+        if (n != null && n.value() >= 1 && n.value() <= MAX_SIZE) return j.key(flag, n);
+        DraftValues.refuse(j, w.span(), flag, w.text(), "a whole number from 1 to " + MAX_SIZE + " (Megatron's argparse takes an int;"
+                + " its MambaMixer divides by heads and groups)", "the estimate takes Megatron-LM's default for it");
+        return null;
     }
 }

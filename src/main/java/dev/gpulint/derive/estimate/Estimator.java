@@ -71,12 +71,12 @@ public final class Estimator {
                 * (hy != null ? hy.attentionShare() : 1);
         double attRate = p16 * hw.attention(v.attention().kernel());    // the kernel the job runs (AttentionKernel)
         // attention outside a flash kernel: its GEMMs over the full s² scores and its softmax and dropout passes
-        // (UnfusedAttention); a hybrid's mean layer keeps the rate pricing, scaled by its attention share
-        Term.UnfusedAttention unfused = v.attention().kernel() == AttentionKernel.UNFUSED && hy == null
+        // (UnfusedAttention); a hybrid's mean layer carries its attention share of one such core
+        Term.UnfusedAttention unfused = v.attention().kernel() == AttentionKernel.UNFUSED
                 ? UnfusedAttention.price(m, l, UnfusedAttention.recomputedShare(l, v.recomputeModules(), evenLayers), p16 * e.gemm(),
-                        e.gemmKernelS(), hw.hbmBytesPerSecond() * e.hbm()) : null;
+                        e.gemmKernelS(), hw.hbmBytesPerSecond() * e.hbm(), hy != null ? hy.attentionShare() : 1) : null;
         if (unfused != null) attFlops = 0;
-        double attS = unfused != null ? unfused.seconds() : attFlops / attRate;
+        double attS = unfused != null ? unfused.layerSeconds() : attFlops / attRate;
         double stored = perLayerActivationBytes(m, l, hy);
         double ewBytes = e.traffic() * stored * rfEw;
         // a hybrid's SSD chunk scan (and its conv1d) moving its bytes through HBM (MambaLayers)

@@ -367,11 +367,17 @@ public sealed interface Term {
      * @param elementwiseBytes the softmax's and dropout's bytes
      * @param hbmRate          the achieved HBM rate, bytes/s
      * @param elementwiseSeconds those bytes at it
-     * @param seconds          gemmSeconds + elementwiseSeconds
+     * @param seconds          gemmSeconds + elementwiseSeconds, per attention layer
+     * @param attentionShare   the attention layers' share of the layers (1; a hybrid Mamba model's mean layer carries
+     *                         {@link MambaLayers#attentionShare} of one attention core)
      */
     record UnfusedAttention(double scores, double recomputed, double flops, double gemmRate, double gemmBytes, double gemmKernels,
                             double kernelSeconds, double gemmSeconds, double forwardBytesPerScore, double backwardBytesPerScore,
-                            double elementwiseBytes, double hbmRate, double elementwiseSeconds, double seconds) implements Term {
+                            double elementwiseBytes, double hbmRate, double elementwiseSeconds, double seconds,
+                            double attentionShare) implements Term {
         @Override public String term() { return "unfused-attention"; }
+
+        /** The time it adds to the compute term's (mean) layer: {@code seconds × attentionShare}. */
+        public double layerSeconds() { return seconds * attentionShare; }
     }
 }

@@ -68,6 +68,15 @@ public final class UnfusedAttention {
      * @param hbmRate    the achieved HBM rate, bytes/s
      */
     public static Term.UnfusedAttention price(ModelShape m, Layout l, double recomputed, double gemmRate, double kernelS, double hbmRate) {
+        return price(m, l, recomputed, gemmRate, kernelS, hbmRate, 1);
+    }
+
+    /**
+     * {@link #price} for a mean layer that carries {@code attentionShare} of one attention core (a hybrid Mamba model's:
+     * only its attention layers have scores, {@link MambaLayers#attentionShare}).
+     */
+    public static Term.UnfusedAttention price(ModelShape m, Layout l, double recomputed, double gemmRate, double kernelS, double hbmRate,
+                                              double attentionShare) {
         double e = m.dtype().activationBytes();
         double scores = scores(m, l);
         double tokens = (double) l.microBatchSize() * m.seq() / l.cp();
@@ -79,7 +88,7 @@ public final class UnfusedAttention {
         double ewBytes = scores * (forwardBytes(e) * (1 + recomputed) + backwardBytes(e));
         double ewS = ewBytes / hbmRate;
         return new Term.UnfusedAttention(scores, recomputed, flops, gemmRate, gemmBytes, passes, kernelS, gemmS,
-                forwardBytes(e), backwardBytes(e), ewBytes, hbmRate, ewS, gemmS + ewS);
+                forwardBytes(e), backwardBytes(e), ewBytes, hbmRate, ewS, gemmS + ewS, attentionShare);
     }
 
     /** Bytes one layer keeps for its backward per micro-batch on one GPU: the softmax and dropout outputs and the mask, (2e + 1)·scores. */
@@ -89,12 +98,14 @@ public final class UnfusedAttention {
 
     /**
      * The score bytes a stage holds at its peak: each held layer's ({@code layersHeld}, in-flight micro-batches counted)
-     * when the core is not recomputed, one layer's while it is recomputed in backward; 0 with a flash kernel.
+     * when the core is not recomputed, one layer's while it is recomputed in backward; 0 with a flash kernel. A hybrid Mamba
+     * model's held layers are its mean layers: only their attention share has scores ({@link MambaLayers#attentionShare}).
      */
     public static double heldBytes(ModelShape m, Layout l, Variants v, double layersHeld, double stageLayers) {
         if (v.attention().kernel() != AttentionKernel.UNFUSED) return 0;
         double r = recomputedShare(l, v.recomputeModules(), stageLayers);
         double k = storedBytes(m, l);
-        return (1 - r) * k * layersHeld + (r > 0 ? k : 0);
+        double share = v.mamba() != null ? v.mamba().attentionShare() : 1;
+        return (1 - r) * k * layersHeld * share + (r > 0 ? k : 0);
     }
 }

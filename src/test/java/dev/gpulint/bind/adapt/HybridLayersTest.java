@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
 import java.util.List;
@@ -102,15 +103,48 @@ class HybridLayersTest {
                   --is-hybrid-model --hybrid-layer-pattern %s \\
                   --micro-batch-size 1 --global-batch-size 64 --bf16
                 """;
+        // (merged with the mamba branch, the pattern of M, * and - is priced by kind: the job's hybrid, no unpriced line)
         for (String written : List.of("\"MM*-\"", "'MM*-'", "MM\"*-\"", "MM'*'-")) {
             Specs.Job j = Foreign.bind("train.sh", script.formatted(written));
             assertEquals("MM*-", j.model().hybrid().pattern().value(), written);
-            assertEquals(List.of(), hybridLines(j), written + ": priced by kind");
+            assertEquals(List.of(), hybridLines(j), written);
         }
         for (String written : List.of("\"M-M*M-M-\"", "'M-M*M-M-'", "M-M*M-M-")) {
             Specs.Job j = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", written));
             assertEquals("M-M*M-M-", j.model().hybrid().pattern().value(), written);
-            assertEquals(List.of(), hybridLines(j), written + ": priced by kind");
+            assertEquals(List.of(), hybridLines(j), written);
         }
+    }
+
+    @Test
+    void aMixerSizeThatIsNoPositiveWholeNumberIsSyn002AtItsValue() {
+        // review8: 0 and -4 were priced as "not given" with Megatron's default, a word was dropped silently, and a size past a
+        // long was read as Long.MAX_VALUE, which overflowed the mixer's parameters into a negative step time with exit 0
+        String line4 = "  --is-hybrid-model --hybrid-layer-pattern MM*- --mamba-num-heads 0 --mamba-head-dim -4 --mamba-state-dim abc"
+                + " --mamba-num-groups 99999999999999999999 \\";
+        Model m = Foreign.model("train.sh", "#!/bin/bash\n"
+                + "torchrun --nnodes 1 --nproc_per_node 8 pretrain_mamba.py \\\n"
+                + "  --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --seq-length 4096 \\\n"
+                + line4 + "\n"
+                + "  --micro-batch-size 1 --global-batch-size 64 --bf16\n");
+        String expected = "; expected a whole number from 1 to 65536 (Megatron's argparse takes an int; its MambaMixer divides by heads"
+                + " and groups); the value is left out, so the estimate takes Megatron-LM's default for it.";
+        assertEquals(List.of(
+                "4:" + (line4.indexOf(" 0 ") + 2) + " '--mamba-num-heads' is '0'" + expected,
+                "4:" + (line4.indexOf("-4") + 1) + " '--mamba-head-dim' is '-4'" + expected,
+                "4:" + (line4.indexOf("abc") + 1) + " '--mamba-state-dim' is 'abc'" + expected,
+                "4:" + (line4.indexOf("999") + 1) + " '--mamba-num-groups' is '99999999999999999999'" + expected), Foreign.syn002(m));
+        Specs.Hybrid h = m.jobs().get(0).model().hybrid();
+        assertEquals("MM*-", h.pattern().value(), "the pattern still priced by kind");
+        assertNull(h.heads());
+        assertNull(h.headDim());
+        assertNull(h.state());
+        assertNull(h.groups());
+        // in bounds: kept
+        Specs.Hybrid ok = Foreign.bind("train.sh", "#!/bin/bash\ntorchrun pretrain_mamba.py --num-layers 4 --hidden-size 1024"
+                + " --num-attention-heads 16 --seq-length 4096 --is-hybrid-model --hybrid-layer-pattern MM*- --mamba-num-heads 65536"
+                + " --mamba-num-groups 1 --micro-batch-size 1 --global-batch-size 64 --bf16\n").model().hybrid();
+        assertEquals(65536L, ok.heads().value());
+        assertEquals(1L, ok.groups().value());
     }
 }

@@ -185,4 +185,45 @@ class MambaLayersTest {
         assertEquals(traffic * Estimator.perLayerActivationBytes(m, in.layout(), y) + s.bytes() + casts, c.elementwiseBytes(),
                 1e-9 * c.elementwiseBytes());
     }
+
+    /** Nemotron-H 8B's sizes with the given attention kernel and recompute: {as transformer layers, by kind}. */
+    private static Estimate[] nemotronH(String kernel, String recompute) {
+        JobEstimate j = EstimateManifest.h100().name("nh8")
+                .model("dtype: bf16, layers: 52, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 21504,"
+                        + " vocab_size: 131072, gated_mlp: false, tied_embeddings: false, seq_length: 8192, attention: { kernel: " + kernel + " }")
+                .parallelism("tp: 2").batch(1, 64).optimizer("distributed: true").recompute(recompute).estimate();
+        JobInputs in = j.inputs();
+        Variants v = in.variants();
+        Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), layers(entry("Nemotron-H-8B")), v.stepGather());
+        return new Estimate[] {
+                Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), v),
+                Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid)};
+    }
+
+    private static Term.UnfusedAttention unfusedTerm(Estimate e) {
+        return e.terms().stream().filter(Term.UnfusedAttention.class::isInstance).map(Term.UnfusedAttention.class::cast).findFirst().orElseThrow();
+    }
+
+    @Test
+    void anUnfusedHybridPricesItsAttentionLayersPassesAndKeepsOnlyTheirScores() {
+        // review8: a hybrid's unfused attention was priced at the fused kernel's rate while its memory counted scores on all
+        // 52 layers; only the 4 attention layers have them, in time and in memory
+        Estimate[] none = nemotronH("unfused", "none"), fused = nemotronH("fused", "none");
+        Term.UnfusedAttention asTransformer = unfusedTerm(none[0]), byKind = unfusedTerm(none[1]);
+        assertEquals(1, asTransformer.attentionShare());
+        assertEquals(4.0 / 52, byKind.attentionShare(), 1e-15);
+        assertEquals(asTransformer.seconds(), byKind.seconds(), 1e-15, "one attention layer's core is the same");
+        assertEquals(byKind.seconds() * 4 / 52, byKind.layerSeconds(), 1e-15);
+        Term.Compute c = none[1].terms().stream().filter(Term.Compute.class::isInstance).map(Term.Compute.class::cast).findFirst().orElseThrow();
+        assertEquals(0, c.attentionFlops(), "no flash attention beside the unfused term");
+        assertTrue(none[1].time().step() > fused[1].time().step());
+        // the scores kept without recompute: 5 bytes a score, b·s·s·a/tp = 8,192² × 16 per layer, on the 4 attention layers only
+        double perLayer = 5.0 * 8192 * 8192 * 32 / 2;
+        assertEquals(4 * perLayer, none[1].stages().get(0).activations() - fused[1].stages().get(0).activations(), 1);
+        assertEquals(52 * perLayer, none[0].stages().get(0).activations() - fused[0].stages().get(0).activations(), 1);
+        // recomputed (selective: core_attn): one attention layer's scores while it runs backward
+        Estimate[] sel = nemotronH("unfused", "selective"), selFused = nemotronH("fused", "selective");
+        assertEquals(perLayer, sel[1].stages().get(0).activations() - selFused[1].stages().get(0).activations(), 1);
+    }
 }

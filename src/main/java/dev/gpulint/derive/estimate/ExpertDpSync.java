@@ -48,13 +48,7 @@ record ExpertDpSync(double shared, double expert, double sharedGather, double ex
         double[] split = MemoryModel.stageSplit(m, l, fullest, v);
         double expert = Math.min(params, split[1]);
         double expertGather = Math.min(gatherBytes, expert * (v.paramGather().fp8() ? ParamGather.FP8 : ParamGather.WIDE));
-        long etp = v.moe().etp(l), ep = l.ep();
-        long size = Math.max(1, (long) l.tp() * l.cp() * l.dp() / Math.max(1, etp * ep));
-        long stride = 1;
-        for (ParallelDim d : ParallelDim.completeOrder(order)) {
-            if (d == ParallelDim.DP) break;
-            stride *= switch (d) { case TP -> etp; case EP -> ep; case PP -> l.pp(); default -> 1; };
-        }
-        return new ExpertDpSync(params - expert, expert, gatherBytes - expertGather, expertGather, size, stride);
+        return new ExpertDpSync(params - expert, expert, gatherBytes - expertGather, expertGather, v.moe().expertDpSize(l),
+                v.moe().expertStride(l, order, ParallelDim.DP));
     }
 }

@@ -97,12 +97,29 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
      * @param order the job's rank order (Estimator.DEFAULT_ORDER's names; missing ones in the default order)
      */
     public long epStride(Layout l, List<ParallelDim> order) {
-        long etpSize = etp(l), ep = Math.max(1, l.ep());
-        long edp = Math.max(1, (long) l.tp() * l.cp() * l.dp() / Math.max(1, etpSize * ep));
+        return expertStride(l, order, ParallelDim.EP);
+    }
+
+    /** The expert data-parallel size, tp·cp·dp ÷ (etp·ep): the ranks holding one expert's replicas. */
+    public long expertDpSize(Layout l) {
+        return Math.max(1, (long) l.tp() * l.cp() * l.dp() / Math.max(1, etp(l) * Math.max(1, l.ep())));
+    }
+
+    /**
+     * Ranks between consecutive members of {@code dim}'s group in the folded expert grid ({@link #epStride}): the product of
+     * the expert grid's sizes before it, tp as etp, ep, dp as {@link #expertDpSize}, pp, cp left out.
+     */
+    long expertStride(Layout l, List<ParallelDim> order, ParallelDim dim) {
         long stride = 1;
         for (ParallelDim d : ParallelDim.completeOrder(order)) {
-            if (d == ParallelDim.EP) break;
-            stride *= switch (d) { case TP -> etpSize; case DP -> edp; case PP -> l.pp(); default -> 1; };
+            if (d == dim) break;
+            stride *= switch (d) {
+                case TP -> etp(l);
+                case EP -> Math.max(1, l.ep());
+                case DP -> expertDpSize(l);
+                case PP -> l.pp();
+                default -> 1;
+            };
         }
         return stride;
     }

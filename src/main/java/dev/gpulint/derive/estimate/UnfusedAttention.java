@@ -60,20 +60,14 @@ public final class UnfusedAttention {
     }
 
     /**
-     * The unfused core's time per layer and micro-batch on one GPU.
+     * The unfused core's time per layer and micro-batch on one GPU, for a mean layer that carries {@code attentionShare} of
+     * one attention core (1 for a transformer; a hybrid Mamba model's: only its attention layers have scores,
+     * {@link MambaLayers#attentionShare}).
      *
      * @param recomputed the share of layers whose core runs its forward again ({@link #recomputedShare})
      * @param gemmRate   the achieved 16-bit GEMM rate, FLOP/s
      * @param kernelS    the fixed time per GEMM kernel
      * @param hbmRate    the achieved HBM rate, bytes/s
-     */
-    public static Term.UnfusedAttention price(ModelShape m, Layout l, double recomputed, double gemmRate, double kernelS, double hbmRate) {
-        return price(m, l, recomputed, gemmRate, kernelS, hbmRate, 1);
-    }
-
-    /**
-     * {@link #price} for a mean layer that carries {@code attentionShare} of one attention core (a hybrid Mamba model's:
-     * only its attention layers have scores, {@link MambaLayers#attentionShare}).
      */
     public static Term.UnfusedAttention price(ModelShape m, Layout l, double recomputed, double gemmRate, double kernelS, double hbmRate,
                                               double attentionShare) {

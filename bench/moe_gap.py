@@ -22,6 +22,12 @@ family and not the network (GPT-OSS-120B's EP 64 rows: DGX-B200 and DGX-B300, wh
 GB200 and GB300, whose stays in the NVL72 rack) says the miss is on the GPU, not the network (docs/plan.md, "GPT-OSS and Qwen3
 on Blackwell: what differs between systems").
 
+The column `beyond s` is the measured step less the estimate's compute (its per-micro-batch work times the micro-batches and
+the bubble): the time a missing term would take per step. Two rows of one model, system and micro-batch size that differ in
+micro-batches per step read it two ways (`per_mb_and_per_step`): a missing time per micro-batch grows with them, a missing
+time per step does not. GPT-OSS-120B on DGX-B200 at EP 8 (25.11, 2 micro-batches; 26.02.01, 5) leaves 2.66 s beyond compute
+in both (docs/plan.md, "GPT-OSS on Blackwell: per micro-batch or per step").
+
 Usage: python3 bench/moe_gap.py [--table FILE]
 """
 import argparse, json, os, sys
@@ -43,6 +49,19 @@ def rest_factor(measured_s, step_s, exposed_s):
     return (measured_s - exposed_s) / rest
 
 
+def per_mb_and_per_step(steps, micro_batches):
+    """Two measured steps of one layout at two micro-batch counts, read as step = n·x + F: the time per micro-batch x and the
+    time per step F (seconds). Refuses equal counts (nothing separates x from F) and a reading with a negative part."""
+    (s1, s2), (n1, n2) = steps, micro_batches
+    if n1 == n2:
+        raise ValueError(f"both rows run {n1} micro-batches: the time per micro-batch and per step are not separable")
+    x = (s2 - s1) / (n2 - n1)
+    f = s1 - n1 * x
+    if x <= 0 or f < 0:
+        raise ValueError(f"no reading with both parts non-negative: {x} s per micro-batch, {f} s per step")
+    return x, f
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--table", default=os.path.join(pc.ROOT, "bench", "plan", "moe-validation.tsv"))
@@ -51,7 +70,7 @@ def main():
     stem = os.path.splitext(os.path.basename(a.table))[0]
     print(f"{'model':<16}{'source':<16}{'ep':>4}{'local':>6}{'tokens/mb':>10}{'measured s':>11}{'predicted s':>12}"
           f"{'compute':>9}{'exposed':>9}{'measured ms/layer/mb':>21}{'predicted':>10}{'missing':>9}{'host<=':>8}{'share':>7}"
-          f"{'rest x':>8}")
+          f"{'rest x':>8}{'beyond s':>9}")
     # the table's defaults as plan_calibration.py runs it (moe-validation.tsv: bf16 gradient reduction, 16 bytes per parameter)
     for i, r in enumerate(pc.rows(a.table, dict(pc.TABLE_DEFAULTS.get(os.path.basename(a.table), {})))):
         f = os.path.join(pc.GEN, f"{stem}-gap-{i:02d}-{r['name']}.yaml")
@@ -79,7 +98,8 @@ def main():
         rest = rest_factor(measured, t["step_s"], exposed)
         print(f"{r['name']:<16}{r['source']:<16}{lay['ep']:>4}{local:>6}{lay['micro_batch_size'] * seq // lay['cp']:>10}"
               f"{measured:>11.2f}{t['step_s']:>12.2f}{t['compute_s']:>9.2f}{exposed:>9.2f}{1e3 * measured / per:>21.1f}"
-              f"{1e3 * t['step_s'] / per:>10.1f}{1e3 * gap:>9.1f}{1e3 * host:>8.2f}{share:>7}{rest:>8.2f}")
+              f"{1e3 * t['step_s'] / per:>10.1f}{1e3 * gap:>9.1f}{1e3 * host:>8.2f}{share:>7}{rest:>8.2f}"
+              f"{measured - t['compute_s'] - t['bubble_s']:>9.2f}")
 
 
 if __name__ == "__main__":

@@ -149,6 +149,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         }
         String path = Hardwares.precision(hw, dtype);
         if (path != null) as.add(path);
+        String mxfp8 = Hardwares.mxfp8Casts(hw, dtype);
+        if (mxfp8 != null) as.add(mxfp8);
         StateOffload offload = StateOffload.of(j);
         if (offload.any()) as.add(offload.describe(layout.zeroStage()));
         Float8Scaling float8 = Float8Scaling.of(j, hw.gemmPath(dtype), as);

@@ -524,6 +524,15 @@ def catalog_values(names, family="H100", path=CATALOG):
     sys.exit(f"no catalog efficiency row for {family}")
 
 
+def table_run(path):
+    """The label and the defaults `--table` runs a file with: the full run's, so that a row prices the same either way
+    (the calibration table needs NEMO_DEFAULTS: its rows state no zero stage, GPU or dtype)."""
+    name = os.path.basename(path)
+    if name == "nemo-h100-fp8.tsv":
+        return "CALIBRATION (fitted)", dict(NEMO_DEFAULTS)
+    return "VALIDATION (not fitted)", dict(TABLE_DEFAULTS.get(name, {"bytes": ""}))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-timing", action="store_true", help="skip the plan/check wall-time measurement")
@@ -544,7 +553,8 @@ def main():
     files, verdicts = [], []
     if a.table:
         for t in a.table:
-            table("VALIDATION (not fitted)", os.path.abspath(t), dict(TABLE_DEFAULTS.get(os.path.basename(t), {"bytes": ""})), files, verdicts)
+            label, defaults = table_run(t)
+            table(label, os.path.abspath(t), defaults, files, verdicts)
     else:
         table("CALIBRATION (fitted)", os.path.join(ROOT, "bench", "plan", "nemo-h100-fp8.tsv"), NEMO_DEFAULTS, files, verdicts)
         for t in VALIDATION:

@@ -55,6 +55,22 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(pc.summary("T", [(False, [])]), "T: false OOM: 0 rows; rejected: 0 rows")
 
 
+class TableRunTest(unittest.TestCase):
+    def test_the_calibration_table_runs_alone_with_the_full_run_s_defaults(self):
+        label, defaults = pc.table_run("bench/plan/nemo-h100-fp8.tsv")
+        self.assertEqual("CALIBRATION (fitted)", label)
+        self.assertEqual(pc.NEMO_DEFAULTS, defaults)
+        self.assertEqual("0", defaults["zero"])  # the key whose absence made `--table nemo-h100-fp8.tsv` fail (KeyError)
+
+    def test_a_validation_table_keeps_its_own_defaults_and_a_copy_of_them(self):
+        label, defaults = pc.table_run("/elsewhere/blackwell.tsv")
+        self.assertEqual("VALIDATION (not fitted)", label)
+        self.assertEqual({"bytes": "16"}, defaults)
+        defaults["bytes"] = "x"
+        self.assertEqual({"bytes": "16"}, pc.TABLE_DEFAULTS["blackwell.tsv"])
+        self.assertEqual(("VALIDATION (not fitted)", {"bytes": ""}), pc.table_run("torchtitan.tsv"))
+
+
 class ManifestTest(unittest.TestCase):
     ROW = {"name": "X", "gpu": "H100-SXM5-80GB", "dtype": "bf16", "nic_gbps": "400", "nics": "8", "protocol": "infiniband",
            "layers": "32", "hidden": "4096", "heads": "32", "kv_heads": "8", "ffn": "14336", "vocab": "128256",

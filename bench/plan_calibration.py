@@ -204,7 +204,7 @@ def moe_model(r):
     out = f"\n  experts: {r['experts']}\n  top_k: {r['top_k']}"
     moe = [f"{k}: " + (f'"{r[c]}"' if c == "layer_freq" else r[c]) for k, c in (("expert_ffn_hidden_size", "expert_ffn"), ("shared_expert_ffn_hidden_size", "shared_ffn"),
                                       ("layer_freq", "layer_freq"), ("dispatcher", "dispatcher"), ("grouped_gemm", "grouped_gemm"),
-                                      ("capacity_factor", "capacity_factor"), ("overlap_a2a", "overlap_a2a"),
+                                      ("capacity_factor", "capacity_factor"), ("pad_to_capacity", "pad_to_capacity"), ("overlap_a2a", "overlap_a2a"),
                                       ("activation_clamp", "clamp"), ("expert_bias", "expert_bias")) if r.get(c)]
     return out + (f"\n  moe: {{ {', '.join(moe)} }}" if moe else "")
 

@@ -5,6 +5,7 @@ import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The flash-attention kernel a job runs, which sets the rate its attention term is priced at (docs/plan.md,
@@ -54,8 +55,9 @@ public enum AttentionKernel {
      * {@code --attention-backend}, NeMo 2's {@code attention_backend}), else its format's: torchtitan calls
      * {@code F.scaled_dot_product_attention}, whose flash backend is FlashAttention-2 (cuDNN's SDPA backend has been
      * opt-in since PyTorch 2.5.1, pytorch/pytorch#138522, until a bundled cuDNN above 9.15 on sm90/sm100; its context
-     * parallelism admits only the flash and memory-efficient backends); every other format the fused kernel. One line of
-     * {@code as} says which, and at what rate on {@code hw}.
+     * parallelism admits only the flash and memory-efficient backends); else the kernel the job's environment leaves
+     * Transformer Engine ({@link #ofEnvironment}); every other job the fused kernel. One line of {@code as} says which, and
+     * at what rate on {@code hw}.
      */
     public static AttentionKernel of(Specs.Job j, Hardware hw, List<String> as) {
         Specs.Attention a = j.model() == null ? null : j.model().attention();
@@ -69,6 +71,11 @@ public enum AttentionKernel {
             why = "not stated: torchtitan's F.scaled_dot_product_attention runs PyTorch's flash backend, FlashAttention-2 (cuDNN's"
                     + " backend is opt-in since PyTorch 2.5.1, pytorch/pytorch#138522; model.attention.kernel in a native manifest"
                     + " states another)";
+        } else if ((k = ofEnvironment(j.env())) != null) {
+            why = "not stated, the job's environment: NVTE_FUSED_ATTN=0" + (k == UNFUSED ? " and NVTE_FLASH_ATTN=0 turn off both"
+                    + " of Transformer Engine's flash kernels" : " turns off Transformer Engine's cuDNN fused attention, so it runs"
+                    + " the flash-attn package, priced as FlashAttention-2 (FlashAttention-3 where flash-attn 3 is installed on Hopper"
+                    + " is not told apart: model.attention.kernel: flash3 in a native manifest states it)");
         } else {
             k = FUSED;
             why = "not stated, the calibration's kernel";
@@ -86,5 +93,25 @@ public enum AttentionKernel {
                             : "the family states no " + k.catalogKey + ": its attention, the fused kernel's rate"));
         }
         return k;
+    }
+
+    /**
+     * The kernel Transformer Engine's environment switches leave a job that names none, or null when they leave its own
+     * choice (the fused kernel). Its DotProductAttention chooses among the flash-attn package, cuDNN's fused attention and
+     * plain ops those its variables leave on ("0" turns one off, both on by default), preferring cuDNN on Hopper and later
+     * when both apply (NeMo's memory-optimizations guide, NVIDIA/NeMo#9188: "Transformer Engine prefers cuDNN flash
+     * attention on Hopper+ architectures"; users "disable Flash Attention by setting the environment variable
+     * NVTE_FLASH_ATTN=0"): {@code NVTE_FUSED_ATTN=0} is the flash-attn package, FLASH2; with {@code NVTE_FLASH_ATTN=0}
+     * too, UNFUSED; {@code NVTE_FLASH_ATTN=0} alone keeps the fused kernel, as the defaults do. NVIDIA's DGX Cloud Grok-1
+     * recipe runs with {@code NVTE_FUSED_ATTN=0} (NVIDIA/dgxc-benchmarking grok1/configure.sh at 143b90d), its Llama 3.1
+     * recipes with NVTE_FLASH_ATTN=0 and NVTE_FUSED_ATTN=1 (llama3.1/configure.sh).
+     */
+    static AttentionKernel ofEnvironment(Map<String, Located<String>> env) {
+        if (env == null || !off(env.get("NVTE_FUSED_ATTN"))) return null;
+        return off(env.get("NVTE_FLASH_ATTN")) ? UNFUSED : FLASH2;
+    }
+
+    private static boolean off(Located<String> v) {
+        return v != null && v.value() != null && v.value().strip().equals("0");
     }
 }

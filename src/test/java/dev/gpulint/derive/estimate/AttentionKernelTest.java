@@ -141,6 +141,42 @@ class AttentionKernelTest {
         assertEquals(AttentionKernel.FUSED, AttentionKernel.of(none, null, as));
     }
 
+    /** A Megatron launch script that exports {@code exports} (one {@code NAME=value} a line) before its torchrun. */
+    private static Specs.Job exporting(String exports, String flags) {
+        return bind("train.sh", MEGATRON.formatted(flags).replace("#!/bin/bash\n", "#!/bin/bash\n" + exports));
+    }
+
+    @Test
+    void transformerEnginesEnvironmentSetsTheKernelOfAJobThatNamesNone() {
+        // NVIDIA/dgxc-benchmarking grok1/configure.sh (the DGX Cloud Grok-1 runs): NVTE_FUSED_ATTN=0, flash left on
+        List<String> as = new ArrayList<>();
+        assertEquals(AttentionKernel.FLASH2, AttentionKernel.of(exporting("export NVTE_FUSED_ATTN=0\n", ""), null, as));
+        assertEquals(AttentionKernel.UNFUSED, AttentionKernel.of(exporting("export NVTE_FUSED_ATTN=0\nexport NVTE_FLASH_ATTN=0\n", ""),
+                null, as), "both of Transformer Engine's flash kernels off: plain ops");
+        // quiet: the calibration's fused kernel (llama3.1/configure.sh: NVTE_FLASH_ATTN=0, NVTE_FUSED_ATTN=1), the defaults, a
+        // stated backend over the environment
+        assertEquals(AttentionKernel.FUSED, AttentionKernel.of(exporting("export NVTE_FLASH_ATTN=0\nexport NVTE_FUSED_ATTN=1\n", ""),
+                null, as));
+        assertEquals(AttentionKernel.FUSED, AttentionKernel.of(exporting("export NVTE_FLASH_ATTN=1\n", ""), null, as));
+        assertEquals(AttentionKernel.FUSED, AttentionKernel.of(exporting("export NVTE_FUSED_ATTN=0\n", " --attention-backend fused"),
+                null, as), "--attention-backend states the kernel; the environment only fills in for a job that names none");
+        assertEquals(List.of(), as, "no hardware, no rate to say");
+
+        // the native manifest's env, priced on H100 at the catalog's attention_flash2 with its reason in the assumptions
+        JobEstimate env = EstimateManifest.on("H100-SXM5-80GB").nodes(1).model(LLAMA3_8B + ", seq_length: 8192").parallelism("tp: 1")
+                .batch(1, 64).optimizer("zero_stage: 1").recompute("selective").line("env: { NVTE_FUSED_ATTN: \"0\" }").estimate();
+        JobEstimate none = EstimateManifest.on("H100-SXM5-80GB").nodes(1).model(LLAMA3_8B + ", seq_length: 8192").parallelism("tp: 1")
+                .batch(1, 64).optimizer("zero_stage: 1").recompute("selective").estimate();
+        assertEquals(989.5e12 * 0.185, compute(env.estimate()).attentionRate(), 1e3);
+        assertEquals(989.5e12 * 0.3, compute(none.estimate()).attentionRate(), 1e3);
+        assertTrue(env.estimate().time().step() > none.estimate().time().step());
+        assertTrue(env.inputs().assumptions().contains("attention kernel flash2 (FlashAttention-2), not stated, the job's environment:"
+                + " NVTE_FUSED_ATTN=0 turns off Transformer Engine's cuDNN fused attention, so it runs the flash-attn package, priced as"
+                + " FlashAttention-2 (FlashAttention-3 where flash-attn 3 is installed on Hopper is not told apart: model.attention.kernel:"
+                + " flash3 in a native manifest states it): 0.185 of the 16-bit peak on the FLOPs it executes (catalog attention_flash2)"),
+                env.inputs().assumptions().toString());
+    }
+
     @Test
     void aLegacyMegatronScriptWithoutFlashRunsTheUnfusedCore() {
         // Narayanan et al. 2021's scripts: Megatron-LM v2, full recompute by --checkpoint-activations, no flash attention yet

@@ -97,15 +97,41 @@ public final class MemoryModel {
     public static List<Stage> stages(ModelShape m, Layout l, StateBytes b, Variants v) {
         List<Stage> out = new ArrayList<>();
         b = v.offload().onGpu(b, l.zeroStage());                // what the job keeps in host memory is not the GPU's
-        double ranks = (double) l.shardRanks() * l.cp();      // hybrid sharding (HSDP): the shard group only
-        StateBytes shared = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks);
-        StateBytes expert = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks / l.ep());
+        double[] ranks = shardRanks(l);
+        StateBytes shared = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks[0]);
+        StateBytes expert = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks[1]);
         for (int i = 0; i < l.pp(); i++) {
             double[] p = stageSplit(m, l, i, v);
             out.add(new Stage(i, p[0] * shared.weights() + p[1] * expert.weights(), p[0] * shared.gradients() + p[1] * expert.gradients(),
                     p[0] * shared.optimizer() + p[1] * expert.optimizer(), activations(m, l, i, v), p[0] + p[1]));
         }
         return out;
+    }
+
+    /**
+     * The data-parallel ranks one GPU's model states shard over, {shared, routed experts}: dp·cp (under hybrid sharding,
+     * HSDP, the shard group only), and for the experts the expert data-parallel ranks dp·cp ÷ ep (with the experts ÷ tp·ep
+     * in {@link #stageSplit}, the same shard as Megatron-Core's expert data-parallel group of tp·cp·dp ÷ (etp·ep) ranks
+     * holding ÷ etp·ep of them, {@link MoeShape#expertDpSize}).
+     */
+    private static double[] shardRanks(Layout l) {
+        double ranks = (double) l.shardRanks() * l.cp();
+        return new double[] {ranks, ranks / l.ep()};
+    }
+
+    /**
+     * Parameters whose optimizer states one GPU of stage {@code i} holds and updates in the optimizer step: sharded (ZeRO
+     * stage 1 and up, the distributed optimizer) the stage's shared parameters ÷ dp·cp and its routed experts ÷ the
+     * expert data-parallel ranks ({@link #shardRanks}), as {@link #stages} counts their optimizer bytes; else all of them.
+     * Megatron-Core's distributed optimizer shards the expert parameters over the expert data-parallel group
+     * (github.com/NVIDIA/Megatron-LM, megatron/core/optimizer/__init__.py, get_megatron_optimizer: the
+     * {@code moe_param_groups}' optimizer is built with {@code data_parallel_group=intra_expt_dp_group}, the dense ones'
+     * with {@code intra_dp_cp_group}).
+     */
+    public static double optimizerShard(ModelShape m, Layout l, int i, Variants v) {
+        double[] p = stageSplit(m, l, i, v), ranks = shardRanks(l);
+        return StateBytes.optimizerShard(p[0], l.zeroStage(), l.distributedOptimizer(), ranks[0])
+                + StateBytes.optimizerShard(p[1], l.zeroStage(), l.distributedOptimizer(), ranks[1]);
     }
 
     /**

@@ -151,11 +151,19 @@ public record StateBytes(double weights, double gradients, double optimizer, Acc
      */
     public StateBytes sharded(int zeroStage, boolean distributed, double ranks) {
         double d = Math.max(1, ranks);
-        double w = weights, g = gradients, o = optimizer;
-        if (zeroStage >= 1 || distributed) o /= d;
+        double w = weights, g = gradients, o = optimizerShard(optimizer, zeroStage, distributed, ranks);
         if (zeroStage >= 2) g /= d;
         if (zeroStage >= 3) w /= d;
         return new StateBytes(w, g, o, accounting, dtype, where, width);
+    }
+
+    /**
+     * What of {@code parameters} one of {@code ranks} data-parallel ranks keeps optimizer states for (and steps): a
+     * {@code ranks}-th under ZeRO stage 1 and up or Megatron's distributed optimizer, else all of them. The one rule
+     * {@link #sharded} divides the optimizer states by and the optimizer step's time counts ({@link MemoryModel#optimizerShard}).
+     */
+    static double optimizerShard(double parameters, int zeroStage, boolean distributed, double ranks) {
+        return zeroStage >= 1 || distributed ? parameters / Math.max(1, ranks) : parameters;
     }
 
     /** What the plan's assumptions list says of it: "18 bytes per parameter before sharding (Megatron's bf16: ...)". */

@@ -282,6 +282,8 @@ final class JobDraft {
         if (keys.get(fp8ParamGather) != null) out.put(Specs.Origin.FP8_PARAM_GATHER, keys.get(fp8ParamGather));
         if (keys.get(gatherWithStep) != null) out.put(Specs.Origin.GATHER_WITH_STEP, keys.get(gatherWithStep));
         if (fp8LayersBf16 != null && fp8LayersBf16Key != null) out.put(Specs.Origin.FP8_LAYERS_BF16, fp8LayersBf16Key);
+        // where a hybrid's layer pattern is written, as PAR014 and PAR015 name it (derive/par/HybridLayersAnalysis)
+        if (hybrid != null && keys.get(hybrid.pattern()) != null) out.put(Specs.Origin.HYBRID_PATTERN, keys.get(hybrid.pattern()));
         return out;
     }
 

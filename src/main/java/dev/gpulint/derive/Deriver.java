@@ -15,6 +15,7 @@ import dev.gpulint.derive.net.NicPolicyAnalysis;
 import dev.gpulint.derive.ops.DcgmAnalysis;
 import dev.gpulint.derive.par.Bf16LayersAnalysis;
 import dev.gpulint.derive.par.HybridLayersAnalysis;
+import dev.gpulint.derive.par.StepGatherAnalysis;
 import dev.gpulint.derive.par.BubbleAnalysis;
 import dev.gpulint.derive.par.JobAnalysis;
 import dev.gpulint.derive.par.TpPlacementAnalysis;
@@ -96,6 +97,7 @@ public final class Deriver {
             BubbleAnalysis.job(j, out);
             Bf16LayersAnalysis.job(j, out);
             HybridLayersAnalysis.job(j, out);
+            StepGatherAnalysis.job(j, out);
             MemoryAnalysis.job(j, catalog, out);
             if (estimates && j.group() != null && j.spec().model() != null) {
                 JobEstimate e = JobEstimate.of(j, catalog);

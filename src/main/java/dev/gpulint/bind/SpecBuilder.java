@@ -217,12 +217,13 @@ final class SpecBuilder {
                 opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter"),
                         !unknown(opt, "zero_stage").isEmpty(), get(opt, "distributed"),
                         get(opt, "grad_reduce_dtype"), get(opt, "zero3_gather"), get(opt, "persistence_threshold"),
-                        get(opt, "overlap_param_gather_with_step")),
+                        get(opt, "overlap_param_gather_with_step"), null),
                 net == null ? null : new Specs.Network(get(net, "assumed_inter_node"), get(net, "assumed_intra_node")),
                 get(r, "step_time"), env, r.span(), null, recompute(r),
                 off == null ? null : new Specs.Offload(get(off, "activation_layers"), get(off, "optimizer"),
                         get(off, "optimizer_fraction"), get(off, "parameters")), get(r, "kernels"),
                 get(r, "fp8_scaling"), get(r, "fp8_param_gather"),
-                bf16 == null ? null : new Specs.Bf16Layers(get(bf16, "start"), get(bf16, "end"), keySpan(r, "fp8_layers_bf16")));
+                bf16 == null ? null : new Specs.Bf16Layers(get(bf16, "start"), get(bf16, "end"), keySpan(r, "fp8_layers_bf16"),
+                        null, false));
     }
 }

@@ -14,6 +14,8 @@ import dev.gpulint.derive.net.ClusterAnalysis;
 import dev.gpulint.derive.net.NicPolicyAnalysis;
 import dev.gpulint.derive.ops.DcgmAnalysis;
 import dev.gpulint.derive.par.Bf16LayersAnalysis;
+import dev.gpulint.derive.par.HybridLayersAnalysis;
+import dev.gpulint.derive.par.StepGatherAnalysis;
 import dev.gpulint.derive.par.BubbleAnalysis;
 import dev.gpulint.derive.par.JobAnalysis;
 import dev.gpulint.derive.par.TpPlacementAnalysis;
@@ -94,6 +96,8 @@ public final class Deriver {
             env.analyse(j, out);
             BubbleAnalysis.job(j, out);
             Bf16LayersAnalysis.job(j, out);
+            HybridLayersAnalysis.job(j, out);
+            StepGatherAnalysis.job(j, out);
             MemoryAnalysis.job(j, catalog, out);
             if (estimates && j.group() != null && j.spec().model() != null) {
                 JobEstimate e = JobEstimate.of(j, catalog);

@@ -398,8 +398,13 @@ public final class Specs {
      * @param start the first layers kept in bf16
      * @param end   the last layers kept in bf16
      * @param span  where the setting is written (the native key, the flag, the recipe's switch)
+     * @param recipe the fp8 scaling recipe the switch is on under, as the format states it (Megatron's {@code --fp8-recipe},
+     *               {@code fp8_recipe} beside the switch in NeMo 2's and Megatron-Bridge's mappings: "delayed", "tensorwise",
+     *               "mxfp8", "blockwise"); null when the switch is off or the format does not say (PAR016)
+     * @param recipeDefault the recipe is not written: it is the format's default (Megatron-LM's {@code --fp8-recipe}
+     *               default, "delayed"), at the place of {@code --fp8-format}
      */
-    public record Bf16Layers(Located<Long> start, Located<Long> end, Span span) {}
+    public record Bf16Layers(Located<Long> start, Located<Long> end, Span span, Located<String> recipe, boolean recipeDefault) {}
 
     /**
      * How an MoE model's layers route and compute, as Megatron-Core's flags state it (docs/format.md, model.moe); every
@@ -488,10 +493,14 @@ public final class Specs {
      *                             (optimizer.overlap_param_gather_with_step: Megatron's
      *                             --overlap-param-gather-with-optimizer-step, derive/estimate/OptimizerStepGather), null when
      *                             not stated
+     * @param overlapParamGather   Megatron's {@code --overlap-param-gather} as written (Megatron-LM's validate_args requires it
+     *                             beside {@code --overlap-param-gather-with-optimizer-step}: PAR017), null when the format does
+     *                             not state it
      */
     public record Optimizer(Located<String> type, Located<Long> zeroStage, Located<Double> bytesPerParameter,
                             boolean zeroStageUnknown, Located<Boolean> distributed, Located<String> gradReduceDtype,
-                            Located<String> zero3Gather, Located<Double> persistenceThreshold, Located<Boolean> gatherWithStep) {}
+                            Located<String> zero3Gather, Located<Double> persistenceThreshold, Located<Boolean> gatherWithStep,
+                            Located<Boolean> overlapParamGather) {}
 
     public record Network(Located<Bandwidth> assumedInterNode, Located<Bandwidth> assumedIntraNode) {}
 
@@ -518,7 +527,7 @@ public final class Specs {
         public static final String MICRO_BATCH = "micro_batch_size", GLOBAL_BATCH = "global_batch_size", SEQ_LENGTH = "seq_length",
                 TP = ParallelDim.TP.label(), KERNELS = "kernels", FP8_SCALING = "fp8_scaling",
                 FP8_PARAM_GATHER = "fp8_param_gather", FP8_LAYERS_BF16 = "fp8_layers_bf16",
-                GATHER_WITH_STEP = "overlap_param_gather_with_step";
+                GATHER_WITH_STEP = "overlap_param_gather_with_step", HYBRID_PATTERN = "hybrid_pattern";
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

@@ -43,13 +43,15 @@ final class FirstLastBf16 {
 
     /**
      * The setting a switch and its counts state: null without the switch; 0 and 0 when it is off; else each count as
-     * written, or {@code otherwise} (the format's default) at the switch.
+     * written, or {@code otherwise} (the format's default) at the switch, under {@code recipe} (the fp8 recipe as the format
+     * states it, null when it does not; {@code recipeDefault}: not written, the format's default).
      */
-    static Specs.Bf16Layers of(Located<Boolean> on, Located<Long> start, Located<Long> end, long otherwise) {
+    static Specs.Bf16Layers of(Located<Boolean> on, Located<Long> start, Located<Long> end, long otherwise, Located<String> recipe,
+                               boolean recipeDefault) {
         if (on == null || on.value() == null) return null;
-        if (!on.value()) return new Specs.Bf16Layers(new Located<>(0L, on.span()), new Located<>(0L, on.span()), on.span());
+        if (!on.value()) return new Specs.Bf16Layers(new Located<>(0L, on.span()), new Located<>(0L, on.span()), on.span(), null, false);
         return new Specs.Bf16Layers(start != null ? start : new Located<>(otherwise, on.span()),
-                end != null ? end : new Located<>(otherwise, on.span()), on.span());
+                end != null ? end : new Located<>(otherwise, on.span()), on.span(), recipe, recipe != null && recipeDefault);
     }
 
     /**
@@ -59,7 +61,12 @@ final class FirstLastBf16 {
     static boolean read(JobDraft j, MappingNode m, String where, long otherwise) {
         Located<Boolean> on = TreeValues.bool(scalar(m, SWITCH));
         if (on == null) return false;
-        j.fp8LayersBf16 = of(on, count(j, scalar(m, START), where + "." + START), count(j, scalar(m, END), where + "." + END), otherwise);
+        // the recipe beside the switch, when written there (Megatron-Core's TransformerConfig refuses the switch under "delayed")
+        ScalarNode r = scalar(m, "fp8_recipe");
+        Located<String> recipe = r == null || r.isNull() || TreeValues.placeholder(r.text()) ? null
+                : new Located<>(r.text().strip().toLowerCase(Locale.ROOT), r.span());
+        j.fp8LayersBf16 = of(on, count(j, scalar(m, START), where + "." + START), count(j, scalar(m, END), where + "." + END), otherwise,
+                recipe, false);
         j.fp8LayersBf16Key = where + "." + SWITCH;
         return true;
     }
@@ -93,7 +100,9 @@ final class FirstLastBf16 {
         String name = recipe.text().strip().toLowerCase(Locale.ROOT).replace('-', '_');
         long[] n = RECIPES.get(name);
         if (n == null) return false;
-        j.fp8LayersBf16 = new Specs.Bf16Layers(new Located<>(n[0], recipe.span()), new Located<>(n[1], recipe.span()), recipe.span());
+        // the recipe names the scaling (current: per-tensor; nvfp4), never delayed: no recipe to judge (PAR016)
+        j.fp8LayersBf16 = new Specs.Bf16Layers(new Located<>(n[0], recipe.span()), new Located<>(n[1], recipe.span()), recipe.span(),
+                null, false);
         j.fp8LayersBf16Key = "mixed_precision: " + recipe.text().strip();
         return true;
     }

@@ -36,7 +36,7 @@ final class HybridLayers {
         }
         if (layers != null && layers.indexOf('E') < 0) {
             // Mamba-2, attention and MLP layers: priced by kind (MambaLayers), the defaults said there
-            j.hybrid = new Specs.Hybrid(new Located<>(layers, pattern.span()), size(j, flags, "--mamba-num-heads"),
+            j.hybrid = new Specs.Hybrid(j.key(patternFlag, new Located<>(layers, pattern.span())), size(j, flags, "--mamba-num-heads"),
                     size(j, flags, "--mamba-head-dim"), size(j, flags, "--mamba-state-dim"), size(j, flags, "--mamba-num-groups"), null);
             return;
         }

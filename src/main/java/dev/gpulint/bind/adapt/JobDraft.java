@@ -83,6 +83,9 @@ final class JobDraft {
     /** Megatron's --overlap-param-gather-with-optimizer-step, Megatron-Bridge's / NeMo 2's overlap_param_gather_with_optimizer_step
      *  (derive/estimate/OptimizerStepGather). */
     Located<Boolean> gatherWithStep;
+    /** Megatron's --overlap-param-gather, which Megatron-LM's validate_args requires beside --overlap-param-gather-with-optimizer-step
+     *  (PAR017); null when not written. */
+    Located<Boolean> overlapParamGather;
     /** torchtitan's selective_ac_option when it is neither "op" nor a positive integer (DraftBounds reports it). */
     Located<String> badAcOption;
     /** Megatron's pipeline layout flags: layers per virtual stage; embedding / loss counted as layers. */
@@ -251,7 +254,7 @@ final class JobDraft {
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
                 && gradReduceDtype == null && gatherWithStep == null ? null
                 : new Specs.Optimizer(null, zeroStage, bytesPerParameter, zeroStageUnknown, distributed, gradReduceDtype, null, null,
-                        gatherWithStep);
+                        gatherWithStep, overlapParamGather);
         Specs.Origin origin = new Specs.Origin(format, stated, rdma, podsVisible, rdmaByAccess, gpuModel,
                 deepspeed, deepspeedRef, gpusPerNodeWhere, unpriced, writtenKeys());
         return new Specs.Job(name, file, cluster, nodeGroup, nodes, gpusPerNode, model, par, batch, opt, null, null,
@@ -282,6 +285,8 @@ final class JobDraft {
         if (keys.get(fp8ParamGather) != null) out.put(Specs.Origin.FP8_PARAM_GATHER, keys.get(fp8ParamGather));
         if (keys.get(gatherWithStep) != null) out.put(Specs.Origin.GATHER_WITH_STEP, keys.get(gatherWithStep));
         if (fp8LayersBf16 != null && fp8LayersBf16Key != null) out.put(Specs.Origin.FP8_LAYERS_BF16, fp8LayersBf16Key);
+        // where a hybrid's layer pattern is written, as PAR014 and PAR015 name it (derive/par/HybridLayersAnalysis)
+        if (hybrid != null && keys.get(hybrid.pattern()) != null) out.put(Specs.Origin.HYBRID_PATTERN, keys.get(hybrid.pattern()));
         return out;
     }
 

@@ -242,6 +242,10 @@ final class MegatronAdapter implements FormatAdapter {
         // (derive/estimate/OptimizerStepGather)
         j.gatherWithStep = j.key("--overlap-param-gather-with-optimizer-step",
                 switchFlag(j, flags, script, "--overlap-param-gather-with-optimizer-step"));
+        // --overlap-param-gather: validate_args requires it beside the flag above (PAR017); not written is off (argparse store_true)
+        Located<Boolean> opg = switchFlag(j, flags, script, "--overlap-param-gather");
+        j.overlapParamGather = opg != null || flags.containsKey("--overlap-param-gather") ? opg
+                : j.gatherWithStep != null ? new Located<>(false, null) : null;
         // --cpu-offloading with --cpu-offloading-num-layers N: N layers' activations go to host memory (Megatron-Core's
         // cpu_offloading_activations defaults to true)
         if (switchFlag(j, flags, script, "--cpu-offloading") != null) {
@@ -261,8 +265,13 @@ final class MegatronAdapter implements FormatAdapter {
         // those layers run outside the fp8 context (derive/estimate/LayerPrecision)
         Located<Boolean> firstLast = switchFlag(j, flags, script, "--first-last-layers-bf16");
         if (firstLast != null) {
+            // under --fp8-format, the recipe: --fp8-recipe as written, else Megatron-LM's argparse default "delayed", which
+            // TransformerConfig refuses with the switch (PAR016)
+            boolean recipeWritten = recipe != null && recipe.known();
+            Located<String> fp8Recipe = recipeWritten ? new Located<>(recipe.text().strip().toLowerCase(java.util.Locale.ROOT), recipe.span())
+                    : fp8 != null && fp8.known() ? new Located<>("delayed", fp8.span()) : null;
             j.fp8LayersBf16 = FirstLastBf16.of(firstLast, bf16Count(j, flags, "--num-layers-at-start-in-bf16"),
-                    bf16Count(j, flags, "--num-layers-at-end-in-bf16"), 1);
+                    bf16Count(j, flags, "--num-layers-at-end-in-bf16"), 1, fp8Recipe, !recipeWritten);
             j.fp8LayersBf16Key = "--first-last-layers-bf16";
         }
         // --is-hybrid-model: the layer pattern and the Mamba-2 mixer's sizes, priced by kind (HybridLayers)

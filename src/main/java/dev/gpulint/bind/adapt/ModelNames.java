@@ -137,7 +137,8 @@ final class ModelNames {
                 // the Mamba-2, attention and MLP layers by kind (derive/estimate/MambaLayers)
                 Models.Hybrid y = hybrid.get();
                 var at = name.span();
-                j.hybrid = new Specs.Hybrid(new Located<>(y.pattern(), at), new Located<>(y.mambaHeads(), at), new Located<>(y.mambaHeadDim(), at),
+                j.hybrid = new Specs.Hybrid(j.key("the hybrid_override_pattern of " + key + " " + written, new Located<>(y.pattern(), at)),
+                        new Located<>(y.mambaHeads(), at), new Located<>(y.mambaHeadDim(), at),
                         new Located<>(y.stateSize(), at), new Located<>(y.groups(), at), new Located<>(y.convKernel(), at));
             }
             DraftBounds.keepUnknown(j);          // a size the files write out of bounds stays unknown, not the entry's

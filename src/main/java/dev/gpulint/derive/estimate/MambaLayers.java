@@ -203,16 +203,29 @@ public record MambaLayers(int mamba, int attention, int mlp, long heads, long he
         }
         long heads = v(h.heads()), headDim = v(h.headDim()), state = v(h.state()), groups = v(h.groups()), conv = v(h.conv());
         if (state <= 0) { state = 128; as.add("Mamba state size not given: 128 (Megatron-LM's --mamba-state-dim default)"); }
-        if (headDim <= 0) { headDim = 64; as.add("Mamba head dimension not given: 64 (Megatron-LM's --mamba-head-dim default)"); }
-        if (groups <= 0) { groups = 8; as.add("Mamba groups not given: 8 (Megatron-LM's --mamba-num-groups default)"); }
+        if (headDim <= 0) { headDim = DEFAULT_HEAD_DIM; as.add("Mamba head dimension not given: 64 (Megatron-LM's --mamba-head-dim default)"); }
+        if (groups <= 0) { groups = DEFAULT_GROUPS; as.add("Mamba groups not given: 8 (Megatron-LM's --mamba-num-groups default)"); }
         if (heads <= 0) {
-            heads = Math.max(1, 2 * m.hidden() / headDim);
+            heads = defaultHeads(m.hidden(), headDim);
             as.add("Mamba heads not given: " + heads + " (MambaMixer's d_inner = 2 × hidden ÷ the head dimension)");
         }
         if (conv <= 0) { conv = 4; as.add("Mamba conv1d width not given: 4 (MambaMixer's d_conv default)"); }
         MambaLayers r = new MambaLayers(mm, at, ml, heads, headDim, state, groups, conv);
         as.add(r.describe(m));
         return r;
+    }
+
+    /** Megatron-LM's {@code --mamba-head-dim} default (megatron/training/arguments.py). */
+    public static final long DEFAULT_HEAD_DIM = 64;
+    /** Megatron-LM's {@code --mamba-num-groups} default (megatron/training/arguments.py). */
+    public static final long DEFAULT_GROUPS = 8;
+
+    /**
+     * The mixer's heads when {@code mamba_num_heads} is not given: MambaMixer's d_inner = expand 2 × hidden, divided by the
+     * head dimension (megatron/core/ssm/mamba_mixer.py: {@code self.nheads = self.d_inner // self.headdim}); at least 1.
+     */
+    public static long defaultHeads(long hidden, long headDim) {
+        return Math.max(1, 2 * hidden / headDim);
     }
 
     private static int count(String p, char c) {

@@ -34,7 +34,7 @@ import java.util.List;
  * not price the host time between the optimizer step and the next forward (logging, zero_grad_buffer). megatron/training/
  * arguments.py, validate_args, asserts the distributed optimizer, {@code --overlap-param-gather}, an interleaved pipeline
  * and no distributed checkpointing; a job stating the flag without the first two or the third is priced as without it and
- * the assumptions say so.
+ * the assumptions say so (and rule PAR017, derive/par/StepGatherAnalysis, reports it as the error Megatron stops on).
  *
  * @param on whether model chunk 0's all-gather runs in the optimizer step
  */

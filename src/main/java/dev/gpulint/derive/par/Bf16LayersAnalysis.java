@@ -5,6 +5,7 @@ import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.estimate.ModelShape;
 import dev.gpulint.facts.Bf16LayersFact;
+import dev.gpulint.facts.Bf16RecipeFact;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 
@@ -24,13 +25,20 @@ public final class Bf16LayersAnalysis {
         Specs.Job j = r.spec();
         Specs.Bf16Layers b = j.fp8LayersBf16();
         Specs.Model m = j.model();
-        if (b == null || m == null || m.layers() == null || m.layers().value() == null || r.pp() < 1) return;
-        long layers = m.layers().value();
+        if (b == null || m == null) return;
         ModelShape.Dtype dtype = m.dtype() == null ? null : ModelShape.Dtype.parse(m.dtype().value());
-        if (layers < 1 || (dtype != ModelShape.Dtype.FP8 && dtype != ModelShape.Dtype.MXFP8)) return;
+        if (dtype != ModelShape.Dtype.FP8 && dtype != ModelShape.Dtype.MXFP8) return;
+        String switchKey = j.origin() == null ? null : j.origin().key(Specs.Origin.FP8_LAYERS_BF16);
+        // PAR016: the recipe the switch is on under, whatever the layers (TransformerConfig checks it first)
+        if (b.recipe() != null && b.recipe().value() != null) {
+            out.add(new Bf16RecipeFact(r.name(), j.file(), switchKey == null ? Specs.Origin.FP8_LAYERS_BF16 : switchKey, b.span(),
+                    b.recipe().value(), b.recipeDefault(), b.recipe().span()));
+        }
+        if (m.layers() == null || m.layers().value() == null || r.pp() < 1) return;
+        long layers = m.layers().value();
+        if (layers < 1) return;
         Specs.Parallelism p = j.parallelism();
         Span ppSpan = p == null || p.pp() == null ? null : p.pp().span();
-        String switchKey = j.origin() == null ? null : j.origin().key(Specs.Origin.FP8_LAYERS_BF16);
         end(r, out, b, b.start(), false, switchKey, layers, ppSpan);
         end(r, out, b, b.end(), true, switchKey, layers, ppSpan);
     }

@@ -71,7 +71,7 @@ final class CandidateJobs {
                 new Located<>((long) l.zeroStage(), span(o == null ? null : o.zeroStage(), at)), o == null ? null : o.bytesPerParameter(), false,
                 new Located<>(l.distributedOptimizer(), span(o == null ? null : o.distributed(), at)),
                 o == null ? null : o.gradReduceDtype(), o == null ? null : o.zero3Gather(), o == null ? null : o.persistenceThreshold(),
-                o == null ? null : o.gatherWithStep());
+                o == null ? null : o.gatherWithStep(), o == null ? null : o.overlapParamGather());
         Located<Long> nodes = job.nodes();
         if (perNode > 0) {
             long need = (l.gpus() + perNode - 1) / perNode;

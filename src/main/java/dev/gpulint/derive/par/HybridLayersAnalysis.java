@@ -1,0 +1,48 @@
+package dev.gpulint.derive.par;
+
+import dev.gpulint.core.Span;
+import dev.gpulint.derive.Facts;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.estimate.MambaLayers;
+import dev.gpulint.facts.HybridLayersFact;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+
+/**
+ * PAR014's and PAR015's analysis: a hybrid Mamba model's pattern and Mamba-2 mixer beside the layers and the
+ * tensor-parallel size Megatron-Core checks them against at start-up ({@link HybridLayersFact}). The mixer's heads and
+ * groups not stated are Megatron's own defaults, the ones the estimate takes (MambaLayers: groups 8, heads 2 × hidden ÷ the
+ * head dimension 64); heads not stated with the hidden size unknown are not known (0), and no heads check is made.
+ */
+public final class HybridLayersAnalysis {
+    private HybridLayersAnalysis() {}
+
+    public static void job(Resolved.Job r, Facts out) {
+        Specs.Job j = r.spec();
+        Specs.Model m = j.model();
+        Specs.Hybrid h = m == null ? null : m.hybrid();
+        if (h == null || h.pattern() == null || h.pattern().value() == null || h.pattern().value().isEmpty() || r.tp() < 1) return;
+        String p = h.pattern().value();
+        long mamba = p.chars().filter(c -> c == 'M').count();
+        long layers = value(m.layers());
+        long headDim = value(h.headDim()) > 0 ? value(h.headDim()) : MambaLayers.DEFAULT_HEAD_DIM;
+        long heads = value(h.heads()), hidden = value(m.hiddenSize());
+        boolean headsStated = heads > 0;
+        if (!headsStated && hidden > 0) heads = MambaLayers.defaultHeads(hidden, headDim);
+        long groups = value(h.groups());
+        boolean groupsStated = groups > 0;
+        if (!groupsStated) groups = MambaLayers.DEFAULT_GROUPS;
+        String key = j.origin() == null ? null : j.origin().key(Specs.Origin.HYBRID_PATTERN);
+        boolean flags = key != null && key.startsWith("--");
+        Specs.Parallelism par = j.parallelism();
+        Span tpSpan = par == null || par.tp() == null ? null : par.tp().span();
+        out.add(new HybridLayersFact(r.name(), j.file(), key != null ? key : "the hybrid layer pattern", h.pattern().span(), p.length(),
+                layers, m.layers() == null ? null : m.layers().span(), mamba, heads, headsStated,
+                flags ? "--mamba-num-heads" : "mamba_num_heads", groups, groupsStated, flags ? "--mamba-num-groups" : "n_groups",
+                r.tp(), tpSpan));
+    }
+
+    private static long value(Located<Long> v) {
+        return v == null || v.value() == null ? 0 : v.value();
+    }
+}

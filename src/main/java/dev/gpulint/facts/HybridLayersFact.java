@@ -1,0 +1,103 @@
+package dev.gpulint.facts;
+
+import dev.gpulint.core.Span;
+
+/**
+ * A hybrid Mamba model's layer pattern and Mamba-2 mixer beside what Megatron-Core checks of them at start-up (PAR014,
+ * PAR015): the pattern's decoder layers against the model's layers (megatron/core/ssm/mamba_hybrid_layer_allocation.py,
+ * {@code _allocate_override}: "The hybrid override pattern is the wrong length: got N, expected M"), and the mixer's heads
+ * and groups against the tensor-parallel size (megatron/core/ssm/mamba_mixer.py, MambaMixer.__init__: "nheads must be
+ * evenly divisble by tp_size", "ngroups must be evenly divisible by tp_size"). One fact per job with a hybrid pattern of
+ * Mamba-2, attention and MLP layers (Megatron's {@code --hybrid-layer-pattern} / {@code --hybrid-override-pattern}, a
+ * NemotronH config.json's or a hybrid catalog entry's {@code hybrid_override_pattern}); a size that is not known is 0.
+ */
+public final class HybridLayersFact {
+    private final String jobName, file, patternKey, headsKey, groupsKey;
+    private final long patternLayers, layers, mambaLayers, heads, groups, tp;
+    private final boolean headsStated, groupsStated;
+    private final Span patternSpan, layersSpan, tpSpan;
+
+    /**
+     * @param patternKey    where the pattern is written, as the job's file names it ({@code --hybrid-layer-pattern})
+     * @param patternLayers the pattern's decoder layers (before the first '/', without '|')
+     * @param layers        the model's layers (Megatron's num_layers), 0 when not known
+     * @param mambaLayers   the pattern's Mamba-2 layers (M)
+     * @param heads         the mixer's heads as stated, else Megatron's default (2 × hidden ÷ head dimension); 0 when not known
+     * @param headsStated   the heads are stated ({@code --mamba-num-heads}, mamba_num_heads), not Megatron's default
+     * @param groups        the mixer's groups as stated, else Megatron-LM's default 8
+     * @param groupsStated  the groups are stated ({@code --mamba-num-groups}, n_groups)
+     * @param tp            the tensor-parallel size (1 when not written)
+     */
+    public HybridLayersFact(String jobName, String file, String patternKey, Span patternSpan, long patternLayers, long layers,
+                            Span layersSpan, long mambaLayers, long heads, boolean headsStated, String headsKey, long groups,
+                            boolean groupsStated, String groupsKey, long tp, Span tpSpan) {
+        if (patternLayers < 1 || layers < 0 || mambaLayers < 0 || heads < 0 || groups < 1 || tp < 1) {
+            throw new IllegalArgumentException("a pattern of one layer at least, groups and tp at least 1, no negative size");
+        }
+        this.jobName = jobName; this.file = file; this.patternKey = patternKey; this.patternSpan = patternSpan;
+        this.patternLayers = patternLayers; this.layers = layers; this.layersSpan = layersSpan; this.mambaLayers = mambaLayers;
+        this.heads = heads; this.headsStated = headsStated; this.headsKey = headsKey; this.groups = groups;
+        this.groupsStated = groupsStated; this.groupsKey = groupsKey; this.tp = tp; this.tpSpan = tpSpan;
+    }
+
+    /** The job's name. */
+    public String getJobName() { return jobName; }
+    /** The file the job is declared in. */
+    public String getFile() { return file; }
+    /** Where the pattern is written, as the job's file names it: "--hybrid-layer-pattern", or a model name's hybrid_override_pattern. */
+    public String getPatternKey() { return patternKey; }
+    /** Where the pattern is written. */
+    public Span getPatternSpan() { return patternSpan; }
+    /** The pattern's decoder layers: its characters before the first '/' (the MTP blocks), '|' (a stage boundary) not counted. */
+    public long getPatternLayers() { return patternLayers; }
+    /** The model's layers (Megatron's num_layers), 0 when not known. */
+    public long getLayers() { return layers; }
+    /** Where the model's layers are written; null when they are not. */
+    public Span getLayersSpan() { return layersSpan; }
+    /** The pattern's Mamba-2 layers (M): MambaMixer's asserts bind only when there is one. */
+    public long getMambaLayers() { return mambaLayers; }
+    /** The mixer's heads (nheads): as stated, else MambaMixer's d_inner (2 × hidden) ÷ the head dimension; 0 when not known. */
+    public long getHeads() { return heads; }
+    /** The heads are stated, not Megatron's default. */
+    public boolean isHeadsStated() { return headsStated; }
+    /** The key the heads are (or would be) written under: "--mamba-num-heads", "mamba_num_heads". */
+    public String getHeadsKey() { return headsKey; }
+    /** The mixer's B/C groups (ngroups): as stated, else Megatron-LM's default 8. */
+    public long getGroups() { return groups; }
+    /** The groups are stated, not Megatron-LM's default. */
+    public boolean isGroupsStated() { return groupsStated; }
+    /** The key the groups are (or would be) written under: "--mamba-num-groups", "n_groups". */
+    public String getGroupsKey() { return groupsKey; }
+    /** The tensor-parallel size (1 when not written). */
+    public long getTp() { return tp; }
+    /** Where tp is written; null when it is not. */
+    public Span getTpSpan() { return tpSpan; }
+
+    /** MambaMixer's first assert fails: the heads are known and tp does not divide them. */
+    public boolean isHeadsSplitRefused() { return mambaLayers > 0 && heads > 0 && heads % tp != 0; }
+    /** MambaMixer's second assert fails (the first holds): tp does not divide the groups. */
+    public boolean isGroupsSplitRefused() { return mambaLayers > 0 && !isHeadsSplitRefused() && groups % tp != 0; }
+
+    /**
+     * The largest tensor-parallel size below {@code tp} that divides both the heads (when known) and the groups: what
+     * MambaMixer accepts (1 at least).
+     */
+    public long getTpAtMost() {
+        long g = heads > 0 ? gcd(heads, groups) : groups;
+        for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0) return t;
+        return 1;
+    }
+
+    private static long gcd(long a, long b) {
+        while (b != 0) { long t = a % b; a = b; b = t; }
+        return a;
+    }
+
+    /** The fingerprint identity of the job's hybrid layers. */
+    public String identity() { return "training_job:" + jobName + "/hybrid"; }
+
+    @Override public String toString() {
+        return "HybridLayersFact[" + jobName + " pattern=" + patternLayers + " layers=" + layers + " mamba=" + mambaLayers + " heads=" + heads
+                + " groups=" + groups + " tp=" + tp + "]";
+    }
+}

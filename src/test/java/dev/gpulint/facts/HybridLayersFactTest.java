@@ -1,0 +1,41 @@
+package dev.gpulint.facts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** PAR015's two MambaMixer asserts (heads, then groups, each divisible by tp) and the tp it proposes instead. */
+class HybridLayersFactTest {
+
+    private static HybridLayersFact fact(long mamba, long heads, long groups, long tp) {
+        return new HybridLayersFact("j", "f", "--hybrid-layer-pattern", null, 4, 4, null, mamba, heads, heads > 0, "--mamba-num-heads",
+                groups, true, "--mamba-num-groups", tp, null);
+    }
+
+    @Test
+    void theHeadsAssertComesBeforeTheGroupsOne() {
+        HybridLayersFact both = fact(2, 120, 6, 16);
+        assertTrue(both.isHeadsSplitRefused());
+        assertFalse(both.isGroupsSplitRefused(), "MambaMixer stops at its first assert: one finding");
+        HybridLayersFact groups = fact(2, 128, 8, 16);
+        assertFalse(groups.isHeadsSplitRefused());
+        assertTrue(groups.isGroupsSplitRefused());
+        assertFalse(fact(2, 128, 8, 8).isGroupsSplitRefused());
+        assertFalse(fact(0, 120, 6, 16).isHeadsSplitRefused(), "no Mamba-2 layer, no mixer");
+        assertFalse(fact(0, 120, 6, 16).isGroupsSplitRefused());
+        assertFalse(fact(2, 0, 8, 8).isHeadsSplitRefused(), "heads not known: not judged");
+        assertTrue(fact(2, 0, 8, 16).isGroupsSplitRefused(), "the groups are Megatron's default when not stated: known");
+    }
+
+    @Test
+    void theProposedTpIsTheLargestBelowThatDividesHeadsAndGroups() {
+        assertEquals(8, fact(2, 120, 8, 16).getTpAtMost());
+        assertEquals(8, fact(2, 0, 8, 16).getTpAtMost(), "heads unknown: the groups alone");
+        assertEquals(3, fact(2, 96, 6, 4).getTpAtMost(), "gcd 6: 3 is the largest below 4");
+        assertEquals(1, fact(2, 7, 7, 4).getTpAtMost());
+        assertThrows(IllegalArgumentException.class, () -> fact(2, 128, 0, 4));
+    }
+}

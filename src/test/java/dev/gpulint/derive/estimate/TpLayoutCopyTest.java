@@ -159,6 +159,21 @@ class TpLayoutCopyTest {
     }
 
     @Test
+    void aTorchtitanConfigurationOfBeforeThePrIsPlannedWithTheCopies(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        String toml = TITAN.formatted("local_batch_size = 2\nseq_len = 8192") + "\n[compile]\nenable = true\n";
+        dev.gpulint.testing.PlanCli cli = dev.gpulint.testing.PlanCli.in(dir).file("cluster.yaml", dev.gpulint.testing.PlanCli.LAB_H100)
+                .file("llama3_8b.toml", toml).jobClusters("lab", "*.toml");
+        dev.gpulint.testing.PlanCli.Run text = cli.plan();
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("tp-copy: [b, s, h] activations sharded on the sequence (torchtitan before its PR #4121;")
+                // torchtitan's default checkpointing, one layer in 2 fully recomputed: 8 + 4 × 1/2 collectives, as many gathers as scatters
+                && text.out().contains("5 all-gathers × 2 B + 5 reduce-scatters × 2 B"), text.out());
+        java.util.Map<String, Object> time = dev.gpulint.testing.PlanCli.map(dev.gpulint.testing.PlanCli.map(cli.planJson().json()
+                .get("current")).get("time"));
+        assertTrue(((Number) time.get("tp_copy_s")).doubleValue() > 0, time.toString());
+    }
+
+    @Test
     void megatronIsSbh() {
         Specs.Job j = bind("train.sh", """
                 #!/bin/bash

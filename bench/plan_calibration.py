@@ -25,7 +25,9 @@ BLACKWELL: bench/plan/blackwell.tsv (published GB200 NVL72 runs, fp8 and NVFP4; 
 only like HELD-OUT: no constant was set on it. A row may state that its recipe turns tensor-parallel overlap off (column tp_overlap:
 false), written as the manifest's parallelism.tp_comm_overlap, as a user would. A torchtitan row may state torch.compile (column
 compile: true / false), written as the manifest's kernels: fused / eager (derive/estimate/EagerKernels), and its Float8 recipe (column
-fp8_recipe: tensorwise / rowwise), written as the manifest's fp8_scaling (derive/estimate/Float8Scaling). B200: bench/plan/b200.tsv
+fp8_recipe: tensorwise / rowwise), written as the manifest's fp8_scaling (derive/estimate/Float8Scaling), and its tp activation layout
+(column tp_layout: bsh, torchtitan before its PR #4121), written as the manifest's parallelism.tp_activation_layout
+(derive/estimate/TpLayoutCopy). B200: bench/plan/b200.tsv
 (published DGX B200 runs, fp8 and MXFP8; sources in its header), validation only. 2026: bench/plan/validation-2026.tsv
 (published Megatron-Bridge, NeMo 2 and torchtitan runs on H100, H100 96 GB, B200, GB200 and GB300, dense and MoE, bf16 to
 NVFP4, 8 to 1,024 GPUs; sources in its header), validation only. 2025: bench/plan/validation-2025.tsv (published runs of
@@ -104,7 +106,7 @@ model:
   gated_mlp: {r['gated']}
   tied_embeddings: {r['tied']}
   seq_length: {r['seq']}{head_dim(r)}{moe_model(r)}{attention(r)}
-parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)}{tp_overlap(r)} }}
+parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)}{tp_overlap(r)}{tp_layout(r)} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
 {recompute(r['recompute'])}{recompute_modules(r)}{kernels(r)}{fp8_scaling(r)}{fp8_param_gather(r)}
@@ -142,6 +144,15 @@ def tp_overlap(r):
     """Column `tp_overlap`: true (Megatron's --tp-comm-overlap, torchtitan's async TP), false (plain TP); empty or absent:
     not stated, the GPU family's tp_overlap share (derive/estimate/TpOverlap)."""
     return f", tp_comm_overlap: {r['tp_overlap']}" if r.get("tp_overlap") else ""
+
+
+def tp_layout(r):
+    """Column `tp_layout`: bsh (torchtitan's DTensor plan before its PR #4121, 2026-08: [b, s, h] activations sharded on the
+    sequence, a copy of b·s·h per tp collective, derive/estimate/TpLayoutCopy) or sbh; empty or absent: not stated, sbh (the
+    native manifest's reading). Every torchtitan row of these tables ran before the PR and states bsh, as its configuration
+    ([training] seq_len, local_batch_size) dates it."""
+    v = (r.get("tp_layout") or "").strip()
+    return f", tp_activation_layout: {v}" if v in ("sbh", "bsh") else ""
 
 
 def kernels(r):

@@ -139,7 +139,10 @@ public final class Schema {
                     // the embedding and the loss counted as layers (Megatron's --account-for-embedding/loss-in-pipeline-split)
                     f("embedding_in_split", Type.BOOL, false), f("loss_in_split", Type.BOOL, false),
                     // tensor-parallel communication overlapped with the matmuls (Megatron's --tp-comm-overlap, torchtitan's async TP)
-                    f("tp_comm_overlap", Type.BOOL, false)),
+                    f("tp_comm_overlap", Type.BOOL, false),
+                    // the tp collectives' activations [s, b, h] (Megatron) or [b, s, h] Shard(1) (torchtitan's DTensor plan before
+                    // its PR #4121): a copy of b·s·h per collective with bsh (derive/estimate/TpLayoutCopy)
+                    en("tp_activation_layout", false, List.of("sbh", "bsh"))),
             map("batch", false, num("micro_batch_size", false, 1, Integer.MAX_VALUE),
                     num("global_batch_size", false, 1, Integer.MAX_VALUE), num("micro_batches", false, 1, Integer.MAX_VALUE)),
             map("optimizer", false, str("type", false), num("zero_stage", false, 0, 3),

@@ -38,6 +38,7 @@ public final class EstimateWords {
         if (t instanceof Term.DpExposure d) return dpExposure(d);
         if (t instanceof Term.StepGather g) return stepGather(g);
         if (t instanceof Term.TpExposure x) return tpExposure(x);
+        if (t instanceof Term.TpCopy x) return tpCopy(x);
         if (t instanceof Term.Offload o) return offload(o);
         if (t instanceof Term.HostStates h) return hostStates(h);
         if (t instanceof Term.Optimizer o) return optimizer(o);
@@ -215,6 +216,20 @@ public final class EstimateWords {
                         + " micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
                 b.split().describe(b.layers(), b.pp()), trim(b.slowestLayers()), trim(b.otherLayers()), b.virtualPp(),
                 Units.seconds(b.perMicroBatch()), Units.seconds(b.seconds()), 100.0 * b.seconds() / (mb * b.perMicroBatch()), mb);
+    }
+
+    static String tpCopy(Term.TpCopy x) {
+        String which = x.fused()
+                ? String.format(Locale.ROOT, "async TP's fused collectives compute in [s, b] order; the %s gathered tensors a weight gradient"
+                        + " flattens are copied (inputs and output gradients) × %d B", trim(x.gathers()), (int) x.gatherBytes())
+                : String.format(Locale.ROOT, "each all-gather's and reduce-scatter's cat(chunk) on dim 1: %s all-gathers × %d B + %s"
+                        + " reduce-scatters × %d B", trim(x.gathers()), (int) x.gatherBytes(), trim(x.reduces()), (int) x.activationBytes());
+        return String.format(Locale.ROOT,
+                "[b, s, h] activations sharded on the sequence (torchtitan before its PR #4121; TpLayoutCopy, docs/plan.md): %s;"
+                        + " read and written, 2 × %s elements (b·s·h) = %s per layer at %.0f GB/s × %s layers = %s per micro-batch, on the"
+                        + " critical path (%s a step)",
+                which, Units.count(x.elements()), Units.bytes(x.bytes()), x.hbmRate() / 1e9, trim(x.layers()), Units.seconds(x.seconds()),
+                Units.seconds(x.stepSeconds()));
     }
 
     static String tpExposure(Term.TpExposure x) {

@@ -82,6 +82,8 @@ public final class PlanReport {
         for (ParallelDim d : COMM_DIMS) if (t.tiers().containsKey(d)) tiers.put(d.label(), t.tiers().get(d).id());
         time.put("tiers", tiers);
         time.put("optimizer_s", r(t.optimizer()));
+        // the tp-copy term, only where it is priced (TpLayoutCopy: [b, s, h] activations sharded on the sequence)
+        for (Term x : e.terms()) if (x instanceof Term.TpCopy c) time.put("tp_copy_s", r(c.stepSeconds()));
         plan.put("time", time);
         Map<String, Object> th = new LinkedHashMap<>();
         th.put("tokens_per_s_per_gpu", r(e.throughput().tokensPerSecondPerGpu()));

@@ -268,7 +268,7 @@ public final class Specs {
                               Located<Boolean> lossInSplit, Located<Long> expertTp,
                               Located<Long> firstStageLayers, Located<Long> lastStageLayers,
                               Located<Long> dpShard, Located<Long> dpReplicate, Located<List<Long>> stageLayers,
-                              Located<Boolean> tpCommOverlap) {
+                              Located<Boolean> tpCommOverlap, Located<String> tpActivationLayout) {
         public Parallelism {
             unknown = unknown == null ? java.util.Set.of() : java.util.Set.copyOf(unknown);
         }
@@ -284,7 +284,7 @@ public final class Specs {
                            Located<Boolean> lossInSplit, Located<Long> expertTp, Located<Long> firstStageLayers, Located<Long> lastStageLayers,
                            Located<Long> dpShard, Located<Long> dpReplicate, Located<List<Long>> stageLayers) {
             this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
-                    lossInSplit, expertTp, firstStageLayers, lastStageLayers, dpShard, dpReplicate, stageLayers, null);
+                    lossInSplit, expertTp, firstStageLayers, lastStageLayers, dpShard, dpReplicate, stageLayers, null, null);
         }
 
         /**
@@ -527,7 +527,8 @@ public final class Specs {
         public static final String MICRO_BATCH = "micro_batch_size", GLOBAL_BATCH = "global_batch_size", SEQ_LENGTH = "seq_length",
                 TP = ParallelDim.TP.label(), KERNELS = "kernels", FP8_SCALING = "fp8_scaling",
                 FP8_PARAM_GATHER = "fp8_param_gather", FP8_LAYERS_BF16 = "fp8_layers_bf16",
-                GATHER_WITH_STEP = "overlap_param_gather_with_step", HYBRID_PATTERN = "hybrid_pattern";
+                GATHER_WITH_STEP = "overlap_param_gather_with_step", HYBRID_PATTERN = "hybrid_pattern",
+                TP_LAYOUT = "tp_activation_layout";
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

@@ -31,6 +31,8 @@ final class JobDraft {
     Located<Boolean> sequenceParallel;
     /** Tensor-parallel communication overlapped with the matmuls (--tp-comm-overlap, async TP); null when not written. */
     Located<Boolean> tpCommOverlap;
+    /** How the tp collectives' activations are laid out, "sbh" or "bsh" (torchtitan's DTensor plan before PR #4121); null when not said. */
+    Located<String> tpActivationLayout;
     /** How the elementwise kernels run, "fused" or "eager" (torchtitan's torch.compile); null when the format does not say. */
     Located<String> kernels;
     /** How the Float8 GEMM inputs are scaled, "tensorwise", "rowwise" or "rowwise_with_gw_hp" (torchtitan's Float8
@@ -246,10 +248,10 @@ final class JobDraft {
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null
                 && firstStageLayers == null && lastStageLayers == null && dpShard == null && dpReplicate == null
-                && stageLayers == null && tpCommOverlap == null ? null
+                && stageLayers == null && tpCommOverlap == null && tpActivationLayout == null ? null
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown,
                         layersPerVirtualStage, embeddingInSplit, lossInSplit, etp, firstStageLayers, lastStageLayers,
-                        dpShard, dpReplicate, stageLayers, tpCommOverlap);
+                        dpShard, dpReplicate, stageLayers, tpCommOverlap, tpActivationLayout);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
                 && gradReduceDtype == null && gatherWithStep == null ? null
@@ -281,6 +283,7 @@ final class JobDraft {
         if (keys.get(offloadOptimizer) != null) out.put("offload_optimizer", keys.get(offloadOptimizer));
         if (keys.get(offloadParameters) != null) out.put("offload_parameters", keys.get(offloadParameters));
         if (keys.get(kernels) != null) out.put(Specs.Origin.KERNELS, keys.get(kernels));
+        if (keys.get(tpActivationLayout) != null) out.put(Specs.Origin.TP_LAYOUT, keys.get(tpActivationLayout));
         if (keys.get(fp8Scaling) != null) out.put(Specs.Origin.FP8_SCALING, keys.get(fp8Scaling));
         if (keys.get(fp8ParamGather) != null) out.put(Specs.Origin.FP8_PARAM_GATHER, keys.get(fp8ParamGather));
         if (keys.get(gatherWithStep) != null) out.put(Specs.Origin.GATHER_WITH_STEP, keys.get(gatherWithStep));

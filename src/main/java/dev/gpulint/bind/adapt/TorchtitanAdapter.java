@@ -102,9 +102,32 @@ final class TorchtitanAdapter implements FormatAdapter {
             Located<Long> global = TreeValues.whole(scalar(training, "global_batch_size"));
             j.global = global == null || global.value() == -1 ? null : j.key("global_batch_size", global);
             j.seqLength = j.size(scalar(training, "seq_len"), "seq_len", "model.seq_length");
+            j.tpActivationLayout = activationLayout(j, training);
         }
         plan(j, root, par != null ? par : training, training, shard);
         return j;
+    }
+
+    /**
+     * How the tensor-parallel plan lays out the activations, as the configuration's {@code [training]} keys date it:
+     * torchtitan's PR #4121 (pytorch/torchtitan, 2026-08, "fold batch dim") folded the batch into the tokens ([b, s, h]
+     * → [T, h], gathered on dim 0) and renamed {@code local_batch_size}, {@code global_batch_size} and {@code seq_len} to
+     * {@code num_tokens_per_microbatch_per_dp_rank}, {@code num_tokens_per_train_step} and {@code max_context_length}. A
+     * configuration with the new names runs the folded layout ("sbh": no copy); one with the old names (or the first
+     * releases' {@code batch_size}) was written for torchtitan before it, whose DTensor plan shards [b, s, h] on the
+     * sequence ("bsh": a copy per tp collective, derive/estimate/TpLayoutCopy). Neither: null, the estimate takes the
+     * current torchtitan's layout and says so.
+     */
+    static Located<String> activationLayout(JobDraft j, MappingNode training) {
+        for (String k : List.of("num_tokens_per_microbatch_per_dp_rank", "max_context_length", "num_tokens_per_train_step")) {
+            dev.gpulint.tree.ScalarNode s = scalar(training, k);
+            if (s != null) return j.key("[training] " + k + " (torchtitan since its PR #4121)", new Located<>("sbh", s.span()));
+        }
+        for (String k : List.of("seq_len", "local_batch_size", "batch_size", "global_batch_size")) {
+            dev.gpulint.tree.ScalarNode s = scalar(training, k);
+            if (s != null) return j.key("[training] " + k + " (torchtitan before its PR #4121 renamed it)", new Located<>("bsh", s.span()));
+        }
+        return null;
     }
 
     /**

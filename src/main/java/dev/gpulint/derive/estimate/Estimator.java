@@ -178,7 +178,11 @@ public final class Estimator {
         double ppS = l.pp() > 1 ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(), 2.0 * l.virtualPp() * ppBytes, "activation and gradient sends") : 0;
         double ppExp = ppS * (1 - e.ppOverlap());
         double offloadExp = OffloadCost.exposed(m, l, slowest, layerS, hw, terms);
-        double perMb = stageS + tpExp + cpExp + epExp + ppExp + offloadExp;
+        // [b, s, h] activations sharded on the sequence (torchtitan before its PR #4121): a copy of b·s·h per tp collective
+        Term.TpCopy tpCopy = v.tpLayout().price(m, l, tokens, tpCount, layersPerStage, v.tpOverlap().mode(),
+                hw.gemmPath(dt) == Dtype.FP8 && v.float8().recipe() == Float8Scaling.Recipe.TENSORWISE, hw.hbmBytesPerSecond() * e.hbm(), mb);
+        if (tpCopy != null) terms.add(tpCopy);
+        double perMb = stageS + tpExp + cpExp + epExp + ppExp + offloadExp + (tpCopy == null ? 0 : tpCopy.seconds());
         double compute = mb * stageS;
         // the bubble: the other stages' warm-up and cool-down, each stage's share of a micro-batch by its layers
         // ((pp − 1)/vpp of one micro-batch when they split evenly)

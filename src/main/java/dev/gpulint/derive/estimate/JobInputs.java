@@ -161,7 +161,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                 LayerPrecision.of(j, shape, hw, as),
                 ShardedGathers.of(j, shape, layout.zeroStage() >= 3, layout.hybrid(), as),
                 MambaLayers.of(m.hybrid(), shape, as),
-                OptimizerStepGather.of(j, layout, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as));
+                OptimizerStepGather.of(j, layout, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as),
+                TpLayoutCopy.of(j, tp, sp, as));
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 

@@ -10,7 +10,7 @@ import dev.gpulint.spec.ParallelDim;
  */
 public sealed interface Term {
 
-    /** The term's name as the plan prints it: compute, unfused-attention, ssd, eager, float8, moe, tp, cp, ep, pp, dp, offload, host-states,
+    /** The term's name as the plan prints it: compute, unfused-attention, ssd, eager, float8, moe, tp, tp-copy, cp, ep, pp, dp, offload, host-states,
      * bubble, dp-step or optimizer. */
     String term();
 
@@ -268,6 +268,29 @@ public sealed interface Term {
     record TpExposure(TpOverlap.Mode mode, double familyOverlap, double hidden, double collective, double[] gemms, double exposed,
                       double seconds) implements Term {
         @Override public String term() { return "tp"; }
+    }
+
+    /**
+     * The copies of b·s·h DTensor's sequence-dimension tp collectives add per micro-batch ({@link TpLayoutCopy}).
+     *
+     * @param fused          async TP: only the gathered tensors a weight gradient flattens are copied
+     * @param gathers        copied all-gathers per layer
+     * @param reduces        copied reduce-scatters per layer
+     * @param elements       the gathered tensor's elements, T·h
+     * @param gatherBytes    bytes an element of an all-gather's copy (1 when it gathers float8)
+     * @param activationBytes bytes an element of a reduce-scatter's copy
+     * @param bytes          2 × elements × (gathers × gatherBytes + reduces × activationBytes), read and written, per layer
+     * @param hbmRate        the achieved HBM rate, bytes/s
+     * @param layers         the slowest stage's layers
+     * @param seconds        layers × bytes ÷ hbmRate, per micro-batch (on the critical path)
+     * @param microBatches   micro-batches per step
+     */
+    record TpCopy(boolean fused, double gathers, double reduces, double elements, double gatherBytes, double activationBytes,
+                  double bytes, double hbmRate, double layers, double seconds, long microBatches) implements Term {
+        @Override public String term() { return "tp-copy"; }
+
+        /** The copies' seconds per step. */
+        public double stepSeconds() { return seconds * microBatches; }
     }
 
     /**

@@ -8,11 +8,13 @@ package dev.gpulint.derive.estimate;
  * which precision the parameters are all-gathered ({@link ParamGather}), which modules selective recompute re-runs
  * ({@link RecomputeModules}), which layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}), how ZeRO-3 gathers the
  * parameters ({@link ShardedGathers}), a hybrid Mamba model's layers by kind ({@link MambaLayers}, null for a transformer)
- * and whether an interleaved stage's chunk 0 is gathered in the optimizer step ({@link OptimizerStepGather}).
+ * whether an interleaved stage's chunk 0 is gathered in the optimizer step ({@link OptimizerStepGather}) and how the tp
+ * collectives' activations are laid out ({@link TpLayoutCopy}).
  */
 public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
                        Float8Scaling float8, ParamGather paramGather, RecomputeModules recomputeModules,
-                       LayerPrecision layerPrecision, ShardedGathers gathers, MambaLayers mamba, OptimizerStepGather stepGather) {
+                       LayerPrecision layerPrecision, ShardedGathers gathers, MambaLayers mamba, OptimizerStepGather stepGather,
+                       TpLayoutCopy tpLayout) {
     public static final Variants NONE = defaults(null);
 
     /**
@@ -21,8 +23,9 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
      * the fitted traffic constant), per-tensor Float8 scaling ({@link Float8Scaling#TENSORWISE}: what the elementwise term's
      * casts count), parameters all-gathered in bf16 ({@link ParamGather#BF16}), selective recompute (when chosen) of
      * Megatron's default module, core_attn ({@link RecomputeModules#DEFAULT}), every layer on the job's GEMM path
-     * ({@link LayerPrecision#UNIFORM}), ZeRO-3 gathering one unit per layer ({@link ShardedGathers#LAYER}) and chunk 0
-     * gathered ahead of its first forward ({@link OptimizerStepGather#OFF}).
+     * ({@link LayerPrecision#UNIFORM}), ZeRO-3 gathering one unit per layer ({@link ShardedGathers#LAYER}), chunk 0
+     * gathered ahead of its first forward ({@link OptimizerStepGather#OFF}) and tp activations gathered on dim 0
+     * ({@link TpLayoutCopy#SBH}: no copy).
      */
     public Variants {
         if (attention == null) attention = AttentionShape.FULL;
@@ -35,6 +38,7 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
         if (layerPrecision == null) layerPrecision = LayerPrecision.UNIFORM;
         if (gathers == null) gathers = ShardedGathers.LAYER;
         if (stepGather == null) stepGather = OptimizerStepGather.OFF;
+        if (tpLayout == null) tpLayout = TpLayoutCopy.SBH;
     }
 
     /** The variants of a model as the estimate took them before they were stated: MoE layers uniform, full attention. */
@@ -44,6 +48,6 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
 
     /** Every variant at its default (the canonical constructor's, for a null), with {@code moe}'s layers. */
     private static Variants defaults(MoeShape moe) {
-        return new Variants(moe, null, null, null, null, null, null, null, null, null, null, null);
+        return new Variants(moe, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 }

@@ -61,8 +61,8 @@ final class CandidateJobs {
                 // (or the framework's own split of a candidate's pp: gpt-neox's DeepSpeed split, SearchSpace)
                 !l.split().laidOut(l.pp()) ? null : p != null && p.stageLayers() != null && l.split().stages().equals(p.stageLayers().value())
                         ? p.stageLayers() : new Located<>(l.split().stages(), p == null || p.keySpan() == null ? at : p.keySpan()),
-                // the tensor-parallel overlap is the job's software setting, whatever the layout
-                p == null ? null : p.tpCommOverlap());
+                // the tensor-parallel overlap and the activations' layout are the job's software settings, whatever the layout
+                p == null ? null : p.tpCommOverlap(), p == null ? null : p.tpActivationLayout());
         Specs.Batch b = job.batch();
         Specs.Batch batch = new Specs.Batch(size(l.microBatchSize(), b == null ? null : b.microBatchSize(), at),
                 new Located<>(l.globalBatchSize(), span(b == null ? null : b.globalBatchSize(), at)), null);

@@ -137,7 +137,7 @@ class MambaLayersTest {
         MambaLayers y = layers(e);
         Variants v = in.variants();
         Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), y, v.stepGather());
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), y, v.stepGather(), v.tpLayout());
         Estimate asTransformer = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), v);
         Estimate byKind = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid);
         ModelShape m = in.model();
@@ -173,7 +173,7 @@ class MambaLayersTest {
         MambaLayers y = layers(entry("Nemotron-H-8B"));
         Variants v = in.variants();
         Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), y, v.stepGather());
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), y, v.stepGather(), v.tpLayout());
         Estimate e = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid);
         ModelShape m = in.model();
         Term.Compute c = e.terms().stream().filter(Term.Compute.class::isInstance).map(Term.Compute.class::cast).findFirst().orElseThrow();
@@ -195,7 +195,7 @@ class MambaLayersTest {
         JobInputs in = j.inputs();
         Variants v = in.variants();
         Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), layers(entry("Nemotron-H-8B")), v.stepGather());
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), layers(entry("Nemotron-H-8B")), v.stepGather(), v.tpLayout());
         return new Estimate[] {
                 Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), v),
                 Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid)};

@@ -132,18 +132,22 @@ class PublishedModelsPlanCliTest {
         assertTrue(assumptions(r).stream().noneMatch(a -> a.startsWith("Mamba ")), "the catalog states every size: no default taken");
     }
 
-    /** A hybrid with MoE layers among its Mamba-2 layers (Nemotron 3 Nano) is still not priced, and the job says why. */
+    /**
+     * A hybrid with MoE layers among its Mamba-2 layers (Nemotron 3 Nano) is priced by kind, its E layers as MoE layers: the
+     * plan's one stage holds the 31.6 B parameters the model card states (nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16: "31.6B
+     * total"), the assumptions say the MoE layers' shape, and the breakdown prices 23 of 52 layers through the moe term.
+     */
     @Test
-    void aHybridWithMoeLayersIsNotPricedAndTheJobSaysWhy(@TempDir Path dir) {
-        dev.gpulint.spec.Specs.Job j = dev.gpulint.testing.Foreign.bind("train.sh", """
-                torchrun --nproc_per_node 8 train.py --model nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --bf16
-                """);
-        assertTrue(j.model() == null || j.model().layers() == null, "no shape from a hybrid entry with MoE layers");
-        assertEquals("--model nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16: the model catalog's nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 ("
-                + entry("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16").source() + ") is a hybrid Mamba model (23 Mamba-2, 6 attention and"
-                + " 23 MoE layers, hybrid_override_pattern) that the estimate does not price: it prices Mamba-2, attention and MLP layers"
-                + " by kind, not MoE layers among them, and every layer priced as attention + MoE would overstate the model",
-                j.statedWhere("model_shape"));
+    void aHybridWithMoeLayersIsPricedByKindWithItsExperts(@TempDir Path dir) {
+        PlanCli.Run r = launch(dir, "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16");
+        assertEquals(31.6e9, stageParameters(r), 0.01 * 31.6e9, "Nemotron 3 Nano's parameters");
+        assertTrue(assumptions(r).stream().anyMatch(a -> a.startsWith("hybrid Mamba layers priced by kind: 23 Mamba-2 (64 heads × 64,"
+                + " state 128, 8 groups, conv 4: ") && a.contains(", 6 attention-only, 0 MLP-only and 23 MoE (128 experts, top 6,"
+                + " expert width 1856, shared experts 3712: priced as MoE layers, MoeCost) of 52 layers, 31.6 B parameters")),
+                assumptions(r).toString());
+        assertTrue(assumptions(r).contains("MoE layers: 23 of 52 (the hybrid layer pattern's E layers; the others Mamba-2,"
+                + " attention-only or MLP-only)"), assumptions(r).toString());
+        System.out.println(r.out());
     }
 
     /**
@@ -207,13 +211,17 @@ class PublishedModelsPlanCliTest {
         assertEquals("M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", h.pattern().value());
         assertEquals(List.of(128L, 64L, 128L, 8L, 4L), List.of(h.heads().value(), h.headDim().value(), h.state().value(),
                 h.groups().value(), h.conv().value()));
-        // with MoE layers among them (Nemotron 3 Nano's shape) the config gives no shape
-        var moe = dev.gpulint.read.SourceFile.of("ckpt/nh8/config.json", config.text().replace("M-M-M-M*-M-M-M-M-M*-", "MEMEM*EMEMEM*EMEMEME"));
-        assertEquals(config.text().length(), moe.text().length(), "the same 52 layers");
+        // with MoE layers among them (Nemotron 3 Nano's shape and keys: n_routed_experts, num_experts_per_tok,
+        // moe_intermediate_size, moe_shared_expert_intermediate_size beside n_shared_experts 1) the config gives its experts too
+        var moe = dev.gpulint.read.SourceFile.of("ckpt/nh8/config.json", config.text().replace("M-M-M-M*-M-M-M-M-M*-", "MEMEM*EMEMEM*EMEMEME")
+                .replace("\"conv_kernel\": 4}", "\"conv_kernel\": 4, \"n_routed_experts\": 128, \"num_experts_per_tok\": 6,"
+                        + " \"moe_intermediate_size\": 1856, \"moe_shared_expert_intermediate_size\": 3712, \"n_shared_experts\": 1}"));
         dev.gpulint.spec.Specs.Job k = dev.gpulint.bind.adapt.Adapters.bind(List.of(
                 new dev.gpulint.bind.adapt.Adapters.Input(moe, dev.gpulint.read.Readers.read(moe).foreign()),
                 new dev.gpulint.bind.adapt.Adapters.Input(script, dev.gpulint.read.Readers.read(script).foreign()))).jobs().get(0);
-        assertTrue(k.model() == null || k.model().layers() == null, "no shape from a hybrid config with MoE layers");
+        assertEquals("MEMEM*EMEMEM*EMEMEMEM-MEMEM*EMEMEM*EMEMEMEM-M-M-M-M-", k.model().hybrid().pattern().value());
+        assertEquals(List.of(128L, 6L, 1856L, 3712L), List.of(k.model().experts().value(), k.model().topK().value(),
+                k.model().moe().expertFfn().value(), k.model().moe().sharedFfn().value()));
         // review8: a head count of 15 digits (what the reader takes) was priced as a 10^15-head mixer; past the bound
         // the config gives no shape, as without its sizes
         var huge = dev.gpulint.read.SourceFile.of("ckpt/nh8/config.json", config.text().replace("\"mamba_num_heads\": 128",

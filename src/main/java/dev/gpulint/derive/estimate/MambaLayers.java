@@ -133,13 +133,24 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      */
     public double[] onStage(ModelShape m, Layout l, int i) {
         double n = MemoryModel.stageLayers(m, l, i), from = 0;
-        for (int k = 0; k < i; k++) from += MemoryModel.stageLayers(m, l, k);
+        // the even split's offset at once (a plan prices every stage of every candidate: summing the stages before is
+        // O(pp) each); a hand-sized split sums them
+        if (l.split().equals(PipelineSplit.EVEN)) from = i * n;
+        else for (int k = 0; k < i; k++) from += MemoryModel.stageLayers(m, l, k);
         if (l.virtualPp() > 1 || n != Math.rint(n) || from != Math.rint(from) || from + n > pattern.length()) {
             double share = n / layers();
             return new double[] {mamba * share, attention * share, mlp * share, moe * share};
         }
-        String slice = pattern.substring((int) from, (int) (from + n));
-        return new double[] {count(slice, 'M'), count(slice, '*'), count(slice, '-'), count(slice, 'E')};
+        double[] k = new double[4];
+        for (int c = (int) from, end = (int) (from + n); c < end; c++) {
+            switch (pattern.charAt(c)) {
+                case 'M' -> k[0]++;
+                case '*' -> k[1]++;
+                case '-' -> k[2]++;
+                default -> k[3]++;
+            }
+        }
+        return k;
     }
 
     /** The layers' parameters per layer of the pattern (final norm included), as a stage's share multiplies it. */

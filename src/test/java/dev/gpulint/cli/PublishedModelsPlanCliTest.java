@@ -187,6 +187,52 @@ class PublishedModelsPlanCliTest {
     }
 
     /**
+     * A Megatron MODEL_ARGS job of a hybrid with MoE layers (Nemotron 3's shape: --hybrid-layer-pattern with E, --num-experts,
+     * --moe-router-topk, --moe-shared-expert-intermediate-size, squared ReLU): its E layers priced as MoE layers, the
+     * stage holding the layers by kind and an ep-th of the routed experts.
+     */
+    @Test
+    void aMegatronHybridScriptWithMoeLayersPricesThemAsMoeLayers(@TempDir Path dir) {
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("model_config.yaml", """
+                MODEL_ARGS:
+                  --tensor-model-parallel-size: 1
+                  --expert-model-parallel-size: 4
+                  --micro-batch-size: 1
+                  --global-batch-size: 16
+                  --is-hybrid-model: true
+                  --num-layers: 8
+                  --hidden-size: 1024
+                  --ffn-hidden-size: 512
+                  --num-attention-heads: 16
+                  --hybrid-layer-pattern: "MEM*MEME"
+                  --mamba-num-heads: 32
+                  --mamba-head-dim: 64
+                  --mamba-state-dim: 128
+                  --mamba-num-groups: 8
+                  --num-experts: 16
+                  --moe-router-topk: 2
+                  --moe-shared-expert-intermediate-size: 1024
+                  --squared-relu: true
+                  --seq-length: 4096
+                  --vocab-size: 32768
+                  --untie-embeddings-and-output-weights: true
+                  --bf16: true
+                """).jobClusters("lab", "model_config.yaml").planJson();
+        List<String> as = assumptions(r);
+        assertTrue(as.contains("MoE layers: 3 of 8 (the hybrid layer pattern's E layers; the others Mamba-2, attention-only or"
+                + " MLP-only)"), as.toString());
+        assertTrue(as.stream().anyMatch(a -> a.contains("1 attention-only, 0 MLP-only and 3 MoE (16 experts, top 2, expert width 512,"
+                + " shared experts 1024: priced as MoE layers, MoeCost) of 8 layers")), as.toString());
+        // h 1024, d_inner 2048, G·N 1024: 4 mixers as the dense hybrid's test counts them; 1 attention layer (4 × 1024² and a
+        // norm); 3 MoE layers' norms and routers (1024 × 17), shared experts (2 × 1024 × 1024), a quarter of their 16 routed
+        // experts (2 × 1024 × 512 each, ep 4); the final norm; two embeddings of 32,768 × 1024
+        double mixer = 1024.0 * 6176 + 2048.0 * 1024 + 4096.0 * 5 + 96 + 2048 + 1024;
+        double total = 4 * mixer + (4 * 1024.0 * 1024 + 1024) + 3 * (1024.0 * 17 + 2 * 1024.0 * 1024 + 16 * 2 * 1024.0 * 512 / 4)
+                + 1024 + 2 * 32768.0 * 1024;
+        assertEquals(total, stageParameters(r), 1);
+    }
+
+    /**
      * A linted NemotronH config.json with its Mamba-2 sizes gives its shape and its layer kinds (priced by kind); the keys as
      * nvidia/Nemotron-H-8B-Base-8K's config.json writes them (its MLP squared ReLU: two matrices, whatever hidden_act says).
      */

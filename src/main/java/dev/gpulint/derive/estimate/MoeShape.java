@@ -166,6 +166,11 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         if (hybrid) {
             moeLayers = (int) pattern.chars().filter(c -> c == 'E').count();
             source = "the hybrid layer pattern's E layers; the others Mamba-2, attention-only or MLP-only";
+            if (s != null && (s.layerFreq() != null || s.denseLayers() != null)) {
+                as.add("MoE " + (s.layerFreq() != null ? "layer pattern '" + shortText(s.layerFreq().value()) + "' (" + s.layerFreq().span() + ")"
+                        : "dense layers (" + s.denseLayers().span() + ")") + " not used: a hybrid's MoE layers are its pattern's E layers"
+                        + " (Megatron-Core's MambaStack builds one layer per character and reads no --moe-layer-freq)");
+            }
         } else if (s != null && s.layerFreq() != null) {
             try {
                 moeLayers = LayerPattern.count(LayerPattern.parse(s.layerFreq().value(), m.layers()));

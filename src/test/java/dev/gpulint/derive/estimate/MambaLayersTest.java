@@ -307,6 +307,21 @@ class MambaLayersTest {
     }
 
     @Test
+    void aHybridsMoeLayersAreItsPatternsWhateverALayerFrequencySays() {
+        JobEstimate j = EstimateManifest.h100().name("nano3")
+                .model("dtype: bf16, layers: 52, hidden_size: 2688, attention_heads: 32, kv_heads: 2, head_dim: 128, ffn_hidden_size: 1856,"
+                        + " vocab_size: 131072, gated_mlp: false, tied_embeddings: false, seq_length: 8192, experts: 128, top_k: 6,"
+                        + " moe: { layer_freq: 2 }, hybrid: { pattern: \"" + NANO3 + "\" }")
+                .parallelism("tp: 1, ep: 8").batch(1, 64).optimizer("distributed: true").recompute("selective").estimate();
+        assertEquals(23, j.inputs().variants().moe().moeLayers());
+        assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.startsWith("MoE layer pattern '2' (") && a.endsWith(") not used: a"
+                + " hybrid's MoE layers are its pattern's E layers (Megatron-Core's MambaStack builds one layer per character and reads no"
+                + " --moe-layer-freq)")), j.inputs().assumptions().toString());
+        // without it, nothing said
+        assertTrue(nano3("tp: 1, ep: 8").inputs().assumptions().stream().noneMatch(a -> a.contains("not used: a hybrid's MoE layers")));
+    }
+
+    @Test
     void aHybridWithMoeLayersAndNoExpertsIsSaidAndPricedAsTransformerLayers() {
         JobEstimate j = EstimateManifest.h100().name("nano3")
                 .model("dtype: bf16, layers: 52, hidden_size: 2688, attention_heads: 32, kv_heads: 2, head_dim: 128, ffn_hidden_size: 1856,"

@@ -275,6 +275,17 @@ public final class Binder {
                 else typeError(s, path, "'" + name + "' must be a ratio such as \"2:1\", found '" + (t.length() <= 64 ? t : r.substring(0, Math.min(60, r.length())) + "…") + "'");
             }
             case ORDER -> order(key, s, path);
+            case HYBRID_PATTERN -> {
+                // one character per decoder layer (Megatron-Core's hybrid_override_pattern), bounded before it is read
+                String p = t.strip();
+                if (!p.isEmpty() && p.length() <= Schema.HYBRID_LAYERS && p.chars().allMatch(c -> c == 'M' || c == '*' || c == '-' || c == 'E')) {
+                    values.put(s, p);
+                } else {
+                    typeError(s, path, "'" + name + "' is '" + Quantities.shortText(t) + "': one character per layer, M (Mamba-2), * (attention),"
+                            + " - (MLP) or E (MoE), 1 to " + Schema.HYBRID_LAYERS + " layers, as Megatron-Core's hybrid_override_pattern writes"
+                            + " them; the estimate prices every layer as a transformer layer without it");
+                }
+            }
             case LAYER_PATTERN -> {
                 String why = dev.gpulint.spec.LayerPattern.problem(t);
                 if (why == null) values.put(s, t);

@@ -15,7 +15,15 @@ public final class Schema {
 
     public enum Type { STRING, INT, BOOL, BANDWIDTH, SIZE, COUNT, NUMBER, FRACTION, DURATION, ENUM, RATIO, ORDER, MAP, LIST, STRING_MAP, LAYER_PATTERN,
         /** A list of names, each one of the field's values ({@code recompute_modules: [layernorm, moe_act]}). */
-        CHOICES }
+        CHOICES,
+        /** A hybrid Mamba model's layers, one character each of M, *, - and E, at most {@link #HYBRID_LAYERS} ({@code model.hybrid.pattern}). */
+        HYBRID_PATTERN }
+
+    /**
+     * The most layers a native hybrid pattern, and the largest Mamba-2 size model.hybrid, states: 65,536, the bound a
+     * Megatron script's --mamba-* sizes have (bind/adapt/HybridLayers.MAX_SIZE), far above any published model's.
+     */
+    public static final int HYBRID_LAYERS = 1 << 16;
 
     public record Field(String name, Type type, boolean required, Map<String, Field> children,
                         List<String> values, long min, long max) {
@@ -126,7 +134,12 @@ public final class Schema {
                             num("qk_head_dim", false, 1, Integer.MAX_VALUE), num("qk_rope_head_dim", false, 0, Integer.MAX_VALUE),
                             num("v_head_dim", false, 1, Integer.MAX_VALUE),
                             // the attention kernel (derive/estimate/AttentionKernel): its rate per GPU family, catalog attention_<kernel>
-                            en("kernel", false, List.of("fused", "flash2", "flash3", "unfused")))),
+                            en("kernel", false, List.of("fused", "flash2", "flash3", "unfused"))),
+                    // a hybrid Mamba model (Megatron-Core's hybrid_override_pattern): its layers by kind and its Mamba-2 mixer's sizes
+                    // (derive/estimate/MambaLayers), bounded as a Megatron script's --mamba-* sizes are
+                    map("hybrid", false, f("pattern", Type.HYBRID_PATTERN, false), num("mamba_num_heads", false, 1, HYBRID_LAYERS),
+                            num("mamba_head_dim", false, 1, HYBRID_LAYERS), num("mamba_state_dim", false, 1, HYBRID_LAYERS),
+                            num("mamba_num_groups", false, 1, HYBRID_LAYERS), num("mamba_conv_kernel", false, 1, HYBRID_LAYERS))),
             // No upper bound: absurd sizes reach the rules, which report them with overflow-safe arithmetic.
             map("parallelism", false, num(ParallelDim.TP.key(), false, 1, Long.MAX_VALUE), num(ParallelDim.PP.key(), false, 1, Long.MAX_VALUE),
                     num(ParallelDim.DP.key(), false, 1, Long.MAX_VALUE), num(ParallelDim.CP.key(), false, 1, Long.MAX_VALUE),

@@ -115,6 +115,20 @@ final class SpecBuilder {
         return x.empty() ? null : x;
     }
 
+    /**
+     * model.hybrid: a hybrid Mamba model's pattern and mixer sizes (null when not written); a size out of its bounds
+     * (SYN002 at the value) is read as not written, and the estimate takes Megatron-LM's default and says so, as for a
+     * Megatron script's --mamba-* flags.
+     */
+    private Specs.Hybrid hybrid(MappingNode m) {
+        if (m == null) return null;
+        Located<String> pattern = get(m, "pattern");
+        Located<Long> heads = get(m, "mamba_num_heads"), dim = get(m, "mamba_head_dim"), state = get(m, "mamba_state_dim"),
+                groups = get(m, "mamba_num_groups"), conv = get(m, "mamba_conv_kernel");
+        if (pattern == null && heads == null && dim == null && state == null && groups == null && conv == null) return null;
+        return new Specs.Hybrid(pattern, heads, dim, state, groups, conv);
+    }
+
     /** model.attention: the attention variant (null when not written). */
     private Specs.Attention attention(MappingNode m) {
         if (m == null) return null;
@@ -205,7 +219,7 @@ final class SpecBuilder {
                         get(model, "seq_length"), get(model, "experts"), get(model, "expert_parameters"),
                         get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
                         get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention")),
-                        unknownShape(model), null),
+                        unknownShape(model), hybrid(sub(model, "hybrid"))),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
                         get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), get(par, VPP.key()),
                         keySpan(r, "parallelism"), unknown(par, TP.key(), PP.key(), DP.key(), CP.key(), EP.key(), ETP.key(), VPP.key(), "dp_shard"), null,

@@ -68,9 +68,9 @@ public final class Models {
     /**
      * A hybrid model's layer kinds (Megatron-Core's hybrid_override_pattern, Hugging Face NemotronH's config: one
      * character per layer — {@code M} Mamba-2, {@code *} self-attention, {@code -} MLP, {@code E} MoE) and its Mamba-2
-     * mixer's sizes (mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups, conv_kernel). The estimate prices
-     * transformer layers only: a job whose shape would come from such an entry is not given it ({@code ModelNames}
-     * says why), since pricing every layer as attention + MLP overstates the model by half.
+     * mixer's sizes (mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups, conv_kernel). A job naming such an entry
+     * gets its pattern with the shape ({@code ModelNames}), and the estimate prices its layers by kind (derive/estimate/
+     * MambaLayers: its E layers as MoE layers of the entry's experts).
      */
     public record Hybrid(String pattern, long mambaHeads, long mambaHeadDim, long stateSize, long groups, long convKernel) {
         /** Layers of one kind ({@code 'M'}, {@code '*'}, {@code '-'}, {@code 'E'}). */

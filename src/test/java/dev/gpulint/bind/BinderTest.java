@@ -156,4 +156,38 @@ class BinderTest {
         assertEquals(List.of(ParallelDim.TP, ParallelDim.DP, ParallelDim.CP, ParallelDim.EP, ParallelDim.PP),
                 bind(JOB + "parallelism: { order: TP-dp }\n").jobs().get(0).parallelism().order().value(), "completed in schema order");
     }
+
+    /**
+     * model.hybrid (a hybrid Mamba model's layers by kind and its mixer's sizes): read as written; a size past 65,536 or
+     * below 1, and a pattern of another character, are SYN002 at the value and read as not written, as a Megatron script's
+     * --mamba-* flags are.
+     */
+    @Test
+    void aHybridModelIsReadAndItsOutOfRangeValuesAreSyn002AtTheValue() {
+        Model ok = bind(JOB + "model:\n  hybrid: { pattern: \"MEM*E-\", mamba_num_heads: 64, mamba_head_dim: 64, mamba_state_dim: 128,"
+                + " mamba_num_groups: 8, mamba_conv_kernel: 4 }\n");
+        assertEquals(List.of(), ok.findings());
+        Specs.Hybrid h = ok.jobs().get(0).model().hybrid();
+        assertEquals("MEM*E-", h.pattern().value());
+        assertEquals(List.of(64L, 64L, 128L, 8L, 4L), List.of(h.heads().value(), h.headDim().value(), h.state().value(), h.groups().value(),
+                h.conv().value()));
+        String bad = JOB + "model:\n  hybrid: { pattern: \"MXM\", mamba_num_heads: 65537, mamba_head_dim: 0 }\n";
+        assertEquals(List.of(
+                "SYN002 t.yaml:4:22 [training_job:j/model/hybrid/pattern] 'pattern' is 'MXM': one character per layer, M (Mamba-2),"
+                        + " * (attention), - (MLP) or E (MoE), 1 to 65536 layers, as Megatron-Core's hybrid_override_pattern writes them;"
+                        + " the estimate prices every layer as a transformer layer without it.",
+                "SYN002 t.yaml:4:46 [training_job:j/model/hybrid/mamba_num_heads] 'mamba_num_heads' is 65537; expected a whole number from 1 to 65536.",
+                "SYN002 t.yaml:4:69 [training_job:j/model/hybrid/mamba_head_dim] 'mamba_head_dim' is 0; expected a whole number from 1 to 65536."),
+                findings(bad));
+        assertNull(bind(bad).jobs().get(0).model().hybrid(), "nothing of it read");
+        // beside a size in range, which is read
+        Specs.Hybrid read = bind(bad.replace(" }", ", mamba_state_dim: 64 }")).jobs().get(0).model().hybrid();
+        assertNull(read.pattern());
+        assertNull(read.heads());
+        assertNull(read.headDim());
+        assertEquals(64L, read.state().value());
+        // a pattern past 65,536 layers is refused before it is read
+        assertEquals(1, findings(JOB + "model:\n  hybrid: { pattern: \"" + "M".repeat(65537) + "\" }\n").size());
+        assertNull(bind(JOB + "model:\n  layers: 4\n").jobs().get(0).model().hybrid(), "no model.hybrid: none");
+    }
 }

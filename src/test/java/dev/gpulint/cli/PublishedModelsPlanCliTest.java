@@ -132,18 +132,22 @@ class PublishedModelsPlanCliTest {
         assertTrue(assumptions(r).stream().noneMatch(a -> a.startsWith("Mamba ")), "the catalog states every size: no default taken");
     }
 
-    /** A hybrid with MoE layers among its Mamba-2 layers (Nemotron 3 Nano) is still not priced, and the job says why. */
+    /**
+     * A hybrid with MoE layers among its Mamba-2 layers (Nemotron 3 Nano) is priced by kind, its E layers as MoE layers: the
+     * plan's one stage holds the 31.6 B parameters the model card states (nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16: "31.6B
+     * total"), the assumptions say the MoE layers' shape, and the breakdown prices 23 of 52 layers through the moe term.
+     */
     @Test
-    void aHybridWithMoeLayersIsNotPricedAndTheJobSaysWhy(@TempDir Path dir) {
-        dev.gpulint.spec.Specs.Job j = dev.gpulint.testing.Foreign.bind("train.sh", """
-                torchrun --nproc_per_node 8 train.py --model nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 --bf16
-                """);
-        assertTrue(j.model() == null || j.model().layers() == null, "no shape from a hybrid entry with MoE layers");
-        assertEquals("--model nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16: the model catalog's nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 ("
-                + entry("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16").source() + ") is a hybrid Mamba model (23 Mamba-2, 6 attention and"
-                + " 23 MoE layers, hybrid_override_pattern) that the estimate does not price: it prices Mamba-2, attention and MLP layers"
-                + " by kind, not MoE layers among them, and every layer priced as attention + MoE would overstate the model",
-                j.statedWhere("model_shape"));
+    void aHybridWithMoeLayersIsPricedByKindWithItsExperts(@TempDir Path dir) {
+        PlanCli.Run r = launch(dir, "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16");
+        assertEquals(31.6e9, stageParameters(r), 0.01 * 31.6e9, "Nemotron 3 Nano's parameters");
+        assertTrue(assumptions(r).stream().anyMatch(a -> a.startsWith("hybrid Mamba layers priced by kind: 23 Mamba-2 (64 heads × 64,"
+                + " state 128, 8 groups, conv 4: ") && a.contains(", 6 attention-only, 0 MLP-only and 23 MoE (128 experts, top 6,"
+                + " expert width 1856, shared experts 3712: priced as MoE layers, MoeCost) of 52 layers, 31.6 B parameters")),
+                assumptions(r).toString());
+        assertTrue(assumptions(r).contains("MoE layers: 23 of 52 (the hybrid layer pattern's E layers; the others Mamba-2,"
+                + " attention-only or MLP-only)"), assumptions(r).toString());
+        System.out.println(r.out());
     }
 
     /**
@@ -183,6 +187,52 @@ class PublishedModelsPlanCliTest {
     }
 
     /**
+     * A Megatron MODEL_ARGS job of a hybrid with MoE layers (Nemotron 3's shape: --hybrid-layer-pattern with E, --num-experts,
+     * --moe-router-topk, --moe-shared-expert-intermediate-size, squared ReLU): its E layers priced as MoE layers, the
+     * stage holding the layers by kind and an ep-th of the routed experts.
+     */
+    @Test
+    void aMegatronHybridScriptWithMoeLayersPricesThemAsMoeLayers(@TempDir Path dir) {
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("model_config.yaml", """
+                MODEL_ARGS:
+                  --tensor-model-parallel-size: 1
+                  --expert-model-parallel-size: 4
+                  --micro-batch-size: 1
+                  --global-batch-size: 16
+                  --is-hybrid-model: true
+                  --num-layers: 8
+                  --hidden-size: 1024
+                  --ffn-hidden-size: 512
+                  --num-attention-heads: 16
+                  --hybrid-layer-pattern: "MEM*MEME"
+                  --mamba-num-heads: 32
+                  --mamba-head-dim: 64
+                  --mamba-state-dim: 128
+                  --mamba-num-groups: 8
+                  --num-experts: 16
+                  --moe-router-topk: 2
+                  --moe-shared-expert-intermediate-size: 1024
+                  --squared-relu: true
+                  --seq-length: 4096
+                  --vocab-size: 32768
+                  --untie-embeddings-and-output-weights: true
+                  --bf16: true
+                """).jobClusters("lab", "model_config.yaml").planJson();
+        List<String> as = assumptions(r);
+        assertTrue(as.contains("MoE layers: 3 of 8 (the hybrid layer pattern's E layers; the others Mamba-2, attention-only or"
+                + " MLP-only)"), as.toString());
+        assertTrue(as.stream().anyMatch(a -> a.contains("1 attention-only, 0 MLP-only and 3 MoE (16 experts, top 2, expert width 512,"
+                + " shared experts 1024: priced as MoE layers, MoeCost) of 8 layers")), as.toString());
+        // h 1024, d_inner 2048, G·N 1024: 4 mixers as the dense hybrid's test counts them; 1 attention layer (4 × 1024² and a
+        // norm); 3 MoE layers' norms and routers (1024 × 17), shared experts (2 × 1024 × 1024), a quarter of their 16 routed
+        // experts (2 × 1024 × 512 each, ep 4); the final norm; two embeddings of 32,768 × 1024
+        double mixer = 1024.0 * 6176 + 2048.0 * 1024 + 4096.0 * 5 + 96 + 2048 + 1024;
+        double total = 4 * mixer + (4 * 1024.0 * 1024 + 1024) + 3 * (1024.0 * 17 + 2 * 1024.0 * 1024 + 16 * 2 * 1024.0 * 512 / 4)
+                + 1024 + 2 * 32768.0 * 1024;
+        assertEquals(total, stageParameters(r), 1);
+    }
+
+    /**
      * A linted NemotronH config.json with its Mamba-2 sizes gives its shape and its layer kinds (priced by kind); the keys as
      * nvidia/Nemotron-H-8B-Base-8K's config.json writes them (its MLP squared ReLU: two matrices, whatever hidden_act says).
      */
@@ -207,13 +257,17 @@ class PublishedModelsPlanCliTest {
         assertEquals("M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-", h.pattern().value());
         assertEquals(List.of(128L, 64L, 128L, 8L, 4L), List.of(h.heads().value(), h.headDim().value(), h.state().value(),
                 h.groups().value(), h.conv().value()));
-        // with MoE layers among them (Nemotron 3 Nano's shape) the config gives no shape
-        var moe = dev.gpulint.read.SourceFile.of("ckpt/nh8/config.json", config.text().replace("M-M-M-M*-M-M-M-M-M*-", "MEMEM*EMEMEM*EMEMEME"));
-        assertEquals(config.text().length(), moe.text().length(), "the same 52 layers");
+        // with MoE layers among them (Nemotron 3 Nano's shape and keys: n_routed_experts, num_experts_per_tok,
+        // moe_intermediate_size, moe_shared_expert_intermediate_size beside n_shared_experts 1) the config gives its experts too
+        var moe = dev.gpulint.read.SourceFile.of("ckpt/nh8/config.json", config.text().replace("M-M-M-M*-M-M-M-M-M*-", "MEMEM*EMEMEM*EMEMEME")
+                .replace("\"conv_kernel\": 4}", "\"conv_kernel\": 4, \"n_routed_experts\": 128, \"num_experts_per_tok\": 6,"
+                        + " \"moe_intermediate_size\": 1856, \"moe_shared_expert_intermediate_size\": 3712, \"n_shared_experts\": 1}"));
         dev.gpulint.spec.Specs.Job k = dev.gpulint.bind.adapt.Adapters.bind(List.of(
                 new dev.gpulint.bind.adapt.Adapters.Input(moe, dev.gpulint.read.Readers.read(moe).foreign()),
                 new dev.gpulint.bind.adapt.Adapters.Input(script, dev.gpulint.read.Readers.read(script).foreign()))).jobs().get(0);
-        assertTrue(k.model() == null || k.model().layers() == null, "no shape from a hybrid config with MoE layers");
+        assertEquals("MEMEM*EMEMEM*EMEMEMEM-MEMEM*EMEMEM*EMEMEMEM-M-M-M-M-", k.model().hybrid().pattern().value());
+        assertEquals(List.of(128L, 6L, 1856L, 3712L), List.of(k.model().experts().value(), k.model().topK().value(),
+                k.model().moe().expertFfn().value(), k.model().moe().sharedFfn().value()));
         // review8: a head count of 15 digits (what the reader takes) was priced as a 10^15-head mixer; past the bound
         // the config gives no shape, as without its sizes
         var huge = dev.gpulint.read.SourceFile.of("ckpt/nh8/config.json", config.text().replace("\"mamba_num_heads\": 128",

@@ -47,15 +47,16 @@ final class HfConfigAdapter implements FormatAdapter {
     }
 
     /**
-     * A NemotronH config's layer kinds and Mamba-2 sizes (hybrid_override_pattern of M, * and -, one per layer;
-     * mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups, conv_kernel), or null: no pattern, or one {@link #read}
-     * refuses (MoE layers, other characters, another length than the layers, a Mamba size missing or past
+     * A NemotronH config's layer kinds and Mamba-2 sizes (hybrid_override_pattern of M, *, - and E, one per layer;
+     * mamba_num_heads, mamba_head_dim, ssm_state_size, n_groups, conv_kernel; the E layers' experts are {@link #read}'s
+     * n_routed_experts, num_experts_per_tok, moe_intermediate_size and moe_shared_expert_intermediate_size), or null: no
+     * pattern, or one {@link #read} refuses (other characters, another length than the layers, a Mamba size missing or past
      * {@link HybridLayers#MAX_SIZE}).
      */
     static Models.Hybrid hybrid(MappingNode root) {
         MappingNode m = body(root);
         String p = text(m, "hybrid_override_pattern");
-        if (p == null || !p.matches("[M*\\-]+") || p.length() != first(m, "num_hidden_layers", "n_layer", "n_layers", "num_layers")) return null;
+        if (p == null || !p.matches("[M*\\-E]+") || p.length() != first(m, "num_hidden_layers", "n_layer", "n_layers", "num_layers")) return null;
         long heads = first(m, "mamba_num_heads"), headDim = first(m, "mamba_head_dim"), state = first(m, "ssm_state_size"),
                 groups = first(m, "n_groups");
         // a size past HybridLayers' bound (the reader takes up to 15 digits): heads × head dimension could pass a long
@@ -127,8 +128,8 @@ final class HfConfigAdapter implements FormatAdapter {
         long hidden = first(m, "hidden_size", "n_embd", "d_model"), layers = first(m, "num_hidden_layers", "n_layer", "n_layers", "num_layers"),
                 heads = first(m, "num_attention_heads", "n_head", "n_heads", "num_heads");
         if (hidden <= 0 || layers <= 0 || heads <= 0) return null;
-        // a hybrid model is not transformer layers: NemotronH's Mamba-2, attention and MLP layers are read with their kinds
-        // (hybrid, priced by MambaLayers); one with MoE layers among them, or Qwen3-Next's linear attention, is not priced, and
+        // a hybrid model is not transformer layers: NemotronH's Mamba-2, attention, MLP and MoE layers are read with their kinds
+        // (hybrid, priced by MambaLayers); one hybrid() refuses, or Qwen3-Next's linear attention, is not priced, and
         // every layer priced as attention + MLP would overstate it (docs/plan.md, named models)
         if ((!m.get("hybrid_override_pattern").isEmpty() && hybrid(root) == null) || hybridLayerTypes(m)) return null;
         long kv = first(m, "num_key_value_heads", "num_kv_heads", "n_head_kv");
@@ -143,8 +144,10 @@ final class HfConfigAdapter implements FormatAdapter {
         long moeFfn = experts > 1 ? first(m, "moe_intermediate_size") : 0;
         if (experts > 1 && moeFfn <= 0) moeFfn = ffn;
         long shared = first(m, "n_shared_experts", "num_shared_experts");
-        long sharedSize = first(m, "shared_expert_intermediate_size");
-        if (shared <= 0 && sharedSize > 0 && moeFfn > 0) shared = Math.max(1, sharedSize / moeFfn);
+        long sharedSize = first(m, "shared_expert_intermediate_size", "moe_shared_expert_intermediate_size");
+        // the shared experts' width, where stated, in experts' widths: NemotronH's one shared expert of 3712 beside experts of
+        // 1856 (n_shared_experts 1) is two
+        if (sharedSize > 0 && moeFfn > 0) shared = Math.max(1, Math.round((double) sharedSize / moeFfn));
         String type = text(m, "model_type");
         if (type == null) type = text(root, "model_type");
         Boolean tied = bool(m, "tie_word_embeddings");

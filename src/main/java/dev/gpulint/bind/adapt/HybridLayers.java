@@ -11,11 +11,14 @@ import java.util.Map;
  * {@code --hybrid-layer-pattern}, formerly {@code --hybrid-override-pattern}: one character per layer, {@code M} Mamba-2,
  * {@code *} self-attention, {@code -} MLP, {@code E} MoE; {@code |} between pipeline stages is no layer, and what follows the first
  * {@code /} are the MTP layers' blocks, not counted: Nemotron 3 Super writes {@code ...EME/*E/*E} with
- * {@code --mtp-num-layers 2}). A pattern of Mamba-2, attention and MLP layers is the job's {@link Specs.Hybrid}, with the
- * mixer's sizes {@code --mamba-num-heads}, {@code --mamba-head-dim}, {@code --mamba-state-dim}, {@code --mamba-num-groups}
- * (each null when not written: the estimate takes Megatron-LM's default and says so; derive/estimate/MambaLayers prices the
- * layers by kind). A pattern with MoE layers, or none, is priced as written, every one of its {@code --num-layers} as
- * attention + MLP (or MoE), and the plan says so in its assumptions. Bounded: one pass over the pattern.
+ * {@code --mtp-num-layers 2}). The pattern is the job's {@link Specs.Hybrid}, with the mixer's sizes {@code --mamba-num-heads},
+ * {@code --mamba-head-dim}, {@code --mamba-state-dim}, {@code --mamba-num-groups} (each null when not written: the estimate
+ * takes Megatron-LM's default and says so; derive/estimate/MambaLayers prices the layers by kind, its E layers as MoE layers
+ * of the job's {@code --num-experts}, {@code --moe-router-topk}, {@code --moe-ffn-hidden-size} and
+ * {@code --moe-shared-expert-intermediate-size}). A job without a pattern is priced as written, every one of its
+ * {@code --num-layers} as attention + MLP (or MoE), and the plan says so in its assumptions; so is Nemotron 3 Super's
+ * {@code --moe-latent-size} (experts on a latent projection of h), which the estimate does not price. Bounded: one pass
+ * over the pattern.
  */
 final class HybridLayers {
     private HybridLayers() {}
@@ -34,15 +37,20 @@ final class HybridLayers {
                 layers = decoder;
             }
         }
-        if (layers != null && layers.indexOf('E') < 0) {
-            // Mamba-2, attention and MLP layers: priced by kind (MambaLayers), the defaults said there
+        if (layers != null) {
+            // Mamba-2, attention, MLP and MoE layers: priced by kind (MambaLayers), the defaults said there
             j.hybrid = new Specs.Hybrid(j.key(patternFlag, new Located<>(layers, pattern.span())), size(j, flags, "--mamba-num-heads"),
                     size(j, flags, "--mamba-head-dim"), size(j, flags, "--mamba-state-dim"), size(j, flags, "--mamba-num-groups"), null);
+            Word latent = flags.get("--moe-latent-size");
+            if (layers.indexOf('E') >= 0 && latent != null && latent.known()) {
+                j.unpriced.add("--moe-latent-size " + latent.text() + " (" + kinds + "): the MoE layers' experts run on a latent"
+                        + " projection of the hidden size (latent MoE), which the estimate does not price: the experts are priced at"
+                        + " the hidden size, so their time and memory are overstated");
+            }
             return;
         }
-        j.unpriced.add("--is-hybrid-model" + (kinds != null ? " with " + patternFlag + " (" + kinds + ")" : "") + ": the estimate"
-                + " prices Mamba-2, attention and MLP layers by kind, not " + (kinds != null ? "MoE layers among them" : "a job without"
-                + " a " + patternFlag + " of M, *, - and E") + ", so every layer of --num-layers is priced as attention + MLP (MoE"
+        j.unpriced.add("--is-hybrid-model: the estimate prices Mamba-2, attention, MLP and MoE layers by kind, not a job without"
+                + " a " + patternFlag + " of M, *, - and E, so every layer of --num-layers is priced as attention + MLP (MoE"
                 + " where the job states experts), its Mamba-2 layers included: time and memory are overstated for them");
     }
 

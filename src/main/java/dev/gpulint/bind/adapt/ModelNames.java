@@ -124,17 +124,9 @@ final class ModelNames {
             if (e == null) continue;
             // a linted NemotronH config.json's kinds, else the catalog entry's
             var hybrid = config != null ? java.util.Optional.ofNullable(hybridConfigs.get(config)) : catalog.hybrid(e);
-            if (hybrid.isPresent() && hybrid.get().count('E') > 0) {
-                // a hybrid with MoE layers priced as transformer layers would be overstated by half: no shape, and the job says why
-                j.stated.add(new Stated(SHAPE, e.name(), key + " " + written + ": " + from + " is a hybrid Mamba model ("
-                        + hybrid.get().kinds() + ", hybrid_override_pattern) that the estimate does not price: it prices Mamba-2,"
-                        + " attention and MLP layers by kind, not MoE layers among them, and every layer priced as attention + MoE would"
-                        + " overstate the model", StatedKind.NAME, name.span()));
-                return;
-            }
             apply(j, e, name, key + " " + written + " → " + from);
             if (hybrid.isPresent() && j.hybrid == null) {
-                // the Mamba-2, attention and MLP layers by kind (derive/estimate/MambaLayers)
+                // the Mamba-2, attention, MLP and MoE layers by kind (derive/estimate/MambaLayers)
                 Models.Hybrid y = hybrid.get();
                 var at = name.span();
                 j.hybrid = new Specs.Hybrid(j.key("the hybrid_override_pattern of " + key + " " + written, new Located<>(y.pattern(), at)),

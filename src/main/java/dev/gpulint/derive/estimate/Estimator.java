@@ -65,7 +65,7 @@ public final class Estimator {
         MambaLayers hy = v.mamba();
         double linFlops = tokens * (hy != null ? hy.meanLinearFlopsPerToken(m) : moe == null ? m.linearFlopsPerTokenLayer()
                 : 6.0 * m.attentionParameters()) / l.tp() * rfLin;
-        double kernels = (hy != null ? MambaLayers.KERNELS : moe == null ? 12 : 6) * rfLin;   // an MoE layer's MLP kernels are MoeCost's
+        double kernels = (hy != null ? hy.meanKernels() : moe == null ? 12 : 6) * rfLin;   // an MoE layer's MLP kernels are MoeCost's
         double linS = linFlops / pg + kernels * e.gemmKernelS();
         double attFlops = tokens * m.attentionExecutedFlopsPerTokenLayer() * v.attention().executedFraction(m.layers(), m.seq()) / l.tp() * rfAtt
                 * (hy != null ? hy.attentionShare() : 1);

@@ -154,13 +154,14 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         StateOffload offload = StateOffload.of(j);
         if (offload.any()) as.add(offload.describe(layout.zeroStage()));
         Float8Scaling float8 = Float8Scaling.of(j, hw.gemmPath(dtype), as);
-        Variants variants = new Variants(MoeShape.of(j, shape, statedFfn, as), AttentionShape.of(j, seq, as).with(AttentionKernel.of(j, hw, as)), offload,
+        MoeShape moe = MoeShape.of(j, shape, statedFfn, as);
+        Variants variants = new Variants(moe, AttentionShape.of(j, seq, as).with(AttentionKernel.of(j, hw, as)), offload,
                 TpOverlap.of(j, tp, as), EagerKernels.of(j, as), float8,
                 ParamGather.of(j, hw.gemmPath(dtype), float8, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as),
                 RecomputeModules.of(written, rc, as),
                 LayerPrecision.of(j, shape, hw, as),
                 ShardedGathers.of(j, shape, layout.zeroStage() >= 3, layout.hybrid(), as),
-                MambaLayers.of(m.hybrid(), shape, as),
+                MambaLayers.of(m.hybrid(), shape, moe, as),
                 OptimizerStepGather.of(j, layout, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as),
                 TpLayoutCopy.of(j, tp, sp, as));
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);

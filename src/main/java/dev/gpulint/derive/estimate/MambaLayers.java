@@ -20,33 +20,60 @@ import java.util.Locale;
  *
  * <p>Model FLOPs (the MFU convention) are Megatron-LM's own count for hybrid models (megatron/training/training.py,
  * {@code num_floating_point_operations} → {@code hybrid_flops}, read at NVIDIA/Megatron-LM 001b00c2734d8f0fad096fe48a382fedf755d321); the executed time counts the GEMMs at their real sizes
- * and the SSD chunk scan as HBM bytes ({@link #ssdBytesPerToken}). MoE ({@code E}) layers and multi-latent attention in a
- * hybrid are not priced by kinds ({@link #of} gives null; the caller says so). Everything is computed once per job
- * (a record of counts and sizes); each method is a few multiplications.
+ * and the SSD chunk scan as HBM bytes ({@link #ssdBytesPerToken}).
+ *
+ * <p>MoE ({@code E}) layers (Nemotron 3 Nano and Super: {@code MEMEM*EMEMEM*...}) are Megatron-Core's MoELayer behind the
+ * layer's own pre-norm (megatron/core/ssm/mamba_block.py builds {@code moe_layer} from the hybrid stack spec), routed as
+ * {@link MoeShape} states it ({@code experts}, whose {@link MoeShape#hybrid} marks that its MoE layers are the pattern's E
+ * layers and that no other layer is a dense transformer layer): their experts, router, permutation and shared experts are
+ * {@link MoeCost}'s and their all-to-alls the estimate's ep term, so the mean layer here carries none of their GEMMs; their
+ * parameters are each layer's norm (h) and router (E × h, Megatron-Core's TopKRouter weight) here, the routed and shared
+ * experts {@link MemoryModel}'s as for any MoE model. A stage's parameters are counted from its own slice of the
+ * pattern ({@link #onStage}); its time stays the mean layer's × its layers. Multi-latent attention in a hybrid is not priced
+ * by kinds ({@link #of} gives null; the caller says so). Everything is computed once per job (a record of counts and
+ * sizes); each method is a few multiplications.
  *
  * @param mamba     Mamba-2 layers (M)
  * @param attention attention-only layers (*)
  * @param mlp       MLP-only layers (-)
+ * @param moe       MoE layers (E)
  * @param heads     the mixer's heads (mamba_num_heads)
  * @param headDim   its head dimension P (mamba_head_dim)
  * @param state     its state size N (ssm_state_size, --mamba-state-dim)
  * @param groups    its B/C groups G (n_groups, --mamba-num-groups)
  * @param conv      the depthwise convolution's width (conv_kernel; MambaMixer's d_conv 4)
+ * @param pattern   the decoder's layers, one character each (the stages' slices: {@link #onStage})
+ * @param experts   the E layers' routing and experts ({@link MoeShape#hybrid}); null without E layers
  */
-public record MambaLayers(int mamba, int attention, int mlp, long heads, long headDim, long state, long groups, long conv) {
+public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads, long headDim, long state, long groups, long conv,
+                          String pattern, MoeShape experts) {
 
     /** The SSD kernels' chunk length Q: MambaMixer's {@code chunk_size} default, 128. */
     public static final long CHUNK = 128;
 
     public MambaLayers {
-        if (mamba < 0 || attention < 0 || mlp < 0 || mamba + attention + mlp < 1 || heads < 1 || headDim < 1 || state < 1
-                || groups < 1 || conv < 1) {
-            throw new IllegalArgumentException("a hybrid's layer counts are at least 0 (one layer at least) and its mixer's sizes at least 1");
+        if (mamba < 0 || attention < 0 || mlp < 0 || moe < 0 || mamba + attention + mlp + moe < 1 || heads < 1 || headDim < 1 || state < 1
+                || groups < 1 || conv < 1 || pattern == null || pattern.length() != mamba + attention + mlp + moe
+                || (moe > 0) != (experts != null)) {
+            throw new IllegalArgumentException("a hybrid's layer counts are at least 0 (one layer at least) and its pattern's, its mixer's"
+                    + " sizes at least 1, and its E layers come with their MoE shape");
         }
     }
 
     /** Layers of the pattern. */
-    public int layers() { return mamba + attention + mlp; }
+    public int layers() { return mamba + attention + mlp + moe; }
+
+    /** The MLP-only layers' width: the dense MLP's ({@link MoeShape#denseFfn}) beside experts, else the model's. */
+    public long mlpFfn(ModelShape m) { return experts != null ? experts.denseFfn() : m.ffn(); }
+
+    /** An MLP-only layer's matrices: 2·h·ffn, or 3·h·ffn gated, at {@link #mlpFfn}. */
+    double mlpMatrices(ModelShape m) { return (m.gatedMlp() ? 3.0 : 2.0) * m.hidden() * mlpFfn(m); }
+
+    /**
+     * An MoE layer's parameters besides its routed and shared experts ({@link MemoryModel} counts those, as for any MoE
+     * model): its norm of h and its router's E × h matrix (Megatron-Core's TopKRouter).
+     */
+    public double moeLayerOwnParameters(ModelShape m) { return (double) m.hidden() * (1 + m.experts()); }
 
     /** d_inner: heads × head dimension. */
     public long inner() { return heads * headDim; }
@@ -67,15 +94,63 @@ public record MambaLayers(int mamba, int attention, int mlp, long heads, long he
         return mixerMatrices(m) + (double) (inner() + 2 * groups * state) * (conv + 1) + 3.0 * heads + inner() + m.hidden();
     }
 
-    /** All layers' parameters and the final norm (the embeddings are {@link ModelShape#embeddingParameters}). */
+    /**
+     * All layers' parameters and the final norm (the embeddings are {@link ModelShape#embeddingParameters}; the E layers'
+     * routed and shared experts are {@link MemoryModel}'s: {@link #expertParameters}).
+     */
     public double layerParameters(ModelShape m) {
-        return mamba * mambaLayerParameters(m) + attention * (m.attentionParameters() + m.hidden())
-                + mlp * (m.mlpParameters() + m.hidden()) + m.hidden();
+        return kindParameters(m, mamba, attention, mlp, moe) + m.hidden();
     }
 
-    /** Parameters of the whole model: the layers, the final norm and one embedding matrix, two when untied. */
+    /** The parameters of layers of each kind, as {@link #layerParameters} counts one of each (no final norm). */
+    double kindParameters(ModelShape m, double mm, double at, double ml, double e) {
+        return mm * mambaLayerParameters(m) + at * (m.attentionParameters() + m.hidden()) + ml * (mlpMatrices(m) + m.hidden())
+                + e * moeLayerOwnParameters(m);
+    }
+
+    /** The E layers' routed experts (E × one expert's MLP each) and shared experts (gate × h × their width): 0 without E layers. */
+    public double expertParameters(ModelShape m) {
+        double[] p = expertParts(m, moe);
+        return p[0] + p[1];
+    }
+
+    /** {routed, shared} experts' parameters of {@code e} MoE layers (0 without E layers). */
+    double[] expertParts(ModelShape m, double e) {
+        if (experts == null) return new double[] {0, 0};
+        return new double[] {e * m.experts() * m.mlpParameters(), e * (m.gatedMlp() ? 3.0 : 2.0) * m.hidden() * experts.sharedFfn()};
+    }
+
+    /** Parameters of the whole model: the layers, their experts, the final norm and one embedding matrix, two when untied. */
     public double parameters(ModelShape m) {
-        return layerParameters(m) + (m.tiedEmbeddings() ? 1 : 2) * m.embeddingParameters();
+        return layerParameters(m) + expertParameters(m) + (m.tiedEmbeddings() ? 1 : 2) * m.embeddingParameters();
+    }
+
+    /**
+     * Layers of each kind on pipeline stage {@code i} as {M, *, -, E}: the pattern's slice Megatron-Core's MambaStack builds
+     * there (megatron/core/ssm/mamba_block.py, {@code _select_layers_for_pipeline_parallel}: the stage's layers from its
+     * offset, consecutive), the layout's split giving each stage's count ({@link MemoryModel#stageLayers}). An interleaved
+     * layout, or a split whose stages are not whole layers, takes the stage's share of each kind instead.
+     */
+    public double[] onStage(ModelShape m, Layout l, int i) {
+        double n = MemoryModel.stageLayers(m, l, i), from = 0;
+        // the even split's offset at once (a plan prices every stage of every candidate: summing the stages before is
+        // O(pp) each); a hand-sized split sums them
+        if (l.split().equals(PipelineSplit.EVEN)) from = i * n;
+        else for (int k = 0; k < i; k++) from += MemoryModel.stageLayers(m, l, k);
+        if (l.virtualPp() > 1 || n != Math.rint(n) || from != Math.rint(from) || from + n > pattern.length()) {
+            double share = n / layers();
+            return new double[] {mamba * share, attention * share, mlp * share, moe * share};
+        }
+        double[] k = new double[4];
+        for (int c = (int) from, end = (int) (from + n); c < end; c++) {
+            switch (pattern.charAt(c)) {
+                case 'M' -> k[0]++;
+                case '*' -> k[1]++;
+                case '-' -> k[2]++;
+                default -> k[3]++;
+            }
+        }
+        return k;
     }
 
     /** The layers' parameters per layer of the pattern (final norm included), as a stage's share multiplies it. */
@@ -85,7 +160,12 @@ public record MambaLayers(int mamba, int attention, int mlp, long heads, long he
 
     /** Linear FLOPs per token of the mean layer, forward and backward: 6 × the matrices a token passes through. */
     public double meanLinearFlopsPerToken(ModelShape m) {
-        return 6.0 * (mamba * mixerMatrices(m) + attention * m.attentionParameters() + mlp * m.mlpParameters()) / layers();
+        return 6.0 * (mamba * mixerMatrices(m) + attention * m.attentionParameters() + mlp * mlpMatrices(m)) / layers();
+    }
+
+    /** GEMM kernels of the mean layer, forward and backward: {@link #KERNELS} per layer but the E layers (MoeCost's). */
+    public double meanKernels() {
+        return (double) KERNELS * (layers() - moe) / layers();
     }
 
     /**
@@ -95,7 +175,7 @@ public record MambaLayers(int mamba, int attention, int mlp, long heads, long he
      */
     public double meanGemmInputs(ModelShape m) {
         double h = m.hidden();
-        return (mamba * (h + inner()) + attention * (h + (double) m.heads() * m.headDim()) + mlp * (h + m.ffn())) / layers();
+        return (mamba * (h + inner()) + attention * (h + (double) m.heads() * m.headDim()) + mlp * (h + mlpFfn(m))) / layers();
     }
 
     /** The attention layers' share of the layers: what the mean layer carries of one attention core. */
@@ -145,14 +225,16 @@ public record MambaLayers(int mamba, int attention, int mlp, long heads, long he
      * The mean layer's activation bytes per s·b·h as {replicated, divided by tp}: the Mamba-2 layers' as above, an
      * attention-only layer its half of Korthikanti's layer (norm input, QKV input, dropout mask: 5; Q, K, V and the
      * projection's input divided), an MLP-only layer the other half (norm input, fc1 input, dropout mask: 5; fc1's and the
-     * activation's outputs divided). {@code parts} is {@link MemoryModel#perLayer}'s split of a whole transformer layer.
+     * activation's outputs divided), an MoE layer that half at one expert's width, as {@link MemoryModel#perLayer} counts an
+     * MoE transformer layer's MLP. {@code parts} is {@link MemoryModel#perLayer}'s split of a whole transformer layer.
      */
     public double[] meanActivationParts(ModelShape m) {
         double h = m.hidden(), ad = (double) m.heads() * m.headDim(), qd = (double) m.kvHeads() * m.headDim();
-        double att = (2 * ad + 4 * qd + 2 * ad) / h, ffn = (m.gatedMlp() ? 6.0 : 4.0) * m.ffn() / h;
+        double att = (2 * ad + 4 * qd + 2 * ad) / h, ffn = (m.gatedMlp() ? 6.0 : 4.0) * mlpFfn(m) / h,
+                expert = (m.gatedMlp() ? 6.0 : 4.0) * m.ffn() / h;
         double[] mx = mambaActivationParts(m);
-        double rep = (mamba * mx[0] + attention * 5.0 + mlp * 5.0) / layers();
-        double split = (mamba * mx[1] + attention * att + mlp * ffn) / layers();
+        double rep = (mamba * mx[0] + attention * 5.0 + mlp * 5.0 + moe * 5.0) / layers();
+        double split = (mamba * mx[1] + attention * att + mlp * ffn + moe * expert) / layers();
         return new double[] {rep, split};
     }
 
@@ -160,45 +242,57 @@ public record MambaLayers(int mamba, int attention, int mlp, long heads, long he
      * Model FLOPs per token, forward and backward, as Megatron-LM counts a hybrid model (training.py {@code hybrid_flops},
      * 3 × the forward): attention 4·a·d·(h + h·q/a + s/2) (its core causal: s/2), MLP 4·h·ffn (× 3/2 gated), Mamba
      * 2·h·(2·d_in + 2·G·N + heads) + 7·d_in·N (the scan) + 2·d_in·h with Megatron's d_in = 2·h (its count assumes expand 2
-     * whatever the heads), logits 2·h·V.
+     * whatever the heads), MoE 4·h·(ffn·k + shared) (× 3/2 gated: {@code moe_layer_flops}, without a latent size), logits 2·h·V.
      */
     public double modelFlopsPerToken(ModelShape m) {
         double h = m.hidden(), s = m.seq(), a = m.heads(), d = m.headDim(), q = m.kvHeads();
         double attn = 4 * a * d * (h + h * q / a + s / 2);
-        double mlpF = 4.0 * h * m.ffn() * (m.gatedMlp() ? 1.5 : 1.0);
+        double mlpF = 4.0 * h * mlpFfn(m) * (m.gatedMlp() ? 1.5 : 1.0);
         double din = 2 * h;
         double mambaF = 2 * h * (2 * din + 2.0 * groups * state + heads) + 7 * din * state + 2 * din * h;
-        return 3 * (attention * attn + mlp * mlpF + mamba * mambaF + 2 * h * m.vocab());
+        double moeF = experts == null ? 0 : experts.moeLayerFlopsPerToken(m) / 3;
+        return 3 * (attention * attn + mlp * mlpF + mamba * mambaF + moe * moeF + 2 * h * m.vocab());
     }
 
     /** "52 layers (24 Mamba-2, 4 attention and 24 MLP) ..." : the assumptions line of a hybrid priced by kinds. */
     public String describe(ModelShape m) {
         return String.format(Locale.ROOT, "hybrid Mamba layers priced by kind: %d Mamba-2 (%d heads × %d, state %d, %d groups, conv %d: %.3g M"
-                        + " parameters each), %d attention-only and %d MLP-only of %d layers, %.3g B parameters; each stage priced as its share"
-                        + " of the mean layer; the SSD scan as HBM bytes (%.0f KB per token per Mamba-2 layer, chunk %d); model FLOPs as"
-                        + " Megatron-LM's hybrid_flops counts them (docs/plan.md, hybrid Mamba models)",
-                mamba, heads, headDim, state, groups, conv, mambaLayerParameters(m) / 1e6, attention, mlp, layers(), parameters(m) / 1e9,
-                ssdBytesPerToken() / 1e3, CHUNK);
+                        + " parameters each), %d attention-only%s %d MLP-only%s of %d layers, %.3g B parameters; each stage's parameters"
+                        + " from its slice of the pattern, its time as its share of the mean layer; the SSD scan as HBM bytes (%.0f KB per"
+                        + " token per Mamba-2 layer, chunk %d); model FLOPs as Megatron-LM's hybrid_flops counts them (docs/plan.md, hybrid"
+                        + " Mamba models)",
+                mamba, heads, headDim, state, groups, conv, mambaLayerParameters(m) / 1e6, attention, moe == 0 ? " and" : ",", mlp,
+                moe == 0 ? "" : String.format(Locale.ROOT, " and %d MoE (%d experts, top %d, expert width %d%s: priced as MoE layers, MoeCost)",
+                        moe, m.experts(), m.topK(), m.ffn(), experts.sharedFfn() > 0 ? ", shared experts " + experts.sharedFfn() : ""),
+                layers(), parameters(m) / 1e9, ssdBytesPerToken() / 1e3, CHUNK);
     }
 
     /**
-     * The hybrid layers a job states ({@code model.hybrid}: the pattern and the mixer's sizes, from a hybrid catalog entry or
-     * a Megatron script's --is-hybrid-model flags), or null: none stated, a pattern with MoE layers or multi-latent attention
-     * (not priced by kinds: said in {@code as}), or a pattern whose length is not the model's layers (said).
+     * The hybrid layers a job states ({@code model.hybrid}: the pattern and the mixer's sizes, from a hybrid catalog entry, a
+     * NemotronH config.json, a Megatron script's --is-hybrid-model flags or the native manifest), or null: none stated, a
+     * pattern with multi-latent attention, with MoE layers but no experts stated (or experts but no MoE layer), or a pattern
+     * whose length is not the model's layers (each said in {@code as}). {@code experts} is the job's MoE shape
+     * ({@link MoeShape#of}: its MoE layers the pattern's E layers), null for a dense model.
      */
-    public static MambaLayers of(Specs.Hybrid h, ModelShape m, List<String> as) {
+    public static MambaLayers of(Specs.Hybrid h, ModelShape m, MoeShape experts, List<String> as) {
         if (h == null || h.pattern() == null || h.pattern().value() == null) return null;
         String p = h.pattern().value();
         int mm = count(p, 'M'), at = count(p, '*'), ml = count(p, '-'), moe = count(p, 'E');
-        if (moe > 0 || m.experts() > 1 || m.mla() != null) {
-            as.add("hybrid layer pattern with " + (moe > 0 ? moe + " MoE layers" : "experts or multi-latent attention")
-                    + ": not priced by kind; every layer is priced as a transformer layer (attention + MLP or MoE), its Mamba-2"
-                    + " layers included, so time and memory are overstated for them");
+        if (m.mla() != null) {
+            as.add("hybrid layer pattern with multi-latent attention: not priced by kind; every layer is priced as a transformer layer"
+                    + " (attention + MLP or MoE), its Mamba-2 layers included, so time and memory are overstated for them");
             return null;
         }
-        if (mm + at + ml != p.length() || p.length() != m.layers()) {
+        if (mm + at + ml + moe != p.length() || p.length() != m.layers()) {
             as.add("hybrid layer pattern of " + p.length() + " layers where the model has " + m.layers()
                     + ": not priced by kind; every layer is priced as a transformer layer");
+            return null;
+        }
+        boolean routed = m.experts() > 1 && experts != null;
+        if ((moe > 0) != routed || (routed && !experts.hybrid())) {
+            as.add("hybrid layer pattern with " + (moe > 0 ? moe + " MoE layers but no experts stated (model.experts)"
+                    : "no MoE layer but " + m.experts() + " experts stated") + ": not priced by kind; every layer is priced as a"
+                    + " transformer layer (attention + MLP or MoE), its Mamba-2 layers included, so time and memory are overstated for them");
             return null;
         }
         long heads = v(h.heads()), headDim = v(h.headDim()), state = v(h.state()), groups = v(h.groups()), conv = v(h.conv());
@@ -210,7 +304,7 @@ public record MambaLayers(int mamba, int attention, int mlp, long heads, long he
             as.add("Mamba heads not given: " + heads + " (MambaMixer's d_inner = 2 × hidden ÷ the head dimension)");
         }
         if (conv <= 0) { conv = 4; as.add("Mamba conv1d width not given: 4 (MambaMixer's d_conv default)"); }
-        MambaLayers r = new MambaLayers(mm, at, ml, heads, headDim, state, groups, conv);
+        MambaLayers r = new MambaLayers(mm, at, ml, moe, heads, headDim, state, groups, conv, p, moe > 0 ? experts : null);
         as.add(r.describe(m));
         return r;
     }

@@ -39,6 +39,7 @@ public final class MemoryModel {
      * experts (replicated over ep, ÷ tp like the attention) and the dense layers' own MLP counted with the shared parameters.
      */
     static double[] stageSplit(ModelShape m, Layout l, int i, Variants v) {
+        if (v.mamba() != null) return hybridSplit(m, l, i, v.mamba());
         MoeShape s = m.experts() > 1 ? v.moe() : null;
         int moeLayers = s != null ? s.moeLayers() : m.layers();
         double gate = m.gatedMlp() ? 3.0 : 2.0;
@@ -48,6 +49,23 @@ public final class MemoryModel {
         if (s != null) dense += moeLayers * gate * m.hidden() * s.sharedFfn() + s.denseLayers(m) * gate * m.hidden() * s.denseFfn();
         double share = stageLayers(m, l, i) / m.layers();
         double shared = dense / l.tp() * share, expert = expertMlp / ((double) l.tp() * l.ep()) * share;
+        double emb = m.embeddingParameters() / l.tp();
+        if (i == 0) shared += emb;
+        if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) shared += emb;
+        return new double[] {shared, expert};
+    }
+
+    /**
+     * {@link #stageSplit} of a hybrid Mamba model: the layers of each kind on the stage ({@link MambaLayers#onStage}, the
+     * pattern's slice Megatron-Core builds there) ÷ tp, the final norm spread as the layers are; its E layers' routed
+     * experts further ÷ ep and their shared experts ÷ tp (MambaLayers#expertParameters), the embeddings as any model's.
+     */
+    private static double[] hybridSplit(ModelShape m, Layout l, int i, MambaLayers hy) {
+        double[] k = hy.onStage(m, l, i);
+        double share = stageLayers(m, l, i) / m.layers();
+        double[] experts = hy.expertParts(m, k[3]);
+        double shared = (hy.kindParameters(m, k[0], k[1], k[2], k[3]) + m.hidden() * share + experts[1]) / l.tp();
+        double expert = experts[0] / ((double) l.tp() * l.ep());
         double emb = m.embeddingParameters() / l.tp();
         if (i == 0) shared += emb;
         if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) shared += emb;

@@ -24,10 +24,12 @@ import java.util.Locale;
  * @param activationClamp the experts' GLU inputs clamped to this value (Megatron-Core's activation_func_clamp_value; 0: not
  *                       clamped): {@link ExpertPasses}
  * @param expertBias     the experts' linear layers have biases ({@link ExpertPasses})
+ * @param hybrid         the MoE layers are a hybrid Mamba pattern's E layers ({@link MambaLayers}): the other layers are
+ *                       Mamba-2, attention-only and MLP-only layers (MambaLayers prices them), none a dense transformer layer
  */
 public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capacityFactor, boolean padToCapacity,
                        Dispatcher dispatcher, boolean overlapA2a, boolean groupedGemm, int etp, double activationClamp,
-                       boolean expertBias) {
+                       boolean expertBias, boolean hybrid) {
 
     /** Megatron-Core's token dispatchers. */
     public enum Dispatcher {
@@ -81,7 +83,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
 
     /** Every layer MoE with its routed experts only, dropless, all-to-all, grouped GEMM: what the estimate took before. */
     public static MoeShape uniform(ModelShape m) {
-        return new MoeShape(m.layers(), m.ffn(), 0, 0, false, Dispatcher.ALLTOALL, false, true, 0, 0, false);
+        return new MoeShape(m.layers(), m.ffn(), 0, 0, false, Dispatcher.ALLTOALL, false, true, 0, 0, false, false);
     }
 
     /** The experts' tensor-parallel size in layout {@code l}. */
@@ -124,8 +126,16 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         return stride;
     }
 
-    /** Layers with a dense MLP. */
-    public int denseLayers(ModelShape m) { return m.layers() - moeLayers; }
+    /** Layers with a dense MLP beside attention: the layers without experts (none in a hybrid: its MLP-only layers are MambaLayers'). */
+    public int denseLayers(ModelShape m) { return hybrid ? 0 : m.layers() - moeLayers; }
+
+    /**
+     * One MoE layer's model FLOPs per token, forward and backward: 6 × the top-k routed experts' and the shared experts'
+     * matrices (Megatron-LM's num_floating_point_operations, and hybrid_flops' moe_layer_flops, 3 × 4·h·(ffn·k + shared)).
+     */
+    public double moeLayerFlopsPerToken(ModelShape m) {
+        return 6.0 * (m.topK() * m.mlpParameters() + (m.gatedMlp() ? 3.0 : 2.0) * m.hidden() * sharedFfn);
+    }
 
     /**
      * Model FLOPs per token as Megatron-LM's num_floating_point_operations counts an MoE model: the MoE layers' top-k
@@ -134,8 +144,8 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
      */
     public double modelFlopsPerToken(ModelShape m) {
         double gate = m.gatedMlp() ? 3.0 : 2.0;
-        double routed = m.topK() * m.mlpParameters(), shared = gate * m.hidden() * sharedFfn, dense = gate * m.hidden() * denseFfn;
-        return m.modelFlopsPerToken() - m.layers() * 6.0 * routed + moeLayers * 6.0 * (routed + shared) + denseLayers(m) * 6.0 * dense;
+        double routed = m.topK() * m.mlpParameters(), dense = gate * m.hidden() * denseFfn;
+        return m.modelFlopsPerToken() - m.layers() * 6.0 * routed + moeLayers * moeLayerFlopsPerToken(m) + denseLayers(m) * 6.0 * dense;
     }
 
     /**
@@ -148,7 +158,20 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         Specs.Moe s = model == null ? null : model.moe();
         int moeLayers = m.layers();
         String source = null;
-        if (s != null && s.layerFreq() != null) {
+        // a hybrid Mamba model's MoE layers are its pattern's E layers (Megatron-Core's MambaStack builds a layer per character
+        // and reads no --moe-layer-freq); the other layers are MambaLayers'
+        Specs.Hybrid hy = model == null ? null : model.hybrid();
+        String pattern = hy == null || hy.pattern() == null ? null : hy.pattern().value();
+        boolean hybrid = pattern != null && pattern.length() == m.layers() && pattern.indexOf('E') >= 0 && m.mla() == null;
+        if (hybrid) {
+            moeLayers = (int) pattern.chars().filter(c -> c == 'E').count();
+            source = "the hybrid layer pattern's E layers; the others Mamba-2, attention-only or MLP-only";
+            if (s != null && (s.layerFreq() != null || s.denseLayers() != null)) {
+                as.add("MoE " + (s.layerFreq() != null ? "layer pattern '" + shortText(s.layerFreq().value()) + "' (" + s.layerFreq().span() + ")"
+                        : "dense layers (" + s.denseLayers().span() + ")") + " not used: a hybrid's MoE layers are its pattern's E layers"
+                        + " (Megatron-Core's MambaStack builds one layer per character and reads no --moe-layer-freq)");
+            }
+        } else if (s != null && s.layerFreq() != null) {
             try {
                 moeLayers = LayerPattern.count(LayerPattern.parse(s.layerFreq().value(), m.layers()));
                 source = "moe layer_freq " + s.layerFreq().value().strip();
@@ -163,7 +186,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         if (source != null && moeLayers != m.layers()) as.add("MoE layers: " + moeLayers + " of " + m.layers() + " (" + source + ")");
         long expertFfn = m.ffn();
         long denseFfn = s != null && s.expertFfn() != null && statedFfn > 0 ? statedFfn : expertFfn;
-        if (moeLayers < m.layers() && denseFfn == expertFfn) {
+        if ((hybrid ? pattern.indexOf('-') >= 0 : moeLayers < m.layers()) && denseFfn == expertFfn) {
             as.add("the dense layers' MLP size not given: " + expertFfn + " (the experts', Megatron's --moe-ffn-hidden-size default)");
         }
         long shared = s != null && s.sharedFfn() != null ? Math.max(0, s.sharedFfn().value()) : 0;
@@ -186,7 +209,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         int e = etp == null || etp.value() == null || etp.value() < 1 ? 0 : (int) Math.min(Integer.MAX_VALUE, etp.value());
         double clamp = s != null && s.activationClamp() != null && s.activationClamp().value() != null ? Math.max(0, s.activationClamp().value()) : 0;
         boolean bias = s != null && s.expertBias() != null && Boolean.TRUE.equals(s.expertBias().value());
-        return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias);
+        return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias, hybrid);
     }
 
     private static String shortText(String t) {

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Megatron's hybrid Mamba models written by their sizes ({@code --is-hybrid-model}, {@code --hybrid-layer-pattern}, the
- * {@code --mamba-*} sizes): a pattern of Mamba-2, attention and MLP layers is the job's hybrid layers (priced by kind,
- * derive/estimate/MambaLayers); one with MoE layers, or none, is priced as transformer layers and the assumptions say so.
+ * {@code --mamba-*} sizes): a pattern of Mamba-2, attention, MLP and MoE layers is the job's hybrid layers (priced by kind,
+ * derive/estimate/MambaLayers); a job without one is priced as transformer layers and the assumptions say so.
  * Our own fixtures, in the shapes of Megatron-LM's functional-test MODEL_ARGS and a launch script.
  */
 class HybridLayersTest {
@@ -53,13 +53,21 @@ class HybridLayersTest {
     }
 
     @Test
-    void aPatternWithMoeLayersIsPricedAsTransformerLayersAndSaidSo() {
-        Specs.Job j = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"MEM*MEME\""));
-        assertNull(j.model().hybrid());
-        assertEquals(List.of("--is-hybrid-model with --hybrid-layer-pattern (4 Mamba-2, 1 attention and 3 MoE layers): the"
-                + " estimate prices Mamba-2, attention and MLP layers by kind, not MoE layers among them, so every layer of"
-                + " --num-layers is priced as attention + MLP (MoE where the job states experts), its Mamba-2 layers included: time"
-                + " and memory are overstated for them"), hybridLines(j));
+    void aPatternWithMoeLayersIsTheJobsHybridLayersAndALatentMoeIsSaid() {
+        // Nemotron 3's shape: E layers among the Mamba-2 ones, the experts as --num-experts and the --moe-* flags state them
+        String moe = MODEL_ARGS.replace("\"M-M*M-M-\"", "\"MEM*MEME\"").replace("  --seq-length: 4096\n",
+                "  --seq-length: 4096\n  --num-experts: 16\n  --moe-router-topk: 4\n  --moe-shared-expert-intermediate-size: 2048\n");
+        Specs.Job j = Foreign.bind("model_config.yaml", moe);
+        assertEquals("MEM*MEME", j.model().hybrid().pattern().value());
+        assertEquals(16L, j.model().experts().value());
+        assertEquals(List.of(), hybridLines(j), "priced by kind: nothing unpriced");
+        assertEquals(List.of(), j.origin().unpriced().stream().filter(s -> s.startsWith("--moe-latent-size")).toList());
+        // Nemotron 3 Super's latent MoE: its experts on a 1,024-wide projection of h, not priced, and said
+        Specs.Job latent = Foreign.bind("model_config.yaml", moe.replace("  --num-experts: 16\n", "  --num-experts: 16\n  --moe-latent-size: 256\n"));
+        assertEquals(List.of("--moe-latent-size 256 (4 Mamba-2, 1 attention and 3 MoE layers): the MoE layers' experts run on a latent"
+                + " projection of the hidden size (latent MoE), which the estimate does not price: the experts are priced at the hidden"
+                + " size, so their time and memory are overstated"),
+                latent.origin().unpriced().stream().filter(s -> s.startsWith("--moe-latent-size")).toList());
     }
 
     @Test
@@ -69,7 +77,7 @@ class HybridLayersTest {
         assertEquals("M-M*M-M-", piped.model().hybrid().pattern().value());
         Specs.Job odd = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"MxM\""));
         assertNull(odd.model().hybrid());
-        assertEquals(List.of("--is-hybrid-model: the estimate prices Mamba-2, attention and MLP layers by kind, not a job without a"
+        assertEquals(List.of("--is-hybrid-model: the estimate prices Mamba-2, attention, MLP and MoE layers by kind, not a job without a"
                 + " --hybrid-layer-pattern of M, *, - and E, so every layer of --num-layers is priced as attention + MLP (MoE where"
                 + " the job states experts), its Mamba-2 layers included: time and memory are overstated for them"), hybridLines(odd));
         // without the switch nothing is said, and the pattern is not read

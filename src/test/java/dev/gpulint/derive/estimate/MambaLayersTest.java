@@ -31,8 +31,8 @@ class MambaLayersTest {
 
     private static MambaLayers layers(Models.Entry e) {
         Models.Hybrid y = MODELS.hybrid(e).orElseThrow();
-        return new MambaLayers((int) y.count('M'), (int) y.count('*'), (int) y.count('-'), y.mambaHeads(), y.mambaHeadDim(),
-                y.stateSize(), y.groups(), y.convKernel());
+        return new MambaLayers((int) y.count('M'), (int) y.count('*'), (int) y.count('-'), 0, y.mambaHeads(), y.mambaHeadDim(),
+                y.stateSize(), y.groups(), y.convKernel(), y.pattern(), null);
     }
 
     private static Models.Entry entry(String name) {
@@ -106,23 +106,25 @@ class MambaLayersTest {
     void megatronsDefaultsAreTakenAndSaidAndPatternsItCannotPriceAreSaid() {
         ModelShape m = ModelShape.gpt(8, 1024, 16, 50304, 4096, ModelShape.Dtype.BF16);
         List<String> as = new ArrayList<>();
-        MambaLayers y = MambaLayers.of(stated("M-M*M-M-"), m, as);
-        assertEquals(new MambaLayers(4, 1, 3, 32, 64, 128, 8, 4), y);
+        MambaLayers y = MambaLayers.of(stated("M-M*M-M-"), m, null, as);
+        assertEquals(new MambaLayers(4, 1, 3, 0, 32, 64, 128, 8, 4, "M-M*M-M-", null), y);
         assertEquals(List.of("Mamba state size not given: 128 (Megatron-LM's --mamba-state-dim default)",
                 "Mamba head dimension not given: 64 (Megatron-LM's --mamba-head-dim default)",
                 "Mamba groups not given: 8 (Megatron-LM's --mamba-num-groups default)",
                 "Mamba heads not given: 32 (MambaMixer's d_inner = 2 × hidden ÷ the head dimension)",
                 "Mamba conv1d width not given: 4 (MambaMixer's d_conv default)"), as.subList(0, 5));
         assertTrue(as.get(5).startsWith("hybrid Mamba layers priced by kind: 4 Mamba-2 (32 heads × 64, state 128, 8 groups, conv 4: "), as.get(5));
-        // a pattern of another length than the layers, or with MoE layers: not priced by kind, and said
+        // a pattern of another length than the layers, or with MoE layers but no experts: not priced by kind, and said
         List<String> odd = new ArrayList<>();
-        assertNull(MambaLayers.of(stated("M-M*"), m, odd));
+        assertNull(MambaLayers.of(stated("M-M*"), m, null, odd));
         assertEquals(List.of("hybrid layer pattern of 4 layers where the model has 8: not priced by kind; every layer is priced as a"
                 + " transformer layer"), odd);
         List<String> moe = new ArrayList<>();
-        assertNull(MambaLayers.of(stated("MEMEM*ME"), m, moe));
-        assertTrue(moe.get(0).startsWith("hybrid layer pattern with 3 MoE layers: not priced by kind"), moe.toString());
-        assertNull(MambaLayers.of(null, m, moe));
+        assertNull(MambaLayers.of(stated("MEMEM*ME"), m, null, moe));
+        assertEquals(List.of("hybrid layer pattern with 3 MoE layers but no experts stated (model.experts): not priced by kind; every"
+                + " layer is priced as a transformer layer (attention + MLP or MoE), its Mamba-2 layers included, so time and memory are"
+                + " overstated for them"), moe);
+        assertNull(MambaLayers.of(null, m, null, moe));
     }
 
     @Test
@@ -225,5 +227,110 @@ class MambaLayersTest {
         // recomputed (selective: core_attn): one attention layer's scores while it runs backward
         Estimate[] sel = nemotronH("unfused", "selective"), selFused = nemotronH("fused", "selective");
         assertEquals(perLayer, sel[1].stages().get(0).activations() - selFused[1].stages().get(0).activations(), 1);
+    }
+
+    /** Nemotron 3 Nano's pattern (nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 config.json): 23 Mamba-2, 6 attention and 23 MoE layers. */
+    private static final String NANO3 = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME";
+
+    /** Nemotron 3 Nano's sizes as a native manifest writes them (model.hybrid), on one DGX H100 with the given layout. */
+    private static JobEstimate nano3(String parallelism) {
+        return EstimateManifest.h100().name("nano3")
+                .model("dtype: bf16, layers: 52, hidden_size: 2688, attention_heads: 32, kv_heads: 2, head_dim: 128, ffn_hidden_size: 1856,"
+                        + " vocab_size: 131072, gated_mlp: false, tied_embeddings: false, seq_length: 8192, experts: 128, top_k: 6,"
+                        + " moe: { shared_expert_ffn_hidden_size: 3712, grouped_gemm: true, dispatcher: alltoall },"
+                        + " hybrid: { pattern: \"" + NANO3 + "\", mamba_num_heads: 64, mamba_head_dim: 64, mamba_state_dim: 128,"
+                        + " mamba_num_groups: 8, mamba_conv_kernel: 4 }")
+                .parallelism(parallelism).batch(1, 64).optimizer("distributed: true").recompute("selective").estimate();
+    }
+
+    @Test
+    void aHybridsMoeLayersArePricedAsMoeLayers() {
+        JobEstimate j = nano3("tp: 1, ep: 8");
+        JobInputs in = j.inputs();
+        ModelShape m = in.model();
+        MambaLayers y = in.variants().mamba();
+        assertEquals(new MambaLayers(23, 6, 0, 23, 64, 64, 128, 8, 4, NANO3, in.variants().moe()), y);
+        assertTrue(in.variants().moe().hybrid());
+        assertEquals(23, in.variants().moe().moeLayers());
+        assertEquals(0, in.variants().moe().denseLayers(m), "no dense transformer layer in a hybrid");
+        // the parameters: 31.6 B (the model card's total), the routed experts 23 × 128 × 2 × 2,688 × 1,856
+        double routed = 23 * 128 * 2 * 2688.0 * 1856;
+        assertEquals(31.6e9, y.parameters(m), 0.01 * 31.6e9);
+        assertEquals(routed + 23 * 2 * 2688.0 * 3712, y.expertParameters(m));
+        // the one stage holds all but the routed experts, and an eighth of those (ep 8)
+        Estimate e = j.estimate();
+        assertEquals(y.parameters(m) - routed * 7 / 8, e.stages().get(0).parameters(), 1e-6 * y.parameters(m));
+        // the moe term prices the 23 E layers, no dense layer; the mean layer's GEMMs are the Mamba-2 and attention layers' only
+        Term.Moe moe = e.terms().stream().filter(Term.Moe.class::isInstance).map(Term.Moe.class::cast).findFirst().orElseThrow();
+        assertEquals(23, moe.moeLayers());
+        assertEquals(52, moe.layers());
+        assertEquals(0, moe.denseLayers());
+        assertEquals(16, moe.localExperts());
+        Term.Compute c = e.terms().stream().filter(Term.Compute.class::isInstance).map(Term.Compute.class::cast).findFirst().orElseThrow();
+        assertEquals(8192.0 * 6 * (23 * y.mixerMatrices(m) + 6 * m.attentionParameters()) / 52, c.linearFlops(), 1e-9 * c.linearFlops());
+        assertEquals(6.0 * 29 / 52, y.meanKernels(), 1e-15);
+        // the experts' all-to-alls: ep 8 inside the node
+        assertTrue(e.time().comm().get(dev.gpulint.spec.ParallelDim.EP) > 0);
+        // model FLOPs as Megatron-LM's hybrid_flops counts them: moe_layer_flops 4·h·(ffn·k + shared) per token, forward
+        double h = 2688, s = 8192, din = 2 * h;
+        double attn = 4 * 32 * 128 * (h + h * 2.0 / 32 + s / 2);
+        double mamba = 2 * h * (2 * din + 2 * 8 * 128 + 64) + 7 * din * 128 + 2 * din * h;
+        double moeF = 4 * h * (1856 * 6 + 3712);
+        double megatron = 3 * (6 * attn + 23 * mamba + 23 * moeF + 2 * h * m.vocab());
+        assertEquals(megatron, y.modelFlopsPerToken(m), 1e-9 * megatron);
+        assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.contains("6 attention-only, 0 MLP-only and 23 MoE (128 experts, top 6,"
+                + " expert width 1856, shared experts 3712: priced as MoE layers, MoeCost) of 52 layers")), j.inputs().assumptions().toString());
+    }
+
+    @Test
+    void eachPipelineStageHoldsItsOwnSliceOfThePattern() {
+        // pp 2: Megatron-Core's MambaStack builds layers 0-25 on the first stage and 26-51 on the second, so the experts on each
+        // are its own E layers' (11 and 12 here), not the mean's 11.5
+        JobEstimate j = nano3("tp: 1, pp: 2, ep: 4");
+        JobInputs in = j.inputs();
+        ModelShape m = in.model();
+        MambaLayers y = in.variants().mamba();
+        String first = NANO3.substring(0, 26), second = NANO3.substring(26);
+        long e0 = first.chars().filter(c -> c == 'E').count(), e1 = second.chars().filter(c -> c == 'E').count();
+        assertEquals(List.of(11L, 12L), List.of(e0, e1));
+        assertEquals(List.of(12.0, 3.0, 0.0, 11.0), java.util.Arrays.stream(y.onStage(m, in.layout(), 0)).boxed().toList());
+        double expert = 128 * 2 * 2688.0 * 1856 / 4;
+        double[] s0 = MemoryModel.stageSplit(m, in.layout(), 0, in.variants()), s1 = MemoryModel.stageSplit(m, in.layout(), 1, in.variants());
+        assertEquals(e0 * expert, s0[1], 1);
+        assertEquals(e1 * expert, s1[1], 1);
+        // both stages together: the whole model, its routed experts a quarter each
+        double routed = 23 * 128 * 2 * 2688.0 * 1856;
+        assertEquals(y.parameters(m) - routed * 3 / 4, s0[0] + s0[1] + s1[0] + s1[1], 1e-6 * y.parameters(m));
+        // interleaved, the stage's share of each kind instead
+        JobInputs v = nano3("tp: 1, pp: 2, ep: 4, virtual_pp: 2").inputs();
+        assertEquals(List.of(11.5, 3.0, 0.0, 11.5), java.util.Arrays.stream(y.onStage(m, v.layout(), 0)).boxed().toList());
+    }
+
+    @Test
+    void aHybridsMoeLayersAreItsPatternsWhateverALayerFrequencySays() {
+        JobEstimate j = EstimateManifest.h100().name("nano3")
+                .model("dtype: bf16, layers: 52, hidden_size: 2688, attention_heads: 32, kv_heads: 2, head_dim: 128, ffn_hidden_size: 1856,"
+                        + " vocab_size: 131072, gated_mlp: false, tied_embeddings: false, seq_length: 8192, experts: 128, top_k: 6,"
+                        + " moe: { layer_freq: 2 }, hybrid: { pattern: \"" + NANO3 + "\" }")
+                .parallelism("tp: 1, ep: 8").batch(1, 64).optimizer("distributed: true").recompute("selective").estimate();
+        assertEquals(23, j.inputs().variants().moe().moeLayers());
+        assertTrue(j.inputs().assumptions().stream().anyMatch(a -> a.startsWith("MoE layer pattern '2' (") && a.endsWith(") not used: a"
+                + " hybrid's MoE layers are its pattern's E layers (Megatron-Core's MambaStack builds one layer per character and reads no"
+                + " --moe-layer-freq)")), j.inputs().assumptions().toString());
+        // without it, nothing said
+        assertTrue(nano3("tp: 1, ep: 8").inputs().assumptions().stream().noneMatch(a -> a.contains("not used: a hybrid's MoE layers")));
+    }
+
+    @Test
+    void aHybridWithMoeLayersAndNoExpertsIsSaidAndPricedAsTransformerLayers() {
+        JobEstimate j = EstimateManifest.h100().name("nano3")
+                .model("dtype: bf16, layers: 52, hidden_size: 2688, attention_heads: 32, kv_heads: 2, head_dim: 128, ffn_hidden_size: 1856,"
+                        + " vocab_size: 131072, gated_mlp: false, tied_embeddings: false, seq_length: 8192,"
+                        + " hybrid: { pattern: \"" + NANO3 + "\", mamba_num_heads: 64 }")
+                .parallelism("tp: 1").batch(1, 64).optimizer("distributed: true").recompute("selective").estimate();
+        assertNull(j.inputs().variants().mamba());
+        assertTrue(j.inputs().assumptions().contains("hybrid layer pattern with 23 MoE layers but no experts stated (model.experts): not"
+                + " priced by kind; every layer is priced as a transformer layer (attention + MLP or MoE), its Mamba-2 layers included, so"
+                + " time and memory are overstated for them"), j.inputs().assumptions().toString());
     }
 }

@@ -86,9 +86,7 @@ final class Pricer implements CandidateSearch.Pricing {
         if (known != null) return known;
         return peaks.computeIfAbsent(l, x -> {
             StateBytes b = stateBytes(x.zeroStage(), x.distributedOptimizer());
-            MemoryModel.Stage best = null;
-            for (MemoryModel.Stage s : MemoryModel.stages(shape(x.tp()), x, b, in.variants())) if (best == null || s.total() > best.total()) best = s;
-            return best;
+            return MemoryModel.fullest(shape(x.tp()), x, b, in.variants());
         });
     }
 

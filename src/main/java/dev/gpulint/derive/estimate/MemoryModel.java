@@ -162,7 +162,7 @@ public final class MemoryModel {
         private final Params params;
         private final Held held;
         private final StateBytes shared, expert;
-        private final double[] bytes = new double[5];
+        private double weights, gradients, optimizer, activations, parameters;     // the stage last filled
 
         Stages(ModelShape m, Layout l, StateBytes b, Variants v) {
             b = v.offload().onGpu(b, l.zeroStage());                // what the job keeps in host memory is not the GPU's
@@ -173,26 +173,26 @@ public final class MemoryModel {
             this.held = new Held(m, l, v);
         }
 
-        /** Stage {@code i}'s weights, gradients, optimizer states, activations and parameters, into {@link #bytes}. */
+        /** Stage {@code i}'s weights, gradients, optimizer states, activations and parameters. */
         private void fill(int i) {
             double share = params.share(i);
             double p0 = params.shared(i, share), p1 = params.expert(share);
-            bytes[0] = p0 * shared.weights() + p1 * expert.weights();
-            bytes[1] = p0 * shared.gradients() + p1 * expert.gradients();
-            bytes[2] = p0 * shared.optimizer() + p1 * expert.optimizer();
-            bytes[3] = held.at(i);
-            bytes[4] = p0 + p1;
+            weights = p0 * shared.weights() + p1 * expert.weights();
+            gradients = p0 * shared.gradients() + p1 * expert.gradients();
+            optimizer = p0 * shared.optimizer() + p1 * expert.optimizer();
+            activations = held.at(i);
+            parameters = p0 + p1;
         }
 
         Stage stage(int i) {
             fill(i);
-            return new Stage(i, bytes[0], bytes[1], bytes[2], bytes[3], bytes[4]);
+            return new Stage(i, weights, gradients, optimizer, activations, parameters);
         }
 
         /** {@link Stage#total} of stage {@code i}, summed in its order. */
         double total(int i) {
             fill(i);
-            return bytes[0] + bytes[1] + bytes[2] + bytes[3];
+            return weights + gradients + optimizer + activations;
         }
     }
 

@@ -129,9 +129,6 @@ public final class PlanSearch {
                                        Catalog catalog, RuleCatalog rules, long perNode) {
         List<Layout> all = new ArrayList<>(space.layouts());
         all.add(cur);
-        pricer.expect(all.size());
-        all.parallelStream().forEach(pricer::peakBytes);     // the memory of every layout, on both cores, before the rules run
-        // the same layouts, not the space's again: the search finds each one's memory in the pricer by the same object
         return new CandidateSearch(catalog, rules).resized(perNode).search(job, clusters, cur, all, pricer);
     }
 

@@ -30,7 +30,6 @@ final class Pricer implements CandidateSearch.Pricing {
     private final Span span;
     private final boolean overridesCatalog;
     private final Map<Layout, Estimate> estimates = new ConcurrentHashMap<>();
-    private Map<Layout, MemoryModel.Stage> peaks = new ConcurrentHashMap<>();
     private final Map<Long, ModelShape> shapes = new ConcurrentHashMap<>();
 
     Pricer(JobInputs in, Specs.Job job) { this(in, job, false); }
@@ -44,14 +43,6 @@ final class Pricer implements CandidateSearch.Pricing {
         this.rawVocab = v > 0 ? v : 50257;
         this.jobFile = job.file();
         this.span = m == null ? null : m.layers() != null ? m.layers().span() : m.hiddenSize() != null ? m.hiddenSize().span() : job.span();
-    }
-
-    /**
-     * Sizes the memory map for about {@code layouts} layouts before a search fills it from every core, so that it is not
-     * rehashed on the way (the 1,024-GPU hybrid plan keeps ~190,000). Called before the map is shared between threads.
-     */
-    void expect(int layouts) {
-        if (peaks.isEmpty()) peaks = new ConcurrentHashMap<>(Math.max(16, layouts));
     }
 
     /** The GPU's memory: what MEM003 holds a layout's fullest stage to (MEM002 holds its model states to 90 % of it). */
@@ -78,18 +69,12 @@ final class Pricer implements CandidateSearch.Pricing {
     /**
      * The fullest stage of a layout, from {@link MemoryModel} as {@link Estimator} calls it (the job's optimizer bytes, or
      * those of its precision and ZeRO stage), without pricing the step: every layout's memory is checked, only the
-     * valid ones are priced (PricerTest holds the two equal).
+     * valid ones are priced (PricerTest holds the two equal). Computed at each call, not kept: {@link MemoryModel#fullest}
+     * sums a layout's stages from what they share, which costs less than finding it again among the search's ~190,000
+     * layouts in a map (the 1,024-GPU hybrid plan's lookups took more CPU than computing them).
      */
     MemoryModel.Stage fullest(Layout l) {
-        // most calls find it (the search computes every layout's first): a plain get does not lock the map's bin
-        MemoryModel.Stage known = peaks.get(l);
-        if (known != null) return known;
-        return peaks.computeIfAbsent(l, x -> {
-            StateBytes b = stateBytes(x.zeroStage(), x.distributedOptimizer());
-            MemoryModel.Stage best = null;
-            for (MemoryModel.Stage s : MemoryModel.stages(shape(x.tp()), x, b, in.variants())) if (best == null || s.total() > best.total()) best = s;
-            return best;
-        });
+        return MemoryModel.fullest(shape(l.tp()), l, stateBytes(l.zeroStage(), l.distributedOptimizer()), in.variants());
     }
 
     /**

@@ -193,7 +193,8 @@ public final class Estimator {
 
         // dp: the gradients (and, sharded, the parameters) of the stage over dp·cp
         double params = 0;
-        for (MemoryModel.Stage s : stages) params = Math.max(params, s.parameters());
+        int most = 0;                                          // the stage holding them, the first of equals (ExpertDpSync)
+        for (MemoryModel.Stage s : stages) if (s.parameters() > params) { params = s.parameters(); most = s.stage(); }
         long n = (long) l.dp() * l.cp();
         double gradBytes = GradientReduce.bytes(dt, bytes);   // the main gradients' dtype: what the job states, else the default
         double gatherBytes = v.paramGather().stageBytes(m, l, stages, bf16Layers);   // 2 per parameter, or fp8's 1 (ParamGather)
@@ -204,6 +205,10 @@ public final class Estimator {
         double optimizer = onGpu * 30 / (hw.hbmBytesPerSecond() * e.hbm());
         double dpS = 0, dpExp = 0;
         if (n > 1) {
+            // the routed experts' over their own group (ExpertDpSync) and the model chunks: Megatron-Core's DDP buckets, with the
+            // distributed optimizer or not (ZeRO-3 and HSDP below gather per layer and read neither)
+            ExpertDpSync x = ExpertDpSync.of(m, l, v, params, most, order, gatherBytes);
+            int chunks = pp > 1 ? l.virtualPp() : 1;
             if (l.zeroStage() >= 3 && l.hybrid()) {
                 // HSDP: all-gathers and reduce-scatters in the shard group, the all-reduce over the replicas (HybridShard)
                 double perMbComm = HybridShard.perMicroBatch(c, l, stride.get(DP), params, gatherBytes, gradBytes, DpBuckets.shardedUnits(layersPerStage));
@@ -230,8 +235,6 @@ public final class Estimator {
                 // Megatron-Core's buckets: max(40M, 1M · dp·cp) parameters each (only model chunk 0's when interleaved), one collective per bucket (DpBuckets)
                 // the routed experts' in buckets of their own over the expert data-parallel group (ExpertDpSync); chunk 0 one
                 // bucket too when its all-gather runs in the optimizer step (OptimizerStepGather)
-                ExpertDpSync x = ExpertDpSync.of(m, l, v, stages, order, gatherBytes);
-                int chunks = pp > 1 ? l.virtualPp() : 1;
                 double buckets = v.stepGather().buckets(x.shared(), n, chunks), xb = v.stepGather().buckets(x.expert(), n, chunks);
                 double reduce = c.collective(DP, n, buckets, x.shared() * gradBytes / buckets, Collective.REDUCE_SCATTER, "gradient reduce-scatter per bucket")
                         + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expert() * gradBytes / xb, Collective.REDUCE_SCATTER,
@@ -249,8 +252,6 @@ public final class Estimator {
                         ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false), outlasts));
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, outlasts);
             } else {
-                ExpertDpSync x = ExpertDpSync.of(m, l, v, stages, order, gatherBytes);   // the routed experts' over their own group
-                int chunks = pp > 1 ? l.virtualPp() : 1;
                 double buckets = DpBuckets.count(x.shared(), n, chunks), xb = DpBuckets.count(x.expert(), n, chunks);
                 dpS = c.collective(DP, n, buckets, x.shared() * gradBytes / buckets, Collective.ALL_REDUCE, "gradient all-reduce per bucket")
                         + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expert() * gradBytes / xb, Collective.ALL_REDUCE,

@@ -30,20 +30,14 @@ import java.util.List;
 record ExpertDpSync(double shared, double expert, double sharedGather, double expertGather, long size, long stride) {
 
     /**
-     * The split for the stage holding the most parameters ({@code stages}' largest, the one the dp term prices).
+     * The split for the stage holding the most parameters (the one the dp term prices), which the estimate has found.
      *
+     * @param params      that stage's parameters per GPU
+     * @param fullest     its index (0 = first)
      * @param gatherBytes the stage's all-gather bytes ({@link ParamGather#stageBytes})
      */
-    static ExpertDpSync of(ModelShape m, Layout l, Variants v, List<MemoryModel.Stage> stages, List<ParallelDim> order,
+    static ExpertDpSync of(ModelShape m, Layout l, Variants v, double params, int fullest, List<ParallelDim> order,
                            double gatherBytes) {
-        int fullest = 0;
-        double params = 0;
-        for (MemoryModel.Stage s : stages) {
-            if (s.parameters() > params) {
-                params = s.parameters();
-                fullest = s.stage();
-            }
-        }
         if (v.moe() == null || m.experts() <= 1 || l.ep() <= 1) return new ExpertDpSync(params, 0, gatherBytes, 0, 1, 1);
         double[] split = MemoryModel.stageSplit(m, l, fullest, v);
         double expert = Math.min(params, split[1]);

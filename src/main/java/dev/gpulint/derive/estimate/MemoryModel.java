@@ -39,20 +39,49 @@ public final class MemoryModel {
      * experts (replicated over ep, ÷ tp like the attention) and the dense layers' own MLP counted with the shared parameters.
      */
     static double[] stageSplit(ModelShape m, Layout l, int i, Variants v) {
-        if (v.mamba() != null) return hybridSplit(m, l, i, v.mamba());
-        MoeShape s = m.experts() > 1 ? v.moe() : null;
-        int moeLayers = s != null ? s.moeLayers() : m.layers();
-        double gate = m.gatedMlp() ? 3.0 : 2.0;
-        double expertMlp = m.experts() > 1 ? (double) moeLayers * m.experts() * m.mlpParameters() : 0;
-        double dense = v.mamba() != null ? v.mamba().layerParameters(m)     // a hybrid's layers by kind (MambaLayers)
-                : m.transformerParameters() - (m.experts() > 1 ? (double) m.layers() * m.experts() * m.mlpParameters() : 0);
-        if (s != null) dense += moeLayers * gate * m.hidden() * s.sharedFfn() + s.denseLayers(m) * gate * m.hidden() * s.denseFfn();
-        double share = stageLayers(m, l, i) / m.layers();
-        double shared = dense / l.tp() * share, expert = expertMlp / ((double) l.tp() * l.ep()) * share;
-        double emb = m.embeddingParameters() / l.tp();
-        if (i == 0) shared += emb;
-        if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) shared += emb;
-        return new double[] {shared, expert};
+        return new Params(m, l, v).split(i);
+    }
+
+    /**
+     * What {@link #stageSplit} reads of a layout whatever the stage: the layers' shared parameters ÷ tp and the routed
+     * experts' ÷ (tp·ep) over the whole model, and the embedding ÷ tp; a stage takes its layers' share of the first two.
+     * A hybrid Mamba model's stages are each their own slice of the pattern ({@link #hybridSplit}).
+     */
+    private static final class Params {
+        private final ModelShape m;
+        private final Layout l;
+        private final MambaLayers hybrid;
+        private final double shared, expert, emb;
+
+        Params(ModelShape m, Layout l, Variants v) {
+            this.m = m;
+            this.l = l;
+            this.hybrid = v.mamba();
+            this.emb = m.embeddingParameters() / l.tp();
+            if (hybrid != null) {
+                this.shared = 0;
+                this.expert = 0;
+                return;
+            }
+            MoeShape s = m.experts() > 1 ? v.moe() : null;
+            int moeLayers = s != null ? s.moeLayers() : m.layers();
+            double gate = m.gatedMlp() ? 3.0 : 2.0;
+            double expertMlp = m.experts() > 1 ? (double) moeLayers * m.experts() * m.mlpParameters() : 0;
+            double dense = m.transformerParameters() - (m.experts() > 1 ? (double) m.layers() * m.experts() * m.mlpParameters() : 0);
+            if (s != null) dense += moeLayers * gate * m.hidden() * s.sharedFfn() + s.denseLayers(m) * gate * m.hidden() * s.denseFfn();
+            this.shared = dense / l.tp();
+            this.expert = expertMlp / ((double) l.tp() * l.ep());
+        }
+
+        /** Stage {@code i}'s parameters on one GPU, {shared, routed experts}. */
+        double[] split(int i) {
+            if (hybrid != null) return hybridSplit(m, l, i, hybrid);
+            double share = stageLayers(m, l, i) / m.layers();
+            double out = shared * share;
+            if (i == 0) out += emb;
+            if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) out += emb;
+            return new double[] {out, expert * share};
+        }
     }
 
     /**
@@ -79,7 +108,11 @@ public final class MemoryModel {
 
     /** The layers of stage {@code i} whose activations are offloaded to host memory: the layout's count, at most the stage's. */
     public static double offloadedLayers(ModelShape m, Layout l, int i) {
-        return Math.min(l.offloadLayers(), stageLayers(m, l, i));
+        return offloaded(l, stageLayers(m, l, i));
+    }
+
+    private static double offloaded(Layout l, double stageLayers) {
+        return Math.min(l.offloadLayers(), stageLayers);
     }
 
     /**
@@ -113,17 +146,72 @@ public final class MemoryModel {
 
     /** {@link #stages} with the MoE layers as the job states them (dense layers, shared experts), less the states it offloads. */
     public static List<Stage> stages(ModelShape m, Layout l, StateBytes b, Variants v) {
-        List<Stage> out = new ArrayList<>();
-        b = v.offload().onGpu(b, l.zeroStage());                // what the job keeps in host memory is not the GPU's
-        double[] ranks = shardRanks(l);
-        StateBytes shared = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks[0]);
-        StateBytes expert = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks[1]);
-        for (int i = 0; i < l.pp(); i++) {
-            double[] p = stageSplit(m, l, i, v);
-            out.add(new Stage(i, p[0] * shared.weights() + p[1] * expert.weights(), p[0] * shared.gradients() + p[1] * expert.gradients(),
-                    p[0] * shared.optimizer() + p[1] * expert.optimizer(), activations(m, l, i, v), p[0] + p[1]));
-        }
+        List<Stage> out = new ArrayList<>(Math.max(0, l.pp()));
+        Stages at = new Stages(m, l, b, v);
+        for (int i = 0; i < l.pp(); i++) out.add(at.stage(i));
         return out;
+    }
+
+    /**
+     * The fullest stage of a layout: of {@link #stages}, the first with the most bytes per GPU ({@link Stage#total}), null
+     * when there is none. The plan's search asks it of every layout (the 1,024-GPU hybrid's ~190,000): each stage is summed
+     * from what the layout's stages share, computed once, and the fullest alone is made a {@link Stage}.
+     */
+    public static Stage fullest(ModelShape m, Layout l, StateBytes b, Variants v) {
+        Stages at = new Stages(m, l, b, v);
+        int best = -1;
+        double most = 0;
+        for (int i = 0; i < l.pp(); i++) {
+            double total = at.total(i);
+            if (best < 0 || total > most) {
+                best = i;
+                most = total;
+            }
+        }
+        return best < 0 ? null : at.stage(best);
+    }
+
+    /**
+     * What every stage of a layout shares, computed once per layout: its parameters' states by {@code b} ({@link StateBytes},
+     * the one accounting), the shared parameters sharded over dp·cp, the experts' over the expert data-parallel ranks
+     * dp·cp ÷ ep (Megatron-Core's expert grid, expert tp = tp); {@link Params} and {@link Held}.
+     */
+    private static final class Stages {
+        private final Params params;
+        private final Held held;
+        private final StateBytes shared, expert;
+        private double weights, gradients, optimizer, activations, parameters;     // the stage last filled
+
+        Stages(ModelShape m, Layout l, StateBytes b, Variants v) {
+            b = v.offload().onGpu(b, l.zeroStage());                // what the job keeps in host memory is not the GPU's
+            double[] ranks = shardRanks(l);                       // hybrid sharding (HSDP): the shard group only
+            this.shared = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks[0]);
+            this.expert = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks[1]);
+            this.params = new Params(m, l, v);
+            this.held = new Held(m, l, v);
+        }
+
+        /** Stage {@code i}'s weights, gradients, optimizer states, activations and parameters. */
+        private void fill(int i) {
+            double[] p = params.split(i);
+            double p0 = p[0], p1 = p[1];
+            weights = p0 * shared.weights() + p1 * expert.weights();
+            gradients = p0 * shared.gradients() + p1 * expert.gradients();
+            optimizer = p0 * shared.optimizer() + p1 * expert.optimizer();
+            activations = held.at(i);
+            parameters = p0 + p1;
+        }
+
+        Stage stage(int i) {
+            fill(i);
+            return new Stage(i, weights, gradients, optimizer, activations, parameters);
+        }
+
+        /** {@link Stage#total} of stage {@code i}, summed in its order. */
+        double total(int i) {
+            fill(i);
+            return weights + gradients + optimizer + activations;
+        }
     }
 
     /**
@@ -172,53 +260,77 @@ public final class MemoryModel {
      * recomputed part while it runs backward ({@link RecomputeModules#savedBytes}).
      */
     public static double activations(ModelShape m, Layout l, int i, Variants v) {
-        double s = (double) m.seq() / l.cp(), b = l.microBatchSize(), h = m.hidden(), t = l.tp();
-        double sbh = s * b * h;
-        double scale = m.dtype().activationBytes() / 2.0;
-        double[] parts = v.mamba() != null ? v.mamba().meanActivationParts(m) : perLayer(m);   // a hybrid's mean layer (MambaLayers)
-        double perLayer = (l.sequenceParallel() || l.tp() == 1 ? (parts[0] + parts[1]) / t : parts[0] + parts[1] / t) * sbh;
-        double layersHeld;
-        long pp = l.pp();
-        long mb = l.microBatches() > 0 ? l.microBatches() : pp;
-        double inflight;
-        double penalty = 1;
-        if (l.virtualPp() > 1 && pp > 1) {
-            penalty = 1 + (pp - 1.0) / (pp * l.virtualPp());
-            // Megatron's interleaved 1F1B: stage i runs (pp − i − 1)·2 + (vpp − 1)·pp warm-up forwards of one model
-            // chunk (L/(pp·vpp) layers) and one more before its first backward, at most m·vpp in all; for the first
-            // stage that is pp·(1 + (pp − 1)/(pp·vpp)) micro-batches' worth of its L/pp layers
-            long vpp = l.virtualPp();
-            double chunks = Math.min((pp - i - 1) * 2.0 + (vpp - 1.0) * pp + 1, (double) mb * vpp);
-            inflight = chunks / vpp;
-        } else {
-            inflight = Math.min(mb, pp - i);
+        return new Held(m, l, v).at(i);
+    }
+
+    /** What {@link #activations} reads of a layout whatever the stage, computed once for all its stages. */
+    private static final class Held {
+        private final ModelShape m;
+        private final Layout l;
+        private final Variants v;
+        private final double sbh, scale, t, perLayer, penalty, emb, output;
+        private final long pp, mb;
+        private double kept = Double.NaN, input = Double.NaN, dropped = Double.NaN;
+
+        Held(ModelShape m, Layout l, Variants v) {
+            this.m = m;
+            this.l = l;
+            this.v = v;
+            double s = (double) m.seq() / l.cp(), b = l.microBatchSize(), h = m.hidden();
+            t = l.tp();
+            sbh = s * b * h;
+            scale = m.dtype().activationBytes() / 2.0;
+            double[] parts = v.mamba() != null ? v.mamba().meanActivationParts(m) : perLayer(m);   // a hybrid's mean layer (MambaLayers)
+            perLayer = (l.sequenceParallel() || l.tp() == 1 ? (parts[0] + parts[1]) / t : parts[0] + parts[1] / t) * sbh;
+            pp = l.pp();
+            mb = l.microBatches() > 0 ? l.microBatches() : pp;
+            penalty = l.virtualPp() > 1 && pp > 1 ? 1 + (pp - 1.0) / (pp * l.virtualPp()) : 1;
+            // the first stage: the embedding's input and dropout per in-flight micro-batch
+            emb = (8 * s * b + sbh) * (l.virtualPp() > 1 && pp > 1 ? pp * penalty : Math.min(mb, pp)) / t;
+            // a single stage: the output layer's input and loss
+            output = 4 * sbh * (1 + (double) m.vocab() / h) / t;
         }
-        double stageLayers = stageLayers(m, l, i), offloaded = offloadedLayers(m, l, i);
-        // CPU activation offload: the offloaded layers' activations live in host memory; the GPU keeps one layer's worth
-        // while it is copied out (forward) or back (backward)
-        layersHeld = (stageLayers - offloaded) * inflight + (offloaded > 0 ? 1 : 0);
-        double act;
-        double full = Checkpointing.fullShare(l, stageLayers);
-        if (l.recompute() == Recompute.OP) {
-            // torchtitan's op-level SAC (Checkpointing): what its policy saves, and one layer's recomputed rest in backward
-            double[] op = Checkpointing.opPerLayer(m, l);
-            double kept = (op[0] / t + op[1]) * sbh;
-            act = kept * layersHeld + Math.max(0, perLayer - kept);
-        } else if (full > 0) {
-            double input = (l.sequenceParallel() || l.tp() == 1 ? 2 * sbh / t : 2 * sbh);
-            act = (full * input + (1 - full) * perLayer) * layersHeld + perLayer;
-        } else {
-            // selective recompute by module (RecomputeModules): what the modules drop, and one layer's worth held again
-            double dropped = v.recomputeModules().savedBytes(m, l, v.moe()) / scale;
-            act = (perLayer - dropped) * layersHeld + dropped;
+
+        /** Stage {@code i}'s activations at its peak, in bytes per GPU. */
+        double at(int i) {
+            double layersHeld;
+            double inflight;
+            if (l.virtualPp() > 1 && pp > 1) {
+                // Megatron's interleaved 1F1B: stage i runs (pp − i − 1)·2 + (vpp − 1)·pp warm-up forwards of one model
+                // chunk (L/(pp·vpp) layers) and one more before its first backward, at most m·vpp in all; for the first
+                // stage that is pp·(1 + (pp − 1)/(pp·vpp)) micro-batches' worth of its L/pp layers
+                long vpp = l.virtualPp();
+                double chunks = Math.min((pp - i - 1) * 2.0 + (vpp - 1.0) * pp + 1, (double) mb * vpp);
+                inflight = chunks / vpp;
+            } else {
+                inflight = Math.min(mb, pp - i);
+            }
+            double stageLayers = stageLayers(m, l, i), offloaded = offloaded(l, stageLayers);
+            // CPU activation offload: the offloaded layers' activations live in host memory; the GPU keeps one layer's worth
+            // while it is copied out (forward) or back (backward)
+            layersHeld = (stageLayers - offloaded) * inflight + (offloaded > 0 ? 1 : 0);
+            double act;
+            double full = Checkpointing.fullShare(l, stageLayers);
+            if (l.recompute() == Recompute.OP) {
+                // torchtitan's op-level SAC (Checkpointing): what its policy saves, and one layer's recomputed rest in backward
+                if (Double.isNaN(kept)) {
+                    double[] op = Checkpointing.opPerLayer(m, l);
+                    kept = (op[0] / t + op[1]) * sbh;
+                }
+                act = kept * layersHeld + Math.max(0, perLayer - kept);
+            } else if (full > 0) {
+                if (Double.isNaN(input)) input = (l.sequenceParallel() || l.tp() == 1 ? 2 * sbh / t : 2 * sbh);
+                act = (full * input + (1 - full) * perLayer) * layersHeld + perLayer;
+            } else {
+                // selective recompute by module (RecomputeModules): what the modules drop, and one layer's worth held again
+                if (Double.isNaN(dropped)) dropped = v.recomputeModules().savedBytes(m, l, v.moe()) / scale;
+                act = (perLayer - dropped) * layersHeld + dropped;
+            }
+            if (i == 0) act += emb;
+            if (pp == 1) act += output;
+            // attention outside a flash kernel keeps its s² scores' softmax, dropout mask and output (UnfusedAttention)
+            return act * scale + UnfusedAttention.heldBytes(m, l, v, layersHeld, stageLayers);
         }
-        if (i == 0) {
-            double emb = (8 * s * b + sbh) * (l.virtualPp() > 1 && pp > 1 ? pp * penalty : Math.min(mb, pp)) / t;
-            act += emb;
-        }
-        if (pp == 1) act += 4 * sbh * (1 + (double) m.vocab() / h) / t;
-        // attention outside a flash kernel keeps its s² scores' softmax, dropout mask and output (UnfusedAttention)
-        return act * scale + UnfusedAttention.heldBytes(m, l, v, layersHeld, stageLayers);
     }
 
     /**

@@ -121,4 +121,46 @@ class MemoryModelTest {
         assertEquals(s.get(0).parameters(), s.get(3).parameters(), 1, "tied embeddings: the last stage keeps a copy");
         assertTrue(s.get(1).parameters() < s.get(0).parameters());
     }
+
+    /**
+     * The plan's search asks every layout for its fullest stage alone ({@link MemoryModel#fullest}, no stage list): it must be
+     * the stage {@link MemoryModel#stages} lists first among those with the most bytes, every field the same double, over
+     * layouts whose fullest stage is the first, a middle or the last one (interleaving, uneven and counted splits, CPU
+     * offload, every recompute choice, ZeRO stages, ep over an MoE model, selective recompute by module).
+     */
+    @Test
+    void theFullestStageIsTheFirstOfTheStagesWithTheMostBytes() {
+        ModelShape dense = gpt();
+        ModelShape moe = new ModelShape(32, 4096, 32, 8, 128, 14336, 32000, 4096, true, false, 8, 2, Dtype.BF16);
+        Variants byModule = new Variants(MoeShape.uniform(moe), null, null, null, null, null, null,
+                new RecomputeModules(java.util.EnumSet.of(dev.gpulint.spec.RecomputeModule.LAYERNORM, dev.gpulint.spec.RecomputeModule.MOE)),
+                null, null, null, null, null);
+        PipelineSplit[] splits = {PipelineSplit.EVEN, new PipelineSplit(2, 1, false, false), new PipelineSplit(0, 0, true, true),
+                new PipelineSplit(12, 12, false, false)};
+        int compared = 0, notFirst = 0;
+        for (ModelShape m : List.of(dense, moe)) {
+            for (Variants v : m == moe ? List.of(Variants.of(m), byModule) : List.of(Variants.of(m))) {
+                for (int pp : new int[] {1, 2, 4, 8}) {
+                    for (PipelineSplit split : splits) {
+                        for (Recompute rc : Recompute.values()) {
+                            for (int z = 0; z < 4; z++) {
+                                int vpp = pp > 2 && z % 2 == 1 ? 2 : 1, ep = m == moe ? 1 << z : 1;
+                                Layout l = new Layout(2, pp, 8, 1, ep, vpp, 1, 8L * pp * (z + 1), z == 3 ? 3 : z, z == 1, rc, true,
+                                        split, z == 2 ? 3 : 0, 4);
+                                StateBytes b = StateBytes.of(m.dtype(), l.zeroStage(), l.distributedOptimizer(), null, null);
+                                List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, b, v);
+                                MemoryModel.Stage first = stages.get(0);
+                                for (MemoryModel.Stage s : stages) if (s.total() > first.total()) first = s;
+                                assertEquals(first, MemoryModel.fullest(m, l, b, v), l + " " + v.recomputeModules());
+                                compared++;
+                                if (first.stage() > 0) notFirst++;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(3 * 4 * 4 * 5 * 4, compared);
+        assertTrue(notFirst > 50, "the fullest stage is not the first in " + notFirst + " layouts: the comparison reaches past it");
+    }
 }

@@ -21,7 +21,8 @@ public final class MemoryModel {
 
     /**
      * Parameters on one GPU of stage {@code i}: its layers (L/pp, or as the layout's {@link PipelineSplit} gives
-     * them; Megatron's count, LayerNorms and the final one included) ÷ tp, the experts' MLPs further ÷ ep; the embedding ÷ tp on the first stage, and the output layer on
+     * them; Megatron's count, LayerNorms and the final one included) ÷ tp, the routed experts' MLPs ÷ etp·ep instead
+     * ({@link MoeShape.ExpertShare}); the embedding ÷ tp on the first stage, and the output layer on
      * the last (its own matrix when untied; a copy of the embedding when tied and pp > 1).
      */
     public static double stageParameters(ModelShape m, Layout l, int i) {
@@ -29,7 +30,7 @@ public final class MemoryModel {
         return p[0] + p[1];
     }
 
-    /** {@link #stageParameters} split as {shared, expert}: the experts' MLPs are sharded over the expert data-parallel ranks. */
+    /** {@link #stageParameters} split as {shared, expert}: the routed experts' MLPs ÷ etp·ep ({@link MoeShape.ExpertShare}). */
     static double[] stageSplit(ModelShape m, Layout l, int i) {
         return stageSplit(m, l, i, Variants.of(m));
     }
@@ -47,7 +48,7 @@ public final class MemoryModel {
                 : m.transformerParameters() - (m.experts() > 1 ? (double) m.layers() * m.experts() * m.mlpParameters() : 0);
         if (s != null) dense += moeLayers * gate * m.hidden() * s.sharedFfn() + s.denseLayers(m) * gate * m.hidden() * s.denseFfn();
         double share = stageLayers(m, l, i) / m.layers();
-        double shared = dense / l.tp() * share, expert = expertMlp / ((double) l.tp() * l.ep()) * share;
+        double shared = dense / l.tp() * share, expert = expertMlp / expertShare(l, v).divisor() * share;
         double emb = m.embeddingParameters() / l.tp();
         if (i == 0) shared += emb;
         if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) shared += emb;
@@ -86,8 +87,8 @@ public final class MemoryModel {
 
     /**
      * Every stage of a layout (first stage first), its parameters' states by {@code b} ({@link StateBytes}, the one
-     * accounting): the shared parameters sharded over dp·cp, the experts' over the expert data-parallel ranks
-     * dp·cp ÷ ep (Megatron-Core's expert grid, expert tp = tp).
+     * accounting): the shared parameters sharded over dp·cp, the routed experts' over the expert data-parallel ranks
+     * tp·cp·dp ÷ (etp·ep) ({@link MoeShape.ExpertShare}).
      */
     public static List<Stage> stages(ModelShape m, Layout l, StateBytes b) {
         return stages(m, l, b, Variants.of(m));
@@ -97,7 +98,7 @@ public final class MemoryModel {
     public static List<Stage> stages(ModelShape m, Layout l, StateBytes b, Variants v) {
         List<Stage> out = new ArrayList<>();
         b = v.offload().onGpu(b, l.zeroStage());                // what the job keeps in host memory is not the GPU's
-        double[] ranks = shardRanks(l);
+        double[] ranks = shardRanks(l, v);
         StateBytes shared = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks[0]);
         StateBytes expert = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks[1]);
         for (int i = 0; i < l.pp(); i++) {
@@ -110,13 +111,17 @@ public final class MemoryModel {
 
     /**
      * The data-parallel ranks one GPU's model states shard over, {shared, routed experts}: dp·cp (under hybrid sharding,
-     * HSDP, the shard group only), and for the experts the expert data-parallel ranks dp·cp ÷ ep (with the experts ÷ tp·ep
-     * in {@link #stageSplit}, the same shard as Megatron-Core's expert data-parallel group of tp·cp·dp ÷ (etp·ep) ranks
-     * holding ÷ etp·ep of them, {@link MoeShape#expertDpSize}).
+     * HSDP, the shard group only), and for the routed experts Megatron-Core's expert data-parallel group, tp·cp·dp ÷
+     * (etp·ep) ranks ({@link MoeShape.ExpertShare}, the one home with {@link #stageSplit}'s ÷ etp·ep).
      */
-    private static double[] shardRanks(Layout l) {
+    private static double[] shardRanks(Layout l, Variants v) {
         double ranks = (double) l.shardRanks() * l.cp();
-        return new double[] {ranks, ranks / l.ep()};
+        return new double[] {ranks, expertShare(l, v).ranks()};
+    }
+
+    /** The routed experts' share of one GPU: the job's MoE shape's ({@link MoeShape#share}); without one, expert tp = tp. */
+    private static MoeShape.ExpertShare expertShare(Layout l, Variants v) {
+        return v.moe() != null ? v.moe().share(l) : MoeShape.ExpertShare.of(l.tp(), l.tp(), l.ep(), (double) l.shardRanks() * l.cp());
     }
 
     /**
@@ -129,7 +134,7 @@ public final class MemoryModel {
      * with {@code intra_dp_cp_group}).
      */
     public static double optimizerShard(ModelShape m, Layout l, int i, Variants v) {
-        double[] p = stageSplit(m, l, i, v), ranks = shardRanks(l);
+        double[] p = stageSplit(m, l, i, v), ranks = shardRanks(l, v);
         return StateBytes.optimizerShard(p[0], l.zeroStage(), l.distributedOptimizer(), ranks[0])
                 + StateBytes.optimizerShard(p[1], l.zeroStage(), l.distributedOptimizer(), ranks[1]);
     }

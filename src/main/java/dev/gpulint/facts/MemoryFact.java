@@ -141,7 +141,7 @@ public final class MemoryFact {
     public double getSharedParameters() { return expertParameters < 0 ? parameters : parameters - expertParameters; }
     /** Expert-parallel size the expert parameters are divided by (with the expert tp and pp). */
     public long getEp() { return ep; }
-    /** The experts' tensor-parallel size the expert parameters are divided by (parallelism.expert_tp, else tp). */
+    /** The experts' tensor-parallel size the expert parameters are divided by (parallelism.etp, else tp). */
     public long getExpertTp() { return expertTp > 0 ? expertTp : tp; }
     /** Expert data-parallel size ZeRO shards the expert parameters' states over: GPUs ÷ (ep × expert tp × pp); 0 when unknown. */
     public long getExpertDp() { return expertDp; }

@@ -124,24 +124,26 @@ public final class MemoryFact {
     public double getCatalogCapacityBytes() { return catalogCapacityBytes; }
 
     private double expertParameters = -1, sharedBytes, expertBytes;
-    private long ep = 1, expertDp;
+    private long ep = 1, expertTp, expertDp;
 
     /**
      * The mixture-of-experts split, set by the derive stage before the fact is added: the expert
-     * parameters (model.expert_parameters), ep, the expert data-parallel size GPUs ÷ (ep × tp × pp),
+     * parameters (model.expert_parameters), ep, the expert tp, the expert data-parallel size GPUs ÷ (ep × expert tp × pp),
      * and the bytes per GPU of the shared and of the expert parameters' states.
      */
-    public MemoryFact experts(double expertParameters, long ep, long expertDp, double sharedBytes, double expertBytes) {
-        this.expertParameters = expertParameters; this.ep = ep; this.expertDp = expertDp;
+    public MemoryFact experts(double expertParameters, long ep, long expertTp, long expertDp, double sharedBytes, double expertBytes) {
+        this.expertParameters = expertParameters; this.ep = ep; this.expertTp = expertTp; this.expertDp = expertDp;
         this.sharedBytes = sharedBytes; this.expertBytes = expertBytes; return this;
     }
     /** Expert parameters of a mixture-of-experts model (model.expert_parameters); -1 when the estimate is dense. */
     public double getExpertParameters() { return expertParameters; }
     /** Parameters outside the experts (attention, embeddings, norms, router): parameters − expert parameters. */
     public double getSharedParameters() { return expertParameters < 0 ? parameters : parameters - expertParameters; }
-    /** Expert-parallel size the expert parameters are divided by (with expert tp = tp and pp). */
+    /** Expert-parallel size the expert parameters are divided by (with the expert tp and pp). */
     public long getEp() { return ep; }
-    /** Expert data-parallel size ZeRO shards the expert parameters' states over: GPUs ÷ (ep × tp × pp); 0 when unknown. */
+    /** The experts' tensor-parallel size the expert parameters are divided by (parallelism.etp, else tp). */
+    public long getExpertTp() { return expertTp > 0 ? expertTp : tp; }
+    /** Expert data-parallel size ZeRO shards the expert parameters' states over: GPUs ÷ (ep × expert tp × pp); 0 when unknown. */
     public long getExpertDp() { return expertDp; }
     /** Model states of the shared parameters one GPU holds, in bytes (MoE split only). */
     public double getSharedBytes() { return sharedBytes; }

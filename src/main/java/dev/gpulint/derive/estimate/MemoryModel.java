@@ -21,7 +21,8 @@ public final class MemoryModel {
 
     /**
      * Parameters on one GPU of stage {@code i}: its layers (L/pp, or as the layout's {@link PipelineSplit} gives
-     * them; Megatron's count, LayerNorms and the final one included) ÷ tp, the experts' MLPs further ÷ ep; the embedding ÷ tp on the first stage, and the output layer on
+     * them; Megatron's count, LayerNorms and the final one included) ÷ tp, the routed experts' MLPs ÷ etp·ep instead
+     * ({@link MoeShape.ExpertShare}); the embedding ÷ tp on the first stage, and the output layer on
      * the last (its own matrix when untied; a copy of the embedding when tied and pp > 1).
      */
     public static double stageParameters(ModelShape m, Layout l, int i) {
@@ -29,7 +30,7 @@ public final class MemoryModel {
         return p[0] + p[1];
     }
 
-    /** {@link #stageParameters} split as {shared, expert}: the experts' MLPs are sharded over the expert data-parallel ranks. */
+    /** {@link #stageParameters} split as {shared, expert}: the routed experts' MLPs ÷ etp·ep ({@link MoeShape.ExpertShare}). */
     static double[] stageSplit(ModelShape m, Layout l, int i) {
         return stageSplit(m, l, i, Variants.of(m));
     }
@@ -44,20 +45,21 @@ public final class MemoryModel {
 
     /**
      * What {@link #stageSplit} reads of a layout whatever the stage: the layers' shared parameters ÷ tp and the routed
-     * experts' ÷ (tp·ep) over the whole model, and the embedding ÷ tp; a stage takes its layers' share of the first two.
+     * experts' ÷ etp·ep ({@link MoeShape.ExpertShare}) over the whole model, and the embedding ÷ tp; a stage takes its layers' share of the first two.
      * A hybrid Mamba model's stages are each their own slice of the pattern ({@link #hybridSplit}).
      */
     private static final class Params {
         private final ModelShape m;
         private final Layout l;
         private final MambaLayers hybrid;
-        private final double shared, expert, emb;
+        private final double shared, expert, emb, expertDivisor;
 
         Params(ModelShape m, Layout l, Variants v) {
             this.m = m;
             this.l = l;
             this.hybrid = v.mamba();
             this.emb = m.embeddingParameters() / l.tp();
+            this.expertDivisor = expertShare(l, v).divisor();
             if (hybrid != null) {
                 this.shared = 0;
                 this.expert = 0;
@@ -70,12 +72,12 @@ public final class MemoryModel {
             double dense = m.transformerParameters() - (m.experts() > 1 ? (double) m.layers() * m.experts() * m.mlpParameters() : 0);
             if (s != null) dense += moeLayers * gate * m.hidden() * s.sharedFfn() + s.denseLayers(m) * gate * m.hidden() * s.denseFfn();
             this.shared = dense / l.tp();
-            this.expert = expertMlp / ((double) l.tp() * l.ep());
+            this.expert = expertMlp / expertDivisor;
         }
 
         /** Stage {@code i}'s parameters on one GPU, {shared, routed experts}. */
         double[] split(int i) {
-            if (hybrid != null) return hybridSplit(m, l, i, hybrid);
+            if (hybrid != null) return hybridSplit(m, l, i, hybrid, expertDivisor);
             double share = stageLayers(m, l, i) / m.layers();
             double out = shared * share;
             if (i == 0) out += emb;
@@ -87,14 +89,14 @@ public final class MemoryModel {
     /**
      * {@link #stageSplit} of a hybrid Mamba model: the layers of each kind on the stage ({@link MambaLayers#onStage}, the
      * pattern's slice Megatron-Core builds there) ÷ tp, the final norm spread as the layers are; its E layers' routed
-     * experts further ÷ ep and their shared experts ÷ tp (MambaLayers#expertParameters), the embeddings as any model's.
+     * experts ÷ etp·ep instead and their shared experts ÷ tp (MambaLayers#expertParameters), the embeddings as any model's.
      */
-    private static double[] hybridSplit(ModelShape m, Layout l, int i, MambaLayers hy) {
+    private static double[] hybridSplit(ModelShape m, Layout l, int i, MambaLayers hy, double expertDivisor) {
         double[] k = hy.onStage(m, l, i);
         double share = stageLayers(m, l, i) / m.layers();
         double[] experts = hy.expertParts(m, k[3]);
         double shared = (hy.kindParameters(m, k[0], k[1], k[2], k[3]) + m.hidden() * share + experts[1]) / l.tp();
-        double expert = experts[0] / ((double) l.tp() * l.ep());
+        double expert = experts[0] / expertDivisor;
         double emb = m.embeddingParameters() / l.tp();
         if (i == 0) shared += emb;
         if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) shared += emb;
@@ -137,8 +139,8 @@ public final class MemoryModel {
 
     /**
      * Every stage of a layout (first stage first), its parameters' states by {@code b} ({@link StateBytes}, the one
-     * accounting): the shared parameters sharded over dp·cp, the experts' over the expert data-parallel ranks
-     * dp·cp ÷ ep (Megatron-Core's expert grid, expert tp = tp).
+     * accounting): the shared parameters sharded over dp·cp, the routed experts' over the expert data-parallel ranks
+     * tp·cp·dp ÷ (etp·ep) ({@link MoeShape.ExpertShare}).
      */
     public static List<Stage> stages(ModelShape m, Layout l, StateBytes b) {
         return stages(m, l, b, Variants.of(m));
@@ -173,8 +175,8 @@ public final class MemoryModel {
 
     /**
      * What every stage of a layout shares, computed once per layout: its parameters' states by {@code b} ({@link StateBytes},
-     * the one accounting), the shared parameters sharded over dp·cp, the experts' over the expert data-parallel ranks
-     * dp·cp ÷ ep (Megatron-Core's expert grid, expert tp = tp); {@link Params} and {@link Held}.
+     * the one accounting), the shared parameters sharded over dp·cp, the routed experts' over the expert data-parallel ranks
+     * tp·cp·dp ÷ (etp·ep) ({@link MoeShape.ExpertShare}); {@link Params} and {@link Held}.
      */
     private static final class Stages {
         private final Params params;
@@ -184,7 +186,7 @@ public final class MemoryModel {
 
         Stages(ModelShape m, Layout l, StateBytes b, Variants v) {
             b = v.offload().onGpu(b, l.zeroStage());                // what the job keeps in host memory is not the GPU's
-            double[] ranks = shardRanks(l);                       // hybrid sharding (HSDP): the shard group only
+            double[] ranks = shardRanks(l, v);                    // hybrid sharding (HSDP): the shard group only
             this.shared = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks[0]);
             this.expert = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks[1]);
             this.params = new Params(m, l, v);
@@ -216,13 +218,17 @@ public final class MemoryModel {
 
     /**
      * The data-parallel ranks one GPU's model states shard over, {shared, routed experts}: dp·cp (under hybrid sharding,
-     * HSDP, the shard group only), and for the experts the expert data-parallel ranks dp·cp ÷ ep (with the experts ÷ tp·ep
-     * in {@link #stageSplit}, the same shard as Megatron-Core's expert data-parallel group of tp·cp·dp ÷ (etp·ep) ranks
-     * holding ÷ etp·ep of them, {@link MoeShape#expertDpSize}).
+     * HSDP, the shard group only), and for the routed experts Megatron-Core's expert data-parallel group, tp·cp·dp ÷
+     * (etp·ep) ranks ({@link MoeShape.ExpertShare}, the one home with {@link #stageSplit}'s ÷ etp·ep).
      */
-    private static double[] shardRanks(Layout l) {
+    private static double[] shardRanks(Layout l, Variants v) {
         double ranks = (double) l.shardRanks() * l.cp();
-        return new double[] {ranks, ranks / l.ep()};
+        return new double[] {ranks, expertShare(l, v).ranks()};
+    }
+
+    /** The routed experts' share of one GPU: the job's MoE shape's ({@link MoeShape#share}); without one, expert tp = tp. */
+    private static MoeShape.ExpertShare expertShare(Layout l, Variants v) {
+        return v.moe() != null ? v.moe().share(l) : MoeShape.ExpertShare.of(l.tp(), l.tp(), l.ep(), (double) l.shardRanks() * l.cp());
     }
 
     /**
@@ -235,7 +241,7 @@ public final class MemoryModel {
      * with {@code intra_dp_cp_group}).
      */
     public static double optimizerShard(ModelShape m, Layout l, int i, Variants v) {
-        double[] p = stageSplit(m, l, i, v), ranks = shardRanks(l);
+        double[] p = stageSplit(m, l, i, v), ranks = shardRanks(l, v);
         return StateBytes.optimizerShard(p[0], l.zeroStage(), l.distributedOptimizer(), ranks[0])
                 + StateBytes.optimizerShard(p[1], l.zeroStage(), l.distributedOptimizer(), ranks[1]);
     }

@@ -102,9 +102,42 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         return expertStride(l, order, ParallelDim.EP);
     }
 
-    /** The expert data-parallel size, tp·cp·dp ÷ (etp·ep): the ranks holding one expert's replicas. */
+    /** The expert data-parallel size, tp·cp·dp ÷ (etp·ep): the ranks holding one expert's replicas ({@link ExpertShare}). */
     public long expertDpSize(Layout l) {
-        return Math.max(1, (long) l.tp() * l.cp() * l.dp() / Math.max(1, etp(l) * Math.max(1, l.ep())));
+        return (long) Math.max(1, ExpertShare.of(l.tp(), etp(l), l.ep(), (double) l.dp() * l.cp()).ranks());
+    }
+
+    /** The routed experts' share of one GPU in layout {@code l}, their states sharded as the dense ones over dp·cp (HSDP: its shard group). */
+    public ExpertShare share(Layout l) {
+        return ExpertShare.of(l.tp(), etp(l), l.ep(), (double) l.shardRanks() * l.cp());
+    }
+
+    /**
+     * How the routed experts' parameters are spread over the GPUs (Megatron-Core's MoE parallel folding, Liu et al. 2025,
+     * arXiv:2504.14960): one MoE layer's experts are split over etp·ep GPUs (the experts' linear layers over the expert
+     * tensor-parallel group, the experts over ep), and the ranks holding the same expert shard form the expert
+     * data-parallel group of tp·cp·dp ÷ (etp·ep) ranks (github.com/NVIDIA/Megatron-LM, megatron/core/parallel_state.py,
+     * initialize_model_parallel: {@code expert_data_parallel_size = world_size // (expert_tensor_parallel_size *
+     * expert_model_parallel_size * pipeline_model_parallel_size)}, etp defaulting to tp), over which the distributed
+     * optimizer shards their states (megatron/core/optimizer/__init__.py: the expert parameters' optimizer on
+     * {@code intra_expt_dp_group}). The one home of the experts' share per GPU: the plan's memory
+     * ({@link MemoryModel#stageSplit}), its optimizer step and expert gradient sync, and the MEM rules' numbers.
+     *
+     * @param divisor etp·ep: the GPUs one MoE layer's routed experts are split over (÷ pp by stage on top)
+     * @param ranks   the expert data-parallel ranks their sharded states spread over: the dense parameters' ranks
+     *                (dp·cp) × tp ÷ (etp·ep); infinite when those are (dp not known); not clamped (a sharding clamps at 1)
+     */
+    public record ExpertShare(double divisor, double ranks) {
+        /**
+         * @param denseRanks the data-parallel ranks the dense parameters' states shard over (dp·cp)
+         */
+        public static ExpertShare of(long tp, long etp, long ep, double denseRanks) {
+            double d = (double) Math.max(1, etp) * Math.max(1, ep);
+            return new ExpertShare(d, denseRanks * Math.max(1, tp) / d);
+        }
+
+        /** The expert data-parallel ranks are a whole number (Megatron refuses a grid where they are not). */
+        public boolean whole() { return Double.isFinite(ranks) && ranks >= 1 && ranks == Math.rint(ranks); }
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.gpulint.catalog.Catalog;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.estimate.GpuMemory;
+import dev.gpulint.derive.estimate.MoeShape;
 import dev.gpulint.derive.estimate.StateBytes;
 import dev.gpulint.derive.estimate.StateOffload;
 import dev.gpulint.facts.MemoryFact;
@@ -54,25 +55,26 @@ public final class MemoryAnalysis {
         boolean dpUnbounded = sharding && dp <= 0;
         if (dpUnbounded && !anyGpu) return;          // on a known node group dp is known, or the job is not sized yet
         double ranks = dpUnbounded ? Double.POSITIVE_INFINITY : (double) Math.max(1, dp) * cp;
-        // Mixture of experts: Megatron divides expert parameters by ep × expert tp (= tp by default) × pp and
-        // shards their optimizer states over the expert data-parallel size GPUs ÷ (ep × tp × pp); the shared
-        // ones by tp × pp over dp (hardware-facts §6, MEG). Without the expert count the dense estimate overstates
-        // an expert-parallel job: stay quiet.
+        // Mixture of experts: Megatron divides the expert parameters by etp × ep × pp (expert tp = tp by default) and
+        // shards their optimizer states over the expert data-parallel size tp·cp·dp ÷ (etp·ep), the shared ones by
+        // tp × pp over dp·cp: MoeShape.ExpertShare, the one split the plan's memory uses too (hardware-facts §6, MEG).
+        // Without the expert count the dense estimate overstates an expert-parallel job: stay quiet.
         long experts = j.model().experts() == null ? 0 : j.model().experts().value();
         double expertParams = j.model().expertParameters() == null ? -1 : j.model().expertParameters().value();
         long ep = r.ep();
         if (experts > 1 && ep > 1 && expertParams < 0) return;
         double perGpu, shared = 0;
-        long expertDp = 0;
+        long expertDp = 0, etp = r.tp();
         if (expertParams >= 0 && expertParams <= params && ep >= 1) {
             if (dpUnbounded) return;                 // the expert split needs the job's GPU count
-            long expertTp = dev.gpulint.facts.Sizes.product(ep, r.tp());
-            long grid = dev.gpulint.facts.Sizes.product(expertTp, r.pp());
-            long world = r.totalGpus();
-            expertDp = grid > 0 && world > 0 && world % grid == 0 ? world / grid : 0;
+            Specs.Parallelism p = j.parallelism();
+            if (p != null && p.isUnknown(dev.gpulint.spec.ParallelDim.ETP)) return;   // a placeholder: unknown
+            if (p != null && p.expertTp() != null && p.expertTp().value() != null && p.expertTp().value() > 0) etp = p.expertTp().value();
+            MoeShape.ExpertShare es = MoeShape.ExpertShare.of(r.tp(), etp, ep, ranks);
+            expertDp = es.whole() ? (long) es.ranks() : 0;
             if (sharding && expertDp <= 0) return;
             shared = (params - expertParams) / ((double) r.tp() * r.pp()) * sb.sharded((int) zero, distributed, ranks).total();
-            perGpu = shared + expertParams / ((double) expertTp * r.pp()) * sb.sharded((int) zero, distributed, Math.max(1, expertDp)).total();
+            perGpu = shared + expertParams / (es.divisor() * r.pp()) * sb.sharded((int) zero, distributed, Math.max(1, expertDp)).total();
         } else {
             expertParams = -1;
             perGpu = params / ((double) r.tp() * r.pp()) * sb.sharded((int) zero, distributed, ranks).total();
@@ -84,7 +86,7 @@ public final class MemoryAnalysis {
                 memory.declared(), memory.span(), anyGpu, dpUnbounded, note);
         f.accounting(sb.accounting().id(), sb.where(), distributed, cp, memory.overridesCatalog(), memory.catalogBytes());
         f.offloaded(offload.leaving((int) zero)).bytesOnGpu(sb.total());
-        if (expertParams >= 0) f.experts(expertParams, ep, expertDp, shared, perGpu - shared);
+        if (expertParams >= 0) f.experts(expertParams, ep, etp, expertDp, shared, perGpu - shared);
         out.add(f);
     }
 }

@@ -23,9 +23,15 @@ import java.util.Map;
 final class HybridLayers {
     private HybridLayers() {}
 
-    /** Reads the switch, the pattern and the mixer's sizes of a Megatron job into the draft. */
+    /**
+     * Reads the switch, the pattern and the mixer's sizes of a Megatron job into the draft. A pattern written without the
+     * switch is a hybrid too (Megatron-LM's is_hybrid_model is {@code args.hybrid_layer_pattern is not None}, and
+     * pretrain_mamba.py builds a MambaModel without the switch: Megatron-LM's hybrid functional tests write the pattern with
+     * {@code --export-model-type MambaModel} alone).
+     */
     static void read(JobDraft j, Located<Boolean> hybrid, Word pattern, String patternFlag, Map<String, Word> flags) {
-        if (hybrid == null || !Boolean.TRUE.equals(hybrid.value())) return;
+        boolean on = hybrid != null && Boolean.TRUE.equals(hybrid.value());
+        if (!on && (pattern == null || !pattern.known() || pattern.text().isBlank())) return;
         String kinds = null, layers = null;
         if (pattern != null && pattern.known()) {
             // unquoted already: the shell's words and YAML's scalars come without their quotes (HybridLayersTest)
@@ -49,7 +55,7 @@ final class HybridLayers {
             }
             return;
         }
-        j.unpriced.add("--is-hybrid-model: the estimate prices Mamba-2, attention, MLP and MoE layers by kind, not a job without"
+        j.unpriced.add((on ? "--is-hybrid-model" : patternFlag) + ": the estimate prices Mamba-2, attention, MLP and MoE layers by kind, not a job without"
                 + " a " + patternFlag + " of M, *, - and E, so every layer of --num-layers is priced as attention + MLP (MoE"
                 + " where the job states experts), its Mamba-2 layers included: time and memory are overstated for them");
     }

@@ -274,7 +274,7 @@ final class MegatronAdapter implements FormatAdapter {
                     bf16Count(j, flags, "--num-layers-at-end-in-bf16"), 1, fp8Recipe, !recipeWritten);
             j.fp8LayersBf16Key = "--first-last-layers-bf16";
         }
-        // --is-hybrid-model: the layer pattern and the Mamba-2 mixer's sizes, priced by kind (HybridLayers)
+        // --hybrid-layer-pattern (with --is-hybrid-model, or alone): the layers and the Mamba-2 mixer's sizes, priced by kind (HybridLayers)
         String patternFlag = flags.containsKey("--hybrid-layer-pattern") ? "--hybrid-layer-pattern" : "--hybrid-override-pattern";
         HybridLayers.read(j, switchFlag(j, flags, script, "--is-hybrid-model"), flags.get(patternFlag), patternFlag, flags);
         Word rg = flags.get("--recompute-granularity");

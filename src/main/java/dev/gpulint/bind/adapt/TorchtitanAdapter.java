@@ -102,10 +102,34 @@ final class TorchtitanAdapter implements FormatAdapter {
             Located<Long> global = TreeValues.whole(scalar(training, "global_batch_size"));
             j.global = global == null || global.value() == -1 ? null : j.key("global_batch_size", global);
             j.seqLength = j.size(scalar(training, "seq_len"), "seq_len", "model.seq_length");
+            if (j.seqLength == null) tokenCounts(j, training);
             j.tpActivationLayout = activationLayout(j, training);
         }
         plan(j, root, par != null ? par : training, training, shard);
         return j;
+    }
+
+    /**
+     * The batch and sequence as torchtitan writes them since its PR #4121 (pytorch/torchtitan, "fold batch dim"), in tokens:
+     * {@code max_context_length} is the sequence (the old {@code seq_len}), {@code num_tokens_per_microbatch_per_dp_rank}
+     * the micro-batch's tokens ({@code local_batch_size × seq_len}) and {@code num_tokens_per_train_step} the step's (-1,
+     * its default: one micro-batch per dp rank and pipeline micro-batch). A token count the sequence divides is read as
+     * that many sequences; one it does not divide, or a count without the sequence, is left unread (the estimate takes
+     * its default and says so).
+     */
+    private static void tokenCounts(JobDraft j, MappingNode training) {
+        j.seqLength = j.size(scalar(training, "max_context_length"), "max_context_length", "model.seq_length");
+        long seq = j.seqLength == null ? 0 : j.seqLength.value();
+        if (seq < 1) return;
+        if (j.micro == null) j.micro = sequences(j, training, "num_tokens_per_microbatch_per_dp_rank", seq);
+        if (j.global == null) j.global = sequences(j, training, "num_tokens_per_train_step", seq);
+    }
+
+    /** The token count under {@code key} as whole sequences of {@code seq} tokens; null when it is none. */
+    private static Located<Long> sequences(JobDraft j, MappingNode training, String key, long seq) {
+        Located<Long> tokens = TreeValues.whole(scalar(training, key));
+        if (tokens == null || tokens.value() < seq || tokens.value() % seq != 0) return null;
+        return j.key(key + " ÷ max_context_length", new Located<>(tokens.value() / seq, tokens.span()));
     }
 
     /**

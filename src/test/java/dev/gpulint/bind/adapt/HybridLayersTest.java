@@ -80,10 +80,11 @@ class HybridLayersTest {
         assertEquals(List.of("--is-hybrid-model: the estimate prices Mamba-2, attention, MLP and MoE layers by kind, not a job without a"
                 + " --hybrid-layer-pattern of M, *, - and E, so every layer of --num-layers is priced as attention + MLP (MoE where"
                 + " the job states experts), its Mamba-2 layers included: time and memory are overstated for them"), hybridLines(odd));
-        // without the switch nothing is said, and the pattern is not read
-        Specs.Job plain = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("  --is-hybrid-model: true\n", ""));
+        // without the switch (or with it false: not passed) the pattern is read all the same: Megatron-LM's is_hybrid_model
+        // is the pattern written (aPatternWithoutTheSwitchIsAHybrid)
+        Specs.Job plain = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("  --is-hybrid-model: true\n", "  --is-hybrid-model: false\n"));
         assertEquals(List.of(), hybridLines(plain));
-        assertNull(plain.model().hybrid());
+        assertEquals("M-M*M-M-", plain.model().hybrid().pattern().value());
     }
 
     @Test
@@ -154,5 +155,24 @@ class HybridLayersTest {
                 + " --mamba-num-groups 1 --micro-batch-size 1 --global-batch-size 64 --bf16\n").model().hybrid();
         assertEquals(65536L, ok.heads().value());
         assertEquals(1L, ok.groups().value());
+    }
+
+    /**
+     * A pattern without --is-hybrid-model is a hybrid (Megatron-LM's is_hybrid_model is hybrid_layer_pattern not None;
+     * pretrain_mamba.py needs no switch): Megatron-LM's hybrid functional tests write the pattern beside --export-model-type
+     * MambaModel alone. Before, such a job's pattern was dropped without a word and its layers priced as transformer layers.
+     */
+    @Test
+    void aPatternWithoutTheSwitchIsAHybrid() {
+        String noSwitch = MODEL_ARGS.replace("  --is-hybrid-model: true\n", "  --export-model-type: MambaModel\n");
+        Specs.Job j = Foreign.bind("model_config.yaml", noSwitch);
+        assertNotNull(j.model().hybrid(), "the pattern is the job's hybrid layers");
+        assertEquals("M-M*M-M-", j.model().hybrid().pattern().value());
+        assertEquals(List.of(), hybridLines(j));
+        // a pattern of another symbol, without the switch: said under the pattern's flag, not priced by kind
+        Specs.Job odd = Foreign.bind("model_config.yaml", noSwitch.replace("\"M-M*M-M-\"", "\"M-M*G-M-\""));
+        assertNull(odd.model().hybrid());
+        assertTrue(odd.origin().unpriced().stream().anyMatch(s -> s.startsWith("--hybrid-layer-pattern: the estimate prices Mamba-2")),
+                odd.origin().unpriced().toString());
     }
 }

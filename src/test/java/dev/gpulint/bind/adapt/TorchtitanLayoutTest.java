@@ -75,4 +75,50 @@ class TorchtitanLayoutTest {
                 learning_rate = 0.001
                 """));
     }
+
+    /**
+     * torchtitan since its PR #4121 counts the batch in tokens: max_context_length is the sequence,
+     * num_tokens_per_microbatch_per_dp_rank the micro-batch's tokens (local_batch_size × seq_len), num_tokens_per_train_step
+     * the step's. Before, they were not read: the plan priced a 2,048-token sequence of micro batch 1.
+     */
+    @Test
+    void theTokenCountsSincePr4121AreTheSequenceAndTheBatch() {
+        Specs.Job j = jobs("llama3_70b.toml", """
+                [model]
+                name = "llama3"
+                flavor = "70B"
+
+                [training]
+                num_tokens_per_microbatch_per_dp_rank = 49152
+                max_context_length = 8192
+                num_tokens_per_train_step = 786432
+
+                [parallelism]
+                data_parallel_shard_degree = 8
+                tensor_parallel_degree = 2
+                """).get(0);
+        assertEquals(8192L, j.model().seqLength().value());
+        assertEquals(7, j.model().seqLength().span().startLine());
+        assertEquals(6L, j.batch().microBatchSize().value());
+        assertEquals(6, j.batch().microBatchSize().span().startLine());
+        assertEquals(96L, j.batch().globalBatchSize().value());
+        assertEquals("num_tokens_per_microbatch_per_dp_rank ÷ max_context_length", j.origin().key(Specs.Origin.MICRO_BATCH));
+        // a token count the sequence does not divide, and the step's default -1, are not read as sequences
+        Specs.Job odd = jobs("odd.toml", """
+                [model]
+                name = "llama3"
+                flavor = "8B"
+
+                [training]
+                num_tokens_per_microbatch_per_dp_rank = 5000
+                max_context_length = 4096
+                num_tokens_per_train_step = -1
+
+                [parallelism]
+                data_parallel_shard_degree = 8
+                """).get(0);
+        assertEquals(4096L, odd.model().seqLength().value());
+        assertNull(odd.batch() == null ? null : odd.batch().microBatchSize());
+        assertNull(odd.batch() == null ? null : odd.batch().globalBatchSize());
+    }
 }

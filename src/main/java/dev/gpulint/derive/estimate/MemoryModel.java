@@ -46,7 +46,7 @@ public final class MemoryModel {
     /**
      * What {@link #stageSplit} reads of a layout whatever the stage: the layers' shared parameters ÷ tp and the routed
      * experts' ÷ etp·ep ({@link MoeShape.ExpertShare}) over the whole model, and the embedding ÷ tp; a stage takes its layers' share of the first two.
-     * A hybrid Mamba model's stages are each their own slice of the pattern ({@link #hybridSplit}).
+     * A hybrid Mamba model's stages are each their own slice of the pattern ({@link #hybridLayers}).
      */
     private static final class Params {
         private final ModelShape m;
@@ -75,32 +75,32 @@ public final class MemoryModel {
             this.expert = expertMlp / expertDivisor;
         }
 
-        /** Stage {@code i}'s parameters on one GPU, {shared, routed experts}. */
+        /** Stage {@code i}'s parameters on one GPU, {shared, routed experts}: its layers', the embedding on the first, the output layer on the last. */
         double[] split(int i) {
-            if (hybrid != null) return hybridSplit(m, l, i, hybrid, expertDivisor);
-            double share = stageLayers(m, l, i) / m.layers();
-            double out = shared * share;
-            if (i == 0) out += emb;
-            if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) out += emb;
-            return new double[] {out, expert * share};
+            double[] p;
+            if (hybrid != null) {
+                p = hybridLayers(m, l, i, hybrid, expertDivisor);
+            } else {
+                double share = stageLayers(m, l, i) / m.layers();
+                p = new double[] {shared * share, expert * share};
+            }
+            if (i == 0) p[0] += emb;
+            if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) p[0] += emb;
+            return p;
         }
     }
 
     /**
-     * {@link #stageSplit} of a hybrid Mamba model: the layers of each kind on the stage ({@link MambaLayers#onStage}, the
-     * pattern's slice Megatron-Core builds there) ÷ tp, the final norm spread as the layers are; its E layers' routed
-     * experts ÷ etp·ep instead and their shared experts ÷ tp (MambaLayers#expertParameters), the embeddings as any model's.
+     * The layers' part of {@link #stageSplit} for a hybrid Mamba model: the layers of each kind on the stage
+     * ({@link MambaLayers#onStage}, the pattern's slice Megatron-Core builds there) ÷ tp, the final norm spread as the layers
+     * are; its E layers' routed experts ÷ etp·ep instead and their shared experts ÷ tp (MambaLayers#expertParameters).
      */
-    private static double[] hybridSplit(ModelShape m, Layout l, int i, MambaLayers hy, double expertDivisor) {
+    private static double[] hybridLayers(ModelShape m, Layout l, int i, MambaLayers hy, double expertDivisor) {
         double[] k = hy.onStage(m, l, i);
         double share = stageLayers(m, l, i) / m.layers();
         double[] experts = hy.expertParts(m, k[3]);
         double shared = (hy.kindParameters(m, k[0], k[1], k[2], k[3]) + m.hidden() * share + experts[1]) / l.tp();
-        double expert = experts[0] / expertDivisor;
-        double emb = m.embeddingParameters() / l.tp();
-        if (i == 0) shared += emb;
-        if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) shared += emb;
-        return new double[] {shared, expert};
+        return new double[] {shared, experts[0] / expertDivisor};
     }
 
     /** Transformer layers on stage {@code i}: L/pp, or as the layout's split sizes the stage. */

@@ -81,7 +81,7 @@ public final class Binder {
             groupsField = cluster ? schema.child("node_groups") : null;
             folds = d.folds();
             validateMap(d.root(), schema, kind + ":" + label, kind + " '" + label + "'", d.root().span());
-            SpecBuilder specs = new SpecBuilder(values);
+            SpecBuilder specs = new SpecBuilder(values, findings);
             if (cluster) out.cluster(specs.cluster(d, groups)); else out.job(specs.job(d));
             values = null;
             groups = null;
@@ -158,7 +158,7 @@ public final class Binder {
                         Map<Node, Object> documentValues = values;
                         values = new IdentityHashMap<>();
                         validateMap(m, f, itemPath, itemOwner, m.span());
-                        Specs.NodeGroup group = new SpecBuilder(values).group(m);
+                        Specs.NodeGroup group = new SpecBuilder(values, findings).group(m);
                         groups.add(fold != null && group.name() != null ? group.folding(fold) : group);
                         values = documentValues;
                     } else {
@@ -276,13 +276,15 @@ public final class Binder {
             }
             case ORDER -> order(key, s, path);
             case HYBRID_PATTERN -> {
-                // one character per decoder layer (Megatron-Core's hybrid_override_pattern), bounded before it is read
+                // one character per decoder layer (Megatron-Core's hybrid_override_pattern), '|' between pipeline stages and
+                // the MTP blocks after the first '/' (kept as written: SpecBuilder reads the decoder's part), bounded before it is read
                 String p = t.strip();
-                if (!p.isEmpty() && p.length() <= Schema.HYBRID_LAYERS && p.chars().allMatch(c -> c == 'M' || c == '*' || c == '-' || c == 'E')) {
+                if (p.length() <= Schema.HYBRID_LAYERS && dev.gpulint.spec.HybridPattern.valid(p)) {
                     values.put(s, p);
                 } else {
                     typeError(s, path, "'" + name + "' is '" + Quantities.shortText(t) + "': one character per layer, M (Mamba-2), * (attention),"
-                            + " - (MLP) or E (MoE), 1 to " + Schema.HYBRID_LAYERS + " layers, as Megatron-Core's hybrid_override_pattern writes"
+                            + " - (MLP) or E (MoE), '|' between pipeline stages and the MTP layers' blocks after a '/', 1 to "
+                            + Schema.HYBRID_LAYERS + " characters, as Megatron-Core's hybrid_override_pattern writes"
                             + " them; the estimate prices every layer as a transformer layer without it");
                 }
             }

@@ -30,8 +30,17 @@ final class SpecBuilder {
 
     private final Map<Node, Object> values;
 
-    /** @param values the typed value of each scalar that passed validation, filled by {@link Binder} */
-    SpecBuilder(Map<Node, Object> values) { this.values = values; }
+    /** Where the findings of what reads but does not fit the job go (a hybrid pattern's '|' segments against pp). */
+    private final java.util.List<dev.gpulint.core.Finding> findings;
+
+    /**
+     * @param values   the typed value of each scalar that passed validation, filled by {@link Binder}
+     * @param findings the binder's findings, for a value that reads but does not fit the rest of the job
+     */
+    SpecBuilder(Map<Node, Object> values, java.util.List<dev.gpulint.core.Finding> findings) {
+        this.values = values;
+        this.findings = findings;
+    }
 
     @SuppressWarnings("unchecked")
     /**
@@ -126,7 +135,34 @@ final class SpecBuilder {
         Located<Long> heads = get(m, "mamba_num_heads"), dim = get(m, "mamba_head_dim"), state = get(m, "mamba_state_dim"),
                 groups = get(m, "mamba_num_groups"), conv = get(m, "mamba_conv_kernel");
         if (pattern == null && heads == null && dim == null && state == null && groups == null && conv == null) return null;
-        return new Specs.Hybrid(pattern, heads, dim, state, groups, conv);
+        // the decoder's layers: the pattern before its first '/' (the MTP blocks), without '|' (stage boundaries: stages())
+        dev.gpulint.spec.HybridPattern read = pattern == null ? null : dev.gpulint.spec.HybridPattern.read(pattern.value());
+        return new Specs.Hybrid(read == null ? pattern : new Located<>(read.decoder(), pattern.span()), heads, dim, state, groups, conv);
+    }
+
+    /**
+     * model.hybrid.pattern's '|' segments as the job's pipeline split, stage by stage (null: no '|', or no parallelism
+     * written), checked as Megatron-Core's select_pipeline_segment checks them ({@link dev.gpulint.spec.HybridPattern#problem}):
+     * a pattern it refuses is SYN002 at the pattern, and its split is left out ({@code unknown} gains
+     * {@link Specs#PIPELINE_LAYOUT}: PAR004 does not judge an even split the job does not ask for).
+     */
+    private Located<List<Long>> hybridStages(Document d, MappingNode model, MappingNode par, java.util.Set<String> unknown) {
+        MappingNode h = sub(model, "hybrid");
+        Located<String> pattern = get(h, "pattern");
+        dev.gpulint.spec.HybridPattern read = pattern == null ? null : dev.gpulint.spec.HybridPattern.read(pattern.value());
+        if (par == null || read == null || read.stages().isEmpty()) return null;
+        Located<Long> pp = get(par, PP.key());
+        long size = pp != null ? pp.value() : unknown.contains(PP.key()) ? 0 : 1;
+        String why = read.problem(size, get(par, "first_stage_layers") != null || get(par, "last_stage_layers") != null);
+        if (why == null) return new Located<>(read.stages(), pattern.span());
+        Located<String> name = get(d.root(), "name");
+        String kind = d.root().get("kind").orElse(null) instanceof dev.gpulint.tree.ScalarNode k ? k.text() : "training_job";
+        findings.add(dev.gpulint.core.Finding.of("SYN002", pattern.span(), kind + ":" + (name != null ? name.value() : "#" + d.index())
+                + "/model/hybrid/pattern", "'pattern' splits the decoder at '|': " + why + "; the job stops at start-up. Write one segment"
+                + " per pipeline stage (pp × virtual stages), or drop the '|' for Megatron's even split; the pattern's split is left out of"
+                + " the estimate"));
+        unknown.add(Specs.PIPELINE_LAYOUT);
+        return null;
     }
 
     /** model.attention: the attention variant (null when not written). */
@@ -212,6 +248,8 @@ final class SpecBuilder {
         // no name to resolve, and no node group of a known cluster to pick
         Located<String> cluster = get(r, "cluster"), group = get(r, "node_group");
         boolean placeholder = named(cluster) != cluster || named(group) != group;
+        java.util.Set<String> parUnknown = unknown(par, TP.key(), PP.key(), DP.key(), CP.key(), EP.key(), ETP.key(), VPP.key(), "dp_shard");
+        Located<List<Long>> hybridStages = hybridStages(d, model, par, parUnknown);
         return new Specs.Job(get(r, "name"), d.file(), placeholder ? null : cluster, placeholder ? null : group, get(r, "nodes"),
                 get(r, "gpus_per_node"),
                 model == null ? null : new Specs.Model(get(model, "parameters"), get(model, "dtype"), get(model, "layers"),
@@ -222,10 +260,10 @@ final class SpecBuilder {
                         unknownShape(model), hybrid(sub(model, "hybrid"))),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
                         get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), get(par, VPP.key()),
-                        keySpan(r, "parallelism"), unknown(par, TP.key(), PP.key(), DP.key(), CP.key(), EP.key(), ETP.key(), VPP.key(), "dp_shard"), null,
+                        keySpan(r, "parallelism"), parUnknown, null,
                         switchedOn(get(par, "embedding_in_split")), switchedOn(get(par, "loss_in_split")),
                         get(par, ETP.key()), get(par, "first_stage_layers"), get(par, "last_stage_layers"),
-                        get(par, "dp_shard"), null, null, get(par, "tp_comm_overlap"), get(par, "tp_activation_layout")),
+                        get(par, "dp_shard"), null, hybridStages, get(par, "tp_comm_overlap"), get(par, "tp_activation_layout")),
                 batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
                         get(batch, "micro_batches")),
                 opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter"),

@@ -3,6 +3,7 @@ package dev.gpulint.bind.adapt;
 import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.bind.Schema;
 import dev.gpulint.core.Finding;
+import dev.gpulint.spec.HybridPattern;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.PipelineLayout;
 import dev.gpulint.spec.Specs;
@@ -117,6 +118,7 @@ final class DraftBounds {
             }
         }
         if (j.pipelineLayout != null) pipelineLayout(j, out);
+        if (j.hybridStages != null) hybridStages(j, out);
         if (j.gradReduceDtype != null && !reduceDtype(j, out)) j.gradReduceDtype = null;
         if (j.badAcOption != null) {
             String owner = j.name != null ? j.name.value() : j.file;
@@ -196,6 +198,36 @@ final class DraftBounds {
         if (pp > 0) {
             long vpp = layout.stages().size() / pp;
             j.state("vpp", vpp, key + " (its " + layout.stages().size() + " stages ÷ pp " + pp + ")", Specs.StatedKind.CONFIG, v.span());
+            if (j.vpp == null && vpp > 1) j.vpp = j.key(key, new Located<>(vpp, v.span()));
+        }
+    }
+
+    /**
+     * A hybrid pattern's '|' segments (HybridLayers) checked as Megatron-Core's select_pipeline_segment checks them
+     * ({@link HybridPattern#problem}): a pattern it refuses is SYN002 at the pattern, and its split is left out (PAR004 does not
+     * judge an even split the job does not ask for); one it builds is the job's split, stage by stage as a
+     * --pipeline-model-parallel-layout's (which, written too, is the one read), and gives vpp (its segments ÷ pp).
+     */
+    private static void hybridStages(JobDraft j, List<Finding> out) {
+        Located<List<Long>> v = j.hybridStages;
+        j.hybridStages = null;
+        String key = j.keys.getOrDefault(v, "hybrid_layer_pattern");
+        long pp = j.pp != null ? j.pp.value() : j.unknown.contains("pp") ? 0 : 1;
+        String why = HybridPattern.problem(v.value(), pp, j.firstStageLayers != null || j.lastStageLayers != null);
+        if (why != null) {
+            String owner = j.name != null ? j.name.value() : j.file;
+            out.add(Finding.of("SYN002", v.span(), j.format + ":" + owner + "/" + key, "'" + key + "' splits the decoder at '|': " + why
+                    + "; the job stops at start-up. Write one segment per pipeline stage (pp × virtual stages), or drop the '|' for"
+                    + " Megatron's even split; the pattern's split is left out of the estimate"));
+            j.unknown.add(Specs.PIPELINE_LAYOUT);
+            return;
+        }
+        if (j.stageLayers != null) return;
+        j.stageLayers = j.key(key, new Located<>(v.value(), v.span()));
+        int n = v.value().size();
+        if (pp > 0) {
+            long vpp = n / pp;
+            j.state("vpp", vpp, key + " (its " + n + " segments between '|' ÷ pp " + pp + ")", Specs.StatedKind.CONFIG, v.span());
             if (j.vpp == null && vpp > 1) j.vpp = j.key(key, new Located<>(vpp, v.span()));
         }
     }

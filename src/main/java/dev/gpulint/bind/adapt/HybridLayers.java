@@ -2,6 +2,7 @@ package dev.gpulint.bind.adapt;
 
 import dev.gpulint.bind.adapt.shell.Shell.Word;
 import dev.gpulint.catalog.Models;
+import dev.gpulint.spec.HybridPattern;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import java.util.Map;
@@ -9,7 +10,8 @@ import java.util.Map;
 /**
  * Megatron's hybrid Mamba models as a launch command or MODEL_ARGS writes them ({@code --is-hybrid-model} with
  * {@code --hybrid-layer-pattern}, formerly {@code --hybrid-override-pattern}: one character per layer, {@code M} Mamba-2,
- * {@code *} self-attention, {@code -} MLP, {@code E} MoE; {@code |} between pipeline stages is no layer, and what follows the first
+ * {@code *} self-attention, {@code -} MLP, {@code E} MoE; {@code |} between pipeline stages is no layer but lays out the
+ * pipeline, each segment one stage's layers ({@link HybridPattern}), and what follows the first
  * {@code /} are the MTP layers' blocks, not counted: Nemotron 3 Super writes {@code ...EME/*E/*E} with
  * {@code --mtp-num-layers 2}). The pattern is the job's {@link Specs.Hybrid}, with the mixer's sizes {@code --mamba-num-heads},
  * {@code --mamba-head-dim}, {@code --mamba-state-dim}, {@code --mamba-num-groups} (each null when not written: the estimate
@@ -36,11 +38,13 @@ final class HybridLayers {
         if (pattern != null && pattern.known()) {
             // unquoted already: the shell's words and YAML's scalars come without their quotes (HybridLayersTest)
             String p = pattern.text().strip();
-            // the decoder's layers: before the first '/' (what follows are the MTP layers' blocks), '|' between stages
-            String decoder = p.split("/", 2)[0].replace("|", "");
-            if (!decoder.isEmpty() && decoder.matches("[M*\\-E]+")) {
-                kinds = Models.Hybrid.kinds(decoder);
-                layers = decoder;
+            // the decoder's layers: before the first '/' (what follows are the MTP layers' blocks), '|' between stages,
+            // each segment a stage's layers (DraftBounds checks them against pp and makes them the job's split)
+            HybridPattern read = HybridPattern.read(p);
+            if (read != null) {
+                kinds = Models.Hybrid.kinds(read.decoder());
+                layers = read.decoder();
+                if (!read.stages().isEmpty()) j.hybridStages = j.key(patternFlag, new Located<>(read.stages(), pattern.span()));
             }
         }
         if (layers != null) {

@@ -101,6 +101,9 @@ final class JobDraft {
     /** torchtitan without split points: its own split, computed once the model's layers are known (TorchtitanPipeline). */
     TorchtitanPipeline.Default titanSplit;
     Located<List<Long>> stageLayers;
+    /** A hybrid pattern's '|' segments: each stage's layers as written, before DraftBounds checks them against pp
+     *  ({@link dev.gpulint.spec.HybridPattern}) and makes them {@link #stageLayers}; null without '|'. */
+    Located<List<Long>> hybridStages;
     /** HSDP: the shard group's size, or (the shard degree left to the GPU count) the replicas' count; null without. */
     Located<Long> dpShard, dpReplicate;
     /** CPU activation offload: the layers whose activations go to host memory (Specs.Offload). */

@@ -1,0 +1,106 @@
+package dev.gpulint.spec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A hybrid Mamba model's layer pattern as Megatron-Core reads it (NVIDIA/Megatron-LM
+ * megatron/core/models/hybrid/hybrid_layer_allocation.py at 7acb0753da6321bec5986eb9c619609f2f3c1598: {@code Symbols},
+ * {@code parse_hybrid_pattern}, {@code select_pipeline_segment}): one character per decoder layer ({@code M} Mamba-2,
+ * {@code *} attention, {@code -} MLP, {@code E} MoE), {@code |} ({@code Symbols.PIPE}) between pipeline stages, and after
+ * the first {@code /} ({@code Symbols.MTP_SEPARATOR}) the MTP layers' blocks, which are not the decoder's.
+ *
+ * <p>With a {@code |}, Megatron-Core splits the decoder part at each {@code |} and builds segment
+ * {@code vp_stage × pp + pp_rank} on each rank: the segments' lengths are the stages' layers, in the same order as
+ * {@code --pipeline-model-parallel-layout}'s ({@link PipelineLayout}), and a segment may be empty ({@code "||M"} is three
+ * segments). Without one, the layers are sliced evenly (or by {@code --decoder-first/last-pipeline-num-layers}).
+ *
+ * @param decoder the decoder's layers: the characters before the first '/', without '|'
+ * @param stages  each '|'-delimited segment's layers, in order; empty when the pattern has no '|'
+ */
+public record HybridPattern(String decoder, List<Long> stages) {
+    public HybridPattern {
+        stages = List.copyOf(stages);
+    }
+
+    /**
+     * Reads {@code text} (already stripped): null unless its decoder part (before the first '/') is layer characters and
+     * '|' with at least one layer. What follows the first '/' is not read here (the MTP blocks). One pass over the text.
+     */
+    public static HybridPattern read(String text) {
+        if (text == null) return null;
+        int slash = text.indexOf('/');
+        String main = slash < 0 ? text : text.substring(0, slash);
+        StringBuilder decoder = new StringBuilder(main.length());
+        List<Long> stages = new ArrayList<>();
+        long segment = 0;
+        boolean piped = false;
+        for (int i = 0; i < main.length(); i++) {
+            char c = main.charAt(i);
+            if (c == '|') {
+                piped = true;
+                stages.add(segment);
+                segment = 0;
+            } else if (c == 'M' || c == '*' || c == '-' || c == 'E') {
+                decoder.append(c);
+                segment++;
+            } else {
+                return null;
+            }
+        }
+        if (decoder.length() == 0) return null;
+        if (piped) stages.add(segment);
+        return new HybridPattern(decoder.toString(), piped ? stages : List.of());
+    }
+
+    /**
+     * {@code text} reads ({@link #read}) and what follows its first '/' is MTP blocks of layer characters, '/' between them
+     * (Megatron-Core's parse_hybrid_pattern allows no '|' there), as the native manifest's {@code model.hybrid.pattern}
+     * accepts it.
+     */
+    public static boolean valid(String text) {
+        if (read(text) == null) return false;
+        int slash = text.indexOf('/');
+        for (int i = slash < 0 ? text.length() : slash; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c != '/' && c != 'M' && c != '*' && c != '-' && c != 'E') return false;
+        }
+        return true;
+    }
+
+    /**
+     * What Megatron-Core refuses in the pattern's stages on {@code pp} pipeline ranks (0: pp not known, not checked), or
+     * null: select_pipeline_segment raises when '|' is combined with a hand-sized first or last stage, and when the
+     * segments are not a multiple of pp.
+     *
+     * @param uneven the job writes {@code --decoder-first-pipeline-num-layers} or {@code --decoder-last-pipeline-num-layers}
+     *               (first_stage_layers / last_stage_layers)
+     */
+    public String problem(long pp, boolean uneven) {
+        return problem(stages, pp, uneven);
+    }
+
+    /** {@link #problem(long, boolean)} of a pattern whose segments hold {@code stages} layers (empty: no '|'). */
+    public static String problem(List<Long> stages, long pp, boolean uneven) {
+        if (stages.isEmpty()) return null;
+        int n = stages.size();
+        if (uneven) {
+            return "its " + n + " segments between '|' lay out the pipeline stage by stage, and the job also sizes its first or last"
+                    + " stage by hand; Megatron-Core's select_pipeline_segment raises \"Cannot specify num_layers_in_first_pipeline_stage"
+                    + " or num_layers_in_last_pipeline_stage when hybrid_layer_pattern contains pipe ('|') separators\"";
+        }
+        if (pp > 0 && n % pp != 0) {
+            return "it has " + n + " segment" + (n == 1 ? "" : "s") + " between '|' (" + describe(stages) + " layers), not a multiple of the"
+                    + " pipeline size " + pp + "; Megatron-Core's select_pipeline_segment raises \"The number of pipe-delimited segments ("
+                    + n + ") in hybrid_layer_pattern must be evenly divisible by pipeline_model_parallel_size (" + pp + ")\"";
+        }
+        return null;
+    }
+
+    /** The stages' layers as "5, 4, 4" (the first 8, then "…"). */
+    public static String describe(List<Long> stages) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < stages.size() && i < 8; i++) b.append(i > 0 ? ", " : "").append(stages.get(i));
+        return stages.size() > 8 ? b.append(", …").toString() : b.toString();
+    }
+}

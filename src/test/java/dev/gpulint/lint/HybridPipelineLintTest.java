@@ -1,0 +1,167 @@
+package dev.gpulint.lint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.bind.adapt.Adapters;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.LintResult;
+import dev.gpulint.derive.estimate.PipelineSplit;
+import dev.gpulint.read.Readers;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hybrid pattern's '|' (Megatron-Core's Symbols.PIPE) lays out the pipeline: each segment is one stage's layers, as
+ * select_pipeline_segment builds them (megatron/core/models/hybrid/hybrid_layer_allocation.py). Our own Nemotron-H-8B-shaped
+ * job (52 layers of Mamba-2, attention and MLP) split 18 | 17 | 17 over pp 3, which Megatron's even split refuses (52 is no
+ * multiple of 3) and the pattern's split builds: the job's split is the segments, PAR004 is quiet, and segments Megatron
+ * refuses (not a multiple of pp, or beside a hand-sized first stage) are SYN002 at the pattern, in a Megatron script and in
+ * the native manifest.
+ */
+class HybridPipelineLintTest {
+    private static final SourceFile GOOD = SourceFile.of("ok.yaml", "kind: training_job\nname: ok\ncluster: missing\n");
+
+    /** 52 layers, '|' after the 18th and the 35th. */
+    private static final String PIPED = "M-M-M-M*-M-M-M-M-M|*-M-M-M-M-M*-M-M-|M-M-M*-M-M-M-M-M-";
+
+    private static final String JOB = """
+            MODEL_ARGS:
+              --num-layers: 52
+              --hidden-size: 4096
+              --ffn-hidden-size: 21504
+              --num-attention-heads: 32
+              --hybrid-layer-pattern: PATTERN
+              --mamba-num-heads: 128
+              --pipeline-model-parallel-size: 3
+              --micro-batch-size: 1
+              --global-batch-size: 256
+            """;
+
+    private static String megatron(String pattern, int pp) {
+        return JOB.replace("PATTERN", pattern).replace("size: 3", "size: " + pp);
+    }
+
+    private static List<String> lint(SourceFile f) {
+        LintResult r = new Linter().serial().lint(List.of(f, GOOD));
+        List<String> out = new ArrayList<>();
+        for (Finding x : r.findings()) {
+            out.add(x.span().file() + ":" + x.span().startLine() + ":" + x.span().startColumn() + " " + x.ruleId() + " " + x.message());
+        }
+        assertTrue(out.stream().anyMatch(s -> s.startsWith("ok.yaml:3:10 SYN003")), "the other file is still linted: " + out);
+        return out;
+    }
+
+    private static List<String> of(List<String> findings, String file, String rule) {
+        return findings.stream().filter(s -> s.startsWith(file + ":") && s.contains(" " + rule + " ")).toList();
+    }
+
+    private static Specs.Job job(String text) {
+        SourceFile f = SourceFile.of("nemotronh/model_config.yaml", text);
+        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
+    }
+
+    @Test
+    void theSegmentsAreTheStagesLayersAndPar004AcceptsWhatMegatronBuilds() {
+        Specs.Job j = job(megatron(PIPED, 3));
+        assertEquals(List.of(18L, 17L, 17L), j.parallelism().stageLayers().value());
+        assertEquals(6, j.parallelism().stageLayers().span().startLine(), "the split is where the pattern is written");
+        assertEquals(PIPED.replace("|", ""), j.model().hybrid().pattern().value(), "the decoder's layers, '|' being no layer");
+        PipelineSplit s = PipelineSplit.of(j.parallelism());
+        assertEquals(18.0, s.layers(52, 3, 0));
+        assertEquals(17.0, s.layers(52, 3, 2));
+        List<String> out = lint(SourceFile.of("nemotronh/model_config.yaml", megatron(PIPED, 3)));
+        assertEquals(List.of(), of(out, "nemotronh/model_config.yaml", "PAR004"), "the pattern's split, not an even one: " + out);
+        assertEquals(List.of(), of(out, "nemotronh/model_config.yaml", "SYN002"), out.toString());
+        assertEquals(List.of(), of(out, "nemotronh/model_config.yaml", "PAR014"), "52 decoder layers, '|' not counted: " + out);
+    }
+
+    @Test
+    void withoutPipesTheEvenSplitIsJudgedAsBefore() {
+        Specs.Job j = job(megatron(PIPED.replace("|", ""), 4));
+        assertNull(j.parallelism().stageLayers(), "no '|': Megatron's even split");
+        List<String> even = lint(SourceFile.of("nemotronh/model_config.yaml", megatron(PIPED.replace("|", ""), 4)));
+        assertEquals(List.of(), of(even, "nemotronh/model_config.yaml", "PAR004"), even.toString());
+        assertEquals(List.of(), of(even, "nemotronh/model_config.yaml", "SYN002"), even.toString());
+        // 52 layers on pp 3 without '|': Megatron's select_pipeline_segment refuses the even split, and so does PAR004
+        List<String> three = lint(SourceFile.of("nemotronh/model_config.yaml", megatron(PIPED.replace("|", ""), 3)));
+        assertEquals(1, of(three, "nemotronh/model_config.yaml", "PAR004").size(), three.toString());
+    }
+
+    @Test
+    void segmentsThatAreNoMultipleOfPpAreSyn002AtThePattern() {
+        List<String> out = lint(SourceFile.of("nemotronh/model_config.yaml", megatron(PIPED, 2)));
+        assertEquals(List.of("nemotronh/model_config.yaml:6:27 SYN002 '--hybrid-layer-pattern' splits the decoder at '|': it has 3"
+                + " segments between '|' (18, 17, 17 layers), not a multiple of the pipeline size 2; Megatron-Core's"
+                + " select_pipeline_segment raises \"The number of pipe-delimited segments (3) in hybrid_layer_pattern must be evenly"
+                + " divisible by pipeline_model_parallel_size (2)\"; the job stops at start-up. Write one segment per pipeline stage"
+                + " (pp × virtual stages), or drop the '|' for Megatron's even split; the pattern's split is left out of the estimate."),
+                of(out, "nemotronh/model_config.yaml", "SYN002"));
+        assertEquals(List.of(), of(out, "nemotronh/model_config.yaml", "PAR004"), "no even split to judge: " + out);
+        assertNull(job(megatron(PIPED, 2)).parallelism().stageLayers());
+    }
+
+    @Test
+    void segmentsBesideAHandSizedFirstStageAreSyn002() {
+        String text = megatron(PIPED, 3) + "  --decoder-first-pipeline-num-layers: 18\n";
+        List<String> out = lint(SourceFile.of("nemotronh/model_config.yaml", text));
+        List<String> syn = of(out, "nemotronh/model_config.yaml", "SYN002");
+        assertEquals(1, syn.size(), out.toString());
+        assertTrue(syn.get(0).startsWith("nemotronh/model_config.yaml:6:27 SYN002 '--hybrid-layer-pattern' splits the decoder at '|':"
+                + " its 3 segments between '|' lay out the pipeline stage by stage, and the job also sizes its first or last stage by"
+                + " hand; Megatron-Core's select_pipeline_segment raises \"Cannot specify num_layers_in_first_pipeline_stage"), syn.get(0));
+    }
+
+    private static final String NATIVE = """
+            kind: training_job
+            name: nemotronh
+            cluster: missing
+            nodes: 3
+            gpus_per_node: 8
+            model:
+              dtype: bf16
+              layers: 52
+              hidden_size: 4096
+              attention_heads: 32
+              hybrid: { pattern: "PATTERN", mamba_num_heads: 128 }
+            parallelism: { tp: 8, pp: 3 }
+            """;
+
+    @Test
+    void theNativeManifestReadsPipesAndKeepsTheMtpBlocksOutOfTheDecoder() {
+        // Nemotron 3 Super writes its MTP blocks after '/': they are not decoder layers (another reader prices them)
+        String text = NATIVE.replace("PATTERN", PIPED + "/*E/*E");
+        List<String> out = lint(SourceFile.of("nemotronh.yaml", text));
+        assertEquals(List.of(), of(out, "nemotronh.yaml", "SYN002"), out.toString());
+        assertEquals(List.of(), of(out, "nemotronh.yaml", "PAR004"), out.toString());
+        assertEquals(List.of(), of(out, "nemotronh.yaml", "PAR014"), "52 decoder layers: " + out);
+        Specs.Job j = new dev.gpulint.bind.Binder().bind(new dev.gpulint.read.yaml.YamlReader().read(SourceFile.of("nemotronh.yaml", text))
+                .documents()).jobs().get(0);
+        assertEquals(List.of(18L, 17L, 17L), j.parallelism().stageLayers().value());
+        assertEquals(PIPED.replace("|", ""), j.model().hybrid().pattern().value());
+    }
+
+    @Test
+    void theNativeManifestsSegmentsThatAreNoMultipleOfPpAreSyn002AtThePattern() {
+        String text = NATIVE.replace("PATTERN", PIPED).replace("pp: 3", "pp: 2");
+        List<String> out = lint(SourceFile.of("nemotronh.yaml", text));
+        assertEquals(List.of("nemotronh.yaml:11:22 SYN002 'pattern' splits the decoder at '|': it has 3 segments between '|' (18, 17,"
+                + " 17 layers), not a multiple of the pipeline size 2; Megatron-Core's select_pipeline_segment raises \"The number of"
+                + " pipe-delimited segments (3) in hybrid_layer_pattern must be evenly divisible by pipeline_model_parallel_size (2)\";"
+                + " the job stops at start-up. Write one segment per pipeline stage (pp × virtual stages), or drop the '|' for Megatron's"
+                + " even split; the pattern's split is left out of the estimate."), of(out, "nemotronh.yaml", "SYN002"));
+        assertEquals(List.of(), of(out, "nemotronh.yaml", "PAR004"), out.toString());
+    }
+
+    @Test
+    void theNativeManifestRefusesAPipeAmongTheMtpBlocks() {
+        String text = NATIVE.replace("PATTERN", PIPED + "/*E|*E");
+        List<String> syn = of(lint(SourceFile.of("nemotronh.yaml", text)), "nemotronh.yaml", "SYN002");
+        assertEquals(1, syn.size(), syn.toString());
+        assertTrue(syn.get(0).startsWith("nemotronh.yaml:11:22 SYN002 'pattern' is '"), syn.get(0));
+    }
+}

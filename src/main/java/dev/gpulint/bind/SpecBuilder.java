@@ -153,7 +153,9 @@ final class SpecBuilder {
         if (par == null || read == null || read.stages().isEmpty()) return null;
         Located<Long> pp = get(par, PP.key());
         long size = pp != null ? pp.value() : unknown.contains(PP.key()) ? 0 : 1;
-        String why = read.problem(size, get(par, "first_stage_layers") != null || get(par, "last_stage_layers") != null);
+        Located<Long> vpp = get(par, VPP.key());
+        String why = read.problem(size, vpp != null ? vpp.value() : 0,
+                get(par, "first_stage_layers") != null || get(par, "last_stage_layers") != null);
         if (why == null) return new Located<>(read.stages(), pattern.span());
         Located<String> name = get(d.root(), "name");
         String kind = d.root().get("kind").orElse(null) instanceof dev.gpulint.tree.ScalarNode k ? k.text() : "training_job";

@@ -70,18 +70,20 @@ public record HybridPattern(String decoder, List<Long> stages) {
 
     /**
      * What Megatron-Core refuses in the pattern's stages on {@code pp} pipeline ranks (0: pp not known, not checked), or
-     * null: select_pipeline_segment raises when '|' is combined with a hand-sized first or last stage, and when the
-     * segments are not a multiple of pp.
+     * null: select_pipeline_segment raises when '|' is combined with a hand-sized first or last stage, when the segments
+     * are not a multiple of pp, and when a rank's virtual stage has no segment (fewer segments than pp × vpp).
      *
+     * @param vpp    the virtual stages per rank the job writes ({@code --num-virtual-stages-per-pipeline-rank},
+     *               virtual_pp); 0 when it writes none (the segments give it)
      * @param uneven the job writes {@code --decoder-first-pipeline-num-layers} or {@code --decoder-last-pipeline-num-layers}
      *               (first_stage_layers / last_stage_layers)
      */
-    public String problem(long pp, boolean uneven) {
-        return problem(stages, pp, uneven);
+    public String problem(long pp, long vpp, boolean uneven) {
+        return problem(stages, pp, vpp, uneven);
     }
 
-    /** {@link #problem(long, boolean)} of a pattern whose segments hold {@code stages} layers (empty: no '|'). */
-    public static String problem(List<Long> stages, long pp, boolean uneven) {
+    /** {@link #problem(long, long, boolean)} of a pattern whose segments hold {@code stages} layers (empty: no '|'). */
+    public static String problem(List<Long> stages, long pp, long vpp, boolean uneven) {
         if (stages.isEmpty()) return null;
         int n = stages.size();
         if (uneven) {
@@ -93,6 +95,12 @@ public record HybridPattern(String decoder, List<Long> stages) {
             return "it has " + n + " segment" + (n == 1 ? "" : "s") + " between '|' (" + describe(stages) + " layers), not a multiple of the"
                     + " pipeline size " + pp + "; Megatron-Core's select_pipeline_segment raises \"The number of pipe-delimited segments ("
                     + n + ") in hybrid_layer_pattern must be evenly divisible by pipeline_model_parallel_size (" + pp + ")\"";
+        }
+        if (pp > 0 && vpp > 0 && n < pp * vpp) {
+            return "it has " + n + " segment" + (n == 1 ? "" : "s") + " between '|', fewer than the " + pp * vpp + " stages of pp " + pp
+                    + " × " + vpp + " virtual stages; Megatron-Core's select_pipeline_segment builds segment vp_stage × pp + pp_rank and"
+                    + " raises \"Pipeline segment index " + n + " ... is out of range for " + n + " segments\" on the first virtual stage"
+                    + " past them";
         }
         return null;
     }

@@ -116,6 +116,30 @@ class HybridPipelineLintTest {
                 + " hand; Megatron-Core's select_pipeline_segment raises \"Cannot specify num_layers_in_first_pipeline_stage"), syn.get(0));
     }
 
+    @Test
+    void sixSegmentsOnPp3AreTwoVirtualStagesARank() {
+        // 9, 9, 9 | 9, 8, 8: rank r holds segments r and r + 3, as Megatron's interleaved schedule builds them
+        String six = megatron("M-M-M-M*-|M-M-M-M-M|*-M-M-M-M|-M*-M-M-M|-M-M*-M-|M-M-M-M-", 3);
+        Specs.Job j = job(six);
+        assertEquals(List.of(9L, 9L, 9L, 9L, 8L, 8L), j.parallelism().stageLayers().value());
+        assertEquals(2L, j.parallelism().virtualPp().value(), "6 segments on pp 3: vpp 2, as the segments give it");
+        PipelineSplit s = PipelineSplit.of(j.parallelism());
+        assertEquals(18.0, s.layers(52, 3, 0));
+        assertEquals(17.0, s.layers(52, 3, 2));
+        assertEquals(List.of(), of(lint(SourceFile.of("nemotronh/model_config.yaml", six)), "nemotronh/model_config.yaml", "SYN002"));
+    }
+
+    @Test
+    void fewerSegmentsThanPpTimesTheVirtualStagesWrittenAreSyn002() {
+        String text = megatron(PIPED, 3) + "  --num-virtual-stages-per-pipeline-rank: 2\n";
+        List<String> syn = of(lint(SourceFile.of("nemotronh/model_config.yaml", text)), "nemotronh/model_config.yaml", "SYN002");
+        assertEquals(List.of("nemotronh/model_config.yaml:6:27 SYN002 '--hybrid-layer-pattern' splits the decoder at '|': it has 3"
+                + " segments between '|', fewer than the 6 stages of pp 3 × 2 virtual stages; Megatron-Core's select_pipeline_segment"
+                + " builds segment vp_stage × pp + pp_rank and raises \"Pipeline segment index 3 ... is out of range for 3 segments\" on"
+                + " the first virtual stage past them; the job stops at start-up. Write one segment per pipeline stage (pp × virtual"
+                + " stages), or drop the '|' for Megatron's even split; the pattern's split is left out of the estimate."), syn);
+    }
+
     private static final String NATIVE = """
             kind: training_job
             name: nemotronh

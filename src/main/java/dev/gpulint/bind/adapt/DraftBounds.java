@@ -213,7 +213,8 @@ final class DraftBounds {
         j.hybridStages = null;
         String key = j.keys.getOrDefault(v, "hybrid_layer_pattern");
         long pp = j.pp != null ? j.pp.value() : j.unknown.contains("pp") ? 0 : 1;
-        String why = HybridPattern.problem(v.value(), pp, j.firstStageLayers != null || j.lastStageLayers != null);
+        long vpp = j.vpp != null && j.vpp.value() != null ? j.vpp.value() : 0;
+        String why = HybridPattern.problem(v.value(), pp, vpp, j.firstStageLayers != null || j.lastStageLayers != null);
         if (why != null) {
             String owner = j.name != null ? j.name.value() : j.file;
             out.add(Finding.of("SYN002", v.span(), j.format + ":" + owner + "/" + key, "'" + key + "' splits the decoder at '|': " + why
@@ -226,9 +227,9 @@ final class DraftBounds {
         j.stageLayers = j.key(key, new Located<>(v.value(), v.span()));
         int n = v.value().size();
         if (pp > 0) {
-            long vpp = n / pp;
-            j.state("vpp", vpp, key + " (its " + n + " segments between '|' ÷ pp " + pp + ")", Specs.StatedKind.CONFIG, v.span());
-            if (j.vpp == null && vpp > 1) j.vpp = j.key(key, new Located<>(vpp, v.span()));
+            long stages = n / pp;
+            j.state("vpp", stages, key + " (its " + n + " segments between '|' ÷ pp " + pp + ")", Specs.StatedKind.CONFIG, v.span());
+            if (j.vpp == null && stages > 1) j.vpp = j.key(key, new Located<>(stages, v.span()));
         }
     }
 

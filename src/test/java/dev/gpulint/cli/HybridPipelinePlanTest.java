@@ -49,13 +49,24 @@ class HybridPipelinePlanTest {
         return cut == 0 ? PATTERN : PATTERN.substring(0, cut) + "|" + PATTERN.substring(cut);
     }
 
-    private static Map<String, Object> current(Path dir, int cut) {
-        Map<String, Object> doc = PlanCli.in(dir.resolve("cut" + cut)).file("cluster.yaml", PlanCli.LAB_H100)
+    private static Map<String, Object> doc(Path dir, int cut) {
+        return PlanCli.in(dir.resolve("cut" + cut)).file("cluster.yaml", PlanCli.LAB_H100)
                 .file("tests/nemotronh/model_config.yaml", job(cut(cut))).jobClusters("lab", "tests/nemotronh/model_config.yaml")
                 .planJson("--top", "1").json();
-        Map<String, Object> cur = PlanCli.map(doc.get("current"));
+    }
+
+    private static Map<String, Object> current(Path dir, int cut) {
+        Map<String, Object> cur = PlanCli.map(doc(dir, cut).get("current"));
         assertNotNull(cur.get("rank"), "the job as written is valid: rejected by " + cur.get("rejected_by"));
         return cur;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theAssumptionsSayWhichSplitIsPriced(@TempDir Path dir) {
+        List<Object> as = (List<Object>) doc(dir, 28).get("assumptions");
+        assertTrue(as.contains("layers over the pipeline: 28, 24 on the ranks in turn (the layout's 2 stages, laid out layer by layer),"
+                + " as Megatron-Core's select_pipeline_segment builds the hybrid pattern's '|' segments"), as.toString());
     }
 
     @SuppressWarnings("unchecked")

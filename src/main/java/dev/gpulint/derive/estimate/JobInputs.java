@@ -132,7 +132,10 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                 case TORCHTITAN -> ", as torchtitan's pipeline split builds them (its split points, else the embedding and the output a layer each)";
                 // gpt-neox: DeepSpeed's PipelineModule partitions the layers (bind/adapt/PipePartition)
                 case GPT_NEOX -> ", as DeepSpeed's PipelineModule partitions them (pipe-partition-method; PipePartition)";
-                default -> ", as Megatron-Core's get_num_layers_to_build builds them";
+                // a hybrid's pattern with '|': MambaStack builds each segment on its stage (spec/HybridPattern)
+                default -> j.model() != null && j.model().hybrid() != null && layout.split().laidOut((int) pp)
+                        ? ", as Megatron-Core's select_pipeline_segment builds the hybrid pattern's '|' segments"
+                        : ", as Megatron-Core's get_num_layers_to_build builds them";
             });
         }
         StateBytes bytes = StateBytes.of(j, r.zeroStage());

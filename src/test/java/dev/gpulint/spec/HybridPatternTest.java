@@ -1,0 +1,46 @@
+package dev.gpulint.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A hybrid pattern read as Megatron-Core's parse_hybrid_pattern and select_pipeline_segment read it. */
+class HybridPatternTest {
+
+    @Test
+    void theSegmentsAreTheStagesAndTheMtpBlocksAreNoDecoderLayers() {
+        HybridPattern p = HybridPattern.read("M*M-|M-M*E-/*E/*E");
+        assertEquals("M*M-M-M*E-", p.decoder());
+        assertEquals(List.of(4L, 6L), p.stages());
+        assertEquals(List.of(), HybridPattern.read("M*M-M-").stages(), "no '|': Megatron's even split");
+        // an empty segment is a stage of no layers, as Megatron-Core's validate_segment_layers("") is []
+        assertEquals(List.of(0L, 0L, 1L), HybridPattern.read("||M").stages());
+    }
+
+    @Test
+    void whatDoesNotReadIsNull() {
+        assertNull(HybridPattern.read("M*x"));
+        assertNull(HybridPattern.read("|/M*"), "no decoder layer");
+        assertNull(HybridPattern.read(""));
+        assertTrue(HybridPattern.valid("M*|M*/ME/ME"));
+        assertFalse(HybridPattern.valid("M*|M*/M|E"), "no '|' among the MTP blocks (parse_hybrid_pattern: allow_pipe=False)");
+        assertFalse(HybridPattern.valid("M*|M*/Mx"));
+    }
+
+    @Test
+    void megatronsRefusalsAreNamed() {
+        HybridPattern p = HybridPattern.read("M*|M*|M*|M*");
+        assertNull(p.problem(2, 0, false), "4 segments on pp 2: vpp 2");
+        assertNull(p.problem(4, 1, false));
+        assertNull(p.problem(0, 0, false), "pp not known: not checked");
+        assertTrue(p.problem(3, 0, false).startsWith("it has 4 segments between '|' (2, 2, 2, 2 layers), not a multiple of the pipeline"
+                + " size 3"), p.problem(3, 0, false));
+        assertTrue(p.problem(2, 4, false).startsWith("it has 4 segments between '|', fewer than the 8 stages of pp 2 × 4"), p.problem(2, 4, false));
+        assertTrue(p.problem(4, 0, true).contains("Cannot specify num_layers_in_first_pipeline_stage"), p.problem(4, 0, true));
+        assertNull(HybridPattern.read("M*M*").problem(3, 0, true), "no '|': the hand-sized stages are Megatron's other split");
+    }
+}

@@ -167,6 +167,18 @@ final class SpecBuilder {
         return null;
     }
 
+    /**
+     * parallelism.virtual_pp as written; not written, a hybrid pattern's segments ÷ pp when they are more than pp (the
+     * virtual stages Megatron-Core infers from them: inferred_vpp_size, megatron/core/models/hybrid/hybrid_architecture.py),
+     * at the pattern, as a Megatron script's --pipeline-model-parallel-layout or '|' gives it.
+     */
+    private Located<Long> virtualPp(MappingNode par, Located<List<Long>> hybridStages) {
+        Located<Long> vpp = get(par, VPP.key()), pp = get(par, PP.key());
+        if (vpp != null || hybridStages == null || pp == null || pp.value() < 1) return vpp;
+        long stages = hybridStages.value().size() / pp.value();
+        return stages > 1 ? new Located<>(stages, hybridStages.span()) : null;
+    }
+
     /** model.attention: the attention variant (null when not written). */
     private Specs.Attention attention(MappingNode m) {
         if (m == null) return null;
@@ -261,7 +273,7 @@ final class SpecBuilder {
                         get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention")),
                         unknownShape(model), hybrid(sub(model, "hybrid"))),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
-                        get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), get(par, VPP.key()),
+                        get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), virtualPp(par, hybridStages),
                         keySpan(r, "parallelism"), parUnknown, null,
                         switchedOn(get(par, "embedding_in_split")), switchedOn(get(par, "loss_in_split")),
                         get(par, ETP.key()), get(par, "first_stage_layers"), get(par, "last_stage_layers"),

@@ -71,7 +71,10 @@ public record HybridPattern(String decoder, List<Long> stages) {
     /**
      * What Megatron-Core refuses in the pattern's stages on {@code pp} pipeline ranks (0: pp not known, not checked), or
      * null: select_pipeline_segment raises when '|' is combined with a hand-sized first or last stage, when the segments
-     * are not a multiple of pp, and when a rank's virtual stage has no segment (fewer segments than pp × vpp).
+     * are not a multiple of pp, and when a rank's virtual stage has no segment (fewer segments than pp × vpp); more segments
+     * than pp × vpp leave the ones past them built by no rank (Megatron-Core's direct form, _validate_direct_pipeline in
+     * megatron/core/models/hybrid/hybrid_architecture.py at 26f7d124, refuses a vpp other than segments ÷ pp). With no vpp
+     * written, vpp is segments ÷ pp, as that form infers it.
      *
      * @param vpp    the virtual stages per rank the job writes ({@code --num-virtual-stages-per-pipeline-rank},
      *               virtual_pp); 0 when it writes none (the segments give it)
@@ -95,6 +98,13 @@ public record HybridPattern(String decoder, List<Long> stages) {
             return "it has " + n + " segment" + (n == 1 ? "" : "s") + " between '|' (" + describe(stages) + " layers), not a multiple of the"
                     + " pipeline size " + pp + "; Megatron-Core's select_pipeline_segment raises \"The number of pipe-delimited segments ("
                     + n + ") in hybrid_layer_pattern must be evenly divisible by pipeline_model_parallel_size (" + pp + ")\"";
+        }
+        if (pp > 0 && vpp > 0 && n > pp * vpp) {
+            return "it has " + n + " segments between '|', more than the " + pp * vpp + " stages of pp " + pp + " × " + vpp + " virtual"
+                    + " stage" + (vpp == 1 ? "" : "s") + "; Megatron-Core's select_pipeline_segment builds segment vp_stage × pp + pp_rank,"
+                    + " so no rank builds the segments past them and their layers are not trained (its direct form raises"
+                    + " \"PipelineSplit() nodes imply virtual_pipeline_model_parallel_size=" + n / pp + ", but the config specifies " + vpp
+                    + "\")";
         }
         if (pp > 0 && vpp > 0 && n < pp * vpp) {
             return "it has " + n + " segment" + (n == 1 ? "" : "s") + " between '|', fewer than the " + pp * vpp + " stages of pp " + pp

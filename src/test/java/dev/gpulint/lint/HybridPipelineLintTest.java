@@ -170,6 +170,18 @@ class HybridPipelineLintTest {
     }
 
     @Test
+    void theNativeManifestsSixSegmentsOnPp3AreTwoVirtualStages() {
+        String text = NATIVE.replace("PATTERN", "M-M-M-M*-|M-M-M-M-M|*-M-M-M-M|-M*-M-M-M|-M-M*-M-|M-M-M-M-");
+        Specs.Job j = new dev.gpulint.bind.Binder().bind(new dev.gpulint.read.yaml.YamlReader().read(SourceFile.of("nemotronh.yaml", text))
+                .documents()).jobs().get(0);
+        assertEquals(2L, j.parallelism().virtualPp().value(), "the virtual stages the segments give, virtual_pp not written");
+        assertEquals(11, j.parallelism().virtualPp().span().startLine());
+        Specs.Job written = new dev.gpulint.bind.Binder().bind(new dev.gpulint.read.yaml.YamlReader().read(SourceFile.of("nemotronh.yaml",
+                text.replace("pp: 3", "pp: 3, virtual_pp: 2"))).documents()).jobs().get(0);
+        assertEquals(12, written.parallelism().virtualPp().span().startLine(), "written: the value as written");
+    }
+
+    @Test
     void theNativeManifestsSegmentsThatAreNoMultipleOfPpAreSyn002AtThePattern() {
         String text = NATIVE.replace("PATTERN", PIPED).replace("pp: 3", "pp: 2");
         List<String> out = lint(SourceFile.of("nemotronh.yaml", text));

@@ -40,6 +40,8 @@ class HybridPatternTest {
         assertTrue(p.problem(3, 0, false).startsWith("it has 4 segments between '|' (2, 2, 2, 2 layers), not a multiple of the pipeline"
                 + " size 3"), p.problem(3, 0, false));
         assertTrue(p.problem(2, 4, false).startsWith("it has 4 segments between '|', fewer than the 8 stages of pp 2 × 4"), p.problem(2, 4, false));
+        assertTrue(p.problem(2, 1, false).startsWith("it has 4 segments between '|', more than the 2 stages of pp 2 × 1 virtual stage;"),
+                p.problem(2, 1, false));
         assertTrue(p.problem(4, 0, true).contains("Cannot specify num_layers_in_first_pipeline_stage"), p.problem(4, 0, true));
         assertNull(HybridPattern.read("M*M*").problem(3, 0, true), "no '|': the hand-sized stages are Megatron's other split");
     }

@@ -169,7 +169,8 @@ final class SpecBuilder {
 
     /**
      * parallelism.virtual_pp as written; not written, a hybrid pattern's segments ÷ pp when they are more than pp (the
-     * virtual stages Megatron-Core infers from them: inferred_vpp_size, megatron/core/models/hybrid/hybrid_architecture.py),
+     * virtual stages Megatron-Core's direct form infers from them: _validate_direct_pipeline's inferred_vp_size,
+     * megatron/core/models/hybrid/hybrid_architecture.py at 26f7d124),
      * at the pattern, as a Megatron script's --pipeline-model-parallel-layout or '|' gives it.
      */
     private Located<Long> virtualPp(MappingNode par, Located<List<Long>> hybridStages) {

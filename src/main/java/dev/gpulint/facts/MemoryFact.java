@@ -172,6 +172,27 @@ public final class MemoryFact {
     /** Bytes per parameter that stay on the GPU, before tp, pp and ZeRO divide them: the offload's remainder of bytesPerParameter. */
     public double getBytesOnGpu() { return bytesOnGpu; }
 
+    /**
+     * The job has pipeline stages: perGpuBytes is the states' mean over them (parameters ÷ tp·pp), which the message says;
+     * the fullest stage (an uneven split, the embedding and output layer on the first and last) is the plan's estimate's,
+     * held to the same capacity by MEM002's and MEM003's stage facts.
+     */
+    public boolean isStaged() { return pp > 1; }
+
+    private long shard;
+
+    /**
+     * Hybrid sharding (HSDP): the states shard over a group of {@code ranks} data-parallel ranks (times cp), each of the
+     * dp ÷ ranks replicas holding the whole states (derive stage: derive.estimate.StateShards, as the plan shards them).
+     */
+    public MemoryFact hybrid(long ranks) { this.shard = ranks; return this; }
+    /** The states shard over an HSDP shard group smaller than dp. */
+    public boolean isHybrid() { return shard > 0 && dp > shard; }
+    /** The HSDP shard group's data-parallel ranks; 0 without hybrid sharding. */
+    public long getShard() { return shard; }
+    /** The HSDP replicas, dp ÷ the shard group; 1 without hybrid sharding. */
+    public long getReplicas() { return isHybrid() ? dp / shard : 1; }
+
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/memory"; }
 

@@ -40,7 +40,10 @@ public record Layout(int tp, int pp, int dp, int cp, int ep, int virtualPp, int 
     public int replicas() { return dp / shardRanks(); }
 
     /** Hybrid sharding: the states shard over a proper divisor of dp, the replicas all-reduce. */
-    public boolean hybrid() { return dpShard >= 1 && dpShard < dp && dp % dpShard == 0; }
+    public boolean hybrid() { return hybrid(dp, dpShard); }
+
+    /** A shard group of {@code dpShard} ranks is hybrid sharding of {@code dp}: a proper divisor of it ({@link StateShards} asks it of a job). */
+    static boolean hybrid(long dp, long dpShard) { return dpShard >= 1 && dpShard < dp && dp % dpShard == 0; }
 
     /** The same layout sharding over {@code shard} of its dp ranks (0: all of them). */
     public Layout withShard(int shard) {

@@ -181,14 +181,13 @@ public final class MemoryModel {
     private static final class Stages {
         private final Params params;
         private final Held held;
-        private final StateBytes shared, expert;
+        private final StateShards.Sharded sharded;
         private double weights, gradients, optimizer, activations, parameters;     // the stage last filled
 
         Stages(ModelShape m, Layout l, StateBytes b, Variants v) {
             b = v.offload().onGpu(b, l.zeroStage());                // what the job keeps in host memory is not the GPU's
-            double[] ranks = shardRanks(l, v);                    // hybrid sharding (HSDP): the shard group only
-            this.shared = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks[0]);
-            this.expert = b.sharded(l.zeroStage(), l.distributedOptimizer(), ranks[1]);
+            // hybrid sharding (HSDP): the shard group only; the one sharding MEM001/MEM002 use too (StateShards)
+            this.sharded = StateShards.of(l, v).sharded(b, l.zeroStage(), l.distributedOptimizer());
             this.params = new Params(m, l, v);
             this.held = new Held(m, l, v);
         }
@@ -197,9 +196,9 @@ public final class MemoryModel {
         private void fill(int i) {
             double[] p = params.split(i);
             double p0 = p[0], p1 = p[1];
-            weights = p0 * shared.weights() + p1 * expert.weights();
-            gradients = p0 * shared.gradients() + p1 * expert.gradients();
-            optimizer = p0 * shared.optimizer() + p1 * expert.optimizer();
+            weights = sharded.weights(p0, p1);
+            gradients = sharded.gradients(p0, p1);
+            optimizer = sharded.optimizer(p0, p1);
             activations = held.at(i);
             parameters = p0 + p1;
         }
@@ -216,34 +215,25 @@ public final class MemoryModel {
         }
     }
 
-    /**
-     * The data-parallel ranks one GPU's model states shard over, {shared, routed experts}: dp·cp (under hybrid sharding,
-     * HSDP, the shard group only), and for the routed experts Megatron-Core's expert data-parallel group, tp·cp·dp ÷
-     * (etp·ep) ranks ({@link MoeShape.ExpertShare}, the one home with {@link #stageSplit}'s ÷ etp·ep).
-     */
-    private static double[] shardRanks(Layout l, Variants v) {
-        double ranks = (double) l.shardRanks() * l.cp();
-        return new double[] {ranks, expertShare(l, v).ranks()};
-    }
-
-    /** The routed experts' share of one GPU: the job's MoE shape's ({@link MoeShape#share}); without one, expert tp = tp. */
+    /** The routed experts' share of one GPU ({@link StateShards}: the job's MoE shape's etp; without one, expert tp = tp). */
     private static MoeShape.ExpertShare expertShare(Layout l, Variants v) {
-        return v.moe() != null ? v.moe().share(l) : MoeShape.ExpertShare.of(l.tp(), l.tp(), l.ep(), (double) l.shardRanks() * l.cp());
+        return StateShards.of(l, v).experts();
     }
 
     /**
      * Parameters whose optimizer states one GPU of stage {@code i} holds and updates in the optimizer step: sharded (ZeRO
      * stage 1 and up, the distributed optimizer) the stage's shared parameters ÷ dp·cp and its routed experts ÷ the
-     * expert data-parallel ranks ({@link #shardRanks}), as {@link #stages} counts their optimizer bytes; else all of them.
+     * expert data-parallel ranks ({@link StateShards}), as {@link #stages} counts their optimizer bytes; else all of them.
      * Megatron-Core's distributed optimizer shards the expert parameters over the expert data-parallel group
      * (github.com/NVIDIA/Megatron-LM, megatron/core/optimizer/__init__.py, get_megatron_optimizer: the
      * {@code moe_param_groups}' optimizer is built with {@code data_parallel_group=intra_expt_dp_group}, the dense ones'
      * with {@code intra_dp_cp_group}).
      */
     public static double optimizerShard(ModelShape m, Layout l, int i, Variants v) {
-        double[] p = stageSplit(m, l, i, v), ranks = shardRanks(l, v);
-        return StateBytes.optimizerShard(p[0], l.zeroStage(), l.distributedOptimizer(), ranks[0])
-                + StateBytes.optimizerShard(p[1], l.zeroStage(), l.distributedOptimizer(), ranks[1]);
+        double[] p = stageSplit(m, l, i, v);
+        StateShards s = StateShards.of(l, v);
+        return StateBytes.optimizerShard(p[0], l.zeroStage(), l.distributedOptimizer(), s.ranks())
+                + StateBytes.optimizerShard(p[1], l.zeroStage(), l.distributedOptimizer(), s.experts().ranks());
     }
 
     /**

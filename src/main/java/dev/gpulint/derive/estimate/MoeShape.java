@@ -109,7 +109,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
 
     /** The routed experts' share of one GPU in layout {@code l}, their states sharded as the dense ones over dp·cp (HSDP: its shard group). */
     public ExpertShare share(Layout l) {
-        return ExpertShare.of(l.tp(), etp(l), l.ep(), (double) l.shardRanks() * l.cp());
+        return StateShards.of(l.tp(), etp(l), l.ep(), l.shardRanks(), l.cp()).experts();
     }
 
     /**

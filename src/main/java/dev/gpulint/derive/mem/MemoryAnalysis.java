@@ -4,13 +4,24 @@ import dev.gpulint.catalog.Catalog;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.estimate.GpuMemory;
-import dev.gpulint.derive.estimate.MoeShape;
 import dev.gpulint.derive.estimate.StateBytes;
 import dev.gpulint.derive.estimate.StateOffload;
+import dev.gpulint.derive.estimate.StateShards;
 import dev.gpulint.facts.MemoryFact;
 import dev.gpulint.spec.Specs;
 
-/** The MEM family's analysis: model states per GPU (weights, gradients, optimizer states) against GPU memory. */
+/**
+ * The MEM family's analysis: model states per GPU (weights, gradients, optimizer states) against GPU memory.
+ *
+ * <p>The bytes per parameter ({@link StateBytes}), what leaves the GPU ({@link StateOffload}) and the ranks the states
+ * shard over ({@link StateShards}: dp·cp, under hybrid sharding the shard group · cp, the routed experts' expert
+ * data-parallel group) are the plan's memory's own functions, so `check` and `plan` shard a job's states alike. What
+ * differs on purpose: MEM001/MEM002 count the parameters the job states (model.parameters, model.expert_parameters)
+ * ÷ tp·pp, the mean over the pipeline stages, which the message says when pp > 1, because a stated count does not say
+ * which layers, embedding and output layer each stage holds. The plan's estimate prices the fullest stage from the
+ * model's shape (uneven splits, the embedding on the first stage and the output layer on the last:
+ * MemoryModel#stages); MEM002's stage rule and MEM003 hold that one to the same capacity when the job states its shape.
+ */
 public final class MemoryAnalysis {
     private MemoryAnalysis() {}
 
@@ -54,7 +65,6 @@ public final class MemoryAnalysis {
         // dp not known (no GPU count) and no GPU known: the floor, as if the shards were spread over unboundedly many ranks
         boolean dpUnbounded = sharding && dp <= 0;
         if (dpUnbounded && !anyGpu) return;          // on a known node group dp is known, or the job is not sized yet
-        double ranks = dpUnbounded ? Double.POSITIVE_INFINITY : (double) Math.max(1, dp) * cp;
         // Mixture of experts: Megatron divides the expert parameters by etp × ep × pp (expert tp = tp by default) and
         // shards their optimizer states over the expert data-parallel size tp·cp·dp ÷ (etp·ep), the shared ones by
         // tp × pp over dp·cp: MoeShape.ExpertShare, the one split the plan's memory uses too (hardware-facts §6, MEG).
@@ -63,21 +73,31 @@ public final class MemoryAnalysis {
         double expertParams = j.model().expertParameters() == null ? -1 : j.model().expertParameters().value();
         long ep = r.ep();
         if (experts > 1 && ep > 1 && expertParams < 0) return;
-        double perGpu, shared = 0;
-        long expertDp = 0, etp = r.tp();
-        if (expertParams >= 0 && expertParams <= params && ep >= 1) {
+        long etp = r.tp();
+        Specs.Parallelism p = j.parallelism();
+        boolean moe = expertParams >= 0 && expertParams <= params && ep >= 1;
+        if (moe) {
             if (dpUnbounded) return;                 // the expert split needs the job's GPU count
-            Specs.Parallelism p = j.parallelism();
             if (p != null && p.isUnknown(dev.gpulint.spec.ParallelDim.ETP)) return;   // a placeholder: unknown
             if (p != null && p.expertTp() != null && p.expertTp().value() != null && p.expertTp().value() > 0) etp = p.expertTp().value();
-            MoeShape.ExpertShare es = MoeShape.ExpertShare.of(r.tp(), etp, ep, ranks);
-            expertDp = es.whole() ? (long) es.ranks() : 0;
+        }
+        // the ranks the states shard over, as the plan's memory shards them (StateShards): dp·cp, under hybrid sharding
+        // (HSDP) the shard group's ranks · cp; the routed experts' over their expert data-parallel group
+        StateShards shards = StateShards.of(r, etp);
+        StateShards.Sharded per = shards.sharded(sb, (int) zero, distributed);
+        long shard = dpUnbounded ? 0 : StateShards.shardRanks(r, dp);
+        double perGpu, shared = 0;
+        long expertDp = 0;
+        if (moe) {
+            expertDp = shards.expertsWhole() ? (long) shards.experts().ranks() : 0;
             if (sharding && expertDp <= 0) return;
-            shared = (params - expertParams) / ((double) r.tp() * r.pp()) * sb.sharded((int) zero, distributed, ranks).total();
-            perGpu = shared + expertParams / (es.divisor() * r.pp()) * sb.sharded((int) zero, distributed, Math.max(1, expertDp)).total();
+            double sharedParams = (params - expertParams) / ((double) r.tp() * r.pp());
+            double expertOnGpu = expertParams / (shards.experts().divisor() * r.pp());
+            shared = per.total(sharedParams, 0);
+            perGpu = per.total(sharedParams, expertOnGpu);
         } else {
             expertParams = -1;
-            perGpu = params / ((double) r.tp() * r.pp()) * sb.sharded((int) zero, distributed, ranks).total();
+            perGpu = per.total(params / ((double) r.tp() * r.pp()), 0);
         }
         String note = j.statedWhere("parameters");
         MemoryFact f = new MemoryFact(r.name(), j.file(), params, j.model().parameters().span(), stated.total(),
@@ -87,6 +107,7 @@ public final class MemoryAnalysis {
         f.accounting(sb.accounting().id(), sb.where(), distributed, cp, memory.overridesCatalog(), memory.catalogBytes());
         f.offloaded(offload.leaving((int) zero)).bytesOnGpu(sb.total());
         if (expertParams >= 0) f.experts(expertParams, ep, etp, expertDp, shared, perGpu - shared);
+        if (shard > 0 && shard < dp) f.hybrid(shard);
         out.add(f);
     }
 }

@@ -112,6 +112,24 @@ class MemoryAnalysisTest {
     }
 
     @Test
+    void hybridShardingShardsOverTheShardGroupTimesCp() {
+        // 8 GPUs, cp 2: dp 4 = 2 replicas × a shard group of 2; ZeRO-3's 16 bytes over shard 2 × cp 2 = 4 ranks, not dp·cp 8
+        MemoryFact f = fact(H100, "model: { parameters: 7B }\nparallelism: { cp: 2, dp: 4, dp_shard: 2 }\noptimizer: { zero_stage: 3 }\n");
+        assertTrue(f.isHybrid());
+        assertEquals(2, f.getShard());
+        assertEquals(2, f.getReplicas());
+        assertEquals(7e9 * 16 / 4, f.getPerGpuBytes(), 1);
+        // a shard group of all of dp is plain ZeRO-3 over dp·cp
+        MemoryFact all = fact(H100, "model: { parameters: 7B }\nparallelism: { cp: 2, dp: 4, dp_shard: 4 }\noptimizer: { zero_stage: 3 }\n");
+        assertFalse(all.isHybrid());
+        assertEquals(1, all.getReplicas());
+        assertEquals(7e9 * 16 / 8, all.getPerGpuBytes(), 1);
+        // the distributed optimizer shards the optimizer states over the same group
+        MemoryFact dist = fact(H100, "model: { parameters: 7B, dtype: bf16 }\nparallelism: { dp: 8, dp_shard: 2 }\noptimizer: { distributed: true }\n");
+        assertEquals(7e9 * (6 + 12.0 / 2), dist.getPerGpuBytes(), 1);
+    }
+
+    @Test
     void tensorAndPipelineParallelismDivideTheParameters() {
         MemoryFact f = fact(H100, "model: { parameters: 70B }\nparallelism: { tp: 4, pp: 2 }\n");
         assertEquals(1, f.getDp());

@@ -1,0 +1,106 @@
+package dev.gpulint.derive.mem;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.derive.Fixture;
+import dev.gpulint.facts.MemoryFact;
+import dev.gpulint.testing.PlanCli;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One quantity, one home: the model states per GPU `check` holds a job to (MEM001/MEM002's MemoryFact) are the ones
+ * `gpulint plan` prints for the same job (its JSON's weights + gradients + optimizer bytes of the job's own layout),
+ * both sharded by derive.estimate.StateShards. At tp 1 and pp 1 the plan's one stage holds the whole model, so a job
+ * that states the parameter count the plan counts from its shape gets the same bytes from both; under hybrid sharding
+ * (HSDP) both shard over the shard group, not over all of dp.
+ */
+class StatesCheckAndPlanTest {
+
+    private static final String MIXTRAL = "dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8,"
+            + " ffn_hidden_size: 14336, vocab_size: 32000, gated_mlp: true, tied_embeddings: false, seq_length: 4096,"
+            + " experts: 8, top_k: 2";
+    private static final String LLAMA3_70B = "dtype: bf16, layers: 80, hidden_size: 8192, attention_heads: 64, kv_heads: 8,"
+            + " ffn_hidden_size: 28672, vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 8192";
+    /** Mixtral 8x7B's routed experts: 32 layers × 8 experts × 3 matrices of 4096 × 14336 (its config.json). */
+    private static final long MIXTRAL_EXPERTS = 32L * 8 * 3 * 4096 * 14336;
+
+    /** Four nodes of 8 H100 and job {@code j} on all of them. */
+    private static String manifest(String model, String parallelism) {
+        return "kind: cluster\nname: c\nnode_groups:\n  - { name: g, count: 4, gpu: { model: H100-SXM5-80GB, count: 8 },"
+                + " nvlink: { switch: true } }\n---\nkind: training_job\nname: j\ncluster: c\nnodes: 4\nmodel: { " + model + " }\n"
+                + "parallelism: { " + parallelism + " }\nbatch: { micro_batch_size: 1, global_batch_size: 256 }\n"
+                + "optimizer: { zero_stage: 3 }\n";
+    }
+
+    /** The plan's stage 0 of the job's own layout (`plan -f json`: current.memory.stages[0]). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> planStage(Path dir, String name, String text) {
+        Map<String, Object> doc = PlanCli.in(dir).file(name, text).planJson("--top", "1").json();
+        Map<String, Object> current = (Map<String, Object>) doc.get("current");
+        List<Map<String, Object>> stages = (List<Map<String, Object>>) ((Map<String, Object>) current.get("memory")).get("stages");
+        assertEquals(1, stages.size());
+        return stages.get(0);
+    }
+
+    private static double states(Map<String, Object> stage) {
+        return n(stage, "weights_bytes") + n(stage, "gradients_bytes") + n(stage, "optimizer_bytes");
+    }
+
+    private static double n(Map<String, Object> m, String key) {
+        return ((Number) m.get(key)).doubleValue();
+    }
+
+    private static MemoryFact fact(String text) {
+        List<MemoryFact> f = Fixture.of(text).jobFacts(MemoryFact.class, MemoryAnalysis::job);
+        assertEquals(1, f.size());
+        return f.get(0);
+    }
+
+    @Test
+    void hybridShardingGivesCheckAndPlanTheSameStatesPerGpu(@TempDir Path dir) {
+        String layout = "tp: 1, dp: 32, dp_shard: 8";
+        long parameters = Math.round(n(planStage(dir, "count.yaml", manifest("parameters: 1B, " + LLAMA3_70B, layout)), "parameters"));
+        String text = manifest("parameters: " + parameters + ", " + LLAMA3_70B, layout);
+        double plan = states(planStage(dir, "j.yaml", text));
+        MemoryFact check = fact(text);
+        assertTrue(check.isHybrid());
+        assertEquals(8, check.getShard());
+        assertEquals(4, check.getReplicas());
+        assertEquals(plan, check.getPerGpuBytes(), 2, "three byte counts rounded in the JSON");
+        // ZeRO-3's 16 bytes per parameter over the shard group of 8, not over dp 32: more than the GPU's 80 GiB
+        assertEquals(parameters * 16.0 / 8, check.getPerGpuBytes(), 1);
+        assertTrue(check.getPerGpuBytes() > check.getCapacityBytes());
+    }
+
+    @Test
+    void hybridShardingWithExpertsGivesCheckAndPlanTheSameStatesPerGpu(@TempDir Path dir) {
+        String layout = "tp: 1, dp: 32, dp_shard: 8, ep: 8";
+        // the plan's stage holds the shared parameters and an eighth of the routed experts (ep 8)
+        double stage = n(planStage(dir, "count.yaml", manifest("parameters: 1B, expert_parameters: 0, " + MIXTRAL, layout)), "parameters");
+        long parameters = Math.round(stage - MIXTRAL_EXPERTS / 8.0 + MIXTRAL_EXPERTS);
+        String text = manifest("parameters: " + parameters + ", expert_parameters: " + MIXTRAL_EXPERTS + ", " + MIXTRAL, layout);
+        double plan = states(planStage(dir, "j.yaml", text));
+        MemoryFact check = fact(text);
+        assertTrue(check.isMoe());
+        assertEquals(1, check.getExpertDp(), "the expert data-parallel size: the shard group 8 × tp 1 ÷ (etp 1 × ep 8)");
+        assertEquals(plan, check.getPerGpuBytes(), 2, "three byte counts rounded in the JSON");
+        assertTrue(check.getPerGpuBytes() > check.getCapacityBytes());
+    }
+
+    @Test
+    void withoutHybridShardingCheckAndPlanShardOverAllOfDp(@TempDir Path dir) {
+        String layout = "tp: 1, dp: 32";
+        long parameters = Math.round(n(planStage(dir, "count.yaml", manifest("parameters: 1B, " + LLAMA3_70B, layout)), "parameters"));
+        String text = manifest("parameters: " + parameters + ", " + LLAMA3_70B, layout);
+        MemoryFact check = fact(text);
+        assertEquals(false, check.isHybrid());
+        assertEquals(1, check.getReplicas());
+        assertEquals(states(planStage(dir, "j.yaml", text)), check.getPerGpuBytes(), 2);
+        assertEquals(parameters * 16.0 / 32, check.getPerGpuBytes(), 1);
+    }
+}

@@ -40,13 +40,12 @@ public record MtpLayers(int layers, int blocks) {
         }
     }
 
-    /** The job's MTP layers (model.mtp_layers and what each format writes for it), with a line in the assumptions when priced or unknown. */
+    /**
+     * The job's MTP layers (model.mtp_layers and what each format writes for it), with a line in the assumptions when priced.
+     * A count written but not known (a placeholder) leaves the job unestimated, as every model size does (JobInputs' missing).
+     */
     public static MtpLayers of(Specs.Job j, List<String> as) {
         Specs.Model m = j.model();
-        if (m != null && m.isUnknown("model.mtp_layers")) {
-            as.add("model.mtp_layers written but not known: no multi-token prediction layer priced");
-            return NONE;
-        }
         Specs.Mtp mtp = m == null ? null : m.mtp();
         long n = whole(mtp == null ? null : mtp.layers());
         if (n <= 0) return NONE;

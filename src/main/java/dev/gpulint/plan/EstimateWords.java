@@ -194,7 +194,7 @@ public final class EstimateWords {
         return String.format(Locale.ROOT,
                 "%d multi-token prediction layer%s (MtpLayers, Megatron-Core's multi_token_prediction.py): %s; eh_proj 2h → h"
                         + " 6·tokens·2h²/tp %.3g TFLOP at %.0f TFLOP/s + 3 kernels each = %s; the output layer's logits and cross-entropy"
-                        + " again %s; %s per micro-batch on the last stage (in the compute above)",
+                        + " again %s; %s per micro-batch on the last stage (in the compute above when the last stage is the slowest)",
                 x.layers(), x.layers() == 1 ? "" : "s", blocks, x.projFlops() / 1e12, x.gemmRate() / 1e12, Units.seconds(x.projSeconds()),
                 Units.seconds(x.logitSeconds()), Units.seconds(x.seconds()));
     }

@@ -105,7 +105,7 @@ model:
   vocab_size: {r['vocab']}
   gated_mlp: {r['gated']}
   tied_embeddings: {r['tied']}
-  seq_length: {r['seq']}{head_dim(r)}{moe_model(r)}{attention(r)}
+  seq_length: {r['seq']}{head_dim(r)}{moe_model(r)}{attention(r)}{mtp(r)}
 parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)}{tp_overlap(r)}{tp_layout(r)} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
@@ -175,6 +175,12 @@ def fp8_param_gather(r):
     empty or absent: not stated, 2 bytes per gathered parameter."""
     f = (r.get("fp8_param_gather") or "").strip()
     return f"\nfp8_param_gather: {f}" if f in ("true", "false") else ""
+
+
+def mtp(r):
+    """model.mtp_layers (column `mtp`: the multi-token prediction layers the row's recipe trains, Megatron's --mtp-num-layers,
+    Megatron-Bridge's mtp_num_layers; derive/estimate/MtpLayers); empty or absent: none."""
+    return f"\n  mtp_layers: {r['mtp']}" if r.get("mtp") else ""
 
 
 def head_dim(r):

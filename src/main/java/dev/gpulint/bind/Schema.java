@@ -121,7 +121,7 @@ public final class Schema {
                     f("expert_parameters", Type.COUNT, false), num("ffn_hidden_size", false, 1, Integer.MAX_VALUE),
                     num("vocab_size", false, 1, Integer.MAX_VALUE), num("head_dim", false, 1, Integer.MAX_VALUE),
                     f("gated_mlp", Type.BOOL, false), f("tied_embeddings", Type.BOOL, false),
-                    num("top_k", false, 1, 1024),
+                    num("top_k", false, 1, 1024), num("mtp_layers", false, 0, 64),
                     map("moe", false, num("expert_ffn_hidden_size", false, 1, Integer.MAX_VALUE),
                             num("shared_expert_ffn_hidden_size", false, 1, Integer.MAX_VALUE), f("layer_freq", Type.LAYER_PATTERN, false),
                             num("dense_layers", false, 0, Integer.MAX_VALUE), f("capacity_factor", Type.NUMBER, false),

@@ -98,7 +98,7 @@ final class SpecBuilder {
     }
 
     private static final String[] SHAPE = {"layers", "attention_heads", "kv_heads", "hidden_size", "seq_length", "experts",
-            "ffn_hidden_size", "vocab_size", "head_dim", "top_k"};
+            "ffn_hidden_size", "vocab_size", "head_dim", "top_k", "mtp_layers"};
     private static final String[] MOE_SHAPE = {"expert_ffn_hidden_size", "shared_expert_ffn_hidden_size", "dense_layers"};
     private static final String[] ATTENTION_SHAPE = {"sliding_window", "full_attention_every", "kv_lora_rank", "q_lora_rank",
             "qk_head_dim", "qk_rope_head_dim", "v_head_dim"};
@@ -272,7 +272,8 @@ final class SpecBuilder {
                         get(model, "seq_length"), get(model, "experts"), get(model, "expert_parameters"),
                         get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
                         get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention")),
-                        unknownShape(model), hybrid(sub(model, "hybrid"))),
+                        unknownShape(model), hybrid(sub(model, "hybrid")),
+                        get(model, "mtp_layers") == null ? null : new Specs.Mtp(get(model, "mtp_layers"), null)),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
                         get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), virtualPp(par, hybridStages),
                         keySpan(r, "parallelism"), parUnknown, null,

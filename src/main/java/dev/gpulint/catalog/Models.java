@@ -50,7 +50,7 @@ public final class Models {
                         long headDim, long ffn, long vocab, long maxPositions, long experts, long topK, long moeFfn,
                         long sharedExperts, long firstDenseLayers, long moeLayerStep, boolean gated, boolean tied,
                         long slidingWindow, long fullAttentionEvery, boolean sinks, long kvLoraRank, Mla mla,
-                        double swigluLimit, boolean expertBias) {
+                        double swigluLimit, boolean expertBias, long mtpLayers) {
         public boolean moe() { return experts > 1; }
     }
 
@@ -199,7 +199,7 @@ public final class Models {
                 n(e, "sliding_window"), n(e, "full_attention_every"), Boolean.TRUE.equals(e.get("sinks")), n(e, "kv_lora_rank"),
                 Mla.of(n(e, "q_lora_rank"), n(e, "qk_nope_head_dim"), n(e, "qk_rope_head_dim"), n(e, "v_head_dim")),
                 e.get("swiglu_limit") instanceof Number limit && limit.doubleValue() > 0 ? limit.doubleValue() : 0,
-                Boolean.TRUE.equals(e.get("expert_bias")));
+                Boolean.TRUE.equals(e.get("expert_bias")), n(e, "num_nextn_predict_layers"));
     }
 
     /** The hybrid layer kinds an entry states, or null; a pattern of other characters or of another length than its layers is refused. */

@@ -30,6 +30,7 @@ public final class EstimateWords {
         if (t instanceof Term.Float8 f) return float8(f);
         if (t instanceof Term.Moe m) return moe(m);
         if (t instanceof Term.ExpertPasses x) return expertPasses(x);
+        if (t instanceof Term.Mtp x) return mtp(x);
         if (t instanceof Term.Recompute r) return recompute(r);
         if (t instanceof Term.Bf16Layers b) return bf16Layers(b);
         if (t instanceof Term.Collectives c) return collectives(c);
@@ -183,6 +184,19 @@ public final class EstimateWords {
                 m.denseLayers() > 0 ? "; " + m.denseLayers() + " dense layer" + (m.denseLayers() == 1 ? "" : "s") + " (ffn " + m.denseFfn() + ") "
                         + Units.seconds(m.denseSeconds()) + " each" : "")
                 + " (in the compute above: linear counts attention only)";
+    }
+
+    static String mtp(Term.Mtp x) {
+        String blocks = x.stageBlocks() > 0
+                ? String.format(Locale.ROOT, "%s layer%s of the model's kind × the mean layer = %s (in the compute above: the last stage's layers)",
+                        trim(x.stageBlocks()), x.stageBlocks() == 1 ? "" : "s", Units.seconds(x.blockSeconds()))
+                : "their transformer layers where the layout's m places them (in the compute above: that stage's layers)";
+        return String.format(Locale.ROOT,
+                "%d multi-token prediction layer%s (MtpLayers, Megatron-Core's multi_token_prediction.py): %s; eh_proj 2h → h"
+                        + " 6·tokens·2h²/tp %.3g TFLOP at %.0f TFLOP/s + 3 kernels each = %s; the output layer's logits and cross-entropy"
+                        + " again %s; %s per micro-batch on the last stage (in the compute above when the last stage is the slowest)",
+                x.layers(), x.layers() == 1 ? "" : "s", blocks, x.projFlops() / 1e12, x.gemmRate() / 1e12, Units.seconds(x.projSeconds()),
+                Units.seconds(x.logitSeconds()), Units.seconds(x.seconds()));
     }
 
     static String collectives(Term.Collectives c) {

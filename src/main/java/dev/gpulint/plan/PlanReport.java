@@ -84,6 +84,8 @@ public final class PlanReport {
         time.put("optimizer_s", r(t.optimizer()));
         // the tp-copy term, only where it is priced (TpLayoutCopy: [b, s, h] activations sharded on the sequence)
         for (Term x : e.terms()) if (x instanceof Term.TpCopy c) time.put("tp_copy_s", r(c.stepSeconds()));
+        // the mtp term, only where the job has MTP layers (MtpLayers): their time on the last stage per step
+        for (Term x : e.terms()) if (x instanceof Term.Mtp c) time.put("mtp_s", r(c.stepSeconds()));
         plan.put("time", time);
         Map<String, Object> th = new LinkedHashMap<>();
         th.put("tokens_per_s_per_gpu", r(e.throughput().tokensPerSecondPerGpu()));

@@ -60,6 +60,9 @@ public final class PipelineLayout {
     /** The transformer decoder layers of the whole layout (Megatron asserts they are num_layers). */
     public long decoderLayers() { return stages.stream().mapToLong(Stage::decoder).sum(); }
 
+    /** The MTP layers (m) the layout places. */
+    public long mtpLayers() { return stages.stream().mapToLong(Stage::mtp).sum(); }
+
     /** The transformer blocks (decoder and MTP layers) of each stage, in order. */
     public List<Long> blocks() { return stages.stream().map(s -> (long) s.blocks()).toList(); }
 

@@ -223,7 +223,7 @@ public final class Specs {
                         Located<Long> seqLength, Located<Long> experts, Located<Double> expertParameters,
                         Located<Long> ffnHiddenSize, Located<Long> vocabSize, Located<Long> headDim,
                         Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK, Moe moe,
-                        Attention attention, java.util.Set<String> unknown, Hybrid hybrid) {
+                        Attention attention, java.util.Set<String> unknown, Hybrid hybrid, Mtp mtp) {
         public Model {
             unknown = unknown == null ? java.util.Set.of() : java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(unknown));
         }
@@ -237,7 +237,7 @@ public final class Specs {
                     + ", expertParameters=" + expertParameters + ", ffnHiddenSize=" + ffnHiddenSize + ", vocabSize=" + vocabSize
                     + ", headDim=" + headDim + ", gatedMlp=" + gatedMlp + ", tiedEmbeddings=" + tiedEmbeddings + ", topK=" + topK
                     + ", moe=" + moe + ", attention=" + attention + (unknown.isEmpty() ? "" : ", unknown=" + unknown)
-                    + (hybrid == null ? "" : ", hybrid=" + hybrid) + "]";
+                    + (hybrid == null ? "" : ", hybrid=" + hybrid) + (mtp == null ? "" : ", mtp=" + mtp) + "]";
         }
     }
 
@@ -448,6 +448,15 @@ public final class Specs {
      * @param groups   n_groups ({@code --mamba-num-groups})
      * @param conv     conv_kernel (MambaMixer's d_conv)
      */
+    /**
+     * Multi-token prediction (DeepSeek-V3's MTP modules, Megatron-Core's MultiTokenPredictionBlock): {@code layers} MTP layers
+     * after the decoder (Megatron's {@code --mtp-num-layers}, NeMo 2 / Megatron-Bridge {@code mtp_num_layers}, Hugging Face's
+     * {@code num_nextn_predict_layers}, the native {@code model.mtp_layers}, or the {@code m}s of a
+     * {@code --pipeline-model-parallel-layout}); {@code blocks} the layers one MTP layer holds when a hybrid pattern writes them
+     * after '/' (Nemotron 3 Super's {@code /*E}: 2), null for one transformer layer. Null when not written.
+     */
+    public record Mtp(Located<Long> layers, Located<Long> blocks) {}
+
     public record Hybrid(Located<String> pattern, Located<Long> heads, Located<Long> headDim, Located<Long> state, Located<Long> groups,
                          Located<Long> conv) {}
 

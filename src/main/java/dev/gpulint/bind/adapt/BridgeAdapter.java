@@ -29,7 +29,7 @@ import java.util.Map;
  * <li>the model's dimensions where written ({@code num_layers}, {@code hidden_size}, {@code num_attention_heads},
  *     {@code num_query_groups}, {@code ffn_hidden_size}, {@code kv_channels}, {@code vocab_size},
  *     {@code gated_linear_unit}, {@code share_embeddings_and_output_weights}, {@code num_moe_experts} and the MoE keys
- *     of {@link Nemo2Moe}), {@code recompute_granularity}, CPU activation offload;
+ *     of {@link Nemo2Moe}, {@code mtp_num_layers}), {@code recompute_granularity}, CPU activation offload;
  * <li>the model's name for the catalog ({@link ModelNames}): the provider class {@code model._target_}
  *     ({@code Llama3ModelProvider70B} reads as Llama 3 70B; a family's class without a size names no entry) and the Hugging
  *     Face tokenizer {@code tokenizer.tokenizer_model};
@@ -127,6 +127,8 @@ final class BridgeAdapter implements FormatAdapter {
         j.vocab = j.key(at + "vocab_size", TreeValues.whole(scalar(model, "vocab_size")));
         j.gated = TreeValues.bool(scalar(model, "gated_linear_unit"));
         j.tied = TreeValues.bool(scalar(model, "share_embeddings_and_output_weights"));
+        // multi-token prediction (Megatron-Core's TransformerConfig.mtp_num_layers; None: none)
+        j.mtpLayers = j.key(at + "mtp_num_layers", TreeValues.whole(scalar(model, "mtp_num_layers")));
         Located<Long> experts = TreeValues.whole(scalar(model, "num_moe_experts"));
         if (experts != null) {
             j.experts = j.key(at + "num_moe_experts", experts);

@@ -45,6 +45,7 @@ final class DraftBounds {
             slot(j -> j.vocab, (j, v) -> j.vocab = v, "model", "vocab_size"),
             slot(j -> j.headDim, (j, v) -> j.headDim = v, "model", "head_dim"),
             slot(j -> j.topK, (j, v) -> j.topK = v, "model", "top_k"),
+            slot(j -> j.mtpLayers, (j, v) -> j.mtpLayers = v, "model", "mtp_layers"),
             slot(j -> j.moeFfn, (j, v) -> j.moeFfn = v, "model", "moe", "expert_ffn_hidden_size"),
             slot(j -> j.sharedFfn, (j, v) -> j.sharedFfn = v, "model", "moe", "shared_expert_ffn_hidden_size"),
             slot(j -> j.denseLayers, (j, v) -> j.denseLayers = v, "model", "moe", "dense_layers"),
@@ -195,6 +196,8 @@ final class DraftBounds {
         }
         j.stageLayers = j.key(key, new Located<>(layout.blocks(), v.span()));
         if (j.layers == null) j.layers = j.key(key, new Located<>(layout.decoderLayers(), v.span()));
+        // the layout's m letters are the MTP layers it places (Megatron-Core asserts they match --mtp-num-layers)
+        if (j.mtpLayers == null && layout.mtpLayers() > 0) j.mtpLayers = j.key(key, new Located<>((long) layout.mtpLayers(), v.span()));
         if (pp > 0) {
             long vpp = layout.stages().size() / pp;
             j.state("vpp", vpp, key + " (its " + layout.stages().size() + " stages ÷ pp " + pp + ")", Specs.StatedKind.CONFIG, v.span());

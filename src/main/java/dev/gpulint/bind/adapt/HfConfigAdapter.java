@@ -161,7 +161,10 @@ final class HfConfigAdapter implements FormatAdapter {
                 Models.Mla.of(first(m, "q_lora_rank"), first(m, "qk_nope_head_dim"), first(m, "qk_rope_head_dim"), first(m, "v_head_dim")),
                 // GPT-OSS: swiglu_limit clamps the experts' GLU; its experts' projections carry biases (GptOssExperts'
                 // gate_up_proj_bias and down_proj_bias, no config key)
-                experts > 1 ? Math.max(0, decimal(m, "swiglu_limit")) : 0, experts > 1 && "gpt_oss".equals(type));
+                experts > 1 ? Math.max(0, decimal(m, "swiglu_limit")) : 0, experts > 1 && "gpt_oss".equals(type),
+                // multi-token prediction: DeepSeek-V3's num_nextn_predict_layers, Qwen3-Next's mtp_num_hidden_layers (the MTP
+                // modules its weights hold; ModelNames takes them for the Megatron-Bridge jobs that build from the config)
+                Math.min(64, Math.max(0, first(m, "num_nextn_predict_layers", "mtp_num_hidden_layers"))));
     }
 
     /** sliding_window, unless use_sliding_window says it is off (Qwen 2 and 3 write a window they do not use). */

@@ -12,8 +12,9 @@ import java.util.Map;
  * {@code --hybrid-layer-pattern}, formerly {@code --hybrid-override-pattern}: one character per layer, {@code M} Mamba-2,
  * {@code *} self-attention, {@code -} MLP, {@code E} MoE; {@code |} between pipeline stages is no layer but lays out the
  * pipeline, each segment one stage's layers ({@link HybridPattern}), and what follows the first
- * {@code /} are the MTP layers' blocks, not counted: Nemotron 3 Super writes {@code ...EME/*E/*E} with
- * {@code --mtp-num-layers 2}). The pattern is the job's {@link Specs.Hybrid}, with the mixer's sizes {@code --mamba-num-heads},
+ * {@code /} are the MTP layers' blocks, one '/'-separated group per MTP layer: Nemotron 3 Super writes {@code ...EME/*E/*E} with
+ * {@code --mtp-num-layers 2}, each MTP layer an attention and an MoE block; they are not decoder layers, the job's
+ * {@link Specs.Mtp} counts them, its blocks per MTP layer the first group's letters). The pattern is the job's {@link Specs.Hybrid}, with the mixer's sizes {@code --mamba-num-heads},
  * {@code --mamba-head-dim}, {@code --mamba-state-dim}, {@code --mamba-num-groups} (each null when not written: the estimate
  * takes Megatron-LM's default and says so; derive/estimate/MambaLayers prices the layers by kind, its E layers as MoE layers
  * of the job's {@code --num-experts}, {@code --moe-router-topk}, {@code --moe-ffn-hidden-size} and
@@ -41,6 +42,8 @@ final class HybridLayers {
             // the decoder's layers: before the first '/' (what follows are the MTP layers' blocks), '|' between stages,
             // each segment a stage's layers (DraftBounds checks them against pp and makes them the job's split)
             HybridPattern read = HybridPattern.read(p);
+            int slash = p.indexOf('/');
+            if (slash >= 0) mtp(j, p.substring(slash + 1), pattern);
             if (read != null) {
                 kinds = Models.Hybrid.kinds(read.decoder());
                 layers = read.decoder();
@@ -62,6 +65,20 @@ final class HybridLayers {
         j.unpriced.add((on ? "--is-hybrid-model" : patternFlag) + ": the estimate prices Mamba-2, attention, MLP and MoE layers by kind, not a job without"
                 + " a " + patternFlag + " of M, *, - and E, so every layer of --num-layers is priced as attention + MLP (MoE"
                 + " where the job states experts), its Mamba-2 layers included: time and memory are overstated for them");
+    }
+
+    /**
+     * The MTP layers' blocks after the pattern's first '/' ({@code *E/*E}: two MTP layers of two blocks): the blocks of one MTP
+     * layer (the first group's letters, '|' not counted), and the MTP layers when --mtp-num-layers is not written (the groups).
+     * Megatron-LM's num_floating_point_operations counts the pattern's letters after '/' as layers of their kind
+     * (tests/unit_tests/test_training.py, expected_hybrid_flops: {@code hybrid_layer_pattern.replace("/", "")}).
+     */
+    private static void mtp(JobDraft j, String after, Word pattern) {
+        String[] groups = after.split("/", -1);
+        String first = groups[0].replace("|", "");
+        if (first.isEmpty() || !first.matches("[M*\\-E]+") || first.length() > 64) return;
+        j.mtpBlocks = new Located<>((long) first.length(), pattern.span());
+        if (j.mtpLayers == null) j.mtpLayers = new Located<>((long) Math.min(64, groups.length), pattern.span());
     }
 
     /** The largest Mamba-2 size read (heads, head dimension, state, groups): 2^16, far above any published mixer's (128 heads of 64, state 256, 8 groups), and its products stay well inside a long. */

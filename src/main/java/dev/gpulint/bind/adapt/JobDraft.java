@@ -115,6 +115,8 @@ final class JobDraft {
     final List<String> unpriced = new ArrayList<>();
     /** A hybrid Mamba model's layer pattern and mixer sizes (ModelNames from the catalog, HybridLayers from a Megatron script); null: none. */
     Specs.Hybrid hybrid;
+    /** Multi-token prediction: the MTP layers (--mtp-num-layers, mtp_num_layers, a layout's m) and the blocks of one when a hybrid pattern writes them after '/'. */
+    Located<Long> mtpLayers, mtpBlocks;
     /** Values the adapters read and refused (a boolean key written "maybe", a fraction of 1.5): SYN002 each
      *  ({@link DraftValues}), reported by DraftBounds. */
     final List<DraftValues.Refused> refused = new ArrayList<>();
@@ -246,7 +248,8 @@ final class JobDraft {
         Specs.Model model = parameters == null && layers == null && heads == null && kvHeads == null && experts == null
                 && seqLength == null && hidden == null && unknownShape.isEmpty() ? null
                 : new Specs.Model(parameters, dtype, layers, heads, kvHeads, hidden, seqLength, experts, null, ffn, vocab, headDim,
-                        gated, tied, topK, moe(), attention(), unknownShape, hybrid);
+                        gated, tied, topK, moe(), attention(), unknownShape, hybrid,
+                        mtpLayers == null ? null : new Specs.Mtp(mtpLayers, mtpBlocks));
         Span key = first(tp, pp, cp, dp, ep);
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null

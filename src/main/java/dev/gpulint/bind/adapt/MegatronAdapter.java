@@ -52,7 +52,8 @@ final class MegatronAdapter implements FormatAdapter {
             Map.entry("--ffn-hidden-size", "model.ffn_hidden_size"), Map.entry("--vocab-size", "model.vocab_size"),
             Map.entry("--kv-channels", "model.head_dim"), Map.entry("--moe-router-topk", "model.top_k"),
             Map.entry("--moe-ffn-hidden-size", "model.moe.expert_ffn_hidden_size"),
-            Map.entry("--moe-shared-expert-intermediate-size", "model.moe.shared_expert_ffn_hidden_size"));
+            Map.entry("--moe-shared-expert-intermediate-size", "model.moe.shared_expert_ffn_hidden_size"),
+            Map.entry("--mtp-num-layers", "model.mtp_layers"));
     private static final Pattern NAME_TOKEN = Pattern.compile("((?:tp|pp|ep|emp|etp|cp|vpp|dp)[0-9]+)+");
     private static final Pattern NAME_PART = Pattern.compile("(tp|pp|emp|ep|etp|cp|vpp|dp)([0-9]+)");
 
@@ -274,6 +275,8 @@ final class MegatronAdapter implements FormatAdapter {
                     bf16Count(j, flags, "--num-layers-at-end-in-bf16"), 1, fp8Recipe, !recipeWritten);
             j.fp8LayersBf16Key = "--first-last-layers-bf16";
         }
+        // --mtp-num-layers: multi-token prediction's layers after the decoder (derive/estimate/MtpLayers prices them)
+        j.mtpLayers = j.key("--mtp-num-layers", located(flags.get("--mtp-num-layers")));
         // --hybrid-layer-pattern (with --is-hybrid-model, or alone): the layers and the Mamba-2 mixer's sizes, priced by kind (HybridLayers)
         String patternFlag = flags.containsKey("--hybrid-layer-pattern") ? "--hybrid-layer-pattern" : "--hybrid-override-pattern";
         HybridLayers.read(j, switchFlag(j, flags, script, "--is-hybrid-model"), flags.get(patternFlag), patternFlag, flags);

@@ -236,6 +236,13 @@ final class ModelNames {
         if (j.vocab == null && e.vocab() > 0) j.vocab = j.key(key, new Located<>(e.vocab(), at.span()));
         if (j.experts == null && e.moe()) j.experts = j.key(key, new Located<>(e.experts(), at.span()));
         if (j.topK == null && e.moe() && e.topK() > 0) j.topK = j.key(key, new Located<>(e.topK(), at.span()));
+        // multi-token prediction: Megatron-Bridge's AutoBridge maps num_nextn_predict_layers (and mtp_num_hidden_layers) to
+        // mtp_num_layers (src/megatron/bridge/models/conversion/model_bridge.py, CONFIG_MAPPING), so a Bridge job built from the
+        // config trains its MTP layers; Megatron-LM's argparse reads no config (--mtp-num-layers, default none), nor does
+        // torchtitan or NeMo 2's recipe, so no other format takes them from the weights' config
+        if (j.mtpLayers == null && e.mtpLayers() > 0 && BridgeAdapter.FORMAT.equals(j.format)) {
+            j.mtpLayers = j.key(key, new Located<>(e.mtpLayers(), at.span()));
+        }
         if (j.gated == null) j.gated = new Located<>(e.gated(), at.span());
         if (j.tied == null) j.tied = new Located<>(e.tied(), at.span());
     }

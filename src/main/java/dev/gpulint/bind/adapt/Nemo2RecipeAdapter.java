@@ -23,7 +23,7 @@ import java.util.Map;
  *     {@code expert_tensor_parallel_size} and {@code sequence_parallel};
  * <li>{@code data.micro_batch_size}, {@code data.global_batch_size}, {@code data.seq_length};
  * <li>{@code model.config} (Megatron-Core's TransformerConfig): {@code num_layers}, {@code hidden_size},
- *     {@code num_attention_heads}, {@code num_query_groups}, {@code num_moe_experts}, {@code ffn_hidden_size},
+ *     {@code num_attention_heads}, {@code num_query_groups}, {@code num_moe_experts}, {@code mtp_num_layers}, {@code ffn_hidden_size},
  *     {@code kv_channels}, {@code vocab_size}, {@code gated_linear_unit}, {@code share_embeddings_and_output_weights},
  *     {@code seq_length} (when data does not say), {@code recompute_granularity} (null: none), {@code fp8};
  *     a config class named by {@code _target_} without its dimensions gives those of {@link Nemo2Configs};
@@ -132,6 +132,8 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.heads = j.key("model.config.num_attention_heads", TreeValues.whole(scalar(config, "num_attention_heads")));
         j.kvHeads = j.key("model.config.num_query_groups", TreeValues.whole(scalar(config, "num_query_groups")));
         j.experts = j.key("model.config.num_moe_experts", TreeValues.whole(scalar(config, "num_moe_experts")));
+        // multi-token prediction (Megatron-Core's TransformerConfig.mtp_num_layers; None: none)
+        j.mtpLayers = j.key("model.config.mtp_num_layers", TreeValues.whole(scalar(config, "mtp_num_layers")));
         pipelineSplit(j, strategy, where, config);
         Located<Boolean> offload = TreeValues.bool(scalar(config, "cpu_offloading"));
         Located<Boolean> activations = TreeValues.bool(scalar(config, "cpu_offloading_activations"));

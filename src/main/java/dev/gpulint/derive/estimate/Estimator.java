@@ -50,7 +50,7 @@ public final class Estimator {
         double tokens = (double) l.microBatchSize() * m.seq() / l.cp();         // per micro-batch, per GPU's sequence share
         int pp = l.pp();
         double[] stageLayers = new double[pp];
-        for (int i = 0; i < pp; i++) stageLayers[i] = MemoryModel.stageLayers(m, l, i);
+        for (int i = 0; i < pp; i++) stageLayers[i] = MemoryModel.stageLayers(m, l, i, v.mtp());   // the MTP layers' blocks too (MtpLayers)
         // recomputation per Checkpointing: full 4/3 of everything; op-level SAC some matmuls and every elementwise op;
         // one layer in n by the share of a stage's layers (the even share: a hand-sized split changes it by a layer)
         double evenLayers = (double) m.layers() / pp;
@@ -111,10 +111,14 @@ public final class Estimator {
                 hw.hbmBytesPerSecond() * e.hbm());
         double[] bf16Layers = v.layerPrecision().perStage(m, l);
         double bf16S = bf16 == null ? 0 : bf16.extraSeconds();
+        long mb = l.microBatches() > 0 ? l.microBatches()
+                : Math.max(1, (l.globalBatchSize() + (long) l.microBatchSize() * l.dp() - 1) / ((long) l.microBatchSize() * l.dp()));
+        // multi-token prediction (MtpLayers): its blocks are in the stage's layers; its eh_proj and the logits again on the last stage
+        Term.Mtp mtp = v.mtp().price(m, l, tokens, rfLin, pg, e.gemmKernelS(), logitS, v.mtp().extraBlocks(m, l, pp - 1), layerS, mb);
         // the slowest stage: the last (its layers and the logits) when the layers split evenly; with a split that gives the
         // first or last stage fewer layers, the fullest other stage may be
         int slowest = pp - 1;
-        double stageS = stageLayers[slowest] * layerS + bf16Layers[slowest] * bf16S + logitS;
+        double stageS = stageLayers[slowest] * layerS + bf16Layers[slowest] * bf16S + logitS + (mtp == null ? 0 : mtp.seconds());
         for (int i = 0; i < pp - 1; i++) {
             double s = stageLayers[i] * layerS + bf16Layers[i] * bf16S;
             if (s > stageS) { slowest = i; stageS = s; }
@@ -129,6 +133,7 @@ public final class Estimator {
         if (f8 != null) terms.add(f8);
         if (moe != null) terms.add(moe.term());
         if (moe != null && moe.passes() != null) terms.add(moe.passes());
+        if (mtp != null) terms.add(mtp);
         if (recomputed != null) terms.add(recomputed);
         if (bf16 != null) terms.add(bf16.term(bf16Layers[slowest]));
 
@@ -136,8 +141,6 @@ public final class Estimator {
         Map<ParallelDim, Tier> tiers = new EnumMap<>(ParallelDim.class);
         Map<Tier, Double> exposed = new EnumMap<>(Tier.class);
         for (Tier t : Tier.values()) exposed.put(t, 0.0);
-        long mb = l.microBatches() > 0 ? l.microBatches()
-                : Math.max(1, (l.globalBatchSize() + (long) l.microBatchSize() * l.dp() - 1) / ((long) l.microBatchSize() * l.dp()));
         List<Estimate.Traffic> traffic = new ArrayList<>();
         Comm c = new Comm(hw, stride, terms, traffic, tiers);
 
@@ -278,8 +281,9 @@ public final class Estimator {
         double stepTokens = (double) l.globalBatchSize() * m.seq();
         double gpus = l.gpus();
         double tps = stepTokens / (step * gpus);
-        double flops = (hy != null ? hy.modelFlopsPerToken(m) : v.moe() != null && m.experts() > 1 ? v.moe().modelFlopsPerToken(m)
-                : m.modelFlopsPerToken()) * tps;
+        double modelFlops = hy != null ? hy.modelFlopsPerToken(m) : v.moe() != null && m.experts() > 1 ? v.moe().modelFlopsPerToken(m)
+                : m.modelFlopsPerToken();
+        double flops = (modelFlops + v.mtp().flopsPerToken(m, modelFlops)) * tps;    // the MTP layers as Megatron counts them
         Estimate.Throughput tp = new Estimate.Throughput(tps, flops / 1e12, flops / hw.gemmPeak(dt));
         Estimate.Time time = new Estimate.Time(step, compute, bubble, comm, tiers, exposed, optimizer);
         return new Estimate(l, m, hw.gpu(), hw.memoryBytes(), stages, time, tp, terms, traffic);

@@ -166,7 +166,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                 ShardedGathers.of(j, shape, layout.zeroStage() >= 3, layout.hybrid(), as),
                 MambaLayers.of(m.hybrid(), shape, moe, as),
                 OptimizerStepGather.of(j, layout, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as),
-                TpLayoutCopy.of(j, tp, sp, as));
+                TpLayoutCopy.of(j, tp, sp, as), MtpLayers.of(j, as));
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 

@@ -52,12 +52,14 @@ public final class MemoryModel {
         private final ModelShape m;
         private final Layout l;
         private final MambaLayers hybrid;
+        private final MtpLayers mtp;
         private final double shared, expert, emb, expertDivisor;
 
         Params(ModelShape m, Layout l, Variants v) {
             this.m = m;
             this.l = l;
             this.hybrid = v.mamba();
+            this.mtp = v.mtp();
             this.emb = m.embeddingParameters() / l.tp();
             this.expertDivisor = expertShare(l, v).divisor();
             if (hybrid != null) {
@@ -80,10 +82,19 @@ public final class MemoryModel {
             double[] p;
             if (hybrid != null) {
                 p = hybridLayers(m, l, i, hybrid, expertDivisor);
+                // the MTP layers' blocks on the last stage, each the pattern's mean layer (MtpLayers)
+                double blocks = mtp.extraBlocks(m, l, i);
+                if (blocks > 0) {
+                    double[] experts = hybrid.expertParts(m, hybrid.moe());
+                    p[0] += blocks * (hybrid.meanLayerParameters(m) + experts[1] / hybrid.layers()) / l.tp();
+                    p[1] += blocks * experts[0] / hybrid.layers() / expertDivisor;
+                }
             } else {
-                double share = stageLayers(m, l, i) / m.layers();
+                double share = stageLayers(m, l, i, mtp) / m.layers();
                 p = new double[] {shared * share, expert * share};
             }
+            // the MTP layers' eh_proj and norms on the last stage (MtpLayers; the output layer is the model's)
+            if (i == l.pp() - 1 && mtp.any()) p[0] += mtp.ownParameters(m, l);
             if (i == 0) p[0] += emb;
             if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) p[0] += emb;
             return p;
@@ -106,6 +117,14 @@ public final class MemoryModel {
     /** Transformer layers on stage {@code i}: L/pp, or as the layout's split sizes the stage. */
     public static double stageLayers(ModelShape m, Layout l, int i) {
         return l.split().layers(m.layers(), l.pp(), i);
+    }
+
+    /**
+     * {@link #stageLayers} with the MTP layers' blocks: on the last stage unless a layout places them (its stages count them
+     * already, {@link MtpLayers#extraBlocks}).
+     */
+    public static double stageLayers(ModelShape m, Layout l, int i, MtpLayers mtp) {
+        return stageLayers(m, l, i) + mtp.extraBlocks(m, l, i);
     }
 
     /** The layers of stage {@code i} whose activations are offloaded to host memory: the layout's count, at most the stage's. */
@@ -301,7 +320,7 @@ public final class MemoryModel {
             } else {
                 inflight = Math.min(mb, pp - i);
             }
-            double stageLayers = stageLayers(m, l, i), offloaded = offloaded(l, stageLayers);
+            double stageLayers = stageLayers(m, l, i, v.mtp()), offloaded = offloaded(l, stageLayers);
             // CPU activation offload: the offloaded layers' activations live in host memory; the GPU keeps one layer's worth
             // while it is copied out (forward) or back (backward)
             layersHeld = (stageLayers - offloaded) * inflight + (offloaded > 0 ? 1 : 0);
@@ -323,7 +342,7 @@ public final class MemoryModel {
                 act = (perLayer - dropped) * layersHeld + dropped;
             }
             if (i == 0) act += emb;
-            if (pp == 1) act += output;
+            if (pp == 1) act += output * (1 + v.mtp().layers());     // the MTP layers' logits and loss too
             // attention outside a flash kernel keeps its s² scores' softmax, dropout mask and output (UnfusedAttention)
             return act * scale + UnfusedAttention.heldBytes(m, l, v, layersHeld, stageLayers);
         }

@@ -9,12 +9,12 @@ package dev.gpulint.derive.estimate;
  * ({@link RecomputeModules}), which layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}), how ZeRO-3 gathers the
  * parameters ({@link ShardedGathers}), a hybrid Mamba model's layers by kind ({@link MambaLayers}, null for a transformer)
  * whether an interleaved stage's chunk 0 is gathered in the optimizer step ({@link OptimizerStepGather}) and how the tp
- * collectives' activations are laid out ({@link TpLayoutCopy}).
+ * collectives' activations are laid out ({@link TpLayoutCopy}), and the multi-token prediction layers ({@link MtpLayers}, none by default).
  */
 public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
                        Float8Scaling float8, ParamGather paramGather, RecomputeModules recomputeModules,
                        LayerPrecision layerPrecision, ShardedGathers gathers, MambaLayers mamba, OptimizerStepGather stepGather,
-                       TpLayoutCopy tpLayout) {
+                       TpLayoutCopy tpLayout, MtpLayers mtp) {
     public static final Variants NONE = defaults(null);
 
     /**
@@ -39,6 +39,7 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
         if (gathers == null) gathers = ShardedGathers.LAYER;
         if (stepGather == null) stepGather = OptimizerStepGather.OFF;
         if (tpLayout == null) tpLayout = TpLayoutCopy.SBH;
+        if (mtp == null) mtp = MtpLayers.NONE;
     }
 
     /** The variants of a model as the estimate took them before they were stated: MoE layers uniform, full attention. */
@@ -48,6 +49,6 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
 
     /** Every variant at its default (the canonical constructor's, for a null), with {@code moe}'s layers. */
     private static Variants defaults(MoeShape moe) {
-        return new Variants(moe, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new Variants(moe, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 }

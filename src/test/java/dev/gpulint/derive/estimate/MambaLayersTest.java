@@ -139,7 +139,7 @@ class MambaLayersTest {
         MambaLayers y = layers(e);
         Variants v = in.variants();
         Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), y, v.stepGather(), v.tpLayout());
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), y, v.stepGather(), v.tpLayout(), v.mtp());
         Estimate asTransformer = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), v);
         Estimate byKind = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid);
         ModelShape m = in.model();
@@ -175,7 +175,7 @@ class MambaLayersTest {
         MambaLayers y = layers(entry("Nemotron-H-8B"));
         Variants v = in.variants();
         Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), y, v.stepGather(), v.tpLayout());
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), y, v.stepGather(), v.tpLayout(), v.mtp());
         Estimate e = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid);
         ModelShape m = in.model();
         Term.Compute c = e.terms().stream().filter(Term.Compute.class::isInstance).map(Term.Compute.class::cast).findFirst().orElseThrow();
@@ -197,7 +197,7 @@ class MambaLayersTest {
         JobInputs in = j.inputs();
         Variants v = in.variants();
         Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), layers(entry("Nemotron-H-8B")), v.stepGather(), v.tpLayout());
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), layers(entry("Nemotron-H-8B")), v.stepGather(), v.tpLayout(), v.mtp());
         return new Estimate[] {
                 Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), v),
                 Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid)};

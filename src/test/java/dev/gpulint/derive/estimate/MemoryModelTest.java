@@ -134,7 +134,7 @@ class MemoryModelTest {
         ModelShape moe = new ModelShape(32, 4096, 32, 8, 128, 14336, 32000, 4096, true, false, 8, 2, Dtype.BF16);
         Variants byModule = new Variants(MoeShape.uniform(moe), null, null, null, null, null, null,
                 new RecomputeModules(java.util.EnumSet.of(dev.gpulint.spec.RecomputeModule.LAYERNORM, dev.gpulint.spec.RecomputeModule.MOE)),
-                null, null, null, null, null);
+                null, null, null, null, null, null);
         PipelineSplit[] splits = {PipelineSplit.EVEN, new PipelineSplit(2, 1, false, false), new PipelineSplit(0, 0, true, true),
                 new PipelineSplit(12, 12, false, false)};
         int compared = 0, notFirst = 0;

@@ -5,6 +5,7 @@ import dev.gpulint.derive.consist.GroupFitAnalysis;
 import dev.gpulint.derive.consist.MachinesAnalysis;
 import dev.gpulint.derive.consist.OriginAnalysis;
 import dev.gpulint.derive.estimate.JobEstimate;
+import dev.gpulint.derive.env.AttentionBackendAnalysis;
 import dev.gpulint.derive.estimate.StageMemory;
 import dev.gpulint.derive.hw.NodeGroupAnalysis;
 import dev.gpulint.derive.mem.MemoryAnalysis;
@@ -98,6 +99,7 @@ public final class Deriver {
             Bf16LayersAnalysis.job(j, out);
             HybridLayersAnalysis.job(j, out);
             StepGatherAnalysis.job(j, out);
+            AttentionBackendAnalysis.job(j, out);
             MemoryAnalysis.job(j, catalog, out);
             if (estimates && j.group() != null && j.spec().model() != null) {
                 JobEstimate e = JobEstimate.of(j, catalog);

@@ -475,13 +475,17 @@ public final class Specs {
      * @param vHeadDim    MLA's per-head value size (v_head_dim, {@code --v-head-dim})
      * @param kernel      the attention kernel the job runs (model.attention.kernel: fused, flash2, flash3; Megatron's
      *                    {@code --attention-backend}, NeMo 2's attention_backend); null: the format's default
+     * @param backend     Megatron-Core's AttnBackend as the job's file writes it (flash, fused, unfused, local, auto:
+     *                    {@code --attention-backend}, NeMo 2's and Megatron-Bridge's attention_backend), which Megatron-Core
+     *                    checks the NVTE_*_ATTN variables against (PAR018); null when not written, or where no
+     *                    Megatron-Core model is built (--use-legacy-models) or the format is not Megatron's
      */
     public record Attention(Located<Long> window, Located<Long> fullEvery, Located<Boolean> sinks, Located<Long> kvLoraRank,
                             Located<Long> qLoraRank, Located<Long> qkHeadDim, Located<Long> qkRopeHeadDim, Located<Long> vHeadDim,
-                            Located<String> kernel) {
+                            Located<String> kernel, Located<String> backend) {
         public boolean empty() {
             return window == null && fullEvery == null && sinks == null && kvLoraRank == null && qLoraRank == null && qkHeadDim == null
-                    && qkRopeHeadDim == null && vHeadDim == null && kernel == null;
+                    && qkRopeHeadDim == null && vHeadDim == null && kernel == null && backend == null;
         }
     }
 
@@ -537,7 +541,7 @@ public final class Specs {
                 TP = ParallelDim.TP.label(), KERNELS = "kernels", FP8_SCALING = "fp8_scaling",
                 FP8_PARAM_GATHER = "fp8_param_gather", FP8_LAYERS_BF16 = "fp8_layers_bf16",
                 GATHER_WITH_STEP = "overlap_param_gather_with_step", HYBRID_PATTERN = "hybrid_pattern",
-                TP_LAYOUT = "tp_activation_layout";
+                TP_LAYOUT = "tp_activation_layout", ATTENTION_BACKEND = "attention_backend";
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

@@ -18,11 +18,16 @@ import java.util.Map;
 final class AttentionBackends {
     private AttentionBackends() {}
 
-    /** The kernel for a written backend, or null (absent, or one the estimate does not price apart: a line of {@code j.unpriced}). */
+    /**
+     * The kernel for a written backend, or null (absent, or one the estimate does not price apart: a line of {@code j.unpriced}).
+     * A backend Megatron-Core names (flash, fused, unfused, local, auto) is also kept as written in {@code j.attentionBackend},
+     * under {@code key}: Megatron-Core checks Transformer Engine's NVTE_*_ATTN variables against it (PAR018).
+     */
     static Located<String> kernel(JobDraft j, String key, Located<String> written) {
         if (written == null || written.value() == null) return null;
         String v = written.value().strip().toLowerCase(Locale.ROOT);
         if (v.startsWith("attnbackend.")) v = v.substring("attnbackend.".length());
+        if (BACKENDS.contains(v)) j.attentionBackend = j.key(key, new Located<>(v, written.span()));
         switch (v) {
             case "flash":
                 j.unpriced.add("attention backend flash (" + key + "): Transformer Engine's FlashAttention, priced as FlashAttention-2"
@@ -38,6 +43,9 @@ final class AttentionBackends {
                 return null;
         }
     }
+    /** Megatron-Core's AttnBackend names (megatron/core/transformer/enums.py). */
+    private static final List<String> BACKENDS = List.of("flash", "fused", "unfused", "local", "auto");
+
     /** Megatron's switches that run a flash kernel in the legacy model (Megatron-LM since 2023, Megatron-DeepSpeed). */
     static final List<String> FLASH_SWITCHES = List.of("--use-flash-attn", "--use-flash-attn-v1", "--use-flash-attn-v2",
             "--use-flash-attn-triton");
@@ -78,7 +86,7 @@ final class AttentionBackends {
         return j.key(flag, new Located<>("unfused", because.span()));
     }
 
-    private static boolean on(Word w) {
+    static boolean on(Word w) {
         if (w == null || !w.known()) return false;
         String t = w.text().strip().toLowerCase(Locale.ROOT);
         return !t.equals("false") && !t.equals("0");

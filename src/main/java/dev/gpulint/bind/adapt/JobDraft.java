@@ -63,6 +63,8 @@ final class JobDraft {
     Located<Boolean> sinks;
     /** The attention kernel (Specs.Attention.kernel: fused, flash2, flash3), null when the files do not state it. */
     Located<String> attentionKernel;
+    /** Megatron-Core's AttnBackend as written (Specs.Attention.backend: flash, fused, unfused, local, auto), null when not. */
+    Located<String> attentionBackend;
     /** The names the files give the model (a Hugging Face repository or checkpoint folder, a flavor, a recipe),
      *  in the order they are tried against the model catalog ({@link ModelNames}), each under its key. */
     final List<Located<String>> modelNames = new ArrayList<>();
@@ -293,6 +295,7 @@ final class JobDraft {
         if (keys.get(fp8Scaling) != null) out.put(Specs.Origin.FP8_SCALING, keys.get(fp8Scaling));
         if (keys.get(fp8ParamGather) != null) out.put(Specs.Origin.FP8_PARAM_GATHER, keys.get(fp8ParamGather));
         if (keys.get(gatherWithStep) != null) out.put(Specs.Origin.GATHER_WITH_STEP, keys.get(gatherWithStep));
+        if (keys.get(attentionBackend) != null) out.put(Specs.Origin.ATTENTION_BACKEND, keys.get(attentionBackend));
         if (fp8LayersBf16 != null && fp8LayersBf16Key != null) out.put(Specs.Origin.FP8_LAYERS_BF16, fp8LayersBf16Key);
         // where a hybrid's layer pattern is written, as PAR014 and PAR015 name it (derive/par/HybridLayersAnalysis)
         if (hybrid != null && keys.get(hybrid.pattern()) != null) out.put(Specs.Origin.HYBRID_PATTERN, keys.get(hybrid.pattern()));
@@ -310,7 +313,7 @@ final class JobDraft {
 
     private Specs.Attention attention() {
         Specs.Attention a = new Specs.Attention(window, fullEvery, sinks, kvLoraRank, qLoraRank, qkHeadDim, qkRopeHeadDim, vHeadDim,
-                attentionKernel);
+                attentionKernel, attentionBackend);
         return a.empty() ? null : a;
     }
 

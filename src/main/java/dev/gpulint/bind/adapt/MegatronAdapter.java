@@ -337,8 +337,15 @@ final class MegatronAdapter implements FormatAdapter {
         }
         j.fullEvery = j.key("--window-attn-skip-freq", located(flags.get("--window-attn-skip-freq")));
         Word ab = flags.get("--attention-backend");
-        if (ab != null && ab.known()) j.attentionKernel = AttentionBackends.kernel(j, "--attention-backend", new Located<>(ab.text(), ab.span()));
-        else if (ab == null) j.attentionKernel = AttentionBackends.legacy(j, flags);      // a legacy-model script: unfused
+        if (ab != null && ab.known()) {
+            j.attentionKernel = AttentionBackends.kernel(j, "--attention-backend", new Located<>(ab.text(), ab.span()));
+            // Megatron-Core's LanguageModule checks the NVTE variables against it (PAR018): not in the legacy model, which builds
+            // none, nor in a launch without one of Megatron-LM's own flags (another program's --attention-backend)
+            if (AttentionBackends.on(flags.get("--use-legacy-models"))
+                    || flags.keySet().stream().noneMatch(Launchers.MEGATRON_FLAGS::contains)) {
+                j.attentionBackend = null;
+            }
+        } else if (ab == null) j.attentionKernel = AttentionBackends.legacy(j, flags);      // a legacy-model script: unfused
         Located<Boolean> mla = switchFlag(j, flags, script, "--multi-latent-attention");
         if (mla != null) {
             Located<Long> rank = located(flags.get("--kv-lora-rank"));

@@ -1,0 +1,82 @@
+package dev.gpulint.derive.env;
+
+import dev.gpulint.core.TextEdit;
+import dev.gpulint.derive.Facts;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.nccl.EnvLines;
+import dev.gpulint.facts.AttentionBackendFact;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * PAR018's analysis (derive.env: a job's environment read against its launch's own settings; NCCL's variables are
+ * derive.nccl's): a job whose file names Megatron-Core's attention backend (Specs.Attention.backend: Megatron-LM's
+ * {@code --attention-backend}, NeMo 2's and Megatron-Bridge's {@code attention_backend}) beside Transformer Engine's
+ * NVTE_FLASH_ATTN, NVTE_FUSED_ATTN and NVTE_UNFUSED_ATTN in its environment ({@link AttentionBackendFact}).
+ *
+ * <p>Only a written backend is judged. Megatron-Core's {@code LanguageModule._set_attention_backend}
+ * (megatron/core/models/common/language_module/language_module.py, NVIDIA/Megatron-LM at 3d5f704c) asserts each variable
+ * unset or the backend's value, and its default is auto, so a job that names none fails the same way on a Megatron-Core that
+ * has the check; but jobs that ran set these variables on stacks older than the check (NVIDIA's DGX Cloud Grok-1 recipe
+ * NVTE_FUSED_ATTN=0; NeMo 2's first performance scripts, scripts/llm/performance/utils.py, NVTE_FLASH_ATTN=0, which
+ * scripts/performance/executors.py later set to 1 "needed to enable cuDNN fused attention"), and gpulint cannot date the
+ * stack a job runs. The flag, the config field and the check come with the AttnBackend enum: the assert's own text tells
+ * the user to "Use the --attention-backend argument", and every Megatron-Core version read that has the enum has the check.
+ * A value gpulint cannot read (empty, a shell expansion) is left out: silence rather than a guess.
+ */
+public final class AttentionBackendAnalysis {
+    private AttentionBackendAnalysis() {}
+
+    public static void job(Resolved.Job r, Facts out) {
+        Specs.Job j = r.spec();
+        Specs.Attention a = j.model() == null ? null : j.model().attention();
+        Located<String> backend = a == null ? null : a.backend();
+        // only the adapters of Megatron's formats write it: Megatron-LM's flags in any launch (a Slurm script, a Kubernetes
+        // container's command, a Megatron-LM test case), NeMo 2's and Megatron-Bridge's configurations
+        if (backend == null || backend.value() == null || j.env() == null || j.env().isEmpty()) return;
+        String b = backend.value();
+        Map<String, Located<String>> env = j.env();
+        List<AttentionBackendFact.Setting> disagreeing = new ArrayList<>();
+        boolean[] on = new boolean[3];
+        for (int i = 0; i < 3; i++) {
+            String name = AttentionBackendFact.VARIABLES.get(i);
+            Located<String> v = env.get(name);
+            String value = v == null || v.value() == null ? null : v.value().strip();
+            if (value != null && !literal(value, v.span())) return;        // a value gpulint cannot read: no judgement at all
+            on[i] = value == null || !value.equals("0");
+            int expected = AttentionBackendFact.expected(b, name);
+            if (expected < 0) return;
+            // Megatron-Core compares the string: unset, or exactly "1" / "0"
+            if (value != null && !value.equals(String.valueOf(expected))) {
+                disagreeing.add(new AttentionBackendFact.Setting(name, value, expected, v.span()));
+            }
+        }
+        if (disagreeing.isEmpty()) return;
+        String key = j.origin() != null && j.origin().key(Specs.Origin.ATTENTION_BACKEND) != null
+                ? j.origin().key(Specs.Origin.ATTENTION_BACKEND) : "--attention-backend";
+        List<TextEdit> removals = List.of();
+        if (disagreeing.size() == 1) {
+            AttentionBackendFact.Setting d = disagreeing.get(0);
+            removals = EnvLines.removals(d.name(), d.value(), d.span(), env.size() > 1);
+        }
+        // the variables ask for another kernel only where one turns a kernel off that the backend keeps on ("0"); a "1" the
+        // backend does not take (NVTE_UNFUSED_ATTN=1 under flash) restricts nothing, and the backend the job names stands
+        boolean turnsOff = disagreeing.stream().anyMatch(d -> d.value().equals("0"));
+        out.add(new AttentionBackendFact(r.name(), j.file(), key, b, backend.span(), disagreeing,
+                turnsOff ? AttentionBackendFact.intendedBackend(on[0], on[1], on[2]) : null, removals));
+    }
+
+    /**
+     * A value written as it is, so the process gets exactly it: its span holds the value alone, bare or quoted (not a shell
+     * expansion such as {@code ${FUSED:-0}}, whose default gpulint reads but the environment may override).
+     */
+    private static boolean literal(String value, dev.gpulint.core.Span span) {
+        if (value.isEmpty() || value.length() > 64 || span == null || span.startLine() != span.endLine()) return false;
+        if (value.chars().anyMatch(c -> c == '$' || c == '`' || c == '{' || c == '}')) return false;
+        int width = span.endColumn() - span.startColumn(), n = value.codePointCount(0, value.length());
+        return width == n || width == n + 2;
+    }
+}

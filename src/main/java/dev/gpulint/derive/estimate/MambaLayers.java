@@ -42,11 +42,12 @@ import java.util.Locale;
  * @param state     its state size N (ssm_state_size, --mamba-state-dim)
  * @param groups    its B/C groups G (n_groups, --mamba-num-groups)
  * @param conv      the depthwise convolution's width (conv_kernel; MambaMixer's d_conv 4)
- * @param pattern   the decoder's layers, one character each (the stages' slices: {@link #onStage})
+ * @param pattern   the decoder's layers, one character each, counted by kind up to each layer once per job (the stages'
+ *                  slices: {@link #onStage})
  * @param experts   the E layers' routing and experts ({@link MoeShape#hybrid}); null without E layers
  */
 public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads, long headDim, long state, long groups, long conv,
-                          String pattern, MoeShape experts) {
+                          LayerPattern pattern, MoeShape experts) {
 
     /** The SSD kernels' chunk length Q: MambaMixer's {@code chunk_size} default, 128. */
     public static final long CHUNK = 128;
@@ -141,16 +142,57 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
             double share = n / layers();
             return new double[] {mamba * share, attention * share, mlp * share, moe * share};
         }
-        double[] k = new double[4];
-        for (int c = (int) from, end = (int) (from + n); c < end; c++) {
-            switch (pattern.charAt(c)) {
-                case 'M' -> k[0]++;
-                case '*' -> k[1]++;
-                case '-' -> k[2]++;
-                default -> k[3]++;
+        // the slice's kinds from the counts up to its ends (LayerPattern): O(1) per stage whatever the pattern's length
+        int a = (int) from, b = (int) (from + n);
+        return new double[] {pattern.count(LayerPattern.MAMBA, a, b), pattern.count(LayerPattern.ATTENTION, a, b),
+                pattern.count(LayerPattern.MLP, a, b), pattern.count(LayerPattern.MOE, a, b)};
+    }
+
+    /**
+     * A hybrid's pattern (one character per layer: {@code M}, {@code *}, {@code -}, {@code E}) with its layers of each kind
+     * counted up to every position, made once per job ({@link #of}): the layers of a kind in a slice are two lookups, so a
+     * stage's slice costs the same at 64 layers as at the pattern's bound of 65,536 (a plan asks it of every stage of every
+     * candidate layout, ~190,000 layouts at 1,024 GPUs). Immutable; equal, hashed and written as its text.
+     */
+    public static final class LayerPattern {
+        /** The kinds' indexes, {@link #onStage}'s order: Mamba-2, attention-only, MLP-only, MoE (any other character). */
+        static final int MAMBA = 0, ATTENTION = 1, MLP = 2, MOE = 3;
+
+        private final String text;
+        private final int[][] upTo;                                // upTo[kind][c]: layers of that kind among the first c
+
+        public LayerPattern(String text) {
+            this.text = java.util.Objects.requireNonNull(text);
+            this.upTo = new int[4][text.length() + 1];
+            for (int c = 0; c < text.length(); c++) {
+                for (int k = 0; k < 4; k++) upTo[k][c + 1] = upTo[k][c];
+                upTo[kind(text.charAt(c))][c + 1]++;
             }
         }
-        return k;
+
+        private static int kind(char c) {
+            return switch (c) {
+                case 'M' -> MAMBA;
+                case '*' -> ATTENTION;
+                case '-' -> MLP;
+                default -> MOE;
+            };
+        }
+
+        /** The pattern as written. */
+        public String text() { return text; }
+
+        /** Its layers. */
+        public int length() { return text.length(); }
+
+        /** Layers of {@code kind} among layers {@code from} (inclusive) to {@code to} (exclusive), 0 ≤ from ≤ to ≤ {@link #length}. */
+        int count(int kind, int from, int to) { return upTo[kind][to] - upTo[kind][from]; }
+
+        @Override public boolean equals(Object o) { return o instanceof LayerPattern p && p.text.equals(text); }
+
+        @Override public int hashCode() { return text.hashCode(); }
+
+        @Override public String toString() { return text; }
     }
 
     /** The layers' parameters per layer of the pattern (final norm included), as a stage's share multiplies it. */
@@ -304,7 +346,7 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
             as.add("Mamba heads not given: " + heads + " (MambaMixer's d_inner = 2 × hidden ÷ the head dimension)");
         }
         if (conv <= 0) { conv = 4; as.add("Mamba conv1d width not given: 4 (MambaMixer's d_conv default)"); }
-        MambaLayers r = new MambaLayers(mm, at, ml, moe, heads, headDim, state, groups, conv, p, moe > 0 ? experts : null);
+        MambaLayers r = new MambaLayers(mm, at, ml, moe, heads, headDim, state, groups, conv, new LayerPattern(p), moe > 0 ? experts : null);
         as.add(r.describe(m));
         return r;
     }

@@ -105,20 +105,35 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
 
     /** The parameters of layers of each kind, as {@link #layerParameters} counts one of each (no final norm). */
     double kindParameters(ModelShape m, double mm, double at, double ml, double e) {
-        return mm * mambaLayerParameters(m) + at * (m.attentionParameters() + m.hidden()) + ml * (mlpMatrices(m) + m.hidden())
-                + e * moeLayerOwnParameters(m);
+        return kindParameters(perKind(m), mm, at, ml, e);
+    }
+
+    /**
+     * One layer's parameters of each kind, {M, *, -, E}: {@link #kindParameters}' factors, which a plan's stages take once
+     * per layout ({@link MemoryModel}) instead of once per stage.
+     */
+    double[] perKind(ModelShape m) {
+        return new double[] {mambaLayerParameters(m), m.attentionParameters() + m.hidden(), mlpMatrices(m) + m.hidden(), moeLayerOwnParameters(m)};
+    }
+
+    /** {@link #kindParameters} from one layer's of each kind ({@link #perKind}). */
+    static double kindParameters(double[] perKind, double mm, double at, double ml, double e) {
+        return mm * perKind[0] + at * perKind[1] + ml * perKind[2] + e * perKind[3];
     }
 
     /** The E layers' routed experts (E × one expert's MLP each) and shared experts (gate × h × their width): 0 without E layers. */
     public double expertParameters(ModelShape m) {
-        double[] p = expertParts(m, moe);
-        return p[0] + p[1];
+        return routedExperts(m, moe) + sharedExperts(m, moe);
     }
 
-    /** {routed, shared} experts' parameters of {@code e} MoE layers (0 without E layers). */
-    double[] expertParts(ModelShape m, double e) {
-        if (experts == null) return new double[] {0, 0};
-        return new double[] {e * m.experts() * m.mlpParameters(), e * (m.gatedMlp() ? 3.0 : 2.0) * m.hidden() * experts.sharedFfn()};
+    /** The routed experts' parameters of {@code e} MoE layers: e × E × one expert's MLP (0 without E layers). */
+    double routedExperts(ModelShape m, double e) {
+        return experts == null ? 0 : e * m.experts() * m.mlpParameters();
+    }
+
+    /** The shared experts' parameters of {@code e} MoE layers: e × gate × h × their width (0 without E layers). */
+    double sharedExperts(ModelShape m, double e) {
+        return experts == null ? 0 : e * (m.gatedMlp() ? 3.0 : 2.0) * m.hidden() * experts.sharedFfn();
     }
 
     /** Parameters of the whole model: the layers, their experts, the final norm and one embedding matrix, two when untied. */
@@ -133,19 +148,32 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      * layout, or a split whose stages are not whole layers, takes the stage's share of each kind instead.
      */
     public double[] onStage(ModelShape m, Layout l, int i) {
+        double[] k = new double[4];
+        onStage(m, l, i, k);
+        return k;
+    }
+
+    /** {@link #onStage} into {@code k} (four entries): a plan's stages fill one array per layout, not one per stage. */
+    void onStage(ModelShape m, Layout l, int i, double[] k) {
         double n = MemoryModel.stageLayers(m, l, i), from = 0;
         // the even split's offset at once (a plan prices every stage of every candidate: summing the stages before is
         // O(pp) each); a hand-sized split sums them
         if (l.split().equals(PipelineSplit.EVEN)) from = i * n;
-        else for (int k = 0; k < i; k++) from += MemoryModel.stageLayers(m, l, k);
+        else for (int s = 0; s < i; s++) from += MemoryModel.stageLayers(m, l, s);
         if (l.virtualPp() > 1 || n != Math.rint(n) || from != Math.rint(from) || from + n > pattern.length()) {
             double share = n / layers();
-            return new double[] {mamba * share, attention * share, mlp * share, moe * share};
+            k[0] = mamba * share;
+            k[1] = attention * share;
+            k[2] = mlp * share;
+            k[3] = moe * share;
+            return;
         }
         // the slice's kinds from the counts up to its ends (LayerPattern): O(1) per stage whatever the pattern's length
         int a = (int) from, b = (int) (from + n);
-        return new double[] {pattern.count(LayerPattern.MAMBA, a, b), pattern.count(LayerPattern.ATTENTION, a, b),
-                pattern.count(LayerPattern.MLP, a, b), pattern.count(LayerPattern.MOE, a, b)};
+        k[0] = pattern.count(LayerPattern.MAMBA, a, b);
+        k[1] = pattern.count(LayerPattern.ATTENTION, a, b);
+        k[2] = pattern.count(LayerPattern.MLP, a, b);
+        k[3] = pattern.count(LayerPattern.MOE, a, b);
     }
 
     /**

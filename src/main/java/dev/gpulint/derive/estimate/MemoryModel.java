@@ -46,13 +46,15 @@ public final class MemoryModel {
     /**
      * What {@link #stageSplit} reads of a layout whatever the stage: the layers' shared parameters ÷ tp and the routed
      * experts' ÷ etp·ep ({@link MoeShape.ExpertShare}) over the whole model, and the embedding ÷ tp; a stage takes its layers' share of the first two.
-     * A hybrid Mamba model's stages are each their own slice of the pattern ({@link #hybridLayers}).
+     * A hybrid Mamba model's stages are each their own slice of the pattern ({@link Params#hybridLayers}).
      */
     private static final class Params {
         private final ModelShape m;
         private final Layout l;
         private final MambaLayers hybrid;
         private final double shared, expert, emb, expertDivisor;
+        private final double[] perKind, kinds;          // a hybrid's: one layer's parameters of each kind, and a stage's layers of each
+        private double sharedPart, expertPart;          // the stage last filled
 
         Params(ModelShape m, Layout l, Variants v) {
             this.m = m;
@@ -63,8 +65,12 @@ public final class MemoryModel {
             if (hybrid != null) {
                 this.shared = 0;
                 this.expert = 0;
+                this.perKind = hybrid.perKind(m);
+                this.kinds = new double[4];
                 return;
             }
+            this.perKind = null;
+            this.kinds = null;
             MoeShape s = m.experts() > 1 ? v.moe() : null;
             int moeLayers = s != null ? s.moeLayers() : m.layers();
             double gate = m.gatedMlp() ? 3.0 : 2.0;
@@ -77,30 +83,35 @@ public final class MemoryModel {
 
         /** Stage {@code i}'s parameters on one GPU, {shared, routed experts}: its layers', the embedding on the first, the output layer on the last. */
         double[] split(int i) {
-            double[] p;
+            fill(i);
+            return new double[] {sharedPart, expertPart};
+        }
+
+        /** {@link #split} into {@link #sharedPart} and {@link #expertPart}, no array made (a plan fills every stage of ~190,000 layouts). */
+        void fill(int i) {
             if (hybrid != null) {
-                p = hybridLayers(m, l, i, hybrid, expertDivisor);
+                hybridLayers(i);
             } else {
                 double share = stageLayers(m, l, i) / m.layers();
-                p = new double[] {shared * share, expert * share};
+                sharedPart = shared * share;
+                expertPart = expert * share;
             }
-            if (i == 0) p[0] += emb;
-            if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) p[0] += emb;
-            return p;
+            if (i == 0) sharedPart += emb;
+            if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) sharedPart += emb;
         }
-    }
 
-    /**
-     * The layers' part of {@link #stageSplit} for a hybrid Mamba model: the layers of each kind on the stage
-     * ({@link MambaLayers#onStage}, the pattern's slice Megatron-Core builds there) ÷ tp, the final norm spread as the layers
-     * are; its E layers' routed experts ÷ etp·ep instead and their shared experts ÷ tp (MambaLayers#expertParameters).
-     */
-    private static double[] hybridLayers(ModelShape m, Layout l, int i, MambaLayers hy, double expertDivisor) {
-        double[] k = hy.onStage(m, l, i);
-        double share = stageLayers(m, l, i) / m.layers();
-        double[] experts = hy.expertParts(m, k[3]);
-        double shared = (hy.kindParameters(m, k[0], k[1], k[2], k[3]) + m.hidden() * share + experts[1]) / l.tp();
-        return new double[] {shared, experts[0] / expertDivisor};
+        /**
+         * The layers' part of {@link #split} for a hybrid Mamba model: the layers of each kind on the stage
+         * ({@link MambaLayers#onStage}, the pattern's slice Megatron-Core builds there) ÷ tp, the final norm spread as the layers
+         * are; its E layers' routed experts ÷ etp·ep instead and their shared experts ÷ tp (MambaLayers#expertParameters).
+         */
+        private void hybridLayers(int i) {
+            hybrid.onStage(m, l, i, kinds);
+            double share = stageLayers(m, l, i) / m.layers();
+            sharedPart = (MambaLayers.kindParameters(perKind, kinds[0], kinds[1], kinds[2], kinds[3]) + m.hidden() * share
+                    + hybrid.sharedExperts(m, kinds[3])) / l.tp();
+            expertPart = hybrid.routedExperts(m, kinds[3]) / expertDivisor;
+        }
     }
 
     /** Transformer layers on stage {@code i}: L/pp, or as the layout's split sizes the stage. */
@@ -195,8 +206,8 @@ public final class MemoryModel {
 
         /** Stage {@code i}'s weights, gradients, optimizer states, activations and parameters. */
         private void fill(int i) {
-            double[] p = params.split(i);
-            double p0 = p[0], p1 = p[1];
+            params.fill(i);
+            double p0 = params.sharedPart, p1 = params.expertPart;
             weights = p0 * shared.weights() + p1 * expert.weights();
             gradients = p0 * shared.gradients() + p1 * expert.gradients();
             optimizer = p0 * shared.optimizer() + p1 * expert.optimizer();

@@ -243,18 +243,25 @@ public final class MemoryModel {
     }
 
     /**
-     * Parameters whose optimizer states one GPU of stage {@code i} holds and updates in the optimizer step: sharded (ZeRO
-     * stage 1 and up, the distributed optimizer) the stage's shared parameters ÷ dp·cp and its routed experts ÷ the
-     * expert data-parallel ranks ({@link #shardRanks}), as {@link #stages} counts their optimizer bytes; else all of them.
-     * Megatron-Core's distributed optimizer shards the expert parameters over the expert data-parallel group
-     * (github.com/NVIDIA/Megatron-LM, megatron/core/optimizer/__init__.py, get_megatron_optimizer: the
-     * {@code moe_param_groups}' optimizer is built with {@code data_parallel_group=intra_expt_dp_group}, the dense ones'
-     * with {@code intra_dp_cp_group}).
+     * Parameters whose optimizer states one GPU of the layout's fullest stage holds and updates in the optimizer step (the
+     * largest over its stages, first stage first): sharded (ZeRO stage 1 and up, the distributed optimizer) a stage's shared
+     * parameters ÷ dp·cp and its routed experts ÷ the expert data-parallel ranks ({@link #shardRanks}), as {@link #stages}
+     * counts their optimizer bytes; else all of them. One {@link Params} and one set of shard ranks for every stage (the
+     * estimate asks it of each valid layout a plan prices). Megatron-Core's distributed optimizer shards the expert
+     * parameters over the expert data-parallel group (github.com/NVIDIA/Megatron-LM, megatron/core/optimizer/__init__.py,
+     * get_megatron_optimizer: the {@code moe_param_groups}' optimizer is built with {@code data_parallel_group=intra_expt_dp_group},
+     * the dense ones' with {@code intra_dp_cp_group}).
      */
-    public static double optimizerShard(ModelShape m, Layout l, int i, Variants v) {
-        double[] p = stageSplit(m, l, i, v), ranks = shardRanks(l, v);
-        return StateBytes.optimizerShard(p[0], l.zeroStage(), l.distributedOptimizer(), ranks[0])
-                + StateBytes.optimizerShard(p[1], l.zeroStage(), l.distributedOptimizer(), ranks[1]);
+    public static double optimizerShard(ModelShape m, Layout l, Variants v) {
+        Params p = new Params(m, l, v);
+        double[] ranks = shardRanks(l, v);
+        double most = 0;
+        for (int i = 0; i < l.pp(); i++) {
+            p.fill(i);
+            most = Math.max(most, StateBytes.optimizerShard(p.sharedPart, l.zeroStage(), l.distributedOptimizer(), ranks[0])
+                    + StateBytes.optimizerShard(p.expertPart, l.zeroStage(), l.distributedOptimizer(), ranks[1]));
+        }
+        return most;
     }
 
     /**

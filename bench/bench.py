@@ -20,7 +20,7 @@ Scenarios (issue 2's targets in brackets):
   plan-hybrid the same for a Megatron test config (ENV_VARS + MODEL_ARGS, the shape of Megatron-LM's release recipes) of a
             hybrid Mamba/attention/MoE model (64 layers by --hybrid-layer-pattern, 256 experts, sequence 8,192) with 16
             environment variables, most of them no NCCL name, on 128 DGX H100 by job_clusters: 189,012 layouts
-            evaluated, 63,937 valid and priced, each derived with the job's environment [<= 2 s; not met: see README]
+            evaluated, 78,221 valid and priced, each derived with the job's environment [<= 2 s; not met: see README]
 
   fleet     (only with --fleet N, run once) a cluster listed one node group per node: N node groups
             [1,000,000 within 20 s and 2 GiB]; reports wall time and peak RSS (wait4's ru_maxrss)

@@ -15,6 +15,9 @@ public enum Format {
 
     private final String display;
 
+    /** {@link #values()} once: each call of it copies the array, and the rules read {@link #of} of every candidate job a plan checks. */
+    private static final Format[] ALL = values();
+
     Format(String display) { this.display = display; }
 
     /** The name messages show (for Kubernetes, the prefix of the kind's name). */
@@ -50,7 +53,7 @@ public enum Format {
     public static Format of(String display) {
         if (display == null) return NATIVE;
         if (display.startsWith("Kubernetes ")) return KUBERNETES;
-        for (Format f : values()) if (f != OTHER && f != KUBERNETES && f.display.equals(display)) return f;
+        for (Format f : ALL) if (f != OTHER && f != KUBERNETES && f.display.equals(display)) return f;
         return OTHER;
     }
 }

@@ -202,8 +202,7 @@ public final class Estimator {
         double gradBytes = GradientReduce.bytes(dt, bytes);   // the main gradients' dtype: what the job states, else the default
         double gatherBytes = v.paramGather().stageBytes(m, l, stages, bf16Layers);   // 2 per parameter, or fp8's 1 (ParamGather)
         // the optimizer step: the fullest stage's shard as the memory counts its states (the experts' over their own group)
-        double local = 0;
-        for (int i = 0; i < pp; i++) local = Math.max(local, MemoryModel.optimizerShard(m, l, i, v));
+        double local = MemoryModel.optimizerShard(m, l, v);
         double onGpu = local * (1 - v.offload().optimizerShare());
         double optimizer = onGpu * 30 / (hw.hbmBytesPerSecond() * e.hbm());
         double dpS = 0, dpExp = 0;

@@ -42,11 +42,12 @@ import java.util.Locale;
  * @param state     its state size N (ssm_state_size, --mamba-state-dim)
  * @param groups    its B/C groups G (n_groups, --mamba-num-groups)
  * @param conv      the depthwise convolution's width (conv_kernel; MambaMixer's d_conv 4)
- * @param pattern   the decoder's layers, one character each (the stages' slices: {@link #onStage})
+ * @param pattern   the decoder's layers, one character each, counted by kind up to each layer once per job (the stages'
+ *                  slices: {@link #onStage})
  * @param experts   the E layers' routing and experts ({@link MoeShape#hybrid}); null without E layers
  */
 public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads, long headDim, long state, long groups, long conv,
-                          String pattern, MoeShape experts) {
+                          LayerPattern pattern, MoeShape experts) {
 
     /** The SSD kernels' chunk length Q: MambaMixer's {@code chunk_size} default, 128. */
     public static final long CHUNK = 128;
@@ -104,20 +105,35 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
 
     /** The parameters of layers of each kind, as {@link #layerParameters} counts one of each (no final norm). */
     double kindParameters(ModelShape m, double mm, double at, double ml, double e) {
-        return mm * mambaLayerParameters(m) + at * (m.attentionParameters() + m.hidden()) + ml * (mlpMatrices(m) + m.hidden())
-                + e * moeLayerOwnParameters(m);
+        return kindParameters(perKind(m), mm, at, ml, e);
+    }
+
+    /**
+     * One layer's parameters of each kind, {M, *, -, E}: {@link #kindParameters}' factors, which a plan's stages take once
+     * per layout ({@link MemoryModel}) instead of once per stage.
+     */
+    double[] perKind(ModelShape m) {
+        return new double[] {mambaLayerParameters(m), m.attentionParameters() + m.hidden(), mlpMatrices(m) + m.hidden(), moeLayerOwnParameters(m)};
+    }
+
+    /** {@link #kindParameters} from one layer's of each kind ({@link #perKind}). */
+    static double kindParameters(double[] perKind, double mm, double at, double ml, double e) {
+        return mm * perKind[0] + at * perKind[1] + ml * perKind[2] + e * perKind[3];
     }
 
     /** The E layers' routed experts (E × one expert's MLP each) and shared experts (gate × h × their width): 0 without E layers. */
     public double expertParameters(ModelShape m) {
-        double[] p = expertParts(m, moe);
-        return p[0] + p[1];
+        return routedExperts(m, moe) + sharedExperts(m, moe);
     }
 
-    /** {routed, shared} experts' parameters of {@code e} MoE layers (0 without E layers). */
-    double[] expertParts(ModelShape m, double e) {
-        if (experts == null) return new double[] {0, 0};
-        return new double[] {e * m.experts() * m.mlpParameters(), e * (m.gatedMlp() ? 3.0 : 2.0) * m.hidden() * experts.sharedFfn()};
+    /** The routed experts' parameters of {@code e} MoE layers: e × E × one expert's MLP (0 without E layers). */
+    double routedExperts(ModelShape m, double e) {
+        return experts == null ? 0 : e * m.experts() * m.mlpParameters();
+    }
+
+    /** The shared experts' parameters of {@code e} MoE layers: e × gate × h × their width (0 without E layers). */
+    double sharedExperts(ModelShape m, double e) {
+        return experts == null ? 0 : e * (m.gatedMlp() ? 3.0 : 2.0) * m.hidden() * experts.sharedFfn();
     }
 
     /** Parameters of the whole model: the layers, their experts, the final norm and one embedding matrix, two when untied. */
@@ -132,25 +148,79 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      * layout, or a split whose stages are not whole layers, takes the stage's share of each kind instead.
      */
     public double[] onStage(ModelShape m, Layout l, int i) {
+        double[] k = new double[4];
+        onStage(m, l, i, k);
+        return k;
+    }
+
+    /** {@link #onStage} into {@code k} (four entries): a plan's stages fill one array per layout, not one per stage. */
+    void onStage(ModelShape m, Layout l, int i, double[] k) {
         double n = MemoryModel.stageLayers(m, l, i), from = 0;
         // the even split's offset at once (a plan prices every stage of every candidate: summing the stages before is
         // O(pp) each); a hand-sized split sums them
         if (l.split().equals(PipelineSplit.EVEN)) from = i * n;
-        else for (int k = 0; k < i; k++) from += MemoryModel.stageLayers(m, l, k);
+        else for (int s = 0; s < i; s++) from += MemoryModel.stageLayers(m, l, s);
         if (l.virtualPp() > 1 || n != Math.rint(n) || from != Math.rint(from) || from + n > pattern.length()) {
             double share = n / layers();
-            return new double[] {mamba * share, attention * share, mlp * share, moe * share};
+            k[0] = mamba * share;
+            k[1] = attention * share;
+            k[2] = mlp * share;
+            k[3] = moe * share;
+            return;
         }
-        double[] k = new double[4];
-        for (int c = (int) from, end = (int) (from + n); c < end; c++) {
-            switch (pattern.charAt(c)) {
-                case 'M' -> k[0]++;
-                case '*' -> k[1]++;
-                case '-' -> k[2]++;
-                default -> k[3]++;
+        // the slice's kinds from the counts up to its ends (LayerPattern): O(1) per stage whatever the pattern's length
+        int a = (int) from, b = (int) (from + n);
+        k[0] = pattern.count(LayerPattern.MAMBA, a, b);
+        k[1] = pattern.count(LayerPattern.ATTENTION, a, b);
+        k[2] = pattern.count(LayerPattern.MLP, a, b);
+        k[3] = pattern.count(LayerPattern.MOE, a, b);
+    }
+
+    /**
+     * A hybrid's pattern (one character per layer: {@code M}, {@code *}, {@code -}, {@code E}) with its layers of each kind
+     * counted up to every position, made once per job ({@link #of}): the layers of a kind in a slice are two lookups, so a
+     * stage's slice costs the same at 64 layers as at the pattern's bound of 65,536 (a plan asks it of every stage of every
+     * candidate layout, ~190,000 layouts at 1,024 GPUs). Immutable; equal, hashed and written as its text.
+     */
+    public static final class LayerPattern {
+        /** The kinds' indexes, {@link #onStage}'s order: Mamba-2, attention-only, MLP-only, MoE (any other character). */
+        static final int MAMBA = 0, ATTENTION = 1, MLP = 2, MOE = 3;
+
+        private final String text;
+        private final int[][] upTo;                                // upTo[kind][c]: layers of that kind among the first c
+
+        public LayerPattern(String text) {
+            this.text = java.util.Objects.requireNonNull(text);
+            this.upTo = new int[4][text.length() + 1];
+            for (int c = 0; c < text.length(); c++) {
+                for (int k = 0; k < 4; k++) upTo[k][c + 1] = upTo[k][c];
+                upTo[kind(text.charAt(c))][c + 1]++;
             }
         }
-        return k;
+
+        private static int kind(char c) {
+            return switch (c) {
+                case 'M' -> MAMBA;
+                case '*' -> ATTENTION;
+                case '-' -> MLP;
+                default -> MOE;
+            };
+        }
+
+        /** The pattern as written. */
+        public String text() { return text; }
+
+        /** Its layers. */
+        public int length() { return text.length(); }
+
+        /** Layers of {@code kind} among layers {@code from} (inclusive) to {@code to} (exclusive), 0 ≤ from ≤ to ≤ {@link #length}. */
+        int count(int kind, int from, int to) { return upTo[kind][to] - upTo[kind][from]; }
+
+        @Override public boolean equals(Object o) { return o instanceof LayerPattern p && p.text.equals(text); }
+
+        @Override public int hashCode() { return text.hashCode(); }
+
+        @Override public String toString() { return text; }
     }
 
     /** The layers' parameters per layer of the pattern (final norm included), as a stage's share multiplies it. */
@@ -304,7 +374,7 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
             as.add("Mamba heads not given: " + heads + " (MambaMixer's d_inner = 2 × hidden ÷ the head dimension)");
         }
         if (conv <= 0) { conv = 4; as.add("Mamba conv1d width not given: 4 (MambaMixer's d_conv default)"); }
-        MambaLayers r = new MambaLayers(mm, at, ml, moe, heads, headDim, state, groups, conv, p, moe > 0 ? experts : null);
+        MambaLayers r = new MambaLayers(mm, at, ml, moe, heads, headDim, state, groups, conv, new LayerPattern(p), moe > 0 ? experts : null);
         as.add(r.describe(m));
         return r;
     }

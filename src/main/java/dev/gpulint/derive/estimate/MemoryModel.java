@@ -46,7 +46,7 @@ public final class MemoryModel {
     /**
      * What {@link #stageSplit} reads of a layout whatever the stage: the layers' shared parameters ÷ tp and the routed
      * experts' ÷ etp·ep ({@link MoeShape.ExpertShare}) over the whole model, and the embedding ÷ tp; a stage takes its layers' share of the first two.
-     * A hybrid Mamba model's stages are each their own slice of the pattern ({@link #hybridLayers}).
+     * A hybrid Mamba model's stages are each their own slice of the pattern ({@link Params#hybridLayers}).
      */
     private static final class Params {
         private final ModelShape m;
@@ -54,6 +54,8 @@ public final class MemoryModel {
         private final MambaLayers hybrid;
         private final MtpLayers mtp;
         private final double shared, expert, emb, expertDivisor;
+        private final double[] perKind, kinds;          // a hybrid's: one layer's parameters of each kind, and a stage's layers of each
+        private double sharedPart, expertPart;          // the stage last filled
 
         Params(ModelShape m, Layout l, Variants v) {
             this.m = m;
@@ -65,8 +67,12 @@ public final class MemoryModel {
             if (hybrid != null) {
                 this.shared = 0;
                 this.expert = 0;
+                this.perKind = hybrid.perKind(m);
+                this.kinds = new double[4];
                 return;
             }
+            this.perKind = null;
+            this.kinds = null;
             MoeShape s = m.experts() > 1 ? v.moe() : null;
             int moeLayers = s != null ? s.moeLayers() : m.layers();
             double gate = m.gatedMlp() ? 3.0 : 2.0;
@@ -79,39 +85,44 @@ public final class MemoryModel {
 
         /** Stage {@code i}'s parameters on one GPU, {shared, routed experts}: its layers', the embedding on the first, the output layer on the last. */
         double[] split(int i) {
-            double[] p;
+            fill(i);
+            return new double[] {sharedPart, expertPart};
+        }
+
+        /** {@link #split} into {@link #sharedPart} and {@link #expertPart}, no array made (a plan fills every stage of ~190,000 layouts). */
+        void fill(int i) {
             if (hybrid != null) {
-                p = hybridLayers(m, l, i, hybrid, expertDivisor);
+                hybridLayers(i);
                 // the MTP layers' blocks on the last stage, each the pattern's mean layer (MtpLayers)
                 double blocks = mtp.extraBlocks(m, l, i);
                 if (blocks > 0) {
-                    double[] experts = hybrid.expertParts(m, hybrid.moe());
-                    p[0] += blocks * (hybrid.meanLayerParameters(m) + experts[1] / hybrid.layers()) / l.tp();
-                    p[1] += blocks * experts[0] / hybrid.layers() / expertDivisor;
+                    double moe = hybrid.moe();
+                    sharedPart += blocks * (hybrid.meanLayerParameters(m) + hybrid.sharedExperts(m, moe) / hybrid.layers()) / l.tp();
+                    expertPart += blocks * hybrid.routedExperts(m, moe) / hybrid.layers() / expertDivisor;
                 }
             } else {
                 double share = stageLayers(m, l, i, mtp) / m.layers();
-                p = new double[] {shared * share, expert * share};
+                sharedPart = shared * share;
+                expertPart = expert * share;
             }
             // the MTP layers' eh_proj and norms on the last stage (MtpLayers; the output layer is the model's)
-            if (i == l.pp() - 1 && mtp.any()) p[0] += mtp.ownParameters(m, l);
-            if (i == 0) p[0] += emb;
-            if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) p[0] += emb;
-            return p;
+            if (i == l.pp() - 1 && mtp.any()) sharedPart += mtp.ownParameters(m, l);
+            if (i == 0) sharedPart += emb;
+            if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) sharedPart += emb;
         }
-    }
 
-    /**
-     * The layers' part of {@link #stageSplit} for a hybrid Mamba model: the layers of each kind on the stage
-     * ({@link MambaLayers#onStage}, the pattern's slice Megatron-Core builds there) ÷ tp, the final norm spread as the layers
-     * are; its E layers' routed experts ÷ etp·ep instead and their shared experts ÷ tp (MambaLayers#expertParameters).
-     */
-    private static double[] hybridLayers(ModelShape m, Layout l, int i, MambaLayers hy, double expertDivisor) {
-        double[] k = hy.onStage(m, l, i);
-        double share = stageLayers(m, l, i) / m.layers();
-        double[] experts = hy.expertParts(m, k[3]);
-        double shared = (hy.kindParameters(m, k[0], k[1], k[2], k[3]) + m.hidden() * share + experts[1]) / l.tp();
-        return new double[] {shared, experts[0] / expertDivisor};
+        /**
+         * The layers' part of {@link #split} for a hybrid Mamba model: the layers of each kind on the stage
+         * ({@link MambaLayers#onStage}, the pattern's slice Megatron-Core builds there) ÷ tp, the final norm spread as the layers
+         * are; its E layers' routed experts ÷ etp·ep instead and their shared experts ÷ tp (MambaLayers#expertParameters).
+         */
+        private void hybridLayers(int i) {
+            hybrid.onStage(m, l, i, kinds);
+            double share = stageLayers(m, l, i) / m.layers();
+            sharedPart = (MambaLayers.kindParameters(perKind, kinds[0], kinds[1], kinds[2], kinds[3]) + m.hidden() * share
+                    + hybrid.sharedExperts(m, kinds[3])) / l.tp();
+            expertPart = hybrid.routedExperts(m, kinds[3]) / expertDivisor;
+        }
     }
 
     /** Transformer layers on stage {@code i}: L/pp, or as the layout's split sizes the stage. */
@@ -213,8 +224,8 @@ public final class MemoryModel {
 
         /** Stage {@code i}'s weights, gradients, optimizer states, activations and parameters. */
         private void fill(int i) {
-            double[] p = params.split(i);
-            double p0 = p[0], p1 = p[1];
+            params.fill(i);
+            double p0 = params.sharedPart, p1 = params.expertPart;
             weights = sharded.weights(p0, p1);
             gradients = sharded.gradients(p0, p1);
             optimizer = sharded.optimizer(p0, p1);
@@ -240,19 +251,25 @@ public final class MemoryModel {
     }
 
     /**
-     * Parameters whose optimizer states one GPU of stage {@code i} holds and updates in the optimizer step: sharded (ZeRO
-     * stage 1 and up, the distributed optimizer) the stage's shared parameters ÷ dp·cp and its routed experts ÷ the
-     * expert data-parallel ranks ({@link StateShards}), as {@link #stages} counts their optimizer bytes; else all of them.
-     * Megatron-Core's distributed optimizer shards the expert parameters over the expert data-parallel group
-     * (github.com/NVIDIA/Megatron-LM, megatron/core/optimizer/__init__.py, get_megatron_optimizer: the
-     * {@code moe_param_groups}' optimizer is built with {@code data_parallel_group=intra_expt_dp_group}, the dense ones'
-     * with {@code intra_dp_cp_group}).
+     * Parameters whose optimizer states one GPU of the layout's fullest stage holds and updates in the optimizer step (the
+     * largest over its stages, first stage first): sharded (ZeRO stage 1 and up, the distributed optimizer) a stage's shared
+     * parameters ÷ dp·cp and its routed experts ÷ the expert data-parallel ranks ({@link StateShards}), as {@link #stages}
+     * counts their optimizer bytes; else all of them. One {@link Params} and one set of shard ranks for every stage (the
+     * estimate asks it of each valid layout a plan prices). Megatron-Core's distributed optimizer shards the expert
+     * parameters over the expert data-parallel group (github.com/NVIDIA/Megatron-LM, megatron/core/optimizer/__init__.py,
+     * get_megatron_optimizer: the {@code moe_param_groups}' optimizer is built with {@code data_parallel_group=intra_expt_dp_group},
+     * the dense ones' with {@code intra_dp_cp_group}).
      */
-    public static double optimizerShard(ModelShape m, Layout l, int i, Variants v) {
-        double[] p = stageSplit(m, l, i, v);
+    public static double optimizerShard(ModelShape m, Layout l, Variants v) {
+        Params p = new Params(m, l, v);
         StateShards s = StateShards.of(l, v);
-        return StateBytes.optimizerShard(p[0], l.zeroStage(), l.distributedOptimizer(), s.ranks())
-                + StateBytes.optimizerShard(p[1], l.zeroStage(), l.distributedOptimizer(), s.experts().ranks());
+        double most = 0;
+        for (int i = 0; i < l.pp(); i++) {
+            p.fill(i);
+            most = Math.max(most, StateBytes.optimizerShard(p.sharedPart, l.zeroStage(), l.distributedOptimizer(), s.ranks())
+                    + StateBytes.optimizerShard(p.expertPart, l.zeroStage(), l.distributedOptimizer(), s.experts().ranks()));
+        }
+        return most;
     }
 
     /**

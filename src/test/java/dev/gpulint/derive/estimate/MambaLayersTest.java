@@ -32,7 +32,7 @@ class MambaLayersTest {
     private static MambaLayers layers(Models.Entry e) {
         Models.Hybrid y = MODELS.hybrid(e).orElseThrow();
         return new MambaLayers((int) y.count('M'), (int) y.count('*'), (int) y.count('-'), 0, y.mambaHeads(), y.mambaHeadDim(),
-                y.stateSize(), y.groups(), y.convKernel(), y.pattern(), null);
+                y.stateSize(), y.groups(), y.convKernel(), new MambaLayers.LayerPattern(y.pattern()), null);
     }
 
     private static Models.Entry entry(String name) {
@@ -107,7 +107,7 @@ class MambaLayersTest {
         ModelShape m = ModelShape.gpt(8, 1024, 16, 50304, 4096, ModelShape.Dtype.BF16);
         List<String> as = new ArrayList<>();
         MambaLayers y = MambaLayers.of(stated("M-M*M-M-"), m, null, as);
-        assertEquals(new MambaLayers(4, 1, 3, 0, 32, 64, 128, 8, 4, "M-M*M-M-", null), y);
+        assertEquals(new MambaLayers(4, 1, 3, 0, 32, 64, 128, 8, 4, new MambaLayers.LayerPattern("M-M*M-M-"), null), y);
         assertEquals(List.of("Mamba state size not given: 128 (Megatron-LM's --mamba-state-dim default)",
                 "Mamba head dimension not given: 64 (Megatron-LM's --mamba-head-dim default)",
                 "Mamba groups not given: 8 (Megatron-LM's --mamba-num-groups default)",
@@ -249,7 +249,7 @@ class MambaLayersTest {
         JobInputs in = j.inputs();
         ModelShape m = in.model();
         MambaLayers y = in.variants().mamba();
-        assertEquals(new MambaLayers(23, 6, 0, 23, 64, 64, 128, 8, 4, NANO3, in.variants().moe()), y);
+        assertEquals(new MambaLayers(23, 6, 0, 23, 64, 64, 128, 8, 4, new MambaLayers.LayerPattern(NANO3), in.variants().moe()), y);
         assertTrue(in.variants().moe().hybrid());
         assertEquals(23, in.variants().moe().moeLayers());
         assertEquals(0, in.variants().moe().denseLayers(m), "no dense transformer layer in a hybrid");
@@ -332,5 +332,66 @@ class MambaLayersTest {
         assertTrue(j.inputs().assumptions().contains("hybrid layer pattern with 23 MoE layers but no experts stated (model.experts): not"
                 + " priced by kind; every layer is priced as a transformer layer (attention + MLP or MoE), its Mamba-2 layers included, so"
                 + " time and memory are overstated for them"), j.inputs().assumptions().toString());
+    }
+
+    /** The layers of each kind in {@code pattern}'s characters from {@code from} to {@code to}, counted one by one. */
+    private static double[] directCount(String pattern, int from, int to) {
+        double[] k = new double[4];
+        for (char c : pattern.substring(from, to).toCharArray()) k["M*-E".indexOf(c)]++;
+        return k;
+    }
+
+    @Test
+    void thePatternsCountsUpToEachLayerGiveEverySlicesKinds() {
+        // every slice of Nemotron 3 Nano's pattern, each kind, against the slice's characters counted one by one
+        MambaLayers.LayerPattern p = new MambaLayers.LayerPattern(NANO3);
+        for (int from = 0; from <= NANO3.length(); from++) {
+            for (int to = from; to <= NANO3.length(); to++) {
+                double[] want = directCount(NANO3, from, to);
+                for (int k = 0; k < 4; k++) assertEquals(want[k], p.count(k, from, to), from + ".." + to + " kind " + k);
+            }
+        }
+        assertEquals(new MambaLayers.LayerPattern(NANO3), p, "equal by its text");
+        assertEquals(NANO3.hashCode(), p.hashCode());
+        assertEquals(NANO3, p.toString());
+    }
+
+    @Test
+    void eachStagesKindsAreItsSliceOfThePatternUnderEverySplit() {
+        JobInputs in = nano3("tp: 1, pp: 4, ep: 4").inputs();
+        ModelShape m = in.model();
+        MambaLayers y = in.variants().mamba();
+        record Case(String name, int pp, int vpp, PipelineSplit split, List<Integer> sizes) {}
+        // whole-layer stages: each one's own slice from the stages before it
+        for (Case c : List.of(new Case("even, 13 each", 4, 1, PipelineSplit.EVEN, List.of(13, 13, 13, 13)),
+                new Case("first 10 and last 12 by hand, 15 each between", 4, 1, new PipelineSplit(10, 12, false, false), List.of(10, 15, 15, 12)),
+                new Case("laid out stage by stage", 3, 1, PipelineSplit.laidOut(List.of(20L, 7L, 25L)), List.of(20, 7, 25)),
+                new Case("one stage", 1, 1, PipelineSplit.EVEN, List.of(52)))) {
+            Layout l = in.layout().withSizes(1, c.pp(), 1, 1, 1, c.vpp()).withSplit(c.split());
+            int from = 0;
+            for (int i = 0; i < c.pp(); i++) {
+                int n = c.sizes().get(i);
+                assertEquals(n, MemoryModel.stageLayers(m, l, i), c.name() + ": stage " + i + "'s layers");
+                assertEquals(java.util.Arrays.stream(directCount(NANO3, from, from + n)).boxed().toList(),
+                        java.util.Arrays.stream(y.onStage(m, l, i)).boxed().toList(), c.name() + ": stage " + i);
+                from += n;
+            }
+            assertEquals(52, from, c.name());
+        }
+        // interleaved (vpp 2), or a stage of fractional layers or from a fractional offset (pp 8: 6.5 each; first 11 and last
+        // 10 by hand, 15.5 on each between, the last from layer 42): the stage's share of each kind (23 Mamba-2, 6 attention,
+        // 0 MLP, 23 MoE over 52 layers); a whole stage from a whole offset keeps its slice (the hand-sized 11 and 10)
+        for (Case c : List.of(new Case("interleaved", 2, 2, PipelineSplit.EVEN, List.of(-1, -1)),
+                new Case("6.5 each", 8, 1, PipelineSplit.EVEN, List.of(-1, -1, -1, -1, -1, -1, -1, -1)),
+                new Case("15.5 between two by hand", 4, 1, new PipelineSplit(11, 10, false, false), List.of(0, -1, -1, 42)))) {
+            Layout l = in.layout().withSizes(1, c.pp(), 1, 1, 1, c.vpp()).withSplit(c.split());
+            for (int i = 0; i < c.pp(); i++) {
+                double n = MemoryModel.stageLayers(m, l, i), share = n / 52;
+                int from = c.sizes().get(i);
+                List<Double> want = from < 0 ? List.of(23 * share, 6 * share, 0 * share, 23 * share)
+                        : java.util.Arrays.stream(directCount(NANO3, from, from + (int) n)).boxed().toList();
+                assertEquals(want, java.util.Arrays.stream(y.onStage(m, l, i)).boxed().toList(), c.name() + ": stage " + i);
+            }
+        }
     }
 }

@@ -71,7 +71,9 @@ public record HybridPattern(String decoder, List<Long> stages) {
     /**
      * What Megatron-Core refuses in the pattern's stages on {@code pp} pipeline ranks (0: pp not known, not checked), or
      * null: select_pipeline_segment raises when '|' is combined with a hand-sized first or last stage, when the segments
-     * are not a multiple of pp, and when a rank's virtual stage has no segment (fewer segments than pp × vpp); more segments
+     * are not a multiple of pp, with more than one segment on pp 1 (no virtual stages without pipeline parallelism:
+     * _validate_direct_pipeline raises, megatron/core/pipeline_parallel/schedules.py forward_backward_no_pipelining asserts
+     * one model chunk, and with no virtual stage only segment 0 is built), and when a rank's virtual stage has no segment (fewer segments than pp × vpp); more segments
      * than pp × vpp leave the ones past them built by no rank (Megatron-Core's direct form, _validate_direct_pipeline in
      * megatron/core/models/hybrid/hybrid_architecture.py at 26f7d124, refuses a vpp other than segments ÷ pp). With no vpp
      * written, vpp is segments ÷ pp, as that form infers it.
@@ -98,6 +100,15 @@ public record HybridPattern(String decoder, List<Long> stages) {
             return "it has " + n + " segment" + (n == 1 ? "" : "s") + " between '|' (" + describe(stages) + " layers), not a multiple of the"
                     + " pipeline size " + pp + "; Megatron-Core's select_pipeline_segment raises \"The number of pipe-delimited segments ("
                     + n + ") in hybrid_layer_pattern must be evenly divisible by pipeline_model_parallel_size (" + pp + ")\"";
+        }
+        if (pp == 1 && n > 1) {
+            // one pipeline rank: no virtual stages to hold the segments past the first (vpp would be n ÷ 1 = n)
+            return "it has " + n + " segments between '|' (" + describe(stages) + " layers) on one pipeline rank (pp 1), each segment"
+                    + " past the first a virtual stage, and Megatron-Core has no virtual stages without pipeline parallelism: its direct"
+                    + " form raises \"Virtual pipeline parallelism requires pipeline_model_parallel_size > 1\" (_validate_direct_pipeline),"
+                    + " its schedule without pipelining asserts \"non-pipeline-parallel schedule does not support model chunking\""
+                    + " (schedules.py forward_backward_no_pipelining), and with no virtual stage select_pipeline_segment builds segment 0"
+                    + " only, leaving the other segments' layers built by no rank";
         }
         if (pp > 0 && vpp > 0 && n > pp * vpp) {
             return "it has " + n + " segments between '|', more than the " + pp * vpp + " stages of pp " + pp + " × " + vpp + " virtual"

@@ -45,4 +45,16 @@ class HybridPatternTest {
         assertTrue(p.problem(4, 0, true).contains("Cannot specify num_layers_in_first_pipeline_stage"), p.problem(4, 0, true));
         assertNull(HybridPattern.read("M*M*").problem(3, 0, true), "no '|': the hand-sized stages are Megatron's other split");
     }
+
+    @Test
+    void moreThanOneSegmentOnOnePipelineRankIsRefused() {
+        // pp 1 has no virtual stages: 4 segments would be vpp 4 on one rank, which Megatron-Core refuses (or builds segment 0 only)
+        HybridPattern p = HybridPattern.read("M*|M*|M*|M*");
+        assertTrue(p.problem(1, 0, false).startsWith("it has 4 segments between '|' (2, 2, 2, 2 layers) on one pipeline rank (pp 1)"),
+                p.problem(1, 0, false));
+        assertTrue(p.problem(1, 4, false).contains("\"Virtual pipeline parallelism requires pipeline_model_parallel_size > 1\""),
+                p.problem(1, 4, false));
+        assertNull(HybridPattern.read("|M*M*").problem(2, 0, false), "2 segments on pp 2, the first empty: built");
+        assertNull(HybridPattern.read("M*M*").problem(1, 0, false), "no '|' on pp 1: one stage");
+    }
 }

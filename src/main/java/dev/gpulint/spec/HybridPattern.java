@@ -55,7 +55,8 @@ public record HybridPattern(String decoder, List<Long> stages) {
 
     /**
      * {@code text} reads ({@link #read}) and what follows its first '/' is MTP blocks of layer characters, '/' between them
-     * (Megatron-Core's parse_hybrid_pattern allows no '|' there), as the native manifest's {@code model.hybrid.pattern}
+     * (Megatron-Core's parse_hybrid_pattern allows no '|' there, and raises "All MTP patterns must be identical" unless every
+     * block after the first '/' is the same, or all are empty: no MTP), as the native manifest's {@code model.hybrid.pattern}
      * accepts it.
      */
     public static boolean valid(String text) {
@@ -65,6 +66,12 @@ public record HybridPattern(String decoder, List<Long> stages) {
             char c = text.charAt(i);
             if (c != '/' && c != 'M' && c != '*' && c != '-' && c != 'E') return false;
         }
+        if (slash < 0) return true;
+        String[] blocks = text.substring(slash + 1).split("/", -1);
+        boolean none = true;
+        for (String b : blocks) none &= b.isEmpty();
+        if (none) return true;
+        for (String b : blocks) if (!b.equals(blocks[0])) return false;
         return true;
     }
 

@@ -29,6 +29,11 @@ class HybridPatternTest {
         assertTrue(HybridPattern.valid("M*|M*/ME/ME"));
         assertFalse(HybridPattern.valid("M*|M*/M|E"), "no '|' among the MTP blocks (parse_hybrid_pattern: allow_pipe=False)");
         assertFalse(HybridPattern.valid("M*|M*/Mx"));
+        // parse_hybrid_pattern: "All MTP patterns must be identical"; only empty blocks after '/' are no MTP
+        assertFalse(HybridPattern.valid("M*|M*/ME/*E"), "MTP blocks that differ");
+        assertFalse(HybridPattern.valid("M*|M*/ME/"), "an empty MTP block beside a written one");
+        assertTrue(HybridPattern.valid("M*|M*/"), "no MTP block");
+        assertTrue(HybridPattern.valid("M*|M*//"), "no MTP block");
     }
 
     @Test

@@ -96,7 +96,12 @@ public record HybridPattern(String decoder, List<Long> stages) {
 
     /** {@link #problem(long, long, boolean)} of a pattern whose segments hold {@code stages} layers (empty: no '|'). */
     public static String problem(List<Long> stages, long pp, long vpp, boolean uneven) {
-        if (stages.isEmpty()) return null;
+        if (stages.isEmpty()) {
+            // no '|': select_pipeline_segment slices the layers evenly, and refuses virtual stages (vp_stage not None)
+            return pp > 1 && vpp > 1 ? "it has no '|', so Megatron-Core slices its layers evenly over the pp " + pp + " ranks, and the job"
+                    + " writes " + vpp + " virtual stages per rank; Megatron-Core's select_pipeline_segment raises \"Virtual pipeline"
+                    + " parallelism (vp_stage != None) is not supported when hybrid_layer_pattern has no pipe ('|') separators\"" : null;
+        }
         int n = stages.size();
         if (uneven) {
             return "its " + n + " segments between '|' lay out the pipeline stage by stage, and the job also sizes its first or last"
@@ -131,6 +136,18 @@ public record HybridPattern(String decoder, List<Long> stages) {
                     + " past them";
         }
         return null;
+    }
+
+    /**
+     * The SYN002 message of a pattern written as {@code key} that Megatron-Core refuses for {@code why} ({@link #problem}), with
+     * or without '|' ({@code stages} empty), and how to fix it.
+     */
+    public static String refusal(String key, List<Long> stages, String why) {
+        return "'" + key + "' " + (stages.isEmpty() ? "lays out no pipeline stage: " : "splits the decoder at '|': ") + why
+                + "; the job stops at start-up. " + (stages.isEmpty()
+                ? "Write the pp × virtual stages as segments between '|', or drop the virtual stages; the estimate prices them as written"
+                : "Write one segment per pipeline stage (pp × virtual stages), or drop the '|' for Megatron's even split; the pattern's"
+                + " split is left out of the estimate");
     }
 
     /** The stages' layers as "5, 4, 4" (the first 8, then "…"). */

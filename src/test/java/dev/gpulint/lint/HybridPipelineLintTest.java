@@ -159,6 +159,20 @@ class HybridPipelineLintTest {
     }
 
     @Test
+    void virtualStagesWithoutPipesAreSyn002AtThePattern() {
+        // 52 layers on pp 4 without '|' is Megatron's even split (13 a rank); virtual stages need the '|' segments
+        String text = megatron(PIPED.replace("|", ""), 4) + "  --num-virtual-stages-per-pipeline-rank: 13\n";
+        List<String> syn = of(lint(SourceFile.of("nemotronh/model_config.yaml", text)), "nemotronh/model_config.yaml", "SYN002");
+        assertEquals(List.of("nemotronh/model_config.yaml:6:27 SYN002 '--hybrid-layer-pattern' lays out no pipeline stage: it has no"
+                + " '|', so Megatron-Core slices its layers evenly over the pp 4 ranks, and the job writes 13 virtual stages per rank;"
+                + " Megatron-Core's select_pipeline_segment raises \"Virtual pipeline parallelism (vp_stage != None) is not supported when"
+                + " hybrid_layer_pattern has no pipe ('|') separators\"; the job stops at start-up. Write the pp × virtual stages as"
+                + " segments between '|', or drop the virtual stages; the estimate prices them as written."), syn);
+        List<String> quiet = lint(SourceFile.of("nemotronh/model_config.yaml", megatron(PIPED.replace("|", ""), 4)));
+        assertEquals(List.of(), of(quiet, "nemotronh/model_config.yaml", "SYN002"), "no virtual stages: " + quiet);
+    }
+
+    @Test
     void theNativeManifestsSegmentsOnOnePipelineRankAreSyn002() {
         String text = NATIVE.replace("PATTERN", PIPED).replace("pp: 3", "pp: 1");
         List<String> syn = of(lint(SourceFile.of("nemotronh.yaml", text)), "nemotronh.yaml", "SYN002");

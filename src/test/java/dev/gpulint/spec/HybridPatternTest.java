@@ -62,4 +62,14 @@ class HybridPatternTest {
         assertNull(HybridPattern.read("|M*M*").problem(2, 0, false), "2 segments on pp 2, the first empty: built");
         assertNull(HybridPattern.read("M*M*").problem(1, 0, false), "no '|' on pp 1: one stage");
     }
+
+    @Test
+    void virtualStagesWithoutPipesAreRefused() {
+        // select_pipeline_segment: no '|' and pp > 1 slices evenly, and raises when vp_stage is not None
+        assertTrue(HybridPattern.read("M*M*M*M*").problem(2, 2, false).endsWith("raises \"Virtual pipeline parallelism (vp_stage !="
+                + " None) is not supported when hybrid_layer_pattern has no pipe ('|') separators\""));
+        assertNull(HybridPattern.read("M*M*M*M*").problem(2, 0, false), "no virtual stages: the even split");
+        assertNull(HybridPattern.read("M*M*M*M*").problem(2, 1, false), "one virtual stage: no interleaving");
+        assertNull(HybridPattern.read("M*M*M*M*").problem(0, 2, false), "pp not known: not checked");
+    }
 }

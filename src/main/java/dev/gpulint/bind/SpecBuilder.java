@@ -150,20 +150,18 @@ final class SpecBuilder {
         MappingNode h = sub(model, "hybrid");
         Located<String> pattern = get(h, "pattern");
         dev.gpulint.spec.HybridPattern read = pattern == null ? null : dev.gpulint.spec.HybridPattern.read(pattern.value());
-        if (par == null || read == null || read.stages().isEmpty()) return null;
+        if (par == null || read == null) return null;
         Located<Long> pp = get(par, PP.key());
         long size = pp != null ? pp.value() : unknown.contains(PP.key()) ? 0 : 1;
         Located<Long> vpp = get(par, VPP.key());
         String why = read.problem(size, vpp != null ? vpp.value() : 0,
                 get(par, "first_stage_layers") != null || get(par, "last_stage_layers") != null);
-        if (why == null) return new Located<>(read.stages(), pattern.span());
+        if (why == null) return read.stages().isEmpty() ? null : new Located<>(read.stages(), pattern.span());
         Located<String> name = get(d.root(), "name");
         String kind = d.root().get("kind").orElse(null) instanceof dev.gpulint.tree.ScalarNode k ? k.text() : "training_job";
         findings.add(dev.gpulint.core.Finding.of("SYN002", pattern.span(), kind + ":" + (name != null ? name.value() : "#" + d.index())
-                + "/model/hybrid/pattern", "'pattern' splits the decoder at '|': " + why + "; the job stops at start-up. Write one segment"
-                + " per pipeline stage (pp × virtual stages), or drop the '|' for Megatron's even split; the pattern's split is left out of"
-                + " the estimate"));
-        unknown.add(Specs.PIPELINE_LAYOUT);
+                + "/model/hybrid/pattern", dev.gpulint.spec.HybridPattern.refusal("pattern", read.stages(), why)));
+        if (!read.stages().isEmpty()) unknown.add(Specs.PIPELINE_LAYOUT);
         return null;
     }
 

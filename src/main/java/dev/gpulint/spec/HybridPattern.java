@@ -55,7 +55,8 @@ public record HybridPattern(String decoder, List<Long> stages) {
 
     /**
      * {@code text} reads ({@link #read}) and what follows its first '/' is MTP blocks of layer characters, '/' between them
-     * (Megatron-Core's parse_hybrid_pattern allows no '|' there), as the native manifest's {@code model.hybrid.pattern}
+     * (Megatron-Core's parse_hybrid_pattern allows no '|' there, and raises "All MTP patterns must be identical" unless every
+     * block after the first '/' is the same, or all are empty: no MTP), as the native manifest's {@code model.hybrid.pattern}
      * accepts it.
      */
     public static boolean valid(String text) {
@@ -65,13 +66,21 @@ public record HybridPattern(String decoder, List<Long> stages) {
             char c = text.charAt(i);
             if (c != '/' && c != 'M' && c != '*' && c != '-' && c != 'E') return false;
         }
+        if (slash < 0) return true;
+        String[] blocks = text.substring(slash + 1).split("/", -1);
+        boolean none = true;
+        for (String b : blocks) none &= b.isEmpty();
+        if (none) return true;
+        for (String b : blocks) if (!b.equals(blocks[0])) return false;
         return true;
     }
 
     /**
      * What Megatron-Core refuses in the pattern's stages on {@code pp} pipeline ranks (0: pp not known, not checked), or
      * null: select_pipeline_segment raises when '|' is combined with a hand-sized first or last stage, when the segments
-     * are not a multiple of pp, and when a rank's virtual stage has no segment (fewer segments than pp × vpp); more segments
+     * are not a multiple of pp, with more than one segment on pp 1 (no virtual stages without pipeline parallelism:
+     * _validate_direct_pipeline raises, megatron/core/pipeline_parallel/schedules.py forward_backward_no_pipelining asserts
+     * one model chunk, and with no virtual stage only segment 0 is built), and when a rank's virtual stage has no segment (fewer segments than pp × vpp); more segments
      * than pp × vpp leave the ones past them built by no rank (Megatron-Core's direct form, _validate_direct_pipeline in
      * megatron/core/models/hybrid/hybrid_architecture.py at 26f7d124, refuses a vpp other than segments ÷ pp). With no vpp
      * written, vpp is segments ÷ pp, as that form infers it.
@@ -87,7 +96,12 @@ public record HybridPattern(String decoder, List<Long> stages) {
 
     /** {@link #problem(long, long, boolean)} of a pattern whose segments hold {@code stages} layers (empty: no '|'). */
     public static String problem(List<Long> stages, long pp, long vpp, boolean uneven) {
-        if (stages.isEmpty()) return null;
+        if (stages.isEmpty()) {
+            // no '|': select_pipeline_segment slices the layers evenly, and refuses virtual stages (vp_stage not None)
+            return pp > 1 && vpp > 1 ? "it has no '|', so Megatron-Core slices its layers evenly over the pp " + pp + " ranks, and the job"
+                    + " writes " + vpp + " virtual stages per rank; Megatron-Core's select_pipeline_segment raises \"Virtual pipeline"
+                    + " parallelism (vp_stage != None) is not supported when hybrid_layer_pattern has no pipe ('|') separators\"" : null;
+        }
         int n = stages.size();
         if (uneven) {
             return "its " + n + " segments between '|' lay out the pipeline stage by stage, and the job also sizes its first or last"
@@ -98,6 +112,15 @@ public record HybridPattern(String decoder, List<Long> stages) {
             return "it has " + n + " segment" + (n == 1 ? "" : "s") + " between '|' (" + describe(stages) + " layers), not a multiple of the"
                     + " pipeline size " + pp + "; Megatron-Core's select_pipeline_segment raises \"The number of pipe-delimited segments ("
                     + n + ") in hybrid_layer_pattern must be evenly divisible by pipeline_model_parallel_size (" + pp + ")\"";
+        }
+        if (pp == 1 && n > 1) {
+            // one pipeline rank: no virtual stages to hold the segments past the first (vpp would be n ÷ 1 = n)
+            return "it has " + n + " segments between '|' (" + describe(stages) + " layers) on one pipeline rank (pp 1), each segment"
+                    + " past the first a virtual stage, and Megatron-Core has no virtual stages without pipeline parallelism: its direct"
+                    + " form raises \"Virtual pipeline parallelism requires pipeline_model_parallel_size > 1\" (_validate_direct_pipeline),"
+                    + " its schedule without pipelining asserts \"non-pipeline-parallel schedule does not support model chunking\""
+                    + " (schedules.py forward_backward_no_pipelining), and with no virtual stage select_pipeline_segment builds segment 0"
+                    + " only, leaving the other segments' layers built by no rank";
         }
         if (pp > 0 && vpp > 0 && n > pp * vpp) {
             return "it has " + n + " segments between '|', more than the " + pp * vpp + " stages of pp " + pp + " × " + vpp + " virtual"
@@ -113,6 +136,18 @@ public record HybridPattern(String decoder, List<Long> stages) {
                     + " past them";
         }
         return null;
+    }
+
+    /**
+     * The SYN002 message of a pattern written as {@code key} that Megatron-Core refuses for {@code why} ({@link #problem}), with
+     * or without '|' ({@code stages} empty), and how to fix it.
+     */
+    public static String refusal(String key, List<Long> stages, String why) {
+        return "'" + key + "' " + (stages.isEmpty() ? "lays out no pipeline stage: " : "splits the decoder at '|': ") + why
+                + "; the job stops at start-up. " + (stages.isEmpty()
+                ? "Write the pp × virtual stages as segments between '|', or drop the virtual stages; the estimate prices them as written"
+                : "Write one segment per pipeline stage (pp × virtual stages), or drop the '|' for Megatron's even split; the pattern's"
+                + " split is left out of the estimate");
     }
 
     /** The stages' layers as "5, 4, 4" (the first 8, then "…"). */

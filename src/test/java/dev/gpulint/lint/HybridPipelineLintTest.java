@@ -140,6 +140,50 @@ class HybridPipelineLintTest {
                 + " stages), or drop the '|' for Megatron's even split; the pattern's split is left out of the estimate."), syn);
     }
 
+    @Test
+    void segmentsOnOnePipelineRankAreSyn002AndGiveNoVirtualStages() {
+        // the 3 segments of PIPED on pp 1: gpulint priced them as "pp 1, vpp 3", a layout Megatron-Core does not build
+        String text = megatron(PIPED, 1);
+        List<String> syn = of(lint(SourceFile.of("nemotronh/model_config.yaml", text)), "nemotronh/model_config.yaml", "SYN002");
+        assertEquals(List.of("nemotronh/model_config.yaml:6:27 SYN002 '--hybrid-layer-pattern' splits the decoder at '|': it has 3"
+                + " segments between '|' (18, 17, 17 layers) on one pipeline rank (pp 1), each segment past the first a virtual stage,"
+                + " and Megatron-Core has no virtual stages without pipeline parallelism: its direct form raises \"Virtual pipeline"
+                + " parallelism requires pipeline_model_parallel_size > 1\" (_validate_direct_pipeline), its schedule without pipelining"
+                + " asserts \"non-pipeline-parallel schedule does not support model chunking\" (schedules.py"
+                + " forward_backward_no_pipelining), and with no virtual stage select_pipeline_segment builds segment 0 only, leaving"
+                + " the other segments' layers built by no rank; the job stops at start-up. Write one segment per pipeline stage (pp ×"
+                + " virtual stages), or drop the '|' for Megatron's even split; the pattern's split is left out of the estimate."), syn);
+        Specs.Job j = job(text);
+        assertNull(j.parallelism().stageLayers());
+        assertNull(j.parallelism().virtualPp(), "no virtual stages inferred on pp 1");
+    }
+
+    @Test
+    void virtualStagesWithoutPipesAreSyn002AtThePattern() {
+        // 52 layers on pp 4 without '|' is Megatron's even split (13 a rank); virtual stages need the '|' segments
+        String text = megatron(PIPED.replace("|", ""), 4) + "  --num-virtual-stages-per-pipeline-rank: 13\n";
+        List<String> syn = of(lint(SourceFile.of("nemotronh/model_config.yaml", text)), "nemotronh/model_config.yaml", "SYN002");
+        assertEquals(List.of("nemotronh/model_config.yaml:6:27 SYN002 '--hybrid-layer-pattern' lays out no pipeline stage: it has no"
+                + " '|', so Megatron-Core slices its layers evenly over the pp 4 ranks, and the job writes 13 virtual stages per rank;"
+                + " Megatron-Core's select_pipeline_segment raises \"Virtual pipeline parallelism (vp_stage != None) is not supported when"
+                + " hybrid_layer_pattern has no pipe ('|') separators\"; the job stops at start-up. Write the pp × virtual stages as"
+                + " segments between '|', or drop the virtual stages; the estimate prices them as written."), syn);
+        List<String> quiet = lint(SourceFile.of("nemotronh/model_config.yaml", megatron(PIPED.replace("|", ""), 4)));
+        assertEquals(List.of(), of(quiet, "nemotronh/model_config.yaml", "SYN002"), "no virtual stages: " + quiet);
+    }
+
+    @Test
+    void theNativeManifestsSegmentsOnOnePipelineRankAreSyn002() {
+        String text = NATIVE.replace("PATTERN", PIPED).replace("pp: 3", "pp: 1");
+        List<String> syn = of(lint(SourceFile.of("nemotronh.yaml", text)), "nemotronh.yaml", "SYN002");
+        assertEquals(1, syn.size(), syn.toString());
+        assertTrue(syn.get(0).startsWith("nemotronh.yaml:11:22 SYN002 'pattern' splits the decoder at '|': it has 3 segments between"
+                + " '|' (18, 17, 17 layers) on one pipeline rank (pp 1)"), syn.get(0));
+        Specs.Job j = new dev.gpulint.bind.Binder().bind(new dev.gpulint.read.yaml.YamlReader().read(SourceFile.of("nemotronh.yaml", text))
+                .documents()).jobs().get(0);
+        assertNull(j.parallelism().virtualPp(), "no virtual stages inferred on pp 1");
+    }
+
     private static final String NATIVE = """
             kind: training_job
             name: nemotronh

@@ -29,6 +29,11 @@ class HybridPatternTest {
         assertTrue(HybridPattern.valid("M*|M*/ME/ME"));
         assertFalse(HybridPattern.valid("M*|M*/M|E"), "no '|' among the MTP blocks (parse_hybrid_pattern: allow_pipe=False)");
         assertFalse(HybridPattern.valid("M*|M*/Mx"));
+        // parse_hybrid_pattern: "All MTP patterns must be identical"; only empty blocks after '/' are no MTP
+        assertFalse(HybridPattern.valid("M*|M*/ME/*E"), "MTP blocks that differ");
+        assertFalse(HybridPattern.valid("M*|M*/ME/"), "an empty MTP block beside a written one");
+        assertTrue(HybridPattern.valid("M*|M*/"), "no MTP block");
+        assertTrue(HybridPattern.valid("M*|M*//"), "no MTP block");
     }
 
     @Test
@@ -44,5 +49,27 @@ class HybridPatternTest {
                 p.problem(2, 1, false));
         assertTrue(p.problem(4, 0, true).contains("Cannot specify num_layers_in_first_pipeline_stage"), p.problem(4, 0, true));
         assertNull(HybridPattern.read("M*M*").problem(3, 0, true), "no '|': the hand-sized stages are Megatron's other split");
+    }
+
+    @Test
+    void moreThanOneSegmentOnOnePipelineRankIsRefused() {
+        // pp 1 has no virtual stages: 4 segments would be vpp 4 on one rank, which Megatron-Core refuses (or builds segment 0 only)
+        HybridPattern p = HybridPattern.read("M*|M*|M*|M*");
+        assertTrue(p.problem(1, 0, false).startsWith("it has 4 segments between '|' (2, 2, 2, 2 layers) on one pipeline rank (pp 1)"),
+                p.problem(1, 0, false));
+        assertTrue(p.problem(1, 4, false).contains("\"Virtual pipeline parallelism requires pipeline_model_parallel_size > 1\""),
+                p.problem(1, 4, false));
+        assertNull(HybridPattern.read("|M*M*").problem(2, 0, false), "2 segments on pp 2, the first empty: built");
+        assertNull(HybridPattern.read("M*M*").problem(1, 0, false), "no '|' on pp 1: one stage");
+    }
+
+    @Test
+    void virtualStagesWithoutPipesAreRefused() {
+        // select_pipeline_segment: no '|' and pp > 1 slices evenly, and raises when vp_stage is not None
+        assertTrue(HybridPattern.read("M*M*M*M*").problem(2, 2, false).endsWith("raises \"Virtual pipeline parallelism (vp_stage !="
+                + " None) is not supported when hybrid_layer_pattern has no pipe ('|') separators\""));
+        assertNull(HybridPattern.read("M*M*M*M*").problem(2, 0, false), "no virtual stages: the even split");
+        assertNull(HybridPattern.read("M*M*M*M*").problem(2, 1, false), "one virtual stage: no interleaving");
+        assertNull(HybridPattern.read("M*M*M*M*").problem(0, 2, false), "pp not known: not checked");
     }
 }

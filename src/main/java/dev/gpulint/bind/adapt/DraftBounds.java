@@ -220,13 +220,11 @@ final class DraftBounds {
         String why = HybridPattern.problem(v.value(), pp, vpp, j.firstStageLayers != null || j.lastStageLayers != null);
         if (why != null) {
             String owner = j.name != null ? j.name.value() : j.file;
-            out.add(Finding.of("SYN002", v.span(), j.format + ":" + owner + "/" + key, "'" + key + "' splits the decoder at '|': " + why
-                    + "; the job stops at start-up. Write one segment per pipeline stage (pp × virtual stages), or drop the '|' for"
-                    + " Megatron's even split; the pattern's split is left out of the estimate"));
-            j.unknown.add(Specs.PIPELINE_LAYOUT);
+            out.add(Finding.of("SYN002", v.span(), j.format + ":" + owner + "/" + key, HybridPattern.refusal(key, v.value(), why)));
+            if (!v.value().isEmpty()) j.unknown.add(Specs.PIPELINE_LAYOUT);
             return;
         }
-        if (j.stageLayers != null) return;
+        if (j.stageLayers != null || v.value().isEmpty()) return;
         j.stageLayers = j.key(key, new Located<>(v.value(), v.span()));
         int n = v.value().size();
         if (pp > 0) {

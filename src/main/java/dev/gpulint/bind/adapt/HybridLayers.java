@@ -47,7 +47,8 @@ final class HybridLayers {
             if (read != null) {
                 kinds = Models.Hybrid.kinds(read.decoder());
                 layers = read.decoder();
-                if (!read.stages().isEmpty()) j.hybridStages = j.key(patternFlag, new Located<>(read.stages(), pattern.span()));
+                // without '|' too: DraftBounds checks the virtual stages written against the even split
+                j.hybridStages = j.key(patternFlag, new Located<>(read.stages(), pattern.span()));
             }
         }
         if (layers != null) {

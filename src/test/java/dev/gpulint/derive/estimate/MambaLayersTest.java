@@ -234,11 +234,16 @@ class MambaLayersTest {
 
     /** Nemotron 3 Nano's sizes as a native manifest writes them (model.hybrid), on one DGX H100 with the given layout. */
     private static JobEstimate nano3(String parallelism) {
+        return nano3(NANO3, parallelism);
+    }
+
+    /** The same with the pattern {@code pattern} (NANO3 with '|' between pipeline stages). */
+    private static JobEstimate nano3(String pattern, String parallelism) {
         return EstimateManifest.h100().name("nano3")
                 .model("dtype: bf16, layers: 52, hidden_size: 2688, attention_heads: 32, kv_heads: 2, head_dim: 128, ffn_hidden_size: 1856,"
                         + " vocab_size: 131072, gated_mlp: false, tied_embeddings: false, seq_length: 8192, experts: 128, top_k: 6,"
                         + " moe: { shared_expert_ffn_hidden_size: 3712, grouped_gemm: true, dispatcher: alltoall },"
-                        + " hybrid: { pattern: \"" + NANO3 + "\", mamba_num_heads: 64, mamba_head_dim: 64, mamba_state_dim: 128,"
+                        + " hybrid: { pattern: \"" + pattern + "\", mamba_num_heads: 64, mamba_head_dim: 64, mamba_state_dim: 128,"
                         + " mamba_num_groups: 8, mamba_conv_kernel: 4 }")
                 .parallelism(parallelism).batch(1, 64).optimizer("distributed: true").recompute("selective").estimate();
     }
@@ -301,8 +306,11 @@ class MambaLayersTest {
         // both stages together: the whole model, its routed experts a quarter each
         double routed = 23 * 128 * 2 * 2688.0 * 1856;
         assertEquals(y.parameters(m) - routed * 3 / 4, s0[0] + s0[1] + s1[0] + s1[1], 1e-6 * y.parameters(m));
-        // interleaved, the stage's share of each kind instead
-        JobInputs v = nano3("tp: 1, pp: 2, ep: 4, virtual_pp: 2").inputs();
+        // interleaved, the stage's share of each kind instead: 4 segments of 13 on pp 2 are 2 virtual stages a rank (Megatron-Core
+        // refuses virtual stages without '|': select_pipeline_segment)
+        String piped = NANO3.substring(0, 13) + "|" + NANO3.substring(13, 26) + "|" + NANO3.substring(26, 39) + "|" + NANO3.substring(39);
+        JobInputs v = nano3(piped, "tp: 1, pp: 2, ep: 4").inputs();
+        assertEquals(2, v.layout().virtualPp());
         assertEquals(List.of(11.5, 3.0, 0.0, 11.5), java.util.Arrays.stream(y.onStage(m, v.layout(), 0)).boxed().toList());
     }
 

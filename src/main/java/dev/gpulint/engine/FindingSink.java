@@ -98,12 +98,13 @@ public final class FindingSink {
     public final class About {
         private final Object[] facts;
 
-        private About(Object[] facts) { this.facts = facts.clone(); }
+        // unworded: no template reads the facts, so none is kept
+        private About(Object[] facts) { this.facts = worded ? facts.clone() : null; }
 
         /** The finding at span, about these facts. */
         public Report at(Span span, String identity) {
             Report r = new Report(span, identity);
-            Collections.addAll(r.about, facts);
+            if (facts != null) Collections.addAll(r.about, facts);
             return r;
         }
     }
@@ -112,9 +113,10 @@ public final class FindingSink {
     public final class Report {
         private final Span span;
         private final String identity;
-        private final Map<String, Object> args = new LinkedHashMap<>();
+        // null when unworded: no template reads them (the plan's search reports tens of thousands of findings a run)
+        private final Map<String, Object> args = worded ? new LinkedHashMap<>() : null;
         /** The facts the templates read properties of, after {@link #args}. */
-        private final List<Object> about = new ArrayList<>(2);
+        private final List<Object> about = worded ? new ArrayList<>(2) : null;
         private Span related;
         private String relatedKey;
         private String level;
@@ -128,7 +130,7 @@ public final class FindingSink {
 
         /** A named argument of the templates ({@code {name}} in them). */
         public Report arg(String name, Object value) {
-            args.put(name, value);
+            if (args != null) args.put(name, value);
             return this;
         }
 

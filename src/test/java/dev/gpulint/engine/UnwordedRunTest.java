@@ -85,4 +85,25 @@ class UnwordedRunTest {
         assertEquals(List.of(), b.fixes());
         assertEquals(List.of(w.ruleId(), w.level(), w.span(), w.identity()), List.of(b.ruleId(), b.level(), b.span(), b.identity()));
     }
+
+    /**
+     * A rule that reports about its fact ({@code sink.about($m)}) and names arguments: unworded, the sink keeps neither
+     * (no template reads them), and the finding is the worded one's without its words.
+     */
+    @Test
+    void anUnwordedReportAboutAFactKeepsTheRulePlaceAndLevel() {
+        Map<String, String> templates = Map.of("k", "{name} holds {gpus} GPUs, {x}");
+        dev.gpulint.core.Span at = dev.gpulint.core.Span.at("c.yaml", 5, 2);
+        FindingSink worded = new FindingSink(id -> templates), bare = new FindingSink(id -> templates).unworded();
+        for (FindingSink s : List.of(worded, bare)) {
+            s.firing("MEM003");
+            s.about(new FindingSinkAboutTest.Group()).at(at, "training_job:j/stage-memory").arg("x", "too many").report("k");
+        }
+        Finding w = worded.findings().get(0), b = bare.findings().get(0);
+        assertTrue(w.message().contains("dgx holds 8 GPUs, too many"), w.message());
+        assertEquals("", b.message());
+        assertEquals(java.util.Arrays.asList(w.ruleId(), w.level(), w.span(), w.identity()),
+                java.util.Arrays.asList(b.ruleId(), b.level(), b.span(), b.identity()));
+        assertEquals("training_job:j/stage-memory", b.identity());
+    }
 }

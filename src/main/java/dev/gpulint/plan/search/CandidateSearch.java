@@ -58,6 +58,9 @@ public final class CandidateSearch {
 
     private static final String PREFIX = "gpulint-plan-candidate-";
 
+    /** How the identity of a finding about a candidate job opens ({@link #candidateOf}). */
+    private static final String TRAINING_JOB_CANDIDATE = "training_job:" + PREFIX, JOB_CANDIDATE = "job:" + PREFIX;
+
     private final Catalog catalog;
     private final RuleCatalog rules;
 
@@ -398,8 +401,11 @@ public final class CandidateSearch {
 
     /** The candidate a finding is about, from its identity ("training_job:NAME/..." or "job:NAME/..."), or −1. */
     static int candidateOf(String identity) {
-        int at = identity.indexOf(PREFIX);
-        if (at < 0 || !(identity.startsWith("training_job:" + PREFIX) || identity.startsWith("job:" + PREFIX))) return -1;
+        // the two openings made once, not concatenated per finding (tens of thousands a search); neither kind's
+        // opening holds the prefix, so its first occurrence is where the opening ends
+        int at = identity.startsWith(TRAINING_JOB_CANDIDATE) ? TRAINING_JOB_CANDIDATE.length() - PREFIX.length()
+                : identity.startsWith(JOB_CANDIDATE) ? JOB_CANDIDATE.length() - PREFIX.length() : -1;
+        if (at < 0) return -1;
         int from = at + PREFIX.length(), to = from;
         while (to < identity.length() && Character.isDigit(identity.charAt(to))) to++;
         return to == from ? -1 : Integer.parseInt(identity.substring(from, to));

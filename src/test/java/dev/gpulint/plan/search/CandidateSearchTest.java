@@ -193,6 +193,7 @@ class CandidateSearchTest {
         assertEquals(3, CandidateSearch.candidateOf("job:gpulint-plan-candidate-3/tp/launcher"));
         assertEquals(-1, CandidateSearch.candidateOf("cluster:pod/fabric/roce/ecn"));
         assertEquals(-1, CandidateSearch.candidateOf("training_job:mine/gpulint-plan-candidate-3"));
+        assertEquals(-1, CandidateSearch.candidateOf("job:gpulint-plan-candidate-/tp"));
     }
 
     @Test

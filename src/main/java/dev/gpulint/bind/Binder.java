@@ -283,7 +283,8 @@ public final class Binder {
                     values.put(s, p);
                 } else {
                     typeError(s, path, "'" + name + "' is '" + Quantities.shortText(t) + "': one character per layer, M (Mamba-2), * (attention),"
-                            + " - (MLP) or E (MoE), '|' between pipeline stages and the MTP layers' blocks after a '/', 1 to "
+                            + " - (MLP) or E (MoE), '|' between pipeline stages and the MTP layers' blocks after a '/' (one group per MTP layer, every"
+                            + " group the same, at most " + dev.gpulint.spec.HybridPattern.MAX_MTP + "), 1 to "
                             + Schema.HYBRID_LAYERS + " characters, as Megatron-Core's hybrid_override_pattern writes"
                             + " them; the estimate prices every layer as a transformer layer without it");
                 }

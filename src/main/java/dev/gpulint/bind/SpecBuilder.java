@@ -141,6 +141,19 @@ final class SpecBuilder {
     }
 
     /**
+     * model.mtp_layers, or a hybrid pattern's '/' groups ({@link dev.gpulint.spec.HybridPattern#mtp}, as the Megatron adapter reads
+     * them): the groups are the MTP layers and their letters each one's blocks, over an mtp_layers written beside them, as
+     * Megatron-LM's validate_args takes the pattern's count over --mtp-num-layers; null when neither writes any.
+     */
+    private Specs.Mtp mtp(MappingNode model) {
+        Located<Long> layers = get(model, "mtp_layers");
+        Located<String> pattern = get(sub(model, "hybrid"), "pattern");
+        dev.gpulint.spec.HybridPattern.MtpGroups g = pattern == null ? null : dev.gpulint.spec.HybridPattern.mtp(pattern.value());
+        if (g != null) return new Specs.Mtp(new Located<>(g.layers(), pattern.span()), new Located<>(g.blocks(), pattern.span()));
+        return layers == null ? null : new Specs.Mtp(layers, null);
+    }
+
+    /**
      * model.hybrid.pattern's '|' segments as the job's pipeline split, stage by stage (null: no '|', or no parallelism
      * written), checked as Megatron-Core's select_pipeline_segment checks them ({@link dev.gpulint.spec.HybridPattern#problem}):
      * a pattern it refuses is SYN002 at the pattern, and its split is left out ({@code unknown} gains
@@ -271,7 +284,7 @@ final class SpecBuilder {
                         get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
                         get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention")),
                         unknownShape(model), hybrid(sub(model, "hybrid")),
-                        get(model, "mtp_layers") == null ? null : new Specs.Mtp(get(model, "mtp_layers"), null)),
+                        mtp(model)),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
                         get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), virtualPp(par, hybridStages),
                         keySpan(r, "parallelism"), parUnknown, null,

@@ -54,25 +54,73 @@ public record HybridPattern(String decoder, List<Long> stages) {
     }
 
     /**
-     * {@code text} reads ({@link #read}) and what follows its first '/' is MTP blocks of layer characters, '/' between them
-     * (Megatron-Core's parse_hybrid_pattern allows no '|' there, and raises "All MTP patterns must be identical" unless every
-     * block after the first '/' is the same, or all are empty: no MTP), as the native manifest's {@code model.hybrid.pattern}
-     * accepts it.
+     * {@code text} reads ({@link #read}) and what follows its first '/' is MTP blocks as Megatron-Core reads them
+     * ({@link #mtpProblem}), as the native manifest's {@code model.hybrid.pattern} accepts it.
      */
     public static boolean valid(String text) {
-        if (read(text) == null) return false;
-        int slash = text.indexOf('/');
-        for (int i = slash < 0 ? text.length() : slash; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c != '/' && c != 'M' && c != '*' && c != '-' && c != 'E') return false;
+        return read(text) != null && mtpProblem(text) == null;
+    }
+
+    /** The most MTP layers, and blocks in one, a pattern's '/' groups give (the bound of model.mtp_layers, MtpLayers.MAX). */
+    public static final int MAX_MTP = 64;
+
+    /**
+     * The MTP layers a pattern writes after its first '/', as Megatron-Core's parse_hybrid_pattern reads them: each
+     * '/'-separated group one MTP layer (depth), its letters that layer's blocks ({@code ...EME/*E/*E}: 2 MTP layers of an
+     * attention and an MoE block). Megatron-LM's validate_args (megatron/training/arguments.py, "Infer mtp_num_layers from
+     * unified pattern") takes the groups' count as --mtp-num-layers, over a different count written beside it ("Using the
+     * inferred value"), so the groups are the job's MTP layers whatever else it writes.
+     *
+     * @param layers the groups, 1 to {@link #MAX_MTP}
+     * @param blocks the letters of one group, 1 to {@link #MAX_MTP}
+     */
+    public record MtpGroups(long layers, long blocks) {}
+
+    /**
+     * {@code text}'s MTP groups, or null: no '/', only empty groups after it (parse_hybrid_pattern: no MTP), or groups Megatron
+     * refuses or past the bounds ({@link #mtpProblem} says which). One pass over the text.
+     */
+    public static MtpGroups mtp(String text) {
+        if (text == null || text.indexOf('/') < 0 || mtpProblem(text) != null) return null;
+        String[] groups = text.substring(text.indexOf('/') + 1).split("/", -1);
+        if (groups[0].isEmpty()) return null;          // all empty: mtpProblem refuses any other empty group
+        return new MtpGroups(groups.length, groups[0].length());
+    }
+
+    /**
+     * Why Megatron-Core refuses what follows {@code text}'s first '/' (null: nothing to refuse): parse_hybrid_pattern (at
+     * 7acb0753) raises "All MTP patterns must be identical" when the groups differ (an empty group among others included),
+     * and _validate_pattern refuses a character other than a layer's there ('|' among them: no pipeline split in the MTP
+     * blocks); more than {@link #MAX_MTP} groups or letters in one are past the bound the estimate reads.
+     */
+    public static String mtpProblem(String text) {
+        int slash = text == null ? -1 : text.indexOf('/');
+        if (slash < 0) return null;
+        String after = text.substring(slash + 1);
+        String[] groups = after.split("/", -1);
+        boolean allEmpty = true;
+        for (String g : groups) allEmpty &= g.isEmpty();
+        if (allEmpty) return null;
+        String first = groups[0];
+        for (int i = 0; i < first.length(); i++) {
+            char c = first.charAt(i);
+            if (c != 'M' && c != '*' && c != '-' && c != 'E') {
+                return "its MTP blocks after '/' hold '" + c + "', not a layer (M, *, - or E); Megatron-Core's parse_hybrid_pattern"
+                        + " refuses it";
+            }
         }
-        if (slash < 0) return true;
-        String[] blocks = text.substring(slash + 1).split("/", -1);
-        boolean none = true;
-        for (String b : blocks) none &= b.isEmpty();
-        if (none) return true;
-        for (String b : blocks) if (!b.equals(blocks[0])) return false;
-        return true;
+        for (int i = 1; i < groups.length; i++) {
+            if (!groups[i].equals(first)) {
+                return "its MTP groups after '/' differ (group 1 is '" + Quantities.shortText(first) + "', group " + (i + 1) + " '"
+                        + Quantities.shortText(groups[i]) + "'); Megatron-Core's parse_hybrid_pattern raises \"All MTP patterns must be"
+                        + " identical\"";
+            }
+        }
+        if (groups.length > MAX_MTP || first.length() > MAX_MTP) {
+            return "it writes " + groups.length + " MTP layer" + (groups.length == 1 ? "" : "s") + " of " + first.length()
+                    + " block" + (first.length() == 1 ? "" : "s") + " after '/', past the " + MAX_MTP + " the estimate reads";
+        }
+        return null;
     }
 
     /**

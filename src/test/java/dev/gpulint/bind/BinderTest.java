@@ -174,8 +174,8 @@ class BinderTest {
         String bad = JOB + "model:\n  hybrid: { pattern: \"MXM\", mamba_num_heads: 65537, mamba_head_dim: 0 }\n";
         assertEquals(List.of(
                 "SYN002 t.yaml:4:22 [training_job:j/model/hybrid/pattern] 'pattern' is 'MXM': one character per layer, M (Mamba-2),"
-                        + " * (attention), - (MLP) or E (MoE), '|' between pipeline stages and the MTP layers' blocks after a '/', 1 to"
-                        + " 65536 characters, as Megatron-Core's hybrid_override_pattern writes them;"
+                        + " * (attention), - (MLP) or E (MoE), '|' between pipeline stages and the MTP layers' blocks after a '/' (one group"
+                        + " per MTP layer, every group the same, at most 64), 1 to 65536 characters, as Megatron-Core's hybrid_override_pattern writes them;"
                         + " the estimate prices every layer as a transformer layer without it.",
                 "SYN002 t.yaml:4:46 [training_job:j/model/hybrid/mamba_num_heads] 'mamba_num_heads' is 65537; expected a whole number from 1 to 65536.",
                 "SYN002 t.yaml:4:69 [training_job:j/model/hybrid/mamba_head_dim] 'mamba_head_dim' is 0; expected a whole number from 1 to 65536."),

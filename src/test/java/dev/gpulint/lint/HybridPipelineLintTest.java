@@ -244,4 +244,62 @@ class HybridPipelineLintTest {
         assertEquals(1, syn.size(), syn.toString());
         assertTrue(syn.get(0).startsWith("nemotronh.yaml:11:22 SYN002 'pattern' is '"), syn.get(0));
     }
+
+    private static Specs.Job nativeJob(String text) {
+        return new dev.gpulint.bind.Binder().bind(new dev.gpulint.read.yaml.YamlReader().read(SourceFile.of("nemotronh.yaml", text))
+                .documents()).jobs().get(0);
+    }
+
+    @Test
+    void theNativeManifestsSlashGroupsAreItsMtpLayersAsAMegatronScriptsAre() {
+        // the same pattern in both formats gives the same MTP layers: two of an attention and an MoE block each, with no
+        // model.mtp_layers / --mtp-num-layers written (Megatron-LM's validate_args infers the count from the groups)
+        Specs.Job nat = nativeJob(NATIVE.replace("PATTERN", PIPED + "/*E/*E"));
+        Specs.Job meg = job(megatron(PIPED + "/*E/*E", 3));
+        for (Specs.Job j : List.of(nat, meg)) {
+            assertEquals(2L, j.model().mtp().layers().value(), j.file());
+            assertEquals(2L, j.model().mtp().blocks().value(), j.file());
+        }
+        assertEquals(11, nat.model().mtp().layers().span().startLine(), "where the pattern is written");
+        // a count written beside the groups gives way to them, as Megatron's "Using the inferred value"
+        Specs.Job natOne = nativeJob(NATIVE.replace("PATTERN", PIPED + "/*E/*E").replace("  dtype: bf16\n", "  dtype: bf16\n  mtp_layers: 1\n"));
+        Specs.Job megOne = job(megatron(PIPED + "/*E/*E", 3) + "  --mtp-num-layers: 1\n");
+        for (Specs.Job j : List.of(natOne, megOne)) {
+            assertEquals(2L, j.model().mtp().layers().value(), j.file());
+            assertEquals(2L, j.model().mtp().blocks().value(), j.file());
+        }
+        // nothing after '/' is no MTP in both; mtp_layers alone stays one transformer layer each
+        assertNull(nativeJob(NATIVE.replace("PATTERN", PIPED + "/")).model().mtp());
+        assertNull(job(megatron(PIPED + "/", 3)).model().mtp());
+        Specs.Job alone = nativeJob(NATIVE.replace("PATTERN", PIPED).replace("  dtype: bf16\n", "  dtype: bf16\n  mtp_layers: 1\n"));
+        assertEquals(1L, alone.model().mtp().layers().value());
+        assertNull(alone.model().mtp().blocks());
+    }
+
+    @Test
+    void mtpGroupsThatDifferAreSyn002InBothFormats() {
+        // Megatron-Core's parse_hybrid_pattern raises "All MTP patterns must be identical"
+        List<String> nat = of(lint(SourceFile.of("nemotronh.yaml", NATIVE.replace("PATTERN", PIPED + "/*E/*"))), "nemotronh.yaml", "SYN002");
+        assertEquals(1, nat.size(), nat.toString());
+        assertTrue(nat.get(0).startsWith("nemotronh.yaml:11:22 SYN002 'pattern' is '"), nat.get(0));
+        List<String> meg = of(lint(SourceFile.of("nemotronh/model_config.yaml", megatron(PIPED + "/*E/*", 3))), "nemotronh/model_config.yaml",
+                "SYN002");
+        assertEquals(List.of("nemotronh/model_config.yaml:6:27 SYN002 '--hybrid-layer-pattern' is '" + PIPED + "/*E/*'; expected after its"
+                + " first '/' one group of M, *, - and E per MTP layer, every group the same, at most 64 (its MTP groups after '/' differ"
+                + " (group 1 is '*E', group 2 '*'); Megatron-Core's parse_hybrid_pattern raises \"All MTP patterns must be identical\");"
+                + " the value is left out, so the job's MTP layers are left out of the estimate (the decoder's layers before '/' are"
+                + " read); Megatron stops at start-up."), meg);
+        assertNull(job(megatron(PIPED + "/*E/*", 3)).model().mtp(), "no MTP layers read from groups Megatron refuses");
+        assertEquals(PIPED.replace("|", ""), job(megatron(PIPED + "/*E/*", 3)).model().hybrid().pattern().value(), "the decoder still read");
+    }
+
+    @Test
+    void moreMtpGroupsThanTheBoundAreRefusedNotCapped() {
+        String many = PIPED + "/*E".repeat(65);
+        assertNull(nativeJob(NATIVE.replace("PATTERN", many)).model().mtp());
+        assertEquals(1, of(lint(SourceFile.of("nemotronh.yaml", NATIVE.replace("PATTERN", many))), "nemotronh.yaml", "SYN002").size());
+        assertNull(job(megatron(many, 3)).model().mtp());
+        // 64 is read
+        assertEquals(64L, job(megatron(PIPED + "/*E".repeat(64), 3)).model().mtp().layers().value());
+    }
 }

@@ -42,8 +42,7 @@ final class HybridLayers {
             // the decoder's layers: before the first '/' (what follows are the MTP layers' blocks), '|' between stages,
             // each segment a stage's layers (DraftBounds checks them against pp and makes them the job's split)
             HybridPattern read = HybridPattern.read(p);
-            int slash = p.indexOf('/');
-            if (slash >= 0) mtp(j, p.substring(slash + 1), pattern);
+            if (p.indexOf('/') >= 0) mtp(j, p, pattern, patternFlag);
             if (read != null) {
                 kinds = Models.Hybrid.kinds(read.decoder());
                 layers = read.decoder();
@@ -69,17 +68,25 @@ final class HybridLayers {
     }
 
     /**
-     * The MTP layers' blocks after the pattern's first '/' ({@code *E/*E}: two MTP layers of two blocks): the blocks of one MTP
-     * layer (the first group's letters, '|' not counted), and the MTP layers when --mtp-num-layers is not written (the groups).
-     * Megatron-LM's num_floating_point_operations counts the pattern's letters after '/' as layers of their kind
+     * The MTP layers after the pattern's first '/' ({@code *E/*E}: two MTP layers of two blocks), read as Megatron-Core reads
+     * them ({@link HybridPattern#mtp}): the groups are the job's MTP layers, over a --mtp-num-layers written beside them, as
+     * Megatron-LM's validate_args takes "the inferred value"; groups Megatron refuses are SYN002 at the pattern and read as no
+     * MTP layers. Megatron-LM's num_floating_point_operations counts the pattern's letters after '/' as layers of their kind
      * (tests/unit_tests/test_training.py, expected_hybrid_flops: {@code hybrid_layer_pattern.replace("/", "")}).
      */
-    private static void mtp(JobDraft j, String after, Word pattern) {
-        String[] groups = after.split("/", -1);
-        String first = groups[0].replace("|", "");
-        if (first.isEmpty() || !first.matches("[M*\\-E]+") || first.length() > 64) return;
-        j.mtpBlocks = new Located<>((long) first.length(), pattern.span());
-        if (j.mtpLayers == null) j.mtpLayers = new Located<>((long) Math.min(64, groups.length), pattern.span());
+    private static void mtp(JobDraft j, String p, Word pattern, String patternFlag) {
+        String why = HybridPattern.mtpProblem(p);
+        if (why != null) {
+            DraftValues.refuse(j, pattern.span(), patternFlag, p, "after its first '/' one group of M, *, - and E per MTP layer, every"
+                    + " group the same, at most " + HybridPattern.MAX_MTP + " (" + why + ")", "the job's MTP layers are left out of the"
+                    + " estimate (the decoder's layers before '/' are read); Megatron stops at start-up");
+            return;
+        }
+        HybridPattern.MtpGroups g = HybridPattern.mtp(p);
+        if (g == null) return;
+        j.mtpBlocks = new Located<>(g.blocks(), pattern.span());
+        j.mtpLayers = j.key(patternFlag, new Located<>(g.layers(), pattern.span()));
+        j.unknownShape.remove("model.mtp_layers");      // a placeholder --mtp-num-layers: the groups are the count Megatron takes
     }
 
     /** The largest Mamba-2 size read (heads, head dimension, state, groups): 2^16, far above any published mixer's (128 heads of 64, state 256, 8 groups), and its products stay well inside a long. */

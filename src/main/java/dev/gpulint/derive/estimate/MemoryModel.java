@@ -109,6 +109,11 @@ public final class MemoryModel {
             if (i == l.pp() - 1 && mtp.any()) sharedPart += mtp.ownParameters(m, l);
             if (i == 0) sharedPart += emb;
             if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) sharedPart += emb;
+            // the MTP layers embed the next tokens on their stage: Megatron-Core's GPTModel (and MambaModel) builds the embedding
+            // where pre_process or mtp_process, and the output layer keeps its own weight unless tied (gpt_model.py,
+            // shared_embedding_or_output_weight: "there will be both embedding layer and output layer in the mtp process
+            // stage"), so a last stage of pp > 1 with untied embeddings holds both
+            if (i == l.pp() - 1 && l.pp() > 1 && mtp.any() && !m.tiedEmbeddings()) sharedPart += emb;
         }
 
         /**

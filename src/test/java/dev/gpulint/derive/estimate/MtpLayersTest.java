@@ -75,10 +75,19 @@ class MtpLayersTest {
         // the first stage does not change
         assertEquals(without.stages().get(0).parameters(), with.stages().get(0).parameters());
         assertEquals(without.stages().get(0).activations(), with.stages().get(0).activations());
-        // the last: one mean layer ÷ tp, eh_proj 2h·h ÷ tp and three norms of h
+        // the last: one mean layer ÷ tp, eh_proj 2h·h ÷ tp and three norms of h, and the embedding the MTP layer looks the next
+        // tokens up in, V·h ÷ tp, beside the untied output layer (gpt_model.py: both on the mtp_process stage)
         double h = 1024;
-        assertEquals(s.transformerParameters() / 4 / 2 + 2 * h * h / 2 + 3 * h,
+        assertEquals(s.transformerParameters() / 4 / 2 + 2 * h * h / 2 + 3 * h + 32000 * h / 2,
                 with.stages().get(1).parameters() - without.stages().get(1).parameters(), 1e-6);
+        // tied, the last stage's one matrix is the embedding the output layer shares: no second copy
+        String tied = ", tied_embeddings: true";
+        Estimate tiedWithout = EstimateManifest.h100().model(SMALL.replace(", tied_embeddings: false", tied)).parallelism("tp: 2, pp: 2")
+                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate().estimate();
+        Estimate tiedWith = EstimateManifest.h100().model(SMALL.replace(", tied_embeddings: false", tied) + ", mtp_layers: 1")
+                .parallelism("tp: 2, pp: 2").batch(1, 64).optimizer("distributed: true").recompute("none").estimate().estimate();
+        assertEquals(s.transformerParameters() / 4 / 2 + 2 * h * h / 2 + 3 * h,
+                tiedWith.stages().get(1).parameters() - tiedWithout.stages().get(1).parameters(), 1e-6);
         // and its activations: one more layer's, as the stage's own layers hold them (3 where 2 were)
         double per = without.stages().get(1).activations() / 2;
         assertEquals(3 * per, with.stages().get(1).activations(), 1e-6 * per);

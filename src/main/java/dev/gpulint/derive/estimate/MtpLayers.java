@@ -25,7 +25,8 @@ import java.util.List;
  *
  * @param layers D, the MTP layers (0: none)
  * @param blocks the layers of the model's kind one MTP layer holds (1: one transformer layer; a hybrid pattern's '/' group
- *               {@code *E}: 2), each priced as the model's mean layer
+ *               {@code *E}: 2), each priced as the decoder's mean layer (DeepSeek-V3's three dense layers averaged in; Megatron
+ *               builds the last layer's kind, a hybrid's blocks by their letters: not priced apart)
  */
 public record MtpLayers(int layers, int blocks) {
     /** No multi-token prediction. */
@@ -62,7 +63,8 @@ public record MtpLayers(int layers, int blocks) {
     /** "multi-token prediction: 1 MTP layer ...": the assumptions line. */
     String describe() {
         return "multi-token prediction: " + layers + " MTP layer" + (layers == 1 ? "" : "s") + " (each "
-                + (blocks == 1 ? "one transformer layer of the model's kind" : blocks + " layers of the pattern after '/', each priced as its mean layer")
+                + (blocks == 1 ? "one transformer layer of the model's kind, priced as the decoder's mean layer"
+                        : blocks + " layers of the pattern after '/', each priced as the decoder's mean layer")
                 + ", its eh_proj 2h → h and norms, the output layer's logits and cross-entropy again) on the last pipeline stage unless"
                 + " the layout places them; counted in the model FLOPs as Megatron-LM's num_floating_point_operations counts them";
     }

@@ -116,7 +116,7 @@ class MtpLayersTest {
     @Test
     void theAssumptionsSayItAndAnUnknownCountIsNotTakenAsNone() {
         JobEstimate j = small(", mtp_layers: 1", "tp: 1, pp: 1");
-        assertTrue(j.inputs().assumptions().contains("multi-token prediction: 1 MTP layer (each one transformer layer of the model's kind,"
+        assertTrue(j.inputs().assumptions().contains("multi-token prediction: 1 MTP layer (each one transformer layer of the model's kind, priced as the decoder's mean layer,"
                 + " its eh_proj 2h → h and norms, the output layer's logits and cross-entropy again) on the last pipeline stage unless the"
                 + " layout places them; counted in the model FLOPs as Megatron-LM's num_floating_point_operations counts them"),
                 j.inputs().assumptions().toString());

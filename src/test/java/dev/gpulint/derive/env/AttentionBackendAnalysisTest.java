@@ -11,6 +11,7 @@ import dev.gpulint.derive.Resolver;
 import dev.gpulint.facts.AttentionBackendFact;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -101,32 +102,18 @@ class AttentionBackendAnalysisTest {
     @Test
     void nemo2sAttentionBackendIsKeptUnderItsOwnKey() {
         // a NeMo 2 recipe writes AttnBackend.fused in the model's config; "null" (Megatron-Bridge's legacy recipes) is none
-        String recipe = """
-                _partial_: true
-                _target_: nemo.collections.llm.api.pretrain
-                data:
-                  global_batch_size: 128
-                  micro_batch_size: 1
-                  seq_length: 8192
-                model:
-                  _target_: nemo.collections.llm.gpt.model.llama.LlamaModel
-                  config:
-                    _target_: nemo.collections.llm.gpt.model.llama.Llama3Config70B
-                    attention_backend: %s
-                trainer:
-                  _target_: nemo.lightning.pytorch.trainer.Trainer
-                  devices: 8
-                  num_nodes: 8
-                  strategy:
-                    _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
-                    tensor_model_parallel_size: 8
-                """;
-        Specs.Job j = Foreign.bind("llama3_70b.yaml", recipe.formatted("AttnBackend.fused"));
+        Specs.Job j = Foreign.bind("llama3_70b.yaml", recipe("AttnBackend.fused"));
         assertEquals("fused", j.model().attention().backend().value());
-        assertEquals(11, j.model().attention().backend().span().startLine(), "at the value");
+        assertEquals(12, j.model().attention().backend().span().startLine(), "at the value");
         assertEquals("model.config.attention_backend", j.origin().key(Specs.Origin.ATTENTION_BACKEND));
-        Specs.Job none = Foreign.bind("llama3_70b.yaml", recipe.formatted("null"));
+        Specs.Job none = Foreign.bind("llama3_70b.yaml", recipe("null"));
         assertTrue(none.model() == null || none.model().attention() == null || none.model().attention().backend() == null);
+    }
+
+    /** A NeMo 2 recipe of Llama 3 70B on 8 × 8 GPUs at tp 8 whose model config writes {@code attention_backend: backend}. */
+    private static String recipe(String backend) {
+        return Recipes.nemo2(128, 1, 8192).model("llama.LlamaModel", "llama.Llama3Config70B", "attention_backend: " + backend)
+                .trainer(8, 8).strategy("tensor_model_parallel_size: 8").yaml();
     }
 
     @Test

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Framework files that several binding tests read, written once (our own fixtures, in the shapes of Megatron-LM's launch
- * examples, Megatron-Bridge's override files and the fiddle YAML NeMo-Run writes for {@code run.Partial(llm.pretrain, ...)});
+ * examples, Megatron-Bridge's override files, the fiddle YAML NeMo-Run writes for {@code run.Partial(llm.pretrain, ...)}
+ * and torchtitan's train_configs TOML);
  * {@link Foreign} binds them. A test varies them with {@code formatted} and {@code replace}, so their text, and the lines and
  * columns the tests assert, stay as written here.
  */
@@ -116,6 +117,70 @@ public final class Recipes {
             b.append("  strategy:\n    _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy\n");
             for (String l : strategy) b.append("    ").append(l).append('\n');
             return b.toString();
+        }
+    }
+
+    /**
+     * A torchtitan train_configs TOML of model {@code llama3} at {@code flavor} ("8B", "70B"): its {@code [model]} table, then
+     * {@code [training]} and {@code [parallelism]} where lines are given for them, then any other tables, a blank line between
+     * tables. With {@code training("local_batch_size = 1", "seq_len = 8192")} and {@code parallelism("data_parallel_shard_degree
+     * = -1")}: line 1 {@code [model]}, 3 the flavor, 5 {@code [training]}, 6 and 7 its lines, 9 {@code [parallelism]}, 10 its line.
+     */
+    public static Torchtitan torchtitan(String flavor) {
+        return new Torchtitan(flavor);
+    }
+
+    /**
+     * A torchtitan TOML being written. Each argument is one or more lines of its table ({@code "a = 1\nb = 2"}; a trailing
+     * line break is not doubled, an empty argument writes nothing), in the order given.
+     */
+    public static final class Torchtitan {
+        private final String flavor;
+        private final List<String> model = new ArrayList<>(), training = new ArrayList<>(), parallelism = new ArrayList<>();
+        private final List<String> tables = new ArrayList<>();
+
+        private Torchtitan(String flavor) {
+            this.flavor = flavor;
+        }
+
+        /** More {@code [model]} lines, after the name and the flavor. */
+        public Torchtitan model(String... lines) {
+            model.addAll(List.of(lines));
+            return this;
+        }
+
+        /** {@code [training]}'s lines (none: no table). */
+        public Torchtitan training(String... lines) {
+            training.addAll(List.of(lines));
+            return this;
+        }
+
+        /** {@code [parallelism]}'s lines (none: no table). */
+        public Torchtitan parallelism(String... lines) {
+            parallelism.addAll(List.of(lines));
+            return this;
+        }
+
+        /** Another table after those, its header first ({@code "[compile]\nenable = true"}). */
+        public Torchtitan table(String toml) {
+            tables.add(toml);
+            return this;
+        }
+
+        /** The TOML's text. */
+        public String toml() {
+            StringBuilder b = new StringBuilder("[model]\nname = \"llama3\"\nflavor = \"").append(flavor).append("\"\n");
+            lines(b, model);
+            if (!training.isEmpty()) lines(b.append("\n[training]\n"), training);
+            if (!parallelism.isEmpty()) lines(b.append("\n[parallelism]\n"), parallelism);
+            for (String t : tables) lines(b.append('\n'), List.of(t));
+            return b.toString();
+        }
+
+        private static void lines(StringBuilder b, List<String> lines) {
+            for (String l : lines) {
+                if (!l.isEmpty()) b.append(l.endsWith("\n") ? l : l + "\n");
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Recipes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -18,25 +19,11 @@ class TorchtitanLayoutTest {
 
     @Test
     void theDegreesUnderTrainingAndExperimentalAreRead() {
-        Specs.Job j = jobs("llama3_8b.toml", """
-                [model]
-                name = "llama3"
-                flavor = "8B"
-                norm_type = "rmsnorm"
-                tokenizer_path = "./torchtitan/datasets/tokenizer/original/tokenizer.model"
-
-                [training]
-                batch_size = 1
-                seq_len = 8192
-                data_parallel_replicate_degree = 1
-                data_parallel_shard_degree = 4
-                tensor_parallel_degree = 2
-                mixed_precision_param = "bfloat16"
-
-                [experimental]
-                pipeline_parallel_degree = 2
-                context_parallel_degree = 1
-                """).get(0);
+        Specs.Job j = jobs("llama3_8b.toml", Recipes.torchtitan("8B")
+                .model("norm_type = \"rmsnorm\"", "tokenizer_path = \"./torchtitan/datasets/tokenizer/original/tokenizer.model\"")
+                .training("batch_size = 1", "seq_len = 8192", "data_parallel_replicate_degree = 1", "data_parallel_shard_degree = 4",
+                        "tensor_parallel_degree = 2", "mixed_precision_param = \"bfloat16\"")
+                .table("[experimental]\npipeline_parallel_degree = 2\ncontext_parallel_degree = 1").toml()).get(0);
         assertEquals("torchtitan", j.origin().format());
         assertEquals(2L, j.parallelism().tp().value());
         assertEquals(2L, j.parallelism().pp().value());
@@ -83,20 +70,9 @@ class TorchtitanLayoutTest {
      */
     @Test
     void theTokenCountsSincePr4121AreTheSequenceAndTheBatch() {
-        Specs.Job j = jobs("llama3_70b.toml", """
-                [model]
-                name = "llama3"
-                flavor = "70B"
-
-                [training]
-                num_tokens_per_microbatch_per_dp_rank = 49152
-                max_context_length = 8192
-                num_tokens_per_train_step = 786432
-
-                [parallelism]
-                data_parallel_shard_degree = 8
-                tensor_parallel_degree = 2
-                """).get(0);
+        Specs.Job j = jobs("llama3_70b.toml", Recipes.torchtitan("70B").training("num_tokens_per_microbatch_per_dp_rank = 49152",
+                "max_context_length = 8192", "num_tokens_per_train_step = 786432")
+                .parallelism("data_parallel_shard_degree = 8", "tensor_parallel_degree = 2").toml()).get(0);
         assertEquals(8192L, j.model().seqLength().value());
         assertEquals(7, j.model().seqLength().span().startLine());
         assertEquals(6L, j.batch().microBatchSize().value());
@@ -104,19 +80,8 @@ class TorchtitanLayoutTest {
         assertEquals(96L, j.batch().globalBatchSize().value());
         assertEquals("num_tokens_per_microbatch_per_dp_rank ÷ max_context_length", j.origin().key(Specs.Origin.MICRO_BATCH));
         // a token count the sequence does not divide, and the step's default -1, are not read as sequences
-        Specs.Job odd = jobs("odd.toml", """
-                [model]
-                name = "llama3"
-                flavor = "8B"
-
-                [training]
-                num_tokens_per_microbatch_per_dp_rank = 5000
-                max_context_length = 4096
-                num_tokens_per_train_step = -1
-
-                [parallelism]
-                data_parallel_shard_degree = 8
-                """).get(0);
+        Specs.Job odd = jobs("odd.toml", Recipes.torchtitan("8B").training("num_tokens_per_microbatch_per_dp_rank = 5000",
+                "max_context_length = 4096", "num_tokens_per_train_step = -1").parallelism("data_parallel_shard_degree = 8").toml()).get(0);
         assertEquals(4096L, odd.model().seqLength().value());
         assertNull(odd.batch() == null ? null : odd.batch().microBatchSize());
         assertNull(odd.batch() == null ? null : odd.batch().globalBatchSize());

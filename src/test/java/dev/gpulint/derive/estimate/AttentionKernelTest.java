@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.EstimateManifest;
+import dev.gpulint.testing.Recipes;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -90,19 +91,8 @@ class AttentionKernelTest {
 
     @Test
     void torchtitansDefaultIsPyTorchsFlashBackend() {
-        Specs.Job titan = bind("llama3_8b.toml", """
-                [model]
-                name = "llama3"
-                flavor = "8B"
-
-                [training]
-                local_batch_size = 1
-                seq_len = 262144
-
-                [parallelism]
-                data_parallel_shard_degree = -1
-                context_parallel_degree = 8
-                """);
+        Specs.Job titan = bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 262144")
+                .parallelism("data_parallel_shard_degree = -1", "context_parallel_degree = 8").toml());
         List<String> as = new ArrayList<>();
         Hardware hw = h100("", "tp: 1", 8192).inputs().hardware();
         assertEquals(AttentionKernel.FLASH2, AttentionKernel.of(titan, hw, as));
@@ -213,6 +203,7 @@ class AttentionKernelTest {
         return EstimateManifest.h100().nodes(8).nics(EstimateManifest.CX7_IB).model(model + ", seq_length: " + seq)
                 .parallelism("tp: 1, cp: 8").batch(1, 256).optimizer("zero_stage: 1, distributed: true").recompute("full").estimate();
     }
+
     private static final String NEMO2 = """
             _partial_: true
             _target_: nemo.collections.llm.api.pretrain

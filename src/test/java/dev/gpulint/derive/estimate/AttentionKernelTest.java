@@ -204,37 +204,20 @@ class AttentionKernelTest {
                 .parallelism("tp: 1, cp: 8").batch(1, 256).optimizer("zero_stage: 1, distributed: true").recompute("full").estimate();
     }
 
-    private static final String NEMO2 = """
-            _partial_: true
-            _target_: nemo.collections.llm.api.pretrain
-            data:
-              global_batch_size: 128
-              micro_batch_size: 1
-              seq_length: 8192
-            model:
-              _target_: nemo.collections.llm.gpt.model.llama.LlamaModel
-              config:
-                _target_: nemo.collections.llm.gpt.model.llama.Llama3Config70B
-                attention_backend: %s
-            trainer:
-              _target_: nemo.lightning.pytorch.trainer.Trainer
-              devices: 8
-              num_nodes: 8
-              strategy:
-                _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
-                tensor_model_parallel_size: 8
-                pipeline_model_parallel_size: 1
-                sequence_parallel: true
-            """;
+    /** A NeMo 2 recipe of Llama 3 70B on 8 × 8 GPUs at tp 8, sequence-parallel, whose model config writes {@code attention_backend}. */
+    private static String nemo2(String backend) {
+        return Recipes.nemo2(128, 1, 8192).model("llama.LlamaModel", "llama.Llama3Config70B", "attention_backend: " + backend).trainer(8, 8)
+                .strategy("tensor_model_parallel_size: 8", "pipeline_model_parallel_size: 1", "sequence_parallel: true").yaml();
+    }
 
     @Test
     void nemo2sAttentionBackendIsTheKernel() {
-        Specs.Job flash = bind("llama3_70b.yaml", NEMO2.formatted("AttnBackend.flash"));
+        Specs.Job flash = bind("llama3_70b.yaml", nemo2("AttnBackend.flash"));
         assertEquals("NeMo 2 recipe", flash.origin().format());
         assertEquals("flash2", flash.model().attention().kernel().value());
-        assertEquals(11, flash.model().attention().kernel().span().startLine(), "at the value (its line, as TpOverlapTest reads the callback's)");
-        assertEquals("fused", bind("llama3_70b.yaml", NEMO2.formatted("fused")).model().attention().kernel().value());
-        Specs.Job none = bind("llama3_70b.yaml", NEMO2.formatted("null"));
+        assertEquals(12, flash.model().attention().kernel().span().startLine(), "at the value (its line, as TpOverlapTest reads the callback's)");
+        assertEquals("fused", bind("llama3_70b.yaml", nemo2("fused")).model().attention().kernel().value());
+        Specs.Job none = bind("llama3_70b.yaml", nemo2("null"));
         assertTrue(none.model().attention() == null || none.model().attention().kernel() == null);
         assertEquals(AttentionKernel.FUSED, AttentionKernel.of(none, null, new ArrayList<>()));
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.catalog.Models;
 import dev.gpulint.testing.PlanCli;
+import dev.gpulint.testing.Recipes;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -150,28 +151,19 @@ class PublishedModelsPlanCliTest {
         System.out.println(r.out());
     }
 
+    /** testing.Recipes.smallHybrid at tp 1 and global batch 16, its vocabulary (32,768) and untied embeddings written. */
+    private static Recipes.ModelArgs hybrid() {
+        return Recipes.smallHybrid().set("--tensor-model-parallel-size", 1).set("--global-batch-size", 16).set("--vocab-size", 32768)
+                .set("--untie-embeddings-and-output-weights", true);
+    }
+
     /**
      * A Megatron MODEL_ARGS job writing its own hybrid (--is-hybrid-model, --hybrid-layer-pattern, no --mamba-* sizes): priced
      * by kind with Megatron-LM's defaults, each said; the plan's stage holds the parameters the mixer's formula counts.
      */
     @Test
     void aMegatronHybridScriptIsPricedByKindWithMegatronsDefaults(@TempDir Path dir) {
-        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("model_config.yaml", """
-                MODEL_ARGS:
-                  --tensor-model-parallel-size: 1
-                  --micro-batch-size: 1
-                  --global-batch-size: 16
-                  --is-hybrid-model: true
-                  --num-layers: 8
-                  --hidden-size: 1024
-                  --ffn-hidden-size: 4096
-                  --num-attention-heads: 16
-                  --hybrid-layer-pattern: "M-M*M-M-"
-                  --seq-length: 4096
-                  --vocab-size: 32768
-                  --untie-embeddings-and-output-weights: true
-                  --bf16: true
-                """).jobClusters("lab", "model_config.yaml").planJson();
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("model_config.yaml", hybrid().yaml()).jobClusters("lab", "model_config.yaml").planJson();
         List<String> as = assumptions(r);
         for (String d : List.of("Mamba state size not given: 128", "Mamba head dimension not given: 64", "Mamba groups not given: 8",
                 "Mamba heads not given: 32", "Mamba conv1d width not given: 4")) {
@@ -193,31 +185,10 @@ class PublishedModelsPlanCliTest {
      */
     @Test
     void aMegatronHybridScriptWithMoeLayersPricesThemAsMoeLayers(@TempDir Path dir) {
-        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("model_config.yaml", """
-                MODEL_ARGS:
-                  --tensor-model-parallel-size: 1
-                  --expert-model-parallel-size: 4
-                  --micro-batch-size: 1
-                  --global-batch-size: 16
-                  --is-hybrid-model: true
-                  --num-layers: 8
-                  --hidden-size: 1024
-                  --ffn-hidden-size: 512
-                  --num-attention-heads: 16
-                  --hybrid-layer-pattern: "MEM*MEME"
-                  --mamba-num-heads: 32
-                  --mamba-head-dim: 64
-                  --mamba-state-dim: 128
-                  --mamba-num-groups: 8
-                  --num-experts: 16
-                  --moe-router-topk: 2
-                  --moe-shared-expert-intermediate-size: 1024
-                  --squared-relu: true
-                  --seq-length: 4096
-                  --vocab-size: 32768
-                  --untie-embeddings-and-output-weights: true
-                  --bf16: true
-                """).jobClusters("lab", "model_config.yaml").planJson();
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("model_config.yaml", hybrid().set("--expert-model-parallel-size", 4)
+                .set("--ffn-hidden-size", 512).pattern("MEM*MEME").set("--mamba-num-heads", 32).set("--mamba-head-dim", 64)
+                .set("--mamba-state-dim", 128).set("--mamba-num-groups", 8).set("--num-experts", 16).set("--moe-router-topk", 2)
+                .set("--moe-shared-expert-intermediate-size", 1024).set("--squared-relu", true).yaml()).jobClusters("lab", "model_config.yaml").planJson();
         List<String> as = assumptions(r);
         assertTrue(as.contains("MoE layers: 3 of 8 (the hybrid layer pattern's E layers; the others Mamba-2, attention-only or"
                 + " MLP-only)"), as.toString());

@@ -1,12 +1,14 @@
 package dev.gpulint.testing;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Framework files that several binding tests read, written once (our own fixtures, in the shapes of Megatron-LM's launch
- * examples, Megatron-Bridge's override files, the fiddle YAML NeMo-Run writes for {@code run.Partial(llm.pretrain, ...)}
- * and torchtitan's train_configs TOML);
+ * examples and functional-test MODEL_ARGS, Megatron-Bridge's override files, the fiddle YAML NeMo-Run writes for
+ * {@code run.Partial(llm.pretrain, ...)} and torchtitan's train_configs TOML);
  * {@link Foreign} binds them. A test varies them with {@code formatted} and {@code replace}, so their text, and the lines and
  * columns the tests assert, stay as written here.
  */
@@ -181,6 +183,55 @@ public final class Recipes {
             for (String l : lines) {
                 if (!l.isEmpty()) b.append(l.endsWith("\n") ? l : l + "\n");
             }
+        }
+    }
+
+    /**
+     * A Megatron-LM functional-test {@code model_config.yaml}: {@code MODEL_ARGS}, one {@code --flag: value} a line, in the
+     * order the flags were first set.
+     */
+    public static ModelArgs modelArgs() {
+        return new ModelArgs();
+    }
+
+    /**
+     * A small hybrid of Mamba-2, attention and MLP layers: tp 2, micro batch 1, global 64, {@code --is-hybrid-model}, 8 layers
+     * of 1024 (FFN 4096, 16 heads) in the pattern {@code "M-M*M-M-"}, sequence 4096, bf16; no {@code --mamba-*} sizes (13 lines).
+     */
+    public static ModelArgs smallHybrid() {
+        return modelArgs().set("--tensor-model-parallel-size", 2).set("--micro-batch-size", 1).set("--global-batch-size", 64)
+                .set("--is-hybrid-model", true).set("--num-layers", 8).set("--hidden-size", 1024).set("--ffn-hidden-size", 4096)
+                .set("--num-attention-heads", 16).pattern("M-M*M-M-").set("--seq-length", 4096).set("--bf16", true);
+    }
+
+    /** A MODEL_ARGS mapping being written. */
+    public static final class ModelArgs {
+        private final Map<String, String> flags = new LinkedHashMap<>();
+
+        private ModelArgs() {}
+
+        /** {@code flag} ("--num-layers") is {@code value}: in its place if set already, else after the others. */
+        public ModelArgs set(String flag, Object value) {
+            flags.put(flag, String.valueOf(value));
+            return this;
+        }
+
+        /** {@code --hybrid-layer-pattern} is {@code pattern}, double-quoted. */
+        public ModelArgs pattern(String pattern) {
+            return set("--hybrid-layer-pattern", "\"" + pattern + "\"");
+        }
+
+        /** {@code flag} is not written. */
+        public ModelArgs without(String flag) {
+            flags.remove(flag);
+            return this;
+        }
+
+        /** The file's text. */
+        public String yaml() {
+            StringBuilder b = new StringBuilder("MODEL_ARGS:\n");
+            flags.forEach((f, v) -> b.append("  ").append(f).append(": ").append(v).append('\n'));
+            return b.toString();
         }
     }
 }

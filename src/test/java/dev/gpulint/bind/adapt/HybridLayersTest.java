@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,20 +20,8 @@ import org.junit.jupiter.api.Test;
  */
 class HybridLayersTest {
 
-    private static final String MODEL_ARGS = """
-            MODEL_ARGS:
-              --tensor-model-parallel-size: 2
-              --micro-batch-size: 1
-              --global-batch-size: 64
-              --is-hybrid-model: true
-              --num-layers: 8
-              --hidden-size: 1024
-              --ffn-hidden-size: 4096
-              --num-attention-heads: 16
-              --hybrid-layer-pattern: "M-M*M-M-"
-              --seq-length: 4096
-              --bf16: true
-            """;
+    /** The small hybrid every case here varies (testing.Recipes.smallHybrid: 8 layers "M-M*M-M-", no --mamba-* sizes). */
+    private static final String MODEL_ARGS = Recipes.smallHybrid().yaml();
 
     private static List<String> hybridLines(Specs.Job j) {
         return j.origin().unpriced().stream().filter(s -> s.startsWith("--is-hybrid-model")).toList();

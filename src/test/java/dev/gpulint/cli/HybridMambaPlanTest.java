@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.testing.PlanCli;
+import dev.gpulint.testing.Recipes;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -35,27 +36,8 @@ class HybridMambaPlanTest {
 
     /** A Nemotron-H-8B-shaped Megatron job (52 layers, 128 Mamba heads, the default 8 groups) at {@code tp}; hybrid or not. */
     private static String job(int tp, boolean hybrid) {
-        return """
-                MODEL_ARGS:
-                  --tensor-model-parallel-size: %d
-                  --sequence-parallel: true
-                  --micro-batch-size: 1
-                  --global-batch-size: 256
-                %s  --num-layers: 52
-                  --hidden-size: 4096
-                  --ffn-hidden-size: 21504
-                  --num-attention-heads: 32
-                  --group-query-attention: true
-                  --num-query-groups: 8
-                  --seq-length: 8192
-                  --vocab-size: 131072
-                  --use-distributed-optimizer: true
-                  --bf16: true
-                """.formatted(tp, hybrid ? """
-                  --is-hybrid-model: true
-                  --hybrid-layer-pattern: "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-"
-                  --mamba-num-heads: 128
-                """ : "");
+        Recipes.ModelArgs job = Recipes.nemotronH8b(tp);
+        return (hybrid ? job : job.without("--is-hybrid-model").without("--hybrid-layer-pattern").without("--mamba-num-heads")).yaml();
     }
 
     @SuppressWarnings("unchecked")

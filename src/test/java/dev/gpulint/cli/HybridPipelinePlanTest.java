@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.testing.PlanCli;
+import dev.gpulint.testing.Recipes;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -19,29 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
  * '|'; moving the cut by one Mamba-2 and one MLP layer either way moves the same parameters from one stage to the other.
  */
 class HybridPipelinePlanTest {
-    private static final String PATTERN = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-";
+    private static final String PATTERN = Recipes.NEMOTRON_H_8B_PATTERN;
 
+    /** testing.Recipes.nemotronH8b at tp 4 and pp 2, its pattern {@code pattern}, without --is-hybrid-model (the pattern says it). */
     private static String job(String pattern) {
-        return """
-                MODEL_ARGS:
-                  --tensor-model-parallel-size: 4
-                  --pipeline-model-parallel-size: 2
-                  --sequence-parallel: true
-                  --micro-batch-size: 1
-                  --global-batch-size: 256
-                  --num-layers: 52
-                  --hidden-size: 4096
-                  --ffn-hidden-size: 21504
-                  --num-attention-heads: 32
-                  --group-query-attention: true
-                  --num-query-groups: 8
-                  --seq-length: 8192
-                  --vocab-size: 131072
-                  --hybrid-layer-pattern: "%s"
-                  --mamba-num-heads: 128
-                  --use-distributed-optimizer: true
-                  --bf16: true
-                """.formatted(pattern);
+        return Recipes.nemotronH8b(4).set("--pipeline-model-parallel-size", 2).without("--is-hybrid-model").pattern(pattern).yaml();
     }
 
     /** The pattern cut after its {@code cut}-th layer (0: not cut). */

@@ -204,6 +204,23 @@ public final class Recipes {
                 .set("--num-attention-heads", 16).pattern("M-M*M-M-").set("--seq-length", 4096).set("--bf16", true);
     }
 
+    /**
+     * Nemotron-H-8B's shape as a Megatron job (nvidia/Nemotron-H-8B-Base-8K's config.json): sequence-parallel, micro batch 1,
+     * global 256, {@code --is-hybrid-model}, 52 layers of 4096 (FFN 21504, 32 heads, 8 query groups) in its pattern
+     * {@link #NEMOTRON_H_8B_PATTERN}, 128 Mamba heads (the other mixer sizes Megatron's defaults), sequence 8192, vocabulary
+     * 131072, the distributed optimizer, bf16; at {@code tp}, its first flag.
+     */
+    public static ModelArgs nemotronH8b(int tp) {
+        return modelArgs().set("--tensor-model-parallel-size", tp).set("--sequence-parallel", true).set("--micro-batch-size", 1).set("--global-batch-size", 256)
+                .set("--is-hybrid-model", true).set("--num-layers", 52).set("--hidden-size", 4096).set("--ffn-hidden-size", 21504)
+                .set("--num-attention-heads", 32).set("--group-query-attention", true).set("--num-query-groups", 8)
+                .set("--seq-length", 8192).set("--vocab-size", 131072).pattern(NEMOTRON_H_8B_PATTERN).set("--mamba-num-heads", 128)
+                .set("--use-distributed-optimizer", true).set("--bf16", true);
+    }
+
+    /** Nemotron-H-8B's 52 layers: 24 Mamba-2 (M), 4 attention (*), 24 MLP (-). */
+    public static final String NEMOTRON_H_8B_PATTERN = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-";
+
     /** A MODEL_ARGS mapping being written. */
     public static final class ModelArgs {
         private final Map<String, String> flags = new LinkedHashMap<>();

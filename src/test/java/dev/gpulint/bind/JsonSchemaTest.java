@@ -97,6 +97,58 @@ class JsonSchemaTest {
         assertEquals(java.util.List.of("tensorwise", "rowwise", "rowwise_with_gw_hp"), json.get("fp8_scaling"));
     }
 
+    /**
+     * Every whole-number field's bounds, in the binder and in the JSON schema (its integer form), are the same: an editor
+     * flags the value SYN002 would refuse (top_k 2000, mtp_layers 65, a Mamba-2 size of 0). An open JSON maximum stands for
+     * the binder's "no bound of its own" (Integer.MAX_VALUE or Long.MAX_VALUE: a layer count or a batch).
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void wholeNumberBoundsMatchTheBindersSchema() throws IOException {
+        Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build())
+                .loadFromString(Files.readString(DIR.resolve("gpulint-manifest.schema.json")));
+        Map<String, Object> defs = (Map<String, Object>) root.get("definitions");
+        java.util.TreeMap<String, String> binder = new java.util.TreeMap<>(), json = new java.util.TreeMap<>();
+        for (var kind : java.util.List.of(dev.gpulint.bind.Schema.CLUSTER, dev.gpulint.bind.Schema.JOB)) {
+            bounds(kind, kind.name() + ":", binder);
+            jsonBounds(defs.get(kind.name()), kind.name() + ":", json);
+        }
+        json.keySet().retainAll(binder.keySet()); // model.moe.layer_freq: an integer or a list expression, read by its own type
+        assertEquals(binder, json);
+        assertEquals("0..64", json.get("training_job:model.mtp_layers"));
+        assertEquals("1..65536", json.get("training_job:model.hybrid.mamba_num_heads"));
+        assertEquals("1..1024", json.get("training_job:model.top_k"));
+    }
+
+    private static void bounds(dev.gpulint.bind.Schema.Field f, String prefix, Map<String, String> out) {
+        for (var c : f.children().values()) {
+            if (c.type() == dev.gpulint.bind.Schema.Type.INT) {
+                boolean open = c.max() == Integer.MAX_VALUE || c.max() == Long.MAX_VALUE;
+                out.put(prefix + c.name(), c.min() + ".." + (open ? "" : c.max()));
+            }
+            bounds(c, prefix + c.name() + ".", out);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void jsonBounds(Object node, String prefix, Map<String, String> out) {
+        Map<String, Object> m = (Map<String, Object>) node;
+        if (m.get("items") instanceof Map<?, ?> items && items.containsKey("properties")) m = (Map<String, Object>) items;
+        Map<String, Object> props = (Map<String, Object>) m.get("properties");
+        if (props == null) return;
+        for (var e : props.entrySet()) {
+            Map<String, Object> child = (Map<String, Object>) e.getValue();
+            java.util.List<Object> forms = child.get("oneOf") instanceof java.util.List<?> l ? (java.util.List<Object>) l : java.util.List.of(child);
+            for (Object form : forms) {
+                Map<String, Object> f = (Map<String, Object>) form;
+                if ("integer".equals(f.get("type"))) {
+                    out.put(prefix + e.getKey(), f.get("minimum") + ".." + (f.get("maximum") == null ? "" : f.get("maximum")));
+                }
+            }
+            if (!e.getKey().equals("env")) jsonBounds(child, prefix + e.getKey() + ".", out);
+        }
+    }
+
     /** A job's kernels and offload fraction: the schema takes what the binder takes and refuses what it refuses (SYN002). */
     @Test
     void kernelsAndOffloadFractionValidate() throws IOException {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.testing.PlanCli;
+import dev.gpulint.testing.Recipes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,21 +98,11 @@ class PlanCliTest {
     @Test
     @SuppressWarnings("unchecked")
     void aJobThatStatesNoGpuCountIsPlannedOnItsNodeGroupAndSaysSo(@TempDir Path dir) throws IOException {
-        PlanCli plan = PlanCli.in(dir).file("cluster.yaml", CLUSTER.replace("count: 4", "count: 3")).file("llama3_8b.toml", """
-                [model]
-                name = "llama3"
-                flavor = "8B"
-
-                [training]
-                local_batch_size = 1
-                seq_len = 8192
-
-                [parallelism]
-                data_parallel_replicate_degree = 1
-                data_parallel_shard_degree = -1
-                tensor_parallel_degree = 2
-                pipeline_parallel_degree = 8
-                """).jobClusters("lab", "*.toml");
+        String toml = Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192").parallelism(
+                "data_parallel_replicate_degree = 1", "data_parallel_shard_degree = -1", "tensor_parallel_degree = 2",
+                "pipeline_parallel_degree = 8").toml();
+        PlanCli plan = PlanCli.in(dir).file("cluster.yaml", CLUSTER.replace("count: 4", "count: 3")).file("llama3_8b.toml", toml)
+                .jobClusters("lab", "*.toml");
         PlanCli.Run r = plan.planJson();
         Map<String, Object> doc = r.json();
         assertEquals(16, doc.get("gpus"), "3 nodes × 8 = 24 GPUs, rounded down to a multiple of tp × pp = 16");
@@ -137,22 +128,10 @@ class PlanCliTest {
     @Test
     @SuppressWarnings("unchecked")
     void anUnstatedSizeKeepsTheStatedGlobalBatchValid(@TempDir Path dir) throws IOException {
-        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", CLUSTER).file("llama3_8b.toml", """
-                [model]
-                name = "llama3"
-                flavor = "8B"
-
-                [training]
-                local_batch_size = 1
-                global_batch_size = 12
-                seq_len = 4096
-
-                [parallelism]
-                data_parallel_replicate_degree = 1
-                data_parallel_shard_degree = -1
-                tensor_parallel_degree = 2
-                pipeline_parallel_degree = 2
-                """).jobClusters("lab", "*.toml").planJson();
+        String toml = Recipes.torchtitan("8B").training("local_batch_size = 1", "global_batch_size = 12", "seq_len = 4096").parallelism(
+                "data_parallel_replicate_degree = 1", "data_parallel_shard_degree = -1", "tensor_parallel_degree = 2",
+                "pipeline_parallel_degree = 2").toml();
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", CLUSTER).file("llama3_8b.toml", toml).jobClusters("lab", "*.toml").planJson();
         Map<String, Object> doc = r.json();
         assertEquals(24, doc.get("gpus"), "dp 6 of tp 2 × pp 2: the largest dp ≤ 8 dividing 12 global ÷ 1 micro");
         java.util.List<String> as = (java.util.List<String>) doc.get("assumptions");

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.core.Finding;
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,27 +19,9 @@ import org.junit.jupiter.api.Test;
 class TorchtitanCheckpointTest {
 
     private static dev.gpulint.spec.Model bind(String ac) {
-        SourceFile f = SourceFile.of("llama3_8b.toml", """
-                [model]
-                name = "llama3"
-                flavor = "8B"
-
-                [training]
-                local_batch_size = 1
-                seq_len = 8192
-
-                [parallelism]
-                data_parallel_shard_degree = -1
-                tensor_parallel_degree = 1
-
-                [activation_checkpoint]
-                %s
-
-                [compile]
-                enable = true
-                components = ["model", "loss"]
-                """.formatted(ac));
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
+        return Foreign.model("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 1").table("[activation_checkpoint]\n" + ac)
+                .table("[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]").toml());
     }
 
     private static Specs.Job job(String ac) {
@@ -85,15 +67,7 @@ class TorchtitanCheckpointTest {
 
     @Test
     void withoutAModeItIsTorchtitansDefaultSelectiveOneLayerInTwoMarkedAsDefault() {
-        SourceFile f = SourceFile.of("llama3_8b.toml", """
-                [model]
-                name = "llama3"
-                flavor = "8B"
-
-                [parallelism]
-                data_parallel_shard_degree = -1
-                """);
-        Specs.Job j = Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
+        Specs.Job j = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").parallelism("data_parallel_shard_degree = -1").toml());
         assertEquals("every", j.recompute().granularity().value(), "torchtitan's ActivationCheckpoint: mode selective, option 2");
         assertEquals(2, j.recompute().every());
         assertTrue(j.recompute().formatDefault());

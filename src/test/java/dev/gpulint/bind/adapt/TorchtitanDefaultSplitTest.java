@@ -8,6 +8,7 @@ import dev.gpulint.derive.estimate.PipelineSplit;
 import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,19 +20,8 @@ import org.junit.jupiter.api.Test;
 class TorchtitanDefaultSplitTest {
 
     private static String toml(String flavor, String parallelism) {
-        return """
-                [model]
-                name = "llama3"
-                flavor = "%s"
-
-                [training]
-                local_batch_size = 8
-                seq_len = 8192
-
-                [parallelism]
-                data_parallel_shard_degree = -1
-                tensor_parallel_degree = 8
-                """.formatted(flavor) + parallelism;
+        return Recipes.torchtitan(flavor).training("local_batch_size = 8", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 8", parallelism).toml();
     }
 
     private static Model bind(String text) {

@@ -3,10 +3,9 @@ package dev.gpulint.bind.adapt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
-import java.util.List;
+import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,20 +16,8 @@ import org.junit.jupiter.api.Test;
 class TorchtitanHsdpTest {
 
     private static Specs.Parallelism par(String degrees) {
-        SourceFile f = SourceFile.of("llama3_70b.toml", """
-                [model]
-                name = "llama3"
-                flavor = "70B"
-
-                [training]
-                local_batch_size = 2
-                seq_len = 8192
-
-                [parallelism]
-                %s
-                tensor_parallel_degree = 8
-                """.formatted(degrees));
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0).parallelism();
+        return Foreign.bind("llama3_70b.toml", Recipes.torchtitan("70B").training("local_batch_size = 2", "seq_len = 8192")
+                .parallelism(degrees, "tensor_parallel_degree = 8").toml()).parallelism();
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,19 +20,8 @@ import org.junit.jupiter.api.Test;
 class TorchtitanModulesTest {
 
     private static String toml(String layers, String parallelism) {
-        return """
-                [model]
-                name = "llama3"
-                flavor = "8B"
-                """ + layers + """
-
-                [training]
-                local_batch_size = 1
-                seq_len = 8192
-
-                [parallelism]
-                data_parallel_shard_degree = -1
-                """ + parallelism;
+        return Recipes.torchtitan("8B").model(layers).training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", parallelism).toml();
     }
 
     private static Model bind(String text) {

@@ -9,6 +9,7 @@ import dev.gpulint.derive.estimate.PipelineSplit;
 import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -21,19 +22,8 @@ import org.junit.jupiter.api.Test;
 class TorchtitanSplitTest {
 
     private static String toml(String parallelism) {
-        return """
-                [model]
-                name = "llama3"
-                flavor = "8B"
-
-                [training]
-                local_batch_size = 1
-                seq_len = 8192
-
-                [parallelism]
-                data_parallel_shard_degree = -1
-                tensor_parallel_degree = 1
-                """ + parallelism;
+        return Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 1", parallelism).toml();
     }
 
     private static Model bind(String text) {

@@ -29,6 +29,18 @@ public final class Recipes {
               --bf16 --fp8-format hybrid --fp8-recipe tensorwise %s --use-distributed-optimizer
             """;
 
+    /**
+     * A Megatron-LM launch of a Llama-3-8B-shaped model (32 layers of 4096, seq 8192) on one node of 8 GPUs at tp 8 with
+     * sequence parallelism, micro batch 1, global 128, bf16; {@code %s} is more flags after {@code --bf16}, on line 4 (a
+     * {@code " \\\n  --flag"} puts one on line 5).
+     */
+    public static final String MEGATRON_TP8 = """
+            #!/bin/bash
+            torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
+              --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 8192 \\
+              --tensor-model-parallel-size 8 --sequence-parallel --micro-batch-size 1 --global-batch-size 128 --bf16%s
+            """;
+
     /** A Megatron-Bridge override file whose {@code mixed_precision} (line 7) is {@code %s}: a recipe's name, or a mapping. */
     public static final String BRIDGE_OVERRIDE = """
             model:
@@ -56,7 +68,7 @@ public final class Recipes {
         private List<String> configLines = List.of();
         private final List<String> sections = new ArrayList<>();
         private int devices = 8, nodes = 1;
-        private List<String> plugins, strategy = List.of();
+        private List<String> plugins, strategy = List.of(), trainerLines = List.of();
 
         private Nemo2(int globalBatch, int microBatch, int seqLength) {
             this.globalBatch = globalBatch;
@@ -88,6 +100,12 @@ public final class Recipes {
             return this;
         }
 
+        /** More trainer keys, after num_nodes ({@code "callbacks:"}, {@code "- _target_: ..."}, {@code "  tp_comm_overlap: true"}). */
+        public Nemo2 trainerLines(String... lines) {
+            trainerLines = List.of(lines);
+            return this;
+        }
+
         /** The trainer's MegatronMixedPrecision plugin and its keys (none: no plugin written). */
         public Nemo2 plugins(String... lines) {
             plugins = List.of(lines);
@@ -112,6 +130,7 @@ public final class Recipes {
             sections.forEach(b::append);
             b.append("trainer:\n  _target_: nemo.lightning.pytorch.trainer.Trainer\n  devices: ").append(devices)
                     .append("\n  num_nodes: ").append(nodes).append('\n');
+            for (String l : trainerLines) b.append("  ").append(l).append('\n');
             if (plugins != null) {
                 b.append("  plugins:\n    _target_: nemo.lightning.pytorch.plugins.mixed_precision.MegatronMixedPrecision\n");
                 for (String l : plugins) b.append("    ").append(l).append('\n');
@@ -163,7 +182,7 @@ public final class Recipes {
             return this;
         }
 
-        /** Another table after those, its header first ({@code "[compile]\nenable = true"}). */
+        /** Another table after those, its header first ({@code "[compile]\nenable = true"}; empty: none). */
         public Torchtitan table(String toml) {
             tables.add(toml);
             return this;
@@ -175,7 +194,9 @@ public final class Recipes {
             lines(b, model);
             if (!training.isEmpty()) lines(b.append("\n[training]\n"), training);
             if (!parallelism.isEmpty()) lines(b.append("\n[parallelism]\n"), parallelism);
-            for (String t : tables) lines(b.append('\n'), List.of(t));
+            for (String t : tables) {
+                if (!t.isEmpty()) lines(b.append('\n'), List.of(t));
+            }
             return b.toString();
         }
 

@@ -102,12 +102,7 @@ class AttentionKernelTest {
                 + " (catalog attention_flash2)"), as);
     }
 
-    private static final String MEGATRON = """
-            #!/bin/bash
-            torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
-              --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 8192 \\
-              --tensor-model-parallel-size 8 --sequence-parallel --micro-batch-size 1 --global-batch-size 128 --bf16%s
-            """;
+    private static final String MEGATRON = Recipes.MEGATRON_TP8;
 
     @Test
     void megatronsAttentionBackendIsTheKernel() {

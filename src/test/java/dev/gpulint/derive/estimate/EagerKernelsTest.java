@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.EstimateManifest;
+import dev.gpulint.testing.Recipes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -96,48 +97,41 @@ class EagerKernelsTest {
     }
 
 
-    private static final String TITAN = """
-            [model]
-            name = "llama3"
-            flavor = "8B"
-
-            [training]
-            local_batch_size = 2
-            seq_len = 8192
-            %s
-            [parallelism]
-            data_parallel_shard_degree = -1
-            %s""";
+    /** torchtitan's Llama 3 8B with {@code training} more [training] lines and {@code compile} a [compile] table (empty: none). */
+    private static String titan(String training, String compile) {
+        return Recipes.torchtitan("8B").training("local_batch_size = 2", "seq_len = 8192", training)
+                .parallelism("data_parallel_shard_degree = -1").table(compile).toml();
+    }
 
     @Test
     void torchtitansCompileIsReadAndItsDefaultIsEager() {
         List<String> as = new ArrayList<>();
-        Specs.Job on = bind("llama3_8b.toml", TITAN.formatted("", "\n[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n"));
+        Specs.Job on = bind("llama3_8b.toml", titan("", "[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n"));
         assertEquals("fused", on.kernels().value());
         assertEquals(13, on.kernels().span().startLine(), "enable's line");
         assertEquals(EagerKernels.FUSED, EagerKernels.of(on, as));
         assertEquals(List.of("fused elementwise kernels ([compile] enable): norms, RoPE, SwiGLU and residual adds fused as"
                 + " Transformer Engine fuses them; the elementwise term's traffic constant prices them"), as);
         as.clear();
-        Specs.Job off = bind("llama3_8b.toml", TITAN.formatted("", "\n[compile]\nenable = false\n"));
+        Specs.Job off = bind("llama3_8b.toml", titan("", "[compile]\nenable = false\n"));
         assertEquals(EagerKernels.EAGER, EagerKernels.of(off, as));
         assertEquals(List.of("eager elementwise kernels ([compile] enable): PyTorch runs RMSNorm, RoPE, SwiGLU and the residual adds"
                 + " one kernel per op; their HBM bytes beyond the fused kernels' are priced (eager)"), as);
         // compiling the loss alone leaves the model's kernels eager (DeepSeek-V3's train config writes components = ["loss"])
-        Specs.Job loss = bind("llama3_8b.toml", TITAN.formatted("", "\n[compile]\nenable = true\ncomponents = [\"loss\"]\n"));
+        Specs.Job loss = bind("llama3_8b.toml", titan("", "[compile]\nenable = true\ncomponents = [\"loss\"]\n"));
         assertEquals("eager", loss.kernels().value());
         assertEquals(14, loss.kernels().span().startLine(), "components' line");
         as.clear();
         assertEquals(EagerKernels.EAGER, EagerKernels.of(loss, as));
         assertTrue(as.get(0).startsWith("eager elementwise kernels ([compile] components): "), as.toString());
         // the earlier layout's [training] compile
-        Specs.Job older = bind("llama3_8b.toml", TITAN.formatted("compile = true\n", ""));
+        Specs.Job older = bind("llama3_8b.toml", titan("compile = true\n", ""));
         assertEquals("fused", older.kernels().value());
         as.clear();
         assertEquals(EagerKernels.FUSED, EagerKernels.of(older, as));
         assertTrue(as.get(0).startsWith("fused elementwise kernels ([training] compile): "), as.toString());
         // not written: torchtitan's default, off
-        Specs.Job unstated = bind("llama3_8b.toml", TITAN.formatted("", ""));
+        Specs.Job unstated = bind("llama3_8b.toml", titan("", ""));
         assertNull(unstated.kernels());
         as.clear();
         assertEquals(EagerKernels.EAGER, EagerKernels.of(unstated, as));
@@ -148,14 +142,14 @@ class EagerKernelsTest {
     @Test
     void aCompileSwitchThatIsNotABooleanIsRefusedAndTheDefaultTaken() {
         // refused (SYN002 at the value, rules/syn/SYN002.test.yaml), not read as "not given": the default, eager, is said as taken
-        Specs.Job j = bind("llama3_8b.toml", TITAN.formatted("", "\n[compile]\nenable = \"maybe\"\n"));
+        Specs.Job j = bind("llama3_8b.toml", titan("", "[compile]\nenable = \"maybe\"\n"));
         assertNull(j.kernels());
         assertEquals(List.of("[compile] enable = 'maybe' (SYN002, not true or false): left out, so the estimate takes torchtitan's"
                 + " default, torch.compile off: eager elementwise kernels"), j.origin().unpriced());
         List<String> as = new ArrayList<>();
         assertEquals(EagerKernels.EAGER, EagerKernels.of(j, as));
         // the earlier [training] compile, likewise
-        Specs.Job older = bind("llama3_8b.toml", TITAN.formatted("compile = 2\n", ""));
+        Specs.Job older = bind("llama3_8b.toml", titan("compile = 2\n", ""));
         assertNull(older.kernels());
         assertEquals(List.of("[training] compile = '2' (SYN002, not true or false): left out, so the estimate takes torchtitan's"
                 + " default, torch.compile off: eager elementwise kernels"), older.origin().unpriced());

@@ -8,6 +8,7 @@ import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.EstimateManifest;
 import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -124,45 +125,34 @@ class Float8ScalingTest {
         return Foreign.bind("llama3_8b.toml", text);
     }
 
-    private static final String TITAN = """
-            [model]
-            name = "llama3"
-            flavor = "8B"
-            converters = ["float8"]
-
-            [training]
-            local_batch_size = 2
-            seq_len = 8192
-
-            [parallelism]
-            data_parallel_shard_degree = -1
-
-            [float8]
-            %s
-            """;
+    /** torchtitan's Llama 3 8B converted to Float8 (the earlier {@code converters = ["float8"]}), its [float8] table {@code float8}. */
+    private static String titan(String float8) {
+        return Recipes.torchtitan("8B").model("converters = [\"float8\"]").training("local_batch_size = 2", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1").table("[float8]\n" + float8).toml();
+    }
 
     @Test
     void torchtitansRecipeIsReadAndItsDefaultIsTensorwise() {
         List<String> as = new ArrayList<>();
-        Specs.Job row = bind(TITAN.formatted("recipe_name = \"rowwise\""));
+        Specs.Job row = bind(titan("recipe_name = \"rowwise\""));
         assertEquals("rowwise", row.fp8Scaling().value());
         assertEquals(14, row.fp8Scaling().span().startLine(), "recipe_name's line");
         assertEquals(new Float8Scaling(Float8Scaling.Recipe.ROWWISE), Float8Scaling.of(row, ModelShape.Dtype.FP8, as));
         assertTrue(as.get(0).startsWith("Float8 rowwise scaling ([float8] recipe_name = \"rowwise\"): "), as.toString());
         // not written: torchao's default, tensorwise, said
         as.clear();
-        Specs.Job unstated = bind(TITAN.formatted("enable_fsdp_float8_all_gather = false"));
+        Specs.Job unstated = bind(titan("enable_fsdp_float8_all_gather = false"));
         assertNull(unstated.fp8Scaling());
         assertEquals(Float8Scaling.TENSORWISE, Float8Scaling.of(unstated, ModelShape.Dtype.FP8, as));
         assertEquals(List.of("Float8 recipe_name not given: tensorwise, torchao's default (one scale per tensor; its casts are in"
                 + " the elementwise term)"), as);
         // a name torchao does not know: SYN002 at the value, and the default taken
-        Specs.Job wrong = bind(TITAN.formatted("recipe_name = \"blockwise\""));
+        Specs.Job wrong = bind(titan("recipe_name = \"blockwise\""));
         assertNull(wrong.fp8Scaling());
         assertEquals(List.of("[float8] recipe_name = 'blockwise' (SYN002, not one of tensorwise, rowwise, rowwise_with_gw_hp): left"
                 + " out, so the estimate takes torchao's default recipe, tensorwise scaling"), wrong.origin().unpriced());
         // torchao matches the name as written: "Rowwise" is refused there, so here too (not read as rowwise)
-        Specs.Job cased = bind(TITAN.formatted("recipe_name = \"Rowwise\""));
+        Specs.Job cased = bind(titan("recipe_name = \"Rowwise\""));
         assertNull(cased.fp8Scaling());
         assertEquals(List.of("[float8] recipe_name = 'Rowwise' (SYN002, not one of tensorwise, rowwise, rowwise_with_gw_hp, spelt as"
                 + " torchao spells them (Float8LinearConfig.from_recipe_name matches the name exactly)): left out, so the estimate"

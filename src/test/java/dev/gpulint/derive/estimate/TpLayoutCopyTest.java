@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.EstimateManifest;
+import dev.gpulint.testing.Recipes;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -121,18 +122,10 @@ class TpLayoutCopyTest {
                 .containsKey("tp_copy_s"));
     }
 
-    private static final String TITAN = """
-            [model]
-            name = "llama3"
-            flavor = "8B"
-
-            [training]
-            %s
-
-            [parallelism]
-            data_parallel_shard_degree = -1
-            tensor_parallel_degree = 8
-            """;
+    /** torchtitan's Llama 3 8B at tp 8 whose [training] table is {@code training}. */
+    private static Recipes.Torchtitan titan(String training) {
+        return Recipes.torchtitan("8B").training(training).parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 8");
+    }
 
     private static TpLayoutCopy layout(Specs.Job j, List<String> as) {
         return TpLayoutCopy.of(j, 8, true, as);
@@ -141,18 +134,18 @@ class TpLayoutCopyTest {
     @Test
     void torchtitansKeysDateItsLayout() {
         List<String> as = new ArrayList<>();
-        Specs.Job old = bind("llama3_8b.toml", TITAN.formatted("local_batch_size = 12\nseq_len = 8192"));
+        Specs.Job old = bind("llama3_8b.toml", titan("local_batch_size = 12\nseq_len = 8192").toml());
         assertEquals(TpLayoutCopy.BSH, layout(old, as));
         assertEquals(7, old.parallelism().tpActivationLayout().span().startLine(), "at seq_len");
         assertEquals(List.of("tp activations [b, s, h] sharded on the sequence ([training] seq_len (torchtitan before its PR #4121"
                 + " renamed it)): each tp all-gather and reduce-scatter on dim 1 copies the whole b·s·h tensor once more, priced at the"
                 + " HBM rate (tp-copy)"), as);
         as.clear();
-        assertEquals(TpLayoutCopy.SBH, layout(bind("llama3_8b.toml", TITAN.formatted("num_tokens_per_microbatch_per_dp_rank = 98304")), as));
+        assertEquals(TpLayoutCopy.SBH, layout(bind("llama3_8b.toml", titan("num_tokens_per_microbatch_per_dp_rank = 98304").toml()), as));
         assertEquals(List.of("tp activations gathered on dim 0 ([training] num_tokens_per_microbatch_per_dp_rank (torchtitan since its"
                 + " PR #4121)): no copy around the tp collectives"), as);
         as.clear();
-        assertEquals(TpLayoutCopy.SBH, layout(bind("llama3_8b.toml", TITAN.formatted("steps = 10")), as));
+        assertEquals(TpLayoutCopy.SBH, layout(bind("llama3_8b.toml", titan("steps = 10").toml()), as));
         assertEquals(List.of("torchtitan's activation layout not dated by its configuration ([training] seq_len / local_batch_size,"
                 + " renamed by its PR #4121): the current torchtitan's, batch and sequence folded and gathered on dim 0, no copy around"
                 + " the tp collectives (write parallelism.tp_activation_layout: bsh for a job that ran before it)"), as);
@@ -160,7 +153,7 @@ class TpLayoutCopyTest {
 
     @Test
     void aTorchtitanConfigurationOfBeforeThePrIsPlannedWithTheCopies(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-        String toml = TITAN.formatted("local_batch_size = 2\nseq_len = 8192") + "\n[compile]\nenable = true\n";
+        String toml = titan("local_batch_size = 2\nseq_len = 8192").table("[compile]\nenable = true").toml();
         dev.gpulint.testing.PlanCli cli = dev.gpulint.testing.PlanCli.in(dir).file("cluster.yaml", dev.gpulint.testing.PlanCli.LAB_H100)
                 .file("llama3_8b.toml", toml).jobClusters("lab", "*.toml");
         dev.gpulint.testing.PlanCli.Run text = cli.plan();
@@ -175,12 +168,7 @@ class TpLayoutCopyTest {
 
     @Test
     void megatronIsSbh() {
-        Specs.Job j = bind("train.sh", """
-                #!/bin/bash
-                torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
-                  --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 8192 \\
-                  --tensor-model-parallel-size 8 --sequence-parallel --micro-batch-size 1 --global-batch-size 128 --bf16
-                """);
+        Specs.Job j = bind("train.sh", Recipes.MEGATRON_TP8.formatted(""));
         List<String> as = new ArrayList<>();
         assertEquals(TpLayoutCopy.SBH, layout(j, as));
         assertEquals(List.of(), as);

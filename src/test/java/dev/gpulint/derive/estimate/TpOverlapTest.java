@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.EstimateManifest;
+import dev.gpulint.testing.Recipes;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -82,45 +83,30 @@ class TpOverlapTest {
         return TpOverlap.of(j, 8, as);
     }
 
-    private static final String TITAN = """
-            [model]
-            name = "llama3"
-            flavor = "8B"
-
-            [training]
-            local_batch_size = 12
-            seq_len = 8192
-
-            [parallelism]
-            data_parallel_shard_degree = -1
-            tensor_parallel_degree = 8
-            %s
-            [compile]
-            enable = true
-            """;
+    /** torchtitan's Llama 3 8B at tp 8, compiled, its [parallelism] table ending with {@code parallelism}. */
+    private static String titan(String parallelism) {
+        return Recipes.torchtitan("8B").training("local_batch_size = 12", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 8", parallelism)
+                .table("[compile]\nenable = true").toml();
+    }
 
     @Test
     void torchtitansAsyncTpIsOverlappedItsDefaultPlain() {
         List<String> as = new ArrayList<>();
-        assertEquals(TpOverlap.OVERLAPPED, mode(bind("llama3_8b.toml", TITAN.formatted("enable_async_tensor_parallel = true\n")), as));
+        assertEquals(TpOverlap.OVERLAPPED, mode(bind("llama3_8b.toml", titan("enable_async_tensor_parallel = true\n")), as));
         assertEquals(List.of("tensor-parallel overlap ([parallelism] enable_async_tensor_parallel): each tp all-gather/reduce-scatter"
                 + " runs beside the GEMM it feeds or follows; exposed only what outlasts that GEMM (TpOverlap)"), as);
         as.clear();
-        assertEquals(TpOverlap.PLAIN, mode(bind("llama3_8b.toml", TITAN.formatted("enable_async_tensor_parallel = false\n")), as));
+        assertEquals(TpOverlap.PLAIN, mode(bind("llama3_8b.toml", titan("enable_async_tensor_parallel = false\n")), as));
         assertEquals(List.of("no tensor-parallel overlap ([parallelism] enable_async_tensor_parallel false): every tp"
                 + " all-gather/reduce-scatter on the critical path"), as);
         as.clear();
-        assertEquals(TpOverlap.PLAIN, mode(bind("llama3_8b.toml", TITAN.formatted("")), as));
+        assertEquals(TpOverlap.PLAIN, mode(bind("llama3_8b.toml", titan("")), as));
         assertEquals(List.of("[parallelism] enable_async_tensor_parallel not given: false, torchtitan's default (plain TP): every tp"
                 + " all-gather/reduce-scatter on the critical path"), as);
     }
 
-    private static final String MEGATRON = """
-            #!/bin/bash
-            torchrun --nnodes 1 --nproc_per_node 8 pretrain_gpt.py \\
-              --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 8192 \\
-              --tensor-model-parallel-size 8 --sequence-parallel --micro-batch-size 1 --global-batch-size 128 --bf16%s
-            """;
+    private static final String MEGATRON = Recipes.MEGATRON_TP8;
 
     @Test
     void megatronsFlagIsOverlappedItsAbsencePlain() {
@@ -159,46 +145,33 @@ class TpOverlapTest {
                 + " all-gather/reduce-scatter on the critical path"), as);
     }
 
-    private static final String NEMO2 = """
-            _partial_: true
-            _target_: nemo.collections.llm.api.pretrain
-            data:
-              global_batch_size: 128
-              micro_batch_size: 1
-              seq_length: 8192
-            model:
-              _target_: nemo.collections.llm.gpt.model.llama.LlamaModel
-              config:
-                _target_: nemo.collections.llm.gpt.model.llama.Llama3Config70B
-            trainer:
-              _target_: nemo.lightning.pytorch.trainer.Trainer
-              devices: 8
-              num_nodes: 8
-              callbacks:
-              - _target_: nemo.utils.exp_manager.TimingCallback
-              - _target_: nemo.lightning.pytorch.callbacks.megatron_comm_overlap.MegatronCommOverlapCallback
-                tp_comm_overlap: %s
-              strategy:
-                _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
-                tensor_model_parallel_size: 8
-                pipeline_model_parallel_size: 1
-                sequence_parallel: true
-            """;
+    private static final String OVERLAP_CALLBACK =
+            "- _target_: nemo.lightning.pytorch.callbacks.megatron_comm_overlap.MegatronCommOverlapCallback";
+
+    /** A NeMo 2 recipe of Llama 3 70B on 8 × 8 GPUs at tp 8, sequence-parallel, its trainer's callbacks {@code callbacks}. */
+    private static String nemo2(String... callbacks) {
+        return Recipes.nemo2(128, 1, 8192).model("llama.LlamaModel", "llama.Llama3Config70B").trainer(8, 8).trainerLines(callbacks)
+                .strategy("tensor_model_parallel_size: 8", "pipeline_model_parallel_size: 1", "sequence_parallel: true").yaml();
+    }
+
+    /** With the TimingCallback and the MegatronCommOverlapCallback, its tp_comm_overlap {@code overlap}. */
+    private static String nemo2Overlap(String overlap) {
+        return nemo2("callbacks:", "- _target_: nemo.utils.exp_manager.TimingCallback", OVERLAP_CALLBACK, "  tp_comm_overlap: " + overlap);
+    }
 
     @Test
     void nemo2sCommOverlapCallbackIsRead() {
         List<String> as = new ArrayList<>();
-        Specs.Job on = bind("llama3_70b.yaml", NEMO2.formatted("true"));
+        Specs.Job on = bind("llama3_70b.yaml", nemo2Overlap("true"));
         assertEquals("NeMo 2 recipe", on.origin().format());
-        assertEquals(18, on.parallelism().tpCommOverlap().span().startLine(), "at the value");
+        assertEquals(19, on.parallelism().tpCommOverlap().span().startLine(), "at the value");
         assertEquals(TpOverlap.OVERLAPPED, mode(on, as));
-        assertEquals(TpOverlap.PLAIN, mode(bind("llama3_70b.yaml", NEMO2.formatted("false")), as));
+        assertEquals(TpOverlap.PLAIN, mode(bind("llama3_70b.yaml", nemo2Overlap("false")), as));
         assertEquals("no tensor-parallel overlap (MegatronCommOverlapCallback tp_comm_overlap false): every tp"
                 + " all-gather/reduce-scatter on the critical path", as.get(1));
         // no callback that states it: not stated, the family's share
         as.clear();
-        String none = NEMO2.replace("  - _target_: nemo.lightning.pytorch.callbacks.megatron_comm_overlap.MegatronCommOverlapCallback\n"
-                + "    tp_comm_overlap: %s\n", "");
+        String none = nemo2("callbacks:", "- _target_: nemo.utils.exp_manager.TimingCallback");
         assertEquals(TpOverlap.FAMILY, mode(bind("llama3_70b.yaml", none), as));
     }
 

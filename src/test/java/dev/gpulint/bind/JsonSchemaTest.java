@@ -72,22 +72,24 @@ class JsonSchemaTest {
 
     @Test
     void fieldsMatchTheBindersSchema() throws IOException {
-        String text = Files.readString(DIR.resolve("gpulint-manifest.schema.json"));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(text);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> defs = (Map<String, Object>) root.get("definitions");
+        Map<String, Object> defs = definitions();
         assertEquals(paths(dev.gpulint.bind.Schema.CLUSTER, ""), jsonPaths(defs.get("cluster"), ""));
         assertEquals(paths(dev.gpulint.bind.Schema.JOB, ""), jsonPaths(defs.get("training_job"), ""));
+    }
+
+    /** The manifest schema's definitions (cluster, training_job), as YAML reads the JSON. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> definitions() throws IOException {
+        Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build())
+                .loadFromString(Files.readString(DIR.resolve("gpulint-manifest.schema.json")));
+        return (Map<String, Object>) root.get("definitions");
     }
 
     /** Every choice field's values, in the binder and in the JSON schema an editor validates with, are the same. */
     @Test
     @SuppressWarnings("unchecked")
     void choicesMatchTheBindersSchema() throws IOException {
-        Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build())
-                .loadFromString(Files.readString(DIR.resolve("gpulint-manifest.schema.json")));
-        Map<String, Object> defs = (Map<String, Object>) root.get("definitions");
+        Map<String, Object> defs = definitions();
         java.util.TreeMap<String, java.util.List<String>> binder = new java.util.TreeMap<>(), json = new java.util.TreeMap<>();
         enums(dev.gpulint.bind.Schema.JOB, "", binder);
         jsonEnums(defs.get("training_job"), "", json);
@@ -105,9 +107,7 @@ class JsonSchemaTest {
     @Test
     @SuppressWarnings("unchecked")
     void wholeNumberBoundsMatchTheBindersSchema() throws IOException {
-        Map<String, Object> root = (Map<String, Object>) new Load(LoadSettings.builder().build())
-                .loadFromString(Files.readString(DIR.resolve("gpulint-manifest.schema.json")));
-        Map<String, Object> defs = (Map<String, Object>) root.get("definitions");
+        Map<String, Object> defs = definitions();
         java.util.TreeMap<String, String> binder = new java.util.TreeMap<>(), json = new java.util.TreeMap<>();
         for (var kind : java.util.List.of(dev.gpulint.bind.Schema.CLUSTER, dev.gpulint.bind.Schema.JOB)) {
             bounds(kind, kind.name() + ":", binder);

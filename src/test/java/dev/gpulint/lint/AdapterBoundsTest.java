@@ -1,12 +1,10 @@
 package dev.gpulint.lint;
 
+import static dev.gpulint.testing.LintBeside.lint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.core.Finding;
-import dev.gpulint.core.LintResult;
 import dev.gpulint.read.SourceFile;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -19,19 +17,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * as absent, and stops nothing: the run's other files are still linted.
  */
 class AdapterBoundsTest {
-
-    private static final SourceFile GOOD = SourceFile.of("ok.yaml", "kind: training_job\nname: ok\ncluster: missing\n");
-
-    private static List<String> lint(SourceFile f) {
-        LintResult r = new Linter().serial().lint(List.of(f, GOOD));
-        List<String> out = new ArrayList<>();
-        for (Finding x : r.findings()) {
-            out.add(x.span().file() + ":" + x.span().startLine() + ":" + x.span().startColumn() + " " + x.ruleId() + " " + x.message());
-        }
-        assertTrue(out.stream().anyMatch(s -> s.startsWith("ok.yaml:3:10 SYN003")), "the other file is still linted: " + out);
-        assertTrue(out.stream().noneMatch(s -> s.contains("internal error")), "no crash: " + out);
-        return out;
-    }
 
     private static List<String> of(List<String> findings, String file, String rule) {
         return findings.stream().filter(s -> s.startsWith(file + ":") && s.contains(" " + rule + " ")).toList();

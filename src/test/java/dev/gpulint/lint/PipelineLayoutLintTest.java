@@ -1,17 +1,14 @@
 package dev.gpulint.lint;
 
+import static dev.gpulint.testing.LintBeside.lint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.bind.adapt.Adapters;
-import dev.gpulint.core.Finding;
-import dev.gpulint.core.LintResult;
 import dev.gpulint.derive.estimate.PipelineSplit;
-import dev.gpulint.read.Readers;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.spec.Specs;
-import java.util.ArrayList;
+import dev.gpulint.testing.Foreign;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -22,8 +19,6 @@ import org.junit.jupiter.api.Test;
  * job does not ask for.
  */
 class PipelineLayoutLintTest {
-    private static final SourceFile GOOD = SourceFile.of("ok.yaml", "kind: training_job\nname: ok\ncluster: missing\n");
-
     private static final String V3 = """
             MODEL_ARGS:
               --num-layers: 61
@@ -35,23 +30,12 @@ class PipelineLayoutLintTest {
               --global-batch-size: 8192
             """;
 
-    private static List<String> lint(SourceFile f) {
-        LintResult r = new Linter().serial().lint(List.of(f, GOOD));
-        List<String> out = new ArrayList<>();
-        for (Finding x : r.findings()) {
-            out.add(x.span().file() + ":" + x.span().startLine() + ":" + x.span().startColumn() + " " + x.ruleId() + " " + x.message());
-        }
-        assertTrue(out.stream().anyMatch(s -> s.startsWith("ok.yaml:3:10 SYN003")), "the other file is still linted: " + out);
-        return out;
-    }
-
     private static List<String> of(List<String> findings, String rule) {
         return findings.stream().filter(s -> s.startsWith("v3/model_config.yaml:") && s.contains(" " + rule + " ")).toList();
     }
 
     private static Specs.Job job(String text) {
-        SourceFile f = SourceFile.of("v3/model_config.yaml", text);
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs().get(0);
+        return Foreign.bind("v3/model_config.yaml", text);
     }
 
     @Test

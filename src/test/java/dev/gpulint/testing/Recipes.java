@@ -9,8 +9,8 @@ import java.util.Map;
  * Framework files that several binding tests read, written once (our own fixtures, in the shapes of Megatron-LM's launch
  * examples and functional-test MODEL_ARGS, Megatron-Bridge's override files, the fiddle YAML NeMo-Run writes for
  * {@code run.Partial(llm.pretrain, ...)} and torchtitan's train_configs TOML);
- * {@link Foreign} binds them. A test varies them with {@code formatted} and {@code replace}, so their text, and the lines and
- * columns the tests assert, stay as written here.
+ * {@link Foreign} binds them. A test varies the texts with {@code formatted} and {@code replace} and the builders with their
+ * setters, so the text, and the lines and columns the tests assert, stay as written here.
  */
 public final class Recipes {
 
@@ -232,11 +232,11 @@ public final class Recipes {
      * 131072, the distributed optimizer, bf16; at {@code tp}, its first flag.
      */
     public static ModelArgs nemotronH8b(int tp) {
-        return modelArgs().set("--tensor-model-parallel-size", tp).set("--sequence-parallel", true).set("--micro-batch-size", 1).set("--global-batch-size", 256)
-                .set("--is-hybrid-model", true).set("--num-layers", 52).set("--hidden-size", 4096).set("--ffn-hidden-size", 21504)
-                .set("--num-attention-heads", 32).set("--group-query-attention", true).set("--num-query-groups", 8)
-                .set("--seq-length", 8192).set("--vocab-size", 131072).pattern(NEMOTRON_H_8B_PATTERN).set("--mamba-num-heads", 128)
-                .set("--use-distributed-optimizer", true).set("--bf16", true);
+        return modelArgs().set("--tensor-model-parallel-size", tp).set("--sequence-parallel", true).set("--micro-batch-size", 1)
+                .set("--global-batch-size", 256).set("--is-hybrid-model", true).set("--num-layers", 52).set("--hidden-size", 4096)
+                .set("--ffn-hidden-size", 21504).set("--num-attention-heads", 32).set("--group-query-attention", true)
+                .set("--num-query-groups", 8).set("--seq-length", 8192).set("--vocab-size", 131072).pattern(NEMOTRON_H_8B_PATTERN)
+                .set("--mamba-num-heads", 128).set("--use-distributed-optimizer", true).set("--bf16", true);
     }
 
     /** Nemotron-H-8B's 52 layers: 24 Mamba-2 (M), 4 attention (*), 24 MLP (-). */

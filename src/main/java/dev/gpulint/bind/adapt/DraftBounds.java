@@ -235,7 +235,7 @@ final class DraftBounds {
     }
 
     /** The character {@code index} of a value's text where it is written: the value's span when it spans lines or is escaped. */
-    private static dev.gpulint.core.Span at(Located<String> v, int index) {
+    static dev.gpulint.core.Span at(Located<String> v, int index) {
         dev.gpulint.core.Span s = v.span();
         int written = s.endColumn() - s.startColumn(), len = v.value().length();
         if (s.startLine() != s.endLine() || written < len || (written - len) % 2 != 0 || written - len > 2) return s;

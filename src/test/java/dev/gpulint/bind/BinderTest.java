@@ -187,8 +187,20 @@ class BinderTest {
         assertNull(read.heads());
         assertNull(read.headDim());
         assertEquals(64L, read.state().value());
-        // a pattern past 65,536 layers is refused before it is read
-        assertEquals(1, findings(JOB + "model:\n  hybrid: { pattern: \"" + "M".repeat(65537) + "\" }\n").size());
+        // a pattern past 65,536 characters is refused before it is read: the documented finding, at once (no hang), and not read
+        long start = System.nanoTime();
+        String longer = JOB + "model:\n  hybrid: { pattern: \"" + "M".repeat(65537) + "\" }\n";
+        List<String> past = findings(longer);
+        assertEquals(1, past.size());
+        assertTrue(past.get(0).startsWith("SYN002 t.yaml:4:22 [training_job:j/model/hybrid/pattern] 'pattern' is 'MMMM"), past.get(0));
+        assertTrue(past.get(0).endsWith("(one group per MTP layer, every group the same, at most 64), 1 to 65536 characters, as"
+                + " Megatron-Core's hybrid_override_pattern writes them; the estimate prices every layer as a transformer layer without"
+                + " it."), past.get(0));
+        assertNull(bind(longer).jobs().get(0).model().hybrid());
+        assertTrue(System.nanoTime() - start < 5_000_000_000L, "bounded before it is read");
+        // the bound itself is read
+        assertEquals(65536, bind(JOB + "model:\n  hybrid: { pattern: \"" + "M".repeat(65536) + "\" }\n").jobs().get(0).model().hybrid()
+                .pattern().value().length());
         assertNull(bind(JOB + "model:\n  layers: 4\n").jobs().get(0).model().hybrid(), "no model.hybrid: none");
     }
 }

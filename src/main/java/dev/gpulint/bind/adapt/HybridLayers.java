@@ -20,8 +20,10 @@ import java.util.Map;
  * of the job's {@code --num-experts}, {@code --moe-router-topk}, {@code --moe-ffn-hidden-size} and
  * {@code --moe-shared-expert-intermediate-size}). A job without a pattern is priced as written, every one of its
  * {@code --num-layers} as attention + MLP (or MoE), and the plan says so in its assumptions; so is Nemotron 3 Super's
- * {@code --moe-latent-size} (experts on a latent projection of h), which the estimate does not price. Bounded: one pass
- * over the pattern.
+ * {@code --moe-latent-size} (experts on a latent projection of h), which the estimate does not price. Megatron-Core's newer
+ * letters (G, D, +, C, H, W and {@code [...]} groups) are priced as the kind {@link HybridPattern} names for each, said in the
+ * assumptions; a character its parse_segment_layers refuses is SYN002 at that character ({@link HybridPattern#firstBad}).
+ * Bounded: one pass over the pattern.
  */
 final class HybridLayers {
     private HybridLayers() {}

@@ -21,7 +21,7 @@ import java.util.List;
  * as a layer at 089b33b8 (at 7acb0753 a "fusion" group was one physical block for the pipeline's count, its letters still
  * counted one each for FLOPs). What parse_segment_layers refuses is no pattern ({@link #read} null, {@link #firstBad} says
  * where and why): another character, a '[' without its ']', an empty or nested group, an {@code E} before a group's last
- * letter, and {@code *} beside an MLA-kind letter ("Not supported to have both Attention and MLA/DSA/CSA/HCA/Window in one
+ * letter, two layers of one checkpoint namespace in a group (validate_layer_group_checkpoint_namespaces), and {@code *} beside an MLA-kind letter ("Not supported to have both Attention and MLA/DSA/CSA/HCA/Window in one
  * model").
  *
  * <p>With a {@code |}, Megatron-Core splits the decoder part at each {@code |} and builds segment
@@ -140,6 +140,14 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
                     return new Bad(open + 1 + e, "an E before its group's last letter; Megatron-Core's"
                             + " validate_layer_group raises \"MoE layer 'E' must be the last symbol inside a layer group.\"");
                 }
+                String group = text.substring(open + 1, i);
+                int twice = sameNamespace(group);
+                if (twice >= 0) {
+                    return new Bad(open + 1 + twice, "a second layer of one checkpoint namespace in the group '[" + group + "]' (one"
+                            + " mixer M, one attention-kind layer of G, *, D, +, C, H, W, one MLP or MoE); Megatron-Core's"
+                            + " validate_layer_group_checkpoint_namespaces raises \"Layer group ... contains multiple layers in checkpoint"
+                            + " namespace\"");
+                }
                 open = -1;
             } else if (c == '|') {
                 if (open >= 0) return new Bad(open, "a '[' whose group a '|' crosses; Megatron-Core's parse_segment_layers raises"
@@ -160,6 +168,23 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
                 + "'); Megatron-Core's parse_segment_layers raises \"Not supported to have both Attention and MLA/DSA/CSA/HCA/Window in"
                 + " one model\"");
         return null;
+    }
+
+    /**
+     * The index in {@code group} of its first letter whose checkpoint namespace an earlier letter already holds (Megatron-Core's
+     * Symbols.CHECKPOINT_NAMESPACE_MAP at 089b33b8: M "mixer"; G, *, D, +, C, H, W "self_attention"; - and E "mlp"), or -1.
+     */
+    private static int sameNamespace(String group) {
+        boolean mixer = false, attention = false, mlp = false;
+        for (int i = 0; i < group.length(); i++) {
+            char k = kind(group.charAt(i));
+            boolean seen = group.charAt(i) == 'M' ? mixer : k == 'M' || k == '*' ? attention : mlp;
+            if (seen) return i;
+            if (group.charAt(i) == 'M') mixer = true;
+            else if (k == 'M' || k == '*') attention = true;
+            else mlp = true;
+        }
+        return -1;
     }
 
     /**

@@ -97,7 +97,10 @@ class HybridPatternTest {
     void whatParseSegmentLayersRefusesHasAPlace() {
         assertEquals(2, HybridPattern.firstBad("M*x").index());
         assertEquals(4, HybridPattern.firstBad("M-[ME-]").index(), "E not last in its group: at the E");
-        assertNull(HybridPattern.firstBad("M-[M-E]"), "E last: built");
+        assertNull(HybridPattern.firstBad("M-[M*E]"), "E last: built");
+        assertEquals(5, HybridPattern.firstBad("M-[M-E]").index(), "an MLP and an MoE: one 'mlp' checkpoint namespace");
+        assertEquals(4, HybridPattern.firstBad("M-[*G]").index(), "attention and GDN: one 'self_attention' namespace");
+        assertEquals(4, HybridPattern.firstBad("M-[MM]").index(), "two mixers");
         assertEquals(2, HybridPattern.firstBad("M-[").index());
         assertEquals(1, HybridPattern.firstBad("M]").index());
         assertEquals(3, HybridPattern.firstBad("M-[]").index(), "an empty group: at its ']'");

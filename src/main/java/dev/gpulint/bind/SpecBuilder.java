@@ -129,14 +129,12 @@ final class SpecBuilder {
      * (SYN002 at the value) is read as not written, and the estimate takes Megatron-LM's default and says so, as for a
      * Megatron script's --mamba-* flags.
      */
-    private Specs.Hybrid hybrid(MappingNode m) {
+    private Specs.Hybrid hybrid(MappingNode m, Located<String> pattern, dev.gpulint.spec.HybridPattern read) {
         if (m == null) return null;
-        Located<String> pattern = get(m, "pattern");
         Located<Long> heads = get(m, "mamba_num_heads"), dim = get(m, "mamba_head_dim"), state = get(m, "mamba_state_dim"),
                 groups = get(m, "mamba_num_groups"), conv = get(m, "mamba_conv_kernel");
         if (pattern == null && heads == null && dim == null && state == null && groups == null && conv == null) return null;
         // the decoder's layers: the pattern before its first '/' (the MTP blocks), without '|' (stage boundaries: stages())
-        dev.gpulint.spec.HybridPattern read = pattern == null ? null : dev.gpulint.spec.HybridPattern.read(pattern.value());
         return new Specs.Hybrid(read == null ? pattern : new Located<>(read.decoder(), pattern.span()), heads, dim, state, groups, conv);
     }
 
@@ -145,10 +143,9 @@ final class SpecBuilder {
      * them): the groups are the MTP layers and their letters each one's blocks, over an mtp_layers written beside them, as
      * Megatron-LM's validate_args takes the pattern's count over --mtp-num-layers; null when neither writes any.
      */
-    private Specs.Mtp mtp(MappingNode model) {
+    private Specs.Mtp mtp(MappingNode model, Located<String> pattern, dev.gpulint.spec.HybridPattern read) {
         Located<Long> layers = get(model, "mtp_layers");
-        Located<String> pattern = get(sub(model, "hybrid"), "pattern");
-        dev.gpulint.spec.HybridPattern.MtpGroups g = pattern == null ? null : dev.gpulint.spec.HybridPattern.mtp(pattern.value());
+        dev.gpulint.spec.HybridPattern.MtpGroups g = read == null ? null : read.mtp();
         if (g != null) return new Specs.Mtp(new Located<>(g.layers(), pattern.span()), new Located<>(g.blocks(), pattern.span()));
         return layers == null ? null : new Specs.Mtp(layers, null);
     }
@@ -159,10 +156,8 @@ final class SpecBuilder {
      * a pattern it refuses is SYN002 at the pattern, and its split is left out ({@code unknown} gains
      * {@link Specs#PIPELINE_LAYOUT}: PAR004 does not judge an even split the job does not ask for).
      */
-    private Located<List<Long>> hybridStages(Document d, MappingNode model, MappingNode par, java.util.Set<String> unknown) {
-        MappingNode h = sub(model, "hybrid");
-        Located<String> pattern = get(h, "pattern");
-        dev.gpulint.spec.HybridPattern read = pattern == null ? null : dev.gpulint.spec.HybridPattern.read(pattern.value());
+    private Located<List<Long>> hybridStages(Document d, Located<String> pattern, dev.gpulint.spec.HybridPattern read, MappingNode par,
+                                             java.util.Set<String> unknown) {
         if (par == null || read == null) return null;
         Located<Long> pp = get(par, PP.key());
         long size = pp != null ? pp.value() : unknown.contains(PP.key()) ? 0 : 1;
@@ -275,7 +270,10 @@ final class SpecBuilder {
         Located<String> cluster = get(r, "cluster"), group = get(r, "node_group");
         boolean placeholder = named(cluster) != cluster || named(group) != group;
         java.util.Set<String> parUnknown = unknown(par, TP.key(), PP.key(), DP.key(), CP.key(), EP.key(), ETP.key(), VPP.key(), "dp_shard");
-        Located<List<Long>> hybridStages = hybridStages(d, model, par, parUnknown);
+        // model.hybrid.pattern read once (the Binder accepted it: HybridPattern.valid), its decoder, stages and MTP groups read from that value
+        Located<String> hybridPattern = get(sub(model, "hybrid"), "pattern");
+        dev.gpulint.spec.HybridPattern hybridRead = hybridPattern == null ? null : dev.gpulint.spec.HybridPattern.read(hybridPattern.value());
+        Located<List<Long>> hybridStages = hybridStages(d, hybridPattern, hybridRead, par, parUnknown);
         return new Specs.Job(get(r, "name"), d.file(), placeholder ? null : cluster, placeholder ? null : group, get(r, "nodes"),
                 get(r, "gpus_per_node"),
                 model == null ? null : new Specs.Model(get(model, "parameters"), get(model, "dtype"), get(model, "layers"),
@@ -283,8 +281,8 @@ final class SpecBuilder {
                         get(model, "seq_length"), get(model, "experts"), get(model, "expert_parameters"),
                         get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
                         get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention")),
-                        unknownShape(model), hybrid(sub(model, "hybrid")),
-                        mtp(model)),
+                        unknownShape(model), hybrid(sub(model, "hybrid"), hybridPattern, hybridRead),
+                        mtp(model, hybridPattern, hybridRead)),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
                         get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), virtualPp(par, hybridStages),
                         keySpan(r, "parallelism"), parUnknown, null,

@@ -10,29 +10,80 @@ import java.util.List;
  * {@code *} attention, {@code -} MLP, {@code E} MoE), {@code |} ({@code Symbols.PIPE}) between pipeline stages, and after
  * the first {@code /} ({@code Symbols.MTP_SEPARATOR}) the MTP layers' blocks, which are not the decoder's.
  *
+ * <p>Megatron-Core's newer letters ({@code Symbols} in megatron/core/models/hybrid/layers/utils.py at
+ * 089b33b8104aa3ddf10d97e601ab03eaf6836ae2, its {@code LAYER_CONFIG_MAP}) are read and priced as the kind the estimate has
+ * nearest them, and {@link #priced} says so for the plan's assumptions: {@code G} (GDN, a gated delta net:
+ * megatron/core/ssm/gated_delta_net.py, a linear-time recurrent sequence mixer) as {@code M}; {@code D} (DeepSeek sparse
+ * attention, DSALayerConfig), {@code +} (multi-latent attention, MLALayerConfig), {@code C}, {@code H} and {@code W}
+ * (DeepSeek-V4 compressed sparse, heavily compressed and window-only attention, CSALayerConfig of compress ratio 4, 128 and 0)
+ * as {@code *}, attention of the job's own variant. A bracketed group {@code [M*E]} (GROUP_START / GROUP_END, one nested
+ * logical layer) is read as its letters: get_hybrid_layer_counts and get_layer_type_physical_count count each letter inside
+ * as a layer at 089b33b8 (at 7acb0753 a "fusion" group was one physical block for the pipeline's count, its letters still
+ * counted one each for FLOPs). What parse_segment_layers refuses is no pattern ({@link #read} null, {@link #firstBad} says
+ * where and why): another character, a '[' without its ']', an empty or nested group, an {@code E} before a group's last
+ * letter, two layers of one checkpoint namespace in a group (validate_layer_group_checkpoint_namespaces), and {@code *} beside an MLA-kind letter ("Not supported to have both Attention and MLA/DSA/CSA/HCA/Window in one
+ * model").
+ *
  * <p>With a {@code |}, Megatron-Core splits the decoder part at each {@code |} and builds segment
  * {@code vp_stage × pp + pp_rank} on each rank: the segments' lengths are the stages' layers, in the same order as
  * {@code --pipeline-model-parallel-layout}'s ({@link PipelineLayout}), and a segment may be empty ({@code "||M"} is three
  * segments). Without one, the layers are sliced evenly (or by {@code --decoder-first/last-pipeline-num-layers}).
  *
- * @param decoder the decoder's layers: the characters before the first '/', without '|'
- * @param stages  each '|'-delimited segment's layers, in order; empty when the pattern has no '|'
+ * <p>One value per written pattern: {@link #read} makes one pass over the decoder part and splits what follows the first
+ * '/' once, and spec building reads the decoder, the stages and the MTP groups from it.
+ *
+ * @param decoder    the decoder's layers as the estimate prices them (M, *, - and E): the characters before the first '/',
+ *                   without '|' or brackets, each newer letter as the kind it is priced as
+ * @param stages     each '|'-delimited segment's layers, in order; empty when the pattern has no '|'
+ * @param mtp        the MTP groups after the first '/' ({@link #mtp(String)}), null when none or refused
+ * @param mtpProblem why Megatron-Core refuses what follows the first '/' ({@link #mtpProblem(String)}), null when nothing
+ * @param priced     which written letters are priced as another kind ("G (gated delta net) as M (Mamba-2)", ...), null when
+ *                   every letter is one the estimate prices as written
  */
-public record HybridPattern(String decoder, List<Long> stages) {
+public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, String mtpProblem, String priced) {
     public HybridPattern {
         stages = List.copyOf(stages);
     }
 
+    /** A place a pattern does not read, as parse_segment_layers refuses it: the character's index in the text and why. */
+    public record Bad(int index, String why) {}
+
+    /** The kind the estimate prices a layer letter as (M, *, - or E), or 0: not a letter Megatron-Core knows. */
+    static char kind(char c) {
+        return switch (c) {
+            case 'M', '*', '-', 'E' -> c;
+            case 'G' -> 'M';
+            case 'D', '+', 'C', 'H', 'W' -> '*';
+            default -> 0;
+        };
+    }
+
+    /** What a newer letter is, as Megatron-Core's Symbols names it. */
+    private static String name(char c) {
+        return switch (c) {
+            case 'G' -> "G (gated delta net, GDN)";
+            case 'D' -> "D (DeepSeek sparse attention, DSA)";
+            case '+' -> "+ (multi-latent attention, MLA)";
+            case 'C' -> "C (DeepSeek-V4 compressed sparse attention)";
+            case 'H' -> "H (DeepSeek-V4 heavily compressed attention)";
+            case 'W' -> "W (DeepSeek-V4 window-only attention)";
+            default -> String.valueOf(c);
+        };
+    }
+
     /**
-     * Reads {@code text} (already stripped): null unless its decoder part (before the first '/') is layer characters and
-     * '|' with at least one layer. What follows the first '/' is not read here (the MTP blocks). One pass over the text.
+     * Reads {@code text} (already stripped): null unless its decoder part (before the first '/') is layer letters, brackets
+     * and '|' as Megatron-Core's parse_segment_layers accepts them, with at least one layer. What follows the first '/' (the
+     * MTP blocks) is split once ({@link #mtp}, {@link #mtpProblem}). One pass over the text.
      */
     public static HybridPattern read(String text) {
-        if (text == null) return null;
+        if (text == null || firstBad(text) != null) return null;
         int slash = text.indexOf('/');
         String main = slash < 0 ? text : text.substring(0, slash);
         StringBuilder decoder = new StringBuilder(main.length());
         List<Long> stages = new ArrayList<>();
+        java.util.TreeSet<Character> newer = new java.util.TreeSet<>();
+        boolean grouped = false;
         long segment = 0;
         boolean piped = false;
         for (int i = 0; i < main.length(); i++) {
@@ -41,24 +92,110 @@ public record HybridPattern(String decoder, List<Long> stages) {
                 piped = true;
                 stages.add(segment);
                 segment = 0;
-            } else if (c == 'M' || c == '*' || c == '-' || c == 'E') {
-                decoder.append(c);
-                segment++;
+            } else if (c == '[' || c == ']') {
+                grouped = true;
             } else {
-                return null;
+                char k = kind(c);
+                if (k != c) newer.add(c);
+                decoder.append(k);
+                segment++;
             }
         }
         if (decoder.length() == 0) return null;
         if (piped) stages.add(segment);
-        return new HybridPattern(decoder.toString(), piped ? stages : List.of());
+        String after = slash < 0 ? null : text.substring(slash + 1);
+        MtpRead m = mtpRead(after);
+        if (m.problem == null && m.groups != null) for (char c : after.toCharArray()) if (c != '/' && kind(c) != c) newer.add(c);
+        List<String> said = new ArrayList<>();
+        for (char c : newer) said.add(name(c) + " as " + (kind(c) == 'M' ? "M (Mamba-2)" : "* (attention of the job's variant)"));
+        if (grouped) said.add("each bracketed group [...] as its letters, one layer each");
+        return new HybridPattern(decoder.toString(), piped ? stages : List.of(), m.groups, m.problem,
+                said.isEmpty() ? null : String.join(", ", said));
+    }
+
+    /**
+     * Where the decoder part of {@code text} (before the first '/') does not read, as Megatron-Core's parse_segment_layers
+     * and _validate_pattern refuse it (null: it reads, or it holds no layer, which {@link #read} refuses without a place).
+     * One pass.
+     */
+    public static Bad firstBad(String text) {
+        if (text == null) return null;
+        int slash = text.indexOf('/');
+        int end = slash < 0 ? text.length() : slash;
+        int open = -1, inGroup = 0, star = -1, mla = -1;
+        for (int i = 0; i < end; i++) {
+            char c = text.charAt(i);
+            if (c == '[') {
+                if (open >= 0) return new Bad(i, "a '[' inside the group opened at character " + (open + 1) + "; Megatron-Core's"
+                        + " parse_segment_layers raises \"Nested layer groups are not supported.\"");
+                open = i;
+                inGroup = 0;
+            } else if (c == ']') {
+                if (open < 0) return new Bad(i, "a ']' closing no group; Megatron-Core's parse_segment_layers raises \"']' closes a"
+                        + " layer group that was not opened.\"");
+                if (inGroup == 0) return new Bad(i, "an empty group '[]'; Megatron-Core's parse_segment_layers raises \"Layer groups"
+                        + " cannot be empty.\"");
+                int e = text.substring(open + 1, i - 1).indexOf('E');
+                if (e >= 0) {
+                    return new Bad(open + 1 + e, "an E before its group's last letter; Megatron-Core's"
+                            + " validate_layer_group raises \"MoE layer 'E' must be the last symbol inside a layer group.\"");
+                }
+                String group = text.substring(open + 1, i);
+                int twice = sameNamespace(group);
+                if (twice >= 0) {
+                    return new Bad(open + 1 + twice, "a second layer of one checkpoint namespace in the group '[" + group + "]' (one"
+                            + " mixer M, one attention-kind layer of G, *, D, +, C, H, W, one MLP or MoE); Megatron-Core's"
+                            + " validate_layer_group_checkpoint_namespaces raises \"Layer group ... contains multiple layers in checkpoint"
+                            + " namespace\"");
+                }
+                open = -1;
+            } else if (c == '|') {
+                if (open >= 0) return new Bad(open, "a '[' whose group a '|' crosses; Megatron-Core's parse_segment_layers raises"
+                        + " \"'[' starts a layer group without a matching ']'.\" in that segment");
+            } else {
+                char k = kind(c);
+                if (k == 0) return new Bad(i, "'" + c + "', not a layer symbol Megatron-Core knows (M Mamba-2, G gated delta net, * attention,"
+                        + " D DeepSeek sparse attention, + MLA, C, H and W DeepSeek-V4 attention, - MLP, E MoE, '[' ']' a group, '|' a"
+                        + " stage boundary, '/' the MTP blocks); its parse_segment_layers raises \"'" + c + "' is not a valid layer symbol\"");
+                if (c == '*' && star < 0) star = i;
+                if (k == '*' && c != '*' && mla < 0) mla = i;
+                if (open >= 0) inGroup++;
+            }
+        }
+        if (open >= 0) return new Bad(open, "a '[' without its ']'; Megatron-Core's parse_segment_layers raises \"'[' starts a layer"
+                + " group without a matching ']'.\"");
+        if (star >= 0 && mla >= 0) return new Bad(Math.max(star, mla), "both attention '*' and an MLA-kind layer ('" + text.charAt(mla)
+                + "'); Megatron-Core's parse_segment_layers raises \"Not supported to have both Attention and MLA/DSA/CSA/HCA/Window in"
+                + " one model\"");
+        return null;
+    }
+
+    /**
+     * The index in {@code group} of its first letter whose checkpoint namespace an earlier letter already holds (Megatron-Core's
+     * Symbols.CHECKPOINT_NAMESPACE_MAP at 089b33b8: M "mixer"; G, *, D, +, C, H, W "self_attention"; - and E "mlp"), or -1.
+     */
+    private static int sameNamespace(String group) {
+        boolean mixer = false, attention = false, mlp = false;
+        for (int i = 0; i < group.length(); i++) {
+            char k = kind(group.charAt(i));
+            boolean seen = group.charAt(i) == 'M' ? mixer : k == 'M' || k == '*' ? attention : mlp;
+            if (seen) return i;
+            if (group.charAt(i) == 'M') mixer = true;
+            else if (k == 'M' || k == '*') attention = true;
+            else mlp = true;
+        }
+        return -1;
     }
 
     /**
      * {@code text} reads ({@link #read}) and what follows its first '/' is MTP blocks as Megatron-Core reads them
-     * ({@link #mtpProblem}), as the native manifest's {@code model.hybrid.pattern} accepts it.
+     * ({@link #mtpProblem}), of the four kinds the estimate prices as written (no letter or bracket {@link #priced} names), as
+     * the native manifest's {@code model.hybrid.pattern} accepts it: a Megatron script's newer letters are read there, where the
+     * plan's assumptions say how they are priced, and a native job has no such line.
      */
     public static boolean valid(String text) {
-        return read(text) != null && mtpProblem(text) == null;
+        HybridPattern p = read(text);
+        return p != null && p.mtpProblem() == null && p.priced() == null;
     }
 
     /** The most MTP layers, and blocks in one, a pattern's '/' groups give (the bound of model.mtp_layers, MtpLayers.MAX). */
@@ -78,49 +215,55 @@ public record HybridPattern(String decoder, List<Long> stages) {
 
     /**
      * {@code text}'s MTP groups, or null: no '/', only empty groups after it (parse_hybrid_pattern: no MTP), or groups Megatron
-     * refuses or past the bounds ({@link #mtpProblem} says which). One pass over the text.
+     * refuses or past the bounds ({@link #mtpProblem} says which). One split of the text.
      */
     public static MtpGroups mtp(String text) {
-        if (text == null || text.indexOf('/') < 0 || mtpProblem(text) != null) return null;
-        String[] groups = text.substring(text.indexOf('/') + 1).split("/", -1);
-        if (groups[0].isEmpty()) return null;          // all empty: mtpProblem refuses any other empty group
-        return new MtpGroups(groups.length, groups[0].length());
+        int slash = text == null ? -1 : text.indexOf('/');
+        return slash < 0 ? null : mtpRead(text.substring(slash + 1)).groups;
     }
 
     /**
      * Why Megatron-Core refuses what follows {@code text}'s first '/' (null: nothing to refuse): parse_hybrid_pattern (at
      * 7acb0753) raises "All MTP patterns must be identical" when the groups differ (an empty group among others included),
      * and _validate_pattern refuses a character other than a layer's there ('|' among them: no pipeline split in the MTP
-     * blocks); more than {@link #MAX_MTP} groups or letters in one are past the bound the estimate reads.
+     * blocks; '[' too: "layer groups ... are not supported" in an MTP pattern at 089b33b8); more than {@link #MAX_MTP} groups
+     * or letters in one are past the bound the estimate reads. One split of the text.
      */
     public static String mtpProblem(String text) {
         int slash = text == null ? -1 : text.indexOf('/');
-        if (slash < 0) return null;
-        String after = text.substring(slash + 1);
+        return slash < 0 ? null : mtpRead(text.substring(slash + 1)).problem;
+    }
+
+    /** What follows the first '/' read once: its groups or why Megatron refuses them (both null: no MTP block). */
+    private record MtpRead(MtpGroups groups, String problem) {}
+
+    private static MtpRead mtpRead(String after) {
+        if (after == null) return new MtpRead(null, null);
         String[] groups = after.split("/", -1);
         boolean allEmpty = true;
         for (String g : groups) allEmpty &= g.isEmpty();
-        if (allEmpty) return null;
+        if (allEmpty) return new MtpRead(null, null);
         String first = groups[0];
         for (int i = 0; i < first.length(); i++) {
             char c = first.charAt(i);
-            if (c != 'M' && c != '*' && c != '-' && c != 'E') {
-                return "its MTP blocks after '/' hold '" + c + "', not a layer (M, *, - or E); Megatron-Core's parse_hybrid_pattern"
-                        + " refuses it";
+            if (kind(c) == 0) {
+                return new MtpRead(null, "its MTP blocks after '/' hold '" + c + "', not a layer (M, G, *, D, +, C, H, W, - or E);"
+                        + " Megatron-Core's parse_hybrid_pattern refuses it");
             }
         }
         for (int i = 1; i < groups.length; i++) {
             if (!groups[i].equals(first)) {
-                return "its MTP groups after '/' differ (group 1 is '" + Quantities.shortText(first) + "', group " + (i + 1) + " '"
-                        + Quantities.shortText(groups[i]) + "'); Megatron-Core's parse_hybrid_pattern raises \"All MTP patterns must be"
-                        + " identical\"";
+                return new MtpRead(null, "its MTP groups after '/' differ (group 1 is '" + Quantities.shortText(first) + "', group "
+                        + (i + 1) + " '" + Quantities.shortText(groups[i]) + "'); Megatron-Core's parse_hybrid_pattern raises \"All MTP"
+                        + " patterns must be identical\"");
             }
         }
         if (groups.length > MAX_MTP || first.length() > MAX_MTP) {
-            return "it writes " + groups.length + " MTP layer" + (groups.length == 1 ? "" : "s") + " of " + first.length()
-                    + " block" + (first.length() == 1 ? "" : "s") + " after '/', past the " + MAX_MTP + " the estimate reads";
+            return new MtpRead(null, "it writes " + groups.length + " MTP layer" + (groups.length == 1 ? "" : "s") + " of "
+                    + first.length() + " block" + (first.length() == 1 ? "" : "s") + " after '/', past the " + MAX_MTP
+                    + " the estimate reads");
         }
-        return null;
+        return new MtpRead(new MtpGroups(groups.length, first.length()), null);
     }
 
     /**

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.core.Finding;
+import dev.gpulint.testing.CpuLimit;
 import dev.gpulint.read.SourceFile;
 import dev.gpulint.read.yaml.YamlReader;
 import dev.gpulint.spec.Specs;
@@ -163,6 +164,7 @@ class BinderTest {
      * --mamba-* flags are.
      */
     @Test
+    @CpuLimit(seconds = 30)   // the 65,537-letter pattern is refused before it is read: well under a second of CPU
     void aHybridModelIsReadAndItsOutOfRangeValuesAreSyn002AtTheValue() {
         Model ok = bind(JOB + "model:\n  hybrid: { pattern: \"MEM*E-\", mamba_num_heads: 64, mamba_head_dim: 64, mamba_state_dim: 128,"
                 + " mamba_num_groups: 8, mamba_conv_kernel: 4 }\n");
@@ -187,8 +189,18 @@ class BinderTest {
         assertNull(read.heads());
         assertNull(read.headDim());
         assertEquals(64L, read.state().value());
-        // a pattern past 65,536 layers is refused before it is read
-        assertEquals(1, findings(JOB + "model:\n  hybrid: { pattern: \"" + "M".repeat(65537) + "\" }\n").size());
+        // a pattern past 65,536 characters is refused before it is read: the documented finding (no hang: @CpuLimit), and not read
+        String longer = JOB + "model:\n  hybrid: { pattern: \"" + "M".repeat(65537) + "\" }\n";
+        List<String> past = findings(longer);
+        assertEquals(1, past.size());
+        assertTrue(past.get(0).startsWith("SYN002 t.yaml:4:22 [training_job:j/model/hybrid/pattern] 'pattern' is 'MMMM"), past.get(0));
+        assertTrue(past.get(0).endsWith("(one group per MTP layer, every group the same, at most 64), 1 to 65536 characters, as"
+                + " Megatron-Core's hybrid_override_pattern writes them; the estimate prices every layer as a transformer layer without"
+                + " it."), past.get(0));
+        assertNull(bind(longer).jobs().get(0).model().hybrid());
+        // the bound itself is read
+        assertEquals(65536, bind(JOB + "model:\n  hybrid: { pattern: \"" + "M".repeat(65536) + "\" }\n").jobs().get(0).model().hybrid()
+                .pattern().value().length());
         assertNull(bind(JOB + "model:\n  layers: 4\n").jobs().get(0).model().hybrid(), "no model.hybrid: none");
     }
 }

@@ -173,6 +173,34 @@ class JsonSchemaTest {
         assertFalse(valid.apply(Map.of("offload", Map.of("optimizer", "cpu", "optimizer_fraction", -0.1))));
     }
 
+    /**
+     * model.hybrid.pattern: the schema takes what the binder takes (HybridPattern.valid, at most Schema.HYBRID_LAYERS characters
+     * once stripped) and refuses a longer one, within a CPU budget (no backtracking over the 65,537 letters).
+     */
+    @Test
+    @dev.gpulint.testing.CpuLimit(seconds = 30)   // linear matching: a backtracking regex over 65,537 letters would blow it
+    void hybridPatternIsBoundedAsTheBinderBoundsIt() throws IOException {
+        Schema s = schema("gpulint-manifest.schema.json");
+        java.util.function.Function<String, Boolean> valid = pattern -> {
+            Map<String, Object> job = Map.of("kind", "training_job", "name", "j", "cluster", "c", "model", Map.of("hybrid", Map.of("pattern", pattern)));
+            try {
+                return s.validate(json(job), InputFormat.JSON).isEmpty();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        int bound = dev.gpulint.bind.Schema.HYBRID_LAYERS;
+        assertTrue(valid.apply("M-M*|M-M*-/*E/*E"));
+        assertTrue(valid.apply(" ||M "), "blanks around, empty segments");
+        assertFalse(valid.apply("|/"), "no layer");
+        assertFalse(valid.apply("M*x"));
+        assertTrue(valid.apply("M".repeat(bound)), "the binder's bound, reached");
+        assertTrue(valid.apply("M".repeat(bound - 3) + "/*E"), "'/' and its blocks counted, as the binder counts them");
+        assertFalse(valid.apply("M".repeat(bound + 1)), "past it");
+        assertFalse(valid.apply("M".repeat(bound - 2) + "/*E"), "past it with the MTP blocks");
+        assertFalse(valid.apply("M".repeat(bound - 1) + "x"), "a bad last letter within the bound");
+    }
+
     private static void enums(dev.gpulint.bind.Schema.Field f, String prefix, Map<String, java.util.List<String>> out) {
         for (var c : f.children().values()) {
             if (c.values() != null && !c.values().isEmpty()) out.put(prefix + c.name(), c.values());

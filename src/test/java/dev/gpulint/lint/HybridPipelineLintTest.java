@@ -286,4 +286,32 @@ class HybridPipelineLintTest {
         // 64 is read
         assertEquals(64L, job(megatron(PIPED + "/*E".repeat(64), 3)).model().mtp().layers().value());
     }
+
+    /**
+     * A --pipeline-model-parallel-layout beside a pattern with '|': Megatron-Core's HybridModel (hybrid_model.py at 542a36d0)
+     * builds each stage's decoder layers from select_pipeline_segment on the pattern's segments and never reads the layout for
+     * them, so the segments are the split, and the plan's assumptions say the layout's differs; a layout whose stages are the
+     * segments is read as before, without a word.
+     */
+    @Test
+    void theSegmentsWinOverALayoutThatSplitsTheDecoderOtherwise() {
+        String other = megatron(PIPED, 3) + "  --pipeline-model-parallel-layout: \"Et*17|t*17|t*18L\"\n";
+        Specs.Job j = job(other);
+        assertEquals(List.of(18L, 17L, 17L), j.parallelism().stageLayers().value(), "the pattern's segments, as Megatron builds them");
+        assertEquals(6, j.parallelism().stageLayers().span().startLine(), "read from the pattern");
+        assertEquals(List.of("--pipeline-model-parallel-layout 'Et*17|t*17|t*18L' splits the decoder's layers 17, 17, 18 by stage, and"
+                + " --hybrid-layer-pattern's '|' segments split them 18, 17, 17: Megatron-Core's HybridModel builds each stage's layers"
+                + " from the pattern's segments (select_pipeline_segment in megatron/core/models/hybrid/hybrid_layer_allocation.py;"
+                + " hybrid_model.py at 542a36d0 never reads the layout for them), so the estimate prices the segments' split; the layout"
+                + " still gives the virtual stages (its stages ÷ pp). Write the layout's stages as the segments, or drop one of the two"),
+                j.origin().unpriced().stream().filter(s -> s.startsWith("--pipeline-model-parallel-layout")).toList());
+        List<String> out = lint(SourceFile.of("nemotronh/model_config.yaml", other));
+        assertEquals(List.of(), of(out, "nemotronh/model_config.yaml", "SYN002"), out.toString());
+        assertEquals(List.of(), of(out, "nemotronh/model_config.yaml", "PAR004"), out.toString());
+        // the layout that writes the segments' split: read as before (the layout's stages), nothing said
+        Specs.Job same = job(megatron(PIPED, 3) + "  --pipeline-model-parallel-layout: \"Et*18|t*17|t*17L\"\n");
+        assertEquals(List.of(18L, 17L, 17L), same.parallelism().stageLayers().value());
+        assertEquals(11, same.parallelism().stageLayers().span().startLine(), "read from the layout, its line");
+        assertEquals(List.of(), same.origin().unpriced().stream().filter(s -> s.startsWith("--pipeline-model-parallel-layout")).toList());
+    }
 }

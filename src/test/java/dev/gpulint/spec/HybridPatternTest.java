@@ -72,4 +72,43 @@ class HybridPatternTest {
         assertNull(HybridPattern.read("M*M*M*M*").problem(2, 1, false), "one virtual stage: no interleaving");
         assertNull(HybridPattern.read("M*M*M*M*").problem(0, 2, false), "pp not known: not checked");
     }
+
+    @Test
+    void newerSymbolsReadAsTheKindTheyArePricedAs() {
+        // megatron/core/models/hybrid/layers/utils.py at 089b33b8: G GDN, D DSA, + MLA, C/H/W DeepSeek-V4 attention, [..] a group
+        HybridPattern p = HybridPattern.read("GEGE|GE*E/GE");
+        assertEquals("MEMEME*E", p.decoder(), "G priced as M, the 8 layers kept");
+        assertEquals(List.of(4L, 4L), p.stages());
+        assertEquals(new HybridPattern.MtpGroups(1, 2), p.mtp());
+        assertEquals("G (gated delta net, GDN) as M (Mamba-2)", p.priced());
+        HybridPattern g = HybridPattern.read("[M+][MW]|[MC]-H-");
+        assertEquals("M*M*M*-*-", g.decoder());
+        assertEquals(List.of(4L, 5L), g.stages(), "a group's letters are its layers (get_layer_type_physical_count)");
+        assertEquals("+ (multi-latent attention, MLA) as * (attention of the job's variant), C (DeepSeek-V4 compressed sparse attention) as"
+                + " * (attention of the job's variant), H (DeepSeek-V4 heavily compressed attention) as * (attention of the job's variant),"
+                + " W (DeepSeek-V4 window-only attention) as * (attention of the job's variant), each bracketed group [...] as its"
+                + " letters, one layer each", g.priced());
+        assertNull(HybridPattern.read("M*M-").priced(), "the four kinds as written");
+        assertFalse(HybridPattern.valid("GEGE"), "the native manifest states the four kinds only");
+        assertTrue(HybridPattern.valid("MEME"));
+    }
+
+    @Test
+    void whatParseSegmentLayersRefusesHasAPlace() {
+        assertEquals(2, HybridPattern.firstBad("M*x").index());
+        assertEquals(4, HybridPattern.firstBad("M-[ME-]").index(), "E not last in its group: at the E");
+        assertNull(HybridPattern.firstBad("M-[M*E]"), "E last: built");
+        assertEquals(5, HybridPattern.firstBad("M-[M-E]").index(), "an MLP and an MoE: one 'mlp' checkpoint namespace");
+        assertEquals(4, HybridPattern.firstBad("M-[*G]").index(), "attention and GDN: one 'self_attention' namespace");
+        assertEquals(4, HybridPattern.firstBad("M-[MM]").index(), "two mixers");
+        assertEquals(2, HybridPattern.firstBad("M-[").index());
+        assertEquals(1, HybridPattern.firstBad("M]").index());
+        assertEquals(3, HybridPattern.firstBad("M-[]").index(), "an empty group: at its ']'");
+        assertEquals(3, HybridPattern.firstBad("M[M[*]]").index());
+        assertEquals(3, HybridPattern.firstBad("M*M+").index(), "attention beside MLA");
+        assertNull(HybridPattern.firstBad("MD+C"), "MLA kinds together: built");
+        assertNull(HybridPattern.firstBad("M*/x"), "the MTP part is mtpProblem's");
+        assertTrue(HybridPattern.mtpProblem("M*/[M*]").contains("'['"), HybridPattern.mtpProblem("M*/[M*]"));
+        assertNull(HybridPattern.read("M-[ME-]"));
+    }
 }

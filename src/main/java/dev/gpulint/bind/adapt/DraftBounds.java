@@ -194,7 +194,22 @@ final class DraftBounds {
             j.unknown.add(Specs.PIPELINE_LAYOUT);
             return;
         }
-        j.stageLayers = j.key(key, new Located<>(layout.blocks(), v.span()));
+        List<Long> decoder = layout.stages().stream().map(st -> (long) st.decoder()).toList();
+        Located<List<Long>> segments = j.hybridStages;
+        if (segments != null && !segments.value().isEmpty() && !segments.value().equals(decoder)) {
+            // Megatron-Core's HybridModel builds each stage's decoder layers from the pattern's '|' segments
+            // (select_pipeline_segment) and never reads the layout for them: the segments are the split (hybridStages)
+            String pattern = j.keys.getOrDefault(segments, "hybrid_layer_pattern");
+            j.unpriced.add(key + " '" + dev.gpulint.spec.Quantities.shortText(v.value()) + "' splits the decoder's layers "
+                    + HybridPattern.describe(decoder) + " by stage, and " + pattern + "'s '|' segments split them "
+                    + HybridPattern.describe(segments.value()) + ": Megatron-Core's HybridModel builds each stage's layers from the"
+                    + " pattern's segments (select_pipeline_segment in megatron/core/models/hybrid/hybrid_layer_allocation.py; hybrid_model.py"
+                    + " at 542a36d0 never reads the layout for them), so the estimate prices the segments' split; the layout still"
+                    + " gives the virtual stages (its stages ÷ pp)" + (layout.mtpLayers() > 0 ? " and the MTP layers, priced on the last"
+                    + " stage" : "") + ". Write the layout's stages as the segments, or drop one of the two");
+        } else {
+            j.stageLayers = j.key(key, new Located<>(layout.blocks(), v.span()));
+        }
         if (j.layers == null) j.layers = j.key(key, new Located<>(layout.decoderLayers(), v.span()));
         // the layout's m letters are the MTP layers it places (Megatron-Core asserts they match --mtp-num-layers)
         if (j.mtpLayers == null && layout.mtpLayers() > 0) j.mtpLayers = j.key(key, new Located<>((long) layout.mtpLayers(), v.span()));
@@ -209,7 +224,9 @@ final class DraftBounds {
      * A hybrid pattern's '|' segments (HybridLayers) checked as Megatron-Core's select_pipeline_segment checks them
      * ({@link HybridPattern#problem}): a pattern it refuses is SYN002 at the pattern, and its split is left out (PAR004 does not
      * judge an even split the job does not ask for); one it builds is the job's split, stage by stage as a
-     * --pipeline-model-parallel-layout's (which, written too, is the one read), and gives vpp (its segments ÷ pp).
+     * --pipeline-model-parallel-layout's, and gives vpp (its segments ÷ pp). A layout written beside it is read for the
+     * split only when its stages' decoder layers are the segments (its MTP blocks then placed where its m letters are);
+     * one that differs leaves the split to the segments, as Megatron-Core's HybridModel builds it ({@link #pipelineLayout}).
      */
     private static void hybridStages(JobDraft j, List<Finding> out) {
         Located<List<Long>> v = j.hybridStages;
@@ -235,7 +252,7 @@ final class DraftBounds {
     }
 
     /** The character {@code index} of a value's text where it is written: the value's span when it spans lines or is escaped. */
-    private static dev.gpulint.core.Span at(Located<String> v, int index) {
+    static dev.gpulint.core.Span at(Located<String> v, int index) {
         dev.gpulint.core.Span s = v.span();
         int written = s.endColumn() - s.startColumn(), len = v.value().length();
         if (s.startLine() != s.endLine() || written < len || (written - len) % 2 != 0 || written - len > 2) return s;

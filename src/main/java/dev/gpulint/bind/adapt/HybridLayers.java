@@ -20,8 +20,10 @@ import java.util.Map;
  * of the job's {@code --num-experts}, {@code --moe-router-topk}, {@code --moe-ffn-hidden-size} and
  * {@code --moe-shared-expert-intermediate-size}). A job without a pattern is priced as written, every one of its
  * {@code --num-layers} as attention + MLP (or MoE), and the plan says so in its assumptions; so is Nemotron 3 Super's
- * {@code --moe-latent-size} (experts on a latent projection of h), which the estimate does not price. Bounded: one pass
- * over the pattern.
+ * {@code --moe-latent-size} (experts on a latent projection of h), which the estimate does not price. Megatron-Core's newer
+ * letters (G, D, +, C, H, W and {@code [...]} groups) are priced as the kind {@link HybridPattern} names for each, said in the
+ * assumptions; a character its parse_segment_layers refuses is SYN002 at that character ({@link HybridPattern#firstBad}).
+ * Bounded: one pass over the pattern.
  */
 final class HybridLayers {
     private HybridLayers() {}
@@ -41,13 +43,32 @@ final class HybridLayers {
             String p = pattern.text().strip();
             // the decoder's layers: before the first '/' (what follows are the MTP layers' blocks), '|' between stages,
             // each segment a stage's layers (DraftBounds checks them against pp and makes them the job's split)
+            // one read of the pattern: its decoder, stages, MTP groups and the letters priced as another kind
             HybridPattern read = HybridPattern.read(p);
-            if (p.indexOf('/') >= 0) mtp(j, p, pattern, patternFlag);
+            if (p.indexOf('/') >= 0) {
+                String why = read != null ? read.mtpProblem() : HybridPattern.mtpProblem(p);
+                mtp(j, p, pattern, patternFlag, why, read != null ? read.mtp() : HybridPattern.mtp(p));
+            }
+            HybridPattern.Bad bad = read == null ? HybridPattern.firstBad(p) : null;
+            if (bad != null) {
+                // a character Megatron-Core's parse_segment_layers refuses: SYN002 at it, and the job is priced without the pattern
+                int lead = pattern.text().length() - pattern.text().stripLeading().length();
+                DraftValues.refuse(j, DraftBounds.at(new Located<>(pattern.text(), pattern.span()), lead + bad.index()), patternFlag, p,
+                        "layer symbols Megatron-Core knows, one per layer (character " + (bad.index() + 1) + " is " + bad.why() + ")",
+                        "every layer of --num-layers is priced as attention + MLP (MoE where the job states experts), its Mamba-2"
+                        + " layers included, and Megatron stops at start-up");
+                return;
+            }
             if (read != null) {
                 kinds = Models.Hybrid.kinds(read.decoder());
                 layers = read.decoder();
                 // without '|' too: DraftBounds checks the virtual stages written against the even split
                 j.hybridStages = j.key(patternFlag, new Located<>(read.stages(), pattern.span()));
+                if (read.priced() != null) {
+                    j.unpriced.add(patternFlag + " (" + kinds + " as priced): Megatron-Core's newer layer symbols are priced as the kind"
+                            + " the estimate has nearest them: " + read.priced() + "; the layer count is the pattern's, each such layer's"
+                            + " time and memory are its stand-in's");
+                }
             }
         }
         if (layers != null) {
@@ -74,15 +95,13 @@ final class HybridLayers {
      * MTP layers. Megatron-LM's num_floating_point_operations counts the pattern's letters after '/' as layers of their kind
      * (tests/unit_tests/test_training.py, expected_hybrid_flops: {@code hybrid_layer_pattern.replace("/", "")}).
      */
-    private static void mtp(JobDraft j, String p, Word pattern, String patternFlag) {
-        String why = HybridPattern.mtpProblem(p);
+    private static void mtp(JobDraft j, String p, Word pattern, String patternFlag, String why, HybridPattern.MtpGroups g) {
         if (why != null) {
             DraftValues.refuse(j, pattern.span(), patternFlag, p, "after its first '/' one group of M, *, - and E per MTP layer, every"
                     + " group the same, at most " + HybridPattern.MAX_MTP + " (" + why + ")", "the job's MTP layers are left out of the"
                     + " estimate (the decoder's layers before '/' are read); Megatron stops at start-up");
             return;
         }
-        HybridPattern.MtpGroups g = HybridPattern.mtp(p);
         if (g == null) return;
         j.mtpBlocks = new Located<>(g.blocks(), pattern.span());
         j.mtpLayers = j.key(patternFlag, new Located<>(g.layers(), pattern.span()));

@@ -64,11 +64,20 @@ class HybridLayersTest {
         // the MTP blocks after the first '/' (Nemotron 3 Super's "...EME/*E/*E" with --mtp-num-layers 2) are not decoder layers
         Specs.Job piped = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"M-M*|M-M-/*-\""));
         assertEquals("M-M*M-M-", piped.model().hybrid().pattern().value());
-        Specs.Job odd = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"MxM\""));
+        // a letter Megatron-Core does not know: SYN002 at it (line 10, column 29: the 'x' of "MxM", whose quote is at 27), and the job priced without the
+        // pattern, said once under the flag
+        Model oddModel = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"MxM\""));
+        Specs.Job odd = oddModel.jobs().get(0);
         assertNull(odd.model().hybrid());
-        assertEquals(List.of("--is-hybrid-model: the estimate prices Mamba-2, attention, MLP and MoE layers by kind, not a job without a"
-                + " --hybrid-layer-pattern of M, *, - and E, so every layer of --num-layers is priced as attention + MLP (MoE where"
-                + " the job states experts), its Mamba-2 layers included: time and memory are overstated for them"), hybridLines(odd));
+        assertEquals(List.of("10:29 '--hybrid-layer-pattern' is 'MxM'; expected layer symbols Megatron-Core knows, one per layer (character 2"
+                + " is 'x', not a layer symbol Megatron-Core knows (M Mamba-2, G gated delta net, * attention, D DeepSeek sparse attention, +"
+                + " MLA, C, H and W DeepSeek-V4 attention, - MLP, E MoE, '[' ']' a group, '|' a stage boundary, '/' the MTP blocks); its"
+                + " parse_segment_layers raises \"'x' is not a valid layer symbol\"); the value is left out, so every layer of --num-layers is"
+                + " priced as attention + MLP (MoE where the job states experts), its Mamba-2 layers included, and Megatron stops at"
+                + " start-up."), Foreign.syn002(oddModel));
+        assertEquals(List.of(), hybridLines(odd), "said once, under the pattern's flag");
+        assertEquals(1, odd.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern = 'MxM' (SYN002")).count(),
+                odd.origin().unpriced().toString());
         // without the switch (or with it false: not passed) the pattern is read all the same: Megatron-LM's is_hybrid_model
         // is the pattern written (aPatternWithoutTheSwitchIsAHybrid)
         Specs.Job plain = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("  --is-hybrid-model: true\n", "  --is-hybrid-model: false\n"));
@@ -158,10 +167,67 @@ class HybridLayersTest {
         assertNotNull(j.model().hybrid(), "the pattern is the job's hybrid layers");
         assertEquals("M-M*M-M-", j.model().hybrid().pattern().value());
         assertEquals(List.of(), hybridLines(j));
-        // a pattern of another symbol, without the switch: said under the pattern's flag, not priced by kind
-        Specs.Job odd = Foreign.bind("model_config.yaml", noSwitch.replace("\"M-M*M-M-\"", "\"M-M*G-M-\""));
+        // a pattern of a symbol Megatron does not know, without the switch: SYN002 at it, said under the pattern's flag, not priced by kind
+        Specs.Job odd = Foreign.bind("model_config.yaml", noSwitch.replace("\"M-M*M-M-\"", "\"M-M*Q-M-\""));
         assertNull(odd.model().hybrid());
-        assertTrue(odd.origin().unpriced().stream().anyMatch(s -> s.startsWith("--hybrid-layer-pattern: the estimate prices Mamba-2")),
+        assertTrue(odd.origin().unpriced().stream().anyMatch(s -> s.startsWith("--hybrid-layer-pattern = 'M-M*Q-M-' (SYN002")),
                 odd.origin().unpriced().toString());
+    }
+
+    /**
+     * Megatron-Core's newer layer symbols (megatron/core/models/hybrid/layers/utils.py at 089b33b8, Symbols.LAYER_CONFIG_MAP):
+     * G a gated delta net, priced as Mamba-2; D (DeepSeek sparse attention), + (MLA), C, H and W (DeepSeek-V4 attention) as
+     * attention of the job's variant; a bracketed group [M*E] as its letters. The pattern keeps its layer count, and the plan's
+     * assumptions say which letter is priced as which kind.
+     */
+    @Test
+    void newerSymbolsArePricedAsTheNearestKindAndSaid() {
+        // our own 10-layer pattern of Qwen3-Next's shape (three gated-delta-net layers to one attention layer, MoE after each)
+        Specs.Job gdn = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("--num-layers: 8", "--num-layers: 10")
+                .replace("\"M-M*M-M-\"", "\"GEGEGE*EGE\""));
+        assertEquals("MEMEME*EME", gdn.model().hybrid().pattern().value(), "10 layers: G as M, the count kept");
+        assertEquals(List.of("--hybrid-layer-pattern (4 Mamba-2, 1 attention and 5 MoE layers as priced): Megatron-Core's newer layer"
+                + " symbols are priced as the kind the estimate has nearest them: G (gated delta net, GDN) as M (Mamba-2); the layer count"
+                + " is the pattern's, each such layer's time and memory are its stand-in's"),
+                gdn.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern (")).toList());
+        // DeepSeek sparse attention and MLA beside Mamba, and a bracketed group of a mixer and its MoE: 8 layers
+        Specs.Job dsa = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"M-MD[M+E]-\""));
+        assertEquals("M-M*M*E-", dsa.model().hybrid().pattern().value());
+        assertEquals(List.of("--hybrid-layer-pattern (3 Mamba-2, 2 attention, 2 MLP and 1 MoE layers as priced): Megatron-Core's newer"
+                + " layer symbols are priced as the kind the estimate has nearest them: + (multi-latent attention, MLA) as * (attention of"
+                + " the job's variant), D (DeepSeek sparse attention, DSA) as * (attention of the job's variant), each bracketed group"
+                + " [...] as its letters, one layer each; the layer count is the pattern's, each such layer's time and memory are its"
+                + " stand-in's"), dsa.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern (")).toList());
+        // the four kinds the estimate prices as written: no line
+        assertEquals(List.of(), Foreign.bind("model_config.yaml", MODEL_ARGS).origin().unpriced().stream()
+                .filter(s -> s.startsWith("--hybrid-layer-pattern")).toList());
+    }
+
+    /** What Megatron-Core's parse_segment_layers refuses is SYN002 at the character it is about, never a crash or a silent drop. */
+    @Test
+    void groupsAndMixturesMegatronRefusesAreSyn002AtTheirColumn() {
+        // "M-[ME-]M-": the group's E is not its last letter (validate_layer_group); the pattern's first letter is at column 28, the E at 32
+        Model moeFirst = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"M-[ME-]M-\""));
+        assertEquals(1, Foreign.syn002(moeFirst).size(), Foreign.syn002(moeFirst).toString());
+        assertTrue(Foreign.syn002(moeFirst).get(0).startsWith("10:32 '--hybrid-layer-pattern' is 'M-[ME-]M-'; expected layer symbols"
+                + " Megatron-Core knows, one per layer (character 5 is an E before its group's last letter; Megatron-Core's"
+                + " validate_layer_group raises \"MoE layer 'E' must be the last symbol inside a layer group.\")"),
+                Foreign.syn002(moeFirst).toString());
+        assertNull(moeFirst.jobs().get(0).model().hybrid());
+        // attention beside DeepSeek sparse attention: the later of the two is named
+        Model mixed = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"M-M*M-D-\""));
+        assertTrue(Foreign.syn002(mixed).get(0).startsWith("10:34 '--hybrid-layer-pattern' is 'M-M*M-D-'; expected layer symbols"
+                + " Megatron-Core knows, one per layer (character 7 is both attention '*' and an MLA-kind layer ('D'); Megatron-Core's"
+                + " parse_segment_layers raises \"Not supported to have both Attention and MLA/DSA/CSA/HCA/Window in one model\")"),
+                Foreign.syn002(mixed).toString());
+        // an unclosed group, and a group a '|' crosses
+        assertTrue(Foreign.syn002(Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"M-[M*M-M-\"")))
+                .get(0).startsWith("10:30 '--hybrid-layer-pattern' is 'M-[M*M-M-'; expected layer symbols Megatron-Core knows, one per"
+                        + " layer (character 3 is a '[' without its ']'"));
+        assertTrue(Foreign.syn002(Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"M-[M*|M]-M-\"")))
+                .get(0).startsWith("10:30 '--hybrid-layer-pattern' is 'M-[M*|M]-M-'; expected layer symbols Megatron-Core knows, one"
+                        + " per layer (character 3 is a '[' whose group a '|' crosses"));
+        // a well-formed group is quiet
+        assertEquals(List.of(), Foreign.syn002(Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"[M-][M*]M-M-\""))));
     }
 }

@@ -149,8 +149,9 @@ final class SpecBuilder {
         Located<Long> layers = get(model, "mtp_layers");
         Located<String> pattern = get(sub(model, "hybrid"), "pattern");
         dev.gpulint.spec.HybridPattern.MtpGroups g = pattern == null ? null : dev.gpulint.spec.HybridPattern.mtp(pattern.value());
-        if (g != null) return new Specs.Mtp(new Located<>(g.layers(), pattern.span()), new Located<>(g.blocks(), pattern.span()));
-        return layers == null ? null : new Specs.Mtp(layers, null);
+        if (g != null) return new Specs.Mtp(new Located<>(g.layers(), pattern.span()), new Located<>(g.blocks(), pattern.span()),
+                new Located<>(g.letters(), pattern.span()));
+        return layers == null ? null : new Specs.Mtp(layers, null, null);
     }
 
     /**

@@ -73,8 +73,9 @@ public record HybridPattern(String decoder, List<Long> stages) {
      *
      * @param layers the groups, 1 to {@link #MAX_MTP}
      * @param blocks the letters of one group, 1 to {@link #MAX_MTP}
+     * @param letters those letters (every group's, as parse_hybrid_pattern requires them identical): each block's kind
      */
-    public record MtpGroups(long layers, long blocks) {}
+    public record MtpGroups(long layers, long blocks, String letters) {}
 
     /**
      * {@code text}'s MTP groups, or null: no '/', only empty groups after it (parse_hybrid_pattern: no MTP), or groups Megatron
@@ -84,7 +85,7 @@ public record HybridPattern(String decoder, List<Long> stages) {
         if (text == null || text.indexOf('/') < 0 || mtpProblem(text) != null) return null;
         String[] groups = text.substring(text.indexOf('/') + 1).split("/", -1);
         if (groups[0].isEmpty()) return null;          // all empty: mtpProblem refuses any other empty group
-        return new MtpGroups(groups.length, groups[0].length());
+        return new MtpGroups(groups.length, groups[0].length(), groups[0]);
     }
 
     /**

@@ -266,6 +266,12 @@ public final class Estimator {
             }
         }
         if (dpS > 0) terms.add(new Term.DpExposure(e.dpOverlap(), dpExp, dpS));
+        // the MTP stage's word-embedding copy (untied, pp > 1): its gradient all-reduced with the first stage's each step over
+        // the embedding group, after the data-parallel sync and before the optimizer step, behind no compute (MtpLayers#embeddingSync)
+        CollectiveCost embSync = v.mtp().embeddingSync(m, l) ? c.apart(PP, 2, stride.get(PP) * (pp - 1), 1,
+                m.embeddingParameters() / l.tp() * gradBytes, Collective.ALL_REDUCE, MtpLayers.EMBEDDING_SYNC) : null;
+        double embS = embSync == null ? 0 : embSync.seconds();
+        if (embSync != null) add(exposed, embSync.tier(), embS);
         add(exposed, tiers.get(TP), mb * tpExp);
         add(exposed, tiers.get(CP), mb * cpExp);
         add(exposed, tiers.get(EP), mb * epExp);
@@ -275,12 +281,12 @@ public final class Estimator {
         comm.put(TP, mb * tpS);
         comm.put(CP, mb * cpS);
         comm.put(EP, mb * epS);
-        comm.put(PP, mb * ppS);
+        comm.put(PP, mb * ppS + embS);
         comm.put(DP, dpS);
         // model states in host memory (StateOffload): the copies over the host link; the offloaded share steps on the CPU
         double hostExp = v.offload().exposed(l, local, stageS, mb, gradBytes, hw, terms);
         terms.add(new Term.Optimizer(onGpu, hw.hbmBytesPerSecond() * e.hbm(), optimizer));
-        double step = mb * perMb + bubble + dpExp + hostExp + optimizer;
+        double step = mb * perMb + bubble + dpExp + hostExp + optimizer + embS;
         double stepTokens = (double) l.globalBatchSize() * m.seq();
         double gpus = l.gpus();
         double tps = stepTokens / (step * gpus);

@@ -2,17 +2,23 @@ package dev.gpulint.derive.estimate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.plan.EstimateWords;
 import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.testing.EstimateManifest;
+import dev.gpulint.testing.PlanCli;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Each MTP layer priced as the kind Megatron-Core builds it (MtpLayers): the decoder's last layer's (DeepSeek-V3's MoE, not
- * the mean of its three dense and 58 MoE layers), a hybrid's by its '/' group's letters. Small models, worked by hand.
+ * the mean of its three dense and 58 MoE layers), a hybrid's by its '/' group's letters; and the MTP stage's embedding copy's
+ * gradient all-reduce with the first stage's per step (untied, pp > 1). Small models, worked by hand.
  */
 class MtpKindTest {
 
@@ -33,6 +39,11 @@ class MtpKindTest {
 
     private static <T extends Term> T term(Estimate e, Class<T> kind) {
         return e.terms().stream().filter(kind::isInstance).map(kind::cast).findFirst().orElse(null);
+    }
+
+    private static Term.Collectives sync(Estimate e) {
+        return e.terms().stream().filter(t -> t instanceof Term.Collectives c && c.what().equals(MtpLayers.EMBEDDING_SYNC))
+                .map(Term.Collectives.class::cast).findFirst().orElse(null);
     }
 
     @Test
@@ -152,6 +163,65 @@ class MtpKindTest {
         assertEquals(2 * (layer - x.moeLayerSeconds() / 4) + x.moeLayerSeconds(), t.blockSeconds(), 1e-12 * layer);
         assertTrue(EstimateWords.line(t).contains("2 layers of the kind Megatron-Core builds, 1 of 2 per MTP layer an MoE layer"), EstimateWords.line(t));
         assertNotNull(m);
+    }
+
+    @Test
+    void theEmbeddingCopysGradientIsAllReducedWithTheFirstStageEachStep() {
+        // 2 nodes, tp 2, pp 2, dp 4: the first and last stage 8 ranks apart, on two nodes: the network
+        JobEstimate j = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 2, pp: 2, ep: 2")
+                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
+        Estimate e = j.estimate();
+        Term.Collectives s = sync(e);
+        assertNotNull(s);
+        assertEquals(1, s.count());
+        assertEquals(2, s.n());
+        // V·h ÷ tp main gradients, fp32 (Megatron's bf16 default: 4 bytes)
+        assertEquals(V * H / 2 * 4, s.cost().bytes(), 1e-6);
+        assertEquals(Tier.NETWORK, s.cost().tier());
+        // a ring of 2: each rank moves 2(n − 1)/n = 1 × the bytes, at a NIC's 400 Gb/s × the network efficiency, plus NCCL's α
+        assertEquals(V * H / 2 * 4, s.cost().bytesPerRank(), 1e-6);
+        assertEquals(50e9 * 0.9, s.cost().lineRate() * s.cost().efficiency(), 1e-3);
+        assertEquals(s.cost().latency() + V * H / 2 * 4 / (50e9 * 0.9), s.seconds(), 1e-12);
+        // it is in the pp communication and the step: per step, behind no compute
+        Term.Sends pp = e.terms().stream().filter(t -> t instanceof Term.Sends x && x.dim() == ParallelDim.PP).map(Term.Sends.class::cast)
+                .findFirst().orElseThrow();
+        long mb = 64 / 4;
+        assertEquals(mb * pp.seconds() + s.seconds(), e.time().comm().get(ParallelDim.PP), 1e-12);
+        // the step's tier pp is the pipeline's sends', not the embedding group's
+        assertEquals(pp.cost().tier(), e.time().tiers().get(ParallelDim.PP));
+    }
+
+    @Test
+    void noEmbeddingSyncTiedOrOnOneStageOrWithoutMtp() {
+        assertNull(sync(dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 1").estimate()), "pp 1: the embedding group is one stage");
+        assertNull(sync(dsv3("dense_layers: 1,", "", "tp: 1, pp: 2").estimate()), "no MTP: no copy");
+        String tied = DSV3.replace("tied_embeddings: false", "tied_embeddings: true");
+        JobEstimate t = EstimateManifest.h100().model(tied.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 1, pp: 2")
+                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
+        assertNull(sync(t.estimate()), "tied: the one matrix the output layer shares, MTP's copy is not a second one");
+        assertNotNull(sync(dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 2").estimate()));
+    }
+
+    @Test
+    void thePlansTextAndJsonShowTheEmbeddingSync(@TempDir Path dir) {
+        String script = """
+                #!/bin/bash
+                torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\
+                  --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
+                  --num-experts 8 --moe-router-topk 2 --moe-ffn-hidden-size 512 --moe-shared-expert-intermediate-size 512 \\
+                  --moe-layer-freq "([0]*1+[1]*3)" --moe-grouped-gemm --moe-token-dispatcher-type alltoall \\
+                  --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
+                  --mtp-num-layers 1 \\
+                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --expert-model-parallel-size 2 \\
+                  --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
+                """;
+        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
+        PlanCli.Run text = cli.plan();
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("1 × pp " + MtpLayers.EMBEDDING_SYNC + " over 2 ranks: 65.5 MB moved per rank (2(n−1)/n·S) each, over 8 × 400 Gb/s ConnectX-7 per node (RDMA) at 45 GB/s"), text.out());
+        Map<String, Object> time = PlanCli.map(PlanCli.map(cli.planJson().json().get("current")).get("time"));
+        assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("mtp_embedding_sync_bytes")).longValue(), time.toString());
+        assertTrue(((Number) time.get("mtp_embedding_sync_s")).doubleValue() > 0, time.toString());
     }
 
     @Test

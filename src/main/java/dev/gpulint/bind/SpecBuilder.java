@@ -146,8 +146,9 @@ final class SpecBuilder {
     private Specs.Mtp mtp(MappingNode model, Located<String> pattern, dev.gpulint.spec.HybridPattern read) {
         Located<Long> layers = get(model, "mtp_layers");
         dev.gpulint.spec.HybridPattern.MtpGroups g = read == null ? null : read.mtp();
-        if (g != null) return new Specs.Mtp(new Located<>(g.layers(), pattern.span()), new Located<>(g.blocks(), pattern.span()));
-        return layers == null ? null : new Specs.Mtp(layers, null);
+        if (g != null) return new Specs.Mtp(new Located<>(g.layers(), pattern.span()), new Located<>(g.blocks(), pattern.span()),
+                new Located<>(g.letters(), pattern.span()));
+        return layers == null ? null : new Specs.Mtp(layers, null, null);
     }
 
     /**

@@ -187,14 +187,19 @@ public final class EstimateWords {
     }
 
     static String mtp(Term.Mtp x) {
+        String kind = x.moeBlocks() > 0 ? (x.moeBlocks() == x.blocksPerLayer() ? "" : x.moeBlocks() + " of " + x.blocksPerLayer() + " per MTP layer ")
+                + "an MoE layer (the mean layer with MoeCost's MoE layer for its MLP side)"
+                : x.denseBlocks() > 0 ? "a dense layer (the mean layer with MoeCost's dense layer for its MLP side)" : "the mean layer";
         String blocks = x.stageBlocks() > 0
-                ? String.format(Locale.ROOT, "%s layer%s of the model's kind × the mean layer = %s (in the compute above: the last stage's layers)",
-                        trim(x.stageBlocks()), x.stageBlocks() == 1 ? "" : "s", Units.seconds(x.blockSeconds()))
+                ? String.format(Locale.ROOT, "%s layer%s of the kind Megatron-Core builds, %s = %s (the compute above counts them at the"
+                                + " mean layer, %s: the last stage's layers)",
+                        trim(x.stageBlocks()), x.stageBlocks() == 1 ? "" : "s", kind, Units.seconds(x.blockSeconds()),
+                        Units.seconds(x.meanSeconds()))
                 : "their transformer layers where the layout's m places them (in the compute above: that stage's layers)";
         return String.format(Locale.ROOT,
                 "%d multi-token prediction layer%s (MtpLayers, Megatron-Core's multi_token_prediction.py): %s; eh_proj 2h → h"
                         + " 6·tokens·2h²/tp %.3g TFLOP at %.0f TFLOP/s + 3 kernels each = %s; the output layer's logits and cross-entropy"
-                        + " again %s; %s per micro-batch on the last stage (in the compute above when the last stage is the slowest)",
+                        + " again %s; %s per micro-batch on the last stage beyond its layers at the mean layer (in the compute above when the last stage is the slowest)",
                 x.layers(), x.layers() == 1 ? "" : "s", blocks, x.projFlops() / 1e12, x.gemmRate() / 1e12, Units.seconds(x.projSeconds()),
                 Units.seconds(x.logitSeconds()), Units.seconds(x.seconds()));
     }

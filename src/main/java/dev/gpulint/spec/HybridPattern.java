@@ -210,8 +210,9 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
      *
      * @param layers the groups, 1 to {@link #MAX_MTP}
      * @param blocks the letters of one group, 1 to {@link #MAX_MTP}
+     * @param letters those letters (every group's, as parse_hybrid_pattern requires them identical): each block's kind
      */
-    public record MtpGroups(long layers, long blocks) {}
+    public record MtpGroups(long layers, long blocks, String letters) {}
 
     /**
      * {@code text}'s MTP groups, or null: no '/', only empty groups after it (parse_hybrid_pattern: no MTP), or groups Megatron
@@ -263,7 +264,7 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
                     + first.length() + " block" + (first.length() == 1 ? "" : "s") + " after '/', past the " + MAX_MTP
                     + " the estimate reads");
         }
-        return new MtpRead(new MtpGroups(groups.length, first.length()), null);
+        return new MtpRead(new MtpGroups(groups.length, first.length(), first), null);
     }
 
     /**

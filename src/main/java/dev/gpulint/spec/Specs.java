@@ -455,7 +455,10 @@ public final class Specs {
      * {@code --pipeline-model-parallel-layout}); {@code blocks} the layers one MTP layer holds when a hybrid pattern writes them
      * after '/' (Nemotron 3 Super's {@code /*E}: 2), null for one transformer layer. Null when not written.
      */
-    public record Mtp(Located<Long> layers, Located<Long> blocks) {}
+    /**
+     * @param letters one MTP layer's blocks by kind, a hybrid pattern's '/' group ({@code *E}); null: the decoder's last layer's kind
+     */
+    public record Mtp(Located<Long> layers, Located<Long> blocks, Located<String> letters) {}
 
     public record Hybrid(Located<String> pattern, Located<Long> heads, Located<Long> headDim, Located<Long> state, Located<Long> groups,
                          Located<Long> conv) {}

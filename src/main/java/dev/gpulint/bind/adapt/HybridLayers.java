@@ -104,6 +104,7 @@ final class HybridLayers {
         }
         if (g == null) return;
         j.mtpBlocks = new Located<>(g.blocks(), pattern.span());
+        j.mtpLetters = new Located<>(g.letters(), pattern.span());
         j.mtpLayers = j.key(patternFlag, new Located<>(g.layers(), pattern.span()));
         j.unknownShape.remove("model.mtp_layers");      // a placeholder --mtp-num-layers: the groups are the count Megatron takes
     }

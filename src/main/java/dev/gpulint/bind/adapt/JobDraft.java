@@ -119,6 +119,7 @@ final class JobDraft {
     Specs.Hybrid hybrid;
     /** Multi-token prediction: the MTP layers (--mtp-num-layers, mtp_num_layers, a layout's m) and the blocks of one when a hybrid pattern writes them after '/'. */
     Located<Long> mtpLayers, mtpBlocks;
+    Located<String> mtpLetters;
     /** Values the adapters read and refused (a boolean key written "maybe", a fraction of 1.5): SYN002 each
      *  ({@link DraftValues}), reported by DraftBounds. */
     final List<DraftValues.Refused> refused = new ArrayList<>();
@@ -251,7 +252,7 @@ final class JobDraft {
                 && seqLength == null && hidden == null && unknownShape.isEmpty() ? null
                 : new Specs.Model(parameters, dtype, layers, heads, kvHeads, hidden, seqLength, experts, null, ffn, vocab, headDim,
                         gated, tied, topK, moe(), attention(), unknownShape, hybrid,
-                        mtpLayers == null ? null : new Specs.Mtp(mtpLayers, mtpBlocks));
+                        mtpLayers == null ? null : new Specs.Mtp(mtpLayers, mtpBlocks, mtpLetters));
         Span key = first(tp, pp, cp, dp, ep);
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null

@@ -44,6 +44,17 @@ final class Comm {
     }
 
     /**
+     * {@link #collective} over a group along {@code dim} that is not the dimension's own (the embedding group: each pipeline's
+     * first and last stage), its tier left to the dimension's group: the price, its tier for the caller to add its time to.
+     */
+    CollectiveCost apart(ParallelDim dim, long n, long groupStride, double count, double bytes, Collective c, String what) {
+        CollectiveCost k = hw.price(c, n, groupStride, bytes);
+        traffic.add(new Estimate.Traffic(dim, what, count, k));
+        terms.add(new Term.Collectives(dim, count, what, n, k, hw.links(), count * k.seconds()));
+        return k;
+    }
+
+    /**
      * {@code bytes} sent by each rank of the dimension's group to its neighbour per micro-batch, in {@code count} sends of
      * equal size (each pays NCCL's latency once: {@link NcclLatency}). Seconds.
      */

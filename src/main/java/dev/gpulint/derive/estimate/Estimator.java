@@ -114,7 +114,8 @@ public final class Estimator {
         long mb = l.microBatches() > 0 ? l.microBatches()
                 : Math.max(1, (l.globalBatchSize() + (long) l.microBatchSize() * l.dp() - 1) / ((long) l.microBatchSize() * l.dp()));
         // multi-token prediction (MtpLayers): its blocks are in the stage's layers; its eh_proj and the logits again on the last stage
-        Term.Mtp mtp = v.mtp().price(m, l, tokens, rfLin, pg, e.gemmKernelS(), logitS, v.mtp().extraBlocks(m, l, pp - 1), layerS, mb);
+        // (its blocks at their kind: the decoder's last layer's, a hybrid group's letters)
+        Term.Mtp mtp = v.mtp().price(m, l, tokens, rfLin, pg, e.gemmKernelS(), logitS, v.mtp().extraBlocks(m, l, pp - 1), layerS, moe, v, mb);
         // the slowest stage: the last (its layers and the logits) when the layers split evenly; with a split that gives the
         // first or last stage fewer layers, the fullest other stage may be
         int slowest = pp - 1;
@@ -164,7 +165,10 @@ public final class Estimator {
         double epS = 0, epExp = 0;
         if (l.ep() > 1 && m.experts() > 1) {
             MoeShape ms = v.moe() != null ? v.moe() : MoeShape.uniform(m);
-            double moeLayersPerStage = (double) ms.moeLayers() * layersPerStage / m.layers();   // the slowest stage's share
+            // the slowest stage's share, and on the last the MTP blocks' MoE layers by their kind (MtpLayers)
+            double mtpBlocks = slowest == pp - 1 ? v.mtp().extraBlocks(m, l, pp - 1) : 0;
+            double moeLayersPerStage = (double) ms.moeLayers() * (layersPerStage - mtpBlocks) / m.layers()
+                    + v.mtp().moeLayers(mtpBlocks, m, ms, hy);
             double bytesA2a = moe != null ? moe.a2aBytes() : tokens / (l.sequenceParallel() ? l.tp() : 1) * m.topK() * m.hidden() * ab;
             epS = ms.dispatcher() == MoeShape.Dispatcher.ALLGATHER
                     // allgather: every rank gathers the expert group's tokens (unrouted) and reduce-scatters the outputs, forward and backward
@@ -262,6 +266,12 @@ public final class Estimator {
             }
         }
         if (dpS > 0) terms.add(new Term.DpExposure(e.dpOverlap(), dpExp, dpS));
+        // the MTP stage's word-embedding copy (untied, pp > 1): its gradient all-reduced with the first stage's each step over
+        // the embedding group, after the data-parallel sync and before the optimizer step, behind no compute (MtpLayers#embeddingSync)
+        CollectiveCost embSync = v.mtp().embeddingSync(m, l) ? c.apart(PP, 2, stride.get(PP) * (pp - 1), 1,
+                m.embeddingParameters() / l.tp() * gradBytes, Collective.ALL_REDUCE, MtpLayers.EMBEDDING_SYNC) : null;
+        double embS = embSync == null ? 0 : embSync.seconds();
+        if (embSync != null) add(exposed, embSync.tier(), embS);
         add(exposed, tiers.get(TP), mb * tpExp);
         add(exposed, tiers.get(CP), mb * cpExp);
         add(exposed, tiers.get(EP), mb * epExp);
@@ -271,18 +281,18 @@ public final class Estimator {
         comm.put(TP, mb * tpS);
         comm.put(CP, mb * cpS);
         comm.put(EP, mb * epS);
-        comm.put(PP, mb * ppS);
+        comm.put(PP, mb * ppS + embS);
         comm.put(DP, dpS);
         // model states in host memory (StateOffload): the copies over the host link; the offloaded share steps on the CPU
         double hostExp = v.offload().exposed(l, local, stageS, mb, gradBytes, hw, terms);
         terms.add(new Term.Optimizer(onGpu, hw.hbmBytesPerSecond() * e.hbm(), optimizer));
-        double step = mb * perMb + bubble + dpExp + hostExp + optimizer;
+        double step = mb * perMb + bubble + dpExp + hostExp + optimizer + embS;
         double stepTokens = (double) l.globalBatchSize() * m.seq();
         double gpus = l.gpus();
         double tps = stepTokens / (step * gpus);
         double modelFlops = hy != null ? hy.modelFlopsPerToken(m) : v.moe() != null && m.experts() > 1 ? v.moe().modelFlopsPerToken(m)
                 : m.modelFlopsPerToken();
-        double flops = (modelFlops + v.mtp().flopsPerToken(m, modelFlops)) * tps;    // the MTP layers as Megatron counts them
+        double flops = (modelFlops + v.mtp().flopsPerToken(m, modelFlops, v)) * tps;    // the MTP layers as Megatron counts them
         Estimate.Throughput tp = new Estimate.Throughput(tps, flops / 1e12, flops / hw.gemmPeak(dt));
         Estimate.Time time = new Estimate.Time(step, compute, bubble, comm, tiers, exposed, optimizer);
         return new Estimate(l, m, hw.gpu(), hw.memoryBytes(), stages, time, tp, terms, traffic);

@@ -315,13 +315,30 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      * whatever the heads), MoE 4·h·(ffn·k + shared) (× 3/2 gated: {@code moe_layer_flops}, without a latent size), logits 2·h·V.
      */
     public double modelFlopsPerToken(ModelShape m) {
+        return kindFlopsPerToken(m, mamba, attention, mlp, moe) + 6.0 * m.hidden() * m.vocab();
+    }
+
+    /**
+     * {@link #modelFlopsPerToken}'s layers without the logits, for {@code mm} Mamba-2, {@code at} attention-only, {@code ml}
+     * MLP-only and {@code e} MoE layers: the decoder's counts, or an MTP layer's '/' group's ({@link MtpLayers}, as
+     * hybrid_flops counts the pattern's letters after '/').
+     */
+    public double kindFlopsPerToken(ModelShape m, double mm, double at, double ml, double e) {
         double h = m.hidden(), s = m.seq(), a = m.heads(), d = m.headDim(), q = m.kvHeads();
         double attn = 4 * a * d * (h + h * q / a + s / 2);
         double mlpF = 4.0 * h * mlpFfn(m) * (m.gatedMlp() ? 1.5 : 1.0);
         double din = 2 * h;
         double mambaF = 2 * h * (2 * din + 2.0 * groups * state + heads) + 7 * din * state + 2 * din * h;
         double moeF = experts == null ? 0 : experts.moeLayerFlopsPerToken(m) / 3;
-        return 3 * (attention * attn + mlp * mlpF + mamba * mambaF + moe * moeF + 2 * h * m.vocab());
+        return 3 * (at * attn + ml * mlpF + mm * mambaF + e * moeF);
+    }
+
+    /** Layers of each kind, {M, *, -, E}, in {@code letters} (an MTP layer's '/' group): {@link #kindParameters}' order. */
+    static double[] kinds(String letters) {
+        LayerPattern p = new LayerPattern(letters);
+        int n = p.length();
+        return new double[] {p.count(LayerPattern.MAMBA, 0, n), p.count(LayerPattern.ATTENTION, 0, n), p.count(LayerPattern.MLP, 0, n),
+                p.count(LayerPattern.MOE, 0, n)};
     }
 
     /** "52 layers (24 Mamba-2, 4 attention and 24 MLP) ..." : the assumptions line of a hybrid priced by kinds. */

@@ -54,6 +54,7 @@ public final class MemoryModel {
         private final MambaLayers hybrid;
         private final MtpLayers mtp;
         private final double shared, expert, emb, expertDivisor;
+        private final double mtpShared, mtpExpert;      // one MTP block's parameters per GPU at its kind, {shared, routed experts}
         private final double[] perKind, kinds;          // a hybrid's: one layer's parameters of each kind, and a stage's layers of each
         private double sharedPart, expertPart;          // the stage last filled
 
@@ -69,6 +70,13 @@ public final class MemoryModel {
                 this.expert = 0;
                 this.perKind = hybrid.perKind(m);
                 this.kinds = new double[4];
+                // an MTP block by its group's letters (MtpLayers), else the pattern's mean layer
+                double[] g = mtp.groupKinds();
+                int blocks = mtp.blocks();
+                double moe = hybrid.moe();
+                this.mtpShared = g != null ? (MambaLayers.kindParameters(perKind, g[0], g[1], g[2], g[3]) + hybrid.sharedExperts(m, g[3])) / blocks / l.tp()
+                        : (hybrid.meanLayerParameters(m) + hybrid.sharedExperts(m, moe) / hybrid.layers()) / l.tp();
+                this.mtpExpert = (g != null ? hybrid.routedExperts(m, g[3]) / blocks : hybrid.routedExperts(m, moe) / hybrid.layers()) / expertDivisor;
                 return;
             }
             this.perKind = null;
@@ -81,6 +89,17 @@ public final class MemoryModel {
             if (s != null) dense += moeLayers * gate * m.hidden() * s.sharedFfn() + s.denseLayers(m) * gate * m.hidden() * s.denseFfn();
             this.shared = dense / l.tp();
             this.expert = expertMlp / expertDivisor;
+            // an MTP block is the decoder's last layer's kind (MtpLayers): an MoE layer's attention, norms, shared experts and
+            // routed experts, or a dense layer's attention, norms and MLP
+            if (s == null) {
+                this.mtpShared = this.shared / m.layers();
+                this.mtpExpert = this.expert / m.layers();
+            } else {
+                double base = (m.transformerParameters() - (double) m.layers() * m.experts() * m.mlpParameters()) / m.layers();
+                boolean moeBlock = s.lastMoe();
+                this.mtpShared = (base + gate * m.hidden() * (moeBlock ? s.sharedFfn() : s.denseFfn())) / l.tp();
+                this.mtpExpert = moeBlock ? m.experts() * m.mlpParameters() / expertDivisor : 0;
+            }
         }
 
         /** Stage {@code i}'s parameters on one GPU, {shared, routed experts}: its layers', the embedding on the first, the output layer on the last. */
@@ -93,17 +112,16 @@ public final class MemoryModel {
         void fill(int i) {
             if (hybrid != null) {
                 hybridLayers(i);
-                // the MTP layers' blocks on the last stage, each the pattern's mean layer (MtpLayers)
-                double blocks = mtp.extraBlocks(m, l, i);
-                if (blocks > 0) {
-                    double moe = hybrid.moe();
-                    sharedPart += blocks * (hybrid.meanLayerParameters(m) + hybrid.sharedExperts(m, moe) / hybrid.layers()) / l.tp();
-                    expertPart += blocks * hybrid.routedExperts(m, moe) / hybrid.layers() / expertDivisor;
-                }
             } else {
-                double share = stageLayers(m, l, i, mtp) / m.layers();
+                double share = stageLayers(m, l, i) / m.layers();
                 sharedPart = shared * share;
                 expertPart = expert * share;
+            }
+            // the MTP layers' blocks on the last stage, each at its kind (MtpLayers)
+            double blocks = mtp.extraBlocks(m, l, i);
+            if (blocks > 0) {
+                sharedPart += blocks * mtpShared;
+                expertPart += blocks * mtpExpert;
             }
             // the MTP layers' eh_proj and norms on the last stage (MtpLayers; the output layer is the model's)
             if (i == l.pp() - 1 && mtp.any()) sharedPart += mtp.ownParameters(m, l);

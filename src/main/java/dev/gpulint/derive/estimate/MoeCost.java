@@ -45,13 +45,14 @@ public final class MoeCost {
     /**
      * @param perLayerS     the MLP side's seconds per layer and micro-batch, averaged over the model's layers
      * @param moeLayerS     one MoE layer's seconds (routed and shared experts, router, permutation, extra activations)
+     * @param denseLayerS   one dense layer's MLP seconds (its own MLP instead of the experts)
      * @param tokensPerExpert M, the tokens one local expert's GEMM takes
      * @param tileFill      M/(128·⌈M/128⌉)
      * @param routedEfficiency the routed experts' achieved FLOP rate as a fraction of the dense GEMM rate (1: as a dense GEMM)
      * @param a2aBytes      bytes per rank of one dispatch or combine
      * @param term          the figures of the breakdown's moe term
      */
-    public record Priced(double perLayerS, double moeLayerS, double tokensPerExpert, double tileFill, double routedEfficiency,
+    public record Priced(double perLayerS, double moeLayerS, double denseLayerS, double tokensPerExpert, double tileFill, double routedEfficiency,
                          double a2aBytes, Term.Moe term, Term.ExpertPasses passes) {}
 
     private MoeCost() {}
@@ -101,6 +102,6 @@ public final class MoeCost {
         Term.Moe term = new Term.Moe(s.moeLayers(), layers, local, perExpert, etp, cf, fill, routedFlops, pg, weightBytes, hbm, kernels,
                 e.gemmKernelS(), (int) members, expertGemmS, routedS, routerS, permuteS, rows, extraS, casts.bytes(), casts.seconds(), s.sharedFfn(), sharedS, moeLayerS, dense, s.denseFfn(), denseS,
                 passes == null ? 0 : passes.seconds());
-        return new Priced(perLayer, moeLayerS, perExpert, fill, routedFlops / pg / routedS, a2a, term, passes);
+        return new Priced(perLayer, moeLayerS, denseS, perExpert, fill, routedFlops / pg / routedS, a2a, term, passes);
     }
 }

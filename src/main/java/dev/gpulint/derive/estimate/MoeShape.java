@@ -26,10 +26,13 @@ import java.util.Locale;
  * @param expertBias     the experts' linear layers have biases ({@link ExpertPasses})
  * @param hybrid         the MoE layers are a hybrid Mamba pattern's E layers ({@link MambaLayers}): the other layers are
  *                       Mamba-2, attention-only and MLP-only layers (MambaLayers prices them), none a dense transformer layer
+ * @param lastMoe        the decoder's last layer has experts: the kind Megatron-Core builds each MTP layer's transformer layer
+ *                       as ({@link MtpLayers}; gpt_layer_specs.py takes {@code layer_specs[-1]}), and the kind its
+ *                       num_floating_point_operations counts it as ({@code last_layer_is_moe})
  */
 public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capacityFactor, boolean padToCapacity,
                        Dispatcher dispatcher, boolean overlapA2a, boolean groupedGemm, int etp, double activationClamp,
-                       boolean expertBias, boolean hybrid) {
+                       boolean expertBias, boolean hybrid, boolean lastMoe) {
 
     /** Megatron-Core's token dispatchers. */
     public enum Dispatcher {
@@ -83,7 +86,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
 
     /** Every layer MoE with its routed experts only, dropless, all-to-all, grouped GEMM: what the estimate took before. */
     public static MoeShape uniform(ModelShape m) {
-        return new MoeShape(m.layers(), m.ffn(), 0, 0, false, Dispatcher.ALLTOALL, false, true, 0, 0, false, false);
+        return new MoeShape(m.layers(), m.ffn(), 0, 0, false, Dispatcher.ALLTOALL, false, true, 0, 0, false, false, true);
     }
 
     /** The experts' tensor-parallel size in layout {@code l}. */
@@ -171,6 +174,15 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
     }
 
     /**
+     * One layer's model FLOPs per token of the given kind, as {@link #modelFlopsPerToken} counts each: its attention (the
+     * model's per-layer share without the MLP) and the MoE layer's experts ({@link #moeLayerFlopsPerToken}) or the dense MLP.
+     */
+    public double layerFlopsPerToken(ModelShape m, boolean moe) {
+        double attention = (m.modelFlopsPerToken() - m.logitFlopsPerToken()) / m.layers() - 6.0 * m.topK() * m.mlpParameters();
+        return attention + (moe ? moeLayerFlopsPerToken(m) : 6.0 * (m.gatedMlp() ? 3.0 : 2.0) * m.hidden() * denseFfn);
+    }
+
+    /**
      * Model FLOPs per token as Megatron-LM's num_floating_point_operations counts an MoE model: the MoE layers' top-k
      * routed experts and their shared experts, the dense layers' MLP, attention and logits (6 × the matrix parameters a
      * token passes through; the router's h × experts matrix is left out, as Megatron leaves it out).
@@ -190,6 +202,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         Specs.Model model = j.model();
         Specs.Moe s = model == null ? null : model.moe();
         int moeLayers = m.layers();
+        boolean lastMoe = true;                 // every layer MoE unless a pattern or dense first layers say otherwise
         String source = null;
         // a hybrid Mamba model's MoE layers are its pattern's E layers (Megatron-Core's MambaStack builds a layer per character
         // and reads no --moe-layer-freq); the other layers are MambaLayers'
@@ -198,6 +211,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         boolean hybrid = pattern != null && pattern.length() == m.layers() && pattern.indexOf('E') >= 0 && m.mla() == null;
         if (hybrid) {
             moeLayers = (int) pattern.chars().filter(c -> c == 'E').count();
+            lastMoe = pattern.charAt(pattern.length() - 1) == 'E';
             source = "the hybrid layer pattern's E layers; the others Mamba-2, attention-only or MLP-only";
             if (s != null && (s.layerFreq() != null || s.denseLayers() != null)) {
                 as.add("MoE " + (s.layerFreq() != null ? "layer pattern '" + shortText(s.layerFreq().value()) + "' (" + s.layerFreq().span() + ")"
@@ -206,7 +220,9 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
             }
         } else if (s != null && s.layerFreq() != null) {
             try {
-                moeLayers = LayerPattern.count(LayerPattern.parse(s.layerFreq().value(), m.layers()));
+                boolean[] layers = LayerPattern.parse(s.layerFreq().value(), m.layers());
+                moeLayers = LayerPattern.count(layers);
+                lastMoe = layers[layers.length - 1];
                 source = "moe layer_freq " + s.layerFreq().value().strip();
             } catch (IllegalArgumentException e) {
                 as.add("MoE layer pattern '" + shortText(s.layerFreq().value()) + "' (" + s.layerFreq().span() + ") not used: "
@@ -214,6 +230,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
             }
         } else if (s != null && s.denseLayers() != null && s.denseLayers().value() != null) {
             moeLayers = (int) Math.max(0, m.layers() - Math.min(m.layers(), s.denseLayers().value()));
+            lastMoe = moeLayers > 0;
             source = "the first " + s.denseLayers().value() + " layers dense";
         }
         if (source != null && moeLayers != m.layers()) as.add("MoE layers: " + moeLayers + " of " + m.layers() + " (" + source + ")");
@@ -242,7 +259,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         int e = etp == null || etp.value() == null || etp.value() < 1 ? 0 : (int) Math.min(Integer.MAX_VALUE, etp.value());
         double clamp = s != null && s.activationClamp() != null && s.activationClamp().value() != null ? Math.max(0, s.activationClamp().value()) : 0;
         boolean bias = s != null && s.expertBias() != null && Boolean.TRUE.equals(s.expertBias().value());
-        return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias, hybrid);
+        return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias, hybrid, lastMoe);
     }
 
     private static String shortText(String t) {

@@ -23,19 +23,33 @@ import java.util.List;
  * expected_hybrid_flops counts a hybrid pattern's letters after '/'), so the model FLOPs and MFU count them too
  * ({@link #flopsPerToken}).
  *
- * @param layers D, the MTP layers (0: none)
- * @param blocks the layers of the model's kind one MTP layer holds (1: one transformer layer; a hybrid pattern's '/' group
- *               {@code *E}: 2), each priced as the decoder's mean layer (DeepSeek-V3's three dense layers averaged in; Megatron
- *               builds the last layer's kind, a hybrid's blocks by their letters: not priced apart)
+ * <p>Kind: Megatron-Core builds each MTP layer's transformer layer from the spec of the decoder's LAST layer
+ * (github.com/NVIDIA/Megatron-LM, megatron/core/models/gpt/gpt_layer_specs.py at 00611e6eeb0b09b5ee074750956855215ddbd67f,
+ * get_gpt_mtp_block_spec_for_backend: "get the spec for the last layer of decoder block", {@code spec.layer_specs[-1]}), so
+ * DeepSeek-V3's (3 dense layers, then 58 MoE) is an MoE layer; and Megatron-LM's num_floating_point_operations counts it as
+ * that kind (megatron/training/training.py at 001b00c2734d8f0fad096fe48a382fedf755d321, transformer_flops:
+ * {@code num_moe_layers += last_layer_is_moe * mtp_num_layers}). A hybrid pattern's '/' group names each block's kind by its
+ * letter ({@code *E}: an attention-only and an MoE layer; hybrid_flops counts the letters after '/'). So a block's parameters
+ * and model FLOPs are its kind's ({@link MoeShape#layerFlopsPerToken}, {@link MambaLayers#kindFlopsPerToken},
+ * {@link MemoryModel}); its time is the decoder's mean layer with the MoE side replaced by its kind's: an MoE block
+ * {@link MoeCost}'s MoE layer, a dense block its dense layer, an MTP layer's all-to-alls its MoE blocks' ({@link #blockSeconds}).
+ *
+ * @param layers  D, the MTP layers (0: none)
+ * @param blocks  the layers one MTP layer holds (1: one transformer layer; a hybrid pattern's '/' group {@code *E}: 2)
+ * @param letters a hybrid pattern's '/' group, one letter per block ({@code M}, {@code *}, {@code -}, {@code E}); null: one
+ *                transformer layer of the decoder's last layer's kind ({@link MoeShape#lastMoe})
  */
-public record MtpLayers(int layers, int blocks) {
+public record MtpLayers(int layers, int blocks, String letters) {
     /** No multi-token prediction. */
-    public static final MtpLayers NONE = new MtpLayers(0, 1);
+    public static final MtpLayers NONE = new MtpLayers(0, 1, null);
 
     /** The most MTP layers read (the schema's bound on model.mtp_layers; DeepSeek-V3 trains with 1, Nemotron 3 Super with 2). */
     public static final int MAX = 64;
 
     public MtpLayers {
+        if (letters != null && (letters.length() != blocks || !letters.matches("[M*\\-E]+"))) {
+            throw new IllegalArgumentException("an MTP group's letters are one of M, *, - and E per block: " + letters);
+        }
         if (layers < 0 || layers > MAX || blocks < 1 || blocks > MAX) {
             throw new IllegalArgumentException("MTP layers 0.." + MAX + " of 1.." + MAX + " blocks: " + layers + ", " + blocks);
         }
@@ -51,8 +65,10 @@ public record MtpLayers(int layers, int blocks) {
         long n = whole(mtp == null ? null : mtp.layers());
         if (n <= 0) return NONE;
         long b = Math.max(1, whole(mtp.blocks()));
-        MtpLayers out = new MtpLayers((int) Math.min(MAX, n), (int) Math.min(MAX, b));
-        as.add(out.describe());
+        String letters = mtp.letters() == null ? null : mtp.letters().value();
+        if (letters != null && (letters.length() != b || b > MAX || !letters.matches("[M*\\-E]+"))) letters = null;
+        MtpLayers out = new MtpLayers((int) Math.min(MAX, n), (int) Math.min(MAX, b), letters);
+        as.add(out.describe(letters == null && m.hybrid() != null && m.hybrid().pattern() != null));
         return out;
     }
 
@@ -61,13 +77,81 @@ public record MtpLayers(int layers, int blocks) {
     }
 
     /** "multi-token prediction: 1 MTP layer ...": the assumptions line. */
-    String describe() {
+    String describe(boolean hybridWithoutGroup) {
         return "multi-token prediction: " + layers + " MTP layer" + (layers == 1 ? "" : "s") + " (each "
-                + (blocks == 1 ? "one transformer layer of the model's kind, priced as the decoder's mean layer"
-                        : blocks + " layers of the pattern after '/', each priced as the decoder's mean layer")
+                + (hybridWithoutGroup ? blocks + " layer" + (blocks == 1 ? "" : "s") + " at the hybrid pattern's mean layer (no '/' group"
+                        + " names its kind)"
+                : letters == null ? "one transformer layer of the decoder's last layer's kind (an MoE layer when it has experts, as"
+                        + " Megatron-Core builds it)"
+                        : blocks + " layer" + (blocks == 1 ? "" : "s") + " of the pattern's '/' group '" + letters + "', each of its letter's kind")
+                + ": its parameters and model FLOPs its kind's, its time the decoder's mean layer with the MoE side its kind's"
                 + ", its eh_proj 2h → h and norms, the output layer's logits and cross-entropy again) on the last pipeline stage unless"
-                + " the layout places them; counted in the model FLOPs as Megatron-LM's num_floating_point_operations counts them";
+                + " the layout places them (there each block at the decoder's mean layer); with pp > 1 and untied embeddings the"
+                + " embedding copy on the MTP stage all-reduces its gradient with the first stage's each step; counted in the model"
+                + " FLOPs as Megatron-LM's num_floating_point_operations counts them";
     }
+
+    /** One MTP layer's blocks of each kind, {M, *, -, E}, from its hybrid '/' group; null without one. */
+    double[] groupKinds() {
+        return letters == null ? null : MambaLayers.kinds(letters);
+    }
+
+    /**
+     * One MTP layer's blocks whose MLP is MoeCost's MoE layer: its group's E letters, else all of them when the decoder's last
+     * layer has experts ({@link MoeShape#lastMoe}); none without experts.
+     */
+    public int moeBlocks(MoeShape s) {
+        if (s == null) return 0;
+        if (letters != null) return (int) letters.chars().filter(c -> c == 'E').count();
+        return s.hybrid() ? 0 : s.lastMoe() ? blocks : 0;
+    }
+
+    /** One MTP layer's blocks with a dense MLP beside attention (MoeCost's dense layer): a transformer MoE model's last layer dense. */
+    public int denseBlocks(MoeShape s) {
+        if (s == null || letters != null || s.hybrid()) return 0;
+        return s.lastMoe() ? 0 : blocks;
+    }
+
+    /**
+     * The time of {@code stageBlocks} MTP blocks per micro-batch: each the decoder's mean layer with its MoE side (MoeCost's
+     * mean over the model's layers) replaced by its kind's, an MoE layer's or a dense layer's (a hybrid without a '/' group,
+     * and a model without experts: the mean layer).
+     *
+     * @param layerSeconds the decoder's mean layer
+     * @param moe          the MoE side's prices (null: no experts)
+     */
+    public double blockSeconds(double stageBlocks, double layerSeconds, MoeCost.Priced moe, MoeShape s, MambaLayers hy) {
+        if (moe == null || s == null || (hy != null && letters == null)) return stageBlocks * layerSeconds;
+        double perLayer = stageBlocks / blocks;
+        return stageBlocks * (layerSeconds - moe.perLayerS()) + perLayer * (moeBlocks(s) * moe.moeLayerS() + denseBlocks(s) * moe.denseLayerS());
+    }
+
+    /**
+     * The MoE layers among {@code stageBlocks} MTP blocks (the ep term's all-to-alls): the blocks' MoE letters or kind, or
+     * their mean share of the decoder's MoE layers where the kind is not known (a hybrid without a '/' group).
+     */
+    public double moeLayers(double stageBlocks, ModelShape m, MoeShape s, MambaLayers hy) {
+        if (s == null) return 0;
+        if (hy != null && letters == null) return stageBlocks * s.moeLayers() / m.layers();
+        return stageBlocks / blocks * moeBlocks(s);
+    }
+
+    /**
+     * The MTP stage holds a word-embedding copy whose gradient Megatron-Core all-reduces with the first stage's each step:
+     * pp > 1 with untied embeddings. The MTP layers embed the next tokens on their stage (gpt_model.py builds the embedding
+     * where mtp_process), and finalize_model_grads' _allreduce_word_embedding_grads (github.com/NVIDIA/Megatron-LM,
+     * megatron/core/distributed/finalize_model_grads.py at 00c2c0adeec16015f386548793c88ef08ff6acec: "If use Multi-Token
+     * Prediction (MTP), we also need to maintain duplicated embedding weights in mtp process stage. So we need to allreduce
+     * grads of embedding in the embedding group") all-reduces its main_grad over the embedding group, each pipeline's first and
+     * last stage (a group of one at pp 1: nothing), after the data-parallel sync. Tied embeddings all-reduce the same matrix
+     * there with or without MTP (share_embeddings_and_output_weights): that sync is not MTP's and is not priced here.
+     */
+    public boolean embeddingSync(ModelShape m, Layout l) {
+        return layers > 0 && l.pp() > 1 && !m.tiedEmbeddings();
+    }
+
+    /** What the embedding copy's gradient all-reduce is called in the breakdown and the traffic ({@link #embeddingSync}). */
+    public static final String EMBEDDING_SYNC = "MTP embedding copy's gradient all-reduce per step (V·h/tp, first and last stage: the embedding group)";
 
     /** There are MTP layers. */
     public boolean any() { return layers > 0; }
@@ -106,21 +190,28 @@ public record MtpLayers(int layers, int blocks) {
 
     /**
      * Model FLOPs per token of the MTP layers, forward and backward, as Megatron-LM's num_floating_point_operations counts them:
-     * D × (blocks × the model's mean layer + 6·(3h + 2h²) + the logits 6·h·V).
+     * D × (the blocks' FLOPs by kind + 6·(3h + 2h²) + the logits 6·h·V). A block is its kind's: a transformer MoE model's the
+     * last layer's ({@link MoeShape#layerFlopsPerToken}: last_layer_is_moe), a hybrid's by its group's letters
+     * ({@link MambaLayers#kindFlopsPerToken}); a dense model's (and a hybrid's without a '/' group) the mean layer.
      *
      * @param modelFlops the model's FLOPs per token without MTP (its logits included)
      */
-    public double flopsPerToken(ModelShape m, double modelFlops) {
+    public double flopsPerToken(ModelShape m, double modelFlops, Variants v) {
         if (layers == 0) return 0;
         double h = m.hidden(), logits = m.logitFlopsPerToken();
-        double meanLayer = (modelFlops - logits) / m.layers();
-        return layers * (blocks * meanLayer + 6 * (3 * h + 2 * h * h) + logits);
+        MoeShape s = m.experts() > 1 ? v.moe() : null;
+        double[] k = groupKinds();
+        double blockFlops = v.mamba() != null && k != null ? v.mamba().kindFlopsPerToken(m, k[0], k[1], k[2], k[3])
+                : s != null && !s.hybrid() ? blocks * s.layerFlopsPerToken(m, s.lastMoe())
+                : blocks * (modelFlops - logits) / m.layers();
+        return layers * (blockFlops + 6 * (3 * h + 2 * h * h) + logits);
     }
 
     /**
-     * The MTP layers' time on the last stage per micro-batch beyond their blocks (which the stage's layers count): eh_proj's
-     * GEMM forward and backward (6 · tokens · 2h² ÷ tp FLOPs, with recomputation) at the GEMM rate plus its three kernels'
-     * fixed time, and the logits with their cross-entropy again (the compute term's logits, once per MTP layer).
+     * The MTP layers' time on the last stage per micro-batch beyond the mean layers the stage's layers count: their blocks'
+     * by kind beyond the mean layer ({@link #blockSeconds}), eh_proj's GEMM forward and backward (6 · tokens · 2h² ÷ tp FLOPs,
+     * with recomputation) at the GEMM rate plus its three kernels' fixed time, and the logits with their cross-entropy again
+     * (the compute term's logits, once per MTP layer).
      *
      * @param tokens        tokens per micro-batch on one GPU's sequence share
      * @param recompute     the linear recompute factor
@@ -129,17 +220,20 @@ public record MtpLayers(int layers, int blocks) {
      * @param logitSeconds  the compute term's logits (with their cross-entropy)
      * @param blocks        the MTP blocks the last stage's layers count here (0 when the layout places them elsewhere)
      * @param layerSeconds  one (mean) layer's time
+     * @param moe           the MoE side's prices (null: no experts)
      * @param microBatches  micro-batches per step
      * @return null without MTP layers
      */
     public Term.Mtp price(ModelShape m, Layout l, double tokens, double recompute, double gemmRate, double kernelSeconds,
-                          double logitSeconds, double blocks, double layerSeconds, long microBatches) {
+                          double logitSeconds, double blocks, double layerSeconds, MoeCost.Priced moe, Variants v, long microBatches) {
         if (layers == 0) return null;
         double h = m.hidden();
         double projFlops = layers * 6.0 * tokens * 2 * h * h / l.tp() * recompute;
         double projSeconds = projFlops / gemmRate + layers * 3 * recompute * kernelSeconds;
         double logits = layers * logitSeconds;
-        return new Term.Mtp(layers, this.blocks, blocks, blocks * layerSeconds, projFlops, gemmRate, projSeconds, logits,
-                projSeconds + logits, microBatches);
+        MoeShape s = m.experts() > 1 ? v.moe() : null;
+        double mean = blocks * layerSeconds, byKind = blockSeconds(blocks, layerSeconds, moe, s, v.mamba());
+        return new Term.Mtp(layers, this.blocks, blocks, byKind, mean, moeBlocks(s), denseBlocks(s), projFlops, gemmRate, projSeconds,
+                logits, byKind - mean + projSeconds + logits, microBatches);
     }
 }

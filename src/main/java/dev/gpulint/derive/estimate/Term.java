@@ -171,25 +171,29 @@ public sealed interface Term {
 
     /**
      * Multi-token prediction on the last stage per micro-batch ({@link MtpLayers}): the MTP layers' transformer blocks (counted
-     * in the stage's layers, as a layout's {@code m} is) and, beyond them, their eh_proj GEMMs and the logits and loss again.
+     * in the stage's layers at the mean layer, as a layout's {@code m} is; their kind's time beyond it here) and, beyond them,
+     * their eh_proj GEMMs and the logits and loss again.
      *
      * @param layers        D, the MTP layers
-     * @param blocksPerLayer the model's layers one MTP layer holds
+     * @param blocksPerLayer the layers one MTP layer holds
      * @param stageBlocks   the MTP blocks the last stage's layers count (0 when a layout places them: its stages count them)
-     * @param blockSeconds  their time, stageBlocks × the mean layer's (in the compute term's layers)
+     * @param blockSeconds  their time by kind ({@link MtpLayers#blockSeconds})
+     * @param meanSeconds   stageBlocks × the mean layer's: what the compute term's layers count of them
+     * @param moeBlocks     of one MTP layer's blocks, those priced as MoeCost's MoE layer
+     * @param denseBlocks   of one MTP layer's blocks, those priced as MoeCost's dense layer
      * @param projFlops     eh_proj's FLOPs per GPU, D × 6 · tokens · 2h² ÷ tp (with recomputation)
      * @param gemmRate      the achieved GEMM rate, FLOP/s
      * @param projSeconds   those FLOPs at it plus three kernels' fixed time per MTP layer
      * @param logitSeconds  D × the compute term's logits (with their cross-entropy)
-     * @param seconds       projSeconds + logitSeconds (in the compute term's last stage)
+     * @param seconds       blockSeconds − meanSeconds + projSeconds + logitSeconds (in the compute term's last stage)
      * @param microBatches  micro-batches per step
      */
-    record Mtp(int layers, int blocksPerLayer, double stageBlocks, double blockSeconds, double projFlops, double gemmRate,
-               double projSeconds, double logitSeconds, double seconds, long microBatches) implements Term {
+    record Mtp(int layers, int blocksPerLayer, double stageBlocks, double blockSeconds, double meanSeconds, int moeBlocks, int denseBlocks,
+               double projFlops, double gemmRate, double projSeconds, double logitSeconds, double seconds, long microBatches) implements Term {
         @Override public String term() { return "mtp"; }
 
         /** The MTP layers' seconds per step on the last stage: their blocks, eh_proj and logits, per micro-batch × micro-batches. */
-        public double stepSeconds() { return (blockSeconds + seconds) * microBatches; }
+        public double stepSeconds() { return (meanSeconds + seconds) * microBatches; }
     }
 
     /**

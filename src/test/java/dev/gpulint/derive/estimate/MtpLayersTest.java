@@ -52,7 +52,7 @@ class MtpLayersTest {
         // its words say each part
         String words = EstimateWords.line(mtp);
         assertTrue(words.startsWith("mtp: 1 multi-token prediction layer (MtpLayers, Megatron-Core's multi_token_prediction.py): 1 layer of"
-                + " the model's kind × the mean layer = "), words);
+                + " the kind Megatron-Core builds, the mean layer = "), words);
         assertTrue(words.contains("eh_proj 2h → h 6·tokens·2h²/tp 0.0258 TFLOP at "), words);
     }
 
@@ -116,9 +116,12 @@ class MtpLayersTest {
     @Test
     void theAssumptionsSayItAndAnUnknownCountIsNotTakenAsNone() {
         JobEstimate j = small(", mtp_layers: 1", "tp: 1, pp: 1");
-        assertTrue(j.inputs().assumptions().contains("multi-token prediction: 1 MTP layer (each one transformer layer of the model's kind, priced as the decoder's mean layer,"
-                + " its eh_proj 2h → h and norms, the output layer's logits and cross-entropy again) on the last pipeline stage unless the"
-                + " layout places them; counted in the model FLOPs as Megatron-LM's num_floating_point_operations counts them"),
+        assertTrue(j.inputs().assumptions().contains("multi-token prediction: 1 MTP layer (each one transformer layer of the decoder's last"
+                + " layer's kind (an MoE layer when it has experts, as Megatron-Core builds it): its parameters and model FLOPs its kind's,"
+                + " its time the decoder's mean layer with the MoE side its kind's, its eh_proj 2h → h and norms, the output layer's logits"
+                + " and cross-entropy again) on the last pipeline stage unless the layout places them (there each block at the decoder's"
+                + " mean layer); with pp > 1 and untied embeddings the embedding copy on the MTP stage all-reduces its gradient with the"
+                + " first stage's each step; counted in the model FLOPs as Megatron-LM's num_floating_point_operations counts them"),
                 j.inputs().assumptions().toString());
         // a placeholder leaves the job unestimated, as every model size does: it is not taken as none
         JobEstimate unknown = small(", mtp_layers: \"${MTP}\"", "tp: 1, pp: 1");

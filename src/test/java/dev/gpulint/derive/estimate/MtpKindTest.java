@@ -1,0 +1,258 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.plan.EstimateWords;
+import dev.gpulint.spec.ParallelDim;
+import dev.gpulint.testing.EstimateManifest;
+import dev.gpulint.testing.PlanCli;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Each MTP layer priced as the kind Megatron-Core builds it (MtpLayers): the decoder's last layer's (DeepSeek-V3's MoE, not
+ * the mean of its three dense and 58 MoE layers), a hybrid's by its '/' group's letters; and the MTP stage's embedding copy's
+ * gradient all-reduce with the first stage's per step (untied, pp > 1). Small models, worked by hand.
+ */
+class MtpKindTest {
+
+    /**
+     * DeepSeek-V3's shape, small: 4 layers of h 1,024 (MHA 16 × 64, SwiGLU), the first dense (MLP 4,096), then 3 MoE layers
+     * of 8 experts of 512, top-2, one shared expert of 512; untied, vocabulary 32,000.
+     */
+    private static final String DSV3 = "dtype: bf16, layers: 4, hidden_size: 1024, attention_heads: 16, kv_heads: 16, ffn_hidden_size: 4096,"
+            + " vocab_size: 32000, gated_mlp: true, tied_embeddings: false, seq_length: 2048, experts: 8, top_k: 2,"
+            + " moe: { expert_ffn_hidden_size: 512, shared_expert_ffn_hidden_size: 512, %s grouped_gemm: true, dispatcher: alltoall }";
+
+    private static final double H = 1024, V = 32000;
+
+    private static JobEstimate dsv3(String moe, String mtp, String parallelism) {
+        return EstimateManifest.h100().model(DSV3.formatted(moe) + mtp).parallelism(parallelism).batch(1, 64)
+                .optimizer("distributed: true").recompute("none").estimate();
+    }
+
+    private static <T extends Term> T term(Estimate e, Class<T> kind) {
+        return e.terms().stream().filter(kind::isInstance).map(kind::cast).findFirst().orElse(null);
+    }
+
+    private static Term.Collectives sync(Estimate e) {
+        return e.terms().stream().filter(t -> t instanceof Term.Collectives c && c.what().equals(MtpLayers.EMBEDDING_SYNC))
+                .map(Term.Collectives.class::cast).findFirst().orElse(null);
+    }
+
+    @Test
+    void deepSeekV3sMtpLayerIsAnMoeLayerNotTheMeanOfDenseAndMoe() {
+        JobEstimate w = dsv3("dense_layers: 1,", "", "tp: 1, pp: 1"), j = dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 1");
+        assertTrue(j.inputs().variants().moe().lastMoe());
+        Estimate e = j.estimate();
+        Term.Mtp mtp = term(e, Term.Mtp.class);
+        Term.Moe moe = term(e, Term.Moe.class);
+        assertEquals(1, mtp.moeBlocks());
+        assertEquals(0, mtp.denseBlocks());
+        // the decoder's mean layer, from the job without MTP: 4 layers and the logits on the one stage
+        Term.Compute c0 = term(w.estimate(), Term.Compute.class), c1 = term(e, Term.Compute.class);
+        double mean = (c0.seconds() - c0.logitSeconds()) / 4;
+        // its MLP side, MoeCost's mean over the 4 layers: 3 MoE layers and 1 dense
+        double meanMlp = (3 * moe.moeLayerSeconds() + moe.denseSeconds()) / 4;
+        assertEquals(3, moe.moeLayers());
+        assertEquals(1, moe.denseLayers());
+        assertEquals(mean, mtp.meanSeconds(), 1e-12 * mean);
+        assertEquals(mean - meanMlp + moe.moeLayerSeconds(), mtp.blockSeconds(), 1e-12 * mean);
+        // the stage: its 4 layers, the MTP block at its kind, eh_proj and the logits again
+        assertEquals(c0.seconds() + mtp.blockSeconds() + mtp.projSeconds() + mtp.logitSeconds(), c1.seconds(), 1e-12 * c1.seconds());
+        String words = EstimateWords.line(mtp);
+        assertTrue(words.contains(": 1 layer of the kind Megatron-Core builds, an MoE layer (the mean layer with MoeCost's MoE layer for"
+                + " its MLP side) = "), words);
+    }
+
+    @Test
+    void aLastLayerWithoutExpertsMakesADenseMtpLayer() {
+        // --moe-layer-freq [1,1,1,0]: the last layer dense, so is the MTP layer (gpt_layer_specs.py: layer_specs[-1])
+        JobEstimate j = dsv3("layer_freq: \"[1,1,1,0]\",", ", mtp_layers: 1", "tp: 1, pp: 1");
+        assertTrue(!j.inputs().variants().moe().lastMoe(), "the pattern's last entry is 0");
+        Term.Mtp mtp = term(j.estimate(), Term.Mtp.class);
+        Term.Moe moe = term(j.estimate(), Term.Moe.class);
+        assertEquals(0, mtp.moeBlocks());
+        assertEquals(1, mtp.denseBlocks());
+        double meanMlp = (3 * moe.moeLayerSeconds() + moe.denseSeconds()) / 4;
+        assertEquals(mtp.meanSeconds() - meanMlp + moe.denseSeconds(), mtp.blockSeconds(), 1e-12 * mtp.meanSeconds());
+        assertTrue(EstimateWords.line(mtp).contains("1 layer of the kind Megatron-Core builds, a dense layer (the mean layer with MoeCost's"
+                + " dense layer for its MLP side) = "), EstimateWords.line(mtp));
+    }
+
+    @Test
+    void itsModelFlopsAreAnMoeLayersAsMegatronCountsThem() {
+        JobEstimate w = dsv3("dense_layers: 1,", "", "tp: 1, pp: 1"), j = dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 1");
+        double perToken0 = w.estimate().throughput().modelTflopsPerGpu() * 1e12 / w.estimate().throughput().tokensPerSecondPerGpu();
+        double perToken1 = j.estimate().throughput().modelTflopsPerGpu() * 1e12 / j.estimate().throughput().tokensPerSecondPerGpu();
+        // training.py: num_moe_layers += last_layer_is_moe × mtp_num_layers. One MoE layer per token, forward and backward:
+        // attention 6 × 4h² (QKV and the projection, MHA) + 12·s·a·d, its experts 6 × (top-2 + the shared one) × 3·h·512
+        double attention = 6 * 4 * H * H + 12.0 * 2048 * 16 * 64;
+        double moeLayer = attention + 6 * 3 * (3 * H * 512);
+        assertEquals(perToken0 + moeLayer + 6 * (3 * H + 2 * H * H) + 6 * H * V, perToken1, 1e-9 * perToken1);
+        // a dense last layer: its MLP 6 × 3·h·4,096 instead
+        JobEstimate wd = dsv3("layer_freq: \"[1,1,1,0]\",", "", "tp: 1, pp: 1"), d = dsv3("layer_freq: \"[1,1,1,0]\",", ", mtp_layers: 1", "tp: 1, pp: 1");
+        double d0 = wd.estimate().throughput().modelTflopsPerGpu() * 1e12 / wd.estimate().throughput().tokensPerSecondPerGpu();
+        double d1 = d.estimate().throughput().modelTflopsPerGpu() * 1e12 / d.estimate().throughput().tokensPerSecondPerGpu();
+        assertEquals(d0 + attention + 6 * 3 * H * 4096 + 6 * (3 * H + 2 * H * H) + 6 * H * V, d1, 1e-9 * d1);
+    }
+
+    @Test
+    void itsParametersAreAnMoeLayersOnTheLastStage() {
+        Estimate w = dsv3("dense_layers: 1,", "", "tp: 1, pp: 2").estimate(), j = dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 2").estimate();
+        assertEquals(w.stages().get(0).parameters(), j.stages().get(0).parameters());
+        // an MoE layer: attention 4h², two norms 4h (as theoretical_memory_usage counts them), the final norm's share 2h ÷ 4
+        // as every layer carries it, 8 routed experts and the shared one of 3·h·512 each; eh_proj 2h², three norms 3h; the
+        // embedding copy V·h (untied, pp 2)
+        double moeLayer = 4 * H * H + 4 * H + 2 * H / 4 + 8 * 3 * H * 512 + 3 * H * 512;
+        assertEquals(moeLayer + 2 * H * H + 3 * H + V * H, j.stages().get(1).parameters() - w.stages().get(1).parameters(), 1e-6);
+        // a dense last layer: its MLP 3·h·4,096, no experts
+        Estimate wd = dsv3("layer_freq: \"[1,1,1,0]\",", "", "tp: 1, pp: 2").estimate(), d = dsv3("layer_freq: \"[1,1,1,0]\",", ", mtp_layers: 1", "tp: 1, pp: 2").estimate();
+        double denseLayer = 4 * H * H + 4 * H + 2 * H / 4 + 3 * H * 4096;
+        assertEquals(denseLayer + 2 * H * H + 3 * H + V * H, d.stages().get(1).parameters() - wd.stages().get(1).parameters(), 1e-6);
+    }
+
+    @Test
+    void anMoeMtpLayerAddsItsAllToAllsOnTheLastStage() {
+        // pp 2: the last stage's 2 decoder layers at the decoder's share (3 MoE of 4 layers, as every stage's) and the MTP's
+        // MoE layer whole: (2 × 3/4 + 1) × 4 all-to-alls per micro-batch (the mean share counted its block at 3/4 too: 9)
+        Estimate e = dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 2, ep: 2").estimate();
+        Term.Collectives a2a = e.terms().stream().filter(t -> t instanceof Term.Collectives c && c.dim() == ParallelDim.EP)
+                .map(Term.Collectives.class::cast).findFirst().orElseThrow();
+        assertEquals((2 * 3 / 4.0 + 1) * 4, a2a.count(), 1e-12);
+    }
+
+    /** A hybrid of 4 layers "M*EM" with an MTP layer of two blocks, an attention-only and an MoE layer ('/*E'). */
+    private static JobEstimate hybrid(String pattern, String parallelism) {
+        return EstimateManifest.h100().model("dtype: bf16, layers: 4, hidden_size: 1024, attention_heads: 16, kv_heads: 16, ffn_hidden_size: 2048,"
+                        + " vocab_size: 32000, gated_mlp: false, tied_embeddings: false, seq_length: 2048, experts: 8, top_k: 2,"
+                        + " moe: { expert_ffn_hidden_size: 512, shared_expert_ffn_hidden_size: 512, grouped_gemm: true, dispatcher: alltoall },"
+                        + " hybrid: { pattern: \"" + pattern + "\", mamba_num_heads: 32, mamba_head_dim: 64, mamba_state_dim: 128,"
+                        + " mamba_num_groups: 8, mamba_conv_kernel: 4 }")
+                .parallelism(parallelism).batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
+    }
+
+    @Test
+    void aHybridGroupsLettersGiveItsBlocksKinds() {
+        JobEstimate w = hybrid("M*EM", "tp: 1, pp: 2"), j = hybrid("M*EM/*E", "tp: 1, pp: 2");
+        MtpLayers mtp = j.inputs().variants().mtp();
+        assertEquals(new MtpLayers(1, 2, "*E"), mtp);
+        ModelShape m = j.inputs().model();
+        // parameters: an attention-only layer (4h² and its norm h) and an MoE layer (its norm and router h·(1 + 8), 8 routed
+        // experts and the shared one of 2·h·512, GeLU), eh_proj 2h², three norms, the embedding copy V·h
+        double blocks = 4 * H * H + H + H * (1 + 8) + 8 * 2 * H * 512 + 2 * H * 512;
+        assertEquals(blocks + 2 * H * H + 3 * H + V * H, j.estimate().stages().get(1).parameters() - w.estimate().stages().get(1).parameters(), 1e-6);
+        // FLOPs: hybrid_flops' attention layer and MoE layer (the letters after '/'), eh_proj, norms and the logits again
+        double perToken0 = w.estimate().throughput().modelTflopsPerGpu() * 1e12 / w.estimate().throughput().tokensPerSecondPerGpu();
+        double perToken1 = j.estimate().throughput().modelTflopsPerGpu() * 1e12 / j.estimate().throughput().tokensPerSecondPerGpu();
+        double attn = 3 * 4 * 16 * 64 * (H + H + 2048 / 2.0), moe = 3 * 4 * H * (512 * 2 + 512);
+        assertEquals(perToken0 + attn + moe + 6 * (3 * H + 2 * H * H) + 6 * H * V, perToken1, 1e-9 * perToken1);
+        // time: of the 2 blocks, 1 an MoE layer: 2 mean layers with MoeCost's MoE side (its mean over the pattern: 1 E of 4)
+        // replaced by 1 MoE layer's
+        Term.Mtp t = term(j.estimate(), Term.Mtp.class);
+        Term.Moe x = term(j.estimate(), Term.Moe.class);
+        assertEquals(1, t.moeBlocks());
+        assertEquals(2, t.stageBlocks());
+        double layer = t.meanSeconds() / 2;
+        assertEquals(2 * (layer - x.moeLayerSeconds() / 4) + x.moeLayerSeconds(), t.blockSeconds(), 1e-12 * layer);
+        assertTrue(EstimateWords.line(t).contains("2 layers of the kind Megatron-Core builds, 1 of 2 per MTP layer an MoE layer"), EstimateWords.line(t));
+        assertNotNull(m);
+    }
+
+    @Test
+    void theEmbeddingCopysGradientIsAllReducedWithTheFirstStageEachStep() {
+        // 2 nodes, tp 2, pp 2, dp 4: the first and last stage 8 ranks apart, on two nodes: the network
+        JobEstimate j = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 2, pp: 2, ep: 2")
+                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
+        Estimate e = j.estimate();
+        Term.Collectives s = sync(e);
+        assertNotNull(s);
+        assertEquals(1, s.count());
+        assertEquals(2, s.n());
+        // V·h ÷ tp main gradients, fp32 (Megatron's bf16 default: 4 bytes)
+        assertEquals(V * H / 2 * 4, s.cost().bytes(), 1e-6);
+        assertEquals(Tier.NETWORK, s.cost().tier());
+        // a ring of 2: each rank moves 2(n − 1)/n = 1 × the bytes, at a NIC's 400 Gb/s × the network efficiency, plus NCCL's α
+        assertEquals(V * H / 2 * 4, s.cost().bytesPerRank(), 1e-6);
+        assertEquals(50e9 * 0.9, s.cost().lineRate() * s.cost().efficiency(), 1e-3);
+        assertEquals(s.cost().latency() + V * H / 2 * 4 / (50e9 * 0.9), s.seconds(), 1e-12);
+        // it is in the pp communication and the step: per step, behind no compute
+        Term.Sends pp = e.terms().stream().filter(t -> t instanceof Term.Sends x && x.dim() == ParallelDim.PP).map(Term.Sends.class::cast)
+                .findFirst().orElseThrow();
+        long mb = 64 / 4;
+        assertEquals(mb * pp.seconds() + s.seconds(), e.time().comm().get(ParallelDim.PP), 1e-12);
+        // the step's tier pp is the pipeline's sends', not the embedding group's
+        assertEquals(pp.cost().tier(), e.time().tiers().get(ParallelDim.PP));
+    }
+
+    @Test
+    void noEmbeddingSyncTiedOrOnOneStageOrWithoutMtp() {
+        assertNull(sync(dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 1").estimate()), "pp 1: the embedding group is one stage");
+        assertNull(sync(dsv3("dense_layers: 1,", "", "tp: 1, pp: 2").estimate()), "no MTP: no copy");
+        String tied = DSV3.replace("tied_embeddings: false", "tied_embeddings: true");
+        JobEstimate t = EstimateManifest.h100().model(tied.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 1, pp: 2")
+                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
+        assertNull(sync(t.estimate()), "tied: the one matrix the output layer shares, MTP's copy is not a second one");
+        assertNotNull(sync(dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 2").estimate()));
+    }
+
+    @Test
+    void thePlansTextAndJsonShowTheEmbeddingSync(@TempDir Path dir) {
+        String script = """
+                #!/bin/bash
+                torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\
+                  --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
+                  --num-experts 8 --moe-router-topk 2 --moe-ffn-hidden-size 512 --moe-shared-expert-intermediate-size 512 \\
+                  --moe-layer-freq "([0]*1+[1]*3)" --moe-grouped-gemm --moe-token-dispatcher-type alltoall \\
+                  --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
+                  --mtp-num-layers 1 \\
+                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --expert-model-parallel-size 2 \\
+                  --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
+                """;
+        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
+        PlanCli.Run text = cli.plan();
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("1 × pp " + MtpLayers.EMBEDDING_SYNC + " over 2 ranks: 65.5 MB moved per rank (2(n−1)/n·S) each, over 8 × 400 Gb/s ConnectX-7 per node (RDMA) at 45 GB/s"), text.out());
+        Map<String, Object> time = PlanCli.map(PlanCli.map(cli.planJson().json().get("current")).get("time"));
+        assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("mtp_embedding_sync_bytes")).longValue(), time.toString());
+        assertTrue(((Number) time.get("mtp_embedding_sync_s")).doubleValue() > 0, time.toString());
+    }
+
+    @Test
+    void aLayoutsMOffTheLastStageRunsItsBlockThereAndItsLogitsOnTheLast() {
+        // Megatron's layout "Ett|ttm|L" on pp 3 ("mtp_standalone": decoder layers before m, the loss stage after it): the MTP
+        // layer's transformer layer on stage 1 beside its 2 decoder layers, its logits and loss on the last stage, which
+        // process_mtp_loss computes on the post_process rank
+        String small = "dtype: bf16, layers: 4, hidden_size: 1024, attention_heads: 16, kv_heads: 16, ffn_hidden_size: 4096,"
+                + " vocab_size: 32000, gated_mlp: false, tied_embeddings: false, seq_length: 2048, mtp_layers: 1";
+        JobEstimate j = EstimateManifest.h100().jobGpusPerNode(3).model(small).parallelism("tp: 1, pp: 3").batch(1, 64)
+                .optimizer("distributed: true").recompute("none").estimate();
+        JobInputs in = j.inputs();
+        Layout laidOut = in.layout().withSplit(PipelineSplit.laidOut(List.of(2L, 3L, 0L)));
+        assertTrue(in.variants().mtp().inLayout(in.model(), laidOut));
+        Estimate e = Estimator.estimate(in.model(), laidOut, in.hardware(), in.order(), in.bytes(), in.variants());
+        Term.Mtp mtp = term(e, Term.Mtp.class);
+        Term.Compute c = term(e, Term.Compute.class);
+        assertEquals(0, mtp.stageBlocks(), "the last stage holds no block: the layout's m is on stage 1");
+        // the slowest stage is m's: 3 blocks, no logits there
+        assertEquals(3, c.layersPerStage());
+        assertEquals(0, c.logitSeconds());
+        Estimate even = j.estimate();
+        double layer = (term(even, Term.Compute.class).seconds() - term(even, Term.Compute.class).logitSeconds()
+                - term(even, Term.Mtp.class).seconds()) / term(even, Term.Compute.class).layersPerStage();
+        assertEquals(3 * layer, c.seconds(), 1e-12 * c.seconds());
+        // the MTP logits and loss again, priced on the last stage, the compute term's logits once more
+        assertEquals(term(even, Term.Compute.class).logitSeconds(), mtp.logitSeconds(), 1e-15);
+        // stage 1's parameters: its 3 blocks' (2 decoder layers and the MTP layer's, a dense model's every layer alike);
+        // eh_proj, its norms and the embedding copy stay counted on the last stage (docs/plan.md: not priced where m stands)
+        double h = 1024, layerParams = in.model().transformerParameters() / 4;
+        assertEquals(3 * layerParams, e.stages().get(1).parameters(), 1e-6);
+        assertEquals(h * 32000 + 2 * h * h + 3 * h + h * 32000, e.stages().get(2).parameters(), 1e-6);
+    }
+}

@@ -210,7 +210,8 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
      *
      * @param layers the groups, 1 to {@link #MAX_MTP}
      * @param blocks the letters of one group, 1 to {@link #MAX_MTP}
-     * @param letters those letters (every group's, as parse_hybrid_pattern requires them identical): each block's kind
+     * @param letters those letters (every group's, as parse_hybrid_pattern requires them identical), each as the kind it is
+     *                priced as (a newer letter as {@link #priced} says: G as M, D, +, C, H, W as *): each block's kind
      */
     public record MtpGroups(long layers, long blocks, String letters) {}
 
@@ -264,7 +265,9 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
                     + first.length() + " block" + (first.length() == 1 ? "" : "s") + " after '/', past the " + MAX_MTP
                     + " the estimate reads");
         }
-        return new MtpRead(new MtpGroups(groups.length, first.length(), first), null);
+        StringBuilder kinds = new StringBuilder(first.length());
+        for (int i = 0; i < first.length(); i++) kinds.append(kind(first.charAt(i)));
+        return new MtpRead(new MtpGroups(groups.length, first.length(), kinds.toString()), null);
     }
 
     /**

@@ -79,7 +79,7 @@ class HybridPatternTest {
         HybridPattern p = HybridPattern.read("GEGE|GE*E/GE");
         assertEquals("MEMEME*E", p.decoder(), "G priced as M, the 8 layers kept");
         assertEquals(List.of(4L, 4L), p.stages());
-        assertEquals(new HybridPattern.MtpGroups(1, 2), p.mtp());
+        assertEquals(new HybridPattern.MtpGroups(1, 2, "ME"), p.mtp(), "the group GE priced as M and E");
         assertEquals("G (gated delta net, GDN) as M (Mamba-2)", p.priced());
         HybridPattern g = HybridPattern.read("[M+][MW]|[MC]-H-");
         assertEquals("M*M*M*-*-", g.decoder());

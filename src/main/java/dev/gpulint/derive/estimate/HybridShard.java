@@ -17,6 +17,8 @@ final class HybridShard {
      * Seconds of data-parallel communication per micro-batch under hybrid sharding (FSDP2 reduces each micro-batch's
      * gradients, as the estimate's FSDP does).
      *
+     * @param shardStride ranks between consecutive members of the shard group (shard ranks · cp: the dp·cp group's
+     *                  spacing, {@link Estimator#dpCpStride}; tp with the default order and torchtitan's mesh)
      * @param dpStride  ranks between consecutive data-parallel ranks (the rank order's dp stride)
      * @param params    the fullest stage's parameters per GPU before sharding
      * @param gatherBytes the fullest stage's bytes a parameter all-gather assembles ({@link ParamGather})
@@ -24,12 +26,13 @@ final class HybridShard {
      * @param units     the stage's FSDP units (one per layer: {@link DpBuckets#shardedUnits}); each unit's collectives pay
      *                  NCCL's latency once
      */
-    static double perMicroBatch(Comm c, Layout l, long dpStride, double params, double gatherBytes, double gradBytes, double units) {
+    static double perMicroBatch(Comm c, Layout l, long shardStride, long dpStride, double params, double gatherBytes, double gradBytes, double units) {
         long shard = (long) l.shardRanks() * l.cp();
-        // the replicas are dpStride · shard ranks apart: the shard group lies inside each replica
-        double inside = c.collective(ParallelDim.DP, shard, dpStride, 2 * units, gatherBytes / units, Collective.ALL_GATHER,
+        // the replicas are dpStride · shard ranks apart: the shard group lies inside each replica, its cp and shard ranks
+        // together (the mesh's dp_shard_cp) spaced by shardStride
+        double inside = c.collective(ParallelDim.DP, shard, shardStride, 2 * units, gatherBytes / units, Collective.ALL_GATHER,
                 "parameter all-gathers forward and backward, one per layer, within the shard group")
-                + c.collective(ParallelDim.DP, shard, dpStride, units, params * gradBytes / units, Collective.REDUCE_SCATTER,
+                + c.collective(ParallelDim.DP, shard, shardStride, units, params * gradBytes / units, Collective.REDUCE_SCATTER,
                 "gradient reduce-scatter, one per layer, within the shard group");
         double across = c.collective(ParallelDim.DP, l.replicas(), dpStride * l.shardRanks(), units, params / shard * gradBytes / units,
                 Collective.ALL_REDUCE, "gradient all-reduce, one per layer, of each shard over the replicas");

@@ -47,13 +47,14 @@ public record TierTable(String what, Collective collective, long n, double bytes
                 .or(() -> e.traffic(ParallelDim.DP, Collective.REDUCE_SCATTER)).orElse(null);
         if (grads == null) return null;
         long stride = Estimator.strides(l, order).get(ParallelDim.DP);
+        long group = Estimator.dpCpStride(l, order);             // the dp·cp group's spacing
         double bytes = grads.count() * grads.cost().bytes();     // the estimate issues them in buckets or per layer (DpBuckets)
         if (l.hybrid() && l.zeroStage() >= 3) {
             // hybrid sharding: the all-reduce is each shard's, over the replicas (HybridShard)
             return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, l.replicas(), stride * l.shardRanks(), bytes,
                     "data-parallel gradient all-reduce over the " + l.replicas() + " replicas");
         }
-        return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, n, stride, bytes, "data-parallel gradient all-reduce");
+        return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, n, group, bytes, "data-parallel gradient all-reduce");
     }
 
     /**
@@ -72,7 +73,7 @@ public record TierTable(String what, Collective collective, long n, double bytes
             if (dp == null) return null;
             s = dp.bytes();
         }
-        long stride = Estimator.strides(l, order).get(ep ? ParallelDim.EP : ParallelDim.DP);
+        long stride = ep ? Estimator.strides(l, order).get(ParallelDim.EP) : Estimator.dpCpStride(l, order);
         return of(hw.forJob(l.gpus()), c, n, stride, s, (ep ? "expert-parallel " : "data-parallel ") + c.id() + " of " + Units.bytes(s) + " per GPU");
     }
 

@@ -1,6 +1,10 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.Shell;
 import dev.gpulint.bind.adapt.shell.Shell.Word;
+import dev.gpulint.facts.AttentionBackendFact;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.spec.Located;
 import java.util.List;
 import java.util.Locale;
@@ -45,6 +49,27 @@ final class AttentionBackends {
     }
     /** Megatron-Core's AttnBackend names (megatron/core/transformer/enums.py). */
     private static final List<String> BACKENDS = List.of("flash", "fused", "unfused", "local", "auto");
+
+    /**
+     * The NVTE_*_ATTN variables of a script's job as its launch sees them, where the job names a backend (PAR018 judges
+     * them against it): the value in effect at the command that writes the backend ({@link LaunchEnvironment}), not the
+     * script's first statement that {@link JobDraft#env} binds. {@code export NVTE_FUSED_ATTN=0} then {@code =1}, an
+     * {@code unset}, an export after the launch or a {@code NAME=value} before another command would otherwise be judged
+     * as the value Megatron-Core reads. A variable the launcher sets itself (srun --export, mpirun -x) stays as bound; one
+     * not in effect, or of a value gpulint cannot tell, is left out (not judged).
+     */
+    static void launchEnvironment(JobDraft j, Shell.Script script, List<Launchers.EnvSet> launcherSet) {
+        if (j.attentionBackend == null) return;
+        int c = LaunchEnvironment.commandAt(script, j.attentionBackend.span());
+        if (c < 0) return;
+        Map<String, Shell.Assignment> env = LaunchEnvironment.at(script, c);
+        for (String name : AttentionBackendFact.VARIABLES) {
+            if (launcherSet.stream().anyMatch(e -> e.name().equals(name))) continue;
+            Shell.Assignment a = env.get(name);
+            if (a == null || a.value() == null || !a.value().known()) j.env.remove(name);
+            else if (j.env.containsKey(name) || j.env.size() < Specs.MAX_ENV) j.env.put(name, new Located<>(a.value().text(), a.value().span()));
+        }
+    }
 
     /** Megatron's switches that run a flash kernel in the legacy model (Megatron-LM since 2023, Megatron-DeepSpeed). */
     static final List<String> FLASH_SWITCHES = List.of("--use-flash-attn", "--use-flash-attn-v1", "--use-flash-attn-v2",

@@ -31,11 +31,13 @@ final class LaunchEnvironment {
     }
 
     /**
-     * The exported assignments in effect for command {@code index}, by name: each the assignment that set the value the
-     * command sees (its value null or not known where gpulint cannot tell it: {@code export NAME} of a value not written
-     * in the script, an expansion). A name absent is not in the command's environment as the script sets it.
+     * The names the script sets or unsets before command {@code index} (or in its own prefix), each with the exported
+     * assignment whose value the command sees: null where the script unset it or never exported it, the assignment's value
+     * null or not known where gpulint cannot tell it ({@code export NAME} of a value not written in the script, an
+     * expansion). A name absent is one the script leaves as its environment had it; {@code started} names that
+     * environment's variables (a plain NAME=value changes those, and the names the script exported).
      */
-    static Map<String, Shell.Assignment> at(Shell.Script script, int index) {
+    static Map<String, Shell.Assignment> at(Shell.Script script, int index, java.util.Set<String> started) {
         Map<String, Shell.Assignment> exported = new HashMap<>(), plain = new HashMap<>();
         List<Shell.Command> commands = script.commands();
         for (int c = 0; c < index && c < commands.size(); c++) {
@@ -46,7 +48,7 @@ final class LaunchEnvironment {
                 for (int k = 1; k < words.size(); k++) {
                     String t = words.get(k).text();
                     if (t.equals("-f")) functions = true;
-                    else if (!t.startsWith("-") && !functions) { exported.remove(t); plain.remove(t); }
+                    else if (!t.startsWith("-") && !functions) { exported.put(t, null); plain.remove(t); }
                 }
                 continue;
             }
@@ -58,7 +60,10 @@ final class LaunchEnvironment {
                     exported.put(a.name(), v != null ? v : a);
                 } else {
                     plain.put(a.name(), a);
-                    if (exported.containsKey(a.name())) exported.put(a.name(), a);
+                    // an exported name, or one of the environment the script starts with (not unset since), takes the value
+                    if (exported.get(a.name()) != null || !exported.containsKey(a.name()) && started.contains(a.name())) {
+                        exported.put(a.name(), a);
+                    }
                 }
             }
         }

@@ -1,6 +1,10 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.Shell;
 import dev.gpulint.bind.adapt.shell.Shell.Word;
+import dev.gpulint.facts.AttentionBackendFact;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.spec.Located;
 import java.util.List;
 import java.util.Locale;
@@ -45,6 +49,37 @@ final class AttentionBackends {
     }
     /** Megatron-Core's AttnBackend names (megatron/core/transformer/enums.py). */
     private static final List<String> BACKENDS = List.of("flash", "fused", "unfused", "local", "auto");
+
+    /**
+     * The NVTE_*_ATTN variables of a job as the launch that names its backend sees them (PAR018 judges them against it): the
+     * value in effect at the command that writes the backend ({@link LaunchEnvironment}), not the first statement that
+     * {@link JobDraft#env} binds. {@code export NVTE_FUSED_ATTN=0} then {@code =1}, an {@code unset}, an export after the
+     * launch or a {@code NAME=value} before another command would otherwise be judged as the value Megatron-Core reads. A
+     * variable the script does not set before that command keeps its value in {@code base}, the environment the script
+     * starts with (a container's env, SkyPilot's envs; none for a batch script), or is left out; one the launcher sets
+     * itself (srun --export, mpirun -x) stays as bound; one of a value gpulint cannot tell is left out (not judged). No
+     * change where no script's command writes the backend.
+     */
+    static void launchEnvironment(JobDraft j, List<Shell.Script> scripts, List<Launchers.EnvSet> launcherSet,
+                                  Map<String, Located<String>> base) {
+        if (j.attentionBackend == null) return;
+        for (Shell.Script script : scripts) {
+            int c = LaunchEnvironment.commandAt(script, j.attentionBackend.span());
+            if (c < 0) continue;
+            Map<String, Shell.Assignment> env = LaunchEnvironment.at(script, c, base.keySet());
+            for (String name : AttentionBackendFact.VARIABLES) {
+                if (launcherSet.stream().anyMatch(e -> e.name().equals(name))) continue;
+                Located<String> v = base.get(name);
+                if (env.containsKey(name)) {
+                    Shell.Assignment a = env.get(name);
+                    v = a == null || a.value() == null || !a.value().known() ? null : new Located<>(a.value().text(), a.value().span());
+                }
+                if (v == null) j.env.remove(name);
+                else if (j.env.containsKey(name) || j.env.size() < Specs.MAX_ENV) j.env.put(name, v);
+            }
+            return;
+        }
+    }
 
     /** Megatron's switches that run a flash kernel in the legacy model (Megatron-LM since 2023, Megatron-DeepSpeed). */
     static final List<String> FLASH_SWITCHES = List.of("--use-flash-attn", "--use-flash-attn-v1", "--use-flash-attn-v2",

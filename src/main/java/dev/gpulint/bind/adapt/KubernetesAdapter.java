@@ -21,6 +21,7 @@ import dev.gpulint.core.Span;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -185,6 +186,10 @@ final class KubernetesAdapter implements FormatAdapter {
             for (EnvVar e : p.env) j.env(e.name(), e.value(), e.span(), "container env");
             j.exports(p.exports, "export in the command");
             LaunchStatements.apply(j, p.launch);
+            // the command's script starts with the container's env and may change it before the launch (PAR018's variables)
+            Map<String, Located<String>> base = new java.util.LinkedHashMap<>();
+            for (EnvVar e : p.env) base.putIfAbsent(e.name(), new Located<>(e.value(), e.span()));
+            AttentionBackends.launchEnvironment(j, p.launch.scripts, p.launch.env, base);
         }
         MappingNode annotations = map(meta, "annotations");
         if (annotations != null && annotations.get("k8s.v1.cni.cncf.io/networks").isPresent()) j.rdmaByAccess = true;

@@ -85,6 +85,12 @@ final class ScriptLinks {
         a.modelNames.addAll(b.modelNames);
         if (a.micro == null && a.global == null) { a.micro = b.micro; a.global = b.global; }
         for (var e : b.env.entrySet()) a.env.putIfAbsent(e.getKey(), e.getValue());
+        if (a.attentionBackend == null && b.attentionBackend != null) {
+            // the callee's launch names Megatron-Core's backend (PAR018): it runs with the caller's exports, and with its own
+            // NVTE_*_ATTN over them (set later, as that launch sees them: AttentionBackends.launchEnvironment)
+            a.attentionBackend = b.attentionBackend;
+            for (String name : dev.gpulint.facts.AttentionBackendFact.VARIABLES) if (b.env.containsKey(name)) a.env.put(name, b.env.get(name));
+        }
         if (a.deepspeedRef == null) a.deepspeedRef = b.deepspeedRef;
         if (a.configRef == null) a.configRef = b.configRef;
         a.keys.putAll(b.keys);

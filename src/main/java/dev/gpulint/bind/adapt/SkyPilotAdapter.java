@@ -18,6 +18,7 @@ import dev.gpulint.tree.Node;
 import dev.gpulint.tree.ScalarNode;
 import dev.gpulint.core.Span;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -89,6 +90,8 @@ final class SkyPilotAdapter implements FormatAdapter {
             j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "num_nodes × accelerators", StatedKind.RESOURCE, j.gpusPerNode.span());
             j.state("per_node", j.gpusPerNode, "resources.accelerators", StatedKind.RESOURCE);
         }
+        // the environment setup and run each start with: envs (setup's exports do not reach run, another shell)
+        Map<String, Located<String>> base = new LinkedHashMap<>(j.env);
         for (String block : new String[] {"setup", "run"}) {
             ScalarNode s = scalar(root, block);
             if (s == null || s.isNull()) continue;
@@ -96,6 +99,7 @@ final class SkyPilotAdapter implements FormatAdapter {
             j.exports(script.assignments(), block + ": export");
             Launchers.Launch l = Launchers.scan(script);
             LaunchStatements.apply(j, l);
+            AttentionBackends.launchEnvironment(j, List.of(script), l.env, base);
         }
         return j;
     }

@@ -18,14 +18,16 @@ import java.util.Map;
  * NVTE_FLASH_ATTN, NVTE_FUSED_ATTN and NVTE_UNFUSED_ATTN in its environment ({@link AttentionBackendFact}).
  *
  * <p>Only a written backend is judged. Megatron-Core's {@code LanguageModule._set_attention_backend}
- * (megatron/core/models/common/language_module/language_module.py, NVIDIA/Megatron-LM at 3d5f704c) asserts each variable
+ * (megatron/core/models/common/language_module/language_module.py, NVIDIA/Megatron-LM at 00c2c0ad; not yet at 3d5f704c) asserts each variable
  * unset or the backend's value, and its default is auto, so a job that names none fails the same way on a Megatron-Core that
  * has the check; but jobs that ran set these variables on stacks older than the check (NVIDIA's DGX Cloud Grok-1 recipe
  * NVTE_FUSED_ATTN=0; NeMo 2's first performance scripts, scripts/llm/performance/utils.py, NVTE_FLASH_ATTN=0, which
  * scripts/performance/executors.py later set to 1 "needed to enable cuDNN fused attention"), and gpulint cannot date the
  * stack a job runs. The flag, the config field and the check come with the AttnBackend enum: the assert's own text tells
  * the user to "Use the --attention-backend argument", and every Megatron-Core version read that has the enum has the check.
- * A value gpulint cannot read (empty, a shell expansion) is left out: silence rather than a guess.
+ * A value gpulint cannot read (empty, a shell expansion) is left out: silence rather than a guess. In a launch script the
+ * three variables are bound as the command that names the backend runs with them (bind.adapt's LaunchEnvironment: the last
+ * export before it, none after an unset, its own NAME=value prefix first), not as the script first sets them.
  */
 public final class AttentionBackendAnalysis {
     private AttentionBackendAnalysis() {}

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * PAR018's analysis: Megatron-Core's LanguageModule._set_attention_backend (megatron/core/models/common/language_module/
- * language_module.py, NVIDIA/Megatron-LM at 3d5f704c) takes NVTE_FLASH_ATTN, NVTE_FUSED_ATTN and NVTE_UNFUSED_ATTN only unset
+ * language_module.py, NVIDIA/Megatron-LM at 00c2c0ad; not yet at 3d5f704c) takes NVTE_FLASH_ATTN, NVTE_FUSED_ATTN and NVTE_UNFUSED_ATTN only unset
  * or at the value the named backend sets (auto 1/1/1, flash 1/0/0, fused 0/1/0, unfused 0/0/1, local 0/0/0).
  */
 class AttentionBackendAnalysisTest {
@@ -97,6 +97,31 @@ class AttentionBackendAnalysisTest {
         assertTrue(one.isSameIntent());
         assertEquals(1, facts("export NVTE_FUSED_ATTN=true\n", " --attention-backend auto").size(),
                 "Megatron-Core compares the string: true is not 1");
+    }
+
+    @Test
+    void theValueJudgedIsTheOneTheLaunchSees() {
+        // the shell's order: the later export wins, at its own line
+        AttentionBackendFact later = facts("export NVTE_FUSED_ATTN=1\nexport NVTE_FUSED_ATTN=0\n", " --attention-backend auto").get(0);
+        assertEquals("train.sh:3:24", later.getSpan().toString());
+        assertEquals(List.of(), facts("export NVTE_FUSED_ATTN=0\nexport NVTE_FUSED_ATTN=1\n", " --attention-backend auto"),
+                "exported again as 1 before the launch");
+        assertEquals(List.of(), facts("export NVTE_FUSED_ATTN=0\nunset NVTE_FUSED_ATTN\n", " --attention-backend auto"), "unset");
+        assertEquals(List.of(), facts("export NVTE_FUSED_ATTN=0\nNVTE_FUSED_ATTN=1 ", " --attention-backend auto"),
+                "the launch's own NAME=value wins over the export");
+        assertEquals(List.of(), facts("NVTE_FUSED_ATTN=0 python prep.py\n", " --attention-backend auto"),
+                "NAME=value before another command is that command's only");
+        assertEquals(List.of(), bound("train.sh", script("", " --attention-backend auto") + "export NVTE_FUSED_ATTN=0\n"),
+                "an export after the launch");
+        // a plain assignment to an exported name changes what the launch sees; 'export NAME' exports the value written before
+        assertEquals("train.sh:3:17", facts("export NVTE_FUSED_ATTN=1\nNVTE_FUSED_ATTN=0\n", " --attention-backend auto").get(0)
+                .getSpan().toString());
+        assertEquals("0", facts("NVTE_FUSED_ATTN=0\nexport NVTE_FUSED_ATTN\n", " --attention-backend auto").get(0).getValue());
+        assertEquals(List.of(), facts("NVTE_FUSED_ATTN=0\n", " --attention-backend auto"), "a shell variable, never exported");
+        // srun --export sets it for the launch itself: as bound
+        assertEquals(1, bound("job.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\nexport NVTE_FUSED_ATTN=1\n"
+                + "srun --export=ALL,NVTE_FUSED_ATTN=0 python pretrain_gpt.py --num-layers 32 --hidden-size 4096"
+                + " --num-attention-heads 32 --attention-backend auto\n").size());
     }
 
     @Test

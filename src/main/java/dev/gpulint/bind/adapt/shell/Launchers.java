@@ -31,6 +31,8 @@ public final class Launchers {
         public String mpiRanksWritten, mpiPerNodeWritten;
         public final List<Word> forwarded = new ArrayList<>();
         public final List<EnvSet> env = new ArrayList<>();
+        /** The scripts of a container-style command ({@link #command}), in order. */
+        public final List<Shell.Script> scripts = new ArrayList<>();
         /** Megatron-LM flags (and a few serving engines' tensor-parallel flags), first value each. */
         public final Map<String, Word> flags = new LinkedHashMap<>();
         /** Megatron-LM's flags of the model and precision that only the estimate reads (--ffn-hidden-size, --bf16,
@@ -352,6 +354,7 @@ public final class Launchers {
 
     private static void script(dev.gpulint.tree.ScalarNode s, String source, Launch l, List<Shell.Assignment> exports) {
         Shell.Script sc = Shell.parse(ScalarText.of(source, s), java.util.Map.of());
+        l.scripts.add(sc);
         for (Command c : sc.commands()) scan(c.words(), l);
         for (Shell.Assignment a : sc.assignments()) if (a.exported()) exports.add(a);
     }

@@ -1,0 +1,75 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.bind.adapt.shell.Shell;
+import dev.gpulint.core.Span;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The environment one command of a script runs with, as the shell gives it: the script's commands before it in order,
+ * the last {@code export NAME=value} of a name winning, {@code NAME=value} alone updating a name already exported,
+ * {@code unset NAME} removing it, and {@code NAME=value} before the command itself (its own environment) over all of them;
+ * a {@code NAME=value} before another command is that command's only, and what comes after the command does not reach it.
+ * {@link JobDraft#env} binds a script's first statement of each variable (every statement is kept for CONSIST005); a rule
+ * that judges the value one launch sees (PAR018) reads it here instead.
+ */
+final class LaunchEnvironment {
+    private LaunchEnvironment() {}
+
+    /** The index of the first command with a word whose span covers {@code at}'s start, or -1. */
+    static int commandAt(Shell.Script script, Span at) {
+        if (at == null) return -1;
+        List<Shell.Command> commands = script.commands();
+        for (int c = 0; c < commands.size(); c++) {
+            for (Shell.Word w : commands.get(c).words()) {
+                Span s = w.span();
+                if (s != null && s.file().equals(at.file()) && s.covers(at.startLine(), at.startColumn())) return c;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The names the script sets or unsets before command {@code index} (or in its own prefix), each with the exported
+     * assignment whose value the command sees: null where the script unset it or never exported it, the assignment's value
+     * null or not known where gpulint cannot tell it ({@code export NAME} of a value not written in the script, an
+     * expansion). A name absent is one the script leaves as its environment had it; {@code started} names that
+     * environment's variables (a plain NAME=value changes those, and the names the script exported).
+     */
+    static Map<String, Shell.Assignment> at(Shell.Script script, int index, java.util.Set<String> started) {
+        Map<String, Shell.Assignment> exported = new HashMap<>(), plain = new HashMap<>();
+        List<Shell.Command> commands = script.commands();
+        for (int c = 0; c < index && c < commands.size(); c++) {
+            Shell.Command cmd = commands.get(c);
+            List<Shell.Word> words = cmd.words();
+            if (!words.isEmpty() && words.get(0).is("unset")) {
+                boolean functions = false;
+                for (int k = 1; k < words.size(); k++) {
+                    String t = words.get(k).text();
+                    if (t.equals("-f")) functions = true;
+                    else if (!t.startsWith("-") && !functions) { exported.put(t, null); plain.remove(t); }
+                }
+                continue;
+            }
+            if (!words.isEmpty()) continue;              // NAME=value before another command: that command's own environment
+            for (Shell.Assignment a : cmd.assignments()) {
+                if (a.exported()) {
+                    // export NAME (no value) exports the shell variable as it stands
+                    Shell.Assignment v = a.value() == null ? plain.get(a.name()) : a;
+                    exported.put(a.name(), v != null ? v : a);
+                } else {
+                    plain.put(a.name(), a);
+                    // an exported name, or one of the environment the script starts with (not unset since), takes the value
+                    if (exported.get(a.name()) != null || !exported.containsKey(a.name()) && started.contains(a.name())) {
+                        exported.put(a.name(), a);
+                    }
+                }
+            }
+        }
+        if (index >= 0 && index < commands.size()) {
+            for (Shell.Assignment a : commands.get(index).assignments()) if (a.exported()) exported.put(a.name(), a);
+        }
+        return exported;
+    }
+}

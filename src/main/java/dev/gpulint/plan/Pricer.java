@@ -100,7 +100,10 @@ final class Pricer implements CandidateSearch.Pricing {
         // (the same layout prices to the same estimate when the report asks for it)
         Estimate e = estimates.get(l);
         if (e == null) e = price(l);
-        return new CandidateSearch.Score(e.throughput().tokensPerSecondPerGpu(), usable() - peakBytes(l));
+        // the headroom from the stages the estimate holds: the first largest of them is MemoryModel.fullest's stage, the same
+        // doubles (both fill a stage by MemoryModel.Stages, with the same StateBytes), so peakBytes(l) would only compute
+        // every stage of the layout again (PricerTest holds the two equal to the bit)
+        return new CandidateSearch.Score(e.throughput().tokensPerSecondPerGpu(), usable() - e.largestStage().total());
     }
 
     @Override

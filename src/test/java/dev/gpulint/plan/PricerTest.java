@@ -55,6 +55,8 @@ class PricerTest {
                         Layout l = new Layout(tp, pp, 64 / tp / pp, 1, 1, pp > 1 ? 2 : 1, 1, 512, z == 2 ? 1 : 0, z == 1, rc, tp > 1);
                         double byEstimate = p.estimate(l).largestStage().total();
                         assertEquals(byEstimate, p.peakBytes(l), 1e-3 * byEstimate, l.toString());
+                        // the score's headroom is read from the estimate's stages: the same bits as the fullest stage's
+                        assertEquals(p.usable() - p.peakBytes(l), p.score(l).headroom(), l.toString());
                         checked++;
                     }
                 }

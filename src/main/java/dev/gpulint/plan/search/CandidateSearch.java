@@ -8,6 +8,8 @@ import dev.gpulint.derive.nccl.EnvAnalysis;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.engine.RuleEngine;
 import dev.gpulint.engine.RuleParams;
+import dev.gpulint.core.Span;
+import dev.gpulint.facts.GroupFitFact;
 import dev.gpulint.facts.StageMemoryFact;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.meta.RuleMeta;
@@ -83,8 +85,9 @@ public final class CandidateSearch {
     }
 
     /**
-     * For tests: check {@code jobs} candidate jobs per session, and derive the environment's facts per candidate job
-     * ({@code environmentOnce} false) rather than once per session; the search must find the same either way.
+     * For tests: check {@code jobs} candidate jobs per session, and derive the environment's facts and insert each
+     * candidate's {@link GroupFitFact} per candidate job ({@code environmentOnce} false) rather than once per session; the
+     * search must find the same either way.
      */
     CandidateSearch checkedAs(int jobs, boolean environmentOnce) {
         this.chunk = jobs;
@@ -317,6 +320,7 @@ public final class CandidateSearch {
         int chunk = this.chunk;
         int chunks = Math.max(1, (int) ((n + (long) chunk - 1) / chunk));
         boolean environmentOnce = this.environmentOnce && environmentSpeaksOfCluster(rules);
+        boolean groupFitOnce = this.environmentOnce && groupFitSpeaksOfCluster(rules);
         RuleEngine.builtInKieBase();
         EnvAnalysis.Readings readings = new EnvAnalysis.Readings();     // the job's environment, read once for every session
         Set<String> cluster = new TreeSet<>();
@@ -328,7 +332,8 @@ public final class CandidateSearch {
             List<Object> facts = new ArrayList<>();
             // derive's own estimate of a candidate job (its memory for the job's recompute) is left out: the caller's
             // memory facts, one per recompute choice, take its place, and the valid layouts are priced by the caller
-            facts.addAll(new Deriver(catalog, false, environmentOnce, readings).derive(Model.of(clusters, jobs)).facts());
+            List<Object> derived = new Deriver(catalog, false, environmentOnce, readings).derive(Model.of(clusters, jobs)).facts();
+            facts.addAll(groupFitOnce ? oneGroupFitEach(derived) : derived);
             for (int k = from; k < to; k++) {
                 String name = PREFIX + k;
                 for (int r = 0; r < RECOMPUTES; r++) {
@@ -387,6 +392,44 @@ public final class CandidateSearch {
 
     /** The ID prefix of the rules that read the environment's facts (EnvFact), and only them (CandidateSearchTest holds it). */
     static final String ENVIRONMENT_RULES = "NCCL";
+
+    /**
+     * The rule that reads {@link GroupFitFact}, and the only one (CandidateSearchTest holds it: no other DRL names the fact,
+     * and its conditions read no job name).
+     */
+    static final String GROUP_FIT_RULE = "CONSIST012";
+
+    /**
+     * Whether {@link #GROUP_FIT_RULE} says something about the cluster, not a layout (no {@code layout:} in its ID.yaml):
+     * then the search reads only whether it fired, as one of the cluster's findings, and a session needs each distinct
+     * {@link GroupFitFact} once ({@link #oneGroupFitEach}).
+     */
+    static boolean groupFitSpeaksOfCluster(RuleCatalog rules) {
+        return rules.get(GROUP_FIT_RULE).map(m -> m.layout() == null).orElse(true);
+    }
+
+    /**
+     * {@code facts} with each {@link GroupFitFact} kept only when no earlier one says the same but for its job's name
+     * ({@link GroupFit}). Every candidate job of a search keeps the job's cluster, node group, GPUs per node and node count
+     * (CandidateJobs; with {@code plan --gpus}, its GPUs ÷ GPUs per node, which may differ between the job's own layout and
+     * the others), so a session of ~1,024 candidates holds one or two such facts instead of 1,024, and the rule that reads
+     * them fires on the same values: the same rule IDs among the cluster's findings.
+     */
+    static List<Object> oneGroupFitEach(List<Object> facts) {
+        Set<GroupFit> seen = new java.util.HashSet<>();
+        List<Object> out = new ArrayList<>(facts.size());
+        for (Object f : facts) if (!(f instanceof GroupFitFact g) || seen.add(GroupFit.of(g))) out.add(f);
+        return out;
+    }
+
+    /** A {@link GroupFitFact} as its rule reads it: every field but the job's name. */
+    private record GroupFit(String group, String cluster, long nodes, Span nodesSpan, long groupNodes, Span groupNodesSpan,
+                            long gpusPerNode, Span gpusPerNodeSpan, long groupGpus, Span groupGpusSpan) {
+        static GroupFit of(GroupFitFact f) {
+            return new GroupFit(f.getGroupName(), f.getClusterName(), f.getNodes(), f.getNodesSpan(), f.getGroupNodes(),
+                    f.getGroupNodesSpan(), f.getGpusPerNode(), f.getGpusPerNodeSpan(), f.getGroupGpus(), f.getGroupGpusSpan());
+        }
+    }
 
     /** Candidate jobs per derive run and rule session: bounds a session's facts (~1,000 jobs, tens of thousands of facts). */
     static final int CHUNK = 1024;

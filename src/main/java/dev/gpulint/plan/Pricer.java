@@ -94,6 +94,32 @@ final class Pricer implements CandidateSearch.Pricing {
 
     private final StateBytes[] bytesAt = new StateBytes[8];
 
+    /**
+     * What the memory facts of a layout's recompute choices share: its stages' model states ({@link MemoryModel#states},
+     * which recompute does not change) and its sizes' text, for the layout with its recompute set aside ({@code key}).
+     */
+    private record Shared(Layout key, MemoryModel.States states, String sizes) {}
+
+    /**
+     * The last {@link Shared} each thread made: the search asks for a checked layout's memory facts one recompute choice
+     * after the other on one thread, so two of its three find the states made for the first (a function of the key alone:
+     * the same doubles whichever thread or order made them).
+     */
+    private final ThreadLocal<Shared> lastShared = new ThreadLocal<>();
+
+    private Shared shared(Layout l) {
+        // every component of the layout but its recompute (the canonical constructor: a component Layout gains is one more here)
+        Layout key = new Layout(l.tp(), l.pp(), l.dp(), l.cp(), l.ep(), l.virtualPp(), l.microBatchSize(), l.globalBatchSize(),
+                l.zeroStage(), l.distributedOptimizer(), Layout.Recompute.NONE, l.sequenceParallel(), l.split(), l.offloadLayers(),
+                l.recomputeEvery(), l.dpShard());
+        Shared s = lastShared.get();
+        if (s != null && s.key().equals(key)) return s;
+        s = new Shared(key, MemoryModel.states(shape(l.tp()), l, stateBytes(l.zeroStage(), l.distributedOptimizer()), in.variants()),
+                l.sizes());
+        lastShared.set(s);
+        return s;
+    }
+
     @Override
     public CandidateSearch.Score score(Layout l) {
         // the search scores every valid layout (tens of thousands) and the report prints a few: a score keeps no estimate
@@ -109,8 +135,9 @@ final class Pricer implements CandidateSearch.Pricing {
     @Override
     public Object memoryFact(Layout l, String job, String aspect) {
         if (span == null) return null;
-        MemoryModel.Stage s = fullest(l);
-        StageMemoryFact f = new StageMemoryFact(job, jobFile, in.hardware().gpu(), l.sizes(), l.recompute().id(), s.stage(), l.pp(),
+        Shared shared = shared(l);
+        MemoryModel.Stage s = MemoryModel.fullest(shape(l.tp()), l, in.variants(), shared.states());
+        StageMemoryFact f = new StageMemoryFact(job, jobFile, in.hardware().gpu(), shared.sizes(), l.recompute().id(), s.stage(), l.pp(),
                 s.weights(), s.gradients(), s.optimizer(), s.activations(), usable(), span, aspect);
         return dev.gpulint.derive.estimate.StageMemory.account(f, in.bytes(), l, overridesCatalog);
     }

@@ -94,20 +94,50 @@ final class Pricer implements CandidateSearch.Pricing {
 
     private final StateBytes[] bytesAt = new StateBytes[8];
 
+    /**
+     * What the memory facts of a layout's recompute choices share: its stages' model states ({@link MemoryModel#states},
+     * which recompute does not change) and its sizes' text, for the layout with its recompute set aside ({@code key}).
+     */
+    private record Shared(Layout key, MemoryModel.States states, String sizes) {}
+
+    /**
+     * The last {@link Shared} each thread made: the search asks for a checked layout's memory facts one recompute choice
+     * after the other on one thread, so two of its three find the states made for the first (a function of the key alone:
+     * the same doubles whichever thread or order made them).
+     */
+    private final ThreadLocal<Shared> lastShared = new ThreadLocal<>();
+
+    private Shared shared(Layout l) {
+        // every component of the layout but its recompute (the canonical constructor: a component Layout gains is one more here)
+        Layout key = new Layout(l.tp(), l.pp(), l.dp(), l.cp(), l.ep(), l.virtualPp(), l.microBatchSize(), l.globalBatchSize(),
+                l.zeroStage(), l.distributedOptimizer(), Layout.Recompute.NONE, l.sequenceParallel(), l.split(), l.offloadLayers(),
+                l.recomputeEvery(), l.dpShard());
+        Shared s = lastShared.get();
+        if (s != null && s.key().equals(key)) return s;
+        s = new Shared(key, MemoryModel.states(shape(l.tp()), l, stateBytes(l.zeroStage(), l.distributedOptimizer()), in.variants()),
+                l.sizes());
+        lastShared.set(s);
+        return s;
+    }
+
     @Override
     public CandidateSearch.Score score(Layout l) {
         // the search scores every valid layout (tens of thousands) and the report prints a few: a score keeps no estimate
         // (the same layout prices to the same estimate when the report asks for it)
         Estimate e = estimates.get(l);
         if (e == null) e = price(l);
-        return new CandidateSearch.Score(e.throughput().tokensPerSecondPerGpu(), usable() - peakBytes(l));
+        // the headroom from the stages the estimate holds: the first largest of them is MemoryModel.fullest's stage, the same
+        // doubles (both fill a stage by MemoryModel.Stages, with the same StateBytes), so peakBytes(l) would only compute
+        // every stage of the layout again (PricerTest holds the two equal to the bit)
+        return new CandidateSearch.Score(e.throughput().tokensPerSecondPerGpu(), usable() - e.largestStage().total());
     }
 
     @Override
     public Object memoryFact(Layout l, String job, String aspect) {
         if (span == null) return null;
-        MemoryModel.Stage s = fullest(l);
-        StageMemoryFact f = new StageMemoryFact(job, jobFile, in.hardware().gpu(), l.sizes(), l.recompute().id(), s.stage(), l.pp(),
+        Shared shared = shared(l);
+        MemoryModel.Stage s = MemoryModel.fullest(shape(l.tp()), l, in.variants(), shared.states());
+        StageMemoryFact f = new StageMemoryFact(job, jobFile, in.hardware().gpu(), shared.sizes(), l.recompute().id(), s.stage(), l.pp(),
                 s.weights(), s.gradients(), s.optimizer(), s.activations(), usable(), span, aspect);
         return dev.gpulint.derive.estimate.StageMemory.account(f, in.bytes(), l, overridesCatalog);
     }

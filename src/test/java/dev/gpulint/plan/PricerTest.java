@@ -55,6 +55,8 @@ class PricerTest {
                         Layout l = new Layout(tp, pp, 64 / tp / pp, 1, 1, pp > 1 ? 2 : 1, 1, 512, z == 2 ? 1 : 0, z == 1, rc, tp > 1);
                         double byEstimate = p.estimate(l).largestStage().total();
                         assertEquals(byEstimate, p.peakBytes(l), 1e-3 * byEstimate, l.toString());
+                        // the score's headroom is read from the estimate's stages: the same bits as the fullest stage's
+                        assertEquals(p.usable() - p.peakBytes(l), p.score(l).headroom(), l.toString());
                         checked++;
                     }
                 }
@@ -75,5 +77,38 @@ class PricerTest {
         assertEquals(p.peakBytes(tp8), f.getTotalBytes(), 1);
         assertTrue(f.getCapacityBytes() > 85e9 && f.getCapacityBytes() < 86e9, "80 GiB: " + f.getCapacityBytes());
         assertNotEquals(p.peakBytes(tp8), p.peakBytes(tp2));
+    }
+
+    /**
+     * A layout's memory facts, one per recompute choice asked in turn as the search asks them, share its stages' model
+     * states (MemoryModel.states, made once for the three): each fact is still its own layout's fullest stage, to the bit,
+     * on a hybrid Mamba/attention/MoE model with MTP blocks (its stages each their own slice of the pattern).
+     */
+    @Test
+    void theMemoryFactsOfTheRecomputeChoicesAreEachTheirFullestStage() {
+        Pricer p = pricer(JOB.replace("gated_mlp: true,", "gated_mlp: true, experts: 8, top_k: 2,")
+                .replace("layers: 80,", "layers: 8, hybrid: { pattern: \"M*M-ME*E/*E\", mamba_num_heads: 128 },"));
+        Layout one = new Layout(8, 2, 4, 1, 1, 1, 1, 512, 0, true, Layout.Recompute.SELECTIVE, true);
+        assertTrue(p.estimate(one).terms().stream().anyMatch(t -> t instanceof dev.gpulint.derive.estimate.Term.Ssd
+                && ((dev.gpulint.derive.estimate.Term.Ssd) t).mambaLayers() == 3), "the hybrid's 3 Mamba-2 layers are priced");
+        int checked = 0;
+        for (int tp : new int[] {1, 2, 8}) {
+            for (int pp : new int[] {1, 2, 4}) {
+                for (int z = 0; z < 3; z++) {
+                    for (Layout.Recompute rc : Layout.Recompute.SEARCHED) {
+                        Layout l = new Layout(tp, pp, 64 / tp / pp, 1, z == 1 ? 2 : 1, 1, 1, 512, z == 2 ? 1 : 0, z == 1, rc, tp > 1);
+                        StageMemoryFact f = (StageMemoryFact) p.memoryFact(l, "cand", "stage-memory/recompute-" + rc.id());
+                        var s = p.fullest(l);
+                        assertEquals(s.stage(), f.getStage(), l.toString());
+                        assertEquals(s.weights() + s.gradients() + s.optimizer(), f.getStatesBytes(), l.toString());
+                        assertEquals(s.activations(), f.getActivationsBytes(), l.toString());
+                        assertEquals(p.peakBytes(l), f.getTotalBytes(), l.toString());
+                        assertEquals(l.sizes(), f.getLayout(), l.toString());
+                        checked++;
+                    }
+                }
+            }
+        }
+        assertEquals(3 * 3 * 3 * 3, checked);
     }
 }

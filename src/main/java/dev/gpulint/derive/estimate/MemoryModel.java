@@ -227,6 +227,60 @@ public final class MemoryModel {
     }
 
     /**
+     * The model states of every stage of a layout, per GPU, as {@link #stages} counts them (weights, gradients, optimizer
+     * states and parameters; no activations). None of them depends on the layout's recompute: the plan's search takes them
+     * once for the recompute choices of a layout it checks (three memory facts) and adds each choice's activations
+     * ({@link #fullest(ModelShape, Layout, Variants, States)}).
+     */
+    public static final class States {
+        private final double[] weights, gradients, optimizer, parameters;
+
+        private States(int pp) {
+            weights = new double[pp];
+            gradients = new double[pp];
+            optimizer = new double[pp];
+            parameters = new double[pp];
+        }
+    }
+
+    /** {@link States} of a layout: its stages' model states, the same doubles {@link #stages} gives them. */
+    public static States states(ModelShape m, Layout l, StateBytes b, Variants v) {
+        Stages at = new Stages(m, l, b, v, false);
+        States s = new States(Math.max(0, l.pp()));
+        for (int i = 0; i < l.pp(); i++) {
+            at.fillStates(i);
+            s.weights[i] = at.weights;
+            s.gradients[i] = at.gradients;
+            s.optimizer[i] = at.optimizer;
+            s.parameters[i] = at.parameters;
+        }
+        return s;
+    }
+
+    /**
+     * {@link #fullest(ModelShape, Layout, StateBytes, Variants)} from the layout's {@link States} (those of the same layout
+     * with any recompute: they are the same): each stage's states plus its activations for the layout's recompute, summed
+     * in {@link Stage#total}'s order, so the same stage and the same doubles (MemoryModelTest holds them equal).
+     */
+    public static Stage fullest(ModelShape m, Layout l, Variants v, States s) {
+        if (s.weights.length != Math.max(0, l.pp())) {
+            throw new IllegalArgumentException("states of " + s.weights.length + " stages for a layout of pp " + l.pp());
+        }
+        Held held = new Held(m, l, v);
+        int best = -1;
+        double most = 0;
+        for (int i = 0; i < l.pp(); i++) {
+            double total = s.weights[i] + s.gradients[i] + s.optimizer[i] + held.at(i);
+            if (best < 0 || total > most) {
+                best = i;
+                most = total;
+            }
+        }
+        return best < 0 ? null
+                : new Stage(best, s.weights[best], s.gradients[best], s.optimizer[best], held.at(best), s.parameters[best]);
+    }
+
+    /**
      * What every stage of a layout shares, computed once per layout: its parameters' states by {@code b} ({@link StateBytes},
      * the one accounting), the shared parameters sharded over dp·cp, the routed experts' over the expert data-parallel ranks
      * tp·cp·dp ÷ (etp·ep) ({@link MoeShape.ExpertShare}); {@link Params} and {@link Held}.
@@ -237,22 +291,30 @@ public final class MemoryModel {
         private final StateShards.Sharded sharded;
         private double weights, gradients, optimizer, activations, parameters;     // the stage last filled
 
-        Stages(ModelShape m, Layout l, StateBytes b, Variants v) {
+        Stages(ModelShape m, Layout l, StateBytes b, Variants v) { this(m, l, b, v, true); }
+
+        /** @param activations false: the model states alone ({@link #fillStates}; {@link #states}) */
+        Stages(ModelShape m, Layout l, StateBytes b, Variants v, boolean activations) {
             b = v.offload().onGpu(b, l.zeroStage());                // what the job keeps in host memory is not the GPU's
             // hybrid sharding (HSDP): the shard group only; the one sharding MEM001/MEM002 use too (StateShards)
             this.sharded = StateShards.of(l, v).sharded(b, l.zeroStage(), l.distributedOptimizer());
             this.params = new Params(m, l, v);
-            this.held = new Held(m, l, v);
+            this.held = activations ? new Held(m, l, v) : null;
         }
 
         /** Stage {@code i}'s weights, gradients, optimizer states, activations and parameters. */
         private void fill(int i) {
+            fillStates(i);
+            activations = held.at(i);
+        }
+
+        /** Stage {@code i}'s weights, gradients, optimizer states and parameters: what does not depend on recompute. */
+        private void fillStates(int i) {
             params.fill(i);
             double p0 = params.sharedPart, p1 = params.expertPart;
             weights = sharded.weights(p0, p1);
             gradients = sharded.gradients(p0, p1);
             optimizer = sharded.optimizer(p0, p1);
-            activations = held.at(i);
             parameters = p0 + p1;
         }
 

@@ -8,6 +8,8 @@ import dev.gpulint.derive.nccl.EnvAnalysis;
 import dev.gpulint.derive.estimate.Layout;
 import dev.gpulint.engine.RuleEngine;
 import dev.gpulint.engine.RuleParams;
+import dev.gpulint.core.Span;
+import dev.gpulint.facts.GroupFitFact;
 import dev.gpulint.facts.StageMemoryFact;
 import dev.gpulint.meta.RuleCatalog;
 import dev.gpulint.meta.RuleMeta;
@@ -83,8 +85,9 @@ public final class CandidateSearch {
     }
 
     /**
-     * For tests: check {@code jobs} candidate jobs per session, and derive the environment's facts per candidate job
-     * ({@code environmentOnce} false) rather than once per session; the search must find the same either way.
+     * For tests: check {@code jobs} candidate jobs per session, and derive the environment's facts and insert each
+     * candidate's {@link GroupFitFact} per candidate job ({@code environmentOnce} false) rather than once per session; the
+     * search must find the same either way.
      */
     CandidateSearch checkedAs(int jobs, boolean environmentOnce) {
         this.chunk = jobs;
@@ -183,8 +186,13 @@ public final class CandidateSearch {
         List<List<String>> validFindings = new ArrayList<>();
         // what the rules said of a layout is its check's IDs and its recompute choice's memory IDs; the lists (sorted, as the
         // sets are) are made once per distinct content and shared by every layout that has it (a few hundred lists, not a
-        // pair per layout, for the hybrid plan's 189,012 layouts)
-        Map<List<Set<String>>, List<List<String>>> distinct = new HashMap<>();
+        // pair per layout, for the hybrid plan's 189,012 layouts). Each content is numbered once, a check's pair of sets when
+        // its first layout comes and a recompute choice's memory set likewise, so that a layout's verdict is found by the two
+        // numbers rather than by hashing and comparing its three sets per layout (~4 % of a plan-hybrid profile)
+        Map<List<Set<String>>, Integer> pairs = new HashMap<>();
+        Map<Set<String>, Integer> memories = new HashMap<>();
+        int[] pairOf = new int[checked.size()], memoryNumber = new int[checked.size() * RECOMPUTES];     // 0: not numbered yet
+        Map<Long, List<List<String>>> distinct = new HashMap<>();
         // the layouts each verdict rejects, counted by verdict (one list object each, shared by its layouts) and added to
         // the counts by rule ID once per verdict rather than once per rejected layout (sums: the order does not matter)
         Map<List<String>, int[]> rejectedBy = new java.util.IdentityHashMap<>();
@@ -192,7 +200,9 @@ public final class CandidateSearch {
             Layout l = layouts.get(i);
             int k = checkOf[i], at = k * RECOMPUTES + l.recompute().ordinal();
             Set<String> raisedK = orEmpty(raised[k]), rejectingK = orEmpty(rejecting[k]), mem = orEmpty(outOfMemory[at]);
-            List<List<String>> verdict = distinct.computeIfAbsent(List.of(raisedK, rejectingK, mem), x -> {
+            if (pairOf[k] == 0) pairOf[k] = pairs.computeIfAbsent(List.of(raisedK, rejectingK), x -> pairs.size() + 1);
+            if (memoryNumber[at] == 0) memoryNumber[at] = mem.isEmpty() ? 1 : memories.computeIfAbsent(mem, x -> memories.size() + 2);
+            List<List<String>> verdict = distinct.computeIfAbsent(((long) pairOf[k] << 32) | memoryNumber[at], x -> {
                 if (mem.isEmpty()) return List.of(List.copyOf(raisedK), List.copyOf(rejectingK));
                 Set<String> byAll = new TreeSet<>(rejectingK);
                 byAll.addAll(mem);
@@ -317,6 +327,7 @@ public final class CandidateSearch {
         int chunk = this.chunk;
         int chunks = Math.max(1, (int) ((n + (long) chunk - 1) / chunk));
         boolean environmentOnce = this.environmentOnce && environmentSpeaksOfCluster(rules);
+        boolean groupFitOnce = this.environmentOnce && groupFitSpeaksOfCluster(rules);
         RuleEngine.builtInKieBase();
         EnvAnalysis.Readings readings = new EnvAnalysis.Readings();     // the job's environment, read once for every session
         Set<String> cluster = new TreeSet<>();
@@ -328,7 +339,8 @@ public final class CandidateSearch {
             List<Object> facts = new ArrayList<>();
             // derive's own estimate of a candidate job (its memory for the job's recompute) is left out: the caller's
             // memory facts, one per recompute choice, take its place, and the valid layouts are priced by the caller
-            facts.addAll(new Deriver(catalog, false, environmentOnce, readings).derive(Model.of(clusters, jobs)).facts());
+            List<Object> derived = new Deriver(catalog, false, environmentOnce, readings).derive(Model.of(clusters, jobs)).facts();
+            facts.addAll(groupFitOnce ? oneGroupFitEach(derived) : derived);
             for (int k = from; k < to; k++) {
                 String name = PREFIX + k;
                 for (int r = 0; r < RECOMPUTES; r++) {
@@ -387,6 +399,44 @@ public final class CandidateSearch {
 
     /** The ID prefix of the rules that read the environment's facts (EnvFact), and only them (CandidateSearchTest holds it). */
     static final String ENVIRONMENT_RULES = "NCCL";
+
+    /**
+     * The rule that reads {@link GroupFitFact}, and the only one (CandidateSearchTest holds it: no other DRL names the fact,
+     * and its conditions read no job name).
+     */
+    static final String GROUP_FIT_RULE = "CONSIST012";
+
+    /**
+     * Whether {@link #GROUP_FIT_RULE} says something about the cluster, not a layout (no {@code layout:} in its ID.yaml):
+     * then the search reads only whether it fired, as one of the cluster's findings, and a session needs each distinct
+     * {@link GroupFitFact} once ({@link #oneGroupFitEach}).
+     */
+    static boolean groupFitSpeaksOfCluster(RuleCatalog rules) {
+        return rules.get(GROUP_FIT_RULE).map(m -> m.layout() == null).orElse(true);
+    }
+
+    /**
+     * {@code facts} with each {@link GroupFitFact} kept only when no earlier one says the same but for its job's name
+     * ({@link GroupFit}). Every candidate job of a search keeps the job's cluster, node group, GPUs per node and node count
+     * (CandidateJobs; with {@code plan --gpus}, its GPUs ÷ GPUs per node, which may differ between the job's own layout and
+     * the others), so a session of ~1,024 candidates holds one or two such facts instead of 1,024, and the rule that reads
+     * them fires on the same values: the same rule IDs among the cluster's findings.
+     */
+    static List<Object> oneGroupFitEach(List<Object> facts) {
+        Set<GroupFit> seen = new java.util.HashSet<>();
+        List<Object> out = new ArrayList<>(facts.size());
+        for (Object f : facts) if (!(f instanceof GroupFitFact g) || seen.add(GroupFit.of(g))) out.add(f);
+        return out;
+    }
+
+    /** A {@link GroupFitFact} as its rule reads it: every field but the job's name. */
+    private record GroupFit(String group, String cluster, long nodes, Span nodesSpan, long groupNodes, Span groupNodesSpan,
+                            long gpusPerNode, Span gpusPerNodeSpan, long groupGpus, Span groupGpusSpan) {
+        static GroupFit of(GroupFitFact f) {
+            return new GroupFit(f.getGroupName(), f.getClusterName(), f.getNodes(), f.getNodesSpan(), f.getGroupNodes(),
+                    f.getGroupNodesSpan(), f.getGpusPerNode(), f.getGpusPerNodeSpan(), f.getGroupGpus(), f.getGroupGpusSpan());
+        }
+    }
 
     /** Candidate jobs per derive run and rule session: bounds a session's facts (~1,000 jobs, tens of thousands of facts). */
     static final int CHUNK = 1024;

@@ -152,6 +152,11 @@ class MemoryModelTest {
                                 MemoryModel.Stage first = stages.get(0);
                                 for (MemoryModel.Stage s : stages) if (s.total() > first.total()) first = s;
                                 assertEquals(first, MemoryModel.fullest(m, l, b, v), l + " " + v.recomputeModules());
+                                // from the model states of the same layout with another recompute (the plan's memory facts)
+                                Recompute other = Recompute.values()[(rc.ordinal() + 1) % Recompute.values().length];
+                                Layout o = new Layout(2, pp, 8, 1, ep, vpp, 1, 8L * pp * (z + 1), z == 3 ? 3 : z, z == 1, other, true,
+                                        split, z == 2 ? 3 : 0, 4);
+                                assertEquals(first, MemoryModel.fullest(m, l, v, MemoryModel.states(m, o, b, v)), l + " from " + other);
                                 compared++;
                                 if (first.stage() > 0) notFirst++;
                             }

@@ -325,4 +325,79 @@ class CandidateSearchTest {
             if (meta.id().startsWith(CandidateSearch.ENVIRONMENT_RULES)) assertEquals(null, meta.layout(), meta.id());
         }
     }
+
+    /**
+     * The search inserts each distinct {@link dev.gpulint.facts.GroupFitFact} once per session on the grounds this test
+     * holds: CONSIST012 is the only rule that names the fact, its conditions read no job name, and it judges no layout
+     * (no layout: in its ID.yaml), so its findings are the cluster's whichever candidate's fact it fired on.
+     */
+    @Test
+    void onlyConsist012ReadsTheGroupFitAndNotWhoseItIs() throws java.io.IOException {
+        assertTrue(CandidateSearch.groupFitSpeaksOfCluster(RuleCatalog.builtIn()));
+        assertEquals(null, RuleCatalog.builtIn().get(CandidateSearch.GROUP_FIT_RULE).orElseThrow().layout());
+        List<java.nio.file.Path> drl;
+        try (var files = java.nio.file.Files.walk(java.nio.file.Path.of("../rules"))) {
+            drl = files.filter(f -> f.toString().endsWith(".drl")).sorted().toList();
+        }
+        assertTrue(drl.size() > 50, "the built-in rules: " + drl.size());
+        java.util.regex.Pattern when = java.util.regex.Pattern.compile("(?s)\\bwhen\\b(.*?)\\bthen\\b");
+        int conditions = 0;
+        for (java.nio.file.Path f : drl) {
+            String text = java.nio.file.Files.readString(f).replaceAll("//[^\\n]*", "");
+            if (!f.getFileName().toString().equals(CandidateSearch.GROUP_FIT_RULE + ".drl")) {
+                assertFalse(text.contains("GroupFitFact"), f + " reads the node group's fit");
+                continue;
+            }
+            var m = when.matcher(text);
+            while (m.find()) {
+                conditions++;
+                assertTrue(m.group(1).contains("GroupFitFact("), m.group(1));
+                assertFalse(m.group(1).toLowerCase(java.util.Locale.ROOT).contains("job"), f + ": a condition reads the job: " + m.group(1));
+            }
+        }
+        assertEquals(2, conditions, "CONSIST012's two rules");
+    }
+
+    @Test
+    void aGroupFitFactIsKeptOnceForWhatItSaysButItsJob() {
+        dev.gpulint.core.Span at = new dev.gpulint.core.Span("plan.yaml", 3, 1, 3, 9);
+        var a = new dev.gpulint.facts.GroupFitFact("cand-1", "dgx", "pod", 4, at, 2, at, 8, at, 8, at);
+        var b = new dev.gpulint.facts.GroupFitFact("cand-2", "dgx", "pod", 4, at, 2, at, 8, at, 8, at);
+        var c = new dev.gpulint.facts.GroupFitFact("cand-3", "dgx", "pod", 8, at, 2, at, 8, at, 8, at);
+        Object other = "another fact";
+        assertEquals(List.of(a, other, c), CandidateSearch.oneGroupFitEach(List.of(a, other, b, c)));
+    }
+
+    /**
+     * A job asking for more nodes than its node group has: CONSIST012 among the cluster's findings, and the same search
+     * with one group-fit fact per candidate; with {@code plan --gpus} the job's own layout asks for 2 nodes and the others
+     * for 8, two distinct facts, and the rule fires on the second.
+     */
+    @Test
+    void aJobBeyondItsNodeGroupIsTheClustersFindingWithTheFactOnceOrPerCandidate() {
+        Model b = bind(cluster(2) + job(4, LLAMA70B_16, "{ tp: 8, pp: 4 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        Resolved.Job r = JobLayouts.resolve(b.jobs().get(0), b.clusters(), Catalog.builtIn());
+        Layout current = JobLayouts.current(r).orElseThrow();
+        SearchSpace space = JobLayouts.space(r, r.totalGpus()).orElseThrow();
+        SearchResult once = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn())
+                .search(b.jobs().get(0), b.clusters(), current, space, CandidateSearchTest::simple);
+        assertTrue(once.clusterFindings().contains("CONSIST012"), once.clusterFindings().toString());
+        SearchResult each = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn()).checkedAs(CandidateSearch.CHUNK, false)
+                .search(b.jobs().get(0), b.clusters(), current, space, CandidateSearchTest::simple);
+        assertEquals(each, once);
+
+        Model fits = bind(cluster(2) + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        Resolved.Job f = JobLayouts.resolve(fits.jobs().get(0), fits.clusters(), Catalog.builtIn());
+        Layout own = JobLayouts.current(f).orElseThrow();
+        SearchSpace larger = JobLayouts.space(f, 64).orElseThrow();
+        SearchResult resizedOnce = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn()).resized(8)
+                .search(fits.jobs().get(0), fits.clusters(), own, larger, CandidateSearchTest::simple);
+        assertTrue(resizedOnce.clusterFindings().contains("CONSIST012"), resizedOnce.clusterFindings().toString());
+        SearchResult resizedEach = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn()).resized(8)
+                .checkedAs(CandidateSearch.CHUNK, false)
+                .search(fits.jobs().get(0), fits.clusters(), own, larger, CandidateSearchTest::simple);
+        assertEquals(resizedEach, resizedOnce);
+        assertFalse(search(cluster(2) + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"))
+                .clusterFindings().contains("CONSIST012"), "16 GPUs on the group's 2 nodes fit");
+    }
 }

@@ -31,12 +31,25 @@ class CpuBudgetTest {
 
     @Test
     void waitingCostsNoBudgetSpinningDoes() throws InterruptedException {
-        quietJvm();
-        // 1.5 s asleep is far more wall time than a 1 s CPU budget, and still within it
-        assertEquals("slept", CpuBudget.ofSeconds(1).run(() -> {
-            Thread.sleep(1500);
-            return "slept";
-        }));
+        // 1.5 s asleep is far more wall time than a 1 s CPU budget, and still within it. The budget counts the whole process,
+        // so the JVM's own threads can spend it while the work sleeps (1.1 s once, on a two-core machine at a load of 15,
+        // when they did not go quiet within quietJvm's 5 s): up to three tries, each after the JVM is quiet. A budget that
+        // counted the wall clock fails all three.
+        AssertionError last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            quietJvm();
+            try {
+                assertEquals("slept", CpuBudget.ofSeconds(1).run(() -> {
+                    Thread.sleep(1500);
+                    return "slept";
+                }));
+                last = null;
+                break;
+            } catch (AssertionError e) {
+                last = e;
+            }
+        }
+        if (last != null) throw last;
         AssertionError e = assertThrows(AssertionError.class, () -> CpuBudget.ofSeconds(1).run(() -> {
             while (!Thread.currentThread().isInterrupted()) { Math.sqrt(Math.random()); }
         }));

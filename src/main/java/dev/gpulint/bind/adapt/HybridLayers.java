@@ -59,6 +59,15 @@ final class HybridLayers {
                         + " layers included, and Megatron stops at start-up");
                 return;
             }
+            if (read == null && bad == null && !p.isEmpty()) {
+                // every character reads, but no layer stands before the first '/' ("/*E", "|", "||/M"): Megatron-Core's decoder
+                // has 0 layers, and allocation raises "The hybrid override pattern is the wrong length: got 0, expected N"
+                DraftValues.refuse(j, pattern.span(), patternFlag, p, "one layer symbol per decoder layer before the first '/' (it holds"
+                        + " none: '|' and what follows '/' are not decoder layers; Megatron-Core raises \"The hybrid override pattern is the"
+                        + " wrong length: got 0, expected\" the --num-layers)", "every layer of --num-layers is priced as attention + MLP (MoE"
+                        + " where the job states experts), its Mamba-2 layers included, and Megatron stops at start-up");
+                return;
+            }
             if (read != null) {
                 kinds = Models.Hybrid.kinds(read.decoder());
                 layers = read.decoder();

@@ -192,7 +192,10 @@ public record MtpLayers(int layers, int blocks, String letters) {
      * Model FLOPs per token of the MTP layers, forward and backward, as Megatron-LM's num_floating_point_operations counts them:
      * D × (the blocks' FLOPs by kind + 6·(3h + 2h²) + the logits 6·h·V). A block is its kind's: a transformer MoE model's the
      * last layer's ({@link MoeShape#layerFlopsPerToken}: last_layer_is_moe), a hybrid's by its group's letters
-     * ({@link MambaLayers#kindFlopsPerToken}); a dense model's (and a hybrid's without a '/' group) the mean layer.
+     * ({@link MambaLayers#kindFlopsPerToken}); a dense model's (and a hybrid's without a '/' group) the mean layer. A hybrid
+     * model's count is hybrid_flops' (training.py at 001b00c2734d8f0fad096fe48a382fedf755d321: its layers by kind, the MTP
+     * letters among them through get_hybrid_layer_counts, and the logits × (1 + mtp_num_layers)), which has no eh_proj or
+     * norm term: transformer_flops' 6·(3h + 2h²) is not counted there, though {@link #price} times eh_proj's GEMM.
      *
      * @param modelFlops the model's FLOPs per token without MTP (its logits included)
      */
@@ -204,7 +207,8 @@ public record MtpLayers(int layers, int blocks, String letters) {
         double blockFlops = v.mamba() != null && k != null ? v.mamba().kindFlopsPerToken(m, k[0], k[1], k[2], k[3])
                 : s != null && !s.hybrid() ? blocks * s.layerFlopsPerToken(m, s.lastMoe())
                 : blocks * (modelFlops - logits) / m.layers();
-        return layers * (blockFlops + 6 * (3 * h + 2 * h * h) + logits);
+        double proj = v.mamba() != null ? 0 : 6 * (3 * h + 2 * h * h);    // hybrid_flops counts no eh_proj or norms
+        return layers * (blockFlops + proj + logits);
     }
 
     /**

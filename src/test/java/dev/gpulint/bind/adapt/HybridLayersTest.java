@@ -86,6 +86,28 @@ class HybridLayersTest {
     }
 
     @Test
+    void aPatternWithNoDecoderLayerIsRefusedAtThePattern() {
+        // every character reads, but nothing stands before the first '/' (or between the '|'): Megatron-Core's decoder has no
+        // layer, and its allocation raises "wrong length: got 0"; gpulint said nothing and priced the job without the pattern
+        for (String written : List.of("/*-", "|", "||/M")) {
+            Model model = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"" + written + "\""));
+            List<String> syn = Foreign.syn002(model).stream().filter(f -> f.contains("decoder layer before the first '/'")).toList();
+            assertEquals(List.of("10:27 '--hybrid-layer-pattern' is '" + written + "'; expected one layer symbol per decoder layer before"
+                    + " the first '/' (it holds none: '|' and what follows '/' are not decoder layers; Megatron-Core raises \"The hybrid"
+                    + " override pattern is the wrong length: got 0, expected\" the --num-layers); the value is left out, so every layer"
+                    + " of --num-layers is priced as attention + MLP (MoE where the job states experts), its Mamba-2 layers included, and"
+                    + " Megatron stops at start-up."), syn, written);
+            assertNull(model.jobs().get(0).model().hybrid(), written);
+        }
+        // quiet: one layer before the '/' reads, as does the pattern with '|' and its MTP blocks
+        for (String written : List.of("M/*-", "M-M*|M-M-/*-")) {
+            Model model = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"" + written + "\""));
+            assertEquals(List.of(), Foreign.syn002(model).stream().filter(f -> f.contains("decoder layer before the first '/'")).toList(), written);
+            assertNotNull(model.jobs().get(0).model().hybrid(), written);
+        }
+    }
+
+    @Test
     void launchScriptsSwitchIsReadWithTheOlderPatternName() {
         Specs.Job j = Foreign.bind("train.sh", """
                 #!/bin/bash

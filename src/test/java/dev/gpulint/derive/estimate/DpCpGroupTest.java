@@ -37,6 +37,25 @@ class DpCpGroupTest {
     }
 
     @Test
+    void theTierTablePlacesTheDpTimesCpGroupWhereTheEstimateDoes() {
+        // FSDP over cp 8 on one node: the estimate's gradient collectives on NVLink, and the plan's tier table (TierTable, its
+        // data-parallel all-reduce and a named collective over dp·cp) shows that tier as placed, not the network's
+        JobEstimate one = fsdp(1, "tp: 1, pp: 1, cp: 8", 1);
+        assertEquals(Tier.NVLINK, gather(one).tier());
+        TierTable dp = TierTable.dataParallel(one.estimate(), one.inputs().hardware(), one.inputs().order());
+        TierTable named = TierTable.named(one.estimate(), one.inputs().hardware(), one.inputs().order(), Collective.ALL_GATHER, 1e6);
+        for (TierTable t : List.of(dp, named)) {
+            assertEquals(8, t.n(), t.what());
+            assertEquals(List.of("nvlink"), t.rows().stream().filter(TierTable.Row::asPlaced).map(TierTable.Row::id).toList(), t.what());
+        }
+        // 2 nodes, dp 2 × cp 8: every rank of both, the network for the estimate and the table alike
+        JobEstimate two = fsdp(2, "tp: 1, pp: 1, cp: 8", 2);
+        assertEquals(Tier.NETWORK, gather(two).tier());
+        TierTable across = TierTable.dataParallel(two.estimate(), two.inputs().hardware(), two.inputs().order());
+        assertEquals(List.of("network"), across.rows().stream().filter(TierTable.Row::asPlaced).map(TierTable.Row::id).toList());
+    }
+
+    @Test
     void aDpTimesCpGroupLargerThanANodeStillCrossesTheNetwork() {
         // 16 GPUs on 2 nodes: dp 2 × cp 8 is every rank of both nodes
         CollectiveCost g = gather(fsdp(2, "tp: 1, pp: 1, cp: 8", 2));

@@ -86,11 +86,11 @@ public final class PlanReport {
         for (Term x : e.terms()) if (x instanceof Term.TpCopy c) time.put("tp_copy_s", r(c.stepSeconds()));
         // the mtp term, only where the job has MTP layers (MtpLayers): their time on the last stage per step
         for (Term x : e.terms()) if (x instanceof Term.Mtp c) time.put("mtp_s", r(c.stepSeconds()));
-        // the MTP stage's embedding copy's gradient all-reduce per step, only where priced (MtpLayers.embeddingSync)
+        // the word embedding's gradient all-reduce per step (tied or MTP, pp > 1), only where it runs (EmbeddingSync)
         for (Term x : e.terms()) {
-            if (x instanceof Term.Collectives c && c.what().equals(dev.gpulint.derive.estimate.MtpLayers.EMBEDDING_SYNC)) {
-                time.put("mtp_embedding_sync_s", r(c.seconds()));
-                time.put("mtp_embedding_sync_bytes", Math.round(c.cost().bytes()));
+            if (x instanceof Term.Collectives c && c.what().equals(dev.gpulint.derive.estimate.EmbeddingSync.WHAT)) {
+                time.put("embedding_sync_s", r(c.seconds()));
+                time.put("embedding_sync_bytes", Math.round(c.cost().bytes()));
             }
         }
         plan.put("time", time);

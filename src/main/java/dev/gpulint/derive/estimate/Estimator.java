@@ -267,10 +267,9 @@ public final class Estimator {
             }
         }
         if (dpS > 0) terms.add(new Term.DpExposure(e.dpOverlap(), dpExp, dpS));
-        // the MTP stage's word-embedding copy (untied, pp > 1): its gradient all-reduced with the first stage's each step over
-        // the embedding group, after the data-parallel sync and before the optimizer step, behind no compute (MtpLayers#embeddingSync)
-        CollectiveCost embSync = v.mtp().embeddingSync(m, l) ? c.apart(PP, 2, stride.get(PP) * (pp - 1), 1,
-                m.embeddingParameters() / l.tp() * gradBytes, Collective.ALL_REDUCE, MtpLayers.EMBEDDING_SYNC) : null;
+        // the word embedding held twice (tied, or the MTP stage's copy; pp > 1): its gradient all-reduced over the embedding
+        // group each step, after the data-parallel sync and before the optimizer step, behind no compute (EmbeddingSync)
+        CollectiveCost embSync = EmbeddingSync.price(c, m, l, v.mtp(), stride.get(PP), gradBytes);
         double embS = embSync == null ? 0 : embSync.seconds();
         if (embSync != null) add(exposed, embSync.tier(), embS);
         add(exposed, tiers.get(TP), mb * tpExp);

@@ -86,9 +86,9 @@ public record MtpLayers(int layers, int blocks, String letters) {
                         : blocks + " layer" + (blocks == 1 ? "" : "s") + " of the pattern's '/' group '" + letters + "', each of its letter's kind")
                 + ": its parameters and model FLOPs its kind's, its time the decoder's mean layer with the MoE side its kind's"
                 + ", its eh_proj 2h → h and norms, the output layer's logits and cross-entropy again) on the last pipeline stage unless"
-                + " the layout places them (there each block at the decoder's mean layer); with pp > 1 and untied embeddings the"
-                + " embedding copy on the MTP stage all-reduces its gradient with the first stage's each step; counted in the model"
-                + " FLOPs as Megatron-LM's num_floating_point_operations counts them";
+                + " the layout places them (there each block at the decoder's mean layer); with pp > 1 the word embedding on the MTP"
+                + " stage all-reduces its gradient with the first stage's each step (one sync with a tied output layer's); counted"
+                + " in the model FLOPs as Megatron-LM's num_floating_point_operations counts them";
     }
 
     /** One MTP layer's blocks of each kind, {M, *, -, E}, from its hybrid '/' group; null without one. */
@@ -135,23 +135,6 @@ public record MtpLayers(int layers, int blocks, String letters) {
         if (hy != null && letters == null) return stageBlocks * s.moeLayers() / m.layers();
         return stageBlocks / blocks * moeBlocks(s);
     }
-
-    /**
-     * The MTP stage holds a word-embedding copy whose gradient Megatron-Core all-reduces with the first stage's each step:
-     * pp > 1 with untied embeddings. The MTP layers embed the next tokens on their stage (gpt_model.py builds the embedding
-     * where mtp_process), and finalize_model_grads' _allreduce_word_embedding_grads (github.com/NVIDIA/Megatron-LM,
-     * megatron/core/distributed/finalize_model_grads.py at 00c2c0adeec16015f386548793c88ef08ff6acec: "If use Multi-Token
-     * Prediction (MTP), we also need to maintain duplicated embedding weights in mtp process stage. So we need to allreduce
-     * grads of embedding in the embedding group") all-reduces its main_grad over the embedding group, each pipeline's first and
-     * last stage (a group of one at pp 1: nothing), after the data-parallel sync. Tied embeddings all-reduce the same matrix
-     * there with or without MTP (share_embeddings_and_output_weights): that sync is not MTP's and is not priced here.
-     */
-    public boolean embeddingSync(ModelShape m, Layout l) {
-        return layers > 0 && l.pp() > 1 && !m.tiedEmbeddings();
-    }
-
-    /** What the embedding copy's gradient all-reduce is called in the breakdown and the traffic ({@link #embeddingSync}). */
-    public static final String EMBEDDING_SYNC = "MTP embedding copy's gradient all-reduce per step (V·h/tp, first and last stage: the embedding group)";
 
     /** There are MTP layers. */
     public boolean any() { return layers > 0; }

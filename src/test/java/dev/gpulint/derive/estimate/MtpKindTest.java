@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Each MTP layer priced as the kind Megatron-Core builds it (MtpLayers): the decoder's last layer's (DeepSeek-V3's MoE, not
  * the mean of its three dense and 58 MoE layers), a hybrid's by its '/' group's letters; and the MTP stage's embedding copy's
- * gradient all-reduce with the first stage's per step (untied, pp > 1). Small models, worked by hand.
+ * gradient all-reduce with the first stage's per step (pp > 1; EmbeddingSync, its one home). Small models, worked by hand.
  */
 class MtpKindTest {
 
@@ -42,7 +42,7 @@ class MtpKindTest {
     }
 
     private static Term.Collectives sync(Estimate e) {
-        return e.terms().stream().filter(t -> t instanceof Term.Collectives c && c.what().equals(MtpLayers.EMBEDDING_SYNC))
+        return e.terms().stream().filter(t -> t instanceof Term.Collectives c && c.what().equals(EmbeddingSync.WHAT))
                 .map(Term.Collectives.class::cast).findFirst().orElse(null);
     }
 
@@ -193,14 +193,19 @@ class MtpKindTest {
     }
 
     @Test
-    void noEmbeddingSyncTiedOrOnOneStageOrWithoutMtp() {
+    void noEmbeddingSyncOnOneStageOrUntiedWithoutMtpAndOneSyncTiedWithMtp() {
         assertNull(sync(dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 1").estimate()), "pp 1: the embedding group is one stage");
-        assertNull(sync(dsv3("dense_layers: 1,", "", "tp: 1, pp: 2").estimate()), "no MTP: no copy");
-        String tied = DSV3.replace("tied_embeddings: false", "tied_embeddings: true");
-        JobEstimate t = EstimateManifest.h100().model(tied.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 1, pp: 2")
-                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
-        assertNull(sync(t.estimate()), "tied: the one matrix the output layer shares, MTP's copy is not a second one");
+        assertNull(sync(dsv3("dense_layers: 1,", "", "tp: 1, pp: 2").estimate()), "untied, no MTP: no copy");
         assertNotNull(sync(dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 2").estimate()));
+        // tied: the one matrix the output layer shares is the MTP stage's too, all-reduced once (finalize_model_grads'
+        // `share_embeddings_and_output_weights or mtp_num_layers`: one weight, one all-reduce), as tied without MTP
+        String tied = DSV3.replace("tied_embeddings: false", "tied_embeddings: true");
+        Estimate t = EstimateManifest.h100().model(tied.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 1, pp: 2")
+                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate().estimate();
+        assertEquals(1, t.terms().stream().filter(x -> x instanceof Term.Collectives c && c.what().equals(EmbeddingSync.WHAT)).count());
+        assertEquals(1, sync(t).count());
+        assertEquals(2, sync(t).n());
+        assertEquals(V * H * 4, sync(t).cost().bytes(), 1e-6);
     }
 
     @Test
@@ -219,10 +224,10 @@ class MtpKindTest {
         PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
         PlanCli.Run text = cli.plan();
         assertEquals(0, text.code(), text.err());
-        assertTrue(text.out().contains("1 × pp " + MtpLayers.EMBEDDING_SYNC + " over 2 ranks: 65.5 MB moved per rank (2(n−1)/n·S) each, over 8 × 400 Gb/s ConnectX-7 per node (RDMA) at 45 GB/s"), text.out());
+        assertTrue(text.out().contains("1 × pp " + EmbeddingSync.WHAT + " over 2 ranks: 65.5 MB moved per rank (2(n−1)/n·S) each, over 8 × 400 Gb/s ConnectX-7 per node (RDMA) at 45 GB/s"), text.out());
         Map<String, Object> time = PlanCli.map(PlanCli.map(cli.planJson().json().get("current")).get("time"));
-        assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("mtp_embedding_sync_bytes")).longValue(), time.toString());
-        assertTrue(((Number) time.get("mtp_embedding_sync_s")).doubleValue() > 0, time.toString());
+        assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("embedding_sync_bytes")).longValue(), time.toString());
+        assertTrue(((Number) time.get("embedding_sync_s")).doubleValue() > 0, time.toString());
     }
 
     @Test

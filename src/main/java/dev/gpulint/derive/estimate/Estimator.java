@@ -42,7 +42,8 @@ public final class Estimator {
         Efficiency e = hw.efficiency();
         Dtype dt = m.dtype();
         StateBytes sb = bytes != null ? bytes.at(l.zeroStage(), l.distributedOptimizer()) : StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer(), null, null);
-        List<MemoryModel.Stage> stages = MemoryModel.stages(m, l, sb, v);
+        MemoryModel.Sized sized = MemoryModel.sized(m, l, sb, v);          // the stages and the optimizer's shard, one pass
+        List<MemoryModel.Stage> stages = sized.stages();
         List<Term> terms = new ArrayList<>();
         Map<ParallelDim, Long> stride = strides(l, order);
         if (v.moe() != null) stride.put(EP, v.moe().epStride(l, order));      // the expert grid, folded (MoeShape)
@@ -207,7 +208,7 @@ public final class Estimator {
         double gradBytes = GradientReduce.bytes(dt, bytes);   // the main gradients' dtype: what the job states, else the default
         double gatherBytes = v.paramGather().stageBytes(m, l, stages, bf16Layers);   // 2 per parameter, or fp8's 1 (ParamGather)
         // the optimizer step: the fullest stage's shard as the memory counts its states (the experts' over their own group)
-        double local = MemoryModel.optimizerShard(m, l, v);
+        double local = sized.optimizerShard();
         double onGpu = local * (1 - v.offload().optimizerShare());
         double optimizer = onGpu * 30 / (hw.hbmBytesPerSecond() * e.hbm());
         double dpS = 0, dpExp = 0;

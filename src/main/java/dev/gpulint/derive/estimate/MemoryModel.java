@@ -201,10 +201,27 @@ public final class MemoryModel {
 
     /** {@link #stages} with the MoE layers as the job states them (dense layers, shared experts), less the states it offloads. */
     public static List<Stage> stages(ModelShape m, Layout l, StateBytes b, Variants v) {
+        return sized(m, l, b, v).stages();
+    }
+
+    /**
+     * A layout's {@link #stages} and its {@link #optimizerShard}, from one fill of each stage's parameters: the estimate asks
+     * both of every valid layout a plan prices (the 1,024-GPU hybrid's ~64,000), and each filled every stage's parameters
+     * (a hybrid's {@link MambaLayers#onStage} per stage) on its own. The same doubles as the two apart (MemoryModelTest).
+     */
+    public record Sized(List<Stage> stages, double optimizerShard) {}
+
+    /** {@link Sized} of a layout: {@link #stages} and {@link #optimizerShard} in one pass over its stages. */
+    public static Sized sized(ModelShape m, Layout l, StateBytes b, Variants v) {
         List<Stage> out = new ArrayList<>(Math.max(0, l.pp()));
         Stages at = new Stages(m, l, b, v);
-        for (int i = 0; i < l.pp(); i++) out.add(at.stage(i));
-        return out;
+        StateShards s = StateShards.of(l, v);
+        double most = 0;
+        for (int i = 0; i < l.pp(); i++) {
+            out.add(at.stage(i));
+            most = Math.max(most, optimizerShard(at.params, l, s));
+        }
+        return new Sized(out, most);
     }
 
     /**
@@ -351,10 +368,15 @@ public final class MemoryModel {
         double most = 0;
         for (int i = 0; i < l.pp(); i++) {
             p.fill(i);
-            most = Math.max(most, StateBytes.optimizerShard(p.sharedPart, l.zeroStage(), l.distributedOptimizer(), s.ranks())
-                    + StateBytes.optimizerShard(p.expertPart, l.zeroStage(), l.distributedOptimizer(), s.experts().ranks()));
+            most = Math.max(most, optimizerShard(p, l, s));
         }
         return most;
+    }
+
+    /** {@link #optimizerShard} of the stage {@code p} holds filled. */
+    private static double optimizerShard(Params p, Layout l, StateShards s) {
+        return StateBytes.optimizerShard(p.sharedPart, l.zeroStage(), l.distributedOptimizer(), s.ranks())
+                + StateBytes.optimizerShard(p.expertPart, l.zeroStage(), l.distributedOptimizer(), s.experts().ranks());
     }
 
     /**

@@ -152,6 +152,10 @@ class MemoryModelTest {
                                 MemoryModel.Stage first = stages.get(0);
                                 for (MemoryModel.Stage s : stages) if (s.total() > first.total()) first = s;
                                 assertEquals(first, MemoryModel.fullest(m, l, b, v), l + " " + v.recomputeModules());
+                                // the estimate's one pass (MemoryModel.sized): the same stages and the optimizer's shard to the bit
+                                MemoryModel.Sized sized = MemoryModel.sized(m, l, b, v);
+                                assertEquals(stages, sized.stages(), l.toString());
+                                assertEquals(MemoryModel.optimizerShard(m, l, v), sized.optimizerShard(), l.toString());
                                 // from the model states of the same layout with another recompute (the plan's memory facts)
                                 Recompute other = Recompute.values()[(rc.ordinal() + 1) % Recompute.values().length];
                                 Layout o = new Layout(2, pp, 8, 1, ep, vpp, 1, 8L * pp * (z + 1), z == 3 ? 3 : z, z == 1, other, true,

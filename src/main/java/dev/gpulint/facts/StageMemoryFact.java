@@ -73,6 +73,10 @@ public final class StageMemoryFact {
     public double getStatesBytes() { return weights + gradients + optimizer; }
     /** Model states per GPU as a share of the GPU's memory (MEM002). */
     public double getStatesShare() { return capacity > 0 ? getStatesBytes() / capacity : 0; }
+    // a boolean for MEM002's condition: the executable model boxes both sides of every numeric comparison, and a plan inserts
+    // three of these facts per layout it checks (the 1,024-GPU hybrid's ~190,000)
+    /** Model states per GPU within the GPU's memory: statesShare ≤ 1 (true when the capacity is unknown). */
+    public boolean isStatesFit() { return getStatesShare() <= 1; }
     /** Activations of the stage's in-flight micro-batches per GPU, bytes. */
     public double getActivationsBytes() { return activations; }
     /** Model states plus activations per GPU, bytes. */

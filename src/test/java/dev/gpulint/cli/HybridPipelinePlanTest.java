@@ -48,7 +48,7 @@ class HybridPipelinePlanTest {
     @SuppressWarnings("unchecked")
     void theAssumptionsSayWhichSplitIsPriced(@TempDir Path dir) {
         List<Object> as = (List<Object>) doc(dir, 28).get("assumptions");
-        assertTrue(as.contains("layers over the pipeline: 28, 24 on the ranks in turn (the layout's 2 stages, laid out layer by layer),"
+        assertTrue(as.contains("layers over the pipeline: 28, 24 on the ranks in turn (2 stages laid out layer by layer),"
                 + " as Megatron-Core's select_pipeline_segment builds the hybrid pattern's '|' segments"), as.toString());
     }
 

@@ -110,7 +110,7 @@ class PlanCliTest {
         assertEquals("the job's files state no GPU count (nor dp): planned on all 3 nodes of node group dgx × 8 GPUs per node = 24 GPUs, "
                 + "of which 16 (a multiple of tp × pp × cp = 16); plan another size with --gpus or --nodes", as.get(0));
         // torchtitan's own split of Llama 3 8B's 32 layers over pp 8 (34 effective layers), in torchtitan's name, not Megatron's
-        assertTrue(as.contains("layers over the pipeline: 4, 5, 4 × 5, 3 on the ranks in turn (the layout's 8 stages, laid out"
+        assertTrue(as.contains("layers over the pipeline: 4, 5, 4 × 5, 3 on the ranks in turn (8 stages laid out"
                 + " layer by layer), as torchtitan's pipeline split builds them (its split points, else the embedding and the output a"
                 + " layer each)"), String.valueOf(as));
         PlanCli.Run asked = plan.planJson("--gpus", "16");

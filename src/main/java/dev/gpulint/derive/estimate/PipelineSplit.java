@@ -96,7 +96,7 @@ public record PipelineSplit(int first, int last, boolean embedding, boolean loss
                 prev = n;
                 run = 1;
             }
-            return b.append(" on the ranks in turn (the layout's ").append(stages.size()).append(" stages, laid out layer by layer)").toString();
+            return b.append(" on the ranks in turn (").append(stages.size()).append(" stages laid out layer by layer)").toString();
         }
         if (uneven()) {
             if (first > 0) b.append(first).append(" on the first stage, ");

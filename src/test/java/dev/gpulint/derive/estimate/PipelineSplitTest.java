@@ -60,7 +60,7 @@ class PipelineSplitTest {
         assertEquals(2 + 1, got[14], "two layers and the MTP layer's block");
         assertEquals(2, got[15], "two layers and the loss");
         assertEquals(62, java.util.Arrays.stream(got).sum(), "61 layers and the MTP block");
-        assertEquals("5, 4 × 13, 3, 2 on the ranks in turn (the layout's 32 stages, laid out layer by layer)", v3.describe(61, 16));
+        assertEquals("5, 4 × 13, 3, 2 on the ranks in turn (32 stages laid out layer by layer)", v3.describe(61, 16));
         // a pp the layout was not written for (the plan's search trying pp 12): an even split, as without it
         assertEquals(61 / 12.0, v3.layers(61, 12, 0));
         assertEquals(stages, new Layout(1, 16, 1, 1, 1, 2, 1, 64, 0, true, Recompute.SELECTIVE, false, v3).withSizes(1, 16, 1, 1, 1, 2).split().stages());

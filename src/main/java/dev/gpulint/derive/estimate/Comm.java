@@ -35,17 +35,15 @@ final class Comm {
      */
     double collective(ParallelDim dim, long n, long groupStride, double count, double bytes, Collective c, String what) {
         if (n <= 1 || count <= 0) return 0;
-        CollectiveCost k = hw.price(c, n, groupStride, bytes);
+        CollectiveCost k = apart(dim, n, groupStride, count, bytes, c, what);
         tiers.put(dim, k.tier());
-        traffic.add(new Estimate.Traffic(dim, what, count, k));
-        double s = count * k.seconds();
-        terms.add(new Term.Collectives(dim, count, what, n, k, hw.links(), s));
-        return s;
+        return count * k.seconds();
     }
 
     /**
      * {@link #collective} over a group along {@code dim} that is not the dimension's own (the embedding group: each pipeline's
      * first and last stage), its tier left to the dimension's group: the price, its tier for the caller to add its time to.
+     * The strided {@link #collective} is this plus the dimension's tier.
      */
     CollectiveCost apart(ParallelDim dim, long n, long groupStride, double count, double bytes, Collective c, String what) {
         CollectiveCost k = hw.price(c, n, groupStride, bytes);

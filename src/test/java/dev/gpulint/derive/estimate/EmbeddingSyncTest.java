@@ -32,32 +32,41 @@ class EmbeddingSyncTest {
                 .recompute("none").estimate().estimate();
     }
 
-    private static Term.Collectives sync(Estimate e) {
+    static Term.Collectives sync(Estimate e) {
         return e.terms().stream().filter(t -> t instanceof Term.Collectives c && c.what().equals(EmbeddingSync.WHAT))
                 .map(Term.Collectives.class::cast).findFirst().orElse(null);
+    }
+
+    /**
+     * The sync of a job on 2 nodes at tp 2, pp 2, dp 4 (the first and last stage 8 ranks apart, on two nodes: the network), of
+     * {@code bytes} per rank and {@code microBatches} per step: one all-reduce of 2 ranks at a NIC's rate plus NCCL's α, in the
+     * pp communication once beside the pipeline's sends, the pp tier staying the sends'. MtpKindTest's untied MTP copy too.
+     */
+    static Term.Collectives assertPairSyncOnTheNetwork(Estimate e, double bytes, long microBatches) {
+        Term.Collectives s = sync(e);
+        assertNotNull(s);
+        assertEquals(1, s.count());
+        assertEquals(2, s.n());
+        assertEquals(bytes, s.cost().bytes(), 1e-6);
+        assertEquals(Tier.NETWORK, s.cost().tier());
+        // a ring of 2 moves 2(n − 1)/n = 1 × the bytes per rank, at a NIC's 400 Gb/s × the network efficiency, plus NCCL's α
+        assertEquals(bytes, s.cost().bytesPerRank(), 1e-6);
+        assertEquals(50e9 * 0.9, s.cost().lineRate() * s.cost().efficiency(), 1e-3);
+        assertEquals(s.cost().latency() + bytes / (50e9 * 0.9), s.seconds(), 1e-12);
+        // in the pp communication once per step, beside the pipeline's sends per micro-batch; the pp tier stays the sends'
+        Term.Sends pp = e.terms().stream().filter(t -> t instanceof Term.Sends x && x.dim() == ParallelDim.PP).map(Term.Sends.class::cast)
+                .findFirst().orElseThrow();
+        assertEquals(microBatches * pp.seconds() + s.seconds(), e.time().comm().get(ParallelDim.PP), 1e-12);
+        assertEquals(pp.cost().tier(), e.time().tiers().get(ParallelDim.PP));
+        return s;
     }
 
     @Test
     void tiedEmbeddingsOnTwoStagesAllReduceTheSharedMatrixsGradientEachStep() {
         // 2 nodes, tp 2, pp 2, dp 4: the first and last stage 8 ranks apart, on two nodes: the network
         Estimate e = job(EstimateManifest.pod(2), true, "tp: 2, pp: 2");
-        Term.Collectives s = sync(e);
-        assertNotNull(s);
-        assertEquals(1, s.count());
-        assertEquals(2, s.n());
-        // V·h ÷ tp main gradients, fp32 (Megatron's bf16 default: 4 bytes)
-        assertEquals(V * H / 2 * 4, s.cost().bytes(), 1e-6);
-        assertEquals(Tier.NETWORK, s.cost().tier());
-        // a ring of 2 moves 2(n − 1)/n = 1 × the bytes per rank, at a NIC's 400 Gb/s × the network efficiency, plus NCCL's α
-        assertEquals(V * H / 2 * 4, s.cost().bytesPerRank(), 1e-6);
-        assertEquals(50e9 * 0.9, s.cost().lineRate() * s.cost().efficiency(), 1e-3);
-        assertEquals(s.cost().latency() + V * H / 2 * 4 / (50e9 * 0.9), s.seconds(), 1e-12);
-        // in the pp communication once per step, beside the pipeline's sends per micro-batch; the pp tier stays the sends'
-        Term.Sends pp = e.terms().stream().filter(t -> t instanceof Term.Sends x && x.dim() == ParallelDim.PP).map(Term.Sends.class::cast)
-                .findFirst().orElseThrow();
-        long mb = 64 / 4;
-        assertEquals(mb * pp.seconds() + s.seconds(), e.time().comm().get(ParallelDim.PP), 1e-12);
-        assertEquals(pp.cost().tier(), e.time().tiers().get(ParallelDim.PP));
+        // V·h ÷ tp main gradients, fp32 (Megatron's bf16 default: 4 bytes); 64 ÷ dp 4 micro-batches
+        Term.Collectives s = assertPairSyncOnTheNetwork(e, V * H / 2 * 4, 64 / 4);
         // and in the step, behind no compute: the untied job's step has no such term (the output layer's own weight
         // changes the last stage's compute too, so the two steps are not compared; the exposed network time holds it)
         assertTrue(e.time().exposed().get(Tier.NETWORK) >= s.seconds(), e.time().exposed().toString());

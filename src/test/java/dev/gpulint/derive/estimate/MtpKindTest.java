@@ -42,8 +42,7 @@ class MtpKindTest {
     }
 
     private static Term.Collectives sync(Estimate e) {
-        return e.terms().stream().filter(t -> t instanceof Term.Collectives c && c.what().equals(EmbeddingSync.WHAT))
-                .map(Term.Collectives.class::cast).findFirst().orElse(null);
+        return EmbeddingSyncTest.sync(e);
     }
 
     @Test
@@ -171,25 +170,8 @@ class MtpKindTest {
         // 2 nodes, tp 2, pp 2, dp 4: the first and last stage 8 ranks apart, on two nodes: the network
         JobEstimate j = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 2, pp: 2, ep: 2")
                 .batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
-        Estimate e = j.estimate();
-        Term.Collectives s = sync(e);
-        assertNotNull(s);
-        assertEquals(1, s.count());
-        assertEquals(2, s.n());
-        // V·h ÷ tp main gradients, fp32 (Megatron's bf16 default: 4 bytes)
-        assertEquals(V * H / 2 * 4, s.cost().bytes(), 1e-6);
-        assertEquals(Tier.NETWORK, s.cost().tier());
-        // a ring of 2: each rank moves 2(n − 1)/n = 1 × the bytes, at a NIC's 400 Gb/s × the network efficiency, plus NCCL's α
-        assertEquals(V * H / 2 * 4, s.cost().bytesPerRank(), 1e-6);
-        assertEquals(50e9 * 0.9, s.cost().lineRate() * s.cost().efficiency(), 1e-3);
-        assertEquals(s.cost().latency() + V * H / 2 * 4 / (50e9 * 0.9), s.seconds(), 1e-12);
-        // it is in the pp communication and the step: per step, behind no compute
-        Term.Sends pp = e.terms().stream().filter(t -> t instanceof Term.Sends x && x.dim() == ParallelDim.PP).map(Term.Sends.class::cast)
-                .findFirst().orElseThrow();
-        long mb = 64 / 4;
-        assertEquals(mb * pp.seconds() + s.seconds(), e.time().comm().get(ParallelDim.PP), 1e-12);
-        // the step's tier pp is the pipeline's sends', not the embedding group's
-        assertEquals(pp.cost().tier(), e.time().tiers().get(ParallelDim.PP));
+        // V·h ÷ tp main gradients, fp32 (Megatron's bf16 default: 4 bytes); 64 ÷ dp 4 micro-batches
+        EmbeddingSyncTest.assertPairSyncOnTheNetwork(j.estimate(), V * H / 2 * 4, 64 / 4);
     }
 
     @Test

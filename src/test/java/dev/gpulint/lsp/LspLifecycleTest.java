@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import dev.gpulint.report.ReportOptions;
+import dev.gpulint.testing.MemoryPipe;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PipedInputStream;
-import java.io.PipedOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -62,30 +61,29 @@ class LspLifecycleTest {
         String text = "kind: training_job\nname: j\nnodes: 2\ngpus_per_node: 8\nparallelism: { tp: 16 }\n";
         Files.writeString(job, text);
         String uri = job.toUri().toString();
-        PipedOutputStream toServer = new PipedOutputStream();
-        PipedInputStream serverIn = new PipedInputStream(toServer, 1 << 20);
-        PipedOutputStream serverOut = new PipedOutputStream();
-        PipedInputStream fromServer = new PipedInputStream(serverOut, 1 << 20);
+        // not java.io's piped streams: their reader dies with the last thread that wrote, and the lint thread that
+        // publishes ends at shutdown (MemoryPipe)
+        MemoryPipe toServer = new MemoryPipe(), fromServer = new MemoryPipe();
         GpulintServer server = new GpulintServer(ReportOptions.DEFAULT, 0);
-        var launcher = GpulintServer.launcher(server, serverIn, serverOut);
+        var launcher = GpulintServer.launcher(server, toServer.in, fromServer.out);
         server.connect(launcher.getRemoteProxy());
         Future<Void> listening = launcher.startListening();
         List<JsonObject> seen = new ArrayList<>();
-        try (OutputStream out = toServer) {
+        try (OutputStream out = toServer.out) {
             String open = "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didOpen\",\"params\":{\"textDocument\":{\"uri\":\"" + uri
                     + "\",\"languageId\":\"yaml\",\"version\":1,\"text\":" + new com.google.gson.Gson().toJson(text) + "}}}";
             // before initialize: the request is an error, the notification is dropped
             LspProcessTest.send(out, open);
             LspProcessTest.send(out, hover(1, uri, 0, 0));
-            JsonObject early = response(fromServer, 1, seen);
+            JsonObject early = response(fromServer.in, 1, seen);
             assertTrue(early.has("error"), "a request before initialize was answered: " + early);
             assertEquals(-32002, early.getAsJsonObject("error").get("code").getAsInt(), early.toString());
             LspProcessTest.send(out, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\",\"params\":{\"processId\":null,\"rootUri\":\""
                     + dir.toUri() + "\",\"capabilities\":{}}}");
-            assertTrue(response(fromServer, 2, seen).has("result"));
+            assertTrue(response(fromServer.in, 2, seen).has("result"));
             LspProcessTest.send(out, "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}");
             LspProcessTest.send(out, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\",\"params\":{\"processId\":null,\"capabilities\":{}}}");
-            assertEquals(-32600, response(fromServer, 3, seen).getAsJsonObject("error").get("code").getAsInt(), "a second initialize");
+            assertEquals(-32600, response(fromServer.in, 3, seen).getAsJsonObject("error").get("code").getAsInt(), "a second initialize");
             assertFalse(seen.stream().anyMatch(m -> m.has("method") && m.get("method").getAsString().equals("textDocument/publishDiagnostics")),
                     "the didOpen sent before initialize was taken: " + seen);
 
@@ -94,15 +92,15 @@ class LspLifecycleTest {
             int id = 10;
             for (long[] p : new long[][] {{0, Integer.MAX_VALUE}, {Integer.MAX_VALUE, Integer.MAX_VALUE}, {4, 2_000_000_000}, {-1, -5}}) {
                 LspProcessTest.send(out, hover(id, uri, p[0], p[1]));
-                JsonObject r = response(fromServer, id++, seen);
+                JsonObject r = response(fromServer.in, id++, seen);
                 assertFalse(r.has("error"), "hover at " + p[0] + ":" + p[1] + ": " + r);
                 assertTrue(r.has("result"), r.toString());
             }
 
             LspProcessTest.send(out, "{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":\"shutdown\"}");
-            assertTrue(response(fromServer, 20, seen).has("result"));
+            assertTrue(response(fromServer.in, 20, seen).has("result"));
             LspProcessTest.send(out, hover(21, uri, 0, 0));
-            JsonObject late = response(fromServer, 21, seen);
+            JsonObject late = response(fromServer.in, 21, seen);
             assertTrue(late.has("error"), "a request after shutdown was answered: " + late);
             assertEquals(-32600, late.getAsJsonObject("error").get("code").getAsInt(), late.toString());
             LspProcessTest.send(out, "{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}");

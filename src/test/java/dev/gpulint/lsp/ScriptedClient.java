@@ -2,8 +2,6 @@ package dev.gpulint.lsp;
 
 import dev.gpulint.report.ReportOptions;
 import java.io.IOException;
-import java.io.PipedInputStream;
-import java.io.PipedOutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +33,7 @@ import org.eclipse.lsp4j.launch.LSPLauncher;
 import org.eclipse.lsp4j.services.LanguageClient;
 import org.eclipse.lsp4j.services.LanguageServer;
 import dev.gpulint.testing.CpuBudget;
+import dev.gpulint.testing.MemoryPipe;
 
 /**
  * A scripted LSP client for tests: gpulint's server and this client talk JSON-RPC over piped streams through LSP4J's
@@ -49,16 +48,16 @@ final class ScriptedClient implements LanguageClient, AutoCloseable {
     final InitializeResult init;
     private final Future<Void> serverListening;
     private final Future<Void> clientListening;
+    /** The two directions; not java.io's piped streams, whose reader dies with the last thread that wrote ({@link MemoryPipe}). */
+    private final MemoryPipe toServer = new MemoryPipe(), toClient = new MemoryPipe();
     private int version = 1;
 
     ScriptedClient(Path root, ClientCapabilities caps, long debounceMs) throws Exception {
-        PipedInputStream serverIn = new PipedInputStream(1 << 20), clientIn = new PipedInputStream(1 << 20);
-        PipedOutputStream toServer = new PipedOutputStream(serverIn), toClient = new PipedOutputStream(clientIn);
         GpulintServer impl = new GpulintServer(ReportOptions.DEFAULT.withHelpUriBase("https://example.com/rules/"), debounceMs);
-        Launcher<LanguageClient> s = LSPLauncher.createServerLauncher(impl, serverIn, toClient);
+        Launcher<LanguageClient> s = LSPLauncher.createServerLauncher(impl, toServer.in, toClient.out);
         impl.connect(s.getRemoteProxy());
         serverListening = s.startListening();
-        Launcher<LanguageServer> c = LSPLauncher.createClientLauncher(this, clientIn, toServer);
+        Launcher<LanguageServer> c = LSPLauncher.createClientLauncher(this, toClient.in, toServer.out);
         clientListening = c.startListening();
         server = c.getRemoteProxy();
         InitializeParams p = new InitializeParams();
@@ -94,7 +93,22 @@ final class ScriptedClient implements LanguageClient, AutoCloseable {
 
     /** The value of a request to the server, or fails once {@link #WAIT_CPU_SECONDS} of CPU were spent without it. */
     static <T> T await(java.util.concurrent.Future<T> f) throws Exception {
-        return CpuBudget.ofSeconds(WAIT_CPU_SECONDS).get(f);
+        try {
+            return CpuBudget.ofSeconds(WAIT_CPU_SECONDS).get(f);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; the threads then:" + threads(), e);
+        }
+    }
+
+    /** Every thread's state and stack, for a wait that never ended: where the server or the client stood. */
+    private static String threads() {
+        StringBuilder b = new StringBuilder();
+        Thread.getAllStackTraces().entrySet().stream().sorted(java.util.Comparator.comparing(e -> e.getKey().getName()))
+                .forEach(e -> {
+                    b.append("\n\"").append(e.getKey().getName()).append("\" ").append(e.getKey().getState());
+                    for (StackTraceElement s : e.getValue()) b.append("\n    at ").append(s);
+                });
+        return b.toString();
     }
 
     /** The next diagnostics published for {@code file}, in the order published, or null when none came before {@code end} is spent. */
@@ -156,5 +170,7 @@ final class ScriptedClient implements LanguageClient, AutoCloseable {
         server.exit();
         serverListening.cancel(true);
         clientListening.cancel(true);
+        toServer.close();
+        toClient.close();
     }
 }

@@ -191,7 +191,7 @@ final class SpecBuilder {
     private Specs.Attention attention(MappingNode m) {
         if (m == null) return null;
         Specs.Attention x = new Specs.Attention(get(m, "sliding_window"), get(m, "full_attention_every"), get(m, "sinks"), get(m, "kv_lora_rank"),
-                get(m, "q_lora_rank"), get(m, "qk_head_dim"), get(m, "qk_rope_head_dim"), get(m, "v_head_dim"), get(m, "kernel"), null);
+                get(m, "q_lora_rank"), get(m, "qk_head_dim"), get(m, "qk_rope_head_dim"), get(m, "v_head_dim"), get(m, "kernel"), null, List.of());
         return x.empty() ? null : x;
     }
 

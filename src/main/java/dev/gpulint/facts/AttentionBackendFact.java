@@ -11,9 +11,9 @@ import java.util.List;
  * that backend does not take (PAR018). Megatron-Core's LanguageModule, which GPTModel and MambaModel extend, checks the three
  * variables in that order when it is built (megatron/core/models/common/language_module/language_module.py,
  * {@code _set_attention_backend}): each must be unset or the backend's value (auto 1/1/1, flash 1/0/0, fused 0/1/0, unfused
- * 0/0/1, local 0/0/0), else it asserts "NAME set to VALUE, but expected N for attention backend type B". One fact per job
+ * 0/0/1, local 0/0/0), else it asserts "NAME set to VALUE, but expected N for attention backend type B". One fact per launch
  * whose variables disagree, at the first variable Megatron-Core checks; values gpulint cannot read (empty, a shell
- * expansion) are left out.
+ * expansion, a YAML value Kubernetes refuses) are not judged and are named.
  */
 public final class AttentionBackendFact {
 
@@ -24,6 +24,9 @@ public final class AttentionBackendFact {
     private final Span backendSpan;
     private final List<Setting> disagreeing;
     private final List<TextEdit> removals;
+    private final List<String> unknown;
+    private final int launch;
+    private final boolean again;
 
     /**
      * @param key         the backend's key as the job's file writes it ("--attention-backend", "model.config.attention_backend")
@@ -32,13 +35,29 @@ public final class AttentionBackendFact {
      * @param intended    the backend the job's variables leave Transformer Engine ({@link #intendedBackend}) where one of
      *                    them turns off a kernel the backend keeps on, for the fix; null otherwise (the named backend stands)
      * @param removals    the edits that each remove the one disagreeing variable's line (derive.nccl.EnvLines); empty when
-     *                    more than one disagrees
+     *                    more than one disagrees, or when an earlier launch's finding already offers it
+     * @param unknown     the variables the launch gets with a value gpulint cannot read (not judged), in Megatron-Core's order
+     * @param launch      which launch of the job's script this is (1: the first that names the backend)
+     * @param again       the first disagreeing setting is an earlier launch's finding's too: this one stands at its backend
      */
     public AttentionBackendFact(String jobName, String file, String key, String backend, Span backendSpan, List<Setting> disagreeing,
-                                String intended, List<TextEdit> removals) {
+                                String intended, List<TextEdit> removals, List<String> unknown, int launch, boolean again) {
         if (disagreeing.isEmpty()) throw new IllegalArgumentException("no variable disagrees");
         this.jobName = jobName; this.file = file; this.key = key; this.backend = backend; this.backendSpan = backendSpan;
         this.disagreeing = List.copyOf(disagreeing); this.intended = intended; this.removals = List.copyOf(removals);
+        this.unknown = List.copyOf(unknown); this.launch = launch; this.again = again;
+    }
+
+    /**
+     * Whether Transformer Engine leaves the kernel of a variable set to {@code value} on: its get_attention_backend reads
+     * each as {@code int(os.getenv("NVTE_FLASH_ATTN", "1"))} and turns the kernel off at 0
+     * (transformer_engine/pytorch/attention/dot_product_attention/utils.py, NVIDIA/TransformerEngine), so "00" and "+0" are
+     * off and "01" on; a value {@code int()} refuses ("True") counts as on (Megatron-Core's assert stops the job first).
+     */
+    public static boolean on(String value) {
+        String t = value.strip();
+        if (!t.matches("[-+]?[0-9](?:_?[0-9])*") || t.length() > 64) return true;
+        return !t.replaceAll("[-+_]", "").matches("0+");
     }
 
     /** The variables Megatron-Core checks, in its order. */
@@ -139,8 +158,23 @@ public final class AttentionBackendFact {
         return String.join(", ", s.subList(0, s.size() - 1)) + " and " + s.get(s.size() - 1);
     }
 
-    /** The fingerprint identity of the job's attention backend. */
-    public String identity() { return "training_job:" + jobName + "/attention_backend"; }
+    /** The first disagreeing setting is an earlier launch's finding's too: this launch's finding stands at its backend. */
+    public boolean isAgain() { return again; }
+    /** Whether some of the three variables have a value gpulint cannot read. */
+    public boolean isAnyUnknown() { return !unknown.isEmpty(); }
+    /** Those variables' names: "NVTE_FLASH_ATTN", "NVTE_FLASH_ATTN and NVTE_UNFUSED_ATTN". */
+    public String getUnknownWords() { return words(unknown); }
+    /** Whether one of them comes before the first disagreeing one in Megatron-Core's order: its assert names that one should it disagree too. */
+    public boolean isUnknownFirst() {
+        return !unknown.isEmpty() && VARIABLES.indexOf(unknown.get(0)) < VARIABLES.indexOf(getName());
+    }
+    /** How many of them. */
+    public int getUnknownCount() { return unknown.size(); }
+    /** Which launch of the job's script this is (1: the first that names the backend). */
+    public int getLaunch() { return launch; }
+
+    /** The fingerprint identity of the job's attention backend (a later launch of the same script: with its ordinal). */
+    public String identity() { return "training_job:" + jobName + "/attention_backend" + (launch > 1 ? "#" + launch : ""); }
 
     @Override public String toString() {
         return "AttentionBackendFact[" + jobName + " " + backend + " " + getSettingsWords() + " intended=" + intended + "]";

@@ -482,13 +482,31 @@ public final class Specs {
      *                    {@code --attention-backend}, NeMo 2's and Megatron-Bridge's attention_backend), which Megatron-Core
      *                    checks the NVTE_*_ATTN variables against (PAR018); null when not written, or where no
      *                    Megatron-Core model is built (--use-legacy-models) or the format is not Megatron's
+     * @param launches    in a launch script, each command that names the backend with the NVTE_*_ATTN variables as that
+     *                    command sees them (PAR018 judges each); empty where the job's env is what its one launch sees
      */
     public record Attention(Located<Long> window, Located<Long> fullEvery, Located<Boolean> sinks, Located<Long> kvLoraRank,
                             Located<Long> qLoraRank, Located<Long> qkHeadDim, Located<Long> qkRopeHeadDim, Located<Long> vHeadDim,
-                            Located<String> kernel, Located<String> backend) {
+                            Located<String> kernel, Located<String> backend, List<BackendLaunch> launches) {
+        public Attention {
+            launches = launches == null ? List.of() : List.copyOf(launches);
+        }
         public boolean empty() {
             return window == null && fullEvery == null && sinks == null && kvLoraRank == null && qLoraRank == null && qkHeadDim == null
                     && qkRopeHeadDim == null && vHeadDim == null && kernel == null && backend == null;
+        }
+    }
+
+    /**
+     * One launch command that names Megatron-Core's attention backend, with Transformer Engine's NVTE_*_ATTN variables as
+     * that command's process gets them (PAR018): {@code known} the values gpulint reads (as the process's string), {@code
+     * unknown} those set to a value it cannot read (a shell expansion of an unknown variable, a YAML value Kubernetes
+     * refuses), as written; a variable in neither is unset.
+     */
+    public record BackendLaunch(Located<String> backend, Map<String, Located<String>> known, Map<String, Located<String>> unknown) {
+        public BackendLaunch {
+            known = Map.copyOf(known);
+            unknown = Map.copyOf(unknown);
         }
     }
 

@@ -51,34 +51,102 @@ final class AttentionBackends {
     private static final List<String> BACKENDS = List.of("flash", "fused", "unfused", "local", "auto");
 
     /**
-     * The NVTE_*_ATTN variables of a job as the launch that names its backend sees them (PAR018 judges them against it): the
+     * The NVTE_*_ATTN variables of a job as each launch that names its backend sees them (PAR018 judges them against it): the
      * value in effect at the command that writes the backend ({@link LaunchEnvironment}), not the first statement that
      * {@link JobDraft#env} binds. {@code export NVTE_FUSED_ATTN=0} then {@code =1}, an {@code unset}, an export after the
      * launch or a {@code NAME=value} before another command would otherwise be judged as the value Megatron-Core reads. A
      * variable the script does not set before that command keeps its value in {@code base}, the environment the script
-     * starts with (a container's env, SkyPilot's envs; none for a batch script), or is left out; one the launcher sets
-     * itself (srun --export, mpirun -x) stays as bound; one of a value gpulint cannot tell is left out (not judged). No
-     * change where no script's command writes the backend.
+     * starts with (a container's env, SkyPilot's envs, the caller's exports at {@code srun bash train.sh}; none for a batch
+     * script), or is unset; one the launcher sets itself (srun --export, mpirun -x) stays as bound; one of a value gpulint
+     * cannot tell (a word not {@link Word#known}) is kept apart as unknown, and the others are still judged. The job's env
+     * takes the variables as the first such command sees them; {@link JobDraft#backendLaunches} has every such command of
+     * that script (another launch after it, with its own environment, is judged on its own). No change where no script's
+     * command writes the backend.
      */
-    static void launchEnvironment(JobDraft j, List<Shell.Script> scripts, List<Launchers.EnvSet> launcherSet,
-                                  Map<String, Located<String>> base) {
+    static void launchEnvironment(JobDraft j, List<Shell.Script> scripts, List<Launchers.EnvSet> launcherSet, Map<String, Word> base) {
         if (j.attentionBackend == null) return;
         for (Shell.Script script : scripts) {
-            int c = LaunchEnvironment.commandAt(script, j.attentionBackend.span());
-            if (c < 0) continue;
-            Map<String, Shell.Assignment> env = LaunchEnvironment.at(script, c, base.keySet());
-            for (String name : AttentionBackendFact.VARIABLES) {
-                if (launcherSet.stream().anyMatch(e -> e.name().equals(name))) continue;
-                Located<String> v = base.get(name);
-                if (env.containsKey(name)) {
-                    Shell.Assignment a = env.get(name);
-                    v = a == null || a.value() == null || !a.value().known() ? null : new Located<>(a.value().text(), a.value().span());
+            int first = LaunchEnvironment.commandAt(script, j.attentionBackend.span());
+            if (first < 0) continue;
+            List<Specs.BackendLaunch> launches = new java.util.ArrayList<>();
+            List<Shell.Command> commands = script.commands();
+            for (int c = first; c < commands.size() && launches.size() < MAX_LAUNCHES; c++) {
+                Located<String> backend = c == first ? j.attentionBackend : backend(commands.get(c));
+                if (backend == null) continue;
+                Map<String, Shell.Assignment> env = LaunchEnvironment.at(script, c, base.keySet());
+                Map<String, Located<String>> known = new java.util.LinkedHashMap<>(), unknown = new java.util.LinkedHashMap<>();
+                for (String name : AttentionBackendFact.VARIABLES) {
+                    if (launcherSet.stream().anyMatch(e -> e.name().equals(name))) {
+                        if (j.env.get(name) != null) known.put(name, j.env.get(name));
+                        continue;
+                    }
+                    Word v = base.get(name);
+                    if (env.containsKey(name)) {
+                        Shell.Assignment a = env.get(name);
+                        v = a == null ? null : a.value() != null && literal(a.value()) ? a.value() : new Word("", false, a.nameSpan());
+                    }
+                    if (v == null) continue;
+                    (v.known() ? known : unknown).put(name, new Located<>(v.text(), v.span()));
                 }
-                if (v == null) j.env.remove(name);
-                else if (j.env.containsKey(name) || j.env.size() < Specs.MAX_ENV) j.env.put(name, v);
+                if (c == first) {
+                    for (String name : AttentionBackendFact.VARIABLES) {
+                        if (launcherSet.stream().anyMatch(e -> e.name().equals(name))) continue;
+                        Located<String> v = known.get(name);
+                        if (v == null) j.env.remove(name);
+                        else if (j.env.containsKey(name) || j.env.size() < Specs.MAX_ENV) j.env.put(name, v);
+                    }
+                }
+                launches.add(new Specs.BackendLaunch(backend, known, unknown));
             }
+            j.backendLaunches = launches;
             return;
         }
+    }
+
+    /**
+     * A script's word the process gets exactly as gpulint reads it: known, and its span holding the value alone, bare or
+     * quoted (not an expansion such as {@code ${FUSED:-0}}, whose default gpulint reads but the environment may override).
+     */
+    static boolean literal(Word w) {
+        String value = w.text();
+        dev.gpulint.core.Span span = w.span();
+        if (!w.known() || value.isEmpty() || value.length() > 64 || span == null || span.startLine() != span.endLine()) return false;
+        int width = span.endColumn() - span.startColumn(), n = value.codePointCount(0, value.length());
+        return width == n || width == n + 2;
+    }
+
+    /**
+     * The variables of the environment a container or task starts with, for PAR018, where no script of its command names
+     * the backend (an exec-form Kubernetes command: {@code [torchrun, ..., --attention-backend=auto]}): one launch that sees
+     * them as written. No change where a script's command already gave the launches.
+     */
+    static void startEnvironment(JobDraft j, Map<String, Word> base) {
+        if (j.attentionBackend == null || !j.backendLaunches.isEmpty()) return;
+        Map<String, Located<String>> known = new java.util.LinkedHashMap<>(), unknown = new java.util.LinkedHashMap<>();
+        for (String name : AttentionBackendFact.VARIABLES) {
+            Word v = base.get(name);
+            if (v != null) (v.known() ? known : unknown).put(name, new Located<>(v.text(), v.span()));
+        }
+        j.backendLaunches = List.of(new Specs.BackendLaunch(j.attentionBackend, known, unknown));
+    }
+
+    /** The most launches of one script PAR018 judges apart (the first {@value} commands that name the backend). */
+    static final int MAX_LAUNCHES = 16;
+
+    /**
+     * The backend one command names for Megatron-Core ({@code --attention-backend flash} beside one of Megatron-LM's own
+     * flags, not under {@code --use-legacy-models}), as {@link MegatronAdapter} reads a script's first; null for any other
+     * command.
+     */
+    private static Located<String> backend(Shell.Command command) {
+        Launchers.Launch l = new Launchers.Launch();
+        Launchers.scan(command.words(), l);
+        Word ab = l.planFlags.get("--attention-backend");
+        if (ab == null || !ab.known() || on(l.planFlags.get("--use-legacy-models"))
+                || l.flags.keySet().stream().noneMatch(Launchers.MEGATRON_FLAGS::contains)) return null;
+        String v = ab.text().strip().toLowerCase(Locale.ROOT);
+        if (v.startsWith("attnbackend.")) v = v.substring("attnbackend.".length());
+        return BACKENDS.contains(v) ? new Located<>(v, ab.span()) : null;
     }
 
     /** Megatron's switches that run a flash kernel in the legacy model (Megatron-LM since 2023, Megatron-DeepSpeed). */

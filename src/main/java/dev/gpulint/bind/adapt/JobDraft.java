@@ -145,6 +145,12 @@ final class JobDraft {
     Located<String> configRef;
     /** Scripts a launch script runs ({@code srun bash train.sh}): their launches are this job's when they are linted too. */
     final List<Word> srunScripts = new ArrayList<>();
+    /** A launch script's own script and the variables its launchers set (srun --export, mpirun -x): a caller's environment at
+     *  {@code srun bash train.sh} is read from them when the callee's launch names the attention backend (ScriptLinks). */
+    dev.gpulint.bind.adapt.shell.Shell.Script script;
+    List<dev.gpulint.bind.adapt.shell.Launchers.EnvSet> launcherEnv = List.of();
+    /** Each launch command naming the attention backend with its NVTE_*_ATTN (AttentionBackends.launchEnvironment). */
+    List<Specs.BackendLaunch> backendLaunches = List.of();
     Span span;
     /** The format's own key of each bound value (tensor_model_parallel_size, --num-layers), for messages. */
     final Map<Located<?>, String> keys = new java.util.IdentityHashMap<>();
@@ -314,7 +320,7 @@ final class JobDraft {
 
     private Specs.Attention attention() {
         Specs.Attention a = new Specs.Attention(window, fullEvery, sinks, kvLoraRank, qLoraRank, qkHeadDim, qkRopeHeadDim, vHeadDim,
-                attentionKernel, attentionBackend);
+                attentionKernel, attentionBackend, attentionBackend == null ? List.of() : backendLaunches);
         return a.empty() ? null : a;
     }
 

@@ -87,7 +87,8 @@ final class KubernetesAdapter implements FormatAdapter {
     }
 
     /** A container's env entry with a value. */
-    private record EnvVar(String name, String value, Span span) {}
+    /** A container's variable; {@code string}: the value is a YAML string (quoted, or plain that YAML reads as one). */
+    private record EnvVar(String name, String value, Span span, boolean string) {}
 
     /** What the containers of one pod get and say. */
     private static final class Pod {
@@ -187,9 +188,14 @@ final class KubernetesAdapter implements FormatAdapter {
             j.exports(p.exports, "export in the command");
             LaunchStatements.apply(j, p.launch);
             // the command's script starts with the container's env and may change it before the launch (PAR018's variables)
-            Map<String, Located<String>> base = new java.util.LinkedHashMap<>();
-            for (EnvVar e : p.env) base.putIfAbsent(e.name(), new Located<>(e.value(), e.span()));
+            // (a value Kubernetes does not read as a string, value: 0, is refused with the object: unknown to PAR018; a
+            // $(VAR) reference is expanded by Kubernetes from other variables: unknown too, as any value with a $)
+            Map<String, Word> base = new java.util.LinkedHashMap<>();
+            for (EnvVar e : p.env) {
+                base.putIfAbsent(e.name(), new Word(e.value(), e.string() && !e.value().contains("$"), e.span()));
+            }
             AttentionBackends.launchEnvironment(j, p.launch.scripts, p.launch.env, base);
+            AttentionBackends.startEnvironment(j, base);
         }
         MappingNode annotations = map(meta, "annotations");
         if (annotations != null && annotations.get("k8s.v1.cni.cncf.io/networks").isPresent()) j.rdmaByAccess = true;
@@ -345,7 +351,9 @@ final class KubernetesAdapter implements FormatAdapter {
             for (MappingNode e : maps(c, "env")) {
                 ScalarNode n = scalar(e, "name");
                 ScalarNode v = scalar(e, "value");
-                if (n != null && v != null && !v.isNull()) p.env.add(new EnvVar(n.text(), v.text(), v.span()));
+                if (n != null && v != null && !v.isNull()) {
+                    p.env.add(new EnvVar(n.text(), v.text(), v.span(), v.quoted() || YamlScalars.kubernetesString(v.text())));
+                }
             }
             List<Word> words = new ArrayList<>();
             for (String k : List.of("command", "args")) Launchers.command(c.get(k).orElse(null), source, p.launch, words, p.exports);

@@ -113,6 +113,8 @@ final class LaunchScriptAdapter implements FormatAdapter {
         sb.state(j);
         LaunchStatements.apply(j, l);
         j.exports(script.assignments(), "export");
+        j.script = script;
+        j.launcherEnv = l.env;
         AttentionBackends.launchEnvironment(j, List.of(script), l.env, Map.of());
         if (srun.nodes != null) j.state("nodes", Launchers.number(srun.nodes), "srun --nodes", StatedKind.LAUNCHER, srun.nodes.span());
         boolean directRanks = srun.python && l.torchPerNode == null && l.deepspeedGpus == null && l.mpiRanks == null;

@@ -1,12 +1,18 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.bind.adapt.shell.Launchers;
+import dev.gpulint.bind.adapt.shell.Shell;
 import dev.gpulint.bind.adapt.shell.Shell.Word;
+import dev.gpulint.facts.AttentionBackendFact;
+import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs.Stated;
 import dev.gpulint.spec.Specs.StatedKind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -32,7 +38,7 @@ final class ScriptLinks {
             for (Word w : caller.srunScripts) {
                 JobDraft callee = find(all, w.text(), d -> d != caller && d.format.equals(LaunchScriptAdapter.FORMAT) && !merged.contains(d));
                 if (callee == null || callee.srunScripts.stream().anyMatch(x -> find(all, x.text(), d -> d == caller) != null)) continue;
-                absorb(caller, callee);
+                absorb(caller, callee, w);
                 merged.add(callee);
                 break;
             }
@@ -61,7 +67,7 @@ final class ScriptLinks {
     }
 
     /** The callee's launch becomes the caller's: its statements, and every value the caller does not state. */
-    private static void absorb(JobDraft a, JobDraft b) {
+    private static void absorb(JobDraft a, JobDraft b, Word call) {
         for (Stated s : b.stated) {
             String where = s.where() + " in " + b.file;
             a.stated.add(new Stated(s.quantity(), s.value(), where, s.kind(), s.span()));
@@ -86,14 +92,44 @@ final class ScriptLinks {
         if (a.micro == null && a.global == null) { a.micro = b.micro; a.global = b.global; }
         for (var e : b.env.entrySet()) a.env.putIfAbsent(e.getKey(), e.getValue());
         if (a.attentionBackend == null && b.attentionBackend != null) {
-            // the callee's launch names Megatron-Core's backend (PAR018): it runs with the caller's exports, and with its own
-            // NVTE_*_ATTN over them (set later, as that launch sees them: AttentionBackends.launchEnvironment)
+            // the callee's launch names Megatron-Core's backend (PAR018): it starts with what the caller's environment holds
+            // at the call (srun bash train.sh: an export after it, or one unset before it, does not reach it), and its own
+            // NVTE_*_ATTN over them (AttentionBackends.launchEnvironment walks the callee's script from there)
             a.attentionBackend = b.attentionBackend;
-            for (String name : dev.gpulint.facts.AttentionBackendFact.VARIABLES) if (b.env.containsKey(name)) a.env.put(name, b.env.get(name));
+            List<Launchers.EnvSet> calleeSet = b.launcherEnv;
+            for (String name : AttentionBackendFact.VARIABLES) {
+                if (calleeSet.stream().anyMatch(e -> e.name().equals(name)) && b.env.containsKey(name)) a.env.put(name, b.env.get(name));
+            }
+            if (a.script != null && b.script != null) {
+                AttentionBackends.launchEnvironment(a, List.of(b.script), calleeSet, callerEnvironment(a, call));
+            }
         }
         if (a.deepspeedRef == null) a.deepspeedRef = b.deepspeedRef;
         if (a.configRef == null) a.configRef = b.configRef;
         a.keys.putAll(b.keys);
+    }
+
+    /**
+     * NVTE_FLASH_ATTN, NVTE_FUSED_ATTN and NVTE_UNFUSED_ATTN as the caller's environment holds them when it runs the callee
+     * at {@code call}: its exports before that command ({@link LaunchEnvironment}), or the value its srun sets (srun
+     * --export=ALL,NAME=value); a value gpulint cannot read is an unknown word.
+     */
+    private static Map<String, Word> callerEnvironment(JobDraft a, Word call) {
+        Map<String, Word> out = new LinkedHashMap<>();
+        int at = LaunchEnvironment.commandAt(a.script, call.span());
+        if (at < 0) return out;
+        Map<String, Shell.Assignment> env = LaunchEnvironment.at(a.script, at, Set.of());
+        for (String name : AttentionBackendFact.VARIABLES) {
+            if (a.launcherEnv.stream().anyMatch(e -> e.name().equals(name))) {
+                Located<String> v = a.env.get(name);
+                if (v != null) out.put(name, new Word(v.value(), true, v.span()));
+                continue;
+            }
+            if (!env.containsKey(name) || env.get(name) == null) continue;
+            Shell.Assignment s = env.get(name);
+            out.put(name, s.value() != null && AttentionBackends.literal(s.value()) ? s.value() : new Word("", false, s.nameSpan()));
+        }
+        return out;
     }
 
     /**

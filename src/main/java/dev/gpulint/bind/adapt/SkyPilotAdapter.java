@@ -90,8 +90,14 @@ final class SkyPilotAdapter implements FormatAdapter {
             j.state("world", JobDraft.product(j.nodes, j.gpusPerNode), "num_nodes × accelerators", StatedKind.RESOURCE, j.gpusPerNode.span());
             j.state("per_node", j.gpusPerNode, "resources.accelerators", StatedKind.RESOURCE);
         }
-        // the environment setup and run each start with: envs (setup's exports do not reach run, another shell)
-        Map<String, Located<String>> base = new LinkedHashMap<>(j.env);
+        // the environment setup and run each start with: envs (setup's exports do not reach run, another shell), each value
+        // as the process gets it (YamlScalars.pythonString: SkyPilot's str() of what YAML read; a float or an expansion unknown)
+        Map<String, Shell.Word> base = new LinkedHashMap<>();
+        for (Map.Entry<String, Located<String>> e : j.env.entrySet()) {
+            ScalarNode s = envs == null ? null : scalar(envs, e.getKey());
+            String v = s == null || s.quoted() ? e.getValue().value() : YamlScalars.pythonString(e.getValue().value());
+            base.put(e.getKey(), new Shell.Word(v == null ? e.getValue().value() : v, v != null && !v.contains("$"), e.getValue().span()));
+        }
         for (String block : new String[] {"setup", "run"}) {
             ScalarNode s = scalar(root, block);
             if (s == null || s.isNull()) continue;
@@ -101,6 +107,7 @@ final class SkyPilotAdapter implements FormatAdapter {
             LaunchStatements.apply(j, l);
             AttentionBackends.launchEnvironment(j, List.of(script), l.env, base);
         }
+        AttentionBackends.startEnvironment(j, base);
         return j;
     }
 

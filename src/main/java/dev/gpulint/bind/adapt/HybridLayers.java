@@ -39,8 +39,18 @@ final class HybridLayers {
         if (!on && (pattern == null || !pattern.known() || pattern.text().isBlank())) return;
         String kinds = null, layers = null;
         if (pattern != null && pattern.known()) {
-            // unquoted already: the shell's words and YAML's scalars come without their quotes (HybridLayersTest)
-            String p = pattern.text().strip();
+            // unquoted already: the shell's words and YAML's scalars come without their quotes (HybridLayersTest); ASCII blanks
+            // around it trimmed, any other space kept, as Megatron-Core refuses it (HybridPattern.blank)
+            String p = HybridPattern.strip(pattern.text());
+            if (p.length() > HybridPattern.MAX_CHARS) {
+                // the native field's bound (Schema.HYBRID_LAYERS): checked before any pass over the text, so the work stays linear in
+                // what was read and the estimate never holds a pattern past it
+                DraftValues.refuse(j, pattern.span(), patternFlag, p, "at most " + HybridPattern.MAX_CHARS + " characters (layer symbols,"
+                        + " '|' and the MTP blocks after '/'; it has " + p.length() + "), the bound model.hybrid.pattern has, far above any"
+                        + " published model's 118 layers", "every layer of --num-layers is priced as attention + MLP (MoE where the job"
+                        + " states experts), its Mamba-2 layers included");
+                return;
+            }
             // the decoder's layers: before the first '/' (what follows are the MTP layers' blocks), '|' between stages,
             // each segment a stage's layers (DraftBounds checks them against pp and makes them the job's split)
             // one read of the pattern: its decoder, stages, MTP groups and the letters priced as another kind
@@ -52,7 +62,7 @@ final class HybridLayers {
             HybridPattern.Bad bad = read == null ? HybridPattern.firstBad(p) : null;
             if (bad != null) {
                 // a character Megatron-Core's parse_segment_layers refuses: SYN002 at it, and the job is priced without the pattern
-                int lead = pattern.text().length() - pattern.text().stripLeading().length();
+                int lead = HybridPattern.leading(pattern.text());
                 DraftValues.refuse(j, DraftBounds.at(new Located<>(pattern.text(), pattern.span()), lead + bad.index()), patternFlag, p,
                         "layer symbols Megatron-Core knows, one per layer (character " + (bad.index() + 1) + " is " + bad.why() + ")",
                         "every layer of --num-layers is priced as attention + MLP (MoE where the job states experts), its Mamba-2"

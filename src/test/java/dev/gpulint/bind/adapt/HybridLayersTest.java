@@ -252,4 +252,53 @@ class HybridLayersTest {
         // a well-formed group is quiet
         assertEquals(List.of(), Foreign.syn002(Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"[M-][M*]M-M-\""))));
     }
+    /**
+     * A script's pattern has the native field's bound (HybridPattern.MAX_CHARS, 65,536 characters, '|' and '/' counted): past
+     * it, SYN002 at the flag's value, said before any pass over it, and the job priced without the pattern; at it, read.
+     */
+    @Test
+    @dev.gpulint.testing.CpuLimit(seconds = 30)
+    void aPatternPastTheBoundIsSyn002AtTheFlag() {
+        Model past = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"" + "M".repeat(65_535) + "/*-\""));
+        List<String> syn = Foreign.syn002(past);
+        assertEquals(1, syn.size(), syn.toString());
+        assertTrue(syn.get(0).startsWith("10:27 '--hybrid-layer-pattern' is 'MMMM"), syn.get(0));
+        assertTrue(syn.get(0).endsWith("…'; expected at most 65536 characters (layer symbols, '|' and the MTP blocks after '/'; it has"
+                + " 65538), the bound model.hybrid.pattern has, far above any published model's 118 layers; the value is left out, so"
+                + " every layer of --num-layers is priced as attention + MLP (MoE where the job states experts), its Mamba-2 layers"
+                + " included."), syn.get(0));
+        assertNull(past.jobs().get(0).model().hybrid());
+        assertNull(past.jobs().get(0).model().mtp(), "nothing of it read, its MTP groups neither");
+        // the bound itself reads (its length is not --num-layers: PAR014's, not this finding)
+        Model at = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"" + "M".repeat(65_533) + "/*-\""));
+        assertEquals(List.of(), Foreign.syn002(at));
+        assertEquals(65_533, at.jobs().get(0).model().hybrid().pattern().value().length());
+    }
+
+    /**
+     * A space inside or around a script's pattern: Megatron-Core strips nothing (hybrid_layer_allocation.py's _validate_pattern
+     * checks every character against its Symbols), so a quoted no-break space (U+00A0) or other non-ASCII space is SYN002 at
+     * that character, as the native field refuses it; ASCII blanks around it are trimmed, as the native field trims them.
+     */
+    @Test
+    void aNonAsciiSpaceInThePatternIsSyn002AtIt() {
+        for (String space : List.of("\u00a0", "\u3000", "\u2007")) {
+            for (String written : List.of("M-M*M-M-" + space, space + "M-M*M-M-", "M-M*" + space + "M-M-")) {
+                Model m = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"" + written + "\""));
+                String hex = String.format("U+%04X", (int) space.charAt(0));
+                assertEquals(List.of("10:" + (28 + written.indexOf(space)) + " '--hybrid-layer-pattern' is '" + written + "'; expected layer"
+                        + " symbols Megatron-Core knows, one per layer (character " + (written.indexOf(space) + 1) + " is " + hex + " (a space),"
+                        + " not a layer symbol Megatron-Core knows (M Mamba-2, G gated delta net, * attention, D DeepSeek sparse attention, +"
+                        + " MLA, C, H and W DeepSeek-V4 attention, - MLP, E MoE, '[' ']' a group, '|' a stage boundary, '/' the MTP blocks);"
+                        + " its parse_segment_layers raises \"" + hex + " (a space) is not a valid layer symbol\"); the value is left out, so"
+                        + " every layer of --num-layers is priced as attention + MLP (MoE where the job states experts), its Mamba-2 layers"
+                        + " included, and Megatron stops at start-up."), Foreign.syn002(m), written);
+                assertNull(m.jobs().get(0).model().hybrid(), written);
+            }
+        }
+        // quiet: ASCII blanks inside the quotes, around the pattern
+        Model quiet = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\" M-M*M-M-\\t\""));
+        assertEquals(List.of(), Foreign.syn002(quiet));
+        assertEquals("M-M*M-M-", quiet.jobs().get(0).model().hybrid().pattern().value());
+    }
 }

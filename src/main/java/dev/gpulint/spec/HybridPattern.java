@@ -111,6 +111,12 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
         };
     }
 
+    /**
+     * {@link #priced}'s words for {@code G} priced as Mamba-2, which a Megatron script's reader takes out when the job writes the
+     * gated delta net's own sizes and the G layers are priced as Megatron-Core builds them (bind/adapt/HybridLayers).
+     */
+    public static final String GDN_AS_MAMBA = "G (gated delta net, GDN) as M (Mamba-2)";
+
     /** What a newer letter is, as Megatron-Core's Symbols names it. */
     private static String name(char c) {
         return switch (c) {
@@ -160,7 +166,7 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
         MtpRead m = mtpRead(after);
         if (m.problem == null && m.groups != null) for (char c : after.toCharArray()) if (c != '/' && kind(c) != c) newer.add(c);
         List<String> said = new ArrayList<>();
-        for (char c : newer) said.add(name(c) + " as " + (kind(c) == 'M' ? "M (Mamba-2)" : "* (attention of the job's variant)"));
+        for (char c : newer) said.add(c == 'G' ? GDN_AS_MAMBA : name(c) + " as " + (kind(c) == 'M' ? "M (Mamba-2)" : "* (attention of the job's variant)"));
         if (grouped) said.add("each bracketed group [...] as its letters, one layer each");
         return new HybridPattern(decoder.toString(), piped ? stages : List.of(), m.groups, m.problem,
                 said.isEmpty() ? null : String.join(", ", said));

@@ -301,4 +301,45 @@ class HybridLayersTest {
         assertEquals(List.of(), Foreign.syn002(quiet));
         assertEquals("M-M*M-M-", quiet.jobs().get(0).model().hybrid().pattern().value());
     }
+    /**
+     * A pattern of gated delta nets (G) with their --linear-* sizes (Megatron-Core's TransformerConfig linear_* fields): the G
+     * layers are the job's mixers, priced as GatedDeltaNet (MambaLayers.Gdn), and the G-as-Mamba-2 line is gone; beside M
+     * layers the sizes are not used and that is said; a size that is no whole number from 1 to 65,536 is SYN002 at it.
+     */
+    @Test
+    void aGdnPatternsLinearSizesAreItsMixers() {
+        String qwen = MODEL_ARGS.replace("--num-layers: 8", "--num-layers: 10").replace("\"M-M*M-M-\"", "\"GEGEGE*EGE\"")
+                .replace("  --seq-length: 4096\n", "  --seq-length: 4096\n  --num-experts: 16\n  --linear-num-key-heads: 8\n"
+                        + "  --linear-num-value-heads: 16\n  --linear-value-head-dim: 64\n");
+        Specs.Job j = Foreign.bind("model_config.yaml", qwen);
+        Specs.Gdn g = j.model().hybrid().gdn();
+        assertEquals(List.of(8L, 16L, 64L), List.of(g.keyHeads().value(), g.valueHeads().value(), g.valueHeadDim().value()));
+        assertNull(g.keyHeadDim(), "not written: Megatron-Core's default, said by the estimate");
+        assertNull(g.conv());
+        assertEquals("MEMEME*EME", j.model().hybrid().pattern().value(), "the mixers' places, G held as M");
+        assertEquals(List.of(), j.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern (")).toList(),
+                "G priced as Megatron builds it: no stand-in line");
+        // a newer attention letter beside them keeps its own stand-in line, without G's
+        Specs.Job dsa = Foreign.bind("model_config.yaml", qwen.replace("\"GEGEGE*EGE\"", "\"GEGEGEDEGE\""));
+        assertEquals(List.of("--hybrid-layer-pattern (4 gated delta net, 1 attention and 5 MoE layers as priced): Megatron-Core's newer"
+                + " layer symbols are priced as the kind the estimate has nearest them: D (DeepSeek sparse attention, DSA) as * (attention"
+                + " of the job's variant); the layer count is the pattern's, each such layer's time and memory are its stand-in's"),
+                dsa.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern (")).toList());
+        // beside Mamba-2 layers: one mixer kind is priced, so G stays Mamba-2 and the sizes are said not used
+        Specs.Job both = Foreign.bind("model_config.yaml", qwen.replace("\"GEGEGE*EGE\"", "\"GEMEGE*EGE\""));
+        assertNull(both.model().hybrid().gdn());
+        assertEquals(List.of("--linear-num-key-heads, --linear-num-value-heads, --linear-value-head-dim beside a --hybrid-layer-pattern of"
+                + " both M (Mamba-2) and G (gated delta net) layers: the estimate prices one mixer kind, so its G layers are priced as"
+                + " Mamba-2 layers and these sizes are not used"), both.origin().unpriced().stream().filter(s -> s.startsWith("--linear")).toList());
+        // without G the flags are not this reader's (a GPT model's --experimental-attention-variant): not read, nothing said
+        Specs.Job noG = Foreign.bind("model_config.yaml", qwen.replace("\"GEGEGE*EGE\"", "\"MEMEME*EME\""));
+        assertNull(noG.model().hybrid().gdn());
+        assertEquals(List.of(), noG.origin().unpriced().stream().filter(s -> s.startsWith("--linear")).toList());
+        // a size Megatron's argparse or GatedDeltaNet refuses: SYN002 at it, taken as not written
+        Model zero = Foreign.model("model_config.yaml", qwen.replace("--linear-num-key-heads: 8", "--linear-num-key-heads: 0"));
+        assertEquals(List.of("13:27 '--linear-num-key-heads' is '0'; expected a whole number from 1 to 65536 (Megatron's argparse takes an"
+                + " int; its GatedDeltaNet divides its heads and widths by tp); the value is left out, so the estimate takes Megatron-LM's"
+                + " default for it."), Foreign.syn002(zero));
+        assertNull(zero.jobs().get(0).model().hybrid().gdn().keyHeads());
+    }
 }

@@ -13,7 +13,9 @@ import java.util.List;
  * <p>Megatron-Core's newer letters ({@code Symbols} in megatron/core/models/hybrid/layers/utils.py at
  * 089b33b8104aa3ddf10d97e601ab03eaf6836ae2, its {@code LAYER_CONFIG_MAP}) are read and priced as the kind the estimate has
  * nearest them, and {@link #priced} says so for the plan's assumptions: {@code G} (GDN, a gated delta net:
- * megatron/core/ssm/gated_delta_net.py, a linear-time recurrent sequence mixer) as {@code M}; {@code D} (DeepSeek sparse
+ * megatron/core/ssm/gated_delta_net.py, a linear-time recurrent sequence mixer) as {@code M} (a Megatron script that writes the
+ * GDN's {@code --linear-*} sizes gets its G layers priced as gated delta nets instead: bind/adapt/HybridLayers,
+ * derive/estimate/MambaLayers.Gdn); {@code D} (DeepSeek sparse
  * attention, DSALayerConfig), {@code +} (multi-latent attention, MLALayerConfig), {@code C}, {@code H} and {@code W}
  * (DeepSeek-V4 compressed sparse, heavily compressed and window-only attention, CSALayerConfig of compress ratio 4, 128 and 0)
  * as {@code *}, attention of the job's own variant. A bracketed group {@code [M*E]} (GROUP_START / GROUP_END, one nested

@@ -22,7 +22,9 @@ import java.util.Map;
  * {@code --num-layers} as attention + MLP (or MoE), and the plan says so in its assumptions; so is Nemotron 3 Super's
  * {@code --moe-latent-size} (experts on a latent projection of h), which the estimate does not price. Megatron-Core's newer
  * letters (G, D, +, C, H, W and {@code [...]} groups) are priced as the kind {@link HybridPattern} names for each, said in the
- * assumptions; a character its parse_segment_layers refuses is SYN002 at that character ({@link HybridPattern#firstBad}).
+ * assumptions, but a pattern of G layers (and no M) beside a {@code --linear-*} size: its G layers are Megatron-Core's
+ * GatedDeltaNet of those sizes ({@link Specs.Gdn}, priced by derive/estimate/MambaLayers.Gdn); a pattern past
+ * {@link HybridPattern#MAX_CHARS} characters is SYN002 at the flag, and only ASCII blanks around it are trimmed; a character its parse_segment_layers refuses is SYN002 at that character ({@link HybridPattern#firstBad}).
  * Bounded: one pass over the pattern.
  */
 final class HybridLayers {

@@ -277,16 +277,21 @@ public final class Binder {
             case ORDER -> order(key, s, path);
             case HYBRID_PATTERN -> {
                 // one character per decoder layer (Megatron-Core's hybrid_override_pattern), '|' between pipeline stages and
-                // the MTP blocks after the first '/' (kept as written: SpecBuilder reads the decoder's part), bounded before it is read
-                String p = t.strip();
+                // the MTP blocks after the first '/' (kept as written: SpecBuilder reads the decoder's part), bounded before it is read;
+                // only ASCII whitespace around it is trimmed, as the schema's pattern trims it: Megatron-Core refuses any other space
+                String p = dev.gpulint.spec.HybridPattern.strip(t);
                 if (p.length() <= Schema.HYBRID_LAYERS && dev.gpulint.spec.HybridPattern.valid(p)) {
                     values.put(s, p);
                 } else {
+                    int space = p.length() <= Schema.HYBRID_LAYERS ? dev.gpulint.spec.HybridPattern.firstSpace(p) : -1;
                     typeError(s, path, "'" + name + "' is '" + Quantities.shortText(t) + "': one character per layer, M (Mamba-2), * (attention),"
                             + " - (MLP) or E (MoE), '|' between pipeline stages and the MTP layers' blocks after a '/' (one group per MTP layer, every"
                             + " group the same, at most " + dev.gpulint.spec.HybridPattern.MAX_MTP + "), 1 to "
                             + Schema.HYBRID_LAYERS + " characters, as Megatron-Core's hybrid_override_pattern writes"
-                            + " them; the estimate prices every layer as a transformer layer without it");
+                            + " them" + (space < 0 ? "" : " (character " + (space + 1) + " of the pattern is "
+                            + dev.gpulint.spec.HybridPattern.shown(p.charAt(space)) + ": Megatron-Core strips nothing and refuses every"
+                            + " character but the layer symbols; only ASCII blanks around the pattern are trimmed here)")
+                            + "; the estimate prices every layer as a transformer layer without it");
                 }
             }
             case LAYER_PATTERN -> {

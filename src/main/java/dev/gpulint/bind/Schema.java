@@ -21,9 +21,10 @@ public final class Schema {
 
     /**
      * The most layers a native hybrid pattern, and the largest Mamba-2 size model.hybrid, states: 65,536, the bound a
-     * Megatron script's --mamba-* sizes have (bind/adapt/HybridLayers.MAX_SIZE), far above any published model's.
+     * Megatron script's --mamba-* sizes and --hybrid-layer-pattern have (bind/adapt/HybridLayers.MAX_SIZE,
+     * spec/HybridPattern.MAX_CHARS), far above any published model's.
      */
-    public static final int HYBRID_LAYERS = 1 << 16;
+    public static final int HYBRID_LAYERS = dev.gpulint.spec.HybridPattern.MAX_CHARS;
 
     public record Field(String name, Type type, boolean required, Map<String, Field> children,
                         List<String> values, long min, long max) {

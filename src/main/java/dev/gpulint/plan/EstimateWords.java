@@ -62,8 +62,10 @@ public final class EstimateWords {
 
     static String ssd(Term.Ssd x) {
         return String.format(Locale.ROOT,
-                "hybrid Mamba-2 layers' conv1d and SSD chunk scan as HBM bytes (MambaLayers, docs/plan.md): %s per token per Mamba-2"
-                        + " layer, forward and backward, × %d of %d layers × %s tokens%s = %s at %.0f GB/s = %s per layer and micro-batch"
+                (x.gdn() ? "hybrid gated-delta-net layers' conv1d and chunked gated delta rule as HBM bytes (MambaLayers.Gdn, docs/plan.md):"
+                        + " %s per token per GDN layer" : "hybrid Mamba-2 layers' conv1d and SSD chunk scan as HBM bytes (MambaLayers,"
+                        + " docs/plan.md): %s per token per Mamba-2 layer")
+                        + ", forward and backward, × %d of %d layers × %s tokens%s = %s at %.0f GB/s = %s per layer and micro-batch"
                         + " (in the compute above: elementwise)",
                 Units.bytes(x.bytesPerToken()), x.mambaLayers(), x.layers(), Units.count(x.tokens()),
                 x.recompute() != 1 ? String.format(Locale.ROOT, " × %.2f (recomputed)", x.recompute()) : "",

@@ -13,7 +13,9 @@ import java.util.List;
  * <p>Megatron-Core's newer letters ({@code Symbols} in megatron/core/models/hybrid/layers/utils.py at
  * 089b33b8104aa3ddf10d97e601ab03eaf6836ae2, its {@code LAYER_CONFIG_MAP}) are read and priced as the kind the estimate has
  * nearest them, and {@link #priced} says so for the plan's assumptions: {@code G} (GDN, a gated delta net:
- * megatron/core/ssm/gated_delta_net.py, a linear-time recurrent sequence mixer) as {@code M}; {@code D} (DeepSeek sparse
+ * megatron/core/ssm/gated_delta_net.py, a linear-time recurrent sequence mixer) as {@code M} (a Megatron script that writes the
+ * GDN's {@code --linear-*} sizes gets its G layers priced as gated delta nets instead: bind/adapt/HybridLayers,
+ * derive/estimate/MambaLayers.Gdn); {@code D} (DeepSeek sparse
  * attention, DSALayerConfig), {@code +} (multi-latent attention, MLALayerConfig), {@code C}, {@code H} and {@code W}
  * (DeepSeek-V4 compressed sparse, heavily compressed and window-only attention, CSALayerConfig of compress ratio 4, 128 and 0)
  * as {@code *}, attention of the job's own variant. A bracketed group {@code [M*E]} (GROUP_START / GROUP_END, one nested
@@ -48,6 +50,59 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
     /** A place a pattern does not read, as parse_segment_layers refuses it: the character's index in the text and why. */
     public record Bad(int index, String why) {}
 
+    /**
+     * The most characters a written pattern has once {@link #strip stripped} ('|' and what follows '/' counted): 65,536, the
+     * native {@code model.hybrid.pattern}'s bound and a Megatron script's, far above any published model's (Nemotron-H 56B:
+     * 118 layers), so what the input drives stays bounded.
+     */
+    public static final int MAX_CHARS = 1 << 16;
+
+    /**
+     * Whether gpulint trims {@code c} around a pattern: ASCII's whitespace (Python's {@code string.whitespace}: space, tab,
+     * line feed, carriage return, U+000B and U+000C), what a shell's word splitting and YAML's plain scalars take off before
+     * Megatron reads the value. Megatron-Core strips nothing itself: its _validate_pattern (hybrid_layer_allocation.py at
+     * 7acb0753) checks {@code for char in pattern: if char not in valid_chars: raise ValueError}, with no {@code str.strip()}
+     * (which would also take U+00A0 and the other spaces Python's {@code str.isspace()} counts). So a no-break space (U+00A0),
+     * U+2007, U+202F, U+3000, U+FEFF or any other non-ASCII space is a character Megatron refuses, wherever it stands.
+     */
+    public static boolean blank(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0B || c == 0x0C;
+    }
+
+    /** {@code text} without the ASCII whitespace around it ({@link #blank}); other spaces stay, as Megatron-Core reads them. */
+    public static String strip(String text) {
+        int a = leading(text), b = text.length();
+        while (b > a && blank(text.charAt(b - 1))) b--;
+        return text.substring(a, b);
+    }
+
+    /** The ASCII whitespace characters before {@code text}'s first other one ({@link #blank}). */
+    public static int leading(String text) {
+        int a = 0;
+        while (a < text.length() && blank(text.charAt(a))) a++;
+        return a;
+    }
+
+    /**
+     * The index of the first space in {@code text} (ASCII's or any other: {@link Character#isWhitespace}, a Unicode space
+     * separator, U+FEFF), or -1: Megatron-Core refuses each as "not a valid layer symbol" ({@link #blank}).
+     */
+    public static int firstSpace(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isWhitespace(c) || Character.isSpaceChar(c) || c == '\uFEFF') return i;
+        }
+        return -1;
+    }
+
+    /** A character as a message shows it: itself, or its code point when it does not show (a space, a control, U+FEFF). */
+    public static String shown(char c) {
+        boolean invisible = Character.isWhitespace(c) || Character.isSpaceChar(c) || Character.isISOControl(c)
+                || Character.getType(c) == Character.FORMAT;
+        return invisible ? String.format(java.util.Locale.ROOT, "U+%04X", (int) c) + (Character.isSpaceChar(c) || Character.isWhitespace(c)
+                || c == '\uFEFF' ? " (a space)" : "") : "'" + c + "'";
+    }
+
     /** The kind the estimate prices a layer letter as (M, *, - or E), or 0: not a letter Megatron-Core knows. */
     static char kind(char c) {
         return switch (c) {
@@ -57,6 +112,12 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
             default -> 0;
         };
     }
+
+    /**
+     * {@link #priced}'s words for {@code G} priced as Mamba-2, which a Megatron script's reader takes out when the job writes the
+     * gated delta net's own sizes and the G layers are priced as Megatron-Core builds them (bind/adapt/HybridLayers).
+     */
+    public static final String GDN_AS_MAMBA = "G (gated delta net, GDN) as M (Mamba-2)";
 
     /** What a newer letter is, as Megatron-Core's Symbols names it. */
     private static String name(char c) {
@@ -107,7 +168,7 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
         MtpRead m = mtpRead(after);
         if (m.problem == null && m.groups != null) for (char c : after.toCharArray()) if (c != '/' && kind(c) != c) newer.add(c);
         List<String> said = new ArrayList<>();
-        for (char c : newer) said.add(name(c) + " as " + (kind(c) == 'M' ? "M (Mamba-2)" : "* (attention of the job's variant)"));
+        for (char c : newer) said.add(c == 'G' ? GDN_AS_MAMBA : name(c) + " as " + (kind(c) == 'M' ? "M (Mamba-2)" : "* (attention of the job's variant)"));
         if (grouped) said.add("each bracketed group [...] as its letters, one layer each");
         return new HybridPattern(decoder.toString(), piped ? stages : List.of(), m.groups, m.problem,
                 said.isEmpty() ? null : String.join(", ", said));
@@ -154,9 +215,9 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
                         + " \"'[' starts a layer group without a matching ']'.\" in that segment");
             } else {
                 char k = kind(c);
-                if (k == 0) return new Bad(i, "'" + c + "', not a layer symbol Megatron-Core knows (M Mamba-2, G gated delta net, * attention,"
+                if (k == 0) return new Bad(i, shown(c) + ", not a layer symbol Megatron-Core knows (M Mamba-2, G gated delta net, * attention,"
                         + " D DeepSeek sparse attention, + MLA, C, H and W DeepSeek-V4 attention, - MLP, E MoE, '[' ']' a group, '|' a"
-                        + " stage boundary, '/' the MTP blocks); its parse_segment_layers raises \"'" + c + "' is not a valid layer symbol\"");
+                        + " stage boundary, '/' the MTP blocks); its parse_segment_layers raises \"" + shown(c) + " is not a valid layer symbol\"");
                 if (c == '*' && star < 0) star = i;
                 if (k == '*' && c != '*' && mla < 0) mla = i;
                 if (open >= 0) inGroup++;
@@ -249,7 +310,7 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
         for (int i = 0; i < first.length(); i++) {
             char c = first.charAt(i);
             if (kind(c) == 0) {
-                return new MtpRead(null, "its MTP blocks after '/' hold '" + c + "', not a layer (M, G, *, D, +, C, H, W, - or E);"
+                return new MtpRead(null, "its MTP blocks after '/' hold " + shown(c) + ", not a layer (M, G, *, D, +, C, H, W, - or E);"
                         + " Megatron-Core's parse_hybrid_pattern refuses it");
             }
         }

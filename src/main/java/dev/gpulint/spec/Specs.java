@@ -461,7 +461,16 @@ public final class Specs {
     public record Mtp(Located<Long> layers, Located<Long> blocks, Located<String> letters) {}
 
     public record Hybrid(Located<String> pattern, Located<Long> heads, Located<Long> headDim, Located<Long> state, Located<Long> groups,
-                         Located<Long> conv) {}
+                         Located<Long> conv, Gdn gdn) {}
+
+    /**
+     * A hybrid's gated-delta-net sizes (Megatron-Core's GatedDeltaNet, a pattern's {@code G}): a Megatron script's
+     * {@code --linear-num-key-heads}, {@code --linear-num-value-heads}, {@code --linear-key-head-dim},
+     * {@code --linear-value-head-dim}, {@code --linear-conv-kernel-dim}, each null when not written. Present only when the
+     * pattern's mixers are all G and at least one size is written; then {@link Hybrid#pattern}'s {@code M}s are those layers.
+     */
+    public record Gdn(Located<Long> keyHeads, Located<Long> valueHeads, Located<Long> keyHeadDim, Located<Long> valueHeadDim,
+                      Located<Long> conv) {}
 
     /**
      * The attention variants that change its FLOPs and memory (docs/format.md, model.attention); null when not written.

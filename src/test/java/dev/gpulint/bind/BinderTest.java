@@ -203,4 +203,34 @@ class BinderTest {
                 .pattern().value().length());
         assertNull(bind(JOB + "model:\n  layers: 4\n").jobs().get(0).model().hybrid(), "no model.hybrid: none");
     }
+
+    /**
+     * A space in model.hybrid.pattern: Megatron-Core strips nothing (hybrid_layer_allocation.py's _validate_pattern refuses every
+     * character but the layer symbols), so a no-break space (U+00A0) or another non-ASCII space is refused wherever it stands,
+     * as the JSON Schema refuses it (JsonSchemaTest); ASCII blanks around the pattern are trimmed, as YAML trims a plain scalar's.
+     * The binder trimmed Java's whitespace (U+3000 among it, not U+00A0) where the schema's \\s took both.
+     */
+    @Test
+    void aNonAsciiSpaceInAHybridPatternIsRefusedWhereverItStands() {
+        for (String space : List.of("\u00a0", "\u2007", "\u202f", "\u3000", "\ufeff")) {
+            for (String written : List.of("M-M*" + space, space + "M-M*", "M-" + space + "M*")) {
+                String yaml = JOB + "model:\n  hybrid: { pattern: \"" + written + "\" }\n";
+                int at = written.indexOf(space) + 1;
+                assertEquals(List.of("SYN002 t.yaml:4:22 [training_job:j/model/hybrid/pattern] 'pattern' is '" + written + "': one character"
+                        + " per layer, M (Mamba-2), * (attention), - (MLP) or E (MoE), '|' between pipeline stages and the MTP layers' blocks"
+                        + " after a '/' (one group per MTP layer, every group the same, at most 64), 1 to 65536 characters, as Megatron-Core's"
+                        + " hybrid_override_pattern writes them (character " + at + " of the pattern is "
+                        + String.format("U+%04X", (int) space.charAt(0)) + " (a space): Megatron-Core strips nothing and refuses every"
+                        + " character but the layer symbols; only ASCII blanks around the pattern are trimmed here); the estimate prices"
+                        + " every layer as a transformer layer without it."), findings(yaml), written);
+                assertNull(bind(yaml).jobs().get(0).model().hybrid(), written);
+            }
+        }
+        // quiet: ASCII blanks around it (a quoted scalar keeps them) are trimmed
+        for (String written : List.of(" M-M* ", "\\tM-M*\\n", "M-M*\\r\\f")) {
+            Model m = bind(JOB + "model:\n  hybrid: { pattern: \"" + written + "\" }\n");
+            assertEquals(List.of(), m.findings(), written);
+            assertEquals("M-M*", m.jobs().get(0).model().hybrid().pattern().value(), written);
+        }
+    }
 }

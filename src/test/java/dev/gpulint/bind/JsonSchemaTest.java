@@ -199,6 +199,18 @@ class JsonSchemaTest {
         assertFalse(valid.apply("M".repeat(bound + 1)), "past it");
         assertFalse(valid.apply("M".repeat(bound - 2) + "/*E"), "past it with the MTP blocks");
         assertFalse(valid.apply("M".repeat(bound - 1) + "x"), "a bad last letter within the bound");
+        // a space: ASCII blanks around it are trimmed, as the binder trims them (HybridPattern.strip); a no-break space or any
+        // other Unicode space is refused wherever it stands, as the binder and Megatron-Core refuse it (\\s took them around it)
+        for (String blank : java.util.List.of(" ", "\t", "\n", "\r", "\f", "\u000b")) {
+            assertTrue(valid.apply(blank + "M-M*" + blank), "ASCII blank " + (int) blank.charAt(0));
+            assertTrue(dev.gpulint.spec.HybridPattern.valid(dev.gpulint.spec.HybridPattern.strip(blank + "M-M*" + blank)));
+        }
+        for (String space : java.util.List.of("\u00a0", "\u2007", "\u202f", "\u2003", "\u3000", "\u1680", "\u205f", "\u2028", "\ufeff", "\u0085")) {
+            for (String written : java.util.List.of("M-M*" + space, space + "M-M*", "M-" + space + "M*")) {
+                assertFalse(valid.apply(written), "U+" + Integer.toHexString(space.charAt(0)) + " in '" + written + "'");
+                assertFalse(dev.gpulint.spec.HybridPattern.valid(dev.gpulint.spec.HybridPattern.strip(written)), "the binder agrees");
+            }
+        }
     }
 
     private static void enums(dev.gpulint.bind.Schema.Field f, String prefix, Map<String, java.util.List<String>> out) {

@@ -111,4 +111,25 @@ class HybridPatternTest {
         assertTrue(HybridPattern.mtpProblem("M*/[M*]").contains("'['"), HybridPattern.mtpProblem("M*/[M*]"));
         assertNull(HybridPattern.read("M-[ME-]"));
     }
+    /**
+     * Spaces: only ASCII's are trimmed around a pattern (Python's string.whitespace; Megatron-Core itself strips nothing and
+     * its _validate_pattern refuses every other character), and a no-break or other Unicode space, in the decoder or the MTP
+     * blocks, is a refused character named by its code point.
+     */
+    @Test
+    void onlyAsciiBlanksAreTrimmedAndAnyOtherSpaceIsNamed() {
+        assertEquals("M*|M", HybridPattern.strip(" \t\n\r\u000b\fM*|M\f \n"));
+        assertEquals(2, HybridPattern.leading(" \tM"));
+        assertEquals("\u00a0M*\u3000", HybridPattern.strip("\u00a0M*\u3000 "), "Java's strip() took U+3000, and kept U+00A0");
+        assertEquals(-1, HybridPattern.firstSpace("M*|M/*E"));
+        assertEquals(2, HybridPattern.firstSpace("M*\u202fM"));
+        HybridPattern.Bad bad = HybridPattern.firstBad("M*\u00a0M");
+        assertEquals(2, bad.index());
+        assertTrue(bad.why().startsWith("U+00A0 (a space), not a layer symbol Megatron-Core knows"), bad.why());
+        assertEquals("its MTP blocks after '/' hold U+3000 (a space), not a layer (M, G, *, D, +, C, H, W, - or E); Megatron-Core's"
+                + " parse_hybrid_pattern refuses it", HybridPattern.mtpProblem("M*/*\u3000"));
+        assertEquals("'x'", HybridPattern.shown('x'));
+        assertEquals("U+FEFF (a space)", HybridPattern.shown('\ufeff'));
+        assertEquals("U+0001", HybridPattern.shown('\u0001'));
+    }
 }

@@ -99,10 +99,11 @@ final class DraftValues {
     static void report(JobDraft j, List<Finding> out) {
         String owner = j.name != null ? j.name.value() : j.file;
         for (Refused r : j.refused) {
-            String is = "'" + r.key() + "' is '" + Quantities.shortText(r.written().strip()) + "'";
+            // trim(), not strip(): a no-break or other Unicode space the value holds is shown, as a finding may be about it
+            String is = "'" + r.key() + "' is '" + Quantities.shortText(r.written().trim()) + "'";
             out.add(Finding.of("SYN002", r.at(), j.format + ":" + owner + "/" + r.key(),
                     is + "; expected " + r.expected() + "; the value is left out, so " + r.instead()));
-            j.unpriced.add(r.key() + " = '" + Quantities.shortText(r.written().strip()) + "' (SYN002, not " + r.expected()
+            j.unpriced.add(r.key() + " = '" + Quantities.shortText(r.written().trim()) + "' (SYN002, not " + r.expected()
                     + "): left out, so " + r.instead());
         }
         j.refused.clear();

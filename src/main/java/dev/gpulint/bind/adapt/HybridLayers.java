@@ -22,7 +22,9 @@ import java.util.Map;
  * {@code --num-layers} as attention + MLP (or MoE), and the plan says so in its assumptions; so is Nemotron 3 Super's
  * {@code --moe-latent-size} (experts on a latent projection of h), which the estimate does not price. Megatron-Core's newer
  * letters (G, D, +, C, H, W and {@code [...]} groups) are priced as the kind {@link HybridPattern} names for each, said in the
- * assumptions; a character its parse_segment_layers refuses is SYN002 at that character ({@link HybridPattern#firstBad}).
+ * assumptions, but a pattern of G layers (and no M) beside a {@code --linear-*} size: its G layers are Megatron-Core's
+ * GatedDeltaNet of those sizes ({@link Specs.Gdn}, priced by derive/estimate/MambaLayers.Gdn); a pattern past
+ * {@link HybridPattern#MAX_CHARS} characters is SYN002 at the flag, and only ASCII blanks around it are trimmed; a character its parse_segment_layers refuses is SYN002 at that character ({@link HybridPattern#firstBad}).
  * Bounded: one pass over the pattern.
  */
 final class HybridLayers {
@@ -38,9 +40,20 @@ final class HybridLayers {
         boolean on = hybrid != null && Boolean.TRUE.equals(hybrid.value());
         if (!on && (pattern == null || !pattern.known() || pattern.text().isBlank())) return;
         String kinds = null, layers = null;
+        Specs.Gdn gdn = null;
         if (pattern != null && pattern.known()) {
-            // unquoted already: the shell's words and YAML's scalars come without their quotes (HybridLayersTest)
-            String p = pattern.text().strip();
+            // unquoted already: the shell's words and YAML's scalars come without their quotes (HybridLayersTest); ASCII blanks
+            // around it trimmed, any other space kept, as Megatron-Core refuses it (HybridPattern.blank)
+            String p = HybridPattern.strip(pattern.text());
+            if (p.length() > HybridPattern.MAX_CHARS) {
+                // the native field's bound (Schema.HYBRID_LAYERS): checked before any pass over the text, so the work stays linear in
+                // what was read and the estimate never holds a pattern past it
+                DraftValues.refuse(j, pattern.span(), patternFlag, p, "at most " + HybridPattern.MAX_CHARS + " characters (layer symbols,"
+                        + " '|' and the MTP blocks after '/'; it has " + p.length() + "), the bound model.hybrid.pattern has, far above any"
+                        + " published model's 118 layers", "every layer of --num-layers is priced as attention + MLP (MoE where the job"
+                        + " states experts), its Mamba-2 layers included");
+                return;
+            }
             // the decoder's layers: before the first '/' (what follows are the MTP layers' blocks), '|' between stages,
             // each segment a stage's layers (DraftBounds checks them against pp and makes them the job's split)
             // one read of the pattern: its decoder, stages, MTP groups and the letters priced as another kind
@@ -52,7 +65,7 @@ final class HybridLayers {
             HybridPattern.Bad bad = read == null ? HybridPattern.firstBad(p) : null;
             if (bad != null) {
                 // a character Megatron-Core's parse_segment_layers refuses: SYN002 at it, and the job is priced without the pattern
-                int lead = pattern.text().length() - pattern.text().stripLeading().length();
+                int lead = HybridPattern.leading(pattern.text());
                 DraftValues.refuse(j, DraftBounds.at(new Located<>(pattern.text(), pattern.span()), lead + bad.index()), patternFlag, p,
                         "layer symbols Megatron-Core knows, one per layer (character " + (bad.index() + 1) + " is " + bad.why() + ")",
                         "every layer of --num-layers is priced as attention + MLP (MoE where the job states experts), its Mamba-2"
@@ -71,19 +84,27 @@ final class HybridLayers {
             if (read != null) {
                 kinds = Models.Hybrid.kinds(read.decoder());
                 layers = read.decoder();
+                gdn = gdn(j, flags, p, patternFlag);
+                String priced = read.priced();
+                if (gdn != null) {
+                    // the G layers priced as Megatron-Core's GatedDeltaNet (MambaLayers.Gdn), not as Mamba-2: not a stand-in's
+                    kinds = kinds.replace(" Mamba-2", " gated delta net");
+                    priced = without(priced, HybridPattern.GDN_AS_MAMBA);
+                }
                 // without '|' too: DraftBounds checks the virtual stages written against the even split
                 j.hybridStages = j.key(patternFlag, new Located<>(read.stages(), pattern.span()));
-                if (read.priced() != null) {
+                if (priced != null) {
                     j.unpriced.add(patternFlag + " (" + kinds + " as priced): Megatron-Core's newer layer symbols are priced as the kind"
-                            + " the estimate has nearest them: " + read.priced() + "; the layer count is the pattern's, each such layer's"
+                            + " the estimate has nearest them: " + priced + "; the layer count is the pattern's, each such layer's"
                             + " time and memory are its stand-in's");
                 }
             }
         }
         if (layers != null) {
-            // Mamba-2, attention, MLP and MoE layers: priced by kind (MambaLayers), the defaults said there
+            // Mamba-2 (or gated-delta-net), attention, MLP and MoE layers: priced by kind (MambaLayers), the defaults said there
             j.hybrid = new Specs.Hybrid(j.key(patternFlag, new Located<>(layers, pattern.span())), size(j, flags, "--mamba-num-heads"),
-                    size(j, flags, "--mamba-head-dim"), size(j, flags, "--mamba-state-dim"), size(j, flags, "--mamba-num-groups"), null);
+                    size(j, flags, "--mamba-head-dim"), size(j, flags, "--mamba-state-dim"), size(j, flags, "--mamba-num-groups"), null,
+                    gdn);
             Word latent = flags.get("--moe-latent-size");
             if (layers.indexOf('E') >= 0 && latent != null && latent.known()) {
                 j.unpriced.add("--moe-latent-size " + latent.text() + " (" + kinds + "): the MoE layers' experts run on a latent"
@@ -118,6 +139,37 @@ final class HybridLayers {
         j.unknownShape.remove("model.mtp_layers");      // a placeholder --mtp-num-layers: the groups are the count Megatron takes
     }
 
+    /** The gated delta net's size flags, in Specs.Gdn's order (Megatron-Core TransformerConfig's linear_* fields as arguments.py exposes them). */
+    static final java.util.List<String> GDN_FLAGS = java.util.List.of("--linear-num-key-heads", "--linear-num-value-heads",
+            "--linear-key-head-dim", "--linear-value-head-dim", "--linear-conv-kernel-dim");
+
+    /**
+     * The gated delta net's sizes when the pattern {@code p} (as written, its MTP blocks included) builds its mixers as
+     * Megatron-Core's GatedDeltaNet ({@code G}) and the job writes at least one {@code --linear-*} size: each written one read
+     * (SYN002 past the bounds, as a Mamba-2 size), the others Megatron-Core's defaults (MambaLayers, said there). Null, and
+     * the G layers priced as Mamba-2 as HybridPattern's assumptions line says, when none is written or the pattern holds no G
+     * (the flags then size a GPT model's linear attention, --experimental-attention-variant, not read here); a pattern of both
+     * M and G keeps the Mamba-2 stand-in for its G layers (the estimate prices one mixer kind), and the assumptions say so.
+     */
+    private static Specs.Gdn gdn(JobDraft j, Map<String, Word> flags, String p, String patternFlag) {
+        if (p.indexOf('G') < 0 || GDN_FLAGS.stream().noneMatch(flags::containsKey)) return null;
+        if (p.indexOf('M') >= 0) {
+            j.unpriced.add(String.join(", ", GDN_FLAGS.stream().filter(flags::containsKey).toList()) + " beside a " + patternFlag + " of both"
+                    + " M (Mamba-2) and G (gated delta net) layers: the estimate prices one mixer kind, so its G layers are priced as"
+                    + " Mamba-2 layers and these sizes are not used");
+            return null;
+        }
+        String why = "(Megatron's argparse takes an int; its GatedDeltaNet divides its heads and widths by tp)";
+        return new Specs.Gdn(size(j, flags, GDN_FLAGS.get(0), why), size(j, flags, GDN_FLAGS.get(1), why), size(j, flags, GDN_FLAGS.get(2), why),
+                size(j, flags, GDN_FLAGS.get(3), why), size(j, flags, GDN_FLAGS.get(4), why));
+    }
+
+    /** {@code list} (entries joined by ", ") without the entry {@code entry}; null when nothing is left. */
+    private static String without(String list, String entry) {
+        if (list == null || list.equals(entry)) return null;
+        return list.replace(entry + ", ", "").replace(", " + entry, "");
+    }
+
     /** The largest Mamba-2 size read (heads, head dimension, state, groups): 2^16, far above any published mixer's (128 heads of 64, state 256, 8 groups), and its products stay well inside a long. */
     static final long MAX_SIZE = 1L << 16;
 
@@ -128,12 +180,17 @@ final class HybridLayers {
      * assumptions.
      */
     private static Located<Long> size(JobDraft j, Map<String, Word> flags, String flag) {
+        return size(j, flags, flag, "(Megatron's argparse takes an int; its MambaMixer divides by heads and groups)");
+    }
+
+    /** {@link #size(JobDraft, Map, String)}, {@code why} saying why a whole number from 1 is needed. */
+    private static Located<Long> size(JobDraft j, Map<String, Word> flags, String flag, String why) {
         Word w = flags.get(flag);
         if (w == null || !w.known()) return null;
         Located<Long> n = MegatronAdapter.located(w);
         if (n != null && n.value() >= 1 && n.value() <= MAX_SIZE) return j.key(flag, n);
-        DraftValues.refuse(j, w.span(), flag, w.text(), "a whole number from 1 to " + MAX_SIZE + " (Megatron's argparse takes an int;"
-                + " its MambaMixer divides by heads and groups)", "the estimate takes Megatron-LM's default for it");
+        DraftValues.refuse(j, w.span(), flag, w.text(), "a whole number from 1 to " + MAX_SIZE + " " + why,
+                "the estimate takes Megatron-LM's default for it");
         return null;
     }
 }

@@ -45,9 +45,101 @@ import java.util.Locale;
  * @param pattern   the decoder's layers, one character each, counted by kind up to each layer once per job (the stages'
  *                  slices: {@link #onStage})
  * @param experts   the E layers' routing and experts ({@link MoeShape#hybrid}); null without E layers
+ * @param gdn       the mixer layers' gated-delta-net sizes when the pattern's mixers are Megatron-Core's GatedDeltaNet
+ *                  ({@code G}, with its {@code --linear-*} sizes written): then {@code mamba} counts those layers and every
+ *                  mixer quantity below is the GDN's ({@link Gdn}); null: the mixers are Mamba-2
  */
 public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads, long headDim, long state, long groups, long conv,
-                          LayerPattern pattern, MoeShape experts) {
+                          LayerPattern pattern, MoeShape experts, Gdn gdn) {
+
+    /**
+     * A gated delta net's sizes as Megatron-Core builds one (NVIDIA/Megatron-LM megatron/core/ssm/gated_delta_net.py,
+     * GatedDeltaNet, read at 00caa53af30912914981c86f39db123961678bbd; its hybrid layer spec gdn_layer in
+     * megatron/core/models/hybrid/hybrid_layer_specs.py at 061490e62952ab4b2b505ce1997fbabdb2e73d17: in_proj a
+     * TELayerNormColumnParallelLinear holding the layer's norm of h, out_norm a TENorm over the value head dimension,
+     * out_proj a TERowParallelLinear, no biases, conv_bias False). qk = key heads × key head dim, v = value heads × value head
+     * dim: in_proj h → 2·qk + 2·v + 2·value heads (q, k, v, the gate z, beta, alpha), a depthwise conv1d of the kernel's width
+     * over q, k, v (2·qk + v channels), A_log and dt_bias per value head, out_proj v → h. The gated delta rule runs in
+     * flash-linear-attention's chunk kernels (fla/ops/gated_delta_rule/chunk.py at 92396f250f2c8f0ad841cecfe29069c8a71a83eb,
+     * chunks of {@link #CHUNK} tokens), q and k repeated to the value heads first (GatedDeltaNet.forward's repeat_interleave).
+     *
+     * @param keyHeads     linear_num_key_heads ({@code --linear-num-key-heads})
+     * @param valueHeads   linear_num_value_heads ({@code --linear-num-value-heads})
+     * @param keyHeadDim   linear_key_head_dim ({@code --linear-key-head-dim})
+     * @param valueHeadDim linear_value_head_dim ({@code --linear-value-head-dim})
+     * @param conv         linear_conv_kernel_dim ({@code --linear-conv-kernel-dim})
+     */
+    public record Gdn(long keyHeads, long valueHeads, long keyHeadDim, long valueHeadDim, long conv) {
+        /** flash-linear-attention's chunk length for the gated delta rule (chunk_local_cumsum's chunk_size 64). */
+        public static final long CHUNK = 64;
+
+        public Gdn {
+            if (keyHeads < 1 || valueHeads < 1 || keyHeadDim < 1 || valueHeadDim < 1 || conv < 1) {
+                throw new IllegalArgumentException("a gated delta net's sizes are at least 1");
+            }
+        }
+
+        /** qk: key heads × key head dimension (the query's width too). */
+        public long qk() { return keyHeads * keyHeadDim; }
+
+        /** v: value heads × value head dimension (the gate's width too). */
+        public long v() { return valueHeads * valueHeadDim; }
+
+        /** The conv1d's channels: q, k and v, 2·qk + v. */
+        public long convChannels() { return 2 * qk() + v(); }
+
+        /** in_proj's output width: 2·qk + 2·v + 2·value heads (q, k, v, z, beta, alpha). */
+        public long inProjWidth() { return 2 * qk() + 2 * v() + 2 * valueHeads; }
+
+        /**
+         * The layer's parameters besides its two matrices: the conv1d's weights (no bias), A_log and dt_bias per value head, the
+         * out_norm's value head dimension (one RMSNorm shared by the heads) and the layer's norm of h (in in_proj).
+         */
+        double ownParameters(long hidden) {
+            return (double) convChannels() * conv + 2.0 * valueHeads + valueHeadDim + hidden;
+        }
+
+        /**
+         * HBM bytes per token of the conv1d and the chunked gated delta rule, forward and backward (3 × the forward, as
+         * {@link MambaLayers#ssdBytesPerToken} counts Mamba-2's): the causal conv1d reads and writes q, k, v (2 × 2·(2·qk + v));
+         * the chunk kernels read q and k repeated to the value heads (2·2·value heads·key head dim), v, g (fp32) and beta, write
+         * o (2·v), write and read the fp32 in-chunk matrix A (2 × 4·value heads·{@link #CHUNK}) and pass the fp32 chunk states
+         * (value heads × key head dim × value head dim per chunk) three times, as Mamba-2's are counted.
+         */
+        double bytesPerToken() {
+            double forward = 2 * 2.0 * convChannels()
+                    + 2 * 2.0 * valueHeads * keyHeadDim + 2.0 * v() + 4.0 * valueHeads + 2.0 * valueHeads + 2.0 * v()
+                    + 2 * 4.0 * valueHeads * CHUNK
+                    + 3 * 4.0 * valueHeads * keyHeadDim * valueHeadDim / CHUNK;
+            return 3 * forward;
+        }
+
+        /**
+         * Bytes per s·b·h kept for the backward, {replicated, divided by tp}: the layer's input and in_proj's normalized input
+         * (2 + 2), and, divided, in_proj's output (2·(2·qk + 2·v + 2·value heads): the conv's input, z, beta, alpha), the
+         * kernel's saved q and k at the value heads and v (2·(2·value heads·key head dim + v)), its in-chunk matrix A
+         * (2·value heads·{@link #CHUNK}), the gated norm's input o (2·v) and out_proj's input (2·v).
+         */
+        double[] activationParts(double hidden) {
+            return new double[] {4, (2.0 * inProjWidth() + 2.0 * (2.0 * valueHeads * keyHeadDim + v()) + 2.0 * valueHeads * CHUNK
+                    + 2.0 * v() + 2.0 * v()) / hidden};
+        }
+
+        /**
+         * Model FLOPs per token forward, as Megatron-LM counts a GDN layer (megatron/core/models/hybrid/layers/flops.py at
+         * cb5395b3e6fc85d00ab6d23b54b58a19feb5214d, {@code _gdn_layer_flops}): 2·(h·(2·qk + 2·v + 2·value heads) + conv·(2·qk + v)
+         * + value heads·value head dim²·4 + h·v).
+         */
+        double forwardFlopsPerToken(double hidden) {
+            return 2 * (hidden * inProjWidth() + (double) conv * convChannels() + 4.0 * valueHeads * valueHeadDim * valueHeadDim
+                    + hidden * v());
+        }
+
+        /** "16 key heads × 128, 32 value heads × 128, conv 4". */
+        String describe() {
+            return keyHeads + " key heads × " + keyHeadDim + ", " + valueHeads + " value heads × " + valueHeadDim + ", conv " + conv;
+        }
+    }
 
     /** The SSD kernels' chunk length Q: MambaMixer's {@code chunk_size} default, 128. */
     public static final long CHUNK = 128;
@@ -76,11 +168,11 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      */
     public double moeLayerOwnParameters(ModelShape m) { return (double) m.hidden() * (1 + m.experts()); }
 
-    /** d_inner: heads × head dimension. */
-    public long inner() { return heads * headDim; }
+    /** d_inner: heads × head dimension (a GDN's v: out_proj's input width). */
+    public long inner() { return gdn != null ? gdn.v() : heads * headDim; }
 
-    /** in_proj's output width: 2·d_inner + 2·G·N + heads (z, x, B, C, dt). */
-    public long inProjWidth() { return 2 * inner() + 2 * groups * state + heads; }
+    /** in_proj's output width: 2·d_inner + 2·G·N + heads (z, x, B, C, dt); a GDN's {@link Gdn#inProjWidth}. */
+    public long inProjWidth() { return gdn != null ? gdn.inProjWidth() : 2 * inner() + 2 * groups * state + heads; }
 
     /** The mixer's matrices (in_proj and out_proj): h·(2·d_inner + 2·G·N + heads) + d_inner·h. */
     public double mixerMatrices(ModelShape m) {
@@ -92,6 +184,7 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      * and a bias each), A_log, D and dt_bias per head, the gated norm's d_inner and the layer's norm of h.
      */
     public double mambaLayerParameters(ModelShape m) {
+        if (gdn != null) return mixerMatrices(m) + gdn.ownParameters(m.hidden());
         return mixerMatrices(m) + (double) (inner() + 2 * groups * state) * (conv + 1) + 3.0 * heads + inner() + m.hidden();
     }
 
@@ -269,6 +362,7 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      * 2K tokens on several times fewer FLOPs, so FLOPs at a tensor-core rate would understate it.
      */
     public double ssdBytesPerToken() {
+        if (gdn != null) return gdn.bytesPerToken();
         double xbc = inner() + 2.0 * groups * state;
         double forward = 2 * 2 * xbc + 2 * (2.0 * inner() + 2.0 * groups * state + heads) + 3 * 4.0 * inner() * state / CHUNK;
         return 3 * forward;
@@ -288,6 +382,7 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      */
     public double[] mambaActivationParts(ModelShape m) {
         double h = m.hidden();
+        if (gdn != null) return gdn.activationParts(h);
         return new double[] {4, (2.0 * inProjWidth() + 2.0 * inner() + 2.0 * inner()) / h};
     }
 
@@ -328,7 +423,7 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
         double attn = 4 * a * d * (h + h * q / a + s / 2);
         double mlpF = 4.0 * h * mlpFfn(m) * (m.gatedMlp() ? 1.5 : 1.0);
         double din = 2 * h;
-        double mambaF = 2 * h * (2 * din + 2.0 * groups * state + heads) + 7 * din * state + 2 * din * h;
+        double mambaF = gdn != null ? gdn.forwardFlopsPerToken(h) : 2 * h * (2 * din + 2.0 * groups * state + heads) + 7 * din * state + 2 * din * h;
         double moeF = experts == null ? 0 : experts.moeLayerFlopsPerToken(m) / 3;
         return 3 * (at * attn + ml * mlpF + mm * mambaF + e * moeF);
     }
@@ -343,15 +438,28 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
 
     /** "52 layers (24 Mamba-2, 4 attention and 24 MLP) ..." : the assumptions line of a hybrid priced by kinds. */
     public String describe(ModelShape m) {
+        if (gdn != null) {
+            return String.format(Locale.ROOT, "hybrid layers priced by kind: %d gated delta net (Megatron-Core's GatedDeltaNet, %s: %.3g M"
+                            + " parameters each), %d attention-only%s %d MLP-only%s of %d layers, %.3g B parameters; each stage's parameters"
+                            + " from its slice of the pattern, its time as its share of the mean layer; the conv1d and the chunked gated delta"
+                            + " rule as HBM bytes (%.0f KB per token per GDN layer, chunk %d); model FLOPs as Megatron-LM's _gdn_layer_flops"
+                            + " counts them (docs/plan.md, hybrid Mamba models)",
+                    mamba, gdn.describe(), mambaLayerParameters(m) / 1e6, attention, moe == 0 ? " and" : ",", mlp, moePart(m), layers(),
+                    parameters(m) / 1e9, ssdBytesPerToken() / 1e3, Gdn.CHUNK);
+        }
         return String.format(Locale.ROOT, "hybrid Mamba layers priced by kind: %d Mamba-2 (%d heads × %d, state %d, %d groups, conv %d: %.3g M"
                         + " parameters each), %d attention-only%s %d MLP-only%s of %d layers, %.3g B parameters; each stage's parameters"
                         + " from its slice of the pattern, its time as its share of the mean layer; the SSD scan as HBM bytes (%.0f KB per"
                         + " token per Mamba-2 layer, chunk %d); model FLOPs as Megatron-LM's hybrid_flops counts them (docs/plan.md, hybrid"
                         + " Mamba models)",
                 mamba, heads, headDim, state, groups, conv, mambaLayerParameters(m) / 1e6, attention, moe == 0 ? " and" : ",", mlp,
-                moe == 0 ? "" : String.format(Locale.ROOT, " and %d MoE (%d experts, top %d, expert width %d%s: priced as MoE layers, MoeCost)",
-                        moe, m.experts(), m.topK(), m.ffn(), experts.sharedFfn() > 0 ? ", shared experts " + experts.sharedFfn() : ""),
-                layers(), parameters(m) / 1e9, ssdBytesPerToken() / 1e3, CHUNK);
+                moePart(m), layers(), parameters(m) / 1e9, ssdBytesPerToken() / 1e3, CHUNK);
+    }
+
+    /** " and 23 MoE (...)" of {@link #describe}, empty without E layers. */
+    private String moePart(ModelShape m) {
+        return moe == 0 ? "" : String.format(Locale.ROOT, " and %d MoE (%d experts, top %d, expert width %d%s: priced as MoE layers, MoeCost)",
+                moe, m.experts(), m.topK(), m.ffn(), experts.sharedFfn() > 0 ? ", shared experts " + experts.sharedFfn() : "");
     }
 
     /**
@@ -383,6 +491,13 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
             return null;
         }
         long heads = v(h.heads()), headDim = v(h.headDim()), state = v(h.state()), groups = v(h.groups()), conv = v(h.conv());
+        if (h.gdn() != null) {
+            // the mixers are gated delta nets (a Megatron script's G with its --linear-* sizes): no Mamba-2 size is used
+            Gdn g = gdn(h.gdn(), as);
+            MambaLayers r = new MambaLayers(mm, at, ml, moe, 1, 1, 1, 1, 1, new LayerPattern(p), moe > 0 ? experts : null, g);
+            as.add(r.describe(m));
+            return r;
+        }
         if (state <= 0) { state = 128; as.add("Mamba state size not given: 128 (Megatron-LM's --mamba-state-dim default)"); }
         if (headDim <= 0) { headDim = DEFAULT_HEAD_DIM; as.add("Mamba head dimension not given: 64 (Megatron-LM's --mamba-head-dim default)"); }
         if (groups <= 0) { groups = DEFAULT_GROUPS; as.add("Mamba groups not given: 8 (Megatron-LM's --mamba-num-groups default)"); }
@@ -391,9 +506,30 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
             as.add("Mamba heads not given: " + heads + " (MambaMixer's d_inner = 2 × hidden ÷ the head dimension)");
         }
         if (conv <= 0) { conv = 4; as.add("Mamba conv1d width not given: 4 (MambaMixer's d_conv default)"); }
-        MambaLayers r = new MambaLayers(mm, at, ml, moe, heads, headDim, state, groups, conv, new LayerPattern(p), moe > 0 ? experts : null);
+        MambaLayers r = new MambaLayers(mm, at, ml, moe, heads, headDim, state, groups, conv, new LayerPattern(p), moe > 0 ? experts : null,
+                null);
         as.add(r.describe(m));
         return r;
+    }
+
+    /**
+     * Megatron-Core's TransformerConfig defaults for a gated delta net's sizes (megatron/core/transformer/transformer_config.py at
+     * 002526d81b81f6ab534e93844f9a228709887494, the {@code --linear-*} flags megatron/training/arguments.py builds from it through
+     * ArgumentGroupFactory): {key heads, value heads, key head dim, value head dim, conv}.
+     */
+    public static final long[] GDN_DEFAULTS = {16, 32, 128, 128, 4};
+
+    /** The GDN sizes a job states, each one not given Megatron-Core's default ({@link #GDN_DEFAULTS}), said in {@code as}. */
+    private static Gdn gdn(Specs.Gdn g, List<String> as) {
+        long[] n = {v(g.keyHeads()), v(g.valueHeads()), v(g.keyHeadDim()), v(g.valueHeadDim()), v(g.conv())};
+        String[] flag = {"--linear-num-key-heads", "--linear-num-value-heads", "--linear-key-head-dim", "--linear-value-head-dim",
+                "--linear-conv-kernel-dim"};
+        for (int i = 0; i < n.length; i++) {
+            if (n[i] > 0) continue;
+            n[i] = GDN_DEFAULTS[i];
+            as.add("gated delta net " + flag[i] + " not given: " + n[i] + " (Megatron-Core TransformerConfig's default)");
+        }
+        return new Gdn(n[0], n[1], n[2], n[3], n[4]);
     }
 
     /** Megatron-LM's {@code --mamba-head-dim} default (megatron/training/arguments.py). */

@@ -51,9 +51,10 @@ public sealed interface Term {
      * @param recompute     the elementwise recompute factor (full recompute runs the forward again)
      * @param bytes         tokens × bytesPerToken × mambaLayers/layers × recompute
      * @param hbmRate       the achieved HBM rate, bytes/s
+     * @param gdn           the mixers are gated delta nets (their conv1d and chunked delta rule: MambaLayers.Gdn), not Mamba-2
      */
-    record Ssd(int mambaLayers, int layers, double bytesPerToken, double tokens, double recompute, double bytes, double hbmRate)
-            implements Term {
+    record Ssd(int mambaLayers, int layers, double bytesPerToken, double tokens, double recompute, double bytes, double hbmRate,
+               boolean gdn) implements Term {
         @Override public String term() { return "ssd"; }
 
         /** The bytes' time at the HBM rate (in the compute term's elementwise bytes). */

@@ -23,7 +23,8 @@ public final class HybridLayersAnalysis {
         Specs.Hybrid h = m == null ? null : m.hybrid();
         if (h == null || h.pattern() == null || h.pattern().value() == null || h.pattern().value().isEmpty() || r.tp() < 1) return;
         String p = h.pattern().value();
-        long mamba = p.chars().filter(c -> c == 'M').count();
+        // gated delta nets in the Mamba-2 places (a script's G with its --linear-* sizes): no Mamba-2 mixer to check against tp
+        long mamba = h.gdn() != null ? 0 : p.chars().filter(c -> c == 'M').count();
         long layers = value(m.layers());
         long headDim = value(h.headDim()) > 0 ? value(h.headDim()) : MambaLayers.DEFAULT_HEAD_DIM;
         long heads = value(h.heads()), hidden = value(m.hiddenSize());

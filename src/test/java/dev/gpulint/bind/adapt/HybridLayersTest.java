@@ -252,4 +252,94 @@ class HybridLayersTest {
         // a well-formed group is quiet
         assertEquals(List.of(), Foreign.syn002(Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"[M-][M*]M-M-\""))));
     }
+    /**
+     * A script's pattern has the native field's bound (HybridPattern.MAX_CHARS, 65,536 characters, '|' and '/' counted): past
+     * it, SYN002 at the flag's value, said before any pass over it, and the job priced without the pattern; at it, read.
+     */
+    @Test
+    @dev.gpulint.testing.CpuLimit(seconds = 30)
+    void aPatternPastTheBoundIsSyn002AtTheFlag() {
+        Model past = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"" + "M".repeat(65_535) + "/*-\""));
+        List<String> syn = Foreign.syn002(past);
+        assertEquals(1, syn.size(), syn.toString());
+        assertTrue(syn.get(0).startsWith("10:27 '--hybrid-layer-pattern' is 'MMMM"), syn.get(0));
+        assertTrue(syn.get(0).endsWith("…'; expected at most 65536 characters (layer symbols, '|' and the MTP blocks after '/'; it has"
+                + " 65538), the bound model.hybrid.pattern has, far above any published model's 118 layers; the value is left out, so"
+                + " every layer of --num-layers is priced as attention + MLP (MoE where the job states experts), its Mamba-2 layers"
+                + " included."), syn.get(0));
+        assertNull(past.jobs().get(0).model().hybrid());
+        assertNull(past.jobs().get(0).model().mtp(), "nothing of it read, its MTP groups neither");
+        // the bound itself reads (its length is not --num-layers: PAR014's, not this finding)
+        Model at = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"" + "M".repeat(65_533) + "/*-\""));
+        assertEquals(List.of(), Foreign.syn002(at));
+        assertEquals(65_533, at.jobs().get(0).model().hybrid().pattern().value().length());
+    }
+
+    /**
+     * A space inside or around a script's pattern: Megatron-Core strips nothing (hybrid_layer_allocation.py's _validate_pattern
+     * checks every character against its Symbols), so a quoted no-break space (U+00A0) or other non-ASCII space is SYN002 at
+     * that character, as the native field refuses it; ASCII blanks around it are trimmed, as the native field trims them.
+     */
+    @Test
+    void aNonAsciiSpaceInThePatternIsSyn002AtIt() {
+        for (String space : List.of("\u00a0", "\u3000", "\u2007")) {
+            for (String written : List.of("M-M*M-M-" + space, space + "M-M*M-M-", "M-M*" + space + "M-M-")) {
+                Model m = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"" + written + "\""));
+                String hex = String.format("U+%04X", (int) space.charAt(0));
+                assertEquals(List.of("10:" + (28 + written.indexOf(space)) + " '--hybrid-layer-pattern' is '" + written + "'; expected layer"
+                        + " symbols Megatron-Core knows, one per layer (character " + (written.indexOf(space) + 1) + " is " + hex + " (a space),"
+                        + " not a layer symbol Megatron-Core knows (M Mamba-2, G gated delta net, * attention, D DeepSeek sparse attention, +"
+                        + " MLA, C, H and W DeepSeek-V4 attention, - MLP, E MoE, '[' ']' a group, '|' a stage boundary, '/' the MTP blocks);"
+                        + " its parse_segment_layers raises \"" + hex + " (a space) is not a valid layer symbol\"); the value is left out, so"
+                        + " every layer of --num-layers is priced as attention + MLP (MoE where the job states experts), its Mamba-2 layers"
+                        + " included, and Megatron stops at start-up."), Foreign.syn002(m), written);
+                assertNull(m.jobs().get(0).model().hybrid(), written);
+            }
+        }
+        // quiet: ASCII blanks inside the quotes, around the pattern
+        Model quiet = Foreign.model("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\" M-M*M-M-\\t\""));
+        assertEquals(List.of(), Foreign.syn002(quiet));
+        assertEquals("M-M*M-M-", quiet.jobs().get(0).model().hybrid().pattern().value());
+    }
+    /**
+     * A pattern of gated delta nets (G) with their --linear-* sizes (Megatron-Core's TransformerConfig linear_* fields): the G
+     * layers are the job's mixers, priced as GatedDeltaNet (MambaLayers.Gdn), and the G-as-Mamba-2 line is gone; beside M
+     * layers the sizes are not used and that is said; a size that is no whole number from 1 to 65,536 is SYN002 at it.
+     */
+    @Test
+    void aGdnPatternsLinearSizesAreItsMixers() {
+        String qwen = MODEL_ARGS.replace("--num-layers: 8", "--num-layers: 10").replace("\"M-M*M-M-\"", "\"GEGEGE*EGE\"")
+                .replace("  --seq-length: 4096\n", "  --seq-length: 4096\n  --num-experts: 16\n  --linear-num-key-heads: 8\n"
+                        + "  --linear-num-value-heads: 16\n  --linear-value-head-dim: 64\n");
+        Specs.Job j = Foreign.bind("model_config.yaml", qwen);
+        Specs.Gdn g = j.model().hybrid().gdn();
+        assertEquals(List.of(8L, 16L, 64L), List.of(g.keyHeads().value(), g.valueHeads().value(), g.valueHeadDim().value()));
+        assertNull(g.keyHeadDim(), "not written: Megatron-Core's default, said by the estimate");
+        assertNull(g.conv());
+        assertEquals("MEMEME*EME", j.model().hybrid().pattern().value(), "the mixers' places, G held as M");
+        assertEquals(List.of(), j.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern (")).toList(),
+                "G priced as Megatron builds it: no stand-in line");
+        // a newer attention letter beside them keeps its own stand-in line, without G's
+        Specs.Job dsa = Foreign.bind("model_config.yaml", qwen.replace("\"GEGEGE*EGE\"", "\"GEGEGEDEGE\""));
+        assertEquals(List.of("--hybrid-layer-pattern (4 gated delta net, 1 attention and 5 MoE layers as priced): Megatron-Core's newer"
+                + " layer symbols are priced as the kind the estimate has nearest them: D (DeepSeek sparse attention, DSA) as * (attention"
+                + " of the job's variant); the layer count is the pattern's, each such layer's time and memory are its stand-in's"),
+                dsa.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern (")).toList());
+        // beside Mamba-2 layers: one mixer kind is priced, so G stays Mamba-2 and the sizes are said not used
+        Specs.Job both = Foreign.bind("model_config.yaml", qwen.replace("\"GEGEGE*EGE\"", "\"GEMEGE*EGE\""));
+        assertNull(both.model().hybrid().gdn());
+        assertEquals(List.of("--linear-num-key-heads, --linear-num-value-heads, --linear-value-head-dim beside a --hybrid-layer-pattern of"
+                + " both M (Mamba-2) and G (gated delta net) layers: the estimate prices one mixer kind, so its G layers are priced as"
+                + " Mamba-2 layers and these sizes are not used"), both.origin().unpriced().stream().filter(s -> s.startsWith("--linear")).toList());
+        // without G the flags are not this reader's (a GPT model's --experimental-attention-variant): not read, nothing said
+        Specs.Job noG = Foreign.bind("model_config.yaml", qwen.replace("\"GEGEGE*EGE\"", "\"MEMEME*EME\""));
+        assertNull(noG.model().hybrid().gdn());
+        assertEquals(List.of(), noG.origin().unpriced().stream().filter(s -> s.startsWith("--linear")).toList());
+        // a size Megatron's argparse or GatedDeltaNet refuses: SYN002 at it, taken as not written
+        Model zero = Foreign.model("model_config.yaml", qwen.replace("--linear-num-key-heads: 8", "--linear-num-key-heads: 0"));
+        assertEquals(List.of("13:27 '--linear-num-key-heads' is '0'; expected a whole number from 1 to 65536 (Megatron's argparse takes an"
+                + " int; its GatedDeltaNet divides its heads and widths by tp); the value is left out, so the estimate takes Megatron-LM's"
+                + " default for it."), Foreign.syn002(zero));
+        assertNull(zero.jobs().get(0).model().hybrid().gdn().keyHeads());
+    }
 }

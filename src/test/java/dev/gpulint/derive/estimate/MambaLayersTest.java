@@ -32,7 +32,7 @@ class MambaLayersTest {
     private static MambaLayers layers(Models.Entry e) {
         Models.Hybrid y = MODELS.hybrid(e).orElseThrow();
         return new MambaLayers((int) y.count('M'), (int) y.count('*'), (int) y.count('-'), 0, y.mambaHeads(), y.mambaHeadDim(),
-                y.stateSize(), y.groups(), y.convKernel(), new MambaLayers.LayerPattern(y.pattern()), null);
+                y.stateSize(), y.groups(), y.convKernel(), new MambaLayers.LayerPattern(y.pattern()), null, null);
     }
 
     private static Models.Entry entry(String name) {
@@ -99,7 +99,7 @@ class MambaLayersTest {
 
     private static Specs.Hybrid stated(String pattern) {
         Span at = Span.at("model_config.yaml", 1, 1);
-        return new Specs.Hybrid(new Located<>(pattern, at), null, null, null, null, null);
+        return new Specs.Hybrid(new Located<>(pattern, at), null, null, null, null, null, null);
     }
 
     @Test
@@ -107,7 +107,7 @@ class MambaLayersTest {
         ModelShape m = ModelShape.gpt(8, 1024, 16, 50304, 4096, ModelShape.Dtype.BF16);
         List<String> as = new ArrayList<>();
         MambaLayers y = MambaLayers.of(stated("M-M*M-M-"), m, null, as);
-        assertEquals(new MambaLayers(4, 1, 3, 0, 32, 64, 128, 8, 4, new MambaLayers.LayerPattern("M-M*M-M-"), null), y);
+        assertEquals(new MambaLayers(4, 1, 3, 0, 32, 64, 128, 8, 4, new MambaLayers.LayerPattern("M-M*M-M-"), null, null), y);
         assertEquals(List.of("Mamba state size not given: 128 (Megatron-LM's --mamba-state-dim default)",
                 "Mamba head dimension not given: 64 (Megatron-LM's --mamba-head-dim default)",
                 "Mamba groups not given: 8 (Megatron-LM's --mamba-num-groups default)",
@@ -254,7 +254,7 @@ class MambaLayersTest {
         JobInputs in = j.inputs();
         ModelShape m = in.model();
         MambaLayers y = in.variants().mamba();
-        assertEquals(new MambaLayers(23, 6, 0, 23, 64, 64, 128, 8, 4, new MambaLayers.LayerPattern(NANO3), in.variants().moe()), y);
+        assertEquals(new MambaLayers(23, 6, 0, 23, 64, 64, 128, 8, 4, new MambaLayers.LayerPattern(NANO3), in.variants().moe(), null), y);
         assertTrue(in.variants().moe().hybrid());
         assertEquals(23, in.variants().moe().moeLayers());
         assertEquals(0, in.variants().moe().denseLayers(m), "no dense transformer layer in a hybrid");

@@ -77,7 +77,8 @@ public final class Launchers {
             "--qk-pos-emb-head-dim", "--v-head-dim", "--tp-comm-overlap", "--attention-backend", "--fp8-param-gather",
             "--first-last-layers-bf16", "--num-layers-at-start-in-bf16", "--num-layers-at-end-in-bf16", "--is-hybrid-model",
             "--hybrid-layer-pattern", "--hybrid-override-pattern", "--mamba-num-heads", "--mamba-head-dim", "--mamba-state-dim",
-            "--mamba-num-groups", "--mtp-num-layers", "--checkpoint-activations", "--use-legacy-models",
+            "--mamba-num-groups", "--linear-num-key-heads", "--linear-num-value-heads", "--linear-key-head-dim",
+            "--linear-value-head-dim", "--linear-conv-kernel-dim", "--mtp-num-layers", "--checkpoint-activations", "--use-legacy-models",
             "--transformer-impl", "--use-flash-attn", "--use-flash-attn-v1", "--use-flash-attn-v2", "--use-flash-attn-triton", "--overlap-param-gather-with-optimizer-step");
     private static final Set<String> PLAN_SWITCHES = Set.of("--is-hybrid-model", "--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
             "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--optimizer-cpu-offload",

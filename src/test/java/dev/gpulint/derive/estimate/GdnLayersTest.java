@@ -1,0 +1,115 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.spec.Located;
+import dev.gpulint.core.Span;
+import dev.gpulint.spec.Specs;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hybrid's {@code G} layers priced as Megatron-Core builds a GatedDeltaNet from its {@code --linear-*} sizes
+ * (megatron/core/ssm/gated_delta_net.py at 00caa53a; the hybrid stack's gdn_layer in hybrid_layer_specs.py at 061490e6), not
+ * as Mamba-2: its parameters counted from the module's own shapes here, its model FLOPs Megatron-LM's _gdn_layer_flops
+ * (megatron/core/models/hybrid/layers/flops.py at cb5395b3) written out, its chunk kernels' HBM bytes and kept activations.
+ */
+class GdnLayersTest {
+
+    private static final Span AT = Span.at("model_config.yaml", 1, 1);
+
+    /** Qwen3-Next's attention shape at 8 layers: hidden 2048, 16 heads, sequence 4096. */
+    private static final ModelShape M = ModelShape.gpt(8, 2048, 16, 151936, 4096, ModelShape.Dtype.BF16);
+
+    private static Located<Long> n(long v) {
+        return new Located<>(v, AT);
+    }
+
+    /** The pattern "GGG*GGG*" (as Specs.Hybrid holds it: G as M) with GDN sizes; conv not written. */
+    private static Specs.Hybrid gdn(Long keyHeads, Long valueHeads, Long keyDim, Long valueDim) {
+        return new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, new Specs.Gdn(
+                keyHeads == null ? null : n(keyHeads), valueHeads == null ? null : n(valueHeads), keyDim == null ? null : n(keyDim),
+                valueDim == null ? null : n(valueDim), null));
+    }
+
+    @Test
+    void aGdnLayersParametersAreTheModulesShapes() {
+        List<String> as = new ArrayList<>();
+        MambaLayers y = MambaLayers.of(gdn(16L, 32L, 128L, 128L), M, null, as);
+        assertEquals(new MambaLayers.Gdn(16, 32, 128, 128, 4), y.gdn());
+        // in_proj h × (2·qk + 2·v + 2·Hv) = 2048 × (4096 + 8192 + 64); conv1d (2·qk + v) × 4, no bias; A_log and dt_bias per value
+        // head; out_norm over the value head dimension; the layer's norm of h (in in_proj); out_proj v × h
+        double inProj = 2048.0 * (2 * 2048 + 2 * 4096 + 2 * 32), conv = (2 * 2048 + 4096) * 4.0, perHead = 2 * 32, outNorm = 128,
+                norm = 2048, outProj = 4096.0 * 2048;
+        assertEquals(inProj + conv + perHead + outNorm + norm + outProj, y.mambaLayerParameters(M));
+        // the layers: 6 GDN, 2 attention-only (attention + one norm), the final norm and the (tied) embedding
+        assertTrue(M.tiedEmbeddings());
+        assertEquals(6 * y.mambaLayerParameters(M) + 2 * (M.attentionParameters() + 2048) + 2048 + M.embeddingParameters(),
+                y.parameters(M), 1);
+        // conv not written: Megatron-Core's default, said; then the layers' line, with no Mamba-2 default among the lines
+        assertEquals("gated delta net --linear-conv-kernel-dim not given: 4 (Megatron-Core TransformerConfig's default)", as.get(0));
+        assertEquals(String.format(java.util.Locale.ROOT, "hybrid layers priced by kind: 6 gated delta net (Megatron-Core's GatedDeltaNet,"
+                + " 16 key heads × 128, 32 value heads × 128, conv 4: %.3g M parameters each), 2 attention-only and 0 MLP-only of 8 layers,"
+                + " %.3g B parameters; each stage's parameters from its slice of the pattern, its time as its share of the mean layer;"
+                + " the conv1d and the chunked gated delta rule as HBM bytes (%.0f KB per token per GDN layer, chunk 64); model FLOPs as"
+                + " Megatron-LM's _gdn_layer_flops counts them (docs/plan.md, hybrid Mamba models)", y.mambaLayerParameters(M) / 1e6,
+                y.parameters(M) / 1e9, y.ssdBytesPerToken() / 1e3), as.get(1));
+        assertEquals(2, as.size(), as.toString());
+    }
+
+    @Test
+    void eachSizeNotWrittenIsMegatronsDefaultAndSaid() {
+        List<String> as = new ArrayList<>();
+        MambaLayers y = MambaLayers.of(gdn(null, 64L, null, null), M, null, as);
+        assertEquals(new MambaLayers.Gdn(16, 64, 128, 128, 4), y.gdn());
+        assertEquals(List.of("gated delta net --linear-num-key-heads not given: 16 (Megatron-Core TransformerConfig's default)",
+                "gated delta net --linear-key-head-dim not given: 128 (Megatron-Core TransformerConfig's default)",
+                "gated delta net --linear-value-head-dim not given: 128 (Megatron-Core TransformerConfig's default)",
+                "gated delta net --linear-conv-kernel-dim not given: 4 (Megatron-Core TransformerConfig's default)"), as.subList(0, 4));
+        // no GDN sizes: the mixers are Mamba-2 (the G-as-M stand-in a script's pattern names in its assumptions)
+        assertNull(MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null), M, null,
+                new ArrayList<>()).gdn());
+    }
+
+    /** Megatron-LM's _gdn_layer_flops for one token, forward (flops.py at cb5395b3), written out. */
+    private static double megatronGdnFlops(double hidden, long qkHeadDim, long vHeadDim, long qkHeads, long vHeads, long convKernel) {
+        long qkDim = qkHeadDim * qkHeads, vDim = vHeadDim * vHeads;
+        long inProjDim = 2 * qkDim + 2 * vDim + 2 * vHeads;
+        return 2 * 1.0 * (hidden * inProjDim + convKernel * (2 * qkDim + vDim) + vHeads * (double) vHeadDim * vHeadDim * 4 + hidden * vDim);
+    }
+
+    @Test
+    void modelFlopsAreMegatronsGdnCount() {
+        MambaLayers y = MambaLayers.of(gdn(16L, 32L, 128L, 128L), M, null, new ArrayList<>());
+        double h = 2048, s = 4096, a = 16, d = 128;
+        double attention = 4 * a * d * (h + h + s / 2);              // attn_layer_flops per token, MHA, causal
+        double expected = 3 * (6 * megatronGdnFlops(h, 128, 128, 16, 32, 4) + 2 * attention) + 6 * h * M.vocab();
+        assertEquals(expected, y.modelFlopsPerToken(M), 1e-9 * expected);
+        // not Mamba-2's count: the same pattern priced as Mamba-2 (d_in = 2h) counts other FLOPs
+        MambaLayers mamba = MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null), M, null,
+                new ArrayList<>());
+        assertTrue(Math.abs(mamba.modelFlopsPerToken(M) - expected) > 0.01 * expected);
+    }
+
+    @Test
+    void theChunkKernelsBytesAndTheKeptActivationsAreTheGdns() {
+        MambaLayers y = MambaLayers.of(gdn(16L, 32L, 128L, 128L), M, null, new ArrayList<>());
+        // forward: conv1d reads and writes q, k, v (2·2·8192); the kernels read q and k at the value heads (2·2·32·128), v
+        // (2·4096), g fp32 (4·32), beta (2·32), write o (2·4096), write and read A (2·4·32·64), pass the fp32 states three
+        // times (3·4·32·128·128 ÷ 64); forward and backward 3 × that
+        double forward = 2 * 2.0 * 8192 + 2 * 2.0 * 32 * 128 + 2.0 * 4096 + 4.0 * 32 + 2.0 * 32 + 2.0 * 4096 + 2 * 4.0 * 32 * 64
+                + 3 * 4.0 * 32 * 128 * 128 / 64;
+        assertEquals(3 * forward, y.ssdBytesPerToken());
+        assertEquals(6 * 3 * forward / 8, y.meanSsdBytesPerToken());
+        // kept per s·b·h: 4 replicated (input, normalized input); divided: in_proj's output, the kernel's q, k (value heads), v, A,
+        // o and out_proj's input
+        double[] parts = y.mambaActivationParts(M);
+        assertEquals(4, parts[0]);
+        assertEquals((2.0 * 12352 + 2.0 * (2 * 32 * 128 + 4096) + 2.0 * 32 * 64 + 2.0 * 4096 + 2.0 * 4096) / 2048, parts[1], 1e-12);
+        // the GEMM inputs cast under fp8: h and v (in_proj's and out_proj's)
+        assertEquals((6 * (2048.0 + 4096) + 2 * (2048.0 + 2048)) / 8, y.meanGemmInputs(M));
+    }
+}

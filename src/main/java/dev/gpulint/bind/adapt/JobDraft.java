@@ -145,6 +145,17 @@ final class JobDraft {
     Located<String> configRef;
     /** Scripts a launch script runs ({@code srun bash train.sh}): their launches are this job's when they are linted too. */
     final List<Word> srunScripts = new ArrayList<>();
+    /**
+     * The environment each of {@link #srunScripts} is run with, as far as PAR018 reads it: the NVTE_*_ATTN variables this
+     * script has exported with a value it writes at that command ({@link LaunchEnvironment#exportedAt}).
+     */
+    final Map<Word, Map<String, Located<String>>> srunEnv = new java.util.IdentityHashMap<>();
+    /**
+     * The script whose command names the attention backend and the variables its launcher sets itself: a script that runs
+     * this one ({@link #srunScripts}) judges PAR018 at that launch again, starting from its own environment (ScriptLinks).
+     */
+    Shell.Script launchScript;
+    List<dev.gpulint.bind.adapt.shell.Launchers.EnvSet> launcherEnv = List.of();
     Span span;
     /** The format's own key of each bound value (tensor_model_parallel_size, --num-layers), for messages. */
     final Map<Located<?>, String> keys = new java.util.IdentityHashMap<>();

@@ -2,6 +2,7 @@ package dev.gpulint.bind.adapt;
 
 import dev.gpulint.bind.adapt.shell.Shell;
 import dev.gpulint.core.Span;
+import dev.gpulint.spec.Located;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,5 +72,22 @@ final class LaunchEnvironment {
             for (Shell.Assignment a : commands.get(index).assignments()) if (a.exported()) exported.put(a.name(), a);
         }
         return exported;
+    }
+
+    /**
+     * Of {@code names}, those the script has exported with a value it writes (no expansion) at its command with a word at
+     * {@code at}: the environment a script that command runs starts with (a batch script's own starting environment is not
+     * known: none). Empty where no command has such a word.
+     */
+    static Map<String, Located<String>> exportedAt(Shell.Script script, Span at, java.util.Collection<String> names) {
+        Map<String, Located<String>> out = new java.util.LinkedHashMap<>();
+        int c = commandAt(script, at);
+        if (c < 0) return out;
+        Map<String, Shell.Assignment> env = at(script, c, java.util.Set.of());
+        for (String name : names) {
+            Shell.Assignment a = env.get(name);
+            if (a != null && a.value() != null && a.value().known()) out.put(name, new Located<>(a.value().text(), a.value().span()));
+        }
+        return out;
     }
 }

@@ -5,6 +5,7 @@ import dev.gpulint.bind.adapt.shell.Launchers;
 import dev.gpulint.bind.adapt.shell.ScalarText;
 import dev.gpulint.bind.adapt.shell.Shell;
 import dev.gpulint.bind.adapt.shell.Shell.Word;
+import dev.gpulint.facts.AttentionBackendFact;
 import dev.gpulint.read.Readers;
 import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Located;
@@ -114,6 +115,8 @@ final class LaunchScriptAdapter implements FormatAdapter {
         LaunchStatements.apply(j, l);
         j.exports(script.assignments(), "export");
         AttentionBackends.launchEnvironment(j, List.of(script), l.env, Map.of());
+        j.launchScript = script;
+        j.launcherEnv = l.env;
         if (srun.nodes != null) j.state("nodes", Launchers.number(srun.nodes), "srun --nodes", StatedKind.LAUNCHER, srun.nodes.span());
         boolean directRanks = srun.python && l.torchPerNode == null && l.deepspeedGpus == null && l.mpiRanks == null;
         Word perNodeTasks = srun.tasksPerNode != null ? srun.tasksPerNode : sb.tasksPerNode;
@@ -153,6 +156,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
             j.ep = j.key("model.expert_model_parallel_size", MegatronAdapter.located(hydra.get("model.expert_model_parallel_size")));
         }
         j.srunScripts.addAll(srunScripts(script));
+        for (Word w : j.srunScripts) j.srunEnv.put(w, LaunchEnvironment.exportedAt(script, w.span(), AttentionBackendFact.VARIABLES));
         return j;
     }
 

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -32,7 +33,7 @@ final class ScriptLinks {
             for (Word w : caller.srunScripts) {
                 JobDraft callee = find(all, w.text(), d -> d != caller && d.format.equals(LaunchScriptAdapter.FORMAT) && !merged.contains(d));
                 if (callee == null || callee.srunScripts.stream().anyMatch(x -> find(all, x.text(), d -> d == caller) != null)) continue;
-                absorb(caller, callee);
+                absorb(caller, callee, w);
                 merged.add(callee);
                 break;
             }
@@ -60,8 +61,11 @@ final class ScriptLinks {
         return paths == 0 && names == 1 ? byName : null;
     }
 
-    /** The callee's launch becomes the caller's: its statements, and every value the caller does not state. */
-    private static void absorb(JobDraft a, JobDraft b) {
+    /**
+     * The callee's launch becomes the caller's: its statements, and every value the caller does not state. {@code run} is
+     * the caller's word that runs the callee.
+     */
+    private static void absorb(JobDraft a, JobDraft b, Word run) {
         for (Stated s : b.stated) {
             String where = s.where() + " in " + b.file;
             a.stated.add(new Stated(s.quantity(), s.value(), where, s.kind(), s.span()));
@@ -86,10 +90,15 @@ final class ScriptLinks {
         if (a.micro == null && a.global == null) { a.micro = b.micro; a.global = b.global; }
         for (var e : b.env.entrySet()) a.env.putIfAbsent(e.getKey(), e.getValue());
         if (a.attentionBackend == null && b.attentionBackend != null) {
-            // the callee's launch names Megatron-Core's backend (PAR018): it runs with the caller's exports, and with its own
-            // NVTE_*_ATTN over them (set later, as that launch sees them: AttentionBackends.launchEnvironment)
+            // the callee's launch names Megatron-Core's backend (PAR018): the callee starts with what the caller has exported
+            // at the command that runs it (not the caller's first statement of a variable, nor one after that command), and
+            // its own exports, assignments to exported names and unsets before its launch change that, as the launch sees
+            // them (AttentionBackends.launchEnvironment); a variable its launcher sets itself stays the callee's
             a.attentionBackend = b.attentionBackend;
             for (String name : dev.gpulint.facts.AttentionBackendFact.VARIABLES) if (b.env.containsKey(name)) a.env.put(name, b.env.get(name));
+            if (b.launchScript != null) {
+                AttentionBackends.launchEnvironment(a, List.of(b.launchScript), b.launcherEnv, a.srunEnv.getOrDefault(run, Map.of()));
+            }
         }
         if (a.deepspeedRef == null) a.deepspeedRef = b.deepspeedRef;
         if (a.configRef == null) a.configRef = b.configRef;

@@ -156,8 +156,24 @@ final class LaunchScriptAdapter implements FormatAdapter {
             j.ep = j.key("model.expert_model_parallel_size", MegatronAdapter.located(hydra.get("model.expert_model_parallel_size")));
         }
         j.srunScripts.addAll(srunScripts(script));
-        for (Word w : j.srunScripts) j.srunEnv.put(w, LaunchEnvironment.exportedAt(script, w.span(), AttentionBackendFact.VARIABLES));
+        for (Word w : j.srunScripts) j.srunEnv.put(w, runEnvironment(script, w, l.env));
         return j;
+    }
+
+    /**
+     * The NVTE_*_ATTN variables the script {@code run} names starts with: those exported with a value the script writes at
+     * that command ({@link LaunchEnvironment#exportedAt}), and over them what the command's own launcher sets ({@code srun
+     * --export=ALL,NVTE_FUSED_ATTN=0 bash train.sh}); a launcher's value gpulint cannot tell is left out (not judged).
+     */
+    private static Map<String, Located<String>> runEnvironment(Shell.Script script, Word run, List<Launchers.EnvSet> launcherSet) {
+        Map<String, Located<String>> env = LaunchEnvironment.exportedAt(script, run.span(), AttentionBackendFact.VARIABLES);
+        int c = LaunchEnvironment.commandAt(script, run.span());
+        for (Launchers.EnvSet e : launcherSet) {
+            if (c < 0 || !AttentionBackendFact.VARIABLES.contains(e.name()) || LaunchEnvironment.commandAt(script, e.nameSpan()) != c) continue;
+            if (e.value() != null && e.value().known()) env.put(e.name(), new Located<>(e.value().text(), e.value().span()));
+            else env.remove(e.name());
+        }
+        return env;
     }
 
     /** The #SBATCH options whose value sbatch must read as a number, a size or a time: a variable there fails the submission. */

@@ -10,7 +10,8 @@ import java.util.Map;
  * The environment one command of a script runs with, as the shell gives it: the script's commands before it in order,
  * the last {@code export NAME=value} of a name winning, {@code NAME=value} alone updating a name already exported,
  * {@code unset NAME} removing it, and {@code NAME=value} before the command itself (its own environment) over all of them;
- * a {@code NAME=value} before another command is that command's only, and what comes after the command does not reach it.
+ * a {@code NAME=value} before another command is that command's only, and what comes after the command does not reach it,
+ * nor what a child shell ({@code bash -c "export ..."}) set unless the command runs in that child.
  * {@link JobDraft#env} binds a script's first statement of each variable (every statement is kept for CONSIST005); a rule
  * that judges the value one launch sees (PAR018) reads it here instead.
  */
@@ -40,8 +41,11 @@ final class LaunchEnvironment {
     static Map<String, Shell.Assignment> at(Shell.Script script, int index, java.util.Set<String> started) {
         Map<String, Shell.Assignment> exported = new HashMap<>(), plain = new HashMap<>();
         List<Shell.Command> commands = script.commands();
+        // a command in a child shell (bash -c "...") changes the environment of the commands after it in that shell only
+        Shell.Command launch = index >= 0 && index < commands.size() ? commands.get(index) : null;
         for (int c = 0; c < index && c < commands.size(); c++) {
             Shell.Command cmd = commands.get(c);
+            if (launch != null && !launch.inside(cmd.shell())) continue;
             List<Shell.Word> words = cmd.words();
             if (!words.isEmpty() && words.get(0).is("unset")) {
                 boolean functions = false;
@@ -72,4 +76,5 @@ final class LaunchEnvironment {
         }
         return exported;
     }
+
 }

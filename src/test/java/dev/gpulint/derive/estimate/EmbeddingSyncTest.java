@@ -77,7 +77,7 @@ class EmbeddingSyncTest {
         Term.Collectives s = sync(job(EstimateManifest.h100(), true, "tp: 1, pp: 2"));
         assertNotNull(s);
         assertEquals(V * H * 4, s.cost().bytes(), 1e-6);
-        assertFalse(s.cost().tier() == Tier.NETWORK, s.cost().tier().toString());
+        assertEquals(Tier.NVLINK, s.cost().tier());
     }
 
     @Test

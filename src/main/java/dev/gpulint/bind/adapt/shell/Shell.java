@@ -29,8 +29,18 @@ public final class Shell {
     /** NAME=value in the script; {@code exported} when in a command's environment (export NAME=value, NAME=value cmd). */
     public record Assignment(String name, Word value, boolean exported, Span nameSpan) {}
 
-    /** One simple command: its assignments and its words. */
-    public record Command(List<Assignment> assignments, List<Word> words) {}
+    /**
+     * One simple command: its assignments and its words, and the shell it runs in: {@code ""} the script's own, else the
+     * child shell of a string the script runs ({@code bash -c "..."}, {@link ShellStrings}), {@code "1"}, {@code "1/2"} for
+     * a string inside that one's, each child numbered once per script. What a child shell exports or assigns lasts in it
+     * and its own children only ({@link #inside}); {@code eval} runs its string in the shell that evaluates it.
+     */
+    public record Command(List<Assignment> assignments, List<Word> words, String shell) {
+        /** The command runs in shell {@code outer} or in one of its children, and so sees what {@code outer} exported before it. */
+        public boolean inside(String outer) {
+            return outer.isEmpty() || shell.equals(outer) || shell.startsWith(outer + "/");
+        }
+    }
 
     /**
      * A here-document a command reads ({@code cat <<EOT > $DS_CONFIG}): the command's words, the body's offsets in
@@ -75,16 +85,17 @@ public final class Shell {
         ShellState budget = new ShellState(vars);
         List<Command> commands = new ArrayList<>();
         List<Heredoc> heredocs = new ArrayList<>();
-        read(text, text, null, vars, arrays, budget, commands, heredocs, 0);
+        read(text, text, null, vars, arrays, budget, commands, heredocs, 0, "");
         return new Script(commands, vars, arrays, heredocs);
     }
 
     /**
      * Reads {@code text} into {@code commands}: the script itself ({@code depth} 0, {@code toTop} null), or a string
-     * it runs ({@link ShellStrings}), whose character i is written at {@code top}'s character {@code toTop[i]}.
+     * it runs ({@link ShellStrings}), whose character i is written at {@code top}'s character {@code toTop[i]}; its commands
+     * run in {@code shell} ({@link Command#shell}).
      */
     private static void read(ScalarText text, ScalarText top, int[] toTop, Map<String, String> vars, Map<String, List<Word>> arrays,
-                             ShellState budget, List<Command> commands, List<Heredoc> heredocs, int depth) {
+                             ShellState budget, List<Command> commands, List<Heredoc> heredocs, int depth, String shell) {
         List<List<Raw>> raws = ShellTokens.tokenize(text.value());
         if (toTop != null) ShellTokens.relocate(raws, toTop);
         for (List<Raw> cmd : raws) {
@@ -108,7 +119,7 @@ public final class Shell {
                         assigns.add(new Assignment(r.text, null, export, text.span(r.start, r.start + r.text.length())));
                     }
                 }
-                commands.add(new Command(assigns, words));
+                commands.add(new Command(assigns, words, shell));
                 continue;
             }
             int firstAssign = i;
@@ -131,10 +142,12 @@ public final class Shell {
             }
             if (inner != null) {
                 List<Command> run = new ArrayList<>();
-                read(inner.text(), top, inner.origins(), vars, arrays, budget, run, new ArrayList<>(), depth + 1);
-                ShellStrings.splice(assigns, words, run, commands);
+                // a shell's -c string runs in a child shell; eval's in this one
+                String child = runs[1] < 0 ? shell : (shell.isEmpty() ? "" : shell + "/") + (++budget.childShells);
+                read(inner.text(), top, inner.origins(), vars, arrays, budget, run, new ArrayList<>(), depth + 1, child);
+                ShellStrings.splice(assigns, words, run, commands, child);
             } else {
-                commands.add(new Command(assigns, words));
+                commands.add(new Command(assigns, words, shell));
             }
             Raw first = cmd.get(0);
             if (first.heredocStart >= 0 && depth == 0) {
@@ -208,7 +221,7 @@ public final class Shell {
     }
 
     public static Script ofWords(List<Word> words) {
-        return new Script(List.of(new Command(List.of(), words)), Map.of());
+        return new Script(List.of(new Command(List.of(), words, "")), Map.of());
     }
 
     private static Assignment assignment(ScalarText text, Raw r, Matcher m, Map<String, String> vars, boolean exported,

@@ -25,6 +25,8 @@ final class ShellState {
     boolean sourced;
     /** The text expansions have produced so far. */
     long used;
+    /** The child shells the script's strings have run so far ({@link Shell.Command#shell}). */
+    int childShells;
     /** The characters of each known bash array (its elements and a separator each), kept so an append need not count them again. */
     final Map<String, Long> arraySizes = new java.util.HashMap<>();
     /** Arrays that grew past the value bound: unknown until assigned afresh. */

@@ -23,8 +23,10 @@ import java.util.Set;
  *
  * <p>Bounds: strings inside strings are read {@link #MAX_DEPTH} deep (a deeper one stays one unknown word), and
  * the text read this way counts towards the script's expansion budget ({@code Shell.MAX_TOTAL}), so a script of
- * many {@code bash -c "$BIG"} lines stays linear. Assignments inside the string are read as if the enclosing
- * script made them (a child shell's would not last; no rule depends on the difference).
+ * many {@code bash -c "$BIG"} lines stays linear. Variables assigned inside the string are known to the enclosing
+ * script's later expansions as if it made them (a child shell's would not last), but each command keeps the shell it
+ * runs in ({@link Shell.Command#shell}): what a child exports reaches the commands after it in that child only, as a
+ * launch's environment is read (bind/adapt/LaunchEnvironment, PAR018).
  */
 final class ShellStrings {
     private ShellStrings() {}
@@ -84,15 +86,16 @@ final class ShellStrings {
 
     /**
      * Joins the string's commands to the enclosing script's: {@code assigns} and {@code prefix} (the words before the
-     * shell) go with its first command that is not set-up (or stand alone when it has none).
+     * shell) go with its first command that is not set-up (or stand alone when it has none), in the string's shell
+     * {@code shell}: the assignments before {@code bash -c} are that child's environment, not the enclosing script's.
      */
-    static void splice(List<Assignment> assigns, List<Word> prefix, List<Command> inner, List<Command> out) {
+    static void splice(List<Assignment> assigns, List<Word> prefix, List<Command> inner, List<Command> out, String shell) {
         int target = -1;
         for (int k = 0; k < inner.size() && target < 0; k++) {
             List<Word> w = inner.get(k).words();
             if (!w.isEmpty() && !SET_UP.contains(Shell.program(w.get(0).text()))) target = k;
         }
-        if (target < 0) out.add(new Command(assigns, prefix));
+        if (target < 0) out.add(new Command(assigns, prefix, shell));
         for (int k = 0; k < inner.size(); k++) {
             Command c = inner.get(k);
             if (k != target) { out.add(c); continue; }
@@ -100,7 +103,7 @@ final class ShellStrings {
             a.addAll(c.assignments());
             List<Word> w = new ArrayList<>(prefix);
             w.addAll(c.words());
-            out.add(new Command(a, w));
+            out.add(new Command(a, w, c.shell()));
         }
     }
 }

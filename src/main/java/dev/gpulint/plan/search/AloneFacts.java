@@ -81,10 +81,12 @@ final class AloneFacts {
         boolean[] whole = new boolean[TYPES.size()];
         // a candidate with two facts of one class, or another job's fact of it, would make its findings ambiguous: that
         // class is then inserted whole
-        for (Object f : facts) {
+        int[] whoseFact = new int[facts.size()];                      // the candidate of each such fact, found once
+        for (int i = 0; i < facts.size(); i++) {
+            Object f = facts.get(i);
             int t = type(f);
             if (t < 0 || whole[t]) continue;
-            int k = candidate.applyAsInt(jobOf(f));
+            int k = whoseFact[i] = candidate.applyAsInt(jobOf(f));
             if (k < 0) { whole[t] = true; continue; }
             if (keptFor[t] == null) { keptFor[t] = new int[n]; java.util.Arrays.fill(keptFor[t], -1); }
             if (keptFor[t][k - from] >= 0) whole[t] = true;
@@ -92,13 +94,14 @@ final class AloneFacts {
         }
         Map<Object, Integer> first = new HashMap<>();                 // what a fact says but its job → the first candidate saying it
         List<Object> out = new ArrayList<>(facts.size());
-        for (Object f : facts) {
+        for (int i = 0; i < facts.size(); i++) {
+            Object f = facts.get(i);
             int t = type(f);
             if (t < 0 || whole[t]) {
                 out.add(f);
                 continue;
             }
-            int k = candidate.applyAsInt(jobOf(f));
+            int k = whoseFact[i];
             Integer at = first.putIfAbsent(sayingOf(f), k);
             if (at == null) out.add(f);
             else keptFor[t][k - from] = at;

@@ -38,6 +38,8 @@ public final class Main implements Callable<Integer> {
     static final int OK = 0, FINDINGS = 1, BAD_INPUT = 2;
     /** Standard output was closed by its reader: the status of a process SIGPIPE ended (128 + 13), as grep and git end. */
     static final int CLOSED_PIPE = 141;
+    /** The commands that lint their input, and so need the rule base, the catalog and the rules' metadata at once. */
+    private static final Set<String> LINTS = Set.of("check", "plan", "diagnose");
     private static final Set<String> COMMANDS = Set.of("check", "plan", "diagnose", "rules", "explain", "test-rules", "discover", "lsp", "daemon", "help", "version");
 
     public static void main(String[] args) {
@@ -62,8 +64,9 @@ public final class Main implements Callable<Integer> {
             return BAD_INPUT;
         }
         if (!global && (list.isEmpty() || !COMMANDS.contains(list.get(0)))) list.add(0, "check");
-        // The rule base, catalog and metadata load on the second core while picocli builds its model.
-        if (list.get(0).equals("check")) Linter.warmUp();
+        // The rule base, catalog and metadata load on the second core while picocli builds its model: for every command
+        // that lints its input first (plan and diagnose lint before they plan or compare)
+        if (LINTS.contains(list.get(0))) Linter.warmUp();
         CommandLine cl = new CommandLine(new Main());
         Usage.install(cl, Wrap.width(env::apply, true));
         cl.setOut(out);

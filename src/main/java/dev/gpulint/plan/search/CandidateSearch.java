@@ -340,7 +340,10 @@ public final class CandidateSearch {
             // derive's own estimate of a candidate job (its memory for the job's recompute) is left out: the caller's
             // memory facts, one per recompute choice, take its place, and the valid layouts are priced by the caller
             List<Object> derived = new Deriver(catalog, false, environmentOnce, readings).derive(Model.of(clusters, jobs)).facts();
-            facts.addAll(groupFitOnce ? oneGroupFitEach(derived) : derived);
+            // the facts their rules read alone, each distinct one once (AloneFacts); the test's per-candidate mode inserts all
+            AloneFacts.Kept kept = AloneFacts.keep(groupFitOnce ? oneGroupFitEach(derived) : derived, from, to,
+                    this.environmentOnce ? name -> candidateNamed(name, from, to) : name -> -1);
+            facts.addAll(kept.facts());
             for (int k = from; k < to; k++) {
                 String name = PREFIX + k;
                 for (int r = 0; r < RECOMPUTES; r++) {
@@ -367,8 +370,11 @@ public final class CandidateSearch {
                     if (r != null) add(outOfMemory, k * RECOMPUTES + r, f.ruleId());
                     continue;
                 }
-                add(raised, k, f.ruleId());
-                if (level(f.ruleId()) == Level.ERROR || layout.equals(RuleMeta.LAYOUT_ANY)) add(rejecting, k, f.ruleId());
+                boolean rejects = level(f.ruleId()) == Level.ERROR || layout.equals(RuleMeta.LAYOUT_ANY);
+                for (int c : kept.whose(f.ruleId(), k)) {
+                    add(raised, c, f.ruleId());
+                    if (rejects) add(rejecting, c, f.ruleId());
+                }
             }
             return about;
         }).toList().forEach(cluster::addAll);
@@ -436,12 +442,42 @@ public final class CandidateSearch {
             return new GroupFit(f.getGroupName(), f.getClusterName(), f.getNodes(), f.getNodesSpan(), f.getGroupNodes(),
                     f.getGroupNodesSpan(), f.getGpusPerNode(), f.getGpusPerNodeSpan(), f.getGroupGpus(), f.getGroupGpusSpan());
         }
+
+        // written out, as Key's are: the record's own go through method handles the launcher's C1 JIT does not inline (one
+        // of these per candidate job: 1.9 % of a plan-hybrid profile's samples with the record's own)
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof GroupFit g && nodes == g.nodes && groupNodes == g.groupNodes && gpusPerNode == g.gpusPerNode
+                    && groupGpus == g.groupGpus && java.util.Objects.equals(group, g.group) && java.util.Objects.equals(cluster, g.cluster)
+                    && java.util.Objects.equals(nodesSpan, g.nodesSpan) && java.util.Objects.equals(groupNodesSpan, g.groupNodesSpan)
+                    && java.util.Objects.equals(gpusPerNodeSpan, g.gpusPerNodeSpan) && java.util.Objects.equals(groupGpusSpan, g.groupGpusSpan);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = Long.hashCode(nodes);
+            h = 31 * h + Long.hashCode(groupNodes);
+            h = 31 * h + Long.hashCode(gpusPerNode);
+            return 31 * h + Long.hashCode(groupGpus);
+        }
     }
 
     /** Candidate jobs per derive run and rule session: bounds a session's facts (~1,000 jobs, tens of thousands of facts). */
     static final int CHUNK = 1024;
 
     private static final int RECOMPUTES = Layout.Recompute.values().length;
+
+    /** The candidate of this session ({@code from} ≤ k < {@code to}) a job name names, or −1 for another job's. */
+    static int candidateNamed(String name, int from, int to) {
+        if (name == null || !name.startsWith(PREFIX) || name.length() == PREFIX.length() || name.length() > PREFIX.length() + 9) return -1;
+        int k = 0;
+        for (int i = PREFIX.length(); i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') return -1;
+            k = k * 10 + (c - '0');
+        }
+        return k >= from && k < to ? k : -1;
+    }
 
     /** The memory aspect a finding's identity names ("training_job:NAME/stage-memory/recompute-full"), or null. */
     static String memoryAspectOf(String identity) {

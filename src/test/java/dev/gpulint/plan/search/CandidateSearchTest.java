@@ -1,6 +1,7 @@
 package dev.gpulint.plan.search;
 
 import dev.gpulint.spec.Model;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,6 +17,7 @@ import dev.gpulint.meta.RuleMeta;
 import dev.gpulint.read.yaml.YamlReader;
 import dev.gpulint.testing.EstimateManifest;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The search, checked with gpulint's own rules on small clusters worked out by hand. */
@@ -280,9 +282,100 @@ class CandidateSearchTest {
         assertTrue(chunked.checks() > CandidateSearch.CHUNK, "more than one session: " + chunked.checks());
         assertTrue(chunked.clusterFindings().containsAll(List.of("NCCL002", "NCCL004")), chunked.clusterFindings().toString());
         assertTrue(chunked.current().valid(), chunked.current().toString());
+        // PAR006 (a bubble fact, inserted once per distinct bubble: AloneFacts) fires on some layouts and not on others
+        List<Candidate> all = new java.util.ArrayList<>(chunked.candidates());
+        all.addAll(chunked.rejectedLayouts());
+        assertTrue(all.stream().anyMatch(c -> c.findings().contains("PAR006")), "PAR006 raised on some layout");
+        assertTrue(all.stream().anyMatch(c -> c.layout().pp() > 1 && !c.findings().contains("PAR006")), "and quiet on another");
         SearchResult whole = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn()).checkedAs(Integer.MAX_VALUE, false)
                 .search(b.jobs().get(0), b.clusters(), current, space, CandidateSearchTest::simple);
         assertEquals(whole, chunked);
+    }
+
+    /**
+     * The search inserts each distinct bubble, hybrid-layer and origin fact once per session (AloneFacts) on the grounds
+     * this test holds: the rules AloneFacts names are the only ones that name each fact, each of their conditions matches
+     * that fact and the rules' parameters alone and reads no job name, so whether they fire depends on what the fact says
+     * but its job's; and what AloneFacts compares is every field of the fact but the job's name.
+     */
+    @Test
+    void theFactsInsertedOnceAreReadAloneByTheirRulesAndComparedWhole() throws java.io.IOException {
+        List<java.nio.file.Path> drl;
+        try (var files = java.nio.file.Files.walk(java.nio.file.Path.of("../rules"))) {
+            drl = files.filter(f -> f.toString().endsWith(".drl")).sorted().toList();
+        }
+        assertTrue(drl.size() > 50, "the built-in rules: " + drl.size());
+        java.util.regex.Pattern factType = java.util.regex.Pattern.compile("\\b([A-Z][A-Za-z0-9]*)\\s*\\(");
+        java.util.regex.Pattern when = java.util.regex.Pattern.compile("(?s)\\bwhen\\b(.*?)\\bthen\\b");
+        Map<String, Integer> conditions = new java.util.TreeMap<>();
+        for (var e : AloneFacts.RULES.entrySet()) {
+            String type = e.getKey().getSimpleName();
+            for (java.nio.file.Path f : drl) {
+                String id = f.getFileName().toString().replace(".drl", "");
+                String text = java.nio.file.Files.readString(f).replaceAll("//[^\\n]*", "");
+                if (!e.getValue().contains(id)) {
+                    assertFalse(java.util.regex.Pattern.compile("\\b" + type + "\\b").matcher(text).find(), f + " reads " + type);
+                    continue;
+                }
+                var m = when.matcher(text);
+                while (m.find()) {
+                    conditions.merge(id, 1, Integer::sum);
+                    var t = factType.matcher(m.group(1));
+                    java.util.Set<String> types = new java.util.TreeSet<>();
+                    while (t.find()) types.add(t.group(1));
+                    types.remove("RuleParam");
+                    assertEquals(java.util.Set.of(type), types, f + ": a rule of " + type + " matches " + types);
+                    assertFalse(m.group(1).toLowerCase(java.util.Locale.ROOT).contains("job"), f + ": a condition reads the job: " + m.group(1));
+                }
+            }
+            // every field of the fact but the job's name is compared
+            long fields = java.util.Arrays.stream(e.getKey().getDeclaredFields())
+                    .filter(x -> !java.lang.reflect.Modifier.isStatic(x.getModifiers())).count();
+            Class<?> saying = AloneFacts.sayingOf(sample(e.getKey())).getClass();
+            assertEquals(fields - 1, saying.getRecordComponents().length, type + "'s fields against " + saying.getSimpleName());
+        }
+        assertEquals(Map.of("CONSIST003", 1, "PAR006", 2, "PAR014", 1, "PAR015", 2), conditions);
+    }
+
+    private static Object sample(Class<?> type) {
+        dev.gpulint.core.Span at = new dev.gpulint.core.Span("plan.yaml", 3, 1, 3, 9);
+        if (type == dev.gpulint.facts.BubbleFact.class) return bubble("cand-1", 16, at);
+        if (type == dev.gpulint.facts.HybridLayersFact.class) {
+            return new dev.gpulint.facts.HybridLayersFact("cand-1", "m.yaml", "--hybrid-layer-pattern", at, 8, 8, at, 4, 96, true,
+                    "--mamba-num-heads", 8, false, "--mamba-num-groups", 2, at);
+        }
+        return new dev.gpulint.facts.OriginFact("cand-1", "Megatron", false, 0, false, null, null);
+    }
+
+    private static dev.gpulint.facts.BubbleFact bubble(String job, long m, dev.gpulint.core.Span at) {
+        return new dev.gpulint.facts.BubbleFact(job, "plan.yaml", 8, 1, m, 512, 1, 32, 7.0 / (m + 7), at);
+    }
+
+    @Test
+    void aBubbleFactIsInsertedOnceForWhatItSaysButItsJobAndItsFindingsAreEveryoneWhoseItStandsFor() {
+        dev.gpulint.core.Span at = new dev.gpulint.core.Span("plan.yaml", 3, 1, 3, 9);
+        String prefix = "gpulint-plan-candidate-";
+        var a = bubble(prefix + 10, 16, at);
+        var b = bubble(prefix + 11, 16, at);
+        var c = bubble(prefix + 12, 32, at);
+        var d = bubble(prefix + 13, 16, new dev.gpulint.core.Span("plan.yaml", 4, 1, 4, 9));
+        Object other = "another fact";
+        AloneFacts.Kept kept = AloneFacts.keep(List.of(a, other, b, c, d), 10, 14, n -> CandidateSearch.candidateNamed(n, 10, 14));
+        assertEquals(List.of(a, other, c, d), kept.facts());
+        assertArrayEquals(new int[] {10, 11}, kept.whose("PAR006", 10));
+        assertArrayEquals(new int[] {12}, kept.whose("PAR006", 12));
+        assertArrayEquals(new int[] {13}, kept.whose("PAR006", 13));
+        assertArrayEquals(new int[] {10}, kept.whose("PAR004", 10), "a rule of the job's own fact: its candidate alone");
+        // a candidate with two bubble facts, or a fact of another job: every bubble fact is inserted, each for itself
+        AloneFacts.Kept twice = AloneFacts.keep(List.of(a, b, bubble(prefix + 10, 32, at)), 10, 14, n -> CandidateSearch.candidateNamed(n, 10, 14));
+        assertEquals(3, twice.facts().size());
+        assertArrayEquals(new int[] {10}, twice.whose("PAR006", 10));
+        assertEquals(2, AloneFacts.keep(List.of(a, bubble("another-job", 16, at)), 10, 14,
+                n -> CandidateSearch.candidateNamed(n, 10, 14)).facts().size());
+        // the per-candidate mode: no candidate named, every fact kept
+        assertEquals(3, AloneFacts.keep(List.of(a, b, c), 10, 14, n -> -1).facts().size());
+        assertEquals(-1, CandidateSearch.candidateNamed(prefix + 14, 10, 14));
+        assertEquals(-1, CandidateSearch.candidateNamed(prefix + "1x", 10, 14));
     }
 
     /**

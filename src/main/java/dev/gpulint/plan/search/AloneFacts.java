@@ -1,0 +1,190 @@
+package dev.gpulint.plan.search;
+
+import dev.gpulint.core.Span;
+import dev.gpulint.facts.BubbleFact;
+import dev.gpulint.facts.HybridLayersFact;
+import dev.gpulint.facts.OriginFact;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.ToIntFunction;
+
+/**
+ * The facts of a session of the candidate search that their rules read alone, each distinct one inserted once: a
+ * candidate job's {@link BubbleFact} (PAR006), {@link HybridLayersFact} (PAR014, PAR015) and {@link OriginFact}
+ * (CONSIST003). Their rules match that one fact and the rules' parameters, and no condition reads the job's name
+ * (CandidateSearchTest holds both), so whether a rule fires on a candidate's fact depends on what the fact says but for
+ * the name; candidates whose facts say the same (the bubble of one pp, vpp and micro-batch count, the pattern checked
+ * against one tp, the job's one origin) get the findings of the first of them, whose fact alone is inserted. A session of
+ * 1,024 candidates of the hybrid plan held 1,000 bubble, 1,024 hybrid-layer and 1,024 origin facts, a fifth of the rule
+ * session's time on a sixth of its facts (measured by leaving each class out, 2026-12-06).
+ */
+final class AloneFacts {
+    private AloneFacts() {}
+
+    /** The rules that read each such fact, and only it (CandidateSearchTest holds it against the DRL). */
+    static final Map<Class<?>, Set<String>> RULES = Map.of(
+            BubbleFact.class, Set.of("PAR006"),
+            HybridLayersFact.class, Set.of("PAR014", "PAR015"),
+            OriginFact.class, Set.of("CONSIST003"));
+
+    /** The facts of {@link #RULES} by number (their rules' findings are found by it, not by a hash of the class). */
+    private static final List<Class<?>> TYPES = List.of(BubbleFact.class, HybridLayersFact.class, OriginFact.class);
+
+    /** The number of the fact class each rule of {@link #RULES} reads. */
+    private static final Map<String, Integer> READS;
+
+    static {
+        Map<String, Integer> reads = new HashMap<>();
+        RULES.forEach((type, ids) -> ids.forEach(id -> reads.put(id, TYPES.indexOf(type))));
+        READS = Map.copyOf(reads);
+    }
+
+    /** The number of a fact's class among {@link #TYPES}, or −1 (instanceof: the classes are final). */
+    private static int type(Object f) {
+        return f instanceof BubbleFact ? 0 : f instanceof HybridLayersFact ? 1 : f instanceof OriginFact ? 2 : -1;
+    }
+
+    /**
+     * A session's facts with each such fact kept only when no earlier one of its class says the same but for its job,
+     * and by class and candidate (its index less the session's first) the candidate whose fact was kept in its place.
+     */
+    record Kept(List<Object> facts, int from, int[][] keptFor) {
+
+        /**
+         * The candidates a finding of {@code ruleId} about candidate {@code k} is about: those whose fact the one it fired
+         * on stands for, or {@code k} alone (a rule that reads no such fact, a class kept whole).
+         */
+        int[] whose(String ruleId, int k) {
+            Integer type = READS.get(ruleId);
+            int[] of = type == null ? null : keptFor[type];
+            if (of == null) return new int[] {k};
+            int n = 0;
+            for (int r : of) if (r == k) n++;
+            int[] all = new int[n];
+            n = 0;
+            for (int i = 0; i < of.length; i++) if (of[i] == k) all[n++] = from + i;
+            return n == 0 ? new int[] {k} : all;
+        }
+    }
+
+    /**
+     * @param candidate the candidate of the session a job name names ({@code from} ≤ k < {@code to}), or −1 for another
+     *                  job's; always −1 keeps every fact
+     */
+    static Kept keep(List<Object> facts, int from, int to, ToIntFunction<String> candidate) {
+        int n = to - from;
+        int[][] keptFor = new int[TYPES.size()][];
+        boolean[] whole = new boolean[TYPES.size()];
+        // a candidate with two facts of one class, or another job's fact of it, would make its findings ambiguous: that
+        // class is then inserted whole
+        int[] whoseFact = new int[facts.size()];                      // the candidate of each such fact, found once
+        for (int i = 0; i < facts.size(); i++) {
+            Object f = facts.get(i);
+            int t = type(f);
+            if (t < 0 || whole[t]) continue;
+            int k = whoseFact[i] = candidate.applyAsInt(jobOf(f));
+            if (k < 0) { whole[t] = true; continue; }
+            if (keptFor[t] == null) { keptFor[t] = new int[n]; java.util.Arrays.fill(keptFor[t], -1); }
+            if (keptFor[t][k - from] >= 0) whole[t] = true;
+            keptFor[t][k - from] = k;
+        }
+        Map<Object, Integer> first = new HashMap<>();                 // what a fact says but its job → the first candidate saying it
+        List<Object> out = new ArrayList<>(facts.size());
+        for (int i = 0; i < facts.size(); i++) {
+            Object f = facts.get(i);
+            int t = type(f);
+            if (t < 0 || whole[t]) {
+                out.add(f);
+                continue;
+            }
+            int k = whoseFact[i];
+            Integer at = first.putIfAbsent(sayingOf(f), k);
+            if (at == null) out.add(f);
+            else keptFor[t][k - from] = at;
+        }
+        for (int t = 0; t < whole.length; t++) if (whole[t]) keptFor[t] = null;
+        return new Kept(out, from, keptFor);
+    }
+
+    /** The job a fact of {@link #RULES} is about. */
+    private static String jobOf(Object f) {
+        if (f instanceof BubbleFact b) return b.getJobName();
+        if (f instanceof HybridLayersFact h) return h.getJobName();
+        return ((OriginFact) f).getJob();
+    }
+
+    /** What a fact of {@link #RULES} says but its job's name (every other field), or null for another fact. */
+    static Object sayingOf(Object f) {
+        if (f instanceof BubbleFact b) return new Bubble(b.getFile(), b.getPp(), b.getVirtualPp(), b.getMicroBatches(),
+                b.getGlobalBatchSize(), b.getMicroBatchSize(), b.getDp(), b.getBubble(), b.getPpSpan(), b.getMicroBatchKey(),
+                b.getGlobalBatchKey());
+        if (f instanceof HybridLayersFact h) return new Hybrid(h.getFile(), h.getPatternKey(), h.getPatternSpan(),
+                h.getPatternLayers(), h.getLayers(), h.getLayersSpan(), h.getMambaLayers(), h.getHeads(), h.isHeadsStated(),
+                h.getHeadsKey(), h.getGroups(), h.isGroupsStated(), h.getGroupsKey(), h.getTp(), h.getTpSpan());
+        if (f instanceof OriginFact o) return new Origin(o.getFormat(), o.isPodsVisible(), o.getRdmaResources(), o.isRdmaByAccess(),
+                o.getIbHca(), o.getIbHcaSpan());
+        return null;
+    }
+
+    // every field of the fact but its job's name (CandidateSearchTest counts them against the fact's fields)
+    record Bubble(String file, long pp, long virtualPp, long microBatches, long globalBatchSize, long microBatchSize, long dp,
+                  double bubble, Span ppSpan, String microBatchKey, String globalBatchKey) {
+        // written out, as CandidateSearch.Key's are: the record's own go through method handles the launcher's C1 JIT does not inline
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Bubble b && pp == b.pp && virtualPp == b.virtualPp && microBatches == b.microBatches
+                    && globalBatchSize == b.globalBatchSize && microBatchSize == b.microBatchSize && dp == b.dp
+                    && Double.compare(bubble, b.bubble) == 0 && Objects.equals(file, b.file) && Objects.equals(ppSpan, b.ppSpan)
+                    && Objects.equals(microBatchKey, b.microBatchKey) && Objects.equals(globalBatchKey, b.globalBatchKey);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = Long.hashCode(pp);
+            h = 31 * h + Long.hashCode(virtualPp);
+            h = 31 * h + Long.hashCode(microBatches);
+            h = 31 * h + Long.hashCode(globalBatchSize);
+            h = 31 * h + Long.hashCode(microBatchSize);
+            h = 31 * h + Long.hashCode(dp);
+            return 31 * h + Double.hashCode(bubble);
+        }
+    }
+
+    record Hybrid(String file, String patternKey, Span patternSpan, long patternLayers, long layers, Span layersSpan,
+                  long mambaLayers, long heads, boolean headsStated, String headsKey, long groups, boolean groupsStated,
+                  String groupsKey, long tp, Span tpSpan) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Hybrid h && patternLayers == h.patternLayers && layers == h.layers && mambaLayers == h.mambaLayers
+                    && heads == h.heads && headsStated == h.headsStated && groups == h.groups && groupsStated == h.groupsStated
+                    && tp == h.tp && Objects.equals(file, h.file) && Objects.equals(patternKey, h.patternKey)
+                    && Objects.equals(patternSpan, h.patternSpan) && Objects.equals(layersSpan, h.layersSpan)
+                    && Objects.equals(headsKey, h.headsKey) && Objects.equals(groupsKey, h.groupsKey) && Objects.equals(tpSpan, h.tpSpan);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = Long.hashCode(patternLayers);
+            h = 31 * h + Long.hashCode(layers);
+            h = 31 * h + Long.hashCode(heads);
+            h = 31 * h + Long.hashCode(groups);
+            return 31 * h + Long.hashCode(tp);
+        }
+    }
+
+    record Origin(String format, boolean podsVisible, int rdmaResources, boolean rdmaByAccess, String ibHca, Span ibHcaSpan) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Origin x && podsVisible == x.podsVisible && rdmaResources == x.rdmaResources
+                    && rdmaByAccess == x.rdmaByAccess && Objects.equals(format, x.format) && Objects.equals(ibHca, x.ibHca)
+                    && Objects.equals(ibHcaSpan, x.ibHcaSpan);
+        }
+
+        @Override
+        public int hashCode() { return 31 * rdmaResources + (podsVisible ? 1 : 0) + (rdmaByAccess ? 2 : 0); }
+    }
+}

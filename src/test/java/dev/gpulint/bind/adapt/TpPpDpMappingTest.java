@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.PlanCli;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Megatron-LM's {@code --use-tp-pp-dp-mapping} and Megatron-Bridge's {@code dist.use_tp_pp_dp_mapping} bind the job's rank
@@ -98,5 +102,26 @@ class TpPpDpMappingTest {
         List<String> syn = Foreign.syn002(refused);
         assertEquals(1, syn.size());
         assertEquals("10:25 'dist.use_tp_pp_dp_mapping' is 'true'; expected off with pp 2", syn.get(0).substring(0, syn.get(0).indexOf(", or expert")));
+    }
+
+    private static String dpTier(Path dir, String mapping) {
+        String sh = """
+                #!/bin/bash
+                torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\
+                  --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --seq-length 4096 --ffn-hidden-size 14336 \\
+                  --vocab-size 128256 --swiglu --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 \\
+                  --micro-batch-size 1 --global-batch-size 64 --bf16 --use-distributed-optimizer%s
+                """.formatted(mapping);
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", sh).jobClusters("lab", "*.sh").planJson();
+        Map<String, Object> time = PlanCli.map(PlanCli.map(r.json().get("current")).get("time"));
+        return (String) PlanCli.map(time.get("tiers")).get("dp");
+    }
+
+    @Test
+    void thePlanPricesTheDataParallelGroupInTheSwitchsOrder(@TempDir Path dir) {
+        // 2 nodes of 8, tp 2, pp 2, dp 4: in the default order dp's ranks are 2 apart ({0, 2, 4, 6}, one node's NVLink); in
+        // tp-cp-ep-pp-dp they are tp·pp = 4 apart ({0, 4, 8, 12}), across both nodes
+        assertEquals("nvlink", dpTier(dir.resolve("default"), ""));
+        assertEquals("network", dpTier(dir.resolve("mapped"), " \\\n  --use-tp-pp-dp-mapping"));
     }
 }

@@ -40,7 +40,8 @@ import java.util.Map;
  *     {@code ddp}'s); the gradients' dtype ({@code mixed_precision.grad_reduce_in_fp32}, which Megatron-Bridge copies onto
  *     the DDP config, else {@code ddp.grad_reduce_in_fp32}): false keeps 16-bit main gradients, 16 bytes per parameter;
  *     the layers kept in bf16 ({@code first_last_layers_bf16} with its counts, or a recipe name's: {@link FirstLastBf16});
- * <li>{@code comm_overlap.tp_comm_overlap} (else the model's) and {@code comm_overlap.overlap_moe_expert_parallel_comm}.
+ * <li>{@code comm_overlap.tp_comm_overlap} (else the model's) and {@code comm_overlap.overlap_moe_expert_parallel_comm};
+ * <li>{@code dist.use_tp_pp_dp_mapping}: the rank order tp-cp-ep-pp-dp ({@link TpPpDpMapping}).
  * </ul>
  * The GPU count is the launcher's ({@code torchrun --nproc_per_node}, the Slurm allocation), never the file's.
  */
@@ -98,6 +99,13 @@ final class BridgeAdapter implements FormatAdapter {
         j.ep = size(j, model, at, ParallelDim.EP);
         j.etp = j.key(at + "expert_tensor_parallel_size", TreeValues.whole(scalar(model, "expert_tensor_parallel_size")));
         j.sequenceParallel = TreeValues.bool(scalar(model, "sequence_parallel"));
+        // dist.use_tp_pp_dp_mapping: the groups in order tp-cp-ep-pp-dp, as Megatron-LM's switch (TpPpDpMapping)
+        String distKey = section(c, "dist");
+        if (distKey != null) {
+            String k = wrap + distKey + ".use_tp_pp_dp_mapping";
+            j.order = TpPpDpMapping.order(j, j.key(k, DraftValues.bool(j, scalar(map(c, distKey), "use_tp_pp_dp_mapping"), k,
+                    "the estimate keeps the default rank order tp-cp-ep-dp-pp")), k);
+        }
         String trainKey = section(c, "train");
         MappingNode train = trainKey == null ? null : map(c, trainKey);
         j.micro = j.key(wrap + trainKey + ".micro_batch_size", TreeValues.whole(scalar(train, "micro_batch_size")));

@@ -29,6 +29,8 @@ final class JobDraft {
     Located<Double> parameters;
     Located<Long> tp, pp, cp, ep, etp, dp, vpp, layers, heads, kvHeads, experts, seqLength, hidden, micro, global, zeroStage;
     Located<Boolean> sequenceParallel;
+    /** The rank order, fastest first, when the format states one (Megatron's --use-tp-pp-dp-mapping: {@link TpPpDpMapping}); null: the default. */
+    Located<List<ParallelDim>> order;
     /** Tensor-parallel communication overlapped with the matmuls (--tp-comm-overlap, async TP); null when not written. */
     Located<Boolean> tpCommOverlap;
     /** How the tp collectives' activations are laid out, "sbh" or "bsh" (torchtitan's DTensor plan before PR #4121); null when not said. */
@@ -263,8 +265,8 @@ final class JobDraft {
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null
                 && firstStageLayers == null && lastStageLayers == null && dpShard == null && dpReplicate == null
-                && stageLayers == null && tpCommOverlap == null && tpActivationLayout == null ? null
-                : new Specs.Parallelism(tp, pp, dp, cp, ep, null, sequenceParallel, vpp, key != null ? key : span, unknown,
+                && stageLayers == null && tpCommOverlap == null && tpActivationLayout == null && order == null ? null
+                : new Specs.Parallelism(tp, pp, dp, cp, ep, order, sequenceParallel, vpp, key != null ? key : span, unknown,
                         layersPerVirtualStage, embeddingInSplit, lossInSplit, etp, firstStageLayers, lastStageLayers,
                         dpShard, dpReplicate, stageLayers, tpCommOverlap, tpActivationLayout);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);

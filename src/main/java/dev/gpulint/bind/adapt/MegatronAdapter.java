@@ -176,6 +176,9 @@ final class MegatronAdapter implements FormatAdapter {
             Word w = flags.get(u.getKey());
             if (w != null && !w.known()) j.unknown(u.getValue());
         }
+        // --use-tp-pp-dp-mapping: Megatron-LM initializes its groups in order tp-cp-ep-pp-dp (TpPpDpMapping), refused where it asserts
+        j.order = TpPpDpMapping.order(j, j.key("--use-tp-pp-dp-mapping", switchFlag(j, flags, script, "--use-tp-pp-dp-mapping")),
+                "--use-tp-pp-dp-mapping");
         for (Map.Entry<String, String> u : UNKNOWN_SHAPE.entrySet()) {
             Word w = flags.get(u.getKey());
             // the sizes Megatron reads only beside another flag count only with it (no MoE without --num-experts, no

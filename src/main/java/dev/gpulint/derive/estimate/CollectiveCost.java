@@ -98,7 +98,18 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
      *                 network), replacing line rate × efficiency; ignored at line rate
      */
     public static CollectiveCost price(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, long n, long stride, double s) {
-        CollectiveCost b = bandwidth(k, e, measured, c, n, stride, s);
+        return price(k, e, measured, c, new RankGroup(java.util.List.of(new RankGroup.Part(n, stride))), s);
+    }
+
+    /**
+     * {@link #price(Links, Efficiency, Map, Collective, long, long, double)} over a group of several strided parts
+     * ({@link RankGroup}: the dp·cp group with another dimension between cp and dp in the rank order): its tier the one its
+     * widest span reaches ({@link Tier#of(RankGroup, long, long, boolean, long)}), the NICs shared by its members on one
+     * node ({@link RankGroup#membersPerUnit}).
+     */
+    public static CollectiveCost price(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, RankGroup g, double s) {
+        long n = g.n();
+        CollectiveCost b = bandwidth(k, e, measured, c, g, s);
         if ((n <= 1 && c != Collective.SEND) || s <= 0) return b;
         // NCCL counts the nodes of the communicator; a multi-node NVLink domain is one (MNNVL)
         long nodes = b.tier() == Tier.NETWORK ? (n + b.local() - 1) / Math.max(1, b.local()) : 1;
@@ -112,13 +123,13 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
                 b.local(), b.remoteBytes(), b.limit(), alpha + b.idealSeconds(), alpha + bw, alpha, a, nodes, nvlink);
     }
 
-    private static CollectiveCost bandwidth(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, long n, long stride, double s) {
-        long gpn = k.gpusPerNode();
-        Tier t = Tier.of(n, stride, gpn, k.domainSize(), k.scaleUp(), k.jobGpus());
+    private static CollectiveCost bandwidth(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, RankGroup g, double s) {
+        long gpn = k.gpusPerNode(), n = g.n();
+        Tier t = Tier.of(g, gpn, k.domainSize(), k.scaleUp(), k.jobGpus());
         if ((n <= 1 && c != Collective.SEND) || s <= 0) return none(c, t, s);
         // a group straddling a node or rack boundary shares the NICs of its fewest members on one side (Tier.straddles)
-        long perNode = Tier.membersPerNode(n, stride, gpn, k.jobGpus());
-        long perDomain = Tier.membersPerDomain(n, stride, k.domainSize(), k.jobGpus());
+        long perNode = g.membersPerUnit(gpn, k.jobGpus());
+        long perDomain = g.membersPerUnit(k.domainSize(), k.jobGpus());
         double v = c.bytesPerRank(n, s);
         Double m = e == null || measured == null ? null : measured.get(t);
         boolean useMeasured = m != null && m > 0;

@@ -34,8 +34,16 @@ final class Comm {
      * sharding's shard group and replicas: {@link HybridShard}); the dimension's tier becomes this group's.
      */
     double collective(ParallelDim dim, long n, long groupStride, double count, double bytes, Collective c, String what) {
-        if (n <= 1 || count <= 0) return 0;
-        CollectiveCost k = apart(dim, n, groupStride, count, bytes, c, what);
+        return collective(dim, RankGroup.strided(n, groupStride), count, bytes, c, what);
+    }
+
+    /**
+     * {@link #collective} over a group of several strided parts ({@link RankGroup}: the dp·cp group with a dimension between
+     * cp and dp in the rank order), on the tier its widest span reaches; the dimension's tier becomes this group's.
+     */
+    double collective(ParallelDim dim, RankGroup g, double count, double bytes, Collective c, String what) {
+        if (g.n() <= 1 || count <= 0) return 0;
+        CollectiveCost k = apart(dim, g, count, bytes, c, what);
         tiers.put(dim, k.tier());
         return count * k.seconds();
     }
@@ -46,9 +54,14 @@ final class Comm {
      * The strided {@link #collective} is this plus the dimension's tier.
      */
     CollectiveCost apart(ParallelDim dim, long n, long groupStride, double count, double bytes, Collective c, String what) {
-        CollectiveCost k = hw.price(c, n, groupStride, bytes);
+        return apart(dim, RankGroup.strided(n, groupStride), count, bytes, c, what);
+    }
+
+    /** {@link #apart} over a group of several strided parts ({@link RankGroup}). */
+    CollectiveCost apart(ParallelDim dim, RankGroup g, double count, double bytes, Collective c, String what) {
+        CollectiveCost k = hw.price(c, g, bytes);
         traffic.add(new Estimate.Traffic(dim, what, count, k));
-        terms.add(new Term.Collectives(dim, count, what, n, k, hw.links(), count * k.seconds()));
+        terms.add(new Term.Collectives(dim, count, what, g.n(), k, hw.links(), count * k.seconds()));
         return k;
     }
 

@@ -204,7 +204,7 @@ public final class Estimator {
         int most = 0;                                          // the stage holding them, the first of equals (ExpertDpSync)
         for (MemoryModel.Stage s : stages) if (s.parameters() > params) { params = s.parameters(); most = s.stage(); }
         long n = (long) l.dp() * l.cp();
-        long nStride = dpCpStride(l, order);                  // the dp·cp group's spacing, not dp's alone
+        RankGroup dpCp = dpCpGroup(l, order);                 // the dp·cp group's ranks, not dp's alone
         double gradBytes = GradientReduce.bytes(dt, bytes);   // the main gradients' dtype: what the job states, else the default
         double gatherBytes = v.paramGather().stageBytes(m, l, stages, bf16Layers);   // 2 per parameter, or fp8's 1 (ParamGather)
         // the optimizer step: the fullest stage's shard as the memory counts its states (the experts' over their own group)
@@ -219,15 +219,15 @@ public final class Estimator {
             int chunks = pp > 1 ? l.virtualPp() : 1;
             if (l.zeroStage() >= 3 && l.hybrid()) {
                 // HSDP: all-gathers and reduce-scatters in the shard group, the all-reduce over the replicas (HybridShard)
-                double perMbComm = HybridShard.perMicroBatch(c, l, nStride, stride.get(DP), params, gatherBytes, gradBytes, DpBuckets.shardedUnits(layersPerStage));
+                double perMbComm = HybridShard.perMicroBatch(c, l, dpCp, stride.get(DP), params, gatherBytes, gradBytes, DpBuckets.shardedUnits(layersPerStage));
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 3 && v.gathers().perTensor()) {
                 // DeepSpeed's stage 3 of 2021: one collective per parameter tensor at each use it was released (ShardedGathers)
                 ShardedGathers.Counts k = v.gathers().perMicroBatch(m, l, layersPerStage, params);
-                double perMbComm = c.collective(DP, n, nStride, k.gathers(), k.gatheredElements() * gatherBytes / params / k.gathers(),
+                double perMbComm = c.collective(DP, dpCp, k.gathers(), k.gatheredElements() * gatherBytes / params / k.gathers(),
                         Collective.ALL_GATHER, "parameter all-gathers, one per released tensor at each use")
-                        + c.collective(DP, n, nStride, k.reduces(), params * gradBytes / k.reduces(), Collective.REDUCE_SCATTER,
+                        + c.collective(DP, dpCp, k.reduces(), params * gradBytes / k.reduces(), Collective.REDUCE_SCATTER,
                         "gradient reduce-scatters, one per tensor");
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
@@ -235,8 +235,8 @@ public final class Estimator {
                 // one unit per layer (FSDP's per-block wrapping, Megatron-FSDP's per-module buckets): each layer's parameters
                 // gathered forward and backward and its gradients reduce-scattered, each collective paying NCCL's α
                 double units = DpBuckets.shardedUnits(layersPerStage);
-                double perMbComm = c.collective(DP, n, nStride, 2 * units, gatherBytes / units, Collective.ALL_GATHER, "parameter all-gathers forward and backward, one per layer")
-                        + c.collective(DP, n, nStride, units, params * gradBytes / units, Collective.REDUCE_SCATTER, "gradient reduce-scatter, one per layer");
+                double perMbComm = c.collective(DP, dpCp, 2 * units, gatherBytes / units, Collective.ALL_GATHER, "parameter all-gathers forward and backward, one per layer")
+                        + c.collective(DP, dpCp, units, params * gradBytes / units, Collective.REDUCE_SCATTER, "gradient reduce-scatter, one per layer");
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {
@@ -244,10 +244,10 @@ public final class Estimator {
                 // the routed experts' in buckets of their own over the expert data-parallel group (ExpertDpSync); chunk 0 one
                 // bucket too when its all-gather runs in the optimizer step (OptimizerStepGather)
                 double buckets = v.stepGather().buckets(x.shared(), n, chunks), xb = v.stepGather().buckets(x.expert(), n, chunks);
-                double reduce = c.collective(DP, n, nStride, buckets, x.shared() * gradBytes / buckets, Collective.REDUCE_SCATTER, "gradient reduce-scatter per bucket")
+                double reduce = c.collective(DP, dpCp, buckets, x.shared() * gradBytes / buckets, Collective.REDUCE_SCATTER, "gradient reduce-scatter per bucket")
                         + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expert() * gradBytes / xb, Collective.REDUCE_SCATTER,
                                 "expert gradient reduce-scatter per bucket (expert data-parallel group)") : 0);
-                double gather = c.collective(DP, n, nStride, buckets, x.sharedGather() / buckets, Collective.ALL_GATHER, "parameter all-gather per bucket")
+                double gather = c.collective(DP, dpCp, buckets, x.sharedGather() / buckets, Collective.ALL_GATHER, "parameter all-gather per bucket")
                         + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expertGather() / xb, Collective.ALL_GATHER,
                                 "expert parameter all-gather per bucket (expert data-parallel group)") : 0);
                 dpS = reduce + gather;
@@ -261,7 +261,7 @@ public final class Estimator {
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, outlasts);
             } else {
                 double buckets = DpBuckets.count(x.shared(), n, chunks), xb = DpBuckets.count(x.expert(), n, chunks);
-                dpS = c.collective(DP, n, nStride, buckets, x.shared() * gradBytes / buckets, Collective.ALL_REDUCE, "gradient all-reduce per bucket")
+                dpS = c.collective(DP, dpCp, buckets, x.shared() * gradBytes / buckets, Collective.ALL_REDUCE, "gradient all-reduce per bucket")
                         + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expert() * gradBytes / xb, Collective.ALL_REDUCE,
                                 "expert gradient all-reduce per bucket (expert data-parallel group)") : 0);
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, dpS, 0, true));
@@ -335,19 +335,15 @@ public final class Estimator {
     }
 
     /**
-     * Ranks between consecutive members of the data-parallel gradient group, which is dp·cp ranks (Megatron-Core's
-     * {@code intra_dp_cp_group}; torchtitan's FSDP mesh {@code dp_shard_cp}), not dp's alone: where cp and dp are
-     * neighbours in the rank order (the default tp-cp-ep-dp-pp, and torchtitan's mesh, cp inside dp_shard) the group is
-     * the contiguous block of both, spaced by the faster one's stride (tp with the default order). In an order that puts
-     * another dimension of more than one rank between them the group is no single stride; it keeps dp's own stride there,
-     * as every dp·cp group was priced before (2026-12-06; docs/plan.md "The dp·cp group's spacing").
+     * The data-parallel gradient group, dp·cp ranks (Megatron-Core's {@code dp-cp} group, {@code intra_dp_cp_group};
+     * torchtitan's FSDP mesh {@code dp_shard_cp}), not dp's alone, laid out as the rank order lays it
+     * ({@link RankGroup#of}, as Megatron-Core's RankGenerator.get_ranks('dp-cp') builds it): where cp and dp are neighbours
+     * (the default tp-cp-ep-dp-pp, torchtitan's mesh with cp inside dp_shard) one contiguous block spaced by the faster
+     * one's stride (tp with the default order); where a dimension of more than one rank lies between them (tp-cp-pp-dp,
+     * Megatron's {@code --use-tp-pp-dp-mapping} order tp-cp-ep-pp-dp with pp &gt; 1) cp's ranks at cp's stride and dp's at
+     * dp's, priced on the tier the group's widest span reaches (docs/plan.md "The dp·cp group's spacing").
      */
-    static long dpCpStride(Layout l, List<ParallelDim> order) {
-        Map<ParallelDim, Long> s = strides(l, order);
-        long dp = s.get(DP);
-        if (l.cp() <= 1) return dp;
-        long cp = s.get(CP);
-        if (dp == cp * l.cp()) return cp;                  // cp just inside dp (sizes of 1 between them add nothing)
-        return dp;                                         // dp just inside cp (its stride the faster), or not neighbours
+    static RankGroup dpCpGroup(Layout l, List<ParallelDim> order) {
+        return RankGroup.of(l, order, java.util.EnumSet.of(CP, DP));
     }
 }

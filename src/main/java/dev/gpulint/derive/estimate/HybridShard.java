@@ -17,8 +17,8 @@ final class HybridShard {
      * Seconds of data-parallel communication per micro-batch under hybrid sharding (FSDP2 reduces each micro-batch's
      * gradients, as the estimate's FSDP does).
      *
-     * @param shardStride ranks between consecutive members of the shard group (shard ranks · cp: the dp·cp group's
-     *                  spacing, {@link Estimator#dpCpStride}; tp with the default order and torchtitan's mesh)
+     * @param dpCp      the dp·cp group ({@link Estimator#dpCpGroup}); the shard group is its first shard ranks · cp members
+     *                  ({@link RankGroup#prefix}: ranks tp apart with the default order and torchtitan's mesh)
      * @param dpStride  ranks between consecutive data-parallel ranks (the rank order's dp stride)
      * @param params    the fullest stage's parameters per GPU before sharding
      * @param gatherBytes the fullest stage's bytes a parameter all-gather assembles ({@link ParamGather})
@@ -26,13 +26,14 @@ final class HybridShard {
      * @param units     the stage's FSDP units (one per layer: {@link DpBuckets#shardedUnits}); each unit's collectives pay
      *                  NCCL's latency once
      */
-    static double perMicroBatch(Comm c, Layout l, long shardStride, long dpStride, double params, double gatherBytes, double gradBytes, double units) {
+    static double perMicroBatch(Comm c, Layout l, RankGroup dpCp, long dpStride, double params, double gatherBytes, double gradBytes, double units) {
         long shard = (long) l.shardRanks() * l.cp();
+        RankGroup shardGroup = dpCp.prefix(shard);
         // the replicas are dpStride · shard ranks apart: the shard group lies inside each replica, its cp and shard ranks
-        // together (the mesh's dp_shard_cp) spaced by shardStride
-        double inside = c.collective(ParallelDim.DP, shard, shardStride, 2 * units, gatherBytes / units, Collective.ALL_GATHER,
+        // together (the mesh's dp_shard_cp)
+        double inside = c.collective(ParallelDim.DP, shardGroup, 2 * units, gatherBytes / units, Collective.ALL_GATHER,
                 "parameter all-gathers forward and backward, one per layer, within the shard group")
-                + c.collective(ParallelDim.DP, shard, shardStride, units, params * gradBytes / units, Collective.REDUCE_SCATTER,
+                + c.collective(ParallelDim.DP, shardGroup, units, params * gradBytes / units, Collective.REDUCE_SCATTER,
                 "gradient reduce-scatter, one per layer, within the shard group");
         double across = c.collective(ParallelDim.DP, l.replicas(), dpStride * l.shardRanks(), units, params / shard * gradBytes / units,
                 Collective.ALL_REDUCE, "gradient all-reduce, one per layer, of each shard over the replicas");

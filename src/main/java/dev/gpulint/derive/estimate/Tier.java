@@ -33,6 +33,26 @@ public enum Tier {
     }
 
     /**
+     * {@link #of(long, long, long, long, boolean, long)} for a group of several strided parts ({@link RankGroup}: the dp·cp
+     * group where a dimension lies between cp and dp in the rank order): the tier its widest span reaches. Such groups tile
+     * blocks of {@link RankGroup#block} ranks, so every one of them lies in one unit (scale-up domain, node) when the block
+     * fits the unit and, in a job of more than one unit, divides it ({@link #straddles} with the block for n·stride);
+     * otherwise some group crosses a unit boundary and the dimension runs on the next tier. One part: exactly the strided
+     * rule.
+     */
+    public static Tier of(RankGroup g, long gpusPerNode, long domainSize, boolean scaleUp, long gpus) {
+        if (g.strided()) return of(g.n(), g.firstStride(), gpusPerNode, domainSize, scaleUp, gpus);
+        if (g.n() <= 1) return NVLINK;
+        if (scaleUp && within(g.block(), domainSize, gpus)) return NVLINK;
+        return within(g.block(), gpusPerNode, gpus) ? PCIE : NETWORK;
+    }
+
+    /** Blocks of {@code block} consecutive ranks each lie in one unit of {@code unit} GPUs (units filled in rank order). */
+    private static boolean within(long block, long unit, long gpus) {
+        return block <= unit && (gpus <= unit || unit % block == 0);
+    }
+
+    /**
      * Some group of {@code n} ranks spaced {@code stride} apart, in a job of {@code gpus} GPUs filling units (nodes or
      * scale-up domains) of {@code unit} GPUs in rank order, has members in two units although n·stride fits one. A
      * dimension's groups tile blocks of n·stride consecutive ranks (its own stride times its size: every block starts at a

@@ -47,14 +47,14 @@ public record TierTable(String what, Collective collective, long n, double bytes
                 .or(() -> e.traffic(ParallelDim.DP, Collective.REDUCE_SCATTER)).orElse(null);
         if (grads == null) return null;
         long stride = Estimator.strides(l, order).get(ParallelDim.DP);
-        long group = Estimator.dpCpStride(l, order);             // the dp·cp group's spacing
+        RankGroup group = Estimator.dpCpGroup(l, order);         // the dp·cp group's ranks
         double bytes = grads.count() * grads.cost().bytes();     // the estimate issues them in buckets or per layer (DpBuckets)
         if (l.hybrid() && l.zeroStage() >= 3) {
             // hybrid sharding: the all-reduce is each shard's, over the replicas (HybridShard)
-            return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, l.replicas(), stride * l.shardRanks(), bytes,
+            return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, RankGroup.strided(l.replicas(), stride * l.shardRanks()), bytes,
                     "data-parallel gradient all-reduce over the " + l.replicas() + " replicas");
         }
-        return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, n, group, bytes, "data-parallel gradient all-reduce");
+        return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, group, bytes, "data-parallel gradient all-reduce");
     }
 
     /**
@@ -73,16 +73,25 @@ public record TierTable(String what, Collective collective, long n, double bytes
             if (dp == null) return null;
             s = dp.bytes();
         }
-        long stride = ep ? Estimator.strides(l, order).get(ParallelDim.EP) : Estimator.dpCpStride(l, order);
-        return of(hw.forJob(l.gpus()), c, n, stride, s, (ep ? "expert-parallel " : "data-parallel ") + c.id() + " of " + Units.bytes(s) + " per GPU");
+        RankGroup g = ep ? RankGroup.strided(n, Estimator.strides(l, order).get(ParallelDim.EP)) : Estimator.dpCpGroup(l, order);
+        return of(hw.forJob(l.gpus()), c, g, s, (ep ? "expert-parallel " : "data-parallel ") + c.id() + " of " + Units.bytes(s) + " per GPU");
     }
 
     /** Collective {@code c} of {@code bytes} per rank over n ranks spaced {@code stride} apart, on every tier. */
     public static TierTable of(Hardware hw, Collective c, long n, long stride, double bytes, String what) {
+        return of(hw, c, RankGroup.strided(n, stride), bytes, what);
+    }
+
+    /**
+     * Collective {@code c} of {@code bytes} per rank over group {@code g} (several strided parts where the rank order puts a
+     * dimension between cp and dp: {@link RankGroup}), on every tier; as placed, on the tier its widest span reaches.
+     */
+    public static TierTable of(Hardware hw, Collective c, RankGroup g, double bytes, String what) {
         Links k = hw.links();
         Efficiency e = hw.efficiency();
         Map<Tier, Double> measured = hw.measured();
-        Tier placed = Tier.of(n, stride, k.gpusPerNode(), k.domainSize(), k.scaleUp(), k.jobGpus());
+        long n = g.n(), stride = g.firstStride();
+        Tier placed = Tier.of(g, k.gpusPerNode(), k.domainSize(), k.scaleUp(), k.jobGpus());
         List<Row> rows = new ArrayList<>();
         if (k.scaleUp()) {
             Links inDomain = k.withDomain(Math.max(n, k.gpusPerNode()), Math.max(n, k.domainSize()));
@@ -93,13 +102,13 @@ public record TierTable(String what, Collective collective, long n, double bytes
         rows.add(new Row("pcie", k.tierName(Tier.PCIE), false, placed == Tier.PCIE,
                 CollectiveCost.price(inNode, e, Map.of(), c, n, 1, bytes)));
         // across nodes: as placed when the group leaves its node (or its NVLink rack), else one rank per node
-        long across = placed == Tier.NETWORK ? stride : Math.max(stride, k.domainSize() > k.gpusPerNode() ? k.domainSize() : k.gpusPerNode());
+        RankGroup across = placed == Tier.NETWORK ? g : RankGroup.strided(n, Math.max(stride, k.domainSize() > k.gpusPerNode() ? k.domainSize() : k.gpusPerNode()));
         rows.add(new Row("network", k.networkName(), false, placed == Tier.NETWORK,
-                CollectiveCost.price(k, e, placed == Tier.NETWORK ? measured : Map.of(), c, n, across, bytes)));
+                CollectiveCost.price(k, e, placed == Tier.NETWORK ? measured : Map.of(), c, across, bytes)));
         rows.add(new Row("ib-400g", "reference: 400 Gb/s InfiniBand, one NIC per GPU (RDMA)", true, false,
-                CollectiveCost.price(k.withNics(IB_400G, Links.Transport.RDMA, "400 Gb/s InfiniBand"), e, Map.of(), c, n, across, bytes)));
+                CollectiveCost.price(k.withNics(IB_400G, Links.Transport.RDMA, "400 Gb/s InfiniBand"), e, Map.of(), c, across, bytes)));
         rows.add(new Row("25gbe", "reference: 25GbE, one port per GPU (NCCL over TCP sockets)", true, false,
-                CollectiveCost.price(k.withNics(ETHERNET_25G, Links.Transport.TCP, "25 Gb/s Ethernet"), e, Map.of(), c, n, across, bytes)));
+                CollectiveCost.price(k.withNics(ETHERNET_25G, Links.Transport.TCP, "25 Gb/s Ethernet"), e, Map.of(), c, across, bytes)));
         return new TierTable(what, c, n, bytes, rows);
     }
 }

@@ -63,19 +63,125 @@ class DpCpGroupTest {
         assertEquals(Tier.NETWORK, g.tier());
     }
 
+    private static final ParallelDim TP = ParallelDim.TP, CP = ParallelDim.CP, EP = ParallelDim.EP, DP = ParallelDim.DP, PP = ParallelDim.PP;
+
+    private static RankGroup group(long... sizeStride) {
+        List<RankGroup.Part> parts = new java.util.ArrayList<>();
+        for (int i = 0; i < sizeStride.length; i += 2) parts.add(new RankGroup.Part(sizeStride[i], sizeStride[i + 1]));
+        return new RankGroup(parts);
+    }
+
     @Test
-    void theGroupIsSpacedByCpsStrideWhenCpIsJustInsideDp() {
+    void theGroupIsLaidOutAsTheRankOrderLaysIt() {
         Layout l = new Layout(2, 2, 4, 2, 1, 1, 1, 64, 1, false, Layout.Recompute.SELECTIVE, true);
         // default order tp-cp-ep-dp-pp: tp 2, so cp's ranks are 2 apart and dp's 4; the dp·cp group of 8 is ranks 2 apart
-        assertEquals(4L, Estimator.strides(l, null).get(ParallelDim.DP));
-        assertEquals(2L, Estimator.dpCpStride(l, null));
+        assertEquals(4L, Estimator.strides(l, null).get(DP));
+        assertEquals(group(8, 2), Estimator.dpCpGroup(l, null));
         // dp just inside cp (tp-dp-cp-pp): the group is dp's block, ranks tp apart
-        assertEquals(2L, Estimator.dpCpStride(l, List.of(ParallelDim.TP, ParallelDim.DP, ParallelDim.CP, ParallelDim.PP)));
-        // pp between them (tp-cp-pp-dp): no single stride; dp's own, 8
-        assertEquals(8L, Estimator.dpCpStride(l, List.of(ParallelDim.TP, ParallelDim.CP, ParallelDim.PP, ParallelDim.DP)));
+        assertEquals(group(8, 2), Estimator.dpCpGroup(l, List.of(TP, DP, CP, PP)));
+        // pp between them (tp-cp-pp-dp): cp's 2 ranks 2 apart, dp's 4 ranks tp·cp·pp = 8 apart, as
+        // RankGenerator.get_ranks('dp-cp') builds {0, 2, 8, 10, 16, 18, 24, 26}
+        assertEquals(group(2, 2, 4, 8), Estimator.dpCpGroup(l, List.of(TP, CP, PP, DP)));
+        assertEquals(8, Estimator.dpCpGroup(l, List.of(TP, CP, PP, DP)).n());
+        assertEquals(32, Estimator.dpCpGroup(l, List.of(TP, CP, PP, DP)).block());
+        // Megatron's --use-tp-pp-dp-mapping order tp-cp-ep-pp-dp: the same two parts; at pp 1 one block again
+        assertEquals(group(2, 2, 4, 8), Estimator.dpCpGroup(l, List.of(TP, CP, EP, PP, DP)));
+        Layout pp1 = new Layout(2, 1, 8, 2, 1, 1, 1, 64, 1, false, Layout.Recompute.SELECTIVE, true);
+        assertEquals(group(16, 2), Estimator.dpCpGroup(pp1, List.of(TP, CP, EP, PP, DP)));
         // without cp the group is dp's
         Layout noCp = new Layout(2, 2, 8, 1, 1, 1, 1, 64, 1, false, Layout.Recompute.SELECTIVE, true);
-        assertEquals(2L, Estimator.dpCpStride(noCp, null));
+        assertEquals(group(8, 2), Estimator.dpCpGroup(noCp, null));
+        assertEquals(group(8, 4), Estimator.dpCpGroup(noCp, List.of(TP, PP, DP)));
+    }
+
+    private static JobEstimate zero1(int nodes, String parallelism, int global) {
+        return EstimateManifest.h100().nodes(nodes)
+                .model("layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 14336, gated_mlp: true, "
+                        + "seq_length: 8192, vocab_size: 128256")
+                .parallelism(parallelism).batch(1, global).optimizer("zero_stage: 1").recompute("selective").estimate();
+    }
+
+    private static CollectiveCost reduceScatter(JobEstimate j) {
+        return j.estimate().traffic(ParallelDim.DP, Collective.REDUCE_SCATTER).orElseThrow().cost();
+    }
+
+    @Test
+    void theDefaultOrdersGroupIsOneBlock() {
+        // tp 1, cp 2, pp 2 on one 8-GPU node, default order: dp·cp = ranks {0, 1, 2, 3}, NVLink
+        JobEstimate one = zero1(1, "tp: 1, pp: 2, cp: 2", 2);
+        CollectiveCost rs = reduceScatter(one);
+        assertEquals(4, rs.n());
+        assertEquals(Tier.NVLINK, rs.tier());
+    }
+
+    @Test
+    void theTpPpDpOrdersGroupWithCpStaysInItsNode() {
+        // Megatron's --use-tp-pp-dp-mapping order tp-cp-ep-pp-dp, tp 1, cp 2, pp 2, dp 2 on one 8-GPU node: the dp·cp group is
+        // {0, 1, 4, 5}, every rank on the node's NVLink. Priced at dp's stride alone (4 ranks 4 apart: ranks 0 to 12) it went to
+        // the network of a job that has none
+        JobEstimate one = zero1(1, "tp: 1, pp: 2, cp: 2, order: tp-cp-ep-pp-dp", 2);
+        CollectiveCost rs = reduceScatter(one);
+        assertEquals(4, rs.n());
+        assertEquals(Tier.NVLINK, rs.tier());
+        assertEquals(Tier.NVLINK, one.estimate().time().tiers().get(ParallelDim.DP));
+        // the same collective as a block of four on NVLink: the same price
+        Hardware hw = one.inputs().hardware();
+        assertEquals(hw.price(Collective.REDUCE_SCATTER, 4, 1, rs.bytes()).seconds(), rs.seconds(), 1e-15);
+        // the plan's tier table places it where the estimate does
+        TierTable t = TierTable.dataParallel(one.estimate(), hw, one.inputs().order());
+        assertEquals(List.of("nvlink"), t.rows().stream().filter(TierTable.Row::asPlaced).map(TierTable.Row::id).toList());
+    }
+
+    @Test
+    void theTpPpDpOrdersGroupAcrossNodesSharesEachNodesNics() {
+        // two 8-GPU nodes, tp 1, cp 2, pp 2, dp 4, order tp-cp-ep-pp-dp: the group {0, 1, 4, 5, 8, 9, 12, 13} has 4 ranks on each
+        // node, which carry the ring over 4 NICs; dp's stride alone (8 ranks 4 apart) counted 2
+        JobEstimate two = zero1(2, "tp: 1, pp: 2, cp: 2, order: tp-cp-ep-pp-dp", 4);
+        CollectiveCost rs = reduceScatter(two);
+        assertEquals(8, rs.n());
+        assertEquals(Tier.NETWORK, rs.tier());
+        assertEquals(4, rs.local());
+        assertEquals(2, rs.nodes());
+        // priced as a group with 4 ranks per node on 2 nodes (8 ranks 2 apart): the same figure
+        Hardware hw = two.inputs().hardware();
+        assertEquals(hw.price(Collective.REDUCE_SCATTER, 8, 2, rs.bytes()).seconds(), rs.seconds(), 1e-15);
+        assertEquals(Tier.NETWORK, TierTable.dataParallel(two.estimate(), hw, two.inputs().order()).rows().stream()
+                .filter(TierTable.Row::asPlaced).map(r -> r.cost().tier()).findFirst().orElseThrow());
+    }
+
+    @Test
+    void cpAndDpOnEitherSideOfPpReachTheTierOfTheirWidestSpan() {
+        // order tp-dp-pp-cp (dp fastest, pp between, cp slowest), tp 2, dp 2, pp 2, cp 2 on 2 nodes of 8: dp's ranks 2 apart, cp's
+        // 8 apart; the group {0, 2, 8, 10} spans both nodes with 2 ranks on each
+        JobEstimate j = zero1(2, "tp: 2, pp: 2, cp: 2, order: tp-dp-pp-cp", 2);
+        CollectiveCost rs = reduceScatter(j);
+        assertEquals(4, rs.n());
+        assertEquals(Tier.NETWORK, rs.tier());
+        assertEquals(2, rs.local());
+        assertEquals(j.inputs().hardware().price(Collective.REDUCE_SCATTER, 4, 4, rs.bytes()).seconds(), rs.seconds(), 1e-15);
+        // tp 1 on one node: {0, 1, 4, 5} again, inside the node
+        JobEstimate in = zero1(1, "tp: 1, pp: 2, cp: 2, order: tp-dp-pp-cp", 2);
+        assertEquals(Tier.NVLINK, reduceScatter(in).tier());
+    }
+
+    @Test
+    void aGroupWhoseBlocksDoNotDivideTheUnitCrossesIt() {
+        // tp 1, cp 2, pp 3, dp 2 in order tp-cp-pp-dp: cp's ranks 1 apart, dp's 6; the groups tile blocks of 12 ranks
+        Layout l = new Layout(1, 3, 2, 2, 1, 1, 1, 64, 1, false, Layout.Recompute.SELECTIVE, true);
+        RankGroup g = Estimator.dpCpGroup(l, List.of(TP, CP, PP, DP));
+        assertEquals(group(2, 1, 2, 6), g);
+        assertEquals(12, g.block());
+        // 48 GPUs in domains of 24: each block inside one
+        assertEquals(Tier.NVLINK, Tier.of(g, 24, 24, true, 48));
+        // in domains of 16 the block [12, 24) holds {12, 13, 18, 19}, across the boundary at 16: the network
+        assertEquals(Tier.NETWORK, Tier.of(g, 16, 16, true, 48));
+        // a job of one domain has no boundary to cross
+        assertEquals(Tier.NVLINK, Tier.of(g, 16, 16, true, 12));
+        // without NVLink the same rule for the node: PCIe inside, the network across
+        assertEquals(Tier.PCIE, Tier.of(g, 24, 1, false, 48));
+        assertEquals(Tier.NETWORK, Tier.of(g, 16, 1, false, 48));
+        // a one-part group keeps the strided rule
+        assertEquals(Tier.of(8, 2, 8, 8, true, 32), Tier.of(RankGroup.strided(8, 2), 8, 8, true, 32));
     }
 
     @Test

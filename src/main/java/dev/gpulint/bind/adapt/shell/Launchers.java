@@ -64,7 +64,7 @@ public final class Launchers {
             "--data-parallel-size", "--use-distributed-optimizer", "--pipeline-model-parallel-layout",
             "--decoder-first-pipeline-num-layers", "--decoder-last-pipeline-num-layers",
             "--num-virtual-stages-per-pipeline-rank", "--account-for-embedding-in-pipeline-split",
-            "--account-for-loss-in-pipeline-split");
+            "--account-for-loss-in-pipeline-split", "--use-tp-pp-dp-mapping");
     /** Megatron-LM's flags that only `gpulint plan` reads; the switches among them are {@link #PLAN_SWITCHES}. */
     public static final Set<String> PLAN_FLAGS = Set.of("--ffn-hidden-size", "--kv-channels", "--vocab-size", "--swiglu",
             "--untie-embeddings-and-output-weights", "--fp8-format", "--fp8-recipe", "--fp4-format", "--fp4-recipe", "--bf16", "--fp16",
@@ -118,7 +118,8 @@ public final class Launchers {
     /** Serving engines' spellings of tensor parallelism (vLLM, SGLang). */
     public static final Set<String> SERVING_TP_FLAGS = Set.of("--tensor-parallel-size", "--tp-size", "--tp");
     private static final Set<String> BOOLEAN_FLAGS = Set.of("--group-query-attention", "--sequence-parallel",
-            "--use-distributed-optimizer", "--account-for-embedding-in-pipeline-split", "--account-for-loss-in-pipeline-split");
+            "--use-distributed-optimizer", "--account-for-embedding-in-pipeline-split", "--account-for-loss-in-pipeline-split",
+            "--use-tp-pp-dp-mapping");
 
     private Launchers() {}
 

@@ -1,0 +1,112 @@
+package dev.gpulint.derive.estimate;
+
+import dev.gpulint.spec.ParallelDim;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The ranks of one communication group as the rank order lays them out: one or more strided parts, fastest first, each
+ * part {@code size} ranks {@code stride} apart, the group every sum of one member of each part. A dimension's own group
+ * is one part (its size, its stride); a group of several dimensions is one part when they are neighbours in the rank
+ * order (the default tp-cp-ep-dp-pp's dp·cp: cp·dp ranks tp apart) and several when a dimension of more than one rank
+ * lies between them (tp-cp-pp-dp, or Megatron's {@code --use-tp-pp-dp-mapping} order tp-cp-ep-pp-dp with pp &gt; 1: cp's
+ * ranks tp apart, dp's tp·cp·pp apart). Megatron-Core builds its groups so: {@code RankGenerator.get_ranks('dp-cp')}
+ * masks the order's sizes and {@code generate_masked_orthogonal_rank_groups} makes each group the sum of the masked
+ * dimensions' ranks times their strides in the whole order (NVIDIA/Megatron-LM megatron/core/parallel_state.py at
+ * commit 00caa53af30912914981c86f39db123961678bbd).
+ *
+ * <p>The groups of one kind tile blocks of {@link #block} consecutive ranks (the slowest part's size × stride): each block
+ * holds block ÷ n whole groups. So a group sits in one node or scale-up domain when its block fits one and the units
+ * divide into blocks ({@link Tier#of(RankGroup, long, long, boolean, long)}), and crosses one otherwise: the tier its
+ * widest span reaches.
+ *
+ * @param parts the strided parts, fastest first; a part's stride is at least the previous part's size × stride
+ */
+public record RankGroup(List<Part> parts) {
+
+    /** {@code size} ranks {@code stride} apart. */
+    public record Part(long size, long stride) {}
+
+    public RankGroup {
+        parts = List.copyOf(parts);
+    }
+
+    /** A dimension's own group: n ranks {@code stride} apart. */
+    public static RankGroup strided(long n, long stride) {
+        return new RankGroup(List.of(new Part(n, Math.max(1, stride))));
+    }
+
+    /**
+     * The group of the dimensions {@code dims} in a job laid out in {@code order} (fastest first; null: the default
+     * tp-cp-ep-dp-pp), as Megatron-Core's RankGenerator masks them: each dimension of more than one rank a part at its
+     * stride in the whole order (ep takes no place: its size is counted in dp's, {@link Estimator#strides}), neighbours
+     * merged into one part.
+     */
+    static RankGroup of(Layout l, List<ParallelDim> order, Set<ParallelDim> dims) {
+        List<Part> parts = new ArrayList<>();
+        long stride = 1;
+        for (ParallelDim d : ParallelDim.completeOrder(order)) {
+            long size = switch (d) { case TP -> l.tp(); case CP -> l.cp(); case DP -> l.dp(); case PP -> l.pp(); default -> 1; };
+            if (dims.contains(d) && size > 1) {
+                Part last = parts.isEmpty() ? null : parts.get(parts.size() - 1);
+                if (last != null && last.size() * last.stride() == stride) parts.set(parts.size() - 1, new Part(last.size() * size, last.stride()));
+                else parts.add(new Part(size, stride));
+            }
+            stride *= size;
+        }
+        return parts.isEmpty() ? strided(1, 1) : new RankGroup(parts);
+    }
+
+    /** The group's ranks. */
+    public long n() {
+        long n = 1;
+        for (Part p : parts) n *= p.size();
+        return n;
+    }
+
+    /** One part: ranks evenly spaced. */
+    public boolean strided() {
+        return parts.size() == 1;
+    }
+
+    /** The spacing of the first (fastest) part. */
+    public long firstStride() {
+        return parts.get(0).stride();
+    }
+
+    /** The consecutive ranks a tile of such groups spans: the slowest part's size × stride. */
+    public long block() {
+        Part p = parts.get(parts.size() - 1);
+        return p.size() * p.stride();
+    }
+
+    /**
+     * The group's first {@code k} members in its own order (the fastest part first), as Megatron-Core slices the dp·cp
+     * group's ranks into the distributed optimizer's instances ({@code ranks_with_cp[i * size:(i + 1) * size]}) and an HSDP
+     * shard group takes the inner mesh dimensions: whole parts while they fit, then the first members of the next.
+     */
+    public RankGroup prefix(long k) {
+        List<Part> out = new ArrayList<>();
+        long left = Math.max(1, k);
+        for (Part p : parts) {
+            if (left <= 1) break;
+            long take = Math.min(left, p.size());
+            out.add(new Part(take, p.stride()));
+            left = left / take;
+        }
+        return out.isEmpty() ? strided(1, firstStride()) : new RankGroup(out);
+    }
+
+    /**
+     * Members of one group on one unit (node or scale-up domain) of {@code unit} GPUs, at least 1: the product of each
+     * part's ({@link Tier#membersPerNode(long, long, long, long)}, a part straddling a boundary counted by its fewest on
+     * one side). Exact when the unit is a multiple of each part's stride below it, as on every node of the catalog.
+     */
+    public long membersPerUnit(long unit, long gpus) {
+        if (strided()) return Tier.membersPerNode(parts.get(0).size(), parts.get(0).stride(), unit, gpus);
+        long m = 1;
+        for (Part p : parts) m *= Tier.membersPerNode(p.size(), p.stride(), unit, gpus);
+        return Math.max(1, Math.min(n(), m));
+    }
+}

@@ -33,7 +33,7 @@ class EmbeddingSyncTest {
     }
 
     static Term.Collectives sync(Estimate e) {
-        return e.terms().stream().filter(t -> t instanceof Term.Collectives c && c.what().equals(EmbeddingSync.WHAT))
+        return e.terms().stream().filter(t -> t instanceof Term.Collectives c && EmbeddingSync.is(c.what()))
                 .map(Term.Collectives.class::cast).findFirst().orElse(null);
     }
 

@@ -320,4 +320,30 @@ class MtpKindTest {
         Estimate tiedOnLast = laidOut(true, List.of(1L, 1L, 1L, 2L)), untiedOnLast = laidOut(false, List.of(1L, 1L, 1L, 2L));
         assertEquals(V * H / 2, untiedOnLast.stages().get(3).parameters() - tiedOnLast.stages().get(3).parameters(), 1e-6);
     }
+
+    @Test
+    void aMegatronLayoutWithMOffTheLastStageReachesThePlansTextAndJson(@TempDir Path dir) {
+        // --pipeline-model-parallel-layout "Et|t|ttm|L" on pp 4 × tp 2 × dp 2, 2 nodes: m on pipeline rank 2, untied
+        String script = """
+                #!/bin/bash
+                torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\
+                  --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
+                  --num-experts 8 --moe-router-topk 2 --moe-ffn-hidden-size 512 --moe-shared-expert-intermediate-size 512 \\
+                  --moe-layer-freq "([0]*1+[1]*3)" --moe-grouped-gemm --moe-token-dispatcher-type alltoall \\
+                  --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
+                  --mtp-num-layers 1 --pipeline-model-parallel-layout "Et|t|ttm|L" \\
+                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 4 --expert-model-parallel-size 2 \\
+                  --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
+                """;
+        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
+        PlanCli.Run text = cli.plan();
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("1 × pp word embedding's gradient all-reduce per step (V·h/tp, first stage and the MTP layers'"
+                + " (pipeline rank 2 of 4): the embedding group) over 2 ranks: 65.5 MB moved per rank (2(n−1)/n·S) each, over 8 × 400 Gb/s"
+                + " ConnectX-7 per node (RDMA) at 45 GB/s"), text.out());
+        assertTrue(text.out().contains(" per micro-batch on pipeline rank 2, the layout's m (eh_proj), beyond its layers at the mean layer"),
+                text.out());
+        Map<String, Object> time = PlanCli.map(PlanCli.map(cli.planJson().json().get("current")).get("time"));
+        assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("embedding_sync_bytes")).longValue(), time.toString());
+    }
 }

@@ -44,6 +44,9 @@ public final class EmbeddingSync {
     /** What the sync is called in the breakdown and the traffic, for the group of the first and last stage. */
     public static final String WHAT = "word embedding's gradient all-reduce per step (V·h/tp, first and last stage: the embedding group)";
 
+    /** A group of one: nothing to sync. */
+    private static final int[] NONE = new int[0];
+
     /** How every group's name begins ({@link #is}). */
     private static final String PREFIX = "word embedding's gradient all-reduce per step (V·h/tp, ";
 
@@ -58,12 +61,11 @@ public final class EmbeddingSync {
      */
     public static int[] group(ModelShape m, Layout l, MtpLayers mtp) {
         int pp = l.pp();
-        if (pp <= 1) return new int[0];
-        java.util.TreeSet<Integer> ranks = new java.util.TreeSet<>();
-        ranks.add(0);
-        if (m.tiedEmbeddings()) ranks.add(pp - 1);
-        if (mtp.any()) ranks.add(mtp.stage(m, l));
-        return ranks.stream().mapToInt(Integer::intValue).toArray();
+        if (pp <= 1) return NONE;
+        int last = m.tiedEmbeddings() ? pp - 1 : 0, k = mtp.any() ? mtp.stage(m, l) : 0;
+        // {0, last, k} ascending, each once (k ≤ pp − 1)
+        if (k == 0 || k == last) return last == 0 ? NONE : new int[] {0, last};
+        return last == 0 || last == k ? new int[] {0, k} : new int[] {0, k, last};
     }
 
     /** The stages hold the word embedding on more than one pipeline rank and all-reduce its gradient each step. */

@@ -198,12 +198,18 @@ public final class EstimateWords {
                         trim(x.stageBlocks()), x.stageBlocks() == 1 ? "" : "s", kind, Units.seconds(x.blockSeconds()),
                         Units.seconds(x.meanSeconds()))
                 : "their transformer layers where the layout's m places them (in the compute above: that stage's layers)";
+        String where = x.onLast()
+                ? String.format(Locale.ROOT, "%s per micro-batch on the last stage beyond its layers at the mean layer (in the compute above"
+                        + " when the last stage is the slowest)", Units.seconds(x.seconds()))
+                : String.format(Locale.ROOT, "%s per micro-batch on pipeline rank %d, the layout's m (eh_proj), beyond its layers at the mean"
+                        + " layer, and %s on the last stage (the logits: process_mtp_loss on the post_process rank), each in the compute above"
+                        + " when its stage is the slowest", Units.seconds(x.stageSeconds()), x.stage(), Units.seconds(x.logitSeconds()));
         return String.format(Locale.ROOT,
                 "%d multi-token prediction layer%s (MtpLayers, Megatron-Core's multi_token_prediction.py): %s; eh_proj 2h → h"
                         + " 6·tokens·2h²/tp %.3g TFLOP at %.0f TFLOP/s + 3 kernels each = %s; the output layer's logits and cross-entropy"
-                        + " again %s; %s per micro-batch on the last stage beyond its layers at the mean layer (in the compute above when the last stage is the slowest)",
+                        + " again %s; %s",
                 x.layers(), x.layers() == 1 ? "" : "s", blocks, x.projFlops() / 1e12, x.gemmRate() / 1e12, Units.seconds(x.projSeconds()),
-                Units.seconds(x.logitSeconds()), Units.seconds(x.seconds()));
+                Units.seconds(x.logitSeconds()), where);
     }
 
     static String collectives(Term.Collectives c) {

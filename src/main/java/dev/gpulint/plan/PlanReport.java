@@ -88,7 +88,7 @@ public final class PlanReport {
         for (Term x : e.terms()) if (x instanceof Term.Mtp c) time.put("mtp_s", r(c.stepSeconds()));
         // the word embedding's gradient all-reduce per step (tied or MTP, pp > 1), only where it runs (EmbeddingSync)
         for (Term x : e.terms()) {
-            if (x instanceof Term.Collectives c && c.what().equals(dev.gpulint.derive.estimate.EmbeddingSync.WHAT)) {
+            if (x instanceof Term.Collectives c && dev.gpulint.derive.estimate.EmbeddingSync.is(c.what())) {
                 time.put("embedding_sync_s", r(c.seconds()));
                 time.put("embedding_sync_bytes", Math.round(c.cost().bytes()));
             }

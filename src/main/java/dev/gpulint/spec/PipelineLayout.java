@@ -120,8 +120,9 @@ public final class PipelineLayout {
 
     /**
      * Checks the layout against the job as Megatron-Core does (PipelineParallelLayerLayout.__init__ and
-     * validate_layer_layout): its stages a multiple of {@code pp}, the embedding first and the loss last, each once, and
-     * {@code layers} transformer layers (0: not known, not checked) before any MTP layer.
+     * validate_layer_layout): its stages a multiple of {@code pp}, the embedding first and the loss last, each once,
+     * {@code layers} transformer layers (0: not known, not checked) before any MTP layer, and the MTP layers on one stage
+     * (multi_token_prediction.py at 00611e6eeb0b09b5ee074750956855215ddbd67f, get_mtp_num_layers_to_build).
      *
      * @return what is wrong, or null
      */
@@ -139,6 +140,11 @@ public final class PipelineLayout {
             return "Megatron-Core requires the embedding (E) to be its first layer and the loss (L) its last";
         }
         if (mtpBeforeDecoder) return "a decoder layer (t) follows an MTP layer (m); Megatron-Core requires decoder layers before MTP layers";
+        long mtpStages = stages.stream().filter(st -> st.mtp() > 0).count();
+        if (mtpStages > 1) {
+            return "it places MTP layers (m) on " + mtpStages + " stages; Megatron-Core builds them all on one (get_mtp_num_layers_to_build"
+                    + " asserts a stage's m count is mtp_num_layers or 0: \"we only support put all of MTP layers on the last pipeline stage\")";
+        }
         if (layers > 0 && decoderLayers() != layers) {
             return "it places " + decoderLayers() + " transformer layers (t) but the model has " + layers
                     + " (Megatron-Core asserts the layout's decoder layers match num_layers)";

@@ -84,5 +84,10 @@ class PipelineLayoutTest {
                 PipelineLayout.parse("tE|tL").problem(2, 2));
         assertEquals("a decoder layer (t) follows an MTP layer (m); Megatron-Core requires decoder layers before MTP layers",
                 PipelineLayout.parse("Etm|tL").problem(2, 2));
+        // two MTP layers on two stages: get_mtp_num_layers_to_build asserts a stage builds all of them or none
+        assertEquals("it places MTP layers (m) on 2 stages; Megatron-Core builds them all on one (get_mtp_num_layers_to_build asserts a"
+                + " stage's m count is mtp_num_layers or 0: \"we only support put all of MTP layers on the last pipeline stage\")",
+                PipelineLayout.parse("Ett|m|mL").problem(3, 2));
+        assertNull(PipelineLayout.parse("Ett|mm|L").problem(3, 2));
     }
 }

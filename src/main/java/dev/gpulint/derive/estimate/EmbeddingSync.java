@@ -15,38 +15,87 @@ import static dev.gpulint.spec.ParallelDim.PP;
  * allreduce grads of embedding in the embedding group in these cases": {@code share_embeddings_and_output_weights or
  * mtp_num_layers}, one all-reduce of the one weight (shared_embedding_or_output_weight's main_grad), never two — tied with MTP
  * is one sync. The newer code keeps the condition in _get_shared_word_embedding_weight ("Only reduce if weights are duplicated
- * across stages") and the all-reduce in _allreduce_embedding_grad. The embedding group is each pipeline's first and last
- * stage (parallel_state.py, default_embedding_ranks: {@code [pp_ranks[0], pp_ranks[-1]]}; pretrain_gpt.py's
- * get_embedding_ranks adds the stages a layout puts MTP layers on, which are the last one without a layout): 2 ranks
- * {@code (pp − 1)} pp strides apart, a group of one at pp 1 (nothing). Untied without MTP the first stage alone holds the
- * embedding and the last its own output layer: no sync.
+ * across stages") and the all-reduce in _allreduce_embedding_grad. The embedding group is the pipelines Megatron-LM's GPT training passes as get_embedding_ranks (github.com/NVIDIA/Megatron-LM, pretrain_gpt.py at
+ * 00611e6eeb0b09b5ee074750956855215ddbd67f: {@code [pp_ranks[0]]}, {@code pp_ranks[-1]} unless
+ * untie_embeddings_and_output_weights, and get_mtp_ranks', sorted and each once; parallel_state.py's default_embedding_ranks,
+ * {@code [pp_ranks[0], pp_ranks[-1]]}, where no such function is passed). get_mtp_ranks
+ * (megatron/core/transformer/multi_token_prediction.py at the same commit) is the last rank without a layout, else every rank
+ * whose layout stages hold an {@code m} ({@link MtpLayers#stage}). So: tied, first and last (and a layout's MTP rank: 3);
+ * MTP untied, first and the MTP rank; untied without MTP the first alone (its embedding; the last has its own output
+ * layer): no sync; pp 1: a group of one.
+ * <p>
+ * DeepSpeed's PipelineModule ties the same way (gpt-neox's EmbeddingPipe as a TiedLayerSpec on the first and last stage):
+ * PipelineEngine._exec_reduce_tied_grads runs allreduce_tied_weight_gradients, {@code dist.all_reduce(weight.grad,
+ * group=comm['group'])} over the stages that own the tied layer (github.com/microsoft/DeepSpeed,
+ * deepspeed/runtime/pipe/module.py and engine.py), after the backward and before the step: the same pair and bytes, priced
+ * by this home. torchtitan does not tie across stages (its models tie only with pp 1: qwen3's init_weights asserts the stage
+ * holds both tok_embeddings and output, github.com/pytorch/torchtitan torchtitan/models/qwen3/model.py at
+ * ae3bea951da18fcb56d7480f96438ba346d51e81; later versions raise "Weight tying is not supported with Pipeline Parallel."):
+ * no such sync exists to price.
  * <p>
  * Price: {@code V·h ÷ tp} main gradients × the gradient width ({@link GradientReduce}: 4 bytes, 2 with
- * --grad-reduce-in-bf16), one all-reduce over that pair by {@link CollectiveCost} on the pair's tier; once per step and
- * behind no compute. No constant of its own.
+ * --grad-reduce-in-bf16), one all-reduce over the group by {@link CollectiveCost}: its n ranks spaced at the group's widest
+ * gap (the pp stride × the most pipeline ranks between two neighbours in the group: a ring is as slow as its slowest hop;
+ * exact for a pair), on that group's tier; once per step and behind no compute. No constant of its own.
  */
 public final class EmbeddingSync {
     private EmbeddingSync() {}
 
-    /** What the sync is called in the breakdown and the traffic. */
+    /** What the sync is called in the breakdown and the traffic, for the group of the first and last stage. */
     public static final String WHAT = "word embedding's gradient all-reduce per step (V·h/tp, first and last stage: the embedding group)";
 
-    /** The stages hold the word embedding twice and all-reduce its gradient each step: pp > 1, tied or with MTP layers. */
-    public static boolean runs(ModelShape m, Layout l, MtpLayers mtp) {
-        return l.pp() > 1 && (m.tiedEmbeddings() || mtp.any());
+    /** A group of one: nothing to sync. */
+    private static final int[] NONE = new int[0];
+
+    /** How every group's name begins ({@link #is}). */
+    private static final String PREFIX = "word embedding's gradient all-reduce per step (V·h/tp, ";
+
+    /** A breakdown line's {@code what} names this sync, over whichever group. */
+    public static boolean is(String what) {
+        return what != null && what.startsWith(PREFIX);
     }
 
-    /** The bytes each rank of the pair all-reduces: V·h ÷ tp main gradients of {@code gradBytes} each. */
+    /**
+     * The pipeline ranks of the embedding group, ascending, as get_embedding_ranks builds it: the first; the last when tied; the
+     * MTP layers' rank ({@link MtpLayers#stage}) when there are MTP layers. Empty at pp 1 (the group of one syncs nothing).
+     */
+    public static int[] group(ModelShape m, Layout l, MtpLayers mtp) {
+        int pp = l.pp();
+        if (pp <= 1) return NONE;
+        int last = m.tiedEmbeddings() ? pp - 1 : 0, k = mtp.any() ? mtp.stage(m, l) : 0;
+        // {0, last, k} ascending, each once (k ≤ pp − 1)
+        if (k == 0 || k == last) return last == 0 ? NONE : new int[] {0, last};
+        return last == 0 || last == k ? new int[] {0, k} : new int[] {0, k, last};
+    }
+
+    /** The stages hold the word embedding on more than one pipeline rank and all-reduce its gradient each step. */
+    public static boolean runs(ModelShape m, Layout l, MtpLayers mtp) {
+        return group(m, l, mtp).length > 1;
+    }
+
+    /** The bytes each rank of the group all-reduces: V·h ÷ tp main gradients of {@code gradBytes} each. */
     public static double bytes(ModelShape m, Layout l, double gradBytes) {
         return m.embeddingParameters() / l.tp() * gradBytes;
     }
 
+    /** The name of the sync over {@code ranks} of {@code pp}: {@link #WHAT} for the first and last stage. */
+    static String what(int[] ranks, int pp) {
+        if (ranks.length == 2 && ranks[1] == pp - 1) return WHAT;
+        StringBuilder b = new StringBuilder(PREFIX);
+        if (ranks.length == 2) b.append("first stage and the MTP layers' (pipeline rank ").append(ranks[1]).append(" of ").append(pp).append(")");
+        else b.append("first, last and the MTP layers' stage (pipeline rank ").append(ranks[1]).append(" of ").append(pp).append(")");
+        return b.append(": the embedding group)").toString();
+    }
+
     /**
-     * The sync priced over the first and last stage, {@code ppStride · (pp − 1)} ranks apart (its term and traffic added by
-     * {@code c}), or null where it does not run.
+     * The sync priced over the embedding group ({@link #group}), its n ranks spaced at its widest gap of {@code ppStride}
+     * strides (its term and traffic added by {@code c}), or null where it does not run.
      */
     static CollectiveCost price(Comm c, ModelShape m, Layout l, MtpLayers mtp, long ppStride, double gradBytes) {
-        if (!runs(m, l, mtp)) return null;
-        return c.apart(PP, 2, ppStride * (l.pp() - 1), 1, bytes(m, l, gradBytes), Collective.ALL_REDUCE, WHAT);
+        int[] ranks = group(m, l, mtp);
+        if (ranks.length <= 1) return null;
+        int gap = 0;
+        for (int k = 1; k < ranks.length; k++) gap = Math.max(gap, ranks[k] - ranks[k - 1]);
+        return c.apart(PP, ranks.length, ppStride * gap, 1, bytes(m, l, gradBytes), Collective.ALL_REDUCE, what(ranks, l.pp()));
     }
 }

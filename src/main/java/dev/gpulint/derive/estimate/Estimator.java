@@ -119,10 +119,12 @@ public final class Estimator {
         Term.Mtp mtp = v.mtp().price(m, l, tokens, rfLin, pg, e.gemmKernelS(), logitS, v.mtp().extraBlocks(m, l, pp - 1), layerS, moe, v, mb);
         // the slowest stage: the last (its layers and the logits) when the layers split evenly; with a split that gives the
         // first or last stage fewer layers, the fullest other stage may be
+        // (the MTP layers' eh_proj on their stage, a layout's m off the last one's; their logits and loss on the last)
         int slowest = pp - 1;
-        double stageS = stageLayers[slowest] * layerS + bf16Layers[slowest] * bf16S + logitS + (mtp == null ? 0 : mtp.seconds());
+        double stageS = stageLayers[slowest] * layerS + bf16Layers[slowest] * bf16S + logitS
+                + (mtp == null ? 0 : mtp.onLast() ? mtp.seconds() : mtp.logitSeconds());
         for (int i = 0; i < pp - 1; i++) {
-            double s = stageLayers[i] * layerS + bf16Layers[i] * bf16S;
+            double s = stageLayers[i] * layerS + bf16Layers[i] * bf16S + (mtp != null && mtp.stage() == i ? mtp.stageSeconds() : 0);
             if (s > stageS) { slowest = i; stageS = s; }
         }
         double layersPerStage = stageLayers[slowest];

@@ -56,6 +56,8 @@ public final class MemoryModel {
         private final double shared, expert, emb, expertDivisor;
         private final double mtpShared, mtpExpert;      // one MTP block's parameters per GPU at its kind, {shared, routed experts}
         private final double[] perKind, kinds;          // a hybrid's: one layer's parameters of each kind, and a stage's layers of each
+        private final int mtpStage;                     // the MTP layers' eh_proj, norms and embedding copy (MtpLayers.stage)
+        private final boolean mtpCopy;                  // that stage builds a word embedding of its own (MtpLayers.embeddingCopy)
         private double sharedPart, expertPart;          // the stage last filled
 
         Params(ModelShape m, Layout l, Variants v) {
@@ -65,6 +67,8 @@ public final class MemoryModel {
             this.mtp = v.mtp();
             this.emb = m.embeddingParameters() / l.tp();
             this.expertDivisor = expertShare(l, v).divisor();
+            this.mtpStage = mtp.stage(m, l);
+            this.mtpCopy = mtp.embeddingCopy(m, l);
             if (hybrid != null) {
                 this.shared = 0;
                 this.expert = 0;
@@ -123,15 +127,17 @@ public final class MemoryModel {
                 sharedPart += blocks * mtpShared;
                 expertPart += blocks * mtpExpert;
             }
-            // the MTP layers' eh_proj and norms on the last stage (MtpLayers; the output layer is the model's)
-            if (i == l.pp() - 1 && mtp.any()) sharedPart += mtp.ownParameters(m, l);
+            // the MTP layers' eh_proj and norms on their stage, the last unless a layout's m stands elsewhere (MtpLayers; the
+            // output layer is the model's)
+            if (i == mtpStage && mtp.any()) sharedPart += mtp.ownParameters(m, l);
             if (i == 0) sharedPart += emb;
             if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) sharedPart += emb;
             // the MTP layers embed the next tokens on their stage: Megatron-Core's GPTModel (and MambaModel) builds the embedding
             // where pre_process or mtp_process, and the output layer keeps its own weight unless tied (gpt_model.py,
             // shared_embedding_or_output_weight: "there will be both embedding layer and output layer in the mtp process
-            // stage"), so a last stage of pp > 1 with untied embeddings holds both
-            if (i == l.pp() - 1 && l.pp() > 1 && mtp.any() && !m.tiedEmbeddings()) sharedPart += emb;
+            // stage"), so a last stage of pp > 1 with untied embeddings holds both, and a layout's m off the last stage builds
+            // a copy there, tied or not (MtpLayers.embeddingCopy)
+            if (i == mtpStage && mtpCopy) sharedPart += emb;
         }
 
         /**

@@ -86,8 +86,9 @@ public record MtpLayers(int layers, int blocks, String letters) {
                         : blocks + " layer" + (blocks == 1 ? "" : "s") + " of the pattern's '/' group '" + letters + "', each of its letter's kind")
                 + ": its parameters and model FLOPs its kind's, its time the decoder's mean layer with the MoE side its kind's"
                 + ", its eh_proj 2h → h and norms, the output layer's logits and cross-entropy again) on the last pipeline stage unless"
-                + " the layout places them (there each block at the decoder's mean layer); with pp > 1 the word embedding on the MTP"
-                + " stage all-reduces its gradient with the first stage's each step (one sync with a tied output layer's); counted"
+                + " the layout places them (there each block at the decoder's mean layer, with eh_proj, the norms and the embedding copy;"
+                + " the logits and loss stay on the last); with pp > 1 the word embedding on the MTP stage all-reduces its gradient with"
+                + " the first stage's each step over Megatron's embedding group (one sync with a tied output layer's); counted"
                 + " in the model FLOPs as Megatron-LM's num_floating_point_operations counts them";
     }
 
@@ -156,6 +157,50 @@ public record MtpLayers(int layers, int blocks, String letters) {
         return sum > m.layers();
     }
 
+    /**
+     * The layout's stage (in Megatron's order: pipeline rank {@code s mod pp}) that holds the MTP layers, or -1 where the layout
+     * does not place them (then the last virtual stage holds them: get_mtp_num_layers_to_build builds them where
+     * is_pipeline_last_stage). The decoder's layers come first (PipelineLayout refuses a t after an m), so the MTP blocks are
+     * the blocks past the decoder's layers: the first stage whose blocks reach past them holds the MTP layers, all of them
+     * (Megatron-Core asserts a stage builds all mtp_num_layers or none: multi_token_prediction.py at
+     * 00611e6eeb0b09b5ee074750956855215ddbd67f, get_mtp_num_layers_to_build).
+     */
+    int layoutStage(ModelShape m, Layout l) {
+        if (!inLayout(m, l)) return -1;
+        java.util.List<Long> stages = l.split().stages();
+        long sum = 0;
+        for (int s = 0; s < stages.size(); s++) {
+            sum += stages.get(s);
+            if (sum > m.layers()) return s;
+        }
+        return stages.size() - 1;
+    }
+
+    /**
+     * The pipeline rank of the MTP layers' eh_proj, norms and embedding copy: the last unless a layout's {@code m} stands on
+     * another (its stage mod pp). Megatron-Core builds the MTP block where mtp_on_this_rank (the layout's m, else the last
+     * stage) and its embedding where {@code pre_process or mtp_process} (gpt_model.py); get_mtp_ranks adds that rank to the
+     * embedding group (multi_token_prediction.py at 00611e6eeb0b09b5ee074750956855215ddbd67f).
+     */
+    public int stage(ModelShape m, Layout l) {
+        int s = layoutStage(m, l);
+        return s < 0 ? l.pp() - 1 : s % l.pp();
+    }
+
+    /**
+     * The MTP layers' stage builds a word embedding of its own, V·h ÷ tp beyond the first stage's: Megatron-Core's GPTModel
+     * builds the embedding where {@code pre_process or mtp_process}, one per model chunk (virtual stage), and the output layer
+     * shares it only on the same chunk when tied (gpt_model.py, shared_embedding_or_output_weight). So with pp > 1 a copy,
+     * unless the MTP chunk is the first (the embedding's own) or, tied, the last (the output layer's matrix is it).
+     */
+    public boolean embeddingCopy(ModelShape m, Layout l) {
+        if (layers == 0 || l.pp() <= 1) return false;
+        int s = layoutStage(m, l);
+        if (s == 0) return false;
+        boolean lastChunk = s < 0 || s == l.split().stages().size() - 1;
+        return !lastChunk || !m.tiedEmbeddings();
+    }
+
     /** The MTP blocks stage {@code i} holds beyond its split's layers: all of them on the last stage, unless the layout places them. */
     public double extraBlocks(ModelShape m, Layout l, int i) {
         if (layers == 0 || i != l.pp() - 1 || inLayout(m, l)) return 0;
@@ -195,10 +240,11 @@ public record MtpLayers(int layers, int blocks, String letters) {
     }
 
     /**
-     * The MTP layers' time on the last stage per micro-batch beyond the mean layers the stage's layers count: their blocks'
-     * by kind beyond the mean layer ({@link #blockSeconds}), eh_proj's GEMM forward and backward (6 · tokens · 2h² ÷ tp FLOPs,
-     * with recomputation) at the GEMM rate plus its three kernels' fixed time, and the logits with their cross-entropy again
-     * (the compute term's logits, once per MTP layer).
+     * The MTP layers' time per micro-batch beyond the mean layers the stages' layers count: their blocks' by kind beyond the
+     * mean layer ({@link #blockSeconds}) and eh_proj's GEMM forward and backward (6 · tokens · 2h² ÷ tp FLOPs, with
+     * recomputation) at the GEMM rate plus its three kernels' fixed time on their stage ({@link #stage}), and the logits with
+     * their cross-entropy again on the last (the compute term's logits, once per MTP layer: process_mtp_loss on the
+     * post_process rank).
      *
      * @param tokens        tokens per micro-batch on one GPU's sequence share
      * @param recompute     the linear recompute factor
@@ -221,6 +267,6 @@ public record MtpLayers(int layers, int blocks, String letters) {
         MoeShape s = m.experts() > 1 ? v.moe() : null;
         double mean = blocks * layerSeconds, byKind = blockSeconds(blocks, layerSeconds, moe, s, v.mamba());
         return new Term.Mtp(layers, this.blocks, blocks, byKind, mean, moeBlocks(s), denseBlocks(s), projFlops, gemmRate, projSeconds,
-                logits, byKind - mean + projSeconds + logits, microBatches);
+                logits, byKind - mean + projSeconds + logits, microBatches, stage(m, l), l.pp());
     }
 }

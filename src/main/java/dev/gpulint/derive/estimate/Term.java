@@ -171,9 +171,10 @@ public sealed interface Term {
     }
 
     /**
-     * Multi-token prediction on the last stage per micro-batch ({@link MtpLayers}): the MTP layers' transformer blocks (counted
-     * in the stage's layers at the mean layer, as a layout's {@code m} is; their kind's time beyond it here) and, beyond them,
-     * their eh_proj GEMMs and the logits and loss again.
+     * Multi-token prediction per micro-batch ({@link MtpLayers}): the MTP layers' transformer blocks (counted in the stage's
+     * layers at the mean layer, as a layout's {@code m} is; their kind's time beyond it here) and, beyond them, their eh_proj
+     * GEMMs on the MTP layers' stage ({@code stage}: the last unless a layout's {@code m} stands elsewhere), and the logits and
+     * loss again on the last stage.
      *
      * @param layers        D, the MTP layers
      * @param blocksPerLayer the layers one MTP layer holds
@@ -186,15 +187,25 @@ public sealed interface Term {
      * @param gemmRate      the achieved GEMM rate, FLOP/s
      * @param projSeconds   those FLOPs at it plus three kernels' fixed time per MTP layer
      * @param logitSeconds  D × the compute term's logits (with their cross-entropy)
-     * @param seconds       blockSeconds − meanSeconds + projSeconds + logitSeconds (in the compute term's last stage)
+     * @param seconds       blockSeconds − meanSeconds + projSeconds + logitSeconds (in the compute term's stages: all but the
+     *                      logits on {@code stage}, the logits on the last)
      * @param microBatches  micro-batches per step
+     * @param stage         the pipeline rank of the MTP layers' eh_proj ({@link MtpLayers#stage})
+     * @param pp            the pipeline ranks
      */
     record Mtp(int layers, int blocksPerLayer, double stageBlocks, double blockSeconds, double meanSeconds, int moeBlocks, int denseBlocks,
-               double projFlops, double gemmRate, double projSeconds, double logitSeconds, double seconds, long microBatches) implements Term {
+               double projFlops, double gemmRate, double projSeconds, double logitSeconds, double seconds, long microBatches,
+               int stage, int pp) implements Term {
         @Override public String term() { return "mtp"; }
 
-        /** The MTP layers' seconds per step on the last stage: their blocks, eh_proj and logits, per micro-batch × micro-batches. */
+        /** The MTP layers' seconds per step: their blocks, eh_proj and logits, per micro-batch × micro-batches. */
         public double stepSeconds() { return (meanSeconds + seconds) * microBatches; }
+
+        /** Per micro-batch on the MTP layers' stage beyond its layers at the mean layer: all but the logits. */
+        public double stageSeconds() { return seconds - logitSeconds; }
+
+        /** eh_proj stands on the last stage with the logits. */
+        public boolean onLast() { return stage == pp - 1; }
     }
 
     /**

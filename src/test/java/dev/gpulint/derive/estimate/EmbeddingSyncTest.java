@@ -33,7 +33,7 @@ class EmbeddingSyncTest {
     }
 
     static Term.Collectives sync(Estimate e) {
-        return e.terms().stream().filter(t -> t instanceof Term.Collectives c && c.what().equals(EmbeddingSync.WHAT))
+        return e.terms().stream().filter(t -> t instanceof Term.Collectives c && EmbeddingSync.is(c.what()))
                 .map(Term.Collectives.class::cast).findFirst().orElse(null);
     }
 
@@ -106,5 +106,45 @@ class EmbeddingSyncTest {
         Map<String, Object> time = PlanCli.map(PlanCli.map(cli.planJson().json().get("current")).get("time"));
         assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("embedding_sync_bytes")).longValue(), time.toString());
         assertTrue(((Number) time.get("embedding_sync_s")).doubleValue() > 0, time.toString());
+    }
+
+    /** gpt-neox (DeepSpeed's PipelineModule): 32 layers of h 4,096 on pp 4 × tp 2 over 2 nodes of 8. */
+    private static final String NEOX = """
+            {
+              "pipe-parallel-size": 4,
+              "model-parallel-size": 2,
+              "num-layers": 32,
+              "hidden-size": 4096,
+              "num-attention-heads": 32,
+              "seq-length": 2048,
+              "max-position-embeddings": 2048,
+              "precision": "bfloat16",%s
+              "train_batch_size": 16,
+              "train_micro_batch_size_per_gpu": 1,
+              "gradient_accumulation_steps": 8,
+              "num_gpus": 8,
+              "num_nodes": 2
+            }
+            """;
+
+    @Test
+    void deepSpeedsTiedEmbeddingPipeAllReducesOverTheSamePair(@TempDir Path dir) {
+        // gpt-neox ties the embedding unless no-weight-tying (its EmbeddingPipe a TiedLayerSpec on the first and last stage);
+        // DeepSpeed's _exec_reduce_tied_grads all-reduces the tied weight's gradient over the stages that own it each step:
+        // the pair of the first and last stage, ranks 0 and 12 (pp stride tp 2 × dp 2), on two nodes
+        PlanCli tied = PlanCli.in(dir.resolve("tied")).file("cluster.yaml", PlanCli.LAB_H100).file("neox.yml", NEOX.formatted(""))
+                .jobClusters("lab", "*.yml");
+        PlanCli.Run text = tied.plan();
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("1 × pp " + EmbeddingSync.WHAT + " over 2 ranks: "), text.out());
+        Map<String, Object> time = PlanCli.map(PlanCli.map(tied.planJson().json().get("current")).get("time"));
+        assertTrue(((Number) time.get("embedding_sync_s")).doubleValue() > 0, time.toString());
+        // no-weight-tying: the output layer its own weight, nothing to all-reduce
+        PlanCli untied = PlanCli.in(dir.resolve("untied")).file("cluster.yaml", PlanCli.LAB_H100)
+                .file("neox.yml", NEOX.formatted("\n  \"no-weight-tying\": true,")).jobClusters("lab", "*.yml");
+        PlanCli.Run quiet = untied.plan();
+        assertEquals(0, quiet.code(), quiet.err());
+        assertFalse(quiet.out().contains("word embedding's gradient all-reduce"), quiet.out());
+        assertNull(PlanCli.map(PlanCli.map(untied.planJson().json().get("current")).get("time")).get("embedding_sync_s"));
     }
 }

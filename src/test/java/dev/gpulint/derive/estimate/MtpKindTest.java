@@ -184,7 +184,7 @@ class MtpKindTest {
         String tied = DSV3.replace("tied_embeddings: false", "tied_embeddings: true");
         Estimate t = EstimateManifest.h100().model(tied.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 1, pp: 2")
                 .batch(1, 64).optimizer("distributed: true").recompute("none").estimate().estimate();
-        assertEquals(1, t.terms().stream().filter(x -> x instanceof Term.Collectives c && c.what().equals(EmbeddingSync.WHAT)).count());
+        assertEquals(1, t.terms().stream().filter(x -> x instanceof Term.Collectives c && EmbeddingSync.is(c.what())).count());
         assertEquals(1, sync(t).count());
         assertEquals(2, sync(t).n());
         assertEquals(V * H * 4, sync(t).cost().bytes(), 1e-6);
@@ -213,10 +213,10 @@ class MtpKindTest {
     }
 
     @Test
-    void aLayoutsMOffTheLastStageRunsItsBlockThereAndItsLogitsOnTheLast() {
+    void aLayoutsMOffTheLastStageRunsItsBlockAndEhProjThereAndItsLogitsOnTheLast() {
         // Megatron's layout "Ett|ttm|L" on pp 3 ("mtp_standalone": decoder layers before m, the loss stage after it): the MTP
-        // layer's transformer layer on stage 1 beside its 2 decoder layers, its logits and loss on the last stage, which
-        // process_mtp_loss computes on the post_process rank
+        // layer's transformer layer and eh_proj on stage 1 beside its 2 decoder layers (mtp_on_this_rank), its logits and loss
+        // on the last stage, which process_mtp_loss computes on the post_process rank
         String small = "dtype: bf16, layers: 4, hidden_size: 1024, attention_heads: 16, kv_heads: 16, ffn_hidden_size: 4096,"
                 + " vocab_size: 32000, gated_mlp: false, tied_embeddings: false, seq_length: 2048, mtp_layers: 1";
         JobEstimate j = EstimateManifest.h100().jobGpusPerNode(3).model(small).parallelism("tp: 1, pp: 3").batch(1, 64)
@@ -224,23 +224,126 @@ class MtpKindTest {
         JobInputs in = j.inputs();
         Layout laidOut = in.layout().withSplit(PipelineSplit.laidOut(List.of(2L, 3L, 0L)));
         assertTrue(in.variants().mtp().inLayout(in.model(), laidOut));
+        assertEquals(1, in.variants().mtp().stage(in.model(), laidOut));
         Estimate e = Estimator.estimate(in.model(), laidOut, in.hardware(), in.order(), in.bytes(), in.variants());
         Term.Mtp mtp = term(e, Term.Mtp.class);
         Term.Compute c = term(e, Term.Compute.class);
         assertEquals(0, mtp.stageBlocks(), "the last stage holds no block: the layout's m is on stage 1");
-        // the slowest stage is m's: 3 blocks, no logits there
+        assertEquals(1, mtp.stage());
+        // the slowest stage is m's: 3 blocks and eh_proj, no logits there
         assertEquals(3, c.layersPerStage());
         assertEquals(0, c.logitSeconds());
         Estimate even = j.estimate();
         double layer = (term(even, Term.Compute.class).seconds() - term(even, Term.Compute.class).logitSeconds()
                 - term(even, Term.Mtp.class).seconds()) / term(even, Term.Compute.class).layersPerStage();
-        assertEquals(3 * layer, c.seconds(), 1e-12 * c.seconds());
+        assertEquals(3 * layer + mtp.projSeconds(), c.seconds(), 1e-12 * c.seconds());
+        assertEquals(mtp.projSeconds(), mtp.stageSeconds(), 1e-18);
         // the MTP logits and loss again, priced on the last stage, the compute term's logits once more
         assertEquals(term(even, Term.Compute.class).logitSeconds(), mtp.logitSeconds(), 1e-15);
-        // stage 1's parameters: its 3 blocks' (2 decoder layers and the MTP layer's, a dense model's every layer alike);
-        // eh_proj, its norms and the embedding copy stay counted on the last stage (docs/plan.md: not priced where m stands)
+        assertTrue(EstimateWords.line(mtp).contains(" per micro-batch on pipeline rank 1, the layout's m (eh_proj), beyond its layers at the mean"
+                + " layer, and "), EstimateWords.line(mtp));
+        // stage 1's parameters: its 3 blocks' (2 decoder layers and the MTP layer's, a dense model's every layer alike), eh_proj
+        // 2h² and its three norms 3h, and its own word embedding V·h (gpt_model.py: built where pre_process or mtp_process); the
+        // last stage its output layer alone
         double h = 1024, layerParams = in.model().transformerParameters() / 4;
-        assertEquals(3 * layerParams, e.stages().get(1).parameters(), 1e-6);
-        assertEquals(h * 32000 + 2 * h * h + 3 * h + h * 32000, e.stages().get(2).parameters(), 1e-6);
+        assertEquals(3 * layerParams + 2 * h * h + 3 * h + h * 32000, e.stages().get(1).parameters(), 1e-6);
+        assertEquals(h * 32000, e.stages().get(2).parameters(), 1e-6);
+        // the embedding group is the first stage and m's (get_mtp_ranks), untied: 2 ranks, 1 pipeline rank apart, one NVLink node
+        Term.Collectives s = sync(e);
+        assertEquals(2, s.n());
+        assertEquals("word embedding's gradient all-reduce per step (V·h/tp, first stage and the MTP layers' (pipeline rank 1 of 3): the"
+                + " embedding group)", s.what());
+        assertEquals(32000 * h * 4, s.cost().bytes(), 1e-6);
+        assertEquals(Tier.NVLINK, s.cost().tier());
+    }
+
+    /** The DeepSeek-shaped model on 2 nodes at tp 2, pp 4, dp 2 (pipeline ranks 4 apart), its MTP layer where the layout's m is. */
+    private static Estimate laidOut(boolean tied, List<Long> stages) {
+        String model = (tied ? DSV3.replace("tied_embeddings: false", "tied_embeddings: true") : DSV3).formatted("dense_layers: 1,") + ", mtp_layers: 1";
+        JobEstimate j = EstimateManifest.pod(2).model(model).parallelism("tp: 2, pp: 4, ep: 2").batch(1, 64).optimizer("distributed: true")
+                .recompute("none").estimate();
+        JobInputs in = j.inputs();
+        return Estimator.estimate(in.model(), in.layout().withSplit(PipelineSplit.laidOut(stages)), in.hardware(), in.order(), in.bytes(), in.variants());
+    }
+
+    @Test
+    void theEmbeddingGroupIsTheFirstAndMsStageUntiedAndAddsTheLastTied() {
+        // "Et|t|ttm|L" on pp 4: m on pipeline rank 2, global rank 8 (tp 2 × dp 2 = 4 per pipeline stride), the second node
+        List<Long> mOnTwo = List.of(1L, 1L, 3L, 0L);
+        // untied: get_embedding_ranks = [first] + get_mtp_ranks = ranks 0 and 8: a pair 8 apart, on the network
+        Term.Collectives pair = sync(laidOut(false, mOnTwo));
+        assertEquals(2, pair.n());
+        assertEquals(V * H / 2 * 4, pair.cost().bytesPerRank(), 1e-6);
+        assertEquals(Tier.NETWORK, pair.cost().tier());
+        assertEquals(pair.cost().latency() + V * H / 2 * 4 / (50e9 * 0.9), pair.seconds(), 1e-12);
+        assertEquals("word embedding's gradient all-reduce per step (V·h/tp, first stage and the MTP layers' (pipeline rank 2 of 4): the"
+                + " embedding group)", pair.what());
+        // tied: the last stage too, 3 ranks (0, 8, 12): a ring of 3 moves 2(n − 1)/n = 4/3 × the bytes per rank, each member on
+        // its own node at a NIC's 400 Gb/s × the network efficiency
+        Term.Collectives three = sync(laidOut(true, mOnTwo));
+        assertEquals(3, three.n());
+        assertEquals(V * H / 2 * 4, three.cost().bytes(), 1e-6);
+        assertEquals(V * H / 2 * 4 * 4 / 3, three.cost().bytesPerRank(), 1e-6);
+        assertEquals(Tier.NETWORK, three.cost().tier());
+        assertEquals(three.cost().latency() + V * H / 2 * 4 * 4 / 3 / (50e9 * 0.9), three.seconds(), 1e-12);
+        assertEquals("word embedding's gradient all-reduce per step (V·h/tp, first, last and the MTP layers' stage (pipeline rank 2 of 4): the"
+                + " embedding group)", three.what());
+        // m on the last stage ("Et|t|t|tmL"): the pair of first and last, tied or not, as without a layout
+        List<Long> mOnLast = List.of(1L, 1L, 1L, 2L);
+        assertEquals(EmbeddingSync.WHAT, sync(laidOut(false, mOnLast)).what());
+        assertEquals(2, sync(laidOut(true, mOnLast)).n());
+        // m on the first stage with the embedding ("Ettttm|L|...": one chunk, one embedding): untied, a group of one, no sync
+        assertNull(sync(laidOut(false, List.of(5L, 0L, 0L, 0L))));
+    }
+
+    @Test
+    void mOffTheLastStageHoldsEhProjItsNormsAndAnEmbeddingOfItsOwnTiedOrNot() {
+        // against the same split without MTP (its blocks counted alike): m's stage holds eh_proj 2h² ÷ tp, three norms 3h and a
+        // word embedding V·h ÷ tp of its own, tied or not (its chunk builds the embedding where pre_process or mtp_process; the
+        // output layer on the last stage shares nothing with it); the last stage holds only what it held without MTP
+        for (boolean tied : new boolean[] {false, true}) {
+            List<Long> mOnTwo = List.of(1L, 1L, 3L, 0L);        // "Et|t|ttm|L"
+            String model = (tied ? DSV3.replace("tied_embeddings: false", "tied_embeddings: true") : DSV3).formatted("dense_layers: 1,")
+                    + ", mtp_layers: 1";
+            JobInputs in = EstimateManifest.pod(2).model(model).parallelism("tp: 2, pp: 4, ep: 2").batch(1, 64)
+                    .optimizer("distributed: true").recompute("none").estimate().inputs();
+            Variants v = in.variants();
+            Variants without = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
+                    v.recomputeModules(), v.layerPrecision(), v.gathers(), v.mamba(), v.stepGather(), v.tpLayout(), MtpLayers.NONE);
+            Layout l = in.layout().withSplit(PipelineSplit.laidOut(mOnTwo));
+            Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
+            Estimate w = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), without);
+            assertEquals(2 * H * H / 2 + 3 * H + V * H / 2, e.stages().get(2).parameters() - w.stages().get(2).parameters(), 1e-6, "tied " + tied);
+            for (int i : new int[] {0, 1, 3}) assertEquals(w.stages().get(i).parameters(), e.stages().get(i).parameters(), 1e-6, "tied " + tied);
+        }
+        // m on the last stage: tied, the output layer's matrix is the MTP stage's embedding (one matrix); untied, a copy beside it
+        Estimate tiedOnLast = laidOut(true, List.of(1L, 1L, 1L, 2L)), untiedOnLast = laidOut(false, List.of(1L, 1L, 1L, 2L));
+        assertEquals(V * H / 2, untiedOnLast.stages().get(3).parameters() - tiedOnLast.stages().get(3).parameters(), 1e-6);
+    }
+
+    @Test
+    void aMegatronLayoutWithMOffTheLastStageReachesThePlansTextAndJson(@TempDir Path dir) {
+        // --pipeline-model-parallel-layout "Et|t|ttm|L" on pp 4 × tp 2 × dp 2, 2 nodes: m on pipeline rank 2, untied
+        String script = """
+                #!/bin/bash
+                torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\
+                  --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
+                  --num-experts 8 --moe-router-topk 2 --moe-ffn-hidden-size 512 --moe-shared-expert-intermediate-size 512 \\
+                  --moe-layer-freq "([0]*1+[1]*3)" --moe-grouped-gemm --moe-token-dispatcher-type alltoall \\
+                  --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
+                  --mtp-num-layers 1 --pipeline-model-parallel-layout "Et|t|ttm|L" \\
+                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 4 --expert-model-parallel-size 2 \\
+                  --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
+                """;
+        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
+        PlanCli.Run text = cli.plan();
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("1 × pp word embedding's gradient all-reduce per step (V·h/tp, first stage and the MTP layers'"
+                + " (pipeline rank 2 of 4): the embedding group) over 2 ranks: 65.5 MB moved per rank (2(n−1)/n·S) each, over 8 × 400 Gb/s"
+                + " ConnectX-7 per node (RDMA) at 45 GB/s"), text.out());
+        assertTrue(text.out().contains(" per micro-batch on pipeline rank 2, the layout's m (eh_proj), beyond its layers at the mean layer"),
+                text.out());
+        Map<String, Object> time = PlanCli.map(PlanCli.map(cli.planJson().json().get("current")).get("time"));
+        assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("embedding_sync_bytes")).longValue(), time.toString());
     }
 }

@@ -135,7 +135,8 @@ final class SpecBuilder {
                 groups = get(m, "mamba_num_groups"), conv = get(m, "mamba_conv_kernel");
         if (pattern == null && heads == null && dim == null && state == null && groups == null && conv == null) return null;
         // the decoder's layers: the pattern before its first '/' (the MTP blocks), without '|' (stage boundaries: stages())
-        return new Specs.Hybrid(read == null ? pattern : new Located<>(read.decoder(), pattern.span()), heads, dim, state, groups, conv, null);
+        return new Specs.Hybrid(read == null ? pattern : new Located<>(read.decoder(), pattern.span()), heads, dim, state, groups, conv, null,
+                read == null ? 0 : dev.gpulint.spec.HybridPattern.gdnLayers(pattern.value()));
     }
 
     /**

@@ -95,6 +95,18 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
         return -1;
     }
 
+    /**
+     * The gated delta nets ({@code G}) of a pattern's decoder part (before the first '/'), which {@link #decoder} holds as
+     * {@code M}: Megatron-Core builds them as GatedDeltaNet, not MambaMixer, so MambaMixer's asserts on heads and groups do
+     * not apply to them (PAR015, derive/par/HybridLayersAnalysis).
+     */
+    public static long gdnLayers(String text) {
+        if (text == null) return 0;
+        long n = 0;
+        for (int i = 0; i < text.length() && text.charAt(i) != '/'; i++) if (text.charAt(i) == 'G') n++;
+        return n;
+    }
+
     /** A character as a message shows it: itself, or its code point when it does not show (a space, a control, U+FEFF). */
     public static String shown(char c) {
         boolean invisible = Character.isWhitespace(c) || Character.isSpaceChar(c) || Character.isISOControl(c)

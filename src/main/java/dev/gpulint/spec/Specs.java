@@ -460,8 +460,9 @@ public final class Specs {
      */
     public record Mtp(Located<Long> layers, Located<Long> blocks, Located<String> letters) {}
 
+    /** A hybrid's pattern (its decoder as priced: G as M) and mixer sizes; gdnLayers: how many of its M places were written G (GatedDeltaNet, no MambaMixer). */
     public record Hybrid(Located<String> pattern, Located<Long> heads, Located<Long> headDim, Located<Long> state, Located<Long> groups,
-                         Located<Long> conv, Gdn gdn) {}
+                         Located<Long> conv, Gdn gdn, long gdnLayers) {}
 
     /**
      * A hybrid's gated-delta-net sizes (Megatron-Core's GatedDeltaNet, a pattern's {@code G}): a Megatron script's

@@ -21,6 +21,16 @@ class HybridPatternTest {
         assertEquals(List.of(0L, 0L, 1L), HybridPattern.read("||M").stages());
     }
 
+    /** The decoder holds a G as M; gdnLayers counts the decoder's G apart (PAR015 checks MambaMixer on the written M only). */
+    @Test
+    void theDecodersGatedDeltaNetsAreCountedApart() {
+        HybridPattern p = HybridPattern.read("G*M-|G-/G*");
+        assertEquals("M*M-M-", p.decoder());
+        assertEquals(2, HybridPattern.gdnLayers("G*M-|G-/G*"), "the G after '/' is an MTP block's, no decoder layer");
+        assertEquals(0, HybridPattern.gdnLayers("M*M-"));
+        assertEquals(0, HybridPattern.gdnLayers(null));
+    }
+
     @Test
     void whatDoesNotReadIsNull() {
         assertNull(HybridPattern.read("M*x"));

@@ -41,6 +41,7 @@ final class HybridLayers {
         if (!on && (pattern == null || !pattern.known() || pattern.text().isBlank())) return;
         String kinds = null, layers = null;
         Specs.Gdn gdn = null;
+        long gdnLayers = 0;
         if (pattern != null && pattern.known()) {
             // unquoted already: the shell's words and YAML's scalars come without their quotes (HybridLayersTest); ASCII blanks
             // around it trimmed, any other space kept, as Megatron-Core refuses it (HybridPattern.blank)
@@ -85,6 +86,7 @@ final class HybridLayers {
                 kinds = Models.Hybrid.kinds(read.decoder());
                 layers = read.decoder();
                 gdn = gdn(j, flags, p, patternFlag);
+                gdnLayers = HybridPattern.gdnLayers(p);
                 String priced = read.priced();
                 if (gdn != null) {
                     // the G layers priced as Megatron-Core's GatedDeltaNet (MambaLayers.Gdn), not as Mamba-2: not a stand-in's
@@ -104,7 +106,7 @@ final class HybridLayers {
             // Mamba-2 (or gated-delta-net), attention, MLP and MoE layers: priced by kind (MambaLayers), the defaults said there
             j.hybrid = new Specs.Hybrid(j.key(patternFlag, new Located<>(layers, pattern.span())), size(j, flags, "--mamba-num-heads"),
                     size(j, flags, "--mamba-head-dim"), size(j, flags, "--mamba-state-dim"), size(j, flags, "--mamba-num-groups"), null,
-                    gdn);
+                    gdn, gdnLayers);
             Word latent = flags.get("--moe-latent-size");
             if (layers.indexOf('E') >= 0 && latent != null && latent.known()) {
                 j.unpriced.add("--moe-latent-size " + latent.text() + " (" + kinds + "): the MoE layers' experts run on a latent"

@@ -23,8 +23,9 @@ public final class HybridLayersAnalysis {
         Specs.Hybrid h = m == null ? null : m.hybrid();
         if (h == null || h.pattern() == null || h.pattern().value() == null || h.pattern().value().isEmpty() || r.tp() < 1) return;
         String p = h.pattern().value();
-        // gated delta nets in the Mamba-2 places (a script's G with its --linear-* sizes): no Mamba-2 mixer to check against tp
-        long mamba = h.gdn() != null ? 0 : p.chars().filter(c -> c == 'M').count();
+        // the pattern's Mamba-2 mixers: its M places less those written G, which Megatron-Core builds as GatedDeltaNet (whether
+        // or not the job writes its --linear-* sizes), so MambaMixer's heads and groups asserts never see them
+        long mamba = Math.max(0, p.chars().filter(c -> c == 'M').count() - h.gdnLayers());
         long layers = value(m.layers());
         long headDim = value(h.headDim()) > 0 ? value(h.headDim()) : MambaLayers.DEFAULT_HEAD_DIM;
         long heads = value(h.heads()), hidden = value(m.hiddenSize());

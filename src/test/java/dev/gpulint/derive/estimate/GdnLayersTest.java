@@ -32,7 +32,7 @@ class GdnLayersTest {
     private static Specs.Hybrid gdn(Long keyHeads, Long valueHeads, Long keyDim, Long valueDim) {
         return new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, new Specs.Gdn(
                 keyHeads == null ? null : n(keyHeads), valueHeads == null ? null : n(valueHeads), keyDim == null ? null : n(keyDim),
-                valueDim == null ? null : n(valueDim), null));
+                valueDim == null ? null : n(valueDim), null), 6);
     }
 
     @Test
@@ -70,7 +70,7 @@ class GdnLayersTest {
                 "gated delta net --linear-value-head-dim not given: 128 (Megatron-Core TransformerConfig's default)",
                 "gated delta net --linear-conv-kernel-dim not given: 4 (Megatron-Core TransformerConfig's default)"), as.subList(0, 4));
         // no GDN sizes: the mixers are Mamba-2 (the G-as-M stand-in a script's pattern names in its assumptions)
-        assertNull(MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null), M, null,
+        assertNull(MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null, 0), M, null,
                 new ArrayList<>()).gdn());
     }
 
@@ -89,7 +89,7 @@ class GdnLayersTest {
         double expected = 3 * (6 * megatronGdnFlops(h, 128, 128, 16, 32, 4) + 2 * attention) + 6 * h * M.vocab();
         assertEquals(expected, y.modelFlopsPerToken(M), 1e-9 * expected);
         // not Mamba-2's count: the same pattern priced as Mamba-2 (d_in = 2h) counts other FLOPs
-        MambaLayers mamba = MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null), M, null,
+        MambaLayers mamba = MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null, 0), M, null,
                 new ArrayList<>());
         assertTrue(Math.abs(mamba.modelFlopsPerToken(M) - expected) > 0.01 * expected);
     }

@@ -147,15 +147,17 @@ final class HybridLayers {
 
     /**
      * The gated delta net's sizes when the pattern {@code p} (as written, its MTP blocks included) builds its mixers as
-     * Megatron-Core's GatedDeltaNet ({@code G}) and the job writes at least one {@code --linear-*} size: each written one read
-     * (SYN002 past the bounds, as a Mamba-2 size), the others Megatron-Core's defaults (MambaLayers, said there). Null, and
-     * the G layers priced as Mamba-2 as HybridPattern's assumptions line says, when none is written or the pattern holds no G
-     * (the flags then size a GPT model's linear attention, --experimental-attention-variant, not read here); a pattern of both
-     * M and G keeps the Mamba-2 stand-in for its G layers (the estimate prices one mixer kind), and the assumptions say so.
+     * Megatron-Core's GatedDeltaNet ({@code G}): each {@code --linear-*} size written read (SYN002 past the bounds, as a
+     * Mamba-2 size), the others Megatron-Core's defaults (MambaLayers, said there), for Megatron-Core builds every G layer
+     * as a GatedDeltaNet of its TransformerConfig's linear_* sizes, written or not (hybrid_layer_specs.py's gdn_layer).
+     * Null when the pattern holds no G (the flags then size a GPT model's linear attention, --experimental-attention-variant,
+     * not read here); a pattern of both M and G keeps the Mamba-2 stand-in for its G layers (the estimate prices one mixer
+     * kind), as HybridPattern's assumptions line says, and the sizes written are said not used.
      */
     private static Specs.Gdn gdn(JobDraft j, Map<String, Word> flags, String p, String patternFlag) {
-        if (p.indexOf('G') < 0 || GDN_FLAGS.stream().noneMatch(flags::containsKey)) return null;
+        if (p.indexOf('G') < 0) return null;
         if (p.indexOf('M') >= 0) {
+            if (GDN_FLAGS.stream().noneMatch(flags::containsKey)) return null;
             j.unpriced.add(String.join(", ", GDN_FLAGS.stream().filter(flags::containsKey).toList()) + " beside a " + patternFlag + " of both"
                     + " M (Mamba-2) and G (gated delta net) layers: the estimate prices one mixer kind, so its G layers are priced as"
                     + " Mamba-2 layers and these sizes are not used");

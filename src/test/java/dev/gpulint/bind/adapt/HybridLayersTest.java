@@ -9,6 +9,7 @@ import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
 import dev.gpulint.testing.Recipes;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -198,15 +199,21 @@ class HybridLayersTest {
 
     /**
      * Megatron-Core's newer layer symbols (megatron/core/models/hybrid/layers/utils.py at 089b33b8, Symbols.LAYER_CONFIG_MAP):
-     * G a gated delta net, priced as Mamba-2; D (DeepSeek sparse attention), + (MLA), C, H and W (DeepSeek-V4 attention) as
+     * G a gated delta net, priced as Mamba-2 beside M layers (else as GatedDeltaNet, no stand-in); D (DeepSeek sparse attention), + (MLA), C, H and W (DeepSeek-V4 attention) as
      * attention of the job's variant; a bracketed group [M*E] as its letters. The pattern keeps its layer count, and the plan's
      * assumptions say which letter is priced as which kind.
      */
     @Test
     void newerSymbolsArePricedAsTheNearestKindAndSaid() {
-        // our own 10-layer pattern of Qwen3-Next's shape (three gated-delta-net layers to one attention layer, MoE after each)
-        Specs.Job gdn = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("--num-layers: 8", "--num-layers: 10")
+        // our own 10-layer pattern of Qwen3-Next's shape (three gated-delta-net layers to one attention layer, MoE after each):
+        // its G layers are GatedDeltaNets (no stand-in line); with one M among them, one mixer kind is priced: G as Mamba-2, said
+        Specs.Job qwen = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("--num-layers: 8", "--num-layers: 10")
                 .replace("\"M-M*M-M-\"", "\"GEGEGE*EGE\""));
+        assertNotNull(qwen.model().hybrid().gdn(), "G only: priced as Megatron-Core's GatedDeltaNet");
+        assertEquals(List.of(), qwen.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern (")).toList());
+        Specs.Job gdn = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("--num-layers: 8", "--num-layers: 10")
+                .replace("\"M-M*M-M-\"", "\"GEMEGE*EGE\""));
+        assertNull(gdn.model().hybrid().gdn());
         assertEquals("MEMEME*EME", gdn.model().hybrid().pattern().value(), "10 layers: G as M, the count kept");
         assertEquals(List.of("--hybrid-layer-pattern (4 Mamba-2, 1 attention and 5 MoE layers as priced): Megatron-Core's newer layer"
                 + " symbols are priced as the kind the estimate has nearest them: G (gated delta net, GDN) as M (Mamba-2); the layer count"
@@ -331,6 +338,14 @@ class HybridLayersTest {
         assertEquals(List.of("--linear-num-key-heads, --linear-num-value-heads, --linear-value-head-dim beside a --hybrid-layer-pattern of"
                 + " both M (Mamba-2) and G (gated delta net) layers: the estimate prices one mixer kind, so its G layers are priced as"
                 + " Mamba-2 layers and these sizes are not used"), both.origin().unpriced().stream().filter(s -> s.startsWith("--linear")).toList());
+        // no --linear-* size written: Megatron-Core still builds each G as a GatedDeltaNet, of its config's defaults
+        Specs.Job unsized = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("--num-layers: 8", "--num-layers: 10")
+                .replace("\"M-M*M-M-\"", "\"GEGEGE*EGE\"").replace("  --seq-length: 4096\n", "  --seq-length: 4096\n  --num-experts: 16\n"));
+        Specs.Gdn d = unsized.model().hybrid().gdn();
+        assertEquals(Arrays.asList(null, null, null, null, null), Arrays.asList(d.keyHeads(), d.valueHeads(), d.keyHeadDim(), d.valueHeadDim(), d.conv()),
+                "each size Megatron-Core's default, said by the estimate");
+        assertEquals(List.of(), unsized.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern (")).toList(),
+                "G priced as Megatron builds it, sizes written or not: no stand-in line");
         // without G the flags are not this reader's (a GPT model's --experimental-attention-variant): not read, nothing said
         Specs.Job noG = Foreign.bind("model_config.yaml", qwen.replace("\"GEGEGE*EGE\"", "\"MEMEME*EME\""));
         assertNull(noG.model().hybrid().gdn());

@@ -3,8 +3,8 @@ package dev.gpulint.facts;
 import dev.gpulint.core.Span;
 
 /**
- * One step's gradient all-reduce of a job (NET003): S bytes of gradients per GPU over N
- * data-parallel ranks on the link the first data-parallel group uses. A ring all-reduce sends
+ * One step's gradient all-reduce of a job (NET003): S bytes of gradients per GPU over N = dp × cp
+ * ranks (the data-parallel gradient group) on the link the first such group uses. A ring all-reduce sends
  * 2(N−1)/N × S per GPU (CollectiveCost in the derive stage, the plan's model, unit-tested).
  */
 public final class AllReduceFact {
@@ -52,7 +52,7 @@ public final class AllReduceFact {
     public String getDtype() { return dtype; }
     /** S: gradient bytes per GPU, parameters ÷ (tp × pp) × bytes per gradient. */
     public double getGradientBytes() { return gradientBytes; }
-    /** N: the data-parallel ranks. */
+    /** N: the ranks of the data-parallel gradient group, dp × cp. */
     public long getRanks() { return ranks; }
     /** 1.5 under ZeRO-3 (a reduce-scatter plus an all-gather of the weights), else 1. */
     public double getVolumeFactor() { return volumeFactor; }
@@ -118,6 +118,22 @@ public final class AllReduceFact {
     public double getEfficiency() { return efficiency; }
     /** The link is plain Ethernet: NCCL crosses nodes over TCP sockets. */
     public boolean isTcp() { return tcp; }
+
+    private long dp, cp = 1;
+
+    /**
+     * Records the sizes whose product is N: the gradients are reduced over dp·cp ranks (context-parallel ranks hold the
+     * same weights; Megatron-Core's dp-cp group). Called by the derive stage before the fact is added.
+     */
+    public AllReduceFact group(long dp, long cp) {
+        this.dp = dp; this.cp = cp; return this;
+    }
+    /** The data-parallel size (without cp). */
+    public long getDp() { return dp; }
+    /** The context-parallel size whose ranks join the gradient reduction (1 without cp). */
+    public long getCp() { return cp; }
+    /** cp &gt; 1: N is dp × cp, not dp. */
+    public boolean isContextParallel() { return cp > 1; }
 
     private String misreadWritten, misreadMeant, misreadLabel;
 

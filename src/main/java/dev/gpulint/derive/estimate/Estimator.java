@@ -339,13 +339,13 @@ public final class Estimator {
     /**
      * The data-parallel gradient group, dp·cp ranks (Megatron-Core's {@code dp-cp} group, {@code intra_dp_cp_group};
      * torchtitan's FSDP mesh {@code dp_shard_cp}), not dp's alone, laid out as the rank order lays it
-     * ({@link RankGroup#of}, as Megatron-Core's RankGenerator.get_ranks('dp-cp') builds it): where cp and dp are neighbours
+     * ({@link RankGroup#dpCp}, as Megatron-Core's RankGenerator.get_ranks('dp-cp') builds it): where cp and dp are neighbours
      * (the default tp-cp-ep-dp-pp, torchtitan's mesh with cp inside dp_shard) one contiguous block spaced by the faster
      * one's stride (tp with the default order); where a dimension of more than one rank lies between them (tp-cp-pp-dp,
      * Megatron's {@code --use-tp-pp-dp-mapping} order tp-cp-ep-pp-dp with pp &gt; 1) cp's ranks at cp's stride and dp's at
      * dp's, priced on the tier the group's widest span reaches (docs/plan.md "The dp·cp group's spacing").
      */
     static RankGroup dpCpGroup(Layout l, List<ParallelDim> order) {
-        return RankGroup.of(l, order, java.util.EnumSet.of(CP, DP));
+        return RankGroup.dpCp(l.tp(), l.cp(), l.dp(), l.pp(), order);
     }
 }

@@ -38,16 +38,25 @@ public record RankGroup(List<Part> parts) {
     }
 
     /**
+     * The data-parallel gradient group, dp·cp ranks, of a job of these sizes laid out in {@code order}: the group the
+     * plan prices the gradients' reduction over ({@link Estimator#dpCpGroup}) and NET003 its all-reduce over
+     * (derive/net AllReduceAnalysis), from this one function. Sizes at least 1, their product at most a long.
+     */
+    public static RankGroup dpCp(long tp, long cp, long dp, long pp, List<ParallelDim> order) {
+        return of(tp, cp, dp, pp, order, java.util.EnumSet.of(ParallelDim.CP, ParallelDim.DP));
+    }
+
+    /**
      * The group of the dimensions {@code dims} in a job laid out in {@code order} (fastest first; null: the default
      * tp-cp-ep-dp-pp), as Megatron-Core's RankGenerator masks them: each dimension of more than one rank a part at its
      * stride in the whole order (ep takes no place: its size is counted in dp's, {@link Estimator#strides}), neighbours
      * merged into one part.
      */
-    static RankGroup of(Layout l, List<ParallelDim> order, Set<ParallelDim> dims) {
+    private static RankGroup of(long tp, long cp, long dp, long pp, List<ParallelDim> order, Set<ParallelDim> dims) {
         List<Part> parts = new ArrayList<>();
         long stride = 1;
         for (ParallelDim d : ParallelDim.completeOrder(order)) {
-            long size = switch (d) { case TP -> l.tp(); case CP -> l.cp(); case DP -> l.dp(); case PP -> l.pp(); default -> 1; };
+            long size = switch (d) { case TP -> tp; case CP -> cp; case DP -> dp; case PP -> pp; default -> 1; };
             if (dims.contains(d) && size > 1) {
                 Part last = parts.isEmpty() ? null : parts.get(parts.size() - 1);
                 if (last != null && last.size() * last.stride() == stride) parts.set(parts.size() - 1, new Part(last.size() * size, last.stride()));

@@ -1,6 +1,5 @@
 package dev.gpulint.derive.net;
 
-import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.core.Span;
 import dev.gpulint.derive.estimate.Collective;
@@ -8,6 +7,7 @@ import dev.gpulint.derive.estimate.CollectiveCost;
 import dev.gpulint.derive.estimate.Efficiency;
 import dev.gpulint.derive.estimate.GradientReduce;
 import dev.gpulint.derive.estimate.Links;
+import dev.gpulint.derive.estimate.RankGroup;
 import dev.gpulint.derive.estimate.Tier;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.par.Placement;
@@ -18,9 +18,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * NET003's analysis: one step's gradient all-reduce over the data-parallel ranks, on the link the
- * first data-parallel group uses (NVLink, PCIe or the network), against the step time. The link, its rate and the
- * gradients' bytes are the plan's ({@link Links}, {@link CollectiveCost}, {@link GradientReduce}): NET003 compares the
+ * NET003's analysis: one step's gradient all-reduce over the data-parallel group, dp·cp ranks as the rank order lays
+ * them out ({@link RankGroup#dpCp}, the group the plan's data-parallel term is priced over), on the link the first such
+ * group uses (NVLink, PCIe or the network: the tier its widest span reaches), against the step time. The group, the
+ * link, its rate and the gradients' bytes are the plan's ({@link Links}, {@link CollectiveCost}, {@link GradientReduce}): NET003 compares the
  * time at line rate and prints the estimate at NCCL's usual efficiency beside it. A NIC speed 8× off its catalog port
  * speed (UNIT001 in the same run) is priced as the port speed it most likely means, and the finding says so.
  */
@@ -30,11 +31,17 @@ public final class AllReduceAnalysis {
     public static void job(Resolved.Job r, Catalog catalog, Facts out) {
         Specs.Job j = r.spec();
         Resolved.Group g = r.group();
-        long n = r.dpEffective();
         long gpn = r.gpusPerNode();
         Catalog.Gpu gpu = g == null ? null : g.gpu();
-        if (g == null || gpu == null || n <= 1 || !r.modelSizesKnown() || r.zeroStage() < 0 || j.model() == null
-                || j.model().parameters() == null || gpn <= 0) return;
+        // the job's GPUs, tp·cp·pp·dp, bounded: a product past a long is no job (the group below multiplies within it)
+        long gpus = Placement.mulSat(Placement.mulSat(r.tp(), r.cp()), Placement.mulSat(r.pp(), Math.max(0, r.dpEffective())));
+        if (g == null || gpu == null || r.dpEffective() <= 0 || !r.modelSizesKnown() || gpus == Long.MAX_VALUE || r.zeroStage() < 0
+                || j.model() == null || j.model().parameters() == null || gpn <= 0) return;
+        // the gradients are reduced over dp·cp ranks laid out as the rank order lays them (Megatron-Core's dp-cp group),
+        // the group the plan prices its data-parallel term over: one function, RankGroup.dpCp
+        RankGroup group = RankGroup.dpCp(r.tp(), r.cp(), r.dpEffective(), r.pp(), r.order());
+        long n = group.n();
+        if (n <= 1) return;
         double params = j.model().parameters().value();
         String dtype = j.model().dtype() == null ? null : j.model().dtype().value().toLowerCase(Locale.ROOT);
         long zero = r.zeroStage();
@@ -43,17 +50,12 @@ public final class AllReduceAnalysis {
         double size = params / ((double) r.tp() * r.pp()) * bytesPerGrad;
         double volumeFactor = zero >= 3 ? 1.5 : 1;
 
-        // where the first data-parallel group sits: ranks 0, s, 2s, ... with s the dp stride of the rank order
-        long stride = 1;
-        for (ParallelDim dim : r.order()) {
-            if (dim == ParallelDim.DP) break;
-            stride = Placement.mulSat(stride, switch (dim) { case TP -> r.tp(); case CP -> r.cp(); case PP -> r.pp(); default -> 1; });
-        }
-        Links links = Links.of(catalog, gpu, g, gpn);
-        CollectiveCost line = CollectiveCost.price(links, null, Map.of(), Collective.ALL_REDUCE, n, stride, size);
+        // the job's ranks fill its nodes and racks in order, as the plan's (Estimator: Hardware.forJob)
+        Links links = Links.of(catalog, gpu, g, gpn).forJob(gpus);
+        CollectiveCost line = CollectiveCost.price(links, null, Map.of(), Collective.ALL_REDUCE, group, size);
         if (line.tier() == Tier.NETWORK && links.transport() == Links.Transport.ASSUMED) return;    // NET003 prices declared NICs only
         Efficiency eff = catalog.compute().efficiencies(gpu.family()).map(e -> Efficiency.of(e.values(), e.source())).orElse(null);
-        CollectiveCost est = eff == null ? null : CollectiveCost.price(links, eff, Map.of(), Collective.ALL_REDUCE, n, stride, size);
+        CollectiveCost est = eff == null ? null : CollectiveCost.price(links, eff, Map.of(), Collective.ALL_REDUCE, group, size);
         AllReduceFact.Link link = switch (line.tier()) {
             case NVLINK -> links.infinityFabric() ? AllReduceFact.Link.INFINITY_FABRIC : AllReduceFact.Link.NVLINK;
             case PCIE -> AllReduceFact.Link.PCIE;
@@ -79,6 +81,7 @@ public final class AllReduceAnalysis {
                 .estimate(grads.why(), est == null ? 0 : est.bandwidthSeconds() * volumeFactor, est == null ? 0 : est.efficiency(),
                         links.transport() == Links.Transport.TCP && network);
         // a NIC speed UNIT001 calls 8x off is priced as the port speed it most likely means (Links), and NET003 says so
+        fact.group(r.dpEffective(), r.cp());
         if (network && links.misread() != null) fact.misread(links.misread().written(), links.misread().meant(), links.misread().label());
         out.add(fact);
     }

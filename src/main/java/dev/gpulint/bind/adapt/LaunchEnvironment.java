@@ -11,7 +11,7 @@ import java.util.Map;
  * the last {@code export NAME=value} of a name winning, {@code NAME=value} alone updating a name already exported,
  * {@code unset NAME} removing it, and {@code NAME=value} before the command itself (its own environment) over all of them;
  * a {@code NAME=value} before another command is that command's only, and what comes after the command does not reach it,
- * nor what a child shell ({@code bash -c "export ..."}) set unless the command runs in that child.
+ * nor what a child shell ({@code bash -c "export ..."}, {@code ( export ...; ... )}) set unless the command runs in that child.
  * {@link JobDraft#env} binds a script's first statement of each variable (every statement is kept for CONSIST005); a rule
  * that judges the value one launch sees (PAR018) reads it here instead.
  */

@@ -32,7 +32,8 @@ public final class Shell {
     /**
      * One simple command: its assignments and its words, and the shell it runs in: {@code ""} the script's own, else the
      * child shell of a string the script runs ({@code bash -c "..."}, {@link ShellStrings}), {@code "1"}, {@code "1/2"} for
-     * a string inside that one's, each child numbered once per script. What a child shell exports or assigns lasts in it
+     * a string inside that one's, each child numbered once per script; a {@code ( ... )} group's commands run in a child
+     * shell the same way ({@link ShellTokens.Group}). What a child shell exports or assigns lasts in it
      * and its own children only ({@link #inside}); {@code eval} runs its string in the shell that evaluates it.
      */
     public record Command(List<Assignment> assignments, List<Word> words, String shell) {
@@ -95,10 +96,11 @@ public final class Shell {
      * run in {@code shell} ({@link Command#shell}).
      */
     private static void read(ScalarText text, ScalarText top, int[] toTop, Map<String, String> vars, Map<String, List<Word>> arrays,
-                             ShellState budget, List<Command> commands, List<Heredoc> heredocs, int depth, String shell) {
+                             ShellState budget, List<Command> commands, List<Heredoc> heredocs, int depth, String outer) {
         List<List<Raw>> raws = ShellTokens.tokenize(text.value());
         if (toTop != null) ShellTokens.relocate(raws, toTop);
         for (List<Raw> cmd : raws) {
+            String shell = shellOf(cmd.get(0).group, outer, budget);
             List<Assignment> assigns = new ArrayList<>();
             List<Word> words = new ArrayList<>();
             int i = 0;
@@ -155,6 +157,19 @@ public final class Shell {
                         first.heredocExpands ? ShellTokens.referenced(text.value(), first.heredocStart, first.heredocEnd, vars) : Map.of()));
             }
         }
+    }
+
+    /**
+     * The shell a command of a {@code ( ... )} group runs in: a child of the group's enclosing shell, numbered with the
+     * {@code bash -c} children when the group's first command is read; {@code outer} for a command in no group.
+     */
+    private static String shellOf(ShellTokens.Group g, String outer, ShellState budget) {
+        if (g == null) return outer;
+        if (g.id == null) {
+            String parent = shellOf(g.parent, outer, budget);
+            g.id = (parent.isEmpty() ? "" : parent + "/") + (++budget.childShells);
+        }
+        return g.id;
     }
 
     private static final Pattern ARRAY_ALL = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\[[@*]\\]\\}");

@@ -217,4 +217,26 @@ class ShellTest {
         assertEquals(4, parse(wide.toString(), Map.of()).heredocs().get(0).variables().size(),
                 "values past " + ShellTokens.MAX_HEREDOC_VALUES + " characters are not kept");
     }
+    @Test
+    void aParenthesisGroupRunsInAChildShellAndOnlyWhereACommandStarts() {
+        Shell.Script s = parse("""
+                ( export A=0; ( B=1 ) ; echo $(date) )
+                f() { echo; }
+                case $X in a) export C=1 ;; (b) export C=2 ;; esac
+                diff <(sort x) y && ( bash -c "export D=1; torchrun t.py" )
+                torchrun t.py
+                """, Map.of());
+        List<String> shells = s.commands().stream().map(Shell.Command::shell).toList();
+        // the group's commands, its nested group; f's definition, case and its branches, diff and sort in the script's
+        // own shell; the -c string's two commands in a child of group 3; the launch
+        List<String> own = java.util.Collections.nCopies(11, "");
+        List<String> expected = new java.util.ArrayList<>(List.of("1", "1/2", "1"));
+        expected.addAll(own);
+        expected.addAll(List.of("3/4", "3/4", ""));
+        assertEquals(expected, shells, s.commands().toString());
+        assertFalse(s.commands().get(16).inside("1"));
+        assertTrue(s.commands().get(15).inside("3"));
+        assertTrue(s.commands().get(9).assignments().get(0).exported(), "case's branch exports in the script's shell");
+    }
+
 }

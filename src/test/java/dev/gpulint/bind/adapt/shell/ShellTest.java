@@ -239,4 +239,22 @@ class ShellTest {
         assertTrue(s.commands().get(9).assignments().get(0).exported(), "case's branch exports in the script's shell");
     }
 
+    @Test
+    void declareDashXTypesetDashXAndSetDashAExport() {
+        Shell.Script s = parse("""
+                declare -x A=1
+                typeset -rx B=2
+                declare +x C=3
+                local D=4
+                set -ea
+                E=5
+                ( set +a; F=6 )
+                G=7
+                set +o allexport
+                H=8
+                """, Map.of());
+        List<String> exported = s.assignments().stream().filter(Shell.Assignment::exported).map(Shell.Assignment::name).toList();
+        assertEquals(List.of("A", "B", "E", "G"), exported, s.assignments().toString());
+    }
+
 }

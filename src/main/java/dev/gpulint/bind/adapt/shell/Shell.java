@@ -148,6 +148,7 @@ public final class Shell {
                 Assignment a = assigns.get(k);
                 if (cmd.get(firstAssign + k).elements == null) assigns.set(k, new Assignment(a.name(), a.value(), true, a.nameSpan()));
             }
+            envAssignments(words, assigns);
             if (inner != null) {
                 List<Command> run = new ArrayList<>();
                 // a shell's -c string runs in a child shell; eval's in this one
@@ -162,6 +163,26 @@ public final class Shell {
                 heredocs.add(new Heredoc(List.copyOf(words), first.heredocStart, first.heredocEnd, first.heredocExpands,
                         first.heredocExpands ? ShellTokens.referenced(text.value(), first.heredocStart, first.heredocEnd, vars) : Map.of()));
             }
+        }
+    }
+
+    /**
+     * {@code env [-i] [-u NAME] NAME=value ... program}: each NAME=value is in the program's environment, as a NAME=value
+     * before a command is (exported, the command's own); {@code -i} and {@code -u} are read where the command's
+     * environment is (bind/adapt/LaunchEnvironment). The words stay the command's words; reading stops at the program.
+     */
+    private static void envAssignments(List<Word> words, List<Assignment> assigns) {
+        if (words.isEmpty() || !words.get(0).is("env")) return;
+        for (int k = 1; k < words.size(); k++) {
+            Word w = words.get(k);
+            if (!w.known()) return;
+            String t = w.text();
+            if (t.equals("-u") || t.equals("--unset") || t.equals("-C") || t.equals("--chdir")) { k++; continue; }
+            if (t.startsWith("-")) { if (t.equals("--")) continue; if (t.startsWith("-S") || t.startsWith("--split-string")) return; continue; }
+            Matcher m = ASSIGN.matcher(t);
+            if (!m.matches()) return;
+            String name = m.group(1);
+            assigns.add(new Assignment(name, WordParts.part(w, name.length() + 1, t.length()), true, WordParts.part(w, 0, name.length()).span()));
         }
     }
 

@@ -257,4 +257,17 @@ class ShellTest {
         assertEquals(List.of("A", "B", "E", "G"), exported, s.assignments().toString());
     }
 
+    @Test
+    void envsNameValueWordsAreTheProgramsOwnEnvironmentUpToTheProgram() {
+        Shell.Script s = parse("env -u X -i A=1 --chdir /w B=2 torchrun t.py C=3\n", Map.of());
+        List<Shell.Assignment> a = s.commands().get(0).assignments();
+        assertEquals(List.of("A", "B"), a.stream().map(Shell.Assignment::name).toList());
+        assertTrue(a.get(1).exported());
+        assertEquals("2", a.get(1).value().text());
+        assertEquals(1, a.get(1).nameSpan().startLine());
+        assertEquals(28, a.get(1).nameSpan().startColumn());
+        assertEquals(30, a.get(1).value().span().startColumn());
+        assertEquals("env", s.commands().get(0).words().get(0).text(), "the words stay the command's");
+    }
+
 }

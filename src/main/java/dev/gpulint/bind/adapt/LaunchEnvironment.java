@@ -9,9 +9,10 @@ import java.util.Map;
 /**
  * The environment one command of a script runs with, as the shell gives it: the script's commands before it in order,
  * the last {@code export NAME=value} of a name winning, {@code NAME=value} alone updating a name already exported,
- * {@code unset NAME} removing it, and {@code NAME=value} before the command itself (its own environment) over all of them;
+ * {@code unset NAME} removing it, and {@code NAME=value} before the command itself (its own environment) over all of them,
+ * then {@code env -i}, {@code env -u NAME} and {@code env NAME=value} when the command is run by env;
  * a {@code NAME=value} before another command is that command's only, and what comes after the command does not reach it,
- * nor what a child shell ({@code bash -c "export ..."}) set unless the command runs in that child.
+ * nor what a child shell ({@code bash -c "export ..."}, {@code ( export ...; ... )}) set unless the command runs in that child.
  * {@link JobDraft#env} binds a script's first statement of each variable (every statement is kept for CONSIST005); a rule
  * that judges the value one launch sees (PAR018) reads it here instead.
  */
@@ -29,6 +30,32 @@ final class LaunchEnvironment {
             }
         }
         return -1;
+    }
+
+    /**
+     * {@code env -i} / {@code env -} / {@code --ignore-environment} starts the program with no variable but env's own
+     * NAME=value; {@code env -u NAME} / {@code --unset=NAME} removes one (GNU coreutils env(1)).
+     */
+    private static void envOptions(List<Shell.Word> words, Map<String, Shell.Assignment> exported, java.util.Set<String> started) {
+        for (int k = 1; k < words.size(); k++) {
+            Shell.Word w = words.get(k);
+            if (!w.known()) return;
+            String t = w.text();
+            if (t.equals("-i") || t.equals("-") || t.equals("--ignore-environment")) {
+                for (String name : started) exported.put(name, null);
+                exported.replaceAll((name, a) -> null);
+            } else if ((t.equals("-u") || t.equals("--unset")) && k + 1 < words.size()) {
+                exported.put(words.get(++k).text(), null);
+            } else if (t.startsWith("--unset=")) {
+                exported.put(t.substring("--unset=".length()), null);
+            } else if (t.startsWith("-u") && t.length() > 2) {
+                exported.put(t.substring(2), null);
+            } else if (t.equals("-C") || t.equals("--chdir")) {
+                k++;
+            } else if (!t.startsWith("-")) {
+                return;
+            }
+        }
     }
 
     /**
@@ -72,7 +99,16 @@ final class LaunchEnvironment {
             }
         }
         if (index >= 0 && index < commands.size()) {
-            for (Shell.Assignment a : commands.get(index).assignments()) if (a.exported()) exported.put(a.name(), a);
+            List<Shell.Word> words = launch.words();
+            Span env = !words.isEmpty() && words.get(0).is("env") ? words.get(0).span() : null;
+            // NAME=value before env, then env's -i (no variable but its own) and -u NAME, then env's NAME=value
+            for (Shell.Assignment a : launch.assignments()) {
+                if (a.exported() && (env == null || a.nameSpan().compareTo(env) < 0)) exported.put(a.name(), a);
+            }
+            if (env != null) {
+                envOptions(words, exported, started);
+                for (Shell.Assignment a : launch.assignments()) if (a.exported() && a.nameSpan().compareTo(env) > 0) exported.put(a.name(), a);
+            }
         }
         return exported;
     }

@@ -20,7 +20,8 @@ import java.util.List;
  *   <li>a Kubernetes env item, on one line {@code - { name: NAME, value: VALUE }} or two ({@code - name: NAME} then
  *       {@code value: VALUE}); a list left empty is null, which Kubernetes reads as no variables;</li>
  *   <li>a whole one-variable block on one line: YAML {@code env: { NAME: VALUE }}, the DSL's {@code env { NAME = VALUE }};</li>
- *   <li>a DSL line {@code NAME = VALUE} and a shell line {@code export NAME=VALUE}.</li>
+ *   <li>a DSL line {@code NAME = VALUE} and a shell line {@code export NAME=VALUE}, {@code declare -x NAME=VALUE} or
+ *       {@code typeset -x NAME=VALUE}.</li>
  * </ul>
  */
 public final class EnvLines {
@@ -56,6 +57,8 @@ public final class EnvLines {
             one(out, span, line, col, "env { " + name + " = ", raw, " }");
             one(out, span, line, col, name + " = ", raw, "");
             one(out, span, line, col, "export " + name + "=", raw, "");
+            one(out, span, line, col, "declare -x " + name + "=", raw, "");
+            one(out, span, line, col, "typeset -x " + name + "=", raw, "");
         }
         return out;
     }

@@ -14,7 +14,7 @@ import dev.gpulint.bind.adapt.shell.ShellTokens.Raw;
  * A shell-lite reader for the scripts inside job files (a container's command, a SkyPilot
  * {@code run:} block, a Megatron {@code BEFORE_SCRIPT}). It splits words and commands the way
  * sh does for the common cases (quotes, backslash-newline, comments, {@code ; && || |}), tracks
- * plain variable assignments, {@code export} and bash arrays ({@code ARGS=( ... )}, {@code "${ARGS[@]}"}),
+ * plain variable assignments, {@code export} (and {@code declare -x}, {@code typeset -x}, any under {@code set -a}) and bash arrays ({@code ARGS=( ... )}, {@code "${ARGS[@]}"}),
  * and expands {@code $VAR}, {@code ${VAR}} and {@code $((arithmetic))} where every variable is known (an
  * unquoted expansion is split into words); the tokenizing is {@link ShellTokens}'s. It runs nothing and follows no control
  * flow: a value it cannot know stays unknown, and no rule reasons on it.
@@ -32,7 +32,8 @@ public final class Shell {
     /**
      * One simple command: its assignments and its words, and the shell it runs in: {@code ""} the script's own, else the
      * child shell of a string the script runs ({@code bash -c "..."}, {@link ShellStrings}), {@code "1"}, {@code "1/2"} for
-     * a string inside that one's, each child numbered once per script. What a child shell exports or assigns lasts in it
+     * a string inside that one's, each child numbered once per script; a {@code ( ... )} group's commands run in a child
+     * shell the same way ({@link ShellTokens.Group}). What a child shell exports or assigns lasts in it
      * and its own children only ({@link #inside}); {@code eval} runs its string in the shell that evaluates it.
      */
     public record Command(List<Assignment> assignments, List<Word> words, String shell) {
@@ -95,21 +96,25 @@ public final class Shell {
      * run in {@code shell} ({@link Command#shell}).
      */
     private static void read(ScalarText text, ScalarText top, int[] toTop, Map<String, String> vars, Map<String, List<Word>> arrays,
-                             ShellState budget, List<Command> commands, List<Heredoc> heredocs, int depth, String shell) {
+                             ShellState budget, List<Command> commands, List<Heredoc> heredocs, int depth, String outer) {
         List<List<Raw>> raws = ShellTokens.tokenize(text.value());
         if (toTop != null) ShellTokens.relocate(raws, toTop);
         for (List<Raw> cmd : raws) {
+            String shell = shellOf(cmd.get(0).group, outer, budget);
             List<Assignment> assigns = new ArrayList<>();
             List<Word> words = new ArrayList<>();
             int i = 0;
             for (; i < cmd.size() && KEYWORDS.contains(cmd.get(i).text) && !cmd.get(i).quoted; i++) budget.keyword(cmd.get(i).text);
             budget.command(cmd, i);
             boolean export = false;
-            if (i < cmd.size() && (cmd.get(i).text.equals("export") || cmd.get(i).text.equals("declare")
-                    || cmd.get(i).text.equals("local") || cmd.get(i).text.equals("readonly"))) {
-                export = cmd.get(i).text.equals("export");
+            if (i < cmd.size() && DECLARING.contains(cmd.get(i).text)) {
+                // export; declare -x / typeset -x / local -x (bash's "mark each name for export"); any under set -a
+                export = cmd.get(i).text.equals("export") || allexport(budget, shell);
                 i++;
-                while (i < cmd.size() && cmd.get(i).text.startsWith("-")) i++;
+                for (; i < cmd.size() && (cmd.get(i).text.startsWith("-") || cmd.get(i).text.startsWith("+")); i++) {
+                    String o = cmd.get(i).text;
+                    if (o.indexOf('x') > 0 && !o.equals("--")) export = o.charAt(0) == '-';
+                }
                 for (; i < cmd.size(); i++) {
                     Raw r = cmd.get(i);
                     Matcher m = ASSIGN.matcher(r.text);
@@ -135,11 +140,15 @@ public final class Shell {
             for (; i < wordsEnd; i++) words(text, cmd.get(i), vars, arrays, budget, words);
             ShellStrings.Source inner = runs == null ? null : ShellStrings.source(top, cmd, runs, vars, budget);
             if (runs != null && inner == null) for (; i < cmd.size(); i++) words(text, cmd.get(i), vars, arrays, budget, words);
-            // NAME=value before a command word is in that command's environment (NCCL_IB_HCA=mlx5 torchrun ...)
-            for (int k = 0; k < assigns.size() && (!words.isEmpty() || inner != null); k++) {
+            if (!words.isEmpty() && words.get(0).is("set")) setAllexport(words, budget, shell);
+            // NAME=value before a command word is in that command's environment (NCCL_IB_HCA=mlx5 torchrun ...); under
+            // set -a a NAME=value alone is exported too
+            boolean exports = !words.isEmpty() || inner != null || allexport(budget, shell);
+            for (int k = 0; k < assigns.size() && exports; k++) {
                 Assignment a = assigns.get(k);
                 if (cmd.get(firstAssign + k).elements == null) assigns.set(k, new Assignment(a.name(), a.value(), true, a.nameSpan()));
             }
+            envAssignments(words, assigns);
             if (inner != null) {
                 List<Command> run = new ArrayList<>();
                 // a shell's -c string runs in a child shell; eval's in this one
@@ -155,6 +164,72 @@ public final class Shell {
                         first.heredocExpands ? ShellTokens.referenced(text.value(), first.heredocStart, first.heredocEnd, vars) : Map.of()));
             }
         }
+    }
+
+    /**
+     * {@code env [-i] [-u NAME] NAME=value ... program}: each NAME=value is in the program's environment, as a NAME=value
+     * before a command is (exported, the command's own); {@code -i} and {@code -u} are read where the command's
+     * environment is (bind/adapt/LaunchEnvironment). The words stay the command's words; reading stops at the program.
+     */
+    private static void envAssignments(List<Word> words, List<Assignment> assigns) {
+        if (words.isEmpty() || !words.get(0).is("env")) return;
+        for (int k = 1; k < words.size(); k++) {
+            Word w = words.get(k);
+            if (!w.known()) return;
+            String t = w.text();
+            if (t.equals("-u") || t.equals("--unset") || t.equals("-C") || t.equals("--chdir")) { k++; continue; }
+            if (t.startsWith("-")) { if (t.equals("--")) continue; if (t.startsWith("-S") || t.startsWith("--split-string")) return; continue; }
+            Matcher m = ASSIGN.matcher(t);
+            if (!m.matches()) return;
+            String name = m.group(1);
+            assigns.add(new Assignment(name, WordParts.part(w, name.length() + 1, t.length()), true, WordParts.part(w, 0, name.length()).span()));
+        }
+    }
+
+    /** The commands whose assignments may mark a name for export. */
+    private static final java.util.Set<String> DECLARING = java.util.Set.of("export", "declare", "typeset", "local", "readonly");
+
+    /**
+     * {@code set -a} / {@code set -o allexport} (bash: "each variable or function that is created or modified is given the
+     * export attribute") and {@code set +a} / {@code set +o allexport}; it holds in the shell that ran it and its children
+     * (a subshell's {@code set -a} ends with it), read in the script's order: control flow is not followed.
+     */
+    private static void setAllexport(List<Word> words, ShellState budget, String shell) {
+        for (int k = 1; k < words.size(); k++) {
+            String o = words.get(k).text();
+            if (o.equals("--")) return;
+            boolean on = o.startsWith("-");
+            if (!on && !o.startsWith("+")) return;
+            if ((o.equals("-o") || o.equals("+o")) && k + 1 < words.size()) {
+                if (words.get(++k).is("allexport")) budget.allexport.put(shell, on);
+            } else if (!o.startsWith("--") && o.indexOf('a') > 0) {
+                budget.allexport.put(shell, on);
+            }
+        }
+    }
+
+    /** Whether set -a holds for a command of {@code shell}. */
+    private static boolean allexport(ShellState budget, String shell) {
+        if (budget.allexport.isEmpty()) return false;
+        // the nearest setting: the shell's own, else the one it inherited from the shells around it
+        for (String s = shell; ; s = s.substring(0, Math.max(0, s.lastIndexOf('/')))) {
+            Boolean on = budget.allexport.get(s);
+            if (on != null) return on;
+            if (s.isEmpty()) return false;
+        }
+    }
+
+    /**
+     * The shell a command of a {@code ( ... )} group runs in: a child of the group's enclosing shell, numbered with the
+     * {@code bash -c} children when the group's first command is read; {@code outer} for a command in no group.
+     */
+    private static String shellOf(ShellTokens.Group g, String outer, ShellState budget) {
+        if (g == null) return outer;
+        if (g.id == null) {
+            String parent = shellOf(g.parent, outer, budget);
+            g.id = (parent.isEmpty() ? "" : parent + "/") + (++budget.childShells);
+        }
+        return g.id;
     }
 
     private static final Pattern ARRAY_ALL = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)\\[[@*]\\]\\}");

@@ -27,6 +27,8 @@ final class ShellState {
     long used;
     /** The child shells the script's strings have run so far ({@link Shell.Command#shell}). */
     int childShells;
+    /** Each shell's last {@code set -a} (true) or {@code set +a} (false): a shell without one has its parent's (allexport). */
+    final Map<String, Boolean> allexport = new java.util.HashMap<>();
     /** The characters of each known bash array (its elements and a separator each), kept so an append need not count them again. */
     final Map<String, Long> arraySizes = new java.util.HashMap<>();
     /** Arrays that grew past the value bound: unknown until assigned afresh. */

@@ -29,6 +29,8 @@ public final class ShellTokens {
          */
         int heredocStart = -1, heredocEnd = -1;
         boolean heredocExpands;
+        /** On a command's first word: the {@code ( ... )} subshell the command runs in, null for the enclosing shell's own. */
+        Group group;
 
         /** Appends one character written at {@code offset}. */
         void add(char c, int offset) {
@@ -66,6 +68,61 @@ public final class ShellTokens {
         }
     }
 
+    /**
+     * A {@code ( ... )} group: its commands run in a subshell of the shell around it ({@code parent}, null for the script's
+     * own), so what they export or assign does not reach the commands after the group. {@code id} is the shell's id once
+     * {@link Shell} numbers it ({@link Shell.Command#shell}).
+     */
+    static final class Group {
+        final Group parent;
+        String id;
+        Group(Group parent) { this.parent = parent; }
+    }
+
+    /**
+     * How deep {@code ( ... )} groups are told apart: a group inside {@value} others runs in the innermost one kept (its
+     * exports reach that one's later commands), so a run of 100,000 parentheses keeps every shell id short.
+     */
+    static final int MAX_GROUP_DEPTH = 16;
+
+    /**
+     * The open {@code ( ... )} groups of a scan. A {@code (} opens a subshell only where a command starts; any other
+     * (a function's {@code name()}, {@code <(...)}) is matched by the next {@code )}; inside {@code case ... esac} no
+     * parenthesis counts (a pattern's {@code a)}), so a group there is read as the enclosing shell's, as before.
+     */
+    private static final class Groups {
+        final java.util.ArrayDeque<Group> open = new java.util.ArrayDeque<>();
+        int depth, others, cases;
+
+        Group current() { return open.peek(); }
+
+        void opened(boolean commandStart) {
+            if (cases > 0) return;
+            if (!commandStart) { others++; return; }
+            Group g = depth < MAX_GROUP_DEPTH ? new Group(open.peek()) : open.peek();
+            open.push(g);
+            depth++;
+        }
+
+        void closed() {
+            if (cases > 0) return;
+            if (others > 0) { others--; return; }
+            if (!open.isEmpty()) { open.pop(); depth--; }
+        }
+
+        /** A command's first word: case opens a case block, esac closes one. */
+        void first(Raw w) {
+            if (w.quoted) return;
+            if (w.text.equals("case")) cases++;
+            else if (w.text.equals("esac") && cases > 0) cases--;
+        }
+    }
+
+    private static void add(List<List<Raw>> commands, List<Raw> cur, Groups groups) {
+        cur.get(0).group = groups.current();
+        commands.add(cur);
+    }
+
     private static final Pattern ARRAY_HEAD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*\\+?=");
 
     static List<List<Raw>> tokenize(String s) {
@@ -81,6 +138,7 @@ public final class ShellTokens {
      */
     private static int scan(String s, int i, List<List<Raw>> commands, List<Raw> elements) {
         List<Raw> cur = elements != null ? elements : new ArrayList<>();
+        Groups groups = new Groups();
         Raw w = null;
         int n = s.length();
         String heredoc = null;              // the delimiter of a here-document whose body starts at the next line
@@ -123,12 +181,12 @@ public final class ShellTokens {
                     first.heredocEnd = Math.max(first.heredocStart, Math.min(i, bodyEnd));
                     first.heredocExpands = expands;
                 }
-                if (!cur.isEmpty()) { commands.add(cur); cur = new ArrayList<>(); }
+                if (!cur.isEmpty()) { add(commands, cur, groups); cur = new ArrayList<>(); }
                 continue;
             }
             if (c == '\\' && i + 1 < n && s.charAt(i + 1) == '\n') { i += 2; continue; }
             if (c == '\\' && i + 2 < n && s.charAt(i + 1) == '\r' && s.charAt(i + 2) == '\n') { i += 3; continue; }
-            if (c == ' ' || c == '\t' || c == '\r') { w = finish(w, cur); i++; continue; }
+            if (c == ' ' || c == '\t' || c == '\r') { w = finish(w, cur, groups); i++; continue; }
             if (elements != null && (c == ')' || c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == '`')) {
                 w = finish(w, cur);
                 i++;
@@ -142,8 +200,11 @@ public final class ShellTokens {
                 continue;
             }
             if (c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')' || c == '`') {
-                w = finish(w, cur);
-                if (!cur.isEmpty()) { commands.add(cur); cur = new ArrayList<>(); }
+                boolean commandStart = w == null && cur.isEmpty();
+                w = finish(w, cur, groups);
+                if (!cur.isEmpty()) { add(commands, cur, groups); cur = new ArrayList<>(); }
+                if (c == '(') groups.opened(commandStart);
+                else if (c == ')') groups.closed();
                 i++;
                 continue;
             }
@@ -199,8 +260,8 @@ public final class ShellTokens {
             i++;
             w.end = i;
         }
-        finish(w, cur);
-        if (elements == null && !cur.isEmpty()) commands.add(cur);
+        finish(w, cur, groups);
+        if (elements == null && !cur.isEmpty()) add(commands, cur, groups);
         return n;
     }
 
@@ -233,6 +294,11 @@ public final class ShellTokens {
             i = eol < 0 ? n : eol + 1;
         }
         return n;
+    }
+
+    private static Raw finish(Raw w, List<Raw> cur, Groups groups) {
+        if (w != null && cur.isEmpty()) { w.text = w.sb.toString(); groups.first(w); }
+        return finish(w, cur);
     }
 
     private static Raw finish(Raw w, List<Raw> cur) {

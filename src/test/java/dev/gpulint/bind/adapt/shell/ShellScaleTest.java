@@ -49,4 +49,17 @@ class ShellScaleTest {
         assertEquals(List.of("torchrun", "t.py", "--tp", "4"), fresh.commands().get(2).words().stream().map(Shell.Word::text).toList());
         assertTrue(fresh.commands().get(2).words().get(3).known());
     }
+    @Test
+    void deepGroupsKeepShortShellIds() {
+        // 100,000 nested ( ... ) groups: ids stop growing at ShellTokens.MAX_GROUP_DEPTH, and the closing ones end them
+        int n = 100_000;
+        Shell.Script s = parse("(".repeat(n) + " export A=1; echo in " + ")".repeat(n) + "\nexport B=1\ntorchrun t.py\n");
+        List<Shell.Command> c = s.commands();
+        assertEquals(4, c.size());
+        assertEquals(ShellTokens.MAX_GROUP_DEPTH, c.get(0).shell().split("/").length);
+        assertEquals(c.get(0).shell(), c.get(1).shell(), "the groups past the depth run in the innermost kept");
+        assertEquals("", c.get(2).shell());
+        assertEquals("", c.get(3).shell());
+        assertFalse(c.get(3).inside(c.get(0).shell()));
+    }
 }

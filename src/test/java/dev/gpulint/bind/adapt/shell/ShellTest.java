@@ -217,4 +217,57 @@ class ShellTest {
         assertEquals(4, parse(wide.toString(), Map.of()).heredocs().get(0).variables().size(),
                 "values past " + ShellTokens.MAX_HEREDOC_VALUES + " characters are not kept");
     }
+    @Test
+    void aParenthesisGroupRunsInAChildShellAndOnlyWhereACommandStarts() {
+        Shell.Script s = parse("""
+                ( export A=0; ( B=1 ) ; echo $(date) )
+                f() { echo; }
+                case $X in a) export C=1 ;; (b) export C=2 ;; esac
+                diff <(sort x) y && ( bash -c "export D=1; torchrun t.py" )
+                torchrun t.py
+                """, Map.of());
+        List<String> shells = s.commands().stream().map(Shell.Command::shell).toList();
+        // the group's commands, its nested group; f's definition, case and its branches, diff and sort in the script's
+        // own shell; the -c string's two commands in a child of group 3; the launch
+        List<String> own = java.util.Collections.nCopies(11, "");
+        List<String> expected = new java.util.ArrayList<>(List.of("1", "1/2", "1"));
+        expected.addAll(own);
+        expected.addAll(List.of("3/4", "3/4", ""));
+        assertEquals(expected, shells, s.commands().toString());
+        assertFalse(s.commands().get(16).inside("1"));
+        assertTrue(s.commands().get(15).inside("3"));
+        assertTrue(s.commands().get(9).assignments().get(0).exported(), "case's branch exports in the script's shell");
+    }
+
+    @Test
+    void declareDashXTypesetDashXAndSetDashAExport() {
+        Shell.Script s = parse("""
+                declare -x A=1
+                typeset -rx B=2
+                declare +x C=3
+                local D=4
+                set -ea
+                E=5
+                ( set +a; F=6 )
+                G=7
+                set +o allexport
+                H=8
+                """, Map.of());
+        List<String> exported = s.assignments().stream().filter(Shell.Assignment::exported).map(Shell.Assignment::name).toList();
+        assertEquals(List.of("A", "B", "E", "G"), exported, s.assignments().toString());
+    }
+
+    @Test
+    void envsNameValueWordsAreTheProgramsOwnEnvironmentUpToTheProgram() {
+        Shell.Script s = parse("env -u X -i A=1 --chdir /w B=2 torchrun t.py C=3\n", Map.of());
+        List<Shell.Assignment> a = s.commands().get(0).assignments();
+        assertEquals(List.of("A", "B"), a.stream().map(Shell.Assignment::name).toList());
+        assertTrue(a.get(1).exported());
+        assertEquals("2", a.get(1).value().text());
+        assertEquals(1, a.get(1).nameSpan().startLine());
+        assertEquals(28, a.get(1).nameSpan().startColumn());
+        assertEquals(30, a.get(1).value().span().startColumn());
+        assertEquals("env", s.commands().get(0).words().get(0).text(), "the words stay the command's");
+    }
+
 }

@@ -9,13 +9,18 @@ import dev.gpulint.core.Span;
  * and groups against the tensor-parallel size (megatron/core/ssm/mamba_mixer.py, MambaMixer.__init__: "nheads must be
  * evenly divisble by tp_size", "ngroups must be evenly divisible by tp_size"). One fact per job with a hybrid pattern of
  * Mamba-2, attention and MLP layers (Megatron's {@code --hybrid-layer-pattern} / {@code --hybrid-override-pattern}, a
- * NemotronH config.json's or a hybrid catalog entry's {@code hybrid_override_pattern}); a size that is not known is 0.
+ * NemotronH config.json's or a hybrid catalog entry's {@code hybrid_override_pattern}); a size that is not known is 0. A
+ * pattern whose mixers are all gated delta nets ({@code G}) has its key and value heads checked against the tensor-parallel
+ * size too: Megatron-Core's GatedDeltaNet (NVIDIA/Megatron-LM megatron/core/ssm/gated_delta_net.py, read at
+ * 00caa53af30912914981c86f39db123961678bbd and e867835174aecbc95c2e8e1b1d61b68e05f2c061) gives each rank
+ * {@code qk_dim // tp_size} of the query and key, reshaped into heads of the key head dimension, and
+ * {@code num_value_heads // tp_size} of dt_bias, A_log, beta and alpha.
  */
 public final class HybridLayersFact {
     private final String jobName, file, patternKey, headsKey, groupsKey;
-    private final long patternLayers, layers, mambaLayers, heads, groups, tp;
+    private final long patternLayers, layers, mambaLayers, heads, groups, tp, gdnLayers, gdnKeyHeads, gdnValueHeads;
     private final boolean headsStated, groupsStated;
-    private final Span patternSpan, layersSpan, tpSpan;
+    private final Span patternSpan, layersSpan, tpSpan, gdnKeyHeadsSpan, gdnValueHeadsSpan;
 
     /**
      * @param patternKey    where the pattern is written, as the job's file names it ({@code --hybrid-layer-pattern})
@@ -27,17 +32,27 @@ public final class HybridLayersFact {
      * @param groups        the mixer's groups as stated, else Megatron-LM's default 8
      * @param groupsStated  the groups are stated ({@code --mamba-num-groups}, n_groups)
      * @param tp            the tensor-parallel size (1 when not written)
+     * @param gdnLayers     the pattern's gated delta nets (G) whose sizes are read: those of a pattern whose mixers are all G
+     *                      (a pattern of both M and G keeps its G sizes unread, Specs.Gdn), else 0
+     * @param gdnKeyHeads   their key heads ({@code --linear-num-key-heads}, else TransformerConfig's default 16); 0 without them
+     * @param gdnKeyHeadsSpan where the key heads are written; null when they are not
+     * @param gdnValueHeads their value heads ({@code --linear-num-value-heads}, else the default 32); 0 without them
+     * @param gdnValueHeadsSpan where the value heads are written; null when they are not
      */
     public HybridLayersFact(String jobName, String file, String patternKey, Span patternSpan, long patternLayers, long layers,
                             Span layersSpan, long mambaLayers, long heads, boolean headsStated, String headsKey, long groups,
-                            boolean groupsStated, String groupsKey, long tp, Span tpSpan) {
-        if (patternLayers < 1 || layers < 0 || mambaLayers < 0 || heads < 0 || groups < 1 || tp < 1) {
+                            boolean groupsStated, String groupsKey, long tp, Span tpSpan, long gdnLayers, long gdnKeyHeads,
+                            Span gdnKeyHeadsSpan, long gdnValueHeads, Span gdnValueHeadsSpan) {
+        if (patternLayers < 1 || layers < 0 || mambaLayers < 0 || heads < 0 || groups < 1 || tp < 1 || gdnLayers < 0
+                || (gdnLayers > 0 && (gdnKeyHeads < 1 || gdnValueHeads < 1))) {
             throw new IllegalArgumentException("a pattern of one layer at least, groups and tp at least 1, no negative size");
         }
         this.jobName = jobName; this.file = file; this.patternKey = patternKey; this.patternSpan = patternSpan;
         this.patternLayers = patternLayers; this.layers = layers; this.layersSpan = layersSpan; this.mambaLayers = mambaLayers;
         this.heads = heads; this.headsStated = headsStated; this.headsKey = headsKey; this.groups = groups;
         this.groupsStated = groupsStated; this.groupsKey = groupsKey; this.tp = tp; this.tpSpan = tpSpan;
+        this.gdnLayers = gdnLayers; this.gdnKeyHeads = gdnKeyHeads; this.gdnKeyHeadsSpan = gdnKeyHeadsSpan;
+        this.gdnValueHeads = gdnValueHeads; this.gdnValueHeadsSpan = gdnValueHeadsSpan;
     }
 
     /** The job's name. */
@@ -73,6 +88,37 @@ public final class HybridLayersFact {
     /** Where tp is written; null when it is not. */
     public Span getTpSpan() { return tpSpan; }
 
+    /** The pattern's gated delta nets (G) whose sizes are read (its mixers all G), else 0: GatedDeltaNet's split binds only then. */
+    public long getGdnLayers() { return gdnLayers; }
+    /** Their key heads (linear_num_key_heads): as written, else Megatron-Core TransformerConfig's default 16; 0 without them. */
+    public long getGdnKeyHeads() { return gdnKeyHeads; }
+    /** Where the key heads are written; null when they are not. */
+    public Span getGdnKeyHeadsSpan() { return gdnKeyHeadsSpan; }
+    /** The key heads are written ({@code --linear-num-key-heads}), not the default. */
+    public boolean isGdnKeyHeadsStated() { return gdnKeyHeadsSpan != null; }
+    /** Their value heads (linear_num_value_heads): as written, else TransformerConfig's default 32; 0 without them. */
+    public long getGdnValueHeads() { return gdnValueHeads; }
+    /** Where the value heads are written; null when they are not. */
+    public Span getGdnValueHeadsSpan() { return gdnValueHeadsSpan; }
+    /** The value heads are written ({@code --linear-num-value-heads}), not the default. */
+    public boolean isGdnValueHeadsStated() { return gdnValueHeadsSpan != null; }
+
+    /** GatedDeltaNet's key heads do not split over tp (checked first: q and k come first in in_proj's output). */
+    public boolean isGdnKeyHeadsSplitRefused() { return gdnLayers > 0 && gdnKeyHeads % tp != 0; }
+    /** GatedDeltaNet's value heads do not split over tp (the key heads do). */
+    public boolean isGdnValueHeadsSplitRefused() { return gdnLayers > 0 && !isGdnKeyHeadsSplitRefused() && gdnValueHeads % tp != 0; }
+    /** Where a key-heads finding is: the key heads as written, else tp (the default is refused by the tp written). */
+    public Span getGdnKeyHeadsAt() { return gdnKeyHeadsSpan != null ? gdnKeyHeadsSpan : tpSpan; }
+    /** Where a value-heads finding is: the value heads as written, else tp. */
+    public Span getGdnValueHeadsAt() { return gdnValueHeadsSpan != null ? gdnValueHeadsSpan : tpSpan; }
+
+    /** The largest tensor-parallel size below {@code tp} that divides both GDN head counts (1 at least). */
+    public long getGdnTpAtMost() {
+        long g = gcd(Math.max(1, gdnKeyHeads), Math.max(1, gdnValueHeads));
+        for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0) return t;
+        return 1;
+    }
+
     /** MambaMixer's first assert fails: the heads are known and tp does not divide them. */
     public boolean isHeadsSplitRefused() { return mambaLayers > 0 && heads > 0 && heads % tp != 0; }
     /** MambaMixer's second assert fails (the first holds): tp does not divide the groups. */
@@ -98,6 +144,6 @@ public final class HybridLayersFact {
 
     @Override public String toString() {
         return "HybridLayersFact[" + jobName + " pattern=" + patternLayers + " layers=" + layers + " mamba=" + mambaLayers + " heads=" + heads
-                + " groups=" + groups + " tp=" + tp + "]";
+                + " groups=" + groups + " tp=" + tp + " gdn=" + gdnLayers + " gdnKeyHeads=" + gdnKeyHeads + " gdnValueHeads=" + gdnValueHeads + "]";
     }
 }

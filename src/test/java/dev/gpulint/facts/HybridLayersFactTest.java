@@ -12,7 +12,27 @@ class HybridLayersFactTest {
 
     private static HybridLayersFact fact(long mamba, long heads, long groups, long tp) {
         return new HybridLayersFact("j", "f", "--hybrid-layer-pattern", null, 4, 4, null, mamba, heads, heads > 0, "--mamba-num-heads",
-                groups, true, "--mamba-num-groups", tp, null);
+                groups, true, "--mamba-num-groups", tp, null, 0, 0, null, 0, null);
+    }
+
+    private static HybridLayersFact gdn(long keyHeads, long valueHeads, long tp) {
+        return new HybridLayersFact("j", "f", "--hybrid-layer-pattern", null, 4, 4, null, 0, 0, false, "--mamba-num-heads", 8, false,
+                "--mamba-num-groups", tp, null, 2, keyHeads, null, valueHeads, null);
+    }
+
+    @Test
+    void gatedDeltaNetKeyHeadsAreCheckedBeforeItsValueHeadsAndOnlyWithGLayers() {
+        assertTrue(gdn(6, 32, 4).isGdnKeyHeadsSplitRefused());
+        assertFalse(gdn(6, 30, 4).isGdnValueHeadsSplitRefused(), "one finding: the key heads' first");
+        assertFalse(gdn(16, 30, 4).isGdnKeyHeadsSplitRefused());
+        assertTrue(gdn(16, 30, 4).isGdnValueHeadsSplitRefused());
+        assertFalse(gdn(16, 32, 16).isGdnKeyHeadsSplitRefused(), "the defaults divide by 16");
+        assertFalse(gdn(16, 32, 16).isGdnValueHeadsSplitRefused());
+        assertTrue(gdn(16, 32, 32).isGdnKeyHeadsSplitRefused(), "the default 16 key heads refuse tp 32");
+        assertFalse(fact(0, 0, 8, 32).isGdnKeyHeadsSplitRefused(), "no G layer, no GatedDeltaNet");
+        assertEquals(2, gdn(6, 32, 4).getGdnTpAtMost(), "gcd 2");
+        assertEquals(16, gdn(16, 32, 32).getGdnTpAtMost(), "the largest below 32 dividing 16 and 32");
+        assertThrows(IllegalArgumentException.class, () -> gdn(0, 32, 4));
     }
 
     @Test

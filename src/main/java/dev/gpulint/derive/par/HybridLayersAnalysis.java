@@ -12,7 +12,8 @@ import dev.gpulint.spec.Specs;
  * PAR014's and PAR015's analysis: a hybrid Mamba model's pattern and Mamba-2 mixer beside the layers and the
  * tensor-parallel size Megatron-Core checks them against at start-up ({@link HybridLayersFact}). The mixer's heads and
  * groups not stated are Megatron's own defaults, the ones the estimate takes (MambaLayers: groups 8, heads 2 × hidden ÷ the
- * head dimension 64); heads not stated with the hidden size unknown are not known (0), and no heads check is made.
+ * head dimension 64); heads not stated with the hidden size unknown are not known (0), and no heads check is made. A
+ * pattern whose mixers are all G has its GatedDeltaNet key and value heads beside tp, as written or TransformerConfig's defaults.
  */
 public final class HybridLayersAnalysis {
     private HybridLayersAnalysis() {}
@@ -38,10 +39,18 @@ public final class HybridLayersAnalysis {
         boolean flags = key != null && key.startsWith("--");
         Specs.Parallelism par = j.parallelism();
         Span tpSpan = par == null || par.tp() == null ? null : par.tp().span();
+        // GatedDeltaNet's heads: read only where the pattern's mixers are all G (Specs.Gdn), each not written TransformerConfig's
+        // default (MambaLayers.GDN_DEFAULTS, the sizes the estimate prices)
+        Specs.Gdn g = h.gdn();
+        long gdn = g == null ? 0 : h.gdnLayers();
+        long keyHeads = gdn == 0 ? 0 : value(g.keyHeads()) > 0 ? value(g.keyHeads()) : MambaLayers.GDN_DEFAULTS[0];
+        long valueHeads = gdn == 0 ? 0 : value(g.valueHeads()) > 0 ? value(g.valueHeads()) : MambaLayers.GDN_DEFAULTS[1];
+        Span keySpan = gdn == 0 || g.keyHeads() == null ? null : g.keyHeads().span();
+        Span valueSpan = gdn == 0 || g.valueHeads() == null ? null : g.valueHeads().span();
         out.add(new HybridLayersFact(r.name(), j.file(), key != null ? key : "the hybrid layer pattern", h.pattern().span(), p.length(),
                 layers, m.layers() == null ? null : m.layers().span(), mamba, heads, headsStated,
                 flags ? "--mamba-num-heads" : "mamba_num_heads", groups, groupsStated, flags ? "--mamba-num-groups" : "n_groups",
-                r.tp(), tpSpan));
+                r.tp(), tpSpan, gdn, keyHeads, keySpan, valueHeads, valueSpan));
     }
 
     private static long value(Located<Long> v) {

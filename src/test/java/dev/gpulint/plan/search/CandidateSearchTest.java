@@ -334,7 +334,7 @@ class CandidateSearchTest {
             Class<?> saying = AloneFacts.sayingOf(sample(e.getKey())).getClass();
             assertEquals(fields - 1, saying.getRecordComponents().length, type + "'s fields against " + saying.getSimpleName());
         }
-        assertEquals(Map.of("CONSIST003", 1, "PAR006", 2, "PAR014", 1, "PAR015", 2), conditions);
+        assertEquals(Map.of("CONSIST003", 1, "PAR006", 2, "PAR014", 1, "PAR015", 4), conditions);
     }
 
     private static Object sample(Class<?> type) {
@@ -342,7 +342,7 @@ class CandidateSearchTest {
         if (type == dev.gpulint.facts.BubbleFact.class) return bubble("cand-1", 16, at);
         if (type == dev.gpulint.facts.HybridLayersFact.class) {
             return new dev.gpulint.facts.HybridLayersFact("cand-1", "m.yaml", "--hybrid-layer-pattern", at, 8, 8, at, 4, 96, true,
-                    "--mamba-num-heads", 8, false, "--mamba-num-groups", 2, at);
+                    "--mamba-num-heads", 8, false, "--mamba-num-groups", 2, at, 0, 0, null, 0, null);
         }
         return new dev.gpulint.facts.OriginFact("cand-1", "Megatron", false, 0, false, null, null);
     }

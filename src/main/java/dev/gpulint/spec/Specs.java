@@ -467,8 +467,8 @@ public final class Specs {
     /**
      * A hybrid's gated-delta-net sizes (Megatron-Core's GatedDeltaNet, a pattern's {@code G}): a Megatron script's
      * {@code --linear-num-key-heads}, {@code --linear-num-value-heads}, {@code --linear-key-head-dim},
-     * {@code --linear-value-head-dim}, {@code --linear-conv-kernel-dim}, each null when not written. Present only when the
-     * pattern's mixers are all G and at least one size is written; then {@link Hybrid#pattern}'s {@code M}s are those layers.
+     * {@code --linear-value-head-dim}, {@code --linear-conv-kernel-dim}, each null when not written. Present when the pattern's
+     * mixers are all G (Megatron-Core builds each as a GatedDeltaNet, its sizes written or not); then {@link Hybrid#pattern}'s {@code M}s are those layers.
      */
     public record Gdn(Located<Long> keyHeads, Located<Long> valueHeads, Located<Long> keyHeadDim, Located<Long> valueHeadDim,
                       Located<Long> conv) {}

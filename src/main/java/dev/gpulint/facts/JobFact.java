@@ -34,6 +34,9 @@ public final class JobFact {
     /** CPU activation offload: the layers whose activations go to host memory (0: none), and where that is written. */
     long offloadLayers;
     Span offloadSpan;
+    /** The model ties its word embedding to the output layer as written or named (a catalog model's flavor), and where. */
+    boolean tiedEmbeddings;
+    Span tiedSpan;
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
     String microBatchKey = "micro_batch_size", globalBatchKey = "global_batch_size", seqLengthKey = "seq_length";
     boolean citesMegatron = true;
@@ -83,6 +86,8 @@ public final class JobFact {
         public Builder laidOut(boolean laidOut) { f.laidOut = laidOut; return this; }
         /** CPU activation offload of {@code layers} layers (0: none; Megatron's --cpu-offloading-num-layers, offload.activation_layers). */
         public Builder offload(long layers, Span s) { f.offloadLayers = layers; f.offloadSpan = s; return this; }
+        /** The model's embedding is tied to its output layer, as written or as its catalog entry says (false: untied or unknown). */
+        public Builder tied(boolean tied, Span s) { f.tiedEmbeddings = tied; f.tiedSpan = s; return this; }
         /** batch.micro_batches is written: PAR006 counts it, not global ÷ (micro × dp). */
         public Builder microBatchesStated(boolean stated) { f.microBatchesStated = stated; return this; }
         /** The keys the job's file writes the micro batch, the global batch and the sequence length under, and whether
@@ -199,6 +204,10 @@ public final class JobFact {
     public long getOffloadLayers() { return offloadLayers; }
     /** Where the offloaded layers are written (--cpu-offloading-num-layers, offload.activation_layers). */
     public Span getOffloadSpan() { return offloadSpan; }
+    /** The model ties its word embedding to the output layer (written, or its catalog entry's; false when untied or unknown). */
+    public boolean isTiedEmbeddings() { return tiedEmbeddings; }
+    /** Where the tying is written or the catalog model is named; null when not tied. */
+    public Span getTiedSpan() { return tiedSpan; }
 
     /**
      * The job lays its pipeline stages out itself (Megatron's --pipeline-model-parallel-layout, torchtitan's split points), or

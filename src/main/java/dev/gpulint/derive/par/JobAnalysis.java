@@ -77,6 +77,7 @@ public final class JobAnalysis {
                         || j.origin() != null && Format.of(j.origin().format()).splitsItsOwnPipeline())
                 .offload(j.offload() == null ? 0 : value(j.offload().activationLayers(), 0L),
                         j.offload() == null ? null : span(j.offload().activationLayers()))
+                .tied(m != null && Boolean.TRUE.equals(value(m.tiedEmbeddings())), m == null ? null : span(m.tiedEmbeddings()))
                 .written(WrittenKeys.of(j, Specs.Origin.MICRO_BATCH), WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH),
                         WrittenKeys.of(j, Specs.Origin.SEQ_LENGTH), WrittenKeys.citesMegatron(j))
                 .fact());

@@ -119,6 +119,13 @@ public final class AllReduceFact {
     /** The link is plain Ethernet: NCCL crosses nodes over TCP sockets. */
     public boolean isTcp() { return tcp; }
 
+    private boolean measured;
+
+    /** Records that the estimate's bus bandwidth is the nccl-tests run linked to the node group, as the plan's. */
+    public AllReduceFact measured() { measured = true; return this; }
+    /** The estimate runs at the bus bandwidth nccl-tests measured on the link (its efficiency: that over the line rate). */
+    public boolean isMeasured() { return measured; }
+
     private long dp, cp = 1;
 
     /**

@@ -12,6 +12,7 @@ import dev.gpulint.derive.mem.MemoryAnalysis;
 import dev.gpulint.derive.nccl.EnvAnalysis;
 import dev.gpulint.derive.net.AllReduceAnalysis;
 import dev.gpulint.derive.net.ClusterAnalysis;
+import dev.gpulint.derive.net.NcclMeasured;
 import dev.gpulint.derive.net.NicPolicyAnalysis;
 import dev.gpulint.derive.ops.DcgmAnalysis;
 import dev.gpulint.derive.par.Bf16LayersAnalysis;
@@ -25,6 +26,7 @@ import dev.gpulint.spec.Model;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The derive stage: resolves the bound specs once ({@link Resolver}), then runs each rule
@@ -37,6 +39,8 @@ public final class Deriver {
     private final boolean estimates;
     private final boolean environmentOnce;
     private final EnvAnalysis.Readings readings;
+    private List<?> evidence = List.of();
+    private Map<String, Double> overrides = Map.of();
 
     public Deriver(Catalog catalog) { this(catalog, true); }
 
@@ -60,6 +64,17 @@ public final class Deriver {
         this.estimates = estimates;
         this.environmentOnce = environmentOnce;
         this.readings = readings;
+    }
+
+    /**
+     * What `gpulint plan` prices the job's collectives with besides the catalog, for NET003 to price its all-reduce as the
+     * plan does: the evidence stage's facts (the nccl-tests runs linked to a node group: derive/net/NcclMeasured) and a
+     * project's {@code plan:} efficiencies.
+     */
+    public Deriver pricedAsPlanned(List<?> evidence, Map<String, Double> overrides) {
+        this.evidence = List.copyOf(evidence);
+        this.overrides = Map.copyOf(overrides);
+        return this;
     }
 
     /**
@@ -106,7 +121,8 @@ public final class Deriver {
                 estimated.add(e);
                 StageMemory.fact(e).ifPresent(out::add);
             }
-            AllReduceAnalysis.job(j, catalog, out);
+            AllReduceAnalysis.job(j, catalog, NcclMeasured.of(evidence, j.cluster() == null ? null : j.cluster().name(),
+                    j.group() == null ? null : j.group().name()), overrides, out);
             origins.analyse(j, out);
             MachinesAnalysis.job(j, out);
             GroupFitAnalysis.job(j, out);

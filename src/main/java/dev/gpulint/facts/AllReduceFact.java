@@ -112,12 +112,19 @@ public final class AllReduceFact {
     }
     /** Why each gradient has bytesPerGradient bytes: the job's statement, or its accounting's default. */
     public String getGradientWhy() { return gradientWhy; }
-    /** Seconds of the all-reduce at the catalog's NCCL efficiency of the link (0 when the catalog has none for the GPU). */
+    /** Seconds of the all-reduce at the plan's bus bandwidth of the link: the catalog's NCCL efficiency, a project's plan: override of it, or nccl-tests' measurement (0 when the catalog has no efficiencies for the GPU). */
     public double getEstimatedSeconds() { return estimatedSeconds; }
     /** That efficiency: the share of the line rate NCCL's bus bandwidth reaches. */
     public double getEfficiency() { return efficiency; }
     /** The link is plain Ethernet: NCCL crosses nodes over TCP sockets. */
     public boolean isTcp() { return tcp; }
+
+    private boolean measured;
+
+    /** Records that the estimate's bus bandwidth is the nccl-tests run linked to the node group, as the plan's. */
+    public AllReduceFact measured() { measured = true; return this; }
+    /** The estimate runs at the bus bandwidth nccl-tests measured on the link (its efficiency: that over the line rate). */
+    public boolean isMeasured() { return measured; }
 
     private long dp, cp = 1;
 

@@ -55,6 +55,7 @@ public final class Linter {
 
     private Catalog catalog;
     private Map<String, Double> params = Map.of();
+    private Map<String, Double> planEfficiencies = Map.of();
 
     /**
      * The project's configuration, pushed in once: its catalog additions, rule settings, rule parameters,
@@ -66,6 +67,7 @@ public final class Linter {
         Map<String, Double> p = new LinkedHashMap<>();
         for (Config.ParamSetting x : config.params()) p.put(x.rule() + "." + x.name(), x.value());
         this.params = p;
+        this.planEfficiencies = config.plan();
         this.ruleSettings = config.ruleLevels();
         this.fixSettings = FixSettings.of(config.fix());
         this.paths = where;
@@ -334,11 +336,13 @@ public final class Linter {
 
     /** The derive stage's facts with the evidence's and the rule parameters' after them, and the jobs' estimates. */
     private dev.gpulint.derive.Derived derive(Contained guard, Model model, List<Evidence> evidence) {
-        dev.gpulint.derive.Derived derived = guard.stage("derive", () -> new Deriver(catalog).derive(model),
-                new dev.gpulint.derive.Derived(List.of(), List.of()));
+        // the evidence first: NET003 prices its all-reduce at the nccl-tests bandwidths measured, as the plan does
+        List<Object> measured = guard.stage("evidence", () -> new EvidenceAnalysis(catalog, model.clusters(), model.jobs(), evidenceLinks)
+                .facts(evidence), List.of());
+        dev.gpulint.derive.Derived derived = guard.stage("derive", () -> new Deriver(catalog).pricedAsPlanned(measured, planEfficiencies)
+                .derive(model), new dev.gpulint.derive.Derived(List.of(), List.of()));
         List<Object> facts = new ArrayList<>(derived.facts());
-        facts.addAll(guard.stage("evidence", () -> new EvidenceAnalysis(catalog, model.clusters(), model.jobs(), evidenceLinks)
-                .facts(evidence), List.of()));
+        facts.addAll(measured);
         facts.addAll(guard.stage("rule parameters", () -> RuleParams.facts(rules, params), List.of()));
         return new dev.gpulint.derive.Derived(facts, derived.estimates());
     }

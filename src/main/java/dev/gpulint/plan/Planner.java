@@ -6,10 +6,8 @@ import dev.gpulint.derive.estimate.JobEstimate;
 import dev.gpulint.derive.estimate.Tier;
 import dev.gpulint.derive.estimate.TierTable;
 import dev.gpulint.derive.estimate.Collective;
-import dev.gpulint.facts.NcclTestsFact;
 import dev.gpulint.core.LintResult;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -232,14 +230,7 @@ public final class Planner {
      * the network (both as busbw of the run's largest row, GB/s).
      */
     static Map<Tier, Double> measured(List<Object> facts, JobEstimate e) {
-        Map<Tier, Double> m = new EnumMap<>(Tier.class);
-        if (e.job().cluster() == null || e.job().group() == null) return m;
-        for (Object f : facts) {
-            if (!(f instanceof NcclTestsFact n) || !n.isLinked() || n.getPeakBusbw() <= 0) continue;
-            if (!e.job().cluster().name().equals(n.getCluster()) || !e.job().group().name().equals(n.getNodeGroup())) continue;
-            Tier t = n.getHosts() > 1 ? Tier.NETWORK : Tier.NVLINK;
-            m.merge(t, n.getPeakBusbw() * 1e9, Math::max);
-        }
-        return m;
+        return dev.gpulint.derive.net.NcclMeasured.of(facts, e.job().cluster() == null ? null : e.job().cluster().name(),
+                e.job().group() == null ? null : e.job().group().name());
     }
 }

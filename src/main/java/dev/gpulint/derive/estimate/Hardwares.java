@@ -50,8 +50,7 @@ public final class Hardwares {
         }
         assumptions.add(gpu.name() + " dense peak TFLOP/s: " + pk + " (" + peaks.source() + ")");
         limits(gpu, datasheet.get(), clock, f, assumptions);
-        Map<String, Double> values = new LinkedHashMap<>(eff.get().values());
-        values.putAll(overrides);
+        Map<String, Double> values = withOverrides(eff.get(), overrides);
         Efficiency e = Efficiency.of(values, eff.get().source());
         StringBuilder ef = new StringBuilder();
         for (String k : Efficiency.KEYS) {
@@ -110,6 +109,20 @@ public final class Hardwares {
                     + " GB/s measured by nccl-tests replaces the catalog's for that tier");
         }
         return Optional.of(new Hardware(gpu.name(), capacity, flops, gpu.hbmBytesPerSecond(), links, measured, e, blockScaled, kernels));
+    }
+
+    /**
+     * The efficiencies the plan prices {@code gpu}'s collectives at: its family's, each a project's {@code plan:} names
+     * overridden (the one home of that merge: {@link #of} and NET003's estimate, derive/net/AllReduceAnalysis).
+     */
+    public static Optional<Efficiency> efficiency(Catalog catalog, Catalog.Gpu gpu, Map<String, Double> overrides) {
+        return catalog.compute().efficiencies(gpu.family()).map(e -> Efficiency.of(withOverrides(e, overrides), e.source()));
+    }
+
+    private static Map<String, Double> withOverrides(Compute.Efficiencies eff, Map<String, Double> overrides) {
+        Map<String, Double> values = new LinkedHashMap<>(eff.values());
+        values.putAll(overrides);
+        return values;
     }
 
     /** What a stated clock or power limit does to the peaks, in the assumptions. */

@@ -6,6 +6,7 @@ import dev.gpulint.derive.estimate.Collective;
 import dev.gpulint.derive.estimate.CollectiveCost;
 import dev.gpulint.derive.estimate.Efficiency;
 import dev.gpulint.derive.estimate.GradientReduce;
+import dev.gpulint.derive.estimate.Hardwares;
 import dev.gpulint.derive.estimate.Links;
 import dev.gpulint.derive.estimate.RankGroup;
 import dev.gpulint.derive.estimate.Tier;
@@ -22,13 +23,24 @@ import java.util.Map;
  * them out ({@link RankGroup#dpCp}, the group the plan's data-parallel term is priced over), on the link the first such
  * group uses (NVLink, PCIe or the network: the tier its widest span reaches), against the step time. The group, the
  * link, its rate and the gradients' bytes are the plan's ({@link Links}, {@link CollectiveCost}, {@link GradientReduce}): NET003 compares the
- * time at line rate and prints the estimate at NCCL's usual efficiency beside it. A NIC speed 8× off its catalog port
+ * time at line rate and prints the estimate beside it at the plan's bus bandwidth: NCCL's usual efficiency (a project's
+ * {@code plan:} may override it), or the nccl-tests run linked to the node group. A NIC speed 8× off its catalog port
  * speed (UNIT001 in the same run) is priced as the port speed it most likely means, and the finding says so.
  */
 public final class AllReduceAnalysis {
     private AllReduceAnalysis() {}
 
+    /** As `gpulint plan` prices it with no nccl-tests run and the catalog's efficiencies. */
     public static void job(Resolved.Job r, Catalog catalog, Facts out) {
+        job(r, catalog, Map.of(), Map.of(), out);
+    }
+
+    /**
+     * @param measured  the nccl-tests bus bandwidths linked to the job's node group ({@link NcclMeasured}), which price the
+     *                  estimate in place of line rate × efficiency, as the plan's
+     * @param overrides a project's {@code plan:} efficiencies over the catalog's, as the plan's (Hardwares.efficiency)
+     */
+    public static void job(Resolved.Job r, Catalog catalog, Map<Tier, Double> measured, Map<String, Double> overrides, Facts out) {
         Specs.Job j = r.spec();
         Resolved.Group g = r.group();
         long gpn = r.gpusPerNode();
@@ -54,8 +66,8 @@ public final class AllReduceAnalysis {
         Links links = Links.of(catalog, gpu, g, gpn).forJob(gpus);
         CollectiveCost line = CollectiveCost.price(links, null, Map.of(), Collective.ALL_REDUCE, group, size);
         if (line.tier() == Tier.NETWORK && links.transport() == Links.Transport.ASSUMED) return;    // NET003 prices declared NICs only
-        Efficiency eff = catalog.compute().efficiencies(gpu.family()).map(e -> Efficiency.of(e.values(), e.source())).orElse(null);
-        CollectiveCost est = eff == null ? null : CollectiveCost.price(links, eff, Map.of(), Collective.ALL_REDUCE, group, size);
+        Efficiency eff = Hardwares.efficiency(catalog, gpu, overrides).orElse(null);
+        CollectiveCost est = eff == null ? null : CollectiveCost.price(links, eff, measured, Collective.ALL_REDUCE, group, size);
         AllReduceFact.Link link = switch (line.tier()) {
             case NVLINK -> links.infinityFabric() ? AllReduceFact.Link.INFINITY_FABRIC : AllReduceFact.Link.NVLINK;
             case PCIE -> AllReduceFact.Link.PCIE;
@@ -80,6 +92,7 @@ public final class AllReduceAnalysis {
                         network ? links.pcieGeneration() : 0, lanes, network ? line.local() : 0)
                 .estimate(grads.why(), est == null ? 0 : est.bandwidthSeconds() * volumeFactor, est == null ? 0 : est.efficiency(),
                         links.transport() == Links.Transport.TCP && network);
+        if (est != null && est.measured()) fact.measured();
         // a NIC speed UNIT001 calls 8x off is priced as the port speed it most likely means (Links), and NET003 says so
         fact.group(r.dpEffective(), r.cp());
         if (network && links.misread() != null) fact.misread(links.misread().written(), links.misread().meant(), links.misread().label());

@@ -30,11 +30,6 @@ import java.util.Map;
 public final class AllReduceAnalysis {
     private AllReduceAnalysis() {}
 
-    /** As `gpulint plan` prices it with no nccl-tests run and the catalog's efficiencies. */
-    public static void job(Resolved.Job r, Catalog catalog, Facts out) {
-        job(r, catalog, Map.of(), Map.of(), out);
-    }
-
     /**
      * @param measured  the nccl-tests bus bandwidths linked to the job's node group ({@link NcclMeasured}), which price the
      *                  estimate in place of line rate × efficiency, as the plan's

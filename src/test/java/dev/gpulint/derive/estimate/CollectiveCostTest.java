@@ -269,7 +269,7 @@ class CollectiveCostTest {
         TierTable t = table(j);
         TierTable.Row net = row(t, "network");
         assertTrue(net.asPlaced());
-        List<AllReduceFact> facts = f.jobFacts(AllReduceFact.class, (r, out) -> AllReduceAnalysis.job(r, f.catalog(), out));
+        List<AllReduceFact> facts = f.jobFacts(AllReduceFact.class, (r, out) -> AllReduceAnalysis.job(r, f.catalog(), java.util.Map.of(), java.util.Map.of(), out));
         assertEquals(1, facts.size());
         AllReduceFact a = facts.get(0);
         assertEquals(AllReduceFact.Link.NETWORK, a.getLink());

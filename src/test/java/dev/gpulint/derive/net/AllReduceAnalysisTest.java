@@ -16,7 +16,7 @@ class AllReduceAnalysisTest {
     private static List<AllReduceFact> facts(String group, String job) {
         Fixture f = Fixture.of("kind: cluster\nname: c\nnode_groups:\n  - { name: g, count: 8, " + group + " }\n---\n"
                 + "kind: training_job\nname: j\ncluster: c\n" + job);
-        return f.jobFacts(AllReduceFact.class, (j, out) -> AllReduceAnalysis.job(j, f.catalog(), out));
+        return f.jobFacts(AllReduceFact.class, (j, out) -> AllReduceAnalysis.job(j, f.catalog(), java.util.Map.of(), java.util.Map.of(), out));
     }
 
     private static AllReduceFact fact(String group, String job) {

@@ -64,7 +64,7 @@ class AllReduceCheckAndPlanTest {
 
     private static AllReduceFact fact(String text) {
         Fixture f = Fixture.of(text);
-        List<AllReduceFact> facts = f.jobFacts(AllReduceFact.class, (j, out) -> AllReduceAnalysis.job(j, f.catalog(), out));
+        List<AllReduceFact> facts = f.jobFacts(AllReduceFact.class, (j, out) -> AllReduceAnalysis.job(j, f.catalog(), java.util.Map.of(), java.util.Map.of(), out));
         assertEquals(1, facts.size());
         return facts.get(0);
     }

@@ -38,6 +38,19 @@ class EmbeddingSyncTest {
     }
 
     /**
+     * The plan's text and JSON of a 2-node job of V 32,000, h 1,024 on tp 2 whose word-embedding sync is one pair across
+     * the nodes: its pp line (65.5 MB per rank over the NICs) and time.embedding_sync_bytes and _s.
+     */
+    static void assertPlanShowsThePairSync(PlanCli cli) {
+        PlanCli.Run text = cli.plan();
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("1 × pp " + EmbeddingSync.WHAT + " over 2 ranks: 65.5 MB moved per rank (2(n−1)/n·S) each, over 8 × 400 Gb/s ConnectX-7 per node (RDMA) at 45 GB/s"), text.out());
+        Map<String, Object> time = PlanCli.map(PlanCli.map(cli.planJson().json().get("current")).get("time"));
+        assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("embedding_sync_bytes")).longValue(), time.toString());
+        assertTrue(((Number) time.get("embedding_sync_s")).doubleValue() > 0, time.toString());
+    }
+
+    /**
      * The sync of a job on 2 nodes at tp 2, pp 2, dp 4 (the first and last stage 8 ranks apart, on two nodes: the network), of
      * {@code bytes} per rank and {@code microBatches} per step: one all-reduce of 2 ranks at a NIC's rate plus NCCL's α, in the
      * pp communication once beside the pipeline's sends, the pp tier staying the sends'. MtpKindTest's untied MTP copy too.
@@ -100,12 +113,7 @@ class EmbeddingSyncTest {
                   --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
                 """;
         PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
-        PlanCli.Run text = cli.plan();
-        assertEquals(0, text.code(), text.err());
-        assertTrue(text.out().contains("1 × pp " + EmbeddingSync.WHAT + " over 2 ranks: 65.5 MB moved per rank (2(n−1)/n·S) each, over 8 × 400 Gb/s ConnectX-7 per node (RDMA) at 45 GB/s"), text.out());
-        Map<String, Object> time = PlanCli.map(PlanCli.map(cli.planJson().json().get("current")).get("time"));
-        assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("embedding_sync_bytes")).longValue(), time.toString());
-        assertTrue(((Number) time.get("embedding_sync_s")).doubleValue() > 0, time.toString());
+        assertPlanShowsThePairSync(cli);
     }
 
     /** gpt-neox (DeepSpeed's PipelineModule): 32 layers of h 4,096 on pp 4 × tp 2 over 2 nodes of 8. */

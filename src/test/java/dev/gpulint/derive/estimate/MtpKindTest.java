@@ -204,12 +204,7 @@ class MtpKindTest {
                   --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
                 """;
         PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
-        PlanCli.Run text = cli.plan();
-        assertEquals(0, text.code(), text.err());
-        assertTrue(text.out().contains("1 × pp " + EmbeddingSync.WHAT + " over 2 ranks: 65.5 MB moved per rank (2(n−1)/n·S) each, over 8 × 400 Gb/s ConnectX-7 per node (RDMA) at 45 GB/s"), text.out());
-        Map<String, Object> time = PlanCli.map(PlanCli.map(cli.planJson().json().get("current")).get("time"));
-        assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("embedding_sync_bytes")).longValue(), time.toString());
-        assertTrue(((Number) time.get("embedding_sync_s")).doubleValue() > 0, time.toString());
+        EmbeddingSyncTest.assertPlanShowsThePairSync(cli);
     }
 
     @Test

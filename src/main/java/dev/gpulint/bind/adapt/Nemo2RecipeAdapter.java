@@ -121,6 +121,10 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.ep = size(j, strategy, where, ParallelDim.EP);
         j.etp = j.key(where + ".expert_tensor_parallel_size", TreeValues.whole(scalar(strategy, "expert_tensor_parallel_size")));
         j.sequenceParallel = TreeValues.bool(scalar(strategy, "sequence_parallel"));
+        // use_tp_pp_dp_mapping: NeMo 2 initializes the groups in order tp-cp-ep-pp-dp, as Megatron-LM's switch (TpPpDpMapping)
+        String mapping = where + ".use_tp_pp_dp_mapping";
+        j.order = TpPpDpMapping.order(j, j.key(mapping, DraftValues.bool(j, scalar(strategy, "use_tp_pp_dp_mapping"), mapping,
+                "the estimate keeps the default rank order tp-cp-ep-dp-pp")), mapping);
         j.tpCommOverlap = tpCommOverlap(j, root);
         MappingNode data = map(root, "data");
         j.micro = j.key("data.micro_batch_size", TreeValues.whole(scalar(data, "micro_batch_size")));

@@ -63,6 +63,9 @@ final class NemoAdapter implements FormatAdapter {
         j.ep = size(j, ParallelDim.EP, root, model, "expert_model_parallel_size");
         j.etp = size(j, ParallelDim.ETP, root, model, "expert_tensor_parallel_size");
         j.vpp = size(j, ParallelDim.VPP, root, model, "virtual_pipeline_model_parallel_size");
+        // model.use_tp_pp_dp_mapping: NeMo 1's rank order 'tp-pp-dp', cp and ep of one rank only (TpPpDpMapping.nemo1)
+        j.order = TpPpDpMapping.nemo1(j, j.key("use_tp_pp_dp_mapping", DraftValues.bool(j, resolve(root, model, "use_tp_pp_dp_mapping"),
+                "model.use_tp_pp_dp_mapping", "the estimate keeps the default rank order tp-cp-ep-dp-pp")), "model.use_tp_pp_dp_mapping");
         j.micro = j.key("micro_batch_size", number(root, model, "micro_batch_size"));
         j.global = j.key("global_batch_size", number(root, model, "global_batch_size"));
         j.layers = j.key("num_layers", number(root, model, "num_layers"));

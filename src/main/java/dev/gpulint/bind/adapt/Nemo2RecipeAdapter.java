@@ -20,7 +20,8 @@ import java.util.Map;
  * <li>{@code trainer.num_nodes × trainer.devices}; the MegatronStrategy ({@code trainer.strategy}, or a top-level
  *     {@code strategy}) sizes {@code tensor_model_parallel_size}, {@code pipeline_model_parallel_size},
  *     {@code virtual_pipeline_model_parallel_size}, {@code context_parallel_size}, {@code expert_model_parallel_size},
- *     {@code expert_tensor_parallel_size} and {@code sequence_parallel};
+ *     {@code expert_tensor_parallel_size} and {@code sequence_parallel}, and its {@code use_tp_pp_dp_mapping}: the rank order
+ *     tp-cp-ep-pp-dp ({@link TpPpDpMapping});
  * <li>{@code data.micro_batch_size}, {@code data.global_batch_size}, {@code data.seq_length};
  * <li>{@code model.config} (Megatron-Core's TransformerConfig): {@code num_layers}, {@code hidden_size},
  *     {@code num_attention_heads}, {@code num_query_groups}, {@code num_moe_experts}, {@code mtp_num_layers}, {@code ffn_hidden_size},

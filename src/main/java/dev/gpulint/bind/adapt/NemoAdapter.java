@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
 
 /**
  * NeMo and NeMo-Framework-Launcher Hydra configurations: {@code trainer.num_nodes × trainer.devices}
- * GPUs, {@code model.*_model_parallel_size}, batch sizes, model shape and {@code env_vars}. Plain
+ * GPUs, {@code model.*_model_parallel_size}, {@code model.use_tp_pp_dp_mapping} (the rank order NeMo 1 passes,
+ * {@link TpPpDpMapping#nemo1}), batch sizes, model shape and {@code env_vars}. Plain
  * {@code ${a.b}} and {@code ${.b}} interpolations inside the file are followed (the launcher's
  * {@code training.} prefix names this file's root); resolvers such as {@code ${multiply:...}},
  * {@code ???} and {@code null} are unknown. {@code devices: -1} (all GPUs) is unknown too. A parallel size the

@@ -20,7 +20,8 @@ import java.util.Map;
  * <li>{@code trainer.num_nodes × trainer.devices}; the MegatronStrategy ({@code trainer.strategy}, or a top-level
  *     {@code strategy}) sizes {@code tensor_model_parallel_size}, {@code pipeline_model_parallel_size},
  *     {@code virtual_pipeline_model_parallel_size}, {@code context_parallel_size}, {@code expert_model_parallel_size},
- *     {@code expert_tensor_parallel_size} and {@code sequence_parallel};
+ *     {@code expert_tensor_parallel_size} and {@code sequence_parallel}, and its {@code use_tp_pp_dp_mapping}: the rank order
+ *     tp-cp-ep-pp-dp ({@link TpPpDpMapping});
  * <li>{@code data.micro_batch_size}, {@code data.global_batch_size}, {@code data.seq_length};
  * <li>{@code model.config} (Megatron-Core's TransformerConfig): {@code num_layers}, {@code hidden_size},
  *     {@code num_attention_heads}, {@code num_query_groups}, {@code num_moe_experts}, {@code mtp_num_layers}, {@code ffn_hidden_size},
@@ -121,6 +122,10 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.ep = size(j, strategy, where, ParallelDim.EP);
         j.etp = j.key(where + ".expert_tensor_parallel_size", TreeValues.whole(scalar(strategy, "expert_tensor_parallel_size")));
         j.sequenceParallel = TreeValues.bool(scalar(strategy, "sequence_parallel"));
+        // use_tp_pp_dp_mapping: NeMo 2 initializes the groups in order tp-cp-ep-pp-dp, as Megatron-LM's switch (TpPpDpMapping)
+        String mapping = where + ".use_tp_pp_dp_mapping";
+        j.order = TpPpDpMapping.order(j, j.key(mapping, DraftValues.bool(j, scalar(strategy, "use_tp_pp_dp_mapping"), mapping,
+                "the estimate keeps the default rank order tp-cp-ep-dp-pp")), mapping);
         j.tpCommOverlap = tpCommOverlap(j, root);
         MappingNode data = map(root, "data");
         j.micro = j.key("data.micro_batch_size", TreeValues.whole(scalar(data, "micro_batch_size")));

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
 
 /**
  * NeMo and NeMo-Framework-Launcher Hydra configurations: {@code trainer.num_nodes × trainer.devices}
- * GPUs, {@code model.*_model_parallel_size}, batch sizes, model shape and {@code env_vars}. Plain
+ * GPUs, {@code model.*_model_parallel_size}, {@code model.use_tp_pp_dp_mapping} (the rank order NeMo 1 passes,
+ * {@link TpPpDpMapping#nemo1}), batch sizes, model shape and {@code env_vars}. Plain
  * {@code ${a.b}} and {@code ${.b}} interpolations inside the file are followed (the launcher's
  * {@code training.} prefix names this file's root); resolvers such as {@code ${multiply:...}},
  * {@code ???} and {@code null} are unknown. {@code devices: -1} (all GPUs) is unknown too. A parallel size the
@@ -63,6 +64,9 @@ final class NemoAdapter implements FormatAdapter {
         j.ep = size(j, ParallelDim.EP, root, model, "expert_model_parallel_size");
         j.etp = size(j, ParallelDim.ETP, root, model, "expert_tensor_parallel_size");
         j.vpp = size(j, ParallelDim.VPP, root, model, "virtual_pipeline_model_parallel_size");
+        // model.use_tp_pp_dp_mapping: NeMo 1's rank order 'tp-pp-dp', cp and ep of one rank only (TpPpDpMapping.nemo1)
+        j.order = TpPpDpMapping.nemo1(j, j.key("use_tp_pp_dp_mapping", DraftValues.bool(j, resolve(root, model, "use_tp_pp_dp_mapping"),
+                "model.use_tp_pp_dp_mapping", "the estimate keeps the default rank order tp-cp-ep-dp-pp")), "model.use_tp_pp_dp_mapping");
         j.micro = j.key("micro_batch_size", number(root, model, "micro_batch_size"));
         j.global = j.key("global_batch_size", number(root, model, "global_batch_size"));
         j.layers = j.key("num_layers", number(root, model, "num_layers"));

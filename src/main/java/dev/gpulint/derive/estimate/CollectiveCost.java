@@ -91,14 +91,15 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
 
     /**
      * The cost of collective {@code c} over a group of {@code n} ranks spaced {@code stride} apart in rank order: α, NCCL's
-     * latency for the group's ranks and nodes ({@link NcclLatency}), plus its bytes at the tier's bus bandwidth.
+     * latency for the group's ranks and nodes ({@link NcclLatency}), plus its bytes at the tier's bus bandwidth. The group is
+     * {@link RankGroup#strided}'s, the one path every strided group takes (a stride below 1 is 1: neighbouring ranks).
      *
      * @param e        the efficiencies, or null for line rate
      * @param measured nccl-tests bus bandwidths per tier (a one-host run for the scale-up tier, several hosts for the
      *                 network), replacing line rate × efficiency; ignored at line rate
      */
     public static CollectiveCost price(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, long n, long stride, double s) {
-        return price(k, e, measured, c, new RankGroup(java.util.List.of(new RankGroup.Part(n, stride))), s);
+        return price(k, e, measured, c, RankGroup.strided(n, stride), s);
     }
 
     /**

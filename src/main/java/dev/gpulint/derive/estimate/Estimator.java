@@ -247,10 +247,10 @@ public final class Estimator {
                 // bucket too when its all-gather runs in the optimizer step (OptimizerStepGather)
                 double buckets = v.stepGather().buckets(x.shared(), n, chunks), xb = v.stepGather().buckets(x.expert(), n, chunks);
                 double reduce = c.collective(DP, dpCp, buckets, x.shared() * gradBytes / buckets, Collective.REDUCE_SCATTER, "gradient reduce-scatter per bucket")
-                        + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expert() * gradBytes / xb, Collective.REDUCE_SCATTER,
+                        + (x.expert() > 0 ? c.collective(DP, x.group(), xb, x.expert() * gradBytes / xb, Collective.REDUCE_SCATTER,
                                 "expert gradient reduce-scatter per bucket (expert data-parallel group)") : 0);
                 double gather = c.collective(DP, dpCp, buckets, x.sharedGather() / buckets, Collective.ALL_GATHER, "parameter all-gather per bucket")
-                        + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expertGather() / xb, Collective.ALL_GATHER,
+                        + (x.expert() > 0 ? c.collective(DP, x.group(), xb, x.expertGather() / xb, Collective.ALL_GATHER,
                                 "expert parameter all-gather per bucket (expert data-parallel group)") : 0);
                 dpS = reduce + gather;
                 // what outlasts the compute the schedule hides it behind: one micro-batch, or per model chunk (ChunkedDpSync),
@@ -264,7 +264,7 @@ public final class Estimator {
             } else {
                 double buckets = DpBuckets.count(x.shared(), n, chunks), xb = DpBuckets.count(x.expert(), n, chunks);
                 dpS = c.collective(DP, dpCp, buckets, x.shared() * gradBytes / buckets, Collective.ALL_REDUCE, "gradient all-reduce per bucket")
-                        + (x.expert() > 0 ? c.collective(DP, x.size(), x.stride(), xb, x.expert() * gradBytes / xb, Collective.ALL_REDUCE,
+                        + (x.expert() > 0 ? c.collective(DP, x.group(), xb, x.expert() * gradBytes / xb, Collective.ALL_REDUCE,
                                 "expert gradient all-reduce per bucket (expert data-parallel group)") : 0);
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, dpS, 0, true));
             }

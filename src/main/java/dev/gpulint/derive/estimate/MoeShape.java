@@ -145,21 +145,19 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
 
     /**
      * Ranks between consecutive members of {@code dim}'s group in the folded expert grid ({@link #epStride}): the product of
-     * the expert grid's sizes before it, tp as etp, ep, dp as {@link #expertDpSize}, pp, cp left out.
+     * the expert grid's sizes before it, tp as etp, ep, dp as {@link #expertDpSize}, pp, cp left out
+     * ({@link RankGroup#expertStride}, the grid {@link RankGroup#expertDp} lays out).
      */
     long expertStride(Layout l, List<ParallelDim> order, ParallelDim dim) {
-        long stride = 1;
-        for (ParallelDim d : ParallelDim.completeOrder(order)) {
-            if (d == dim) break;
-            stride *= switch (d) {
-                case TP -> etp(l);
-                case EP -> Math.max(1, l.ep());
-                case DP -> expertDpSize(l);
-                case PP -> l.pp();
-                default -> 1;
-            };
-        }
-        return stride;
+        return RankGroup.expertStride(etp(l), Math.max(1, l.ep()), expertDpSize(l), l.pp(), order, dim);
+    }
+
+    /**
+     * The expert data-parallel group's ranks in layout {@code l} laid out in {@code order}, as Megatron-Core's expert
+     * RankGenerator builds it ({@link RankGroup#expertDp}): {@link #expertDpSize} ranks, {@link #expertStride} of dp apart.
+     */
+    public RankGroup expertDpGroup(Layout l, List<ParallelDim> order) {
+        return RankGroup.expertDp(etp(l), Math.max(1, l.ep()), expertDpSize(l), l.pp(), order);
     }
 
     /** Layers with a dense MLP beside attention: the layers without experts (none in a hybrid: its MLP-only layers are MambaLayers'). */

@@ -4,6 +4,7 @@ import dev.gpulint.spec.ParallelDim;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 
 /**
  * The ranks of one communication group as the rank order lays them out: one or more strided parts, fastest first, each
@@ -43,20 +44,56 @@ public record RankGroup(List<Part> parts) {
      * (derive/net AllReduceAnalysis), from this one function. Sizes at least 1, their product at most a long.
      */
     public static RankGroup dpCp(long tp, long cp, long dp, long pp, List<ParallelDim> order) {
-        return of(tp, cp, dp, pp, order, java.util.EnumSet.of(ParallelDim.CP, ParallelDim.DP));
+        ToLongFunction<ParallelDim> sizes = d -> switch (d) { case TP -> tp; case CP -> cp; case DP -> dp; case PP -> pp; default -> 1; };
+        return of(sizes, order, java.util.EnumSet.of(ParallelDim.CP, ParallelDim.DP));
     }
 
     /**
-     * The group of the dimensions {@code dims} in a job laid out in {@code order} (fastest first; null: the default
-     * tp-cp-ep-dp-pp), as Megatron-Core's RankGenerator masks them: each dimension of more than one rank a part at its
-     * stride in the whole order (ep takes no place: its size is counted in dp's, {@link Estimator#strides}), neighbours
-     * merged into one part.
+     * The expert data-parallel group of an MoE job, edp ranks: the group the routed experts' gradients are reduced (and,
+     * sharded, their parameters gathered) over ({@link ExpertDpSync}). Megatron-Core builds it from a rank generator of its
+     * own, the expert grid: {@code expert_decoder_rank_generator = RankGenerator(tp=expert_tensor_parallel_size,
+     * ep=expert_model_parallel_size, dp=expert_data_parallel_size, pp=pipeline_model_parallel_size, cp=1, order=order)},
+     * the job's order with cp of one rank, and takes {@code get_ranks('dp')} as the expert data-parallel group
+     * (megatron/core/parallel_state.py at commit 00caa53af30912914981c86f39db123961678bbd, initialize_model_parallel; "TODO:
+     * support expert specific ordering": the order is the attention grid's). One dimension masked: always one strided
+     * part, edp ranks the product of the expert sizes before dp apart (etp·ep in the default tp-cp-ep-dp-pp, etp·ep·pp in
+     * --use-tp-pp-dp-mapping's tp-cp-ep-pp-dp). Sizes at least 1.
      */
-    private static RankGroup of(long tp, long cp, long dp, long pp, List<ParallelDim> order, Set<ParallelDim> dims) {
+    public static RankGroup expertDp(long etp, long ep, long edp, long pp, List<ParallelDim> order) {
+        return of(expertGrid(etp, ep, edp, pp), order, java.util.EnumSet.of(ParallelDim.DP));
+    }
+
+    /**
+     * Ranks between consecutive members of {@code dim}'s group in the expert grid ({@link #expertDp}'s sizes and order):
+     * the product of the grid's sizes before it, whatever {@code dim}'s own size (an expert-parallel group's spacing,
+     * MoeShape.epStride, is read where ep is 1 too).
+     */
+    static long expertStride(long etp, long ep, long edp, long pp, List<ParallelDim> order, ParallelDim dim) {
+        ToLongFunction<ParallelDim> size = expertGrid(etp, ep, edp, pp);
+        long stride = 1;
+        for (ParallelDim d : ParallelDim.completeOrder(order)) {
+            if (d == dim) break;
+            stride *= size.applyAsLong(d);
+        }
+        return stride;
+    }
+
+    /** The expert grid's sizes: tp as etp, ep, dp as edp, pp, cp of one rank (Megatron-Core's expert RankGenerator). */
+    private static ToLongFunction<ParallelDim> expertGrid(long etp, long ep, long edp, long pp) {
+        return d -> switch (d) { case TP -> etp; case EP -> ep; case DP -> edp; case PP -> pp; default -> 1; };
+    }
+
+    /**
+     * The group of the dimensions {@code dims} in a grid of these sizes laid out in {@code order} (fastest first; null: the
+     * default tp-cp-ep-dp-pp), as Megatron-Core's RankGenerator masks them: each dimension of more than one rank a part at
+     * its stride in the whole order, neighbours merged into one part. The attention grid gives ep one rank (its size is
+     * counted in dp's, {@link Estimator#strides}); the expert grid cp.
+     */
+    private static RankGroup of(ToLongFunction<ParallelDim> sizes, List<ParallelDim> order, Set<ParallelDim> dims) {
         List<Part> parts = new ArrayList<>();
         long stride = 1;
         for (ParallelDim d : ParallelDim.completeOrder(order)) {
-            long size = switch (d) { case TP -> tp; case CP -> cp; case DP -> dp; case PP -> pp; default -> 1; };
+            long size = sizes.applyAsLong(d);
             if (dims.contains(d) && size > 1) {
                 Part last = parts.isEmpty() ? null : parts.get(parts.size() - 1);
                 if (last != null && last.size() * last.stride() == stride) parts.set(parts.size() - 1, new Part(last.size() * size, last.stride()));

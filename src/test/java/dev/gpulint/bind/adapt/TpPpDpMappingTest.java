@@ -104,6 +104,94 @@ class TpPpDpMappingTest {
         assertEquals("10:25 'dist.use_tp_pp_dp_mapping' is 'true'; expected off with pp 2", syn.get(0).substring(0, syn.get(0).indexOf(", or expert")));
     }
 
+    private static final String NEMO1 = """
+            trainer:
+              devices: 8
+              num_nodes: 2
+            model:
+              micro_batch_size: 1
+              global_batch_size: 64
+              tensor_model_parallel_size: 2
+              pipeline_model_parallel_size: 2
+              context_parallel_size: %s
+              encoder_seq_length: 8192
+              num_layers: 32
+              hidden_size: 4096
+              num_attention_heads: 32
+              use_tp_pp_dp_mapping: %s
+            """;
+
+    @Test
+    void nemo1sModelSwitchBindsTheOrderItsTpPpDpRunsAs() {
+        // NeMo 1 passes 'tp-pp-dp' (nlp_overrides.py's init_model_parallel); with cp and ep of 1 Megatron-Core lays the groups
+        // out as tp-cp-ep-pp-dp does, so the job's order is that one, at the switch's value (line 14, column 25)
+        var m = Foreign.model("megatron_gpt_config.yaml", NEMO1.formatted("1", "true"));
+        Specs.Job j = m.jobs().get(0);
+        assertEquals(MAPPED, j.parallelism().order().value());
+        assertEquals(14, j.parallelism().order().span().startLine());
+        assertEquals(25, j.parallelism().order().span().startColumn());
+        assertEquals(List.of(), Foreign.syn002(m));
+        assertNull(Foreign.bind("megatron_gpt_config.yaml", NEMO1.formatted("1", "false")).parallelism().order());
+    }
+
+    @Test
+    void nemo1sTpPpDpWithCpOrEpIsRefusedWhereTheRankGeneratorRaises() {
+        // cp 2 has no place in 'tp-pp-dp': RankGenerator raises at start-up (even at pp 1, unlike Megatron-LM's tp-cp-ep-pp-dp)
+        var cp = Foreign.model("megatron_gpt_config.yaml", NEMO1.formatted("2", "true"));
+        assertNull(cp.jobs().get(0).parallelism().order());
+        assertEquals(List.of("14:25 'model.use_tp_pp_dp_mapping' is 'true'; expected off with cp 2, or context and expert parallel"
+                + " sizes of 1: NeMo 1 passes the rank order 'tp-pp-dp' (nlp_overrides.py's init_model_parallel), which has no place"
+                + " for cp, and Megatron-Core's RankGenerator raises 'The size of (cp) is (2), but you haven't specified the order'"
+                + " (megatron/core/parallel_state.py), so the job stops at start-up; to keep the switch set cp to 1, or drop it;"
+                + " the value is left out, so the estimate keeps the default rank order tp-cp-ep-dp-pp."), Foreign.syn002(cp));
+        // ep 2 the same, in the expert generator (three lines added above the switch: line 17)
+        var ep = Foreign.model("megatron_gpt_config.yaml", NEMO1.formatted("1", "true").replace("  num_attention_heads: 32\n",
+                "  num_attention_heads: 32\n  num_moe_experts: 8\n  moe_router_topk: 2\n  expert_model_parallel_size: 2\n"));
+        assertNull(ep.jobs().get(0).parallelism().order());
+        List<String> syn = Foreign.syn002(ep);
+        assertEquals(1, syn.size(), "" + syn);
+        assertEquals("17:25 'model.use_tp_pp_dp_mapping' is 'true'; expected off with ep 2,", syn.get(0).substring(0, syn.get(0).indexOf(" or context")));
+    }
+
+    private static final String NEMO2 = """
+            trainer:
+              devices: 8
+              num_nodes: 2
+              strategy:
+                _target_: nemo.lightning.pytorch.strategies.megatron_strategy.MegatronStrategy
+                tensor_model_parallel_size: 2
+                pipeline_model_parallel_size: 2
+                context_parallel_size: %s
+                use_tp_pp_dp_mapping: %s
+            data:
+              micro_batch_size: 1
+              global_batch_size: 64
+              seq_length: 8192
+            model:
+              config:
+                num_layers: 32
+                hidden_size: 4096
+                num_attention_heads: 32
+            """;
+
+    @Test
+    void nemo2sStrategyArgumentBindsMegatronsOrder() {
+        // MegatronStrategy(use_tp_pp_dp_mapping=True): _strategy_lib's init_model_parallel passes tp-cp-ep-pp-dp
+        var m = Foreign.model("pretrain.yaml", NEMO2.formatted("1", "true"));
+        Specs.Job j = m.jobs().get(0);
+        assertEquals(MAPPED, j.parallelism().order().value());
+        assertEquals(9, j.parallelism().order().span().startLine());
+        assertEquals(List.of(), Foreign.syn002(m));
+        assertNull(Foreign.bind("pretrain.yaml", NEMO2.formatted("1", "false")).parallelism().order());
+        // cp 2 with pp 2: megatron_init.py's fake_initialize_model_parallel asserts as Megatron-Core does, refused in NeMo 2's key
+        var refused = Foreign.model("pretrain.yaml", NEMO2.formatted("2", "true"));
+        assertNull(refused.jobs().get(0).parallelism().order());
+        List<String> syn = Foreign.syn002(refused);
+        assertEquals(1, syn.size(), "" + syn);
+        assertEquals("9:27 'trainer.strategy.use_tp_pp_dp_mapping' is 'true'; expected off with pp 2",
+                syn.get(0).substring(0, syn.get(0).indexOf(", or expert")));
+    }
+
     private static String dpTier(Path dir, String mapping) {
         String sh = """
                 #!/bin/bash

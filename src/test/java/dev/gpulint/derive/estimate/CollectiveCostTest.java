@@ -331,4 +331,17 @@ class CollectiveCostTest {
         assertFalse(m.estimate().terms().stream().anyMatch(n -> EstimateWords.text(n).contains("NVLink")), "an AMD job never says NVLink");
         assertEquals("Infinity Fabric", table(m).rows().get(0).name());
     }
+
+    @Test
+    void aStrideBelowOneIsNeighbouringRanksOnTheOnePath() {
+        // price(n, stride) builds its group by RankGroup.strided, which takes a stride below 1 as 1: the estimate's strides are
+        // products of layout sizes (at least 1), so only a direct caller can pass 0, and it gets the neighbouring ranks' price
+        Links k = hgx(8, 50e9, Links.Transport.RDMA);
+        CollectiveCost one = CollectiveCost.price(k, null, Map.of(), Collective.ALL_REDUCE, 8, 1, 1e9);
+        assertEquals(one, CollectiveCost.price(k, null, Map.of(), Collective.ALL_REDUCE, 8, 0, 1e9));
+        assertEquals(one, CollectiveCost.price(k, null, Map.of(), Collective.ALL_REDUCE, 8, -3, 1e9));
+        assertEquals(one, CollectiveCost.price(k, null, Map.of(), Collective.ALL_REDUCE, RankGroup.strided(8, 1), 1e9));
+        assertEquals(RankGroup.strided(8, 1), RankGroup.strided(8, 0));
+        assertEquals(Tier.NVLINK, one.tier());
+    }
 }

@@ -29,7 +29,8 @@ public final class Checks {
     /** Lints the request's files: the settled findings, with the rules' Java-made fixes added (the unit fix, the layout fix). */
     public static RunOutcome check(CheckRequest request) {
         RunOutcome run = new ProjectRun(request.lint()).lint();
-        return run.withResult(ruleFixes(run.estimates(), run.facts(), run.result(), run.texts(), run.rules(), FixSettings.of(run.config().fix())));
+        return run.withResult(ruleFixes(run.estimates(), run.facts(), run.result(), run.texts(), run.rules(), FixSettings.of(run.config().fix()),
+                run.config().plan()));
     }
 
     /**
@@ -125,7 +126,7 @@ public final class Checks {
         List<Object> facts = new ArrayList<>();
         List<dev.gpulint.derive.estimate.JobEstimate> estimates = new ArrayList<>();
         LintResult r = linter.lint(files, List.of(), Set.of(), facts::addAll, estimates::addAll);
-        return ruleFixes(estimates, facts, r, SourceFile.texts(files, Set.of()), linter.rules(), FixSettings.ALL);
+        return ruleFixes(estimates, facts, r, SourceFile.texts(files, Set.of()), linter.rules(), FixSettings.ALL, linter.planEfficiencies());
     }
 
     /**
@@ -140,7 +141,8 @@ public final class Checks {
 
     /** The rules' Java-made fixes named in their ID.yaml (the unit fix, the plan's layout), in their one place: {@link RuleFixes}. */
     private static LintResult ruleFixes(List<dev.gpulint.derive.estimate.JobEstimate> estimates, List<Object> facts, LintResult result,
-                                        Map<String, String> texts, dev.gpulint.meta.RuleCatalog rules, FixSettings settings) {
-        return RuleFixes.apply(estimates, facts, result, texts, rules, settings);
+                                        Map<String, String> texts, dev.gpulint.meta.RuleCatalog rules, FixSettings settings,
+                                        Map<String, Double> overrides) {
+        return RuleFixes.apply(estimates, facts, result, texts, rules, settings, overrides);
     }
 }

@@ -31,10 +31,12 @@ final class RuleFixes {
      *
      * @param facts what the run derived: its facts and the unit fixes' edits ({@link UnitEdits})
      * @param texts the texts linted, by display path
+     * @param overrides the configuration's {@code plan:} efficiencies, which the layout fix's plan prices with as `gpulint plan` does
      */
     static LintResult apply(List<dev.gpulint.derive.estimate.JobEstimate> estimates, List<Object> facts, LintResult result, Map<String, String> texts,
-                            RuleCatalog rules, FixSettings settings) {
-        return LayoutFixes.apply(estimates, facts, unit(facts, result, texts, rules, settings), texts, Catalog.builtIn(), rules, settings);
+                            RuleCatalog rules, FixSettings settings, Map<String, Double> overrides) {
+        return LayoutFixes.apply(estimates, facts, unit(facts, result, texts, rules, settings), texts, Catalog.builtIn(), rules, settings,
+                overrides);
     }
 
     /** Each finding at the span and identity of a value with unit edits gets them, titled by its rule's ID.yaml (none without a title). */

@@ -67,8 +67,8 @@ public final class Deriver {
     }
 
     /**
-     * What `gpulint plan` prices the job's collectives with besides the catalog, for NET003 to price its all-reduce as the
-     * plan does: the evidence stage's facts (the nccl-tests runs linked to a node group: derive/net/NcclMeasured) and a
+     * What `gpulint plan` prices the job's collectives with besides the catalog, for NET003 to price its all-reduce and
+     * check's estimate of each job ({@link JobEstimate}: the layout fixes' and diagnose's start) to price the job as the plan does: the evidence stage's facts (the nccl-tests runs linked to a node group: derive/net/NcclMeasured) and a
      * project's {@code plan:} efficiencies.
      */
     public Deriver pricedAsPlanned(List<?> evidence, Map<String, Double> overrides) {
@@ -116,13 +116,16 @@ public final class Deriver {
             StepGatherAnalysis.job(j, out);
             AttentionBackendAnalysis.job(j, out);
             MemoryAnalysis.job(j, catalog, out);
+            // what the plan prices the job with besides the catalog (nccl-tests runs linked to its node group, plan:
+            // efficiencies): check's estimate and NET003's all-reduce take them as `gpulint plan` does
+            Map<dev.gpulint.derive.estimate.Tier, Double> measured = NcclMeasured.of(evidence, j.cluster() == null ? null : j.cluster().name(),
+                    j.group() == null ? null : j.group().name());
             if (estimates && j.group() != null && j.spec().model() != null) {
-                JobEstimate e = JobEstimate.of(j, catalog);
+                JobEstimate e = JobEstimate.of(j, catalog, 0, measured, overrides);
                 estimated.add(e);
                 StageMemory.fact(e).ifPresent(out::add);
             }
-            AllReduceAnalysis.job(j, catalog, NcclMeasured.of(evidence, j.cluster() == null ? null : j.cluster().name(),
-                    j.group() == null ? null : j.group().name()), overrides, out);
+            AllReduceAnalysis.job(j, catalog, measured, overrides, out);
             origins.analyse(j, out);
             MachinesAnalysis.job(j, out);
             GroupFitAnalysis.job(j, out);

@@ -86,7 +86,10 @@ public final class Diagnoser {
             for (JobEstimate e : jobs) if (e.job().name().equals(job)) chosen = e;
             if (chosen == null) return new Outcome(null, "no job named '" + job + "' with a model and a cluster node group");
         }
-        if (!overrides.isEmpty()) chosen = JobEstimate.of(chosen.job(), Catalog.builtIn(), 0, Map.of(), overrides);
+        // the catalog's links, which the captures' measurements (MeasuredLinks) then replace: check's estimate takes the
+        // nccl-tests runs linked to the node group as the plan does, so diagnose prices its baseline without them
+        if (!overrides.isEmpty() || chosen.estimate() != null && !chosen.inputs().hardware().measured().isEmpty())
+            chosen = JobEstimate.of(chosen.job(), Catalog.builtIn(), 0, Map.of(), overrides);
         if (chosen.estimate() == null) {
             return new Outcome(null, "job '" + chosen.job().name() + "' cannot be estimated: it does not say "
                     + String.join(", ", chosen.inputs().missing()));

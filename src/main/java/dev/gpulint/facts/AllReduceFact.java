@@ -161,6 +161,61 @@ public final class AllReduceFact {
     /** That port speed's catalog name ("InfiniBand NDR"), when {@link #isMisread()}, else null. */
     public String getMisreadLabel() { return misreadLabel; }
 
+    private boolean hybrid;
+    private long shardRanks, replicas;
+    private double units, shardBytesPerSecond, shardSentBytes, replicaSentBytes, shardGradientBytes, shardSeconds, replicaSeconds,
+            shardEstimatedSeconds, replicaEstimatedSeconds;
+    private Link shardLink;
+    private int shardGeneration;
+
+    /**
+     * Records that the job shards its states over a shard group and replicates them (HSDP): the sync of each micro-batch is
+     * the shard group's parameter all-gathers (forward and backward) and gradient reduce-scatter, one per layer, and each
+     * shard's all-reduce over the replicas, priced by the plan's function (derive/estimate HybridSync). The fact's link,
+     * rate, NICs, seconds and estimate are then the replicas' link and the whole sync's. Called by the derive stage before
+     * the fact is added.
+     */
+    public AllReduceFact hybrid(long shardRanks, long replicas, double units, Link shardLink, int shardGeneration, double shardBytesPerSecond,
+                                double shardSentBytes, double replicaSentBytes, double shardGradientBytes, double shardSeconds,
+                                double replicaSeconds, double shardEstimatedSeconds, double replicaEstimatedSeconds) {
+        this.hybrid = true; this.shardRanks = shardRanks; this.replicas = replicas; this.units = units; this.shardLink = shardLink;
+        this.shardGeneration = shardGeneration; this.shardBytesPerSecond = shardBytesPerSecond; this.shardSentBytes = shardSentBytes;
+        this.replicaSentBytes = replicaSentBytes; this.shardGradientBytes = shardGradientBytes; this.shardSeconds = shardSeconds;
+        this.replicaSeconds = replicaSeconds; this.shardEstimatedSeconds = shardEstimatedSeconds;
+        this.replicaEstimatedSeconds = replicaEstimatedSeconds;
+        return this;
+    }
+    /** Hybrid sharding (HSDP): the states shard over a shard group of dp and the gradients are all-reduced over the replicas. */
+    public boolean isHybrid() { return hybrid; }
+    /** HSDP: the data-parallel ranks of one shard group (without cp). */
+    public long getShardRanks() { return shardRanks; }
+    /** HSDP: the shard group's ranks with its context-parallel ranks, shardRanks × cp. */
+    public long getShardGroupRanks() { return shardRanks * Math.max(1, cp); }
+    /** HSDP: the replicas, dp ÷ shardRanks. */
+    public long getReplicas() { return replicas; }
+    /** HSDP: the collectives of each kind per micro-batch, one per FSDP unit (a layer). */
+    public double getUnits() { return units; }
+    /** HSDP: the link the shard group's collectives cross (the fact's {@link #getLink} is the replicas'). */
+    public Link getShardLink() { return shardLink; }
+    /** HSDP: its NVLink or PCIe generation (0 for the network). */
+    public int getShardGeneration() { return shardGeneration; }
+    /** HSDP: the shard group's line rate per direction. */
+    public double getShardBytesPerSecond() { return shardBytesPerSecond; }
+    /** HSDP: bytes each GPU sends in the shard group per micro-batch (the all-gathers and the reduce-scatter). */
+    public double getShardSentBytes() { return shardSentBytes; }
+    /** HSDP: bytes each GPU sends over the replicas per micro-batch. */
+    public double getReplicaSentBytes() { return replicaSentBytes; }
+    /** HSDP: the gradients of one shard, S ÷ the shard group's ranks: what the replicas all-reduce. */
+    public double getShardGradientBytes() { return shardGradientBytes; }
+    /** HSDP: the shard group's seconds at line rate, without NCCL's latency. */
+    public double getShardSeconds() { return shardSeconds; }
+    /** HSDP: the replicas' seconds at line rate, without NCCL's latency. */
+    public double getReplicaSeconds() { return replicaSeconds; }
+    /** HSDP: the shard group's seconds as the plan prices them (bus bandwidth, NCCL's latency once per collective). */
+    public double getShardEstimatedSeconds() { return shardEstimatedSeconds; }
+    /** HSDP: the replicas' seconds as the plan prices them. */
+    public double getReplicaEstimatedSeconds() { return replicaEstimatedSeconds; }
+
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/allreduce"; }
 

@@ -82,6 +82,9 @@ public final class Linter {
         return this;
     }
 
+    /** The configuration's {@code plan:} efficiencies, which the plan and check's estimates price the jobs with. */
+    public Map<String, Double> planEfficiencies() { return planEfficiencies; }
+
     /** {@link #configure(Config, ProjectPaths)} for files named relative to the working folder. */
     public Linter configure(Config config) {
         return configure(config, ProjectPaths.here());

@@ -52,9 +52,10 @@ public final class LayoutFixes {
      * @param facts    the derived facts of that run (the jobs the findings are about)
      * @param texts    the texts linted, by display path (the edits are placed in them)
      * @param settings the configuration's fix settings
+     * @param overrides the configuration's {@code plan:} efficiencies: the plan behind the fix prices with them, as `gpulint plan`
      */
     public static LintResult apply(List<JobEstimate> estimates, List<Object> facts, LintResult result, Map<String, String> texts, Catalog catalog,
-                                   RuleCatalog rules, FixSettings settings) {
+                                   RuleCatalog rules, FixSettings settings, Map<String, Double> overrides) {
         boolean any = false;
         for (Finding f : result.findings()) if (wanted(f, rules)) any = true;
         if (!any) return result;
@@ -69,7 +70,7 @@ public final class LayoutFixes {
                 continue;
             }
             String key = job.getFile() + "\u0000" + job.getName() + "\u0000" + f.ruleId();
-            Optional<Fix> fix = byJob.computeIfAbsent(key, k -> fix(estimates, facts, result, catalog, rules, job, f.ruleId(), plans));
+            Optional<Fix> fix = byJob.computeIfAbsent(key, k -> fix(estimates, facts, result, catalog, rules, job, f.ruleId(), plans, overrides));
             if (fix.isEmpty()) {
                 out.add(f);
                 continue;
@@ -106,10 +107,10 @@ public final class LayoutFixes {
 
     /** The fix of one job: the edits to its best layout, or empty when there is none or a size is not a plain number. */
     static Optional<Fix> fix(List<JobEstimate> estimates, List<Object> facts, LintResult result, Catalog catalog, RuleCatalog rules, JobFact job, String ruleId,
-                             Map<String, Best> plans) {
+                             Map<String, Best> plans, Map<String, Double> overrides) {
         Best planned = plans.computeIfAbsent(job.getFile() + "\u0000" + job.getName(), k -> {
             double[] t = {0};
-            return new Best(best(estimates, facts, result, catalog, job.getName(), t), t[0]);
+            return new Best(best(estimates, facts, result, catalog, job.getName(), t, overrides), t[0]);
         });
         Optional<Candidate> best = planned.candidate();
         double[] tokens = {planned.tokens()};
@@ -151,9 +152,11 @@ public final class LayoutFixes {
      * first candidate may also choose another optimizer sharding, recomputation, micro batch or sequence parallelism,
      * which a fix of the sizes would not write, so such a candidate's validity would not hold for the fixed file.
      */
-    static Optional<Candidate> best(List<JobEstimate> estimates, List<Object> facts, LintResult result, Catalog catalog, String job, double[] tokens) {
-        // the plan's own search, without its advice for an infeasible job: a fix needs a valid candidate, not more GPUs
-        Planner.Outcome o = Planner.plan(estimates, facts, result, catalog, job, 0, 0, Map.of(), false);
+    static Optional<Candidate> best(List<JobEstimate> estimates, List<Object> facts, LintResult result, Catalog catalog, String job, double[] tokens,
+                                    Map<String, Double> overrides) {
+        // the plan's own search, without its advice for an infeasible job: a fix needs a valid candidate, not more GPUs; priced
+        // with the nccl-tests runs among the facts and the plan: efficiencies, as `gpulint plan` prices it
+        Planner.Outcome o = Planner.plan(estimates, facts, result, catalog, job, 0, 0, overrides, false);
         if (o.plan() == null || o.plan().current().estimate() == null || o.plan().ranking() == null
                 || o.plan().ranking().search() == null) return Optional.empty();
         Layout now = o.plan().current().estimate().layout();

@@ -12,6 +12,7 @@ import dev.gpulint.lint.Linter;
 import dev.gpulint.read.SourceFile;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,7 @@ class RuleFixesTest {
     }
 
     private static LintResult fixed(Run r, FixSettings settings) {
-        return RuleFixes.apply(List.of(), r.derived(), r.bare(), SourceFile.texts(List.of(r.file()), Set.of()), r.linter().rules(), settings);
+        return RuleFixes.apply(List.of(), r.derived(), r.bare(), SourceFile.texts(List.of(r.file()), Set.of()), r.linter().rules(), settings, Map.of());
     }
 
     @Test

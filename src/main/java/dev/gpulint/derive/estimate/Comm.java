@@ -43,9 +43,17 @@ final class Comm {
      */
     double collective(ParallelDim dim, RankGroup g, double count, double bytes, Collective c, String what) {
         if (g.n() <= 1 || count <= 0) return 0;
+        return count * priced(dim, g, count, bytes, c, what).seconds();
+    }
+
+    /**
+     * {@link #collective} as its price, for a caller that prices several collectives as one quantity ({@link HybridSync}): the
+     * group has more than one rank and the count is above 0.
+     */
+    CollectiveCost priced(ParallelDim dim, RankGroup g, double count, double bytes, Collective c, String what) {
         CollectiveCost k = apart(dim, g, count, bytes, c, what);
         tiers.put(dim, k.tier());
-        return count * k.seconds();
+        return k;
     }
 
     /**

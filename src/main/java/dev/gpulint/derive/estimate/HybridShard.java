@@ -8,7 +8,8 @@ import dev.gpulint.spec.ParallelDim;
  * ({@link Layout#shardRanks} · cp ranks, the inner mesh dimension: consecutive data-parallel ranks, so inside a node
  * when it fits); the parameters are all-gathered forward and backward and the gradients reduce-scattered within it, and
  * each shard's reduced gradients are then all-reduced over the {@link Layout#replicas} (the outer mesh dimension:
- * across nodes). Every collective is priced by {@link CollectiveCost} through {@link Comm}, on the tier its group runs on.
+ * across nodes). Every collective is priced by {@link CollectiveCost} through {@link Comm}, on the tier its group runs on,
+ * by {@link HybridSync}, the function NET003 prices the same job's sync with.
  */
 final class HybridShard {
     private HybridShard() {}
@@ -27,16 +28,8 @@ final class HybridShard {
      *                  NCCL's latency once
      */
     static double perMicroBatch(Comm c, Layout l, RankGroup dpCp, long dpStride, double params, double gatherBytes, double gradBytes, double units) {
-        long shard = (long) l.shardRanks() * l.cp();
-        RankGroup shardGroup = dpCp.prefix(shard);
-        // the replicas are dpStride · shard ranks apart: the shard group lies inside each replica, its cp and shard ranks
-        // together (the mesh's dp_shard_cp)
-        double inside = c.collective(ParallelDim.DP, shardGroup, 2 * units, gatherBytes / units, Collective.ALL_GATHER,
-                "parameter all-gathers forward and backward, one per layer, within the shard group")
-                + c.collective(ParallelDim.DP, shardGroup, units, params * gradBytes / units, Collective.REDUCE_SCATTER,
-                "gradient reduce-scatter, one per layer, within the shard group");
-        double across = c.collective(ParallelDim.DP, l.replicas(), dpStride * l.shardRanks(), units, params / shard * gradBytes / units,
-                Collective.ALL_REDUCE, "gradient all-reduce, one per layer, of each shard over the replicas");
-        return inside + across;
+        // one home with NET003's figure for the job: HybridSync prices the shard group's and the replicas' collectives
+        return HybridSync.price((k, g, count, bytes, what) -> c.priced(ParallelDim.DP, g, count, bytes, k, what), dpCp,
+                l.shardRanks(), l.cp(), l.replicas(), dpStride, params, gatherBytes, gradBytes, units).seconds();
     }
 }

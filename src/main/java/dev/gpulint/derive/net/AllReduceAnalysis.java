@@ -7,8 +7,10 @@ import dev.gpulint.derive.estimate.CollectiveCost;
 import dev.gpulint.derive.estimate.Efficiency;
 import dev.gpulint.derive.estimate.GradientReduce;
 import dev.gpulint.derive.estimate.Hardwares;
+import dev.gpulint.derive.estimate.HybridSync;
 import dev.gpulint.derive.estimate.Links;
 import dev.gpulint.derive.estimate.RankGroup;
+import dev.gpulint.derive.estimate.StateShards;
 import dev.gpulint.derive.estimate.Tier;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.par.Placement;
@@ -55,42 +57,80 @@ public final class AllReduceAnalysis {
         GradientReduce grads = GradientReduce.of(j, zero);
         int bytesPerGrad = (int) grads.bytes();
         double size = params / ((double) r.tp() * r.pp()) * bytesPerGrad;
-        double volumeFactor = zero >= 3 ? 1.5 : 1;
+        // hybrid sharding (HSDP): the shard group's gathers and reduce-scatters and the replicas' all-reduce, priced by the
+        // plan's function (HybridSync), not the whole dp·cp group at ZeRO-3's 1.5
+        long dp = r.dpEffective();
+        long shardRanks = zero >= 3 ? StateShards.shardRanks(r, dp) : dp;
+        boolean hybrid = shardRanks < dp;
+        double volumeFactor = zero >= 3 && !hybrid ? 1.5 : 1;
 
         // the job's ranks fill its nodes and racks in order, as the plan's (Estimator: Hardware.forJob)
         Links links = Links.of(catalog, gpu, g, gpn).forJob(gpus);
-        CollectiveCost line = CollectiveCost.price(links, null, Map.of(), Collective.ALL_REDUCE, group, size);
-        if (line.tier() == Tier.NETWORK && links.transport() == Links.Transport.ASSUMED) return;    // NET003 prices declared NICs only
         Efficiency eff = Hardwares.efficiency(catalog, gpu, overrides).orElse(null);
-        CollectiveCost est = eff == null ? null : CollectiveCost.price(links, eff, measured, Collective.ALL_REDUCE, group, size);
-        AllReduceFact.Link link = switch (line.tier()) {
-            case NVLINK -> links.infinityFabric() ? AllReduceFact.Link.INFINITY_FABRIC : AllReduceFact.Link.NVLINK;
-            case PCIE -> AllReduceFact.Link.PCIE;
-            case NETWORK -> AllReduceFact.Link.NETWORK;
-        };
-        int generation = switch (line.tier()) { case NVLINK -> links.nvlinkGeneration(); case PCIE -> links.pcieGeneration(); default -> 0; };
+        HybridSync hsLine = null, hsEst = null;
+        CollectiveCost line, est;
+        if (hybrid) {
+            long stride = HybridSync.dpStride(r.tp(), r.cp(), dp, r.pp(), r.order());
+            Specs.Model mo = j.model();
+            double units = HybridSync.units(mo.layers() == null ? 0 : mo.layers().value(), r.pp());
+            double gather = size / bytesPerGrad * HybridSync.GATHER_BYTES;
+            hsLine = HybridSync.price((c, gr, count, bytes, what) -> CollectiveCost.price(links, null, Map.of(), c, gr, bytes), group,
+                    shardRanks, r.cp(), dp / shardRanks, stride, size / bytesPerGrad, gather, bytesPerGrad, units);
+            if (eff != null) hsEst = HybridSync.price((c, gr, count, bytes, what) -> CollectiveCost.price(links, eff, measured, c, gr, bytes),
+                    group, shardRanks, r.cp(), dp / shardRanks, stride, size / bytesPerGrad, gather, bytesPerGrad, units);
+            // the replicas' all-reduce names the link the message words as the job's (its NICs when it leaves the node)
+            line = hsLine.allReduce();
+            est = hsEst == null ? null : hsEst.allReduce();
+            if (links.transport() == Links.Transport.ASSUMED && hsLine.reduceScatter().tier() == Tier.NETWORK) return;
+        } else {
+            line = CollectiveCost.price(links, null, Map.of(), Collective.ALL_REDUCE, group, size);
+            est = eff == null ? null : CollectiveCost.price(links, eff, measured, Collective.ALL_REDUCE, group, size);
+        }
+        if (line.tier() == Tier.NETWORK && links.transport() == Links.Transport.ASSUMED) return;    // NET003 prices declared NICs only
+        AllReduceFact.Link link = linkOf(line.tier(), links);
+        int generation = generation(line.tier(), links);
         boolean network = line.tier() == Tier.NETWORK;
         Specs.Pcie pc = g.spec().pcie();
         long lanes = pc != null && pc.lanes() != null && pc.lanes().value() > 0 ? pc.lanes().value() : 16;
         // NET003 states a bandwidth floor, the gradient's bytes over the link: NCCL's latency (NcclLatency), which the plan's
         // bucketed estimate pays per collective, is left out of this one all-reduce of the whole gradient
-        double seconds = (line.idealSeconds() - line.latency()) * volumeFactor;
+        double seconds = hybrid ? hsLine.shardLineSeconds() + hsLine.replicaLineSeconds() : (line.idealSeconds() - line.latency()) * volumeFactor;
         Specs.Parallelism p = j.parallelism();
         Span dpSpan = p == null || p.dp() == null ? null : p.dp().span();
         Span parSpan = p == null ? null : p.keySpan();
         AllReduceFact fact = new AllReduceFact(r.name(), j.file(), params, r.tp(), r.pp(), bytesPerGrad, dtype, size, n, volumeFactor,
-                line.bytesPerRank() * volumeFactor, link, generation, line.lineRate(), network ? links.nics() : 0,
+                hybrid ? hsLine.shardSentBytes() + hsLine.replicaSentBytes() : line.bytesPerRank() * volumeFactor, link, generation, line.lineRate(), network ? links.nics() : 0,
                 network ? links.nicName() : null, network ? Math.max(1, gpn / line.local()) : 1, g.name(), seconds,
                 j.stepTime() == null ? 0 : j.stepTime().value(),
                 dpSpan != null ? dpSpan : parSpan != null ? parSpan : j.model().parameters().span(), network ? links.nicSpan() : null)
                 .pcieCap(network ? links.nicPerGpu() * line.local() : 0, network && links.hostLinked() ? links.pciePerDirection() * line.local() : 0,
                         network ? links.pcieGeneration() : 0, lanes, network ? line.local() : 0)
-                .estimate(grads.why(), est == null ? 0 : est.bandwidthSeconds() * volumeFactor, est == null ? 0 : est.efficiency(),
-                        links.transport() == Links.Transport.TCP && network);
-        if (est != null && est.measured()) fact.measured();
+                .estimate(grads.why(), est == null ? 0 : hybrid ? hsEst.seconds() : est.bandwidthSeconds() * volumeFactor,
+                        est == null ? 0 : est.efficiency(), links.transport() == Links.Transport.TCP && network);
+        if (est != null && (est.measured() || hybrid && hsEst.reduceScatter().measured())) fact.measured();
+        if (hybrid) {
+            // the shard group's link and the replicas': each group on the tier its widest span reaches, as the plan's
+            CollectiveCost in = hsLine.reduceScatter();
+            fact.hybrid(shardRanks, dp / shardRanks, hsLine.units(), linkOf(in.tier(), links), generation(in.tier(), links), in.lineRate(),
+                    hsLine.shardSentBytes(), hsLine.replicaSentBytes(), size / (shardRanks * Math.max(1, r.cp())),
+                    hsLine.shardLineSeconds(), hsLine.replicaLineSeconds(),
+                    hsEst == null ? 0 : hsEst.shardSeconds(), hsEst == null ? 0 : hsEst.replicaSeconds());
+        }
         // a NIC speed UNIT001 calls 8x off is priced as the port speed it most likely means (Links), and NET003 says so
         fact.group(r.dpEffective(), r.cp());
         if (network && links.misread() != null) fact.misread(links.misread().written(), links.misread().meant(), links.misread().label());
         out.add(fact);
+    }
+
+    private static AllReduceFact.Link linkOf(Tier t, Links links) {
+        return switch (t) {
+            case NVLINK -> links.infinityFabric() ? AllReduceFact.Link.INFINITY_FABRIC : AllReduceFact.Link.NVLINK;
+            case PCIE -> AllReduceFact.Link.PCIE;
+            case NETWORK -> AllReduceFact.Link.NETWORK;
+        };
+    }
+
+    private static int generation(Tier t, Links links) {
+        return switch (t) { case NVLINK -> links.nvlinkGeneration(); case PCIE -> links.pcieGeneration(); default -> 0; };
     }
 }

@@ -1,0 +1,135 @@
+package dev.gpulint.derive.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.derive.Fixture;
+import dev.gpulint.facts.AllReduceFact;
+import dev.gpulint.testing.PlanCli;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One quantity, one home, under hybrid sharding (HSDP): NET003's figure for the data-parallel sync of an HSDP job
+ * (AllReduceFact) is the plan's (`gpulint plan`'s {@code comm_s.dp}, one micro-batch's here: global batch = dp × micro
+ * batch), both from derive.estimate.HybridSync: the shard group's all-gathers and reduce-scatter on its tier, each
+ * shard's all-reduce over the replicas on theirs, not the whole dp·cp group at ZeRO-3's 1.5.
+ */
+class HybridSyncCheckAndPlanTest {
+
+    private static final String LLAMA3_8B = "dtype: bf16, layers: 32, hidden_size: 4096, attention_heads: 32, kv_heads: 8,"
+            + " ffn_hidden_size: 14336, vocab_size: 128256, gated_mlp: true, tied_embeddings: false, seq_length: 8192";
+
+    /** Two nodes of 8 H100 (NVSwitch, 8 × 400 Gb/s NICs), job {@code j} on both, one micro-batch a step. */
+    private static String manifest(String model, String parallelism, int globalBatch) {
+        return "kind: cluster\nname: c\nnode_groups:\n  - { name: g, count: 2, gpu: { model: H100-SXM5-80GB, count: 8 },"
+                + " nvlink: { switch: true }, nics: [ { model: ConnectX-7, count: 8, speed: 400 Gb/s } ] }\n---\n"
+                + "kind: training_job\nname: j\ncluster: c\nnodes: 2\nmodel: { " + model + " }\n"
+                + "parallelism: { " + parallelism + " }\noptimizer: { zero_stage: 3 }\nbatch: { micro_batch_size: 1, global_batch_size: "
+                + globalBatch + " }\nstep_time: 0.5 s\n";
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> planJson(Path dir, String name, String text) {
+        return PlanCli.in(dir).file(name, text).planJson("--top", "1").json();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> time(Map<String, Object> doc) {
+        return (Map<String, Object>) ((Map<String, Object>) doc.get("current")).get("time");
+    }
+
+    /** The stage's parameters the plan counts from the shape, so NET003's stated parameters are the plan's. */
+    @SuppressWarnings("unchecked")
+    private static long planParameters(Path dir, String parallelism, int globalBatch) {
+        Map<String, Object> current = (Map<String, Object>) planJson(dir, "count.yaml",
+                manifest("parameters: 1B, " + LLAMA3_8B, parallelism, globalBatch)).get("current");
+        List<Map<String, Object>> stages = (List<Map<String, Object>>) ((Map<String, Object>) current.get("memory")).get("stages");
+        return Math.round(((Number) stages.get(0).get("parameters")).doubleValue());
+    }
+
+    /** The plan's collectives table of the replicas' all-reduce. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> replicasTable(Map<String, Object> doc, int replicas) {
+        List<Map<String, Object>> tables = (List<Map<String, Object>>) doc.get("collectives");
+        Map<String, Object> t = tables.stream()
+                .filter(x -> ("data-parallel gradient all-reduce over the " + replicas + " replicas").equals(x.get("what")))
+                .findFirst().orElseThrow(() -> new AssertionError(tables.toString()));
+        assertEquals(replicas, ((Number) t.get("ranks")).intValue());
+        return t;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> placed(Map<String, Object> table) {
+        return ((List<Map<String, Object>>) table.get("tiers")).stream().filter(r -> Boolean.TRUE.equals(r.get("as_placed"))).findFirst().orElseThrow();
+    }
+
+    private static AllReduceFact fact(String text) {
+        Fixture f = Fixture.of(text);
+        List<AllReduceFact> facts = f.jobFacts(AllReduceFact.class, (j, out) -> AllReduceAnalysis.job(j, f.catalog(), Map.of(), Map.of(), out));
+        assertEquals(1, facts.size());
+        return facts.get(0);
+    }
+
+    private static double n(Map<String, Object> m, String key) {
+        return ((Number) m.get(key)).doubleValue();
+    }
+
+    @Test
+    void theShardGroupOnNvlinkAndTheReplicasAcrossNodesGiveCheckThePlansSeconds(@TempDir Path dir) {
+        // dp 16 as 2 replicas of a shard group of 8: the group fills a node (NVLink), the replicas are a node apart
+        String layout = "tp: 1, dp: 16, dp_shard: 8";
+        long parameters = planParameters(dir, layout, 16);
+        String text = manifest("parameters: " + parameters + ", " + LLAMA3_8B, layout, 16);
+        Map<String, Object> doc = planJson(dir, "j.yaml", text);
+        AllReduceFact check = fact(text);
+
+        assertTrue(check.isHybrid());
+        assertEquals(8, check.getShardGroupRanks());
+        assertEquals(2, check.getReplicas());
+        assertEquals(16, check.getRanks());
+        assertEquals(1, check.getVolumeFactor(), "not ZeRO-3's 1.5 over all 16");
+        assertEquals(32, check.getUnits(), "one FSDP unit per layer");
+        assertEquals(AllReduceFact.Link.NVLINK, check.getShardLink());
+        assertEquals(AllReduceFact.Link.NETWORK, check.getLink(), "the replicas' all-reduce leaves the node");
+        assertEquals("network", ((Map<?, ?>) time(doc).get("tiers")).get("dp"), "the plan's dp tier is the replicas'");
+        Map<String, Object> table = replicasTable(doc, 2);
+        Map<String, Object> row = placed(table);
+        assertEquals("network", row.get("tier"));
+        assertEquals(n(row, "line_rate_bytes_per_s"), check.getLinkBytesPerSecond(), 1);
+        assertEquals(n(table, "bytes"), check.getShardGradientBytes(), 1, "each shard's gradients, S ÷ 8");
+        double planDp = n(PlanCli.map(time(doc).get("comm_s")), "dp");
+        assertEquals(planDp, check.getEstimatedSeconds(), planDp * 1e-3, "one micro-batch: the plan's comm_s.dp is NET003's estimate");
+        assertEquals(check.getEstimatedSeconds(), check.getShardEstimatedSeconds() + check.getReplicaEstimatedSeconds(), 1e-12);
+        assertTrue(check.getSeconds() < check.getEstimatedSeconds(), "line rate without NCCL's latency is the floor");
+    }
+
+    @Test
+    void contextParallelRanksJoinTheShardGroupInBoth(@TempDir Path dir) {
+        // cp 2, dp 8 as 2 replicas × 4 shards: the shard group is 4 × 2 = 8 ranks (one node), the replicas 8 ranks apart
+        String layout = "tp: 1, cp: 2, dp: 8, dp_shard: 4";
+        long parameters = planParameters(dir, layout, 8);
+        String text = manifest("parameters: " + parameters + ", " + LLAMA3_8B, layout, 8);
+        Map<String, Object> doc = planJson(dir, "j.yaml", text);
+        AllReduceFact check = fact(text);
+
+        assertEquals(8, check.getShardGroupRanks(), "dp_shard 4 × cp 2");
+        assertEquals(2, check.getReplicas());
+        assertEquals(AllReduceFact.Link.NVLINK, check.getShardLink());
+        assertEquals(AllReduceFact.Link.NETWORK, check.getLink());
+        assertEquals(check.getGradientBytes() / 8, check.getShardGradientBytes(), 1);
+        double planDp = n(PlanCli.map(time(doc).get("comm_s")), "dp");
+        assertEquals(planDp, check.getEstimatedSeconds(), planDp * 1e-3);
+    }
+
+    @Test
+    void withoutAShardGroupZero3KeepsTheWholeGroupAtOneAndAHalf(@TempDir Path dir) {
+        AllReduceFact check = fact(manifest("parameters: 8B, " + LLAMA3_8B, "tp: 1, dp: 16", 16));
+        assertTrue(!check.isHybrid());
+        assertEquals(1.5, check.getVolumeFactor());
+        assertEquals(16, check.getRanks());
+    }
+}

@@ -7,13 +7,17 @@ import dev.gpulint.core.Span;
  * activations per GPU against the GPU's memory (MEM003). Only for jobs that state their model's shape.
  */
 public final class StageMemoryFact {
-    private final String jobName, file, gpu, layout, recompute, aspect;
+    private final String jobName, file, gpu, recompute, aspect;
+    // words for a finding only (no rule condition reads it): made when a template asks, not for each of the plan's ~63,000
+    // checked layouts, whose findings are not worded
+    private final java.util.function.Supplier<String> layout;
     private final int stage, stages;
     private final double weights, gradients, optimizer, activations, capacity;
     private final Span span;
 
-    public StageMemoryFact(String jobName, String file, String gpu, String layout, String recompute, int stage, int stages,
-                           double weights, double gradients, double optimizer, double activations, double capacity, Span span) {
+    public StageMemoryFact(String jobName, String file, String gpu, java.util.function.Supplier<String> layout, String recompute,
+                           int stage, int stages, double weights, double gradients, double optimizer, double activations,
+                           double capacity, Span span) {
         this(jobName, file, gpu, layout, recompute, stage, stages, weights, gradients, optimizer, activations, capacity, span,
                 "stage-memory");
     }
@@ -22,9 +26,9 @@ public final class StageMemoryFact {
      * With the identity's aspect named: `gpulint plan` checks one layout's memory per recompute choice, several facts
      * for one candidate job ("stage-memory/full"), and tells their findings apart by it.
      */
-    public StageMemoryFact(String jobName, String file, String gpu, String layout, String recompute, int stage, int stages,
-                           double weights, double gradients, double optimizer, double activations, double capacity, Span span,
-                           String aspect) {
+    public StageMemoryFact(String jobName, String file, String gpu, java.util.function.Supplier<String> layout, String recompute,
+                           int stage, int stages, double weights, double gradients, double optimizer, double activations,
+                           double capacity, Span span, String aspect) {
         this.aspect = aspect;
         this.jobName = jobName; this.file = file; this.gpu = gpu; this.layout = layout; this.recompute = recompute;
         this.stage = stage; this.stages = stages; this.weights = weights; this.gradients = gradients; this.optimizer = optimizer;
@@ -62,7 +66,7 @@ public final class StageMemoryFact {
     /** The GPU's catalog name. */
     public String getGpu() { return gpu; }
     /** The layout's sizes as texts name them ("tp 8, pp 2, dp 4"). */
-    public String getLayout() { return layout; }
+    public String getLayout() { return layout.get(); }
     /** none, selective or full. */
     public String getRecompute() { return recompute; }
     /** The fullest stage (0 = first). */

@@ -2,6 +2,7 @@ package dev.gpulint.facts;
 
 import dev.gpulint.core.Span;
 import dev.gpulint.spec.DomainKind;
+import java.util.function.Supplier;
 
 /**
  * Where a job's tensor-parallel groups land under its rank order (PAR002, PAR003): the first group
@@ -9,7 +10,10 @@ import dev.gpulint.spec.DomainKind;
  * and the node group's NVLink domain and PCIe link. One fact per job with tp &gt; 1 on a known node group.
  */
 public final class TpPlacementFact {
-    private final String jobName, file, ranks, places, order, gpuName, groupName, clusterName;
+    private final String jobName, file, order, gpuName, groupName, clusterName;
+    // words for a finding only (no rule condition reads them): made when a template asks, not for each of the plan's
+    // candidate jobs whose tp group crosses a domain (their findings are not worded)
+    private final Supplier<String> ranks, places;
     private final long tp, domainSize, declaredDomainSize, stride, groupGpusPerNode;
     private final DomainKind domainKind;
     private final int domainsSpanned, pcieGeneration;
@@ -17,7 +21,7 @@ public final class TpPlacementFact {
     private final Span tpSpan, domainSpan;
 
     public TpPlacementFact(String jobName, String file, long tp, Span tpSpan, long stride, String order, int domainsSpanned,
-                           String ranks, String places, DomainKind domainKind, long domainSize, long declaredDomainSize,
+                           Supplier<String> ranks, Supplier<String> places, DomainKind domainKind, long domainSize, long declaredDomainSize,
                            Span domainSpan, String groupName, String clusterName, long groupGpusPerNode, String gpuName,
                            int pcieGeneration, double pcieBytesPerSecond) {
         this.jobName = jobName; this.file = file; this.tp = tp; this.tpSpan = tpSpan; this.stride = stride; this.order = order;
@@ -42,9 +46,9 @@ public final class TpPlacementFact {
     /** NVLink domains the first crossing TP group spans; 0 when every group stays inside one. */
     public int getDomainsSpanned() { return domainsSpanned; }
     /** That group's ranks: "0-15", "6-8", "0,2,4,6"; null when no group crosses. */
-    public String getRanks() { return ranks; }
+    public String getRanks() { return ranks == null ? null : ranks.get(); }
     /** Where they sit: "dgx-0 (0-7) and dgx-1 (8-15)"; null when no group crosses. */
-    public String getPlaces() { return places; }
+    public String getPlaces() { return places == null ? null : places.get(); }
     /** What joins the GPUs of one domain: NODE, RACK, BRIDGE, INFINITY_FABRIC or NONE. */
     public DomainKind getDomainKind() { return domainKind; }
     /** GPUs in one NVLink (or Infinity Fabric) domain (1 when there is none). */
@@ -86,6 +90,6 @@ public final class TpPlacementFact {
 
     @Override public String toString() {
         return "TpPlacementFact[" + jobName + ", tp=" + tp + ", domain=" + domainSize + " " + domainKind
-                + ", spanned=" + domainsSpanned + ", ranks=" + ranks + ", places=" + places + "]";
+                + ", spanned=" + domainsSpanned + ", ranks=" + getRanks() + ", places=" + getPlaces() + "]";
     }
 }

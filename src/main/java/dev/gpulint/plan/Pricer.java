@@ -96,9 +96,9 @@ final class Pricer implements CandidateSearch.Pricing {
 
     /**
      * What the memory facts of a layout's recompute choices share: its stages' model states ({@link MemoryModel#states},
-     * which recompute does not change) and its sizes' text, for the layout with its recompute set aside ({@code key}).
+     * which recompute does not change), for the layout with its recompute set aside ({@code key}).
      */
-    private record Shared(Layout key, MemoryModel.States states, String sizes) {}
+    private record Shared(Layout key, MemoryModel.States states) {}
 
     /**
      * The last {@link Shared} each thread made: the search asks for a checked layout's memory facts one recompute choice
@@ -114,8 +114,7 @@ final class Pricer implements CandidateSearch.Pricing {
                 l.recomputeEvery(), l.dpShard());
         Shared s = lastShared.get();
         if (s != null && s.key().equals(key)) return s;
-        s = new Shared(key, MemoryModel.states(shape(l.tp()), l, stateBytes(l.zeroStage(), l.distributedOptimizer()), in.variants()),
-                l.sizes());
+        s = new Shared(key, MemoryModel.states(shape(l.tp()), l, stateBytes(l.zeroStage(), l.distributedOptimizer()), in.variants()));
         lastShared.set(s);
         return s;
     }
@@ -137,7 +136,7 @@ final class Pricer implements CandidateSearch.Pricing {
         if (span == null) return null;
         Shared shared = shared(l);
         MemoryModel.Stage s = MemoryModel.fullest(shape(l.tp()), l, in.variants(), shared.states());
-        StageMemoryFact f = new StageMemoryFact(job, jobFile, in.hardware().gpu(), shared.sizes(), l.recompute().id(), s.stage(), l.pp(),
+        StageMemoryFact f = new StageMemoryFact(job, jobFile, in.hardware().gpu(), l::sizes, l.recompute().id(), s.stage(), l.pp(),
                 s.weights(), s.gradients(), s.optimizer(), s.activations(), usable(), span, aspect);
         return dev.gpulint.derive.estimate.StageMemory.account(f, in.bytes(), l, overridesCatalog);
     }

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 /** MEM002's condition reads {@code statesFit}: it must say what {@code statesShare <= 1} said, the edge and no capacity too. */
 class StageMemoryFactTest {
     private static StageMemoryFact fact(double weights, double gradients, double optimizer, double capacity) {
-        return new StageMemoryFact("j", "c.yaml", "H100-SXM5-80GB", "tp 8, pp 2, dp 1", "none", 0, 2,
+        return new StageMemoryFact("j", "c.yaml", "H100-SXM5-80GB", () -> "tp 8, pp 2, dp 1", "none", 0, 2,
                 weights, gradients, optimizer, 5e9, capacity, null);
     }
 

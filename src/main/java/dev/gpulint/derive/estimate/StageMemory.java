@@ -22,7 +22,7 @@ public final class StageMemory {
         Span at = m.layers() != null ? m.layers().span() : m.hiddenSize() != null ? m.hiddenSize().span() : null;
         if (at == null) return Optional.empty();
         Layout l = x.layout();
-        StageMemoryFact f = new StageMemoryFact(e.job().name(), e.job().spec().file(), x.gpu(), l.sizes(), l.recompute().id(),
+        StageMemoryFact f = new StageMemoryFact(e.job().name(), e.job().spec().file(), x.gpu(), l::sizes, l.recompute().id(),
                 s.stage(), l.pp(), s.weights(), s.gradients(), s.optimizer(), s.activations(), x.capacityBytes(), at);
         return Optional.of(account(f, e.inputs().bytes(), l, GpuMemory.of(e.job().group()).map(GpuMemory::overridesCatalog).orElse(false)));
     }

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /** PAR002/PAR003's analysis: where the job's tensor-parallel groups land under its rank order. */
 public final class TpPlacementAnalysis {
@@ -27,14 +28,18 @@ public final class TpPlacementAnalysis {
                 : Placement.mulSat(Placement.mulSat(tp, j.pp()), Placement.mulSat(j.cp(), Math.max(j.dpEffective(), 1)));
         long stride = Placement.tpStride(j.order(), j.cp(), Math.max(1, j.dpEffective()), j.pp());
         Optional<Placement.Crossing> crossing = Placement.firstCrossingTpGroup(world, gpn, domain, tp, stride);
-        String ranks = null;
-        String places = null;
+        // the group's ranks and places are words of PAR002/PAR003's messages, made only when a finding is worded (the plan
+        // derives this fact for each of its thousands of candidate jobs and words none of their findings)
+        Supplier<String> ranks = null;
+        Supplier<String> places = null;
         int spanned = 0;
         if (crossing.isPresent()) {
             Placement.Crossing c = crossing.get();
-            ranks = Placement.ranks(c.ranks());
+            ranks = () -> Placement.ranks(c.ranks());
             spanned = c.domainCount();
-            places = places(c, g.name(), gpn, g.domainKind());
+            String group = g.name();
+            DomainKind kind = g.domainKind();
+            places = () -> places(c, group, gpn, kind);
         }
         String model = g.spec().gpu() == null || g.spec().gpu().model() == null ? null : g.spec().gpu().model().value();
         int gen = g.gpu() == null ? 0 : g.gpu().pcieGeneration();

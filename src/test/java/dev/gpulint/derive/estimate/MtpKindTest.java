@@ -341,4 +341,26 @@ class MtpKindTest {
         Map<String, Object> time = PlanCli.map(PlanCli.map(cli.planJson().json().get("current")).get("time"));
         assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("embedding_sync_bytes")).longValue(), time.toString());
     }
+
+    @Test
+    void aThreeRankEmbeddingGroupIsPricedOnTheTierOfItsClosingHop() {
+        // tied, "Ett|ttm||L" on one node of 8 at tp 2, pp 4 (pipeline ranks 2 apart): the group is pipeline ranks 0, 1 and 3,
+        // global ranks 0, 2 and 6, all on the node: NCCL's ring 0 → 2 → 6 → 0 runs every hop on NVLink. (Spacing 3 ranks at
+        // the widest gap, 2 pipeline ranks, put them at 0, 4 and 8, past the node: the network.)
+        JobInputs in = EstimateManifest.h100().model(DSV3.replace("tied_embeddings: false", "tied_embeddings: true").formatted("dense_layers: 1,")
+                + ", mtp_layers: 1").parallelism("tp: 2, pp: 4, ep: 1").batch(1, 64).optimizer("distributed: true").recompute("none")
+                .estimate().inputs();
+        Layout l = in.layout().withSplit(PipelineSplit.laidOut(List.of(2L, 3L, 0L, 0L)));
+        assertEquals(1, in.variants().mtp().stage(in.model(), l));
+        Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), in.variants());
+        Term.Collectives three = sync(e);
+        assertEquals(3, three.n());
+        assertEquals("word embedding's gradient all-reduce per step (V·h/tp, first, last and the MTP layers' stage (pipeline rank 1 of 4): the"
+                + " embedding group)", three.what());
+        // V·h ÷ tp 2 fp32 main gradients = 65,536,000 bytes; a ring of 3 moves 2(n − 1)/n = 4/3 of them per rank
+        assertEquals(V * H / 2 * 4, three.cost().bytes(), 1e-6);
+        assertEquals(V * H / 2 * 4 * 4 / 3, three.cost().bytesPerRank(), 1e-6);
+        assertEquals(Tier.NVLINK, three.cost().tier());
+        assertEquals(three.cost().latency() + V * H / 2 * 4 * 4 / 3 / (three.cost().lineRate() * three.cost().efficiency()), three.seconds(), 1e-12);
+    }
 }

@@ -113,12 +113,12 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
 
     /**
      * {@link #price(Links, Efficiency, Map, Collective, RankGroup, double)} of a ring of {@code n} ranks that no RankGroup lays
-     * out, on the tier and NICs of {@code hop}, its widest hop: NCCL's ring moves 2(n − 1)/n of the bytes over every hop at
-     * once, so it runs at its slowest hop's rate (EmbeddingSync's group of the first, the MTP layers' and the last stage: its
-     * closing hop, last to first, spans it all).
+     * out, on the tier and NICs of {@code reach}, a group that reaches as far and shares the NICs as the ring's slowest hop:
+     * NCCL's ring moves 2(n − 1)/n of the bytes over every hop at once, so it runs at that hop's rate (EmbeddingSync's group
+     * of the first, the MTP layers' and the last stage).
      */
-    public static CollectiveCost price(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, RankGroup hop, long n, double s) {
-        CollectiveCost b = bandwidth(k, e, measured, c, hop, n, s);
+    public static CollectiveCost price(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, RankGroup reach, long n, double s) {
+        CollectiveCost b = bandwidth(k, e, measured, c, reach, n, s);
         if ((n <= 1 && c != Collective.SEND) || s <= 0) return b;
         // NCCL counts the nodes of the communicator; a multi-node NVLink domain is one (MNNVL)
         long nodes = b.tier() == Tier.NETWORK ? (n + b.local() - 1) / Math.max(1, b.local()) : 1;

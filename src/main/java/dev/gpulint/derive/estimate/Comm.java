@@ -57,9 +57,9 @@ final class Comm {
         return apart(dim, g, g.n(), count, bytes, c, what);
     }
 
-    /** {@link #apart} over a ring of {@code n} ranks no RankGroup lays out, priced on the tier of its widest hop {@code hop}. */
-    CollectiveCost apart(ParallelDim dim, RankGroup hop, long n, double count, double bytes, Collective c, String what) {
-        CollectiveCost k = hw.price(c, hop, n, bytes);
+    /** {@link #apart} over a ring of {@code n} ranks no RankGroup lays out, priced on the tier and NICs of {@code reach}. */
+    CollectiveCost apart(ParallelDim dim, RankGroup reach, long n, double count, double bytes, Collective c, String what) {
+        CollectiveCost k = hw.price(c, reach, n, bytes);
         traffic.add(new Estimate.Traffic(dim, what, count, k));
         terms.add(new Term.Collectives(dim, count, what, n, k, hw.links(), count * k.seconds()));
         return k;

@@ -81,9 +81,9 @@ public record Hardware(String gpu, double memoryBytes, Map<ModelShape.Dtype, Dou
         return CollectiveCost.price(links, efficiency, measured, c, g, s);
     }
 
-    /** Collective {@code c} of {@code s} bytes per rank over a ring of {@code n} ranks on the tier of its widest hop {@code hop}. */
-    public CollectiveCost price(Collective c, RankGroup hop, long n, double s) {
-        return CollectiveCost.price(links, efficiency, measured, c, hop, n, s);
+    /** Collective {@code c} of {@code s} bytes per rank over a ring of {@code n} ranks on the tier and NICs of {@code reach}. */
+    public CollectiveCost price(Collective c, RankGroup reach, long n, double s) {
+        return CollectiveCost.price(links, efficiency, measured, c, reach, n, s);
     }
 
     /**

@@ -122,7 +122,8 @@ public final class PipelineLayout {
      * Checks the layout against the job as Megatron-Core does (PipelineParallelLayerLayout.__init__ and
      * validate_layer_layout): its stages a multiple of {@code pp}, the embedding first and the loss last, each once,
      * {@code layers} transformer layers (0: not known, not checked) before any MTP layer, and the MTP layers on one stage
-     * (multi_token_prediction.py at 00611e6eeb0b09b5ee074750956855215ddbd67f, get_mtp_num_layers_to_build).
+     * (multi_token_prediction.py at 00611e6eeb0b09b5ee074750956855215ddbd67f, get_mtp_num_layers_to_build), a rank's last
+     * virtual chunk.
      *
      * @return what is wrong, or null
      */
@@ -144,6 +145,17 @@ public final class PipelineLayout {
         if (mtpStages > 1) {
             return "it places MTP layers (m) on " + mtpStages + " stages; Megatron-Core builds them all on one (get_mtp_num_layers_to_build"
                     + " asserts a stage's m count is mtp_num_layers or 0: \"we only support put all of MTP layers on the last pipeline stage\")";
+        }
+        // validate_layer_layout: "Currently we restrict that the MTP should be always in the last virtual pipeline stage of that
+        // rank" (pipeline_parallel_layer_layout.py at 00caa53af30912914981c86f39db123961678bbd; MultiTokenPredictionBlock asserts
+        // is_vp_last_stage): in Megatron's order stage s is chunk s ÷ pp of rank s mod pp
+        for (int s = 0; pp > 0 && s < stages.size() - pp; s++) {
+            if (stages.get(s).mtp() > 0) {
+                return "it places the MTP layers (m) on stage " + s + ", virtual chunk " + (s / pp) + " of pipeline rank " + (s % pp)
+                        + "'s " + (stages.size() / pp) + "; Megatron-Core builds MTP layers only in a rank's last virtual chunk"
+                        + " (validate_layer_layout: \"Currently we restrict that the MTP should be always in the last virtual pipeline"
+                        + " stage of that rank\")";
+            }
         }
         if (layers > 0 && decoderLayers() != layers) {
             return "it places " + decoderLayers() + " transformer layers (t) but the model has " + layers

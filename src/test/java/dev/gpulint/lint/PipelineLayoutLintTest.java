@@ -85,6 +85,20 @@ class PipelineLayoutLintTest {
     }
 
     @Test
+    void mOutsideItsRanksLastVirtualChunkIsSyn002AtTheValue() {
+        // the 61 layers and m on stage 15 (rank 15's first of 2 chunks), then 15 empty stages and the loss: Megatron-Core's
+        // validate_layer_layout builds MTP layers only in a rank's last virtual chunk
+        String layout = "Et*3|(tt|)*14,t*30m|(|)*15,L";
+        List<String> out = lint(SourceFile.of("v3/model_config.yaml", V3.replace("Et*3|(tt|)*29,m|L", layout)));
+        assertEquals(List.of("v3/model_config.yaml:6:37 SYN002 '--pipeline-model-parallel-layout' is '" + layout + "': it places the MTP"
+                + " layers (m) on stage 15, virtual chunk 0 of pipeline rank 15's 2; Megatron-Core builds MTP layers only in a rank's last"
+                + " virtual chunk (validate_layer_layout: \"Currently we restrict that the MTP should be always in the last virtual pipeline"
+                + " stage of that rank\"); the layout is left out of the estimate."), of(out, "SYN002"));
+        // quiet: the recipe's layout, m in rank 14's last chunk (deepSeekV3sLayout... above checks it too)
+        assertEquals(List.of(), of(lint(SourceFile.of("v3/model_config.yaml", V3)), "SYN002"));
+    }
+
+    @Test
     void aLayoutWrittenAsAPlaceholderLeavesTheSplitUnknown() {
         List<String> out = lint(SourceFile.of("v3/model_config.yaml", V3.replace("Et*3|(tt|)*29,m|L", "${PP_LAYOUT}")));
         assertEquals(List.of(), of(out, "SYN002"), out.toString());

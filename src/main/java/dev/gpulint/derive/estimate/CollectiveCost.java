@@ -109,8 +109,17 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
      * node ({@link RankGroup#membersPerUnit}).
      */
     public static CollectiveCost price(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, RankGroup g, double s) {
-        long n = g.n();
-        CollectiveCost b = bandwidth(k, e, measured, c, g, s);
+        return price(k, e, measured, c, g, g.n(), s);
+    }
+
+    /**
+     * {@link #price(Links, Efficiency, Map, Collective, RankGroup, double)} of a ring of {@code n} ranks that no RankGroup lays
+     * out, on the tier and NICs of {@code reach}, a group that reaches as far and shares the NICs as the ring's slowest hop:
+     * NCCL's ring moves 2(n − 1)/n of the bytes over every hop at once, so it runs at that hop's rate (EmbeddingSync's group
+     * of the first, the MTP layers' and the last stage).
+     */
+    public static CollectiveCost price(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, RankGroup reach, long n, double s) {
+        CollectiveCost b = bandwidth(k, e, measured, c, reach, n, s);
         if ((n <= 1 && c != Collective.SEND) || s <= 0) return b;
         // NCCL counts the nodes of the communicator; a multi-node NVLink domain is one (MNNVL)
         long nodes = b.tier() == Tier.NETWORK ? (n + b.local() - 1) / Math.max(1, b.local()) : 1;
@@ -124,8 +133,8 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
                 b.local(), b.remoteBytes(), b.limit(), alpha + b.idealSeconds(), alpha + bw, alpha, a, nodes, nvlink);
     }
 
-    private static CollectiveCost bandwidth(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, RankGroup g, double s) {
-        long gpn = k.gpusPerNode(), n = g.n();
+    private static CollectiveCost bandwidth(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, RankGroup g, long n, double s) {
+        long gpn = k.gpusPerNode();
         Tier t = Tier.of(g, gpn, k.domainSize(), k.scaleUp(), k.jobGpus());
         if ((n <= 1 && c != Collective.SEND) || s <= 0) return none(c, t, s);
         // a group straddling a node or rack boundary shares the NICs of its fewest members on one side (Tier.straddles)

@@ -59,18 +59,24 @@ final class Comm {
     /**
      * {@link #collective} over a group along {@code dim} that is not the dimension's own (the embedding group: each pipeline's
      * first and last stage), its tier left to the dimension's group: the price, its tier for the caller to add its time to.
-     * The strided {@link #collective} is this plus the dimension's tier.
+     * {@link #collective} is this plus the dimension's tier.
      */
-    CollectiveCost apart(ParallelDim dim, long n, long groupStride, double count, double bytes, Collective c, String what) {
-        return apart(dim, RankGroup.strided(n, groupStride), count, bytes, c, what);
+    CollectiveCost apart(ParallelDim dim, RankGroup g, double count, double bytes, Collective c, String what) {
+        return apart(dim, g, g.n(), count, bytes, c, what);
     }
 
-    /** {@link #apart} over a group of several strided parts ({@link RankGroup}). */
-    CollectiveCost apart(ParallelDim dim, RankGroup g, double count, double bytes, Collective c, String what) {
-        CollectiveCost k = hw.price(c, g, bytes);
+    /** {@link #apart} over a ring of {@code n} ranks no RankGroup lays out, priced on the tier and NICs of {@code reach}. */
+    CollectiveCost apart(ParallelDim dim, RankGroup reach, long n, double count, double bytes, Collective c, String what) {
+        CollectiveCost k = hw.price(c, reach, n, bytes);
         traffic.add(new Estimate.Traffic(dim, what, count, k));
-        terms.add(new Term.Collectives(dim, count, what, g.n(), k, hw.links(), count * k.seconds()));
+        terms.add(new Term.Collectives(dim, count, what, n, k, hw.links(), count * k.seconds()));
         return k;
+    }
+
+    /** The tier group {@code g} runs on in this job ({@link Tier#of(RankGroup, long, long, boolean, long)}). */
+    Tier tier(RankGroup g) {
+        Links k = hw.links();
+        return Tier.of(g, k.gpusPerNode(), k.domainSize(), k.scaleUp(), k.jobGpus());
     }
 
     /**

@@ -33,10 +33,22 @@ import static dev.gpulint.spec.ParallelDim.PP;
  * ae3bea951da18fcb56d7480f96438ba346d51e81; later versions raise "Weight tying is not supported with Pipeline Parallel."):
  * no such sync exists to price.
  * <p>
+ * An {@code m} in a later virtual chunk of the first pipeline rank (untied): get_mtp_ranks adds pp_ranks[0], already in the
+ * group, so the group is the first rank alone and _allreduce_embedding_grad skips it ({@code get_pg_size(embd_group) > 1});
+ * that rank holds two embeddings (chunk 0's and the MTP chunk's, {@link MtpLayers#embeddingCopy}, both in the memory) and
+ * all-reduces neither. Megatron-Core's MTP guide says MTP layers cannot sit on the first pipeline rank, but
+ * validate_layer_layout's check ("Currently we restrict that the MTP should not be in the first pp rank") loops over that
+ * rank's chunks before its last only (pipeline_parallel_layer_layout.py at 00caa53af30912914981c86f39db123961678bbd), so
+ * such a layout runs; tied, the group is the first and last stage, the pair.
+ * <p>
  * Price: {@code V·h ÷ tp} main gradients × the gradient width ({@link GradientReduce}: 4 bytes, 2 with
- * --grad-reduce-in-bf16), one all-reduce over the group by {@link CollectiveCost}: its n ranks spaced at the group's widest
- * gap (the pp stride × the most pipeline ranks between two neighbours in the group: a ring is as slow as its slowest hop;
- * exact for a pair), on that group's tier; once per step and behind no compute. No constant of its own.
+ * --grad-reduce-in-bf16), one all-reduce over the group by {@link CollectiveCost}: NCCL's ring moves 2(n − 1)/n of the bytes
+ * over each of its hops at once, so it runs at its slowest hop's rate, and a ring's hops include the one closing it, from
+ * the group's last rank back to its first: the ring of n ranks is priced on the tier and NICs of that hop, the pp stride ×
+ * (last − first) pipeline ranks apart (a pair: its one hop). Three ranks span the first and last stage, the pipeline's own
+ * span whatever the MTP rank between them: in one node or scale-up domain where the pipeline's groups are (the pp
+ * dimension's tier), else across units with one member alone on some unit, at that one NIC's rate (the first-last pair's).
+ * Once per step and behind no compute. No constant of its own.
  */
 public final class EmbeddingSync {
     private EmbeddingSync() {}
@@ -88,14 +100,21 @@ public final class EmbeddingSync {
     }
 
     /**
-     * The sync priced over the embedding group ({@link #group}), its n ranks spaced at its widest gap of {@code ppStride}
-     * strides (its term and traffic added by {@code c}), or null where it does not run.
+     * The sync priced over the embedding group ({@link #group}): a ring of its n ranks on the tier of its closing hop, its first
+     * and last rank {@code ppStride} × (last − first) apart (its term and traffic added by {@code c}), or null where it does
+     * not run.
      */
     static CollectiveCost price(Comm c, ModelShape m, Layout l, MtpLayers mtp, long ppStride, double gradBytes) {
         int[] ranks = group(m, l, mtp);
         if (ranks.length <= 1) return null;
-        int gap = 0;
-        for (int k = 1; k < ranks.length; k++) gap = Math.max(gap, ranks[k] - ranks[k - 1]);
-        return c.apart(PP, ranks.length, ppStride * gap, 1, bytes(m, l, gradBytes), Collective.ALL_REDUCE, what(ranks, l.pp()));
+        RankGroup hop = RankGroup.strided(2, ppStride * (ranks[ranks.length - 1] - ranks[0]));
+        if (ranks.length > 2) {
+            // three ranks: the first and last stage's span is the pipeline's, so the ring sits in one node or scale-up domain
+            // exactly where the pipeline's groups do (they tile blocks of pp × the pp stride); where they do not, the ring's three
+            // members leave one of them alone on some node or domain, its one NIC the ring's rate: the closing hop's, a pair's
+            RankGroup pipeline = RankGroup.strided(l.pp(), ppStride);
+            if (c.tier(pipeline) != Tier.NETWORK) hop = pipeline;
+        }
+        return c.apart(PP, hop, ranks.length, 1, bytes(m, l, gradBytes), Collective.ALL_REDUCE, what(ranks, l.pp()));
     }
 }

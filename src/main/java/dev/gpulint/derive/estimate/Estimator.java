@@ -183,9 +183,12 @@ public final class Estimator {
             // --overlap-moe-expert-parallel-comm: dispatch and combine run behind the other micro-batch's layer compute
             epExp = ms.overlapA2a() ? Math.max(0, epS - moeLayersPerStage * (moe != null ? moe.moeLayerS() : 0)) : epS;
         }
-        // pp: one activation forward and one gradient backward per micro-batch and virtual stage
+        // pp: one activation forward and one gradient backward per micro-batch and virtual stage; after a layout's m off the last
+        // stage, D more hidden states in each send that carries the MTP layers' (MtpLayers.carryingSends)
         double ppBytes = tokens * m.hidden() * ab / (l.sequenceParallel() ? l.tp() : 1);
-        double ppS = l.pp() > 1 ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(), 2.0 * l.virtualPp() * ppBytes, "activation and gradient sends") : 0;
+        int mtpSends = v.mtp().carryingSends(m, l);
+        double ppS = l.pp() > 1 ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(), (2.0 * l.virtualPp() + (double) v.mtp().layers() * mtpSends) * ppBytes,
+                v.mtp().sends(mtpSends)) : 0;
         double ppExp = ppS * (1 - e.ppOverlap());
         double offloadExp = OffloadCost.exposed(m, l, slowest, layerS, hw, terms);
         // [b, s, h] activations sharded on the sequence (torchtitan before its PR #4121): a copy of b·s·h per tp collective

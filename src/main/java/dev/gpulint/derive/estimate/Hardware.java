@@ -81,6 +81,11 @@ public record Hardware(String gpu, double memoryBytes, Map<ModelShape.Dtype, Dou
         return CollectiveCost.price(links, efficiency, measured, c, g, s);
     }
 
+    /** Collective {@code c} of {@code s} bytes per rank over a ring of {@code n} ranks on the tier and NICs of {@code reach}. */
+    public CollectiveCost price(Collective c, RankGroup reach, long n, double s) {
+        return CollectiveCost.price(links, efficiency, measured, c, reach, n, s);
+    }
+
     /**
      * The tensor path GEMMs of precision {@code d} run on: NVFP4 on the GPU's NVFP4 path, else as MXFP8; MXFP8 on its
      * MXFP8 path, else as fp8; fp8 on its fp8 path, else 16-bit (A100 has none: Transformer Engine refuses fp8 there,

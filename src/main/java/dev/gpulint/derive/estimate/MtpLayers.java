@@ -201,6 +201,53 @@ public record MtpLayers(int layers, int blocks, String letters) {
         return !lastChunk || !m.tiedEmbeddings();
     }
 
+    /**
+     * The pipeline sends per micro-batch, on the pipeline rank that makes the most of them, that carry the MTP layers' hidden
+     * states beside the decoder's: 0 unless a layout places the {@code m} off the last virtual stage. Megatron-Core's
+     * MultiTokenPredictionBlock returns the decoder's hidden states and each MTP layer's concatenated on the sequence
+     * ({@code torch.cat(hidden_states_list, dim=0)}: (1 + D)·s rows) and a chunk that is not post_process sends them on as
+     * they are; process_mtp_loss on the post_process rank splits them again ({@code torch.chunk(hidden_states, 1 +
+     * mtp_num_layers, dim=0)}; github.com/NVIDIA/Megatron-LM, megatron/core/transformer/multi_token_prediction.py at
+     * 00611e6eeb0b09b5ee074750956855215ddbd67f). PipelineParallelLayerLayout.validate_layer_layout calls such a layout
+     * mtp_standalone (an m on a rank other than the last: pipeline_parallel_layer_layout.py at
+     * 00caa53af30912914981c86f39db123961678bbd) and the pipeline's p2p then exchanges each tensor's shape before it (a
+     * 24-byte send, not priced). So in Megatron's order of virtual stages, m's stage s and each one after it but the last
+     * send (1 + D)× forward, and each one after s sends the gradient of that input, (1 + D)× too, backward; a rank's sends
+     * are those of its virtual stages (v mod pp).
+     */
+    public int carryingSends(ModelShape m, Layout l) {
+        int s = layoutStage(m, l), pp = l.pp();
+        if (s < 0 || pp <= 1) return 0;
+        int stages = l.split().stages().size(), most = 0;
+        int[] perRank = new int[pp];
+        for (int v = s; v < stages; v++) {
+            int r = v % pp;
+            if (v < stages - 1) perRank[r]++;      // forward: its output, (1 + D)·s rows, to stage v + 1
+            if (v > s) perRank[r]++;               // backward: its input's gradient, the same rows, to stage v − 1
+            most = Math.max(most, perRank[r]);
+        }
+        return most;
+    }
+
+    /** How the pipeline sends' name begins ({@link #sends}). */
+    public static final String SENDS = "activation and gradient sends";
+
+    /**
+     * The pipeline sends' name in the breakdown: {@link #SENDS}, and where {@code carrying} of them carry the MTP layers'
+     * hidden states ({@link #carryingSends}), the term the price adds for them.
+     */
+    public String sends(int carrying) {
+        if (carrying <= 0) return SENDS;
+        return SENDS + " (" + carrying + " of them per micro-batch (1 + D) = " + (1 + layers) + " × b·s·h: the " + layers + " MTP layer"
+                + (layers == 1 ? "'s" : "s'") + " hidden states go down the pipeline with the decoder's after the layout's m, Megatron-Core's"
+                + " standalone MTP stage; sends = (2·vpp + D × " + carrying + ") × b·s·h·bytes)";
+    }
+
+    /** A breakdown line's {@code what} names the pipeline sends with the MTP layers' hidden states in them ({@link #sends}). */
+    public static boolean carries(String what) {
+        return what != null && what.startsWith(SENDS + " (");
+    }
+
     /** The MTP blocks stage {@code i} holds beyond its split's layers: all of them on the last stage, unless the layout places them. */
     public double extraBlocks(ModelShape m, Layout l, int i) {
         if (layers == 0 || i != l.pp() - 1 || inLayout(m, l)) return 0;

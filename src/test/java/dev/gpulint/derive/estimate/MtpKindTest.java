@@ -340,5 +340,110 @@ class MtpKindTest {
                 text.out());
         Map<String, Object> time = PlanCli.map(PlanCli.map(cli.planJson().json().get("current")).get("time"));
         assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("embedding_sync_bytes")).longValue(), time.toString());
+        // the sends from m's stage on carry the MTP layer's hidden states: 2 + 1 × 1 sends' worth of b·s·h·2 ÷ tp 2 (sequence
+        // parallel) = 3 × 2,097,152 = 6,291,456 bytes per micro-batch, in 2 sends
+        assertTrue(text.out().contains("pp " + MtpLayers.SENDS + " (1 of them per micro-batch (1 + D) = 2 × b·s·h: the 1 MTP layer's"
+                + " hidden states go down the pipeline with the decoder's after the layout's m, Megatron-Core's standalone MTP stage; sends"
+                + " = (2·vpp + D × 1) × b·s·h·bytes): 6.3 MB per micro-batch in 2 sends of 3.1 MB over "), text.out());
+        assertEquals(3L * 2048 * 1024 * 2 / 2, ((Number) time.get("pp_sends_bytes")).longValue(), time.toString());
+    }
+
+    private static Term.Sends ppSends(Estimate e) {
+        return e.terms().stream().filter(t -> t instanceof Term.Sends x && x.dim() == ParallelDim.PP).map(Term.Sends.class::cast)
+                .findFirst().orElseThrow();
+    }
+
+    /** b·s·h·2 bytes ÷ tp 2 (sequence parallel, the default with tp > 1): one micro-batch's hidden states per GPU. */
+    private static final double BSH = 2048 * H * 2 / 2;
+
+    @Test
+    void theSendsAfterALayoutsMOffTheLastStageCarryTheMtpLayersHiddenStates() {
+        // "Et|t|ttm|L" on pp 4 (ranks 4 apart, two nodes: the network): MultiTokenPredictionBlock returns the decoder's hidden
+        // states and the MTP layer's concatenated, (1 + D)·s = 2s rows; stage 2 sends them forward to the loss stage and stage 3
+        // their gradient back. Each rank sends 2 per micro-batch (2·vpp); ranks 2 and 3 each have 1 of 2 at 2 × b·s·h:
+        // (2 + 1 × 1) × 2,097,152 = 6,291,456 bytes, in 2 sends of 3,145,728 on average
+        Term.Sends mOnTwo = ppSends(laidOut(false, List.of(1L, 1L, 3L, 0L)));
+        assertEquals(2, mOnTwo.count());
+        assertEquals(3 * BSH, mOnTwo.bytes(), 1e-6);
+        assertEquals(3 * BSH / 2, mOnTwo.cost().bytes(), 1e-6);
+        assertEquals(Tier.NETWORK, mOnTwo.cost().tier());
+        assertEquals(2 * (mOnTwo.cost().latency() + 3 * BSH / 2 / (mOnTwo.cost().lineRate() * mOnTwo.cost().efficiency())), mOnTwo.seconds(),
+                1e-12);
+        assertTrue(MtpLayers.carries(mOnTwo.what()), mOnTwo.what());
+        // quiet: m on the last stage ("Et|t|t|tmL") sends b·s·h as the decoder alone, and so does a job without a layout
+        Term.Sends mOnLast = ppSends(laidOut(false, List.of(1L, 1L, 1L, 2L)));
+        assertEquals(2 * BSH, mOnLast.bytes(), 1e-6);
+        assertEquals(MtpLayers.SENDS, mOnLast.what());
+        JobEstimate plain = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 2, pp: 4, ep: 2")
+                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
+        assertEquals(2 * BSH, ppSends(plain.estimate()).bytes(), 1e-6);
+    }
+
+    @Test
+    void emptyStagesBetweenMAndTheLossPassTheHiddenStatesOnBothWays() {
+        // "Ett|ttm||L" on pp 4: m on stage 1; stage 1 sends 2s rows forward, stage 2 (empty) receives them and sends them on
+        // forward and their gradient back, stage 3 sends the gradient back: rank 2 has 2 of its 2 sends at 2 × b·s·h, the most:
+        // (2 + 1 × 2) × 2,097,152 bytes
+        Estimate e = laidOut(true, List.of(2L, 3L, 0L, 0L));
+        assertEquals(4 * BSH, ppSends(e).bytes(), 1e-6);
+        assertTrue(ppSends(e).what().startsWith(MtpLayers.SENDS + " (2 of them per micro-batch"), ppSends(e).what());
+    }
+
+    @Test
+    void aThreeRankEmbeddingGroupIsPricedOnTheTierOfItsClosingHop() {
+        // tied, "Ett|ttm||L" on one node of 8 at tp 2, pp 4 (pipeline ranks 2 apart): the group is pipeline ranks 0, 1 and 3,
+        // global ranks 0, 2 and 6, all on the node: NCCL's ring 0 → 2 → 6 → 0 runs every hop on NVLink. (Spacing 3 ranks at
+        // the widest gap, 2 pipeline ranks, put them at 0, 4 and 8, past the node: the network.)
+        JobInputs in = EstimateManifest.h100().model(DSV3.replace("tied_embeddings: false", "tied_embeddings: true").formatted("dense_layers: 1,")
+                + ", mtp_layers: 1").parallelism("tp: 2, pp: 4, ep: 1").batch(1, 64).optimizer("distributed: true").recompute("none")
+                .estimate().inputs();
+        Layout l = in.layout().withSplit(PipelineSplit.laidOut(List.of(2L, 3L, 0L, 0L)));
+        assertEquals(1, in.variants().mtp().stage(in.model(), l));
+        Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), in.variants());
+        Term.Collectives three = sync(e);
+        assertEquals(3, three.n());
+        assertEquals("word embedding's gradient all-reduce per step (V·h/tp, first, last and the MTP layers' stage (pipeline rank 1 of 4): the"
+                + " embedding group)", three.what());
+        // V·h ÷ tp 2 fp32 main gradients = 65,536,000 bytes; a ring of 3 moves 2(n − 1)/n = 4/3 of them per rank
+        assertEquals(V * H / 2 * 4, three.cost().bytes(), 1e-6);
+        assertEquals(V * H / 2 * 4 * 4 / 3, three.cost().bytesPerRank(), 1e-6);
+        assertEquals(Tier.NVLINK, three.cost().tier());
+        assertEquals(three.cost().latency() + V * H / 2 * 4 * 4 / 3 / (three.cost().lineRate() * three.cost().efficiency()), three.seconds(), 1e-12);
+    }
+
+    @Test
+    void mInTheFirstRanksLastChunkHoldsTwoEmbeddingsThereAndSyncsNeither() {
+        // "Ett|t|tm|L" on pp 2 × vpp 2 (Megatron's order: rank 0 chunk 0, rank 1 chunk 0, rank 0 chunk 1, rank 1 chunk 1): m in
+        // rank 0's last chunk. Untied: get_mtp_ranks adds pp_ranks[0], so the embedding group is rank 0 alone and
+        // _allreduce_embedding_grad skips it; rank 0 holds chunk 0's embedding and the MTP chunk's, V·h ÷ tp each
+        for (boolean tied : new boolean[] {false, true}) {
+            String model = (tied ? DSV3.replace("tied_embeddings: false", "tied_embeddings: true") : DSV3).formatted("dense_layers: 1,")
+                    + ", mtp_layers: 1";
+            JobInputs in = EstimateManifest.pod(2).model(model).parallelism("tp: 2, pp: 2, virtual_pp: 2, ep: 2").batch(1, 64)
+                    .optimizer("distributed: true").recompute("none").estimate().inputs();
+            Variants v = in.variants();
+            Variants without = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
+                    v.recomputeModules(), v.layerPrecision(), v.gathers(), v.mamba(), v.stepGather(), v.tpLayout(), MtpLayers.NONE);
+            Layout l = in.layout().withSplit(PipelineSplit.laidOut(List.of(2L, 1L, 2L, 0L)));
+            assertEquals(0, v.mtp().stage(in.model(), l));
+            Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
+            Estimate w = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), without);
+            // rank 0: beyond the same blocks without MTP, eh_proj 2h² ÷ tp, its three norms 3h and the MTP chunk's own embedding
+            // V·h ÷ tp beside chunk 0's (gpt_model.py builds one where pre_process or mtp_process, one per chunk), tied or not
+            assertEquals(2 * H * H / 2 + 3 * H + V * H / 2, e.stages().get(0).parameters() - w.stages().get(0).parameters(), 1e-6, "tied " + tied);
+            assertEquals(w.stages().get(1).parameters(), e.stages().get(1).parameters(), 1e-6, "tied " + tied);
+            if (tied) {
+                // tied: the group is the first and last stage (the MTP rank is the first), the pair ranks 0 and 8 apart
+                assertEquals(EmbeddingSync.WHAT, sync(e).what());
+                assertEquals(2, sync(e).n());
+            } else {
+                assertEquals(0, EmbeddingSync.group(in.model(), l, v.mtp()).length);
+                assertNull(sync(e), "untied: the group is rank 0 alone, nothing all-reduced");
+            }
+            // the sends: rank 0's chunk 1 sends 2s rows to rank 1's chunk 1, which sends their gradient back: 1 of each rank's
+            // 2·vpp = 4 sends at 2 × b·s·h: (4 + 1 × 1) × 2,097,152 bytes
+            assertEquals(5 * BSH, ppSends(e).bytes(), 1e-6, "tied " + tied);
+            assertEquals(4, ppSends(e).count());
+        }
     }
 }

@@ -65,7 +65,7 @@ final class LaunchEnvironment {
      * expansion). A name absent is one the script leaves as its environment had it; {@code started} names that
      * environment's variables (a plain NAME=value changes those, and the names the script exported).
      */
-    static Map<String, Shell.Assignment> at(Shell.Script script, int index, java.util.Set<String> started) {
+    static Map<String, Shell.Assignment> at(Shell.Script script, int index, java.util.Set<String> started, Shell.Word stepExport) {
         Map<String, Shell.Assignment> exported = new HashMap<>(), plain = new HashMap<>();
         List<Shell.Command> commands = script.commands();
         // a command in a child shell (bash -c "...") changes the environment of the commands after it in that shell only
@@ -109,8 +109,48 @@ final class LaunchEnvironment {
                 envOptions(words, exported, started);
                 for (Shell.Assignment a : launch.assignments()) if (a.exported() && a.nameSpan().compareTo(env) > 0) exported.put(a.name(), a);
             }
+            srunExport(words, exported, started, stepExport);
         }
         return exported;
+    }
+
+    /**
+     * A command run by srun whose export list has no ALL ({@code srun --export=NONE}, {@code --export=NAME,OTHER=value}) starts
+     * its tasks with none of the script's variables but the names the list passes on (srun(1), --export: "the environment
+     * propagated will only contain the variable EDITOR and nothing else"; SchedMD/slurm doc/man/man1/srun.1, and
+     * https://slurm.schedmd.com/srun.html#OPT_export); a NAME=value of the list is the launcher's own setting
+     * (Launchers.EnvSet, srun --export), read by the callers. With no --export, srun takes SLURM_EXPORT_ENV as the script
+     * exported it before the command, else {@code stepExport}: the batch script's {@code #SBATCH --export}, which its steps
+     * inherit ("To avoid steps inheriting environment export settings (e.g. NONE) from sbatch command, the environment
+     * variable SLURM_EXPORT_ENV should be set to ALL in the job script", https://slurm.schedmd.com/sbatch.html#OPT_export_3).
+     * A list gpulint cannot read changes nothing.
+     */
+    private static void srunExport(List<Shell.Word> words, Map<String, Shell.Assignment> exported, java.util.Set<String> started,
+                                   Shell.Word stepExport) {
+        int s = -1;
+        for (int k = 0; k < words.size() && k < 8 && s < 0; k++) if (words.get(k).known() && Shell.program(words.get(k).text()).equals("srun")) s = k;
+        if (s < 0) return;
+        Shell.Word list = null;
+        for (int k = s + 1; k < words.size(); k++) {
+            String t = words.get(k).text();
+            if (t.startsWith("--export=")) list = new Shell.Word(t.substring("--export=".length()), words.get(k).known(), words.get(k).span());
+            else if (t.equals("--export") && k + 1 < words.size()) list = words.get(++k);
+            // the program ends srun's options (a word after an option without '=' may be that option's value)
+            else if (!t.startsWith("-") && !(words.get(k - 1).text().startsWith("-") && !words.get(k - 1).text().contains("="))) break;
+        }
+        if (list == null) {
+            Shell.Assignment e = exported.get("SLURM_EXPORT_ENV");
+            if (e != null) list = e.value();
+            else if (!exported.containsKey("SLURM_EXPORT_ENV") && !started.contains("SLURM_EXPORT_ENV")) list = stepExport;
+        }
+        if (list == null || !list.known()) return;
+        java.util.Set<String> passed = new java.util.HashSet<>();
+        for (String entry : list.text().split(",", 4096)) {
+            if (entry.strip().equalsIgnoreCase("ALL")) return;
+            if (!entry.contains("=")) passed.add(entry.strip());
+        }
+        for (String name : started) if (!passed.contains(name)) exported.put(name, null);
+        exported.replaceAll((name, a) -> passed.contains(name) ? a : null);
     }
 
 }

@@ -194,15 +194,13 @@ class LaunchScriptAdapterTest {
     }
 
     @Test
+    @dev.gpulint.testing.CpuLimit(seconds = 20)
     void aHundredThousandCallsOfOneScriptStayLinear() {
         StringBuilder caller = new StringBuilder("#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\nexport NVTE_FUSED_ATTN=0\n");
         for (int i = 0; i < 100_000; i++) caller.append("srun --export=NONE,NVTE_FUSED_ATTN bash s.sh\n");
-        long t0 = System.nanoTime();
         Model b = bind("job.sbatch", caller.toString(), "s.sh", "#!/bin/bash\ntorchrun --nproc-per-node 8 --nnodes 2"
                 + " pretrain_gpt.py --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --attention-backend auto\n");
-        long ms = (System.nanoTime() - t0) / 1_000_000;
         assertEquals(1, b.jobs().size());
         assertEquals("0", b.jobs().get(0).model().attention().launches().get(0).known().get("NVTE_FUSED_ATTN").value());
-        assertTrue(ms < 20_000, ms + " ms");
     }
 }

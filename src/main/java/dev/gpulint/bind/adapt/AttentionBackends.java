@@ -73,7 +73,7 @@ final class AttentionBackends {
             for (int c = first; c < commands.size() && launches.size() < MAX_LAUNCHES; c++) {
                 Located<String> backend = c == first ? j.attentionBackend : backend(commands.get(c));
                 if (backend == null) continue;
-                Map<String, Shell.Assignment> env = LaunchEnvironment.at(script, c, base.keySet());
+                Map<String, Shell.Assignment> env = LaunchEnvironment.at(script, c, base.keySet(), script == j.script ? j.sbatchExport : null);
                 Map<String, Located<String>> known = new java.util.LinkedHashMap<>(), unknown = new java.util.LinkedHashMap<>();
                 for (String name : AttentionBackendFact.VARIABLES) {
                     if (launcherSet.stream().anyMatch(e -> e.name().equals(name))) {

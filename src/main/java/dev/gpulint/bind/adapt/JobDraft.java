@@ -145,12 +145,15 @@ final class JobDraft {
     Located<String> deepspeedRef;
     /** The job configuration a launch script passes ({@code --job.config_file x.toml}, {@code --config_file}). */
     Located<String> configRef;
-    /** Scripts a launch script runs ({@code srun bash train.sh}): their launches are this job's when they are linted too. */
+    /** Scripts a launch script runs ({@code srun bash train.sh}): the first one's launch is this job's when it is linted too,
+     *  later ones start with this script's environment at their call (ScriptLinks). */
     final List<Word> srunScripts = new ArrayList<>();
     /** A launch script's own script and the variables its launchers set (srun --export, mpirun -x): a caller's environment at
      *  {@code srun bash train.sh} is read from them when the callee's launch names the attention backend (ScriptLinks). */
     dev.gpulint.bind.adapt.shell.Shell.Script script;
     List<dev.gpulint.bind.adapt.shell.Launchers.EnvSet> launcherEnv = List.of();
+    /** A batch script's {@code #SBATCH --export} (its srun steps inherit it: LaunchEnvironment), or null. */
+    Word sbatchExport;
     /** Each launch command naming the attention backend with its NVTE_*_ATTN (AttentionBackends.launchEnvironment). */
     List<Specs.BackendLaunch> backendLaunches = List.of();
     Span span;

@@ -184,7 +184,16 @@ final class KubernetesAdapter implements FormatAdapter {
             // the containers that run the job: those with GPUs, and launchers (MPIJob); not initializers
             if (p.gpus <= 0 && !p.launch.any()) continue;
             if (p.access) j.rdmaByAccess = true;
-            for (EnvVar e : p.env) j.env(e.name(), e.value(), e.span(), "container env");
+            for (EnvVar e : p.env) {
+                if (e.string()) { j.env(e.name(), e.value(), e.span(), "container env"); continue; }
+                // EnvVar.value is a string: the API server refuses the object ("json: cannot unmarshal number into Go struct
+                // field EnvVar.spec.template.spec.containers.env.value of type string", kubernetes/kubernetes#12889,
+                // kubeshop/helm-charts#514), so no container gets the variable
+                DraftValues.refuse(j, e.span(), "env " + e.name() + " value", e.value(), "a string (" + YamlScalars.kind(e.value())
+                        + " here, which Kubernetes refuses with the whole object: \"cannot unmarshal " + YamlScalars.kind(e.value())
+                        + " into Go struct field EnvVar...env.value of type string\"); quote it: value: \"" + e.value() + "\"",
+                        "no rule reads " + e.name());
+            }
             j.exports(p.exports, "export in the command");
             LaunchStatements.apply(j, p.launch);
             // the command's script starts with the container's env and may change it before the launch (PAR018's variables)

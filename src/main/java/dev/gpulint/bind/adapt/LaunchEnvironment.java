@@ -13,8 +13,10 @@ import java.util.Map;
  * then {@code env -i}, {@code env -u NAME} and {@code env NAME=value} when the command is run by env;
  * a {@code NAME=value} before another command is that command's only, and what comes after the command does not reach it,
  * nor what a child shell ({@code bash -c "export ..."}, {@code ( export ...; ... )}) set unless the command runs in that child.
- * {@link JobDraft#env} binds a script's first statement of each variable (every statement is kept for CONSIST005); a rule
- * that judges the value one launch sees (PAR018) reads it here instead.
+ * This is the one home of "the environment a launch gets": a launch script's {@link JobDraft#env} is bound as its training
+ * launch gets it ({@link #bind}: the NCCL rules), each launch that names the attention backend is judged with its own
+ * (AttentionBackends: PAR018), and a script run by a Slurm step starts with its caller's at the call (ScriptLinks), srun's
+ * --export applied.
  */
 final class LaunchEnvironment {
     private LaunchEnvironment() {}
@@ -65,7 +67,7 @@ final class LaunchEnvironment {
      * expansion). A name absent is one the script leaves as its environment had it; {@code started} names that
      * environment's variables (a plain NAME=value changes those, and the names the script exported).
      */
-    static Map<String, Shell.Assignment> at(Shell.Script script, int index, java.util.Set<String> started) {
+    static Map<String, Shell.Assignment> at(Shell.Script script, int index, java.util.Set<String> started, Shell.Word stepExport) {
         Map<String, Shell.Assignment> exported = new HashMap<>(), plain = new HashMap<>();
         List<Shell.Command> commands = script.commands();
         // a command in a child shell (bash -c "...") changes the environment of the commands after it in that shell only
@@ -109,8 +111,101 @@ final class LaunchEnvironment {
                 envOptions(words, exported, started);
                 for (Shell.Assignment a : launch.assignments()) if (a.exported() && a.nameSpan().compareTo(env) > 0) exported.put(a.name(), a);
             }
+            srunExport(words, exported, started, stepExport);
         }
         return exported;
     }
 
+    /**
+     * A command run by srun whose export list has no ALL ({@code srun --export=NONE}, {@code --export=NAME,OTHER=value}) starts
+     * its tasks with none of the script's variables but the names the list passes on (srun(1), --export: "the environment
+     * propagated will only contain the variable EDITOR and nothing else"; SchedMD/slurm doc/man/man1/srun.1, and
+     * https://slurm.schedmd.com/srun.html#OPT_export); a NAME=value of the list is the launcher's own setting
+     * (Launchers.EnvSet, srun --export), read by the callers. With no --export, srun takes SLURM_EXPORT_ENV as the script
+     * exported it before the command, else {@code stepExport}: the batch script's {@code #SBATCH --export}, which its steps
+     * inherit ("To avoid steps inheriting environment export settings (e.g. NONE) from sbatch command, the environment
+     * variable SLURM_EXPORT_ENV should be set to ALL in the job script", https://slurm.schedmd.com/sbatch.html#OPT_export_3).
+     * A list gpulint cannot read changes nothing.
+     */
+    private static void srunExport(List<Shell.Word> words, Map<String, Shell.Assignment> exported, java.util.Set<String> started,
+                                   Shell.Word stepExport) {
+        int s = -1;
+        for (int k = 0; k < words.size() && k < 8 && s < 0; k++) if (words.get(k).known() && Shell.program(words.get(k).text()).equals("srun")) s = k;
+        if (s < 0) return;
+        Shell.Word list = null;
+        for (int k = s + 1; k < words.size(); k++) {
+            String t = words.get(k).text();
+            if (t.startsWith("--export=")) list = new Shell.Word(t.substring("--export=".length()), words.get(k).known(), words.get(k).span());
+            else if (t.equals("--export") && k + 1 < words.size()) list = words.get(++k);
+            // the program ends srun's options (a word after an option without '=' may be that option's value)
+            else if (!t.startsWith("-") && !(words.get(k - 1).text().startsWith("-") && !words.get(k - 1).text().contains("="))) break;
+        }
+        if (list == null) {
+            Shell.Assignment e = exported.get("SLURM_EXPORT_ENV");
+            if (e != null) list = e.value();
+            else if (!exported.containsKey("SLURM_EXPORT_ENV") && !started.contains("SLURM_EXPORT_ENV")) list = stepExport;
+        }
+        if (list == null || !list.known()) return;
+        java.util.Set<String> passed = new java.util.HashSet<>();
+        for (String entry : list.text().split(",", 4096)) {
+            if (entry.strip().equalsIgnoreCase("ALL")) return;
+            if (!entry.contains("=")) passed.add(entry.strip());
+        }
+        for (String name : started) if (!passed.contains(name)) exported.put(name, null);
+        exported.replaceAll((name, a) -> passed.contains(name) ? a : null);
+    }
+
+
+    /** The programs that start a training launch (LaunchScriptAdapter's), and Python's module form of torchrun. */
+    private static final java.util.Set<String> LAUNCHERS = java.util.Set.of("torchrun", "hyperpodrun", "deepspeed", "mpirun", "mpiexec",
+            "accelerate");
+
+    /**
+     * The index of a script's training launch: its first command that runs torchrun, deepspeed, mpirun, accelerate or
+     * {@code python -m torch.distributed.*}, else its first with one of Megatron-LM's flags or {@code srun python}, else
+     * its first {@code srun} of a script ({@code srun bash train.sh}); -1 when none (a helper {@code srun ... mlnx_qos}
+     * before the launch is not it).
+     */
+    static int launchCommand(Shell.Script script) {
+        List<Shell.Command> commands = script.commands();
+        int flags = -1, step = -1;
+        for (int c = 0; c < commands.size(); c++) {
+            boolean srun = false;
+            for (Shell.Word w : commands.get(c).words()) {
+                if (!w.known()) continue;
+                String t = w.text(), prog = Shell.program(t);
+                if (LAUNCHERS.contains(prog) || t.startsWith("torch.distributed.")) return c;
+                if (flags < 0 && (dev.gpulint.bind.adapt.shell.Launchers.MEGATRON_FLAGS.contains(t) || srun && prog.startsWith("python"))) flags = c;
+                if (step < 0 && srun && (t.endsWith(".sh") || t.endsWith(".bash"))) step = c;
+                srun |= prog.equals("srun");
+            }
+        }
+        return flags >= 0 ? flags : step;
+    }
+
+    /**
+     * A launch script's variables as its training launch gets them ({@link #launchCommand}, {@link #at}): a variable the
+     * script exports is bound with the value in effect there (the last export before it, its own NAME=value), and not
+     * bound where the launch does not get it (unset, env -u, env -i, exported after the launch or in a ( ... ) group or
+     * bash -c string that ended, a NAME=value before another command, srun --export without ALL) or gets a value gpulint
+     * cannot read. {@code j.env} bound each variable's first statement (every statement stays in {@code j.stated} for
+     * CONSIST005); the NCCL rules and PAR018 read this one environment. A variable a launcher sets itself
+     * ({@code launcherNames}: srun --export=NAME=value, mpirun -x) stays as bound. No change when no launch is found.
+     */
+    static void bind(JobDraft j, Shell.Script script, java.util.Set<String> launcherNames, Shell.Word stepExport) {
+        int at = launchCommand(script);
+        if (at < 0) return;
+        Map<String, Shell.Assignment> env = at(script, at, java.util.Set.of(), stepExport);
+        java.util.Set<String> exported = new java.util.LinkedHashSet<>();
+        for (Shell.Assignment a : script.assignments()) if (a.exported()) exported.add(a.name());
+        for (String name : exported) {
+            if (launcherNames.contains(name)) continue;
+            Shell.Assignment a = env.get(name);
+            if (a == null || a.value() == null || !a.value().known()) {
+                j.env.remove(name);
+            } else if (j.env.containsKey(name) || j.env.size() < dev.gpulint.spec.Specs.MAX_ENV) {
+                j.env.put(name, new dev.gpulint.spec.Located<>(a.value().text(), a.value().span()));
+            }
+        }
+    }
 }

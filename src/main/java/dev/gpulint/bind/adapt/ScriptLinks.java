@@ -30,17 +30,38 @@ final class ScriptLinks {
     static final Set<String> CONFIG_FORMATS = Set.of(TorchtitanAdapter.FORMAT, NanotronAdapter.FORMAT, FastLlmAdapter.FORMAT,
             LevanterAdapter.FORMAT);
 
+    /**
+     * The most scripts one caller runs that are linked ({@code srun bash a.sh}, then {@code srun bash b.sh}, ...): the first
+     * is the caller's launch (absorbed), each later one keeps its own job and starts with the caller's environment at its
+     * own call; a caller's words past this many calls link nothing more (as {@link AttentionBackends#MAX_LAUNCHES} bounds
+     * one script's launches).
+     */
+    static final int MAX_CALLS = AttentionBackends.MAX_LAUNCHES;
+
     /** Links the drafts in place; returns the drafts that were merged into another (not built as jobs of their own). */
     static Set<JobDraft> link(List<JobDraft> all) {
         Set<JobDraft> merged = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<JobDraft> seeded = Collections.newSetFromMap(new IdentityHashMap<>());
         for (JobDraft caller : all) {
             if (!caller.format.equals(LaunchScriptAdapter.FORMAT)) continue;
+            JobDraft first = null;
+            int calls = 0;
             for (Word w : caller.srunScripts) {
+                if (calls >= MAX_CALLS) break;
                 JobDraft callee = find(all, w.text(), d -> d != caller && d.format.equals(LaunchScriptAdapter.FORMAT) && !merged.contains(d));
                 if (callee == null || callee.srunScripts.stream().anyMatch(x -> find(all, x.text(), d -> d == caller) != null)) continue;
-                absorb(caller, callee, w);
-                merged.add(callee);
-                break;
+                calls++;
+                if (first == null) {
+                    absorb(caller, callee, w);
+                    merged.add(callee);
+                    first = callee;
+                } else if (seeded.add(callee)) {
+                    // a later step (srun bash a.sh, then srun bash b.sh): its own job, whose launches start with what the
+                    // caller's environment holds at its own call
+                    if (callee.attentionBackend != null && caller.script != null && callee.script != null) {
+                        AttentionBackends.launchEnvironment(callee, List.of(callee.script), callee.launcherEnv, callerEnvironment(caller, w));
+                    }
+                }
             }
         }
         for (JobDraft script : all) {
@@ -118,7 +139,7 @@ final class ScriptLinks {
         Map<String, Word> out = new LinkedHashMap<>();
         int at = LaunchEnvironment.commandAt(a.script, call.span());
         if (at < 0) return out;
-        Map<String, Shell.Assignment> env = LaunchEnvironment.at(a.script, at, Set.of());
+        Map<String, Shell.Assignment> env = LaunchEnvironment.at(a.script, at, Set.of(), a.sbatchExport);
         for (String name : AttentionBackendFact.VARIABLES) {
             if (a.launcherEnv.stream().anyMatch(e -> e.name().equals(name))) {
                 Located<String> v = a.env.get(name);

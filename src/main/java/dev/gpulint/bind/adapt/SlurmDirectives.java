@@ -16,6 +16,8 @@ import java.util.Map;
  */
 final class SlurmDirectives {
     Word nodes, gpusPerNode, gpus, tasksPerNode, tasks, jobName, gpusPerTask, tasksPerGpu;
+    /** {@code --export}: which of the submitting environment the batch script gets, and what its srun steps pass on (LaunchEnvironment). */
+    Word export;
     /** Options whose value holds a shell variable ($NUM_NODES): sbatch does not expand it. Each: the option and its value. */
     final java.util.List<Word[]> unexpanded = new java.util.ArrayList<>();
     /** Comments meant as directives that sbatch never reads (#SBTACH, # SBATCH): the sentinel and the options (SYN009). */
@@ -88,6 +90,7 @@ final class SlurmDirectives {
             case "--ntasks-per-node" -> { if (tasksPerNode == null) tasksPerNode = w; }
             case "--ntasks", "-n" -> { if (tasks == null) tasks = w; }
             case "--job-name", "-J" -> { if (jobName == null) jobName = w; }
+            case "--export" -> { if (export == null) export = w; }
             case "--gpus", "-G" -> { if (gpus == null) gpus = count(text, value, at); }
             case "--gpus-per-task" -> { if (gpusPerTask == null) gpusPerTask = count(text, value, at); }
             case "--ntasks-per-gpu" -> { if (tasksPerGpu == null) tasksPerGpu = w; }

@@ -58,6 +58,12 @@ final class YamlScalars {
      * {@code 0o} form too) or a float. An EnvVar's value must be a string: the API server refuses the object otherwise
      * ("cannot unmarshal number into Go struct field EnvVar...value of type string").
      */
+    /** What Go's JSON decoder calls a plain scalar Kubernetes does not read as a string: "bool" or "number" ("null" for a null). */
+    static String kind(String plain) {
+        if (TRUE.contains(plain) || FALSE.contains(plain) || Set.of("y", "Y", "n", "N").contains(plain)) return "bool";
+        return NULL.contains(plain) ? "null" : "number";
+    }
+
     static boolean kubernetesString(String plain) {
         if (TRUE.contains(plain) || FALSE.contains(plain) || NULL.contains(plain) || Set.of("y", "Y", "n", "N").contains(plain)) return false;
         return !INT.matcher(plain).matches() && !FLOAT.matcher(plain).matches() && !plain.matches("[-+]?0[oO][0-7_]+");

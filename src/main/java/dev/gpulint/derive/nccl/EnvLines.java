@@ -20,8 +20,8 @@ import java.util.List;
  *   <li>a Kubernetes env item, on one line {@code - { name: NAME, value: VALUE }} or two ({@code - name: NAME} then
  *       {@code value: VALUE}); a list left empty is null, which Kubernetes reads as no variables;</li>
  *   <li>a whole one-variable block on one line: YAML {@code env: { NAME: VALUE }}, the DSL's {@code env { NAME = VALUE }};</li>
- *   <li>a DSL line {@code NAME = VALUE} and a shell line {@code export NAME=VALUE}, {@code declare -x NAME=VALUE} or
- *       {@code typeset -x NAME=VALUE}.</li>
+ *   <li>a DSL line {@code NAME = VALUE} and a shell line {@code export NAME=VALUE}, {@code declare -x NAME=VALUE},
+ *       {@code typeset -x NAME=VALUE} or a plain {@code NAME=VALUE} (exported by set -a, or a name exported before it).</li>
  * </ul>
  */
 public final class EnvLines {
@@ -59,6 +59,8 @@ public final class EnvLines {
             one(out, span, line, col, "export " + name + "=", raw, "");
             one(out, span, line, col, "declare -x " + name + "=", raw, "");
             one(out, span, line, col, "typeset -x " + name + "=", raw, "");
+            // a plain NAME=VALUE line: bound only when the shell exports it (set -a, or a name exported before)
+            one(out, span, line, col, name + "=", raw, "");
         }
         return out;
     }

@@ -162,4 +162,45 @@ class LaunchScriptAdapterTest {
         assertEquals(5, j.parallelism().tp().span().startLine());
         assertEquals(34, j.parallelism().tp().span().startColumn());
     }
+
+    @Test
+    void everyStepOfACallerIsLinkedWithTheEnvironmentAtItsCallUpToTheBound() {
+        // srun bash s1.sh ... srun bash s20.sh after export NVTE_FUSED_ATTN=0: s1 is the caller's launch; s2..s16 keep their
+        // jobs and start with the caller's 0; past ScriptLinks.MAX_CALLS (16 calls) a step links nothing
+        List<String> files = new ArrayList<>();
+        StringBuilder caller = new StringBuilder("#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\nexport NVTE_FUSED_ATTN=0\n");
+        for (int i = 1; i <= 20; i++) caller.append("srun bash s").append(i).append(".sh\n");
+        files.add("job.sbatch");
+        files.add(caller.toString());
+        for (int i = 1; i <= 20; i++) {
+            files.add("s" + i + ".sh");
+            files.add("#!/bin/bash\ntorchrun --nproc-per-node 8 --nnodes 2 pretrain_gpt.py --num-layers 32 --hidden-size 4096"
+                    + " --num-attention-heads 32 --attention-backend auto\n");
+        }
+        Model b = bind(files.toArray(String[]::new));
+        assertEquals(20, b.jobs().size(), "s1 merged into the caller; s2..s20 jobs of their own");
+        for (Specs.Job j : b.jobs()) {
+            int step = j.file().equals("job.sbatch") ? 1 : Integer.parseInt(j.file().replaceAll("[^0-9]", ""));
+            var launches = j.model().attention().launches();
+            assertEquals(1, launches.size(), j.file());
+            var fused = launches.get(0).known().get("NVTE_FUSED_ATTN");
+            if (step <= ScriptLinks.MAX_CALLS) {
+                assertEquals("0", fused == null ? null : fused.value(), j.file() + ": the caller's export at its call");
+                assertEquals("job.sbatch", fused.span().file());
+            } else {
+                assertNull(fused, j.file() + ": past the bound, not linked");
+            }
+        }
+    }
+
+    @Test
+    @dev.gpulint.testing.CpuLimit(seconds = 20)
+    void aHundredThousandCallsOfOneScriptStayLinear() {
+        StringBuilder caller = new StringBuilder("#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\nexport NVTE_FUSED_ATTN=0\n");
+        for (int i = 0; i < 100_000; i++) caller.append("srun --export=NONE,NVTE_FUSED_ATTN bash s.sh\n");
+        Model b = bind("job.sbatch", caller.toString(), "s.sh", "#!/bin/bash\ntorchrun --nproc-per-node 8 --nnodes 2"
+                + " pretrain_gpt.py --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --attention-backend auto\n");
+        assertEquals(1, b.jobs().size());
+        assertEquals("0", b.jobs().get(0).model().attention().launches().get(0).known().get("NVTE_FUSED_ATTN").value());
+    }
 }

@@ -112,9 +112,25 @@ public final class HybridLayersFact {
     /** Where a value-heads finding is: the value heads as written, else tp. */
     public Span getGdnValueHeadsAt() { return gdnValueHeadsSpan != null ? gdnValueHeadsSpan : tpSpan; }
 
-    /** The largest tensor-parallel size below {@code tp} that divides both GDN head counts (1 at least). */
+    private long attentionHeads;
+
+    /**
+     * The model's attention heads (0: not known), which every tp this rule suggests divides too: Megatron-Core's
+     * TransformerConfig raises "num_attention_heads (16) must be a multiple of tensor_model_parallel_size (3)" whatever the
+     * layers (PAR005), so a tp that only the mixer accepts still stops the job.
+     */
+    public HybridLayersFact attentionHeads(long n) { attentionHeads = Math.max(0, n); return this; }
+    /** The model's attention heads; 0 when not known. */
+    public long getAttentionHeads() { return attentionHeads; }
+    /** The attention heads are known: the suggested tp divides them too. */
+    public boolean isAttentionHeadsKnown() { return attentionHeads > 0; }
+
+    /** {@code g} narrowed to what the attention heads take too, when they are known. */
+    private long withAttention(long g) { return attentionHeads > 0 ? gcd(g, attentionHeads) : g; }
+
+    /** The largest tensor-parallel size below {@code tp} that divides both GDN head counts and the attention heads (1 at least). */
     public long getGdnTpAtMost() {
-        long g = gcd(Math.max(1, gdnKeyHeads), Math.max(1, gdnValueHeads));
+        long g = withAttention(gcd(Math.max(1, gdnKeyHeads), Math.max(1, gdnValueHeads)));
         for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0) return t;
         return 1;
     }
@@ -125,11 +141,11 @@ public final class HybridLayersFact {
     public boolean isGroupsSplitRefused() { return mambaLayers > 0 && !isHeadsSplitRefused() && groups % tp != 0; }
 
     /**
-     * The largest tensor-parallel size below {@code tp} that divides both the heads (when known) and the groups: what
-     * MambaMixer accepts (1 at least).
+     * The largest tensor-parallel size below {@code tp} that divides both the heads (when known) and the groups, what
+     * MambaMixer accepts, and the attention heads when known (1 at least).
      */
     public long getTpAtMost() {
-        long g = heads > 0 ? gcd(heads, groups) : groups;
+        long g = withAttention(heads > 0 ? gcd(heads, groups) : groups);
         for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0) return t;
         return 1;
     }

@@ -37,6 +37,8 @@ public final class JobFact {
     /** The model ties its word embedding to the output layer as written or named (a catalog model's flavor), and where. */
     boolean tiedEmbeddings;
     Span tiedSpan;
+    /** The model as the job's file names it (torchtitan's [model] name and flavor), else "the model". */
+    String modelName = "the model";
     long layers, virtualPp = 1, attentionHeads, kvHeads, experts, seqLength, microBatchSize, globalBatchSize;
     String microBatchKey = "micro_batch_size", globalBatchKey = "global_batch_size", seqLengthKey = "seq_length";
     boolean citesMegatron = true;
@@ -88,6 +90,8 @@ public final class JobFact {
         public Builder offload(long layers, Span s) { f.offloadLayers = layers; f.offloadSpan = s; return this; }
         /** The model's embedding is tied to its output layer, as written or as its catalog entry says (false: untied or unknown). */
         public Builder tied(boolean tied, Span s) { f.tiedEmbeddings = tied; f.tiedSpan = s; return this; }
+        /** The model as the job's file names it (Specs.Origin.MODEL_NAME); null: not named, "the model". */
+        public Builder modelName(String name) { if (name != null && !name.isBlank()) f.modelName = name; return this; }
         /** batch.micro_batches is written: PAR006 counts it, not global ÷ (micro × dp). */
         public Builder microBatchesStated(boolean stated) { f.microBatchesStated = stated; return this; }
         /** The keys the job's file writes the micro batch, the global batch and the sequence length under, and whether
@@ -208,6 +212,8 @@ public final class JobFact {
     public boolean isTiedEmbeddings() { return tiedEmbeddings; }
     /** Where the tying is written or the catalog model is named; null when not tied. */
     public Span getTiedSpan() { return tiedSpan; }
+    /** The model as the job's file names it ("qwen3 0.6B": torchtitan's [model] name and flavor as written), else "the model". */
+    public String getModelName() { return modelName; }
 
     /**
      * The job lays its pipeline stages out itself (Megatron's --pipeline-model-parallel-layout, torchtitan's split points), or

@@ -36,6 +36,19 @@ class HybridLayersFactTest {
     }
 
     @Test
+    void theTpSuggestedDividesTheAttentionHeadsTooWhenTheyAreKnown() {
+        // 6 key and 12 value heads take tp 3, but TransformerConfig refuses 16 attention heads at tp 3
+        assertEquals(3, gdn(6, 12, 4).getGdnTpAtMost(), "attention heads unknown: the mixer's heads alone");
+        assertEquals(2, gdn(6, 12, 4).attentionHeads(16).getGdnTpAtMost());
+        // MambaMixer's 96 heads and 8 groups take tp 8; 12 attention heads take 4 at most
+        assertEquals(8, fact(2, 96, 8, 16).getTpAtMost());
+        assertEquals(4, fact(2, 96, 8, 16).attentionHeads(12).getTpAtMost());
+        assertEquals(8, fact(2, 96, 8, 16).attentionHeads(32).getTpAtMost(), "32 attention heads take 8");
+        assertFalse(fact(2, 96, 8, 16).isAttentionHeadsKnown());
+        assertTrue(fact(2, 96, 8, 16).attentionHeads(12).isAttentionHeadsKnown());
+    }
+
+    @Test
     void theHeadsAssertComesBeforeTheGroupsOne() {
         HybridLayersFact both = fact(2, 120, 6, 16);
         assertTrue(both.isHeadsSplitRefused());

@@ -260,7 +260,7 @@ final class JobDraft {
 
     Specs.Job build() {
         Specs.Model model = parameters == null && layers == null && heads == null && kvHeads == null && experts == null
-                && seqLength == null && hidden == null && unknownShape.isEmpty() ? null
+                && seqLength == null && hidden == null && tied == null && unknownShape.isEmpty() ? null
                 : new Specs.Model(parameters, dtype, layers, heads, kvHeads, hidden, seqLength, experts, null, ffn, vocab, headDim,
                         gated, tied, topK, moe(), attention(), unknownShape, hybrid,
                         mtpLayers == null ? null : new Specs.Mtp(mtpLayers, mtpBlocks, mtpLetters));

@@ -221,7 +221,14 @@ final class TorchtitanAdapter implements FormatAdapter {
             // the catalog knows torchtitan's flavors as "name:flavor" (llama3:70B); placed at the flavor
             j.modelNames.add(j.key("[model] name and flavor", new Located<>(name.text().strip() + ":" + flavor.text().strip(), flavor.span())));
         }
+        statedModel(j, name, flavor);
         if (model != null) {
+            // the model args' weight-tying switch (torchtitan's Qwen3ModelArgs.enable_weight_tying, which its flavors set; a
+            // [model] key of that name reaches it where the job extends [model] and update_from_config reads it): written,
+            // it decides over the flavor's catalog entry (ModelNames fills only a tying not written)
+            Located<Boolean> tying = DraftValues.bool(j, scalar(model, "enable_weight_tying"), "[model] enable_weight_tying",
+                    "the flavor's catalog entry decides whether the model ties");
+            if (tying != null) j.tied = j.key("[model] enable_weight_tying", tying);
             // a size written but not a whole number (a placeholder, "auto") is unknown (JobDraft.size), not the flavor's
             Located<Long> layers = j.size(scalar(model, "n_layers"), "n_layers", "model.layers"),
                     dim = j.size(scalar(model, "dim"), "dim", "model.hidden_size"),
@@ -234,6 +241,20 @@ final class TorchtitanAdapter implements FormatAdapter {
             if (kv != null) j.kvHeads = kv;
             if (vocab != null) j.vocab = vocab;
         }
+    }
+
+    /**
+     * The model as the file names it, for messages ({@code qwen3 0.6B}: {@code [model] name} and {@code flavor}, each as
+     * written, cut to a readable length), stated under {@link dev.gpulint.spec.Specs.Origin#MODEL_NAME} at the flavor (else
+     * the name); nothing when neither is written.
+     */
+    private static void statedModel(JobDraft j, dev.gpulint.tree.ScalarNode name, dev.gpulint.tree.ScalarNode flavor) {
+        String n = name == null || name.isNull() ? "" : dev.gpulint.spec.Quantities.shortText(name.text().strip());
+        String f = flavor == null || flavor.isNull() ? "" : dev.gpulint.spec.Quantities.shortText(flavor.text().strip());
+        if (n.isEmpty() && f.isEmpty()) return;
+        String where = n.isEmpty() ? "[model] flavor" : f.isEmpty() ? "[model] name" : "[model] name and flavor";
+        j.stated.add(new dev.gpulint.spec.Specs.Stated(dev.gpulint.spec.Specs.Origin.MODEL_NAME, (n + " " + f).strip(), where,
+                StatedKind.NAME, (f.isEmpty() ? name : flavor).span()));
     }
 
     /**

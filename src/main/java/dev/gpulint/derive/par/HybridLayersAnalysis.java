@@ -50,7 +50,7 @@ public final class HybridLayersAnalysis {
         out.add(new HybridLayersFact(r.name(), j.file(), key != null ? key : "the hybrid layer pattern", h.pattern().span(), p.length(),
                 layers, m.layers() == null ? null : m.layers().span(), mamba, heads, headsStated,
                 flags ? "--mamba-num-heads" : "mamba_num_heads", groups, groupsStated, flags ? "--mamba-num-groups" : "n_groups",
-                r.tp(), tpSpan, gdn, keyHeads, keySpan, valueHeads, valueSpan));
+                r.tp(), tpSpan, gdn, keyHeads, keySpan, valueHeads, valueSpan).attentionHeads(value(m.attentionHeads())));
     }
 
     private static long value(Located<Long> v) {

@@ -78,9 +78,17 @@ public final class JobAnalysis {
                 .offload(j.offload() == null ? 0 : value(j.offload().activationLayers(), 0L),
                         j.offload() == null ? null : span(j.offload().activationLayers()))
                 .tied(m != null && Boolean.TRUE.equals(value(m.tiedEmbeddings())), m == null ? null : span(m.tiedEmbeddings()))
+                .modelName(statedModel(j))
                 .written(WrittenKeys.of(j, Specs.Origin.MICRO_BATCH), WrittenKeys.of(j, Specs.Origin.GLOBAL_BATCH),
                         WrittenKeys.of(j, Specs.Origin.SEQ_LENGTH), WrittenKeys.citesMegatron(j))
                 .fact());
+    }
+
+    /** The model's name as the job's file writes it (Specs.Origin.MODEL_NAME), or null. */
+    private static String statedModel(Specs.Job j) {
+        if (j.origin() == null) return null;
+        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(Specs.Origin.MODEL_NAME)) return s.value();
+        return null;
     }
 
     private static <T> T value(Located<T> l) { return l == null ? null : l.value(); }

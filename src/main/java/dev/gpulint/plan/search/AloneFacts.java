@@ -125,7 +125,7 @@ final class AloneFacts {
         if (f instanceof HybridLayersFact h) return new Hybrid(h.getFile(), h.getPatternKey(), h.getPatternSpan(),
                 h.getPatternLayers(), h.getLayers(), h.getLayersSpan(), h.getMambaLayers(), h.getHeads(), h.isHeadsStated(),
                 h.getHeadsKey(), h.getGroups(), h.isGroupsStated(), h.getGroupsKey(), h.getTp(), h.getTpSpan(), h.getGdnLayers(),
-                h.getGdnKeyHeads(), h.getGdnKeyHeadsSpan(), h.getGdnValueHeads(), h.getGdnValueHeadsSpan());
+                h.getGdnKeyHeads(), h.getGdnKeyHeadsSpan(), h.getGdnValueHeads(), h.getGdnValueHeadsSpan(), h.getAttentionHeads());
         if (f instanceof OriginFact o) return new Origin(o.getFormat(), o.isPodsVisible(), o.getRdmaResources(), o.isRdmaByAccess(),
                 o.getIbHca(), o.getIbHcaSpan());
         return null;
@@ -158,12 +158,13 @@ final class AloneFacts {
     record Hybrid(String file, String patternKey, Span patternSpan, long patternLayers, long layers, Span layersSpan,
                   long mambaLayers, long heads, boolean headsStated, String headsKey, long groups, boolean groupsStated,
                   String groupsKey, long tp, Span tpSpan, long gdnLayers, long gdnKeyHeads, Span gdnKeyHeadsSpan, long gdnValueHeads,
-                  Span gdnValueHeadsSpan) {
+                  Span gdnValueHeadsSpan, long attentionHeads) {
         @Override
         public boolean equals(Object o) {
             return o instanceof Hybrid h && patternLayers == h.patternLayers && layers == h.layers && mambaLayers == h.mambaLayers
                     && heads == h.heads && headsStated == h.headsStated && groups == h.groups && groupsStated == h.groupsStated
                     && tp == h.tp && gdnLayers == h.gdnLayers && gdnKeyHeads == h.gdnKeyHeads && gdnValueHeads == h.gdnValueHeads
+                    && attentionHeads == h.attentionHeads
                     && Objects.equals(file, h.file) && Objects.equals(patternKey, h.patternKey)
                     && Objects.equals(patternSpan, h.patternSpan) && Objects.equals(layersSpan, h.layersSpan)
                     && Objects.equals(headsKey, h.headsKey) && Objects.equals(groupsKey, h.groupsKey) && Objects.equals(tpSpan, h.tpSpan)

@@ -112,9 +112,29 @@ public final class HybridLayersFact {
     /** Where a value-heads finding is: the value heads as written, else tp. */
     public Span getGdnValueHeadsAt() { return gdnValueHeadsSpan != null ? gdnValueHeadsSpan : tpSpan; }
 
-    /** The largest tensor-parallel size below {@code tp} that divides both GDN head counts (1 at least). */
+    /**
+     * The largest tensor-parallel size below {@code tp} that divides both GDN head counts, and that MambaMixer accepts when the
+     * pattern has Mamba-2 layers too ({@link #isBothMixers}): a tp both mixers split over (1 at least).
+     */
     public long getGdnTpAtMost() {
-        long g = gcd(Math.max(1, gdnKeyHeads), Math.max(1, gdnValueHeads));
+        return largestBelow(accepted());
+    }
+
+    /**
+     * The pattern holds both Mamba-2 (M) and gated delta net (G) layers: Megatron-Core builds a MambaMixer for each M and a
+     * GatedDeltaNet for each G, and a tp must split both, so each suggestion divides both families' counts.
+     */
+    public boolean isBothMixers() { return mambaLayers > 0 && gdnLayers > 0; }
+
+    /** What every tp the job's mixers accept divides: the gcd of their counts (Mamba-2 heads when known and groups; GDN key and value heads). */
+    private long accepted() {
+        long g = 0;
+        if (mambaLayers > 0) g = gcd(heads > 0 ? gcd(heads, groups) : groups, g);
+        if (gdnLayers > 0) g = gcd(gcd(Math.max(1, gdnKeyHeads), Math.max(1, gdnValueHeads)), g);
+        return g == 0 ? 1 : g;
+    }
+
+    private long largestBelow(long g) {
         for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0) return t;
         return 1;
     }
@@ -126,12 +146,10 @@ public final class HybridLayersFact {
 
     /**
      * The largest tensor-parallel size below {@code tp} that divides both the heads (when known) and the groups: what
-     * MambaMixer accepts (1 at least).
+     * MambaMixer accepts, and GatedDeltaNet too when the pattern has G layers ({@link #isBothMixers}) (1 at least).
      */
     public long getTpAtMost() {
-        long g = heads > 0 ? gcd(heads, groups) : groups;
-        for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0) return t;
-        return 1;
+        return largestBelow(accepted());
     }
 
     private static long gcd(long a, long b) {

@@ -7,8 +7,8 @@ import java.util.Locale;
 
 /**
  * A hybrid Mamba model's layers (Megatron-Core's {@code MambaStack}; Nemotron-H, Nemotron Nano 2): one layer per
- * character of its pattern, {@code M} a Mamba-2 mixer, {@code *} self-attention alone, {@code -} an MLP alone, each with its
- * own pre-norm. {@link ModelShape} holds the attention's and the MLP's sizes ({@code layers} is the pattern's length); this
+ * character of its pattern, {@code M} a Mamba-2 mixer, {@code G} a gated delta net ({@link Gdn}), {@code *} self-attention
+ * alone, {@code -} an MLP alone, each with its own pre-norm. {@link ModelShape} holds the attention's and the MLP's sizes ({@code layers} is the pattern's length); this
  * record holds the kinds' counts and the mixer's sizes, and gives per-layer means over the pattern that the estimate
  * multiplies by a stage's layers (a stage's own mix of kinds is not counted: the mean stands for each layer).
  *
@@ -567,7 +567,7 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
         long heads = v(h.heads()), headDim = v(h.headDim()), state = v(h.state()), groups = v(h.groups()), conv = v(h.conv());
         // the G layers' sizes: the --linear-* written, each other one TransformerConfig's default (said)
         Gdn g = gd == 0 ? null : gdn(h.gdn() != null ? h.gdn() : new Specs.Gdn(null, null, null, null, null), as);
-        if (mm == 0) {
+        if (mm == 0 && gd > 0) {
             // no Mamba-2 layer: no Mamba-2 size is used (the mixers are gated delta nets)
             MambaLayers r = new MambaLayers(mm, at, ml, moe, 1, 1, 1, 1, 1, new LayerPattern(p), moe > 0 ? experts : null, g);
             as.add(r.describe(m));

@@ -136,7 +136,8 @@ final class SpecBuilder {
         if (pattern == null && heads == null && dim == null && state == null && groups == null && conv == null) return null;
         // the decoder's layers: the pattern before its first '/' (the MTP blocks), without '|' (stage boundaries: stages())
         return new Specs.Hybrid(read == null ? pattern : new Located<>(read.decoder(), pattern.span()), heads, dim, state, groups, conv, null,
-                read == null ? 0 : dev.gpulint.spec.HybridPattern.gdnLayers(pattern.value()));
+                read == null ? 0 : dev.gpulint.spec.HybridPattern.gdnLayers(pattern.value()),
+                read == null ? null : dev.gpulint.spec.HybridPattern.withGdn(pattern.value()));
     }
 
     /**

@@ -83,10 +83,11 @@ public final class Models {
             return kinds(pattern);
         }
 
-        /** The kinds of any layer pattern of M, *, - and E (a Megatron script's --hybrid-layer-pattern too), in words. */
+        /** The kinds of any layer pattern of M, G, *, - and E (a Megatron script's --hybrid-layer-pattern too), in words. */
         public static String kinds(String pattern) {
             List<String> parts = new ArrayList<>();
             if (count(pattern, 'M') > 0) parts.add(count(pattern, 'M') + " Mamba-2");
+            if (count(pattern, 'G') > 0) parts.add(count(pattern, 'G') + " gated delta net");
             if (count(pattern, '*') > 0) parts.add(count(pattern, '*') + " attention");
             if (count(pattern, '-') > 0) parts.add(count(pattern, '-') + " MLP");
             if (count(pattern, 'E') > 0) parts.add(count(pattern, 'E') + " MoE");

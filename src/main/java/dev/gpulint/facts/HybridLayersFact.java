@@ -128,9 +128,28 @@ public final class HybridLayersFact {
     /** {@code g} narrowed to what the attention heads take too, when they are known. */
     private long withAttention(long g) { return attentionHeads > 0 ? gcd(g, attentionHeads) : g; }
 
-    /** The largest tensor-parallel size below {@code tp} that divides both GDN head counts and the attention heads (1 at least). */
-    public long getGdnTpAtMost() {
-        long g = withAttention(gcd(Math.max(1, gdnKeyHeads), Math.max(1, gdnValueHeads)));
+    /**
+     * The largest tensor-parallel size below {@code tp} that divides both GDN head counts, that MambaMixer accepts when the
+     * pattern has Mamba-2 layers too ({@link #isBothMixers}), and that divides the attention heads when known: the one tp
+     * every mixer and TransformerConfig accept, {@link #getTpAtMost} (1 at least).
+     */
+    public long getGdnTpAtMost() { return getTpAtMost(); }
+
+    /**
+     * The pattern holds both Mamba-2 (M) and gated delta net (G) layers: Megatron-Core builds a MambaMixer for each M and a
+     * GatedDeltaNet for each G, and a tp must split both, so each suggestion divides both families' counts.
+     */
+    public boolean isBothMixers() { return mambaLayers > 0 && gdnLayers > 0; }
+
+    /** What every tp the job's mixers accept divides: the gcd of their counts (Mamba-2 heads when known and groups; GDN key and value heads). */
+    private long accepted() {
+        long g = 0;
+        if (mambaLayers > 0) g = gcd(heads > 0 ? gcd(heads, groups) : groups, g);
+        if (gdnLayers > 0) g = gcd(gcd(Math.max(1, gdnKeyHeads), Math.max(1, gdnValueHeads)), g);
+        return g == 0 ? 1 : g;
+    }
+
+    private long largestBelow(long g) {
         for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0) return t;
         return 1;
     }
@@ -141,13 +160,12 @@ public final class HybridLayersFact {
     public boolean isGroupsSplitRefused() { return mambaLayers > 0 && !isHeadsSplitRefused() && groups % tp != 0; }
 
     /**
-     * The largest tensor-parallel size below {@code tp} that divides both the heads (when known) and the groups, what
-     * MambaMixer accepts, and the attention heads when known (1 at least).
+     * The largest tensor-parallel size below {@code tp} that divides both the heads (when known) and the groups: what
+     * MambaMixer accepts, GatedDeltaNet too when the pattern has G layers ({@link #isBothMixers}), and the attention heads
+     * when known (1 at least).
      */
     public long getTpAtMost() {
-        long g = withAttention(heads > 0 ? gcd(heads, groups) : groups);
-        for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0) return t;
-        return 1;
+        return largestBelow(withAttention(accepted()));
     }
 
     private static long gcd(long a, long b) {

@@ -61,13 +61,23 @@ public final class EstimateWords {
     }
 
     static String ssd(Term.Ssd x) {
+        if (x.mambaLayers() > 0 && x.gdnLayers() > 0) {
+            return String.format(Locale.ROOT, "hybrid Mamba-2 layers' conv1d and SSD chunk scan and gated-delta-net layers' conv1d and"
+                            + " chunked gated delta rule as HBM bytes (MambaLayers, MambaLayers.Gdn, docs/plan.md): (%s per token per Mamba-2"
+                            + " layer × %d + %s per GDN layer × %d) of %d layers, forward and backward, × %s tokens%s = %s at %.0f GB/s = %s"
+                            + " per layer and micro-batch (in the compute above: elementwise)",
+                    Units.bytes(x.bytesPerToken()), x.mambaLayers(), Units.bytes(x.gdnBytesPerToken()), x.gdnLayers(), x.layers(),
+                    Units.count(x.tokens()), x.recompute() != 1 ? String.format(Locale.ROOT, " × %.2f (recomputed)", x.recompute()) : "",
+                    Units.bytes(x.bytes()), x.hbmRate() / 1e9, Units.seconds(x.seconds()));
+        }
+        boolean gdn = x.gdnLayers() > 0;
         return String.format(Locale.ROOT,
-                (x.gdn() ? "hybrid gated-delta-net layers' conv1d and chunked gated delta rule as HBM bytes (MambaLayers.Gdn, docs/plan.md):"
+                (gdn ? "hybrid gated-delta-net layers' conv1d and chunked gated delta rule as HBM bytes (MambaLayers.Gdn, docs/plan.md):"
                         + " %s per token per GDN layer" : "hybrid Mamba-2 layers' conv1d and SSD chunk scan as HBM bytes (MambaLayers,"
                         + " docs/plan.md): %s per token per Mamba-2 layer")
                         + ", forward and backward, × %d of %d layers × %s tokens%s = %s at %.0f GB/s = %s per layer and micro-batch"
                         + " (in the compute above: elementwise)",
-                Units.bytes(x.bytesPerToken()), x.mambaLayers(), x.layers(), Units.count(x.tokens()),
+                Units.bytes(gdn ? x.gdnBytesPerToken() : x.bytesPerToken()), gdn ? x.gdnLayers() : x.mambaLayers(), x.layers(), Units.count(x.tokens()),
                 x.recompute() != 1 ? String.format(Locale.ROOT, " × %.2f (recomputed)", x.recompute()) : "",
                 Units.bytes(x.bytes()), x.hbmRate() / 1e9, Units.seconds(x.seconds()));
     }

@@ -13,9 +13,9 @@ import java.util.List;
  * <p>Megatron-Core's newer letters ({@code Symbols} in megatron/core/models/hybrid/layers/utils.py at
  * 089b33b8104aa3ddf10d97e601ab03eaf6836ae2, its {@code LAYER_CONFIG_MAP}) are read and priced as the kind the estimate has
  * nearest them, and {@link #priced} says so for the plan's assumptions: {@code G} (GDN, a gated delta net:
- * megatron/core/ssm/gated_delta_net.py, a linear-time recurrent sequence mixer) as {@code M} (a Megatron script that writes the
- * GDN's {@code --linear-*} sizes gets its G layers priced as gated delta nets instead: bind/adapt/HybridLayers,
- * derive/estimate/MambaLayers.Gdn); {@code D} (DeepSeek sparse
+ * megatron/core/ssm/gated_delta_net.py, a linear-time recurrent sequence mixer) as {@code M} in {@link #decoder} (a Megatron
+ * script's G layers are priced as gated delta nets of its {@code --linear-*} sizes, beside any M's Mamba-2, from where
+ * {@link #withGdn} places them: bind/adapt/HybridLayers, derive/estimate/MambaLayers.Gdn); {@code D} (DeepSeek sparse
  * attention, DSALayerConfig), {@code +} (multi-latent attention, MLALayerConfig), {@code C}, {@code H} and {@code W}
  * (DeepSeek-V4 compressed sparse, heavily compressed and window-only attention, CSALayerConfig of compress ratio 4, 128 and 0)
  * as {@code *}, attention of the job's own variant. A bracketed group {@code [M*E]} (GROUP_START / GROUP_END, one nested
@@ -105,6 +105,25 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
         long n = 0;
         for (int i = 0; i < text.length() && text.charAt(i) != '/'; i++) if (text.charAt(i) == 'G') n++;
         return n;
+    }
+
+    /**
+     * The decoder part of {@code text} (before the first '/') as {@link #decoder} holds it, but each {@code G} kept as
+     * {@code G}: where a pattern's gated delta nets stand, which derive/estimate/MambaLayers prices as Megatron-Core's
+     * GatedDeltaNet beside the pattern's Mamba-2 {@code M} layers (each stage's slice by its own kinds). Null when the text
+     * holds no G before '/', or does not read ({@link #read}). One pass.
+     */
+    public static String withGdn(String text) {
+        if (gdnLayers(text) == 0) return null;
+        HybridPattern read = read(text);
+        if (read == null) return null;
+        StringBuilder b = new StringBuilder(read.decoder().length());
+        for (int i = 0; i < text.length() && text.charAt(i) != '/'; i++) {
+            char c = text.charAt(i);
+            if (c == '|' || c == '[' || c == ']') continue;
+            b.append(c == 'G' ? 'G' : kind(c));
+        }
+        return b.toString();
     }
 
     /** A character as a message shows it: itself, or its code point when it does not show (a space, a control, U+FEFF). */

@@ -460,15 +460,19 @@ public final class Specs {
      */
     public record Mtp(Located<Long> layers, Located<Long> blocks, Located<String> letters) {}
 
-    /** A hybrid's pattern (its decoder as priced: G as M) and mixer sizes; gdnLayers: how many of its M places were written G (GatedDeltaNet, no MambaMixer). */
+    /**
+     * A hybrid's pattern (its decoder as priced: G as M) and mixer sizes; gdnLayers: how many of its M places were written G
+     * (GatedDeltaNet, no MambaMixer); gdnPattern: the decoder with those places as G (HybridPattern.withGdn), null without G,
+     * so the estimate prices each G as a gated delta net and each M as Mamba-2, a stage's slice by its own kinds.
+     */
     public record Hybrid(Located<String> pattern, Located<Long> heads, Located<Long> headDim, Located<Long> state, Located<Long> groups,
-                         Located<Long> conv, Gdn gdn, long gdnLayers) {}
+                         Located<Long> conv, Gdn gdn, long gdnLayers, String gdnPattern) {}
 
     /**
      * A hybrid's gated-delta-net sizes (Megatron-Core's GatedDeltaNet, a pattern's {@code G}): a Megatron script's
      * {@code --linear-num-key-heads}, {@code --linear-num-value-heads}, {@code --linear-key-head-dim},
      * {@code --linear-value-head-dim}, {@code --linear-conv-kernel-dim}, each null when not written. Present when the pattern's
-     * mixers are all G (Megatron-Core builds each as a GatedDeltaNet, its sizes written or not); then {@link Hybrid#pattern}'s {@code M}s are those layers.
+     * pattern holds a G (Megatron-Core builds each as a GatedDeltaNet, its sizes written or not, beside any M's MambaMixer); {@link Hybrid#gdnPattern} says where.
      */
     public record Gdn(Located<Long> keyHeads, Located<Long> valueHeads, Located<Long> keyHeadDim, Located<Long> valueHeadDim,
                       Located<Long> conv) {}

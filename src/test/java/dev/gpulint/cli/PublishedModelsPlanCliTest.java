@@ -146,8 +146,8 @@ class PublishedModelsPlanCliTest {
                 + " state 128, 8 groups, conv 4: ") && a.contains(", 6 attention-only, 0 MLP-only and 23 MoE (128 experts, top 6,"
                 + " expert width 1856, shared experts 3712: priced as MoE layers, MoeCost) of 52 layers, 31.6 B parameters")),
                 assumptions(r).toString());
-        assertTrue(assumptions(r).contains("MoE layers: 23 of 52 (the hybrid layer pattern's E layers; the others Mamba-2,"
-                + " attention-only or MLP-only)"), assumptions(r).toString());
+        assertTrue(assumptions(r).contains("MoE layers: 23 of 52 (the hybrid layer pattern's E layers; the others 23 Mamba-2 (M) and"
+                + " 6 attention-only (*))"), assumptions(r).toString());
         System.out.println(r.out());
     }
 
@@ -190,8 +190,8 @@ class PublishedModelsPlanCliTest {
                 .set("--mamba-state-dim", 128).set("--mamba-num-groups", 8).set("--num-experts", 16).set("--moe-router-topk", 2)
                 .set("--moe-shared-expert-intermediate-size", 1024).set("--squared-relu", true).yaml()).jobClusters("lab", "model_config.yaml").planJson();
         List<String> as = assumptions(r);
-        assertTrue(as.contains("MoE layers: 3 of 8 (the hybrid layer pattern's E layers; the others Mamba-2, attention-only or"
-                + " MLP-only)"), as.toString());
+        assertTrue(as.contains("MoE layers: 3 of 8 (the hybrid layer pattern's E layers; the others 4 Mamba-2 (M) and 1"
+                + " attention-only (*))"), as.toString());
         assertTrue(as.stream().anyMatch(a -> a.contains("1 attention-only, 0 MLP-only and 3 MoE (16 experts, top 2, expert width 512,"
                 + " shared experts 1024: priced as MoE layers, MoeCost) of 8 layers")), as.toString());
         // h 1024, d_inner 2048, G·N 1024: 4 mixers as the dense hybrid's test counts them; 1 attention layer (4 × 1024² and a
@@ -199,6 +199,40 @@ class PublishedModelsPlanCliTest {
         // experts (2 × 1024 × 512 each, ep 4); the final norm; two embeddings of 32,768 × 1024
         double mixer = 1024.0 * 6176 + 2048.0 * 1024 + 4096.0 * 5 + 96 + 2048 + 1024;
         double total = 4 * mixer + (4 * 1024.0 * 1024 + 1024) + 3 * (1024.0 * 17 + 2 * 1024.0 * 1024 + 16 * 2 * 1024.0 * 512 / 4)
+                + 1024 + 2 * 32768.0 * 1024;
+        assertEquals(total, stageParameters(r), 1);
+    }
+
+    /**
+     * A Megatron MODEL_ARGS hybrid of both mixers (our own 8-layer pattern "MEG*GEME": Mamba-2 M, GatedDeltaNet G, MoE E) with
+     * its --mamba-* and --linear-* sizes and cp 2: each M priced as Mamba-2 and each G as a gated delta net of its own sizes,
+     * the assumptions naming what each letter was priced as, cp over the G layers said; the stage holds each kind's parameters.
+     */
+    @Test
+    void aMegatronHybridOfMambaAndGatedDeltaNetLayersPricesEachWithItsOwnSizes(@TempDir Path dir) {
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("model_config.yaml", hybrid().set("--expert-model-parallel-size", 4)
+                .set("--ffn-hidden-size", 512).pattern("MEG*GEME").set("--mamba-num-heads", 32).set("--mamba-head-dim", 64)
+                .set("--mamba-state-dim", 128).set("--mamba-num-groups", 8).set("--linear-num-key-heads", 8)
+                .set("--linear-num-value-heads", 16).set("--linear-key-head-dim", 128).set("--linear-value-head-dim", 128)
+                .set("--linear-conv-kernel-dim", 4).set("--num-experts", 16).set("--moe-router-topk", 2).set("--context-parallel-size", 2)
+                .set("--squared-relu", true).yaml()).jobClusters("lab", "model_config.yaml").planJson();
+        List<String> as = assumptions(r);
+        assertTrue(as.contains("MoE layers: 3 of 8 (the hybrid layer pattern's E layers; the others 2 Mamba-2 (M), 2 gated delta net (G)"
+                + " and 1 attention-only (*))"), as.toString());
+        assertTrue(as.stream().anyMatch(a -> a.startsWith("hybrid layers priced by kind: 2 Mamba-2 (M: 32 heads × 64, state 128, 8 groups,"
+                + " conv 4: ") && a.contains("2 gated delta net (G: Megatron-Core's GatedDeltaNet, 8 key heads × 128, 16 value heads × 128,"
+                + " conv 4: ") && a.contains("1 attention-only, 0 MLP-only and 3 MoE (16 experts, top 2, expert width 512: priced as MoE"
+                + " layers, MoeCost) of 8 layers")), as.toString());
+        assertTrue(as.stream().anyMatch(a -> a.startsWith("context parallelism (cp 2) over the 2 gated delta net layers: Megatron-Core's"
+                + " GatedDeltaNet refuses none")), as.toString());
+        assertTrue(as.stream().noneMatch(a -> a.contains("not used") || a.contains("G (gated delta net, GDN) as M")), as.toString());
+        // 2 Mamba-2 mixers as the MoE hybrid's test counts them; 2 GDN layers (qk 8 × 128, v 16 × 128): in_proj 1024 × (2·1024 +
+        // 2·2048 + 2·16), conv1d (2·1024 + 2048) × 4 without bias, A_log and dt_bias 2 × 16, out_norm 128, the layer norm 1024,
+        // out_proj 2048 × 1024; 1 attention layer; 3 MoE layers' norms and routers and a quarter of their 16 routed experts
+        // (ep 4); the final norm; two embeddings of 32,768 × 1024
+        double mixer = 1024.0 * 6176 + 2048.0 * 1024 + 4096.0 * 5 + 96 + 2048 + 1024;
+        double gdn = 1024.0 * (2 * 1024 + 2 * 2048 + 2 * 16) + (2 * 1024 + 2048) * 4.0 + 2 * 16 + 128 + 1024 + 2048.0 * 1024;
+        double total = 2 * mixer + 2 * gdn + (4 * 1024.0 * 1024 + 1024) + 3 * (1024.0 * 17 + 16 * 2 * 1024.0 * 512 / 4)
                 + 1024 + 2 * 32768.0 * 1024;
         assertEquals(total, stageParameters(r), 1);
     }

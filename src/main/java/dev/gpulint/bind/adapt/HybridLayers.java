@@ -21,9 +21,9 @@ import java.util.Map;
  * {@code --moe-shared-expert-intermediate-size}). A job without a pattern is priced as written, every one of its
  * {@code --num-layers} as attention + MLP (or MoE), and the plan says so in its assumptions; so is Nemotron 3 Super's
  * {@code --moe-latent-size} (experts on a latent projection of h), which the estimate does not price. Megatron-Core's newer
- * letters (G, D, +, C, H, W and {@code [...]} groups) are priced as the kind {@link HybridPattern} names for each, said in the
- * assumptions, but a pattern of G layers (and no M) beside a {@code --linear-*} size: its G layers are Megatron-Core's
- * GatedDeltaNet of those sizes ({@link Specs.Gdn}, priced by derive/estimate/MambaLayers.Gdn); a pattern past
+ * letters (D, +, C, H, W and {@code [...]} groups) are priced as the kind {@link HybridPattern} names for each, said in the
+ * assumptions, but G: its layers are Megatron-Core's GatedDeltaNet of the {@code --linear-*} sizes (each not written the
+ * default), beside any M's Mamba-2 mixer of the {@code --mamba-*} sizes ({@link Specs.Gdn}, priced by derive/estimate/MambaLayers.Gdn); a pattern past
  * {@link HybridPattern#MAX_CHARS} characters is SYN002 at the flag, and only ASCII blanks around it are trimmed; a character its parse_segment_layers refuses is SYN002 at that character ({@link HybridPattern#firstBad}).
  * Bounded: one pass over the pattern.
  */
@@ -42,6 +42,7 @@ final class HybridLayers {
         String kinds = null, layers = null;
         Specs.Gdn gdn = null;
         long gdnLayers = 0;
+        String gdnPattern = null;
         if (pattern != null && pattern.known()) {
             // unquoted already: the shell's words and YAML's scalars come without their quotes (HybridLayersTest); ASCII blanks
             // around it trimmed, any other space kept, as Megatron-Core refuses it (HybridPattern.blank)
@@ -83,14 +84,15 @@ final class HybridLayers {
                 return;
             }
             if (read != null) {
-                kinds = Models.Hybrid.kinds(read.decoder());
                 layers = read.decoder();
-                gdn = gdn(j, flags, p, patternFlag);
+                gdn = gdn(j, flags, p);
                 gdnLayers = HybridPattern.gdnLayers(p);
+                gdnPattern = HybridPattern.withGdn(p);
+                // the kinds as priced: each G a gated delta net, each M a Mamba-2 mixer
+                kinds = Models.Hybrid.kinds(gdnPattern != null ? gdnPattern : layers);
                 String priced = read.priced();
                 if (gdn != null) {
                     // the G layers priced as Megatron-Core's GatedDeltaNet (MambaLayers.Gdn), not as Mamba-2: not a stand-in's
-                    kinds = kinds.replace(" Mamba-2", " gated delta net");
                     priced = without(priced, HybridPattern.GDN_AS_MAMBA);
                 }
                 // without '|' too: DraftBounds checks the virtual stages written against the even split
@@ -106,7 +108,7 @@ final class HybridLayers {
             // Mamba-2 (or gated-delta-net), attention, MLP and MoE layers: priced by kind (MambaLayers), the defaults said there
             j.hybrid = new Specs.Hybrid(j.key(patternFlag, new Located<>(layers, pattern.span())), size(j, flags, "--mamba-num-heads"),
                     size(j, flags, "--mamba-head-dim"), size(j, flags, "--mamba-state-dim"), size(j, flags, "--mamba-num-groups"), null,
-                    gdn, gdnLayers);
+                    gdn, gdnLayers, gdnPattern);
             Word latent = flags.get("--moe-latent-size");
             if (layers.indexOf('E') >= 0 && latent != null && latent.known()) {
                 j.unpriced.add("--moe-latent-size " + latent.text() + " (" + kinds + "): the MoE layers' experts run on a latent"
@@ -151,18 +153,12 @@ final class HybridLayers {
      * Mamba-2 size), the others Megatron-Core's defaults (MambaLayers, said there), for Megatron-Core builds every G layer
      * as a GatedDeltaNet of its TransformerConfig's linear_* sizes, written or not (hybrid_layer_specs.py's gdn_layer).
      * Null when the pattern holds no G (the flags then size a GPT model's linear attention, --experimental-attention-variant,
-     * not read here); a pattern of both M and G keeps the Mamba-2 stand-in for its G layers (the estimate prices one mixer
-     * kind), as HybridPattern's assumptions line says, and the sizes written are said not used.
+     * not read here). A pattern of both M and G has both mixers (hybrid_layer_specs.py builds an M as MambaMixer of the
+     * --mamba-* sizes and a G as GatedDeltaNet of the --linear-* sizes, each from one TransformerConfig): each is priced with
+     * its own sizes (MambaLayers) and PAR015 checks both against tp.
      */
-    private static Specs.Gdn gdn(JobDraft j, Map<String, Word> flags, String p, String patternFlag) {
+    private static Specs.Gdn gdn(JobDraft j, Map<String, Word> flags, String p) {
         if (p.indexOf('G') < 0) return null;
-        if (p.indexOf('M') >= 0) {
-            if (GDN_FLAGS.stream().noneMatch(flags::containsKey)) return null;
-            j.unpriced.add(String.join(", ", GDN_FLAGS.stream().filter(flags::containsKey).toList()) + " beside a " + patternFlag + " of both"
-                    + " M (Mamba-2) and G (gated delta net) layers: the estimate prices one mixer kind, so its G layers are priced as"
-                    + " Mamba-2 layers and these sizes are not used");
-            return null;
-        }
         String why = "(Megatron's argparse takes an int; its GatedDeltaNet divides its heads and widths by tp)";
         return new Specs.Gdn(size(j, flags, GDN_FLAGS.get(0), why), size(j, flags, GDN_FLAGS.get(1), why), size(j, flags, GDN_FLAGS.get(2), why),
                 size(j, flags, GDN_FLAGS.get(3), why), size(j, flags, GDN_FLAGS.get(4), why));

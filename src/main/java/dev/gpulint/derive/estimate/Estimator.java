@@ -81,8 +81,8 @@ public final class Estimator {
         double stored = perLayerActivationBytes(m, l, hy);
         double ewBytes = e.traffic() * stored * rfEw;
         // a hybrid's SSD chunk scan (and its conv1d) moving its bytes through HBM (MambaLayers)
-        Term.Ssd ssd = hy == null ? null : new Term.Ssd(hy.mamba(), hy.layers(), hy.ssdBytesPerToken(), tokens / l.tp(), rfEw,
-                tokens / l.tp() * hy.meanSsdBytesPerToken() * rfEw, hw.hbmBytesPerSecond() * e.hbm(), hy.gdn() != null);
+        Term.Ssd ssd = hy == null ? null : new Term.Ssd(hy.mamba(), hy.gdnLayers(), hy.layers(), hy.ssdBytesPerToken(), hy.gdnBytesPerToken(),
+                tokens / l.tp(), rfEw, tokens / l.tp() * hy.meanSsdBytesPerToken() * rfEw, hw.hbmBytesPerSecond() * e.hbm());
         if (ssd != null) ewBytes += ssd.bytes();
         // the layers whose MLP is dense, at their width: an MoE layer's experts are MoeCost's (their casts MoeCasts')
         Float8Scaling.DenseMlp denseMlp = Float8Scaling.DenseMlp.of(m, moe == null ? null : v.moe());

@@ -167,6 +167,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                 MambaLayers.of(m.hybrid(), shape, moe, as),
                 OptimizerStepGather.of(j, layout, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as),
                 TpLayoutCopy.of(j, tp, sp, as), MtpLayers.of(j, as));
+        String gdnCp = variants.mamba() == null ? null : variants.mamba().contextParallel(cp);
+        if (gdnCp != null) as.add(gdnCp);
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);
     }
 

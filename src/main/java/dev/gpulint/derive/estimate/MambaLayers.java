@@ -7,8 +7,8 @@ import java.util.Locale;
 
 /**
  * A hybrid Mamba model's layers (Megatron-Core's {@code MambaStack}; Nemotron-H, Nemotron Nano 2): one layer per
- * character of its pattern, {@code M} a Mamba-2 mixer, {@code *} self-attention alone, {@code -} an MLP alone, each with its
- * own pre-norm. {@link ModelShape} holds the attention's and the MLP's sizes ({@code layers} is the pattern's length); this
+ * character of its pattern, {@code M} a Mamba-2 mixer, {@code G} a gated delta net ({@link Gdn}), {@code *} self-attention
+ * alone, {@code -} an MLP alone, each with its own pre-norm. {@link ModelShape} holds the attention's and the MLP's sizes ({@code layers} is the pattern's length); this
  * record holds the kinds' counts and the mixer's sizes, and gives per-layer means over the pattern that the estimate
  * multiplies by a stage's layers (a stage's own mix of kinds is not counted: the mean stands for each layer).
  *
@@ -45,9 +45,12 @@ import java.util.Locale;
  * @param pattern   the decoder's layers, one character each, counted by kind up to each layer once per job (the stages'
  *                  slices: {@link #onStage})
  * @param experts   the E layers' routing and experts ({@link MoeShape#hybrid}); null without E layers
- * @param gdn       the mixer layers' gated-delta-net sizes when the pattern's mixers are Megatron-Core's GatedDeltaNet
- *                  ({@code G}, with its {@code --linear-*} sizes written): then {@code mamba} counts those layers and every
- *                  mixer quantity below is the GDN's ({@link Gdn}); null: the mixers are Mamba-2
+ * @param gdn       the {@code G} layers' gated-delta-net sizes (Megatron-Core's GatedDeltaNet, its {@code --linear-*} sizes or
+ *                  TransformerConfig's defaults): the pattern's G layers ({@link #gdnLayers}) are priced as {@link Gdn}, its
+ *                  {@code M} layers ({@code mamba}) as Mamba-2 of the sizes above, each with its own parameters, FLOPs, bytes
+ *                  and activations (a pattern of both, as hybrid_layer_specs.py builds an M as MambaMixer and a G as
+ *                  GatedDeltaNet from one config); null exactly when the pattern holds no G. Without an M the Mamba-2 sizes
+ *                  are unused (1)
  */
 public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads, long headDim, long state, long groups, long conv,
                           LayerPattern pattern, MoeShape experts, Gdn gdn) {
@@ -145,16 +148,21 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
     public static final long CHUNK = 128;
 
     public MambaLayers {
-        if (mamba < 0 || attention < 0 || mlp < 0 || moe < 0 || mamba + attention + mlp + moe < 1 || heads < 1 || headDim < 1 || state < 1
-                || groups < 1 || conv < 1 || pattern == null || pattern.length() != mamba + attention + mlp + moe
-                || (moe > 0) != (experts != null)) {
+        if (mamba < 0 || attention < 0 || mlp < 0 || moe < 0 || heads < 1 || headDim < 1 || state < 1
+                || groups < 1 || conv < 1 || pattern == null || pattern.length() < 1
+                || pattern.length() != mamba + attention + mlp + moe + pattern.count(LayerPattern.GDN, 0, pattern.length())
+                || pattern.count(LayerPattern.MAMBA, 0, pattern.length()) != mamba
+                || (moe > 0) != (experts != null) || (pattern.count(LayerPattern.GDN, 0, pattern.length()) > 0) != (gdn != null)) {
             throw new IllegalArgumentException("a hybrid's layer counts are at least 0 (one layer at least) and its pattern's, its mixer's"
-                    + " sizes at least 1, and its E layers come with their MoE shape");
+                    + " sizes at least 1, its E layers come with their MoE shape and its G layers with their gated delta net's sizes");
         }
     }
 
     /** Layers of the pattern. */
-    public int layers() { return mamba + attention + mlp + moe; }
+    public int layers() { return mamba + attention + mlp + moe + gdnLayers(); }
+
+    /** The gated delta net layers (G), each priced as {@link Gdn}: the pattern's count (two lookups). */
+    public int gdnLayers() { return pattern.count(LayerPattern.GDN, 0, pattern.length()); }
 
     /** The MLP-only layers' width: the dense MLP's ({@link MoeShape#denseFfn}) beside experts, else the model's. */
     public long mlpFfn(ModelShape m) { return experts != null ? experts.denseFfn() : m.ffn(); }
@@ -168,15 +176,25 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      */
     public double moeLayerOwnParameters(ModelShape m) { return (double) m.hidden() * (1 + m.experts()); }
 
-    /** d_inner: heads × head dimension (a GDN's v: out_proj's input width). */
-    public long inner() { return gdn != null ? gdn.v() : heads * headDim; }
+    /** A Mamba-2 mixer's d_inner: heads × head dimension. */
+    public long inner() { return heads * headDim; }
 
-    /** in_proj's output width: 2·d_inner + 2·G·N + heads (z, x, B, C, dt); a GDN's {@link Gdn#inProjWidth}. */
-    public long inProjWidth() { return gdn != null ? gdn.inProjWidth() : 2 * inner() + 2 * groups * state + heads; }
+    /** A Mamba-2 in_proj's output width: 2·d_inner + 2·G·N + heads (z, x, B, C, dt). */
+    public long inProjWidth() { return 2 * inner() + 2 * groups * state + heads; }
 
-    /** The mixer's matrices (in_proj and out_proj): h·(2·d_inner + 2·G·N + heads) + d_inner·h. */
+    /** A Mamba-2 mixer's matrices (in_proj and out_proj): h·(2·d_inner + 2·G·N + heads) + d_inner·h. */
     public double mixerMatrices(ModelShape m) {
         return (double) m.hidden() * inProjWidth() + (double) inner() * m.hidden();
+    }
+
+    /** A gated delta net's matrices (in_proj and out_proj): h·(2·qk + 2·v + 2·value heads) + v·h; 0 without G layers. */
+    public double gdnMatrices(ModelShape m) {
+        return gdn == null ? 0 : (double) m.hidden() * gdn.inProjWidth() + (double) gdn.v() * m.hidden();
+    }
+
+    /** One gated delta net layer's parameters: its matrices and {@link Gdn#ownParameters}; 0 without G layers. */
+    public double gdnLayerParameters(ModelShape m) {
+        return gdn == null ? 0 : gdnMatrices(m) + gdn.ownParameters(m.hidden());
     }
 
     /**
@@ -184,7 +202,6 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      * and a bias each), A_log, D and dt_bias per head, the gated norm's d_inner and the layer's norm of h.
      */
     public double mambaLayerParameters(ModelShape m) {
-        if (gdn != null) return mixerMatrices(m) + gdn.ownParameters(m.hidden());
         return mixerMatrices(m) + (double) (inner() + 2 * groups * state) * (conv + 1) + 3.0 * heads + inner() + m.hidden();
     }
 
@@ -193,25 +210,35 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      * routed and shared experts are {@link MemoryModel}'s: {@link #expertParameters}).
      */
     public double layerParameters(ModelShape m) {
-        return kindParameters(m, mamba, attention, mlp, moe) + m.hidden();
+        return kindParameters(m, mamba, attention, mlp, moe, gdnLayers()) + m.hidden();
     }
 
     /** The parameters of layers of each kind, as {@link #layerParameters} counts one of each (no final norm). */
-    double kindParameters(ModelShape m, double mm, double at, double ml, double e) {
-        return kindParameters(perKind(m), mm, at, ml, e);
+    double kindParameters(ModelShape m, double mm, double at, double ml, double e, double g) {
+        return kindParameters(perKind(m), mm, at, ml, e, g);
     }
 
     /**
-     * One layer's parameters of each kind, {M, *, -, E}: {@link #kindParameters}' factors, which a plan's stages take once
+     * One layer's parameters of each kind, {M, *, -, E, G}: {@link #kindParameters}' factors, which a plan's stages take once
      * per layout ({@link MemoryModel}) instead of once per stage.
      */
     double[] perKind(ModelShape m) {
-        return new double[] {mambaLayerParameters(m), m.attentionParameters() + m.hidden(), mlpMatrices(m) + m.hidden(), moeLayerOwnParameters(m)};
+        return new double[] {mambaLayerParameters(m), m.attentionParameters() + m.hidden(), mlpMatrices(m) + m.hidden(), moeLayerOwnParameters(m),
+                gdnLayerParameters(m)};
     }
 
     /** {@link #kindParameters} from one layer's of each kind ({@link #perKind}). */
-    static double kindParameters(double[] perKind, double mm, double at, double ml, double e) {
-        return mm * perKind[0] + at * perKind[1] + ml * perKind[2] + e * perKind[3];
+    static double kindParameters(double[] perKind, double mm, double at, double ml, double e, double g) {
+        return mm * perKind[0] + at * perKind[1] + ml * perKind[2] + e * perKind[3] + g * perKind[4];
+    }
+
+    /**
+     * An MTP '/' group's kinds ({@link #kinds}: its letters as priced, a G as M) as this model prices them: its M blocks
+     * gated delta nets when the decoder's mixers are all G (no Mamba-2 layer to size them), else as written. Null stays null.
+     */
+    double[] asPriced(double[] k) {
+        if (k == null || mamba > 0 || gdn == null) return k;
+        return new double[] {0, k[1], k[2], k[3], k[0] + k[4]};
     }
 
     /** The E layers' routed experts (E × one expert's MLP each) and shared experts (gate × h × their width): 0 without E layers. */
@@ -235,18 +262,18 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
     }
 
     /**
-     * Layers of each kind on pipeline stage {@code i} as {M, *, -, E}: the pattern's slice Megatron-Core's MambaStack builds
+     * Layers of each kind on pipeline stage {@code i} as {M, *, -, E, G}: the pattern's slice Megatron-Core's MambaStack builds
      * there (megatron/core/ssm/mamba_block.py, {@code _select_layers_for_pipeline_parallel}: the stage's layers from its
      * offset, consecutive), the layout's split giving each stage's count ({@link MemoryModel#stageLayers}). An interleaved
      * layout, or a split whose stages are not whole layers, takes the stage's share of each kind instead.
      */
     public double[] onStage(ModelShape m, Layout l, int i) {
-        double[] k = new double[4];
+        double[] k = new double[5];
         onStage(m, l, i, k);
         return k;
     }
 
-    /** {@link #onStage} into {@code k} (four entries): a plan's stages fill one array per layout, not one per stage. */
+    /** {@link #onStage} into {@code k} (five entries): a plan's stages fill one array per layout, not one per stage. */
     void onStage(ModelShape m, Layout l, int i, double[] k) {
         double n = MemoryModel.stageLayers(m, l, i), from = 0;
         // the even split's offset at once (a plan prices every stage of every candidate: summing the stages before is
@@ -259,6 +286,7 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
             k[1] = attention * share;
             k[2] = mlp * share;
             k[3] = moe * share;
+            k[4] = gdnLayers() * share;
             return;
         }
         // the slice's kinds from the counts up to its ends (LayerPattern): O(1) per stage whatever the pattern's length
@@ -267,26 +295,27 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
         k[1] = pattern.count(LayerPattern.ATTENTION, a, b);
         k[2] = pattern.count(LayerPattern.MLP, a, b);
         k[3] = pattern.count(LayerPattern.MOE, a, b);
+        k[4] = pattern.count(LayerPattern.GDN, a, b);
     }
 
     /**
-     * A hybrid's pattern (one character per layer: {@code M}, {@code *}, {@code -}, {@code E}) with its layers of each kind
+     * A hybrid's pattern (one character per layer: {@code M}, {@code *}, {@code -}, {@code E}, {@code G}) with its layers of each kind
      * counted up to every position, made once per job ({@link #of}): the layers of a kind in a slice are two lookups, so a
      * stage's slice costs the same at 64 layers as at the pattern's bound of 65,536 (a plan asks it of every stage of every
      * candidate layout, ~190,000 layouts at 1,024 GPUs). Immutable; equal, hashed and written as its text.
      */
     public static final class LayerPattern {
-        /** The kinds' indexes, {@link #onStage}'s order: Mamba-2, attention-only, MLP-only, MoE (any other character). */
-        static final int MAMBA = 0, ATTENTION = 1, MLP = 2, MOE = 3;
+        /** The kinds' indexes, {@link #onStage}'s order: Mamba-2, attention-only, MLP-only, MoE (any other character), gated delta net. */
+        static final int MAMBA = 0, ATTENTION = 1, MLP = 2, MOE = 3, GDN = 4;
 
         private final String text;
         private final int[][] upTo;                                // upTo[kind][c]: layers of that kind among the first c
 
         public LayerPattern(String text) {
             this.text = java.util.Objects.requireNonNull(text);
-            this.upTo = new int[4][text.length() + 1];
+            this.upTo = new int[5][text.length() + 1];
             for (int c = 0; c < text.length(); c++) {
-                for (int k = 0; k < 4; k++) upTo[k][c + 1] = upTo[k][c];
+                for (int k = 0; k < 5; k++) upTo[k][c + 1] = upTo[k][c];
                 upTo[kind(text.charAt(c))][c + 1]++;
             }
         }
@@ -296,6 +325,7 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
                 case 'M' -> MAMBA;
                 case '*' -> ATTENTION;
                 case '-' -> MLP;
+                case 'G' -> GDN;
                 default -> MOE;
             };
         }
@@ -323,7 +353,8 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
 
     /** Linear FLOPs per token of the mean layer, forward and backward: 6 × the matrices a token passes through. */
     public double meanLinearFlopsPerToken(ModelShape m) {
-        return 6.0 * (mamba * mixerMatrices(m) + attention * m.attentionParameters() + mlp * mlpMatrices(m)) / layers();
+        return 6.0 * (mamba * mixerMatrices(m) + gdnLayers() * gdnMatrices(m) + attention * m.attentionParameters() + mlp * mlpMatrices(m))
+                / layers();
     }
 
     /** GEMM kernels of the mean layer, forward and backward: {@link #KERNELS} per layer but the E layers (MoeCost's). */
@@ -338,7 +369,8 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      */
     public double meanGemmInputs(ModelShape m) {
         double h = m.hidden();
-        return (mamba * (h + inner()) + attention * (h + (double) m.heads() * m.headDim()) + mlp * (h + mlpFfn(m))) / layers();
+        return (mamba * (h + inner()) + (gdn == null ? 0 : gdnLayers() * (h + gdn.v())) + attention * (h + (double) m.heads() * m.headDim())
+                + mlp * (h + mlpFfn(m))) / layers();
     }
 
     /** The attention layers' share of the layers: what the mean layer carries of one attention core. */
@@ -362,15 +394,22 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      * 2K tokens on several times fewer FLOPs, so FLOPs at a tensor-core rate would understate it.
      */
     public double ssdBytesPerToken() {
-        if (gdn != null) return gdn.bytesPerToken();
         double xbc = inner() + 2.0 * groups * state;
         double forward = 2 * 2 * xbc + 2 * (2.0 * inner() + 2.0 * groups * state + heads) + 3 * 4.0 * inner() * state / CHUNK;
         return 3 * forward;
     }
 
-    /** The SSD bytes per token of the mean layer: the Mamba-2 layers' share of {@link #ssdBytesPerToken}. */
+    /** One gated delta net layer's conv1d and chunked delta rule bytes per token ({@link Gdn#bytesPerToken}); 0 without G layers. */
+    public double gdnBytesPerToken() {
+        return gdn == null ? 0 : gdn.bytesPerToken();
+    }
+
+    /**
+     * The mixers' bytes per token of the mean layer: the Mamba-2 layers' share of {@link #ssdBytesPerToken} and the gated delta
+     * nets' of {@link #gdnBytesPerToken}.
+     */
     public double meanSsdBytesPerToken() {
-        return mamba * ssdBytesPerToken() / layers();
+        return (mamba * ssdBytesPerToken() + gdnLayers() * gdnBytesPerToken()) / layers();
     }
 
     /**
@@ -382,7 +421,6 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      */
     public double[] mambaActivationParts(ModelShape m) {
         double h = m.hidden();
-        if (gdn != null) return gdn.activationParts(h);
         return new double[] {4, (2.0 * inProjWidth() + 2.0 * inner() + 2.0 * inner()) / h};
     }
 
@@ -397,9 +435,10 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
         double h = m.hidden(), ad = (double) m.heads() * m.headDim(), qd = (double) m.kvHeads() * m.headDim();
         double att = (2 * ad + 4 * qd + 2 * ad) / h, ffn = (m.gatedMlp() ? 6.0 : 4.0) * mlpFfn(m) / h,
                 expert = (m.gatedMlp() ? 6.0 : 4.0) * m.ffn() / h;
-        double[] mx = mambaActivationParts(m);
-        double rep = (mamba * mx[0] + attention * 5.0 + mlp * 5.0 + moe * 5.0) / layers();
-        double split = (mamba * mx[1] + attention * att + mlp * ffn + moe * expert) / layers();
+        double[] mx = mambaActivationParts(m), gx = gdn == null ? new double[2] : gdn.activationParts(h);
+        int g = gdnLayers();
+        double rep = (mamba * mx[0] + g * gx[0] + attention * 5.0 + mlp * 5.0 + moe * 5.0) / layers();
+        double split = (mamba * mx[1] + g * gx[1] + attention * att + mlp * ffn + moe * expert) / layers();
         return new double[] {rep, split};
     }
 
@@ -410,42 +449,54 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      * whatever the heads), MoE 4·h·(ffn·k + shared) (× 3/2 gated: {@code moe_layer_flops}, without a latent size), logits 2·h·V.
      */
     public double modelFlopsPerToken(ModelShape m) {
-        return kindFlopsPerToken(m, mamba, attention, mlp, moe) + 6.0 * m.hidden() * m.vocab();
+        return kindFlopsPerToken(m, mamba, attention, mlp, moe, gdnLayers()) + 6.0 * m.hidden() * m.vocab();
     }
 
     /**
      * {@link #modelFlopsPerToken}'s layers without the logits, for {@code mm} Mamba-2, {@code at} attention-only, {@code ml}
-     * MLP-only and {@code e} MoE layers: the decoder's counts, or an MTP layer's '/' group's ({@link MtpLayers}, as
+     * MLP-only, {@code e} MoE and {@code g} gated delta net layers ({@link Gdn#forwardFlopsPerToken}, Megatron-LM's _gdn_layer_flops): the decoder's counts, or an MTP layer's '/' group's ({@link MtpLayers}, as
      * hybrid_flops counts the pattern's letters after '/').
      */
-    public double kindFlopsPerToken(ModelShape m, double mm, double at, double ml, double e) {
+    public double kindFlopsPerToken(ModelShape m, double mm, double at, double ml, double e, double g) {
         double h = m.hidden(), s = m.seq(), a = m.heads(), d = m.headDim(), q = m.kvHeads();
         double attn = 4 * a * d * (h + h * q / a + s / 2);
         double mlpF = 4.0 * h * mlpFfn(m) * (m.gatedMlp() ? 1.5 : 1.0);
         double din = 2 * h;
-        double mambaF = gdn != null ? gdn.forwardFlopsPerToken(h) : 2 * h * (2 * din + 2.0 * groups * state + heads) + 7 * din * state + 2 * din * h;
+        double mambaF = 2 * h * (2 * din + 2.0 * groups * state + heads) + 7 * din * state + 2 * din * h;
+        double gdnF = gdn == null ? 0 : gdn.forwardFlopsPerToken(h);
         double moeF = experts == null ? 0 : experts.moeLayerFlopsPerToken(m) / 3;
-        return 3 * (at * attn + ml * mlpF + mm * mambaF + e * moeF);
+        return 3 * (at * attn + ml * mlpF + mm * mambaF + e * moeF + g * gdnF);
     }
 
-    /** Layers of each kind, {M, *, -, E}, in {@code letters} (an MTP layer's '/' group): {@link #kindParameters}' order. */
+    /** Layers of each kind, {M, *, -, E, G}, in {@code letters} (an MTP layer's '/' group): {@link #kindParameters}' order. */
     static double[] kinds(String letters) {
         LayerPattern p = new LayerPattern(letters);
         int n = p.length();
         return new double[] {p.count(LayerPattern.MAMBA, 0, n), p.count(LayerPattern.ATTENTION, 0, n), p.count(LayerPattern.MLP, 0, n),
-                p.count(LayerPattern.MOE, 0, n)};
+                p.count(LayerPattern.MOE, 0, n), p.count(LayerPattern.GDN, 0, n)};
     }
 
     /** "52 layers (24 Mamba-2, 4 attention and 24 MLP) ..." : the assumptions line of a hybrid priced by kinds. */
     public String describe(ModelShape m) {
+        if (gdn != null && mamba > 0) {
+            return String.format(Locale.ROOT, "hybrid layers priced by kind: %d Mamba-2 (M: %d heads × %d, state %d, %d groups, conv %d: %.3g M"
+                            + " parameters each), %d gated delta net (G: Megatron-Core's GatedDeltaNet, %s: %.3g M parameters each), %d"
+                            + " attention-only%s %d MLP-only%s of %d layers, %.3g B parameters; each stage's parameters from its slice of the"
+                            + " pattern, its time as its share of the mean layer; the Mamba-2 SSD scan and the GDN's conv1d and chunked gated"
+                            + " delta rule as HBM bytes (%.0f KB per token per Mamba-2 layer, chunk %d; %.0f KB per GDN layer, chunk %d);"
+                            + " model FLOPs as Megatron-LM's hybrid_flops and _gdn_layer_flops count them (docs/plan.md, hybrid Mamba models)",
+                    mamba, heads, headDim, state, groups, conv, mambaLayerParameters(m) / 1e6, gdnLayers(), gdn.describe(),
+                    gdnLayerParameters(m) / 1e6, attention, moe == 0 ? " and" : ",", mlp, moePart(m), layers(), parameters(m) / 1e9,
+                    ssdBytesPerToken() / 1e3, CHUNK, gdnBytesPerToken() / 1e3, Gdn.CHUNK);
+        }
         if (gdn != null) {
             return String.format(Locale.ROOT, "hybrid layers priced by kind: %d gated delta net (Megatron-Core's GatedDeltaNet, %s: %.3g M"
                             + " parameters each), %d attention-only%s %d MLP-only%s of %d layers, %.3g B parameters; each stage's parameters"
                             + " from its slice of the pattern, its time as its share of the mean layer; the conv1d and the chunked gated delta"
                             + " rule as HBM bytes (%.0f KB per token per GDN layer, chunk %d); model FLOPs as Megatron-LM's _gdn_layer_flops"
                             + " counts them (docs/plan.md, hybrid Mamba models)",
-                    mamba, gdn.describe(), mambaLayerParameters(m) / 1e6, attention, moe == 0 ? " and" : ",", mlp, moePart(m), layers(),
-                    parameters(m) / 1e9, ssdBytesPerToken() / 1e3, Gdn.CHUNK);
+                    gdnLayers(), gdn.describe(), gdnLayerParameters(m) / 1e6, attention, moe == 0 ? " and" : ",", mlp, moePart(m), layers(),
+                    parameters(m) / 1e9, gdnBytesPerToken() / 1e3, Gdn.CHUNK);
         }
         return String.format(Locale.ROOT, "hybrid Mamba layers priced by kind: %d Mamba-2 (%d heads × %d, state %d, %d groups, conv %d: %.3g M"
                         + " parameters each), %d attention-only%s %d MLP-only%s of %d layers, %.3g B parameters; each stage's parameters"
@@ -454,6 +505,27 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
                         + " Mamba models)",
                 mamba, heads, headDim, state, groups, conv, mambaLayerParameters(m) / 1e6, attention, moe == 0 ? " and" : ",", mlp,
                 moePart(m), layers(), parameters(m) / 1e9, ssdBytesPerToken() / 1e3, CHUNK);
+    }
+
+    /**
+     * The assumptions line of context parallelism over the G layers (null: cp 1 or no G layer). Megatron-Core refuses no cp
+     * with a GatedDeltaNet: at NVIDIA/Megatron-LM e867835174aecbc95c2e8e1b1d61b68e05f2c061 (megatron/core/ssm/gated_delta_net.py)
+     * its forward all-to-alls in_proj's output from the sequence split to a head split ({@code tensor_a2a_cp2hp}, each cp rank
+     * the whole sequence of (heads ÷ tp) ÷ cp heads, its conv1d weights, A_log and dt_bias sliced to them), runs the conv1d and
+     * the chunked delta rule there, and all-to-alls the gated norm's output back ({@code tensor_a2a_hp2cp}) before out_proj, as
+     * its Mamba-2 mixer's context parallelism does (mamba_context_parallel); an older GatedDeltaNet (at 00caa53a, "TODO: support
+     * CP") raised nothing and ran each rank's chunk of the sequence from a zero state. Priced: every G layer's GEMMs, bytes
+     * and activations at the tokens ÷ cp every layer is priced at (the head split moves the same bytes per GPU), its two
+     * all-to-alls forward (four with the backward) not priced, as Mamba-2's cp exchange is not.
+     */
+    public String contextParallel(long cp) {
+        if (cp <= 1 || gdn == null) return null;
+        return "context parallelism (cp " + cp + ") over the " + gdnLayers() + " gated delta net layers: Megatron-Core's GatedDeltaNet"
+                + " refuses none; it all-to-alls in_proj's output from the sequence split to a split of its heads (each cp rank the"
+                + " whole sequence for 1/" + cp + " of the tp rank's heads) and back before out_proj, as its Mamba-2 cp does;"
+                + " priced as each GPU's tokens ÷ cp (the same GEMMs, chunk-kernel bytes and activations per GPU), the two all-to-alls"
+                + " per layer forward and backward not priced (nor Mamba-2's), so a G layer's time is understated by them (docs/plan.md,"
+                + " gated delta net layers)";
     }
 
     /** " and 23 MoE (...)" of {@link #describe}, empty without E layers. */
@@ -472,13 +544,15 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
     public static MambaLayers of(Specs.Hybrid h, ModelShape m, MoeShape experts, List<String> as) {
         if (h == null || h.pattern() == null || h.pattern().value() == null) return null;
         String p = h.pattern().value();
-        int mm = count(p, 'M'), at = count(p, '*'), ml = count(p, '-'), moe = count(p, 'E');
+        // where the pattern's G layers stand (the decoder holds them as M): each priced as a gated delta net, each M as Mamba-2
+        if (h.gdnPattern() != null && h.gdnPattern().length() == p.length()) p = h.gdnPattern();
+        int mm = count(p, 'M'), at = count(p, '*'), ml = count(p, '-'), moe = count(p, 'E'), gd = count(p, 'G');
         if (m.mla() != null) {
             as.add("hybrid layer pattern with multi-latent attention: not priced by kind; every layer is priced as a transformer layer"
                     + " (attention + MLP or MoE), its Mamba-2 layers included, so time and memory are overstated for them");
             return null;
         }
-        if (mm + at + ml + moe != p.length() || p.length() != m.layers()) {
+        if (mm + at + ml + moe + gd != p.length() || p.length() != m.layers()) {
             as.add("hybrid layer pattern of " + p.length() + " layers where the model has " + m.layers()
                     + ": not priced by kind; every layer is priced as a transformer layer");
             return null;
@@ -491,9 +565,10 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
             return null;
         }
         long heads = v(h.heads()), headDim = v(h.headDim()), state = v(h.state()), groups = v(h.groups()), conv = v(h.conv());
-        if (h.gdn() != null) {
-            // the mixers are gated delta nets (a Megatron script's G with its --linear-* sizes): no Mamba-2 size is used
-            Gdn g = gdn(h.gdn(), as);
+        // the G layers' sizes: the --linear-* written, each other one TransformerConfig's default (said)
+        Gdn g = gd == 0 ? null : gdn(h.gdn() != null ? h.gdn() : new Specs.Gdn(null, null, null, null, null), as);
+        if (mm == 0 && gd > 0) {
+            // no Mamba-2 layer: no Mamba-2 size is used (the mixers are gated delta nets)
             MambaLayers r = new MambaLayers(mm, at, ml, moe, 1, 1, 1, 1, 1, new LayerPattern(p), moe > 0 ? experts : null, g);
             as.add(r.describe(m));
             return r;
@@ -507,7 +582,7 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
         }
         if (conv <= 0) { conv = 4; as.add("Mamba conv1d width not given: 4 (MambaMixer's d_conv default)"); }
         MambaLayers r = new MambaLayers(mm, at, ml, moe, heads, headDim, state, groups, conv, new LayerPattern(p), moe > 0 ? experts : null,
-                null);
+                g);
         as.add(r.describe(m));
         return r;
     }

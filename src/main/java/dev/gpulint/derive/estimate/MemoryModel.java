@@ -73,12 +73,12 @@ public final class MemoryModel {
                 this.shared = 0;
                 this.expert = 0;
                 this.perKind = hybrid.perKind(m);
-                this.kinds = new double[4];
+                this.kinds = new double[5];
                 // an MTP block by its group's letters (MtpLayers), else the pattern's mean layer
-                double[] g = mtp.groupKinds();
+                double[] g = hybrid.asPriced(mtp.groupKinds());
                 int blocks = mtp.blocks();
                 double moe = hybrid.moe();
-                this.mtpShared = g != null ? (MambaLayers.kindParameters(perKind, g[0], g[1], g[2], g[3]) + hybrid.sharedExperts(m, g[3])) / blocks / l.tp()
+                this.mtpShared = g != null ? (MambaLayers.kindParameters(perKind, g[0], g[1], g[2], g[3], g[4]) + hybrid.sharedExperts(m, g[3])) / blocks / l.tp()
                         : (hybrid.meanLayerParameters(m) + hybrid.sharedExperts(m, moe) / hybrid.layers()) / l.tp();
                 this.mtpExpert = (g != null ? hybrid.routedExperts(m, g[3]) / blocks : hybrid.routedExperts(m, moe) / hybrid.layers()) / expertDivisor;
                 return;
@@ -148,7 +148,7 @@ public final class MemoryModel {
         private void hybridLayers(int i) {
             hybrid.onStage(m, l, i, kinds);
             double share = stageLayers(m, l, i) / m.layers();
-            sharedPart = (MambaLayers.kindParameters(perKind, kinds[0], kinds[1], kinds[2], kinds[3]) + m.hidden() * share
+            sharedPart = (MambaLayers.kindParameters(perKind, kinds[0], kinds[1], kinds[2], kinds[3], kinds[4]) + m.hidden() * share
                     + hybrid.sharedExperts(m, kinds[3])) / l.tp();
             expertPart = hybrid.routedExperts(m, kinds[3]) / expertDivisor;
         }

@@ -210,7 +210,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         if (hybrid) {
             moeLayers = (int) pattern.chars().filter(c -> c == 'E').count();
             lastMoe = pattern.charAt(pattern.length() - 1) == 'E';
-            source = "the hybrid layer pattern's E layers; the others Mamba-2, attention-only or MLP-only";
+            source = "the hybrid layer pattern's E layers; the others " + others(pattern, hy.gdnLayers());
             if (s != null && (s.layerFreq() != null || s.denseLayers() != null)) {
                 as.add("MoE " + (s.layerFreq() != null ? "layer pattern '" + shortText(s.layerFreq().value()) + "' (" + s.layerFreq().span() + ")"
                         : "dense layers (" + s.denseLayers().span() + ")") + " not used: a hybrid's MoE layers are its pattern's E layers"
@@ -258,6 +258,22 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         double clamp = s != null && s.activationClamp() != null && s.activationClamp().value() != null ? Math.max(0, s.activationClamp().value()) : 0;
         boolean bias = s != null && s.expertBias() != null && Boolean.TRUE.equals(s.expertBias().value());
         return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias, hybrid, lastMoe);
+    }
+
+    /**
+     * The non-E layers of a hybrid's pattern (its decoder, G held as M, {@code gdn} of them written G) as each is priced:
+     * "36 gated delta net (G) and 12 attention-only (*)"; "none" when every layer is E.
+     */
+    static String others(String pattern, long gdn) {
+        long m = pattern.chars().filter(c -> c == 'M').count();
+        long[] n = {m - Math.min(m, gdn), Math.min(m, gdn), pattern.chars().filter(c -> c == '*').count(),
+                pattern.chars().filter(c -> c == '-').count()};
+        String[] kind = {" Mamba-2 (M)", " gated delta net (G)", " attention-only (*)", " MLP-only (-)"};
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        for (int i = 0; i < n.length; i++) if (n[i] > 0) parts.add(n[i] + kind[i]);
+        if (parts.isEmpty()) return "none";
+        String last = parts.remove(parts.size() - 1);
+        return parts.isEmpty() ? last : String.join(", ", parts) + " and " + last;
     }
 
     private static String shortText(String t) {

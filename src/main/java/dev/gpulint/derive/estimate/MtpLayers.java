@@ -92,7 +92,7 @@ public record MtpLayers(int layers, int blocks, String letters) {
                 + " in the model FLOPs as Megatron-LM's num_floating_point_operations counts them";
     }
 
-    /** One MTP layer's blocks of each kind, {M, *, -, E}, from its hybrid '/' group; null without one. */
+    /** One MTP layer's blocks of each kind, {M, *, -, E, G}, from its hybrid '/' group; null without one. */
     double[] groupKinds() {
         return letters == null ? null : MambaLayers.kinds(letters);
     }
@@ -278,8 +278,8 @@ public record MtpLayers(int layers, int blocks, String letters) {
         if (layers == 0) return 0;
         double h = m.hidden(), logits = m.logitFlopsPerToken();
         MoeShape s = m.experts() > 1 ? v.moe() : null;
-        double[] k = groupKinds();
-        double blockFlops = v.mamba() != null && k != null ? v.mamba().kindFlopsPerToken(m, k[0], k[1], k[2], k[3])
+        double[] k = v.mamba() != null ? v.mamba().asPriced(groupKinds()) : null;
+        double blockFlops = k != null ? v.mamba().kindFlopsPerToken(m, k[0], k[1], k[2], k[3], k[4])
                 : s != null && !s.hybrid() ? blocks * s.layerFlopsPerToken(m, s.lastMoe())
                 : blocks * (modelFlops - logits) / m.layers();
         double proj = v.mamba() != null ? 0 : 6 * (3 * h + 2 * h * h);    // hybrid_flops counts no eh_proj or norms

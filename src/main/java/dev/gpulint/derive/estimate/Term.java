@@ -44,17 +44,19 @@ public sealed interface Term {
      * A hybrid Mamba model's SSD path (the causal conv1d and the chunk scan) as HBM bytes, per mean layer and micro-batch
      * ({@link MambaLayers#ssdBytesPerToken}).
      *
-     * @param mambaLayers   the Mamba-2 layers
-     * @param layers        all layers of the pattern (the mean layer carries mambaLayers/layers of one Mamba-2 layer's bytes)
-     * @param bytesPerToken one Mamba-2 layer's bytes per token, forward and backward
-     * @param tokens        the tokens per micro-batch on one GPU's heads (÷ tp)
-     * @param recompute     the elementwise recompute factor (full recompute runs the forward again)
-     * @param bytes         tokens × bytesPerToken × mambaLayers/layers × recompute
-     * @param hbmRate       the achieved HBM rate, bytes/s
-     * @param gdn           the mixers are gated delta nets (their conv1d and chunked delta rule: MambaLayers.Gdn), not Mamba-2
+     * @param mambaLayers      the Mamba-2 layers (M)
+     * @param gdnLayers        the gated delta net layers (G: their conv1d and chunked delta rule, MambaLayers.Gdn)
+     * @param layers           all layers of the pattern (the mean layer carries mambaLayers/layers of one Mamba-2 layer's bytes
+     *                         and gdnLayers/layers of one GDN layer's)
+     * @param bytesPerToken    one Mamba-2 layer's bytes per token, forward and backward
+     * @param gdnBytesPerToken one GDN layer's bytes per token, forward and backward (0 without G layers)
+     * @param tokens           the tokens per micro-batch on one GPU's heads (÷ tp)
+     * @param recompute        the elementwise recompute factor (full recompute runs the forward again)
+     * @param bytes            tokens × (bytesPerToken × mambaLayers + gdnBytesPerToken × gdnLayers)/layers × recompute
+     * @param hbmRate          the achieved HBM rate, bytes/s
      */
-    record Ssd(int mambaLayers, int layers, double bytesPerToken, double tokens, double recompute, double bytes, double hbmRate,
-               boolean gdn) implements Term {
+    record Ssd(int mambaLayers, int gdnLayers, int layers, double bytesPerToken, double gdnBytesPerToken, double tokens, double recompute,
+               double bytes, double hbmRate) implements Term {
         @Override public String term() { return "ssd"; }
 
         /** The bytes' time at the HBM rate (in the compute term's elementwise bytes). */

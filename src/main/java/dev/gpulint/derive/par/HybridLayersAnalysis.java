@@ -13,7 +13,8 @@ import dev.gpulint.spec.Specs;
  * tensor-parallel size Megatron-Core checks them against at start-up ({@link HybridLayersFact}). The mixer's heads and
  * groups not stated are Megatron's own defaults, the ones the estimate takes (MambaLayers: groups 8, heads 2 × hidden ÷ the
  * head dimension 64); heads not stated with the hidden size unknown are not known (0), and no heads check is made. A
- * pattern whose mixers are all G has its GatedDeltaNet key and value heads beside tp, as written or TransformerConfig's defaults.
+ * pattern's G layers have their GatedDeltaNet key and value heads beside tp, as written or TransformerConfig's defaults,
+ * beside any M's Mamba-2 mixer (both checked).
  */
 public final class HybridLayersAnalysis {
     private HybridLayersAnalysis() {}
@@ -39,7 +40,7 @@ public final class HybridLayersAnalysis {
         boolean flags = key != null && key.startsWith("--");
         Specs.Parallelism par = j.parallelism();
         Span tpSpan = par == null || par.tp() == null ? null : par.tp().span();
-        // GatedDeltaNet's heads: read only where the pattern's mixers are all G (Specs.Gdn), each not written TransformerConfig's
+        // GatedDeltaNet's heads: read where the pattern holds a G (Specs.Gdn), each not written TransformerConfig's
         // default (MambaLayers.GDN_DEFAULTS, the sizes the estimate prices)
         Specs.Gdn g = h.gdn();
         long gdn = g == null ? 0 : h.gdnLayers();

@@ -199,26 +199,25 @@ class HybridLayersTest {
 
     /**
      * Megatron-Core's newer layer symbols (megatron/core/models/hybrid/layers/utils.py at 089b33b8, Symbols.LAYER_CONFIG_MAP):
-     * G a gated delta net, priced as Mamba-2 beside M layers (else as GatedDeltaNet, no stand-in); D (DeepSeek sparse attention), + (MLA), C, H and W (DeepSeek-V4 attention) as
+     * G a gated delta net, priced as GatedDeltaNet beside M layers or not (no stand-in); D (DeepSeek sparse attention), + (MLA), C, H and W (DeepSeek-V4 attention) as
      * attention of the job's variant; a bracketed group [M*E] as its letters. The pattern keeps its layer count, and the plan's
      * assumptions say which letter is priced as which kind.
      */
     @Test
     void newerSymbolsArePricedAsTheNearestKindAndSaid() {
         // our own 10-layer pattern of Qwen3-Next's shape (three gated-delta-net layers to one attention layer, MoE after each):
-        // its G layers are GatedDeltaNets (no stand-in line); with one M among them, one mixer kind is priced: G as Mamba-2, said
+        // its G layers are GatedDeltaNets (no stand-in line); with one M among them too, each G a GatedDeltaNet and the M Mamba-2
         Specs.Job qwen = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("--num-layers: 8", "--num-layers: 10")
                 .replace("\"M-M*M-M-\"", "\"GEGEGE*EGE\""));
         assertNotNull(qwen.model().hybrid().gdn(), "G only: priced as Megatron-Core's GatedDeltaNet");
         assertEquals(List.of(), qwen.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern (")).toList());
         Specs.Job gdn = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("--num-layers: 8", "--num-layers: 10")
                 .replace("\"M-M*M-M-\"", "\"GEMEGE*EGE\""));
-        assertNull(gdn.model().hybrid().gdn());
+        assertNotNull(gdn.model().hybrid().gdn(), "M beside G: the G layers still GatedDeltaNets");
         assertEquals("MEMEME*EME", gdn.model().hybrid().pattern().value(), "10 layers: G as M, the count kept");
-        assertEquals(List.of("--hybrid-layer-pattern (4 Mamba-2, 1 attention and 5 MoE layers as priced): Megatron-Core's newer layer"
-                + " symbols are priced as the kind the estimate has nearest them: G (gated delta net, GDN) as M (Mamba-2); the layer count"
-                + " is the pattern's, each such layer's time and memory are its stand-in's"),
-                gdn.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern (")).toList());
+        assertEquals("GEMEGE*EGE", gdn.model().hybrid().gdnPattern(), "where the gated delta nets stand");
+        assertEquals(3, gdn.model().hybrid().gdnLayers());
+        assertEquals(List.of(), gdn.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern (")).toList());
         // DeepSeek sparse attention and MLA beside Mamba, and a bracketed group of a mixer and its MoE: 8 layers
         Specs.Job dsa = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("\"M-M*M-M-\"", "\"M-MD[M+E]-\""));
         assertEquals("M-M*M*E-", dsa.model().hybrid().pattern().value());
@@ -311,7 +310,7 @@ class HybridLayersTest {
     /**
      * A pattern of gated delta nets (G) with their --linear-* sizes (Megatron-Core's TransformerConfig linear_* fields): the G
      * layers are the job's mixers, priced as GatedDeltaNet (MambaLayers.Gdn), and the G-as-Mamba-2 line is gone; beside M
-     * layers the sizes are not used and that is said; a size that is no whole number from 1 to 65,536 is SYN002 at it.
+     * layers too (each M a Mamba-2 mixer of the --mamba-* sizes); a size that is no whole number from 1 to 65,536 is SYN002 at it.
      */
     @Test
     void aGdnPatternsLinearSizesAreItsMixers() {
@@ -332,12 +331,12 @@ class HybridLayersTest {
                 + " layer symbols are priced as the kind the estimate has nearest them: D (DeepSeek sparse attention, DSA) as * (attention"
                 + " of the job's variant); the layer count is the pattern's, each such layer's time and memory are its stand-in's"),
                 dsa.origin().unpriced().stream().filter(s -> s.startsWith("--hybrid-layer-pattern (")).toList());
-        // beside Mamba-2 layers: one mixer kind is priced, so G stays Mamba-2 and the sizes are said not used
+        // beside Mamba-2 layers: the G layers keep their sizes (each M is Mamba-2), and nothing says them unused
         Specs.Job both = Foreign.bind("model_config.yaml", qwen.replace("\"GEGEGE*EGE\"", "\"GEMEGE*EGE\""));
-        assertNull(both.model().hybrid().gdn());
-        assertEquals(List.of("--linear-num-key-heads, --linear-num-value-heads, --linear-value-head-dim beside a --hybrid-layer-pattern of"
-                + " both M (Mamba-2) and G (gated delta net) layers: the estimate prices one mixer kind, so its G layers are priced as"
-                + " Mamba-2 layers and these sizes are not used"), both.origin().unpriced().stream().filter(s -> s.startsWith("--linear")).toList());
+        Specs.Gdn bg = both.model().hybrid().gdn();
+        assertEquals(List.of(8L, 16L, 64L), List.of(bg.keyHeads().value(), bg.valueHeads().value(), bg.valueHeadDim().value()));
+        assertEquals("GEMEGE*EGE", both.model().hybrid().gdnPattern());
+        assertEquals(List.of(), both.origin().unpriced().stream().filter(s -> s.startsWith("--linear")).toList());
         // no --linear-* size written: Megatron-Core still builds each G as a GatedDeltaNet, of its config's defaults
         Specs.Job unsized = Foreign.bind("model_config.yaml", MODEL_ARGS.replace("--num-layers: 8", "--num-layers: 10")
                 .replace("\"M-M*M-M-\"", "\"GEGEGE*EGE\"").replace("  --seq-length: 4096\n", "  --seq-length: 4096\n  --num-experts: 16\n"));

@@ -99,7 +99,7 @@ class MambaLayersTest {
 
     private static Specs.Hybrid stated(String pattern) {
         Span at = Span.at("model_config.yaml", 1, 1);
-        return new Specs.Hybrid(new Located<>(pattern, at), null, null, null, null, null, null, 0);
+        return new Specs.Hybrid(new Located<>(pattern, at), null, null, null, null, null, null, 0, null);
     }
 
     @Test
@@ -298,7 +298,7 @@ class MambaLayersTest {
         String first = NANO3.substring(0, 26), second = NANO3.substring(26);
         long e0 = first.chars().filter(c -> c == 'E').count(), e1 = second.chars().filter(c -> c == 'E').count();
         assertEquals(List.of(11L, 12L), List.of(e0, e1));
-        assertEquals(List.of(12.0, 3.0, 0.0, 11.0), java.util.Arrays.stream(y.onStage(m, in.layout(), 0)).boxed().toList());
+        assertEquals(List.of(12.0, 3.0, 0.0, 11.0, 0.0), java.util.Arrays.stream(y.onStage(m, in.layout(), 0)).boxed().toList());
         double expert = 128 * 2 * 2688.0 * 1856 / 4;
         double[] s0 = MemoryModel.stageSplit(m, in.layout(), 0, in.variants()), s1 = MemoryModel.stageSplit(m, in.layout(), 1, in.variants());
         assertEquals(e0 * expert, s0[1], 1);
@@ -311,7 +311,7 @@ class MambaLayersTest {
         String piped = NANO3.substring(0, 13) + "|" + NANO3.substring(13, 26) + "|" + NANO3.substring(26, 39) + "|" + NANO3.substring(39);
         JobInputs v = nano3(piped, "tp: 1, pp: 2, ep: 4").inputs();
         assertEquals(2, v.layout().virtualPp());
-        assertEquals(List.of(11.5, 3.0, 0.0, 11.5), java.util.Arrays.stream(y.onStage(m, v.layout(), 0)).boxed().toList());
+        assertEquals(List.of(11.5, 3.0, 0.0, 11.5, 0.0), java.util.Arrays.stream(y.onStage(m, v.layout(), 0)).boxed().toList());
     }
 
     @Test
@@ -344,8 +344,8 @@ class MambaLayersTest {
 
     /** The layers of each kind in {@code pattern}'s characters from {@code from} to {@code to}, counted one by one. */
     private static double[] directCount(String pattern, int from, int to) {
-        double[] k = new double[4];
-        for (char c : pattern.substring(from, to).toCharArray()) k["M*-E".indexOf(c)]++;
+        double[] k = new double[5];
+        for (char c : pattern.substring(from, to).toCharArray()) k["M*-EG".indexOf(c)]++;
         return k;
     }
 
@@ -356,7 +356,7 @@ class MambaLayersTest {
         for (int from = 0; from <= NANO3.length(); from++) {
             for (int to = from; to <= NANO3.length(); to++) {
                 double[] want = directCount(NANO3, from, to);
-                for (int k = 0; k < 4; k++) assertEquals(want[k], p.count(k, from, to), from + ".." + to + " kind " + k);
+                for (int k = 0; k < 5; k++) assertEquals(want[k], p.count(k, from, to), from + ".." + to + " kind " + k);
             }
         }
         assertEquals(new MambaLayers.LayerPattern(NANO3), p, "equal by its text");
@@ -396,7 +396,7 @@ class MambaLayersTest {
             for (int i = 0; i < c.pp(); i++) {
                 double n = MemoryModel.stageLayers(m, l, i), share = n / 52;
                 int from = c.sizes().get(i);
-                List<Double> want = from < 0 ? List.of(23 * share, 6 * share, 0 * share, 23 * share)
+                List<Double> want = from < 0 ? List.of(23 * share, 6 * share, 0 * share, 23 * share, 0 * share)
                         : java.util.Arrays.stream(directCount(NANO3, from, from + (int) n)).boxed().toList();
                 assertEquals(want, java.util.Arrays.stream(y.onStage(m, l, i)).boxed().toList(), c.name() + ": stage " + i);
             }

@@ -27,6 +27,7 @@ public final class AttentionBackendFact {
     private final List<String> unknown;
     private final int launch;
     private final boolean again;
+    private final Span call;
 
     /**
      * @param key         the backend's key as the job's file writes it ("--attention-backend", "model.config.attention_backend")
@@ -39,13 +40,14 @@ public final class AttentionBackendFact {
      * @param unknown     the variables the launch gets with a value gpulint cannot read (not judged), in Megatron-Core's order
      * @param launch      which launch of the job's script this is (1: the first that names the backend)
      * @param again       the first disagreeing setting is an earlier launch's finding's too: this one stands at its backend
+     * @param call        where a caller runs the launch's script again (srun bash train.sh a second time), null for its first run
      */
     public AttentionBackendFact(String jobName, String file, String key, String backend, Span backendSpan, List<Setting> disagreeing,
-                                String intended, List<TextEdit> removals, List<String> unknown, int launch, boolean again) {
+                                String intended, List<TextEdit> removals, List<String> unknown, int launch, boolean again, Span call) {
         if (disagreeing.isEmpty()) throw new IllegalArgumentException("no variable disagrees");
         this.jobName = jobName; this.file = file; this.key = key; this.backend = backend; this.backendSpan = backendSpan;
         this.disagreeing = List.copyOf(disagreeing); this.intended = intended; this.removals = List.copyOf(removals);
-        this.unknown = List.copyOf(unknown); this.launch = launch; this.again = again;
+        this.unknown = List.copyOf(unknown); this.launch = launch; this.again = again; this.call = call;
     }
 
     /**
@@ -160,6 +162,11 @@ public final class AttentionBackendFact {
 
     /** The first disagreeing setting is an earlier launch's finding's too: this launch's finding stands at its backend. */
     public boolean isAgain() { return again; }
+    /**
+     * Where a finding that repeats an earlier launch's setting stands: the caller's command that runs the script again
+     * (srun bash train.sh a second time: the backend is the earlier run's too), else this launch's backend.
+     */
+    public Span getAgainSpan() { return call != null ? call : backendSpan; }
     /** Whether some of the three variables have a value gpulint cannot read. */
     public boolean isAnyUnknown() { return !unknown.isEmpty(); }
     /** Those variables' names: "NVTE_FLASH_ATTN", "NVTE_FLASH_ATTN and NVTE_UNFUSED_ATTN". */

@@ -515,9 +515,11 @@ public final class Specs {
      * One launch command that names Megatron-Core's attention backend, with Transformer Engine's NVTE_*_ATTN variables as
      * that command's process gets them (PAR018): {@code known} the values gpulint reads (as the process's string), {@code
      * unknown} those set to a value it cannot read (a shell expansion of an unknown variable, a YAML value Kubernetes
-     * refuses), as written; a variable in neither is unset.
+     * refuses), as written; a variable in neither is unset. {@code call}: where a caller runs the launch's script again
+     * ({@code srun bash train.sh} a second time), null for its first run.
      */
-    public record BackendLaunch(Located<String> backend, Map<String, Located<String>> known, Map<String, Located<String>> unknown) {
+    public record BackendLaunch(Located<String> backend, Map<String, Located<String>> known, Map<String, Located<String>> unknown,
+                                Span call) {
         public BackendLaunch {
             known = Map.copyOf(known);
             unknown = Map.copyOf(unknown);

@@ -68,39 +68,61 @@ final class AttentionBackends {
         for (Shell.Script script : scripts) {
             int first = LaunchEnvironment.commandAt(script, j.attentionBackend.span());
             if (first < 0) continue;
-            List<Specs.BackendLaunch> launches = new java.util.ArrayList<>();
-            List<Shell.Command> commands = script.commands();
-            for (int c = first; c < commands.size() && launches.size() < MAX_LAUNCHES; c++) {
-                Located<String> backend = c == first ? j.attentionBackend : backend(commands.get(c));
-                if (backend == null) continue;
-                Map<String, Shell.Assignment> env = LaunchEnvironment.at(script, c, base.keySet(), script == j.script ? j.sbatchExport : null);
-                Map<String, Located<String>> known = new java.util.LinkedHashMap<>(), unknown = new java.util.LinkedHashMap<>();
-                for (String name : AttentionBackendFact.VARIABLES) {
-                    if (launcherSet.stream().anyMatch(e -> e.name().equals(name))) {
-                        if (j.env.get(name) != null) known.put(name, j.env.get(name));
-                        continue;
-                    }
-                    Word v = base.get(name);
-                    if (env.containsKey(name)) {
-                        Shell.Assignment a = env.get(name);
-                        v = a == null ? null : a.value() != null && literal(a.value()) ? a.value() : new Word("", false, a.nameSpan());
-                    }
-                    if (v == null) continue;
-                    (v.known() ? known : unknown).put(name, new Located<>(v.text(), v.span()));
-                }
-                if (c == first) {
-                    for (String name : AttentionBackendFact.VARIABLES) {
-                        if (launcherSet.stream().anyMatch(e -> e.name().equals(name))) continue;
-                        Located<String> v = known.get(name);
-                        if (v == null) j.env.remove(name);
-                        else if (j.env.containsKey(name) || j.env.size() < Specs.MAX_ENV) j.env.put(name, v);
-                    }
-                }
-                launches.add(new Specs.BackendLaunch(backend, known, unknown));
-            }
-            j.backendLaunches = launches;
+            j.backendLaunches = launches(j, script, first, launcherSet, base, true, MAX_LAUNCHES, null);
             return;
         }
+    }
+
+    /**
+     * The same script run again ({@code srun bash train.sh} a second time, with other exports between): its launches that
+     * name the backend, judged with {@code base}, the environment this call starts them with, after those {@code j} already
+     * has ({@link JobDraft#backendLaunches}, at most {@link #MAX_LAUNCHES} in all), each with {@code call}, the caller's word
+     * that runs it. {@code j.env} stays the first call's.
+     */
+    static void launchedAgain(JobDraft j, Shell.Script script, List<Launchers.EnvSet> launcherSet, Map<String, Word> base,
+                              dev.gpulint.core.Span call) {
+        if (j.attentionBackend == null || j.backendLaunches.size() >= MAX_LAUNCHES) return;
+        int first = LaunchEnvironment.commandAt(script, j.attentionBackend.span());
+        if (first < 0) return;
+        List<Specs.BackendLaunch> all = new java.util.ArrayList<>(j.backendLaunches);
+        all.addAll(launches(j, script, first, launcherSet, base, false, MAX_LAUNCHES - all.size(), call));
+        j.backendLaunches = List.copyOf(all);
+    }
+
+    /** The launches of {@code script} from command {@code first} on (at most {@code most}); {@code bind}: the first's variables into j.env. */
+    private static List<Specs.BackendLaunch> launches(JobDraft j, Shell.Script script, int first, List<Launchers.EnvSet> launcherSet,
+                                                      Map<String, Word> base, boolean bind, int most, dev.gpulint.core.Span call) {
+        List<Specs.BackendLaunch> launches = new java.util.ArrayList<>();
+        List<Shell.Command> commands = script.commands();
+        for (int c = first; c < commands.size() && launches.size() < most; c++) {
+            Located<String> backend = c == first ? j.attentionBackend : backend(commands.get(c));
+            if (backend == null) continue;
+            Map<String, Shell.Assignment> env = LaunchEnvironment.at(script, c, base.keySet(), script == j.script ? j.sbatchExport : null);
+            Map<String, Located<String>> known = new java.util.LinkedHashMap<>(), unknown = new java.util.LinkedHashMap<>();
+            for (String name : AttentionBackendFact.VARIABLES) {
+                if (launcherSet.stream().anyMatch(e -> e.name().equals(name))) {
+                    if (j.env.get(name) != null) known.put(name, j.env.get(name));
+                    continue;
+                }
+                Word v = base.get(name);
+                if (env.containsKey(name)) {
+                    Shell.Assignment a = env.get(name);
+                    v = a == null ? null : a.value() != null && literal(a.value()) ? a.value() : new Word("", false, a.nameSpan());
+                }
+                if (v == null) continue;
+                (v.known() ? known : unknown).put(name, new Located<>(v.text(), v.span()));
+            }
+            if (c == first && bind) {
+                for (String name : AttentionBackendFact.VARIABLES) {
+                    if (launcherSet.stream().anyMatch(e -> e.name().equals(name))) continue;
+                    Located<String> v = known.get(name);
+                    if (v == null) j.env.remove(name);
+                    else if (j.env.containsKey(name) || j.env.size() < Specs.MAX_ENV) j.env.put(name, v);
+                }
+            }
+            launches.add(new Specs.BackendLaunch(backend, known, unknown, call));
+        }
+        return launches;
     }
 
     /**
@@ -127,7 +149,7 @@ final class AttentionBackends {
             Word v = base.get(name);
             if (v != null) (v.known() ? known : unknown).put(name, new Located<>(v.text(), v.span()));
         }
-        j.backendLaunches = List.of(new Specs.BackendLaunch(j.attentionBackend, known, unknown));
+        j.backendLaunches = List.of(new Specs.BackendLaunch(j.attentionBackend, known, unknown, null));
     }
 
     /** The most launches of one script PAR018 judges apart (the first {@value} commands that name the backend). */

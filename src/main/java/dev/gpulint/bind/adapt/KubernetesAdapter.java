@@ -179,6 +179,7 @@ final class KubernetesAdapter implements FormatAdapter {
             j.state("per_node", integer(ml, "torch", "numProcPerNode"), "mlPolicy.torch.numProcPerNode", StatedKind.LAUNCHER);
             j.state("per_node", integer(ml, "mpi", "numProcPerNode"), "mlPolicy.mpi.numProcPerNode", StatedKind.LAUNCHER);
         }
+        java.util.Set<String> decided = new java.util.HashSet<>();     // the variables an earlier pod's container bound
         for (Pod p : pods) {
             j.rdma.addAll(p.rdma);
             // the containers that run the job: those with GPUs, and launchers (MPIJob); not initializers
@@ -196,13 +197,19 @@ final class KubernetesAdapter implements FormatAdapter {
             }
             j.exports(p.exports, "export in the command");
             LaunchStatements.apply(j, p.launch);
-            // the command's script starts with the container's env and may change it before the launch (PAR018's variables)
-            // (a value Kubernetes does not read as a string, value: 0, is refused with the object: unknown to PAR018; a
-            // $(VAR) reference is expanded by Kubernetes from other variables: unknown too, as any value with a $)
+            // the command's script starts with the container's env and may change it before the launch (the NCCL rules' and
+            // PAR018's variables) (a value Kubernetes does not read as a string, value: 0, is refused with the object: unknown
+            // to PAR018; a $(VAR) reference is expanded by Kubernetes from other variables: unknown too, as any value with a $)
             Map<String, Word> base = new java.util.LinkedHashMap<>();
             for (EnvVar e : p.env) {
                 base.putIfAbsent(e.name(), new Word(e.value(), e.string() && !e.value().contains("$"), e.span()));
             }
+            // a name an earlier pod bound stays its (the first statement binds, as j.env does), as one the launcher sets
+            java.util.Set<String> keep = new java.util.HashSet<>(decided);
+            for (Launchers.EnvSet e : p.launch.env) keep.add(e.name());
+            for (Shell.Script script : p.launch.scripts) if (LaunchEnvironment.bind(j, script, keep, null, base)) break;
+            decided.addAll(base.keySet());
+            for (Shell.Assignment a : p.exports) decided.add(a.name());
             AttentionBackends.launchEnvironment(j, p.launch.scripts, p.launch.env, base);
             AttentionBackends.startEnvironment(j, base);
         }

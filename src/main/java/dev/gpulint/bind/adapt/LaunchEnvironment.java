@@ -155,7 +155,6 @@ final class LaunchEnvironment {
         exported.replaceAll((name, a) -> passed.contains(name) ? a : null);
     }
 
-
     /** The programs that start a training launch (LaunchScriptAdapter's), and Python's module form of torchrun. */
     private static final java.util.Set<String> LAUNCHERS = java.util.Set.of("torchrun", "hyperpodrun", "deepspeed", "mpirun", "mpiexec",
             "accelerate");
@@ -190,16 +189,28 @@ final class LaunchEnvironment {
      * bash -c string that ended, a NAME=value before another command, srun --export without ALL) or gets a value gpulint
      * cannot read. {@code j.env} bound each variable's first statement (every statement stays in {@code j.stated} for
      * CONSIST005); the NCCL rules and PAR018 read this one environment. A variable a launcher sets itself
-     * ({@code launcherNames}: srun --export=NAME=value, mpirun -x) stays as bound. No change when no launch is found.
+     * ({@code keep}: srun --export=NAME=value, mpirun -x; or one an earlier container of the job already bound) stays as
+     * bound. {@code base} is the environment the script starts with (a Kubernetes container's {@code env}, SkyPilot's
+     * {@code envs}; none for a batch script): a name of it the script leaves alone keeps its bound value, one the script
+     * changes before the launch ({@code export NCCL_IB_DISABLE=0} over the container's "1", a plain NAME=value, an
+     * {@code unset}) is bound as the launch gets it, and one the script exports only after the launch keeps the base's.
+     * No change when no launch is found; returns whether one was.
      */
-    static void bind(JobDraft j, Shell.Script script, java.util.Set<String> launcherNames, Shell.Word stepExport) {
+    static boolean bind(JobDraft j, Shell.Script script, java.util.Set<String> keep, Shell.Word stepExport,
+                        Map<String, Shell.Word> base) {
         int at = launchCommand(script);
-        if (at < 0) return;
-        Map<String, Shell.Assignment> env = at(script, at, java.util.Set.of(), stepExport);
-        java.util.Set<String> exported = new java.util.LinkedHashSet<>();
-        for (Shell.Assignment a : script.assignments()) if (a.exported()) exported.add(a.name());
-        for (String name : exported) {
-            if (launcherNames.contains(name)) continue;
+        if (at < 0) return false;
+        Map<String, Shell.Assignment> env = at(script, at, base.keySet(), stepExport);
+        // the names the script states (in its order, then the base's): a HashMap's order would make the MAX_ENV cut vary
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        for (Shell.Assignment a : script.assignments()) if (a.exported() || env.containsKey(a.name())) names.add(a.name());
+        names.addAll(base.keySet());
+        for (String name : names) {
+            if (keep.contains(name)) continue;
+            if (!env.containsKey(name)) {
+                if (!base.containsKey(name)) j.env.remove(name);  // exported only after the launch, or where it does not reach
+                continue;                                           // the base's, as the container or task states it
+            }
             Shell.Assignment a = env.get(name);
             if (a == null || a.value() == null || !a.value().known()) {
                 j.env.remove(name);
@@ -207,5 +218,6 @@ final class LaunchEnvironment {
                 j.env.put(name, new dev.gpulint.spec.Located<>(a.value().text(), a.value().span()));
             }
         }
+        return true;
     }
 }

@@ -118,7 +118,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
         j.sbatchExport = sb.export;
         java.util.Set<String> launcherNames = new java.util.HashSet<>();
         for (Launchers.EnvSet e : l.env) launcherNames.add(e.name());
-        LaunchEnvironment.bind(j, script, launcherNames, sb.export);
+        LaunchEnvironment.bind(j, script, launcherNames, sb.export, Map.of());
         AttentionBackends.launchEnvironment(j, List.of(script), l.env, Map.of());
         if (srun.nodes != null) j.state("nodes", Launchers.number(srun.nodes), "srun --nodes", StatedKind.LAUNCHER, srun.nodes.span());
         boolean directRanks = srun.python && l.torchPerNode == null && l.deepspeedGpus == null && l.mpiRanks == null;

@@ -46,18 +46,30 @@ final class ScriptLinks {
             if (!caller.format.equals(LaunchScriptAdapter.FORMAT)) continue;
             JobDraft first = null;
             int calls = 0;
+            Set<JobDraft> mine = Collections.newSetFromMap(new IdentityHashMap<>());   // the callees this caller linked
             for (Word w : caller.srunScripts) {
                 if (calls >= MAX_CALLS) break;
-                JobDraft callee = find(all, w.text(), d -> d != caller && d.format.equals(LaunchScriptAdapter.FORMAT) && !merged.contains(d));
+                JobDraft callee = find(all, w.text(), d -> d != caller && d.format.equals(LaunchScriptAdapter.FORMAT)
+                        && (!merged.contains(d) || mine.contains(d)));
                 if (callee == null || callee.srunScripts.stream().anyMatch(x -> find(all, x.text(), d -> d == caller) != null)) continue;
                 calls++;
-                if (first == null) {
+                if (mine.contains(callee)) {
+                    // the same script run again (srun bash train.sh twice, other exports between): its launches are judged
+                    // again with the caller's environment at this call, on the job that holds them (the caller's for the
+                    // first script, absorbed; the callee's own for a later step)
+                    JobDraft judged = callee == first ? caller : callee;
+                    if (caller.script != null && callee.script != null) {
+                        AttentionBackends.launchedAgain(judged, callee.script, callee.launcherEnv, callerEnvironment(caller, w), w.span());
+                    }
+                } else if (first == null) {
                     absorb(caller, callee, w);
                     merged.add(callee);
+                    mine.add(callee);
                     first = callee;
                 } else if (seeded.add(callee)) {
                     // a later step (srun bash a.sh, then srun bash b.sh): its own job, whose launches start with what the
                     // caller's environment holds at its own call
+                    mine.add(callee);
                     if (callee.attentionBackend != null && caller.script != null && callee.script != null) {
                         AttentionBackends.launchEnvironment(callee, List.of(callee.script), callee.launcherEnv, callerEnvironment(caller, w));
                     }

@@ -98,6 +98,7 @@ final class SkyPilotAdapter implements FormatAdapter {
             String v = s == null || s.quoted() ? e.getValue().value() : YamlScalars.pythonString(e.getValue().value());
             base.put(e.getKey(), new Shell.Word(v == null ? e.getValue().value() : v, v != null && !v.contains("$"), e.getValue().span()));
         }
+        java.util.Set<String> setupOnly = new java.util.LinkedHashSet<>();
         for (String block : new String[] {"setup", "run"}) {
             ScalarNode s = scalar(root, block);
             if (s == null || s.isNull()) continue;
@@ -105,6 +106,18 @@ final class SkyPilotAdapter implements FormatAdapter {
             j.exports(script.assignments(), block + ": export");
             Launchers.Launch l = Launchers.scan(script);
             LaunchStatements.apply(j, l);
+            if (block.equals("setup")) {
+                for (Shell.Assignment a : script.assignments()) if (a.exported() && !base.containsKey(a.name())) setupOnly.add(a.name());
+            } else {
+                // run's launch gets envs as changed by run's own commands before it (the NCCL rules' variables), not what
+                // setup exported: each block is its own shell (SkyPilot runs setup, then run, as separate bash scripts)
+                java.util.Set<String> keep = new java.util.HashSet<>();
+                for (Launchers.EnvSet e : l.env) keep.add(e.name());
+                LaunchEnvironment.bind(j, script, keep, null, base);
+                for (Shell.Assignment a : script.assignments()) setupOnly.remove(a.name());
+                setupOnly.removeAll(keep);
+                for (String name : setupOnly) j.env.remove(name);
+            }
             AttentionBackends.launchEnvironment(j, List.of(script), l.env, base);
         }
         AttentionBackends.startEnvironment(j, base);

@@ -55,7 +55,7 @@ public final class AttentionBackendAnalysis {
                 if (v == null || v.value() == null) continue;
                 (literal(v.value().strip(), v.span()) ? known : unknown).put(name, v);
             }
-            launches = List.of(new Specs.BackendLaunch(backend, known, unknown));
+            launches = List.of(new Specs.BackendLaunch(backend, known, unknown, null));
         }
         String key = j.origin() != null && j.origin().key(Specs.Origin.ATTENTION_BACKEND) != null
                 ? j.origin().key(Specs.Origin.ATTENTION_BACKEND) : "--attention-backend";
@@ -66,7 +66,8 @@ public final class AttentionBackendAnalysis {
     /**
      * One launch: the known variables against its backend (one unknown does not silence the others: the job stops on a known
      * one that disagrees whatever the unknown holds). A setting an earlier launch's finding already stands at is reported at
-     * this launch's backend instead, with no second removal.
+     * this launch's backend instead (at the caller's command where the script is run again: its backend is the earlier
+     * run's), with no second removal.
      */
     private static void judge(Resolved.Job r, String key, Specs.BackendLaunch launch, int ordinal, Set<Span> reported, Facts out) {
         Specs.Job j = r.spec();
@@ -99,7 +100,8 @@ public final class AttentionBackendAnalysis {
         // backend does not take (NVTE_UNFUSED_ATTN=1 under flash) restricts nothing, and the backend the job names stands
         boolean turnsOff = disagreeing.stream().anyMatch(d -> !AttentionBackendFact.on(d.value()));
         out.add(new AttentionBackendFact(r.name(), j.file(), key, b, launch.backend().span(), disagreeing,
-                turnsOff ? AttentionBackendFact.intendedBackend(on[0], on[1], on[2]) : null, removals, unknown, ordinal, again));
+                turnsOff ? AttentionBackendFact.intendedBackend(on[0], on[1], on[2]) : null, removals, unknown, ordinal, again,
+                launch.call()));
     }
 
     /**

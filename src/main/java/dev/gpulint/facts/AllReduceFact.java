@@ -191,6 +191,11 @@ public final class AllReduceFact {
     public long getShardRanks() { return shardRanks; }
     /** HSDP: the shard group's ranks with its context-parallel ranks, shardRanks × cp. */
     public long getShardGroupRanks() { return shardRanks * Math.max(1, cp); }
+    /**
+     * HSDP with a shard group of one rank (dp_shard 1 and cp 1): no shard group, no all-gather or reduce-scatter; every GPU
+     * holds the whole states and the replicas' all-reduce of the whole gradients is the sync (as DDP's, one per layer).
+     */
+    public boolean isShardless() { return hybrid && getShardGroupRanks() == 1; }
     /** HSDP: the replicas, dp ÷ shardRanks. */
     public long getReplicas() { return replicas; }
     /** HSDP: the collectives of each kind per micro-batch, one per FSDP unit (a layer). */

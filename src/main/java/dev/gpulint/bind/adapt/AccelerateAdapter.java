@@ -18,9 +18,10 @@ import java.util.Set;
  * (the total over all machines; accelerate starts {@code num_processes // num_machines} per
  * machine), {@code main_process_ip}, and the block of the chosen {@code distributed_type}:
  * {@code megatron_lm_config} (tp and pp degrees, sequence parallelism), {@code deepspeed_config}
- * (ZeRO stage, gradient accumulation, the DeepSpeed file it names), and the newer
- * {@code parallelism_config} (tp, dp_replicate × dp_shard, and cp × sp: Ulysses sequence parallelism splits
- * the sequence over ranks of its own, as context parallelism does).
+ * (ZeRO stage, gradient accumulation, the DeepSpeed file it names), {@code fsdp_config} (the sharding strategy,
+ * HYBRID_SHARD's shard group the GPUs of one machine), and the newer {@code parallelism_config} (tp, dp_replicate ×
+ * dp_shard: HSDP when both are above 1, and cp × sp: Ulysses sequence parallelism splits the sequence over ranks of its
+ * own, as context parallelism does).
  */
 final class AccelerateAdapter implements FormatAdapter {
     /** The format's name; the CONSIST rules on machines (derive.consist.MachinesAnalysis) know it by this name. */
@@ -71,7 +72,6 @@ final class AccelerateAdapter implements FormatAdapter {
                 j.sequenceParallel = TreeValues.bool(scalar(m, "megatron_lm_sequence_parallelism"));
             }
         }
-        if (type.equals("FSDP")) fsdp(j, map(root, "fsdp_config"));
         ScalarNode mp = scalar(root, "mixed_precision");
         if (mp != null && !mp.isNull() && !TreeValues.placeholder(mp.text())) j.dtype = new Located<>(mp.text(), mp.span());
         if (type.equals("DEEPSPEED")) {
@@ -95,8 +95,40 @@ final class AccelerateAdapter implements FormatAdapter {
                         : rep != null ? "parallelism_config_dp_replicate_size" : "parallelism_config_dp_shard_size",
                         new Located<>(dp, (rep != null ? rep : shard).span()));
             }
+            // FSDP2's HSDP: replicas of a dp_shard group (accelerate's ParallelismConfig: fsdp over dp_replicate × dp_shard)
+            if (rep != null && rep.value() > 1 && shard != null && shard.value() > 1) j.dpShard = j.key("parallelism_config_dp_shard_size", shard);
         }
+        if (type.equals("FSDP")) fsdp(j, map(root, "fsdp_config"));        // after parallelism_config: its HSDP degrees win
         sink.draft(j);
+    }
+
+    /**
+     * FSDP1's hybrid sharding as accelerate runs it: accelerate hands FSDP no process group or device mesh, so
+     * FullyShardedDataParallel builds its own (torch/distributed/fsdp/_init_utils.py,
+     * _init_process_group_state_for_hybrid_shard: {@code _init_intra_and_inter_node_groups(default_group,
+     * device_count())}): the states shard within each machine's GPUs and the machines replicate them, all-reducing each
+     * shard's gradients. The shard group is the GPUs per machine, num_processes ÷ num_machines (parallelism.dp_shard at the
+     * strategy's value); on one machine it is every GPU, FULL_SHARD's. HYBRID_SHARD_ZERO2 shards gradients and optimizer
+     * states so (ZeRO-2 within the machine; the plan prices its communication as ZeRO-2's over all of dp, HybridInputs says so).
+     */
+    private static void hybrid(JobDraft j, ScalarNode s, boolean zero2) {
+        String name = zero2 ? "HYBRID_SHARD_ZERO2" : "HYBRID_SHARD";
+        if (j.dpShard != null) return;                  // parallelism_config's dp_replicate × dp_shard: FSDP2's mesh
+        if (j.tp != null && j.tp.value() > 1 || j.cp != null && j.cp.value() > 1) {
+            j.unpriced.add("fsdp_sharding_strategy " + s.text().strip() + " (" + name + ") beside tensor or context parallelism:"
+                    + " the machine's shard group is not priced apart; the states shard over every data-parallel rank");
+            return;
+        }
+        if (j.gpusPerNode == null || j.gpusPerNode.value() <= 0) {
+            j.unpriced.add("fsdp_sharding_strategy " + s.text().strip() + " (" + name + "): FSDP shards within each machine, but"
+                    + " num_processes ÷ num_machines does not give the GPUs per machine: the states shard over every data-parallel rank");
+            return;
+        }
+        long gpn = j.gpusPerNode.value();
+        j.dpShard = j.key("fsdp_sharding_strategy", new Located<>(gpn, s.span()));
+        j.unpriced.add("fsdp_sharding_strategy " + s.text().strip() + " (" + name + "): FSDP shards the "
+                + (zero2 ? "gradients and optimizer states" : "weights, gradients and optimizer states") + " within each machine's "
+                + gpn + " GPUs (num_processes ÷ num_machines: torch FSDP's intra-node group) and replicates them across the machines");
     }
 
     /**
@@ -114,17 +146,23 @@ final class AccelerateAdapter implements FormatAdapter {
     }
 
     /**
-     * FSDP's sharding as `gpulint plan` reads it: FULL_SHARD = ZeRO stage 3, SHARD_GRAD_OP = 2, NO_SHARD = 0 (and
-     * HYBRID_SHARD = 3 inside a node); fsdp_activation_checkpointing = full recompute.
+     * FSDP's sharding as `gpulint plan` reads it, the names of accelerate's FSDP_SHARDING_STRATEGY or torch's
+     * ShardingStrategy numbers (accelerate's FullyShardedDataParallelPlugin takes {@code ShardingStrategy(int)}:
+     * huggingface/accelerate src/accelerate/utils/dataclasses.py): FULL_SHARD (1) = ZeRO stage 3, SHARD_GRAD_OP (2) = 2,
+     * NO_SHARD (3) = 0, and the hybrid ones ({@link #hybrid}) HYBRID_SHARD (4) = 3 and HYBRID_SHARD_ZERO2 (5) = 2 within
+     * each machine's shard group; fsdp_activation_checkpointing = full recompute.
      */
     private static void fsdp(JobDraft j, MappingNode f) {
         if (f == null) return;
         ScalarNode s = scalar(f, "fsdp_sharding_strategy");
         if (s != null && !s.isNull() && j.zeroStage == null) {
             String v = s.text().strip().toUpperCase(java.util.Locale.ROOT);
-            long stage = v.startsWith("SHARD_GRAD_OP") || v.equals("2") || v.equals("GRAD") ? 2 : v.startsWith("NO_SHARD") || v.equals("3") ? 0
-                    : v.startsWith("FULL_SHARD") || v.startsWith("HYBRID") || v.equals("1") || v.equals("FULL") || v.equals("4") ? 3 : -1;
+            boolean zero2 = v.startsWith("HYBRID_SHARD_ZERO2") || v.startsWith("_HYBRID_SHARD_ZERO2") || v.equals("5");
+            boolean hybrid = zero2 || v.startsWith("HYBRID") || v.equals("4");
+            long stage = zero2 || v.startsWith("SHARD_GRAD_OP") || v.equals("2") || v.equals("GRAD") ? 2 : v.startsWith("NO_SHARD") || v.equals("3") ? 0
+                    : v.startsWith("FULL_SHARD") || hybrid || v.equals("1") || v.equals("FULL") ? 3 : -1;
             if (stage >= 0) j.zeroStage = j.key("fsdp_sharding_strategy", new Located<>(stage, s.span()));
+            if (hybrid) hybrid(j, s, zero2);
         }
         Located<Boolean> ac = TreeValues.bool(scalar(f, "fsdp_activation_checkpointing"));
         if (ac != null) j.recompute = new Located<>(ac.value() ? "full" : "none", ac.span());

@@ -329,14 +329,7 @@ public final class Estimator {
 
     /** Ranks between consecutive members of each dimension's group: the product of the sizes before it (ep: dp's). */
     static Map<ParallelDim, Long> strides(Layout l, List<ParallelDim> order) {
-        Map<ParallelDim, Long> s = new EnumMap<>(ParallelDim.class);
-        long acc = 1;
-        for (ParallelDim d : ParallelDim.completeOrder(order)) {
-            s.put(d, acc);
-            acc *= switch (d) { case TP -> l.tp(); case CP -> l.cp(); case DP -> l.dp(); case PP -> l.pp(); default -> 1; };
-        }
-        s.put(EP, s.get(DP));
-        return s;
+        return RankGroup.strides(l.tp(), l.cp(), l.dp(), l.pp(), order);      // one home with NET003's HSDP replicas
     }
 
     /**

@@ -28,9 +28,27 @@ final class HybridInputs {
         return 0;
     }
 
-    /** The assumptions line of a hybrid-sharded layout (none without hybrid sharding). */
+    /**
+     * The assumptions line of a hybrid-sharded layout (none without hybrid sharding): a shard group of one rank (dp_shard 1,
+     * cp 1: PyTorch FSDP accepts a shard dimension of 1, torchtitan then runs plain DDP) is pure replication, the replicas'
+     * all-reduce alone ({@link HybridSync} prices no collective over one rank); under ZeRO stage 1 or 2 (FSDP's
+     * _HYBRID_SHARD_ZERO2) the shard group sizes the memory only, the communication is priced as that stage's over all dp·cp.
+     */
     static void describe(Layout l, List<String> as) {
-        if (!l.hybrid() || l.zeroStage() < 3) return;
+        if (!l.hybrid() || l.zeroStage() < 1) return;
+        if (l.zeroStage() < 3) {
+            as.add("hybrid sharding with ZeRO stage " + l.zeroStage() + " (FSDP's _HYBRID_SHARD_ZERO2): the states ZeRO-" + l.zeroStage()
+                    + " shards are divided over the " + l.shardRanks() * l.cp() + " ranks of a shard group, and the " + l.replicas()
+                    + " replicas hold them whole; the communication is priced as ZeRO-" + l.zeroStage() + "'s over all " + l.dp() * l.cp()
+                    + " dp·cp ranks (the estimate prices a shard group's collectives and the replicas' all-reduce for ZeRO-3 only)");
+            return;
+        }
+        if (l.shardRanks() * l.cp() == 1) {
+            as.add("hybrid sharding with a shard group of one rank (dp_shard 1): no shard group, nothing all-gathered or"
+                    + " reduce-scattered; every GPU holds the whole weights, gradients and optimizer states, and the " + l.replicas()
+                    + " replicas all-reduce the whole gradients, one collective per layer");
+            return;
+        }
         as.add("hybrid sharding (HSDP): weights, gradients and optimizer states shard over the " + l.shardRanks()
                 + (l.cp() > 1 ? "·cp " + l.cp() : "") + " ranks of a shard group (all-gathers and reduce-scatters there), and each"
                 + " shard's gradients are all-reduced over the " + l.replicas() + " replicas");

@@ -8,7 +8,7 @@ package dev.gpulint.derive.estimate;
  * group's first shard ranks · cp members) the parameters are all-gathered forward and backward and the gradients
  * reduce-scattered, one collective each per FSDP unit (one per layer: {@link DpBuckets#shardedUnits}); each shard's
  * reduced gradients, S ÷ (shard · cp), are then all-reduced over the replicas ({@link #replicaGroup}: the outer mesh
- * dimension, dpStride · shard ranks apart), one per unit. FSDP2 runs these for every micro-batch's backward
+ * dimension, dpStride · shard ranks apart; dpStride from {@link RankGroup#strides}, as the plan's), one per unit. FSDP2 runs these for every micro-batch's backward
  * (torch.distributed.fsdp.fully_shard reduces on each backward unless the caller turns gradient sync off; torchtitan's
  * train step does not), so one micro-batch's sync is the figure both print; the plan's step pays it m times.
  *
@@ -34,16 +34,6 @@ public record HybridSync(double units, CollectiveCost gather, CollectiveCost red
     /** FSDP units of a stage of an evenly split model: one per layer ({@link DpBuckets#shardedUnits}); 1 when the layers are not known. */
     public static double units(long layers, long pp) {
         return layers <= 0 ? 1 : DpBuckets.shardedUnits((double) layers / Math.max(1, pp));
-    }
-
-    /** Ranks between consecutive data-parallel ranks in {@code order} (fastest first; null: the default), as the plan's ({@link Estimator#strides}). */
-    public static long dpStride(long tp, long cp, long dp, long pp, java.util.List<dev.gpulint.spec.ParallelDim> order) {
-        long acc = 1;
-        for (dev.gpulint.spec.ParallelDim d : dev.gpulint.spec.ParallelDim.completeOrder(order)) {
-            if (d == dev.gpulint.spec.ParallelDim.DP) return acc;
-            acc *= switch (d) { case TP -> tp; case CP -> cp; case PP -> pp; default -> 1; };
-        }
-        return acc;
     }
 
     /** The shard group: the dp·cp group's first shardRanks · cp members, its cp and shard ranks together (the mesh's dp_shard_cp). */

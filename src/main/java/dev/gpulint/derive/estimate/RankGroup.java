@@ -2,7 +2,9 @@ package dev.gpulint.derive.estimate;
 
 import dev.gpulint.spec.ParallelDim;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.ToLongFunction;
 
@@ -44,8 +46,40 @@ public record RankGroup(List<Part> parts) {
      * (derive/net AllReduceAnalysis), from this one function. Sizes at least 1, their product at most a long.
      */
     public static RankGroup dpCp(long tp, long cp, long dp, long pp, List<ParallelDim> order) {
-        ToLongFunction<ParallelDim> sizes = d -> switch (d) { case TP -> tp; case CP -> cp; case DP -> dp; case PP -> pp; default -> 1; };
-        return of(sizes, order, java.util.EnumSet.of(ParallelDim.CP, ParallelDim.DP));
+        return of(attentionGrid(tp, cp, dp, pp), order, java.util.EnumSet.of(ParallelDim.CP, ParallelDim.DP));
+    }
+
+    /**
+     * Ranks between consecutive members of each dimension's group in a job of these sizes laid out in {@code order}
+     * (fastest first; null: the default): the product of the sizes before it; ep's is dp's (ep's ranks are counted in
+     * dp's). The one home of the dimensions' spacing for the plan ({@link Estimator#strides}) and NET003's HSDP replicas
+     * (derive/net AllReduceAnalysis: dp's, {@link HybridSync#replicaGroup}). A map the caller may change.
+     */
+    public static Map<ParallelDim, Long> strides(long tp, long cp, long dp, long pp, List<ParallelDim> order) {
+        ToLongFunction<ParallelDim> size = attentionGrid(tp, cp, dp, pp);
+        Map<ParallelDim, Long> s = new EnumMap<>(ParallelDim.class);
+        long acc = 1;
+        for (ParallelDim d : ParallelDim.completeOrder(order)) {
+            s.put(d, acc);
+            acc *= size.applyAsLong(d);
+        }
+        s.put(ParallelDim.EP, s.get(ParallelDim.DP));
+        return s;
+    }
+
+    /** The attention grid's sizes: tp, cp, dp, pp, ep of one rank (its size is counted in dp's). */
+    private static ToLongFunction<ParallelDim> attentionGrid(long tp, long cp, long dp, long pp) {
+        return d -> switch (d) { case TP -> tp; case CP -> cp; case DP -> dp; case PP -> pp; default -> 1; };
+    }
+
+    /** The product of {@code size} over the dimensions before {@code dim} in {@code order}. */
+    private static long stride(ToLongFunction<ParallelDim> size, List<ParallelDim> order, ParallelDim dim) {
+        long stride = 1;
+        for (ParallelDim d : ParallelDim.completeOrder(order)) {
+            if (d == dim) break;
+            stride *= size.applyAsLong(d);
+        }
+        return stride;
     }
 
     /**
@@ -69,13 +103,7 @@ public record RankGroup(List<Part> parts) {
      * MoeShape.epStride, is read where ep is 1 too).
      */
     static long expertStride(long etp, long ep, long edp, long pp, List<ParallelDim> order, ParallelDim dim) {
-        ToLongFunction<ParallelDim> size = expertGrid(etp, ep, edp, pp);
-        long stride = 1;
-        for (ParallelDim d : ParallelDim.completeOrder(order)) {
-            if (d == dim) break;
-            stride *= size.applyAsLong(d);
-        }
-        return stride;
+        return stride(expertGrid(etp, ep, edp, pp), order, dim);
     }
 
     /** The expert grid's sizes: tp as etp, ep, dp as edp, pp, cp of one rank (Megatron-Core's expert RankGenerator). */

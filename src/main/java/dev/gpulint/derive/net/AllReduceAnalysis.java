@@ -16,6 +16,7 @@ import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.par.Placement;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.facts.AllReduceFact;
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.spec.Specs;
 import java.util.Locale;
 import java.util.Map;
@@ -70,7 +71,7 @@ public final class AllReduceAnalysis {
         HybridSync hsLine = null, hsEst = null;
         CollectiveCost line, est;
         if (hybrid) {
-            long stride = HybridSync.dpStride(r.tp(), r.cp(), dp, r.pp(), r.order());
+            long stride = RankGroup.strides(r.tp(), r.cp(), dp, r.pp(), r.order()).get(ParallelDim.DP);      // the plan's (Estimator.strides)
             Specs.Model mo = j.model();
             double units = HybridSync.units(mo.layers() == null ? 0 : mo.layers().value(), r.pp());
             double gather = size / bytesPerGrad * HybridSync.GATHER_BYTES;

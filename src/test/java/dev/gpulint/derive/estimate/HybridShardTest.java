@@ -99,4 +99,27 @@ class HybridShardTest {
         assertEquals(java.util.List.of("data-parallel replicate degree 5 does not divide dp 32: the states shard over all of dp"), as);
         assertEquals(0, HybridInputs.shard(null, 32, as));
     }
+    @Test
+    void underZero2TheShardGroupSizesTheMemoryAndTheAssumptionsSayHowItIsPriced() {
+        // FSDP's _HYBRID_SHARD_ZERO2 (accelerate's HYBRID_SHARD_ZERO2): gradients and optimizer states over the node's 8
+        JobEstimate z2 = EstimateManifest.h100().nodes(4)
+                .model("layers: 32, hidden_size: 4096, attention_heads: 32, seq_length: 2048, vocab_size: 50368")
+                .parallelism("tp: 1, pp: 1, dp_shard: 8").batch(2, 256).optimizer("zero_stage: 2").estimate();
+        assertTrue(z2.estimate().layout().hybrid());
+        assertEquals(java.util.List.of("hybrid sharding with ZeRO stage 2 (FSDP's _HYBRID_SHARD_ZERO2): the states ZeRO-2 shards"
+                + " are divided over the 8 ranks of a shard group, and the 4 replicas hold them whole; the communication is priced"
+                + " as ZeRO-2's over all 32 dp·cp ranks (the estimate prices a shard group's collectives and the replicas'"
+                + " all-reduce for ZeRO-3 only)"), z2.inputs().assumptions().stream().filter(a -> a.startsWith("hybrid sharding")).toList());
+        assertEquals(32, z2.estimate().traffic(ParallelDim.DP, Collective.REDUCE_SCATTER).orElseThrow().cost().n(),
+                "ZeRO-2's reduce-scatter over all of dp, as said");
+    }
+
+    @Test
+    void theStridesOfThePlanAndOfNet003sReplicasAreOneFunction() {
+        // tp 2, cp 2, pp 2, dp 4 in tp-cp-pp-dp: dp's ranks tp·cp·pp = 8 apart; ep's spacing is dp's
+        java.util.Map<ParallelDim, Long> s = RankGroup.strides(2, 2, 4, 2,
+                java.util.List.of(ParallelDim.TP, ParallelDim.CP, ParallelDim.PP, ParallelDim.DP));
+        assertEquals(java.util.Map.of(ParallelDim.TP, 1L, ParallelDim.CP, 2L, ParallelDim.PP, 4L, ParallelDim.DP, 8L, ParallelDim.EP, 8L), s);
+        assertEquals(2L, RankGroup.strides(2, 1, 4, 2, null).get(ParallelDim.DP), "the default tp-cp-ep-dp-pp: tp apart");
+    }
 }

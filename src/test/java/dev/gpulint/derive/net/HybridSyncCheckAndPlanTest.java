@@ -126,6 +126,35 @@ class HybridSyncCheckAndPlanTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void aShardGroupOfOneRankIsTheReplicasAllReduceAloneInBoth(@TempDir Path dir) {
+        // dp_shard 1: nothing to gather or reduce-scatter (a group of one rank); the 16 replicas all-reduce the whole S
+        String layout = "tp: 1, dp: 16, dp_shard: 1";
+        long parameters = planParameters(dir, layout, 16);
+        String text = manifest("parameters: " + parameters + ", " + LLAMA3_8B, layout, 16);
+        Map<String, Object> doc = planJson(dir, "j.yaml", text);
+        AllReduceFact check = fact(text);
+
+        assertTrue(check.isHybrid());
+        assertTrue(check.isShardless(), "NET003 words it without a shard group's line");
+        assertEquals(16, check.getReplicas());
+        assertEquals(0, check.getShardSentBytes());
+        assertEquals(0, check.getShardEstimatedSeconds());
+        assertEquals(check.getGradientBytes(), check.getShardGradientBytes(), 1, "the replicas all-reduce the whole S");
+        double planDp = n(PlanCli.map(time(doc).get("comm_s")), "dp");
+        assertEquals(planDp, check.getEstimatedSeconds(), planDp * 1e-3, "the plan's comm_s.dp is NET003's estimate");
+        List<String> said = ((List<String>) doc.get("assumptions")).stream().filter(a -> a.startsWith("hybrid sharding")).toList();
+        assertEquals(List.of("hybrid sharding with a shard group of one rank (dp_shard 1): no shard group, nothing all-gathered or"
+                + " reduce-scattered; every GPU holds the whole weights, gradients and optimizer states, and the 16 replicas"
+                + " all-reduce the whole gradients, one collective per layer"), said);
+        // with cp 2 the shard group is the 2 context-parallel ranks: gathers and reduce-scatters there, worded as a group
+        AllReduceFact cp = fact(manifest("parameters: " + parameters + ", " + LLAMA3_8B, "tp: 1, cp: 2, dp: 8, dp_shard: 1", 8));
+        assertTrue(cp.isHybrid() && !cp.isShardless());
+        assertEquals(2, cp.getShardGroupRanks());
+        assertTrue(cp.getShardSentBytes() > 0);
+    }
+
+    @Test
     void withoutAShardGroupZero3KeepsTheWholeGroupAtOneAndAHalf(@TempDir Path dir) {
         AllReduceFact check = fact(manifest("parameters: 8B, " + LLAMA3_8B, "tp: 1, dp: 16", 16));
         assertTrue(!check.isHybrid());

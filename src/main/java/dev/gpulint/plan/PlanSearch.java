@@ -14,6 +14,7 @@ import dev.gpulint.plan.search.SearchSpace;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -65,13 +66,17 @@ public final class PlanSearch {
     /** A change that makes a layout valid: on {@code gpus} GPUs, the best valid layout and its estimate. */
     public record Fix(long gpus, Layout best, Estimate estimate, int valid) {}
 
-    /** Search the layouts of {@code current}'s job on its GPUs ({@code gpus} > 0: on that many). */
-    public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, long gpus, long perNode) {
-        return rank(current, catalog, rules, gpus, perNode, true);
+    /**
+     * Search the layouts of {@code current}'s job on its GPUs ({@code gpus} > 0: on that many), each judged with the
+     * project's rule parameters {@code params} ({@code "MEM002.warn_at" → 0.85}; empty: every rule's default).
+     */
+    public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, Map<String, Double> params, long gpus, long perNode) {
+        return rank(current, catalog, rules, params, gpus, perNode, true);
     }
 
     /** As above; {@code advise} false: no search for what would make an infeasible job valid ({@code infeasible} null). */
-    public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, long gpus, long perNode, boolean advise) {
+    public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, Map<String, Double> params, long gpus, long perNode,
+                               boolean advise) {
         Resolved.Job r = current.job();
         Specs.Job job = r.spec();
         List<Specs.Cluster> clusters = r.cluster() == null ? List.of() : List.of(r.cluster().spec());
@@ -83,12 +88,12 @@ public final class PlanSearch {
         SearchSpace whole = space.get(), searched = whole.narrowed(cur);
         SearchResult s;
         try {
-            s = search(job, clusters, cur, searched, pricer, catalog, rules, gpus > 0 ? perNode : 0);
+            s = search(job, clusters, cur, searched, pricer, catalog, rules, params, gpus > 0 ? perNode : 0);
         } catch (IllegalStateException e) {
             return new Ranking(null, pricer, null, e.getMessage(), null);
         }
         long node = perNode > 0 ? perNode : r.gpusPerNode() > 0 ? r.gpusPerNode() : r.group() == null ? 0 : r.group().gpusPerNode();
-        Infeasible inf = s.candidates().isEmpty() && advise ? infeasible(s, job, clusters, searched, pricer, catalog, rules, node, clusterGpus(r)) : null;
+        Infeasible inf = s.candidates().isEmpty() && advise ? infeasible(s, job, clusters, searched, pricer, catalog, rules, params, node, clusterGpus(r)) : null;
         return new Ranking(s, pricer, inf, null, searched == whole ? null : narrowing(whole, searched, cur));
     }
 
@@ -126,15 +131,16 @@ public final class PlanSearch {
     }
 
     private static SearchResult search(Specs.Job job, List<Specs.Cluster> clusters, Layout cur, SearchSpace space, Pricer pricer,
-                                       Catalog catalog, RuleCatalog rules, long perNode) {
+                                       Catalog catalog, RuleCatalog rules, Map<String, Double> params, long perNode) {
         List<Layout> all = new ArrayList<>(space.layouts());
         all.add(cur);
-        return new CandidateSearch(catalog, rules).resized(perNode).search(job, clusters, cur, all, pricer);
+        return new CandidateSearch(catalog, rules).params(params).resized(perNode).search(job, clusters, cur, all, pricer);
     }
 
     /** Why nothing is valid, and the fewest GPUs (whole nodes) or the sharding that gives a valid layout. */
     private static Infeasible infeasible(SearchResult found, Specs.Job job, List<Specs.Cluster> clusters, SearchSpace space,
-                                         Pricer pricer, Catalog catalog, RuleCatalog rules, long perNode, long clusterGpus) {
+                                         Pricer pricer, Catalog catalog, RuleCatalog rules, Map<String, Double> params, long perNode,
+                                         long clusterGpus) {
         // the layout that needs the least memory among those only memory rejects (or among all, when every one breaks another rule)
         Candidate leanest = null;
         boolean memoryOnly = false;
@@ -174,7 +180,7 @@ public final class PlanSearch {
             List<Layout> fitting = layouts.parallelStream().filter(l -> pricer.peakBytes(l) <= pricer.usable()).toList();
             if (fitting.isEmpty()) continue;
             if (n > clusterGpus) beyond++;
-            SearchResult s = new CandidateSearch(catalog, rules).resized(node).search(job, clusters, fitting.get(0), fitting, pricer);
+            SearchResult s = new CandidateSearch(catalog, rules).params(params).resized(node).search(job, clusters, fitting.get(0), fitting, pricer);
             if (!s.candidates().isEmpty()) {
                 Candidate b = s.candidates().get(0);
                 more = new Fix(n, b.layout(), pricer.estimate(b.layout()), s.candidates().size());
@@ -186,7 +192,7 @@ public final class PlanSearch {
             SearchSpace zero = space.withZeroStages().narrowed(cur);
             SearchResult s;
             try {
-                s = search(job, clusters, cur, zero, pricer, catalog, rules, 0);
+                s = search(job, clusters, cur, zero, pricer, catalog, rules, params, 0);
             } catch (IllegalStateException e) {
                 s = null;            // ZeRO's space is too large even narrowed: no sharded fix is named
             }

@@ -91,7 +91,7 @@ public final class Planner {
         if (unstated != null) size = unstated.gpus();
         String tooBig = size(chosen, gpus, nodes, perNode, size);
         if (tooBig != null) return new Outcome(null, tooBig);
-        Map<Tier, Double> measured = measured(facts, chosen);
+        Map<Tier, Double> measured = measured(facts, chosen, catalog);
         JobEstimate current = JobEstimate.of(chosen.job(), catalog, size, measured, overrides);
         if (current.estimate() == null) {
             return new Outcome(null, "job '" + chosen.job().name() + "' cannot be estimated: it does not say "
@@ -249,11 +249,10 @@ public final class Planner {
     }
 
     /**
-     * nccl-tests runs linked to the job's cluster and node group: one host measures the scale-up tier, several hosts
-     * the network (both as busbw of the run's largest row, GB/s).
+     * nccl-tests runs linked to the job's cluster and node group: one host measures the tier inside its node (NVLink, or
+     * PCIe on a node without it), several hosts the network (both as busbw of the run's largest row, GB/s).
      */
-    static Map<Tier, Double> measured(List<Object> facts, JobEstimate e) {
-        return dev.gpulint.derive.net.NcclMeasured.of(facts, e.job().cluster() == null ? null : e.job().cluster().name(),
-                e.job().group() == null ? null : e.job().group().name());
+    static Map<Tier, Double> measured(List<Object> facts, JobEstimate e, Catalog catalog) {
+        return dev.gpulint.derive.net.NcclMeasured.of(facts, e.job(), catalog);
     }
 }

@@ -59,9 +59,10 @@ public final class PlanSearch {
      * @param memoryOnly  some layout is rejected by memory rules alone (else every one breaks another rule, and no fix is sought)
      * @param clusterGpus the GPUs of the job's node group (count × GPUs per node; 0 when unknown): every whole-node count
      *                    up to it is searched before more GPUs than the cluster has are proposed
+     * @param warnAt      MEM002's warn_at the candidates were judged by (0.9, or the project's .gpulint.yaml params:)
      */
     public record Infeasible(Layout leanest, Estimate leanestEstimate, List<String> leanestRejectedBy, double usableBytes, long triedUpTo,
-                             Fix moreGpus, Fix sharded, boolean memoryOnly, long clusterGpus) {}
+                             Fix moreGpus, Fix sharded, boolean memoryOnly, long clusterGpus, double warnAt) {}
 
     /** A change that makes a layout valid: on {@code gpus} GPUs, the best valid layout and its estimate. */
     public record Fix(long gpus, Layout best, Estimate estimate, int valid) {}
@@ -123,6 +124,20 @@ public final class PlanSearch {
                 searched.size());
     }
 
+    /** MEM002's warn_at in {@code params}, else its ID.yaml default 0.9. */
+    static double warnAt(Map<String, Double> params) {
+        return params.getOrDefault("MEM002.warn_at", 0.9);
+    }
+
+    /** The share of memory MEM002 keeps free at {@code warnAt}, and where that is set: "20% (warn_at 0.8, .gpulint.yaml params:)". */
+    static String keptShare(double warnAt) {
+        return plain(Math.round((1 - warnAt) * 1000) / 10.0) + "% (warn_at " + plain(warnAt) + ", .gpulint.yaml params:)";
+    }
+
+    private static String plain(double v) {
+        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+    }
+
     /** The GPUs of the job's node group: its node count × GPUs per node; 0 when either is unknown. */
     static long clusterGpus(Resolved.Job r) {
         Resolved.Group g = r.group();
@@ -156,7 +171,7 @@ public final class PlanSearch {
         if (!memoryOnly) {
             // every layout breaks a rule besides memory: more GPUs or sharding do not mend that
             return new Infeasible(leanest.layout(), pricer.estimate(leanest.layout()), leanest.rejectedBy(), pricer.usable(), space.gpus(),
-                    null, null, false, clusterGpus);
+                    null, null, false, clusterGpus, warnAt(params));
         }
         long node = perNode > 0 ? perNode : 1;
         Fix more = null;
@@ -202,6 +217,6 @@ public final class PlanSearch {
             }
         }
         return new Infeasible(leanest.layout(), pricer.estimate(leanest.layout()), leanest.rejectedBy(), pricer.usable(), tried, more, sharded,
-                true, clusterGpus);
+                true, clusterGpus, warnAt(params));
     }
 }

@@ -129,15 +129,10 @@ public final class Planner {
         return params;
     }
 
-    /** MEM002's warn_at and the share it keeps free: "warn_at 0.9: a tenth" by default, "warn_at 0.8 (.gpulint.yaml): 20%". */
+    /** MEM002's warn_at and the share it keeps free: "warn_at 0.9: a tenth" by default, else "20% (warn_at 0.8, .gpulint.yaml params:)". */
     static String keptFree(Map<String, Double> params) {
-        Double at = params.get("MEM002.warn_at");
-        if (at == null || at == 0.9) return "warn_at 0.9: a tenth";
-        return "warn_at " + plain(at) + " (.gpulint.yaml params:): " + plain(Math.round((1 - at) * 1000) / 10.0) + "%";
-    }
-
-    private static String plain(double v) {
-        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+        double at = PlanSearch.warnAt(params);
+        return at == 0.9 ? "warn_at 0.9: a tenth" : PlanSearch.keptShare(at);
     }
 
     /**

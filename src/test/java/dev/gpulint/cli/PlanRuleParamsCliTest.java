@@ -40,6 +40,13 @@ class PlanRuleParamsCliTest {
         assertEquals(0, lenient.code(), lenient.err());
         assertTrue(lenient.out().contains("182 valid, 1618 rejected (MEM001 1128, MEM003 464, PAR002 48)"), lenient.out());
         assertFalse(lenient.out().contains("check raises: MEM002"), lenient.out());
-        assertTrue(lenient.out().contains("(warn_at 0.95 (.gpulint.yaml params:): 5% for activations"), lenient.out());
+        assertTrue(lenient.out().contains("(5% (warn_at 0.95, .gpulint.yaml params:) for activations"), lenient.out());
+        // a stricter one: still nothing valid on 16 GPUs, and the reason names the share the project keeps, not "the tenth"
+        assertTrue(byDefault.out().contains("73.2 % of it, leaving less than the tenth MEM002 keeps"), byDefault.out());
+        PlanCli.Run strict = PlanCli.in(dir.resolve("strict")).config("params:\n  MEM002: { warn_at: 0.8 }\n")
+                .file("plan.yaml", PlanCli.LAB_H100 + JOB).plan();
+        assertEquals(0, strict.code(), strict.err());
+        assertTrue(strict.out().contains("73.2 % of it, leaving less than the 20% (warn_at 0.8, .gpulint.yaml params:) MEM002 keeps"),
+                strict.out());
     }
 }

@@ -118,8 +118,7 @@ public final class Deriver {
             MemoryAnalysis.job(j, catalog, out);
             // what the plan prices the job with besides the catalog (nccl-tests runs linked to its node group, plan:
             // efficiencies): check's estimate and NET003's all-reduce take them as `gpulint plan` does
-            Map<dev.gpulint.derive.estimate.Tier, Double> measured = NcclMeasured.of(evidence, j.cluster() == null ? null : j.cluster().name(),
-                    j.group() == null ? null : j.group().name());
+            Map<dev.gpulint.derive.estimate.Tier, Double> measured = NcclMeasured.of(evidence, j, catalog);
             if (estimates && j.group() != null && j.spec().model() != null) {
                 JobEstimate e = JobEstimate.of(j, catalog, 0, measured, overrides);
                 estimated.add(e);

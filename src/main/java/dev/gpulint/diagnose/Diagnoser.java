@@ -391,19 +391,19 @@ public final class Diagnoser {
                 }
             }
             for (NcclTestsFact t : tests) {
-                Tier tier = t.getHosts() > 1 ? Tier.NETWORK : Tier.NVLINK;
+                Tier tier = dev.gpulint.derive.net.NcclMeasured.tier(t, k);      // one host: NVLink, or PCIe on a node without it
                 double frac = t.getBusbwFraction();
                 said.add(String.format(Locale.ROOT, "%s over %d host%s: bus bandwidth %.3g GB/s%s", t.getTest().isEmpty() ? "nccl-tests" : t.getTest(),
                         t.getHosts(), t.getHosts() == 1 ? "" : "s", t.getPeakBusbw(), frac > 0
                                 ? String.format(Locale.ROOT, " of the %.3g GB/s the declared hardware allows (%.0f %%)", t.getExpectedBusbw(), 100 * frac) : ""));
                 double bytes = t.getPeakBusbw() * 1e9;
                 Span w = t.getPeakSpan();
-                String cat = tier == Tier.NETWORK ? k.networkName() : k.scaleUpName();
+                String cat = tier == Tier.NETWORK ? k.networkName() : tier == Tier.PCIE ? k.tierName(Tier.PCIE) : k.scaleUpName();
                 replacements.add(m -> m.busbw(tier, bytes, cat, w));
                 if (hasFinding("EVID009", t.getFile())) {
                     if (v != Verdict.BAD) where = w;
                     v = Verdict.BAD;
-                    causes.add(tier == Tier.NETWORK ? "busbw-network" : "busbw-nvlink");
+                    causes.add("busbw-" + tier.id());
                 } else if (where == null) where = w;
             }
             if (hasAny("EVID013") && v == Verdict.OK) v = Verdict.SUSPECT;

@@ -112,6 +112,25 @@ public final class HybridLayersFact {
     /** Where a value-heads finding is: the value heads as written, else tp. */
     public Span getGdnValueHeadsAt() { return gdnValueHeadsSpan != null ? gdnValueHeadsSpan : tpSpan; }
 
+    private boolean headsLeftOut, groupsLeftOut, gdnKeyHeadsLeftOut, gdnValueHeadsLeftOut;
+
+    /**
+     * Which sizes are written with a value their adapter refused (SYN002: 0, a word, past the bound) and so read as not
+     * written, at their default: PAR015 names them left out, not "not written".
+     */
+    public HybridLayersFact leftOut(boolean heads, boolean groups, boolean gdnKeyHeads, boolean gdnValueHeads) {
+        headsLeftOut = heads; groupsLeftOut = groups; gdnKeyHeadsLeftOut = gdnKeyHeads; gdnValueHeadsLeftOut = gdnValueHeads;
+        return this;
+    }
+    /** The heads are written but refused (SYN002): the default stands in. */
+    public boolean isHeadsLeftOut() { return headsLeftOut; }
+    /** The groups are written but refused (SYN002): the default stands in. */
+    public boolean isGroupsLeftOut() { return groupsLeftOut; }
+    /** The GDN key heads are written but refused (SYN002): the default stands in. */
+    public boolean isGdnKeyHeadsLeftOut() { return gdnKeyHeadsLeftOut; }
+    /** The GDN value heads are written but refused (SYN002): the default stands in. */
+    public boolean isGdnValueHeadsLeftOut() { return gdnValueHeadsLeftOut; }
+
     private long attentionHeads;
 
     /**

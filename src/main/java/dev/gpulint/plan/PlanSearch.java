@@ -14,6 +14,7 @@ import dev.gpulint.plan.search.SearchSpace;
 import dev.gpulint.spec.Specs;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -58,20 +59,25 @@ public final class PlanSearch {
      * @param memoryOnly  some layout is rejected by memory rules alone (else every one breaks another rule, and no fix is sought)
      * @param clusterGpus the GPUs of the job's node group (count × GPUs per node; 0 when unknown): every whole-node count
      *                    up to it is searched before more GPUs than the cluster has are proposed
+     * @param warnAt      MEM002's warn_at the candidates were judged by (0.9, or the project's .gpulint.yaml params:)
      */
     public record Infeasible(Layout leanest, Estimate leanestEstimate, List<String> leanestRejectedBy, double usableBytes, long triedUpTo,
-                             Fix moreGpus, Fix sharded, boolean memoryOnly, long clusterGpus) {}
+                             Fix moreGpus, Fix sharded, boolean memoryOnly, long clusterGpus, double warnAt) {}
 
     /** A change that makes a layout valid: on {@code gpus} GPUs, the best valid layout and its estimate. */
     public record Fix(long gpus, Layout best, Estimate estimate, int valid) {}
 
-    /** Search the layouts of {@code current}'s job on its GPUs ({@code gpus} > 0: on that many). */
-    public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, long gpus, long perNode) {
-        return rank(current, catalog, rules, gpus, perNode, true);
+    /**
+     * Search the layouts of {@code current}'s job on its GPUs ({@code gpus} > 0: on that many), each judged with the
+     * project's rule parameters {@code params} ({@code "MEM002.warn_at" → 0.85}; empty: every rule's default).
+     */
+    public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, Map<String, Double> params, long gpus, long perNode) {
+        return rank(current, catalog, rules, params, gpus, perNode, true);
     }
 
     /** As above; {@code advise} false: no search for what would make an infeasible job valid ({@code infeasible} null). */
-    public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, long gpus, long perNode, boolean advise) {
+    public static Ranking rank(JobEstimate current, Catalog catalog, RuleCatalog rules, Map<String, Double> params, long gpus, long perNode,
+                               boolean advise) {
         Resolved.Job r = current.job();
         Specs.Job job = r.spec();
         List<Specs.Cluster> clusters = r.cluster() == null ? List.of() : List.of(r.cluster().spec());
@@ -83,12 +89,12 @@ public final class PlanSearch {
         SearchSpace whole = space.get(), searched = whole.narrowed(cur);
         SearchResult s;
         try {
-            s = search(job, clusters, cur, searched, pricer, catalog, rules, gpus > 0 ? perNode : 0);
+            s = search(job, clusters, cur, searched, pricer, catalog, rules, params, gpus > 0 ? perNode : 0);
         } catch (IllegalStateException e) {
             return new Ranking(null, pricer, null, e.getMessage(), null);
         }
         long node = perNode > 0 ? perNode : r.gpusPerNode() > 0 ? r.gpusPerNode() : r.group() == null ? 0 : r.group().gpusPerNode();
-        Infeasible inf = s.candidates().isEmpty() && advise ? infeasible(s, job, clusters, searched, pricer, catalog, rules, node, clusterGpus(r)) : null;
+        Infeasible inf = s.candidates().isEmpty() && advise ? infeasible(s, job, clusters, searched, pricer, catalog, rules, params, node, clusterGpus(r)) : null;
         return new Ranking(s, pricer, inf, null, searched == whole ? null : narrowing(whole, searched, cur));
     }
 
@@ -118,6 +124,20 @@ public final class PlanSearch {
                 searched.size());
     }
 
+    /** MEM002's warn_at in {@code params}, else its ID.yaml default 0.9. */
+    static double warnAt(Map<String, Double> params) {
+        return params.getOrDefault("MEM002.warn_at", 0.9);
+    }
+
+    /** The share of memory MEM002 keeps free at {@code warnAt}, and where that is set: "20% (warn_at 0.8, .gpulint.yaml params:)". */
+    static String keptShare(double warnAt) {
+        return plain(Math.round((1 - warnAt) * 1000) / 10.0) + "% (warn_at " + plain(warnAt) + ", .gpulint.yaml params:)";
+    }
+
+    private static String plain(double v) {
+        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+    }
+
     /** The GPUs of the job's node group: its node count × GPUs per node; 0 when either is unknown. */
     static long clusterGpus(Resolved.Job r) {
         Resolved.Group g = r.group();
@@ -126,15 +146,16 @@ public final class PlanSearch {
     }
 
     private static SearchResult search(Specs.Job job, List<Specs.Cluster> clusters, Layout cur, SearchSpace space, Pricer pricer,
-                                       Catalog catalog, RuleCatalog rules, long perNode) {
+                                       Catalog catalog, RuleCatalog rules, Map<String, Double> params, long perNode) {
         List<Layout> all = new ArrayList<>(space.layouts());
         all.add(cur);
-        return new CandidateSearch(catalog, rules).resized(perNode).search(job, clusters, cur, all, pricer);
+        return new CandidateSearch(catalog, rules).params(params).resized(perNode).search(job, clusters, cur, all, pricer);
     }
 
     /** Why nothing is valid, and the fewest GPUs (whole nodes) or the sharding that gives a valid layout. */
     private static Infeasible infeasible(SearchResult found, Specs.Job job, List<Specs.Cluster> clusters, SearchSpace space,
-                                         Pricer pricer, Catalog catalog, RuleCatalog rules, long perNode, long clusterGpus) {
+                                         Pricer pricer, Catalog catalog, RuleCatalog rules, Map<String, Double> params, long perNode,
+                                         long clusterGpus) {
         // the layout that needs the least memory among those only memory rejects (or among all, when every one breaks another rule)
         Candidate leanest = null;
         boolean memoryOnly = false;
@@ -150,7 +171,7 @@ public final class PlanSearch {
         if (!memoryOnly) {
             // every layout breaks a rule besides memory: more GPUs or sharding do not mend that
             return new Infeasible(leanest.layout(), pricer.estimate(leanest.layout()), leanest.rejectedBy(), pricer.usable(), space.gpus(),
-                    null, null, false, clusterGpus);
+                    null, null, false, clusterGpus, warnAt(params));
         }
         long node = perNode > 0 ? perNode : 1;
         Fix more = null;
@@ -174,7 +195,7 @@ public final class PlanSearch {
             List<Layout> fitting = layouts.parallelStream().filter(l -> pricer.peakBytes(l) <= pricer.usable()).toList();
             if (fitting.isEmpty()) continue;
             if (n > clusterGpus) beyond++;
-            SearchResult s = new CandidateSearch(catalog, rules).resized(node).search(job, clusters, fitting.get(0), fitting, pricer);
+            SearchResult s = new CandidateSearch(catalog, rules).params(params).resized(node).search(job, clusters, fitting.get(0), fitting, pricer);
             if (!s.candidates().isEmpty()) {
                 Candidate b = s.candidates().get(0);
                 more = new Fix(n, b.layout(), pricer.estimate(b.layout()), s.candidates().size());
@@ -186,7 +207,7 @@ public final class PlanSearch {
             SearchSpace zero = space.withZeroStages().narrowed(cur);
             SearchResult s;
             try {
-                s = search(job, clusters, cur, zero, pricer, catalog, rules, 0);
+                s = search(job, clusters, cur, zero, pricer, catalog, rules, params, 0);
             } catch (IllegalStateException e) {
                 s = null;            // ZeRO's space is too large even narrowed: no sharded fix is named
             }
@@ -196,6 +217,6 @@ public final class PlanSearch {
             }
         }
         return new Infeasible(leanest.layout(), pricer.estimate(leanest.layout()), leanest.rejectedBy(), pricer.usable(), tried, more, sharded,
-                true, clusterGpus);
+                true, clusterGpus, warnAt(params));
     }
 }

@@ -91,7 +91,7 @@ public final class Planner {
         if (unstated != null) size = unstated.gpus();
         String tooBig = size(chosen, gpus, nodes, perNode, size);
         if (tooBig != null) return new Outcome(null, tooBig);
-        Map<Tier, Double> measured = measured(facts, chosen);
+        Map<Tier, Double> measured = measured(facts, chosen, catalog);
         JobEstimate current = JobEstimate.of(chosen.job(), catalog, size, measured, overrides);
         if (current.estimate() == null) {
             return new Outcome(null, "job '" + chosen.job().name() + "' cannot be estimated: it does not say "
@@ -103,18 +103,36 @@ public final class Planner {
         for (Finding f : result.findings()) if (about(f, chosen.job().name())) ids.add(f.ruleId());
         String cluster = chosen.job().cluster() == null ? null : chosen.job().cluster().name();
         String group = chosen.job().group() == null ? null : chosen.job().group().name();
-        PlanSearch.Ranking ranking = PlanSearch.rank(current, catalog, RuleCatalog.builtIn(), size, perNode, advise);
+        Map<String, Double> params = ruleParams(facts);
+        PlanSearch.Ranking ranking = PlanSearch.rank(current, catalog, RuleCatalog.builtIn(), params, size, perNode, advise);
         List<String> assumptions = new ArrayList<>();
         if (unstated != null) assumptions.add(unstated.assumption());
         assumptions.addAll(current.inputs().assumptions());
         if (ranking.narrowed() != null) assumptions.add(ranking.narrowed());
         assumptions.add("a candidate layout fits when its fullest stage's model states and activations are within the GPU's memory "
-                + "(MEM003) and its model states leave at least the share MEM002 keeps free (warn_at 0.9: a tenth for activations, NCCL "
+                + "(MEM003) and its model states leave at least the share MEM002 keeps free (" + keptFree(params) + " for activations, NCCL "
                 + "buffers, the CUDA context and fragmentation); a memory finding rejects a candidate whatever its level");
         List<TierTable> collectives = new ArrayList<>();
         TierTable dp = TierTable.dataParallel(current.estimate(), current.inputs().hardware(), current.inputs().order());
         if (dp != null) collectives.add(dp);
         return new Outcome(new Plan(current, List.copyOf(ids), List.copyOf(assumptions), cluster, group, ranking, List.copyOf(collectives)), null);
+    }
+
+    /**
+     * The rule parameters the lint run inserted ({@code "MEM002.warn_at" → 0.85}: every rule's default, or the value the
+     * project's .gpulint.yaml {@code params:} sets), the candidates judged by the same: a candidate the job's own check
+     * would flag is not proposed, nor one it accepts dropped.
+     */
+    static Map<String, Double> ruleParams(List<Object> facts) {
+        Map<String, Double> params = new java.util.TreeMap<>();
+        for (Object f : facts) if (f instanceof dev.gpulint.facts.RuleParam p) params.put(p.rule() + "." + p.name(), p.value());
+        return params;
+    }
+
+    /** MEM002's warn_at and the share it keeps free: "warn_at 0.9: a tenth" by default, else "20% (warn_at 0.8, .gpulint.yaml params:)". */
+    static String keptFree(Map<String, Double> params) {
+        double at = PlanSearch.warnAt(params);
+        return at == 0.9 ? "warn_at 0.9: a tenth" : PlanSearch.keptShare(at);
     }
 
     /**
@@ -226,11 +244,10 @@ public final class Planner {
     }
 
     /**
-     * nccl-tests runs linked to the job's cluster and node group: one host measures the scale-up tier, several hosts
-     * the network (both as busbw of the run's largest row, GB/s).
+     * nccl-tests runs linked to the job's cluster and node group: one host measures the tier inside its node (NVLink, or
+     * PCIe on a node without it), several hosts the network (both as busbw of the run's largest row, GB/s).
      */
-    static Map<Tier, Double> measured(List<Object> facts, JobEstimate e) {
-        return dev.gpulint.derive.net.NcclMeasured.of(facts, e.job().cluster() == null ? null : e.job().cluster().name(),
-                e.job().group() == null ? null : e.job().group().name());
+    static Map<Tier, Double> measured(List<Object> facts, JobEstimate e, Catalog catalog) {
+        return dev.gpulint.derive.net.NcclMeasured.of(facts, e.job(), catalog);
     }
 }

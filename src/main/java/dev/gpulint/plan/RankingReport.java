@@ -177,8 +177,9 @@ public final class RankingReport {
         if (!inf.memoryOnly()) why = "every layout is rejected by a rule besides memory";
         else if (states > e.capacityBytes()) why = "the model states alone exceed the GPU's memory";
         else if (st.total() > e.capacityBytes()) why = "states and activations exceed the GPU's memory";
-        else why = String.format(Locale.ROOT, "the model states alone take %.1f %% of it, leaving less than the tenth MEM002 keeps for "
-                + "activations, NCCL buffers and the CUDA context", 100 * states / e.capacityBytes());
+        else why = String.format(Locale.ROOT, "the model states alone take %.1f %% of it, leaving less than %s MEM002 keeps for "
+                + "activations, NCCL buffers and the CUDA context", 100 * states / e.capacityBytes(), inf.warnAt() == 0.9 ? "the tenth"
+                : "the " + PlanSearch.keptShare(inf.warnAt()));
         return String.format(Locale.ROOT, "no layout of %d × %s is valid. The leanest, %s (%s), rejected by %s, holds %s of model states "
                         + "per GPU on stage %d (weights %s + gradients %s + optimizer %s) and %s of activations, against the GPU's %s: %s",
                 e.layout().gpus(), e.gpu(), inf.leanest().sizes(), details(inf.leanest()), String.join(", ", inf.leanestRejectedBy()),

@@ -573,6 +573,12 @@ public final class Specs {
         /** The key the format writes {@code quantity} under ({@link #MICRO_BATCH}, ...), or null when it is not recorded. */
         public String key(String quantity) { return keys.get(quantity); }
 
+        /** The quantity under which {@link #keys} records that {@code key} was written and its value refused (SYN002, left out). */
+        public static String leftOut(String key) { return "left_out:" + key; }
+
+        /** {@code key} is written with a value its adapter refused (SYN002): left out, not "not written". */
+        public boolean isLeftOut(String key) { return keys.containsKey(leftOut(key)); }
+
         /** The quantities whose written key an origin keeps, for messages that name the key the user wrote. */
         public static final String MICRO_BATCH = "micro_batch_size", GLOBAL_BATCH = "global_batch_size", SEQ_LENGTH = "seq_length",
                 TP = ParallelDim.TP.label(), KERNELS = "kernels", FP8_SCALING = "fp8_scaling",

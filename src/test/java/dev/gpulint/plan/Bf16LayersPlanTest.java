@@ -23,7 +23,7 @@ class Bf16LayersPlanTest {
         EstimateManifest m = EstimateManifest.pod(4).model(EstimateManifest.LLAMA3_8B.replace("dtype: bf16", "dtype: fp8") + ", seq_length: 8192")
                 .parallelism("tp: 1, pp: " + pp).batch(1, 128).optimizer("distributed: true");
         if (bf16Layers) m.line("fp8_layers_bf16: { start: 1, end: 4 }");
-        return PlanSearch.rank(m.estimate(), Catalog.builtIn(), RuleCatalog.builtIn(), 0, 0);
+        return PlanSearch.rank(m.estimate(), Catalog.builtIn(), RuleCatalog.builtIn(), java.util.Map.of(), 0, 0);
     }
 
     @Test

@@ -107,6 +107,19 @@ public final class PlanCli {
         return this;
     }
 
+    /** Writes {@code .gpulint.yaml} with {@code text} (rule {@code params:}, ...) and passes it to plan with {@code -c}. */
+    public PlanCli config(String text) {
+        Path p = dir.resolve(".gpulint.yaml");
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(p, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        config = p;
+        return this;
+    }
+
     /** {@code gpulint plan [-c .gpulint.yaml] OPTIONS FILES...}, the files in the order written. */
     public Run plan(String... options) {
         List<String> args = new ArrayList<>(List.of("plan"));

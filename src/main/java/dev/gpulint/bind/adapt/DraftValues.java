@@ -90,6 +90,7 @@ final class DraftValues {
     /** Refuses a value an adapter read (SYN002 at it once {@link #report} runs): the one way a value is refused. */
     static void refuse(JobDraft j, Span at, String key, String written, String expected, String instead) {
         j.refused.add(new Refused(at, key, written, expected, instead));
+        j.leftOut.add(key);
     }
 
     /**

@@ -125,6 +125,8 @@ final class JobDraft {
     /** Values the adapters read and refused (a boolean key written "maybe", a fraction of 1.5): SYN002 each
      *  ({@link DraftValues}), reported by DraftBounds. */
     final List<DraftValues.Refused> refused = new ArrayList<>();
+    /** The keys of the values refused, kept after {@link #refused} is reported: messages name a size left out as such (PAR015). */
+    final java.util.Set<String> leftOut = new java.util.TreeSet<>();
     /** Sizes written with a value nobody knows yet (tp, pp, dp, cp, ep, virtual_pp): see {@link Specs.Parallelism}. */
     final java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
     /** Model sizes written out of the schema's bounds (SYN002 at the value), by their manifest path ("model.vocab_size"):
@@ -311,6 +313,7 @@ final class JobDraft {
         if (fp8LayersBf16 != null && fp8LayersBf16Key != null) out.put(Specs.Origin.FP8_LAYERS_BF16, fp8LayersBf16Key);
         // where a hybrid's layer pattern is written, as PAR014 and PAR015 name it (derive/par/HybridLayersAnalysis)
         if (hybrid != null && keys.get(hybrid.pattern()) != null) out.put(Specs.Origin.HYBRID_PATTERN, keys.get(hybrid.pattern()));
+        for (String k : leftOut) out.put(Specs.Origin.leftOut(k), k);      // written, refused (SYN002): not "not written"
         return out;
     }
 

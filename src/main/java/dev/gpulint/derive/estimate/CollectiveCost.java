@@ -153,8 +153,10 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
             }
             case PCIE -> {
                 double eff = e == null ? 1 : e.pcie();
-                return withoutLatency(c, n, t, s, v, k.pciePerDirection(), eff, false, n, 0, Limit.PCIE,
-                        v / k.pciePerDirection(), v / (k.pciePerDirection() * eff));
+                // a one-host nccl-tests run on a node without NVLink measures this tier (derive/net NcclMeasured.tier)
+                double bus = useMeasured ? m : k.pciePerDirection() * eff;
+                return withoutLatency(c, n, t, s, v, k.pciePerDirection(), eff, useMeasured, n, 0, Limit.PCIE,
+                        v / k.pciePerDirection(), v / bus);
             }
             default -> { }
         }

@@ -36,9 +36,13 @@ public record HybridSync(double units, CollectiveCost gather, CollectiveCost red
         return layers <= 0 ? 1 : DpBuckets.shardedUnits((double) layers / Math.max(1, pp));
     }
 
-    /** The shard group: the dp·cp group's first shardRanks · cp members, its cp and shard ranks together (the mesh's dp_shard_cp). */
-    public static RankGroup shardGroup(RankGroup dpCp, long shardRanks, long cp) {
-        return dpCp.prefix(shardRanks * Math.max(1, cp));
+    /**
+     * The shard group: the dp·cp group's every cp rank with the first shardRanks of its dp ranks ({@code dp} of them,
+     * {@code dpStride} apart), its cp and shard ranks together (the mesh's dp_shard_cp): {@link RankGroup#within}, a grid
+     * in every rank order, where the group's first shardRanks · cp members are none when dp is faster than cp.
+     */
+    public static RankGroup shardGroup(RankGroup dpCp, long dp, long dpStride, long shardRanks) {
+        return dpCp.within(dp, dpStride, shardRanks);
     }
 
     /** The replicas: {@code replicas} ranks {@code dpStride · shardRanks} apart, the shard group lying inside each replica. */
@@ -61,7 +65,7 @@ public record HybridSync(double units, CollectiveCost gather, CollectiveCost red
      */
     public static HybridSync price(Pricer p, RankGroup dpCp, long shardRanks, long cp, long replicas, long dpStride, double params,
                                    double gatherBytes, double gradBytes, double units) {
-        RankGroup shard = shardGroup(dpCp, shardRanks, cp);
+        RankGroup shard = shardGroup(dpCp, replicas * shardRanks, dpStride, shardRanks);
         RankGroup across = replicaGroup(replicas, dpStride, shardRanks);
         double perUnitGrads = params * gradBytes / units;
         CollectiveCost ag = one(p, Collective.ALL_GATHER, shard, 2 * units, gatherBytes / units,

@@ -38,7 +38,7 @@ public record MeasuredLinks(Links links, Map<Tier, Double> busbw, List<Change> c
     }
 
     /**
-     * One replacement: a stable id (port-rate, sockets, nvlink, busbw-network, busbw-nvlink), the tier it changes, what
+     * One replacement: a stable id (port-rate, sockets, nvlink, busbw-network, busbw-nvlink, busbw-pcie), the tier it changes, what
      * the catalog had and what the evidence shows, in words, and the evidence line that shows it (null: none).
      */
     public record Change(String id, Tier tier, String catalog, String measured, Span where) {}

@@ -156,18 +156,33 @@ public record RankGroup(List<Part> parts) {
     }
 
     /**
-     * The group's first {@code k} members in its own order (the fastest part first), as Megatron-Core slices the dp·cp
-     * group's ranks into the distributed optimizer's instances ({@code ranks_with_cp[i * size:(i + 1) * size]}) and an HSDP
-     * shard group takes the inner mesh dimensions: whole parts while they fit, then the first members of the next.
+     * The group's members whose place along one of its dimensions, {@code size} ranks {@code stride} apart (a part, or a
+     * factor of one), is below {@code keep}: an HSDP shard group, the dp·cp group's every cp rank with dp's first shard
+     * ranks (torchtitan's dp_shard_cp mesh dimension; {@link HybridSync#shardGroup}). Always a grid of strided parts,
+     * whatever the rank order: the first shard·cp members in the group's own order are none when dp is faster than cp
+     * and shard·cp is no multiple of dp (parts dp 4 then cp 3, shard 2: the first 6 are 4 ranks of one cp rank and 2 of
+     * the next). The group unchanged when no part holds that dimension (it has one rank); {@code keep} at most {@code size}.
      */
-    public RankGroup prefix(long k) {
-        List<Part> out = new ArrayList<>();
-        long left = Math.max(1, k);
+    public RankGroup within(long size, long stride, long keep) {
+        if (size <= 1 || keep >= size) return this;
+        List<Part> split = new ArrayList<>();
+        boolean found = false;
         for (Part p : parts) {
-            if (left <= 1) break;
-            long take = Math.min(left, p.size());
-            out.add(new Part(take, p.stride()));
-            left = left / take;
+            long end = p.size() * p.stride();
+            if (!found && stride >= p.stride() && stride % p.stride() == 0 && size * stride <= end && end % (size * stride) == 0) {
+                found = true;
+                split.add(new Part(stride / p.stride(), p.stride()));
+                split.add(new Part(Math.max(1, keep), stride));
+                split.add(new Part(end / (size * stride), size * stride));
+            } else split.add(p);
+        }
+        if (!found) return this;
+        List<Part> out = new ArrayList<>();
+        for (Part p : split) {
+            if (p.size() <= 1) continue;
+            Part last = out.isEmpty() ? null : out.get(out.size() - 1);
+            if (last != null && last.size() * last.stride() == p.stride()) out.set(out.size() - 1, new Part(last.size() * p.size(), last.stride()));
+            else out.add(p);
         }
         return out.isEmpty() ? strided(1, firstStride()) : new RankGroup(out);
     }

@@ -100,7 +100,7 @@ public record TierTable(String what, Collective collective, long n, double bytes
         }
         Links inNode = k.withDomain(Math.max(n, k.gpusPerNode()), 1).withoutScaleUp();
         rows.add(new Row("pcie", k.tierName(Tier.PCIE), false, placed == Tier.PCIE,
-                CollectiveCost.price(inNode, e, Map.of(), c, n, 1, bytes)));
+                CollectiveCost.price(inNode, e, placed == Tier.PCIE ? measured : Map.of(), c, n, 1, bytes)));
         // across nodes: as placed when the group leaves its node (or its NVLink rack), else one rank per node
         RankGroup across = placed == Tier.NETWORK ? g : RankGroup.strided(n, Math.max(stride, k.domainSize() > k.gpusPerNode() ? k.domainSize() : k.gpusPerNode()));
         rows.add(new Row("network", k.networkName(), false, placed == Tier.NETWORK,

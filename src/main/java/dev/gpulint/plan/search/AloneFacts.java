@@ -125,7 +125,8 @@ final class AloneFacts {
         if (f instanceof HybridLayersFact h) return new Hybrid(h.getFile(), h.getPatternKey(), h.getPatternSpan(),
                 h.getPatternLayers(), h.getLayers(), h.getLayersSpan(), h.getMambaLayers(), h.getHeads(), h.isHeadsStated(),
                 h.getHeadsKey(), h.getGroups(), h.isGroupsStated(), h.getGroupsKey(), h.getTp(), h.getTpSpan(), h.getGdnLayers(),
-                h.getGdnKeyHeads(), h.getGdnKeyHeadsSpan(), h.getGdnValueHeads(), h.getGdnValueHeadsSpan(), h.getAttentionHeads());
+                h.getGdnKeyHeads(), h.getGdnKeyHeadsSpan(), h.getGdnValueHeads(), h.getGdnValueHeadsSpan(), h.getAttentionHeads(),
+                h.isHeadsLeftOut(), h.isGroupsLeftOut(), h.isGdnKeyHeadsLeftOut(), h.isGdnValueHeadsLeftOut());
         if (f instanceof OriginFact o) return new Origin(o.getFormat(), o.isPodsVisible(), o.getRdmaResources(), o.isRdmaByAccess(),
                 o.getIbHca(), o.getIbHcaSpan());
         return null;
@@ -158,13 +159,15 @@ final class AloneFacts {
     record Hybrid(String file, String patternKey, Span patternSpan, long patternLayers, long layers, Span layersSpan,
                   long mambaLayers, long heads, boolean headsStated, String headsKey, long groups, boolean groupsStated,
                   String groupsKey, long tp, Span tpSpan, long gdnLayers, long gdnKeyHeads, Span gdnKeyHeadsSpan, long gdnValueHeads,
-                  Span gdnValueHeadsSpan, long attentionHeads) {
+                  Span gdnValueHeadsSpan, long attentionHeads, boolean headsLeftOut, boolean groupsLeftOut, boolean gdnKeyHeadsLeftOut,
+                  boolean gdnValueHeadsLeftOut) {
         @Override
         public boolean equals(Object o) {
             return o instanceof Hybrid h && patternLayers == h.patternLayers && layers == h.layers && mambaLayers == h.mambaLayers
                     && heads == h.heads && headsStated == h.headsStated && groups == h.groups && groupsStated == h.groupsStated
                     && tp == h.tp && gdnLayers == h.gdnLayers && gdnKeyHeads == h.gdnKeyHeads && gdnValueHeads == h.gdnValueHeads
-                    && attentionHeads == h.attentionHeads
+                    && attentionHeads == h.attentionHeads && headsLeftOut == h.headsLeftOut && groupsLeftOut == h.groupsLeftOut
+                    && gdnKeyHeadsLeftOut == h.gdnKeyHeadsLeftOut && gdnValueHeadsLeftOut == h.gdnValueHeadsLeftOut
                     && Objects.equals(file, h.file) && Objects.equals(patternKey, h.patternKey)
                     && Objects.equals(patternSpan, h.patternSpan) && Objects.equals(layersSpan, h.layersSpan)
                     && Objects.equals(headsKey, h.headsKey) && Objects.equals(groupsKey, h.groupsKey) && Objects.equals(tpSpan, h.tpSpan)

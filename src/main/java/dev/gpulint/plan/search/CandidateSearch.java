@@ -67,6 +67,7 @@ public final class CandidateSearch {
     private final RuleCatalog rules;
 
     private long perNode;
+    private Map<String, Double> params = Map.of();
     private int chunk = CHUNK;
     private boolean environmentOnce = true;
 
@@ -81,6 +82,15 @@ public final class CandidateSearch {
      */
     public CandidateSearch resized(long gpusPerNode) {
         this.perNode = gpusPerNode;
+        return this;
+    }
+
+    /**
+     * The project's rule parameters ({@code "MEM002.warn_at" → 0.85}, from .gpulint.yaml {@code params:}), the ones
+     * `check` inserts as RuleParam facts: a candidate is judged by the thresholds the job's own check is.
+     */
+    public CandidateSearch params(Map<String, Double> params) {
+        this.params = Map.copyOf(params);
         return this;
     }
 
@@ -354,7 +364,7 @@ public final class CandidateSearch {
                     if (fact instanceof StageMemoryFact m && name.equals(m.getJobName())) facts.add(fact);
                 }
             }
-            facts.addAll(RuleParams.facts(rules, Map.of()));
+            facts.addAll(RuleParams.facts(rules, params));
             // which rules fire about which candidate is all the search reads: the findings are not worded
             Set<String> about = new TreeSet<>();
             for (Finding f : new RuleEngine().runUnworded(facts)) {

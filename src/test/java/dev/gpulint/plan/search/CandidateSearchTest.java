@@ -95,6 +95,28 @@ class CandidateSearchTest {
     }
 
     @Test
+    void theProjectsRuleParametersJudgeTheCandidatesAsCheckDoes() {
+        // bf16 70B at tp 8 × pp 2: Megatron's 18 bytes per parameter are 78.75 GB, 92 % of the 80 GiB (hand-worked above):
+        // MEM002 at its default warn_at 0.9 rejects it; a project that sets warn_at 0.95 accepts it in check, so must the plan
+        String text = cluster(2) + job(2, LLAMA70B, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }");
+        Model b = bind(text);
+        Resolved.Job r = JobLayouts.resolve(b.jobs().get(0), b.clusters(), Catalog.builtIn());
+        Layout current = JobLayouts.current(r).orElseThrow();
+        SearchSpace space = JobLayouts.space(r, r.totalGpus()).orElseThrow();
+        SearchResult lenient = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn()).params(Map.of("MEM002.warn_at", 0.95))
+                .search(b.jobs().get(0), b.clusters(), current, space, CandidateSearchTest::simple);
+        assertEquals(List.of(), lenient.current().rejectedBy());
+        assertTrue(lenient.current().valid(), lenient.current().toString());
+        // and one that sets it lower than 81 % (LLAMA70B_16's share at tp 8 × pp 2) rejects what the default passes
+        Model b16 = bind(cluster(2) + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }"));
+        Resolved.Job r16 = JobLayouts.resolve(b16.jobs().get(0), b16.clusters(), Catalog.builtIn());
+        SearchResult strict = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn()).params(Map.of("MEM002.warn_at", 0.8))
+                .search(b16.jobs().get(0), b16.clusters(), JobLayouts.current(r16).orElseThrow(),
+                        JobLayouts.space(r16, r16.totalGpus()).orElseThrow(), CandidateSearchTest::simple);
+        assertEquals(List.of("MEM002"), strict.current().rejectedBy());
+    }
+
+    @Test
     void theRejectionCountsAreTheRejectedLayoutsOfEachRuleId() {
         // the counts are tallied per distinct verdict (its layouts share one list), not per layout: they must still be,
         // rule by rule, the rejected layouts that name it, and sorted by ID; memory (MEM001/MEM002) and sizes (PAR002) both

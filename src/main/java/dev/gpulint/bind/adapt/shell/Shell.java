@@ -148,6 +148,7 @@ public final class Shell {
                 Assignment a = assigns.get(k);
                 if (cmd.get(firstAssign + k).elements == null) assigns.set(k, new Assignment(a.name(), a.value(), true, a.nameSpan()));
             }
+            EnvSplitString.expand(words);                   // env -S 'NAME=V prog ...': its arguments in the option's place
             envAssignments(words, assigns);
             if (inner != null) {
                 List<Command> run = new ArrayList<>();
@@ -167,7 +168,7 @@ public final class Shell {
     }
 
     /**
-     * {@code env [-i] [-u NAME] NAME=value ... program}: each NAME=value is in the program's environment, as a NAME=value
+     * {@code env [-i] [-u NAME] [-S 'NAME=value ... program'] NAME=value ... program}: each NAME=value is in the program's environment, as a NAME=value
      * before a command is (exported, the command's own); {@code -i} and {@code -u} are read where the command's
      * environment is (bind/adapt/LaunchEnvironment). The words stay the command's words; reading stops at the program.
      */
@@ -178,7 +179,7 @@ public final class Shell {
             if (!w.known()) return;
             String t = w.text();
             if (t.equals("-u") || t.equals("--unset") || t.equals("-C") || t.equals("--chdir")) { k++; continue; }
-            if (t.startsWith("-")) { if (t.equals("--")) continue; if (t.startsWith("-S") || t.startsWith("--split-string")) return; continue; }
+            if (t.startsWith("-")) continue;             // -S's string is split into these words already (EnvSplitString)
             Matcher m = ASSIGN.matcher(t);
             if (!m.matches()) return;
             String name = m.group(1);

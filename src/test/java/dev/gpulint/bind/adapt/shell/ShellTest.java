@@ -270,4 +270,25 @@ class ShellTest {
         assertEquals("env", s.commands().get(0).words().get(0).text(), "the words stay the command's");
     }
 
+    @Test
+    void envsSplitStringIsSplitIntoItsWordsInTheOptionsPlace() {
+        // GNU env -S: 'A=1 B="x y" torchrun t.py' is the arguments A=1, B=x y, torchrun, t.py (coreutils env.c parse_split_string)
+        Shell.Script s = parse("env -S 'A=1 B=\"x y\" torchrun t.py' C=3\n", Map.of());
+        Shell.Command c = s.commands().get(0);
+        assertEquals(List.of("A", "B"), c.assignments().stream().map(Shell.Assignment::name).toList(), c.toString());
+        assertTrue(c.assignments().get(0).exported());
+        assertEquals("1", c.assignments().get(0).value().text());
+        assertEquals("x y", c.assignments().get(1).value().text());
+        // a plain part is placed at its own characters inside the quotes: A at column 9, its value at 11
+        assertEquals(9, c.assignments().get(0).nameSpan().startColumn());
+        assertEquals(11, c.assignments().get(0).value().span().startColumn());
+        assertEquals(List.of("env", "A=1", "B=x y", "torchrun", "t.py", "C=3"), c.words().stream().map(Shell.Word::text).toList());
+        // -SSTRING, --split-string=STRING, -u inside the string, \_ separating, a comment after #
+        Shell.Script t = parse("env --split-string='-u X D=4\\_torchrun #E=5' -SF=6\n", Map.of());
+        assertEquals(List.of("env", "-u", "X", "D=4", "torchrun", "-SF=6"), t.commands().get(0).words().stream().map(Shell.Word::text).toList());
+        assertEquals(List.of("D"), t.commands().get(0).assignments().stream().map(Shell.Assignment::name).toList());
+        Shell.Script u = parse("env -SG=7 -S\"H=8 torchrun\"\n", Map.of());
+        assertEquals(List.of("G", "H"), u.commands().get(0).assignments().stream().map(Shell.Assignment::name).toList());
+    }
+
 }

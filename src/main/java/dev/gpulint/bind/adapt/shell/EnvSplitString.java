@@ -26,7 +26,7 @@ final class EnvSplitString {
             Word w = words.get(k);
             if (!w.known()) return;
             String t = w.text();
-            if (t.equals("-u") || t.equals("--unset") || t.equals("-C") || t.equals("--chdir")) { k++; continue; }
+            if (Shell.envOptionWithValue(t)) { k++; continue; }
             Word string = null;
             int drop = 1;
             if ((t.equals("-S") || t.equals("--split-string")) && k + 1 < words.size()) { string = words.get(k + 1); drop = 2; }

@@ -167,6 +167,11 @@ public final class Shell {
         }
     }
 
+    /** GNU env's options that take the next word as their value ({@code -u NAME}, {@code -C DIR}): the words env's readers skip. */
+    static boolean envOptionWithValue(String t) {
+        return t.equals("-u") || t.equals("--unset") || t.equals("-C") || t.equals("--chdir");
+    }
+
     /**
      * {@code env [-i] [-u NAME] [-S 'NAME=value ... program'] NAME=value ... program}: each NAME=value is in the program's environment, as a NAME=value
      * before a command is (exported, the command's own); {@code -i} and {@code -u} are read where the command's
@@ -178,7 +183,7 @@ public final class Shell {
             Word w = words.get(k);
             if (!w.known()) return;
             String t = w.text();
-            if (t.equals("-u") || t.equals("--unset") || t.equals("-C") || t.equals("--chdir")) { k++; continue; }
+            if (Shell.envOptionWithValue(t)) { k++; continue; }
             if (t.startsWith("-")) continue;             // -S's string is split into these words already (EnvSplitString)
             Matcher m = ASSIGN.matcher(t);
             if (!m.matches()) return;

@@ -192,17 +192,7 @@ class MtpKindTest {
 
     @Test
     void thePlansTextAndJsonShowTheEmbeddingSync(@TempDir Path dir) {
-        String script = """
-                #!/bin/bash
-                torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\
-                  --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
-                  --num-experts 8 --moe-router-topk 2 --moe-ffn-hidden-size 512 --moe-shared-expert-intermediate-size 512 \\
-                  --moe-layer-freq "([0]*1+[1]*3)" --moe-grouped-gemm --moe-token-dispatcher-type alltoall \\
-                  --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
-                  --mtp-num-layers 1 \\
-                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --expert-model-parallel-size 2 \\
-                  --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
-                """;
+        String script = moeMtpScript("", 2);
         PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
         EmbeddingSyncTest.assertPlanShowsThePairSync(cli);
     }
@@ -319,17 +309,7 @@ class MtpKindTest {
     @Test
     void aMegatronLayoutWithMOffTheLastStageReachesThePlansTextAndJson(@TempDir Path dir) {
         // --pipeline-model-parallel-layout "Et|t|ttm|L" on pp 4 × tp 2 × dp 2, 2 nodes: m on pipeline rank 2, untied
-        String script = """
-                #!/bin/bash
-                torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\
-                  --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
-                  --num-experts 8 --moe-router-topk 2 --moe-ffn-hidden-size 512 --moe-shared-expert-intermediate-size 512 \\
-                  --moe-layer-freq "([0]*1+[1]*3)" --moe-grouped-gemm --moe-token-dispatcher-type alltoall \\
-                  --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
-                  --mtp-num-layers 1 --pipeline-model-parallel-layout "Et|t|ttm|L" \\
-                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 4 --expert-model-parallel-size 2 \\
-                  --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
-                """;
+        String script = moeMtpScript(" --pipeline-model-parallel-layout \"Et|t|ttm|L\"", 4);
         PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
         PlanCli.Run text = cli.plan();
         assertEquals(0, text.code(), text.err());
@@ -445,5 +425,23 @@ class MtpKindTest {
             assertEquals(5 * BSH, ppSends(e).bytes(), 1e-6, "tied " + tied);
             assertEquals(4, ppSends(e).count());
         }
+    }
+
+    /**
+     * A Megatron-LM launch of a small MoE model with one MTP layer, untied, on 2 nodes × 8 GPUs at tp 2, ep 2 and pipeline
+     * size {@code pp}; {@code layout} is appended to the MTP flag (e.g. a --pipeline-model-parallel-layout).
+     */
+    private static String moeMtpScript(String layout, int pp) {
+        return """
+                #!/bin/bash
+                torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\
+                  --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
+                  --num-experts 8 --moe-router-topk 2 --moe-ffn-hidden-size 512 --moe-shared-expert-intermediate-size 512 \\
+                  --moe-layer-freq "([0]*1+[1]*3)" --moe-grouped-gemm --moe-token-dispatcher-type alltoall \\
+                  --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
+                  --mtp-num-layers 1%s \\
+                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size %d --expert-model-parallel-size 2 \\
+                  --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
+                """.formatted(layout, pp);
     }
 }

@@ -404,8 +404,8 @@ public final class JobFact {
      * What the fact says but whose it is: an object equal to another job's when every field but the job's name and its
      * position among the facts ({@code ordinal}) is equal (the spans too). The plan's candidate search inserts each
      * distinct one once per rule session (plan.search.AloneFacts): no rule condition reads the name or the position
-     * (CandidateSearchTest), so the rules decide alike on two facts that say the same. JobFactTest changes each field in
-     * turn and holds that this sees it.
+     * (CandidateSearchTest), so the rules decide alike on two facts that say the same. CandidateSearchTest changes each
+     * field in turn and holds that this sees it.
      */
     public Object saying() { return new Saying(this); }
 

@@ -2,6 +2,7 @@ package dev.gpulint.facts;
 
 import dev.gpulint.core.Span;
 import dev.gpulint.spec.Format;
+import java.util.Objects;
 
 /**
  * A training job with its cluster reference resolved, its GPU count worked
@@ -398,6 +399,72 @@ public final class JobFact {
     public String getFormat() { return format; }
     /** The format the job was read from, as the id rules test: Format.MEGATRON; Format.NATIVE for gpulint's own. */
     public Format getFormatId() { return Format.of(format); }
+
+    /**
+     * What the fact says but whose it is: an object equal to another job's when every field but the job's name and its
+     * position among the facts ({@code ordinal}) is equal (the spans too). The plan's candidate search inserts each
+     * distinct one once per rule session (plan.search.AloneFacts): no rule condition reads the name or the position
+     * (CandidateSearchTest), so the rules decide alike on two facts that say the same. CandidateSearchTest changes each
+     * field in turn and holds that this sees it.
+     */
+    public Object saying() { return new Saying(this); }
+
+    private static final class Saying {
+        private final JobFact f;
+
+        Saying(JobFact f) { this.f = f; }
+
+        // the sizes a candidate layout changes first: the rest is the job's, the same for every candidate
+        @Override public int hashCode() {
+            long h = f.tp;
+            h = 31 * h + f.pp;
+            h = 31 * h + f.dp;
+            h = 31 * h + f.cp;
+            h = 31 * h + f.ep;
+            h = 31 * h + f.virtualPp;
+            h = 31 * h + f.microBatchSize;
+            h = 31 * h + f.nodes;
+            h = 31 * h + (f.sequenceParallel ? 1 : 0);
+            return Long.hashCode(h);
+        }
+
+        @Override public boolean equals(Object o) {
+            if (!(o instanceof Saying s)) return false;
+            JobFact a = f, b = s.f;
+            return a.tp == b.tp && a.pp == b.pp && a.dp == b.dp && a.cp == b.cp && a.ep == b.ep && a.virtualPp == b.virtualPp
+                    && a.microBatchSize == b.microBatchSize && a.globalBatchSize == b.globalBatchSize && a.dpEffective == b.dpEffective
+                    && a.sequenceParallel == b.sequenceParallel && a.nodes == b.nodes && a.gpusPerNode == b.gpusPerNode
+                    && a.totalGpus == b.totalGpus && a.clusterGroupCount == b.clusterGroupCount
+                    && a.layersPerVirtualStage == b.layersPerVirtualStage && a.expertTp == b.expertTp
+                    && a.firstStageLayers == b.firstStageLayers && a.lastStageLayers == b.lastStageLayers
+                    && a.offloadLayers == b.offloadLayers && a.layers == b.layers && a.attentionHeads == b.attentionHeads
+                    && a.kvHeads == b.kvHeads && a.experts == b.experts && a.seqLength == b.seqLength
+                    && a.clusterResolved == b.clusterResolved && a.groupResolved == b.groupResolved
+                    && a.parallelismStated == b.parallelismStated && a.sequenceParallelStated == b.sequenceParallelStated
+                    && a.sequenceParallelDefaultOff == b.sequenceParallelDefaultOff && a.embeddingInSplit == b.embeddingInSplit
+                    && a.lossInSplit == b.lossInSplit && a.microBatchesStated == b.microBatchesStated && a.laidOut == b.laidOut
+                    && a.tiedEmbeddings == b.tiedEmbeddings && a.citesMegatron == b.citesMegatron
+                    && Objects.equals(a.file, b.file) && Objects.equals(a.clusterName, b.clusterName)
+                    && Objects.equals(a.nodeGroupName, b.nodeGroupName) && Objects.equals(a.clusterGroupNames, b.clusterGroupNames)
+                    && Objects.equals(a.gpusPerNodeSource, b.gpusPerNodeSource) && Objects.equals(a.format, b.format)
+                    && Objects.equals(a.modelName, b.modelName) && Objects.equals(a.microBatchKey, b.microBatchKey)
+                    && Objects.equals(a.globalBatchKey, b.globalBatchKey) && Objects.equals(a.seqLengthKey, b.seqLengthKey)
+                    && Objects.equals(a.nameSpan, b.nameSpan) && Objects.equals(a.firstNameSpan, b.firstNameSpan)
+                    && Objects.equals(a.clusterSpan, b.clusterSpan) && Objects.equals(a.nodeGroupSpan, b.nodeGroupSpan)
+                    && Objects.equals(a.nodesSpan, b.nodesSpan) && Objects.equals(a.gpusPerNodeSpan, b.gpusPerNodeSpan)
+                    && Objects.equals(a.parallelismSpan, b.parallelismSpan) && Objects.equals(a.tpSpan, b.tpSpan)
+                    && Objects.equals(a.ppSpan, b.ppSpan) && Objects.equals(a.dpSpan, b.dpSpan) && Objects.equals(a.cpSpan, b.cpSpan)
+                    && Objects.equals(a.epSpan, b.epSpan) && Objects.equals(a.layersSpan, b.layersSpan)
+                    && Objects.equals(a.virtualPpSpan, b.virtualPpSpan) && Objects.equals(a.headsSpan, b.headsSpan)
+                    && Objects.equals(a.kvHeadsSpan, b.kvHeadsSpan) && Objects.equals(a.expertsSpan, b.expertsSpan)
+                    && Objects.equals(a.seqLengthSpan, b.seqLengthSpan) && Objects.equals(a.sequenceParallelSpan, b.sequenceParallelSpan)
+                    && Objects.equals(a.globalBatchSpan, b.globalBatchSpan) && Objects.equals(a.microBatchSpan, b.microBatchSpan)
+                    && Objects.equals(a.layersPerVirtualStageSpan, b.layersPerVirtualStageSpan) && Objects.equals(a.splitSpan, b.splitSpan)
+                    && Objects.equals(a.firstStageLayersSpan, b.firstStageLayersSpan)
+                    && Objects.equals(a.lastStageLayersSpan, b.lastStageLayersSpan) && Objects.equals(a.offloadSpan, b.offloadSpan)
+                    && Objects.equals(a.tiedSpan, b.tiedSpan);
+        }
+    }
 
     @Override public String toString() {
         return "JobFact[" + name + ", cluster=" + clusterName + "/" + nodeGroupName + ", resolved=" + clusterResolved

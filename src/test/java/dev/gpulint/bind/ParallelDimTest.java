@@ -95,6 +95,11 @@ class ParallelDimTest {
         // completed in the default order; dimensions with no place in an order, and repeats, left out
         assertEquals(List.of(PP, TP, CP, EP, DP), ParallelDim.completeOrder(List.of(PP, VPP, TP, PP, ETP)));
         assertEquals(ParallelDim.DEFAULT_ORDER, ParallelDim.completeOrder(null));
+        assertEquals(ParallelDim.DEFAULT_ORDER, ParallelDim.completeOrder(List.of()));
+        // a whole order is its own answer; five names with a repeat or one of no place are no whole order
+        assertEquals(List.of(PP, DP, EP, CP, TP), ParallelDim.completeOrder(new java.util.ArrayList<>(List.of(PP, DP, EP, CP, TP))));
+        assertEquals(List.of(PP, TP, CP, EP, DP), ParallelDim.completeOrder(List.of(PP, PP, TP, CP, EP)));
+        assertEquals(List.of(PP, TP, CP, EP, DP), ParallelDim.completeOrder(List.of(PP, VPP, TP, CP, EP)));
     }
 
     @Test

@@ -114,6 +114,15 @@ public final class EnvAnalysis {
         });
         Resolved.Group group = r.group();
         Resolved.Cluster cf = r.cluster();
+        boolean efa = j.origin() != null && j.origin().rdmaResources().stream().anyMatch(l -> l.value().startsWith("vpc.amazonaws.com/efa"));
+        // before the NICs are read: the plan's search asks for thousands of candidate jobs of one environment, all but the
+        // first of each run seen already
+        if (oncePerEnvironment) {
+            Seen seen = new Seen(cf, group, j.cluster() == null ? null : j.cluster().value(), r.nodes(), j.file(), efa);
+            List<Seen> before = emitted.computeIfAbsent(j.env(), x -> new ArrayList<>());
+            for (Seen b : before) if (b.same(seen)) return;
+            before.add(seen);
+        }
         // NVLink-joined GPUs (an Infinity Fabric platform is not NVLink: NCCL002's advice does not apply as written)
         boolean nvlink = group != null && group.domainKind() != DomainKind.NONE && group.domainKind() != DomainKind.UNKNOWN
                 && group.domainKind() != DomainKind.INFINITY_FABRIC;
@@ -123,13 +132,6 @@ public final class EnvAnalysis {
                 Protocol proto = Resolver.protocol(n, cf.fabric());
                 if ((proto != null && proto.rdma()) || (n.gpudirectRdma() != null && Boolean.TRUE.equals(n.gpudirectRdma().value()))) gdr = true;
             }
-        }
-        boolean efa = j.origin() != null && j.origin().rdmaResources().stream().anyMatch(l -> l.value().startsWith("vpc.amazonaws.com/efa"));
-        if (oncePerEnvironment) {
-            Seen seen = new Seen(cf, group, j.cluster() == null ? null : j.cluster().value(), r.nodes(), j.file(), efa);
-            List<Seen> before = emitted.computeIfAbsent(j.env(), x -> new ArrayList<>());
-            for (Seen b : before) if (b.same(seen)) return;
-            before.add(seen);
         }
         int at = 0;
         for (Map.Entry<String, Located<String>> e : j.env().entrySet()) {

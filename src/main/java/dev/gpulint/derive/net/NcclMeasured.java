@@ -25,11 +25,18 @@ public final class NcclMeasured {
         if (job.cluster() == null || g == null) return m;
         String cluster = job.cluster().name(), group = g.name();
         if (cluster == null || group == null) return m;
-        long gpn = job.gpusPerNode() > 0 ? job.gpusPerNode() : g.gpusPerNode();
-        Links links = g.gpu() == null ? null : Links.of(catalog, g.gpu(), g, gpn);
+        // the node's links only when a run is linked to the group: derive asks for every job, the plan's candidate search
+        // for each of its candidate jobs, and most have no nccl-tests run (Links.of reads every NIC: 6 % of a plan-hybrid profile)
+        Links links = null;
+        boolean linksMade = false;
         for (Object f : facts) {
             if (!(f instanceof NcclTestsFact n) || !n.isLinked() || n.getPeakBusbw() <= 0) continue;
             if (!cluster.equals(n.getCluster()) || !group.equals(n.getNodeGroup())) continue;
+            if (!linksMade) {
+                long gpn = job.gpusPerNode() > 0 ? job.gpusPerNode() : g.gpusPerNode();
+                links = g.gpu() == null ? null : Links.of(catalog, g.gpu(), g, gpn);
+                linksMade = true;
+            }
             m.merge(tier(n, links), n.getPeakBusbw() * 1e9, Math::max);
         }
         return m;

@@ -3,6 +3,7 @@ package dev.gpulint.plan.search;
 import dev.gpulint.core.Span;
 import dev.gpulint.facts.BubbleFact;
 import dev.gpulint.facts.HybridLayersFact;
+import dev.gpulint.facts.JobFact;
 import dev.gpulint.facts.OriginFact;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +22,13 @@ import java.util.function.ToIntFunction;
  * against one tp, the job's one origin) get the findings of the first of them, whose fact alone is inserted. A session of
  * 1,024 candidates of the hybrid plan held 1,000 bubble, 1,024 hybrid-layer and 1,024 origin facts, a fifth of the rule
  * session's time on a sixth of its facts (measured by leaving each class out, 2026-12-06).
+ *
+ * <p>A candidate job's {@link JobFact} too (the PAR rules of its sizes, NET004/NET005 and SYN003 joined with the cluster's
+ * facts, SYN004): no condition reads its name or its position among the facts, and the cluster's facts it joins are the
+ * same for every candidate of a session, so two candidates whose JobFacts say the same ({@link JobFact#saying}: every
+ * other field) get the same findings. Candidates that differ only in what no JobFact field holds (the optimizer's
+ * sharding, which the memory rules judge) share one: half the hybrid plan's 1,024 JobFacts a session, the fact a session
+ * spent most on (2.9 of 7.6 ms by leaving each class out, 2026-12-06).
  */
 final class AloneFacts {
     private AloneFacts() {}
@@ -29,10 +37,12 @@ final class AloneFacts {
     static final Map<Class<?>, Set<String>> RULES = Map.of(
             BubbleFact.class, Set.of("PAR006"),
             HybridLayersFact.class, Set.of("PAR014", "PAR015"),
-            OriginFact.class, Set.of("CONSIST003"));
+            OriginFact.class, Set.of("CONSIST003"),
+            JobFact.class, Set.of("NET004", "NET005", "PAR001", "PAR004", "PAR005", "PAR007", "PAR008", "PAR009", "PAR010", "PAR011",
+                    "PAR012", "PAR019", "SYN003", "SYN004"));
 
     /** The facts of {@link #RULES} by number (their rules' findings are found by it, not by a hash of the class). */
-    private static final List<Class<?>> TYPES = List.of(BubbleFact.class, HybridLayersFact.class, OriginFact.class);
+    private static final List<Class<?>> TYPES = List.of(BubbleFact.class, HybridLayersFact.class, OriginFact.class, JobFact.class);
 
     /** The number of the fact class each rule of {@link #RULES} reads. */
     private static final Map<String, Integer> READS;
@@ -45,29 +55,47 @@ final class AloneFacts {
 
     /** The number of a fact's class among {@link #TYPES}, or −1 (instanceof: the classes are final). */
     private static int type(Object f) {
-        return f instanceof BubbleFact ? 0 : f instanceof HybridLayersFact ? 1 : f instanceof OriginFact ? 2 : -1;
+        return f instanceof BubbleFact ? 0 : f instanceof HybridLayersFact ? 1 : f instanceof OriginFact ? 2 : f instanceof JobFact ? 3 : -1;
     }
 
     /**
      * A session's facts with each such fact kept only when no earlier one of its class says the same but for its job,
      * and by class and candidate (its index less the session's first) the candidate whose fact was kept in its place.
      */
-    record Kept(List<Object> facts, int from, int[][] keptFor) {
+    record Kept(List<Object> facts, int from, int[][] keptFor, Stands[] stands) {
 
         /**
          * The candidates a finding of {@code ruleId} about candidate {@code k} is about: those whose fact the one it fired
-         * on stands for, or {@code k} alone (a rule that reads no such fact, a class kept whole).
+         * on stands for, in their order, or {@code k} alone (a rule that reads no such fact, a class kept whole). Found in
+         * an index made once per class and session ({@link Stands}): the job's rules fire on hundreds of a session's
+         * candidates, and a walk of the session's candidates per finding would cost a million steps a session.
          */
         int[] whose(String ruleId, int k) {
             Integer type = READS.get(ruleId);
-            int[] of = type == null ? null : keptFor[type];
+            Stands of = type == null ? null : stands[type];
             if (of == null) return new int[] {k};
-            int n = 0;
-            for (int r : of) if (r == k) n++;
-            int[] all = new int[n];
-            n = 0;
-            for (int i = 0; i < of.length; i++) if (of[i] == k) all[n++] = from + i;
-            return n == 0 ? new int[] {k} : all;
+            int[] all = of.of(k - from, from);
+            return all.length == 0 ? new int[] {k} : all;
+        }
+    }
+
+    /**
+     * For one class, the candidates each kept fact stands for: {@code members[start[r] .. start[r + 1])} those of the
+     * session's candidate {@code r} (its index less the session's first), in their order.
+     */
+    record Stands(int[] start, int[] members) {
+        static Stands of(int[] keptFor, int from) {
+            int n = keptFor.length;
+            int[] start = new int[n + 1];
+            for (int k : keptFor) if (k >= 0) start[k - from + 1]++;
+            for (int r = 0; r < n; r++) start[r + 1] += start[r];
+            int[] members = new int[start[n]], at = java.util.Arrays.copyOf(start, n);
+            for (int i = 0; i < n; i++) if (keptFor[i] >= 0) members[at[keptFor[i] - from]++] = from + i;
+            return new Stands(start, members);
+        }
+
+        int[] of(int r, int from) {
+            return r < 0 || r + 1 >= start.length ? new int[0] : java.util.Arrays.copyOfRange(members, start[r], start[r + 1]);
         }
     }
 
@@ -107,13 +135,16 @@ final class AloneFacts {
             else keptFor[t][k - from] = at;
         }
         for (int t = 0; t < whole.length; t++) if (whole[t]) keptFor[t] = null;
-        return new Kept(out, from, keptFor);
+        Stands[] stands = new Stands[TYPES.size()];
+        for (int t = 0; t < stands.length; t++) if (keptFor[t] != null) stands[t] = Stands.of(keptFor[t], from);
+        return new Kept(out, from, keptFor, stands);
     }
 
     /** The job a fact of {@link #RULES} is about. */
     private static String jobOf(Object f) {
         if (f instanceof BubbleFact b) return b.getJobName();
         if (f instanceof HybridLayersFact h) return h.getJobName();
+        if (f instanceof JobFact j) return j.getName();
         return ((OriginFact) f).getJob();
     }
 
@@ -127,6 +158,7 @@ final class AloneFacts {
                 h.getHeadsKey(), h.getGroups(), h.isGroupsStated(), h.getGroupsKey(), h.getTp(), h.getTpSpan(), h.getGdnLayers(),
                 h.getGdnKeyHeads(), h.getGdnKeyHeadsSpan(), h.getGdnValueHeads(), h.getGdnValueHeadsSpan(), h.getAttentionHeads(),
                 h.isHeadsLeftOut(), h.isGroupsLeftOut(), h.isGdnKeyHeadsLeftOut(), h.isGdnValueHeadsLeftOut());
+        if (f instanceof JobFact j) return j.saying();
         if (f instanceof OriginFact o) return new Origin(o.getFormat(), o.isPodsVisible(), o.getRdmaResources(), o.isRdmaByAccess(),
                 o.getIbHca(), o.getIbHcaSpan());
         return null;

@@ -315,10 +315,13 @@ class CandidateSearchTest {
     }
 
     /**
-     * The search inserts each distinct bubble, hybrid-layer and origin fact once per session (AloneFacts) on the grounds
-     * this test holds: the rules AloneFacts names are the only ones that name each fact, each of their conditions matches
-     * that fact and the rules' parameters alone and reads no job name, so whether they fire depends on what the fact says
-     * but its job's; and what AloneFacts compares is every field of the fact but the job's name.
+     * The search inserts each distinct bubble, hybrid-layer, origin and job fact once per session (AloneFacts) on the
+     * grounds this test holds: the rules AloneFacts names are the only ones that name each fact, each of their conditions
+     * matches that fact and the rules' parameters alone and reads no job name, so whether they fire depends on what the
+     * fact says but its job's; and what AloneFacts compares is every field of the fact but the job's name. A JobFact's
+     * rules may join the cluster's facts too (NET004, NET005, SYN003; SYN004 matches a ClusterFact alone), which derive
+     * makes once per session from the clusters, the same for every candidate job, and no JobFact pattern reads the job's
+     * name or its position ({@link #aJobFactSaysEverythingButItsNameAndPosition} holds what is compared).
      */
     @Test
     void theFactsInsertedOnceAreReadAloneByTheirRulesAndComparedWhole() throws java.io.IOException {
@@ -330,8 +333,10 @@ class CandidateSearchTest {
         java.util.regex.Pattern factType = java.util.regex.Pattern.compile("\\b([A-Z][A-Za-z0-9]*)\\s*\\(");
         java.util.regex.Pattern when = java.util.regex.Pattern.compile("(?s)\\bwhen\\b(.*?)\\bthen\\b");
         Map<String, Integer> conditions = new java.util.TreeMap<>();
+        java.util.regex.Pattern jobPattern = java.util.regex.Pattern.compile("\\bJobFact\\s*\\(([^)]*)\\)");
         for (var e : AloneFacts.RULES.entrySet()) {
             String type = e.getKey().getSimpleName();
+            boolean job = e.getKey() == dev.gpulint.facts.JobFact.class;
             for (java.nio.file.Path f : drl) {
                 String id = f.getFileName().toString().replace(".drl", "");
                 String text = java.nio.file.Files.readString(f).replaceAll("//[^\\n]*", "");
@@ -346,17 +351,116 @@ class CandidateSearchTest {
                     java.util.Set<String> types = new java.util.TreeSet<>();
                     while (t.find()) types.add(t.group(1));
                     types.remove("RuleParam");
+                    if (job) {
+                        // the job's fact, and the cluster's the same for every candidate of a session
+                        types.remove("ClusterFact");
+                        assertTrue(types.equals(java.util.Set.of(type)) || types.isEmpty() && id.equals("SYN004"), f + ": matches " + types);
+                        var p = jobPattern.matcher(m.group(1));
+                        while (p.find()) {
+                            assertFalse(java.util.regex.Pattern.compile("\\b(name|ordinal|identity)\\b").matcher(p.group(1)).find(),
+                                    f + ": a JobFact condition reads whose it is: " + p.group(1));
+                        }
+                        continue;
+                    }
                     assertEquals(java.util.Set.of(type), types, f + ": a rule of " + type + " matches " + types);
                     assertFalse(m.group(1).toLowerCase(java.util.Locale.ROOT).contains("job"), f + ": a condition reads the job: " + m.group(1));
                 }
             }
+            if (job) continue;
             // every field of the fact but the job's name is compared
             long fields = java.util.Arrays.stream(e.getKey().getDeclaredFields())
                     .filter(x -> !java.lang.reflect.Modifier.isStatic(x.getModifiers())).count();
             Class<?> saying = AloneFacts.sayingOf(sample(e.getKey())).getClass();
             assertEquals(fields - 1, saying.getRecordComponents().length, type + "'s fields against " + saying.getSimpleName());
         }
-        assertEquals(Map.of("CONSIST003", 1, "PAR006", 2, "PAR014", 1, "PAR015", 4), conditions);
+        assertEquals(new java.util.TreeMap<>(Map.ofEntries(Map.entry("CONSIST003", 1), Map.entry("PAR006", 2), Map.entry("PAR014", 1),
+                Map.entry("PAR015", 4), Map.entry("NET004", 1), Map.entry("NET005", 1), Map.entry("PAR001", 2), Map.entry("PAR004", 8),
+                Map.entry("PAR005", 2), Map.entry("PAR007", 1), Map.entry("PAR008", 2), Map.entry("PAR009", 1), Map.entry("PAR010", 1),
+                Map.entry("PAR011", 2), Map.entry("PAR012", 1), Map.entry("PAR019", 1), Map.entry("SYN003", 3), Map.entry("SYN004", 2))),
+                conditions);
+    }
+
+    /**
+     * What a JobFact says ({@link dev.gpulint.facts.JobFact#saying}) is every field but the job's name and its position:
+     * each other field changed in turn makes it say something else, so two candidates share a fact only when the rules
+     * would see the same; the name and the position changed, it says the same.
+     */
+    @Test
+    void aJobFactSaysEverythingButItsNameAndPosition() throws ReflectiveOperationException {
+        dev.gpulint.core.Span at = new dev.gpulint.core.Span("plan.yaml", 3, 1, 3, 9);
+        dev.gpulint.facts.JobFact a = dev.gpulint.facts.JobFact.builder().name("gpulint-plan-candidate-1", at, "plan.yaml", 4)
+                .parallelism(8, 2, 4, 1, 1, 4, at, true).batch(1, at, 512, at).fact();
+        List<java.lang.reflect.Field> fields = java.util.Arrays.stream(dev.gpulint.facts.JobFact.class.getDeclaredFields())
+                .filter(x -> !java.lang.reflect.Modifier.isStatic(x.getModifiers())).toList();
+        assertTrue(fields.size() > 70, "JobFact's fields: " + fields.size());
+        for (java.lang.reflect.Field changed : fields) {
+            changed.setAccessible(true);
+            dev.gpulint.facts.JobFact b = dev.gpulint.facts.JobFact.builder().fact();
+            for (java.lang.reflect.Field x : fields) {
+                x.setAccessible(true);
+                x.set(b, x.get(a));
+            }
+            assertEquals(a.saying(), b.saying(), "a copy");
+            Object was = changed.get(a);
+            Class<?> t = changed.getType();
+            changed.set(b, t == long.class ? (Object) ((long) was + 7) : t == int.class ? (Object) ((int) was + 7)
+                    : t == boolean.class ? (Object) !(boolean) was : t == String.class ? was + "x"
+                    : t == dev.gpulint.core.Span.class ? new dev.gpulint.core.Span("other.yaml", 9, 1, 9, 2) : null);
+            assertTrue(t == long.class || t == int.class || t == boolean.class || t == String.class || t == dev.gpulint.core.Span.class,
+                    changed.getName() + ": a field of type " + t);
+            boolean whose = changed.getName().equals("name") || changed.getName().equals("ordinal");
+            assertEquals(whose, a.saying().equals(b.saying()), changed.getName());
+            if (whose) assertEquals(a.saying().hashCode(), b.saying().hashCode(), changed.getName());
+        }
+    }
+
+    /**
+     * Two candidates that differ only in the optimizer's sharding (which no JobFact field holds: the memory rules judge
+     * it) have job facts that say the same: one is inserted, and a finding about it is both candidates'.
+     */
+    @Test
+    void candidatesThatDifferInTheOptimizerShareOneJobFact() {
+        Model b = bind(cluster(2) + job(2,
+                "{ parameters: 47B, expert_parameters: 45B, experts: 8, dtype: bf16, layers: 32, attention_heads: 32, kv_heads: 8, seq_length: 4096 }",
+                "{ tp: 2, pp: 1, ep: 8, sequence_parallel: false }", "{ micro_batch_size: 1, global_batch_size: 64 }"));
+        String prefix = "gpulint-plan-candidate-";
+        Layout plain = new Layout(2, 1, 8, 1, 8, 1, 1, 64, 0, false, Layout.Recompute.FULL, false);
+        Layout sharded = new Layout(2, 1, 8, 1, 8, 1, 1, 64, 0, true, Layout.Recompute.FULL, false);
+        Layout sp = new Layout(2, 1, 8, 1, 8, 1, 1, 64, 0, false, Layout.Recompute.FULL, true);
+        List<dev.gpulint.spec.Specs.Job> jobs = List.of(CandidateJobs.of(b.jobs().get(0), plain, prefix + 0),
+                CandidateJobs.of(b.jobs().get(0), sharded, prefix + 1), CandidateJobs.of(b.jobs().get(0), sp, prefix + 2));
+        List<Object> facts = new dev.gpulint.derive.Deriver(Catalog.builtIn(), false).derive(Model.of(b.clusters(), jobs)).facts();
+        List<Object> jobFacts = facts.stream().filter(f -> f instanceof dev.gpulint.facts.JobFact).toList();
+        assertEquals(3, jobFacts.size());
+        AloneFacts.Kept kept = AloneFacts.keep(facts, 0, 3, n -> CandidateSearch.candidateNamed(n, 0, 3));
+        assertEquals(List.of(jobFacts.get(0), jobFacts.get(2)), kept.facts().stream().filter(f -> f instanceof dev.gpulint.facts.JobFact).toList());
+        assertArrayEquals(new int[] {0, 1}, kept.whose("PAR011", 0));
+        assertArrayEquals(new int[] {2}, kept.whose("PAR011", 2));
+        assertArrayEquals(new int[] {1}, kept.whose("MEM002", 1), "a rule of no such fact: its candidate alone");
+    }
+
+    /**
+     * An MoE job whose layouts PAR011 (ep and tp without sequence parallelism, a JobFact rule) rejects in part: the search
+     * with each distinct job fact once per session finds what it finds with every candidate's own.
+     */
+    @Test
+    void jobFactsOncePerSessionFindWhatEveryCandidatesOwnFinds() {
+        Model b = bind(cluster(2) + job(2,
+                "{ parameters: 47B, expert_parameters: 45B, experts: 8, dtype: bf16, layers: 32, attention_heads: 32, kv_heads: 8, seq_length: 4096 }",
+                "{ tp: 2, pp: 1, ep: 8, sequence_parallel: true }", "{ micro_batch_size: 1, global_batch_size: 64 }"));
+        Resolved.Job r = JobLayouts.resolve(b.jobs().get(0), b.clusters(), Catalog.builtIn());
+        Layout current = JobLayouts.current(r).orElseThrow();
+        SearchSpace space = JobLayouts.space(r, r.totalGpus()).orElseThrow();
+        SearchResult once = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn()).checkedAs(64, true)
+                .search(b.jobs().get(0), b.clusters(), current, space, CandidateSearchTest::simple);
+        List<Candidate> all = new java.util.ArrayList<>(once.candidates());
+        all.addAll(once.rejectedLayouts());
+        assertTrue(all.stream().anyMatch(c -> c.findings().contains("PAR011")), "PAR011 raised on some layout");
+        assertTrue(all.stream().anyMatch(c -> c.layout().ep() > 1 && c.layout().tp() > 1 && !c.findings().contains("PAR011")),
+                "and quiet on another");
+        SearchResult each = new CandidateSearch(Catalog.builtIn(), RuleCatalog.builtIn()).checkedAs(64, false)
+                .search(b.jobs().get(0), b.clusters(), current, space, CandidateSearchTest::simple);
+        assertEquals(each, once);
     }
 
     private static Object sample(Class<?> type) {

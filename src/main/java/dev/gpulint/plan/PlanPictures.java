@@ -25,6 +25,8 @@ public final class PlanPictures {
         int perNode = (int) Math.max(1, Math.min(Integer.MAX_VALUE, job.gpusPerNode()));
         Scene.Nodes nodes = new Scene.Nodes(g == null ? null : g.name(), perNode, g == null ? perNode : g.domainSize(),
                 g == null || g.gpu() == null ? null : g.gpu().name());
-        return Pictures.draw(format, layout != null ? layout : current.inputs().layout(), current.inputs().order(), nodes, table);
+        dev.gpulint.derive.estimate.MoeShape moe = current.inputs().variants() == null ? null : current.inputs().variants().moe();
+        return Pictures.draw(format, layout != null ? layout : current.inputs().layout(), current.inputs().order(), nodes,
+                moe == null ? 0 : moe.etp(), table);
     }
 }

@@ -141,7 +141,7 @@ public final class Planner {
      */
     public static Plan withCollective(Plan p, Collective kind, double bytes) {
         JobEstimate c = p.current();
-        TierTable t = TierTable.named(c.estimate(), c.inputs().hardware(), c.inputs().order(), kind, bytes);
+        TierTable t = TierTable.named(c.estimate(), c.inputs().hardware(), c.inputs().order(), c.inputs().variants().moe(), kind, bytes);
         if (t == null) return p;
         List<TierTable> all = new ArrayList<>(p.collectives());
         all.add(t);

@@ -189,7 +189,10 @@ public final class Estimator {
         int mtpSends = v.mtp().carryingSends(m, l);
         double ppS = l.pp() > 1 ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(), (2.0 * l.virtualPp() + (double) v.mtp().layers() * mtpSends) * ppBytes,
                 v.mtp().sends(mtpSends)) : 0;
-        double ppExp = ppS * (1 - e.ppOverlap());
+        // mtp_standalone: each of those sends first exchanges its shape, 24 bytes, waited on (MtpLayers.SHAPE_EXCHANGE)
+        double ppShapeS = l.pp() > 1 && v.mtp().standalone(m, l) ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(),
+                2.0 * l.virtualPp() * MtpLayers.SHAPE_BYTES, MtpLayers.SHAPE_EXCHANGE) : 0;
+        double ppExp = ppS * (1 - e.ppOverlap()) + ppShapeS;
         double offloadExp = OffloadCost.exposed(m, l, slowest, layerS, hw, terms);
         // [b, s, h] activations sharded on the sequence (torchtitan before its PR #4121): a copy of b·s·h per tp collective
         Term.TpCopy tpCopy = v.tpLayout().price(m, l, tokens, tpCount, layersPerStage, v.tpOverlap().mode(),
@@ -287,7 +290,7 @@ public final class Estimator {
         comm.put(TP, mb * tpS);
         comm.put(CP, mb * cpS);
         comm.put(EP, mb * epS);
-        comm.put(PP, mb * ppS + embS);
+        comm.put(PP, mb * (ppS + ppShapeS) + embS);
         comm.put(DP, dpS);
         // model states in host memory (StateOffload): the copies over the host link; the offloaded share steps on the CPU
         double hostExp = v.offload().exposed(l, local, stageS, mb, gradBytes, hw, terms);

@@ -473,6 +473,8 @@ public final class MemoryModel {
             }
             if (i == 0) act += emb;
             if (pp == 1) act += output * (1 + v.mtp().layers());     // the MTP layers' logits and loss too
+            // after the layout's m (Megatron-Core's mtp_standalone): the received (1 + D)·s rows, kept per in-flight micro-batch
+            act += v.mtp().receivedHeld(m, l, i, l.sequenceParallel() || l.tp() == 1 ? sbh / t : sbh, inflight);
             // attention outside a flash kernel keeps its s² scores' softmax, dropout mask and output (UnfusedAttention)
             return act * scale + UnfusedAttention.heldBytes(m, l, v, layersHeld, stageLayers);
         }

@@ -160,6 +160,14 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         return RankGroup.expertDp(etp(l), Math.max(1, l.ep()), expertDpSize(l), l.pp(), order);
     }
 
+    /**
+     * The expert-parallel group's ranks in layout {@code l} laid out in {@code order} ({@link RankGroup#expertEp}): ep ranks
+     * {@link #epStride} apart, the group the plan prices the all-to-alls over and its tier table and drawing place.
+     */
+    public RankGroup epGroup(Layout l, List<ParallelDim> order) {
+        return RankGroup.expertEp(etp(l), Math.max(1, l.ep()), expertDpSize(l), l.pp(), order);
+    }
+
     /** Layers with a dense MLP beside attention: the layers without experts (none in a hybrid: its MLP-only layers are MambaLayers'). */
     public int denseLayers(ModelShape m) { return hybrid ? 0 : m.layers() - moeLayers; }
 

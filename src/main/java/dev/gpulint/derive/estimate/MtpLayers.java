@@ -88,7 +88,10 @@ public record MtpLayers(int layers, int blocks, String letters) {
                 + ", its eh_proj 2h → h and norms, the output layer's logits and cross-entropy again) on the last pipeline stage unless"
                 + " the layout places them (there each block at the decoder's mean layer, with eh_proj, the norms and the embedding copy;"
                 + " the logits and loss stay on the last); with pp > 1 the word embedding on the MTP stage all-reduces its gradient with"
-                + " the first stage's each step over Megatron's embedding group (one sync with a tied output layer's); counted"
+                + " the first stage's each step over Megatron's embedding group (one sync with a tied output layer's); with the"
+                + " layout's m off the last pipeline rank (Megatron-Core's mtp_standalone) each stage after m keeps its in-flight"
+                + " micro-batches' received (1 + D)·b·s·h (÷ tp with sequence parallelism) in its activations and every pipeline send"
+                + " first exchanges its shape (24 bytes at the pp tier's latency, not hidden); counted"
                 + " in the model FLOPs as Megatron-LM's num_floating_point_operations counts them";
     }
 
@@ -211,7 +214,7 @@ public record MtpLayers(int layers, int blocks, String letters) {
      * 00611e6eeb0b09b5ee074750956855215ddbd67f). PipelineParallelLayerLayout.validate_layer_layout calls such a layout
      * mtp_standalone (an m on a rank other than the last: pipeline_parallel_layer_layout.py at
      * 00caa53af30912914981c86f39db123961678bbd) and the pipeline's p2p then exchanges each tensor's shape before it (a
-     * 24-byte send, not priced). So in Megatron's order of virtual stages, m's stage s and each one after it but the last
+     * 24-byte send, {@link #SHAPE_EXCHANGE}, priced apart). So in Megatron's order of virtual stages, m's stage s and each one after it but the last
      * send (1 + D)× forward, and each one after s sends the gradient of that input, (1 + D)× too, backward; a rank's sends
      * are those of its virtual stages (v mod pp).
      */
@@ -228,6 +231,69 @@ public record MtpLayers(int layers, int blocks, String letters) {
         }
         return most;
     }
+
+    /**
+     * Megatron-Core's {@code mtp_standalone}: the layout puts the MTP layers in the last chunk of a pipeline rank other than the
+     * last (PipelineParallelLayerLayout.validate_layer_layout returns it: "Detect MTP standalone usage", m in
+     * {@code layout[pp_rank][-1]} with {@code pp_rank != pipeline_model_parallel_size - 1}; pipeline_parallel_layer_layout.py at
+     * 00caa53af30912914981c86f39db123961678bbd; TransformerConfig sets {@code self.mtp_standalone} from it). Then the stages
+     * after it receive a tensor of (1 + D)·s rows where the schedule's fixed shape says s ({@link #carryingSends}), so every
+     * p2p exchanges its shape first ({@link #SHAPE_EXCHANGE}).
+     */
+    public boolean standalone(ModelShape m, Layout l) {
+        int s = layoutStage(m, l), pp = l.pp();
+        return s >= 0 && pp > 1 && s % pp != pp - 1;
+    }
+
+    /**
+     * The virtual stages on pipeline rank {@code rank} after the layout's {@code m}: each receives the decoder's and the MTP
+     * layers' hidden states, (1 + D)·s rows, and keeps them for the backward of each in-flight micro-batch (the schedule's
+     * {@code input_tensors}, popped at the backward: schedules.py, forward_backward_pipelining_without_interleaving; the
+     * interleaved schedule's per-chunk lists alike). No decoder layer lies after {@code m} (validate_layer_layout: "decoder
+     * layers must be placed before MTP layers"), so no layer's activations count that tensor: its whole (1 + D)·b·s·h is
+     * beyond {@link MemoryModel}'s per-layer terms ({@link #receivedHeld}). 0 unless the layout places {@code m} off the last
+     * virtual stage.
+     */
+    public int receivingStages(ModelShape m, Layout l, int rank) {
+        int s = layoutStage(m, l), pp = l.pp();
+        if (s < 0 || pp <= 1) return 0;
+        int stages = l.split().stages().size(), n = 0;
+        for (int v = s + 1; v < stages; v++) if (v % pp == rank) n++;
+        return n;
+    }
+
+    /**
+     * What pipeline rank {@code rank} keeps of the received (1 + D)·s rows ({@link #receivingStages}), in MemoryModel's units
+     * (bytes at 2 bytes an element): {@code 2 · (1 + D) · b·s·h (÷ tp with sequence parallelism) × the stages after m on the rank
+     * × the micro-batches each holds in flight}.
+     *
+     * @param sbh      b·s·h of one micro-batch's p2p tensor on one GPU (÷ tp under sequence parallelism)
+     * @param inflight the micro-batches in flight per chunk of the rank (MemoryModel's count)
+     */
+    public double receivedHeld(ModelShape m, Layout l, int rank, double sbh, double inflight) {
+        int n = receivingStages(m, l, rank);
+        return n == 0 ? 0 : 2.0 * (1 + layers) * sbh * n * inflight;
+    }
+
+    /**
+     * The bytes of one p2p shape exchange: the received tensor's 3 sizes as int64, {@code torch.empty((3,), dtype=torch.int64)}
+     * (P2PCommunicator._communicate_shapes).
+     */
+    public static final double SHAPE_BYTES = 3 * 8;
+
+    /**
+     * The shape exchange's name in the breakdown. Megatron-Core's P2PCommunicator._communicate exchanges the shapes first when
+     * {@code config.variable_seq_lengths or config.mtp_standalone} (megatron/core/pipeline_parallel/p2p_communication.py, its
+     * P2PCommunicator class, read in the code index without a commit to pin; the module-level _communicate it replaced,
+     * NVIDIA/Megatron-LM at 2fd6e2b74efca73a1f2d27b89bb5419384b4d3bf, tests {@code variable_seq_lengths} alone; schedules.py's
+     * get_tensor_shapes at 00611e6eeb0b09b5ee074750956855215ddbd67f returns the fixed (s ÷ cp [÷ tp], b, h) unless
+     * variable_seq_lengths, with no MTP term, which is why the standalone stage needs the exchange): a batch_isend_irecv of 24 bytes each
+     * way, waited on, then {@code torch.cuda.synchronize()} ("To protect against race condition"), before the tensor's own
+     * send. One per p2p call, so one per send the pp term counts, and not overlapped (the call waits on it).
+     */
+    public static final String SHAPE_EXCHANGE = "p2p shape exchanges (Megatron-Core's mtp_standalone: each send first sends and"
+            + " waits on the tensor's 3 sizes as int64, 24 bytes, P2PCommunicator._communicate_shapes; one per send, 2·vpp per"
+            + " micro-batch, not hidden; its torch.cuda.synchronize() after it not priced)";
 
     /** How the pipeline sends' name begins ({@link #sends}). */
     public static final String SENDS = "activation and gradient sends";

@@ -98,6 +98,22 @@ public record RankGroup(List<Part> parts) {
     }
 
     /**
+     * The expert-parallel group of an MoE job, ep ranks: the group its token all-to-alls (or the allgather dispatcher's
+     * gathers) run over, from the same expert grid as {@link #expertDp} ({@code get_ranks('ep')} of Megatron-Core's expert
+     * RankGenerator, megatron/core/parallel_state.py at commit 00caa53af30912914981c86f39db123961678bbd: the expert model
+     * parallel group). One dimension masked: one strided part, ep ranks the product of the expert sizes before ep apart (etp
+     * in the default tp-cp-ep-dp-pp and in tp-cp-ep-pp-dp), whatever cp and tp are: MoE parallel folding lets ep span what cp
+     * and dp span in the attention grid. Tp 2, cp 2, dp 8 (32 GPUs on four 8-GPU nodes), etp 1, ep 8, so edp 32 ÷ 8 = 4: the
+     * attention grid's dp·cp group is 16 ranks 2 apart (0, 2, ..., 30: four nodes), but the expert group of rank 0 is ranks
+     * 0–7, one node (the next 8–15, ...); reading ep inside dp (ranks tp·cp = 4 apart: 0, 4, ..., 28) spanned four nodes. The one home of the ep group for the plan's pricing ({@link Estimator}'s
+     * ep stride, {@link MoeShape#epGroup}), its tier table ({@link TierTable#named}) and the placement drawing (derive/par
+     * RankGrid). Sizes at least 1.
+     */
+    public static RankGroup expertEp(long etp, long ep, long edp, long pp, List<ParallelDim> order) {
+        return of(expertGrid(etp, ep, edp, pp), order, java.util.EnumSet.of(ParallelDim.EP));
+    }
+
+    /**
      * Ranks between consecutive members of {@code dim}'s group in the expert grid ({@link #expertDp}'s sizes and order):
      * the product of the grid's sizes before it, whatever {@code dim}'s own size (an expert-parallel group's spacing,
      * MoeShape.epStride, is read where ep is 1 too).

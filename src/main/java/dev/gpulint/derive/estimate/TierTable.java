@@ -60,9 +60,13 @@ public record TierTable(String what, Collective collective, long n, double bytes
     /**
      * A collective the user names (`gpulint plan --collective KIND[:SIZE]`): over the expert-parallel group for an
      * all-to-all when ep > 1, else over the data-parallel group (dp·cp); {@code bytes} ≤ 0 takes the data-parallel
-     * gradients. Null when the group has one rank or no size can be found.
+     * gradients. Null when the group has one rank or no size can be found. The expert-parallel group is the expert grid's
+     * ({@link MoeShape#epGroup}: ranks etp apart in the default order, whatever tp and cp are), the group the estimate
+     * prices the all-to-alls over, so the tier shown as placed is the ep term's.
+     *
+     * @param moe the job's MoE shape (null: the model's uniform one, {@link MoeShape#uniform})
      */
-    public static TierTable named(Estimate e, Hardware hw, List<ParallelDim> order, Collective c, double bytes) {
+    public static TierTable named(Estimate e, Hardware hw, List<ParallelDim> order, MoeShape moe, Collective c, double bytes) {
         Layout l = e.layout();
         boolean ep = c == Collective.ALL_TO_ALL && l.ep() > 1;
         long n = ep ? l.ep() : (long) l.dp() * l.cp();
@@ -73,7 +77,7 @@ public record TierTable(String what, Collective collective, long n, double bytes
             if (dp == null) return null;
             s = dp.bytes();
         }
-        RankGroup g = ep ? RankGroup.strided(n, Estimator.strides(l, order).get(ParallelDim.EP)) : Estimator.dpCpGroup(l, order);
+        RankGroup g = ep ? (moe != null ? moe : MoeShape.uniform(e.model())).epGroup(l, order) : Estimator.dpCpGroup(l, order);
         return of(hw.forJob(l.gpus()), c, g, s, (ep ? "expert-parallel " : "data-parallel ") + c.id() + " of " + Units.bytes(s) + " per GPU");
     }
 

@@ -53,7 +53,7 @@ public final class PictureSamples {
         for (Sample s : samples()) {
             for (Pictures.Format f : Pictures.Format.values()) {
                 Files.writeString(dir.resolve(s.stem() + "." + f.extension()),
-                        Pictures.draw(f, s.layout(), s.order(), s.nodes(), TABLE), StandardCharsets.UTF_8);
+                        Pictures.draw(f, s.layout(), s.order(), s.nodes(), 0, TABLE), StandardCharsets.UTF_8);
             }
         }
         System.out.println("wrote " + samples().size() * Pictures.Format.values().length + " pictures to " + dir);

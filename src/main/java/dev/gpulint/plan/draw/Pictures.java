@@ -36,10 +36,11 @@ public final class Pictures {
     /**
      * The placement of {@code layout} on {@code nodes} under {@code order} (the job's rank order, fastest first; null
      * for Megatron's default tp-cp-ep-dp-pp), in {@code format}. {@code table}: the text put before the picture in
-     * the markdown format (the plan's table, already markdown; ignored by the other formats).
+     * the markdown format (the plan's table, already markdown; ignored by the other formats). {@code etp}: the experts'
+     * tensor-parallel size (0: tp), which places the ep groups ({@link Scene#of}).
      */
-    public static String draw(Format format, Layout layout, List<ParallelDim> order, Scene.Nodes nodes, String table) {
-        Scene s = Scene.of(layout, order == null ? ParallelDim.DEFAULT_ORDER : order, nodes);
+    public static String draw(Format format, Layout layout, List<ParallelDim> order, Scene.Nodes nodes, long etp, String table) {
+        Scene s = Scene.of(layout, order == null ? ParallelDim.DEFAULT_ORDER : order, nodes, etp);
         return switch (format) {
             case TEXT -> TextPicture.draw(s, layout);
             case MERMAID -> MermaidPicture.draw(s, layout);

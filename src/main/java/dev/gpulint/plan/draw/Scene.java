@@ -70,9 +70,12 @@ public record Scene(String title, String group, List<Node> nodes, List<Link> lin
         }
     }
 
-    /** The layout's placement on the node group, under the rank order (fastest first). */
-    public static Scene of(Layout layout, List<ParallelDim> order, Nodes group) {
-        RankGrid grid = new RankGrid(order, layout.tp(), layout.cp(), layout.ep(), layout.dp(), layout.pp());
+    /**
+     * The layout's placement on the node group, under the rank order (fastest first); {@code etp}, the experts'
+     * tensor-parallel size (0: tp), places the ep groups on the expert grid ({@link RankGrid}).
+     */
+    public static Scene of(Layout layout, List<ParallelDim> order, Nodes group, long etp) {
+        RankGrid grid = new RankGrid(order, layout.tp(), layout.cp(), layout.ep(), layout.dp(), layout.pp(), etp);
         long world = layout.gpus();
         int gpn = group.gpusPerNode();
         long nodeCount = (world + gpn - 1) / gpn;

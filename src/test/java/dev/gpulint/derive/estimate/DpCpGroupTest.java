@@ -43,7 +43,7 @@ class DpCpGroupTest {
         JobEstimate one = fsdp(1, "tp: 1, pp: 1, cp: 8", 1);
         assertEquals(Tier.NVLINK, gather(one).tier());
         TierTable dp = TierTable.dataParallel(one.estimate(), one.inputs().hardware(), one.inputs().order());
-        TierTable named = TierTable.named(one.estimate(), one.inputs().hardware(), one.inputs().order(), Collective.ALL_GATHER, 1e6);
+        TierTable named = TierTable.named(one.estimate(), one.inputs().hardware(), one.inputs().order(), one.inputs().variants().moe(), Collective.ALL_GATHER, 1e6);
         for (TierTable t : List.of(dp, named)) {
             assertEquals(8, t.n(), t.what());
             assertEquals(List.of("nvlink"), t.rows().stream().filter(TierTable.Row::asPlaced).map(TierTable.Row::id).toList(), t.what());

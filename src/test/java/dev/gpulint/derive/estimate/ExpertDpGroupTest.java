@@ -146,4 +146,60 @@ class ExpertDpGroupTest {
         // and the dense parameters' dp·cp group moves with it: dp 2 at tp·pp = 8 apart
         assertEquals(Tier.NETWORK, ExpertDpSyncTest.named(m, "gradient reduce-scatter per bucket").cost().tier());
     }
+
+    @Test
+    void theExpertParallelGroupIsTheExpertGridsEpGroup() {
+        // tp 2, cp 2, dp 8 (32 GPUs), etp 1, ep 8: edp = 32 ÷ 8 = 4; expert grid etp(1)-cp(1)-ep(8)-dp(4)-pp(1), rank = ep + 8·edp:
+        // rank 0's ep group {0, ..., 7}, one 8-GPU node (the attention grid's dp·cp ranks are 2 apart: {0, 2, ..., 30})
+        RankGroup g = RankGroup.expertEp(1, 8, 4, 1, null);
+        assertEquals(group(8, 1), g);
+        assertEquals(members(g), megatron(expertGrid(1, 8, 4, 1), null, EP));
+        assertEquals(Tier.NVLINK, Tier.of(g, 8, 8, true, 32));
+        // etp = tp = 2: edp 2, rank = etp + 2·ep + 16·edp: {0, 2, ..., 14}, two nodes
+        RankGroup plain = RankGroup.expertEp(2, 8, 2, 1, null);
+        assertEquals(group(8, 2), plain);
+        assertEquals(members(plain), megatron(expertGrid(2, 8, 2, 1), null, EP));
+        assertEquals(Tier.NETWORK, Tier.of(plain, 8, 8, true, 32));
+        // --use-tp-pp-dp-mapping (tp-cp-ep-pp-dp), etp 2, ep 4, pp 2 on 32 GPUs: edp 2, ep still right after etp: {0, 2, 4, 6}
+        RankGroup mapped = RankGroup.expertEp(2, 4, 2, 2, MAPPED);
+        assertEquals(group(4, 2), mapped);
+        assertEquals(members(mapped), megatron(expertGrid(2, 4, 2, 2), MAPPED, EP));
+    }
+
+    private static JobEstimate folded(int etp) {
+        return EstimateManifest.h100().nodes(4).nics(EstimateManifest.CX7_IB)
+                .model(MoeCostTest.QWEN3_30B + ", seq_length: 4096, moe: { expert_ffn_hidden_size: 768 }")
+                .parallelism("tp: 2, pp: 1, cp: 2, ep: 8, etp: " + etp).batch(1, 256)
+                .optimizer("zero_stage: 1, distributed: true").recompute("selective").estimate();
+    }
+
+    private static List<String> placed(TierTable t) {
+        return t.rows().stream().filter(TierTable.Row::asPlaced).map(TierTable.Row::id).toList();
+    }
+
+    @Test
+    void theTierTablesAllToAllIsPlacedWhereTheEstimatePricesIt() {
+        // the job above on four DGX H100 (tp 2, cp 2, dp 8, etp 1, ep 8): the ep all-to-alls run inside a node; the tier table of
+        // `plan --collective all_to_all` shows the same group as placed, not ep read inside dp (ranks tp·cp = 4 apart, 4 nodes)
+        JobEstimate f = folded(1);
+        JobInputs in = f.inputs();
+        CollectiveCost a2a = f.estimate().traffic(EP, Collective.ALL_TO_ALL).orElseThrow().cost();
+        assertEquals(8, a2a.n());
+        assertEquals(Tier.NVLINK, a2a.tier());
+        assertEquals(Tier.NVLINK, f.estimate().time().tiers().get(EP));
+        TierTable t = TierTable.named(f.estimate(), in.hardware(), in.order(), in.variants().moe(), Collective.ALL_TO_ALL, a2a.bytes());
+        assertEquals(8, t.n());
+        assertEquals(List.of("nvlink"), placed(t));
+        // the as-placed row is the estimate's price of the same bytes on the same group
+        TierTable.Row row = t.rows().stream().filter(TierTable.Row::asPlaced).findFirst().orElseThrow();
+        assertEquals(a2a.seconds(), row.cost().seconds(), 1e-15);
+        // etp = tp: the groups are ranks 2 apart over two nodes; estimate and table both on the network
+        JobEstimate p = folded(2);
+        CollectiveCost across = p.estimate().traffic(EP, Collective.ALL_TO_ALL).orElseThrow().cost();
+        assertEquals(Tier.NETWORK, across.tier());
+        TierTable pt = TierTable.named(p.estimate(), p.inputs().hardware(), p.inputs().order(), p.inputs().variants().moe(),
+                Collective.ALL_TO_ALL, across.bytes());
+        assertEquals(List.of("network"), placed(pt));
+        assertEquals(across.seconds(), pt.rows().stream().filter(TierTable.Row::asPlaced).findFirst().orElseThrow().cost().seconds(), 1e-15);
+    }
 }

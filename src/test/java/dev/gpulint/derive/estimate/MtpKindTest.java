@@ -369,6 +369,62 @@ class MtpKindTest {
         assertTrue(ppSends(e).what().startsWith(MtpLayers.SENDS + " (2 of them per micro-batch"), ppSends(e).what());
     }
 
+    /** {@link #laidOut}'s job with the same split and no MTP layers (its blocks counted alike). */
+    private static Estimate laidOutWithoutMtp(List<Long> stages) {
+        JobInputs in = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 2, pp: 4, ep: 2")
+                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate().inputs();
+        Variants v = in.variants();
+        Variants without = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), v.mamba(), v.stepGather(), v.tpLayout(), MtpLayers.NONE);
+        return Estimator.estimate(in.model(), in.layout().withSplit(PipelineSplit.laidOut(stages)), in.hardware(), in.order(), in.bytes(), without);
+    }
+
+    @Test
+    void theStagesAfterMKeepTheReceivedHiddenStatesOfTheirInFlightMicroBatches() {
+        // "Et|t|ttm|L" on pp 4, m = 32 micro-batches: the loss stage (rank 3) receives the decoder's and the MTP layer's hidden
+        // states, (1 + D)·s = 2s rows, and keeps them for the backward of its min(m, pp − 3) = 1 micro-batch in flight; it has no
+        // decoder layer (none may follow m), so no layer's activations held them: 2 × b·s·h·2 ÷ tp 2 = 2 × 2,097,152 bytes more
+        List<Long> mOnTwo = List.of(1L, 1L, 3L, 0L);
+        Estimate e = laidOut(false, mOnTwo), w = laidOutWithoutMtp(mOnTwo);
+        assertEquals(2 * BSH, e.stages().get(3).activations() - w.stages().get(3).activations(), 1e-6);
+        for (int i : new int[] {0, 1, 2}) assertEquals(w.stages().get(i).activations(), e.stages().get(i).activations(), 1e-6, "stage " + i);
+        // "Ett|ttm||L": m on rank 1; rank 2 (empty) keeps min(32, 4 − 2) = 2 micro-batches' 2s rows, rank 3 one's
+        List<Long> mOnOne = List.of(2L, 3L, 0L, 0L);
+        Estimate e1 = laidOut(false, mOnOne), w1 = laidOutWithoutMtp(mOnOne);
+        assertEquals(2 * 2 * BSH, e1.stages().get(2).activations() - w1.stages().get(2).activations(), 1e-6);
+        assertEquals(2 * BSH, e1.stages().get(3).activations() - w1.stages().get(3).activations(), 1e-6);
+        // quiet: m on the last stage ("Et|t|t|tmL") receives b·s·h as its first layer's input, as without MTP
+        List<Long> mOnLast = List.of(1L, 1L, 1L, 2L);
+        assertEquals(laidOutWithoutMtp(mOnLast).stages().get(3).activations(), laidOut(false, mOnLast).stages().get(3).activations(), 1e-6);
+    }
+
+    private static Term.Sends shapeExchange(Estimate e) {
+        return e.terms().stream().filter(t -> t instanceof Term.Sends x && x.what().equals(MtpLayers.SHAPE_EXCHANGE))
+                .map(Term.Sends.class::cast).findFirst().orElse(null);
+    }
+
+    @Test
+    void mOffTheLastRankExchangesEachSendsShapeFirst() {
+        // "Et|t|ttm|L": m on rank 2 of 4, Megatron-Core's mtp_standalone, so P2PCommunicator exchanges every send's shape first:
+        // 2·vpp = 2 exchanges per micro-batch of 3 int64 = 24 bytes each, on the pp sends' tier, waited on (not hidden)
+        Estimate e = laidOut(false, List.of(1L, 1L, 3L, 0L));
+        Term.Sends x = shapeExchange(e);
+        assertNotNull(x);
+        assertEquals(2, x.count());
+        assertEquals(48, x.bytes(), 0);
+        assertEquals(24, x.cost().bytes(), 0);
+        assertEquals(ppSends(e).cost().tier(), x.cost().tier());
+        assertEquals(2 * (x.cost().latency() + 24 / (x.cost().lineRate() * x.cost().efficiency())), x.seconds(), 1e-12);
+        // the pp dimension's time carries it for each of the m = 32 micro-batches, beside the sends and the embedding sync
+        double mb = 32;
+        assertEquals(mb * (ppSends(e).seconds() + x.seconds()) + sync(e).seconds(), e.time().comm().get(ParallelDim.PP), 1e-12);
+        // quiet: m on the last rank ("Et|t|t|tmL", not standalone), and no layout
+        assertNull(shapeExchange(laidOut(false, List.of(1L, 1L, 1L, 2L))));
+        JobEstimate plain = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 2, pp: 4, ep: 2")
+                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
+        assertNull(shapeExchange(plain.estimate()));
+    }
+
     @Test
     void aThreeRankEmbeddingGroupIsPricedOnTheTierOfItsClosingHop() {
         // tied, "Ett|ttm||L" on one node of 8 at tp 2, pp 4 (pipeline ranks 2 apart): the group is pipeline ranks 0, 1 and 3,

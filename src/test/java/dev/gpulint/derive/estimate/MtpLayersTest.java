@@ -122,7 +122,10 @@ class MtpLayersTest {
                 + " and cross-entropy again) on the last pipeline stage unless the layout places them (there each block at the decoder's"
                 + " mean layer, with eh_proj, the norms and the embedding copy; the logits and loss stay on the last); with pp > 1 the word"
                 + " embedding on the MTP stage all-reduces its gradient with the first stage's each step over Megatron's embedding group"
-                + " (one sync with a tied output layer's); counted in the model FLOPs as Megatron-LM's num_floating_point_operations counts them"),
+                + " (one sync with a tied output layer's); with the layout's m off the last pipeline rank (Megatron-Core's mtp_standalone)"
+                + " each stage after m keeps its in-flight micro-batches' received (1 + D)·b·s·h (÷ tp with sequence parallelism) in its"
+                + " activations and every pipeline send first exchanges its shape (24 bytes at the pp tier's latency, not hidden); counted"
+                + " in the model FLOPs as Megatron-LM's num_floating_point_operations counts them"),
                 j.inputs().assumptions().toString());
         // a placeholder leaves the job unestimated, as every model size does: it is not taken as none
         JobEstimate unknown = small(", mtp_layers: \"${MTP}\"", "tp: 1, pp: 1");

@@ -20,7 +20,7 @@ class PicturesTest {
     static final Layout SMALL = new Layout(2, 2, 1, 1, 1, 1, 1, 8, 0, false, Layout.Recompute.NONE, true);
     static final Scene.Nodes TWO = new Scene.Nodes("g", 2, 2, "H100");
 
-    static String draw(Pictures.Format f, Layout l, Scene.Nodes n) { return Pictures.draw(f, l, null, n, "| a |\n|---|\n| 1 |"); }
+    static String draw(Pictures.Format f, Layout l, Scene.Nodes n) { return Pictures.draw(f, l, null, n, 0, "| a |\n|---|\n| 1 |"); }
 
     @Test
     void textIsAGridOfBoxes() {
@@ -178,7 +178,7 @@ class PicturesTest {
     @Test
     void svgLinkNumbersSitOnNoOtherLink() throws Exception {
         List<String> svgs = new java.util.ArrayList<>();
-        for (PictureSamples.Sample s : PictureSamples.samples()) svgs.add(Pictures.draw(Pictures.Format.SVG, s.layout(), s.order(), s.nodes(), ""));
+        for (PictureSamples.Sample s : PictureSamples.samples()) svgs.add(Pictures.draw(Pictures.Format.SVG, s.layout(), s.order(), s.nodes(), 0, ""));
         svgs.add(draw(Pictures.Format.SVG, new Layout(4, 4, 4, 1, 1, 1, 1, 512, 0, true, Layout.Recompute.SELECTIVE, true),
                 new Scene.Nodes("dgx", 8, 8, "H100-SXM5-80GB")));
         int checked = 0;

@@ -51,8 +51,14 @@ public record Estimate(Layout layout, ModelShape model, String gpu, double capac
             exposed = Map.copyOf(exposed);
         }
 
+        /**
+         * The exposed communication summed in {@link Tier}'s order: {@code Map.copyOf}'s iteration order is salted per JVM,
+         * and a floating-point sum in that order could differ in its last bit from run to run.
+         */
         public double exposedTotal() {
-            return exposed.values().stream().mapToDouble(Double::doubleValue).sum();
+            double sum = 0;
+            for (Tier x : Tier.values()) sum += exposed.getOrDefault(x, 0.0);
+            return sum;
         }
     }
 

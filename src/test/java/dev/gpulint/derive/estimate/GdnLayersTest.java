@@ -125,10 +125,36 @@ class GdnLayersTest {
                 + " Mamba models)", y.mambaLayerParameters(M) / 1e6, y.gdnLayerParameters(M) / 1e6, y.parameters(M) / 1e9,
                 y.ssdBytesPerToken() / 1e3, y.gdnBytesPerToken() / 1e3), as.get(5));
         assertEquals(6, as.size(), as.toString());
-        // cp over the G layers: said at cp 2, nothing at cp 1 nor without G layers
-        assertTrue(y.contextParallel(2).startsWith("context parallelism (cp 2) over the 3 gated delta net layers: "), y.contextParallel(2));
+        // cp over the mixers: said at cp 2 naming both kinds and their all-to-alls, nothing at cp 1 nor without a mixer
+        assertTrue(y.contextParallel(2).startsWith("context parallelism (cp 2) over the 3 Mamba-2 and 3 gated delta net layers: "),
+                y.contextParallel(2));
+        assertTrue(y.contextParallel(2).contains("(6 a Mamba-2 layer, 7 a gated delta net layer forward, as many backward), exposed"),
+                y.contextParallel(2));
+        assertTrue(mOnly.contextParallel(2).startsWith("context parallelism (cp 2) over the 6 Mamba-2 layers: "), mOnly.contextParallel(2));
         assertNull(y.contextParallel(1));
-        assertNull(mOnly.contextParallel(2));
+        MambaLayers noMixer = MambaLayers.of(new Specs.Hybrid(new Located<>("*-*-*-*-", AT), null, null, null, null, null, null, 0, null), M,
+                null, new ArrayList<>());
+        assertNull(noMixer.contextParallel(2));
+    }
+
+    /**
+     * The elements one rank of a tp·cp group exchanges per token per layer forward. GDN (gated_delta_net.py at e867835): in_proj's
+     * output 2·2048 + 2·4096 + 2·32 = 12,352 and the gated norm's output 4,096 back, ÷ tp 2: 8,224. Mamba-2
+     * (mamba_context_parallel.py at 00caa53a; 64 heads × 64, d_inner 4,096, 8 groups of state 128): z, x, y 3 × 4,096 and dt 64
+     * ÷ tp, B and C max(G ÷ tp, cp) groups of 128 each: at tp 2, cp 4, 6,176 + 2 × 4 × 128 = 7,200; at tp 4, cp 8 the 2 groups a
+     * tp rank holds are repeated to 8 (group_repeat_count 4), 3,088 + 2 × 8 × 128 = 5,136.
+     */
+    @Test
+    void theMixersCpAllToAllsCarryInProjsOutputAndTheScansOutput() {
+        Specs.Hybrid both = new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null,
+                new Specs.Gdn(n(16), n(32), n(128), n(128), n(4)), 3, "MGM*GGM*");
+        MambaLayers y = MambaLayers.of(both, M, null, new ArrayList<>());
+        assertEquals(8224.0, y.gdnCpElementsPerToken(2));
+        assertEquals(7200.0, y.mambaCpElementsPerToken(2, 4));
+        assertEquals(5136.0, y.mambaCpElementsPerToken(4, 8));
+        MambaLayers mOnly = MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null, 0, null), M,
+                null, new ArrayList<>());
+        assertEquals(0.0, mOnly.gdnCpElementsPerToken(2));
     }
 
     /** Megatron-LM's _gdn_layer_flops for one token, forward (flops.py at cb5395b3), written out. */

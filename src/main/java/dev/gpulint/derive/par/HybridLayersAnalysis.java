@@ -54,6 +54,7 @@ public final class HybridLayersAnalysis {
         out.add(new HybridLayersFact(r.name(), j.file(), key != null ? key : "the hybrid layer pattern", h.pattern().span(), p.length(),
                 layers, m.layers() == null ? null : m.layers().span(), mamba, heads, headsStated, headsKey, groups, groupsStated,
                 groupsKey, r.tp(), tpSpan, gdn, keyHeads, keySpan, valueHeads, valueSpan).attentionHeads(value(m.attentionHeads()))
+                .cp(r.cp(), par == null || par.cp() == null ? null : par.cp().span())
                 .leftOut(o != null && !headsStated && o.isLeftOut(headsKey), o != null && !groupsStated && o.isLeftOut(groupsKey),
                         o != null && keySpan == null && o.isLeftOut("--linear-num-key-heads"),
                         o != null && valueSpan == null && o.isLeftOut("--linear-num-value-heads")));

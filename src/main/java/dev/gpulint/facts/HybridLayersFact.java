@@ -133,6 +133,21 @@ public final class HybridLayersFact {
     /** The GDN value heads are written but refused (SYN002): the default stands in. */
     public boolean isGdnValueHeadsLeftOut() { return gdnValueHeadsLeftOut; }
 
+    private String gdnKeyHeadsKey = "--linear-num-key-heads", gdnValueHeadsKey = "--linear-num-value-heads";
+
+    /**
+     * The keys the GDN key and value heads are (or would be) written under, as the job's file writes them: a Megatron script's
+     * {@code --linear-num-key-heads} (the default), the native manifest's {@code linear_num_key_heads}.
+     */
+    public HybridLayersFact gdnKeys(String keyHeads, String valueHeads) {
+        gdnKeyHeadsKey = keyHeads; gdnValueHeadsKey = valueHeads;
+        return this;
+    }
+    /** The key the GDN key heads are (or would be) written under. */
+    public String getGdnKeyHeadsKey() { return gdnKeyHeadsKey; }
+    /** The key the GDN value heads are (or would be) written under. */
+    public String getGdnValueHeadsKey() { return gdnValueHeadsKey; }
+
     private long attentionHeads;
 
     /**

@@ -108,7 +108,7 @@ final class HybridLayers {
             // Mamba-2 (or gated-delta-net), attention, MLP and MoE layers: priced by kind (MambaLayers), the defaults said there
             j.hybrid = new Specs.Hybrid(j.key(patternFlag, new Located<>(layers, pattern.span())), size(j, flags, "--mamba-num-heads"),
                     size(j, flags, "--mamba-head-dim"), size(j, flags, "--mamba-state-dim"), size(j, flags, "--mamba-num-groups"), null,
-                    gdn, gdnLayers, gdnPattern);
+                    gdn, gdnLayers, gdnPattern, java.util.Set.of());
             Word latent = flags.get("--moe-latent-size");
             if (layers.indexOf('E') >= 0 && latent != null && latent.known()) {
                 j.unpriced.add("--moe-latent-size " + latent.text() + " (" + kinds + "): the MoE layers' experts run on a latent"

@@ -99,7 +99,7 @@ class MambaLayersTest {
 
     private static Specs.Hybrid stated(String pattern) {
         Span at = Span.at("model_config.yaml", 1, 1);
-        return new Specs.Hybrid(new Located<>(pattern, at), null, null, null, null, null, null, 0, null);
+        return new Specs.Hybrid(new Located<>(pattern, at), null, null, null, null, null, null, 0, null, java.util.Set.of());
     }
 
     @Test

@@ -48,13 +48,12 @@ public final class HybridLayersAnalysis {
         long valueHeads = gdn == 0 ? 0 : value(g.valueHeads()) > 0 ? value(g.valueHeads()) : MambaLayers.GDN_DEFAULTS[1];
         Span keySpan = gdn == 0 || g.keyHeads() == null ? null : g.keyHeads().span();
         Span valueSpan = gdn == 0 || g.valueHeads() == null ? null : g.valueHeads().span();
-        // the keys as the job's file writes them: a Megatron script's flags, a NemotronH config.json's (Hugging Face's n_groups),
-        // the native manifest's model.hybrid keys (no origin)
-        boolean nativeManifest = j.origin() == null;
+        // the keys as the job's file writes them: a Megatron script's flags, else TransformerConfig's fields (Megatron-Bridge's
+        // model provider, the native manifest's model.hybrid; a model name's sizes are all stated)
         String headsKey = flags ? "--mamba-num-heads" : "mamba_num_heads",
-                groupsKey = flags ? "--mamba-num-groups" : nativeManifest ? "mamba_num_groups" : "n_groups",
-                keyHeadsKey = nativeManifest ? "linear_num_key_heads" : "--linear-num-key-heads",
-                valueHeadsKey = nativeManifest ? "linear_num_value_heads" : "--linear-num-value-heads";
+                groupsKey = flags ? "--mamba-num-groups" : "mamba_num_groups",
+                keyHeadsKey = flags ? "--linear-num-key-heads" : "linear_num_key_heads",
+                valueHeadsKey = flags ? "--linear-num-value-heads" : "linear_num_value_heads";
         // a size written with a value SYN002 refused is read at its default, as one not written; the message says which (an
         // adapter's origin records it, the native manifest's Specs.Hybrid.refused)
         Specs.Origin o = j.origin();

@@ -117,7 +117,7 @@ final class BridgeAdapter implements FormatAdapter {
         }
         if (j.seqLength == null) j.seqLength = j.key(at + "seq_length", TreeValues.whole(scalar(model, "seq_length")));
         shape(j, model, at);
-        hybrid(j, model, at);
+        HybridLayers.config(j, model, at);     // a hybrid provider's pattern and mixer sizes
         pipelineSplit(j, model, at);
         precision(j, c, model, wrap);
         commOverlap(j, c, model, wrap, at);
@@ -164,43 +164,6 @@ final class BridgeAdapter implements FormatAdapter {
         if (offload != null && offload.value() && (activations == null || activations.value())) {
             j.offloadLayers = j.key(at + "cpu_offloading_num_layers", TreeValues.whole(scalar(model, "cpu_offloading_num_layers")));
         }
-    }
-
-    /**
-     * A hybrid model's layers as Megatron-Bridge's providers state them: {@code hybrid_layer_pattern} (HybridModelProvider,
-     * megatron/bridge/models/hybrid/hybrid_provider.py; Qwen3-Next's and Qwen3.5's {@code G*}/{@code GE} blocks are built there,
-     * NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/models/qwen/qwen_hybrid.py at 6cf7525d66de464fb3ddbe0e2f7b5c593ea7e113,
-     * {@code qwen_hybrid_layer_pattern}), formerly {@code hybrid_override_pattern} (MambaModelProvider, Nemotron-H), with the
-     * mixers' sizes as TransformerConfig's fields ({@code mamba_num_heads}, {@code mamba_head_dim}, {@code mamba_state_dim},
-     * {@code mamba_num_groups}; {@code linear_num_key_heads}, {@code linear_num_value_heads}, {@code linear_key_head_dim},
-     * {@code linear_value_head_dim}, {@code linear_conv_kernel_dim}), read as a Megatron script's flags are
-     * ({@link HybridLayers}: G layers gated delta nets, each size not written Megatron-Core's default; refused sizes SYN002 at
-     * the value, named by their field). None written: nothing read.
-     */
-    private static void hybrid(JobDraft j, MappingNode model, String at) {
-        String key = null;
-        ScalarNode pattern = null;
-        for (String k : new String[] {"hybrid_layer_pattern", "hybrid_override_pattern"}) {
-            ScalarNode s = scalar(model, k);
-            if (s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null")) { key = k; pattern = s; break; }
-        }
-        if (pattern == null) return;
-        Map<String, dev.gpulint.bind.adapt.shell.Shell.Word> flags = new java.util.HashMap<>();
-        for (String flag : HYBRID_FLAGS) {
-            ScalarNode s = scalar(model, field(flag));
-            if (s != null && !s.isNull()) flags.put(flag, new dev.gpulint.bind.adapt.shell.Shell.Word(s.text(), !TreeValues.placeholder(s.text()), s.span()));
-        }
-        HybridLayers.read(j, null, new dev.gpulint.bind.adapt.shell.Shell.Word(pattern.text(), !TreeValues.placeholder(pattern.text()),
-                pattern.span()), at + key, flags, BridgeAdapter::field);
-    }
-
-    /** The Megatron flags of the hybrid's mixer sizes, each TransformerConfig's field of that name ({@link #field}). */
-    private static final String[] HYBRID_FLAGS = {"--mamba-num-heads", "--mamba-head-dim", "--mamba-state-dim", "--mamba-num-groups",
-            "--linear-num-key-heads", "--linear-num-value-heads", "--linear-key-head-dim", "--linear-value-head-dim", "--linear-conv-kernel-dim"};
-
-    /** TransformerConfig's field a Megatron flag sets (megatron/training/arguments.py builds the flags from the fields): "--mamba-num-heads" → "mamba_num_heads". */
-    private static String field(String flag) {
-        return flag.substring(2).replace('-', '_');
     }
 
     /**

@@ -206,4 +206,43 @@ final class HybridLayers {
                 "the estimate takes Megatron-LM's default for it");
         return null;
     }
+
+    /**
+     * A hybrid model's layers as a Megatron-Core TransformerConfig written as YAML states them (Megatron-Bridge's model provider,
+     * {@code model.}; NeMo 2's SSMConfig, {@code model.config.}, nemo/collections/llm/gpt/model/ssm.py: its
+     * {@code hybrid_override_pattern} and mamba_* fields; the older {@code mamba_ssm_ngroups} is not read): {@code hybrid_layer_pattern} (HybridModelProvider,
+     * megatron/bridge/models/hybrid/hybrid_provider.py; Qwen3-Next's and Qwen3.5's {@code G*}/{@code GE} blocks are built there,
+     * NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/models/qwen/qwen_hybrid.py at 6cf7525d66de464fb3ddbe0e2f7b5c593ea7e113,
+     * {@code qwen_hybrid_layer_pattern}), formerly {@code hybrid_override_pattern} (MambaModelProvider, Nemotron-H), with the
+     * mixers' sizes as TransformerConfig's fields ({@code mamba_num_heads}, {@code mamba_head_dim}, {@code mamba_state_dim},
+     * {@code mamba_num_groups}; {@code linear_num_key_heads}, {@code linear_num_value_heads}, {@code linear_key_head_dim},
+     * {@code linear_value_head_dim}, {@code linear_conv_kernel_dim}), read as a Megatron script's flags are
+     * ({@link HybridLayers}: G layers gated delta nets, each size not written Megatron-Core's default; refused sizes SYN002 at
+     * the value, named by their field). None written: nothing read.
+     */
+    static void config(JobDraft j, dev.gpulint.tree.MappingNode model, String at) {
+        String key = null;
+        dev.gpulint.tree.ScalarNode pattern = null;
+        for (String k : new String[] {"hybrid_layer_pattern", "hybrid_override_pattern"}) {
+            dev.gpulint.tree.ScalarNode s = TreeValues.scalar(model, k);
+            if (s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null")) { key = k; pattern = s; break; }
+        }
+        if (pattern == null) return;
+        Map<String, Word> flags = new java.util.HashMap<>();
+        for (String flag : HYBRID_FLAGS) {
+            dev.gpulint.tree.ScalarNode s = TreeValues.scalar(model, field(flag));
+            if (s != null && !s.isNull()) flags.put(flag, new Word(s.text(), !TreeValues.placeholder(s.text()), s.span()));
+        }
+        HybridLayers.read(j, null, new Word(pattern.text(), !TreeValues.placeholder(pattern.text()),
+                pattern.span()), at + key, flags, HybridLayers::field);
+    }
+
+    /** The Megatron flags of the hybrid's mixer sizes, each TransformerConfig's field of that name ({@link #field}). */
+    private static final String[] HYBRID_FLAGS = {"--mamba-num-heads", "--mamba-head-dim", "--mamba-state-dim", "--mamba-num-groups",
+            "--linear-num-key-heads", "--linear-num-value-heads", "--linear-key-head-dim", "--linear-value-head-dim", "--linear-conv-kernel-dim"};
+
+    /** TransformerConfig's field a Megatron flag sets (megatron/training/arguments.py builds the flags from the fields): "--mamba-num-heads" → "mamba_num_heads". */
+    private static String field(String flag) {
+        return flag.substring(2).replace('-', '_');
+    }
 }

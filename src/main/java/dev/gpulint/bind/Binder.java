@@ -285,7 +285,7 @@ public final class Binder {
                 } else {
                     int space = p.length() <= Schema.HYBRID_LAYERS ? dev.gpulint.spec.HybridPattern.firstSpace(p) : -1;
                     typeError(s, path, "'" + name + "' is '" + Quantities.shortText(t) + "': one character per layer, M (Mamba-2), * (attention),"
-                            + " - (MLP) or E (MoE), '|' between pipeline stages and the MTP layers' blocks after a '/' (one group per MTP layer, every"
+                            + " - (MLP), E (MoE) or G (gated delta net), '|' between pipeline stages and the MTP layers' blocks after a '/' (one group per MTP layer, every"
                             + " group the same, at most " + dev.gpulint.spec.HybridPattern.MAX_MTP + "), 1 to "
                             + Schema.HYBRID_LAYERS + " characters, as Megatron-Core's hybrid_override_pattern writes"
                             + " them" + (space < 0 ? "" : " (character " + (space + 1) + " of the pattern is "

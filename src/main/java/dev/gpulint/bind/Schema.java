@@ -140,7 +140,11 @@ public final class Schema {
                     // (derive/estimate/MambaLayers), bounded as a Megatron script's --mamba-* sizes are
                     map("hybrid", false, f("pattern", Type.HYBRID_PATTERN, false), num("mamba_num_heads", false, 1, HYBRID_LAYERS),
                             num("mamba_head_dim", false, 1, HYBRID_LAYERS), num("mamba_state_dim", false, 1, HYBRID_LAYERS),
-                            num("mamba_num_groups", false, 1, HYBRID_LAYERS), num("mamba_conv_kernel", false, 1, HYBRID_LAYERS))),
+                            num("mamba_num_groups", false, 1, HYBRID_LAYERS), num("mamba_conv_kernel", false, 1, HYBRID_LAYERS),
+                            // a pattern's G layers: Megatron-Core's GatedDeltaNet of TransformerConfig's linear_* sizes (MambaLayers.Gdn)
+                            num("linear_num_key_heads", false, 1, HYBRID_LAYERS), num("linear_num_value_heads", false, 1, HYBRID_LAYERS),
+                            num("linear_key_head_dim", false, 1, HYBRID_LAYERS), num("linear_value_head_dim", false, 1, HYBRID_LAYERS),
+                            num("linear_conv_kernel_dim", false, 1, HYBRID_LAYERS))),
             // No upper bound: absurd sizes reach the rules, which report them with overflow-safe arithmetic.
             map("parallelism", false, num(ParallelDim.TP.key(), false, 1, Long.MAX_VALUE), num(ParallelDim.PP.key(), false, 1, Long.MAX_VALUE),
                     num(ParallelDim.DP.key(), false, 1, Long.MAX_VALUE), num(ParallelDim.CP.key(), false, 1, Long.MAX_VALUE),

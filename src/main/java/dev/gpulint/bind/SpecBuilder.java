@@ -134,11 +134,27 @@ final class SpecBuilder {
         Located<Long> heads = get(m, "mamba_num_heads"), dim = get(m, "mamba_head_dim"), state = get(m, "mamba_state_dim"),
                 groups = get(m, "mamba_num_groups"), conv = get(m, "mamba_conv_kernel");
         if (pattern == null && heads == null && dim == null && state == null && groups == null && conv == null) return null;
+        // the G layers' gated-delta-net sizes, Megatron-Core TransformerConfig's linear_* (each not written its default, said by
+        // the estimate), read when the pattern holds a G: Megatron-Core builds every G as a GatedDeltaNet of them
+        boolean g = read != null && pattern.value().indexOf('G') >= 0;
+        Specs.Gdn gdn = !g ? null : new Specs.Gdn(get(m, "linear_num_key_heads"), get(m, "linear_num_value_heads"),
+                get(m, "linear_key_head_dim"), get(m, "linear_value_head_dim"), get(m, "linear_conv_kernel_dim"));
+        // the sizes written with a value the schema refused (SYN002): read as not written, named left out by PAR015
+        java.util.Set<String> refused = new java.util.TreeSet<>();
+        for (String k : HYBRID_SIZES) {
+            Node n = m.get(k).orElse(null);
+            if (n != null && !values.containsKey(n)) refused.add(k);
+        }
         // the decoder's layers: the pattern before its first '/' (the MTP blocks), without '|' (stage boundaries: stages())
-        return new Specs.Hybrid(read == null ? pattern : new Located<>(read.decoder(), pattern.span()), heads, dim, state, groups, conv, null,
+        return new Specs.Hybrid(read == null ? pattern : new Located<>(read.decoder(), pattern.span()), heads, dim, state, groups, conv, gdn,
                 read == null ? 0 : dev.gpulint.spec.HybridPattern.gdnLayers(pattern.value()),
-                read == null ? null : dev.gpulint.spec.HybridPattern.withGdn(pattern.value()));
+                read == null ? null : dev.gpulint.spec.HybridPattern.withGdn(pattern.value()), refused);
     }
+
+    /** model.hybrid's size keys (Schema): the Mamba-2 mixer's and the gated delta net's. */
+    private static final List<String> HYBRID_SIZES = List.of("mamba_num_heads", "mamba_head_dim", "mamba_state_dim", "mamba_num_groups",
+            "mamba_conv_kernel", "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
+            "linear_conv_kernel_dim");
 
     /**
      * model.mtp_layers, or a hybrid pattern's '/' groups ({@link dev.gpulint.spec.HybridPattern#mtp}, as the Megatron adapter reads

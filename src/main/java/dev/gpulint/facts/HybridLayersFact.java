@@ -14,7 +14,9 @@ import dev.gpulint.core.Span;
  * size too: Megatron-Core's GatedDeltaNet (NVIDIA/Megatron-LM megatron/core/ssm/gated_delta_net.py, read at
  * 00caa53af30912914981c86f39db123961678bbd and e867835174aecbc95c2e8e1b1d61b68e05f2c061) gives each rank
  * {@code qk_dim // tp_size} of the query and key, reshaped into heads of the key head dimension, and
- * {@code num_value_heads // tp_size} of dt_bias, A_log, beta and alpha.
+ * {@code num_value_heads // tp_size} of dt_bias, A_log, beta and alpha. With context parallelism ({@link #cp}) each mixer's
+ * heads a tensor-parallel rank holds are split over cp too (MambaContextParallel's asserts; GatedDeltaNet's equal all-to-all
+ * slices), checked once the tp split holds.
  */
 public final class HybridLayersFact {
     private final String jobName, file, patternKey, headsKey, groupsKey;
@@ -131,6 +133,21 @@ public final class HybridLayersFact {
     /** The GDN value heads are written but refused (SYN002): the default stands in. */
     public boolean isGdnValueHeadsLeftOut() { return gdnValueHeadsLeftOut; }
 
+    private String gdnKeyHeadsKey = "--linear-num-key-heads", gdnValueHeadsKey = "--linear-num-value-heads";
+
+    /**
+     * The keys the GDN key and value heads are (or would be) written under, as the job's file writes them: a Megatron script's
+     * {@code --linear-num-key-heads} (the default), the native manifest's {@code linear_num_key_heads}.
+     */
+    public HybridLayersFact gdnKeys(String keyHeads, String valueHeads) {
+        gdnKeyHeadsKey = keyHeads; gdnValueHeadsKey = valueHeads;
+        return this;
+    }
+    /** The key the GDN key heads are (or would be) written under. */
+    public String getGdnKeyHeadsKey() { return gdnKeyHeadsKey; }
+    /** The key the GDN value heads are (or would be) written under. */
+    public String getGdnValueHeadsKey() { return gdnValueHeadsKey; }
+
     private long attentionHeads;
 
     /**
@@ -143,6 +160,82 @@ public final class HybridLayersFact {
     public long getAttentionHeads() { return attentionHeads; }
     /** The attention heads are known: the suggested tp divides them too. */
     public boolean isAttentionHeadsKnown() { return attentionHeads > 0; }
+
+    private long cp = 1;
+    private Span cpSpan;
+
+    /**
+     * The context-parallel size and where it is written: Megatron-Core splits each tensor-parallel rank's mixer heads further
+     * over the cp ranks (each cp rank the whole sequence of its share of the heads). MambaContextParallel
+     * (megatron/core/ssm/mamba_context_parallel.py at NVIDIA/Megatron-LM 00caa53af30912914981c86f39db123961678bbd) asserts
+     * "nheads must be evenly divisible by tp_size * cp_size", then for the groups a tp rank holds either "cp_size must be evenly
+     * divisible by ngroups/tp_size" (fewer groups than cp: each is repeated) or "ngroups must be evenly divisible by tp_size *
+     * cp_size"; GatedDeltaNet (gated_delta_net.py at e867835174aecbc95c2e8e1b1d61b68e05f2c061) asserts nothing but all-to-alls
+     * each section of in_proj's output in cp equal slices ({@code h_in // world_size}) and reshapes them into whole key and
+     * value heads, so key heads ÷ tp and value heads ÷ tp must split over cp.
+     */
+    public HybridLayersFact cp(long n, Span at) { cp = Math.max(1, n); cpSpan = at; return this; }
+    /** The context-parallel size (1 when not written). */
+    public long getCp() { return cp; }
+    /** Where cp is written; null when it is not. */
+    public Span getCpSpan() { return cpSpan; }
+    /** The job runs context parallelism and the tp suggested keeps every mixer's heads and groups splitting over it too. */
+    public boolean isTpSuggestionKeepsCp() { return cp > 1 && cpFits(getTpAtMost(), cp); }
+    /** The Mamba-2 heads one tensor-parallel rank holds (heads ÷ tp; 0 when not known). */
+    public long getHeadsPerTp() { return heads / tp; }
+    /** The Mamba-2 groups one tensor-parallel rank holds (groups ÷ tp). */
+    public long getGroupsPerTp() { return groups / tp; }
+    /** The GDN key heads one tensor-parallel rank holds. */
+    public long getGdnKeyHeadsPerTp() { return gdnKeyHeads / tp; }
+    /** The GDN value heads one tensor-parallel rank holds. */
+    public long getGdnValueHeadsPerTp() { return gdnValueHeads / tp; }
+
+    /** Mamba-2's heads and groups split over tp (MambaMixer's asserts hold): its cp asserts come next. */
+    private boolean mambaTpSplits() { return mambaLayers > 0 && !isHeadsSplitRefused() && !isGroupsSplitRefused(); }
+    /** GatedDeltaNet's key and value heads split over tp: its cp split comes next. */
+    private boolean gdnTpSplits() { return gdnLayers > 0 && !isGdnKeyHeadsSplitRefused() && !isGdnValueHeadsSplitRefused(); }
+
+    /** MambaContextParallel's first assert fails: the heads a tp rank holds do not split over cp. */
+    public boolean isHeadsCpSplitRefused() { return cp > 1 && mambaTpSplits() && heads > 0 && (heads / tp) % cp != 0; }
+    /** The groups a tp rank holds are fewer than cp (each would be repeated): the assert is then "cp_size ... divisible by ngroups/tp_size". */
+    public boolean isGroupsFewerThanCp() { return groups / tp < cp; }
+    /** MambaContextParallel's group assert fails (the heads one holds): cp and the groups a tp rank holds do not divide one another as it asks. */
+    public boolean isGroupsCpSplitRefused() {
+        return cp > 1 && mambaTpSplits() && !isHeadsCpSplitRefused() && !groupsSplit(groups / tp, cp);
+    }
+    /** GatedDeltaNet's key heads a tp rank holds do not split over cp (checked first, as over tp). */
+    public boolean isGdnKeyHeadsCpSplitRefused() { return cp > 1 && gdnTpSplits() && (gdnKeyHeads / tp) % cp != 0; }
+    /** GatedDeltaNet's value heads a tp rank holds do not split over cp (its key heads do). */
+    public boolean isGdnValueHeadsCpSplitRefused() {
+        return cp > 1 && gdnTpSplits() && !isGdnKeyHeadsCpSplitRefused() && (gdnValueHeads / tp) % cp != 0;
+    }
+    /** Where a Mamba-2 cp finding is: cp as written (else tp). */
+    public Span getCpAt() { return cpSpan != null ? cpSpan : tpSpan; }
+    /** Where a GDN key-heads cp finding is: the key heads as written, else cp. */
+    public Span getGdnKeyHeadsCpAt() { return gdnKeyHeadsSpan != null ? gdnKeyHeadsSpan : getCpAt(); }
+    /** Where a GDN value-heads cp finding is: the value heads as written, else cp. */
+    public Span getGdnValueHeadsCpAt() { return gdnValueHeadsSpan != null ? gdnValueHeadsSpan : getCpAt(); }
+
+    /** MambaContextParallel's group rule: fewer groups than cp ranks each repeated (cp a multiple), else the groups split over cp. */
+    private static boolean groupsSplit(long perTp, long c) {
+        return perTp >= 1 && (perTp < c ? c % perTp == 0 : perTp % c == 0);
+    }
+
+    /** Every mixer of the job splits at tensor-parallel size {@code t} and context-parallel size {@code c} (the tp splits assumed). */
+    private boolean cpFits(long t, long c) {
+        if (c <= 1) return true;
+        if (mambaLayers > 0 && ((heads > 0 && (heads / t) % c != 0) || !groupsSplit(groups / t, c))) return false;
+        return gdnLayers == 0 || ((gdnKeyHeads / t) % c == 0 && (gdnValueHeads / t) % c == 0);
+    }
+
+    /**
+     * The largest context-parallel size below {@code cp} that every mixer's heads and groups at the job's tp split over (1 at
+     * least): what a cp finding suggests, dividing every count it names.
+     */
+    public long getCpAtMost() {
+        for (long c = cp - 1; c > 1; c--) if (cpFits(tp, c)) return c;
+        return 1;
+    }
 
     /** {@code g} narrowed to what the attention heads take too, when they are known. */
     private long withAttention(long g) { return attentionHeads > 0 ? gcd(g, attentionHeads) : g; }
@@ -168,7 +261,9 @@ public final class HybridLayersFact {
         return g == 0 ? 1 : g;
     }
 
+    /** The largest tp below the job's that divides {@code g}, the job's cp splitting every mixer there too when one does (1 at least). */
     private long largestBelow(long g) {
+        for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0 && cpFits(t, cp)) return t;
         for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0) return t;
         return 1;
     }
@@ -197,6 +292,6 @@ public final class HybridLayersFact {
 
     @Override public String toString() {
         return "HybridLayersFact[" + jobName + " pattern=" + patternLayers + " layers=" + layers + " mamba=" + mambaLayers + " heads=" + heads
-                + " groups=" + groups + " tp=" + tp + " gdn=" + gdnLayers + " gdnKeyHeads=" + gdnKeyHeads + " gdnValueHeads=" + gdnValueHeads + "]";
+                + " groups=" + groups + " tp=" + tp + " cp=" + cp + " gdn=" + gdnLayers + " gdnKeyHeads=" + gdnKeyHeads + " gdnValueHeads=" + gdnValueHeads + "]";
     }
 }

@@ -281,13 +281,14 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
 
     /**
      * {@code text} reads ({@link #read}) and what follows its first '/' is MTP blocks as Megatron-Core reads them
-     * ({@link #mtpProblem}), of the four kinds the estimate prices as written (no letter or bracket {@link #priced} names), as
-     * the native manifest's {@code model.hybrid.pattern} accepts it: a Megatron script's newer letters are read there, where the
-     * plan's assumptions say how they are priced, and a native job has no such line.
+     * ({@link #mtpProblem}), of the five kinds the estimate prices as written (no letter or bracket {@link #priced} names, but G:
+     * a gated delta net of the manifest's {@code linear_*} sizes, Megatron-Core's defaults where not written, which the
+     * estimate prices as such), as the native manifest's {@code model.hybrid.pattern} accepts it: a Megatron script's other
+     * newer letters are read there, where the plan's assumptions say how they are priced, and a native job has no such line.
      */
     public static boolean valid(String text) {
         HybridPattern p = read(text);
-        return p != null && p.mtpProblem() == null && p.priced() == null;
+        return p != null && p.mtpProblem() == null && (p.priced() == null || p.priced().equals(GDN_AS_MAMBA));
     }
 
     /** The most MTP layers, and blocks in one, a pattern's '/' groups give (the bound of model.mtp_layers, MtpLayers.MAX). */

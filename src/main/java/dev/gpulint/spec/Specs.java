@@ -463,10 +463,16 @@ public final class Specs {
     /**
      * A hybrid's pattern (its decoder as priced: G as M) and mixer sizes; gdnLayers: how many of its M places were written G
      * (GatedDeltaNet, no MambaMixer); gdnPattern: the decoder with those places as G (HybridPattern.withGdn), null without G,
-     * so the estimate prices each G as a gated delta net and each M as Mamba-2, a stage's slice by its own kinds.
+     * so the estimate prices each G as a gated delta net and each M as Mamba-2, a stage's slice by its own kinds. refused: the
+     * size keys written in a native manifest with a value its schema refused (SYN002: read as not written, at the default), so
+     * PAR015 names them left out, not "not written"; empty elsewhere (an adapter's Origin records its own).
      */
     public record Hybrid(Located<String> pattern, Located<Long> heads, Located<Long> headDim, Located<Long> state, Located<Long> groups,
-                         Located<Long> conv, Gdn gdn, long gdnLayers, String gdnPattern) {}
+                         Located<Long> conv, Gdn gdn, long gdnLayers, String gdnPattern, java.util.Set<String> refused) {
+        public Hybrid {
+            refused = refused == null ? java.util.Set.of() : java.util.Set.copyOf(refused);
+        }
+    }
 
     /**
      * A hybrid's gated-delta-net sizes (Megatron-Core's GatedDeltaNet, a pattern's {@code G}): a Megatron script's

@@ -163,6 +163,35 @@ class BinderTest {
      * below 1, and a pattern of another character, are SYN002 at the value and read as not written, as a Megatron script's
      * --mamba-* flags are.
      */
+    /**
+     * A native hybrid of gated delta nets (G) beside Mamba-2 (M): the pattern reads, its G places kept (gdnPattern), the
+     * linear_* sizes read as a Megatron script's --linear-* flags are; a size the schema refuses is SYN002 at the value, read as
+     * not written and kept among the refused keys (PAR015 names it left out); without a G no GDN sizes are read.
+     */
+    @Test
+    void aNativeHybridStatesItsGatedDeltaNetSizesBesideTheMambaOnes() {
+        Model ok = bind(JOB + "model:\n  hybrid: { pattern: \"MG*G\", mamba_num_heads: 64, linear_num_key_heads: 16, linear_num_value_heads: 32,"
+                + " linear_key_head_dim: 128, linear_value_head_dim: 128, linear_conv_kernel_dim: 4 }\n");
+        assertEquals(List.of(), ok.findings());
+        Specs.Hybrid h = ok.jobs().get(0).model().hybrid();
+        assertEquals("MG*G", h.gdnPattern());
+        assertEquals(2, h.gdnLayers());
+        assertEquals(List.of(16L, 32L, 128L, 128L, 4L), List.of(h.gdn().keyHeads().value(), h.gdn().valueHeads().value(),
+                h.gdn().keyHeadDim().value(), h.gdn().valueHeadDim().value(), h.gdn().conv().value()));
+        assertEquals(java.util.Set.of(), h.refused());
+        String bad = JOB + "model:\n  hybrid: { pattern: \"G*G-\", linear_num_key_heads: 0, mamba_num_groups: 65537 }\n";
+        assertEquals(List.of(
+                "SYN002 t.yaml:4:52 [training_job:j/model/hybrid/linear_num_key_heads] 'linear_num_key_heads' is 0; expected a whole number from 1 to 65536.",
+                "SYN002 t.yaml:4:73 [training_job:j/model/hybrid/mamba_num_groups] 'mamba_num_groups' is 65537; expected a whole number from 1 to 65536."),
+                findings(bad));
+        Specs.Hybrid refused = bind(bad).jobs().get(0).model().hybrid();
+        assertNull(refused.gdn().keyHeads());
+        assertNull(refused.groups());
+        assertEquals(java.util.Set.of("linear_num_key_heads", "mamba_num_groups"), refused.refused());
+        assertNull(bind(JOB + "model:\n  hybrid: { pattern: \"M*M-\", linear_num_key_heads: 16 }\n").jobs().get(0).model().hybrid().gdn(),
+                "no G: no gated delta net");
+    }
+
     @Test
     @CpuLimit(seconds = 30)   // the 65,537-letter pattern is refused before it is read: well under a second of CPU
     void aHybridModelIsReadAndItsOutOfRangeValuesAreSyn002AtTheValue() {
@@ -176,7 +205,7 @@ class BinderTest {
         String bad = JOB + "model:\n  hybrid: { pattern: \"MXM\", mamba_num_heads: 65537, mamba_head_dim: 0 }\n";
         assertEquals(List.of(
                 "SYN002 t.yaml:4:22 [training_job:j/model/hybrid/pattern] 'pattern' is 'MXM': one character per layer, M (Mamba-2),"
-                        + " * (attention), - (MLP) or E (MoE), '|' between pipeline stages and the MTP layers' blocks after a '/' (one group"
+                        + " * (attention), - (MLP), E (MoE) or G (gated delta net), '|' between pipeline stages and the MTP layers' blocks after a '/' (one group"
                         + " per MTP layer, every group the same, at most 64), 1 to 65536 characters, as Megatron-Core's hybrid_override_pattern writes them;"
                         + " the estimate prices every layer as a transformer layer without it.",
                 "SYN002 t.yaml:4:46 [training_job:j/model/hybrid/mamba_num_heads] 'mamba_num_heads' is 65537; expected a whole number from 1 to 65536.",
@@ -217,7 +246,7 @@ class BinderTest {
                 String yaml = JOB + "model:\n  hybrid: { pattern: \"" + written + "\" }\n";
                 int at = written.indexOf(space) + 1;
                 assertEquals(List.of("SYN002 t.yaml:4:22 [training_job:j/model/hybrid/pattern] 'pattern' is '" + written + "': one character"
-                        + " per layer, M (Mamba-2), * (attention), - (MLP) or E (MoE), '|' between pipeline stages and the MTP layers' blocks"
+                        + " per layer, M (Mamba-2), * (attention), - (MLP), E (MoE) or G (gated delta net), '|' between pipeline stages and the MTP layers' blocks"
                         + " after a '/' (one group per MTP layer, every group the same, at most 64), 1 to 65536 characters, as Megatron-Core's"
                         + " hybrid_override_pattern writes them (character " + at + " of the pattern is "
                         + String.format("U+%04X", (int) space.charAt(0)) + " (a space): Megatron-Core strips nothing and refuses every"

@@ -206,7 +206,7 @@ class PublishedModelsPlanCliTest {
     /**
      * A Megatron MODEL_ARGS hybrid of both mixers (our own 8-layer pattern "MEG*GEME": Mamba-2 M, GatedDeltaNet G, MoE E) with
      * its --mamba-* and --linear-* sizes and cp 2: each M priced as Mamba-2 and each G as a gated delta net of its own sizes,
-     * the assumptions naming what each letter was priced as, cp over the G layers said; the stage holds each kind's parameters.
+     * the assumptions naming what each letter was priced as, cp over both mixers said; the stage holds each kind's parameters.
      */
     @Test
     void aMegatronHybridOfMambaAndGatedDeltaNetLayersPricesEachWithItsOwnSizes(@TempDir Path dir) {
@@ -223,8 +223,9 @@ class PublishedModelsPlanCliTest {
                 + " conv 4: ") && a.contains("2 gated delta net (G: Megatron-Core's GatedDeltaNet, 8 key heads × 128, 16 value heads × 128,"
                 + " conv 4: ") && a.contains("1 attention-only, 0 MLP-only and 3 MoE (16 experts, top 2, expert width 512: priced as MoE"
                 + " layers, MoeCost) of 8 layers")), as.toString());
-        assertTrue(as.stream().anyMatch(a -> a.startsWith("context parallelism (cp 2) over the 2 gated delta net layers: Megatron-Core's"
-                + " GatedDeltaNet refuses none")), as.toString());
+        assertTrue(as.stream().anyMatch(a -> a.startsWith("context parallelism (cp 2) over the 2 Mamba-2 and 2 gated delta net layers:"
+                + " Megatron-Core all-to-alls each one's in_proj output") && a.contains("(6 a Mamba-2 layer, 7 a gated delta net layer"
+                + " forward, as many backward), exposed")), as.toString());
         assertTrue(as.stream().noneMatch(a -> a.contains("not used") || a.contains("G (gated delta net, GDN) as M")), as.toString());
         // 2 Mamba-2 mixers as the MoE hybrid's test counts them; 2 GDN layers (qk 8 × 128, v 16 × 128): in_proj 1024 × (2·1024 +
         // 2·2048 + 2·16), conv1d (2·1024 + 2048) × 4 without bias, A_log and dt_bias 2 × 16, out_norm 128, the layer norm 1024,

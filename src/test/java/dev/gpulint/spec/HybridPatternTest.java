@@ -99,7 +99,10 @@ class HybridPatternTest {
                 + " W (DeepSeek-V4 window-only attention) as * (attention of the job's variant), each bracketed group [...] as its"
                 + " letters, one layer each", g.priced());
         assertNull(HybridPattern.read("M*M-").priced(), "the four kinds as written");
-        assertFalse(HybridPattern.valid("GEGE"), "the native manifest states the four kinds only");
+        assertTrue(HybridPattern.valid("GEGE"), "the native manifest states G too: gated delta nets of its linear_* sizes");
+        assertTrue(HybridPattern.valid("MGM*/G*"), "G beside M, and in the MTP blocks");
+        assertFalse(HybridPattern.valid("GE+E"), "a letter priced as another kind (+ as attention) is read from Megatron scripts only");
+        assertFalse(HybridPattern.valid("G[M*]"), "a bracketed group too");
         assertTrue(HybridPattern.valid("MEME"));
     }
 

@@ -117,6 +117,7 @@ final class BridgeAdapter implements FormatAdapter {
         }
         if (j.seqLength == null) j.seqLength = j.key(at + "seq_length", TreeValues.whole(scalar(model, "seq_length")));
         shape(j, model, at);
+        HybridLayers.config(j, model, at);     // a hybrid provider's pattern and mixer sizes
         pipelineSplit(j, model, at);
         precision(j, c, model, wrap);
         commOverlap(j, c, model, wrap, at);

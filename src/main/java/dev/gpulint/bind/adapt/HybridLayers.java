@@ -37,6 +37,16 @@ final class HybridLayers {
      * {@code --export-model-type MambaModel} alone).
      */
     static void read(JobDraft j, Located<Boolean> hybrid, Word pattern, String patternFlag, Map<String, Word> flags) {
+        read(j, hybrid, pattern, patternFlag, flags, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * {@link #read(JobDraft, Located, Word, String, Map)} for a format that writes the sizes under other keys (Megatron-Bridge's
+     * model provider: TransformerConfig's {@code mamba_num_heads}, {@code linear_num_key_heads}, ...): {@code flags} keyed by the
+     * Megatron flag each one is, {@code named} the key the file writes for a flag, which the job's origin and SYN002 name.
+     */
+    static void read(JobDraft j, Located<Boolean> hybrid, Word pattern, String patternFlag, Map<String, Word> flags,
+                     java.util.function.UnaryOperator<String> named) {
         boolean on = hybrid != null && Boolean.TRUE.equals(hybrid.value());
         if (!on && (pattern == null || !pattern.known() || pattern.text().isBlank())) return;
         String kinds = null, layers = null;
@@ -85,7 +95,7 @@ final class HybridLayers {
             }
             if (read != null) {
                 layers = read.decoder();
-                gdn = gdn(j, flags, p);
+                gdn = gdn(j, flags, p, named);
                 gdnLayers = HybridPattern.gdnLayers(p);
                 gdnPattern = HybridPattern.withGdn(p);
                 // the kinds as priced: each G a gated delta net, each M a Mamba-2 mixer
@@ -106,9 +116,10 @@ final class HybridLayers {
         }
         if (layers != null) {
             // Mamba-2 (or gated-delta-net), attention, MLP and MoE layers: priced by kind (MambaLayers), the defaults said there
-            j.hybrid = new Specs.Hybrid(j.key(patternFlag, new Located<>(layers, pattern.span())), size(j, flags, "--mamba-num-heads"),
-                    size(j, flags, "--mamba-head-dim"), size(j, flags, "--mamba-state-dim"), size(j, flags, "--mamba-num-groups"), null,
-                    gdn, gdnLayers, gdnPattern);
+            j.hybrid = new Specs.Hybrid(j.key(patternFlag, new Located<>(layers, pattern.span())), size(j, flags, "--mamba-num-heads", named),
+                    size(j, flags, "--mamba-head-dim", named), size(j, flags, "--mamba-state-dim", named),
+                    size(j, flags, "--mamba-num-groups", named), null,
+                    gdn, gdnLayers, gdnPattern, java.util.Set.of());
             Word latent = flags.get("--moe-latent-size");
             if (layers.indexOf('E') >= 0 && latent != null && latent.known()) {
                 j.unpriced.add("--moe-latent-size " + latent.text() + " (" + kinds + "): the MoE layers' experts run on a latent"
@@ -157,11 +168,12 @@ final class HybridLayers {
      * --mamba-* sizes and a G as GatedDeltaNet of the --linear-* sizes, each from one TransformerConfig): each is priced with
      * its own sizes (MambaLayers) and PAR015 checks both against tp.
      */
-    private static Specs.Gdn gdn(JobDraft j, Map<String, Word> flags, String p) {
+    private static Specs.Gdn gdn(JobDraft j, Map<String, Word> flags, String p, java.util.function.UnaryOperator<String> named) {
         if (p.indexOf('G') < 0) return null;
         String why = "(Megatron's argparse takes an int; its GatedDeltaNet divides its heads and widths by tp)";
-        return new Specs.Gdn(size(j, flags, GDN_FLAGS.get(0), why), size(j, flags, GDN_FLAGS.get(1), why), size(j, flags, GDN_FLAGS.get(2), why),
-                size(j, flags, GDN_FLAGS.get(3), why), size(j, flags, GDN_FLAGS.get(4), why));
+        return new Specs.Gdn(size(j, flags, GDN_FLAGS.get(0), why, named), size(j, flags, GDN_FLAGS.get(1), why, named),
+                size(j, flags, GDN_FLAGS.get(2), why, named), size(j, flags, GDN_FLAGS.get(3), why, named),
+                size(j, flags, GDN_FLAGS.get(4), why, named));
     }
 
     /** {@code list} (entries joined by ", ") without the entry {@code entry}; null when nothing is left. */
@@ -179,18 +191,58 @@ final class HybridLayers {
      * the bound (it would overflow the estimate), and the size is read as not written: Megatron-LM's default, said in the
      * assumptions.
      */
-    private static Located<Long> size(JobDraft j, Map<String, Word> flags, String flag) {
-        return size(j, flags, flag, "(Megatron's argparse takes an int; its MambaMixer divides by heads and groups)");
+    private static Located<Long> size(JobDraft j, Map<String, Word> flags, String flag, java.util.function.UnaryOperator<String> named) {
+        return size(j, flags, flag, "(Megatron's argparse takes an int; its MambaMixer divides by heads and groups)", named);
     }
 
     /** {@link #size(JobDraft, Map, String)}, {@code why} saying why a whole number from 1 is needed. */
-    private static Located<Long> size(JobDraft j, Map<String, Word> flags, String flag, String why) {
+    private static Located<Long> size(JobDraft j, Map<String, Word> flags, String flag, String why,
+                                      java.util.function.UnaryOperator<String> named) {
         Word w = flags.get(flag);
         if (w == null || !w.known()) return null;
         Located<Long> n = MegatronAdapter.located(w);
-        if (n != null && n.value() >= 1 && n.value() <= MAX_SIZE) return j.key(flag, n);
-        DraftValues.refuse(j, w.span(), flag, w.text(), "a whole number from 1 to " + MAX_SIZE + " " + why,
+        if (n != null && n.value() >= 1 && n.value() <= MAX_SIZE) return j.key(named.apply(flag), n);
+        DraftValues.refuse(j, w.span(), named.apply(flag), w.text(), "a whole number from 1 to " + MAX_SIZE + " " + why,
                 "the estimate takes Megatron-LM's default for it");
         return null;
+    }
+
+    /**
+     * A hybrid model's layers as a Megatron-Core TransformerConfig written as YAML states them (Megatron-Bridge's model provider,
+     * {@code model.}; NeMo 2's SSMConfig, {@code model.config.}, nemo/collections/llm/gpt/model/ssm.py: its
+     * {@code hybrid_override_pattern} and mamba_* fields; the older {@code mamba_ssm_ngroups} is not read): {@code hybrid_layer_pattern} (HybridModelProvider,
+     * megatron/bridge/models/hybrid/hybrid_provider.py; Qwen3-Next's and Qwen3.5's {@code G*}/{@code GE} blocks are built there,
+     * NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/models/qwen/qwen_hybrid.py at 6cf7525d66de464fb3ddbe0e2f7b5c593ea7e113,
+     * {@code qwen_hybrid_layer_pattern}), formerly {@code hybrid_override_pattern} (MambaModelProvider, Nemotron-H), with the
+     * mixers' sizes as TransformerConfig's fields ({@code mamba_num_heads}, {@code mamba_head_dim}, {@code mamba_state_dim},
+     * {@code mamba_num_groups}; {@code linear_num_key_heads}, {@code linear_num_value_heads}, {@code linear_key_head_dim},
+     * {@code linear_value_head_dim}, {@code linear_conv_kernel_dim}), read as a Megatron script's flags are
+     * ({@link HybridLayers}: G layers gated delta nets, each size not written Megatron-Core's default; refused sizes SYN002 at
+     * the value, named by their field). None written: nothing read.
+     */
+    static void config(JobDraft j, dev.gpulint.tree.MappingNode model, String at) {
+        String key = null;
+        dev.gpulint.tree.ScalarNode pattern = null;
+        for (String k : new String[] {"hybrid_layer_pattern", "hybrid_override_pattern"}) {
+            dev.gpulint.tree.ScalarNode s = TreeValues.scalar(model, k);
+            if (s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null")) { key = k; pattern = s; break; }
+        }
+        if (pattern == null) return;
+        Map<String, Word> flags = new java.util.HashMap<>();
+        for (String flag : HYBRID_FLAGS) {
+            dev.gpulint.tree.ScalarNode s = TreeValues.scalar(model, field(flag));
+            if (s != null && !s.isNull()) flags.put(flag, new Word(s.text(), !TreeValues.placeholder(s.text()), s.span()));
+        }
+        HybridLayers.read(j, null, new Word(pattern.text(), !TreeValues.placeholder(pattern.text()),
+                pattern.span()), at + key, flags, HybridLayers::field);
+    }
+
+    /** The Megatron flags of the hybrid's mixer sizes, each TransformerConfig's field of that name ({@link #field}). */
+    private static final String[] HYBRID_FLAGS = {"--mamba-num-heads", "--mamba-head-dim", "--mamba-state-dim", "--mamba-num-groups",
+            "--linear-num-key-heads", "--linear-num-value-heads", "--linear-key-head-dim", "--linear-value-head-dim", "--linear-conv-kernel-dim"};
+
+    /** TransformerConfig's field a Megatron flag sets (megatron/training/arguments.py builds the flags from the fields): "--mamba-num-heads" → "mamba_num_heads". */
+    private static String field(String flag) {
+        return flag.substring(2).replace('-', '_');
     }
 }

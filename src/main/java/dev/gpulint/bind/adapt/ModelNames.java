@@ -132,7 +132,7 @@ final class ModelNames {
                 j.hybrid = new Specs.Hybrid(j.key("the hybrid_override_pattern of " + key + " " + written, new Located<>(y.pattern(), at)),
                         new Located<>(y.mambaHeads(), at), new Located<>(y.mambaHeadDim(), at),
                         new Located<>(y.stateSize(), at), new Located<>(y.groups(), at), new Located<>(y.convKernel(), at), null,
-                        dev.gpulint.spec.HybridPattern.gdnLayers(y.pattern()), dev.gpulint.spec.HybridPattern.withGdn(y.pattern()));
+                        dev.gpulint.spec.HybridPattern.gdnLayers(y.pattern()), dev.gpulint.spec.HybridPattern.withGdn(y.pattern()), java.util.Set.of());
             }
             DraftBounds.keepUnknown(j);          // a size the files write out of bounds stays unknown, not the entry's
             j.stated.add(new Stated(SHAPE, e.name(), key + " " + written + ": " + from + unmodelled(e), StatedKind.NAME, name.span()));

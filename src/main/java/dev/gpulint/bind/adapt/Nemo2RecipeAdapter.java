@@ -26,7 +26,8 @@ import java.util.Map;
  * <li>{@code model.config} (Megatron-Core's TransformerConfig): {@code num_layers}, {@code hidden_size},
  *     {@code num_attention_heads}, {@code num_query_groups}, {@code num_moe_experts}, {@code mtp_num_layers}, {@code ffn_hidden_size},
  *     {@code kv_channels}, {@code vocab_size}, {@code gated_linear_unit}, {@code share_embeddings_and_output_weights},
- *     {@code seq_length} (when data does not say), {@code recompute_granularity} (null: none), {@code fp8};
+ *     {@code seq_length} (when data does not say), {@code recompute_granularity} (null: none), {@code fp8}; a hybrid's
+ *     {@code hybrid_override_pattern} and mamba_* / linear_* sizes (SSMConfig; HybridLayers#config);
  *     a config class named by {@code _target_} without its dimensions gives those of {@link Nemo2Configs};
  * <li>the precision from the MegatronMixedPrecision plugin ({@code trainer.plugins}: {@code precision}
  *     bf16-mixed, 16-mixed, 32 as bf16, fp16, fp32; {@code fp8} set: fp8), else {@code optim.config.bf16}/{@code fp16};
@@ -139,6 +140,8 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.experts = j.key("model.config.num_moe_experts", TreeValues.whole(scalar(config, "num_moe_experts")));
         // multi-token prediction (Megatron-Core's TransformerConfig.mtp_num_layers; None: none)
         j.mtpLayers = j.key("model.config.mtp_num_layers", TreeValues.whole(scalar(config, "mtp_num_layers")));
+        // an SSMConfig's hybrid_override_pattern and mixer sizes (HybridLayers.config)
+        HybridLayers.config(j, config, "model.config.");
         pipelineSplit(j, strategy, where, config);
         Located<Boolean> offload = TreeValues.bool(scalar(config, "cpu_offloading"));
         Located<Boolean> activations = TreeValues.bool(scalar(config, "cpu_offloading_activations"));

@@ -164,6 +164,10 @@ public final class Estimator {
                 3.0 * rfAtt * (l.cp() - 1) * layersPerStage * 2 * tokens * m.kvHeads() * m.headDim() * ab / l.tp()
                         * (hy != null ? hy.attentionShare() : 1), "K/V ring exchange") : 0;
         double cpExp = Math.max(0, cpS - e.cpOverlap() * layersPerStage * attS);
+        // and the hybrid mixers' all-to-alls to a head split and back (MambaLayers.cpExchangeSeconds), exposed in full
+        double cpA2a = hy == null ? 0 : hy.cpExchangeSeconds(c, l, layersPerStage, tokens, ab);
+        cpS += cpA2a;
+        cpExp += cpA2a;
         // ep: four all-to-alls per MoE layer (dispatch and combine, forward and backward), each (n − 1)/n of the routed tokens
         double epS = 0, epExp = 0;
         if (l.ep() > 1 && m.experts() > 1) {

@@ -1,6 +1,7 @@
 package dev.gpulint.derive.estimate;
 
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.spec.Specs;
 import java.util.List;
 import java.util.Locale;
@@ -508,24 +509,93 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
     }
 
     /**
-     * The assumptions line of context parallelism over the G layers (null: cp 1 or no G layer). Megatron-Core refuses no cp
-     * with a GatedDeltaNet: at NVIDIA/Megatron-LM e867835174aecbc95c2e8e1b1d61b68e05f2c061 (megatron/core/ssm/gated_delta_net.py)
-     * its forward all-to-alls in_proj's output from the sequence split to a head split ({@code tensor_a2a_cp2hp}, each cp rank
-     * the whole sequence of (heads ÷ tp) ÷ cp heads, its conv1d weights, A_log and dt_bias sliced to them), runs the conv1d and
-     * the chunked delta rule there, and all-to-alls the gated norm's output back ({@code tensor_a2a_hp2cp}) before out_proj, as
-     * its Mamba-2 mixer's context parallelism does (mamba_context_parallel); an older GatedDeltaNet (at 00caa53a, "TODO: support
-     * CP") raised nothing and ran each rank's chunk of the sequence from a zero state. Priced: every G layer's GEMMs, bytes
-     * and activations at the tokens ÷ cp every layer is priced at (the head split moves the same bytes per GPU), its two
-     * all-to-alls forward (four with the backward) not priced, as Mamba-2's cp exchange is not.
+     * All-to-alls per Mamba-2 layer forward under context parallelism (Megatron-Core's MambaContextParallel, NVIDIA/Megatron-LM
+     * megatron/core/ssm/mamba_context_parallel.py at 00caa53af30912914981c86f39db123961678bbd): {@code pre_conv_ssm} sends z, x,
+     * B, C and dt to the head split one {@code _all_to_all_cp2hp} each, {@code post_conv_ssm} the scan's output y back with one
+     * {@code _all_to_all_hp2cp}; the backward runs each one's reverse (megatron/core/tensor_parallel/mappings.py, _AllToAll).
+     */
+    public static final int MAMBA_CP_A2A = 6;
+
+    /**
+     * All-to-alls per gated delta net layer forward under context parallelism (megatron/core/ssm/gated_delta_net.py at
+     * e867835174aecbc95c2e8e1b1d61b68e05f2c061): {@code tensor_a2a_cp2hp} splits in_proj's output into its six sections (q, k,
+     * v, z, beta, alpha) and all-to-alls each, {@code tensor_a2a_hp2cp} the gated norm's output back before out_proj.
+     */
+    public static final int GDN_CP_A2A = 7;
+
+    /**
+     * Elements each rank of a tp·cp group holds, per token of its sequence share, in one Mamba-2 layer's forward all-to-alls
+     * (S of {@link Collective#ALL_TO_ALL} ÷ tokens ÷ the element's bytes; mamba_context_parallel.py at 00caa53a): z and x
+     * (d_inner ÷ tp each), B and C (G ÷ tp groups of N each, repeated to cp when fewer: {@code group_repeat_count}, so
+     * max(G ÷ tp, cp)·N each), dt (heads ÷ tp), and y back (d_inner ÷ tp).
+     */
+    public double mambaCpElementsPerToken(long tp, long cp) {
+        return (3.0 * inner() + heads) / tp + 2 * Math.max((double) groups / tp, cp) * state;
+    }
+
+    /**
+     * Elements each rank of a tp·cp group holds, per token of its sequence share, in one gated delta net layer's forward
+     * all-to-alls (gated_delta_net.py at e867835): in_proj's output, (2·qk + 2·v + 2·value heads) ÷ tp, and the gated norm's
+     * output v ÷ tp back; 0 without G layers.
+     */
+    public double gdnCpElementsPerToken(long tp) {
+        return gdn == null ? 0 : (double) (gdn.inProjWidth() + gdn.v()) / tp;
+    }
+
+    /**
+     * The mixers' context-parallel all-to-alls on the slowest stage, one micro-batch, priced as the cp group's all-to-alls
+     * ({@link Comm#collective}, its tier the cp group's, as the ep term's): for each mixer kind, its share of the stage's
+     * {@code layersPerStage} × its all-to-alls a layer ({@link #MAMBA_CP_A2A}, {@link #GDN_CP_A2A}) × (forward, backward, and
+     * the forward again where it is recomputed: 2 + {@link Checkpointing#fullShare}), each of S = tokens ×
+     * ({@link #mambaCpElementsPerToken} or {@link #gdnCpElementsPerToken}) ÷ its all-to-alls × the activation's bytes.
+     * Exposed in full: the mixer's forward waits on each (its conv1d reads what the first ones bring, out_proj what the last
+     * brings; Megatron-Core issues them on the compute stream, no overlap), as the backward waits on their reverses. Seconds;
+     * 0 at cp 1.
+     */
+    double cpExchangeSeconds(Comm c, Layout l, double layersPerStage, double tokens, double bytes) {
+        if (l.cp() <= 1) return 0;
+        double passes = 2 + Checkpointing.fullShare(l, layersPerStage), s = 0;
+        if (mamba > 0) {
+            double n = passes * MAMBA_CP_A2A * layersPerStage * mamba / layers();
+            s += c.collective(ParallelDim.CP, l.cp(), n, tokens * mambaCpElementsPerToken(l.tp(), l.cp()) * bytes / MAMBA_CP_A2A,
+                    Collective.ALL_TO_ALL, String.format(Locale.ROOT, "Mamba-2 all-to-all per micro-batch (z, x, B, C, dt to a head"
+                            + " split and y back, %d a layer forward and backward: ((3·d_inner + heads)/tp + 2·max(G/tp, cp)·N) = %.0f"
+                            + " elements per token per layer, over the %d; MambaContextParallel)", MAMBA_CP_A2A,
+                            mambaCpElementsPerToken(l.tp(), l.cp()), MAMBA_CP_A2A));
+        }
+        int g = gdnLayers();
+        if (g > 0) {
+            double n = passes * GDN_CP_A2A * layersPerStage * g / layers();
+            s += c.collective(ParallelDim.CP, l.cp(), n, tokens * gdnCpElementsPerToken(l.tp()) * bytes / GDN_CP_A2A,
+                    Collective.ALL_TO_ALL, String.format(Locale.ROOT, "gated delta net all-to-all per micro-batch (q, k, v, z, beta,"
+                            + " alpha to a head split and the gated norm's output back, %d a layer forward and backward: (2·qk + 3·v +"
+                            + " 2·value heads)/tp = %.0f elements per token per layer, over the %d; tensor_a2a_cp2hp, tensor_a2a_hp2cp)",
+                            GDN_CP_A2A, gdnCpElementsPerToken(l.tp()), GDN_CP_A2A));
+        }
+        return s;
+    }
+
+    /**
+     * The assumptions line of context parallelism over the hybrid's mixers (null: cp 1 or no M or G layer). Megatron-Core runs
+     * each Mamba-2 and gated delta net layer's conv1d and scan on a split of its heads: its forward all-to-alls in_proj's
+     * output from the sequence split to the head split (each cp rank the whole sequence of (heads ÷ tp) ÷ cp heads, its conv1d
+     * weights, A_log and dt_bias sliced to them) and the scan's output back before out_proj (mamba_context_parallel.py at
+     * 00caa53a; gated_delta_net.py at e867835174aecbc95c2e8e1b1d61b68e05f2c061, {@code tensor_a2a_cp2hp} and
+     * {@code tensor_a2a_hp2cp}; an older GatedDeltaNet, at 00caa53a, "TODO: support CP", ran each rank's chunk from a zero
+     * state). Priced: every layer's GEMMs, bytes and activations at the tokens ÷ cp every layer is priced at (the head split
+     * moves the same bytes per GPU), and the all-to-alls as {@link #cpExchangeSeconds} prices them, exposed.
      */
     public String contextParallel(long cp) {
-        if (cp <= 1 || gdn == null) return null;
-        return "context parallelism (cp " + cp + ") over the " + gdnLayers() + " gated delta net layers: Megatron-Core's GatedDeltaNet"
-                + " refuses none; it all-to-alls in_proj's output from the sequence split to a split of its heads (each cp rank the"
-                + " whole sequence for 1/" + cp + " of the tp rank's heads) and back before out_proj, as its Mamba-2 cp does;"
-                + " priced as each GPU's tokens ÷ cp (the same GEMMs, chunk-kernel bytes and activations per GPU), the two all-to-alls"
-                + " per layer forward and backward not priced (nor Mamba-2's), so a G layer's time is understated by them (docs/plan.md,"
-                + " gated delta net layers)";
+        int g = gdnLayers();
+        if (cp <= 1 || mamba + g == 0) return null;
+        String kinds = mamba > 0 && g > 0 ? mamba + " Mamba-2 and " + g + " gated delta net layers"
+                : mamba > 0 ? mamba + " Mamba-2 layers" : g + " gated delta net layers";
+        return "context parallelism (cp " + cp + ") over the " + kinds + ": Megatron-Core all-to-alls each one's in_proj output from"
+                + " the sequence split to a split of its heads (each cp rank the whole sequence for 1/" + cp + " of the tp rank's heads)"
+                + " and the scan's output back before out_proj; priced as each GPU's tokens ÷ cp (the same GEMMs, scan bytes and"
+                + " activations per GPU) and the all-to-alls in the cp term (" + (mamba > 0 ? MAMBA_CP_A2A + " a Mamba-2 layer" : "")
+                + (mamba > 0 && g > 0 ? ", " : "") + (g > 0 ? GDN_CP_A2A + " a gated delta net layer" : "") + " forward, as many"
+                + " backward), exposed: the mixer waits on each (docs/plan.md, hybrid Mamba models)";
     }
 
     /** " and 23 MoE (...)" of {@link #describe}, empty without E layers. */

@@ -48,15 +48,28 @@ public final class HybridLayersAnalysis {
         long valueHeads = gdn == 0 ? 0 : value(g.valueHeads()) > 0 ? value(g.valueHeads()) : MambaLayers.GDN_DEFAULTS[1];
         Span keySpan = gdn == 0 || g.keyHeads() == null ? null : g.keyHeads().span();
         Span valueSpan = gdn == 0 || g.valueHeads() == null ? null : g.valueHeads().span();
-        String headsKey = flags ? "--mamba-num-heads" : "mamba_num_heads", groupsKey = flags ? "--mamba-num-groups" : "n_groups";
-        // a size written with a value SYN002 refused is read at its default, as one not written; the message says which
+        // the keys as the job's file writes them: a Megatron script's flags, else TransformerConfig's fields (Megatron-Bridge's
+        // model provider, the native manifest's model.hybrid; a model name's sizes are all stated)
+        String headsKey = flags ? "--mamba-num-heads" : "mamba_num_heads",
+                groupsKey = flags ? "--mamba-num-groups" : "mamba_num_groups",
+                keyHeadsKey = flags ? "--linear-num-key-heads" : "linear_num_key_heads",
+                valueHeadsKey = flags ? "--linear-num-value-heads" : "linear_num_value_heads";
+        // a size written with a value SYN002 refused is read at its default, as one not written; the message says which (an
+        // adapter's origin records it, the native manifest's Specs.Hybrid.refused)
         Specs.Origin o = j.origin();
+        java.util.Set<String> refused = h.refused();
         out.add(new HybridLayersFact(r.name(), j.file(), key != null ? key : "the hybrid layer pattern", h.pattern().span(), p.length(),
                 layers, m.layers() == null ? null : m.layers().span(), mamba, heads, headsStated, headsKey, groups, groupsStated,
                 groupsKey, r.tp(), tpSpan, gdn, keyHeads, keySpan, valueHeads, valueSpan).attentionHeads(value(m.attentionHeads()))
-                .leftOut(o != null && !headsStated && o.isLeftOut(headsKey), o != null && !groupsStated && o.isLeftOut(groupsKey),
-                        o != null && keySpan == null && o.isLeftOut("--linear-num-key-heads"),
-                        o != null && valueSpan == null && o.isLeftOut("--linear-num-value-heads")));
+                .cp(r.cp(), par == null || par.cp() == null ? null : par.cp().span())
+                .leftOut(!headsStated && leftOut(o, refused, headsKey), !groupsStated && leftOut(o, refused, groupsKey),
+                        keySpan == null && leftOut(o, refused, keyHeadsKey), valueSpan == null && leftOut(o, refused, valueHeadsKey))
+                .gdnKeys(keyHeadsKey, valueHeadsKey));
+    }
+
+    /** {@code key} is written with a value its reader refused (SYN002): an adapter's origin says so, or the native manifest's refused keys. */
+    private static boolean leftOut(Specs.Origin o, java.util.Set<String> refused, String key) {
+        return o != null ? o.isLeftOut(key) : refused.contains(key);
     }
 
     /** The places of {@code c} in {@code p} (a loop: the plan derives this for each of its candidate jobs). */

@@ -19,7 +19,7 @@ import java.util.function.ToIntFunction;
  * (CONSIST003). Their rules match that one fact and the rules' parameters, and no condition reads the job's name
  * (CandidateSearchTest holds both), so whether a rule fires on a candidate's fact depends on what the fact says but for
  * the name; candidates whose facts say the same (the bubble of one pp, vpp and micro-batch count, the pattern checked
- * against one tp, the job's one origin) get the findings of the first of them, whose fact alone is inserted. A session of
+ * against one tp and cp, the job's one origin) get the findings of the first of them, whose fact alone is inserted. A session of
  * 1,024 candidates of the hybrid plan held 1,000 bubble, 1,024 hybrid-layer and 1,024 origin facts, a fifth of the rule
  * session's time on a sixth of its facts (measured by leaving each class out, 2026-12-06).
  *
@@ -157,7 +157,8 @@ final class AloneFacts {
                 h.getPatternLayers(), h.getLayers(), h.getLayersSpan(), h.getMambaLayers(), h.getHeads(), h.isHeadsStated(),
                 h.getHeadsKey(), h.getGroups(), h.isGroupsStated(), h.getGroupsKey(), h.getTp(), h.getTpSpan(), h.getGdnLayers(),
                 h.getGdnKeyHeads(), h.getGdnKeyHeadsSpan(), h.getGdnValueHeads(), h.getGdnValueHeadsSpan(), h.getAttentionHeads(),
-                h.isHeadsLeftOut(), h.isGroupsLeftOut(), h.isGdnKeyHeadsLeftOut(), h.isGdnValueHeadsLeftOut());
+                h.isHeadsLeftOut(), h.isGroupsLeftOut(), h.isGdnKeyHeadsLeftOut(), h.isGdnValueHeadsLeftOut(), h.getCp(), h.getCpSpan(),
+                h.getGdnKeyHeadsKey(), h.getGdnValueHeadsKey());
         if (f instanceof JobFact j) return j.saying();
         if (f instanceof OriginFact o) return new Origin(o.getFormat(), o.isPodsVisible(), o.getRdmaResources(), o.isRdmaByAccess(),
                 o.getIbHca(), o.getIbHcaSpan());
@@ -192,15 +193,16 @@ final class AloneFacts {
                   long mambaLayers, long heads, boolean headsStated, String headsKey, long groups, boolean groupsStated,
                   String groupsKey, long tp, Span tpSpan, long gdnLayers, long gdnKeyHeads, Span gdnKeyHeadsSpan, long gdnValueHeads,
                   Span gdnValueHeadsSpan, long attentionHeads, boolean headsLeftOut, boolean groupsLeftOut, boolean gdnKeyHeadsLeftOut,
-                  boolean gdnValueHeadsLeftOut) {
+                  boolean gdnValueHeadsLeftOut, long cp, Span cpSpan, String gdnKeyHeadsKey, String gdnValueHeadsKey) {
         @Override
         public boolean equals(Object o) {
             return o instanceof Hybrid h && patternLayers == h.patternLayers && layers == h.layers && mambaLayers == h.mambaLayers
                     && heads == h.heads && headsStated == h.headsStated && groups == h.groups && groupsStated == h.groupsStated
                     && tp == h.tp && gdnLayers == h.gdnLayers && gdnKeyHeads == h.gdnKeyHeads && gdnValueHeads == h.gdnValueHeads
                     && attentionHeads == h.attentionHeads && headsLeftOut == h.headsLeftOut && groupsLeftOut == h.groupsLeftOut
-                    && gdnKeyHeadsLeftOut == h.gdnKeyHeadsLeftOut && gdnValueHeadsLeftOut == h.gdnValueHeadsLeftOut
-                    && Objects.equals(file, h.file) && Objects.equals(patternKey, h.patternKey)
+                    && gdnKeyHeadsLeftOut == h.gdnKeyHeadsLeftOut && gdnValueHeadsLeftOut == h.gdnValueHeadsLeftOut && cp == h.cp
+                    && Objects.equals(cpSpan, h.cpSpan) && Objects.equals(gdnKeyHeadsKey, h.gdnKeyHeadsKey)
+                    && Objects.equals(gdnValueHeadsKey, h.gdnValueHeadsKey) && Objects.equals(file, h.file) && Objects.equals(patternKey, h.patternKey)
                     && Objects.equals(patternSpan, h.patternSpan) && Objects.equals(layersSpan, h.layersSpan)
                     && Objects.equals(headsKey, h.headsKey) && Objects.equals(groupsKey, h.groupsKey) && Objects.equals(tpSpan, h.tpSpan)
                     && Objects.equals(gdnKeyHeadsSpan, h.gdnKeyHeadsSpan) && Objects.equals(gdnValueHeadsSpan, h.gdnValueHeadsSpan);
@@ -212,6 +214,7 @@ final class AloneFacts {
             h = 31 * h + Long.hashCode(layers);
             h = 31 * h + Long.hashCode(heads);
             h = 31 * h + Long.hashCode(groups);
+            h = 31 * h + Long.hashCode(cp);
             return 31 * h + Long.hashCode(tp);
         }
     }

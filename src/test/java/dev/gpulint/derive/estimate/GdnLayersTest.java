@@ -32,7 +32,7 @@ class GdnLayersTest {
     private static Specs.Hybrid gdn(Long keyHeads, Long valueHeads, Long keyDim, Long valueDim) {
         return new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, new Specs.Gdn(
                 keyHeads == null ? null : n(keyHeads), valueHeads == null ? null : n(valueHeads), keyDim == null ? null : n(keyDim),
-                valueDim == null ? null : n(valueDim), null), 6, "GGG*GGG*");
+                valueDim == null ? null : n(valueDim), null), 6, "GGG*GGG*", java.util.Set.of());
     }
 
     @Test
@@ -70,7 +70,7 @@ class GdnLayersTest {
                 "gated delta net --linear-value-head-dim not given: 128 (Megatron-Core TransformerConfig's default)",
                 "gated delta net --linear-conv-kernel-dim not given: 4 (Megatron-Core TransformerConfig's default)"), as.subList(0, 4));
         // no GDN sizes: the mixers are Mamba-2 (the G-as-M stand-in a script's pattern names in its assumptions)
-        assertNull(MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null, 0, null), M, null,
+        assertNull(MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null, 0, null, java.util.Set.of()), M, null,
                 new ArrayList<>()).gdn());
     }
 
@@ -83,12 +83,12 @@ class GdnLayersTest {
     void aPatternOfBothMixersPricesEachLetterAsItsOwnKind() {
         List<String> as = new ArrayList<>();
         Specs.Hybrid both = new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null,
-                new Specs.Gdn(n(16), n(32), n(128), n(128), n(4)), 3, "MGM*GGM*");
+                new Specs.Gdn(n(16), n(32), n(128), n(128), n(4)), 3, "MGM*GGM*", java.util.Set.of());
         MambaLayers y = MambaLayers.of(both, M, null, as);
         assertEquals(List.of(3, 3, 2, 8), List.of(y.mamba(), y.gdnLayers(), y.attention(), y.layers()));
         // the same sizes alone: a G-only pattern's GDN layer and an M-only pattern's Mamba-2 layer
         MambaLayers gOnly = MambaLayers.of(gdn(16L, 32L, 128L, 128L), M, null, new ArrayList<>());
-        MambaLayers mOnly = MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null, 0, null), M,
+        MambaLayers mOnly = MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null, 0, null, java.util.Set.of()), M,
                 null, new ArrayList<>());
         assertEquals(gOnly.gdnLayerParameters(M), y.gdnLayerParameters(M));
         assertEquals(mOnly.mambaLayerParameters(M), y.mambaLayerParameters(M));
@@ -125,10 +125,59 @@ class GdnLayersTest {
                 + " Mamba models)", y.mambaLayerParameters(M) / 1e6, y.gdnLayerParameters(M) / 1e6, y.parameters(M) / 1e9,
                 y.ssdBytesPerToken() / 1e3, y.gdnBytesPerToken() / 1e3), as.get(5));
         assertEquals(6, as.size(), as.toString());
-        // cp over the G layers: said at cp 2, nothing at cp 1 nor without G layers
-        assertTrue(y.contextParallel(2).startsWith("context parallelism (cp 2) over the 3 gated delta net layers: "), y.contextParallel(2));
+        // cp over the mixers: said at cp 2 naming both kinds and their all-to-alls, nothing at cp 1 nor without a mixer
+        assertTrue(y.contextParallel(2).startsWith("context parallelism (cp 2) over the 3 Mamba-2 and 3 gated delta net layers: "),
+                y.contextParallel(2));
+        assertTrue(y.contextParallel(2).contains("(6 a Mamba-2 layer, 7 a gated delta net layer forward, as many backward), exposed"),
+                y.contextParallel(2));
+        assertTrue(mOnly.contextParallel(2).startsWith("context parallelism (cp 2) over the 6 Mamba-2 layers: "), mOnly.contextParallel(2));
         assertNull(y.contextParallel(1));
-        assertNull(mOnly.contextParallel(2));
+        MambaLayers noMixer = MambaLayers.of(new Specs.Hybrid(new Located<>("*-*-*-*-", AT), null, null, null, null, null, null, 0, null, java.util.Set.of()), M,
+                null, new ArrayList<>());
+        assertNull(noMixer.contextParallel(2));
+    }
+
+    /**
+     * The elements one rank of a tp·cp group exchanges per token per layer forward. GDN (gated_delta_net.py at e867835): in_proj's
+     * output 2·2048 + 2·4096 + 2·32 = 12,352 and the gated norm's output 4,096 back, ÷ tp 2: 8,224. Mamba-2
+     * (mamba_context_parallel.py at 00caa53a; 64 heads × 64, d_inner 4,096, 8 groups of state 128): z, x, y 3 × 4,096 and dt 64
+     * ÷ tp, B and C max(G ÷ tp, cp) groups of 128 each: at tp 2, cp 4, 6,176 + 2 × 4 × 128 = 7,200; at tp 4, cp 8 the 2 groups a
+     * tp rank holds are repeated to 8 (group_repeat_count 4), 3,088 + 2 × 8 × 128 = 5,136.
+     */
+    @Test
+    void theMixersCpAllToAllsCarryInProjsOutputAndTheScansOutput() {
+        Specs.Hybrid both = new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null,
+                new Specs.Gdn(n(16), n(32), n(128), n(128), n(4)), 3, "MGM*GGM*", java.util.Set.of());
+        MambaLayers y = MambaLayers.of(both, M, null, new ArrayList<>());
+        assertEquals(8224.0, y.gdnCpElementsPerToken(2));
+        assertEquals(7200.0, y.mambaCpElementsPerToken(2, 4));
+        assertEquals(5136.0, y.mambaCpElementsPerToken(4, 8));
+        MambaLayers mOnly = MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null, 0, null, java.util.Set.of()), M,
+                null, new ArrayList<>());
+        assertEquals(0.0, mOnly.gdnCpElementsPerToken(2));
+    }
+
+    /**
+     * A native manifest's G layers with their linear_* sizes are priced as gated delta nets of those sizes (the ones not written
+     * Megatron-Core's defaults, said), and cp 2 over them is priced and said: the cp term carries their all-to-alls.
+     */
+    @Test
+    void aNativeManifestsGLayersArePricedWithItsLinearSizes() {
+        JobEstimate j = dev.gpulint.testing.EstimateManifest.h100().name("qn")
+                .model("dtype: bf16, layers: 8, hidden_size: 2048, attention_heads: 16, kv_heads: 2, ffn_hidden_size: 5120,"
+                        + " vocab_size: 151936, seq_length: 4096, hybrid: { pattern: \"GGG*GGG*\", linear_num_key_heads: 8,"
+                        + " linear_num_value_heads: 16, linear_value_head_dim: 256 }")
+                .parallelism("tp: 2, cp: 2").batch(1, 16).estimate();
+        MambaLayers y = j.inputs().variants().mamba();
+        assertEquals(new MambaLayers.Gdn(8, 16, 128, 256, 4), y.gdn());
+        assertEquals(6, y.gdnLayers());
+        List<String> as = j.inputs().assumptions();
+        assertTrue(as.contains("gated delta net --linear-key-head-dim not given: 128 (Megatron-Core TransformerConfig's default)"), as.toString());
+        assertTrue(as.stream().anyMatch(a -> a.startsWith("context parallelism (cp 2) over the 6 gated delta net layers: ")), as.toString());
+        // each G's all-to-alls: (2·1024 + 3·4096 + 2·16) ÷ 2 = 7,184 elements per token per layer
+        assertEquals(7184.0, y.gdnCpElementsPerToken(2));
+        assertTrue(j.estimate().terms().stream().anyMatch(t -> t instanceof Term.Collectives c && c.dim() == dev.gpulint.spec.ParallelDim.CP
+                && c.what().startsWith("gated delta net all-to-all per micro-batch")), j.estimate().terms().toString());
     }
 
     /** Megatron-LM's _gdn_layer_flops for one token, forward (flops.py at cb5395b3), written out. */
@@ -146,7 +195,7 @@ class GdnLayersTest {
         double expected = 3 * (6 * megatronGdnFlops(h, 128, 128, 16, 32, 4) + 2 * attention) + 6 * h * M.vocab();
         assertEquals(expected, y.modelFlopsPerToken(M), 1e-9 * expected);
         // not Mamba-2's count: the same pattern priced as Mamba-2 (d_in = 2h) counts other FLOPs
-        MambaLayers mamba = MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null, 0, null), M, null,
+        MambaLayers mamba = MambaLayers.of(new Specs.Hybrid(new Located<>("MMM*MMM*", AT), null, null, null, null, null, null, 0, null, java.util.Set.of()), M, null,
                 new ArrayList<>());
         assertTrue(Math.abs(mamba.modelFlopsPerToken(M) - expected) > 0.01 * expected);
     }

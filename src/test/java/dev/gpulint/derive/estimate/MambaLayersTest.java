@@ -99,7 +99,7 @@ class MambaLayersTest {
 
     private static Specs.Hybrid stated(String pattern) {
         Span at = Span.at("model_config.yaml", 1, 1);
-        return new Specs.Hybrid(new Located<>(pattern, at), null, null, null, null, null, null, 0, null);
+        return new Specs.Hybrid(new Located<>(pattern, at), null, null, null, null, null, null, 0, null, java.util.Set.of());
     }
 
     @Test
@@ -163,6 +163,45 @@ class MambaLayersTest {
         // MFU counts Megatron's hybrid FLOPs
         assertEquals(y.modelFlopsPerToken(m) * byKind.throughput().tokensPerSecondPerGpu() / 1e12, byKind.throughput().modelTflopsPerGpu(),
                 1e-9 * byKind.throughput().modelTflopsPerGpu());
+    }
+
+    /**
+     * cp 2 over Nemotron-H 8B's mixers (128 heads × 64: d_inner 8,192; 8 groups of state 128; 24 of 52 layers Mamba-2) at tp 2
+     * on one DGX H100: each Mamba-2 layer's six all-to-alls forward (z, x, B, C, dt to a head split, y back; MambaContextParallel)
+     * and six backward, over the cp group. Per token a rank holds (3 × 8,192 + 128) ÷ 2 + 2 × max(8 ÷ 2, 2) × 128 = 13,376
+     * elements, 2 bytes each, of its 8,192 ÷ 2 = 4,096 tokens: S = 4,096 × 13,376 × 2 ÷ 6 per all-to-all, 2 × 6 × 24 = 288 of them
+     * on the one stage (selective recompute: none again). They add to the cp time and its exposed share in full.
+     */
+    @Test
+    void cpPricesTheMambaMixersAllToAllsOnTheCpGroup() {
+        JobEstimate j = EstimateManifest.h100().name("nh8cp")
+                .model("dtype: bf16, layers: 52, hidden_size: 4096, attention_heads: 32, kv_heads: 8, ffn_hidden_size: 21504,"
+                        + " vocab_size: 131072, gated_mlp: false, tied_embeddings: false, seq_length: 8192")
+                .parallelism("tp: 2, cp: 2").batch(1, 64).optimizer("distributed: true").recompute("selective").estimate();
+        JobInputs in = j.inputs();
+        MambaLayers y = layers(entry("Nemotron-H-8B"));
+        Variants v = in.variants();
+        Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), y, v.stepGather(), v.tpLayout(), v.mtp());
+        Estimate e = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid);
+        assertEquals(13376.0, y.mambaCpElementsPerToken(2, 2));
+        List<Term.Collectives> a2a = e.terms().stream().filter(Term.Collectives.class::isInstance).map(Term.Collectives.class::cast)
+                .filter(c -> c.dim() == dev.gpulint.spec.ParallelDim.CP).toList();
+        assertEquals(1, a2a.size(), a2a.toString());
+        Term.Collectives c = a2a.get(0);
+        assertTrue(c.what().startsWith("Mamba-2 all-to-all per micro-batch (z, x, B, C, dt to a head split and y back, 6 a layer"), c.what());
+        assertEquals(Collective.ALL_TO_ALL, c.cost().collective());
+        assertEquals(2, c.n());
+        assertEquals(288.0, c.count(), 1e-9);
+        assertEquals(4096.0 * 13376 * 2 / 6, c.cost().bytes(), 1e-6);
+        // the cp time per step: the attention layers' K/V ring and these, over the 64 ÷ (1 × dp 2) = 32 micro-batches
+        double ring = e.terms().stream().filter(Term.Sends.class::isInstance).map(Term.Sends.class::cast)
+                .filter(s -> s.dim() == dev.gpulint.spec.ParallelDim.CP).mapToDouble(Term.Sends::seconds).sum();
+        assertTrue(ring > 0);
+        assertEquals(32 * (ring + c.seconds()), e.time().comm().get(dev.gpulint.spec.ParallelDim.CP), 1e-9);
+        // without the exchange (the same layout as transformer layers: no mixer) the cp time is the ring's alone
+        Estimate asTransformer = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), v);
+        assertTrue(asTransformer.terms().stream().noneMatch(t -> t instanceof Term.Collectives k && k.dim() == dev.gpulint.spec.ParallelDim.CP));
     }
 
     @Test

@@ -1,0 +1,80 @@
+package dev.gpulint.bind.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.read.Readers;
+import dev.gpulint.read.SourceFile;
+import dev.gpulint.spec.Specs;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A hybrid as Megatron-Bridge's providers state it: HybridModelProvider's {@code hybrid_layer_pattern} (Qwen3-Next's and
+ * Qwen3.5's G / * blocks, each followed by its MLP or MoE layer: qwen_hybrid.py's qwen_hybrid_layer_pattern) or
+ * MambaModelProvider's {@code hybrid_override_pattern} (Nemotron-H), with TransformerConfig's mamba_* and linear_* fields.
+ * Our own config dump in the shape of Megatron-Bridge's.
+ */
+class BridgeHybridTest {
+
+    private static final String BRIDGE = """
+            model:
+              tensor_model_parallel_size: 2
+              context_parallel_size: 2
+              num_layers: 8
+              hidden_size: 2048
+              num_attention_heads: 16
+              seq_length: 4096
+              %s
+            train:
+              global_batch_size: 64
+              micro_batch_size: 1
+            mixed_precision: bf16_mixed
+            """;
+
+    private static dev.gpulint.spec.Model bind(String model) {
+        SourceFile f = SourceFile.of("run_config.yaml", BRIDGE.formatted(model));
+        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
+    }
+
+    @Test
+    void aQwenHybridsPatternAndGatedDeltaNetSizesAreRead() {
+        dev.gpulint.spec.Model m = bind("hybrid_layer_pattern: \"G-G-G-*-\"\n  linear_num_key_heads: 16\n  linear_num_value_heads: 32\n"
+                + "  linear_value_head_dim: 128");
+        assertEquals(List.of(), m.findings());
+        Specs.Hybrid h = m.jobs().get(0).model().hybrid();
+        assertEquals("G-G-G-*-", h.gdnPattern());
+        assertEquals(3, h.gdnLayers());
+        assertEquals(16L, h.gdn().keyHeads().value());
+        assertEquals(32L, h.gdn().valueHeads().value());
+        assertEquals(10, h.gdn().valueHeads().span().startLine());
+        assertNull(h.gdn().keyHeadDim(), "not written: Megatron-Core's default, said by the estimate");
+        assertEquals(128L, h.gdn().valueHeadDim().value());
+        assertEquals("model.hybrid_layer_pattern", m.jobs().get(0).origin().key(Specs.Origin.HYBRID_PATTERN));
+    }
+
+    @Test
+    void aNemotronHOverridePatternAndItsMambaSizesAreRead() {
+        dev.gpulint.spec.Model m = bind("hybrid_override_pattern: \"M-M*M-M-\"\n  mamba_num_heads: 64\n  mamba_num_groups: 8\n"
+                + "  mamba_state_dim: 128\n  mamba_head_dim: 64");
+        assertEquals(List.of(), m.findings());
+        Specs.Hybrid h = m.jobs().get(0).model().hybrid();
+        assertEquals("M-M*M-M-", h.pattern().value());
+        assertEquals(List.of(64L, 64L, 128L, 8L), List.of(h.heads().value(), h.headDim().value(), h.state().value(), h.groups().value()));
+        assertNull(h.gdn());
+        assertNull(bind("hybrid_override_pattern: null").jobs().get(0).model().hybrid(), "None: no hybrid");
+    }
+
+    @Test
+    void aSizeThatIsNoWholeNumberIsSyn002AtTheValueNamedByItsField() {
+        dev.gpulint.spec.Model m = bind("hybrid_layer_pattern: \"G-G-G-*-\"\n  linear_num_key_heads: 0");
+        assertEquals(1, m.findings().size(), m.findings().toString());
+        assertEquals("SYN002", m.findings().get(0).ruleId());
+        assertEquals(9, m.findings().get(0).span().startLine());
+        assertTrue(m.findings().get(0).message().contains("linear_num_key_heads"), m.findings().get(0).message());
+        Specs.Job j = m.jobs().get(0);
+        assertNull(j.model().hybrid().gdn().keyHeads());
+        assertTrue(j.origin().isLeftOut("linear_num_key_heads"), "PAR015 names it left out");
+    }
+}

@@ -99,6 +99,13 @@ final class KubernetesAdapter implements FormatAdapter {
         String gpusOverKey;
         final List<Located<String>> rdma = new ArrayList<>();
         boolean access;
+        /** Its containers in order: each has its own env and command (Kubernetes: env is per container, not per pod). */
+        final List<Container> containers = new ArrayList<>();
+    }
+
+    /** One container of a pod: the GPUs it asks for, its env, what its command launches and exports. */
+    private static final class Container {
+        long gpus;
         final Launchers.Launch launch = new Launchers.Launch();
         final List<EnvVar> env = new ArrayList<>();
         final List<Shell.Assignment> exports = new ArrayList<>();
@@ -180,38 +187,41 @@ final class KubernetesAdapter implements FormatAdapter {
             j.state("per_node", integer(ml, "mpi", "numProcPerNode"), "mlPolicy.mpi.numProcPerNode", StatedKind.LAUNCHER);
         }
         java.util.Set<String> decided = new java.util.HashSet<>();     // the variables an earlier pod's container bound
-        for (Pod p : pods) {
-            j.rdma.addAll(p.rdma);
-            // the containers that run the job: those with GPUs, and launchers (MPIJob); not initializers
-            if (p.gpus <= 0 && !p.launch.any()) continue;
-            if (p.access) j.rdmaByAccess = true;
-            for (EnvVar e : p.env) {
-                if (e.string()) { j.env(e.name(), e.value(), e.span(), "container env"); continue; }
-                // EnvVar.value is a string: the API server refuses the object ("json: cannot unmarshal number into Go struct
-                // field EnvVar.spec.template.spec.containers.env.value of type string", kubernetes/kubernetes#12889,
-                // kubeshop/helm-charts#514), so no container gets the variable
-                DraftValues.refuse(j, e.span(), "env " + e.name() + " value", e.value(), "a string (" + YamlScalars.kind(e.value())
-                        + " here, which Kubernetes refuses with the whole object: \"cannot unmarshal " + YamlScalars.kind(e.value())
-                        + " into Go struct field EnvVar...env.value of type string\"); quote it: value: \"" + e.value() + "\"",
-                        "no rule reads " + e.name());
+        for (Pod pod : pods) {
+            j.rdma.addAll(pod.rdma);
+            // the containers that run the job: those with GPUs, and launchers (MPIJob); not initializers, nor a sidecar of the
+            // pod (a log shipper's env is its own: each container gets only its env, and its command starts with it)
+            for (Container p : pod.containers) {
+                if (p.gpus <= 0 && !p.launch.any()) continue;
+                if (pod.access) j.rdmaByAccess = true;
+                for (EnvVar e : p.env) {
+                    if (e.string()) { j.env(e.name(), e.value(), e.span(), "container env"); continue; }
+                    // EnvVar.value is a string: the API server refuses the object ("json: cannot unmarshal number into Go struct
+                    // field EnvVar.spec.template.spec.containers.env.value of type string", kubernetes/kubernetes#12889,
+                    // kubeshop/helm-charts#514), so no container gets the variable
+                    DraftValues.refuse(j, e.span(), "env " + e.name() + " value", e.value(), "a string (" + YamlScalars.kind(e.value())
+                            + " here, which Kubernetes refuses with the whole object: \"cannot unmarshal " + YamlScalars.kind(e.value())
+                            + " into Go struct field EnvVar...env.value of type string\"); quote it: value: \"" + e.value() + "\"",
+                            "no rule reads " + e.name());
+                }
+                j.exports(p.exports, "export in the command");
+                LaunchStatements.apply(j, p.launch);
+                // the command's script starts with the container's env and may change it before the launch (the NCCL rules' and
+                // PAR018's variables) (a value Kubernetes does not read as a string, value: 0, is refused with the object: unknown
+                // to PAR018; a $(VAR) reference is expanded by Kubernetes from other variables: unknown too, as any value with a $)
+                Map<String, Word> base = new java.util.LinkedHashMap<>();
+                for (EnvVar e : p.env) {
+                    base.putIfAbsent(e.name(), new Word(e.value(), e.string() && !e.value().contains("$"), e.span()));
+                }
+                // a name an earlier pod bound stays its (the first statement binds, as j.env does), as one the launcher sets
+                java.util.Set<String> keep = new java.util.HashSet<>(decided);
+                for (Launchers.EnvSet e : p.launch.env) keep.add(e.name());
+                for (Shell.Script script : p.launch.scripts) if (LaunchEnvironment.bind(j, script, keep, null, base)) break;
+                decided.addAll(base.keySet());
+                for (Shell.Assignment a : p.exports) decided.add(a.name());
+                AttentionBackends.launchEnvironment(j, p.launch.scripts, p.launch.env, base);
+                AttentionBackends.startEnvironment(j, base);
             }
-            j.exports(p.exports, "export in the command");
-            LaunchStatements.apply(j, p.launch);
-            // the command's script starts with the container's env and may change it before the launch (the NCCL rules' and
-            // PAR018's variables) (a value Kubernetes does not read as a string, value: 0, is refused with the object: unknown
-            // to PAR018; a $(VAR) reference is expanded by Kubernetes from other variables: unknown too, as any value with a $)
-            Map<String, Word> base = new java.util.LinkedHashMap<>();
-            for (EnvVar e : p.env) {
-                base.putIfAbsent(e.name(), new Word(e.value(), e.string() && !e.value().contains("$"), e.span()));
-            }
-            // a name an earlier pod bound stays its (the first statement binds, as j.env does), as one the launcher sets
-            java.util.Set<String> keep = new java.util.HashSet<>(decided);
-            for (Launchers.EnvSet e : p.launch.env) keep.add(e.name());
-            for (Shell.Script script : p.launch.scripts) if (LaunchEnvironment.bind(j, script, keep, null, base)) break;
-            decided.addAll(base.keySet());
-            for (Shell.Assignment a : p.exports) decided.add(a.name());
-            AttentionBackends.launchEnvironment(j, p.launch.scripts, p.launch.env, base);
-            AttentionBackends.startEnvironment(j, base);
         }
         MappingNode annotations = map(meta, "annotations");
         if (annotations != null && annotations.get("k8s.v1.cni.cncf.io/networks").isPresent()) j.rdmaByAccess = true;
@@ -336,6 +346,8 @@ final class KubernetesAdapter implements FormatAdapter {
         if (hostNet != null && hostNet.value()) p.access = true;
         List<MappingNode> containers = new ArrayList<>(maps(r.pod, "containers"));
         for (MappingNode c : containers) {
+            Container box = new Container();
+            p.containers.add(box);
             for (String part : List.of("limits", "requests")) {
                 MappingNode res = map(c, "resources", part);
                 if (res == null) continue;
@@ -354,6 +366,7 @@ final class KubernetesAdapter implements FormatAdapter {
                         // limits win over requests; containers of one pod add up
                         if (g != null && (part.equals("limits") || !limitsSeen(c))) {
                             p.gpus = Math.max(0, p.gpus) + g.value();
+                            box.gpus += g.value();
                             if (p.gpuSpan == null) p.gpuSpan = g.span();
                         }
                     } else if (rdmaResource(k)) {
@@ -368,12 +381,12 @@ final class KubernetesAdapter implements FormatAdapter {
                 ScalarNode n = scalar(e, "name");
                 ScalarNode v = scalar(e, "value");
                 if (n != null && v != null && !v.isNull()) {
-                    p.env.add(new EnvVar(n.text(), v.text(), v.span(), v.quoted() || YamlScalars.kubernetesString(v.text())));
+                    box.env.add(new EnvVar(n.text(), v.text(), v.span(), v.quoted() || YamlScalars.kubernetesString(v.text())));
                 }
             }
             List<Word> words = new ArrayList<>();
-            for (String k : List.of("command", "args")) Launchers.command(c.get(k).orElse(null), source, p.launch, words, p.exports);
-            Launchers.scan(words, p.launch);
+            for (String k : List.of("command", "args")) Launchers.command(c.get(k).orElse(null), source, box.launch, words, box.exports);
+            Launchers.scan(words, box.launch);
         }
         return p;
     }

@@ -1,6 +1,8 @@
 package dev.gpulint.bind.adapt;
 
 import dev.gpulint.bind.adapt.shell.Shell;
+import dev.gpulint.bind.adapt.shell.SrunExport;
+import dev.gpulint.bind.adapt.shell.SrunOptions;
 import dev.gpulint.core.Span;
 import java.util.HashMap;
 import java.util.List;
@@ -117,42 +119,42 @@ final class LaunchEnvironment {
     }
 
     /**
-     * A command run by srun whose export list has no ALL ({@code srun --export=NONE}, {@code --export=NAME,OTHER=value}) starts
-     * its tasks with none of the script's variables but the names the list passes on (srun(1), --export: "the environment
-     * propagated will only contain the variable EDITOR and nothing else"; SchedMD/slurm doc/man/man1/srun.1, and
-     * https://slurm.schedmd.com/srun.html#OPT_export); a NAME=value of the list is the launcher's own setting
-     * (Launchers.EnvSet, srun --export), read by the callers. With no --export, srun takes SLURM_EXPORT_ENV as the script
+     * The environment srun gives the tasks of a command it runs (srun(1), --export, https://slurm.schedmd.com/srun.html#OPT_export;
+     * srun's _build_user_env, SchedMD/slurm src/srun/launch.c): with no --export, srun takes SLURM_EXPORT_ENV as the script
      * exported it before the command, else {@code stepExport}: the batch script's {@code #SBATCH --export}, which its steps
      * inherit ("To avoid steps inheriting environment export settings (e.g. NONE) from sbatch command, the environment
-     * variable SLURM_EXPORT_ENV should be set to ALL in the job script", https://slurm.schedmd.com/sbatch.html#OPT_export_3).
-     * A list gpulint cannot read changes nothing.
+     * variable SLURM_EXPORT_ENV should be set to ALL in the job script", https://slurm.schedmd.com/sbatch.html#OPT_export_3);
+     * neither: ALL, the caller's environment as it is. A list without ALL ({@code --export=NONE}, {@code --export=NAME,OTHER=value})
+     * starts the tasks with none of the caller's variables but the names it passes on and the values it sets ("the
+     * propagated environment will only contain the variable EDITOR from the user's environment, SLURM_* environment variables,
+     * and ARG1=test"); with ALL, a NAME=value of the list reaches the tasks only when the caller does not export NAME ("If ALL
+     * is specified, then all user environment variables will be loaded and will take precedence over any explicitly given
+     * environment variables"). NONE ends the list ({@link SrunExport#read}). The options end at srun's program
+     * ({@link SrunOptions}). A list gpulint cannot read changes nothing.
      */
     private static void srunExport(List<Shell.Word> words, Map<String, Shell.Assignment> exported, java.util.Set<String> started,
                                    Shell.Word stepExport) {
         int s = -1;
         for (int k = 0; k < words.size() && k < 8 && s < 0; k++) if (words.get(k).known() && Shell.program(words.get(k).text()).equals("srun")) s = k;
         if (s < 0) return;
-        Shell.Word list = null;
-        for (int k = s + 1; k < words.size(); k++) {
-            String t = words.get(k).text();
-            if (t.startsWith("--export=")) list = new Shell.Word(t.substring("--export=".length()), words.get(k).known(), words.get(k).span());
-            else if (t.equals("--export") && k + 1 < words.size()) list = words.get(++k);
-            // the program ends srun's options (a word after an option without '=' may be that option's value)
-            else if (!t.startsWith("-") && !(words.get(k - 1).text().startsWith("-") && !words.get(k - 1).text().contains("="))) break;
-        }
+        Shell.Word list = SrunOptions.read(words, s + 1).last("export");
         if (list == null) {
             Shell.Assignment e = exported.get("SLURM_EXPORT_ENV");
             if (e != null) list = e.value();
             else if (!exported.containsKey("SLURM_EXPORT_ENV") && !started.contains("SLURM_EXPORT_ENV")) list = stepExport;
         }
         if (list == null || !list.known()) return;
-        java.util.Set<String> passed = new java.util.HashSet<>();
-        for (String entry : list.text().split(",", 4096)) {
-            if (entry.strip().equalsIgnoreCase("ALL")) return;
-            if (!entry.contains("=")) passed.add(entry.strip());
+        SrunExport.ExportList e = SrunExport.read(list);
+        if (!e.all()) {
+            java.util.Set<String> passed = new java.util.HashSet<>();
+            for (Shell.Word w : e.passed()) passed.add(w.text());
+            for (String name : started) if (!passed.contains(name)) exported.put(name, null);
+            exported.replaceAll((name, a) -> passed.contains(name) ? a : null);
         }
-        for (String name : started) if (!passed.contains(name)) exported.put(name, null);
-        exported.replaceAll((name, a) -> passed.contains(name) ? a : null);
+        for (dev.gpulint.bind.adapt.shell.Launchers.EnvSet v : e.sets()) {
+            boolean callers = e.all() && (exported.get(v.name()) != null || !exported.containsKey(v.name()) && started.contains(v.name()));
+            if (!callers) exported.put(v.name(), new Shell.Assignment(v.name(), v.value(), true, v.nameSpan()));
+        }
     }
 
     /** The programs that start a training launch (LaunchScriptAdapter's), and Python's module form of torchrun. */
@@ -187,10 +189,10 @@ final class LaunchEnvironment {
      * script exports is bound with the value in effect there (the last export before it, its own NAME=value), and not
      * bound where the launch does not get it (unset, env -u, env -i, exported after the launch or in a ( ... ) group or
      * bash -c string that ended, a NAME=value before another command, srun --export without ALL) or gets a value gpulint
-     * cannot read. {@code j.env} bound each variable's first statement (every statement stays in {@code j.stated} for
-     * CONSIST005); the NCCL rules and PAR018 read this one environment. A variable a launcher sets itself
-     * ({@code keep}: srun --export=NAME=value, mpirun -x; or one an earlier container of the job already bound) stays as
-     * bound. {@code base} is the environment the script starts with (a Kubernetes container's {@code env}, SkyPilot's
+     * cannot read; a value the launch's srun --export list sets is bound where it reaches the tasks (no ALL, or ALL and the
+     * caller does not export the name). {@code j.env} bound each variable's first statement (every statement stays in
+     * {@code j.stated} for CONSIST005); the NCCL rules and PAR018 read this one environment. A variable another launcher sets
+     * itself ({@code keep}: mpirun -x; or one an earlier container of the job already bound) stays as bound. {@code base} is the environment the script starts with (a Kubernetes container's {@code env}, SkyPilot's
      * {@code envs}; none for a batch script): a name of it the script leaves alone keeps its bound value, one the script
      * changes before the launch ({@code export NCCL_IB_DISABLE=0} over the container's "1", a plain NAME=value, an
      * {@code unset}) is bound as the launch gets it, and one the script exports only after the launch keeps the base's.
@@ -205,6 +207,8 @@ final class LaunchEnvironment {
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
         for (Shell.Assignment a : script.assignments()) if (a.exported() || env.containsKey(a.name())) names.add(a.name());
         names.addAll(base.keySet());
+        // the values an srun --export list (or the SLURM_EXPORT_ENV / #SBATCH --export it reads) sets, in a fixed order
+        env.keySet().stream().filter(n -> !names.contains(n)).sorted().forEach(names::add);
         for (String name : names) {
             if (keep.contains(name)) continue;
             if (!env.containsKey(name)) {

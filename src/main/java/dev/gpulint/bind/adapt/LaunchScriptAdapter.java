@@ -114,12 +114,13 @@ final class LaunchScriptAdapter implements FormatAdapter {
         LaunchStatements.apply(j, l);
         j.exports(script.assignments(), "export");
         j.script = script;
-        j.launcherEnv = l.env;
+        // srun --export's values are the launch environment's own (LaunchEnvironment.at reads each srun's list at its command)
+        j.launcherEnv = l.env.stream().filter(e -> !e.where().equals("srun --export")).toList();
         j.sbatchExport = sb.export;
         java.util.Set<String> launcherNames = new java.util.HashSet<>();
-        for (Launchers.EnvSet e : l.env) launcherNames.add(e.name());
+        for (Launchers.EnvSet e : j.launcherEnv) launcherNames.add(e.name());
         LaunchEnvironment.bind(j, script, launcherNames, sb.export, Map.of());
-        AttentionBackends.launchEnvironment(j, List.of(script), l.env, Map.of());
+        AttentionBackends.launchEnvironment(j, List.of(script), j.launcherEnv, Map.of());
         if (srun.nodes != null) j.state("nodes", Launchers.number(srun.nodes), "srun --nodes", StatedKind.LAUNCHER, srun.nodes.span());
         boolean directRanks = srun.python && l.torchPerNode == null && l.deepspeedGpus == null && l.mpiRanks == null;
         Word perNodeTasks = srun.tasksPerNode != null ? srun.tasksPerNode : sb.tasksPerNode;
@@ -190,33 +191,15 @@ final class LaunchScriptAdapter implements FormatAdapter {
         return null;
     }
 
-    /** srun's options up to the program it starts; returns the index of that program. */
+    /** srun's options up to the program it starts (SrunOptions, srun's own option table); returns the index of that program. */
     private static int srun(List<Word> w, int i, Srun s) {
-        for (; i < w.size(); i++) {
-            String t = w.get(i).text();
-            if (!t.startsWith("-")) {
-                String prog = Shell.program(t);
-                if (prog.startsWith("python")) s.python = true;
-                return i;
-            }
-            Word v = Launchers.optionValue(w, i, "--nodes", "-N");
-            if (v != null) { if (s.nodes == null) s.nodes = v; if (!t.contains("=")) i++; continue; }
-            v = Launchers.optionValue(w, i, "--ntasks-per-node");
-            if (v != null) { if (s.tasksPerNode == null) s.tasksPerNode = v; if (!t.contains("=")) i++; continue; }
-            v = Launchers.optionValue(w, i, "--ntasks", "-n");
-            if (v != null) { if (s.tasks == null) s.tasks = v; if (!t.contains("=")) i++; continue; }
-            if (!t.contains("=") && SRUN_VALUED.contains(t)) i++;
-        }
-        return i;
+        dev.gpulint.bind.adapt.shell.SrunOptions.Parsed p = dev.gpulint.bind.adapt.shell.SrunOptions.read(w, i);
+        if (s.nodes == null) s.nodes = p.last("nodes");
+        if (s.tasksPerNode == null) s.tasksPerNode = p.last("ntasks-per-node");
+        if (s.tasks == null) s.tasks = p.last("ntasks");
+        if (p.program() < w.size() && Shell.program(w.get(p.program()).text()).startsWith("python")) s.python = true;
+        return p.program();
     }
-
-    /** srun's options that take a separate value (the value is not the program). */
-    private static final Set<String> SRUN_VALUED = Set.of("-c", "--cpus-per-task", "-G", "--gpus", "--gpus-per-node",
-            "--gpus-per-task", "--gres", "-J", "--job-name", "-o", "--output", "-e", "--error", "-p", "--partition", "-A",
-            "--account", "-t", "--time", "--mpi", "--container-image", "--container-mounts", "--container-workdir",
-            "--container-name", "--cpu-bind", "--mem", "--mem-per-cpu", "--mem-per-gpu", "-w", "--nodelist", "-x", "--exclude",
-            "--export", "-l", "--kill-on-bad-exit", "-K", "--distribution", "-m", "--network", "--ntasks-per-gpu",
-            "--gpu-bind", "--chdir", "-D", "--label");
 
     /** A Hydra override: trainer.num_nodes=2, +model.tensor_model_parallel_size=4. */
     private static void hydra(Word w, Map<String, Word> out) {

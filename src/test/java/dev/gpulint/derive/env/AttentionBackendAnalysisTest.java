@@ -118,8 +118,12 @@ class AttentionBackendAnalysisTest {
                 .getSpan().toString());
         assertEquals("0", facts("NVTE_FUSED_ATTN=0\nexport NVTE_FUSED_ATTN\n", " --attention-backend auto").get(0).getValue());
         assertEquals(List.of(), facts("NVTE_FUSED_ATTN=0\n", " --attention-backend auto"), "a shell variable, never exported");
-        // srun --export sets it for the launch itself: as bound
-        assertEquals(1, bound("job.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\nexport NVTE_FUSED_ATTN=1\n"
+        // srun --export sets it for the launch itself, unless the list holds ALL and the caller exports the name: then the
+        // caller's value wins (srun(1) --export: "all user environment variables ... will take precedence")
+        assertEquals(1, bound("job.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\nNVTE_FUSED_ATTN=1\n"
+                + "srun --export=ALL,NVTE_FUSED_ATTN=0 python pretrain_gpt.py --num-layers 32 --hidden-size 4096"
+                + " --num-attention-heads 32 --attention-backend auto\n").size());
+        assertEquals(0, bound("job.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gpus-per-node=8\nexport NVTE_FUSED_ATTN=1\n"
                 + "srun --export=ALL,NVTE_FUSED_ATTN=0 python pretrain_gpt.py --num-layers 32 --hidden-size 4096"
                 + " --num-attention-heads 32 --attention-backend auto\n").size());
     }

@@ -163,6 +163,7 @@ public final class AllReduceFact {
 
     private boolean hybrid;
     private long shardRanks, replicas;
+    private int gathersPerUnit;
     private double units, shardBytesPerSecond, shardSentBytes, replicaSentBytes, shardGradientBytes, shardSeconds, replicaSeconds,
             shardEstimatedSeconds, replicaEstimatedSeconds;
     private Link shardLink;
@@ -170,15 +171,17 @@ public final class AllReduceFact {
 
     /**
      * Records that the job shards its states over a shard group and replicates them (HSDP): the sync of each micro-batch is
-     * the shard group's parameter all-gathers (forward and backward) and gradient reduce-scatter, one per layer, and each
+     * the shard group's parameter all-gathers ({@code gathersPerUnit} per layer: forward and backward at stage 3, the
+     * forward's alone at stage 2) and gradient reduce-scatter, one per layer, and each
      * shard's all-reduce over the replicas, priced by the plan's function (derive/estimate HybridSync). The fact's link,
      * rate, NICs, seconds and estimate are then the replicas' link and the whole sync's. Called by the derive stage before
      * the fact is added.
      */
-    public AllReduceFact hybrid(long shardRanks, long replicas, double units, Link shardLink, int shardGeneration, double shardBytesPerSecond,
+    public AllReduceFact hybrid(long shardRanks, long replicas, double units, int gathersPerUnit, Link shardLink, int shardGeneration, double shardBytesPerSecond,
                                 double shardSentBytes, double replicaSentBytes, double shardGradientBytes, double shardSeconds,
                                 double replicaSeconds, double shardEstimatedSeconds, double replicaEstimatedSeconds) {
         this.hybrid = true; this.shardRanks = shardRanks; this.replicas = replicas; this.units = units; this.shardLink = shardLink;
+        this.gathersPerUnit = gathersPerUnit;
         this.shardGeneration = shardGeneration; this.shardBytesPerSecond = shardBytesPerSecond; this.shardSentBytes = shardSentBytes;
         this.replicaSentBytes = replicaSentBytes; this.shardGradientBytes = shardGradientBytes; this.shardSeconds = shardSeconds;
         this.replicaSeconds = replicaSeconds; this.shardEstimatedSeconds = shardEstimatedSeconds;
@@ -196,6 +199,12 @@ public final class AllReduceFact {
      * holds the whole states and the replicas' all-reduce of the whole gradients is the sync (as DDP's, one per layer).
      */
     public boolean isShardless() { return hybrid && getShardGroupRanks() == 1; }
+    /**
+     * HSDP at ZeRO stage 2 (FSDP's _HYBRID_SHARD_ZERO2, FSDP2's reshard_after_forward off): the parameters are all-gathered
+     * once per layer for the forward and kept for the backward (derive/estimate HybridSync.gathersPerUnit 1), not forward
+     * and backward.
+     */
+    public boolean isGatheredOnce() { return hybrid && gathersPerUnit == 1; }
     /** HSDP: the replicas, dp ÷ shardRanks. */
     public long getReplicas() { return replicas; }
     /** HSDP: the collectives of each kind per micro-batch, one per FSDP unit (a layer). */

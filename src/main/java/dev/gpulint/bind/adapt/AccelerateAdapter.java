@@ -109,7 +109,8 @@ final class AccelerateAdapter implements FormatAdapter {
      * device_count())}): the states shard within each machine's GPUs and the machines replicate them, all-reducing each
      * shard's gradients. The shard group is the GPUs per machine, num_processes ÷ num_machines (parallelism.dp_shard at the
      * strategy's value); on one machine it is every GPU, FULL_SHARD's. HYBRID_SHARD_ZERO2 shards gradients and optimizer
-     * states so (ZeRO-2 within the machine; the plan prices its communication as ZeRO-2's over all of dp, HybridInputs says so).
+     * states so (ZeRO-2 within the machine: the parameters gathered once per micro-batch for the forward and kept for the
+     * backward, derive/estimate HybridSync). FSDP1 only: with {@code fsdp_version: 2} see {@link #fsdp2}.
      */
     private static void hybrid(JobDraft j, ScalarNode s, boolean zero2) {
         String name = zero2 ? "HYBRID_SHARD_ZERO2" : "HYBRID_SHARD";
@@ -155,18 +156,82 @@ final class AccelerateAdapter implements FormatAdapter {
     private static void fsdp(JobDraft j, MappingNode f) {
         if (f == null) return;
         ScalarNode s = scalar(f, "fsdp_sharding_strategy");
-        if (s != null && !s.isNull() && j.zeroStage == null) {
-            String v = s.text().strip().toUpperCase(java.util.Locale.ROOT);
-            boolean zero2 = v.startsWith("HYBRID_SHARD_ZERO2") || v.startsWith("_HYBRID_SHARD_ZERO2") || v.equals("5");
-            boolean hybrid = zero2 || v.startsWith("HYBRID") || v.equals("4");
-            long stage = zero2 || v.startsWith("SHARD_GRAD_OP") || v.equals("2") || v.equals("GRAD") ? 2 : v.startsWith("NO_SHARD") || v.equals("3") ? 0
-                    : v.startsWith("FULL_SHARD") || hybrid || v.equals("1") || v.equals("FULL") ? 3 : -1;
-            if (stage >= 0) j.zeroStage = j.key("fsdp_sharding_strategy", new Located<>(stage, s.span()));
-            if (hybrid) hybrid(j, s, zero2);
+        Located<Long> version = TreeValues.integer(scalar(f, "fsdp_version"));
+        if (version != null && version.value() == 2) {
+            fsdp2(j, s, scalar(f, "fsdp_reshard_after_forward"));
+        } else if (s != null && !s.isNull() && j.zeroStage == null) {
+            Strategy st = Strategy.of(s.text());
+            if (st.stage() >= 0) j.zeroStage = j.key("fsdp_sharding_strategy", new Located<>(st.stage(), s.span()));
+            if (st.hybrid()) hybrid(j, s, st.zero2());
         }
         Located<Boolean> ac = TreeValues.bool(scalar(f, "fsdp_activation_checkpointing"));
         if (ac != null) j.recompute = new Located<>(ac.value() ? "full" : "none", ac.span());
         OffloadSettings.accelerate(j, f);
         UnpricedSettings.fsdpPrefetch(j, f);
+    }
+
+    /**
+     * An FSDP1 strategy's name or number ({@link #fsdp}): its ZeRO stage (-1 when it names none), whether it is hybrid, and
+     * whether it is the hybrid ZeRO-2.
+     */
+    private record Strategy(long stage, boolean hybrid, boolean zero2) {
+        static Strategy of(String text) {
+            String v = text.strip().toUpperCase(java.util.Locale.ROOT);
+            boolean zero2 = v.startsWith("HYBRID_SHARD_ZERO2") || v.startsWith("_HYBRID_SHARD_ZERO2") || v.equals("5");
+            boolean hybrid = zero2 || v.startsWith("HYBRID") || v.equals("4");
+            long stage = zero2 || v.startsWith("SHARD_GRAD_OP") || v.equals("2") || v.equals("GRAD") ? 2 : v.startsWith("NO_SHARD") || v.equals("3") ? 0
+                    : v.startsWith("FULL_SHARD") || hybrid || v.equals("1") || v.equals("FULL") ? 3 : -1;
+            return new Strategy(stage, hybrid, zero2);
+        }
+
+        /**
+         * FSDP2's reshard_after_forward for this FSDP1 name, as accelerate's {@code accelerate to-fsdp2} converts it
+         * (src/accelerate/commands/to_fsdp2.py, ARGUMENT_VALUE_MAPPING: FULL_SHARD and HYBRID_SHARD true, SHARD_GRAD_OP,
+         * HYBRID_SHARD_ZERO2 and NO_SHARD false): fully_shard always shards, so true is ZeRO stage 3 and false 2; -1 for no name.
+         */
+        long fsdp2Stage() {
+            return stage < 0 ? -1 : stage == 3 ? 3 : 2;
+        }
+    }
+
+    /**
+     * accelerate's FSDP2 ({@code fsdp_version: 2}): fsdp2_prepare_model (src/accelerate/utils/fsdp_utils.py) calls
+     * torch's fully_shard with the plugin's {@code reshard_after_forward} and, as its mesh, the accelerator's device mesh
+     * at {@code parallelism_config.fsdp_dim_names} when a parallelism_config builds one, else none (one dimension of every
+     * rank). So FSDP2 has no intra-node group of FSDP1's HYBRID_SHARD: HSDP is stated by parallelism_config's
+     * dp_replicate × dp_shard (read in {@link #bind}), and a hybrid strategy's name adds no shard group; the shard group is
+     * parallelism_config's, else every data-parallel rank. The stage is {@code fsdp_reshard_after_forward} (true: ZeRO-3,
+     * parameters resharded after the forward; false: ZeRO-2, kept for the backward), else the FSDP1 strategy's name as
+     * {@code accelerate to-fsdp2} converts it ({@link Strategy#fsdp2Stage}, said in one assumptions line when the name is
+     * hybrid or stands in fsdp_reshard_after_forward, where FSDP2 takes true or false).
+     */
+    private static void fsdp2(JobDraft j, ScalarNode strategy, ScalarNode reshard) {
+        if (j.zeroStage != null) return;
+        String hsdp = j.dpShard != null ? "parallelism_config's shard group of " + j.dpShard.value() + " (dp_replicate × dp_shard)"
+                : "every data-parallel rank";
+        if (reshard != null && !reshard.isNull() && !TreeValues.placeholder(reshard.text())) {
+            Boolean b = TreeValues.boolWord(reshard.text());
+            if (b != null) {
+                j.zeroStage = j.key("fsdp_reshard_after_forward", new Located<>(b ? 3L : 2L, reshard.span()));
+                return;
+            }
+            Strategy st = Strategy.of(reshard.text());
+            if (st.fsdp2Stage() < 0) return;
+            j.zeroStage = j.key("fsdp_reshard_after_forward", new Located<>(st.fsdp2Stage(), reshard.span()));
+            j.unpriced.add("fsdp_config.fsdp_reshard_after_forward: " + reshard.text().strip() + " with fsdp_version 2: FSDP2 takes true or"
+                    + " false; read as `accelerate to-fsdp2` converts the name, " + (st.fsdp2Stage() == 3 ? "true (ZeRO-3)" : "false (ZeRO-2)")
+                    + ", over " + hsdp + "; write true or false");
+            return;
+        }
+        if (strategy == null || strategy.isNull() || TreeValues.placeholder(strategy.text())) return;
+        Strategy st = Strategy.of(strategy.text());
+        if (st.fsdp2Stage() < 0) return;
+        j.zeroStage = j.key("fsdp_sharding_strategy", new Located<>(st.fsdp2Stage(), strategy.span()));
+        if (st.hybrid()) {
+            j.unpriced.add("fsdp_config.fsdp_sharding_strategy: " + strategy.text().strip() + " with fsdp_version 2: FSDP2 builds no"
+                    + " intra-node shard group (accelerate hands fully_shard parallelism_config's mesh, else one dimension of every"
+                    + " rank); read as `accelerate to-fsdp2` converts it, reshard_after_forward " + (st.fsdp2Stage() == 3 ? "true (ZeRO-3)"
+                    : "false (ZeRO-2)") + ", over " + hsdp + "; HSDP is parallelism_config_dp_replicate_size × parallelism_config_dp_shard_size");
+        }
     }
 }

@@ -229,8 +229,8 @@ public final class Estimator {
             // distributed optimizer or not (ZeRO-3 and HSDP below gather per layer and read neither)
             ExpertDpSync x = ExpertDpSync.of(m, l, v, params, most, order, gatherBytes);
             int chunks = pp > 1 ? l.virtualPp() : 1;
-            if (l.zeroStage() >= 3 && l.hybrid()) {
-                // HSDP: all-gathers and reduce-scatters in the shard group, the all-reduce over the replicas (HybridShard)
+            if (HybridSync.priced(l.zeroStage()) && l.hybrid()) {
+                // HSDP at stage 3 or 2: all-gathers and reduce-scatters in the shard group, the all-reduce over the replicas (HybridShard)
                 double perMbComm = HybridShard.perMicroBatch(c, l, dpCp, stride.get(DP), params, gatherBytes, gradBytes, DpBuckets.shardedUnits(layersPerStage));
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);

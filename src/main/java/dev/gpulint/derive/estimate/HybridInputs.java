@@ -31,16 +31,26 @@ final class HybridInputs {
     /**
      * The assumptions line of a hybrid-sharded layout (none without hybrid sharding): a shard group of one rank (dp_shard 1,
      * cp 1: PyTorch FSDP accepts a shard dimension of 1, torchtitan then runs plain DDP) is pure replication, the replicas'
-     * all-reduce alone ({@link HybridSync} prices no collective over one rank); under ZeRO stage 1 or 2 (FSDP's
-     * _HYBRID_SHARD_ZERO2) the shard group sizes the memory only, the communication is priced as that stage's over all dp·cp.
+     * all-reduce alone ({@link HybridSync} prices no collective over one rank); under ZeRO stage 2 (FSDP's
+     * _HYBRID_SHARD_ZERO2, FSDP2's reshard_after_forward off) the parameters are gathered once per micro-batch, for the
+     * forward, and kept whole through the backward ({@link HybridSync#gathersPerUnit}); under stage 1 (no FSDP strategy
+     * runs it) the shard group sizes the memory only, the communication is priced as ZeRO-1's over all dp·cp.
      */
     static void describe(Layout l, List<String> as) {
         if (!l.hybrid() || l.zeroStage() < 1) return;
-        if (l.zeroStage() < 3) {
-            as.add("hybrid sharding with ZeRO stage " + l.zeroStage() + " (FSDP's _HYBRID_SHARD_ZERO2): the states ZeRO-" + l.zeroStage()
+        if (!HybridSync.priced(l.zeroStage())) {
+            as.add("hybrid sharding with ZeRO stage " + l.zeroStage() + ": the states ZeRO-" + l.zeroStage()
                     + " shards are divided over the " + l.shardRanks() * l.cp() + " ranks of a shard group, and the " + l.replicas()
                     + " replicas hold them whole; the communication is priced as ZeRO-" + l.zeroStage() + "'s over all " + l.dp() * l.cp()
-                    + " dp·cp ranks (the estimate prices a shard group's collectives and the replicas' all-reduce for ZeRO-3 only)");
+                    + " dp·cp ranks (the estimate prices a shard group's collectives and the replicas' all-reduce for ZeRO-2 and 3)");
+            return;
+        }
+        if (l.zeroStage() == 2 && l.shardRanks() * l.cp() > 1) {
+            as.add("hybrid sharding with ZeRO stage 2 (FSDP's _HYBRID_SHARD_ZERO2, FSDP2's reshard_after_forward off): gradients and"
+                    + " optimizer states shard over the " + l.shardRanks() + (l.cp() > 1 ? "·cp " + l.cp() : "") + " ranks of a shard"
+                    + " group; each micro-batch all-gathers the parameters there once per layer for the forward and keeps them whole"
+                    + " through the backward (no backward all-gather; the whole weights counted on every GPU), reduce-scatters the"
+                    + " gradients there, and all-reduces each shard's gradients over the " + l.replicas() + " replicas");
             return;
         }
         if (l.shardRanks() * l.cp() == 1) {

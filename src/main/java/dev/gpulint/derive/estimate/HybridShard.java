@@ -4,7 +4,9 @@ import dev.gpulint.spec.ParallelDim;
 
 /**
  * Hybrid sharded data parallelism (HSDP: torchtitan's data_parallel_replicate_degree × data_parallel_shard_degree,
- * FSDP2's 2-D device mesh; the native manifest's parallelism.dp_shard). The states shard over the shard group
+ * FSDP2's 2-D device mesh; the native manifest's parallelism.dp_shard), at ZeRO stage 3 (HYBRID_SHARD) or 2
+ * (_HYBRID_SHARD_ZERO2, reshard_after_forward off: the parameters gathered once per micro-batch, for the forward: {@link
+ * HybridSync#gathersPerUnit}). The states shard over the shard group
  * ({@link Layout#shardRanks} · cp ranks, the inner mesh dimension: consecutive data-parallel ranks, so inside a node
  * when it fits); the parameters are all-gathered forward and backward and the gradients reduce-scattered within it, and
  * each shard's reduced gradients are then all-reduced over the {@link Layout#replicas} (the outer mesh dimension:
@@ -30,6 +32,6 @@ final class HybridShard {
     static double perMicroBatch(Comm c, Layout l, RankGroup dpCp, long dpStride, double params, double gatherBytes, double gradBytes, double units) {
         // one home with NET003's figure for the job: HybridSync prices the shard group's and the replicas' collectives
         return HybridSync.price((k, g, count, bytes, what) -> c.priced(ParallelDim.DP, g, count, bytes, k, what), dpCp,
-                l.shardRanks(), l.cp(), l.replicas(), dpStride, params, gatherBytes, gradBytes, units).seconds();
+                l.shardRanks(), l.cp(), l.replicas(), dpStride, params, gatherBytes, gradBytes, units, l.zeroStage()).seconds();
     }
 }

@@ -12,12 +12,29 @@ package dev.gpulint.derive.estimate;
  * (torch.distributed.fsdp.fully_shard reduces on each backward unless the caller turns gradient sync off; torchtitan's
  * train step does not), so one micro-batch's sync is the figure both print; the plan's step pays it m times.
  *
+ * <p>Stage 2 ({@link #gathersPerUnit} 1): FSDP1's {@code _HYBRID_SHARD_ZERO2} (accelerate's HYBRID_SHARD_ZERO2, 5) and FSDP2's
+ * {@code fully_shard(reshard_after_forward=False)} over a replicate × shard mesh. PyTorch's ShardingStrategy docstring
+ * (torch/distributed/fsdp/api.py, pytorch/pytorch@0aafd810d15fe1943f9badd40228f29e25a5014f): SHARD_GRAD_OP "unshards
+ * before the forward, does not reshard them after the forward, and only reshards them after the backward computation";
+ * _HYBRID_SHARD_ZERO2 applies it within the shard group, "the unsharded parameters are not freed after the forward pass,
+ * saving the all-gathers in the pre-backward". FSDP1's post-backward frees the unsharded parameters whenever it syncs
+ * gradients ({@code _should_free_in_backward}: {@code state._sync_gradients or} a reshard-after-forward strategy,
+ * torch/distributed/fsdp/_runtime_utils.py), so each micro-batch's forward gathers them again. fully_shard's docstring
+ * (torch/distributed/fsdp/_fully_shard/_fully_shard.py, pytorch/pytorch@0257dd1c405a7e3a8779e6c88eef5c8c9cea1620):
+ * {@code False} "keeps the unsharded parameters in memory after forward and avoids the all-gather in backward"; "after
+ * gradient computation, FSDP frees the unsharded parameters and reduce-scatters the unsharded gradients". So per unit and
+ * micro-batch: one all-gather in the shard group (the forward's), the reduce-scatter there and the replicas' all-reduce,
+ * the gradients' bytes as at stage 3; the memory keeps the whole parameters through the step (ZeRO-2's count, {@link
+ * StateShards}).
+ *
  * @param units         the collectives of each kind per micro-batch, one per FSDP unit (a layer)
- * @param gather        one parameter all-gather within the shard group ({@code 2 · units} per micro-batch)
+ * @param gathersPerUnit the parameter all-gathers per unit and micro-batch: 2 (stage 3: forward and backward), 1 (stage 2:
+ *                       the forward's, kept for the backward)
+ * @param gather        one parameter all-gather within the shard group ({@code gathersPerUnit · units} per micro-batch)
  * @param reduceScatter one gradient reduce-scatter within the shard group ({@code units} per micro-batch)
  * @param allReduce     one all-reduce of a shard's gradients over the replicas ({@code units} per micro-batch)
  */
-public record HybridSync(double units, CollectiveCost gather, CollectiveCost reduceScatter, CollectiveCost allReduce) {
+public record HybridSync(double units, int gathersPerUnit, CollectiveCost gather, CollectiveCost reduceScatter, CollectiveCost allReduce) {
 
     /** Prices one collective over a group, {@code count} of them per micro-batch ({@code what}: the words of the estimate's term). */
     @FunctionalInterface
@@ -62,19 +79,33 @@ public record HybridSync(double units, CollectiveCost gather, CollectiveCost red
      * @param gatherBytes the bytes a parameter all-gather assembles for that stage ({@link ParamGather})
      * @param gradBytes   bytes per reduced gradient element ({@link GradientReduce})
      * @param units       FSDP units (one per layer: {@link DpBuckets#shardedUnits})
+     * @param zeroStage   3 (FSDP's HYBRID_SHARD: parameters gathered forward and backward) or 2 (_HYBRID_SHARD_ZERO2,
+     *                    reshard_after_forward off: gathered for the forward and kept for the backward)
      */
     public static HybridSync price(Pricer p, RankGroup dpCp, long shardRanks, long cp, long replicas, long dpStride, double params,
-                                   double gatherBytes, double gradBytes, double units) {
+                                   double gatherBytes, double gradBytes, double units, int zeroStage) {
+        int gathers = gathersPerUnit(zeroStage);
         RankGroup shard = shardGroup(dpCp, replicas * shardRanks, dpStride, shardRanks);
         RankGroup across = replicaGroup(replicas, dpStride, shardRanks);
         double perUnitGrads = params * gradBytes / units;
-        CollectiveCost ag = one(p, Collective.ALL_GATHER, shard, 2 * units, gatherBytes / units,
-                "parameter all-gathers forward and backward, one per layer, within the shard group");
+        CollectiveCost ag = one(p, Collective.ALL_GATHER, shard, gathers * units, gatherBytes / units, gathers == 2
+                ? "parameter all-gathers forward and backward, one per layer, within the shard group"
+                : "parameter all-gather for the forward, kept for the backward, one per layer, within the shard group");
         CollectiveCost rs = one(p, Collective.REDUCE_SCATTER, shard, units, perUnitGrads,
                 "gradient reduce-scatter, one per layer, within the shard group");
         CollectiveCost ar = one(p, Collective.ALL_REDUCE, across, units, perUnitGrads / (shardRanks * Math.max(1, cp)),
                 "gradient all-reduce, one per layer, of each shard over the replicas");
-        return new HybridSync(units, ag, rs, ar);
+        return new HybridSync(units, gathers, ag, rs, ar);
+    }
+
+    /** The stages HSDP runs at: FSDP's HYBRID_SHARD (3) and _HYBRID_SHARD_ZERO2 (2); below it the states are not sharded per layer. */
+    public static boolean priced(long zeroStage) {
+        return zeroStage >= 2;
+    }
+
+    /** Parameter all-gathers per unit and micro-batch: forward and backward at stage 3, the forward's alone at stage 2. */
+    public static int gathersPerUnit(long zeroStage) {
+        return zeroStage >= 3 ? 2 : 1;
     }
 
     private static CollectiveCost one(Pricer p, Collective c, RankGroup g, double count, double bytes, String what) {
@@ -83,7 +114,7 @@ public record HybridSync(double units, CollectiveCost gather, CollectiveCost red
     }
 
     /** Seconds within the shard group per micro-batch, NCCL's latency once per collective included. */
-    public double shardSeconds() { return 2 * units * gather.seconds() + units * reduceScatter.seconds(); }
+    public double shardSeconds() { return gathersPerUnit * units * gather.seconds() + units * reduceScatter.seconds(); }
 
     /** Seconds over the replicas per micro-batch, NCCL's latency once per collective included. */
     public double replicaSeconds() { return units * allReduce.seconds(); }
@@ -93,14 +124,14 @@ public record HybridSync(double units, CollectiveCost gather, CollectiveCost red
 
     /** Within the shard group at line rate, without NCCL's latency: the bandwidth floor. */
     public double shardLineSeconds() {
-        return 2 * units * (gather.idealSeconds() - gather.latency()) + units * (reduceScatter.idealSeconds() - reduceScatter.latency());
+        return gathersPerUnit * units * (gather.idealSeconds() - gather.latency()) + units * (reduceScatter.idealSeconds() - reduceScatter.latency());
     }
 
     /** Over the replicas at line rate, without NCCL's latency. */
     public double replicaLineSeconds() { return units * (allReduce.idealSeconds() - allReduce.latency()); }
 
     /** The bytes each GPU sends within the shard group per micro-batch. */
-    public double shardSentBytes() { return 2 * units * gather.bytesPerRank() + units * reduceScatter.bytesPerRank(); }
+    public double shardSentBytes() { return gathersPerUnit * units * gather.bytesPerRank() + units * reduceScatter.bytesPerRank(); }
 
     /** The bytes each GPU sends over the replicas per micro-batch. */
     public double replicaSentBytes() { return units * allReduce.bytesPerRank(); }

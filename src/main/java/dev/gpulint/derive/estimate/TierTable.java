@@ -49,7 +49,7 @@ public record TierTable(String what, Collective collective, long n, double bytes
         long stride = Estimator.strides(l, order).get(ParallelDim.DP);
         RankGroup group = Estimator.dpCpGroup(l, order);         // the dp·cp group's ranks
         double bytes = grads.count() * grads.cost().bytes();     // the estimate issues them in buckets or per layer (DpBuckets)
-        if (l.hybrid() && l.zeroStage() >= 3) {
+        if (l.hybrid() && HybridSync.priced(l.zeroStage())) {
             // hybrid sharding: the all-reduce is each shard's, over the replicas (HybridShard)
             return of(hw.forJob(l.gpus()), Collective.ALL_REDUCE, RankGroup.strided(l.replicas(), stride * l.shardRanks()), bytes,
                     "data-parallel gradient all-reduce over the " + l.replicas() + " replicas");

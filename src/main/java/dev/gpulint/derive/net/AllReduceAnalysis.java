@@ -59,9 +59,9 @@ public final class AllReduceAnalysis {
         int bytesPerGrad = (int) grads.bytes();
         double size = params / ((double) r.tp() * r.pp()) * bytesPerGrad;
         // hybrid sharding (HSDP): the shard group's gathers and reduce-scatters and the replicas' all-reduce, priced by the
-        // plan's function (HybridSync), not the whole dp·cp group at ZeRO-3's 1.5
+        // plan's function (HybridSync), not the whole dp·cp group at ZeRO-3's 1.5; at stage 2 (_HYBRID_SHARD_ZERO2) too
         long dp = r.dpEffective();
-        long shardRanks = zero >= 3 ? StateShards.shardRanks(r, dp) : dp;
+        long shardRanks = HybridSync.priced(zero) ? StateShards.shardRanks(r, dp) : dp;
         boolean hybrid = shardRanks < dp;
         double volumeFactor = zero >= 3 && !hybrid ? 1.5 : 1;
 
@@ -76,9 +76,9 @@ public final class AllReduceAnalysis {
             double units = HybridSync.units(mo.layers() == null ? 0 : mo.layers().value(), r.pp());
             double gather = size / bytesPerGrad * HybridSync.GATHER_BYTES;
             hsLine = HybridSync.price((c, gr, count, bytes, what) -> CollectiveCost.price(links, null, Map.of(), c, gr, bytes), group,
-                    shardRanks, r.cp(), dp / shardRanks, stride, size / bytesPerGrad, gather, bytesPerGrad, units);
+                    shardRanks, r.cp(), dp / shardRanks, stride, size / bytesPerGrad, gather, bytesPerGrad, units, (int) zero);
             if (eff != null) hsEst = HybridSync.price((c, gr, count, bytes, what) -> CollectiveCost.price(links, eff, measured, c, gr, bytes),
-                    group, shardRanks, r.cp(), dp / shardRanks, stride, size / bytesPerGrad, gather, bytesPerGrad, units);
+                    group, shardRanks, r.cp(), dp / shardRanks, stride, size / bytesPerGrad, gather, bytesPerGrad, units, (int) zero);
             // the replicas' all-reduce names the link the message words as the job's (its NICs when it leaves the node)
             line = hsLine.allReduce();
             est = hsEst == null ? null : hsEst.allReduce();
@@ -112,7 +112,7 @@ public final class AllReduceAnalysis {
         if (hybrid) {
             // the shard group's link and the replicas': each group on the tier its widest span reaches, as the plan's
             CollectiveCost in = hsLine.reduceScatter();
-            fact.hybrid(shardRanks, dp / shardRanks, hsLine.units(), linkOf(in.tier(), links), generation(in.tier(), links), in.lineRate(),
+            fact.hybrid(shardRanks, dp / shardRanks, hsLine.units(), hsLine.gathersPerUnit(), linkOf(in.tier(), links), generation(in.tier(), links), in.lineRate(),
                     hsLine.shardSentBytes(), hsLine.replicaSentBytes(), size / (shardRanks * Math.max(1, r.cp())),
                     hsLine.shardLineSeconds(), hsLine.replicaLineSeconds(),
                     hsEst == null ? 0 : hsEst.shardSeconds(), hsEst == null ? 0 : hsEst.replicaSeconds());

@@ -129,4 +129,65 @@ class AccelerateHybridShardTest {
                 """);
         assertNull(plain.parallelism().dpShard(), "no replicate degree: FSDP over the 4 shards, not HSDP");
     }
+
+    /** Two machines of eight GPUs under FSDP2, fsdp_config's {@code fsdp} lines and parallelism_config's {@code par} lines. */
+    private static String fsdp2(String fsdp, String par) {
+        return "compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nfsdp_config:\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n"
+                + fsdp + "  fsdp_version: 2\nmixed_precision: bf16\nnum_machines: 2\nnum_processes: 16\n"
+                + (par.isEmpty() ? "" : "parallelism_config:\n" + par);
+    }
+
+    private static List<String> fsdp2Lines(Specs.Job j) {
+        return j.origin().unpriced().stream().filter(s -> s.startsWith("fsdp_config.fsdp_") && s.contains("with fsdp_version 2:")).toList();
+    }
+
+    @Test
+    void fsdp2sReshardAfterForwardIsTheStage() {
+        // fully_shard(reshard_after_forward=True) reshards after the forward (ZeRO-3); False keeps the parameters (ZeRO-2)
+        Specs.Job keep = Foreign.bind("a.yaml", fsdp2("  fsdp_reshard_after_forward: false\n", ""));
+        assertEquals(2, keep.optimizer().zeroStage().value());
+        assertEquals(5, keep.optimizer().zeroStage().span().startLine(), "at fsdp_reshard_after_forward's value");
+        assertEquals(List.of(), fsdp2Lines(keep));
+        Specs.Job reshard = Foreign.bind("a.yaml", fsdp2("  fsdp_reshard_after_forward: true\n", ""));
+        assertEquals(3, reshard.optimizer().zeroStage().value());
+    }
+
+    @Test
+    void fsdp2sHybridStrategyNameMakesNoShardGroupOfTheMachine() {
+        // FSDP1 would shard within each machine's 8; FSDP2 gets no mesh from accelerate without a parallelism_config: every rank
+        Specs.Job j = Foreign.bind("a.yaml", fsdp2("  fsdp_sharding_strategy: HYBRID_SHARD_ZERO2\n", ""));
+        assertEquals(2, j.optimizer().zeroStage().value(), "reshard_after_forward false, as accelerate to-fsdp2 converts it");
+        assertTrue(j.parallelism() == null || j.parallelism().dpShard() == null, "no intra-node shard group under FSDP2");
+        assertEquals(List.of("fsdp_config.fsdp_sharding_strategy: HYBRID_SHARD_ZERO2 with fsdp_version 2: FSDP2 builds no intra-node"
+                + " shard group (accelerate hands fully_shard parallelism_config's mesh, else one dimension of every rank); read as"
+                + " `accelerate to-fsdp2` converts it, reshard_after_forward false (ZeRO-2), over every data-parallel rank; HSDP is"
+                + " parallelism_config_dp_replicate_size × parallelism_config_dp_shard_size"), fsdp2Lines(j));
+        assertEquals(List.of(), j.origin().unpriced().stream().filter(s -> s.contains("intra-node group)")).toList(),
+                "not FSDP1's machine group");
+    }
+
+    @Test
+    void fsdp2sHybridWithAReplicateMeshIsStageTwoHsdpOverTheDpShardGroup() {
+        // parallelism_config's 2 replicas × 8 shards with reshard_after_forward false: HSDP at stage 2 over the 8 (HybridSync)
+        Specs.Job j = Foreign.bind("a.yaml", fsdp2("  fsdp_reshard_after_forward: false\n",
+                "  parallelism_config_dp_replicate_size: 2\n  parallelism_config_dp_shard_size: 8\n"));
+        assertEquals(2, j.optimizer().zeroStage().value());
+        assertEquals(16, j.parallelism().dp().value());
+        assertEquals(8, j.parallelism().dpShard().value());
+        Specs.Job named = Foreign.bind("a.yaml", fsdp2("  fsdp_sharding_strategy: 4\n",
+                "  parallelism_config_dp_replicate_size: 2\n  parallelism_config_dp_shard_size: 8\n"));
+        assertEquals(3, named.optimizer().zeroStage().value(), "HYBRID_SHARD (4): reshard_after_forward true");
+        assertEquals(8, named.parallelism().dpShard().value(), "parallelism_config's shard group, not the machine's");
+        assertTrue(fsdp2Lines(named).get(0).contains("over parallelism_config's shard group of 8 (dp_replicate × dp_shard)"),
+                fsdp2Lines(named).toString());
+    }
+
+    @Test
+    void fsdp2sReshardAfterForwardWrittenAsAStrategyNameIsReadAsToFsdp2ConvertsIt() {
+        Specs.Job j = Foreign.bind("a.yaml", fsdp2("  fsdp_reshard_after_forward: SHARD_GRAD_OP\n", ""));
+        assertEquals(2, j.optimizer().zeroStage().value());
+        assertEquals(List.of("fsdp_config.fsdp_reshard_after_forward: SHARD_GRAD_OP with fsdp_version 2: FSDP2 takes true or false;"
+                + " read as `accelerate to-fsdp2` converts the name, false (ZeRO-2), over every data-parallel rank; write true or"
+                + " false"), fsdp2Lines(j));
+    }
 }

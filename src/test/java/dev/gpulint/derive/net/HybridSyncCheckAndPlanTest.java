@@ -25,10 +25,15 @@ class HybridSyncCheckAndPlanTest {
 
     /** Two nodes of 8 H100 (NVSwitch, 8 × 400 Gb/s NICs), job {@code j} on both, one micro-batch a step. */
     private static String manifest(String model, String parallelism, int globalBatch) {
+        return manifest(model, parallelism, globalBatch, 3);
+    }
+
+    /** As {@link #manifest(String, String, int)}, at ZeRO stage {@code zero}. */
+    private static String manifest(String model, String parallelism, int globalBatch, int zero) {
         return "kind: cluster\nname: c\nnode_groups:\n  - { name: g, count: 2, gpu: { model: H100-SXM5-80GB, count: 8 },"
                 + " nvlink: { switch: true }, nics: [ { model: ConnectX-7, count: 8, speed: 400 Gb/s } ] }\n---\n"
                 + "kind: training_job\nname: j\ncluster: c\nnodes: 2\nmodel: { " + model + " }\n"
-                + "parallelism: { " + parallelism + " }\noptimizer: { zero_stage: 3 }\nbatch: { micro_batch_size: 1, global_batch_size: "
+                + "parallelism: { " + parallelism + " }\noptimizer: { zero_stage: " + zero + " }\nbatch: { micro_batch_size: 1, global_batch_size: "
                 + globalBatch + " }\nstep_time: 0.5 s\n";
     }
 
@@ -152,6 +157,38 @@ class HybridSyncCheckAndPlanTest {
         assertTrue(cp.isHybrid() && !cp.isShardless());
         assertEquals(2, cp.getShardGroupRanks());
         assertTrue(cp.getShardSentBytes() > 0);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void atStageTwoBothGatherOncePerLayerForTheForward(@TempDir Path dir) {
+        // _HYBRID_SHARD_ZERO2 / reshard_after_forward=False: dp 16 as 2 replicas × 8 shards, the parameters gathered for the
+        // forward and kept for the backward: one all-gather per layer in the shard group, not two; NET003's figure is the plan's
+        String layout = "tp: 1, dp: 16, dp_shard: 8";
+        long parameters = planParameters(dir, layout, 16);
+        String text2 = manifest("parameters: " + parameters + ", " + LLAMA3_8B, layout, 16, 2);
+        Map<String, Object> doc = planJson(dir, "j2.yaml", text2);
+        AllReduceFact two = fact(text2), three = fact(manifest("parameters: " + parameters + ", " + LLAMA3_8B, layout, 16, 3));
+
+        assertTrue(two.isHybrid() && two.isGatheredOnce());
+        assertTrue(!three.isGatheredOnce());
+        assertEquals(8, two.getShardGroupRanks());
+        assertEquals(2, two.getReplicas());
+        assertEquals(1, two.getVolumeFactor());
+        // the gradients' part is the same at both stages; stage 3's shard group sends a second all-gather per layer:
+        // 32 layers × (8 − 1)/8 × P · 2 bytes / 32 each, P · 2 · 7/8 in all
+        double gathered = parameters * 2.0 * 7 / 8;
+        assertEquals(gathered, three.getShardSentBytes() - two.getShardSentBytes(), gathered * 1e-9);
+        assertEquals(three.getReplicaSentBytes(), two.getReplicaSentBytes(), 1);
+        assertTrue(two.getShardSeconds() < three.getShardSeconds());
+        assertEquals(three.getReplicaSeconds(), two.getReplicaSeconds(), 1e-12);
+        double planDp = n(PlanCli.map(time(doc).get("comm_s")), "dp");
+        assertEquals(planDp, two.getEstimatedSeconds(), planDp * 1e-3, "one micro-batch: the plan's comm_s.dp is NET003's estimate");
+        assertEquals("network", ((Map<?, ?>) time(doc).get("tiers")).get("dp"), "the plan's dp tier is the replicas'");
+        assertEquals(n(replicasTable(doc, 2), "bytes"), two.getShardGradientBytes(), 1, "each shard's gradients, S ÷ 8");
+        List<String> said = ((List<String>) doc.get("assumptions")).stream().filter(a -> a.startsWith("hybrid sharding")).toList();
+        assertEquals(1, said.size());
+        assertTrue(said.get(0).contains("all-gathers the parameters there once per layer for the forward and keeps them whole"), said.get(0));
     }
 
     @Test

@@ -131,13 +131,31 @@ final class SpecBuilder {
      */
     private Specs.Hybrid hybrid(MappingNode m, Located<String> pattern, dev.gpulint.spec.HybridPattern read) {
         if (m == null) return null;
-        Located<Long> heads = get(m, "mamba_num_heads"), dim = get(m, "mamba_head_dim"), state = get(m, "mamba_state_dim"),
-                groups = get(m, "mamba_num_groups"), conv = get(m, "mamba_conv_kernel");
-        if (pattern == null && heads == null && dim == null && state == null && groups == null && conv == null) return null;
+        Located<Long> heads = refusedOrGet(m, "mamba_num_heads"), dim = get(m, "mamba_head_dim"), state = get(m, "mamba_state_dim"),
+                groups = refusedOrGet(m, "mamba_num_groups"), conv = get(m, "mamba_conv_kernel");
+        if (pattern == null && known(heads) == null && dim == null && state == null && known(groups) == null && conv == null) return null;
         // the decoder's layers: the pattern before its first '/' (the MTP blocks), without '|' (stage boundaries: stages())
         return new Specs.Hybrid(read == null ? pattern : new Located<>(read.decoder(), pattern.span()), heads, dim, state, groups, conv, null,
                 read == null ? 0 : dev.gpulint.spec.HybridPattern.gdnLayers(pattern.value()),
                 read == null ? null : dev.gpulint.spec.HybridPattern.withGdn(pattern.value()));
+    }
+
+    /**
+     * A size as {@link #get} reads it, or, when it is written with a value the schema refused (SYN002 at the value: 0, past
+     * its bound, a word), a null value at its span: read as not written (the default stands in), and PAR015 says it is left
+     * out rather than "not written" (HybridLayersAnalysis), as it does for a Megatron flag its adapter refused.
+     */
+    /** {@code l} when its value is known, else null (a refused size, {@link #refusedOrGet}, reads nothing). */
+    private static Located<Long> known(Located<Long> l) {
+        return l == null || l.value() == null ? null : l;
+    }
+
+    private Located<Long> refusedOrGet(MappingNode m, String key) {
+        Located<Long> l = get(m, key);
+        if (l != null || m == null) return l;
+        Node n = m.get(key).orElse(null);
+        return n instanceof dev.gpulint.tree.ScalarNode s && !s.isNull() && !FillIn.is(s.text()) && !Binder.placeholder(s.text())
+                ? new Located<>(null, n.span()) : null;
     }
 
     /**

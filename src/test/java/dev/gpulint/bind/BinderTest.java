@@ -186,7 +186,10 @@ class BinderTest {
         // beside a size in range, which is read
         Specs.Hybrid read = bind(bad.replace(" }", ", mamba_state_dim: 64 }")).jobs().get(0).model().hybrid();
         assertNull(read.pattern());
-        assertNull(read.heads());
+        // the refused heads: written, no value, at their span (read as not written; PAR015 names them left out)
+        assertNull(read.heads().value());
+        assertEquals(4, read.heads().span().startLine());
+        assertEquals(46, read.heads().span().startColumn());
         assertNull(read.headDim());
         assertEquals(64L, read.state().value());
         // a pattern past 65,536 characters is refused before it is read: the documented finding (no hang: @CpuLimit), and not read

@@ -48,15 +48,23 @@ public final class HybridLayersAnalysis {
         long valueHeads = gdn == 0 ? 0 : value(g.valueHeads()) > 0 ? value(g.valueHeads()) : MambaLayers.GDN_DEFAULTS[1];
         Span keySpan = gdn == 0 || g.keyHeads() == null ? null : g.keyHeads().span();
         Span valueSpan = gdn == 0 || g.valueHeads() == null ? null : g.valueHeads().span();
-        String headsKey = flags ? "--mamba-num-heads" : "mamba_num_heads", groupsKey = flags ? "--mamba-num-groups" : "n_groups";
+        // a native manifest (no origin) writes model.hybrid.mamba_num_heads and mamba_num_groups; a Hugging Face config n_groups
+        String headsKey = flags ? "--mamba-num-heads" : key == null ? "model.hybrid.mamba_num_heads" : "mamba_num_heads",
+                groupsKey = flags ? "--mamba-num-groups" : key == null ? "model.hybrid.mamba_num_groups" : "n_groups";
         // a size written with a value SYN002 refused is read at its default, as one not written; the message says which
         Specs.Origin o = j.origin();
         out.add(new HybridLayersFact(r.name(), j.file(), key != null ? key : "the hybrid layer pattern", h.pattern().span(), p.length(),
                 layers, m.layers() == null ? null : m.layers().span(), mamba, heads, headsStated, headsKey, groups, groupsStated,
                 groupsKey, r.tp(), tpSpan, gdn, keyHeads, keySpan, valueHeads, valueSpan).attentionHeads(value(m.attentionHeads()))
-                .leftOut(o != null && !headsStated && o.isLeftOut(headsKey), o != null && !groupsStated && o.isLeftOut(groupsKey),
+                .leftOut(!headsStated && (o != null && o.isLeftOut(headsKey) || refused(h.heads())),
+                        !groupsStated && (o != null && o.isLeftOut(groupsKey) || refused(h.groups())),
                         o != null && keySpan == null && o.isLeftOut("--linear-num-key-heads"),
                         o != null && valueSpan == null && o.isLeftOut("--linear-num-value-heads")));
+    }
+
+    /** A native manifest's size written with a value the schema refused: a null value at its span (SpecBuilder). */
+    private static boolean refused(Located<Long> v) {
+        return v != null && v.value() == null;
     }
 
     private static long value(Located<Long> v) {

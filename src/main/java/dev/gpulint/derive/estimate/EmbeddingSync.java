@@ -35,7 +35,7 @@ import static dev.gpulint.spec.ParallelDim.PP;
  * <p>
  * An {@code m} in a later virtual chunk of the first pipeline rank (untied): get_mtp_ranks adds pp_ranks[0], already in the
  * group, so the group is the first rank alone and _allreduce_embedding_grad skips it ({@code get_pg_size(embd_group) > 1});
- * that rank holds two embeddings (chunk 0's and the MTP chunk's, {@link MtpLayers#embeddingCopy}, both in the memory) and
+ * that rank holds two embeddings (chunk 0's and the MTP chunk's, {@link MtpLayers#embeddingCopies}, both in the memory) and
  * all-reduces neither. Megatron-Core's MTP guide says MTP layers cannot sit on the first pipeline rank, but
  * validate_layer_layout's check ("Currently we restrict that the MTP should not be in the first pp rank") loops over that
  * rank's chunks before its last only (pipeline_parallel_layer_layout.py at 00caa53af30912914981c86f39db123961678bbd), so

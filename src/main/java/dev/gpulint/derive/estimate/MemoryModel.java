@@ -57,7 +57,7 @@ public final class MemoryModel {
         private final double mtpShared, mtpExpert;      // one MTP block's parameters per GPU at its kind, {shared, routed experts}
         private final double[] perKind, kinds;          // a hybrid's: one layer's parameters of each kind, and a stage's layers of each
         private final double[] mtpOwn;                  // each rank's MTP layers' eh_proj and norms (MtpLayers.ownParameters)
-        private final boolean[] mtpCopy;                // each rank's MTP stage builds a word embedding of its own (MtpLayers.embeddingCopy)
+        private final boolean[] mtpCopy;                // each rank's MTP stage builds a word embedding of its own (MtpLayers.embeddingCopies)
         private double sharedPart, expertPart;          // the stage last filled
 
         Params(ModelShape m, Layout l, Variants v) {
@@ -69,12 +69,11 @@ public final class MemoryModel {
             this.expertDivisor = expertShare(l, v).divisor();
             int ranks = Math.max(1, l.pp());
             this.mtpOwn = new double[ranks];
-            this.mtpCopy = new boolean[ranks];
+            this.mtpCopy = mtp.embeddingCopies(m, l);
             if (mtp.any()) {
-                for (int r = 0; r < ranks; r++) {
-                    mtpOwn[r] = mtp.ownParameters(m, l, r);
-                    mtpCopy[r] = mtp.embeddingCopy(m, l, r);
-                }
+                int[] onRank = mtp.perRank(m, l);
+                double perLayer = mtp.ownParametersPerLayer(m, l);
+                for (int r = 0; r < ranks; r++) mtpOwn[r] = onRank[r] * perLayer;
             }
             if (hybrid != null) {
                 this.shared = 0;
@@ -143,7 +142,7 @@ public final class MemoryModel {
             // where pre_process or mtp_process, and the output layer keeps its own weight unless tied (gpt_model.py,
             // shared_embedding_or_output_weight: "there will be both embedding layer and output layer in the mtp process
             // stage"), so a last stage of pp > 1 with untied embeddings holds both, and a layout's m off the last stage builds
-            // a copy there, tied or not, one on each rank holding MTP layers (MtpLayers.embeddingCopy)
+            // a copy there, tied or not, one on each rank holding MTP layers (MtpLayers.embeddingCopies)
             if (i >= 0 && i < mtpCopy.length && mtpCopy[i]) sharedPart += emb;
         }
 

@@ -213,19 +213,25 @@ public record MtpLayers(int layers, int blocks, String letters) {
     }
 
     /**
-     * Pipeline rank {@code rank}'s MTP stage builds a word embedding of its own, V·h ÷ tp beyond the first stage's:
+     * Which pipeline ranks' MTP stage builds a word embedding of its own, V·h ÷ tp beyond the first stage's (length pp):
      * Megatron-Core's GPTModel builds the embedding where {@code pre_process or mtp_process}, one per model chunk (virtual
      * stage), and the output layer shares it only on the same chunk when tied (gpt_model.py, shared_embedding_or_output_weight).
      * So with pp > 1 a copy on each rank holding MTP layers, unless its MTP chunk is the first (the embedding's own) or, tied,
      * the last (the output layer's matrix is it). An m stands only in a rank's last chunk, so a rank has one at most.
      */
-    public boolean embeddingCopy(ModelShape m, Layout l, int rank) {
-        if (layers == 0 || l.pp() <= 1 || rank < 0 || rank >= l.pp()) return false;
+    public boolean[] embeddingCopies(ModelShape m, Layout l) {
+        boolean[] out = new boolean[Math.max(1, l.pp())];
+        if (layers == 0 || l.pp() <= 1) return out;
         int[] st = layoutStages(m, l);
-        if (st == null) return rank == l.pp() - 1 && !m.tiedEmbeddings();
-        int v = st.length - l.pp() + rank;     // the rank's last chunk
-        if (st[v] == 0 || v == 0) return false;
-        return v != st.length - 1 || !m.tiedEmbeddings();
+        if (st == null) {
+            out[l.pp() - 1] = !m.tiedEmbeddings();
+            return out;
+        }
+        for (int rank = 0; rank < l.pp(); rank++) {
+            int v = st.length - l.pp() + rank;     // the rank's last chunk
+            out[rank] = st[v] > 0 && v != 0 && (v != st.length - 1 || !m.tiedEmbeddings());
+        }
+        return out;
     }
 
     /**
@@ -287,14 +293,12 @@ public record MtpLayers(int layers, int blocks, String letters) {
     }
 
     /**
-     * The MTP layers' own parameters per GPU on pipeline rank {@code rank}, beyond their blocks': each of its MTP layers'
-     * eh_proj, 2h·h ÷ tp, and enorm, hnorm and final norm, 3h (the output layer and the embedding are shared with the model's);
-     * the ranks as {@link #perRank} places the layers.
+     * One MTP layer's own parameters per GPU, beyond its blocks': eh_proj, 2h·h ÷ tp, and enorm, hnorm and the final norm, 3h
+     * (the output layer and the embedding are shared with the model's); a rank holds its {@link #perRank} count of them.
      */
-    public double ownParameters(ModelShape m, Layout l, int rank) {
-        if (layers == 0 || rank < 0 || rank >= Math.max(1, l.pp())) return 0;
+    public double ownParametersPerLayer(ModelShape m, Layout l) {
         double h = m.hidden();
-        return perRank(m, l)[rank] * (2 * h * h / l.tp() + 3 * h);
+        return 2 * h * h / l.tp() + 3 * h;
     }
 
     /**

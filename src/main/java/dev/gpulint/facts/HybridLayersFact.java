@@ -77,13 +77,13 @@ public final class HybridLayersFact {
     public long getHeads() { return heads; }
     /** The heads are stated, not Megatron's default. */
     public boolean isHeadsStated() { return headsStated; }
-    /** The key the heads are (or would be) written under: "--mamba-num-heads", "mamba_num_heads". */
+    /** The key the heads are (or would be) written under: "--mamba-num-heads", "mamba_num_heads", "model.hybrid.mamba_num_heads" (a native manifest). */
     public String getHeadsKey() { return headsKey; }
     /** The mixer's B/C groups (ngroups): as stated, else Megatron-LM's default 8. */
     public long getGroups() { return groups; }
     /** The groups are stated, not Megatron-LM's default. */
     public boolean isGroupsStated() { return groupsStated; }
-    /** The key the groups are (or would be) written under: "--mamba-num-groups", "n_groups". */
+    /** The key the groups are (or would be) written under: "--mamba-num-groups", "n_groups" (a Hugging Face config), "model.hybrid.mamba_num_groups" (a native manifest). */
     public String getGroupsKey() { return groupsKey; }
     /** The tensor-parallel size (1 when not written). */
     public long getTp() { return tp; }

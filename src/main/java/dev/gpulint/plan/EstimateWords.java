@@ -6,6 +6,7 @@ import dev.gpulint.derive.estimate.Links;
 import dev.gpulint.derive.estimate.Term;
 import dev.gpulint.derive.estimate.Tier;
 import dev.gpulint.derive.estimate.Units;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -211,15 +212,33 @@ public final class EstimateWords {
         String where = x.onLast()
                 ? String.format(Locale.ROOT, "%s per micro-batch on the last stage beyond its layers at the mean layer (in the compute above"
                         + " when the last stage is the slowest)", Units.seconds(x.seconds()))
-                : String.format(Locale.ROOT, "%s per micro-batch on pipeline rank %d, the layout's m (eh_proj), beyond its layers at the mean"
+                : x.ranks().size() == 1
+                ? String.format(Locale.ROOT, "%s per micro-batch on pipeline rank %d, the layout's m (eh_proj), beyond its layers at the mean"
                         + " layer, and %s on the last stage (the logits: process_mtp_loss on the post_process rank), each in the compute above"
-                        + " when its stage is the slowest", Units.seconds(x.stageSeconds()), x.stage(), Units.seconds(x.logitSeconds()));
+                        + " when its stage is the slowest", Units.seconds(x.stageSeconds()), x.stage(), Units.seconds(x.logitSeconds()))
+                : String.format(Locale.ROOT, "%s per micro-batch on pipeline ranks %s, the layout's m (eh_proj, each rank its MTP layers'"
+                        + " share: %s, Megatron-LM's mtp_split), beyond their layers at the mean layer, and %s on the last stage (the"
+                        + " logits: process_mtp_loss on the post_process rank), each in the compute above when its stage is the slowest",
+                        Units.seconds(x.stageSeconds()), ranksText(x.ranks()), sharesText(x), Units.seconds(x.logitSeconds()));
         return String.format(Locale.ROOT,
                 "%d multi-token prediction layer%s (MtpLayers, Megatron-Core's multi_token_prediction.py): %s; eh_proj 2h → h"
                         + " 6·tokens·2h²/tp %.3g TFLOP at %.0f TFLOP/s + 3 kernels each = %s; the output layer's logits and cross-entropy"
                         + " again %s; %s",
                 x.layers(), x.layers() == 1 ? "" : "s", blocks, x.projFlops() / 1e12, x.gemmRate() / 1e12, Units.seconds(x.projSeconds()),
                 Units.seconds(x.logitSeconds()), where);
+    }
+
+    /** "4, 5 and 6". */
+    private static String ranksText(List<Integer> ranks) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < ranks.size(); i++) b.append(i == 0 ? "" : i == ranks.size() - 1 ? " and " : ", ").append(ranks.get(i));
+        return b.toString();
+    }
+
+    /** "1, 1 and 1 MTP layers". */
+    private static String sharesText(Term.Mtp x) {
+        List<Integer> n = x.ranks().stream().map(r -> x.perRank().get(r)).toList();
+        return ranksText(n) + " MTP layer" + (x.layers() == 1 ? "" : "s");
     }
 
     static String collectives(Term.Collectives c) {

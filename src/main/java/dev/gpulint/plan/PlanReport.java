@@ -86,7 +86,7 @@ public final class PlanReport {
         for (Term x : e.terms()) if (x instanceof Term.TpCopy c) time.put("tp_copy_s", r(c.stepSeconds()));
         // the mtp term, only where the job has MTP layers (MtpLayers): their time on the last stage per step
         for (Term x : e.terms()) if (x instanceof Term.Mtp c) time.put("mtp_s", r(c.stepSeconds()));
-        // the pipeline's sends per micro-batch, only where the MTP layers' hidden states ride in them (MtpLayers.carryingSends)
+        // the pipeline's sends per micro-batch, only where the MTP layers' hidden states ride in them (MtpLayers.carriedStates)
         for (Term x : e.terms()) {
             if (x instanceof Term.Sends s && dev.gpulint.derive.estimate.MtpLayers.carries(s.what())) time.put("pp_sends_bytes", Math.round(s.bytes()));
         }

@@ -120,32 +120,51 @@ public final class PipelineLayout {
 
     /**
      * Checks the layout against the job as Megatron-Core does (PipelineParallelLayerLayout.__init__ and
-     * validate_layer_layout): its stages a multiple of {@code pp}, the embedding first and the loss last, each once,
-     * {@code layers} transformer layers (0: not known, not checked) before any MTP layer, and the MTP layers on one stage
-     * (multi_token_prediction.py at 00611e6eeb0b09b5ee074750956855215ddbd67f, get_mtp_num_layers_to_build), a rank's last
-     * virtual chunk.
+     * validate_layer_layout): its stages a multiple of {@code pp}, the embedding first and once, the loss last, {@code layers}
+     * transformer layers (0: not known, not checked) before any MTP layer, each MTP layer in a rank's last virtual chunk.
+     * <p>
+     * Versions differ and the union is accepted (a layout one of them runs is not refused): Megatron-Core's main branch
+     * (github.com/NVIDIA/Megatron-LM, megatron/core/transformer/pipeline_parallel_layer_layout.py at
+     * 00caa53af30912914981c86f39db123961678bbd) asserts the one rank holding m holds all mtp_num_layers ("All of the MTP layers
+     * must be in the same one virtual pipeline stage") and one loss ("Loss must be specified exactly once"); the older one
+     * gpulint was first built to (b1030e9ddf05d9b3de7a48dcc8e0e8ee7ed31af5) refused any m ("MTP layer is not supported for
+     * flexible pipeline layout"). The newer mtp_split and mtp_loss_split (NVIDIA/Megatron-LM pull requests #5329 and #5318,
+     * github.com/shifangx/Megatron-LM at 71ffeae2deb4036b9802c47b26bd78216f5ed1d9, the same file) let m stand on several
+     * ranks ("MTP layers are distributed across multiple consecutive PP ranks, each holding ≥1 layer in any combination") and
+     * the loss on several slots when there are 1 + mtp_num_layers of them ("When using mtp_loss_split, the number of loss slots
+     * ... must equal 1 + mtp_num_layers"). So m may stand on several stages, and L {@code 1 + D} times ({@link #mtpSplit},
+     * {@link #lossSplit} say when the newer rule was applied).
      *
+     * @param mtp the job's MTP layers (--mtp-num-layers and what each format writes for it), or -1 where not written: the
+     *            layout's m letters must match it (validate_layer_layout: "Number of mtp layers in layout must match
+     *            mtp_num_layers")
      * @return what is wrong, or null
      */
-    public String problem(long pp, long layers) {
+    public String problem(long pp, long layers, long mtp) {
         if (pp > 0 && stages.size() % pp != 0) {
             return "it has " + stages.size() + " stage" + (stages.size() == 1 ? "" : "s") + ", not a multiple of the pipeline size "
                     + pp + " (Megatron-Core: \"pipeline_model_parallel_layout must be divisible by pipeline_model_parallel_size\")";
         }
-        long embeddings = stages.stream().mapToLong(Stage::embedding).sum(), losses = stages.stream().mapToLong(Stage::loss).sum();
-        if (embeddings != 1 || losses != 1) {
+        long embeddings = stages.stream().mapToLong(Stage::embedding).sum(), losses = losses();
+        if (embeddings != 1 || losses < 1) {
             return "it names the embedding (E) " + embeddings + " time" + (embeddings == 1 ? "" : "s") + " and the loss (L) " + losses
-                    + " time" + (losses == 1 ? "" : "s") + "; Megatron-Core requires each exactly once";
+                    + " time" + (losses == 1 ? "" : "s") + "; Megatron-Core requires the embedding exactly once and the loss at least once";
         }
         if (!first || !last) {
             return "Megatron-Core requires the embedding (E) to be its first layer and the loss (L) its last";
         }
-        if (mtpBeforeDecoder) return "a decoder layer (t) follows an MTP layer (m); Megatron-Core requires decoder layers before MTP layers";
-        long mtpStages = stages.stream().filter(st -> st.mtp() > 0).count();
-        if (mtpStages > 1) {
-            return "it places MTP layers (m) on " + mtpStages + " stages; Megatron-Core builds them all on one (get_mtp_num_layers_to_build"
-                    + " asserts a stage's m count is mtp_num_layers or 0: \"we only support put all of MTP layers on the last pipeline stage\")";
+        long d = mtp >= 0 ? mtp : mtpLayers();
+        if (mtp >= 0 && mtpLayers() != mtp) {
+            return "it places " + mtpLayers() + " MTP layer" + (mtpLayers() == 1 ? "" : "s") + " (m) but the job has " + mtp
+                    + " (Megatron-Core's validate_layer_layout: \"Number of mtp layers in layout must match mtp_num_layers\")";
         }
+        if (losses > 1 && losses != 1 + d) {
+            return "it names the loss (L) " + losses + " times; Megatron-Core reads several loss slots only as the split MTP loss, one slot"
+                    + " per hidden-state chunk, 1 + " + d + " MTP layer" + (d == 1 ? "" : "s") + " = " + (1 + d) + " (validate_layer_layout,"
+                    + " NVIDIA/Megatron-LM pull request #5318: \"When using mtp_loss_split, the number of loss slots (" + losses + ") must equal"
+                    + " 1 + mtp_num_layers (" + (1 + d) + ")\"); without it: \"Loss must be specified exactly once\"";
+        }
+        if (mtpBeforeDecoder) return "a decoder layer (t) follows an MTP layer (m); Megatron-Core requires decoder layers before MTP layers";
         // validate_layer_layout: "Currently we restrict that the MTP should be always in the last virtual pipeline stage of that
         // rank" (pipeline_parallel_layer_layout.py at 00caa53af30912914981c86f39db123961678bbd; MultiTokenPredictionBlock asserts
         // is_vp_last_stage): in Megatron's order stage s is chunk s ÷ pp of rank s mod pp
@@ -163,6 +182,26 @@ public final class PipelineLayout {
         }
         return null;
     }
+
+    /** {@link #problem(long, long, long)} where the job's MTP layers are not written. */
+    public String problem(long pp, long layers) {
+        return problem(pp, layers, -1);
+    }
+
+    /** The loss slots (L) the layout names. */
+    public long losses() { return stages.stream().mapToLong(Stage::loss).sum(); }
+
+    /**
+     * The MTP layers stand on more than one stage: Megatron-LM's mtp_split (pull request #5329), which its main branch at
+     * 00caa53af30912914981c86f39db123961678bbd refuses ("All of the MTP layers must be in the same one virtual pipeline stage").
+     */
+    public boolean mtpSplit() { return stages.stream().filter(st -> st.mtp() > 0).count() > 1; }
+
+    /**
+     * The loss slots stand on more than one stage: Megatron-LM's mtp_loss_split (pull request #5318; its main branch asserts
+     * "Loss must be specified exactly once").
+     */
+    public boolean lossSplit() { return stages.stream().filter(st -> st.loss() > 0).count() > 1; }
 
     static final String EXPECTED = "expected stages of E (embedding), t (transformer layer), m (MTP layer) and L (loss) separated by '|',"
             + " with x*n and (…)*n repeats, as \"Et*3|(tt|)*29,m|L\"";

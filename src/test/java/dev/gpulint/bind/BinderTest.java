@@ -215,7 +215,9 @@ class BinderTest {
         // beside a size in range, which is read
         Specs.Hybrid read = bind(bad.replace(" }", ", mamba_state_dim: 64 }")).jobs().get(0).model().hybrid();
         assertNull(read.pattern());
+        // the refused heads: read as not written, and kept among the refused keys (PAR015 names them left out)
         assertNull(read.heads());
+        assertEquals(java.util.Set.of("mamba_num_heads", "mamba_head_dim"), read.refused());
         assertNull(read.headDim());
         assertEquals(64L, read.state().value());
         // a pattern past 65,536 characters is refused before it is read: the documented finding (no hang: @CpuLimit), and not read

@@ -99,6 +99,33 @@ class PipelineLayoutLintTest {
     }
 
     @Test
+    void mOnTwoRanksAndTheSplitLossRunAndAMismatchedCountIsSyn002() {
+        // two MTP layers, one in rank 14's last chunk and one in rank 15's: stages 0 "Ettt", 1-28 "tt", 29 "t", 30 "tm", 31
+        // "mL" = 3 + 56 + 1 + 1 = 61 decoder layers; Megatron-LM's mtp_split (pull request #5329) runs it
+        String split = V3.replace("Et*3|(tt|)*29,m|L", "Et*3|(tt|)*28,t|tm|mL").replace("  --micro-batch-size", "  --mtp-num-layers: 2\n  --micro-batch-size");
+        List<String> out = lint(SourceFile.of("v3/model_config.yaml", split));
+        assertEquals(List.of(), of(out, "SYN002"), out.toString());
+        assertEquals(List.of(), of(out, "PAR004"), out.toString());
+        Specs.Job j = job(split);
+        assertEquals(32, j.parallelism().stageLayers().value().size());
+        assertEquals(2L, j.parallelism().stageLayers().value().get(30));      // t and m
+        assertEquals(1L, j.parallelism().stageLayers().value().get(31));      // m (L is no block)
+        // the same layout where the job writes one MTP layer: Megatron-Core asserts the layout's m letters match it
+        List<String> one = lint(SourceFile.of("v3/model_config.yaml", split.replace("--mtp-num-layers: 2", "--mtp-num-layers: 1")));
+        assertEquals(List.of("v3/model_config.yaml:6:37 SYN002 '--pipeline-model-parallel-layout' is 'Et*3|(tt|)*28,t|tm|mL': it places 2"
+                + " MTP layers (m) but the job has 1 (Megatron-Core's validate_layer_layout: \"Number of mtp layers in layout must match"
+                + " mtp_num_layers\"); the layout is left out of the estimate."), of(one, "SYN002"));
+        // the split loss: two slots for 1 + 1 chunks run (pull request #5318); three are refused with its assert
+        assertEquals(List.of(), of(lint(SourceFile.of("v3/model_config.yaml", V3.replace(",m|L", ",m|LL"))), "SYN002"));
+        List<String> three = lint(SourceFile.of("v3/model_config.yaml", V3.replace(",m|L", ",m|LLL")));
+        assertEquals(List.of("v3/model_config.yaml:6:37 SYN002 '--pipeline-model-parallel-layout' is 'Et*3|(tt|)*29,m|LLL': it names the"
+                + " loss (L) 3 times; Megatron-Core reads several loss slots only as the split MTP loss, one slot per hidden-state chunk,"
+                + " 1 + 1 MTP layer = 2 (validate_layer_layout, NVIDIA/Megatron-LM pull request #5318: \"When using mtp_loss_split, the"
+                + " number of loss slots (3) must equal 1 + mtp_num_layers (2)\"); without it: \"Loss must be specified exactly once\";"
+                + " the layout is left out of the estimate."), of(three, "SYN002"));
+    }
+
+    @Test
     void aLayoutWrittenAsAPlaceholderLeavesTheSplitUnknown() {
         List<String> out = lint(SourceFile.of("v3/model_config.yaml", V3.replace("Et*3|(tt|)*29,m|L", "${PP_LAYOUT}")));
         assertEquals(List.of(), of(out, "SYN002"), out.toString());

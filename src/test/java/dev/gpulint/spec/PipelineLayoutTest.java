@@ -1,7 +1,9 @@
 package dev.gpulint.spec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
@@ -78,22 +80,63 @@ class PipelineLayoutTest {
                 + " divisible by pipeline_model_parallel_size\")", v3.problem(12, 61));
         assertEquals("it places 61 transformer layers (t) but the model has 60 (Megatron-Core asserts the layout's decoder layers"
                 + " match num_layers)", v3.problem(16, 60));
-        assertEquals("it names the embedding (E) 0 times and the loss (L) 1 time; Megatron-Core requires each exactly once",
-                PipelineLayout.parse("tt|ttL").problem(2, 4));
+        assertEquals("it names the embedding (E) 0 times and the loss (L) 1 time; Megatron-Core requires the embedding exactly once and"
+                + " the loss at least once", PipelineLayout.parse("tt|ttL").problem(2, 4));
         assertEquals("Megatron-Core requires the embedding (E) to be its first layer and the loss (L) its last",
                 PipelineLayout.parse("tE|tL").problem(2, 2));
         assertEquals("a decoder layer (t) follows an MTP layer (m); Megatron-Core requires decoder layers before MTP layers",
                 PipelineLayout.parse("Etm|tL").problem(2, 2));
-        // two MTP layers on two stages: get_mtp_num_layers_to_build asserts a stage builds all of them or none
-        assertEquals("it places MTP layers (m) on 2 stages; Megatron-Core builds them all on one (get_mtp_num_layers_to_build asserts a"
-                + " stage's m count is mtp_num_layers or 0: \"we only support put all of MTP layers on the last pipeline stage\")",
-                PipelineLayout.parse("Ett|m|mL").problem(3, 2));
+        // two MTP layers on two stages: Megatron-Core's main branch refuses it, Megatron-LM's mtp_split (pull request #5329) runs
+        // it; the union is accepted, and the layout says which rule it needed
+        PipelineLayout split = PipelineLayout.parse("Ett|m|mL");
+        assertNull(split.problem(3, 2));
+        assertNull(split.problem(3, 2, 2));
+        assertTrue(split.mtpSplit());
         assertNull(PipelineLayout.parse("Ett|mm|L").problem(3, 2));
+        assertFalse(PipelineLayout.parse("Ett|mm|L").mtpSplit());
+        // the layout's m letters must be the job's MTP layers where it writes them (validate_layer_layout)
+        assertEquals("it places 2 MTP layers (m) but the job has 1 (Megatron-Core's validate_layer_layout: \"Number of mtp layers in"
+                + " layout must match mtp_num_layers\")", split.problem(3, 2, 1));
+        assertEquals("it places 0 MTP layers (m) but the job has 1 (Megatron-Core's validate_layer_layout: \"Number of mtp layers in"
+                + " layout must match mtp_num_layers\")", PipelineLayout.parse("Ett|t|L").problem(3, 3, 1));
+        assertNull(PipelineLayout.parse("Ett|t|L").problem(3, 3, 0));
         // pp 2 × vpp 2 in Megatron's order (rank 0 chunk 0, rank 1 chunk 0, rank 0 chunk 1, rank 1 chunk 1): m in rank 1's
         // first chunk is refused (validate_layer_layout: MTP only in a rank's last virtual chunk); in rank 0's last chunk it runs
         assertEquals("it places the MTP layers (m) on stage 1, virtual chunk 0 of pipeline rank 1's 2; Megatron-Core builds MTP layers only"
                 + " in a rank's last virtual chunk (validate_layer_layout: \"Currently we restrict that the MTP should be always in the last"
                 + " virtual pipeline stage of that rank\")", PipelineLayout.parse("Ett|m||L").problem(2, 2));
         assertNull(PipelineLayout.parse("Ett|t|m|L").problem(2, 3));
+    }
+
+    @Test
+    void severalLossSlotsAreReadAsTheSplitMtpLossWhenThereAreOnePlusDOfThem() {
+        // the pull request's example, pp 8 × vpp 2: E, ten stages of one t, then m, m, m on ranks 3, 4, 5's last chunks and the
+        // loss on two stages, two slots each: 4 = 1 + 3 MTP layers (NVIDIA/Megatron-LM pull request #5318)
+        PipelineLayout pr = PipelineLayout.parse("E|(t|)*10m|m|m|LL|LL");
+        assertEquals(16, pr.stages().size());
+        assertEquals(10, pr.decoderLayers());
+        assertEquals(3, pr.mtpLayers());
+        assertEquals(4, pr.losses());
+        assertNull(pr.problem(8, 10, 3));
+        assertTrue(pr.lossSplit());
+        assertTrue(pr.mtpSplit());
+        // blocks per stage (decoder and MTP layers; E and L are none): 0, then ten 1s, then 1, 1, 1, 0, 0
+        assertEquals(List.of(0L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L, 0L, 0L), pr.blocks());
+        // two slots on one stage with one MTP layer: accepted (1 + 1), not a split
+        PipelineLayout one = PipelineLayout.parse("Et|tm|LL");
+        assertNull(one.problem(3, 2));
+        assertFalse(one.lossSplit());
+        // a count other than 1 + D is refused with the framework's assert
+        assertEquals("it names the loss (L) 3 times; Megatron-Core reads several loss slots only as the split MTP loss, one slot per"
+                + " hidden-state chunk, 1 + 1 MTP layer = 2 (validate_layer_layout, NVIDIA/Megatron-LM pull request #5318: \"When using"
+                + " mtp_loss_split, the number of loss slots (3) must equal 1 + mtp_num_layers (2)\"); without it: \"Loss must be specified"
+                + " exactly once\"", PipelineLayout.parse("Et|tm|LLL").problem(3, 2));
+        assertEquals("it names the loss (L) 2 times; Megatron-Core reads several loss slots only as the split MTP loss, one slot per"
+                + " hidden-state chunk, 1 + 0 MTP layers = 1 (validate_layer_layout, NVIDIA/Megatron-LM pull request #5318: \"When using"
+                + " mtp_loss_split, the number of loss slots (2) must equal 1 + mtp_num_layers (1)\"); without it: \"Loss must be specified"
+                + " exactly once\"", PipelineLayout.parse("Et|tL|L").problem(3, 2));
+        // the loss still last
+        assertEquals("Megatron-Core requires the embedding (E) to be its first layer and the loss (L) its last",
+                PipelineLayout.parse("Et|tmL|Lt").problem(3, 2));
     }
 }

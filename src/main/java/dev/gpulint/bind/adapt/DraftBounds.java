@@ -187,7 +187,7 @@ final class DraftBounds {
         }
         long pp = j.pp != null ? j.pp.value() : j.unknown.contains("pp") ? 0 : 1;
         long layers = j.layers != null ? j.layers.value() : 0;
-        String why = layout.problem(pp, layers);
+        String why = layout.problem(pp, layers, j.mtpLayers != null && j.mtpLayers.value() != null ? j.mtpLayers.value() : -1);
         if (why != null) {
             out.add(Finding.of("SYN002", v.span(), j.format + ":" + owner + "/" + key, "'" + key + "' is '"
                     + dev.gpulint.spec.Quantities.shortText(v.value()) + "': " + why + "; the layout is left out of the estimate"));
@@ -209,6 +209,21 @@ final class DraftBounds {
                     + " stage" : "") + ". Write the layout's stages as the segments, or drop one of the two");
         } else {
             j.stageLayers = j.key(key, new Located<>(layout.blocks(), v.span()));
+        }
+        String layoutText = "'" + dev.gpulint.spec.Quantities.shortText(v.value()) + "'";
+        // the newer Megatron-LM's rules (PipelineLayout#problem): which version's rule let the layout in, and what it does
+        if (layout.mtpSplit()) {
+            j.unpriced.add(key + " " + layoutText + " places the MTP layers (m) on " + layout.stages().stream().filter(st -> st.mtp() > 0).count()
+                    + " stages: Megatron-LM's mtp_split (NVIDIA/Megatron-LM pull request #5329, pipeline_parallel_layer_layout.py at"
+                    + " github.com/shifangx/Megatron-LM 71ffeae2), which its main branch at 00caa53a refuses (\"All of the MTP layers must be in"
+                    + " the same one virtual pipeline stage\"); priced as mtp_split builds it: each m's stage its MTP layers' blocks, eh_proj,"
+                    + " norms and an embedding copy, in the embedding group");
+        }
+        if (layout.lossSplit()) {
+            j.unpriced.add(key + " " + layoutText + " places the loss (L) on " + layout.stages().stream().filter(st -> st.loss() > 0).count()
+                    + " stages: Megatron-LM's mtp_loss_split (NVIDIA/Megatron-LM pull request #5318, not in its main branch at 00caa53a),"
+                    + " where each loss stage builds an output layer and computes the losses of its hidden-state chunks; the estimate"
+                    + " prices the output layer, the logits and the losses on the last stage alone");
         }
         if (j.layers == null) j.layers = j.key(key, new Located<>(layout.decoderLayers(), v.span()));
         // the layout's m letters are the MTP layers it places (Megatron-Core asserts they match --mtp-num-layers)

@@ -35,7 +35,7 @@ import static dev.gpulint.spec.ParallelDim.PP;
  * <p>
  * An {@code m} in a later virtual chunk of the first pipeline rank (untied): get_mtp_ranks adds pp_ranks[0], already in the
  * group, so the group is the first rank alone and _allreduce_embedding_grad skips it ({@code get_pg_size(embd_group) > 1});
- * that rank holds two embeddings (chunk 0's and the MTP chunk's, {@link MtpLayers#embeddingCopy}, both in the memory) and
+ * that rank holds two embeddings (chunk 0's and the MTP chunk's, {@link MtpLayers#embeddingCopies}, both in the memory) and
  * all-reduces neither. Megatron-Core's MTP guide says MTP layers cannot sit on the first pipeline rank, but
  * validate_layer_layout's check ("Currently we restrict that the MTP should not be in the first pp rank") loops over that
  * rank's chunks before its last only (pipeline_parallel_layer_layout.py at 00caa53af30912914981c86f39db123961678bbd), so
@@ -74,10 +74,21 @@ public final class EmbeddingSync {
     public static int[] group(ModelShape m, Layout l, MtpLayers mtp) {
         int pp = l.pp();
         if (pp <= 1) return NONE;
-        int last = m.tiedEmbeddings() ? pp - 1 : 0, k = mtp.any() ? mtp.stage(m, l) : 0;
-        // {0, last, k} ascending, each once (k ≤ pp − 1)
-        if (k == 0 || k == last) return last == 0 ? NONE : new int[] {0, last};
-        return last == 0 || last == k ? new int[] {0, k} : new int[] {0, k, last};
+        // {0, the MTP ranks, the last when tied} ascending, each once: get_mtp_ranks names every rank whose layout stages hold an
+        // m (several with mtp_split, NVIDIA/Megatron-LM pull request #5329)
+        boolean[] in = new boolean[pp];
+        in[0] = true;
+        if (m.tiedEmbeddings()) in[pp - 1] = true;
+        if (mtp.any()) {
+            int[] r = mtp.perRank(m, l);
+            for (int i = 0; i < pp; i++) if (r[i] > 0) in[i] = true;
+        }
+        int n = 0;
+        for (boolean b : in) if (b) n++;
+        if (n <= 1) return NONE;
+        int[] out = new int[n];
+        for (int i = 0, k = 0; i < pp; i++) if (in[i]) out[k++] = i;
+        return out;
     }
 
     /** The stages hold the word embedding on more than one pipeline rank and all-reduce its gradient each step. */
@@ -94,8 +105,14 @@ public final class EmbeddingSync {
     static String what(int[] ranks, int pp) {
         if (ranks.length == 2 && ranks[1] == pp - 1) return WHAT;
         StringBuilder b = new StringBuilder(PREFIX);
-        if (ranks.length == 2) b.append("first stage and the MTP layers' (pipeline rank ").append(ranks[1]).append(" of ").append(pp).append(")");
-        else b.append("first, last and the MTP layers' stage (pipeline rank ").append(ranks[1]).append(" of ").append(pp).append(")");
+        boolean last = ranks[ranks.length - 1] == pp - 1;
+        int to = last ? ranks.length - 1 : ranks.length;         // the MTP ranks between the first and (tied) last
+        StringBuilder mid = new StringBuilder();
+        for (int i = 1; i < to; i++) mid.append(i > 1 ? ", " : "").append(ranks[i]);
+        String plural = to - 1 > 1 ? "s" : "";
+        if (!last) b.append("first stage and the MTP layers' (pipeline rank").append(plural).append(" ");
+        else b.append("first, last and the MTP layers' stage").append(plural).append(" (pipeline rank").append(plural).append(" ");
+        b.append(mid).append(" of ").append(pp).append(")");
         return b.append(": the embedding group)").toString();
     }
 
@@ -109,10 +126,11 @@ public final class EmbeddingSync {
         if (ranks.length <= 1) return null;
         RankGroup hop = RankGroup.strided(2, ppStride * (ranks[ranks.length - 1] - ranks[0]));
         if (ranks.length > 2) {
-            // three ranks: the first and last stage's span is the pipeline's, so the ring sits in one node or scale-up domain
-            // exactly where the pipeline's groups do (they tile blocks of pp × the pp stride); where they do not, the ring's three
-            // members leave one of them alone on some node or domain, its one NIC the ring's rate: the closing hop's, a pair's
-            RankGroup pipeline = RankGroup.strided(l.pp(), ppStride);
+            // three ranks or more: the ring spans the pipeline ranks from its first member to its last (tied: the pipeline's own
+            // span), so it sits in one node or scale-up domain exactly where those ranks do (the pipeline's groups tile blocks of
+            // pp × the pp stride); where they do not, the ring's members leave one of them alone on some node or domain, its one
+            // NIC the ring's rate: the closing hop's, a pair's
+            RankGroup pipeline = RankGroup.strided(ranks[ranks.length - 1] - ranks[0] + 1, ppStride);
             if (c.tier(pipeline) != Tier.NETWORK) hop = pipeline;
         }
         return c.apart(PP, hop, ranks.length, 1, bytes(m, l, gradBytes), Collective.ALL_REDUCE, what(ranks, l.pp()));

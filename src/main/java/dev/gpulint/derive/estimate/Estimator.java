@@ -122,9 +122,9 @@ public final class Estimator {
         // (the MTP layers' eh_proj on their stage, a layout's m off the last one's; their logits and loss on the last)
         int slowest = pp - 1;
         double stageS = stageLayers[slowest] * layerS + bf16Layers[slowest] * bf16S + logitS
-                + (mtp == null ? 0 : mtp.onLast() ? mtp.seconds() : mtp.logitSeconds());
+                + (mtp == null ? 0 : mtp.logitSeconds() + mtp.stageSeconds(pp - 1));
         for (int i = 0; i < pp - 1; i++) {
-            double s = stageLayers[i] * layerS + bf16Layers[i] * bf16S + (mtp != null && mtp.stage() == i ? mtp.stageSeconds() : 0);
+            double s = stageLayers[i] * layerS + bf16Layers[i] * bf16S + (mtp == null ? 0 : mtp.stageSeconds(i));
             if (s > stageS) { slowest = i; stageS = s; }
         }
         double layersPerStage = stageLayers[slowest];
@@ -188,11 +188,11 @@ public final class Estimator {
             epExp = ms.overlapA2a() ? Math.max(0, epS - moeLayersPerStage * (moe != null ? moe.moeLayerS() : 0)) : epS;
         }
         // pp: one activation forward and one gradient backward per micro-batch and virtual stage; after a layout's m off the last
-        // stage, D more hidden states in each send that carries the MTP layers' (MtpLayers.carryingSends)
+        // stage, the MTP layers' hidden states so far in each send after it (MtpLayers.carriedStates)
         double ppBytes = tokens * m.hidden() * ab / (l.sequenceParallel() ? l.tp() : 1);
-        int mtpSends = v.mtp().carryingSends(m, l);
-        double ppS = l.pp() > 1 ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(), (2.0 * l.virtualPp() + (double) v.mtp().layers() * mtpSends) * ppBytes,
-                v.mtp().sends(mtpSends)) : 0;
+        int mtpStates = v.mtp().carriedStates(m, l);
+        double ppS = l.pp() > 1 ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(), (2.0 * l.virtualPp() + mtpStates) * ppBytes,
+                v.mtp().sends(mtpStates)) : 0;
         // mtp_standalone: each of those sends first exchanges its shape, 24 bytes, waited on (MtpLayers.SHAPE_EXCHANGE)
         double ppShapeS = l.pp() > 1 && v.mtp().standalone(m, l) ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(),
                 2.0 * l.virtualPp() * MtpLayers.SHAPE_BYTES, MtpLayers.SHAPE_EXCHANGE) : 0;

@@ -56,8 +56,8 @@ public final class MemoryModel {
         private final double shared, expert, emb, expertDivisor;
         private final double mtpShared, mtpExpert;      // one MTP block's parameters per GPU at its kind, {shared, routed experts}
         private final double[] perKind, kinds;          // a hybrid's: one layer's parameters of each kind, and a stage's layers of each
-        private final int mtpStage;                     // the MTP layers' eh_proj, norms and embedding copy (MtpLayers.stage)
-        private final boolean mtpCopy;                  // that stage builds a word embedding of its own (MtpLayers.embeddingCopy)
+        private final double[] mtpOwn;                  // each rank's MTP layers' eh_proj and norms (MtpLayers.ownParameters)
+        private final boolean[] mtpCopy;                // each rank's MTP stage builds a word embedding of its own (MtpLayers.embeddingCopies)
         private double sharedPart, expertPart;          // the stage last filled
 
         Params(ModelShape m, Layout l, Variants v) {
@@ -67,8 +67,14 @@ public final class MemoryModel {
             this.mtp = v.mtp();
             this.emb = m.embeddingParameters() / l.tp();
             this.expertDivisor = expertShare(l, v).divisor();
-            this.mtpStage = mtp.stage(m, l);
-            this.mtpCopy = mtp.embeddingCopy(m, l);
+            int ranks = Math.max(1, l.pp());
+            this.mtpOwn = new double[ranks];
+            this.mtpCopy = mtp.embeddingCopies(m, l);
+            if (mtp.any()) {
+                int[] onRank = mtp.perRank(m, l);
+                double perLayer = mtp.ownParametersPerLayer(m, l);
+                for (int r = 0; r < ranks; r++) mtpOwn[r] = onRank[r] * perLayer;
+            }
             if (hybrid != null) {
                 this.shared = 0;
                 this.expert = 0;
@@ -128,16 +134,16 @@ public final class MemoryModel {
                 expertPart += blocks * mtpExpert;
             }
             // the MTP layers' eh_proj and norms on their stage, the last unless a layout's m stands elsewhere (MtpLayers; the
-            // output layer is the model's)
-            if (i == mtpStage && mtp.any()) sharedPart += mtp.ownParameters(m, l);
+            // output layer is the model's; with mtp_split each rank its own layers')
+            if (i >= 0 && i < mtpOwn.length) sharedPart += mtpOwn[i];
             if (i == 0) sharedPart += emb;
             if (i == l.pp() - 1 && (l.pp() > 1 || !m.tiedEmbeddings())) sharedPart += emb;
             // the MTP layers embed the next tokens on their stage: Megatron-Core's GPTModel (and MambaModel) builds the embedding
             // where pre_process or mtp_process, and the output layer keeps its own weight unless tied (gpt_model.py,
             // shared_embedding_or_output_weight: "there will be both embedding layer and output layer in the mtp process
             // stage"), so a last stage of pp > 1 with untied embeddings holds both, and a layout's m off the last stage builds
-            // a copy there, tied or not (MtpLayers.embeddingCopy)
-            if (i == mtpStage && mtpCopy) sharedPart += emb;
+            // a copy there, tied or not, one on each rank holding MTP layers (MtpLayers.embeddingCopies)
+            if (i >= 0 && i < mtpCopy.length && mtpCopy[i]) sharedPart += emb;
         }
 
         /**

@@ -87,12 +87,14 @@ public record MtpLayers(int layers, int blocks, String letters) {
                 + ": its parameters and model FLOPs its kind's, its time the decoder's mean layer with the MoE side its kind's"
                 + ", its eh_proj 2h → h and norms, the output layer's logits and cross-entropy again) on the last pipeline stage unless"
                 + " the layout places them (there each block at the decoder's mean layer, with eh_proj, the norms and the embedding copy;"
-                + " the logits and loss stay on the last); with pp > 1 the word embedding on the MTP stage all-reduces its gradient with"
-                + " the first stage's each step over Megatron's embedding group (one sync with a tied output layer's); with the"
-                + " layout's m off the last pipeline rank (Megatron-Core's mtp_standalone) each stage after m keeps its in-flight"
-                + " micro-batches' received (1 + D)·b·s·h (÷ tp with sequence parallelism) in its activations and every pipeline send"
-                + " first exchanges its shape (24 bytes at the pp tier's latency, not hidden); counted"
-                + " in the model FLOPs as Megatron-LM's num_floating_point_operations counts them";
+                + " the logits and loss stay on the last; m on several stages, Megatron-LM's mtp_split: each its layers'); with pp > 1 the"
+                + " word embedding on each MTP stage all-reduces its gradient with the first stage's each step over Megatron's embedding"
+                + " group (one sync with a tied output layer's), and after a layout's m off the last stage (Megatron-Core's"
+                + " mtp_standalone) each pipeline send carries the MTP layers' hidden states so far beside the decoder's ((1 + K)·b·s·h,"
+                + " K the MTP layers before it: the pp sends), each stage after m keeps its in-flight micro-batches' received"
+                + " (1 + K)·b·s·h (÷ tp with sequence parallelism) in its activations, and every pipeline send first exchanges its"
+                + " shape (24 bytes at the pp tier's latency, not hidden); counted in the model FLOPs as Megatron-LM's"
+                + " num_floating_point_operations counts them";
     }
 
     /** One MTP layer's blocks of each kind, {M, *, -, E, G}, from its hybrid '/' group; null without one. */
@@ -161,72 +163,108 @@ public record MtpLayers(int layers, int blocks, String letters) {
     }
 
     /**
-     * The layout's stage (in Megatron's order: pipeline rank {@code s mod pp}) that holds the MTP layers, or -1 where the layout
-     * does not place them (then the last virtual stage holds them: get_mtp_num_layers_to_build builds them where
-     * is_pipeline_last_stage). The decoder's layers come first (PipelineLayout refuses a t after an m), so the MTP blocks are
-     * the blocks past the decoder's layers: the first stage whose blocks reach past them holds the MTP layers, all of them
-     * (Megatron-Core asserts a stage builds all mtp_num_layers or none: multi_token_prediction.py at
-     * 00611e6eeb0b09b5ee074750956855215ddbd67f, get_mtp_num_layers_to_build).
+     * The MTP layers (the layout's m letters) each of the layout's stages holds, in Megatron's order (stage v on pipeline rank
+     * {@code v mod pp}), or null where the layout does not place them (then the last virtual stage holds them all:
+     * get_mtp_num_layers_to_build builds them where is_pipeline_last_stage). The decoder's layers come first (PipelineLayout
+     * refuses a t after an m), so a stage's MTP blocks are its blocks past the decoder's layers. One stage holds them all in
+     * Megatron-Core's main branch (multi_token_prediction.py at 00611e6eeb0b09b5ee074750956855215ddbd67f,
+     * get_mtp_num_layers_to_build asserts a stage builds all mtp_num_layers or none); mtp_split (NVIDIA/Megatron-LM pull request
+     * #5329, github.com/shifangx/Megatron-LM at 71ffeae2deb4036b9802c47b26bd78216f5ed1d9) spreads them over several ranks'
+     * last chunks, each building its count (get_mtp_layer_offset: the m letters of the stages before it).
      */
-    int layoutStage(ModelShape m, Layout l) {
-        if (!inLayout(m, l)) return -1;
+    int[] layoutStages(ModelShape m, Layout l) {
+        if (!inLayout(m, l)) return null;
         java.util.List<Long> stages = l.split().stages();
+        int[] out = new int[stages.size()];
         long sum = 0;
         for (int s = 0; s < stages.size(); s++) {
+            long before = sum;
             sum += stages.get(s);
-            if (sum > m.layers()) return s;
+            out[s] = (int) Math.min(layers, Math.max(0, sum - Math.max(before, m.layers())));
         }
-        return stages.size() - 1;
+        return out;
+    }
+
+    /**
+     * The MTP layers each pipeline rank holds (length pp): all of them on the last unless a layout's m letters stand elsewhere
+     * (each m's stage mod pp; with mtp_split several ranks, {@link #layoutStages}). All zero without MTP layers.
+     */
+    public int[] perRank(ModelShape m, Layout l) {
+        int pp = Math.max(1, l.pp());
+        int[] out = new int[pp];
+        if (layers == 0) return out;
+        int[] st = layoutStages(m, l);
+        if (st == null) {
+            out[pp - 1] = layers;
+            return out;
+        }
+        for (int v = 0; v < st.length; v++) out[v % pp] += st[v];
+        return out;
     }
 
     /**
      * The pipeline rank of the MTP layers' eh_proj, norms and embedding copy: the last unless a layout's {@code m} stands on
-     * another (its stage mod pp). Megatron-Core builds the MTP block where mtp_on_this_rank (the layout's m, else the last
-     * stage) and its embedding where {@code pre_process or mtp_process} (gpt_model.py); get_mtp_ranks adds that rank to the
-     * embedding group (multi_token_prediction.py at 00611e6eeb0b09b5ee074750956855215ddbd67f).
+     * another (its stage mod pp); with mtp_split the first of the ranks holding them ({@link #perRank} names each). Megatron-Core
+     * builds the MTP block where mtp_on_this_rank (the layout's m, else the last stage) and its embedding where
+     * {@code pre_process or mtp_process} (gpt_model.py); get_mtp_ranks adds each such rank to the embedding group
+     * (multi_token_prediction.py at 00611e6eeb0b09b5ee074750956855215ddbd67f).
      */
     public int stage(ModelShape m, Layout l) {
-        int s = layoutStage(m, l);
-        return s < 0 ? l.pp() - 1 : s % l.pp();
+        int[] r = perRank(m, l);
+        for (int i = 0; i < r.length; i++) if (r[i] > 0) return i;
+        return r.length - 1;
     }
 
     /**
-     * The MTP layers' stage builds a word embedding of its own, V·h ÷ tp beyond the first stage's: Megatron-Core's GPTModel
-     * builds the embedding where {@code pre_process or mtp_process}, one per model chunk (virtual stage), and the output layer
-     * shares it only on the same chunk when tied (gpt_model.py, shared_embedding_or_output_weight). So with pp > 1 a copy,
-     * unless the MTP chunk is the first (the embedding's own) or, tied, the last (the output layer's matrix is it).
+     * Which pipeline ranks' MTP stage builds a word embedding of its own, V·h ÷ tp beyond the first stage's (length pp):
+     * Megatron-Core's GPTModel builds the embedding where {@code pre_process or mtp_process}, one per model chunk (virtual
+     * stage), and the output layer shares it only on the same chunk when tied (gpt_model.py, shared_embedding_or_output_weight).
+     * So with pp > 1 a copy on each rank holding MTP layers, unless its MTP chunk is the first (the embedding's own) or, tied,
+     * the last (the output layer's matrix is it). An m stands only in a rank's last chunk, so a rank has one at most.
      */
-    public boolean embeddingCopy(ModelShape m, Layout l) {
-        if (layers == 0 || l.pp() <= 1) return false;
-        int s = layoutStage(m, l);
-        if (s == 0) return false;
-        boolean lastChunk = s < 0 || s == l.split().stages().size() - 1;
-        return !lastChunk || !m.tiedEmbeddings();
+    public boolean[] embeddingCopies(ModelShape m, Layout l) {
+        boolean[] out = new boolean[Math.max(1, l.pp())];
+        if (layers == 0 || l.pp() <= 1) return out;
+        int[] st = layoutStages(m, l);
+        if (st == null) {
+            out[l.pp() - 1] = !m.tiedEmbeddings();
+            return out;
+        }
+        for (int rank = 0; rank < l.pp(); rank++) {
+            int v = st.length - l.pp() + rank;     // the rank's last chunk
+            out[rank] = st[v] > 0 && v != 0 && (v != st.length - 1 || !m.tiedEmbeddings());
+        }
+        return out;
     }
 
     /**
-     * The pipeline sends per micro-batch, on the pipeline rank that makes the most of them, that carry the MTP layers' hidden
-     * states beside the decoder's: 0 unless a layout places the {@code m} off the last virtual stage. Megatron-Core's
-     * MultiTokenPredictionBlock returns the decoder's hidden states and each MTP layer's concatenated on the sequence
-     * ({@code torch.cat(hidden_states_list, dim=0)}: (1 + D)·s rows) and a chunk that is not post_process sends them on as
-     * they are; process_mtp_loss on the post_process rank splits them again ({@code torch.chunk(hidden_states, 1 +
-     * mtp_num_layers, dim=0)}; github.com/NVIDIA/Megatron-LM, megatron/core/transformer/multi_token_prediction.py at
-     * 00611e6eeb0b09b5ee074750956855215ddbd67f). PipelineParallelLayerLayout.validate_layer_layout calls such a layout
-     * mtp_standalone (an m on a rank other than the last: pipeline_parallel_layer_layout.py at
-     * 00caa53af30912914981c86f39db123961678bbd) and the pipeline's p2p then exchanges each tensor's shape before it (a
-     * 24-byte send, {@link #SHAPE_EXCHANGE}, priced apart). So in Megatron's order of virtual stages, m's stage s and each one after it but the last
-     * send (1 + D)× forward, and each one after s sends the gradient of that input, (1 + D)× too, backward; a rank's sends
-     * are those of its virtual stages (v mod pp).
+     * The extra hidden states, in b·s·h units, the pipeline sends per micro-batch carry beside the decoder's on the pipeline
+     * rank that sends the most of them: 0 unless a layout places an {@code m} off the last virtual stage. Megatron-Core's
+     * MultiTokenPredictionBlock returns the hidden states it received and each of its MTP layers' concatenated on the sequence
+     * ({@code torch.cat(hidden_states_list, dim=0)}); a chunk that is not post_process sends them on as they are; an MTP stage
+     * after another takes the last of the {@code 1 + offset} chunks it receives as its input (get_mtp_layer_offset: the m
+     * letters before it) and appends its own; process_mtp_loss on the post_process rank splits them again
+     * ({@code torch.chunk(hidden_states, 1 + mtp_num_layers, dim=0)}; github.com/NVIDIA/Megatron-LM,
+     * megatron/core/transformer/multi_token_prediction.py at 00611e6eeb0b09b5ee074750956855215ddbd67f and 13f8f526; mtp_split,
+     * pull request #5329). PipelineParallelLayerLayout.validate_layer_layout calls such a layout mtp_standalone (an m on a rank
+     * other than the last: pipeline_parallel_layer_layout.py at 00caa53af30912914981c86f39db123961678bbd) and the pipeline's
+     * p2p then exchanges each tensor's shape before it (a 24-byte send, {@link #SHAPE_EXCHANGE}, priced apart). So in Megatron's order of virtual stages,
+     * each stage v from the first m's on, but the last, sends forward K_v more hidden states (K_v: the MTP layers up to and
+     * including stage v), and each stage after the first m's sends back the gradient of its input, K_{v−1} more; a rank's sends
+     * are those of its virtual stages (v mod pp). One stage holding all D: D × the sends that carry them.
      */
-    public int carryingSends(ModelShape m, Layout l) {
-        int s = layoutStage(m, l), pp = l.pp();
-        if (s < 0 || pp <= 1) return 0;
-        int stages = l.split().stages().size(), most = 0;
+    public int carriedStates(ModelShape m, Layout l) {
+        int[] st = layoutStages(m, l);
+        int pp = l.pp();
+        if (st == null || pp <= 1) return 0;
+        int stages = st.length, most = 0, k = 0;
         int[] perRank = new int[pp];
-        for (int v = s; v < stages; v++) {
+        for (int v = 0; v < stages; v++) {
+            int before = k;
+            k += st[v];
             int r = v % pp;
-            if (v < stages - 1) perRank[r]++;      // forward: its output, (1 + D)·s rows, to stage v + 1
-            if (v > s) perRank[r]++;               // backward: its input's gradient, the same rows, to stage v − 1
+            if (v < stages - 1) perRank[r] += k;      // forward: its output, (1 + K_v)·s rows, to stage v + 1
+            if (v > 0) perRank[r] += before;           // backward: its input's gradient, (1 + K_{v−1})·s rows, to stage v − 1
             most = Math.max(most, perRank[r]);
         }
         return most;
@@ -237,17 +275,20 @@ public record MtpLayers(int layers, int blocks, String letters) {
      * last (PipelineParallelLayerLayout.validate_layer_layout returns it: "Detect MTP standalone usage", m in
      * {@code layout[pp_rank][-1]} with {@code pp_rank != pipeline_model_parallel_size - 1}; pipeline_parallel_layer_layout.py at
      * 00caa53af30912914981c86f39db123961678bbd; TransformerConfig sets {@code self.mtp_standalone} from it). Then the stages
-     * after it receive a tensor of (1 + D)·s rows where the schedule's fixed shape says s ({@link #carryingSends}), so every
+     * after it receive a tensor of (1 + K)·s rows where the schedule's fixed shape says s ({@link #carriedStates}), so every
      * p2p exchanges its shape first ({@link #SHAPE_EXCHANGE}).
      */
     public boolean standalone(ModelShape m, Layout l) {
-        int s = layoutStage(m, l), pp = l.pp();
-        return s >= 0 && pp > 1 && s % pp != pp - 1;
+        int[] st = layoutStages(m, l);
+        int pp = l.pp();
+        if (st == null || pp <= 1) return false;
+        for (int v = 0; v < st.length; v++) if (st[v] > 0 && v % pp != pp - 1) return true;
+        return false;
     }
 
     /**
      * The virtual stages on pipeline rank {@code rank} after the layout's {@code m}: each receives the decoder's and the MTP
-     * layers' hidden states, (1 + D)·s rows, and keeps them for the backward of each in-flight micro-batch (the schedule's
+     * layers' hidden states so far, (1 + K)·s rows (K the MTP layers before it), and keeps them for the backward of each in-flight micro-batch (the schedule's
      * {@code input_tensors}, popped at the backward: schedules.py, forward_backward_pipelining_without_interleaving; the
      * interleaved schedule's per-chunk lists alike). No decoder layer lies after {@code m} (validate_layer_layout: "decoder
      * layers must be placed before MTP layers"), so no layer's activations count that tensor: its whole (1 + D)·b·s·h is
@@ -255,24 +296,36 @@ public record MtpLayers(int layers, int blocks, String letters) {
      * virtual stage.
      */
     public int receivingStages(ModelShape m, Layout l, int rank) {
-        int s = layoutStage(m, l), pp = l.pp();
-        if (s < 0 || pp <= 1) return 0;
-        int stages = l.split().stages().size(), n = 0;
-        for (int v = s + 1; v < stages; v++) if (v % pp == rank) n++;
+        int[] st = layoutStages(m, l);
+        int pp = l.pp();
+        if (st == null || pp <= 1) return 0;
+        int n = 0, k = 0;
+        for (int v = 0; v < st.length; v++) {
+            if (k > 0 && v % pp == rank) n++;
+            k += st[v];
+        }
         return n;
     }
 
     /**
-     * What pipeline rank {@code rank} keeps of the received (1 + D)·s rows ({@link #receivingStages}), in MemoryModel's units
-     * (bytes at 2 bytes an element): {@code 2 · (1 + D) · b·s·h (÷ tp with sequence parallelism) × the stages after m on the rank
-     * × the micro-batches each holds in flight}.
+     * What pipeline rank {@code rank} keeps of the received (1 + K)·s rows ({@link #receivingStages}), in MemoryModel's units
+     * (bytes at 2 bytes an element): {@code 2 · Σ (1 + K_{v−1}) · b·s·h (÷ tp with sequence parallelism) over the rank's stages v
+     * after the first m, × the micro-batches each holds in flight} (one stage holding all D: 2 · (1 + D) · b·s·h per stage).
      *
      * @param sbh      b·s·h of one micro-batch's p2p tensor on one GPU (÷ tp under sequence parallelism)
      * @param inflight the micro-batches in flight per chunk of the rank (MemoryModel's count)
      */
     public double receivedHeld(ModelShape m, Layout l, int rank, double sbh, double inflight) {
-        int n = receivingStages(m, l, rank);
-        return n == 0 ? 0 : 2.0 * (1 + layers) * sbh * n * inflight;
+        int[] st = layoutStages(m, l);
+        int pp = l.pp();
+        if (st == null || pp <= 1) return 0;
+        double rows = 0;                     // in s rows: 1 + K_{v-1} for each of the rank's stages v after the first m
+        int k = 0;
+        for (int v = 0; v < st.length; v++) {
+            if (k > 0 && v % pp == rank) rows += 1 + k;
+            k += st[v];
+        }
+        return 2.0 * rows * sbh * inflight;
     }
 
     /**
@@ -299,14 +352,14 @@ public record MtpLayers(int layers, int blocks, String letters) {
     public static final String SENDS = "activation and gradient sends";
 
     /**
-     * The pipeline sends' name in the breakdown: {@link #SENDS}, and where {@code carrying} of them carry the MTP layers'
-     * hidden states ({@link #carryingSends}), the term the price adds for them.
+     * The pipeline sends' name in the breakdown: {@link #SENDS}, and where the sends carry {@code extra} MTP hidden states
+     * ({@link #carriedStates}), the term the price adds for them.
      */
-    public String sends(int carrying) {
-        if (carrying <= 0) return SENDS;
-        return SENDS + " (" + carrying + " of them per micro-batch (1 + D) = " + (1 + layers) + " × b·s·h: the " + layers + " MTP layer"
-                + (layers == 1 ? "'s" : "s'") + " hidden states go down the pipeline with the decoder's after the layout's m, Megatron-Core's"
-                + " standalone MTP stage; sends = (2·vpp + D × " + carrying + ") × b·s·h·bytes)";
+    public String sends(int extra) {
+        if (extra <= 0) return SENDS;
+        return SENDS + " (with the " + layers + " MTP layer" + (layers == 1 ? "'s" : "s'") + " hidden states: after the layout's m each"
+                + " send carries the decoder's and the MTP layers' so far, (1 + K)·b·s·h, Megatron-Core's standalone MTP stage;"
+                + " sends = (2·vpp + " + extra + ") × b·s·h·bytes on the rank sending the most)";
     }
 
     /** A breakdown line's {@code what} names the pipeline sends with the MTP layers' hidden states in them ({@link #sends}). */
@@ -321,12 +374,12 @@ public record MtpLayers(int layers, int blocks, String letters) {
     }
 
     /**
-     * The MTP layers' own parameters per GPU, beyond their blocks' (on the last stage): eh_proj's 2h·h ÷ tp, and enorm, hnorm
-     * and the MTP layer's final norm, 3h (the output layer and the embedding are shared with the model's).
+     * One MTP layer's own parameters per GPU, beyond its blocks': eh_proj, 2h·h ÷ tp, and enorm, hnorm and the final norm, 3h
+     * (the output layer and the embedding are shared with the model's); a rank holds its {@link #perRank} count of them.
      */
-    public double ownParameters(ModelShape m, Layout l) {
+    public double ownParametersPerLayer(ModelShape m, Layout l) {
         double h = m.hidden();
-        return layers * (2 * h * h / l.tp() + 3 * h);
+        return 2 * h * h / l.tp() + 3 * h;
     }
 
     /**
@@ -355,7 +408,7 @@ public record MtpLayers(int layers, int blocks, String letters) {
     /**
      * The MTP layers' time per micro-batch beyond the mean layers the stages' layers count: their blocks' by kind beyond the
      * mean layer ({@link #blockSeconds}) and eh_proj's GEMM forward and backward (6 · tokens · 2h² ÷ tp FLOPs, with
-     * recomputation) at the GEMM rate plus its three kernels' fixed time on their stage ({@link #stage}), and the logits with
+     * recomputation) at the GEMM rate plus its three kernels' fixed time on their ranks ({@link #perRank}), and the logits with
      * their cross-entropy again on the last (the compute term's logits, once per MTP layer: process_mtp_loss on the
      * post_process rank).
      *
@@ -380,6 +433,6 @@ public record MtpLayers(int layers, int blocks, String letters) {
         MoeShape s = m.experts() > 1 ? v.moe() : null;
         double mean = blocks * layerSeconds, byKind = blockSeconds(blocks, layerSeconds, moe, s, v.mamba());
         return new Term.Mtp(layers, this.blocks, blocks, byKind, mean, moeBlocks(s), denseBlocks(s), projFlops, gemmRate, projSeconds,
-                logits, byKind - mean + projSeconds + logits, microBatches, stage(m, l), l.pp());
+                logits, byKind - mean + projSeconds + logits, microBatches, java.util.Arrays.stream(perRank(m, l)).boxed().toList());
     }
 }

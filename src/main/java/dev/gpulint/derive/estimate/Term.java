@@ -190,24 +190,50 @@ public sealed interface Term {
      * @param projSeconds   those FLOPs at it plus three kernels' fixed time per MTP layer
      * @param logitSeconds  D × the compute term's logits (with their cross-entropy)
      * @param seconds       blockSeconds − meanSeconds + projSeconds + logitSeconds (in the compute term's stages: all but the
-     *                      logits on {@code stage}, the logits on the last)
+     *                      logits on the ranks holding the MTP layers by their share, the logits on the last)
      * @param microBatches  micro-batches per step
-     * @param stage         the pipeline rank of the MTP layers' eh_proj ({@link MtpLayers#stage})
-     * @param pp            the pipeline ranks
+     * @param perRank       the MTP layers each pipeline rank holds, its eh_proj and norms ({@link MtpLayers#perRank}: all on one
+     *                      rank but with mtp_split)
      */
     record Mtp(int layers, int blocksPerLayer, double stageBlocks, double blockSeconds, double meanSeconds, int moeBlocks, int denseBlocks,
                double projFlops, double gemmRate, double projSeconds, double logitSeconds, double seconds, long microBatches,
-               int stage, int pp) implements Term {
+               java.util.List<Integer> perRank) implements Term {
+        public Mtp {
+            perRank = java.util.List.copyOf(perRank);
+        }
+
         @Override public String term() { return "mtp"; }
 
         /** The MTP layers' seconds per step: their blocks, eh_proj and logits, per micro-batch × micro-batches. */
         public double stepSeconds() { return (meanSeconds + seconds) * microBatches; }
 
-        /** Per micro-batch on the MTP layers' stage beyond its layers at the mean layer: all but the logits. */
+        /** Per micro-batch on the MTP layers' ranks beyond their layers at the mean layer: all but the logits. */
         public double stageSeconds() { return seconds - logitSeconds; }
 
-        /** eh_proj stands on the last stage with the logits. */
-        public boolean onLast() { return stage == pp - 1; }
+        /** Per micro-batch on pipeline rank {@code rank} beyond its layers at the mean layer: its MTP layers' share of {@link #stageSeconds}. */
+        public double stageSeconds(int rank) {
+            if (rank < 0 || rank >= perRank.size() || layers == 0 || perRank.get(rank) == 0) return 0;
+            return perRank.get(rank) == layers ? stageSeconds() : stageSeconds() * perRank.get(rank) / layers;
+        }
+
+        /** The pipeline ranks. */
+        public int pp() { return perRank.size(); }
+
+        /** The first pipeline rank holding MTP layers (the only one but with mtp_split). */
+        public int stage() {
+            for (int i = 0; i < perRank.size(); i++) if (perRank.get(i) > 0) return i;
+            return perRank.size() - 1;
+        }
+
+        /** The pipeline ranks holding MTP layers. */
+        public java.util.List<Integer> ranks() {
+            java.util.List<Integer> out = new java.util.ArrayList<>();
+            for (int i = 0; i < perRank.size(); i++) if (perRank.get(i) > 0) out.add(i);
+            return out;
+        }
+
+        /** eh_proj stands on the last stage with the logits, all of it. */
+        public boolean onLast() { return perRank.get(perRank.size() - 1) == layers; }
     }
 
     /**

@@ -50,10 +50,12 @@ public final class HybridLayersAnalysis {
         Span valueSpan = gdn == 0 || g.valueHeads() == null ? null : g.valueHeads().span();
         // the keys as the job's file writes them: a Megatron script's flags, else TransformerConfig's fields (Megatron-Bridge's
         // model provider, the native manifest's model.hybrid; a model name's sizes are all stated)
-        String headsKey = flags ? "--mamba-num-heads" : "mamba_num_heads",
-                groupsKey = flags ? "--mamba-num-groups" : "mamba_num_groups",
-                keyHeadsKey = flags ? "--linear-num-key-heads" : "linear_num_key_heads",
-                valueHeadsKey = flags ? "--linear-num-value-heads" : "linear_num_value_heads";
+        // (the native manifest, no origin, under its path model.hybrid)
+        String at = key == null ? "model.hybrid." : "";
+        String headsKey = flags ? "--mamba-num-heads" : at + "mamba_num_heads",
+                groupsKey = flags ? "--mamba-num-groups" : at + "mamba_num_groups",
+                keyHeadsKey = flags ? "--linear-num-key-heads" : at + "linear_num_key_heads",
+                valueHeadsKey = flags ? "--linear-num-value-heads" : at + "linear_num_value_heads";
         // a size written with a value SYN002 refused is read at its default, as one not written; the message says which (an
         // adapter's origin records it, the native manifest's Specs.Hybrid.refused)
         Specs.Origin o = j.origin();
@@ -69,7 +71,7 @@ public final class HybridLayersAnalysis {
 
     /** {@code key} is written with a value its reader refused (SYN002): an adapter's origin says so, or the native manifest's refused keys. */
     private static boolean leftOut(Specs.Origin o, java.util.Set<String> refused, String key) {
-        return o != null ? o.isLeftOut(key) : refused.contains(key);
+        return o != null ? o.isLeftOut(key) : refused.contains(key.substring(key.lastIndexOf('.') + 1));
     }
 
     /** The places of {@code c} in {@code p} (a loop: the plan derives this for each of its candidate jobs). */

@@ -192,7 +192,7 @@ class MtpKindTest {
 
     @Test
     void thePlansTextAndJsonShowTheEmbeddingSync(@TempDir Path dir) {
-        String script = moeMtpScript("", 2);
+        String script = moeMtpScript(1, "", 2);
         PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
         EmbeddingSyncTest.assertPlanShowsThePairSync(cli);
     }
@@ -309,7 +309,7 @@ class MtpKindTest {
     @Test
     void aMegatronLayoutWithMOffTheLastStageReachesThePlansTextAndJson(@TempDir Path dir) {
         // --pipeline-model-parallel-layout "Et|t|ttm|L" on pp 4 × tp 2 × dp 2, 2 nodes: m on pipeline rank 2, untied
-        String script = moeMtpScript(" --pipeline-model-parallel-layout \"Et|t|ttm|L\"", 4);
+        String script = moeMtpScript(1, " --pipeline-model-parallel-layout \"Et|t|ttm|L\"", 4);
         PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
         PlanCli.Run text = cli.plan();
         assertEquals(0, text.code(), text.err());
@@ -322,9 +322,9 @@ class MtpKindTest {
         assertEquals(32000L * 1024 / 2 * 4, ((Number) time.get("embedding_sync_bytes")).longValue(), time.toString());
         // the sends from m's stage on carry the MTP layer's hidden states: 2 + 1 × 1 sends' worth of b·s·h·2 ÷ tp 2 (sequence
         // parallel) = 3 × 2,097,152 = 6,291,456 bytes per micro-batch, in 2 sends
-        assertTrue(text.out().contains("pp " + MtpLayers.SENDS + " (1 of them per micro-batch (1 + D) = 2 × b·s·h: the 1 MTP layer's"
-                + " hidden states go down the pipeline with the decoder's after the layout's m, Megatron-Core's standalone MTP stage; sends"
-                + " = (2·vpp + D × 1) × b·s·h·bytes): 6.3 MB per micro-batch in 2 sends of 3.1 MB over "), text.out());
+        assertTrue(text.out().contains("pp " + MtpLayers.SENDS + " (with the 1 MTP layer's hidden states: after the layout's m each send"
+                + " carries the decoder's and the MTP layers' so far, (1 + K)·b·s·h, Megatron-Core's standalone MTP stage; sends = (2·vpp"
+                + " + 1) × b·s·h·bytes on the rank sending the most): 6.3 MB per micro-batch in 2 sends of 3.1 MB over "), text.out());
         assertEquals(3L * 2048 * 1024 * 2 / 2, ((Number) time.get("pp_sends_bytes")).longValue(), time.toString());
     }
 
@@ -366,7 +366,7 @@ class MtpKindTest {
         // (2 + 1 × 2) × 2,097,152 bytes
         Estimate e = laidOut(true, List.of(2L, 3L, 0L, 0L));
         assertEquals(4 * BSH, ppSends(e).bytes(), 1e-6);
-        assertTrue(ppSends(e).what().startsWith(MtpLayers.SENDS + " (2 of them per micro-batch"), ppSends(e).what());
+        assertTrue(ppSends(e).what().endsWith("sends = (2·vpp + 2) × b·s·h·bytes on the rank sending the most)"), ppSends(e).what());
     }
 
     /** {@link #laidOut}'s job with the same split and no MTP layers (its blocks counted alike). */
@@ -483,11 +483,81 @@ class MtpKindTest {
         }
     }
 
+    @Test
+    void mtpSplitOverTwoRanksGivesEachItsLayersEmbeddingCopyAndGroupSeat() {
+        // "Et|t|t|t||m|m|L" on pp 4 × vpp 2, Megatron-LM's mtp_split (pull request #5329): stages in Megatron's order are rank 0
+        // chunk 0 "Et", rank 1 chunk 0 "t", rank 2 "t", rank 3 "t", rank 0 chunk 1 "", rank 1 chunk 1 "m", rank 2 chunk 1 "m",
+        // rank 3 chunk 1 "L": blocks 1, 1, 1, 1, 0, 1, 1, 0 (4 decoder layers, then 2 MTP layers): ranks 1 and 2 one MTP layer each
+        List<Long> split = List.of(1L, 1L, 1L, 1L, 0L, 1L, 1L, 0L);
+        for (boolean tied : new boolean[] {false, true}) {
+            String model = (tied ? DSV3.replace("tied_embeddings: false", "tied_embeddings: true") : DSV3).formatted("dense_layers: 1,")
+                    + ", mtp_layers: 2";
+            JobInputs in = EstimateManifest.pod(2).model(model).parallelism("tp: 2, pp: 4, virtual_pp: 2, ep: 2").batch(1, 64)
+                    .optimizer("distributed: true").recompute("none").estimate().inputs();
+            Variants v = in.variants();
+            Variants without = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
+                    v.recomputeModules(), v.layerPrecision(), v.gathers(), v.mamba(), v.stepGather(), v.tpLayout(), MtpLayers.NONE);
+            Layout l = in.layout().withSplit(PipelineSplit.laidOut(split));
+            MtpLayers mtp = v.mtp();
+            assertEquals(List.of(0, 1, 1, 0), java.util.Arrays.stream(mtp.perRank(in.model(), l)).boxed().toList());
+            assertEquals(1, mtp.stage(in.model(), l), "the first rank holding MTP layers");
+            Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
+            Estimate w = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), without);
+            // ranks 1 and 2: beyond the same blocks without MTP, each its MTP layer's eh_proj 2h² ÷ tp, three norms 3h and a word
+            // embedding V·h ÷ tp of its own (its MTP chunk neither the first nor the last: a copy, tied or not)
+            for (int r : new int[] {1, 2}) {
+                assertEquals(2 * H * H / 2 + 3 * H + V * H / 2, e.stages().get(r).parameters() - w.stages().get(r).parameters(), 1e-6,
+                        "tied " + tied + ", rank " + r);
+            }
+            for (int r : new int[] {0, 3}) assertEquals(w.stages().get(r).parameters(), e.stages().get(r).parameters(), 1e-6, "tied " + tied);
+            // the embedding group: get_mtp_ranks names both MTP ranks; untied 0, 1, 2; tied the last too
+            Term.Collectives s = sync(e);
+            assertEquals(tied ? 4 : 3, s.n());
+            assertEquals(tied ? "word embedding's gradient all-reduce per step (V·h/tp, first, last and the MTP layers' stages (pipeline"
+                    + " ranks 1, 2 of 4): the embedding group)" : "word embedding's gradient all-reduce per step (V·h/tp, first stage and the"
+                    + " MTP layers' (pipeline ranks 1, 2 of 4): the embedding group)", s.what());
+            // the sends, per rank and micro-batch (2·vpp = 4 each), the MTP hidden states beyond b·s·h by stage: stage 5 (rank 1)
+            // sends 1 + 1 forward; stage 6 (rank 2) 1 + 2 forward and 1 + 1 back; stage 7 (rank 3) 1 + 2 back: rank 2 the most,
+            // 1 + 2 = 3 extra: (4 + 3) × b·s·h·bytes
+            assertEquals(7 * BSH, ppSends(e).bytes(), 1e-6, "tied " + tied);
+            assertEquals(4, ppSends(e).count());
+            assertTrue(ppSends(e).what().endsWith("sends = (2·vpp + 3) × b·s·h·bytes on the rank sending the most)"), ppSends(e).what());
+            // eh_proj's time on each MTP rank, its layer's half; the logits on the last
+            Term.Mtp t = term(e, Term.Mtp.class);
+            assertEquals(List.of(1, 2), t.ranks());
+            assertEquals(t.stageSeconds() / 2, t.stageSeconds(1), 1e-15);
+            assertEquals(t.stageSeconds() / 2, t.stageSeconds(2), 1e-15);
+            assertEquals(0, t.stageSeconds(3));
+            assertTrue(EstimateWords.line(t).contains(" per micro-batch on pipeline ranks 1 and 2, the layout's m (eh_proj, each rank its MTP"
+                    + " layers' share: 1 and 1 MTP layers, Megatron-LM's mtp_split)"), EstimateWords.line(t));
+        }
+    }
+
+    @Test
+    void aMegatronLayoutSplittingMtpOverRanksRunsAndSaysWhichRuleLetItIn(@TempDir Path dir) {
+        // "Et|tt|tm|mL" on pp 4, --mtp-num-layers 2: m on ranks 2 and 3 (mtp_split); main Megatron-Core refuses it, the PR runs it
+        String script = moeMtpScript(2, " --pipeline-model-parallel-layout \"Et|tt|tm|mL\"", 4);
+        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
+        PlanCli.Run text = cli.plan();
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("places the MTP layers (m) on 2 stages: Megatron-LM's mtp_split (NVIDIA/Megatron-LM pull request"
+                + " #5329"), text.out());
+        assertTrue(text.out().contains(" per micro-batch on pipeline ranks 2 and 3, the layout's m (eh_proj, each rank its MTP layers'"
+                + " share: 1 and 1 MTP layers, Megatron-LM's mtp_split)"), text.out());
+        // the same layout with --mtp-num-layers 1 is refused as Megatron-Core refuses it (its m letters must match; SYN002,
+        // PipelineLayoutLintTest) and left out: the MTP layer priced on the last stage, no mtp_split said
+        PlanCli.Run one = PlanCli.in(dir.resolve("one")).file("cluster.yaml", PlanCli.LAB_H100)
+                .file("train.sh", moeMtpScript(1, " --pipeline-model-parallel-layout \"Et|tt|tm|mL\"", 4)).jobClusters("lab", "*.sh").plan();
+        assertEquals(0, one.code(), one.err());
+        assertTrue(one.out().contains(" per micro-batch on the last stage beyond its layers at the mean layer"), one.out());
+        assertTrue(!one.out().contains("Megatron-LM's mtp_split (NVIDIA"), one.out());
+    }
+
     /**
-     * A Megatron-LM launch of a small MoE model with one MTP layer, untied, on 2 nodes × 8 GPUs at tp 2, ep 2 and pipeline
-     * size {@code pp}; {@code layout} is appended to the MTP flag (e.g. a --pipeline-model-parallel-layout).
+     * A Megatron-LM launch of a small MoE model with {@code mtp} MTP layers, untied, on 2 nodes × 8 GPUs at tp 2, ep 2 and
+     * pipeline size {@code pp}; {@code layout} is appended to the MTP flag (e.g. a --pipeline-model-parallel-layout).
      */
-    private static String moeMtpScript(String layout, int pp) {
+    private static String moeMtpScript(int mtp, String layout, int pp) {
         return """
                 #!/bin/bash
                 torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\
@@ -495,9 +565,9 @@ class MtpKindTest {
                   --num-experts 8 --moe-router-topk 2 --moe-ffn-hidden-size 512 --moe-shared-expert-intermediate-size 512 \\
                   --moe-layer-freq "([0]*1+[1]*3)" --moe-grouped-gemm --moe-token-dispatcher-type alltoall \\
                   --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
-                  --mtp-num-layers 1%s \\
+                  --mtp-num-layers %d%s \\
                   --tensor-model-parallel-size 2 --pipeline-model-parallel-size %d --expert-model-parallel-size 2 \\
                   --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
-                """.formatted(layout, pp);
+                """.formatted(mtp, layout, pp);
     }
 }

@@ -120,12 +120,14 @@ class MtpLayersTest {
                 + " layer's kind (an MoE layer when it has experts, as Megatron-Core builds it): its parameters and model FLOPs its kind's,"
                 + " its time the decoder's mean layer with the MoE side its kind's, its eh_proj 2h → h and norms, the output layer's logits"
                 + " and cross-entropy again) on the last pipeline stage unless the layout places them (there each block at the decoder's"
-                + " mean layer, with eh_proj, the norms and the embedding copy; the logits and loss stay on the last); with pp > 1 the word"
-                + " embedding on the MTP stage all-reduces its gradient with the first stage's each step over Megatron's embedding group"
-                + " (one sync with a tied output layer's); with the layout's m off the last pipeline rank (Megatron-Core's mtp_standalone)"
-                + " each stage after m keeps its in-flight micro-batches' received (1 + D)·b·s·h (÷ tp with sequence parallelism) in its"
-                + " activations and every pipeline send first exchanges its shape (24 bytes at the pp tier's latency, not hidden); counted"
-                + " in the model FLOPs as Megatron-LM's num_floating_point_operations counts them"),
+                + " mean layer, with eh_proj, the norms and the embedding copy; the logits and loss stay on the last; m on several stages,"
+                + " Megatron-LM's mtp_split: each its layers'); with pp > 1 the word embedding on each MTP stage all-reduces its gradient"
+                + " with the first stage's each step over Megatron's embedding group (one sync with a tied output layer's), and after a"
+                + " layout's m off the last stage (Megatron-Core's mtp_standalone) each pipeline send carries the MTP layers' hidden"
+                + " states so far beside the decoder's ((1 + K)·b·s·h, K the MTP layers before it: the pp sends), each stage after m keeps"
+                + " its in-flight micro-batches' received (1 + K)·b·s·h (÷ tp with sequence parallelism) in its activations, and every"
+                + " pipeline send first exchanges its shape (24 bytes at the pp tier's latency, not hidden); counted in the model FLOPs as"
+                + " Megatron-LM's num_floating_point_operations counts them"),
                 j.inputs().assumptions().toString());
         // a placeholder leaves the job unestimated, as every model size does: it is not taken as none
         JobEstimate unknown = small(", mtp_layers: \"${MTP}\"", "tp: 1, pp: 1");

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * {@link TpPpDpMapping#nemo1}), batch sizes, model shape and {@code env_vars}. Plain
  * {@code ${a.b}} and {@code ${.b}} interpolations inside the file are followed (the launcher's
  * {@code training.} prefix names this file's root); resolvers such as {@code ${multiply:...}},
- * {@code ???} and {@code null} are unknown. {@code devices: -1} (all GPUs) is unknown too. A parallel size the
+ * {@code ???} and {@code null} are unknown. The model's whole numbers are read as NeMo 1 gets them ({@link NemoNumbers}:
+ * a list, a mapping or a quoted number is SYN002). {@code devices: -1} (all GPUs) is unknown too. A parallel size the
  * file interpolates ({@code ${model.tensor_model_parallel_size}}) but does not write is unknown: NeMo-Aligner
  * takes it from the checkpoint it restores.
  */
@@ -67,17 +68,17 @@ final class NemoAdapter implements FormatAdapter {
         // model.use_tp_pp_dp_mapping: NeMo 1's rank order 'tp-pp-dp', cp and ep of one rank only (TpPpDpMapping.nemo1)
         j.order = TpPpDpMapping.nemo1(j, j.key("use_tp_pp_dp_mapping", DraftValues.bool(j, resolve(root, model, "use_tp_pp_dp_mapping"),
                 "model.use_tp_pp_dp_mapping", "the estimate keeps the default rank order tp-cp-ep-dp-pp")), "model.use_tp_pp_dp_mapping");
-        j.micro = j.key("micro_batch_size", number(root, model, "micro_batch_size"));
-        j.global = j.key("global_batch_size", number(root, model, "global_batch_size"));
-        j.layers = j.key("num_layers", number(root, model, "num_layers"));
-        j.firstStageLayers = j.key("num_layers_in_first_pipeline_stage", number(root, model, "num_layers_in_first_pipeline_stage"));
-        j.lastStageLayers = j.key("num_layers_in_last_pipeline_stage", number(root, model, "num_layers_in_last_pipeline_stage"));
-        j.heads = j.key("num_attention_heads", number(root, model, "num_attention_heads"));
-        j.kvHeads = j.key("num_query_groups", number(root, model, "num_query_groups"));
-        j.experts = j.key("num_moe_experts", number(root, model, "num_moe_experts"));
-        j.hidden = j.key("hidden_size", number(root, model, "hidden_size"));
-        j.seqLength = j.key("encoder_seq_length", number(root, model, "encoder_seq_length"));
-        if (j.seqLength == null) j.seqLength = j.key("seq_length", number(root, model, "seq_length"));
+        j.micro = j.key("micro_batch_size", number(j, root, model, "micro_batch_size"));
+        j.global = j.key("global_batch_size", number(j, root, model, "global_batch_size"));
+        j.layers = j.key("num_layers", number(j, root, model, "num_layers"));
+        j.firstStageLayers = j.key("num_layers_in_first_pipeline_stage", number(j, root, model, "num_layers_in_first_pipeline_stage"));
+        j.lastStageLayers = j.key("num_layers_in_last_pipeline_stage", number(j, root, model, "num_layers_in_last_pipeline_stage"));
+        j.heads = j.key("num_attention_heads", number(j, root, model, "num_attention_heads"));
+        j.kvHeads = j.key("num_query_groups", number(j, root, model, "num_query_groups"));
+        j.experts = j.key("num_moe_experts", number(j, root, model, "num_moe_experts"));
+        j.hidden = j.key("hidden_size", number(j, root, model, "hidden_size"));
+        j.seqLength = j.key("encoder_seq_length", number(j, root, model, "encoder_seq_length"));
+        if (j.seqLength == null) j.seqLength = j.key("seq_length", number(j, root, model, "seq_length"));
         ScalarNode sp = resolve(root, model, "sequence_parallel");
         j.sequenceParallel = TreeValues.bool(sp);
         // Transformer Engine's userbuffer tp overlap (megatron_gpt_config.yaml: ub_tp_comm_overlap, default False)
@@ -96,8 +97,8 @@ final class NemoAdapter implements FormatAdapter {
      * (null: none), model.optim.name distributed_fused_adam (the distributed optimizer).
      */
     private static void plan(JobDraft j, MappingNode root, MappingNode trainer, MappingNode model) {
-        j.ffn = j.key("ffn_hidden_size", number(root, model, "ffn_hidden_size"));
-        j.headDim = j.key("kv_channels", number(root, model, "kv_channels"));
+        j.ffn = j.key("ffn_hidden_size", number(j, root, model, "ffn_hidden_size"));
+        j.headDim = j.key("kv_channels", number(j, root, model, "kv_channels"));
         ScalarNode act = resolve(root, model, "activation");
         if (act != null && !act.isNull()) j.gated = new Located<>(act.text().toLowerCase(java.util.Locale.ROOT).contains("glu"), act.span());
         Located<Boolean> share = TreeValues.bool(resolve(root, model, "share_embeddings_and_output_weights"));
@@ -152,13 +153,20 @@ final class NemoAdapter implements FormatAdapter {
         return TreeValues.whole(resolve(root, parent, key));
     }
 
+    /** A whole number of the model section, as NeMo 1 gets it ({@link NemoNumbers}: a list, a mapping, a quoted string is SYN002). */
+    private static Located<Long> number(JobDraft j, MappingNode root, MappingNode model, String key) {
+        return NemoNumbers.read(j, resolveNode(root, model, key), key);
+    }
+
     /**
      * A parallel size: its number, or null; a size written as a placeholder ({@code ???},
      * {@code ${oc.env:TP,2}}, {@code ${multiply:...}}) or as an interpolation that leads nowhere is
-     * marked unknown, while {@code null} is NeMo's "not set" and takes the default.
+     * marked unknown. A value NeMo 1 cannot compute with (a list, a quoted number; null for tp, pp, cp and ep) is SYN002
+     * and takes the default ({@link NemoNumbers}); a null virtual pipeline size is NeMo's "no interleaving".
      */
     private static Located<Long> size(JobDraft j, ParallelDim name, MappingNode root, MappingNode model, String key) {
-        Located<Long> v = j.key(key, number(root, model, key));
+        Located<Long> v = j.key(key, number(j, root, model, key));
+        if (v == null && j.leftOut.contains("model." + key)) return null;      // refused (SYN002): the default, not unknown
         if (v == null && model.get(key).orElse(null) instanceof ScalarNode written && !written.isNull()) {
             ScalarNode s = resolve(root, model, key);
             if (s == null || (!s.isNull() && TreeValues.placeholder(s.text()))) j.unknown(name);
@@ -195,6 +203,12 @@ final class NemoAdapter implements FormatAdapter {
 
     /** The scalar at parent[key], following plain interpolations within the file (at most 8 hops). */
     static ScalarNode resolve(MappingNode root, MappingNode parent, String key) {
+        return resolveNode(root, parent, key) instanceof ScalarNode s ? s : null;
+    }
+
+    /** The node at parent[key] of any kind, following plain interpolations within the file (at most 8 hops); null when absent or
+     *  when an interpolation leads nowhere. */
+    static Node resolveNode(MappingNode root, MappingNode parent, String key) {
         Node n = parent.get(key).orElse(null);
         for (int hop = 0; hop < 8 && n instanceof ScalarNode s; hop++) {
             Matcher m = REF.matcher(s.text().strip());
@@ -213,6 +227,6 @@ final class NemoAdapter implements FormatAdapter {
             if (target == null) return null;
             n = target;
         }
-        return n instanceof ScalarNode s ? s : null;
+        return n;
     }
 }

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * {@code ${a.b}} and {@code ${.b}} interpolations inside the file are followed (the launcher's
  * {@code training.} prefix names this file's root); resolvers such as {@code ${multiply:...}},
  * {@code ???} and {@code null} are unknown. The model's whole numbers are read as NeMo 1 gets them ({@link NemoNumbers}:
- * a list, a mapping or a quoted number is SYN002). {@code devices: -1} (all GPUs) is unknown too. A parallel size the
+ * a list, a mapping or a quoted number is SYN002); {@code model.expert_tensor_parallel_size} is not read, as NeMo 1 does
+ * not pass it on (expert tp = tp, {@link #expertTp}). {@code devices: -1} (all GPUs) is unknown too. A parallel size the
  * file interpolates ({@code ${model.tensor_model_parallel_size}}) but does not write is unknown: NeMo-Aligner
  * takes it from the checkpoint it restores.
  */
@@ -63,7 +64,7 @@ final class NemoAdapter implements FormatAdapter {
         j.pp = size(j, ParallelDim.PP, root, model, "pipeline_model_parallel_size");
         j.cp = size(j, ParallelDim.CP, root, model, "context_parallel_size");
         j.ep = size(j, ParallelDim.EP, root, model, "expert_model_parallel_size");
-        j.etp = size(j, ParallelDim.ETP, root, model, "expert_tensor_parallel_size");
+        expertTp(j, root, model);
         j.vpp = size(j, ParallelDim.VPP, root, model, "virtual_pipeline_model_parallel_size");
         // model.use_tp_pp_dp_mapping: NeMo 1's rank order 'tp-pp-dp', cp and ep of one rank only (TpPpDpMapping.nemo1)
         j.order = TpPpDpMapping.nemo1(j, j.key("use_tp_pp_dp_mapping", DraftValues.bool(j, resolve(root, model, "use_tp_pp_dp_mapping"),
@@ -156,6 +157,30 @@ final class NemoAdapter implements FormatAdapter {
     /** A whole number of the model section, as NeMo 1 gets it ({@link NemoNumbers}: a list, a mapping, a quoted string is SYN002). */
     private static Located<Long> number(JobDraft j, MappingNode root, MappingNode model, String key) {
         return NemoNumbers.read(j, resolveNode(root, model, key), key);
+    }
+
+    /**
+     * {@code model.expert_tensor_parallel_size} is not NeMo 1's: its expert groups are built with expert tp = tp in every
+     * version. megatron_base_model.py passes no expert tensor-parallel size to initialize_model_parallel_for_nemo, whose
+     * fake_initialize_model_parallel takes {@code expert_tensor_parallel_size_=None} and sets it to tp, and nlp_overrides.py's
+     * init_model_parallel calls Megatron-Core's initialize_model_parallel without it (its default None is tp): NVIDIA/NeMo at
+     * commit dd84799bfc7db1d2fe4759fcb2ac83d3b50f05b8 (nemo/collections/nlp/parts/nlp_overrides.py) and NeMo's main of 2025 as
+     * forked at ishine/NeMo-speechlm2 commit 212bbba4145aeeb5f3036c962e7b8b50926e62ca (the same file and
+     * nemo/collections/nlp/modules/common/megatron/megatron_init.py). So the estimate prices expert tp = tp (etp is not
+     * bound) and a written value that differs is a line of the plan's assumptions: its build_transformer_config copies every
+     * cfg key named as a TransformerConfig field, so the config says one expert tp and the process groups another. NeMo 2's
+     * MegatronStrategy passes it on (nemo/lightning/_strategy_lib.py's init_parallel_ranks and init_model_parallel, NVIDIA/NeMo
+     * at commit 00fdee33ed6f42e247cbbda367f042ca9e87c19c; Nemo2RecipeAdapter reads it).
+     */
+    private static void expertTp(JobDraft j, MappingNode root, MappingNode model) {
+        Located<Long> written = TreeValues.whole(resolve(root, model, "expert_tensor_parallel_size"));
+        boolean tpKnown = !j.unknown.contains(ParallelDim.TP.key());
+        long tp = j.tp == null ? 1 : j.tp.value();
+        if (written == null || (tpKnown && written.value() == tp)) return;
+        String size = tpKnown ? " (" + tp + ")" : "";
+        j.unpriced.add("model.expert_tensor_parallel_size = " + written.value() + ": NeMo 1 does not pass it to Megatron-Core's"
+                + " initialize_model_parallel (nlp_overrides.py), whose expert groups then take tp; priced with expert tp = tp"
+                + size + "; write tp" + size + " or leave it out, as the TransformerConfig NeMo 1 builds takes the written value");
     }
 
     /**

@@ -95,7 +95,8 @@ final class NemoAdapter implements FormatAdapter {
     /**
      * What `gpulint plan` reads from a NeMo config: ffn_hidden_size, kv_channels, activation (swiglu: gated),
      * share_embeddings_and_output_weights, trainer.precision and model.fp8, activations_checkpoint_granularity
-     * (null: none), model.optim.name distributed_fused_adam (the distributed optimizer).
+     * (null: none), model.optim.name distributed_fused_adam (the distributed optimizer), the MoE and attention keys
+     * Megatron-Core's TransformerConfig names (moe_router_topk, moe_grouped_gemm, moe_expert_capacity_factor, ...: Nemo2Moe).
      */
     private static void plan(JobDraft j, MappingNode root, MappingNode trainer, MappingNode model) {
         j.ffn = j.key("ffn_hidden_size", number(j, root, model, "ffn_hidden_size"));
@@ -112,6 +113,13 @@ final class NemoAdapter implements FormatAdapter {
         j.fp8ParamGather = j.key("model.fp8_params", TreeValues.bool(resolve(root, model, "fp8_params")));
         if (model.get("activations_checkpoint_granularity").orElse(null) instanceof ScalarNode g) {
             j.recompute = new Located<>(g.isNull() ? "none" : g.text().toLowerCase(java.util.Locale.ROOT), g.span());
+        }
+        // the MoE and attention keys under Megatron-Core's names: NeMo 1's build_transformer_config (megatron_base_model.py)
+        // copies every cfg key named as a TransformerConfig field, the names a NeMo 2 model.config writes (Nemo2Moe); one not
+        // written keeps TransformerConfig's default, for moe_grouped_gemm False (one GEMM per expert, as Megatron-LM's flag)
+        Nemo2Moe.read(j, model, "model.");
+        if (j.groupedGemm == null && j.experts != null && j.experts.value() != null && j.experts.value() > 1) {
+            j.groupedGemm = new Located<>(false, j.experts.span());
         }
         if (model.get("optim").orElse(null) instanceof MappingNode optim) {
             ScalarNode name = resolve(root, optim, "name");

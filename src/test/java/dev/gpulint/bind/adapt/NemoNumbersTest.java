@@ -49,7 +49,7 @@ class NemoNumbersTest {
                 name: distributed_fused_adam
             """;
 
-    private static String moe(String... more) {
+    static String moe(String... more) {
         StringBuilder b = new StringBuilder();
         for (String m : more) b.append("  ").append(m).append('\n');
         return MOE.formatted(b);

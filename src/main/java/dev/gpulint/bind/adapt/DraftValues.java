@@ -19,9 +19,10 @@ import java.util.Locale;
 final class DraftValues {
     private DraftValues() {}
 
-    /** A value an adapter read and refused: where, the key it was written under, what was written, what is expected, what the
+    /** A value an adapter read and refused: where, the key it was written under, what was written (quoted in the message), or
+     *  when {@code described} what kind of value it is ("a list", "null": shown as it is), what is expected, what the
      *  estimate does instead. DraftBounds turns each into its finding once the job's name is known. */
-    record Refused(Span at, String key, String written, String expected, String instead) {}
+    record Refused(Span at, String key, String written, boolean described, String expected, String instead) {}
 
     /**
      * A boolean key of the format: its value, or null when absent, null, a placeholder, or not a boolean (refused:
@@ -89,8 +90,17 @@ final class DraftValues {
 
     /** Refuses a value an adapter read (SYN002 at it once {@link #report} runs): the one way a value is refused. */
     static void refuse(JobDraft j, Span at, String key, String written, String expected, String instead) {
-        j.refused.add(new Refused(at, key, written, expected, instead));
-        j.leftOut.add(key);
+        refuse(j, new Refused(at, key, written, false, expected, instead));
+    }
+
+    /** Refuses a value of the wrong kind, named by {@code kind} ("a list", "a mapping", "null") rather than by its text. */
+    static void refuseKind(JobDraft j, Span at, String key, String kind, String expected, String instead) {
+        refuse(j, new Refused(at, key, kind, true, expected, instead));
+    }
+
+    private static void refuse(JobDraft j, Refused r) {
+        j.refused.add(r);
+        j.leftOut.add(r.key());
     }
 
     /**
@@ -101,10 +111,10 @@ final class DraftValues {
         String owner = j.name != null ? j.name.value() : j.file;
         for (Refused r : j.refused) {
             // trim(), not strip(): a no-break or other Unicode space the value holds is shown, as a finding may be about it
-            String is = "'" + r.key() + "' is '" + Quantities.shortText(r.written().trim()) + "'";
+            String shown = r.described() ? r.written() : "'" + Quantities.shortText(r.written().trim()) + "'";
             out.add(Finding.of("SYN002", r.at(), j.format + ":" + owner + "/" + r.key(),
-                    is + "; expected " + r.expected() + "; the value is left out, so " + r.instead()));
-            j.unpriced.add(r.key() + " = '" + Quantities.shortText(r.written().trim()) + "' (SYN002, not " + r.expected()
+                    "'" + r.key() + "' is " + shown + "; expected " + r.expected() + "; the value is left out, so " + r.instead()));
+            j.unpriced.add(r.key() + (r.described() ? " is " : " = ") + shown + " (SYN002, not " + r.expected()
                     + "): left out, so " + r.instead());
         }
         j.refused.clear();

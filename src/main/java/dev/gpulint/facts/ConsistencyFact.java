@@ -15,14 +15,20 @@ public final class ConsistencyFact {
     public record Place(String value, long number, String where, StatedKind kind, Span span) {}
 
     private final String job, format, quantity;
-    private final Place found, reference;
+    private final Place found, reference, launch;
 
-    public ConsistencyFact(String job, String format, String quantity, Place found, Place reference) {
+    /**
+     * {@code launch} is, for a variable, the place whose value the ranks get where the launcher's precedence is known (srun
+     * --export, mpirun -x over the env, an export before the launch over the env it starts with): its value null when the
+     * launch gets none (unset, srun --export without ALL nor the name); null when the precedence is not known, and for a size.
+     */
+    public ConsistencyFact(String job, String format, String quantity, Place found, Place reference, Place launch) {
         this.job = job;
         this.format = format;
         this.quantity = quantity;
         this.found = found;
         this.reference = reference;
+        this.launch = launch;
     }
 
     /** The job's name. */
@@ -59,6 +65,30 @@ public final class ConsistencyFact {
     public StatedKind getReferenceKind() { return reference.kind(); }
     /** Where the reference value is written; null when it has no position. */
     public Span getReferenceSpan() { return reference.span(); }
+
+    /** Which value the ranks get is known: the launcher's precedence decides between the places (LaunchEnvironment). */
+    public boolean isLaunchKnown() { return launch != null; }
+    /** The value the ranks get, as written; null when it is not known or the launch gets none. */
+    public String getLaunchValue() { return launch == null ? null : launch.value(); }
+    /** The place the ranks' value is set, as a noun phrase ("export", "mpirun -x"); null when not known or none. */
+    public String getLaunchWhere() { return launch == null ? null : launch.where(); }
+    /**
+     * Why the ranks get {@link #getLaunchValue()}, by the launcher that decides (LaunchEnvironment): MPI (mpirun -x,
+     * mpiexec -env: over the environment mpirun starts with), SRUN_LIST (srun --export without ALL: only its list),
+     * SRUN_ALL (srun --export=ALL: the caller's exported value over the list's NAME=value), SHELL (an export before the
+     * launch over the env the command starts with), AFTER (the env the command starts with: the script's change comes
+     * after the launch or in a shell the launch does not run in); null when not known.
+     */
+    public String getLaunchWhy() {
+        if (launch == null || launch.where() == null) return null;
+        String w = launch.where(), other = w.equals(found.where()) ? reference.where() : found.where();
+        if (w.equals("mpirun -x") || w.startsWith("mpiexec ")) return "MPI";
+        if (w.equals("srun --export")) return "SRUN_LIST";
+        if (other.equals("srun --export")) return "SRUN_ALL";
+        return w.contains("export") ? "SHELL" : "AFTER";
+    }
+    /** The ranks' value is known and the launch gets none of the places' values (unset, srun --export without the name). */
+    public boolean isLaunchGetsNone() { return launch != null && launch.value() == null; }
 
     /**
      * Whether the two places are in different files: a launch script and the script it runs, or

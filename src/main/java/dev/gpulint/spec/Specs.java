@@ -585,6 +585,12 @@ public final class Specs {
         /** {@code key} is written with a value its adapter refused (SYN002): left out, not "not written". */
         public boolean isLeftOut(String key) { return keys.containsKey(leftOut(key)); }
 
+        /** The quantity under which {@link #keys} records that a launcher's known precedence decided variable {@code name}'s value at the launch. */
+        public static String launchEnv(String name) { return "launch_env:" + name; }
+
+        /** Variable {@code name}'s value at the launch is the job's env's (none when the env lacks it), by a known precedence. */
+        public boolean isLaunchDecided(String name) { return keys.containsKey(launchEnv(name)); }
+
         /** The quantities whose written key an origin keeps, for messages that name the key the user wrote. */
         public static final String MICRO_BATCH = "micro_batch_size", GLOBAL_BATCH = "global_batch_size", SEQ_LENGTH = "seq_length",
                 TP = ParallelDim.TP.label(), KERNELS = "kernels", FP8_SCALING = "fp8_scaling",

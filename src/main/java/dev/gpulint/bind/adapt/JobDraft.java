@@ -158,6 +158,9 @@ final class JobDraft {
     Word sbatchExport;
     /** Each launch command naming the attention backend with its NVTE_*_ATTN (AttentionBackends.launchEnvironment). */
     List<Specs.BackendLaunch> backendLaunches = List.of();
+    /** The variables whose value at the launch a launcher's known precedence decided ({@link LaunchEnvironment#bind},
+     *  {@link LaunchEnvironment#launcherSets}): {@link #env} holds that value, or lacks the name when the launch gets none. */
+    final java.util.Set<String> launchDecided = new java.util.TreeSet<>();
     Span span;
     /** The format's own key of each bound value (tensor_model_parallel_size, --num-layers), for messages. */
     final Map<Located<?>, String> keys = new java.util.IdentityHashMap<>();
@@ -314,6 +317,7 @@ final class JobDraft {
         // where a hybrid's layer pattern is written, as PAR014 and PAR015 name it (derive/par/HybridLayersAnalysis)
         if (hybrid != null && keys.get(hybrid.pattern()) != null) out.put(Specs.Origin.HYBRID_PATTERN, keys.get(hybrid.pattern()));
         for (String k : leftOut) out.put(Specs.Origin.leftOut(k), k);      // written, refused (SYN002): not "not written"
+        for (String n : launchDecided) out.put(Specs.Origin.launchEnv(n), n);  // CONSIST005 says the value the ranks get
         return out;
     }
 

@@ -187,6 +187,7 @@ final class KubernetesAdapter implements FormatAdapter {
             j.state("per_node", integer(ml, "mpi", "numProcPerNode"), "mlPolicy.mpi.numProcPerNode", StatedKind.LAUNCHER);
         }
         java.util.Set<String> decided = new java.util.HashSet<>();     // the variables an earlier pod's container bound
+        List<Launchers.EnvSet> launcherSets = new ArrayList<>();       // mpirun -x of any container: over every pod's env, after them
         for (Pod pod : pods) {
             j.rdma.addAll(pod.rdma);
             // the containers that run the job: those with GPUs, and launchers (MPIJob); not initializers, nor a sidecar of the
@@ -217,12 +218,14 @@ final class KubernetesAdapter implements FormatAdapter {
                 java.util.Set<String> keep = new java.util.HashSet<>(decided);
                 for (Launchers.EnvSet e : p.launch.env) keep.add(e.name());
                 for (Shell.Script script : p.launch.scripts) if (LaunchEnvironment.bind(j, script, keep, null, base)) break;
+                launcherSets.addAll(p.launch.env);
                 decided.addAll(base.keySet());
                 for (Shell.Assignment a : p.exports) decided.add(a.name());
                 AttentionBackends.launchEnvironment(j, p.launch.scripts, p.launch.env, base);
                 AttentionBackends.startEnvironment(j, base);
             }
         }
+        LaunchEnvironment.launcherSets(j, launcherSets, new java.util.HashSet<>());
         MappingNode annotations = map(meta, "annotations");
         if (annotations != null && annotations.get("k8s.v1.cni.cncf.io/networks").isPresent()) j.rdmaByAccess = true;
         return j;

@@ -157,6 +157,33 @@ final class LaunchEnvironment {
         }
     }
 
+    /**
+     * The values an MPI launcher's command line gives its ranks: Open MPI's {@code mpirun -x NAME=value} ("Export the
+     * specified environment variables to the remote nodes before executing the program ... new variable names specified with
+     * corresponding values", mpirun(1), https://www.open-mpi.org/doc/v1.6/man1/orterun.1.php) and MPICH / Intel MPI's
+     * {@code mpiexec -env|-genv NAME value} ("if there are ... variables that are different from what is stored in your
+     * environment, you can use -env or -genv", https://www.intel.com/content/www/us/en/docs/onemkl/developer-guide-linux/2025-1/setting-environment-variables-on-a-cluster.html)
+     * go over the environment mpirun starts with: the script's exports, a Kubernetes container's env (an MPIJob's workers'
+     * too, where the launcher's ranks run). Each such variable is bound with the launcher's value, the first launcher
+     * statement of a name winning (as {@link JobDraft#env} binds); one whose value gpulint cannot read ({@code -x NAME=$V})
+     * is not bound: the ranks get that value, not the environment's. srun --export is not one of these
+     * ({@link #srunExport}: with ALL the caller's value wins). {@code done} holds the names a launcher of the job set.
+     */
+    static void launcherSets(JobDraft j, List<dev.gpulint.bind.adapt.shell.Launchers.EnvSet> sets, java.util.Set<String> done) {
+        for (dev.gpulint.bind.adapt.shell.Launchers.EnvSet e : sets) {
+            boolean mpi = e.where().equals("mpirun -x") || e.where().startsWith("mpiexec ");
+            if (!mpi || !done.add(e.name())) continue;
+            if (!e.value().known()) {
+                j.env.remove(e.name());
+                j.launchDecided.remove(e.name());
+                continue;
+            }
+            if (!j.env.containsKey(e.name()) && j.env.size() >= dev.gpulint.spec.Specs.MAX_ENV) continue;
+            j.env.put(e.name(), new dev.gpulint.spec.Located<>(e.value().text(), e.value().span()));
+            j.launchDecided.add(e.name());
+        }
+    }
+
     /** The programs that start a training launch (LaunchScriptAdapter's), and Python's module form of torchrun. */
     private static final java.util.Set<String> LAUNCHERS = java.util.Set.of("torchrun", "hyperpodrun", "deepspeed", "mpirun", "mpiexec",
             "accelerate");
@@ -213,13 +240,19 @@ final class LaunchEnvironment {
             if (keep.contains(name)) continue;
             if (!env.containsKey(name)) {
                 if (!base.containsKey(name)) j.env.remove(name);  // exported only after the launch, or where it does not reach
+                if (!base.containsKey(name) || base.get(name).known()) j.launchDecided.add(name);
                 continue;                                           // the base's, as the container or task states it
             }
             Shell.Assignment a = env.get(name);
-            if (a == null || a.value() == null || !a.value().known()) {
-                j.env.remove(name);
+            if (a == null) {
+                j.env.remove(name);                                 // unset, env -u, srun --export without the name: none
+                j.launchDecided.add(name);
+            } else if (a.value() == null || !a.value().known()) {
+                j.env.remove(name);                                 // a value gpulint cannot read: not decided
+                j.launchDecided.remove(name);
             } else if (j.env.containsKey(name) || j.env.size() < dev.gpulint.spec.Specs.MAX_ENV) {
                 j.env.put(name, new dev.gpulint.spec.Located<>(a.value().text(), a.value().span()));
+                j.launchDecided.add(name);
             }
         }
         return true;

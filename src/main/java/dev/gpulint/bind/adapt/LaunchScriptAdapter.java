@@ -120,6 +120,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
         java.util.Set<String> launcherNames = new java.util.HashSet<>();
         for (Launchers.EnvSet e : j.launcherEnv) launcherNames.add(e.name());
         LaunchEnvironment.bind(j, script, launcherNames, sb.export, Map.of());
+        LaunchEnvironment.launcherSets(j, j.launcherEnv, new java.util.HashSet<>());
         AttentionBackends.launchEnvironment(j, List.of(script), j.launcherEnv, Map.of());
         if (srun.nodes != null) j.state("nodes", Launchers.number(srun.nodes), "srun --nodes", StatedKind.LAUNCHER, srun.nodes.span());
         boolean directRanks = srun.python && l.torchPerNode == null && l.deepspeedGpus == null && l.mpiRanks == null;

@@ -114,6 +114,7 @@ final class SkyPilotAdapter implements FormatAdapter {
                 java.util.Set<String> keep = new java.util.HashSet<>();
                 for (Launchers.EnvSet e : l.env) keep.add(e.name());
                 LaunchEnvironment.bind(j, script, keep, null, base);
+                LaunchEnvironment.launcherSets(j, l.env, new java.util.HashSet<>());
                 for (Shell.Assignment a : script.assignments()) setupOnly.remove(a.name());
                 setupOnly.removeAll(keep);
                 for (String name : setupOnly) j.env.remove(name);

@@ -23,7 +23,7 @@ import java.util.Set;
 public final class OriginAnalysis {
 
     /** A place that states a quantity with another value than its reference. */
-    private record Differs(String quantity, ConsistencyFact.Place found, ConsistencyFact.Place reference) {}
+    private record Differs(String quantity, ConsistencyFact.Place found, ConsistencyFact.Place reference, ConsistencyFact.Place launch) {}
 
     private Specs.Origin last;
     private List<Differs> lastDiffers;
@@ -40,10 +40,10 @@ public final class OriginAnalysis {
         Specs.Origin o = j.origin();
         String job = j.name().value();
         if (o != last) {                    // an origin is a record of immutable lists: the same object compares the same
-            lastDiffers = differs(o);
+            lastDiffers = differs(o, j.env());
             last = o;
         }
-        for (Differs d : lastDiffers) facts.add(new ConsistencyFact(job, o.format(), d.quantity(), d.found(), d.reference()));
+        for (Differs d : lastDiffers) facts.add(new ConsistencyFact(job, o.format(), d.quantity(), d.found(), d.reference(), d.launch()));
         Located<String> hca = j.env().get("NCCL_IB_HCA");
         facts.add(new OriginFact(job, o.format(), o.podsVisible(), o.rdmaResources().size(), o.rdmaByAccess(),
                 hca == null ? null : hca.value(), hca == null ? null : hca.span()));
@@ -58,7 +58,7 @@ public final class OriginAnalysis {
     }
 
     /** The places of an origin that differ from their quantity's reference, in the order the facts are made. */
-    private static List<Differs> differs(Specs.Origin o) {
+    private static List<Differs> differs(Specs.Origin o, Map<String, Located<String>> env) {
         List<Differs> out = new ArrayList<>();
         Map<String, List<Specs.Stated>> by = new LinkedHashMap<>();
         for (Specs.Stated s : o.stated()) by.computeIfAbsent(s.quantity(), k -> new ArrayList<>()).add(s);
@@ -72,7 +72,7 @@ public final class OriginAnalysis {
             for (Specs.Stated s : all) {
                 if (s == ref || s.value().equals(ref.value())) continue;
                 if (!seen.add(q + "|" + s.where() + "|" + s.value())) continue;
-                out.add(new Differs(q, place(s, s.span() != null ? s.span() : ref.span()), place(ref, ref.span())));
+                out.add(new Differs(q, place(s, s.span() != null ? s.span() : ref.span()), place(ref, ref.span()), launch(o, q, all, env)));
             }
         }
         // GPUs the program itself asks for, against what a pod gets
@@ -81,10 +81,26 @@ public final class OriginAnalysis {
         if (pod != null) {
             for (Specs.Stated s : by.getOrDefault("app_gpus_per_node", List.of())) {
                 if (s.value().equals(pod.value())) continue;
-                out.add(new Differs("app_gpus_per_node", place(s, s.span()), place(pod, pod.span())));
+                out.add(new Differs("app_gpus_per_node", place(s, s.span()), place(pod, pod.span()), null));
             }
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * For a variable whose value at the launch a launcher's known precedence decided (LaunchEnvironment: the shell, srun
+     * --export, mpirun -x), the statement the launch's value comes from, found by where its value is written; a place with
+     * no value when the launch gets none. Null for a size, where the precedence is not known, or where the bound value is
+     * none of the statements (gpulint does not claim a place it cannot name).
+     */
+    private static ConsistencyFact.Place launch(Specs.Origin o, String q, List<Specs.Stated> all, Map<String, Located<String>> env) {
+        if (!q.startsWith("env:") || !o.isLaunchDecided(q.substring(4))) return null;
+        Located<String> bound = env.get(q.substring(4));
+        if (bound == null) return new ConsistencyFact.Place(null, -1, null, null, null);
+        for (Specs.Stated s : all) {
+            if (s.span() != null && s.span().equals(bound.span()) && s.value().equals(bound.value())) return place(s, s.span());
+        }
+        return null;
     }
 
     private static ConsistencyFact.Place place(Specs.Stated s, Span span) {

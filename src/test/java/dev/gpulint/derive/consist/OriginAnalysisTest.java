@@ -61,6 +61,33 @@ class OriginAnalysisTest {
         assertEquals("the pod's nvidia.com/gpu", c.getReferenceWhere());
     }
 
+    private static List<ConsistencyFact> variable(boolean decided, Map<String, Located<String>> env) {
+        List<Stated> stated = List.of(new Stated("env:NCCL_IB_DISABLE", "0", "container env", StatedKind.CONFIG, A),
+                new Stated("env:NCCL_IB_DISABLE", "1", "mpirun -x", StatedKind.CONFIG, B));
+        Map<String, String> keys = decided ? Map.of(Specs.Origin.launchEnv("NCCL_IB_DISABLE"), "NCCL_IB_DISABLE") : Map.of();
+        Specs.Origin o = new Specs.Origin("Kubernetes MPIJob", stated, List.of(), true, false, null, null, null, null, null, keys);
+        Resolved.Job r = new Resolved.Job(spec("j", env, o), "j", null, null, 0, 0, null, null, 0, 1, 1, 1, 1, 0, 1, false, List.of(), 1, 0);
+        Facts out = new Facts();
+        new OriginAnalysis().analyse(r, out);
+        return pairs(out.list());
+    }
+
+    @Test
+    void aVariableTheLaunchersPrecedenceDecidedNamesTheValueTheRanksGetAndWhere() {
+        ConsistencyFact mpi = variable(true, Map.of("NCCL_IB_DISABLE", at("1", B))).get(0);
+        assertTrue(mpi.isLaunchKnown());
+        assertEquals("1", mpi.getLaunchValue());
+        assertEquals("mpirun -x", mpi.getLaunchWhere());
+        assertEquals("MPI", mpi.getLaunchWhy());
+        assertFalse(mpi.isLaunchGetsNone());
+        ConsistencyFact none = variable(true, Map.of()).get(0);
+        assertTrue(none.isLaunchGetsNone(), "decided, and the launch's env lacks it: the ranks get neither");
+        assertNull(none.getLaunchWhere());
+        assertFalse(variable(false, Map.of("NCCL_IB_DISABLE", at("0", A))).get(0).isLaunchKnown(), "not decided: unknown");
+        assertFalse(variable(true, Map.of("NCCL_IB_DISABLE", at("1", C))).get(0).isLaunchKnown(),
+                "a bound value that is none of the statements names no place");
+    }
+
     @Test
     void aNameWithoutSpanPointsAtTheReferenceAndAVariableIsNoNumber() {
         List<ConsistencyFact> p = pairs(facts(List.of(

@@ -71,4 +71,19 @@ class HybridLayersFactTest {
         assertEquals(1, fact(2, 7, 7, 4).getTpAtMost());
         assertThrows(IllegalArgumentException.class, () -> fact(2, 128, 0, 4));
     }
+
+    /**
+     * An absurd cp (the schema bounds none) is refused and its suggestion found in bounded steps: walking every cp below it
+     * one by one never ended (a check of cp 100,000,000,000 ran past a minute).
+     */
+    @Test
+    void theCpSuggestedIsFoundInBoundedStepsWhateverTheCp() {
+        HybridLayersFact f = fact(2, 12, 2, 2).cp(100_000_000_000L, null);
+        assertTrue(f.isHeadsCpSplitRefused());
+        assertEquals(6, org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), f::getCpAtMost));
+        HybridLayersFact most = gdn(16, 32, 2).cp(Long.MAX_VALUE, null);
+        assertTrue(most.isGdnKeyHeadsCpSplitRefused());
+        assertEquals(8, org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), most::getCpAtMost),
+                "the 8 key and 16 value heads a tp rank holds split over 8");
+    }
 }

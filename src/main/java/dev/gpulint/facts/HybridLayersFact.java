@@ -229,13 +229,23 @@ public final class HybridLayersFact {
     }
 
     /**
-     * The largest context-parallel size below {@code cp} that every mixer's heads and groups at the job's tp split over (1 at
-     * least): what a cp finding suggests, dividing every count it names.
+     * The largest divisor of {@code cp} below it that every mixer's heads and groups at the job's tp split over (1 at least):
+     * what a cp finding suggests, dividing every count it names. A divisor, so the fix trades PAR015 for nothing else: tp·pp·cp
+     * still divides the job's GPUs (dp grows by the same factor) and seq_length stays a multiple of 2 × cp (PAR010); cp 3 for a
+     * cp 4 would break both. Searched from {@link #MAX_CP_SUGGESTED} down at most: cp has no bound (the schema's is
+     * Long.MAX_VALUE), and a walk down from an absurd cp one by one never ended.
      */
     public long getCpAtMost() {
-        for (long c = cp - 1; c > 1; c--) if (cpFits(tp, c)) return c;
+        for (long c = Math.min(cp - 1, MAX_CP_SUGGESTED); c > 1; c--) if (cp % c == 0 && cpFits(tp, c)) return c;
         return 1;
     }
+
+    /**
+     * The largest cp {@link #getCpAtMost} tries: the mixers' sizes are at most 65,536 (Megatron's flags and the native schema
+     * bound them so: bind/adapt/HybridLayers.MAX_SIZE, Schema.HYBRID_LAYERS), and a cp above the heads a tensor-parallel rank
+     * holds splits none of them.
+     */
+    static final long MAX_CP_SUGGESTED = 1L << 16;
 
     /** {@code g} narrowed to what the attention heads take too, when they are known. */
     private long withAttention(long g) { return attentionHeads > 0 ? gcd(g, attentionHeads) : g; }

@@ -71,4 +71,33 @@ class HybridLayersFactTest {
         assertEquals(1, fact(2, 7, 7, 4).getTpAtMost());
         assertThrows(IllegalArgumentException.class, () -> fact(2, 128, 0, 4));
     }
+
+    /**
+     * The cp PAR015 suggests is a divisor of the job's: then tp·pp·cp still divides the GPUs (dp grows by the same factor)
+     * and seq_length stays a multiple of 2 × cp (PAR010). 6 heads a tp rank holds refuse cp 4; cp 3 takes them, but a
+     * 4096-token sequence is no multiple of 6 and the GPUs laid out for cp 4 need not split by 3: cp 2.
+     */
+    @Test
+    void theCpSuggestedDividesTheJobsCp() {
+        HybridLayersFact f = fact(2, 12, 2, 2).cp(4, null);
+        assertTrue(f.isHeadsCpSplitRefused());
+        assertEquals(2, f.getCpAtMost());
+        assertEquals(1, fact(2, 48, 4, 2).cp(3, null).getCpAtMost(), "cp 3's only divisor below it");
+        assertEquals(4, fact(2, 24, 8, 2).cp(8, null).getCpAtMost(), "12 heads and 4 groups a tp rank: cp 4 of 8");
+    }
+
+    /**
+     * An absurd cp (the schema bounds none) is refused and its suggestion found in bounded steps: walking every cp below it
+     * one by one never ended (a check of cp 100,000,000,000 ran past a minute).
+     */
+    @Test
+    void theCpSuggestedIsFoundInBoundedStepsWhateverTheCp() {
+        HybridLayersFact f = fact(2, 12, 2, 2).cp(100_000_000_000L, null);
+        assertTrue(f.isHeadsCpSplitRefused());
+        assertEquals(2, org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), f::getCpAtMost));
+        HybridLayersFact most = gdn(16, 32, 2).cp(Long.MAX_VALUE, null);
+        assertTrue(most.isGdnKeyHeadsCpSplitRefused());
+        assertEquals(1, org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), most::getCpAtMost),
+                "Long.MAX_VALUE = 7² · 73 · 127 · 337 · 92737 · 649657: 7 splits no count of 8 key and 16 value heads");
+    }
 }

@@ -224,6 +224,13 @@ final class HybridLayers {
         String key = null;
         dev.gpulint.tree.ScalarNode pattern = null;
         for (String k : new String[] {"hybrid_layer_pattern", "hybrid_override_pattern"}) {
+            dev.gpulint.tree.Node n = model == null ? null : model.get(k).orElse(null);
+            // a list or a mapping is no pattern (the provider's field is a str): SYN002, not a job silently priced as transformer layers
+            if (n instanceof dev.gpulint.tree.ListNode || n instanceof dev.gpulint.tree.MappingNode) {
+                DraftValues.refuse(j, n.span(), at + k, n instanceof dev.gpulint.tree.ListNode ? "a list" : "a mapping",
+                        "one string of layer symbols (Megatron-Core's " + k + " is a str)", "every layer is priced as attention + MLP");
+                return;
+            }
             dev.gpulint.tree.ScalarNode s = TreeValues.scalar(model, k);
             if (s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null")) { key = k; pattern = s; break; }
         }

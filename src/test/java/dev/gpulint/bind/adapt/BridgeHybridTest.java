@@ -77,4 +77,15 @@ class BridgeHybridTest {
         assertNull(j.model().hybrid().gdn().keyHeads());
         assertTrue(j.origin().isLeftOut("linear_num_key_heads"), "PAR015 names it left out");
     }
+
+    /** A pattern written as a list (the provider's field is a str, which Megatron-Core parses letter by letter) is SYN002 at it, not ignored. */
+    @Test
+    void aPatternWrittenAsAListIsSyn002NotIgnored() {
+        dev.gpulint.spec.Model m = bind("hybrid_layer_pattern: [\"G\", \"-\", \"G\", \"-\"]");
+        assertEquals(1, m.findings().size(), m.findings().toString());
+        assertEquals("SYN002", m.findings().get(0).ruleId());
+        assertEquals(8, m.findings().get(0).span().startLine());
+        assertTrue(m.findings().get(0).message().contains("'model.hybrid_layer_pattern' is 'a list'"), m.findings().get(0).message());
+        assertNull(m.jobs().get(0).model().hybrid());
+    }
 }

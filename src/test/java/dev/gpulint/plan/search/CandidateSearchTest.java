@@ -3,6 +3,7 @@ package dev.gpulint.plan.search;
 import dev.gpulint.spec.Model;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -378,6 +379,42 @@ class CandidateSearchTest {
                 Map.entry("PAR005", 2), Map.entry("PAR007", 1), Map.entry("PAR008", 2), Map.entry("PAR009", 1), Map.entry("PAR010", 1),
                 Map.entry("PAR011", 2), Map.entry("PAR012", 1), Map.entry("PAR019", 1), Map.entry("SYN003", 3), Map.entry("SYN004", 2))),
                 conditions);
+    }
+
+    /**
+     * AloneFacts' records of what a bubble, hybrid-layer or origin fact says write their equals out by hand (for the launcher's
+     * C1 JIT): each component changed in turn makes the record unequal, so a component added to a record (as cp and the GDN
+     * keys were to Hybrid when two branches met) and left out of its equals cannot make two candidates share findings they
+     * would not share; {@link #theFactsInsertedOnceAreReadAloneByTheirRulesAndComparedWhole} counts the components only.
+     */
+    @Test
+    void eachComponentOfWhatAFactSaysIsCompared() throws ReflectiveOperationException {
+        for (Class<?> r : List.of(AloneFacts.Bubble.class, AloneFacts.Hybrid.class, AloneFacts.Origin.class)) {
+            var components = r.getRecordComponents();
+            Class<?>[] types = java.util.Arrays.stream(components).map(java.lang.reflect.RecordComponent::getType).toArray(Class<?>[]::new);
+            var make = r.getDeclaredConstructor(types);
+            make.setAccessible(true);
+            Object[] base = new Object[types.length];
+            for (int i = 0; i < types.length; i++) base[i] = value(types[i], false);
+            Object a = make.newInstance(base);
+            assertEquals(a, make.newInstance(base.clone()), r.getSimpleName() + ": a copy");
+            for (int i = 0; i < types.length; i++) {
+                Object[] other = base.clone();
+                other[i] = value(types[i], true);
+                assertNotEquals(a, make.newInstance(other), r.getSimpleName() + "." + components[i].getName() + " is not compared");
+            }
+        }
+    }
+
+    /** A value of a record component's type, and another one ({@code other}). */
+    private static Object value(Class<?> t, boolean other) {
+        if (t == long.class) return other ? 7L : 1L;
+        if (t == int.class) return other ? 7 : 1;
+        if (t == double.class) return other ? 0.7 : 0.1;
+        if (t == boolean.class) return other;
+        if (t == String.class) return other ? "b" : "a";
+        if (t == dev.gpulint.core.Span.class) return new dev.gpulint.core.Span(other ? "b.yaml" : "a.yaml", 1, 1, 1, 2);
+        throw new AssertionError("a component of type " + t);
     }
 
     /**

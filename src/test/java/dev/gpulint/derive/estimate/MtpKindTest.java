@@ -570,7 +570,20 @@ class MtpKindTest {
         PlanCli.Run text = cli.plan();
         assertEquals(0, text.code(), text.err());
         assertTrue(text.out().contains("places the MTP layers (m) on 2 stages: Megatron-LM's mtp_split (NVIDIA/Megatron-LM pull request"
-                + " #5329"), text.out());
+                + " #5329, an open pull request, not merged;"), text.out());
+        // the pull request is open: released Megatron-Core stops at start-up on this layout, and the line says so and what to write
+        assertTrue(text.out().contains("Megatron-Core's main branch at 00caa53a and its releases refuse it at start-up (\"All of the MTP"
+                + " layers must be in the same one virtual pipeline stage\"), so it runs only on a build with that pull request; otherwise"
+                + " put every m on one stage."), text.out());
+        // the loss on two stages, 1 + 2 slots (mtp_loss_split, pull request #5318, open too): said the same way
+        PlanCli.Run loss = PlanCli.in(dir.resolve("loss")).file("cluster.yaml", PlanCli.LAB_H100)
+                .file("train.sh", moeMtpScript(2, " --pipeline-model-parallel-layout \"Et|tt|tmmL|LL\"", 4)).jobClusters("lab", "*.sh").plan();
+        assertEquals(0, loss.code(), loss.err());
+        assertTrue(loss.out().contains("places the loss (L) on 2 stages: Megatron-LM's mtp_loss_split (NVIDIA/Megatron-LM pull request"
+                + " #5318, an open pull request, not merged)"), loss.out());
+        assertTrue(loss.out().contains("Megatron-Core's main branch at 00caa53a and its releases refuse it at start-up (\"Loss must be"
+                + " specified exactly once\"), so it runs only on a build with that pull request; otherwise write one L, last."), loss.out());
+        assertTrue(!loss.out().contains("Megatron-LM's mtp_split (NVIDIA"), loss.out());
         assertTrue(text.out().contains(" per micro-batch on pipeline ranks 2 and 3, the layout's m (eh_proj, each rank its MTP layers'"
                 + " share: 1 and 1 MTP layers, Megatron-LM's mtp_split)"), text.out());
         // the same layout with --mtp-num-layers 1 is refused as Megatron-Core refuses it (its m letters must match; SYN002,

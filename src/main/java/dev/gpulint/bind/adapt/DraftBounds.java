@@ -214,16 +214,19 @@ final class DraftBounds {
         // the newer Megatron-LM's rules (PipelineLayout#problem): which version's rule let the layout in, and what it does
         if (layout.mtpSplit()) {
             j.unpriced.add(key + " " + layoutText + " places the MTP layers (m) on " + layout.stages().stream().filter(st -> st.mtp() > 0).count()
-                    + " stages: Megatron-LM's mtp_split (NVIDIA/Megatron-LM pull request #5329, pipeline_parallel_layer_layout.py at"
-                    + " github.com/shifangx/Megatron-LM 71ffeae2), which its main branch at 00caa53a refuses (\"All of the MTP layers must be in"
-                    + " the same one virtual pipeline stage\"); priced as mtp_split builds it: each m's stage its MTP layers' blocks, eh_proj,"
-                    + " norms and an embedding copy, in the embedding group");
+                    + " stages: Megatron-LM's mtp_split (NVIDIA/Megatron-LM pull request #5329, an open pull request, not merged;"
+                    + " pipeline_parallel_layer_layout.py at github.com/shifangx/Megatron-LM 71ffeae2). Megatron-Core's main branch at 00caa53a"
+                    + " and its releases refuse it at start-up (\"All of the MTP layers must be in the same one virtual pipeline stage\"), so it"
+                    + " runs only on a build with that pull request; otherwise put every m on one stage. Priced as mtp_split builds it: each"
+                    + " m's stage its MTP layers' blocks, eh_proj, norms and an embedding copy, in the embedding group");
         }
         if (layout.lossSplit()) {
             j.unpriced.add(key + " " + layoutText + " places the loss (L) on " + layout.stages().stream().filter(st -> st.loss() > 0).count()
-                    + " stages: Megatron-LM's mtp_loss_split (NVIDIA/Megatron-LM pull request #5318, not in its main branch at 00caa53a),"
-                    + " where each loss stage builds an output layer and computes the losses of its hidden-state chunks; the estimate"
-                    + " prices the output layer, the logits and the losses on the last stage alone");
+                    + " stages: Megatron-LM's mtp_loss_split (NVIDIA/Megatron-LM pull request #5318, an open pull request, not merged),"
+                    + " where each loss stage builds an output layer and computes the losses of its hidden-state chunks. Megatron-Core's"
+                    + " main branch at 00caa53a and its releases refuse it at start-up (\"Loss must be specified exactly once\"), so it runs"
+                    + " only on a build with that pull request; otherwise write one L, last. The estimate prices the output layer, the"
+                    + " logits and the losses on the last stage alone");
         }
         if (j.layers == null) j.layers = j.key(key, new Located<>(layout.decoderLayers(), v.span()));
         // the layout's m letters are the MTP layers it places (Megatron-Core asserts they match --mtp-num-layers)

@@ -398,6 +398,35 @@ class MtpKindTest {
         assertEquals(laidOutWithoutMtp(mOnLast).stages().get(3).activations(), laidOut(false, mOnLast).stages().get(3).activations(), 1e-6);
     }
 
+    @Test
+    void mtpSplitOverTwoRanksKeepsEachStagesReceivedRowsAndSendsThemOn() {
+        // "Ett|ttm|m|L" on pp 4, --mtp-num-layers 2 (mtp_split, pull request #5329): blocks 2, 3, 1, 0, so rank 1 holds MTP layer 0
+        // and rank 2 MTP layer 1 (layoutStages 0, 1, 1, 0). By hand, after MultiTokenPredictionBlock's torch.cat on dim 0:
+        // rank 2 receives [h, mtp0] = 2s rows and keeps them for each of its min(32, 4 − 2) = 2 micro-batches in flight
+        // (no decoder layer after m, so no layer's activations hold them): 2 rows × 2 = 4 × b·s·h·2 ÷ tp 2; rank 3 receives
+        // [h, mtp0, mtp1] = 3s rows for its 1 micro-batch: 3 × b·s·h·2 ÷ tp 2; ranks 0 and 1 receive the decoder's h alone
+        // (rank 1's first t layer holds it), as without MTP
+        List<Long> split = List.of(2L, 3L, 1L, 0L);
+        JobInputs in = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 2").parallelism("tp: 2, pp: 4, ep: 2")
+                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate().inputs();
+        Variants v = in.variants();
+        Variants without = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
+                v.recomputeModules(), v.layerPrecision(), v.gathers(), v.mamba(), v.stepGather(), v.tpLayout(), MtpLayers.NONE);
+        Layout l = in.layout().withSplit(PipelineSplit.laidOut(split));
+        assertEquals(List.of(0, 1, 1, 0), java.util.Arrays.stream(v.mtp().perRank(in.model(), l)).boxed().toList());
+        Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
+        Estimate w = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), without);
+        double[] extra = {0, 0, 4 * BSH, 3 * BSH};
+        for (int r = 0; r < 4; r++) {
+            assertEquals(extra[r], e.stages().get(r).activations() - w.stages().get(r).activations(), 1e-6, "rank " + r);
+        }
+        // the sends beyond b·s·h by stage: stage 1 sends 1 + 1 forward; stage 2 1 + 2 forward and 1 + 1 back; stage 3 1 + 2 back:
+        // rank 2 the most, 3 extra: (2·vpp + 3) × b·s·h·bytes = 5 × b·s·h·2 ÷ tp 2, in 2 sends per micro-batch
+        assertEquals(5 * BSH, ppSends(e).bytes(), 1e-6);
+        assertEquals(2, ppSends(e).count());
+        assertEquals(2 * BSH, ppSends(w).bytes(), 1e-6);
+    }
+
     private static Term.Sends shapeExchange(Estimate e) {
         return e.terms().stream().filter(t -> t instanceof Term.Sends x && x.what().equals(MtpLayers.SHAPE_EXCHANGE))
                 .map(Term.Sends.class::cast).findFirst().orElse(null);
@@ -541,7 +570,20 @@ class MtpKindTest {
         PlanCli.Run text = cli.plan();
         assertEquals(0, text.code(), text.err());
         assertTrue(text.out().contains("places the MTP layers (m) on 2 stages: Megatron-LM's mtp_split (NVIDIA/Megatron-LM pull request"
-                + " #5329"), text.out());
+                + " #5329, an open pull request, not merged;"), text.out());
+        // the pull request is open: released Megatron-Core stops at start-up on this layout, and the line says so and what to write
+        assertTrue(text.out().contains("Megatron-Core's main branch at 00caa53a and its releases refuse it at start-up (\"All of the MTP"
+                + " layers must be in the same one virtual pipeline stage\"), so it runs only on a build with that pull request; otherwise"
+                + " put every m on one stage."), text.out());
+        // the loss on two stages, 1 + 2 slots (mtp_loss_split, pull request #5318, open too): said the same way
+        PlanCli.Run loss = PlanCli.in(dir.resolve("loss")).file("cluster.yaml", PlanCli.LAB_H100)
+                .file("train.sh", moeMtpScript(2, " --pipeline-model-parallel-layout \"Et|tt|tmmL|LL\"", 4)).jobClusters("lab", "*.sh").plan();
+        assertEquals(0, loss.code(), loss.err());
+        assertTrue(loss.out().contains("places the loss (L) on 2 stages: Megatron-LM's mtp_loss_split (NVIDIA/Megatron-LM pull request"
+                + " #5318, an open pull request, not merged)"), loss.out());
+        assertTrue(loss.out().contains("Megatron-Core's main branch at 00caa53a and its releases refuse it at start-up (\"Loss must be"
+                + " specified exactly once\"), so it runs only on a build with that pull request; otherwise write one L, last."), loss.out());
+        assertTrue(!loss.out().contains("Megatron-LM's mtp_split (NVIDIA"), loss.out());
         assertTrue(text.out().contains(" per micro-batch on pipeline ranks 2 and 3, the layout's m (eh_proj, each rank its MTP layers'"
                 + " share: 1 and 1 MTP layers, Megatron-LM's mtp_split)"), text.out());
         // the same layout with --mtp-num-layers 1 is refused as Megatron-Core refuses it (its m letters must match; SYN002,

@@ -99,6 +99,8 @@ final class BridgeAdapter implements FormatAdapter {
         j.ep = size(j, model, at, ParallelDim.EP);
         j.etp = j.key(at + "expert_tensor_parallel_size", TreeValues.whole(scalar(model, "expert_tensor_parallel_size")));
         j.sequenceParallel = TreeValues.bool(scalar(model, "sequence_parallel"));
+        // the provider's ModelParallelConfig.variable_seq_lengths: every pipeline p2p exchanges its shape first (MtpLayers#SHAPE_EXCHANGE)
+        j.variableSeqLengths = TreeValues.bool(scalar(model, "variable_seq_lengths"));
         // dist.use_tp_pp_dp_mapping: the groups in order tp-cp-ep-pp-dp, as Megatron-LM's switch (TpPpDpMapping)
         String distKey = section(c, "dist");
         if (distKey != null) {

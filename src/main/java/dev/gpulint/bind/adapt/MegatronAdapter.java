@@ -211,6 +211,9 @@ final class MegatronAdapter implements FormatAdapter {
             j.sequenceParallel = java.util.List.of("false", "0", "no").contains(sp.text().strip().toLowerCase(java.util.Locale.ROOT))
                     ? new Located<>(false, sp.span()) : switchFlag(j, flags, script, "--sequence-parallel");
         }
+        // --variable-seq-lengths (store_true, megatron/training/arguments.py): ModelParallelConfig.variable_seq_lengths, so every
+        // pipeline p2p exchanges its shape first (derive.estimate.MtpLayers#SHAPE_EXCHANGE)
+        j.variableSeqLengths = switchFlag(j, flags, script, "--variable-seq-lengths");
     }
 
     /** NeMo's trainer.num_nodes × trainer.devices in MODEL_ARGS: the job's nodes and GPUs per node. */

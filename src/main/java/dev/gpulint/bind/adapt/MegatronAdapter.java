@@ -327,6 +327,7 @@ final class MegatronAdapter implements FormatAdapter {
         j.padToCapacity = switchFlag(j, flags, script, "--moe-pad-expert-input-to-capacity");
         Word d = flags.get("--moe-token-dispatcher-type");
         if (d != null && d.known()) j.dispatcher = j.key("--moe-token-dispatcher-type", new Located<>(d.text(), d.span()));
+        Nemo2Moe.dispatcherDefault(j, "--moe-token-dispatcher-type", d != null, "Megatron-LM");
         j.moeOverlap = switchFlag(j, flags, script, "--overlap-moe-expert-parallel-comm");
         Located<Boolean> grouped = switchFlag(j, flags, script, "--moe-grouped-gemm");
         Word experts = flags.get("--num-experts");

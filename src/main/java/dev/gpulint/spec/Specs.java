@@ -257,6 +257,10 @@ public final class Specs {
      * Megatron's order (stage s on rank s mod pp, pp × vpp of them), when the job lays the stages out layer by layer
      * (Megatron's {@code --pipeline-model-parallel-layout}, read by {@link PipelineLayout}; torchtitan's
      * {@code pipeline_parallel_split_points}, whose last stage is -1: the layers the others leave); null otherwise.
+     * {@code variableSeqLengths}: Megatron-Core's ModelParallelConfig.variable_seq_lengths (Megatron-LM's
+     * {@code --variable-seq-lengths}, Megatron-Bridge's and NeMo 2's model config key): every pipeline p2p exchanges the
+     * tensor's shape first (derive.estimate.MtpLayers#SHAPE_EXCHANGE); null when not written (False). Read from the
+     * frameworks only: the native manifest has no key for it.
      */
     /** In {@link Parallelism#unknown}: a per-layer pipeline layout is written, but not as text gpulint can read (a placeholder, or text that does not parse). */
     public static final String PIPELINE_LAYOUT = "pipeline_layout";
@@ -268,7 +272,8 @@ public final class Specs {
                               Located<Boolean> lossInSplit, Located<Long> expertTp,
                               Located<Long> firstStageLayers, Located<Long> lastStageLayers,
                               Located<Long> dpShard, Located<Long> dpReplicate, Located<List<Long>> stageLayers,
-                              Located<Boolean> tpCommOverlap, Located<String> tpActivationLayout) {
+                              Located<Boolean> tpCommOverlap, Located<String> tpActivationLayout,
+                              Located<Boolean> variableSeqLengths) {
         public Parallelism {
             unknown = unknown == null ? java.util.Set.of() : java.util.Set.copyOf(unknown);
         }
@@ -284,7 +289,7 @@ public final class Specs {
                            Located<Boolean> lossInSplit, Located<Long> expertTp, Located<Long> firstStageLayers, Located<Long> lastStageLayers,
                            Located<Long> dpShard, Located<Long> dpReplicate, Located<List<Long>> stageLayers) {
             this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
-                    lossInSplit, expertTp, firstStageLayers, lastStageLayers, dpShard, dpReplicate, stageLayers, null, null);
+                    lossInSplit, expertTp, firstStageLayers, lastStageLayers, dpShard, dpReplicate, stageLayers, null, null, null);
         }
 
         /**

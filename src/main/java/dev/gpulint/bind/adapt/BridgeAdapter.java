@@ -98,7 +98,10 @@ final class BridgeAdapter implements FormatAdapter {
         j.cp = size(j, model, at, ParallelDim.CP);
         j.ep = size(j, model, at, ParallelDim.EP);
         j.etp = j.key(at + "expert_tensor_parallel_size", TreeValues.whole(scalar(model, "expert_tensor_parallel_size")));
+        expertTpDefault(j, at);
         j.sequenceParallel = TreeValues.bool(scalar(model, "sequence_parallel"));
+        // the provider's ModelParallelConfig.variable_seq_lengths: every pipeline p2p exchanges its shape first (MtpLayers#SHAPE_EXCHANGE)
+        j.variableSeqLengths = TreeValues.bool(scalar(model, "variable_seq_lengths"));
         // dist.use_tp_pp_dp_mapping: the groups in order tp-cp-ep-pp-dp, as Megatron-LM's switch (TpPpDpMapping)
         String distKey = section(c, "dist");
         if (distKey != null) {
@@ -123,6 +126,26 @@ final class BridgeAdapter implements FormatAdapter {
         commOverlap(j, c, model, wrap, at);
         names(j, c, model, at, wrap);
         sink.draft(j);
+    }
+
+    /**
+     * Megatron-Bridge's own default for an unset expert tensor-parallel size: its TransformerConfig.finalize (and
+     * MLATransformerConfig's, HeterogeneousTransformerConfig's) calls {@code _set_moe_expert_tensor_parallel_default} before
+     * Megatron-Core's __post_init__, which sets {@code expert_tensor_parallel_size = 1} when it is None and
+     * {@code expert_model_parallel_size > 1} (Megatron-Core alone would take tp). NVIDIA-NeMo/Megatron-Bridge
+     * src/megatron/bridge/models/transformer_config.py as in the code index's newest stored version (no commit to pin), with
+     * its tests/unit_tests/models/test_transformer_config.py's
+     * test_moe_unset_expert_tensor_parallel_size_defaults_to_one and test_dense_unset_..._is_not_changed_by_bridge; the
+     * version at commit 48fe5c6c6fca0d7338a9684512e00142a2d7d110 does not have it (there Megatron-Core's tp stands). So a
+     * Bridge job with ep > 1 and no expert tp is priced with expert tp 1, and the assumptions say which Bridge does so.
+     */
+    private static void expertTpDefault(JobDraft j, String at) {
+        if (j.etp != null || j.ep == null || j.ep.value() == null || j.ep.value() <= 1) return;
+        if (j.unknown.contains(ParallelDim.EP.key())) return;
+        j.etp = new Located<>(1L, j.ep.span());
+        j.unpriced.add(at + "expert_tensor_parallel_size not written with expert_model_parallel_size = " + j.ep.value()
+                + ": expert tp 1, Megatron-Bridge's TransformerConfig.finalize default (_set_moe_expert_tensor_parallel_default,"
+                + " current Bridge; an older Bridge, e.g. at 48fe5c6, leaves Megatron-Core's expert tp = tp)");
     }
 
     /** The dimensions a dump writes (an override file seldom does: the recipe has them). */

@@ -99,6 +99,8 @@ final class JobDraft {
     Located<Boolean> embeddingInSplit, lossInSplit;
     /** An uneven pipeline: the first and the last stage's transformer layers (Specs.Parallelism). */
     Located<Long> firstStageLayers, lastStageLayers;
+    /** Megatron-Core's variable_seq_lengths (--variable-seq-lengths): each pipeline p2p exchanges its shape first (Specs.Parallelism). */
+    Located<Boolean> variableSeqLengths;
     /** Megatron's --pipeline-model-parallel-layout as written, and the transformer blocks of each stage it lays out
      *  (DraftBounds reads the one into the other: {@link dev.gpulint.spec.PipelineLayout}). */
     Located<String> pipelineLayout;
@@ -273,10 +275,11 @@ final class JobDraft {
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null
                 && firstStageLayers == null && lastStageLayers == null && dpShard == null && dpReplicate == null
-                && stageLayers == null && tpCommOverlap == null && tpActivationLayout == null && order == null ? null
+                && stageLayers == null && tpCommOverlap == null && tpActivationLayout == null && order == null
+                && variableSeqLengths == null ? null
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, order, sequenceParallel, vpp, key != null ? key : span, unknown,
                         layersPerVirtualStage, embeddingInSplit, lossInSplit, etp, firstStageLayers, lastStageLayers,
-                        dpShard, dpReplicate, stageLayers, tpCommOverlap, tpActivationLayout);
+                        dpShard, dpReplicate, stageLayers, tpCommOverlap, tpActivationLayout, variableSeqLengths);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
                 && gradReduceDtype == null && gatherWithStep == null ? null

@@ -211,6 +211,9 @@ final class MegatronAdapter implements FormatAdapter {
             j.sequenceParallel = java.util.List.of("false", "0", "no").contains(sp.text().strip().toLowerCase(java.util.Locale.ROOT))
                     ? new Located<>(false, sp.span()) : switchFlag(j, flags, script, "--sequence-parallel");
         }
+        // --variable-seq-lengths (store_true, megatron/training/arguments.py): ModelParallelConfig.variable_seq_lengths, so every
+        // pipeline p2p exchanges its shape first (derive.estimate.MtpLayers#SHAPE_EXCHANGE)
+        j.variableSeqLengths = switchFlag(j, flags, script, "--variable-seq-lengths");
     }
 
     /** NeMo's trainer.num_nodes × trainer.devices in MODEL_ARGS: the job's nodes and GPUs per node. */
@@ -324,6 +327,7 @@ final class MegatronAdapter implements FormatAdapter {
         j.padToCapacity = switchFlag(j, flags, script, "--moe-pad-expert-input-to-capacity");
         Word d = flags.get("--moe-token-dispatcher-type");
         if (d != null && d.known()) j.dispatcher = j.key("--moe-token-dispatcher-type", new Located<>(d.text(), d.span()));
+        Nemo2Moe.dispatcherDefault(j, "--moe-token-dispatcher-type", d != null, "Megatron-LM");
         j.moeOverlap = switchFlag(j, flags, script, "--overlap-moe-expert-parallel-comm");
         Located<Boolean> grouped = switchFlag(j, flags, script, "--moe-grouped-gemm");
         Word experts = flags.get("--num-experts");

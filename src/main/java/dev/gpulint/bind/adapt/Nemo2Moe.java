@@ -22,6 +22,26 @@ final class Nemo2Moe {
         read(j, config, "model.config.");
     }
 
+    /**
+     * An MoE job that does not write its token dispatcher runs Megatron-Core's default, allgather: TransformerConfig's
+     * {@code moe_token_dispatcher_type: str = "allgather"} ("The default is 'allgather'", megatron/core/transformer/
+     * transformer_config.py in every NVIDIA/Megatron-LM version the code index holds) and Megatron-LM's
+     * {@code --moe-token-dispatcher-type} (megatron/training/arguments.py, {@code default='allgather'}). So a Megatron-LM
+     * script without the flag and a NeMo 1 config without the key (its build_transformer_config copies only the keys
+     * written, megatron_base_model.py; megatron_gpt_config.yaml writes none) are priced with the allgather dispatcher, placed
+     * at the expert count, and the assumptions say so. {@code written}: the setting is written (a placeholder too), so no
+     * default stands in. NeMo 2 and Megatron-Bridge recipes set their dispatcher in the model's config (a dump writes it).
+     */
+    static void dispatcherDefault(JobDraft j, String key, boolean written, String framework) {
+        if (written || j.dispatcher != null || j.experts == null || j.experts.value() == null || j.experts.value() <= 1) return;
+        j.dispatcher = new Located<>("allgather", j.experts.span());
+        if (j.ep != null && j.ep.value() != null && j.ep.value() > 1) {
+            j.unpriced.add(key + " not written: the allgather dispatcher, " + framework + "'s default (Megatron-Core's"
+                    + " TransformerConfig.moe_token_dispatcher_type = \"allgather\"): every expert-parallel rank all-gathers the"
+                    + " group's tokens and reduce-scatters the outputs; write alltoall (or flex) for the all-to-all dispatch");
+        }
+    }
+
     /** As {@link #read(JobDraft, MappingNode)}, each key named under {@code at} (Megatron-Bridge writes the config as {@code model.}). */
     static void read(JobDraft j, MappingNode config, String at) {
         if (config == null) return;

@@ -140,6 +140,8 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.experts = j.key("model.config.num_moe_experts", TreeValues.whole(scalar(config, "num_moe_experts")));
         // multi-token prediction (Megatron-Core's TransformerConfig.mtp_num_layers; None: none)
         j.mtpLayers = j.key("model.config.mtp_num_layers", TreeValues.whole(scalar(config, "mtp_num_layers")));
+        // GPTConfig's ModelParallelConfig.variable_seq_lengths: every pipeline p2p exchanges its shape first (MtpLayers#SHAPE_EXCHANGE)
+        j.variableSeqLengths = TreeValues.bool(scalar(config, "variable_seq_lengths"));
         // an SSMConfig's hybrid_override_pattern and mixer sizes (HybridLayers.config)
         HybridLayers.config(j, config, "model.config.");
         pipelineSplit(j, strategy, where, config);

@@ -193,9 +193,9 @@ public final class Estimator {
         int mtpStates = v.mtp().carriedStates(m, l);
         double ppS = l.pp() > 1 ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(), (2.0 * l.virtualPp() + mtpStates) * ppBytes,
                 v.mtp().sends(mtpStates)) : 0;
-        // mtp_standalone: each of those sends first exchanges its shape, 24 bytes, waited on (MtpLayers.SHAPE_EXCHANGE)
-        double ppShapeS = l.pp() > 1 && v.mtp().standalone(m, l) ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(),
-                2.0 * l.virtualPp() * MtpLayers.SHAPE_BYTES, MtpLayers.SHAPE_EXCHANGE) : 0;
+        // variable_seq_lengths or mtp_standalone: each of those sends first exchanges its shape, 24 bytes, waited on (MtpLayers.SHAPE_EXCHANGE)
+        double ppShapeS = l.pp() > 1 && v.mtp().exchangesShapes(m, l) ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(),
+                2.0 * l.virtualPp() * MtpLayers.SHAPE_BYTES, v.mtp().shapeExchange(m, l)) : 0;
         double ppExp = ppS * (1 - e.ppOverlap()) + ppShapeS;
         double offloadExp = OffloadCost.exposed(m, l, slowest, layerS, hw, terms);
         // [b, s, h] activations sharded on the sequence (torchtitan before its PR #4121): a copy of b·s·h per tp collective

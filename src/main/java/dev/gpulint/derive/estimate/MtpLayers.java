@@ -38,10 +38,13 @@ import java.util.List;
  * @param blocks  the layers one MTP layer holds (1: one transformer layer; a hybrid pattern's '/' group {@code *E}: 2)
  * @param letters a hybrid pattern's '/' group, one letter per block ({@code M}, {@code *}, {@code -}, {@code E}); null: one
  *                transformer layer of the decoder's last layer's kind ({@link MoeShape#lastMoe})
+ * @param variableSeqLengths Megatron-Core's {@code variable_seq_lengths} (Megatron-LM's {@code --variable-seq-lengths},
+ *                Megatron-Bridge's and NeMo 2's model config key): the other reason, beside {@link #standalone}, for the p2p
+ *                shape exchange this class prices ({@link #exchangesShapes}); kept here so the exchange has one home
  */
-public record MtpLayers(int layers, int blocks, String letters) {
+public record MtpLayers(int layers, int blocks, String letters, boolean variableSeqLengths) {
     /** No multi-token prediction. */
-    public static final MtpLayers NONE = new MtpLayers(0, 1, null);
+    public static final MtpLayers NONE = new MtpLayers(0, 1, null, false);
 
     /** The most MTP layers read (the schema's bound on model.mtp_layers; DeepSeek-V3 trains with 1, Nemotron 3 Super with 2). */
     public static final int MAX = 64;
@@ -63,13 +66,38 @@ public record MtpLayers(int layers, int blocks, String letters) {
         Specs.Model m = j.model();
         Specs.Mtp mtp = m == null ? null : m.mtp();
         long n = whole(mtp == null ? null : mtp.layers());
-        if (n <= 0) return NONE;
+        Specs.Parallelism p = j.parallelism();
+        boolean variable = p != null && p.variableSeqLengths() != null && Boolean.TRUE.equals(p.variableSeqLengths().value());
+        long pp = p == null || p.pp() == null || p.pp().value() == null ? 1 : p.pp().value();
+        if (variable && pp > 1) as.add(VARIABLE_SEQ_LENGTHS);
+        if (n <= 0) return variable ? new MtpLayers(0, 1, null, true) : NONE;
         long b = Math.max(1, whole(mtp.blocks()));
         String letters = mtp.letters() == null ? null : mtp.letters().value();
         if (letters != null && (letters.length() != b || b > MAX || !letters.matches("[M*\\-E]+"))) letters = null;
-        MtpLayers out = new MtpLayers((int) Math.min(MAX, n), (int) Math.min(MAX, b), letters);
+        MtpLayers out = new MtpLayers((int) Math.min(MAX, n), (int) Math.min(MAX, b), letters, variable);
         as.add(out.describe(letters == null && m.hybrid() != null && m.hybrid().pattern() != null));
         return out;
+    }
+
+    /**
+     * The assumptions line of a pipelined job that sets {@code variable_seq_lengths}: Megatron-Core's P2PCommunicator then
+     * exchanges every tensor's shape before it ({@link #SHAPE_EXCHANGE_VARIABLE}), as for a standalone MTP stage.
+     */
+    public static final String VARIABLE_SEQ_LENGTHS = "variable_seq_lengths set: every pipeline send first sends and waits on the"
+            + " tensor's shape (24 bytes, Megatron-Core's P2PCommunicator._communicate_shapes), priced as a pp line of its own;"
+            + " the sequences are still priced at the full sequence length (the shortest micro-batches' saving is not modelled)";
+
+    /**
+     * Whether every pipeline p2p exchanges its shape first: Megatron-Core's {@code config.variable_seq_lengths or
+     * config.mtp_standalone} (P2PCommunicator._communicate, {@link #SHAPE_EXCHANGE}).
+     */
+    public boolean exchangesShapes(ModelShape m, Layout l) {
+        return variableSeqLengths || standalone(m, l);
+    }
+
+    /** The shape exchange's name in the breakdown: the standalone MTP stage's, or variable_seq_lengths' when that alone asks for it. */
+    public String shapeExchange(ModelShape m, Layout l) {
+        return standalone(m, l) ? SHAPE_EXCHANGE : SHAPE_EXCHANGE_VARIABLE;
     }
 
     private static long whole(Located<Long> v) {
@@ -347,6 +375,11 @@ public record MtpLayers(int layers, int blocks, String letters) {
     public static final String SHAPE_EXCHANGE = "p2p shape exchanges (Megatron-Core's mtp_standalone: each send first sends and"
             + " waits on the tensor's 3 sizes as int64, 24 bytes, P2PCommunicator._communicate_shapes; one per send, 2·vpp per"
             + " micro-batch, not hidden; its torch.cuda.synchronize() after it not priced)";
+
+    /** {@link #SHAPE_EXCHANGE} when Megatron-Core's {@code variable_seq_lengths} asks for it (no standalone MTP stage). */
+    public static final String SHAPE_EXCHANGE_VARIABLE = "p2p shape exchanges (Megatron-Core's variable_seq_lengths: each send first"
+            + " sends and waits on the tensor's 3 sizes as int64, 24 bytes, P2PCommunicator._communicate_shapes; one per send, 2·vpp"
+            + " per micro-batch, not hidden; its torch.cuda.synchronize() after it not priced)";
 
     /** How the pipeline sends' name begins ({@link #sends}). */
     public static final String SENDS = "activation and gradient sends";

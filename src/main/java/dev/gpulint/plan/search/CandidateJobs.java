@@ -62,7 +62,9 @@ final class CandidateJobs {
                 !l.split().laidOut(l.pp()) ? null : p != null && p.stageLayers() != null && l.split().stages().equals(p.stageLayers().value())
                         ? p.stageLayers() : new Located<>(l.split().stages(), p == null || p.keySpan() == null ? at : p.keySpan()),
                 // the tensor-parallel overlap and the activations' layout are the job's software settings, whatever the layout
-                p == null ? null : p.tpCommOverlap(), p == null ? null : p.tpActivationLayout());
+                p == null ? null : p.tpCommOverlap(), p == null ? null : p.tpActivationLayout(),
+                // so is the pipeline's shape exchange (variable_seq_lengths)
+                p == null ? null : p.variableSeqLengths());
         Specs.Batch b = job.batch();
         Specs.Batch batch = new Specs.Batch(size(l.microBatchSize(), b == null ? null : b.microBatchSize(), at),
                 new Located<>(l.globalBatchSize(), span(b == null ? null : b.globalBatchSize(), at)), null);

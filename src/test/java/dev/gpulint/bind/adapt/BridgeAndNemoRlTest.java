@@ -94,6 +94,29 @@ class BridgeAndNemoRlTest {
     }
 
     @Test
+    void anUnsetExpertTpWithExpertParallelismIsBridgesDefaultOneAndSaysSo() {
+        Specs.Job j = job("qwen3_moe_override.yaml", BRIDGE_OVERRIDE.replace("  expert_tensor_parallel_size: 1\n", ""));
+        Specs.Parallelism p = j.parallelism();
+        assertEquals(4L, p.tp().value());
+        assertEquals(1L, p.expertTp().value(), "Bridge's finalize sets 1, not Megatron-Core's tp (4)");
+        assertEquals(7, p.expertTp().span().startLine(), "placed at expert_model_parallel_size, the size that brings the default");
+        assertEquals(List.of("model.expert_tensor_parallel_size not written with expert_model_parallel_size = 4: expert tp 1,"
+                + " Megatron-Bridge's TransformerConfig.finalize default (_set_moe_expert_tensor_parallel_default, current Bridge;"
+                + " an older Bridge, e.g. at 48fe5c6, leaves Megatron-Core's expert tp = tp)"), j.origin().unpriced());
+    }
+
+    @Test
+    void aWrittenExpertTpOrNoExpertParallelismKeepsBridgesReadingAsWritten() {
+        Specs.Job written = job("qwen3_moe_override.yaml", BRIDGE_OVERRIDE.replace("expert_tensor_parallel_size: 1", "expert_tensor_parallel_size: 2"));
+        assertEquals(2L, written.parallelism().expertTp().value());
+        assertTrue(written.origin().unpriced().stream().noneMatch(s -> s.contains("expert_tensor_parallel_size")));
+        Specs.Job dense = job("qwen3_moe_override.yaml", BRIDGE_OVERRIDE.replace("  expert_tensor_parallel_size: 1\n", "")
+                .replace("expert_model_parallel_size: 4", "expert_model_parallel_size: 1"));
+        assertNull(dense.parallelism().expertTp(), "ep 1: Bridge leaves it unset (Megatron-Core's tp)");
+        assertTrue(dense.origin().unpriced().stream().noneMatch(s -> s.contains("expert_tensor_parallel_size")));
+    }
+
+    @Test
     void aBridgeConfigContainerDumpGivesItsOwnDimensionsPrecisionAndOptimizer() {
         Specs.Job j = job("run_config.yaml", """
                 _target_: megatron.bridge.training.config.ConfigContainer

@@ -84,6 +84,30 @@ class MegatronMoeFlagsTest {
     }
 
     @Test
+    void aDispatcherNotWrittenIsMegatronsAllgatherAndSaysSo() {
+        Specs.Job j = job("""
+                #!/bin/bash
+                torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 32 --hidden-size 4096 --num-attention-heads 32 \\
+                  --num-experts 8 --expert-model-parallel-size 8 --moe-grouped-gemm
+                """);
+        assertEquals("allgather", j.model().moe().dispatcher().value(), "--moe-token-dispatcher-type's default");
+        assertEquals(3, j.model().moe().dispatcher().span().startLine(), "at --num-experts");
+        assertEquals(List.of("--moe-token-dispatcher-type not written: the allgather dispatcher, Megatron-LM's default (Megatron-Core's"
+                + " TransformerConfig.moe_token_dispatcher_type = \"allgather\"): every expert-parallel rank all-gathers the group's"
+                + " tokens and reduce-scatters the outputs; write alltoall (or flex) for the all-to-all dispatch"), j.origin().unpriced());
+        // written: as written, nothing to say
+        Specs.Job written = job(DEEPSEEK_LIKE);
+        assertEquals("flex", written.model().moe().dispatcher().value());
+        assertEquals(List.of(), written.origin().unpriced().stream().filter(s -> s.contains("dispatcher")).toList());
+        // a dense model: no dispatcher
+        Specs.Job dense = job("""
+                #!/bin/bash
+                torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 32 --hidden-size 4096 --num-attention-heads 32
+                """);
+        assertNull(dense.model().moe());
+    }
+
+    @Test
     void aSlidingWindowAndItsSkipFrequencyAreRead() {
         Specs.Job j = job("""
                 #!/bin/bash

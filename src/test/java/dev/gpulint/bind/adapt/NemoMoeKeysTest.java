@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,5 +36,28 @@ class NemoMoeKeysTest {
         assertNull(m.moe().capacityFactor(), "not written: dropless");
         Specs.Model dense = Foreign.bind("dense.yaml", NemoNumbersTest.moe().replace("num_moe_experts: 8", "num_moe_experts: 1")).model();
         assertNull(dense.moe() == null ? null : dense.moe().groupedGemm(), "a dense model has no grouped GEMM to state");
+    }
+
+    /** The assumptions line of a NeMo 1 MoE job at ep 4 that writes no dispatcher. */
+    static final String ALLGATHER = "model.moe_token_dispatcher_type not written: the allgather dispatcher, NeMo 1's default"
+            + " (Megatron-Core's TransformerConfig.moe_token_dispatcher_type = \"allgather\"): every expert-parallel rank all-gathers"
+            + " the group's tokens and reduce-scatters the outputs; write alltoall (or flex) for the all-to-all dispatch";
+
+    @Test
+    void aDispatcherNotWrittenIsTransformerConfigsAllgatherAndSaysSo() {
+        Specs.Job j = Foreign.bind("mixtral_8x7b.yaml", NemoNumbersTest.moe());
+        assertEquals("allgather", j.model().moe().dispatcher().value(), "TransformerConfig's moe_token_dispatcher_type default");
+        assertEquals(14, j.model().moe().dispatcher().span().startLine(), "at num_moe_experts");
+        assertEquals(List.of(ALLGATHER), j.origin().unpriced());
+        // written: as written, nothing to say; a placeholder: not known, no default stands in
+        Specs.Job written = Foreign.bind("mixtral_8x7b.yaml", NemoNumbersTest.moe("moe_token_dispatcher_type: alltoall"));
+        assertEquals("alltoall", written.model().moe().dispatcher().value());
+        assertEquals(List.of(), written.origin().unpriced());
+        Specs.Job unknown = Foreign.bind("mixtral_8x7b.yaml", NemoNumbersTest.moe("moe_token_dispatcher_type: ???"));
+        assertNull(unknown.model().moe().dispatcher());
+        // ep 1: allgather still, but no expert-parallel traffic to speak of
+        Specs.Job ep1 = Foreign.bind("mixtral_8x7b.yaml", NemoNumbersTest.moe().replace("expert_model_parallel_size: 4", "expert_model_parallel_size: 1"));
+        assertEquals("allgather", ep1.model().moe().dispatcher().value());
+        assertEquals(List.of(), ep1.origin().unpriced());
     }
 }

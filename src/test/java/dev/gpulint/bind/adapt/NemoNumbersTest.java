@@ -57,7 +57,7 @@ class NemoNumbersTest {
 
     @Test
     void nemo1sExpertGroupsTakeTpWhateverTheKeySays() {
-        var m = Foreign.model("mixtral.yaml", moe("expert_tensor_parallel_size: 1"));
+        var m = Foreign.model("mixtral.yaml", moe("expert_tensor_parallel_size: 1", "moe_token_dispatcher_type: alltoall"));
         Specs.Job j = m.jobs().get(0);
         assertEquals(List.of(), Foreign.syn002(m));
         assertNull(j.parallelism().expertTp(), "NeMo 1 does not pass it to Megatron-Core: expert tp is tp's");
@@ -66,7 +66,8 @@ class NemoNumbersTest {
                 + " (nlp_overrides.py), whose expert groups then take tp; priced with expert tp = tp (2); write tp (2) or leave it out, as the"
                 + " TransformerConfig NeMo 1 builds takes the written value"), j.origin().unpriced());
         // written equal to tp: nothing to say
-        assertEquals(List.of(), Foreign.bind("mixtral.yaml", moe("expert_tensor_parallel_size: 2")).origin().unpriced());
+        assertEquals(List.of(), Foreign.bind("mixtral.yaml", moe("expert_tensor_parallel_size: 2", "moe_token_dispatcher_type: alltoall"))
+                .origin().unpriced());
     }
 
     @Test

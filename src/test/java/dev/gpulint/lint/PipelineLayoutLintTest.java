@@ -51,6 +51,41 @@ class PipelineLayoutLintTest {
         List<String> out = lint(SourceFile.of("v3/model_config.yaml", V3));
         assertEquals(List.of(), of(out, "PAR004"), "61 layers on pp 16 is the layout's split, not an even one: " + out);
         assertEquals(List.of(), of(out, "SYN002"), out.toString());
+        assertEquals(List.of(), of(out, "SYN010"), "one m stage and one L: what released Megatron-Core builds: " + out);
+    }
+
+    @Test
+    void layoutsOnlyOpenMegatronPullRequestsRunAreSyn010AtTheValue() {
+        // m on stages 30 and 31 (mtp_split, pull request #5329): priced, but Megatron-Core's main branch asserts at start-up
+        String split = V3.replace("Et*3|(tt|)*29,m|L", "Et*3|(tt|)*28,t|tm|mL").replace("  --micro-batch-size", "  --mtp-num-layers: 2\n  --micro-batch-size");
+        List<String> out = lint(SourceFile.of("v3/model_config.yaml", split));
+        assertEquals(List.of("v3/model_config.yaml:6:37 SYN010 '--pipeline-model-parallel-layout' is 'Et*3|(tt|)*28,t|tm|mL': it places the"
+                + " MTP layers (m) on 2 stages (30, 31); Megatron-Core's releases and its main branch stop at start-up on it"
+                + " (validate_layer_layout, megatron/core/transformer/pipeline_parallel_layer_layout.py at NVIDIA/Megatron-LM 00caa53a:"
+                + " \"All of the MTP layers must be in the same one virtual pipeline stage\"), and only a Megatron-LM build with the open,"
+                + " unmerged pull request NVIDIA/Megatron-LM#5329 (mtp_split) runs it; put every m on one stage, the last virtual chunk of"
+                + " its pipeline rank (as \"…|mm|L\" or \"…|mmL\"), or suppress SYN010 here if you run a build with that pull request."),
+                of(out, "SYN010"));
+        assertEquals(List.of(), of(out, "SYN002"), out.toString());
+        // the loss twice on one stage (mtp_loss_split, pull request #5318, 1 + 1 slots): "Loss must be specified exactly once"
+        List<String> loss = lint(SourceFile.of("v3/model_config.yaml", V3.replace(",m|L", ",m|LL")));
+        assertEquals(List.of("v3/model_config.yaml:6:37 SYN010 '--pipeline-model-parallel-layout' is 'Et*3|(tt|)*29,m|LL': it names the"
+                + " loss (L) 2 times, on stage 31, which only Megatron-LM's mtp_loss_split reads (one loss slot per hidden-state chunk);"
+                + " Megatron-Core's releases and its main branch stop at start-up on it (validate_layer_layout,"
+                + " megatron/core/transformer/pipeline_parallel_layer_layout.py at NVIDIA/Megatron-LM 00caa53a: \"Loss must be specified"
+                + " exactly once\"), and only a Megatron-LM build with the open, unmerged pull request NVIDIA/Megatron-LM#5318"
+                + " (mtp_loss_split) runs it; write one L, at the end of the last stage, or suppress SYN010 here if you run a build with"
+                + " that pull request."), of(loss, "SYN010"));
+        // both at once: one finding of each kind at the value
+        List<String> both = of(lint(SourceFile.of("v3/model_config.yaml", split.replace("t|tm|mL", "t|tmL|mLL"))), "SYN010");
+        assertEquals(2, both.size(), both.toString());
+        assertTrue(both.get(0).contains("on 2 stages (30, 31)") != both.get(1).contains("on 2 stages (30, 31)"), both.toString());
+        // every m on one stage: quiet
+        String together = split.replace("t|tm|mL", "t|t|mmL");
+        assertEquals(List.of(), of(lint(SourceFile.of("v3/model_config.yaml", together)), "SYN010"));
+        // the plan's assumptions still say how the estimate prices the split
+        Specs.Job j = job(split);
+        assertTrue(j.origin().unpriced().stream().anyMatch(u -> u.contains("pull request #5329")), j.origin().unpriced().toString());
     }
 
     @Test

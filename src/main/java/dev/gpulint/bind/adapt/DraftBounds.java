@@ -169,7 +169,8 @@ final class DraftBounds {
      * is about; a layout that reads but does not fit the job is SYN002 at the value. Either way the layout is then left
      * unknown (no split is priced from it, and PAR004 does not judge an even split the job does not ask for). A layout
      * that fits gives vpp (its stages ÷ pp, stated for the CONSIST rules and bound when no flag writes it) and, with no
-     * --num-layers, the layer count.
+     * --num-layers, the layer count. One that only an open Megatron-LM pull request runs (m on several stages, L more than
+     * once) is priced and is SYN010, a warning at the value ({@link NewerLayouts}).
      */
     private static void pipelineLayout(JobDraft j, List<Finding> out) {
         Located<String> v = j.pipelineLayout;
@@ -220,6 +221,8 @@ final class DraftBounds {
                     + " runs only on a build with that pull request; otherwise put every m on one stage. Priced as mtp_split builds it: each"
                     + " m's stage its MTP layers' blocks, eh_proj, norms and an embedding copy, in the embedding group");
         }
+        if (layout.mtpSplit()) out.add(NewerLayouts.mtpSplit(j.format + ":" + owner + "/" + key, key, v, layout));
+        if (layout.losses() > 1) out.add(NewerLayouts.lossSplit(j.format + ":" + owner + "/" + key, key, v, layout));
         if (layout.lossSplit()) {
             j.unpriced.add(key + " " + layoutText + " places the loss (L) on " + layout.stages().stream().filter(st -> st.loss() > 0).count()
                     + " stages: Megatron-LM's mtp_loss_split (NVIDIA/Megatron-LM pull request #5318, an open pull request, not merged),"

@@ -117,7 +117,9 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
      * micro-batch, over all of dp·cp (hybrid sharding prices it in {@link HybridSync}). Without pipeline parallelism only: with
      * it torchtitan's pipeline schedule keeps the parameters gathered and the gradients unreduced until the step's last
      * backward (torchtitan's apply_fsdp: "For PP, by default do not reshard after forward to avoid per-microbatch
-     * all-gathers"), which the ZeRO-2 sync once per step prices.
+     * all-gathers"; PyTorch's torch/distributed/pipelining/stage.py, PipelineStage.backward_maybe_with_nosync: for an
+     * FSDPModule {@code set_reshard_after_backward(False)} and {@code set_requires_gradient_sync(False)} on every backward,
+     * both back on and the post-backward run only when {@code last_backward}), which the ZeRO-2 sync once per step prices.
      */
     public boolean keptForBackward(Layout l) {
         return unit == Unit.KEPT && l.zeroStage() == 2 && !l.hybrid() && l.pp() <= 1;

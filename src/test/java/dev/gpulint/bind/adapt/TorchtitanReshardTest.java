@@ -76,17 +76,27 @@ class TorchtitanReshardTest {
     }
 
     /**
-     * Llama 3 8B (32 layers) on 16 H100s, FSDP over all 16, no pp: 32 FSDP units. "always" gathers each layer's parameters
-     * forward and backward, 2 × 32 = 64 all-gathers per micro-batch; "never" the forward's alone, 32, kept for the backward;
-     * the gradients' reduce-scatters are 32 either way.
+     * Llama 3 8B (32 layers, 8.03B parameters) on 16 H100s, FSDP over all 16, no pp, one micro-batch: 32 FSDP units. A layer's
+     * bf16 all-gather assembles 8.03B × 2 B ÷ 32 = 0.502 GB, of which each rank moves 15/16 = 470.5 MB, at 360 GB/s (8 × 400
+     * Gb/s × 0.90) + NCCL's α 70 µs = 1.377 ms. "always" gathers forward and backward: 2 × 32 = 64 × 1.377 = 88.1 ms;
+     * "never" the forward's alone, 32 × 1.377 = 44.1 ms, and holds the whole weights, 8.03B × 2 B = 16.06 GB, where "always"
+     * holds a 16th, 1.00 GB. The gradients' 32 reduce-scatters are the same either way.
      */
     @Test
-    void neverHalvesThePlansParameterAllGathers(@TempDir Path dir) throws IOException {
+    void neverHalvesThePlansParameterAllGathersAndHoldsTheWholeWeights(@TempDir Path dir) throws IOException {
         String always = plan(dir.resolve("a"), "fsdp_reshard_after_forward = \"always\"");
-        assertTrue(always.contains("parameter all-gathers forward and backward, one per layer"), always);
+        assertTrue(always.contains("dp: 64 × dp parameter all-gathers forward and backward, one per layer over 16 ranks: 470.5 MB moved"), always);
+        assertTrue(always.contains("each: 88.1 ms"), always);
+        assertTrue(always.contains("weights 1.00 GB"), always);
         String never = plan(dir.resolve("n"), "fsdp_reshard_after_forward = \"never\"");
-        assertTrue(never.contains("parameter all-gather for the forward, kept for the backward, one per layer"), never);
+        assertTrue(never.contains("dp: 32 × dp parameter all-gather for the forward, kept for the backward, one per layer over 16 ranks:"
+                + " 470.5 MB moved"), never);
+        assertTrue(never.contains("each: 44.1 ms"), never);
+        assertTrue(never.contains("weights 16.06 GB"), never);
         assertTrue(!never.contains("per bucket"), "FSDP2's units, not Megatron's ZeRO-2 buckets: " + never);
+        for (String out : List.of(always, never)) {
+            assertTrue(out.contains("dp: 32 × dp gradient reduce-scatter, one per layer over 16 ranks: 941.1 MB moved"), out);
+        }
     }
 
     private static String plan(Path dir, String policy) throws IOException {

@@ -34,7 +34,6 @@ final class TorchtitanAdapter implements FormatAdapter {
     @Override public void bind(ForeignDocument doc, DraftSink sink) {
         JobDraft j = bind(doc.root(), doc.file(), doc.name());
         TorchtitanPipeline.read(j, doc.root(), sink::finding);       // the split points: each stage's layers
-        UnpricedSettings.torchtitan(j, doc.root());
         CompileSettings.torchtitan(j, doc.root());                  // torch.compile: fused or eager elementwise kernels
         Float8Recipe.torchtitan(j, doc.root());                     // Float8 recipe_name: tensorwise or rowwise scaling
         OffloadSettings.torchtitan(j, doc.root());
@@ -59,6 +58,39 @@ final class TorchtitanAdapter implements FormatAdapter {
             if (s != null) return s;
         }
         return null;
+    }
+
+    /** torchtitan's {@code [parallelism] fsdp_reshard_after_forward} values (torchtitan/config/job_config.py). */
+    private static final List<String> RESHARD_POLICIES = List.of("default", "always", "never");
+
+    /**
+     * The FSDP2 stage torchtitan's {@code [parallelism] fsdp_reshard_after_forward} runs, at the value (the sharding degree's
+     * stage 3 when it is "always", or "default" without pipeline parallelism). torchtitan's apply_fsdp
+     * (torchtitan/models/llama3/infra/parallelize.py, pytorch/torchtitan@018740b7aae7846d24954539244c78215dbd181f) passes
+     * every transformer block's and the embedding's {@code fully_shard} {@code reshard_after_forward} = True for "always",
+     * False for "never", and for "default" {@code not pp_enabled} ("For PP, by default do not reshard after forward to avoid
+     * per-microbatch all-gathers"); the final norm and output projection are resharded only under "always". False is FSDP2's
+     * ZeRO-2 (fully_shard's docstring: "keeps the unsharded parameters in memory after forward and avoids the all-gather in
+     * backward"): stage 2, one all-gather per unit and micro-batch and the whole weights held (derive/estimate HybridSync,
+     * StateShards). "default" taken (not written, or written) with pipeline parallelism is one line of the plan's assumptions;
+     * a value torchtitan refuses (its ValueError "Invalid reshard_after_forward_policy") is SYN002 and read as "default".
+     */
+    private static void reshardAfterForward(JobDraft j, MappingNode root) {
+        dev.gpulint.tree.ScalarNode s = scalar(map(root, "parallelism"), "fsdp_reshard_after_forward");
+        Located<String> policy = DraftValues.choice(j, s, "[parallelism] fsdp_reshard_after_forward", RESHARD_POLICIES,
+                "the estimate takes torchtitan's \"default\"");
+        boolean pp = j.pp != null && j.pp.value() > 1;
+        if (policy != null && !policy.value().equals("default")) {
+            j.zeroStage = j.key("[parallelism] fsdp_reshard_after_forward", new Located<>(policy.value().equals("never") ? 2L : 3L, policy.span()));
+            return;
+        }
+        if (!pp) return;        // "default" without pp reshards every block as "always" does: the sharding degree's stage 3
+        dev.gpulint.core.Span at = policy != null ? policy.span() : j.pp.span();
+        j.zeroStage = j.key(policy != null ? "[parallelism] fsdp_reshard_after_forward" : "pipeline_parallel_degree", new Located<>(2L, at));
+        j.unpriced.add("fsdp_reshard_after_forward " + (policy != null ? "= \"default\"" : "not written (torchtitan's \"default\")")
+                + ": with pipeline parallelism torchtitan keeps the gathered parameters from forward to backward (reshard_after_forward"
+                + " False, ZeRO-2): the stage's whole weights held on every GPU, its parameters gathered and gradients reduce-scattered"
+                + " once per step (the ZeRO-2 sync), as torchtitan's pipeline schedule defers them to the step's last backward");
     }
 
     static JobDraft bind(MappingNode root, String file, String jobName) {
@@ -210,6 +242,7 @@ final class TorchtitanAdapter implements FormatAdapter {
             Located<Long> at = shard != null ? shard : new Located<>(3L, root.entry(par == map(root, "parallelism") ? "parallelism" : "training")
                     .orElseThrow().key().span());
             j.zeroStage = j.key("data_parallel_shard_degree", new Located<>(3L, at.span()));
+            reshardAfterForward(j, root);
         }
         if (j.tp != null && j.tp.value() > 1) j.sequenceParallel = new Located<>(true, j.tp.span());
         // async TP (priced by the estimate's TpOverlap); not written: torchtitan's default, false (plain TP)

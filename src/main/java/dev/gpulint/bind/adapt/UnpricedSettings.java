@@ -17,21 +17,6 @@ import java.util.List;
 final class UnpricedSettings {
     private UnpricedSettings() {}
 
-    /**
-     * torchtitan (torchtitan/config/job_config.py): {@code [parallelism] fsdp_reshard_after_forward}. torch.compile
-     * (CompileSettings, EagerKernels), the Float8 recipe (Float8Recipe, Float8Scaling) and Float8's FSDP all-gather
-     * (Float8Recipe, ParamGather) are priced.
-     */
-    static void torchtitan(JobDraft j, MappingNode root) {
-        MappingNode par = map(root, "parallelism");
-        ScalarNode reshard = scalar(par, "fsdp_reshard_after_forward");
-        if (reshard != null && !reshard.isNull() && reshard.text().strip().equalsIgnoreCase("never")) {
-            j.unpriced.add("fsdp_reshard_after_forward = \"never\": FSDP keeps the gathered parameters from forward to backward"
-                    + " (one all-gather per step instead of two, and a stage's unsharded parameters held); priced as torchtitan's"
-                    + " default, which reshards after forward");
-        }
-    }
-
     /** PyTorch FSDP's backward prefetch (torch.distributed.fsdp.BackwardPrefetch), as accelerate writes its name. */
     private static final List<String> BACKWARD_PREFETCH = List.of("BACKWARD_PRE", "BACKWARD_POST", "NO_PREFETCH");
 

@@ -243,11 +243,14 @@ public final class Estimator {
                         "gradient reduce-scatters, one per tensor");
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
-            } else if (l.zeroStage() >= 3) {
+            } else if (l.zeroStage() >= 3 || v.gathers().keptForBackward(l)) {
                 // one unit per layer (FSDP's per-block wrapping, Megatron-FSDP's per-module buckets): each layer's parameters
-                // gathered forward and backward and its gradients reduce-scattered, each collective paying NCCL's α
+                // gathered forward and backward (FSDP2 at stage 2: the forward's alone, ShardedGathers.KEPT) and its gradients
+                // reduce-scattered, each collective paying NCCL's α
                 double units = DpBuckets.shardedUnits(layersPerStage);
-                double perMbComm = c.collective(DP, dpCp, 2 * units, gatherBytes / units, Collective.ALL_GATHER, "parameter all-gathers forward and backward, one per layer")
+                int gathers = HybridSync.gathersPerUnit(l.zeroStage());
+                double perMbComm = c.collective(DP, dpCp, gathers * units, gatherBytes / units, Collective.ALL_GATHER, gathers == 2
+                        ? "parameter all-gathers forward and backward, one per layer" : "parameter all-gather for the forward, kept for the backward, one per layer")
                         + c.collective(DP, dpCp, units, params * gradBytes / units, Collective.REDUCE_SCATTER, "gradient reduce-scatter, one per layer");
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);

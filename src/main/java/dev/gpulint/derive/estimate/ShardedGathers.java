@@ -43,8 +43,12 @@ import java.util.Locale;
  * @param maxReuseDistance     DeepSpeed's {@code stage3_max_reuse_distance}, elements
  */
 public record ShardedGathers(Unit unit, double persistenceThreshold, double maxReuseDistance) {
-    /** A ZeRO-3 job's gather unit. */
-    public enum Unit { LAYER, TENSOR }
+    /**
+     * A ZeRO-3 job's gather unit; KEPT: FSDP2's per-layer unit at stage 2 ({@code fully_shard(reshard_after_forward=False)},
+     * torchtitan's {@code fsdp_reshard_after_forward} "never", or "default" with pipeline parallelism), each layer's parameters
+     * gathered for the forward and kept for the backward ({@link #keptForBackward}).
+     */
+    public enum Unit { LAYER, TENSOR, KEPT }
 
     /** deepspeed/runtime/zero/constants.py: ZERO_OPTIMIZATION_PARAM_PERSISTENCE_THRESHOLD_DEFAULT. */
     public static final double PERSISTENCE_DEFAULT = 100_000;
@@ -53,6 +57,9 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
 
     /** One unit per layer (FSDP's wrapping). */
     public static final ShardedGathers LAYER = new ShardedGathers(Unit.LAYER, PERSISTENCE_DEFAULT, REUSE_DEFAULT);
+
+    /** One unit per layer, kept from forward to backward (FSDP2 at stage 2: {@link Unit#KEPT}). */
+    public static final ShardedGathers KEPT = new ShardedGathers(Unit.KEPT, PERSISTENCE_DEFAULT, REUSE_DEFAULT);
 
     /**
      * One micro-batch's collectives on the fullest stage.
@@ -72,6 +79,10 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
      */
     static ShardedGathers of(Specs.Job j, ModelShape m, boolean zero3, boolean hybrid, List<String> as) {
         Specs.Optimizer o = j.optimizer();
+        // torchtitan shards with FSDP2's fully_shard per transformer block: at stage 2 (reshard_after_forward False,
+        // TorchtitanAdapter) the blocks are still its units, not Megatron's buckets
+        if (!zero3 && o != null && o.zeroStage() != null && o.zeroStage().value() == 2 && j.origin() != null
+                && dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.TORCHTITAN) return KEPT;
         Located<String> u = o == null ? null : o.zero3Gather();
         if (u == null || u.value() == null || !u.value().trim().toLowerCase(Locale.ROOT).equals("tensor")) return LAYER;
         if (!zero3) {
@@ -98,6 +109,20 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
                 + whole(REUSE_DEFAULT) + " elements or more away, stage3_max_reuse_distance's default; a full recompute's"
                 + " forward uses it again), every tensor's gradient reduce-scattered alone; linear biases not counted");
         return new ShardedGathers(Unit.TENSOR, threshold, REUSE_DEFAULT);
+    }
+
+    /**
+     * Whether a stage-2 layout {@code l} shards FSDP2's units kept from forward to backward: one parameter all-gather per layer
+     * and micro-batch (the forward's, {@link HybridSync#gathersPerUnit} 1) and one gradient reduce-scatter per layer and
+     * micro-batch, over all of dp·cp (hybrid sharding prices it in {@link HybridSync}). Without pipeline parallelism only: with
+     * it torchtitan's pipeline schedule keeps the parameters gathered and the gradients unreduced until the step's last
+     * backward (torchtitan's apply_fsdp: "For PP, by default do not reshard after forward to avoid per-microbatch
+     * all-gathers"; PyTorch's torch/distributed/pipelining/stage.py, PipelineStage.backward_maybe_with_nosync: for an
+     * FSDPModule {@code set_reshard_after_backward(False)} and {@code set_requires_gradient_sync(False)} on every backward,
+     * both back on and the post-backward run only when {@code last_backward}), which the ZeRO-2 sync once per step prices.
+     */
+    public boolean keptForBackward(Layout l) {
+        return unit == Unit.KEPT && l.zeroStage() == 2 && !l.hybrid() && l.pp() <= 1;
     }
 
     /** Whether this prices per tensor (else {@link DpBuckets#shardedUnits} per layer). */

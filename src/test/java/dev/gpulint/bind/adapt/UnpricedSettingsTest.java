@@ -46,14 +46,18 @@ class UnpricedSettingsTest {
         Specs.Job j = Foreign.bind("llama3_70b.toml", TITAN);
         // async TP is priced (derive/estimate/TpOverlap), read into parallelism.tpCommOverlap, and torch.compile into the job's
         // kernels (derive/estimate/EagerKernels): not said here
-        assertEquals(List.of("fsdp_reshard_after_forward = \"never\""), heads(j));
+        // fsdp_reshard_after_forward "never" is priced (ZeRO-2 at its value: TorchtitanAdapter, TorchtitanReshardTest): not said
+        assertEquals(List.of(), heads(j));
+        assertEquals(2L, j.optimizer().zeroStage().value());
         assertEquals(true, j.parallelism().tpCommOverlap().value());
         assertEquals("fused", j.kernels().value());
-        // off or the default: nothing to say
+        // off: nothing to say
         Specs.Job quiet = Foreign.bind("llama3_70b.toml", TITAN.replace("enable_cpu_offload = true", "enable_cpu_offload = false")
                 .replace("tensor_parallel_degree = 8", "tensor_parallel_degree = 1").replace("\"never\"", "\"default\"")
                 .replace("enable = true", "enable = false"));
+        // torchtitan's "default" without pp reshards after forward as "always" does (ZeRO-3): nothing to say
         assertEquals(List.of(), quiet.origin().unpriced());
+        assertEquals(3L, quiet.optimizer().zeroStage().value());
         assertEquals("eager", quiet.kernels().value());
     }
 

@@ -1,0 +1,109 @@
+package dev.gpulint.bind.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.PlanCli;
+import dev.gpulint.testing.Recipes;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * torchtitan's {@code [parallelism] fsdp_reshard_after_forward} (our own fixtures in the shape of torchtitan's llama3 and
+ * qwen3 train configs, which write {@code fsdp_reshard_after_forward = "default" # default / never / always}): the FSDP2
+ * stage as torchtitan's apply_fsdp runs it (torchtitan/models/llama3/infra/parallelize.py,
+ * pytorch/torchtitan@018740b7aae7846d24954539244c78215dbd181f): "never" reshard_after_forward False (ZeRO-2), "always" True
+ * (ZeRO-3), "default" {@code not pp_enabled}.
+ */
+class TorchtitanReshardTest {
+
+    /** Line 9 {@code [parallelism]}, 10 the shard degree, 11 the tp degree, 12 the pp degree, 13 the policy when given. */
+    private static String toml(String pp, String policy) {
+        return Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192").parallelism(
+                "data_parallel_shard_degree = -1", "tensor_parallel_degree = 1", "pipeline_parallel_degree = " + pp, policy).toml();
+    }
+
+    private static Specs.Job bind(String pp, String policy) {
+        return Foreign.bind("llama3_8b.toml", toml(pp, policy));
+    }
+
+    private static List<String> heads(Specs.Job j) {
+        return j.origin().unpriced().stream().map(s -> s.substring(0, s.indexOf(':'))).toList();
+    }
+
+    @Test
+    void neverIsZero2AtItsValueAndAlwaysZero3WhateverThePipeline() {
+        Specs.Job never = bind("1", "fsdp_reshard_after_forward = \"never\"");
+        assertEquals(2L, never.optimizer().zeroStage().value());
+        assertEquals(13, never.optimizer().zeroStage().span().startLine(), "at the policy's value");
+        assertEquals(List.of(), heads(never), "a written policy other than default is priced, nothing said");
+        Specs.Job always = bind("2", "fsdp_reshard_after_forward = \"always\"");
+        assertEquals(3L, always.optimizer().zeroStage().value(), "always reshards even with pipeline parallelism");
+        assertEquals(13, always.optimizer().zeroStage().span().startLine());
+    }
+
+    @Test
+    void defaultIsZero3WithoutPipelineAndZero2WithItAndIsSaid() {
+        Specs.Job flat = bind("1", "");
+        assertEquals(3L, flat.optimizer().zeroStage().value());
+        assertEquals(10, flat.optimizer().zeroStage().span().startLine(), "the sharding degree's stage, where it was");
+        assertEquals(List.of(), heads(flat), "without pp the default reshards as always does: nothing to say");
+        Specs.Job piped = bind("2", "fsdp_reshard_after_forward = \"default\"");
+        assertEquals(2L, piped.optimizer().zeroStage().value(), "torchtitan: reshard_after_forward = not pp_enabled");
+        assertEquals(13, piped.optimizer().zeroStage().span().startLine());
+        assertEquals(List.of("fsdp_reshard_after_forward = \"default\""), heads(piped));
+        assertTrue(piped.origin().unpriced().get(0).contains("with pipeline parallelism torchtitan keeps the gathered parameters"),
+                piped.origin().unpriced().get(0));
+        Specs.Job pipedUnwritten = bind("2", "");
+        assertEquals(2L, pipedUnwritten.optimizer().zeroStage().value());
+        assertEquals(12, pipedUnwritten.optimizer().zeroStage().span().startLine(), "at the pipeline degree that makes it");
+        assertEquals(List.of("fsdp_reshard_after_forward not written (torchtitan's \"default\")"), heads(pipedUnwritten));
+    }
+
+    @Test
+    void aPolicyTorchtitanRefusesIsSyn002AndTheDefaultIsTaken() {
+        dev.gpulint.spec.Model m = Foreign.model("llama3_8b.toml", toml("1", "fsdp_reshard_after_forward = \"sometimes\""));
+        List<String> syn = Foreign.syn002(m);
+        assertEquals(1, syn.size(), String.valueOf(syn));
+        assertTrue(syn.get(0).startsWith("13:30 "), syn.get(0));
+        assertTrue(syn.get(0).contains("one of default, always, never"), syn.get(0));
+        assertEquals(3L, m.jobs().get(0).optimizer().zeroStage().value());
+    }
+
+    /**
+     * Llama 3 8B (32 layers, 8.03B parameters) on 16 H100s, FSDP over all 16, no pp, one micro-batch: 32 FSDP units. A layer's
+     * bf16 all-gather assembles 8.03B × 2 B ÷ 32 = 0.502 GB, of which each rank moves 15/16 = 470.5 MB, at 360 GB/s (8 × 400
+     * Gb/s × 0.90) + NCCL's α 70 µs = 1.377 ms. "always" gathers forward and backward: 2 × 32 = 64 × 1.377 = 88.1 ms;
+     * "never" the forward's alone, 32 × 1.377 = 44.1 ms, and holds the whole weights, 8.03B × 2 B = 16.06 GB, where "always"
+     * holds a 16th, 1.00 GB. The gradients' 32 reduce-scatters are the same either way.
+     */
+    @Test
+    void neverHalvesThePlansParameterAllGathersAndHoldsTheWholeWeights(@TempDir Path dir) throws IOException {
+        String always = plan(dir.resolve("a"), "fsdp_reshard_after_forward = \"always\"");
+        assertTrue(always.contains("dp: 64 × dp parameter all-gathers forward and backward, one per layer over 16 ranks: 470.5 MB moved"), always);
+        assertTrue(always.contains("each: 88.1 ms"), always);
+        assertTrue(always.contains("weights 1.00 GB"), always);
+        String never = plan(dir.resolve("n"), "fsdp_reshard_after_forward = \"never\"");
+        assertTrue(never.contains("dp: 32 × dp parameter all-gather for the forward, kept for the backward, one per layer over 16 ranks:"
+                + " 470.5 MB moved"), never);
+        assertTrue(never.contains("each: 44.1 ms"), never);
+        assertTrue(never.contains("weights 16.06 GB"), never);
+        assertTrue(!never.contains("per bucket"), "FSDP2's units, not Megatron's ZeRO-2 buckets: " + never);
+        for (String out : List.of(always, never)) {
+            assertTrue(out.contains("dp: 32 × dp gradient reduce-scatter, one per layer over 16 ranks: 941.1 MB moved"), out);
+        }
+    }
+
+    private static String plan(Path dir, String policy) throws IOException {
+        java.nio.file.Files.createDirectories(dir);
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("llama3_8b.toml", toml("1", policy))
+                .jobClusters("lab", "*.toml").plan("--gpus", "16");
+        assertEquals(0, r.code(), r.err());
+        return r.out();
+    }
+}

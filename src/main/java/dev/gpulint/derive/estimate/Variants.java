@@ -47,6 +47,18 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
         return m.experts() > 1 ? defaults(MoeShape.uniform(m)) : NONE;
     }
 
+    /** These variants with the hybrid layers {@code m} (null: none). */
+    public Variants withMamba(MambaLayers m) {
+        return new Variants(moe, attention, offload, tpOverlap, kernels, float8, paramGather, recomputeModules, layerPrecision, gathers,
+                m, stepGather, tpLayout, mtp);
+    }
+
+    /** These variants with the MTP layers {@code m} (null: none). */
+    public Variants withMtp(MtpLayers m) {
+        return new Variants(moe, attention, offload, tpOverlap, kernels, float8, paramGather, recomputeModules, layerPrecision, gathers,
+                mamba, stepGather, tpLayout, m);
+    }
+
     /** Every variant at its default (the canonical constructor's, for a null), with {@code moe}'s layers. */
     private static Variants defaults(MoeShape moe) {
         return new Variants(moe, null, null, null, null, null, null, null, null, null, null, null, null, null);

@@ -138,8 +138,7 @@ class MambaLayersTest {
         Models.Entry e = entry("Nemotron-H-8B");
         MambaLayers y = layers(e);
         Variants v = in.variants();
-        Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), y, v.stepGather(), v.tpLayout(), v.mtp());
+        Variants hybrid = v.withMamba(y);
         Estimate asTransformer = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), v);
         Estimate byKind = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid);
         ModelShape m = in.model();
@@ -181,8 +180,7 @@ class MambaLayersTest {
         JobInputs in = j.inputs();
         MambaLayers y = layers(entry("Nemotron-H-8B"));
         Variants v = in.variants();
-        Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), y, v.stepGather(), v.tpLayout(), v.mtp());
+        Variants hybrid = v.withMamba(y);
         Estimate e = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid);
         assertEquals(13376.0, y.mambaCpElementsPerToken(2, 2));
         List<Term.Collectives> a2a = e.terms().stream().filter(Term.Collectives.class::isInstance).map(Term.Collectives.class::cast)
@@ -213,8 +211,7 @@ class MambaLayersTest {
         JobInputs in = j.inputs();
         MambaLayers y = layers(entry("Nemotron-H-8B"));
         Variants v = in.variants();
-        Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), y, v.stepGather(), v.tpLayout(), v.mtp());
+        Variants hybrid = v.withMamba(y);
         Estimate e = Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid);
         ModelShape m = in.model();
         Term.Compute c = e.terms().stream().filter(Term.Compute.class::isInstance).map(Term.Compute.class::cast).findFirst().orElseThrow();
@@ -235,8 +232,7 @@ class MambaLayersTest {
                 .parallelism("tp: 2").batch(1, 64).optimizer("distributed: true").recompute(recompute).estimate();
         JobInputs in = j.inputs();
         Variants v = in.variants();
-        Variants hybrid = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), layers(entry("Nemotron-H-8B")), v.stepGather(), v.tpLayout(), v.mtp());
+        Variants hybrid = v.withMamba(layers(entry("Nemotron-H-8B")));
         return new Estimate[] {
                 Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), v),
                 Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), hybrid)};

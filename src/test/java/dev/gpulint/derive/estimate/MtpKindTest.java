@@ -293,8 +293,7 @@ class MtpKindTest {
             JobInputs in = EstimateManifest.pod(2).model(model).parallelism("tp: 2, pp: 4, ep: 2").batch(1, 64)
                     .optimizer("distributed: true").recompute("none").estimate().inputs();
             Variants v = in.variants();
-            Variants without = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                    v.recomputeModules(), v.layerPrecision(), v.gathers(), v.mamba(), v.stepGather(), v.tpLayout(), MtpLayers.NONE);
+            Variants without = v.withMtp(MtpLayers.NONE);
             Layout l = in.layout().withSplit(PipelineSplit.laidOut(mOnTwo));
             Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
             Estimate w = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), without);
@@ -374,8 +373,7 @@ class MtpKindTest {
         JobInputs in = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 2, pp: 4, ep: 2")
                 .batch(1, 64).optimizer("distributed: true").recompute("none").estimate().inputs();
         Variants v = in.variants();
-        Variants without = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), v.mamba(), v.stepGather(), v.tpLayout(), MtpLayers.NONE);
+        Variants without = v.withMtp(MtpLayers.NONE);
         return Estimator.estimate(in.model(), in.layout().withSplit(PipelineSplit.laidOut(stages)), in.hardware(), in.order(), in.bytes(), without);
     }
 
@@ -410,8 +408,7 @@ class MtpKindTest {
         JobInputs in = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 2").parallelism("tp: 2, pp: 4, ep: 2")
                 .batch(1, 64).optimizer("distributed: true").recompute("none").estimate().inputs();
         Variants v = in.variants();
-        Variants without = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), v.mamba(), v.stepGather(), v.tpLayout(), MtpLayers.NONE);
+        Variants without = v.withMtp(MtpLayers.NONE);
         Layout l = in.layout().withSplit(PipelineSplit.laidOut(split));
         assertEquals(List.of(0, 1, 1, 0), java.util.Arrays.stream(v.mtp().perRank(in.model(), l)).boxed().toList());
         Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
@@ -487,8 +484,7 @@ class MtpKindTest {
             JobInputs in = EstimateManifest.pod(2).model(model).parallelism("tp: 2, pp: 2, virtual_pp: 2, ep: 2").batch(1, 64)
                     .optimizer("distributed: true").recompute("none").estimate().inputs();
             Variants v = in.variants();
-            Variants without = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                    v.recomputeModules(), v.layerPrecision(), v.gathers(), v.mamba(), v.stepGather(), v.tpLayout(), MtpLayers.NONE);
+            Variants without = v.withMtp(MtpLayers.NONE);
             Layout l = in.layout().withSplit(PipelineSplit.laidOut(List.of(2L, 1L, 2L, 0L)));
             assertEquals(0, v.mtp().stage(in.model(), l));
             Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
@@ -524,8 +520,7 @@ class MtpKindTest {
             JobInputs in = EstimateManifest.pod(2).model(model).parallelism("tp: 2, pp: 4, virtual_pp: 2, ep: 2").batch(1, 64)
                     .optimizer("distributed: true").recompute("none").estimate().inputs();
             Variants v = in.variants();
-            Variants without = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                    v.recomputeModules(), v.layerPrecision(), v.gathers(), v.mamba(), v.stepGather(), v.tpLayout(), MtpLayers.NONE);
+            Variants without = v.withMtp(MtpLayers.NONE);
             Layout l = in.layout().withSplit(PipelineSplit.laidOut(split));
             MtpLayers mtp = v.mtp();
             assertEquals(List.of(0, 1, 1, 0), java.util.Arrays.stream(mtp.perRank(in.model(), l)).boxed().toList());

@@ -30,8 +30,7 @@ class VariableSeqLengthsTest {
         JobInputs in = EstimateManifest.h100().model(DENSE).parallelism("tp: 1, pp: " + pp).batch(1, 64)
                 .optimizer("distributed: true").recompute("none").estimate().inputs();
         Variants v = in.variants();
-        Variants with = new Variants(v.moe(), v.attention(), v.offload(), v.tpOverlap(), v.kernels(), v.float8(), v.paramGather(),
-                v.recomputeModules(), v.layerPrecision(), v.gathers(), v.mamba(), v.stepGather(), v.tpLayout(), mtp);
+        Variants with = v.withMtp(mtp);
         return Estimator.estimate(in.model(), in.layout(), in.hardware(), in.order(), in.bytes(), with);
     }
 

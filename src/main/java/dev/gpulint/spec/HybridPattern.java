@@ -107,6 +107,13 @@ public record HybridPattern(String decoder, List<Long> stages, MtpGroups mtp, St
         return n;
     }
 
+    /** The places of {@code letter} in {@code text}, '/' groups included (a loop: the plan counts them for each candidate job). */
+    public static long count(String text, char letter) {
+        long n = 0;
+        for (int i = 0; i < text.length(); i++) if (text.charAt(i) == letter) n++;
+        return n;
+    }
+
     /**
      * The decoder part of {@code text} (before the first '/') as {@link #decoder} holds it, but each {@code G} kept as
      * {@code G}: where a pattern's gated delta nets stand, which derive/estimate/MambaLayers prices as Megatron-Core's

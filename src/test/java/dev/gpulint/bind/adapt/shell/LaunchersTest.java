@@ -76,7 +76,7 @@ class LaunchersTest {
     @Test
     void theLastMpirunXOfANameIsTheRanks() {
         Launchers.Launch l = scan("mpirun -np 16 -x NCCL_IB_DISABLE=1 -x NCCL_DEBUG=INFO -x NCCL_IB_DISABLE=0 ./train");
-        assertEquals("NCCL_DEBUG=INFO NCCL_IB_DISABLE=0", l.env.stream().map(s -> s.name() + "=" + s.value().text())
+        assertEquals("NCCL_IB_DISABLE=0 NCCL_DEBUG=INFO", l.env.stream().map(s -> s.name() + "=" + s.value().text())
                 .collect(java.util.stream.Collectors.joining(" ")), "Open MPI's -x overwrites any prior entry");
         assertEquals(Launchers.Kind.MPIRUN_X, l.env.get(0).kind());
         Launchers.Launch h = scan("mpiexec -n 8 -genv NCCL_DEBUG WARN -genv NCCL_DEBUG INFO ./train");
@@ -84,6 +84,8 @@ class LaunchersTest {
         Launchers.Launch mixed = scan("mpiexec -n 8 -genv NCCL_DEBUG WARN -env NCCL_DEBUG INFO ./train");
         assertEquals(1, mixed.env.size());
         assertEquals(false, mixed.env.get(0).value().known(), "-env and -genv fill two lists: which one the ranks get is not read");
+        assertEquals(0, scan("mpirun -x NCCL_DEBUG=INFO -x NCCL_DEBUG ./train").env.size(),
+                "a bare -x passes mpirun's own value on, over the earlier NAME=value");
         Launchers.Launch two = scan("mpirun -x NCCL_DEBUG=WARN ./a\nmpirun -x NCCL_DEBUG=INFO ./b");
         assertEquals(2, two.env.size(), "each command keeps its own (the first launch binds)");
     }

@@ -207,7 +207,7 @@ final class KubernetesAdapter implements FormatAdapter {
                 }
                 j.exports(p.exports, "export in the command");
                 LaunchStatements.apply(j, p.launch);
-                for (Shell.Script script : p.launch.scripts) LaunchEnvironment.stateLaunchExport(j, script);
+                for (Shell.Script script : p.launch.scripts) if (LaunchEnvironment.stateLaunchExport(j, script)) break;  // as bind's
                 // the command's script starts with the container's env and may change it before the launch (the NCCL rules' and
                 // PAR018's variables) (a value Kubernetes does not read as a string, value: 0, is refused with the object: unknown
                 // to PAR018; a $(VAR) reference is expanded by Kubernetes from other variables: unknown too, as any value with a $)

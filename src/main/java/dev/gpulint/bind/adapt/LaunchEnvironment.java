@@ -178,13 +178,16 @@ final class LaunchEnvironment {
     /**
      * The values the training launch's own srun --export list sets, as statements of the job's variables (CONSIST005
      * compares them; {@link #bind} decides which value the ranks get); a helper step's list states nothing of the job.
+     * Returns whether the script has a training launch.
      */
-    static void stateLaunchExport(JobDraft j, Shell.Script script) {
+    static boolean stateLaunchExport(JobDraft j, Shell.Script script) {
+        if (launchCommand(script) < 0) return false;
         Shell.Word list = launchExport(script);
-        if (list == null) return;
+        if (list == null) return true;
         for (dev.gpulint.bind.adapt.shell.Launchers.EnvSet e : SrunExport.read(list).sets()) {
             if (e.value().known()) j.env(e.name(), e.value().text(), e.value().span(), e.kind().where());
         }
+        return true;
     }
 
     /**

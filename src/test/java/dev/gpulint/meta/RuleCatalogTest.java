@@ -40,7 +40,7 @@ class RuleCatalogTest {
             "MEM001", "MEM002", "SYN006", "CONSIST007", "CONSIST010", "CONSIST011", "CONSIST012",
             "HW008", "NCCL008", "NCCL009", "NCCL010", "NET006", "PAR011", "PAR012", "PAR013", "PAR014", "PAR015", "PAR016", "PAR017", "PAR018", "PAR019",
             "EVID001", "EVID002", "EVID003", "EVID004", "EVID005", "EVID006", "EVID007", "EVID008", "EVID009", "EVID010",
-            "EVID011", "EVID012", "EVID013", "EVID014", "EVID015", "EVID016", "SYN009", "SYN010");
+            "EVID011", "EVID012", "EVID013", "EVID014", "EVID015", "EVID016", "SYN009", "SYN010", "SYN011");
 
     @Test
     void everyExpectedRuleIsInTheCatalog() {

@@ -207,6 +207,7 @@ final class KubernetesAdapter implements FormatAdapter {
                 }
                 j.exports(p.exports, "export in the command");
                 LaunchStatements.apply(j, p.launch);
+                for (Shell.Script script : p.launch.scripts) if (LaunchEnvironment.stateLaunchExport(j, script)) break;  // as bind's
                 // the command's script starts with the container's env and may change it before the launch (the NCCL rules' and
                 // PAR018's variables) (a value Kubernetes does not read as a string, value: 0, is refused with the object: unknown
                 // to PAR018; a $(VAR) reference is expanded by Kubernetes from other variables: unknown too, as any value with a $)
@@ -216,12 +217,12 @@ final class KubernetesAdapter implements FormatAdapter {
                 }
                 // a name an earlier pod bound stays its (the first statement binds, as j.env does), as one the launcher sets
                 java.util.Set<String> keep = new java.util.HashSet<>(decided);
-                for (Launchers.EnvSet e : p.launch.env) keep.add(e.name());
+                for (Launchers.EnvSet e : p.launch.mpiSets()) keep.add(e.name());
                 for (Shell.Script script : p.launch.scripts) if (LaunchEnvironment.bind(j, script, keep, null, base)) break;
                 launcherSets.addAll(p.launch.env);
                 decided.addAll(base.keySet());
                 for (Shell.Assignment a : p.exports) decided.add(a.name());
-                AttentionBackends.launchEnvironment(j, p.launch.scripts, p.launch.env, base);
+                AttentionBackends.launchEnvironment(j, p.launch.scripts, p.launch.mpiSets(), base);
                 AttentionBackends.startEnvironment(j, base);
             }
         }

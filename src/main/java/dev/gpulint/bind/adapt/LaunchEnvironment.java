@@ -134,8 +134,7 @@ final class LaunchEnvironment {
      */
     private static void srunExport(List<Shell.Word> words, Map<String, Shell.Assignment> exported, java.util.Set<String> started,
                                    Shell.Word stepExport) {
-        int s = -1;
-        for (int k = 0; k < words.size() && k < 8 && s < 0; k++) if (words.get(k).known() && Shell.program(words.get(k).text()).equals("srun")) s = k;
+        int s = srunAt(words);
         if (s < 0) return;
         Shell.Word list = SrunOptions.read(words, s + 1).last("export");
         if (list == null) {
@@ -157,6 +156,40 @@ final class LaunchEnvironment {
         }
     }
 
+    /** The index of the srun that runs a command ({@code srun ...}, {@code env A=1 srun ...}: among its first words), or -1. */
+    private static int srunAt(List<Shell.Word> words) {
+        for (int k = 0; k < words.size() && k < 8; k++) if (words.get(k).known() && Shell.program(words.get(k).text()).equals("srun")) return k;
+        return -1;
+    }
+
+    /**
+     * The --export list written on the srun of a script's training launch ({@link #launchCommand}), or null: the only srun
+     * list that sets the training job's environment (a helper step's, {@code srun --ntasks-per-node=1 --export=... mkdir},
+     * sets its own tasks').
+     */
+    private static Shell.Word launchExport(Shell.Script script) {
+        int at = launchCommand(script);
+        if (at < 0) return null;
+        List<Shell.Word> words = script.commands().get(at).words();
+        int s = srunAt(words);
+        return s < 0 ? null : SrunOptions.read(words, s + 1).last("export");
+    }
+
+    /**
+     * The values the training launch's own srun --export list sets, as statements of the job's variables (CONSIST005
+     * compares them; {@link #bind} decides which value the ranks get); a helper step's list states nothing of the job.
+     * Returns whether the script has a training launch.
+     */
+    static boolean stateLaunchExport(JobDraft j, Shell.Script script) {
+        if (launchCommand(script) < 0) return false;
+        Shell.Word list = launchExport(script);
+        if (list == null) return true;
+        for (dev.gpulint.bind.adapt.shell.Launchers.EnvSet e : SrunExport.read(list).sets()) {
+            if (e.value().known()) j.env(e.name(), e.value().text(), e.value().span(), e.kind().where());
+        }
+        return true;
+    }
+
     /**
      * The values an MPI launcher's command line gives its ranks: Open MPI's {@code mpirun -x NAME=value} ("Export the
      * specified environment variables to the remote nodes before executing the program ... new variable names specified with
@@ -166,13 +199,14 @@ final class LaunchEnvironment {
      * go over the environment mpirun starts with: the script's exports, a Kubernetes container's env (an MPIJob's workers'
      * too, where the launcher's ranks run). Each such variable is bound with the launcher's value, the first launcher
      * statement of a name winning (as {@link JobDraft#env} binds); one whose value gpulint cannot read ({@code -x NAME=$V})
-     * is not bound: the ranks get that value, not the environment's. srun --export is not one of these
-     * ({@link #srunExport}: with ALL the caller's value wins). {@code done} holds the names a launcher of the job set.
+     * is not bound: the ranks get that value, not the environment's. Of two statements of one name on a command, the
+     * launcher's last wins (Launchers.mpiSet keeps only it). srun --export is not one of these ({@link #srunExport}: with
+     * ALL the caller's value wins): the sets are told apart by their {@link dev.gpulint.bind.adapt.shell.Launchers.Kind}.
+     * {@code done} holds the names a launcher of the job set.
      */
     static void launcherSets(JobDraft j, List<dev.gpulint.bind.adapt.shell.Launchers.EnvSet> sets, java.util.Set<String> done) {
         for (dev.gpulint.bind.adapt.shell.Launchers.EnvSet e : sets) {
-            boolean mpi = e.where().equals("mpirun -x") || e.where().startsWith("mpiexec ");
-            if (!mpi || !done.add(e.name())) continue;
+            if (!e.kind().mpi() || !done.add(e.name())) continue;
             if (!e.value().known()) {
                 j.env.remove(e.name());
                 j.launchDecided.remove(e.name());

@@ -74,6 +74,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
         for (Word[] u : sb.unexpanded) sink.finding(unexpanded(jobName, u[0].text(), u[1]));
         for (Word[] m : sb.misspelt) sink.finding(MisspeltDirectives.finding(FORMAT, jobName, m));
         Shell.Script script = Shell.parse(text, sb.environment());
+        for (dev.gpulint.core.Finding f : SrunExportCuts.of(script, FORMAT, jobName)) sink.finding(f);
         Specs.Cluster qos = MlnxQos.read(script, file, jobName, root.entries().get(0).key().span(), root.span());
         if (qos != null) sink.cluster(qos);
         Launchers.Launch l = Launchers.scan(script);
@@ -112,10 +113,11 @@ final class LaunchScriptAdapter implements FormatAdapter {
         j.name = new Located<>(jobName, sb.jobName != null ? sb.jobName.span() : root.entries().get(0).key().span());
         sb.state(j);
         LaunchStatements.apply(j, l);
+        LaunchEnvironment.stateLaunchExport(j, script);
         j.exports(script.assignments(), "export");
         j.script = script;
         // srun --export's values are the launch environment's own (LaunchEnvironment.at reads each srun's list at its command)
-        j.launcherEnv = l.env.stream().filter(e -> !e.where().equals("srun --export")).toList();
+        j.launcherEnv = l.mpiSets();
         j.sbatchExport = sb.export;
         java.util.Set<String> launcherNames = new java.util.HashSet<>();
         for (Launchers.EnvSet e : j.launcherEnv) launcherNames.add(e.name());

@@ -32,7 +32,9 @@ final class LaunchStatements {
         if (l.deepspeedGpus != null) j.state("per_node", Launchers.number(l.deepspeedGpus), "deepspeed --num_gpus", StatedKind.LAUNCHER, l.deepspeedGpus.span());
         if (l.deepspeedNodes != null) j.state("nodes", Launchers.number(l.deepspeedNodes), "deepspeed --num_nodes", StatedKind.LAUNCHER, l.deepspeedNodes.span());
         if (l.kokkosGpus != null) j.state("app_gpus_per_node", Launchers.number(l.kokkosGpus), "LAMMPS Kokkos -k on g " + l.kokkosGpus.text(), StatedKind.LAUNCHER, l.kokkosGpus.span());
-        for (Launchers.EnvSet e : l.env) if (e.value().known()) j.env(e.name(), e.value().text(), e.value().span(), e.where());
+        // an MPI launcher's -x / -env values; srun --export's are the launch's srun's only (LaunchEnvironment.bind), not a
+        // helper step's (srun --ntasks-per-node=1 --export=... mkdir)
+        for (Launchers.EnvSet e : l.mpiSets()) if (e.value().known()) j.env(e.name(), e.value().text(), e.value().span(), e.kind().where());
         if (l.deepspeedConfig != null && l.deepspeedConfig.known() && j.deepspeedRef == null) j.deepspeedRef = new Located<>(l.deepspeedConfig.text(), l.deepspeedConfig.span());
         // a serving engine's model (vllm serve --model, sglang --model-path with --tp) is not trained: its shape would
         // price a training step nobody runs

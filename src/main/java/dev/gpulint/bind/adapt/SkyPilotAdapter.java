@@ -106,20 +106,21 @@ final class SkyPilotAdapter implements FormatAdapter {
             j.exports(script.assignments(), block + ": export");
             Launchers.Launch l = Launchers.scan(script);
             LaunchStatements.apply(j, l);
+            if (block.equals("run")) LaunchEnvironment.stateLaunchExport(j, script);
             if (block.equals("setup")) {
                 for (Shell.Assignment a : script.assignments()) if (a.exported() && !base.containsKey(a.name())) setupOnly.add(a.name());
             } else {
                 // run's launch gets envs as changed by run's own commands before it (the NCCL rules' variables), not what
                 // setup exported: each block is its own shell (SkyPilot runs setup, then run, as separate bash scripts)
                 java.util.Set<String> keep = new java.util.HashSet<>();
-                for (Launchers.EnvSet e : l.env) keep.add(e.name());
+                for (Launchers.EnvSet e : l.mpiSets()) keep.add(e.name());
                 LaunchEnvironment.bind(j, script, keep, null, base);
                 LaunchEnvironment.launcherSets(j, l.env, new java.util.HashSet<>());
                 for (Shell.Assignment a : script.assignments()) setupOnly.remove(a.name());
                 setupOnly.removeAll(keep);
                 for (String name : setupOnly) j.env.remove(name);
             }
-            AttentionBackends.launchEnvironment(j, List.of(script), l.env, base);
+            AttentionBackends.launchEnvironment(j, List.of(script), l.mpiSets(), base);
         }
         AttentionBackends.startEnvironment(j, base);
         return j;

@@ -73,4 +73,27 @@ class SrunLaunchEnvironmentTest {
         assertNull(ib("export NCCL_IB_DISABLE=1\nexport SLURM_EXPORT_ENV=NONE\nsrun python train.py\n"));
         assertEquals("1 at 4:34", ib("#SBATCH --export=NCCL_IB_DISABLE=1\nsrun python train.py\n"), "#SBATCH --export, which the steps inherit");
     }
+
+    @Test
+    void aHelperStepsExportListIsNotTheLaunchs() {
+        assertNull(ib("srun --ntasks-per-node=1 --export=ALL,NCCL_IB_DISABLE=1 hostname\nsrun python train.py\n"),
+                "the helper step's list sets its own tasks' environment");
+        assertNull(ib("srun --ntasks-per-node=1 --export=NCCL_IB_DISABLE=1 mkdir -p /tmp/x\nsrun python train.py\n"));
+        assertEquals("1 at 5:31", ib("srun --ntasks-per-node=1 mkdir -p /tmp/x\nsrun --export=NCCL_IB_DISABLE=1 python train.py\n"),
+                "the launch's own list");
+        assertTrue(job("srun -N1 --export=ALL,NCCL_IB_DISABLE=1 hostname\nsrun python train.py\n").origin().stated().stream()
+                .noneMatch(s -> s.quantity().equals("env:NCCL_IB_DISABLE")), "nor a statement of the job's variable (CONSIST005)");
+    }
+
+    @Test
+    void aValueWithACommaIsCutWhereSrunCutsIt() {
+        Located<String> v = job("srun --export=ALL,NCCL_IB_HCA=mlx5_0,mlx5_1 python train.py\n").env().get("NCCL_IB_HCA");
+        assertEquals("mlx5_0 at 4:31", v.value() + " at " + v.span().startLine() + ":" + v.span().startColumn(),
+                "the ranks get the first HCA only");
+    }
+
+    @Test
+    void theLastMpirunXOfANameBinds() {
+        assertEquals("0 at 4:55", ib("mpirun -np 16 -x NCCL_IB_DISABLE=1 -x NCCL_IB_DISABLE=0 python train.py\n"));
+    }
 }

@@ -15,12 +15,21 @@ import java.util.List;
  * string; {@code #} opening an argument comments out the rest; {@code \t \n \r \f \v \\ \" \' \$ \#} are the character. An
  * argument with a {@code ${NAME}} (env's substitution from its own environment) is not known. A part is placed at its own
  * characters when the word is written on one line as it reads (or only quoted around), else at the whole word.
+ * <p>
+ * This is the one walk of env's arguments as env reads them ({@code env [-i] [-u NAME] [-S '...'] NAME=value ... program}):
+ * the split strings' words take their place, and each NAME=value before the program is in the program's environment, as
+ * a NAME=value before a command is (exported, the command's own); {@code -i} and {@code -u} are read where the command's
+ * environment is (bind/adapt/LaunchEnvironment). A word with '=' that is no shell NAME ({@code a-b=1}) env also puts in
+ * the environment (env.c: every argument with '=' before the program); no rule reads it, so it is not kept.
  */
 final class EnvSplitString {
     private EnvSplitString() {}
 
-    /** The command's words with each of env's split strings split in place (words not env's: unchanged); stops at the program. */
-    static void expand(List<Word> words) {
+    /**
+     * The command's words with each of env's split strings split in place (words not env's: unchanged), and env's
+     * NAME=value words added to {@code assigns} as exported assignments; stops at the program.
+     */
+    static void expand(List<Word> words, List<Shell.Assignment> assigns) {
         if (words.isEmpty() || !words.get(0).is("env")) return;
         for (int k = 1; k < words.size(); k++) {
             Word w = words.get(k);
@@ -42,6 +51,11 @@ final class EnvSplitString {
             }
             if (t.startsWith("-")) continue;
             if (!t.contains("=")) return;                  // the program: env reads no option after it
+            java.util.regex.Matcher m = Shell.ASSIGN.matcher(t);
+            if (!m.matches()) continue;
+            String name = m.group(1);
+            assigns.add(new Shell.Assignment(name, WordParts.part(w, name.length() + 1, t.length()), true,
+                    WordParts.part(w, 0, name.length()).span()));
         }
     }
 

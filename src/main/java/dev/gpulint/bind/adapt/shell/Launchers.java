@@ -15,8 +15,27 @@ import java.util.Set;
  */
 public final class Launchers {
 
-    /** An environment variable set on a launcher's command line (mpirun -x NAME=VALUE, srun --export=ALL,NAME=VALUE). */
-    public record EnvSet(String name, Word value, String where, dev.gpulint.core.Span nameSpan) {}
+    /** An environment variable set on a launcher's command line (mpirun -x NAME=VALUE, srun --export=ALL,NAME=VALUE), by {@code kind}. */
+    public record EnvSet(String name, Word value, Kind kind, dev.gpulint.core.Span nameSpan) {}
+
+    /**
+     * Which launcher option sets an {@link EnvSet}, and the words messages name it by ({@link #where}). The MPI launchers'
+     * own values go over the environment they start with (LaunchEnvironment.launcherSets); srun's list is read where its
+     * command's environment is (LaunchEnvironment.at: with ALL the caller's exported value wins).
+     */
+    public enum Kind {
+        MPIRUN_X("mpirun -x"), MPIEXEC_ENV("mpiexec -env"), MPIEXEC_GENV("mpiexec -genv"), SRUN_EXPORT("srun --export");
+
+        private final String where;
+
+        Kind(String where) { this.where = where; }
+
+        /** The option as messages name it: "mpirun -x", "srun --export". */
+        public String where() { return where; }
+
+        /** Set by an MPI launcher (mpirun -x, mpiexec -env / -genv): its value goes over the environment mpirun starts with. */
+        public boolean mpi() { return this != SRUN_EXPORT; }
+    }
 
     /** What one script says. Each field is the first statement of it; null when not stated. */
     public static final class Launch {
@@ -31,6 +50,9 @@ public final class Launchers {
         public String mpiRanksWritten, mpiPerNodeWritten;
         public final List<Word> forwarded = new ArrayList<>();
         public final List<EnvSet> env = new ArrayList<>();
+        /** The sets of the MPI launchers (mpirun -x, mpiexec -env / -genv), which go over the environment they start with:
+         *  srun --export's are read at the srun command, as part of its environment (LaunchEnvironment.at). */
+        public List<EnvSet> mpiSets() { return env.stream().filter(e -> e.kind().mpi()).toList(); }
         /** The scripts of a container-style command ({@link #command}), in order. */
         public final List<Shell.Script> scripts = new ArrayList<>();
         /** Megatron-LM flags (and a few serving engines' tensor-parallel flags), first value each. */
@@ -254,6 +276,13 @@ public final class Launchers {
 
     /** mpirun's options up to the program it starts; returns the index of that program. */
     private static int mpi(List<Word> w, int i, Launch l) {
+        Map<String, EnvSet> sets = new LinkedHashMap<>();    // this command's variables, one a name (mpiSet)
+        int program = mpiOptions(w, i, l, sets);
+        l.env.addAll(sets.values());
+        return program;
+    }
+
+    private static int mpiOptions(List<Word> w, int i, Launch l, Map<String, EnvSet> sets) {
         for (; i < w.size(); i++) {
             String t = w.get(i).text();
             if (!t.startsWith("-")) {
@@ -283,9 +312,11 @@ public final class Launchers {
                         int eq = next.text().indexOf('=');
                         if (eq > 0) {
                             String name = next.text().substring(0, eq);
-                            l.env.add(new EnvSet(name, valueOf(next, eq + 1), "mpirun -x", next.span()));
+                            mpiSet(sets, new EnvSet(name, valueOf(next, eq + 1), Kind.MPIRUN_X, next.span()));
                         } else {
+                            // -x NAME passes mpirun's own value on, over an earlier -x NAME=value (create_app: getenv, overwrite)
                             l.forwarded.add(next);
+                            sets.remove(next.text());
                         }
                     }
                     i++;
@@ -295,7 +326,8 @@ public final class Launchers {
                         "-rank-by", "--rank-by", "-wdir", "--wdir", "-genv", "-env", "-f", "--prefix", "-output-filename",
                         "--output-filename", "--report-bindings-file", "-launcher", "-bootstrap", "-iface", "-rf", "--rankfile" -> {
                     if ((t.equals("-genv") || t.equals("-env")) && i + 2 < w.size()) {
-                        l.env.add(new EnvSet(w.get(i + 1).text(), w.get(i + 2), "mpiexec " + t, w.get(i + 1).span()));
+                        mpiSet(sets, new EnvSet(w.get(i + 1).text(), w.get(i + 2), t.equals("-env") ? Kind.MPIEXEC_ENV : Kind.MPIEXEC_GENV,
+                                w.get(i + 1).span()));
                         i += 2;
                     } else {
                         i++;
@@ -307,6 +339,23 @@ public final class Launchers {
             }
         }
         return i;
+    }
+
+    /**
+     * One MPI launcher option's variable, over an earlier one of the same name on the same command ({@code sets}, in the
+     * order of each name's first statement; a map, as a command may hold 100,000 of them), as the launcher applies them:
+     * the last wins. Open MPI's mpirun takes each {@code -x} in order and
+     * "overwrite[s] any prior entry" (open-mpi/ompi orte/orted/orted_submit.c, create_app: {@code opal_setenv(param, value,
+     * true, &app->env)}); MPICH's Hydra (Intel MPI's mpiexec.hydra too) appends each {@code -env} / {@code -genv} to its list
+     * and, for a name already in it, "just update[s] it" (pmodels/mpich src/pm/hydra utils/env/env.c,
+     * HYDU_append_env_to_list). A name both {@code -env} (the executable's list) and {@code -genv} (the global one) set is
+     * kept with a value gpulint does not know: which list the launcher applies last is not read here.
+     */
+    private static void mpiSet(Map<String, EnvSet> sets, EnvSet e) {
+        EnvSet prior = sets.get(e.name());
+        boolean mixed = prior != null && prior.kind() != e.kind() && prior.kind() != Kind.MPIRUN_X && e.kind() != Kind.MPIRUN_X;
+        if (mixed) e = new EnvSet(e.name(), new Word(e.value().text(), false, e.value().span()), e.kind(), e.nameSpan());
+        sets.put(e.name(), e);
     }
 
     private static void torch(List<Word> w, int i, Launch l) {

@@ -73,7 +73,7 @@ public final class Shell {
         }
     }
 
-    private static final Pattern ASSIGN = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=(.*)", Pattern.DOTALL);
+    static final Pattern ASSIGN = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=(.*)", Pattern.DOTALL);
     private static final java.util.Set<String> KEYWORDS = java.util.Set.of("then", "do", "else", "elif", "{", "}", "!",
             "time", "exec", "if", "while", "until", "fi", "done", "esac");
 
@@ -148,8 +148,8 @@ public final class Shell {
                 Assignment a = assigns.get(k);
                 if (cmd.get(firstAssign + k).elements == null) assigns.set(k, new Assignment(a.name(), a.value(), true, a.nameSpan()));
             }
-            EnvSplitString.expand(words);                   // env -S 'NAME=V prog ...': its arguments in the option's place
-            envAssignments(words, assigns);
+            // env -S 'NAME=V prog ...': its arguments in the option's place; env's NAME=value words into the command's environment
+            EnvSplitString.expand(words, assigns);
             if (inner != null) {
                 List<Command> run = new ArrayList<>();
                 // a shell's -c string runs in a child shell; eval's in this one
@@ -170,26 +170,6 @@ public final class Shell {
     /** GNU env's options that take the next word as their value ({@code -u NAME}, {@code -C DIR}): the words env's readers skip. */
     static boolean envOptionWithValue(String t) {
         return t.equals("-u") || t.equals("--unset") || t.equals("-C") || t.equals("--chdir");
-    }
-
-    /**
-     * {@code env [-i] [-u NAME] [-S 'NAME=value ... program'] NAME=value ... program}: each NAME=value is in the program's environment, as a NAME=value
-     * before a command is (exported, the command's own); {@code -i} and {@code -u} are read where the command's
-     * environment is (bind/adapt/LaunchEnvironment). The words stay the command's words; reading stops at the program.
-     */
-    private static void envAssignments(List<Word> words, List<Assignment> assigns) {
-        if (words.isEmpty() || !words.get(0).is("env")) return;
-        for (int k = 1; k < words.size(); k++) {
-            Word w = words.get(k);
-            if (!w.known()) return;
-            String t = w.text();
-            if (Shell.envOptionWithValue(t)) { k++; continue; }
-            if (t.startsWith("-")) continue;             // -S's string is split into these words already (EnvSplitString)
-            Matcher m = ASSIGN.matcher(t);
-            if (!m.matches()) return;
-            String name = m.group(1);
-            assigns.add(new Assignment(name, WordParts.part(w, name.length() + 1, t.length()), true, WordParts.part(w, 0, name.length()).span()));
-        }
     }
 
     /** The commands whose assignments may mark a name for export. */

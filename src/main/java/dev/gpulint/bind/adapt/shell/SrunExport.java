@@ -15,17 +15,33 @@ import java.util.List;
  * (env_array_merge overwrites): a NAME=value of the list reaches them only when the caller does not export NAME
  * ("If ALL is specified, then all user environment variables will be loaded and will take precedence over any explicitly
  * given environment variables", https://slurm.schedmd.com/srun.html#OPT_export; LaunchEnvironment applies it at the launch).
- * A value followed by an entry with no '=' may go on past the comma ({@code NCCL_IB_HCA=mlx5_0,mlx5_1}: Slurm's reading of
- * such a list is not the shell's), so it is unknown (its name is kept, no rule reasons on its value), and the entries with
- * no '=' after it are not taken for names. Only srun's last --export counts (getopt: a later option replaces an earlier).
+ * The list is cut into entries as srun cuts it (find_quote_token(tmp_env, ",", ...) in _build_user_env; the same loop as
+ * sbatch's _find_quote_token, SchedMD/slurm src/sbatch/opt.c): at every comma outside a pair of ' or " characters that
+ * reach srun, an entry written wholly inside one pair losing it ({@code --export='"NCCL_IB_HCA=mlx5_0,mlx5_1"'} sets the
+ * two HCAs). So {@code NCCL_IB_HCA=mlx5_0,mlx5_1} sets NCCL_IB_HCA=mlx5_0 alone, and {@code mlx5_1} is an entry of its own:
+ * a NAME that srun passes on from its caller's environment (getenv) where the caller has one; the ranks get one HCA. Such
+ * a cut value is kept in {@link ExportList#cut} with the entries after it that are written as no variable's name is
+ * (not upper case: {@code mlx5_1}, {@code eth1}, {@code /b}; {@code NCCL_DEBUG=WARN,NCCL_IB_HCA} passes a name on, and so
+ * is {@code NCCL_DEBUG_SUBSYS=INIT,NET} taken, as gpulint cannot tell NET from a name) (CrayLabs/SmartSim#104 met the
+ * same trap: "srun --export SSKEYIN=name_0,name_1,OTHER_VAR=value" fails, and the fix passes the variable by name). Only srun's last --export
+ * counts (getopt: a later option replaces an earlier).
  */
 public final class SrunExport {
     private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /** A variable's name as scripts write one: upper case, digits and '_' (HOME, NCCL_DEBUG). */
+    private static final java.util.regex.Pattern UPPER_NAME = java.util.regex.Pattern.compile("[A-Z_][A-Z0-9_]*");
 
     private SrunExport() {}
 
-    /** An --export list as srun reads it: whether it holds ALL (before any NONE), the names it passes on, the values it sets. */
-    public record ExportList(boolean all, List<Word> passed, List<EnvSet> sets) {}
+    /**
+     * An --export list as srun reads it: whether it holds ALL (before any NONE), the names it passes on, the values it sets,
+     * and the values it cuts (a NAME=value followed by entries with no '=' that are no keyword and not written as a variable's
+     * name: {@code NCCL_IB_HCA=mlx5_0,mlx5_1}).
+     */
+    public record ExportList(boolean all, List<Word> passed, List<EnvSet> sets, List<Cut> cut) {}
+
+    /** A NAME=value of a list whose written text goes on past a comma ({@code rest}: "mlx5_1", as written), which srun cuts there. */
+    public record Cut(EnvSet set, Word rest) {}
 
     /** srun's options from w[i] up to the program it starts ({@link SrunOptions}): reads the last --export list among them. */
     static void scan(List<Word> w, int i, Launch l) {
@@ -40,34 +56,69 @@ public final class SrunExport {
     public static ExportList read(Word x) {
         List<Word> passed = new java.util.ArrayList<>();
         List<EnvSet> sets = new java.util.ArrayList<>();
-        if (!x.known()) return new ExportList(true, passed, sets);
+        List<Cut> cut = new java.util.ArrayList<>();
+        if (!x.known()) return new ExportList(true, passed, sets, cut);
         String t = x.text();
-        int start = 0;
-        boolean afterValue = false, all = false;
-        while (start <= t.length()) {
-            int comma = t.indexOf(',', start);
-            int end = comma < 0 ? t.length() : comma;
-            String entry = t.substring(start, end);
+        boolean all = false;
+        EnvSet last = null;                                // the NAME=value before the entries that may be its value's rest
+        int restFrom = -1, restTo = -1;
+        for (int[] r : entries(t)) {
+            int from = r[0], to = r[1];
+            String entry = t.substring(from, to);
             int eq = entry.indexOf('=');
             String name = eq < 0 ? entry : entry.substring(0, eq);
+            boolean keyword = eq < 0 && (name.equalsIgnoreCase("ALL") || name.equalsIgnoreCase("NONE"));
+            // the value's rest: the entries after it that are no NAME=value, keyword nor variable name as people write
+            // them (upper case: HOME, NCCL_DEBUG); mlx5_1, eth1, /b are
+            boolean rest = eq < 0 && !keyword && !entry.isEmpty() && !UPPER_NAME.matcher(entry).matches();
+            if (last != null && !rest) {
+                if (restFrom >= 0) cut.add(new Cut(last, WordParts.part(x, restFrom, restTo)));
+                last = null;
+                restFrom = -1;
+            }
             if (eq < 0 && name.equalsIgnoreCase("NONE")) break;
             if (eq < 0 && name.equalsIgnoreCase("ALL")) {
                 all = true;
-                afterValue = false;
-            } else if (NAME.matcher(name).matches() && !(eq < 0 && afterValue)) {
-                if (eq < 0) {
-                    passed.add(WordParts.part(x, start, end));
-                } else {
-                    String next = comma < 0 ? "" : t.substring(comma + 1).split(",", 2)[0];
-                    boolean goesOn = comma >= 0 && !next.contains("=") && !next.equalsIgnoreCase("ALL") && !next.equalsIgnoreCase("NONE");
-                    Word v = WordParts.part(x, start + eq + 1, end);
-                    sets.add(new EnvSet(name, new Word(v.text(), !goesOn, v.span()), "srun --export", WordParts.part(x, start, start + eq).span()));
-                    afterValue = true;
-                }
+                continue;
             }
-            if (comma < 0) break;
-            start = comma + 1;
+            if (rest && last != null) {
+                if (restFrom < 0) restFrom = from;
+                restTo = to;
+            }
+            if (!NAME.matcher(name).matches()) continue;
+            if (eq < 0) {
+                passed.add(WordParts.part(x, from, to));
+            } else {
+                last = new EnvSet(name, WordParts.part(x, from + eq + 1, to), Launchers.Kind.SRUN_EXPORT,
+                        WordParts.part(x, from, from + eq).span());
+                sets.add(last);
+            }
         }
-        return new ExportList(all, passed, sets);
+        if (last != null && restFrom >= 0) cut.add(new Cut(last, WordParts.part(x, restFrom, restTo)));
+        return new ExportList(all, passed, sets, cut);
+    }
+
+    /**
+     * The entries of a list as srun's find_quote_token cuts it, each as {from, to} in {@code t}: at a comma outside a pair
+     * of ' or " characters, an entry written wholly inside one pair without it; a quote left open runs to the end (srun:
+     * "Improperly formed environment variable"). Bounded by the word's length.
+     */
+    static List<int[]> entries(String t) {
+        List<int[]> out = new java.util.ArrayList<>();
+        int start = 0;
+        boolean single = false, dbl = false;
+        for (int i = 0; i <= t.length(); i++) {
+            char c = i < t.length() ? t.charAt(i) : ',';
+            // srun counts each kind of quote on its own (a ' inside "..." opens a pair too)
+            if (i < t.length() && c == '\'') { single = !single; continue; }
+            if (i < t.length() && c == '"') { dbl = !dbl; continue; }
+            if (c != ',' || (single || dbl) && i < t.length()) continue;
+            int from = start, to = i;
+            char q = to - from >= 2 ? t.charAt(from) : 0;
+            if ((q == '\'' || q == '"') && t.charAt(to - 1) == q) { from++; to--; }
+            out.add(new int[] {from, to});
+            start = i + 1;
+        }
+        return out;
     }
 }

@@ -27,20 +27,67 @@ class LaunchersTest {
     }
 
     @Test
-    void srunExportListsSetVariablesAndAValueThatMayGoOnPastACommaIsUnknown() {
+    void srunExportListsAreCutAtEveryCommaAsSrunCutsThem() {
         Launchers.Launch l = scan("srun -N 2 --container-image x.sqsh --export=ALL,NCCL_IB_HCA=mlx5_0,mlx5_1,HOME,NCCL_DEBUG=INFO "
                 + "python train.py --export=NOT_SRUNS=1");
         assertEquals(2, l.env.size(), l.env.toString());
         assertEquals("NCCL_IB_HCA", l.env.get(0).name());
-        assertEquals(false, l.env.get(0).value().known(), "Slurm may read mlx5_1 as part of the value");
+        assertEquals("mlx5_0", l.env.get(0).value().text(), "srun's find_quote_token ends the entry at the comma");
+        assertEquals(true, l.env.get(0).value().known());
+        assertEquals(Launchers.Kind.SRUN_EXPORT, l.env.get(0).kind());
         assertEquals("NCCL_DEBUG", l.env.get(1).name());
         assertEquals("INFO", l.env.get(1).value().text());
-        assertEquals(true, l.env.get(1).value().known());
         assertEquals(1 + "srun -N 2 --container-image x.sqsh --export=ALL,NCCL_IB_HCA=mlx5_0,mlx5_1,HOME,".length(),
                 l.env.get(1).nameSpan().startColumn());
-        assertEquals("[]", l.forwarded.stream().map(Shell.Word::text).toList().toString(), "mlx5_1 and HOME may be the value's");
+        assertEquals("[mlx5_1, HOME]", l.forwarded.stream().map(Shell.Word::text).toList().toString(),
+                "entries without '=': names srun passes on from its caller's environment");
         assertEquals("[TERM]", scan("srun --export=TERM,NONE python t.py").forwarded.stream().map(Shell.Word::text).toList().toString());
         assertEquals(0, scan("srun --export=NONE python train.py").env.size());
+    }
+
+    private static SrunExport.ExportList list(String text) {
+        return SrunExport.read(new Shell.Word(text, true, new dev.gpulint.core.Span("s", 1, 10, 1, 10 + text.length())));
+    }
+
+    @Test
+    void aValueSrunCutsIsKeptWithTheRestItsTextHad() {
+        SrunExport.ExportList e = list("ALL,NCCL_IB_HCA=mlx5_0,mlx5_1,HOME,NCCL_DEBUG=INFO");
+        assertEquals(1, e.cut().size(), e.cut().toString());
+        assertEquals("NCCL_IB_HCA", e.cut().get(0).set().name());
+        assertEquals("mlx5_1", e.cut().get(0).rest().text(), "HOME is written as a variable's name: one srun passes on");
+        assertEquals(10 + "ALL,NCCL_IB_HCA=mlx5_0,".length(), e.cut().get(0).rest().span().startColumn());
+        assertEquals("[]", list("NCCL_IB_HCA=mlx5_0,ALL,NCCL_DEBUG=INFO").cut().toString(), "a keyword after a value cuts nothing");
+        assertEquals("[]", list("NCCL_IB_HCA=mlx5_0,NCCL_DEBUG=INFO").cut().toString());
+        assertEquals("mlx5_1,mlx5_2", list("NCCL_IB_HCA=mlx5_0,mlx5_1,mlx5_2").cut().get(0).rest().text(), "at the end of the list too");
+        assertEquals("[]", list("ALL,NCCL_DEBUG=WARN,NCCL_IB_HCA").cut().toString(), "a name after a value is a name");
+    }
+
+    @Test
+    void aCommaInsideQuotesThatReachSrunDoesNotCut() {
+        // --export='"NCCL_IB_HCA=mlx5_0,mlx5_1"': srun sees the double quotes, keeps the comma and drops the quotes around the entry
+        SrunExport.ExportList e = list("ALL,\"NCCL_IB_HCA=mlx5_0,mlx5_1\",NCCL_DEBUG=INFO");
+        assertEquals("NCCL_IB_HCA=mlx5_0,mlx5_1 NCCL_DEBUG=INFO", e.sets().stream().map(s -> s.name() + "=" + s.value().text())
+                .collect(java.util.stream.Collectors.joining(" ")));
+        assertEquals("[]", e.cut().toString());
+        // quotes around the value only stay in it, as srun passes them on
+        assertEquals("'mlx5_0,mlx5_1'", list("NCCL_IB_HCA='mlx5_0,mlx5_1'").sets().get(0).value().text());
+    }
+
+    @Test
+    void theLastMpirunXOfANameIsTheRanks() {
+        Launchers.Launch l = scan("mpirun -np 16 -x NCCL_IB_DISABLE=1 -x NCCL_DEBUG=INFO -x NCCL_IB_DISABLE=0 ./train");
+        assertEquals("NCCL_IB_DISABLE=0 NCCL_DEBUG=INFO", l.env.stream().map(s -> s.name() + "=" + s.value().text())
+                .collect(java.util.stream.Collectors.joining(" ")), "Open MPI's -x overwrites any prior entry");
+        assertEquals(Launchers.Kind.MPIRUN_X, l.env.get(0).kind());
+        Launchers.Launch h = scan("mpiexec -n 8 -genv NCCL_DEBUG WARN -genv NCCL_DEBUG INFO ./train");
+        assertEquals("[INFO]", h.env.stream().map(s -> s.value().text()).toList().toString(), "Hydra updates the entry of the name");
+        Launchers.Launch mixed = scan("mpiexec -n 8 -genv NCCL_DEBUG WARN -env NCCL_DEBUG INFO ./train");
+        assertEquals(1, mixed.env.size());
+        assertEquals(false, mixed.env.get(0).value().known(), "-env and -genv fill two lists: which one the ranks get is not read");
+        assertEquals(0, scan("mpirun -x NCCL_DEBUG=INFO -x NCCL_DEBUG ./train").env.size(),
+                "a bare -x passes mpirun's own value on, over the earlier NAME=value");
+        Launchers.Launch two = scan("mpirun -x NCCL_DEBUG=WARN ./a\nmpirun -x NCCL_DEBUG=INFO ./b");
+        assertEquals(2, two.env.size(), "each command keeps its own (the first launch binds)");
     }
 
     @Test

@@ -1,0 +1,55 @@
+package dev.gpulint.bind.adapt;
+
+import dev.gpulint.bind.adapt.shell.Shell;
+import dev.gpulint.bind.adapt.shell.SrunExport;
+import dev.gpulint.bind.adapt.shell.SrunOptions;
+import dev.gpulint.core.Finding;
+import dev.gpulint.core.Level;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * SYN011: an srun --export value written with a comma, which srun ends there. srun cuts its list at every comma outside
+ * a pair of quotes it sees itself (SrunExport.read, as Slurm's _build_user_env, SchedMD/slurm src/srun/launch.c), so
+ * {@code --export=ALL,NCCL_IB_HCA=mlx5_0,mlx5_1} gives the tasks NCCL_IB_HCA=mlx5_0, and {@code mlx5_1} is read as the
+ * name of a variable to pass on from srun's own environment. Every srun of a script is checked (a helper step's list is
+ * cut as the launch's is); only srun's last --export counts (getopt), and a list gpulint cannot read says nothing. At most
+ * {@link #MOST} findings a script.
+ */
+final class SrunExportCuts {
+    private SrunExportCuts() {}
+
+    /** The most findings one script gets (each srun's list may cut several values; the input bounds the rest). */
+    static final int MOST = 20;
+
+    /** The findings of a script's srun --export lists that cut a value, in the script's order. */
+    static List<Finding> of(Shell.Script script, String format, String jobName) {
+        List<Finding> out = new ArrayList<>();
+        for (Shell.Command c : script.commands()) {
+            List<Shell.Word> w = c.words();
+            for (int i = 0; i < w.size() && out.size() < MOST; i++) {
+                if (!w.get(i).known() || !Shell.program(w.get(i).text()).equals("srun")) continue;
+                SrunOptions.Parsed p = SrunOptions.read(w, i + 1);
+                Shell.Word list = p.last("export");
+                if (list != null) {
+                    for (SrunExport.Cut cut : SrunExport.read(list).cut()) {
+                        if (out.size() < MOST) out.add(finding(format, jobName, cut));
+                    }
+                }
+                i = p.program() - 1;                         // the program's own words are not srun's
+            }
+        }
+        return out;
+    }
+
+    private static Finding finding(String format, String jobName, SrunExport.Cut cut) {
+        String name = cut.set().name(), value = cut.set().value().text(), rest = cut.rest().text();
+        boolean one = !rest.contains(",");
+        String message = "srun --export cuts its list at every comma, so " + name + "=" + value + "," + rest + " gives the tasks "
+                + name + "=" + value + " only, and srun reads " + rest + " as " + (one ? "the name of a variable" : "names of variables")
+                + " to pass on from its own environment (Slurm's _build_user_env): the rest of the value is lost without a warning; export "
+                + name + "=" + value + "," + rest + " before srun and list the name alone (--export=ALL, or " + name + " in the list)";
+        return new Finding("SYN011", Level.WARNING, cut.rest().span(), message, List.of(),
+                format + ":" + jobName + "/srun --export " + name);
+    }
+}

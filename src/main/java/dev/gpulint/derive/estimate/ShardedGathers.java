@@ -81,7 +81,16 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
         Specs.Optimizer o = j.optimizer();
         // torchtitan shards with FSDP2's fully_shard per transformer block: at stage 2 (reshard_after_forward False,
         // TorchtitanAdapter) the blocks are still its units, not Megatron's buckets
-        if (!zero3 && o != null && o.zeroStage() != null && o.zeroStage().value() == 2 && fullyShard(j)) return KEPT;
+        if (!zero3 && o != null && o.zeroStage() != null && o.zeroStage().value() == 2 && fullyShard(j)) {
+            if (!hybrid && dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.ACCELERATE) {
+                as.add("accelerate FSDP2 with fsdp_reshard_after_forward false (ZeRO-2): per layer and micro-batch one parameter"
+                        + " all-gather for the forward, kept for the backward and resharded after it, and one gradient reduce-scatter"
+                        + " over every data-parallel rank; under gradient accumulation too: accelerate's accumulate() skips the sync"
+                        + " through Accelerator.no_sync, which enters the model's no_sync, and FSDP2's module has none (it has"
+                        + " set_requires_gradient_sync)");
+            }
+            return KEPT;
+        }
         Located<String> u = o == null ? null : o.zero3Gather();
         if (u == null || u.value() == null || !u.value().trim().toLowerCase(Locale.ROOT).equals("tensor")) return LAYER;
         if (!zero3) {
@@ -110,12 +119,19 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
         return new ShardedGathers(Unit.TENSOR, threshold, REUSE_DEFAULT);
     }
 
+    /** The quantity an adapter states for a job that shards with FSDP2 (accelerate's {@code fsdp_version: 2}), value 2. */
+    public static final String FSDP2 = "fsdp_version";
+
     /**
      * Whether the job shards with PyTorch's FSDP2 ({@code fully_shard}) per transformer block: a torchtitan configuration
-     * (its apply_fsdp).
+     * (its apply_fsdp), or one whose adapter states {@link #FSDP2} 2 (accelerate's fsdp2_prepare_model, one fully_shard per
+     * module its auto-wrap policy names: src/accelerate/utils/fsdp_utils.py).
      */
     static boolean fullyShard(Specs.Job j) {
-        return j.origin() != null && dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.TORCHTITAN;
+        if (j.origin() == null) return false;
+        if (dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.TORCHTITAN) return true;
+        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(FSDP2) && s.value().equals("2")) return true;
+        return false;
     }
 
     /**

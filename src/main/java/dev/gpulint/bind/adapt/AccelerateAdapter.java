@@ -208,7 +208,7 @@ final class AccelerateAdapter implements FormatAdapter {
     private static void fsdp2(JobDraft j, ScalarNode strategy, ScalarNode reshard, Located<Long> version) {
         // FSDP2 shards per wrapped block with fully_shard: at stage 2 its units kept from forward to backward
         // (derive/estimate ShardedGathers.fullyShard), not Megatron's ZeRO-2 buckets
-        j.state(dev.gpulint.derive.estimate.ShardedGathers.FSDP2, 2, "fsdp_config.fsdp_version", StatedKind.CONFIG, version.span());
+        j.state(Specs.Origin.FSDP_VERSION, 2, "fsdp_config.fsdp_version", StatedKind.CONFIG, version.span());
         if (j.zeroStage != null) return;
         String hsdp = j.dpShard != null ? "parallelism_config's shard group of " + j.dpShard.value() + " (dp_replicate × dp_shard)"
                 : "every data-parallel rank";

@@ -119,18 +119,15 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
         return new ShardedGathers(Unit.TENSOR, threshold, REUSE_DEFAULT);
     }
 
-    /** The quantity an adapter states for a job that shards with FSDP2 (accelerate's {@code fsdp_version: 2}), value 2. */
-    public static final String FSDP2 = "fsdp_version";
-
     /**
      * Whether the job shards with PyTorch's FSDP2 ({@code fully_shard}) per transformer block: a torchtitan configuration
-     * (its apply_fsdp), or one whose adapter states {@link #FSDP2} 2 (accelerate's fsdp2_prepare_model, one fully_shard per
+     * (its apply_fsdp), or one whose adapter states {@link Specs.Origin#FSDP_VERSION} 2 (accelerate's fsdp2_prepare_model, one fully_shard per
      * module its auto-wrap policy names: src/accelerate/utils/fsdp_utils.py).
      */
     static boolean fullyShard(Specs.Job j) {
         if (j.origin() == null) return false;
         if (dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.TORCHTITAN) return true;
-        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(FSDP2) && s.value().equals("2")) return true;
+        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(Specs.Origin.FSDP_VERSION) && s.value().equals("2")) return true;
         return false;
     }
 

@@ -161,7 +161,7 @@ public final class AllReduceFact {
     /** That port speed's catalog name ("InfiniBand NDR"), when {@link #isMisread()}, else null. */
     public String getMisreadLabel() { return misreadLabel; }
 
-    private boolean hybrid;
+    private boolean hybrid, perStep;
     private long shardRanks, replicas;
     private int gathersPerUnit;
     private double units, shardBytesPerSecond, shardSentBytes, replicaSentBytes, shardGradientBytes, shardSeconds, replicaSeconds,
@@ -188,6 +188,16 @@ public final class AllReduceFact {
         this.replicaEstimatedSeconds = replicaEstimatedSeconds;
         return this;
     }
+    /**
+     * HSDP with pipeline parallelism: the sync is the step's, once after the stage's last backward (derive/estimate
+     * HybridSync.perStep), not each micro-batch's. Called by the derive stage with {@link #hybrid}.
+     */
+    public AllReduceFact perStep(boolean perStep) {
+        this.perStep = perStep;
+        return this;
+    }
+    /** HSDP under pipeline parallelism: the sync figures are the step's ({@link #perStep(boolean)}). */
+    public boolean isPerStep() { return perStep; }
     /** Hybrid sharding (HSDP): the states shard over a shard group of dp and the gradients are all-reduced over the replicas. */
     public boolean isHybrid() { return hybrid; }
     /** HSDP: the data-parallel ranks of one shard group (without cp). */

@@ -186,6 +186,14 @@ public final class MemoryFact {
      * dp ÷ ranks replicas holding the whole states (derive stage: derive.estimate.StateShards, as the plan shards them).
      */
     public MemoryFact hybrid(long ranks) { this.shard = ranks; return this; }
+    private boolean pipelined;
+    /**
+     * FSDP under pipeline parallelism (derive.estimate.ShardedGathers.pipelined): the weights and the gradients are held whole
+     * through the step, only the optimizer states sharded (derive stage).
+     */
+    public MemoryFact pipelined(boolean p) { this.pipelined = p; return this; }
+    /** FSDP under pipeline parallelism: weights and gradients held whole, the optimizer states sharded. */
+    public boolean isPipelined() { return pipelined; }
     /** The states shard over an HSDP shard group smaller than dp. */
     public boolean isHybrid() { return shard > 0 && dp > shard; }
     /** The HSDP shard group's data-parallel ranks; 0 without hybrid sharding. */

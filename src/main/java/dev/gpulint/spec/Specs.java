@@ -605,6 +605,9 @@ public final class Specs {
 
         /** The quantity a format states its model's name under, as the file writes it (torchtitan's [model] name and flavor). */
         public static final String MODEL_NAME = "model_name";
+
+        /** The quantity a format states FSDP's version under when it is 2 (accelerate's fsdp_version: FSDP2's fully_shard). */
+        public static final String FSDP_VERSION = "fsdp_version";
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

@@ -158,7 +158,7 @@ final class AccelerateAdapter implements FormatAdapter {
         ScalarNode s = scalar(f, "fsdp_sharding_strategy");
         Located<Long> version = TreeValues.integer(scalar(f, "fsdp_version"));
         if (version != null && version.value() == 2) {
-            fsdp2(j, s, scalar(f, "fsdp_reshard_after_forward"));
+            fsdp2(j, s, scalar(f, "fsdp_reshard_after_forward"), version);
         } else if (s != null && !s.isNull() && j.zeroStage == null) {
             Strategy st = Strategy.of(s.text());
             if (st.stage() >= 0) j.zeroStage = j.key("fsdp_sharding_strategy", new Located<>(st.stage(), s.span()));
@@ -205,7 +205,10 @@ final class AccelerateAdapter implements FormatAdapter {
      * {@code accelerate to-fsdp2} converts it ({@link Strategy#fsdp2Stage}, said in one assumptions line when the name is
      * hybrid or stands in fsdp_reshard_after_forward, where FSDP2 takes true or false).
      */
-    private static void fsdp2(JobDraft j, ScalarNode strategy, ScalarNode reshard) {
+    private static void fsdp2(JobDraft j, ScalarNode strategy, ScalarNode reshard, Located<Long> version) {
+        // FSDP2 shards per wrapped block with fully_shard: at stage 2 its units kept from forward to backward
+        // (derive/estimate ShardedGathers.fullyShard), not Megatron's ZeRO-2 buckets
+        j.state(Specs.Origin.FSDP_VERSION, 2, "fsdp_config.fsdp_version", StatedKind.CONFIG, version.span());
         if (j.zeroStage != null) return;
         String hsdp = j.dpShard != null ? "parallelism_config's shard group of " + j.dpShard.value() + " (dp_replicate × dp_shard)"
                 : "every data-parallel rank";

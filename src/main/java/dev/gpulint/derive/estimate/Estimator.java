@@ -231,9 +231,13 @@ public final class Estimator {
             int chunks = pp > 1 ? l.virtualPp() : 1;
             if (HybridSync.priced(l.zeroStage()) && l.hybrid()) {
                 // HSDP at stage 3 or 2: all-gathers and reduce-scatters in the shard group, the all-reduce over the replicas (HybridShard)
-                double perMbComm = HybridShard.perMicroBatch(c, l, dpCp, stride.get(DP), params, gatherBytes, gradBytes, DpBuckets.shardedUnits(layersPerStage));
-                dpS = mb * perMbComm;
-                dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
+                HybridSync hs = HybridShard.sync(c, l, dpCp, stride.get(DP), params, gatherBytes, gradBytes, DpBuckets.shardedUnits(layersPerStage), mb);
+                double perMbComm = hs.seconds();
+                dpS = hs.stepSeconds(mb);
+                // under pp the step's reduce-scatters and all-reduces run after the stage's last backward, behind no compute
+                // (HybridSync.perStep); its gathers behind the micro-batches' compute as FSDP's are
+                dpExp = hs.perStep() ? Math.max((1 - e.dpOverlap()) * hs.gatherSeconds(), hs.gatherSeconds() - mb * stageS) + perMbComm - hs.gatherSeconds()
+                        : mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 3 && v.gathers().perTensor()) {
                 // DeepSpeed's stage 3 of 2021: one collective per parameter tensor at each use it was released (ShardedGathers)
                 ShardedGathers.Counts k = v.gathers().perMicroBatch(m, l, layersPerStage, params);

@@ -45,6 +45,16 @@ final class HybridInputs {
                     + " dp·cp ranks (the estimate prices a shard group's collectives and the replicas' all-reduce for ZeRO-2 and 3)");
             return;
         }
+        if (l.pp() > 1 && l.shardRanks() * l.cp() > 1) {
+            // torch.distributed.pipelining (torchtitan): FSDP's post-backward once per step (HybridSync.perStep)
+            as.add("hybrid sharding with pipeline parallelism (torch.distributed.pipelining's schedules, torchtitan's): the"
+                    + " gradients accumulate unsharded over the step's micro-batches and are reduce-scattered in the shard group of "
+                    + l.shardRanks() + (l.cp() > 1 ? "·cp " + l.cp() : "") + " ranks and all-reduced over the " + l.replicas()
+                    + " replicas once, one per layer, after the stage's last backward (behind no compute); the parameters are"
+                    + " all-gathered there " + (l.zeroStage() >= 3 ? "m + 1 times per layer and step (the forward reshards them, the"
+                    + " backward keeps them)" : "once per layer and step, for the first forward, and kept through the step (ZeRO-2)"));
+            return;
+        }
         if (l.zeroStage() == 2 && l.shardRanks() * l.cp() > 1) {
             as.add("hybrid sharding with ZeRO stage 2 (FSDP's _HYBRID_SHARD_ZERO2, FSDP2's reshard_after_forward off): gradients and"
                     + " optimizer states shard over the " + l.shardRanks() + (l.cp() > 1 ? "·cp " + l.cp() : "") + " ranks of a shard"

@@ -17,8 +17,9 @@ final class HybridShard {
     private HybridShard() {}
 
     /**
-     * Seconds of data-parallel communication per micro-batch under hybrid sharding (FSDP2 reduces each micro-batch's
-     * gradients, as the estimate's FSDP does).
+     * The data-parallel sync under hybrid sharding: one micro-batch's (FSDP2 reduces each micro-batch's gradients, as the
+     * estimate's FSDP does), or with pipeline parallelism the step's ({@link HybridSync#perStep}: torch.distributed.pipelining
+     * runs FSDP's post-backward once, after the stage's last backward).
      *
      * @param dpCp      the dp·cp group ({@link Estimator#dpCpGroup}); the shard group is its first shard ranks · cp members
      *                  ({@link RankGroup#prefix}: ranks tp apart with the default order and torchtitan's mesh)
@@ -28,10 +29,12 @@ final class HybridShard {
      * @param gradBytes bytes per reduced gradient element
      * @param units     the stage's FSDP units (one per layer: {@link DpBuckets#shardedUnits}); each unit's collectives pay
      *                  NCCL's latency once
+     * @param microBatches the step's micro-batches (the gathers a stage-3 step pays under pp)
      */
-    static double perMicroBatch(Comm c, Layout l, RankGroup dpCp, long dpStride, double params, double gatherBytes, double gradBytes, double units) {
+    static HybridSync sync(Comm c, Layout l, RankGroup dpCp, long dpStride, double params, double gatherBytes, double gradBytes, double units,
+                           double microBatches) {
         // one home with NET003's figure for the job: HybridSync prices the shard group's and the replicas' collectives
         return HybridSync.price((k, g, count, bytes, what) -> c.priced(ParallelDim.DP, g, count, bytes, k, what), dpCp,
-                l.shardRanks(), l.cp(), l.replicas(), dpStride, params, gatherBytes, gradBytes, units, l.zeroStage()).seconds();
+                l.shardRanks(), l.cp(), l.replicas(), dpStride, params, gatherBytes, gradBytes, units, l.zeroStage(), l.pp(), microBatches);
     }
 }

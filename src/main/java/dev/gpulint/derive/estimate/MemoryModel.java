@@ -326,7 +326,8 @@ public final class MemoryModel {
         Stages(ModelShape m, Layout l, StateBytes b, Variants v, boolean activations) {
             b = v.offload().onGpu(b, l.zeroStage());                // what the job keeps in host memory is not the GPU's
             // hybrid sharding (HSDP): the shard group only; the one sharding MEM001/MEM002 use too (StateShards)
-            this.sharded = StateShards.of(l, v).sharded(b, l.zeroStage(), l.distributedOptimizer());
+            // FSDP under pipeline parallelism holds weights and gradients whole through the step (ShardedGathers.pipelined)
+            this.sharded = StateShards.of(l, v).held(b, l.zeroStage(), l.distributedOptimizer(), v.gathers().pipelined(l));
             this.params = new Params(m, l, v);
             this.held = activations ? new Held(m, l, v) : null;
         }

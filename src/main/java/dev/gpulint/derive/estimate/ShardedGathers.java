@@ -81,8 +81,16 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
         Specs.Optimizer o = j.optimizer();
         // torchtitan shards with FSDP2's fully_shard per transformer block: at stage 2 (reshard_after_forward False,
         // TorchtitanAdapter) the blocks are still its units, not Megatron's buckets
-        if (!zero3 && o != null && o.zeroStage() != null && o.zeroStage().value() == 2 && j.origin() != null
-                && dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.TORCHTITAN) return KEPT;
+        if (!zero3 && o != null && o.zeroStage() != null && o.zeroStage().value() == 2 && fullyShard(j)) {
+            if (!hybrid && dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.ACCELERATE) {
+                as.add("accelerate FSDP2 with fsdp_reshard_after_forward false (ZeRO-2): per layer and micro-batch one parameter"
+                        + " all-gather for the forward, kept for the backward and resharded after it, and one gradient reduce-scatter"
+                        + " over every data-parallel rank; under gradient accumulation too: accelerate's accumulate() skips the sync"
+                        + " through Accelerator.no_sync, which enters the model's no_sync, and FSDP2's module has none (it has"
+                        + " set_requires_gradient_sync)");
+            }
+            return KEPT;
+        }
         Located<String> u = o == null ? null : o.zero3Gather();
         if (u == null || u.value() == null || !u.value().trim().toLowerCase(Locale.ROOT).equals("tensor")) return LAYER;
         if (!zero3) {
@@ -109,6 +117,44 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
                 + whole(REUSE_DEFAULT) + " elements or more away, stage3_max_reuse_distance's default; a full recompute's"
                 + " forward uses it again), every tensor's gradient reduce-scattered alone; linear biases not counted");
         return new ShardedGathers(Unit.TENSOR, threshold, REUSE_DEFAULT);
+    }
+
+    /**
+     * Whether the job shards with PyTorch's FSDP2 ({@code fully_shard}) per transformer block: a torchtitan configuration
+     * (its apply_fsdp), or one whose adapter states {@link Specs.Origin#FSDP_VERSION} 2 (accelerate's fsdp2_prepare_model, one fully_shard per
+     * module its auto-wrap policy names: src/accelerate/utils/fsdp_utils.py).
+     */
+    static boolean fullyShard(Specs.Job j) {
+        if (j.origin() == null) return false;
+        if (dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.TORCHTITAN) return true;
+        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(Specs.Origin.FSDP_VERSION) && s.value().equals("2")) return true;
+        return false;
+    }
+
+    /**
+     * Whether FSDP runs under torch.distributed.pipelining's schedules (torchtitan's pipeline parallelism): pp above 1 at
+     * ZeRO stage 2 or 3, sharded by FSDP — hybrid sharding (HSDP is FSDP's) or FSDP2's kept units ({@code kept}: {@link
+     * Unit#KEPT}, torchtitan at stage 2). Its PipelineStage turns the FSDPModule's gradient sync and reshard after backward
+     * off for every micro-batch's backward and runs FSDP's post-backward once, after the stage's last backward (pytorch/pytorch
+     * torch/distributed/pipelining/stage.py, {@code backward_maybe_with_nosync} and {@code _post_backward}; {@link
+     * HybridSync#perStep}): the sync is the step's, and through the step the gradients accumulate unsharded and the
+     * gathered weights stay whole (StateShards#held). The one decision the plan's memory and sync and check's MEM001 read.
+     */
+    public static boolean pipelined(long zeroStage, long pp, boolean hybrid, boolean kept) {
+        return pp > 1 && zeroStage >= 2 && (hybrid || kept && zeroStage == 2);
+    }
+
+    /** {@link #pipelined(long, long, boolean, boolean)} of a layout priced with these gathers. */
+    public boolean pipelined(Layout l) {
+        return pipelined(l.zeroStage(), l.pp(), l.hybrid(), unit == Unit.KEPT);
+    }
+
+    /**
+     * {@link #pipelined(long, long, boolean, boolean)} of a job as written (check's MEM001): hybrid when its shard group
+     * is smaller than dp, kept when it is a torchtitan job at stage 2 (as {@link #of} decides it).
+     */
+    public static boolean pipelined(Specs.Job j, long zeroStage, long pp, boolean hybrid) {
+        return pipelined(zeroStage, pp, hybrid, zeroStage == 2 && fullyShard(j));
     }
 
     /**

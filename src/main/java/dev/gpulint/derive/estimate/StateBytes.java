@@ -158,6 +158,16 @@ public record StateBytes(double weights, double gradients, double optimizer, Acc
     }
 
     /**
+     * The states as FSDP holds them under pipeline parallelism ({@link ShardedGathers#pipelined}): the gradients accumulate
+     * unsharded over the step's micro-batches in the reduction's dtype (FSDP2's FSDPParam.to_accumulated_grad_if_needed
+     * keeps {@code unsharded_accumulated_grad} in {@code reduce_dtype} while gradient sync is off, pytorch/pytorch
+     * torch/distributed/fsdp/_fully_shard/_fsdp_param.py), so they are held at the wider of the held and reduced widths.
+     */
+    public StateBytes accumulatedWhole() {
+        return new StateBytes(weights, Math.max(gradients, width.reduced()), optimizer, accounting, dtype, where, width);
+    }
+
+    /**
      * What of {@code parameters} one of {@code ranks} data-parallel ranks keeps optimizer states for (and steps): a
      * {@code ranks}-th under ZeRO stage 1 and up or Megatron's distributed optimizer, else all of them. The one rule
      * {@link #sharded} divides the optimizer states by and the optimizer step's time counts ({@link MemoryModel#optimizerShard}).

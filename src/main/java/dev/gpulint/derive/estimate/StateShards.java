@@ -65,6 +65,16 @@ public record StateShards(double ranks, MoeShape.ExpertShare experts) {
         return new Sharded(b.sharded(zeroStage, distributed, ranks), b.sharded(zeroStage, distributed, experts.ranks()));
     }
 
+    /**
+     * {@link #sharded}, or under FSDP with pipeline parallelism ({@code pipelined}: {@link ShardedGathers#pipelined}) as it
+     * holds them through the step: the weights whole (reshard after backward off until the last backward: gathered at
+     * stage 2 by the first forward, at stage 3 by the backwards), the gradients whole at their accumulation width ({@link
+     * StateBytes#accumulatedWhole}), the optimizer states sharded — ZeRO-1's count.
+     */
+    public Sharded held(StateBytes b, int zeroStage, boolean distributed, boolean pipelined) {
+        return pipelined ? sharded(b.accumulatedWhole(), 1, distributed) : sharded(b, zeroStage, distributed);
+    }
+
     /** Bytes per parameter on one GPU, sharded: of the shared parameters and of the routed experts'. */
     public record Sharded(StateBytes shared, StateBytes experts) {
         /** Weight bytes of {@code sharedParams} shared and {@code expertParams} routed-expert parameters on one GPU. */

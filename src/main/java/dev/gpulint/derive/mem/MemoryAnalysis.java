@@ -4,6 +4,7 @@ import dev.gpulint.catalog.Catalog;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.estimate.GpuMemory;
+import dev.gpulint.derive.estimate.ShardedGathers;
 import dev.gpulint.derive.estimate.StateBytes;
 import dev.gpulint.derive.estimate.StateOffload;
 import dev.gpulint.derive.estimate.StateShards;
@@ -84,8 +85,14 @@ public final class MemoryAnalysis {
         // the ranks the states shard over, as the plan's memory shards them (StateShards): dp·cp, under hybrid sharding
         // (HSDP) the shard group's ranks · cp; the routed experts' over their expert data-parallel group
         StateShards shards = StateShards.of(r, etp);
-        StateShards.Sharded per = shards.sharded(sb, (int) zero, distributed);
         long shard = dpUnbounded ? 0 : StateShards.shardRanks(r, dp);
+        // FSDP under pipeline parallelism holds weights and gradients whole through the step, as the plan's memory does
+        boolean pipelined = ShardedGathers.pipelined(j, zero, r.pp(), shard > 0 && shard < dp);
+        StateShards.Sharded per = shards.held(sb, (int) zero, distributed, pipelined);
+        if (pipelined) {
+            stated = stated.accumulatedWhole();
+            sb = sb.accumulatedWhole();
+        }
         double perGpu, shared = 0;
         long expertDp = 0;
         if (moe) {
@@ -108,6 +115,7 @@ public final class MemoryAnalysis {
         f.offloaded(offload.leaving((int) zero)).bytesOnGpu(sb.total());
         if (expertParams >= 0) f.experts(expertParams, ep, etp, expertDp, shared, perGpu - shared);
         if (shard > 0 && shard < dp) f.hybrid(shard);
+        f.pipelined(pipelined);
         out.add(f);
     }
 }

@@ -76,9 +76,9 @@ public final class AllReduceAnalysis {
             double units = HybridSync.units(mo.layers() == null ? 0 : mo.layers().value(), r.pp());
             double gather = size / bytesPerGrad * HybridSync.GATHER_BYTES;
             hsLine = HybridSync.price((c, gr, count, bytes, what) -> CollectiveCost.price(links, null, Map.of(), c, gr, bytes), group,
-                    shardRanks, r.cp(), dp / shardRanks, stride, size / bytesPerGrad, gather, bytesPerGrad, units, (int) zero);
+                    shardRanks, r.cp(), dp / shardRanks, stride, size / bytesPerGrad, gather, bytesPerGrad, units, (int) zero, r.pp(), 1);
             if (eff != null) hsEst = HybridSync.price((c, gr, count, bytes, what) -> CollectiveCost.price(links, eff, measured, c, gr, bytes),
-                    group, shardRanks, r.cp(), dp / shardRanks, stride, size / bytesPerGrad, gather, bytesPerGrad, units, (int) zero);
+                    group, shardRanks, r.cp(), dp / shardRanks, stride, size / bytesPerGrad, gather, bytesPerGrad, units, (int) zero, r.pp(), 1);
             // the replicas' all-reduce names the link the message words as the job's (its NICs when it leaves the node)
             line = hsLine.allReduce();
             est = hsEst == null ? null : hsEst.allReduce();
@@ -115,7 +115,7 @@ public final class AllReduceAnalysis {
             fact.hybrid(shardRanks, dp / shardRanks, hsLine.units(), hsLine.gathersPerUnit(), linkOf(in.tier(), links), generation(in.tier(), links), in.lineRate(),
                     hsLine.shardSentBytes(), hsLine.replicaSentBytes(), size / (shardRanks * Math.max(1, r.cp())),
                     hsLine.shardLineSeconds(), hsLine.replicaLineSeconds(),
-                    hsEst == null ? 0 : hsEst.shardSeconds(), hsEst == null ? 0 : hsEst.replicaSeconds());
+                    hsEst == null ? 0 : hsEst.shardSeconds(), hsEst == null ? 0 : hsEst.replicaSeconds()).perStep(hsLine.perStep());
         }
         // a NIC speed UNIT001 calls 8x off is priced as the port speed it most likely means (Links), and NET003 says so
         fact.group(r.dpEffective(), r.cp());

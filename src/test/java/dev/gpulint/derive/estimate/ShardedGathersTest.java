@@ -169,4 +169,29 @@ class ShardedGathersTest {
         assertFalse(hsdp.inputs().variants().gathers().perTensor());
         assertEquals(plain.estimate().time().step(), hsdp.estimate().time().step(), 0);
     }
+
+    /** Two machines of eight GPUs under accelerate's FSDP, fsdp_config's {@code fsdp} lines. */
+    private static dev.gpulint.spec.Specs.Job accelerate(String fsdp) {
+        return dev.gpulint.testing.Foreign.bind("fsdp.yaml", "compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nfsdp_config:\n"
+                + "  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n" + fsdp + "mixed_precision: bf16\nnum_machines: 2\nnum_processes: 16\n");
+    }
+
+    @Test
+    void accelerateFsdp2AtStageTwoIsKeptUnitsNotMegatronsBuckets() {
+        // FSDP2 (fully_shard per block) with reshard_after_forward false: one forward all-gather per layer and micro-batch,
+        // the reduce-scatter per micro-batch (accelerate's no_sync finds no no_sync on an FSDP2 module), said once
+        java.util.List<String> as = new java.util.ArrayList<>();
+        dev.gpulint.spec.Specs.Job two = accelerate("  fsdp_reshard_after_forward: false\n  fsdp_version: 2\n");
+        assertEquals(2L, two.optimizer().zeroStage().value());
+        assertEquals(ShardedGathers.KEPT, ShardedGathers.of(two, SMALL, false, false, as));
+        assertEquals(1, as.size(), as.toString());
+        assertTrue(as.get(0).startsWith("accelerate FSDP2 with fsdp_reshard_after_forward false (ZeRO-2): per layer and micro-batch"), as.get(0));
+        assertTrue(ShardedGathers.KEPT.keptForBackward(new Layout(1, 1, 16, 1, 1, 1, 1, 16, 2, false, Recompute.NONE, false, 1)));
+        // FSDP1's SHARD_GRAD_OP keeps Megatron's ZeRO-2 count (FSDP1 has no_sync: accelerate's accumulation skips its sync)
+        as.clear();
+        dev.gpulint.spec.Specs.Job one = accelerate("  fsdp_sharding_strategy: SHARD_GRAD_OP\n");
+        assertEquals(2L, one.optimizer().zeroStage().value());
+        assertEquals(ShardedGathers.LAYER, ShardedGathers.of(one, SMALL, false, false, as));
+        assertEquals(List.of(), as);
+    }
 }

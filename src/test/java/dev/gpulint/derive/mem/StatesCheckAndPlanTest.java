@@ -93,6 +93,26 @@ class StatesCheckAndPlanTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void hybridShardingWithPipelineParallelismHoldsWeightsAndGradientsWholeInBoth(@TempDir Path dir) {
+        // pp 2: torch's pipeline schedule keeps FSDP's gradients unsharded (in the fp32 reduction dtype) and its gathered
+        // weights whole until the step's last backward; only the optimizer states shard over the group of 4
+        String layout = "tp: 1, pp: 2, dp: 16, dp_shard: 4";
+        java.util.function.Function<String, Map<String, Object>> stage0 = text -> {
+            Map<String, Object> doc = PlanCli.in(dir).file("p.yaml", text).planJson("--top", "1").json();
+            Map<String, Object> current = (Map<String, Object>) doc.get("current");
+            return ((List<Map<String, Object>>) ((Map<String, Object>) current.get("memory")).get("stages")).get(0);
+        };
+        long perStage = Math.round(n(stage0.apply(manifest("parameters: 1B, " + LLAMA3_70B, layout)), "parameters"));
+        String text = manifest("parameters: " + 2 * perStage + ", " + LLAMA3_70B, layout);
+        MemoryFact check = fact(text);
+        assertTrue(check.isHybrid() && check.isPipelined());
+        // 2 weights + 4 gradients (fp32, the reduction's width) whole, 12 optimizer bytes ÷ 4: 9 bytes per parameter, not 16 ÷ 4
+        assertEquals(perStage * (2 + 4 + 12 / 4.0), check.getPerGpuBytes(), 1);
+        assertEquals(states(stage0.apply(text)), check.getPerGpuBytes(), 2, "the plan's stage 0 holds the same");
+    }
+
+    @Test
     void withoutHybridShardingCheckAndPlanShardOverAllOfDp(@TempDir Path dir) {
         String layout = "tp: 1, dp: 32";
         long parameters = Math.round(n(planStage(dir, "count.yaml", manifest("parameters: 1B, " + LLAMA3_70B, layout)), "parameters"));

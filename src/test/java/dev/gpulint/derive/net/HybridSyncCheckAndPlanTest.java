@@ -192,6 +192,36 @@ class HybridSyncCheckAndPlanTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void withPipelineParallelismTheSyncIsTheSteps(@TempDir Path dir) {
+        // pp 2, dp 8 as 2 replicas × 4 shards, 4 micro-batches a step (global 32 = dp 8 × micro 1 × 4): torch's pipeline
+        // stage runs FSDP's reduce-scatters and the replicas' all-reduces once, after the last backward, so the plan's
+        // comm_s.dp is one sync, not 4; at stage 2 the parameters are gathered once per layer and step, which is NET003's
+        // figure too (check does not know m and prices the step's least)
+        String layout = "tp: 1, pp: 2, dp: 8, dp_shard: 4";
+        long parameters = 2 * planParameters(dir, layout, 32);     // the first stage's, twice: check divides by pp
+        String text2 = manifest("parameters: " + parameters + ", " + LLAMA3_8B, layout, 32, 2);
+        String text3 = manifest("parameters: " + parameters + ", " + LLAMA3_8B, layout, 32, 3);
+        AllReduceFact two = fact(text2), three = fact(text3);
+        assertTrue(two.isHybrid() && two.isPerStep() && two.isGatheredOnce());
+        assertEquals(16, two.getUnits(), "32 layers over pp 2");
+        double plan2 = n(PlanCli.map(time(planJson(dir, "j2.yaml", text2)).get("comm_s")), "dp");
+        assertEquals(plan2, two.getEstimatedSeconds(), plan2 * 1e-3, "stage 2: the step's one sync is NET003's estimate");
+        // stage 3: the forward reshards and the backward does not, so m + 1 = 5 gathers per layer and step in the plan,
+        // 2 (the least, m = 1) in check: the plan's stage-3 step pays 4 gathers per layer more than its stage 2, check 1
+        assertTrue(three.isPerStep() && !three.isGatheredOnce());
+        Map<String, Object> doc3 = planJson(dir, "j3.yaml", text3);
+        double plan3 = n(PlanCli.map(time(doc3).get("comm_s")), "dp");
+        double oneGatherPerLayer = three.getEstimatedSeconds() - two.getEstimatedSeconds();
+        assertTrue(oneGatherPerLayer > 0);
+        assertEquals(4 * oneGatherPerLayer, plan3 - plan2, oneGatherPerLayer * 1e-3);
+        List<String> said = ((List<String>) doc3.get("assumptions")).stream().filter(a -> a.startsWith("hybrid sharding")).toList();
+        assertEquals(1, said.size());
+        assertTrue(said.get(0).contains("once, one per layer, after the stage's last backward")
+                && said.get(0).contains("m + 1 times per layer and step"), said.get(0));
+    }
+
+    @Test
     void withoutAShardGroupZero3KeepsTheWholeGroupAtOneAndAHalf(@TempDir Path dir) {
         AllReduceFact check = fact(manifest("parameters: 8B, " + LLAMA3_8B, "tp: 1, dp: 16", 16));
         assertTrue(!check.isHybrid());

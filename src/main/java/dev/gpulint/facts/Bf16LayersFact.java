@@ -52,8 +52,26 @@ public final class Bf16LayersFact {
     public Span getPpSpan() { return ppSpan; }
     /** The most layers TransformerConfig lets either end keep in bf16: num_layers // pp. */
     public long getPerStage() { return layers / pp; }
-    /** The largest pp under which this count is accepted: layers // count (0 when the count exceeds the layers, which no pp accepts). */
-    public long getPpAtMost() { return layers / count; }
+    /**
+     * The pp to lower to: the largest divisor of the job's pp below it whose stages hold this count (num_layers // pp at least
+     * the count), 1 at least; 0 when the count exceeds the layers, which no pp accepts. A divisor, so the fix trades PAR013 for
+     * nothing else: tp·pp·cp still divides the GPUs (PAR001) and pp the layers when the job's pp did (PAR004). The largest pp
+     * TransformerConfig accepts, layers // count, need not be one: 88 layers keeping 14 in bf16 at pp 8 take pp 6, which does
+     * not divide 88 (nor 8·tp·cp GPUs by 6·tp·cp), so they are told pp 4. Divisors found by trial up to {@link #MAX_TRIAL} (and
+     * their co-divisors): every divisor of a pp up to 2^32.
+     */
+    public long getPpAtMost() {
+        if (count > layers) return 0;
+        long most = layers / count, best = 1;
+        for (long i = 1; i <= MAX_TRIAL && i * i <= pp; i++) {
+            if (pp % i != 0) continue;
+            for (long d : new long[] {i, pp / i}) if (d < pp && d <= most && d > best) best = d;
+        }
+        return best;
+    }
+
+    /** The trial divisors {@link #getPpAtMost} tries at most: pp has no bound in some formats, and 2^16 trials cover every pp up to 2^32. */
+    static final long MAX_TRIAL = 1L << 16;
     /** Some pp accepts this count (it is at most the model's layers). */
     public boolean isSomePpFits() { return count <= layers; }
 

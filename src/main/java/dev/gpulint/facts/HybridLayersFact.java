@@ -77,13 +77,13 @@ public final class HybridLayersFact {
     public long getHeads() { return heads; }
     /** The heads are stated, not Megatron's default. */
     public boolean isHeadsStated() { return headsStated; }
-    /** The key the heads are (or would be) written under: "--mamba-num-heads", "mamba_num_heads", "model.hybrid.mamba_num_heads" (a native manifest). */
+    /** The key the heads are (or would be) written under: "--mamba-num-heads", "model.mamba_num_heads" (Megatron-Bridge), "model.config.mamba_num_heads" (NeMo 2), "model.hybrid.mamba_num_heads" (a native manifest). */
     public String getHeadsKey() { return headsKey; }
     /** The mixer's B/C groups (ngroups): as stated, else Megatron-LM's default 8. */
     public long getGroups() { return groups; }
     /** The groups are stated, not Megatron-LM's default. */
     public boolean isGroupsStated() { return groupsStated; }
-    /** The key the groups are (or would be) written under: "--mamba-num-groups", "n_groups" (a Hugging Face config), "model.hybrid.mamba_num_groups" (a native manifest). */
+    /** The key the groups are (or would be) written under: "--mamba-num-groups", "model.mamba_num_groups" (Megatron-Bridge), "model.config.mamba_num_groups" (NeMo 2), "model.hybrid.mamba_num_groups" (a native manifest). */
     public String getGroupsKey() { return groupsKey; }
     /** The tensor-parallel size (1 when not written). */
     public long getTp() { return tp; }
@@ -247,9 +247,6 @@ public final class HybridLayersFact {
      */
     static final long MAX_CP_SUGGESTED = 1L << 16;
 
-    /** {@code g} narrowed to what the attention heads take too, when they are known. */
-    private long withAttention(long g) { return attentionHeads > 0 ? gcd(g, attentionHeads) : g; }
-
     /**
      * The largest tensor-parallel size below {@code tp} that divides both GDN head counts, that MambaMixer accepts when the
      * pattern has Mamba-2 layers too ({@link #isBothMixers}), and that divides the attention heads when known: the one tp
@@ -271,12 +268,63 @@ public final class HybridLayersFact {
         return g == 0 ? 1 : g;
     }
 
-    /** The largest tp below the job's that divides {@code g}, the job's cp splitting every mixer there too when one does (1 at least). */
-    private long largestBelow(long g) {
-        for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0 && cpFits(t, cp)) return t;
-        for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0) return t;
+    private long kvHeads, domain;
+    private boolean infinityFabric;
+
+    /**
+     * The model's key-value heads (query groups; 0: not known): a tp this rule suggests is a divisor or a multiple of them,
+     * as PAR005 asks (Megatron-Core places whole query groups on a rank or replicates one over several). A divisor of a tp that
+     * the query groups divide need not be either: 6 query groups at tp 12 refuse tp 4.
+     */
+    public HybridLayersFact kvHeads(long n) { kvHeads = Math.max(0, n); return this; }
+    /** The model's key-value heads (query groups); 0 when not known. */
+    public long getKvHeads() { return kvHeads; }
+
+    /**
+     * The GPUs of the scale-up domain the job's tensor-parallel groups are placed in (a node's NVLink, an NVL72 rack, an
+     * MI300X platform's Infinity Fabric: Resolved.Group#domainSize), 0 when not known or there is none: a tp this rule suggests
+     * divides it, so that no tensor-parallel group crosses it (PAR002's condition under its default rank order).
+     */
+    public HybridLayersFact domain(long gpus, boolean infinityFabric) {
+        domain = Math.max(0, gpus); this.infinityFabric = infinityFabric;
+        return this;
+    }
+    /** The GPUs of the tensor-parallel groups' scale-up domain; 0 when not known. */
+    public long getDomain() { return domain; }
+    /** The domain is AMD Infinity Fabric's, not NVLink's. */
+    public boolean isInfinityFabric() { return infinityFabric; }
+    /**
+     * The job's tp itself does not fit its domain (PAR002 fires on it too): the tp suggested is narrowed to a divisor of the
+     * domain as well, and the message says so. A tp that fits needs no word: each of its divisors fits too.
+     */
+    public boolean isDomainBinds() { return domain > 0 && domain % tp != 0; }
+
+    /**
+     * What every tp this rule suggests divides: the job's tp (so that tp·pp·cp still divides the GPUs, PAR001, and a
+     * sequence-parallel or expert-tensor-parallel size derived from it still splits), every mixer's counts, the attention heads
+     * when known (PAR005) and the scale-up domain when known (PAR002).
+     */
+    private long suggestable() {
+        long g = gcd(tp, accepted());
+        if (attentionHeads > 0) g = gcd(g, attentionHeads);
+        return domain > 0 ? gcd(g, domain) : g;
+    }
+
+    /** PAR005's query-group rule holds at {@code t}: the query groups a multiple or a divisor of it (or not known). */
+    private boolean kvFits(long t) { return kvHeads <= 0 || kvHeads % t == 0 || t % kvHeads == 0; }
+
+    /**
+     * The largest divisor of {@code g} below the job's tp whose query groups fit, the job's cp splitting every mixer there too
+     * when one does (1 at least). {@code g} divides the job's tp and is at most 65,536 (the mixers' bound), so the walk is short.
+     */
+    private long largestBelow(long g, boolean kv) {
+        for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0 && (!kv || kvFits(t)) && cpFits(t, cp)) return t;
+        for (long t = Math.min(tp - 1, g); t > 1; t--) if (g % t == 0 && (!kv || kvFits(t))) return t;
         return 1;
     }
+
+    /** The query groups narrowed the tp suggested (PAR005's rule refused a larger one): the message says so. */
+    public boolean isKvHeadsBind() { return kvHeads > 0 && largestBelow(suggestable(), false) != getTpAtMost(); }
 
     /** MambaMixer's first assert fails: the heads are known and tp does not divide them. */
     public boolean isHeadsSplitRefused() { return mambaLayers > 0 && heads > 0 && heads % tp != 0; }
@@ -284,12 +332,33 @@ public final class HybridLayersFact {
     public boolean isGroupsSplitRefused() { return mambaLayers > 0 && !isHeadsSplitRefused() && groups % tp != 0; }
 
     /**
-     * The largest tensor-parallel size below {@code tp} that divides both the heads (when known) and the groups: what
-     * MambaMixer accepts, GatedDeltaNet too when the pattern has G layers ({@link #isBothMixers}), and the attention heads
-     * when known (1 at least).
+     * The largest divisor of the job's tp below it that MambaMixer accepts (it divides the heads when known and the groups),
+     * GatedDeltaNet too when the pattern has G layers ({@link #isBothMixers}), that divides the attention heads when known and
+     * the scale-up domain when known, and whose query groups fit (PAR005): 1 when no divisor above 1 is such
+     * ({@link #isTpSuggested}). A divisor, so the fix trades PAR015 for nothing else: tp·pp·cp still divides the GPUs (dp
+     * grows by the same factor, PAR001), a tp group still sits in one domain (PAR002), a sequence that tp divides under
+     * sequence parallelism still splits; 12 groups at tp 16 are told tp 4, not 12, which 8-GPU nodes and 16·pp·cp GPUs refuse.
      */
     public long getTpAtMost() {
-        return largestBelow(withAttention(accepted()));
+        return largestBelow(suggestable(), true);
+    }
+
+    /** A tp above 1 is suggested; else the message says which count to change, or tp 1 (no tensor parallelism). */
+    public boolean isTpSuggested() { return getTpAtMost() > 1; }
+
+    /** {@link #getGroupsFitting} found a count. */
+    public boolean isGroupsFitted() { return getGroupsFitting() > 0; }
+
+    /**
+     * When no tp above 1 is suggested and MambaMixer refuses the groups: the smallest count above them that the job's tp
+     * divides, that divides the Mamba-2 heads (MambaMixer asserts nheads % ngroups == 0) and that the job's cp splits as
+     * MambaContextParallel asks; 0 when the heads are not known or none is (the message then says only "a group count tp
+     * divides"). Bounded: the multiples of tp up to the heads, at most 65,536 of them.
+     */
+    public long getGroupsFitting() {
+        if (heads <= 0 || heads % tp != 0) return 0;
+        for (long g = (groups / tp + 1) * tp; g <= heads; g += tp) if (heads % g == 0 && (cp <= 1 || groupsSplit(g / tp, cp))) return g;
+        return 0;
     }
 
     private static long gcd(long a, long b) {

@@ -39,9 +39,9 @@ class HybridLayersFactTest {
 
     @Test
     void theTpSuggestedDividesTheAttentionHeadsTooWhenTheyAreKnown() {
-        // 6 key and 12 value heads take tp 3, but TransformerConfig refuses 16 attention heads at tp 3
-        assertEquals(3, gdn(6, 12, 4).getGdnTpAtMost(), "attention heads unknown: the mixer's heads alone");
-        assertEquals(2, gdn(6, 12, 4).attentionHeads(16).getGdnTpAtMost());
+        // 6 key and 12 value heads at tp 12 take tp 6, but TransformerConfig refuses 16 attention heads at tp 6
+        assertEquals(6, gdn(6, 12, 12).getGdnTpAtMost(), "attention heads unknown: the mixer's heads alone");
+        assertEquals(2, gdn(6, 12, 12).attentionHeads(16).getGdnTpAtMost());
         // MambaMixer's 96 heads and 8 groups take tp 8; 12 attention heads take 4 at most
         assertEquals(8, fact(2, 96, 8, 16).getTpAtMost());
         assertEquals(4, fact(2, 96, 8, 16).attentionHeads(12).getTpAtMost());
@@ -66,12 +66,47 @@ class HybridLayersFactTest {
     }
 
     @Test
-    void theProposedTpIsTheLargestBelowThatDividesHeadsAndGroups() {
+    void theProposedTpIsTheLargestDivisorOfTheJobsTpThatDividesHeadsAndGroups() {
         assertEquals(8, fact(2, 120, 8, 16).getTpAtMost());
         assertEquals(8, fact(2, 0, 8, 16).getTpAtMost(), "heads unknown: the groups alone");
-        assertEquals(3, fact(2, 96, 6, 4).getTpAtMost(), "gcd 6: 3 is the largest below 4");
+        assertEquals(2, fact(2, 96, 6, 4).getTpAtMost(), "gcd 6 takes 3, but 3 does not divide tp 4: 2");
         assertEquals(1, fact(2, 7, 7, 4).getTpAtMost());
+        assertFalse(fact(2, 7, 7, 4).isTpSuggested());
+        assertTrue(fact(2, 96, 6, 4).isTpSuggested());
         assertThrows(IllegalArgumentException.class, () -> fact(2, 128, 0, 4));
+    }
+
+    /**
+     * 12 groups at tp 16 take tp 12 and 6, but neither divides 16: 16·pp·cp GPUs need not split by 12·pp·cp (PAR001), and
+     * 12 does not divide an 8-GPU node (PAR002). The largest divisor of 16 they take is 4.
+     */
+    @Test
+    void theTpSuggestedDividesTheJobsTpTheNodeAndFitsTheQueryGroups() {
+        assertEquals(4, fact(2, 96, 12, 16).getTpAtMost());
+        assertEquals(4, fact(2, 96, 12, 16).domain(8, false).getTpAtMost());
+        // 16 groups at tp 32 on 8-GPU nodes: 16 divides both, but crosses the node; 8 does not
+        assertEquals(16, fact(2, 128, 16, 32).getTpAtMost());
+        assertEquals(8, fact(2, 128, 16, 32).domain(8, false).getTpAtMost());
+        assertTrue(fact(2, 128, 16, 32).domain(8, false).isDomainBinds());
+        assertFalse(fact(2, 96, 12, 8).domain(8, false).isDomainBinds(), "tp 8 fits the node: each of its divisors does");
+        // 24 groups at tp 12 take 6; 4 query groups are neither a multiple nor a divisor of 6 (PAR005): 4 is
+        assertEquals(6, fact(2, 96, 24, 12).getTpAtMost());
+        assertEquals(4, fact(2, 96, 24, 12).kvHeads(4).getTpAtMost());
+        assertEquals(6, fact(2, 96, 24, 12).kvHeads(12).getTpAtMost(), "12 query groups are a multiple of 6");
+    }
+
+    /** With no tp above 1 the message names a group count: the fewest above the groups that tp divides and that divide the heads. */
+    @Test
+    void withNoTpAboveOneTheGroupCountToWriteIsNamed() {
+        HybridLayersFact one = fact(2, 96, 3, 2);
+        assertTrue(one.isGroupsSplitRefused());
+        assertFalse(one.isTpSuggested());
+        assertEquals(4, one.getGroupsFitting(), "4 groups: tp 2 divides them, and they divide the 96 heads; 6 would too, but more");
+        assertEquals(2, fact(2, 128, 1, 2).getGroupsFitting());
+        assertEquals(0, fact(2, 0, 1, 2).getGroupsFitting(), "heads unknown: no count named");
+        assertEquals(6, fact(2, 6, 3, 2).getGroupsFitting(), "the heads themselves at most: one head a group");
+        assertEquals(6, fact(2, 96, 3, 2).cp(3, null).getGroupsFitting(),
+                "cp 3: 4 groups, 2 a tp rank, do not repeat over 3 ranks (MambaContextParallel); 6, 3 a tp rank, split over them");
     }
 
     /**

@@ -49,6 +49,8 @@ final class HybridLayers {
                      java.util.function.UnaryOperator<String> named) {
         boolean on = hybrid != null && Boolean.TRUE.equals(hybrid.value());
         if (!on && (pattern == null || !pattern.known() || pattern.text().isBlank())) return;
+        // the layers as the file names them: --num-layers, a provider's model.num_layers, NeMo 2's model.config.num_layers
+        String numLayers = named.apply("--num-layers");
         String kinds = null, layers = null;
         Specs.Gdn gdn = null;
         long gdnLayers = 0;
@@ -62,7 +64,7 @@ final class HybridLayers {
                 // what was read and the estimate never holds a pattern past it
                 DraftValues.refuse(j, pattern.span(), patternFlag, p, "at most " + HybridPattern.MAX_CHARS + " characters (layer symbols,"
                         + " '|' and the MTP blocks after '/'; it has " + p.length() + "), the bound model.hybrid.pattern has, far above any"
-                        + " published model's 118 layers", "every layer of --num-layers is priced as attention + MLP (MoE where the job"
+                        + " published model's 118 layers", "every layer of " + numLayers + " is priced as attention + MLP (MoE where the job"
                         + " states experts), its Mamba-2 layers included");
                 return;
             }
@@ -80,7 +82,7 @@ final class HybridLayers {
                 int lead = HybridPattern.leading(pattern.text());
                 DraftValues.refuse(j, DraftBounds.at(new Located<>(pattern.text(), pattern.span()), lead + bad.index()), patternFlag, p,
                         "layer symbols Megatron-Core knows, one per layer (character " + (bad.index() + 1) + " is " + bad.why() + ")",
-                        "every layer of --num-layers is priced as attention + MLP (MoE where the job states experts), its Mamba-2"
+                        "every layer of " + numLayers + " is priced as attention + MLP (MoE where the job states experts), its Mamba-2"
                         + " layers included, and Megatron stops at start-up");
                 return;
             }
@@ -89,7 +91,7 @@ final class HybridLayers {
                 // has 0 layers, and allocation raises "The hybrid override pattern is the wrong length: got 0, expected N"
                 DraftValues.refuse(j, pattern.span(), patternFlag, p, "one layer symbol per decoder layer before the first '/' (it holds"
                         + " none: '|' and what follows '/' are not decoder layers; Megatron-Core raises \"The hybrid override pattern is the"
-                        + " wrong length: got 0, expected\" the --num-layers)", "every layer of --num-layers is priced as attention + MLP (MoE"
+                        + " wrong length: got 0, expected\" the " + numLayers + ")", "every layer of " + numLayers + " is priced as attention + MLP (MoE"
                         + " where the job states experts), its Mamba-2 layers included, and Megatron stops at start-up");
                 return;
             }
@@ -115,6 +117,8 @@ final class HybridLayers {
             }
         }
         if (layers != null) {
+            // the keys of the mixer sizes as the file writes them, written or not, which PAR015 names (JobDraft.hybridKeys)
+            for (String flag : HYBRID_FLAGS) j.hybridKeys.put(field(flag), named.apply(flag));
             // Mamba-2 (or gated-delta-net), attention, MLP and MoE layers: priced by kind (MambaLayers), the defaults said there
             j.hybrid = new Specs.Hybrid(j.key(patternFlag, new Located<>(layers, pattern.span())), size(j, flags, "--mamba-num-heads", named),
                     size(j, flags, "--mamba-head-dim", named), size(j, flags, "--mamba-state-dim", named),
@@ -129,7 +133,7 @@ final class HybridLayers {
             return;
         }
         j.unpriced.add((on ? "--is-hybrid-model" : patternFlag) + ": the estimate prices Mamba-2, attention, MLP and MoE layers by kind, not a job without"
-                + " a " + patternFlag + " of M, *, - and E, so every layer of --num-layers is priced as attention + MLP (MoE"
+                + " a " + patternFlag + " of M, *, - and E, so every layer of " + numLayers + " is priced as attention + MLP (MoE"
                 + " where the job states experts), its Mamba-2 layers included: time and memory are overstated for them");
     }
 
@@ -170,7 +174,7 @@ final class HybridLayers {
      */
     private static Specs.Gdn gdn(JobDraft j, Map<String, Word> flags, String p, java.util.function.UnaryOperator<String> named) {
         if (p.indexOf('G') < 0) return null;
-        String why = "(Megatron's argparse takes an int; its GatedDeltaNet divides its heads and widths by tp)";
+        String why = "(" + takesAnInt(named) + "; its GatedDeltaNet divides its heads and widths by tp)";
         return new Specs.Gdn(size(j, flags, GDN_FLAGS.get(0), why, named), size(j, flags, GDN_FLAGS.get(1), why, named),
                 size(j, flags, GDN_FLAGS.get(2), why, named), size(j, flags, GDN_FLAGS.get(3), why, named),
                 size(j, flags, GDN_FLAGS.get(4), why, named));
@@ -192,7 +196,21 @@ final class HybridLayers {
      * assumptions.
      */
     private static Located<Long> size(JobDraft j, Map<String, Word> flags, String flag, java.util.function.UnaryOperator<String> named) {
-        return size(j, flags, flag, "(Megatron's argparse takes an int; its MambaMixer divides by heads and groups)", named);
+        return size(j, flags, flag, "(" + takesAnInt(named) + "; its MambaMixer divides by heads and groups)", named);
+    }
+
+    /**
+     * What takes the sizes, in the words of the file's format: Megatron's argparse for its flags ({@code named} keeps them),
+     * else the model config's TransformerConfig fields, typed int (Megatron-Bridge's providers, NeMo 2's SSMConfig).
+     */
+    private static String takesAnInt(java.util.function.UnaryOperator<String> named) {
+        return named.apply("--num-layers").startsWith("--") ? "Megatron's argparse takes an int"
+                : "Megatron-Core's TransformerConfig field is an int";
+    }
+
+    /** Whose default a size not read takes, in the file's words: Megatron-LM's for its flags, else TransformerConfig's field's. */
+    private static String whoseDefault(java.util.function.UnaryOperator<String> named) {
+        return named.apply("--num-layers").startsWith("--") ? "Megatron-LM's default" : "Megatron-Core's default";
     }
 
     /** {@link #size(JobDraft, Map, String)}, {@code why} saying why a whole number from 1 is needed. */
@@ -203,7 +221,7 @@ final class HybridLayers {
         Located<Long> n = MegatronAdapter.located(w);
         if (n != null && n.value() >= 1 && n.value() <= MAX_SIZE) return j.key(named.apply(flag), n);
         DraftValues.refuse(j, w.span(), named.apply(flag), w.text(), "a whole number from 1 to " + MAX_SIZE + " " + why,
-                "the estimate takes Megatron-LM's default for it");
+                "the estimate takes " + whoseDefault(named) + " for it");
         return null;
     }
 
@@ -218,7 +236,9 @@ final class HybridLayers {
      * {@code mamba_num_groups}; {@code linear_num_key_heads}, {@code linear_num_value_heads}, {@code linear_key_head_dim},
      * {@code linear_value_head_dim}, {@code linear_conv_kernel_dim}), read as a Megatron script's flags are
      * ({@link HybridLayers}: G layers gated delta nets, each size not written Megatron-Core's default; refused sizes SYN002 at
-     * the value, named by their field). None written: nothing read.
+     * the value, named by their key as the file writes it, {@code at} and the field: {@code model.mamba_num_groups},
+     * {@code model.config.mamba_num_groups}, which PAR015 names too, and which the job's origin records written or not,
+     * JobDraft#hybridKeys). None written: nothing read.
      */
     static void config(JobDraft j, dev.gpulint.tree.MappingNode model, String at) {
         String key = null;
@@ -241,7 +261,7 @@ final class HybridLayers {
             if (s != null && !s.isNull()) flags.put(flag, new Word(s.text(), !TreeValues.placeholder(s.text()), s.span()));
         }
         HybridLayers.read(j, null, new Word(pattern.text(), !TreeValues.placeholder(pattern.text()),
-                pattern.span()), at + key, flags, HybridLayers::field);
+                pattern.span()), at + key, flags, flag -> at + field(flag));
     }
 
     /** The Megatron flags of the hybrid's mixer sizes, each TransformerConfig's field of that name ({@link #field}). */

@@ -129,6 +129,13 @@ final class JobDraft {
     final List<DraftValues.Refused> refused = new ArrayList<>();
     /** The keys of the values refused, kept after {@link #refused} is reported: messages name a size left out as such (PAR015). */
     final java.util.Set<String> leftOut = new java.util.TreeSet<>();
+
+    /**
+     * The keys the file writes (or would write) a hybrid's mixer sizes under, by TransformerConfig's field ("mamba_num_groups"
+     * → "--mamba-num-groups", "model.mamba_num_groups", "model.config.mamba_num_groups"): PAR015 names a size not written
+     * by the key the user would write (bind/adapt/HybridLayers).
+     */
+    final Map<String, String> hybridKeys = new java.util.TreeMap<>();
     /** Sizes written with a value nobody knows yet (tp, pp, dp, cp, ep, virtual_pp): see {@link Specs.Parallelism}. */
     final java.util.Set<String> unknown = new java.util.LinkedHashSet<>();
     /** Model sizes written out of the schema's bounds (SYN002 at the value), by their manifest path ("model.vocab_size"):
@@ -319,6 +326,7 @@ final class JobDraft {
         if (fp8LayersBf16 != null && fp8LayersBf16Key != null) out.put(Specs.Origin.FP8_LAYERS_BF16, fp8LayersBf16Key);
         // where a hybrid's layer pattern is written, as PAR014 and PAR015 name it (derive/par/HybridLayersAnalysis)
         if (hybrid != null && keys.get(hybrid.pattern()) != null) out.put(Specs.Origin.HYBRID_PATTERN, keys.get(hybrid.pattern()));
+        if (hybrid != null) out.putAll(hybridKeys);
         for (String k : leftOut) out.put(Specs.Origin.leftOut(k), k);      // written, refused (SYN002): not "not written"
         for (String n : launchDecided) out.put(Specs.Origin.launchEnv(n), n);  // CONSIST005 says the value the ranks get
         return out;

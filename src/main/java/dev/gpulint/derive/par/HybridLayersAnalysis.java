@@ -48,25 +48,36 @@ public final class HybridLayersAnalysis {
         long valueHeads = gdn == 0 ? 0 : value(g.valueHeads()) > 0 ? value(g.valueHeads()) : MambaLayers.GDN_DEFAULTS[1];
         Span keySpan = gdn == 0 || g.keyHeads() == null ? null : g.keyHeads().span();
         Span valueSpan = gdn == 0 || g.valueHeads() == null ? null : g.valueHeads().span();
-        // the keys as the job's file writes them: a Megatron script's flags, else TransformerConfig's fields (Megatron-Bridge's
-        // model provider, the native manifest's model.hybrid; a model name's sizes are all stated)
-        // (the native manifest, no origin, under its path model.hybrid)
+        // the keys as the job's file writes them, written or not: as its adapter recorded them (a Megatron script's flags,
+        // Megatron-Bridge's model.mamba_num_heads, NeMo 2's model.config.mamba_num_heads: bind/adapt/HybridLayers), else a
+        // Megatron script's flags, else TransformerConfig's fields (a model name's sizes are all stated), under the native
+        // manifest's path model.hybrid (no origin)
+        Specs.Origin o = j.origin();
         String at = key == null ? "model.hybrid." : "";
-        String headsKey = flags ? "--mamba-num-heads" : at + "mamba_num_heads",
-                groupsKey = flags ? "--mamba-num-groups" : at + "mamba_num_groups",
-                keyHeadsKey = flags ? "--linear-num-key-heads" : at + "linear_num_key_heads",
-                valueHeadsKey = flags ? "--linear-num-value-heads" : at + "linear_num_value_heads";
+        String headsKey = written(o, "mamba_num_heads", flags ? "--mamba-num-heads" : at + "mamba_num_heads"),
+                groupsKey = written(o, "mamba_num_groups", flags ? "--mamba-num-groups" : at + "mamba_num_groups"),
+                keyHeadsKey = written(o, "linear_num_key_heads", flags ? "--linear-num-key-heads" : at + "linear_num_key_heads"),
+                valueHeadsKey = written(o, "linear_num_value_heads", flags ? "--linear-num-value-heads" : at + "linear_num_value_heads");
         // a size written with a value SYN002 refused is read at its default, as one not written; the message says which (an
         // adapter's origin records it, the native manifest's Specs.Hybrid.refused)
-        Specs.Origin o = j.origin();
         java.util.Set<String> refused = h.refused();
         out.add(new HybridLayersFact(r.name(), j.file(), key != null ? key : "the hybrid layer pattern", h.pattern().span(), p.length(),
                 layers, m.layers() == null ? null : m.layers().span(), mamba, heads, headsStated, headsKey, groups, groupsStated,
                 groupsKey, r.tp(), tpSpan, gdn, keyHeads, keySpan, valueHeads, valueSpan).attentionHeads(value(m.attentionHeads()))
+                // what else a tp suggested must keep: PAR005's query groups, PAR002's scale-up domain (none: not bound)
+                .kvHeads(value(m.kvHeads()))
+                .domain(r.group() != null && r.group().scaleUpDomain() ? r.group().domainSize() : 0,
+                        r.group() != null && r.group().domainKind() == dev.gpulint.spec.DomainKind.INFINITY_FABRIC)
                 .cp(r.cp(), par == null || par.cp() == null ? null : par.cp().span())
                 .leftOut(!headsStated && leftOut(o, refused, headsKey), !groupsStated && leftOut(o, refused, groupsKey),
                         keySpan == null && leftOut(o, refused, keyHeadsKey), valueSpan == null && leftOut(o, refused, valueHeadsKey))
                 .gdnKeys(keyHeadsKey, valueHeadsKey));
+    }
+
+    /** The key the job's adapter recorded for TransformerConfig's field {@code field} (bind/adapt/HybridLayers), else {@code otherwise}. */
+    private static String written(Specs.Origin o, String field, String otherwise) {
+        String k = o == null ? null : o.key(field);
+        return k != null ? k : otherwise;
     }
 
     /** {@code key} is written with a value its reader refused (SYN002): an adapter's origin says so, or the native manifest's refused keys. */

@@ -158,7 +158,7 @@ final class AloneFacts {
                 h.getHeadsKey(), h.getGroups(), h.isGroupsStated(), h.getGroupsKey(), h.getTp(), h.getTpSpan(), h.getGdnLayers(),
                 h.getGdnKeyHeads(), h.getGdnKeyHeadsSpan(), h.getGdnValueHeads(), h.getGdnValueHeadsSpan(), h.getAttentionHeads(),
                 h.isHeadsLeftOut(), h.isGroupsLeftOut(), h.isGdnKeyHeadsLeftOut(), h.isGdnValueHeadsLeftOut(), h.getCp(), h.getCpSpan(),
-                h.getGdnKeyHeadsKey(), h.getGdnValueHeadsKey());
+                h.getGdnKeyHeadsKey(), h.getGdnValueHeadsKey(), h.getKvHeads(), h.getDomain(), h.isInfinityFabric());
         if (f instanceof JobFact j) return j.saying();
         if (f instanceof OriginFact o) return new Origin(o.getFormat(), o.isPodsVisible(), o.getRdmaResources(), o.isRdmaByAccess(),
                 o.getIbHca(), o.getIbHcaSpan());
@@ -193,7 +193,8 @@ final class AloneFacts {
                   long mambaLayers, long heads, boolean headsStated, String headsKey, long groups, boolean groupsStated,
                   String groupsKey, long tp, Span tpSpan, long gdnLayers, long gdnKeyHeads, Span gdnKeyHeadsSpan, long gdnValueHeads,
                   Span gdnValueHeadsSpan, long attentionHeads, boolean headsLeftOut, boolean groupsLeftOut, boolean gdnKeyHeadsLeftOut,
-                  boolean gdnValueHeadsLeftOut, long cp, Span cpSpan, String gdnKeyHeadsKey, String gdnValueHeadsKey) {
+                  boolean gdnValueHeadsLeftOut, long cp, Span cpSpan, String gdnKeyHeadsKey, String gdnValueHeadsKey, long kvHeads,
+                  long domain, boolean infinityFabric) {
         @Override
         public boolean equals(Object o) {
             return o instanceof Hybrid h && patternLayers == h.patternLayers && layers == h.layers && mambaLayers == h.mambaLayers
@@ -201,6 +202,7 @@ final class AloneFacts {
                     && tp == h.tp && gdnLayers == h.gdnLayers && gdnKeyHeads == h.gdnKeyHeads && gdnValueHeads == h.gdnValueHeads
                     && attentionHeads == h.attentionHeads && headsLeftOut == h.headsLeftOut && groupsLeftOut == h.groupsLeftOut
                     && gdnKeyHeadsLeftOut == h.gdnKeyHeadsLeftOut && gdnValueHeadsLeftOut == h.gdnValueHeadsLeftOut && cp == h.cp
+                    && kvHeads == h.kvHeads && domain == h.domain && infinityFabric == h.infinityFabric
                     && Objects.equals(cpSpan, h.cpSpan) && Objects.equals(gdnKeyHeadsKey, h.gdnKeyHeadsKey)
                     && Objects.equals(gdnValueHeadsKey, h.gdnValueHeadsKey) && Objects.equals(file, h.file) && Objects.equals(patternKey, h.patternKey)
                     && Objects.equals(patternSpan, h.patternSpan) && Objects.equals(layersSpan, h.layersSpan)

@@ -72,10 +72,32 @@ class BridgeHybridTest {
         assertEquals(1, m.findings().size(), m.findings().toString());
         assertEquals("SYN002", m.findings().get(0).ruleId());
         assertEquals(9, m.findings().get(0).span().startLine());
-        assertTrue(m.findings().get(0).message().contains("linear_num_key_heads"), m.findings().get(0).message());
+        // named as the file writes it, under model., and by what takes it: the provider's int field, not Megatron's argparse
+        assertTrue(m.findings().get(0).message().startsWith("'model.linear_num_key_heads' is '0'; expected a whole number from 1 to"
+                + " 65536 (Megatron-Core's TransformerConfig field is an int; its GatedDeltaNet divides its heads and widths by tp);"
+                + " the value is left out, so the estimate takes Megatron-Core's default for it"), m.findings().get(0).message());
         Specs.Job j = m.jobs().get(0);
         assertNull(j.model().hybrid().gdn().keyHeads());
-        assertTrue(j.origin().isLeftOut("linear_num_key_heads"), "PAR015 names it left out");
+        assertTrue(j.origin().isLeftOut("model.linear_num_key_heads"), "PAR015 names it left out, under its key");
+    }
+
+    /** PAR015 names a size not written by the key the user would write: the provider's model.mamba_num_groups, not Megatron's flag. */
+    @Test
+    void theMixerSizesKeysAreRecordedAsTheFileWritesThemWrittenOrNot() {
+        Specs.Origin o = bind("hybrid_override_pattern: \"M-M*M-M-\"\n  mamba_num_heads: 64").jobs().get(0).origin();
+        assertEquals("model.mamba_num_heads", o.key("mamba_num_heads"));
+        assertEquals("model.mamba_num_groups", o.key("mamba_num_groups"), "not written: the key it would be written under");
+        assertEquals("model.linear_num_key_heads", o.key("linear_num_key_heads"));
+    }
+
+    /** A pattern Megatron-Core refuses says how the provider's layers are priced, by their key (model.num_layers, not --num-layers). */
+    @Test
+    void aRefusedPatternNamesTheProvidersLayersKey() {
+        dev.gpulint.spec.Model m = bind("hybrid_layer_pattern: \"M-Q*\"");
+        assertEquals(1, m.findings().size(), m.findings().toString());
+        String message = m.findings().get(0).message();
+        assertTrue(message.contains("every layer of model.num_layers is priced as attention + MLP"), message);
+        assertTrue(!message.contains("--num-layers"), message);
     }
 
     /** A pattern written as a list (the provider's field is a str, which Megatron-Core parses letter by letter) is SYN002 at it, not ignored. */

@@ -34,6 +34,9 @@ class Nemo2HybridTest {
         assertEquals(List.of(128L, 64L, 128L, 8L), List.of(h.heads().value(), h.headDim().value(), h.state().value(), h.groups().value()));
         assertNull(h.gdn(), "no G: the linear_* sizes size no layer");
         assertEquals("model.config.hybrid_override_pattern", j.origin().key(Specs.Origin.HYBRID_PATTERN));
+        // the mixer sizes' keys as the recipe writes them, which PAR015 names: under model.config., not Megatron's flags
+        assertEquals("model.config.mamba_num_groups", j.origin().key("mamba_num_groups"));
+        assertEquals("model.config.linear_num_value_heads", j.origin().key("linear_num_value_heads"), "not written: its key all the same");
         // G layers beside the M ones: their linear_* sizes read, the others Megatron-Core's defaults
         Specs.Hybrid g = Foreign.model("gdn.yaml", RECIPE.formatted("M-G*M-G-")).jobs().get(0).model().hybrid();
         assertEquals("M-G*M-G-", g.gdnPattern());

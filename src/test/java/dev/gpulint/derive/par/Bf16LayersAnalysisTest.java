@@ -43,6 +43,17 @@ class Bf16LayersAnalysisTest {
         assertEquals("training_job:j/bf16-layers/start", start.identity());
     }
 
+    /**
+     * The pp to lower to is a divisor of the job's: 32 layers keeping 6 at the end at pp 16 take pp 5 (32 // 6), which neither
+     * divides 32 (PAR004) nor 16·tp·cp GPUs by 5·tp·cp (PAR001): told pp 4. pp 3 keeping 11 of 32 takes 2, no divisor of 3: 1.
+     */
+    @Test
+    void thePpToLowerToIsADivisorOfTheJobsPp() {
+        assertEquals(4, facts("fp8", "parallelism: { tp: 1, pp: 16 }\n", "{ end: 6 }").get(0).getPpAtMost());
+        assertEquals(1, facts("fp8", "parallelism: { tp: 1, pp: 3 }\n", "{ end: 11 }").get(0).getPpAtMost());
+        assertEquals(8, facts("fp8", "parallelism: { tp: 1, pp: 16 }\n", "{ end: 4 }").get(0).getPpAtMost(), "32 // 4 = 8 divides 16");
+    }
+
     @Test
     void theBoundIsTheFloorOfLayersOverPpWhateverTheVirtualStages() {
         // 32 // 3 = 10 (Megatron's integer division; the pp does not divide the layers: PAR004's to say)

@@ -97,7 +97,7 @@ final class BridgeAdapter implements FormatAdapter {
         j.vpp = size(j, model, at, ParallelDim.VPP);
         j.cp = size(j, model, at, ParallelDim.CP);
         j.ep = size(j, model, at, ParallelDim.EP);
-        j.etp = j.key(at + "expert_tensor_parallel_size", TreeValues.whole(scalar(model, "expert_tensor_parallel_size")));
+        j.etp = number(j, model, "expert_tensor_parallel_size", at);
         expertTpDefault(j, at);
         j.sequenceParallel = TreeValues.bool(scalar(model, "sequence_parallel"));
         // the provider's ModelParallelConfig.variable_seq_lengths: every pipeline p2p exchanges its shape first (MtpLayers#SHAPE_EXCHANGE)
@@ -111,14 +111,14 @@ final class BridgeAdapter implements FormatAdapter {
         }
         String trainKey = section(c, "train");
         MappingNode train = trainKey == null ? null : map(c, trainKey);
-        j.micro = j.key(wrap + trainKey + ".micro_batch_size", TreeValues.whole(scalar(train, "micro_batch_size")));
-        j.global = j.key(wrap + trainKey + ".global_batch_size", TreeValues.whole(scalar(train, "global_batch_size")));
+        j.micro = number(j, train, "micro_batch_size", wrap + trainKey + ".");
+        j.global = number(j, train, "global_batch_size", wrap + trainKey + ".");
         String dataKey = section(c, "dataset");
         MappingNode data = dataKey == null ? null : map(c, dataKey);
         for (String k : new String[] {"seq_length", "sequence_length"}) {
-            if (j.seqLength == null) j.seqLength = j.key(wrap + dataKey + "." + k, TreeValues.whole(scalar(data, k)));
+            if (j.seqLength == null) j.seqLength = number(j, data, k, wrap + dataKey + ".");
         }
-        if (j.seqLength == null) j.seqLength = j.key(at + "seq_length", TreeValues.whole(scalar(model, "seq_length")));
+        if (j.seqLength == null) j.seqLength = number(j, model, "seq_length", at);
         shape(j, model, at);
         HybridLayers.config(j, model, at);     // a hybrid provider's pattern and mixer sizes
         pipelineSplit(j, model, at);
@@ -150,20 +150,20 @@ final class BridgeAdapter implements FormatAdapter {
 
     /** The dimensions a dump writes (an override file seldom does: the recipe has them). */
     private static void shape(JobDraft j, MappingNode model, String at) {
-        j.layers = j.key(at + "num_layers", TreeValues.whole(scalar(model, "num_layers")));
-        j.hidden = j.key(at + "hidden_size", TreeValues.whole(scalar(model, "hidden_size")));
-        j.heads = j.key(at + "num_attention_heads", TreeValues.whole(scalar(model, "num_attention_heads")));
-        j.kvHeads = j.key(at + "num_query_groups", TreeValues.whole(scalar(model, "num_query_groups")));
-        j.ffn = j.key(at + "ffn_hidden_size", TreeValues.whole(scalar(model, "ffn_hidden_size")));
-        j.headDim = j.key(at + "kv_channels", TreeValues.whole(scalar(model, "kv_channels")));
-        j.vocab = j.key(at + "vocab_size", TreeValues.whole(scalar(model, "vocab_size")));
+        j.layers = number(j, model, "num_layers", at);
+        j.hidden = number(j, model, "hidden_size", at);
+        j.heads = number(j, model, "num_attention_heads", at);
+        j.kvHeads = number(j, model, "num_query_groups", at);
+        j.ffn = number(j, model, "ffn_hidden_size", at);
+        j.headDim = number(j, model, "kv_channels", at);
+        j.vocab = number(j, model, "vocab_size", at);
         j.gated = TreeValues.bool(scalar(model, "gated_linear_unit"));
         j.tied = TreeValues.bool(scalar(model, "share_embeddings_and_output_weights"));
         // multi-token prediction (Megatron-Core's TransformerConfig.mtp_num_layers; None: none)
-        j.mtpLayers = j.key(at + "mtp_num_layers", TreeValues.whole(scalar(model, "mtp_num_layers")));
-        Located<Long> experts = TreeValues.whole(scalar(model, "num_moe_experts"));
+        j.mtpLayers = number(j, model, "mtp_num_layers", at);
+        Located<Long> experts = number(j, model, "num_moe_experts", at);
         if (experts != null) {
-            j.experts = j.key(at + "num_moe_experts", experts);
+            j.experts = experts;
             Nemo2Moe.read(j, model, at);
         } else {
             // a dense model's dump still writes the MoE defaults (moe_router_topk: 2): read only its attention variant
@@ -219,8 +219,8 @@ final class BridgeAdapter implements FormatAdapter {
 
     /** An uneven pipeline: the first and last stages' layers, and the embedding / loss counted in the split. */
     private static void pipelineSplit(JobDraft j, MappingNode model, String at) {
-        j.firstStageLayers = j.key(at + "num_layers_in_first_pipeline_stage", TreeValues.whole(scalar(model, "num_layers_in_first_pipeline_stage")));
-        j.lastStageLayers = j.key(at + "num_layers_in_last_pipeline_stage", TreeValues.whole(scalar(model, "num_layers_in_last_pipeline_stage")));
+        j.firstStageLayers = number(j, model, "num_layers_in_first_pipeline_stage", at);
+        j.lastStageLayers = number(j, model, "num_layers_in_last_pipeline_stage", at);
         Located<Boolean> e = TreeValues.bool(scalar(model, "account_for_embedding_in_pipeline_split"));
         Located<Boolean> l = TreeValues.bool(scalar(model, "account_for_loss_in_pipeline_split"));
         if (e != null && e.value()) j.embeddingInSplit = e;
@@ -342,9 +342,18 @@ final class BridgeAdapter implements FormatAdapter {
         }
     }
 
-    /** A parallel size: its number; null ("not set") takes the default; a placeholder is unknown. */
+    /**
+     * A parallel size as Megatron-Bridge gets it ({@link NemoNumbers}): its number; a null virtual pipeline or expert tp size
+     * is "not set"; a null tp, pp, cp or ep, a list, a quoted number is SYN002 and takes the default; a placeholder is unknown.
+     */
     private static Located<Long> size(JobDraft j, MappingNode model, String at, ParallelDim size) {
         String key = SIZES.get(size);
-        return j.size(size, scalar(model, key), at + key, JobDraft.Unwritten.ABSENT_NULL_OR_NULL_TEXT, false);
+        return NemoNumbers.size(j, size, model == null ? null : model.get(key).orElse(null), key, at + key, NemoNumbers.Reader.BRIDGE);
+    }
+
+    /** A whole number of {@code m}[key], written under {@code at} + key, as Megatron-Bridge gets it ({@link NemoNumbers}). */
+    private static Located<Long> number(JobDraft j, MappingNode m, String key, String at) {
+        String where = at + key;
+        return j.key(where, NemoNumbers.read(j, m == null ? null : m.get(key).orElse(null), key, where, NemoNumbers.Reader.BRIDGE));
     }
 }

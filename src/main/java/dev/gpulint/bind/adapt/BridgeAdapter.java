@@ -120,6 +120,7 @@ final class BridgeAdapter implements FormatAdapter {
         }
         if (j.seqLength == null) j.seqLength = number(j, model, "seq_length", at);
         shape(j, model, at);
+        Nemo2Moe.bridgeDispatcherDefault(j, model, at);     // GPTModelProvider named without a dispatcher: allgather
         HybridLayers.config(j, model, at);     // a hybrid provider's pattern and mixer sizes
         pipelineSplit(j, model, at);
         precision(j, c, model, wrap);

@@ -153,6 +153,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         plan(j, root, strategy, config);
         Nemo2Moe.read(j, config);
         Nemo2Configs.fill(j, config);
+        Nemo2Moe.nemo2DispatcherDefault(j, config);     // the config class's dispatcher when the recipe writes none
         Recipes.finish(j, sink);
     }
 

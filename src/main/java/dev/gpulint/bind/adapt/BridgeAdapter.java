@@ -119,6 +119,7 @@ final class BridgeAdapter implements FormatAdapter {
             if (j.seqLength == null) j.seqLength = number(j, data, k, wrap + dataKey + ".");
         }
         if (j.seqLength == null) j.seqLength = number(j, model, "seq_length", at);
+        inBatchPacking(j, data, wrap + dataKey + ".");
         shape(j, model, at);
         Nemo2Moe.bridgeDispatcherDefault(j, model, at);     // GPTModelProvider named without a dispatcher: allgather
         HybridLayers.config(j, model, at);     // a hybrid provider's pattern and mixer sizes
@@ -147,6 +148,36 @@ final class BridgeAdapter implements FormatAdapter {
         j.unpriced.add(at + "expert_tensor_parallel_size not written with expert_model_parallel_size = " + j.ep.value()
                 + ": expert tp 1, Megatron-Bridge's TransformerConfig.finalize default (_set_moe_expert_tensor_parallel_default,"
                 + " current Bridge; an older Bridge, e.g. at 48fe5c6, leaves Megatron-Core's expert tp = tp)");
+    }
+
+    /**
+     * In-batch packing asks for variable_seq_lengths once the job is pipelined: ConfigContainer.validate marks the model's
+     * config when {@code dataset.enable_in_batch_packing} is set (GPTSFTDatasetConfig, the direct Hugging Face SFT and Energon
+     * datasets) or an Energon dataset packs natively ({@code packing_buffer_size} set), and the model's
+     * TransformerConfig.finalize then sets {@code variable_seq_lengths = True} when {@code pipeline_model_parallel_size > 1},
+     * whatever the file writes for it: packed micro-batches differ in length, so every pipeline p2p exchanges its shape
+     * first (MtpLayers#SHAPE_EXCHANGE). NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/training/config.py at commit
+     * 003e863ad19f6db7958d976c961a0d7d9abb1314 ("Propagate in-batch packing flag to model config so
+     * TransformerConfig.finalize() can enable variable_seq_lengths for pipeline parallelism") and
+     * src/megatron/bridge/models/transformer_config.py as the code index holds that version (its finalize sets the flag after
+     * Megatron-Core's __post_init__). The older VLM switch {@code dataset.pack_sequences_in_batch} is not read so: those steps
+     * pad every micro-batch to the sequence length when pp &gt; 1 ({@code force_to_pad_to_seq_len}), so shapes stay fixed.
+     */
+    private static void inBatchPacking(JobDraft j, MappingNode data, String at) {
+        if (data == null || j.variableSeqLengths != null && j.variableSeqLengths.value()) return;
+        if (j.pp == null || j.pp.value() == null || j.pp.value() <= 1) return;
+        String where = at + "enable_in_batch_packing";
+        Located<Boolean> packing = TreeValues.bool(scalar(data, "enable_in_batch_packing"));
+        if (packing == null || !packing.value()) {
+            Located<Long> buffer = TreeValues.whole(scalar(data, "packing_buffer_size"));
+            if (buffer == null || buffer.value() < 1) return;
+            where = at + "packing_buffer_size";
+            packing = new Located<>(true, buffer.span());
+        }
+        j.variableSeqLengths = j.key(where, packing);
+        j.unpriced.add(where + " with pipeline_model_parallel_size = " + j.pp.value() + ": variable_seq_lengths, as"
+                + " Megatron-Bridge's TransformerConfig.finalize sets it for in-batch packing with pp > 1 (Bridge since the"
+                + " enable_in_batch_packing switch; the older pack_sequences_in_batch pads to the sequence length instead)");
     }
 
     /** The dimensions a dump writes (an override file seldom does: the recipe has them). */

@@ -165,4 +165,15 @@ class VariableSeqLengthsTest {
         assertNull(Foreign.bind("sft.yaml", sft(2, "enable_in_batch_packing: false")).parallelism().variableSeqLengths());
         assertNull(Foreign.bind("sft.yaml", sft(2, "pack_sequences_in_batch: true")).parallelism().variableSeqLengths());
     }
+
+    @Test
+    void theNativeManifestWritesItBesideTheOtherMegatronFlags() {
+        Specs.Job j = EstimateManifest.h100().model(DENSE).parallelism("tp: 1, pp: 4, variable_seq_lengths: true").batch(1, 64)
+                .optimizer("distributed: true").recompute("none").fixture().jobs().get(0).spec();
+        assertEquals(true, j.parallelism().variableSeqLengths().value());
+        List<String> as = new ArrayList<>();
+        assertTrue(MtpLayers.of(j, as).variableSeqLengths());
+        assertEquals(List.of(MtpLayers.VARIABLE_SEQ_LENGTHS), as);
+        assertNull(EstimateManifest.h100().model(DENSE).parallelism("tp: 1, pp: 4").batch(1, 64).fixture().jobs().get(0).spec().parallelism().variableSeqLengths());
+    }
 }

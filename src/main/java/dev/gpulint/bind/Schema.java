@@ -158,6 +158,8 @@ public final class Schema {
                     f("embedding_in_split", Type.BOOL, false), f("loss_in_split", Type.BOOL, false),
                     // tensor-parallel communication overlapped with the matmuls (Megatron's --tp-comm-overlap, torchtitan's async TP)
                     f("tp_comm_overlap", Type.BOOL, false),
+                    // Megatron-Core's variable_seq_lengths: every pipeline p2p exchanges its shape first (MtpLayers#SHAPE_EXCHANGE)
+                    f("variable_seq_lengths", Type.BOOL, false),
                     // the tp collectives' activations [s, b, h] (Megatron) or [b, s, h] Shard(1) (torchtitan's DTensor plan before
                     // its PR #4121): a copy of b·s·h per collective with bsh (derive/estimate/TpLayoutCopy)
                     en("tp_activation_layout", false, List.of("sbh", "bsh"))),

@@ -260,7 +260,7 @@ public final class Specs {
      * {@code variableSeqLengths}: Megatron-Core's ModelParallelConfig.variable_seq_lengths (Megatron-LM's
      * {@code --variable-seq-lengths}, Megatron-Bridge's and NeMo 2's model config key): every pipeline p2p exchanges the
      * tensor's shape first (derive.estimate.MtpLayers#SHAPE_EXCHANGE); null when not written (False). Read from the
-     * frameworks only: the native manifest has no key for it.
+     * frameworks and the native manifest's {@code parallelism.variable_seq_lengths}.
      */
     /** In {@link Parallelism#unknown}: a per-layer pipeline layout is written, but not as text gpulint can read (a placeholder, or text that does not parse). */
     public static final String PIPELINE_LAYOUT = "pipeline_layout";

@@ -97,7 +97,7 @@ final class BridgeAdapter implements FormatAdapter {
         j.vpp = size(j, model, at, ParallelDim.VPP);
         j.cp = size(j, model, at, ParallelDim.CP);
         j.ep = size(j, model, at, ParallelDim.EP);
-        j.etp = j.key(at + "expert_tensor_parallel_size", TreeValues.whole(scalar(model, "expert_tensor_parallel_size")));
+        j.etp = number(j, model, "expert_tensor_parallel_size", at);
         expertTpDefault(j, at);
         j.sequenceParallel = TreeValues.bool(scalar(model, "sequence_parallel"));
         // the provider's ModelParallelConfig.variable_seq_lengths: every pipeline p2p exchanges its shape first (MtpLayers#SHAPE_EXCHANGE)
@@ -111,15 +111,17 @@ final class BridgeAdapter implements FormatAdapter {
         }
         String trainKey = section(c, "train");
         MappingNode train = trainKey == null ? null : map(c, trainKey);
-        j.micro = j.key(wrap + trainKey + ".micro_batch_size", TreeValues.whole(scalar(train, "micro_batch_size")));
-        j.global = j.key(wrap + trainKey + ".global_batch_size", TreeValues.whole(scalar(train, "global_batch_size")));
+        j.micro = number(j, train, "micro_batch_size", wrap + trainKey + ".");
+        j.global = number(j, train, "global_batch_size", wrap + trainKey + ".");
         String dataKey = section(c, "dataset");
         MappingNode data = dataKey == null ? null : map(c, dataKey);
         for (String k : new String[] {"seq_length", "sequence_length"}) {
-            if (j.seqLength == null) j.seqLength = j.key(wrap + dataKey + "." + k, TreeValues.whole(scalar(data, k)));
+            if (j.seqLength == null) j.seqLength = number(j, data, k, wrap + dataKey + ".");
         }
-        if (j.seqLength == null) j.seqLength = j.key(at + "seq_length", TreeValues.whole(scalar(model, "seq_length")));
+        if (j.seqLength == null) j.seqLength = number(j, model, "seq_length", at);
+        inBatchPacking(j, data, wrap + dataKey + ".");
         shape(j, model, at);
+        Nemo2Moe.bridgeDispatcherDefault(j, model, at);     // GPTModelProvider named without a dispatcher: allgather
         HybridLayers.config(j, model, at);     // a hybrid provider's pattern and mixer sizes
         pipelineSplit(j, model, at);
         precision(j, c, model, wrap);
@@ -148,22 +150,52 @@ final class BridgeAdapter implements FormatAdapter {
                 + " current Bridge; an older Bridge, e.g. at 48fe5c6, leaves Megatron-Core's expert tp = tp)");
     }
 
+    /**
+     * In-batch packing asks for variable_seq_lengths once the job is pipelined: ConfigContainer.validate marks the model's
+     * config when {@code dataset.enable_in_batch_packing} is set (GPTSFTDatasetConfig, the direct Hugging Face SFT and Energon
+     * datasets) or an Energon dataset packs natively ({@code packing_buffer_size} set), and the model's
+     * TransformerConfig.finalize then sets {@code variable_seq_lengths = True} when {@code pipeline_model_parallel_size > 1},
+     * whatever the file writes for it: packed micro-batches differ in length, so every pipeline p2p exchanges its shape
+     * first (MtpLayers#SHAPE_EXCHANGE). NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/training/config.py at commit
+     * 003e863ad19f6db7958d976c961a0d7d9abb1314 ("Propagate in-batch packing flag to model config so
+     * TransformerConfig.finalize() can enable variable_seq_lengths for pipeline parallelism") and
+     * src/megatron/bridge/models/transformer_config.py as the code index holds that version (its finalize sets the flag after
+     * Megatron-Core's __post_init__). The older VLM switch {@code dataset.pack_sequences_in_batch} is not read so: those steps
+     * pad every micro-batch to the sequence length when pp &gt; 1 ({@code force_to_pad_to_seq_len}), so shapes stay fixed.
+     */
+    private static void inBatchPacking(JobDraft j, MappingNode data, String at) {
+        if (data == null || j.variableSeqLengths != null && j.variableSeqLengths.value()) return;
+        if (j.pp == null || j.pp.value() == null || j.pp.value() <= 1) return;
+        String where = at + "enable_in_batch_packing";
+        Located<Boolean> packing = TreeValues.bool(scalar(data, "enable_in_batch_packing"));
+        if (packing == null || !packing.value()) {
+            Located<Long> buffer = TreeValues.whole(scalar(data, "packing_buffer_size"));
+            if (buffer == null || buffer.value() < 1) return;
+            where = at + "packing_buffer_size";
+            packing = new Located<>(true, buffer.span());
+        }
+        j.variableSeqLengths = j.key(where, packing);
+        j.unpriced.add(where + " with pipeline_model_parallel_size = " + j.pp.value() + ": variable_seq_lengths, as"
+                + " Megatron-Bridge's TransformerConfig.finalize sets it for in-batch packing with pp > 1 (Bridge since the"
+                + " enable_in_batch_packing switch; the older pack_sequences_in_batch pads to the sequence length instead)");
+    }
+
     /** The dimensions a dump writes (an override file seldom does: the recipe has them). */
     private static void shape(JobDraft j, MappingNode model, String at) {
-        j.layers = j.key(at + "num_layers", TreeValues.whole(scalar(model, "num_layers")));
-        j.hidden = j.key(at + "hidden_size", TreeValues.whole(scalar(model, "hidden_size")));
-        j.heads = j.key(at + "num_attention_heads", TreeValues.whole(scalar(model, "num_attention_heads")));
-        j.kvHeads = j.key(at + "num_query_groups", TreeValues.whole(scalar(model, "num_query_groups")));
-        j.ffn = j.key(at + "ffn_hidden_size", TreeValues.whole(scalar(model, "ffn_hidden_size")));
-        j.headDim = j.key(at + "kv_channels", TreeValues.whole(scalar(model, "kv_channels")));
-        j.vocab = j.key(at + "vocab_size", TreeValues.whole(scalar(model, "vocab_size")));
+        j.layers = number(j, model, "num_layers", at);
+        j.hidden = number(j, model, "hidden_size", at);
+        j.heads = number(j, model, "num_attention_heads", at);
+        j.kvHeads = number(j, model, "num_query_groups", at);
+        j.ffn = number(j, model, "ffn_hidden_size", at);
+        j.headDim = number(j, model, "kv_channels", at);
+        j.vocab = number(j, model, "vocab_size", at);
         j.gated = TreeValues.bool(scalar(model, "gated_linear_unit"));
         j.tied = TreeValues.bool(scalar(model, "share_embeddings_and_output_weights"));
         // multi-token prediction (Megatron-Core's TransformerConfig.mtp_num_layers; None: none)
-        j.mtpLayers = j.key(at + "mtp_num_layers", TreeValues.whole(scalar(model, "mtp_num_layers")));
-        Located<Long> experts = TreeValues.whole(scalar(model, "num_moe_experts"));
+        j.mtpLayers = number(j, model, "mtp_num_layers", at);
+        Located<Long> experts = number(j, model, "num_moe_experts", at);
         if (experts != null) {
-            j.experts = j.key(at + "num_moe_experts", experts);
+            j.experts = experts;
             Nemo2Moe.read(j, model, at);
         } else {
             // a dense model's dump still writes the MoE defaults (moe_router_topk: 2): read only its attention variant
@@ -219,8 +251,8 @@ final class BridgeAdapter implements FormatAdapter {
 
     /** An uneven pipeline: the first and last stages' layers, and the embedding / loss counted in the split. */
     private static void pipelineSplit(JobDraft j, MappingNode model, String at) {
-        j.firstStageLayers = j.key(at + "num_layers_in_first_pipeline_stage", TreeValues.whole(scalar(model, "num_layers_in_first_pipeline_stage")));
-        j.lastStageLayers = j.key(at + "num_layers_in_last_pipeline_stage", TreeValues.whole(scalar(model, "num_layers_in_last_pipeline_stage")));
+        j.firstStageLayers = number(j, model, "num_layers_in_first_pipeline_stage", at);
+        j.lastStageLayers = number(j, model, "num_layers_in_last_pipeline_stage", at);
         Located<Boolean> e = TreeValues.bool(scalar(model, "account_for_embedding_in_pipeline_split"));
         Located<Boolean> l = TreeValues.bool(scalar(model, "account_for_loss_in_pipeline_split"));
         if (e != null && e.value()) j.embeddingInSplit = e;
@@ -342,9 +374,18 @@ final class BridgeAdapter implements FormatAdapter {
         }
     }
 
-    /** A parallel size: its number; null ("not set") takes the default; a placeholder is unknown. */
+    /**
+     * A parallel size as Megatron-Bridge gets it ({@link NemoNumbers}): its number; a null virtual pipeline or expert tp size
+     * is "not set"; a null tp, pp, cp or ep, a list, a quoted number is SYN002 and takes the default; a placeholder is unknown.
+     */
     private static Located<Long> size(JobDraft j, MappingNode model, String at, ParallelDim size) {
         String key = SIZES.get(size);
-        return j.size(size, scalar(model, key), at + key, JobDraft.Unwritten.ABSENT_NULL_OR_NULL_TEXT, false);
+        return NemoNumbers.size(j, size, model == null ? null : model.get(key).orElse(null), key, at + key, NemoNumbers.Reader.BRIDGE);
+    }
+
+    /** A whole number of {@code m}[key], written under {@code at} + key, as Megatron-Bridge gets it ({@link NemoNumbers}). */
+    private static Located<Long> number(JobDraft j, MappingNode m, String key, String at) {
+        String where = at + key;
+        return j.key(where, NemoNumbers.read(j, m == null ? null : m.get(key).orElse(null), key, where, NemoNumbers.Reader.BRIDGE));
     }
 }

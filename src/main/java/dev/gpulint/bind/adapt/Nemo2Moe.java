@@ -30,7 +30,7 @@ final class Nemo2Moe {
      * script without the flag and a NeMo 1 config without the key (its build_transformer_config copies only the keys
      * written, megatron_base_model.py; megatron_gpt_config.yaml writes none) are priced with the allgather dispatcher, placed
      * at the expert count, and the assumptions say so. {@code written}: the setting is written (a placeholder too), so no
-     * default stands in. NeMo 2 and Megatron-Bridge recipes set their dispatcher in the model's config (a dump writes it).
+     * default stands in. NeMo 2 recipes and Megatron-Bridge files take their config class's: {@link #nemo2DispatcherDefault}, {@link #bridgeDispatcherDefault}.
      */
     static void dispatcherDefault(JobDraft j, String key, boolean written, String framework) {
         if (written || j.dispatcher != null || j.experts == null || j.experts.value() == null || j.experts.value() <= 1) return;
@@ -39,6 +39,51 @@ final class Nemo2Moe {
             j.unpriced.add(key + " not written: the allgather dispatcher, " + framework + "'s default (Megatron-Core's"
                     + " TransformerConfig.moe_token_dispatcher_type = \"allgather\"): every expert-parallel rank all-gathers the"
                     + " group's tokens and reduce-scatters the outputs; write alltoall (or flex) for the all-to-all dispatch");
+        }
+    }
+
+    /** NeMo 2's config classes that declare their own dispatcher: MixtralConfig and its sizes, "alltoall" (mixtral.py). */
+    private static final java.util.Set<String> NEMO2_ALLTOALL = java.util.Set.of("MixtralConfig", "MixtralConfig8x3B",
+            "MixtralConfig8x7B", "MixtralConfig8x22B");
+
+    /**
+     * The dispatcher a NeMo 2 recipe runs when its {@code model.config} does not write one: its config class's default, as
+     * fiddle builds the class with only the fields the recipe sets. MixtralConfig (and 8x3B, 8x7B, 8x22B) declares
+     * {@code moe_token_dispatcher_type: str = "alltoall"} (nemo/collections/llm/gpt/model/mixtral.py, NVIDIA/NeMo at commit
+     * 02f25a80bb783e04558303bed0d967bbcc486bdb); GPTConfig declares none (nemo/collections/llm/gpt/model/base.py, the code
+     * index's stored version), so Megatron-Core's TransformerConfig default, allgather, stands ({@link #dispatcherDefault}).
+     * Another class is not known here: the estimate's own default stays, said in the assumptions as before.
+     */
+    static void nemo2DispatcherDefault(JobDraft j, MappingNode config) {
+        if (config == null || config.get("moe_token_dispatcher_type").isPresent() || j.dispatcher != null) return;
+        String cls = Nemo2Configs.className(config);
+        if (cls == null) return;
+        String key = "model.config.moe_token_dispatcher_type";
+        if (NEMO2_ALLTOALL.contains(cls)) {
+            ScalarNode target = scalar(config, "_target_");
+            j.dispatcher = new Located<>("alltoall", target.span());
+            if (j.ep != null && j.ep.value() != null && j.ep.value() > 1) {
+                j.unpriced.add(key + " not written: alltoall, NeMo 2's " + cls + " default (MixtralConfig.moe_token_dispatcher_type"
+                        + " = \"alltoall\", nemo/collections/llm/gpt/model/mixtral.py)");
+            }
+        } else if (cls.equals("GPTConfig")) {
+            dispatcherDefault(j, key, false, "NeMo 2 GPTConfig");
+        }
+    }
+
+    /**
+     * The dispatcher a Megatron-Bridge model runs when the file names its class and writes no dispatcher: the class is built
+     * from the file's fields alone (ConfigContainer.from_yaml, or omegaconf_utils' apply_overrides instantiating a
+     * {@code _target_} mapping), and GPTModelProvider declares no dispatcher (src/megatron/bridge/models/gpt_provider.py,
+     * NVIDIA-NeMo/Megatron-Bridge at commit 0254ddd4418307d47f3d5fab32cdfdb29926b4d6), so Megatron-Core's allgather stands
+     * ({@link #dispatcherDefault}). A run's dump writes the dispatcher; an override file without a model {@code _target_}
+     * keeps its recipe's, which the file does not show: the estimate's own default stays there.
+     */
+    static void bridgeDispatcherDefault(JobDraft j, MappingNode model, String at) {
+        if (model == null || model.get("moe_token_dispatcher_type").isPresent()) return;
+        String t = TreeValues.text(model, "_target_");
+        if (t != null && t.strip().substring(t.strip().lastIndexOf('.') + 1).equals("GPTModelProvider")) {
+            dispatcherDefault(j, at + "moe_token_dispatcher_type", false, "Megatron-Bridge GPTModelProvider");
         }
     }
 

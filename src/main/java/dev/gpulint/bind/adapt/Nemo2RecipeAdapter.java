@@ -121,7 +121,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.vpp = size(j, strategy, where, ParallelDim.VPP);
         j.cp = size(j, strategy, where, ParallelDim.CP);
         j.ep = size(j, strategy, where, ParallelDim.EP);
-        j.etp = j.key(where + ".expert_tensor_parallel_size", TreeValues.whole(scalar(strategy, "expert_tensor_parallel_size")));
+        j.etp = number(j, strategy, "expert_tensor_parallel_size", where + ".");
         j.sequenceParallel = TreeValues.bool(scalar(strategy, "sequence_parallel"));
         // use_tp_pp_dp_mapping: NeMo 2 initializes the groups in order tp-cp-ep-pp-dp, as Megatron-LM's switch (TpPpDpMapping)
         String mapping = where + ".use_tp_pp_dp_mapping";
@@ -129,17 +129,17 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
                 "the estimate keeps the default rank order tp-cp-ep-dp-pp")), mapping);
         j.tpCommOverlap = tpCommOverlap(j, root);
         MappingNode data = map(root, "data");
-        j.micro = j.key("data.micro_batch_size", TreeValues.whole(scalar(data, "micro_batch_size")));
-        j.global = j.key("data.global_batch_size", TreeValues.whole(scalar(data, "global_batch_size")));
-        j.seqLength = j.key("data.seq_length", TreeValues.whole(scalar(data, "seq_length")));
+        j.micro = number(j, data, "micro_batch_size", "data.");
+        j.global = number(j, data, "global_batch_size", "data.");
+        j.seqLength = number(j, data, "seq_length", "data.");
         MappingNode config = map(root, "model", "config");
-        j.layers = j.key("model.config.num_layers", TreeValues.whole(scalar(config, "num_layers")));
-        j.hidden = j.key("model.config.hidden_size", TreeValues.whole(scalar(config, "hidden_size")));
-        j.heads = j.key("model.config.num_attention_heads", TreeValues.whole(scalar(config, "num_attention_heads")));
-        j.kvHeads = j.key("model.config.num_query_groups", TreeValues.whole(scalar(config, "num_query_groups")));
-        j.experts = j.key("model.config.num_moe_experts", TreeValues.whole(scalar(config, "num_moe_experts")));
+        j.layers = number(j, config, "num_layers", "model.config.");
+        j.hidden = number(j, config, "hidden_size", "model.config.");
+        j.heads = number(j, config, "num_attention_heads", "model.config.");
+        j.kvHeads = number(j, config, "num_query_groups", "model.config.");
+        j.experts = number(j, config, "num_moe_experts", "model.config.");
         // multi-token prediction (Megatron-Core's TransformerConfig.mtp_num_layers; None: none)
-        j.mtpLayers = j.key("model.config.mtp_num_layers", TreeValues.whole(scalar(config, "mtp_num_layers")));
+        j.mtpLayers = number(j, config, "mtp_num_layers", "model.config.");
         // GPTConfig's ModelParallelConfig.variable_seq_lengths: every pipeline p2p exchanges its shape first (MtpLayers#SHAPE_EXCHANGE)
         j.variableSeqLengths = TreeValues.bool(scalar(config, "variable_seq_lengths"));
         // an SSMConfig's hybrid_override_pattern and mixer sizes (HybridLayers.config)
@@ -153,17 +153,18 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         plan(j, root, strategy, config);
         Nemo2Moe.read(j, config);
         Nemo2Configs.fill(j, config);
+        Nemo2Moe.nemo2DispatcherDefault(j, config);     // the config class's dispatcher when the recipe writes none
         Recipes.finish(j, sink);
     }
 
     /** What `gpulint plan` reads beyond the layout: the rest of the model's shape, precision, recompute, optimizer. */
     private static void plan(JobDraft j, MappingNode root, MappingNode strategy, MappingNode config) {
-        j.ffn = j.key("model.config.ffn_hidden_size", TreeValues.whole(scalar(config, "ffn_hidden_size")));
-        j.headDim = j.key("model.config.kv_channels", TreeValues.whole(scalar(config, "kv_channels")));
-        j.vocab = j.key("model.config.vocab_size", TreeValues.whole(scalar(config, "vocab_size")));
+        j.ffn = number(j, config, "ffn_hidden_size", "model.config.");
+        j.headDim = number(j, config, "kv_channels", "model.config.");
+        j.vocab = number(j, config, "vocab_size", "model.config.");
         j.gated = TreeValues.bool(scalar(config, "gated_linear_unit"));
         j.tied = TreeValues.bool(scalar(config, "share_embeddings_and_output_weights"));
-        if (j.seqLength == null) j.seqLength = j.key("model.config.seq_length", TreeValues.whole(scalar(config, "seq_length")));
+        if (j.seqLength == null) j.seqLength = number(j, config, "seq_length", "model.config.");
         ScalarNode recompute = scalar(config, "recompute_granularity");
         if (recompute != null) {
             String r = recompute.isNull() || recompute.text().strip().equalsIgnoreCase("null") ? "none"
@@ -279,9 +280,19 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         }
     }
 
-    /** A strategy size: its number; null ("not set") takes the default; a placeholder is unknown. */
+    /**
+     * A strategy size as NeMo 2 gets it ({@link NemoNumbers}): its number; a null virtual pipeline size is "not set"; a null
+     * tp, pp, cp or ep, a list, a quoted number is SYN002 and takes the default; a placeholder is unknown.
+     */
     private static Located<Long> size(JobDraft j, MappingNode strategy, String where, ParallelDim size) {
         String key = SIZES.get(size);
-        return j.size(size, scalar(strategy, key), where + "." + key, JobDraft.Unwritten.ABSENT_NULL_OR_NULL_TEXT, false);
+        return NemoNumbers.size(j, size, strategy == null ? null : strategy.get(key).orElse(null), key, where + "." + key,
+                NemoNumbers.Reader.NEMO2);
+    }
+
+    /** A whole number of {@code m}[key], written under {@code at} + key, as NeMo 2 gets it ({@link NemoNumbers}). */
+    private static Located<Long> number(JobDraft j, MappingNode m, String key, String at) {
+        String where = at + key;
+        return j.key(where, NemoNumbers.read(j, m == null ? null : m.get(key).orElse(null), key, where, NemoNumbers.Reader.NEMO2));
     }
 }

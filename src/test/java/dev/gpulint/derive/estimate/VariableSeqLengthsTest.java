@@ -133,4 +133,47 @@ class VariableSeqLengthsTest {
         assertTrue(MtpLayers.of(nemo2, as).variableSeqLengths());
         assertEquals(List.of(MtpLayers.VARIABLE_SEQ_LENGTHS), as);
     }
+
+    /** A Megatron-Bridge SFT override file on pp {@code pp} whose dataset writes {@code %s}. */
+    private static String sft(int pp, String dataset) {
+        return """
+                model:
+                  tensor_model_parallel_size: 1
+                  pipeline_model_parallel_size: %d
+                train:
+                  micro_batch_size: 4
+                  global_batch_size: 64
+                dataset:
+                  seq_length: 4096
+                  %s
+                """.formatted(pp, dataset);
+    }
+
+    @Test
+    void bridgesInBatchPackingOnAPipelineSetsVariableSeqLengths() {
+        Specs.Job j = Foreign.bind("sft.yaml", sft(2, "enable_in_batch_packing: true"));
+        assertEquals(true, j.parallelism().variableSeqLengths().value());
+        assertEquals(9, j.parallelism().variableSeqLengths().span().startLine(), "at the switch that asks for it");
+        assertTrue(j.origin().unpriced().contains("dataset.enable_in_batch_packing with pipeline_model_parallel_size = 2:"
+                + " variable_seq_lengths, as Megatron-Bridge's TransformerConfig.finalize sets it for in-batch packing with pp > 1"
+                + " (Bridge since the enable_in_batch_packing switch; the older pack_sequences_in_batch pads to the sequence length"
+                + " instead)"), j.origin().unpriced().toString());
+        // Energon's native packing asks for it too
+        assertEquals(true, Foreign.bind("sft.yaml", sft(2, "packing_buffer_size: 16")).parallelism().variableSeqLengths().value());
+        // no pipeline, packing off, or the older VLM switch: fixed shapes
+        assertNull(Foreign.bind("sft.yaml", sft(1, "enable_in_batch_packing: true")).parallelism().variableSeqLengths());
+        assertNull(Foreign.bind("sft.yaml", sft(2, "enable_in_batch_packing: false")).parallelism().variableSeqLengths());
+        assertNull(Foreign.bind("sft.yaml", sft(2, "pack_sequences_in_batch: true")).parallelism().variableSeqLengths());
+    }
+
+    @Test
+    void theNativeManifestWritesItBesideTheOtherMegatronFlags() {
+        Specs.Job j = EstimateManifest.h100().model(DENSE).parallelism("tp: 1, pp: 4, variable_seq_lengths: true").batch(1, 64)
+                .optimizer("distributed: true").recompute("none").fixture().jobs().get(0).spec();
+        assertEquals(true, j.parallelism().variableSeqLengths().value());
+        List<String> as = new ArrayList<>();
+        assertTrue(MtpLayers.of(j, as).variableSeqLengths());
+        assertEquals(List.of(MtpLayers.VARIABLE_SEQ_LENGTHS), as);
+        assertNull(EstimateManifest.h100().model(DENSE).parallelism("tp: 1, pp: 4").batch(1, 64).fixture().jobs().get(0).spec().parallelism().variableSeqLengths());
+    }
 }

@@ -1,0 +1,143 @@
+package dev.gpulint.bind.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.spec.ParallelDim;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Megatron-Bridge's and NeMo 2's whole numbers read as the frameworks get them (NemoNumbers, the one home NeMo 1 uses): a
+ * list, a mapping, a quoted number, a word, a null tp where an int is needed is SYN002 at the value with the framework's
+ * wording, and the default (or "not written") stands in; {@code true} is Python's 1, read so with a line in the assumptions.
+ * Our own fixtures, in the shapes of Megatron-Bridge's override files and the fiddle YAML NeMo-Run writes.
+ */
+class FrameworkNumbersTest {
+
+    /** A Megatron-Bridge override file: tp 2, pp 1, micro 1, global 128, seq 4096 in dataset; %s is more model keys (line 4 on). */
+    private static final String BRIDGE = """
+            model:
+              tensor_model_parallel_size: 2
+              pipeline_model_parallel_size: 1
+            %s  num_layers: 32
+            train:
+              micro_batch_size: 1
+              global_batch_size: 128
+            dataset:
+              seq_length: 4096
+            """;
+
+    private static String bridge(String... more) {
+        StringBuilder b = new StringBuilder();
+        for (String m : more) b.append("  ").append(m).append('\n');
+        return BRIDGE.formatted(b);
+    }
+
+    private static final String BRIDGE_WHY = ": Megatron-Bridge sets the config's field to the value as the YAML writes it"
+            + " (ConfigContainer.from_yaml, and omegaconf_utils' apply_overrides for an override file, convert nothing) and"
+            + " computes with it as an int (";
+
+    @Test
+    void bridgeNumbersOfTheWrongKindAreRefusedAtTheValue() {
+        var m = Foreign.model("overrides.yaml", bridge("context_parallel_size: null", "expert_model_parallel_size: [4]")
+                .replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: \"2\"")
+                .replace("num_layers: 32", "num_layers: {n: 32}")
+                .replace("global_batch_size: 128", "global_batch_size: 12.8"));
+        assertEquals(List.of(
+                "2:31 'model.tensor_model_parallel_size' is a quoted string ('2'); expected a whole number, written plainly"
+                        + " (tensor_model_parallel_size: 2)" + BRIDGE_WHY + "ConfigContainer.validate and Megatron-Core's"
+                        + " initialize_model_parallel multiply the parallel sizes), so the job stops at start-up; the value is left"
+                        + " out, so the estimate takes Megatron-Core's default, 1.",
+                "4:26 'model.context_parallel_size' is null; expected a whole number, written plainly" + BRIDGE_WHY
+                        + "ConfigContainer.validate and Megatron-Core's initialize_model_parallel multiply the parallel sizes), so the"
+                        + " job stops at start-up; the value is left out, so the estimate takes Megatron-Core's default, 1.",
+                "5:31 'model.expert_model_parallel_size' is a list; expected a whole number, written plainly"
+                        + " (expert_model_parallel_size: 4)" + BRIDGE_WHY + "ConfigContainer.validate and Megatron-Core's"
+                        + " initialize_model_parallel multiply the parallel sizes), so the job stops at start-up; the value is left"
+                        + " out, so the estimate takes Megatron-Core's default, 1.",
+                "9:22 'train.global_batch_size' is '12.8', a fraction; expected a whole number, written plainly" + BRIDGE_WHY
+                        + "the micro-batches of a step are counted from it), so the job stops at start-up; the value is left out, so"
+                        + " the estimate reads train.global_batch_size as not written.",
+                "6:15 'model.num_layers' is a mapping; expected a whole number, written plainly" + BRIDGE_WHY
+                        + "Megatron-Core's TransformerConfig computes the model's shapes from it), so the job stops at start-up; the"
+                        + " value is left out, so the estimate reads model.num_layers as not written."), Foreign.syn002(m));
+        Specs.Job j = m.jobs().get(0);
+        assertNull(j.parallelism().tp());
+        assertFalse(j.parallelism().isUnknown(ParallelDim.TP), "refused, so the default stands in, as the message says");
+        assertFalse(j.parallelism().isUnknown(ParallelDim.EP));
+        assertNull(j.model() == null ? null : j.model().layers());
+        assertNull(j.batch().globalBatchSize());
+        assertEquals(1L, j.batch().microBatchSize().value());
+    }
+
+    @Test
+    void bridgeNullsTheDataclassesTakeAndPlaceholdersAreQuiet() {
+        var m = Foreign.model("overrides.yaml", bridge("virtual_pipeline_model_parallel_size: null", "expert_tensor_parallel_size: null",
+                "num_query_groups: null", "context_parallel_size: ${oc.env:CP}"));
+        assertEquals(List.of(), Foreign.syn002(m));
+        Specs.Job j = m.jobs().get(0);
+        assertEquals(2L, j.parallelism().tp().value());
+        assertNull(j.parallelism().virtualPp());
+        assertTrue(j.parallelism().isUnknown(ParallelDim.CP), "a placeholder is unknown, not the default");
+        assertEquals(32L, j.model().layers().value());
+        assertEquals(4096L, j.model().seqLength().value());
+    }
+
+    @Test
+    void nemo2NumbersOfTheWrongKindAreRefusedWithNemo2sWording() {
+        String recipe = Recipes.nemo2(128, 1, 4096).model("llama.LlamaModel", "llama.Llama3Config8B", "num_layers: '32'")
+                .strategy("tensor_model_parallel_size: [2]", "pipeline_model_parallel_size: 1").yaml();
+        var m = Foreign.model("recipe.yaml", recipe);
+        List<String> found = Foreign.syn002(m);
+        assertEquals(2, found.size(), found.toString());
+        assertEquals("12:17 'model.config.num_layers' is a quoted string ('32'); expected a whole number, written plainly (num_layers: 32):"
+                + " fiddle builds NeMo 2's strategy, data module and model config with the value as the YAML writes it (fiddle"
+                + " converts nothing) and they compute with it as an int (Megatron-Core's TransformerConfig computes the model's shapes from"
+                + " it), so the job stops at start-up; the value is left out, so the estimate reads model.config.num_layers as not"
+                + " written.", found.get(1));
+        assertTrue(found.get(0).startsWith("19:33 'trainer.strategy.tensor_model_parallel_size' is a list; expected a whole number,"
+                + " written plainly (tensor_model_parallel_size: 2): fiddle builds NeMo 2's"), found.get(0));
+        assertTrue(found.get(0).endsWith("(the MegatronStrategy hands it to Megatron-Core's initialize_model_parallel, which multiplies"
+                + " the parallel sizes), so the job stops at start-up; the value is left out, so the estimate takes Megatron-Core's"
+                + " default, 1."), found.get(0));
+        Specs.Job j = m.jobs().get(0);
+        assertNull(j.parallelism().tp());
+        assertEquals(32L, j.model().layers().value(), "not written, so Llama3Config8B's own 32 layers");
+    }
+
+    @Test
+    void trueIsPythonsOneAndSaidSo() {
+        Specs.Job j = Foreign.bind("overrides.yaml", bridge().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: true"));
+        assertEquals(1L, j.parallelism().tp().value());
+        assertTrue(j.origin().unpriced().contains("model.tensor_model_parallel_size = true: Megatron-Bridge sets the config's field to"
+                + " the value as the YAML writes it (ConfigContainer.from_yaml, and omegaconf_utils' apply_overrides for an override"
+                + " file, convert nothing), and Python's True is the int 1 (bool is a subclass of int), so Megatron-Bridge"
+                + " runs with 1 (ConfigContainer.validate and Megatron-Core's initialize_model_parallel multiply the parallel sizes);"
+                + " priced as 1; write 1, or the number meant"), j.origin().unpriced().toString());
+        // NeMo 1 too: min(True, world_size) is True, and the groups are built from it as 1
+        var nemo1 = Foreign.model("mixtral.yaml", NemoNumbersTest.moe().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: yes"));
+        assertEquals(List.of(), Foreign.syn002(nemo1));
+        assertEquals(1L, nemo1.jobs().get(0).parallelism().tp().value());
+        // false is 0 to Python: refused
+        var off = Foreign.model("overrides.yaml", bridge().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: false"));
+        assertEquals(1, Foreign.syn002(off).size());
+        assertTrue(Foreign.syn002(off).get(0).startsWith("2:31 'model.tensor_model_parallel_size' is 'false', a boolean Python reads as 0;"),
+                Foreign.syn002(off).toString());
+        // a quoted "true" is a string, not a bool
+        var quoted = Foreign.model("overrides.yaml", bridge().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: 'true'"));
+        assertTrue(Foreign.syn002(quoted).get(0).contains("is a quoted string ('true')"), Foreign.syn002(quoted).toString());
+    }
+
+    @Test
+    void yamlBooleansAreTheWordsPyYamlReads() {
+        for (String t : List.of("true", "True", "TRUE", "yes", "Yes", "on", "ON")) assertEquals(Boolean.TRUE, NemoNumbers.yamlBool(t), t);
+        for (String t : List.of("false", "No", "off", "OFF")) assertEquals(Boolean.FALSE, NemoNumbers.yamlBool(t), t);
+        for (String t : List.of("tRue", "1", "y", "", "onn")) assertNull(NemoNumbers.yamlBool(t), t);
+    }
+}

@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.HybridPattern;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import java.util.List;
@@ -136,7 +137,7 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
      */
     public int moeBlocks(MoeShape s) {
         if (s == null) return 0;
-        if (letters != null) return (int) letters.chars().filter(c -> c == 'E').count();
+        if (letters != null) return (int) HybridPattern.count(letters, 'E');
         return s.hybrid() ? 0 : s.lastMoe() ? blocks : 0;
     }
 

@@ -316,44 +316,43 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
     }
 
     /**
-     * The virtual stages on pipeline rank {@code rank} after the layout's {@code m}: each receives the decoder's and the MTP
-     * layers' hidden states so far, (1 + K)·s rows (K the MTP layers before it), and keeps them for the backward of each in-flight micro-batch (the schedule's
-     * {@code input_tensors}, popped at the backward: schedules.py, forward_backward_pipelining_without_interleaving; the
-     * interleaved schedule's per-chunk lists alike). No decoder layer lies after {@code m} (validate_layer_layout: "decoder
-     * layers must be placed before MTP layers"), so no layer's activations count that tensor: its whole (1 + D)·b·s·h is
-     * beyond {@link MemoryModel}'s per-layer terms ({@link #receivedHeld}). 0 unless the layout places {@code m} off the last
-     * virtual stage.
+     * The rows, in units of s, each virtual stage receives and keeps beyond what its layers' activations count (in Megatron's
+     * order; null unless a layout places {@code m} and pp &gt; 1). Each virtual stage keeps the tensor it received for the
+     * backward of each in-flight micro-batch (the schedule's {@code input_tensors}, popped at the backward: schedules.py at
+     * 00611e6eeb0b09b5ee074750956855215ddbd67f, forward_backward_pipelining_without_interleaving; the interleaved schedule's
+     * per-chunk lists alike). A stage whose first layer is a decoder layer counts it (that layer's norm input); a stage whose
+     * first layer is an MTP layer does not: its MTP block's activations count the block's own input (eh_proj's output), and
+     * the received hidden states feed hnorm. So: the first MTP stage when it holds no decoder layer, the decoder's output, 1 row;
+     * each stage after it the decoder's and the MTP layers' so far, 1 + K rows (K the MTP layers before it; no decoder layer
+     * may follow {@code m}, validate_layer_layout: "decoder layers must be placed before MTP layers").
      */
-    public int receivingStages(ModelShape m, Layout l, int rank) {
+    private int[] keptRows(ModelShape m, Layout l) {
         int[] st = layoutStages(m, l);
-        int pp = l.pp();
-        if (st == null || pp <= 1) return 0;
-        int n = 0, k = 0;
-        for (int v = 0; v < st.length; v++) {
-            if (k > 0 && v % pp == rank) n++;
-            k += st[v];
+        if (st == null || l.pp() <= 1) return null;
+        java.util.List<Long> blocks = l.split().stages();
+        int[] out = new int[st.length];
+        int k = 0;
+        for (int v = 1; v < st.length; v++) {
+            k += st[v - 1];
+            if (k > 0 || (st[v] > 0 && blocks.get(v) == st[v])) out[v] = 1 + k;
         }
-        return n;
+        return out;
     }
 
     /**
-     * What pipeline rank {@code rank} keeps of the received (1 + K)·s rows ({@link #receivingStages}), in MemoryModel's units
-     * (bytes at 2 bytes an element): {@code 2 · Σ (1 + K_{v−1}) · b·s·h (÷ tp with sequence parallelism) over the rank's stages v
-     * after the first m, × the micro-batches each holds in flight} (one stage holding all D: 2 · (1 + D) · b·s·h per stage).
+     * What pipeline rank {@code rank} keeps of the rows it received beyond its layers' activations ({@link #keptRows}), in
+     * MemoryModel's units (bytes at 2 bytes an element): {@code 2 · Σ rows_v · b·s·h (÷ tp with sequence parallelism) over the
+     * rank's virtual stages v, × the micro-batches each holds in flight} (one stage holding all D after the decoder's last:
+     * 2 · (1 + D) · b·s·h on each stage after it, and 2 · b·s·h on the MTP stage itself when it holds no decoder layer).
      *
      * @param sbh      b·s·h of one micro-batch's p2p tensor on one GPU (÷ tp under sequence parallelism)
      * @param inflight the micro-batches in flight per chunk of the rank (MemoryModel's count)
      */
     public double receivedHeld(ModelShape m, Layout l, int rank, double sbh, double inflight) {
-        int[] st = layoutStages(m, l);
-        int pp = l.pp();
-        if (st == null || pp <= 1) return 0;
-        double rows = 0;                     // in s rows: 1 + K_{v-1} for each of the rank's stages v after the first m
-        int k = 0;
-        for (int v = 0; v < st.length; v++) {
-            if (k > 0 && v % pp == rank) rows += 1 + k;
-            k += st[v];
-        }
+        int[] kept = keptRows(m, l);
+        if (kept == null) return 0;
+        double rows = 0;
+        for (int v = rank; v < kept.length; v += l.pp()) rows += kept[v];
         return 2.0 * rows * sbh * inflight;
     }
 

@@ -81,16 +81,36 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
     }
 
     /**
+     * Why the host's wait after each shape exchange has no price of its own ({@link #SHAPE_EXCHANGE}). Every version copies the
+     * received sizes to the host ({@code recv_prev_shape_tensor.tolist()}), and some versions also call
+     * {@code torch.cuda.synchronize()} after waiting on the requests ("To protect against race
+     * condition when using batch_isend_irecv()": github.com/hxbai/Megatron-LM at 49ab930130015ff5080edcadd6df23ca29ae5fc6 and
+     * github.com/radixark/Megatron-LM at 8e94dd056f94a8c156a44db2547e14414212a385,
+     * megatron/core/pipeline_parallel/p2p_communication.py, P2PCommunicator._communicate_shapes; not at
+     * github.com/guihong-nv/Megatron-LM 770a967f4e854362bfca31f2fca494c38da4d023, which waits on the requests alone). Either
+     * way the host waits for the device before the tensor's own send: the queued compute it waits for is the stage's, priced
+     * already, and the exchange itself is priced as waited on (not hidden); what remains is the next kernel's launch after an
+     * idle device, a few µs, taken within the exchange's α (NcclLatency's Simple-protocol ring step, which prices a 24-byte
+     * message above the low-latency protocol NCCL's tuner picks for it), not as a constant of its own: no kernel-level
+     * measurement in the calibration sets isolates it. A data-parallel reduce still running on another stream would be waited
+     * for too (synchronize drains every stream): not modelled.
+     */
+    static final String SHAPE_WAIT = "the host's wait after each exchange (the sizes copied to the host, and torch.cuda.synchronize()"
+            + " in the versions that call it) is taken within the exchange's latency, not priced apart: it waits for the stage's"
+            + " compute, priced already, and adds the next kernel's launch, a few µs, which no measurement isolates";
+
+    /**
      * The assumptions line of a pipelined job that sets {@code variable_seq_lengths}: Megatron-Core's P2PCommunicator then
      * exchanges every tensor's shape before it ({@link #SHAPE_EXCHANGE_VARIABLE}), as for a standalone MTP stage.
      */
     public static final String VARIABLE_SEQ_LENGTHS = "variable_seq_lengths set: every pipeline send first sends and waits on the"
-            + " tensor's shape (24 bytes, Megatron-Core's P2PCommunicator._communicate_shapes), priced as a pp line of its own;"
-            + " the sequences are still priced at the full sequence length (the shortest micro-batches' saving is not modelled)";
+            + " tensor's shape (24 bytes, Megatron-Core's P2PCommunicator._communicate_shapes), priced as a pp line of its own; "
+            + SHAPE_WAIT + "; the sequences are still priced at the full sequence length (the shortest micro-batches' saving is not modelled)";
 
     /**
      * Whether every pipeline p2p exchanges its shape first: Megatron-Core's {@code config.variable_seq_lengths or
-     * config.mtp_standalone} (P2PCommunicator._communicate, {@link #SHAPE_EXCHANGE}).
+     * config.mtp_standalone} (P2PCommunicator._communicate, megatron/core/pipeline_parallel/p2p_communication.py at
+     * github.com/guihong-nv/Megatron-LM 770a967f4e854362bfca31f2fca494c38da4d023; {@link #SHAPE_EXCHANGE}).
      */
     public boolean exchangesShapes(ModelShape m, Layout l) {
         return variableSeqLengths || standalone(m, l);
@@ -122,7 +142,7 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
                 + " mtp_standalone) each pipeline send carries the MTP layers' hidden states so far beside the decoder's ((1 + K)·b·s·h,"
                 + " K the MTP layers before it: the pp sends), each stage after m keeps its in-flight micro-batches' received"
                 + " (1 + K)·b·s·h (÷ tp with sequence parallelism) in its activations, and every pipeline send first exchanges its"
-                + " shape (24 bytes at the pp tier's latency, not hidden); counted in the model FLOPs as Megatron-LM's"
+                + " shape (24 bytes at the pp tier's latency, not hidden; " + SHAPE_WAIT + "); counted in the model FLOPs as Megatron-LM's"
                 + " num_floating_point_operations counts them";
     }
 
@@ -364,22 +384,25 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
 
     /**
      * The shape exchange's name in the breakdown. Megatron-Core's P2PCommunicator._communicate exchanges the shapes first when
-     * {@code config.variable_seq_lengths or config.mtp_standalone} (megatron/core/pipeline_parallel/p2p_communication.py, its
-     * P2PCommunicator class, read in the code index without a commit to pin; the module-level _communicate it replaced,
-     * NVIDIA/Megatron-LM at 2fd6e2b74efca73a1f2d27b89bb5419384b4d3bf, tests {@code variable_seq_lengths} alone; schedules.py's
-     * get_tensor_shapes at 00611e6eeb0b09b5ee074750956855215ddbd67f returns the fixed (s ÷ cp [÷ tp], b, h) unless
-     * variable_seq_lengths, with no MTP term, which is why the standalone stage needs the exchange): a batch_isend_irecv of 24 bytes each
-     * way, waited on, then {@code torch.cuda.synchronize()} ("To protect against race condition"), before the tensor's own
-     * send. One per p2p call, so one per send the pp term counts, and not overlapped (the call waits on it).
+     * {@code config.variable_seq_lengths or config.mtp_standalone} (megatron/core/pipeline_parallel/p2p_communication.py,
+     * P2PCommunicator._communicate, at github.com/guihong-nv/Megatron-LM 770a967f4e854362bfca31f2fca494c38da4d023, an NVIDIA
+     * engineer's copy of Megatron-LM, and github.com/radixark/Megatron-LM at 8e94dd056f94a8c156a44db2547e14414212a385; NVIDIA's
+     * own repository is held only at 2fd6e2b74efca73a1f2d27b89bb5419384b4d3bf, whose module-level _communicate tests
+     * {@code variable_seq_lengths} alone; a later form, {@code config.mtp_standalone or (config.variable_seq_lengths and not
+     * pipeline_p2p_fixed_shape)} at github.com/hxbai/Megatron-LM 49ab930130015ff5080edcadd6df23ca29ae5fc6, is the same for the
+     * jobs read here; schedules.py's get_tensor_shapes at 00611e6eeb0b09b5ee074750956855215ddbd67f returns the fixed
+     * (s ÷ cp [÷ tp], b, h) unless variable_seq_lengths, with no MTP term, which is why the standalone stage needs the exchange):
+     * a batch_isend_irecv of 24 bytes each way, waited on, then the host's wait for the device ({@link #SHAPE_WAIT}), before
+     * the tensor's own send. One per p2p call, so one per send the pp term counts, and not overlapped (the call waits on it).
      */
     public static final String SHAPE_EXCHANGE = "p2p shape exchanges (Megatron-Core's mtp_standalone: each send first sends and"
             + " waits on the tensor's 3 sizes as int64, 24 bytes, P2PCommunicator._communicate_shapes; one per send, 2·vpp per"
-            + " micro-batch, not hidden; its torch.cuda.synchronize() after it not priced)";
+            + " micro-batch, not hidden; the host's wait after it within its latency)";
 
     /** {@link #SHAPE_EXCHANGE} when Megatron-Core's {@code variable_seq_lengths} asks for it (no standalone MTP stage). */
     public static final String SHAPE_EXCHANGE_VARIABLE = "p2p shape exchanges (Megatron-Core's variable_seq_lengths: each send first"
             + " sends and waits on the tensor's 3 sizes as int64, 24 bytes, P2PCommunicator._communicate_shapes; one per send, 2·vpp"
-            + " per micro-batch, not hidden; its torch.cuda.synchronize() after it not priced)";
+            + " per micro-batch, not hidden; the host's wait after it within its latency)";
 
     /** How the pipeline sends' name begins ({@link #sends}). */
     public static final String SENDS = "activation and gradient sends";

@@ -42,10 +42,13 @@ import java.util.List;
  * @param variableSeqLengths Megatron-Core's {@code variable_seq_lengths} (Megatron-LM's {@code --variable-seq-lengths},
  *                Megatron-Bridge's and NeMo 2's model config key): the other reason, beside {@link #standalone}, for the p2p
  *                shape exchange this class prices ({@link #exchangesShapes}); kept here so the exchange has one home
+ * @param lossStages the loss slots (L) of each stage of a layout that names the loss on several stages (Megatron-LM's
+ *                mtp_loss_split, pull request #5318; Specs.Mtp#lossStages), 1 + layers of them in all; null: one loss, on the last
+ *                stage. Each slot's output layer, logits and loss are priced on the stage that holds it ({@link #earlyLosses})
  */
-public record MtpLayers(int layers, int blocks, String letters, boolean variableSeqLengths) {
+public record MtpLayers(int layers, int blocks, String letters, boolean variableSeqLengths, List<Integer> lossStages) {
     /** No multi-token prediction. */
-    public static final MtpLayers NONE = new MtpLayers(0, 1, null, false);
+    public static final MtpLayers NONE = new MtpLayers(0, 1, null, false, null);
 
     /** The most MTP layers read (the schema's bound on model.mtp_layers; DeepSeek-V3 trains with 1, Nemotron 3 Super with 2). */
     public static final int MAX = 64;
@@ -56,6 +59,15 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
         }
         if (layers < 0 || layers > MAX || blocks < 1 || blocks > MAX) {
             throw new IllegalArgumentException("MTP layers 0.." + MAX + " of 1.." + MAX + " blocks: " + layers + ", " + blocks);
+        }
+        if (lossStages != null) {
+            lossStages = List.copyOf(lossStages);
+            int slots = 0;
+            for (int n : lossStages) {
+                if (n < 0) throw new IllegalArgumentException("a stage's loss slots are at least 0: " + lossStages);
+                slots += n;
+            }
+            if (slots != 1 + layers) throw new IllegalArgumentException("mtp_loss_split's slots are 1 + the MTP layers: " + lossStages);
         }
     }
 
@@ -71,11 +83,12 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
         boolean variable = p != null && p.variableSeqLengths() != null && Boolean.TRUE.equals(p.variableSeqLengths().value());
         long pp = p == null || p.pp() == null || p.pp().value() == null ? 1 : p.pp().value();
         if (variable && pp > 1) as.add(VARIABLE_SEQ_LENGTHS);
-        if (n <= 0) return variable ? new MtpLayers(0, 1, null, true) : NONE;
+        if (n <= 0) return variable ? new MtpLayers(0, 1, null, true, null) : NONE;
         long b = Math.max(1, whole(mtp.blocks()));
         String letters = mtp.letters() == null ? null : mtp.letters().value();
         if (letters != null && (letters.length() != b || b > MAX || !letters.matches("[M*\\-E]+"))) letters = null;
-        MtpLayers out = new MtpLayers((int) Math.min(MAX, n), (int) Math.min(MAX, b), letters, variable);
+        int d = (int) Math.min(MAX, n);
+        MtpLayers out = new MtpLayers(d, (int) Math.min(MAX, b), letters, variable, lossStages(mtp.lossStages(), d));
         as.add(out.describe(letters == null && m.hybrid() != null && m.hybrid().pattern() != null));
         return out;
     }
@@ -119,6 +132,20 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
     /** The shape exchange's name in the breakdown: the standalone MTP stage's, or variable_seq_lengths' when that alone asks for it. */
     public String shapeExchange(ModelShape m, Layout l) {
         return standalone(m, l) ? SHAPE_EXCHANGE : SHAPE_EXCHANGE_VARIABLE;
+    }
+
+    /**
+     * mtp_loss_split's slots per stage as the layout writes them, when they are 1 + the MTP layers (PipelineLayout#problem
+     * refuses any other count, Megatron-LM pull request #5318's validate_layer_layout) and bounded as the layout is; else null.
+     */
+    private static List<Integer> lossStages(Located<List<Long>> written, int layers) {
+        if (written == null || written.value() == null || written.value().size() > dev.gpulint.spec.PipelineLayout.MAX_UNROLLED) return null;
+        long slots = 0;
+        for (Long n : written.value()) {
+            if (n == null || n < 0) return null;
+            slots += n;
+        }
+        return slots == 1 + layers ? written.value().stream().map(Long::intValue).toList() : null;
     }
 
     private static long whole(Located<Long> v) {
@@ -306,14 +333,17 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
         int[] st = layoutStages(m, l);
         int pp = l.pp();
         if (st == null || pp <= 1) return 0;
-        int stages = st.length, most = 0, k = 0;
+        int[] lost = earlyLosses(m, l);
+        int stages = st.length, most = 0, k = 0, p = 0, before = 0;
         int[] perRank = new int[pp];
         for (int v = 0; v < stages; v++) {
-            int before = k;
             k += st[v];
+            p += lost == null ? 0 : lost[v];
+            int out = Math.max(0, k - p);              // K_v less the chunks an mtp_loss_split stage up to v consumed
             int r = v % pp;
-            if (v < stages - 1) perRank[r] += k;      // forward: its output, (1 + K_v)·s rows, to stage v + 1
-            if (v > 0) perRank[r] += before;           // backward: its input's gradient, (1 + K_{v−1})·s rows, to stage v − 1
+            if (v < stages - 1) perRank[r] += out;     // forward: its output, (1 + K_v − P_v)·s rows, to stage v + 1
+            if (v > 0) perRank[r] += before;           // backward: its input's gradient, (1 + K_{v−1} − P_{v−1})·s rows, to stage v − 1
+            before = out;
             most = Math.max(most, perRank[r]);
         }
         return most;
@@ -350,11 +380,13 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
         int[] st = layoutStages(m, l);
         if (st == null || l.pp() <= 1) return null;
         java.util.List<Long> blocks = l.split().stages();
+        int[] lost = earlyLosses(m, l);
         int[] out = new int[st.length];
-        int k = 0;
+        int k = 0, p = 0;
         for (int v = 1; v < st.length; v++) {
             k += st[v - 1];
-            if (k > 0 || (st[v] > 0 && blocks.get(v) == st[v])) out[v] = 1 + k;
+            p += lost == null ? 0 : lost[v - 1];
+            if (k > 0 || (st[v] > 0 && blocks.get(v) == st[v])) out[v] = Math.max(1, 1 + k - p);
         }
         return out;
     }
@@ -374,6 +406,64 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
         double rows = 0;
         for (int v = rank; v < kept.length; v += l.pp()) rows += kept[v];
         return 2.0 * rows * sbh * inflight;
+    }
+
+    /**
+     * mtp_loss_split's losses computed before the last stage, per virtual stage in Megatron's order (null unless the layout
+     * names the loss on several stages and its stages are the ones priced, pp &gt; 1). Megatron-LM pull request #5318
+     * (github.com/shifangx/Megatron-LM at 71ffeae2deb4036b9802c47b26bd78216f5ed1d9): PipelineParallelLayerLayout.get_loss_stage_info
+     * orders the stages holding L "VPP outer, PP inner" (Megatron's order), and each but the last (is_nonfinal) is a
+     * loss_split_process chunk (gpt_model.py): process_mtp_loss_nonfinal_stage computes the losses of the highest-indexed of the
+     * hidden-state chunks it received, as many as its L slots (n_total − n_chunks_to_keep, n_chunks_to_keep the slots of the
+     * loss stages after it), each through the output layer and the cross-entropy, attaches them to the main chunk with
+     * MTPLossAutoScaler (so their graph lives until that micro-batch's backward reaches the stage), and forwards only the kept
+     * chunks; the last stage (post_process) computes the rest, the main loss among them (process_mtp_loss with
+     * num_chunks_override). The final loss stage's entry is 0.
+     */
+    private int[] earlyLosses(ModelShape m, Layout l) {
+        if (lossStages == null || l.pp() <= 1) return null;
+        int[] st = layoutStages(m, l);
+        if (st == null || st.length != lossStages.size()) return null;
+        int[] out = new int[st.length];
+        int last = out.length - 1;
+        while (last > 0 && lossStages.get(last) == 0) last--;
+        for (int v = 0; v < last; v++) out[v] = lossStages.get(v);
+        return out;
+    }
+
+    /**
+     * The losses each pipeline rank computes before the last stage's, mtp_loss_split's ({@link #earlyLosses}; length pp, all
+     * zero without it): each one's logits and cross-entropy per micro-batch, held until the micro-batch's backward.
+     */
+    public int[] earlyLossesPerRank(ModelShape m, Layout l) {
+        int[] out = new int[Math.max(1, l.pp())];
+        int[] early = earlyLosses(m, l);
+        if (early != null) for (int v = 0; v < early.length; v++) out[v % l.pp()] += early[v];
+        return out;
+    }
+
+    /**
+     * The output layers each pipeline rank builds for mtp_loss_split's early loss stages, V·h ÷ tp each beyond the last stage's
+     * (length pp): GPTModel builds an output layer where {@code post_process or loss_split_process}, its own weight unless
+     * {@code pre_process and share_embeddings_and_output_weights} (skip_weight_param_allocation; gpt_model.py at 71ffeae2), one
+     * per model chunk (virtual stage). Tied, a loss stage that is also an MTP stage passes the embedding copy to it
+     * (shared_embedding_or_output_weight), yet the output layer's own weight is still allocated, a parameter with its gradient and
+     * optimizer states; so one per early loss stage but the first stage's tied one.
+     */
+    public int[] lossOutputLayers(ModelShape m, Layout l) {
+        int[] out = new int[Math.max(1, l.pp())];
+        int[] early = earlyLosses(m, l);
+        if (early == null) return out;
+        for (int v = 0; v < early.length; v++) if (early[v] > 0 && !(v == 0 && m.tiedEmbeddings())) out[v % l.pp()]++;
+        return out;
+    }
+
+    /** The MTP losses the last stage computes: all D, less those mtp_loss_split's early loss stages take ({@link #earlyLosses}). */
+    public int lastStageLosses(ModelShape m, Layout l) {
+        int[] early = earlyLosses(m, l);
+        int taken = 0;
+        if (early != null) for (int n : early) taken += n;
+        return Math.max(0, layers - taken);
     }
 
     /**
@@ -485,10 +575,13 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
         double h = m.hidden();
         double projFlops = layers * 6.0 * tokens * 2 * h * h / l.tp() * recompute;
         double projSeconds = projFlops / gemmRate + layers * 3 * recompute * kernelSeconds;
-        double logits = layers * logitSeconds;
+        // the logits and cross-entropy once per MTP layer: on the last stage, less mtp_loss_split's early loss stages' (their own)
+        int last = lastStageLosses(m, l);
+        double logits = last * logitSeconds, early = (layers - last) * logitSeconds;
         MoeShape s = m.experts() > 1 ? v.moe() : null;
         double mean = blocks * layerSeconds, byKind = blockSeconds(blocks, layerSeconds, moe, s, v.mamba());
         return new Term.Mtp(layers, this.blocks, blocks, byKind, mean, moeBlocks(s), denseBlocks(s), projFlops, gemmRate, projSeconds,
-                logits, byKind - mean + projSeconds + logits, microBatches, java.util.Arrays.stream(perRank(m, l)).boxed().toList());
+                logits, byKind - mean + projSeconds + logits + early, microBatches, java.util.Arrays.stream(perRank(m, l)).boxed().toList(),
+                java.util.Arrays.stream(earlyLossesPerRank(m, l)).boxed().toList(), logitSeconds);
     }
 }

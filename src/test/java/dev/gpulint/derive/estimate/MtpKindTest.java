@@ -141,7 +141,7 @@ class MtpKindTest {
     void aHybridGroupsLettersGiveItsBlocksKinds() {
         JobEstimate w = hybrid("M*EM", "tp: 1, pp: 2"), j = hybrid("M*EM/*E", "tp: 1, pp: 2");
         MtpLayers mtp = j.inputs().variants().mtp();
-        assertEquals(new MtpLayers(1, 2, "*E", false), mtp);
+        assertEquals(new MtpLayers(1, 2, "*E", false, null), mtp);
         ModelShape m = j.inputs().model();
         // parameters: an attention-only layer (4h² and its norm h) and an MoE layer (its norm and router h·(1 + 8), 8 routed
         // experts and the shared one of 2·h·512, GeLU), eh_proj 2h², three norms, the embedding copy V·h

@@ -39,7 +39,7 @@ class VariableSeqLengthsTest {
                 .map(Term.Sends.class::cast).findFirst().orElse(null);
     }
 
-    private static final MtpLayers VARIABLE = new MtpLayers(0, 1, null, true);
+    private static final MtpLayers VARIABLE = new MtpLayers(0, 1, null, true, null);
 
     @Test
     void variableSeqLengthsOnAPipelinePricesEverySendsShapeExchange() {

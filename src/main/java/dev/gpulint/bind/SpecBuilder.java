@@ -165,8 +165,8 @@ final class SpecBuilder {
         Located<Long> layers = get(model, "mtp_layers");
         dev.gpulint.spec.HybridPattern.MtpGroups g = read == null ? null : read.mtp();
         if (g != null) return new Specs.Mtp(new Located<>(g.layers(), pattern.span()), new Located<>(g.blocks(), pattern.span()),
-                new Located<>(g.letters(), pattern.span()));
-        return layers == null ? null : new Specs.Mtp(layers, null, null);
+                new Located<>(g.letters(), pattern.span()), null);
+        return layers == null ? null : new Specs.Mtp(layers, null, null, null);
     }
 
     /**

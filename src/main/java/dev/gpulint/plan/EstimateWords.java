@@ -220,12 +220,19 @@ public final class EstimateWords {
                         + " share: %s, Megatron-LM's mtp_split), beyond their layers at the mean layer, and %s on the last stage (the"
                         + " logits: process_mtp_loss on the post_process rank), each in the compute above when its stage is the slowest",
                         Units.seconds(x.stageSeconds()), ranksText(x.ranks()), sharesText(x), Units.seconds(x.logitSeconds()));
+        List<Integer> early = new java.util.ArrayList<>();
+        for (int r = 0; r < x.earlyLosses().size(); r++) if (x.earlyLosses().get(r) > 0) early.add(r);
+        String split = early.isEmpty() ? "" : String.format(Locale.ROOT, "; Megatron-LM's mtp_loss_split (pull request #5318): %d of the"
+                        + " MTP losses on pipeline rank%s %s, %s each (its logits and cross-entropy, with its own output layer: in that"
+                        + " stage's compute), the last stage's %s for the other %d",
+                x.earlyLossCount(), early.size() == 1 ? "" : "s", ranksText(early), Units.seconds(x.lossSeconds()),
+                Units.seconds(x.logitSeconds()), x.layers() - x.earlyLossCount());
         return String.format(Locale.ROOT,
                 "%d multi-token prediction layer%s (MtpLayers, Megatron-Core's multi_token_prediction.py): %s; eh_proj 2h → h"
                         + " 6·tokens·2h²/tp %.3g TFLOP at %.0f TFLOP/s + 3 kernels each = %s; the output layer's logits and cross-entropy"
-                        + " again %s; %s",
+                        + " again %s; %s%s",
                 x.layers(), x.layers() == 1 ? "" : "s", blocks, x.projFlops() / 1e12, x.gemmRate() / 1e12, Units.seconds(x.projSeconds()),
-                Units.seconds(x.logitSeconds()), where);
+                Units.seconds(x.logitSeconds()), where, split);
     }
 
     /** "4, 5 and 6". */

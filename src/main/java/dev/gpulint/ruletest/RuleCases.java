@@ -105,7 +105,10 @@ public final class RuleCases {
         return dev.gpulint.app.Checks.check(linter, files);
     }
 
-    /** A case's file of this name is its configuration: its {@code evidence:} entries link the case's evidence files. */
+    /**
+     * A case's file of this name is its configuration: its {@code evidence:} entries link the case's evidence files, and its
+     * {@code job_clusters:} entries place the jobs of other formats (a launch script) on a cluster of the case's files.
+     */
     public static final String CONFIG = ".gpulint.yaml";
 
     /** A case's files under this folder are a team's rules (ID.drl and ID.yaml), run as with --rules. */
@@ -131,8 +134,8 @@ public final class RuleCases {
     }
 
     /**
-     * A linter whose evidence links and rule parameters are those of the configuration {@code text}, the links' globs
-     * relative to the case's files.
+     * A linter whose evidence links, job placements and rule parameters are those of the configuration {@code text}, the
+     * globs relative to the case's files.
      */
     private static dev.gpulint.lint.Linter withEvidenceLinks(String text) {
         try {
@@ -144,7 +147,8 @@ public final class RuleCases {
             java.nio.file.Files.delete(dir);
             java.util.Map<String, Double> params = new java.util.LinkedHashMap<>();
             for (dev.gpulint.config.Config.ParamSetting x : config.params()) params.put(x.rule() + "." + x.name(), x.value());
-            return new dev.gpulint.lint.Linter().evidenceLinks(p -> config.evidenceLink(dir.resolve(p).toString())).params(params);
+            return new dev.gpulint.lint.Linter().evidenceLinks(p -> config.evidenceLink(dir.resolve(p).toString()))
+                    .jobPlacement(p -> config.placement(dir.resolve(p).toString())).params(params);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

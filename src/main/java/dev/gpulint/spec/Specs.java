@@ -462,8 +462,11 @@ public final class Specs {
      */
     /**
      * @param letters one MTP layer's blocks by kind, a hybrid pattern's '/' group ({@code *E}); null: the decoder's last layer's kind
+     * @param lossStages the loss slots (L) of each stage of a --pipeline-model-parallel-layout that names the loss on several
+     *                   stages (Megatron-LM's mtp_loss_split, pull request #5318), in Megatron's order, as the layout's stages are
+     *                   in {@link Parallelism#stageLayers}; null when one stage holds the loss
      */
-    public record Mtp(Located<Long> layers, Located<Long> blocks, Located<String> letters) {}
+    public record Mtp(Located<Long> layers, Located<Long> blocks, Located<String> letters, Located<List<Long>> lossStages) {}
 
     /**
      * A hybrid's pattern (its decoder as priced: G as M) and mixer sizes; gdnLayers: how many of its M places were written G

@@ -210,6 +210,8 @@ final class DraftBounds {
                     + " stage" : "") + ". Write the layout's stages as the segments, or drop one of the two");
         } else {
             j.stageLayers = j.key(key, new Located<>(layout.blocks(), v.span()));
+            // mtp_loss_split: each loss slot's output layer, logits and loss on the stage that holds it (derive MtpLayers)
+            if (layout.lossSplit()) j.mtpLossStages = new Located<>(layout.stages().stream().map(st -> (long) st.loss()).toList(), v.span());
         }
         String layoutText = "'" + dev.gpulint.spec.Quantities.shortText(v.value()) + "'";
         // the newer Megatron-LM's rules (PipelineLayout#problem): which version's rule let the layout in, and what it does
@@ -228,8 +230,12 @@ final class DraftBounds {
                     + " stages: Megatron-LM's mtp_loss_split (NVIDIA/Megatron-LM pull request #5318, an open pull request, not merged),"
                     + " where each loss stage builds an output layer and computes the losses of its hidden-state chunks. Megatron-Core's"
                     + " main branch at 00caa53a and its releases refuse it at start-up (\"Loss must be specified exactly once\"), so it runs"
-                    + " only on a build with that pull request; otherwise write one L, last. The estimate prices the output layer, the"
-                    + " logits and the losses on the last stage alone");
+                    + " only on a build with that pull request; otherwise write one L, last. " + (j.mtpLossStages != null
+                    ? "Priced as that pull request builds it: each loss stage before the last its own output layer (V·h ÷ tp, with its"
+                    + " gradients and optimizer states), its losses' logits and cross-entropy (time, and activations held for each"
+                    + " micro-batch in flight), and after it the smaller sends (only the chunks it keeps)"
+                    : "The estimate prices the output layer, the logits and the losses on the last stage alone (the pattern's segments"
+                    + " split the stages, not the layout)"));
         }
         if (j.layers == null) j.layers = j.key(key, new Located<>(layout.decoderLayers(), v.span()));
         // the layout's m letters are the MTP layers it places (Megatron-Core asserts they match --mtp-num-layers)

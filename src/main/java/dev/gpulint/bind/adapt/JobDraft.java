@@ -124,6 +124,8 @@ final class JobDraft {
     /** Multi-token prediction: the MTP layers (--mtp-num-layers, mtp_num_layers, a layout's m) and the blocks of one when a hybrid pattern writes them after '/'. */
     Located<Long> mtpLayers, mtpBlocks;
     Located<String> mtpLetters;
+    /** The loss slots of each stage of a --pipeline-model-parallel-layout naming L on several stages (mtp_loss_split; Specs.Mtp). */
+    Located<List<Long>> mtpLossStages;
     /** Values the adapters read and refused (a boolean key written "maybe", a fraction of 1.5): SYN002 each
      *  ({@link DraftValues}), reported by DraftBounds. */
     final List<DraftValues.Refused> refused = new ArrayList<>();
@@ -277,7 +279,7 @@ final class JobDraft {
                 && seqLength == null && hidden == null && tied == null && unknownShape.isEmpty() ? null
                 : new Specs.Model(parameters, dtype, layers, heads, kvHeads, hidden, seqLength, experts, null, ffn, vocab, headDim,
                         gated, tied, topK, moe(), attention(), unknownShape, hybrid,
-                        mtpLayers == null ? null : new Specs.Mtp(mtpLayers, mtpBlocks, mtpLetters));
+                        mtpLayers == null ? null : new Specs.Mtp(mtpLayers, mtpBlocks, mtpLetters, mtpLossStages));
         Span key = first(tp, pp, cp, dp, ep);
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null

@@ -112,7 +112,7 @@ final class ScriptLinks {
             a.sequenceParallel = b.sequenceParallel; a.layersPerVirtualStage = b.layersPerVirtualStage; a.tpCommOverlap = b.tpCommOverlap;
             a.embeddingInSplit = b.embeddingInSplit; a.lossInSplit = b.lossInSplit;
             a.firstStageLayers = b.firstStageLayers; a.lastStageLayers = b.lastStageLayers;
-            a.pipelineLayout = b.pipelineLayout; a.stageLayers = b.stageLayers;
+            a.pipelineLayout = b.pipelineLayout; a.stageLayers = b.stageLayers; a.mtpLossStages = b.mtpLossStages;
             a.unknown.addAll(b.unknown);
         }
         if (a.layers == null && a.heads == null && a.hidden == null && a.unknownShape.isEmpty()) {

@@ -58,6 +58,7 @@ public final class MemoryModel {
         private final double[] perKind, kinds;          // a hybrid's: one layer's parameters of each kind, and a stage's layers of each
         private final double[] mtpOwn;                  // each rank's MTP layers' eh_proj and norms (MtpLayers.ownParameters)
         private final boolean[] mtpCopy;                // each rank's MTP stage builds a word embedding of its own (MtpLayers.embeddingCopies)
+        private final int[] lossOutputs;                // each rank's mtp_loss_split output layers before the last (MtpLayers.lossOutputLayers)
         private double sharedPart, expertPart;          // the stage last filled
 
         Params(ModelShape m, Layout l, Variants v) {
@@ -70,6 +71,7 @@ public final class MemoryModel {
             int ranks = Math.max(1, l.pp());
             this.mtpOwn = new double[ranks];
             this.mtpCopy = mtp.embeddingCopies(m, l);
+            this.lossOutputs = mtp.lossOutputLayers(m, l);
             if (mtp.any()) {
                 int[] onRank = mtp.perRank(m, l);
                 double perLayer = mtp.ownParametersPerLayer(m, l);
@@ -144,6 +146,8 @@ public final class MemoryModel {
             // stage"), so a last stage of pp > 1 with untied embeddings holds both, and a layout's m off the last stage builds
             // a copy there, tied or not, one on each rank holding MTP layers (MtpLayers.embeddingCopies)
             if (i >= 0 && i < mtpCopy.length && mtpCopy[i]) sharedPart += emb;
+            // mtp_loss_split: each loss stage before the last builds an output layer of its own weight, V·h ÷ tp (MtpLayers)
+            if (i >= 0 && i < lossOutputs.length) sharedPart += lossOutputs[i] * emb;
         }
 
         /**
@@ -422,6 +426,7 @@ public final class MemoryModel {
         private final Variants v;
         private final double sbh, scale, t, perLayer, penalty, emb, output;
         private final long pp, mb;
+        private final int[] earlyLosses;            // mtp_loss_split's losses before the last stage, per rank (MtpLayers)
         private double kept = Double.NaN, input = Double.NaN, dropped = Double.NaN;
 
         Held(ModelShape m, Layout l, Variants v) {
@@ -441,6 +446,7 @@ public final class MemoryModel {
             emb = (8 * s * b + sbh) * (l.virtualPp() > 1 && pp > 1 ? pp * penalty : Math.min(mb, pp)) / t;
             // a single stage: the output layer's input and loss
             output = 4 * sbh * (1 + (double) m.vocab() / h) / t;
+            earlyLosses = v.mtp().earlyLossesPerRank(m, l);
         }
 
         /** Stage {@code i}'s activations at its peak, in bytes per GPU. */
@@ -482,6 +488,10 @@ public final class MemoryModel {
             if (pp == 1) act += output * (1 + v.mtp().layers());     // the MTP layers' logits and loss too
             // after the layout's m (Megatron-Core's mtp_standalone): the received (1 + D)·s rows, kept per in-flight micro-batch
             act += v.mtp().receivedHeld(m, l, i, l.sequenceParallel() || l.tp() == 1 ? sbh / t : sbh, inflight);
+            // mtp_loss_split: a loss stage before the last keeps each of its losses' output-layer input and logits (the single
+            // stage's term, theoretical_memory_usage.py's) until the micro-batch's backward reaches it (MTPLossAutoScaler), so
+            // for each micro-batch in flight; the last stage's, run forward and backward back to back, are not counted at pp > 1
+            if (i < earlyLosses.length) act += output * earlyLosses[i] * inflight;
             // attention outside a flash kernel keeps its s² scores' softmax, dropout mask and output (UnfusedAttention)
             return act * scale + UnfusedAttention.heldBytes(m, l, v, layersHeld, stageLayers);
         }

@@ -2,6 +2,7 @@ package dev.gpulint.derive.estimate;
 
 import dev.gpulint.spec.ParallelDim;
 
+import dev.gpulint.spec.HybridPattern;
 import dev.gpulint.spec.LayerPattern;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
@@ -216,7 +217,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         String pattern = hy == null || hy.pattern() == null ? null : hy.pattern().value();
         boolean hybrid = pattern != null && pattern.length() == m.layers() && pattern.indexOf('E') >= 0 && m.mla() == null;
         if (hybrid) {
-            moeLayers = (int) pattern.chars().filter(c -> c == 'E').count();
+            moeLayers = (int) HybridPattern.count(pattern, 'E');
             lastMoe = pattern.charAt(pattern.length() - 1) == 'E';
             source = "the hybrid layer pattern's E layers; the others " + others(pattern, hy.gdnLayers());
             if (s != null && (s.layerFreq() != null || s.denseLayers() != null)) {
@@ -273,9 +274,8 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
      * "36 gated delta net (G) and 12 attention-only (*)"; "none" when every layer is E.
      */
     static String others(String pattern, long gdn) {
-        long m = pattern.chars().filter(c -> c == 'M').count();
-        long[] n = {m - Math.min(m, gdn), Math.min(m, gdn), pattern.chars().filter(c -> c == '*').count(),
-                pattern.chars().filter(c -> c == '-').count()};
+        long m = HybridPattern.count(pattern, 'M');
+        long[] n = {m - Math.min(m, gdn), Math.min(m, gdn), HybridPattern.count(pattern, '*'), HybridPattern.count(pattern, '-')};
         String[] kind = {" Mamba-2 (M)", " gated delta net (G)", " attention-only (*)", " MLP-only (-)"};
         java.util.List<String> parts = new java.util.ArrayList<>();
         for (int i = 0; i < n.length; i++) if (n[i] > 0) parts.add(n[i] + kind[i]);

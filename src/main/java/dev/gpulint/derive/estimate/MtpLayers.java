@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.HybridPattern;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
 import java.util.List;
@@ -41,10 +42,13 @@ import java.util.List;
  * @param variableSeqLengths Megatron-Core's {@code variable_seq_lengths} (Megatron-LM's {@code --variable-seq-lengths},
  *                Megatron-Bridge's and NeMo 2's model config key): the other reason, beside {@link #standalone}, for the p2p
  *                shape exchange this class prices ({@link #exchangesShapes}); kept here so the exchange has one home
+ * @param lossStages the loss slots (L) of each stage of a layout that names the loss on several stages (Megatron-LM's
+ *                mtp_loss_split, pull request #5318; Specs.Mtp#lossStages), 1 + layers of them in all; null: one loss, on the last
+ *                stage. Each slot's output layer, logits and loss are priced on the stage that holds it ({@link #earlyLosses})
  */
-public record MtpLayers(int layers, int blocks, String letters, boolean variableSeqLengths) {
+public record MtpLayers(int layers, int blocks, String letters, boolean variableSeqLengths, List<Integer> lossStages) {
     /** No multi-token prediction. */
-    public static final MtpLayers NONE = new MtpLayers(0, 1, null, false);
+    public static final MtpLayers NONE = new MtpLayers(0, 1, null, false, null);
 
     /** The most MTP layers read (the schema's bound on model.mtp_layers; DeepSeek-V3 trains with 1, Nemotron 3 Super with 2). */
     public static final int MAX = 64;
@@ -55,6 +59,15 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
         }
         if (layers < 0 || layers > MAX || blocks < 1 || blocks > MAX) {
             throw new IllegalArgumentException("MTP layers 0.." + MAX + " of 1.." + MAX + " blocks: " + layers + ", " + blocks);
+        }
+        if (lossStages != null) {
+            lossStages = List.copyOf(lossStages);
+            int slots = 0;
+            for (int n : lossStages) {
+                if (n < 0) throw new IllegalArgumentException("a stage's loss slots are at least 0: " + lossStages);
+                slots += n;
+            }
+            if (slots != 1 + layers) throw new IllegalArgumentException("mtp_loss_split's slots are 1 + the MTP layers: " + lossStages);
         }
     }
 
@@ -70,26 +83,47 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
         boolean variable = p != null && p.variableSeqLengths() != null && Boolean.TRUE.equals(p.variableSeqLengths().value());
         long pp = p == null || p.pp() == null || p.pp().value() == null ? 1 : p.pp().value();
         if (variable && pp > 1) as.add(VARIABLE_SEQ_LENGTHS);
-        if (n <= 0) return variable ? new MtpLayers(0, 1, null, true) : NONE;
+        if (n <= 0) return variable ? new MtpLayers(0, 1, null, true, null) : NONE;
         long b = Math.max(1, whole(mtp.blocks()));
         String letters = mtp.letters() == null ? null : mtp.letters().value();
         if (letters != null && (letters.length() != b || b > MAX || !letters.matches("[M*\\-E]+"))) letters = null;
-        MtpLayers out = new MtpLayers((int) Math.min(MAX, n), (int) Math.min(MAX, b), letters, variable);
+        int d = (int) Math.min(MAX, n);
+        MtpLayers out = new MtpLayers(d, (int) Math.min(MAX, b), letters, variable, lossStages(mtp.lossStages(), d));
         as.add(out.describe(letters == null && m.hybrid() != null && m.hybrid().pattern() != null));
         return out;
     }
+
+    /**
+     * Why the host's wait after each shape exchange has no price of its own ({@link #SHAPE_EXCHANGE}). Every version copies the
+     * received sizes to the host ({@code recv_prev_shape_tensor.tolist()}), and some versions also call
+     * {@code torch.cuda.synchronize()} after waiting on the requests ("To protect against race
+     * condition when using batch_isend_irecv()": github.com/hxbai/Megatron-LM at 49ab930130015ff5080edcadd6df23ca29ae5fc6 and
+     * github.com/radixark/Megatron-LM at 8e94dd056f94a8c156a44db2547e14414212a385,
+     * megatron/core/pipeline_parallel/p2p_communication.py, P2PCommunicator._communicate_shapes; not at
+     * github.com/guihong-nv/Megatron-LM 770a967f4e854362bfca31f2fca494c38da4d023, which waits on the requests alone). Either
+     * way the host waits for the device before the tensor's own send: the queued compute it waits for is the stage's, priced
+     * already, and the exchange itself is priced as waited on (not hidden); what remains is the next kernel's launch after an
+     * idle device, a few µs, taken within the exchange's α (NcclLatency's Simple-protocol ring step, which prices a 24-byte
+     * message above the low-latency protocol NCCL's tuner picks for it), not as a constant of its own: no kernel-level
+     * measurement in the calibration sets isolates it. A data-parallel reduce still running on another stream would be waited
+     * for too (synchronize drains every stream): not modelled.
+     */
+    static final String SHAPE_WAIT = "the host's wait after each exchange (the sizes copied to the host, and torch.cuda.synchronize()"
+            + " in the versions that call it) is taken within the exchange's latency, not priced apart: it waits for the stage's"
+            + " compute, priced already, and adds the next kernel's launch, a few µs, which no measurement isolates";
 
     /**
      * The assumptions line of a pipelined job that sets {@code variable_seq_lengths}: Megatron-Core's P2PCommunicator then
      * exchanges every tensor's shape before it ({@link #SHAPE_EXCHANGE_VARIABLE}), as for a standalone MTP stage.
      */
     public static final String VARIABLE_SEQ_LENGTHS = "variable_seq_lengths set: every pipeline send first sends and waits on the"
-            + " tensor's shape (24 bytes, Megatron-Core's P2PCommunicator._communicate_shapes), priced as a pp line of its own;"
-            + " the sequences are still priced at the full sequence length (the shortest micro-batches' saving is not modelled)";
+            + " tensor's shape (24 bytes, Megatron-Core's P2PCommunicator._communicate_shapes), priced as a pp line of its own; "
+            + SHAPE_WAIT + "; the sequences are still priced at the full sequence length (the shortest micro-batches' saving is not modelled)";
 
     /**
      * Whether every pipeline p2p exchanges its shape first: Megatron-Core's {@code config.variable_seq_lengths or
-     * config.mtp_standalone} (P2PCommunicator._communicate, {@link #SHAPE_EXCHANGE}).
+     * config.mtp_standalone} (P2PCommunicator._communicate, megatron/core/pipeline_parallel/p2p_communication.py at
+     * github.com/guihong-nv/Megatron-LM 770a967f4e854362bfca31f2fca494c38da4d023; {@link #SHAPE_EXCHANGE}).
      */
     public boolean exchangesShapes(ModelShape m, Layout l) {
         return variableSeqLengths || standalone(m, l);
@@ -98,6 +132,20 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
     /** The shape exchange's name in the breakdown: the standalone MTP stage's, or variable_seq_lengths' when that alone asks for it. */
     public String shapeExchange(ModelShape m, Layout l) {
         return standalone(m, l) ? SHAPE_EXCHANGE : SHAPE_EXCHANGE_VARIABLE;
+    }
+
+    /**
+     * mtp_loss_split's slots per stage as the layout writes them, when they are 1 + the MTP layers (PipelineLayout#problem
+     * refuses any other count, Megatron-LM pull request #5318's validate_layer_layout) and bounded as the layout is; else null.
+     */
+    private static List<Integer> lossStages(Located<List<Long>> written, int layers) {
+        if (written == null || written.value() == null || written.value().size() > dev.gpulint.spec.PipelineLayout.MAX_UNROLLED) return null;
+        long slots = 0;
+        for (Long n : written.value()) {
+            if (n == null || n < 0) return null;
+            slots += n;
+        }
+        return slots == 1 + layers ? written.value().stream().map(Long::intValue).toList() : null;
     }
 
     private static long whole(Located<Long> v) {
@@ -121,7 +169,7 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
                 + " mtp_standalone) each pipeline send carries the MTP layers' hidden states so far beside the decoder's ((1 + K)·b·s·h,"
                 + " K the MTP layers before it: the pp sends), each stage after m keeps its in-flight micro-batches' received"
                 + " (1 + K)·b·s·h (÷ tp with sequence parallelism) in its activations, and every pipeline send first exchanges its"
-                + " shape (24 bytes at the pp tier's latency, not hidden); counted in the model FLOPs as Megatron-LM's"
+                + " shape (24 bytes at the pp tier's latency, not hidden; " + SHAPE_WAIT + "); counted in the model FLOPs as Megatron-LM's"
                 + " num_floating_point_operations counts them";
     }
 
@@ -136,7 +184,7 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
      */
     public int moeBlocks(MoeShape s) {
         if (s == null) return 0;
-        if (letters != null) return (int) letters.chars().filter(c -> c == 'E').count();
+        if (letters != null) return (int) HybridPattern.count(letters, 'E');
         return s.hybrid() ? 0 : s.lastMoe() ? blocks : 0;
     }
 
@@ -285,14 +333,17 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
         int[] st = layoutStages(m, l);
         int pp = l.pp();
         if (st == null || pp <= 1) return 0;
-        int stages = st.length, most = 0, k = 0;
+        int[] lost = earlyLosses(m, l);
+        int stages = st.length, most = 0, k = 0, p = 0, before = 0;
         int[] perRank = new int[pp];
         for (int v = 0; v < stages; v++) {
-            int before = k;
             k += st[v];
+            p += lost == null ? 0 : lost[v];
+            int out = Math.max(0, k - p);              // K_v less the chunks an mtp_loss_split stage up to v consumed
             int r = v % pp;
-            if (v < stages - 1) perRank[r] += k;      // forward: its output, (1 + K_v)·s rows, to stage v + 1
-            if (v > 0) perRank[r] += before;           // backward: its input's gradient, (1 + K_{v−1})·s rows, to stage v − 1
+            if (v < stages - 1) perRank[r] += out;     // forward: its output, (1 + K_v − P_v)·s rows, to stage v + 1
+            if (v > 0) perRank[r] += before;           // backward: its input's gradient, (1 + K_{v−1} − P_{v−1})·s rows, to stage v − 1
+            before = out;
             most = Math.max(most, perRank[r]);
         }
         return most;
@@ -315,45 +366,104 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
     }
 
     /**
-     * The virtual stages on pipeline rank {@code rank} after the layout's {@code m}: each receives the decoder's and the MTP
-     * layers' hidden states so far, (1 + K)·s rows (K the MTP layers before it), and keeps them for the backward of each in-flight micro-batch (the schedule's
-     * {@code input_tensors}, popped at the backward: schedules.py, forward_backward_pipelining_without_interleaving; the
-     * interleaved schedule's per-chunk lists alike). No decoder layer lies after {@code m} (validate_layer_layout: "decoder
-     * layers must be placed before MTP layers"), so no layer's activations count that tensor: its whole (1 + D)·b·s·h is
-     * beyond {@link MemoryModel}'s per-layer terms ({@link #receivedHeld}). 0 unless the layout places {@code m} off the last
-     * virtual stage.
+     * The rows, in units of s, each virtual stage receives and keeps beyond what its layers' activations count (in Megatron's
+     * order; null unless a layout places {@code m} and pp &gt; 1). Each virtual stage keeps the tensor it received for the
+     * backward of each in-flight micro-batch (the schedule's {@code input_tensors}, popped at the backward: schedules.py at
+     * 00611e6eeb0b09b5ee074750956855215ddbd67f, forward_backward_pipelining_without_interleaving; the interleaved schedule's
+     * per-chunk lists alike). A stage whose first layer is a decoder layer counts it (that layer's norm input); a stage whose
+     * first layer is an MTP layer does not: its MTP block's activations count the block's own input (eh_proj's output), and
+     * the received hidden states feed hnorm. So: the first MTP stage when it holds no decoder layer, the decoder's output, 1 row;
+     * each stage after it the decoder's and the MTP layers' so far, 1 + K rows (K the MTP layers before it; no decoder layer
+     * may follow {@code m}, validate_layer_layout: "decoder layers must be placed before MTP layers").
      */
-    public int receivingStages(ModelShape m, Layout l, int rank) {
+    private int[] keptRows(ModelShape m, Layout l) {
         int[] st = layoutStages(m, l);
-        int pp = l.pp();
-        if (st == null || pp <= 1) return 0;
-        int n = 0, k = 0;
-        for (int v = 0; v < st.length; v++) {
-            if (k > 0 && v % pp == rank) n++;
-            k += st[v];
+        if (st == null || l.pp() <= 1) return null;
+        java.util.List<Long> blocks = l.split().stages();
+        int[] lost = earlyLosses(m, l);
+        int[] out = new int[st.length];
+        int k = 0, p = 0;
+        for (int v = 1; v < st.length; v++) {
+            k += st[v - 1];
+            p += lost == null ? 0 : lost[v - 1];
+            if (k > 0 || (st[v] > 0 && blocks.get(v) == st[v])) out[v] = Math.max(1, 1 + k - p);
         }
-        return n;
+        return out;
     }
 
     /**
-     * What pipeline rank {@code rank} keeps of the received (1 + K)·s rows ({@link #receivingStages}), in MemoryModel's units
-     * (bytes at 2 bytes an element): {@code 2 · Σ (1 + K_{v−1}) · b·s·h (÷ tp with sequence parallelism) over the rank's stages v
-     * after the first m, × the micro-batches each holds in flight} (one stage holding all D: 2 · (1 + D) · b·s·h per stage).
+     * What pipeline rank {@code rank} keeps of the rows it received beyond its layers' activations ({@link #keptRows}), in
+     * MemoryModel's units (bytes at 2 bytes an element): {@code 2 · Σ rows_v · b·s·h (÷ tp with sequence parallelism) over the
+     * rank's virtual stages v, × the micro-batches each holds in flight} (one stage holding all D after the decoder's last:
+     * 2 · (1 + D) · b·s·h on each stage after it, and 2 · b·s·h on the MTP stage itself when it holds no decoder layer).
      *
      * @param sbh      b·s·h of one micro-batch's p2p tensor on one GPU (÷ tp under sequence parallelism)
      * @param inflight the micro-batches in flight per chunk of the rank (MemoryModel's count)
      */
     public double receivedHeld(ModelShape m, Layout l, int rank, double sbh, double inflight) {
-        int[] st = layoutStages(m, l);
-        int pp = l.pp();
-        if (st == null || pp <= 1) return 0;
-        double rows = 0;                     // in s rows: 1 + K_{v-1} for each of the rank's stages v after the first m
-        int k = 0;
-        for (int v = 0; v < st.length; v++) {
-            if (k > 0 && v % pp == rank) rows += 1 + k;
-            k += st[v];
-        }
+        int[] kept = keptRows(m, l);
+        if (kept == null) return 0;
+        double rows = 0;
+        for (int v = rank; v < kept.length; v += l.pp()) rows += kept[v];
         return 2.0 * rows * sbh * inflight;
+    }
+
+    /**
+     * mtp_loss_split's losses computed before the last stage, per virtual stage in Megatron's order (null unless the layout
+     * names the loss on several stages and its stages are the ones priced, pp &gt; 1). Megatron-LM pull request #5318
+     * (github.com/shifangx/Megatron-LM at 71ffeae2deb4036b9802c47b26bd78216f5ed1d9): PipelineParallelLayerLayout.get_loss_stage_info
+     * orders the stages holding L "VPP outer, PP inner" (Megatron's order), and each but the last (is_nonfinal) is a
+     * loss_split_process chunk (gpt_model.py): process_mtp_loss_nonfinal_stage computes the losses of the highest-indexed of the
+     * hidden-state chunks it received, as many as its L slots (n_total − n_chunks_to_keep, n_chunks_to_keep the slots of the
+     * loss stages after it), each through the output layer and the cross-entropy, attaches them to the main chunk with
+     * MTPLossAutoScaler (so their graph lives until that micro-batch's backward reaches the stage), and forwards only the kept
+     * chunks; the last stage (post_process) computes the rest, the main loss among them (process_mtp_loss with
+     * num_chunks_override). The final loss stage's entry is 0.
+     */
+    private int[] earlyLosses(ModelShape m, Layout l) {
+        if (lossStages == null || l.pp() <= 1) return null;
+        int[] st = layoutStages(m, l);
+        if (st == null || st.length != lossStages.size()) return null;
+        int[] out = new int[st.length];
+        int last = out.length - 1;
+        while (last > 0 && lossStages.get(last) == 0) last--;
+        for (int v = 0; v < last; v++) out[v] = lossStages.get(v);
+        return out;
+    }
+
+    /**
+     * The losses each pipeline rank computes before the last stage's, mtp_loss_split's ({@link #earlyLosses}; length pp, all
+     * zero without it): each one's logits and cross-entropy per micro-batch, held until the micro-batch's backward.
+     */
+    public int[] earlyLossesPerRank(ModelShape m, Layout l) {
+        int[] out = new int[Math.max(1, l.pp())];
+        int[] early = earlyLosses(m, l);
+        if (early != null) for (int v = 0; v < early.length; v++) out[v % l.pp()] += early[v];
+        return out;
+    }
+
+    /**
+     * The output layers each pipeline rank builds for mtp_loss_split's early loss stages, V·h ÷ tp each beyond the last stage's
+     * (length pp): GPTModel builds an output layer where {@code post_process or loss_split_process}, its own weight unless
+     * {@code pre_process and share_embeddings_and_output_weights} (skip_weight_param_allocation; gpt_model.py at 71ffeae2), one
+     * per model chunk (virtual stage). Tied, a loss stage that is also an MTP stage passes the embedding copy to it
+     * (shared_embedding_or_output_weight), yet the output layer's own weight is still allocated, a parameter with its gradient and
+     * optimizer states; so one per early loss stage but the first stage's tied one.
+     */
+    public int[] lossOutputLayers(ModelShape m, Layout l) {
+        int[] out = new int[Math.max(1, l.pp())];
+        int[] early = earlyLosses(m, l);
+        if (early == null) return out;
+        for (int v = 0; v < early.length; v++) if (early[v] > 0 && !(v == 0 && m.tiedEmbeddings())) out[v % l.pp()]++;
+        return out;
+    }
+
+    /** The MTP losses the last stage computes: all D, less those mtp_loss_split's early loss stages take ({@link #earlyLosses}). */
+    public int lastStageLosses(ModelShape m, Layout l) {
+        int[] early = earlyLosses(m, l);
+        int taken = 0;
+        if (early != null) for (int n : early) taken += n;
+        return Math.max(0, layers - taken);
     }
 
     /**
@@ -364,22 +474,25 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
 
     /**
      * The shape exchange's name in the breakdown. Megatron-Core's P2PCommunicator._communicate exchanges the shapes first when
-     * {@code config.variable_seq_lengths or config.mtp_standalone} (megatron/core/pipeline_parallel/p2p_communication.py, its
-     * P2PCommunicator class, read in the code index without a commit to pin; the module-level _communicate it replaced,
-     * NVIDIA/Megatron-LM at 2fd6e2b74efca73a1f2d27b89bb5419384b4d3bf, tests {@code variable_seq_lengths} alone; schedules.py's
-     * get_tensor_shapes at 00611e6eeb0b09b5ee074750956855215ddbd67f returns the fixed (s ÷ cp [÷ tp], b, h) unless
-     * variable_seq_lengths, with no MTP term, which is why the standalone stage needs the exchange): a batch_isend_irecv of 24 bytes each
-     * way, waited on, then {@code torch.cuda.synchronize()} ("To protect against race condition"), before the tensor's own
-     * send. One per p2p call, so one per send the pp term counts, and not overlapped (the call waits on it).
+     * {@code config.variable_seq_lengths or config.mtp_standalone} (megatron/core/pipeline_parallel/p2p_communication.py,
+     * P2PCommunicator._communicate, at github.com/guihong-nv/Megatron-LM 770a967f4e854362bfca31f2fca494c38da4d023, an NVIDIA
+     * engineer's copy of Megatron-LM, and github.com/radixark/Megatron-LM at 8e94dd056f94a8c156a44db2547e14414212a385; NVIDIA's
+     * own repository is held only at 2fd6e2b74efca73a1f2d27b89bb5419384b4d3bf, whose module-level _communicate tests
+     * {@code variable_seq_lengths} alone; a later form, {@code config.mtp_standalone or (config.variable_seq_lengths and not
+     * pipeline_p2p_fixed_shape)} at github.com/hxbai/Megatron-LM 49ab930130015ff5080edcadd6df23ca29ae5fc6, is the same for the
+     * jobs read here; schedules.py's get_tensor_shapes at 00611e6eeb0b09b5ee074750956855215ddbd67f returns the fixed
+     * (s ÷ cp [÷ tp], b, h) unless variable_seq_lengths, with no MTP term, which is why the standalone stage needs the exchange):
+     * a batch_isend_irecv of 24 bytes each way, waited on, then the host's wait for the device ({@link #SHAPE_WAIT}), before
+     * the tensor's own send. One per p2p call, so one per send the pp term counts, and not overlapped (the call waits on it).
      */
     public static final String SHAPE_EXCHANGE = "p2p shape exchanges (Megatron-Core's mtp_standalone: each send first sends and"
             + " waits on the tensor's 3 sizes as int64, 24 bytes, P2PCommunicator._communicate_shapes; one per send, 2·vpp per"
-            + " micro-batch, not hidden; its torch.cuda.synchronize() after it not priced)";
+            + " micro-batch, not hidden; the host's wait after it within its latency)";
 
     /** {@link #SHAPE_EXCHANGE} when Megatron-Core's {@code variable_seq_lengths} asks for it (no standalone MTP stage). */
     public static final String SHAPE_EXCHANGE_VARIABLE = "p2p shape exchanges (Megatron-Core's variable_seq_lengths: each send first"
             + " sends and waits on the tensor's 3 sizes as int64, 24 bytes, P2PCommunicator._communicate_shapes; one per send, 2·vpp"
-            + " per micro-batch, not hidden; its torch.cuda.synchronize() after it not priced)";
+            + " per micro-batch, not hidden; the host's wait after it within its latency)";
 
     /** How the pipeline sends' name begins ({@link #sends}). */
     public static final String SENDS = "activation and gradient sends";
@@ -462,10 +575,13 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
         double h = m.hidden();
         double projFlops = layers * 6.0 * tokens * 2 * h * h / l.tp() * recompute;
         double projSeconds = projFlops / gemmRate + layers * 3 * recompute * kernelSeconds;
-        double logits = layers * logitSeconds;
+        // the logits and cross-entropy once per MTP layer: on the last stage, less mtp_loss_split's early loss stages' (their own)
+        int last = lastStageLosses(m, l);
+        double logits = last * logitSeconds, early = (layers - last) * logitSeconds;
         MoeShape s = m.experts() > 1 ? v.moe() : null;
         double mean = blocks * layerSeconds, byKind = blockSeconds(blocks, layerSeconds, moe, s, v.mamba());
         return new Term.Mtp(layers, this.blocks, blocks, byKind, mean, moeBlocks(s), denseBlocks(s), projFlops, gemmRate, projSeconds,
-                logits, byKind - mean + projSeconds + logits, microBatches, java.util.Arrays.stream(perRank(m, l)).boxed().toList());
+                logits, byKind - mean + projSeconds + logits + early, microBatches, java.util.Arrays.stream(perRank(m, l)).boxed().toList(),
+                java.util.Arrays.stream(earlyLossesPerRank(m, l)).boxed().toList(), logitSeconds);
     }
 }

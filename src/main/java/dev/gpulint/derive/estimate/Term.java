@@ -197,10 +197,20 @@ public sealed interface Term {
      */
     record Mtp(int layers, int blocksPerLayer, double stageBlocks, double blockSeconds, double meanSeconds, int moeBlocks, int denseBlocks,
                double projFlops, double gemmRate, double projSeconds, double logitSeconds, double seconds, long microBatches,
-               java.util.List<Integer> perRank) implements Term {
+               java.util.List<Integer> perRank, java.util.List<Integer> earlyLosses, double lossSeconds) implements Term {
+        /**
+         * @param logitSeconds the MTP losses' logits and cross-entropy on the last stage
+         * @param earlyLosses  per pipeline rank, the MTP losses Megatron-LM's mtp_loss_split computes before the last stage
+         *                     (MtpLayers#earlyLossesPerRank), each {@code lossSeconds} (one loss's logits and cross-entropy)
+         * @param seconds      all of it per micro-batch beyond the mean layers, those early losses included
+         */
         public Mtp {
             perRank = java.util.List.copyOf(perRank);
+            earlyLosses = java.util.List.copyOf(earlyLosses);
         }
+
+        /** The losses mtp_loss_split computes before the last stage, on all ranks. */
+        public int earlyLossCount() { return earlyLosses.stream().mapToInt(Integer::intValue).sum(); }
 
         @Override public String term() { return "mtp"; }
 
@@ -208,12 +218,17 @@ public sealed interface Term {
         public double stepSeconds() { return (meanSeconds + seconds) * microBatches; }
 
         /** Per micro-batch on the MTP layers' ranks beyond their layers at the mean layer: all but the logits. */
-        public double stageSeconds() { return seconds - logitSeconds; }
+        public double stageSeconds() { return seconds - logitSeconds - earlyLossCount() * lossSeconds; }
 
-        /** Per micro-batch on pipeline rank {@code rank} beyond its layers at the mean layer: its MTP layers' share of {@link #stageSeconds}. */
+        /**
+         * Per micro-batch on pipeline rank {@code rank} beyond its layers at the mean layer: its MTP layers' share of
+         * {@link #stageSeconds}, and the losses mtp_loss_split computes there.
+         */
         public double stageSeconds(int rank) {
-            if (rank < 0 || rank >= perRank.size() || layers == 0 || perRank.get(rank) == 0) return 0;
-            return perRank.get(rank) == layers ? stageSeconds() : stageSeconds() * perRank.get(rank) / layers;
+            if (rank < 0 || rank >= perRank.size() || layers == 0) return 0;
+            double early = earlyLosses.get(rank) * lossSeconds;
+            if (perRank.get(rank) == 0) return early;
+            return early + (perRank.get(rank) == layers ? stageSeconds() : stageSeconds() * perRank.get(rank) / layers);
         }
 
         /** The pipeline ranks. */

@@ -141,7 +141,7 @@ class MtpKindTest {
     void aHybridGroupsLettersGiveItsBlocksKinds() {
         JobEstimate w = hybrid("M*EM", "tp: 1, pp: 2"), j = hybrid("M*EM/*E", "tp: 1, pp: 2");
         MtpLayers mtp = j.inputs().variants().mtp();
-        assertEquals(new MtpLayers(1, 2, "*E", false), mtp);
+        assertEquals(new MtpLayers(1, 2, "*E", false, null), mtp);
         ModelShape m = j.inputs().model();
         // parameters: an attention-only layer (4h² and its norm h) and an MoE layer (its norm and router h·(1 + 8), 8 routed
         // experts and the shared one of 2·h·512, GeLU), eh_proj 2h², three norms, the embedding copy V·h
@@ -397,6 +397,21 @@ class MtpKindTest {
     }
 
     @Test
+    void aFirstMtpStageWithoutADecoderLayerKeepsTheDecodersHiddenStatesItReceived() {
+        // "Ett|tt|m|L" on pp 4 (blocks 2, 2, 1, 0): stage 2 holds the MTP layer and no decoder layer, so it receives the decoder's
+        // output, s rows, and keeps it as its input for the backward of each of its min(32, 4 − 2) = 2 micro-batches in flight
+        // (schedules.py's input_tensors); hnorm reads it, no layer's activations counted it (the MTP block's count its own input,
+        // eh_proj's output): 1 row × 2 × b·s·h·2 ÷ tp 2. Stage 3 keeps the 2s rows of its 1 micro-batch, as before
+        List<Long> mAlone = List.of(2L, 2L, 1L, 0L);
+        Estimate e = laidOut(false, mAlone), w = laidOutWithoutMtp(mAlone);
+        assertEquals(2 * BSH, e.stages().get(2).activations() - w.stages().get(2).activations(), 1e-6);
+        assertEquals(2 * BSH, e.stages().get(3).activations() - w.stages().get(3).activations(), 1e-6);
+        // quiet: m after a decoder layer on its stage ("Et|t|ttm|L"): that layer's activations hold the received s rows
+        List<Long> mAfterT = List.of(1L, 1L, 3L, 0L);
+        assertEquals(laidOutWithoutMtp(mAfterT).stages().get(2).activations(), laidOut(false, mAfterT).stages().get(2).activations(), 1e-6);
+    }
+
+    @Test
     void mtpSplitOverTwoRanksKeepsEachStagesReceivedRowsAndSendsThemOn() {
         // "Ett|ttm|m|L" on pp 4, --mtp-num-layers 2 (mtp_split, pull request #5329): blocks 2, 3, 1, 0, so rank 1 holds MTP layer 0
         // and rank 2 MTP layer 1 (layoutStages 0, 1, 1, 0). By hand, after MultiTokenPredictionBlock's torch.cat on dim 0:
@@ -441,6 +456,8 @@ class MtpKindTest {
         assertEquals(24, x.cost().bytes(), 0);
         assertEquals(ppSends(e).cost().tier(), x.cost().tier());
         assertEquals(2 * (x.cost().latency() + 24 / (x.cost().lineRate() * x.cost().efficiency())), x.seconds(), 1e-12);
+        // the host's wait after the exchange (.tolist(), torch.cuda.synchronize() in some versions) is said to be within α
+        assertTrue(x.what().endsWith("not hidden; the host's wait after it within its latency)"), x.what());
         // the pp dimension's time carries it for each of the m = 32 micro-batches, beside the sends and the embedding sync
         double mb = 32;
         assertEquals(mb * (ppSends(e).seconds() + x.seconds()) + sync(e).seconds(), e.time().comm().get(ParallelDim.PP), 1e-12);

@@ -126,7 +126,10 @@ class MtpLayersTest {
                 + " layout's m off the last stage (Megatron-Core's mtp_standalone) each pipeline send carries the MTP layers' hidden"
                 + " states so far beside the decoder's ((1 + K)·b·s·h, K the MTP layers before it: the pp sends), each stage after m keeps"
                 + " its in-flight micro-batches' received (1 + K)·b·s·h (÷ tp with sequence parallelism) in its activations, and every"
-                + " pipeline send first exchanges its shape (24 bytes at the pp tier's latency, not hidden); counted in the model FLOPs as"
+                + " pipeline send first exchanges its shape (24 bytes at the pp tier's latency, not hidden; the host's wait after each exchange"
+                + " (the sizes copied to the host, and torch.cuda.synchronize() in the versions that call it) is taken within the exchange's"
+                + " latency, not priced apart: it waits for the stage's compute, priced already, and adds the next kernel's launch, a few µs,"
+                + " which no measurement isolates); counted in the model FLOPs as"
                 + " Megatron-LM's num_floating_point_operations counts them"),
                 j.inputs().assumptions().toString());
         // a placeholder leaves the job unestimated, as every model size does: it is not taken as none

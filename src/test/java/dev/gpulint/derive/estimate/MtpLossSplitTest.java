@@ -1,0 +1,155 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.plan.EstimateWords;
+import dev.gpulint.spec.ParallelDim;
+import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.EstimateManifest;
+import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.PlanCli;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Megatron-LM's mtp_loss_split (pull request #5318, github.com/shifangx/Megatron-LM at 71ffeae2): a layout naming the loss (L)
+ * on several stages, 1 + D slots. Each loss stage before the last builds an output layer of its own (GPTModel: post_process or
+ * loss_split_process), computes the losses of its slots (process_mtp_loss_nonfinal_stage), keeps their logits until the
+ * micro-batch's backward (MTPLossAutoScaler), and forwards only the chunks the later loss stages need. Priced on the stage that
+ * holds it (MtpLayers#earlyLosses), in the one memory function MEM001 and plan read (MemoryModel). Worked by hand on a small
+ * DeepSeek-V3 shape: 4 layers of h 1,024, vocabulary 32,000, untied, s 2,048, b 1, tp 2 with sequence parallelism, pp 4.
+ */
+class MtpLossSplitTest {
+
+    private static final String DSV3 = "dtype: bf16, layers: 4, hidden_size: 1024, attention_heads: 16, kv_heads: 16, ffn_hidden_size: 4096,"
+            + " vocab_size: 32000, gated_mlp: true, tied_embeddings: %s, seq_length: 2048, experts: 8, top_k: 2,"
+            + " moe: { expert_ffn_hidden_size: 512, shared_expert_ffn_hidden_size: 512, dense_layers: 1, grouped_gemm: true,"
+            + " dispatcher: alltoall }, mtp_layers: 1";
+
+    private static final double H = 1024, V = 32000, S = 2048;
+
+    /** b·s·h·2 bytes ÷ tp 2: one micro-batch's hidden states per GPU (sequence parallel). */
+    private static final double BSH = S * H * 2 / 2;
+
+    /** "Et|t|ttmL|L" on pp 4: blocks 1, 1, 3, 0; the MTP layer and its loss slot on stage 2, the main loss on stage 3. */
+    private static final List<Long> BLOCKS = List.of(1L, 1L, 3L, 0L);
+    private static final List<Integer> SPLIT = List.of(0, 0, 1, 1);
+
+    private static JobInputs inputs(boolean tied) {
+        return EstimateManifest.pod(2).model(DSV3.formatted(tied)).parallelism("tp: 2, pp: 4, ep: 2").batch(1, 64)
+                .optimizer("distributed: true").recompute("none").estimate().inputs();
+    }
+
+    /** The job on {@code BLOCKS}, its loss slots as {@code losses} (null: one L, on the last stage). */
+    private static Estimate estimate(boolean tied, List<Integer> losses) {
+        JobInputs in = inputs(tied);
+        MtpLayers m = in.variants().mtp();
+        Variants v = in.variants().withMtp(new MtpLayers(m.layers(), m.blocks(), m.letters(), m.variableSeqLengths(), losses));
+        Layout l = in.layout().withSplit(PipelineSplit.laidOut(BLOCKS));
+        return Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
+    }
+
+    private static <T extends Term> T term(Estimate e, Class<T> kind) {
+        return e.terms().stream().filter(kind::isInstance).map(kind::cast).findFirst().orElse(null);
+    }
+
+    private static Term.Sends ppSends(Estimate e) {
+        return e.terms().stream().filter(t -> t instanceof Term.Sends x && x.dim() == ParallelDim.PP && x.what().startsWith(MtpLayers.SENDS))
+                .map(Term.Sends.class::cast).findFirst().orElseThrow();
+    }
+
+    @Test
+    void anEarlyLossStageHoldsItsOwnOutputLayerAndItsLogitsForEachMicroBatchInFlight() {
+        Estimate split = estimate(false, SPLIT), one = estimate(false, null);
+        // parameters: stage 2 builds an output layer of its own weight, V·h ÷ tp 2 = 16,384,000 (untied and tied alike: it is not
+        // the first stage); the last stage keeps its own as before
+        assertEquals(V * H / 2, split.stages().get(2).parameters() - one.stages().get(2).parameters(), 1e-6);
+        for (int i : new int[] {0, 1, 3}) assertEquals(one.stages().get(i).parameters(), split.stages().get(i).parameters(), 1e-6, "stage " + i);
+        assertEquals(V * H / 2, estimate(true, SPLIT).stages().get(2).parameters() - estimate(true, null).stages().get(2).parameters(), 1e-6);
+        // activations: stage 2 keeps the loss's output-layer input and logits, 4·s·b·h·(1 + V/h) ÷ tp = 4 × 2,048 × 1,024 ×
+        // 32.25 ÷ 2 bytes, for each of its min(32, 4 − 2) = 2 micro-batches in flight; stage 3 receives only the main chunk, s rows,
+        // for its 1 micro-batch: b·s·h·2 ÷ tp less than the 2s rows it kept before
+        double logits = 4 * S * H * (1 + V / H) / 2;
+        assertEquals(2 * logits, split.stages().get(2).activations() - one.stages().get(2).activations(), 1e-3);
+        assertEquals(-BSH, split.stages().get(3).activations() - one.stages().get(3).activations(), 1e-6);
+        for (int i : new int[] {0, 1}) assertEquals(one.stages().get(i).activations(), split.stages().get(i).activations(), 1e-6, "stage " + i);
+        // so stage 2 holds 2 × 135,266,304 + its output layer's weights, gradients and optimizer states more than it did
+        assertTrue(split.stages().get(2).total() - one.stages().get(2).total() > 2 * logits, "stage 2 grows");
+    }
+
+    @Test
+    void theSendsAfterAnEarlyLossStageCarryOnlyTheChunksKept() {
+        // stage 2 computes the MTP chunk's loss and forwards the main chunk alone (n_chunks_to_keep 1): s rows forward to stage 3
+        // and their gradient back, as without MTP; one L after m sends 2s rows both ways (2 + 1 sends' worth on the most)
+        assertEquals(2 * BSH, ppSends(estimate(false, SPLIT)).bytes(), 1e-6);
+        assertEquals(MtpLayers.SENDS, ppSends(estimate(false, SPLIT)).what());
+        assertEquals(3 * BSH, ppSends(estimate(false, null)).bytes(), 1e-6);
+    }
+
+    @Test
+    void anEarlyLossesLogitsAreTimedOnItsStageNotTheLast() {
+        Estimate split = estimate(false, SPLIT), one = estimate(false, null);
+        Term.Mtp a = term(split, Term.Mtp.class), b = term(one, Term.Mtp.class);
+        assertEquals(List.of(0, 0, 1, 0), a.earlyLosses());
+        assertEquals(0, a.logitSeconds(), 0, "the last stage computes the main loss only (the compute term's logits)");
+        assertEquals(b.logitSeconds(), a.lossSeconds(), 1e-15);
+        // rank 2: eh_proj and the MTP block's kind as before, and one loss's logits and cross-entropy more
+        assertEquals(b.stageSeconds(2) + a.lossSeconds(), a.stageSeconds(2), 1e-15);
+        assertEquals(b.seconds(), a.seconds(), 1e-15, "the same work per micro-batch, on another stage");
+        assertEquals(0, a.stageSeconds(3), 0);
+        String words = EstimateWords.line(a);
+        assertTrue(words.endsWith("; Megatron-LM's mtp_loss_split (pull request #5318): 1 of the MTP losses on pipeline rank 2, "
+                + dev.gpulint.derive.estimate.Units.seconds(a.lossSeconds()) + " each (its logits and cross-entropy, with its own output"
+                + " layer: in that stage's compute), the last stage's " + dev.gpulint.derive.estimate.Units.seconds(0) + " for the other 0"), words);
+    }
+
+    @Test
+    void quietWithOneLossOrWithoutALayoutThatPricesTheStages() {
+        // one L: nothing early; the same job without a layout: all on the last stage as before
+        Term.Mtp one = term(estimate(false, null), Term.Mtp.class);
+        assertEquals(List.of(0, 0, 0, 0), one.earlyLosses());
+        JobInputs in = inputs(false);
+        MtpLayers m = in.variants().mtp();
+        MtpLayers split = new MtpLayers(m.layers(), m.blocks(), m.letters(), false, SPLIT);
+        assertEquals(List.of(0, 0, 0, 0), java.util.Arrays.stream(split.earlyLossesPerRank(in.model(), in.layout())).boxed().toList());
+        assertEquals(1, split.lastStageLosses(in.model(), in.layout()));
+    }
+
+    private static final String SCRIPT = """
+            #!/bin/bash
+            torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\
+              --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
+              --num-experts 8 --moe-router-topk 2 --moe-ffn-hidden-size 512 --moe-shared-expert-intermediate-size 512 \\
+              --moe-layer-freq "([0]*1+[1]*3)" --moe-grouped-gemm --moe-token-dispatcher-type alltoall \\
+              --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
+              --mtp-num-layers 1 --pipeline-model-parallel-layout "%s" \\
+              --tensor-model-parallel-size 2 --pipeline-model-parallel-size 4 --expert-model-parallel-size 2 \\
+              --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
+            """;
+
+    @Test
+    void megatronsLayoutReachesTheEstimateWithItsLossSlots() {
+        Specs.Job j = Foreign.bind("train.sh", SCRIPT.formatted("Et|t|ttmL|L"));
+        assertEquals(List.of(0L, 0L, 1L, 1L), j.model().mtp().lossStages().value());
+        assertEquals(7, j.model().mtp().lossStages().span().startLine());
+        List<String> as = new ArrayList<>();
+        assertEquals(SPLIT, MtpLayers.of(j, as).lossStages());
+        // one L: no slots kept
+        assertNull(Foreign.bind("train.sh", SCRIPT.formatted("Et|t|ttm|L")).model().mtp().lossStages());
+    }
+
+    @Test
+    void thePlanSaysWhereTheEarlyLossRuns(@TempDir Path dir) {
+        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", SCRIPT.formatted("Et|t|ttmL|L"))
+                .jobClusters("lab", "*.sh");
+        PlanCli.Run text = cli.plan();
+        assertEquals(0, text.code(), text.err());
+        assertTrue(text.out().contains("Megatron-LM's mtp_loss_split (pull request #5318): 1 of the MTP losses on pipeline rank 2, "), text.out());
+        assertTrue(text.out().contains("Priced as that pull request builds it: each loss stage before the last its own output layer"), text.out());
+    }
+}

@@ -113,7 +113,11 @@ final class NemoNumbers {
             return new Located<>(1L, s.span());
         }
         String kind = kind(n, key);
-        if (kind == null) return n instanceof ScalarNode s ? TreeValues.whole(s) : null;
+        if (kind == null) {
+            if (!(n instanceof ScalarNode s)) return null;
+            Long v = s.quoted() || s.isNull() ? null : yamlInt(s.text().strip());
+            return v == null ? TreeValues.whole(s) : new Located<>(v, s.span());
+        }
         String fix = fix(n, key);
         DraftValues.refuseKind(j, n.span(), where, kind, "a whole number, written plainly" + (fix == null ? "" : " (" + fix + ")")
                 + ": " + r.hands + " and " + r.computes + " (" + r.why(key) + "), so the job stops at start-up", instead(key, where, r));
@@ -143,11 +147,46 @@ final class NemoNumbers {
         if (!s.quoted() && TreeValues.placeholder(t)) return null;
         String shown = "'" + dev.gpulint.spec.Quantities.shortText(s.text().trim()) + "'";
         if (s.quoted()) return TreeValues.placeholder(t) ? null : "a quoted string (" + shown + ")";
-        if (t.matches("-?[0-9]+")) return null;
+        if (yamlInt(t) != null) return null;
         if (t.matches("[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+")) return shown + ", a fraction";
         if (Boolean.FALSE.equals(yamlBool(t))) return shown + ", a boolean Python reads as 0";
         if (TreeValues.boolWord(t) != null) return shown + ", a boolean";
         return shown + ", a word";
+    }
+
+    /** PyYAML's YAML 1.1 int resolver (yaml/resolver.py; OmegaConf's loader subclasses SafeLoader and keeps it). */
+    private static final java.util.regex.Pattern YAML_INT = java.util.regex.Pattern.compile("[-+]?0b[0-1_]+|[-+]?0[0-7_]+"
+            + "|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+");
+
+    /**
+     * The int PyYAML reads an unquoted {@code t} as (yaml/constructor.py {@code construct_yaml_int}: underscores dropped,
+     * 0b binary, 0x hex, a leading 0 octal, a:b sexagesimal), or null when it reads no int (a string, a float, or a load
+     * error such as {@code 0b_}). {@code 1_024}, {@code +2}, {@code 0x10} are ints the frameworks run with, not words;
+     * {@code 010} is 8. Beyond a long it is {@link Long#MAX_VALUE} ({@link Long#MIN_VALUE} below), for DraftBounds to report.
+     */
+    static Long yamlInt(String t) {
+        if (!YAML_INT.matcher(t).matches()) return null;
+        String v = t.replace("_", "");
+        int sign = 1;
+        if (v.startsWith("-") || v.startsWith("+")) {
+            if (v.charAt(0) == '-') sign = -1;
+            v = v.substring(1);
+        }
+        // bounded work: a number this long is out of every bound whatever its digits (leading zeros aside)
+        if (v.length() > 4096 && !v.matches("0[0bx]?0*")) return sign < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        java.math.BigInteger b;
+        if (v.equals("0")) b = java.math.BigInteger.ZERO;
+        else if (v.startsWith("0b")) b = v.length() > 2 ? new java.math.BigInteger(v.substring(2), 2) : null;
+        else if (v.startsWith("0x")) b = v.length() > 2 ? new java.math.BigInteger(v.substring(2), 16) : null;
+        else if (v.startsWith("0")) b = new java.math.BigInteger(v, 8);
+        else if (v.contains(":")) {
+            b = java.math.BigInteger.ZERO;
+            for (String d : v.split(":")) b = b.multiply(java.math.BigInteger.valueOf(60)).add(new java.math.BigInteger(d));
+        } else b = new java.math.BigInteger(v);
+        if (b == null) return null;
+        if (sign < 0) b = b.negate();
+        if (b.bitLength() >= 64) return b.signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        return b.longValue();
     }
 
     /** The boolean PyYAML's YAML 1.1 resolver reads {@code t} as (true/True/TRUE, yes, on; false, no, off), or null. */

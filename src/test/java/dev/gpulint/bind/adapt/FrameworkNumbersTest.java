@@ -135,6 +135,33 @@ class FrameworkNumbersTest {
     }
 
     @Test
+    void yamlElevenIntegersAreTheNumbersPyYamlReads() {
+        // PyYAML's int resolver (YAML 1.1; OmegaConf's loader subclasses SafeLoader and keeps it): 1_024 is 1024, +2 is 2,
+        // 0x10 is 16, 010 is octal 8, 0b11 is 3, 1:30 is 90. The frameworks get those ints and run: no SYN002.
+        var m = Foreign.model("overrides.yaml", bridge().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: +2")
+                .replace("pipeline_model_parallel_size: 1", "pipeline_model_parallel_size: 0b1")
+                .replace("num_layers: 32", "num_layers: 0x20")
+                .replace("global_batch_size: 128", "global_batch_size: 1_024")
+                .replace("seq_length: 4096", "seq_length: 010000"));
+        assertEquals(List.of(), Foreign.syn002(m));
+        Specs.Job j = m.jobs().get(0);
+        assertEquals(2L, j.parallelism().tp().value());
+        assertEquals(1L, j.parallelism().pp().value());
+        assertEquals(32L, j.model().layers().value());
+        assertEquals(1024L, j.batch().globalBatchSize().value());
+        assertEquals(4096L, j.model().seqLength().value(), "010000 is octal to PyYAML");
+        for (String[] c : new String[][] {{"0", "0"}, {"-7", "-7"}, {"1_0", "10"}, {"1:30", "90"}, {"-0x_1f", "-31"}, {"0b_", null},
+                {"09", null}, {"1__", "1"}, {"_1", null}, {"1.0", null}, {"1e3", null}, {"0o10", null}}) {
+            assertEquals(c[1] == null ? null : Long.valueOf(c[1]), NemoNumbers.yamlInt(c[0]), c[0]);
+        }
+        // bounded: a 5000-digit number is past every bound, read as the largest long for DraftBounds to report
+        assertEquals(Long.MAX_VALUE, NemoNumbers.yamlInt("9".repeat(5000)));
+        // a word is still refused, with the word in the message
+        var word = Foreign.model("overrides.yaml", bridge().replace("global_batch_size: 128", "global_batch_size: 1k"));
+        assertTrue(Foreign.syn002(word).get(0).startsWith("7:22 'train.global_batch_size' is '1k', a word;"), Foreign.syn002(word).toString());
+    }
+
+    @Test
     void yamlBooleansAreTheWordsPyYamlReads() {
         for (String t : List.of("true", "True", "TRUE", "yes", "Yes", "on", "ON")) assertEquals(Boolean.TRUE, NemoNumbers.yamlBool(t), t);
         for (String t : List.of("false", "No", "off", "OFF")) assertEquals(Boolean.FALSE, NemoNumbers.yamlBool(t), t);

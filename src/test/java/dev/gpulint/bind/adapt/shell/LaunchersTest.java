@@ -63,6 +63,19 @@ class LaunchersTest {
     }
 
     @Test
+    void theProxyVariablesWrittenInLowerCaseAreNamesNotAValuesRest() {
+        // curl reads http_proxy in lower case only (and the others in either): a list passing them on is a list of names
+        SrunExport.ExportList e = list("ALL,HF_HOME=/data/hf,http_proxy,https_proxy,no_proxy,ftp_proxy,all_proxy");
+        assertEquals("[]", e.cut().toString());
+        assertEquals("[http_proxy, https_proxy, no_proxy, ftp_proxy, all_proxy]",
+                e.passed().stream().map(Shell.Word::text).toList().toString());
+        // a value's rest after them is still its rest
+        assertEquals("eth1", list("ALL,http_proxy,NCCL_SOCKET_IFNAME=eth0,eth1").cut().get(0).rest().text());
+        assertEquals("mlx5_1", list("NCCL_IB_HCA=mlx5_0,mlx5_1,no_proxy").cut().get(0).rest().text(),
+                "the rest ends at the proxy variable's name");
+    }
+
+    @Test
     void aCommaInsideQuotesThatReachSrunDoesNotCut() {
         // --export='"NCCL_IB_HCA=mlx5_0,mlx5_1"': srun sees the double quotes, keeps the comma and drops the quotes around the entry
         SrunExport.ExportList e = list("ALL,\"NCCL_IB_HCA=mlx5_0,mlx5_1\",NCCL_DEBUG=INFO");

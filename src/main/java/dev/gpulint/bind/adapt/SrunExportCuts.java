@@ -39,13 +39,25 @@ final class SrunExportCuts {
                 i = p.program() - 1;                         // the program's own words are not srun's
             }
         }
+        // SLURM_EXPORT_ENV, which srun reads as --export where none is written ("SLURM_EXPORT_ENV: Same as --export",
+        // srun(1) INPUT ENVIRONMENT VARIABLES; LaunchEnvironment.srunExport cuts it as SrunExport.read does)
+        for (Shell.Assignment a : script.assignments()) {
+            if (!a.exported() || !a.name().equals("SLURM_EXPORT_ENV") || a.value() == null) continue;
+            for (SrunExport.Cut cut : SrunExport.read(a.value()).cut()) {
+                if (out.size() < MOST) out.add(finding(format, jobName, cut, "srun reads SLURM_EXPORT_ENV as its --export list and cuts it"));
+            }
+        }
         return out;
     }
 
     private static Finding finding(String format, String jobName, SrunExport.Cut cut) {
+        return finding(format, jobName, cut, "srun --export cuts its list");
+    }
+
+    private static Finding finding(String format, String jobName, SrunExport.Cut cut, String cuts) {
         String name = cut.set().name(), value = cut.set().value().text(), rest = cut.rest().text();
         boolean one = !rest.contains(",");
-        String message = "srun --export cuts its list at every comma, so " + name + "=" + value + "," + rest + " gives the tasks "
+        String message = cuts + " at every comma, so " + name + "=" + value + "," + rest + " gives the tasks "
                 + name + "=" + value + " only, and srun reads " + rest + " as " + (one ? "the name of a variable" : "names of variables")
                 + " to pass on from its own environment (Slurm's _build_user_env): the rest of the value is lost without a warning; export "
                 + name + "=" + value + "," + rest + " before srun and list the name alone (--export=ALL, or " + name + " in the list)";

@@ -314,9 +314,16 @@ public final class Launchers {
                             String name = next.text().substring(0, eq);
                             mpiSet(sets, new EnvSet(name, valueOf(next, eq + 1), Kind.MPIRUN_X, next.span()));
                         } else {
-                            // -x NAME passes mpirun's own value on, over an earlier -x NAME=value (create_app: getenv, overwrite)
+                            // -x NAME passes mpirun's own value on, over an earlier -x NAME=value where mpirun's environment
+                            // has NAME, else the earlier stays (Open MPI 4 create_app: getenv, overwrite, else a warning; 5,
+                            // openpmix/prrte src/mca/schizo/ompi/schizo_ompi.c process_envar: getenv, else the prior entry
+                            // stays): which, gpulint cannot tell (the caller's environment), so the value is unknown
                             l.forwarded.add(next);
-                            sets.remove(next.text());
+                            EnvSet prior = sets.get(next.text());
+                            if (prior != null) {
+                                sets.put(prior.name(), new EnvSet(prior.name(), new Word(prior.value().text(), false, prior.value().span()),
+                                        prior.kind(), prior.nameSpan()));
+                            }
                         }
                     }
                     i++;

@@ -21,7 +21,8 @@ import java.util.List;
  * two HCAs). So {@code NCCL_IB_HCA=mlx5_0,mlx5_1} sets NCCL_IB_HCA=mlx5_0 alone, and {@code mlx5_1} is an entry of its own:
  * a NAME that srun passes on from its caller's environment (getenv) where the caller has one; the ranks get one HCA. Such
  * a cut value is kept in {@link ExportList#cut} with the entries after it that are written as no variable's name is
- * (not upper case: {@code mlx5_1}, {@code eth1}, {@code /b}; {@code NCCL_DEBUG=WARN,NCCL_IB_HCA} passes a name on, and so
+ * (not upper case nor a proxy variable's name: {@code mlx5_1}, {@code eth1}, {@code /b}; {@code NCCL_DEBUG=WARN,NCCL_IB_HCA}
+ * and {@code HF_HOME=/data,http_proxy} pass a name on, and so
  * is {@code NCCL_DEBUG_SUBSYS=INIT,NET} taken, as gpulint cannot tell NET from a name) (CrayLabs/SmartSim#104 met the
  * same trap: "srun --export SSKEYIN=name_0,name_1,OTHER_VAR=value" fails, and the fix passes the variable by name). Only srun's last --export
  * counts (getopt: a later option replaces an earlier).
@@ -30,6 +31,12 @@ public final class SrunExport {
     private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     /** A variable's name as scripts write one: upper case, digits and '_' (HOME, NCCL_DEBUG). */
     private static final java.util.regex.Pattern UPPER_NAME = java.util.regex.Pattern.compile("[A-Z_][A-Z0-9_]*");
+    /**
+     * The variables scripts write in lower case and pass on by name ({@code --export=ALL,HF_HOME=/data,http_proxy}): the
+     * proxy settings, which curl reads in lower case ("http_proxy is an exception as it is only available in lower case",
+     * https://curl.se/docs/manpage.html#ENVIRONMENT) and pip, requests and wget read too. Names, never a value's rest.
+     */
+    private static final java.util.Set<String> LOWER_NAMES = java.util.Set.of("http_proxy", "https_proxy", "no_proxy", "ftp_proxy", "all_proxy");
 
     private SrunExport() {}
 
@@ -70,7 +77,7 @@ public final class SrunExport {
             boolean keyword = eq < 0 && (name.equalsIgnoreCase("ALL") || name.equalsIgnoreCase("NONE"));
             // the value's rest: the entries after it that are no NAME=value, keyword nor variable name as people write
             // them (upper case: HOME, NCCL_DEBUG); mlx5_1, eth1, /b are
-            boolean rest = eq < 0 && !keyword && !entry.isEmpty() && !UPPER_NAME.matcher(entry).matches();
+            boolean rest = eq < 0 && !keyword && !entry.isEmpty() && !UPPER_NAME.matcher(entry).matches() && !LOWER_NAMES.contains(entry);
             if (last != null && !rest) {
                 if (restFrom >= 0) cut.add(new Cut(last, WordParts.part(x, restFrom, restTo)));
                 last = null;

@@ -63,6 +63,19 @@ class LaunchersTest {
     }
 
     @Test
+    void theProxyVariablesWrittenInLowerCaseAreNamesNotAValuesRest() {
+        // curl reads http_proxy in lower case only (and the others in either): a list passing them on is a list of names
+        SrunExport.ExportList e = list("ALL,HF_HOME=/data/hf,http_proxy,https_proxy,no_proxy,ftp_proxy,all_proxy");
+        assertEquals("[]", e.cut().toString());
+        assertEquals("[http_proxy, https_proxy, no_proxy, ftp_proxy, all_proxy]",
+                e.passed().stream().map(Shell.Word::text).toList().toString());
+        // a value's rest after them is still its rest
+        assertEquals("eth1", list("ALL,http_proxy,NCCL_SOCKET_IFNAME=eth0,eth1").cut().get(0).rest().text());
+        assertEquals("mlx5_1", list("NCCL_IB_HCA=mlx5_0,mlx5_1,no_proxy").cut().get(0).rest().text(),
+                "the rest ends at the proxy variable's name");
+    }
+
+    @Test
     void aCommaInsideQuotesThatReachSrunDoesNotCut() {
         // --export='"NCCL_IB_HCA=mlx5_0,mlx5_1"': srun sees the double quotes, keeps the comma and drops the quotes around the entry
         SrunExport.ExportList e = list("ALL,\"NCCL_IB_HCA=mlx5_0,mlx5_1\",NCCL_DEBUG=INFO");
@@ -84,8 +97,13 @@ class LaunchersTest {
         Launchers.Launch mixed = scan("mpiexec -n 8 -genv NCCL_DEBUG WARN -env NCCL_DEBUG INFO ./train");
         assertEquals(1, mixed.env.size());
         assertEquals(false, mixed.env.get(0).value().known(), "-env and -genv fill two lists: which one the ranks get is not read");
-        assertEquals(0, scan("mpirun -x NCCL_DEBUG=INFO -x NCCL_DEBUG ./train").env.size(),
-                "a bare -x passes mpirun's own value on, over the earlier NAME=value");
+        // a bare -x NAME passes mpirun's own value on over the earlier NAME=value only where mpirun's environment has NAME
+        // (Open MPI 4 create_app, 5 PRRTE process_envar: getenv, else the prior entry stays): which, gpulint cannot tell
+        Launchers.Launch bare = scan("mpirun -x NCCL_DEBUG=INFO -x NCCL_DEBUG ./train");
+        assertEquals(1, bare.env.size(), bare.env.toString());
+        assertEquals(false, bare.env.get(0).value().known(), "INFO stays when mpirun has no NCCL_DEBUG of its own");
+        assertEquals("[NCCL_DEBUG]", scan("mpirun -x NCCL_DEBUG ./train").forwarded.stream().map(Shell.Word::text).toList().toString());
+        assertEquals(0, scan("mpirun -x NCCL_DEBUG ./train").env.size(), "a bare -x alone sets no value of the command's");
         Launchers.Launch two = scan("mpirun -x NCCL_DEBUG=WARN ./a\nmpirun -x NCCL_DEBUG=INFO ./b");
         assertEquals(2, two.env.size(), "each command keeps its own (the first launch binds)");
     }

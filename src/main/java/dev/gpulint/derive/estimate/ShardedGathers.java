@@ -46,9 +46,11 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
     /**
      * A ZeRO-3 job's gather unit; KEPT: FSDP2's per-layer unit at stage 2 ({@code fully_shard(reshard_after_forward=False)},
      * torchtitan's {@code fsdp_reshard_after_forward} "never", or "default" with pipeline parallelism), each layer's parameters
-     * gathered for the forward and kept for the backward ({@link #keptForBackward}).
+     * gathered for the forward and kept for the backward ({@link #keptForBackward}); FSDP2: FSDP2's per-layer unit at stage 3
+     * ({@code fully_shard(reshard_after_forward=True)}, torchtitan's "always"), priced as LAYER's collectives, told apart
+     * because under pipeline parallelism torch.distributed.pipelining holds it unsharded through the step ({@link #pipelined}).
      */
-    public enum Unit { LAYER, TENSOR, KEPT }
+    public enum Unit { LAYER, TENSOR, KEPT, FSDP2 }
 
     /** deepspeed/runtime/zero/constants.py: ZERO_OPTIMIZATION_PARAM_PERSISTENCE_THRESHOLD_DEFAULT. */
     public static final double PERSISTENCE_DEFAULT = 100_000;
@@ -60,6 +62,9 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
 
     /** One unit per layer, kept from forward to backward (FSDP2 at stage 2: {@link Unit#KEPT}). */
     public static final ShardedGathers KEPT = new ShardedGathers(Unit.KEPT, PERSISTENCE_DEFAULT, REUSE_DEFAULT);
+
+    /** One unit per layer, FSDP2's fully_shard at stage 3 ({@link Unit#FSDP2}): LAYER's collectives. */
+    public static final ShardedGathers FSDP2 = new ShardedGathers(Unit.FSDP2, PERSISTENCE_DEFAULT, REUSE_DEFAULT);
 
     /**
      * One micro-batch's collectives on the fullest stage.
@@ -92,7 +97,14 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
             return KEPT;
         }
         Located<String> u = o == null ? null : o.zero3Gather();
-        if (u == null || u.value() == null || !u.value().trim().toLowerCase(Locale.ROOT).equals("tensor")) return LAYER;
+        boolean tensor = u != null && u.value() != null && u.value().trim().toLowerCase(Locale.ROOT).equals("tensor");
+        // FSDP2 at stage 3 (torchtitan's "always"): per-layer units, held whole under pp as at stage 2 (pipelined)
+        if (zero3 && !hybrid && fullyShard(j)) {
+            if (tensor) as.add("optimizer.zero3_gather: tensor read, but FSDP2's fully_shard gathers one unit per module it wraps:"
+                    + " one gather unit per layer");
+            return FSDP2;
+        }
+        if (!tensor) return LAYER;
         if (!zero3) {
             as.add("optimizer.zero3_gather: tensor read, but the parameters are not sharded at ZeRO stage 3: nothing is gathered"
                     + " per micro-batch");
@@ -133,28 +145,30 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
 
     /**
      * Whether FSDP runs under torch.distributed.pipelining's schedules (torchtitan's pipeline parallelism): pp above 1 at
-     * ZeRO stage 2 or 3, sharded by FSDP — hybrid sharding (HSDP is FSDP's) or FSDP2's kept units ({@code kept}: {@link
-     * Unit#KEPT}, torchtitan at stage 2). Its PipelineStage turns the FSDPModule's gradient sync and reshard after backward
+     * ZeRO stage 2 or 3, sharded by FSDP — hybrid sharding (HSDP is FSDP's) or FSDP2's fully_shard units ({@code fullyShard}:
+     * {@link Unit#KEPT} at stage 2, torchtitan's "never" or "default" with pp, and {@link Unit#FSDP2} at stage 3, its "always":
+     * the schedule turns the resharding after backward off whatever the module's reshard_after_forward). Its PipelineStage turns the FSDPModule's gradient sync and reshard after backward
      * off for every micro-batch's backward and runs FSDP's post-backward once, after the stage's last backward (pytorch/pytorch
      * torch/distributed/pipelining/stage.py, {@code backward_maybe_with_nosync} and {@code _post_backward}; {@link
      * HybridSync#perStep}): the sync is the step's, and through the step the gradients accumulate unsharded and the
      * gathered weights stay whole (StateShards#held). The one decision the plan's memory and sync and check's MEM001 read.
      */
-    public static boolean pipelined(long zeroStage, long pp, boolean hybrid, boolean kept) {
-        return pp > 1 && zeroStage >= 2 && (hybrid || kept && zeroStage == 2);
+    public static boolean pipelined(long zeroStage, long pp, boolean hybrid, boolean fullyShard) {
+        return pp > 1 && zeroStage >= 2 && (hybrid || fullyShard);
     }
 
     /** {@link #pipelined(long, long, boolean, boolean)} of a layout priced with these gathers. */
     public boolean pipelined(Layout l) {
-        return pipelined(l.zeroStage(), l.pp(), l.hybrid(), unit == Unit.KEPT);
+        return pipelined(l.zeroStage(), l.pp(), l.hybrid(), unit == Unit.KEPT && l.zeroStage() == 2 || unit == Unit.FSDP2 && l.zeroStage() >= 3);
     }
 
     /**
      * {@link #pipelined(long, long, boolean, boolean)} of a job as written (check's MEM001): hybrid when its shard group
-     * is smaller than dp, kept when it is a torchtitan job at stage 2 (as {@link #of} decides it).
+     * is smaller than dp, FSDP2's when it shards with fully_shard at stage 2 or 3 (as {@link #of} decides it: {@link Unit#KEPT},
+     * {@link Unit#FSDP2}).
      */
     public static boolean pipelined(Specs.Job j, long zeroStage, long pp, boolean hybrid) {
-        return pipelined(zeroStage, pp, hybrid, zeroStage == 2 && fullyShard(j));
+        return pipelined(zeroStage, pp, hybrid, fullyShard(j));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.gpulint.derive.mem;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.derive.Fixture;
@@ -110,6 +111,43 @@ class StatesCheckAndPlanTest {
         // 2 weights + 4 gradients (fp32, the reduction's width) whole, 12 optimizer bytes ÷ 4: 9 bytes per parameter, not 16 ÷ 4
         assertEquals(perStage * (2 + 4 + 12 / 4.0), check.getPerGpuBytes(), 1);
         assertEquals(states(stage0.apply(text)), check.getPerGpuBytes(), 2, "the plan's stage 0 holds the same");
+    }
+
+    /** Llama 3 8B under torchtitan, pp 2, FSDP2 over 8 ranks, global batch 64 (8 micro-batches of 1), with {@code policy}. */
+    private static String torchtitan(String policy) {
+        return dev.gpulint.testing.Recipes.torchtitan("8B").training("local_batch_size = 1", "global_batch_size = 64", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = 8", "tensor_parallel_degree = 1", "pipeline_parallel_degree = 2",
+                        "fsdp_reshard_after_forward = \"" + policy + "\"").toml();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void fsdp2AtStageThreeWithPipelineParallelismHoldsWeightsAndGradientsWholeInBoth(@TempDir Path dir) {
+        // torchtitan's "always" (fully_shard at stage 3) under pp 2: torch.distributed.pipelining's PipelineStage turns the
+        // reshard after backward and the gradient sync off for every backward but the last (backward_maybe_with_nosync), so
+        // the weights stay whole and the gradients accumulate unsharded as under "never": stage 0 held 1.00 GB weights and
+        // 1.00 GB gradients (÷ 8) before, where "never" held 8.03 GB and 16.06 GB
+        java.util.function.Function<String, Map<String, Object>> stage0 = policy -> {
+            Map<String, Object> doc = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("llama3_8b.toml", torchtitan(policy))
+                    .jobClusters("lab", "*.toml").planJson("--top", "1").json();
+            Map<String, Object> current = (Map<String, Object>) doc.get("current");
+            return ((List<Map<String, Object>>) ((Map<String, Object>) current.get("memory")).get("stages")).get(0);
+        };
+        Map<String, Object> always = stage0.apply("always"), never = stage0.apply("never");
+        double stageParams = n(always, "parameters");
+        // 2 bytes of bf16 weights and 4 of fp32 gradients per parameter whole, 12 optimizer bytes ÷ 8
+        assertEquals(2 * stageParams, n(always, "weights_bytes"), 2);
+        assertEquals(4 * stageParams, n(always, "gradients_bytes"), 2);
+        assertEquals(12 * stageParams / 8, n(always, "optimizer_bytes"), 2);
+        assertEquals(8.03e9, n(always, "weights_bytes"), 0.01e9);
+        assertEquals(16.06e9, n(always, "gradients_bytes"), 0.01e9);
+        assertEquals(states(never), states(always), 2, "held as \"never\" holds it");
+        // check's MEM001 reads the same decision (MemoryAnalysis: ShardedGathers.pipelined of the job as written); a torchtitan
+        // TOML states no parameter count, so MEM001 itself has no figure to hold it to
+        dev.gpulint.spec.Specs.Job job = dev.gpulint.testing.Foreign.bind("llama3_8b.toml", torchtitan("always"));
+        assertEquals(3L, job.optimizer().zeroStage().value());
+        assertTrue(dev.gpulint.derive.estimate.ShardedGathers.pipelined(job, 3, 2, false), "held whole under pp, as the plan holds it");
+        assertFalse(dev.gpulint.derive.estimate.ShardedGathers.pipelined(job, 3, 1, false), "without pp FSDP2 reshards as written");
     }
 
     @Test

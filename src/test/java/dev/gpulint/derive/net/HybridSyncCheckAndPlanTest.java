@@ -222,6 +222,25 @@ class HybridSyncCheckAndPlanTest {
     }
 
     @Test
+    void fsdp2AtStageThreeWithPipelineParallelismSyncsOncePerStep(@TempDir Path dir) throws java.io.IOException {
+        // torchtitan's "always" (FSDP2 fully_shard at stage 3, no HSDP) under pp 2, dp_shard 8, global batch 64: 8
+        // micro-batches. torch.distributed.pipelining's backward_maybe_with_nosync syncs after the stage's last backward
+        // alone, so the sync is HybridSync's with one replica: m + 1 = 9 gathers per layer and step over 16 layers (144) and
+        // 16 reduce-scatters, not 8 micro-batches × (32 gathers + 16 reduce-scatters); no replica all-reduce
+        String toml = dev.gpulint.testing.Recipes.torchtitan("8B").training("local_batch_size = 1", "global_batch_size = 64", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = 8", "tensor_parallel_degree = 1", "pipeline_parallel_degree = 2",
+                        "fsdp_reshard_after_forward = \"always\"").toml();
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("llama3_8b.toml", toml)
+                .jobClusters("lab", "*.toml").plan();
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("dp: 144 × dp parameter all-gathers, m + 1 per layer and step (the forward reshards, the backward"
+                + " keeps them), within the shard group over 8 ranks: 439.2 MB moved"), r.out());
+        assertTrue(r.out().contains("dp: 16 × dp gradient reduce-scatter, one per layer, once per step, within the shard group over 8"
+                + " ranks: 878.3 MB moved"), r.out());
+        assertTrue(!r.out().contains("all-reduce, one per layer"), "one replica: nothing to all-reduce " + r.out());
+    }
+
+    @Test
     void withoutAShardGroupZero3KeepsTheWholeGroupAtOneAndAHalf(@TempDir Path dir) {
         AllReduceFact check = fact(manifest("parameters: 8B, " + LLAMA3_8B, "tp: 1, dp: 16", 16));
         assertTrue(!check.isHybrid());

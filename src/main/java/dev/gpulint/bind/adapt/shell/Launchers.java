@@ -16,7 +16,10 @@ import java.util.Set;
 public final class Launchers {
 
     /** An environment variable set on a launcher's command line (mpirun -x NAME=VALUE, srun --export=ALL,NAME=VALUE), by {@code kind}. */
-    public record EnvSet(String name, Word value, Kind kind, dev.gpulint.core.Span nameSpan) {}
+    public record EnvSet(String name, Word value, Kind kind, dev.gpulint.core.Span nameSpan) {
+        /** The same set with a value gpulint cannot know (its text and place kept, for messages). */
+        EnvSet unknown() { return new EnvSet(name, new Word(value.text(), false, value.span()), kind, nameSpan); }
+    }
 
     /**
      * Which launcher option sets an {@link EnvSet}, and the words messages name it by ({@link #where}). The MPI launchers'
@@ -321,8 +324,7 @@ public final class Launchers {
                             l.forwarded.add(next);
                             EnvSet prior = sets.get(next.text());
                             if (prior != null) {
-                                sets.put(prior.name(), new EnvSet(prior.name(), new Word(prior.value().text(), false, prior.value().span()),
-                                        prior.kind(), prior.nameSpan()));
+                                sets.put(prior.name(), prior.unknown());
                             }
                         }
                     }
@@ -361,7 +363,7 @@ public final class Launchers {
     private static void mpiSet(Map<String, EnvSet> sets, EnvSet e) {
         EnvSet prior = sets.get(e.name());
         boolean mixed = prior != null && prior.kind() != e.kind() && prior.kind() != Kind.MPIRUN_X && e.kind() != Kind.MPIRUN_X;
-        if (mixed) e = new EnvSet(e.name(), new Word(e.value().text(), false, e.value().span()), e.kind(), e.nameSpan());
+        if (mixed) e = e.unknown();
         sets.put(e.name(), e);
     }
 

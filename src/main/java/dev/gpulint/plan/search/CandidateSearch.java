@@ -373,11 +373,10 @@ public final class CandidateSearch {
                 String layout = rules.get(f.ruleId()).map(RuleMeta::layout).orElse(null);
                 // a finding names a candidate job of its own session only (k in from..to): each chunk writes its own
                 if (k < from || k >= to || layout == null) { about.add(f.ruleId()); continue; }
-                String aspect = memoryAspectOf(f.identity());
-                if (aspect != null) {
-                    Integer r = ASPECTS.get(aspect);
+                int r = recomputeOf(f.identity());
+                if (r != NOT_MEMORY) {
                     // a memory fact of another aspect than the search's is no recompute choice of a candidate: not read
-                    if (r != null) add(outOfMemory, k * RECOMPUTES + r, f.ruleId());
+                    if (r >= 0) add(outOfMemory, k * RECOMPUTES + r, f.ruleId());
                     continue;
                 }
                 boolean rejects = level(f.ruleId()) == Level.ERROR || layout.equals(RuleMeta.LAYOUT_ANY);
@@ -399,10 +398,6 @@ public final class CandidateSearch {
     /** The memory aspect of each recompute choice, by its ordinal (made once: the search asks for one per layout). */
     private static final String[] ASPECT_OF = java.util.Arrays.stream(Layout.Recompute.values())
             .map(CandidateSearch::memoryAspect).toArray(String[]::new);
-
-    /** The recompute choice of each memory aspect {@link #memoryAspect} names. */
-    private static final Map<String, Integer> ASPECTS = java.util.Arrays.stream(Layout.Recompute.values())
-            .collect(java.util.stream.Collectors.toUnmodifiableMap(CandidateSearch::memoryAspect, Enum::ordinal));
 
     /**
      * Whether the rules of the environment's facts (the NCCL family, {@link #ENVIRONMENT_RULES}) all say something about
@@ -489,10 +484,26 @@ public final class CandidateSearch {
         return k >= from && k < to ? k : -1;
     }
 
-    /** The memory aspect a finding's identity names ("training_job:NAME/stage-memory/recompute-full"), or null. */
-    static String memoryAspectOf(String identity) {
-        int at = identity.indexOf("/stage-memory/");
-        return at < 0 ? null : identity.substring(at + 1);
+    /** Where a memory aspect opens in a finding's identity ("training_job:NAME/stage-memory/recompute-full"). */
+    private static final String MEMORY_ASPECT = "/stage-memory/";
+
+    /** {@link #recomputeOf}: the identity names no memory aspect. */
+    static final int NOT_MEMORY = -2;
+
+    /**
+     * The recompute choice whose memory aspect ({@link #memoryAspect}) a finding's identity names, its whole rest from the
+     * first {@code /stage-memory/} on (less the slash), compared in place rather than cut out and looked up in a map (a
+     * search reads ~60,000 memory findings a run): its ordinal, −1 for another memory aspect, {@link #NOT_MEMORY} when the
+     * identity names none.
+     */
+    static int recomputeOf(String identity) {
+        int at = identity.indexOf(MEMORY_ASPECT);
+        if (at < 0) return NOT_MEMORY;
+        int from = at + 1, length = identity.length() - from;
+        for (int r = 0; r < ASPECT_OF.length; r++) {
+            if (ASPECT_OF[r].length() == length && identity.startsWith(ASPECT_OF[r], from)) return r;
+        }
+        return -1;
     }
 
     /** The candidate a finding is about, from its identity ("training_job:NAME/..." or "job:NAME/..."), or −1. */
@@ -502,9 +513,14 @@ public final class CandidateSearch {
         int at = identity.startsWith(TRAINING_JOB_CANDIDATE) ? TRAINING_JOB_CANDIDATE.length() - PREFIX.length()
                 : identity.startsWith(JOB_CANDIDATE) ? JOB_CANDIDATE.length() - PREFIX.length() : -1;
         if (at < 0) return -1;
+        // the digits read in place (no substring to parse); a number past int's range names no candidate of a search
         int from = at + PREFIX.length(), to = from;
-        while (to < identity.length() && Character.isDigit(identity.charAt(to))) to++;
-        return to == from ? -1 : Integer.parseInt(identity.substring(from, to));
+        long k = 0;
+        for (char c; to < identity.length() && (c = identity.charAt(to)) >= '0' && c <= '9'; to++) {
+            k = k * 10 + (c - '0');
+            if (k > Integer.MAX_VALUE) return -1;
+        }
+        return to == from ? -1 : (int) k;
     }
 
     private Level level(String ruleId) {

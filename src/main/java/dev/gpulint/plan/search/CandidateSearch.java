@@ -196,30 +196,19 @@ public final class CandidateSearch {
         List<List<String>> validFindings = new ArrayList<>();
         // what the rules said of a layout is its check's IDs and its recompute choice's memory IDs; the lists (sorted, as the
         // sets are) are made once per distinct content and shared by every layout that has it (a few hundred lists, not a
-        // pair per layout, for the hybrid plan's 189,012 layouts). Each content is numbered once, a check's pair of sets when
-        // its first layout comes and a recompute choice's memory set likewise, so that a layout's verdict is found by the two
-        // numbers rather than by hashing and comparing its three sets per layout (~4 % of a plan-hybrid profile)
-        Map<List<Set<String>>, Integer> pairs = new HashMap<>();
-        Map<Set<String>, Integer> memories = new HashMap<>();
-        int[] pairOf = new int[checked.size()], memoryNumber = new int[checked.size() * RECOMPUTES];     // 0: not numbered yet
-        Map<Long, List<List<String>>> distinct = new HashMap<>();
+        // pair per layout, for the hybrid plan's 189,012 layouts). Each content is numbered once, a check's pair of sets and a
+        // recompute choice's memory set, so that a verdict is found by the two numbers rather than by hashing and comparing
+        // three sets per layout; the numbering and each check × recompute choice's verdict are found on all cores (the sets
+        // are only read now: the numbers tell equal contents apart, whichever content gets which, and a verdict's lists are
+        // made from its content alone), and the layouts, in order, only read them (the serial part of a search: ~4 % of a
+        // plan-hybrid profile when it was done here per layout)
+        List<List<String>>[] verdicts = verdicts(checked.size(), raised, rejecting, outOfMemory);
         // the layouts each verdict rejects, counted by verdict (one list object each, shared by its layouts) and added to
         // the counts by rule ID once per verdict rather than once per rejected layout (sums: the order does not matter)
         Map<List<String>, int[]> rejectedBy = new java.util.IdentityHashMap<>();
         for (int i = 0; i < layouts.size(); i++) {
             Layout l = layouts.get(i);
-            int k = checkOf[i], at = k * RECOMPUTES + l.recompute().ordinal();
-            Set<String> raisedK = orEmpty(raised[k]), rejectingK = orEmpty(rejecting[k]), mem = orEmpty(outOfMemory[at]);
-            if (pairOf[k] == 0) pairOf[k] = pairs.computeIfAbsent(List.of(raisedK, rejectingK), x -> pairs.size() + 1);
-            if (memoryNumber[at] == 0) memoryNumber[at] = mem.isEmpty() ? 1 : memories.computeIfAbsent(mem, x -> memories.size() + 2);
-            List<List<String>> verdict = distinct.computeIfAbsent(((long) pairOf[k] << 32) | memoryNumber[at], x -> {
-                if (mem.isEmpty()) return List.of(List.copyOf(raisedK), List.copyOf(rejectingK));
-                Set<String> byAll = new TreeSet<>(rejectingK);
-                byAll.addAll(mem);
-                Set<String> seen = new TreeSet<>(raisedK);
-                seen.addAll(mem);
-                return List.of(List.copyOf(seen), List.copyOf(byAll));
-            });
+            List<List<String>> verdict = verdicts[checkOf[i] * RECOMPUTES + l.recompute().ordinal()];
             List<String> by = verdict.get(1);
             if (by.isEmpty()) {
                 validLayouts.add(l);
@@ -251,6 +240,40 @@ public final class CandidateSearch {
         }
         return new SearchResult(currentCandidate, ranked, rejected, rejectedCount, List.copyOf(cluster), layouts.size(), checked.size(),
                 rejectedLayouts);
+    }
+
+    /**
+     * The verdict of each check × recompute choice ({@code at} = check · {@link #RECOMPUTES} + the choice's ordinal): the IDs
+     * raised about it and those that reject it, each a sorted list, one list object per distinct content (equal verdicts
+     * are the same object: the caller counts rejected layouts by verdict). A check's pair of sets and a choice's memory set
+     * are numbered by content first, and a verdict found by the two numbers.
+     */
+    @SuppressWarnings("unchecked")
+    private static List<List<String>>[] verdicts(int checks, Set<String>[] raised, Set<String>[] rejecting, Set<String>[] outOfMemory) {
+        Map<List<Set<String>>, Integer> pairs = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<Set<String>, Integer> memories = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<Long, List<List<String>>> distinct = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicInteger pairCount = new java.util.concurrent.atomic.AtomicInteger(),
+                memoryCount = new java.util.concurrent.atomic.AtomicInteger(1);     // 1: no memory ID
+        List<List<String>>[] out = new List[checks * RECOMPUTES];
+        java.util.stream.IntStream.range(0, checks).parallel().forEach(k -> {
+            Set<String> raisedK = orEmpty(raised[k]), rejectingK = orEmpty(rejecting[k]);
+            int pair = pairs.computeIfAbsent(List.of(raisedK, rejectingK), x -> pairCount.incrementAndGet());
+            for (int r = 0; r < RECOMPUTES; r++) {
+                int at = k * RECOMPUTES + r;
+                Set<String> mem = orEmpty(outOfMemory[at]);
+                int memory = mem.isEmpty() ? 1 : memories.computeIfAbsent(mem, x -> memoryCount.incrementAndGet());
+                out[at] = distinct.computeIfAbsent(((long) pair << 32) | memory, x -> {
+                    if (mem.isEmpty()) return List.of(List.copyOf(raisedK), List.copyOf(rejectingK));
+                    Set<String> byAll = new TreeSet<>(rejectingK);
+                    byAll.addAll(mem);
+                    Set<String> seen = new TreeSet<>(raisedK);
+                    seen.addAll(mem);
+                    return List.of(List.copyOf(seen), List.copyOf(byAll));
+                });
+            }
+        });
+        return out;
     }
 
     /**

@@ -47,8 +47,8 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
                              double idealSeconds, double seconds, double latency, NcclLatency.Algorithm algorithm, long nodes, boolean nvlink) {
 
     /**
-     * A cost of its bandwidth alone, α 0: a group that moves nothing ({@link #none}), or the bandwidth half of a collective
-     * that {@link #price} adds NCCL's α to. A collective that moves bytes is priced by {@link #price}, never by this alone.
+     * A cost of its bandwidth alone, α 0: a group that moves nothing ({@link #none}). A collective that moves bytes is priced
+     * by {@link #price}, its α added as the record is made ({@link #withLatency}), never by this alone.
      */
     public static CollectiveCost withoutLatency(Collective collective, long n, Tier tier, double bytes, double bytesPerRank,
                                                 double lineRate, double efficiency, boolean measured, long local, double remoteBytes,
@@ -119,20 +119,33 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
      * of the first, the MTP layers' and the last stage).
      */
     public static CollectiveCost price(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, RankGroup reach, long n, double s) {
-        CollectiveCost b = bandwidth(k, e, measured, c, reach, n, s);
-        if ((n <= 1 && c != Collective.SEND) || s <= 0) return b;
-        // NCCL counts the nodes of the communicator; a multi-node NVLink domain is one (MNNVL)
-        long nodes = b.tier() == Tier.NETWORK ? (n + b.local() - 1) / Math.max(1, b.local()) : 1;
-        boolean nvlink = b.tier() == Tier.NVLINK || (b.tier() == Tier.NETWORK && k.scaleUp());
-        NcclLatency.Algorithm a = c == Collective.ALL_REDUCE
-                ? NcclLatency.allReduce(n, nodes, nvlink, b.bytesPerRank(), b.seconds() > 0 ? b.bytesPerRank() / b.seconds() : 0)
-                : c == Collective.SEND || c == Collective.ALL_TO_ALL ? NcclLatency.Algorithm.STEP : NcclLatency.Algorithm.RING;
-        double alpha = NcclLatency.seconds(c, a, n, nodes, nvlink);
-        double bw = a == NcclLatency.Algorithm.TREE ? b.seconds() / NcclLatency.TREE_BANDWIDTH : b.seconds();
-        return new CollectiveCost(c, b.n(), b.tier(), b.bytes(), b.bytesPerRank(), b.lineRate(), b.efficiency(), b.measured(),
-                b.local(), b.remoteBytes(), b.limit(), alpha + b.idealSeconds(), alpha + bw, alpha, a, nodes, nvlink);
+        return bandwidth(k, e, measured, c, reach, n, s);
     }
 
+    /**
+     * A collective that moves bytes, its bandwidth half worked out by {@link #bandwidth}, with NCCL's α added: one record per
+     * collective priced (the plan's search prices tens of thousands of layouts, several collectives each), not its bandwidth
+     * half and then a copy with α.
+     */
+    private static CollectiveCost withLatency(Links k, Collective c, long n, Tier t, double bytes, double bytesPerRank, double lineRate,
+                                              double efficiency, boolean measured, long local, double remoteBytes, Limit limit,
+                                              double idealSeconds, double seconds) {
+        // NCCL counts the nodes of the communicator; a multi-node NVLink domain is one (MNNVL)
+        long nodes = t == Tier.NETWORK ? (n + local - 1) / Math.max(1, local) : 1;
+        boolean nvlink = t == Tier.NVLINK || (t == Tier.NETWORK && k.scaleUp());
+        NcclLatency.Algorithm a = c == Collective.ALL_REDUCE
+                ? NcclLatency.allReduce(n, nodes, nvlink, bytesPerRank, seconds > 0 ? bytesPerRank / seconds : 0)
+                : c == Collective.SEND || c == Collective.ALL_TO_ALL ? NcclLatency.Algorithm.STEP : NcclLatency.Algorithm.RING;
+        double alpha = NcclLatency.seconds(c, a, n, nodes, nvlink);
+        double bw = a == NcclLatency.Algorithm.TREE ? seconds / NcclLatency.TREE_BANDWIDTH : seconds;
+        return new CollectiveCost(c, n, t, bytes, bytesPerRank, lineRate, efficiency, measured, local, remoteBytes, limit,
+                alpha + idealSeconds, alpha + bw, alpha, a, nodes, nvlink);
+    }
+
+    /**
+     * The cost of {@link #price}: nothing to move ({@link #none}, no α), or the rate its tier and limit give, with α
+     * ({@link #withLatency}).
+     */
     private static CollectiveCost bandwidth(Links k, Efficiency e, Map<Tier, Double> measured, Collective c, RankGroup g, long n, double s) {
         long gpn = k.gpusPerNode();
         Tier t = Tier.of(g, gpn, k.domainSize(), k.scaleUp(), k.jobGpus());
@@ -148,14 +161,14 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
             case NVLINK -> {
                 double eff = e == null ? 1 : e.nvlink();
                 double bus = useMeasured ? m : k.scaleUpPerDirection() * eff;
-                return withoutLatency(c, n, t, s, v, k.scaleUpPerDirection(), eff, useMeasured, n, 0, Limit.SCALE_UP,
+                return withLatency(k, c, n, t, s, v, k.scaleUpPerDirection(), eff, useMeasured, n, 0, Limit.SCALE_UP,
                         v / k.scaleUpPerDirection(), v / bus);
             }
             case PCIE -> {
                 double eff = e == null ? 1 : e.pcie();
                 // a one-host nccl-tests run on a node without NVLink measures this tier (derive/net NcclMeasured.tier)
                 double bus = useMeasured ? m : k.pciePerDirection() * eff;
-                return withoutLatency(c, n, t, s, v, k.pciePerDirection(), eff, useMeasured, n, 0, Limit.PCIE,
+                return withLatency(k, c, n, t, s, v, k.pciePerDirection(), eff, useMeasured, n, 0, Limit.PCIE,
                         v / k.pciePerDirection(), v / bus);
             }
             default -> { }
@@ -172,7 +185,7 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
             double ideal = Math.max(inside / insideRate, remote / own);
             double secs = Math.max(inside / (insideRate * insideEff), remote / ownBus);
             Limit lim = inside / insideRate > remote / own ? Limit.INSIDE : Limit.OWN_NIC;
-            return withoutLatency(c, n, t, s, v, v / ideal, ideal / secs, useMeasured, local, remote, lim, ideal, secs);
+            return withLatency(k, c, n, t, s, v, v / ideal, ideal / secs, useMeasured, local, remote, lim, ideal, secs);
         }
         if (c == Collective.SEND) {
             // one pair of GPUs, one NIC: the node's other NICs carry other pairs' sends, never this one's
@@ -180,7 +193,7 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
             double link = k.hostLinked() ? k.pciePerDirection() : Double.POSITIVE_INFINITY;
             double line = Math.min(own, link);
             double bus = useMeasured ? m / gpn : line * net;
-            return withoutLatency(c, n, t, s, v, line, useMeasured ? bus / line : net, useMeasured, 1, 0,
+            return withLatency(k, c, n, t, s, v, line, useMeasured ? bus / line : net, useMeasured, 1, 0,
                     own <= link ? Limit.OWN_NIC : Limit.HOST_LINKS, v / line, v / bus);
         }
         long local = Math.max(1, rackDomain ? Math.max(perNode, perDomain) : perNode);
@@ -190,6 +203,6 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
         double line = Math.min(nics, Math.min(host, inside));
         Limit lim = line == nics ? Limit.NICS : line == host ? Limit.HOST_LINKS : Limit.INSIDE;
         double bus = useMeasured ? m * local / gpn : line * net;
-        return withoutLatency(c, n, t, s, v, line, useMeasured ? bus / line : net, useMeasured, local, 0, lim, v / line, v / bus);
+        return withLatency(k, c, n, t, s, v, line, useMeasured ? bus / line : net, useMeasured, local, 0, lim, v / line, v / bus);
     }
 }

@@ -280,7 +280,7 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
         double n = MemoryModel.stageLayers(m, l, i), from = 0;
         // the even split's offset at once (a plan prices every stage of every candidate: summing the stages before is
         // O(pp) each); a hand-sized split sums them
-        if (l.split().equals(PipelineSplit.EVEN)) from = i * n;
+        if (l.split() == PipelineSplit.EVEN || l.split().equals(PipelineSplit.EVEN)) from = i * n;     // the search's layouts hold EVEN itself
         else for (int s = 0; s < i; s++) from += MemoryModel.stageLayers(m, l, s);
         if (l.virtualPp() > 1 || n != Math.rint(n) || from != Math.rint(from) || from + n > pattern.length()) {
             double share = n / layers();

@@ -301,16 +301,17 @@ public final class MemoryModel {
         }
         Held held = new Held(m, l, v);
         int best = -1;
-        double most = 0;
+        double most = 0, activations = 0;     // the fullest stage's, kept rather than computed again (Held.at is a function of i)
         for (int i = 0; i < l.pp(); i++) {
-            double total = s.weights[i] + s.gradients[i] + s.optimizer[i] + held.at(i);
+            double a = held.at(i), total = s.weights[i] + s.gradients[i] + s.optimizer[i] + a;
             if (best < 0 || total > most) {
                 best = i;
                 most = total;
+                activations = a;
             }
         }
         return best < 0 ? null
-                : new Stage(best, s.weights[best], s.gradients[best], s.optimizer[best], held.at(best), s.parameters[best]);
+                : new Stage(best, s.weights[best], s.gradients[best], s.optimizer[best], activations, s.parameters[best]);
     }
 
     /**

@@ -29,7 +29,15 @@ public final class StageMemory {
 
     /** {@code f} with the accounting of {@code b} for layout {@code l}, as MEM002's and MEM003's messages name it. */
     public static StageMemoryFact account(StageMemoryFact f, StateBytes b, Layout l, boolean capacityOverridesCatalog) {
-        StateBytes at = b.at(l.zeroStage(), l.distributedOptimizer());
+        return accounted(f, b.at(l.zeroStage(), l.distributedOptimizer()), l, capacityOverridesCatalog);
+    }
+
+    /**
+     * {@link #account} with the job's accounting at the layout's sharding choice already taken ({@code at}: the
+     * {@link StateBytes#at} of the job's for {@code l}'s ZeRO stage and distributed optimizer): for the plan's search,
+     * which keeps the eight of them (plan/Pricer) instead of making one per memory fact (~190,000 a hybrid plan).
+     */
+    public static StageMemoryFact accounted(StageMemoryFact f, StateBytes at, Layout l, boolean capacityOverridesCatalog) {
         return f.accounting(at.accounting().id(), at.total(), at.where(), l.distributedOptimizer() && l.zeroStage() == 0, capacityOverridesCatalog);
     }
 }

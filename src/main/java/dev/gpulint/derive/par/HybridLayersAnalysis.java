@@ -90,10 +90,16 @@ public final class HybridLayersAnalysis {
         return q == null ? o.isLeftOut(key) : o.key(q) != null;
     }
 
-    /** {@link Specs.Origin#leftOut} of each key {@link #job} reads the four sizes under from an adapter's origin. */
-    private static final java.util.Map<String, String> LEFT_OUT = java.util.stream.Stream.of("--mamba-num-heads", "--mamba-num-groups",
-                    "--linear-num-key-heads", "--linear-num-value-heads", "mamba_num_heads", "mamba_num_groups", "linear_num_key_heads",
-                    "linear_num_value_heads")
+    /**
+     * {@link Specs.Origin#leftOut} of each key {@link #job} reads the four sizes under from an adapter's origin: a Megatron
+     * script's flags, TransformerConfig's fields bare, and as Megatron-Bridge ({@code model.}) and NeMo 2
+     * ({@code model.config.}) write them (bind/adapt/HybridLayers.config records those keys); any other falls back to
+     * {@link Specs.Origin#isLeftOut}, the same answer.
+     */
+    private static final java.util.Map<String, String> LEFT_OUT = java.util.stream.Stream.concat(
+                    java.util.stream.Stream.of("--mamba-num-heads", "--mamba-num-groups", "--linear-num-key-heads", "--linear-num-value-heads"),
+                    java.util.stream.Stream.of("", "model.", "model.config.").flatMap(at -> java.util.stream.Stream.of("mamba_num_heads",
+                            "mamba_num_groups", "linear_num_key_heads", "linear_num_value_heads").map(f -> at + f)))
             .collect(java.util.stream.Collectors.toUnmodifiableMap(k -> k, Specs.Origin::leftOut));
 
     private static long value(Located<Long> v) {

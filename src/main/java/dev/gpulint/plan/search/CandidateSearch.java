@@ -196,30 +196,19 @@ public final class CandidateSearch {
         List<List<String>> validFindings = new ArrayList<>();
         // what the rules said of a layout is its check's IDs and its recompute choice's memory IDs; the lists (sorted, as the
         // sets are) are made once per distinct content and shared by every layout that has it (a few hundred lists, not a
-        // pair per layout, for the hybrid plan's 189,012 layouts). Each content is numbered once, a check's pair of sets when
-        // its first layout comes and a recompute choice's memory set likewise, so that a layout's verdict is found by the two
-        // numbers rather than by hashing and comparing its three sets per layout (~4 % of a plan-hybrid profile)
-        Map<List<Set<String>>, Integer> pairs = new HashMap<>();
-        Map<Set<String>, Integer> memories = new HashMap<>();
-        int[] pairOf = new int[checked.size()], memoryNumber = new int[checked.size() * RECOMPUTES];     // 0: not numbered yet
-        Map<Long, List<List<String>>> distinct = new HashMap<>();
+        // pair per layout, for the hybrid plan's 189,012 layouts). Each content is numbered once, a check's pair of sets and a
+        // recompute choice's memory set, so that a verdict is found by the two numbers rather than by hashing and comparing
+        // three sets per layout; the numbering and each check × recompute choice's verdict are found on all cores (the sets
+        // are only read now: the numbers tell equal contents apart, whichever content gets which, and a verdict's lists are
+        // made from its content alone), and the layouts, in order, only read them (the serial part of a search: ~4 % of a
+        // plan-hybrid profile when it was done here per layout)
+        List<List<String>>[] verdicts = verdicts(checked.size(), raised, rejecting, outOfMemory);
         // the layouts each verdict rejects, counted by verdict (one list object each, shared by its layouts) and added to
         // the counts by rule ID once per verdict rather than once per rejected layout (sums: the order does not matter)
         Map<List<String>, int[]> rejectedBy = new java.util.IdentityHashMap<>();
         for (int i = 0; i < layouts.size(); i++) {
             Layout l = layouts.get(i);
-            int k = checkOf[i], at = k * RECOMPUTES + l.recompute().ordinal();
-            Set<String> raisedK = orEmpty(raised[k]), rejectingK = orEmpty(rejecting[k]), mem = orEmpty(outOfMemory[at]);
-            if (pairOf[k] == 0) pairOf[k] = pairs.computeIfAbsent(List.of(raisedK, rejectingK), x -> pairs.size() + 1);
-            if (memoryNumber[at] == 0) memoryNumber[at] = mem.isEmpty() ? 1 : memories.computeIfAbsent(mem, x -> memories.size() + 2);
-            List<List<String>> verdict = distinct.computeIfAbsent(((long) pairOf[k] << 32) | memoryNumber[at], x -> {
-                if (mem.isEmpty()) return List.of(List.copyOf(raisedK), List.copyOf(rejectingK));
-                Set<String> byAll = new TreeSet<>(rejectingK);
-                byAll.addAll(mem);
-                Set<String> seen = new TreeSet<>(raisedK);
-                seen.addAll(mem);
-                return List.of(List.copyOf(seen), List.copyOf(byAll));
-            });
+            List<List<String>> verdict = verdicts[checkOf[i] * RECOMPUTES + l.recompute().ordinal()];
             List<String> by = verdict.get(1);
             if (by.isEmpty()) {
                 validLayouts.add(l);
@@ -251,6 +240,40 @@ public final class CandidateSearch {
         }
         return new SearchResult(currentCandidate, ranked, rejected, rejectedCount, List.copyOf(cluster), layouts.size(), checked.size(),
                 rejectedLayouts);
+    }
+
+    /**
+     * The verdict of each check × recompute choice ({@code at} = check · {@link #RECOMPUTES} + the choice's ordinal): the IDs
+     * raised about it and those that reject it, each a sorted list, one list object per distinct content (equal verdicts
+     * are the same object: the caller counts rejected layouts by verdict). A check's pair of sets and a choice's memory set
+     * are numbered by content first, and a verdict found by the two numbers.
+     */
+    @SuppressWarnings("unchecked")
+    private static List<List<String>>[] verdicts(int checks, Set<String>[] raised, Set<String>[] rejecting, Set<String>[] outOfMemory) {
+        Map<List<Set<String>>, Integer> pairs = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<Set<String>, Integer> memories = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<Long, List<List<String>>> distinct = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicInteger pairCount = new java.util.concurrent.atomic.AtomicInteger(),
+                memoryCount = new java.util.concurrent.atomic.AtomicInteger(1);     // 1: no memory ID
+        List<List<String>>[] out = new List[checks * RECOMPUTES];
+        java.util.stream.IntStream.range(0, checks).parallel().forEach(k -> {
+            Set<String> raisedK = orEmpty(raised[k]), rejectingK = orEmpty(rejecting[k]);
+            int pair = pairs.computeIfAbsent(List.of(raisedK, rejectingK), x -> pairCount.incrementAndGet());
+            for (int r = 0; r < RECOMPUTES; r++) {
+                int at = k * RECOMPUTES + r;
+                Set<String> mem = orEmpty(outOfMemory[at]);
+                int memory = mem.isEmpty() ? 1 : memories.computeIfAbsent(mem, x -> memoryCount.incrementAndGet());
+                out[at] = distinct.computeIfAbsent(((long) pair << 32) | memory, x -> {
+                    if (mem.isEmpty()) return List.of(List.copyOf(raisedK), List.copyOf(rejectingK));
+                    Set<String> byAll = new TreeSet<>(rejectingK);
+                    byAll.addAll(mem);
+                    Set<String> seen = new TreeSet<>(raisedK);
+                    seen.addAll(mem);
+                    return List.of(List.copyOf(seen), List.copyOf(byAll));
+                });
+            }
+        });
+        return out;
     }
 
     /**
@@ -373,11 +396,10 @@ public final class CandidateSearch {
                 String layout = rules.get(f.ruleId()).map(RuleMeta::layout).orElse(null);
                 // a finding names a candidate job of its own session only (k in from..to): each chunk writes its own
                 if (k < from || k >= to || layout == null) { about.add(f.ruleId()); continue; }
-                String aspect = memoryAspectOf(f.identity());
-                if (aspect != null) {
-                    Integer r = ASPECTS.get(aspect);
+                int r = recomputeOf(f.identity());
+                if (r != NOT_MEMORY) {
                     // a memory fact of another aspect than the search's is no recompute choice of a candidate: not read
-                    if (r != null) add(outOfMemory, k * RECOMPUTES + r, f.ruleId());
+                    if (r >= 0) add(outOfMemory, k * RECOMPUTES + r, f.ruleId());
                     continue;
                 }
                 boolean rejects = level(f.ruleId()) == Level.ERROR || layout.equals(RuleMeta.LAYOUT_ANY);
@@ -399,10 +421,6 @@ public final class CandidateSearch {
     /** The memory aspect of each recompute choice, by its ordinal (made once: the search asks for one per layout). */
     private static final String[] ASPECT_OF = java.util.Arrays.stream(Layout.Recompute.values())
             .map(CandidateSearch::memoryAspect).toArray(String[]::new);
-
-    /** The recompute choice of each memory aspect {@link #memoryAspect} names. */
-    private static final Map<String, Integer> ASPECTS = java.util.Arrays.stream(Layout.Recompute.values())
-            .collect(java.util.stream.Collectors.toUnmodifiableMap(CandidateSearch::memoryAspect, Enum::ordinal));
 
     /**
      * Whether the rules of the environment's facts (the NCCL family, {@link #ENVIRONMENT_RULES}) all say something about
@@ -489,10 +507,26 @@ public final class CandidateSearch {
         return k >= from && k < to ? k : -1;
     }
 
-    /** The memory aspect a finding's identity names ("training_job:NAME/stage-memory/recompute-full"), or null. */
-    static String memoryAspectOf(String identity) {
-        int at = identity.indexOf("/stage-memory/");
-        return at < 0 ? null : identity.substring(at + 1);
+    /** Where a memory aspect opens in a finding's identity ("training_job:NAME/stage-memory/recompute-full"). */
+    private static final String MEMORY_ASPECT = "/stage-memory/";
+
+    /** {@link #recomputeOf}: the identity names no memory aspect. */
+    static final int NOT_MEMORY = -2;
+
+    /**
+     * The recompute choice whose memory aspect ({@link #memoryAspect}) a finding's identity names, its whole rest from the
+     * first {@code /stage-memory/} on (less the slash), compared in place rather than cut out and looked up in a map (a
+     * search reads ~60,000 memory findings a run): its ordinal, −1 for another memory aspect, {@link #NOT_MEMORY} when the
+     * identity names none.
+     */
+    static int recomputeOf(String identity) {
+        int at = identity.indexOf(MEMORY_ASPECT);
+        if (at < 0) return NOT_MEMORY;
+        int from = at + 1, length = identity.length() - from;
+        for (int r = 0; r < ASPECT_OF.length; r++) {
+            if (ASPECT_OF[r].length() == length && identity.startsWith(ASPECT_OF[r], from)) return r;
+        }
+        return -1;
     }
 
     /** The candidate a finding is about, from its identity ("training_job:NAME/..." or "job:NAME/..."), or −1. */
@@ -502,9 +536,14 @@ public final class CandidateSearch {
         int at = identity.startsWith(TRAINING_JOB_CANDIDATE) ? TRAINING_JOB_CANDIDATE.length() - PREFIX.length()
                 : identity.startsWith(JOB_CANDIDATE) ? JOB_CANDIDATE.length() - PREFIX.length() : -1;
         if (at < 0) return -1;
+        // the digits read in place (no substring to parse); a number past int's range names no candidate of a search
         int from = at + PREFIX.length(), to = from;
-        while (to < identity.length() && Character.isDigit(identity.charAt(to))) to++;
-        return to == from ? -1 : Integer.parseInt(identity.substring(from, to));
+        long k = 0;
+        for (char c; to < identity.length() && (c = identity.charAt(to)) >= '0' && c <= '9'; to++) {
+            k = k * 10 + (c - '0');
+            if (k > Integer.MAX_VALUE) return -1;
+        }
+        return to == from ? -1 : (int) k;
     }
 
     private Level level(String ruleId) {

@@ -219,6 +219,21 @@ class CandidateSearchTest {
         assertEquals(-1, CandidateSearch.candidateOf("cluster:pod/fabric/roce/ecn"));
         assertEquals(-1, CandidateSearch.candidateOf("training_job:mine/gpulint-plan-candidate-3"));
         assertEquals(-1, CandidateSearch.candidateOf("job:gpulint-plan-candidate-/tp"));
+        assertEquals(-1, CandidateSearch.candidateOf("job:gpulint-plan-candidate-99999999999/tp"));
+        assertEquals(42, CandidateSearch.candidateOf("training_job:gpulint-plan-candidate-42"));
+    }
+
+    @Test
+    void aMemoryFindingBelongsToTheRecomputeChoiceItsIdentityNames() {
+        for (Layout.Recompute r : Layout.Recompute.values()) {
+            assertEquals(r.ordinal(), CandidateSearch.recomputeOf("training_job:gpulint-plan-candidate-5/" + CandidateSearch.memoryAspect(r)));
+        }
+        // another memory aspect (derive's own estimate, a longer or shorter name) is no recompute choice; no aspect is none
+        assertEquals(-1, CandidateSearch.recomputeOf("training_job:gpulint-plan-candidate-5/stage-memory/recompute-fullx"));
+        assertEquals(-1, CandidateSearch.recomputeOf("training_job:gpulint-plan-candidate-5/stage-memory/recompute-ful"));
+        assertEquals(-1, CandidateSearch.recomputeOf("training_job:gpulint-plan-candidate-5/stage-memory/recompute-"));
+        assertEquals(CandidateSearch.NOT_MEMORY, CandidateSearch.recomputeOf("training_job:gpulint-plan-candidate-5/model/layers"));
+        assertEquals(CandidateSearch.NOT_MEMORY, CandidateSearch.recomputeOf("training_job:gpulint-plan-candidate-5/stage-memory"));
     }
 
     @Test

@@ -52,6 +52,40 @@ public final class Recipes {
             mixed_precision: %s
             """;
 
+    /**
+     * A NeMo 1 MoE configuration in the shape of the NeMo Framework Launcher's Mixtral ones: 2 nodes × 8 GPUs (trainer, lines 1 to
+     * 4, precision bf16), micro batch 1, global 128, sequence 4096, 32 layers of 4096 (FFN 14336, 32 heads, 8 query groups), 8
+     * experts (line 14), top-2, fast-swiglu, tp 2 (line 17), pp 1, ep 4 (line 19); {@code modelKeys} are more model keys, one a line from
+     * line 20 on, before {@code model.optim} (distributed_fused_adam).
+     */
+    public static String nemo1Moe(String... modelKeys) {
+        StringBuilder more = new StringBuilder();
+        for (String k : modelKeys) more.append("  ").append(k).append('\n');
+        return """
+                trainer:
+                  num_nodes: 2
+                  devices: 8
+                  precision: bf16
+                model:
+                  micro_batch_size: 1
+                  global_batch_size: 128
+                  encoder_seq_length: 4096
+                  num_layers: 32
+                  hidden_size: 4096
+                  ffn_hidden_size: 14336
+                  num_attention_heads: 32
+                  num_query_groups: 8
+                  num_moe_experts: 8
+                  moe_router_topk: 2
+                  activation: fast-swiglu
+                  tensor_model_parallel_size: 2
+                  pipeline_model_parallel_size: 1
+                  expert_model_parallel_size: 4
+                %s  optim:
+                    name: distributed_fused_adam
+                """.formatted(more);
+    }
+
     /** A NeMo 2 pre-training recipe with the data module's batch sizes and sequence length. */
     public static Nemo2 nemo2(int globalBatch, int microBatch, int seqLength) {
         return new Nemo2(globalBatch, microBatch, seqLength);

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gpulint.read.Readers;
-import dev.gpulint.read.SourceFile;
+import dev.gpulint.core.Finding;
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -34,8 +34,16 @@ class BridgeHybridTest {
             """;
 
     private static dev.gpulint.spec.Model bind(String model) {
-        SourceFile f = SourceFile.of("run_config.yaml", BRIDGE.formatted(model));
-        return Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign())));
+        return Foreign.model("run_config.yaml", BRIDGE.formatted(model));
+    }
+
+    /** Binding gave one finding, SYN002, on line {@code line}: that finding. */
+    private static Finding syn002At(dev.gpulint.spec.Model m, int line) {
+        assertEquals(1, m.findings().size(), m.findings().toString());
+        Finding f = m.findings().get(0);
+        assertEquals("SYN002", f.ruleId());
+        assertEquals(line, f.span().startLine());
+        return f;
     }
 
     @Test
@@ -69,13 +77,11 @@ class BridgeHybridTest {
     @Test
     void aSizeThatIsNoWholeNumberIsSyn002AtTheValueNamedByItsField() {
         dev.gpulint.spec.Model m = bind("hybrid_layer_pattern: \"G-G-G-*-\"\n  linear_num_key_heads: 0");
-        assertEquals(1, m.findings().size(), m.findings().toString());
-        assertEquals("SYN002", m.findings().get(0).ruleId());
-        assertEquals(9, m.findings().get(0).span().startLine());
+        Finding f = syn002At(m, 9);
         // named as the file writes it, under model., and by what takes it: the provider's int field, not Megatron's argparse
-        assertTrue(m.findings().get(0).message().startsWith("'model.linear_num_key_heads' is '0'; expected a whole number from 1 to"
+        assertTrue(f.message().startsWith("'model.linear_num_key_heads' is '0'; expected a whole number from 1 to"
                 + " 65536 (Megatron-Core's TransformerConfig field is an int; its GatedDeltaNet divides its heads and widths by tp);"
-                + " the value is left out, so the estimate takes Megatron-Core's default for it"), m.findings().get(0).message());
+                + " the value is left out, so the estimate takes Megatron-Core's default for it"), f.message());
         Specs.Job j = m.jobs().get(0);
         assertNull(j.model().hybrid().gdn().keyHeads());
         assertTrue(j.origin().isLeftOut("model.linear_num_key_heads"), "PAR015 names it left out, under its key");
@@ -104,10 +110,8 @@ class BridgeHybridTest {
     @Test
     void aPatternWrittenAsAListIsSyn002NotIgnored() {
         dev.gpulint.spec.Model m = bind("hybrid_layer_pattern: [\"G\", \"-\", \"G\", \"-\"]");
-        assertEquals(1, m.findings().size(), m.findings().toString());
-        assertEquals("SYN002", m.findings().get(0).ruleId());
-        assertEquals(8, m.findings().get(0).span().startLine());
-        assertTrue(m.findings().get(0).message().contains("'model.hybrid_layer_pattern' is 'a list'"), m.findings().get(0).message());
+        Finding f = syn002At(m, 8);
+        assertTrue(f.message().contains("'model.hybrid_layer_pattern' is 'a list'"), f.message());
         assertNull(m.jobs().get(0).model().hybrid());
     }
 }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * {@code --fp8-param-gather}, Megatron-Bridge's {@code mixed_precision} (a recipe name turns it on in every fp8 and MXFP8
  * recipe but the subchannel ones; MixedPrecisionConfig's {@code fp8_param_gather} as written), NeMo 2's plugin
  * {@code fp8_param_gather} / {@code fp8_params} and NeMo 1's {@code model.fp8_params}. Our own fixtures, in the shapes of
- * Megatron-LM's examples, Megatron-Bridge's override files and NeMo's recipe dumps.
+ * Megatron-LM's examples, Megatron-Bridge's override files, NeMo's recipe dumps and the NeMo Framework Launcher's
+ * configurations (Recipes).
  */
 class Fp8ParamGatherBindingTest {
 
@@ -64,27 +65,11 @@ class Fp8ParamGatherBindingTest {
 
     @Test
     void nemo1sFp8ParamsIsRead() {
-        String nemo = """
-                trainer:
-                  num_nodes: 2
-                  devices: 8
-                  precision: bf16
-                model:
-                  micro_batch_size: 1
-                  global_batch_size: 256
-                  tensor_model_parallel_size: 4
-                  pipeline_model_parallel_size: 1
-                  num_layers: 32
-                  fp8: true
-                  fp8_params: true
-                  optim:
-                    name: distributed_fused_adam
-                """;
-        Specs.Job j = job("llama.yaml", nemo);
+        Specs.Job j = job("mixtral.yaml", Recipes.nemo1Moe("fp8: true", "fp8_params: true"));
         assertEquals("fp8", j.model().dtype().value());
         assertEquals(true, j.fp8ParamGather().value());
-        assertEquals(12, j.fp8ParamGather().span().startLine());
+        assertEquals(21, j.fp8ParamGather().span().startLine(), "the second model key after the recipe's");
         assertEquals("model.fp8_params", j.origin().key(Specs.Origin.FP8_PARAM_GATHER));
-        assertNull(job("llama.yaml", nemo.replace("  fp8_params: true\n", "")).fp8ParamGather());
+        assertNull(job("mixtral.yaml", Recipes.nemo1Moe("fp8: true")).fp8ParamGather());
     }
 }

@@ -121,7 +121,7 @@ class FrameworkNumbersTest {
                 + " runs with 1 (ConfigContainer.validate and Megatron-Core's initialize_model_parallel multiply the parallel sizes);"
                 + " priced as 1; write 1, or the number meant"), j.origin().unpriced().toString());
         // NeMo 1 too: min(True, world_size) is True, and the groups are built from it as 1
-        var nemo1 = Foreign.model("mixtral.yaml", NemoNumbersTest.moe().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: yes"));
+        var nemo1 = Foreign.model("mixtral.yaml", Recipes.nemo1Moe().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: yes"));
         assertEquals(List.of(), Foreign.syn002(nemo1));
         assertEquals(1L, nemo1.jobs().get(0).parallelism().tp().value());
         // false is 0 to Python: refused

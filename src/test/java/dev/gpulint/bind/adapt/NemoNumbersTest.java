@@ -20,44 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
  * NeMo 1's model numbers as NeMo 1 gets them (NemoNumbers: a list, a mapping, a quoted number, a null tp is SYN002 and the
  * default stands in) and its expert tensor parallelism (expert tp = tp whatever model.expert_tensor_parallel_size says),
  * against NeMo 2, whose MegatronStrategy passes expert_tensor_parallel_size on. Our own fixtures, in the shape of the NeMo
- * Framework Launcher's Mixtral configurations.
+ * Framework Launcher's Mixtral configurations (Recipes.nemo1Moe).
  */
 class NemoNumbersTest {
 
-    /** A NeMo 1 MoE configuration: 2 nodes × 8 GPUs, tp 2, ep 4, 8 experts; {@code %s} is more model keys. */
-    private static final String MOE = """
-            trainer:
-              num_nodes: 2
-              devices: 8
-              precision: bf16
-            model:
-              micro_batch_size: 1
-              global_batch_size: 128
-              encoder_seq_length: 4096
-              num_layers: 32
-              hidden_size: 4096
-              ffn_hidden_size: 14336
-              num_attention_heads: 32
-              num_query_groups: 8
-              num_moe_experts: 8
-              moe_router_topk: 2
-              activation: fast-swiglu
-              tensor_model_parallel_size: 2
-              pipeline_model_parallel_size: 1
-              expert_model_parallel_size: 4
-            %s  optim:
-                name: distributed_fused_adam
-            """;
-
-    static String moe(String... more) {
-        StringBuilder b = new StringBuilder();
-        for (String m : more) b.append("  ").append(m).append('\n');
-        return MOE.formatted(b);
-    }
-
     @Test
     void nemo1sExpertGroupsTakeTpWhateverTheKeySays() {
-        var m = Foreign.model("mixtral.yaml", moe("expert_tensor_parallel_size: 1", "moe_token_dispatcher_type: alltoall"));
+        var m = Foreign.model("mixtral.yaml", Recipes.nemo1Moe("expert_tensor_parallel_size: 1", "moe_token_dispatcher_type: alltoall"));
         Specs.Job j = m.jobs().get(0);
         assertEquals(List.of(), Foreign.syn002(m));
         assertNull(j.parallelism().expertTp(), "NeMo 1 does not pass it to Megatron-Core: expert tp is tp's");
@@ -66,7 +35,7 @@ class NemoNumbersTest {
                 + " (nlp_overrides.py), whose expert groups then take tp; priced with expert tp = tp (2); write tp (2) or leave it out, as the"
                 + " TransformerConfig NeMo 1 builds takes the written value"), j.origin().unpriced());
         // written equal to tp: nothing to say
-        assertEquals(List.of(), Foreign.bind("mixtral.yaml", moe("expert_tensor_parallel_size: 2", "moe_token_dispatcher_type: alltoall"))
+        assertEquals(List.of(), Foreign.bind("mixtral.yaml", Recipes.nemo1Moe("expert_tensor_parallel_size: 2", "moe_token_dispatcher_type: alltoall"))
                 .origin().unpriced());
     }
 
@@ -87,8 +56,8 @@ class NemoNumbersTest {
     @Test
     @SuppressWarnings("unchecked")
     void thePlanPricesNemo1sExpertsAtTpAndSaysWhy(@TempDir Path dir) {
-        Map<String, Object> written = plan(dir.resolve("a"), moe("expert_tensor_parallel_size: 1"));
-        Map<String, Object> left = plan(dir.resolve("b"), moe());
+        Map<String, Object> written = plan(dir.resolve("a"), Recipes.nemo1Moe("expert_tensor_parallel_size: 1"));
+        Map<String, Object> left = plan(dir.resolve("b"), Recipes.nemo1Moe());
         assertEquals(stage(left).get("parameters"), stage(written).get("parameters"), "the key changes nothing NeMo 1 runs");
         List<String> as = (List<String>) written.get("assumptions");
         assertTrue(as.stream().anyMatch(a -> a.startsWith("model.expert_tensor_parallel_size = 1: NeMo 1 does not pass it")), as.toString());
@@ -112,7 +81,7 @@ class NemoNumbersTest {
 
     @Test
     void aRefusedSizeTakesTheDefaultNotUnknown() {
-        var m = Foreign.model("mixtral.yaml", moe().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: [2]"));
+        var m = Foreign.model("mixtral.yaml", Recipes.nemo1Moe().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: [2]"));
         Specs.Job j = m.jobs().get(0);
         assertNull(j.parallelism().tp());
         assertFalse(j.parallelism().isUnknown(ParallelDim.TP), "refused, so NeMo's default stands in, as the message says");
@@ -122,7 +91,7 @@ class NemoNumbersTest {
 
     @Test
     void anInterpolationThatLeadsToAListIsRefusedAtTheList() {
-        var m = Foreign.model("mixtral.yaml", moe("sizes: [2]").replace("tensor_model_parallel_size: 2",
+        var m = Foreign.model("mixtral.yaml", Recipes.nemo1Moe("sizes: [2]").replace("tensor_model_parallel_size: 2",
                 "tensor_model_parallel_size: ${model.sizes}"));
         List<String> found = Foreign.syn002(m);
         assertEquals(1, found.size(), found.toString());
@@ -133,7 +102,7 @@ class NemoNumbersTest {
 
     @Test
     void theNullsNemoTakesAreQuiet() {
-        var m = Foreign.model("mixtral.yaml", moe("virtual_pipeline_model_parallel_size: null", "kv_channels: null")
+        var m = Foreign.model("mixtral.yaml", Recipes.nemo1Moe("virtual_pipeline_model_parallel_size: null", "kv_channels: null")
                 .replace("num_query_groups: 8", "num_query_groups: null"));
         assertEquals(List.of(), Foreign.syn002(m));
         Specs.Job j = m.jobs().get(0);

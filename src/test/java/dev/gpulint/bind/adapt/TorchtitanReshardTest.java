@@ -10,8 +10,11 @@ import dev.gpulint.testing.Recipes;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * torchtitan's {@code [parallelism] fsdp_reshard_after_forward} (our own fixtures in the shape of torchtitan's llama3 and
@@ -36,33 +39,44 @@ class TorchtitanReshardTest {
         return j.origin().unpriced().stream().map(s -> s.substring(0, s.indexOf(':'))).toList();
     }
 
-    @Test
-    void neverIsZero2AtItsValueAndAlwaysZero3WhateverThePipeline() {
-        Specs.Job never = bind("1", "fsdp_reshard_after_forward = \"never\"");
-        assertEquals(2L, never.optimizer().zeroStage().value());
-        assertEquals(13, never.optimizer().zeroStage().span().startLine(), "at the policy's value");
-        assertEquals(List.of(), heads(never), "a written policy other than default is priced, nothing said");
-        Specs.Job always = bind("2", "fsdp_reshard_after_forward = \"always\"");
-        assertEquals(3L, always.optimizer().zeroStage().value(), "always reshards even with pipeline parallelism");
-        assertEquals(13, always.optimizer().zeroStage().span().startLine());
+    /**
+     * A row of torchtitan's policy table: on pipeline degree {@code pp} with {@code policy} written (null: not written), the FSDP2
+     * stage apply_fsdp runs, the line its value is placed at, and what the plan says of it (each said line's head).
+     */
+    private record Policy(String pp, String policy, long zeroStage, int line, List<String> said, String why) {
+        @Override
+        public String toString() {
+            return "pp " + pp + ", " + (policy == null ? "not written" : policy);
+        }
+    }
+
+    static Stream<Policy> policies() {
+        return Stream.of(
+                new Policy("1", "never", 2, 13, List.of(), "never: ZeRO-2 at the policy's value; a written policy other than default is"
+                        + " priced, nothing said"),
+                new Policy("2", "always", 3, 13, List.of(), "always reshards even with pipeline parallelism, nothing said"),
+                new Policy("1", null, 3, 10, List.of(), "the default without pp reshards as always does, at the sharding degree's line,"
+                        + " nothing to say"),
+                new Policy("2", "default", 2, 13, List.of("fsdp_reshard_after_forward = \"default\""), "torchtitan: reshard_after_forward"
+                        + " = not pp_enabled, and it is said"),
+                new Policy("2", null, 2, 12, List.of("fsdp_reshard_after_forward not written (torchtitan's \"default\")"), "not written:"
+                        + " the default, at the pipeline degree that makes it, and it is said"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("policies")
+    void eachPolicyIsTheStageTorchtitanRunsAtTheWordThatMakesIt(Policy p) {
+        Specs.Job j = bind(p.pp(), p.policy() == null ? "" : "fsdp_reshard_after_forward = \"" + p.policy() + "\"");
+        assertEquals(p.zeroStage(), j.optimizer().zeroStage().value(), p.why());
+        assertEquals(p.line(), j.optimizer().zeroStage().span().startLine(), p.why());
+        assertEquals(p.said(), heads(j), p.why());
     }
 
     @Test
-    void defaultIsZero3WithoutPipelineAndZero2WithItAndIsSaid() {
-        Specs.Job flat = bind("1", "");
-        assertEquals(3L, flat.optimizer().zeroStage().value());
-        assertEquals(10, flat.optimizer().zeroStage().span().startLine(), "the sharding degree's stage, where it was");
-        assertEquals(List.of(), heads(flat), "without pp the default reshards as always does: nothing to say");
+    void theDefaultUnderAPipelineSaysWhatTorchtitanKeeps() {
         Specs.Job piped = bind("2", "fsdp_reshard_after_forward = \"default\"");
-        assertEquals(2L, piped.optimizer().zeroStage().value(), "torchtitan: reshard_after_forward = not pp_enabled");
-        assertEquals(13, piped.optimizer().zeroStage().span().startLine());
-        assertEquals(List.of("fsdp_reshard_after_forward = \"default\""), heads(piped));
         assertTrue(piped.origin().unpriced().get(0).contains("with pipeline parallelism torchtitan keeps the gathered parameters"),
                 piped.origin().unpriced().get(0));
-        Specs.Job pipedUnwritten = bind("2", "");
-        assertEquals(2L, pipedUnwritten.optimizer().zeroStage().value());
-        assertEquals(12, pipedUnwritten.optimizer().zeroStage().span().startLine(), "at the pipeline degree that makes it");
-        assertEquals(List.of("fsdp_reshard_after_forward not written (torchtitan's \"default\")"), heads(pipedUnwritten));
     }
 
     @Test

@@ -1,5 +1,20 @@
 package dev.gpulint.derive.estimate;
 
+import static dev.gpulint.derive.estimate.MtpJobs.BSH;
+import static dev.gpulint.derive.estimate.MtpJobs.FIRST_DENSE;
+import static dev.gpulint.derive.estimate.MtpJobs.H;
+import static dev.gpulint.derive.estimate.MtpJobs.LAST_DENSE;
+import static dev.gpulint.derive.estimate.MtpJobs.TP2_PP4;
+import static dev.gpulint.derive.estimate.MtpJobs.V;
+import static dev.gpulint.derive.estimate.MtpJobs.job;
+import static dev.gpulint.derive.estimate.MtpJobs.layout;
+import static dev.gpulint.derive.estimate.MtpJobs.model;
+import static dev.gpulint.derive.estimate.MtpJobs.onLayout;
+import static dev.gpulint.derive.estimate.MtpJobs.onLayoutWithoutMtp;
+import static dev.gpulint.derive.estimate.MtpJobs.pod;
+import static dev.gpulint.derive.estimate.MtpJobs.ppSends;
+import static dev.gpulint.derive.estimate.MtpJobs.script;
+import static dev.gpulint.derive.estimate.MtpJobs.term;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -22,23 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MtpKindTest {
 
-    /**
-     * DeepSeek-V3's shape, small: 4 layers of h 1,024 (MHA 16 × 64, SwiGLU), the first dense (MLP 4,096), then 3 MoE layers
-     * of 8 experts of 512, top-2, one shared expert of 512; untied, vocabulary 32,000.
-     */
-    private static final String DSV3 = "dtype: bf16, layers: 4, hidden_size: 1024, attention_heads: 16, kv_heads: 16, ffn_hidden_size: 4096,"
-            + " vocab_size: 32000, gated_mlp: true, tied_embeddings: false, seq_length: 2048, experts: 8, top_k: 2,"
-            + " moe: { expert_ffn_hidden_size: 512, shared_expert_ffn_hidden_size: 512, %s grouped_gemm: true, dispatcher: alltoall }";
-
-    private static final double H = 1024, V = 32000;
-
-    private static JobEstimate dsv3(String moe, String mtp, String parallelism) {
-        return EstimateManifest.h100().model(DSV3.formatted(moe) + mtp).parallelism(parallelism).batch(1, 64)
-                .optimizer("distributed: true").recompute("none").estimate();
-    }
-
-    private static <T extends Term> T term(Estimate e, Class<T> kind) {
-        return e.terms().stream().filter(kind::isInstance).map(kind::cast).findFirst().orElse(null);
+    /** The small DeepSeek-V3 (MtpJobs), its embeddings untied, on one node of 8 H100s. */
+    private static JobEstimate dsv3(String layers, int mtp, String parallelism) {
+        return job(EstimateManifest.h100(), model(false, layers, mtp), parallelism);
     }
 
     private static Term.Collectives sync(Estimate e) {
@@ -47,7 +48,7 @@ class MtpKindTest {
 
     @Test
     void deepSeekV3sMtpLayerIsAnMoeLayerNotTheMeanOfDenseAndMoe() {
-        JobEstimate w = dsv3("dense_layers: 1,", "", "tp: 1, pp: 1"), j = dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 1");
+        JobEstimate w = dsv3(FIRST_DENSE, 0, "tp: 1, pp: 1"), j = dsv3(FIRST_DENSE, 1, "tp: 1, pp: 1");
         assertTrue(j.inputs().variants().moe().lastMoe());
         Estimate e = j.estimate();
         Term.Mtp mtp = term(e, Term.Mtp.class);
@@ -73,7 +74,7 @@ class MtpKindTest {
     @Test
     void aLastLayerWithoutExpertsMakesADenseMtpLayer() {
         // --moe-layer-freq [1,1,1,0]: the last layer dense, so is the MTP layer (gpt_layer_specs.py: layer_specs[-1])
-        JobEstimate j = dsv3("layer_freq: \"[1,1,1,0]\",", ", mtp_layers: 1", "tp: 1, pp: 1");
+        JobEstimate j = dsv3(LAST_DENSE, 1, "tp: 1, pp: 1");
         assertTrue(!j.inputs().variants().moe().lastMoe(), "the pattern's last entry is 0");
         Term.Mtp mtp = term(j.estimate(), Term.Mtp.class);
         Term.Moe moe = term(j.estimate(), Term.Moe.class);
@@ -87,7 +88,7 @@ class MtpKindTest {
 
     @Test
     void itsModelFlopsAreAnMoeLayersAsMegatronCountsThem() {
-        JobEstimate w = dsv3("dense_layers: 1,", "", "tp: 1, pp: 1"), j = dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 1");
+        JobEstimate w = dsv3(FIRST_DENSE, 0, "tp: 1, pp: 1"), j = dsv3(FIRST_DENSE, 1, "tp: 1, pp: 1");
         double perToken0 = w.estimate().throughput().modelTflopsPerGpu() * 1e12 / w.estimate().throughput().tokensPerSecondPerGpu();
         double perToken1 = j.estimate().throughput().modelTflopsPerGpu() * 1e12 / j.estimate().throughput().tokensPerSecondPerGpu();
         // training.py: num_moe_layers += last_layer_is_moe × mtp_num_layers. One MoE layer per token, forward and backward:
@@ -96,7 +97,7 @@ class MtpKindTest {
         double moeLayer = attention + 6 * 3 * (3 * H * 512);
         assertEquals(perToken0 + moeLayer + 6 * (3 * H + 2 * H * H) + 6 * H * V, perToken1, 1e-9 * perToken1);
         // a dense last layer: its MLP 6 × 3·h·4,096 instead
-        JobEstimate wd = dsv3("layer_freq: \"[1,1,1,0]\",", "", "tp: 1, pp: 1"), d = dsv3("layer_freq: \"[1,1,1,0]\",", ", mtp_layers: 1", "tp: 1, pp: 1");
+        JobEstimate wd = dsv3(LAST_DENSE, 0, "tp: 1, pp: 1"), d = dsv3(LAST_DENSE, 1, "tp: 1, pp: 1");
         double d0 = wd.estimate().throughput().modelTflopsPerGpu() * 1e12 / wd.estimate().throughput().tokensPerSecondPerGpu();
         double d1 = d.estimate().throughput().modelTflopsPerGpu() * 1e12 / d.estimate().throughput().tokensPerSecondPerGpu();
         assertEquals(d0 + attention + 6 * 3 * H * 4096 + 6 * (3 * H + 2 * H * H) + 6 * H * V, d1, 1e-9 * d1);
@@ -104,7 +105,7 @@ class MtpKindTest {
 
     @Test
     void itsParametersAreAnMoeLayersOnTheLastStage() {
-        Estimate w = dsv3("dense_layers: 1,", "", "tp: 1, pp: 2").estimate(), j = dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 2").estimate();
+        Estimate w = dsv3(FIRST_DENSE, 0, "tp: 1, pp: 2").estimate(), j = dsv3(FIRST_DENSE, 1, "tp: 1, pp: 2").estimate();
         assertEquals(w.stages().get(0).parameters(), j.stages().get(0).parameters());
         // an MoE layer: attention 4h², two norms 4h (as theoretical_memory_usage counts them), the final norm's share 2h ÷ 4
         // as every layer carries it, 8 routed experts and the shared one of 3·h·512 each; eh_proj 2h², three norms 3h; the
@@ -112,7 +113,7 @@ class MtpKindTest {
         double moeLayer = 4 * H * H + 4 * H + 2 * H / 4 + 8 * 3 * H * 512 + 3 * H * 512;
         assertEquals(moeLayer + 2 * H * H + 3 * H + V * H, j.stages().get(1).parameters() - w.stages().get(1).parameters(), 1e-6);
         // a dense last layer: its MLP 3·h·4,096, no experts
-        Estimate wd = dsv3("layer_freq: \"[1,1,1,0]\",", "", "tp: 1, pp: 2").estimate(), d = dsv3("layer_freq: \"[1,1,1,0]\",", ", mtp_layers: 1", "tp: 1, pp: 2").estimate();
+        Estimate wd = dsv3(LAST_DENSE, 0, "tp: 1, pp: 2").estimate(), d = dsv3(LAST_DENSE, 1, "tp: 1, pp: 2").estimate();
         double denseLayer = 4 * H * H + 4 * H + 2 * H / 4 + 3 * H * 4096;
         assertEquals(denseLayer + 2 * H * H + 3 * H + V * H, d.stages().get(1).parameters() - wd.stages().get(1).parameters(), 1e-6);
     }
@@ -121,7 +122,7 @@ class MtpKindTest {
     void anMoeMtpLayerAddsItsAllToAllsOnTheLastStage() {
         // pp 2: the last stage's 2 decoder layers at the decoder's share (3 MoE of 4 layers, as every stage's) and the MTP's
         // MoE layer whole: (2 × 3/4 + 1) × 4 all-to-alls per micro-batch (the mean share counted its block at 3/4 too: 9)
-        Estimate e = dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 2, ep: 2").estimate();
+        Estimate e = dsv3(FIRST_DENSE, 1, "tp: 1, pp: 2, ep: 2").estimate();
         Term.Collectives a2a = e.terms().stream().filter(t -> t instanceof Term.Collectives c && c.dim() == ParallelDim.EP)
                 .map(Term.Collectives.class::cast).findFirst().orElseThrow();
         assertEquals((2 * 3 / 4.0 + 1) * 4, a2a.count(), 1e-12);
@@ -129,12 +130,11 @@ class MtpKindTest {
 
     /** A hybrid of 4 layers "M*EM" with an MTP layer of two blocks, an attention-only and an MoE layer ('/*E'). */
     private static JobEstimate hybrid(String pattern, String parallelism) {
-        return EstimateManifest.h100().model("dtype: bf16, layers: 4, hidden_size: 1024, attention_heads: 16, kv_heads: 16, ffn_hidden_size: 2048,"
-                        + " vocab_size: 32000, gated_mlp: false, tied_embeddings: false, seq_length: 2048, experts: 8, top_k: 2,"
-                        + " moe: { expert_ffn_hidden_size: 512, shared_expert_ffn_hidden_size: 512, grouped_gemm: true, dispatcher: alltoall },"
-                        + " hybrid: { pattern: \"" + pattern + "\", mamba_num_heads: 32, mamba_head_dim: 64, mamba_state_dim: 128,"
-                        + " mamba_num_groups: 8, mamba_conv_kernel: 4 }")
-                .parallelism(parallelism).batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
+        return job(EstimateManifest.h100(), "dtype: bf16, layers: 4, hidden_size: 1024, attention_heads: 16, kv_heads: 16, ffn_hidden_size: 2048,"
+                + " vocab_size: 32000, gated_mlp: false, tied_embeddings: false, seq_length: 2048, experts: 8, top_k: 2,"
+                + " moe: { expert_ffn_hidden_size: 512, shared_expert_ffn_hidden_size: 512, grouped_gemm: true, dispatcher: alltoall },"
+                + " hybrid: { pattern: \"" + pattern + "\", mamba_num_heads: 32, mamba_head_dim: 64, mamba_state_dim: 128,"
+                + " mamba_num_groups: 8, mamba_conv_kernel: 4 }", parallelism);
     }
 
     @Test
@@ -168,22 +168,19 @@ class MtpKindTest {
     @Test
     void theEmbeddingCopysGradientIsAllReducedWithTheFirstStageEachStep() {
         // 2 nodes, tp 2, pp 2, dp 4: the first and last stage 8 ranks apart, on two nodes: the network
-        JobEstimate j = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 2, pp: 2, ep: 2")
-                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
+        JobEstimate j = job(EstimateManifest.pod(2), model(false, FIRST_DENSE, 1), "tp: 2, pp: 2, ep: 2");
         // V·h ÷ tp main gradients, fp32 (Megatron's bf16 default: 4 bytes); 64 ÷ dp 4 micro-batches
         EmbeddingSyncTest.assertPairSyncOnTheNetwork(j.estimate(), V * H / 2 * 4, 64 / 4);
     }
 
     @Test
     void noEmbeddingSyncOnOneStageOrUntiedWithoutMtpAndOneSyncTiedWithMtp() {
-        assertNull(sync(dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 1").estimate()), "pp 1: the embedding group is one stage");
-        assertNull(sync(dsv3("dense_layers: 1,", "", "tp: 1, pp: 2").estimate()), "untied, no MTP: no copy");
-        assertNotNull(sync(dsv3("dense_layers: 1,", ", mtp_layers: 1", "tp: 1, pp: 2").estimate()));
+        assertNull(sync(dsv3(FIRST_DENSE, 1, "tp: 1, pp: 1").estimate()), "pp 1: the embedding group is one stage");
+        assertNull(sync(dsv3(FIRST_DENSE, 0, "tp: 1, pp: 2").estimate()), "untied, no MTP: no copy");
+        assertNotNull(sync(dsv3(FIRST_DENSE, 1, "tp: 1, pp: 2").estimate()));
         // tied: the one matrix the output layer shares is the MTP stage's too, all-reduced once (finalize_model_grads'
         // `share_embeddings_and_output_weights or mtp_num_layers`: one weight, one all-reduce), as tied without MTP
-        String tied = DSV3.replace("tied_embeddings: false", "tied_embeddings: true");
-        Estimate t = EstimateManifest.h100().model(tied.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 1, pp: 2")
-                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate().estimate();
+        Estimate t = job(EstimateManifest.h100(), model(true, FIRST_DENSE, 1), "tp: 1, pp: 2").estimate();
         assertEquals(1, t.terms().stream().filter(x -> x instanceof Term.Collectives c && EmbeddingSync.is(c.what())).count());
         assertEquals(1, sync(t).count());
         assertEquals(2, sync(t).n());
@@ -192,8 +189,7 @@ class MtpKindTest {
 
     @Test
     void thePlansTextAndJsonShowTheEmbeddingSync(@TempDir Path dir) {
-        String script = moeMtpScript(1, "", 2);
-        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
+        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script(1, "", 2)).jobClusters("lab", "*.sh");
         EmbeddingSyncTest.assertPlanShowsThePairSync(cli);
     }
 
@@ -204,13 +200,12 @@ class MtpKindTest {
         // on the last stage, which process_mtp_loss computes on the post_process rank
         String small = "dtype: bf16, layers: 4, hidden_size: 1024, attention_heads: 16, kv_heads: 16, ffn_hidden_size: 4096,"
                 + " vocab_size: 32000, gated_mlp: false, tied_embeddings: false, seq_length: 2048, mtp_layers: 1";
-        JobEstimate j = EstimateManifest.h100().jobGpusPerNode(3).model(small).parallelism("tp: 1, pp: 3").batch(1, 64)
-                .optimizer("distributed: true").recompute("none").estimate();
+        JobEstimate j = job(EstimateManifest.h100().jobGpusPerNode(3), small, "tp: 1, pp: 3");
         JobInputs in = j.inputs();
-        Layout laidOut = in.layout().withSplit(PipelineSplit.laidOut(List.of(2L, 3L, 0L)));
+        Layout laidOut = layout(in, List.of(2L, 3L, 0L));
         assertTrue(in.variants().mtp().inLayout(in.model(), laidOut));
         assertEquals(1, in.variants().mtp().stage(in.model(), laidOut));
-        Estimate e = Estimator.estimate(in.model(), laidOut, in.hardware(), in.order(), in.bytes(), in.variants());
+        Estimate e = onLayout(in, List.of(2L, 3L, 0L));
         Term.Mtp mtp = term(e, Term.Mtp.class);
         Term.Compute c = term(e, Term.Compute.class);
         assertEquals(0, mtp.stageBlocks(), "the last stage holds no block: the layout's m is on stage 1");
@@ -244,11 +239,7 @@ class MtpKindTest {
 
     /** The DeepSeek-shaped model on 2 nodes at tp 2, pp 4, dp 2 (pipeline ranks 4 apart), its MTP layer where the layout's m is. */
     private static Estimate laidOut(boolean tied, List<Long> stages) {
-        String model = (tied ? DSV3.replace("tied_embeddings: false", "tied_embeddings: true") : DSV3).formatted("dense_layers: 1,") + ", mtp_layers: 1";
-        JobEstimate j = EstimateManifest.pod(2).model(model).parallelism("tp: 2, pp: 4, ep: 2").batch(1, 64).optimizer("distributed: true")
-                .recompute("none").estimate();
-        JobInputs in = j.inputs();
-        return Estimator.estimate(in.model(), in.layout().withSplit(PipelineSplit.laidOut(stages)), in.hardware(), in.order(), in.bytes(), in.variants());
+        return onLayout(pod(model(tied, FIRST_DENSE, 1), TP2_PP4), stages);
     }
 
     @Test
@@ -288,15 +279,8 @@ class MtpKindTest {
         // output layer on the last stage shares nothing with it); the last stage holds only what it held without MTP
         for (boolean tied : new boolean[] {false, true}) {
             List<Long> mOnTwo = List.of(1L, 1L, 3L, 0L);        // "Et|t|ttm|L"
-            String model = (tied ? DSV3.replace("tied_embeddings: false", "tied_embeddings: true") : DSV3).formatted("dense_layers: 1,")
-                    + ", mtp_layers: 1";
-            JobInputs in = EstimateManifest.pod(2).model(model).parallelism("tp: 2, pp: 4, ep: 2").batch(1, 64)
-                    .optimizer("distributed: true").recompute("none").estimate().inputs();
-            Variants v = in.variants();
-            Variants without = v.withMtp(MtpLayers.NONE);
-            Layout l = in.layout().withSplit(PipelineSplit.laidOut(mOnTwo));
-            Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
-            Estimate w = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), without);
+            JobInputs in = pod(model(tied, FIRST_DENSE, 1), TP2_PP4);
+            Estimate e = onLayout(in, mOnTwo), w = onLayoutWithoutMtp(in, mOnTwo);
             assertEquals(2 * H * H / 2 + 3 * H + V * H / 2, e.stages().get(2).parameters() - w.stages().get(2).parameters(), 1e-6, "tied " + tied);
             for (int i : new int[] {0, 1, 3}) assertEquals(w.stages().get(i).parameters(), e.stages().get(i).parameters(), 1e-6, "tied " + tied);
         }
@@ -308,8 +292,7 @@ class MtpKindTest {
     @Test
     void aMegatronLayoutWithMOffTheLastStageReachesThePlansTextAndJson(@TempDir Path dir) {
         // --pipeline-model-parallel-layout "Et|t|ttm|L" on pp 4 × tp 2 × dp 2, 2 nodes: m on pipeline rank 2, untied
-        String script = moeMtpScript(1, " --pipeline-model-parallel-layout \"Et|t|ttm|L\"", 4);
-        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
+        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script("Et|t|ttm|L")).jobClusters("lab", "*.sh");
         PlanCli.Run text = cli.plan();
         assertEquals(0, text.code(), text.err());
         assertTrue(text.out().contains("1 × pp word embedding's gradient all-reduce per step (V·h/tp, first stage and the MTP layers'"
@@ -326,14 +309,6 @@ class MtpKindTest {
                 + " + 1) × b·s·h·bytes on the rank sending the most): 6.3 MB per micro-batch in 2 sends of 3.1 MB over "), text.out());
         assertEquals(3L * 2048 * 1024 * 2 / 2, ((Number) time.get("pp_sends_bytes")).longValue(), time.toString());
     }
-
-    private static Term.Sends ppSends(Estimate e) {
-        return e.terms().stream().filter(t -> t instanceof Term.Sends x && x.dim() == ParallelDim.PP).map(Term.Sends.class::cast)
-                .findFirst().orElseThrow();
-    }
-
-    /** b·s·h·2 bytes ÷ tp 2 (sequence parallel, the default with tp > 1): one micro-batch's hidden states per GPU. */
-    private static final double BSH = 2048 * H * 2 / 2;
 
     @Test
     void theSendsAfterALayoutsMOffTheLastStageCarryTheMtpLayersHiddenStates() {
@@ -353,8 +328,7 @@ class MtpKindTest {
         Term.Sends mOnLast = ppSends(laidOut(false, List.of(1L, 1L, 1L, 2L)));
         assertEquals(2 * BSH, mOnLast.bytes(), 1e-6);
         assertEquals(MtpLayers.SENDS, mOnLast.what());
-        JobEstimate plain = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 2, pp: 4, ep: 2")
-                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
+        JobEstimate plain = job(EstimateManifest.pod(2), model(false, FIRST_DENSE, 1), TP2_PP4);
         assertEquals(2 * BSH, ppSends(plain.estimate()).bytes(), 1e-6);
     }
 
@@ -370,11 +344,7 @@ class MtpKindTest {
 
     /** {@link #laidOut}'s job with the same split and no MTP layers (its blocks counted alike). */
     private static Estimate laidOutWithoutMtp(List<Long> stages) {
-        JobInputs in = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 2, pp: 4, ep: 2")
-                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate().inputs();
-        Variants v = in.variants();
-        Variants without = v.withMtp(MtpLayers.NONE);
-        return Estimator.estimate(in.model(), in.layout().withSplit(PipelineSplit.laidOut(stages)), in.hardware(), in.order(), in.bytes(), without);
+        return onLayoutWithoutMtp(pod(model(false, FIRST_DENSE, 1), TP2_PP4), stages);
     }
 
     @Test
@@ -420,14 +390,9 @@ class MtpKindTest {
         // [h, mtp0, mtp1] = 3s rows for its 1 micro-batch: 3 × b·s·h·2 ÷ tp 2; ranks 0 and 1 receive the decoder's h alone
         // (rank 1's first t layer holds it), as without MTP
         List<Long> split = List.of(2L, 3L, 1L, 0L);
-        JobInputs in = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 2").parallelism("tp: 2, pp: 4, ep: 2")
-                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate().inputs();
-        Variants v = in.variants();
-        Variants without = v.withMtp(MtpLayers.NONE);
-        Layout l = in.layout().withSplit(PipelineSplit.laidOut(split));
-        assertEquals(List.of(0, 1, 1, 0), java.util.Arrays.stream(v.mtp().perRank(in.model(), l)).boxed().toList());
-        Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
-        Estimate w = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), without);
+        JobInputs in = pod(model(false, FIRST_DENSE, 2), TP2_PP4);
+        assertEquals(List.of(0, 1, 1, 0), java.util.Arrays.stream(in.variants().mtp().perRank(in.model(), layout(in, split))).boxed().toList());
+        Estimate e = onLayout(in, split), w = onLayoutWithoutMtp(in, split);
         double[] extra = {0, 0, 4 * BSH, 3 * BSH};
         for (int r = 0; r < 4; r++) {
             assertEquals(extra[r], e.stages().get(r).activations() - w.stages().get(r).activations(), 1e-6, "rank " + r);
@@ -463,8 +428,7 @@ class MtpKindTest {
         assertEquals(mb * (ppSends(e).seconds() + x.seconds()) + sync(e).seconds(), e.time().comm().get(ParallelDim.PP), 1e-12);
         // quiet: m on the last rank ("Et|t|t|tmL", not standalone), and no layout
         assertNull(shapeExchange(laidOut(false, List.of(1L, 1L, 1L, 2L))));
-        JobEstimate plain = EstimateManifest.pod(2).model(DSV3.formatted("dense_layers: 1,") + ", mtp_layers: 1").parallelism("tp: 2, pp: 4, ep: 2")
-                .batch(1, 64).optimizer("distributed: true").recompute("none").estimate();
+        JobEstimate plain = job(EstimateManifest.pod(2), model(false, FIRST_DENSE, 1), TP2_PP4);
         assertNull(shapeExchange(plain.estimate()));
     }
 
@@ -473,12 +437,10 @@ class MtpKindTest {
         // tied, "Ett|ttm||L" on one node of 8 at tp 2, pp 4 (pipeline ranks 2 apart): the group is pipeline ranks 0, 1 and 3,
         // global ranks 0, 2 and 6, all on the node: NCCL's ring 0 → 2 → 6 → 0 runs every hop on NVLink. (Spacing 3 ranks at
         // the widest gap, 2 pipeline ranks, put them at 0, 4 and 8, past the node: the network.)
-        JobInputs in = EstimateManifest.h100().model(DSV3.replace("tied_embeddings: false", "tied_embeddings: true").formatted("dense_layers: 1,")
-                + ", mtp_layers: 1").parallelism("tp: 2, pp: 4, ep: 1").batch(1, 64).optimizer("distributed: true").recompute("none")
-                .estimate().inputs();
-        Layout l = in.layout().withSplit(PipelineSplit.laidOut(List.of(2L, 3L, 0L, 0L)));
-        assertEquals(1, in.variants().mtp().stage(in.model(), l));
-        Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), in.variants());
+        JobInputs in = job(EstimateManifest.h100(), model(true, FIRST_DENSE, 1), "tp: 2, pp: 4, ep: 1").inputs();
+        List<Long> mOnOne = List.of(2L, 3L, 0L, 0L);
+        assertEquals(1, in.variants().mtp().stage(in.model(), layout(in, mOnOne)));
+        Estimate e = onLayout(in, mOnOne);
         Term.Collectives three = sync(e);
         assertEquals(3, three.n());
         assertEquals("word embedding's gradient all-reduce per step (V·h/tp, first, last and the MTP layers' stage (pipeline rank 1 of 4): the"
@@ -496,16 +458,11 @@ class MtpKindTest {
         // rank 0's last chunk. Untied: get_mtp_ranks adds pp_ranks[0], so the embedding group is rank 0 alone and
         // _allreduce_embedding_grad skips it; rank 0 holds chunk 0's embedding and the MTP chunk's, V·h ÷ tp each
         for (boolean tied : new boolean[] {false, true}) {
-            String model = (tied ? DSV3.replace("tied_embeddings: false", "tied_embeddings: true") : DSV3).formatted("dense_layers: 1,")
-                    + ", mtp_layers: 1";
-            JobInputs in = EstimateManifest.pod(2).model(model).parallelism("tp: 2, pp: 2, virtual_pp: 2, ep: 2").batch(1, 64)
-                    .optimizer("distributed: true").recompute("none").estimate().inputs();
-            Variants v = in.variants();
-            Variants without = v.withMtp(MtpLayers.NONE);
-            Layout l = in.layout().withSplit(PipelineSplit.laidOut(List.of(2L, 1L, 2L, 0L)));
-            assertEquals(0, v.mtp().stage(in.model(), l));
-            Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
-            Estimate w = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), without);
+            JobInputs in = pod(model(tied, FIRST_DENSE, 1), "tp: 2, pp: 2, virtual_pp: 2, ep: 2");
+            List<Long> mOnZero = List.of(2L, 1L, 2L, 0L);
+            Layout l = layout(in, mOnZero);
+            assertEquals(0, in.variants().mtp().stage(in.model(), l));
+            Estimate e = onLayout(in, mOnZero), w = onLayoutWithoutMtp(in, mOnZero);
             // rank 0: beyond the same blocks without MTP, eh_proj 2h² ÷ tp, its three norms 3h and the MTP chunk's own embedding
             // V·h ÷ tp beside chunk 0's (gpt_model.py builds one where pre_process or mtp_process, one per chunk), tied or not
             assertEquals(2 * H * H / 2 + 3 * H + V * H / 2, e.stages().get(0).parameters() - w.stages().get(0).parameters(), 1e-6, "tied " + tied);
@@ -515,7 +472,7 @@ class MtpKindTest {
                 assertEquals(EmbeddingSync.WHAT, sync(e).what());
                 assertEquals(2, sync(e).n());
             } else {
-                assertEquals(0, EmbeddingSync.group(in.model(), l, v.mtp()).length);
+                assertEquals(0, EmbeddingSync.group(in.model(), l, in.variants().mtp()).length);
                 assertNull(sync(e), "untied: the group is rank 0 alone, nothing all-reduced");
             }
             // the sends: rank 0's chunk 1 sends 2s rows to rank 1's chunk 1, which sends their gradient back: 1 of each rank's
@@ -532,18 +489,12 @@ class MtpKindTest {
         // rank 3 chunk 1 "L": blocks 1, 1, 1, 1, 0, 1, 1, 0 (4 decoder layers, then 2 MTP layers): ranks 1 and 2 one MTP layer each
         List<Long> split = List.of(1L, 1L, 1L, 1L, 0L, 1L, 1L, 0L);
         for (boolean tied : new boolean[] {false, true}) {
-            String model = (tied ? DSV3.replace("tied_embeddings: false", "tied_embeddings: true") : DSV3).formatted("dense_layers: 1,")
-                    + ", mtp_layers: 2";
-            JobInputs in = EstimateManifest.pod(2).model(model).parallelism("tp: 2, pp: 4, virtual_pp: 2, ep: 2").batch(1, 64)
-                    .optimizer("distributed: true").recompute("none").estimate().inputs();
-            Variants v = in.variants();
-            Variants without = v.withMtp(MtpLayers.NONE);
-            Layout l = in.layout().withSplit(PipelineSplit.laidOut(split));
-            MtpLayers mtp = v.mtp();
+            JobInputs in = pod(model(tied, FIRST_DENSE, 2), "tp: 2, pp: 4, virtual_pp: 2, ep: 2");
+            Layout l = layout(in, split);
+            MtpLayers mtp = in.variants().mtp();
             assertEquals(List.of(0, 1, 1, 0), java.util.Arrays.stream(mtp.perRank(in.model(), l)).boxed().toList());
             assertEquals(1, mtp.stage(in.model(), l), "the first rank holding MTP layers");
-            Estimate e = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
-            Estimate w = Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), without);
+            Estimate e = onLayout(in, split), w = onLayoutWithoutMtp(in, split);
             // ranks 1 and 2: beyond the same blocks without MTP, each its MTP layer's eh_proj 2h² ÷ tp, three norms 3h and a word
             // embedding V·h ÷ tp of its own (its MTP chunk neither the first nor the last: a copy, tied or not)
             for (int r : new int[] {1, 2}) {
@@ -577,8 +528,8 @@ class MtpKindTest {
     @Test
     void aMegatronLayoutSplittingMtpOverRanksRunsAndSaysWhichRuleLetItIn(@TempDir Path dir) {
         // "Et|tt|tm|mL" on pp 4, --mtp-num-layers 2: m on ranks 2 and 3 (mtp_split); main Megatron-Core refuses it, the PR runs it
-        String script = moeMtpScript(2, " --pipeline-model-parallel-layout \"Et|tt|tm|mL\"", 4);
-        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script).jobClusters("lab", "*.sh");
+        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script(2, " --pipeline-model-parallel-layout \"Et|tt|tm|mL\"", 4))
+                .jobClusters("lab", "*.sh");
         PlanCli.Run text = cli.plan();
         assertEquals(0, text.code(), text.err());
         assertTrue(text.out().contains("places the MTP layers (m) on 2 stages: Megatron-LM's mtp_split (NVIDIA/Megatron-LM pull request"
@@ -589,7 +540,7 @@ class MtpKindTest {
                 + " put every m on one stage."), text.out());
         // the loss on two stages, 1 + 2 slots (mtp_loss_split, pull request #5318, open too): said the same way
         PlanCli.Run loss = PlanCli.in(dir.resolve("loss")).file("cluster.yaml", PlanCli.LAB_H100)
-                .file("train.sh", moeMtpScript(2, " --pipeline-model-parallel-layout \"Et|tt|tmmL|LL\"", 4)).jobClusters("lab", "*.sh").plan();
+                .file("train.sh", script(2, " --pipeline-model-parallel-layout \"Et|tt|tmmL|LL\"", 4)).jobClusters("lab", "*.sh").plan();
         assertEquals(0, loss.code(), loss.err());
         assertTrue(loss.out().contains("places the loss (L) on 2 stages: Megatron-LM's mtp_loss_split (NVIDIA/Megatron-LM pull request"
                 + " #5318, an open pull request, not merged)"), loss.out());
@@ -601,27 +552,9 @@ class MtpKindTest {
         // the same layout with --mtp-num-layers 1 is refused as Megatron-Core refuses it (its m letters must match; SYN002,
         // PipelineLayoutLintTest) and left out: the MTP layer priced on the last stage, no mtp_split said
         PlanCli.Run one = PlanCli.in(dir.resolve("one")).file("cluster.yaml", PlanCli.LAB_H100)
-                .file("train.sh", moeMtpScript(1, " --pipeline-model-parallel-layout \"Et|tt|tm|mL\"", 4)).jobClusters("lab", "*.sh").plan();
+                .file("train.sh", script(1, " --pipeline-model-parallel-layout \"Et|tt|tm|mL\"", 4)).jobClusters("lab", "*.sh").plan();
         assertEquals(0, one.code(), one.err());
         assertTrue(one.out().contains(" per micro-batch on the last stage beyond its layers at the mean layer"), one.out());
         assertTrue(!one.out().contains("Megatron-LM's mtp_split (NVIDIA"), one.out());
-    }
-
-    /**
-     * A Megatron-LM launch of a small MoE model with {@code mtp} MTP layers, untied, on 2 nodes × 8 GPUs at tp 2, ep 2 and
-     * pipeline size {@code pp}; {@code layout} is appended to the MTP flag (e.g. a --pipeline-model-parallel-layout).
-     */
-    private static String moeMtpScript(int mtp, String layout, int pp) {
-        return """
-                #!/bin/bash
-                torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\
-                  --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
-                  --num-experts 8 --moe-router-topk 2 --moe-ffn-hidden-size 512 --moe-shared-expert-intermediate-size 512 \\
-                  --moe-layer-freq "([0]*1+[1]*3)" --moe-grouped-gemm --moe-token-dispatcher-type alltoall \\
-                  --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
-                  --mtp-num-layers %d%s \\
-                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size %d --expert-model-parallel-size 2 \\
-                  --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
-                """.formatted(mtp, layout, pp);
     }
 }

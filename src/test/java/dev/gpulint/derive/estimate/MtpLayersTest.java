@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import static dev.gpulint.derive.estimate.MtpJobs.term;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -24,10 +25,6 @@ class MtpLayersTest {
     private static JobEstimate small(String mtp, String parallelism) {
         return EstimateManifest.h100().model(SMALL + mtp).parallelism(parallelism).batch(1, 64).optimizer("distributed: true")
                 .recompute("none").estimate();
-    }
-
-    private static <T extends Term> T term(Estimate e, Class<T> kind) {
-        return e.terms().stream().filter(kind::isInstance).map(kind::cast).findFirst().orElse(null);
     }
 
     @Test

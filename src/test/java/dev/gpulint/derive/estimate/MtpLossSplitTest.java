@@ -1,13 +1,24 @@
 package dev.gpulint.derive.estimate;
 
+import static dev.gpulint.derive.estimate.MtpJobs.BSH;
+import static dev.gpulint.derive.estimate.MtpJobs.FIRST_DENSE;
+import static dev.gpulint.derive.estimate.MtpJobs.H;
+import static dev.gpulint.derive.estimate.MtpJobs.S;
+import static dev.gpulint.derive.estimate.MtpJobs.TP2_PP4;
+import static dev.gpulint.derive.estimate.MtpJobs.V;
+import static dev.gpulint.derive.estimate.MtpJobs.layout;
+import static dev.gpulint.derive.estimate.MtpJobs.model;
+import static dev.gpulint.derive.estimate.MtpJobs.pod;
+import static dev.gpulint.derive.estimate.MtpJobs.price;
+import static dev.gpulint.derive.estimate.MtpJobs.ppSends;
+import static dev.gpulint.derive.estimate.MtpJobs.script;
+import static dev.gpulint.derive.estimate.MtpJobs.term;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.plan.EstimateWords;
-import dev.gpulint.spec.ParallelDim;
 import dev.gpulint.spec.Specs;
-import dev.gpulint.testing.EstimateManifest;
 import dev.gpulint.testing.Foreign;
 import dev.gpulint.testing.PlanCli;
 import java.nio.file.Path;
@@ -22,27 +33,16 @@ import org.junit.jupiter.api.io.TempDir;
  * loss_split_process), computes the losses of its slots (process_mtp_loss_nonfinal_stage), keeps their logits until the
  * micro-batch's backward (MTPLossAutoScaler), and forwards only the chunks the later loss stages need. Priced on the stage that
  * holds it (MtpLayers#earlyLosses), in the one memory function MEM001 and plan read (MemoryModel). Worked by hand on a small
- * DeepSeek-V3 shape: 4 layers of h 1,024, vocabulary 32,000, untied, s 2,048, b 1, tp 2 with sequence parallelism, pp 4.
+ * DeepSeek-V3 shape (MtpJobs): 4 layers of h 1,024, vocabulary 32,000, untied, s 2,048, b 1, tp 2 with sequence parallelism, pp 4.
  */
 class MtpLossSplitTest {
-
-    private static final String DSV3 = "dtype: bf16, layers: 4, hidden_size: 1024, attention_heads: 16, kv_heads: 16, ffn_hidden_size: 4096,"
-            + " vocab_size: 32000, gated_mlp: true, tied_embeddings: %s, seq_length: 2048, experts: 8, top_k: 2,"
-            + " moe: { expert_ffn_hidden_size: 512, shared_expert_ffn_hidden_size: 512, dense_layers: 1, grouped_gemm: true,"
-            + " dispatcher: alltoall }, mtp_layers: 1";
-
-    private static final double H = 1024, V = 32000, S = 2048;
-
-    /** b·s·h·2 bytes ÷ tp 2: one micro-batch's hidden states per GPU (sequence parallel). */
-    private static final double BSH = S * H * 2 / 2;
 
     /** "Et|t|ttmL|L" on pp 4: blocks 1, 1, 3, 0; the MTP layer and its loss slot on stage 2, the main loss on stage 3. */
     private static final List<Long> BLOCKS = List.of(1L, 1L, 3L, 0L);
     private static final List<Integer> SPLIT = List.of(0, 0, 1, 1);
 
     private static JobInputs inputs(boolean tied) {
-        return EstimateManifest.pod(2).model(DSV3.formatted(tied)).parallelism("tp: 2, pp: 4, ep: 2").batch(1, 64)
-                .optimizer("distributed: true").recompute("none").estimate().inputs();
+        return pod(model(tied, FIRST_DENSE, 1), TP2_PP4);
     }
 
     /** The job on {@code BLOCKS}, its loss slots as {@code losses} (null: one L, on the last stage). */
@@ -50,17 +50,7 @@ class MtpLossSplitTest {
         JobInputs in = inputs(tied);
         MtpLayers m = in.variants().mtp();
         Variants v = in.variants().withMtp(new MtpLayers(m.layers(), m.blocks(), m.letters(), m.variableSeqLengths(), losses));
-        Layout l = in.layout().withSplit(PipelineSplit.laidOut(BLOCKS));
-        return Estimator.estimate(in.model(), l, in.hardware(), in.order(), in.bytes(), v);
-    }
-
-    private static <T extends Term> T term(Estimate e, Class<T> kind) {
-        return e.terms().stream().filter(kind::isInstance).map(kind::cast).findFirst().orElse(null);
-    }
-
-    private static Term.Sends ppSends(Estimate e) {
-        return e.terms().stream().filter(t -> t instanceof Term.Sends x && x.dim() == ParallelDim.PP && x.what().startsWith(MtpLayers.SENDS))
-                .map(Term.Sends.class::cast).findFirst().orElseThrow();
+        return price(in, layout(in, BLOCKS), v);
     }
 
     @Test
@@ -120,32 +110,20 @@ class MtpLossSplitTest {
         assertEquals(1, split.lastStageLosses(in.model(), in.layout()));
     }
 
-    private static final String SCRIPT = """
-            #!/bin/bash
-            torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py \\
-              --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
-              --num-experts 8 --moe-router-topk 2 --moe-ffn-hidden-size 512 --moe-shared-expert-intermediate-size 512 \\
-              --moe-layer-freq "([0]*1+[1]*3)" --moe-grouped-gemm --moe-token-dispatcher-type alltoall \\
-              --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
-              --mtp-num-layers 1 --pipeline-model-parallel-layout "%s" \\
-              --tensor-model-parallel-size 2 --pipeline-model-parallel-size 4 --expert-model-parallel-size 2 \\
-              --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
-            """;
-
     @Test
     void megatronsLayoutReachesTheEstimateWithItsLossSlots() {
-        Specs.Job j = Foreign.bind("train.sh", SCRIPT.formatted("Et|t|ttmL|L"));
+        Specs.Job j = Foreign.bind("train.sh", script("Et|t|ttmL|L"));
         assertEquals(List.of(0L, 0L, 1L, 1L), j.model().mtp().lossStages().value());
         assertEquals(7, j.model().mtp().lossStages().span().startLine());
         List<String> as = new ArrayList<>();
         assertEquals(SPLIT, MtpLayers.of(j, as).lossStages());
         // one L: no slots kept
-        assertNull(Foreign.bind("train.sh", SCRIPT.formatted("Et|t|ttm|L")).model().mtp().lossStages());
+        assertNull(Foreign.bind("train.sh", script("Et|t|ttm|L")).model().mtp().lossStages());
     }
 
     @Test
     void thePlanSaysWhereTheEarlyLossRuns(@TempDir Path dir) {
-        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", SCRIPT.formatted("Et|t|ttmL|L"))
+        PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script("Et|t|ttmL|L"))
                 .jobClusters("lab", "*.sh");
         PlanCli.Run text = cli.plan();
         assertEquals(0, text.code(), text.err());

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** srun's options end at its program as srun's own option table says (which options take a value, which take one only attached). */
 class SrunOptionsTest {
@@ -22,30 +24,36 @@ class SrunOptionsTest {
         return p < w.size() ? w.get(p).text() : "(none)";
     }
 
-    @Test
-    void optionsWithoutAValueOrWithAnOptionalOneDoNotTakeTheProgram() {
-        assertEquals("python", program("srun --exclusive python x.py"), "--exclusive[=user|mcs|topo]: optional, attached only");
-        assertEquals("python", program("srun -l python x.py"), "-l/--label takes no value");
-        assertEquals("python", program("srun -K python x.py"), "-K/--kill-on-bad-exit[=0|1]: optional");
-        assertEquals("python", program("srun --kill-on-bad-exit python x.py"));
-        assertEquals("python", program("srun --overlap --exact -u python x.py"));
-        assertEquals("bash", program("srun --pty bash"));
-        assertEquals("python", program("srun --container-mount-home --no-container-remap-root python x.py"), "pyxis switches");
-        assertEquals("python", program("srun -- python x.py"));
+    /** Each row: srun's command line, the program srun runs ((none): none), why. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiterString = " => ", textBlock = """
+            srun --exclusive python x.py => python => --exclusive[=user|mcs|topo]: optional, attached only
+            srun -l python x.py => python => -l/--label takes no value
+            srun -K python x.py => python => -K/--kill-on-bad-exit[=0|1]: optional
+            srun --kill-on-bad-exit python x.py => python => its value is optional: only an attached one
+            srun --overlap --exact -u python x.py => python => --overlap: optional, attached only; --exact and -u/--unbuffered take none
+            srun --pty bash => bash => --pty: optional, attached only
+            srun --container-mount-home --no-container-remap-root python x.py => python => pyxis switches
+            srun -- python x.py => python => -- ends srun's options
+            """)
+    void optionsWithoutAValueOrWithAnOptionalOneDoNotTakeTheProgram(String line, String program, String why) {
+        assertEquals(program, program(line), why);
     }
 
-    @Test
-    void optionsWithARequiredValueTakeTheNextWordOrTheRestOfTheirs() {
-        // the sh -c string is read as srun's own launch (ShellStrings): its python is the program
-        assertEquals("python", program("srun -l --container-image \"nvcr.io/nvidia/pytorch:20.12-py3\" --container-mounts \"/a:/a\" "
-                + "--output=logs/%x_%j.log sh -c \"python pretrain_gpt.py\""));
-        assertEquals("torchrun", program("srun -l --container-image img.sqsh --container-mounts /fsx,/opt/slurm/bin torchrun --nnodes 2 t.py"));
-        assertEquals("/opt/nccl_tests/build/all_reduce_perf", program("srun --mpi=pmix --kill-on-bad-exit=1 /opt/nccl_tests/build/all_reduce_perf -b 16M"));
-        assertEquals("torchrun", program("srun --wait=60 --kill-on-bad-exit=1 --jobid $SLURM_JOB_ID torchrun --nnodes 2 t.py"));
-        assertEquals("hostname", program("srun --nodes=1 --ntasks=1 -w \"$head_node\" hostname --ip-address"));
-        assertEquals("all_reduce_perf", program("srun -N2 -t5 --mpi=pmix --ntasks-per-node=4 --environment=nccl-test all_reduce_perf -b 8"));
-        assertEquals("python", program("srun --mpi pmix -c 8 python x.py"));
-        assertEquals("(none)", program("srun --nodes"), "a required value that is not written: no program");
+    /** Each row: srun's command line, the program srun runs ((none): none), why. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiterString = " => ", textBlock = """
+            srun -l --container-image "nvcr.io/nvidia/pytorch:20.12-py3" --container-mounts "/a:/a" --output=logs/%x_%j.log sh -c "python pretrain_gpt.py" => python => the sh -c string is read as srun's own launch (ShellStrings): its python is the program
+            srun -l --container-image img.sqsh --container-mounts /fsx,/opt/slurm/bin torchrun --nnodes 2 t.py => torchrun => pyxis's --container-image and --container-mounts take the next word
+            srun --mpi=pmix --kill-on-bad-exit=1 /opt/nccl_tests/build/all_reduce_perf -b 16M => /opt/nccl_tests/build/all_reduce_perf => values attached with =
+            srun --wait=60 --kill-on-bad-exit=1 --jobid $SLURM_JOB_ID torchrun --nnodes 2 t.py => torchrun => --jobid takes the next word
+            srun --nodes=1 --ntasks=1 -w "$head_node" hostname --ip-address => hostname => -w/--nodelist takes the next word; --ip-address is the program's
+            srun -N2 -t5 --mpi=pmix --ntasks-per-node=4 --environment=nccl-test all_reduce_perf -b 8 => all_reduce_perf => short options' values attached (-N2, -t5)
+            srun --mpi pmix -c 8 python x.py => python => --mpi and -c take the next word
+            srun --nodes => (none) => a required value that is not written: no program
+            """)
+    void optionsWithARequiredValueTakeTheNextWordOrTheRestOfTheirs(String line, String program, String why) {
+        assertEquals(program, program(line), why);
     }
 
     @Test

@@ -19,7 +19,7 @@ final class Nemo2Moe {
     private Nemo2Moe() {}
 
     static void read(JobDraft j, MappingNode config) {
-        read(j, config, "model.config.");
+        read(j, config, "model.config.", NemoNumbers.Reader.NEMO2);
     }
 
     /**
@@ -87,12 +87,24 @@ final class Nemo2Moe {
         }
     }
 
-    /** As {@link #read(JobDraft, MappingNode)}, each key named under {@code at} (Megatron-Bridge writes the config as {@code model.}). */
-    static void read(JobDraft j, MappingNode config, String at) {
+    /**
+     * As {@link #read(JobDraft, MappingNode)}, each key named under {@code at} (Megatron-Bridge writes the config as
+     * {@code model.}, NeMo 1 as {@code model.}), its whole numbers read as {@code r}'s framework gets them ({@link NemoNumbers}:
+     * a quoted '8', a list, a float is SYN002 at the value, as the adapters' own sizes). The MoE sizes of a config that states
+     * no experts ({@code num_moe_experts} null or at most 1: a dense model's dump still writes moe_router_topk) are read as
+     * before, not judged: no MoE layer computes with them.
+     */
+    static void read(JobDraft j, MappingNode config, String at, NemoNumbers.Reader r) {
         if (config == null) return;
-        if (j.topK == null) j.topK = j.key(at + "moe_router_topk", TreeValues.whole(scalar(config, "moe_router_topk")));
-        j.moeFfn = j.key(at + "moe_ffn_hidden_size", TreeValues.whole(scalar(config, "moe_ffn_hidden_size")));
-        j.sharedFfn = j.key(at + "moe_shared_expert_intermediate_size", TreeValues.whole(scalar(config, "moe_shared_expert_intermediate_size")));
+        dev.gpulint.tree.Node stated = config.get("num_moe_experts").orElse(null);
+        Located<Long> statedExperts = stated instanceof ScalarNode se ? TreeValues.whole(se) : null;
+        boolean statedDense = stated instanceof ScalarNode se && (se.isNull() || se.text().strip().equalsIgnoreCase("null")
+                || statedExperts != null && statedExperts.value() <= 1);
+        java.util.function.Function<String, Located<Long>> moeInt = k -> j.key(at + k, statedDense
+                ? TreeValues.whole(scalar(config, k)) : NemoNumbers.read(j, config.get(k).orElse(null), k, at + k, r));
+        if (j.topK == null) j.topK = moeInt.apply("moe_router_topk");
+        j.moeFfn = moeInt.apply("moe_ffn_hidden_size");
+        j.sharedFfn = moeInt.apply("moe_shared_expert_intermediate_size");
         j.moeLayerFreq = j.key(at + "moe_layer_freq", text(scalar(config, "moe_layer_freq")));
         Located<String> cf = text(scalar(config, "moe_expert_capacity_factor"));
         if (cf != null) {
@@ -140,14 +152,18 @@ final class Nemo2Moe {
         }
         j.fullEvery = j.key(at + "window_attn_skip_freq", TreeValues.whole(scalar(config, "window_attn_skip_freq")));
         Located<Boolean> mla = TreeValues.bool(scalar(config, "multi_latent_attention"));
-        Located<Long> rank = TreeValues.whole(scalar(config, "kv_lora_rank"));
-        if (rank != null || mla != null && mla.value()) {
-            j.kvLoraRank = j.key(at + "kv_lora_rank", rank != null ? rank : new Located<>(0L, mla.span()));
+        java.util.function.Function<String, Located<Long>> dim = k -> j.key(at + k, NemoNumbers.read(j, config.get(k).orElse(null), k, at + k, r));
+        boolean ranked = config.get("kv_lora_rank").orElse(null) instanceof ScalarNode kr && !kr.isNull()
+                && !kr.text().strip().equalsIgnoreCase("null") && !TreeValues.placeholder(kr.text());
+        if (ranked || mla != null && mla.value()) {
+            Located<Long> rank = ranked ? dim.apply("kv_lora_rank") : null;
+            if (rank != null) j.kvLoraRank = rank;
+            else if (mla != null && mla.value()) j.kvLoraRank = j.key(at + "kv_lora_rank", new Located<>(0L, mla.span()));
             // NeMo 2's MLATransformerConfig names (Megatron-Core's): q_lora_rank, qk_head_dim, qk_pos_emb_head_dim, v_head_dim
-            j.qLoraRank = j.key(at + "q_lora_rank", TreeValues.whole(scalar(config, "q_lora_rank")));
-            j.qkHeadDim = j.key(at + "qk_head_dim", TreeValues.whole(scalar(config, "qk_head_dim")));
-            j.qkRopeHeadDim = j.key(at + "qk_pos_emb_head_dim", TreeValues.whole(scalar(config, "qk_pos_emb_head_dim")));
-            j.vHeadDim = j.key(at + "v_head_dim", TreeValues.whole(scalar(config, "v_head_dim")));
+            j.qLoraRank = dim.apply("q_lora_rank");
+            j.qkHeadDim = dim.apply("qk_head_dim");
+            j.qkRopeHeadDim = dim.apply("qk_pos_emb_head_dim");
+            j.vHeadDim = dim.apply("v_head_dim");
         }
     }
 

@@ -161,6 +161,47 @@ class FrameworkNumbersTest {
         assertTrue(Foreign.syn002(word).get(0).startsWith("7:22 'train.global_batch_size' is '1k', a word;"), Foreign.syn002(word).toString());
     }
 
+    /** NeMo 2's wording of a model-config value ({@code model.config.} + key). */
+    private static final String NEMO2_WHY = ": fiddle builds NeMo 2's strategy, data module and model config with the value as the"
+            + " YAML writes it (fiddle converts nothing) and they compute with it as an int (Megatron-Core's TransformerConfig"
+            + " computes the model's shapes from it), so the job stops at start-up; the value is left out, so the estimate reads ";
+
+    @Test
+    void theMoeKeysAndTheStageLayerCountsAreReadAsTheFrameworksGetThem() {
+        // NeMo 2: a quoted top-k and a quoted first-stage layer count were read as numbers (TreeValues.whole ignores quoting)
+        String recipe = Recipes.nemo2(256, 1, 4096).model("qwen3.Qwen3Model", "qwen3.Qwen3MoEConfig", "num_layers: 48",
+                        "hidden_size: 2048", "num_attention_heads: 32", "num_moe_experts: 128", "moe_router_topk: '8'",
+                        "moe_ffn_hidden_size: [768]", "moe_shared_expert_intermediate_size: 1536")
+                .trainer(8, 4).strategy("tensor_model_parallel_size: 1", "pipeline_model_parallel_size: 4",
+                        "expert_model_parallel_size: 8", "num_layers_in_first_pipeline_stage: '11'", "num_layers_in_last_pipeline_stage: 13")
+                .yaml();
+        var m = Foreign.model("recipe.yaml", recipe);
+        assertEquals(List.of(
+                "28:41 'trainer.strategy.num_layers_in_first_pipeline_stage' is a quoted string ('11'); expected a whole number,"
+                        + " written plainly (num_layers_in_first_pipeline_stage: 11)" + NEMO2_WHY
+                        + "trainer.strategy.num_layers_in_first_pipeline_stage as not written.",
+                "16:22 'model.config.moe_router_topk' is a quoted string ('8'); expected a whole number, written plainly"
+                        + " (moe_router_topk: 8)" + NEMO2_WHY + "model.config.moe_router_topk as not written.",
+                "17:26 'model.config.moe_ffn_hidden_size' is a list; expected a whole number, written plainly (moe_ffn_hidden_size: 768)"
+                        + NEMO2_WHY + "model.config.moe_ffn_hidden_size as not written."), Foreign.syn002(m));
+        Specs.Job j = m.jobs().get(0);
+        assertNull(j.model().topK(), "refused: not read as 8");
+        assertNull(j.model().moe().expertFfn());
+        assertEquals(1536L, j.model().moe().sharedFfn().value());
+        // Megatron-Bridge: the same keys under model., its own wording
+        var b = Foreign.model("overrides.yaml", bridge("num_moe_experts: 64", "moe_router_topk: \"4\"", "kv_lora_rank: '512'"));
+        assertEquals(List.of(
+                "5:20 'model.moe_router_topk' is a quoted string ('4'); expected a whole number, written plainly (moe_router_topk: 4)"
+                        + BRIDGE_WHY + "Megatron-Core's TransformerConfig computes the model's shapes from it), so the job stops at"
+                        + " start-up; the value is left out, so the estimate reads model.moe_router_topk as not written.",
+                "6:17 'model.kv_lora_rank' is a quoted string ('512'); expected a whole number, written plainly (kv_lora_rank: 512)"
+                        + BRIDGE_WHY + "Megatron-Core's TransformerConfig computes the model's shapes from it), so the job stops at"
+                        + " start-up; the value is left out, so the estimate reads model.kv_lora_rank as not written."), Foreign.syn002(b));
+        // a dense dump's MoE defaults are no MoE layer's: not judged
+        var dense = Foreign.model("overrides.yaml", bridge("num_moe_experts: null", "moe_router_topk: '2'"));
+        assertEquals(List.of(), Foreign.syn002(dense));
+    }
+
     @Test
     void yamlBooleansAreTheWordsPyYamlReads() {
         for (String t : List.of("true", "True", "TRUE", "yes", "Yes", "on", "ON")) assertEquals(Boolean.TRUE, NemoNumbers.yamlBool(t), t);

@@ -79,7 +79,7 @@ public final class HybridLayersFact {
     public boolean isHeadsStated() { return headsStated; }
     /** The key the heads are (or would be) written under: "--mamba-num-heads", "model.mamba_num_heads" (Megatron-Bridge), "model.config.mamba_num_heads" (NeMo 2), "model.hybrid.mamba_num_heads" (a native manifest). */
     public String getHeadsKey() { return headsKey; }
-    /** The mixer's B/C groups (ngroups): as stated, else the framework's default 8 ({@link #getGroupsDefaultOwner}). */
+    /** The mixer's B/C groups (ngroups): as stated, else the framework's default 8 (see groupsDefaultOwner). */
     public long getGroups() { return groups; }
     /** The groups are stated, not the framework's default. */
     public boolean isGroupsStated() { return groupsStated; }

@@ -31,7 +31,7 @@ public final class HybridLayersFact {
      * @param mambaLayers   the pattern's Mamba-2 layers (M)
      * @param heads         the mixer's heads as stated, else Megatron's default (2 × hidden ÷ head dimension); 0 when not known
      * @param headsStated   the heads are stated ({@code --mamba-num-heads}, mamba_num_heads), not Megatron's default
-     * @param groups        the mixer's groups as stated, else Megatron-LM's default 8
+     * @param groups        the mixer's groups as stated, else the framework's default 8 ({@link #getGroupsDefaultOwner})
      * @param groupsStated  the groups are stated ({@code --mamba-num-groups}, n_groups)
      * @param tp            the tensor-parallel size (1 when not written)
      * @param gdnLayers     the pattern's gated delta nets (G) whose sizes are read: those of a pattern whose mixers are all G
@@ -79,9 +79,9 @@ public final class HybridLayersFact {
     public boolean isHeadsStated() { return headsStated; }
     /** The key the heads are (or would be) written under: "--mamba-num-heads", "model.mamba_num_heads" (Megatron-Bridge), "model.config.mamba_num_heads" (NeMo 2), "model.hybrid.mamba_num_heads" (a native manifest). */
     public String getHeadsKey() { return headsKey; }
-    /** The mixer's B/C groups (ngroups): as stated, else Megatron-LM's default 8. */
+    /** The mixer's B/C groups (ngroups): as stated, else the framework's default 8 (see groupsDefaultOwner). */
     public long getGroups() { return groups; }
-    /** The groups are stated, not Megatron-LM's default. */
+    /** The groups are stated, not the framework's default. */
     public boolean isGroupsStated() { return groupsStated; }
     /** The key the groups are (or would be) written under: "--mamba-num-groups", "model.mamba_num_groups" (Megatron-Bridge), "model.config.mamba_num_groups" (NeMo 2), "model.hybrid.mamba_num_groups" (a native manifest). */
     public String getGroupsKey() { return groupsKey; }
@@ -128,6 +128,18 @@ public final class HybridLayersFact {
     public boolean isHeadsLeftOut() { return headsLeftOut; }
     /** The groups are written but refused (SYN002): the default stands in. */
     public boolean isGroupsLeftOut() { return groupsLeftOut; }
+    private String groupsDefaultOwner = "Megatron-LM's";
+
+    /**
+     * Who sets the groups' default 8 for the job's framework, as PAR015 names it: "Megatron-LM's" ({@code --mamba-num-groups},
+     * megatron/training/arguments.py), "NeMo 2 SSMConfig's" (nemo/collections/llm/gpt/model/ssm.py, {@code mamba_num_groups:
+     * int = 8}), "Megatron-Bridge MambaModelProvider's" (src/megatron/bridge/models/mamba/mamba_provider.py at 09444632,
+     * {@code mamba_num_groups: int = 8}); the value is 8 in all three (derive/par/HybridLayersAnalysis picks it by format).
+     */
+    public HybridLayersFact groupsDefaultOwner(String owner) { groupsDefaultOwner = owner; return this; }
+    /** Who sets the groups' default for the job's framework ("Megatron-LM's", "NeMo 2 SSMConfig's", "Megatron-Bridge MambaModelProvider's"). */
+    public String getGroupsDefaultOwner() { return groupsDefaultOwner; }
+
     /** The GDN key heads are written but refused (SYN002): the default stands in. */
     public boolean isGdnKeyHeadsLeftOut() { return gdnKeyHeadsLeftOut; }
     /** The GDN value heads are written but refused (SYN002): the default stands in. */

@@ -196,10 +196,10 @@ final class BridgeAdapter implements FormatAdapter {
         Located<Long> experts = number(j, model, "num_moe_experts", at);
         if (experts != null) {
             j.experts = experts;
-            Nemo2Moe.read(j, model, at);
+            Nemo2Moe.read(j, model, at, NemoNumbers.Reader.BRIDGE);
         } else {
             // a dense model's dump still writes the MoE defaults (moe_router_topk: 2): read only its attention variant
-            Nemo2Moe.read(j, model, at);
+            Nemo2Moe.read(j, model, at, NemoNumbers.Reader.BRIDGE);
             j.topK = null;
             j.moeFfn = j.sharedFfn = j.denseLayers = null;
             j.moeLayerFreq = j.dispatcher = null;

@@ -19,7 +19,7 @@ final class Nemo2Moe {
     private Nemo2Moe() {}
 
     static void read(JobDraft j, MappingNode config) {
-        read(j, config, "model.config.");
+        read(j, config, "model.config.", NemoNumbers.Reader.NEMO2);
     }
 
     /**
@@ -42,57 +42,182 @@ final class Nemo2Moe {
         }
     }
 
-    /** NeMo 2's config classes that declare their own dispatcher: MixtralConfig and its sizes, "alltoall" (mixtral.py). */
-    private static final java.util.Set<String> NEMO2_ALLTOALL = java.util.Set.of("MixtralConfig", "MixtralConfig8x3B",
-            "MixtralConfig8x7B", "MixtralConfig8x22B");
+    /**
+     * A config class's own {@code moe_token_dispatcher_type}: the value, the class that declares it (the class itself or a
+     * parent), and where (the framework's file and the commit of the code index's stored version read).
+     */
+    record Declared(String value, String declarer, String source) {}
+
+    private static Declared alltoall(String declarer, String source) {
+        return new Declared("alltoall", declarer, source);
+    }
+
+    private static void all(java.util.Map<String, Declared> m, Declared d, String... classes) {
+        for (String c : classes) m.put(c, d);
+    }
+
+    /**
+     * NeMo 2's config classes that declare their dispatcher, each with its subclasses (nemo/collections/llm/gpt/model/, NVIDIA/NeMo):
+     * MixtralConfig (mixtral.py at 02f25a80bb783e04558303bed0d967bbcc486bdb), Qwen3MoEConfig (qwen3.py at
+     * 00558c4f408c02d133d51d4e756a0f970b445606), DeepSeekConfig, the parent of DeepSeekV2Config, DeepSeekV2LiteConfig and
+     * DeepSeekV3Config (deepseek.py at 04e9360c117339b24c715080bae6ffb5c17fb2cc), GPTOSSConfig (gpt_oss.py at
+     * 15253fa94ec3af9e3f29072a5501c747b4f41cb0), Llama4Config (llama.py as the code index stores its newest version, no commit
+     * to pin): all {@code moe_token_dispatcher_type: str = "alltoall"}.
+     */
+    static final java.util.Map<String, Declared> NEMO2_DECLARED = new java.util.HashMap<>();
+    static {
+        all(NEMO2_DECLARED, alltoall("MixtralConfig", "nemo/collections/llm/gpt/model/mixtral.py at 02f25a8"), "MixtralConfig",
+                "MixtralConfig8x3B", "MixtralConfig8x7B", "MixtralConfig8x22B");
+        all(NEMO2_DECLARED, alltoall("Qwen3MoEConfig", "nemo/collections/llm/gpt/model/qwen3.py at 00558c4"), "Qwen3MoEConfig",
+                "Qwen3Config30B_A3B", "Qwen3Config235B_A22B");
+        all(NEMO2_DECLARED, alltoall("DeepSeekConfig", "nemo/collections/llm/gpt/model/deepseek.py at 04e9360"), "DeepSeekConfig",
+                "DeepSeekV2Config", "DeepSeekV2LiteConfig", "DeepSeekV3Config");
+        all(NEMO2_DECLARED, alltoall("GPTOSSConfig", "nemo/collections/llm/gpt/model/gpt_oss.py at 15253fa"), "GPTOSSConfig",
+                "GPTOSSConfig120B", "GPTOSSConfig20B");
+        all(NEMO2_DECLARED, alltoall("Llama4Config", "nemo/collections/llm/gpt/model/llama.py, the code index's stored version"),
+                "Llama4Config", "Llama4Experts16Config", "Llama4Experts128Config");
+    }
+
+    /**
+     * NeMo 2 classes whose dispatcher could not be verified, and why: the estimate's own default stays, said so. NemotronH's
+     * configs (ssm.py: NemotronHConfigBase, as stored, declares no MoE field; NeMo 2's Nemotron 3 MoE config is not in the code
+     * index); Qwen2's (qwen2.py at 6356bb81 has no MoE config: a Qwen2-MoE class named is no NeMo 2 class known here).
+     */
+    private static String nemo2Unverified(String cls) {
+        if (cls.startsWith("NemotronH") || cls.startsWith("NemotronNano") || cls.startsWith("Nemotron3")) {
+            return "nemo/collections/llm/gpt/model/ssm.py as stored declares no MoE field for the NemotronH configs, and no NeMo 2"
+                    + " Nemotron 3 MoE config could be read";
+        }
+        if (cls.startsWith("Qwen2")) return "nemo/collections/llm/gpt/model/qwen2.py at 6356bb8 has no Qwen2 MoE config";
+        return "a class not read here";
+    }
 
     /**
      * The dispatcher a NeMo 2 recipe runs when its {@code model.config} does not write one: its config class's default, as
-     * fiddle builds the class with only the fields the recipe sets. MixtralConfig (and 8x3B, 8x7B, 8x22B) declares
-     * {@code moe_token_dispatcher_type: str = "alltoall"} (nemo/collections/llm/gpt/model/mixtral.py, NVIDIA/NeMo at commit
-     * 02f25a80bb783e04558303bed0d967bbcc486bdb); GPTConfig declares none (nemo/collections/llm/gpt/model/base.py, the code
-     * index's stored version), so Megatron-Core's TransformerConfig default, allgather, stands ({@link #dispatcherDefault}).
-     * Another class is not known here: the estimate's own default stays, said in the assumptions as before.
+     * fiddle builds the class with only the fields the recipe sets ({@link #NEMO2_DECLARED}); GPTConfig declares none
+     * (nemo/collections/llm/gpt/model/base.py, the code index's stored version), so Megatron-Core's TransformerConfig default,
+     * allgather, stands ({@link #dispatcherDefault}). Another class (NemotronH's, a name not read) keeps the estimate's own
+     * default, with an assumptions line naming the class at ep &gt; 1.
      */
     static void nemo2DispatcherDefault(JobDraft j, MappingNode config) {
-        if (config == null || config.get("moe_token_dispatcher_type").isPresent() || j.dispatcher != null) return;
+        if (config == null || config.get("moe_token_dispatcher_type").isPresent() || j.dispatcher != null || statesDense(config)) return;
         String cls = Nemo2Configs.className(config);
         if (cls == null) return;
         String key = "model.config.moe_token_dispatcher_type";
-        if (NEMO2_ALLTOALL.contains(cls)) {
-            ScalarNode target = scalar(config, "_target_");
-            j.dispatcher = new Located<>("alltoall", target.span());
-            if (j.ep != null && j.ep.value() != null && j.ep.value() > 1) {
-                j.unpriced.add(key + " not written: alltoall, NeMo 2's " + cls + " default (MixtralConfig.moe_token_dispatcher_type"
-                        + " = \"alltoall\", nemo/collections/llm/gpt/model/mixtral.py)");
-            }
-        } else if (cls.equals("GPTConfig")) {
-            dispatcherDefault(j, key, false, "NeMo 2 GPTConfig");
-        }
+        Declared d = NEMO2_DECLARED.get(cls);
+        if (d != null) declared(j, key, d, "NeMo 2's " + cls, scalar(config, "_target_"));
+        else if (cls.equals("GPTConfig")) dispatcherDefault(j, key, false, "NeMo 2 GPTConfig");
+        else unverified(j, key, "NeMo 2's " + cls, nemo2Unverified(cls));
     }
+
+    /**
+     * Megatron-Bridge's providers that declare their dispatcher, each with its subclasses (src/megatron/bridge/models/,
+     * NVIDIA-NeMo/Megatron-Bridge): Qwen3MoEModelProvider (Qwen3NextModelProvider is its subclass) and Qwen3NextMambaModelProvider
+     * (qwen/qwen_provider.py at fb8a4d6bffdc62ddcd78fc520a4304353d52aca1), GPTOSSProvider (gpt_oss/gpt_oss_provider.py at
+     * 355cef457010f70533a5c83f1ed97899d0e0af43), MixtralModelProvider (mixtral/mixtral_provider.py at
+     * 556b474d34f88ccf7f4521bb6142c5c2a7ca809a), Llama4ModelProvider (llama/llama_provider.py at
+     * 2afd2d34f7d7b2e84095af1a7fd7244902189ebc), NemotronHModelProvider with Nemotron 3 Nano's Nemotron3NanoProvider and the
+     * deprecated aliases (nemotronh/nemotron_h_provider.py at d9f7643bb9609a6a6e0ea1439fb51d8669306434), the deprecated
+     * DeepSeekModelProvider (deepseek/deepseek_provider.py at 355cef45): all "alltoall". GPTModelProvider declares none
+     * (gpt_provider.py at 0254ddd4418307d47f3d5fab32cdfdb29926b4d6), nor MLAModelProvider (mla_provider.py at
+     * 3605c63d190464209ec674bcb6141d48a4b7389d: MLATransformerConfig and GPTModelProvider, no field of its own): Megatron-Core's
+     * allgather.
+     */
+    static final java.util.Map<String, Declared> BRIDGE_DECLARED = new java.util.HashMap<>();
+    static {
+        all(BRIDGE_DECLARED, alltoall("Qwen3MoEModelProvider", "qwen/qwen_provider.py at fb8a4d6"), "Qwen3MoEModelProvider",
+                "Qwen3MoEModelProvider30B_A3B", "Qwen3MoEModelProvider235B_A22B", "Qwen3NextModelProvider", "Qwen3NextModelProvider80B_A3B");
+        all(BRIDGE_DECLARED, alltoall("Qwen3NextMambaModelProvider", "qwen/qwen_provider.py at fb8a4d6"), "Qwen3NextMambaModelProvider",
+                "Qwen3NextMambaModelProvider80B_A3B");
+        all(BRIDGE_DECLARED, alltoall("GPTOSSProvider", "gpt_oss/gpt_oss_provider.py at 355cef4"), "GPTOSSProvider",
+                "GPTOSSProvider120B", "GPTOSSProvider20B");
+        all(BRIDGE_DECLARED, alltoall("MixtralModelProvider", "mixtral/mixtral_provider.py at 556b474"), "MixtralModelProvider");
+        all(BRIDGE_DECLARED, alltoall("Llama4ModelProvider", "llama/llama_provider.py at 2afd2d3"), "Llama4ModelProvider",
+                "Llama4Experts16ModelProvider", "Llama4Experts128ModelProvider");
+        all(BRIDGE_DECLARED, alltoall("NemotronHModelProvider", "nemotronh/nemotron_h_provider.py at d9f7643"), "NemotronHModelProvider",
+                "NemotronHModelProvider4B", "NemotronHModelProvider8B", "NemotronHModelProvider47B", "NemotronHModelProvider56B",
+                "NemotronNanoModelProvider9Bv2", "NemotronNanoModelProvider12Bv2", "Nemotron3NanoProvider", "NemotronHModel4BProvider",
+                "NemotronHModel8BProvider", "NemotronHModel47BProvider", "NemotronHModel56BProvider", "NemotronNano9Bv2Provider",
+                "NemotronNano12Bv2Provider");
+        all(BRIDGE_DECLARED, alltoall("DeepSeekModelProvider", "deepseek/deepseek_provider.py at 355cef4"), "DeepSeekModelProvider",
+                "DeepSeekProvider");
+    }
+
+    /**
+     * Bridge's DeepSeek V2 / V3 / Moonlight providers changed parents between versions: at 355cef45 they extend
+     * MLAModelProvider (no dispatcher: Megatron-Core's allgather), where an older deepseek_provider.py (the code index's
+     * DeepSeekV3ModelProvider(DeepSeekModelProvider)) inherits DeepSeekModelProvider's alltoall. No one default: unverified.
+     */
+    private static final java.util.Set<String> BRIDGE_BY_VERSION = java.util.Set.of("DeepSeekV2ModelProvider", "DeepSeekV2LiteModelProvider",
+            "DeepSeekV3ModelProvider", "MoonlightModelProvider16B", "DeepSeekV2Provider", "DeepSeekV2LiteProvider", "DeepSeekV3Provider",
+            "MoonlightProvider");
 
     /**
      * The dispatcher a Megatron-Bridge model runs when the file names its class and writes no dispatcher: the class is built
      * from the file's fields alone (ConfigContainer.from_yaml, or omegaconf_utils' apply_overrides instantiating a
-     * {@code _target_} mapping), and GPTModelProvider declares no dispatcher (src/megatron/bridge/models/gpt_provider.py,
-     * NVIDIA-NeMo/Megatron-Bridge at commit 0254ddd4418307d47f3d5fab32cdfdb29926b4d6), so Megatron-Core's allgather stands
-     * ({@link #dispatcherDefault}). A run's dump writes the dispatcher; an override file without a model {@code _target_}
-     * keeps its recipe's, which the file does not show: the estimate's own default stays there.
+     * {@code _target_} mapping): its own ({@link #BRIDGE_DECLARED}), or Megatron-Core's allgather for GPTModelProvider and
+     * MLAModelProvider ({@link #dispatcherDefault}). A provider whose default changed between Bridge versions, or one not read
+     * here, keeps the estimate's own default with an assumptions line naming it at ep &gt; 1. A run's dump writes the
+     * dispatcher; an override file without a model {@code _target_} keeps its recipe's, which the file does not show: the
+     * estimate's own default stays there, as before.
      */
     static void bridgeDispatcherDefault(JobDraft j, MappingNode model, String at) {
-        if (model == null || model.get("moe_token_dispatcher_type").isPresent()) return;
+        if (model == null || model.get("moe_token_dispatcher_type").isPresent() || j.dispatcher != null || statesDense(model)) return;
         String t = TreeValues.text(model, "_target_");
-        if (t != null && t.strip().substring(t.strip().lastIndexOf('.') + 1).equals("GPTModelProvider")) {
-            dispatcherDefault(j, at + "moe_token_dispatcher_type", false, "Megatron-Bridge GPTModelProvider");
+        if (t == null || TreeValues.placeholder(t)) return;
+        String cls = t.strip().substring(t.strip().lastIndexOf('.') + 1);
+        String key = at + "moe_token_dispatcher_type";
+        Declared d = BRIDGE_DECLARED.get(cls);
+        if (d != null) declared(j, key, d, "Megatron-Bridge's " + cls, scalar(model, "_target_"));
+        else if (cls.equals("GPTModelProvider") || cls.equals("MLAModelProvider")) dispatcherDefault(j, key, false, "Megatron-Bridge " + cls);
+        else if (BRIDGE_BY_VERSION.contains(cls)) {
+            unverified(j, key, "Megatron-Bridge's " + cls, "its parent changed between Bridge versions: MLAModelProvider at"
+                    + " deepseek_provider.py 355cef4, Megatron-Core's allgather; DeepSeekModelProvider before, alltoall");
+        } else if (cls.endsWith("Provider") || cls.contains("ModelProvider")) {
+            unverified(j, key, "Megatron-Bridge's " + cls, "a provider not read here");
         }
     }
 
-    /** As {@link #read(JobDraft, MappingNode)}, each key named under {@code at} (Megatron-Bridge writes the config as {@code model.}). */
-    static void read(JobDraft j, MappingNode config, String at) {
+    /** Whether {@code config} writes {@code num_moe_experts} as null or at most 1: a dense model, whatever its class. */
+    static boolean statesDense(MappingNode config) {
+        dev.gpulint.tree.Node stated = config.get("num_moe_experts").orElse(null);
+        Located<Long> experts = stated instanceof ScalarNode se ? TreeValues.whole(se) : null;
+        return stated instanceof ScalarNode se && (se.isNull() || se.text().strip().equalsIgnoreCase("null")
+                || experts != null && experts.value() <= 1);
+    }
+
+    /** The class's own dispatcher, placed at its {@code _target_}; the assumptions name it at ep &gt; 1. */
+    private static void declared(JobDraft j, String key, Declared d, String owner, ScalarNode target) {
+        j.dispatcher = new Located<>(d.value(), target.span());
+        if (j.ep != null && j.ep.value() != null && j.ep.value() > 1) {
+            j.unpriced.add(key + " not written: " + d.value() + ", " + owner + " default (" + d.declarer() + ".moe_token_dispatcher_type"
+                    + " = \"" + d.value() + "\", " + d.source() + ")");
+        }
+    }
+
+    /** A class whose dispatcher is not verified: the estimate's own default stays, and at ep &gt; 1 the assumptions say why. */
+    private static void unverified(JobDraft j, String key, String owner, String why) {
+        if (j.ep != null && j.ep.value() != null && j.ep.value() > 1) {
+            j.unpriced.add(key + " not written: " + owner + " default is not verified here (" + why + "); priced with the"
+                    + " estimate's alltoall, as when no dispatcher is given; write the dispatcher to price what runs");
+        }
+    }
+
+    /**
+     * As {@link #read(JobDraft, MappingNode)}, each key named under {@code at} (Megatron-Bridge writes the config as
+     * {@code model.}, NeMo 1 as {@code model.}), its whole numbers read as {@code r}'s framework gets them ({@link NemoNumbers}:
+     * a quoted '8', a list, a float is SYN002 at the value, as the adapters' own sizes). The MoE sizes of a config that states
+     * no experts ({@code num_moe_experts} null or at most 1: a dense model's dump still writes moe_router_topk) are read as
+     * before, not judged: no MoE layer computes with them.
+     */
+    static void read(JobDraft j, MappingNode config, String at, NemoNumbers.Reader r) {
         if (config == null) return;
-        if (j.topK == null) j.topK = j.key(at + "moe_router_topk", TreeValues.whole(scalar(config, "moe_router_topk")));
-        j.moeFfn = j.key(at + "moe_ffn_hidden_size", TreeValues.whole(scalar(config, "moe_ffn_hidden_size")));
-        j.sharedFfn = j.key(at + "moe_shared_expert_intermediate_size", TreeValues.whole(scalar(config, "moe_shared_expert_intermediate_size")));
+        boolean statedDense = statesDense(config);
+        java.util.function.Function<String, Located<Long>> moeInt = k -> j.key(at + k, statedDense
+                ? TreeValues.whole(scalar(config, k)) : NemoNumbers.read(j, config.get(k).orElse(null), k, at + k, r));
+        if (j.topK == null) j.topK = moeInt.apply("moe_router_topk");
+        j.moeFfn = moeInt.apply("moe_ffn_hidden_size");
+        j.sharedFfn = moeInt.apply("moe_shared_expert_intermediate_size");
         j.moeLayerFreq = j.key(at + "moe_layer_freq", text(scalar(config, "moe_layer_freq")));
         Located<String> cf = text(scalar(config, "moe_expert_capacity_factor"));
         if (cf != null) {
@@ -140,14 +265,18 @@ final class Nemo2Moe {
         }
         j.fullEvery = j.key(at + "window_attn_skip_freq", TreeValues.whole(scalar(config, "window_attn_skip_freq")));
         Located<Boolean> mla = TreeValues.bool(scalar(config, "multi_latent_attention"));
-        Located<Long> rank = TreeValues.whole(scalar(config, "kv_lora_rank"));
-        if (rank != null || mla != null && mla.value()) {
-            j.kvLoraRank = j.key(at + "kv_lora_rank", rank != null ? rank : new Located<>(0L, mla.span()));
+        java.util.function.Function<String, Located<Long>> dim = k -> j.key(at + k, NemoNumbers.read(j, config.get(k).orElse(null), k, at + k, r));
+        boolean ranked = config.get("kv_lora_rank").orElse(null) instanceof ScalarNode kr && !kr.isNull()
+                && !kr.text().strip().equalsIgnoreCase("null") && !TreeValues.placeholder(kr.text());
+        if (ranked || mla != null && mla.value()) {
+            Located<Long> rank = ranked ? dim.apply("kv_lora_rank") : null;
+            if (rank != null) j.kvLoraRank = rank;
+            else if (mla != null && mla.value()) j.kvLoraRank = j.key(at + "kv_lora_rank", new Located<>(0L, mla.span()));
             // NeMo 2's MLATransformerConfig names (Megatron-Core's): q_lora_rank, qk_head_dim, qk_pos_emb_head_dim, v_head_dim
-            j.qLoraRank = j.key(at + "q_lora_rank", TreeValues.whole(scalar(config, "q_lora_rank")));
-            j.qkHeadDim = j.key(at + "qk_head_dim", TreeValues.whole(scalar(config, "qk_head_dim")));
-            j.qkRopeHeadDim = j.key(at + "qk_pos_emb_head_dim", TreeValues.whole(scalar(config, "qk_pos_emb_head_dim")));
-            j.vHeadDim = j.key(at + "v_head_dim", TreeValues.whole(scalar(config, "v_head_dim")));
+            j.qLoraRank = dim.apply("q_lora_rank");
+            j.qkHeadDim = dim.apply("qk_head_dim");
+            j.qkRopeHeadDim = dim.apply("qk_pos_emb_head_dim");
+            j.vHeadDim = dim.apply("v_head_dim");
         }
     }
 

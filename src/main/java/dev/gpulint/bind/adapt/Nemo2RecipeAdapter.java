@@ -253,14 +253,15 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
      * {@code num_layers_in_first_pipeline_stage}, {@code num_layers_in_last_pipeline_stage},
      * {@code account_for_embedding_in_pipeline_split}, {@code account_for_loss_in_pipeline_split} (NeMo 2 passes them to
      * Megatron-Core's TransformerConfig, where Megatron-Bridge writes them: {@code model.config} is read when the strategy
-     * does not say).
+     * does not say). The layer counts are read as NeMo 2 gets them ({@link NemoNumbers}).
      */
     private static void pipelineSplit(JobDraft j, MappingNode strategy, String where, MappingNode config) {
         for (String[] k : new String[][] {{"num_layers_in_first_pipeline_stage", "f"}, {"num_layers_in_last_pipeline_stage", "l"}}) {
             ScalarNode s = scalar(strategy, k[0]);
             String at = where + "." + k[0];
             if (s == null || s.isNull()) { s = scalar(config, k[0]); at = "model.config." + k[0]; }
-            Located<Long> v = s == null || s.isNull() ? null : j.key(at, TreeValues.whole(s));
+            // as NeMo 2 gets it (NemoNumbers): a quoted '4' is SYN002 at the value, as the strategy's sizes
+            Located<Long> v = s == null || s.isNull() ? null : j.key(at, NemoNumbers.read(j, s, k[0], at, NemoNumbers.Reader.NEMO2));
             if (k[1].equals("f")) j.firstStageLayers = v; else j.lastStageLayers = v;
         }
         // Megatron-Core's pipeline_model_parallel_layout ("Et*3|(tt|)*29,m|L"): DraftBounds reads and checks it

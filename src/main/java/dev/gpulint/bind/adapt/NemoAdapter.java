@@ -117,7 +117,7 @@ final class NemoAdapter implements FormatAdapter {
         // the MoE and attention keys under Megatron-Core's names: NeMo 1's build_transformer_config (megatron_base_model.py)
         // copies every cfg key named as a TransformerConfig field, the names a NeMo 2 model.config writes (Nemo2Moe); one not
         // written keeps TransformerConfig's default, for moe_grouped_gemm False (one GEMM per expert, as Megatron-LM's flag)
-        Nemo2Moe.read(j, model, "model.");
+        Nemo2Moe.read(j, model, "model.", NemoNumbers.Reader.NEMO1);
         Nemo2Moe.dispatcherDefault(j, "model.moe_token_dispatcher_type", model.get("moe_token_dispatcher_type").isPresent(), "NeMo 1");
         if (j.groupedGemm == null && j.experts != null && j.experts.value() != null && j.experts.value() > 1) {
             j.groupedGemm = new Located<>(false, j.experts.span());

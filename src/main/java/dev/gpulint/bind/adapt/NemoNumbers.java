@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * The whole numbers NeMo 1, NeMo 2 and Megatron-Bridge read from their YAML (the parallel sizes, batch sizes, sequence
  * length and the model's dimensions), read as each framework gets them: none of the three converts a value to the int its
- * field wants, so a list, a mapping, a quoted number, a word, a fraction, or a null where an int is needed stops the job at
+ * field wants, so a list, a mapping, a quoted number, a word, a float, or a null where an int is needed stops the job at
  * start-up. It is SYN002 at the value ({@link DraftValues#refuseKind}), in this one place for the three adapters, with the
  * message saying how the value reaches the framework ({@link Reader}).
  * <ul>
@@ -42,7 +42,9 @@ import java.util.Set;
  * A null is refused only for the four sizes all three multiply at once (tp, pp, cp, ep: {@code min(None, world_size)},
  * {@code None * 2}); a null virtual pipeline size is "no interleaving", and the model's other nulls ({@code num_query_groups},
  * {@code kv_channels}) are "derive it" (Megatron-Core's {@code Optional[int]} fields). Placeholders ({@code ???},
- * {@code ${oc.env:TP}}) stay unknown, as everywhere.
+ * {@code ${TP}}, {@code ${oc.decode:${oc.env:TP,2}}}) stay unknown, as everywhere; an OmegaConf {@code ${oc.env:TP,2}} alone
+ * is a string whatever the environment ({@link #envString}), so SYN002. A number with a dot or an exponent is named as the
+ * file's loader reads it ({@link #floatKind}: {@code 1e3} is a string to PyYAML, a float to OmegaConf's loader).
  * <p>A YAML boolean is a Python bool, and a bool is an int (Python's {@code bool} subclasses {@code int}: {@code True * 2 == 2},
  * {@code 16 % True == 0}, {@code range(True)} is one step), and none of the code above checks the type: so {@code true}
  * (PyYAML's YAML 1.1 words {@code true}, {@code yes}, {@code on}) runs as 1 in all three (Megatron-Core's
@@ -102,7 +104,7 @@ final class NemoNumbers {
     /**
      * The whole number at {@code n} (the node {@code key} leads to, interpolations followed), written under {@code where}, or
      * null: absent, a placeholder, a null the framework takes, or refused (SYN002) for being a list, a mapping, a quoted
-     * string, a word, a fraction, {@code false}, or a null of {@link #NULL_REFUSED}. {@code true} is 1, said in the
+     * string, a word, a float, an {@code ${oc.env:...}} string, {@code false}, or a null of {@link #NULL_REFUSED}. {@code true} is 1, said in the
      * assumptions. A whole number out of bounds is returned for DraftBounds to judge.
      */
     static Located<Long> read(JobDraft j, Node n, String key, String where, Reader r) {
@@ -112,14 +114,16 @@ final class NemoNumbers {
                     + " subclass of int), so " + r.name + " runs with 1 (" + r.why(key) + "); priced as 1; write 1, or the number meant");
             return new Located<>(1L, s.span());
         }
-        String kind = kind(n, key);
+        String kind = kind(n, key, r);
         if (kind == null) {
             if (!(n instanceof ScalarNode s)) return null;
             Long v = s.quoted() || s.isNull() ? null : yamlInt(s.text().strip());
             return v == null ? TreeValues.whole(s) : new Located<>(v, s.span());
         }
         String fix = fix(n, key);
+        String decoded = n instanceof ScalarNode s ? decoded(s) : null;
         DraftValues.refuseKind(j, n.span(), where, kind, "a whole number, written plainly" + (fix == null ? "" : " (" + fix + ")")
+                + (decoded == null ? "" : " or parsed from the variable (" + key + ": " + decoded + ")")
                 + ": " + r.hands + " and " + r.computes + " (" + r.why(key) + "), so the job stops at start-up", instead(key, where, r));
         return null;
     }
@@ -137,21 +141,104 @@ final class NemoNumbers {
         return v;
     }
 
-    /** The kind of value the framework cannot compute with, for the message ("a list", "null", "a quoted string ('2')"); null when it can. */
-    static String kind(Node n, String key) {
+    /**
+     * The kind of value {@code r}'s framework cannot compute with, for the message ("a list", "null", "a quoted string
+     * ('2')", "'1e3', a string to PyYAML..."); null when it can, or when it depends on what the file does not show (a
+     * placeholder, an interpolation, {@code ${oc.decode:${oc.env:TP,2}}}).
+     */
+    static String kind(Node n, String key, Reader r) {
         if (n instanceof ListNode) return "a list";
         if (n instanceof MappingNode) return "a mapping";
         ScalarNode s = (ScalarNode) n;
         if (s.isNull()) return NULL_REFUSED.contains(key) ? "null" : null;
         String t = s.text().strip();
+        String env = envString(t, key);
+        if (env != null) return env;
         if (!s.quoted() && TreeValues.placeholder(t)) return null;
         String shown = "'" + dev.gpulint.spec.Quantities.shortText(s.text().trim()) + "'";
         if (s.quoted()) return TreeValues.placeholder(t) ? null : "a quoted string (" + shown + ")";
         if (yamlInt(t) != null) return null;
-        if (t.matches("[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+")) return shown + ", a fraction";
+        String fl = floatKind(t, r);
+        if (fl != null) return shown + ", " + fl;
         if (Boolean.FALSE.equals(yamlBool(t))) return shown + ", a boolean Python reads as 0";
         if (TreeValues.boolWord(t) != null) return shown + ", a boolean";
         return shown + ", a word";
+    }
+
+    /** PyYAML's YAML 1.1 float resolver (yaml/resolver.py): a float needs a dot, and its exponent a sign ({@code 1.0e+3}). */
+    private static final java.util.regex.Pattern PYYAML_FLOAT = java.util.regex.Pattern.compile(
+            "[-+]?(?:[0-9][0-9_]*)\\.[0-9_]*(?:[eE][-+][0-9]+)?|\\.[0-9_]+(?:[eE][-+][0-9]+)?"
+            + "|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\\.[0-9_]*|[-+]?\\.(?:inf|Inf|INF)|\\.(?:nan|NaN|NAN)");
+
+    /**
+     * OmegaConf's loader's float resolver (omegaconf/_utils.py {@code get_yaml_loader}, omry/omegaconf at commit
+     * 0019bcaca49e23ccf30b11191964aa7ae86b55bf): PyYAML's, plus an exponent without a dot or a sign ({@code 1e3}).
+     */
+    private static final java.util.regex.Pattern OMEGACONF_FLOAT = java.util.regex.Pattern.compile(
+            "[-+]?(?:[0-9][0-9_]*)\\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)"
+            + "|\\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\\.[0-9_]*|[-+]?\\.(?:inf|Inf|INF)|\\.(?:nan|NaN|NAN)");
+
+    /**
+     * What a number with a dot or an exponent is to the loader, worded for the message, or null when it is neither loader's
+     * float. {@code 12.8} and {@code 1.0e+3} are floats to both. {@code 1e3} (and {@code 1.5e3}, an exponent without its sign)
+     * is a string to PyYAML's YAML 1.1 resolver, which Megatron-Bridge's ConfigContainer.from_yaml ({@code yaml.safe_load})
+     * uses, and a float to OmegaConf's loader, which NeMo 1 and an override file's merge use: said as the file's reader
+     * gets it. Either way no int, so the framework stops.
+     */
+    static String floatKind(String t, Reader r) {
+        if (t.length() > 64) return null;
+        boolean pyyaml = PYYAML_FLOAT.matcher(t).matches(), omega = OMEGACONF_FLOAT.matcher(t).matches();
+        if (pyyaml) return "a float";
+        if (!omega) return null;
+        String value;
+        try {
+            value = String.valueOf(Double.parseDouble(t.replace("_", "")));
+        } catch (NumberFormatException e) {
+            value = t;
+        }
+        if (r == Reader.NEMO1) return "the float " + value + " to OmegaConf's YAML loader (PyYAML's YAML 1.1 resolver alone reads it as a string)";
+        return "a string to PyYAML's YAML 1.1 resolver (a float needs a dot and a signed exponent, as 1.0e+3), and the float " + value
+                + " where OmegaConf's loader reads the file";
+    }
+
+    /** {@code ${oc.env:VAR}} or {@code ${oc.env:VAR,default}}, the whole value: the variable and its default (null: none). */
+    private static final java.util.regex.Pattern OC_ENV = java.util.regex.Pattern.compile(
+            "\\$\\{oc\\.env:\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*(?:,\\s*([^{}]*?))?\\s*}");
+
+    /**
+     * The kind of an OmegaConf {@code ${oc.env:VAR,default}} interpolation, which is never a number: oc.env returns the
+     * variable's text, a str, and when the variable is not set its default converted with {@code str(default)} ("8", not 8),
+     * None only for a null default (omegaconf/resolvers/oc/__init__.py {@code env}, omry/omegaconf at commit
+     * 3f235ab861ee1126c02a8bf25fb7d62bbdde9e09; "use oc.decode to parse it"). So whatever the environment, the framework gets
+     * a string (or the text itself where nothing resolves it): SYN002. A null default is None when unset, which a size
+     * NULL_REFUSED cannot take but an optional one can, so there it depends on the environment: null (unknown). Wrapped in
+     * {@code ${oc.decode:...}} the text is parsed as YAML: a number or not by the environment, unknown as a placeholder.
+     */
+    static String envString(String t, String key) {
+        if (t.length() > 256) return null;
+        java.util.regex.Matcher m = OC_ENV.matcher(t);
+        if (!m.matches()) return null;
+        String var = m.group(1), def = m.group(2);
+        boolean nullDefault = def != null && def.strip().equalsIgnoreCase("null");
+        if (nullDefault && !NULL_REFUSED.contains(key)) return null;
+        String shown = "'" + dev.gpulint.spec.Quantities.shortText(t) + "'";
+        String unset = def == null ? "a KeyError when " + var + " is not set"
+                : nullDefault ? "None when " + var + " is not set"
+                : "'" + dev.gpulint.spec.Quantities.shortText(unquote(def.strip())) + "', str(default), when " + var + " is not set";
+        return shown + ", a string whatever the environment: OmegaConf's oc.env resolver returns " + var + "'s text as a str, and "
+                + unset;
+    }
+
+    /** A default written quoted in the interpolation ({@code ${oc.env:TP,'2'}}) is the text inside the quotes. */
+    private static String unquote(String d) {
+        if (d.length() >= 2 && (d.startsWith("'") && d.endsWith("'") || d.startsWith("\"") && d.endsWith("\""))) return d.substring(1, d.length() - 1);
+        return d;
+    }
+
+    /** The same variable parsed: {@code ${oc.decode:${oc.env:TP,2}}}, the fix an oc.env value's message offers; null otherwise. */
+    private static String decoded(ScalarNode s) {
+        String t = s.text().strip();
+        return t.length() <= 256 && OC_ENV.matcher(t).matches() ? "${oc.decode:" + t + "}" : null;
     }
 
     /** PyYAML's YAML 1.1 int resolver (yaml/resolver.py; OmegaConf's loader subclasses SafeLoader and keeps it). */

@@ -71,7 +71,23 @@ public final class HybridLayersAnalysis {
                 .cp(r.cp(), par == null || par.cp() == null ? null : par.cp().span())
                 .leftOut(!headsStated && leftOut(o, refused, headsKey), !groupsStated && leftOut(o, refused, groupsKey),
                         keySpan == null && leftOut(o, refused, keyHeadsKey), valueSpan == null && leftOut(o, refused, valueHeadsKey))
-                .gdnKeys(keyHeadsKey, valueHeadsKey));
+                .gdnKeys(keyHeadsKey, valueHeadsKey)
+                // the groups' default 8, named where the file's framework sets it (PAR015's message)
+                .groupsDefaultOwner(groupsDefaultOwner(o)));
+    }
+
+    /**
+     * Who sets the Mamba-2 groups' default 8 for the job's file: NeMo 2's SSMConfig ({@code mamba_num_groups: int = 8},
+     * nemo/collections/llm/gpt/model/ssm.py as the code index stores it; the older SSMConfig's {@code mamba_ssm_ngroups: int = 8}),
+     * Megatron-Bridge's MambaModelProvider ({@code mamba_num_groups: int = 8}, src/megatron/bridge/models/mamba/mamba_provider.py
+     * at 094446322fad67c029b0b3f82c3f5f866ccd209f; NemotronHModelProvider restates it), else Megatron-LM's
+     * {@code --mamba-num-groups} (a native manifest takes Megatron-LM's).
+     */
+    private static String groupsDefaultOwner(Specs.Origin o) {
+        String f = o == null ? null : o.format();
+        if (dev.gpulint.spec.Format.NEMO2_RECIPE.display().equals(f)) return "NeMo 2 SSMConfig's";
+        if (dev.gpulint.spec.Format.MEGATRON_BRIDGE.display().equals(f)) return "Megatron-Bridge MambaModelProvider's";
+        return "Megatron-LM's";
     }
 
     /** The key the job's adapter recorded for TransformerConfig's field {@code field} (bind/adapt/HybridLayers), else {@code otherwise}. */

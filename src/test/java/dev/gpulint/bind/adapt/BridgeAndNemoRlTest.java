@@ -213,7 +213,7 @@ class BridgeAndNemoRlTest {
     void anInterpolatedBridgeSizeIsUnknownNotOne() {
         Specs.Job j = job("o.yaml", """
                 model:
-                  tensor_model_parallel_size: ${oc.env:TP}
+                  tensor_model_parallel_size: ${oc.decode:${oc.env:TP}}
                   pipeline_model_parallel_size: 2
                 train:
                   global_batch_size: 64

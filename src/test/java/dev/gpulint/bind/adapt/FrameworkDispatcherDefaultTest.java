@@ -30,7 +30,7 @@ class FrameworkDispatcherDefaultTest {
         assertEquals(11, j.model().moe().dispatcher().span().startLine(), "at the config class that declares it");
         assertTrue(j.origin().unpriced().contains("model.config.moe_token_dispatcher_type not written: alltoall, NeMo 2's"
                 + " MixtralConfig8x7B default (MixtralConfig.moe_token_dispatcher_type = \"alltoall\","
-                + " nemo/collections/llm/gpt/model/mixtral.py)"), j.origin().unpriced().toString());
+                + " nemo/collections/llm/gpt/model/mixtral.py at 02f25a8)"), j.origin().unpriced().toString());
     }
 
     @Test
@@ -49,9 +49,68 @@ class FrameworkDispatcherDefaultTest {
     }
 
     @Test
-    void nemo2sOtherClassesKeepTheEstimatesDefault() {
-        Specs.Job j = Foreign.bind("moe.yaml", nemo2("qwen3.Qwen3MoEConfig30B_A3B", "num_moe_experts: 128"));
-        assertNull(j.model().moe().dispatcher(), "a class not known here: nothing taken for it");
+    void nemo2sMoeConfigClassesRunTheirOwnDispatcher() {
+        // Qwen3MoEConfig (qwen3.py), DeepSeekConfig (deepseek.py), GPTOSSConfig (gpt_oss.py), Llama4Config (llama.py): alltoall,
+        // declared by the class or its parent; each said with the class that declares it and the file's version
+        String[][] cases = {
+                {"qwen3.Qwen3Config30B_A3B", "Qwen3MoEConfig", "qwen3.py at 00558c4"},
+                {"deepseek.DeepSeekV3Config", "DeepSeekConfig", "deepseek.py at 04e9360"},
+                {"gpt_oss.GPTOSSConfig120B", "GPTOSSConfig", "gpt_oss.py at 15253fa"},
+                {"llama.Llama4Experts128Config", "Llama4Config", "llama.py, the code index's stored version"}};
+        for (String[] c : cases) {
+            Specs.Job j = Foreign.bind("moe.yaml", nemo2(c[0], "num_moe_experts: 128"));
+            assertEquals("alltoall", j.model().moe().dispatcher().value(), c[0]);
+            assertEquals(11, j.model().moe().dispatcher().span().startLine(), "at the config class that declares it");
+            String cls = c[0].substring(c[0].indexOf('.') + 1);
+            assertTrue(j.origin().unpriced().contains("model.config.moe_token_dispatcher_type not written: alltoall, NeMo 2's " + cls
+                    + " default (" + c[1] + ".moe_token_dispatcher_type = \"alltoall\", nemo/collections/llm/gpt/model/" + c[2] + ")"),
+                    j.origin().unpriced().toString());
+        }
+    }
+
+    @Test
+    void nemo2sClassesNotVerifiedKeepTheEstimatesDefaultAndSaySo() {
+        Specs.Job j = Foreign.bind("moe.yaml", nemo2("ssm.NemotronHConfig8B", "num_moe_experts: 128"));
+        assertNull(j.model().moe() == null ? null : j.model().moe().dispatcher(), "not verified: nothing taken for it");
+        assertTrue(j.origin().unpriced().contains("model.config.moe_token_dispatcher_type not written: NeMo 2's NemotronHConfig8B default"
+                + " is not verified here (nemo/collections/llm/gpt/model/ssm.py as stored declares no MoE field for the NemotronH"
+                + " configs, and no NeMo 2 Nemotron 3 MoE config could be read); priced with the estimate's alltoall, as when no"
+                + " dispatcher is given; write the dispatcher to price what runs"), j.origin().unpriced().toString());
+        // a dense config of an MoE family takes nothing
+        Specs.Job dense = Foreign.bind("dense.yaml", nemo2("qwen3.Qwen3MoEConfig", "num_moe_experts: null"));
+        assertNull(dense.model().moe() == null ? null : dense.model().moe().dispatcher());
+    }
+
+    /** A Megatron-Bridge run dump naming {@code provider} (under megatron.bridge.models.), ep 8, 64 experts, no dispatcher. */
+    private static String bridge(String provider) {
+        return BRIDGE.formatted("").replace("gpt_provider.GPTModelProvider", provider);
+    }
+
+    @Test
+    void bridgesProvidersRunTheirOwnDispatcher() {
+        String[][] cases = {
+                {"qwen.qwen_provider.Qwen3MoEModelProvider30B_A3B", "Qwen3MoEModelProvider", "qwen/qwen_provider.py at fb8a4d6"},
+                {"qwen.qwen_provider.Qwen3NextModelProvider80B_A3B", "Qwen3MoEModelProvider", "qwen/qwen_provider.py at fb8a4d6"},
+                {"gpt_oss.gpt_oss_provider.GPTOSSProvider120B", "GPTOSSProvider", "gpt_oss/gpt_oss_provider.py at 355cef4"},
+                {"mixtral.mixtral_provider.MixtralModelProvider", "MixtralModelProvider", "mixtral/mixtral_provider.py at 556b474"},
+                {"llama.llama_provider.Llama4Experts16ModelProvider", "Llama4ModelProvider", "llama/llama_provider.py at 2afd2d3"},
+                {"nemotronh.nemotron_h_provider.Nemotron3NanoProvider", "NemotronHModelProvider", "nemotronh/nemotron_h_provider.py at d9f7643"}};
+        for (String[] c : cases) {
+            Specs.Job j = Foreign.bind("run_config.yaml", bridge(c[0]));
+            assertEquals("alltoall", j.model().moe().dispatcher().value(), c[0]);
+            String cls = c[0].substring(c[0].lastIndexOf('.') + 1);
+            assertTrue(j.origin().unpriced().contains("model.moe_token_dispatcher_type not written: alltoall, Megatron-Bridge's " + cls
+                    + " default (" + c[1] + ".moe_token_dispatcher_type = \"alltoall\", " + c[2] + ")"), j.origin().unpriced().toString());
+        }
+        // MLAModelProvider declares none: Megatron-Core's allgather, as GPTModelProvider
+        assertEquals("allgather", Foreign.bind("run_config.yaml", bridge("mla_provider.MLAModelProvider")).model().moe().dispatcher().value());
+        // DeepSeek V3's provider changed parents between Bridge versions: not one default, the estimate's own, said so
+        Specs.Job ds = Foreign.bind("run_config.yaml", bridge("deepseek.deepseek_provider.DeepSeekV3ModelProvider"));
+        assertNull(ds.model().moe() == null ? null : ds.model().moe().dispatcher());
+        assertTrue(ds.origin().unpriced().contains("model.moe_token_dispatcher_type not written: Megatron-Bridge's DeepSeekV3ModelProvider"
+                + " default is not verified here (its parent changed between Bridge versions: MLAModelProvider at deepseek_provider.py"
+                + " 355cef4, Megatron-Core's allgather; DeepSeekModelProvider before, alltoall); priced with the estimate's alltoall, as"
+                + " when no dispatcher is given; write the dispatcher to price what runs"), ds.origin().unpriced().toString());
     }
 
     private static final String BRIDGE = """

@@ -61,7 +61,7 @@ class FrameworkNumbersTest {
                         + " (expert_model_parallel_size: 4)" + BRIDGE_WHY + "ConfigContainer.validate and Megatron-Core's"
                         + " initialize_model_parallel multiply the parallel sizes), so the job stops at start-up; the value is left"
                         + " out, so the estimate takes Megatron-Core's default, 1.",
-                "9:22 'train.global_batch_size' is '12.8', a fraction; expected a whole number, written plainly" + BRIDGE_WHY
+                "9:22 'train.global_batch_size' is '12.8', a float; expected a whole number, written plainly" + BRIDGE_WHY
                         + "the micro-batches of a step are counted from it), so the job stops at start-up; the value is left out, so"
                         + " the estimate reads train.global_batch_size as not written.",
                 "6:15 'model.num_layers' is a mapping; expected a whole number, written plainly" + BRIDGE_WHY
@@ -79,7 +79,7 @@ class FrameworkNumbersTest {
     @Test
     void bridgeNullsTheDataclassesTakeAndPlaceholdersAreQuiet() {
         var m = Foreign.model("overrides.yaml", bridge("virtual_pipeline_model_parallel_size: null", "expert_tensor_parallel_size: null",
-                "num_query_groups: null", "context_parallel_size: ${oc.env:CP}"));
+                "num_query_groups: null", "context_parallel_size: ${oc.decode:${oc.env:CP}}"));
         assertEquals(List.of(), Foreign.syn002(m));
         Specs.Job j = m.jobs().get(0);
         assertEquals(2L, j.parallelism().tp().value());
@@ -159,6 +159,93 @@ class FrameworkNumbersTest {
         // a word is still refused, with the word in the message
         var word = Foreign.model("overrides.yaml", bridge().replace("global_batch_size: 128", "global_batch_size: 1k"));
         assertTrue(Foreign.syn002(word).get(0).startsWith("7:22 'train.global_batch_size' is '1k', a word;"), Foreign.syn002(word).toString());
+    }
+
+    /** NeMo 2's wording of a model-config value ({@code model.config.} + key). */
+    private static final String NEMO2_WHY = ": fiddle builds NeMo 2's strategy, data module and model config with the value as the"
+            + " YAML writes it (fiddle converts nothing) and they compute with it as an int (Megatron-Core's TransformerConfig"
+            + " computes the model's shapes from it), so the job stops at start-up; the value is left out, so the estimate reads ";
+
+    @Test
+    void theMoeKeysAndTheStageLayerCountsAreReadAsTheFrameworksGetThem() {
+        // NeMo 2: a quoted top-k and a quoted first-stage layer count were read as numbers (TreeValues.whole ignores quoting)
+        String recipe = Recipes.nemo2(256, 1, 4096).model("qwen3.Qwen3Model", "qwen3.Qwen3MoEConfig", "num_layers: 48",
+                        "hidden_size: 2048", "num_attention_heads: 32", "num_moe_experts: 128", "moe_router_topk: '8'",
+                        "moe_ffn_hidden_size: [768]", "moe_shared_expert_intermediate_size: 1536")
+                .trainer(8, 4).strategy("tensor_model_parallel_size: 1", "pipeline_model_parallel_size: 4",
+                        "expert_model_parallel_size: 8", "num_layers_in_first_pipeline_stage: '11'", "num_layers_in_last_pipeline_stage: 13")
+                .yaml();
+        var m = Foreign.model("recipe.yaml", recipe);
+        assertEquals(List.of(
+                "28:41 'trainer.strategy.num_layers_in_first_pipeline_stage' is a quoted string ('11'); expected a whole number,"
+                        + " written plainly (num_layers_in_first_pipeline_stage: 11)" + NEMO2_WHY
+                        + "trainer.strategy.num_layers_in_first_pipeline_stage as not written.",
+                "16:22 'model.config.moe_router_topk' is a quoted string ('8'); expected a whole number, written plainly"
+                        + " (moe_router_topk: 8)" + NEMO2_WHY + "model.config.moe_router_topk as not written.",
+                "17:26 'model.config.moe_ffn_hidden_size' is a list; expected a whole number, written plainly (moe_ffn_hidden_size: 768)"
+                        + NEMO2_WHY + "model.config.moe_ffn_hidden_size as not written."), Foreign.syn002(m));
+        Specs.Job j = m.jobs().get(0);
+        assertNull(j.model().topK(), "refused: not read as 8");
+        assertNull(j.model().moe().expertFfn());
+        assertEquals(1536L, j.model().moe().sharedFfn().value());
+        // Megatron-Bridge: the same keys under model., its own wording
+        var b = Foreign.model("overrides.yaml", bridge("num_moe_experts: 64", "moe_router_topk: \"4\"", "kv_lora_rank: '512'"));
+        assertEquals(List.of(
+                "5:20 'model.moe_router_topk' is a quoted string ('4'); expected a whole number, written plainly (moe_router_topk: 4)"
+                        + BRIDGE_WHY + "Megatron-Core's TransformerConfig computes the model's shapes from it), so the job stops at"
+                        + " start-up; the value is left out, so the estimate reads model.moe_router_topk as not written.",
+                "6:17 'model.kv_lora_rank' is a quoted string ('512'); expected a whole number, written plainly (kv_lora_rank: 512)"
+                        + BRIDGE_WHY + "Megatron-Core's TransformerConfig computes the model's shapes from it), so the job stops at"
+                        + " start-up; the value is left out, so the estimate reads model.kv_lora_rank as not written."), Foreign.syn002(b));
+        // a dense dump's MoE defaults are no MoE layer's: not judged
+        var dense = Foreign.model("overrides.yaml", bridge("num_moe_experts: null", "moe_router_topk: '2'"));
+        assertEquals(List.of(), Foreign.syn002(dense));
+    }
+
+    @Test
+    void anExponentWithoutADotIsWordedAsTheLoaderReadsIt() {
+        // PyYAML's YAML 1.1 float needs a dot and a signed exponent: 1e3 is the str '1e3' to Bridge's yaml.safe_load
+        var b = Foreign.model("overrides.yaml", bridge().replace("global_batch_size: 128", "global_batch_size: 1e3"));
+        assertEquals(List.of("7:22 'train.global_batch_size' is '1e3', a string to PyYAML's YAML 1.1 resolver (a float needs a dot"
+                + " and a signed exponent, as 1.0e+3), and the float 1000.0 where OmegaConf's loader reads the file; expected a whole"
+                + " number, written plainly" + BRIDGE_WHY + "the micro-batches of a step are counted from it), so the job stops at"
+                + " start-up; the value is left out, so the estimate reads train.global_batch_size as not written."), Foreign.syn002(b));
+        // OmegaConf's loader (NeMo 1) adds the exponent without a dot: the float 1000.0
+        var nemo1 = Foreign.model("mixtral.yaml", NemoNumbersTest.moe().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: 2e0"));
+        assertEquals(1, Foreign.syn002(nemo1).size(), Foreign.syn002(nemo1).toString());
+        assertTrue(Foreign.syn002(nemo1).get(0).contains("'model.tensor_model_parallel_size' is '2e0', the float 2.0 to OmegaConf's"
+                + " YAML loader (PyYAML's YAML 1.1 resolver alone reads it as a string); expected"), Foreign.syn002(nemo1).toString());
+        // a float to both: 1.0e+3, .5
+        assertEquals("a float", NemoNumbers.floatKind("1.0e+3", NemoNumbers.Reader.BRIDGE));
+        assertEquals("a float", NemoNumbers.floatKind(".5", NemoNumbers.Reader.NEMO1));
+        assertNull(NemoNumbers.floatKind("1k", NemoNumbers.Reader.NEMO2));
+    }
+
+    @Test
+    void anEnvironmentInterpolationIsAStringWhateverTheEnvironment() {
+        // OmegaConf's oc.env returns the variable's text, and str(default) when it is not set: never an int
+        var m = Foreign.model("overrides.yaml", bridge("context_parallel_size: ${oc.env:CP,1}", "num_query_groups: ${oc.env:G,null}",
+                "expert_model_parallel_size: ${oc.decode:${oc.env:EP,8}}"));
+        assertEquals(List.of("4:26 'model.context_parallel_size' is '${oc.env:CP,1}', a string whatever the environment: OmegaConf's"
+                + " oc.env resolver returns CP's text as a str, and '1', str(default), when CP is not set; expected a whole number,"
+                + " written plainly or parsed from the variable (context_parallel_size: ${oc.decode:${oc.env:CP,1}})" + BRIDGE_WHY
+                + "ConfigContainer.validate and Megatron-Core's initialize_model_parallel multiply the parallel sizes), so the job"
+                + " stops at start-up; the value is left out, so the estimate takes Megatron-Core's default, 1."), Foreign.syn002(m));
+        Specs.Job j = m.jobs().get(0);
+        assertNull(j.parallelism().cp());
+        assertFalse(j.parallelism().isUnknown(ParallelDim.CP), "refused: the default, as the message says");
+        // parsed by oc.decode, the number depends on the environment: unknown, not refused, not the default
+        assertTrue(j.parallelism().isUnknown(ParallelDim.EP));
+        // a null default is None when unset, which an optional field takes: depends on the environment, so quiet and not read
+        assertNull(j.model().kvHeads());
+        // without a default: the variable's text, or a KeyError
+        var noDefault = Foreign.model("recipe.yaml", Recipes.nemo2(128, 1, 4096).model("llama.LlamaModel", "llama.Llama3Config8B")
+                .strategy("tensor_model_parallel_size: ${oc.env:TP}", "pipeline_model_parallel_size: 1").yaml());
+        assertEquals(1, Foreign.syn002(noDefault).size(), Foreign.syn002(noDefault).toString());
+        assertTrue(Foreign.syn002(noDefault).get(0).contains("'trainer.strategy.tensor_model_parallel_size' is '${oc.env:TP}', a string"
+                + " whatever the environment: OmegaConf's oc.env resolver returns TP's text as a str, and a KeyError when TP is not"
+                + " set; expected a whole number, written plainly or parsed from the variable (tensor_model_parallel_size:"
+                + " ${oc.decode:${oc.env:TP}}): fiddle builds NeMo 2's"), Foreign.syn002(noDefault).toString());
     }
 
     @Test

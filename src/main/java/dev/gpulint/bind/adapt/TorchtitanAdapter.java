@@ -89,8 +89,9 @@ final class TorchtitanAdapter implements FormatAdapter {
         j.zeroStage = j.key(policy != null ? "[parallelism] fsdp_reshard_after_forward" : "pipeline_parallel_degree", new Located<>(2L, at));
         j.unpriced.add("fsdp_reshard_after_forward " + (policy != null ? "= \"default\"" : "not written (torchtitan's \"default\")")
                 + ": with pipeline parallelism torchtitan keeps the gathered parameters from forward to backward (reshard_after_forward"
-                + " False, ZeRO-2): the stage's whole weights held on every GPU, its parameters gathered and gradients reduce-scattered"
-                + " once per step (the ZeRO-2 sync), as torchtitan's pipeline schedule defers them to the step's last backward");
+                + " False, ZeRO-2): the stage's whole weights held on every GPU, each layer's parameters all-gathered by the step's first"
+                + " forward and its gradients reduce-scattered once per step, as torchtitan's pipeline schedule defers them to the step's"
+                + " last backward");
     }
 
     static JobDraft bind(MappingNode root, String file, String jobName) {

@@ -229,9 +229,10 @@ public final class Estimator {
             // distributed optimizer or not (ZeRO-3 and HSDP below gather per layer and read neither)
             ExpertDpSync x = ExpertDpSync.of(m, l, v, params, most, order, gatherBytes);
             int chunks = pp > 1 ? l.virtualPp() : 1;
-            if (HybridSync.priced(l.zeroStage()) && (l.hybrid() || l.zeroStage() >= 3 && v.gathers().pipelined(l))) {
+            if (HybridSync.priced(l.zeroStage()) && (l.hybrid() || v.gathers().pipelined(l))) {
                 // HSDP at stage 3 or 2: all-gathers and reduce-scatters in the shard group, the all-reduce over the replicas (HybridShard);
-                // FSDP2 at stage 3 under pp too (ShardedGathers.pipelined): one replica, its sync the step's as HSDP's under pp
+                // FSDP2 under pp too (ShardedGathers.pipelined: its kept units at stage 2, fully_shard at 3): one replica, its
+                // sync the step's as HSDP's under pp, not Megatron's ZeRO-2 buckets
                 HybridSync hs = HybridShard.sync(c, l, dpCp, stride.get(DP), params, gatherBytes, gradBytes, DpBuckets.shardedUnits(layersPerStage), mb);
                 double perMbComm = hs.seconds();
                 dpS = hs.stepSeconds(mb);

@@ -179,7 +179,9 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
      * backward (torchtitan's apply_fsdp: "For PP, by default do not reshard after forward to avoid per-microbatch
      * all-gathers"; PyTorch's torch/distributed/pipelining/stage.py, PipelineStage.backward_maybe_with_nosync: for an
      * FSDPModule {@code set_reshard_after_backward(False)} and {@code set_requires_gradient_sync(False)} on every backward,
-     * both back on and the post-backward run only when {@code last_backward}), which the ZeRO-2 sync once per step prices.
+     * both back on and the post-backward run only when {@code last_backward}): {@link #pipelined} then, priced by {@link
+     * HybridSync} with one replica, once per step (one all-gather per layer, by the step's first forward, and one
+     * reduce-scatter per layer after its last backward), not by Megatron's ZeRO-2 buckets.
      */
     public boolean keptForBackward(Layout l) {
         return unit == Unit.KEPT && l.zeroStage() == 2 && !l.hybrid() && l.pp() <= 1;

@@ -99,6 +99,31 @@ class TorchtitanReshardTest {
         }
     }
 
+    /**
+     * "always" without pp and without HSDP syncs every micro-batch: torchtitan's train_step runs forward_backward_step once per
+     * micro-batch of its gradient accumulation and never turns FSDP's gradient sync off (no set_requires_gradient_sync, no
+     * no_sync: pytorch/torchtitan torchtitan/train.py, Trainer.train_step and forward_backward_step at
+     * 000204a4a8bf3d0f31adc44fc29855fbb6ea13d8), and fully_shard reduce-scatters each backward's gradients and reshards after
+     * it unless told not to; only torch.distributed.pipelining turns both off (HybridSync.perStep). So global batch 64 over
+     * dp 16 at micro batch 1, 4 micro-batches, pays 4 × (64 all-gathers of 1.377 ms + 32 reduce-scatters of 2.684 ms) =
+     * 4 × 174.0 = 696.1 ms of dp sync, not one step's 174.0 ms.
+     */
+    @Test
+    void alwaysWithoutPipelineSyncsEveryMicroBatchAsTorchtitansTrainStepRunsIt(@TempDir Path dir) throws IOException {
+        String toml = Recipes.torchtitan("8B").training("local_batch_size = 1", "global_batch_size = 64", "seq_len = 8192").parallelism(
+                "data_parallel_shard_degree = 16", "tensor_parallel_degree = 1", "pipeline_parallel_degree = 1",
+                "fsdp_reshard_after_forward = \"always\"").toml();
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("llama3_8b.toml", toml)
+                .jobClusters("lab", "*.toml").plan();
+        assertEquals(0, r.code(), r.err());
+        String out = r.out();
+        assertTrue(out.contains("global batch 64, 4 micro-batches per step, zero stage 3"), out);
+        assertTrue(out.contains("dp: 64 × dp parameter all-gathers forward and backward, one per layer over 16 ranks: 470.5 MB moved"), out);
+        assertTrue(out.contains("dp: 32 × dp gradient reduce-scatter, one per layer over 16 ranks: 941.1 MB moved"), out);
+        assertTrue(out.contains(" of 696.1 ms"), "four micro-batches' syncs: " + out);
+        assertTrue(!out.contains("once per step"), out);
+    }
+
     private static String plan(Path dir, String policy) throws IOException {
         java.nio.file.Files.createDirectories(dir);
         PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("llama3_8b.toml", toml("1", policy))

@@ -80,6 +80,10 @@ final class TorchtitanAdapter implements FormatAdapter {
         Located<String> policy = DraftValues.choice(j, s, "[parallelism] fsdp_reshard_after_forward", RESHARD_POLICIES,
                 "the estimate takes torchtitan's \"default\"");
         boolean pp = j.pp != null && j.pp.value() > 1;
+        // the policy as written: apply_fsdp reshards the final norm and output's unit after forward only when it is "always"
+        // (derive/estimate TitanUnits)
+        if (policy != null) j.stated.add(new dev.gpulint.spec.Specs.Stated(dev.gpulint.spec.Specs.Origin.FSDP_RESHARD, policy.value(),
+                "[parallelism] fsdp_reshard_after_forward", StatedKind.CONFIG, policy.span()));
         if (policy != null && !policy.value().equals("default")) {
             j.zeroStage = j.key("[parallelism] fsdp_reshard_after_forward", new Located<>(policy.value().equals("never") ? 2L : 3L, policy.span()));
             return;

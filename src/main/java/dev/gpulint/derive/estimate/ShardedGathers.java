@@ -87,6 +87,7 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
     static ShardedGathers of(Specs.Job j, ModelShape m, boolean zero3, boolean hybrid, List<String> as) {
         ShardedGathers g = unitOf(j, m, zero3, hybrid, as);
         TitanUnits t = TitanUnits.of(j, m);
+        if (t != null) as.add(t.describe(zero3, hybrid));
         return t == null ? g : new ShardedGathers(g.unit, g.persistenceThreshold, g.maxReuseDistance, t);
     }
 

@@ -33,6 +33,22 @@ public record TitanUnits(boolean outputResharded) {
         return new TitanUnits(always);
     }
 
+    /**
+     * The plan's assumptions line for a torchtitan job ({@code zero3}: at ZeRO stage 3, where the output's unit is held whole
+     * at the peak; {@code hybrid}: HSDP, whose sync HybridSync prices per layer): its units, their gathers and the memory they
+     * add, without pp.
+     */
+    String describe(boolean zero3, boolean hybrid) {
+        return "torchtitan's FSDP2 units (apply_fsdp): without pipeline parallelism L + 2 per micro-batch, the embedding's and one"
+                + " of the final norm + output beside the L blocks, each reduce-scattered once"
+                + (hybrid ? " (under hybrid sharding the sync is priced one unit per layer, their bytes spread over the layers)" : "")
+                + "; the final norm + output unit "
+                + (outputResharded && zero3 ? "resharded after forward and gathered again for the backward (fsdp_reshard_after_forward"
+                        + " \"always\")" : "gathered once, kept from forward to backward (fsdp_reshard_after_forward not \"always\")")
+                + (zero3 ? ", and whole at the backward's start on the last stage: 2·(V·h ÷ tp + h) bytes beside the sharded weights" : "")
+                + "; with pipeline parallelism every unit is held whole through the step and synced once per layer";
+    }
+
     /** Whether a layout's sync and memory take these units apart: pipeline parallelism of one stage, ZeRO stage 2 or 3. */
     static boolean applies(TitanUnits t, Layout l) {
         return t != null && l.pp() == 1 && l.zeroStage() >= 2;

@@ -85,5 +85,8 @@ class TitanUnitsTest {
                 + " embedding unit, its final norm + output unit's once (kept from forward to backward: fsdp_reshard_after_forward not"
                 + " \"always\") over 16 ranks: 434.8 MB moved"), r.out());
         assertTrue(r.out().contains("weights 2.05 GB"), r.out());
+        assertTrue(r.out().contains("the final norm + output unit gathered once, kept from forward to backward (fsdp_reshard_after_forward"
+                + " not \"always\"), and whole at the backward's start on the last stage: 2·(V·h ÷ tp + h) bytes beside the sharded"
+                + " weights"), "the plan's text gives the formula: " + r.out());
     }
 }

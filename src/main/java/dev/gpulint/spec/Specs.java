@@ -611,6 +611,9 @@ public final class Specs {
 
         /** The quantity a format states FSDP's version under when it is 2 (accelerate's fsdp_version: FSDP2's fully_shard). */
         public static final String FSDP_VERSION = "fsdp_version";
+
+        /** The quantity torchtitan's {@code [parallelism] fsdp_reshard_after_forward} is stated under, as written (default, always, never). */
+        public static final String FSDP_RESHARD = "fsdp_reshard_after_forward";
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

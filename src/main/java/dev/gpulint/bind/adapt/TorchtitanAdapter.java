@@ -80,6 +80,10 @@ final class TorchtitanAdapter implements FormatAdapter {
         Located<String> policy = DraftValues.choice(j, s, "[parallelism] fsdp_reshard_after_forward", RESHARD_POLICIES,
                 "the estimate takes torchtitan's \"default\"");
         boolean pp = j.pp != null && j.pp.value() > 1;
+        // the policy as written: apply_fsdp reshards the final norm and output's unit after forward only when it is "always"
+        // (derive/estimate TitanUnits)
+        if (policy != null) j.stated.add(new dev.gpulint.spec.Specs.Stated(dev.gpulint.spec.Specs.Origin.FSDP_RESHARD, policy.value(),
+                "[parallelism] fsdp_reshard_after_forward", StatedKind.CONFIG, policy.span()));
         if (policy != null && !policy.value().equals("default")) {
             j.zeroStage = j.key("[parallelism] fsdp_reshard_after_forward", new Located<>(policy.value().equals("never") ? 2L : 3L, policy.span()));
             return;
@@ -89,8 +93,9 @@ final class TorchtitanAdapter implements FormatAdapter {
         j.zeroStage = j.key(policy != null ? "[parallelism] fsdp_reshard_after_forward" : "pipeline_parallel_degree", new Located<>(2L, at));
         j.unpriced.add("fsdp_reshard_after_forward " + (policy != null ? "= \"default\"" : "not written (torchtitan's \"default\")")
                 + ": with pipeline parallelism torchtitan keeps the gathered parameters from forward to backward (reshard_after_forward"
-                + " False, ZeRO-2): the stage's whole weights held on every GPU, its parameters gathered and gradients reduce-scattered"
-                + " once per step (the ZeRO-2 sync), as torchtitan's pipeline schedule defers them to the step's last backward");
+                + " False, ZeRO-2): the stage's whole weights held on every GPU, each layer's parameters all-gathered by the step's first"
+                + " forward and its gradients reduce-scattered once per step, as torchtitan's pipeline schedule defers them to the step's"
+                + " last backward");
     }
 
     static JobDraft bind(MappingNode root, String file, String jobName) {

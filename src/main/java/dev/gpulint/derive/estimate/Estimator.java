@@ -229,9 +229,10 @@ public final class Estimator {
             // distributed optimizer or not (ZeRO-3 and HSDP below gather per layer and read neither)
             ExpertDpSync x = ExpertDpSync.of(m, l, v, params, most, order, gatherBytes);
             int chunks = pp > 1 ? l.virtualPp() : 1;
-            if (HybridSync.priced(l.zeroStage()) && (l.hybrid() || l.zeroStage() >= 3 && v.gathers().pipelined(l))) {
+            if (HybridSync.priced(l.zeroStage()) && (l.hybrid() || v.gathers().pipelined(l))) {
                 // HSDP at stage 3 or 2: all-gathers and reduce-scatters in the shard group, the all-reduce over the replicas (HybridShard);
-                // FSDP2 at stage 3 under pp too (ShardedGathers.pipelined): one replica, its sync the step's as HSDP's under pp
+                // FSDP2 under pp too (ShardedGathers.pipelined: its kept units at stage 2, fully_shard at 3): one replica, its
+                // sync the step's as HSDP's under pp, not Megatron's ZeRO-2 buckets
                 HybridSync hs = HybridShard.sync(c, l, dpCp, stride.get(DP), params, gatherBytes, gradBytes, DpBuckets.shardedUnits(layersPerStage), mb);
                 double perMbComm = hs.seconds();
                 dpS = hs.stepSeconds(mb);
@@ -252,11 +253,16 @@ public final class Estimator {
                 // one unit per layer (FSDP's per-block wrapping, Megatron-FSDP's per-module buckets): each layer's parameters
                 // gathered forward and backward (FSDP2 at stage 2: the forward's alone, ShardedGathers.KEPT) and its gradients
                 // reduce-scattered, each collective paying NCCL's α
+                // torchtitan's embedding and [norm, output] units beside the layers, the latter gathered once unless "always" (TitanUnits)
                 double units = DpBuckets.shardedUnits(layersPerStage);
                 int gathers = HybridSync.gathersPerUnit(l.zeroStage());
-                double perMbComm = c.collective(DP, dpCp, gathers * units, gatherBytes / units, Collective.ALL_GATHER, gathers == 2
+                TitanUnits.Sync k = TitanUnits.sync(v.gathers().titan(), m, l, units, gathers, gatherBytes);
+                String beside = TitanUnits.gatherWords(v.gathers().titan(), l);
+                double perMbComm = c.collective(DP, dpCp, k.gathers(), k.gatheredBytes() / k.gathers(), Collective.ALL_GATHER, (gathers == 2
                         ? "parameter all-gathers forward and backward, one per layer" : "parameter all-gather for the forward, kept for the backward, one per layer")
-                        + c.collective(DP, dpCp, units, params * gradBytes / units, Collective.REDUCE_SCATTER, "gradient reduce-scatter, one per layer");
+                        + beside)
+                        + c.collective(DP, dpCp, k.reduces(), params * gradBytes / k.reduces(), Collective.REDUCE_SCATTER, "gradient reduce-scatter, one per layer"
+                        + (beside.isEmpty() ? "" : " and per torchtitan unit"));
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {

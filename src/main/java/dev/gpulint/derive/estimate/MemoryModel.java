@@ -323,6 +323,8 @@ public final class MemoryModel {
         private final Params params;
         private final Held held;
         private final StateShards.Sharded sharded;
+        private final double outputHeld;                // torchtitan's final norm and output unit, gathered at the last stage's peak
+        private final int last;
         private double weights, gradients, optimizer, activations, parameters;     // the stage last filled
 
         Stages(ModelShape m, Layout l, StateBytes b, Variants v) { this(m, l, b, v, true); }
@@ -333,6 +335,9 @@ public final class MemoryModel {
             // hybrid sharding (HSDP): the shard group only; the one sharding MEM001/MEM002 use too (StateShards)
             // FSDP under pipeline parallelism holds weights and gradients whole through the step (ShardedGathers.pipelined)
             this.sharded = StateShards.of(l, v).held(b, l.zeroStage(), l.distributedOptimizer(), v.gathers().pipelined(l));
+            // torchtitan at stage 3: its [norm, output] unit whole at the backward's start (TitanUnits.heldBytes)
+            this.outputHeld = TitanUnits.heldBytes(v.gathers().titan(), m, l, v.gathers().pipelined(l));
+            this.last = l.pp() - 1;
             this.params = new Params(m, l, v);
             this.held = activations ? new Held(m, l, v) : null;
         }
@@ -347,7 +352,7 @@ public final class MemoryModel {
         private void fillStates(int i) {
             params.fill(i);
             double p0 = params.sharedPart, p1 = params.expertPart;
-            weights = sharded.weights(p0, p1);
+            weights = sharded.weights(p0, p1) + (i == last ? outputHeld : 0);
             gradients = sharded.gradients(p0, p1);
             optimizer = sharded.optimizer(p0, p1);
             parameters = p0 + p1;

@@ -41,8 +41,10 @@ import java.util.Locale;
  * @param unit                 the gather unit
  * @param persistenceThreshold DeepSpeed's {@code stage3_param_persistence_threshold}, elements
  * @param maxReuseDistance     DeepSpeed's {@code stage3_max_reuse_distance}, elements
+ * @param titan                torchtitan's embedding and final norm + output units beside the layers ({@link TitanUnits}); null
+ *                             for any other job
  */
-public record ShardedGathers(Unit unit, double persistenceThreshold, double maxReuseDistance) {
+public record ShardedGathers(Unit unit, double persistenceThreshold, double maxReuseDistance, TitanUnits titan) {
     /**
      * A ZeRO-3 job's gather unit; KEPT: FSDP2's per-layer unit at stage 2 ({@code fully_shard(reshard_after_forward=False)},
      * torchtitan's {@code fsdp_reshard_after_forward} "never", or "default" with pipeline parallelism), each layer's parameters
@@ -58,13 +60,13 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
     public static final double REUSE_DEFAULT = 1_000_000_000;
 
     /** One unit per layer (FSDP's wrapping). */
-    public static final ShardedGathers LAYER = new ShardedGathers(Unit.LAYER, PERSISTENCE_DEFAULT, REUSE_DEFAULT);
+    public static final ShardedGathers LAYER = new ShardedGathers(Unit.LAYER, PERSISTENCE_DEFAULT, REUSE_DEFAULT, null);
 
     /** One unit per layer, kept from forward to backward (FSDP2 at stage 2: {@link Unit#KEPT}). */
-    public static final ShardedGathers KEPT = new ShardedGathers(Unit.KEPT, PERSISTENCE_DEFAULT, REUSE_DEFAULT);
+    public static final ShardedGathers KEPT = new ShardedGathers(Unit.KEPT, PERSISTENCE_DEFAULT, REUSE_DEFAULT, null);
 
     /** One unit per layer, FSDP2's fully_shard at stage 3 ({@link Unit#FSDP2}): LAYER's collectives. */
-    public static final ShardedGathers FSDP2 = new ShardedGathers(Unit.FSDP2, PERSISTENCE_DEFAULT, REUSE_DEFAULT);
+    public static final ShardedGathers FSDP2 = new ShardedGathers(Unit.FSDP2, PERSISTENCE_DEFAULT, REUSE_DEFAULT, null);
 
     /**
      * One micro-batch's collectives on the fullest stage.
@@ -83,6 +85,14 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
      * MoE or multi-latent attention.
      */
     static ShardedGathers of(Specs.Job j, ModelShape m, boolean zero3, boolean hybrid, List<String> as) {
+        ShardedGathers g = unitOf(j, m, zero3, hybrid, as);
+        TitanUnits t = TitanUnits.of(j, m);
+        if (t != null) as.add(t.describe(zero3, hybrid));
+        return t == null ? g : new ShardedGathers(g.unit, g.persistenceThreshold, g.maxReuseDistance, t);
+    }
+
+    /** {@link #of}'s gather unit, without torchtitan's units beside the layers. */
+    private static ShardedGathers unitOf(Specs.Job j, ModelShape m, boolean zero3, boolean hybrid, List<String> as) {
         Specs.Optimizer o = j.optimizer();
         // torchtitan shards with FSDP2's fully_shard per transformer block: at stage 2 (reshard_after_forward False,
         // TorchtitanAdapter) the blocks are still its units, not Megatron's buckets
@@ -128,7 +138,7 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
                 + ") all-gathered at each use it was released before (released when the next use is "
                 + whole(REUSE_DEFAULT) + " elements or more away, stage3_max_reuse_distance's default; a full recompute's"
                 + " forward uses it again), every tensor's gradient reduce-scattered alone; linear biases not counted");
-        return new ShardedGathers(Unit.TENSOR, threshold, REUSE_DEFAULT);
+        return new ShardedGathers(Unit.TENSOR, threshold, REUSE_DEFAULT, null);
     }
 
     /**
@@ -179,7 +189,9 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
      * backward (torchtitan's apply_fsdp: "For PP, by default do not reshard after forward to avoid per-microbatch
      * all-gathers"; PyTorch's torch/distributed/pipelining/stage.py, PipelineStage.backward_maybe_with_nosync: for an
      * FSDPModule {@code set_reshard_after_backward(False)} and {@code set_requires_gradient_sync(False)} on every backward,
-     * both back on and the post-backward run only when {@code last_backward}), which the ZeRO-2 sync once per step prices.
+     * both back on and the post-backward run only when {@code last_backward}): {@link #pipelined} then, priced by {@link
+     * HybridSync} with one replica, once per step (one all-gather per layer, by the step's first forward, and one
+     * reduce-scatter per layer after its last backward), not by Megatron's ZeRO-2 buckets.
      */
     public boolean keptForBackward(Layout l) {
         return unit == Unit.KEPT && l.zeroStage() == 2 && !l.hybrid() && l.pp() <= 1;

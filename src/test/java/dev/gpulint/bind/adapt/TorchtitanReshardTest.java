@@ -90,27 +90,56 @@ class TorchtitanReshardTest {
     }
 
     /**
-     * Llama 3 8B (32 layers, 8.03B parameters) on 16 H100s, FSDP over all 16, no pp, one micro-batch: 32 FSDP units. A layer's
-     * bf16 all-gather assembles 8.03B × 2 B ÷ 32 = 0.502 GB, of which each rank moves 15/16 = 470.5 MB, at 360 GB/s (8 × 400
-     * Gb/s × 0.90) + NCCL's α 70 µs = 1.377 ms. "always" gathers forward and backward: 2 × 32 = 64 × 1.377 = 88.1 ms;
-     * "never" the forward's alone, 32 × 1.377 = 44.1 ms, and holds the whole weights, 8.03B × 2 B = 16.06 GB, where "always"
-     * holds a 16th, 1.00 GB. The gradients' 32 reduce-scatters are the same either way.
+     * Llama 3 8B (32 layers, 8.03B parameters) on 16 H100s, FSDP over all 16, no pp, one micro-batch: 32 block units and
+     * apply_fsdp's embedding unit and final norm + output unit, 34 (TitanUnits). "always" gathers every unit forward and
+     * backward: 68 all-gathers of 8.03B × 2 B × 2 ÷ 68 = 0.472 GB each, of which each rank moves 15/16 = 442.9 MB, at 360 GB/s
+     * (8 × 400 Gb/s × 0.90) + NCCL's α 70 µs = 1.300 ms: 88.4 ms; "never" the forward's alone, 34 × 1.300 = 44.2 ms, and holds
+     * the whole weights, 8.03B × 2 B = 16.06 GB, where "always" holds a 16th, 1.00 GB, and at the backward's start the final
+     * norm + output unit whole, (128,256 × 4,096 + 4,096) × 2 B = 1.05 GB: 2.05 GB. The gradients' 34 reduce-scatters are the
+     * same either way.
      */
     @Test
     void neverHalvesThePlansParameterAllGathersAndHoldsTheWholeWeights(@TempDir Path dir) throws IOException {
         String always = plan(dir.resolve("a"), "fsdp_reshard_after_forward = \"always\"");
-        assertTrue(always.contains("dp: 64 × dp parameter all-gathers forward and backward, one per layer over 16 ranks: 470.5 MB moved"), always);
-        assertTrue(always.contains("each: 88.1 ms"), always);
-        assertTrue(always.contains("weights 1.00 GB"), always);
+        assertTrue(always.contains("dp: 68 × dp parameter all-gathers forward and backward, one per layer, and the same of torchtitan's"
+                + " embedding unit and its final norm + output unit over 16 ranks: 442.9 MB moved"), always);
+        assertTrue(always.contains("each: 88.4 ms"), always);
+        assertTrue(always.contains("weights 2.05 GB"), always);
         String never = plan(dir.resolve("n"), "fsdp_reshard_after_forward = \"never\"");
-        assertTrue(never.contains("dp: 32 × dp parameter all-gather for the forward, kept for the backward, one per layer over 16 ranks:"
-                + " 470.5 MB moved"), never);
-        assertTrue(never.contains("each: 44.1 ms"), never);
+        assertTrue(never.contains("dp: 34 × dp parameter all-gather for the forward, kept for the backward, one per layer, and the same of"
+                + " torchtitan's embedding unit and its final norm + output unit over 16 ranks: 442.9 MB moved"), never);
+        assertTrue(never.contains("each: 44.2 ms"), never);
         assertTrue(never.contains("weights 16.06 GB"), never);
         assertTrue(!never.contains("per bucket"), "FSDP2's units, not Megatron's ZeRO-2 buckets: " + never);
         for (String out : List.of(always, never)) {
-            assertTrue(out.contains("dp: 32 × dp gradient reduce-scatter, one per layer over 16 ranks: 941.1 MB moved"), out);
+            assertTrue(out.contains("dp: 34 × dp gradient reduce-scatter, one per layer and per torchtitan unit over 16 ranks: 885.7 MB moved"), out);
         }
+    }
+
+    /**
+     * "always" without pp and without HSDP syncs every micro-batch: torchtitan's train_step runs forward_backward_step once per
+     * micro-batch of its gradient accumulation and never turns FSDP's gradient sync off (no set_requires_gradient_sync, no
+     * no_sync: pytorch/torchtitan torchtitan/train.py, Trainer.train_step and forward_backward_step at
+     * 000204a4a8bf3d0f31adc44fc29855fbb6ea13d8), and fully_shard reduce-scatters each backward's gradients and reshards after
+     * it unless told not to; only torch.distributed.pipelining turns both off (HybridSync.perStep). So global batch 64 over
+     * dp 16 at micro batch 1, 4 micro-batches, pays 4 × (68 all-gathers, 88.4 ms, and 34 reduce-scatters, 86.0 ms) =
+     * 4 × 174.4 = 697.8 ms of dp sync, not one step's 174.4 ms.
+     */
+    @Test
+    void alwaysWithoutPipelineSyncsEveryMicroBatchAsTorchtitansTrainStepRunsIt(@TempDir Path dir) throws IOException {
+        String toml = Recipes.torchtitan("8B").training("local_batch_size = 1", "global_batch_size = 64", "seq_len = 8192").parallelism(
+                "data_parallel_shard_degree = 16", "tensor_parallel_degree = 1", "pipeline_parallel_degree = 1",
+                "fsdp_reshard_after_forward = \"always\"").toml();
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("llama3_8b.toml", toml)
+                .jobClusters("lab", "*.toml").plan();
+        assertEquals(0, r.code(), r.err());
+        String out = r.out();
+        assertTrue(out.contains("global batch 64, 4 micro-batches per step, zero stage 3"), out);
+        assertTrue(out.contains("dp: 68 × dp parameter all-gathers forward and backward, one per layer, and the same of torchtitan's"
+                + " embedding unit and its final norm + output unit over 16 ranks: 442.9 MB moved"), out);
+        assertTrue(out.contains("dp: 34 × dp gradient reduce-scatter, one per layer and per torchtitan unit over 16 ranks: 885.7 MB moved"), out);
+        assertTrue(out.contains(" of 697.8 ms"), "four micro-batches' syncs: " + out);
+        assertTrue(!out.contains("once per step"), out);
     }
 
     private static String plan(Path dir, String policy) throws IOException {

@@ -39,7 +39,7 @@ class ShardedGathersTest {
     @Test
     void withinTheReuseDistanceEachWeightIsGatheredOncePerMicroBatch() {
         // 12M elements a layer, far under DeepSpeed's default 1e9: every weight stays gathered from its forward to its backward
-        ShardedGathers.Counts k = new ShardedGathers(ShardedGathers.Unit.TENSOR, 100_000, 1e9)
+        ShardedGathers.Counts k = new ShardedGathers(ShardedGathers.Unit.TENSOR, 100_000, 1e9, null)
                 .perMicroBatch(SMALL, layout(Recompute.FULL), 1, LAYER);
         assertEquals(4, k.gathers(), 0);             // QKV, output, fc1, fc2; the LayerNorms (1,000 each) are persistent
         assertEquals(12e6, k.gatheredElements(), 0);
@@ -50,12 +50,12 @@ class ShardedGathersTest {
     void beyondTheReuseDistanceARecomputedLayerGathersAgainTwice() {
         // a reuse distance of 5M: forward → recompute always released; recompute → backward kept only for fc2, whose backward
         // follows its recomputed forward at once (QKV: 18.0M between, output 16.0M, fc1 8M: released)
-        ShardedGathers.Counts k = new ShardedGathers(ShardedGathers.Unit.TENSOR, 100_000, 5e6)
+        ShardedGathers.Counts k = new ShardedGathers(ShardedGathers.Unit.TENSOR, 100_000, 5e6, null)
                 .perMicroBatch(SMALL, layout(Recompute.FULL), 1, LAYER);
         assertEquals(11, k.gathers(), 0);            // 3 + 3 + 3 + 2
         assertEquals(3 * 3e6 + 3 * 1e6 + 3 * 4e6 + 2 * 4e6, k.gatheredElements(), 0);
         // without recompute the backward follows the forward: fc2 kept (adjacent), fc1 8M away released, output 16M, QKV 18M
-        ShardedGathers.Counts none = new ShardedGathers(ShardedGathers.Unit.TENSOR, 100_000, 5e6)
+        ShardedGathers.Counts none = new ShardedGathers(ShardedGathers.Unit.TENSOR, 100_000, 5e6, null)
                 .perMicroBatch(SMALL, layout(Recompute.NONE), 1, LAYER);
         assertEquals(7, none.gathers(), 0);          // 2 + 2 + 2 + 1
         assertEquals(2 * 3e6 + 2 * 1e6 + 2 * 4e6 + 4e6, none.gatheredElements(), 0);
@@ -65,7 +65,7 @@ class ShardedGathersTest {
     @Test
     void aPersistenceThresholdAboveATensorKeepsItGathered() {
         // threshold 3.5M: the output (1M) and QKV (3M) are persistent, fc1 and fc2 (4M) are not
-        ShardedGathers.Counts k = new ShardedGathers(ShardedGathers.Unit.TENSOR, 3_500_000, 5e6)
+        ShardedGathers.Counts k = new ShardedGathers(ShardedGathers.Unit.TENSOR, 3_500_000, 5e6, null)
                 .perMicroBatch(SMALL, layout(Recompute.FULL), 1, LAYER);
         assertEquals(5, k.gathers(), 0);             // fc1 3, fc2 2
         assertEquals(5 * 4e6, k.gatheredElements(), 0);
@@ -74,7 +74,7 @@ class ShardedGathersTest {
 
     @Test
     void theEmbeddingIsOneUnitGatheredForwardAndBackward() {
-        ShardedGathers.Counts k = new ShardedGathers(ShardedGathers.Unit.TENSOR, 100_000, 1e9)
+        ShardedGathers.Counts k = new ShardedGathers(ShardedGathers.Unit.TENSOR, 100_000, 1e9, null)
                 .perMicroBatch(SMALL, layout(Recompute.NONE), 1, LAYER + 5e6);
         assertEquals(4 + 2, k.gathers(), 0);
         assertEquals(12e6 + 2 * 5e6, k.gatheredElements(), 0);

@@ -241,6 +241,30 @@ class HybridSyncCheckAndPlanTest {
     }
 
     @Test
+    void fsdp2KeptUnitsWithPipelineParallelismGatherOncePerLayerAndStep(@TempDir Path dir) throws java.io.IOException {
+        // torchtitan's "never" and its "default" with pp (FSDP2 fully_shard(reshard_after_forward=False), stage 2, no HSDP)
+        // under pp 2, dp_shard 8, global batch 64: 8 micro-batches. torch.distributed.pipelining's backward_maybe_with_nosync
+        // keeps every unit gathered (no reshard after backward) until the stage's last backward and reduces then: per layer
+        // and step one all-gather (the first forward's) and one reduce-scatter, HybridSync with one replica, as at stage 3
+        // above; not Megatron's ZeRO-2 buckets (a reduce-scatter and an all-gather per 40M-parameter bucket)
+        for (String policy : List.of("fsdp_reshard_after_forward = \"never\"", "")) {
+            String toml = dev.gpulint.testing.Recipes.torchtitan("8B").training("local_batch_size = 1", "global_batch_size = 64", "seq_len = 8192")
+                    .parallelism("data_parallel_shard_degree = 8", "tensor_parallel_degree = 1", "pipeline_parallel_degree = 2", policy).toml();
+            Path d = dir.resolve(policy.isEmpty() ? "default" : "never");
+            java.nio.file.Files.createDirectories(d);
+            PlanCli.Run r = PlanCli.in(d).file("cluster.yaml", PlanCli.LAB_H100).file("llama3_8b.toml", toml)
+                    .jobClusters("lab", "*.toml").plan();
+            assertEquals(0, r.code(), r.err());
+            assertTrue(r.out().contains("dp: 16 × dp parameter all-gather for the step's first forward, kept through the step, one per"
+                    + " layer, within the shard group over 8 ranks: 439.2 MB moved"), r.out());
+            assertTrue(r.out().contains("dp: 16 × dp gradient reduce-scatter, one per layer, once per step, within the shard group over 8"
+                    + " ranks: 878.3 MB moved"), r.out());
+            assertTrue(!r.out().contains("per bucket"), "FSDP2's units, not Megatron's ZeRO-2 buckets: " + r.out());
+            assertTrue(!r.out().contains("all-reduce, one per layer"), "one replica: nothing to all-reduce " + r.out());
+        }
+    }
+
+    @Test
     void withoutAShardGroupZero3KeepsTheWholeGroupAtOneAndAHalf(@TempDir Path dir) {
         AllReduceFact check = fact(manifest("parameters: 8B, " + LLAMA3_8B, "tp: 1, dp: 16", 16));
         assertTrue(!check.isHybrid());

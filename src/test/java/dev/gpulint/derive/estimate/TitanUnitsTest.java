@@ -1,0 +1,92 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.derive.estimate.Layout.Recompute;
+import dev.gpulint.derive.estimate.ModelShape.Dtype;
+import dev.gpulint.testing.PlanCli;
+import dev.gpulint.testing.Recipes;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * torchtitan's apply_fsdp units beside the blocks (TitanUnits; pytorch/torchtitan torchtitan/models/llama3/infra/parallelize.py
+ * at 018740b7aae7846d24954539244c78215dbd181f): fully_shard(tok_embeddings) with the blocks' reshard_after_forward, and
+ * fully_shard([norm, output]) with reshard_after_forward only under "always".
+ */
+class TitanUnitsTest {
+
+    /** h 1000, V 512 (untied), 4 layers. */
+    private static final ModelShape SMALL = new ModelShape(4, 1000, 10, 10, 100, 4000, 512, 512, false, false, 1, 1, Dtype.BF16);
+
+    private static Layout layout(int pp, int zero) {
+        return new Layout(1, pp, 8, 1, 1, 1, 1, 8, zero, false, Recompute.NONE, false, 1);
+    }
+
+    @Test
+    void twoUnitsMoreAndTheOutputGatheredOnceUnlessAlways() {
+        double out = TitanUnits.output(SMALL, layout(1, 3));
+        assertEquals(512 * 1000 + 1000, out, 0, "V·h ÷ tp + the norm's h");
+        double gatherBytes = 1e9;
+        // "default" / "never": at stage 3 the layers and the embedding twice, the output once; its bytes once less
+        TitanUnits.Sync kept = TitanUnits.sync(new TitanUnits(false), SMALL, layout(1, 3), 4, 2, gatherBytes);
+        assertEquals(2 * 5 + 1, kept.gathers(), 0);
+        assertEquals(2 * gatherBytes - 2 * out, kept.gatheredBytes(), 1e-6);
+        assertEquals(6, kept.reduces(), 0);
+        // "always": every unit twice
+        TitanUnits.Sync always = TitanUnits.sync(new TitanUnits(true), SMALL, layout(1, 3), 4, 2, gatherBytes);
+        assertEquals(12, always.gathers(), 0);
+        assertEquals(2 * gatherBytes, always.gatheredBytes(), 1e-6);
+        // stage 2 (kept units): one gather of each of the 6
+        TitanUnits.Sync two = TitanUnits.sync(new TitanUnits(false), SMALL, layout(1, 2), 4, 1, gatherBytes);
+        assertEquals(6, two.gathers(), 0);
+        assertEquals(gatherBytes, two.gatheredBytes(), 1e-6);
+        // any other job: the layers alone
+        TitanUnits.Sync none = TitanUnits.sync(null, SMALL, layout(1, 3), 4, 2, gatherBytes);
+        assertEquals(8, none.gathers(), 0);
+        assertEquals(4, none.reduces(), 0);
+    }
+
+    @Test
+    void theOutputUnitIsHeldWholeAtStageThreeWithoutPipelineOnly() {
+        double out = TitanUnits.output(SMALL, layout(1, 3)) * 2;
+        assertEquals(out, TitanUnits.heldBytes(new TitanUnits(false), SMALL, layout(1, 3), false), 0);
+        assertEquals(out, TitanUnits.heldBytes(new TitanUnits(true), SMALL, layout(1, 3), false), 0, "always gathers it again for the backward");
+        assertEquals(0, TitanUnits.heldBytes(new TitanUnits(false), SMALL, layout(1, 2), false), "stage 2 counts the weights whole already");
+        assertEquals(0, TitanUnits.heldBytes(new TitanUnits(false), SMALL, layout(2, 3), true), "under pp every unit is held whole");
+        assertEquals(0, TitanUnits.heldBytes(null, SMALL, layout(1, 3), false));
+    }
+
+    @Test
+    void aTiedModelOrAnotherFormatHasNone() {
+        ModelShape tied = new ModelShape(4, 1000, 10, 10, 100, 4000, 512, 512, false, true, 1, 1, Dtype.BF16);
+        dev.gpulint.spec.Specs.Job titan = dev.gpulint.testing.Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B")
+                .training("local_batch_size = 1", "seq_len = 8192").parallelism("data_parallel_shard_degree = 8").toml());
+        assertNull(TitanUnits.of(titan, tied));
+        assertTrue(TitanUnits.of(titan, SMALL) != null && !TitanUnits.of(titan, SMALL).outputResharded(), "not written: \"default\"");
+    }
+
+    /**
+     * "default" without pp: Llama 3 8B over 16 H100s, 67 all-gathers (2 × 32 blocks, 2 of the embedding, 1 of the final norm +
+     * output, kept from forward to backward) of (2 × 16.06 − 1.05) GB ÷ 67 each, 434.8 MB moved per rank; the weights 1.00 GB
+     * sharded and 1.05 GB of the final norm + output unit held whole.
+     */
+    @Test
+    void defaultWithoutPipelineGathersTheOutputUnitOnceAndHoldsIt(@TempDir Path dir) {
+        String toml = Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192").parallelism(
+                "data_parallel_shard_degree = -1", "tensor_parallel_degree = 1", "pipeline_parallel_degree = 1").toml();
+        PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("llama3_8b.toml", toml)
+                .jobClusters("lab", "*.toml").plan("--gpus", "16");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("dp: 67 × dp parameter all-gathers forward and backward, one per layer, and the same of torchtitan's"
+                + " embedding unit, its final norm + output unit's once (kept from forward to backward: fsdp_reshard_after_forward not"
+                + " \"always\") over 16 ranks: 434.8 MB moved"), r.out());
+        assertTrue(r.out().contains("weights 2.05 GB"), r.out());
+        assertTrue(r.out().contains("the final norm + output unit gathered once, kept from forward to backward (fsdp_reshard_after_forward"
+                + " not \"always\"), and whole at the backward's start on the last stage: 2·(V·h ÷ tp + h) bytes beside the sharded"
+                + " weights"), "the plan's text gives the formula: " + r.out());
+    }
+}

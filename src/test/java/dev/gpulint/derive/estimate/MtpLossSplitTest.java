@@ -71,14 +71,16 @@ class MtpLossSplitTest {
         assertEquals(V * H / 2, split.stages().get(2).parameters() - one.stages().get(2).parameters(), 1e-6);
         for (int i : new int[] {0, 1, 3}) assertEquals(one.stages().get(i).parameters(), split.stages().get(i).parameters(), 1e-6, "stage " + i);
         assertEquals(V * H / 2, estimate(true, SPLIT).stages().get(2).parameters() - estimate(true, null).stages().get(2).parameters(), 1e-6);
-        // activations: stage 2 keeps the loss's output-layer input and logits, 4·s·b·h·(1 + V/h) ÷ tp = 4 × 2,048 × 1,024 ×
-        // 32.25 ÷ 2 bytes, for each of its min(32, 4 − 2) = 2 micro-batches in flight; stage 3 receives only the main chunk, s rows,
-        // for its 1 micro-batch: b·s·h·2 ÷ tp less than the 2s rows it kept before
-        double logits = 4 * S * H * (1 + V / H) / 2;
-        assertEquals(2 * logits, split.stages().get(2).activations() - one.stages().get(2).activations(), 1e-3);
-        assertEquals(-BSH, split.stages().get(3).activations() - one.stages().get(3).activations(), 1e-6);
+        // activations: stage 2 keeps the loss's output-layer input and fp32 softmax, 4·s·b·h·(1 + V/h) ÷ tp = 4 × 2,048 × 1,024 ×
+        // 32.25 ÷ 2 bytes, for each of its min(32, 4 − 2) = 2 micro-batches in flight, and while the loss runs its bf16 logits
+        // beside their fp32 copy, 2·s·b·V ÷ tp (MemoryModel.lossBytes); stage 3 receives only the main chunk, s rows, for its 1
+        // micro-batch: b·s·h·2 ÷ tp less than the 2s rows it kept before, and computes the main loss alone: one loss's input and
+        // softmax less than the main and the MTP loss it held before (the bf16 copy, once a stage, stays): moved, not counted twice
+        double logits = 4 * S * H * (1 + V / H) / 2, upcast = 2 * S * V / 2;
+        assertEquals(2 * logits + upcast, split.stages().get(2).activations() - one.stages().get(2).activations(), 1e-3);
+        assertEquals(-BSH - logits, split.stages().get(3).activations() - one.stages().get(3).activations(), 1e-6);
         for (int i : new int[] {0, 1}) assertEquals(one.stages().get(i).activations(), split.stages().get(i).activations(), 1e-6, "stage " + i);
-        // so stage 2 holds 2 × 135,266,304 + its output layer's weights, gradients and optimizer states more than it did
+        // so stage 2 holds 2 × 135,266,304 + 65,536,000 + its output layer's weights, gradients and optimizer states more than it did
         assertTrue(split.stages().get(2).total() - one.stages().get(2).total() > 2 * logits, "stage 2 grows");
     }
 

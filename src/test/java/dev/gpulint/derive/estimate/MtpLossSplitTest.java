@@ -145,6 +145,31 @@ class MtpLossSplitTest {
         assertNull(Foreign.bind("train.sh", SCRIPT.formatted("Et|t|ttm|L")).model().mtp().lossStages());
     }
 
+    /**
+     * A hybrid model's loss slots: Megatron-Core's HybridModel has no loss_split_process (hybrid_model.py at 542a36d0: the output
+     * layer where post_process or mtp_process, every loss where post_process), and its '|' segments carry no loss symbol, so the
+     * layout's two L are read as HybridModel runs them, every loss on the last stage, whether the segments agree with the
+     * layout's stages ("M|*|M-|": 1, 1, 2, 0, as "Et|t|ttmL|L") or not; and the plan says so.
+     */
+    @Test
+    void aHybridModelsLossSlotsAreAllOnTheLastStageAsHybridModelRunsThem() {
+        String hybrid = SCRIPT.formatted("Et|t|ttmL|L").replace("--swiglu \\\n", "--swiglu \\\n  --hybrid-layer-pattern \"M|*|M-|\" \\\n");
+        Specs.Job j = Foreign.bind("train.sh", hybrid);
+        assertEquals("M*M-", j.model().hybrid().pattern().value(), hybrid);
+        assertEquals(List.of(1L, 1L, 3L, 0L), j.parallelism().stageLayers().value());
+        assertNull(j.model().mtp().lossStages(), "HybridModel builds no early loss stage");
+        assertTrue(j.origin().unpriced().stream().anyMatch(u -> u.contains("places the loss (L) on 2 stages") && u.endsWith(
+                "A hybrid model does not split its loss: Megatron-Core's HybridModel builds the output layer where post_process or"
+                + " mtp_process and computes the main and the MTP losses on the last stage (process_mtp_loss; hybrid_model.py at"
+                + " 542a36d0, no loss_split_process, which the pull request builds in GPTModel alone), and its pattern's '|' segments"
+                + " have no loss symbol; so the estimate prices the output layer, the logits and the losses on the last stage, as"
+                + " HybridModel runs them")), j.origin().unpriced().toString());
+        List<String> as = new ArrayList<>();
+        assertNull(MtpLayers.of(j, as).lossStages());
+        // the transformer job of the same layout keeps its slots (GPTModel's loss_split_process)
+        assertEquals(List.of(0L, 0L, 1L, 1L), Foreign.bind("train.sh", SCRIPT.formatted("Et|t|ttmL|L")).model().mtp().lossStages().value());
+    }
+
     @Test
     void thePlanSaysWhereTheEarlyLossRuns(@TempDir Path dir) {
         PlanCli cli = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", SCRIPT.formatted("Et|t|ttmL|L"))

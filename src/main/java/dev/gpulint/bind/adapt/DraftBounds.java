@@ -164,15 +164,6 @@ final class DraftBounds {
     }
 
     /**
-     * Megatron's --pipeline-model-parallel-layout read into each stage's transformer blocks ({@link PipelineLayout}) and
-     * checked as Megatron-Core checks it against pp and --num-layers. Text that does not read is SYN002 at the character it
-     * is about; a layout that reads but does not fit the job is SYN002 at the value. Either way the layout is then left
-     * unknown (no split is priced from it, and PAR004 does not judge an even split the job does not ask for). A layout
-     * that fits gives vpp (its stages ÷ pp, stated for the CONSIST rules and bound when no flag writes it) and, with no
-     * --num-layers, the layer count. One that only an open Megatron-LM pull request runs (m on several stages, L more than
-     * once) is priced and is SYN010, a warning at the value ({@link NewerLayouts}).
-     */
-    /**
      * Why a hybrid model's loss slots are not priced where the layout writes them: the pull request's early loss stage is
      * GPTModel's ({@code loss_split_process}, set from the layout's get_loss_stage_info: gpt_model.py at
      * github.com/shifangx/Megatron-LM 71ffeae2deb4036b9802c47b26bd78216f5ed1d9); Megatron-Core's HybridModel has none: it builds
@@ -187,6 +178,15 @@ final class DraftBounds {
             + " pattern's '|' segments have no loss symbol; so the estimate prices the output layer, the logits and the losses on"
             + " the last stage, as HybridModel runs them";
 
+    /**
+     * Megatron's --pipeline-model-parallel-layout read into each stage's transformer blocks ({@link PipelineLayout}) and
+     * checked as Megatron-Core checks it against pp and --num-layers. Text that does not read is SYN002 at the character it
+     * is about; a layout that reads but does not fit the job is SYN002 at the value. Either way the layout is then left
+     * unknown (no split is priced from it, and PAR004 does not judge an even split the job does not ask for). A layout
+     * that fits gives vpp (its stages ÷ pp, stated for the CONSIST rules and bound when no flag writes it) and, with no
+     * --num-layers, the layer count. One that only an open Megatron-LM pull request runs (m on several stages, L more than
+     * once) is priced and is SYN010, a warning at the value ({@link NewerLayouts}).
+     */
     private static void pipelineLayout(JobDraft j, List<Finding> out) {
         Located<String> v = j.pipelineLayout;
         j.pipelineLayout = null;

@@ -164,6 +164,21 @@ final class DraftBounds {
     }
 
     /**
+     * Why a hybrid model's loss slots are not priced where the layout writes them: the pull request's early loss stage is
+     * GPTModel's ({@code loss_split_process}, set from the layout's get_loss_stage_info: gpt_model.py at
+     * github.com/shifangx/Megatron-LM 71ffeae2deb4036b9802c47b26bd78216f5ed1d9); Megatron-Core's HybridModel has none: it builds
+     * the output layer where {@code post_process or self.mtp_process} and computes the main and the MTP losses where
+     * post_process (process_mtp_loss; megatron/core/models/hybrid/hybrid_model.py at 542a36d0ac88005261dcf3c8c47ff54627125101),
+     * and its layers come from the pattern's '|' segments (select_pipeline_segment), which have no loss symbol. So every loss
+     * runs on the last stage, whatever the layout's L slots say.
+     */
+    static final String HYBRID_LOSSES = "A hybrid model does not split its loss: Megatron-Core's HybridModel builds the output layer"
+            + " where post_process or mtp_process and computes the main and the MTP losses on the last stage (process_mtp_loss;"
+            + " hybrid_model.py at 542a36d0, no loss_split_process, which the pull request builds in GPTModel alone), and its"
+            + " pattern's '|' segments have no loss symbol; so the estimate prices the output layer, the logits and the losses on"
+            + " the last stage, as HybridModel runs them";
+
+    /**
      * Megatron's --pipeline-model-parallel-layout read into each stage's transformer blocks ({@link PipelineLayout}) and
      * checked as Megatron-Core checks it against pp and --num-layers. Text that does not read is SYN002 at the character it
      * is about; a layout that reads but does not fit the job is SYN002 at the value. Either way the layout is then left
@@ -210,8 +225,11 @@ final class DraftBounds {
                     + " stage" : "") + ". Write the layout's stages as the segments, or drop one of the two");
         } else {
             j.stageLayers = j.key(key, new Located<>(layout.blocks(), v.span()));
-            // mtp_loss_split: each loss slot's output layer, logits and loss on the stage that holds it (derive MtpLayers)
-            if (layout.lossSplit()) j.mtpLossStages = new Located<>(layout.stages().stream().map(st -> (long) st.loss()).toList(), v.span());
+            // mtp_loss_split: each loss slot's output layer, logits and loss on the stage that holds it (derive MtpLayers); GPTModel's
+            // alone: a hybrid model's HybridModel builds no early loss stage (HYBRID_LOSSES)
+            if (layout.lossSplit() && j.hybrid == null) {
+                j.mtpLossStages = new Located<>(layout.stages().stream().map(st -> (long) st.loss()).toList(), v.span());
+            }
         }
         String layoutText = "'" + dev.gpulint.spec.Quantities.shortText(v.value()) + "'";
         // the newer Megatron-LM's rules (PipelineLayout#problem): which version's rule let the layout in, and what it does
@@ -234,6 +252,7 @@ final class DraftBounds {
                     ? "Priced as that pull request builds it: each loss stage before the last its own output layer (V·h ÷ tp, with its"
                     + " gradients and optimizer states), its losses' logits and cross-entropy (time, and activations held for each"
                     + " micro-batch in flight), and after it the smaller sends (only the chunks it keeps)"
+                    : j.hybrid != null ? HYBRID_LOSSES
                     : "The estimate prices the output layer, the logits and the losses on the last stage alone (the pattern's segments"
                     + " split the stages, not the layout)"));
         }

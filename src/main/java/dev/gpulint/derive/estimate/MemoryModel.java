@@ -410,8 +410,8 @@ public final class MemoryModel {
      * op-level selective policy: what {@link Checkpointing} counts it keeps). Stage i holds min(m, pp − i) micro-batches
      * of its L_i layers (L/pp, or as the layout's {@link PipelineSplit} sizes it) under
      * 1F1B; interleaving multiplies by 1 + (pp − 1)/(pp·vpp). The first stage adds the embedding's input and
-     * dropout (8·s·b + s·b·h per in-flight micro-batch), a single stage the output layer's input and loss,
-     * 4·s·b·h·(1 + V/h), as theoretical_memory_usage.py does.
+     * dropout (8·s·b + s·b·h per in-flight micro-batch); the stage that computes the loss, the last (at pp 1 the only one),
+     * its output layer's input and the logits' working memory ({@link #lossBytes}).
      */
     public static double activations(ModelShape m, Layout l, int i) {
         return activations(m, l, i, Variants.of(m));
@@ -430,9 +430,10 @@ public final class MemoryModel {
         private final ModelShape m;
         private final Layout l;
         private final Variants v;
-        private final double sbh, scale, t, perLayer, penalty, emb, output;
+        private final double sbh, scale, t, perLayer, penalty, emb;
         private final long pp, mb;
         private final int[] earlyLosses;            // mtp_loss_split's losses before the last stage, per rank (MtpLayers)
+        private final int lastLosses;               // the losses the last stage computes: the main one and its MTP layers' (MtpLayers)
         private double kept = Double.NaN, input = Double.NaN, dropped = Double.NaN;
 
         Held(ModelShape m, Layout l, Variants v) {
@@ -450,8 +451,7 @@ public final class MemoryModel {
             penalty = l.virtualPp() > 1 && pp > 1 ? 1 + (pp - 1.0) / (pp * l.virtualPp()) : 1;
             // the first stage: the embedding's input and dropout per in-flight micro-batch
             emb = (8 * s * b + sbh) * (l.virtualPp() > 1 && pp > 1 ? pp * penalty : Math.min(mb, pp)) / t;
-            // a single stage: the output layer's input and loss
-            output = 4 * sbh * (1 + (double) m.vocab() / h) / t;
+            lastLosses = 1 + v.mtp().lastStageLosses(m, l);
             earlyLosses = v.mtp().earlyLossesPerRank(m, l);
         }
 
@@ -491,17 +491,57 @@ public final class MemoryModel {
                 act = (perLayer - dropped) * layersHeld + dropped;
             }
             if (i == 0) act += emb;
-            if (pp == 1) act += output * (1 + v.mtp().layers());     // the MTP layers' logits and loss too
             // after the layout's m (Megatron-Core's mtp_standalone): the received (1 + D)·s rows, kept per in-flight micro-batch
             act += v.mtp().receivedHeld(m, l, i, l.sequenceParallel() || l.tp() == 1 ? sbh / t : sbh, inflight);
-            // mtp_loss_split: a loss stage before the last keeps each of its losses' output-layer input and logits (the single
-            // stage's term, theoretical_memory_usage.py's) until the micro-batch's backward reaches it (MTPLossAutoScaler), so
-            // for each micro-batch in flight; the last stage's, run forward and backward back to back, are not counted at pp > 1
-            if (i < earlyLosses.length) act += output * earlyLosses[i] * inflight;
+            // the losses this stage computes, each its output layer's input and logits (lossBytes): the last stage's (the main
+            // loss and the MTP losses it computes) for its one micro-batch at a time, at any pp; mtp_loss_split's earlier loss
+            // stages' until the micro-batch's backward reaches them (MTPLossAutoScaler), so for each micro-batch in flight
+            double losses = (i == pp - 1 ? lastLosses : 0) + (i < earlyLosses.length ? earlyLosses[i] * inflight : 0);
             // attention outside a flash kernel keeps its s² scores' softmax, dropout mask and output (UnfusedAttention)
-            return act * scale + UnfusedAttention.heldBytes(m, l, v, layersHeld, stageLayers);
+            return act * scale + lossBytes(m, l, losses) + UnfusedAttention.heldBytes(m, l, v, layersHeld, stageLayers);
         }
     }
+
+    /**
+     * What a pipeline stage holds per GPU for {@code losses} losses it computes (0: none), each one micro-batch's, in bytes:
+     * <ul>
+     * <li>each loss's output-layer input and the final norm's input, 2 + 2 bytes per s·b·h in the activations' dtype, and
+     *     the logits' softmax the cross-entropy saves for its backward in fp32, 4·s·b·V: Megatron-LM's
+     *     theoretical_memory_usage.py term {@code s·b·h·4·(1 + V/h)} (which it counts only {@code if
+     *     pipeline_model_parallel_size == 1}: it reports the first stage; gpulint prices every stage, so the last holds it);
+     * <li>once, while a loss runs: the output layer's 16-bit logits beside their fp32 copy, 2·s·b·V. The output layer writes
+     *     the logits in the activations' dtype; vocab_parallel_cross_entropy upcasts them ({@code vocab_parallel_logits.float()},
+     *     VocabParallelCrossEntropy.calculate_logits_max), works in place on the copy and saves it as the softmax
+     *     ({@code ctx.save_for_backward(exp_logits, ...)}), so the 16-bit logits live beside it until the loss returns; the
+     *     backward turns the softmax into the gradient in place and hands the output layer a 16-bit copy, the same 2 + 4 bytes
+     *     (github.com/NVIDIA/Megatron-LM, megatron/core/tensor_parallel/cross_entropy.py at
+     *     00611e6eeb0b09b5ee074750956855215ddbd67f, the unfused loss, Megatron's default: model_parallel_config.py's
+     *     {@code cross_entropy_loss_fusion = False}; the fused one, megatron/core/fusions/fused_cross_entropy.py at
+     *     d086a2e3b020ff78db9d29915f7cfe886e085f13, calls the same calculate_logits_max, saves the same fp32 softmax and
+     *     returns {@code grad_input.to(torch.bfloat16)}). fp32 activations: the logits are fp32 already ({@code .float()}
+     *     returns them), no copy.
+     * </ul>
+     * All ÷ tp (the vocabulary is split over tp, as theoretical_memory_usage.py divides its term), s the sequence ÷ cp. The
+     * last stage computes its losses one micro-batch at a time under 1F1B and interleaving alike: its warm-up is pp − 1 − rank
+     * = 0 forwards (interleaved, (vpp − 1)·pp forwards of its earlier chunks), so each forward of its last chunk is followed by
+     * that micro-batch's backward (schedules.py at 00611e6eeb0b09b5ee074750956855215ddbd67f,
+     * forward_backward_pipelining_without_interleaving / _with_interleaving, get_model_chunk_id).
+     */
+    static double lossBytes(ModelShape m, Layout l, double losses) {
+        if (losses <= 0) return 0;
+        double sb = (double) m.seq() / l.cp() * l.microBatchSize(), v = m.vocab();
+        int bytes = m.dtype().activationBytes();
+        double each = (2.0 * bytes * m.hidden() + 4 * v) * sb, upcast = bytes < 4 ? bytes * v * sb : 0;
+        return (each * losses + upcast) / l.tp();
+    }
+
+    /** The plan's words for {@link #lossBytes}: its formula and sources, in the assumptions. */
+    public static final String LOSS_BYTES = "the stage computing the loss (the last; at pp 1 the only one) holds per loss and"
+            + " micro-batch its output layer's and final norm's inputs and the fp32 softmax the cross-entropy saves, (4·s·b·h + 4·s·b·V)"
+            + " ÷ tp (theoretical_memory_usage.py's s·b·h·4·(1 + V/h), which it counts at pp 1 only), and once the 16-bit logits"
+            + " beside their fp32 copy, 2·s·b·V ÷ tp (Megatron-Core's vocab_parallel_cross_entropy upcasts them with .float());"
+            + " the last stage one micro-batch at a time (1F1B and interleaved: its forward of the last chunk is followed by that"
+            + " micro-batch's backward), with its MTP layers' losses beside the main one";
 
     /**
      * Bytes one layer keeps for its backward pass per s·b·h, split as {replicated over tp, divided by tp}: Korthikanti

@@ -42,7 +42,10 @@ class MemoryModelTest {
         double sbhOverT = (double) seq * mbs * hidden / tp;
         double perLayer = sbhOverT * (-4.0 * (1 - (double) groups / heads) + (swiglu ? 2.0 * ffn / hidden : 0));
         double held = vpp > 1 ? layers * (1 + (pp - 1.0) / (pp * vpp)) : (double) layers / pp * Math.min(micro, pp);
-        assertEquals(activationMb + held * perLayer / MB, first.activations() / MB, 0.01, name + ": activations");
+        // and where the first stage is the last (pp 1) what that file leaves out of the loss: the output layer's bf16 logits
+        // beside the fp32 copy vocab_parallel_cross_entropy makes of them (.float()), 2·s·b·V ÷ tp (MemoryModel.lossBytes)
+        double upcast = pp == 1 ? 2.0 * seq * mbs * vocab / tp : 0;
+        assertEquals(activationMb + (held * perLayer + upcast) / MB, first.activations() / MB, 0.01, name + ": activations");
     }
 
     /**
@@ -106,9 +109,49 @@ class MemoryModelTest {
         Layout full = new Layout(1, 1, 8, 1, 1, 1, 1, 64, 0, false, Recompute.FULL, false);
         double sbh = 2048.0 * 4096;
         double perLayer = sbh * 34;   // ffn = 4h: 18 + 16
-        double output = 4 * sbh * (1 + 51200.0 / 4096) + 8 * 2048 + sbh;   // output layer and loss; embedding input and dropout
+        // output layer and loss (its bf16 logits beside their fp32 copy: 2·s·b·V more); embedding input and dropout
+        double output = 4 * sbh * (1 + 51200.0 / 4096) + 2 * 2048 * 51200.0 + 8 * 2048 + sbh;
         assertEquals(32 * perLayer + output, MemoryModel.activations(m, sel, 0), 1);
         assertEquals(32 * 2 * sbh + perLayer + output, MemoryModel.activations(m, full, 0), 1);
+    }
+
+    /**
+     * The last pipeline stage computes the loss: at pp > 1 it holds, beside its layers' one micro-batch, the output layer's
+     * input and the loss's working memory for that micro-batch, as the single stage does (theoretical_memory_usage.py counts
+     * them at pp 1 only, reporting the first stage). By hand, GPT 32 × 4,096, V 51,200, s 2,048, b 1, tp 2 with sequence
+     * parallelism, pp 4: (4·s·b·h + 4·s·b·V) ÷ tp held and 2·s·b·V ÷ tp for the bf16 logits beside their fp32 copy =
+     * (33,554,432 + 419,430,400 + 209,715,200) ÷ 2 = 331,350,016 bytes, under 1F1B and interleaving alike (its last chunk's
+     * forward is followed by that micro-batch's backward: one micro-batch), and not on the other stages.
+     */
+    @Test
+    void theLastStageHoldsItsOwnLogitsAndLossForOneMicroBatch() {
+        ModelShape m = gpt();
+        double sbh = 2048.0 * 4096, sbv = 2048.0 * 51200;
+        double expected = (4 * sbh + 4 * sbv + 2 * sbv) / 2;
+        assertEquals(331_350_016.0, expected, 0);
+        for (int vpp : new int[] {1, 2}) {
+            Layout l = new Layout(2, 4, 2, 1, 1, vpp, 1, 64, 0, true, Recompute.SELECTIVE, true);
+            assertEquals(expected, MemoryModel.lossBytes(m, l, 1), 1e-6);
+            // the same stage without its loss: the layers' one micro-batch (1F1B: min(m, pp − 3) = 1; interleaved: (4 − 3 − 1)·2 +
+            // (vpp − 1)·4 + 1 = 5 chunks of 4 layers over vpp 2, 2.5 micro-batches of its 8 layers)
+            double[] parts = MemoryModel.perLayer(m);
+            double per = (parts[0] + parts[1]) / 2 * sbh;       // one layer's one micro-batch ÷ tp (sequence parallel)
+            double inflight = vpp == 1 ? 1 : 2.5;
+            assertEquals(8 * inflight * per + expected, MemoryModel.activations(m, l, 3), 1e-3, "vpp " + vpp);
+            for (int i = 1; i < 3; i++) {
+                double held = vpp == 1 ? Math.min(32, 4 - i) : ((4 - i - 1) * 2.0 + 4 + 1) / 2;
+                assertEquals(8 * held * per, MemoryModel.activations(m, l, i), 1e-3, "vpp " + vpp + " stage " + i);
+            }
+        }
+        // context parallelism divides the sequence the logits are of; fp32 activations have no 16-bit copy (.float() is a no-op)
+        Layout cp = new Layout(2, 4, 2, 2, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
+        assertEquals(expected / 2, MemoryModel.lossBytes(m, cp, 1), 1e-6);
+        ModelShape fp32 = ModelShape.gpt(32, 4096, 32, 51200, 2048, Dtype.FP32);
+        assertEquals((8 * sbh + 4 * sbv) / 2, MemoryModel.lossBytes(fp32, new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true), 1), 1e-6);
+        // several losses (the main and D MTP losses on one stage): each holds its input and softmax, the 16-bit copy once
+        Layout l = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
+        assertEquals((3 * (4 * sbh + 4 * sbv) + 2 * sbv) / 2, MemoryModel.lossBytes(m, l, 3), 1e-6);
+        assertEquals(0, MemoryModel.lossBytes(m, l, 0));
     }
 
     @Test

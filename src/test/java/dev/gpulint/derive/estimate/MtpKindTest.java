@@ -310,6 +310,13 @@ class MtpKindTest {
         assertEquals(3L * 2048 * 1024 * 2 / 2, ((Number) time.get("pp_sends_bytes")).longValue(), time.toString());
     }
 
+    /**
+     * One MTP loss's output-layer input and fp32 softmax on the last stage, (4·s·b·h + 4·s·b·V) ÷ tp 2 = 135,266,304 bytes
+     * (MemoryModel.lossBytes: the last stage computes the main loss and each MTP layer's for its micro-batch; the bf16 logits'
+     * copy is once a stage, with or without MTP).
+     */
+    private static final double LOSS = (4 * 2048 * H + 4 * 2048 * V) / 2;
+
     @Test
     void theSendsAfterALayoutsMOffTheLastStageCarryTheMtpLayersHiddenStates() {
         // "Et|t|ttm|L" on pp 4 (ranks 4 apart, two nodes: the network): MultiTokenPredictionBlock returns the decoder's hidden
@@ -351,19 +358,21 @@ class MtpKindTest {
     void theStagesAfterMKeepTheReceivedHiddenStatesOfTheirInFlightMicroBatches() {
         // "Et|t|ttm|L" on pp 4, m = 32 micro-batches: the loss stage (rank 3) receives the decoder's and the MTP layer's hidden
         // states, (1 + D)·s = 2s rows, and keeps them for the backward of its min(m, pp − 3) = 1 micro-batch in flight; it has no
-        // decoder layer (none may follow m), so no layer's activations held them: 2 × b·s·h·2 ÷ tp 2 = 2 × 2,097,152 bytes more
+        // decoder layer (none may follow m), so no layer's activations held them: 2 × b·s·h·2 ÷ tp 2 = 2 × 2,097,152 bytes more,
+        // beside the MTP loss it computes (LOSS)
         List<Long> mOnTwo = List.of(1L, 1L, 3L, 0L);
         Estimate e = laidOut(false, mOnTwo), w = laidOutWithoutMtp(mOnTwo);
-        assertEquals(2 * BSH, e.stages().get(3).activations() - w.stages().get(3).activations(), 1e-6);
+        assertEquals(2 * BSH + LOSS, e.stages().get(3).activations() - w.stages().get(3).activations(), 1e-6);
         for (int i : new int[] {0, 1, 2}) assertEquals(w.stages().get(i).activations(), e.stages().get(i).activations(), 1e-6, "stage " + i);
         // "Ett|ttm||L": m on rank 1; rank 2 (empty) keeps min(32, 4 − 2) = 2 micro-batches' 2s rows, rank 3 one's
         List<Long> mOnOne = List.of(2L, 3L, 0L, 0L);
         Estimate e1 = laidOut(false, mOnOne), w1 = laidOutWithoutMtp(mOnOne);
         assertEquals(2 * 2 * BSH, e1.stages().get(2).activations() - w1.stages().get(2).activations(), 1e-6);
-        assertEquals(2 * BSH, e1.stages().get(3).activations() - w1.stages().get(3).activations(), 1e-6);
-        // quiet: m on the last stage ("Et|t|t|tmL") receives b·s·h as its first layer's input, as without MTP
+        assertEquals(2 * BSH + LOSS, e1.stages().get(3).activations() - w1.stages().get(3).activations(), 1e-6);
+        // quiet: m on the last stage ("Et|t|t|tmL") receives b·s·h as its first layer's input, as without MTP (the MTP block's
+        // layer and its loss are the stage's, not received rows)
         List<Long> mOnLast = List.of(1L, 1L, 1L, 2L);
-        assertEquals(laidOutWithoutMtp(mOnLast).stages().get(3).activations(), laidOut(false, mOnLast).stages().get(3).activations(), 1e-6);
+        assertEquals(laidOutWithoutMtp(mOnLast).stages().get(3).activations() + LOSS, laidOut(false, mOnLast).stages().get(3).activations(), 1e-6);
     }
 
     @Test
@@ -375,7 +384,7 @@ class MtpKindTest {
         List<Long> mAlone = List.of(2L, 2L, 1L, 0L);
         Estimate e = laidOut(false, mAlone), w = laidOutWithoutMtp(mAlone);
         assertEquals(2 * BSH, e.stages().get(2).activations() - w.stages().get(2).activations(), 1e-6);
-        assertEquals(2 * BSH, e.stages().get(3).activations() - w.stages().get(3).activations(), 1e-6);
+        assertEquals(2 * BSH + LOSS, e.stages().get(3).activations() - w.stages().get(3).activations(), 1e-6);
         // quiet: m after a decoder layer on its stage ("Et|t|ttm|L"): that layer's activations hold the received s rows
         List<Long> mAfterT = List.of(1L, 1L, 3L, 0L);
         assertEquals(laidOutWithoutMtp(mAfterT).stages().get(2).activations(), laidOut(false, mAfterT).stages().get(2).activations(), 1e-6);
@@ -393,7 +402,7 @@ class MtpKindTest {
         JobInputs in = pod(model(false, FIRST_DENSE, 2), TP2_PP4);
         assertEquals(List.of(0, 1, 1, 0), java.util.Arrays.stream(in.variants().mtp().perRank(in.model(), layout(in, split))).boxed().toList());
         Estimate e = onLayout(in, split), w = onLayoutWithoutMtp(in, split);
-        double[] extra = {0, 0, 4 * BSH, 3 * BSH};
+        double[] extra = {0, 0, 4 * BSH, 3 * BSH + 2 * LOSS};      // rank 3 computes both MTP losses beside the main one
         for (int r = 0; r < 4; r++) {
             assertEquals(extra[r], e.stages().get(r).activations() - w.stages().get(r).activations(), 1e-6, "rank " + r);
         }

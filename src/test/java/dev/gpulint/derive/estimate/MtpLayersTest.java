@@ -85,9 +85,12 @@ class MtpLayersTest {
                 .parallelism("tp: 2, pp: 2").batch(1, 64).optimizer("distributed: true").recompute("none").estimate().estimate();
         assertEquals(s.transformerParameters() / 4 / 2 + 2 * h * h / 2 + 3 * h,
                 tiedWith.stages().get(1).parameters() - tiedWithout.stages().get(1).parameters(), 1e-6);
-        // and its activations: one more layer's, as the stage's own layers hold them (3 where 2 were)
-        double per = without.stages().get(1).activations() / 2;
-        assertEquals(3 * per, with.stages().get(1).activations(), 1e-6 * per);
+        // and its activations: one more layer's, as the stage's own layers hold them (3 where 2 were), and the MTP loss beside the
+        // main one: its output layer's input and fp32 softmax, (4·s·b·h + 4·s·b·V) ÷ tp (the bf16 logits' copy once a stage,
+        // 2·s·b·V ÷ tp, with or without it: MemoryModel.lossBytes)
+        double one = (4 * 2048 * h + 4 * 2048 * 32000.0) / 2, copy = 2 * 2048 * 32000.0 / 2;
+        double per = (without.stages().get(1).activations() - one - copy) / 2;
+        assertEquals(3 * per + 2 * one + copy, with.stages().get(1).activations(), 1e-6 * per);
     }
 
     @Test

@@ -61,14 +61,16 @@ class MtpLossSplitTest {
         assertEquals(V * H / 2, split.stages().get(2).parameters() - one.stages().get(2).parameters(), 1e-6);
         for (int i : new int[] {0, 1, 3}) assertEquals(one.stages().get(i).parameters(), split.stages().get(i).parameters(), 1e-6, "stage " + i);
         assertEquals(V * H / 2, estimate(true, SPLIT).stages().get(2).parameters() - estimate(true, null).stages().get(2).parameters(), 1e-6);
-        // activations: stage 2 keeps the loss's output-layer input and logits, 4·s·b·h·(1 + V/h) ÷ tp = 4 × 2,048 × 1,024 ×
-        // 32.25 ÷ 2 bytes, for each of its min(32, 4 − 2) = 2 micro-batches in flight; stage 3 receives only the main chunk, s rows,
-        // for its 1 micro-batch: b·s·h·2 ÷ tp less than the 2s rows it kept before
-        double logits = 4 * S * H * (1 + V / H) / 2;
-        assertEquals(2 * logits, split.stages().get(2).activations() - one.stages().get(2).activations(), 1e-3);
-        assertEquals(-BSH, split.stages().get(3).activations() - one.stages().get(3).activations(), 1e-6);
+        // activations: stage 2 keeps the loss's output-layer input and fp32 softmax, 4·s·b·h·(1 + V/h) ÷ tp = 4 × 2,048 × 1,024 ×
+        // 32.25 ÷ 2 bytes, for each of its min(32, 4 − 2) = 2 micro-batches in flight, and while the loss runs its bf16 logits
+        // beside their fp32 copy, 2·s·b·V ÷ tp (MemoryModel.lossBytes); stage 3 receives only the main chunk, s rows, for its 1
+        // micro-batch: b·s·h·2 ÷ tp less than the 2s rows it kept before, and computes the main loss alone: one loss's input and
+        // softmax less than the main and the MTP loss it held before (the bf16 copy, once a stage, stays): moved, not counted twice
+        double logits = 4 * S * H * (1 + V / H) / 2, upcast = 2 * S * V / 2;
+        assertEquals(2 * logits + upcast, split.stages().get(2).activations() - one.stages().get(2).activations(), 1e-3);
+        assertEquals(-BSH - logits, split.stages().get(3).activations() - one.stages().get(3).activations(), 1e-6);
         for (int i : new int[] {0, 1}) assertEquals(one.stages().get(i).activations(), split.stages().get(i).activations(), 1e-6, "stage " + i);
-        // so stage 2 holds 2 × 135,266,304 + its output layer's weights, gradients and optimizer states more than it did
+        // so stage 2 holds 2 × 135,266,304 + 65,536,000 + its output layer's weights, gradients and optimizer states more than it did
         assertTrue(split.stages().get(2).total() - one.stages().get(2).total() > 2 * logits, "stage 2 grows");
     }
 
@@ -119,6 +121,31 @@ class MtpLossSplitTest {
         assertEquals(SPLIT, MtpLayers.of(j, as).lossStages());
         // one L: no slots kept
         assertNull(Foreign.bind("train.sh", script("Et|t|ttm|L")).model().mtp().lossStages());
+    }
+
+    /**
+     * A hybrid model's loss slots: Megatron-Core's HybridModel has no loss_split_process (hybrid_model.py at 542a36d0: the output
+     * layer where post_process or mtp_process, every loss where post_process), and its '|' segments carry no loss symbol, so the
+     * layout's two L are read as HybridModel runs them, every loss on the last stage, whether the segments agree with the
+     * layout's stages ("M|*|M-|": 1, 1, 2, 0, as "Et|t|ttmL|L") or not; and the plan says so.
+     */
+    @Test
+    void aHybridModelsLossSlotsAreAllOnTheLastStageAsHybridModelRunsThem() {
+        String hybrid = SCRIPT.formatted("Et|t|ttmL|L").replace("--swiglu \\\n", "--swiglu \\\n  --hybrid-layer-pattern \"M|*|M-|\" \\\n");
+        Specs.Job j = Foreign.bind("train.sh", hybrid);
+        assertEquals("M*M-", j.model().hybrid().pattern().value(), hybrid);
+        assertEquals(List.of(1L, 1L, 3L, 0L), j.parallelism().stageLayers().value());
+        assertNull(j.model().mtp().lossStages(), "HybridModel builds no early loss stage");
+        assertTrue(j.origin().unpriced().stream().anyMatch(u -> u.contains("places the loss (L) on 2 stages") && u.endsWith(
+                "A hybrid model does not split its loss: Megatron-Core's HybridModel builds the output layer where post_process or"
+                + " mtp_process and computes the main and the MTP losses on the last stage (process_mtp_loss; hybrid_model.py at"
+                + " 542a36d0, no loss_split_process, which the pull request builds in GPTModel alone), and its pattern's '|' segments"
+                + " have no loss symbol; so the estimate prices the output layer, the logits and the losses on the last stage, as"
+                + " HybridModel runs them")), j.origin().unpriced().toString());
+        List<String> as = new ArrayList<>();
+        assertNull(MtpLayers.of(j, as).lossStages());
+        // the transformer job of the same layout keeps its slots (GPTModel's loss_split_process)
+        assertEquals(List.of(0L, 0L, 1L, 1L), Foreign.bind("train.sh", SCRIPT.formatted("Et|t|ttmL|L")).model().mtp().lossStages().value());
     }
 
     @Test

@@ -131,7 +131,7 @@ class MtpLossSplitTest {
      */
     @Test
     void aHybridModelsLossSlotsAreAllOnTheLastStageAsHybridModelRunsThem() {
-        String hybrid = SCRIPT.formatted("Et|t|ttmL|L").replace("--swiglu \\\n", "--swiglu \\\n  --hybrid-layer-pattern \"M|*|M-|\" \\\n");
+        String hybrid = script("Et|t|ttmL|L").replace("--swiglu \\\n", "--swiglu \\\n  --hybrid-layer-pattern \"M|*|M-|\" \\\n");
         Specs.Job j = Foreign.bind("train.sh", hybrid);
         assertEquals("M*M-", j.model().hybrid().pattern().value(), hybrid);
         assertEquals(List.of(1L, 1L, 3L, 0L), j.parallelism().stageLayers().value());
@@ -145,7 +145,7 @@ class MtpLossSplitTest {
         List<String> as = new ArrayList<>();
         assertNull(MtpLayers.of(j, as).lossStages());
         // the transformer job of the same layout keeps its slots (GPTModel's loss_split_process)
-        assertEquals(List.of(0L, 0L, 1L, 1L), Foreign.bind("train.sh", SCRIPT.formatted("Et|t|ttmL|L")).model().mtp().lossStages().value());
+        assertEquals(List.of(0L, 0L, 1L, 1L), Foreign.bind("train.sh", script("Et|t|ttmL|L")).model().mtp().lossStages().value());
     }
 
     @Test

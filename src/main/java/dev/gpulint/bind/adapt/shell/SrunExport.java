@@ -43,9 +43,13 @@ public final class SrunExport {
     /**
      * An --export list as srun reads it: whether it holds ALL (before any NONE), the names it passes on, the values it sets,
      * and the values it cuts (a NAME=value followed by entries with no '=' that are no keyword and not written as a variable's
-     * name: {@code NCCL_IB_HCA=mlx5_0,mlx5_1}).
+     * name: {@code NCCL_IB_HCA=mlx5_0,mlx5_1}), and the names {@code recalled}: set by a NAME=value and then listed alone
+     * ({@code --export=NAME=V,NAME}), which _build_user_env takes in order: the NAME=value is written
+     * ({@code env_array_overwrite}), then the bare NAME overwrites it with {@code getenv(NAME)} where srun's own environment
+     * has NAME and leaves V where it has not (SchedMD/slurm src/srun/launch.c), so the value depends on srun's caller
+     * (LaunchEnvironment.srunExport decides it where the script does). A later NAME=value sets the name again.
      */
-    public record ExportList(boolean all, List<Word> passed, List<EnvSet> sets, List<Cut> cut) {}
+    public record ExportList(boolean all, List<Word> passed, List<EnvSet> sets, List<Cut> cut, java.util.Set<String> recalled) {}
 
     /** A NAME=value of a list whose written text goes on past a comma ({@code rest}: "mlx5_1", as written), which srun cuts there. */
     public record Cut(EnvSet set, Word rest) {}
@@ -64,7 +68,8 @@ public final class SrunExport {
         List<Word> passed = new java.util.ArrayList<>();
         List<EnvSet> sets = new java.util.ArrayList<>();
         List<Cut> cut = new java.util.ArrayList<>();
-        if (!x.known()) return new ExportList(true, passed, sets, cut);
+        java.util.Set<String> recalled = new java.util.LinkedHashSet<>();
+        if (!x.known()) return new ExportList(true, passed, sets, cut, recalled);
         String t = x.text();
         boolean all = false;
         EnvSet last = null;                                // the NAME=value before the entries that may be its value's rest
@@ -95,14 +100,16 @@ public final class SrunExport {
             if (!NAME.matcher(name).matches()) continue;
             if (eq < 0) {
                 passed.add(WordParts.part(x, from, to));
+                if (sets.stream().anyMatch(v -> v.name().equals(name))) recalled.add(name);
             } else {
+                recalled.remove(name);
                 last = new EnvSet(name, WordParts.part(x, from + eq + 1, to), Launchers.Kind.SRUN_EXPORT,
                         WordParts.part(x, from, from + eq).span());
                 sets.add(last);
             }
         }
         if (last != null && restFrom >= 0) cut.add(new Cut(last, WordParts.part(x, restFrom, restTo)));
-        return new ExportList(all, passed, sets, cut);
+        return new ExportList(all, passed, sets, cut, recalled);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.bind.adapt.shell.Launchers;
 import dev.gpulint.bind.adapt.shell.Shell;
 import dev.gpulint.bind.adapt.shell.SrunExport;
 import dev.gpulint.bind.adapt.shell.SrunOptions;
@@ -37,8 +38,12 @@ final class SrunExportCuts {
                 SrunOptions.Parsed p = SrunOptions.read(w, i + 1);
                 Shell.Word list = p.last("export");
                 if (list != null) {
-                    for (SrunExport.Cut cut : SrunExport.read(list).cut()) {
+                    SrunExport.ExportList e = SrunExport.read(list);
+                    for (SrunExport.Cut cut : e.cut()) {
                         if (out.size() < MOST) out.add(finding(format, jobName, cut));
+                    }
+                    for (Launchers.EnvSet q : e.quoted()) {
+                        if (out.size() < MOST) out.add(quoted(format, jobName, q, SRUN));
                     }
                 }
                 i = p.program() - 1;                         // the program's own words are not srun's
@@ -48,8 +53,12 @@ final class SrunExportCuts {
         // srun(1) INPUT ENVIRONMENT VARIABLES; LaunchEnvironment.srunExport cuts it as SrunExport.read does)
         for (Shell.Assignment a : script.assignments()) {
             if (!a.exported() || !a.name().equals("SLURM_EXPORT_ENV") || a.value() == null) continue;
-            for (SrunExport.Cut cut : SrunExport.read(a.value()).cut()) {
+            SrunExport.ExportList e = SrunExport.read(a.value());
+            for (SrunExport.Cut cut : e.cut()) {
                 if (out.size() < MOST) out.add(finding(format, jobName, cut, SLURM_EXPORT_ENV));
+            }
+            for (Launchers.EnvSet q : e.quoted()) {
+                if (out.size() < MOST) out.add(quoted(format, jobName, q, SLURM_EXPORT_ENV));
             }
         }
         if (sbatchExport != null) {
@@ -58,6 +67,23 @@ final class SrunExportCuts {
             }
         }
         return out;
+    }
+
+    /**
+     * A NAME=value of srun's list whose value keeps quote characters: srun drops a pair only around a whole entry
+     * (find_quote_token), so the tasks get the quotes as part of the value. (The #SBATCH --export is not checked here:
+     * sbatch's get_argument takes the quotes of a directive's word off first, and SlurmDirectives reads the word as written.)
+     */
+    private static Finding quoted(String format, String jobName, Launchers.EnvSet q, Where where) {
+        String name = q.name(), value = q.value().text(), bare = value.replace("\"", "").replace("'", "");
+        String list = where == SLURM_EXPORT_ENV ? "SLURM_EXPORT_ENV" : "--export";
+        String message = "srun keeps the quote characters inside an entry of its " + list + " list (find_quote_token takes a pair off"
+                + " only around a whole entry, Slurm's _build_user_env), so " + name + "=" + value + " gives the tasks " + name
+                + " with the value " + value + ", quotes included, which a program reading it takes as part of the value;"
+                + " quote the whole entry ('\"" + name + "=" + bare + "\"'), or export " + name + "=" + bare + " "
+                + String.format(where.fix(), name);
+        return new Finding("SYN011", Level.WARNING, q.value().span(), message, List.of(),
+                format + ":" + jobName + "/" + where.key() + " " + name + " quoted");
     }
 
     /** Which list a cut is in: how the message names it, who reads the rest as a name, and where the fix lists the name. */

@@ -108,6 +108,15 @@ class SrunLaunchEnvironmentTest {
     }
 
     @Test
+    void quotesInsideAnEntryReachTheTasks() {
+        // find_quote_token takes a pair off only around a whole entry: the comma inside the quotes does not cut, the quotes stay
+        assertEquals("\"mlx5_0,mlx5_1\"", job("srun --export='ALL,NCCL_IB_HCA=\"mlx5_0,mlx5_1\"' python train.py\n")
+                .env().get("NCCL_IB_HCA").value());
+        assertEquals("mlx5_0,mlx5_1", job("srun --export='ALL,\"NCCL_IB_HCA=mlx5_0,mlx5_1\"' python train.py\n")
+                .env().get("NCCL_IB_HCA").value(), "a pair around the whole entry is taken off");
+    }
+
+    @Test
     void theLastMpirunXOfANameBinds() {
         assertEquals("0 at 4:55", ib("mpirun -np 16 -x NCCL_IB_DISABLE=1 -x NCCL_IB_DISABLE=0 python train.py\n"));
     }

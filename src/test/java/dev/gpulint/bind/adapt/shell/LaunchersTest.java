@@ -60,6 +60,18 @@ class LaunchersTest {
         assertEquals("[]", list("NCCL_IB_HCA=mlx5_0,NCCL_DEBUG=INFO").cut().toString());
         assertEquals("mlx5_1,mlx5_2", list("NCCL_IB_HCA=mlx5_0,mlx5_1,mlx5_2").cut().get(0).rest().text(), "at the end of the list too");
         assertEquals("[]", list("ALL,NCCL_DEBUG=WARN,NCCL_IB_HCA").cut().toString(), "a name after a value is a name");
+        // after a variable documented as a comma list of keywords, an upper-case piece is the value's rest
+        SrunExport.ExportList k = list("ALL,NCCL_ALGO=RING,TREE,NCCL_PROTO=LL,LL128,SIMPLE,NCCL_DEBUG=INFO,HOME");
+        assertEquals("[NCCL_ALGO TREE, NCCL_PROTO LL128,SIMPLE]",
+                k.cut().stream().map(c -> c.set().name() + " " + c.rest().text()).toList().toString());
+    }
+
+    @Test
+    void quotesInsideAnEntryStayInTheValue() {
+        SrunExport.ExportList q = list("ALL,NCCL_IB_HCA=\"mlx5_0,mlx5_1\",\"NCCL_SOCKET_IFNAME=eth0,eth1\"");
+        assertEquals("[NCCL_IB_HCA=\"mlx5_0,mlx5_1\"]", q.quoted().stream().map(e -> e.name() + "=" + e.value().text()).toList().toString(),
+                "a pair around the whole entry is taken off; one inside it stays");
+        assertEquals("[]", q.cut().toString());
     }
 
     @Test

@@ -76,7 +76,6 @@ public final class SrunExport {
         Word list = SrunOptions.read(w, i).last("export");
         if (list == null) return;
         ExportList e = read(list);
-        l.forwarded.addAll(e.passed());
         l.env.addAll(e.sets());
     }
 

@@ -65,7 +65,7 @@ final class ArgoWorkflowAdapter implements FormatAdapter {
             for (Document d : r.documents()) {
                 if (!KubernetesAdapter.accepts(d.root())) continue;
                 String job = doc.name() + "#" + (template == null ? "template" : template);
-                sink.draft(KubernetesAdapter.bind(d.root(), doc.file(), job, inPlace));
+                sink.draft(KubernetesAdapter.bind(d.root(), doc.file(), job, inPlace, sink::finding));
             }
         }
     }

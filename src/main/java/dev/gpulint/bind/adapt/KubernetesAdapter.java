@@ -56,7 +56,7 @@ final class KubernetesAdapter implements FormatAdapter {
     @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
 
     @Override public void bind(ForeignDocument doc, DraftSink sink) {
-        sink.draft(bind(doc.root(), doc.file(), doc.name(), doc.text()));
+        sink.draft(bind(doc.root(), doc.file(), doc.name(), doc.text(), sink::finding));
     }
 
     static boolean accepts(MappingNode root) {
@@ -114,7 +114,9 @@ final class KubernetesAdapter implements FormatAdapter {
     private static final dev.gpulint.bind.Schema.Field NODES = dev.gpulint.bind.Schema.field(dev.gpulint.bind.Schema.JOB, "nodes");
     private static final dev.gpulint.bind.Schema.Field GPUS = dev.gpulint.bind.Schema.field(dev.gpulint.bind.Schema.JOB, "gpus_per_node");
 
-    static JobDraft bind(MappingNode root, String file, String jobName, String source) {
+    /** The object's job; {@code findings} takes what its containers' command scripts' srun lines say (SYN011, SrunExportCuts). */
+    static JobDraft bind(MappingNode root, String file, String jobName, String source,
+                         java.util.function.Consumer<dev.gpulint.core.Finding> findings) {
         String kind = text(root, "kind");
         String format = "Kubernetes " + kind + (!kind.equals("Job") ? "" : kueueQueue(root) != null && !String.valueOf(text(root, "apiVersion"))
                 .startsWith("batch.volcano.sh/") ? " (Kueue)" : " (Volcano)");
@@ -193,6 +195,8 @@ final class KubernetesAdapter implements FormatAdapter {
             // the containers that run the job: those with GPUs, and launchers (MPIJob); not initializers, nor a sidecar of the
             // pod (a log shipper's env is its own: each container gets only its env, and its command starts with it)
             for (Container p : pod.containers) {
+                // srun in a container's command script cuts its --export list as in a batch script's (every container's)
+                for (Shell.Script script : p.launch.scripts) SrunExportCuts.of(script, null, format, jobName).forEach(findings);
                 if (p.gpus <= 0 && !p.launch.any()) continue;
                 if (pod.access) j.rdmaByAccess = true;
                 for (EnvVar e : p.env) {

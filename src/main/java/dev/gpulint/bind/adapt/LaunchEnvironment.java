@@ -151,8 +151,14 @@ final class LaunchEnvironment {
             exported.replaceAll((name, a) -> passed.contains(name) ? a : null);
         }
         for (dev.gpulint.bind.adapt.shell.Launchers.EnvSet v : e.sets()) {
-            boolean callers = e.all() && (exported.get(v.name()) != null || !exported.containsKey(v.name()) && started.contains(v.name()));
-            if (!callers) exported.put(v.name(), new Shell.Assignment(v.name(), v.value(), true, v.nameSpan()));
+            // with ALL, or NAME=V then NAME alone (recalled: getenv(NAME) overwrites V where srun's environment has NAME)
+            boolean recalled = e.recalled().contains(v.name());
+            boolean callerHas = exported.get(v.name()) != null || !exported.containsKey(v.name()) && started.contains(v.name());
+            if ((e.all() || recalled) && callerHas) continue;
+            // NAME=V,NAME without ALL, and the script says nothing of NAME: srun's caller (the submitting shell) decides
+            boolean unknown = recalled && !e.all() && !exported.containsKey(v.name());
+            Shell.Word value = unknown ? new Shell.Word(v.value().text(), false, v.value().span()) : v.value();
+            exported.put(v.name(), new Shell.Assignment(v.name(), value, true, v.nameSpan()));
         }
     }
 

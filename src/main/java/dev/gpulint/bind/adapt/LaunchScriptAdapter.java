@@ -74,7 +74,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
         for (Word[] u : sb.unexpanded) sink.finding(unexpanded(jobName, u[0].text(), u[1]));
         for (Word[] m : sb.misspelt) sink.finding(MisspeltDirectives.finding(FORMAT, jobName, m));
         Shell.Script script = Shell.parse(text, sb.environment());
-        for (dev.gpulint.core.Finding f : SrunExportCuts.of(script, FORMAT, jobName)) sink.finding(f);
+        for (dev.gpulint.core.Finding f : SrunExportCuts.of(script, sb.export, FORMAT, jobName)) sink.finding(f);
         Specs.Cluster qos = MlnxQos.read(script, file, jobName, root.entries().get(0).key().span(), root.span());
         if (qos != null) sink.cluster(qos);
         Launchers.Launch l = Launchers.scan(script);

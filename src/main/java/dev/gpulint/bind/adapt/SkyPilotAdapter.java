@@ -50,7 +50,7 @@ final class SkyPilotAdapter implements FormatAdapter {
     @Override public boolean accepts(ForeignDocument doc) { return accepts(doc.root()); }
 
     @Override public void bind(ForeignDocument doc, DraftSink sink) {
-        sink.draft(bind(doc.root(), doc.file(), doc.name(), doc.text()));
+        sink.draft(bind(doc.root(), doc.file(), doc.name(), doc.text(), sink::finding));
     }
 
     static boolean accepts(MappingNode root) {
@@ -63,7 +63,9 @@ final class SkyPilotAdapter implements FormatAdapter {
         return script && (resources || root.get("num_nodes").isPresent());
     }
 
-    static JobDraft bind(MappingNode root, String file, String jobName, String source) {
+    /** The task's job; {@code findings} takes what its setup and run scripts' srun lines say (SYN011, SrunExportCuts). */
+    static JobDraft bind(MappingNode root, String file, String jobName, String source,
+                         java.util.function.Consumer<dev.gpulint.core.Finding> findings) {
         JobDraft j = new JobDraft(FORMAT, file, root.span());
         ScalarNode nameNode = scalar(root, "name");
         j.name = new Located<>(jobName, nameNode != null ? nameNode.span() : root.entries().get(0).key().span());
@@ -103,6 +105,7 @@ final class SkyPilotAdapter implements FormatAdapter {
             ScalarNode s = scalar(root, block);
             if (s == null || s.isNull()) continue;
             Shell.Script script = Shell.parse(ScalarText.of(source, s), known);
+            SrunExportCuts.of(script, null, FORMAT, jobName).forEach(findings);
             j.exports(script.assignments(), block + ": export");
             Launchers.Launch l = Launchers.scan(script);
             LaunchStatements.apply(j, l);

@@ -13,6 +13,17 @@ import java.util.Map;
  * GPUs per node ({@code --gpus-per-node=[type:]N}, {@code --gres=gpu[:type]:N}), GPUs in all
  * ({@code --gpus}/{@code -G}), tasks ({@code --ntasks-per-node}, {@code --ntasks}/{@code -n}) and
  * {@code --exclusive}. A range ({@code --nodes=2-4}) is unknown. Each value keeps its span.
+ * <p>
+ * sbatch gathers every directive's words, in the script's order, into one argument list and reads it with getopt_long
+ * as it reads its command line ({@code _opt_batch_script}, then {@code _set_options}, SchedMD/slurm src/sbatch/opt.c),
+ * and each option's setter replaces the value before it ({@code arg_set_nodes}, {@code arg_set_gres},
+ * {@code arg_set_export}, the COMMON_STRING_OPTION / COMMON_INT_OPTION setters of src/common/slurm_opt.c: {@code xfree}
+ * then set): so the LAST of a repeated option wins, for every option read here. The options that accumulate instead
+ * ({@code --mail-type}, OR-ed into a mask; {@code -v}, counted) are none of those. A later {@code --gres} without a GPU
+ * ({@code --gres=nvme:1}) replaces the earlier GPU request with none; a later value with a shell variable replaces the
+ * earlier with a text gpulint cannot use (unknown). The command line, then the SBATCH_* variables, go over the script
+ * ({@code process_options_second_pass}: script, {@code _opt_env}, then the command line); a batch script does not show
+ * its sbatch line, so the directives are what gpulint reads.
  */
 final class SlurmDirectives {
     Word nodes, gpusPerNode, gpus, tasksPerNode, tasks, jobName, gpusPerTask, tasksPerGpu;
@@ -25,6 +36,11 @@ final class SlurmDirectives {
     /** How the GPUs per node are written, for messages: "#SBATCH --gres=gpu:8". */
     String gpusPerNodeWritten;
     boolean exclusive;
+    /** The GPUs per node of the last --gpus-per-node and of the last --gres (null: none, or that --gres names no GPU), and
+     *  which of the two options is written last: that one states the GPUs per node. */
+    private Word gpusPerNodeOption, gresGpus;
+    private String gresWritten;
+    private boolean gresLast;
 
     private SlurmDirectives() {}
 
@@ -81,29 +97,33 @@ final class SlurmDirectives {
 
     private void option(ScalarText text, String option, String value, int at) {
         Word w = new Word(value, true, text.span(at, at + value.length()));
-        if (value.indexOf('$') >= 0 && unexpanded.size() < MAX_UNEXPANDED) {
-            unexpanded.add(new Word[] {new Word(option, true, w.span()), w});
-            return;                     // the value sbatch sees is the text itself: no number gpulint can use
-        }
+        boolean unexpanded = value.indexOf('$') >= 0;
+        if (unexpanded && this.unexpanded.size() < MAX_UNEXPANDED) this.unexpanded.add(new Word[] {new Word(option, true, w.span()), w});
+        // the value sbatch sees is the text itself: no number gpulint can use, and it replaces the one before (last wins)
+        Word v = unexpanded ? null : w;
         switch (option) {
-            case "--nodes", "-N" -> { if (nodes == null) nodes = w; }
-            case "--ntasks-per-node" -> { if (tasksPerNode == null) tasksPerNode = w; }
-            case "--ntasks", "-n" -> { if (tasks == null) tasks = w; }
-            case "--job-name", "-J" -> { if (jobName == null) jobName = w; }
-            case "--export" -> { if (export == null) export = w; }
-            case "--gpus", "-G" -> { if (gpus == null) gpus = count(text, value, at); }
-            case "--gpus-per-task" -> { if (gpusPerTask == null) gpusPerTask = count(text, value, at); }
-            case "--ntasks-per-gpu" -> { if (tasksPerGpu == null) tasksPerGpu = w; }
+            case "--nodes", "-N" -> nodes = v;
+            case "--ntasks-per-node" -> tasksPerNode = v;
+            case "--ntasks", "-n" -> tasks = v;
+            case "--job-name", "-J" -> jobName = v;
+            case "--export" -> export = unexpanded ? new Word(value, false, w.span()) : w;
+            case "--gpus", "-G" -> gpus = v == null ? null : count(text, value, at);
+            case "--gpus-per-task" -> gpusPerTask = v == null ? null : count(text, value, at);
+            case "--ntasks-per-gpu" -> tasksPerGpu = v;
             case "--gpus-per-node" -> {
-                if (gpusPerNode == null) { gpusPerNode = count(text, value, at); gpusPerNodeWritten = "#SBATCH --gpus-per-node"; }
+                gpusPerNodeOption = v == null ? null : count(text, value, at);
+                gresLast = false;
             }
             case "--gres" -> {
+                gresGpus = null;
+                gresWritten = null;
+                gresLast = true;
                 int from = 0;
-                for (String item : value.split(",", 16)) {
-                    if (gpusPerNode == null && (item.equals("gpu") || item.startsWith("gpu:"))) {
+                for (String item : unexpanded ? new String[0] : value.split(",", 16)) {
+                    if (gresGpus == null && (item.equals("gpu") || item.startsWith("gpu:"))) {
                         String n = item.replaceFirst("\\(.*$", "");
-                        gpusPerNode = item.equals("gpu") ? new Word("1", true, w.span()) : count(text, n, at + from);
-                        gpusPerNodeWritten = "#SBATCH --gres=" + item;
+                        gresGpus = item.equals("gpu") ? new Word("1", true, w.span()) : count(text, n, at + from);
+                        gresWritten = "#SBATCH --gres=" + item;
                     }
                     from += item.length() + 1;
                 }
@@ -125,6 +145,10 @@ final class SlurmDirectives {
      * comes from; how it is written goes to {@link #gpusPerNodeWritten}.
      */
     private void implied(ScalarText text) {
+        // the option written last of --gres and --gpus-per-node states the GPUs per node, else the other one
+        boolean gres = gresGpus != null && (gresLast || gpusPerNodeOption == null);
+        if (gres) { gpusPerNode = gresGpus; gpusPerNodeWritten = gresWritten; }
+        else if (gpusPerNodeOption != null) { gpusPerNode = gpusPerNodeOption; gpusPerNodeWritten = "#SBATCH --gpus-per-node"; }
         long n = Launchers.number(nodes), t = Launchers.number(tasksPerNode), all = Launchers.number(tasks);
         if (t < 0 && all > 0 && n > 0 && all % n == 0) t = all / n;
         if (gpusPerNode == null && Launchers.number(gpusPerTask) > 0 && t > 0 && t < MAX_COUNT) {

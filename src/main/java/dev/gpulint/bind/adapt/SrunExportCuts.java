@@ -1,5 +1,6 @@
 package dev.gpulint.bind.adapt;
 
+import dev.gpulint.bind.adapt.shell.Launchers;
 import dev.gpulint.bind.adapt.shell.Shell;
 import dev.gpulint.bind.adapt.shell.SrunExport;
 import dev.gpulint.bind.adapt.shell.SrunOptions;
@@ -22,8 +23,13 @@ final class SrunExportCuts {
     /** The most findings one script gets (each srun's list may cut several values; the input bounds the rest). */
     static final int MOST = 20;
 
-    /** The findings of a script's srun --export lists that cut a value, in the script's order. */
-    static List<Finding> of(Shell.Script script, String format, String jobName) {
+    /**
+     * The findings of a script's srun --export lists that cut a value, in the script's order, then those of its
+     * {@code #SBATCH --export} ({@code sbatchExport}, null when none): sbatch cuts that list with the same loop
+     * ({@code _find_quote_token} in {@code _env_merge_filter}, SchedMD/slurm src/sbatch/sbatch.c), and the script's srun
+     * steps inherit it as their list (LaunchEnvironment.srunExport's {@code stepExport}), so the job's value is cut.
+     */
+    static List<Finding> of(Shell.Script script, Shell.Word sbatchExport, String format, String jobName) {
         List<Finding> out = new ArrayList<>();
         for (Shell.Command c : script.commands()) {
             List<Shell.Word> w = c.words();
@@ -32,8 +38,12 @@ final class SrunExportCuts {
                 SrunOptions.Parsed p = SrunOptions.read(w, i + 1);
                 Shell.Word list = p.last("export");
                 if (list != null) {
-                    for (SrunExport.Cut cut : SrunExport.read(list).cut()) {
+                    SrunExport.ExportList e = SrunExport.read(list);
+                    for (SrunExport.Cut cut : e.cut()) {
                         if (out.size() < MOST) out.add(finding(format, jobName, cut));
+                    }
+                    for (Launchers.EnvSet q : e.quoted()) {
+                        if (out.size() < MOST) out.add(quoted(format, jobName, q, SRUN));
                     }
                 }
                 i = p.program() - 1;                         // the program's own words are not srun's
@@ -43,25 +53,63 @@ final class SrunExportCuts {
         // srun(1) INPUT ENVIRONMENT VARIABLES; LaunchEnvironment.srunExport cuts it as SrunExport.read does)
         for (Shell.Assignment a : script.assignments()) {
             if (!a.exported() || !a.name().equals("SLURM_EXPORT_ENV") || a.value() == null) continue;
-            for (SrunExport.Cut cut : SrunExport.read(a.value()).cut()) {
-                if (out.size() < MOST) out.add(finding(format, jobName, cut, "srun reads SLURM_EXPORT_ENV as its --export list and cuts it"));
+            SrunExport.ExportList e = SrunExport.read(a.value());
+            for (SrunExport.Cut cut : e.cut()) {
+                if (out.size() < MOST) out.add(finding(format, jobName, cut, SLURM_EXPORT_ENV));
+            }
+            for (Launchers.EnvSet q : e.quoted()) {
+                if (out.size() < MOST) out.add(quoted(format, jobName, q, SLURM_EXPORT_ENV));
+            }
+        }
+        if (sbatchExport != null) {
+            for (SrunExport.Cut cut : SrunExport.read(sbatchExport).cut()) {
+                if (out.size() < MOST) out.add(finding(format, jobName, cut, SBATCH));
             }
         }
         return out;
     }
 
-    private static Finding finding(String format, String jobName, SrunExport.Cut cut) {
-        return finding(format, jobName, cut, "srun --export cuts its list");
+    /**
+     * A NAME=value of srun's list whose value keeps quote characters: srun drops a pair only around a whole entry
+     * (find_quote_token), so the tasks get the quotes as part of the value. (The #SBATCH --export is not checked here:
+     * sbatch's get_argument takes the quotes of a directive's word off first, and SlurmDirectives reads the word as written.)
+     */
+    private static Finding quoted(String format, String jobName, Launchers.EnvSet q, Where where) {
+        String name = q.name(), value = q.value().text(), bare = value.replace("\"", "").replace("'", "");
+        String list = where == SLURM_EXPORT_ENV ? "SLURM_EXPORT_ENV" : "--export";
+        String message = "srun keeps the quote characters inside an entry of its " + list + " list (find_quote_token takes a pair off"
+                + " only around a whole entry, Slurm's _build_user_env), so " + name + "=" + value + " gives the tasks " + name
+                + " with the value " + value + ", quotes included, which a program reading it takes as part of the value;"
+                + " quote the whole entry ('\"" + name + "=" + bare + "\"'), or export " + name + "=" + bare + " "
+                + String.format(where.fix(), name);
+        return new Finding("SYN011", Level.WARNING, q.value().span(), message, List.of(),
+                format + ":" + jobName + "/" + where.key() + " " + name + " quoted");
     }
 
-    private static Finding finding(String format, String jobName, SrunExport.Cut cut, String cuts) {
+    /** Which list a cut is in: how the message names it, who reads the rest as a name, and where the fix lists the name. */
+    private record Where(String cuts, String reader, String sources, String fix, String key) {}
+
+    private static final Where SRUN = new Where("srun --export cuts its list", "srun", "Slurm's _build_user_env",
+            "before srun and list the name alone (--export=ALL, or %s in the list)", "srun --export");
+    private static final Where SLURM_EXPORT_ENV = new Where("srun reads SLURM_EXPORT_ENV as its --export list and cuts it", "srun",
+            "Slurm's _build_user_env", "before srun and list the name alone (--export=ALL, or %s in the list)", "srun --export");
+    private static final Where SBATCH = new Where("#SBATCH --export cuts its list (sbatch's, and that of every srun step of the script,"
+            + " which inherits it)", "sbatch", "Slurm's _env_merge_filter and _build_user_env",
+            "in the script before srun and list the name alone (#SBATCH --export=ALL, or %s in the list)", "#SBATCH --export");
+
+    private static Finding finding(String format, String jobName, SrunExport.Cut cut) {
+        return finding(format, jobName, cut, SRUN);
+    }
+
+    private static Finding finding(String format, String jobName, SrunExport.Cut cut, Where where) {
         String name = cut.set().name(), value = cut.set().value().text(), rest = cut.rest().text();
         boolean one = !rest.contains(",");
-        String message = cuts + " at every comma, so " + name + "=" + value + "," + rest + " gives the tasks "
-                + name + "=" + value + " only, and srun reads " + rest + " as " + (one ? "the name of a variable" : "names of variables")
-                + " to pass on from its own environment (Slurm's _build_user_env): the rest of the value is lost without a warning; export "
-                + name + "=" + value + "," + rest + " before srun and list the name alone (--export=ALL, or " + name + " in the list)";
+        String message = where.cuts() + " at every comma, so " + name + "=" + value + "," + rest + " gives the tasks "
+                + name + "=" + value + " only, and " + where.reader() + " reads " + rest + " as "
+                + (one ? "the name of a variable" : "names of variables") + " to pass on from its own environment ("
+                + where.sources() + "): the rest of the value is lost without a warning; export "
+                + name + "=" + value + "," + rest + " " + String.format(where.fix(), name);
         return new Finding("SYN011", Level.WARNING, cut.rest().span(), message, List.of(),
-                format + ":" + jobName + "/srun --export " + name);
+                format + ":" + jobName + "/" + where.key() + " " + name);
     }
 }

@@ -93,6 +93,30 @@ class SrunLaunchEnvironmentTest {
     }
 
     @Test
+    void aNameListedAloneAfterItsValueTakesSrunsOwnWhereItHasOne() {
+        // _build_user_env writes NAME=1, then the bare NAME overwrites it with getenv(NAME) where srun's environment has it
+        assertEquals("0 at 4:24", ib("export NCCL_IB_DISABLE=0\nsrun --export=NCCL_IB_DISABLE=1,NCCL_IB_DISABLE python train.py\n"),
+                "the script exports it: srun's own value");
+        assertEquals("1 at 6:31", ib("export NCCL_IB_DISABLE=0\nunset NCCL_IB_DISABLE\nsrun --export=NCCL_IB_DISABLE=1,NCCL_IB_DISABLE python train.py\n"),
+                "unset before srun: the list's value stays");
+        Specs.Job unknown = job("srun --export=NCCL_IB_DISABLE=1,NCCL_IB_DISABLE python train.py\n");
+        assertNull(unknown.env().get("NCCL_IB_DISABLE"), "the script says nothing of it: the submitting shell decides, unknown");
+        assertTrue(unknown.origin().stated().stream().anyMatch(s -> s.quantity().equals("env:NCCL_IB_DISABLE")),
+                "still stated where the list writes it (CONSIST005)");
+        assertEquals("0 at 4:65", ib("srun --export=NCCL_IB_DISABLE=1,NCCL_IB_DISABLE,NCCL_IB_DISABLE=0 python train.py\n"),
+                "a later NAME=value sets it again");
+    }
+
+    @Test
+    void quotesInsideAnEntryReachTheTasks() {
+        // find_quote_token takes a pair off only around a whole entry: the comma inside the quotes does not cut, the quotes stay
+        assertEquals("\"mlx5_0,mlx5_1\"", job("srun --export='ALL,NCCL_IB_HCA=\"mlx5_0,mlx5_1\"' python train.py\n")
+                .env().get("NCCL_IB_HCA").value());
+        assertEquals("mlx5_0,mlx5_1", job("srun --export='ALL,\"NCCL_IB_HCA=mlx5_0,mlx5_1\"' python train.py\n")
+                .env().get("NCCL_IB_HCA").value(), "a pair around the whole entry is taken off");
+    }
+
+    @Test
     void theLastMpirunXOfANameBinds() {
         assertEquals("0 at 4:55", ib("mpirun -np 16 -x NCCL_IB_DISABLE=1 -x NCCL_IB_DISABLE=0 python train.py\n"));
     }

@@ -51,7 +51,6 @@ public final class Launchers {
         public String mpiProgram;
         /** The options as written, for messages: "-np 64", "--map-by ppr:8:node". */
         public String mpiRanksWritten, mpiPerNodeWritten;
-        public final List<Word> forwarded = new ArrayList<>();
         public final List<EnvSet> env = new ArrayList<>();
         /** The sets of the MPI launchers (mpirun -x, mpiexec -env / -genv), which go over the environment they start with:
          *  srun --export's are read at the srun command, as part of its environment (LaunchEnvironment.at). */
@@ -321,7 +320,6 @@ public final class Launchers {
                             // has NAME, else the earlier stays (Open MPI 4 create_app: getenv, overwrite, else a warning; 5,
                             // openpmix/prrte src/mca/schizo/ompi/schizo_ompi.c process_envar: getenv, else the prior entry
                             // stays): which, gpulint cannot tell (the caller's environment), so the value is unknown
-                            l.forwarded.add(next);
                             EnvSet prior = sets.get(next.text());
                             if (prior != null) {
                                 sets.put(prior.name(), prior.unknown());

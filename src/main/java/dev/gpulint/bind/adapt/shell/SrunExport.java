@@ -21,9 +21,10 @@ import java.util.List;
  * two HCAs). So {@code NCCL_IB_HCA=mlx5_0,mlx5_1} sets NCCL_IB_HCA=mlx5_0 alone, and {@code mlx5_1} is an entry of its own:
  * a NAME that srun passes on from its caller's environment (getenv) where the caller has one; the ranks get one HCA. Such
  * a cut value is kept in {@link ExportList#cut} with the entries after it that are written as no variable's name is
- * (not upper case nor a proxy variable's name: {@code mlx5_1}, {@code eth1}, {@code /b}; {@code NCCL_DEBUG=WARN,NCCL_IB_HCA}
- * and {@code HF_HOME=/data,http_proxy} pass a name on, and so
- * is {@code NCCL_DEBUG_SUBSYS=INIT,NET} taken, as gpulint cannot tell NET from a name) (CrayLabs/SmartSim#104 met the
+ * (not upper case nor a proxy variable's name: {@code mlx5_1}, {@code eth1}, {@code /b}), or that follow a variable
+ * documented as taking a comma-separated list of keywords ({@link #LISTS}: {@code NCCL_DEBUG_SUBSYS=INIT,NET},
+ * {@code NCCL_ALGO=RING,TREE}); {@code NCCL_DEBUG=WARN,NCCL_IB_HCA} and {@code HF_HOME=/data,http_proxy} pass a name on.
+ * The cut itself is certain either way; only whether the author meant it is read from the shape (CrayLabs/SmartSim#104 met the
  * same trap: "srun --export SSKEYIN=name_0,name_1,OTHER_VAR=value" fails, and the fix passes the variable by name). Only srun's last --export
  * counts (getopt: a later option replaces an earlier).
  */
@@ -37,15 +38,35 @@ public final class SrunExport {
      * https://curl.se/docs/manpage.html#ENVIRONMENT) and pip, requests and wget read too. Names, never a value's rest.
      */
     private static final java.util.Set<String> LOWER_NAMES = java.util.Set.of("http_proxy", "https_proxy", "no_proxy", "ftp_proxy", "all_proxy");
+    /**
+     * Variables documented as taking a comma-separated list of upper- or mixed-case keywords, after which a piece without
+     * '=' is the value's rest whatever its case ({@code NCCL_DEBUG_SUBSYS=INIT,NET}): NCCL_DEBUG_SUBSYS ("a comma separated
+     * list of subsystems": INIT, COLL, P2P, SHM, NET...), NCCL_ALGO ("a comma-separated list of algorithms": Tree, Ring...) and
+     * NCCL_PROTO (LL, LL128, Simple) (https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html). The other lists
+     * scripts pass (NCCL_SOCKET_IFNAME "Multiple prefixes can be provided, separated by the , symbol", NCCL_IB_HCA
+     * "mlx5_0:1,mlx5_1:1", the same page; CUDA_VISIBLE_DEVICES, "a comma-separated sequence of GPU identifiers",
+     * https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#env-vars) hold interface and device names, indices
+     * and UUIDs, none written as an upper-case name: the name test tells their rest ({@code NCCL_IB_HCA=mlx5_0,mlx5_1,HOME}
+     * cuts mlx5_1 and passes HOME on).
+     */
+    static final java.util.Set<String> LISTS = java.util.Set.of("NCCL_DEBUG_SUBSYS", "NCCL_ALGO", "NCCL_PROTO");
 
     private SrunExport() {}
 
     /**
      * An --export list as srun reads it: whether it holds ALL (before any NONE), the names it passes on, the values it sets,
      * and the values it cuts (a NAME=value followed by entries with no '=' that are no keyword and not written as a variable's
-     * name: {@code NCCL_IB_HCA=mlx5_0,mlx5_1}).
+     * name: {@code NCCL_IB_HCA=mlx5_0,mlx5_1}), and the names {@code recalled}: set by a NAME=value and then listed alone
+     * ({@code --export=NAME=V,NAME}), which _build_user_env takes in order: the NAME=value is written
+     * ({@code env_array_overwrite}), then the bare NAME overwrites it with {@code getenv(NAME)} where srun's own environment
+     * has NAME and leaves V where it has not (SchedMD/slurm src/srun/launch.c), so the value depends on srun's caller
+     * (LaunchEnvironment.srunExport decides it where the script does). A later NAME=value sets the name again. And the
+     * values that keep quote characters ({@code quoted}): find_quote_token drops a pair only around a whole entry, so
+     * {@code NCCL_IB_HCA="mlx5_0,mlx5_1"} (the shell's quotes taken off: {@code --export='NCCL_IB_HCA="mlx5_0,mlx5_1"'}) is
+     * one entry whose value is {@code "mlx5_0,mlx5_1"}, quotes and all, and the tasks get that text.
      */
-    public record ExportList(boolean all, List<Word> passed, List<EnvSet> sets, List<Cut> cut) {}
+    public record ExportList(boolean all, List<Word> passed, List<EnvSet> sets, List<Cut> cut, java.util.Set<String> recalled,
+                             List<EnvSet> quoted) {}
 
     /** A NAME=value of a list whose written text goes on past a comma ({@code rest}: "mlx5_1", as written), which srun cuts there. */
     public record Cut(EnvSet set, Word rest) {}
@@ -55,7 +76,6 @@ public final class SrunExport {
         Word list = SrunOptions.read(w, i).last("export");
         if (list == null) return;
         ExportList e = read(list);
-        l.forwarded.addAll(e.passed());
         l.env.addAll(e.sets());
     }
 
@@ -64,7 +84,9 @@ public final class SrunExport {
         List<Word> passed = new java.util.ArrayList<>();
         List<EnvSet> sets = new java.util.ArrayList<>();
         List<Cut> cut = new java.util.ArrayList<>();
-        if (!x.known()) return new ExportList(true, passed, sets, cut);
+        java.util.Set<String> recalled = new java.util.LinkedHashSet<>();
+        List<EnvSet> quoted = new java.util.ArrayList<>();
+        if (!x.known()) return new ExportList(true, passed, sets, cut, recalled, quoted);
         String t = x.text();
         boolean all = false;
         EnvSet last = null;                                // the NAME=value before the entries that may be its value's rest
@@ -77,7 +99,8 @@ public final class SrunExport {
             boolean keyword = eq < 0 && (name.equalsIgnoreCase("ALL") || name.equalsIgnoreCase("NONE"));
             // the value's rest: the entries after it that are no NAME=value, keyword nor variable name as people write
             // them (upper case: HOME, NCCL_DEBUG); mlx5_1, eth1, /b are
-            boolean rest = eq < 0 && !keyword && !entry.isEmpty() && !UPPER_NAME.matcher(entry).matches() && !LOWER_NAMES.contains(entry);
+            boolean aName = UPPER_NAME.matcher(entry).matches() || LOWER_NAMES.contains(entry);
+            boolean rest = eq < 0 && !keyword && !entry.isEmpty() && (!aName || last != null && LISTS.contains(last.name()));
             if (last != null && !rest) {
                 if (restFrom >= 0) cut.add(new Cut(last, WordParts.part(x, restFrom, restTo)));
                 last = null;
@@ -95,14 +118,18 @@ public final class SrunExport {
             if (!NAME.matcher(name).matches()) continue;
             if (eq < 0) {
                 passed.add(WordParts.part(x, from, to));
+                if (sets.stream().anyMatch(v -> v.name().equals(name))) recalled.add(name);
             } else {
+                recalled.remove(name);
                 last = new EnvSet(name, WordParts.part(x, from + eq + 1, to), Launchers.Kind.SRUN_EXPORT,
                         WordParts.part(x, from, from + eq).span());
                 sets.add(last);
+                String v = last.value().text();
+                if (v.indexOf('"') >= 0 || v.indexOf('\'') >= 0) quoted.add(last);
             }
         }
         if (last != null && restFrom >= 0) cut.add(new Cut(last, WordParts.part(x, restFrom, restTo)));
-        return new ExportList(all, passed, sets, cut);
+        return new ExportList(all, passed, sets, cut, recalled, quoted);
     }
 
     /**

@@ -158,7 +158,8 @@ final class AloneFacts {
                 h.getHeadsKey(), h.getGroups(), h.isGroupsStated(), h.getGroupsKey(), h.getTp(), h.getTpSpan(), h.getGdnLayers(),
                 h.getGdnKeyHeads(), h.getGdnKeyHeadsSpan(), h.getGdnValueHeads(), h.getGdnValueHeadsSpan(), h.getAttentionHeads(),
                 h.isHeadsLeftOut(), h.isGroupsLeftOut(), h.isGdnKeyHeadsLeftOut(), h.isGdnValueHeadsLeftOut(), h.getCp(), h.getCpSpan(),
-                h.getGdnKeyHeadsKey(), h.getGdnValueHeadsKey(), h.getKvHeads(), h.getDomain(), h.isInfinityFabric());
+                h.getGdnKeyHeadsKey(), h.getGdnValueHeadsKey(), h.getKvHeads(), h.getDomain(), h.isInfinityFabric(),
+                h.getGroupsDefaultOwner());
         if (f instanceof JobFact j) return j.saying();
         if (f instanceof OriginFact o) return new Origin(o.getFormat(), o.isPodsVisible(), o.getRdmaResources(), o.isRdmaByAccess(),
                 o.getIbHca(), o.getIbHcaSpan());
@@ -194,7 +195,7 @@ final class AloneFacts {
                   String groupsKey, long tp, Span tpSpan, long gdnLayers, long gdnKeyHeads, Span gdnKeyHeadsSpan, long gdnValueHeads,
                   Span gdnValueHeadsSpan, long attentionHeads, boolean headsLeftOut, boolean groupsLeftOut, boolean gdnKeyHeadsLeftOut,
                   boolean gdnValueHeadsLeftOut, long cp, Span cpSpan, String gdnKeyHeadsKey, String gdnValueHeadsKey, long kvHeads,
-                  long domain, boolean infinityFabric) {
+                  long domain, boolean infinityFabric, String groupsDefaultOwner) {
         @Override
         public boolean equals(Object o) {
             return o instanceof Hybrid h && patternLayers == h.patternLayers && layers == h.layers && mambaLayers == h.mambaLayers
@@ -207,7 +208,8 @@ final class AloneFacts {
                     && Objects.equals(gdnValueHeadsKey, h.gdnValueHeadsKey) && Objects.equals(file, h.file) && Objects.equals(patternKey, h.patternKey)
                     && Objects.equals(patternSpan, h.patternSpan) && Objects.equals(layersSpan, h.layersSpan)
                     && Objects.equals(headsKey, h.headsKey) && Objects.equals(groupsKey, h.groupsKey) && Objects.equals(tpSpan, h.tpSpan)
-                    && Objects.equals(gdnKeyHeadsSpan, h.gdnKeyHeadsSpan) && Objects.equals(gdnValueHeadsSpan, h.gdnValueHeadsSpan);
+                    && Objects.equals(gdnKeyHeadsSpan, h.gdnKeyHeadsSpan) && Objects.equals(gdnValueHeadsSpan, h.gdnValueHeadsSpan)
+                    && Objects.equals(groupsDefaultOwner, h.groupsDefaultOwner);
         }
 
         @Override

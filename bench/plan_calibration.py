@@ -33,7 +33,10 @@ fp8_recipe: tensorwise / rowwise), written as the manifest's fp8_scaling (derive
 NVFP4, 8 to 1,024 GPUs; sources in its header), validation only. 2025: bench/plan/validation-2025.tsv (published runs of
 software versions and layouts no other table held: NeMo 2 25.02 on DGX B200 and H100, Megatron-Bridge 25.09 and 26.02.01 dense
 and MoE rows, torchtitan on H200, Llama 3's context-parallel run on 16,384 H100, NVIDIA's DGX Cloud benchmark recipes for
-Llama 3.1 70B / 405B and Grok-1 on 64 to 2,304 H100; sources in its header), validation only.
+Llama 3.1 70B / 405B and Grok-1 on 64 to 2,304 H100; sources in its header), validation only. 2026b:
+bench/plan/validation-2026b.tsv (published Megatron-Bridge 26.04.01 and 26.08 runs of models and layouts no other table held:
+Nemotron 3 Nano, a hybrid Mamba-2/MoE model, on H100 to GB300; Kimi-K2 and DeepSeek-V3 at pp x vp 16 with the recipes' own
+pipeline layout, column pipeline_layout; Qwen3 and GPT-OSS layouts and dtypes not run before; sources in its header), validation only.
 
 Usage: python3 bench/plan_calibration.py [--table FILE ...] [--no-timing] | --fit [--fit-moe] | --fit-moe
 (--table runs only the named validation tables; the default runs the calibration table and every table of VALIDATION.)
@@ -105,7 +108,7 @@ model:
   vocab_size: {r['vocab']}
   gated_mlp: {r['gated']}
   tied_embeddings: {r['tied']}
-  seq_length: {r['seq']}{head_dim(r)}{moe_model(r)}{attention(r)}{mtp(r)}
+  seq_length: {r['seq']}{head_dim(r)}{moe_model(r)}{attention(r)}{mtp(r)}{hybrid(r)}
 parallelism: {{ tp: {r['tp']}, pp: {r['pp']}, cp: {r['cp']}, virtual_pp: {r['vp']}, sequence_parallel: {sp}{moe_parallel(r)}{split(r)}{tp_overlap(r)}{tp_layout(r)} }}
 batch: {{ micro_batch_size: {r['mbs']}, global_batch_size: {r['gbs']} }}
 optimizer: {{ {opt} }}
@@ -130,13 +133,18 @@ def fabric(r):
 
 def split(r):
     """An uneven pipeline (columns `first`, `last`: the first and last stage's layers; empty or absent: even; `emb_split`
-    true: the embedding and the loss each count as a layer, Megatron's --account-for-embedding/loss-in-pipeline-split)."""
+    true: the embedding and the loss each count as a layer, Megatron's --account-for-embedding/loss-in-pipeline-split;
+    `pipeline_layout`: the stages layer by layer)."""
     out = ""
     for col, key in (("first", "first_stage_layers"), ("last", "last_stage_layers")):
         if r.get(col):
             out += f", {key}: {r[col]}"
     if r.get("emb_split") == "true":
         out += ", embedding_in_split: true, loss_in_split: true"
+    # column `pipeline_layout`: the recipe's per-stage layout (Megatron-Core's --pipeline-model-parallel-layout, the
+    # Megatron-Bridge recipes' pipeline_model_parallel_layout: DeepSeek-V3 and Kimi-K2 at pp x vp 16) → parallelism.pipeline_layout
+    if r.get("pipeline_layout"):
+        out += f', pipeline_layout: "{r["pipeline_layout"]}"'
     return out
 
 
@@ -181,6 +189,17 @@ def mtp(r):
     """model.mtp_layers (column `mtp`: the multi-token prediction layers the row's recipe trains, Megatron's --mtp-num-layers,
     Megatron-Bridge's mtp_num_layers; derive/estimate/MtpLayers); empty or absent: none."""
     return f"\n  mtp_layers: {r['mtp']}" if r.get("mtp") else ""
+
+
+def hybrid(r):
+    """model.hybrid (column `hybrid`: a hybrid Mamba model's layer pattern, Megatron-Core's hybrid_override_pattern, M Mamba-2,
+    * attention, - MLP, E MoE; columns `mamba_heads`, `mamba_head_dim`, `mamba_state`, `mamba_groups`: its Mamba-2 mixer's
+    sizes, each left to the native manifest's default when empty); "" for a transformer row."""
+    if not r.get("hybrid"):
+        return ""
+    keys = [f'pattern: "{r["hybrid"]}"'] + [f"{k}: {r[c]}" for k, c in (("mamba_num_heads", "mamba_heads"), ("mamba_head_dim", "mamba_head_dim"),
+                                                                          ("mamba_state_dim", "mamba_state"), ("mamba_num_groups", "mamba_groups")) if r.get(c)]
+    return f"\n  hybrid: {{ {', '.join(keys)} }}"
 
 
 def head_dim(r):
@@ -587,6 +606,9 @@ def main():
         table("2026 VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "validation-2026.tsv"), {"bytes": ""}, files, verdicts)
         # published runs of versions and layouts no other table held (each row states its own bytes)
         table("2025 VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "validation-2025.tsv"), {"bytes": ""}, files, verdicts)
+        # published Megatron-Bridge runs of models and layouts no other table held (Nemotron 3 Nano, Kimi-K2, DeepSeek-V3 with the
+        # recipes' pipeline layouts, ...; each row states its own bytes)
+        table("2026b VALIDATION (not fitted)", os.path.join(ROOT, "bench", "plan", "validation-2026b.tsv"), {"bytes": ""}, files, verdicts)
     print("\n" + summary(f"ALL TABLES ({len(verdicts)} rows)", verdicts))
     if a.no_timing:
         return

@@ -101,6 +101,24 @@ class ManifestTest(unittest.TestCase):
         self.assertIn("  moe: { dispatcher: alltoall }", m)
         self.assertNotIn("tp_comm_overlap", m)
 
+    def test_hybrid_rows_write_the_pattern_and_the_mixer_sizes(self):
+        m = pc.manifest(dict(self.ROW, hybrid="MEM*E", mamba_heads="64", mamba_head_dim="64", mamba_state="128", mamba_groups=""), "k")
+        self.assertIn('  hybrid: { pattern: "MEM*E", mamba_num_heads: 64, mamba_head_dim: 64, mamba_state_dim: 128 }\n', m)
+        self.assertNotIn("hybrid", pc.manifest(dict(self.ROW), "k"))
+
+    def test_a_pipeline_layout_column_is_the_manifest_s_pipeline_layout(self):
+        m = pc.manifest(dict(self.ROW, pp="4", vp="4", pipeline_layout="Et*4|(t*4|)*14tmL"), "k")
+        self.assertIn(', pipeline_layout: "Et*4|(t*4|)*14tmL" }', m)
+        self.assertNotIn("pipeline_layout", pc.manifest(dict(self.ROW), "k"))
+
+    def test_validation_2026b_rows_parse_and_state_their_own_bytes(self):
+        rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "validation-2026b.tsv"), {"bytes": ""})
+        self.assertEqual(14, len(rows))
+        self.assertTrue(all(r["bytes"] == "16" and r["metric"] == "tokens_per_s_per_gpu" for r in rows))
+        by = {(r["name"], r["source"]): r for r in rows}
+        self.assertEqual("Et*4|(t*4|)*14tL", by[("Kimi-K2", "bridge-26.04.01-gb300")]["pipeline_layout"])
+        self.assertEqual(52, len(by[("Nemotron-3-Nano", "bridge-26.04.01-h100")]["hybrid"]))
+
     def test_moe_validation_table_rows_parse_with_the_overlap_columns(self):
         rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "moe-validation.tsv"), pc.TABLE_DEFAULTS["moe-validation.tsv"])
         by = {(r["name"], r["source"]): r for r in rows}

@@ -156,6 +156,8 @@ public final class Schema {
                     num("first_stage_layers", false, 1, Integer.MAX_VALUE), num("last_stage_layers", false, 1, Integer.MAX_VALUE),
                     // the embedding and the loss counted as layers (Megatron's --account-for-embedding/loss-in-pipeline-split)
                     f("embedding_in_split", Type.BOOL, false), f("loss_in_split", Type.BOOL, false),
+                    // a per-stage layout (Megatron-Core's --pipeline-model-parallel-layout, "Et*4|(t*4|)*14tmL"): SpecBuilder#pipelineLayout
+                    str("pipeline_layout", false),
                     // tensor-parallel communication overlapped with the matmuls (Megatron's --tp-comm-overlap, torchtitan's async TP)
                     f("tp_comm_overlap", Type.BOOL, false),
                     // Megatron-Core's variable_seq_lengths: every pipeline p2p exchanges its shape first (MtpLayers#SHAPE_EXCHANGE)

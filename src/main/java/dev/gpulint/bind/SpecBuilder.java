@@ -161,11 +161,14 @@ final class SpecBuilder {
      * them): the groups are the MTP layers and their letters each one's blocks, over an mtp_layers written beside them, as
      * Megatron-LM's validate_args takes the pattern's count over --mtp-num-layers; null when neither writes any.
      */
-    private Specs.Mtp mtp(MappingNode model, Located<String> pattern, dev.gpulint.spec.HybridPattern read) {
+    private Specs.Mtp mtp(MappingNode model, Located<String> pattern, dev.gpulint.spec.HybridPattern read,
+                          Located<dev.gpulint.spec.PipelineLayout> layout) {
         Located<Long> layers = get(model, "mtp_layers");
         dev.gpulint.spec.HybridPattern.MtpGroups g = read == null ? null : read.mtp();
         if (g != null) return new Specs.Mtp(new Located<>(g.layers(), pattern.span()), new Located<>(g.blocks(), pattern.span()),
                 new Located<>(g.letters(), pattern.span()), null);
+        // a pipeline_layout's m letters are the MTP layers it places (Megatron-Core asserts they match --mtp-num-layers)
+        if (layers == null && layout != null && layout.value().mtpLayers() > 0) layers = new Located<>(layout.value().mtpLayers(), layout.span());
         return layers == null ? null : new Specs.Mtp(layers, null, null, null);
     }
 
@@ -189,6 +192,55 @@ final class SpecBuilder {
         findings.add(dev.gpulint.core.Finding.of("SYN002", pattern.span(), kind + ":" + (name != null ? name.value() : "#" + d.index())
                 + "/model/hybrid/pattern", dev.gpulint.spec.HybridPattern.refusal("pattern", read.stages(), why)));
         if (!read.stages().isEmpty()) unknown.add(Specs.PIPELINE_LAYOUT);
+        return null;
+    }
+
+    /**
+     * parallelism.pipeline_layout: Megatron-Core's --pipeline-model-parallel-layout / Megatron-Bridge's and NeMo 2's
+     * pipeline_model_parallel_layout ("Et*4|(t*4|)*14tmL": Megatron-Bridge's DeepSeek-V3 and Kimi-K2 recipes at pp × vp 16),
+     * read by {@link dev.gpulint.spec.PipelineLayout} into each stage's transformer blocks, the job's split in place of the
+     * even one, as the Megatron adapter reads the flag (null: not written, or no parallelism). Checked as Megatron-Core
+     * checks it against pp, the model's layers and its MTP layers, and against a virtual_pp written beside it (Megatron-Core
+     * takes vp from the layout: its stages ÷ pp); text that does not read, a layout that does not fit, one that places the
+     * MTP layers or the loss on several stages (only an open Megatron-LM pull request runs those: NewerLayouts), or one
+     * beside a hybrid pattern's '|' segments (which split the stages themselves) is SYN002 at the value, and the split is
+     * left out ({@code unknown} gains {@link Specs#PIPELINE_LAYOUT}: PAR004 does not judge an even split the job does not
+     * ask for). Bounded by PipelineLayout (10,000 characters, 100,000 letters unrolled).
+     */
+    private Located<dev.gpulint.spec.PipelineLayout> pipelineLayout(Document d, MappingNode model, MappingNode par,
+                                                                    Located<List<Long>> hybridStages, java.util.Set<String> unknown) {
+        Located<String> v = get(par, "pipeline_layout");
+        if (v == null) return null;
+        // a placeholder (${LAYOUT}, {{ .Values.layout }}): written, but not known; nothing to judge, no split to price
+        if (Binder.placeholder(v.value())) { unknown.add(Specs.PIPELINE_LAYOUT); return null; }
+        String why;
+        dev.gpulint.spec.PipelineLayout layout = null;
+        try {
+            layout = dev.gpulint.spec.PipelineLayout.parse(v.value());
+            Located<Long> pp = get(par, PP.key()), vpp = get(par, VPP.key()), layers = get(model, "layers"), mtp = get(model, "mtp_layers");
+            long size = pp != null ? pp.value() : unknown.contains(PP.key()) ? 0 : 1;
+            why = layout.problem(size, layers != null ? layers.value() : 0, mtp != null ? mtp.value() : -1);
+            if (why == null && size > 0 && vpp != null && layout.stages().size() / size != vpp.value()) {
+                why = "its " + layout.stages().size() + " stages over pp " + size + " are " + layout.stages().size() / size
+                        + " virtual stages per rank, and virtual_pp is " + vpp.value() + " (Megatron-Core takes the virtual stages from the layout)";
+            }
+            if (why == null && (layout.mtpSplit() || layout.lossSplit())) {
+                why = "it places the " + (layout.mtpSplit() ? "MTP layers (m)" : "loss (L)") + " on several stages, which only an open"
+                        + " Megatron-LM pull request runs (Megatron-Core's releases refuse it at start-up); put them on one stage";
+            }
+            if (why == null && hybridStages != null) {
+                why = "model.hybrid.pattern's '|' segments already split the stages (Megatron-Core's HybridModel builds each stage's"
+                        + " layers from them); write the split in one of the two";
+            }
+        } catch (dev.gpulint.spec.PipelineLayout.Problem e) {
+            why = e.getMessage();
+        }
+        if (why == null) return new Located<>(layout, v.span());
+        Located<String> name = get(d.root(), "name");
+        findings.add(dev.gpulint.core.Finding.of("SYN002", v.span(), "training_job:" + (name != null ? name.value() : "#" + d.index())
+                + "/parallelism/pipeline_layout", "'pipeline_layout' is '" + dev.gpulint.spec.Quantities.shortText(v.value()) + "': "
+                + why + "; the layout is left out of the estimate"));
+        unknown.add(Specs.PIPELINE_LAYOUT);
         return null;
     }
 
@@ -293,6 +345,9 @@ final class SpecBuilder {
         Located<String> hybridPattern = get(sub(model, "hybrid"), "pattern");
         dev.gpulint.spec.HybridPattern hybridRead = hybridPattern == null ? null : dev.gpulint.spec.HybridPattern.read(hybridPattern.value());
         Located<List<Long>> hybridStages = hybridStages(d, hybridPattern, hybridRead, par, parUnknown);
+        // parallelism.pipeline_layout: the job's split stage by stage, as a hybrid pattern's '|' segments give it
+        Located<dev.gpulint.spec.PipelineLayout> layout = pipelineLayout(d, model, par, hybridStages, parUnknown);
+        Located<List<Long>> stages = layout == null ? hybridStages : new Located<>(layout.value().blocks(), layout.span());
         return new Specs.Job(get(r, "name"), d.file(), placeholder ? null : cluster, placeholder ? null : group, get(r, "nodes"),
                 get(r, "gpus_per_node"),
                 model == null ? null : new Specs.Model(get(model, "parameters"), get(model, "dtype"), get(model, "layers"),
@@ -301,13 +356,13 @@ final class SpecBuilder {
                         get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
                         get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention")),
                         unknownShape(model), hybrid(sub(model, "hybrid"), hybridPattern, hybridRead),
-                        mtp(model, hybridPattern, hybridRead)),
+                        mtp(model, hybridPattern, hybridRead, layout)),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
-                        get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), virtualPp(par, hybridStages),
+                        get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), virtualPp(par, stages),
                         keySpan(r, "parallelism"), parUnknown, null,
                         switchedOn(get(par, "embedding_in_split")), switchedOn(get(par, "loss_in_split")),
                         get(par, ETP.key()), get(par, "first_stage_layers"), get(par, "last_stage_layers"),
-                        get(par, "dp_shard"), null, hybridStages, get(par, "tp_comm_overlap"), get(par, "tp_activation_layout"),
+                        get(par, "dp_shard"), null, stages, get(par, "tp_comm_overlap"), get(par, "tp_activation_layout"),
                         get(par, "variable_seq_lengths")),
                 batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
                         get(batch, "micro_batches")),

@@ -136,6 +136,31 @@ class CandidateSearchTest {
         }
     }
 
+    /**
+     * The verdicts are numbered and found on all cores (ConcurrentHashMaps, first come first numbered) and the valid layouts
+     * priced there: the search's result — current, ranking, rejected layouts in order with their lists, counts by ID, the
+     * cluster's findings — is the same on one worker as on four. A parallel stream run from inside a fork-join pool's task
+     * runs on that pool, so the two searches below run at those two core counts.
+     */
+    @Test
+    void theResultIsTheSameOnOneCoreAsOnFour() throws Exception {
+        String text = cluster(2) + job(2, LLAMA70B_16, "{ tp: 8, pp: 2 }", "{ micro_batch_size: 1, global_batch_size: 512 }");
+        SearchResult one = onCores(1, text), four = onCores(4, text);
+        assertTrue(one.rejectedCandidates() > 0 && !one.candidates().isEmpty(), "both verdicts, valid and rejected, are compared");
+        assertEquals(one, four);
+        assertEquals(one.rejectedLayouts(), four.rejectedLayouts());
+        assertEquals(List.copyOf(one.rejected().entrySet()), List.copyOf(four.rejected().entrySet()));
+    }
+
+    private static SearchResult onCores(int cores, String text) throws Exception {
+        java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(cores);
+        try {
+            return pool.submit(() -> search(text)).get();
+        } finally {
+            pool.shutdown();
+        }
+    }
+
     @Test
     void aLayoutThatBreaksARuleIsRejectedUnderItsId() {
         // 60 heads do not split over tp 8 (PAR005): the job as written is rejected, and so is every tp 8

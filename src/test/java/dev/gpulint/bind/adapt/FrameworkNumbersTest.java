@@ -211,7 +211,7 @@ class FrameworkNumbersTest {
                 + " number, written plainly" + BRIDGE_WHY + "the micro-batches of a step are counted from it), so the job stops at"
                 + " start-up; the value is left out, so the estimate reads train.global_batch_size as not written."), Foreign.syn002(b));
         // OmegaConf's loader (NeMo 1) adds the exponent without a dot: the float 1000.0
-        var nemo1 = Foreign.model("mixtral.yaml", NemoNumbersTest.moe().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: 2e0"));
+        var nemo1 = Foreign.model("mixtral.yaml", Recipes.nemo1Moe().replace("tensor_model_parallel_size: 2", "tensor_model_parallel_size: 2e0"));
         assertEquals(1, Foreign.syn002(nemo1).size(), Foreign.syn002(nemo1).toString());
         assertTrue(Foreign.syn002(nemo1).get(0).contains("'model.tensor_model_parallel_size' is '2e0', the float 2.0 to OmegaConf's"
                 + " YAML loader (PyYAML's YAML 1.1 resolver alone reads it as a string); expected"), Foreign.syn002(nemo1).toString());

@@ -34,16 +34,23 @@ import java.util.Set;
  * ({@code model_size = tensor_model_parallel_size * pipeline_model_parallel_size * context_parallel_size},
  * {@code world_size % model_size}: megatron/core/parallel_state.py, NVIDIA/Megatron-LM as stored at commit
  * 934c8260ada361db9b155d504c5b20600731d773).
- * <li>NeMo 2: fiddle builds the MegatronStrategy, the data module and the model's config from the recipe with the values as
- * written (fiddle converts nothing); the strategy hands the sizes to Megatron-Core's initialize_model_parallel
- * (nemo/lightning/_strategy_lib.py's init_model_parallel, NVIDIA/NeMo at commit 00fdee33ed6f42e247cbbda367f042ca9e87c19c),
- * and Megatron-Core's TransformerConfig.__post_init__ computes with the model's dimensions.
+ * <li>NeMo 2: NeMo-Run loads the recipe's YAML ({@code YamlSerializer.deserialize}: {@code yaml.safe_load}, then
+ * {@code OmegaConf.resolve} through {@code dictconfig_to_dot_list}, which writes each value back as the text
+ * {@code key=value}) and builds the fiddle config with {@code parse_cli_args}, which parses each text by the field's
+ * annotation: {@code TypeParser.parse_int} is {@code int(value)} (nemo_run/core/serialization/yaml.py, nemo_run/lazy.py,
+ * nemo_run/cli/cli_parser.py, NVIDIA/NeMo-Run at commit 075236b24e040702228367c96bfadb40879de12b; the CLI's
+ * {@code --yaml}/{@code @file} goes the same way). So NeMo 2 converts where the other two do not: a quoted '8' is the
+ * text 8, an int; an {@code ${oc.env:TP,2}} is resolved to its text and parsed, a number or not by the environment
+ * (unknown, as a placeholder); but {@code true} is the text True, which int() refuses (so refused, not 1), as it refuses a
+ * float, a list, a word or None. The strategy then hands the sizes to Megatron-Core's initialize_model_parallel
+ * (nemo/lightning/_strategy_lib.py's init_model_parallel, NVIDIA/NeMo at commit 00fdee33ed6f42e247cbbda367f042ca9e87c19c).
  * </ul>
  * A null is refused only for the four sizes all three multiply at once (tp, pp, cp, ep: {@code min(None, world_size)},
  * {@code None * 2}); a null virtual pipeline size is "no interleaving", and the model's other nulls ({@code num_query_groups},
  * {@code kv_channels}) are "derive it" (Megatron-Core's {@code Optional[int]} fields). Placeholders ({@code ???},
  * {@code ${TP}}, {@code ${oc.decode:${oc.env:TP,2}}}) stay unknown, as everywhere; an OmegaConf {@code ${oc.env:TP,2}} alone
- * is a string whatever the environment ({@link #envString}), so SYN002. A number with a dot or an exponent is named as the
+ * is a string whatever the environment to NeMo 1 and Megatron-Bridge ({@link #envString}), so SYN002 (NeMo 2 parses the text:
+ * unknown). A number with a dot or an exponent is named as the
  * file's loader reads it ({@link #floatKind}: {@code 1e3} is a string to PyYAML, a float to OmegaConf's loader).
  * <p>A YAML boolean is a Python bool, and a bool is an int (Python's {@code bool} subclasses {@code int}: {@code True * 2 == 2},
  * {@code 16 % True == 0}, {@code range(True)} is one step), and none of the code above checks the type: so {@code true}
@@ -64,8 +71,8 @@ final class NemoNumbers {
         NEMO1("NeMo 1", "OmegaConf hands NeMo 1 the value as the YAML writes it", "NeMo 1 computes with it as an int",
                 "megatron_init.py's fake_initialize_model_parallel builds the rank groups from it", "NeMo's default, 1",
                 "NeMo's default"),
-        NEMO2("NeMo 2", "fiddle builds NeMo 2's strategy, data module and model config with the value as the YAML writes it"
-                + " (fiddle converts nothing)", "they compute with it as an int",
+        NEMO2("NeMo 2", "NeMo-Run's YAML loader gives NeMo 2's int fields the value's text through Python's int() (a quoted '8'"
+                + " is 8)", "int() cannot read this one, a ParseError",
                 "the MegatronStrategy hands it to Megatron-Core's initialize_model_parallel, which multiplies the parallel sizes",
                 "Megatron-Core's default, 1", "the default"),
         BRIDGE("Megatron-Bridge", "Megatron-Bridge sets the config's field to the value as the YAML writes it"
@@ -105,11 +112,11 @@ final class NemoNumbers {
      * The whole number at {@code n} (the node {@code key} leads to, interpolations followed), written under {@code where}, or
      * null: absent, a placeholder, a null the framework takes, or refused (SYN002) for being a list, a mapping, a quoted
      * string, a word, a float, an {@code ${oc.env:...}} string, {@code false}, or a null of {@link #NULL_REFUSED}. {@code true} is 1, said in the
-     * assumptions. A whole number out of bounds is returned for DraftBounds to judge.
+     * assumptions (NeMo 2: refused, int() of the text True raises; its quoted whole numbers are read, {@link #pythonInt}). A whole number out of bounds is returned for DraftBounds to judge.
      */
     static Located<Long> read(JobDraft j, Node n, String key, String where, Reader r) {
         if (n == null) return null;
-        if (n instanceof ScalarNode s && !s.quoted() && Boolean.TRUE.equals(yamlBool(s.text().strip()))) {
+        if (r != Reader.NEMO2 && n instanceof ScalarNode s && !s.quoted() && Boolean.TRUE.equals(yamlBool(s.text().strip()))) {
             j.unpriced.add(where + " = " + s.text().strip() + ": " + r.hands + ", and Python's True is the int 1 (bool is a"
                     + " subclass of int), so " + r.name + " runs with 1 (" + r.why(key) + "); priced as 1; write 1, or the number meant");
             return new Located<>(1L, s.span());
@@ -118,6 +125,7 @@ final class NemoNumbers {
         if (kind == null) {
             if (!(n instanceof ScalarNode s)) return null;
             Long v = s.quoted() || s.isNull() ? null : yamlInt(s.text().strip());
+            if (v == null && r == Reader.NEMO2 && !s.isNull()) v = pythonInt(s.text());
             return v == null ? TreeValues.whole(s) : new Located<>(v, s.span());
         }
         String fix = fix(n, key);
@@ -152,12 +160,15 @@ final class NemoNumbers {
         ScalarNode s = (ScalarNode) n;
         if (s.isNull()) return NULL_REFUSED.contains(key) ? "null" : null;
         String t = s.text().strip();
-        String env = envString(t, key);
+        String env = r == Reader.NEMO2 ? null : envString(t, key);
         if (env != null) return env;
         if (!s.quoted() && TreeValues.placeholder(t)) return null;
         String shown = "'" + dev.gpulint.spec.Quantities.shortText(s.text().trim()) + "'";
+        if (r == Reader.NEMO2 && pythonInt(t) != null && (s.quoted() || yamlInt(t) == null)) return null;
         if (s.quoted()) return TreeValues.placeholder(t) ? null : "a quoted string (" + shown + ")";
         if (yamlInt(t) != null) return null;
+        if (r == Reader.NEMO2 && yamlBool(t) != null) return shown + ", a boolean, the text '" + (yamlBool(t) ? "True" : "False")
+                + "' to int()";
         String fl = floatKind(t, r);
         if (fl != null) return shown + ", " + fl;
         if (Boolean.FALSE.equals(yamlBool(t))) return shown + ", a boolean Python reads as 0";
@@ -239,6 +250,22 @@ final class NemoNumbers {
     private static String decoded(ScalarNode s) {
         String t = s.text().strip();
         return t.length() <= 256 && OC_ENV.matcher(t).matches() ? "${oc.decode:" + t + "}" : null;
+    }
+
+    /** Python's int() of a str: surrounding blanks, a sign, decimal digits with single underscores between them (PEP 515). */
+    private static final java.util.regex.Pattern PYTHON_INT = java.util.regex.Pattern.compile("[-+]?[0-9](?:_?[0-9])*");
+
+    /**
+     * What Python's {@code int(text)} gives, as NeMo-Run's TypeParser.parse_int reads a NeMo 2 value's text ({@code '08'} is 8,
+     * {@code '1_024'} 1024), or null when int() raises; beyond a long it is {@link Long#MAX_VALUE} ({@link Long#MIN_VALUE}
+     * below), for DraftBounds to report.
+     */
+    static Long pythonInt(String text) {
+        String t = text.strip();
+        if (t.length() > 4096 || !PYTHON_INT.matcher(t).matches()) return null;
+        java.math.BigInteger b = new java.math.BigInteger(t.replace("_", "").replaceFirst("^\\+", ""));
+        if (b.bitLength() >= 64) return b.signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        return b.longValue();
     }
 
     /** PyYAML's YAML 1.1 int resolver (yaml/resolver.py; OmegaConf's loader subclasses SafeLoader and keeps it). */

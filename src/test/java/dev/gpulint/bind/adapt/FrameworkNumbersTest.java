@@ -91,18 +91,18 @@ class FrameworkNumbersTest {
 
     @Test
     void nemo2NumbersOfTheWrongKindAreRefusedWithNemo2sWording() {
-        String recipe = Recipes.nemo2(128, 1, 4096).model("llama.LlamaModel", "llama.Llama3Config8B", "num_layers: '32'")
+        String recipe = Recipes.nemo2(128, 1, 4096).model("llama.LlamaModel", "llama.Llama3Config8B", "num_layers: 32.0")
                 .strategy("tensor_model_parallel_size: [2]", "pipeline_model_parallel_size: 1").yaml();
         var m = Foreign.model("recipe.yaml", recipe);
         List<String> found = Foreign.syn002(m);
         assertEquals(2, found.size(), found.toString());
-        assertEquals("12:17 'model.config.num_layers' is a quoted string ('32'); expected a whole number, written plainly (num_layers: 32):"
-                + " fiddle builds NeMo 2's strategy, data module and model config with the value as the YAML writes it (fiddle"
-                + " converts nothing) and they compute with it as an int (Megatron-Core's TransformerConfig computes the model's shapes from"
+        assertEquals("12:17 'model.config.num_layers' is '32.0', a float; expected a whole number, written plainly:"
+                + " NeMo-Run's YAML loader gives NeMo 2's int fields the value's text through Python's int() (a quoted '8' is 8)"
+                + " and int() cannot read this one, a ParseError (Megatron-Core's TransformerConfig computes the model's shapes from"
                 + " it), so the job stops at start-up; the value is left out, so the estimate reads model.config.num_layers as not"
                 + " written.", found.get(1));
         assertTrue(found.get(0).startsWith("19:33 'trainer.strategy.tensor_model_parallel_size' is a list; expected a whole number,"
-                + " written plainly (tensor_model_parallel_size: 2): fiddle builds NeMo 2's"), found.get(0));
+                + " written plainly (tensor_model_parallel_size: 2): NeMo-Run's YAML loader"), found.get(0));
         assertTrue(found.get(0).endsWith("(the MegatronStrategy hands it to Megatron-Core's initialize_model_parallel, which multiplies"
                 + " the parallel sizes), so the job stops at start-up; the value is left out, so the estimate takes Megatron-Core's"
                 + " default, 1."), found.get(0));
@@ -162,13 +162,13 @@ class FrameworkNumbersTest {
     }
 
     /** NeMo 2's wording of a model-config value ({@code model.config.} + key). */
-    private static final String NEMO2_WHY = ": fiddle builds NeMo 2's strategy, data module and model config with the value as the"
-            + " YAML writes it (fiddle converts nothing) and they compute with it as an int (Megatron-Core's TransformerConfig"
+    private static final String NEMO2_WHY = ": NeMo-Run's YAML loader gives NeMo 2's int fields the value's text through Python's"
+            + " int() (a quoted '8' is 8) and int() cannot read this one, a ParseError (Megatron-Core's TransformerConfig"
             + " computes the model's shapes from it), so the job stops at start-up; the value is left out, so the estimate reads ";
 
     @Test
     void theMoeKeysAndTheStageLayerCountsAreReadAsTheFrameworksGetThem() {
-        // NeMo 2: a quoted top-k and a quoted first-stage layer count were read as numbers (TreeValues.whole ignores quoting)
+        // NeMo 2: a quoted top-k and a quoted first-stage layer count are the numbers NeMo-Run's int() reads; a list is refused
         String recipe = Recipes.nemo2(256, 1, 4096).model("qwen3.Qwen3Model", "qwen3.Qwen3MoEConfig", "num_layers: 48",
                         "hidden_size: 2048", "num_attention_heads: 32", "num_moe_experts: 128", "moe_router_topk: '8'",
                         "moe_ffn_hidden_size: [768]", "moe_shared_expert_intermediate_size: 1536")
@@ -177,15 +177,10 @@ class FrameworkNumbersTest {
                 .yaml();
         var m = Foreign.model("recipe.yaml", recipe);
         assertEquals(List.of(
-                "28:41 'trainer.strategy.num_layers_in_first_pipeline_stage' is a quoted string ('11'); expected a whole number,"
-                        + " written plainly (num_layers_in_first_pipeline_stage: 11)" + NEMO2_WHY
-                        + "trainer.strategy.num_layers_in_first_pipeline_stage as not written.",
-                "16:22 'model.config.moe_router_topk' is a quoted string ('8'); expected a whole number, written plainly"
-                        + " (moe_router_topk: 8)" + NEMO2_WHY + "model.config.moe_router_topk as not written.",
                 "17:26 'model.config.moe_ffn_hidden_size' is a list; expected a whole number, written plainly (moe_ffn_hidden_size: 768)"
                         + NEMO2_WHY + "model.config.moe_ffn_hidden_size as not written."), Foreign.syn002(m));
         Specs.Job j = m.jobs().get(0);
-        assertNull(j.model().topK(), "refused: not read as 8");
+        assertEquals(8L, j.model().topK().value(), "int('8') is 8");
         assertNull(j.model().moe().expertFfn());
         assertEquals(1536L, j.model().moe().sharedFfn().value());
         // Megatron-Bridge: the same keys under model., its own wording
@@ -238,14 +233,49 @@ class FrameworkNumbersTest {
         assertTrue(j.parallelism().isUnknown(ParallelDim.EP));
         // a null default is None when unset, which an optional field takes: depends on the environment, so quiet and not read
         assertNull(j.model().kvHeads());
-        // without a default: the variable's text, or a KeyError
-        var noDefault = Foreign.model("recipe.yaml", Recipes.nemo2(128, 1, 4096).model("llama.LlamaModel", "llama.Llama3Config8B")
-                .strategy("tensor_model_parallel_size: ${oc.env:TP}", "pipeline_model_parallel_size: 1").yaml());
+        // without a default: the variable's text, or a KeyError (NeMo 1)
+        var noDefault = Foreign.model("mixtral.yaml", Recipes.nemo1Moe().replace("tensor_model_parallel_size: 2",
+                "tensor_model_parallel_size: ${oc.env:TP}"));
         assertEquals(1, Foreign.syn002(noDefault).size(), Foreign.syn002(noDefault).toString());
-        assertTrue(Foreign.syn002(noDefault).get(0).contains("'trainer.strategy.tensor_model_parallel_size' is '${oc.env:TP}', a string"
+        assertTrue(Foreign.syn002(noDefault).get(0).contains("'model.tensor_model_parallel_size' is '${oc.env:TP}', a string"
                 + " whatever the environment: OmegaConf's oc.env resolver returns TP's text as a str, and a KeyError when TP is not"
                 + " set; expected a whole number, written plainly or parsed from the variable (tensor_model_parallel_size:"
-                + " ${oc.decode:${oc.env:TP}}): fiddle builds NeMo 2's"), Foreign.syn002(noDefault).toString());
+                + " ${oc.decode:${oc.env:TP}}): OmegaConf hands NeMo 1"), Foreign.syn002(noDefault).toString());
+        // NeMo 2: NeMo-Run resolves it and parses the text with int(): a number or not by the environment, so unknown
+        var nemo2 = Foreign.model("recipe.yaml", Recipes.nemo2(128, 1, 4096).model("llama.LlamaModel", "llama.Llama3Config8B")
+                .strategy("tensor_model_parallel_size: ${oc.env:TP}", "pipeline_model_parallel_size: 1").yaml());
+        assertEquals(List.of(), Foreign.syn002(nemo2));
+        assertTrue(nemo2.jobs().get(0).parallelism().isUnknown(ParallelDim.TP));
+    }
+
+    @Test
+    void nemo2ReadsEachValuesTextWithPythonsInt() {
+        // NeMo-Run's YamlSerializer.deserialize writes each value back as key=text and parse_cli_args reads an int field with
+        // int(text) (NVIDIA/NeMo-Run @075236b2): a quoted whole number runs as that number, ${oc.env:...} as the environment's
+        // text parsed (unknown), and true is the text True, which int() refuses
+        String recipe = Recipes.nemo2(256, 1, 4096).model("qwen3.Qwen3Model", "qwen3.Qwen3MoEConfig", "num_layers: '48'",
+                        "hidden_size: 2048", "num_attention_heads: 32", "num_moe_experts: 128", "moe_router_topk: '8'")
+                .trainer(8, 4).strategy("tensor_model_parallel_size: ${oc.env:TP,1}", "pipeline_model_parallel_size: 4",
+                        "expert_model_parallel_size: \"8\"", "num_layers_in_first_pipeline_stage: '11'",
+                        "num_layers_in_last_pipeline_stage: 13")
+                .yaml();
+        var m = Foreign.model("recipe.yaml", recipe);
+        assertEquals(List.of(), Foreign.syn002(m));
+        Specs.Job j = m.jobs().get(0);
+        assertEquals(48L, j.model().layers().value());
+        assertEquals(8L, j.model().topK().value());
+        assertEquals(8L, j.parallelism().ep().value());
+        assertTrue(j.parallelism().isUnknown(ParallelDim.TP));
+        var t = Foreign.model("recipe.yaml", recipe.replace("moe_router_topk: '8'", "moe_router_topk: true"));
+        assertEquals(1, Foreign.syn002(t).size(), Foreign.syn002(t).toString());
+        assertTrue(Foreign.syn002(t).get(0).contains("'model.config.moe_router_topk' is 'true', a boolean, the text 'True' to int();"
+                + " expected a whole number, written plainly" + NEMO2_WHY), Foreign.syn002(t).toString());
+        assertNull(t.jobs().get(0).model().topK(), "refused, not read as 1");
+        assertEquals(8L, NemoNumbers.pythonInt(" 08 "));
+        assertEquals(1024L, NemoNumbers.pythonInt("1_024"));
+        assertNull(NemoNumbers.pythonInt("1__0"));
+        assertNull(NemoNumbers.pythonInt("0x20"));
+        assertNull(NemoNumbers.pythonInt("8.0"));
     }
 
     @Test

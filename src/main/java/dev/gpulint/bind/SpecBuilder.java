@@ -203,8 +203,11 @@ final class SpecBuilder {
      * checks it against pp, the model's layers and its MTP layers, and against a virtual_pp written beside it (Megatron-Core
      * takes vp from the layout: its stages ÷ pp); text that does not read, a layout that does not fit, one that places the
      * MTP layers or the loss on several stages (only an open Megatron-LM pull request runs those: NewerLayouts), or one
-     * beside a hybrid pattern's '|' segments (which split the stages themselves) is SYN002 at the value, and the split is
-     * left out ({@code unknown} gains {@link Specs#PIPELINE_LAYOUT}: PAR004 does not judge an even split the job does not
+     * beside a hybrid pattern's '|' segments that has another number of stages than they have (the two would give
+     * Megatron-Core different virtual stages) is SYN002 at the value, and the split is left out. Beside segments of as many
+     * stages the layout is kept and the segments are the split priced, as Megatron-Core's HybridModel builds each stage from
+     * them (select_pipeline_segment; hybrid_model.py never reads the layout for them) and the Megatron adapter prices them
+     * (DraftBounds.pipelineLayout) ({@code unknown} gains {@link Specs#PIPELINE_LAYOUT}: PAR004 does not judge an even split the job does not
      * ask for). Bounded by PipelineLayout (10,000 characters, 100,000 letters unrolled).
      */
     private Located<dev.gpulint.spec.PipelineLayout> pipelineLayout(Document d, MappingNode model, MappingNode par,
@@ -228,9 +231,10 @@ final class SpecBuilder {
                 why = "it places the " + (layout.mtpSplit() ? "MTP layers (m)" : "loss (L)") + " on several stages, which only an open"
                         + " Megatron-LM pull request runs (Megatron-Core's releases refuse it at start-up); put them on one stage";
             }
-            if (why == null && hybridStages != null) {
-                why = "model.hybrid.pattern's '|' segments already split the stages (Megatron-Core's HybridModel builds each stage's"
-                        + " layers from them); write the split in one of the two";
+            if (why == null && hybridStages != null && hybridStages.value().size() != layout.stages().size()) {
+                why = "it has " + layout.stages().size() + " stages and model.hybrid.pattern's '|' segments " + hybridStages.value().size()
+                        + " (Megatron-Core's HybridModel builds each stage's layers from the segments, the virtual stages come from the"
+                        + " layout); write as many stages in the two, or the split in one of them";
             }
         } catch (dev.gpulint.spec.PipelineLayout.Problem e) {
             why = e.getMessage();
@@ -347,7 +351,8 @@ final class SpecBuilder {
         Located<List<Long>> hybridStages = hybridStages(d, hybridPattern, hybridRead, par, parUnknown);
         // parallelism.pipeline_layout: the job's split stage by stage, as a hybrid pattern's '|' segments give it
         Located<dev.gpulint.spec.PipelineLayout> layout = pipelineLayout(d, model, par, hybridStages, parUnknown);
-        Located<List<Long>> stages = layout == null ? hybridStages : new Located<>(layout.value().blocks(), layout.span());
+        // beside a hybrid pattern's '|' segments, the segments: HybridModel builds each stage from them (pipelineLayout)
+        Located<List<Long>> stages = layout == null || hybridStages != null ? hybridStages : new Located<>(layout.value().blocks(), layout.span());
         return new Specs.Job(get(r, "name"), d.file(), placeholder ? null : cluster, placeholder ? null : group, get(r, "nodes"),
                 get(r, "gpus_per_node"),
                 model == null ? null : new Specs.Model(get(model, "parameters"), get(model, "dtype"), get(model, "layers"),

@@ -2,6 +2,7 @@ package dev.gpulint.lint;
 
 import static dev.gpulint.testing.LintBeside.lint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -195,6 +196,37 @@ class HybridPipelineLintTest {
                 .documents()).jobs().get(0);
         assertEquals(List.of(18L, 17L, 17L), j.parallelism().stageLayers().value());
         assertEquals(PIPED.replace("|", ""), j.model().hybrid().pattern().value());
+    }
+
+    /**
+     * parallelism.pipeline_layout beside the pattern's '|' segments is what Megatron-Core runs: its HybridModel builds each
+     * stage's layers from the segments (select_pipeline_segment) and the layout, validated against pp and num_layers, gives
+     * the virtual stages; the Megatron adapter prices the segments (DraftBounds.pipelineLayout). perfrows' native reader
+     * refused every such layout as SYN002 and left it out, a refusal Megatron-Core does not make.
+     */
+    @Test
+    void theNativeManifestsLayoutBesideItsSegmentsIsNotRefusedAndTheSegmentsArePriced() {
+        for (String layout : List.of("Et*18|t*17|t*17L", "Et*17|t*18|t*17L")) {
+            String text = NATIVE.replace("PATTERN", PIPED).replace("pp: 3", "pp: 3, pipeline_layout: \"" + layout + "\"");
+            List<String> out = lint(SourceFile.of("nemotronh.yaml", text));
+            assertEquals(List.of(), of(out, "nemotronh.yaml", "SYN002"), layout + ": " + out);
+            Specs.Job j = new dev.gpulint.bind.Binder().bind(new dev.gpulint.read.yaml.YamlReader().read(SourceFile.of("nemotronh.yaml", text))
+                    .documents()).jobs().get(0);
+            assertEquals(List.of(18L, 17L, 17L), j.parallelism().stageLayers().value(), layout + ": the segments' split, as HybridModel builds it");
+            assertFalse(j.parallelism().unknown().contains(Specs.PIPELINE_LAYOUT), layout);
+        }
+    }
+
+    @Test
+    void theNativeManifestsLayoutWithOtherStagesThanItsSegmentsIsSyn002() {
+        // 6 stages over pp 3 (vp 2) beside 3 segments (vp 1): the two give Megatron-Core different virtual stages
+        String text = NATIVE.replace("PATTERN", PIPED).replace("pp: 3", "pp: 3, pipeline_layout: \"Et*9|(t*9|)*4t*7L\"");
+        List<String> syn = of(lint(SourceFile.of("nemotronh.yaml", text)), "nemotronh.yaml", "SYN002");
+        assertEquals(1, syn.size(), syn.toString());
+        assertEquals("nemotronh.yaml:12:47 SYN002 'pipeline_layout' is 'Et*9|(t*9|)*4t*7L': it has 6 stages and model.hybrid.pattern's"
+                + " '|' segments 3 (Megatron-Core's HybridModel builds each stage's layers from the segments, the virtual stages come"
+                + " from the layout); write as many stages in the two, or the split in one of them; the layout is left out of the"
+                + " estimate.", syn.get(0));
     }
 
     @Test

@@ -61,6 +61,25 @@ class Nemo2InputsTest {
         assertEquals(28, j.optimizer().bytesPerParameter().span().startLine());
     }
 
+    /**
+     * The config's cross_entropy_loss_fusion with cross_entropy_fusion_impl te: Transformer Engine's loss (LossKernel). The
+     * recipe writes impl te alone: without the fusion (ModelParallelConfig's default, off) Megatron-Core's own loss runs.
+     */
+    @Test
+    void theConfigsCrossEntropyFusionAndImplementationAreRead() {
+        Specs.Job implAlone = Foreign.bind("llama3_70b.yaml", PRETRAIN);
+        assertEquals(false, implAlone.model().teCrossEntropy().value(), "impl te without the fusion is not used");
+        Specs.Job te = Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("    recompute_granularity: selective\n",
+                "    recompute_granularity: selective\n    cross_entropy_loss_fusion: true\n"));
+        assertEquals(true, te.model().teCrossEntropy().value());
+        Specs.Job nat = Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("    recompute_granularity: selective\n",
+                "    recompute_granularity: selective\n    cross_entropy_loss_fusion: true\n").replace("cross_entropy_fusion_impl: te",
+                "cross_entropy_fusion_impl: native"));
+        assertEquals(false, nat.model().teCrossEntropy().value());
+        assertNull(Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("    cross_entropy_fusion_impl: te\n", "")).model().teCrossEntropy(),
+                "neither written");
+    }
+
     @Test
     void thePluginsMxfp8RecipeIsItsPrecision() {
         Specs.Job mx = Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("fp8: hybrid", "fp8: hybrid\n    fp8_recipe: mxfp8"));

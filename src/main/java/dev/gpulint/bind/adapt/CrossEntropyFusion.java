@@ -30,11 +30,34 @@ final class CrossEntropyFusion {
         return impl != null ? new Located<>(false, implSpan) : null;
     }
 
-    /** A Megatron-Bridge or NeMo 2 model config's {@code cross_entropy_loss_fusion} and {@code cross_entropy_fusion_impl}. */
-    static Located<Boolean> of(MappingNode config) {
+    /**
+     * NeMo 2's config classes that set Transformer Engine's loss as their default: DeepSeekConfig declares
+     * {@code cross_entropy_loss_fusion: bool = True} and {@code cross_entropy_fusion_impl: str = "te"}, and DeepSeekV2Config,
+     * DeepSeekV2LiteConfig and DeepSeekV3Config inherit them (github.com/NVIDIA/NeMo at 04e9360c117339b24c715080bae6ffb5c17fb2cc,
+     * nemo/collections/llm/gpt/model/deepseek.py).
+     */
+    static final java.util.Set<String> NEMO2_TE_CLASSES = java.util.Set.of("DeepSeekConfig", "DeepSeekV2Config",
+            "DeepSeekV2LiteConfig", "DeepSeekV3Config");
+
+    /**
+     * A Megatron-Bridge or NeMo 2 model config's {@code cross_entropy_loss_fusion} and {@code cross_entropy_fusion_impl};
+     * each not written takes the config class's default when the class is in {@code teClasses} (fusion on, impl te, at its
+     * {@code _target_}), else ModelParallelConfig's.
+     */
+    static Located<Boolean> of(MappingNode config, java.util.Set<String> teClasses) {
         ScalarNode impl = scalar(config, "cross_entropy_fusion_impl");
         boolean written = impl != null && !impl.isNull();
-        return of(TreeValues.bool(scalar(config, "cross_entropy_loss_fusion")), written ? impl.text() : null,
-                written ? impl.span() : null);
+        Located<Boolean> fusion = TreeValues.bool(scalar(config, "cross_entropy_loss_fusion"));
+        String implText = written ? impl.text() : null;
+        Span implSpan = written ? impl.span() : null;
+        ScalarNode target = scalar(config, "_target_");
+        if (target != null && teClasses.contains(Nemo2Configs.className(config))) {
+            if (fusion == null) fusion = new Located<>(true, target.span());
+            if (implText == null) {
+                implText = "te";
+                implSpan = target.span();
+            }
+        }
+        return of(fusion, implText, implSpan);
     }
 }

@@ -2,6 +2,7 @@ package dev.gpulint.bind.adapt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
@@ -78,6 +79,25 @@ class Nemo2InputsTest {
         assertEquals(false, nat.model().teCrossEntropy().value());
         assertNull(Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("    cross_entropy_fusion_impl: te\n", "")).model().teCrossEntropy(),
                 "neither written");
+    }
+
+    /**
+     * NeMo 2's DeepSeekConfig (and its V2, V2-Lite and V3 subclasses) declares cross_entropy_loss_fusion True and
+     * cross_entropy_fusion_impl "te" (nemo/collections/llm/gpt/model/deepseek.py): a recipe that writes neither runs TE's loss,
+     * at the config's _target_; a written key wins over the class's.
+     */
+    @Test
+    void deepSeekConfigsDefaultToTransformerEnginesLoss() {
+        String v3 = PRETRAIN.replace("llama.Llama3Config70B", "deepseek.DeepSeekV3Config").replace("    cross_entropy_fusion_impl: te\n", "");
+        Specs.Job j = Foreign.bind("deepseek_v3.yaml", v3);
+        assertEquals(true, j.model().teCrossEntropy().value());
+        assertTrue(j.model().teCrossEntropy().span().startLine() > 0, "at the config's _target_");
+        Specs.Job off = Foreign.bind("deepseek_v3.yaml", v3.replace("    recompute_granularity: selective\n",
+                "    recompute_granularity: selective\n    cross_entropy_loss_fusion: false\n"));
+        assertEquals(false, off.model().teCrossEntropy().value(), "the recipe's fusion off wins over the class's");
+        Specs.Job nat = Foreign.bind("deepseek_v3.yaml", v3.replace("    recompute_granularity: selective\n",
+                "    recompute_granularity: selective\n    cross_entropy_fusion_impl: native\n"));
+        assertEquals(false, nat.model().teCrossEntropy().value(), "the recipe's impl native wins over the class's te");
     }
 
     @Test

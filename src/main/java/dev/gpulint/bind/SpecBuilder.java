@@ -361,7 +361,7 @@ final class SpecBuilder {
                         get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
                         get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention")),
                         unknownShape(model), hybrid(sub(model, "hybrid"), hybridPattern, hybridRead),
-                        mtp(model, hybridPattern, hybridRead, layout)),
+                        mtp(model, hybridPattern, hybridRead, layout), null),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
                         get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), virtualPp(par, stages),
                         keySpan(r, "parallelism"), parUnknown, null,

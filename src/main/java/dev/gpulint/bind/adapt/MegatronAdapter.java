@@ -233,6 +233,7 @@ final class MegatronAdapter implements FormatAdapter {
 
     /**
      * What `gpulint plan` reads from Megatron's flags: --ffn-hidden-size, --kv-channels, --vocab-size, --swiglu,
+     * --cross-entropy-loss-fusion with --cross-entropy-fusion-impl (CrossEntropyFusion),
      * --untie-embeddings-and-output-weights, --fp8-format / --bf16 / --fp16, --fp8-param-gather, --recompute-granularity (or
      * --recompute-activations: selective), --use-distributed-optimizer, --grad-reduce-in-bf16 (16-bit main gradients: model
      * states 2 + 2 + 12 = 16 bytes per parameter instead of the 18 of --bf16, which keeps fp32 main gradients).
@@ -242,6 +243,10 @@ final class MegatronAdapter implements FormatAdapter {
         j.headDim = j.key("--kv-channels", located(flags.get("--kv-channels")));
         j.vocab = j.key("--vocab-size", located(flags.get("--vocab-size")));
         j.gated = switchFlag(j, flags, script, "--swiglu");
+        // --cross-entropy-loss-fusion with --cross-entropy-fusion-impl te: Transformer Engine's loss (derive/estimate/LossKernel)
+        Word ceImpl = flags.get("--cross-entropy-fusion-impl");
+        j.teCrossEntropy = CrossEntropyFusion.of(switchFlag(j, flags, script, "--cross-entropy-loss-fusion"),
+                ceImpl != null && ceImpl.known() ? ceImpl.text() : null, ceImpl != null ? ceImpl.span() : null);
         Located<Boolean> untied = switchFlag(j, flags, script, "--untie-embeddings-and-output-weights");
         if (untied != null) j.tied = new Located<>(false, untied.span());
         j.distributed = switchFlag(j, flags, script, "--use-distributed-optimizer");

@@ -141,7 +141,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         StateBytes bytes = StateBytes.of(j, r.zeroStage());
         as.add(bytes.describe(layout.distributedOptimizer(), layout.zeroStage()));
         as.add("flash attention (no s² score activations), activations per Korthikanti et al. 2022 as Megatron's theoretical_memory_usage.py; "
-                + MemoryModel.LOSS_BYTES);
+                + MemoryModel.LOSS_BYTES + LossKernel.of(j).describe());
         if ((long) dp * cp > 1) as.add(GradientReduce.of(j, layout.zeroStage()).why());
         HybridInputs.describe(layout, as);
         if (j.origin() != null) as.addAll(j.origin().unpriced());     // settings read but not priced apart (UnpricedSettings)
@@ -167,7 +167,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                 ShardedGathers.of(j, shape, layout.zeroStage() >= 3, layout.hybrid(), as),
                 MambaLayers.of(m.hybrid(), shape, moe, as),
                 OptimizerStepGather.of(j, layout, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as),
-                TpLayoutCopy.of(j, tp, sp, as), MtpLayers.of(j, as));
+                TpLayoutCopy.of(j, tp, sp, as), MtpLayers.of(j, as), LossKernel.of(j));
         String gdnCp = variants.mamba() == null ? null : variants.mamba().contextParallel(cp);
         if (gdnCp != null) as.add(gdnCp);
         return new JobInputs(shape, layout, hw, r.order(), bytes, as, missing, variants);

@@ -498,7 +498,7 @@ public final class MemoryModel {
             // stages' until the micro-batch's backward reaches them (MTPLossAutoScaler), so for each micro-batch in flight
             double losses = (i == pp - 1 ? lastLosses : 0) + (i < earlyLosses.length ? earlyLosses[i] * inflight : 0);
             // attention outside a flash kernel keeps its s² scores' softmax, dropout mask and output (UnfusedAttention)
-            return act * scale + lossBytes(m, l, losses) + UnfusedAttention.heldBytes(m, l, v, layersHeld, stageLayers);
+            return act * scale + lossBytes(m, l, losses, v.loss()) + UnfusedAttention.heldBytes(m, l, v, layersHeld, stageLayers);
         }
     }
 
@@ -526,11 +526,16 @@ public final class MemoryModel {
      * = 0 forwards (interleaved, (vpp − 1)·pp forwards of its earlier chunks), so each forward of its last chunk is followed by
      * that micro-batch's backward (schedules.py at 00611e6eeb0b09b5ee074750956855215ddbd67f,
      * forward_backward_pipelining_without_interleaving / _with_interleaving, get_model_chunk_id).
+     * <p>
+     * Transformer Engine's cross-entropy ({@link LossKernel#TE}) keeps the logits themselves, in the activations' dtype, and
+     * makes no fp32 copy: per loss 2·bytes·s·b·h + bytes·s·b·V (with 16-bit activations 4·s·b·h + 2·s·b·V), nothing once;
+     * with fp32 activations the same 4·s·b·V as the native loss.
      */
-    static double lossBytes(ModelShape m, Layout l, double losses) {
+    static double lossBytes(ModelShape m, Layout l, double losses, LossKernel kernel) {
         if (losses <= 0) return 0;
         double sb = (double) m.seq() / l.cp() * l.microBatchSize(), v = m.vocab();
         int bytes = m.dtype().activationBytes();
+        if (kernel == LossKernel.TE) return (2.0 * bytes * m.hidden() + bytes * v) * sb * losses / l.tp();
         double each = (2.0 * bytes * m.hidden() + 4 * v) * sb, upcast = bytes < 4 ? bytes * v * sb : 0;
         return (each * losses + upcast) / l.tp();
     }

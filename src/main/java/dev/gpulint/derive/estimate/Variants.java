@@ -9,12 +9,13 @@ package dev.gpulint.derive.estimate;
  * ({@link RecomputeModules}), which layers an fp8 recipe keeps in bf16 ({@link LayerPrecision}), how ZeRO-3 gathers the
  * parameters ({@link ShardedGathers}), a hybrid Mamba model's layers by kind ({@link MambaLayers}, null for a transformer)
  * whether an interleaved stage's chunk 0 is gathered in the optimizer step ({@link OptimizerStepGather}) and how the tp
- * collectives' activations are laid out ({@link TpLayoutCopy}), and the multi-token prediction layers ({@link MtpLayers}, none by default).
+ * collectives' activations are laid out ({@link TpLayoutCopy}), the multi-token prediction layers ({@link MtpLayers}, none by default) and which cross-entropy computes the
+ * losses ({@link LossKernel}, Megatron-Core's native one by default).
  */
 public record Variants(MoeShape moe, AttentionShape attention, StateOffload offload, TpOverlap tpOverlap, EagerKernels kernels,
                        Float8Scaling float8, ParamGather paramGather, RecomputeModules recomputeModules,
                        LayerPrecision layerPrecision, ShardedGathers gathers, MambaLayers mamba, OptimizerStepGather stepGather,
-                       TpLayoutCopy tpLayout, MtpLayers mtp) {
+                       TpLayoutCopy tpLayout, MtpLayers mtp, LossKernel loss) {
     public static final Variants NONE = defaults(null);
 
     /**
@@ -40,6 +41,7 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
         if (stepGather == null) stepGather = OptimizerStepGather.OFF;
         if (tpLayout == null) tpLayout = TpLayoutCopy.SBH;
         if (mtp == null) mtp = MtpLayers.NONE;
+        if (loss == null) loss = LossKernel.NATIVE;
     }
 
     /** The variants of a model as the estimate took them before they were stated: MoE layers uniform, full attention. */
@@ -50,17 +52,17 @@ public record Variants(MoeShape moe, AttentionShape attention, StateOffload offl
     /** These variants with the hybrid layers {@code m} (null: none). */
     public Variants withMamba(MambaLayers m) {
         return new Variants(moe, attention, offload, tpOverlap, kernels, float8, paramGather, recomputeModules, layerPrecision, gathers,
-                m, stepGather, tpLayout, mtp);
+                m, stepGather, tpLayout, mtp, loss);
     }
 
     /** These variants with the MTP layers {@code m} (null: none). */
     public Variants withMtp(MtpLayers m) {
         return new Variants(moe, attention, offload, tpOverlap, kernels, float8, paramGather, recomputeModules, layerPrecision, gathers,
-                mamba, stepGather, tpLayout, m);
+                mamba, stepGather, tpLayout, m, loss);
     }
 
     /** Every variant at its default (the canonical constructor's, for a null), with {@code moe}'s layers. */
     private static Variants defaults(MoeShape moe) {
-        return new Variants(moe, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new Variants(moe, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 }

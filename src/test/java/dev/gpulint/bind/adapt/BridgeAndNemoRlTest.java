@@ -105,6 +105,19 @@ class BridgeAndNemoRlTest {
                 + " an older Bridge, e.g. at 48fe5c6, leaves Megatron-Core's expert tp = tp)"), j.origin().unpriced());
     }
 
+    /** The model config's cross_entropy_loss_fusion with cross_entropy_fusion_impl te: Transformer Engine's loss (LossKernel). */
+    @Test
+    void aBridgeModelsCrossEntropyFusionAndImplementationAreRead() {
+        Specs.Job te = job("qwen3_moe_override.yaml", BRIDGE_OVERRIDE.replace("  sequence_parallel: true\n",
+                "  sequence_parallel: true\n  cross_entropy_loss_fusion: true\n  cross_entropy_fusion_impl: te\n"));
+        assertEquals(true, te.model().teCrossEntropy().value());
+        assertEquals(8, te.model().teCrossEntropy().span().startLine(), "at cross_entropy_fusion_impl");
+        Specs.Job off = job("qwen3_moe_override.yaml", BRIDGE_OVERRIDE.replace("  sequence_parallel: true\n",
+                "  sequence_parallel: true\n  cross_entropy_loss_fusion: false\n  cross_entropy_fusion_impl: te\n"));
+        assertEquals(false, off.model().teCrossEntropy().value(), "the fusion off: Megatron-Core's unfused loss");
+        assertNull(job("qwen3_moe_override.yaml", BRIDGE_OVERRIDE).model().teCrossEntropy(), "neither written");
+    }
+
     @Test
     void aWrittenExpertTpOrNoExpertParallelismKeepsBridgesReadingAsWritten() {
         Specs.Job written = job("qwen3_moe_override.yaml", BRIDGE_OVERRIDE.replace("expert_tensor_parallel_size: 1", "expert_tensor_parallel_size: 2"));

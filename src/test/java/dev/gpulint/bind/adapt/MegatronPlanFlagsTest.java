@@ -47,6 +47,23 @@ class MegatronPlanFlagsTest {
         assertNull(fp32.optimizer().bytesPerParameter(), "--bf16 alone: fp32 main gradients, Megatron's 18");
     }
 
+    /**
+     * --cross-entropy-loss-fusion with --cross-entropy-fusion-impl te runs Transformer Engine's loss (language_module.py's
+     * compute_language_model_loss); the fusion alone, or impl te without the fusion, runs Megatron-Core's own (ModelParallelConfig's
+     * defaults: fusion off, impl native); neither written: not stated.
+     */
+    @Test
+    void theCrossEntropyFusionAndItsImplementationAreRead() {
+        Specs.Job te = jobs("train.sh", SCRIPT.replace("--bf16", "--bf16 --cross-entropy-loss-fusion --cross-entropy-fusion-impl te")).get(0);
+        assertEquals(true, te.model().teCrossEntropy().value());
+        assertEquals(10, te.model().teCrossEntropy().span().startLine(), "at the implementation that says te");
+        Specs.Job fusedNative = jobs("train.sh", SCRIPT.replace("--bf16", "--bf16 --cross-entropy-loss-fusion")).get(0);
+        assertEquals(false, fusedNative.model().teCrossEntropy().value(), "the fusion's default implementation is native");
+        Specs.Job unfused = jobs("train.sh", SCRIPT.replace("--bf16", "--bf16 --cross-entropy-fusion-impl te")).get(0);
+        assertEquals(false, unfused.model().teCrossEntropy().value(), "without the fusion the impl is not used");
+        assertNull(jobs("train.sh", SCRIPT).get(0).model().teCrossEntropy());
+    }
+
     @Test
     void theFp8RecipeAndFp4FormatNameTheTensorPath() {
         Specs.Job hybrid = jobs("train.sh", SCRIPT.replace("--bf16", "--bf16 --fp8-format hybrid --fp8-recipe delayed")).get(0);

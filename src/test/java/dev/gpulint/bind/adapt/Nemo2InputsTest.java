@@ -2,6 +2,7 @@ package dev.gpulint.bind.adapt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
@@ -59,6 +60,44 @@ class Nemo2InputsTest {
         assertEquals(true, j.optimizer().distributed().value());
         assertEquals(16.0, j.optimizer().bytesPerParameter().value(), "the plugin's grad_reduce_in_fp32: false overrides the DDP config's true");
         assertEquals(28, j.optimizer().bytesPerParameter().span().startLine());
+    }
+
+    /**
+     * The config's cross_entropy_loss_fusion with cross_entropy_fusion_impl te: Transformer Engine's loss (LossKernel). The
+     * recipe writes impl te alone: without the fusion (ModelParallelConfig's default, off) Megatron-Core's own loss runs.
+     */
+    @Test
+    void theConfigsCrossEntropyFusionAndImplementationAreRead() {
+        Specs.Job implAlone = Foreign.bind("llama3_70b.yaml", PRETRAIN);
+        assertEquals(false, implAlone.model().teCrossEntropy().value(), "impl te without the fusion is not used");
+        Specs.Job te = Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("    recompute_granularity: selective\n",
+                "    recompute_granularity: selective\n    cross_entropy_loss_fusion: true\n"));
+        assertEquals(true, te.model().teCrossEntropy().value());
+        Specs.Job nat = Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("    recompute_granularity: selective\n",
+                "    recompute_granularity: selective\n    cross_entropy_loss_fusion: true\n").replace("cross_entropy_fusion_impl: te",
+                "cross_entropy_fusion_impl: native"));
+        assertEquals(false, nat.model().teCrossEntropy().value());
+        assertNull(Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("    cross_entropy_fusion_impl: te\n", "")).model().teCrossEntropy(),
+                "neither written");
+    }
+
+    /**
+     * NeMo 2's DeepSeekConfig (and its V2, V2-Lite and V3 subclasses) declares cross_entropy_loss_fusion True and
+     * cross_entropy_fusion_impl "te" (nemo/collections/llm/gpt/model/deepseek.py): a recipe that writes neither runs TE's loss,
+     * at the config's _target_; a written key wins over the class's.
+     */
+    @Test
+    void deepSeekConfigsDefaultToTransformerEnginesLoss() {
+        String v3 = PRETRAIN.replace("llama.Llama3Config70B", "deepseek.DeepSeekV3Config").replace("    cross_entropy_fusion_impl: te\n", "");
+        Specs.Job j = Foreign.bind("deepseek_v3.yaml", v3);
+        assertEquals(true, j.model().teCrossEntropy().value());
+        assertTrue(j.model().teCrossEntropy().span().startLine() > 0, "at the config's _target_");
+        Specs.Job off = Foreign.bind("deepseek_v3.yaml", v3.replace("    recompute_granularity: selective\n",
+                "    recompute_granularity: selective\n    cross_entropy_loss_fusion: false\n"));
+        assertEquals(false, off.model().teCrossEntropy().value(), "the recipe's fusion off wins over the class's");
+        Specs.Job nat = Foreign.bind("deepseek_v3.yaml", v3.replace("    recompute_granularity: selective\n",
+                "    recompute_granularity: selective\n    cross_entropy_fusion_impl: native\n"));
+        assertEquals(false, nat.model().teCrossEntropy().value(), "the recipe's impl native wins over the class's te");
     }
 
     @Test

@@ -131,7 +131,7 @@ class MemoryModelTest {
         assertEquals(331_350_016.0, expected, 0);
         for (int vpp : new int[] {1, 2}) {
             Layout l = new Layout(2, 4, 2, 1, 1, vpp, 1, 64, 0, true, Recompute.SELECTIVE, true);
-            assertEquals(expected, MemoryModel.lossBytes(m, l, 1), 1e-6);
+            assertEquals(expected, MemoryModel.lossBytes(m, l, 1, LossKernel.NATIVE), 1e-6);
             // the same stage without its loss: the layers' one micro-batch (1F1B: min(m, pp − 3) = 1; interleaved: (4 − 3 − 1)·2 +
             // (vpp − 1)·4 + 1 = 5 chunks of 4 layers over vpp 2, 2.5 micro-batches of its 8 layers)
             double[] parts = MemoryModel.perLayer(m);
@@ -145,13 +145,34 @@ class MemoryModelTest {
         }
         // context parallelism divides the sequence the logits are of; fp32 activations have no 16-bit copy (.float() is a no-op)
         Layout cp = new Layout(2, 4, 2, 2, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
-        assertEquals(expected / 2, MemoryModel.lossBytes(m, cp, 1), 1e-6);
+        assertEquals(expected / 2, MemoryModel.lossBytes(m, cp, 1, LossKernel.NATIVE), 1e-6);
         ModelShape fp32 = ModelShape.gpt(32, 4096, 32, 51200, 2048, Dtype.FP32);
-        assertEquals((8 * sbh + 4 * sbv) / 2, MemoryModel.lossBytes(fp32, new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true), 1), 1e-6);
+        assertEquals((8 * sbh + 4 * sbv) / 2, MemoryModel.lossBytes(fp32, new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true), 1, LossKernel.NATIVE), 1e-6);
         // several losses (the main and D MTP losses on one stage): each holds its input and softmax, the 16-bit copy once
         Layout l = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
-        assertEquals((3 * (4 * sbh + 4 * sbv) + 2 * sbv) / 2, MemoryModel.lossBytes(m, l, 3), 1e-6);
-        assertEquals(0, MemoryModel.lossBytes(m, l, 0));
+        assertEquals((3 * (4 * sbh + 4 * sbv) + 2 * sbv) / 2, MemoryModel.lossBytes(m, l, 3, LossKernel.NATIVE), 1e-6);
+        assertEquals(0, MemoryModel.lossBytes(m, l, 0, LossKernel.NATIVE));
+    }
+
+    /**
+     * Transformer Engine's cross-entropy (cross_entropy_fusion_impl te: LossKernel) keeps the bf16 logits themselves for its
+     * backward, which writes the gradient into them in place: no fp32 softmax and no fp32 copy. By hand, the same GPT 32 ×
+     * 4,096, V 51,200, s 2,048, b 1, tp 2: (4·s·b·h + 2·s·b·V) ÷ tp = (33,554,432 + 209,715,200) ÷ 2 = 121,634,816 bytes per
+     * loss (native: 331,350,016, 209,715,200 more), three losses 364,904,448; the last stage's activations less by the same.
+     */
+    @Test
+    void transformerEnginesLossKeepsTheSixteenBitLogitsAndNoFp32Copy() {
+        ModelShape m = gpt();
+        Layout l = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
+        assertEquals(121_634_816.0, MemoryModel.lossBytes(m, l, 1, LossKernel.TE), 1e-6);
+        assertEquals(364_904_448.0, MemoryModel.lossBytes(m, l, 3, LossKernel.TE), 1e-6);
+        assertEquals(0, MemoryModel.lossBytes(m, l, 0, LossKernel.TE));
+        Variants te = new Variants(null, null, null, null, null, null, null, null, null, null, null, null, null, null, LossKernel.TE);
+        assertEquals(331_350_016.0 - 121_634_816.0, MemoryModel.activations(m, l, 3) - MemoryModel.activations(m, l, 3, te), 1e-3);
+        assertEquals(MemoryModel.activations(m, l, 2), MemoryModel.activations(m, l, 2, te), 1e-9);   // no loss on stage 2
+        // fp32 activations: the logits are fp32 already, 4·s·b·V either way
+        ModelShape fp32 = ModelShape.gpt(32, 4096, 32, 51200, 2048, Dtype.FP32);
+        assertEquals(MemoryModel.lossBytes(fp32, l, 1, LossKernel.NATIVE), MemoryModel.lossBytes(fp32, l, 1, LossKernel.TE), 1e-6);
     }
 
     @Test
@@ -177,7 +198,7 @@ class MemoryModelTest {
         ModelShape moe = new ModelShape(32, 4096, 32, 8, 128, 14336, 32000, 4096, true, false, 8, 2, Dtype.BF16);
         Variants byModule = new Variants(MoeShape.uniform(moe), null, null, null, null, null, null,
                 new RecomputeModules(java.util.EnumSet.of(dev.gpulint.spec.RecomputeModule.LAYERNORM, dev.gpulint.spec.RecomputeModule.MOE)),
-                null, null, null, null, null, null);
+                null, null, null, null, null, null, null);
         PipelineSplit[] splits = {PipelineSplit.EVEN, new PipelineSplit(2, 1, false, false), new PipelineSplit(0, 0, true, true),
                 new PipelineSplit(12, 12, false, false)};
         int compared = 0, notFirst = 0;

@@ -104,14 +104,14 @@ public final class Launchers {
             "--mamba-num-groups", "--linear-num-key-heads", "--linear-num-value-heads", "--linear-key-head-dim",
             "--linear-value-head-dim", "--linear-conv-kernel-dim", "--mtp-num-layers", "--checkpoint-activations", "--use-legacy-models",
             "--transformer-impl", "--use-flash-attn", "--use-flash-attn-v1", "--use-flash-attn-v2", "--use-flash-attn-triton", "--overlap-param-gather-with-optimizer-step",
-            "--variable-seq-lengths");
+            "--variable-seq-lengths", "--cross-entropy-loss-fusion", "--cross-entropy-fusion-impl");
     private static final Set<String> PLAN_SWITCHES = Set.of("--is-hybrid-model", "--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
             "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--optimizer-cpu-offload",
             "--moe-pad-expert-input-to-capacity",
             "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--multi-latent-attention", "--tp-comm-overlap",
             "--fp8-param-gather", "--first-last-layers-bf16", "--checkpoint-activations", "--use-legacy-models", "--use-flash-attn",
             "--use-flash-attn-v1", "--use-flash-attn-v2", "--use-flash-attn-triton", "--overlap-param-gather-with-optimizer-step",
-            "--variable-seq-lengths");
+            "--variable-seq-lengths", "--cross-entropy-loss-fusion");
     /** NeMo's names (model.*, model.config.*, trainer.strategy.*, data.*) of the quantities Megatron's flags carry. */
     private static final Map<String, String> NEMO_NAMES = Map.ofEntries(
             Map.entry("tensor_model_parallel_size", "--tensor-model-parallel-size"),

@@ -194,7 +194,7 @@ final class NemoNumbers {
      * float. {@code 12.8} and {@code 1.0e+3} are floats to both. {@code 1e3} (and {@code 1.5e3}, an exponent without its sign)
      * is a string to PyYAML's YAML 1.1 resolver, which Megatron-Bridge's ConfigContainer.from_yaml ({@code yaml.safe_load})
      * uses, and a float to OmegaConf's loader, which NeMo 1 and an override file's merge use: said as the file's reader
-     * gets it. Either way no int, so the framework stops.
+     * gets it (NeMo 2: NeMo-Run's yaml.safe_load alone, so the string). Either way no int, so the framework stops.
      */
     static String floatKind(String t, Reader r) {
         if (t.length() > 64) return null;
@@ -208,6 +208,9 @@ final class NemoNumbers {
             value = t;
         }
         if (r == Reader.NEMO1) return "the float " + value + " to OmegaConf's YAML loader (PyYAML's YAML 1.1 resolver alone reads it as a string)";
+        // NeMo 2: NeMo-Run loads the recipe with yaml.safe_load alone (nemo_run/core/serialization/yaml.py), so the string
+        if (r == Reader.NEMO2) return "a string to PyYAML's YAML 1.1 resolver, which NeMo-Run's yaml.safe_load uses (a float needs a dot"
+                + " and a signed exponent, as 1.0e+3)";
         return "a string to PyYAML's YAML 1.1 resolver (a float needs a dot and a signed exponent, as 1.0e+3), and the float " + value
                 + " where OmegaConf's loader reads the file";
     }

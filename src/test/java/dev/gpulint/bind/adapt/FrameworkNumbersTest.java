@@ -210,6 +210,15 @@ class FrameworkNumbersTest {
         assertEquals(1, Foreign.syn002(nemo1).size(), Foreign.syn002(nemo1).toString());
         assertTrue(Foreign.syn002(nemo1).get(0).contains("'model.tensor_model_parallel_size' is '2e0', the float 2.0 to OmegaConf's"
                 + " YAML loader (PyYAML's YAML 1.1 resolver alone reads it as a string); expected"), Foreign.syn002(nemo1).toString());
+        // NeMo 2: NeMo-Run's yaml.safe_load gives the string '1e3', and int('1e3') raises; no OmegaConf loader reads the file
+        var nemo2 = Foreign.model("recipe.yaml", Recipes.nemo2(128, 1, 4096).model("llama.LlamaModel", "llama.Llama3Config8B",
+                "num_layers: 32e0").yaml());
+        assertEquals(List.of("12:17 'model.config.num_layers' is '32e0', a string to PyYAML's YAML 1.1 resolver, which NeMo-Run's"
+                + " yaml.safe_load uses (a float needs a dot and a signed exponent, as 1.0e+3); expected a whole number, written plainly:"
+                + " NeMo-Run's YAML loader gives NeMo 2's int fields the value's text through Python's int() (a quoted '8' is 8)"
+                + " and int() cannot read this one, a ParseError (Megatron-Core's TransformerConfig computes the model's shapes from"
+                + " it), so the job stops at start-up; the value is left out, so the estimate reads model.config.num_layers as not"
+                + " written."), Foreign.syn002(nemo2));
         // a float to both: 1.0e+3, .5
         assertEquals("a float", NemoNumbers.floatKind("1.0e+3", NemoNumbers.Reader.BRIDGE));
         assertEquals("a float", NemoNumbers.floatKind(".5", NemoNumbers.Reader.NEMO1));

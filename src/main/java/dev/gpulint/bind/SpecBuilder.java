@@ -388,7 +388,7 @@ final class SpecBuilder {
                         switchedOn(get(par, "embedding_in_split")), switchedOn(get(par, "loss_in_split")),
                         get(par, ETP.key()), get(par, "first_stage_layers"), get(par, "last_stage_layers"),
                         get(par, "dp_shard"), null, stages, get(par, "tp_comm_overlap"), get(par, "tp_activation_layout"),
-                        get(par, "variable_seq_lengths")),
+                        get(par, "variable_seq_lengths"), layout),
                 batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
                         get(batch, "micro_batches")),
                 opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter"),

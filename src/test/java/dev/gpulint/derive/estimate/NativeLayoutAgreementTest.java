@@ -79,7 +79,13 @@ class NativeLayoutAgreementTest {
             assertEquals("parallelism: { tp: 2, pp: 4, ep: 2, pipeline_layout: ".length() + 1, loc.get("startColumn"));
         }
         // the price: every stage's parameters and activations alike (the layout's blocks, the early loss stages' output layers)
-        Map<String, Object> nc = PlanCli.map(n.planJson().json().get("current")), mc = PlanCli.map(m.planJson().json().get("current"));
+        Map<String, Object> nd = n.planJson().json(), md = m.planJson().json();
+        Map<String, Object> nc = PlanCli.map(nd.get("current")), mc = PlanCli.map(md.get("current"));
+        // the assumptions say which build runs the layout and how it is priced, in the same words but for the key
+        List<String> said = layoutLines(nd, "parallelism.pipeline_layout '");
+        assertEquals(what.size(), said.size(), String.valueOf(nd.get("assumptions")));
+        assertEquals(layoutLines(md, "--pipeline-model-parallel-layout '").stream()
+                .map(x -> x.replace("--pipeline-model-parallel-layout '", "parallelism.pipeline_layout '")).toList(), said);
         List<Map<String, Object>> ns = (List<Map<String, Object>>) PlanCli.map(nc.get("memory")).get("stages");
         List<Map<String, Object>> ms = (List<Map<String, Object>>) PlanCli.map(mc.get("memory")).get("stages");
         assertEquals(4, ns.size());
@@ -91,6 +97,50 @@ class NativeLayoutAgreementTest {
             }
         }
         assertEquals(String.valueOf(PlanCli.map(mc.get("layout")).get("virtual_pp")), String.valueOf(PlanCli.map(nc.get("layout")).get("virtual_pp")));
+    }
+
+    /** The assumptions that begin with {@code head} (the layout's key and its text). */
+    @SuppressWarnings("unchecked")
+    private static List<String> layoutLines(Map<String, Object> doc, String head) {
+        return ((List<Object>) doc.get("assumptions")).stream().map(String::valueOf).filter(a -> a.startsWith(head)).toList();
+    }
+
+    /** A hybrid model of 4 layers in two '|' segments of 2, on pp 2, with {@code layout} beside it. */
+    private static String hybrid(String layout) {
+        return PlanCli.LAB_H100 + """
+                ---
+                kind: training_job
+                name: h
+                cluster: lab
+                node_group: dgx
+                nodes: 2
+                gpus_per_node: 8
+                model: { dtype: bf16, layers: 4, hidden_size: 1024, attention_heads: 16, kv_heads: 16, ffn_hidden_size: 4096, vocab_size: 32000, gated_mlp: true, tied_embeddings: false, seq_length: 2048, hybrid: { pattern: "M-|M*" } }
+                parallelism: { tp: 2, pp: 2, pipeline_layout: "%s" }
+                batch: { micro_batch_size: 1, global_batch_size: 64 }
+                optimizer: { distributed: true }
+                """.formatted(layout);
+    }
+
+    /**
+     * A layout beside a hybrid pattern's '|' segments that split the decoder otherwise: the segments are priced, as
+     * Megatron-Core's HybridModel builds them, and the assumptions say so (what was used, from where), in the Megatron
+     * adapter's words; a layout that agrees with the segments says nothing of them.
+     */
+    @Test
+    void segmentsPricedInPlaceOfTheLayoutAreSaid(@TempDir Path a, @TempDir Path b) {
+        Map<String, Object> differs = PlanCli.in(a).file("all.yaml", hybrid("Et|tttL")).planJson().json();
+        assertEquals(List.of("parallelism.pipeline_layout 'Et|tttL' splits the decoder's layers 1, 3 by stage, and model.hybrid.pattern's"
+                + " '|' segments split them 2, 2: Megatron-Core's HybridModel builds each stage's layers from the pattern's segments"
+                + " (select_pipeline_segment in megatron/core/models/hybrid/hybrid_layer_allocation.py; hybrid_model.py at 542a36d0"
+                + " never reads the layout for them), so the estimate prices the segments' split; the layout still gives the virtual"
+                + " stages (its stages ÷ pp). Write the layout's stages as the segments, or drop one of the two"),
+                layoutLines(differs, "parallelism.pipeline_layout '"));
+        Map<String, Object> agrees = PlanCli.in(b).file("all.yaml", hybrid("Ett|ttL")).planJson().json();
+        assertEquals(List.of(), layoutLines(agrees, "parallelism.pipeline_layout '"));
+        // both price the segments' 2 + 2 layers: the same stages
+        assertEquals(String.valueOf(PlanCli.map(PlanCli.map(agrees.get("current")).get("memory")).get("stages")),
+                String.valueOf(PlanCli.map(PlanCli.map(differs.get("current")).get("memory")).get("stages")));
     }
 
     @SuppressWarnings("unchecked")

@@ -169,7 +169,11 @@ final class SpecBuilder {
                 new Located<>(g.letters(), pattern.span()), null);
         // a pipeline_layout's m letters are the MTP layers it places (Megatron-Core asserts they match --mtp-num-layers)
         if (layers == null && layout != null && layout.value().mtpLayers() > 0) layers = new Located<>(layout.value().mtpLayers(), layout.span());
-        return layers == null ? null : new Specs.Mtp(layers, null, null, null);
+        // mtp_loss_split (L on several stages): each loss slot priced on the stage that holds it, as the Megatron adapter reads the
+        // flag (DraftBounds.pipelineLayout); GPTModel's alone: a hybrid model's HybridModel computes every loss on the last stage
+        Located<List<Long>> lossStages = layers == null || layout == null || !layout.value().lossSplit() || sub(model, "hybrid") != null ? null
+                : new Located<>(layout.value().stages().stream().map(st -> (long) st.loss()).toList(), layout.span());
+        return layers == null ? null : new Specs.Mtp(layers, null, null, lossStages);
     }
 
     /**
@@ -201,10 +205,12 @@ final class SpecBuilder {
      * read by {@link dev.gpulint.spec.PipelineLayout} into each stage's transformer blocks, the job's split in place of the
      * even one, as the Megatron adapter reads the flag (null: not written, or no parallelism). Checked as Megatron-Core
      * checks it against pp, the model's layers and its MTP layers, and against a virtual_pp written beside it (Megatron-Core
-     * takes vp from the layout: its stages ÷ pp); text that does not read, a layout that does not fit, one that places the
-     * MTP layers or the loss on several stages (only an open Megatron-LM pull request runs those: NewerLayouts), or one
+     * takes vp from the layout: its stages ÷ pp); text that does not read, a layout that does not fit, or one
      * beside a hybrid pattern's '|' segments that has another number of stages than they have (the two would give
-     * Megatron-Core different virtual stages) is SYN002 at the value, and the split is left out. Beside segments of as many
+     * Megatron-Core different virtual stages) is SYN002 at the value, and the split is left out. One that places the MTP
+     * layers or the loss on several stages (Megatron-LM's mtp_split and mtp_loss_split, open pull requests #5329 and #5318,
+     * which Megatron-Core's releases refuse at start-up) is priced as those pull requests build it and is SYN010 at the value
+     * ({@link dev.gpulint.bind.adapt.NewerLayouts}), as the Megatron adapter reads the flag: one policy for both. Beside segments of as many
      * stages the layout is kept and the segments are the split priced, as Megatron-Core's HybridModel builds each stage from
      * them (select_pipeline_segment; hybrid_model.py never reads the layout for them) and the Megatron adapter prices them
      * (DraftBounds.pipelineLayout) ({@code unknown} gains {@link Specs#PIPELINE_LAYOUT}: PAR004 does not judge an even split the job does not
@@ -227,10 +233,6 @@ final class SpecBuilder {
                 why = "its " + layout.stages().size() + " stages over pp " + size + " are " + layout.stages().size() / size
                         + " virtual stages per rank, and virtual_pp is " + vpp.value() + " (Megatron-Core takes the virtual stages from the layout)";
             }
-            if (why == null && (layout.mtpSplit() || layout.lossSplit())) {
-                why = "it places the " + (layout.mtpSplit() ? "MTP layers (m)" : "loss (L)") + " on several stages, which only an open"
-                        + " Megatron-LM pull request runs (Megatron-Core's releases refuse it at start-up); put them on one stage";
-            }
             if (why == null && hybridStages != null && hybridStages.value().size() != layout.stages().size()) {
                 why = "it has " + layout.stages().size() + " stages and model.hybrid.pattern's '|' segments " + hybridStages.value().size()
                         + " (Megatron-Core's HybridModel builds each stage's layers from the segments, the virtual stages come from the"
@@ -239,10 +241,16 @@ final class SpecBuilder {
         } catch (dev.gpulint.spec.PipelineLayout.Problem e) {
             why = e.getMessage();
         }
-        if (why == null) return new Located<>(layout, v.span());
         Located<String> name = get(d.root(), "name");
-        findings.add(dev.gpulint.core.Finding.of("SYN002", v.span(), "training_job:" + (name != null ? name.value() : "#" + d.index())
-                + "/parallelism/pipeline_layout", "'pipeline_layout' is '" + dev.gpulint.spec.Quantities.shortText(v.value()) + "': "
+        String owner = "training_job:" + (name != null ? name.value() : "#" + d.index()) + "/parallelism/pipeline_layout";
+        if (why == null) {
+            // m on several stages, L more than once: priced as the open pull requests build them, and SYN010, as the Megatron
+            // adapter reads the flag (DraftBounds.pipelineLayout): a warning, never a layout left out that a build runs
+            if (layout.mtpSplit()) findings.add(dev.gpulint.bind.adapt.NewerLayouts.mtpSplit(owner, "pipeline_layout", v, layout));
+            if (layout.losses() > 1) findings.add(dev.gpulint.bind.adapt.NewerLayouts.lossSplit(owner, "pipeline_layout", v, layout));
+            return new Located<>(layout, v.span());
+        }
+        findings.add(dev.gpulint.core.Finding.of("SYN002", v.span(), owner, "'pipeline_layout' is '" + dev.gpulint.spec.Quantities.shortText(v.value()) + "': "
                 + why + "; the layout is left out of the estimate"));
         unknown.add(Specs.PIPELINE_LAYOUT);
         return null;
@@ -259,6 +267,18 @@ final class SpecBuilder {
         if (vpp != null || hybridStages == null || pp == null || pp.value() < 1) return vpp;
         long stages = hybridStages.value().size() / pp.value();
         return stages > 1 ? new Located<>(stages, hybridStages.span()) : null;
+    }
+
+    /**
+     * model.loss.kernel: Transformer Engine's fused cross-entropy computes the loss ({@code te}: Specs.Model#teCrossEntropy, as the
+     * Megatron, Megatron-Bridge and NeMo 2 adapters read cross_entropy_loss_fusion with cross_entropy_fusion_impl te), or
+     * Megatron-Core's own ({@code native}, its fused kernel, or {@code unfused}: false); null when not written (the schema
+     * refused any other word, SYN002 at it, and it is read as not written).
+     */
+    private Located<Boolean> teCrossEntropy(MappingNode loss) {
+        Located<String> k = get(loss, "kernel");
+        // a placeholder (${LOSS_KERNEL}) is written but not known: Megatron-Core's default, as when not written
+        return k == null || k.value() == null || Binder.placeholder(k.value()) ? null : new Located<>("te".equals(k.value()), k.span());
     }
 
     /** model.attention: the attention variant (null when not written). */
@@ -361,14 +381,14 @@ final class SpecBuilder {
                         get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
                         get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention")),
                         unknownShape(model), hybrid(sub(model, "hybrid"), hybridPattern, hybridRead),
-                        mtp(model, hybridPattern, hybridRead, layout), null),
+                        mtp(model, hybridPattern, hybridRead, layout), teCrossEntropy(sub(model, "loss"))),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
                         get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), virtualPp(par, stages),
                         keySpan(r, "parallelism"), parUnknown, null,
                         switchedOn(get(par, "embedding_in_split")), switchedOn(get(par, "loss_in_split")),
                         get(par, ETP.key()), get(par, "first_stage_layers"), get(par, "last_stage_layers"),
                         get(par, "dp_shard"), null, stages, get(par, "tp_comm_overlap"), get(par, "tp_activation_layout"),
-                        get(par, "variable_seq_lengths")),
+                        get(par, "variable_seq_lengths"), layout),
                 batch == null ? null : new Specs.Batch(get(batch, "micro_batch_size"), get(batch, "global_batch_size"),
                         get(batch, "micro_batches")),
                 opt == null ? null : new Specs.Optimizer(get(opt, "type"), get(opt, "zero_stage"), get(opt, "bytes_per_parameter"),

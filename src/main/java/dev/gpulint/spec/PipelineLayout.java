@@ -46,13 +46,22 @@ public final class PipelineLayout {
     private final List<Stage> stages;
     /** The embedding is the first letter, the loss the last; a decoder layer follows an MTP layer. */
     private final boolean first, last, mtpBeforeDecoder;
+    /** The text read, without the quotes and blanks around it. */
+    private final String text;
 
-    private PipelineLayout(List<Stage> stages, boolean first, boolean last, boolean mtpBeforeDecoder) {
+    private PipelineLayout(String text, List<Stage> stages, boolean first, boolean last, boolean mtpBeforeDecoder) {
+        this.text = text;
         this.stages = List.copyOf(stages);
         this.first = first;
         this.last = last;
         this.mtpBeforeDecoder = mtpBeforeDecoder;
     }
+
+    /** The text read, without the quotes and blanks around it (at most {@link #MAX_TEXT} characters). */
+    public String text() { return text; }
+
+    /** The transformer decoder layers (t) of each stage, in order. */
+    public List<Long> decoder() { return stages.stream().map(s -> (long) s.decoder()).toList(); }
 
     /** The stages in Megatron's order (stage s on pipeline rank s mod pp). */
     public List<Stage> stages() { return stages; }
@@ -115,7 +124,7 @@ public final class PipelineLayout {
         Builder b = new Builder();
         for (Piece p : pieces) p.unroll(b);
         List<Stage> stages = b.done();
-        return new PipelineLayout(stages, b.firstLetter == 'E', b.lastLetter == 'L', b.mtpBeforeDecoder);
+        return new PipelineLayout(text.substring(from, to), stages, b.firstLetter == 'E', b.lastLetter == 'L', b.mtpBeforeDecoder);
     }
 
     /**
@@ -202,6 +211,75 @@ public final class PipelineLayout {
      * "Loss must be specified exactly once").
      */
     public boolean lossSplit() { return stages.stream().filter(st -> st.loss() > 0).count() > 1; }
+
+    /**
+     * The plan's words when a hybrid pattern's '|' segments ({@code segments}, each stage's decoder layers) split the decoder
+     * otherwise than this layout: Megatron-Core's HybridModel builds each stage's layers from the segments
+     * (select_pipeline_segment) and never reads the layout for them, so the segments' split is priced; null when the two agree
+     * or there are no segments. {@code key} and {@code patternKey} name the layout and the pattern as the file writes them.
+     */
+    public String besideSegments(String key, String patternKey, List<Long> segments) {
+        if (segments == null || segments.isEmpty() || segments.equals(decoder())) return null;
+        return key + " '" + Quantities.shortText(text) + "' splits the decoder's layers " + HybridPattern.describe(decoder())
+                + " by stage, and " + patternKey + "'s '|' segments split them " + HybridPattern.describe(segments)
+                + ": Megatron-Core's HybridModel builds each stage's layers from the pattern's segments (select_pipeline_segment in"
+                + " megatron/core/models/hybrid/hybrid_layer_allocation.py; hybrid_model.py at 542a36d0 never reads the layout for"
+                + " them), so the estimate prices the segments' split; the layout still gives the virtual stages (its stages ÷ pp)"
+                + (mtpLayers() > 0 ? " and the MTP layers, priced on the last stage" : "") + ". Write the layout's stages as the"
+                + " segments, or drop one of the two";
+    }
+
+    /**
+     * The plan's words for a layout that places the MTP layers on several stages (Megatron-LM's mtp_split, {@link #mtpSplit}):
+     * which build runs it and how the estimate prices it; null when one stage holds them.
+     */
+    public String mtpSplitNote(String key) {
+        if (!mtpSplit()) return null;
+        return key + " '" + Quantities.shortText(text) + "' places the MTP layers (m) on " + stages.stream().filter(st -> st.mtp() > 0).count()
+                + " stages: Megatron-LM's mtp_split (NVIDIA/Megatron-LM pull request #5329, an open pull request, not merged;"
+                + " pipeline_parallel_layer_layout.py at github.com/shifangx/Megatron-LM 71ffeae2). Megatron-Core's main branch at 00caa53a"
+                + " and its releases refuse it at start-up (\"All of the MTP layers must be in the same one virtual pipeline stage\"), so it"
+                + " runs only on a build with that pull request; otherwise put every m on one stage. Priced as mtp_split builds it: each"
+                + " m's stage its MTP layers' blocks, eh_proj, norms and an embedding copy, in the embedding group";
+    }
+
+    /**
+     * The plan's words for a layout that places the loss on several stages (Megatron-LM's mtp_loss_split, {@link #lossSplit}):
+     * which build runs it, then {@code how} the estimate prices it ({@link #LOSSES_PRICED}, {@link #HYBRID_LOSSES},
+     * {@link #LOSSES_ON_SEGMENTS}); null when one stage holds the loss.
+     */
+    public String lossSplitNote(String key, String how) {
+        if (!lossSplit()) return null;
+        return key + " '" + Quantities.shortText(text) + "' places the loss (L) on " + stages.stream().filter(st -> st.loss() > 0).count()
+                + " stages: Megatron-LM's mtp_loss_split (NVIDIA/Megatron-LM pull request #5318, an open pull request, not merged),"
+                + " where each loss stage builds an output layer and computes the losses of its hidden-state chunks. Megatron-Core's"
+                + " main branch at 00caa53a and its releases refuse it at start-up (\"Loss must be specified exactly once\"), so it runs"
+                + " only on a build with that pull request; otherwise write one L, last. " + how;
+    }
+
+    /** {@link #lossSplitNote}'s pricing where each loss slot is priced on its stage (Specs.Mtp#lossStages). */
+    public static final String LOSSES_PRICED = "Priced as that pull request builds it: each loss stage before the last its own output"
+            + " layer (V·h ÷ tp, with its gradients and optimizer states), its losses' logits and cross-entropy (time, and activations"
+            + " held for each micro-batch in flight), and after it the smaller sends (only the chunks it keeps)";
+
+    /**
+     * Why a hybrid model's loss slots are not priced where the layout writes them: the pull request's early loss stage is
+     * GPTModel's ({@code loss_split_process}, set from the layout's get_loss_stage_info: gpt_model.py at
+     * github.com/shifangx/Megatron-LM 71ffeae2deb4036b9802c47b26bd78216f5ed1d9); Megatron-Core's HybridModel has none: it builds
+     * the output layer where {@code post_process or self.mtp_process} and computes the main and the MTP losses where
+     * post_process (process_mtp_loss; megatron/core/models/hybrid/hybrid_model.py at 542a36d0ac88005261dcf3c8c47ff54627125101),
+     * and its layers come from the pattern's '|' segments (select_pipeline_segment), which have no loss symbol. So every loss
+     * runs on the last stage, whatever the layout's L slots say.
+     */
+    public static final String HYBRID_LOSSES = "A hybrid model does not split its loss: Megatron-Core's HybridModel builds the output layer"
+            + " where post_process or mtp_process and computes the main and the MTP losses on the last stage (process_mtp_loss;"
+            + " hybrid_model.py at 542a36d0, no loss_split_process, which the pull request builds in GPTModel alone), and its"
+            + " pattern's '|' segments have no loss symbol; so the estimate prices the output layer, the logits and the losses on"
+            + " the last stage, as HybridModel runs them";
+
+    /** {@link #lossSplitNote}'s pricing where a pattern's segments, not the layout, split the stages. */
+    public static final String LOSSES_ON_SEGMENTS = "The estimate prices the output layer, the logits and the losses on the last stage"
+            + " alone (the pattern's segments split the stages, not the layout)";
 
     static final String EXPECTED = "expected stages of E (embedding), t (transformer layer), m (MTP layer) and L (loss) separated by '|',"
             + " with x*n and (…)*n repeats, as \"Et*3|(tt|)*29,m|L\"";

@@ -265,7 +265,10 @@ public final class Specs {
      * {@code variableSeqLengths}: Megatron-Core's ModelParallelConfig.variable_seq_lengths (Megatron-LM's
      * {@code --variable-seq-lengths}, Megatron-Bridge's and NeMo 2's model config key): every pipeline p2p exchanges the
      * tensor's shape first (derive.estimate.MtpLayers#SHAPE_EXCHANGE); null when not written (False). Read from the
-     * frameworks and the native manifest's {@code parallelism.variable_seq_lengths}.
+     * frameworks and the native manifest's {@code parallelism.variable_seq_lengths}. {@code layout}: the native manifest's
+     * {@code parallelism.pipeline_layout} as read, for the plan's words on it (PipelineLayout#besideSegments, #mtpSplitNote,
+     * #lossSplitNote); the adapters word theirs at the key the file writes (Origin#unpriced), so null for them, and null when
+     * none is written or it was refused.
      */
     /** In {@link Parallelism#unknown}: a per-layer pipeline layout is written, but not as text gpulint can read (a placeholder, or text that does not parse). */
     public static final String PIPELINE_LAYOUT = "pipeline_layout";
@@ -278,7 +281,7 @@ public final class Specs {
                               Located<Long> firstStageLayers, Located<Long> lastStageLayers,
                               Located<Long> dpShard, Located<Long> dpReplicate, Located<List<Long>> stageLayers,
                               Located<Boolean> tpCommOverlap, Located<String> tpActivationLayout,
-                              Located<Boolean> variableSeqLengths) {
+                              Located<Boolean> variableSeqLengths, Located<PipelineLayout> layout) {
         public Parallelism {
             unknown = unknown == null ? java.util.Set.of() : java.util.Set.copyOf(unknown);
         }
@@ -294,7 +297,7 @@ public final class Specs {
                            Located<Boolean> lossInSplit, Located<Long> expertTp, Located<Long> firstStageLayers, Located<Long> lastStageLayers,
                            Located<Long> dpShard, Located<Long> dpReplicate, Located<List<Long>> stageLayers) {
             this(tp, pp, dp, cp, ep, order, sequenceParallel, virtualPp, keySpan, unknown, layersPerVirtualStage, embeddingInSplit,
-                    lossInSplit, expertTp, firstStageLayers, lastStageLayers, dpShard, dpReplicate, stageLayers, null, null, null);
+                    lossInSplit, expertTp, firstStageLayers, lastStageLayers, dpShard, dpReplicate, stageLayers, null, null, null, null);
         }
 
         /**

@@ -164,21 +164,6 @@ final class DraftBounds {
     }
 
     /**
-     * Why a hybrid model's loss slots are not priced where the layout writes them: the pull request's early loss stage is
-     * GPTModel's ({@code loss_split_process}, set from the layout's get_loss_stage_info: gpt_model.py at
-     * github.com/shifangx/Megatron-LM 71ffeae2deb4036b9802c47b26bd78216f5ed1d9); Megatron-Core's HybridModel has none: it builds
-     * the output layer where {@code post_process or self.mtp_process} and computes the main and the MTP losses where
-     * post_process (process_mtp_loss; megatron/core/models/hybrid/hybrid_model.py at 542a36d0ac88005261dcf3c8c47ff54627125101),
-     * and its layers come from the pattern's '|' segments (select_pipeline_segment), which have no loss symbol. So every loss
-     * runs on the last stage, whatever the layout's L slots say.
-     */
-    static final String HYBRID_LOSSES = "A hybrid model does not split its loss: Megatron-Core's HybridModel builds the output layer"
-            + " where post_process or mtp_process and computes the main and the MTP losses on the last stage (process_mtp_loss;"
-            + " hybrid_model.py at 542a36d0, no loss_split_process, which the pull request builds in GPTModel alone), and its"
-            + " pattern's '|' segments have no loss symbol; so the estimate prices the output layer, the logits and the losses on"
-            + " the last stage, as HybridModel runs them";
-
-    /**
      * Megatron's --pipeline-model-parallel-layout read into each stage's transformer blocks ({@link PipelineLayout}) and
      * checked as Megatron-Core checks it against pp and --num-layers. Text that does not read is SYN002 at the character it
      * is about; a layout that reads but does not fit the job is SYN002 at the value. Either way the layout is then left
@@ -215,14 +200,7 @@ final class DraftBounds {
         if (segments != null && !segments.value().isEmpty() && !segments.value().equals(decoder)) {
             // Megatron-Core's HybridModel builds each stage's decoder layers from the pattern's '|' segments
             // (select_pipeline_segment) and never reads the layout for them: the segments are the split (hybridStages)
-            String pattern = j.keys.getOrDefault(segments, "hybrid_layer_pattern");
-            j.unpriced.add(key + " '" + dev.gpulint.spec.Quantities.shortText(v.value()) + "' splits the decoder's layers "
-                    + HybridPattern.describe(decoder) + " by stage, and " + pattern + "'s '|' segments split them "
-                    + HybridPattern.describe(segments.value()) + ": Megatron-Core's HybridModel builds each stage's layers from the"
-                    + " pattern's segments (select_pipeline_segment in megatron/core/models/hybrid/hybrid_layer_allocation.py; hybrid_model.py"
-                    + " at 542a36d0 never reads the layout for them), so the estimate prices the segments' split; the layout still"
-                    + " gives the virtual stages (its stages ÷ pp)" + (layout.mtpLayers() > 0 ? " and the MTP layers, priced on the last"
-                    + " stage" : "") + ". Write the layout's stages as the segments, or drop one of the two");
+            j.unpriced.add(layout.besideSegments(key, j.keys.getOrDefault(segments, "hybrid_layer_pattern"), segments.value()));
         } else {
             j.stageLayers = j.key(key, new Located<>(layout.blocks(), v.span()));
             // mtp_loss_split: each loss slot's output layer, logits and loss on the stage that holds it (derive MtpLayers); GPTModel's
@@ -231,30 +209,13 @@ final class DraftBounds {
                 j.mtpLossStages = new Located<>(layout.stages().stream().map(st -> (long) st.loss()).toList(), v.span());
             }
         }
-        String layoutText = "'" + dev.gpulint.spec.Quantities.shortText(v.value()) + "'";
         // the newer Megatron-LM's rules (PipelineLayout#problem): which version's rule let the layout in, and what it does
-        if (layout.mtpSplit()) {
-            j.unpriced.add(key + " " + layoutText + " places the MTP layers (m) on " + layout.stages().stream().filter(st -> st.mtp() > 0).count()
-                    + " stages: Megatron-LM's mtp_split (NVIDIA/Megatron-LM pull request #5329, an open pull request, not merged;"
-                    + " pipeline_parallel_layer_layout.py at github.com/shifangx/Megatron-LM 71ffeae2). Megatron-Core's main branch at 00caa53a"
-                    + " and its releases refuse it at start-up (\"All of the MTP layers must be in the same one virtual pipeline stage\"), so it"
-                    + " runs only on a build with that pull request; otherwise put every m on one stage. Priced as mtp_split builds it: each"
-                    + " m's stage its MTP layers' blocks, eh_proj, norms and an embedding copy, in the embedding group");
-        }
+        if (layout.mtpSplit()) j.unpriced.add(layout.mtpSplitNote(key));
         if (layout.mtpSplit()) out.add(NewerLayouts.mtpSplit(j.format + ":" + owner + "/" + key, key, v, layout));
         if (layout.losses() > 1) out.add(NewerLayouts.lossSplit(j.format + ":" + owner + "/" + key, key, v, layout));
         if (layout.lossSplit()) {
-            j.unpriced.add(key + " " + layoutText + " places the loss (L) on " + layout.stages().stream().filter(st -> st.loss() > 0).count()
-                    + " stages: Megatron-LM's mtp_loss_split (NVIDIA/Megatron-LM pull request #5318, an open pull request, not merged),"
-                    + " where each loss stage builds an output layer and computes the losses of its hidden-state chunks. Megatron-Core's"
-                    + " main branch at 00caa53a and its releases refuse it at start-up (\"Loss must be specified exactly once\"), so it runs"
-                    + " only on a build with that pull request; otherwise write one L, last. " + (j.mtpLossStages != null
-                    ? "Priced as that pull request builds it: each loss stage before the last its own output layer (V·h ÷ tp, with its"
-                    + " gradients and optimizer states), its losses' logits and cross-entropy (time, and activations held for each"
-                    + " micro-batch in flight), and after it the smaller sends (only the chunks it keeps)"
-                    : j.hybrid != null ? HYBRID_LOSSES
-                    : "The estimate prices the output layer, the logits and the losses on the last stage alone (the pattern's segments"
-                    + " split the stages, not the layout)"));
+            j.unpriced.add(layout.lossSplitNote(key, j.mtpLossStages != null ? PipelineLayout.LOSSES_PRICED
+                    : j.hybrid != null ? PipelineLayout.HYBRID_LOSSES : PipelineLayout.LOSSES_ON_SEGMENTS));
         }
         if (j.layers == null) j.layers = j.key(key, new Located<>(layout.decoderLayers(), v.span()));
         // the layout's m letters are the MTP layers it places (Megatron-Core asserts they match --mtp-num-layers)

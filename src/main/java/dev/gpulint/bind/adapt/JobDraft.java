@@ -290,7 +290,7 @@ final class JobDraft {
                 && variableSeqLengths == null ? null
                 : new Specs.Parallelism(tp, pp, dp, cp, ep, order, sequenceParallel, vpp, key != null ? key : span, unknown,
                         layersPerVirtualStage, embeddingInSplit, lossInSplit, etp, firstStageLayers, lastStageLayers,
-                        dpShard, dpReplicate, stageLayers, tpCommOverlap, tpActivationLayout, variableSeqLengths);
+                        dpShard, dpReplicate, stageLayers, tpCommOverlap, tpActivationLayout, variableSeqLengths, null);
         Specs.Batch batch = micro == null && global == null ? null : new Specs.Batch(micro, global, null);
         Specs.Optimizer opt = zeroStage == null && !zeroStageUnknown && distributed == null && bytesPerParameter == null
                 && gradReduceDtype == null && gatherWithStep == null ? null

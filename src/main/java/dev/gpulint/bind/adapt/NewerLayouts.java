@@ -21,9 +21,11 @@ import java.util.function.ToIntFunction;
  *   <li>{@code L} more than once ({@link PipelineLayout#losses} &gt; 1): "Loss must be specified exactly once"; pull request
  *       #5318 (mtp_loss_split) reads 1 + mtp_num_layers slots as the split MTP loss.</li>
  * </ul>
- * A warning at the layout's value; the plan's assumptions still say how the estimate prices them (DraftBounds).
+ * A warning at the layout's value; the plan's assumptions still say how the estimate prices them (DraftBounds). The native
+ * manifest's {@code parallelism.pipeline_layout} reports the same findings (bind.SpecBuilder): one policy for the layout
+ * wherever it is written.
  */
-final class NewerLayouts {
+public final class NewerLayouts {
     private NewerLayouts() {}
 
     /** The most stage numbers a message lists. */
@@ -33,7 +35,7 @@ final class NewerLayouts {
             + " megatron/core/transformer/pipeline_parallel_layer_layout.py at NVIDIA/Megatron-LM 00caa53a: ";
 
     /** The layout places m on several stages: runs only with pull request #5329. */
-    static Finding mtpSplit(String owner, String key, Located<String> v, PipelineLayout layout) {
+    public static Finding mtpSplit(String owner, String key, Located<String> v, PipelineLayout layout) {
         List<Integer> at = stagesWith(layout, PipelineLayout.Stage::mtp);
         String message = head(key, v) + "it places the MTP layers (m) on " + at.size() + " stages (" + listed(at) + "); " + MAIN
                 + "\"All of the MTP layers must be in the same one virtual pipeline stage\"), and only a Megatron-LM build with the open,"
@@ -43,7 +45,7 @@ final class NewerLayouts {
     }
 
     /** The layout names the loss more than once: runs only with pull request #5318. */
-    static Finding lossSplit(String owner, String key, Located<String> v, PipelineLayout layout) {
+    public static Finding lossSplit(String owner, String key, Located<String> v, PipelineLayout layout) {
         List<Integer> at = stagesWith(layout, PipelineLayout.Stage::loss);
         String message = head(key, v) + "it names the loss (L) " + layout.losses() + " times, on " + (at.size() == 1 ? "stage " : "stages ")
                 + listed(at) + ", which only Megatron-LM's mtp_loss_split reads (one loss slot per hidden-state chunk); " + MAIN

@@ -145,6 +145,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         if ((long) dp * cp > 1) as.add(GradientReduce.of(j, layout.zeroStage()).why());
         HybridInputs.describe(layout, as);
         if (j.origin() != null) as.addAll(j.origin().unpriced());     // settings read but not priced apart (UnpricedSettings)
+        PipelineSplit.describeLayout(j, as);     // the native pipeline_layout's words, as the adapters' above
         Hardware hw = Hardwares.of(catalog, gpu, GpuMemory.of(g).orElse(null), GpuClock.of(g), Links.of(catalog, gpu, g, gpn), measured,
                 overrides, as).orElse(null);
         if (hw == null) {

@@ -1,6 +1,7 @@
 package dev.gpulint.derive.estimate;
 
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.PipelineLayout;
 import dev.gpulint.spec.Specs;
 
 /**
@@ -108,6 +109,32 @@ public record PipelineSplit(int first, int last, boolean embedding, boolean loss
             if (loss) b.append(", ").append(trim(layers(layers, pp, pp - 1))).append(" on the last (the loss counted as a layer)");
         }
         return b.toString();
+    }
+
+    /**
+     * The native manifest's {@code parallelism.pipeline_layout} in the plan's assumptions, as the Megatron adapter words its
+     * {@code --pipeline-model-parallel-layout} (DraftBounds, into Origin#unpriced): a hybrid pattern's '|' segments priced in
+     * place of a layout that splits the decoder otherwise ({@link PipelineLayout#besideSegments}), and the MTP layers or the
+     * loss on several stages, with which Megatron-LM build runs them and how they are priced
+     * ({@link PipelineLayout#mtpSplitNote}, {@link PipelineLayout#lossSplitNote}). Nothing without a native layout.
+     */
+    static void describeLayout(Specs.Job j, java.util.List<String> as) {
+        Specs.Parallelism p = j.parallelism();
+        if (p == null || p.layout() == null || p.layout().value() == null) return;
+        PipelineLayout layout = p.layout().value();
+        String key = "parallelism.pipeline_layout";
+        boolean hybrid = j.model() != null && j.model().hybrid() != null;
+        // the segments are the split priced when the stages priced are not the layout's blocks (SpecBuilder#pipelineLayout)
+        if (hybrid && p.stageLayers() != null && !p.stageLayers().value().equals(layout.blocks())) {
+            String beside = layout.besideSegments(key, "model.hybrid.pattern", p.stageLayers().value());
+            if (beside != null) as.add(beside);
+        }
+        String mtp = layout.mtpSplitNote(key);
+        if (mtp != null) as.add(mtp);
+        boolean priced = j.model() != null && j.model().mtp() != null && j.model().mtp().lossStages() != null;
+        String loss = layout.lossSplitNote(key, priced ? PipelineLayout.LOSSES_PRICED
+                : hybrid ? PipelineLayout.HYBRID_LOSSES : PipelineLayout.LOSSES_ON_SEGMENTS);
+        if (loss != null) as.add(loss);
     }
 
     private static String trim(double v) {

@@ -64,7 +64,10 @@ final class CandidateJobs {
                 // the tensor-parallel overlap and the activations' layout are the job's software settings, whatever the layout
                 p == null ? null : p.tpCommOverlap(), p == null ? null : p.tpActivationLayout(),
                 // so is the pipeline's shape exchange (variable_seq_lengths)
-                p == null ? null : p.variableSeqLengths());
+                p == null ? null : p.variableSeqLengths(),
+                // the written layout's words stay with the layout it was written for (the same split, on the same pp)
+                p != null && p.layout() != null && p.stageLayers() != null && l.split().laidOut(l.pp())
+                        && l.split().stages().equals(p.stageLayers().value()) ? p.layout() : null);
         Specs.Batch b = job.batch();
         Specs.Batch batch = new Specs.Batch(size(l.microBatchSize(), b == null ? null : b.microBatchSize(), at),
                 new Located<>(l.globalBatchSize(), span(b == null ? null : b.globalBatchSize(), at)), null);

@@ -1,0 +1,151 @@
+package dev.gpulint.derive.estimate;
+
+import static dev.gpulint.derive.estimate.MtpJobs.script;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.testing.PlanCli;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One policy for a split {@code m}/{@code L} pipeline layout, wherever it is written: the native manifest's
+ * {@code parallelism.pipeline_layout} and a Megatron-LM script's {@code --pipeline-model-parallel-layout} give the same SYN010
+ * warning (the layout runs only on a build with NVIDIA/Megatron-LM pull request #5329 or #5318; Megatron-Core's releases refuse
+ * it) and the same price, stage by stage. The job is MtpJobs' (the same model in the two formats) on pp 4.
+ */
+class NativeLayoutAgreementTest {
+
+    /** MtpJobs' model as the native manifest writes it, on {@code lab}'s 2 nodes, with {@code layout} and {@code mtp} MTP layers. */
+    static String manifest(String layout, int mtp) {
+        return PlanCli.LAB_H100 + """
+                ---
+                kind: training_job
+                name: j
+                cluster: lab
+                node_group: dgx
+                nodes: 2
+                gpus_per_node: 8
+                model: { %s }
+                parallelism: { tp: 2, pp: 4, ep: 2, pipeline_layout: "%s" }
+                batch: { micro_batch_size: 1, global_batch_size: 64 }
+                optimizer: { distributed: true }
+                recompute: selective
+                """.formatted(MtpJobs.model(false, MtpJobs.FIRST_DENSE, mtp), layout);
+    }
+
+    @Test
+    void lossOnTwoStagesIsTheSameWarningAndTheSamePrice(@TempDir Path nat, @TempDir Path meg) {
+        agree(nat, meg, "Et|t|ttmL|L", 1, List.of("it names the loss (L) 2 times, on stages 2, 3"));
+    }
+
+    @Test
+    void mtpLayersOnTwoStagesIsTheSameWarningAndTheSamePrice(@TempDir Path nat, @TempDir Path meg) {
+        agree(nat, meg, "Et|tt|tm|mL", 2, List.of("it places the MTP layers (m) on 2 stages (2, 3)"));
+    }
+
+    @Test
+    void bothSplitsTwoWarnings(@TempDir Path nat, @TempDir Path meg) {
+        // in the report's order (one place, sorted by message)
+        agree(nat, meg, "Et|tt|tmL|mLL", 2, List.of("it names the loss (L) 3 times, on stages 2, 3",
+                "it places the MTP layers (m) on 2 stages (2, 3)"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void agree(Path nat, Path meg, String layout, int mtp, List<String> what) {
+        String text = manifest(layout, mtp);
+        PlanCli n = PlanCli.in(nat).file("all.yaml", text);
+        PlanCli m = PlanCli.in(meg).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script(mtp,
+                " --pipeline-model-parallel-layout \"" + layout + "\"", 4)).jobClusters("lab", "*.sh");
+        // the findings: SYN010 at the layout's value, the same words but for the key's name; no SYN002
+        List<Map<String, Object>> nf = findings(PlanCli.run("check", "-f", "json", nat.resolve("all.yaml").toString()));
+        List<Map<String, Object>> mf = findings(PlanCli.run("check", "-f", "json", "-c", meg.resolve(".gpulint.yaml").toString(),
+                meg.resolve("train.sh").toString()));
+        assertEquals(what.size(), nf.size(), String.valueOf(nf));
+        assertEquals(what.size(), mf.size(), String.valueOf(mf));
+        int line = text.lines().toList().indexOf(text.lines().filter(l -> l.startsWith("parallelism:")).findFirst().orElseThrow()) + 1;
+        for (int i = 0; i < what.size(); i++) {
+            String message = String.valueOf(nf.get(i).get("message"));
+            assertTrue(message.startsWith("'pipeline_layout' is '" + layout + "': " + what.get(i)), message);
+            assertEquals(String.valueOf(mf.get(i).get("message")).replace("'--pipeline-model-parallel-layout' is", "'pipeline_layout' is"),
+                    message);
+            assertEquals("warning", nf.get(i).get("level"));
+            Map<String, Object> loc = PlanCli.map(nf.get(i).get("location"));
+            assertEquals(line, loc.get("startLine"));
+            assertEquals("parallelism: { tp: 2, pp: 4, ep: 2, pipeline_layout: ".length() + 1, loc.get("startColumn"));
+        }
+        // the price: every stage's parameters and activations alike (the layout's blocks, the early loss stages' output layers)
+        Map<String, Object> nd = n.planJson().json(), md = m.planJson().json();
+        Map<String, Object> nc = PlanCli.map(nd.get("current")), mc = PlanCli.map(md.get("current"));
+        // the assumptions say which build runs the layout and how it is priced, in the same words but for the key
+        List<String> said = layoutLines(nd, "parallelism.pipeline_layout '");
+        assertEquals(what.size(), said.size(), String.valueOf(nd.get("assumptions")));
+        assertEquals(layoutLines(md, "--pipeline-model-parallel-layout '").stream()
+                .map(x -> x.replace("--pipeline-model-parallel-layout '", "parallelism.pipeline_layout '")).toList(), said);
+        List<Map<String, Object>> ns = (List<Map<String, Object>>) PlanCli.map(nc.get("memory")).get("stages");
+        List<Map<String, Object>> ms = (List<Map<String, Object>>) PlanCli.map(mc.get("memory")).get("stages");
+        assertEquals(4, ns.size());
+        assertEquals(ms.size(), ns.size());
+        for (int s = 0; s < ns.size(); s++) {
+            for (String k : List.of("parameters", "activations_bytes", "total_bytes")) {
+                assertNotNull(ns.get(s).get(k), k + " of stage " + s + ": " + ns.get(s));
+                assertEquals(((Number) ms.get(s).get(k)).doubleValue(), ((Number) ns.get(s).get(k)).doubleValue(), 0.5, k + " of stage " + s);
+            }
+        }
+        assertEquals(String.valueOf(PlanCli.map(mc.get("layout")).get("virtual_pp")), String.valueOf(PlanCli.map(nc.get("layout")).get("virtual_pp")));
+    }
+
+    /** The assumptions that begin with {@code head} (the layout's key and its text). */
+    @SuppressWarnings("unchecked")
+    private static List<String> layoutLines(Map<String, Object> doc, String head) {
+        return ((List<Object>) doc.get("assumptions")).stream().map(String::valueOf).filter(a -> a.startsWith(head)).toList();
+    }
+
+    /** A hybrid model of 4 layers in two '|' segments of 2, on pp 2, with {@code layout} beside it. */
+    private static String hybrid(String layout) {
+        return PlanCli.LAB_H100 + """
+                ---
+                kind: training_job
+                name: h
+                cluster: lab
+                node_group: dgx
+                nodes: 2
+                gpus_per_node: 8
+                model: { dtype: bf16, layers: 4, hidden_size: 1024, attention_heads: 16, kv_heads: 16, ffn_hidden_size: 4096, vocab_size: 32000, gated_mlp: true, tied_embeddings: false, seq_length: 2048, hybrid: { pattern: "M-|M*" } }
+                parallelism: { tp: 2, pp: 2, pipeline_layout: "%s" }
+                batch: { micro_batch_size: 1, global_batch_size: 64 }
+                optimizer: { distributed: true }
+                """.formatted(layout);
+    }
+
+    /**
+     * A layout beside a hybrid pattern's '|' segments that split the decoder otherwise: the segments are priced, as
+     * Megatron-Core's HybridModel builds them, and the assumptions say so (what was used, from where), in the Megatron
+     * adapter's words; a layout that agrees with the segments says nothing of them.
+     */
+    @Test
+    void segmentsPricedInPlaceOfTheLayoutAreSaid(@TempDir Path a, @TempDir Path b) {
+        Map<String, Object> differs = PlanCli.in(a).file("all.yaml", hybrid("Et|tttL")).planJson().json();
+        assertEquals(List.of("parallelism.pipeline_layout 'Et|tttL' splits the decoder's layers 1, 3 by stage, and model.hybrid.pattern's"
+                + " '|' segments split them 2, 2: Megatron-Core's HybridModel builds each stage's layers from the pattern's segments"
+                + " (select_pipeline_segment in megatron/core/models/hybrid/hybrid_layer_allocation.py; hybrid_model.py at 542a36d0"
+                + " never reads the layout for them), so the estimate prices the segments' split; the layout still gives the virtual"
+                + " stages (its stages ÷ pp). Write the layout's stages as the segments, or drop one of the two"),
+                layoutLines(differs, "parallelism.pipeline_layout '"));
+        Map<String, Object> agrees = PlanCli.in(b).file("all.yaml", hybrid("Ett|ttL")).planJson().json();
+        assertEquals(List.of(), layoutLines(agrees, "parallelism.pipeline_layout '"));
+        // both price the segments' 2 + 2 layers: the same stages
+        assertEquals(String.valueOf(PlanCli.map(PlanCli.map(agrees.get("current")).get("memory")).get("stages")),
+                String.valueOf(PlanCli.map(PlanCli.map(differs.get("current")).get("memory")).get("stages")));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> findings(PlanCli.Run run) {
+        return ((List<Object>) run.json().get("findings")).stream().map(PlanCli::map)
+                .filter(f -> List.of("SYN010", "SYN002").contains(f.get("ruleId"))).toList();
+    }
+}

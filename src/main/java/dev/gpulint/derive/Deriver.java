@@ -94,6 +94,7 @@ public final class Deriver {
         NodeGroupAnalysis groups = new NodeGroupAnalysis(catalog, out);
         EnvAnalysis env = new EnvAnalysis(environmentOnce, readings);
         OriginAnalysis origins = new OriginAnalysis();
+        HybridLayersAnalysis hybrid = new HybridLayersAnalysis();     // counts a pattern's M places once per run
         List<Resolved.Cluster> resolved = resolver.clusters(clusters);
         for (Resolved.Cluster c : resolved) {
             ClusterAnalysis.cluster(c, out);
@@ -112,7 +113,7 @@ public final class Deriver {
             env.analyse(j, out);
             BubbleAnalysis.job(j, out);
             Bf16LayersAnalysis.job(j, out);
-            HybridLayersAnalysis.job(j, out);
+            hybrid.job(j, out);
             StepGatherAnalysis.job(j, out);
             AttentionBackendAnalysis.job(j, out);
             MemoryAnalysis.job(j, catalog, out);

@@ -17,9 +17,26 @@ import dev.gpulint.spec.Specs;
  * beside any M's Mamba-2 mixer (both checked).
  */
 public final class HybridLayersAnalysis {
-    private HybridLayersAnalysis() {}
+    /**
+     * The last pattern text counted and its M places: a derive run makes one of these (Deriver) and the plan's search
+     * derives ~1,000 candidate jobs per run that share their job's pattern (one String), so its places are counted once
+     * per run, not per candidate. Kept by identity: an equal text of another String is counted again, the same count.
+     */
+    private String counted;
+    private long mPlaces;
 
-    public static void job(Resolved.Job r, Facts out) {
+    public HybridLayersAnalysis() {}
+
+    /** The places of M in {@code p} ({@link dev.gpulint.spec.HybridPattern#count}), counted once for the same text. */
+    private long mPlaces(String p) {
+        if (p != counted) {
+            mPlaces = dev.gpulint.spec.HybridPattern.count(p, 'M');
+            counted = p;
+        }
+        return mPlaces;
+    }
+
+    public void job(Resolved.Job r, Facts out) {
         Specs.Job j = r.spec();
         Specs.Model m = j.model();
         Specs.Hybrid h = m == null ? null : m.hybrid();
@@ -27,7 +44,7 @@ public final class HybridLayersAnalysis {
         String p = h.pattern().value();
         // the pattern's Mamba-2 mixers: its M places less those written G, which Megatron-Core builds as GatedDeltaNet (whether
         // or not the job writes its --linear-* sizes), so MambaMixer's heads and groups asserts never see them
-        long mamba = Math.max(0, dev.gpulint.spec.HybridPattern.count(p, 'M') - h.gdnLayers());
+        long mamba = Math.max(0, mPlaces(p) - h.gdnLayers());
         long layers = value(m.layers());
         long headDim = value(h.headDim()) > 0 ? value(h.headDim()) : MambaLayers.DEFAULT_HEAD_DIM;
         long heads = value(h.heads()), hidden = value(m.hiddenSize());

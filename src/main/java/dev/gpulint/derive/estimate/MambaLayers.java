@@ -105,11 +105,12 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
         }
 
         /**
-         * HBM bytes per token of the conv1d and the chunked gated delta rule, forward and backward (3 × the forward, as
-         * {@link MambaLayers#ssdBytesPerToken} counts Mamba-2's): the causal conv1d reads and writes q, k, v (2 × 2·(2·qk + v));
+         * HBM bytes per token of the conv1d and the chunked gated delta rule, forward and backward (3 × the forward; Mamba-2's
+         * are counted kernel by kernel, {@link MambaLayers#ssdBytesPerToken}): the causal conv1d reads and writes q, k, v (2 × 2·(2·qk + v));
          * the chunk kernels read q and k repeated to the value heads (2·2·value heads·key head dim), v, g (fp32) and beta, write
          * o (2·v), write and read the fp32 in-chunk matrix A (2 × 4·value heads·{@link #CHUNK}) and pass the fp32 chunk states
-         * (value heads × key head dim × value head dim per chunk) three times, as Mamba-2's are counted.
+         * (value heads × key head dim × value head dim per chunk) three times (written, passed, read), as Mamba-2's forward
+         * passes them.
          */
         double bytesPerToken() {
             double forward = 2 * 2.0 * convChannels()
@@ -387,18 +388,43 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
     public static final double TP_SHARE = 0.5;
 
     /**
-     * The SSD path's HBM bytes per token of one Mamba-2 layer, forward and backward (the backward reads and writes twice
-     * what the forward does): the causal conv1d reads and writes x, B, C (2 × 2·(d_inner + 2·G·N)); the chunk scan reads
-     * x, B, C, dt and writes y (2·(2·d_inner + 2·G·N + heads)) and passes its fp32 chunk states (heads × P × N per chunk of
-     * Q tokens) three times, written by the chunk-state kernel, read and rewritten by the state passing, read by the
-     * output kernel (mamba_ssm ops/triton/ssd_combined.py: 3 × 4·d_inner·N/Q). The scan's matmuls are this memory's
-     * work: the Mamba-2 paper (Dao and Gu 2024, arXiv:2405.21060, Fig. 10) measures SSD at FlashAttention-2's speed from
-     * 2K tokens on several times fewer FLOPs, so FLOPs at a tensor-core rate would understate it.
+     * The SSD path's HBM bytes per token of one Mamba-2 layer, forward and backward, counted kernel by kernel as Megatron-Core's
+     * training path runs them: MambaMixer {@code _ssm_training} (megatron/core/ssm/mamba_mixer.py at NVIDIA/Megatron-LM
+     * 00bebb45b9b247b7c6a13d2f47f3b5beed3a335d) calls mamba_ssm's {@code mamba_split_conv1d_scan_combined} with the gate z in
+     * the scan and no norm weight (its own norm runs after), and that function (state-spaces/mamba
+     * mamba_ssm/ops/triton/ssd_combined.py at d757aef189a5215ab3568516825a145e49f7b7ed, MambaSplitConv1dScanCombinedFn) runs
+     * the causal conv1d and {@code _mamba_chunk_scan_combined_fwd} forward, and in backward the conv1d again,
+     * {@code _mamba_chunk_scan_combined_bwd} (which recomputes the chunk cumsum, CB, the chunk states and their passing before
+     * its gradient kernels) and the conv1d's backward. With d = d_inner, g = G·N (B or C), H heads, s = 4·d·N/Q (the fp32 chunk
+     * states per token, Q = {@link #CHUNK}) and c = 4·G·Q (the fp32 CB per token), at 2 bytes an activation and 4 a cumsum or
+     * dt in fp32, each kernel's reads and writes per token:
+     * <ul>
+     * <li>forward: conv1d 4d + 8g (xBC in, out); {@code _chunk_cumsum_fwd} 10H (dt in; dt and dA_cumsum out, fp32);
+     *     {@code _chunk_state_fwd} 2d + 2g + 8H + s (x, B, dt, dA_cumsum in; states out); {@code _state_passing_fwd} 1.5s
+     *     (states in, out at C's dtype); {@code _bmm_chunk_fwd} 4g + c (C, B in; CB out); {@code _chunk_scan_fwd}
+     *     8d + 2g + 8H + s/2 + c (CB, x, z, dt, dA_cumsum, C, states in; out and the ungated out_x out): 14d + 16g + 26H + 3s
+     *     + 2c;</li>
+     * <li>backward: conv1d again 4d + 8g; dt's clone 4H; the recomputed cumsum 10H, CB 4g + c, chunk states 2d + 2g + 8H + s
+     *     and their passing 2s (fp32 out); {@code _chunk_scan_bwd_dz} 12d (x, z, out_x, dout in; dz, the gated dout out);
+     *     {@code _chunk_scan_bwd_dstates} 2d + 2g + 4H + s; {@code _state_passing_bwd} 3s (states and dstates in, both out at
+     *     the activation's dtype); {@code _chunk_scan_chunk_state_bwd_dx} 6d + 2g + 12H + s/2 + c; {@code _chunk_state_bwd_db}
+     *     2d + 4g + 12H + s/2; {@code _chunk_scan_bwd_dC} 2d + 4g + 8H + s/2; {@code _chunk_scan_bwd_dcb} 4d + 8H + c; two
+     *     {@code _bmm_chunk_bwd} 12g + 2c; the reverse cumsum of ddA_prev and the sum of the three ddA 48H;
+     *     {@code _chunk_scan_bwd_ddAcs_stable} 4d + 12H + c; {@code _chunk_cumsum_bwd} 12H; the conv1d's backward 6d + 12g:
+     *     44d + 50g + 138H + 8.5s + 6c.</li>
+     * </ul>
+     * 58d + 66g + 164H + 11.5s + 8c in all (Nemotron 3 Nano, d 4,096, G·N 1,024, 64 heads: 537 KB a token, where the forward
+     * tripled counted 283 KB: the backward's recomputation and its ten gradient kernels read x, B, C and dout again and again).
+     * Not here: the fp32 partial sums of dB over a group's heads, the autotuner, and Megatron's own transposes of zxBCdt and y
+     * and its norm over y (the elementwise term's traffic stands for a layer's other passes). The scan's matmuls are this
+     * memory's work: the Mamba-2 paper (Dao and Gu 2024, arXiv:2405.21060, Fig. 10) measures SSD at FlashAttention-2's speed
+     * from 2K tokens on several times fewer FLOPs, so FLOPs at a tensor-core rate would understate it.
      */
     public double ssdBytesPerToken() {
-        double xbc = inner() + 2.0 * groups * state;
-        double forward = 2 * 2 * xbc + 2 * (2.0 * inner() + 2.0 * groups * state + heads) + 3 * 4.0 * inner() * state / CHUNK;
-        return 3 * forward;
+        double d = inner(), g = (double) groups * state, h = heads, s = 4.0 * inner() * state / CHUNK, c = 4.0 * groups * CHUNK;
+        double forward = 14 * d + 16 * g + 26 * h + 3 * s + 2 * c;
+        double backward = 44 * d + 50 * g + 138 * h + 8.5 * s + 6 * c;
+        return forward + backward;
     }
 
     /** One gated delta net layer's conv1d and chunked delta rule bytes per token ({@link Gdn#bytesPerToken}); 0 without G layers. */

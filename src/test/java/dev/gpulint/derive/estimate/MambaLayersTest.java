@@ -150,9 +150,12 @@ class MambaLayersTest {
         Term.Compute c = byKind.terms().stream().filter(Term.Compute.class::isInstance).map(Term.Compute.class::cast).findFirst().orElseThrow();
         assertEquals(8192.0 * y.meanLinearFlopsPerToken(m) / 2, c.linearFlops(), 1e-9 * c.linearFlops());
         assertEquals(8192.0 * m.attentionExecutedFlopsPerTokenLayer() * 4 / 52 / 2, c.attentionFlops(), 1e-9 * c.attentionFlops());
-        // the SSD path's bytes: 24 of 52 layers × 4,096 tokens per GPU's heads × the Mamba-2 layer's bytes per token
+        // the SSD path's bytes: 24 of 52 layers × 4,096 tokens per GPU's heads × the Mamba-2 layer's bytes per token, its
+        // kernels forward and backward (58d + 66g + 164H + 11.5s + 8c: d 8,192, g = G·N 1,024, H 128, s = 4·d·N/Q 32,768,
+        // c = 4·G·Q 4,096)
         Term.Ssd s = byKind.terms().stream().filter(Term.Ssd.class::isInstance).map(Term.Ssd.class::cast).findFirst().orElseThrow();
-        double perToken = 3 * (4.0 * (8192 + 2048) + 2.0 * (2 * 8192 + 2048 + 128) + 12.0 * 8192 * 128 / 128);
+        double perToken = 58.0 * 8192 + 66.0 * 1024 + 164.0 * 128 + 11.5 * 32768 + 8.0 * 4096;
+        assertEquals(973_312.0, perToken);
         assertEquals(perToken, s.bytesPerToken());
         assertEquals(4096 * perToken * 24 / 52, s.bytes(), 1e-9 * s.bytes());
         assertTrue(asTransformer.terms().stream().noneMatch(Term.Ssd.class::isInstance));
@@ -262,6 +265,47 @@ class MambaLayersTest {
         // recomputed (selective: core_attn): one attention layer's scores while it runs backward
         Estimate[] sel = nemotronH("unfused", "selective"), selFused = nemotronH("fused", "selective");
         assertEquals(perLayer, sel[1].stages().get(0).activations() - selFused[1].stages().get(0).activations(), 1);
+    }
+
+    /**
+     * The SSD path kernel by kernel (mamba_ssm ssd_combined.py at d757aef1, MambaSplitConv1dScanCombinedFn as Megatron-Core's
+     * _ssm_training calls it: z in the scan, no norm weight), per token of one Mamba-2 layer of Nemotron 3 Nano's sizes (64
+     * heads × 64: d 4,096; 8 groups of state 128: g 1,024; Q 128: the fp32 states s = 4 × 4,096 × 128 ÷ 128 = 16,384 bytes and
+     * the fp32 CB c = 4 × 8 × 128 = 4,096 bytes a token), each kernel's reads and writes summed by hand: the forward's six
+     * (conv1d, chunk cumsum, chunk state, state passing, CB, chunk scan with out and out_x), the backward's nineteen (the
+     * conv1d, cumsum, CB, chunk states and their passing recomputed, then dz, dstates, state passing, dx, dB, dC, dCB, two CB
+     * backwards, the ddA sums, ddAcs, cumsum backward and the conv1d's backward). Against the forward tripled (283 KB) the
+     * backward's own count is what was missing.
+     */
+    @Test
+    void theSsdPathIsCountedKernelByKernel() {
+        MambaLayers y = new MambaLayers(23, 6, 23, 0, 64, 64, 128, 8, 4, new MambaLayers.LayerPattern(NANO3.replace('E', '-')), null, null);
+        double d = 4096, g = 1024, h = 64, s = 16384, c = 4096;
+        double forward = (4 * d + 8 * g)                              // causal conv1d: xBC in and out
+                + 10 * h                                              // chunk cumsum: dt in, dt and dA_cumsum out in fp32
+                + (2 * d + 2 * g + 8 * h + s)                         // chunk state: x, B, dt, dA_cumsum in; fp32 states out
+                + 1.5 * s                                             // state passing: fp32 in, C's dtype out
+                + (4 * g + c)                                         // CB: C and B in, fp32 CB out
+                + (8 * d + 2 * g + 8 * h + s / 2 + c);                // chunk scan: CB, x, z, dt, dA, C, states in; out, out_x out
+        double backward = (4 * d + 8 * g) + 4 * h + 10 * h + (4 * g + c) + (2 * d + 2 * g + 8 * h + s) + 2 * s   // recomputed
+                + 12 * d                                              // dz: x, z, out_x, dout in; dz and the gated dout out
+                + (2 * d + 2 * g + 4 * h + s)                         // dstates
+                + 3 * s                                               // state passing backward
+                + (6 * d + 2 * g + 12 * h + s / 2 + c)                // dx
+                + (2 * d + 4 * g + 12 * h + s / 2)                    // dB
+                + (2 * d + 4 * g + 8 * h + s / 2)                     // dC
+                + (4 * d + 8 * h + c)                                 // dCB
+                + 2 * (6 * g + c)                                     // the two CB backwards
+                + 48 * h                                              // ddA_prev's reverse cumsum, the three ddA summed
+                + (4 * d + 12 * h + c)                                // ddAcs
+                + 12 * h                                              // chunk cumsum backward
+                + (6 * d + 12 * g);                                   // conv1d backward
+        assertEquals(132_736.0, forward);
+        assertEquals(404_096.0, backward);
+        assertEquals(forward + backward, y.ssdBytesPerToken());
+        assertEquals(536_832.0, y.ssdBytesPerToken());
+        // the mean layer carries 23 of 52 layers' worth
+        assertEquals(23 * 536_832.0 / 52, y.meanSsdBytesPerToken(), 1e-9);
     }
 
     /** Nemotron 3 Nano's pattern (nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 config.json): 23 Mamba-2, 6 attention and 23 MoE layers. */

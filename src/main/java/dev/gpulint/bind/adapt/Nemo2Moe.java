@@ -18,10 +18,6 @@ import dev.gpulint.tree.ScalarNode;
 final class Nemo2Moe {
     private Nemo2Moe() {}
 
-    static void read(JobDraft j, MappingNode config) {
-        read(j, config, "model.config.", NemoNumbers.Reader.NEMO2);
-    }
-
     /**
      * An MoE job that does not write its token dispatcher runs Megatron-Core's default, allgather: TransformerConfig's
      * {@code moe_token_dispatcher_type: str = "allgather"} ("The default is 'allgather'", megatron/core/transformer/

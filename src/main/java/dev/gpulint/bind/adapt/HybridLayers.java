@@ -172,16 +172,19 @@ final class HybridLayers {
      * validate_args revision itself is not among the stored sources, so no Megatron-LM commit is named), and Megatron-Bridge's
      * HybridModelProvider.finalize does the same (src/megatron/bridge/models/hybrid/hybrid_provider.py at
      * eddbe88e3983d5e8b60ac12fa5cdb13d18bb1f05: {@code self.num_layers = get_hybrid_total_layer_count(...)}, asserting a
-     * written num_layers equal). NeMo 2's SSMConfig derives nothing (its num_layers is a field of its own, default 2:
+     * written num_layers equal); a provider of the older {@code hybrid_override_pattern} is not given the count, for
+     * MambaModelProvider derives it in some versions and not in others (src/megatron/bridge/models/mamba/mamba_provider.py at
+     * 2a25139dcff6cfdfb7492caf782facf66841e67a has no finalize and keeps its own num_layers). NeMo 2's SSMConfig derives nothing (its num_layers is a field of its own, default 2:
      * nemo/collections/llm/gpt/model/ssm.py at 5d0e0cef406b19bf0019eaf64f257d0971dda782), so a NeMo 2 recipe is left as it
      * writes it. A count written beside the pattern is kept: PAR014 checks it against the pattern. A group {@code [M-]} counts
      * its letters, as {@link HybridPattern#decoder} prices them (at 7acb0753 a group was one block for this count).
      */
     private static void layersFromPattern(JobDraft j, long count, Word pattern, String patternFlag, String numLayers, String kinds) {
-        if (j.layers != null || numLayers.startsWith("model.config.")) return;
+        boolean flags = numLayers.startsWith("--");
+        // NeMo 2's SSMConfig derives none; nor Megatron-Bridge's MambaModelProvider of hybrid_override_pattern in every version
+        if (j.layers != null || numLayers.startsWith("model.config.") || !flags && patternFlag.endsWith("hybrid_override_pattern")) return;
         boolean placeholder = j.unknownShape.remove("model.layers");
         j.layers = j.key(patternFlag, new Located<>(count, pattern.span()));
-        boolean flags = numLayers.startsWith("--");
         j.unpriced.add(numLayers + " " + count + " from " + patternFlag + " (" + kinds + "): the job "
                 + (placeholder ? "writes " + numLayers + " as a value gpulint cannot read" : "writes no " + numLayers) + ", and "
                 + (flags ? "Megatron-LM derives it from the pattern (validate_args, since the --hybrid-layer-pattern rename of"

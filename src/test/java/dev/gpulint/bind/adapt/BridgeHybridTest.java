@@ -134,5 +134,11 @@ class BridgeHybridTest {
         Specs.Job written = bind("hybrid_layer_pattern: \"G-G-*-/*-\"").jobs().get(0);
         assertEquals(8L, written.model().layers().value(), "as written: PAR014 checks it against the pattern's 6");
         assertEquals(List.of(), written.origin().unpriced().stream().filter(s -> s.startsWith("model.num_layers")).toList());
+        // the older hybrid_override_pattern (MambaModelProvider, which derives num_layers in some Bridge versions only): not counted
+        Specs.Job older = Foreign.model("run_config.yaml", BRIDGE.replace("  num_layers: 8\n", "")
+                .formatted("hybrid_override_pattern: \"M-M*M-M-\"")).jobs().get(0);
+        assertEquals("M-M*M-M-", older.model().hybrid().pattern().value());
+        assertNull(older.model().layers());
+        assertEquals(List.of(), older.origin().unpriced().stream().filter(s -> s.startsWith("model.num_layers")).toList());
     }
 }

@@ -124,6 +124,7 @@ final class HybridLayers {
                     size(j, flags, "--mamba-head-dim", named), size(j, flags, "--mamba-state-dim", named),
                     size(j, flags, "--mamba-num-groups", named), null,
                     gdn, gdnLayers, gdnPattern, java.util.Set.of());
+            layersFromPattern(j, layers.length(), pattern, patternFlag, numLayers, kinds);
             Word latent = flags.get("--moe-latent-size");
             if (layers.indexOf('E') >= 0 && latent != null && latent.known()) {
                 j.unpriced.add("--moe-latent-size " + latent.text() + " (" + kinds + "): the MoE layers' experts run on a latent"
@@ -156,6 +157,40 @@ final class HybridLayers {
         j.mtpLetters = new Located<>(g.letters(), pattern.span());
         j.mtpLayers = j.key(patternFlag, new Located<>(g.layers(), pattern.span()));
         j.unknownShape.remove("model.mtp_layers");      // a placeholder --mtp-num-layers: the groups are the count Megatron takes
+    }
+
+    /**
+     * The model's layers counted from the pattern when the file states none ({@code numLayers}, as the file names it, absent
+     * or a placeholder), as the framework counts them: Megatron-Core's get_hybrid_total_layer_count takes the layer symbols
+     * before the first '/' and counts no '|' (NVIDIA/Megatron-LM megatron/core/models/hybrid/hybrid_layer_allocation.py at
+     * 7acb0753da6321bec5986eb9c619609f2f3c1598; its tests count "M-M-|M-M*-" as 9 layers, and the same followed by two MTP groups after a '/' as 9 too), so the MTP blocks after '/'
+     * are not decoder layers. Megatron-LM derives --num-layers from the pattern since its --hybrid-layer-pattern rename
+     * (NVIDIA/Megatron-LM pull request 3377, which deprecated --hybrid-override-pattern: Megatron-Bridge's
+     * src/megatron/bridge/training/mlm_compat/arguments.py, mirroring Megatron-LM's load_args_from_checkpoint, notes "num_layers
+     * is now derived from hybrid_layer_pattern in validate_args and should not be set at the same time", and Megatron-LM's own
+     * hybrid functional test hybrid_nemotron_v3_pico_7b_a1b_tp1_ep8_QAD writes the pattern and no --num-layers; the
+     * validate_args revision itself is not among the stored sources, so no Megatron-LM commit is named), and Megatron-Bridge's
+     * HybridModelProvider.finalize does the same (src/megatron/bridge/models/hybrid/hybrid_provider.py at
+     * eddbe88e3983d5e8b60ac12fa5cdb13d18bb1f05: {@code self.num_layers = get_hybrid_total_layer_count(...)}, asserting a
+     * written num_layers equal); a provider of the older {@code hybrid_override_pattern} is not given the count, for
+     * MambaModelProvider derives it in some versions and not in others (src/megatron/bridge/models/mamba/mamba_provider.py at
+     * 2a25139dcff6cfdfb7492caf782facf66841e67a has no finalize and keeps its own num_layers). NeMo 2's SSMConfig derives nothing (its num_layers is a field of its own, default 2:
+     * nemo/collections/llm/gpt/model/ssm.py at 5d0e0cef406b19bf0019eaf64f257d0971dda782), so a NeMo 2 recipe is left as it
+     * writes it. A count written beside the pattern is kept: PAR014 checks it against the pattern. A group {@code [M-]} counts
+     * its letters, as {@link HybridPattern#decoder} prices them (at 7acb0753 a group was one block for this count).
+     */
+    private static void layersFromPattern(JobDraft j, long count, Word pattern, String patternFlag, String numLayers, String kinds) {
+        boolean flags = numLayers.startsWith("--");
+        // NeMo 2's SSMConfig derives none; nor Megatron-Bridge's MambaModelProvider of hybrid_override_pattern in every version
+        if (j.layers != null || numLayers.startsWith("model.config.") || !flags && patternFlag.endsWith("hybrid_override_pattern")) return;
+        boolean placeholder = j.unknownShape.remove("model.layers");
+        j.layers = j.key(patternFlag, new Located<>(count, pattern.span()));
+        j.unpriced.add(numLayers + " " + count + " from " + patternFlag + " (" + kinds + "): the job "
+                + (placeholder ? "writes " + numLayers + " as a value gpulint cannot read" : "writes no " + numLayers) + ", and "
+                + (flags ? "Megatron-LM derives it from the pattern (validate_args, since the --hybrid-layer-pattern rename of"
+                        + " NVIDIA/Megatron-LM pull request 3377; an older Megatron-LM needs --num-layers equal to it)"
+                        : "Megatron-Bridge's HybridModelProvider.finalize derives it from the pattern, asserting a written one equal")
+                + " as Megatron-Core's get_hybrid_total_layer_count counts it: the layer symbols before the first '/', '|' not counted");
     }
 
     /** The gated delta net's size flags, in Specs.Gdn's order (Megatron-Core TransformerConfig's linear_* fields as arguments.py exposes them). */

@@ -18,10 +18,6 @@ import dev.gpulint.tree.ScalarNode;
 final class Nemo2Moe {
     private Nemo2Moe() {}
 
-    static void read(JobDraft j, MappingNode config) {
-        read(j, config, "model.config.", NemoNumbers.Reader.NEMO2);
-    }
-
     /**
      * An MoE job that does not write its token dispatcher runs Megatron-Core's default, allgather: TransformerConfig's
      * {@code moe_token_dispatcher_type: str = "allgather"} ("The default is 'allgather'", megatron/core/transformer/
@@ -61,8 +57,9 @@ final class Nemo2Moe {
      * MixtralConfig (mixtral.py at 02f25a80bb783e04558303bed0d967bbcc486bdb), Qwen3MoEConfig (qwen3.py at
      * 00558c4f408c02d133d51d4e756a0f970b445606), DeepSeekConfig, the parent of DeepSeekV2Config, DeepSeekV2LiteConfig and
      * DeepSeekV3Config (deepseek.py at 04e9360c117339b24c715080bae6ffb5c17fb2cc), GPTOSSConfig (gpt_oss.py at
-     * 15253fa94ec3af9e3f29072a5501c747b4f41cb0), Llama4Config (llama.py as the code index stores its newest version, no commit
-     * to pin): all {@code moe_token_dispatcher_type: str = "alltoall"}.
+     * 15253fa94ec3af9e3f29072a5501c747b4f41cb0), Llama4Config (llama.py, read in the code index's newest stored version, for
+     * which the index gives no commit; the one version of llama.py it pins, 6130ca023b746ada345aaff9c7e8f136bc3af77b, predates
+     * Llama4Config, so the commit is unverified, the class's text is not): all {@code moe_token_dispatcher_type: str = "alltoall"}.
      */
     static final java.util.Map<String, Declared> NEMO2_DECLARED = new java.util.HashMap<>();
     static {
@@ -74,7 +71,7 @@ final class Nemo2Moe {
                 "DeepSeekV2Config", "DeepSeekV2LiteConfig", "DeepSeekV3Config");
         all(NEMO2_DECLARED, alltoall("GPTOSSConfig", "nemo/collections/llm/gpt/model/gpt_oss.py at 15253fa"), "GPTOSSConfig",
                 "GPTOSSConfig120B", "GPTOSSConfig20B");
-        all(NEMO2_DECLARED, alltoall("Llama4Config", "nemo/collections/llm/gpt/model/llama.py, the code index's stored version"),
+        all(NEMO2_DECLARED, alltoall("Llama4Config", "nemo/collections/llm/gpt/model/llama.py as the code index stores it, commit unverified"),
                 "Llama4Config", "Llama4Experts16Config", "Llama4Experts128Config");
     }
 
@@ -144,9 +141,12 @@ final class Nemo2Moe {
     }
 
     /**
-     * Bridge's DeepSeek V2 / V3 / Moonlight providers changed parents between versions: at 355cef45 they extend
-     * MLAModelProvider (no dispatcher: Megatron-Core's allgather), where an older deepseek_provider.py (the code index's
-     * DeepSeekV3ModelProvider(DeepSeekModelProvider)) inherits DeepSeekModelProvider's alltoall. No one default: unverified.
+     * Bridge's DeepSeek V2 / V2-Lite / V3 / Moonlight providers changed parents between versions, each read at its commit
+     * (src/megatron/bridge/models/deepseek/deepseek_provider.py): at 066adea0f066edb2684220822ad92bfedaadd043 they extend
+     * DeepSeekModelProvider, which declares {@code moe_token_dispatcher_type: str = "alltoall"}; at
+     * 355cef457010f70533a5c83f1ed97899d0e0af43 they extend MLAModelProvider (no dispatcher of its own: Megatron-Core's
+     * allgather), DeepSeekModelProvider a deprecated alias beside them. A file names the class, not the Bridge version it runs,
+     * so there is no one default: unverified, both versions said.
      */
     private static final java.util.Set<String> BRIDGE_BY_VERSION = java.util.Set.of("DeepSeekV2ModelProvider", "DeepSeekV2LiteModelProvider",
             "DeepSeekV3ModelProvider", "MoonlightModelProvider16B", "DeepSeekV2Provider", "DeepSeekV2LiteProvider", "DeepSeekV3Provider",
@@ -171,8 +171,8 @@ final class Nemo2Moe {
         if (d != null) declared(j, key, d, "Megatron-Bridge's " + cls, scalar(model, "_target_"));
         else if (cls.equals("GPTModelProvider") || cls.equals("MLAModelProvider")) dispatcherDefault(j, key, false, "Megatron-Bridge " + cls);
         else if (BRIDGE_BY_VERSION.contains(cls)) {
-            unverified(j, key, "Megatron-Bridge's " + cls, "its parent changed between Bridge versions: MLAModelProvider at"
-                    + " deepseek_provider.py 355cef4, Megatron-Core's allgather; DeepSeekModelProvider before, alltoall");
+            unverified(j, key, "Megatron-Bridge's " + cls, "its parent changed between Bridge versions: DeepSeekModelProvider at"
+                    + " deepseek_provider.py 066adea, alltoall; MLAModelProvider at 355cef4, Megatron-Core's allgather");
         } else if (cls.endsWith("Provider") || cls.contains("ModelProvider")) {
             unverified(j, key, "Megatron-Bridge's " + cls, "a provider not read here");
         }

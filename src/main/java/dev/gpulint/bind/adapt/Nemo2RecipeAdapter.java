@@ -116,12 +116,14 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         JobDraft j = Recipes.start(FORMAT, doc);
         String where = strategyPath(root);
         MappingNode strategy = map(root, where.split("\\."));
-        j.tp = size(j, strategy, where, ParallelDim.TP);
-        j.pp = size(j, strategy, where, ParallelDim.PP);
-        j.vpp = size(j, strategy, where, ParallelDim.VPP);
-        j.cp = size(j, strategy, where, ParallelDim.CP);
-        j.ep = size(j, strategy, where, ParallelDim.EP);
-        j.etp = number(j, strategy, "expert_tensor_parallel_size", where + ".");
+        // a top-level strategy is SageMaker HyperPod's checkpointless recipe, which Hydra loads, not NeMo-Run (NemoNumbers.Reader.HYPERPOD)
+        NemoNumbers.Reader r = where.equals("strategy") ? NemoNumbers.Reader.HYPERPOD : NemoNumbers.Reader.NEMO2;
+        j.tp = size(j, r, strategy, where, ParallelDim.TP);
+        j.pp = size(j, r, strategy, where, ParallelDim.PP);
+        j.vpp = size(j, r, strategy, where, ParallelDim.VPP);
+        j.cp = size(j, r, strategy, where, ParallelDim.CP);
+        j.ep = size(j, r, strategy, where, ParallelDim.EP);
+        j.etp = number(j, r, strategy, "expert_tensor_parallel_size", where + ".");
         j.sequenceParallel = TreeValues.bool(scalar(strategy, "sequence_parallel"));
         // use_tp_pp_dp_mapping: NeMo 2 initializes the groups in order tp-cp-ep-pp-dp, as Megatron-LM's switch (TpPpDpMapping)
         String mapping = where + ".use_tp_pp_dp_mapping";
@@ -129,48 +131,48 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
                 "the estimate keeps the default rank order tp-cp-ep-dp-pp")), mapping);
         j.tpCommOverlap = tpCommOverlap(j, root);
         MappingNode data = map(root, "data");
-        j.micro = number(j, data, "micro_batch_size", "data.");
-        j.global = number(j, data, "global_batch_size", "data.");
-        j.seqLength = number(j, data, "seq_length", "data.");
+        j.micro = number(j, r, data, "micro_batch_size", "data.");
+        j.global = number(j, r, data, "global_batch_size", "data.");
+        j.seqLength = number(j, r, data, "seq_length", "data.");
         MappingNode config = map(root, "model", "config");
-        j.layers = number(j, config, "num_layers", "model.config.");
-        j.hidden = number(j, config, "hidden_size", "model.config.");
-        j.heads = number(j, config, "num_attention_heads", "model.config.");
-        j.kvHeads = number(j, config, "num_query_groups", "model.config.");
-        j.experts = number(j, config, "num_moe_experts", "model.config.");
+        j.layers = number(j, r, config, "num_layers", "model.config.");
+        j.hidden = number(j, r, config, "hidden_size", "model.config.");
+        j.heads = number(j, r, config, "num_attention_heads", "model.config.");
+        j.kvHeads = number(j, r, config, "num_query_groups", "model.config.");
+        j.experts = number(j, r, config, "num_moe_experts", "model.config.");
         // multi-token prediction (Megatron-Core's TransformerConfig.mtp_num_layers; None: none)
-        j.mtpLayers = number(j, config, "mtp_num_layers", "model.config.");
+        j.mtpLayers = number(j, r, config, "mtp_num_layers", "model.config.");
         // GPTConfig's ModelParallelConfig.variable_seq_lengths: every pipeline p2p exchanges its shape first (MtpLayers#SHAPE_EXCHANGE)
         j.variableSeqLengths = TreeValues.bool(scalar(config, "variable_seq_lengths"));
         // an SSMConfig's hybrid_override_pattern and mixer sizes (HybridLayers.config)
         HybridLayers.config(j, config, "model.config.");
-        pipelineSplit(j, strategy, where, config);
+        pipelineSplit(j, r, strategy, where, config);
         Located<Boolean> offload = TreeValues.bool(scalar(config, "cpu_offloading"));
         Located<Boolean> activations = TreeValues.bool(scalar(config, "cpu_offloading_activations"));
         if (offload != null && offload.value() && (activations == null || activations.value())) {
             j.offloadLayers = j.key("model.config.cpu_offloading_num_layers", TreeValues.whole(scalar(config, "cpu_offloading_num_layers")));
         }
-        plan(j, root, strategy, config);
-        Nemo2Moe.read(j, config);
+        plan(j, r, root, strategy, config);
+        Nemo2Moe.read(j, config, "model.config.", r);
         Nemo2Configs.fill(j, config);
         Nemo2Moe.nemo2DispatcherDefault(j, config);     // the config class's dispatcher when the recipe writes none
         Recipes.finish(j, sink);
     }
 
     /** What `gpulint plan` reads beyond the layout: the rest of the model's shape, precision, recompute, optimizer. */
-    private static void plan(JobDraft j, MappingNode root, MappingNode strategy, MappingNode config) {
-        j.ffn = number(j, config, "ffn_hidden_size", "model.config.");
-        j.headDim = number(j, config, "kv_channels", "model.config.");
-        j.vocab = number(j, config, "vocab_size", "model.config.");
+    private static void plan(JobDraft j, NemoNumbers.Reader r, MappingNode root, MappingNode strategy, MappingNode config) {
+        j.ffn = number(j, r, config, "ffn_hidden_size", "model.config.");
+        j.headDim = number(j, r, config, "kv_channels", "model.config.");
+        j.vocab = number(j, r, config, "vocab_size", "model.config.");
         j.gated = TreeValues.bool(scalar(config, "gated_linear_unit"));
         j.tied = TreeValues.bool(scalar(config, "share_embeddings_and_output_weights"));
         j.teCrossEntropy = CrossEntropyFusion.of(config, CrossEntropyFusion.NEMO2_TE_CLASSES);    // cross_entropy_loss_fusion / cross_entropy_fusion_impl
-        if (j.seqLength == null) j.seqLength = number(j, config, "seq_length", "model.config.");
+        if (j.seqLength == null) j.seqLength = number(j, r, config, "seq_length", "model.config.");
         ScalarNode recompute = scalar(config, "recompute_granularity");
         if (recompute != null) {
-            String r = recompute.isNull() || recompute.text().strip().equalsIgnoreCase("null") ? "none"
+            String g = recompute.isNull() || recompute.text().strip().equalsIgnoreCase("null") ? "none"
                     : recompute.text().strip().toLowerCase(Locale.ROOT);
-            if (!TreeValues.placeholder(r)) j.recompute = new Located<>(r, recompute.span());
+            if (!TreeValues.placeholder(g)) j.recompute = new Located<>(g, recompute.span());
         }
         // TransformerConfig's recompute_modules beside selective granularity (RecomputeModuleReader)
         if (config != null) RecomputeModuleReader.yaml(j, config.get("recompute_modules").orElse(null), "model.config.recompute_modules");
@@ -256,13 +258,13 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
      * Megatron-Core's TransformerConfig, where Megatron-Bridge writes them: {@code model.config} is read when the strategy
      * does not say). The layer counts are read as NeMo 2 gets them ({@link NemoNumbers}).
      */
-    private static void pipelineSplit(JobDraft j, MappingNode strategy, String where, MappingNode config) {
+    private static void pipelineSplit(JobDraft j, NemoNumbers.Reader r, MappingNode strategy, String where, MappingNode config) {
         for (String[] k : new String[][] {{"num_layers_in_first_pipeline_stage", "f"}, {"num_layers_in_last_pipeline_stage", "l"}}) {
             ScalarNode s = scalar(strategy, k[0]);
             String at = where + "." + k[0];
             if (s == null || s.isNull()) { s = scalar(config, k[0]); at = "model.config." + k[0]; }
             // as NeMo 2 gets it (NemoNumbers): a quoted '4' is SYN002 at the value, as the strategy's sizes
-            Located<Long> v = s == null || s.isNull() ? null : j.key(at, NemoNumbers.read(j, s, k[0], at, NemoNumbers.Reader.NEMO2));
+            Located<Long> v = s == null || s.isNull() ? null : j.key(at, NemoNumbers.read(j, s, k[0], at, r));
             if (k[1].equals("f")) j.firstStageLayers = v; else j.lastStageLayers = v;
         }
         // Megatron-Core's pipeline_model_parallel_layout ("Et*3|(tt|)*29,m|L"): DraftBounds reads and checks it
@@ -286,15 +288,14 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
      * A strategy size as NeMo 2 gets it ({@link NemoNumbers}): its number; a null virtual pipeline size is "not set"; a null
      * tp, pp, cp or ep, a list, a quoted number is SYN002 and takes the default; a placeholder is unknown.
      */
-    private static Located<Long> size(JobDraft j, MappingNode strategy, String where, ParallelDim size) {
+    private static Located<Long> size(JobDraft j, NemoNumbers.Reader r, MappingNode strategy, String where, ParallelDim size) {
         String key = SIZES.get(size);
-        return NemoNumbers.size(j, size, strategy == null ? null : strategy.get(key).orElse(null), key, where + "." + key,
-                NemoNumbers.Reader.NEMO2);
+        return NemoNumbers.size(j, size, strategy == null ? null : strategy.get(key).orElse(null), key, where + "." + key, r);
     }
 
     /** A whole number of {@code m}[key], written under {@code at} + key, as NeMo 2 gets it ({@link NemoNumbers}). */
-    private static Located<Long> number(JobDraft j, MappingNode m, String key, String at) {
+    private static Located<Long> number(JobDraft j, NemoNumbers.Reader r, MappingNode m, String key, String at) {
         String where = at + key;
-        return j.key(where, NemoNumbers.read(j, m == null ? null : m.get(key).orElse(null), key, where, NemoNumbers.Reader.NEMO2));
+        return j.key(where, NemoNumbers.read(j, m == null ? null : m.get(key).orElse(null), key, where, r));
     }
 }

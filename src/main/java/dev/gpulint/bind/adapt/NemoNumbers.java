@@ -44,6 +44,14 @@ import java.util.Set;
  * (unknown, as a placeholder); but {@code true} is the text True, which int() refuses (so refused, not 1), as it refuses a
  * float, a list, a word or None. The strategy then hands the sizes to Megatron-Core's initialize_model_parallel
  * (nemo/lightning/_strategy_lib.py's init_model_parallel, NVIDIA/NeMo at commit 00fdee33ed6f42e247cbbda367f042ca9e87c19c).
+ * <li>SageMaker HyperPod's checkpointless NeMo 2 recipes (a top-level {@code strategy} beside {@code trainer}, {@link Reader#HYPERPOD})
+ * go through no NeMo-Run: their training script is a {@code @hydra.main} program (OmegaConf's YAML loader), which builds
+ * {@code CheckpointlessMegatronStrategy(**cfg.strategy, ddp=...)}, the model's config class from
+ * {@code OmegaConf.to_container(cfg.model.config, resolve=True)} and the data module from {@code cfg.data.micro_batch_size}
+ * and the other values as loaded (aws/sagemaker-hyperpod-checkpointless-training
+ * examples/llama3/llama3_70b_pretrain_checkpointless.py at 24520b41db0df3495b3946a7b74edaa70fbc339d, TrainerBuilder). So they
+ * are read as NeMo 1's OmegaConf values are, not as NeMo-Run's texts: a quoted '8' is a str (refused), an
+ * {@code ${oc.env:TP,8}} a str whatever the environment (refused), {@code true} the int 1 (said), {@code 1e3} OmegaConf's float.
  * </ul>
  * A null is refused only for the four sizes all three multiply at once (tp, pp, cp, ep: {@code min(None, world_size)},
  * {@code None * 2}); a null virtual pipeline size is "no interleaving", and the model's other nulls ({@code num_query_groups},
@@ -73,6 +81,12 @@ final class NemoNumbers {
                 "NeMo's default"),
         NEMO2("NeMo 2", "NeMo-Run's YAML loader gives NeMo 2's int fields the value's text through Python's int() (a quoted '8'"
                 + " is 8)", "int() cannot read this one, a ParseError",
+                "the MegatronStrategy hands it to Megatron-Core's initialize_model_parallel, which multiplies the parallel sizes",
+                "Megatron-Core's default, 1", "the default"),
+        HYPERPOD("NeMo 2", "SageMaker HyperPod's checkpointless recipe is loaded by Hydra (@hydra.main, OmegaConf's YAML loader) and its"
+                + " training script hands each value on as the YAML writes it (CheckpointlessMegatronStrategy(**cfg.strategy), the model's"
+                + " config class built from OmegaConf.to_container(cfg.model.config, resolve=True)), not through NeMo-Run's int()",
+                "NeMo 2 computes with it as an int",
                 "the MegatronStrategy hands it to Megatron-Core's initialize_model_parallel, which multiplies the parallel sizes",
                 "Megatron-Core's default, 1", "the default"),
         BRIDGE("Megatron-Bridge", "Megatron-Bridge sets the config's field to the value as the YAML writes it"
@@ -207,7 +221,7 @@ final class NemoNumbers {
         } catch (NumberFormatException e) {
             value = t;
         }
-        if (r == Reader.NEMO1) return "the float " + value + " to OmegaConf's YAML loader (PyYAML's YAML 1.1 resolver alone reads it as a string)";
+        if (r == Reader.NEMO1 || r == Reader.HYPERPOD) return "the float " + value + " to OmegaConf's YAML loader (PyYAML's YAML 1.1 resolver alone reads it as a string)";
         // NeMo 2: NeMo-Run loads the recipe with yaml.safe_load alone (nemo_run/core/serialization/yaml.py), so the string
         if (r == Reader.NEMO2) return "a string to PyYAML's YAML 1.1 resolver, which NeMo-Run's yaml.safe_load uses (a float needs a dot"
                 + " and a signed exponent, as 1.0e+3)";

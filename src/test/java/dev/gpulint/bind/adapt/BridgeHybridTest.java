@@ -114,4 +114,31 @@ class BridgeHybridTest {
         assertTrue(f.message().contains("'model.hybrid_layer_pattern' is 'a list'"), f.message());
         assertNull(m.jobs().get(0).model().hybrid());
     }
+
+    /**
+     * A provider dump without num_layers: Megatron-Bridge's HybridModelProvider.finalize sets num_layers to the pattern's
+     * get_hybrid_total_layer_count (the letters before the first '/'), so the job's layers are the pattern's, said in the
+     * assumptions under the provider's key; one that writes num_layers keeps it and says nothing.
+     */
+    @Test
+    void withoutNumLayersTheProvidersPatternCountsTheLayers() {
+        dev.gpulint.spec.Model m = Foreign.model("run_config.yaml", BRIDGE.replace("  num_layers: 8\n", "")
+                .formatted("hybrid_layer_pattern: \"G-G-*-/*-\""));
+        assertEquals(List.of(), m.findings());
+        Specs.Job j = m.jobs().get(0);
+        assertEquals(6L, j.model().layers().value());
+        assertEquals(List.of("model.num_layers 6 from model.hybrid_layer_pattern (2 gated delta net, 1 attention and 3 MLP layers): the"
+                + " job writes no model.num_layers, and Megatron-Bridge's HybridModelProvider.finalize derives it from the pattern,"
+                + " asserting a written one equal as Megatron-Core's get_hybrid_total_layer_count counts it: the layer symbols before the"
+                + " first '/', '|' not counted"), j.origin().unpriced().stream().filter(s -> s.startsWith("model.num_layers")).toList());
+        Specs.Job written = bind("hybrid_layer_pattern: \"G-G-*-/*-\"").jobs().get(0);
+        assertEquals(8L, written.model().layers().value(), "as written: PAR014 checks it against the pattern's 6");
+        assertEquals(List.of(), written.origin().unpriced().stream().filter(s -> s.startsWith("model.num_layers")).toList());
+        // the older hybrid_override_pattern (MambaModelProvider, which derives num_layers in some Bridge versions only): not counted
+        Specs.Job older = Foreign.model("run_config.yaml", BRIDGE.replace("  num_layers: 8\n", "")
+                .formatted("hybrid_override_pattern: \"M-M*M-M-\"")).jobs().get(0);
+        assertEquals("M-M*M-M-", older.model().hybrid().pattern().value());
+        assertNull(older.model().layers());
+        assertEquals(List.of(), older.origin().unpriced().stream().filter(s -> s.startsWith("model.num_layers")).toList());
+    }
 }

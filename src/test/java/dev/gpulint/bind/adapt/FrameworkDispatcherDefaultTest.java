@@ -56,7 +56,7 @@ class FrameworkDispatcherDefaultTest {
                 {"qwen3.Qwen3Config30B_A3B", "Qwen3MoEConfig", "qwen3.py at 00558c4"},
                 {"deepseek.DeepSeekV3Config", "DeepSeekConfig", "deepseek.py at 04e9360"},
                 {"gpt_oss.GPTOSSConfig120B", "GPTOSSConfig", "gpt_oss.py at 15253fa"},
-                {"llama.Llama4Experts128Config", "Llama4Config", "llama.py, the code index's stored version"}};
+                {"llama.Llama4Experts128Config", "Llama4Config", "llama.py as the code index stores it, commit unverified"}};
         for (String[] c : cases) {
             Specs.Job j = Foreign.bind("moe.yaml", nemo2(c[0], "num_moe_experts: 128"));
             assertEquals("alltoall", j.model().moe().dispatcher().value(), c[0]);
@@ -108,8 +108,9 @@ class FrameworkDispatcherDefaultTest {
         Specs.Job ds = Foreign.bind("run_config.yaml", bridge("deepseek.deepseek_provider.DeepSeekV3ModelProvider"));
         assertNull(ds.model().moe() == null ? null : ds.model().moe().dispatcher());
         assertTrue(ds.origin().unpriced().contains("model.moe_token_dispatcher_type not written: Megatron-Bridge's DeepSeekV3ModelProvider"
-                + " default is not verified here (its parent changed between Bridge versions: MLAModelProvider at deepseek_provider.py"
-                + " 355cef4, Megatron-Core's allgather; DeepSeekModelProvider before, alltoall); priced with the estimate's alltoall, as"
+                + " default is not verified here (its parent changed between Bridge versions: DeepSeekModelProvider at"
+                + " deepseek_provider.py 066adea, alltoall; MLAModelProvider at 355cef4, Megatron-Core's allgather); priced with the"
+                + " estimate's alltoall, as"
                 + " when no dispatcher is given; write the dispatcher to price what runs"), ds.origin().unpriced().toString());
     }
 

@@ -293,4 +293,59 @@ class FrameworkNumbersTest {
         for (String t : List.of("false", "No", "off", "OFF")) assertEquals(Boolean.FALSE, NemoNumbers.yamlBool(t), t);
         for (String t : List.of("tRue", "1", "y", "", "onn")) assertNull(NemoNumbers.yamlBool(t), t);
     }
+
+    /** A HyperPod checkpointless recipe (a top-level strategy beside the trainer, our own in its shape); {@code %s} is the tp line. */
+    private static final String CHECKPOINTLESS = """
+            data:
+              global_batch_size: 512
+              micro_batch_size: 1
+              seq_length: 2048
+            model:
+              config:
+                seq_length: 2048
+                vocab_size: 128256
+            strategy:
+              %s
+              pipeline_model_parallel_size: 4
+            trainer:
+              devices: 8
+              num_nodes: 16
+            """;
+
+    private static final String HYPERPOD_HANDS = "SageMaker HyperPod's checkpointless recipe is loaded by Hydra (@hydra.main,"
+            + " OmegaConf's YAML loader) and its training script hands each value on as the YAML writes it"
+            + " (CheckpointlessMegatronStrategy(**cfg.strategy), the model's config class built from"
+            + " OmegaConf.to_container(cfg.model.config, resolve=True)), not through NeMo-Run's int()";
+
+    /**
+     * HyperPod's checkpointless recipes are NeMo 2 jobs that NeMo-Run never loads: a @hydra.main script passes each value as
+     * OmegaConf loaded it (aws/sagemaker-hyperpod-checkpointless-training examples/llama3/llama3_70b_pretrain_checkpointless.py),
+     * so a quoted '8' is a str (refused, where a NeMo-Run recipe reads 8), an oc.env interpolation a str, and true Python's 1.
+     */
+    @Test
+    void aHyperPodCheckpointlessRecipeIsReadAsHydraHandsItsValues() {
+        var quoted = Foreign.model("checkpointless.yaml", CHECKPOINTLESS.formatted("tensor_model_parallel_size: '8'"));
+        assertEquals(List.of("10:31 'strategy.tensor_model_parallel_size' is a quoted string ('8'); expected a whole number, written"
+                + " plainly (tensor_model_parallel_size: 8): " + HYPERPOD_HANDS + " and NeMo 2 computes with it as an int (the"
+                + " MegatronStrategy hands it to Megatron-Core's initialize_model_parallel, which multiplies the parallel sizes), so"
+                + " the job stops at start-up; the value is left out, so the estimate takes Megatron-Core's default, 1."),
+                Foreign.syn002(quoted));
+        var env = Foreign.model("checkpointless.yaml", CHECKPOINTLESS.formatted("tensor_model_parallel_size: ${oc.env:TP,8}"));
+        assertEquals(1, Foreign.syn002(env).size(), Foreign.syn002(env).toString());
+        assertTrue(Foreign.syn002(env).get(0).contains("a string whatever the environment"), Foreign.syn002(env).toString());
+        Specs.Job yes = Foreign.bind("checkpointless.yaml", CHECKPOINTLESS.formatted("tensor_model_parallel_size: true"));
+        assertEquals(1L, yes.parallelism().tp().value());
+        assertTrue(yes.origin().unpriced().contains("strategy.tensor_model_parallel_size = true: " + HYPERPOD_HANDS + ", and Python's"
+                + " True is the int 1 (bool is a subclass of int), so NeMo 2 runs with 1 (the MegatronStrategy hands it to"
+                + " Megatron-Core's initialize_model_parallel, which multiplies the parallel sizes); priced as 1; write 1, or the number"
+                + " meant"), yes.origin().unpriced().toString());
+        // quiet: a plain 8 is 8; and the same quoted '8' under NeMo-Run's trainer.strategy is read as int() reads it
+        Specs.Job plain = Foreign.bind("checkpointless.yaml", CHECKPOINTLESS.formatted("tensor_model_parallel_size: 8"));
+        assertEquals(8L, plain.parallelism().tp().value());
+        String nemoRun = Recipes.nemo2(128, 1, 4096).model("llama.LlamaModel", "llama.Llama3Config8B")
+                .strategy("tensor_model_parallel_size: '2'", "pipeline_model_parallel_size: 1").yaml();
+        var run = Foreign.model("recipe.yaml", nemoRun);
+        assertEquals(List.of(), Foreign.syn002(run));
+        assertEquals(2L, run.jobs().get(0).parallelism().tp().value());
+    }
 }

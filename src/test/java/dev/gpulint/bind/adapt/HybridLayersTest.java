@@ -356,4 +356,38 @@ class HybridLayersTest {
                 + " default for it."), Foreign.syn002(zero));
         assertNull(zero.jobs().get(0).model().hybrid().gdn().keyHeads());
     }
+
+    /**
+     * No --num-layers beside the pattern (Megatron-LM's hybrid functional tests write none): the model's layers are the
+     * pattern's decoder layers as Megatron-Core's get_hybrid_total_layer_count counts them (before the first '/', '|' not
+     * counted), at the pattern, and the assumptions say where the count came from; a placeholder --num-layers is the same;
+     * a written count is kept (PAR014 checks it against the pattern) and nothing is said.
+     */
+    @Test
+    void withoutNumLayersThePatternCountsTheLayers() {
+        String noCount = Recipes.smallHybrid().without("--num-layers").pattern("M-M*|M-M-/*-").yaml();
+        Specs.Job j = Foreign.bind("model_config.yaml", noCount);
+        assertEquals(8L, j.model().layers().value(), "8 decoder layers: neither '|' nor the MTP block after '/' is one");
+        assertEquals(9, j.model().layers().span().startLine(), "at the pattern (line 9 once --num-layers is gone)");
+        assertEquals(1L, j.model().mtp().layers().value(), "the '/' group is the MTP layer, not a decoder layer");
+        String said = "--num-layers 8 from --hybrid-layer-pattern (4 Mamba-2, 1 attention and 3 MLP layers): the job writes no"
+                + " --num-layers, and Megatron-LM derives it from the pattern (validate_args, since the --hybrid-layer-pattern rename of"
+                + " NVIDIA/Megatron-LM pull request 3377; an older Megatron-LM needs --num-layers equal to it) as Megatron-Core's"
+                + " get_hybrid_total_layer_count counts it: the layer symbols before the first '/', '|' not counted";
+        assertEquals(List.of(said), derived(j));
+        // a placeholder: the count Megatron takes is the pattern's all the same, and the shape is no longer unknown
+        Specs.Job placeholder = Foreign.bind("model_config.yaml", Recipes.smallHybrid().set("--num-layers", "${NUM_LAYERS}").yaml());
+        assertEquals(8L, placeholder.model().layers().value());
+        assertTrue(placeholder.model().unknown().isEmpty(), placeholder.model().unknown().toString());
+        assertEquals(List.of(said.replace("the job writes no --num-layers", "the job writes --num-layers as a value gpulint cannot read")),
+                derived(placeholder));
+        // written: kept as written, nothing said
+        Specs.Job written = Foreign.bind("model_config.yaml", Recipes.smallHybrid().set("--num-layers", 10).yaml());
+        assertEquals(10L, written.model().layers().value(), "as written: PAR014 says it is not the pattern's 8");
+        assertEquals(List.of(), derived(written));
+    }
+
+    private static List<String> derived(Specs.Job j) {
+        return j.origin().unpriced().stream().filter(s -> s.startsWith("--num-layers ")).toList();
+    }
 }

@@ -2,6 +2,7 @@ package dev.gpulint.bind.adapt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.spec.Specs;
 import dev.gpulint.testing.Foreign;
@@ -42,5 +43,18 @@ class Nemo2HybridTest {
         assertEquals("M-G*M-G-", g.gdnPattern());
         assertEquals(8L, g.gdn().keyHeads().value());
         assertNull(g.gdn().valueHeads());
+    }
+
+    /**
+     * NeMo 2's SSMConfig derives no num_layers from its pattern (num_layers is a field of its own, default 2:
+     * nemo/collections/llm/gpt/model/ssm.py), so a recipe without model.config.num_layers is not given the pattern's count.
+     */
+    @Test
+    void anSsmConfigWithoutNumLayersIsNotGivenThePatternsCount() {
+        Specs.Job j = Foreign.model("nemotronh.yaml", RECIPE.replaceAll("(?m)^ *num_layers: 8\\n", "").formatted("M-M*M-M-"))
+                .jobs().get(0);
+        assertEquals("M-M*M-M-", j.model().hybrid().pattern().value(), "the pattern is read");
+        assertEquals(List.of(), j.origin().unpriced().stream().filter(s -> s.startsWith("model.config.num_layers")).toList());
+        assertTrue(j.model().layers() == null || j.model().layers().value() != 8, "not the pattern's 8: " + j.model().layers());
     }
 }

@@ -105,7 +105,7 @@ final class SlurmDirectives {
             while (i < end && isspace(s.charAt(i))) i++;
             int start = i;
             StringBuilder b = new StringBuilder();
-            int[] at = new int[Math.max(1, end - i + 1)];
+            int[] at = new int[16];                                                 // grown as the argument grows
             boolean escape = false, quoted = false;
             char q = 0;
             while (i < end && (quoted || !isspace(s.charAt(i)))) {
@@ -126,6 +126,7 @@ final class SlurmDirectives {
                 } else if (c == '#') {
                     break;
                 }
+                if (b.length() + 1 >= at.length) at = java.util.Arrays.copyOf(at, at.length * 2);
                 at[b.length()] = i;
                 b.append(c);
                 i++;

@@ -109,6 +109,8 @@ final class KubernetesAdapter implements FormatAdapter {
         final Launchers.Launch launch = new Launchers.Launch();
         final List<EnvVar> env = new ArrayList<>();
         final List<Shell.Assignment> exports = new ArrayList<>();
+        /** The words of its command: and args: lists that are no script (the program's argv as Kubernetes runs it). */
+        final List<Word> words = new ArrayList<>();
     }
 
     private static final dev.gpulint.bind.Schema.Field NODES = dev.gpulint.bind.Schema.field(dev.gpulint.bind.Schema.JOB, "nodes");
@@ -197,6 +199,7 @@ final class KubernetesAdapter implements FormatAdapter {
             for (Container p : pod.containers) {
                 // srun in a container's command script cuts its --export list as in a batch script's (every container's)
                 for (Shell.Script script : p.launch.scripts) SrunExportCuts.of(script, null, format, jobName).forEach(findings);
+                SrunExportCuts.of(p.words, format, jobName).forEach(findings);    // and srun as the list's own program
                 if (p.gpus <= 0 && !p.launch.any()) continue;
                 if (pod.access) j.rdmaByAccess = true;
                 for (EnvVar e : p.env) {
@@ -392,7 +395,7 @@ final class KubernetesAdapter implements FormatAdapter {
                     box.env.add(new EnvVar(n.text(), v.text(), v.span(), v.quoted() || YamlScalars.kubernetesString(v.text())));
                 }
             }
-            List<Word> words = new ArrayList<>();
+            List<Word> words = box.words;
             for (String k : List.of("command", "args")) Launchers.command(c.get(k).orElse(null), source, box.launch, words, box.exports);
             Launchers.scan(words, box.launch);
         }

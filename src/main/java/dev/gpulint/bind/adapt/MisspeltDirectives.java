@@ -50,9 +50,36 @@ final class MisspeltDirectives {
         return new Word[] {new Word(s.substring(i, k), true, text.span(i, k)), new Word(options, true, text.span(o, end))};
     }
 
+    /**
+     * The line at {@code pos}, whose {@code #SBATCH} (at {@code i}) comes after blanks: the indentation and the sentinel,
+     * placed from the line's start, with the options after it. sbatch compares the line's own first seven characters with
+     * "#SBATCH" ({@code xstrncmp(line, magic_word1, magic_word_len1)} in _opt_batch_script, SchedMD/slurm src/sbatch/opt.c),
+     * so an indented one is a comment line to it: read past, its options never requested.
+     */
+    static Word[] indented(ScalarText text, String s, int pos, int i, int end) {
+        int o = i + 7;
+        while (o < end && SlurmDirectives.isspace(s.charAt(o))) o++;
+        if (o >= end) return null;
+        String options = s.substring(o, end).strip();
+        if (options.length() > MAX_QUOTED) options = options.substring(0, MAX_QUOTED) + "...";
+        return new Word[] {new Word(s.substring(pos, i + 7), true, text.span(pos, i + 7)), new Word(options, true, text.span(o, end))};
+    }
+
     /** The finding of one misspelt directive: the sentinel and the options sbatch does not see. */
     static Finding finding(String format, String jobName, Word[] m) {
         String written = m[0].text(), options = m[1].text();
+        if (!written.startsWith("#")) {
+            String blanks = written.substring(0, written.length() - 7);
+            String indent = blanks.chars().allMatch(c -> c == ' ') ? blanks.length() + (blanks.length() == 1 ? " space" : " spaces")
+                    : blanks.chars().allMatch(c -> c == '\t') ? blanks.length() + (blanks.length() == 1 ? " tab" : " tabs")
+                    : blanks.length() + " blank characters";
+            String message = "this #SBATCH is indented (" + indent + " before it): sbatch reads a directive only from a line whose"
+                    + " first seven characters are #SBATCH (Slurm's _opt_batch_script compares the line's start, not its first word),"
+                    + " so it reads this line as a comment and never requests " + options + "; to the shell the line is a comment"
+                    + " too, and the job runs with sbatch's defaults for those options instead; write '#SBATCH " + options
+                    + "' at the start of the line, or '##SBATCH' to switch the directive off on purpose";
+            return new Finding("SYN009", Level.WARNING, m[0].span(), message, List.of(), format + ":" + jobName + "/#SBATCH " + options);
+        }
         String message = "'" + written + "' is not '#SBATCH': sbatch reads a directive only from a line that begins with #SBATCH exactly "
                 + "(upper case, right after the '#'), so it ignores this line and never requests " + options
                 + "; to the shell the line is a comment too, and the job runs with sbatch's defaults for those options instead; write '#SBATCH "

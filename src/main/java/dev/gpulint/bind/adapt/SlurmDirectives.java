@@ -3,16 +3,20 @@ package dev.gpulint.bind.adapt;
 import dev.gpulint.bind.adapt.shell.Launchers;
 import dev.gpulint.bind.adapt.shell.ScalarText;
 import dev.gpulint.bind.adapt.shell.Shell.Word;
+import dev.gpulint.bind.adapt.shell.WordParts;
 import dev.gpulint.spec.Specs.StatedKind;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * The {@code #SBATCH} directives of a Slurm batch script: read, as sbatch does, from the comment
- * lines before the first command. What they allocate is the job's size: {@code --nodes}/{@code -N},
- * GPUs per node ({@code --gpus-per-node=[type:]N}, {@code --gres=gpu[:type]:N}), GPUs in all
- * ({@code --gpus}/{@code -G}), tasks ({@code --ntasks-per-node}, {@code --ntasks}/{@code -n}) and
- * {@code --exclusive}. A range ({@code --nodes=2-4}) is unknown. Each value keeps its span.
+ * lines before the first command, each only where {@code #SBATCH} begins the line (an indented one is a comment to
+ * sbatch: SYN009), its words cut as sbatch's {@code _get_argument} cuts them ({@link #arguments}: quotes and backslashes
+ * taken off, a {@code #} outside quotes ending the line). What they allocate is the job's size: {@code --nodes}/{@code -N},
+ * GPUs per node ({@code --gpus-per-node=[type:]N}, {@code --gres=gpu[:type][:N]}: with both, --gres's count, see
+ * {@link #implied}), GPUs in all ({@code --gpus}/{@code -G}), tasks ({@code --ntasks-per-node}, {@code --ntasks}/{@code -n})
+ * and {@code --exclusive}. A range ({@code --nodes=2-4}) is unknown. Each value keeps its span (the value as written,
+ * quotes and all).
  * <p>
  * sbatch gathers every directive's words, in the script's order, into one argument list and reads it with getopt_long
  * as it reads its command line ({@code _opt_batch_script}, then {@code _set_options}, SchedMD/slurm src/sbatch/opt.c),
@@ -37,10 +41,9 @@ final class SlurmDirectives {
     String gpusPerNodeWritten;
     boolean exclusive;
     /** The GPUs per node of the last --gpus-per-node and of the last --gres (null: none, or that --gres names no GPU), and
-     *  which of the two options is written last: that one states the GPUs per node. */
+     *  the GPU type each names (null: none); {@link #implied} decides which one the job gets. */
     private Word gpusPerNodeOption, gresGpus;
-    private String gresWritten;
-    private boolean gresLast;
+    private String gresWritten, gresType, gpusPerNodeType;
 
     private SlurmDirectives() {}
 
@@ -53,13 +56,15 @@ final class SlurmDirectives {
             int nl = s.indexOf('\n', pos);
             int end = nl < 0 ? s.length() : nl;
             int i = pos;
-            while (i < end && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) i++;
-            if (i < end && s.charAt(i) != '#' && !s.substring(i, end).isBlank()) break;      // the first command ends them
-            // sbatch reads the options right after the seven characters "#SBATCH" (#SBATCH--nodes=2 too: Slurm's opt.c)
-            if (s.startsWith("#SBATCH", i) && i + 7 < end && (Character.isWhitespace(s.charAt(i + 7)) || s.charAt(i + 7) == '-')) {
+            while (i < end && isspace(s.charAt(i))) i++;
+            if (i < end && s.charAt(i) != '#') break;                               // the first command ends them
+            // sbatch reads the options right after the seven characters "#SBATCH" (#SBATCH--nodes=2 too: Slurm's opt.c),
+            // and only at the line's first character: an indented one is a comment to it (SYN009)
+            boolean sentinel = s.startsWith("#SBATCH", i) && i + 7 < end && (isspace(s.charAt(i + 7)) || s.charAt(i + 7) == '-');
+            if (sentinel && i == pos) {
                 d.line(text, s, i + 7, end);
             } else if (d.misspelt.size() < MAX_UNEXPANDED) {
-                Word[] m = MisspeltDirectives.at(text, s, i, end);
+                Word[] m = sentinel ? MisspeltDirectives.indented(text, s, pos, i, end) : MisspeltDirectives.at(text, s, i, end);
                 if (m != null) d.misspelt.add(m);
             }
             pos = end + 1;
@@ -68,68 +73,150 @@ final class SlurmDirectives {
         return d;
     }
 
-    /** One directive line's options, from {@code i} to {@code end}. */
+    /** C's isspace, which sbatch's line scan and _get_argument test: blank, tab, and the line-ending controls. */
+    static boolean isspace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\u000b' || c == '\f';
+    }
+
+    /** The most arguments read from one directive line. */
+    static final int MAX_ARGUMENTS = 256;
+
+    /**
+     * One argument of a directive line as sbatch's {@code _get_argument} cuts it: its text, and where each of its characters
+     * is written ({@code at[k]}, an offset of the script; {@code start} and {@code at[text.length()]}: the argument as
+     * written, quotes included).
+     * {@code open}: a quote left open, which sbatch refuses ("Unmatched `\"`", fatal): the text runs to the line's end.
+     */
+    record Argument(String text, int start, int[] at, boolean open) {}
+
+    /**
+     * The arguments of a directive line from {@code i} to {@code end}, read as sbatch's {@code _get_argument} reads them
+     * (SchedMD/slurm src/sbatch/opt.c, the same at 00d7634a and at the 18.08/19.05 versions read): white space
+     * ({@code isspace}) ends an argument outside quotes; a {@code '} or {@code "} opens a quote that only the same
+     * character closes, both taken off, so {@code --job-name="a b"} is {@code --job-name=a b}; a backslash is taken off and
+     * the character after it kept, in or out of quotes (an escaped blank still ends the argument: the loop tests for white
+     * space before the escape); an unquoted, unescaped {@code #} ends the line (a comment: {@code --nodes=2 # two} and
+     * {@code --nodes=2#two} are {@code --nodes=2}). An argument of no characters ({@code ""}, or the {@code #} of a
+     * comment) ends the line too: _get_argument returns NULL and _opt_batch_script goes to the next line.
+     */
+    static java.util.List<Argument> arguments(String s, int i, int end) {
+        java.util.List<Argument> out = new java.util.ArrayList<>();
+        while (i < end && out.size() < MAX_ARGUMENTS) {
+            while (i < end && isspace(s.charAt(i))) i++;
+            int start = i;
+            StringBuilder b = new StringBuilder();
+            int[] at = new int[16];                                                 // grown as the argument grows
+            boolean escape = false, quoted = false;
+            char q = 0;
+            while (i < end && (quoted || !isspace(s.charAt(i)))) {
+                char c = s.charAt(i);
+                if (escape) {
+                    escape = false;
+                } else if (c == '\\') {
+                    escape = true;
+                    i++;
+                    continue;
+                } else if (quoted) {
+                    if (c == q) { quoted = false; i++; continue; }
+                } else if (c == '"' || c == '\'') {
+                    quoted = true;
+                    q = c;
+                    i++;
+                    continue;
+                } else if (c == '#') {
+                    break;
+                }
+                if (b.length() + 1 >= at.length) at = java.util.Arrays.copyOf(at, at.length * 2);
+                at[b.length()] = i;
+                b.append(c);
+                i++;
+            }
+            if (b.length() == 0) break;
+            at[b.length()] = i;
+            out.add(new Argument(b.toString(), start, java.util.Arrays.copyOf(at, b.length() + 1), quoted));
+            if (quoted || i < end && s.charAt(i) == '#') break;
+        }
+        return out;
+    }
+
+    /** One directive line's options, from {@code i} to {@code end}, as getopt_long takes them from sbatch's argument list. */
     private void line(ScalarText text, String s, int i, int end) {
         String pendingOption = null;
-        while (i < end) {
-            while (i < end && Character.isWhitespace(s.charAt(i))) i++;
-            if (i >= end || s.charAt(i) == '#') return;
-            int start = i;
-            while (i < end && !Character.isWhitespace(s.charAt(i))) i++;
-            String tok = s.substring(start, i);
+        for (Argument a : arguments(s, i, end)) {
+            String tok = a.text();
             if (pendingOption != null) {
-                option(text, pendingOption, tok, start);
+                option(text, pendingOption, a, 0);
                 pendingOption = null;
                 continue;
             }
             int eq = tok.indexOf('=');
             if (tok.startsWith("--") && eq > 0) {
-                option(text, tok.substring(0, eq), tok.substring(eq + 1), start + eq + 1);
+                option(text, tok.substring(0, eq), a, eq + 1);
             } else if (tok.equals("--exclusive")) {
                 exclusive = true;
             } else if (tok.startsWith("--") || tok.length() == 2 && tok.charAt(0) == '-') {
                 pendingOption = tok;
             } else if (tok.length() > 2 && tok.charAt(0) == '-' && "NGnJ".indexOf(tok.charAt(1)) >= 0) {
-                option(text, tok.substring(0, 2), tok.substring(2), start + 2);
+                option(text, tok.substring(0, 2), a, 2);
             }
         }
     }
 
-    private void option(ScalarText text, String option, String value, int at) {
-        Word w = new Word(value, true, text.span(at, at + value.length()));
+    /**
+     * The value of {@code option}: argument {@code a} from its character {@code from} on, placed at its own characters when
+     * sbatch took nothing off it (no quote nor backslash), else at the whole value as written (WordParts' rule). A value
+     * with a quote left open is unknown (sbatch refuses the script).
+     */
+    private void option(ScalarText text, String option, Argument a, int from) {
+        String value = a.text().substring(from);
+        // from the character after the option's '=' (or the word's start) as written: a quote opening the value is in it
+        int start = from == 0 ? a.start() : a.at()[from - 1] + 1;
+        Word w = new Word(value, !a.open(), text.span(start, a.at()[a.text().length()]));
         boolean unexpanded = value.indexOf('$') >= 0;
         if (unexpanded && this.unexpanded.size() < MAX_UNEXPANDED) this.unexpanded.add(new Word[] {new Word(option, true, w.span()), w});
         // the value sbatch sees is the text itself: no number gpulint can use, and it replaces the one before (last wins)
-        Word v = unexpanded ? null : w;
+        Word v = unexpanded || a.open() ? null : w;
         switch (option) {
             case "--nodes", "-N" -> nodes = v;
             case "--ntasks-per-node" -> tasksPerNode = v;
             case "--ntasks", "-n" -> tasks = v;
             case "--job-name", "-J" -> jobName = v;
-            case "--export" -> export = unexpanded ? new Word(value, false, w.span()) : w;
-            case "--gpus", "-G" -> gpus = v == null ? null : count(text, value, at);
-            case "--gpus-per-task" -> gpusPerTask = v == null ? null : count(text, value, at);
+            case "--export" -> export = v == null ? new Word(value, false, w.span()) : w;
+            case "--gpus", "-G" -> gpus = v == null ? null : count(v);
+            case "--gpus-per-task" -> gpusPerTask = v == null ? null : count(v);
             case "--ntasks-per-gpu" -> tasksPerGpu = v;
             case "--gpus-per-node" -> {
-                gpusPerNodeOption = v == null ? null : count(text, value, at);
-                gresLast = false;
+                gpusPerNodeOption = v == null ? null : count(v);
+                gpusPerNodeType = v == null ? null : type(value);
             }
             case "--gres" -> {
+                // each --gres replaces the one before (arg_set_gres): its first GPU item, or none
                 gresGpus = null;
                 gresWritten = null;
-                gresLast = true;
-                int from = 0;
-                for (String item : unexpanded ? new String[0] : value.split(",", 16)) {
-                    if (gresGpus == null && (item.equals("gpu") || item.startsWith("gpu:"))) {
-                        String n = item.replaceFirst("\\(.*$", "");
-                        gresGpus = item.equals("gpu") ? new Word("1", true, w.span()) : count(text, n, at + from);
+                gresType = null;
+                int f = 0;
+                for (String item : v == null ? new String[0] : value.split(",", 16)) {
+                    String n = item.replaceFirst("\\(.*$", "");
+                    if (gresGpus == null && (n.equals("gpu") || n.startsWith("gpu:"))) {
+                        // gpu[:type][:count] (_get_next_gres): a last piece of digits is the count, else the count is 1
+                        String[] p = n.split(":", 4);
+                        boolean counted = p.length > 1 && p[p.length - 1].matches("[0-9]+");
+                        Word itemWord = WordParts.part(v, f, f + n.length());
+                        gresGpus = counted ? count(itemWord) : new Word("1", true, itemWord.span());
+                        gresType = p.length > (counted ? 2 : 1) ? p[1] : null;
                         gresWritten = "#SBATCH --gres=" + item;
                     }
-                    from += item.length() + 1;
+                    f += item.length() + 1;
                 }
             }
             default -> { }
         }
+    }
+
+    /** The GPU type of {@code --gpus-per-node=[type:]N}, or null. */
+    private static String type(String value) {
+        int colon = value.lastIndexOf(':');
+        return colon > 0 ? value.substring(0, colon) : null;
     }
 
     /** A factor below this times a 12-digit count cannot overflow a long. */
@@ -145,17 +232,29 @@ final class SlurmDirectives {
      * comes from; how it is written goes to {@link #gpusPerNodeWritten}.
      */
     private void implied(ScalarText text) {
-        // the option written last of --gres and --gpus-per-node states the GPUs per node, else the other one
-        boolean gres = gresGpus != null && (gresLast || gpusPerNodeOption == null);
-        if (gres) { gpusPerNode = gresGpus; gpusPerNodeWritten = gresWritten; }
-        else if (gpusPerNodeOption != null) { gpusPerNode = gpusPerNodeOption; gpusPerNodeWritten = "#SBATCH --gpus-per-node"; }
+        // --gpus-per-node and --gres are two fields (arg_set_gpus_per_node, arg_set_gres), sent as one per-node list with
+        // --gpus-per-node's entry first and --gres's after it, whatever order they are written in (slurm_opt_create_job_desc:
+        // xfmt_tres(&tres_per_node, "gres/gpu", gpus_per_node), then ",%s" gres); slurmctld sets each entry's count on the
+        // job's record of that GRES and type in turn (gres_job_state_validate: gres_per_node = cnt), so --gres's count
+        // replaces --gpus-per-node's. A typed and an untyped GPU request are refused (ESLURM_INVALID_GRES_TYPE from
+        // _merge_generic_data), and two types are two requests: no one count per node
+        if (gresGpus != null && gpusPerNodeOption != null && !java.util.Objects.equals(gresType, gpusPerNodeType)) {
+            gpusPerNode = null;
+        } else if (gresGpus != null) {
+            gpusPerNode = gresGpus;
+            gpusPerNodeWritten = gresWritten;
+        } else if (gpusPerNodeOption != null) {
+            gpusPerNode = gpusPerNodeOption;
+            gpusPerNodeWritten = "#SBATCH --gpus-per-node";
+        }
+        boolean conflicting = gresGpus != null && gpusPerNodeOption != null && gpusPerNode == null;
         long n = Launchers.number(nodes), t = Launchers.number(tasksPerNode), all = Launchers.number(tasks);
         if (t < 0 && all > 0 && n > 0 && all % n == 0) t = all / n;
-        if (gpusPerNode == null && Launchers.number(gpusPerTask) > 0 && t > 0 && t < MAX_COUNT) {
+        if (gpusPerNode == null && !conflicting && Launchers.number(gpusPerTask) > 0 && t > 0 && t < MAX_COUNT) {
             gpusPerNode = new Word(String.valueOf(Launchers.number(gpusPerTask) * t), true, gpusPerTask.span());
             gpusPerNodeWritten = "#SBATCH --gpus-per-task × " + (tasksPerNode != null ? "--ntasks-per-node" : "--ntasks ÷ --nodes");
         }
-        if (gpusPerNode == null && Launchers.number(gpus) > 0 && n > 0 && Launchers.number(gpus) % n == 0) {
+        if (gpusPerNode == null && !conflicting && Launchers.number(gpus) > 0 && n > 0 && Launchers.number(gpus) % n == 0) {
             gpusPerNode = new Word(String.valueOf(Launchers.number(gpus) / n), true, gpus.span());
             gpusPerNodeWritten = "#SBATCH --gpus ÷ --nodes";
         }
@@ -166,10 +265,8 @@ final class SlurmDirectives {
     }
 
     /** The count of [type:]N, placed at N. */
-    private static Word count(ScalarText text, String value, int at) {
-        int colon = value.lastIndexOf(':');
-        String n = value.substring(colon + 1);
-        return new Word(n, true, text.span(at + colon + 1, at + value.length()));
+    private static Word count(Word value) {
+        return WordParts.part(value, value.text().lastIndexOf(':') + 1, value.text().length());
     }
 
     /** The variables Slurm sets for the script that these directives fix: SLURM_NNODES, SLURM_GPUS_PER_NODE... */

@@ -31,24 +31,7 @@ final class SrunExportCuts {
      */
     static List<Finding> of(Shell.Script script, Shell.Word sbatchExport, String format, String jobName) {
         List<Finding> out = new ArrayList<>();
-        for (Shell.Command c : script.commands()) {
-            List<Shell.Word> w = c.words();
-            for (int i = 0; i < w.size() && out.size() < MOST; i++) {
-                if (!w.get(i).known() || !Shell.program(w.get(i).text()).equals("srun")) continue;
-                SrunOptions.Parsed p = SrunOptions.read(w, i + 1);
-                Shell.Word list = p.last("export");
-                if (list != null) {
-                    SrunExport.ExportList e = SrunExport.read(list);
-                    for (SrunExport.Cut cut : e.cut()) {
-                        if (out.size() < MOST) out.add(finding(format, jobName, cut));
-                    }
-                    for (Launchers.EnvSet q : e.quoted()) {
-                        if (out.size() < MOST) out.add(quoted(format, jobName, q, SRUN));
-                    }
-                }
-                i = p.program() - 1;                         // the program's own words are not srun's
-            }
-        }
+        for (Shell.Command c : script.commands()) command(c.words(), format, jobName, out);
         // SLURM_EXPORT_ENV, which srun reads as --export where none is written ("SLURM_EXPORT_ENV: Same as --export",
         // srun(1) INPUT ENVIRONMENT VARIABLES; LaunchEnvironment.srunExport cuts it as SrunExport.read does)
         for (Shell.Assignment a : script.assignments()) {
@@ -70,9 +53,39 @@ final class SrunExportCuts {
     }
 
     /**
+     * The findings of the srun lines of one command's words: a script's command, or a container's {@code command:} and
+     * {@code args:} list (Kubernetes runs the items as the program's argv, no shell between: each item is one word, placed
+     * at the list item, so {@code - --export=ALL,NCCL_IB_HCA=mlx5_0,mlx5_1} is srun's list as the item writes it).
+     */
+    static List<Finding> of(List<Shell.Word> words, String format, String jobName) {
+        List<Finding> out = new ArrayList<>();
+        command(words, format, jobName, out);
+        return out;
+    }
+
+    private static void command(List<Shell.Word> w, String format, String jobName, List<Finding> out) {
+        for (int i = 0; i < w.size() && out.size() < MOST; i++) {
+            if (!w.get(i).known() || !Shell.program(w.get(i).text()).equals("srun")) continue;
+            SrunOptions.Parsed p = SrunOptions.read(w, i + 1);
+            Shell.Word list = p.last("export");
+            if (list != null) {
+                SrunExport.ExportList e = SrunExport.read(list);
+                for (SrunExport.Cut cut : e.cut()) {
+                    if (out.size() < MOST) out.add(finding(format, jobName, cut));
+                }
+                for (Launchers.EnvSet q : e.quoted()) {
+                    if (out.size() < MOST) out.add(quoted(format, jobName, q, SRUN));
+                }
+            }
+            i = p.program() - 1;                         // the program's own words are not srun's
+        }
+    }
+
+    /**
      * A NAME=value of srun's list whose value keeps quote characters: srun drops a pair only around a whole entry
      * (find_quote_token), so the tasks get the quotes as part of the value. (The #SBATCH --export is not checked here:
-     * sbatch's get_argument takes the quotes of a directive's word off first, and SlurmDirectives reads the word as written.)
+     * sbatch's _get_argument takes a directive word's quotes off first, as SlurmDirectives.arguments does, so only quotes
+     * escaped or nested in the other kind reach its list.)
      */
     private static Finding quoted(String format, String jobName, Launchers.EnvSet q, Where where) {
         String name = q.name(), value = q.value().text(), bare = value.replace("\"", "").replace("'", "");

@@ -45,10 +45,6 @@ class SlurmDirectivesTest {
         Specs.Job r = job("#SBATCH --nodes=2\n#SBATCH --gres=gpu:4\n#SBATCH --gres=gpu:h100:8\n");
         assertEquals("8 at 4:25", at(r.gpusPerNode()));
         assertEquals("#SBATCH --gres=gpu:h100:8", r.origin().gpusPerNodeWhere());
-        Specs.Job m = job("#SBATCH --nodes=2\n#SBATCH --gres=gpu:4\n#SBATCH --gpus-per-node=8\n");
-        assertEquals("8 at 4:25", at(m.gpusPerNode()), "the later of --gres and --gpus-per-node");
-        Specs.Job n = job("#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\n#SBATCH --gres=gpu:4\n");
-        assertEquals("4 at 4:20", at(n.gpusPerNode()));
         Specs.Job none = job("#SBATCH --nodes=2\n#SBATCH --gres=gpu:8\n#SBATCH --gres=nvme:1\n");
         assertNull(none.gpusPerNode(), "a later --gres without a GPU replaces the GPU request");
         Specs.Job w = job("#SBATCH --nodes=2\n#SBATCH --gpus=8\n#SBATCH --gpus=16\n");
@@ -73,5 +69,82 @@ class SlurmDirectivesTest {
                 + "#SBATCH --export=ALL,NCCL_IB_DISABLE=0\n#SBATCH --job-name=first\n#SBATCH -J second\n");
         assertEquals("0 at 5:38", at(j.env().get("NCCL_IB_DISABLE")), "the steps inherit the last --export");
         assertEquals(7, j.name().span().startLine(), "the job's name is placed at the last --job-name / -J");
+    }
+
+    /**
+     * --gpus-per-node and --gres are two fields, sent to slurmctld as one per-node list, --gpus-per-node's entry first
+     * (slurm_opt_create_job_desc, SchedMD/slurm src/common/slurm_opt.c at 002a9076), whose records gres_job_state_validate
+     * sets in turn (src/interfaces/gres.c at b1fd7528): --gres's count wins whatever the order; a typed and an untyped
+     * request are refused, two types are two requests. Each row: directives, the GPUs per node bound (null: none), where.
+     */
+    private static final String[][] GRES_AND_GPUS_PER_NODE = {
+        {"#SBATCH --gres=gpu:4\n#SBATCH --gpus-per-node=8\n", "4 at 3:20", "#SBATCH --gres=gpu:4"},
+        {"#SBATCH --gpus-per-node=8\n#SBATCH --gres=gpu:4\n", "4 at 4:20", "#SBATCH --gres=gpu:4"},
+        {"#SBATCH --gpus-per-node=8 --gres=gpu:4\n", "4 at 3:38", "#SBATCH --gres=gpu:4"},
+        {"#SBATCH --gres=gpu:h100:4\n#SBATCH --gpus-per-node=h100:8\n", "4 at 3:25", "#SBATCH --gres=gpu:h100:4"},
+        {"#SBATCH --gres=gpu:h100:4\n#SBATCH --gpus-per-node=8\n", null, null},
+        {"#SBATCH --gres=gpu:4\n#SBATCH --gpus-per-node=a100:8\n", null, null},
+        {"#SBATCH --gres=gpu:a100:4\n#SBATCH --gpus-per-node=h100:8\n", null, null},
+        {"#SBATCH --gres=gpu:8\n#SBATCH --gres=nvme:1\n#SBATCH --gpus-per-node=4\n", "4 at 5:25", "#SBATCH --gpus-per-node"},
+        {"#SBATCH --gres=gpu:h100\n", "1 at 3:16", "#SBATCH --gres=gpu:h100"},
+    };
+
+    @Test
+    void gresCountReplacesGpusPerNodeWhateverTheOrder() {
+        for (String[] row : GRES_AND_GPUS_PER_NODE) {
+            Specs.Job j = job("#SBATCH --nodes=2\n" + row[0]);
+            assertEquals(row[1], at(j.gpusPerNode()), row[0]);
+            assertEquals(row[2], row[1] == null ? null : j.origin().gpusPerNodeWhere(), row[0]);
+        }
+    }
+
+    /** sbatch's _get_argument on one directive line: the line after "#SBATCH", and the arguments it reads, '|' between them. */
+    private static final String[][] ARGUMENTS = {
+        {" --job-name=\"a b\" --nodes=2", "--job-name=a b|--nodes=2"},
+        {" --export=\"ALL,X=1\"", "--export=ALL,X=1"},
+        {" --export='ALL,X=\"1 2\"'", "--export=ALL,X=\"1 2\""},
+        {" --nodes=2 # two nodes --gpus-per-node=8", "--nodes=2"},
+        {" --nodes=2#two", "--nodes=2"},
+        {" --job-name=a\\#b", "--job-name=a#b"},
+        {" --job-name=\"a#b\"", "--job-name=a#b"},
+        {" --job-name=a\\ b", "--job-name=a|b"},
+        {" \"\" --nodes=2", ""},
+        {"\t--nodes=2\r", "--nodes=2"},
+        {" --job-name=\"open --nodes=2", "--job-name=open --nodes=2"},
+    };
+
+    @Test
+    void directiveWordsAreCutAsSbatchsGetArgumentCutsThem() {
+        for (String[] row : ARGUMENTS) {
+            StringBuilder b = new StringBuilder();
+            for (SlurmDirectives.Argument a : SlurmDirectives.arguments(row[0], 0, row[0].length())) {
+                b.append(b.length() == 0 ? "" : "|").append(a.text());
+            }
+            assertEquals(row[1], b.toString(), row[0]);
+        }
+        assertTrue(SlurmDirectives.arguments(" --job-name=\"open", 0, 17).get(0).open(), "a quote left open");
+    }
+
+    @Test
+    void quotedValuesAreBoundUnquotedAtTheirWrittenText() {
+        Specs.Job j = job("#SBATCH --nodes=\"2\" --gpus-per-node='8'\n#SBATCH --job-name=\"llama pretrain\" # the run's name\n");
+        assertEquals("2 at 2:17", at(j.nodes()), "placed at the value as written, quotes and all");
+        assertEquals("8 at 2:37", at(j.gpusPerNode()));
+        assertEquals(new dev.gpulint.core.Span("train.sbatch", 3, 20, 3, 36), j.name().span(),
+                "the job's name is placed at its one argument, \"llama pretrain\", and not at the comment after it");
+        Specs.Job e = job("#SBATCH --nodes=2 --gpus-per-node=8\n#SBATCH --export=\"ALL,NCCL_IB_DISABLE=0\"\n");
+        assertEquals("0 at 3:18", at(e.env().get("NCCL_IB_DISABLE")), "the steps inherit the list without its quotes");
+        Specs.Job open = job("#SBATCH --nodes=2 --gpus-per-node=8\n#SBATCH --job-name=\"open --nodes=4\n");
+        assertEquals("2 at 2:17", at(open.nodes()), "a quote left open takes the rest of the line (sbatch refuses the script)");
+        assertTrue(open.name().span().startLine() != 3, "a job name sbatch cannot read is not bound: " + open.name().span());
+    }
+
+    @Test
+    void onlyADirectiveAtTheLinesStartIsRead() {
+        Specs.Job j = job("#SBATCH --nodes=2\n  #SBATCH --nodes=4\n\t#SBATCH --gpus-per-node=4\n#SBATCH --gpus-per-node=8\n");
+        assertEquals("2 at 2:17", at(j.nodes()), "an indented #SBATCH is a comment to sbatch");
+        assertEquals("8 at 5:25", at(j.gpusPerNode()));
+        Specs.Job after = job("#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\necho start\n#SBATCH --nodes=4\n");
+        assertEquals("2 at 2:17", at(after.nodes()), "directives after the first command are not read");
     }
 }

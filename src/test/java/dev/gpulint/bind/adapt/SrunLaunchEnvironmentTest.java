@@ -57,6 +57,10 @@ class SrunLaunchEnvironmentTest {
                 "a shell variable not exported is not the caller's environment");
         assertEquals("0 at 5:31", ib("export NCCL_IB_DISABLE=1\nsrun --export=NCCL_IB_DISABLE=0 python train.py\n"),
                 "no ALL: the list alone");
+        assertEquals("1 at 5:24", ib("#SBATCH --export=ALL,NCCL_IB_DISABLE=0\nexport NCCL_IB_DISABLE=1\nsrun python train.py\n"),
+                "#SBATCH --export=ALL,NAME=V: the step inherits the list, and the script's export is its caller's environment");
+        assertEquals("0 at 4:38", ib("#SBATCH --export=ALL,NCCL_IB_DISABLE=0\nsrun python train.py\n"),
+                "the script does not export it: the list's value, which sbatch gave the batch shell");
     }
 
     @Test

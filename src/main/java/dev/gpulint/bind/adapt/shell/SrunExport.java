@@ -12,7 +12,14 @@ import java.util.List;
  * src/srun/launch.c: each entry in order, NONE ends the list, so {@code --export=NONE,NAME=value} sets
  * nothing; NIL is no keyword of srun's and names no variable). Each NAME=value is an {@link EnvSet} placed at its own value,
  * as {@code mpirun -x NAME=value} is. With ALL the tasks get the caller's whole environment merged over the list
- * (env_array_merge overwrites): a NAME=value of the list reaches them only when the caller does not export NAME
+ * (env_array_merge overwrites): a NAME=value of the list reaches them only when the caller does not export NAME. In
+ * srun's code: the list's entries are written into {@code dest_array} first, then, with ALL,
+ * {@code env_array_merge(&dest_array, (const char **) job->env)}, where {@code job->env} holds srun's own environment
+ * ({@code pre_launch_srun_job}: {@code env_array_merge(&job->env, (const char **)environ)}, src/srun/srun_job.c), and
+ * env_array_merge's contract is "Any variables already found in dest_array will be overwritten with the value from
+ * src_array" (src/common/env.c), whatever the entries' order ({@code --export=NAME=V,ALL} alike). So with srun's
+ * {@code --export=ALL,NAME=V}, or {@code #SBATCH --export=ALL,NAME=V}, which the steps inherit, a batch script's
+ * {@code export NAME=...} before srun beats V
  * ("If ALL is specified, then all user environment variables will be loaded and will take precedence over any explicitly
  * given environment variables", https://slurm.schedmd.com/srun.html#OPT_export; LaunchEnvironment applies it at the launch).
  * The list is cut into entries as srun cuts it (find_quote_token(tmp_env, ",", ...) in _build_user_env; the same loop as

@@ -129,7 +129,7 @@ public final class Schema {
                             f("pad_to_capacity", Type.BOOL, false), en("dispatcher", false, List.of("alltoall", "allgather", "flex")),
                             f("overlap_a2a", Type.BOOL, false), f("grouped_gemm", Type.BOOL, false),
                             f("activation_clamp", Type.NUMBER, false), f("expert_bias", Type.BOOL, false),
-                            num("router_num_groups", false, 1, 4096), num("router_group_topk", false, 1, 4096)),
+                            num("router_num_groups", false, 1, 1024), num("router_group_topk", false, 1, 1024)),
                     map("attention", false, num("sliding_window", false, 1, Integer.MAX_VALUE),
                             num("full_attention_every", false, 1, Integer.MAX_VALUE), f("sinks", Type.BOOL, false),
                             num("kv_lora_rank", false, 1, Integer.MAX_VALUE), num("q_lora_rank", false, 1, Integer.MAX_VALUE),

@@ -48,6 +48,9 @@ public final class FlexDispatch {
      */
     public static final double NVLINK = 0.67;
 
+    /** The most router groups the schema admits; a larger count read from a file is not applied (MoeShape). */
+    public static final int MAX_GROUPS = 1024;
+
     private FlexDispatch() {}
 
     /**
@@ -99,8 +102,12 @@ public final class FlexDispatch {
             if (groups % units == 0) {
                 long c = groups / units;
                 double p = 0;
-                for (long j = Math.max(0, groupTopK - (groups - c)); j <= Math.min(c, groupTopK); j++) {
-                    p += hypergeometric(j, groups, c, groupTopK) * (1 - ratio(pool - j * g, pool, k));
+                long j0 = Math.max(0, groupTopK - (groups - c));
+                double h = hypergeometric(j0, groups, c, groupTopK);
+                for (long j = j0; j <= Math.min(c, groupTopK); j++) {
+                    p += h * (1 - ratio(pool - j * g, pool, k));
+                    // H(j + 1) = H(j) · (c − j)(M − j) / ((j + 1)(G − c − M + j + 1))
+                    h *= (double) (c - j) * (groupTopK - j) / ((j + 1.0) * (groups - c - groupTopK + j + 1));
                 }
                 return u * p;
             }
@@ -112,7 +119,7 @@ public final class FlexDispatch {
 
     /** The router's group limit applies to units of this many: M of G groups, G and E/G whole, groups aligned to units. */
     static boolean limited(long experts, long units, long groups, long groupTopK) {
-        return groups > 1 && groupTopK > 0 && groupTopK < groups && experts % groups == 0
+        return groups > 1 && groups <= MAX_GROUPS && groupTopK > 0 && groupTopK < groups && experts % groups == 0
                 && (groups % units == 0 || units % groups == 0);
     }
 
@@ -128,7 +135,7 @@ public final class FlexDispatch {
         return r;
     }
 
-    /** C(c, j) · C(G − c, M − j) / C(G, M), as a product of logs (G bounded by the schema). */
+    /** C(c, j) · C(G − c, M − j) / C(G, M), as a sum of logs (G at most {@link #MAX_GROUPS}). */
     static double hypergeometric(long j, long groups, long c, long m) {
         return Math.exp(logChoose(c, j) + logChoose(groups - c, m - j) - logChoose(groups, m));
     }

@@ -276,7 +276,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
 
     /** A stated count the schema bounds, or 0 when not stated. */
     private static int small(Located<Long> v) {
-        return v == null || v.value() == null || v.value() < 1 ? 0 : (int) Math.min(Integer.MAX_VALUE, v.value());
+        return v == null || v.value() == null || v.value() < 1 || v.value() > FlexDispatch.MAX_GROUPS ? 0 : (int) (long) v.value();
     }
 
     /**

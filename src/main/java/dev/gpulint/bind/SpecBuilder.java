@@ -120,7 +120,8 @@ final class SpecBuilder {
         if (m == null) return null;
         Specs.Moe x = new Specs.Moe(get(m, "expert_ffn_hidden_size"), get(m, "shared_expert_ffn_hidden_size"), get(m, "layer_freq"),
                 get(m, "dense_layers"), get(m, "capacity_factor"), get(m, "pad_to_capacity"), get(m, "dispatcher"), get(m, "overlap_a2a"),
-                get(m, "grouped_gemm"), get(m, "activation_clamp"), get(m, "expert_bias"));
+                get(m, "grouped_gemm"), get(m, "activation_clamp"), get(m, "expert_bias"), get(m, "router_num_groups"),
+                get(m, "router_group_topk"));
         return x.empty() ? null : x;
     }
 

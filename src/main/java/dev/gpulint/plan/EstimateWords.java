@@ -2,6 +2,7 @@ package dev.gpulint.plan;
 
 import dev.gpulint.derive.estimate.CollectiveCost;
 import dev.gpulint.derive.estimate.Collective;
+import dev.gpulint.derive.estimate.FlexDispatch;
 import dev.gpulint.derive.estimate.Links;
 import dev.gpulint.derive.estimate.Term;
 import dev.gpulint.derive.estimate.Tier;
@@ -35,6 +36,7 @@ public final class EstimateWords {
         if (t instanceof Term.Recompute r) return recompute(r);
         if (t instanceof Term.Bf16Layers b) return bf16Layers(b);
         if (t instanceof Term.Collectives c) return collectives(c);
+        if (t instanceof Term.Flex f) return flex(f);
         if (t instanceof Term.Sends s) return sends(s);
         if (t instanceof Term.Bubble b) return bubble(b);
         if (t instanceof Term.DpExposure d) return dpExposure(d);
@@ -253,6 +255,21 @@ public final class EstimateWords {
         return String.format(Locale.ROOT, "%s × %s %s over %d ranks: %s moved per rank (%s) each, over %s%s%s: %s",
                 num(c.count()), c.dim(), c.what(), c.n(), Units.bytes(k.bytesPerRank()), k.collective().formula(), path(k, c.links()),
                 rate(k), latency(k), Units.seconds(c.seconds()));
+    }
+
+    static String flex(Term.Flex f) {
+        CollectiveCost k = f.cost();
+        FlexDispatch.Traffic t = f.traffic();
+        return String.format(Locale.ROOT,
+                "%s × %s flex dispatch/combine per micro-batch over %d ranks on %d nodes of %d (DeepEP / HybridEP, FlexDispatch):"
+                        + " per token of %s, E[nodes hit] %.2f × (N − 1)/N = %.2f remote copies over RDMA (the all-to-all: k·(n − L)/n ="
+                        + " %.2f) and E[GPUs hit] %.2f × (L − 1)/L = %.2f NVLink forwards; %s through each rank's own NIC at %.2f × %.0f"
+                        + " GB/s and %s over %s at %.2f × %.0f GB/s, both at once, the %s decides%s: %s",
+                num(f.count()), f.dim(), f.n(), t.nodes(), t.local(), Units.bytes(f.tokenBytes()), t.nodesHit(), t.remote(),
+                t.allToAll(), t.ranksHit(), t.forwarded(), Units.bytes(k.remoteBytes()), FlexDispatch.RDMA,
+                f.links().nicPerGpu() / 1e9, Units.bytes(k.bytesPerRank() - k.remoteBytes()), f.links().tierName(Tier.NVLINK),
+                FlexDispatch.NVLINK, f.links().scaleUpPerDirection() / 1e9,
+                k.limit() == CollectiveCost.Limit.OWN_NIC ? "NIC" : "NVLink", latency(k), Units.seconds(f.seconds()));
     }
 
     static String sends(Term.Sends s) {

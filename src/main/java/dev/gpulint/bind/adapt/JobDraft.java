@@ -57,6 +57,7 @@ final class JobDraft {
     Located<Boolean> padToCapacity, moeOverlap, groupedGemm;
     /** The experts' GLU clamp value and whether their linear layers have biases (Specs.Moe; GPT-OSS). */
     Located<Double> activationClamp;
+    Located<Long> routerGroups, routerGroupTopk;
     Located<Boolean> expertBias;
     /** The attention variant (Specs.Attention): sliding window, full attention every n-th layer, sinks, MLA's kv rank. */
     Located<Long> window, fullEvery, kvLoraRank;
@@ -341,7 +342,7 @@ final class JobDraft {
         boolean experted = experts != null && experts.value() != null && experts.value() > 1;
         Located<Boolean> bias = expertBias != null && !Boolean.TRUE.equals(expertBias.value()) && !experted ? null : expertBias;
         Specs.Moe m = new Specs.Moe(moeFfn, sharedFfn, moeLayerFreq, denseLayers, capacityFactor, padToCapacity, dispatcher,
-                moeOverlap, groupedGemm, activationClamp, bias);
+                moeOverlap, groupedGemm, activationClamp, bias, routerGroups, routerGroupTopk);
         return m.empty() ? null : m;
     }
 

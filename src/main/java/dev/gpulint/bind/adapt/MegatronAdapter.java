@@ -312,6 +312,7 @@ final class MegatronAdapter implements FormatAdapter {
      * --moe-shared-expert-intermediate-size, --moe-layer-freq, --moe-expert-capacity-factor,
      * --moe-pad-expert-input-to-capacity, --moe-token-dispatcher-type, --overlap-moe-expert-parallel-comm and
      * --moe-grouped-gemm (absent with --num-experts: Megatron runs one GEMM per local expert, its SequentialMLP);
+     * --moe-router-num-groups and --moe-router-group-topk (the flex dispatcher's node-limited routing, FlexDispatch);
      * --window-size "(w, 0)", --window-attn-skip-freq, --multi-latent-attention with --kv-lora-rank.
      */
     private static void moe(JobDraft j, Map<String, Word> flags, boolean script) {
@@ -330,6 +331,8 @@ final class MegatronAdapter implements FormatAdapter {
             }
         }
         j.padToCapacity = switchFlag(j, flags, script, "--moe-pad-expert-input-to-capacity");
+        j.routerGroups = j.key("--moe-router-num-groups", located(flags.get("--moe-router-num-groups")));
+        j.routerGroupTopk = j.key("--moe-router-group-topk", located(flags.get("--moe-router-group-topk")));
         Word d = flags.get("--moe-token-dispatcher-type");
         if (d != null && d.known()) j.dispatcher = j.key("--moe-token-dispatcher-type", new Located<>(d.text(), d.span()));
         Nemo2Moe.dispatcherDefault(j, "--moe-token-dispatcher-type", d != null, "Megatron-LM");

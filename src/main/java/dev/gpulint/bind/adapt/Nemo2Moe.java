@@ -229,6 +229,8 @@ final class Nemo2Moe {
             }
         }
         j.padToCapacity = TreeValues.bool(scalar(config, "moe_pad_expert_input_to_capacity"));
+        j.routerGroups = j.key(at + "moe_router_num_groups", TreeValues.whole(scalar(config, "moe_router_num_groups")));
+        j.routerGroupTopk = j.key(at + "moe_router_group_topk", TreeValues.whole(scalar(config, "moe_router_group_topk")));
         // the experts' clamped GLU and biases (GPT-OSS: activation_func_clamp_value 7.0, add_bias_linear True), as stated
         Located<Long> experts = TreeValues.whole(scalar(config, "num_moe_experts"));
         boolean moe = experts != null && experts.value() != null && experts.value() > 1;

@@ -143,6 +143,20 @@ public record CollectiveCost(Collective collective, long n, Tier tier, double by
     }
 
     /**
+     * A pass of two legs at once, the flex dispatcher's ({@link FlexDispatch}): {@code remote} bytes per rank through its own
+     * NIC at {@code nicShare} of {@code nic}, {@code inside} bytes over the scale-up link at {@code linkShare} of
+     * {@code link}; the slower decides (as an all-to-all's two shares), NCCL's α of the collective on top.
+     */
+    static CollectiveCost twoLegs(Links k, Collective c, long n, Tier t, double s, double remote, double inside, double nic,
+                                  double nicShare, double link, double linkShare, long local) {
+        double ideal = Math.max(inside / link, remote / nic);
+        double secs = Math.max(inside / (link * linkShare), remote / (nic * nicShare));
+        Limit lim = inside / (link * linkShare) > remote / (nic * nicShare) ? Limit.INSIDE : Limit.OWN_NIC;
+        double v = remote + inside;
+        return withLatency(k, c, n, t, s, v, v / ideal, ideal / secs, false, local, remote, lim, ideal, secs);
+    }
+
+    /**
      * The cost of {@link #price}: nothing to move ({@link #none}, no α), or the rate its tier and limit give, with α
      * ({@link #withLatency}).
      */

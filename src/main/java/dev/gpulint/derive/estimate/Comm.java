@@ -73,6 +73,26 @@ final class Comm {
         return k;
     }
 
+    /**
+     * {@code count} passes of the flex dispatcher over a dimension's group of n ({@link FlexDispatch}): across nodes as it
+     * moves tokens ({@code tokenBytes} a token's 16-bit hidden state × the tokens per rank), else as {@link #collective}'s
+     * all-to-all of {@code bytes}. Seconds.
+     */
+    double flex(ParallelDim dim, long n, double count, double bytes, double tokenBytes, long experts, long topK, long groups,
+                long groupTopK, String what) {
+        RankGroup g = RankGroup.strided(n, stride.get(dim));
+        if (g.n() <= 1 || count <= 0) return 0;
+        FlexDispatch.Priced p = FlexDispatch.price(hw.links(), hw.efficiency(), g, experts, topK, groups, groupTopK, bytes, tokenBytes);
+        if (p == null) return collective(dim, g, count, bytes, Collective.ALL_TO_ALL, what);
+        CollectiveCost k = p.cost();
+        tiers.put(dim, k.tier());
+        traffic.add(new Estimate.Traffic(dim, "flex dispatch/combine per micro-batch (DeepEP: remote nodes over RDMA, NVLink forwarding)",
+                count, k));
+        double s = count * k.seconds();
+        terms.add(new Term.Flex(dim, count, n, p.traffic(), tokenBytes, k, hw.links(), s));
+        return s;
+    }
+
     /** The tier group {@code g} runs on in this job ({@link Tier#of(RankGroup, long, long, boolean, long)}). */
     Tier tier(RankGroup g) {
         Links k = hw.links();

@@ -30,10 +30,12 @@ import java.util.Locale;
  * @param lastMoe        the decoder's last layer has experts: the kind Megatron-Core builds each MTP layer's transformer layer
  *                       as ({@link MtpLayers}; gpt_layer_specs.py takes {@code layer_specs[-1]}), and the kind its
  *                       num_floating_point_operations counts it as ({@code last_layer_is_moe})
+ * @param routerGroups   the router's expert groups ({@code --moe-router-num-groups}; 0: no group limit), {@link FlexDispatch}
+ * @param routerGroupTopk the groups a token's experts are chosen from ({@code --moe-router-group-topk}; 0: none stated)
  */
 public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capacityFactor, boolean padToCapacity,
                        Dispatcher dispatcher, boolean overlapA2a, boolean groupedGemm, int etp, double activationClamp,
-                       boolean expertBias, boolean hybrid, boolean lastMoe) {
+                       boolean expertBias, boolean hybrid, boolean lastMoe, int routerGroups, int routerGroupTopk) {
 
     /** Megatron-Core's token dispatchers. */
     public enum Dispatcher {
@@ -80,14 +82,15 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
     static final double HOST_FORWARD_PER_EXPERT_S = 1.2e-3 / 64;
 
     public MoeShape {
-        if (moeLayers < 0 || denseFfn < 1 || sharedFfn < 0 || capacityFactor < 0 || etp < 0 || activationClamp < 0 || dispatcher == null) {
+        if (moeLayers < 0 || denseFfn < 1 || sharedFfn < 0 || capacityFactor < 0 || etp < 0 || activationClamp < 0 || dispatcher == null
+                || routerGroups < 0 || routerGroupTopk < 0) {
             throw new IllegalArgumentException("an MoE shape's sizes are not negative");
         }
     }
 
     /** Every layer MoE with its routed experts only, dropless, all-to-all, grouped GEMM: what the estimate took before. */
     public static MoeShape uniform(ModelShape m) {
-        return new MoeShape(m.layers(), m.ffn(), 0, 0, false, Dispatcher.ALLTOALL, false, true, 0, 0, false, false, true);
+        return new MoeShape(m.layers(), m.ffn(), 0, 0, false, Dispatcher.ALLTOALL, false, true, 0, 0, false, false, true, 0, 0);
     }
 
     /** The experts' tensor-parallel size in layout {@code l}. */
@@ -266,7 +269,14 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         int e = etp == null || etp.value() == null || etp.value() < 1 ? 0 : (int) Math.min(Integer.MAX_VALUE, etp.value());
         double clamp = s != null && s.activationClamp() != null && s.activationClamp().value() != null ? Math.max(0, s.activationClamp().value()) : 0;
         boolean bias = s != null && s.expertBias() != null && Boolean.TRUE.equals(s.expertBias().value());
-        return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias, hybrid, lastMoe);
+        int groups = s == null ? 0 : small(s.routerGroups()), groupTopk = s == null ? 0 : small(s.routerGroupTopk());
+        if (d == Dispatcher.FLEX) as.add(FlexDispatch.assumption(m.experts(), m.topK(), groups, groupTopk));
+        return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias, hybrid, lastMoe, groups, groupTopk);
+    }
+
+    /** A stated count the schema bounds, or 0 when not stated. */
+    private static int small(Located<Long> v) {
+        return v == null || v.value() == null || v.value() < 1 || v.value() > FlexDispatch.MAX_GROUPS ? 0 : (int) (long) v.value();
     }
 
     /**

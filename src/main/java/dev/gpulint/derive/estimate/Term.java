@@ -309,6 +309,19 @@ public sealed interface Term {
     }
 
     /**
+     * The flex dispatcher's passes across nodes ({@link FlexDispatch}): per token, its remote nodes over RDMA and its GPUs
+     * over NVLink, each pass priced by {@link CollectiveCost#twoLegs}.
+     *
+     * @param count   passes per micro-batch (4 per MoE layer)
+     * @param traffic what a token sends per pass
+     * @param seconds count × the cost's seconds
+     */
+    record Flex(ParallelDim dim, double count, long n, FlexDispatch.Traffic traffic, double tokenBytes, CollectiveCost cost, Links links,
+                double seconds) implements Term {
+        @Override public String term() { return dim.label(); }
+    }
+
+    /**
      * {@code bytes} each rank of a dimension's group sends its neighbour per micro-batch (pipeline and context-parallel
      * rings), in {@code count} sends of equal size, each priced by {@link CollectiveCost} (its α once per send).
      *

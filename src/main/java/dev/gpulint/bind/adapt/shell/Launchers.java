@@ -97,7 +97,7 @@ public final class Launchers {
             "--optimizer-cpu-offload", "--optimizer-offload-fraction", "--moe-router-topk", "--moe-ffn-hidden-size",
             "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--moe-expert-capacity-factor", "--moe-pad-expert-input-to-capacity",
             "--moe-token-dispatcher-type", "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--window-size",
-            "--window-attn-skip-freq", "--multi-latent-attention", "--kv-lora-rank", "--q-lora-rank", "--qk-head-dim",
+            "--moe-router-num-groups", "--moe-router-group-topk", "--window-attn-skip-freq", "--multi-latent-attention", "--kv-lora-rank", "--q-lora-rank", "--qk-head-dim",
             "--qk-pos-emb-head-dim", "--v-head-dim", "--tp-comm-overlap", "--attention-backend", "--fp8-param-gather",
             "--first-last-layers-bf16", "--num-layers-at-start-in-bf16", "--num-layers-at-end-in-bf16", "--is-hybrid-model",
             "--hybrid-layer-pattern", "--hybrid-override-pattern", "--mamba-num-heads", "--mamba-head-dim", "--mamba-state-dim",

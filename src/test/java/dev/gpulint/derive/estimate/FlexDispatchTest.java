@@ -1,0 +1,125 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.spec.ParallelDim;
+import dev.gpulint.testing.EstimateManifest;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The flex dispatcher (DeepEP / HybridEP) priced as it moves tokens across nodes (FlexDispatch): the expected distinct nodes
+ * and ranks among a token's k experts, worked by hand (math.comb), and the ep term of our own manifests on DGX H100 pods.
+ */
+class FlexDispatchTest {
+
+    @Test
+    void oneNodeIsOneNodeWhateverTheRouting() {
+        assertEquals(1, FlexDispatch.expectedUnits(256, 8, 1, 0, 0), 0);
+        assertEquals(1, FlexDispatch.expectedUnits(256, 8, 1, 8, 4), 0);
+        FlexDispatch.Traffic t = FlexDispatch.traffic(256, 8, 8, 8, 0, 0);
+        assertEquals(1, t.nodes());
+        assertEquals(0, t.remote(), 0, "nothing leaves the node");
+    }
+
+    @Test
+    void topEightOf256OnFourNodesReachesThreeAndAHalfNodes() {
+        // 4 · (1 − C(192, 8) / C(256, 8)) = 3.614214305566513 (python: math.comb)
+        assertEquals(3.614214305566513, FlexDispatch.expectedUnits(256, 8, 4, 0, 0), 1e-12);
+        // ep 32, 8 ranks a node: remote copies 3.6142 · 3/4 = 2.7107 where the all-to-all sends 8 · 24/32 = 6
+        FlexDispatch.Traffic t = FlexDispatch.traffic(256, 8, 32, 8, 0, 0);
+        assertEquals(4, t.nodes());
+        assertEquals(3.614214305566513 * 3 / 4, t.remote(), 1e-12);
+        assertEquals(6, t.allToAll(), 1e-12);
+        // ranks: 32 · (1 − C(248, 8) / C(256, 8)) = 7.2667999173528806, forwarded over NVLink · 7/8
+        assertEquals(7.2667999173528806, t.ranksHit(), 1e-12);
+        assertEquals(7.2667999173528806 * 7 / 8, t.forwarded(), 1e-12);
+    }
+
+    @Test
+    void groupLimitedRoutingCapsTheNodes() {
+        // DeepSeek-V3's 8 groups, top-4, on 4 nodes (2 groups a node, 32 experts a group, a pool of 128):
+        // 4 · Σ_j C(2, j)·C(6, 4 − j)/C(8, 4) · (1 − C(128 − 32j, 8)/C(128, 8)) = 2.9282097874345783
+        assertEquals(2.9282097874345783, FlexDispatch.expectedUnits(256, 8, 4, 8, 4), 1e-12);
+        // on 32 ranks (a group over 4 ranks): 32 · 4/8 · (1 − C(120, 8)/C(128, 8)) = 6.596512811001903
+        assertEquals(6.596512811001903, FlexDispatch.expectedUnits(256, 8, 32, 8, 4), 1e-12);
+        // 8 nodes, one group each: 8 · 4/8 · (1 − C(96, 8)/C(128, 8)) = 3.6290109244257005, never above the 4 groups
+        double eight = FlexDispatch.expectedUnits(256, 8, 8, 8, 4);
+        assertEquals(3.6290109244257005, eight, 1e-12);
+        assertTrue(eight <= 4);
+        // groups that fit the units neither way (3 groups on 4 nodes) are not applied: the uniform expectation
+        assertEquals(FlexDispatch.expectedUnits(255, 8, 4, 0, 0), FlexDispatch.expectedUnits(255, 8, 4, 3, 2), 1e-12);
+    }
+
+    static final String QWEN3_30B = "dtype: bf16, layers: 48, hidden_size: 2048, attention_heads: 32, kv_heads: 4, head_dim: 128,"
+            + " ffn_hidden_size: 768, experts: 128, top_k: 8, vocab_size: 151936, gated_mlp: true, tied_embeddings: false,"
+            + " seq_length: 4096";
+
+    static Estimate qwen(int nodes, int ep, String dispatcher) {
+        return EstimateManifest.pod(nodes).model(QWEN3_30B + ", moe: { dispatcher: " + dispatcher + " }")
+                .parallelism("tp: 1, ep: " + ep).batch(1, 256).optimizer("zero_stage: 1, distributed: true").recompute("none")
+                .estimate().estimate();
+    }
+
+    static List<Term> ep(Estimate e) {
+        return e.terms().stream().filter(t -> t.term().equals("ep")).toList();
+    }
+
+    @Test
+    void flexAcrossTwoNodesSendsEachTokenOnceToTheOtherNode() {
+        Estimate flex = qwen(2, 16, "flex");
+        List<Term> terms = ep(flex);
+        assertEquals(1, terms.size(), "" + terms);
+        Term.Flex f = (Term.Flex) terms.get(0);
+        // 48 MoE layers × 4 passes; 4,096 tokens of 2,048 × 2 bytes
+        assertEquals(4 * 48, f.count(), 0);
+        double token = 4096.0 * 2048 * 2;
+        assertEquals(token, f.tokenBytes(), 0);
+        // 2 nodes: E[nodes] = 2 · (1 − C(64, 8)/C(128, 8)) = 1.9938082714464158, half of it remote
+        assertEquals(1.9938082714464158 / 2, f.traffic().remote(), 1e-12);
+        // E[ranks] = 16 · (1 − C(120, 8)/C(128, 8)) = 6.596512811001903, 7/8 of it over NVLink
+        assertEquals(6.596512811001903 * 7 / 8, f.traffic().forwarded(), 1e-12);
+        CollectiveCost k = f.cost();
+        assertEquals(Tier.NETWORK, k.tier());
+        double remote = token * 1.9938082714464158 / 2, inside = token * 6.596512811001903 * 7 / 8;
+        assertEquals(remote, k.remoteBytes(), 1e-3);
+        // the NIC leg 0.88 × 50 GB/s, the NVLink leg 0.67 × 450 GB/s: the NIC decides
+        double nic = remote / (50e9 * 0.88), nvl = inside / (450e9 * 0.67);
+        assertTrue(nic > nvl);
+        assertEquals(CollectiveCost.Limit.OWN_NIC, k.limit());
+        assertEquals(nic, k.bandwidthSeconds(), 1e-12);
+        // per step: 256 sequences ÷ (mbs 1 × dp 16) = 16 micro-batches
+        assertEquals(16 * f.count() * k.seconds(), flex.time().comm().get(ParallelDim.EP), 1e-12);
+        // the all-to-all of the same job sends k · (16 − 8)/16 = 4 token copies through each NIC: the flex term is below it
+        double a2a = qwen(2, 16, "alltoall").time().comm().get(ParallelDim.EP);
+        assertTrue(flex.time().comm().get(ParallelDim.EP) < a2a / 3, flex.time().comm() + " vs " + a2a);
+    }
+
+    @Test
+    void alltoallIsPricedAsBeforeAndFlexInsideOneNodeAsTheAllToAll() {
+        Estimate a2a = qwen(2, 16, "alltoall");
+        List<Term> terms = ep(a2a);
+        assertEquals(1, terms.size());
+        Term.Collectives c = (Term.Collectives) terms.get(0);
+        assertEquals("all-to-all per micro-batch", c.what());
+        // 4 passes × 48 layers of T·k·h·2 bytes, each the one collective model's all-to-all over the 16 ranks
+        double s = 4096.0 * 8 * 2048 * 2;
+        assertEquals(s, c.cost().bytes(), 0);
+        assertEquals(s * 8 / 16, c.cost().remoteBytes(), 1e-3);
+        // ep 8 inside a node: flex and alltoall alike, to the last bit
+        Estimate inFlex = qwen(2, 8, "flex"), inA2a = qwen(2, 8, "alltoall");
+        assertTrue(ep(inFlex).get(0) instanceof Term.Collectives);
+        assertEquals(inA2a.time().comm().get(ParallelDim.EP), inFlex.time().comm().get(ParallelDim.EP), 0);
+        assertEquals(Tier.NVLINK, inFlex.time().tiers().get(ParallelDim.EP));
+    }
+
+    @Test
+    void nothingToRouteWhenTheNodeHasNoNvlink() {
+        // DeepEP forwards inside a node over NVLink: without it the flex price is not taken (the all-to-all's instead)
+        Links pcie = new Links(8, 8, false, false, 0, 0, 4, 32e9, true, 8 * 50e9, Links.Transport.RDMA, 8, "ConnectX-7", null,
+                null, 16);
+        assertNull(FlexDispatch.price(pcie, null, RankGroup.strided(16, 1), 128, 8, 0, 0, 1e6, 1e5));
+    }
+}

@@ -204,6 +204,26 @@ class MemoryModelTest {
                 + " final norm's inputs are whole on every tp rank, 4·s·b·h not ÷ tp"), MemoryModel.replicatedLossInputs(noSp));
     }
 
+    /**
+     * torchtitan's eager loss (LossKernel.TORCH): F.cross_entropy on pred.float() under loss_parallel keeps the fp32
+     * log-softmax, 4·s·b·V ÷ tp, and in its backward two fp32 gradients beside it, 8·s·b·V ÷ tp once; the final norm its
+     * sequence shard, the output layer's matmul the gathered whole. By hand, GPT 32 × 4,096, V 51,200, s 2,048, b 1, tp 2 with
+     * sequence parallelism: 2·s·b·h ÷ 2 + 2·s·b·h + 4·s·b·V ÷ 2 + 8·s·b·V ÷ 2 = 8,388,608 + 16,777,216 + 209,715,200 +
+     * 419,430,400 = 654,311,424 bytes (native 331,350,016); without sequence parallelism the norm's whole, 662,700,032.
+     */
+    @Test
+    void torchtitansEagerLossKeepsTheFp32LogSoftmaxAndItsBackwardsTwoGradients() {
+        ModelShape m = gpt();
+        Layout sp = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
+        Layout noSp = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, false);
+        assertEquals(654_311_424.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.TORCH), 1e-6);
+        assertEquals(662_700_032.0, MemoryModel.lossBytes(m, noSp, 1, LossKernel.TORCH), 1e-6);
+        assertEquals(0, MemoryModel.lossBytes(m, sp, 0, LossKernel.TORCH));
+        Variants torch = new Variants(null, null, null, null, null, null, null, null, null, null, null, null, null, null, LossKernel.TORCH);
+        assertEquals(654_311_424.0 - 331_350_016.0, MemoryModel.activations(m, sp, 3, torch) - MemoryModel.activations(m, sp, 3), 1e-3);
+        assertEquals(MemoryModel.activations(m, sp, 0), MemoryModel.activations(m, sp, 0, torch), 1e-9, "no loss on stage 0");
+    }
+
     @Test
     void laterStagesHoldFewerMicroBatchesAndTheLastHoldsTheOutputLayer() {
         ModelShape m = gpt();

@@ -40,6 +40,81 @@ final class CrossEntropyFusion {
             "DeepSeekV2LiteConfig", "DeepSeekV3Config");
 
     /**
+     * Megatron-Bridge's providers that default to Transformer Engine's loss: Llama3ModelProvider8B, Llama3ModelProvider70B and
+     * Llama31ModelProvider405B declare {@code cross_entropy_fusion_impl: str = "te"} (NVIDIA-NeMo/Megatron-Bridge
+     * src/megatron/bridge/models/llama/llama_provider.py at 2afd2d34f7d7b2e84095af1a7fd7244902189ebc) beside GPTModelProvider's
+     * {@code cross_entropy_loss_fusion: bool = True} (gpt_provider.py at 0254ddd4418307d47f3d5fab32cdfdb29926b4d6); the other
+     * Llama sizes (3.1 8B and 70B, 3.2, Llama 2, Llama 4) keep ModelParallelConfig's impl, native.
+     */
+    static final java.util.Set<String> BRIDGE_TE_CLASSES = java.util.Set.of("Llama3ModelProvider8B", "Llama3ModelProvider70B",
+            "Llama31ModelProvider405B");
+
+    /**
+     * Megatron-Bridge's DeepSeek providers, whose loss changed between Bridge versions: at 066adea0f066edb2684220822ad92bfedaadd043
+     * (deepseek/deepseek_provider.py) DeepSeekModelProvider declares {@code cross_entropy_loss_fusion: bool = True} and
+     * {@code cross_entropy_fusion_impl: str = "te"} and V2, V2-Lite, V3 and Moonlight inherit them; at
+     * 355cef457010f70533a5c83f1ed97899d0e0af43 every one of them extends MLAModelProvider and declares neither, so the loss is
+     * Megatron-Core's unfused one (see {@link #bridge}). The newer is priced, and the assumptions say so.
+     */
+    private static boolean bridgeByVersion(String cls) {
+        return BRIDGE_BY_VERSION.contains(cls);
+    }
+
+    /** The classes (and deprecated aliases) both versions of deepseek_provider.py define. */
+    private static final java.util.Set<String> BRIDGE_BY_VERSION = java.util.Set.of("DeepSeekModelProvider", "DeepSeekProvider",
+            "DeepSeekV2ModelProvider", "DeepSeekV2Provider", "DeepSeekV2LiteModelProvider", "DeepSeekV2LiteProvider",
+            "DeepSeekV3ModelProvider", "DeepSeekV3Provider", "MoonlightModelProvider16B", "MoonlightProvider");
+
+    /**
+     * A Megatron-Bridge model's loss: {@link #of(MappingNode, java.util.Set)} as written, each key not written taking the
+     * default of the provider class its {@code _target_} names (the class is built from the file's fields alone, as for
+     * the dispatcher, Nemo2Moe#bridgeDispatcherDefault): {@link #BRIDGE_TE_CLASSES} Transformer Engine's, with a line of the
+     * assumptions naming the class and commit. GPTModelProvider's subclasses and MambaModelProvider's (NemotronH, Nemotron 3
+     * Nano) turn the fusion on with ModelParallelConfig's impl, native (gpt_provider.py at 0254ddd, mamba_provider.py at
+     * 094446322fad67c029b0b3f82c3f5f866ccd209f: {@code cross_entropy_loss_fusion: bool = True}): fused_vocab_parallel_cross_entropy,
+     * priced as the unfused one. MLAModelProvider(MLATransformerConfig, GPTModelProvider) (mla_provider.py at
+     * 3605c63d190464209ec674bcb6141d48a4b7389d) ends with the fusion off: the dataclass fields are collected over the reversed
+     * MRO (MLAModelProvider, MLATransformerConfig, GPTModelProvider, TransformerConfig, ...), and MLATransformerConfig's field
+     * set, ModelParallelConfig's {@code cross_entropy_loss_fusion = False} among them, comes after GPTModelProvider's True, as
+     * Bridge's own MLATransformerConfig comment says of multi_latent_attention. A DeepSeek provider ({@link #bridgeByVersion})
+     * is priced natively with a line; another class keeps what the file writes.
+     */
+    static Located<Boolean> bridge(JobDraft j, MappingNode model, String at) {
+        Located<Boolean> stated = of(model, java.util.Set.of());
+        if (model == null) return stated;
+        boolean fusionWritten = written(model, "cross_entropy_loss_fusion"), implWritten = written(model, "cross_entropy_fusion_impl");
+        if (fusionWritten && implWritten) return stated;
+        ScalarNode target = scalar(model, "_target_");
+        String t = target == null || target.isNull() ? null : target.text().strip();
+        if (t == null || TreeValues.placeholder(t)) return stated;
+        String cls = t.substring(t.lastIndexOf('.') + 1);
+        if (BRIDGE_TE_CLASSES.contains(cls)) {
+            Located<Boolean> te = of(model, BRIDGE_TE_CLASSES);
+            if (te != null && te.value()) {
+                j.unpriced.add(at + (fusionWritten ? "cross_entropy_fusion_impl" : implWritten ? "cross_entropy_loss_fusion"
+                        : "cross_entropy_loss_fusion / cross_entropy_fusion_impl") + " not written: Transformer Engine's loss,"
+                        + " Megatron-Bridge's " + cls + " default (" + cls + ".cross_entropy_fusion_impl = \"te\", llama/llama_provider.py"
+                        + " at 2afd2d3, with GPTModelProvider.cross_entropy_loss_fusion = True, gpt_provider.py at 0254ddd)");
+            }
+            return te;
+        }
+        Located<Boolean> fusion = TreeValues.bool(scalar(model, "cross_entropy_loss_fusion"));
+        if (bridgeByVersion(cls) && !implWritten && (fusion == null || fusion.value())) {
+            j.unpriced.add(at + "cross_entropy_fusion_impl not written: Megatron-Bridge's " + cls + " default changed between"
+                    + " versions: Transformer Engine's loss at deepseek_provider.py 066adea (DeepSeekModelProvider: fusion True, impl"
+                    + " te), Megatron-Core's native loss at 355cef4 (MLAModelProvider's defaults); priced with the native loss, the"
+                    + " newer; write cross_entropy_fusion_impl to price the other");
+        }
+        return stated;
+    }
+
+    /** Whether {@code model} writes {@code key} with a value (null and a placeholder are not written). */
+    private static boolean written(MappingNode model, String key) {
+        ScalarNode s = scalar(model, key);
+        return s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null") && !TreeValues.placeholder(s.text());
+    }
+
+    /**
      * A Megatron-Bridge or NeMo 2 model config's {@code cross_entropy_loss_fusion} and {@code cross_entropy_fusion_impl};
      * each not written takes the config class's default when the class is in {@code teClasses} (fusion on, impl te, at its
      * {@code _target_}), else ModelParallelConfig's.

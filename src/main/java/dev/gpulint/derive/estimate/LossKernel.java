@@ -1,5 +1,6 @@
 package dev.gpulint.derive.estimate;
 
+import dev.gpulint.spec.Format;
 import dev.gpulint.spec.Specs;
 
 /**
@@ -22,22 +23,77 @@ import dev.gpulint.spec.Specs;
  *     and returns them to be saved, the backward only scales them (element_mul_kernel). Either way the stage holds the
  *     logits' s·b·V ÷ tp elements in the activations' dtype from the loss's forward to its backward, and the statistics'
  *     12·tp bytes per row (12·s·b·tp, against 2·s·b·V ÷ tp for the logits: 0.3 % at V 128k and tp 8) are not priced.
+ *     Megatron-LM's training entry refuses it since NVIDIA/Megatron-LM#5115 (2026-06): validate_args asserts
+ *     "Transformer Engine cross entropy loss fusion is disabled due to stability issues" and Megatron-Core's
+ *     ModelParallelConfig only warns (tests/unit_tests/test_model_parallel_config.py at
+ *     0755aa8651419876b4787d6e2540e24756ba1309: test_te_cross_entropy_loss_fusion_is_disabled_by_training_args,
+ *     test_te_cross_entropy_loss_fusion_warns_in_model_parallel_config); a script does not say its Megatron-LM version, so
+ *     a Megatron-LM job that states it is priced as the earlier versions ran it, and the assumptions say a newer one stops
+ *     before training. Megatron-Bridge and NeMo 2 build the config without validate_args: it runs there.
+ * <li>{@link #TORCH}: torchtitan's {@code cross_entropy_loss}, eager (torchtitan without torch.compile): plain PyTorch
+ *     {@code F.cross_entropy(pred.flatten(0, 1).float(), labels.flatten(0, 1))} (github.com/pytorch/torchtitan,
+ *     torchtitan/components/loss.py, as the code index stores its 2025 versions; build_cross_entropy_loss compiles it only
+ *     with {@code [compile] enable} and "loss" in its components), under tensor parallelism inside {@code loss_parallel()},
+ *     the output a DTensor sharded on the vocabulary (ColwiseParallel with {@code Shard(-1)} unless
+ *     {@code disable_loss_parallel}), so every vocabulary term ÷ tp. Its autograd graph is {@code .float()} (an fp32 copy,
+ *     nothing saved), log_softmax (saves its fp32 output) and nll_loss: it keeps the fp32 log-probabilities, 4·s·b·V ÷ tp;
+ *     the bf16 logits and the fp32 copy live only through the forward (torchtitan's train step deletes {@code pred}), and in
+ *     its backward NllLossBackward's dense fp32 gradient and LogSoftmaxBackward's new fp32 gradient sit beside the saved
+ *     log-probabilities, 8·s·b·V ÷ tp more at once (the forward's 2 + 4 is less). The output layer's input is the whole
+ *     s·b·h on every tp rank: ColwiseParallel redistributes the norm's sequence shard to Replicate and the matmul saves the
+ *     gathered input (the final norm, SequenceParallel, keeps its shard). A compiled loss (Inductor's partition of the
+ *     same graph) is not verified here: it keeps {@link #NATIVE}'s price, and the assumptions say so.
  * </ul>
  */
 public enum LossKernel {
-    NATIVE, TE;
+    NATIVE, TE, TORCH;
 
-    /** The job's: TE when its model states Transformer Engine's cross-entropy, else native (Megatron-Core's default). */
+    /**
+     * The job's: TE when its model states Transformer Engine's cross-entropy; TORCH for a torchtitan job whose kernels are
+     * eager (no {@code [compile] enable}, torchtitan's default: EagerKernels); else native (Megatron-Core's default).
+     */
     public static LossKernel of(Specs.Job j) {
         Specs.Model m = j == null ? null : j.model();
-        return m != null && m.teCrossEntropy() != null && Boolean.TRUE.equals(m.teCrossEntropy().value()) ? TE : NATIVE;
+        if (m != null && m.teCrossEntropy() != null && Boolean.TRUE.equals(m.teCrossEntropy().value())) return TE;
+        return torchtitan(j) && !compiled(j) ? TORCH : NATIVE;
     }
 
-    /** The plan's words for what this kernel changes in {@link MemoryModel#LOSS_BYTES}, empty for the native one. */
-    public String describe() {
-        return this == NATIVE ? "" : "; the job's loss is Transformer Engine's fused cross-entropy (cross_entropy_fusion_impl te:"
-                + " te_parallel_cross_entropy): it keeps the 16-bit logits themselves for backward and writes the gradient into"
-                + " them in place, no fp32 softmax nor fp32 copy, so per loss and micro-batch (4·s·b·h + 2·s·b·V) ÷ tp and nothing"
-                + " more while it runs (TransformerEngine transformer_engine/pytorch/triton/cross_entropy.py)";
+    private static boolean torchtitan(Specs.Job j) {
+        return j != null && j.origin() != null && Format.of(j.origin().format()) == Format.TORCHTITAN;
+    }
+
+    /** The job states fused kernels (torchtitan's [compile] enable with the model among its components). */
+    private static boolean compiled(Specs.Job j) {
+        return j.kernels() != null && "fused".equals(j.kernels().value());
+    }
+
+    /**
+     * The job's loss was read from Megatron-LM's flags (a Megatron-LM script, or one a launcher runs), which its training
+     * entry's validate_args checks; Megatron-Bridge, NeMo 2 and NeMo-RL build Megatron-Core's config without it, and a
+     * native manifest states no loss kernel.
+     */
+    private static boolean megatronLmFlags(Specs.Job j) {
+        if (j == null || j.origin() == null) return false;
+        Format f = Format.of(j.origin().format());
+        return f != Format.NATIVE && f != Format.MEGATRON_BRIDGE && f != Format.NEMO2_RECIPE && f != Format.NEMO_RL && f != Format.NEMO;
+    }
+
+    /** The plan's words for what this kernel changes in {@link MemoryModel#LOSS_BYTES} for job {@code j}, empty when nothing. */
+    public String describe(Specs.Job j) {
+        return switch (this) {
+            case TE -> "; the job's loss is Transformer Engine's fused cross-entropy (cross_entropy_fusion_impl te:"
+                    + " te_parallel_cross_entropy): it keeps the 16-bit logits themselves for backward and writes the gradient into"
+                    + " them in place, no fp32 softmax nor fp32 copy, so per loss and micro-batch (4·s·b·h + 2·s·b·V) ÷ tp and nothing"
+                    + " more while it runs (TransformerEngine transformer_engine/pytorch/triton/cross_entropy.py)"
+                    + (megatronLmFlags(j) ? "; Megatron-LM since #5115 (2026-06) refuses it in validate_args (\"disabled due to stability issues\"):"
+                              + " a newer Megatron-LM stops before training, priced as the earlier versions ran it" : "");
+            case TORCH -> "; the job's loss is torchtitan's cross_entropy_loss, eager (F.cross_entropy on pred.float(),"
+                    + " torchtitan/components/loss.py; loss_parallel under tp): it keeps the fp32 log-softmax, 4·s·b·V ÷ tp, and its"
+                    + " backward's two fp32 gradients beside it, 8·s·b·V ÷ tp more at once, instead of Megatron's 16-bit copy; the"
+                    + " output layer's input whole on every tp rank (ColwiseParallel gathers the sequence: 2·s·b·h), the final"
+                    + " norm's its shard";
+            case NATIVE -> torchtitan(j) ? "; the job's loss is torchtitan's cross_entropy_loss compiled with torch.compile: what"
+                    + " Inductor's partition keeps for its backward is not verified here, priced as Megatron-Core's native loss" : "";
+        };
     }
 }

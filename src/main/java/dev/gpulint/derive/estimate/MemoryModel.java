@@ -521,23 +521,49 @@ public final class MemoryModel {
      *     returns {@code grad_input.to(torch.bfloat16)}). fp32 activations: the logits are fp32 already ({@code .float()}
      *     returns them), no copy.
      * </ul>
-     * All ÷ tp (the vocabulary is split over tp, as theoretical_memory_usage.py divides its term), s the sequence ÷ cp. The
+     * The vocabulary's terms ÷ tp (the output layer is column-parallel: each rank's logits are V ÷ tp wide), s the sequence ÷
+     * cp. The inputs' 2 + 2 bytes per s·b·h ÷ tp only with sequence parallelism (or at tp 1): the final norm then runs on the
+     * rank's s ÷ tp rows and the output layer's LinearWithGradAccumulationAndAsyncCommunication saves its input before the
+     * all-gather ({@code ctx.save_for_backward(input, weight)}, gathering again in backward; megatron/core/tensor_parallel/
+     * layers.py); without it both are the whole s·b·h on every rank of the tp group, replicated, as the layers' LayerNorm
+     * inputs are ({@link #perLayer}'s replicated part). theoretical_memory_usage.py divides its whole term by tp "due to
+     * tensor and sequence model parallelism": its report says its formulae assume sequence parallelism. The
      * last stage computes its losses one micro-batch at a time under 1F1B and interleaving alike: its warm-up is pp − 1 − rank
      * = 0 forwards (interleaved, (vpp − 1)·pp forwards of its earlier chunks), so each forward of its last chunk is followed by
      * that micro-batch's backward (schedules.py at 00611e6eeb0b09b5ee074750956855215ddbd67f,
      * forward_backward_pipelining_without_interleaving / _with_interleaving, get_model_chunk_id).
      * <p>
      * Transformer Engine's cross-entropy ({@link LossKernel#TE}) keeps the logits themselves, in the activations' dtype, and
-     * makes no fp32 copy: per loss 2·bytes·s·b·h + bytes·s·b·V (with 16-bit activations 4·s·b·h + 2·s·b·V), nothing once;
+     * makes no fp32 copy: per loss the same inputs and bytes·s·b·V ÷ tp (with 16-bit activations and sequence parallelism
+     * (4·s·b·h + 2·s·b·V) ÷ tp), nothing once;
      * with fp32 activations the same 4·s·b·V as the native loss.
      */
     static double lossBytes(ModelShape m, Layout l, double losses, LossKernel kernel) {
         if (losses <= 0) return 0;
         double sb = (double) m.seq() / l.cp() * l.microBatchSize(), v = m.vocab();
         int bytes = m.dtype().activationBytes();
-        if (kernel == LossKernel.TE) return (2.0 * bytes * m.hidden() + bytes * v) * sb * losses / l.tp();
-        double each = (2.0 * bytes * m.hidden() + 4 * v) * sb, upcast = bytes < 4 ? bytes * v * sb : 0;
-        return (each * losses + upcast) / l.tp();
+        // the final norm's and the output layer's inputs: a shard of the sequence per rank with sequence parallelism, the
+        // whole s·b·h on every rank of the tp group without it (tp > 1, no SP: replicated, not divided)
+        double inputs = 2.0 * bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1);
+        if (kernel == LossKernel.TE) return (inputs + bytes * v * sb / l.tp()) * losses;
+        if (kernel == LossKernel.TORCH) {
+            // torchtitan: the norm keeps its shard, the output layer's matmul the gathered whole; the fp32 log-softmax per loss and
+            // its backward's two fp32 gradients once, all vocabulary terms ÷ tp (loss_parallel)
+            double norm = bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1), output = bytes * m.hidden() * sb;
+            return (norm + output + 4 * v * sb / l.tp()) * losses + 8 * v * sb / l.tp();
+        }
+        double softmax = 4 * v * sb / l.tp(), upcast = bytes < 4 ? bytes * v * sb / l.tp() : 0;
+        return (inputs + softmax) * losses + upcast;
+    }
+
+    /**
+     * The plan's words for {@link #lossBytes}'s inputs on layout {@code l}: at tp &gt; 1 without sequence parallelism they are
+     * not divided by tp; empty otherwise.
+     */
+    static String replicatedLossInputs(Layout l) {
+        return l.tp() > 1 && !l.sequenceParallel() ? "; at tp " + l.tp() + " without sequence parallelism the output layer's and"
+                + " final norm's inputs are whole on every tp rank, 4·s·b·h not ÷ tp (the column-parallel output layer saves the"
+                + " input it is given, megatron/core/tensor_parallel/layers.py; with sequence parallelism, its shard)" : "";
     }
 
     /** The plan's words for {@link #lossBytes}: its formula and sources, in the assumptions. */

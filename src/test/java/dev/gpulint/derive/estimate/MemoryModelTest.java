@@ -175,6 +175,55 @@ class MemoryModelTest {
         assertEquals(MemoryModel.lossBytes(fp32, l, 1, LossKernel.NATIVE), MemoryModel.lossBytes(fp32, l, 1, LossKernel.TE), 1e-6);
     }
 
+    /**
+     * tp &gt; 1 without sequence parallelism: the final norm's and the output layer's inputs are the whole s·b·h on every tp
+     * rank (the column-parallel output layer saves the input it is given; only with sequence parallelism its shard), while
+     * the logits stay V ÷ tp wide. By hand, GPT 32 × 4,096, V 51,200, s 2,048, b 1, tp 2, pp 4: native 4·s·b·h +
+     * (4·s·b·V + 2·s·b·V) ÷ 2 = 33,554,432 + 314,572,800 = 348,127,232 bytes (with sequence parallelism 331,350,016:
+     * 2·s·b·h = 16,777,216 less); Transformer Engine's 33,554,432 + 2·s·b·V ÷ 2 = 138,412,032; two losses 4·s·b·h more.
+     */
+    @Test
+    void withoutSequenceParallelismTheLossInputsAreWholeOnEveryTpRank() {
+        ModelShape m = gpt();
+        Layout noSp = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, false);
+        Layout sp = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
+        assertEquals(348_127_232.0, MemoryModel.lossBytes(m, noSp, 1, LossKernel.NATIVE), 1e-6);
+        assertEquals(331_350_016.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.NATIVE), 1e-6);
+        assertEquals(138_412_032.0, MemoryModel.lossBytes(m, noSp, 1, LossKernel.TE), 1e-6);
+        assertEquals(348_127_232.0 + 33_554_432.0 + 209_715_200.0, MemoryModel.lossBytes(m, noSp, 2, LossKernel.NATIVE), 1e-6);
+        // tp 1: sequence parallelism or not, the same whole inputs
+        Layout one = new Layout(1, 4, 4, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, false);
+        assertEquals(4 * 2048.0 * 4096 + 6 * 2048.0 * 51200, MemoryModel.lossBytes(m, one, 1, LossKernel.NATIVE), 1e-6);
+        // the last stage's activations: its 8 layers' one micro-batch (their replicated part whole without SP) and this loss
+        double[] parts = MemoryModel.perLayer(m);
+        double sbh = 2048.0 * 4096;
+        assertEquals(8 * (parts[0] + parts[1] / 2) * sbh + 348_127_232.0, MemoryModel.activations(m, noSp, 3), 1e-3);
+        // the plan's words name it only for that layout
+        assertEquals("", MemoryModel.replicatedLossInputs(sp));
+        assertTrue(MemoryModel.replicatedLossInputs(noSp).startsWith("; at tp 2 without sequence parallelism the output layer's and"
+                + " final norm's inputs are whole on every tp rank, 4·s·b·h not ÷ tp"), MemoryModel.replicatedLossInputs(noSp));
+    }
+
+    /**
+     * torchtitan's eager loss (LossKernel.TORCH): F.cross_entropy on pred.float() under loss_parallel keeps the fp32
+     * log-softmax, 4·s·b·V ÷ tp, and in its backward two fp32 gradients beside it, 8·s·b·V ÷ tp once; the final norm its
+     * sequence shard, the output layer's matmul the gathered whole. By hand, GPT 32 × 4,096, V 51,200, s 2,048, b 1, tp 2 with
+     * sequence parallelism: 2·s·b·h ÷ 2 + 2·s·b·h + 4·s·b·V ÷ 2 + 8·s·b·V ÷ 2 = 8,388,608 + 16,777,216 + 209,715,200 +
+     * 419,430,400 = 654,311,424 bytes (native 331,350,016); without sequence parallelism the norm's whole, 662,700,032.
+     */
+    @Test
+    void torchtitansEagerLossKeepsTheFp32LogSoftmaxAndItsBackwardsTwoGradients() {
+        ModelShape m = gpt();
+        Layout sp = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
+        Layout noSp = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, false);
+        assertEquals(654_311_424.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.TORCH), 1e-6);
+        assertEquals(662_700_032.0, MemoryModel.lossBytes(m, noSp, 1, LossKernel.TORCH), 1e-6);
+        assertEquals(0, MemoryModel.lossBytes(m, sp, 0, LossKernel.TORCH));
+        Variants torch = new Variants(null, null, null, null, null, null, null, null, null, null, null, null, null, null, LossKernel.TORCH);
+        assertEquals(654_311_424.0 - 331_350_016.0, MemoryModel.activations(m, sp, 3, torch) - MemoryModel.activations(m, sp, 3), 1e-3);
+        assertEquals(MemoryModel.activations(m, sp, 0), MemoryModel.activations(m, sp, 0, torch), 1e-9, "no loss on stage 0");
+    }
+
     @Test
     void laterStagesHoldFewerMicroBatchesAndTheLastHoldsTheOutputLayer() {
         ModelShape m = gpt();

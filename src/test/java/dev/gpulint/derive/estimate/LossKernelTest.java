@@ -1,0 +1,47 @@
+package dev.gpulint.derive.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which loss a job's format runs (LossKernel.of) and what the plan says of it: torchtitan's eager F.cross_entropy
+ * (TORCH) unless compiled (then not verified: native, said so); a Megatron-LM script's Transformer Engine loss with the
+ * newer Megatron-LM's refusal named. The bytes are MemoryModelTest's. Our own fixtures, in the shapes of torchtitan's TOML
+ * and a Megatron-LM launch script.
+ */
+class LossKernelTest {
+
+    @Test
+    void torchtitansLossIsItsOwnUnlessCompiled() {
+        Recipes.Torchtitan eager = Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2");
+        Specs.Job j = Foreign.bind("llama3_8b.toml", eager.toml());
+        assertEquals(LossKernel.TORCH, LossKernel.of(j));
+        assertTrue(LossKernel.TORCH.describe(j).startsWith("; the job's loss is torchtitan's cross_entropy_loss, eager (F.cross_entropy"
+                + " on pred.float(), torchtitan/components/loss.py; loss_parallel under tp)"), LossKernel.TORCH.describe(j));
+        Specs.Job compiled = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").table("[compile]\nenable = true").toml());
+        assertEquals(LossKernel.NATIVE, LossKernel.of(compiled));
+        assertTrue(LossKernel.NATIVE.describe(compiled).contains("torch.compile: what Inductor's partition keeps for its backward is"
+                + " not verified here"), LossKernel.NATIVE.describe(compiled));
+        // a Megatron-LM script stating Transformer Engine's loss: priced so, and the newer Megatron-LM's refusal said
+        Specs.Job te = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-loss-fusion --cross-entropy-fusion-impl te", 2));
+        assertEquals(LossKernel.TE, LossKernel.of(te));
+        assertTrue(LossKernel.TE.describe(te).endsWith("; Megatron-LM since #5115 (2026-06) refuses it in validate_args (\"disabled due"
+                + " to stability issues\"): a newer Megatron-LM stops before training, priced as the earlier versions ran it"),
+                LossKernel.TE.describe(te));
+        // a Megatron-Bridge file's Transformer Engine loss runs (Bridge builds the config without validate_args): not said
+        Specs.Job bridge = Foreign.bind("run_config.yaml", "model:\n  _target_: megatron.bridge.models.gpt_provider.GPTModelProvider\n"
+                + "  tensor_model_parallel_size: 2\n  num_layers: 16\n  cross_entropy_loss_fusion: true\n  cross_entropy_fusion_impl: te\n"
+                + "train:\n  micro_batch_size: 1\n  global_batch_size: 256\n");
+        assertEquals(LossKernel.TE, LossKernel.of(bridge));
+        assertTrue(!LossKernel.TE.describe(bridge).contains("validate_args"), LossKernel.TE.describe(bridge));
+        // the native loss of a Megatron-LM script says nothing more
+        assertEquals("", LossKernel.NATIVE.describe(Foreign.bind("train.sh", MtpJobs.script(0, "", 2))));
+    }
+}

@@ -26,11 +26,7 @@ public record TitanUnits(boolean outputResharded) {
     /** A torchtitan job's units with untied embeddings, by its stated {@code fsdp_reshard_after_forward}; null for any other job. */
     static TitanUnits of(Specs.Job j, ModelShape m) {
         if (j.origin() == null || Format.of(j.origin().format()) != Format.TORCHTITAN || m == null || m.tiedEmbeddings()) return null;
-        boolean always = false;
-        for (Specs.Stated s : j.origin().stated()) {
-            if (s.quantity().equals(Specs.Origin.FSDP_RESHARD)) always = s.value().equals("always");
-        }
-        return new TitanUnits(always);
+        return new TitanUnits("always".equals(j.origin().statedValue(Specs.Origin.FSDP_RESHARD)));
     }
 
     /**

@@ -48,13 +48,12 @@ public final class StageMemory {
     }
 
     /**
-     * Of stage {@code s}'s weights, the bytes of torchtitan's final norm + output unit gathered whole at its peak
-     * ({@link TitanUnits#heldBytes}, the term MemoryModel adds on the last stage), 0 on any other stage or job: for MEM001's
-     * message, which names it beside the sharded states.
+     * Of stage {@code s}'s weights, the bytes of torchtitan's final norm + output unit and the block FSDP2 prefetches beside
+     * it, whole at its peak ({@link MemoryModel#gatheredAtPeak}, the term MemoryModel adds on the last stage), 0 on any other
+     * stage or job: for MEM001's message, which names it beside the sharded states.
      */
     public static double gatheredBytes(Estimate x, Variants v, MemoryModel.Stage s) {
-        Layout l = x.layout();
-        return s.stage() == l.pp() - 1 ? TitanUnits.heldBytes(v.gathers().titan(), x.model(), l, v.gathers().pipelined(l)) : 0;
+        return s.stage() == x.layout().pp() - 1 ? MemoryModel.gatheredAtPeak(x.model(), x.layout(), v) : 0;
     }
 
     /** {@code f} with the accounting of {@code b} for layout {@code l}, as MEM002's and MEM003's messages name it. */

@@ -208,8 +208,8 @@ public final class MemoryFact {
     /**
      * The job states no parameter count and its model states are the plan's fullest stage (a torchtitan job naming its
      * flavor: derive.mem.MemoryAnalysis#named): where its shape came from, the stage, that stage's parameters on one GPU
-     * before sharding (÷ tp, and ÷ etp·ep for routed experts) and the bytes of torchtitan's final norm + output unit it holds
-     * whole at its peak (0: none), which perGpuBytes includes.
+     * before sharding (÷ tp, and ÷ etp·ep for routed experts) and the bytes of torchtitan's final norm + output unit and the
+     * block FSDP2 prefetches beside it, whole at its peak (0: none), which perGpuBytes includes.
      */
     public MemoryFact named(String shape, int stage, double stageParameters, double heldBytes) {
         this.shape = shape; this.stage = stage; this.stageParameters = stageParameters; this.heldBytes = heldBytes; return this;
@@ -222,9 +222,9 @@ public final class MemoryFact {
     public int getPipelineStage() { return stage; }
     /** A named job's fullest stage's parameters on one GPU before sharding. */
     public double getStageParameters() { return stageParameters; }
-    /** Bytes of torchtitan's final norm + output unit held whole at the stage's peak, in perGpuBytes (0: none). */
+    /** Bytes of torchtitan's final norm + output unit and the block FSDP2 prefetches beside it, whole at the stage's peak, in perGpuBytes (0: none). */
     public double getHeldBytes() { return heldBytes; }
-    /** torchtitan's final norm + output unit is held whole at the stage's peak ({@link #getHeldBytes}). */
+    /** torchtitan's gathered units are held whole at the stage's peak ({@link #getHeldBytes}). */
     public boolean isHeld() { return heldBytes > 0; }
 
     /** The fingerprint identity of this estimate. */

@@ -116,12 +116,14 @@ public final class Deriver {
             hybrid.job(j, out);
             StepGatherAnalysis.job(j, out);
             AttentionBackendAnalysis.job(j, out);
-            MemoryAnalysis.job(j, catalog, out);
             // what the plan prices the job with besides the catalog (nccl-tests runs linked to its node group, plan:
             // efficiencies): check's estimate and NET003's all-reduce take them as `gpulint plan` does
             Map<dev.gpulint.derive.estimate.Tier, Double> measured = NcclMeasured.of(evidence, j, catalog);
-            if (estimates && j.group() != null && j.spec().model() != null) {
-                JobEstimate e = JobEstimate.of(j, catalog, 0, measured, overrides);
+            JobEstimate e = estimates && j.group() != null && j.spec().model() != null
+                    ? JobEstimate.of(j, catalog, 0, measured, overrides) : null;
+            // a torchtitan job naming its flavor gets MEM001's states from this estimate, the plan's (MemoryAnalysis#named)
+            MemoryAnalysis.job(j, catalog, e, out);
+            if (e != null) {
                 estimated.add(e);
                 StageMemory.fact(e).ifPresent(out::add);
             }

@@ -201,6 +201,32 @@ public final class MemoryFact {
     /** The HSDP replicas, dp ÷ the shard group; 1 without hybrid sharding. */
     public long getReplicas() { return isHybrid() ? dp / shard : 1; }
 
+    private String shape;
+    private int stage;
+    private double stageParameters, heldBytes;
+
+    /**
+     * The job states no parameter count and its model states are the plan's fullest stage (a torchtitan job naming its
+     * flavor: derive.mem.MemoryAnalysis#named): where its shape came from, the stage, that stage's parameters on one GPU
+     * before sharding (÷ tp, and ÷ etp·ep for routed experts) and the bytes of torchtitan's final norm + output unit and the
+     * block FSDP2 prefetches beside it, whole at its peak (0: none), which perGpuBytes includes.
+     */
+    public MemoryFact named(String shape, int stage, double stageParameters, double heldBytes) {
+        this.shape = shape; this.stage = stage; this.stageParameters = stageParameters; this.heldBytes = heldBytes; return this;
+    }
+    /** The model states are the plan's fullest stage (a torchtitan job naming its flavor): see {@link #named}. */
+    public boolean isNamed() { return shape != null; }
+    /** Where a named job's shape came from ("[model] name and flavor llama3:405B: the model catalog's ..."); null otherwise. */
+    public String getShape() { return shape; }
+    /** The plan's fullest stage a named job's states are those of (0 at pp 1). */
+    public int getPipelineStage() { return stage; }
+    /** A named job's fullest stage's parameters on one GPU before sharding. */
+    public double getStageParameters() { return stageParameters; }
+    /** Bytes of torchtitan's final norm + output unit and the block FSDP2 prefetches beside it, whole at the stage's peak, in perGpuBytes (0: none). */
+    public double getHeldBytes() { return heldBytes; }
+    /** torchtitan's gathered units are held whole at the stage's peak ({@link #getHeldBytes}). */
+    public boolean isHeld() { return heldBytes > 0; }
+
     /** The fingerprint identity of this estimate. */
     public String identity() { return "training_job:" + jobName + "/memory"; }
 

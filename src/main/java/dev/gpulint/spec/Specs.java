@@ -594,6 +594,15 @@ public final class Specs {
             keys = keys == null ? java.util.Map.of() : java.util.Map.copyOf(keys);
         }
 
+        /**
+         * The value the adapter stated {@code quantity} with ({@link #FSDP_RESHARD}: "always", ...), or null when it states none:
+         * each adapter states a quantity once ({@link Job#statedWhere} reads where).
+         */
+        public String statedValue(String quantity) {
+            for (Stated s : stated) if (s.quantity().equals(quantity)) return s.value();
+            return null;
+        }
+
         /** The key the format writes {@code quantity} under ({@link #MICRO_BATCH}, ...), or null when it is not recorded. */
         public String key(String quantity) { return keys.get(quantity); }
 

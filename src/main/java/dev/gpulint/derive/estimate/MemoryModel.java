@@ -323,7 +323,7 @@ public final class MemoryModel {
         private final Params params;
         private final Held held;
         private final StateShards.Sharded sharded;
-        private final double outputHeld;                // torchtitan's final norm and output unit, gathered at the last stage's peak
+        private final double outputHeld;                // torchtitan's final norm + output unit and the block prefetched beside it (gatheredAtPeak)
         private final int last;
         private double weights, gradients, optimizer, activations, parameters;     // the stage last filled
 
@@ -336,9 +336,9 @@ public final class MemoryModel {
             // FSDP under pipeline parallelism holds weights and gradients whole through the step (ShardedGathers.pipelined)
             this.sharded = StateShards.of(l, v).held(b, l.zeroStage(), l.distributedOptimizer(), v.gathers().pipelined(l));
             // torchtitan at stage 3: its [norm, output] unit whole at the backward's start (TitanUnits.heldBytes)
-            this.outputHeld = TitanUnits.heldBytes(v.gathers().titan(), m, l, v.gathers().pipelined(l));
             this.last = l.pp() - 1;
             this.params = new Params(m, l, v);
+            this.outputHeld = gatheredAtPeak(m, l, v, params);
             this.held = activations ? new Held(m, l, v) : null;
         }
 
@@ -368,6 +368,24 @@ public final class MemoryModel {
             fill(i);
             return weights + gradients + optimizer + activations;
         }
+    }
+
+    /**
+     * The bytes of torchtitan's FSDP2 units whole beside the sharded weights at the last stage's peak, the start of the
+     * backward: the final norm + output unit ({@link TitanUnits#heldBytes}) and the last block FSDP2 prefetches while it runs
+     * ({@link TitanUnits#prefetchedBytes}, a mean layer's parameters on one GPU); 0 for any other job (the last stage's
+     * weights add it; MEM001's message names it, StageMemory#gatheredBytes).
+     */
+    public static double gatheredAtPeak(ModelShape m, Layout l, Variants v) {
+        return gatheredAtPeak(m, l, v, new Params(m, l, v));
+    }
+
+    private static double gatheredAtPeak(ModelShape m, Layout l, Variants v, Params p) {
+        TitanUnits t = v.gathers().titan();
+        if (t == null) return 0;
+        boolean pipelined = v.gathers().pipelined(l);
+        double layer = p.hybrid == null && m.layers() > 0 ? (p.shared + p.expert) / m.layers() : 0;
+        return TitanUnits.heldBytes(t, m, l, pipelined) + TitanUnits.prefetchedBytes(t, l, pipelined, layer);
     }
 
     /** The routed experts' share of one GPU ({@link StateShards}: the job's MoE shape's etp; without one, expert tp = tp). */

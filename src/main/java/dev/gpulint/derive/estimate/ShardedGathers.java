@@ -149,8 +149,7 @@ public record ShardedGathers(Unit unit, double persistenceThreshold, double maxR
     static boolean fullyShard(Specs.Job j) {
         if (j.origin() == null) return false;
         if (dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.TORCHTITAN) return true;
-        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(Specs.Origin.FSDP_VERSION) && s.value().equals("2")) return true;
-        return false;
+        return "2".equals(j.origin().statedValue(Specs.Origin.FSDP_VERSION));
     }
 
     /**

@@ -9,13 +9,14 @@ import java.util.Optional;
  * MEM003's fact: a job's fullest stage by the estimate, when the job states its model's shape. A shape taken from the
  * model's name (the model catalog, a config.json: JobInputs' model shape source) is the plan's, not check's: such jobs
  * (fine-tunes launched with an accelerate or FSDP configuration gpulint does not read, recipes whose sharding is the
- * framework's default) leave the memory layout unwritten, and a finding on the defaults would be a guess.
+ * framework's default) leave the memory layout unwritten, and a finding on the defaults would be a guess. A torchtitan
+ * configuration naming its flavor is the exception ({@link #namedTitan}): its layout is written, so check and plan agree on it.
  */
 public final class StageMemory {
     private StageMemory() {}
 
     public static Optional<StageMemoryFact> fact(JobEstimate e) {
-        if (e.estimate() == null || JobInputs.shapeSource(e.job().spec()) != null) return Optional.empty();
+        if (e.estimate() == null || !checked(e.job().spec())) return Optional.empty();
         Estimate x = e.estimate();
         MemoryModel.Stage s = x.largestStage();
         Specs.Model m = e.job().spec().model();
@@ -25,6 +26,34 @@ public final class StageMemory {
         StageMemoryFact f = new StageMemoryFact(e.job().name(), e.job().spec().file(), x.gpu(), l::sizes, l.recompute().id(),
                 s.stage(), l.pp(), s.weights(), s.gradients(), s.optimizer(), s.activations(), x.capacityBytes(), at);
         return Optional.of(account(f, e.inputs().bytes(), l, GpuMemory.of(e.job().group()).map(GpuMemory::overridesCatalog).orElse(false)));
+    }
+
+    /**
+     * Whether check holds the job's estimated memory to the GPU's: its shape is written, or it is a torchtitan configuration
+     * that names its flavor ({@link #namedTitan}), whose memory layout is written too.
+     */
+    static boolean checked(Specs.Job j) {
+        return JobInputs.shapeSource(j) == null || namedTitan(j);
+    }
+
+    /**
+     * A torchtitan configuration whose shape is its {@code [model]} name and flavor's (the model catalog's): it states no
+     * parameter count, but its memory layout is no default gpulint guesses — {@code [parallelism]} writes the degrees,
+     * torchtitan always shards with FSDP2's fully_shard (apply_fsdp) and its own defaults are read as it sets them
+     * (TorchtitanAdapter). Check's MEM001 (MemoryAnalysis#named) and MEM002/MEM003 take the plan's fullest stage for it.
+     */
+    public static boolean namedTitan(Specs.Job j) {
+        return j.origin() != null && dev.gpulint.spec.Format.of(j.origin().format()) == dev.gpulint.spec.Format.TORCHTITAN
+                && JobInputs.shapeSource(j) != null;
+    }
+
+    /**
+     * Of stage {@code s}'s weights, the bytes of torchtitan's final norm + output unit and the block FSDP2 prefetches beside
+     * it, whole at its peak ({@link MemoryModel#gatheredAtPeak}, the term MemoryModel adds on the last stage), 0 on any other
+     * stage or job: for MEM001's message, which names it beside the sharded states.
+     */
+    public static double gatheredBytes(Estimate x, Variants v, MemoryModel.Stage s) {
+        return s.stage() == x.layout().pp() - 1 ? MemoryModel.gatheredAtPeak(x.model(), x.layout(), v) : 0;
     }
 
     /** {@code f} with the accounting of {@code b} for layout {@code l}, as MEM002's and MEM003's messages name it. */

@@ -26,11 +26,7 @@ public record TitanUnits(boolean outputResharded) {
     /** A torchtitan job's units with untied embeddings, by its stated {@code fsdp_reshard_after_forward}; null for any other job. */
     static TitanUnits of(Specs.Job j, ModelShape m) {
         if (j.origin() == null || Format.of(j.origin().format()) != Format.TORCHTITAN || m == null || m.tiedEmbeddings()) return null;
-        boolean always = false;
-        for (Specs.Stated s : j.origin().stated()) {
-            if (s.quantity().equals(Specs.Origin.FSDP_RESHARD)) always = s.value().equals("always");
-        }
-        return new TitanUnits(always);
+        return new TitanUnits("always".equals(j.origin().statedValue(Specs.Origin.FSDP_RESHARD)));
     }
 
     /**
@@ -45,7 +41,9 @@ public record TitanUnits(boolean outputResharded) {
                 + "; the final norm + output unit "
                 + (outputResharded && zero3 ? "resharded after forward and gathered again for the backward (fsdp_reshard_after_forward"
                         + " \"always\")" : "gathered once, kept from forward to backward (fsdp_reshard_after_forward not \"always\")")
-                + (zero3 ? ", and whole at the backward's start on the last stage: 2·(V·h ÷ tp + h) bytes beside the sharded weights" : "")
+                + (zero3 ? ", and whole at the backward's start on the last stage: 2·(V·h ÷ tp + h) bytes beside the sharded weights,"
+                        + " with the last block FSDP2 prefetches while the output's backward runs (its default backward prefetch):"
+                        + " 2 bytes per parameter of a mean layer ÷ tp more" : "")
                 + "; with pipeline parallelism every unit is held whole through the step and synced once per layer";
     }
 
@@ -107,5 +105,24 @@ public record TitanUnits(boolean outputResharded) {
      */
     static double heldBytes(TitanUnits t, ModelShape m, Layout l, boolean pipelined) {
         return applies(t, l) && l.zeroStage() >= 3 && !pipelined ? output(m, l) * ParamGather.WIDE : 0;
+    }
+
+    /**
+     * The bytes of the last transformer block FSDP2 all-gathers beside the final norm + output unit at the same peak, at 2
+     * bytes per parameter ({@code layerParameters}: one block's on one GPU), where {@link #heldBytes} counts that unit. FSDP2
+     * prefetches the backward by default: the output unit's {@code FSDPParamGroup.pre_backward(default_prefetch)} ends with
+     * {@code _backward_prefetch}, which unshards the group before it in the post-forward order, the last block
+     * ({@code post_forward_order[curr_index - 1]}; FSDPState._pre_backward passes {@code default_prefetch} true when no
+     * explicit {@code set_modules_to_backward_prefetch} is set, as torchtitan's apply_fsdp sets none for a dense model),
+     * and the output unit is resharded only in its post_backward (pytorch/pytorch torch/distributed/fsdp/_fully_shard/
+     * _fsdp_param_group.py at 002a76fbfea0ac0f199e4b8e2a0691074796c908, _fsdp_state.py at
+     * 1fd469d0c96ead7343898aa01db036dbbe4c46db). So while the output's backward runs, with every activation still held, two
+     * units are whole: the output's and the last block's; later blocks are whole two at a time too (block i and i − 1), but
+     * by then activations have been freed. Forward's implicit prefetch (the next block's all-gather issued while one
+     * computes) comes before the peak. The unsharded gradients of the output unit before their reduce-scatter are not
+     * counted: the logits' working memory ({@link MemoryModel#lossBytes}) is freed as they are made.
+     */
+    static double prefetchedBytes(TitanUnits t, Layout l, boolean pipelined, double layerParameters) {
+        return applies(t, l) && l.zeroStage() >= 3 && !pipelined ? layerParameters * ParamGather.WIDE : 0;
     }
 }

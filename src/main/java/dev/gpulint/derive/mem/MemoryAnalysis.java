@@ -3,7 +3,12 @@ package dev.gpulint.derive.mem;
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.derive.Facts;
 import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.estimate.Estimate;
 import dev.gpulint.derive.estimate.GpuMemory;
+import dev.gpulint.derive.estimate.JobEstimate;
+import dev.gpulint.derive.estimate.Layout;
+import dev.gpulint.derive.estimate.MemoryModel;
+import dev.gpulint.derive.estimate.StageMemory;
 import dev.gpulint.derive.estimate.ShardedGathers;
 import dev.gpulint.derive.estimate.StateBytes;
 import dev.gpulint.derive.estimate.StateOffload;
@@ -37,9 +42,22 @@ public final class MemoryAnalysis {
      * known, against the largest memory of the catalog's GPUs (when {@code catalog} is given).
      */
     public static void job(Resolved.Job r, Catalog catalog, Facts out) {
+        job(r, catalog, null, out);
+    }
+
+    /**
+     * As {@link #job(Resolved.Job, Catalog, Facts)}; a torchtitan job naming its flavor, which states no parameter count,
+     * takes its model states from its estimate {@code e} ({@link #named}; null: no estimate, as in the plan's candidate
+     * search, which brings its own memory facts).
+     */
+    public static void job(Resolved.Job r, Catalog catalog, JobEstimate e, Facts out) {
         Specs.Job j = r.spec();
         Resolved.Group g = r.group();
-        if (j.model() == null || j.model().parameters() == null) return;
+        if (j.model() == null) return;
+        if (j.model().parameters() == null) {
+            named(r, e, out);
+            return;
+        }
         GpuMemory memory = GpuMemory.of(g).orElse(null);
         boolean anyGpu = false;
         if (memory == null) {
@@ -116,6 +134,47 @@ public final class MemoryAnalysis {
         if (expertParams >= 0) f.experts(expertParams, ep, etp, expertDp, shared, perGpu - shared);
         if (shard > 0 && shard < dp) f.hybrid(shard);
         f.pipelined(pipelined);
+        out.add(f);
+    }
+
+    /**
+     * A torchtitan job that names its model ({@code [model]} name and flavor: the model catalog's shape) states no parameter
+     * count: its model states per GPU are the plan's, its estimate's fullest stage ({@link Estimate#largestStage}, from
+     * MemoryModel: the flavor's layers, embedding and output layer ÷ tp, sharded by FSDP2 as StateShards shards them, and
+     * torchtitan's final norm + output unit whole at the backward's start, TitanUnits#heldBytes), so MEM001 fires when the
+     * states alone of the stage `gpulint plan` prints do not fit, with its bytes; MEM003 when its states and activations do
+     * not (StageMemory#fact). Nothing is computed again here: the stage's weights, gradients and optimizer states are summed
+     * and the job's accounting named.
+     */
+    static void named(Resolved.Job r, JobEstimate e, Facts out) {
+        Specs.Job j = r.spec();
+        if (e == null || e.estimate() == null || !StageMemory.namedTitan(j)) return;
+        GpuMemory memory = GpuMemory.of(r.group()).orElse(null);
+        if (memory == null) return;
+        Estimate x = e.estimate();
+        Layout l = x.layout();
+        MemoryModel.Stage s = x.largestStage();
+        int zero = l.zeroStage();
+        // the job's accounting at its layout's sharding, as StageMemory.account names it for MEM002/MEM003
+        StateBytes stated = e.inputs().bytes().at(zero, l.distributedOptimizer());
+        StateOffload offload = StateOffload.of(j);
+        StateBytes sb = offload.onGpu(stated, zero);
+        boolean pipelined = e.inputs().variants().gathers().pipelined(l);
+        if (pipelined) {
+            stated = stated.accumulatedWhole();
+            sb = sb.accumulatedWhole();
+        }
+        long dp = l.dp(), shard = l.shardRanks();
+        double perGpu = s.weights() + s.gradients() + s.optimizer();
+        var at = j.model().layers() != null ? j.model().layers().span() : j.span();
+        MemoryFact f = new MemoryFact(r.name(), j.file(), x.model().parameters(), at, stated.total(),
+                sb.accounting() == StateBytes.Accounting.STATED, stated.weights(), stated.gradients(), stated.optimizer(), l.tp(), l.pp(),
+                dp, zero, perGpu, memory.bytes(), memory.gpu(), r.group().name(), memory.declared(), memory.span(), false, false, null);
+        f.accounting(sb.accounting().id(), sb.where(), l.distributedOptimizer(), l.cp(), memory.overridesCatalog(), memory.catalogBytes());
+        f.offloaded(offload.leaving(zero)).bytesOnGpu(sb.total());
+        if (shard > 0 && shard < dp) f.hybrid(shard);
+        f.pipelined(pipelined);
+        f.named(j.statedWhere("model_shape"), s.stage(), s.parameters(), StageMemory.gatheredBytes(x, e.inputs().variants(), s));
         out.add(f);
     }
 }

@@ -86,9 +86,7 @@ public final class JobAnalysis {
 
     /** The model's name as the job's file writes it (Specs.Origin.MODEL_NAME), or null. */
     private static String statedModel(Specs.Job j) {
-        if (j.origin() == null) return null;
-        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(Specs.Origin.MODEL_NAME)) return s.value();
-        return null;
+        return j.origin() == null ? null : j.origin().statedValue(Specs.Origin.MODEL_NAME);
     }
 
     private static <T> T value(Located<T> l) { return l == null ? null : l.value(); }

@@ -60,6 +60,26 @@ class TitanUnitsTest {
         assertEquals(0, TitanUnits.heldBytes(null, SMALL, layout(1, 3), false));
     }
 
+    /**
+     * FSDP2's default backward prefetch (FSDPParamGroup._backward_prefetch, pytorch/pytorch 002a76fb): while the output unit's
+     * backward runs, the last block is gathered too, so the last stage's peak holds the output unit and a mean layer's
+     * parameters ÷ tp, both at 2 bytes; the same conditions as the output unit's (stage 3, no pp).
+     */
+    @Test
+    void theLastBlockIsPrefetchedBesideTheOutputUnit() {
+        double layer = 1e6;
+        assertEquals(2e6, TitanUnits.prefetchedBytes(new TitanUnits(false), layout(1, 3), false, layer), 0);
+        assertEquals(0, TitanUnits.prefetchedBytes(new TitanUnits(false), layout(1, 2), false, layer), "stage 2 counts the weights whole already");
+        assertEquals(0, TitanUnits.prefetchedBytes(new TitanUnits(false), layout(2, 3), true, layer), "under pp every unit is held whole");
+        assertEquals(0, TitanUnits.prefetchedBytes(null, layout(1, 3), false, layer));
+        // MemoryModel's one term: the output unit (V·h + h) and a mean layer (the layers' parameters ÷ 4), 2 bytes each
+        Variants titan = new Variants(null, null, null, null, null, null, null, null, null,
+                new ShardedGathers(ShardedGathers.Unit.FSDP2, 0, 0, new TitanUnits(false)), null, null, null, null, null);
+        double meanLayer = SMALL.transformerParameters() / 4;
+        assertEquals(2 * (512 * 1000 + 1000) + 2 * meanLayer, MemoryModel.gatheredAtPeak(SMALL, layout(1, 3), titan), 1e-6);
+        assertEquals(0, MemoryModel.gatheredAtPeak(SMALL, layout(1, 3), Variants.NONE), "no torchtitan units: nothing");
+    }
+
     @Test
     void aTiedModelOrAnotherFormatHasNone() {
         ModelShape tied = new ModelShape(4, 1000, 10, 10, 100, 4000, 512, 512, false, true, 1, 1, Dtype.BF16);
@@ -72,7 +92,8 @@ class TitanUnitsTest {
     /**
      * "default" without pp: Llama 3 8B over 16 H100s, 67 all-gathers (2 × 32 blocks, 2 of the embedding, 1 of the final norm +
      * output, kept from forward to backward) of (2 × 16.06 − 1.05) GB ÷ 67 each, 434.8 MB moved per rank; the weights 1.00 GB
-     * sharded and 1.05 GB of the final norm + output unit held whole.
+     * sharded, 1.05 GB of the final norm + output unit held whole and 0.44 GB of the last block FSDP2 prefetches beside it (a
+     * mean layer's 218M parameters at 2 bytes).
      */
     @Test
     void defaultWithoutPipelineGathersTheOutputUnitOnceAndHoldsIt(@TempDir Path dir) {
@@ -84,7 +105,7 @@ class TitanUnitsTest {
         assertTrue(r.out().contains("dp: 67 × dp parameter all-gathers forward and backward, one per layer, and the same of torchtitan's"
                 + " embedding unit, its final norm + output unit's once (kept from forward to backward: fsdp_reshard_after_forward not"
                 + " \"always\") over 16 ranks: 434.8 MB moved"), r.out());
-        assertTrue(r.out().contains("weights 2.05 GB"), r.out());
+        assertTrue(r.out().contains("weights 2.49 GB"), r.out());
         assertTrue(r.out().contains("the final norm + output unit gathered once, kept from forward to backward (fsdp_reshard_after_forward"
                 + " not \"always\"), and whole at the backward's start on the last stage: 2·(V·h ÷ tp + h) bytes beside the sharded"
                 + " weights"), "the plan's text gives the formula: " + r.out());

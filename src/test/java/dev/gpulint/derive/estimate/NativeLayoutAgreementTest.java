@@ -143,6 +143,49 @@ class NativeLayoutAgreementTest {
                 String.valueOf(PlanCli.map(PlanCli.map(differs.get("current")).get("memory")).get("stages")));
     }
 
+    /** {@link #hybrid}'s model as a Megatron-LM script writes it, its pattern {@code pattern}, with {@code more} flags. */
+    private static String hybridScript(String pattern, String more) {
+        return """
+                #!/bin/bash
+                torchrun --nnodes 2 --nproc_per_node 8 pretrain_mamba.py \\
+                  --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
+                  --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
+                  --is-hybrid-model --hybrid-layer-pattern "%s"%s \\
+                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 \\
+                  --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
+                """.formatted(pattern, more);
+    }
+
+    /** The memory of each stage of the current layout: its parameters and activations. */
+    @SuppressWarnings("unchecked")
+    private static List<List<Object>> stages(Map<String, Object> doc) {
+        return ((List<Map<String, Object>>) PlanCli.map(PlanCli.map(doc.get("current")).get("memory")).get("stages")).stream()
+                .map(st -> List.<Object>of(st.get("parameters"), st.get("activations_bytes"))).toList();
+    }
+
+    /**
+     * A hybrid pattern with an MTP '/' group of two layers ("M-") and '|' segments, and beside it a layout that agrees with the
+     * segments and puts the m on the last stage, where Megatron-Core builds it anyway: the same job with or without the layout,
+     * in either format. HybridModel builds each stage from the segments and the MTP layer from the group's letters, so the
+     * last stage holds its two layers; the Megatron adapter took the layout's blocks (the m as one block) and priced the
+     * last stage as a share of the mean layer, ~8 % fewer parameters than without the layout (review21a), where the native
+     * manifest prices the segments.
+     */
+    @Test
+    void aHybridLayoutThatAgreesWithTheSegmentsPricesTheMtpGroupAsWithout(@TempDir Path a, @TempDir Path b, @TempDir Path c) {
+        String pattern = "M-|M*/M-";
+        List<List<Object>> without = stages(PlanCli.in(a).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", hybridScript(pattern, ""))
+                .jobClusters("lab", "*.sh").planJson().json());
+        List<List<Object>> script = stages(PlanCli.in(b).file("cluster.yaml", PlanCli.LAB_H100)
+                .file("train.sh", hybridScript(pattern, " --pipeline-model-parallel-layout \"Ett|ttmL\"")).jobClusters("lab", "*.sh")
+                .planJson().json());
+        List<List<Object>> nat = stages(PlanCli.in(c).file("all.yaml", hybrid("Ett|ttmL").replace("\"M-|M*\"", "\"" + pattern + "\""))
+                .planJson().json());
+        assertEquals(2, without.size());
+        assertEquals(without, script, "the script's layout");
+        assertEquals(without, nat, "the native layout");
+    }
+
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> findings(PlanCli.Run run) {
         return ((List<Object>) run.json().get("findings")).stream().map(PlanCli::map)

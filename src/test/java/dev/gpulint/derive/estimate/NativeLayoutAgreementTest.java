@@ -186,6 +186,27 @@ class NativeLayoutAgreementTest {
         assertEquals(without, nat, "the native layout");
     }
 
+    /**
+     * m on two stages beside a hybrid pattern whose '|' segments split the stages: the segments are the split priced, so the
+     * MTP layers stand on the last stage, and the assumptions say that in both formats, not that each m's stage holds its
+     * layers (review21a: both said "Priced as mtp_split builds it" while pricing them on the last stage).
+     */
+    @Test
+    void mtpOnTwoStagesBesideSegmentsSaysTheyArePricedOnTheLastStage(@TempDir Path a, @TempDir Path b) {
+        String pattern = "M-|M*||/M-/M-", layout = "Ett|tt|m|mLLL";
+        Map<String, Object> script = PlanCli.in(a).file("cluster.yaml", PlanCli.LAB_H100)
+                .file("train.sh", hybridScript(pattern, " --pipeline-model-parallel-layout \"" + layout + "\"")).jobClusters("lab", "*.sh")
+                .planJson().json();
+        Map<String, Object> nat = PlanCli.in(b).file("all.yaml", hybrid(layout).replace("\"M-|M*\"", "\"" + pattern + "\"")).planJson().json();
+        List<String> said = layoutLines(nat, "parallelism.pipeline_layout '").stream().filter(x -> x.contains("(m) on 2 stages")).toList();
+        assertEquals(1, said.size(), String.valueOf(nat.get("assumptions")));
+        assertTrue(said.get(0).endsWith("Priced on the last stage: the pattern's '|' segments split the stages, not the layout, so every"
+                + " MTP layer's blocks (its '/' group's letters), eh_proj and norms are priced there"), said.get(0));
+        assertEquals(said, layoutLines(script, "--pipeline-model-parallel-layout '").stream().filter(x -> x.contains("(m) on 2 stages"))
+                .map(x -> x.replace("--pipeline-model-parallel-layout '", "parallelism.pipeline_layout '")).toList());
+        assertEquals(stages(script), stages(nat));
+    }
+
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> findings(PlanCli.Run run) {
         return ((List<Object>) run.json().get("findings")).stream().map(PlanCli::map)

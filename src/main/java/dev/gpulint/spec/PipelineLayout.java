@@ -231,16 +231,21 @@ public final class PipelineLayout {
 
     /**
      * The plan's words for a layout that places the MTP layers on several stages (Megatron-LM's mtp_split, {@link #mtpSplit}):
-     * which build runs it and how the estimate prices it; null when one stage holds them.
+     * which build runs it and how the estimate prices it; null when one stage holds them. {@code onSegments}: a hybrid
+     * pattern's '|' segments are the split priced (HybridModel builds each stage from them), so the MTP layers are priced on
+     * the last stage, not where the m letters stand.
      */
-    public String mtpSplitNote(String key) {
+    public String mtpSplitNote(String key, boolean onSegments) {
         if (!mtpSplit()) return null;
         return key + " '" + Quantities.shortText(text) + "' places the MTP layers (m) on " + stages.stream().filter(st -> st.mtp() > 0).count()
                 + " stages: Megatron-LM's mtp_split (NVIDIA/Megatron-LM pull request #5329, an open pull request, not merged;"
                 + " pipeline_parallel_layer_layout.py at github.com/shifangx/Megatron-LM 71ffeae2). Megatron-Core's main branch at 00caa53a"
                 + " and its releases refuse it at start-up (\"All of the MTP layers must be in the same one virtual pipeline stage\"), so it"
-                + " runs only on a build with that pull request; otherwise put every m on one stage. Priced as mtp_split builds it: each"
-                + " m's stage its MTP layers' blocks, eh_proj, norms and an embedding copy, in the embedding group";
+                + " runs only on a build with that pull request; otherwise put every m on one stage. " + (onSegments
+                ? "Priced on the last stage: the pattern's '|' segments split the stages, not the layout, so every MTP layer's blocks"
+                + " (its '/' group's letters), eh_proj and norms are priced there"
+                : "Priced as mtp_split builds it: each m's stage its MTP layers' blocks, eh_proj, norms and an embedding copy, in the"
+                + " embedding group");
     }
 
     /**

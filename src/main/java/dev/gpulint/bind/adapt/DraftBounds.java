@@ -201,6 +201,11 @@ final class DraftBounds {
             // Megatron-Core's HybridModel builds each stage's decoder layers from the pattern's '|' segments
             // (select_pipeline_segment) and never reads the layout for them: the segments are the split (hybridStages)
             j.unpriced.add(layout.besideSegments(key, j.keys.getOrDefault(segments, "hybrid_layer_pattern"), segments.value()));
+        } else if (segments != null && !segments.value().isEmpty()) {
+            // beside segments that agree, their split, read at the layout, as the native manifest prices it (SpecBuilder): the
+            // layout's blocks count each m as one block, where HybridModel builds an MTP layer from its '/' group's letters
+            // (MtpLayers#extraBlocks prices them on the last stage)
+            j.stageLayers = j.key(key, new Located<>(segments.value(), v.span()));
         } else {
             j.stageLayers = j.key(key, new Located<>(layout.blocks(), v.span()));
             // mtp_loss_split: each loss slot's output layer, logits and loss on the stage that holds it (derive MtpLayers); GPTModel's
@@ -210,7 +215,7 @@ final class DraftBounds {
             }
         }
         // the newer Megatron-LM's rules (PipelineLayout#problem): which version's rule let the layout in, and what it does
-        if (layout.mtpSplit()) j.unpriced.add(layout.mtpSplitNote(key));
+        if (layout.mtpSplit()) j.unpriced.add(layout.mtpSplitNote(key, segments != null && !segments.value().isEmpty()));
         if (layout.mtpSplit()) out.add(NewerLayouts.mtpSplit(j.format + ":" + owner + "/" + key, key, v, layout));
         if (layout.losses() > 1) out.add(NewerLayouts.lossSplit(j.format + ":" + owner + "/" + key, key, v, layout));
         if (layout.lossSplit()) {
@@ -232,8 +237,9 @@ final class DraftBounds {
      * ({@link HybridPattern#problem}): a pattern it refuses is SYN002 at the pattern, and its split is left out (PAR004 does not
      * judge an even split the job does not ask for); one it builds is the job's split, stage by stage as a
      * --pipeline-model-parallel-layout's, and gives vpp (its segments ÷ pp). A layout written beside it is read for the
-     * split only when its stages' decoder layers are the segments (its MTP blocks then placed where its m letters are);
-     * one that differs leaves the split to the segments, as Megatron-Core's HybridModel builds it ({@link #pipelineLayout}).
+     * split only through them: one whose stages' decoder layers are the segments gives the same split, the segments' (the MTP
+     * layers on the last stage, each its '/' group's blocks, as the native manifest prices them), and one that differs leaves the
+     * split to the segments, as Megatron-Core's HybridModel builds it ({@link #pipelineLayout}).
      */
     private static void hybridStages(JobDraft j, List<Finding> out) {
         Located<List<Long>> v = j.hybridStages;

@@ -129,7 +129,9 @@ public record PipelineSplit(int first, int last, boolean embedding, boolean loss
             String beside = layout.besideSegments(key, "model.hybrid.pattern", p.stageLayers().value());
             if (beside != null) as.add(beside);
         }
-        String mtp = layout.mtpSplitNote(key);
+        // a hybrid's stages priced from its pattern's segments (SpecBuilder: the segments whenever it has them, and they count
+        // no m, so they differ from the layout's blocks wherever m stands)
+        String mtp = layout.mtpSplitNote(key, hybrid && p.stageLayers() != null && !p.stageLayers().value().equals(layout.blocks()));
         if (mtp != null) as.add(mtp);
         boolean priced = j.model() != null && j.model().mtp() != null && j.model().mtp().lossStages() != null;
         String loss = layout.lossSplitNote(key, priced ? PipelineLayout.LOSSES_PRICED

@@ -143,6 +143,70 @@ class NativeLayoutAgreementTest {
                 String.valueOf(PlanCli.map(PlanCli.map(differs.get("current")).get("memory")).get("stages")));
     }
 
+    /** {@link #hybrid}'s model as a Megatron-LM script writes it, its pattern {@code pattern}, with {@code more} flags. */
+    private static String hybridScript(String pattern, String more) {
+        return """
+                #!/bin/bash
+                torchrun --nnodes 2 --nproc_per_node 8 pretrain_mamba.py \\
+                  --num-layers 4 --hidden-size 1024 --num-attention-heads 16 --ffn-hidden-size 4096 --swiglu \\
+                  --untie-embeddings-and-output-weights --vocab-size 32000 --make-vocab-size-divisible-by 128 --seq-length 2048 \\
+                  --is-hybrid-model --hybrid-layer-pattern "%s"%s \\
+                  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 \\
+                  --use-distributed-optimizer --micro-batch-size 1 --global-batch-size 64 --bf16
+                """.formatted(pattern, more);
+    }
+
+    /** The memory of each stage of the current layout: its parameters and activations. */
+    @SuppressWarnings("unchecked")
+    private static List<List<Object>> stages(Map<String, Object> doc) {
+        return ((List<Map<String, Object>>) PlanCli.map(PlanCli.map(doc.get("current")).get("memory")).get("stages")).stream()
+                .map(st -> List.<Object>of(st.get("parameters"), st.get("activations_bytes"))).toList();
+    }
+
+    /**
+     * A hybrid pattern with an MTP '/' group of two layers ("M-") and '|' segments, and beside it a layout that agrees with the
+     * segments and puts the m on the last stage, where Megatron-Core builds it anyway: the same job with or without the layout,
+     * in either format. HybridModel builds each stage from the segments and the MTP layer from the group's letters, so the
+     * last stage holds its two layers; the Megatron adapter took the layout's blocks (the m as one block) and priced the
+     * last stage as a share of the mean layer, ~8 % fewer parameters than without the layout (review21a), where the native
+     * manifest prices the segments.
+     */
+    @Test
+    void aHybridLayoutThatAgreesWithTheSegmentsPricesTheMtpGroupAsWithout(@TempDir Path a, @TempDir Path b, @TempDir Path c) {
+        String pattern = "M-|M*/M-";
+        List<List<Object>> without = stages(PlanCli.in(a).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", hybridScript(pattern, ""))
+                .jobClusters("lab", "*.sh").planJson().json());
+        List<List<Object>> script = stages(PlanCli.in(b).file("cluster.yaml", PlanCli.LAB_H100)
+                .file("train.sh", hybridScript(pattern, " --pipeline-model-parallel-layout \"Ett|ttmL\"")).jobClusters("lab", "*.sh")
+                .planJson().json());
+        List<List<Object>> nat = stages(PlanCli.in(c).file("all.yaml", hybrid("Ett|ttmL").replace("\"M-|M*\"", "\"" + pattern + "\""))
+                .planJson().json());
+        assertEquals(2, without.size());
+        assertEquals(without, script, "the script's layout");
+        assertEquals(without, nat, "the native layout");
+    }
+
+    /**
+     * m on two stages beside a hybrid pattern whose '|' segments split the stages: the segments are the split priced, so the
+     * MTP layers stand on the last stage, and the assumptions say that in both formats, not that each m's stage holds its
+     * layers (review21a: both said "Priced as mtp_split builds it" while pricing them on the last stage).
+     */
+    @Test
+    void mtpOnTwoStagesBesideSegmentsSaysTheyArePricedOnTheLastStage(@TempDir Path a, @TempDir Path b) {
+        String pattern = "M-|M*||/M-/M-", layout = "Ett|tt|m|mLLL";
+        Map<String, Object> script = PlanCli.in(a).file("cluster.yaml", PlanCli.LAB_H100)
+                .file("train.sh", hybridScript(pattern, " --pipeline-model-parallel-layout \"" + layout + "\"")).jobClusters("lab", "*.sh")
+                .planJson().json();
+        Map<String, Object> nat = PlanCli.in(b).file("all.yaml", hybrid(layout).replace("\"M-|M*\"", "\"" + pattern + "\"")).planJson().json();
+        List<String> said = layoutLines(nat, "parallelism.pipeline_layout '").stream().filter(x -> x.contains("(m) on 2 stages")).toList();
+        assertEquals(1, said.size(), String.valueOf(nat.get("assumptions")));
+        assertTrue(said.get(0).endsWith("Priced on the last stage: the pattern's '|' segments split the stages, not the layout, so every"
+                + " MTP layer's blocks (its '/' group's letters), eh_proj and norms are priced there"), said.get(0));
+        assertEquals(said, layoutLines(script, "--pipeline-model-parallel-layout '").stream().filter(x -> x.contains("(m) on 2 stages"))
+                .map(x -> x.replace("--pipeline-model-parallel-layout '", "parallelism.pipeline_layout '")).toList());
+        assertEquals(stages(script), stages(nat));
+    }
+
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> findings(PlanCli.Run run) {
         return ((List<Object>) run.json().get("findings")).stream().map(PlanCli::map)

@@ -49,8 +49,9 @@ public enum LossKernel {
     NATIVE, TE, TORCH;
 
     /**
-     * The job's: TE when its model states Transformer Engine's cross-entropy; TORCH for a torchtitan job whose kernels are
-     * eager (no {@code [compile] enable}, torchtitan's default: EagerKernels); else native (Megatron-Core's default).
+     * The job's: TE when its model states Transformer Engine's cross-entropy; TORCH for a torchtitan job whose loss is not
+     * compiled (no {@code [compile] enable}, torchtitan's default, or "loss" not among its components); else native
+     * (Megatron-Core's default).
      */
     public static LossKernel of(Specs.Job j) {
         Specs.Model m = j == null ? null : j.model();
@@ -62,9 +63,14 @@ public enum LossKernel {
         return j != null && j.origin() != null && Format.of(j.origin().format()) == Format.TORCHTITAN;
     }
 
-    /** The job states fused kernels (torchtitan's [compile] enable with the model among its components). */
+    /**
+     * torchtitan compiles its loss: {@code [compile] enable} with "loss" among its components (default ["model", "loss"]),
+     * or the older {@code [training] compile} (build_cross_entropy_loss, torchtitan/components/loss.py), whatever it does
+     * with the model (CompileSettings states it).
+     */
     private static boolean compiled(Specs.Job j) {
-        return j.kernels() != null && "fused".equals(j.kernels().value());
+        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(Specs.Origin.LOSS_COMPILE)) return s.value().equals("compiled");
+        return false;
     }
 
     /**

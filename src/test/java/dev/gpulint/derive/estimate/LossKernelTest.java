@@ -29,6 +29,20 @@ class LossKernelTest {
         assertEquals(LossKernel.NATIVE, LossKernel.of(compiled));
         assertTrue(LossKernel.NATIVE.describe(compiled).contains("torch.compile: what Inductor's partition keeps for its backward is"
                 + " not verified here"), LossKernel.NATIVE.describe(compiled));
+        // torchtitan compiles the loss only with "loss" among [compile] components (build_cross_entropy_loss:
+        // compile.enable and "loss" in compile.components), whatever it does with the model; [training] compile compiles both
+        Specs.Job modelOnly = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2")
+                .table("[compile]\nenable = true\ncomponents = [\"model\"]").toml());
+        assertEquals(LossKernel.TORCH, LossKernel.of(modelOnly));
+        Specs.Job lossOnly = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2")
+                .table("[compile]\nenable = true\ncomponents = [\"loss\"]").toml());
+        assertEquals(LossKernel.NATIVE, LossKernel.of(lossOnly));
+        assertTrue(LossKernel.NATIVE.describe(lossOnly).contains("torch.compile: what Inductor's partition keeps"), LossKernel.NATIVE.describe(lossOnly));
+        Specs.Job older = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192", "compile = true")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
+        assertEquals(LossKernel.NATIVE, LossKernel.of(older));
         // a Megatron-LM script stating Transformer Engine's loss: priced so, and the newer Megatron-LM's refusal said
         Specs.Job te = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-loss-fusion --cross-entropy-fusion-impl te", 2));
         assertEquals(LossKernel.TE, LossKernel.of(te));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.EstimateManifest;
 import dev.gpulint.testing.Foreign;
 import dev.gpulint.testing.Recipes;
 import org.junit.jupiter.api.Test;
@@ -57,5 +58,23 @@ class LossKernelTest {
         assertTrue(!LossKernel.TE.describe(bridge).contains("validate_args"), LossKernel.TE.describe(bridge));
         // the native loss of a Megatron-LM script says nothing more
         assertEquals("", LossKernel.NATIVE.describe(Foreign.bind("train.sh", MtpJobs.script(0, "", 2))));
+    }
+
+    /** The native manifest's model.loss.kernel reaches the loss's pricing: te keeps the 16-bit logits, not the fp32 softmax. */
+    @Test
+    void theNativeLossKernelIsPriced() {
+        JobEstimate te = native8b("te"), nat = native8b("native"), unfused = native8b("unfused");
+        assertEquals(LossKernel.TE, LossKernel.of(te.job().spec()));
+        assertEquals(LossKernel.NATIVE, LossKernel.of(nat.job().spec()));
+        assertEquals(LossKernel.NATIVE, LossKernel.of(unfused.job().spec()));
+        // tp 1, s 8192, b 1, V 128,256 (LLAMA3_8B), 16-bit: native 4·s·b·V + 2·s·b·V (fp32 softmax, bf16 copy), te 2·s·b·V
+        double less = 4.0 * 8192 * 128256;      // 6·s·b·V − 2·s·b·V
+        assertEquals(less, nat.estimate().stages().get(0).activations() - te.estimate().stages().get(0).activations(), 1);
+        assertTrue(te.inputs().assumptions().stream().anyMatch(a -> a.contains("the job's loss is Transformer Engine's fused cross-entropy")));
+    }
+
+    private static JobEstimate native8b(String kernel) {
+        return EstimateManifest.on("H100-SXM5-80GB").nodes(1).model(EstimateManifest.LLAMA3_8B + ", seq_length: 8192, loss: { kernel: " + kernel + " }")
+                .parallelism("tp: 1").batch(1, 64).optimizer("zero_stage: 1").recompute("selective").estimate();
     }
 }

@@ -44,6 +44,18 @@ class LossKernelTest {
         Specs.Job older = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192", "compile = true")
                 .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
         assertEquals(LossKernel.NATIVE, LossKernel.of(older));
+        // [parallelism] disable_loss_parallel = true (earlier [training]): the logits whole on every tp rank
+        Specs.Job whole = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2", "disable_loss_parallel = true").toml());
+        assertEquals(LossKernel.TORCH_REPLICATED, LossKernel.of(whole));
+        assertTrue(LossKernel.TORCH_REPLICATED.describe(whole).contains("disable_loss_parallel: the logits whole on every tp rank"),
+                LossKernel.TORCH_REPLICATED.describe(whole));
+        Specs.Job olderWhole = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192",
+                "disable_loss_parallel = true").parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
+        assertEquals(LossKernel.TORCH_REPLICATED, LossKernel.of(olderWhole));
+        Specs.Job parallel = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2", "disable_loss_parallel = false").toml());
+        assertEquals(LossKernel.TORCH, LossKernel.of(parallel));
         // a Megatron-LM script stating Transformer Engine's loss: priced so, and the newer Megatron-LM's refusal said
         Specs.Job te = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-loss-fusion --cross-entropy-fusion-impl te", 2));
         assertEquals(LossKernel.TE, LossKernel.of(te));

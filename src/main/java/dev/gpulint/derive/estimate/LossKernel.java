@@ -91,7 +91,7 @@ public enum LossKernel {
     /**
      * The job's loss was read from Megatron-LM's flags (a Megatron-LM script, or one a launcher runs), which its training
      * entry's validate_args checks; Megatron-Bridge, NeMo 2 and NeMo-RL build Megatron-Core's config without it, and a
-     * native manifest states no loss kernel.
+     * native manifest's model.loss.kernel names the kernel, not the Megatron-LM that would refuse it.
      */
     private static boolean megatronLmFlags(Specs.Job j) {
         if (j == null || j.origin() == null) return false;

@@ -633,6 +633,12 @@ public final class Specs {
 
         /** The quantity torchtitan's {@code [parallelism] fsdp_reshard_after_forward} is stated under, as written (default, always, never). */
         public static final String FSDP_RESHARD = "fsdp_reshard_after_forward";
+
+        /** The quantity torchtitan states whether its loss is compiled under ("compiled" or "eager": build_cross_entropy_loss). */
+        public static final String LOSS_COMPILE = "loss_compile";
+
+        /** The quantity torchtitan states its loss parallelism under ("off": disable_loss_parallel written true). */
+        public static final String LOSS_PARALLEL = "loss_parallel";
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */

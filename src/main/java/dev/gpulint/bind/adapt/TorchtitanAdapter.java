@@ -37,7 +37,24 @@ final class TorchtitanAdapter implements FormatAdapter {
         CompileSettings.torchtitan(j, doc.root());                  // torch.compile: fused or eager elementwise kernels
         Float8Recipe.torchtitan(j, doc.root());                     // Float8 recipe_name: tensorwise or rowwise scaling
         OffloadSettings.torchtitan(j, doc.root());
+        lossParallel(j, doc.root());                                // disable_loss_parallel: the loss on the whole vocabulary
         sink.draft(j);
+    }
+
+    /**
+     * {@code [parallelism] disable_loss_parallel} (earlier {@code [training]}): true runs the loss on the logits gathered whole on
+     * every tp rank (apply_tp: the output layer's {@code output_layouts=Shard(-1) if loss_parallel else Replicate()}), stated
+     * under Specs.Origin#LOSS_PARALLEL for derive/estimate/LossKernel; a value not a boolean is SYN002 and torchtitan's default.
+     */
+    private static void lossParallel(JobDraft j, MappingNode root) {
+        String table = scalar(map(root, "parallelism"), "disable_loss_parallel") != null ? "parallelism" : "training";
+        dev.gpulint.tree.ScalarNode s = scalar(map(root, table), "disable_loss_parallel");
+        String key = "[" + table + "] disable_loss_parallel";
+        Located<Boolean> off = DraftValues.bool(j, s, key, "the estimate takes torchtitan's default, false: the loss parallel over tp");
+        if (off != null && off.value() != null) {
+            j.stated.add(new dev.gpulint.spec.Specs.Stated(dev.gpulint.spec.Specs.Origin.LOSS_PARALLEL, off.value() ? "off" : "on", key,
+                    StatedKind.CONFIG, off.span()));
+        }
     }
 
     static boolean accepts(MappingNode root) {

@@ -46,31 +46,52 @@ import dev.gpulint.spec.Specs;
  * </ul>
  */
 public enum LossKernel {
-    NATIVE, TE, TORCH;
+    NATIVE, TE, TORCH,
+    /**
+     * {@link #TORCH} with {@code disable_loss_parallel} at tp &gt; 1: torchtitan's apply_tp gives the output layer
+     * {@code output_layouts=Shard(-1) if loss_parallel else Replicate()} (torchtitan/models/llama3/infra/parallelize.py), so
+     * the logits are all-gathered and the same eager loss runs on the whole vocabulary on every tp rank: its vocabulary
+     * terms are not ÷ tp.
+     */
+    TORCH_REPLICATED;
 
     /**
-     * The job's: TE when its model states Transformer Engine's cross-entropy; TORCH for a torchtitan job whose kernels are
-     * eager (no {@code [compile] enable}, torchtitan's default: EagerKernels); else native (Megatron-Core's default).
+     * The job's: TE when its model states Transformer Engine's cross-entropy; TORCH for a torchtitan job whose loss is not
+     * compiled (no {@code [compile] enable}, torchtitan's default, or "loss" not among its components); else native
+     * (Megatron-Core's default).
      */
     public static LossKernel of(Specs.Job j) {
         Specs.Model m = j == null ? null : j.model();
         if (m != null && m.teCrossEntropy() != null && Boolean.TRUE.equals(m.teCrossEntropy().value())) return TE;
-        return torchtitan(j) && !compiled(j) ? TORCH : NATIVE;
+        return !torchtitan(j) || compiled(j) ? NATIVE : lossParallelOff(j) ? TORCH_REPLICATED : TORCH;
+    }
+
+    /** torchtitan's {@code disable_loss_parallel} written true (TorchtitanAdapter states it), at tp &gt; 1. */
+    private static boolean lossParallelOff(Specs.Job j) {
+        boolean tp = j.parallelism() != null && j.parallelism().tp() != null && j.parallelism().tp().value() != null
+                && j.parallelism().tp().value() > 1;
+        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(Specs.Origin.LOSS_PARALLEL)) return tp && s.value().equals("off");
+        return false;
     }
 
     private static boolean torchtitan(Specs.Job j) {
         return j != null && j.origin() != null && Format.of(j.origin().format()) == Format.TORCHTITAN;
     }
 
-    /** The job states fused kernels (torchtitan's [compile] enable with the model among its components). */
+    /**
+     * torchtitan compiles its loss: {@code [compile] enable} with "loss" among its components (default ["model", "loss"]),
+     * or the older {@code [training] compile} (build_cross_entropy_loss, torchtitan/components/loss.py), whatever it does
+     * with the model (CompileSettings states it).
+     */
     private static boolean compiled(Specs.Job j) {
-        return j.kernels() != null && "fused".equals(j.kernels().value());
+        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(Specs.Origin.LOSS_COMPILE)) return s.value().equals("compiled");
+        return false;
     }
 
     /**
      * The job's loss was read from Megatron-LM's flags (a Megatron-LM script, or one a launcher runs), which its training
      * entry's validate_args checks; Megatron-Bridge, NeMo 2 and NeMo-RL build Megatron-Core's config without it, and a
-     * native manifest states no loss kernel.
+     * native manifest's model.loss.kernel names the kernel, not the Megatron-LM that would refuse it.
      */
     private static boolean megatronLmFlags(Specs.Job j) {
         if (j == null || j.origin() == null) return false;
@@ -92,6 +113,11 @@ public enum LossKernel {
                     + " backward's two fp32 gradients beside it, 8·s·b·V ÷ tp more at once, instead of Megatron's 16-bit copy; the"
                     + " output layer's input whole on every tp rank (ColwiseParallel gathers the sequence: 2·s·b·h), the final"
                     + " norm's its shard";
+            case TORCH_REPLICATED -> "; the job's loss is torchtitan's cross_entropy_loss, eager (F.cross_entropy on pred.float(),"
+                    + " torchtitan/components/loss.py) with disable_loss_parallel: the logits whole on every tp rank (the output"
+                    + " layer's output Replicate, apply_tp), so it keeps the fp32 log-softmax, 4·s·b·V, and its backward's two fp32"
+                    + " gradients beside it, 8·s·b·V more at once, none ÷ tp; the output layer's input whole on every tp rank"
+                    + " (2·s·b·h), the final norm's its shard; remove disable_loss_parallel to divide them by tp";
             case NATIVE -> torchtitan(j) ? "; the job's loss is torchtitan's cross_entropy_loss compiled with torch.compile: what"
                     + " Inductor's partition keeps for its backward is not verified here, priced as Megatron-Core's native loss" : "";
         };

@@ -564,11 +564,13 @@ public final class MemoryModel {
         // whole s·b·h on every rank of the tp group without it (tp > 1, no SP: replicated, not divided)
         double inputs = 2.0 * bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1);
         if (kernel == LossKernel.TE) return (inputs + bytes * v * sb / l.tp()) * losses;
-        if (kernel == LossKernel.TORCH) {
+        if (kernel == LossKernel.TORCH || kernel == LossKernel.TORCH_REPLICATED) {
             // torchtitan: the norm keeps its shard, the output layer's matmul the gathered whole; the fp32 log-softmax per loss and
             // its backward's two fp32 gradients once, all vocabulary terms ÷ tp (loss_parallel)
             double norm = bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1), output = bytes * m.hidden() * sb;
-            return (norm + output + 4 * v * sb / l.tp()) * losses + 8 * v * sb / l.tp();
+            // disable_loss_parallel (TORCH_REPLICATED): the logits whole on every tp rank, the vocabulary terms not ÷ tp
+            int vt = kernel == LossKernel.TORCH ? l.tp() : 1;
+            return (norm + output + 4 * v * sb / vt) * losses + 8 * v * sb / vt;
         }
         double softmax = 4 * v * sb / l.tp(), upcast = bytes < 4 ? bytes * v * sb / l.tp() : 0;
         return (inputs + softmax) * losses + upcast;

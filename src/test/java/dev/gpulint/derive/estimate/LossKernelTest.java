@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.EstimateManifest;
 import dev.gpulint.testing.Foreign;
 import dev.gpulint.testing.Recipes;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,32 @@ class LossKernelTest {
         assertEquals(LossKernel.NATIVE, LossKernel.of(compiled));
         assertTrue(LossKernel.NATIVE.describe(compiled).contains("torch.compile: what Inductor's partition keeps for its backward is"
                 + " not verified here"), LossKernel.NATIVE.describe(compiled));
+        // torchtitan compiles the loss only with "loss" among [compile] components (build_cross_entropy_loss:
+        // compile.enable and "loss" in compile.components), whatever it does with the model; [training] compile compiles both
+        Specs.Job modelOnly = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2")
+                .table("[compile]\nenable = true\ncomponents = [\"model\"]").toml());
+        assertEquals(LossKernel.TORCH, LossKernel.of(modelOnly));
+        Specs.Job lossOnly = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2")
+                .table("[compile]\nenable = true\ncomponents = [\"loss\"]").toml());
+        assertEquals(LossKernel.NATIVE, LossKernel.of(lossOnly));
+        assertTrue(LossKernel.NATIVE.describe(lossOnly).contains("torch.compile: what Inductor's partition keeps"), LossKernel.NATIVE.describe(lossOnly));
+        Specs.Job older = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192", "compile = true")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
+        assertEquals(LossKernel.NATIVE, LossKernel.of(older));
+        // [parallelism] disable_loss_parallel = true (earlier [training]): the logits whole on every tp rank
+        Specs.Job whole = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2", "disable_loss_parallel = true").toml());
+        assertEquals(LossKernel.TORCH_REPLICATED, LossKernel.of(whole));
+        assertTrue(LossKernel.TORCH_REPLICATED.describe(whole).contains("disable_loss_parallel: the logits whole on every tp rank"),
+                LossKernel.TORCH_REPLICATED.describe(whole));
+        Specs.Job olderWhole = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192",
+                "disable_loss_parallel = true").parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
+        assertEquals(LossKernel.TORCH_REPLICATED, LossKernel.of(olderWhole));
+        Specs.Job parallel = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2", "disable_loss_parallel = false").toml());
+        assertEquals(LossKernel.TORCH, LossKernel.of(parallel));
         // a Megatron-LM script stating Transformer Engine's loss: priced so, and the newer Megatron-LM's refusal said
         Specs.Job te = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-loss-fusion --cross-entropy-fusion-impl te", 2));
         assertEquals(LossKernel.TE, LossKernel.of(te));
@@ -43,5 +70,23 @@ class LossKernelTest {
         assertTrue(!LossKernel.TE.describe(bridge).contains("validate_args"), LossKernel.TE.describe(bridge));
         // the native loss of a Megatron-LM script says nothing more
         assertEquals("", LossKernel.NATIVE.describe(Foreign.bind("train.sh", MtpJobs.script(0, "", 2))));
+    }
+
+    /** The native manifest's model.loss.kernel reaches the loss's pricing: te keeps the 16-bit logits, not the fp32 softmax. */
+    @Test
+    void theNativeLossKernelIsPriced() {
+        JobEstimate te = native8b("te"), nat = native8b("native"), unfused = native8b("unfused");
+        assertEquals(LossKernel.TE, LossKernel.of(te.job().spec()));
+        assertEquals(LossKernel.NATIVE, LossKernel.of(nat.job().spec()));
+        assertEquals(LossKernel.NATIVE, LossKernel.of(unfused.job().spec()));
+        // tp 1, s 8192, b 1, V 128,256 (LLAMA3_8B), 16-bit: native 4·s·b·V + 2·s·b·V (fp32 softmax, bf16 copy), te 2·s·b·V
+        double less = 4.0 * 8192 * 128256;      // 6·s·b·V − 2·s·b·V
+        assertEquals(less, nat.estimate().stages().get(0).activations() - te.estimate().stages().get(0).activations(), 1);
+        assertTrue(te.inputs().assumptions().stream().anyMatch(a -> a.contains("the job's loss is Transformer Engine's fused cross-entropy")));
+    }
+
+    private static JobEstimate native8b(String kernel) {
+        return EstimateManifest.on("H100-SXM5-80GB").nodes(1).model(EstimateManifest.LLAMA3_8B + ", seq_length: 8192, loss: { kernel: " + kernel + " }")
+                .parallelism("tp: 1").batch(1, 64).optimizer("zero_stage: 1").recompute("selective").estimate();
     }
 }

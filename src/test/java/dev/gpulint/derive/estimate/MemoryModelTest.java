@@ -219,6 +219,9 @@ class MemoryModelTest {
         assertEquals(654_311_424.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.TORCH), 1e-6);
         assertEquals(662_700_032.0, MemoryModel.lossBytes(m, noSp, 1, LossKernel.TORCH), 1e-6);
         assertEquals(0, MemoryModel.lossBytes(m, sp, 0, LossKernel.TORCH));
+        // [parallelism] disable_loss_parallel: the output layer's output is Replicate (torchtitan's apply_tp: output_layouts=Shard(-1)
+        // if loss_parallel else Replicate()), the loss runs on the whole vocabulary on every tp rank: 4·s·b·V + 8·s·b·V not ÷ 2
+        assertEquals(8_388_608.0 + 16_777_216 + 419_430_400 + 838_860_800, MemoryModel.lossBytes(m, sp, 1, LossKernel.TORCH_REPLICATED), 1e-6);
         Variants torch = new Variants(null, null, null, null, null, null, null, null, null, null, null, null, null, null, LossKernel.TORCH);
         assertEquals(654_311_424.0 - 331_350_016.0, MemoryModel.activations(m, sp, 3, torch) - MemoryModel.activations(m, sp, 3), 1e-3);
         assertEquals(MemoryModel.activations(m, sp, 0), MemoryModel.activations(m, sp, 0, torch), 1e-9, "no loss on stage 0");

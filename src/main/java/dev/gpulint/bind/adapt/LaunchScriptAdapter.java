@@ -73,6 +73,10 @@ final class LaunchScriptAdapter implements FormatAdapter {
         SlurmDirectives sb = SlurmDirectives.read(text);
         for (Word[] u : sb.unexpanded) sink.finding(unexpanded(jobName, u[0].text(), u[1]));
         for (Word[] m : sb.misspelt) sink.finding(MisspeltDirectives.finding(FORMAT, jobName, m));
+        for (SlurmDirectives.Refused r : sb.refused) {
+            sink.finding(new dev.gpulint.core.Finding("SYN002", dev.gpulint.core.Level.ERROR, r.span(), r.message(), List.of(),
+                    FORMAT + ":" + jobName + "/" + r.key()));
+        }
         Shell.Script script = Shell.parse(text, sb.environment());
         for (dev.gpulint.core.Finding f : SrunExportCuts.of(script, sb.export, FORMAT, jobName)) sink.finding(f);
         Specs.Cluster qos = MlnxQos.read(script, file, jobName, root.entries().get(0).key().span(), root.span());

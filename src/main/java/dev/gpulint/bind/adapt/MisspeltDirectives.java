@@ -54,12 +54,13 @@ final class MisspeltDirectives {
      * The line at {@code pos}, whose {@code #SBATCH} (at {@code i}) comes after blanks: the indentation and the sentinel,
      * placed from the line's start, with the options after it. sbatch compares the line's own first seven characters with
      * "#SBATCH" ({@code xstrncmp(line, magic_word1, magic_word_len1)} in _opt_batch_script, SchedMD/slurm src/sbatch/opt.c),
-     * so an indented one is a comment line to it: read past, its options never requested.
+     * so an indented one is a comment line to it: read past, its options never requested. Null when no option follows
+     * ({@code   #SBATCH lines must come first}: prose, as {@link #at} leaves a misspelling followed by words).
      */
     static Word[] indented(ScalarText text, String s, int pos, int i, int end) {
         int o = i + 7;
         while (o < end && SlurmDirectives.isspace(s.charAt(o))) o++;
-        if (o >= end) return null;
+        if (o >= end || s.charAt(o) != '-') return null;                     // not followed by an option: prose, as at()'s
         String options = s.substring(o, end).strip();
         if (options.length() > MAX_QUOTED) options = options.substring(0, MAX_QUOTED) + "...";
         return new Word[] {new Word(s.substring(pos, i + 7), true, text.span(pos, i + 7)), new Word(options, true, text.span(o, end))};

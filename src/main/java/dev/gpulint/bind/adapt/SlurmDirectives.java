@@ -37,12 +37,19 @@ final class SlurmDirectives {
     final java.util.List<Word[]> unexpanded = new java.util.ArrayList<>();
     /** Comments meant as directives that sbatch never reads (#SBTACH, # SBATCH): the sentinel and the options (SYN009). */
     final java.util.List<Word[]> misspelt = new java.util.ArrayList<>();
+    /**
+     * What sbatch refuses outright, so the script is never submitted (SYN002): a directive line whose quote is left open,
+     * and a GPU request per node made twice, once with a type and once without. Each: where, the message, the finding's key.
+     */
+    final java.util.List<Refused> refused = new java.util.ArrayList<>();
+
+    record Refused(dev.gpulint.core.Span span, String message, String key) {}
     /** How the GPUs per node are written, for messages: "#SBATCH --gres=gpu:8". */
     String gpusPerNodeWritten;
     boolean exclusive;
     /** The GPUs per node of the last --gpus-per-node and of the last --gres (null: none, or that --gres names no GPU), and
      *  the GPU type each names (null: none); {@link #implied} decides which one the job gets. */
-    private Word gpusPerNodeOption, gresGpus;
+    private Word gpusPerNodeOption, gresGpus, gresItem;
     private String gresWritten, gresType, gpusPerNodeType;
 
     private SlurmDirectives() {}
@@ -87,7 +94,12 @@ final class SlurmDirectives {
      * written, quotes included).
      * {@code open}: a quote left open, which sbatch refuses ("Unmatched `\"`", fatal): the text runs to the line's end.
      */
-    record Argument(String text, int start, int[] at, boolean open) {}
+    record Argument(String text, int start, int[] at, int openAt) {
+        /** A quote left open: {@link #openAt} is where it opens (an offset of the script; -1 when every quote closes). */
+        boolean open() {
+            return openAt >= 0;
+        }
+    }
 
     /**
      * The arguments of a directive line from {@code i} to {@code end}, read as sbatch's {@code _get_argument} reads them
@@ -108,6 +120,7 @@ final class SlurmDirectives {
             int[] at = new int[16];                                                 // grown as the argument grows
             boolean escape = false, quoted = false;
             char q = 0;
+            int openAt = -1;
             while (i < end && (quoted || !isspace(s.charAt(i)))) {
                 char c = s.charAt(i);
                 if (escape) {
@@ -121,6 +134,7 @@ final class SlurmDirectives {
                 } else if (c == '"' || c == '\'') {
                     quoted = true;
                     q = c;
+                    openAt = i;
                     i++;
                     continue;
                 } else if (c == '#') {
@@ -131,9 +145,13 @@ final class SlurmDirectives {
                 b.append(c);
                 i++;
             }
-            if (b.length() == 0) break;
+            if (b.length() == 0) {
+                // nothing read ("" or '#'), but a quote still open is sbatch's fatal "Unmatched" all the same
+                if (quoted) out.add(new Argument("", start, new int[] {i}, openAt));
+                break;
+            }
             at[b.length()] = i;
-            out.add(new Argument(b.toString(), start, java.util.Arrays.copyOf(at, b.length() + 1), quoted));
+            out.add(new Argument(b.toString(), start, java.util.Arrays.copyOf(at, b.length() + 1), quoted ? openAt : -1));
             if (quoted || i < end && s.charAt(i) == '#') break;
         }
         return out;
@@ -143,6 +161,15 @@ final class SlurmDirectives {
     private void line(ScalarText text, String s, int i, int end) {
         String pendingOption = null;
         for (Argument a : arguments(s, i, end)) {
+            if (a.open() && refused.size() < MAX_UNEXPANDED) {
+                char q = s.charAt(a.openAt());
+                refused.add(new Refused(text.span(a.openAt(), a.at()[a.text().length()]), "this #SBATCH line opens a "
+                        + (q == '"' ? "double" : "single") + " quote (" + q + ") that it never closes: sbatch reads each directive line"
+                        + " alone and stops at it with \"Unmatched `" + q + "`\", a fatal error (_get_argument, SchedMD/slurm"
+                        + " src/sbatch/opt.c), so the whole script is refused at submission and none of its directives is requested;"
+                        + " close the quote on this line, or write the character as \\" + q + " if it is part of the value",
+                        "#SBATCH unmatched " + q));
+            }
             String tok = a.text();
             if (pendingOption != null) {
                 option(text, pendingOption, a, 0);
@@ -203,6 +230,7 @@ final class SlurmDirectives {
                         boolean counted = p.length > 1 && p[p.length - 1].matches("[0-9]+");
                         Word itemWord = WordParts.part(v, f, f + n.length());
                         gresGpus = counted ? count(itemWord) : new Word("1", true, itemWord.span());
+                        gresItem = itemWord;
                         gresType = p.length > (counted ? 2 : 1) ? p[1] : null;
                         gresWritten = "#SBATCH --gres=" + item;
                     }
@@ -240,6 +268,15 @@ final class SlurmDirectives {
         // _merge_generic_data), and two types are two requests: no one count per node
         if (gresGpus != null && gpusPerNodeOption != null && !java.util.Objects.equals(gresType, gpusPerNodeType)) {
             gpusPerNode = null;
+            if ((gresType == null) != (gpusPerNodeType == null)) {
+                String perNode = "--gpus-per-node=" + (gpusPerNodeType == null ? "" : gpusPerNodeType + ":") + gpusPerNodeOption.text();
+                String gres = gresWritten.substring("#SBATCH ".length());
+                refused.add(new Refused(gresItem.span(), gres + " and " + perNode + " both ask for GPUs per node, one of "
+                        + (gresType != null ? "type " + gresType : "type " + gpusPerNodeType) + " and one of no type: Slurm refuses a"
+                        + " typed and an untyped request of the same GRES (ESLURM_INVALID_GRES_TYPE from gres_job_state_validate's"
+                        + " _merge_generic_data, SchedMD/slurm src/interfaces/gres.c), so sbatch does not submit the job; request the GPUs"
+                        + " once, as --gpus-per-node=[type:]N or --gres=gpu[:type]:N, or give both the same type", "#SBATCH --gres"));
+            }
         } else if (gresGpus != null) {
             gpusPerNode = gresGpus;
             gpusPerNodeWritten = gresWritten;

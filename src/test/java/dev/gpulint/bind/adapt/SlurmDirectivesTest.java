@@ -147,4 +147,46 @@ class SlurmDirectivesTest {
         Specs.Job after = job("#SBATCH --nodes=2\n#SBATCH --gpus-per-node=8\necho start\n#SBATCH --nodes=4\n");
         assertEquals("2 at 2:17", at(after.nodes()), "directives after the first command are not read");
     }
+    /**
+     * What sbatch refuses outright is said, not only left unread: a quote a directive line leaves open stops sbatch
+     * (_get_argument's fatal "Unmatched"), and a typed and an untyped GPU request per node are refused by
+     * gres_job_state_validate whichever comes first. Two types, or one type twice, are requests Slurm takes: nothing said.
+     */
+    @Test
+    void whatSbatchRefusesIsSaidWhereItIsWritten() {
+        SlurmDirectives open = SlurmDirectives.read(text("#SBATCH --nodes=2 --job-name='a b\n#SBATCH --gpus-per-node=8\n"));
+        assertEquals(1, open.refused.size());
+        assertEquals("#SBATCH unmatched '", open.refused.get(0).key());
+        assertEquals("1:30-1:34", where(open.refused.get(0).span()), "from the quote to the line's end");
+        SlurmDirectives lone = SlurmDirectives.read(text("#SBATCH --nodes=2 \"\n#SBATCH --gpus-per-node=8\n"));
+        assertEquals("#SBATCH unmatched \"", lone.refused.get(0).key(), "a lone quote reads no argument, and is still fatal");
+        assertEquals("1:19-1:20", where(lone.refused.get(0).span()));
+        assertEquals("2", lone.nodes.text());
+        assertEquals("8", open.gpusPerNode.text(), "the other lines are still read");
+        for (String[] row : new String[][] {
+            {"#SBATCH --gres=gpu:h100:4\n#SBATCH --gpus-per-node=8\n", "1:16-1:26"},
+            {"#SBATCH --gpus-per-node=8\n#SBATCH --gres=gpu:h100:4\n", "2:16-2:26"},
+            {"#SBATCH --gres=gpu:4\n#SBATCH --gpus-per-node=a100:8\n", "1:16-1:21"},
+        }) {
+            SlurmDirectives d = SlurmDirectives.read(text(row[0]));
+            assertEquals(1, d.refused.size(), row[0]);
+            assertEquals(row[1], where(d.refused.get(0).span()), row[0]);
+            assertNull(d.gpusPerNode, row[0]);
+        }
+        for (String quiet : new String[] {"#SBATCH --gres=gpu:a100:4\n#SBATCH --gpus-per-node=h100:8\n",
+                "#SBATCH --gres=gpu:h100:4\n#SBATCH --gpus-per-node=h100:8\n", "#SBATCH --job-name=it\\'s --comment=\"a # b\"\n"}) {
+            assertEquals(List.of(), SlurmDirectives.read(text(quiet)).refused, quiet);
+        }
+    }
+
+    private static dev.gpulint.bind.adapt.shell.ScalarText text(String script) {
+        int lines = (int) script.chars().filter(c -> c == '\n').count();
+        dev.gpulint.tree.ScalarNode n = new dev.gpulint.tree.ScalarNode(script, false,
+                new dev.gpulint.core.Span("train.sbatch", 1, 1, lines + 1, 1));
+        return dev.gpulint.bind.adapt.shell.ScalarText.of(script, n);
+    }
+
+    private static String where(dev.gpulint.core.Span s) {
+        return s.startLine() + ":" + s.startColumn() + "-" + s.endLine() + ":" + s.endColumn();
+    }
 }

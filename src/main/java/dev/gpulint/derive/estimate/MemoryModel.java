@@ -324,6 +324,7 @@ public final class MemoryModel {
         private final Held held;
         private final StateShards.Sharded sharded;
         private final double outputHeld;                // torchtitan's final norm + output unit and the block prefetched beside it (gatheredAtPeak)
+        private final double lossOverlap;               // of the last stage's loss memory, what is freed before that block is gathered
         private final int last;
         private double weights, gradients, optimizer, activations, parameters;     // the stage last filled
 
@@ -340,12 +341,15 @@ public final class MemoryModel {
             this.params = new Params(m, l, v);
             this.outputHeld = gatheredAtPeak(m, l, v, params);
             this.held = activations ? new Held(m, l, v) : null;
+            // the last block FSDP2 prefetches is gathered after the loss's backward has freed its fp32 working memory: the
+            // stage's peak is the larger of the two moments, not both (Held#freedBeforeOutputBackward)
+            this.lossOverlap = held == null ? 0 : Math.min(prefetchedAtPeak(m, l, v, params), held.freedBeforeOutputBackward());
         }
 
         /** Stage {@code i}'s weights, gradients, optimizer states, activations and parameters. */
         private void fill(int i) {
             fillStates(i);
-            activations = held.at(i);
+            activations = held.at(i) - (i == last ? lossOverlap : 0);
         }
 
         /** Stage {@code i}'s weights, gradients, optimizer states and parameters: what does not depend on recompute. */
@@ -383,9 +387,15 @@ public final class MemoryModel {
     private static double gatheredAtPeak(ModelShape m, Layout l, Variants v, Params p) {
         TitanUnits t = v.gathers().titan();
         if (t == null) return 0;
-        boolean pipelined = v.gathers().pipelined(l);
+        return TitanUnits.heldBytes(t, m, l, v.gathers().pipelined(l)) + prefetchedAtPeak(m, l, v, p);
+    }
+
+    /** Of {@link #gatheredAtPeak}, the last block FSDP2 prefetches ({@link TitanUnits#prefetchedBytes}); 0 for any other job. */
+    private static double prefetchedAtPeak(ModelShape m, Layout l, Variants v, Params p) {
+        TitanUnits t = v.gathers().titan();
+        if (t == null) return 0;
         double layer = p.hybrid == null && m.layers() > 0 ? (p.shared + p.expert) / m.layers() : 0;
-        return TitanUnits.heldBytes(t, m, l, pipelined) + TitanUnits.prefetchedBytes(t, l, pipelined, layer);
+        return TitanUnits.prefetchedBytes(t, l, v.gathers().pipelined(l), layer);
     }
 
     /** The routed experts' share of one GPU ({@link StateShards}: the job's MoE shape's etp; without one, expert tp = tp). */
@@ -471,6 +481,23 @@ public final class MemoryModel {
             emb = (8 * s * b + sbh) * (l.virtualPp() > 1 && pp > 1 ? pp * penalty : Math.min(mb, pp)) / t;
             lastLosses = 1 + v.mtp().lastStageLosses(m, l);
             earlyLosses = v.mtp().earlyLossesPerRank(m, l);
+        }
+
+        /**
+         * Of the last stage's loss memory ({@link #lossBytes}), what the loss's backward has freed by the time the output
+         * layer's backward starts, in bytes per GPU: with torchtitan's eager loss ({@link LossKernel#TORCH}) the fp32
+         * log-softmax each loss saves and the backward's two fp32 gradients, 4·V per loss + 8·V, less the logits' gradient in
+         * the activations' dtype the output layer receives (V·s·b ÷ tp each); 0 for the other kernels. FSDP2 prefetches the
+         * last block in the output unit's pre-backward hook, which fires on the logits' gradient, after the loss's autograd
+         * nodes ran and released what they saved (FSDPState._register_pre_backward_hook, FSDPParamGroup.pre_backward →
+         * _backward_prefetch, pytorch/pytorch torch/distributed/fsdp/_fully_shard/_fsdp_state.py and _fsdp_param_group.py;
+         * torchtitan's train step deletes the logits before loss.backward(), torchtitan/train.py), so the block and this
+         * memory are never whole together.
+         */
+        double freedBeforeOutputBackward() {
+            if (v.loss() != LossKernel.TORCH) return 0;
+            double vsb = (double) m.vocab() * m.seq() / l.cp() * l.microBatchSize() / l.tp();
+            return (4.0 * lastLosses + 8 - m.dtype().activationBytes()) * vsb;
         }
 
         /** Stage {@code i}'s activations at its peak, in bytes per GPU. */

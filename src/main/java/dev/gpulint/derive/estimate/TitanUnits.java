@@ -43,7 +43,8 @@ public record TitanUnits(boolean outputResharded) {
                         + " \"always\")" : "gathered once, kept from forward to backward (fsdp_reshard_after_forward not \"always\")")
                 + (zero3 ? ", and whole at the backward's start on the last stage: 2·(V·h ÷ tp + h) bytes beside the sharded weights,"
                         + " with the last block FSDP2 prefetches while the output's backward runs (its default backward prefetch):"
-                        + " 2 bytes per parameter of a mean layer ÷ tp more" : "")
+                        + " 2 bytes per parameter of a mean layer ÷ tp more, less the eager loss's fp32 memory its backward"
+                        + " freed before (the larger of the two moments)" : "")
                 + "; with pipeline parallelism every unit is held whole through the step and synced once per layer";
     }
 

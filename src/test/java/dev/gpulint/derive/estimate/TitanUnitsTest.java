@@ -80,6 +80,35 @@ class TitanUnitsTest {
         assertEquals(0, MemoryModel.gatheredAtPeak(SMALL, layout(1, 3), Variants.NONE), "no torchtitan units: nothing");
     }
 
+    /**
+     * The prefetched block and torchtitan's eager loss's fp32 memory are never whole together: FSDP2 gathers the block in the
+     * output unit's pre-backward hook, on the logits' gradient, after the loss's backward freed its fp32 log-softmax and
+     * gradients (4·V + 8·V per s·b ÷ tp) and left the logits' bf16 gradient (2·V). The stage holds the larger of the two
+     * moments: here (V 512, s·b 512, tp 1) 10·V·s·b = 2.6 MB freed against a 32 MB block, so the block's moment, less what
+     * was freed; with the block smaller than the freed memory, the loss's moment, the block not added.
+     */
+    @Test
+    void thePrefetchedBlockAndTheEagerLossFp32MemoryAreNotHeldTogether() {
+        StateBytes b = new StateBytes(2, 2, 12, StateBytes.Accounting.STATED);
+        ShardedGathers fsdp2 = new ShardedGathers(ShardedGathers.Unit.FSDP2, 0, 0, new TitanUnits(false));
+        ShardedGathers noUnits = new ShardedGathers(ShardedGathers.Unit.FSDP2, 0, 0, null);
+        Variants titan = new Variants(null, null, null, null, null, null, null, null, null, fsdp2, null, null, null, null, LossKernel.TORCH);
+        Variants plain = new Variants(null, null, null, null, null, null, null, null, null, noUnits, null, null, null, null, LossKernel.TORCH);
+        double output = 2 * (512 * 1000 + 1000), block = 2 * SMALL.transformerParameters() / 4;
+        double freed = (4 + 8 - 2) * 512.0 * 512;
+        MemoryModel.Stage with = MemoryModel.fullest(SMALL, layout(1, 3), b, titan);
+        MemoryModel.Stage without = MemoryModel.fullest(SMALL, layout(1, 3), b, plain);
+        assertEquals(without.total() + output + block - freed, with.total(), 1e-3, "the block's moment: the loss's fp32 memory freed");
+        // micro batch 64: 10·V·s·b = 168 MB freed, more than the block: the loss's moment, the output unit alone added
+        Layout big = new Layout(1, 1, 8, 1, 1, 1, 64, 64 * 8, 3, false, Recompute.NONE, false, 1);
+        assertEquals(MemoryModel.fullest(SMALL, big, b, plain).total() + output, MemoryModel.fullest(SMALL, big, b, titan).total(), 1e-3);
+        // another loss kernel frees nothing before the output's backward here: both added, as before
+        Variants te = new Variants(null, null, null, null, null, null, null, null, null, fsdp2, null, null, null, null, LossKernel.TE);
+        Variants teplain = new Variants(null, null, null, null, null, null, null, null, null, noUnits, null, null, null, null, LossKernel.TE);
+        assertEquals(MemoryModel.fullest(SMALL, layout(1, 3), b, teplain).total() + output + block,
+                MemoryModel.fullest(SMALL, layout(1, 3), b, te).total(), 1e-3);
+    }
+
     @Test
     void aTiedModelOrAnotherFormatHasNone() {
         ModelShape tied = new ModelShape(4, 1000, 10, 10, 100, 4000, 512, 512, false, true, 1, 1, Dtype.BF16);

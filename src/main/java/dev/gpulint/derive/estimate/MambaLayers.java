@@ -272,17 +272,21 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      */
     public double[] onStage(ModelShape m, Layout l, int i) {
         double[] k = new double[5];
-        onStage(m, l, i, k);
+        onStage(m, l, i, MtpLayers.NONE, k);
         return k;
     }
 
-    /** {@link #onStage} into {@code k} (five entries): a plan's stages fill one array per layout, not one per stage. */
-    void onStage(ModelShape m, Layout l, int i, double[] k) {
-        double n = MemoryModel.stageLayers(m, l, i), from = 0;
+    /**
+     * {@link #onStage} into {@code k} (five entries): a plan's stages fill one array per layout, not one per stage. A layout's
+     * m letters ({@code mtp}'s {@link MtpLayers#laidOutLayers}) are not the decoder's: its split counts each as one block, and
+     * the stage's decoder layers are the rest (the MTP blocks are priced by their '/' group's letters, MtpLayers#stageBlocks).
+     */
+    void onStage(ModelShape m, Layout l, int i, MtpLayers mtp, double[] k) {
+        double n = MemoryModel.stageLayers(m, l, i) - mtp.laidOutLayers(m, l, i), from = 0;
         // the even split's offset at once (a plan prices every stage of every candidate: summing the stages before is
         // O(pp) each); a hand-sized split sums them
         if (l.split() == PipelineSplit.EVEN || l.split().equals(PipelineSplit.EVEN)) from = i * n;     // the search's layouts hold EVEN itself
-        else for (int s = 0; s < i; s++) from += MemoryModel.stageLayers(m, l, s);
+        else for (int s = 0; s < i; s++) from += MemoryModel.stageLayers(m, l, s) - mtp.laidOutLayers(m, l, s);
         if (l.virtualPp() > 1 || n != Math.rint(n) || from != Math.rint(from) || from + n > pattern.length()) {
             double share = n / layers();
             k[0] = mamba * share;

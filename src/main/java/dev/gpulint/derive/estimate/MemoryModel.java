@@ -129,8 +129,9 @@ public final class MemoryModel {
                 sharedPart = shared * share;
                 expertPart = expert * share;
             }
-            // the MTP layers' blocks on the last stage, each at its kind (MtpLayers)
-            double blocks = mtp.extraBlocks(m, l, i);
+            // the MTP layers' blocks on the last stage, each at its kind (MtpLayers); a hybrid's stage prices its decoder slice
+            // alone (MambaLayers#onStage), so all its MTP blocks, a layout's m among them, by the '/' group's letters
+            double blocks = hybrid != null ? mtp.stageBlocks(m, l, i) : mtp.extraBlocks(m, l, i);
             if (blocks > 0) {
                 sharedPart += blocks * mtpShared;
                 expertPart += blocks * mtpExpert;
@@ -156,8 +157,8 @@ public final class MemoryModel {
          * are; its E layers' routed experts ÷ etp·ep instead and their shared experts ÷ tp (MambaLayers#expertParameters).
          */
         private void hybridLayers(int i) {
-            hybrid.onStage(m, l, i, kinds);
-            double share = stageLayers(m, l, i) / m.layers();
+            hybrid.onStage(m, l, i, mtp, kinds);
+            double share = (kinds[0] + kinds[1] + kinds[2] + kinds[3] + kinds[4]) / m.layers();     // the decoder's layers on the stage
             sharedPart = (MambaLayers.kindParameters(perKind, kinds[0], kinds[1], kinds[2], kinds[3], kinds[4]) + m.hidden() * share
                     + hybrid.sharedExperts(m, kinds[3])) / l.tp();
             expertPart = hybrid.routedExperts(m, kinds[3]) / expertDivisor;

@@ -513,10 +513,39 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
         return what != null && what.startsWith(SENDS + " (");
     }
 
-    /** The MTP blocks stage {@code i} holds beyond its split's layers: all of them on the last stage, unless the layout places them. */
+    /**
+     * The MTP blocks stage {@code i} holds beyond its split's layers ({@link #stageBlocks} less {@link #laidOutLayers}): all of
+     * them on the last stage, unless the layout places them; where it does, its split counts each m as one block, so each of
+     * the stage's MTP layers' other blocks (a hybrid '/' group of two letters: one more).
+     */
     public double extraBlocks(ModelShape m, Layout l, int i) {
-        if (layers == 0 || i != l.pp() - 1 || inLayout(m, l)) return 0;
-        return totalBlocks();
+        return stageBlocks(m, l, i) - laidOutLayers(m, l, i);
+    }
+
+    /**
+     * The MTP blocks pipeline rank {@code i} holds, each of its kind: all of them ({@link #totalBlocks}) on the last stage unless
+     * a layout places them, else its m letters' layers ({@link #perRank}) × the blocks one MTP layer holds. Megatron-Core's
+     * HybridModel builds the MTP block where mtp_on_this_rank (the layout's m, else the last stage) from the pattern's '/' group,
+     * one layer per letter (MultiTokenPredictionBlock with mtp_layer_pattern and mtp_num_depths:
+     * megatron/core/models/hybrid/hybrid_model.py at 542a36d0ac88005261dcf3c8c47ff54627125101), whatever the layout counts for
+     * the m.
+     */
+    public double stageBlocks(ModelShape m, Layout l, int i) {
+        if (layers == 0) return 0;
+        if (!inLayout(m, l)) return i == l.pp() - 1 ? totalBlocks() : 0;
+        int[] r = perRank(m, l);
+        return i >= 0 && i < r.length ? (double) r[i] * blocks : 0;
+    }
+
+    /**
+     * The MTP layers the layout's split counts on pipeline rank {@code i}, one block each (its m letters on the rank's stages,
+     * {@link #perRank}); 0 unless the layout places them ({@link #inLayout}). The rank's decoder layers are its split's layers
+     * less these (the pattern's slice: {@link MambaLayers#onStage}).
+     */
+    public int laidOutLayers(ModelShape m, Layout l, int i) {
+        if (!inLayout(m, l)) return 0;
+        int[] r = perRank(m, l);
+        return i >= 0 && i < r.length ? r[i] : 0;
     }
 
     /**

@@ -207,6 +207,28 @@ class NativeLayoutAgreementTest {
         assertEquals(stages(script), stages(nat));
     }
 
+    /**
+     * The same MTP group without '|' segments: the pattern "M-M*" with the '/' group "M-" on pp 2 (Megatron-Core's select_pipeline_segment slices it
+     * evenly, 2 + 2) and the layout 'Ett|ttmL' that agrees and puts the m on the last stage, where HybridModel builds the MTP
+     * layer from the '/' group's letters (two layers, M and -). The layout's stages count the m as one block, so the last stage
+     * overran the pattern's 4 layers and was priced as 3/4 of every kind: 44,873,160 parameters against 48,557,408 without the
+     * layout (review21a), in both formats.
+     */
+    @Test
+    void aHybridLayoutWithoutSegmentsPricesTheMtpGroupAsWithout(@TempDir Path a, @TempDir Path b, @TempDir Path c) {
+        String pattern = "M-M*/M-";
+        List<List<Object>> without = stages(PlanCli.in(a).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", hybridScript(pattern, ""))
+                .jobClusters("lab", "*.sh").planJson().json());
+        List<List<Object>> script = stages(PlanCli.in(b).file("cluster.yaml", PlanCli.LAB_H100)
+                .file("train.sh", hybridScript(pattern, " --pipeline-model-parallel-layout \"Ett|ttmL\"")).jobClusters("lab", "*.sh")
+                .planJson().json());
+        List<List<Object>> nat = stages(PlanCli.in(c).file("all.yaml", hybrid("Ett|ttmL").replace("\"M-|M*\"", "\"" + pattern + "\""))
+                .planJson().json());
+        assertEquals(2, without.size());
+        assertEquals(without, script, "the script's layout");
+        assertEquals(without, nat, "the native layout");
+    }
+
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> findings(PlanCli.Run run) {
         return ((List<Object>) run.json().get("findings")).stream().map(PlanCli::map)

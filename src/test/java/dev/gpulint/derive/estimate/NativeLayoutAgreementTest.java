@@ -174,16 +174,7 @@ class NativeLayoutAgreementTest {
     @Test
     void aHybridLayoutThatAgreesWithTheSegmentsPricesTheMtpGroupAsWithout(@TempDir Path a, @TempDir Path b, @TempDir Path c) {
         String pattern = "M-|M*/M-";
-        List<List<Object>> without = stages(PlanCli.in(a).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", hybridScript(pattern, ""))
-                .jobClusters("lab", "*.sh").planJson().json());
-        List<List<Object>> script = stages(PlanCli.in(b).file("cluster.yaml", PlanCli.LAB_H100)
-                .file("train.sh", hybridScript(pattern, " --pipeline-model-parallel-layout \"Ett|ttmL\"")).jobClusters("lab", "*.sh")
-                .planJson().json());
-        List<List<Object>> nat = stages(PlanCli.in(c).file("all.yaml", hybrid("Ett|ttmL").replace("\"M-|M*\"", "\"" + pattern + "\""))
-                .planJson().json());
-        assertEquals(2, without.size());
-        assertEquals(without, script, "the script's layout");
-        assertEquals(without, nat, "the native layout");
+        layoutPricesAsWithout(pattern, a, b, c);
     }
 
     /**
@@ -217,6 +208,14 @@ class NativeLayoutAgreementTest {
     @Test
     void aHybridLayoutWithoutSegmentsPricesTheMtpGroupAsWithout(@TempDir Path a, @TempDir Path b, @TempDir Path c) {
         String pattern = "M-M*/M-";
+        layoutPricesAsWithout(pattern, a, b, c);
+    }
+
+    /**
+     * {@code pattern} on pp 2 with the layout 'Ett|ttmL' (the m on the last stage): each stage's price is the job's without
+     * the layout, from the Megatron script and from the native manifest alike.
+     */
+    private static void layoutPricesAsWithout(String pattern, Path a, Path b, Path c) {
         List<List<Object>> without = stages(PlanCli.in(a).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", hybridScript(pattern, ""))
                 .jobClusters("lab", "*.sh").planJson().json());
         List<List<Object>> script = stages(PlanCli.in(b).file("cluster.yaml", PlanCli.LAB_H100)

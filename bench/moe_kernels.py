@@ -8,7 +8,7 @@ routed-expert formula for one of a layer's six grouped GEMMs:
 
     t_est = max(F / (peak · gemm efficiency · fill), W / (HBM bandwidth · hbm)) + gemm_kernel_s + g · expert_gemm_s
 
-(fill = m / (128 · ⌈m/128⌉); the efficiencies of the GPU's family and the row's dtype: gemm, gemm_fp8, gemm_nvfp4;
+(fill = m / (128 · ⌈m/128⌉); a row whose `passes` is p (3: forward + backward) is p such calls, p·g GEMMs; the efficiencies of the GPU's family and the row's dtype: gemm, gemm_fp8, gemm_nvfp4;
 expert_gemm_s or expert_gemm_fp8_s). Per `set` (one implementation at one GPU and dtype) it fits, by least squares:
 
   1. free:    t_i = F_i / R + g_i · c            (R and c both fitted: the normal equations of the two unknowns x = 1/R, c;
@@ -64,18 +64,16 @@ def main():
     a = ap.parse_args()
     cat = catalog()
     sets = {}
-    print(f"{'row':<24}{'g':>4}{'m':>6}{'n':>6}{'k':>6}{'measured µs':>13}{'TFLOP/s':>9}{'estimate µs':>13}"
+    print(f"{'row':<24}{'g':>4}{'m':>7}{'n':>6}{'k':>6}{'measured µs':>13}{'TFLOP/s':>9}{'estimate µs':>13}"
           f"{'est/meas':>9}{'est w/o expert_gemm':>21}")
     for r in rows(a.table):
         g, m, n, k = (int(r[c]) for c in ("groups", "m", "n", "k"))
         hw = hardware(cat, r["gpu"], r["dtype"])
-        flops = 2.0 * g * m * n * k
+        flops, gemms, base = call(hw, r["dtype"], g, m, n, k, passes(r))
         t = flops / (float(r["measured"]) * 1e12) if r["unit"] == "tflops" else float(r["measured"]) * 1e-3
-        fill = m / (TILE_M * math.ceil(m / TILE_M))
-        base = max(flops / (hw["pg"] * fill), g * n * k * BYTES[r["dtype"]] / hw["hbm"]) + hw["kernel"]
-        est = base + g * hw["expert"]
-        sets.setdefault(r["set"], []).append((g, flops, t, base, hw))
-        print(f"{r['name']:<24}{g:>4}{m:>6}{n:>6}{k:>6}{t * 1e6:>13.1f}{flops / t / 1e12:>9.0f}{est * 1e6:>13.1f}"
+        est = base + gemms * hw["expert"]
+        sets.setdefault(r["set"], []).append((gemms, flops, t, base, hw))
+        print(f"{r['name']:<24}{g:>4}{m:>7}{n:>6}{k:>6}{t * 1e6:>13.1f}{flops / t / 1e12:>9.0f}{est * 1e6:>13.1f}"
               f"{est / t:>9.2f}{base * 1e6:>21.1f}")
     print()
     print(f"{'set':<44}{'free fit: R TFLOP/s':>20}{'% peak':>8}{'c µs':>7}{'catalog rate: c µs':>20}{'expert_gemm_s µs':>18}")
@@ -90,6 +88,21 @@ def main():
             r, c = free
             free = f"{r / 1e12:>20.0f}{100 * r / hw['peak']:>7.0f}%{c * 1e6:>7.2f}"
         print(f"{name:<44}{free}{c_cat * 1e6:>20.2f}{hw['expert'] * 1e6:>18.1f}")
+
+
+def passes(r):
+    """The row's `passes` column: how many grouped-GEMM calls of g GEMMs its time covers (3 for a forward + backward); 1
+    when the column is empty."""
+    return int(r.get("passes") or 1)
+
+
+def call(hw, dtype, g, m, n, k, p=1):
+    """FLOPs, expert GEMMs and the estimate's price without its per-expert term for p calls of g GEMMs of m × n × k:
+    each call max(F / (pg · fill), W / hbm) + gemm_kernel_s with F = 2·g·m·n·k, W = g·n·k·bytes."""
+    f1 = 2.0 * g * m * n * k
+    fill = m / (TILE_M * math.ceil(m / TILE_M))
+    one = max(f1 / (hw["pg"] * fill), g * n * k * BYTES[dtype] / hw["hbm"]) + hw["kernel"]
+    return p * f1, p * g, p * one
 
 
 def fit_free(points):

@@ -36,6 +36,36 @@ class FitTest(unittest.TestCase):
         self.assertAlmostEqual(r / 1e12, 725.0, delta=0.5)
         self.assertAlmostEqual(c * 1e6, 2.74, delta=0.005)
 
+    def test_passes_multiply_a_call(self):
+        # a forward + backward row (passes 3) is three calls of the same g GEMMs: 3× the FLOPs, GEMMs and price
+        hw = dict(pg=1.0e15, hbm=6.4e12, kernel=1e-5)
+        f1, g1, b1 = mk.call(hw, "bf16", 8, 16000, 2048, 7168)
+        f3, g3, b3 = mk.call(hw, "bf16", 8, 16000, 2048, 7168, 3)
+        self.assertEqual((f3, g3), (3 * f1, 24))
+        self.assertAlmostEqual(b3, 3 * b1, places=15)
+        self.assertEqual(mk.passes({"passes": ""}), 1)
+        self.assertEqual(mk.passes({"passes": "3"}), 3)
+
+    def test_torchao_b200_bf16_pair_cannot_resolve_a_fixed_time(self):
+        # bench/plan/moe-kernels.tsv's torchao B200 bf16 fwd+bwd rows: each shape's free fit lands on a rate near a third of
+        # the 2,250 TFLOP/s peak and a per-GEMM time of +64 µs on one shape, -205 µs on the other (docs/plan.md, task blackmoe)
+        fits = {}
+        for name in ("B200 bf16 torch._grouped_mm fwd+bwd N2048 K7168", "B200 bf16 torch._grouped_mm fwd+bwd N8192 K5120"):
+            points = []
+            for r in mk.rows(os.path.join(mk.ROOT, "bench", "plan", "moe-kernels.tsv")):
+                if r["set"] != name:
+                    continue
+                g, m, n, k, p = int(r["groups"]), int(r["m"]), int(r["n"]), int(r["k"]), mk.passes(r)
+                points.append((p * g, p * 2.0 * g * m * n * k, float(r["measured"]) * 1e-3))
+            self.assertEqual([g for g, _, _ in points], [3, 6, 12, 24])
+            fits[name] = mk.fit_free(points)
+        r1, c1 = fits["B200 bf16 torch._grouped_mm fwd+bwd N2048 K7168"]
+        r2, c2 = fits["B200 bf16 torch._grouped_mm fwd+bwd N8192 K5120"]
+        self.assertAlmostEqual(r1 / 1e12, 807, delta=1)
+        self.assertAlmostEqual(c1 * 1e6, 64.5, delta=0.1)
+        self.assertAlmostEqual(r2 / 1e12, 764, delta=1)
+        self.assertAlmostEqual(c2 * 1e6, -205.4, delta=0.1)
+
 
 if __name__ == "__main__":
     unittest.main()

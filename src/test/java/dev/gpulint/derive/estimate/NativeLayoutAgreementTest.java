@@ -254,6 +254,12 @@ class NativeLayoutAgreementTest {
             assertEquals(time(natWithout, k), time(nat, k), k + " of the native layout");
         }
         assertTrue(line(nat.plan().out(), "  bubble: ").contains("the MTP layers' 4 blocks on rank 1, "), line(nat.plan().out(), "  bubble: "));
+        // the split line names what the pattern has: no '|' segments, so the layout lays it out (it said select_pipeline_segment
+        // built the pattern's '|' segments), in both formats
+        String split = "layers over the pipeline: 2, 4 on the ranks in turn (2 stages laid out layer by layer), as the job's pipeline"
+                + " layout lays out the hybrid pattern (each m one entry there, its MTP layer's '/' group's blocks priced on its stage)";
+        assertEquals(List.of(split), layoutLines(nat.planJson().json(), "layers over the pipeline: "));
+        assertEquals(List.of(split), layoutLines(script.planJson().json(), "layers over the pipeline: "));
     }
 
     /** The current layout's {@code time.key} in the plan's JSON. */

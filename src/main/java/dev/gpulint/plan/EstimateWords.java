@@ -207,9 +207,10 @@ public final class EstimateWords {
                 : x.denseBlocks() > 0 ? "a dense layer (the mean layer with MoeCost's dense layer for its MLP side)" : "the mean layer";
         String blocks = x.stageBlocks() > 0
                 ? String.format(Locale.ROOT, "%s layer%s of the kind Megatron-Core builds, %s = %s (the compute above counts them at the"
-                                + " mean layer, %s: the last stage's layers)",
+                                + " mean layer, %s: %s)",
                         trim(x.stageBlocks()), x.stageBlocks() == 1 ? "" : "s", kind, Units.seconds(x.blockSeconds()),
-                        Units.seconds(x.meanSeconds()))
+                        Units.seconds(x.meanSeconds()), x.onLast() ? "the last stage's layers" : x.ranks().size() == 1
+                                ? "the layers of pipeline rank " + x.stage() + ", the layout's m" : "the layers of the ranks of the layout's m")
                 : "their transformer layers where the layout's m places them (in the compute above: that stage's layers)";
         String where = x.onLast()
                 ? String.format(Locale.ROOT, "%s per micro-batch on the last stage beyond its layers at the mean layer (in the compute above"
@@ -290,6 +291,25 @@ public final class EstimateWords {
             return String.format(Locale.ROOT, "(pp − 1)/vpp = %d/%d of one micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
                     b.pp() - 1, b.virtualPp(), Units.seconds(b.perMicroBatch()), Units.seconds(b.seconds()),
                     100.0 * (b.pp() - 1) / (b.virtualPp() * mb), mb);
+        }
+        if (b.mtp()) {
+            // the MTP layers' blocks at their kind and eh_proj at their time, in mean layers: each rank's share by its time
+            StringBuilder worth = new StringBuilder(), mtp = new StringBuilder();
+            for (int r = 0; r < b.stageWorth().size(); r++) worth.append(r == 0 ? "" : ", ").append(trim(b.stageWorth().get(r)));
+            for (int r = 0; r < b.mtpWorth().size(); r++) {
+                if (b.mtpWorth().get(r) <= 0) continue;
+                double n = b.mtpBlocks().get(r);
+                mtp.append(mtp.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s block%s on rank %d, %s layers' worth",
+                        trim(n), n == 1 ? "" : "s", r, trim(b.mtpWorth().get(r))));
+            }
+            String split = b.split().describe(b.layers(), b.pp());
+            return String.format(Locale.ROOT,
+                    "the stages' layers' worth %s by rank (the decoder's at the mean layer%s; the MTP layers' %s: their blocks at"
+                            + " their kind and eh_proj at what they cost, MtpLayers): the other stages' ÷ the slowest stage's (%s) = %s"
+                            + " stages' worth, /vpp %d, of one micro-batch's %s: %s (bubble fraction %.1f %% of %d micro-batches)",
+                    worth, split.isEmpty() ? "" : ", layers " + split, mtp, trim(b.slowestLayers()), trim(b.otherLayers()),
+                    b.virtualPp(), Units.seconds(b.perMicroBatch()), Units.seconds(b.seconds()),
+                    100.0 * b.seconds() / (mb * b.perMicroBatch()), mb);
         }
         return String.format(Locale.ROOT,
                 "layers %s: the other stages' layers ÷ the slowest stage's (%s) = %s stages' worth, /vpp %d, of one"

@@ -137,6 +137,18 @@ class EstimateWordsTest {
     }
 
     @Test
+    void bubbleWithTheMtpStageByItsTime() {
+        // pp 2, 2 decoder layers a stage, the MTP layers' 2 blocks and eh_proj on rank 1 worth 2.5 mean layers: 2 ÷ 4.5 of one
+        // micro-batch, not 2 ÷ 4 (the blocks as mean layers, eh_proj free)
+        assertEquals("bubble: the stages' layers' worth 2, 4.50 by rank (the decoder's at the mean layer; the MTP layers' 2 blocks on"
+                        + " rank 1, 2.50 layers' worth: their blocks at their kind and eh_proj at what they cost, MtpLayers): the other"
+                        + " stages' ÷ the slowest stage's (4.50) = 0.44 stages' worth, /vpp 1, of one micro-batch's 4.8 ms: 2.1 ms (bubble"
+                        + " fraction 2.8 % of 16 micro-batches)",
+                EstimateWords.line(new Term.Bubble(2, 1, PipelineSplit.EVEN, 4, 4.5, 2 / 4.5, 0.0048, 2 / 4.5 * 0.0048, 16,
+                        java.util.List.of(2.0, 4.5), java.util.List.of(0.0, 2.0), java.util.List.of(0.0, 2.5))));
+    }
+
+    @Test
     void dpExposureOffloadAndOptimizer() {
         assertEquals("dp: exposed of it: max((1 − dp_overlap) = 0.61 of it, what the compute beside it loses (Lee et al. 2025: compute"
                 + " 18.9 % slower under overlap, sequential 10.2 % slower than overlapped); what outlasts the compute it hides behind) ="

@@ -114,9 +114,10 @@ public final class Estimator {
         double bf16S = bf16 == null ? 0 : bf16.extraSeconds();
         long mb = l.microBatches() > 0 ? l.microBatches()
                 : Math.max(1, (l.globalBatchSize() + (long) l.microBatchSize() * l.dp() - 1) / ((long) l.microBatchSize() * l.dp()));
-        // multi-token prediction (MtpLayers): its blocks are in the stage's layers; its eh_proj and the logits again on the last stage
-        // (its blocks at their kind: the decoder's last layer's, a hybrid group's letters)
-        Term.Mtp mtp = v.mtp().price(m, l, tokens, rfLin, pg, e.gemmKernelS(), logitS, v.mtp().extraBlocks(m, l, pp - 1), layerS, moe, v, mb);
+        // multi-token prediction (MtpLayers): its blocks are in the stages' layers at the mean layer (all of them, on the MTP
+        // ranks: the last, or where a layout's m stands), priced here at their kind (the decoder's last layer's, a hybrid
+        // group's letters) beyond it; its eh_proj on its ranks and the logits again on the last stage
+        Term.Mtp mtp = v.mtp().price(m, l, tokens, rfLin, pg, e.gemmKernelS(), logitS, v.mtp().totalBlocks(), layerS, moe, v, mb);
         // the slowest stage: the last (its layers and the logits) when the layers split evenly; with a split that gives the
         // first or last stage fewer layers, the fullest other stage may be
         // (the MTP layers' eh_proj on their stage, a layout's m off the last one's; their logits and loss on the last)
@@ -208,12 +209,23 @@ public final class Estimator {
         if (tpCopy != null) terms.add(tpCopy);
         double perMb = stageS + tpExp + cpExp + epExp + ppExp + offloadExp + (tpCopy == null ? 0 : tpCopy.seconds());
         double compute = mb * stageS;
-        // the bubble: the other stages' warm-up and cool-down, each stage's share of a micro-batch by its layers
-        // ((pp − 1)/vpp of one micro-batch when they split evenly)
+        // the bubble: the other stages' warm-up and cool-down, each stage's share of a micro-batch by its layers' time
+        // ((pp − 1)/vpp of one micro-batch when they split evenly): the decoder's at the mean layer, the MTP layers' blocks at
+        // their kind and their eh_proj at what they cost on their stage (Term.Mtp#stageSeconds, in mean layers' worth), as
+        // the schedule runs each stage's forward and backward in the warm-up and cool-down
+        double[] worth = new double[pp], mtpWorth = new double[pp], mtpBlocks = new double[pp];
+        for (int i = 0; i < pp; i++) {
+            mtpBlocks[i] = mtp == null ? 0 : v.mtp().stageBlocks(m, l, i);
+            mtpWorth[i] = mtp == null ? 0 : mtpBlocks[i] + mtp.stageSeconds(i) / layerS;
+            worth[i] = stageLayers[i] - mtpBlocks[i] + mtpWorth[i];
+        }
         double others = 0;
-        for (int i = 0; i < pp; i++) if (i != slowest) others += stageLayers[i] / layersPerStage;
-        double bubble = l.pp() > 1 && layersPerStage > 0 ? others / l.virtualPp() * perMb : 0;
-        if (l.pp() > 1) terms.add(new Term.Bubble(l.pp(), l.virtualPp(), l.split(), m.layers(), layersPerStage, others, perMb, bubble, mb));
+        for (int i = 0; i < pp; i++) if (i != slowest) others += worth[i] / worth[slowest];
+        double bubble = l.pp() > 1 && worth[slowest] > 0 ? others / l.virtualPp() * perMb : 0;
+        if (l.pp() > 1) terms.add(new Term.Bubble(l.pp(), l.virtualPp(), l.split(), m.layers(), worth[slowest], others, perMb, bubble, mb,
+                mtp == null ? List.of() : java.util.Arrays.stream(worth).boxed().toList(),
+                mtp == null ? List.of() : java.util.Arrays.stream(mtpBlocks).boxed().toList(),
+                mtp == null ? List.of() : java.util.Arrays.stream(mtpWorth).boxed().toList()));
 
         // dp: the gradients (and, sharded, the parameters) of the stage over dp·cp
         double params = 0;

@@ -132,9 +132,14 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
                 case TORCHTITAN -> ", as torchtitan's pipeline split builds them (its split points, else the embedding and the output a layer each)";
                 // gpt-neox: DeepSpeed's PipelineModule partitions the layers (bind/adapt/PipePartition)
                 case GPT_NEOX -> ", as DeepSpeed's PipelineModule partitions them (pipe-partition-method; PipePartition)";
-                // a hybrid's pattern with '|': MambaStack builds each segment on its stage (spec/HybridPattern)
+                // a hybrid's pattern with '|': MambaStack builds each segment on its stage (spec/HybridPattern); one without '|'
+                // laid out by the job's layout, which slices the pattern (each m one block there: MambaLayers.onStage)
                 default -> j.model() != null && j.model().hybrid() != null && layout.split().laidOut((int) pp)
-                        ? ", as Megatron-Core's select_pipeline_segment builds the hybrid pattern's '|' segments"
+                        ? segmented(j.model().hybrid(), par)
+                                ? ", as Megatron-Core's select_pipeline_segment builds the hybrid pattern's '|' segments"
+                                : ", as the job's pipeline layout lays out the hybrid pattern" + (layout.split().stages().stream()
+                                        .mapToLong(Long::longValue).sum() > layers ? " (each m one entry there, its MTP layer's '/' group's"
+                                        + " blocks priced on its stage)" : "")
                         : ", as Megatron-Core's get_num_layers_to_build builds them";
             });
         }
@@ -206,5 +211,14 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
 
     private static long v(Located<Long> x) {
         return x == null || x.value() == null ? 0 : x.value();
+    }
+
+    /**
+     * The stages priced are the hybrid pattern's '|' segments: the split is read at the pattern (SpecBuilder#hybridStages,
+     * HybridLayers), not at a layout (whose stages count its m letters, and which a pattern without '|' leaves the split to).
+     */
+    private static boolean segmented(dev.gpulint.spec.Specs.Hybrid h, Specs.Parallelism par) {
+        return h.pattern() != null && par.stageLayers() != null && h.pattern().span() != null
+                && h.pattern().span().equals(par.stageLayers().span());
     }
 }

@@ -162,7 +162,7 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
                         : blocks + " layer" + (blocks == 1 ? "" : "s") + " of the pattern's '/' group '" + letters + "', each of its letter's kind")
                 + ": its parameters and model FLOPs its kind's, its time the decoder's mean layer with the MoE side its kind's"
                 + ", its eh_proj 2h → h and norms, the output layer's logits and cross-entropy again) on the last pipeline stage unless"
-                + " the layout places them (there each block at the decoder's mean layer, with eh_proj, the norms and the embedding copy;"
+                + " the layout places them (there each block of its kind, with eh_proj, the norms and the embedding copy;"
                 + " the logits and loss stay on the last; m on several stages, Megatron-LM's mtp_split: each its layers'); with pp > 1 the"
                 + " word embedding on each MTP stage all-reduces its gradient with the first stage's each step over Megatron's embedding"
                 + " group (one sync with a tied output layer's), and after a layout's m off the last stage (Megatron-Core's"

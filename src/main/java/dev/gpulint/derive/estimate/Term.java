@@ -336,17 +336,38 @@ public sealed interface Term {
      *
      * @param split         the layers' split over the stages ({@link PipelineSplit#EVEN}: (pp − 1)/vpp)
      * @param layers        the model's layers
-     * @param slowestLayers the slowest stage's layers
-     * @param otherLayers   the other stages' layers ÷ the slowest stage's
+     * @param slowestLayers the slowest stage's layers' worth: its decoder layers and its MTP layers' worth ({@code mtpWorth})
+     * @param otherLayers   the other stages' layers' worth ÷ the slowest stage's
      * @param perMicroBatch one micro-batch's time on the slowest stage with its exposed communication
      * @param seconds       the bubble
+     * @param stageWorth    per pipeline rank, its layers' worth in mean layers (empty without MTP layers: its layers)
+     * @param mtpBlocks     per pipeline rank, the MTP blocks its layers count ({@link MtpLayers#stageBlocks}; all zero without MTP)
+     * @param mtpWorth      per pipeline rank, those blocks at their kind and the MTP layers' eh_proj there, in mean layers
+     *                      ({@link Mtp#stageSeconds(int)} ÷ the mean layer's time, beside the blocks)
      */
     record Bubble(int pp, int virtualPp, PipelineSplit split, int layers, double slowestLayers, double otherLayers,
-                  double perMicroBatch, double seconds, long microBatches) implements Term {
+                  double perMicroBatch, double seconds, long microBatches, java.util.List<Double> stageWorth,
+                  java.util.List<Double> mtpBlocks, java.util.List<Double> mtpWorth) implements Term {
+        public Bubble {
+            stageWorth = java.util.List.copyOf(stageWorth);
+            mtpBlocks = java.util.List.copyOf(mtpBlocks);
+            mtpWorth = java.util.List.copyOf(mtpWorth);
+        }
+
+        /** A bubble without MTP layers. */
+        public Bubble(int pp, int virtualPp, PipelineSplit split, int layers, double slowestLayers, double otherLayers,
+                      double perMicroBatch, double seconds, long microBatches) {
+            this(pp, virtualPp, split, layers, slowestLayers, otherLayers, perMicroBatch, seconds, microBatches, java.util.List.of(),
+                    java.util.List.of(), java.util.List.of());
+        }
+
         @Override public String term() { return "bubble"; }
 
-        /** The layers split evenly: the bubble is (pp − 1)/vpp of one micro-batch. */
-        public boolean even() { return split.equals(PipelineSplit.EVEN); }
+        /** The layers split evenly and no MTP layer weighs on a stage: the bubble is (pp − 1)/vpp of one micro-batch. */
+        public boolean even() { return split.equals(PipelineSplit.EVEN) && !mtp(); }
+
+        /** MTP blocks or eh_proj stand on some stage (their worth is in the stages' shares). */
+        public boolean mtp() { return mtpWorth.stream().anyMatch(w -> w > 0); }
     }
 
     /**

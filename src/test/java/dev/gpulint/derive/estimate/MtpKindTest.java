@@ -208,7 +208,8 @@ class MtpKindTest {
         Estimate e = onLayout(in, List.of(2L, 3L, 0L));
         Term.Mtp mtp = term(e, Term.Mtp.class);
         Term.Compute c = term(e, Term.Compute.class);
-        assertEquals(0, mtp.stageBlocks(), "the last stage holds no block: the layout's m is on stage 1");
+        assertEquals(1, mtp.stageBlocks(), "the one block, on stage 1 where the layout's m is");
+        assertEquals(mtp.meanSeconds(), mtp.blockSeconds(), 1e-18);     // a dense model's block is its mean layer
         assertEquals(1, mtp.stage());
         // the slowest stage is m's: 3 blocks and eh_proj, no logits there
         assertEquals(3, c.layersPerStage());

@@ -104,13 +104,37 @@ class MtpLayersTest {
         assertTrue(in.variants().mtp().inLayout(in.model(), laidOut));
         assertFalse(in.variants().mtp().inLayout(in.model(), in.layout()));
         Term.Mtp p = term(placed, Term.Mtp.class), a = term(added, Term.Mtp.class);
-        assertEquals(0, p.stageBlocks(), "the layout's stages count the block");
+        // the layout's stages count the block at the mean layer, as the stage's layers do without the layout: the same one block
+        // priced at its kind beyond it either way
+        assertEquals(1, p.stageBlocks());
         assertEquals(1, a.stageBlocks());
         assertEquals(3, term(placed, Term.Compute.class).layersPerStage());
         assertEquals(3, term(added, Term.Compute.class).layersPerStage());
         assertEquals(added.time().step(), placed.time().step(), 1e-12);
         assertEquals(added.stages().get(1).parameters(), placed.stages().get(1).parameters(), 1e-6);
-        assertTrue(EstimateWords.line(p).contains("their transformer layers where the layout's m places them"), EstimateWords.line(p));
+        assertEquals(EstimateWords.line(a), EstimateWords.line(p));
+    }
+
+    @Test
+    void theBubbleWeighsTheMtpStageByItsTime() {
+        // pp 2, 4 layers split evenly, one MTP layer on the last stage: stage 1 runs 2 decoder layers, the MTP block and its
+        // eh_proj, so the warm-up and cool-down wait on stage 0's 2 layers against stage 1's 3 and eh_proj (the logits aside on
+        // both sides, as without MTP): 2 ÷ (3 + eh_proj ÷ the layer) of a micro-batch, where counting the block as a layer and
+        // eh_proj as nothing gave 2 ÷ 3
+        Estimate e = small(", mtp_layers: 1", "tp: 1, pp: 2").estimate();
+        Term.Mtp mtp = term(e, Term.Mtp.class);
+        Term.Compute c = term(e, Term.Compute.class);
+        Term.Bubble b = term(e, Term.Bubble.class);
+        double layer = (c.seconds() - c.logitSeconds() - mtp.seconds()) / c.layersPerStage();
+        double worth = 3 + mtp.projSeconds() / layer;
+        assertEquals(worth, b.slowestLayers(), 1e-9);
+        assertEquals(2 / worth, b.otherLayers(), 1e-9);
+        assertTrue(b.otherLayers() < 2.0 / 3, String.valueOf(b.otherLayers()));
+        assertEquals(2 / worth * b.perMicroBatch(), b.seconds(), 1e-12);
+        assertEquals(b.seconds(), e.time().bubble(), 1e-15);
+        assertEquals(List.of(0.0, 1.0), b.mtpBlocks());
+        assertTrue(EstimateWords.line(b).startsWith("bubble: the stages' layers' worth 2, " + String.format(java.util.Locale.ROOT, "%.2f", worth)
+                + " by rank (the decoder's at the mean layer; the MTP layers' 1 block on rank 1, "), EstimateWords.line(b));
     }
 
     @Test
@@ -119,8 +143,8 @@ class MtpLayersTest {
         assertTrue(j.inputs().assumptions().contains("multi-token prediction: 1 MTP layer (each one transformer layer of the decoder's last"
                 + " layer's kind (an MoE layer when it has experts, as Megatron-Core builds it): its parameters and model FLOPs its kind's,"
                 + " its time the decoder's mean layer with the MoE side its kind's, its eh_proj 2h → h and norms, the output layer's logits"
-                + " and cross-entropy again) on the last pipeline stage unless the layout places them (there each block at the decoder's"
-                + " mean layer, with eh_proj, the norms and the embedding copy; the logits and loss stay on the last; m on several stages,"
+                + " and cross-entropy again) on the last pipeline stage unless the layout places them (there each block of its kind,"
+                + " with eh_proj, the norms and the embedding copy; the logits and loss stay on the last; m on several stages,"
                 + " Megatron-LM's mtp_split: each its layers'); with pp > 1 the word embedding on each MTP stage all-reduces its gradient"
                 + " with the first stage's each step over Megatron's embedding group (one sync with a tied output layer's), and after a"
                 + " layout's m off the last stage (Megatron-Core's mtp_standalone) each pipeline send carries the MTP layers' hidden"

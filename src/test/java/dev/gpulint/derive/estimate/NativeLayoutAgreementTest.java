@@ -228,6 +228,52 @@ class NativeLayoutAgreementTest {
         assertEquals(without, nat, "the native layout");
     }
 
+    /**
+     * Two MTP layers of the '/' group "M-" beside "M-M*" on pp 2 and the layout 'Ett|ttmmL' (both m on the last stage): HybridModel
+     * builds 4 MTP blocks there (2 layers × the group's 2 letters). The plan's mtp line named the 2 blocks the layout's split left
+     * uncounted ("2 layers"); it names the 4, as the job without the layout does, from the script and the native manifest alike,
+     * and the bubble and the step are the job's without the layout (the same stages' time).
+     */
+    @Test
+    void aHybridLayoutsMtpLineNamesEveryBlockAsWithout(@TempDir Path a, @TempDir Path b, @TempDir Path c, @TempDir Path d) {
+        String pattern = "M-M*/M-/M-", layout = " --pipeline-model-parallel-layout \"Ett|ttmmL\"";
+        PlanCli without = PlanCli.in(a).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", hybridScript(pattern, "")).jobClusters("lab", "*.sh");
+        PlanCli script = PlanCli.in(b).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", hybridScript(pattern, layout)).jobClusters("lab", "*.sh");
+        PlanCli nat = PlanCli.in(c).file("all.yaml", hybrid("Ett|ttmmL").replace("\"M-|M*\"", "\"" + pattern + "\""));
+        String line = line(without.plan().out(), "  mtp: ");
+        assertTrue(line.startsWith("  mtp: 2 multi-token prediction layers (MtpLayers, Megatron-Core's multi_token_prediction.py): 4 layers of the"
+                + " kind Megatron-Core builds, the mean layer = "), line);
+        assertEquals(line, line(script.plan().out(), "  mtp: "), "the script's layout");
+        assertEquals(line, line(nat.plan().out(), "  mtp: "), "the native layout");
+        // the bubble and the step: the script's with and without the layout, the native manifest's with and without it (the two
+        // formats' defaults differ elsewhere)
+        PlanCli natWithout = PlanCli.in(d).file("all.yaml", hybrid("Ett|ttmmL").replace("\"M-|M*\"", "\"" + pattern + "\"")
+                .replace(", pipeline_layout: \"Ett|ttmmL\"", ""));
+        for (String k : List.of("bubble_s", "step_s")) {
+            assertEquals(time(without, k), time(script, k), k + " of the script's layout");
+            assertEquals(time(natWithout, k), time(nat, k), k + " of the native layout");
+        }
+        assertTrue(line(nat.plan().out(), "  bubble: ").contains("the MTP layers' 4 blocks on rank 1, "), line(nat.plan().out(), "  bubble: "));
+        // the split line names what the pattern has: no '|' segments, so the layout lays it out (it said select_pipeline_segment
+        // built the pattern's '|' segments), in both formats
+        String split = "layers over the pipeline: 2, 4 on the ranks in turn (2 stages laid out layer by layer), as the job's pipeline"
+                + " layout lays out the hybrid pattern (each m one entry there, its MTP layer's '/' group's blocks priced on its stage)";
+        assertEquals(List.of(split), layoutLines(nat.planJson().json(), "layers over the pipeline: "));
+        assertEquals(List.of(split), layoutLines(script.planJson().json(), "layers over the pipeline: "));
+    }
+
+    /** The current layout's {@code time.key} in the plan's JSON. */
+    private static Object time(PlanCli cli, String key) {
+        return PlanCli.map(PlanCli.map(cli.planJson().json().get("current")).get("time")).get(key);
+    }
+
+    /** The one line of {@code text} that begins with {@code head}. */
+    private static String line(String text, String head) {
+        List<String> found = text.lines().filter(x -> x.startsWith(head)).toList();
+        assertEquals(1, found.size(), text);
+        return found.get(0);
+    }
+
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> findings(PlanCli.Run run) {
         return ((List<Object>) run.json().get("findings")).stream().map(PlanCli::map)

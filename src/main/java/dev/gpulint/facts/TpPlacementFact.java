@@ -86,7 +86,7 @@ public final class TpPlacementFact {
     public boolean isPcieRated() { return pcieBytesPerSecond > 0; }
 
     /** The fingerprint identity of the job's tp. */
-    public String identity() { return "training_job:" + jobName + "/parallelism/tp"; }
+    public String identity() { return "training_job:".concat(String.valueOf(jobName)).concat("/parallelism/tp"); }   // (per candidate job: each part sized once)
 
     @Override public String toString() {
         return "TpPlacementFact[" + jobName + ", tp=" + tp + ", domain=" + domainSize + " " + domainKind

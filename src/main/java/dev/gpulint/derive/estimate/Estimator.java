@@ -152,7 +152,7 @@ public final class Estimator {
         // tp: 4 all-gather/reduce-scatter pairs per layer (6 with full recompute, 5 under op-level SAC), b·s·h·bytes each
         double tpCount = Checkpointing.tpCollectives(l, layersPerStage) * (hy != null ? MambaLayers.TP_SHARE : 1);
         double tpS = c.collective(TP, l.tp(), tpCount * layersPerStage, tokens * m.hidden() * ab, Collective.ALL_GATHER,
-                "all-gather/reduce-scatter per micro-batch (b·s·h·" + (int) ab + " bytes each)");
+                TP_TEXT.concat(Integer.toString((int) ab)).concat(" bytes each)"));   // (per layout priced: sized once)
         // exposed: all of it (plain TP), what outlasts the GEMM beside each (--tp-comm-overlap, async TP), or the family's share
         double[] tpGemms = TpOverlap.gemmSeconds(m, l, tokens, pg);
         double tpExp = v.tpOverlap().exposed(tpS, tpCount, layersPerStage, tpGemms, e.tpOverlap(), e.dpOverlap());
@@ -359,6 +359,8 @@ public final class Estimator {
         }
         return per * m.dtype().activationBytes() / 2.0;
     }
+
+    private static final String TP_TEXT = "all-gather/reduce-scatter per micro-batch (b·s·h·";
 
     private static void add(Map<Tier, Double> m, Tier t, double v) {
         if (t != null && v > 0) m.merge(t, v, Double::sum);

@@ -452,9 +452,19 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      * divided by tp as the heads are. No dropout mask (Megatron's MambaLayer adds the residual without dropout).
      */
     public double[] mambaActivationParts(ModelShape m) {
-        double h = m.hidden();
-        return new double[] {4, (2.0 * inProjWidth() + 2.0 * inner() + 2.0 * inner()) / h};
+        return new double[] {MAMBA_REPLICATED_PARTS, mambaDividedParts(m.hidden())};
     }
+
+    /** {@link #mambaActivationParts}' replicated part: the layer's input and in_proj's normalized input, 2 + 2. */
+    private static final double MAMBA_REPLICATED_PARTS = 4;
+
+    /** {@link #mambaActivationParts}' part divided by tp, per s·b·h of {@code h}. */
+    private double mambaDividedParts(double h) {
+        return (2.0 * inProjWidth() + 2.0 * inner() + 2.0 * inner()) / h;
+    }
+
+    /** A model without gated delta nets: their parts in {@link #meanActivationParts} (never written). */
+    private static final double[] NO_GDN_PARTS = new double[2];
 
     /**
      * The mean layer's activation bytes per s·b·h as {replicated, divided by tp}: the Mamba-2 layers' as above, an
@@ -467,10 +477,12 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
         double h = m.hidden(), ad = (double) m.heads() * m.headDim(), qd = (double) m.kvHeads() * m.headDim();
         double att = (2 * ad + 4 * qd + 2 * ad) / h, ffn = (m.gatedMlp() ? 6.0 : 4.0) * mlpFfn(m) / h,
                 expert = (m.gatedMlp() ? 6.0 : 4.0) * m.ffn() / h;
-        double[] mx = mambaActivationParts(m), gx = gdn == null ? new double[2] : gdn.activationParts(h);
+        // (the Mamba-2 parts without mambaActivationParts' array, and no array for absent gated delta nets: this runs for every
+        // layout a plan sizes; the same doubles in the same sums)
+        double[] gx = gdn == null ? NO_GDN_PARTS : gdn.activationParts(h);
         int g = gdnLayers();
-        double rep = (mamba * mx[0] + g * gx[0] + attention * 5.0 + mlp * 5.0 + moe * 5.0) / layers();
-        double split = (mamba * mx[1] + g * gx[1] + attention * att + mlp * ffn + moe * expert) / layers();
+        double rep = (mamba * MAMBA_REPLICATED_PARTS + g * gx[0] + attention * 5.0 + mlp * 5.0 + moe * 5.0) / layers();
+        double split = (mamba * mambaDividedParts(h) + g * gx[1] + attention * att + mlp * ffn + moe * expert) / layers();
         return new double[] {rep, split};
     }
 
@@ -583,25 +595,29 @@ public record MambaLayers(int mamba, int attention, int mlp, int moe, long heads
      * brings; Megatron-Core issues them on the compute stream, no overlap), as the backward waits on their reverses. Seconds;
      * 0 at cp 1.
      */
+    // cpExchangeSeconds' two texts around their one number, written once: the text is made for every layout a plan prices
+    // with cp > 1 (a few are printed), and String.concat sizes it once where the inline concatenation grew a builder
+    private static final String MAMBA_CP_TEXT = "Mamba-2 all-to-all per micro-batch (z, x, B, C, dt to a head split and y back, "
+            + MAMBA_CP_A2A + " a layer forward and backward: ((3·d_inner + heads)/tp + 2·max(G/tp, cp)·N) = ",
+            MAMBA_CP_TEXT_END = " elements per token per layer, over the " + MAMBA_CP_A2A + "; MambaContextParallel)",
+            GDN_CP_TEXT = "gated delta net all-to-all per micro-batch (q, k, v, z, beta, alpha to a head split"
+            + " and the gated norm's output back, " + GDN_CP_A2A + " a layer forward and backward: (2·qk + 3·v +"
+            + " 2·value heads)/tp = ",
+            GDN_CP_TEXT_END = " elements per token per layer, over the " + GDN_CP_A2A + "; tensor_a2a_cp2hp, tensor_a2a_hp2cp)";
+
     double cpExchangeSeconds(Comm c, Layout l, double layersPerStage, double tokens, double bytes) {
         if (l.cp() <= 1) return 0;
         double passes = 2 + Checkpointing.fullShare(l, layersPerStage), s = 0;
         if (mamba > 0) {
             double n = passes * MAMBA_CP_A2A * layersPerStage * mamba / layers();
             s += c.collective(ParallelDim.CP, l.cp(), n, tokens * mambaCpElementsPerToken(l.tp(), l.cp()) * bytes / MAMBA_CP_A2A,
-                    Collective.ALL_TO_ALL, "Mamba-2 all-to-all per micro-batch (z, x, B, C, dt to a head split and y back, "
-                            + MAMBA_CP_A2A + " a layer forward and backward: ((3·d_inner + heads)/tp + 2·max(G/tp, cp)·N) = "
-                            + Units.whole(mambaCpElementsPerToken(l.tp(), l.cp())) + " elements per token per layer, over the "
-                            + MAMBA_CP_A2A + "; MambaContextParallel)");
+                    Collective.ALL_TO_ALL, MAMBA_CP_TEXT.concat(Units.whole(mambaCpElementsPerToken(l.tp(), l.cp()))).concat(MAMBA_CP_TEXT_END));
         }
         int g = gdnLayers();
         if (g > 0) {
             double n = passes * GDN_CP_A2A * layersPerStage * g / layers();
             s += c.collective(ParallelDim.CP, l.cp(), n, tokens * gdnCpElementsPerToken(l.tp()) * bytes / GDN_CP_A2A,
-                    Collective.ALL_TO_ALL, "gated delta net all-to-all per micro-batch (q, k, v, z, beta, alpha to a head split"
-                            + " and the gated norm's output back, " + GDN_CP_A2A + " a layer forward and backward: (2·qk + 3·v +"
-                            + " 2·value heads)/tp = " + Units.whole(gdnCpElementsPerToken(l.tp())) + " elements per token per layer,"
-                            + " over the " + GDN_CP_A2A + "; tensor_a2a_cp2hp, tensor_a2a_hp2cp)");
+                    Collective.ALL_TO_ALL, GDN_CP_TEXT.concat(Units.whole(gdnCpElementsPerToken(l.tp()))).concat(GDN_CP_TEXT_END));
         }
         return s;
     }

@@ -368,7 +368,10 @@ public final class CandidateSearch {
         java.util.stream.IntStream.range(0, chunks).parallel().mapToObj(i -> {
             int from = (int) Math.min(n, (long) i * chunk), to = (int) Math.min(n, (long) from + chunk);
             List<Specs.Job> jobs = new ArrayList<>(to - from);
-            for (int k = from; k < to; k++) jobs.add(CandidateJobs.of(job, checked.get(k), PREFIX + k, perNode, origin));
+            // each candidate's name made once (String.concat: sized once), read again below for its memory facts
+            String[] names = new String[to - from];
+            for (int k = from; k < to; k++) names[k - from] = PREFIX.concat(Integer.toString(k));
+            for (int k = from; k < to; k++) jobs.add(CandidateJobs.of(job, checked.get(k), names[k - from], perNode, origin));
             List<Object> facts = new ArrayList<>();
             // derive's own estimate of a candidate job (its memory for the job's recompute) is left out: the caller's
             // memory facts, one per recompute choice, take its place, and the valid layouts are priced by the caller
@@ -378,7 +381,7 @@ public final class CandidateSearch {
                     this.environmentOnce ? name -> candidateNamed(name, from, to) : name -> -1);
             facts.addAll(kept.facts());
             for (int k = from; k < to; k++) {
-                String name = PREFIX + k;
+                String name = names[k - from];
                 for (int r = 0; r < RECOMPUTES; r++) {
                     Layout l = memoryOf.get(k * RECOMPUTES + r);
                     if (l == null) continue;

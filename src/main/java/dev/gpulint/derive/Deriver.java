@@ -7,6 +7,7 @@ import dev.gpulint.derive.consist.OriginAnalysis;
 import dev.gpulint.derive.estimate.JobEstimate;
 import dev.gpulint.derive.env.AttentionBackendAnalysis;
 import dev.gpulint.derive.estimate.StageMemory;
+import dev.gpulint.derive.estimate.UnstatedSize;
 import dev.gpulint.derive.hw.NodeGroupAnalysis;
 import dev.gpulint.derive.mem.MemoryAnalysis;
 import dev.gpulint.derive.nccl.EnvAnalysis;
@@ -121,11 +122,16 @@ public final class Deriver {
             Map<dev.gpulint.derive.estimate.Tier, Double> measured = NcclMeasured.of(evidence, j, catalog);
             JobEstimate e = estimates && j.group() != null && j.spec().model() != null
                     ? JobEstimate.of(j, catalog, 0, measured, overrides) : null;
+            // a job whose files state no GPU count (nor dp) is held to its node group's size, the one `gpulint plan` prices it
+            // at (UnstatedSize: the most it can be given there, where its states per GPU are the least), and the memory
+            // findings say so; the estimate the plan, diagnose and the layout fixes start from stays the job as written
+            UnstatedSize.Size sized = e == null ? null : UnstatedSize.of(j);
+            JobEstimate memory = sized == null ? e : JobEstimate.of(j, catalog, sized.gpus(), measured, overrides);
             // a torchtitan job naming its flavor gets MEM001's states from this estimate, the plan's (MemoryAnalysis#named)
-            MemoryAnalysis.job(j, catalog, e, out);
+            MemoryAnalysis.job(j, catalog, memory, sized, out);
             if (e != null) {
                 estimated.add(e);
-                StageMemory.fact(e).ifPresent(out::add);
+                StageMemory.fact(memory, sized).ifPresent(out::add);
             }
             AllReduceAnalysis.job(j, catalog, measured, overrides, out);
             origins.analyse(j, out);

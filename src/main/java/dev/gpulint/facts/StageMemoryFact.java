@@ -101,4 +101,32 @@ public final class StageMemoryFact {
         String job = String.valueOf(jobName), a = String.valueOf(aspect);       // "null" as the concatenation wrote it
         return new StringBuilder(14 + job.length() + a.length()).append("training_job:").append(job).append('/').append(a).toString();
     }
+
+    private long sizedGpus, sizedNodes, sizedPerNode;
+    private boolean sizedAllNodes, sizedRounded;
+    private String sizedGroup;
+
+    /**
+     * The job's files state no GPU count (nor dp): these bytes are at the size `gpulint plan` takes for it
+     * (derive.estimate.UnstatedSize): {@code gpus} of {@code nodes} × {@code perNode} GPUs of node group {@code group}
+     * (all its nodes, or the job's stated nodes), {@code rounded} when fewer than they hold.
+     */
+    public StageMemoryFact sized(long gpus, long nodes, long perNode, boolean allNodes, String group, boolean rounded) {
+        this.sizedGpus = gpus; this.sizedNodes = nodes; this.sizedPerNode = perNode; this.sizedAllNodes = allNodes;
+        this.sizedGroup = group; this.sizedRounded = rounded; return this;
+    }
+    /** The bytes are at the size gpulint plan takes for a job that states none ({@link #sized}). */
+    public boolean isSized() { return sizedGpus > 0; }
+    /** The GPUs the job is held at when it states none; 0 when it states its size. */
+    public long getSizedGpus() { return sizedGpus; }
+    /** The nodes of that size. */
+    public long getSizedNodes() { return sizedNodes; }
+    /** GPUs per node of that size. */
+    public long getSizedPerNode() { return sizedPerNode; }
+    /** That size is all the node group's nodes (not the job's stated nodes). */
+    public boolean isSizedAllNodes() { return sizedAllNodes; }
+    /** The node group of that size. */
+    public String getSizedGroup() { return sizedGroup; }
+    /** Fewer GPUs than the nodes hold: a multiple of tp × pp × cp, a dp dividing the global batch, or plan's limit. */
+    public boolean isSizedRounded() { return sizedRounded; }
 }

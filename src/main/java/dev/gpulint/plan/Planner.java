@@ -1,5 +1,7 @@
 package dev.gpulint.plan;
 
+import dev.gpulint.derive.estimate.UnstatedSize;
+
 import dev.gpulint.catalog.Catalog;
 import dev.gpulint.core.Finding;
 import dev.gpulint.derive.estimate.JobEstimate;
@@ -163,12 +165,8 @@ public final class Planner {
         return false;
     }
 
-    /**
-     * The most GPUs a plan searches: its candidates are checked by the rules one by one, each in time that grows with
-     * the GPUs, so 524,288 GPUs took about two minutes; 65,536 take about ten seconds and hold every published
-     * training job (Llama 3 405B: 16,384 H100, Meta 2024). check's layout fixes (LayoutFixes) are not offered beyond it.
-     */
-    public static final long MAX_GPUS = 65_536;
+    /** The most GPUs a plan searches ({@link UnstatedSize#MAX_GPUS}, where the size of a job that states none is capped too). */
+    public static final long MAX_GPUS = UnstatedSize.MAX_GPUS;
 
     /** Why the plan's size cannot be planned (more than {@link #MAX_GPUS}, or not a multiple of tp × pp × cp), or null. */
     private static String size(JobEstimate chosen, long gpus, long nodes, long perNode, long size) {

@@ -86,6 +86,20 @@ public record Estimate(Layout layout, ModelShape model, String gpu, double capac
         return best;
     }
 
+    /**
+     * The stage with the most model states (weights + gradients + optimizer states, no activations), the first of equals:
+     * MEM001's for a job whose states are the estimate's (MemoryAnalysis#named). At pp &gt; 1 it need not be
+     * {@link #largestStage}: a first stage holding more micro-batches' activations can be the fullest while the last, with
+     * the output layer, holds more states.
+     */
+    public MemoryModel.Stage mostStates() {
+        MemoryModel.Stage best = stages.get(0);
+        for (MemoryModel.Stage s : stages) if (states(s) > states(best)) best = s;
+        return best;
+    }
+
+    private static double states(MemoryModel.Stage s) { return s.weights() + s.gradients() + s.optimizer(); }
+
     /** Some stage needs more memory than the GPU has. */
     public boolean outOfMemory() { return largestStage().total() > capacityBytes; }
 }

@@ -55,6 +55,7 @@ public final class MemoryModel {
         private final MtpLayers mtp;
         private final double shared, expert, emb, expertDivisor;
         private final double mtpShared, mtpExpert;      // one MTP block's parameters per GPU at its kind, {shared, routed experts}
+        private final double lastShared, lastExpert;    // the decoder's last block's parameters per GPU, {shared, routed experts}
         private final double[] perKind, kinds;          // a hybrid's: one layer's parameters of each kind, and a stage's layers of each
         private final double[] mtpOwn;                  // each rank's MTP layers' eh_proj and norms (MtpLayers.ownParameters)
         private final boolean[] mtpCopy;                // each rank's MTP stage builds a word embedding of its own (MtpLayers.embeddingCopies)
@@ -89,6 +90,8 @@ public final class MemoryModel {
                 this.mtpShared = g != null ? (MambaLayers.kindParameters(perKind, g[0], g[1], g[2], g[3], g[4]) + hybrid.sharedExperts(m, g[3])) / blocks / l.tp()
                         : (hybrid.meanLayerParameters(m) + hybrid.sharedExperts(m, moe) / hybrid.layers()) / l.tp();
                 this.mtpExpert = (g != null ? hybrid.routedExperts(m, g[3]) / blocks : hybrid.routedExperts(m, moe) / hybrid.layers()) / expertDivisor;
+                this.lastShared = 0;            // not a torchtitan model: no block prefetched (prefetchedAtPeak)
+                this.lastExpert = 0;
                 return;
             }
             this.perKind = null;
@@ -101,17 +104,21 @@ public final class MemoryModel {
             if (s != null) dense += moeLayers * gate * m.hidden() * s.sharedFfn() + s.denseLayers(m) * gate * m.hidden() * s.denseFfn();
             this.shared = dense / l.tp();
             this.expert = expertMlp / expertDivisor;
-            // an MTP block is the decoder's last layer's kind (MtpLayers): an MoE layer's attention, norms, shared experts and
-            // routed experts, or a dense layer's attention, norms and MLP
+            // the decoder's last block at its kind: an MoE layer's attention, norms, shared experts and routed experts, or a dense
+            // layer's attention, norms and MLP (MoE models with dense first layers, torchtitan's deepseek_v3 n_dense_layers, end
+            // on an MoE layer); without MoE layers all blocks are alike. An MTP block is of that kind (MtpLayers), and it is the
+            // block torchtitan's FSDP2 prefetches at the backward's start (prefetchedAtPeak)
             if (s == null) {
-                this.mtpShared = this.shared / m.layers();
-                this.mtpExpert = this.expert / m.layers();
+                this.lastShared = this.shared / m.layers();
+                this.lastExpert = this.expert / m.layers();
             } else {
                 double base = (m.transformerParameters() - (double) m.layers() * m.experts() * m.mlpParameters()) / m.layers();
                 boolean moeBlock = s.lastMoe();
-                this.mtpShared = (base + gate * m.hidden() * (moeBlock ? s.sharedFfn() : s.denseFfn())) / l.tp();
-                this.mtpExpert = moeBlock ? m.experts() * m.mlpParameters() / expertDivisor : 0;
+                this.lastShared = (base + gate * m.hidden() * (moeBlock ? s.sharedFfn() : s.denseFfn())) / l.tp();
+                this.lastExpert = moeBlock ? m.experts() * m.mlpParameters() / expertDivisor : 0;
             }
+            this.mtpShared = lastShared;
+            this.mtpExpert = lastExpert;
         }
 
         /** Stage {@code i}'s parameters on one GPU, {shared, routed experts}: its layers', the embedding on the first, the output layer on the last. */
@@ -378,7 +385,7 @@ public final class MemoryModel {
     /**
      * The bytes of torchtitan's FSDP2 units whole beside the sharded weights at the last stage's peak, the start of the
      * backward: the final norm + output unit ({@link TitanUnits#heldBytes}) and the last block FSDP2 prefetches while it runs
-     * ({@link TitanUnits#prefetchedBytes}, a mean layer's parameters on one GPU); 0 for any other job (the last stage's
+     * ({@link TitanUnits#prefetchedBytes}, the decoder's last block's parameters on one GPU); 0 for any other job (the last stage's
      * weights add it; MEM001's message names it, StageMemory#gatheredBytes).
      */
     public static double gatheredAtPeak(ModelShape m, Layout l, Variants v) {
@@ -391,11 +398,17 @@ public final class MemoryModel {
         return TitanUnits.heldBytes(t, m, l, v.gathers().pipelined(l)) + prefetchedAtPeak(m, l, v, p);
     }
 
-    /** Of {@link #gatheredAtPeak}, the last block FSDP2 prefetches ({@link TitanUnits#prefetchedBytes}); 0 for any other job. */
+    /**
+     * Of {@link #gatheredAtPeak}, the last block FSDP2 prefetches ({@link TitanUnits#prefetchedBytes}); 0 for any other job.
+     * The block is the decoder's last at its kind ({@link Params#lastShared}, {@link Params#lastExpert}): an MoE flavor's
+     * (deepseek_v3, llama4, qwen3's MoE) is an MoE layer whatever its dense first layers, so not a mean layer; under expert
+     * parallelism its routed experts are an FSDP unit of their own that the output's backward does not prefetch
+     * ({@link TitanUnits#prefetchedExperts}).
+     */
     private static double prefetchedAtPeak(ModelShape m, Layout l, Variants v, Params p) {
         TitanUnits t = v.gathers().titan();
-        if (t == null) return 0;
-        double layer = p.hybrid == null && m.layers() > 0 ? (p.shared + p.expert) / m.layers() : 0;
+        if (t == null || p.hybrid != null || m.layers() <= 0) return 0;
+        double layer = p.lastShared + (TitanUnits.prefetchedExperts(l) ? p.lastExpert : 0);
         return TitanUnits.prefetchedBytes(t, l, v.gathers().pipelined(l), layer);
     }
 

@@ -16,6 +16,14 @@ public final class StageMemory {
     private StageMemory() {}
 
     public static Optional<StageMemoryFact> fact(JobEstimate e) {
+        return fact(e, null);
+    }
+
+    /**
+     * As above, {@code e} priced at {@code sized}, the size `gpulint plan` takes for a job whose files state none
+     * ({@link UnstatedSize}; null: the job states its size), which the fact carries for the messages.
+     */
+    public static Optional<StageMemoryFact> fact(JobEstimate e, UnstatedSize.Size sized) {
         if (e.estimate() == null || !checked(e.job().spec())) return Optional.empty();
         Estimate x = e.estimate();
         MemoryModel.Stage s = x.largestStage();
@@ -25,6 +33,7 @@ public final class StageMemory {
         Layout l = x.layout();
         StageMemoryFact f = new StageMemoryFact(e.job().name(), e.job().spec().file(), x.gpu(), l::sizes, l.recompute().id(),
                 s.stage(), l.pp(), s.weights(), s.gradients(), s.optimizer(), s.activations(), x.capacityBytes(), at);
+        if (sized != null) f.sized(sized.gpus(), sized.nodes(), sized.perNode(), sized.allNodes(), sized.group(), sized.rounded());
         return Optional.of(account(f, e.inputs().bytes(), l, GpuMemory.of(e.job().group()).map(GpuMemory::overridesCatalog).orElse(false)));
     }
 

@@ -43,7 +43,8 @@ public record TitanUnits(boolean outputResharded) {
                         + " \"always\")" : "gathered once, kept from forward to backward (fsdp_reshard_after_forward not \"always\")")
                 + (zero3 ? ", and whole at the backward's start on the last stage: 2·(V·h ÷ tp + h) bytes beside the sharded weights,"
                         + " with the last block FSDP2 prefetches while the output's backward runs (its default backward prefetch):"
-                        + " 2 bytes per parameter of a mean layer ÷ tp more, less the eager loss's fp32 memory its backward"
+                        + " 2 bytes per parameter of the last block ÷ tp more (an MoE flavor's an MoE layer, its routed experts"
+                        + " ÷ etp·ep, without them under ep > 1: their own unit), less the eager loss's fp32 memory its backward"
                         + " freed before (the larger of the two moments)" : "")
                 + "; with pipeline parallelism every unit is held whole through the step and synced once per layer";
     }
@@ -110,7 +111,7 @@ public record TitanUnits(boolean outputResharded) {
 
     /**
      * The bytes of the last transformer block FSDP2 all-gathers beside the final norm + output unit at the same peak, at 2
-     * bytes per parameter ({@code layerParameters}: one block's on one GPU), where {@link #heldBytes} counts that unit. FSDP2
+     * bytes per parameter ({@code layerParameters}: the decoder's last block's on one GPU, MemoryModel#prefetchedAtPeak), where {@link #heldBytes} counts that unit. FSDP2
      * prefetches the backward by default: the output unit's {@code FSDPParamGroup.pre_backward(default_prefetch)} ends with
      * {@code _backward_prefetch}, which unshards the group before it in the post-forward order, the last block
      * ({@code post_forward_order[curr_index - 1]}; FSDPState._pre_backward passes {@code default_prefetch} true when no
@@ -125,5 +126,18 @@ public record TitanUnits(boolean outputResharded) {
      */
     static double prefetchedBytes(TitanUnits t, Layout l, boolean pipelined, double layerParameters) {
         return applies(t, l) && l.zeroStage() >= 3 && !pipelined ? layerParameters * ParamGather.WIDE : 0;
+    }
+
+    /**
+     * Whether the block {@link #prefetchedBytes} counts brings its routed experts: without expert parallelism an MoE block is
+     * one FSDP unit, experts and all, prefetched as above; with ep &gt; 1 torchtitan's apply_fsdp for its MoE models wraps
+     * the experts in a unit of their own on the dp-mod-ep mesh ({@code fully_shard(transformer_block.moe.experts, mesh=
+     * dp_mod_ep_mesh)}) and sets the prefetches itself, the output's to the last block alone ({@code model.output.
+     * set_modules_to_backward_prefetch([reversed_transformer_blocks[0]])}; the experts are gathered by that block's own
+     * backward, after the peak): torchtitan/models/llama4/infra/parallelize.py, apply_fsdp, pytorch/torchtitan@
+     * 2645c02d392641f6f78c43dbc20f27e3f0849182, which deepseek_v3 and qwen3 call.
+     */
+    static boolean prefetchedExperts(Layout l) {
+        return l.ep() <= 1;
     }
 }

@@ -13,6 +13,7 @@ import dev.gpulint.derive.estimate.ShardedGathers;
 import dev.gpulint.derive.estimate.StateBytes;
 import dev.gpulint.derive.estimate.StateOffload;
 import dev.gpulint.derive.estimate.StateShards;
+import dev.gpulint.derive.estimate.UnstatedSize;
 import dev.gpulint.facts.MemoryFact;
 import dev.gpulint.spec.Specs;
 
@@ -51,11 +52,19 @@ public final class MemoryAnalysis {
      * search, which brings its own memory facts).
      */
     public static void job(Resolved.Job r, Catalog catalog, JobEstimate e, Facts out) {
+        job(r, catalog, e, null, out);
+    }
+
+    /**
+     * As above, {@code e} priced at {@code sized} when the job's files state no GPU count (the size `gpulint plan` takes:
+     * {@link UnstatedSize}; null: the job states its size), which the named job's fact carries for MEM001's message.
+     */
+    public static void job(Resolved.Job r, Catalog catalog, JobEstimate e, UnstatedSize.Size sized, Facts out) {
         Specs.Job j = r.spec();
         Resolved.Group g = r.group();
         if (j.model() == null) return;
         if (j.model().parameters() == null) {
-            named(r, e, out);
+            named(r, e, sized, out);
             return;
         }
         GpuMemory memory = GpuMemory.of(g).orElse(null);
@@ -139,21 +148,23 @@ public final class MemoryAnalysis {
 
     /**
      * A torchtitan job that names its model ({@code [model]} name and flavor: the model catalog's shape) states no parameter
-     * count: its model states per GPU are the plan's, its estimate's fullest stage ({@link Estimate#largestStage}, from
+     * count: its model states per GPU are the plan's, its estimate's stage with the most states ({@link Estimate#mostStates}, from
      * MemoryModel: the flavor's layers, embedding and output layer ÷ tp, sharded by FSDP2 as StateShards shards them, and
      * torchtitan's final norm + output unit whole at the backward's start, TitanUnits#heldBytes), so MEM001 fires when the
      * states alone of the stage `gpulint plan` prints do not fit, with its bytes; MEM003 when its states and activations do
      * not (StageMemory#fact). Nothing is computed again here: the stage's weights, gradients and optimizer states are summed
      * and the job's accounting named.
      */
-    static void named(Resolved.Job r, JobEstimate e, Facts out) {
+    static void named(Resolved.Job r, JobEstimate e, UnstatedSize.Size sized, Facts out) {
         Specs.Job j = r.spec();
         if (e == null || e.estimate() == null || !StageMemory.namedTitan(j)) return;
         GpuMemory memory = GpuMemory.of(r.group()).orElse(null);
         if (memory == null) return;
         Estimate x = e.estimate();
         Layout l = x.layout();
-        MemoryModel.Stage s = x.largestStage();
+        // the stage with the most states, which MEM001 holds alone to the GPU's memory (not the fullest with activations: at
+        // pp > 1 that one can hold fewer states and hide the stage whose states exceed)
+        MemoryModel.Stage s = x.mostStates();
         int zero = l.zeroStage();
         // the job's accounting at its layout's sharding, as StageMemory.account names it for MEM002/MEM003
         StateBytes stated = e.inputs().bytes().at(zero, l.distributedOptimizer());
@@ -175,6 +186,7 @@ public final class MemoryAnalysis {
         if (shard > 0 && shard < dp) f.hybrid(shard);
         f.pipelined(pipelined);
         f.named(j.statedWhere("model_shape"), s.stage(), s.parameters(), StageMemory.gatheredBytes(x, e.inputs().variants(), s));
+        if (sized != null) f.sized(sized.gpus(), sized.nodes(), sized.perNode(), sized.allNodes(), sized.group(), sized.rounded());
         out.add(f);
     }
 }

@@ -81,6 +81,35 @@ class TitanUnitsTest {
     }
 
     /**
+     * An MoE flavor with dense first layers (torchtitan's deepseek_v3: n_dense_layers, then MoE layers to the end) prefetches
+     * its last block, an MoE layer, not a mean layer: its attention and norms, its shared experts and, without expert
+     * parallelism (one FSDP unit, experts and all), its routed experts; under ep &gt; 1 torchtitan's apply_fsdp wraps the
+     * experts in their own unit and the output's backward prefetches the block alone (llama4/infra/parallelize.py at
+     * pytorch/torchtitan 2645c02d). Here 4 layers (h 1000, 8 experts of width 400, gated), the first dense (ffn 1000, narrower than an MoE layer's experts, as DeepSeek-V3's 18432 against 256 × 2048), one
+     * shared expert of width 400.
+     */
+    @Test
+    void anMoeFlavorPrefetchesItsLastBlockAnMoeLayer() {
+        ModelShape moe = new ModelShape(4, 1000, 10, 10, 100, 400, 512, 512, true, false, 8, 2, Dtype.BF16);
+        MoeShape shape = new MoeShape(3, 1000, 400, 0, false, MoeShape.Dispatcher.ALLTOALL, false, true, 1, 0, false, false, true, 0, 0);
+        Variants titan = new Variants(shape, null, null, null, null, null, null, null, null,
+                new ShardedGathers(ShardedGathers.Unit.FSDP2, 0, 0, new TitanUnits(false)), null, null, null, null, null);
+        double output = 2 * (512 * 1000 + 1000);
+        // one layer's attention and norms, the final norm spread over the layers (Megatron's count, as MemoryModel's)
+        double base = (moe.transformerParameters() - 4.0 * 8 * moe.mlpParameters()) / 4;
+        double shared = base + 3.0 * 1000 * 400, routed = 8 * 3.0 * 1000 * 400;
+        assertEquals(output + 2 * (shared + routed), MemoryModel.gatheredAtPeak(moe, layout(1, 3), titan), 1e-6,
+                "ep 1: the MoE block whole, its routed experts ÷ etp·ep = 1");
+        Layout ep2 = new Layout(1, 1, 8, 1, 2, 1, 1, 8, 3, false, Recompute.NONE, false, 1);
+        assertEquals(output + 2 * shared, MemoryModel.gatheredAtPeak(moe, ep2, titan), 1e-6,
+                "ep 2: the experts are a unit of their own, gathered by the block's own backward after the peak");
+        // the mean layer it replaced: a quarter of the dense layer's and the three MoE layers' parameters
+        double mean = (moe.transformerParameters() - 4.0 * 8 * moe.mlpParameters() + 3 * (3000.0 * 400 + 8 * 3000.0 * 400)
+                + 3000.0 * 1000) / 4;
+        assertTrue(shared + routed > mean, "the last block is larger than the mean layer here: " + (shared + routed) + " vs " + mean);
+    }
+
+    /**
      * The prefetched block and torchtitan's eager loss's fp32 memory are never whole together: FSDP2 gathers the block in the
      * output unit's pre-backward hook, on the logits' gradient, after the loss's backward freed its fp32 log-softmax and
      * gradients (4·V + 8·V per s·b ÷ tp) and left the logits' bf16 gradient (2·V). The stage holds the larger of the two

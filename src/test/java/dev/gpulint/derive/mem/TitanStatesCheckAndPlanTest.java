@@ -42,13 +42,22 @@ class TitanStatesCheckAndPlanTest {
 
     private record Both(Map<String, Object> plan, List<Map<String, Object>> findings, int checkCode) {}
 
-    @SuppressWarnings("unchecked")
     private static Both run(Path dir, String gpu, int localBatch) {
-        PlanCli p = PlanCli.in(dir).file("c.yaml", cluster(gpu)).file("train.sbatch", LAUNCH).file("big.toml", toml(localBatch))
-                .jobClusters("pod", "*.toml", "*.sbatch");
+        return run(dir, gpu, localBatch, true);
+    }
+
+    /** {@code launched} false: the TOML alone, no script giving its GPU count (plan and check take the node group's size). */
+    @SuppressWarnings("unchecked")
+    private static Both run(Path dir, String gpu, int localBatch, boolean launched) {
+        PlanCli p = PlanCli.in(dir).file("c.yaml", cluster(gpu)).file("big.toml", toml(localBatch));
+        if (launched) p.file("train.sbatch", LAUNCH);
+        p.jobClusters("pod", "*.toml", "*.sbatch");
         Map<String, Object> plan = p.planJson("--top", "1").json();
-        PlanCli.Run check = PlanCli.run("check", "-f", "json", "-c", dir.resolve(".gpulint.yaml").toString(),
-                dir.resolve("c.yaml").toString(), dir.resolve("train.sbatch").toString(), dir.resolve("big.toml").toString());
+        List<String> args = new java.util.ArrayList<>(List.of("check", "-f", "json", "-c", dir.resolve(".gpulint.yaml").toString(),
+                dir.resolve("c.yaml").toString()));
+        if (launched) args.add(dir.resolve("train.sbatch").toString());
+        args.add(dir.resolve("big.toml").toString());
+        PlanCli.Run check = PlanCli.run(args.toArray(String[]::new));
         List<Map<String, Object>> findings = (List<Map<String, Object>>) check.json().get("findings");
         return new Both(plan, findings, check.code());
     }
@@ -113,5 +122,44 @@ class TitanStatesCheckAndPlanTest {
         assertEquals(List.of(), messages(b, "MEM001"));
         assertEquals(List.of(), messages(b, "MEM002"));
         assertEquals(List.of(), messages(b, "MEM003"));
+    }
+
+    /**
+     * The TOML alone, no launch script: its files state no GPU count, so `gpulint plan` prices it on the node group's 16 nodes
+     * × 8 GPUs (UnstatedSize), and check holds its memory at the same size and says so: the same 52.06 GB of states as
+     * launched on those 128 GPUs, not a quiet check beside a plan that says it does not fit.
+     */
+    @Test
+    void withoutALaunchCheckTakesThePlansSizeAndSaysSo(@TempDir Path dir) {
+        Both b = run(dir, "A100-SXM4-40GB", 2, false);
+        Map<String, Object> s = stage(b);
+        double states = n(s, "weights_bytes") + n(s, "gradients_bytes") + n(s, "optimizer_bytes");
+        assertFalse((Boolean) memory(b).get("fits"), "the plan at 128 GPUs: does not fit");
+        @SuppressWarnings("unchecked")
+        List<String> assumptions = (List<String>) b.plan().get("assumptions");
+        assertTrue(assumptions.stream().anyMatch(a -> a.startsWith("the job's files state no GPU count (nor dp): planned on all 16 nodes"
+                + " of node group dgx × 8 GPUs per node = 128 GPUs")), assumptions.toString());
+        assertEquals("52.06 GB", gb(states), "as launched on the same 128 GPUs");
+        List<String> mem001 = messages(b, "MEM001");
+        assertEquals(1, mem001.size(), b.findings().toString());
+        assertTrue(mem001.get(0).startsWith("model states need " + gb(states) + " per GPU: the fullest stage gpulint plan prices"), mem001.get(0));
+        assertTrue(mem001.get(0).contains("; the job's files state no GPU count (nor dp), so these are at the size gpulint plan takes"
+                + " for it, 128 GPUs (all the 16 nodes of node group 'dgx' × 8 GPUs): the most it can be given there, and on fewer"
+                + " GPUs each holds more; the job cannot fit"), mem001.get(0));
+        assertEquals(1, b.checkCode(), "MEM001 is an error");
+    }
+
+    /** The same on the H100s, micro batch 8: the states fit, states and activations do not; MEM003 names the size too. */
+    @Test
+    void withoutALaunchMem003TakesThePlansSizeToo(@TempDir Path dir) {
+        Both b = run(dir, "H100-SXM5-80GB", 8, false);
+        Map<String, Object> s = stage(b);
+        assertFalse((Boolean) memory(b).get("fits"));
+        assertEquals(List.of(), messages(b, "MEM001"));
+        List<String> mem003 = messages(b, "MEM003");
+        assertEquals(1, mem003.size(), b.findings().toString());
+        assertTrue(mem003.get(0).startsWith("pipeline stage 0 of 1 needs " + gb(n(s, "total_bytes")) + " per GPU"), mem003.get(0));
+        assertTrue(mem003.get(0).contains(" at 128 GPUs, the size gpulint plan takes for a job whose files state no GPU count (nor dp):"
+                + " all the 16 nodes of node group 'dgx' × 8 GPUs, the most it can be given there, recompute full;"), mem003.get(0));
     }
 }

@@ -242,7 +242,8 @@ def moe_model(r):
                                       ("layer_freq", "layer_freq"), ("dispatcher", "dispatcher"), ("grouped_gemm", "grouped_gemm"),
                                       ("capacity_factor", "capacity_factor"), ("pad_to_capacity", "pad_to_capacity"), ("overlap_a2a", "overlap_a2a"),
                                       ("activation_clamp", "clamp"), ("expert_bias", "expert_bias"),
-                                      ("router_num_groups", "router_groups"), ("router_group_topk", "router_group_topk")) if r.get(c)]
+                                      ("router_num_groups", "router_groups"), ("router_group_topk", "router_group_topk"),
+                                      ("flex_backend", "flex_backend")) if r.get(c)]
     return out + (f"\n  moe: {{ {', '.join(moe)} }}" if moe else "")
 
 

@@ -121,7 +121,7 @@ final class SpecBuilder {
         Specs.Moe x = new Specs.Moe(get(m, "expert_ffn_hidden_size"), get(m, "shared_expert_ffn_hidden_size"), get(m, "layer_freq"),
                 get(m, "dense_layers"), get(m, "capacity_factor"), get(m, "pad_to_capacity"), get(m, "dispatcher"), get(m, "overlap_a2a"),
                 get(m, "grouped_gemm"), get(m, "activation_clamp"), get(m, "expert_bias"), get(m, "router_num_groups"),
-                get(m, "router_group_topk"));
+                get(m, "router_group_topk"), get(m, "flex_backend"));
         return x.empty() ? null : x;
     }
 

@@ -261,16 +261,20 @@ public final class EstimateWords {
     static String flex(Term.Flex f) {
         CollectiveCost k = f.cost();
         FlexDispatch.Traffic t = f.traffic();
+        String units = f.deepEpGroups() ? "groups" : "nodes";
+        String unit = f.deepEpGroups() ? "groups" : "nodes";
+        String of = f.deepEpGroups() ? " (DeepEP's NVLink peers, NUM_MAX_NVL_PEERS)" : "";
         return String.format(Locale.ROOT,
-                "%s × %s flex dispatch/combine per micro-batch over %d ranks on %d nodes of %d (DeepEP / HybridEP, FlexDispatch):"
-                        + " per token of %s, E[nodes hit] %.2f × (N − 1)/N = %.2f remote copies over RDMA (the all-to-all: k·(n − L)/n ="
-                        + " %.2f) and E[GPUs hit] %.2f × (L − 1)/L = %.2f NVLink forwards; %s through each rank's own NIC at %.2f × %.0f"
-                        + " GB/s and %s over %s at %.2f × %.0f GB/s, both at once, the %s decides%s: %s",
-                num(f.count()), f.dim(), f.n(), t.nodes(), t.local(), Units.bytes(f.tokenBytes()), t.nodesHit(), t.remote(),
-                t.allToAll(), t.ranksHit(), t.forwarded(), Units.bytes(k.remoteBytes()), FlexDispatch.RDMA,
-                f.links().nicPerGpu() / 1e9, Units.bytes(k.bytesPerRank() - k.remoteBytes()), f.links().tierName(Tier.NVLINK),
-                FlexDispatch.NVLINK, f.links().scaleUpPerDirection() / 1e9,
-                k.limit() == CollectiveCost.Limit.OWN_NIC ? "NIC" : "NVLink", latency(k), Units.seconds(f.seconds()));
+                "%s × %s flex dispatch/combine per micro-batch over %d ranks on %d %s of %d%s (%s, FlexDispatch): the rank's tokens"
+                        + " (%s in 16 bits) each go E[%s hit] %.2f × (N − 1)/N = %.2f times over RDMA (the all-to-all: k·(n − L)/n ="
+                        + " %.2f) and E[GPUs hit] %.2f × (L − 1)/L = %.2f times over NVLink; %s through each rank's own NIC at %.2f ×"
+                        + " %.0f GB/s and %s over %s at %.2f × %.0f GB/s, both at once, the %s decides%s: %s",
+                num(f.count()), f.dim(), f.n(), t.nodes(), units, t.local(), of, f.backend() == FlexDispatch.Backend.HYBRIDEP ? "HybridEP"
+                        : "DeepEP", Units.bytes(f.tokenBytes()), unit, t.nodesHit(), t.remote(), t.allToAll(), t.ranksHit(),
+                t.forwarded(), Units.bytes(k.remoteBytes()), FlexDispatch.RDMA, f.links().nicPerGpu() / 1e9,
+                Units.bytes(k.bytesPerRank() - k.remoteBytes()), f.links().tierName(Tier.NVLINK), FlexDispatch.NVLINK,
+                f.links().scaleUpPerDirection() / 1e9, k.limit() == CollectiveCost.Limit.OWN_NIC ? "NIC" : "NVLink", latency(k),
+                Units.seconds(f.seconds()));
     }
 
     static String sends(Term.Sends s) {

@@ -439,15 +439,19 @@ public final class Specs {
      * @param expertBias     the experts' linear layers have biases (Megatron's add_bias_linear on an MoE layer: GPT-OSS)
      * @param routerGroups   the router's expert groups ({@code --moe-router-num-groups}: DeepSeek-V3's node-limited routing)
      * @param routerGroupTopk the groups a token's experts are chosen from ({@code --moe-router-group-topk})
+     * @param flexBackend    the flex dispatcher's backend, deepep or hybridep as written ({@code --moe-flex-dispatcher-backend};
+     *                       another format may name one the estimate does not price apart)
      */
     public record Moe(Located<Long> expertFfn, Located<Long> sharedFfn, Located<String> layerFreq, Located<Long> denseLayers,
                       Located<Double> capacityFactor, Located<Boolean> padToCapacity, Located<String> dispatcher,
                       Located<Boolean> overlapA2a, Located<Boolean> groupedGemm, Located<Double> activationClamp,
-                      Located<Boolean> expertBias, Located<Long> routerGroups, Located<Long> routerGroupTopk) {
+                      Located<Boolean> expertBias, Located<Long> routerGroups, Located<Long> routerGroupTopk,
+                      Located<String> flexBackend) {
         public boolean empty() {
             return expertFfn == null && sharedFfn == null && layerFreq == null && denseLayers == null && capacityFactor == null
                     && padToCapacity == null && dispatcher == null && overlapA2a == null && groupedGemm == null
-                    && activationClamp == null && expertBias == null && routerGroups == null && routerGroupTopk == null;
+                    && activationClamp == null && expertBias == null && routerGroups == null && routerGroupTopk == null
+                    && flexBackend == null;
         }
     }
 

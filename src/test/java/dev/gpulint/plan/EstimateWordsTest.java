@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gpulint.derive.estimate.Collective;
 import dev.gpulint.derive.estimate.CollectiveCost;
+import dev.gpulint.derive.estimate.FlexDispatch;
 import dev.gpulint.derive.estimate.JobEstimate;
 import dev.gpulint.derive.estimate.Links;
 import dev.gpulint.derive.estimate.ModelShape;
@@ -109,6 +110,32 @@ class EstimateWordsTest {
                         + h100.tierName(Tier.NETWORK) + " (8 of the 16 ranks in reach inside; 500.0 MB per rank through its own NIC) at 30 GB/s"
                         + " (measured by nccl-tests): 78.1 ms",
                 EstimateWords.text(new Term.Collectives(ParallelDim.EP, 2.5, "all-to-all per micro-batch", 16, a2a, h100, 2.5 * a2a.seconds())));
+    }
+
+    @Test
+    void flexAcrossDeepEpGroupsAndAcrossNodes() {
+        // a GB200 NVL72 rack (trays of 4, NVLink 5 at 900 GB/s per direction, a 400 Gb/s NIC per GPU), ep 32 of it under DeepEP:
+        // 4 groups of 8; per token E[groups] 3.63 · 3/4 = 2.72 remote copies, E[GPUs] 7.36 · 7/8 = 6.44 forwards; T·h·2 =
+        // 4,096 · 2,048 · 2 = 16.78 MB of the rank's tokens: 45.66 MB through its NIC at 0.88 × 50 GB/s = 1.04 ms a pass
+        Links rack = new Links(4, 72, true, false, 5, 900e9, 6, 121e9, false, 4 * 50e9, Links.Transport.RDMA, 4, "400 Gb/s", null, null, 32);
+        FlexDispatch.Traffic t = new FlexDispatch.Traffic(4, 8, 3.63, 7.36, 3.63 * 3 / 4, 7.36 * 7 / 8, 6.0);
+        double token = 4096.0 * 2048 * 2, remote = token * t.remote(), inside = token * t.forwarded();
+        CollectiveCost k = CollectiveCost.withoutLatency(Collective.ALL_TO_ALL, 32, Tier.NETWORK, token * 8, remote + inside, 50e9, 0.88,
+                false, 8, remote, CollectiveCost.Limit.OWN_NIC, remote / 50e9, remote / 44e9);
+        assertEquals("ep: 192 × ep flex dispatch/combine per micro-batch over 32 ranks on 4 groups of 8 (DeepEP's NVLink peers,"
+                        + " NUM_MAX_NVL_PEERS) (DeepEP, FlexDispatch): the rank's tokens (16.8 MB in 16 bits) each go E[groups hit] 3.63 ×"
+                        + " (N − 1)/N = 2.72 times over RDMA (the all-to-all: k·(n − L)/n = 6.00) and E[GPUs hit] 7.36 × (L − 1)/L = 6.44"
+                        + " times over NVLink; 45.7 MB through each rank's own NIC at 0.88 × 50 GB/s and 108.0 MB over NVLink 5 at 0.67 ×"
+                        + " 900 GB/s, both at once, the NIC decides: 199.3 ms",
+                EstimateWords.line(new Term.Flex(ParallelDim.EP, 192, 32, t, token, FlexDispatch.Backend.DEEPEP, true, k, rack,
+                        192 * k.seconds())));
+        // HybridEP across two racks: its units are the nodes (the racks) of 72
+        FlexDispatch.Traffic r = new FlexDispatch.Traffic(2, 72, 2.0, 8.0, 1.0, 8.0 * 71 / 72, 4.0);
+        CollectiveCost k2 = CollectiveCost.withoutLatency(Collective.ALL_TO_ALL, 144, Tier.NETWORK, token * 8, token * (1 + 8.0 * 71 / 72),
+                50e9, 0.88, false, 72, token, CollectiveCost.Limit.OWN_NIC, token / 50e9, token / 44e9);
+        assertTrue(EstimateWords.line(new Term.Flex(ParallelDim.EP, 4, 144, r, token, FlexDispatch.Backend.HYBRIDEP, false, k2, rack,
+                4 * k2.seconds())).startsWith("ep: 4 × ep flex dispatch/combine per micro-batch over 144 ranks on 2 nodes of 72 (HybridEP,"
+                + " FlexDispatch): the rank's tokens (16.8 MB in 16 bits) each go E[nodes hit] 2.00 × (N − 1)/N = 1.00 times over RDMA"));
     }
 
     @Test

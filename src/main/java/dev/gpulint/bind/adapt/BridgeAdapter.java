@@ -122,6 +122,11 @@ final class BridgeAdapter implements FormatAdapter {
         inBatchPacking(j, data, wrap + dataKey + ".");
         shape(j, model, at);
         Nemo2Moe.bridgeDispatcherDefault(j, model, at);     // GPTModelProvider named without a dispatcher: allgather
+        String target = model == null ? null : TreeValues.text(model, "_target_");
+        if (target != null && !TreeValues.placeholder(target)) {     // DeepSeek-V3's provider without its group limit written: 8 / 4
+            String cls = target.strip().substring(target.strip().lastIndexOf('.') + 1);
+            Nemo2Moe.groupDefaults(j, model, cls, Nemo2Moe.BRIDGE_GROUPS, at, "Megatron-Bridge's " + cls);
+        }
         HybridLayers.config(j, model, at);     // a hybrid provider's pattern and mixer sizes
         pipelineSplit(j, model, at);
         precision(j, c, model, wrap);
@@ -203,7 +208,7 @@ final class BridgeAdapter implements FormatAdapter {
             Nemo2Moe.read(j, model, at, NemoNumbers.Reader.BRIDGE);
             j.topK = null;
             j.moeFfn = j.sharedFfn = j.denseLayers = null;
-            j.moeLayerFreq = j.dispatcher = null;
+            j.moeLayerFreq = j.dispatcher = j.flexBackend = null;
             j.capacityFactor = null;
             j.padToCapacity = j.moeOverlap = j.groupedGemm = null;
         }

@@ -53,6 +53,8 @@ final class JobDraft {
      *  are MoE, capacity, dispatcher, all-to-all overlap and grouped GEMM. */
     Located<Long> moeFfn, sharedFfn, denseLayers;
     Located<String> moeLayerFreq, dispatcher;
+    /** The flex dispatcher's backend as written (--moe-flex-dispatcher-backend, moe_flex_dispatcher_backend). */
+    Located<String> flexBackend;
     Located<Double> capacityFactor;
     Located<Boolean> padToCapacity, moeOverlap, groupedGemm;
     /** The experts' GLU clamp value and whether their linear layers have biases (Specs.Moe; GPT-OSS). */
@@ -342,7 +344,7 @@ final class JobDraft {
         boolean experted = experts != null && experts.value() != null && experts.value() > 1;
         Located<Boolean> bias = expertBias != null && !Boolean.TRUE.equals(expertBias.value()) && !experted ? null : expertBias;
         Specs.Moe m = new Specs.Moe(moeFfn, sharedFfn, moeLayerFreq, denseLayers, capacityFactor, padToCapacity, dispatcher,
-                moeOverlap, groupedGemm, activationClamp, bias, routerGroups, routerGroupTopk);
+                moeOverlap, groupedGemm, activationClamp, bias, routerGroups, routerGroupTopk, flexBackend);
         return m.empty() ? null : m;
     }
 

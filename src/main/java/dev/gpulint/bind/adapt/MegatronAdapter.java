@@ -313,6 +313,7 @@ final class MegatronAdapter implements FormatAdapter {
      * --moe-pad-expert-input-to-capacity, --moe-token-dispatcher-type, --overlap-moe-expert-parallel-comm and
      * --moe-grouped-gemm (absent with --num-experts: Megatron runs one GEMM per local expert, its SequentialMLP);
      * --moe-router-num-groups and --moe-router-group-topk (the flex dispatcher's node-limited routing, FlexDispatch);
+     * --moe-flex-dispatcher-backend (deepep or hybridep: how the flex dispatcher crosses an NVLink domain larger than 8);
      * --window-size "(w, 0)", --window-attn-skip-freq, --multi-latent-attention with --kv-lora-rank.
      */
     private static void moe(JobDraft j, Map<String, Word> flags, boolean script) {
@@ -336,6 +337,10 @@ final class MegatronAdapter implements FormatAdapter {
         Word d = flags.get("--moe-token-dispatcher-type");
         if (d != null && d.known()) j.dispatcher = j.key("--moe-token-dispatcher-type", new Located<>(d.text(), d.span()));
         Nemo2Moe.dispatcherDefault(j, "--moe-token-dispatcher-type", d != null, "Megatron-LM");
+        Word backend = flags.get("--moe-flex-dispatcher-backend");
+        if (backend != null && backend.known()) {
+            j.flexBackend = j.key("--moe-flex-dispatcher-backend", new Located<>(backend.text().strip(), backend.span()));
+        }
         j.moeOverlap = switchFlag(j, flags, script, "--overlap-moe-expert-parallel-comm");
         Located<Boolean> grouped = switchFlag(j, flags, script, "--moe-grouped-gemm");
         Word experts = flags.get("--num-experts");

@@ -10,7 +10,8 @@ import dev.gpulint.tree.ScalarNode;
  * What `gpulint plan` reads of an MoE model and of the attention variant from a NeMo 2 / Megatron-Bridge recipe's
  * {@code model.config} (Megatron-Core's TransformerConfig names, the same as Megatron-LM's flags without the dashes):
  * moe_router_topk, moe_ffn_hidden_size, moe_shared_expert_intermediate_size, moe_layer_freq, moe_expert_capacity_factor,
- * moe_pad_expert_input_to_capacity, moe_token_dispatcher_type, moe_grouped_gemm, overlap_moe_expert_parallel_comm,
+ * moe_pad_expert_input_to_capacity, moe_token_dispatcher_type, moe_flex_dispatcher_backend, moe_router_num_groups,
+ * moe_router_group_topk, moe_grouped_gemm, overlap_moe_expert_parallel_comm,
  * activation_func_clamp_value, add_bias_linear (the experts' clamped GLU and biases, ExpertPasses),
  * window_size, window_attn_skip_freq, multi_latent_attention with kv_lora_rank, attention_backend (AttentionBackends).
  * Each key is the value's key in messages.
@@ -178,6 +179,63 @@ final class Nemo2Moe {
         }
     }
 
+    /** A config class's own router group limit (moe_router_num_groups, moe_router_group_topk), the class and where it is read. */
+    record Groups(long groups, long topk, String declarer, String source) {}
+
+    /**
+     * NeMo 2's config classes that declare a group limit (nemo/collections/llm/gpt/model/deepseek.py at
+     * 3c02a3c06519cafb56db9b91543974022fef93c3): DeepSeekV2Config 8 / 3, DeepSeekV3Config 8 / 4 (DeepSeekV2LiteConfig
+     * declares 1 / 1: one group, no limit). Only these classes: a subclass may declare its own (V2-Lite does).
+     */
+    static final java.util.Map<String, Groups> NEMO2_GROUPS = java.util.Map.of(
+            "DeepSeekV2Config", new Groups(8, 3, "DeepSeekV2Config", "nemo/collections/llm/gpt/model/deepseek.py at 3c02a3c"),
+            "DeepSeekV3Config", new Groups(8, 4, "DeepSeekV3Config", "nemo/collections/llm/gpt/model/deepseek.py at 3c02a3c"));
+
+    /**
+     * Megatron-Bridge's providers that declare a group limit (src/megatron/bridge/models/deepseek/deepseek_provider.py at
+     * 355cef457010f70533a5c83f1ed97899d0e0af43, each class's own fields, whatever its parent): DeepSeekV2ModelProvider 8 / 3,
+     * DeepSeekV3ModelProvider 8 / 4, and their legacy aliases DeepSeekV2Provider, DeepSeekV3Provider (V2-Lite and Moonlight
+     * declare 1 / 1: no limit).
+     */
+    static final java.util.Map<String, Groups> BRIDGE_GROUPS = java.util.Map.of(
+            "DeepSeekV2ModelProvider", new Groups(8, 3, "DeepSeekV2ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
+            "DeepSeekV2Provider", new Groups(8, 3, "DeepSeekV2ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
+            "DeepSeekV3ModelProvider", new Groups(8, 4, "DeepSeekV3ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
+            "DeepSeekV3Provider", new Groups(8, 4, "DeepSeekV3ModelProvider", "deepseek/deepseek_provider.py at 355cef4"));
+
+    /**
+     * The router's group limit a config class declares, for each of moe_router_num_groups and moe_router_group_topk the
+     * file does not write: the class is built from the file's fields alone (as for the dispatcher, {@link
+     * #bridgeDispatcherDefault}), so its own defaults stand, placed at its {@code _target_}. With the flex dispatcher at
+     * ep &gt; 1, where the limit is priced (FlexDispatch), the assumptions name the class and the commit read.
+     * {@code cls} the class the file names ({@code table}: {@link #NEMO2_GROUPS} or {@link #BRIDGE_GROUPS}).
+     */
+    static void groupDefaults(JobDraft j, MappingNode config, String cls, java.util.Map<String, Groups> table, String at, String owner) {
+        if (config == null || cls == null || statesDense(config)) return;
+        Groups g = table.get(cls);
+        ScalarNode target = scalar(config, "_target_");
+        if (g == null || target == null) return;
+        boolean groupsWritten = written(config, "moe_router_num_groups"), topkWritten = written(config, "moe_router_group_topk");
+        if (groupsWritten && topkWritten) return;
+        if (!groupsWritten && j.routerGroups == null) j.routerGroups = new Located<>(g.groups(), target.span());
+        if (!topkWritten && j.routerGroupTopk == null) j.routerGroupTopk = new Located<>(g.topk(), target.span());
+        boolean flex = j.dispatcher != null && "flex".equalsIgnoreCase(String.valueOf(j.dispatcher.value()).strip());
+        if (flex && j.ep != null && j.ep.value() != null && j.ep.value() > 1) {
+            String keys = !groupsWritten && !topkWritten ? "moe_router_num_groups / moe_router_group_topk"
+                    : !groupsWritten ? "moe_router_num_groups" : "moe_router_group_topk";
+            j.unpriced.add(at + keys + " not written: " + (groupsWritten ? "" : g.groups() + " groups")
+                    + (groupsWritten || topkWritten ? "" : ", ") + (topkWritten ? "" : "top " + g.topk()) + ", " + owner + " default ("
+                    + g.declarer() + ".moe_router_num_groups = " + g.groups() + ", moe_router_group_topk = " + g.topk() + ", "
+                    + g.source() + "): the flex dispatcher's group-limited routing");
+        }
+    }
+
+    /** Whether {@code config} writes {@code key} with a value (null and a placeholder are not written). */
+    private static boolean written(MappingNode config, String key) {
+        ScalarNode s = scalar(config, key);
+        return s != null && !s.isNull() && !s.text().strip().equalsIgnoreCase("null") && !TreeValues.placeholder(s.text());
+    }
+
     /** Whether {@code config} writes {@code num_moe_experts} as null or at most 1: a dense model, whatever its class. */
     static boolean statesDense(MappingNode config) {
         dev.gpulint.tree.Node stated = config.get("num_moe_experts").orElse(null);
@@ -249,6 +307,7 @@ final class Nemo2Moe {
         Located<Boolean> bias = dense ? null : TreeValues.bool(scalar(config, "add_bias_linear"));
         if (bias != null && bias.value() != null) j.expertBias = j.key(at + "add_bias_linear", bias);
         j.dispatcher = j.key(at + "moe_token_dispatcher_type", text(scalar(config, "moe_token_dispatcher_type")));
+        j.flexBackend = j.key(at + "moe_flex_dispatcher_backend", text(scalar(config, "moe_flex_dispatcher_backend")));
         Located<String> backend = AttentionBackends.kernel(j, at + "attention_backend", text(scalar(config, "attention_backend")));
         if (backend != null) j.attentionKernel = backend;
         j.groupedGemm = TreeValues.bool(scalar(config, "moe_grouped_gemm"));

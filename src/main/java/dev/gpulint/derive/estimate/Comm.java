@@ -79,17 +79,19 @@ final class Comm {
      * all-to-all of {@code bytes}. Seconds.
      */
     double flex(ParallelDim dim, long n, double count, double bytes, double tokenBytes, long experts, long topK, long groups,
-                long groupTopK, String what) {
+                long groupTopK, FlexDispatch.Backend backend, String what) {
         RankGroup g = RankGroup.strided(n, stride.get(dim));
         if (g.n() <= 1 || count <= 0) return 0;
-        FlexDispatch.Priced p = FlexDispatch.price(hw.links(), hw.efficiency(), g, experts, topK, groups, groupTopK, bytes, tokenBytes);
+        FlexDispatch.Priced p = FlexDispatch.price(hw.links(), hw.efficiency(), g, experts, topK, groups, groupTopK, bytes, tokenBytes,
+                backend);
         if (p == null) return collective(dim, g, count, bytes, Collective.ALL_TO_ALL, what);
         CollectiveCost k = p.cost();
         tiers.put(dim, k.tier());
-        traffic.add(new Estimate.Traffic(dim, "flex dispatch/combine per micro-batch (DeepEP: remote nodes over RDMA, NVLink forwarding)",
+        traffic.add(new Estimate.Traffic(dim, "flex dispatch/combine per micro-batch (" + (backend == FlexDispatch.Backend.HYBRIDEP
+                ? "HybridEP" : "DeepEP") + ": remote " + (p.deepEpGroups() ? "8-GPU groups" : "nodes") + " over RDMA, NVLink forwarding)",
                 count, k));
         double s = count * k.seconds();
-        terms.add(new Term.Flex(dim, count, n, p.traffic(), tokenBytes, k, hw.links(), s));
+        terms.add(new Term.Flex(dim, count, n, p.traffic(), tokenBytes, backend, p.deepEpGroups(), k, hw.links(), s));
         return s;
     }
 

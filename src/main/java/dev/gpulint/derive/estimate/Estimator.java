@@ -187,7 +187,7 @@ public final class Estimator {
                     // flex (DeepEP / HybridEP): across nodes each token once per remote node and GPU (FlexDispatch), else the all-to-all
                     : ms.dispatcher() == MoeShape.Dispatcher.FLEX
                     ? c.flex(EP, l.ep(), 4 * moeLayersPerStage, bytesA2a, bytesA2a / m.topK(), m.experts(), m.topK(), ms.routerGroups(),
-                            ms.routerGroupTopk(), "all-to-all per micro-batch")
+                            ms.routerGroupTopk(), ms.flexBackend(), "all-to-all per micro-batch")
                     : c.collective(EP, l.ep(), 4 * moeLayersPerStage, bytesA2a, Collective.ALL_TO_ALL, "all-to-all per micro-batch");
             // --overlap-moe-expert-parallel-comm: dispatch and combine run behind the other micro-batch's layer compute
             epExp = ms.overlapA2a() ? Math.max(0, epS - moeLayersPerStage * (moe != null ? moe.moeLayerS() : 0)) : epS;

@@ -48,8 +48,51 @@ public final class FlexDispatch {
      */
     public static final double NVLINK = 0.67;
 
-    /** The most router groups the schema admits; a larger count read from a file is not applied (MoeShape). */
+    /**
+     * The most router groups the estimate prices a limit for: the native schema's bound on {@code router_num_groups} and
+     * {@code router_group_topk} (1..1,024, docs/format.md), which also bounds {@link #hypergeometric}'s sums. A larger count
+     * another format states is a real router setting, not priced: MoeShape takes the routing as unlimited and the assumptions
+     * say that the count is above this bound.
+     */
     public static final int MAX_GROUPS = 1024;
+
+    /**
+     * The GPUs DeepEP V1 treats as one node: {@code NUM_MAX_NVL_PEERS} (deepseek-ai/DeepEP csrc/kernels/configs.cuh at
+     * 10e8a3b43e5726184b3fda6ae9b46ccfbb1074ce, {@code #define NUM_MAX_NVL_PEERS 8}). Its Buffer numbers the ranks of the
+     * expert-parallel group {@code rdma_rank = rank / NUM_MAX_NVL_PEERS}, {@code nvl_rank = rank % NUM_MAX_NVL_PEERS}, opens
+     * CUDA IPC handles to the 8 of its own rdma_rank only and goes internode when the group has more than 8 ranks
+     * ({@code is_internode_available}: {@code num_ranks > NUM_MAX_NVL_PEERS}; csrc/deep_ep.cpp at
+     * 011d766f19b3d7a3074ec6df9c627eb10b632460); its internode kernels put to another rdma_rank through NVSHMEM's IBGDA, the
+     * NIC ({@code nvshmemi_ibgda_put_nbi_warp} in csrc/kernels/internode.cu). So on an NVLink domain larger than 8 (an NVL72
+     * rack) the deepep backend moves tokens between 8-GPU groups over the NICs, as across nodes.
+     */
+    public static final int DEEPEP_NVL_PEERS = 8;
+
+    /**
+     * The flex dispatcher's backend ({@code --moe-flex-dispatcher-backend}, Megatron-Core's
+     * {@code TransformerConfig.moe_flex_dispatcher_backend}; NVIDIA/Megatron-LM megatron/core/transformer/transformer_config.py
+     * at 002526d81b81f6ab534e93844f9a228709887494: {@code Literal['deepep', 'deepepv2', 'hybridep', 'ncclep'] = "deepep"},
+     * "Currently only "hybridep" backend supports the MNNVL case"). The two priced: DeepEP V1 ({@link #DEEPEP_NVL_PEERS}) and
+     * HybridEP (its NVLink domain the rack's: Megatron-Bridge's launcher sets {@code NVLINK_DOMAIN_SIZE} for it).
+     */
+    public enum Backend {
+        DEEPEP, HYBRIDEP;
+
+        public String id() { return name().toLowerCase(Locale.ROOT); }
+
+        /** The backend a file names, or null for another (deepepv2, ncclep, uccl_ep: not priced apart) or none. */
+        public static Backend parse(String s) {
+            if (s == null) return null;
+            return switch (s.strip().toLowerCase(Locale.ROOT)) {
+                case "deepep" -> DEEPEP;
+                case "hybridep" -> HYBRIDEP;
+                default -> null;
+            };
+        }
+    }
+
+    /** Megatron-Core's default backend when none is stated (transformer_config.py at 002526d: "deepep"). */
+    public static final Backend DEFAULT_BACKEND = Backend.DEEPEP;
 
     private FlexDispatch() {}
 
@@ -148,42 +191,71 @@ public final class FlexDispatch {
         return v;
     }
 
-    /** A flex pass priced across nodes: what a token sends, and the pass's cost per rank. */
-    record Priced(Traffic traffic, CollectiveCost cost) {}
+    /**
+     * A flex pass priced across nodes: what a token sends, and the pass's cost per rank; {@code deepEpGroups} when its "nodes"
+     * are DeepEP's 8-GPU groups inside one NVLink domain larger than 8 ({@link #DEEPEP_NVL_PEERS}), not the domains.
+     */
+    record Priced(Traffic traffic, CollectiveCost cost, boolean deepEpGroups) {}
 
     /**
      * One flex pass (dispatch or combine) per rank across nodes, on the NIC and NVLink legs at once: {@code s} the
-     * all-to-all's bytes (T·k·h·2, what the record shows beside it), {@code tokenBytes} a token's bytes T·h·2 per rank.
-     * Null when the group does not cross the network tier (inside one NVLink domain the all-to-all's pricing stays) or the
-     * nodes have no NVLink for DeepEP's forwarding. The group's ranks on a node (or on a multi-node NVLink domain) are its L.
+     * all-to-all's bytes (T·k·h·2, what the record shows beside it), {@code tokenBytes} the rank's tokens' bytes T·h·2 (one
+     * copy of each of its tokens). The group's ranks on a node (or on a multi-node NVLink domain) are its L, at most
+     * {@link #DEEPEP_NVL_PEERS} for the deepep backend. Null, the all-to-all's pricing standing, when the group does not cross
+     * the network tier (inside one NVLink domain: HybridEP's, and DeepEP's up to 8 ranks), or the nodes have no NVLink for the
+     * forwarding. DeepEP over more than 8 ranks of one NVLink domain is priced across its 8-GPU groups through the NICs.
      */
     static Priced price(Links k, Efficiency e, RankGroup g, long experts, long topK, long groups, long groupTopK, double s,
-                        double tokenBytes) {
+                        double tokenBytes, Backend backend) {
         long gpn = k.gpusPerNode();
         Tier tier = Tier.of(g, gpn, k.domainSize(), k.scaleUp(), k.jobGpus());
-        if (tier != Tier.NETWORK || !k.scaleUp() || g.n() <= 1 || tokenBytes <= 0) return null;
+        if (!k.scaleUp() || g.n() <= 1 || tokenBytes <= 0) return null;
+        boolean deepEp = backend == Backend.DEEPEP;
+        // inside one NVLink domain HybridEP (and DeepEP up to its 8 NVLink peers) moves tokens as the all-to-all prices them
+        boolean groupsInDomain = tier != Tier.NETWORK && deepEp && g.n() > DEEPEP_NVL_PEERS && k.nicPerGpu() > 0;
+        if (tier != Tier.NETWORK && !groupsInDomain) return null;
         long perNode = g.membersPerUnit(gpn, k.jobGpus()), perDomain = g.membersPerUnit(k.domainSize(), k.jobGpus());
         long local = Math.max(1, k.domainSize() >= gpn ? Math.max(perNode, perDomain) : perNode);
+        boolean eight = deepEp && local > DEEPEP_NVL_PEERS;
+        if (eight) local = DEEPEP_NVL_PEERS;
         Traffic t = traffic(experts, topK, g.n(), local, groups, groupTopK);
         if (t.nodes() <= 1) return null;
         double remote = tokenBytes * t.remote(), inside = tokenBytes * t.forwarded();
         double own = k.hostLinked() ? Math.min(k.nicPerGpu(), k.pciePerDirection()) : k.nicPerGpu();
         double rdma = e == null ? 1 : RDMA, nvl = e == null ? 1 : NVLINK;
-        return new Priced(t, CollectiveCost.twoLegs(k, Collective.ALL_TO_ALL, g.n(), tier, s, remote, inside, own, rdma,
-                k.scaleUpPerDirection(), nvl, t.local()));
+        return new Priced(t, CollectiveCost.twoLegs(k, Collective.ALL_TO_ALL, g.n(), Tier.NETWORK, s, remote, inside, own, rdma,
+                k.scaleUpPerDirection(), nvl, t.local()), eight);
     }
 
-    /** The assumption the plan lists when the job's dispatcher is flex. */
-    static String assumption(long experts, long topK, long groups, long groupTopK) {
+    /**
+     * The assumption the plan lists when the job's dispatcher is flex: {@code groups} / {@code groupTopK} the limit applied
+     * (0: none), {@code statedGroups} the count the file states (0: none; above {@link #MAX_GROUPS}: said so),
+     * {@code backend} the one priced, {@code backendText} as the file writes it (null: not stated, Megatron-Core's default).
+     */
+    static String assumption(long experts, long topK, long groups, long groupTopK, long statedGroups, Backend backend,
+                             String backendText) {
         String limit = groups > 1 && groupTopK > 0 && groupTopK < groups
                 ? String.format(Locale.ROOT, ", group-limited to %d of %d groups (--moe-router-group-topk / --moe-router-num-groups;"
                         + " applied where the groups align with nodes and ranks)", groupTopK, groups)
+                : statedGroups > MAX_GROUPS
+                ? String.format(Locale.ROOT, ", --moe-router-num-groups %d is above the %,d groups the estimate prices a group limit"
+                        + " for (FlexDispatch.MAX_GROUPS, the native schema's bound): routing taken as unlimited", statedGroups, MAX_GROUPS)
                 : ", no group limit stated (--moe-router-num-groups)";
-        return String.format(Locale.ROOT, "MoE flex dispatcher (DeepEP / HybridEP): across nodes each token goes once per distinct"
-                + " remote node among its %d experts' nodes over RDMA and is forwarded over NVLink once per GPU holding them there"
-                + " (uniform routing over %d experts%s; the expected counts per layout in the ep term), in 16 bits (Megatron-Core's"
-                + " fused_dispatch hands DeepEP the bf16 hidden states, HybridEP's fp8 dispatch is off), at %.2f × the NIC's line rate"
-                + " and %.2f × NVLink's per direction (DeepEP's own H800 + ConnectX-7 kernel measurements, docs/legacy.md); the"
-                + " combine moves the same back; inside one NVLink domain priced as the all-to-all", topK, experts, limit, RDMA, NVLINK);
+        String which = backendText == null
+                ? "backend not stated: deepep, Megatron-Core's default (TransformerConfig.moe_flex_dispatcher_backend = \"deepep\","
+                        + " megatron/core/transformer/transformer_config.py at 002526d)"
+                : Backend.parse(backendText) == null
+                ? "backend '" + backendText + "' not priced apart: priced as deepep, Megatron-Core's default"
+                : "backend " + backend.id();
+        String how = backend == Backend.DEEPEP
+                ? "DeepEP V1 treats 8 GPUs as a node (NUM_MAX_NVL_PEERS 8): up to 8 ranks priced as the all-to-all, over more than 8"
+                        + " its 8-GPU groups exchange tokens over RDMA through the NICs, inside a larger NVLink domain (an NVL72 rack) too"
+                : "HybridEP: inside one NVLink domain priced as the all-to-all";
+        return String.format(Locale.ROOT, "MoE flex dispatcher (DeepEP / HybridEP), %s; %s: across nodes each token goes once per"
+                + " distinct remote node among its %d experts' nodes over RDMA and is forwarded over NVLink once per GPU holding them"
+                + " there (uniform routing over %d experts%s; the expected counts per layout in the ep term), in 16 bits"
+                + " (Megatron-Core's fused_dispatch hands DeepEP the bf16 hidden states, HybridEP's fp8 dispatch is off), at %.2f ×"
+                + " the NIC's line rate and %.2f × NVLink's per direction (DeepEP's own H800 + ConnectX-7 kernel measurements,"
+                + " docs/legacy.md); the combine moves the same back", which, how, topK, experts, limit, RDMA, NVLINK);
     }
 }

@@ -32,10 +32,13 @@ import java.util.Locale;
  *                       num_floating_point_operations counts it as ({@code last_layer_is_moe})
  * @param routerGroups   the router's expert groups ({@code --moe-router-num-groups}; 0: no group limit), {@link FlexDispatch}
  * @param routerGroupTopk the groups a token's experts are chosen from ({@code --moe-router-group-topk}; 0: none stated)
+ * @param flexBackend    the flex dispatcher's backend ({@code --moe-flex-dispatcher-backend}; Megatron-Core's deepep when not
+ *                       stated), {@link FlexDispatch#price}
  */
 public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capacityFactor, boolean padToCapacity,
                        Dispatcher dispatcher, boolean overlapA2a, boolean groupedGemm, int etp, double activationClamp,
-                       boolean expertBias, boolean hybrid, boolean lastMoe, int routerGroups, int routerGroupTopk) {
+                       boolean expertBias, boolean hybrid, boolean lastMoe, int routerGroups, int routerGroupTopk,
+                       FlexDispatch.Backend flexBackend) {
 
     /** Megatron-Core's token dispatchers. */
     public enum Dispatcher {
@@ -83,14 +86,15 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
 
     public MoeShape {
         if (moeLayers < 0 || denseFfn < 1 || sharedFfn < 0 || capacityFactor < 0 || etp < 0 || activationClamp < 0 || dispatcher == null
-                || routerGroups < 0 || routerGroupTopk < 0) {
+                || routerGroups < 0 || routerGroupTopk < 0 || flexBackend == null) {
             throw new IllegalArgumentException("an MoE shape's sizes are not negative");
         }
     }
 
     /** Every layer MoE with its routed experts only, dropless, all-to-all, grouped GEMM: what the estimate took before. */
     public static MoeShape uniform(ModelShape m) {
-        return new MoeShape(m.layers(), m.ffn(), 0, 0, false, Dispatcher.ALLTOALL, false, true, 0, 0, false, false, true, 0, 0);
+        return new MoeShape(m.layers(), m.ffn(), 0, 0, false, Dispatcher.ALLTOALL, false, true, 0, 0, false, false, true, 0, 0,
+                FlexDispatch.DEFAULT_BACKEND);
     }
 
     /** The experts' tensor-parallel size in layout {@code l}. */
@@ -270,8 +274,16 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         double clamp = s != null && s.activationClamp() != null && s.activationClamp().value() != null ? Math.max(0, s.activationClamp().value()) : 0;
         boolean bias = s != null && s.expertBias() != null && Boolean.TRUE.equals(s.expertBias().value());
         int groups = s == null ? 0 : small(s.routerGroups()), groupTopk = s == null ? 0 : small(s.routerGroupTopk());
-        if (d == Dispatcher.FLEX) as.add(FlexDispatch.assumption(m.experts(), m.topK(), groups, groupTopk));
-        return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias, hybrid, lastMoe, groups, groupTopk);
+        long statedGroups = s == null || s.routerGroups() == null || s.routerGroups().value() == null ? 0 : s.routerGroups().value();
+        String backendText = s == null || s.flexBackend() == null ? null : s.flexBackend().value();
+        FlexDispatch.Backend backend = FlexDispatch.Backend.parse(backendText);
+        if (backend == null) backend = FlexDispatch.DEFAULT_BACKEND;
+        if (d == Dispatcher.FLEX) {
+            as.add(FlexDispatch.assumption(m.experts(), m.topK(), groups, groupTopk, statedGroups, backend,
+                    backendText == null ? null : shortText(backendText)));
+        }
+        return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias, hybrid, lastMoe, groups, groupTopk,
+                backend);
     }
 
     /** A stated count the schema bounds, or 0 when not stated. */

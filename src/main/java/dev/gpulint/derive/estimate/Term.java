@@ -312,12 +312,16 @@ public sealed interface Term {
      * The flex dispatcher's passes across nodes ({@link FlexDispatch}): per token, its remote nodes over RDMA and its GPUs
      * over NVLink, each pass priced by {@link CollectiveCost#twoLegs}.
      *
-     * @param count   passes per micro-batch (4 per MoE layer)
-     * @param traffic what a token sends per pass
-     * @param seconds count × the cost's seconds
+     * @param count        passes per micro-batch (4 per MoE layer)
+     * @param traffic      what a token sends per pass
+     * @param tokenBytes   the rank's tokens' 16-bit hidden states, T·h·2: one copy of each token the rank routes
+     * @param backend      the backend priced (deepep, hybridep)
+     * @param deepEpGroups the "nodes" are DeepEP's 8-GPU groups inside one NVLink domain larger than 8
+     *                     ({@link FlexDispatch#DEEPEP_NVL_PEERS})
+     * @param seconds      count × the cost's seconds
      */
-    record Flex(ParallelDim dim, double count, long n, FlexDispatch.Traffic traffic, double tokenBytes, CollectiveCost cost, Links links,
-                double seconds) implements Term {
+    record Flex(ParallelDim dim, double count, long n, FlexDispatch.Traffic traffic, double tokenBytes, FlexDispatch.Backend backend,
+                boolean deepEpGroups, CollectiveCost cost, Links links, double seconds) implements Term {
         @Override public String term() { return dim.label(); }
     }
 

@@ -103,7 +103,8 @@ class ExpertDpGroupTest {
         // attention tp 2, cp 2, dp 2 on 8 GPUs; experts etp 1, ep 4: edp = 8 ÷ 4 = 2. The dp·cp group is ranks 2 apart
         // ({0, 2, 4, 6}); the expert grid has no cp, so its dp is 4 apart: {0, 4}
         Layout l = new Layout(2, 1, 2, 2, 4, 1, 1, 64, 1, false, Layout.Recompute.SELECTIVE, true);
-        MoeShape moe = new MoeShape(32, 14336, 0, 0, false, MoeShape.Dispatcher.ALLTOALL, false, true, 1, 0, false, false, true, 0, 0);
+        MoeShape moe = new MoeShape(32, 14336, 0, 0, false, MoeShape.Dispatcher.ALLTOALL, false, true, 1, 0, false, false, true, 0, 0,
+                FlexDispatch.DEFAULT_BACKEND);
         assertEquals(2, moe.expertDpSize(l));
         assertEquals(group(2, 4), moe.expertDpGroup(l, null));
         assertEquals(group(4, 2), Estimator.dpCpGroup(l, null));

@@ -69,7 +69,19 @@ class FlexDispatchPlanTest {
         PlanCli.Run r = PlanCli.in(dir).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", script("flex", ""))
                 .jobClusters("lab", "*.sh").plan();
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("flex dispatch/combine per micro-batch over 16 ranks on 2 nodes of 8"), r.out());
-        assertTrue(r.out().contains("remote copies over RDMA (the all-to-all: k·(n − L)/n = 4.00)"), r.out());
+        assertTrue(r.out().contains("flex dispatch/combine per micro-batch over 16 ranks on 2 nodes of 8 (DeepEP, FlexDispatch)"), r.out());
+        assertTrue(r.out().contains("times over RDMA (the all-to-all: k·(n − L)/n = 4.00)"), r.out());
+    }
+
+    @Test
+    void theBackendFlagIsReadAndNamed(@TempDir Path d, @TempDir Path h) {
+        // --moe-flex-dispatcher-backend (Megatron-LM): on DGX H100 nodes of 8 both backends cross nodes alike; the words name it
+        Map<String, Object> deep = doc(d, script("flex", ""));
+        Map<String, Object> hybrid = doc(h, script("flex", " --moe-flex-dispatcher-backend hybridep"));
+        assertEquals(ep(deep), ep(hybrid), 0);
+        assertTrue(assumptions(hybrid).stream().anyMatch(s -> s.startsWith("MoE flex dispatcher (DeepEP / HybridEP), backend hybridep;")),
+                "" + assumptions(hybrid));
+        assertTrue(assumptions(deep).stream().anyMatch(s -> s.startsWith("MoE flex dispatcher (DeepEP / HybridEP), backend not stated:"
+                + " deepep, Megatron-Core's default")), "" + assumptions(deep));
     }
 }

@@ -120,6 +120,85 @@ class FlexDispatchTest {
         // DeepEP forwards inside a node over NVLink: without it the flex price is not taken (the all-to-all's instead)
         Links pcie = new Links(8, 8, false, false, 0, 0, 4, 32e9, true, 8 * 50e9, Links.Transport.RDMA, 8, "ConnectX-7", null,
                 null, 16);
-        assertNull(FlexDispatch.price(pcie, null, RankGroup.strided(16, 1), 128, 8, 0, 0, 1e6, 1e5));
+        assertNull(FlexDispatch.price(pcie, null, RankGroup.strided(16, 1), 128, 8, 0, 0, 1e6, 1e5, FlexDispatch.Backend.DEEPEP));
+        assertNull(FlexDispatch.price(pcie, null, RankGroup.strided(16, 1), 128, 8, 0, 0, 1e6, 1e5, FlexDispatch.Backend.HYBRIDEP));
+    }
+
+    /** A GB200 NVL72 rack (trays of 4, NVLink 5 900 GB/s per direction, a 400 Gb/s NIC per GPU), {@code gpus} of it the job's. */
+    private static Links rack(long gpus) {
+        return new Links(4, 72, true, false, 5, 900e9, 6, 121e9, false, 4 * 50e9, Links.Transport.RDMA, 4, "400 Gb/s", null, null, gpus);
+    }
+
+    @Test
+    void deepEpInsideAnNvl72RackCrossesItsEightGpuGroupsThroughTheNics() {
+        // ep 16 of one rack: DeepEP's 2 groups of 8 (NUM_MAX_NVL_PEERS), 128 experts top-8, at line rate (no efficiency)
+        FlexDispatch.Priced p = FlexDispatch.price(rack(64), null, RankGroup.strided(16, 1), 128, 8, 0, 0, 8e6, 1e6,
+                FlexDispatch.Backend.DEEPEP);
+        assertTrue(p.deepEpGroups());
+        assertEquals(2, p.traffic().nodes());
+        assertEquals(8, p.traffic().local());
+        // 2 · (1 − C(64, 8)/C(128, 8)) = 1.9938082714464158 groups, half of them the token's own; 16 · (1 − C(120, 8)/C(128, 8))
+        // = 6.596512811001903 GPUs, 7/8 of them forwarded
+        assertEquals(1.9938082714464158 / 2, p.traffic().remote(), 1e-12);
+        assertEquals(6.596512811001903 * 7 / 8, p.traffic().forwarded(), 1e-12);
+        CollectiveCost k = p.cost();
+        assertEquals(Tier.NETWORK, k.tier(), "through the NICs, inside the rack");
+        double nic = 1e6 * 1.9938082714464158 / 2 / 50e9, nvl = 1e6 * 6.596512811001903 * 7 / 8 / 900e9;
+        assertEquals(Math.max(nic, nvl), k.bandwidthSeconds(), 1e-15);
+        assertEquals(CollectiveCost.Limit.OWN_NIC, k.limit());
+        // HybridEP spans the rack's NVLink domain: the all-to-all's pricing (null here); DeepEP up to its 8 peers too
+        assertNull(FlexDispatch.price(rack(64), null, RankGroup.strided(16, 1), 128, 8, 0, 0, 8e6, 1e6, FlexDispatch.Backend.HYBRIDEP));
+        assertNull(FlexDispatch.price(rack(64), null, RankGroup.strided(8, 1), 128, 8, 0, 0, 8e6, 1e6, FlexDispatch.Backend.DEEPEP));
+        // across two racks (ep 144, the whole job): HybridEP's units are the racks (L 72), DeepEP's its 8-GPU groups
+        FlexDispatch.Priced h = FlexDispatch.price(rack(144), null, RankGroup.strided(144, 1), 288, 8, 0, 0, 8e6, 1e6,
+                FlexDispatch.Backend.HYBRIDEP);
+        FlexDispatch.Priced d = FlexDispatch.price(rack(144), null, RankGroup.strided(144, 1), 288, 8, 0, 0, 8e6, 1e6,
+                FlexDispatch.Backend.DEEPEP);
+        assertEquals(72, h.traffic().local());
+        assertEquals(2, h.traffic().nodes());
+        assertEquals(8, d.traffic().local());
+        assertEquals(18, d.traffic().nodes());
+        assertTrue(d.deepEpGroups() && !h.deepEpGroups());
+    }
+
+    static JobEstimate qwenOnRack(String backend) {
+        return EstimateManifest.on("GB200").cluster("nvl").fabric("type: infiniband, topology: rail-optimized").group("rack").nodes(8)
+                .gpusPerNode(4).nvlink("switch: true, domain_size: 72")
+                .nics("{ model: ConnectX-7, count: 4, speed: 400 Gb/s, protocol: infiniband, gpudirect_rdma: true }")
+                .model(QWEN3_30B + ", moe: { dispatcher: flex" + backend + " }").parallelism("tp: 1, ep: 32").batch(1, 256)
+                .optimizer("zero_stage: 1, distributed: true").recompute("none").estimate();
+    }
+
+    @Test
+    void theBackendDecidesHowFlexCrossesAnNvl72Rack() {
+        // 32 GPUs of one GB200 NVL72 rack, ep 32: DeepEP between its 4 groups of 8 through the NICs, HybridEP as the all-to-all
+        JobEstimate said = qwenOnRack("");
+        Estimate deepep = qwenOnRack(", flex_backend: deepep").estimate(), hybridep = qwenOnRack(", flex_backend: hybridep").estimate();
+        Estimate unstated = said.estimate();
+        Term.Flex f = (Term.Flex) ep(deepep).get(0);
+        assertEquals(FlexDispatch.Backend.DEEPEP, f.backend());
+        assertTrue(f.deepEpGroups());
+        assertEquals(4, f.traffic().nodes());
+        // 4 · (1 − C(96, 8)/C(128, 8)) = 3.6290109244257005 groups, 3/4 remote; 32 · (1 − C(124, 8)/C(128, 8)) = 7.359370078740156
+        assertEquals(3.6290109244257005 * 3 / 4, f.traffic().remote(), 1e-12);
+        assertEquals(7.359370078740156 * 7 / 8, f.traffic().forwarded(), 1e-12);
+        double token = 4096.0 * 2048 * 2;
+        assertEquals(50e9, f.links().nicPerGpu(), 0);
+        assertEquals(900e9, f.links().scaleUpPerDirection(), 0);
+        double nic = token * 3.6290109244257005 * 3 / 4 / (50e9 * 0.88), nvl = token * 7.359370078740156 * 7 / 8 / (900e9 * 0.67);
+        assertEquals(nic, f.cost().bandwidthSeconds(), 1e-12, "the NIC leg decides");
+        assertEquals(Tier.NETWORK, deepep.time().tiers().get(ParallelDim.EP));
+        assertTrue(nic > nvl);
+        // HybridEP: the rack's NVLink all-to-all, as before this backend was read
+        assertTrue(ep(hybridep).get(0) instanceof Term.Collectives);
+        assertEquals(Tier.NVLINK, hybridep.time().tiers().get(ParallelDim.EP));
+        assertTrue(deepep.time().comm().get(ParallelDim.EP) > hybridep.time().comm().get(ParallelDim.EP));
+        // not stated: Megatron-Core's default, deepep, priced and said so
+        assertEquals(deepep.time().comm().get(ParallelDim.EP), unstated.time().comm().get(ParallelDim.EP), 0);
+        assertTrue(said.inputs().assumptions().stream().anyMatch(a -> a.startsWith("MoE flex dispatcher (DeepEP / HybridEP), backend"
+                + " not stated: deepep, Megatron-Core's default (TransformerConfig.moe_flex_dispatcher_backend = \"deepep\"")
+                && a.contains("its 8-GPU groups exchange tokens over RDMA through the NICs")), "" + said.inputs().assumptions());
+        assertTrue(qwenOnRack(", flex_backend: hybridep").inputs().assumptions().stream().anyMatch(a -> a.startsWith(
+                "MoE flex dispatcher (DeepEP / HybridEP), backend hybridep; HybridEP: inside one NVLink domain priced as the all-to-all")));
     }
 }

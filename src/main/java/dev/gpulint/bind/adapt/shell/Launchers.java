@@ -96,7 +96,7 @@ public final class Launchers {
             "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--cpu-offloading-num-layers",
             "--optimizer-cpu-offload", "--optimizer-offload-fraction", "--moe-router-topk", "--moe-ffn-hidden-size",
             "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--moe-expert-capacity-factor", "--moe-pad-expert-input-to-capacity",
-            "--moe-token-dispatcher-type", "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--window-size",
+            "--moe-token-dispatcher-type", "--moe-flex-dispatcher-backend", "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--window-size",
             "--moe-router-num-groups", "--moe-router-group-topk", "--window-attn-skip-freq", "--multi-latent-attention", "--kv-lora-rank", "--q-lora-rank", "--qk-head-dim",
             "--qk-pos-emb-head-dim", "--v-head-dim", "--tp-comm-overlap", "--attention-backend", "--fp8-param-gather",
             "--first-last-layers-bf16", "--num-layers-at-start-in-bf16", "--num-layers-at-end-in-bf16", "--is-hybrid-model",

@@ -1,0 +1,94 @@
+package dev.gpulint.bind.adapt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gpulint.spec.Specs;
+import dev.gpulint.testing.Foreign;
+import dev.gpulint.testing.Recipes;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The flex dispatcher's backend and the router's group limit as the formats state them: Megatron-LM's
+ * {@code --moe-flex-dispatcher-backend}, Megatron-Bridge's and NeMo 2's {@code moe_flex_dispatcher_backend}, and the group
+ * limit a DeepSeek provider or config class declares when the file writes none (Bridge's DeepSeekV3ModelProvider and NeMo 2's
+ * DeepSeekV3Config: 8 groups, top 4). Our own fixtures, in the shapes of a Megatron-LM launch script (the Bridge performance
+ * recipes' flags: --moe-token-dispatcher-type flex --moe-flex-dispatcher-backend hybridep), a Bridge ConfigContainer dump and
+ * NeMo-Run's fiddle YAML.
+ */
+class FlexBackendBindingTest {
+
+    private static final String SCRIPT = """
+            #!/bin/bash
+            torchrun --nnodes 8 --nproc_per_node 4 pretrain_gpt.py \\
+              --num-layers 4 --hidden-size 2048 --num-attention-heads 16 --ffn-hidden-size 768 --swiglu \\
+              --num-experts 128 --moe-router-topk 8 --moe-grouped-gemm --moe-token-dispatcher-type flex%s \\
+              --seq-length 4096 --tensor-model-parallel-size 1 --expert-model-parallel-size 32 \\
+              --micro-batch-size 1 --global-batch-size 256 --bf16
+            """;
+
+    @Test
+    void megatronLmsBackendFlagIsRead() {
+        Specs.Job j = Foreign.bind("train.sh", SCRIPT.formatted(" \\\n  --moe-flex-dispatcher-backend hybridep"));
+        assertEquals("hybridep", j.model().moe().flexBackend().value());
+        assertEquals(5, j.model().moe().flexBackend().span().startLine());
+        assertNull(Foreign.bind("train.sh", SCRIPT.formatted("")).model().moe().flexBackend(), "not written: Megatron-Core's default later");
+    }
+
+    private static final String BRIDGE = """
+            _target_: megatron.bridge.training.config.ConfigContainer
+            model:
+              _target_: megatron.bridge.models.deepseek.deepseek_provider.DeepSeekV3ModelProvider
+              tensor_model_parallel_size: 1
+              expert_model_parallel_size: 32
+              num_moe_experts: 256
+              moe_token_dispatcher_type: flex
+            %s
+            train:
+              micro_batch_size: 1
+              global_batch_size: 256
+            """;
+
+    @Test
+    void bridgesBackendAndItsDeepSeekV3ProvidersGroupLimit() {
+        Specs.Job j = Foreign.bind("run_config.yaml", BRIDGE.formatted("  moe_flex_dispatcher_backend: hybridep"));
+        Specs.Moe m = j.model().moe();
+        assertEquals("hybridep", m.flexBackend().value());
+        assertEquals(8, m.flexBackend().span().startLine());
+        // not written: the provider's own 8 groups, top 4 (deepseek_provider.py at 355cef4), placed at its _target_ and said
+        assertEquals(8L, m.routerGroups().value());
+        assertEquals(4L, m.routerGroupTopk().value());
+        assertEquals(3, m.routerGroups().span().startLine());
+        assertTrue(j.origin().unpriced().contains("model.moe_router_num_groups / moe_router_group_topk not written: 8 groups, top 4,"
+                + " Megatron-Bridge's DeepSeekV3ModelProvider default (DeepSeekV3ModelProvider.moe_router_num_groups = 8,"
+                + " moe_router_group_topk = 4, deepseek/deepseek_provider.py at 355cef4): the flex dispatcher's group-limited routing"),
+                j.origin().unpriced().toString());
+        // written: the file's, one key at a time
+        Specs.Job written = Foreign.bind("run_config.yaml", BRIDGE.formatted("  moe_router_num_groups: 16"));
+        assertEquals(16L, written.model().moe().routerGroups().value());
+        assertEquals(4L, written.model().moe().routerGroupTopk().value());
+        assertTrue(written.origin().unpriced().stream().anyMatch(a -> a.startsWith("model.moe_router_group_topk not written: top 4,")),
+                written.origin().unpriced().toString());
+        // another provider declares no limit: none taken
+        Specs.Job gpt = Foreign.bind("run_config.yaml", BRIDGE.formatted("").replace("deepseek.deepseek_provider.DeepSeekV3ModelProvider",
+                "gpt_provider.GPTModelProvider"));
+        assertNull(gpt.model().moe().routerGroups());
+    }
+
+    @Test
+    void nemo2sDeepSeekV3ConfigGroupLimitAndBackend() {
+        String yaml = Recipes.nemo2(256, 1, 4096).model("deepseek.DeepSeekModel", "deepseek.DeepSeekV3Config",
+                        "num_moe_experts: 256", "moe_token_dispatcher_type: flex", "moe_flex_dispatcher_backend: deepep").trainer(8, 4)
+                .strategy("tensor_model_parallel_size: 1", "pipeline_model_parallel_size: 1", "expert_model_parallel_size: 32").yaml();
+        Specs.Job j = Foreign.bind("ds.yaml", yaml);
+        Specs.Moe m = j.model().moe();
+        assertEquals("deepep", m.flexBackend().value());
+        assertEquals(8L, m.routerGroups().value());
+        assertEquals(4L, m.routerGroupTopk().value());
+        assertTrue(j.origin().unpriced().contains("model.config.moe_router_num_groups / moe_router_group_topk not written: 8 groups, top 4,"
+                + " NeMo 2's DeepSeekV3Config default (DeepSeekV3Config.moe_router_num_groups = 8, moe_router_group_topk = 4,"
+                + " nemo/collections/llm/gpt/model/deepseek.py at 3c02a3c): the flex dispatcher's group-limited routing"),
+                j.origin().unpriced().toString());
+    }
+}

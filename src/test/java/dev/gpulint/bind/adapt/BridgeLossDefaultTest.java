@@ -51,6 +51,38 @@ class BridgeLossDefaultTest {
     }
 
     @Test
+    void theOtherProvidersDefaultingToTransformerEnginesLossRunItAndSayWhere() {
+        // SarvamMoEModelProvider: impl te declared, the fusion GPTModelProvider's True (sarvam/sarvam_provider.py at da98e6c)
+        Specs.Job sarvam = Foreign.bind("run_config.yaml", bridge("sarvam.sarvam_provider.SarvamMoEModelProvider", ""));
+        assertEquals(LossKernel.TE, LossKernel.of(sarvam));
+        assertEquals(3, sarvam.model().teCrossEntropy().span().startLine(), "at the _target_ that names the class");
+        assertTrue(sarvam.origin().unpriced().contains("model.cross_entropy_loss_fusion / cross_entropy_fusion_impl not written:"
+                + " Transformer Engine's loss, Megatron-Bridge's SarvamMoEModelProvider default (SarvamMoEModelProvider"
+                + ".cross_entropy_fusion_impl = \"te\", sarvam/sarvam_provider.py at da98e6c, with GPTModelProvider"
+                + ".cross_entropy_loss_fusion = True, gpt_provider.py at 0254ddd)"), sarvam.origin().unpriced().toString());
+        // Step-3.5 (the SwiGLU-clamp models, a fork's providers): both keys declared, the Mini3B inherits them
+        for (String cls : new String[] {"Step3p5ModelProvider", "Step3p5ModelProviderMini3B"}) {
+            Specs.Job step = Foreign.bind("run_config.yaml", bridge("step3p5.step3p5_provider." + cls, ""));
+            assertEquals(LossKernel.TE, LossKernel.of(step), cls);
+            assertTrue(step.origin().unpriced().contains("model.cross_entropy_loss_fusion / cross_entropy_fusion_impl not written:"
+                    + " Transformer Engine's loss, Megatron-Bridge's " + cls + " default (Step3p5ModelProvider.cross_entropy_fusion_impl"
+                    + " = \"te\" and cross_entropy_loss_fusion = True, step3p5/step3p5_provider.py at fc29f8b in the"
+                    + " yevvonlim/Megatron-Bridge fork)"), step.origin().unpriced().toString());
+        }
+        // SarvamMLAModelProvider declares impl te, but its fusion ends off (MLATransformerConfig's fields last in the reversed
+        // MRO, as MLAModelProvider's), and KimiK25VLModelProvider extends KimiK2Provider (an MLAModelProvider): native, silent
+        for (String p : new String[] {"sarvam.sarvam_provider.SarvamMLAModelProvider", "kimi_vl.kimi_k25_vl_provider.KimiK25VLModelProvider"}) {
+            Specs.Job j = Foreign.bind("run_config.yaml", bridge(p, ""));
+            assertNull(j.model().teCrossEntropy(), p);
+            assertEquals(LossKernel.NATIVE, LossKernel.of(j), p);
+            assertFalse(j.origin().unpriced().stream().anyMatch(u -> u.contains("cross_entropy")), p + ": " + j.origin().unpriced());
+        }
+        // a written key still wins over the class's default
+        Specs.Job off = Foreign.bind("run_config.yaml", bridge("sarvam.sarvam_provider.SarvamMoEModelProvider", "  cross_entropy_fusion_impl: native"));
+        assertEquals(LossKernel.NATIVE, LossKernel.of(off));
+    }
+
+    @Test
     void aWrittenKeyWinsOverTheProvidersDefault() {
         // the fusion written off: Megatron-Core's unfused loss, whatever the class; no default said
         Specs.Job off = Foreign.bind("run_config.yaml", bridge("llama.llama_provider.Llama3ModelProvider8B", "  cross_entropy_loss_fusion: false"));

@@ -50,6 +50,25 @@ class LossKernelTest {
         assertEquals(LossKernel.TORCH_REPLICATED, LossKernel.of(whole));
         assertTrue(LossKernel.TORCH_REPLICATED.describe(whole).contains("disable_loss_parallel: the logits whole on every tp rank"),
                 LossKernel.TORCH_REPLICATED.describe(whole));
+        // compiled ("loss" among the components) with disable_loss_parallel: the logits still whole on every tp rank
+        Specs.Job compiledWhole = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2", "disable_loss_parallel = true")
+                .table("[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]").toml());
+        assertEquals(LossKernel.COMPILED_REPLICATED, LossKernel.of(compiledWhole));
+        assertTrue(LossKernel.COMPILED_REPLICATED.describe(compiledWhole).contains("with disable_loss_parallel: the logits whole on every"
+                + " tp rank"), LossKernel.COMPILED_REPLICATED.describe(compiledWhole));
+        // at tp 1 there is no loss_parallel to disable: compiled, native as before
+        Specs.Job compiledTp1 = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 1", "disable_loss_parallel = true")
+                .table("[compile]\nenable = true").toml());
+        assertEquals(LossKernel.NATIVE, LossKernel.of(compiledTp1));
+        // eager under loss_parallel: the fused backward's three fp32 temporaries said; at tp 1 the two plain gradients
+        assertTrue(LossKernel.TORCH.describe(j).contains("its backward's three fp32 temporaries beside it, 12·s·b·V ÷ tp more at once"),
+                LossKernel.TORCH.describe(j));
+        Specs.Job eagerTp1 = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 1").toml());
+        assertTrue(LossKernel.TORCH.describe(eagerTp1).contains("its backward's two fp32 gradients beside it, 8·s·b·V more at once"),
+                LossKernel.TORCH.describe(eagerTp1));
         Specs.Job olderWhole = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192",
                 "disable_loss_parallel = true").parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
         assertEquals(LossKernel.TORCH_REPLICATED, LossKernel.of(olderWhole));

@@ -1,6 +1,7 @@
 package dev.gpulint.bind.adapt;
 
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.core.Span;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
@@ -10,8 +11,9 @@ import static dev.gpulint.bind.adapt.TreeValues.scalar;
 /**
  * Which cross-entropy a Megatron-Core job's loss runs (JobDraft#teCrossEntropy, derive/estimate/LossKernel): Transformer
  * Engine's when {@code cross_entropy_loss_fusion} is on and {@code cross_entropy_fusion_impl} is {@code te}
- * (megatron/core/models/common/language_module/language_module.py, compute_language_model_loss); Megatron-Core's own
- * otherwise. The defaults are ModelParallelConfig's, {@code cross_entropy_loss_fusion = False} and
+ * (megatron/core/models/common/language_module/language_module.py, compute_language_model_loss), the fused linear
+ * cross-entropy when it is {@code linear} (megatron/core/models/gpt/gpt_model.py's fuse_linear_cross_entropy); Megatron-Core's
+ * own otherwise. The defaults are ModelParallelConfig's, {@code cross_entropy_loss_fusion = False} and
  * {@code cross_entropy_fusion_impl = 'native'} (megatron/core/model_parallel_config.py), so a job that writes neither is
  * left unstated (null) and priced natively.
  */
@@ -19,15 +21,19 @@ final class CrossEntropyFusion {
     private CrossEntropyFusion() {}
 
     /**
-     * From the fusion switch and the implementation as written (either null when not written): true at the
-     * implementation's place when the two make Transformer Engine's loss, false when one of them is written and they do
-     * not, null when neither is written.
+     * From the fusion switch and the implementation as written (either null when not written): TE or LINEAR at the
+     * implementation's place when the fusion is on and the impl says te or linear ({@code _compute_linear_and_cross_entropy_loss}
+     * asserts both), NATIVE when one of them is written and they make neither, null when neither is written.
      */
-    static Located<Boolean> of(Located<Boolean> fusion, String impl, Span implSpan) {
-        boolean te = impl != null && impl.strip().equalsIgnoreCase("te");
-        if (fusion != null && fusion.value() && te) return new Located<>(true, implSpan);
-        if (fusion != null) return new Located<>(false, fusion.span());
-        return impl != null ? new Located<>(false, implSpan) : null;
+    static Located<Specs.CrossEntropy> of(Located<Boolean> fusion, String impl, Span implSpan) {
+        Specs.CrossEntropy kind = impl == null ? Specs.CrossEntropy.NATIVE : switch (impl.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "te" -> Specs.CrossEntropy.TE;
+            case "linear" -> Specs.CrossEntropy.LINEAR;
+            default -> Specs.CrossEntropy.NATIVE;
+        };
+        if (fusion != null && fusion.value() && kind != Specs.CrossEntropy.NATIVE) return new Located<>(kind, implSpan);
+        if (fusion != null) return new Located<>(Specs.CrossEntropy.NATIVE, fusion.span());
+        return impl != null ? new Located<>(Specs.CrossEntropy.NATIVE, implSpan) : null;
     }
 
     /**
@@ -111,8 +117,8 @@ final class CrossEntropyFusion {
      * Bridge's own MLATransformerConfig comment says of multi_latent_attention. A DeepSeek provider ({@link #bridgeByVersion})
      * is priced natively with a line; another class keeps what the file writes.
      */
-    static Located<Boolean> bridge(JobDraft j, MappingNode model, String at) {
-        Located<Boolean> stated = of(model, java.util.Set.of());
+    static Located<Specs.CrossEntropy> bridge(JobDraft j, MappingNode model, String at) {
+        Located<Specs.CrossEntropy> stated = of(model, java.util.Set.of());
         if (model == null) return stated;
         boolean fusionWritten = written(model, "cross_entropy_loss_fusion"), implWritten = written(model, "cross_entropy_fusion_impl");
         if (fusionWritten && implWritten) return stated;
@@ -121,8 +127,8 @@ final class CrossEntropyFusion {
         if (t == null || TreeValues.placeholder(t)) return stated;
         String cls = t.substring(t.lastIndexOf('.') + 1);
         if (BRIDGE_TE_CLASSES.contains(cls)) {
-            Located<Boolean> te = of(model, BRIDGE_TE_CLASSES);
-            if (te != null && te.value()) {
+            Located<Specs.CrossEntropy> te = of(model, BRIDGE_TE_CLASSES);
+            if (te != null && te.value() == Specs.CrossEntropy.TE) {
                 j.unpriced.add(at + (fusionWritten ? "cross_entropy_fusion_impl" : implWritten ? "cross_entropy_loss_fusion"
                         : "cross_entropy_loss_fusion / cross_entropy_fusion_impl") + " not written: Transformer Engine's loss,"
                         + " Megatron-Bridge's " + cls + " default (" + BRIDGE_TE_DEFAULTS.get(cls).replace("%s", cls) + ")");
@@ -150,7 +156,7 @@ final class CrossEntropyFusion {
      * each not written takes the config class's default when the class is in {@code teClasses} (fusion on, impl te, at its
      * {@code _target_}), else ModelParallelConfig's.
      */
-    static Located<Boolean> of(MappingNode config, java.util.Set<String> teClasses) {
+    static Located<Specs.CrossEntropy> of(MappingNode config, java.util.Set<String> teClasses) {
         ScalarNode impl = scalar(config, "cross_entropy_fusion_impl");
         boolean written = impl != null && !impl.isNull();
         Located<Boolean> fusion = TreeValues.bool(scalar(config, "cross_entropy_loss_fusion"));

@@ -57,6 +57,24 @@ import dev.gpulint.spec.Specs;
 public enum LossKernel {
     NATIVE, TE, TORCH,
     /**
+     * Megatron-Core's fused linear cross-entropy ({@code cross_entropy_loss_fusion} with {@code cross_entropy_fusion_impl =
+     * "linear"}: GPTModel's output layer becomes a LinearCrossEntropyModule whose forward computes the loss from the hidden
+     * states and the output weight, megatron/core/models/gpt/gpt_model.py's fuse_linear_cross_entropy). The logits are never a
+     * whole tensor: LinearCrossEntropy (github.com/NVIDIA/Megatron-LM megatron/core/fusions/fused_linear_cross_entropy.py at
+     * 020c805b45cc379c84f8f408bc44f6ea613e6ac9) saves {@code (global_hidden, weight, labels, _maximum, _acc,
+     * _num_valid_tokens)}; its kernels (linear_cross_entropy/blackwell/entry.py at 06ef4e2796cac503eb1aab4cc0bf9b5848a5fde4)
+     * walk the vocabulary shard in splits of {@code LCE_FWD_VOCAB_SPLIT_SIZE} / {@code LCE_BWD_VOCAB_SPLIT_SIZE} columns
+     * (default 512·6 = 3,072): the forward keeps per row and split an fp32 maximum and sum ({@code _max}, {@code _accu}, and
+     * under tp a {@code _max_backup} clone), reduced to the two fp32 statistics per row it saves; the backward writes one
+     * split's logits' gradient at a time, {@code _d_logits} of tokens × 3,072 in the hidden states' dtype. With sequence
+     * parallelism the forward all-gathers the hidden states ({@code dist.all_gather_into_tensor}) and saves the gathered
+     * whole, s·b·h on every tp rank. So per loss: the final norm's input, the whole hidden states and 8 bytes a row; once, the
+     * larger of the split buffers ({@link MemoryModel#lossBytes}). At that commit Platform accepts compute capability 10
+     * (Blackwell) only and raises ValueError elsewhere; the code index also holds a hopper/entry.py (at
+     * f6282a8fb81eb0fe1d19e4f5589fa0aa6a70db9f, the same splits and saved tensors), not tied to a release here.
+     */
+    LINEAR,
+    /**
      * {@link #TORCH} with {@code disable_loss_parallel} at tp &gt; 1: torchtitan's apply_tp gives the output layer
      * {@code output_layouts=Shard(-1) if loss_parallel else Replicate()} (torchtitan/models/llama3/infra/parallelize.py), so
      * the logits are all-gathered and the same eager loss runs on the whole vocabulary on every tp rank: its vocabulary
@@ -77,11 +95,19 @@ public enum LossKernel {
      */
     public static LossKernel of(Specs.Job j) {
         Specs.Model m = j == null ? null : j.model();
-        if (m != null && m.teCrossEntropy() != null && Boolean.TRUE.equals(m.teCrossEntropy().value())) return TE;
+        if (m != null && m.crossEntropy() != null && m.crossEntropy().value() == Specs.CrossEntropy.TE) return TE;
+        if (m != null && m.crossEntropy() != null && m.crossEntropy().value() == Specs.CrossEntropy.LINEAR) return LINEAR;
         if (!torchtitan(j)) return NATIVE;
         if (compiled(j)) return lossParallelOff(j) ? COMPILED_REPLICATED : NATIVE;
         return lossParallelOff(j) ? TORCH_REPLICATED : TORCH;
     }
+
+    /**
+     * The vocabulary columns the fused linear cross-entropy ({@link #LINEAR}) computes at a time: LCE_FWD_VOCAB_SPLIT_SIZE and
+     * LCE_BWD_VOCAB_SPLIT_SIZE's default, 512·6 (megatron/core/fusions/linear_cross_entropy/blackwell/entry.py at
+     * 06ef4e2796cac503eb1aab4cc0bf9b5848a5fde4, FwdConfig and BwdConfig; the same in hopper/entry.py).
+     */
+    public static final int LINEAR_SPLIT = 512 * 6;
 
     /** The job's tp size, 1 when not stated. */
     private static long tp(Specs.Job j) {
@@ -147,6 +173,14 @@ public enum LossKernel {
                     + " disable_loss_parallel: the logits whole on every tp rank (the output layer's output Replicate, apply_tp); what"
                     + " Inductor's partition keeps for its backward is not verified here, priced as Megatron-Core's native loss on the"
                     + " whole vocabulary, 4·s·b·V and 2·s·b·V not ÷ tp; remove disable_loss_parallel to divide them by tp";
+            case LINEAR -> "; the job's loss is Megatron-Core's fused linear cross-entropy (cross_entropy_fusion_impl linear:"
+                    + " LinearCrossEntropy, megatron/core/fusions/fused_linear_cross_entropy.py): the logits are never whole, it saves"
+                    + " the hidden states gathered whole on every tp rank (2·s·b·h) and two fp32 statistics per row (8·s·b) per loss"
+                    + " instead of the fp32 softmax, and once the larger of its split buffers, the backward's logits' gradient of one"
+                    + " split, 2·s·b·" + LINEAR_SPLIT + ", or the forward's three fp32 per-split statistics, 12·s·b·⌈V ÷ tp ÷ "
+                    + LINEAR_SPLIT + "⌉ (the split the default, LCE_FWD_VOCAB_SPLIT_SIZE / LCE_BWD_VOCAB_SPLIT_SIZE = 512·6;"
+                    + " linear_cross_entropy/blackwell/entry.py); fused_linear_cross_entropy.py at 020c805 runs it on Blackwell"
+                    + " (compute capability 10) only, ValueError elsewhere";
             case NATIVE -> torchtitan(j) ? "; the job's loss is torchtitan's cross_entropy_loss compiled with torch.compile: what"
                     + " Inductor's partition keeps for its backward is not verified here, priced as Megatron-Core's native loss" : "";
         };

@@ -579,6 +579,13 @@ public final class MemoryModel {
      * that micro-batch's backward (schedules.py at 00611e6eeb0b09b5ee074750956855215ddbd67f,
      * forward_backward_pipelining_without_interleaving / _with_interleaving, get_model_chunk_id).
      * <p>
+     * The fused linear cross-entropy ({@link LossKernel#LINEAR}, cross_entropy_fusion_impl linear) never makes the logits: per
+     * loss the final norm's input as above, the hidden states it all-gathers and saves whole on every tp rank, bytes·s·b·h, and
+     * two fp32 statistics a row, 8·s·b; once the larger of the backward's one split of the logits' gradient, bytes·s·b·3,072,
+     * and the forward's per-split fp32 maximum and sum (and their clone under tp), (12 or 8)·s·b·⌈V ÷ tp ÷ 3,072⌉
+     * ({@link LossKernel#LINEAR_SPLIT}). Its backward's hidden-state and weight gradients are the output layer's, which the
+     * native loss does not count either.
+     * <p>
      * Transformer Engine's cross-entropy ({@link LossKernel#TE}) keeps the logits themselves, in the activations' dtype, and
      * makes no fp32 copy: per loss the same inputs and bytes·s·b·V ÷ tp (with 16-bit activations and sequence parallelism
      * (4·s·b·h + 2·s·b·V) ÷ tp), nothing once;
@@ -592,6 +599,16 @@ public final class MemoryModel {
         // whole s·b·h on every rank of the tp group without it (tp > 1, no SP: replicated, not divided)
         double inputs = 2.0 * bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1);
         if (kernel == LossKernel.TE) return (inputs + bytes * v * sb / l.tp()) * losses;
+        if (kernel == LossKernel.LINEAR) {
+            // the fused linear cross-entropy (LossKernel.LINEAR): the final norm's input, the hidden states it gathers and saves
+            // whole on every tp rank, two fp32 statistics per row; once the larger split buffer: the backward's one split of the
+            // logits' gradient, or the forward's per-split fp32 maximum, sum and (under tp) the maximum's clone
+            double norm = bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1);
+            double saved = norm + bytes * m.hidden() * sb + 8 * sb;
+            double splits = Math.ceil(v / l.tp() / LossKernel.LINEAR_SPLIT);
+            double once = Math.max(bytes * sb * LossKernel.LINEAR_SPLIT, (l.tp() > 1 ? 12 : 8) * sb * splits);
+            return saved * losses + once;
+        }
         if (kernel == LossKernel.TORCH || kernel == LossKernel.TORCH_REPLICATED) {
             // torchtitan: the norm keeps its shard, the output layer's matmul the gathered whole; the fp32 log-softmax per loss and
             // its backward's two fp32 gradients once, all vocabulary terms ÷ tp (loss_parallel)

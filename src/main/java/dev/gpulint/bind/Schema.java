@@ -138,9 +138,9 @@ public final class Schema {
                             num("v_head_dim", false, 1, Integer.MAX_VALUE),
                             // the attention kernel (derive/estimate/AttentionKernel): its rate per GPU family, catalog attention_<kernel>
                             en("kernel", false, List.of("fused", "flash2", "flash3", "unfused"))),
-                    // the loss's cross-entropy kernel (derive/estimate/LossKernel, Specs.Model#teCrossEntropy): te is Transformer
+                    // the loss's cross-entropy kernel (derive/estimate/LossKernel, Specs.Model#crossEntropy): te is Transformer
                     // Engine's fused one (Megatron's --cross-entropy-loss-fusion --cross-entropy-fusion-impl te), native and unfused Megatron-Core's
-                    map("loss", false, en("kernel", false, List.of("native", "unfused", "te"))),
+                    map("loss", false, en("kernel", false, List.of("native", "unfused", "te", "linear"))),
                     // a hybrid Mamba model (Megatron-Core's hybrid_override_pattern): its layers by kind and its Mamba-2 mixer's sizes
                     // (derive/estimate/MambaLayers), bounded as a Megatron script's --mamba-* sizes are
                     map("hybrid", false, f("pattern", Type.HYBRID_PATTERN, false), num("mamba_num_heads", false, 1, HYBRID_LAYERS),

@@ -271,15 +271,20 @@ final class SpecBuilder {
     }
 
     /**
-     * model.loss.kernel: Transformer Engine's fused cross-entropy computes the loss ({@code te}: Specs.Model#teCrossEntropy, as the
+     * model.loss.kernel: Transformer Engine's fused cross-entropy computes the loss ({@code te}: Specs.Model#crossEntropy, as the
      * Megatron, Megatron-Bridge and NeMo 2 adapters read cross_entropy_loss_fusion with cross_entropy_fusion_impl te), or
      * Megatron-Core's own ({@code native}, its fused kernel, or {@code unfused}: false); null when not written (the schema
      * refused any other word, SYN002 at it, and it is read as not written).
      */
-    private Located<Boolean> teCrossEntropy(MappingNode loss) {
+    private Located<Specs.CrossEntropy> crossEntropy(MappingNode loss) {
         Located<String> k = get(loss, "kernel");
         // a placeholder (${LOSS_KERNEL}) is written but not known: Megatron-Core's default, as when not written
-        return k == null || k.value() == null || Binder.placeholder(k.value()) ? null : new Located<>("te".equals(k.value()), k.span());
+        if (k == null || k.value() == null || Binder.placeholder(k.value())) return null;
+        return new Located<>(switch (k.value()) {
+            case "te" -> Specs.CrossEntropy.TE;
+            case "linear" -> Specs.CrossEntropy.LINEAR;
+            default -> Specs.CrossEntropy.NATIVE;
+        }, k.span());
     }
 
     /** model.attention: the attention variant (null when not written). */
@@ -382,7 +387,7 @@ final class SpecBuilder {
                         get(model, "ffn_hidden_size"), get(model, "vocab_size"), get(model, "head_dim"), get(model, "gated_mlp"),
                         get(model, "tied_embeddings"), get(model, "top_k"), moe(sub(model, "moe")), attention(sub(model, "attention")),
                         unknownShape(model), hybrid(sub(model, "hybrid"), hybridPattern, hybridRead),
-                        mtp(model, hybridPattern, hybridRead, layout), teCrossEntropy(sub(model, "loss"))),
+                        mtp(model, hybridPattern, hybridRead, layout), crossEntropy(sub(model, "loss"))),
                 par == null ? null : new Specs.Parallelism(get(par, TP.key()), get(par, PP.key()), get(par, DP.key()), get(par, CP.key()),
                         get(par, EP.key()), get(par, "order"), get(par, "sequence_parallel"), virtualPp(par, stages),
                         keySpan(r, "parallelism"), parUnknown, null,

@@ -216,10 +216,8 @@ public final class Specs {
      * default. {@code unknown} names the sizes that are written but whose value is not known (out of the schema's
      * bounds, SYN002 at the value; in a native manifest also a placeholder) by their manifest path ("model.vocab_size",
      * "model.moe.expert_ffn_hidden_size"): such a size is null like an absent one, but it takes no default, so the
-     * estimate says the job cannot be priced rather than pricing a size the file does not say. {@code teCrossEntropy}: the
-     * loss runs Transformer Engine's fused cross-entropy (Megatron-Core's {@code cross_entropy_loss_fusion} with
-     * {@code cross_entropy_fusion_impl = "te"}: Megatron-LM's {@code --cross-entropy-loss-fusion --cross-entropy-fusion-impl te},
-     * the Bridge / NeMo 2 model config keys); false: written off or native; null: not written (Megatron-Core's native loss).
+     * estimate says the job cannot be priced rather than pricing a size the file does not say. {@code crossEntropy}: the
+     * cross-entropy the loss runs as written ({@link CrossEntropy}); null: not written (Megatron-Core's native loss).
      */
     public record Model(Located<Double> parameters, Located<String> dtype, Located<Long> layers,
                         Located<Long> attentionHeads, Located<Long> kvHeads, Located<Long> hiddenSize,
@@ -227,7 +225,7 @@ public final class Specs {
                         Located<Long> ffnHiddenSize, Located<Long> vocabSize, Located<Long> headDim,
                         Located<Boolean> gatedMlp, Located<Boolean> tiedEmbeddings, Located<Long> topK, Moe moe,
                         Attention attention, java.util.Set<String> unknown, Hybrid hybrid, Mtp mtp,
-                        Located<Boolean> teCrossEntropy) {
+                        Located<CrossEntropy> crossEntropy) {
         public Model {
             unknown = unknown == null ? java.util.Set.of() : java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(unknown));
         }
@@ -242,7 +240,7 @@ public final class Specs {
                     + ", headDim=" + headDim + ", gatedMlp=" + gatedMlp + ", tiedEmbeddings=" + tiedEmbeddings + ", topK=" + topK
                     + ", moe=" + moe + ", attention=" + attention + (unknown.isEmpty() ? "" : ", unknown=" + unknown)
                     + (hybrid == null ? "" : ", hybrid=" + hybrid) + (mtp == null ? "" : ", mtp=" + mtp)
-                    + (teCrossEntropy == null ? "" : ", teCrossEntropy=" + teCrossEntropy) + "]";
+                    + (crossEntropy == null ? "" : ", crossEntropy=" + crossEntropy) + "]";
         }
     }
 
@@ -646,6 +644,15 @@ public final class Specs {
     }
 
     /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */
+    /**
+     * Which cross-entropy a Megatron-Core job's loss runs ({@link Model#crossEntropy}), from {@code cross_entropy_loss_fusion}
+     * with {@code cross_entropy_fusion_impl} (Megatron-LM's {@code --cross-entropy-loss-fusion --cross-entropy-fusion-impl},
+     * the Bridge / NeMo 2 model config keys, a native manifest's model.loss.kernel): {@code TE} Transformer Engine's fused
+     * one (impl te), {@code LINEAR} the fused linear cross-entropy (impl linear: the output layer and the loss in one
+     * kernel), {@code NATIVE} Megatron-Core's own, fused (impl native) or not (the fusion off).
+     */
+    public enum CrossEntropy { NATIVE, TE, LINEAR }
+
     public enum StatedKind { CONFIG, LAUNCHER, RESOURCE, NAME }
 
     /**

@@ -1,6 +1,7 @@
 package dev.gpulint.bind.adapt;
 
 import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
 import dev.gpulint.core.Span;
 import dev.gpulint.tree.MappingNode;
 import dev.gpulint.tree.ScalarNode;
@@ -10,8 +11,9 @@ import static dev.gpulint.bind.adapt.TreeValues.scalar;
 /**
  * Which cross-entropy a Megatron-Core job's loss runs (JobDraft#teCrossEntropy, derive/estimate/LossKernel): Transformer
  * Engine's when {@code cross_entropy_loss_fusion} is on and {@code cross_entropy_fusion_impl} is {@code te}
- * (megatron/core/models/common/language_module/language_module.py, compute_language_model_loss); Megatron-Core's own
- * otherwise. The defaults are ModelParallelConfig's, {@code cross_entropy_loss_fusion = False} and
+ * (megatron/core/models/common/language_module/language_module.py, compute_language_model_loss), the fused linear
+ * cross-entropy when it is {@code linear} (megatron/core/models/gpt/gpt_model.py's fuse_linear_cross_entropy); Megatron-Core's
+ * own otherwise. The defaults are ModelParallelConfig's, {@code cross_entropy_loss_fusion = False} and
  * {@code cross_entropy_fusion_impl = 'native'} (megatron/core/model_parallel_config.py), so a job that writes neither is
  * left unstated (null) and priced natively.
  */
@@ -19,15 +21,19 @@ final class CrossEntropyFusion {
     private CrossEntropyFusion() {}
 
     /**
-     * From the fusion switch and the implementation as written (either null when not written): true at the
-     * implementation's place when the two make Transformer Engine's loss, false when one of them is written and they do
-     * not, null when neither is written.
+     * From the fusion switch and the implementation as written (either null when not written): TE or LINEAR at the
+     * implementation's place when the fusion is on and the impl says te or linear ({@code _compute_linear_and_cross_entropy_loss}
+     * asserts both), NATIVE when one of them is written and they make neither, null when neither is written.
      */
-    static Located<Boolean> of(Located<Boolean> fusion, String impl, Span implSpan) {
-        boolean te = impl != null && impl.strip().equalsIgnoreCase("te");
-        if (fusion != null && fusion.value() && te) return new Located<>(true, implSpan);
-        if (fusion != null) return new Located<>(false, fusion.span());
-        return impl != null ? new Located<>(false, implSpan) : null;
+    static Located<Specs.CrossEntropy> of(Located<Boolean> fusion, String impl, Span implSpan) {
+        Specs.CrossEntropy kind = impl == null ? Specs.CrossEntropy.NATIVE : switch (impl.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "te" -> Specs.CrossEntropy.TE;
+            case "linear" -> Specs.CrossEntropy.LINEAR;
+            default -> Specs.CrossEntropy.NATIVE;
+        };
+        if (fusion != null && fusion.value() && kind != Specs.CrossEntropy.NATIVE) return new Located<>(kind, implSpan);
+        if (fusion != null) return new Located<>(Specs.CrossEntropy.NATIVE, fusion.span());
+        return impl != null ? new Located<>(Specs.CrossEntropy.NATIVE, implSpan) : null;
     }
 
     /**
@@ -39,15 +45,47 @@ final class CrossEntropyFusion {
     static final java.util.Set<String> NEMO2_TE_CLASSES = java.util.Set.of("DeepSeekConfig", "DeepSeekV2Config",
             "DeepSeekV2LiteConfig", "DeepSeekV3Config");
 
+    /** Where the Llama 3 providers' default is declared ({@link #BRIDGE_TE_DEFAULTS}); {@code %s} the class. */
+    private static final String LLAMA3_SOURCE = "%s.cross_entropy_fusion_impl = \"te\", llama/llama_provider.py at 2afd2d3, with"
+            + " GPTModelProvider.cross_entropy_loss_fusion = True, gpt_provider.py at 0254ddd";
+
+    /** Where the Step-3.5 providers' default is declared ({@link #BRIDGE_TE_DEFAULTS}). */
+    private static final String STEP3P5_SOURCE = "Step3p5ModelProvider.cross_entropy_fusion_impl = \"te\" and"
+            + " cross_entropy_loss_fusion = True, step3p5/step3p5_provider.py at fc29f8b in the yevvonlim/Megatron-Bridge fork";
+
     /**
-     * Megatron-Bridge's providers that default to Transformer Engine's loss: Llama3ModelProvider8B, Llama3ModelProvider70B and
-     * Llama31ModelProvider405B declare {@code cross_entropy_fusion_impl: str = "te"} (NVIDIA-NeMo/Megatron-Bridge
-     * src/megatron/bridge/models/llama/llama_provider.py at 2afd2d34f7d7b2e84095af1a7fd7244902189ebc) beside GPTModelProvider's
-     * {@code cross_entropy_loss_fusion: bool = True} (gpt_provider.py at 0254ddd4418307d47f3d5fab32cdfdb29926b4d6); the other
-     * Llama sizes (3.1 8B and 70B, 3.2, Llama 2, Llama 4) keep ModelParallelConfig's impl, native.
+     * Megatron-Bridge's providers that default to Transformer Engine's loss, each with where its default is declared (the
+     * assumptions line cites it): one table, read by {@link #bridge}.
+     * <ul>
+     * <li>Llama3ModelProvider8B, Llama3ModelProvider70B and Llama31ModelProvider405B declare {@code cross_entropy_fusion_impl:
+     *     str = "te"} (NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/models/llama/llama_provider.py at
+     *     2afd2d34f7d7b2e84095af1a7fd7244902189ebc) beside GPTModelProvider's {@code cross_entropy_loss_fusion: bool = True}
+     *     (gpt_provider.py at 0254ddd4418307d47f3d5fab32cdfdb29926b4d6); the other Llama sizes (3.1 8B and 70B, 3.2, Llama 2,
+     *     Llama 4) keep ModelParallelConfig's impl, native.
+     * <li>SarvamMoEModelProvider(GPTModelProvider) declares {@code cross_entropy_fusion_impl: str = "te"} and inherits the fusion
+     *     on (sarvam/sarvam_provider.py at da98e6cdd2727c47816ce6b1220cba626471705d). Its sibling SarvamMLAModelProvider(
+     *     MLATransformerConfig, GPTModelProvider) declares the same impl but not the fusion, and ends with it off as
+     *     MLAModelProvider does (see {@link #bridge}: MLATransformerConfig's fields come last in the reversed MRO; Bridge's
+     *     transformer_config.py at 03ea4c18b6800169f618e66d64a4c3f14833a193 redeclares only multi_latent_attention "so the
+     *     reverse-MRO dataclass field walk cannot revert" it): its impl is never used, Megatron-Core's unfused loss, not here.
+     * <li>Step3p5ModelProvider(GPTModelProvider) and its Step3p5ModelProviderMini3B, the SwiGLU-clamp models, declare
+     *     {@code cross_entropy_fusion_impl: str = "te"} and {@code cross_entropy_loss_fusion: bool = True} (the
+     *     yevvonlim/Megatron-Bridge fork, src/megatron/bridge/models/step3p5/step3p5_provider.py at
+     *     fc29f8be1c5c85f6b1b64966b60c8d59288cd558; not in NVIDIA-NeMo/Megatron-Bridge).
+     * </ul>
+     * KimiK25VLModelProvider is not here: at NVIDIA-NeMo/Megatron-Bridge 016f7b7301cfd027f0269d4f0c4dd45ef8b62894
+     * (kimi_vl/kimi_k25_vl_provider.py) it extends KimiK2Provider, an MLAModelProvider that declares neither key
+     * (kimi/kimi_provider.py at 2afd2d34f7d7b2e84095af1a7fd7244902189ebc), so the fusion is off; a stored version of the same
+     * file that extends MLAModelProvider and declares fusion True with impl te could not be tied to a commit, and is not applied.
      */
-    static final java.util.Set<String> BRIDGE_TE_CLASSES = java.util.Set.of("Llama3ModelProvider8B", "Llama3ModelProvider70B",
-            "Llama31ModelProvider405B");
+    private static final java.util.Map<String, String> BRIDGE_TE_DEFAULTS = java.util.Map.of(
+            "Llama3ModelProvider8B", LLAMA3_SOURCE, "Llama3ModelProvider70B", LLAMA3_SOURCE, "Llama31ModelProvider405B", LLAMA3_SOURCE,
+            "SarvamMoEModelProvider", "SarvamMoEModelProvider.cross_entropy_fusion_impl = \"te\", sarvam/sarvam_provider.py at da98e6c,"
+                    + " with GPTModelProvider.cross_entropy_loss_fusion = True, gpt_provider.py at 0254ddd",
+            "Step3p5ModelProvider", STEP3P5_SOURCE, "Step3p5ModelProviderMini3B", STEP3P5_SOURCE);
+
+    /** The classes of {@link #BRIDGE_TE_DEFAULTS}. */
+    static final java.util.Set<String> BRIDGE_TE_CLASSES = BRIDGE_TE_DEFAULTS.keySet();
 
     /**
      * Megatron-Bridge's DeepSeek providers, whose loss changed between Bridge versions: at 066adea0f066edb2684220822ad92bfedaadd043
@@ -79,8 +117,8 @@ final class CrossEntropyFusion {
      * Bridge's own MLATransformerConfig comment says of multi_latent_attention. A DeepSeek provider ({@link #bridgeByVersion})
      * is priced natively with a line; another class keeps what the file writes.
      */
-    static Located<Boolean> bridge(JobDraft j, MappingNode model, String at) {
-        Located<Boolean> stated = of(model, java.util.Set.of());
+    static Located<Specs.CrossEntropy> bridge(JobDraft j, MappingNode model, String at) {
+        Located<Specs.CrossEntropy> stated = of(model, java.util.Set.of());
         if (model == null) return stated;
         boolean fusionWritten = written(model, "cross_entropy_loss_fusion"), implWritten = written(model, "cross_entropy_fusion_impl");
         if (fusionWritten && implWritten) return stated;
@@ -89,12 +127,11 @@ final class CrossEntropyFusion {
         if (t == null || TreeValues.placeholder(t)) return stated;
         String cls = t.substring(t.lastIndexOf('.') + 1);
         if (BRIDGE_TE_CLASSES.contains(cls)) {
-            Located<Boolean> te = of(model, BRIDGE_TE_CLASSES);
-            if (te != null && te.value()) {
+            Located<Specs.CrossEntropy> te = of(model, BRIDGE_TE_CLASSES);
+            if (te != null && te.value() == Specs.CrossEntropy.TE) {
                 j.unpriced.add(at + (fusionWritten ? "cross_entropy_fusion_impl" : implWritten ? "cross_entropy_loss_fusion"
                         : "cross_entropy_loss_fusion / cross_entropy_fusion_impl") + " not written: Transformer Engine's loss,"
-                        + " Megatron-Bridge's " + cls + " default (" + cls + ".cross_entropy_fusion_impl = \"te\", llama/llama_provider.py"
-                        + " at 2afd2d3, with GPTModelProvider.cross_entropy_loss_fusion = True, gpt_provider.py at 0254ddd)");
+                        + " Megatron-Bridge's " + cls + " default (" + BRIDGE_TE_DEFAULTS.get(cls).replace("%s", cls) + ")");
             }
             return te;
         }
@@ -119,7 +156,7 @@ final class CrossEntropyFusion {
      * each not written takes the config class's default when the class is in {@code teClasses} (fusion on, impl te, at its
      * {@code _target_}), else ModelParallelConfig's.
      */
-    static Located<Boolean> of(MappingNode config, java.util.Set<String> teClasses) {
+    static Located<Specs.CrossEntropy> of(MappingNode config, java.util.Set<String> teClasses) {
         ScalarNode impl = scalar(config, "cross_entropy_fusion_impl");
         boolean written = impl != null && !impl.isNull();
         Located<Boolean> fusion = TreeValues.bool(scalar(config, "cross_entropy_loss_fusion"));

@@ -76,8 +76,8 @@ final class JobDraft {
     /** Why the job's named model gives it no shape (a LoRA fine-tune the estimate cannot price), or null. */
     String modelShapeWithheld;
     Located<Boolean> gated, tied, distributed;
-    /** Transformer Engine's cross-entropy computes the loss (Specs.Model#teCrossEntropy): fusion on and its impl te; null: not written. */
-    Located<Boolean> teCrossEntropy;
+    /** The cross-entropy the loss runs (Specs.Model#crossEntropy): the fusion with its impl; null: not written. */
+    Located<Specs.CrossEntropy> crossEntropy;
     Located<String> dtype;
     /** The recompute granularity as the format writes it (the job's {@link dev.gpulint.spec.Recomputation#granularity}). */
     Located<String> recompute;
@@ -284,7 +284,7 @@ final class JobDraft {
                 && seqLength == null && hidden == null && tied == null && unknownShape.isEmpty() ? null
                 : new Specs.Model(parameters, dtype, layers, heads, kvHeads, hidden, seqLength, experts, null, ffn, vocab, headDim,
                         gated, tied, topK, moe(), attention(), unknownShape, hybrid,
-                        mtpLayers == null ? null : new Specs.Mtp(mtpLayers, mtpBlocks, mtpLetters, mtpLossStages), teCrossEntropy);
+                        mtpLayers == null ? null : new Specs.Mtp(mtpLayers, mtpBlocks, mtpLetters, mtpLossStages), crossEntropy);
         Span key = first(tp, pp, cp, dp, ep);
         Specs.Parallelism par = key == null && sequenceParallel == null && vpp == null && etp == null && unknown.isEmpty()
                 && layersPerVirtualStage == null && embeddingInSplit == null && lossInSplit == null

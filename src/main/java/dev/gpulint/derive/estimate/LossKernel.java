@@ -39,21 +39,54 @@ import dev.gpulint.spec.Specs;
  *     nothing saved), log_softmax (saves its fp32 output) and nll_loss: it keeps the fp32 log-probabilities, 4·s·b·V ÷ tp;
  *     the bf16 logits and the fp32 copy live only through the forward (torchtitan's train step deletes {@code pred}), and in
  *     its backward NllLossBackward's dense fp32 gradient and LogSoftmaxBackward's new fp32 gradient sit beside the saved
- *     log-probabilities, 8·s·b·V ÷ tp more at once (the forward's 2 + 4 is less). The output layer's input is the whole
+ *     log-probabilities, 8·s·b·V more at once at tp 1 (plain ATen kernels; the forward's 2 + 4 is less). Under
+ *     loss_parallel (tp &gt; 1) the DTensor handlers run instead (pytorch/pytorch torch/distributed/tensor/parallel/loss.py
+ *     at 3be123821b3b3acc68bf0cba5d466c9dee8069fa): the forward's _log_softmax makes {@code shifted = x - x_max},
+ *     {@code torch.exp(shifted)} and {@code result = shifted - logsumexp} (fp32, the all-reduces on [N, 1] only), so 2 + 4
+ *     + 4 + 4 at its peak; the backward's _nll_loss_and_log_softmax_backward fuses both gradients as
+ *     {@code (grad_input + torch.exp(x)) * grad_output} on a {@code zeros_like(x)}, three fp32 temporaries beside the saved
+ *     log-probabilities at once (zeros, exp, their sum; then zeros, sum, product), and _log_softmax_backward_handler only
+ *     returns the gradient ({@code .to} its own dtype): 12·s·b·V ÷ tp more at once, the larger moment
+ *     ({@link MemoryModel#torchLossOnce}). The output layer's input is the whole
  *     s·b·h on every tp rank: ColwiseParallel redistributes the norm's sequence shard to Replicate and the matmul saves the
  *     gathered input (the final norm, SequenceParallel, keeps its shard). A compiled loss (Inductor's partition of the
- *     same graph) is not verified here: it keeps {@link #NATIVE}'s price, and the assumptions say so.
+ *     same graph) is not verified here: it keeps {@link #NATIVE}'s price, and the assumptions say so; with
+ *     {@code disable_loss_parallel} at tp &gt; 1, {@link #COMPILED_REPLICATED}.
  * </ul>
  */
 public enum LossKernel {
     NATIVE, TE, TORCH,
+    /**
+     * Megatron-Core's fused linear cross-entropy ({@code cross_entropy_loss_fusion} with {@code cross_entropy_fusion_impl =
+     * "linear"}: GPTModel's output layer becomes a LinearCrossEntropyModule whose forward computes the loss from the hidden
+     * states and the output weight, megatron/core/models/gpt/gpt_model.py's fuse_linear_cross_entropy). The logits are never a
+     * whole tensor: LinearCrossEntropy (github.com/NVIDIA/Megatron-LM megatron/core/fusions/fused_linear_cross_entropy.py at
+     * 020c805b45cc379c84f8f408bc44f6ea613e6ac9) saves {@code (global_hidden, weight, labels, _maximum, _acc,
+     * _num_valid_tokens)}; its kernels (linear_cross_entropy/blackwell/entry.py at 06ef4e2796cac503eb1aab4cc0bf9b5848a5fde4)
+     * walk the vocabulary shard in splits of {@code LCE_FWD_VOCAB_SPLIT_SIZE} / {@code LCE_BWD_VOCAB_SPLIT_SIZE} columns
+     * (default 512·6 = 3,072): the forward keeps per row and split an fp32 maximum and sum ({@code _max}, {@code _accu}, and
+     * under tp a {@code _max_backup} clone), reduced to the two fp32 statistics per row it saves; the backward writes one
+     * split's logits' gradient at a time, {@code _d_logits} of tokens × 3,072 in the hidden states' dtype. With sequence
+     * parallelism the forward all-gathers the hidden states ({@code dist.all_gather_into_tensor}) and saves the gathered
+     * whole, s·b·h on every tp rank. So per loss: the final norm's input, the whole hidden states and 8 bytes a row; once, the
+     * larger of the split buffers ({@link MemoryModel#lossBytes}). At that commit Platform accepts compute capability 10
+     * (Blackwell) only and raises ValueError elsewhere; the code index also holds a hopper/entry.py (at
+     * f6282a8fb81eb0fe1d19e4f5589fa0aa6a70db9f, the same splits and saved tensors), not tied to a release here.
+     */
+    LINEAR,
     /**
      * {@link #TORCH} with {@code disable_loss_parallel} at tp &gt; 1: torchtitan's apply_tp gives the output layer
      * {@code output_layouts=Shard(-1) if loss_parallel else Replicate()} (torchtitan/models/llama3/infra/parallelize.py), so
      * the logits are all-gathered and the same eager loss runs on the whole vocabulary on every tp rank: its vocabulary
      * terms are not ÷ tp.
      */
-    TORCH_REPLICATED;
+    TORCH_REPLICATED,
+    /**
+     * torchtitan's loss compiled ({@code compile.components} holding "loss") with {@code disable_loss_parallel} at tp &gt; 1:
+     * the logits are all-gathered whole on every tp rank as for {@link #TORCH_REPLICATED}, and the compiled graph, not
+     * verified, keeps {@link #NATIVE}'s price (its fp32 softmax and 16-bit copy) on the whole vocabulary, not ÷ tp.
+     */
+    COMPILED_REPLICATED;
 
     /**
      * The job's: TE when its model states Transformer Engine's cross-entropy; TORCH for a torchtitan job whose loss is not
@@ -62,8 +95,24 @@ public enum LossKernel {
      */
     public static LossKernel of(Specs.Job j) {
         Specs.Model m = j == null ? null : j.model();
-        if (m != null && m.teCrossEntropy() != null && Boolean.TRUE.equals(m.teCrossEntropy().value())) return TE;
-        return !torchtitan(j) || compiled(j) ? NATIVE : lossParallelOff(j) ? TORCH_REPLICATED : TORCH;
+        if (m != null && m.crossEntropy() != null && m.crossEntropy().value() == Specs.CrossEntropy.TE) return TE;
+        if (m != null && m.crossEntropy() != null && m.crossEntropy().value() == Specs.CrossEntropy.LINEAR) return LINEAR;
+        if (!torchtitan(j)) return NATIVE;
+        if (compiled(j)) return lossParallelOff(j) ? COMPILED_REPLICATED : NATIVE;
+        return lossParallelOff(j) ? TORCH_REPLICATED : TORCH;
+    }
+
+    /**
+     * The vocabulary columns the fused linear cross-entropy ({@link #LINEAR}) computes at a time: LCE_FWD_VOCAB_SPLIT_SIZE and
+     * LCE_BWD_VOCAB_SPLIT_SIZE's default, 512·6 (megatron/core/fusions/linear_cross_entropy/blackwell/entry.py at
+     * 06ef4e2796cac503eb1aab4cc0bf9b5848a5fde4, FwdConfig and BwdConfig; the same in hopper/entry.py).
+     */
+    public static final int LINEAR_SPLIT = 512 * 6;
+
+    /** The job's tp size, 1 when not stated. */
+    private static long tp(Specs.Job j) {
+        return j != null && j.parallelism() != null && j.parallelism().tp() != null && j.parallelism().tp().value() != null
+                ? j.parallelism().tp().value() : 1;
     }
 
     /** torchtitan's {@code disable_loss_parallel} written true (TorchtitanAdapter states it), at tp &gt; 1. */
@@ -109,15 +158,29 @@ public enum LossKernel {
                     + (megatronLmFlags(j) ? "; Megatron-LM since #5115 (2026-06) refuses it in validate_args (\"disabled due to stability issues\"):"
                               + " a newer Megatron-LM stops before training, priced as the earlier versions ran it" : "");
             case TORCH -> "; the job's loss is torchtitan's cross_entropy_loss, eager (F.cross_entropy on pred.float(),"
-                    + " torchtitan/components/loss.py; loss_parallel under tp): it keeps the fp32 log-softmax, 4·s·b·V ÷ tp, and its"
-                    + " backward's two fp32 gradients beside it, 8·s·b·V ÷ tp more at once, instead of Megatron's 16-bit copy; the"
-                    + " output layer's input whole on every tp rank (ColwiseParallel gathers the sequence: 2·s·b·h), the final"
-                    + " norm's its shard";
+                    + " torchtitan/components/loss.py; loss_parallel under tp): it keeps the fp32 log-softmax, 4·s·b·V ÷ tp, and "
+                    + (tp(j) > 1 ? "its backward's three fp32 temporaries beside it, 12·s·b·V ÷ tp more at once (loss_parallel's"
+                              + " fused nll_loss and log_softmax backward, (zeros + exp(x))·grad, torch/distributed/tensor/parallel/loss.py)"
+                            : "its backward's two fp32 gradients beside it, 8·s·b·V more at once")
+                    + ", instead of Megatron's 16-bit copy; the output layer's input whole on every tp rank (ColwiseParallel gathers"
+                    + " the sequence: 2·s·b·h), the final norm's its shard";
             case TORCH_REPLICATED -> "; the job's loss is torchtitan's cross_entropy_loss, eager (F.cross_entropy on pred.float(),"
                     + " torchtitan/components/loss.py) with disable_loss_parallel: the logits whole on every tp rank (the output"
                     + " layer's output Replicate, apply_tp), so it keeps the fp32 log-softmax, 4·s·b·V, and its backward's two fp32"
                     + " gradients beside it, 8·s·b·V more at once, none ÷ tp; the output layer's input whole on every tp rank"
                     + " (2·s·b·h), the final norm's its shard; remove disable_loss_parallel to divide them by tp";
+            case COMPILED_REPLICATED -> "; the job's loss is torchtitan's cross_entropy_loss compiled with torch.compile, with"
+                    + " disable_loss_parallel: the logits whole on every tp rank (the output layer's output Replicate, apply_tp); what"
+                    + " Inductor's partition keeps for its backward is not verified here, priced as Megatron-Core's native loss on the"
+                    + " whole vocabulary, 4·s·b·V and 2·s·b·V not ÷ tp; remove disable_loss_parallel to divide them by tp";
+            case LINEAR -> "; the job's loss is Megatron-Core's fused linear cross-entropy (cross_entropy_fusion_impl linear:"
+                    + " LinearCrossEntropy, megatron/core/fusions/fused_linear_cross_entropy.py): the logits are never whole, it saves"
+                    + " the hidden states gathered whole on every tp rank (2·s·b·h) and two fp32 statistics per row (8·s·b) per loss"
+                    + " instead of the fp32 softmax, and once the larger of its split buffers, the backward's logits' gradient of one"
+                    + " split, 2·s·b·" + LINEAR_SPLIT + ", or the forward's three fp32 per-split statistics, 12·s·b·⌈V ÷ tp ÷ "
+                    + LINEAR_SPLIT + "⌉ (the split the default, LCE_FWD_VOCAB_SPLIT_SIZE / LCE_BWD_VOCAB_SPLIT_SIZE = 512·6;"
+                    + " linear_cross_entropy/blackwell/entry.py); fused_linear_cross_entropy.py at 020c805 runs it on Blackwell"
+                    + " (compute capability 10) only, ValueError elsewhere";
             case NATIVE -> torchtitan(j) ? "; the job's loss is torchtitan's cross_entropy_loss compiled with torch.compile: what"
                     + " Inductor's partition keeps for its backward is not verified here, priced as Megatron-Core's native loss" : "";
         };

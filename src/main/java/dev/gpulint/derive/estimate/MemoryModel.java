@@ -500,7 +500,7 @@ public final class MemoryModel {
         /**
          * Of the last stage's loss memory ({@link #lossBytes}), what the loss's backward has freed by the time the output
          * layer's backward starts, in bytes per GPU: with torchtitan's eager loss ({@link LossKernel#TORCH}) the fp32
-         * log-softmax each loss saves and the backward's two fp32 gradients, 4·V per loss + 8·V, less the logits' gradient in
+         * log-softmax each loss saves, 4·V per loss, and the backward's fp32 temporaries ({@link #torchLossOnce}), less the logits' gradient in
          * the activations' dtype the output layer receives (V·s·b ÷ tp each); 0 for the other kernels. FSDP2 prefetches the
          * last block in the output unit's pre-backward hook, which fires on the logits' gradient, after the loss's autograd
          * nodes ran and released what they saved (FSDPState._register_pre_backward_hook, FSDPParamGroup.pre_backward →
@@ -511,7 +511,7 @@ public final class MemoryModel {
         double freedBeforeOutputBackward() {
             if (v.loss() != LossKernel.TORCH) return 0;
             double vsb = (double) m.vocab() * m.seq() / l.cp() * l.microBatchSize() / l.tp();
-            return (4.0 * lastLosses + 8 - m.dtype().activationBytes()) * vsb;
+            return (4.0 * lastLosses - m.dtype().activationBytes()) * vsb + torchLossOnce(m, l, LossKernel.TORCH);
         }
 
         /** Stage {@code i}'s activations at its peak, in bytes per GPU. */
@@ -592,6 +592,13 @@ public final class MemoryModel {
      * that micro-batch's backward (schedules.py at 00611e6eeb0b09b5ee074750956855215ddbd67f,
      * forward_backward_pipelining_without_interleaving / _with_interleaving, get_model_chunk_id).
      * <p>
+     * The fused linear cross-entropy ({@link LossKernel#LINEAR}, cross_entropy_fusion_impl linear) never makes the logits: per
+     * loss the final norm's input as above, the hidden states it all-gathers and saves whole on every tp rank, bytes·s·b·h, and
+     * two fp32 statistics a row, 8·s·b; once the larger of the backward's one split of the logits' gradient, bytes·s·b·3,072,
+     * and the forward's per-split fp32 maximum and sum (and their clone under tp), (12 or 8)·s·b·⌈V ÷ tp ÷ 3,072⌉
+     * ({@link LossKernel#LINEAR_SPLIT}). Its backward's hidden-state and weight gradients are the output layer's, which the
+     * native loss does not count either.
+     * <p>
      * Transformer Engine's cross-entropy ({@link LossKernel#TE}) keeps the logits themselves, in the activations' dtype, and
      * makes no fp32 copy: per loss the same inputs and bytes·s·b·V ÷ tp (with 16-bit activations and sequence parallelism
      * (4·s·b·h + 2·s·b·V) ÷ tp), nothing once;
@@ -605,16 +612,46 @@ public final class MemoryModel {
         // whole s·b·h on every rank of the tp group without it (tp > 1, no SP: replicated, not divided)
         double inputs = 2.0 * bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1);
         if (kernel == LossKernel.TE) return (inputs + bytes * v * sb / l.tp()) * losses;
+        if (kernel == LossKernel.LINEAR) {
+            // the fused linear cross-entropy (LossKernel.LINEAR): the final norm's input, the hidden states it gathers and saves
+            // whole on every tp rank, two fp32 statistics per row; once the larger split buffer: the backward's one split of the
+            // logits' gradient, or the forward's per-split fp32 maximum, sum and (under tp) the maximum's clone
+            double norm = bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1);
+            double saved = norm + bytes * m.hidden() * sb + 8 * sb;
+            double splits = Math.ceil(v / l.tp() / LossKernel.LINEAR_SPLIT);
+            double once = Math.max(bytes * sb * LossKernel.LINEAR_SPLIT, (l.tp() > 1 ? 12 : 8) * sb * splits);
+            return saved * losses + once;
+        }
         if (kernel == LossKernel.TORCH || kernel == LossKernel.TORCH_REPLICATED) {
             // torchtitan: the norm keeps its shard, the output layer's matmul the gathered whole; the fp32 log-softmax per loss and
             // its backward's two fp32 gradients once, all vocabulary terms ÷ tp (loss_parallel)
             double norm = bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1), output = bytes * m.hidden() * sb;
             // disable_loss_parallel (TORCH_REPLICATED): the logits whole on every tp rank, the vocabulary terms not ÷ tp
             int vt = kernel == LossKernel.TORCH ? l.tp() : 1;
-            return (norm + output + 4 * v * sb / vt) * losses + 8 * v * sb / vt;
+            return (norm + output + 4 * v * sb / vt) * losses + torchLossOnce(m, l, kernel);
         }
-        double softmax = 4 * v * sb / l.tp(), upcast = bytes < 4 ? bytes * v * sb / l.tp() : 0;
+        // a compiled torchtitan loss with disable_loss_parallel (COMPILED_REPLICATED): native's price on the whole vocabulary
+        int vt = kernel == LossKernel.COMPILED_REPLICATED ? 1 : l.tp();
+        double softmax = 4 * v * sb / vt, upcast = bytes < 4 ? bytes * v * sb / vt : 0;
         return (inputs + softmax) * losses + upcast;
+    }
+
+    /**
+     * torchtitan's eager loss ({@link LossKernel#TORCH}, {@link LossKernel#TORCH_REPLICATED}): the fp32 temporaries its
+     * backward holds at once beside the saved log-probabilities, in bytes per GPU (0 for the other kernels). Plain ATen (tp 1,
+     * or the logits replicated by {@code disable_loss_parallel}): NllLossBackward's dense fp32 gradient and
+     * LogSoftmaxBackward's new one, 8·s·b·V. Under loss_parallel (tp &gt; 1, the logits a DTensor sharded on V): DTensor's
+     * handlers (pytorch/pytorch torch/distributed/tensor/parallel/loss.py at 3be123821b3b3acc68bf0cba5d466c9dee8069fa) fuse
+     * both backwards in _nll_loss_and_log_softmax_backward, {@code (grad_input + torch.exp(x)) * grad_output} on
+     * {@code grad_input = torch.zeros_like(x)}: the zeros, exp(x) and their sum (then the zeros, the sum and the product)
+     * are three fp32 tensors at once, 12·s·b·V ÷ tp, and _log_softmax_backward_handler returns the gradient as it is
+     * ({@code .to} fp32, its own dtype). The forward's _log_softmax (shifted, exp(shifted), result beside the 16-bit logits and
+     * their fp32 copy: 2 + 4 + 4 + 4 with the log-probabilities it keeps) is less than the backward's 4 + 12.
+     */
+    static double torchLossOnce(ModelShape m, Layout l, LossKernel kernel) {
+        if (kernel != LossKernel.TORCH && kernel != LossKernel.TORCH_REPLICATED) return 0;
+        double vsb = (double) m.vocab() * m.seq() / l.cp() * l.microBatchSize();
+        return kernel == LossKernel.TORCH && l.tp() > 1 ? 12 * vsb / l.tp() : 8 * vsb;
     }
 
     /**

@@ -110,12 +110,12 @@ class BridgeAndNemoRlTest {
     void aBridgeModelsCrossEntropyFusionAndImplementationAreRead() {
         Specs.Job te = job("qwen3_moe_override.yaml", BRIDGE_OVERRIDE.replace("  sequence_parallel: true\n",
                 "  sequence_parallel: true\n  cross_entropy_loss_fusion: true\n  cross_entropy_fusion_impl: te\n"));
-        assertEquals(true, te.model().teCrossEntropy().value());
-        assertEquals(8, te.model().teCrossEntropy().span().startLine(), "at cross_entropy_fusion_impl");
+        assertEquals(Specs.CrossEntropy.TE, te.model().crossEntropy().value());
+        assertEquals(8, te.model().crossEntropy().span().startLine(), "at cross_entropy_fusion_impl");
         Specs.Job off = job("qwen3_moe_override.yaml", BRIDGE_OVERRIDE.replace("  sequence_parallel: true\n",
                 "  sequence_parallel: true\n  cross_entropy_loss_fusion: false\n  cross_entropy_fusion_impl: te\n"));
-        assertEquals(false, off.model().teCrossEntropy().value(), "the fusion off: Megatron-Core's unfused loss");
-        assertNull(job("qwen3_moe_override.yaml", BRIDGE_OVERRIDE).model().teCrossEntropy(), "neither written");
+        assertEquals(Specs.CrossEntropy.NATIVE, off.model().crossEntropy().value(), "the fusion off: Megatron-Core's unfused loss");
+        assertNull(job("qwen3_moe_override.yaml", BRIDGE_OVERRIDE).model().crossEntropy(), "neither written");
     }
 
     @Test

@@ -55,13 +55,13 @@ class MegatronPlanFlagsTest {
     @Test
     void theCrossEntropyFusionAndItsImplementationAreRead() {
         Specs.Job te = jobs("train.sh", SCRIPT.replace("--bf16", "--bf16 --cross-entropy-loss-fusion --cross-entropy-fusion-impl te")).get(0);
-        assertEquals(true, te.model().teCrossEntropy().value());
-        assertEquals(10, te.model().teCrossEntropy().span().startLine(), "at the implementation that says te");
+        assertEquals(Specs.CrossEntropy.TE, te.model().crossEntropy().value());
+        assertEquals(10, te.model().crossEntropy().span().startLine(), "at the implementation that says te");
         Specs.Job fusedNative = jobs("train.sh", SCRIPT.replace("--bf16", "--bf16 --cross-entropy-loss-fusion")).get(0);
-        assertEquals(false, fusedNative.model().teCrossEntropy().value(), "the fusion's default implementation is native");
+        assertEquals(Specs.CrossEntropy.NATIVE, fusedNative.model().crossEntropy().value(), "the fusion's default implementation is native");
         Specs.Job unfused = jobs("train.sh", SCRIPT.replace("--bf16", "--bf16 --cross-entropy-fusion-impl te")).get(0);
-        assertEquals(false, unfused.model().teCrossEntropy().value(), "without the fusion the impl is not used");
-        assertNull(jobs("train.sh", SCRIPT).get(0).model().teCrossEntropy());
+        assertEquals(Specs.CrossEntropy.NATIVE, unfused.model().crossEntropy().value(), "without the fusion the impl is not used");
+        assertNull(jobs("train.sh", SCRIPT).get(0).model().crossEntropy());
     }
 
     @Test

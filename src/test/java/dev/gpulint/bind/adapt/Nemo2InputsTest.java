@@ -69,15 +69,15 @@ class Nemo2InputsTest {
     @Test
     void theConfigsCrossEntropyFusionAndImplementationAreRead() {
         Specs.Job implAlone = Foreign.bind("llama3_70b.yaml", PRETRAIN);
-        assertEquals(false, implAlone.model().teCrossEntropy().value(), "impl te without the fusion is not used");
+        assertEquals(Specs.CrossEntropy.NATIVE, implAlone.model().crossEntropy().value(), "impl te without the fusion is not used");
         Specs.Job te = Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("    recompute_granularity: selective\n",
                 "    recompute_granularity: selective\n    cross_entropy_loss_fusion: true\n"));
-        assertEquals(true, te.model().teCrossEntropy().value());
+        assertEquals(Specs.CrossEntropy.TE, te.model().crossEntropy().value());
         Specs.Job nat = Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("    recompute_granularity: selective\n",
                 "    recompute_granularity: selective\n    cross_entropy_loss_fusion: true\n").replace("cross_entropy_fusion_impl: te",
                 "cross_entropy_fusion_impl: native"));
-        assertEquals(false, nat.model().teCrossEntropy().value());
-        assertNull(Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("    cross_entropy_fusion_impl: te\n", "")).model().teCrossEntropy(),
+        assertEquals(Specs.CrossEntropy.NATIVE, nat.model().crossEntropy().value());
+        assertNull(Foreign.bind("llama3_70b.yaml", PRETRAIN.replace("    cross_entropy_fusion_impl: te\n", "")).model().crossEntropy(),
                 "neither written");
     }
 
@@ -90,14 +90,14 @@ class Nemo2InputsTest {
     void deepSeekConfigsDefaultToTransformerEnginesLoss() {
         String v3 = PRETRAIN.replace("llama.Llama3Config70B", "deepseek.DeepSeekV3Config").replace("    cross_entropy_fusion_impl: te\n", "");
         Specs.Job j = Foreign.bind("deepseek_v3.yaml", v3);
-        assertEquals(true, j.model().teCrossEntropy().value());
-        assertTrue(j.model().teCrossEntropy().span().startLine() > 0, "at the config's _target_");
+        assertEquals(Specs.CrossEntropy.TE, j.model().crossEntropy().value());
+        assertTrue(j.model().crossEntropy().span().startLine() > 0, "at the config's _target_");
         Specs.Job off = Foreign.bind("deepseek_v3.yaml", v3.replace("    recompute_granularity: selective\n",
                 "    recompute_granularity: selective\n    cross_entropy_loss_fusion: false\n"));
-        assertEquals(false, off.model().teCrossEntropy().value(), "the recipe's fusion off wins over the class's");
+        assertEquals(Specs.CrossEntropy.NATIVE, off.model().crossEntropy().value(), "the recipe's fusion off wins over the class's");
         Specs.Job nat = Foreign.bind("deepseek_v3.yaml", v3.replace("    recompute_granularity: selective\n",
                 "    recompute_granularity: selective\n    cross_entropy_fusion_impl: native\n"));
-        assertEquals(false, nat.model().teCrossEntropy().value(), "the recipe's impl native wins over the class's te");
+        assertEquals(Specs.CrossEntropy.NATIVE, nat.model().crossEntropy().value(), "the recipe's impl native wins over the class's te");
     }
 
     @Test

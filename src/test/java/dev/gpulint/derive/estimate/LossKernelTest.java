@@ -50,6 +50,25 @@ class LossKernelTest {
         assertEquals(LossKernel.TORCH_REPLICATED, LossKernel.of(whole));
         assertTrue(LossKernel.TORCH_REPLICATED.describe(whole).contains("disable_loss_parallel: the logits whole on every tp rank"),
                 LossKernel.TORCH_REPLICATED.describe(whole));
+        // compiled ("loss" among the components) with disable_loss_parallel: the logits still whole on every tp rank
+        Specs.Job compiledWhole = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2", "disable_loss_parallel = true")
+                .table("[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]").toml());
+        assertEquals(LossKernel.COMPILED_REPLICATED, LossKernel.of(compiledWhole));
+        assertTrue(LossKernel.COMPILED_REPLICATED.describe(compiledWhole).contains("with disable_loss_parallel: the logits whole on every"
+                + " tp rank"), LossKernel.COMPILED_REPLICATED.describe(compiledWhole));
+        // at tp 1 there is no loss_parallel to disable: compiled, native as before
+        Specs.Job compiledTp1 = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 1", "disable_loss_parallel = true")
+                .table("[compile]\nenable = true").toml());
+        assertEquals(LossKernel.NATIVE, LossKernel.of(compiledTp1));
+        // eager under loss_parallel: the fused backward's three fp32 temporaries said; at tp 1 the two plain gradients
+        assertTrue(LossKernel.TORCH.describe(j).contains("its backward's three fp32 temporaries beside it, 12·s·b·V ÷ tp more at once"),
+                LossKernel.TORCH.describe(j));
+        Specs.Job eagerTp1 = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 1").toml());
+        assertTrue(LossKernel.TORCH.describe(eagerTp1).contains("its backward's two fp32 gradients beside it, 8·s·b·V more at once"),
+                LossKernel.TORCH.describe(eagerTp1));
         Specs.Job olderWhole = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192",
                 "disable_loss_parallel = true").parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
         assertEquals(LossKernel.TORCH_REPLICATED, LossKernel.of(olderWhole));
@@ -70,6 +89,39 @@ class LossKernelTest {
         assertTrue(!LossKernel.TE.describe(bridge).contains("validate_args"), LossKernel.TE.describe(bridge));
         // the native loss of a Megatron-LM script says nothing more
         assertEquals("", LossKernel.NATIVE.describe(Foreign.bind("train.sh", MtpJobs.script(0, "", 2))));
+    }
+
+    /**
+     * cross_entropy_fusion_impl linear with the fusion on is Megatron-Core's fused linear cross-entropy in every format that
+     * reads the keys (gpt_model.py's fuse_linear_cross_entropy needs both); the impl without the fusion is not used.
+     */
+    @Test
+    void theLinearImplIsTheFusedLinearCrossEntropy() {
+        Specs.Job script = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-loss-fusion --cross-entropy-fusion-impl linear", 2));
+        assertEquals(Specs.CrossEntropy.LINEAR, script.model().crossEntropy().value());
+        assertEquals(LossKernel.LINEAR, LossKernel.of(script));
+        assertTrue(LossKernel.LINEAR.describe(script).startsWith("; the job's loss is Megatron-Core's fused linear cross-entropy"
+                + " (cross_entropy_fusion_impl linear: LinearCrossEntropy, megatron/core/fusions/fused_linear_cross_entropy.py): the"
+                + " logits are never whole"), LossKernel.LINEAR.describe(script));
+        assertTrue(LossKernel.LINEAR.describe(script).contains("(the split the default, LCE_FWD_VOCAB_SPLIT_SIZE /"
+                + " LCE_BWD_VOCAB_SPLIT_SIZE = 512·6;"), LossKernel.LINEAR.describe(script));
+        Specs.Job implAlone = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-fusion-impl linear", 2));
+        assertEquals(LossKernel.NATIVE, LossKernel.of(implAlone), "the impl without the fusion is not used");
+        String bridge = "model:\n  _target_: megatron.bridge.models.gpt_provider.GPTModelProvider\n  tensor_model_parallel_size: 2\n"
+                + "  num_layers: 16\n  cross_entropy_loss_fusion: %s\n  cross_entropy_fusion_impl: linear\n"
+                + "train:\n  micro_batch_size: 1\n  global_batch_size: 256\n";
+        Specs.Job on = Foreign.bind("run_config.yaml", bridge.formatted("true"));
+        assertEquals(LossKernel.LINEAR, LossKernel.of(on));
+        assertEquals(6, on.model().crossEntropy().span().startLine(), "at the impl");
+        assertEquals(LossKernel.NATIVE, LossKernel.of(Foreign.bind("run_config.yaml", bridge.formatted("false"))));
+        // the native manifest's kernel: linear
+        JobEstimate linear = native8b("linear"), nat = native8b("native");
+        assertEquals(LossKernel.LINEAR, LossKernel.of(linear.job().spec()));
+        // tp 1, s 8,192, b 1, h 4,096, V 128,256: native 4·s·b·h + 6·s·b·V; linear 2·s·b·h (norm) + 2·s·b·h (hidden) + 8·s·b
+        // + max(2·s·b·3,072, 8·s·b·⌈128,256 ÷ 3,072⌉ = 8·s·b·42): the difference 6·s·b·V − 8·s·b − 2·s·b·3,072
+        double sb = 8192;
+        assertEquals(6 * sb * 128256 - 8 * sb - 2 * sb * 3072,
+                nat.estimate().stages().get(0).activations() - linear.estimate().stages().get(0).activations(), 1);
     }
 
     /** The native manifest's model.loss.kernel reaches the loss's pricing: te keeps the 16-bit logits, not the fp32 softmax. */

@@ -206,25 +206,50 @@ class MemoryModelTest {
 
     /**
      * torchtitan's eager loss (LossKernel.TORCH): F.cross_entropy on pred.float() under loss_parallel keeps the fp32
-     * log-softmax, 4·s·b·V ÷ tp, and in its backward two fp32 gradients beside it, 8·s·b·V ÷ tp once; the final norm its
-     * sequence shard, the output layer's matmul the gathered whole. By hand, GPT 32 × 4,096, V 51,200, s 2,048, b 1, tp 2 with
-     * sequence parallelism: 2·s·b·h ÷ 2 + 2·s·b·h + 4·s·b·V ÷ 2 + 8·s·b·V ÷ 2 = 8,388,608 + 16,777,216 + 209,715,200 +
-     * 419,430,400 = 654,311,424 bytes (native 331,350,016); without sequence parallelism the norm's whole, 662,700,032.
+     * log-softmax, 4·s·b·V ÷ tp, and in its backward DTensor's fused nll_loss / log_softmax backward holds three fp32
+     * temporaries beside it, (zeros + exp(x))·grad, 12·s·b·V ÷ tp once (torch/distributed/tensor/parallel/loss.py); the final
+     * norm its sequence shard, the output layer's matmul the gathered whole. By hand, GPT 32 × 4,096, V 51,200, s 2,048, b 1,
+     * tp 2 with sequence parallelism: 2·s·b·h ÷ 2 + 2·s·b·h + 4·s·b·V ÷ 2 + 12·s·b·V ÷ 2 = 8,388,608 + 16,777,216 +
+     * 209,715,200 + 629,145,600 = 864,026,624 bytes (native 331,350,016; before loss2 the backward's 8·s·b·V ÷ 2, 654,311,424);
+     * without sequence parallelism the norm's whole, 872,415,232. At tp 1 no DTensor: plain ATen, NllLossBackward's and
+     * LogSoftmaxBackward's two fp32 gradients, 8·s·b·V: 16,777,216 + 16,777,216 + 419,430,400 + 838,860,800 = 1,291,845,632.
      */
     @Test
     void torchtitansEagerLossKeepsTheFp32LogSoftmaxAndItsBackwardsTwoGradients() {
         ModelShape m = gpt();
         Layout sp = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
         Layout noSp = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, false);
-        assertEquals(654_311_424.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.TORCH), 1e-6);
-        assertEquals(662_700_032.0, MemoryModel.lossBytes(m, noSp, 1, LossKernel.TORCH), 1e-6);
+        assertEquals(864_026_624.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.TORCH), 1e-6);
+        assertEquals(872_415_232.0, MemoryModel.lossBytes(m, noSp, 1, LossKernel.TORCH), 1e-6);
+        Layout tp1 = new Layout(1, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, false);
+        assertEquals(1_291_845_632.0, MemoryModel.lossBytes(m, tp1, 1, LossKernel.TORCH), 1e-6);
         assertEquals(0, MemoryModel.lossBytes(m, sp, 0, LossKernel.TORCH));
         // [parallelism] disable_loss_parallel: the output layer's output is Replicate (torchtitan's apply_tp: output_layouts=Shard(-1)
         // if loss_parallel else Replicate()), the loss runs on the whole vocabulary on every tp rank: 4·s·b·V + 8·s·b·V not ÷ 2
         assertEquals(8_388_608.0 + 16_777_216 + 419_430_400 + 838_860_800, MemoryModel.lossBytes(m, sp, 1, LossKernel.TORCH_REPLICATED), 1e-6);
+        // compiled with disable_loss_parallel (COMPILED_REPLICATED): native's price, 4·s·b·h ÷ 2 + 4·s·b·V + 2·s·b·V, not ÷ 2:
+        // 16,777,216 + 419,430,400 + 209,715,200 (native at tp 2: 331,350,016)
+        assertEquals(645_922_816.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.COMPILED_REPLICATED), 1e-6);
         Variants torch = new Variants(null, null, null, null, null, null, null, null, null, null, null, null, null, null, LossKernel.TORCH);
-        assertEquals(654_311_424.0 - 331_350_016.0, MemoryModel.activations(m, sp, 3, torch) - MemoryModel.activations(m, sp, 3), 1e-3);
+        assertEquals(864_026_624.0 - 331_350_016.0, MemoryModel.activations(m, sp, 3, torch) - MemoryModel.activations(m, sp, 3), 1e-3);
         assertEquals(MemoryModel.activations(m, sp, 0), MemoryModel.activations(m, sp, 0, torch), 1e-9, "no loss on stage 0");
+    }
+
+    /**
+     * Megatron-Core's fused linear cross-entropy (LossKernel.LINEAR) never makes the logits: it saves the hidden states it
+     * gathers, whole on every tp rank, and two fp32 statistics a row; once, the larger split buffer. By hand, GPT 32 × 4,096,
+     * V 51,200, s 2,048, b 1, tp 2 with sequence parallelism, bf16: the norm's shard 2·s·b·h ÷ 2 = 8,388,608, the gathered
+     * hidden states 2·s·b·h = 16,777,216, the statistics 8·s·b = 16,384; once max(2·s·b·3,072 = 12,582,912, 12·s·b·⌈25,600 ÷
+     * 3,072⌉ = 12·2,048·9 = 221,184): 37,765,120 bytes, against the native loss's 331,350,016.
+     */
+    @Test
+    void theFusedLinearCrossEntropyKeepsTheHiddenStatesNotTheLogits() {
+        ModelShape m = gpt();
+        Layout sp = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
+        assertEquals(37_765_120.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.LINEAR), 1e-6);
+        assertEquals(331_350_016.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.NATIVE), 1e-6);
+        // two losses (an MTP layer beside the main one): the saved part twice, the split buffer once
+        assertEquals(37_765_120.0 + 25_182_208, MemoryModel.lossBytes(m, sp, 2, LossKernel.LINEAR), 1e-6);
     }
 
     @Test

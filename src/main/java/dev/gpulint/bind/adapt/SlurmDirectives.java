@@ -309,7 +309,7 @@ final class SlurmDirectives {
     /**
      * The GPU request of a {@code --gres} value (sbatch's or srun's: {@code gpu[:type][:count]} items, comma-separated): the
      * first GPU item, its count (a last piece of digits, else 1: _get_next_gres), its type (null: none), and a later GPU
-     * item of another type (null: none), which Slurm keeps as a request of its own. Null when no item names a GPU.
+     * item of another type, both typed (null: none), which Slurm keeps as a request of its own. Null when no item names a GPU.
      */
     record Gres(Word item, Word count, String type, Word other) {}
 
@@ -329,7 +329,7 @@ final class SlurmDirectives {
                     item = w;
                     count = counted ? count(w) : new Word("1", true, w.span());
                     type = t;
-                } else if (other == null && !java.util.Objects.equals(t, type)) {
+                } else if (other == null && t != null && type != null && !t.equals(type)) {
                     other = w;
                 }
             }
@@ -379,9 +379,8 @@ final class SlurmDirectives {
             }
         } else if (gresOther != null) {
             gpusPerNode = null;
-            String[] p = gresOther.text().split(":", 4);
             twoTypes(gresOther, gresWritten.substring("#SBATCH ".length()) + " and " + gresOther.text(), null, gresType,
-                    p.length > 2 || p.length == 2 && !p[1].matches("[0-9]+") ? p[1] : null);
+                    gresOther.text().split(":", 4)[1]);
         } else if (gresGpus != null) {
             gpusPerNode = gresGpus;
             gpusPerNodeWritten = gresWritten;

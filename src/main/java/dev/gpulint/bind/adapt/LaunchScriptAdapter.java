@@ -218,7 +218,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
         SlurmDirectives.Gres g = gres == null || s.gpusPerNode != null || gres.text().indexOf('$') >= 0 ? null : SlurmDirectives.gres(gres);
         if (g != null && g.other() == null) {
             s.gpusPerNode = g.count();
-            s.gresWritten = "srun --gres=" + g.item().text();
+            s.gresWritten = "srun --gres=" + g.written();
         }
         if (p.program() < w.size() && Shell.program(w.get(p.program()).text()).startsWith("python")) s.python = true;
         return p.program();

@@ -100,9 +100,9 @@ final class SlurmDirectives {
             }
             pos = end + 1;
         }
+        if (!d.ignorePbs) d.pbs(text, s);
         d.implied(text);
         d.otherwise(text);
-        if (!d.ignorePbs) d.pbs(text, s);
         return d;
     }
 
@@ -111,7 +111,8 @@ final class SlurmDirectives {
      * second time for {@code #BSUB}, then (when there is none) {@code #PBS} lines, at the start of a line, past the first
      * command, until more than 100 lines that do not begin with '#' (xlate_batch_script, SchedMD/slurm src/sbatch/xlate.c at
      * fd49acb8, called by process_options_second_pass after the #SBATCH lines, so what it translates goes over them). gpulint
-     * does not translate them, and says so where the first one is written.
+     * reads the node, task and GPU counts of their -l lists as sbatch translates them ({@link #resources}), and says so where
+     * the first one is written.
      */
     private void pbs(ScalarText text, String s) {
         int pos = 0, nonComments = 0;
@@ -125,13 +126,25 @@ final class SlurmDirectives {
             pos = end + 1;
         }
         if (pbs == null || bsub != null) return;
+        // the second reading: every #PBS line's arguments, as one argument list in the script's order (xlate_batch_script)
+        // through getopt_long with "+a:A:c:C:e:hIj:J:k:l:m:M:N:o:p:q:r:S:t:u:v:VW:z" (_set_pbs_options): the options end at
+        // the first argument that is not one, and each -l resource list is translated (_parse_pbs_resource_list)
+        int[] state = {0, 0};
+        pos = 0;
+        nonComments = 0;
+        while (pos < s.length() && nonComments <= 100 && state[1] == 0) {
+            int nl = s.indexOf('\n', pos);
+            int end = nl < 0 ? s.length() : nl;
+            if (s.startsWith("#PBS", pos)) arguments(s, pos + 4, end, a -> pbsArgument(text, a, state));
+            else if (pos >= end || s.charAt(pos) != '#') nonComments++;
+            pos = end + 1;
+        }
         String line = pbs.text().length() > 80 ? pbs.text().substring(0, 80) + "..." : pbs.text();
         otherwise.add(new Refused(pbs.span(), "'" + line + "': sbatch translates #PBS lines into its own options (xlate_batch_script,"
-                + " SchedMD/slurm src/sbatch/xlate.c) after the #SBATCH lines and over them: -l select=N and -l nodes=N[:ppn=P] set"
-                + " --nodes (and --ntasks N × P), mpiprocs=M --ntasks-per-node, naccelerators=G --gpus (in all), -N --job-name;"
-                + " PBS Pro's ngpus= is not translated at all, so no GPU is requested by it; gpulint does not read #PBS lines, so"
-                + " the job's size here is the #SBATCH lines' alone; write the request as #SBATCH lines, or add #SBATCH --ignore-pbs"
-                + " so that sbatch skips the #PBS lines as gpulint does", "#PBS"));
+                + " SchedMD/slurm src/sbatch/xlate.c) after the #SBATCH lines and over them, and gpulint reads them so: -l select=N"
+                + " and -l nodes=N set --nodes, mpiprocs=M --ntasks-per-node, naccelerators=G --gpus (in all); PBS Pro's ngpus="
+                + " is not translated at all, so it requests no GPU, and gpulint reads no other #PBS key; write the request as"
+                + " #SBATCH lines, or add #SBATCH --ignore-pbs so that sbatch skips the #PBS lines", "#PBS"));
     }
 
     /** The length of the directive sentinel at {@code i} ("#SBATCH": 7, "#SLURM": 6) when options or blanks follow it, else 0. */
@@ -141,6 +154,73 @@ final class SlurmDirectives {
             if (s.startsWith(w, i) && i + n < end && (isspace(s.charAt(i + n)) || s.charAt(i + n) == '-')) return n;
         }
         return 0;
+    }
+
+    /**
+     * One argument of the #PBS lines as getopt_long takes it: {@code state[0]}: what the argument is (0: an option, 1: -l's
+     * value, 2: another option's value); {@code state[1]}: 1 when the options have ended (the first argument that is not one).
+     */
+    private void pbsArgument(ScalarText text, Argument a, int[] state) {
+        if (state[1] == 1) return;
+        String t = a.text();
+        int due = state[0];
+        state[0] = 0;
+        if (due == 1) { resources(text, a, 0); return; }
+        if (due == 2) return;
+        if (t.length() < 2 || t.charAt(0) != '-') { state[1] = 1; return; }
+        if (t.startsWith("--")) return;                                    // PBS's long names: nothing gpulint reads
+        for (int k = 1; k < t.length(); k++) {
+            char c = t.charAt(k);
+            if ("hIVz".indexOf(c) >= 0) continue;                          // no value
+            if (c == 'j') return;                                          // an optional value: only an attached one
+            boolean attached = k + 1 < t.length();
+            if (c == 'l') { if (attached) resources(text, a, k + 1); else state[0] = 1; }
+            else if (!attached) state[0] = 2;
+            return;
+        }
+    }
+
+    /**
+     * A #PBS -l resource list from character {@code from} of {@code a}, scanned as _parse_pbs_resource_list scans it (a
+     * character at a time, each key where it starts): {@code select=N} (to the next ':') and {@code nodes=N[+M...][:ppn=P]}
+     * (to the next ','; the counts of its parts summed) set --nodes, {@code mpiprocs=M} (to ':') --ntasks-per-node,
+     * {@code naccelerators=G} (to ',') --gpus in all; each replaces the #SBATCH value before it. Other keys are not read.
+     */
+    private void resources(ScalarText text, Argument a, int from) {
+        String v = a.text();
+        int i = from;
+        while (i < v.length()) {
+            String key = null;
+            char sep = ',';
+            for (String k : new String[] {"select=", "nodes=", "mpiprocs=", "naccelerators="}) {
+                if (v.regionMatches(!k.equals("nodes="), i, k, 0, k.length())) { key = k; sep = k.equals("select=") || k.equals("mpiprocs=") ? ':' : ','; }
+            }
+            if (key == null) { i++; continue; }
+            int start = i + key.length(), stop = v.indexOf(sep, start);
+            if (stop < 0) stop = v.length();
+            String value = v.substring(start, stop);
+            if (key.equals("nodes=")) {
+                long count = 0;
+                for (String part : value.split("[+:]", 64)) {
+                    String digits = part.replaceFirst("[^0-9].*$", "");
+                    if (!digits.isEmpty() && digits.length() < 10) count += Long.parseLong(digits);
+                }
+                if (count > 0) nodes = new Word(String.valueOf(count), true, pbsSpan(text, a, start, stop));
+            } else if (value.matches("[0-9]{1,9}")) {
+                Word w = new Word(value, true, pbsSpan(text, a, start, stop));
+                switch (key) {
+                    case "select=" -> nodes = w;
+                    case "mpiprocs=" -> tasksPerNode = w;
+                    default -> gpus = w;
+                }
+            }
+            i = stop + 1;
+        }
+    }
+
+    /** Where characters {@code from} to {@code to} of argument {@code a} are written. */
+    private static dev.gpulint.core.Span pbsSpan(ScalarText text, Argument a, int from, int to) {
+        return text.span(a.at()[from], to > from ? a.at()[to - 1] + 1 : a.at()[from]);
     }
 
     /** C's isspace, which sbatch's line scan and _get_argument test: blank, tab, and the line-ending controls. */
@@ -299,7 +379,7 @@ final class SlurmDirectives {
                 gresGpus = g == null ? null : g.count();
                 gresItem = g == null ? null : g.item();
                 gresType = g == null ? null : g.type();
-                gresWritten = g == null ? null : "#SBATCH --gres=" + g.item().text();
+                gresWritten = g == null ? null : "#SBATCH --gres=" + g.written();
                 gresOther = g == null ? null : g.other();
             }
             default -> { }
@@ -309,14 +389,15 @@ final class SlurmDirectives {
     /**
      * The GPU request of a {@code --gres} value (sbatch's or srun's: {@code gpu[:type][:count]} items, comma-separated): the
      * first GPU item, its count (a last piece of digits, else 1: _get_next_gres), its type (null: none), and a later GPU
-     * item of another type, both typed (null: none), which Slurm keeps as a request of its own. Null when no item names a GPU.
+     * item of another type, both typed (null: none), which Slurm keeps as a request of its own; the first item as written,
+     * with its socket list ({@code gpu:h100:8(S:0-1)}), for messages. Null when no item names a GPU.
      */
-    record Gres(Word item, Word count, String type, Word other) {}
+    record Gres(Word item, Word count, String type, Word other, String written) {}
 
     static Gres gres(Word v) {
         String value = v.text();
         Word item = null, count = null, other = null;
-        String type = null;
+        String type = null, written = null;
         int f = 0;
         for (String it : value.split(",", 16)) {
             String n = it.replaceFirst("\\(.*$", "");
@@ -329,13 +410,14 @@ final class SlurmDirectives {
                     item = w;
                     count = counted ? count(w) : new Word("1", true, w.span());
                     type = t;
+                    written = it;
                 } else if (other == null && t != null && type != null && !t.equals(type)) {
                     other = w;
                 }
             }
             f += it.length() + 1;
         }
-        return item == null ? null : new Gres(item, count, type, other);
+        return item == null ? null : new Gres(item, count, type, other, written);
     }
 
     /** The GPU type of {@code --gpus-per-node=[type:]N}, or null. */

@@ -212,6 +212,27 @@ class SlurmDirectivesTest {
         assertEquals(1, SlurmDirectives.read(text("#SLURM --nodes=4\n#SLURM -N 2\n")).otherwise.size(), "said once");
     }
 
+    /**
+     * #PBS lines: sbatch translates them after the #SBATCH lines and over them (xlate_batch_script), unless --ignore-pbs or a
+     * #BSUB line; their options end at the first argument that is not one, and ngpus= is no key sbatch translates.
+     */
+    @Test
+    void pbsLinesAreTranslatedOverTheSbatchLines() {
+        Specs.Job j = job("#SBATCH --nodes=2 --gpus-per-node=8\n#PBS -l select=4:ngpus=8\n");
+        assertEquals("4 at 3:16", at(j.nodes()));
+        assertEquals("8 at 2:35", at(j.gpusPerNode()), "ngpus= requests nothing");
+        assertEquals("2 at 2:17", at(job("#SBATCH --nodes=2 --gpus-per-node=8 --ignore-pbs\n#PBS -l select=4\n").nodes()));
+        assertEquals("2 at 2:17", at(job("#SBATCH --nodes=2 --gpus-per-node=8\n#BSUB -n 16\n#PBS -l select=4\n").nodes()));
+        assertEquals("3 at 3:22", at(job("#SBATCH --nodes=2 --gpus-per-node=8\n#PBS -N run -l nodes=1+2:ppn=8\n").nodes()),
+                "the parts' counts summed; -N's value is skipped");
+        assertEquals("2 at 2:17", at(job("#SBATCH --nodes=2 --gpus-per-node=8\n#PBS run -l select=4\n").nodes()),
+                "the options end at the first argument that is not one");
+        SlurmDirectives g = SlurmDirectives.read(text("#SBATCH --nodes=2\n#PBS -lselect=2:mpiprocs=8:naccelerators=16\n"));
+        assertEquals("16", g.gpus.text());
+        assertEquals("8", g.gpusPerNode.text(), "--gpus ÷ --nodes");
+        assertEquals(1, g.otherwise.size());
+    }
+
     /** Two GPU types per node (two settings, or two items of one --gres): no one count per node, said (SYN012). */
     @Test
     void twoGpuTypesLeaveTheCountUnknownAndSaySo() {

@@ -59,6 +59,9 @@ final class LaunchScriptAdapter implements FormatAdapter {
     /** What a script's srun command says before the program it starts. */
     static final class Srun {
         Word nodes, tasksPerNode, tasks;
+        /** srun's --gres GPU count per node (SlurmDirectives.gres, as #SBATCH --gres is read), and its item as written. */
+        Word gpusPerNode;
+        String gresWritten;
         boolean python;
     }
 
@@ -74,7 +77,11 @@ final class LaunchScriptAdapter implements FormatAdapter {
         for (Word[] u : sb.unexpanded) sink.finding(unexpanded(jobName, u[0].text(), u[1]));
         for (Word[] m : sb.misspelt) sink.finding(MisspeltDirectives.finding(FORMAT, jobName, m));
         for (SlurmDirectives.Refused r : sb.refused) {
-            sink.finding(new dev.gpulint.core.Finding("SYN002", dev.gpulint.core.Level.ERROR, r.span(), r.message(), List.of(),
+            sink.finding(new dev.gpulint.core.Finding("SYN012", dev.gpulint.core.Level.ERROR, r.span(), r.message(), List.of(),
+                    FORMAT + ":" + jobName + "/" + r.key()));
+        }
+        for (SlurmDirectives.Refused r : sb.otherwise) {
+            sink.finding(new dev.gpulint.core.Finding("SYN012", dev.gpulint.core.Level.WARNING, r.span(), r.message(), List.of(),
                     FORMAT + ":" + jobName + "/" + r.key()));
         }
         Shell.Script script = Shell.parse(text, sb.environment());
@@ -109,7 +116,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
             }
         }
         // a batch script that allocates GPUs and runs a step (srun bash train.sh) is the job, even when the launch is elsewhere
-        launches |= srunSeen && (sb.gpusPerNode != null || sb.gpus != null);
+        launches |= srunSeen && (sb.gpusPerNode != null || sb.gpus != null || srun.gpusPerNode != null);
         launches |= srun.python || !l.flags.isEmpty() || !hydra.isEmpty() || l.deepspeedConfig != null || l.configFile != null;
         if (!launches) return null;
 
@@ -129,6 +136,9 @@ final class LaunchScriptAdapter implements FormatAdapter {
         LaunchEnvironment.launcherSets(j, j.launcherEnv, new java.util.HashSet<>());
         AttentionBackends.launchEnvironment(j, List.of(script), j.launcherEnv, Map.of());
         if (srun.nodes != null) j.state("nodes", Launchers.number(srun.nodes), "srun --nodes", StatedKind.LAUNCHER, srun.nodes.span());
+        if (srun.gpusPerNode != null) {
+            j.state("per_node", Launchers.number(srun.gpusPerNode), srun.gresWritten, StatedKind.LAUNCHER, srun.gpusPerNode.span());
+        }
         boolean directRanks = srun.python && l.torchPerNode == null && l.deepspeedGpus == null && l.mpiRanks == null;
         Word perNodeTasks = srun.tasksPerNode != null ? srun.tasksPerNode : sb.tasksPerNode;
         if (directRanks && perNodeTasks != null) {
@@ -151,8 +161,8 @@ final class LaunchScriptAdapter implements FormatAdapter {
         }
         Word perNode = sb.gpusPerNode;
         String where = sb.gpusPerNodeWritten;
-        Word[] launcher = {hydra.get("trainer.devices"), l.torchPerNode, l.deepspeedGpus, directRanks ? perNodeTasks : null};
-        String[] names = {"trainer.devices", "torchrun --nproc_per_node", "deepspeed --num_gpus", "--ntasks-per-node"};
+        Word[] launcher = {hydra.get("trainer.devices"), l.torchPerNode, l.deepspeedGpus, directRanks ? perNodeTasks : null, srun.gpusPerNode};
+        String[] names = {"trainer.devices", "torchrun --nproc_per_node", "deepspeed --num_gpus", "--ntasks-per-node", srun.gresWritten};
         for (int i = 0; perNode == null && i < launcher.length; i++) {
             if (launcher[i] != null) { perNode = launcher[i]; where = names[i]; }
         }
@@ -204,6 +214,12 @@ final class LaunchScriptAdapter implements FormatAdapter {
         if (s.nodes == null) s.nodes = p.last("nodes");
         if (s.tasksPerNode == null) s.tasksPerNode = p.last("ntasks-per-node");
         if (s.tasks == null) s.tasks = p.last("ntasks");
+        Word gres = p.last("gres");
+        SlurmDirectives.Gres g = gres == null || s.gpusPerNode != null || gres.text().indexOf('$') >= 0 ? null : SlurmDirectives.gres(gres);
+        if (g != null && g.other() == null) {
+            s.gpusPerNode = g.count();
+            s.gresWritten = "srun --gres=" + g.written();
+        }
         if (p.program() < w.size() && Shell.program(w.get(p.program()).text()).startsWith("python")) s.python = true;
         return p.program();
     }

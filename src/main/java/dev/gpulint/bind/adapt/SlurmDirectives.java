@@ -44,12 +44,25 @@ final class SlurmDirectives {
     final java.util.List<Refused> refused = new java.util.ArrayList<>();
 
     record Refused(dev.gpulint.core.Span span, String message, String key) {}
+
+    /**
+     * What sbatch reads otherwise than gpulint can follow, said rather than left silent (SYN012, a warning): a heterogeneous
+     * job's later components, two GPU types per node, a #SLURM sentinel, #PBS lines. Each: where, the message, the key.
+     */
+    final java.util.List<Refused> otherwise = new java.util.ArrayList<>();
+    /** The first line that starts a later component of a heterogeneous job (hetjob/packjob), and how many components follow. */
+    Word hetjob;
+    int laterComponents;
+    /** The first "#SLURM" sentinel read as "#SBATCH". */
+    Word slurmSentinel;
+    /** {@code #SBATCH --ignore-pbs}: sbatch does not translate the #PBS lines. */
+    boolean ignorePbs;
     /** How the GPUs per node are written, for messages: "#SBATCH --gres=gpu:8". */
     String gpusPerNodeWritten;
     boolean exclusive;
     /** The GPUs per node of the last --gpus-per-node and of the last --gres (null: none, or that --gres names no GPU), and
      *  the GPU type each names (null: none); {@link #implied} decides which one the job gets. */
-    private Word gpusPerNodeOption, gresGpus, gresItem;
+    private Word gpusPerNodeOption, gresGpus, gresItem, gresOther;
     private String gresWritten, gresType, gpusPerNodeType;
 
     private SlurmDirectives() {}
@@ -59,6 +72,7 @@ final class SlurmDirectives {
         String s = text.value();
         int pos = 0;
         int lines = 0;
+        int component = 0;
         while (pos < s.length() && lines++ < 100_000) {
             int nl = s.indexOf('\n', pos);
             int end = nl < 0 ? s.length() : nl;
@@ -66,27 +80,153 @@ final class SlurmDirectives {
             while (i < end && isspace(s.charAt(i))) i++;
             if (i < end && s.charAt(i) != '#') break;                               // the first command ends them
             // sbatch reads the options right after the seven characters "#SBATCH" (#SBATCH--nodes=2 too: Slurm's opt.c),
-            // and only at the line's first character: an indented one is a comment to it (SYN009)
-            boolean sentinel = s.startsWith("#SBATCH", i) && i + 7 < end && (isspace(s.charAt(i + 7)) || s.charAt(i + 7) == '-');
-            if (sentinel && i == pos) {
-                d.line(text, s, i + 7, end);
+            // and only at the line's first character: an indented one is a comment to it (SYN009). "#SLURM" is read the same
+            // (_opt_batch_script's magic_word2, with its error "Change from #SLURM to #SBATCH")
+            int word = sentinel(s, i, end);
+            if (word > 0 && i == pos) {
+                if (word == 6 && d.slurmSentinel == null) d.slurmSentinel = new Word(s.substring(i, i + 6), true, text.span(i, i + 6));
+                // a directive line holding "hetjob" or "packjob" anywhere starts the next component (strcasestr on the line)
+                String lower = s.substring(i, end).toLowerCase(java.util.Locale.ROOT);
+                if (lower.contains("hetjob") || lower.contains("packjob")) {
+                    component++;
+                    if (d.hetjob == null) d.hetjob = new Word(s.substring(i, end).strip(), true, text.span(i, end));
+                }
+                if (component == 0) d.line(text, s, i + word, end);
+                else d.laterComponents = component;
             } else if (d.misspelt.size() < MAX_UNEXPANDED) {
-                Word[] m = sentinel ? MisspeltDirectives.indented(text, s, pos, i, end) : MisspeltDirectives.at(text, s, i, end);
+                Word[] m = word == 7 ? MisspeltDirectives.indented(text, s, pos, i, end)
+                        : word == 0 ? MisspeltDirectives.at(text, s, i, end) : null;
                 if (m != null) d.misspelt.add(m);
             }
             pos = end + 1;
         }
+        if (!d.ignorePbs) d.pbs(text, s);
         d.implied(text);
+        d.otherwise(text);
         return d;
+    }
+
+    /**
+     * SYN012 at the first {@code #PBS} line sbatch translates: unless {@code --ignore-pbs} is given, sbatch reads the script a
+     * second time for {@code #BSUB}, then (when there is none) {@code #PBS} lines, at the start of a line, past the first
+     * command, until more than 100 lines that do not begin with '#' (xlate_batch_script, SchedMD/slurm src/sbatch/xlate.c at
+     * fd49acb8, called by process_options_second_pass after the #SBATCH lines, so what it translates goes over them). gpulint
+     * reads the node, task and GPU counts of their -l lists as sbatch translates them ({@link #resources}), and says so where
+     * the first one is written.
+     */
+    private void pbs(ScalarText text, String s) {
+        int pos = 0, nonComments = 0;
+        Word bsub = null, pbs = null;
+        while (pos < s.length() && nonComments <= 100 && (bsub == null || pbs == null)) {
+            int nl = s.indexOf('\n', pos);
+            int end = nl < 0 ? s.length() : nl;
+            if (s.startsWith("#BSUB", pos)) { if (bsub == null) bsub = new Word("#BSUB", true, text.span(pos, pos + 5)); }
+            else if (s.startsWith("#PBS", pos)) { if (pbs == null) pbs = new Word(s.substring(pos, end).strip(), true, text.span(pos, end)); }
+            else if (pos >= end || s.charAt(pos) != '#') nonComments++;
+            pos = end + 1;
+        }
+        if (pbs == null || bsub != null) return;
+        // the second reading: every #PBS line's arguments, as one argument list in the script's order (xlate_batch_script)
+        // through getopt_long with "+a:A:c:C:e:hIj:J:k:l:m:M:N:o:p:q:r:S:t:u:v:VW:z" (_set_pbs_options): the options end at
+        // the first argument that is not one, and each -l resource list is translated (_parse_pbs_resource_list)
+        int[] state = {0, 0};
+        pos = 0;
+        nonComments = 0;
+        while (pos < s.length() && nonComments <= 100 && state[1] == 0) {
+            int nl = s.indexOf('\n', pos);
+            int end = nl < 0 ? s.length() : nl;
+            if (s.startsWith("#PBS", pos)) arguments(s, pos + 4, end, a -> pbsArgument(text, a, state));
+            else if (pos >= end || s.charAt(pos) != '#') nonComments++;
+            pos = end + 1;
+        }
+        String line = pbs.text().length() > 80 ? pbs.text().substring(0, 80) + "..." : pbs.text();
+        otherwise.add(new Refused(pbs.span(), "'" + line + "': sbatch translates #PBS lines into its own options (xlate_batch_script,"
+                + " SchedMD/slurm src/sbatch/xlate.c) after the #SBATCH lines and over them, and gpulint reads them so: -l select=N"
+                + " and -l nodes=N set --nodes, mpiprocs=M --ntasks-per-node, naccelerators=G --gpus (in all); PBS Pro's ngpus="
+                + " is not translated at all, so it requests no GPU, and gpulint reads no other #PBS key; write the request as"
+                + " #SBATCH lines, or add #SBATCH --ignore-pbs so that sbatch skips the #PBS lines", "#PBS"));
+    }
+
+    /** The length of the directive sentinel at {@code i} ("#SBATCH": 7, "#SLURM": 6) when options or blanks follow it, else 0. */
+    private static int sentinel(String s, int i, int end) {
+        for (String w : new String[] {"#SBATCH", "#SLURM"}) {
+            int n = w.length();
+            if (s.startsWith(w, i) && i + n < end && (isspace(s.charAt(i + n)) || s.charAt(i + n) == '-')) return n;
+        }
+        return 0;
+    }
+
+    /**
+     * One argument of the #PBS lines as getopt_long takes it: {@code state[0]}: what the argument is (0: an option, 1: -l's
+     * value, 2: another option's value); {@code state[1]}: 1 when the options have ended (the first argument that is not one).
+     */
+    private void pbsArgument(ScalarText text, Argument a, int[] state) {
+        if (state[1] == 1) return;
+        String t = a.text();
+        int due = state[0];
+        state[0] = 0;
+        if (due == 1) { resources(text, a, 0); return; }
+        if (due == 2) return;
+        if (t.length() < 2 || t.charAt(0) != '-') { state[1] = 1; return; }
+        if (t.startsWith("--")) return;                                    // PBS's long names: nothing gpulint reads
+        for (int k = 1; k < t.length(); k++) {
+            char c = t.charAt(k);
+            if ("hIVz".indexOf(c) >= 0) continue;                          // no value
+            if (c == 'j') return;                                          // an optional value: only an attached one
+            boolean attached = k + 1 < t.length();
+            if (c == 'l') { if (attached) resources(text, a, k + 1); else state[0] = 1; }
+            else if (!attached) state[0] = 2;
+            return;
+        }
+    }
+
+    /**
+     * A #PBS -l resource list from character {@code from} of {@code a}, scanned as _parse_pbs_resource_list scans it (a
+     * character at a time, each key where it starts): {@code select=N} (to the next ':') and {@code nodes=N[+M...][:ppn=P]}
+     * (to the next ','; the counts of its parts summed) set --nodes, {@code mpiprocs=M} (to ':') --ntasks-per-node,
+     * {@code naccelerators=G} (to ',') --gpus in all; each replaces the #SBATCH value before it. Other keys are not read.
+     */
+    private void resources(ScalarText text, Argument a, int from) {
+        String v = a.text();
+        int i = from;
+        while (i < v.length()) {
+            String key = null;
+            char sep = ',';
+            for (String k : new String[] {"select=", "nodes=", "mpiprocs=", "naccelerators="}) {
+                if (v.regionMatches(!k.equals("nodes="), i, k, 0, k.length())) { key = k; sep = k.equals("select=") || k.equals("mpiprocs=") ? ':' : ','; }
+            }
+            if (key == null) { i++; continue; }
+            int start = i + key.length(), stop = v.indexOf(sep, start);
+            if (stop < 0) stop = v.length();
+            String value = v.substring(start, stop);
+            if (key.equals("nodes=")) {
+                long count = 0;
+                for (String part : value.split("[+:]", 64)) {
+                    String digits = part.replaceFirst("[^0-9].*$", "");
+                    if (!digits.isEmpty() && digits.length() < 10) count += Long.parseLong(digits);
+                }
+                if (count > 0) nodes = new Word(String.valueOf(count), true, pbsSpan(text, a, start, stop));
+            } else if (value.matches("[0-9]{1,9}")) {
+                Word w = new Word(value, true, pbsSpan(text, a, start, stop));
+                switch (key) {
+                    case "select=" -> nodes = w;
+                    case "mpiprocs=" -> tasksPerNode = w;
+                    default -> gpus = w;
+                }
+            }
+            i = stop + 1;
+        }
+    }
+
+    /** Where characters {@code from} to {@code to} of argument {@code a} are written. */
+    private static dev.gpulint.core.Span pbsSpan(ScalarText text, Argument a, int from, int to) {
+        return text.span(a.at()[from], to > from ? a.at()[to - 1] + 1 : a.at()[from]);
     }
 
     /** C's isspace, which sbatch's line scan and _get_argument test: blank, tab, and the line-ending controls. */
     static boolean isspace(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\u000b' || c == '\f';
     }
-
-    /** The most arguments read from one directive line. */
-    static final int MAX_ARGUMENTS = 256;
 
     /**
      * One argument of a directive line as sbatch's {@code _get_argument} cuts it: its text, and where each of its characters
@@ -113,7 +253,17 @@ final class SlurmDirectives {
      */
     static java.util.List<Argument> arguments(String s, int i, int end) {
         java.util.List<Argument> out = new java.util.ArrayList<>();
-        while (i < end && out.size() < MAX_ARGUMENTS) {
+        arguments(s, i, end, out::add);
+        return out;
+    }
+
+    /**
+     * {@link #arguments(String, int, int)}, each handed to {@code each} as it is cut: sbatch reads every argument of a line
+     * (_opt_batch_script grows its argv for each), however many, and so does this, keeping none but the one at hand, so a
+     * line of millions of words costs its length and no more.
+     */
+    static void arguments(String s, int i, int end, java.util.function.Consumer<Argument> each) {
+        while (i < end) {
             while (i < end && isspace(s.charAt(i))) i++;
             int start = i;
             StringBuilder b = new StringBuilder();
@@ -147,20 +297,25 @@ final class SlurmDirectives {
             }
             if (b.length() == 0) {
                 // nothing read ("" or '#'), but a quote still open is sbatch's fatal "Unmatched" all the same
-                if (quoted) out.add(new Argument("", start, new int[] {i}, openAt));
+                if (quoted) each.accept(new Argument("", start, new int[] {i}, openAt));
                 break;
             }
             at[b.length()] = i;
-            out.add(new Argument(b.toString(), start, java.util.Arrays.copyOf(at, b.length() + 1), quoted ? openAt : -1));
+            each.accept(new Argument(b.toString(), start, java.util.Arrays.copyOf(at, b.length() + 1), quoted ? openAt : -1));
             if (quoted || i < end && s.charAt(i) == '#') break;
         }
-        return out;
     }
 
     /** One directive line's options, from {@code i} to {@code end}, as getopt_long takes them from sbatch's argument list. */
     private void line(ScalarText text, String s, int i, int end) {
-        String pendingOption = null;
-        for (Argument a : arguments(s, i, end)) {
+        String[] pending = {null};
+        arguments(s, i, end, a -> argument(text, s, a, pending));
+    }
+
+    /** One argument of a directive line; {@code pending[0]}: an option whose value is the next argument. */
+    private void argument(ScalarText text, String s, Argument a, String[] pending) {
+        String pendingOption = pending[0];
+        {
             if (a.open() && refused.size() < MAX_UNEXPANDED) {
                 char q = s.charAt(a.openAt());
                 refused.add(new Refused(text.span(a.openAt(), a.at()[a.text().length()]), "this #SBATCH line opens a "
@@ -171,18 +326,20 @@ final class SlurmDirectives {
                         "#SBATCH unmatched " + q));
             }
             String tok = a.text();
+            pending[0] = null;
             if (pendingOption != null) {
                 option(text, pendingOption, a, 0);
-                pendingOption = null;
-                continue;
+                return;
             }
             int eq = tok.indexOf('=');
             if (tok.startsWith("--") && eq > 0) {
                 option(text, tok.substring(0, eq), a, eq + 1);
             } else if (tok.equals("--exclusive")) {
                 exclusive = true;
+            } else if (tok.equals("--ignore-pbs")) {
+                ignorePbs = true;
             } else if (tok.startsWith("--") || tok.length() == 2 && tok.charAt(0) == '-') {
-                pendingOption = tok;
+                pending[0] = tok;
             } else if (tok.length() > 2 && tok.charAt(0) == '-' && "NGnJ".indexOf(tok.charAt(1)) >= 0) {
                 option(text, tok.substring(0, 2), a, 2);
             }
@@ -218,27 +375,49 @@ final class SlurmDirectives {
             }
             case "--gres" -> {
                 // each --gres replaces the one before (arg_set_gres): its first GPU item, or none
-                gresGpus = null;
-                gresWritten = null;
-                gresType = null;
-                int f = 0;
-                for (String item : v == null ? new String[0] : value.split(",", 16)) {
-                    String n = item.replaceFirst("\\(.*$", "");
-                    if (gresGpus == null && (n.equals("gpu") || n.startsWith("gpu:"))) {
-                        // gpu[:type][:count] (_get_next_gres): a last piece of digits is the count, else the count is 1
-                        String[] p = n.split(":", 4);
-                        boolean counted = p.length > 1 && p[p.length - 1].matches("[0-9]+");
-                        Word itemWord = WordParts.part(v, f, f + n.length());
-                        gresGpus = counted ? count(itemWord) : new Word("1", true, itemWord.span());
-                        gresItem = itemWord;
-                        gresType = p.length > (counted ? 2 : 1) ? p[1] : null;
-                        gresWritten = "#SBATCH --gres=" + item;
-                    }
-                    f += item.length() + 1;
-                }
+                Gres g = v == null ? null : gres(v);
+                gresGpus = g == null ? null : g.count();
+                gresItem = g == null ? null : g.item();
+                gresType = g == null ? null : g.type();
+                gresWritten = g == null ? null : "#SBATCH --gres=" + g.written();
+                gresOther = g == null ? null : g.other();
             }
             default -> { }
         }
+    }
+
+    /**
+     * The GPU request of a {@code --gres} value (sbatch's or srun's: {@code gpu[:type][:count]} items, comma-separated): the
+     * first GPU item, its count (a last piece of digits, else 1: _get_next_gres), its type (null: none), and a later GPU
+     * item of another type, both typed (null: none), which Slurm keeps as a request of its own; the first item as written,
+     * with its socket list ({@code gpu:h100:8(S:0-1)}), for messages. Null when no item names a GPU.
+     */
+    record Gres(Word item, Word count, String type, Word other, String written) {}
+
+    static Gres gres(Word v) {
+        String value = v.text();
+        Word item = null, count = null, other = null;
+        String type = null, written = null;
+        int f = 0;
+        for (String it : value.split(",", 16)) {
+            String n = it.replaceFirst("\\(.*$", "");
+            if (n.equals("gpu") || n.startsWith("gpu:")) {
+                String[] p = n.split(":", 4);
+                boolean counted = p.length > 1 && p[p.length - 1].matches("[0-9]+");
+                String t = p.length > (counted ? 2 : 1) ? p[1] : null;
+                Word w = WordParts.part(v, f, f + n.length());
+                if (item == null) {
+                    item = w;
+                    count = counted ? count(w) : new Word("1", true, w.span());
+                    type = t;
+                    written = it;
+                } else if (other == null && t != null && type != null && !t.equals(type)) {
+                    other = w;
+                }
+            }
+            f += it.length() + 1;
+        }
+        return item == null ? null : new Gres(item, count, type, other, written);
     }
 
     /** The GPU type of {@code --gpus-per-node=[type:]N}, or null. */
@@ -276,7 +455,14 @@ final class SlurmDirectives {
                         + " typed and an untyped request of the same GRES (ESLURM_INVALID_GRES_TYPE from gres_job_state_validate's"
                         + " _merge_generic_data, SchedMD/slurm src/interfaces/gres.c), so sbatch does not submit the job; request the GPUs"
                         + " once, as --gpus-per-node=[type:]N or --gres=gpu[:type]:N, or give both the same type", "#SBATCH --gres"));
+            } else {
+                twoTypes(gresItem, gresWritten.substring("#SBATCH ".length()), "--gpus-per-node=" + gpusPerNodeType + ":"
+                        + gpusPerNodeOption.text(), gresType, gpusPerNodeType);
             }
+        } else if (gresOther != null) {
+            gpusPerNode = null;
+            twoTypes(gresOther, gresWritten.substring("#SBATCH ".length()) + " and " + gresOther.text(), null, gresType,
+                    gresOther.text().split(":", 4)[1]);
         } else if (gresGpus != null) {
             gpusPerNode = gresGpus;
             gpusPerNodeWritten = gresWritten;
@@ -284,7 +470,7 @@ final class SlurmDirectives {
             gpusPerNode = gpusPerNodeOption;
             gpusPerNodeWritten = "#SBATCH --gpus-per-node";
         }
-        boolean conflicting = gresGpus != null && gpusPerNodeOption != null && gpusPerNode == null;
+        boolean conflicting = gresGpus != null && (gpusPerNodeOption != null || gresOther != null) && gpusPerNode == null;
         long n = Launchers.number(nodes), t = Launchers.number(tasksPerNode), all = Launchers.number(tasks);
         if (t < 0 && all > 0 && n > 0 && all % n == 0) t = all / n;
         if (gpusPerNode == null && !conflicting && Launchers.number(gpusPerTask) > 0 && t > 0 && t < MAX_COUNT) {
@@ -298,6 +484,42 @@ final class SlurmDirectives {
         if (tasksPerNode == null && Launchers.number(tasksPerGpu) > 0 && Launchers.number(gpusPerNode) > 0
                 && Launchers.number(gpusPerNode) < MAX_COUNT) {
             tasksPerNode = new Word(String.valueOf(Launchers.number(tasksPerGpu) * Launchers.number(gpusPerNode)), true, tasksPerGpu.span());
+        }
+    }
+
+    /**
+     * SYN012: two GPU types asked per node ({@code --gres=gpu:a100:4} with {@code --gpus-per-node=h100:8}, or two GPU items
+     * of one --gres). Slurm keeps one request per GRES type (gres_job_state_validate), so a node must hold both, and no one
+     * count is the job's GPUs per node: gpulint prices a job on one GPU type, so it leaves that count unknown and says so.
+     */
+    private void twoTypes(Word at, String first, String second, String typeA, String typeB) {
+        if (otherwise.size() >= MAX_UNEXPANDED) return;
+        String both = second == null ? first : first + " and " + second;
+        otherwise.add(new Refused(at.span(), both + " ask for GPUs of two types per node, " + (typeA == null ? "untyped" : typeA)
+                + " and " + (typeB == null ? "untyped" : typeB) + ": Slurm keeps one request per GPU type (gres_job_state_validate,"
+                + " SchedMD/slurm src/interfaces/gres.c), so every node must hold both and the job's GPUs per node is neither"
+                + " count alone; gpulint prices a job on one GPU type, so it takes the GPUs per node as unknown and the checks"
+                + " that need them do not run; request one type per job (--gpus-per-node=TYPE:N or --gres=gpu:TYPE:N), or split"
+                + " the two kinds of work into two jobs", "#SBATCH two GPU types"));
+    }
+
+    /** SYN012: what sbatch reads here that gpulint does not follow, each said once. */
+    private void otherwise(ScalarText text) {
+        if (hetjob != null) {
+            otherwise.add(new Refused(hetjob.span(), "'" + (hetjob.text().length() > 80 ? hetjob.text().substring(0, 80) + "..."
+                    : hetjob.text()) + "' starts component 1 of a heterogeneous job (" + (laterComponents + 1) + " components):"
+                    + " sbatch splits the directives at every directive line that holds 'hetjob' or 'packjob' anywhere"
+                    + " (_opt_batch_script, SchedMD/slurm src/sbatch/opt.c), and each component gets its own nodes, tasks and"
+                    + " GPUs; the batch script, and every srun without --het-group, runs in component 0 only, so gpulint reads"
+                    + " the allocation of the directives above this line and none of the later components'; a step launched"
+                    + " with --het-group=0,1 spans them all and is larger than gpulint's figures; if the word is part of a value"
+                    + " (a job name), rename it, since sbatch splits the job there all the same", "#SBATCH hetjob"));
+        }
+        if (slurmSentinel != null) {
+            otherwise.add(new Refused(slurmSentinel.span(), "'#SLURM' is read by sbatch as '#SBATCH' (_opt_batch_script's"
+                    + " second sentinel, SchedMD/slurm src/sbatch/opt.c), which prints \"Change from #SLURM to #SBATCH in your"
+                    + " script and verify the options are valid in sbatch\" at every submission; gpulint reads these lines as"
+                    + " sbatch does; write #SBATCH", "#SLURM"));
         }
     }
 

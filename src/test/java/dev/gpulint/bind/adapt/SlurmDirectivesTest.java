@@ -179,6 +179,104 @@ class SlurmDirectivesTest {
         }
     }
 
+    private static Specs.Job script(String whole) {
+        SourceFile f = SourceFile.of("train.sbatch", whole);
+        List<Specs.Job> jobs = Adapters.bind(List.of(new Adapters.Input(f, Readers.read(f).foreign()))).jobs();
+        assertEquals(1, jobs.size(), whole);
+        return jobs.get(0);
+    }
+
+    /**
+     * A heterogeneous job: sbatch starts the next component at any directive line holding "hetjob" or "packjob"
+     * (strcasestr on the line, _opt_batch_script), and the batch script and srun without --het-group run in component 0.
+     * The later components' nodes and GPUs are not the job's: they used to replace component 0's (last wins).
+     */
+    @Test
+    void onlyTheFirstComponentOfAHeterogeneousJobIsRead() {
+        Specs.Job j = job("#SBATCH --nodes=2 --gpus-per-node=8\n#SBATCH hetjob\n#SBATCH --nodes=1 --gpus-per-node=1\n");
+        assertEquals("2 at 2:17", at(j.nodes()));
+        assertEquals("8 at 2:35", at(j.gpusPerNode()));
+        Specs.Job p = job("#SBATCH --nodes=2 --gpus-per-node=8\n#SBATCH PackJob\n#SBATCH --nodes=1\n");
+        assertEquals("2 at 2:17", at(p.nodes()), "the older word, in any case");
+        SlurmDirectives named = SlurmDirectives.read(text("#SBATCH --nodes=2\n#SBATCH --job-name=hetjob-test --nodes=4\n"));
+        assertEquals("2", named.nodes.text(), "the word inside a value splits the job all the same, and the line is component 1's");
+        assertEquals(1, named.otherwise.size());
+        assertEquals("2:1-2:41", where(named.otherwise.get(0).span()));
+        assertEquals(List.of(), SlurmDirectives.read(text("#SBATCH --nodes=2 --job-name=het\n")).otherwise);
+    }
+
+    @Test
+    void slurmSentinelIsReadAsSbatchReadsIt() {
+        Specs.Job j = job("#SLURM --nodes=4\n#SBATCH --gpus-per-node=8\n");
+        assertEquals("4 at 2:16", at(j.nodes()));
+        assertEquals(1, SlurmDirectives.read(text("#SLURM --nodes=4\n#SLURM -N 2\n")).otherwise.size(), "said once");
+    }
+
+    /**
+     * #PBS lines: sbatch translates them after the #SBATCH lines and over them (xlate_batch_script), unless --ignore-pbs or a
+     * #BSUB line; their options end at the first argument that is not one, and ngpus= is no key sbatch translates.
+     */
+    @Test
+    void pbsLinesAreTranslatedOverTheSbatchLines() {
+        Specs.Job j = job("#SBATCH --nodes=2 --gpus-per-node=8\n#PBS -l select=4:ngpus=8\n");
+        assertEquals("4 at 3:16", at(j.nodes()));
+        assertEquals("8 at 2:35", at(j.gpusPerNode()), "ngpus= requests nothing");
+        assertEquals("2 at 2:17", at(job("#SBATCH --nodes=2 --gpus-per-node=8 --ignore-pbs\n#PBS -l select=4\n").nodes()));
+        assertEquals("2 at 2:17", at(job("#SBATCH --nodes=2 --gpus-per-node=8\n#BSUB -n 16\n#PBS -l select=4\n").nodes()));
+        assertEquals("3 at 3:22", at(job("#SBATCH --nodes=2 --gpus-per-node=8\n#PBS -N run -l nodes=1+2:ppn=8\n").nodes()),
+                "the parts' counts summed; -N's value is skipped");
+        assertEquals("2 at 2:17", at(job("#SBATCH --nodes=2 --gpus-per-node=8\n#PBS run -l select=4\n").nodes()),
+                "the options end at the first argument that is not one");
+        SlurmDirectives g = SlurmDirectives.read(text("#SBATCH --nodes=2\n#PBS -lselect=2:mpiprocs=8:naccelerators=16\n"));
+        assertEquals("16", g.gpus.text());
+        assertEquals("8", g.gpusPerNode.text(), "--gpus ÷ --nodes");
+        assertEquals(1, g.otherwise.size());
+    }
+
+    /** Two GPU types per node (two settings, or two items of one --gres): no one count per node, said (SYN012). */
+    @Test
+    void twoGpuTypesLeaveTheCountUnknownAndSaySo() {
+        for (String[] row : new String[][] {
+            {"#SBATCH --gres=gpu:a100:4\n#SBATCH --gpus-per-node=h100:8\n", "1:16-1:26"},
+            {"#SBATCH --gres=gpu:a100:4,gpu:h100:4\n", "1:27-1:37"},
+        }) {
+            SlurmDirectives d = SlurmDirectives.read(text(row[0]));
+            assertNull(d.gpusPerNode, row[0]);
+            assertEquals(1, d.otherwise.size(), row[0]);
+            assertEquals(row[1], where(d.otherwise.get(0).span()), row[0]);
+            assertEquals(List.of(), d.refused, row[0]);
+        }
+        SlurmDirectives same = SlurmDirectives.read(text("#SBATCH --gres=gpu:h100:4,gpu:h100:4\n"));
+        assertEquals("4", same.gpusPerNode.text(), "one type twice is one type");
+        assertEquals(List.of(), same.otherwise);
+        assertEquals(List.of(), SlurmDirectives.read(text("#SBATCH --gres=gpu:a100:4,gpu:4\n")).otherwise,
+                "a typed and an untyped item are not two types (not modelled: the first item is read)");
+    }
+
+    /** srun's --gres is read as #SBATCH --gres is (one parser): a launcher statement, and the GPUs per node when nothing else says. */
+    @Test
+    void srunGresIsReadAsTheOtherSrunOptions() {
+        Specs.Job alone = script("#!/bin/bash\n#SBATCH --nodes=2\nsrun --gres=gpu:h100:8 python train.py --tensor-model-parallel-size 8\n");
+        assertEquals("8 at 3:22", at(alone.gpusPerNode()));
+        assertEquals("srun --gres=gpu:h100:8", alone.origin().gpusPerNodeWhere());
+        Specs.Job both = script("#!/bin/bash\n#SBATCH --nodes=2 --gpus-per-node=8\nsrun --gres gpu:4 python train.py --tensor-model-parallel-size 4\n");
+        assertEquals("8 at 2:35", at(both.gpusPerNode()), "the allocation first");
+        assertTrue(both.origin().stated().stream().anyMatch(s -> s.quantity().equals("per_node") && s.value().equals("4")
+                && s.where().equals("srun --gres=gpu:4") && s.kind() == Specs.StatedKind.LAUNCHER), both.origin().stated().toString());
+    }
+
+    /** sbatch reads every argument of a directive line; so does gpulint, in time and memory linear in the line. */
+    @Test
+    @dev.gpulint.testing.CpuLimit(seconds = 60)
+    void aDirectiveLineOfAMillionArgumentsIsReadToItsEnd() {
+        StringBuilder b = new StringBuilder("#SBATCH");
+        for (int i = 0; i < 1_000_000; i++) b.append(" --nodes=2");
+        b.append(" --nodes=4 --gpus-per-node=8\n");
+        SlurmDirectives d = SlurmDirectives.read(text(b.toString()));
+        assertEquals("4", d.nodes.text(), "the last of a million and one, past the 256 read before");
+        assertEquals("8", d.gpusPerNode.text());
+    }
+
     private static dev.gpulint.bind.adapt.shell.ScalarText text(String script) {
         int lines = (int) script.chars().filter(c -> c == '\n').count();
         dev.gpulint.tree.ScalarNode n = new dev.gpulint.tree.ScalarNode(script, false,

@@ -234,11 +234,8 @@ final class SpecBuilder {
                 why = "its " + layout.stages().size() + " stages over pp " + size + " are " + layout.stages().size() / size
                         + " virtual stages per rank, and virtual_pp is " + vpp.value() + " (Megatron-Core takes the virtual stages from the layout)";
             }
-            if (why == null && hybridStages != null && hybridStages.value().size() != layout.stages().size()) {
-                why = "it has " + layout.stages().size() + " stages and model.hybrid.pattern's '|' segments " + hybridStages.value().size()
-                        + " (Megatron-Core's HybridModel builds each stage's layers from the segments, the virtual stages come from the"
-                        + " layout); write as many stages in the two, or the split in one of them";
-            }
+            // beside '|' segments of another number of stages: SYN002 here, at the layout, as the Megatron adapter gives it
+            if (why == null && hybridStages != null) why = layout.segmentsProblem("model.hybrid.pattern", hybridStages.value());
         } catch (dev.gpulint.spec.PipelineLayout.Problem e) {
             why = e.getMessage();
         }

@@ -213,6 +213,23 @@ public final class PipelineLayout {
     public boolean lossSplit() { return stages.stream().filter(st -> st.loss() > 0).count() > 1; }
 
     /**
+     * Why this layout cannot stand beside a hybrid pattern's '|' segments ({@code segments}, each stage's decoder layers) that
+     * count another number of stages; null when they count as many, or there are none. Megatron-Core takes the virtual stages
+     * from the layout (its stages ÷ pp) and HybridModel builds each stage's layers from the segments (select_pipeline_segment,
+     * one segment per pipeline stage, pp × virtual stages), so the two must count the same stages. The native manifest and the
+     * Megatron adapter both give it as SYN002 at the layout, leave the layout out and price the segments: the pattern alone
+     * builds the job's layers, the layout adds only the virtual stages that break it, so the layout is what a user fixes or
+     * drops (one policy, one text: NativeLayoutAgreementTest). {@code patternKey} names the pattern as the file writes it.
+     */
+    public String segmentsProblem(String patternKey, List<Long> segments) {
+        if (segments == null || segments.isEmpty() || segments.size() == stages.size()) return null;
+        return "it has " + stages.size() + " stages and " + patternKey + "'s '|' segments " + segments.size() + " (Megatron-Core"
+                + " takes the virtual stages from the layout and its HybridModel builds each stage's layers from the segments,"
+                + " select_pipeline_segment: one segment per pipeline stage); write as many stages in the two, or drop the layout"
+                + " (the segments alone split the decoder)";
+    }
+
+    /**
      * The plan's words when a hybrid pattern's '|' segments ({@code segments}, each stage's decoder layers) split the decoder
      * otherwise than this layout: Megatron-Core's HybridModel builds each stage's layers from the segments
      * (select_pipeline_segment) and never reads the layout for them, so the segments' split is priced; null when the two agree

@@ -224,9 +224,9 @@ class HybridPipelineLintTest {
         List<String> syn = of(lint(SourceFile.of("nemotronh.yaml", text)), "nemotronh.yaml", "SYN002");
         assertEquals(1, syn.size(), syn.toString());
         assertEquals("nemotronh.yaml:12:47 SYN002 'pipeline_layout' is 'Et*9|(t*9|)*4t*7L': it has 6 stages and model.hybrid.pattern's"
-                + " '|' segments 3 (Megatron-Core's HybridModel builds each stage's layers from the segments, the virtual stages come"
-                + " from the layout); write as many stages in the two, or the split in one of them; the layout is left out of the"
-                + " estimate.", syn.get(0));
+                + " '|' segments 3 (Megatron-Core takes the virtual stages from the layout and its HybridModel builds each stage's"
+                + " layers from the segments, select_pipeline_segment: one segment per pipeline stage); write as many stages in the"
+                + " two, or drop the layout (the segments alone split the decoder); the layout is left out of the estimate.", syn.get(0));
     }
 
     @Test

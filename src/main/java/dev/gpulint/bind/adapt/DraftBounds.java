@@ -189,6 +189,11 @@ final class DraftBounds {
         long pp = j.pp != null ? j.pp.value() : j.unknown.contains("pp") ? 0 : 1;
         long layers = j.layers != null ? j.layers.value() : 0;
         String why = layout.problem(pp, layers, j.mtpLayers != null && j.mtpLayers.value() != null ? j.mtpLayers.value() : -1);
+        // beside a hybrid pattern's '|' segments of another number of stages: SYN002 at the layout, which is left out (its
+        // virtual stages with it) and the segments priced, as the native manifest gives it (PipelineLayout#segmentsProblem)
+        if (why == null && j.hybridStages != null) {
+            why = layout.segmentsProblem(j.keys.getOrDefault(j.hybridStages, "hybrid_layer_pattern"), j.hybridStages.value());
+        }
         if (why != null) {
             out.add(Finding.of("SYN002", v.span(), j.format + ":" + owner + "/" + key, "'" + key + "' is '"
                     + dev.gpulint.spec.Quantities.shortText(v.value()) + "': " + why + "; the layout is left out of the estimate"));

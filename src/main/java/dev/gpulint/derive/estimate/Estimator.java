@@ -173,8 +173,9 @@ public final class Estimator {
         double epS = 0, epExp = 0;
         if (l.ep() > 1 && m.experts() > 1) {
             MoeShape ms = v.moe() != null ? v.moe() : MoeShape.uniform(m);
-            // the slowest stage's share, and on the last the MTP blocks' MoE layers by their kind (MtpLayers)
-            double mtpBlocks = slowest == pp - 1 ? v.mtp().extraBlocks(m, l, pp - 1) : 0;
+            // the slowest stage's decoder layers' share, and its MTP blocks' MoE layers by their kind (MtpLayers: all of them on the
+            // last stage, or where a layout's m stands, as the compute term prices them by kind there)
+            double mtpBlocks = mtp == null ? 0 : v.mtp().stageBlocks(m, l, slowest);
             double moeLayersPerStage = (double) ms.moeLayers() * (layersPerStage - mtpBlocks) / m.layers()
                     + v.mtp().moeLayers(mtpBlocks, m, ms, hy);
             double bytesA2a = moe != null ? moe.a2aBytes() : tokens / (l.sequenceParallel() ? l.tp() : 1) * m.topK() * m.hidden() * ab;

@@ -126,6 +126,12 @@ class MtpKindTest {
         Term.Collectives a2a = e.terms().stream().filter(t -> t instanceof Term.Collectives c && c.dim() == ParallelDim.EP)
                 .map(Term.Collectives.class::cast).findFirst().orElseThrow();
         assertEquals((2 * 3 / 4.0 + 1) * 4, a2a.count(), 1e-12);
+        // a layout that puts the m there ("Ett|ttmL") builds the same: its m an MoE layer whole, as the compute prices it by kind
+        // (it counted the m at the decoder's share, 3/4: 9)
+        Estimate laid = dsv3(FIRST_DENSE, 1, "tp: 1, pp: 2, ep: 2, pipeline_layout: \"Ett|ttmL\"").estimate();
+        Term.Collectives a2aLaid = laid.terms().stream().filter(t -> t instanceof Term.Collectives c && c.dim() == ParallelDim.EP)
+                .map(Term.Collectives.class::cast).findFirst().orElseThrow();
+        assertEquals((2 * 3 / 4.0 + 1) * 4, a2aLaid.count(), 1e-12);
     }
 
     /** A hybrid of 4 layers "M*EM" with an MTP layer of two blocks, an attention-only and an MoE layer ('/*E'). */

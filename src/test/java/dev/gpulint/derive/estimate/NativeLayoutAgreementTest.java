@@ -143,6 +143,52 @@ class NativeLayoutAgreementTest {
                 String.valueOf(PlanCli.map(PlanCli.map(differs.get("current")).get("memory")).get("stages")));
     }
 
+    /**
+     * A layout of another number of stages than the pattern's '|' segments (4 beside 2, on pp 2): one policy in both formats,
+     * SYN002 at the layout's value (the pattern alone builds the layers; the layout only adds the virtual stages that break
+     * it), the layout left out and the segments priced, with no finding at the pattern. Until 2026-12-07 the Megatron
+     * adapter took the layout's 2 virtual stages and gave SYN002 at the pattern, pricing an even split at vp 2.
+     */
+    @Test
+    void aLayoutOfOtherStagesThanTheSegmentsIsOneFindingAtTheLayout(@TempDir Path a, @TempDir Path b, @TempDir Path c, @TempDir Path d) {
+        String layout = "Et|t|t|tL", text = hybrid(layout);
+        PlanCli nat = PlanCli.in(a).file("all.yaml", text);
+        PlanCli script = PlanCli.in(b).file("cluster.yaml", PlanCli.LAB_H100)
+                .file("train.sh", hybridScript("M-|M*", " --pipeline-model-parallel-layout \"" + layout + "\"")).jobClusters("lab", "*.sh");
+        List<Map<String, Object>> nf = findings(PlanCli.run("check", "-f", "json", a.resolve("all.yaml").toString()));
+        List<Map<String, Object>> mf = findings(PlanCli.run("check", "-f", "json", "-c", b.resolve(".gpulint.yaml").toString(),
+                b.resolve("train.sh").toString()));
+        String why = "it has 4 stages and %s's '|' segments 2 (Megatron-Core takes the virtual stages from the layout and its"
+                + " HybridModel builds each stage's layers from the segments, select_pipeline_segment: one segment per pipeline"
+                + " stage); write as many stages in the two, or drop the layout (the segments alone split the decoder); the layout is"
+                + " left out of the estimate.";
+        assertEquals(1, nf.size(), String.valueOf(nf));
+        assertEquals(1, mf.size(), String.valueOf(mf));
+        assertEquals("SYN002", nf.get(0).get("ruleId"));
+        assertEquals("SYN002", mf.get(0).get("ruleId"));
+        assertEquals("'pipeline_layout' is 'Et|t|t|tL': " + why.formatted("model.hybrid.pattern"), nf.get(0).get("message"));
+        assertEquals("'--pipeline-model-parallel-layout' is 'Et|t|t|tL': " + why.formatted("--hybrid-layer-pattern"), mf.get(0).get("message"));
+        // at the layout's value in each file (native: its line, after "pipeline_layout: "; script: line 4, after the flag)
+        Map<String, Object> nl = PlanCli.map(nf.get(0).get("location")), ml = PlanCli.map(mf.get(0).get("location"));
+        int line = text.lines().toList().indexOf(text.lines().filter(l -> l.startsWith("parallelism:")).findFirst().orElseThrow()) + 1;
+        assertEquals(List.of(line, "parallelism: { tp: 2, pp: 2, pipeline_layout: ".length() + 1), List.of(nl.get("startLine"), nl.get("startColumn")));
+        String flagLine = hybridScript("M-|M*", " --pipeline-model-parallel-layout \"" + layout + "\"").lines().toList().get(4);
+        assertEquals(List.of(5, flagLine.indexOf("\"" + layout) + 1), List.of(ml.get("startLine"), ml.get("startColumn")));
+        // the layout left out, in each format: the job as without it, the segments' 2 + 2 layers on pp 2, no virtual stages
+        // (the two formats' own defaults differ beside the layout, e.g. the tp overlap: each is compared with itself)
+        Map<String, Object> nc = PlanCli.map(nat.planJson().json().get("current")), mc = PlanCli.map(script.planJson().json().get("current"));
+        Map<String, Object> nw = PlanCli.map(PlanCli.in(c).file("all.yaml", text.replace(", pipeline_layout: \"" + layout + "\"", ""))
+                .planJson().json().get("current"));
+        Map<String, Object> mw = PlanCli.map(PlanCli.in(d).file("cluster.yaml", PlanCli.LAB_H100).file("train.sh", hybridScript("M-|M*", ""))
+                .jobClusters("lab", "*.sh").planJson().json().get("current"));
+        for (Map<String, Object> x : List.of(nc, mc)) {
+            assertEquals("1", String.valueOf(PlanCli.map(x.get("layout")).get("virtual_pp")));
+            assertEquals("[2, 2]", String.valueOf(PlanCli.map(x.get("layout")).get("stage_layers")));
+        }
+        assertEquals(String.valueOf(nw.get("time")), String.valueOf(nc.get("time")));
+        assertEquals(String.valueOf(mw.get("time")), String.valueOf(mc.get("time")));
+    }
+
     /** {@link #hybrid}'s model as a Megatron-LM script writes it, its pattern {@code pattern}, with {@code more} flags. */
     private static String hybridScript(String pattern, String more) {
         return """

@@ -139,6 +139,15 @@ final class SlurmDirectives {
             else if (pos >= end || s.charAt(pos) != '#') nonComments++;
             pos = end + 1;
         }
+        if (pbsStop == null && state[0] != 0) pbsStop = new String[] {pbsLast, "an option left without its value (getopt_long's '?': \"Unrecognized command line parameter\")"};
+        if (pbsStop != null && refused.size() < MAX_UNEXPANDED) {
+            refused.add(new Refused(pbsStopAt, "'" + pbsStop[0] + "' on a #PBS line: sbatch translates the #PBS lines' words"
+                    + " through getopt_long with the PBS options it knows (-a -A -c -C -e -h -I -j -J -k -l -m -M -N -o -p -q -r -S"
+                    + " -t -u -v -V -W -z, each but -h -I -V -z with a value: _set_pbs_options, SchedMD/slurm src/sbatch/xlate.c),"
+                    + " and exits on " + pbsStop[1] + ", so"
+                    + " sbatch does not submit the job; remove the word, or add #SBATCH --ignore-pbs so that sbatch skips the #PBS"
+                    + " lines", "#PBS refused"));
+        }
         String line = pbs.text().length() > 80 ? pbs.text().substring(0, 80) + "..." : pbs.text();
         otherwise.add(new Refused(pbs.span(), "'" + line + "': sbatch translates #PBS lines into its own options (xlate_batch_script,"
                 + " SchedMD/slurm src/sbatch/xlate.c) after the #SBATCH lines and over them, and gpulint reads them so: -l select=N"
@@ -146,6 +155,11 @@ final class SlurmDirectives {
                 + " is not translated at all, so it requests no GPU, and gpulint reads no other #PBS key; write the request as"
                 + " #SBATCH lines, or add #SBATCH --ignore-pbs so that sbatch skips the #PBS lines", "#PBS"));
     }
+
+    /** Why sbatch exits on the #PBS lines (the word, the reason; null: it does not), where, and the last word read. */
+    private String[] pbsStop;
+    private dev.gpulint.core.Span pbsStopAt;
+    private String pbsLast;
 
     /** The length of the directive sentinel at {@code i} ("#SBATCH": 7, "#SLURM": 6) when options or blanks follow it, else 0. */
     private static int sentinel(String s, int i, int end) {
@@ -165,14 +179,21 @@ final class SlurmDirectives {
         String t = a.text();
         int due = state[0];
         state[0] = 0;
+        pbsLast = t.length() > 40 ? t.substring(0, 40) + "..." : t;                 // for a message: bounded
+        pbsStopAt = pbsSpan(text, a, 0, t.length());
         if (due == 1) { resources(text, a, 0); return; }
         if (due == 2) return;
-        if (t.length() < 2 || t.charAt(0) != '-') { state[1] = 1; return; }
+        // a word that is not an option ends getopt's scan, and _set_pbs_options then exits: "Invalid argument"
+        if (t.length() < 2 || t.charAt(0) != '-') { state[1] = 1; pbsStop = new String[] {pbsLast, "a word that is not an option (\"Invalid argument: " + pbsLast + "\")"}; return; }
         if (t.startsWith("--")) return;                                    // PBS's long names: nothing gpulint reads
         for (int k = 1; k < t.length(); k++) {
             char c = t.charAt(k);
             if ("hIVz".indexOf(c) >= 0) continue;                          // no value
-            if (c == 'j') return;                                          // an optional value: only an attached one
+            if ("aAcCejJklmMNopqrStuvW".indexOf(c) < 0) {                  // getopt's '?': "Unrecognized command line parameter"
+                state[1] = 1;
+                pbsStop = new String[] {pbsLast, "an option it does not know (-" + c + ", getopt_long's '?': \"Unrecognized command line parameter\")"};
+                return;
+            }
             boolean attached = k + 1 < t.length();
             if (c == 'l') { if (attached) resources(text, a, k + 1); else state[0] = 1; }
             else if (!attached) state[0] = 2;

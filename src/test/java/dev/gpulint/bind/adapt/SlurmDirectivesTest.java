@@ -233,6 +233,28 @@ class SlurmDirectivesTest {
         assertEquals(1, g.otherwise.size());
     }
 
+    /**
+     * _set_pbs_options: -j takes a value ("j:" in its option string; only the long --join's is optional), and sbatch exits on
+     * an option it does not know, a word that is not an option ("Invalid argument") or an option missing its value.
+     */
+    @Test
+    void pbsLinesSbatchRefuses() {
+        assertEquals("4 at 4:16", at(job("#SBATCH --nodes=2 --gpus-per-node=8\n#PBS -j oe\n#PBS -l select=4\n").nodes()),
+                "-j's value is the next word, and the options go on after it");
+        assertEquals(List.of(), SlurmDirectives.read(text("#SBATCH --nodes=2\n#PBS -j oe -N run -hz\n#PBS -l select=4\n")).refused);
+        for (String[] row : new String[][] {
+            {"#SBATCH --nodes=2\n#PBS -P proj -l select=4\n", "2:6-2:8", "'-P' on a #PBS line", "an option it does not know (-P, getopt_long's '?': \"Unrecognized command line parameter\")"},
+            {"#SBATCH --nodes=2\n#PBS run -l select=4\n", "2:6-2:9", "'run' on a #PBS line", "a word that is not an option (\"Invalid argument: run\")"},
+            {"#SBATCH --nodes=2\n#PBS -N run\n#PBS -l\n", "3:6-3:8", "'-l' on a #PBS line", "an option left without its value (getopt_long's '?': \"Unrecognized command line parameter\")"},
+        }) {
+            SlurmDirectives d = SlurmDirectives.read(text(row[0]));
+            assertEquals(1, d.refused.size(), row[0]);
+            assertEquals(row[1], where(d.refused.get(0).span()), row[0]);
+            assertTrue(d.refused.get(0).message().startsWith(row[2]), d.refused.get(0).message());
+            assertTrue(d.refused.get(0).message().contains("exits on " + row[3] + ", so sbatch does not submit the job"), d.refused.get(0).message());
+        }
+    }
+
     /** Two GPU types per node (two settings, or two items of one --gres): no one count per node, said (SYN012). */
     @Test
     void twoGpuTypesLeaveTheCountUnknownAndSaySo() {

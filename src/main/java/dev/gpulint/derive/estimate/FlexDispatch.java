@@ -94,6 +94,24 @@ public final class FlexDispatch {
     /** Megatron-Core's default backend when none is stated (transformer_config.py at 002526d: "deepep"). */
     public static final Backend DEFAULT_BACKEND = Backend.DEEPEP;
 
+    /**
+     * The links join more than one node in one NVLink domain (MNNVL: a GB200 / GB300 NVL72 rack of 4-GPU trays), where
+     * Megatron-Core runs the flex dispatcher on HybridEP only (transformer_config.py at 002526d: "Currently only "hybridep"
+     * backend supports the MNNVL case") and Megatron-Bridge refuses deepep (validate_flex_dispatcher_backend: Ampere, Hopper,
+     * B200 and B300 only).
+     */
+    static boolean multiNodeNvlink(Links k) {
+        return k != null && k.scaleUp() && k.domainSize() > k.gpusPerNode();
+    }
+
+    /**
+     * The backend priced when the file states none (or one not priced apart): on a multi-node NVLink domain HybridEP, the
+     * one that runs there ({@link #multiNodeNvlink}); elsewhere Megatron-Core's default, {@link #DEFAULT_BACKEND}.
+     */
+    public static Backend unstated(Links k) {
+        return multiNodeNvlink(k) ? Backend.HYBRIDEP : DEFAULT_BACKEND;
+    }
+
     private FlexDispatch() {}
 
     /**
@@ -230,10 +248,12 @@ public final class FlexDispatch {
     /**
      * The assumption the plan lists when the job's dispatcher is flex: {@code groups} / {@code groupTopK} the limit applied
      * (0: none), {@code statedGroups} the count the file states (0: none; above {@link #MAX_GROUPS}: said so),
-     * {@code backend} the one priced, {@code backendText} as the file writes it (null: not stated, Megatron-Core's default).
+     * {@code backend} the one priced, {@code backendText} as the file writes it (null: not stated, {@link #unstated}),
+     * {@code k} the job's links (null: not known).
      */
     static String assumption(long experts, long topK, long groups, long groupTopK, long statedGroups, Backend backend,
-                             String backendText) {
+                             String backendText, Links k) {
+        boolean mnnvl = multiNodeNvlink(k);
         String limit = groups > 1 && groupTopK > 0 && groupTopK < groups
                 ? String.format(Locale.ROOT, ", group-limited to %d of %d groups (--moe-router-group-topk / --moe-router-num-groups;"
                         + " applied where the groups align with nodes and ranks)", groupTopK, groups)
@@ -241,11 +261,24 @@ public final class FlexDispatch {
                 ? String.format(Locale.ROOT, ", --moe-router-num-groups %d is above the %,d groups the estimate prices a group limit"
                         + " for (FlexDispatch.MAX_GROUPS, the native schema's bound): routing taken as unlimited", statedGroups, MAX_GROUPS)
                 : ", no group limit stated (--moe-router-num-groups)";
+        String runs = !mnnvl ? null : "hybridep, the one Megatron-Core runs on a multi-node NVLink domain (" + k.domainSize() + " GPUs, "
+                + k.gpusPerNode() + " a node; transformer_config.py at 002526d: \"Currently only \"hybridep\" backend supports the"
+                + " MNNVL case\"; Megatron-Bridge's validate_flex_dispatcher_backend refuses deepep on GB200 / GB300), not its default"
+                + " deepep";
         String which = backendText == null
-                ? "backend not stated: deepep, Megatron-Core's default (TransformerConfig.moe_flex_dispatcher_backend = \"deepep\","
+                ? mnnvl ? "backend not stated: " + runs
+                : "backend not stated: deepep, Megatron-Core's default (TransformerConfig.moe_flex_dispatcher_backend = \"deepep\","
                         + " megatron/core/transformer/transformer_config.py at 002526d)"
                 : Backend.parse(backendText) == null
-                ? "backend '" + backendText + "' not priced apart: priced as deepep, Megatron-Core's default"
+                ? "backend '" + backendText + "' not priced apart: priced as " + (mnnvl ? runs : "deepep, Megatron-Core's default")
+                : backend == Backend.DEEPEP && mnnvl
+                ? "backend deepep as written, on a multi-node NVLink domain (" + k.domainSize() + " GPUs, " + k.gpusPerNode()
+                        + " a node) where it may not run: Megatron-Core supports only hybridep there (transformer_config.py at"
+                        + " 002526d), Megatron-Bridge's validate_flex_dispatcher_backend refuses deepep on GB200 / GB300"
+                        + (k.gpusPerNode() < DEEPEP_NVL_PEERS ? ", and DeepEP V1's CUDA IPC group of " + DEEPEP_NVL_PEERS
+                        + " spans " + ((DEEPEP_NVL_PEERS + k.gpusPerNode() - 1) / k.gpusPerNode()) + " hosts" : "")
+                        + "; priced as what it would move (set flex_backend / moe_flex_dispatcher_backend to hybridep for the"
+                        + " backend that runs there)"
                 : "backend " + backend.id();
         String how = backend == Backend.DEEPEP
                 ? "DeepEP V1 treats 8 GPUs as a node (NUM_MAX_NVL_PEERS 8): up to 8 ranks priced as the all-to-all, over more than 8"

@@ -164,7 +164,7 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         StateOffload offload = StateOffload.of(j);
         if (offload.any()) as.add(offload.describe(layout.zeroStage()));
         Float8Scaling float8 = Float8Scaling.of(j, hw.gemmPath(dtype), as);
-        MoeShape moe = MoeShape.of(j, shape, statedFfn, as);
+        MoeShape moe = MoeShape.of(j, shape, statedFfn, hw.links(), as);
         Variants variants = new Variants(moe, AttentionShape.of(j, seq, as).with(AttentionKernel.of(j, hw, as)), offload,
                 TpOverlap.of(j, tp, as), EagerKernels.of(j, as), float8,
                 ParamGather.of(j, hw.gemmPath(dtype), float8, layout.zeroStage() >= 1 || layout.distributedOptimizer(), as),

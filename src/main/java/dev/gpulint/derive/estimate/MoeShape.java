@@ -32,8 +32,9 @@ import java.util.Locale;
  *                       num_floating_point_operations counts it as ({@code last_layer_is_moe})
  * @param routerGroups   the router's expert groups ({@code --moe-router-num-groups}; 0: no group limit), {@link FlexDispatch}
  * @param routerGroupTopk the groups a token's experts are chosen from ({@code --moe-router-group-topk}; 0: none stated)
- * @param flexBackend    the flex dispatcher's backend ({@code --moe-flex-dispatcher-backend}; Megatron-Core's deepep when not
- *                       stated), {@link FlexDispatch#price}
+ * @param flexBackend    the flex dispatcher's backend ({@code --moe-flex-dispatcher-backend}; when not stated
+ *                       {@link FlexDispatch#unstated}: hybridep on a multi-node NVLink domain, else Megatron-Core's deepep),
+ *                       {@link FlexDispatch#price}
  */
 public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capacityFactor, boolean padToCapacity,
                        Dispatcher dispatcher, boolean overlapA2a, boolean groupedGemm, int etp, double activationClamp,
@@ -210,8 +211,10 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
     /**
      * The MoE shape a job states, or null for a dense model. Each default taken is added to {@code as}; a layer pattern
      * that does not read (the binder has reported it) or does not fit the layers counts every layer as MoE, and says so.
+     * {@code links} the job's (null: not known) decide the flex backend priced when none is stated
+     * ({@link FlexDispatch#unstated}).
      */
-    public static MoeShape of(Specs.Job j, ModelShape m, long statedFfn, List<String> as) {
+    public static MoeShape of(Specs.Job j, ModelShape m, long statedFfn, Links links, List<String> as) {
         if (m.experts() <= 1) return null;
         Specs.Model model = j.model();
         Specs.Moe s = model == null ? null : model.moe();
@@ -277,10 +280,10 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         long statedGroups = s == null || s.routerGroups() == null || s.routerGroups().value() == null ? 0 : s.routerGroups().value();
         String backendText = s == null || s.flexBackend() == null ? null : s.flexBackend().value();
         FlexDispatch.Backend backend = FlexDispatch.Backend.parse(backendText);
-        if (backend == null) backend = FlexDispatch.DEFAULT_BACKEND;
+        if (backend == null) backend = FlexDispatch.unstated(links);
         if (d == Dispatcher.FLEX) {
             as.add(FlexDispatch.assumption(m.experts(), m.topK(), groups, groupTopk, statedGroups, backend,
-                    backendText == null ? null : shortText(backendText)));
+                    backendText == null ? null : shortText(backendText), links));
         }
         return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias, hybrid, lastMoe, groups, groupTopk,
                 backend);

@@ -193,12 +193,36 @@ class FlexDispatchTest {
         assertTrue(ep(hybridep).get(0) instanceof Term.Collectives);
         assertEquals(Tier.NVLINK, hybridep.time().tiers().get(ParallelDim.EP));
         assertTrue(deepep.time().comm().get(ParallelDim.EP) > hybridep.time().comm().get(ParallelDim.EP));
-        // not stated: Megatron-Core's default, deepep, priced and said so
-        assertEquals(deepep.time().comm().get(ParallelDim.EP), unstated.time().comm().get(ParallelDim.EP), 0);
+        // not stated on a multi-node NVLink domain: hybridep, the backend Megatron-Core runs there (its default deepep does not;
+        // Bridge refuses it on GB200 / GB300), priced as the rack's all-to-all and said so
+        assertEquals(hybridep.time().comm().get(ParallelDim.EP), unstated.time().comm().get(ParallelDim.EP), 0);
+        assertEquals(Tier.NVLINK, unstated.time().tiers().get(ParallelDim.EP));
         assertTrue(said.inputs().assumptions().stream().anyMatch(a -> a.startsWith("MoE flex dispatcher (DeepEP / HybridEP), backend"
-                + " not stated: deepep, Megatron-Core's default (TransformerConfig.moe_flex_dispatcher_backend = \"deepep\"")
-                && a.contains("its 8-GPU groups exchange tokens over RDMA through the NICs")), "" + said.inputs().assumptions());
+                + " not stated: hybridep, the one Megatron-Core runs on a multi-node NVLink domain (72 GPUs, 4 a node;"
+                + " transformer_config.py at 002526d: \"Currently only \"hybridep\" backend supports the MNNVL case\";"
+                + " Megatron-Bridge's validate_flex_dispatcher_backend refuses deepep on GB200 / GB300), not its default deepep;"
+                + " HybridEP: inside one NVLink domain priced as the all-to-all: across nodes")), "" + said.inputs().assumptions());
         assertTrue(qwenOnRack(", flex_backend: hybridep").inputs().assumptions().stream().anyMatch(a -> a.startsWith(
                 "MoE flex dispatcher (DeepEP / HybridEP), backend hybridep; HybridEP: inside one NVLink domain priced as the all-to-all")));
+        // deepep as written: priced, with why it may not run there
+        assertTrue(qwenOnRack(", flex_backend: deepep").inputs().assumptions().stream().anyMatch(a -> a.startsWith(
+                "MoE flex dispatcher (DeepEP / HybridEP), backend deepep as written, on a multi-node NVLink domain (72 GPUs, 4 a node)"
+                + " where it may not run: Megatron-Core supports only hybridep there (transformer_config.py at 002526d),"
+                + " Megatron-Bridge's validate_flex_dispatcher_backend refuses deepep on GB200 / GB300, and DeepEP V1's CUDA IPC"
+                + " group of 8 spans 2 hosts; priced as what it would move (set flex_backend / moe_flex_dispatcher_backend to"
+                + " hybridep for the backend that runs there); DeepEP V1 treats 8 GPUs as a node")));
+        // a name not priced apart (Bridge's ncclep; the native schema takes deepep / hybridep only) is worded as the one priced
+        assertTrue(FlexDispatch.assumption(128, 8, 0, 0, 0, FlexDispatch.unstated(rack(32)), "ncclep", rack(32)).startsWith(
+                "MoE flex dispatcher (DeepEP / HybridEP), backend 'ncclep' not priced apart: priced as hybridep, the one Megatron-Core"
+                + " runs on a multi-node NVLink domain (72 GPUs, 4 a node;"));
+    }
+
+    @Test
+    void anUnstatedBackendIsHybridEpOnAMultiNodeNvlinkDomainOnlyElseMegatronCoresDeepEp() {
+        assertEquals(FlexDispatch.Backend.HYBRIDEP, FlexDispatch.unstated(rack(64)));
+        Links hgx = new Links(8, 8, true, false, 4, 450e9, 5, 64e9, false, 8 * 50e9, Links.Transport.RDMA, 8, "ConnectX-7", null,
+                null, 16);
+        assertEquals(FlexDispatch.Backend.DEEPEP, FlexDispatch.unstated(hgx));
+        assertEquals(FlexDispatch.Backend.DEEPEP, FlexDispatch.unstated(null));
     }
 }

@@ -643,7 +643,6 @@ public final class Specs {
         public static final String LOSS_PARALLEL = "loss_parallel";
     }
 
-    /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */
     /**
      * Which cross-entropy a Megatron-Core job's loss runs ({@link Model#crossEntropy}), from {@code cross_entropy_loss_fusion}
      * with {@code cross_entropy_fusion_impl} (Megatron-LM's {@code --cross-entropy-loss-fusion --cross-entropy-fusion-impl},
@@ -653,6 +652,7 @@ public final class Specs {
      */
     public enum CrossEntropy { NATIVE, TE, LINEAR }
 
+    /** What kind of place states a number: the binding configuration, a launcher's command line, the resources a pod gets, or a name. */
     public enum StatedKind { CONFIG, LAUNCHER, RESOURCE, NAME }
 
     /**

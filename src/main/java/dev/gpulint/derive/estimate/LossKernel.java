@@ -177,7 +177,8 @@ public enum LossKernel {
                     + " LinearCrossEntropy, megatron/core/fusions/fused_linear_cross_entropy.py): the logits are never whole, it saves"
                     + " the hidden states gathered whole on every tp rank (2·s·b·h) and two fp32 statistics per row (8·s·b) per loss"
                     + " instead of the fp32 softmax, and once the larger of its split buffers, the backward's logits' gradient of one"
-                    + " split, 2·s·b·" + LINEAR_SPLIT + ", or the forward's three fp32 per-split statistics, 12·s·b·⌈V ÷ tp ÷ "
+                    + " split, 2·s·b·" + LINEAR_SPLIT + ", with the output weight's gradient it allocates whole (d_weight, 2·V ÷ tp·h,"
+                    + " for autograd, not written into main_grad), or the forward's three fp32 per-split statistics, 12·s·b·⌈V ÷ tp ÷ "
                     + LINEAR_SPLIT + "⌉ (the split the default, LCE_FWD_VOCAB_SPLIT_SIZE / LCE_BWD_VOCAB_SPLIT_SIZE = 512·6;"
                     + " linear_cross_entropy/blackwell/entry.py); fused_linear_cross_entropy.py at 020c805 runs it on Blackwell"
                     + " (compute capability 10) only, ValueError elsewhere";

@@ -595,9 +595,11 @@ public final class MemoryModel {
      * The fused linear cross-entropy ({@link LossKernel#LINEAR}, cross_entropy_fusion_impl linear) never makes the logits: per
      * loss the final norm's input as above, the hidden states it all-gathers and saves whole on every tp rank, bytes·s·b·h, and
      * two fp32 statistics a row, 8·s·b; once the larger of the backward's one split of the logits' gradient, bytes·s·b·3,072,
-     * and the forward's per-split fp32 maximum and sum (and their clone under tp), (12 or 8)·s·b·⌈V ÷ tp ÷ 3,072⌉
-     * ({@link LossKernel#LINEAR_SPLIT}). Its backward's hidden-state and weight gradients are the output layer's, which the
-     * native loss does not count either.
+     * with the output weight's gradient it allocates whole, bytes·(V ÷ tp)·h ({@code d_weight = torch.empty_like(weight)},
+     * handed to autograd: the native output layer's gradient-accumulation fusion writes main_grad instead), and the forward's
+     * per-split fp32 maximum and sum (and their clone under tp), (12 or 8)·s·b·⌈V ÷ tp ÷ 3,072⌉
+     * ({@link LossKernel#LINEAR_SPLIT}). Its backward's hidden-state gradient is the output layer's, which the native loss does
+     * not count either.
      * <p>
      * Transformer Engine's cross-entropy ({@link LossKernel#TE}) keeps the logits themselves, in the activations' dtype, and
      * makes no fp32 copy: per loss the same inputs and bytes·s·b·V ÷ tp (with 16-bit activations and sequence parallelism
@@ -619,7 +621,11 @@ public final class MemoryModel {
             double norm = bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1);
             double saved = norm + bytes * m.hidden() * sb + 8 * sb;
             double splits = Math.ceil(v / l.tp() / LossKernel.LINEAR_SPLIT);
-            double once = Math.max(bytes * sb * LossKernel.LINEAR_SPLIT, (l.tp() > 1 ? 12 : 8) * sb * splits);
+            // the backward's one split of the logits' gradient beside the output weight's gradient, d_weight = empty_like(weight),
+            // bytes·V÷tp·h: returned through autograd to weight.grad, not written into main_grad as the native output layer's
+            // gradient-accumulation fusion does (blackwell/entry.py's backward at 06ef4e2)
+            double backward = bytes * sb * LossKernel.LINEAR_SPLIT + bytes * v / l.tp() * m.hidden();
+            double once = Math.max(backward, (l.tp() > 1 ? 12 : 8) * sb * splits);
             return saved * losses + once;
         }
         if (kernel == LossKernel.TORCH || kernel == LossKernel.TORCH_REPLICATED) {

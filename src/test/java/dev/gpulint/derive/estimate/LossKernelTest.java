@@ -105,6 +105,9 @@ class LossKernelTest {
                 + " logits are never whole"), LossKernel.LINEAR.describe(script));
         assertTrue(LossKernel.LINEAR.describe(script).contains("(the split the default, LCE_FWD_VOCAB_SPLIT_SIZE /"
                 + " LCE_BWD_VOCAB_SPLIT_SIZE = 512·6;"), LossKernel.LINEAR.describe(script));
+        // the backward's output-weight gradient, allocated whole and handed to autograd, is said beside the split buffer
+        assertTrue(LossKernel.LINEAR.describe(script).contains(", with the output weight's gradient it allocates whole (d_weight,"
+                + " 2·V ÷ tp·h, for autograd, not written into main_grad)"), LossKernel.LINEAR.describe(script));
         Specs.Job implAlone = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-fusion-impl linear", 2));
         assertEquals(LossKernel.NATIVE, LossKernel.of(implAlone), "the impl without the fusion is not used");
         String bridge = "model:\n  _target_: megatron.bridge.models.gpt_provider.GPTModelProvider\n  tensor_model_parallel_size: 2\n"
@@ -118,9 +121,10 @@ class LossKernelTest {
         JobEstimate linear = native8b("linear"), nat = native8b("native");
         assertEquals(LossKernel.LINEAR, LossKernel.of(linear.job().spec()));
         // tp 1, s 8,192, b 1, h 4,096, V 128,256: native 4·s·b·h + 6·s·b·V; linear 2·s·b·h (norm) + 2·s·b·h (hidden) + 8·s·b
-        // + max(2·s·b·3,072, 8·s·b·⌈128,256 ÷ 3,072⌉ = 8·s·b·42): the difference 6·s·b·V − 8·s·b − 2·s·b·3,072
+        // + max(2·s·b·3,072 + 2·V·h (d_weight, the output weight's gradient, 1,050,673,152), 8·s·b·⌈128,256 ÷ 3,072⌉ = 8·s·b·42):
+        // the difference 6·s·b·V − 8·s·b − 2·s·b·3,072 − 2·V·h
         double sb = 8192;
-        assertEquals(6 * sb * 128256 - 8 * sb - 2 * sb * 3072,
+        assertEquals(6 * sb * 128256 - 8 * sb - 2 * sb * 3072 - 2.0 * 128256 * 4096,
                 nat.estimate().stages().get(0).activations() - linear.estimate().stages().get(0).activations(), 1);
     }
 

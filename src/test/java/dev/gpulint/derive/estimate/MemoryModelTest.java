@@ -239,17 +239,19 @@ class MemoryModelTest {
      * Megatron-Core's fused linear cross-entropy (LossKernel.LINEAR) never makes the logits: it saves the hidden states it
      * gathers, whole on every tp rank, and two fp32 statistics a row; once, the larger split buffer. By hand, GPT 32 × 4,096,
      * V 51,200, s 2,048, b 1, tp 2 with sequence parallelism, bf16: the norm's shard 2·s·b·h ÷ 2 = 8,388,608, the gathered
-     * hidden states 2·s·b·h = 16,777,216, the statistics 8·s·b = 16,384; once max(2·s·b·3,072 = 12,582,912, 12·s·b·⌈25,600 ÷
-     * 3,072⌉ = 12·2,048·9 = 221,184): 37,765,120 bytes, against the native loss's 331,350,016.
+     * hidden states 2·s·b·h = 16,777,216, the statistics 8·s·b = 16,384; once max(2·s·b·3,072 = 12,582,912 beside the output
+     * weight's gradient d_weight = empty_like(weight), 2·(V ÷ 2)·h = 2·25,600·4,096 = 209,715,200 (blackwell/entry.py's
+     * backward hands it to autograd), 12·s·b·⌈25,600 ÷ 3,072⌉ = 12·2,048·9 = 221,184): 25,182,208 + 222,298,112 =
+     * 247,480,320 bytes, against the native loss's 331,350,016.
      */
     @Test
     void theFusedLinearCrossEntropyKeepsTheHiddenStatesNotTheLogits() {
         ModelShape m = gpt();
         Layout sp = new Layout(2, 4, 2, 1, 1, 1, 1, 64, 0, true, Recompute.SELECTIVE, true);
-        assertEquals(37_765_120.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.LINEAR), 1e-6);
+        assertEquals(247_480_320.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.LINEAR), 1e-6);
         assertEquals(331_350_016.0, MemoryModel.lossBytes(m, sp, 1, LossKernel.NATIVE), 1e-6);
         // two losses (an MTP layer beside the main one): the saved part twice, the split buffer once
-        assertEquals(37_765_120.0 + 25_182_208, MemoryModel.lossBytes(m, sp, 2, LossKernel.LINEAR), 1e-6);
+        assertEquals(247_480_320.0 + 25_182_208, MemoryModel.lossBytes(m, sp, 2, LossKernel.LINEAR), 1e-6);
     }
 
     @Test

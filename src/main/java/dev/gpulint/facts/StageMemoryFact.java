@@ -102,18 +102,22 @@ public final class StageMemoryFact {
         return new StringBuilder(14 + job.length() + a.length()).append("training_job:").append(job).append('/').append(a).toString();
     }
 
-    private long sizedGpus, sizedNodes, sizedPerNode;
-    private boolean sizedAllNodes, sizedRounded;
+    private long sizedGpus, sizedNodes, sizedPerNode, sizedLimit, sizedGrid, sizedPerStep;
+    private boolean sizedAllNodes, sizedCapped, sizedGridRounded, sizedBatchRounded;
     private String sizedGroup;
 
     /**
      * The job's files state no GPU count (nor dp): these bytes are at the size `gpulint plan` takes for it
      * (derive.estimate.UnstatedSize): {@code gpus} of {@code nodes} × {@code perNode} GPUs of node group {@code group}
-     * (all its nodes, or the job's stated nodes), {@code rounded} when fewer than they hold.
+     * (all its nodes, or the job's stated nodes), fewer when they hold more than plan's {@code limit} ({@code capped}), are
+     * no multiple of tp × pp × cp = {@code grid} ({@code gridRounded}) or give a dp not dividing the global batch ÷ the
+     * micro batch = {@code perStep} ({@code batchRounded}).
      */
-    public StageMemoryFact sized(long gpus, long nodes, long perNode, boolean allNodes, String group, boolean rounded) {
+    public StageMemoryFact sized(long gpus, long nodes, long perNode, boolean allNodes, String group, long limit, boolean capped,
+                                long grid, boolean gridRounded, long perStep, boolean batchRounded) {
         this.sizedGpus = gpus; this.sizedNodes = nodes; this.sizedPerNode = perNode; this.sizedAllNodes = allNodes;
-        this.sizedGroup = group; this.sizedRounded = rounded; return this;
+        this.sizedGroup = group; this.sizedLimit = limit; this.sizedCapped = capped; this.sizedGrid = grid;
+        this.sizedGridRounded = gridRounded; this.sizedPerStep = perStep; this.sizedBatchRounded = batchRounded; return this;
     }
     /** The bytes are at the size gpulint plan takes for a job that states none ({@link #sized}). */
     public boolean isSized() { return sizedGpus > 0; }
@@ -127,6 +131,16 @@ public final class StageMemoryFact {
     public boolean isSizedAllNodes() { return sizedAllNodes; }
     /** The node group of that size. */
     public String getSizedGroup() { return sizedGroup; }
-    /** Fewer GPUs than the nodes hold: a multiple of tp × pp × cp, a dp dividing the global batch, or plan's limit. */
-    public boolean isSizedRounded() { return sizedRounded; }
+    /** The most GPUs gpulint plans (plan.Planner#MAX_GPUS). */
+    public long getSizedLimit() { return sizedLimit; }
+    /** The nodes hold more GPUs than gpulint plans: the size is its limit (so not the most the job can be given). */
+    public boolean isSizedCapped() { return sizedCapped; }
+    /** tp × pp × cp of the job. */
+    public long getSizedGrid() { return sizedGrid; }
+    /** The size is rounded down to a multiple of tp × pp × cp. */
+    public boolean isSizedGridRounded() { return sizedGridRounded; }
+    /** The stated global batch ÷ the micro batch (0: not stated). */
+    public long getSizedPerStep() { return sizedPerStep; }
+    /** The size is rounded down to a dp dividing the global batch ÷ the micro batch. */
+    public boolean isSizedBatchRounded() { return sizedBatchRounded; }
 }

@@ -40,6 +40,15 @@ public final class UnstatedSize {
         /** Fewer GPUs than the nodes hold: rounded down to a multiple of tp × pp × cp, to {@link #MAX_GPUS} or to a dp dividing the batch. */
         public boolean rounded() { return gpus != all; }
 
+        /** The nodes hold more than {@link #MAX_GPUS}: the size is at most that, not the most the job can be given. */
+        public boolean capped() { return all > MAX_GPUS; }
+
+        /** The GPUs within {@link #MAX_GPUS} are no multiple of tp × pp × cp: rounded down to one. */
+        public boolean gridRounded() { return Math.min(all, MAX_GPUS) % grid != 0; }
+
+        /** dp is lowered to divide the global batch ÷ the micro batch. */
+        public boolean batchRounded() { return dp < dpMax; }
+
         /** The plan's assumptions line. */
         public String assumption() {
             String whose = !allNodes ? "its " + nodes + " node" + (nodes == 1 ? "" : "s")

@@ -232,45 +232,32 @@ public final class MemoryFact {
 
     @Override public String toString() { return "MemoryFact[" + jobName + " " + perGpuBytes + "/" + capacityBytes + "]"; }
 
-    private long sizedGpus, sizedNodes, sizedPerNode, sizedLimit, sizedGrid, sizedPerStep;
-    private boolean sizedAllNodes, sizedCapped, sizedGridRounded, sizedBatchRounded;
-    private String sizedGroup;
+    private AssumedSize sized = AssumedSize.NONE;
 
-    /**
-     * The job's files state no GPU count (nor dp): these bytes are at the size `gpulint plan` takes for it
-     * (derive.estimate.UnstatedSize): {@code gpus} of {@code nodes} × {@code perNode} GPUs of node group {@code group}
-     * (all its nodes, or the job's stated nodes), fewer when they hold more than plan's {@code limit} ({@code capped}), are
-     * no multiple of tp × pp × cp = {@code grid} ({@code gridRounded}) or give a dp not dividing the global batch ÷ the
-     * micro batch = {@code perStep} ({@code batchRounded}).
-     */
-    public MemoryFact sized(long gpus, long nodes, long perNode, boolean allNodes, String group, long limit, boolean capped,
-                                long grid, boolean gridRounded, long perStep, boolean batchRounded) {
-        this.sizedGpus = gpus; this.sizedNodes = nodes; this.sizedPerNode = perNode; this.sizedAllNodes = allNodes;
-        this.sizedGroup = group; this.sizedLimit = limit; this.sizedCapped = capped; this.sizedGrid = grid;
-        this.sizedGridRounded = gridRounded; this.sizedPerStep = perStep; this.sizedBatchRounded = batchRounded; return this;
-    }
+    /** The job's files state no GPU count (nor dp): these bytes are at the size `gpulint plan` takes for it ({@link AssumedSize}). */
+    public MemoryFact sized(AssumedSize size) { this.sized = size; return this; }
     /** The bytes are at the size gpulint plan takes for a job that states none ({@link #sized}). */
-    public boolean isSized() { return sizedGpus > 0; }
+    public boolean isSized() { return sized.gpus() > 0; }
     /** The GPUs the job is held at when it states none; 0 when it states its size. */
-    public long getSizedGpus() { return sizedGpus; }
+    public long getSizedGpus() { return sized.gpus(); }
     /** The nodes of that size. */
-    public long getSizedNodes() { return sizedNodes; }
+    public long getSizedNodes() { return sized.nodes(); }
     /** GPUs per node of that size. */
-    public long getSizedPerNode() { return sizedPerNode; }
+    public long getSizedPerNode() { return sized.perNode(); }
     /** That size is all the node group's nodes (not the job's stated nodes). */
-    public boolean isSizedAllNodes() { return sizedAllNodes; }
+    public boolean isSizedAllNodes() { return sized.allNodes(); }
     /** The node group of that size. */
-    public String getSizedGroup() { return sizedGroup; }
+    public String getSizedGroup() { return sized.group(); }
     /** The most GPUs gpulint plans (plan.Planner#MAX_GPUS). */
-    public long getSizedLimit() { return sizedLimit; }
+    public long getSizedLimit() { return sized.limit(); }
     /** The nodes hold more GPUs than gpulint plans: the size is its limit (so not the most the job can be given). */
-    public boolean isSizedCapped() { return sizedCapped; }
+    public boolean isSizedCapped() { return sized.capped(); }
     /** tp × pp × cp of the job. */
-    public long getSizedGrid() { return sizedGrid; }
+    public long getSizedGrid() { return sized.grid(); }
     /** The size is rounded down to a multiple of tp × pp × cp. */
-    public boolean isSizedGridRounded() { return sizedGridRounded; }
+    public boolean isSizedGridRounded() { return sized.gridRounded(); }
     /** The stated global batch ÷ the micro batch (0: not stated). */
-    public long getSizedPerStep() { return sizedPerStep; }
+    public long getSizedPerStep() { return sized.perStep(); }
     /** The size is rounded down to a dp dividing the global batch ÷ the micro batch. */
-    public boolean isSizedBatchRounded() { return sizedBatchRounded; }
+    public boolean isSizedBatchRounded() { return sized.batchRounded(); }
 }

@@ -33,8 +33,7 @@ public final class StageMemory {
         Layout l = x.layout();
         StageMemoryFact f = new StageMemoryFact(e.job().name(), e.job().spec().file(), x.gpu(), l::sizes, l.recompute().id(),
                 s.stage(), l.pp(), s.weights(), s.gradients(), s.optimizer(), s.activations(), x.capacityBytes(), at);
-        if (sized != null) f.sized(sized.gpus(), sized.nodes(), sized.perNode(), sized.allNodes(), sized.group(), UnstatedSize.MAX_GPUS,
-                sized.capped(), sized.grid(), sized.gridRounded(), sized.perStep(), sized.batchRounded());
+        if (sized != null) f.sized(sized.fact());
         return Optional.of(account(f, e.inputs().bytes(), l, GpuMemory.of(e.job().group()).map(GpuMemory::overridesCatalog).orElse(false)));
     }
 

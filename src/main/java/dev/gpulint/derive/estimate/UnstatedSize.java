@@ -1,6 +1,7 @@
 package dev.gpulint.derive.estimate;
 
 import dev.gpulint.derive.Resolved;
+import dev.gpulint.facts.AssumedSize;
 import dev.gpulint.spec.Specs;
 import java.util.Locale;
 
@@ -48,6 +49,11 @@ public final class UnstatedSize {
 
         /** dp is lowered to divide the global batch ÷ the micro batch. */
         public boolean batchRounded() { return dp < dpMax; }
+
+        /** This size as the memory facts carry it to MEM001/002/003's messages. */
+        public AssumedSize fact() {
+            return new AssumedSize(gpus, nodes, perNode, allNodes, group, MAX_GPUS, capped(), grid, gridRounded(), perStep, batchRounded());
+        }
 
         /** The plan's assumptions line. */
         public String assumption() {

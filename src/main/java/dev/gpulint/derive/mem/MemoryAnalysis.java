@@ -186,8 +186,7 @@ public final class MemoryAnalysis {
         if (shard > 0 && shard < dp) f.hybrid(shard);
         f.pipelined(pipelined);
         f.named(j.statedWhere("model_shape"), s.stage(), s.parameters(), StageMemory.gatheredBytes(x, e.inputs().variants(), s));
-        if (sized != null) f.sized(sized.gpus(), sized.nodes(), sized.perNode(), sized.allNodes(), sized.group(), UnstatedSize.MAX_GPUS,
-                sized.capped(), sized.grid(), sized.gridRounded(), sized.perStep(), sized.batchRounded());
+        if (sized != null) f.sized(sized.fact());
         out.add(f);
     }
 }

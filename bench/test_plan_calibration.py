@@ -128,6 +128,17 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual(by[("Qwen3-30B-A3B", "mb-25.11-h100")]["vp"], "12")
         self.assertTrue(all(r["bytes"] == "16" for r in rows))
 
+    def test_nemo_mixtral_rows_write_the_token_drop_their_recipes_set(self):
+        # NeMo's Mixtral performance recipes add MegatronTokenDropCallback: capacity factor 1.0, padded to capacity
+        rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "validation-2025.tsv"), {"bytes": ""})
+        mixtral = [r for r in rows if r["name"].startswith("Mixtral") and r["source"].startswith("nemo-")]
+        self.assertEqual(sorted((r["name"], r["source"]) for r in mixtral),
+                         [("Mixtral-8x22B", "nemo-25.02-b200"), ("Mixtral-8x22B", "nemo-25.04-gb200"),
+                          ("Mixtral-8x7B", "nemo-25.02-b200"), ("Mixtral-8x7B", "nemo-25.04-gb200")])
+        for r in mixtral:
+            self.assertIn("  moe: { dispatcher: alltoall, grouped_gemm: true, capacity_factor: 1.0, pad_to_capacity: true }\n",
+                          pc.manifest(r, "k"), r["source"])
+
     def test_gpt_oss_rows_write_the_experts_clamp_and_biases(self):
         # every GPT-OSS row (both tables) states its provider's activation_func_clamp_value 7.0 and add_bias_linear True;
         # no other row does, so ExpertPasses prices GPT-OSS only

@@ -128,6 +128,18 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual(by[("Qwen3-30B-A3B", "mb-25.11-h100")]["vp"], "12")
         self.assertTrue(all(r["bytes"] == "16" for r in rows))
 
+    def test_qwen3_235b_b200_25_11_row_states_the_a2a_overlap_it_ran(self):
+        # Megatron-Bridge pull #1760 turned moe_a2a_overlap off after 25.11 (issue #1705): the 25.11 DGX-B200 row ran it on;
+        # no other Qwen3-235B-A22B row of validation-2026.tsv states it
+        rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "validation-2026.tsv"), {"bytes": ""})
+        qwen = {r["source"]: pc.manifest(r, "k") for r in rows if r["name"] == "Qwen3-235B-A22B"}
+        self.assertEqual(4, len(qwen))
+        for source, m in qwen.items():
+            if source == "bridge-25.11-b200":
+                self.assertIn("  moe: { expert_ffn_hidden_size: 1536, dispatcher: alltoall, grouped_gemm: true, overlap_a2a: true }\n", m)
+            else:
+                self.assertNotIn("overlap_a2a", m, source)
+
     def test_nemo_mixtral_rows_write_the_token_drop_their_recipes_set(self):
         # NeMo's Mixtral performance recipes add MegatronTokenDropCallback: capacity factor 1.0, padded to capacity
         rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "validation-2025.tsv"), {"bytes": ""})

@@ -128,6 +128,42 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual(by[("Qwen3-30B-A3B", "mb-25.11-h100")]["vp"], "12")
         self.assertTrue(all(r["bytes"] == "16" for r in rows))
 
+    def test_qwen3_235b_b300_26_02_row_states_the_a2a_overlap_and_vp_it_ran(self):
+        # the B300 presets before Megatron-Bridge pull #2669 (2026-03-05, "disabling VP and moe_a2a_overlap") ran pp 8, vp 4,
+        # moe_a2a_overlap True: the 26.02 table's VP 4 is that preset; the B200 and GB200 26.02 rows ran neither
+        rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "moe-validation.tsv"), pc.TABLE_DEFAULTS["moe-validation.tsv"])
+        blackwell = {r["source"]: r for r in rows if r["name"] == "Qwen3-235B-A22B" and r["source"].startswith("mb-26.02-")
+                     and r["source"] != "mb-26.02-h100"}
+        self.assertEqual(["mb-26.02-b200", "mb-26.02-b300", "mb-26.02-gb200"], sorted(blackwell))
+        b300 = pc.manifest(blackwell["mb-26.02-b300"], "k")
+        self.assertIn("  moe: { expert_ffn_hidden_size: 1536, dispatcher: alltoall, grouped_gemm: true, overlap_a2a: true }\n", b300)
+        self.assertEqual("4", blackwell["mb-26.02-b300"]["vp"])
+        for source in ("mb-26.02-b200", "mb-26.02-gb200"):
+            self.assertNotIn("overlap_a2a", pc.manifest(blackwell[source], "k"), source)
+
+    def test_qwen3_235b_b200_25_11_row_states_the_a2a_overlap_it_ran(self):
+        # Megatron-Bridge pull #1760 turned moe_a2a_overlap off after 25.11 (issue #1705): the 25.11 DGX-B200 row ran it on;
+        # no other Qwen3-235B-A22B row of validation-2026.tsv states it
+        rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "validation-2026.tsv"), {"bytes": ""})
+        qwen = {r["source"]: pc.manifest(r, "k") for r in rows if r["name"] == "Qwen3-235B-A22B"}
+        self.assertEqual(4, len(qwen))
+        for source, m in qwen.items():
+            if source == "bridge-25.11-b200":
+                self.assertIn("  moe: { expert_ffn_hidden_size: 1536, dispatcher: alltoall, grouped_gemm: true, overlap_a2a: true }\n", m)
+            else:
+                self.assertNotIn("overlap_a2a", m, source)
+
+    def test_nemo_mixtral_rows_write_the_token_drop_their_recipes_set(self):
+        # NeMo's Mixtral performance recipes add MegatronTokenDropCallback: capacity factor 1.0, padded to capacity
+        rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "validation-2025.tsv"), {"bytes": ""})
+        mixtral = [r for r in rows if r["name"].startswith("Mixtral") and r["source"].startswith("nemo-")]
+        self.assertEqual(sorted((r["name"], r["source"]) for r in mixtral),
+                         [("Mixtral-8x22B", "nemo-25.02-b200"), ("Mixtral-8x22B", "nemo-25.04-gb200"),
+                          ("Mixtral-8x7B", "nemo-25.02-b200"), ("Mixtral-8x7B", "nemo-25.04-gb200")])
+        for r in mixtral:
+            self.assertIn("  moe: { dispatcher: alltoall, grouped_gemm: true, capacity_factor: 1.0, pad_to_capacity: true }\n",
+                          pc.manifest(r, "k"), r["source"])
+
     def test_gpt_oss_rows_write_the_experts_clamp_and_biases(self):
         # every GPT-OSS row (both tables) states its provider's activation_func_clamp_value 7.0 and add_bias_linear True;
         # no other row does, so ExpertPasses prices GPT-OSS only

@@ -274,8 +274,10 @@ final class BridgeAdapter implements FormatAdapter {
         if (j.dtype == null) j.dtype = configDtype(mp);
         if (j.dtype == null) j.dtype = configDtype(model);
         j.fp8ParamGather = fp8ParamGather(j, recipe, mp, wrap + mpKey);
-        // the layers kept in bf16: MixedPrecisionConfig as written, else a recipe name's, else the model's TransformerConfig
-        if (!FirstLastBf16.read(j, mp, wrap + mpKey, FirstLastBf16.MIXED_PRECISION_DEFAULT) && !FirstLastBf16.recipe(j, recipe)) {
+        // the layers kept in bf16: MixedPrecisionConfig as written, else a recipe name's; the model's TransformerConfig only
+        // without a mixed_precision, which overwrites the model's switch and counts with its own (FirstLastBf16.decides)
+        if (!FirstLastBf16.read(j, mp, wrap + mpKey, FirstLastBf16.MIXED_PRECISION_DEFAULT) && !FirstLastBf16.recipe(j, recipe)
+                && !FirstLastBf16.decides(mp, recipe)) {
             FirstLastBf16.read(j, model, wrap + section(c, "model"), FirstLastBf16.MEGATRON_DEFAULT);
         }
         String optKey = section(c, "optimizer");

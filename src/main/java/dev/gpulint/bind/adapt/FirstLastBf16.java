@@ -17,7 +17,8 @@ import java.util.Map;
  * TransformerConfig's too), and the same three keys of Megatron-Core's TransformerConfig ({@code model.config} in NeMo 2,
  * {@code model} in Megatron-Bridge), of NeMo 2's MegatronMixedPrecision plugin and of Megatron-Bridge's
  * MixedPrecisionConfig, whose counts default to 0 (megatron/bridge/training/mixed_precision.py: it copies its own fields
- * onto the model's config, so a switch without counts keeps no layer). A Megatron-Bridge recipe name states them too:
+ * onto the model's config, so a switch without counts keeps no layer, and a model's switch under it is overwritten:
+ * {@link #decides}). A Megatron-Bridge recipe name states them too:
  * {@code bf16_with_fp8_current_scaling_mixed} and {@code fp16_with_fp8_current_scaling_mixed} keep the first and the last
  * layer ("The baseline current scaling recipe uses BF16 in the first and last Transformer layers"),
  * {@code nemotron_h_bf16_with_fp8_current_scaling_mixed} and {@code nanov2_bf16_with_fp8_current_scaling_mixed} two of each,
@@ -92,6 +93,29 @@ final class FirstLastBf16 {
                 + " TransformerConfig: 'must be between 0 and number of layers per pipeline stage')", "the count is read as not"
                 + " written (the format's default)");
         return null;
+    }
+
+    /**
+     * Whether a framework's mixed-precision object is there to overwrite the model's TransformerConfig switch and counts, so
+     * that the model's own three keys state nothing: Megatron-Bridge's {@code mixed_precision} written as a recipe name or a
+     * mapping (MixedPrecisionConfig.setup, megatron/bridge/training/mixed_precision.py
+     * {@code update_config_with_precision_overrides}, copies every field the model's config has, the switch defaulting to
+     * False and the counts to 0, and the recipes other than those of {@link #recipe} leave it off) and NeMo 2's
+     * MegatronMixedPrecision plugin (MegatronStrategy hands its DtypeConfig, the same three fields with the same defaults, to
+     * {@code update_config_with_dtype_overrides} on the model's config). So Nemotron-H's providers, which set the switch on,
+     * run every layer on the quantized path under a recipe that does not keep layers in bf16. A mapping whose {@code _target_}
+     * names a class outside the frameworks' mixed_precision modules (Lightning's precision plugins) carries no such config;
+     * {@code mixed_precision: null} is Megatron-Bridge's None, which leaves the model's config as it is.
+     *
+     * @param config the mixed-precision mapping, or null
+     * @param recipe the recipe name written in its place, or null
+     */
+    static boolean decides(MappingNode config, ScalarNode recipe) {
+        if (recipe != null && !recipe.isNull() && !TreeValues.placeholder(recipe.text())
+                && !recipe.text().strip().equalsIgnoreCase("null")) return true;
+        if (config == null) return false;
+        ScalarNode target = scalar(config, "_target_");
+        return target == null || target.isNull() || target.text().contains("mixed_precision");
     }
 
     /** What a Megatron-Bridge recipe name states (null: the recipe keeps every layer in its own precision). */

@@ -185,8 +185,10 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
             Located<Boolean> b = TreeValues.bool(scalar(plugin, k));
             if (b != null && j.fp8ParamGather == null) j.fp8ParamGather = j.key("trainer.plugins." + k, b);
         }
-        // the layers kept in bf16: the plugin's first_last_layers_bf16 (counts default 0), else the model config's (1)
-        if (!FirstLastBf16.read(j, plugin, "trainer.plugins", FirstLastBf16.MIXED_PRECISION_DEFAULT)) {
+        // the layers kept in bf16: the plugin's first_last_layers_bf16 (counts default 0); the model config's (1) only without
+        // the plugin, which overwrites the model config's switch and counts with its own (FirstLastBf16.decides)
+        if (!FirstLastBf16.read(j, plugin, "trainer.plugins", FirstLastBf16.MIXED_PRECISION_DEFAULT)
+                && !FirstLastBf16.decides(plugin, null)) {
             FirstLastBf16.read(j, config, "model.config", FirstLastBf16.MEGATRON_DEFAULT);
         }
         MappingNode ddp = map(strategy, "ddp");

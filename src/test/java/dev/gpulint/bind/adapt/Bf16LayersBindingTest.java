@@ -80,6 +80,30 @@ class Bf16LayersBindingTest {
         assertEquals(List.of(0L, 0L), counts(model));
     }
 
+    private static final String MODEL_SWITCH = "  seq_length: 8192\n  first_last_layers_bf16: true\n";
+
+    @Test
+    void aModelsSwitchIsOverwrittenByAnyMixedPrecisionConfig() {
+        // Nemotron-H's providers set first_last_layers_bf16 True on the model; MixedPrecisionConfig.setup copies its own
+        // (False unless the recipe keeps layers: update_config_with_precision_overrides) over it, so the performance presets'
+        // MXFP8 and FP8-CS Nemotron 3 Nano runs keep no layer in bf16
+        String withSwitch = BRIDGE.replace("  seq_length: 8192\n", MODEL_SWITCH);
+        assertNull(job("override.yaml", withSwitch.formatted("bf16_with_mxfp8_mixed")).fp8LayersBf16());
+        assertNull(job("override.yaml", withSwitch.formatted("bf16_with_fp8_delayed_scaling_mixed")).fp8LayersBf16());
+        // a recipe that keeps layers says its own counts, not the model's
+        Specs.Job cs = job("override.yaml", withSwitch.formatted("nemotron_h_bf16_with_fp8_current_scaling_mixed"));
+        assertEquals(List.of(2L, 2L), counts(cs));
+        assertEquals("mixed_precision: nemotron_h_bf16_with_fp8_current_scaling_mixed", cs.origin().key(Specs.Origin.FP8_LAYERS_BF16));
+        // a MixedPrecisionConfig mapping that does not write the switch copies its default False too
+        assertNull(job("run_config.yaml", withSwitch.formatted("\n  _target_: megatron.bridge.training.mixed_precision"
+                + ".MixedPrecisionConfig\n  bf16: true\n  fp8: e4m3\n  fp8_recipe: mxfp8")).fp8LayersBf16());
+        // mixed_precision None leaves the model's config as it is: its switch, with Megatron-Core's counts 1 and 1
+        Specs.Job none = job("override.yaml", withSwitch.formatted("null"));
+        assertEquals(List.of(1L, 1L), counts(none));
+        assertEquals("model.first_last_layers_bf16", none.origin().key(Specs.Origin.FP8_LAYERS_BF16));
+        assertEquals(4, none.fp8LayersBf16().span().startLine());
+    }
+
     @Test
     void aCountThatIsNoWholeNumberFromZeroIsSyn002AtIt() {
         // review7: "abc" (argparse: invalid int value) and -1 (TransformerConfig: must be between 0 and the layers per stage)
@@ -111,13 +135,18 @@ class Bf16LayersBindingTest {
         assertEquals(List.of(1L, 2L), counts(j));
         assertEquals(24, j.fp8LayersBf16().span().startLine());
         assertEquals("trainer.plugins.first_last_layers_bf16", j.origin().key(Specs.Origin.FP8_LAYERS_BF16));
-        // the model config's TransformerConfig keys (counts default 1) when the plugin says nothing
+        // the model config's switch under a plugin that does not write one: MegatronStrategy copies the plugin's DtypeConfig
+        // (first_last_layers_bf16 False, counts 0) over the model's config (update_config_with_dtype_overrides), so no layer
         String config = nemo2.replace("    first_last_layers_bf16: true\n    num_layers_at_start_in_bf16: 1\n    num_layers_at_end_in_bf16: 2\n", "")
                 .replace("    num_attention_heads: 32\n", "    num_attention_heads: 32\n    first_last_layers_bf16: true\n");
-        Specs.Job fromConfig = job("llama3_8b.yaml", config);
+        assertNull(job("llama3_8b.yaml", config).fp8LayersBf16());
+        // without the plugin the model config's TransformerConfig keys stand (counts default 1)
+        String bare = config.replaceAll("  plugins:\n(    .*\n)+", "").replace("    num_attention_heads: 32\n",
+                "    num_attention_heads: 32\n    fp8: hybrid\n    fp8_recipe: tensorwise\n");
+        Specs.Job fromConfig = job("llama3_8b.yaml", bare);
         assertEquals(List.of(1L, 1L), counts(fromConfig));
         assertEquals("model.config.first_last_layers_bf16", fromConfig.origin().key(Specs.Origin.FP8_LAYERS_BF16));
-        assertNull(job("llama3_8b.yaml", config.replace("    first_last_layers_bf16: true\n", "")).fp8LayersBf16());
+        assertNull(job("llama3_8b.yaml", bare.replace("    first_last_layers_bf16: true\n", "")).fp8LayersBf16());
     }
 
     @Test

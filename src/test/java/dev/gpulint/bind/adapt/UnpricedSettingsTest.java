@@ -67,6 +67,10 @@ class UnpricedSettingsTest {
             flavor = "8B"
             converters = ["quantize.linear.float8"]
 
+            [training]
+            local_batch_size = 2
+            seq_len = 8192
+
             [parallelism]
             data_parallel_shard_degree = -1
 
@@ -83,10 +87,8 @@ class UnpricedSettingsTest {
         // the recipe is priced (derive/estimate/Float8Scaling): read into the job, not said here
         assertEquals("rowwise", j.fp8Scaling().value());
         assertEquals("[quantize.linear.float8] recipe_name", j.origin().key(Specs.Origin.FP8_SCALING));
-        // the fp8 all-gather is priced too (derive/estimate/ParamGather): read into the job under its own key, not said here (the
-        // one line is torchtitan's default micro-batch, which the file does not write)
-        assertEquals(List.of("[training] local_batch_size not written: 8 sequences per micro-batch, torchtitan's default"
-                + " (Training.local_batch_size in torchtitan/config/job_config.py; batch_size before it, also 8)"), j.origin().unpriced());
+        // the fp8 all-gather is priced too (derive/estimate/ParamGather): read into the job under its own key, not said here
+        assertEquals(List.of(), j.origin().unpriced());
         assertEquals(true, j.fp8ParamGather().value());
         assertEquals("[quantize.linear.float8] enable_fsdp_float8_all_gather", j.origin().key(Specs.Origin.FP8_PARAM_GATHER));
         // the earlier [float8] table, tensorwise and the bf16 all-gather: nothing to say

@@ -220,6 +220,8 @@ public final class MemoryFact {
     public String getShape() { return shape; }
     /** The plan's fullest stage a named job's states are those of (0 at pp 1). */
     public int getPipelineStage() { return stage; }
+    /** {@link #getPipelineStage} counted from 1, as messages name it ("pipeline stage 2 of 2" is the last). */
+    public int getPipelineStageNumber() { return stage + 1; }
     /** A named job's fullest stage's parameters on one GPU before sharding. */
     public double getStageParameters() { return stageParameters; }
     /** Bytes of torchtitan's final norm + output unit and the block FSDP2 prefetches beside it, whole at the stage's peak, in perGpuBytes (0: none). */

@@ -71,6 +71,8 @@ public final class StageMemoryFact {
     public String getRecompute() { return recompute; }
     /** The fullest stage (0 = first). */
     public int getStage() { return stage; }
+    /** The fullest stage counted from 1, as messages name it ("pipeline stage 2 of 2" is the last). */
+    public int getStageNumber() { return stage + 1; }
     /** Pipeline stages (pp). */
     public int getStages() { return stages; }
     /** Model states (weights, gradients, optimizer) per GPU of that stage, bytes. */

@@ -161,12 +161,12 @@ public final class PlanReport {
         for (MemoryModel.Stage s : e.stages()) {
             boolean fits = s.total() <= e.capacityBytes();
             if (markdown) {
-                b.append("| ").append(s.stage()).append(" | ").append(Units.bytes(s.weights())).append(" | ").append(Units.bytes(s.gradients()))
+                b.append("| ").append(s.stage() + 1).append(" | ").append(Units.bytes(s.weights())).append(" | ").append(Units.bytes(s.gradients()))
                         .append(" | ").append(Units.bytes(s.optimizer())).append(" | ").append(Units.bytes(s.activations())).append(" | ")
                         .append(Units.bytes(s.total())).append(" | ").append(fits ? "yes" : "**no**").append(" |\n");
             } else {
                 b.append(String.format(Locale.ROOT, "  stage %-3d %s parameters: weights %s + gradients %s + optimizer %s + activations %s = %s%s%n",
-                        s.stage(), Units.count(s.parameters()), Units.bytes(s.weights()), Units.bytes(s.gradients()),
+                        s.stage() + 1, Units.count(s.parameters()), Units.bytes(s.weights()), Units.bytes(s.gradients()),
                         Units.bytes(s.optimizer()), Units.bytes(s.activations()), Units.bytes(s.total()), fits ? "" : "  DOES NOT FIT"));
             }
         }

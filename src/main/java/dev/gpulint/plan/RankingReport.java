@@ -92,7 +92,7 @@ public final class RankingReport {
             String opt = l.zeroStage() > 0 ? "ZeRO-" + l.zeroStage() : l.distributedOptimizer() ? "dist." : "Adam";
             // markdown: a backslash keeps the mark a literal asterisk, never the start of emphasis
             String rank = (c.equals(s.current()) ? markdown ? "\\*" : "*" : "") + c.rank();
-            String mem = Units.bytes(e.largestStage().total()) + " (stage " + e.largestStage().stage() + ")";
+            String mem = Units.bytes(e.largestStage().total()) + " (stage " + (e.largestStage().stage() + 1) + ")";
             if (markdown) {
                 b.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %.0f | %.1f %% | %s | %s |%n", rank, l.sizes(),
                         l.microBatchSize(), opt, l.recomputeText(), l.sequenceParallel() ? "yes" : "no",
@@ -181,9 +181,9 @@ public final class RankingReport {
                 + "activations, NCCL buffers and the CUDA context", 100 * states / e.capacityBytes(), inf.warnAt() == 0.9 ? "the tenth"
                 : "the " + PlanSearch.keptShare(inf.warnAt()));
         return String.format(Locale.ROOT, "no layout of %d × %s is valid. The leanest, %s (%s), rejected by %s, holds %s of model states "
-                        + "per GPU on stage %d (weights %s + gradients %s + optimizer %s) and %s of activations, against the GPU's %s: %s",
+                        + "per GPU on stage %d of %d (weights %s + gradients %s + optimizer %s) and %s of activations, against the GPU's %s: %s",
                 e.layout().gpus(), e.gpu(), inf.leanest().sizes(), details(inf.leanest()), String.join(", ", inf.leanestRejectedBy()),
-                Units.bytes(states), st.stage(), Units.bytes(st.weights()), Units.bytes(st.gradients()), Units.bytes(st.optimizer()),
+                Units.bytes(states), st.stage() + 1, e.layout().pp(), Units.bytes(st.weights()), Units.bytes(st.gradients()), Units.bytes(st.optimizer()),
                 Units.bytes(st.activations()), Units.bytes(e.capacityBytes()), why);
     }
 

@@ -179,7 +179,7 @@ public final class PipelineLayout {
         // is_vp_last_stage): in Megatron's order stage s is chunk s ÷ pp of rank s mod pp
         for (int s = 0; pp > 0 && s < stages.size() - pp; s++) {
             if (stages.get(s).mtp() > 0) {
-                return "it places the MTP layers (m) on stage " + s + ", virtual chunk " + (s / pp) + " of pipeline rank " + (s % pp)
+                return "it places the MTP layers (m) on stage " + (s + 1) + " of " + stages.size() + ", virtual chunk " + (s / pp) + " of pipeline rank " + (s % pp)
                         + "'s " + (stages.size() / pp) + "; Megatron-Core builds MTP layers only in a rank's last virtual chunk"
                         + " (validate_layer_layout: \"Currently we restrict that the MTP should be always in the last virtual pipeline"
                         + " stage of that rank\")";

@@ -129,7 +129,7 @@ class Nemo2MemoryTest {
         assertEquals(List.of(), lint("MEM003", bf16));
         assertEquals(List.of(), lint("MEM002", bf16));
         SourceFile fp32 = SourceFile.of("train/fp32grads.yaml", RECIPE.replace("grad_reduce_in_fp32: false", "grad_reduce_in_fp32: true"));
-        assertEquals(List.of("train/fp32grads.yaml:10:15 pipeline stage 0 of 2 needs 91.31 GB per GPU (weights 8.8 + gradients 17.6 "
+        assertEquals(List.of("train/fp32grads.yaml:10:15 pipeline stage 1 of 2 needs 91.31 GB per GPU (weights 8.8 + gradients 17.6 "
                 + "+ optimizer 52.9 + activations 11.9 GB, layout tp 8, pp 2, dp 1, recompute selective; model states at 18 bytes per "
                 + "parameter, Megatron's bf16 accounting (fp32 main gradients), the optimizer states sharded by the distributed optimizer) but "
                 + "the H100-SXM5-80GB has "

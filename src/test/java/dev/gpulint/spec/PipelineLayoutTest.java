@@ -102,7 +102,7 @@ class PipelineLayoutTest {
         assertNull(PipelineLayout.parse("Ett|t|L").problem(3, 3, 0));
         // pp 2 × vpp 2 in Megatron's order (rank 0 chunk 0, rank 1 chunk 0, rank 0 chunk 1, rank 1 chunk 1): m in rank 1's
         // first chunk is refused (validate_layer_layout: MTP only in a rank's last virtual chunk); in rank 0's last chunk it runs
-        assertEquals("it places the MTP layers (m) on stage 1, virtual chunk 0 of pipeline rank 1's 2; Megatron-Core builds MTP layers only"
+        assertEquals("it places the MTP layers (m) on stage 2 of 4, virtual chunk 0 of pipeline rank 1's 2; Megatron-Core builds MTP layers only"
                 + " in a rank's last virtual chunk (validate_layer_layout: \"Currently we restrict that the MTP should be always in the last"
                 + " virtual pipeline stage of that rank\")", PipelineLayout.parse("Ett|m||L").problem(2, 2));
         assertNull(PipelineLayout.parse("Ett|t|m|L").problem(2, 3));

@@ -28,7 +28,7 @@ import java.util.function.ToIntFunction;
 public final class NewerLayouts {
     private NewerLayouts() {}
 
-    /** The most stage numbers a message lists. */
+    /** The most stage numbers a message lists (counted from 1: "stages 31, 32 of 32" are the last two). */
     private static final int MAX_LISTED = 6;
 
     private static final String MAIN = "Megatron-Core's releases and its main branch stop at start-up on it (validate_layer_layout,"
@@ -37,7 +37,7 @@ public final class NewerLayouts {
     /** The layout places m on several stages: runs only with pull request #5329. */
     public static Finding mtpSplit(String owner, String key, Located<String> v, PipelineLayout layout) {
         List<Integer> at = stagesWith(layout, PipelineLayout.Stage::mtp);
-        String message = head(key, v) + "it places the MTP layers (m) on " + at.size() + " stages (" + listed(at) + "); " + MAIN
+        String message = head(key, v) + "it places the MTP layers (m) on " + at.size() + " stages (" + listed(at) + " of " + layout.stages().size() + "); " + MAIN
                 + "\"All of the MTP layers must be in the same one virtual pipeline stage\"), and only a Megatron-LM build with the open,"
                 + " unmerged pull request NVIDIA/Megatron-LM#5329 (mtp_split) runs it; put every m on one stage, the last virtual chunk of"
                 + " its pipeline rank (as \"…|mm|L\" or \"…|mmL\"), or suppress SYN010 here if you run a build with that pull request";
@@ -48,7 +48,7 @@ public final class NewerLayouts {
     public static Finding lossSplit(String owner, String key, Located<String> v, PipelineLayout layout) {
         List<Integer> at = stagesWith(layout, PipelineLayout.Stage::loss);
         String message = head(key, v) + "it names the loss (L) " + layout.losses() + " times, on " + (at.size() == 1 ? "stage " : "stages ")
-                + listed(at) + ", which only Megatron-LM's mtp_loss_split reads (one loss slot per hidden-state chunk); " + MAIN
+                + listed(at) + " of " + layout.stages().size() + ", which only Megatron-LM's mtp_loss_split reads (one loss slot per hidden-state chunk); " + MAIN
                 + "\"Loss must be specified exactly once\"), and only a Megatron-LM build with the open, unmerged pull request"
                 + " NVIDIA/Megatron-LM#5318 (mtp_loss_split) runs it; write one L, at the end of the last stage, or suppress SYN010"
                 + " here if you run a build with that pull request";
@@ -61,7 +61,7 @@ public final class NewerLayouts {
 
     private static List<Integer> stagesWith(PipelineLayout layout, ToIntFunction<PipelineLayout.Stage> count) {
         List<Integer> at = new ArrayList<>();
-        for (int s = 0; s < layout.stages().size(); s++) if (count.applyAsInt(layout.stages().get(s)) > 0) at.add(s);
+        for (int s = 0; s < layout.stages().size(); s++) if (count.applyAsInt(layout.stages().get(s)) > 0) at.add(s + 1);     // counted from 1, as messages name stages
         return at;
     }
 

@@ -159,8 +159,50 @@ final class TorchtitanAdapter implements FormatAdapter {
             if (j.seqLength == null) tokenCounts(j, training);
             j.tpActivationLayout = activationLayout(j, training);
         }
+        unstatedBatch(j, root, training);
         plan(j, root, par != null ? par : training, training, shard);
         return j;
+    }
+
+    /** torchtitan's default micro-batch, in sequences: {@code local_batch_size} (earlier {@code batch_size}) 8. */
+    static final long DEFAULT_LOCAL_BATCH = 8;
+
+    /** torchtitan's default micro-batch in tokens since its PR #4121: {@code num_tokens_per_microbatch_per_dp_rank} 16,384. */
+    static final long DEFAULT_MICROBATCH_TOKENS = 16_384;
+
+    /**
+     * A micro-batch the file does not write is torchtitan's default, not the estimate's 1: {@code [training] local_batch_size = 8}
+     * (Training in torchtitan/config/job_config.py, pytorch/torchtitan at 6404b932421f5ce382e7dac5ad381b2c17b1373c and
+     * 000204a4a8bf3d0f31adc44fc29855fbb6ea13d8; the first releases' {@code --training.batch_size}, default 8, in
+     * torchtitan/config_manager.py at 0011fb905e9561a51af0f265e35d989f7448b1d8), and since torchtitan's PR #4121
+     * {@code num_tokens_per_microbatch_per_dp_rank = 16384} tokens (TrainingConfig in torchtitan/config/training.py at
+     * f204eb63c07b5b76df3a00a5d78c11c70272b943), that many ÷ {@code max_context_length} sequences (8 at its default 2,048).
+     * A file written with the new names (one of them present: {@link #activationLayout} "sbh") takes the token default over its
+     * sequence, one that does not divide it is left to the estimate's default, which says so; otherwise 8. Placed at the
+     * {@code [training]} table (else the file's first table) and said among the plan's assumptions; a key written but not a
+     * whole number is its own finding (left unread), not defaulted.
+     */
+    private static void unstatedBatch(JobDraft j, MappingNode root, MappingNode training) {
+        if (j.micro != null) return;
+        boolean folded = training != null && List.of("num_tokens_per_microbatch_per_dp_rank", "max_context_length", "num_tokens_per_train_step")
+                .stream().anyMatch(k -> training.get(k).isPresent());
+        for (String k : List.of("local_batch_size", "batch_size", "num_tokens_per_microbatch_per_dp_rank")) {
+            if (training != null && training.get(k).isPresent()) return;
+        }
+        dev.gpulint.core.Span at = (training != null ? root.entry("training").orElseThrow() : root.entries().get(0)).key().span();
+        if (!folded) {
+            j.micro = j.key("local_batch_size (not written: torchtitan's default " + DEFAULT_LOCAL_BATCH + ")", new Located<>(DEFAULT_LOCAL_BATCH, at));
+            j.unpriced.add("[training] local_batch_size not written: " + DEFAULT_LOCAL_BATCH + " sequences per micro-batch, torchtitan's"
+                    + " default (Training.local_batch_size in torchtitan/config/job_config.py; batch_size before it, also 8)");
+            return;
+        }
+        long seq = j.seqLength == null || j.seqLength.value() == null ? 2048 : j.seqLength.value();
+        if (seq < 1 || seq > DEFAULT_MICROBATCH_TOKENS || DEFAULT_MICROBATCH_TOKENS % seq != 0) return;
+        long n = DEFAULT_MICROBATCH_TOKENS / seq;
+        j.micro = j.key("num_tokens_per_microbatch_per_dp_rank (not written: torchtitan's default " + DEFAULT_MICROBATCH_TOKENS
+                + ") ÷ max_context_length", new Located<>(n, at));
+        j.unpriced.add("[training] num_tokens_per_microbatch_per_dp_rank not written: torchtitan's default " + DEFAULT_MICROBATCH_TOKENS
+                + " tokens (TrainingConfig in torchtitan/config/training.py) ÷ max_context_length " + seq + " = " + n + " sequences per micro-batch");
     }
 
     /**

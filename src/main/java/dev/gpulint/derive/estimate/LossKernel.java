@@ -109,17 +109,14 @@ public enum LossKernel {
      */
     public static final int LINEAR_SPLIT = 512 * 6;
 
-    /** The job's tp size, 1 when not stated. */
-    private static long tp(Specs.Job j) {
-        return j != null && j.parallelism() != null && j.parallelism().tp() != null && j.parallelism().tp().value() != null
-                ? j.parallelism().tp().value() : 1;
-    }
-
-    /** torchtitan's {@code disable_loss_parallel} written true (TorchtitanAdapter states it), at tp &gt; 1. */
+    /**
+     * torchtitan's {@code disable_loss_parallel} written true (TorchtitanAdapter states it), whatever tp the job states: the
+     * kernel is the job's, and the layout's tp prices it (MemoryModel#lossBytes divides the vocabulary terms by the layout's tp
+     * for TORCH and NATIVE, by 1 for the replicated two), so a plan's candidate at tp 8 of a job written at tp 1 is priced as
+     * torchtitan would run it there (the logits replicated); at tp 1 the replicated kernels cost what TORCH and NATIVE do.
+     */
     private static boolean lossParallelOff(Specs.Job j) {
-        boolean tp = j.parallelism() != null && j.parallelism().tp() != null && j.parallelism().tp().value() != null
-                && j.parallelism().tp().value() > 1;
-        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(Specs.Origin.LOSS_PARALLEL)) return tp && s.value().equals("off");
+        for (Specs.Stated s : j.origin().stated()) if (s.quantity().equals(Specs.Origin.LOSS_PARALLEL)) return s.value().equals("off");
         return false;
     }
 
@@ -159,9 +156,9 @@ public enum LossKernel {
                               + " a newer Megatron-LM stops before training, priced as the earlier versions ran it" : "");
             case TORCH -> "; the job's loss is torchtitan's cross_entropy_loss, eager (F.cross_entropy on pred.float(),"
                     + " torchtitan/components/loss.py; loss_parallel under tp): it keeps the fp32 log-softmax, 4·s·b·V ÷ tp, and "
-                    + (tp(j) > 1 ? "its backward's three fp32 temporaries beside it, 12·s·b·V ÷ tp more at once (loss_parallel's"
-                              + " fused nll_loss and log_softmax backward, (zeros + exp(x))·grad, torch/distributed/tensor/parallel/loss.py)"
-                            : "its backward's two fp32 gradients beside it, 8·s·b·V more at once")
+                    + "its backward's fp32 temporaries beside it, at tp > 1 three, 12·s·b·V ÷ tp more at once (loss_parallel's"
+                    + " fused nll_loss and log_softmax backward, (zeros + exp(x))·grad, torch/distributed/tensor/parallel/loss.py), at"
+                    + " tp 1 two fp32 gradients, 8·s·b·V (each layout at its own tp)"
                     + ", instead of Megatron's 16-bit copy; the output layer's input whole on every tp rank (ColwiseParallel gathers"
                     + " the sequence: 2·s·b·h), the final norm's its shard";
             case TORCH_REPLICATED -> "; the job's loss is torchtitan's cross_entropy_loss, eager (F.cross_entropy on pred.float(),"

@@ -43,7 +43,14 @@ public record StateShards(double ranks, MoeShape.ExpertShare experts) {
      * divide dp counts as all of dp).
      */
     public static StateShards of(Resolved.Job r, long etp) {
-        long dp = r.dpEffective();
+        return of(r, etp, r.dpEffective());
+    }
+
+    /**
+     * As {@link #of(Resolved.Job, long)} at data-parallel size {@code dp} (0: not known), for a job whose files state none,
+     * held at the size `gpulint plan` takes for it (UnstatedSize).
+     */
+    public static StateShards of(Resolved.Job r, long etp, long dp) {
         double shard = dp <= 0 ? Double.POSITIVE_INFINITY : shardRanks(r, dp);
         return of(r.tp(), etp, r.ep(), shard, Math.max(1, r.cp()));
     }

@@ -57,7 +57,8 @@ public final class MemoryAnalysis {
 
     /**
      * As above, {@code e} priced at {@code sized} when the job's files state no GPU count (the size `gpulint plan` takes:
-     * {@link UnstatedSize}; null: the job states its size), which the named job's fact carries for MEM001's message.
+     * {@link UnstatedSize}; null: the job states its size), which the fact carries for MEM001's and MEM002's messages: the named
+     * job's states are its estimate's, a job stating its parameters shards them over the size's dp.
      */
     public static void job(Resolved.Job r, Catalog catalog, JobEstimate e, UnstatedSize.Size sized, Facts out) {
         Specs.Job j = r.spec();
@@ -90,6 +91,11 @@ public final class MemoryAnalysis {
         boolean distributed = StateBytes.distributed(j);
         boolean sharding = zero > 0 || distributed;
         long dp = r.dpEffective(), cp = Math.max(1, r.cp());
+        // the job's files state no GPU count (nor dp) on a known node group: the size `gpulint plan` takes for it (UnstatedSize,
+        // made once by Deriver), the one MEM002's and MEM003's stage facts are priced at, and the message says so; on fewer GPUs
+        // each holds more, so a finding at it holds at every size the node group allows
+        boolean atSized = dp <= 0 && sized != null && !anyGpu && sized.dp() > 0;
+        if (atSized) dp = sized.dp();
         // dp not known (no GPU count) and no GPU known: the floor, as if the shards were spread over unboundedly many ranks
         boolean dpUnbounded = sharding && dp <= 0;
         if (dpUnbounded && !anyGpu) return;          // on a known node group dp is known, or the job is not sized yet
@@ -111,7 +117,7 @@ public final class MemoryAnalysis {
         }
         // the ranks the states shard over, as the plan's memory shards them (StateShards): dp·cp, under hybrid sharding
         // (HSDP) the shard group's ranks · cp; the routed experts' over their expert data-parallel group
-        StateShards shards = StateShards.of(r, etp);
+        StateShards shards = StateShards.of(r, etp, dp);
         long shard = dpUnbounded ? 0 : StateShards.shardRanks(r, dp);
         // FSDP under pipeline parallelism holds weights and gradients whole through the step, as the plan's memory does
         boolean pipelined = ShardedGathers.pipelined(j, zero, r.pp(), shard > 0 && shard < dp);
@@ -143,6 +149,7 @@ public final class MemoryAnalysis {
         if (expertParams >= 0) f.experts(expertParams, ep, etp, expertDp, shared, perGpu - shared);
         if (shard > 0 && shard < dp) f.hybrid(shard);
         f.pipelined(pipelined);
+        if (atSized) f.sized(sized.fact());
         out.add(f);
     }
 

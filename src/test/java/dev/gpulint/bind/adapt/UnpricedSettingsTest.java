@@ -67,6 +67,10 @@ class UnpricedSettingsTest {
             flavor = "8B"
             converters = ["quantize.linear.float8"]
 
+            [training]
+            local_batch_size = 2
+            seq_len = 8192
+
             [parallelism]
             data_parallel_shard_degree = -1
 

@@ -57,18 +57,30 @@ class LossKernelTest {
         assertEquals(LossKernel.COMPILED_REPLICATED, LossKernel.of(compiledWhole));
         assertTrue(LossKernel.COMPILED_REPLICATED.describe(compiledWhole).contains("with disable_loss_parallel: the logits whole on every"
                 + " tp rank"), LossKernel.COMPILED_REPLICATED.describe(compiledWhole));
-        // at tp 1 there is no loss_parallel to disable: compiled, native as before
+        // written at tp 1, disable_loss_parallel is still the job's: the kernel does not read the stated tp, the layout's tp prices
+        // it, so a plan's candidate at tp 2 gathers the logits as torchtitan would there (before, priced ÷ tp as loss_parallel)
         Specs.Job compiledTp1 = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
                 .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 1", "disable_loss_parallel = true")
                 .table("[compile]\nenable = true").toml());
-        assertEquals(LossKernel.NATIVE, LossKernel.of(compiledTp1));
-        // eager under loss_parallel: the fused backward's three fp32 temporaries said; at tp 1 the two plain gradients
-        assertTrue(LossKernel.TORCH.describe(j).contains("its backward's three fp32 temporaries beside it, 12·s·b·V ÷ tp more at once"),
-                LossKernel.TORCH.describe(j));
+        assertEquals(LossKernel.COMPILED_REPLICATED, LossKernel.of(compiledTp1));
+        Specs.Job eagerWholeTp1 = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
+                .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 1", "disable_loss_parallel = true").toml());
+        assertEquals(LossKernel.TORCH_REPLICATED, LossKernel.of(eagerWholeTp1));
+        // at tp 1 the replicated kernels cost what the sharded ones do (nothing to gather), at tp 2 more: per layout, not per job
+        ModelShape m = ModelShape.gpt(32, 4096, 32, 51200, 2048, ModelShape.Dtype.BF16);
+        Layout tp1 = new Layout(1, 1, 8, 1, 1, 1, 1, 64, 0, true, Layout.Recompute.SELECTIVE, false);
+        Layout tp2 = new Layout(2, 1, 4, 1, 1, 1, 1, 64, 0, true, Layout.Recompute.SELECTIVE, true);
+        assertEquals(MemoryModel.lossBytes(m, tp1, 1, LossKernel.TORCH), MemoryModel.lossBytes(m, tp1, 1, LossKernel.TORCH_REPLICATED), 1e-6);
+        assertEquals(MemoryModel.lossBytes(m, tp1, 1, LossKernel.NATIVE), MemoryModel.lossBytes(m, tp1, 1, LossKernel.COMPILED_REPLICATED), 1e-6);
+        assertTrue(MemoryModel.lossBytes(m, tp2, 1, LossKernel.TORCH_REPLICATED) > MemoryModel.lossBytes(m, tp2, 1, LossKernel.TORCH));
+        // eager: the words hold for every candidate's tp, whatever tp the job states (the plan prints them once)
+        String both = "its backward's fp32 temporaries beside it, at tp > 1 three, 12·s·b·V ÷ tp more at once (loss_parallel's fused"
+                + " nll_loss and log_softmax backward, (zeros + exp(x))·grad, torch/distributed/tensor/parallel/loss.py), at tp 1 two fp32"
+                + " gradients, 8·s·b·V (each layout at its own tp)";
+        assertTrue(LossKernel.TORCH.describe(j).contains(both), LossKernel.TORCH.describe(j));
         Specs.Job eagerTp1 = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
                 .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 1").toml());
-        assertTrue(LossKernel.TORCH.describe(eagerTp1).contains("its backward's two fp32 gradients beside it, 8·s·b·V more at once"),
-                LossKernel.TORCH.describe(eagerTp1));
+        assertEquals(LossKernel.TORCH.describe(j), LossKernel.TORCH.describe(eagerTp1), "the stated tp does not change the words");
         Specs.Job olderWhole = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192",
                 "disable_loss_parallel = true").parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
         assertEquals(LossKernel.TORCH_REPLICATED, LossKernel.of(olderWhole));

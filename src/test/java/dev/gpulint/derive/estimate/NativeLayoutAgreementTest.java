@@ -40,19 +40,19 @@ class NativeLayoutAgreementTest {
 
     @Test
     void lossOnTwoStagesIsTheSameWarningAndTheSamePrice(@TempDir Path nat, @TempDir Path meg) {
-        agree(nat, meg, "Et|t|ttmL|L", 1, List.of("it names the loss (L) 2 times, on stages 2, 3"));
+        agree(nat, meg, "Et|t|ttmL|L", 1, List.of("it names the loss (L) 2 times, on stages 3, 4 of 4"));
     }
 
     @Test
     void mtpLayersOnTwoStagesIsTheSameWarningAndTheSamePrice(@TempDir Path nat, @TempDir Path meg) {
-        agree(nat, meg, "Et|tt|tm|mL", 2, List.of("it places the MTP layers (m) on 2 stages (2, 3)"));
+        agree(nat, meg, "Et|tt|tm|mL", 2, List.of("it places the MTP layers (m) on 2 stages (3, 4 of 4)"));
     }
 
     @Test
     void bothSplitsTwoWarnings(@TempDir Path nat, @TempDir Path meg) {
         // in the report's order (one place, sorted by message)
-        agree(nat, meg, "Et|tt|tmL|mLL", 2, List.of("it names the loss (L) 3 times, on stages 2, 3",
-                "it places the MTP layers (m) on 2 stages (2, 3)"));
+        agree(nat, meg, "Et|tt|tmL|mLL", 2, List.of("it names the loss (L) 3 times, on stages 3, 4 of 4",
+                "it places the MTP layers (m) on 2 stages (3, 4 of 4)"));
     }
 
     @SuppressWarnings("unchecked")

@@ -112,7 +112,7 @@ class TitanStatesCheckAndPlanTest {
         assertEquals(List.of(), messages(b, "MEM001"), "51.26 GB of states fit 80 GiB");
         List<String> mem003 = messages(b, "MEM003");
         assertEquals(1, mem003.size(), b.findings().toString());
-        assertTrue(mem003.get(0).startsWith("pipeline stage 0 of 1 needs " + gb(n(s, "total_bytes")) + " per GPU"), mem003.get(0));
+        assertTrue(mem003.get(0).startsWith("pipeline stage 1 of 1 needs " + gb(n(s, "total_bytes")) + " per GPU"), mem003.get(0));
     }
 
     @Test
@@ -158,7 +158,7 @@ class TitanStatesCheckAndPlanTest {
         assertEquals(List.of(), messages(b, "MEM001"));
         List<String> mem003 = messages(b, "MEM003");
         assertEquals(1, mem003.size(), b.findings().toString());
-        assertTrue(mem003.get(0).startsWith("pipeline stage 0 of 1 needs " + gb(n(s, "total_bytes")) + " per GPU"), mem003.get(0));
+        assertTrue(mem003.get(0).startsWith("pipeline stage 1 of 1 needs " + gb(n(s, "total_bytes")) + " per GPU"), mem003.get(0));
         assertTrue(mem003.get(0).contains(" at 128 GPUs, the size gpulint plan takes for a job whose files state no GPU count (nor dp):"
                 + " all the 16 nodes of node group 'dgx' × 8 GPUs, the most it can be given there, recompute full;"), mem003.get(0));
     }

@@ -230,6 +230,41 @@ final class Nemo2Moe {
         }
     }
 
+    /**
+     * The flex backend a job runs, with older Megatron-Core's switch read as Megatron-Core reads it: {@code moe_enable_deepep}
+     * ({@code --moe-enable-deepep}, "[Experimental] Enable DeepEP ... Only works with flex token dispatcher by setting
+     * --moe-token-dispatcher-type=flex", megatron/training/arguments.py; NeMo 2's performance scripts and Megatron-Bridge's
+     * {@code apply_deepep} write it beside {@code moe_token_dispatcher_type = "flex"}) names the deepep backend
+     * (TransformerConfig.__post_init__ sets {@code moe_flex_dispatcher_backend = "deepep"} once the backend field exists) and
+     * does not set the dispatcher: with another dispatcher Megatron-Core refuses the job ("DeepEP backend is only supported
+     * with flex token dispatcher."), and beside a written hybridep too ("deepep and hybridep backends cannot be enabled at the
+     * same time"). So the switch on with the flex dispatcher and no backend written is the deepep backend, placed at the
+     * switch; otherwise the backend as written stands and the assumptions say why the switch was not applied. Called once,
+     * when the job is built: every format's dispatcher default is in by then.
+     */
+    static Located<String> enableDeepep(JobDraft j) {
+        Located<Boolean> on = j.enableDeepep;
+        if (on == null || !Boolean.TRUE.equals(on.value())) return j.flexBackend;
+        String key = j.keyOf(on, "moe_enable_deepep");
+        String d = j.dispatcher == null || j.dispatcher.value() == null ? null : String.valueOf(j.dispatcher.value()).strip();
+        if (d == null || !d.equalsIgnoreCase("flex") && !d.equalsIgnoreCase("deepep")) {
+            if (j.experts != null && j.experts.value() != null && j.experts.value() > 1) {
+                j.unpriced.add(key + " set with the " + (d == null ? "default" : d) + " dispatcher: Megatron-Core refuses it"
+                        + " (TransformerConfig: \"DeepEP backend is only supported with flex token dispatcher.\"); priced with the "
+                        + (d == null ? "estimate's alltoall" : d + " dispatcher") + " as written; write the flex dispatcher to run DeepEP");
+            }
+            return j.flexBackend;
+        }
+        String written = j.flexBackend == null || j.flexBackend.value() == null ? null : j.flexBackend.value().strip();
+        if (written == null) return j.key(key, new Located<>("deepep", on.span()));
+        if (!written.equalsIgnoreCase("deepep")) {
+            j.unpriced.add(key + " set beside the " + written + " backend: Megatron-Core refuses the pair (TransformerConfig:"
+                    + " \"deepep and hybridep backends cannot be enabled at the same time\"); priced with " + written
+                    + " as written; drop one of the two");
+        }
+        return j.flexBackend;
+    }
+
     /** Whether {@code config} writes {@code key} with a value (null and a placeholder are not written). */
     private static boolean written(MappingNode config, String key) {
         ScalarNode s = scalar(config, key);
@@ -308,6 +343,7 @@ final class Nemo2Moe {
         if (bias != null && bias.value() != null) j.expertBias = j.key(at + "add_bias_linear", bias);
         j.dispatcher = j.key(at + "moe_token_dispatcher_type", text(scalar(config, "moe_token_dispatcher_type")));
         j.flexBackend = j.key(at + "moe_flex_dispatcher_backend", text(scalar(config, "moe_flex_dispatcher_backend")));
+        j.enableDeepep = j.key(at + "moe_enable_deepep", TreeValues.bool(scalar(config, "moe_enable_deepep")));
         Located<String> backend = AttentionBackends.kernel(j, at + "attention_backend", text(scalar(config, "attention_backend")));
         if (backend != null) j.attentionKernel = backend;
         j.groupedGemm = TreeValues.bool(scalar(config, "moe_grouped_gemm"));

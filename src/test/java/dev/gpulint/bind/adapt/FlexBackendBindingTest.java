@@ -133,4 +133,27 @@ class FlexBackendBindingTest {
         assertEquals("model.moe_token_dispatcher_type", named.origin().key(Specs.Origin.DISPATCHER));
         assertTrue(!dev.gpulint.derive.estimate.MoeShape.namesDeepep(j.model().moe()), "flex names no backend");
     }
+
+    @Test
+    void providerDefaultsFollowTheClassLineAsTheSourcesWriteIt() {
+        // Bridge's DeepSeekV32ModelProvider extends DeepSeekV3ModelProvider with indexer fields only: V3's 8 groups, top 4
+        Specs.Job v32 = Foreign.bind("run_config.yaml", BRIDGE.formatted("").replace("DeepSeekV3ModelProvider", "DeepSeekV32ModelProvider"));
+        assertEquals(8L, v32.model().moe().routerGroups().value());
+        assertEquals(4L, v32.model().moe().routerGroupTopk().value());
+        assertTrue(v32.origin().unpriced().contains("model.moe_router_num_groups / moe_router_group_topk not written: 8 groups, top 4,"
+                + " Megatron-Bridge's DeepSeekV32ModelProvider default (DeepSeekV3ModelProvider.moe_router_num_groups = 8,"
+                + " moe_router_group_topk = 4, deepseek/deepseek_provider.py at 355cef4): the flex dispatcher's group-limited routing"),
+                v32.origin().unpriced().toString());
+        // NeMo 2's DeepSeekV2LiteConfig extends DeepSeekV2Config (8 / 3) but declares 1 / 1 itself: one group, no limit
+        assertEquals(new Nemo2Moe.Groups(1, 1, "DeepSeekV2LiteConfig", "nemo/collections/llm/gpt/model/deepseek.py at 3c02a3c"),
+                Nemo2Moe.declared("DeepSeekV2LiteConfig", Nemo2Moe.NEMO2_GROUPS, Nemo2Moe.NEMO2_PARENTS));
+        String yaml = Recipes.nemo2(256, 1, 4096).model("deepseek.DeepSeekModel", "deepseek.DeepSeekV2LiteConfig",
+                        "num_moe_experts: 64", "moe_token_dispatcher_type: flex").trainer(8, 4)
+                .strategy("tensor_model_parallel_size: 1", "pipeline_model_parallel_size: 1", "expert_model_parallel_size: 32").yaml();
+        Specs.Job lite = Foreign.bind("lite.yaml", yaml);
+        assertNull(lite.model().moe().routerGroups(), "V2-Lite takes neither its parent's 8 / 3 nor a limit of its own");
+        assertTrue(lite.origin().unpriced().stream().noneMatch(a -> a.contains("moe_router_num_groups")), lite.origin().unpriced().toString());
+        // a class of no known line declares nothing
+        assertNull(Nemo2Moe.declared("DeepSeekConfig", Nemo2Moe.NEMO2_GROUPS, Nemo2Moe.NEMO2_PARENTS));
+    }
 }

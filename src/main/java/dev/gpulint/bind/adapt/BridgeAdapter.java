@@ -125,7 +125,7 @@ final class BridgeAdapter implements FormatAdapter {
         String target = model == null ? null : TreeValues.text(model, "_target_");
         if (target != null && !TreeValues.placeholder(target)) {     // DeepSeek-V3's provider without its group limit written: 8 / 4
             String cls = target.strip().substring(target.strip().lastIndexOf('.') + 1);
-            Nemo2Moe.groupDefaults(j, model, cls, Nemo2Moe.BRIDGE_GROUPS, at, "Megatron-Bridge's " + cls);
+            Nemo2Moe.groupDefaults(j, model, cls, Nemo2Moe.BRIDGE_GROUPS, Nemo2Moe.BRIDGE_PARENTS, at, "Megatron-Bridge's " + cls);
         }
         HybridLayers.config(j, model, at);     // a hybrid provider's pattern and mixer sizes
         pipelineSplit(j, model, at);

@@ -55,6 +55,9 @@ final class JobDraft {
     Located<String> moeLayerFreq, dispatcher;
     /** The flex dispatcher's backend as written (--moe-flex-dispatcher-backend, moe_flex_dispatcher_backend). */
     Located<String> flexBackend;
+    /** Older Megatron-Core's switch for the deepep backend (--moe-enable-deepep, moe_enable_deepep) as written: read at
+     *  build, after every format's dispatcher default, as Megatron-Core reads it ({@link Nemo2Moe#enableDeepep}). */
+    Located<Boolean> enableDeepep;
     Located<Double> capacityFactor;
     Located<Boolean> padToCapacity, moeOverlap, groupedGemm;
     /** The experts' GLU clamp value and whether their linear layers have biases (Specs.Moe; GPT-OSS). */
@@ -191,6 +194,12 @@ final class JobDraft {
     <T> Located<T> key(String key, Located<T> v) {
         if (v != null) keys.put(v, key);
         return v;
+    }
+
+    /** The key {@code v} was written under ({@link #key}), or {@code otherwise}. */
+    String keyOf(Located<?> v, String otherwise) {
+        String k = v == null ? null : keys.get(v);
+        return k != null ? k : otherwise;
     }
 
     /**
@@ -330,6 +339,8 @@ final class JobDraft {
         if (keys.get(fp8ParamGather) != null) out.put(Specs.Origin.FP8_PARAM_GATHER, keys.get(fp8ParamGather));
         if (keys.get(gatherWithStep) != null) out.put(Specs.Origin.GATHER_WITH_STEP, keys.get(gatherWithStep));
         if (keys.get(attentionBackend) != null) out.put(Specs.Origin.ATTENTION_BACKEND, keys.get(attentionBackend));
+        if (keys.get(flexBackend) != null) out.put(Specs.Origin.FLEX_BACKEND, keys.get(flexBackend));
+        if (keys.get(dispatcher) != null) out.put(Specs.Origin.DISPATCHER, keys.get(dispatcher));
         if (fp8LayersBf16 != null && fp8LayersBf16Key != null) out.put(Specs.Origin.FP8_LAYERS_BF16, fp8LayersBf16Key);
         // where a hybrid's layer pattern is written, as PAR014 and PAR015 name it (derive/par/HybridLayersAnalysis)
         if (hybrid != null && keys.get(hybrid.pattern()) != null) out.put(Specs.Origin.HYBRID_PATTERN, keys.get(hybrid.pattern()));
@@ -343,6 +354,7 @@ final class JobDraft {
         // add_bias_linear: false on a model without experts (a dense recipe states it of its own linears) says nothing of experts
         boolean experted = experts != null && experts.value() != null && experts.value() > 1;
         Located<Boolean> bias = expertBias != null && !Boolean.TRUE.equals(expertBias.value()) && !experted ? null : expertBias;
+        flexBackend = Nemo2Moe.enableDeepep(this);     // before writtenKeys, which names the key it is placed under
         Specs.Moe m = new Specs.Moe(moeFfn, sharedFfn, moeLayerFreq, denseLayers, capacityFactor, padToCapacity, dispatcher,
                 moeOverlap, groupedGemm, activationClamp, bias, routerGroups, routerGroupTopk, flexBackend);
         return m.empty() ? null : m;

@@ -313,7 +313,8 @@ final class MegatronAdapter implements FormatAdapter {
      * --moe-pad-expert-input-to-capacity, --moe-token-dispatcher-type, --overlap-moe-expert-parallel-comm and
      * --moe-grouped-gemm (absent with --num-experts: Megatron runs one GEMM per local expert, its SequentialMLP);
      * --moe-router-num-groups and --moe-router-group-topk (the flex dispatcher's node-limited routing, FlexDispatch);
-     * --moe-flex-dispatcher-backend (deepep or hybridep: how the flex dispatcher crosses an NVLink domain larger than 8);
+     * --moe-flex-dispatcher-backend (deepep or hybridep: how the flex dispatcher crosses an NVLink domain larger than 8) and
+     * older Megatron-LM's --moe-enable-deepep (the deepep backend with the flex dispatcher, Nemo2Moe#enableDeepep);
      * --window-size "(w, 0)", --window-attn-skip-freq, --multi-latent-attention with --kv-lora-rank.
      */
     private static void moe(JobDraft j, Map<String, Word> flags, boolean script) {
@@ -341,6 +342,7 @@ final class MegatronAdapter implements FormatAdapter {
         if (backend != null && backend.known()) {
             j.flexBackend = j.key("--moe-flex-dispatcher-backend", new Located<>(backend.text().strip(), backend.span()));
         }
+        j.enableDeepep = j.key("--moe-enable-deepep", switchFlag(j, flags, script, "--moe-enable-deepep"));     // Nemo2Moe.enableDeepep
         j.moeOverlap = switchFlag(j, flags, script, "--overlap-moe-expert-parallel-comm");
         Located<Boolean> grouped = switchFlag(j, flags, script, "--moe-grouped-gemm");
         Word experts = flags.get("--num-experts");

@@ -183,25 +183,57 @@ final class Nemo2Moe {
     record Groups(long groups, long topk, String declarer, String source) {}
 
     /**
-     * NeMo 2's config classes that declare a group limit (nemo/collections/llm/gpt/model/deepseek.py at
-     * 3c02a3c06519cafb56db9b91543974022fef93c3): DeepSeekV2Config 8 / 3, DeepSeekV3Config 8 / 4 (DeepSeekV2LiteConfig
-     * declares 1 / 1: one group, no limit). Only these classes: a subclass may declare its own (V2-Lite does).
+     * NeMo 2's config classes that declare the router's group fields (nemo/collections/llm/gpt/model/deepseek.py at
+     * 3c02a3c06519cafb56db9b91543974022fef93c3): DeepSeekV2Config 8 / 3, DeepSeekV3Config 8 / 4, and DeepSeekV2LiteConfig,
+     * a subclass of DeepSeekV2Config, 1 / 1 (one group: no limit, and not its parent's 8 / 3). A class is looked up with its
+     * parents ({@link #NEMO2_PARENTS}, {@link #declared(String, java.util.Map, java.util.Map)}).
      */
     static final java.util.Map<String, Groups> NEMO2_GROUPS = java.util.Map.of(
             "DeepSeekV2Config", new Groups(8, 3, "DeepSeekV2Config", "nemo/collections/llm/gpt/model/deepseek.py at 3c02a3c"),
+            "DeepSeekV2LiteConfig", new Groups(1, 1, "DeepSeekV2LiteConfig", "nemo/collections/llm/gpt/model/deepseek.py at 3c02a3c"),
             "DeepSeekV3Config", new Groups(8, 4, "DeepSeekV3Config", "nemo/collections/llm/gpt/model/deepseek.py at 3c02a3c"));
+
+    /** NeMo 2's DeepSeek config classes' parents as deepseek.py at 3c02a3c writes them (DeepSeekConfig declares no group field). */
+    static final java.util.Map<String, String> NEMO2_PARENTS = java.util.Map.of("DeepSeekV2LiteConfig", "DeepSeekV2Config",
+            "DeepSeekV2Config", "DeepSeekConfig", "DeepSeekV3Config", "DeepSeekConfig");
 
     /**
      * Megatron-Bridge's providers that declare a group limit (src/megatron/bridge/models/deepseek/deepseek_provider.py at
      * 355cef457010f70533a5c83f1ed97899d0e0af43, each class's own fields, whatever its parent): DeepSeekV2ModelProvider 8 / 3,
-     * DeepSeekV3ModelProvider 8 / 4, and their legacy aliases DeepSeekV2Provider, DeepSeekV3Provider (V2-Lite and Moonlight
-     * declare 1 / 1: no limit).
+     * DeepSeekV3ModelProvider 8 / 4, and their legacy aliases DeepSeekV2Provider, DeepSeekV3Provider; V2-Lite and Moonlight
+     * declare 1 / 1 (no limit), their aliases too. A class is looked up with its parents ({@link #BRIDGE_PARENTS}).
      */
     static final java.util.Map<String, Groups> BRIDGE_GROUPS = java.util.Map.of(
+            "DeepSeekV2LiteModelProvider", new Groups(1, 1, "DeepSeekV2LiteModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
+            "DeepSeekV2LiteProvider", new Groups(1, 1, "DeepSeekV2LiteModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
+            "MoonlightModelProvider16B", new Groups(1, 1, "MoonlightModelProvider16B", "deepseek/deepseek_provider.py at 355cef4"),
+            "MoonlightProvider", new Groups(1, 1, "MoonlightModelProvider16B", "deepseek/deepseek_provider.py at 355cef4"),
             "DeepSeekV2ModelProvider", new Groups(8, 3, "DeepSeekV2ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
             "DeepSeekV2Provider", new Groups(8, 3, "DeepSeekV2ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
             "DeepSeekV3ModelProvider", new Groups(8, 4, "DeepSeekV3ModelProvider", "deepseek/deepseek_provider.py at 355cef4"),
             "DeepSeekV3Provider", new Groups(8, 4, "DeepSeekV3ModelProvider", "deepseek/deepseek_provider.py at 355cef4"));
+
+    /**
+     * Megatron-Bridge providers' parents where a provider declares no group field of its own: DeepSeekV32ModelProvider
+     * extends DeepSeekV3ModelProvider with the Lightning Indexer's fields only (src/megatron/bridge/models/deepseek/
+     * deepseek_v32_bridge.py as the code index stores it; the index gives no commit for that version). The DeepSeek providers
+     * of deepseek_provider.py at 355cef4 extend MLAModelProvider, which declares none.
+     */
+    static final java.util.Map<String, String> BRIDGE_PARENTS = java.util.Map.of("DeepSeekV32ModelProvider", "DeepSeekV3ModelProvider");
+
+    /**
+     * The group fields {@code cls} gets from the nearest class of its line that declares them ({@code parents} as the sources
+     * write them): the class's own, else its parent's, and so on; null when none does. Bounded by the table's size (no cycle
+     * in a class line).
+     */
+    static Groups declared(String cls, java.util.Map<String, Groups> table, java.util.Map<String, String> parents) {
+        String c = cls;
+        for (int i = 0; c != null && i <= parents.size(); i++, c = parents.get(c)) {
+            Groups g = table.get(c);
+            if (g != null) return g;
+        }
+        return null;
+    }
 
     /**
      * The router's group limit a config class declares, for each of moe_router_num_groups and moe_router_group_topk the
@@ -210,11 +242,13 @@ final class Nemo2Moe {
      * ep &gt; 1, where the limit is priced (FlexDispatch), the assumptions name the class and the commit read.
      * {@code cls} the class the file names ({@code table}: {@link #NEMO2_GROUPS} or {@link #BRIDGE_GROUPS}).
      */
-    static void groupDefaults(JobDraft j, MappingNode config, String cls, java.util.Map<String, Groups> table, String at, String owner) {
+    static void groupDefaults(JobDraft j, MappingNode config, String cls, java.util.Map<String, Groups> table,
+                              java.util.Map<String, String> parents, String at, String owner) {
         if (config == null || cls == null || statesDense(config)) return;
-        Groups g = table.get(cls);
+        Groups g = declared(cls, table, parents);
         ScalarNode target = scalar(config, "_target_");
-        if (g == null || target == null) return;
+        // a class that declares one group (V2-Lite, Moonlight) declares no limit: nothing to apply, and its parent's is not
+        if (g == null || target == null || g.groups() <= 1 || g.topk() < 1 || g.topk() >= g.groups()) return;
         boolean groupsWritten = written(config, "moe_router_num_groups"), topkWritten = written(config, "moe_router_group_topk");
         if (groupsWritten && topkWritten) return;
         if (!groupsWritten && j.routerGroups == null) j.routerGroups = new Located<>(g.groups(), target.span());
@@ -228,6 +262,41 @@ final class Nemo2Moe {
                     + g.declarer() + ".moe_router_num_groups = " + g.groups() + ", moe_router_group_topk = " + g.topk() + ", "
                     + g.source() + "): the flex dispatcher's group-limited routing");
         }
+    }
+
+    /**
+     * The flex backend a job runs, with older Megatron-Core's switch read as Megatron-Core reads it: {@code moe_enable_deepep}
+     * ({@code --moe-enable-deepep}, "[Experimental] Enable DeepEP ... Only works with flex token dispatcher by setting
+     * --moe-token-dispatcher-type=flex", megatron/training/arguments.py; NeMo 2's performance scripts and Megatron-Bridge's
+     * {@code apply_deepep} write it beside {@code moe_token_dispatcher_type = "flex"}) names the deepep backend
+     * (TransformerConfig.__post_init__ sets {@code moe_flex_dispatcher_backend = "deepep"} once the backend field exists) and
+     * does not set the dispatcher: with another dispatcher Megatron-Core refuses the job ("DeepEP backend is only supported
+     * with flex token dispatcher."), and beside a written hybridep too ("deepep and hybridep backends cannot be enabled at the
+     * same time"). So the switch on with the flex dispatcher and no backend written is the deepep backend, placed at the
+     * switch; otherwise the backend as written stands and the assumptions say why the switch was not applied. Called once,
+     * when the job is built: every format's dispatcher default is in by then.
+     */
+    static Located<String> enableDeepep(JobDraft j) {
+        Located<Boolean> on = j.enableDeepep;
+        if (on == null || !Boolean.TRUE.equals(on.value())) return j.flexBackend;
+        String key = j.keyOf(on, "moe_enable_deepep");
+        String d = j.dispatcher == null || j.dispatcher.value() == null ? null : String.valueOf(j.dispatcher.value()).strip();
+        if (d == null || !d.equalsIgnoreCase("flex") && !d.equalsIgnoreCase("deepep")) {
+            if (j.experts != null && j.experts.value() != null && j.experts.value() > 1) {
+                j.unpriced.add(key + " set with the " + (d == null ? "default" : d) + " dispatcher: Megatron-Core refuses it"
+                        + " (TransformerConfig: \"DeepEP backend is only supported with flex token dispatcher.\"); priced with the "
+                        + (d == null ? "estimate's alltoall" : d + " dispatcher") + " as written; write the flex dispatcher to run DeepEP");
+            }
+            return j.flexBackend;
+        }
+        String written = j.flexBackend == null || j.flexBackend.value() == null ? null : j.flexBackend.value().strip();
+        if (written == null) return j.key(key, new Located<>("deepep", on.span()));
+        if (!written.equalsIgnoreCase("deepep")) {
+            j.unpriced.add(key + " set beside the " + written + " backend: Megatron-Core refuses the pair (TransformerConfig:"
+                    + " \"deepep and hybridep backends cannot be enabled at the same time\"); priced with " + written
+                    + " as written; drop one of the two");
+        }
+        return j.flexBackend;
     }
 
     /** Whether {@code config} writes {@code key} with a value (null and a placeholder are not written). */
@@ -308,6 +377,7 @@ final class Nemo2Moe {
         if (bias != null && bias.value() != null) j.expertBias = j.key(at + "add_bias_linear", bias);
         j.dispatcher = j.key(at + "moe_token_dispatcher_type", text(scalar(config, "moe_token_dispatcher_type")));
         j.flexBackend = j.key(at + "moe_flex_dispatcher_backend", text(scalar(config, "moe_flex_dispatcher_backend")));
+        j.enableDeepep = j.key(at + "moe_enable_deepep", TreeValues.bool(scalar(config, "moe_enable_deepep")));
         Located<String> backend = AttentionBackends.kernel(j, at + "attention_backend", text(scalar(config, "attention_backend")));
         if (backend != null) j.attentionKernel = backend;
         j.groupedGemm = TreeValues.bool(scalar(config, "moe_grouped_gemm"));

@@ -157,7 +157,7 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         Nemo2Configs.fill(j, config);
         Nemo2Moe.nemo2DispatcherDefault(j, config);     // the config class's dispatcher when the recipe writes none
         String cls = config == null ? null : Nemo2Configs.className(config);     // its group limit (DeepSeekV3Config: 8 / 4)
-        Nemo2Moe.groupDefaults(j, config, cls, Nemo2Moe.NEMO2_GROUPS, "model.config.", "NeMo 2's " + cls);
+        Nemo2Moe.groupDefaults(j, config, cls, Nemo2Moe.NEMO2_GROUPS, Nemo2Moe.NEMO2_PARENTS, "model.config.", "NeMo 2's " + cls);
         Recipes.finish(j, sink);
     }
 

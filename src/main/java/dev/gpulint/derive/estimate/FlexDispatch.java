@@ -100,7 +100,7 @@ public final class FlexDispatch {
      * backend supports the MNNVL case") and Megatron-Bridge refuses deepep (validate_flex_dispatcher_backend: Ampere, Hopper,
      * B200 and B300 only).
      */
-    static boolean multiNodeNvlink(Links k) {
+    public static boolean multiNodeNvlink(Links k) {
         return k != null && k.scaleUp() && k.domainSize() > k.gpusPerNode();
     }
 

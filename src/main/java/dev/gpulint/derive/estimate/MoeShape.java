@@ -279,6 +279,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         int groups = s == null ? 0 : small(s.routerGroups()), groupTopk = s == null ? 0 : small(s.routerGroupTopk());
         long statedGroups = s == null || s.routerGroups() == null || s.routerGroups().value() == null ? 0 : s.routerGroups().value();
         String backendText = s == null || s.flexBackend() == null ? null : s.flexBackend().value();
+        if (backendText == null && namesDeepep(s)) backendText = "deepep";
         FlexDispatch.Backend backend = FlexDispatch.Backend.parse(backendText);
         if (backend == null) backend = FlexDispatch.unstated(links);
         if (d == Dispatcher.FLEX) {
@@ -287,6 +288,17 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         }
         return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias, hybrid, lastMoe, groups, groupTopk,
                 backend);
+    }
+
+    /**
+     * Whether the dispatcher is written as {@code deepep} (read as the flex dispatcher, {@link Dispatcher#parse}): the word
+     * names the backend too, as the recipes that take it mean it (a recipe's {@code moe_token_dispatcher_type=deepep} sets
+     * {@code moe_token_dispatcher_type = "flex"} and {@code moe_flex_dispatcher_backend = "deepep"}), so with no backend
+     * written the backend is deepep, not the unstated one ({@link FlexDispatch#unstated}).
+     */
+    public static boolean namesDeepep(Specs.Moe s) {
+        return s != null && s.dispatcher() != null && s.dispatcher().value() != null
+                && s.dispatcher().value().strip().equalsIgnoreCase("deepep");
     }
 
     /** A stated count the schema bounds, or 0 when not stated. */

@@ -91,4 +91,69 @@ class FlexBackendBindingTest {
                 + " nemo/collections/llm/gpt/model/deepseek.py at 3c02a3c): the flex dispatcher's group-limited routing"),
                 j.origin().unpriced().toString());
     }
+
+    @Test
+    void olderMegatronLmsEnableDeepepIsTheDeepepBackendBesideTheFlexDispatcher() {
+        // the shape of older Megatron-LM launches (slime's and Megatron-LM's MoE README: --moe-token-dispatcher-type flex
+        // --moe-enable-deepep): Megatron-Core sets moe_flex_dispatcher_backend = "deepep" for it
+        Specs.Job j = Foreign.bind("train.sh", SCRIPT.formatted(" \\\n  --moe-enable-deepep"));
+        assertEquals("deepep", j.model().moe().flexBackend().value());
+        assertEquals(5, j.model().moe().flexBackend().span().startLine());
+        assertEquals("--moe-enable-deepep", j.origin().key(Specs.Origin.FLEX_BACKEND));
+        assertEquals("flex", j.model().moe().dispatcher().value(), "the switch does not set the dispatcher");
+        // beside another dispatcher Megatron-Core refuses the job: the dispatcher as written is priced, and said
+        Specs.Job a2a = Foreign.bind("train.sh", SCRIPT.replace("--moe-token-dispatcher-type flex%s", "--moe-token-dispatcher-type alltoall"
+                + " --moe-enable-deepep"));
+        assertNull(a2a.model().moe().flexBackend());
+        assertTrue(a2a.origin().unpriced().contains("--moe-enable-deepep set with the alltoall dispatcher: Megatron-Core refuses it"
+                + " (TransformerConfig: \"DeepEP backend is only supported with flex token dispatcher.\"); priced with the alltoall"
+                + " dispatcher as written; write the flex dispatcher to run DeepEP"), a2a.origin().unpriced().toString());
+        // beside a written hybridep: Megatron-Core refuses the pair; the written backend stands, said
+        Specs.Job both = Foreign.bind("train.sh", SCRIPT.formatted(" --moe-enable-deepep --moe-flex-dispatcher-backend hybridep"));
+        assertEquals("hybridep", both.model().moe().flexBackend().value());
+        assertTrue(both.origin().unpriced().stream().anyMatch(a -> a.startsWith("--moe-enable-deepep set beside the hybridep backend:"
+                + " Megatron-Core refuses the pair")), both.origin().unpriced().toString());
+        // off (a YAML test case's false): nothing
+        assertNull(Foreign.bind("train.sh", SCRIPT.formatted("")).model().moe().flexBackend());
+    }
+
+    @Test
+    void bridgesAndNemo2sMoeEnableDeepepAndADispatcherWrittenDeepep() {
+        // Megatron-Bridge's apply_deepep and NeMo 2's performance scripts write moe_enable_deepep: true beside flex
+        Specs.Job j = Foreign.bind("run_config.yaml", BRIDGE.formatted("  moe_enable_deepep: true"));
+        assertEquals("deepep", j.model().moe().flexBackend().value());
+        assertEquals(8, j.model().moe().flexBackend().span().startLine());
+        assertEquals("model.moe_enable_deepep", j.origin().key(Specs.Origin.FLEX_BACKEND));
+        Specs.Job off = Foreign.bind("run_config.yaml", BRIDGE.formatted("  moe_enable_deepep: false"));
+        assertNull(off.model().moe().flexBackend());
+        // a dispatcher written deepep (a recipe's moe_token_dispatcher_type=deepep means flex on DeepEP): it names the backend
+        Specs.Job named = Foreign.bind("run_config.yaml", BRIDGE.formatted("").replace("moe_token_dispatcher_type: flex",
+                "moe_token_dispatcher_type: deepep"));
+        assertTrue(dev.gpulint.derive.estimate.MoeShape.namesDeepep(named.model().moe()));
+        assertEquals("model.moe_token_dispatcher_type", named.origin().key(Specs.Origin.DISPATCHER));
+        assertTrue(!dev.gpulint.derive.estimate.MoeShape.namesDeepep(j.model().moe()), "flex names no backend");
+    }
+
+    @Test
+    void providerDefaultsFollowTheClassLineAsTheSourcesWriteIt() {
+        // Bridge's DeepSeekV32ModelProvider extends DeepSeekV3ModelProvider with indexer fields only: V3's 8 groups, top 4
+        Specs.Job v32 = Foreign.bind("run_config.yaml", BRIDGE.formatted("").replace("DeepSeekV3ModelProvider", "DeepSeekV32ModelProvider"));
+        assertEquals(8L, v32.model().moe().routerGroups().value());
+        assertEquals(4L, v32.model().moe().routerGroupTopk().value());
+        assertTrue(v32.origin().unpriced().contains("model.moe_router_num_groups / moe_router_group_topk not written: 8 groups, top 4,"
+                + " Megatron-Bridge's DeepSeekV32ModelProvider default (DeepSeekV3ModelProvider.moe_router_num_groups = 8,"
+                + " moe_router_group_topk = 4, deepseek/deepseek_provider.py at 355cef4): the flex dispatcher's group-limited routing"),
+                v32.origin().unpriced().toString());
+        // NeMo 2's DeepSeekV2LiteConfig extends DeepSeekV2Config (8 / 3) but declares 1 / 1 itself: one group, no limit
+        assertEquals(new Nemo2Moe.Groups(1, 1, "DeepSeekV2LiteConfig", "nemo/collections/llm/gpt/model/deepseek.py at 3c02a3c"),
+                Nemo2Moe.declared("DeepSeekV2LiteConfig", Nemo2Moe.NEMO2_GROUPS, Nemo2Moe.NEMO2_PARENTS));
+        String yaml = Recipes.nemo2(256, 1, 4096).model("deepseek.DeepSeekModel", "deepseek.DeepSeekV2LiteConfig",
+                        "num_moe_experts: 64", "moe_token_dispatcher_type: flex").trainer(8, 4)
+                .strategy("tensor_model_parallel_size: 1", "pipeline_model_parallel_size: 1", "expert_model_parallel_size: 32").yaml();
+        Specs.Job lite = Foreign.bind("lite.yaml", yaml);
+        assertNull(lite.model().moe().routerGroups(), "V2-Lite takes neither its parent's 8 / 3 nor a limit of its own");
+        assertTrue(lite.origin().unpriced().stream().noneMatch(a -> a.contains("moe_router_num_groups")), lite.origin().unpriced().toString());
+        // a class of no known line declares nothing
+        assertNull(Nemo2Moe.declared("DeepSeekConfig", Nemo2Moe.NEMO2_GROUPS, Nemo2Moe.NEMO2_PARENTS));
+    }
 }

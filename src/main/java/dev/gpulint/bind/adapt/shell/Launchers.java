@@ -96,7 +96,7 @@ public final class Launchers {
             "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--cpu-offloading-num-layers",
             "--optimizer-cpu-offload", "--optimizer-offload-fraction", "--moe-router-topk", "--moe-ffn-hidden-size",
             "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--moe-expert-capacity-factor", "--moe-pad-expert-input-to-capacity",
-            "--moe-token-dispatcher-type", "--moe-flex-dispatcher-backend", "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--window-size",
+            "--moe-token-dispatcher-type", "--moe-flex-dispatcher-backend", "--moe-enable-deepep", "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--window-size",
             "--moe-router-num-groups", "--moe-router-group-topk", "--window-attn-skip-freq", "--multi-latent-attention", "--kv-lora-rank", "--q-lora-rank", "--qk-head-dim",
             "--qk-pos-emb-head-dim", "--v-head-dim", "--tp-comm-overlap", "--attention-backend", "--fp8-param-gather",
             "--first-last-layers-bf16", "--num-layers-at-start-in-bf16", "--num-layers-at-end-in-bf16", "--is-hybrid-model",
@@ -107,7 +107,7 @@ public final class Launchers {
             "--variable-seq-lengths", "--cross-entropy-loss-fusion", "--cross-entropy-fusion-impl");
     private static final Set<String> PLAN_SWITCHES = Set.of("--is-hybrid-model", "--swiglu", "--untie-embeddings-and-output-weights", "--bf16", "--fp16",
             "--recompute-activations", "--grad-reduce-in-bf16", "--cpu-offloading", "--optimizer-cpu-offload",
-            "--moe-pad-expert-input-to-capacity",
+            "--moe-pad-expert-input-to-capacity", "--moe-enable-deepep",
             "--overlap-moe-expert-parallel-comm", "--moe-grouped-gemm", "--multi-latent-attention", "--tp-comm-overlap",
             "--fp8-param-gather", "--first-last-layers-bf16", "--checkpoint-activations", "--use-legacy-models", "--use-flash-attn",
             "--use-flash-attn-v1", "--use-flash-attn-v2", "--use-flash-attn-triton", "--overlap-param-gather-with-optimizer-step",

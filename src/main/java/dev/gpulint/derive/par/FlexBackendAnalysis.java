@@ -1,0 +1,49 @@
+package dev.gpulint.derive.par;
+
+import dev.gpulint.catalog.Catalog;
+import dev.gpulint.derive.Facts;
+import dev.gpulint.derive.Resolved;
+import dev.gpulint.derive.estimate.FlexDispatch;
+import dev.gpulint.derive.estimate.Links;
+import dev.gpulint.derive.estimate.MoeShape;
+import dev.gpulint.facts.FlexBackendFact;
+import dev.gpulint.spec.Located;
+import dev.gpulint.spec.Specs;
+
+/**
+ * PAR020's analysis: a job whose files name the deepep backend of the flex dispatcher ({@link FlexBackendFact}) on a node
+ * group whose NVLink domain joins more than one node ({@link FlexDispatch#multiNodeNvlink}, the estimate's own test, on the
+ * group's {@link Links}). The backend as the job states it: the written one (the binder reads older Megatron-LM's
+ * --moe-enable-deepep into it, bind.adapt.Nemo2Moe#enableDeepep), or a dispatcher written as deepep when none is
+ * ({@link MoeShape#namesDeepep}). An MoE job only (experts &gt; 1) with the flex dispatcher; an unstated backend is none.
+ */
+public final class FlexBackendAnalysis {
+    private FlexBackendAnalysis() {}
+
+    public static void job(Resolved.Job r, Catalog catalog, Facts out) {
+        Specs.Job j = r.spec();
+        Specs.Model m = j.model();
+        Specs.Moe s = m == null ? null : m.moe();
+        Resolved.Group g = r.group();
+        if (s == null || g == null || g.gpu() == null || r.gpusPerNode() <= 0) return;
+        Located<Long> experts = m.experts();
+        if (experts == null || experts.value() == null || experts.value() <= 1) return;
+        String d = s.dispatcher() == null || s.dispatcher().value() == null ? null : s.dispatcher().value().strip();
+        if (d == null || !d.equalsIgnoreCase("flex") && !d.equalsIgnoreCase("deepep")) return;
+        Located<String> named = s.flexBackend() != null ? s.flexBackend() : MoeShape.namesDeepep(s) ? s.dispatcher() : null;
+        if (named == null || named.value() == null || named.span() == null) return;
+        String backend = named == s.dispatcher() ? "deepep" : named.value();
+        if (FlexDispatch.Backend.parse(backend) != FlexDispatch.Backend.DEEPEP) return;
+        Links links = Links.of(catalog, g.gpu(), g, r.gpusPerNode());
+        String key = key(j, named == s.dispatcher() ? Specs.Origin.DISPATCHER : Specs.Origin.FLEX_BACKEND,
+                named == s.dispatcher() ? "model.moe.dispatcher" : "model.moe.flex_backend");
+        out.add(new FlexBackendFact(r.name(), j.file(), key, g.gpu().name(), g.name(), links.domainSize(), links.gpusPerNode(),
+                Math.max(1, r.ep()), FlexDispatch.multiNodeNvlink(links),
+                links.gpusPerNode() < FlexDispatch.DEEPEP_NVL_PEERS, named.span()));
+    }
+
+    private static String key(Specs.Job j, String quantity, String otherwise) {
+        String k = j.origin() == null ? null : j.origin().key(quantity);
+        return k != null ? k : otherwise;
+    }
+}

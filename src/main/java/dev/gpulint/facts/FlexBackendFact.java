@@ -1,0 +1,61 @@
+package dev.gpulint.facts;
+
+import dev.gpulint.core.Span;
+
+/**
+ * A job whose MoE layers run Megatron-Core's flex token dispatcher on the deepep backend (DeepEP V1) as its files name it
+ * ({@code --moe-flex-dispatcher-backend deepep}, {@code moe_flex_dispatcher_backend: deepep}, the native
+ * {@code model.moe.flex_backend: deepep}, older Megatron-LM's {@code --moe-enable-deepep} / {@code moe_enable_deepep}, or a
+ * dispatcher written as {@code deepep}), placed on a node group whose NVLink domain joins more than one node (a GB200 /
+ * GB300 NVL72 rack of 4-GPU trays: derive.estimate.FlexDispatch#multiNodeNvlink). PAR020: Megatron-Bridge refuses deepep
+ * there, Megatron-Core supports only hybridep on such a domain. An unstated backend is no fact: the estimate takes hybridep
+ * there (FlexDispatch#unstated).
+ */
+public final class FlexBackendFact {
+    private final String jobName, file, key, gpuName, groupName;
+    private final long domainSize, gpusPerNode, ep;
+    private final boolean multiNodeNvlink, ipcBeyondNode;
+    private final Span span;
+
+    /**
+     * @param key             the backend's key as the job's file writes it ("--moe-flex-dispatcher-backend",
+     *                        "model.moe_flex_dispatcher_backend", "--moe-enable-deepep", "model.moe.flex_backend")
+     * @param multiNodeNvlink the node group's NVLink domain joins more than one node
+     * @param ipcBeyondNode   DeepEP V1's CUDA IPC group (NUM_MAX_NVL_PEERS, 8 GPUs) is larger than the group's nodes
+     * @param span            where the backend is named
+     */
+    public FlexBackendFact(String jobName, String file, String key, String gpuName, String groupName, long domainSize,
+                           long gpusPerNode, long ep, boolean multiNodeNvlink, boolean ipcBeyondNode, Span span) {
+        this.ipcBeyondNode = ipcBeyondNode;
+        this.jobName = jobName; this.file = file; this.key = key; this.gpuName = gpuName; this.groupName = groupName;
+        this.domainSize = domainSize; this.gpusPerNode = gpusPerNode; this.ep = ep; this.multiNodeNvlink = multiNodeNvlink;
+        this.span = span;
+    }
+
+    /** The job's name. */
+    public String getJobName() { return jobName; }
+    /** The file the job is declared in. */
+    public String getFile() { return file; }
+    /** The backend's key as the file writes it. */
+    public String getKey() { return key; }
+    /** The node group's GPU, by its catalog name. */
+    public String getGpuName() { return gpuName; }
+    /** The node group the job runs on. */
+    public String getGroupName() { return groupName; }
+    /** The GPUs one NVLink domain of the node group joins. */
+    public long getDomainSize() { return domainSize; }
+    /** The node group's GPUs per node. */
+    public long getGpusPerNode() { return gpusPerNode; }
+    /** The nodes one NVLink domain joins: domainSize ÷ gpusPerNode, rounded up. */
+    public long getNodesPerDomain() { return gpusPerNode <= 0 ? 0 : (domainSize + gpusPerNode - 1) / gpusPerNode; }
+    /** The job's expert-parallel size (1 when not written). */
+    public long getEp() { return ep; }
+    /** The node group's NVLink domain joins more than one node (MNNVL: a GB200 / GB300 NVL72 rack). */
+    public boolean isMultiNodeNvlink() { return multiNodeNvlink; }
+    /** DeepEP V1's CUDA IPC group of 8 GPUs (NUM_MAX_NVL_PEERS) is larger than one of the group's nodes. */
+    public boolean isIpcBeyondNode() { return ipcBeyondNode; }
+    /** Where the backend is named. */
+    public Span getSpan() { return span; }
+
+    public String identity() { return "training_job:" + jobName + "/flex_backend"; }
+}

@@ -63,6 +63,8 @@ final class LaunchScriptAdapter implements FormatAdapter {
         Word gpusPerNode;
         String gresWritten;
         boolean python;
+        /** What an srun's --gres asks that gpulint does not read as its GPUs per node (SYN012): an error, then a warning. */
+        final List<SlurmDirectives.Refused> refused = new ArrayList<>(), otherwise = new ArrayList<>();
     }
 
     /**
@@ -89,7 +91,16 @@ final class LaunchScriptAdapter implements FormatAdapter {
         Specs.Cluster qos = MlnxQos.read(script, file, jobName, root.entries().get(0).key().span(), root.span());
         if (qos != null) sink.cluster(qos);
         Launchers.Launch l = Launchers.scan(script);
-        JobDraft j = job(root, file, jobName, sb, script, l);
+        Srun srun = new Srun();
+        JobDraft j = job(root, file, jobName, sb, script, l, srun);
+        for (SlurmDirectives.Refused r : srun.refused) {
+            sink.finding(new dev.gpulint.core.Finding("SYN012", dev.gpulint.core.Level.ERROR, r.span(), r.message(), List.of(),
+                    FORMAT + ":" + jobName + "/" + r.key()));
+        }
+        for (SlurmDirectives.Refused r : srun.otherwise) {
+            sink.finding(new dev.gpulint.core.Finding("SYN012", dev.gpulint.core.Level.WARNING, r.span(), r.message(), List.of(),
+                    FORMAT + ":" + jobName + "/" + r.key()));
+        }
         if (j != null) {
             DeepSpeedHeredoc.Written ds = DeepSpeedHeredoc.find(script, text, l.deepspeedConfig);
             if (ds != null) DeepSpeedHeredoc.apply(j, ds);
@@ -102,8 +113,7 @@ final class LaunchScriptAdapter implements FormatAdapter {
 
     /** The bound job, or null when the script launches no training. */
     private static JobDraft job(MappingNode root, String file, String jobName, SlurmDirectives sb, Shell.Script script,
-                                Launchers.Launch l) {
-        Srun srun = new Srun();
+                                Launchers.Launch l, Srun srun) {
         Map<String, Word> hydra = new LinkedHashMap<>();
         boolean launches = false, srunSeen = false;
         for (Shell.Command c : script.commands()) {
@@ -216,9 +226,23 @@ final class LaunchScriptAdapter implements FormatAdapter {
         if (s.tasks == null) s.tasks = p.last("ntasks");
         Word gres = p.last("gres");
         SlurmDirectives.Gres g = gres == null || s.gpusPerNode != null || gres.text().indexOf('$') >= 0 ? null : SlurmDirectives.gres(gres);
-        if (g != null && g.other() == null) {
+        if (g != null && g.other() == null && g.mixed() == null) {
             s.gpusPerNode = g.count();
             s.gresWritten = "srun --gres=" + g.written();
+        } else if (g != null && s.refused.size() + s.otherwise.size() < SlurmDirectives.MAX_UNEXPANDED) {
+            // a step's --gres is read as a job's (gres_step_state_validate, SchedMD/slurm src/interfaces/gres.c at b1fd7528)
+            String written = "srun --gres=" + SlurmDirectives.bounded(gres.text());
+            if (g.mixed() != null) {
+                String typed = g.type() != null ? g.type() : g.mixed().text().split(":", 4)[1];
+                s.refused.add(new SlurmDirectives.Refused(g.mixed().span(), SlurmDirectives.mixed(written, typed, true), "srun --gres mixed"));
+            } else {
+                s.otherwise.add(new SlurmDirectives.Refused(g.other().span(), written + " asks for GPUs of two types per node, "
+                        + g.type() + " and " + g.other().text().split(":", 4)[1] + ": Slurm keeps one request per GPU type for a step"
+                        + " as for a job (gres_step_state_validate, SchedMD/slurm src/interfaces/gres.c), so every node of the step"
+                        + " must hold both and the step's GPUs per node is neither count alone; gpulint prices a job on one GPU type,"
+                        + " so it does not take this srun's GPUs per node, and the checks that compare them with the allocation do"
+                        + " not run; request one type per step (--gres=gpu:TYPE:N)", "srun --gres two GPU types"));
+            }
         }
         if (p.program() < w.size() && Shell.program(w.get(p.program()).text()).startsWith("python")) s.python = true;
         return p.program();

@@ -62,8 +62,10 @@ final class SlurmDirectives {
     boolean exclusive;
     /** The GPUs per node of the last --gpus-per-node and of the last --gres (null: none, or that --gres names no GPU), and
      *  the GPU type each names (null: none); {@link #implied} decides which one the job gets. */
-    private Word gpusPerNodeOption, gresGpus, gresItem, gresOther;
+    private Word gpusPerNodeOption, gresGpus, gresItem, gresOther, gresMixed;
     private String gresWritten, gresType, gpusPerNodeType;
+    /** The last --gres value as sbatch holds it (#PBS accelerator=true appends ",gpu:1" to it). */
+    private String gresValue;
 
     private SlurmDirectives() {}
 
@@ -100,145 +102,295 @@ final class SlurmDirectives {
             }
             pos = end + 1;
         }
-        if (!d.ignorePbs) d.pbs(text, s);
+        if (!d.ignorePbs) d.translated(text, s);
         d.implied(text);
         d.otherwise(text);
         return d;
     }
 
     /**
-     * SYN012 at the first {@code #PBS} line sbatch translates: unless {@code --ignore-pbs} is given, sbatch reads the script a
-     * second time for {@code #BSUB}, then (when there is none) {@code #PBS} lines, at the start of a line, past the first
-     * command, until more than 100 lines that do not begin with '#' (xlate_batch_script, SchedMD/slurm src/sbatch/xlate.c at
-     * fd49acb8, called by process_options_second_pass after the #SBATCH lines, so what it translates goes over them). gpulint
-     * reads the node, task and GPU counts of their -l lists as sbatch translates them ({@link #resources}), and says so where
-     * the first one is written.
+     * The {@code #BSUB} or {@code #PBS} lines sbatch translates (SYN012 at the first): unless {@code --ignore-pbs} is given,
+     * sbatch reads the script a second time for {@code #BSUB} lines, and only when there is none for {@code #PBS} lines ("Only
+     * translate one type of job options at most"), each at the start of a line, past the first command, until more than 100
+     * lines that do not begin with '#' (xlate_batch_script, SchedMD/slurm src/sbatch/xlate.c at fd49acb8, called by
+     * process_options_second_pass after the #SBATCH lines, so what it translates goes over them). The lines' arguments are one
+     * argument list read through getopt_long with the format's option string ({@link Xlate}): the options end at the first
+     * argument that is not one, and sbatch exits on it, on an option it does not know and on one left without its value.
+     * gpulint reads the node, task and GPU counts they set as sbatch translates them.
      */
-    private void pbs(ScalarText text, String s) {
+    private void translated(ScalarText text, String s) {
         int pos = 0, nonComments = 0;
         Word bsub = null, pbs = null;
         while (pos < s.length() && nonComments <= 100 && (bsub == null || pbs == null)) {
             int nl = s.indexOf('\n', pos);
             int end = nl < 0 ? s.length() : nl;
-            if (s.startsWith("#BSUB", pos)) { if (bsub == null) bsub = new Word("#BSUB", true, text.span(pos, pos + 5)); }
+            if (s.startsWith("#BSUB", pos)) { if (bsub == null) bsub = new Word(s.substring(pos, end).strip(), true, text.span(pos, end)); }
             else if (s.startsWith("#PBS", pos)) { if (pbs == null) pbs = new Word(s.substring(pos, end).strip(), true, text.span(pos, end)); }
             else if (pos >= end || s.charAt(pos) != '#') nonComments++;
             pos = end + 1;
         }
-        if (pbs == null || bsub != null) return;
-        // the second reading: every #PBS line's arguments, as one argument list in the script's order (xlate_batch_script)
-        // through getopt_long with "+a:A:c:C:e:hIj:J:k:l:m:M:N:o:p:q:r:S:t:u:v:VW:z" (_set_pbs_options): the options end at
-        // the first argument that is not one, and each -l resource list is translated (_parse_pbs_resource_list)
-        int[] state = {0, 0};
+        Xlate x = bsub != null ? Xlate.BSUB : pbs != null ? Xlate.PBS : null;
+        if (x == null) return;
+        int[] state = {0, 0, 0};
         pos = 0;
         nonComments = 0;
         while (pos < s.length() && nonComments <= 100 && state[1] == 0) {
             int nl = s.indexOf('\n', pos);
             int end = nl < 0 ? s.length() : nl;
-            if (s.startsWith("#PBS", pos)) arguments(s, pos + 4, end, a -> pbsArgument(text, a, state));
+            if (s.startsWith(x.sentinel, pos)) arguments(s, pos + x.sentinel.length(), end, a -> translatedArgument(text, x, a, state));
             else if (pos >= end || s.charAt(pos) != '#') nonComments++;
             pos = end + 1;
         }
-        if (pbsStop == null && state[0] != 0) pbsStop = new String[] {pbsLast, "an option left without its value (getopt_long's '?': \"Unrecognized command line parameter\")"};
-        if (pbsStop != null && refused.size() < MAX_UNEXPANDED) {
-            refused.add(new Refused(pbsStopAt, "'" + pbsStop[0] + "' on a #PBS line: sbatch translates the #PBS lines' words"
-                    + " through getopt_long with the PBS options it knows (-a -A -c -C -e -h -I -j -J -k -l -m -M -N -o -p -q -r -S"
-                    + " -t -u -v -V -W -z, each but -h -I -V -z with a value: _set_pbs_options, SchedMD/slurm src/sbatch/xlate.c),"
-                    + " and exits on " + pbsStop[1] + ", so"
-                    + " sbatch does not submit the job; remove the word, or add #SBATCH --ignore-pbs so that sbatch skips the #PBS"
-                    + " lines", "#PBS refused"));
+        if (xlateStop == null && state[0] != 0) xlateStop = new String[] {xlateLast, "an option left without its value (getopt_long's '?': \"Unrecognized command line parameter\")"};
+        if (xlateStop != null && refused.size() < MAX_UNEXPANDED) {
+            refused.add(new Refused(xlateStopAt, "'" + xlateStop[0] + "' on a " + x.sentinel + " line: sbatch translates the " + x.sentinel
+                    + " lines' words through getopt_long with the " + x.format + " options it knows (" + x.known + ": " + x.function
+                    + ", SchedMD/slurm src/sbatch/xlate.c), and exits on " + xlateStop[1] + ", so sbatch does not submit the job;"
+                    + " remove the word, or add #SBATCH --ignore-pbs so that sbatch skips the " + x.sentinel + " lines", x.sentinel + " refused"));
         }
-        String line = pbs.text().length() > 80 ? pbs.text().substring(0, 80) + "..." : pbs.text();
-        otherwise.add(new Refused(pbs.span(), "'" + line + "': sbatch translates #PBS lines into its own options (xlate_batch_script,"
-                + " SchedMD/slurm src/sbatch/xlate.c) after the #SBATCH lines and over them, and gpulint reads them so: -l select=N"
-                + " and -l nodes=N set --nodes, mpiprocs=M --ntasks-per-node, naccelerators=G --gpus (in all); PBS Pro's ngpus="
-                + " is not translated at all, so it requests no GPU, and gpulint reads no other #PBS key; write the request as"
-                + " #SBATCH lines, or add #SBATCH --ignore-pbs so that sbatch skips the #PBS lines", "#PBS"));
+        Word first = x == Xlate.BSUB ? bsub : pbs;
+        String line = first.text().length() > 80 ? first.text().substring(0, 80) + "..." : first.text();
+        otherwise.add(new Refused(first.span(), "'" + line + "': sbatch translates " + x.sentinel + " lines into its own options"
+                + " (xlate_batch_script, SchedMD/slurm src/sbatch/xlate.c) after the #SBATCH lines and over them, and gpulint reads"
+                + " them so: " + x.reads + "; write the request as #SBATCH lines, or add #SBATCH --ignore-pbs so that sbatch skips"
+                + " the " + x.sentinel + " lines", x.sentinel));
     }
 
-    /** Why sbatch exits on the #PBS lines (the word, the reason; null: it does not), where, and the last word read. */
-    private String[] pbsStop;
-    private dev.gpulint.core.Span pbsStopAt;
-    private String pbsLast;
+    /**
+     * A format sbatch translates: its sentinel, its getopt_long option string (the options without a value, those with one)
+     * and long options, as _set_pbs_options and _set_bsub_options declare them (SchedMD/slurm src/sbatch/xlate.c at
+     * fd49acb8), and the words of its messages.
+     */
+    private enum Xlate {
+        PBS("#PBS", "PBS", "_set_pbs_options", "hIVz", "aAcCejJklmMNopqrStuvW",
+                "-a -A -c -C -e -h -I -j -J -k -l -m -M -N -o -p -q -r -S -t -u -v -V -W -z, each but -h -I -V -z with a value,"
+                        + " and their long names such as --resource_list",
+                "-l select=N and -l nodes=N[:ppn=P] set --nodes (and P × N --ntasks), mpiprocs=M --ntasks-per-node,"
+                        + " naccelerators=G --gpus (in all), accelerator=true adds gpu:1 to --gres; PBS Pro's ngpus= is not translated"
+                        + " at all, so it requests no GPU, and gpulint reads no other #PBS key",
+                new String[] {"start_time:a:1", "account:A:1", "checkpoint:c:1", "working_dir:C:1", "error:e:1", "hold:h:0",
+                    "interactive:I:0", "join:j:2", "job_array:J:1", "keep:k:1", "resource_list:l:1", "mail_options:m:1",
+                    "mail_user_list:M:1", "job_name:N:1", "out:o:1", "priority:p:1", "destination:q:1", "rerunable:r:1",
+                    "script_path:S:1", "array:t:1", "running_user:u:1", "variable_list:v:1", "all_env:V:0", "attributes:W:1",
+                    "no_std:z:0"}),
+        BSUB("#BSUB", "LSF", "_set_bsub_options", "x", "ceJmMnoqW",
+                "-c (-cwd) -e -J -m -M -n -o -q -W -x, each but -x with a value, and their long names; none of LSF's GPU or"
+                        + " resource options (-gpu, -R) is among them",
+                "-n [MIN,]MAX sets --ntasks (MAX), -x --exclusive, -J --job-name; LSF's -gpu and -R are no options sbatch knows,"
+                        + " and sbatch skips the #PBS lines of a script that has #BSUB ones",
+                new String[] {"cwd:c:1", "error_file:e:1", "job_name:J:1", "hostname:m:1", "memory_limit:M:1", "output_file:o:1",
+                    "queue_name:q:1", "time:W:1", "exclusive:x:0"});
 
-    /** The length of the directive sentinel at {@code i} ("#SBATCH": 7, "#SLURM": 6) when options or blanks follow it, else 0. */
+        final String sentinel, format, function, noValue, withValue, known, reads;
+        /** Long options: name, the option's character, 0 no value, 1 a value, 2 an optional value ("name=value" only). */
+        final String[] longs;
+
+        Xlate(String sentinel, String format, String function, String noValue, String withValue, String known, String reads, String[] longs) {
+            this.sentinel = sentinel;
+            this.format = format;
+            this.function = function;
+            this.noValue = noValue;
+            this.withValue = withValue;
+            this.known = known;
+            this.reads = reads;
+            this.longs = longs;
+        }
+
+        /** getopt_long's match of {@code --name}: the exact name, else the one name it begins (all matches alike); null: none or ambiguous. */
+        String[] longOption(String name) {
+            String[] found = null;
+            boolean ambiguous = false;
+            for (String l : longs) {
+                String[] f = l.split(":", 3);
+                if (f[0].equals(name)) return f;
+                if (!name.isEmpty() && f[0].startsWith(name)) {
+                    if (found == null) found = f;
+                    else if (!found[1].equals(f[1]) || !found[2].equals(f[2])) ambiguous = true;
+                }
+            }
+            return ambiguous ? null : found;
+        }
+    }
+
+    /** Why sbatch exits on the translated lines (the word, the reason; null: it does not), where, and the last word read. */
+    private String[] xlateStop;
+    private dev.gpulint.core.Span xlateStopAt;
+    private String xlateLast;
+
+    /** The length of the directive sentinel at {@code i}: 7 for a line starting "#SBATCH", 6 for "#SLURM", whatever follows (_opt_batch_script's xstrncmp of the line's start); else 0. */
     private static int sentinel(String s, int i, int end) {
         for (String w : new String[] {"#SBATCH", "#SLURM"}) {
-            int n = w.length();
-            if (s.startsWith(w, i) && i + n < end && (isspace(s.charAt(i + n)) || s.charAt(i + n) == '-')) return n;
+            if (s.startsWith(w, i) && i + w.length() <= end) return w.length();
         }
         return 0;
     }
 
     /**
-     * One argument of the #PBS lines as getopt_long takes it: {@code state[0]}: what the argument is (0: an option, 1: -l's
-     * value, 2: another option's value); {@code state[1]}: 1 when the options have ended (the first argument that is not one).
+     * One argument of the translated lines as getopt_long takes it: {@code state[0]}: the option whose value this argument is
+     * (0: none); {@code state[1]}: 1 when the options have ended; {@code state[2]}: the argument's number (1 first), for
+     * xlate_batch_script's "-cwd" → "-c" at the odd places of a #BSUB list.
      */
-    private void pbsArgument(ScalarText text, Argument a, int[] state) {
+    private void translatedArgument(ScalarText text, Xlate x, Argument a, int[] state) {
         if (state[1] == 1) return;
         String t = a.text();
-        int due = state[0];
+        int number = ++state[2];
+        char due = (char) state[0];
         state[0] = 0;
-        pbsLast = t.length() > 40 ? t.substring(0, 40) + "..." : t;                 // for a message: bounded
-        pbsStopAt = pbsSpan(text, a, 0, t.length());
-        if (due == 1) { resources(text, a, 0); return; }
-        if (due == 2) return;
-        // a word that is not an option ends getopt's scan, and _set_pbs_options then exits: "Invalid argument"
-        if (t.length() < 2 || t.charAt(0) != '-') { state[1] = 1; pbsStop = new String[] {pbsLast, "a word that is not an option (\"Invalid argument: " + pbsLast + "\")"}; return; }
-        if (t.startsWith("--")) return;                                    // PBS's long names: nothing gpulint reads
-        for (int k = 1; k < t.length(); k++) {
-            char c = t.charAt(k);
-            if ("hIVz".indexOf(c) >= 0) continue;                          // no value
-            if ("aAcCejJklmMNopqrStuvW".indexOf(c) < 0) {                  // getopt's '?': "Unrecognized command line parameter"
+        xlateLast = t.length() > 40 ? t.substring(0, 40) + "..." : t;                 // for a message: bounded
+        xlateStopAt = pbsSpan(text, a, 0, t.length());
+        if (due != 0) { translatedValue(text, x, due, a, 0); return; }
+        if (state[1] == 2 || t.length() < 2 || t.charAt(0) != '-') {
+            // a word that is not an option ends getopt's scan (and so does "--", before the next word), and sbatch exits
+            state[1] = 1;
+            xlateStop = new String[] {xlateLast, "a word that is not an option (\"Invalid argument: " + xlateLast + "\")"};
+            return;
+        }
+        if (x == Xlate.BSUB && number % 2 == 1 && t.equals("-cwd")) t = "-c";          // "Slurm doesn't allow long names with a single '-'"
+        if (t.equals("--")) { state[1] = 2; return; }
+        if (t.startsWith("--")) {
+            int eq = t.indexOf('=');
+            String[] o = x.longOption(eq < 0 ? t.substring(2) : t.substring(2, eq));
+            if (o == null || o[2].equals("0") && eq >= 0) {
                 state[1] = 1;
-                pbsStop = new String[] {pbsLast, "an option it does not know (-" + c + ", getopt_long's '?': \"Unrecognized command line parameter\")"};
+                xlateStop = new String[] {xlateLast, "an option it does not know or that takes no value (" + (eq < 0 ? t : t.substring(0, eq))
+                        + ", getopt_long's '?': \"Unrecognized command line parameter\")"};
                 return;
             }
-            boolean attached = k + 1 < t.length();
-            if (c == 'l') { if (attached) resources(text, a, k + 1); else state[0] = 1; }
-            else if (!attached) state[0] = 2;
+            char c = o[1].charAt(0);
+            if (eq >= 0) translatedValue(text, x, c, a, eq + 1);
+            else if (o[2].equals("1")) state[0] = c;
+            else if (o[2].equals("0")) translatedFlag(x, c);
             return;
+        }
+        for (int k = 1; k < t.length(); k++) {
+            char c = t.charAt(k);
+            if (x.noValue.indexOf(c) >= 0) { translatedFlag(x, c); continue; }
+            if (x.withValue.indexOf(c) < 0) {                                          // getopt's '?': "Unrecognized command line parameter"
+                state[1] = 1;
+                xlateStop = new String[] {xlateLast, "an option it does not know (-" + c + ", getopt_long's '?': \"Unrecognized command line parameter\")"};
+                return;
+            }
+            if (k + 1 < t.length()) translatedValue(text, x, c, a, k + 1);
+            else state[0] = c;
+            return;
+        }
+    }
+
+    /** A translated option without a value: #BSUB -x is --exclusive. */
+    private void translatedFlag(Xlate x, char c) {
+        if (x == Xlate.BSUB && c == 'x') exclusive = true;
+    }
+
+    /** The value of translated option {@code c}, from character {@code from} of {@code a}: #PBS -l's resource list, #BSUB -n's tasks and -J's name. */
+    private void translatedValue(ScalarText text, Xlate x, char c, Argument a, int from) {
+        if (x == Xlate.PBS && c == 'l') { resources(text, a, from); return; }
+        if (x != Xlate.BSUB) return;
+        String v = a.text().substring(from);
+        if (c == 'J') jobName = new Word(v, true, pbsSpan(text, a, from, a.text().length()));
+        if (c == 'n') {
+            // "-n MIN,MAX": the MAX; "-n 4," exits ("#BSUB -n format not correct"), kept as unknown here
+            int comma = v.indexOf(',');
+            int start = comma < 0 ? from : from + comma + 1;
+            String n = a.text().substring(start);
+            tasks = n.matches("[0-9]{1,9}") ? new Word(n, true, pbsSpan(text, a, start, a.text().length())) : null;
         }
     }
 
     /**
      * A #PBS -l resource list from character {@code from} of {@code a}, scanned as _parse_pbs_resource_list scans it (a
-     * character at a time, each key where it starts): {@code select=N} (to the next ':') and {@code nodes=N[+M...][:ppn=P]}
-     * (to the next ','; the counts of its parts summed) set --nodes, {@code mpiprocs=M} (to ':') --ntasks-per-node,
-     * {@code naccelerators=G} (to ',') --gpus in all; each replaces the #SBATCH value before it. Other keys are not read.
+     * character at a time, each key where it starts, the value of a key it knows skipped to its separator): {@code select=N}
+     * (to the next ':') and {@code nodes=N[+M...][:ppn=P]} (to the next ','; the counts of its parts summed, and P summed times
+     * that count --ntasks) set --nodes, {@code mpiprocs=M} (to ':') --ntasks-per-node, {@code naccelerators=G} (to ',') --gpus
+     * in all; {@code accelerator=true} (any case) adds {@code gpu:1} to --gres once the list is read; each replaces the value
+     * before it. Other keys set nothing gpulint reads.
      */
     private void resources(ScalarText text, Argument a, int from) {
         String v = a.text();
         int i = from;
+        dev.gpulint.core.Span accelerator = null;
         while (i < v.length()) {
             String key = null;
-            char sep = ',';
-            for (String k : new String[] {"select=", "nodes=", "mpiprocs=", "naccelerators="}) {
-                if (v.regionMatches(!k.equals("nodes="), i, k, 0, k.length())) { key = k; sep = k.equals("select=") || k.equals("mpiprocs=") ? ':' : ','; }
+            for (String k : RESOURCE_KEYS) {
+                boolean anyCase = k.equals("accelerator=") || k.equals("mpiprocs=") || k.equals("naccelerators=") || k.equals("ncpus=")
+                        || k.equals("select=");
+                if (v.regionMatches(anyCase, i, k, 0, k.length())) { key = k; break; }
             }
             if (key == null) { i++; continue; }
-            int start = i + key.length(), stop = v.indexOf(sep, start);
+            int start = i + key.length();
+            if (key.equals("accelerator=")) {
+                if (v.regionMatches(true, start, "true", 0, 4) && accelerator == null) accelerator = pbsSpan(text, a, i, start + 4);
+                i = start;
+                continue;
+            }
+            char sep = key.equals("select=") || key.equals("mpiprocs=") || key.equals("ncpus=") ? ':' : ',';
+            int stop = v.indexOf(sep, start);
             if (stop < 0) stop = v.length();
             String value = v.substring(start, stop);
             if (key.equals("nodes=")) {
-                long count = 0;
-                for (String part : value.split("[+:]", 64)) {
-                    String digits = part.replaceFirst("[^0-9].*$", "");
-                    if (!digits.isEmpty() && digits.length() < 10) count += Long.parseLong(digits);
-                }
-                if (count > 0) nodes = new Word(String.valueOf(count), true, pbsSpan(text, a, start, stop));
-            } else if (value.matches("[0-9]{1,9}")) {
+                nodesOption(text, a, start, value);
+            } else if (value.matches("[0-9]{1,9}") && !key.equals("ncpus=")) {
                 Word w = new Word(value, true, pbsSpan(text, a, start, stop));
                 switch (key) {
                     case "select=" -> nodes = w;
                     case "mpiprocs=" -> tasksPerNode = w;
-                    default -> gpus = w;
+                    case "naccelerators=" -> gpus = w;
+                    default -> { }
                 }
             }
             i = stop + 1;
+            if (key.equals("proc=")) { int next = v.indexOf(',', i); i = next < 0 ? v.length() : next + 1; }   // it skips one more
         }
+        if (accelerator != null) acceleratorGres(accelerator);
     }
 
+    /** The -l keys _parse_pbs_resource_list knows, whose value it skips (Cray's mpp* keys, compiled in only on Cray, left out). */
+    private static final String[] RESOURCE_KEYS = {"accelerator=", "arch=", "cput=", "file=", "host=", "mem=", "mpiprocs=",
+        "naccelerators=", "ncpus=", "nice=", "nodes=", "opsys=", "other=", "pcput=", "pmem=", "proc=", "pvmem=", "select=",
+        "software=", "vmem=", "walltime="};
+
+    /**
+     * {@code nodes=} as _parse_pbs_nodes_opts reads it: each part (to the next '+' or ':') that starts with a digit adds its
+     * count to the nodes, each {@code ppn=P} adds P to the tasks per node; --nodes is the count when there is one, and
+     * --ntasks is the summed P times the count (times 1 when none).
+     */
+    private void nodesOption(ScalarText text, Argument a, int start, String value) {
+        long count = 0, ppn = 0;
+        int p = 0;
+        while (p < value.length()) {
+            int next = p;
+            while (next < value.length() && value.charAt(next) != '+' && value.charAt(next) != ':') next++;
+            String part = value.substring(p, next);
+            String digits = part.startsWith("ppn=") ? part.substring(4).replaceFirst("[^0-9].*$", "") : part.replaceFirst("[^0-9].*$", "");
+            if (!digits.isEmpty() && digits.length() < 10) {
+                if (part.startsWith("ppn=")) ppn += Long.parseLong(digits);
+                else count += Long.parseLong(digits);
+            }
+            p = next + 1;
+        }
+        dev.gpulint.core.Span at = pbsSpan(text, a, start, start + value.length());
+        if (count > 0) nodes = new Word(String.valueOf(count), true, at);
+        if (ppn > 0 && ppn * Math.max(count, 1) < MAX_COUNT) tasks = new Word(String.valueOf(ppn * Math.max(count, 1)), true, at);
+    }
+
+    /**
+     * #PBS -l accelerator=true: _parse_pbs_resource_list sets --gres to the --gres before it with ",gpu:1" after it (or to
+     * "gpu:1"), and slurmctld reads it as #SBATCH --gres is read ({@link #gres}): one untyped GPU per node, replacing an untyped
+     * count before it, refused beside a typed one.
+     */
+    private void acceleratorGres(dev.gpulint.core.Span at) {
+        Word one = new Word("1", true, at);
+        String before = gresValue;
+        gresValue = before == null ? "gpu:1" : before + ",gpu:1";
+        if (gresGpus != null && gresType != null) {
+            if (gresMixed == null) gresMixed = new Word("gpu:1", true, at);
+            return;
+        }
+        if (gresMixed != null) return;
+        gresGpus = one;
+        gresItem = new Word("gpu:1", true, at);
+        gresType = null;
+        gresWritten = "#PBS -l accelerator=true (--gres=" + (gresValue.length() > 60 ? "...," : "") + (gresValue.length() > 60 ? "gpu:1" : gresValue) + ")";
+    }
     /** Where characters {@code from} to {@code to} of argument {@code a} are written. */
     private static dev.gpulint.core.Span pbsSpan(ScalarText text, Argument a, int from, int to) {
         return text.span(a.at()[from], to > from ? a.at()[to - 1] + 1 : a.at()[from]);
@@ -402,22 +554,29 @@ final class SlurmDirectives {
                 gresType = g == null ? null : g.type();
                 gresWritten = g == null ? null : "#SBATCH --gres=" + g.written();
                 gresOther = g == null ? null : g.other();
+                gresMixed = g == null ? null : g.mixed();
+                gresValue = v == null ? null : value;
             }
             default -> { }
         }
     }
 
     /**
-     * The GPU request of a {@code --gres} value (sbatch's or srun's: {@code gpu[:type][:count]} items, comma-separated): the
-     * first GPU item, its count (a last piece of digits, else 1: _get_next_gres), its type (null: none), and a later GPU
-     * item of another type, both typed (null: none), which Slurm keeps as a request of its own; the first item as written,
-     * with its socket list ({@code gpu:h100:8(S:0-1)}), for messages. Null when no item names a GPU.
+     * The GPU request of a {@code --gres} value (sbatch's or srun's: {@code gpu[:type][:count]} items, comma-separated), as
+     * gres_job_state_validate and gres_step_state_validate read it (SchedMD/slurm src/interfaces/gres.c at b1fd7528): each
+     * item's count (a last piece of digits, else 1: _get_next_gres) is set on the record of its GPU type, found again for a
+     * later item of the same type (_get_next_job_gres), so the last count of a type wins. Here: the first GPU item, the last
+     * count of its type (placed at that item) and its type (null: none); {@code other}, the first item of another type when
+     * both are typed (null: none), which Slurm keeps as a request of its own; {@code mixed}, the first item typed where the
+     * first is not or the other way round (null: none), which Slurm refuses (ESLURM_INVALID_GRES_TYPE from
+     * _merge_generic_data: "gpu:2,gpu:tesla:1" is its own example); the item whose count is read, as written, with its socket
+     * list ({@code gpu:h100:8(S:0-1)}), for messages. Null when no item names a GPU.
      */
-    record Gres(Word item, Word count, String type, Word other, String written) {}
+    record Gres(Word item, Word count, String type, Word other, Word mixed, String written) {}
 
     static Gres gres(Word v) {
         String value = v.text();
-        Word item = null, count = null, other = null;
+        Word item = null, count = null, other = null, mixed = null;
         String type = null, written = null;
         int f = 0;
         for (String it : value.split(",", 16)) {
@@ -427,18 +586,20 @@ final class SlurmDirectives {
                 boolean counted = p.length > 1 && p[p.length - 1].matches("[0-9]+");
                 String t = p.length > (counted ? 2 : 1) ? p[1] : null;
                 Word w = WordParts.part(v, f, f + n.length());
-                if (item == null) {
-                    item = w;
+                if (item == null || java.util.Objects.equals(t, type)) {
+                    if (item == null) item = w;
                     count = counted ? count(w) : new Word("1", true, w.span());
                     type = t;
                     written = it;
-                } else if (other == null && t != null && type != null && !t.equals(type)) {
+                } else if ((t == null) != (type == null)) {
+                    if (mixed == null) mixed = w;
+                } else if (other == null) {
                     other = w;
                 }
             }
             f += it.length() + 1;
         }
-        return item == null ? null : new Gres(item, count, type, other, written);
+        return item == null ? null : new Gres(item, count, type, other, mixed, written);
     }
 
     /** The GPU type of {@code --gpus-per-node=[type:]N}, or null. */
@@ -466,23 +627,30 @@ final class SlurmDirectives {
         // job's record of that GRES and type in turn (gres_job_state_validate: gres_per_node = cnt), so --gres's count
         // replaces --gpus-per-node's. A typed and an untyped GPU request are refused (ESLURM_INVALID_GRES_TYPE from
         // _merge_generic_data), and two types are two requests: no one count per node
-        if (gresGpus != null && gpusPerNodeOption != null && !java.util.Objects.equals(gresType, gpusPerNodeType)) {
+        String gresShown = gresWritten == null ? null : gresWritten.startsWith("#SBATCH ") ? gresWritten.substring(8) : gresWritten;
+        if (gresMixed != null) {
+            gpusPerNode = null;
+            String typed = gresType != null ? gresType : gresMixed.text().split(":", 4)[1];      // the later item is the typed one
+            if (refused.size() < MAX_UNEXPANDED) {
+                refused.add(new Refused(gresMixed.span(), mixed("--gres=" + bounded(gresValue), typed, false), "#SBATCH --gres mixed"));
+            }
+        } else if (gresGpus != null && gpusPerNodeOption != null && !java.util.Objects.equals(gresType, gpusPerNodeType)) {
             gpusPerNode = null;
             if ((gresType == null) != (gpusPerNodeType == null)) {
                 String perNode = "--gpus-per-node=" + (gpusPerNodeType == null ? "" : gpusPerNodeType + ":") + gpusPerNodeOption.text();
-                String gres = gresWritten.substring("#SBATCH ".length());
+                String gres = gresShown;
                 refused.add(new Refused(gresItem.span(), gres + " and " + perNode + " both ask for GPUs per node, one of "
                         + (gresType != null ? "type " + gresType : "type " + gpusPerNodeType) + " and one of no type: Slurm refuses a"
                         + " typed and an untyped request of the same GRES (ESLURM_INVALID_GRES_TYPE from gres_job_state_validate's"
                         + " _merge_generic_data, SchedMD/slurm src/interfaces/gres.c), so sbatch does not submit the job; request the GPUs"
                         + " once, as --gpus-per-node=[type:]N or --gres=gpu[:type]:N, or give both the same type", "#SBATCH --gres"));
             } else {
-                twoTypes(gresItem, gresWritten.substring("#SBATCH ".length()), "--gpus-per-node=" + gpusPerNodeType + ":"
+                twoTypes(gresItem, gresShown, "--gpus-per-node=" + gpusPerNodeType + ":"
                         + gpusPerNodeOption.text(), gresType, gpusPerNodeType);
             }
         } else if (gresOther != null) {
             gpusPerNode = null;
-            twoTypes(gresOther, gresWritten.substring("#SBATCH ".length()) + " and " + gresOther.text(), null, gresType,
+            twoTypes(gresOther, gresShown + " and " + gresOther.text(), null, gresType,
                     gresOther.text().split(":", 4)[1]);
         } else if (gresGpus != null) {
             gpusPerNode = gresGpus;
@@ -491,7 +659,7 @@ final class SlurmDirectives {
             gpusPerNode = gpusPerNodeOption;
             gpusPerNodeWritten = "#SBATCH --gpus-per-node";
         }
-        boolean conflicting = gresGpus != null && (gpusPerNodeOption != null || gresOther != null) && gpusPerNode == null;
+        boolean conflicting = gresMixed != null || gresGpus != null && (gpusPerNodeOption != null || gresOther != null) && gpusPerNode == null;
         long n = Launchers.number(nodes), t = Launchers.number(tasksPerNode), all = Launchers.number(tasks);
         if (t < 0 && all > 0 && n > 0 && all % n == 0) t = all / n;
         if (gpusPerNode == null && !conflicting && Launchers.number(gpusPerTask) > 0 && t > 0 && t < MAX_COUNT) {
@@ -522,6 +690,23 @@ final class SlurmDirectives {
                 + " count alone; gpulint prices a job on one GPU type, so it takes the GPUs per node as unknown and the checks"
                 + " that need them do not run; request one type per job (--gpus-per-node=TYPE:N or --gres=gpu:TYPE:N), or split"
                 + " the two kinds of work into two jobs", "#SBATCH two GPU types"));
+    }
+
+    /**
+     * SYN012's words for a GPU request per node made once with a type and once without in one --gres (sbatch's, or srun's for
+     * a step: {@code step}), which Slurm refuses whichever comes first.
+     */
+    static String mixed(String written, String type, boolean step) {
+        return written + " asks for GPUs per node once of type " + type + " and once of no type: Slurm refuses a typed and an"
+                + " untyped request of the same GRES (ESLURM_INVALID_GRES_TYPE, \"Invalid GRES specification (with and without type"
+                + " identification)\", from " + (step ? "gres_step_state_validate" : "gres_job_state_validate") + "'s _merge_generic_data,"
+                + " SchedMD/slurm src/interfaces/gres.c), so " + (step ? "srun creates no step and what it launches never runs"
+                : "sbatch does not submit the job") + "; request the GPUs once, as --gres=gpu:TYPE:N or --gres=gpu:N";
+    }
+
+    /** A value quoted in a message, cut at 80 characters. */
+    static String bounded(String v) {
+        return v.length() > 80 ? v.substring(0, 80) + "..." : v;
     }
 
     /** SYN012: what sbatch reads here that gpulint does not follow, each said once. */

@@ -272,7 +272,97 @@ class SlurmDirectivesTest {
         assertEquals("4", same.gpusPerNode.text(), "one type twice is one type");
         assertEquals(List.of(), same.otherwise);
         assertEquals(List.of(), SlurmDirectives.read(text("#SBATCH --gres=gpu:a100:4,gpu:4\n")).otherwise,
-                "a typed and an untyped item are not two types (not modelled: the first item is read)");
+                "a typed and an untyped item are not two types: Slurm refuses them (below)");
+    }
+
+    /**
+     * One --gres as gres_job_state_validate reads it (src/interfaces/gres.c at b1fd7528): each item's count goes to the
+     * record of its type, so one type twice keeps the last count, and a typed beside an untyped item is
+     * ESLURM_INVALID_GRES_TYPE, whichever comes first (its own comment's example is "gpu:2,gpu:tesla:1").
+     */
+    @Test
+    void oneGresIsReadAsSlurmReadsItsItems() {
+        assertEquals("8", SlurmDirectives.read(text("#SBATCH --gres=gpu:h100:4,gpu:h100:8\n")).gpusPerNode.text());
+        assertEquals("1", SlurmDirectives.read(text("#SBATCH --gres=gpu:8,gpu\n")).gpusPerNode.text(), "an item without a count is 1");
+        for (String[] row : new String[][] {
+            {"#SBATCH --gres=gpu:2,gpu:h100:2\n", "1:22-1:32"},
+            {"#SBATCH --gres=gpu:h100:2,gpu:2\n", "1:27-1:32"},
+            {"#SBATCH --gres=gpu:h100:2,nvme:1,gpu\n", "1:34-1:37"},
+        }) {
+            SlurmDirectives d = SlurmDirectives.read(text(row[0]));
+            assertNull(d.gpusPerNode, row[0]);
+            assertEquals(1, d.refused.size(), row[0]);
+            assertEquals(row[1], where(d.refused.get(0).span()), row[0]);
+            assertTrue(d.refused.get(0).message().contains("once of type h100 and once of no type"), d.refused.get(0).message());
+            assertEquals(List.of(), d.otherwise, row[0]);
+        }
+    }
+
+    /** A bare #SLURM, or #SBATCH with nothing after it: _opt_batch_script compares the line's first characters only. */
+    @Test
+    void aBareSentinelIsADirectiveLine() {
+        SlurmDirectives bare = SlurmDirectives.read(text("#SLURM\n#SBATCH --nodes=2\n"));
+        assertEquals(1, bare.otherwise.size());
+        assertEquals("1:1-1:7", where(bare.otherwise.get(0).span()));
+        assertEquals("2", bare.nodes.text());
+        assertEquals(List.of(), SlurmDirectives.read(text("#SBATCH\n#SBATCH --nodes=2\n")).otherwise);
+        assertEquals("4", SlurmDirectives.read(text("#SLURM--nodes=4\n")).nodes.text());
+    }
+
+    /**
+     * #PBS -l as _parse_pbs_resource_list reads it (xlate.c at fd49acb8): nodes=N:ppn=P is N nodes and P × N tasks
+     * (_parse_pbs_nodes_opts); accelerator=true appends gpu:1 to --gres, one untyped GPU per node, which replaces an untyped
+     * count and is refused beside a typed one; a long option's value is the next word.
+     */
+    @Test
+    void pbsPpnAcceleratorAndLongOptions() {
+        SlurmDirectives d = SlurmDirectives.read(text("#SBATCH --nodes=1\n#PBS -l nodes=2:ppn=8\n"));
+        assertEquals("2", d.nodes.text());
+        assertEquals("16", d.tasks.text());
+                assertEquals("4", SlurmDirectives.read(text("#PBS -l nodes=node01:ppn=4\n")).tasks.text(), "no count: one node's tasks");
+        SlurmDirectives acc = SlurmDirectives.read(text("#SBATCH --nodes=2 --gres=gpu:8\n#PBS -l accelerator=True\n"));
+        assertEquals("1", acc.gpusPerNode.text(), "gpu:8,gpu:1: the last count of the untyped record");
+        assertEquals("2:9-2:25", where(acc.gpusPerNode.span()));
+        assertEquals("1", SlurmDirectives.read(text("#PBS -l accelerator=true\n")).gpusPerNode.text());
+        assertNull(SlurmDirectives.read(text("#PBS -l accelerator=false\n")).gpusPerNode);
+        SlurmDirectives typed = SlurmDirectives.read(text("#SBATCH --gres=gpu:h100:8\n#PBS -l accelerator=true\n"));
+        assertNull(typed.gpusPerNode);
+        assertEquals(1, typed.refused.size(), "gpu:h100:8,gpu:1: typed and untyped");
+        SlurmDirectives longs = SlurmDirectives.read(text("#PBS --job_name run --resource_list select=3 --res=mpiprocs=4\n"));
+        assertEquals(List.of(), longs.refused);
+        assertEquals("3", longs.nodes.text());
+        assertEquals("4", longs.tasksPerNode.text(), "an unambiguous prefix of a long name is that option");
+        for (String bad : new String[] {"#PBS --job select=3\n", "#PBS --hold=1\n", "#PBS --project=x\n", "#PBS -- -l select=3\n"}) {
+            assertEquals(1, SlurmDirectives.read(text(bad)).refused.size(), bad);
+        }
+        assertEquals("5", SlurmDirectives.read(text("#PBS -l other=select=9,select=5\n")).nodes.text(), "other='s value is skipped to its ','");
+    }
+
+    /**
+     * #BSUB lines: translated by _set_bsub_options before any #PBS line, which sbatch then skips; -n MIN,MAX is MAX tasks,
+     * -x exclusive; LSF's -gpu and -R are options it does not know, and it exits.
+     */
+    @Test
+    void bsubLinesAreTranslatedAndTheirUnknownOptionsRefused() {
+        SlurmDirectives d = SlurmDirectives.read(text("#SBATCH --nodes=2\n#BSUB -n 8,16 -x\n#PBS -l select=4\n"));
+        assertEquals("16", d.tasks.text());
+        assertEquals("2", d.nodes.text(), "the #PBS line is not translated");
+        assertTrue(d.exclusive);
+        assertEquals(1, d.otherwise.size());
+        assertEquals("2:1-2:17", where(d.otherwise.get(0).span()));
+        assertEquals(List.of(), d.refused);
+        for (String[] row : new String[][] {
+            {"#BSUB -gpu \"num=8\"\n", "1:7-1:11", "(-g,"},
+            {"#BSUB -R \"span[ptile=8]\"\n", "1:7-1:9", "(-R,"},
+            {"#BSUB -J run extra\n", "1:14-1:19", "Invalid argument: extra"},
+        }) {
+            SlurmDirectives r = SlurmDirectives.read(text(row[0]));
+            assertEquals(1, r.refused.size(), row[0]);
+            assertEquals(row[1], where(r.refused.get(0).span()), row[0]);
+            assertTrue(r.refused.get(0).message().contains(row[2]), r.refused.get(0).message());
+        }
+        assertEquals(List.of(), SlurmDirectives.read(text("#BSUB -cwd /scratch -o out.txt\n")).refused, "-cwd is -c at an odd place");
+        assertEquals(List.of(), SlurmDirectives.read(text("#SBATCH --ignore-pbs\n#BSUB -R x\n")).otherwise);
     }
 
     /** srun's --gres is read as #SBATCH --gres is (one parser): a launcher statement, and the GPUs per node when nothing else says. */

@@ -708,22 +708,31 @@ public final class MemoryModel {
     }
 
     /**
-     * The plan's words for {@link #lossBytes}'s inputs on layout {@code l}: at tp &gt; 1 without sequence parallelism they are
+     * The plan's words for {@link #lossBytes}'s inputs on layout {@code l} ({@code bytes} an activation's): at tp &gt; 1 without sequence parallelism they are
      * not divided by tp; empty otherwise.
      */
-    static String replicatedLossInputs(Layout l) {
+    static String replicatedLossInputs(Layout l, int bytes) {
         return l.tp() > 1 && !l.sequenceParallel() ? "; at tp " + l.tp() + " without sequence parallelism the output layer's and"
-                + " final norm's inputs are whole on every tp rank, 4·s·b·h not ÷ tp (the column-parallel output layer saves the"
+                + " final norm's inputs are whole on every tp rank, " + 2 * bytes + "·s·b·h not ÷ tp (the column-parallel output layer saves the"
                 + " input it is given, megatron/core/tensor_parallel/layers.py; with sequence parallelism, its shard)" : "";
     }
 
-    /** The plan's words for {@link #lossBytes}: its formula and sources, in the assumptions. */
-    public static final String LOSS_BYTES = "the stage computing the loss (the last; at pp 1 the only one) holds per loss and"
-            + " micro-batch its output layer's and final norm's inputs and the fp32 softmax the cross-entropy saves, (4·s·b·h + 4·s·b·V)"
-            + " ÷ tp (theoretical_memory_usage.py's s·b·h·4·(1 + V/h), which it counts at pp 1 only), and once the 16-bit logits"
-            + " beside their fp32 copy, 2·s·b·V ÷ tp (Megatron-Core's vocab_parallel_cross_entropy upcasts them with .float());"
-            + " the last stage one micro-batch at a time (1F1B and interleaved: its forward of the last chunk is followed by that"
-            + " micro-batch's backward), with its MTP layers' losses beside the main one";
+    /**
+     * The plan's words for {@link #lossBytes}: its formula and sources, in the assumptions, with the widths the term uses for
+     * activations of {@code bytes} bytes ({@link ModelShape.Dtype#activationBytes}): the inputs 2·bytes per s·b·h, and once
+     * the logits beside their fp32 copy, bytes per s·b·V, only below 4 bytes (fp32 logits have no copy).
+     */
+    public static String lossWords(int bytes) {
+        return "the stage computing the loss (the last; at pp 1 the only one) holds per loss and micro-batch its output layer's"
+                + " and final norm's inputs and the fp32 softmax the cross-entropy saves, (" + 2 * bytes + "·s·b·h + 4·s·b·V) ÷ tp"
+                + " (theoretical_memory_usage.py's s·b·h·4·(1 + V/h)" + (bytes < 4 ? "" : " for 16-bit activations")
+                + ", which it counts at pp 1 only), and once "
+                + (bytes < 4 ? "the " + 8 * bytes + "-bit logits beside their fp32 copy, " + bytes + "·s·b·V ÷ tp (Megatron-Core's"
+                        + " vocab_parallel_cross_entropy upcasts them with .float())"
+                        : "nothing more: the logits are fp32 already (.float() returns them, no copy)")
+                + "; the last stage one micro-batch at a time (1F1B and interleaved: its forward of the last chunk is followed by"
+                + " that micro-batch's backward), with its MTP layers' losses beside the main one";
+    }
 
     /**
      * Bytes one layer keeps for its backward pass per s·b·h, split as {replicated over tp, divided by tp}: Korthikanti

@@ -146,7 +146,8 @@ public record JobInputs(ModelShape model, Layout layout, Hardware hardware, List
         StateBytes bytes = StateBytes.of(j, r.zeroStage());
         as.add(bytes.describe(layout.distributedOptimizer(), layout.zeroStage()));
         as.add("flash attention (no s² score activations), activations per Korthikanti et al. 2022 as Megatron's theoretical_memory_usage.py; "
-                + MemoryModel.LOSS_BYTES + MemoryModel.replicatedLossInputs(layout) + LossKernel.of(j).describe(j));
+                + MemoryModel.lossWords(dtype.activationBytes()) + MemoryModel.replicatedLossInputs(layout, dtype.activationBytes())
+                + LossKernel.of(j).describe(j, dtype));
         if ((long) dp * cp > 1) as.add(GradientReduce.of(j, layout.zeroStage()).why());
         HybridInputs.describe(layout, as);
         if (j.origin() != null) as.addAll(j.origin().unpriced());     // settings read but not priced apart (UnpricedSettings)

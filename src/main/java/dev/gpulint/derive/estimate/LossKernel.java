@@ -145,12 +145,19 @@ public enum LossKernel {
         return f != Format.NATIVE && f != Format.MEGATRON_BRIDGE && f != Format.NEMO2_RECIPE && f != Format.NEMO_RL && f != Format.NEMO;
     }
 
-    /** The plan's words for what this kernel changes in {@link MemoryModel#LOSS_BYTES} for job {@code j}, empty when nothing. */
-    public String describe(Specs.Job j) {
+    /**
+     * The plan's words for what this kernel changes in {@link MemoryModel#lossWords} for job {@code j}, empty when nothing, with
+     * the widths {@link MemoryModel#lossBytes} uses for its activations' dtype: an element of the logits, the hidden states
+     * and their gradients {@code dtype.activationBytes()} bytes (2 for 16-bit and fp8 training, 4 for fp32).
+     */
+    public String describe(Specs.Job j, ModelShape.Dtype dtype) {
+        int a = dtype.activationBytes();
+        String width = a < 4 ? 8 * a + "-bit" : "fp32";
         return switch (this) {
             case TE -> "; the job's loss is Transformer Engine's fused cross-entropy (cross_entropy_fusion_impl te:"
-                    + " te_parallel_cross_entropy): it keeps the 16-bit logits themselves for backward and writes the gradient into"
-                    + " them in place, no fp32 softmax nor fp32 copy, so per loss and micro-batch (4·s·b·h + 2·s·b·V) ÷ tp and nothing"
+                    + " te_parallel_cross_entropy): it keeps the " + width + " logits themselves for backward and writes the gradient"
+                    + " into them in place, no fp32 softmax nor fp32 copy, so per loss and micro-batch (" + 2 * a + "·s·b·h + " + a
+                    + "·s·b·V) ÷ tp and nothing"
                     + " more while it runs (TransformerEngine transformer_engine/pytorch/triton/cross_entropy.py)"
                     + (megatronLmFlags(j) ? "; Megatron-LM since #5115 (2026-06) refuses it in validate_args (\"disabled due to stability issues\"):"
                               + " a newer Megatron-LM stops before training, priced as the earlier versions ran it" : "");
@@ -159,22 +166,23 @@ public enum LossKernel {
                     + "its backward's fp32 temporaries beside it, at tp > 1 three, 12·s·b·V ÷ tp more at once (loss_parallel's"
                     + " fused nll_loss and log_softmax backward, (zeros + exp(x))·grad, torch/distributed/tensor/parallel/loss.py), at"
                     + " tp 1 two fp32 gradients, 8·s·b·V (each layout at its own tp)"
-                    + ", instead of Megatron's 16-bit copy; the output layer's input whole on every tp rank (ColwiseParallel gathers"
-                    + " the sequence: 2·s·b·h), the final norm's its shard";
+                    + ", instead of Megatron's " + (a < 4 ? width + " copy" : "fp32 softmax") + "; the output layer's input whole on"
+                    + " every tp rank (ColwiseParallel gathers the sequence: " + a + "·s·b·h), the final norm's its shard";
             case TORCH_REPLICATED -> "; the job's loss is torchtitan's cross_entropy_loss, eager (F.cross_entropy on pred.float(),"
                     + " torchtitan/components/loss.py) with disable_loss_parallel: the logits whole on every tp rank (the output"
                     + " layer's output Replicate, apply_tp), so it keeps the fp32 log-softmax, 4·s·b·V, and its backward's two fp32"
                     + " gradients beside it, 8·s·b·V more at once, none ÷ tp; the output layer's input whole on every tp rank"
-                    + " (2·s·b·h), the final norm's its shard; remove disable_loss_parallel to divide them by tp";
+                    + " (" + a + "·s·b·h), the final norm's its shard; remove disable_loss_parallel to divide them by tp";
             case COMPILED_REPLICATED -> "; the job's loss is torchtitan's cross_entropy_loss compiled with torch.compile, with"
                     + " disable_loss_parallel: the logits whole on every tp rank (the output layer's output Replicate, apply_tp); what"
                     + " Inductor's partition keeps for its backward is not verified here, priced as Megatron-Core's native loss on the"
-                    + " whole vocabulary, 4·s·b·V and 2·s·b·V not ÷ tp; remove disable_loss_parallel to divide them by tp";
+                    + " whole vocabulary, 4·s·b·V" + (a < 4 ? " and " + a + "·s·b·V" : "") + " not ÷ tp; remove disable_loss_parallel to divide them by tp";
             case LINEAR -> "; the job's loss is Megatron-Core's fused linear cross-entropy (cross_entropy_fusion_impl linear:"
                     + " LinearCrossEntropy, megatron/core/fusions/fused_linear_cross_entropy.py): the logits are never whole, it saves"
-                    + " the hidden states gathered whole on every tp rank (2·s·b·h) and two fp32 statistics per row (8·s·b) per loss"
+                    + " the hidden states gathered whole on every tp rank (" + a + "·s·b·h) and two fp32 statistics per row (8·s·b) per loss"
                     + " instead of the fp32 softmax, and once the larger of its split buffers, the backward's logits' gradient of one"
-                    + " split, 2·s·b·" + LINEAR_SPLIT + ", with the output weight's gradient it allocates whole (d_weight, 2·V ÷ tp·h,"
+                    + " split, " + a + "·s·b·" + LINEAR_SPLIT + ", with the output weight's gradient it allocates whole (d_weight, " + a
+                    + "·V ÷ tp·h,"
                     + " for autograd, not written into main_grad), or the forward's three fp32 per-split statistics, 12·s·b·⌈V ÷ tp ÷ "
                     + LINEAR_SPLIT + "⌉ (the split the default, LCE_FWD_VOCAB_SPLIT_SIZE / LCE_BWD_VOCAB_SPLIT_SIZE = 512·6;"
                     + " linear_cross_entropy/blackwell/entry.py); fused_linear_cross_entropy.py at 020c805 runs it on Blackwell"

@@ -499,19 +499,20 @@ public final class MemoryModel {
 
         /**
          * Of the last stage's loss memory ({@link #lossBytes}), what the loss's backward has freed by the time the output
-         * layer's backward starts, in bytes per GPU: with torchtitan's eager loss ({@link LossKernel#TORCH}) the fp32
-         * log-softmax each loss saves, 4·V per loss, and the backward's fp32 temporaries ({@link #torchLossOnce}), less the logits' gradient in
-         * the activations' dtype the output layer receives (V·s·b ÷ tp each); 0 for the other kernels. FSDP2 prefetches the
-         * last block in the output unit's pre-backward hook, which fires on the logits' gradient, after the loss's autograd
-         * nodes ran and released what they saved (FSDPState._register_pre_backward_hook, FSDPParamGroup.pre_backward →
-         * _backward_prefetch, pytorch/pytorch torch/distributed/fsdp/_fully_shard/_fsdp_state.py and _fsdp_param_group.py;
-         * torchtitan's train step deletes the logits before loss.backward(), torchtitan/train.py), so the block and this
-         * memory are never whole together.
+         * layer's backward starts, in bytes per GPU: {@link #lossBytes} less {@link #heldAtOutputBackward}, for every kernel.
+         * FSDP2 prefetches the last block in the output unit's pre-backward hook, which fires on the logits' gradient, after
+         * the loss's autograd nodes ran and released what they saved (FSDPState._register_pre_backward_hook,
+         * FSDPParamGroup.pre_backward → _backward_prefetch, pytorch/pytorch torch/distributed/fsdp/_fully_shard/_fsdp_state.py
+         * and _fsdp_param_group.py; torchtitan's train step deletes the logits before loss.backward(), torchtitan/train.py),
+         * so the block and this memory are never whole together. Only a torchtitan job has the prefetched block
+         * ({@link #prefetchedAtPeak}): its eager loss ({@link LossKernel#TORCH}, {@link LossKernel#TORCH_REPLICATED}) frees its
+         * fp32 log-softmax and its backward's fp32 temporaries, its compiled one ({@link LossKernel#NATIVE},
+         * {@link LossKernel#COMPILED_REPLICATED}, priced as Megatron's) the fp32 softmax and the 16-bit logits' upcast, each
+         * keeping the logits' gradient in the activations' dtype; a Megatron-only kernel frees nothing ({@link LossKernel#TE}
+         * writes the gradient into the logits it kept, {@link LossKernel#LINEAR}'s backward is the output layer's).
          */
         double freedBeforeOutputBackward() {
-            if (v.loss() != LossKernel.TORCH) return 0;
-            double vsb = (double) m.vocab() * m.seq() / l.cp() * l.microBatchSize() / l.tp();
-            return (4.0 * lastLosses - m.dtype().activationBytes()) * vsb + torchLossOnce(m, l, LossKernel.TORCH);
+            return lossBytes(m, l, lastLosses, v.loss()) - heldAtOutputBackward(m, l, lastLosses, v.loss());
         }
 
         /** Stage {@code i}'s activations at its peak, in bytes per GPU. */
@@ -612,14 +613,13 @@ public final class MemoryModel {
         int bytes = m.dtype().activationBytes();
         // the final norm's and the output layer's inputs: a shard of the sequence per rank with sequence parallelism, the
         // whole s·b·h on every rank of the tp group without it (tp > 1, no SP: replicated, not divided)
-        double inputs = 2.0 * bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1);
+        double inputs = lossInputs(m, l, kernel);
         if (kernel == LossKernel.TE) return (inputs + bytes * v * sb / l.tp()) * losses;
         if (kernel == LossKernel.LINEAR) {
             // the fused linear cross-entropy (LossKernel.LINEAR): the final norm's input, the hidden states it gathers and saves
             // whole on every tp rank, two fp32 statistics per row; once the larger split buffer: the backward's one split of the
             // logits' gradient, or the forward's per-split fp32 maximum, sum and (under tp) the maximum's clone
-            double norm = bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1);
-            double saved = norm + bytes * m.hidden() * sb + 8 * sb;
+            double saved = inputs + bytes * m.hidden() * sb + 8 * sb;
             double splits = Math.ceil(v / l.tp() / LossKernel.LINEAR_SPLIT);
             // the backward's one split of the logits' gradient beside the output weight's gradient, d_weight = empty_like(weight),
             // bytes·V÷tp·h: returned through autograd to weight.grad, not written into main_grad as the native output layer's
@@ -631,15 +631,62 @@ public final class MemoryModel {
         if (kernel == LossKernel.TORCH || kernel == LossKernel.TORCH_REPLICATED) {
             // torchtitan: the norm keeps its shard, the output layer's matmul the gathered whole; the fp32 log-softmax per loss and
             // its backward's two fp32 gradients once, all vocabulary terms ÷ tp (loss_parallel)
-            double norm = bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1), output = bytes * m.hidden() * sb;
             // disable_loss_parallel (TORCH_REPLICATED): the logits whole on every tp rank, the vocabulary terms not ÷ tp
             int vt = kernel == LossKernel.TORCH ? l.tp() : 1;
-            return (norm + output + 4 * v * sb / vt) * losses + torchLossOnce(m, l, kernel);
+            return (inputs + 4 * v * sb / vt) * losses + torchLossOnce(m, l, kernel);
         }
         // a compiled torchtitan loss with disable_loss_parallel (COMPILED_REPLICATED): native's price on the whole vocabulary
         int vt = kernel == LossKernel.COMPILED_REPLICATED ? 1 : l.tp();
         double softmax = 4 * v * sb / vt, upcast = bytes < 4 ? bytes * v * sb / vt : 0;
         return (inputs + softmax) * losses + upcast;
+    }
+
+    /**
+     * The inputs {@link #lossBytes} counts per loss, in bytes per GPU: the final norm's and the output layer's, each
+     * bytes·s·b·h, ÷ tp with sequence parallelism (or at tp 1), whole on every tp rank without it; torchtitan's eager loss
+     * ({@link LossKernel#TORCH}, {@link LossKernel#TORCH_REPLICATED}) the norm's shard and the output matmul's gathered whole
+     * (ColwiseParallel); the fused linear cross-entropy ({@link LossKernel#LINEAR}) the norm's alone (its gathered hidden states
+     * are its own saved tensors, counted in {@link #lossBytes}).
+     */
+    static double lossInputs(ModelShape m, Layout l, LossKernel kernel) {
+        double sb = (double) m.seq() / l.cp() * l.microBatchSize();
+        int bytes = m.dtype().activationBytes();
+        double norm = bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1);
+        return switch (kernel) {
+            case LINEAR -> norm;
+            case TORCH, TORCH_REPLICATED -> norm + bytes * m.hidden() * sb;
+            default -> 2.0 * bytes * m.hidden() * sb / (l.sequenceParallel() || l.tp() == 1 ? l.tp() : 1);
+        };
+    }
+
+    /**
+     * Of {@link #lossBytes}, what is still live when the output layer's backward starts, in bytes per GPU: each loss's inputs
+     * ({@link #lossInputs}: the layers before the loss have not run their backward) and the logits' gradient the loss hands the
+     * output layer, s·b·V in the activations' dtype, ÷ tp unless the logits are whole on every tp rank
+     * ({@link LossKernel#TORCH_REPLICATED}, {@link LossKernel#COMPILED_REPLICATED}). What each kernel frees before it:
+     * <ul>
+     * <li>Megatron-Core's native loss (and a compiled torchtitan loss priced as it): its backward turns the saved fp32 softmax
+     *     into the gradient in place and returns {@code grad_input.to(torch.bfloat16)} (fusions/fused_cross_entropy.py at
+     *     d086a2e3b020ff78db9d29915f7cfe886e085f13; the unfused one the same, tensor_parallel/cross_entropy.py): the fp32 softmax
+     *     is released with the autograd node, the 16-bit copy of the gradient stays; with fp32 activations the gradient is the
+     *     fp32 tensor itself.
+     * <li>Transformer Engine's: its backward kernel writes the gradient into the 16-bit logits it saved and returns them
+     *     (transformer_engine/pytorch/cross_entropy.py at 02965d2eba9d93d129f25942f8ef1352f2eefd2d): what it held is the
+     *     gradient, nothing is freed.
+     * <li>torchtitan's eager loss: its fp32 log-softmax and the backward's fp32 temporaries go with their autograd nodes, the
+     *     {@code .float()} node's backward hands the output a gradient in the logits' dtype.
+     * <li>The fused linear cross-entropy ({@link LossKernel#LINEAR}): the output layer and the loss are one autograd function
+     *     (LinearCrossEntropy, fused_linear_cross_entropy.py at 020c805b45cc379c84f8f408bc44f6ea613e6ac9): its backward is the
+     *     output layer's, so all of {@link #lossBytes} is live there.
+     * </ul>
+     * Only the last stage's FSDP2 prefetch reads it ({@link Held#freedBeforeOutputBackward}).
+     */
+    static double heldAtOutputBackward(ModelShape m, Layout l, double losses, LossKernel kernel) {
+        if (losses <= 0) return 0;
+        if (kernel == LossKernel.LINEAR) return lossBytes(m, l, losses, kernel);
+        int vt = kernel == LossKernel.TORCH_REPLICATED || kernel == LossKernel.COMPILED_REPLICATED ? 1 : l.tp();
+        double gradient = (double) m.dtype().activationBytes() * m.vocab() * m.seq() / l.cp() * l.microBatchSize() / vt;
+        return lossInputs(m, l, kernel) * losses + gradient;
     }
 
     /**
@@ -661,22 +708,31 @@ public final class MemoryModel {
     }
 
     /**
-     * The plan's words for {@link #lossBytes}'s inputs on layout {@code l}: at tp &gt; 1 without sequence parallelism they are
+     * The plan's words for {@link #lossBytes}'s inputs on layout {@code l} ({@code bytes} an activation's): at tp &gt; 1 without sequence parallelism they are
      * not divided by tp; empty otherwise.
      */
-    static String replicatedLossInputs(Layout l) {
+    static String replicatedLossInputs(Layout l, int bytes) {
         return l.tp() > 1 && !l.sequenceParallel() ? "; at tp " + l.tp() + " without sequence parallelism the output layer's and"
-                + " final norm's inputs are whole on every tp rank, 4·s·b·h not ÷ tp (the column-parallel output layer saves the"
+                + " final norm's inputs are whole on every tp rank, " + 2 * bytes + "·s·b·h not ÷ tp (the column-parallel output layer saves the"
                 + " input it is given, megatron/core/tensor_parallel/layers.py; with sequence parallelism, its shard)" : "";
     }
 
-    /** The plan's words for {@link #lossBytes}: its formula and sources, in the assumptions. */
-    public static final String LOSS_BYTES = "the stage computing the loss (the last; at pp 1 the only one) holds per loss and"
-            + " micro-batch its output layer's and final norm's inputs and the fp32 softmax the cross-entropy saves, (4·s·b·h + 4·s·b·V)"
-            + " ÷ tp (theoretical_memory_usage.py's s·b·h·4·(1 + V/h), which it counts at pp 1 only), and once the 16-bit logits"
-            + " beside their fp32 copy, 2·s·b·V ÷ tp (Megatron-Core's vocab_parallel_cross_entropy upcasts them with .float());"
-            + " the last stage one micro-batch at a time (1F1B and interleaved: its forward of the last chunk is followed by that"
-            + " micro-batch's backward), with its MTP layers' losses beside the main one";
+    /**
+     * The plan's words for {@link #lossBytes}: its formula and sources, in the assumptions, with the widths the term uses for
+     * activations of {@code bytes} bytes ({@link ModelShape.Dtype#activationBytes}): the inputs 2·bytes per s·b·h, and once
+     * the logits beside their fp32 copy, bytes per s·b·V, only below 4 bytes (fp32 logits have no copy).
+     */
+    public static String lossWords(int bytes) {
+        return "the stage computing the loss (the last; at pp 1 the only one) holds per loss and micro-batch its output layer's"
+                + " and final norm's inputs and the fp32 softmax the cross-entropy saves, (" + 2 * bytes + "·s·b·h + 4·s·b·V) ÷ tp"
+                + " (theoretical_memory_usage.py's s·b·h·4·(1 + V/h)" + (bytes < 4 ? "" : " for 16-bit activations")
+                + ", which it counts at pp 1 only), and once "
+                + (bytes < 4 ? "the " + 8 * bytes + "-bit logits beside their fp32 copy, " + bytes + "·s·b·V ÷ tp (Megatron-Core's"
+                        + " vocab_parallel_cross_entropy upcasts them with .float())"
+                        : "nothing more: the logits are fp32 already (.float() returns them, no copy)")
+                + "; the last stage one micro-batch at a time (1F1B and interleaved: its forward of the last chunk is followed by"
+                + " that micro-batch's backward), with its MTP layers' losses beside the main one";
+    }
 
     /**
      * Bytes one layer keeps for its backward pass per s·b·h, split as {replicated over tp, divided by tp}: Korthikanti

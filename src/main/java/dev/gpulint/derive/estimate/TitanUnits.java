@@ -44,8 +44,8 @@ public record TitanUnits(boolean outputResharded) {
                 + (zero3 ? ", and whole at the backward's start on the last stage: 2·(V·h ÷ tp + h) bytes beside the sharded weights,"
                         + " with the last block FSDP2 prefetches while the output's backward runs (its default backward prefetch):"
                         + " 2 bytes per parameter of the last block ÷ tp more (an MoE flavor's an MoE layer, its routed experts"
-                        + " ÷ etp·ep, without them under ep > 1: their own unit), less the eager loss's fp32 memory its backward"
-                        + " freed before (the larger of the two moments)" : "")
+                        + " ÷ etp·ep, without them under ep > 1: their own unit), less what the loss's backward freed before"
+                        + " (its saved tensors, the logits' gradient kept: the larger of the two moments)" : "")
                 + "; with pipeline parallelism every unit is held whole through the step and synced once per layer";
     }
 

@@ -23,13 +23,13 @@ class LossKernelTest {
                 .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2");
         Specs.Job j = Foreign.bind("llama3_8b.toml", eager.toml());
         assertEquals(LossKernel.TORCH, LossKernel.of(j));
-        assertTrue(LossKernel.TORCH.describe(j).startsWith("; the job's loss is torchtitan's cross_entropy_loss, eager (F.cross_entropy"
-                + " on pred.float(), torchtitan/components/loss.py; loss_parallel under tp)"), LossKernel.TORCH.describe(j));
+        assertTrue(LossKernel.TORCH.describe(j, ModelShape.Dtype.BF16).startsWith("; the job's loss is torchtitan's cross_entropy_loss, eager (F.cross_entropy"
+                + " on pred.float(), torchtitan/components/loss.py; loss_parallel under tp)"), LossKernel.TORCH.describe(j, ModelShape.Dtype.BF16));
         Specs.Job compiled = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
                 .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").table("[compile]\nenable = true").toml());
         assertEquals(LossKernel.NATIVE, LossKernel.of(compiled));
-        assertTrue(LossKernel.NATIVE.describe(compiled).contains("torch.compile: what Inductor's partition keeps for its backward is"
-                + " not verified here"), LossKernel.NATIVE.describe(compiled));
+        assertTrue(LossKernel.NATIVE.describe(compiled, ModelShape.Dtype.BF16).contains("torch.compile: what Inductor's partition keeps for its backward is"
+                + " not verified here"), LossKernel.NATIVE.describe(compiled, ModelShape.Dtype.BF16));
         // torchtitan compiles the loss only with "loss" among [compile] components (build_cross_entropy_loss:
         // compile.enable and "loss" in compile.components), whatever it does with the model; [training] compile compiles both
         Specs.Job modelOnly = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
@@ -40,7 +40,7 @@ class LossKernelTest {
                 .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2")
                 .table("[compile]\nenable = true\ncomponents = [\"loss\"]").toml());
         assertEquals(LossKernel.NATIVE, LossKernel.of(lossOnly));
-        assertTrue(LossKernel.NATIVE.describe(lossOnly).contains("torch.compile: what Inductor's partition keeps"), LossKernel.NATIVE.describe(lossOnly));
+        assertTrue(LossKernel.NATIVE.describe(lossOnly, ModelShape.Dtype.BF16).contains("torch.compile: what Inductor's partition keeps"), LossKernel.NATIVE.describe(lossOnly, ModelShape.Dtype.BF16));
         Specs.Job older = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192", "compile = true")
                 .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
         assertEquals(LossKernel.NATIVE, LossKernel.of(older));
@@ -48,15 +48,15 @@ class LossKernelTest {
         Specs.Job whole = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
                 .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2", "disable_loss_parallel = true").toml());
         assertEquals(LossKernel.TORCH_REPLICATED, LossKernel.of(whole));
-        assertTrue(LossKernel.TORCH_REPLICATED.describe(whole).contains("disable_loss_parallel: the logits whole on every tp rank"),
-                LossKernel.TORCH_REPLICATED.describe(whole));
+        assertTrue(LossKernel.TORCH_REPLICATED.describe(whole, ModelShape.Dtype.BF16).contains("disable_loss_parallel: the logits whole on every tp rank"),
+                LossKernel.TORCH_REPLICATED.describe(whole, ModelShape.Dtype.BF16));
         // compiled ("loss" among the components) with disable_loss_parallel: the logits still whole on every tp rank
         Specs.Job compiledWhole = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
                 .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2", "disable_loss_parallel = true")
                 .table("[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]").toml());
         assertEquals(LossKernel.COMPILED_REPLICATED, LossKernel.of(compiledWhole));
-        assertTrue(LossKernel.COMPILED_REPLICATED.describe(compiledWhole).contains("with disable_loss_parallel: the logits whole on every"
-                + " tp rank"), LossKernel.COMPILED_REPLICATED.describe(compiledWhole));
+        assertTrue(LossKernel.COMPILED_REPLICATED.describe(compiledWhole, ModelShape.Dtype.BF16).contains("with disable_loss_parallel: the logits whole on every"
+                + " tp rank"), LossKernel.COMPILED_REPLICATED.describe(compiledWhole, ModelShape.Dtype.BF16));
         // written at tp 1, disable_loss_parallel is still the job's: the kernel does not read the stated tp, the layout's tp prices
         // it, so a plan's candidate at tp 2 gathers the logits as torchtitan would there (before, priced ÷ tp as loss_parallel)
         Specs.Job compiledTp1 = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
@@ -77,10 +77,10 @@ class LossKernelTest {
         String both = "its backward's fp32 temporaries beside it, at tp > 1 three, 12·s·b·V ÷ tp more at once (loss_parallel's fused"
                 + " nll_loss and log_softmax backward, (zeros + exp(x))·grad, torch/distributed/tensor/parallel/loss.py), at tp 1 two fp32"
                 + " gradients, 8·s·b·V (each layout at its own tp)";
-        assertTrue(LossKernel.TORCH.describe(j).contains(both), LossKernel.TORCH.describe(j));
+        assertTrue(LossKernel.TORCH.describe(j, ModelShape.Dtype.BF16).contains(both), LossKernel.TORCH.describe(j, ModelShape.Dtype.BF16));
         Specs.Job eagerTp1 = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192")
                 .parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 1").toml());
-        assertEquals(LossKernel.TORCH.describe(j), LossKernel.TORCH.describe(eagerTp1), "the stated tp does not change the words");
+        assertEquals(LossKernel.TORCH.describe(j, ModelShape.Dtype.BF16), LossKernel.TORCH.describe(eagerTp1, ModelShape.Dtype.BF16), "the stated tp does not change the words");
         Specs.Job olderWhole = Foreign.bind("llama3_8b.toml", Recipes.torchtitan("8B").training("local_batch_size = 1", "seq_len = 8192",
                 "disable_loss_parallel = true").parallelism("data_parallel_shard_degree = -1", "tensor_parallel_degree = 2").toml());
         assertEquals(LossKernel.TORCH_REPLICATED, LossKernel.of(olderWhole));
@@ -90,17 +90,38 @@ class LossKernelTest {
         // a Megatron-LM script stating Transformer Engine's loss: priced so, and the newer Megatron-LM's refusal said
         Specs.Job te = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-loss-fusion --cross-entropy-fusion-impl te", 2));
         assertEquals(LossKernel.TE, LossKernel.of(te));
-        assertTrue(LossKernel.TE.describe(te).endsWith("; Megatron-LM since #5115 (2026-06) refuses it in validate_args (\"disabled due"
+        assertTrue(LossKernel.TE.describe(te, ModelShape.Dtype.BF16).endsWith("; Megatron-LM since #5115 (2026-06) refuses it in validate_args (\"disabled due"
                 + " to stability issues\"): a newer Megatron-LM stops before training, priced as the earlier versions ran it"),
-                LossKernel.TE.describe(te));
+                LossKernel.TE.describe(te, ModelShape.Dtype.BF16));
         // a Megatron-Bridge file's Transformer Engine loss runs (Bridge builds the config without validate_args): not said
         Specs.Job bridge = Foreign.bind("run_config.yaml", "model:\n  _target_: megatron.bridge.models.gpt_provider.GPTModelProvider\n"
                 + "  tensor_model_parallel_size: 2\n  num_layers: 16\n  cross_entropy_loss_fusion: true\n  cross_entropy_fusion_impl: te\n"
                 + "train:\n  micro_batch_size: 1\n  global_batch_size: 256\n");
         assertEquals(LossKernel.TE, LossKernel.of(bridge));
-        assertTrue(!LossKernel.TE.describe(bridge).contains("validate_args"), LossKernel.TE.describe(bridge));
+        assertTrue(!LossKernel.TE.describe(bridge, ModelShape.Dtype.BF16).contains("validate_args"), LossKernel.TE.describe(bridge, ModelShape.Dtype.BF16));
         // the native loss of a Megatron-LM script says nothing more
-        assertEquals("", LossKernel.NATIVE.describe(Foreign.bind("train.sh", MtpJobs.script(0, "", 2))));
+        assertEquals("", LossKernel.NATIVE.describe(Foreign.bind("train.sh", MtpJobs.script(0, "", 2)), ModelShape.Dtype.BF16));
+    }
+
+    /**
+     * The assumptions print the widths lossBytes uses: with fp32 activations (ModelShape.Dtype.activationBytes 4) the inputs are
+     * 8·s·b·h and the logits have no 16-bit copy; TE keeps fp32 logits, 4·s·b·V; the linear loss's gathered hidden states,
+     * gradient split and d_weight are 4 bytes an element. bf16 and fp8 keep the 16-bit words.
+     */
+    @Test
+    void theLossWordsPrintTheWidthsOfTheActivationsDtype() {
+        assertTrue(MemoryModel.lossWords(2).contains("(4·s·b·h + 4·s·b·V) ÷ tp") && MemoryModel.lossWords(2).contains(
+                "once the 16-bit logits beside their fp32 copy, 2·s·b·V ÷ tp"), MemoryModel.lossWords(2));
+        assertTrue(MemoryModel.lossWords(4).contains("(8·s·b·h + 4·s·b·V) ÷ tp") && MemoryModel.lossWords(4).contains(
+                "once nothing more: the logits are fp32 already") && !MemoryModel.lossWords(4).contains("16-bit logits"), MemoryModel.lossWords(4));
+        Specs.Job te = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-loss-fusion --cross-entropy-fusion-impl te", 2));
+        assertTrue(LossKernel.TE.describe(te, ModelShape.Dtype.FP32).contains("it keeps the fp32 logits themselves for backward")
+                && LossKernel.TE.describe(te, ModelShape.Dtype.FP32).contains("(8·s·b·h + 4·s·b·V) ÷ tp"), LossKernel.TE.describe(te, ModelShape.Dtype.FP32));
+        assertTrue(LossKernel.TE.describe(te, ModelShape.Dtype.FP8).contains("it keeps the 16-bit logits themselves")
+                && LossKernel.TE.describe(te, ModelShape.Dtype.FP8).contains("(4·s·b·h + 2·s·b·V) ÷ tp"), LossKernel.TE.describe(te, ModelShape.Dtype.FP8));
+        String linear = LossKernel.LINEAR.describe(te, ModelShape.Dtype.FP32);
+        assertTrue(linear.contains("gathered whole on every tp rank (4·s·b·h)") && linear.contains("split, 4·s·b·3072")
+                && linear.contains("(d_weight, 4·V ÷ tp·h,"), linear);
     }
 
     /**
@@ -112,14 +133,14 @@ class LossKernelTest {
         Specs.Job script = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-loss-fusion --cross-entropy-fusion-impl linear", 2));
         assertEquals(Specs.CrossEntropy.LINEAR, script.model().crossEntropy().value());
         assertEquals(LossKernel.LINEAR, LossKernel.of(script));
-        assertTrue(LossKernel.LINEAR.describe(script).startsWith("; the job's loss is Megatron-Core's fused linear cross-entropy"
+        assertTrue(LossKernel.LINEAR.describe(script, ModelShape.Dtype.BF16).startsWith("; the job's loss is Megatron-Core's fused linear cross-entropy"
                 + " (cross_entropy_fusion_impl linear: LinearCrossEntropy, megatron/core/fusions/fused_linear_cross_entropy.py): the"
-                + " logits are never whole"), LossKernel.LINEAR.describe(script));
-        assertTrue(LossKernel.LINEAR.describe(script).contains("(the split the default, LCE_FWD_VOCAB_SPLIT_SIZE /"
-                + " LCE_BWD_VOCAB_SPLIT_SIZE = 512·6;"), LossKernel.LINEAR.describe(script));
+                + " logits are never whole"), LossKernel.LINEAR.describe(script, ModelShape.Dtype.BF16));
+        assertTrue(LossKernel.LINEAR.describe(script, ModelShape.Dtype.BF16).contains("(the split the default, LCE_FWD_VOCAB_SPLIT_SIZE /"
+                + " LCE_BWD_VOCAB_SPLIT_SIZE = 512·6;"), LossKernel.LINEAR.describe(script, ModelShape.Dtype.BF16));
         // the backward's output-weight gradient, allocated whole and handed to autograd, is said beside the split buffer
-        assertTrue(LossKernel.LINEAR.describe(script).contains(", with the output weight's gradient it allocates whole (d_weight,"
-                + " 2·V ÷ tp·h, for autograd, not written into main_grad)"), LossKernel.LINEAR.describe(script));
+        assertTrue(LossKernel.LINEAR.describe(script, ModelShape.Dtype.BF16).contains(", with the output weight's gradient it allocates whole (d_weight,"
+                + " 2·V ÷ tp·h, for autograd, not written into main_grad)"), LossKernel.LINEAR.describe(script, ModelShape.Dtype.BF16));
         Specs.Job implAlone = Foreign.bind("train.sh", MtpJobs.script(0, " --cross-entropy-fusion-impl linear", 2));
         assertEquals(LossKernel.NATIVE, LossKernel.of(implAlone), "the impl without the fusion is not used");
         String bridge = "model:\n  _target_: megatron.bridge.models.gpt_provider.GPTModelProvider\n  tensor_model_parallel_size: 2\n"

@@ -199,9 +199,12 @@ class MemoryModelTest {
         double sbh = 2048.0 * 4096;
         assertEquals(8 * (parts[0] + parts[1] / 2) * sbh + 348_127_232.0, MemoryModel.activations(m, noSp, 3), 1e-3);
         // the plan's words name it only for that layout
-        assertEquals("", MemoryModel.replicatedLossInputs(sp));
-        assertTrue(MemoryModel.replicatedLossInputs(noSp).startsWith("; at tp 2 without sequence parallelism the output layer's and"
-                + " final norm's inputs are whole on every tp rank, 4·s·b·h not ÷ tp"), MemoryModel.replicatedLossInputs(noSp));
+        assertEquals("", MemoryModel.replicatedLossInputs(sp, 2));
+        assertTrue(MemoryModel.replicatedLossInputs(noSp, 2).startsWith("; at tp 2 without sequence parallelism the output layer's and"
+                + " final norm's inputs are whole on every tp rank, 4·s·b·h not ÷ tp"), MemoryModel.replicatedLossInputs(noSp, 2));
+        // fp32 activations: the inputs' 4 + 4 bytes per s·b·h
+        assertTrue(MemoryModel.replicatedLossInputs(noSp, 4).contains("whole on every tp rank, 8·s·b·h not ÷ tp"),
+                MemoryModel.replicatedLossInputs(noSp, 4));
     }
 
     /**

@@ -139,6 +139,39 @@ class TitanUnitsTest {
                 MemoryModel.fullest(SMALL, layout(1, 3), b, te).total(), 1e-3);
     }
 
+    /**
+     * Every loss kernel frees before the output layer's backward what its autograd nodes saved, less the logits' gradient in
+     * the activations' dtype the output layer receives (MemoryModel.heldAtOutputBackward): here V 512, s·b 512, bf16, the block
+     * 32 MB, larger than each. A compiled torchtitan loss priced as Megatron's native one frees its fp32 softmax and the bf16
+     * upcast's 2·V, keeping the 2·V gradient: 4·V·s·b = 1.05 MB (before: 0). With disable_loss_parallel at tp 2 (the logits whole
+     * on every rank) the eager loss frees (4 + 8 − 2)·V·s·b, not ÷ tp (before: 0), and the compiled one 4·V·s·b, not ÷ tp.
+     * Transformer Engine's writes the gradient into the logits it kept: nothing; the fused linear cross-entropy's backward is
+     * the output layer's: nothing.
+     */
+    @Test
+    void eachLossKernelFreesWhatItsBackwardReleasedBeforeTheOutputLayers() {
+        StateBytes b = new StateBytes(2, 2, 12, StateBytes.Accounting.STATED);
+        double output1 = 2 * (512 * 1000 + 1000), vsb = 512.0 * 512;
+        Layout tp1 = layout(1, 3), tp2 = new Layout(2, 1, 4, 1, 1, 1, 1, 4, 3, false, Recompute.NONE, true, 1);
+        double block1 = 2 * SMALL.transformerParameters() / 4, block2 = block1 / 2, output2 = 2 * (512 * 1000 / 2.0 + 1000);
+        record Case(LossKernel kernel, Layout layout, double output, double block, double freed) {}
+        for (Case c : java.util.List.of(
+                new Case(LossKernel.NATIVE, tp1, output1, block1, 4 * vsb),
+                new Case(LossKernel.TORCH_REPLICATED, tp2, output2, block2, (4 + 8 - 2) * vsb),
+                new Case(LossKernel.COMPILED_REPLICATED, tp2, output2, block2, 4 * vsb),
+                new Case(LossKernel.TE, tp1, output1, block1, 0),
+                new Case(LossKernel.LINEAR, tp1, output1, block1, 0))) {
+            Variants with = new Variants(null, null, null, null, null, null, null, null, null,
+                    new ShardedGathers(ShardedGathers.Unit.FSDP2, 0, 0, new TitanUnits(false)), null, null, null, null, c.kernel());
+            Variants plain = new Variants(null, null, null, null, null, null, null, null, null,
+                    new ShardedGathers(ShardedGathers.Unit.FSDP2, 0, 0, null), null, null, null, null, c.kernel());
+            assertEquals(MemoryModel.fullest(SMALL, c.layout(), b, plain).total() + c.output() + c.block() - c.freed(),
+                    MemoryModel.fullest(SMALL, c.layout(), b, with).total(), 1e-3, c.kernel().name());
+            assertEquals(c.freed(), MemoryModel.lossBytes(SMALL, c.layout(), 1, c.kernel())
+                    - MemoryModel.heldAtOutputBackward(SMALL, c.layout(), 1, c.kernel()), 1e-6, c.kernel().name());
+        }
+    }
+
     @Test
     void aTiedModelOrAnotherFormatHasNone() {
         ModelShape tied = new ModelShape(4, 1000, 10, 10, 100, 4000, 512, 512, false, true, 1, 1, Dtype.BF16);

@@ -121,14 +121,14 @@ final class Pricer implements CandidateSearch.Pricing {
 
     @Override
     public CandidateSearch.Score score(Layout l) {
-        // the search scores every valid layout (tens of thousands) and the report prints a few: a score keeps no estimate
-        // (the same layout prices to the same estimate when the report asks for it)
-        Estimate e = estimates.get(l);
-        if (e == null) e = price(l);
-        // the headroom from the stages the estimate holds: the first largest of them is MemoryModel.fullest's stage, the same
+        // the search scores every valid layout (tens of thousands) and the report prints a few: a score keeps no estimate and
+        // builds no breakdown (Estimator.score: the same pricing with no terms written, the same doubles as the estimate's,
+        // which the report prices again for the layouts it prints)
+        Estimator.Score s = Estimator.score(shape(l.tp()), l, in.hardware(), in.order(), in.bytes(), in.variants());
+        // the headroom from the stages the pricing holds: the first largest of them is MemoryModel.fullest's stage, the same
         // doubles (both fill a stage by MemoryModel.Stages, with the same StateBytes), so peakBytes(l) would only compute
         // every stage of the layout again (PricerTest holds the two equal to the bit)
-        return new CandidateSearch.Score(e.throughput().tokensPerSecondPerGpu(), usable() - e.largestStage().total());
+        return new CandidateSearch.Score(s.tokensPerSecondPerGpu(), usable() - s.largestStageBytes());
     }
 
     @Override

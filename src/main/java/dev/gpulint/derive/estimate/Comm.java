@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * The estimate's communication terms: each dimension's collectives and sends priced by {@link CollectiveCost} on the
  * tier its group runs on, kept as numbers ({@link Estimate.Traffic}) with the tier per dimension and as the breakdown's
- * terms ({@link Term.Collectives}, {@link Term.Sends}).
+ * terms ({@link Term.Collectives}, {@link Term.Sends}). Made with no lists (the search's score, {@link Estimator#score}), it
+ * prices alike and keeps neither: no record, and no text ({@code what} may then be null).
  */
 final class Comm {
     private final Hardware hw;
@@ -16,6 +17,7 @@ final class Comm {
     private final List<Estimate.Traffic> traffic;
     private final Map<ParallelDim, Tier> tiers;
 
+    /** @param terms the breakdown's terms and {@code traffic} its records; both null: kept by neither (a score) */
     Comm(Hardware hw, Map<ParallelDim, Long> stride, List<Term> terms, List<Estimate.Traffic> traffic, Map<ParallelDim, Tier> tiers) {
         this.hw = hw;
         this.stride = stride;
@@ -68,8 +70,10 @@ final class Comm {
     /** {@link #apart} over a ring of {@code n} ranks no RankGroup lays out, priced on the tier and NICs of {@code reach}. */
     CollectiveCost apart(ParallelDim dim, RankGroup reach, long n, double count, double bytes, Collective c, String what) {
         CollectiveCost k = hw.price(c, reach, n, bytes);
-        traffic.add(new Estimate.Traffic(dim, what, count, k));
-        terms.add(new Term.Collectives(dim, count, what, n, k, hw.links(), count * k.seconds()));
+        if (terms != null) {
+            traffic.add(new Estimate.Traffic(dim, what, count, k));
+            terms.add(new Term.Collectives(dim, count, what, n, k, hw.links(), count * k.seconds()));
+        }
         return k;
     }
 
@@ -87,10 +91,11 @@ final class Comm {
         if (p == null) return collective(dim, g, count, bytes, Collective.ALL_TO_ALL, what);
         CollectiveCost k = p.cost();
         tiers.put(dim, k.tier());
+        double s = count * k.seconds();
+        if (terms == null) return s;
         traffic.add(new Estimate.Traffic(dim, "flex dispatch/combine per micro-batch (" + (backend == FlexDispatch.Backend.HYBRIDEP
                 ? "HybridEP" : "DeepEP") + ": remote " + (p.deepEpGroups() ? "8-GPU groups" : "nodes") + " over RDMA, NVLink forwarding)",
                 count, k));
-        double s = count * k.seconds();
         terms.add(new Term.Flex(dim, count, n, p.traffic(), tokenBytes, backend, p.deepEpGroups(), k, hw.links(), s));
         return s;
     }
@@ -109,8 +114,9 @@ final class Comm {
         if (n <= 1 || bytes <= 0 || count <= 0) return 0;
         CollectiveCost k = hw.price(Collective.SEND, n, stride.get(dim), bytes / count);
         tiers.put(dim, k.tier());
-        traffic.add(new Estimate.Traffic(dim, what, count, k));
         double s = count * k.seconds();
+        if (terms == null) return s;
+        traffic.add(new Estimate.Traffic(dim, what, count, k));
         terms.add(new Term.Sends(dim, what, count, bytes, k, hw.links(), s));
         return s;
     }

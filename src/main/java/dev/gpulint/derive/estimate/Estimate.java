@@ -80,7 +80,10 @@ public record Estimate(Layout layout, ModelShape model, String gpu, double capac
     public record Throughput(double tokensPerSecondPerGpu, double modelTflopsPerGpu, double mfu) {}
 
     /** The stage with the most bytes. */
-    public MemoryModel.Stage largestStage() {
+    public MemoryModel.Stage largestStage() { return largestStage(stages); }
+
+    /** The first stage of {@code stages} with the most bytes (the search's score reads it: {@link Estimator#score}). */
+    static MemoryModel.Stage largestStage(List<MemoryModel.Stage> stages) {
         MemoryModel.Stage best = stages.get(0);
         for (MemoryModel.Stage s : stages) if (s.total() > best.total()) best = s;
         return best;

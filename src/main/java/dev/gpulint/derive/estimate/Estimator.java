@@ -38,13 +38,38 @@ public final class Estimator {
 
     /** @param v the MoE layers' and the attention's variants (MoeCost, AttentionShape) */
     public static Estimate estimate(ModelShape m, Layout l, Hardware job, List<ParallelDim> order, StateBytes bytes, Variants v) {
+        return (Estimate) price(m, l, job, order, bytes, v, true);
+    }
+
+    /**
+     * What the plan's search ranks a layout by: the estimate's tokens/s/GPU and its fullest stage's bytes per GPU.
+     *
+     * @param tokensPerSecondPerGpu {@link Estimate.Throughput#tokensPerSecondPerGpu}
+     * @param largestStageBytes     {@link Estimate#largestStage}'s total
+     */
+    public record Score(double tokensPerSecondPerGpu, double largestStageBytes) {}
+
+    /**
+     * {@link #estimate}'s two figures the search ranks by, priced by the same code with no breakdown written: the terms,
+     * traffic records, their texts and the step's maps are what only a printed candidate needs (the plan prices tens of
+     * thousands of layouts and prints a few). The same doubles as {@code estimate(...)}'s, to the bit (plan.ScoreIsTheBreakdownTest).
+     */
+    public static Score score(ModelShape m, Layout l, Hardware job, List<ParallelDim> order, StateBytes bytes, Variants v) {
+        return (Score) price(m, l, job, order, bytes, v, false);
+    }
+
+    /**
+     * The one pricing of a layout: {@code full}, its {@link Estimate} with every term of the breakdown; else its
+     * {@link Score} alone, each term's record, text and traffic left unmade (the figures the step sums are computed alike).
+     */
+    private static Object price(ModelShape m, Layout l, Hardware job, List<ParallelDim> order, StateBytes bytes, Variants v, boolean full) {
         Hardware hw = job.forJob(l.gpus());      // ranks fill racks in order: a group straddling two is priced on the NICs (Tier)
         Efficiency e = hw.efficiency();
         Dtype dt = m.dtype();
         StateBytes sb = bytes != null ? bytes.at(l.zeroStage(), l.distributedOptimizer()) : StateBytes.of(dt, l.zeroStage(), l.distributedOptimizer(), null, null);
         MemoryModel.Sized sized = MemoryModel.sized(m, l, sb, v);          // the stages and the optimizer's shard, one pass
         List<MemoryModel.Stage> stages = sized.stages();
-        List<Term> terms = new ArrayList<>();
+        List<Term> terms = full ? new ArrayList<>() : UNKEPT;
         Map<ParallelDim, Long> stride = strides(l, order);
         if (v.moe() != null) stride.put(EP, v.moe().epStride(l, order));      // the expert grid, folded (MoeShape)
         double ab = dt.activationBytes();
@@ -129,7 +154,7 @@ public final class Estimator {
             if (s > stageS) { slowest = i; stageS = s; }
         }
         double layersPerStage = stageLayers[slowest];
-        terms.add(new Term.Compute(layersPerStage, linFlops, pg, hw.gemmPath(dt), hw.gemmPeak(dt), hw.gemmEfficiency(dt), kernels,
+        if (full) terms.add(new Term.Compute(layersPerStage, linFlops, pg, hw.gemmPath(dt), hw.gemmPeak(dt), hw.gemmEfficiency(dt), kernels,
                 e.gemmKernelS(), attFlops, m.mla() != null, attRate, ewBytes, hw.hbmBytesPerSecond() * e.hbm(), e.layerS(),
                 slowest == pp - 1 ? logitS : 0, stageS));
         if (unfused != null) terms.add(unfused);
@@ -140,23 +165,20 @@ public final class Estimator {
         if (moe != null && moe.passes() != null) terms.add(moe.passes());
         if (mtp != null) terms.add(mtp);
         if (recomputed != null) terms.add(recomputed);
-        if (bf16 != null) terms.add(bf16.term(bf16Layers[slowest]));
+        if (full && bf16 != null) terms.add(bf16.term(bf16Layers[slowest]));
 
-        Map<ParallelDim, Double> comm = new EnumMap<>(ParallelDim.class);
         Map<ParallelDim, Tier> tiers = new EnumMap<>(ParallelDim.class);
-        Map<Tier, Double> exposed = new EnumMap<>(Tier.class);
-        for (Tier t : Tier.values()) exposed.put(t, 0.0);
-        List<Estimate.Traffic> traffic = new ArrayList<>();
-        Comm c = new Comm(hw, stride, terms, traffic, tiers);
+        List<Estimate.Traffic> traffic = full ? new ArrayList<>() : null;
+        Comm c = new Comm(hw, stride, full ? terms : null, traffic, tiers);
 
         // tp: 4 all-gather/reduce-scatter pairs per layer (6 with full recompute, 5 under op-level SAC), b·s·h·bytes each
         double tpCount = Checkpointing.tpCollectives(l, layersPerStage) * (hy != null ? MambaLayers.TP_SHARE : 1);
         double tpS = c.collective(TP, l.tp(), tpCount * layersPerStage, tokens * m.hidden() * ab, Collective.ALL_GATHER,
-                TP_TEXT.concat(Integer.toString((int) ab)).concat(" bytes each)"));   // (per layout priced: sized once)
+                full ? TP_TEXT.concat(Integer.toString((int) ab)).concat(" bytes each)") : null);   // (per layout priced: sized once)
         // exposed: all of it (plain TP), what outlasts the GEMM beside each (--tp-comm-overlap, async TP), or the family's share
         double[] tpGemms = TpOverlap.gemmSeconds(m, l, tokens, pg);
         double tpExp = v.tpOverlap().exposed(tpS, tpCount, layersPerStage, tpGemms, e.tpOverlap(), e.dpOverlap());
-        if (tpS > 0) terms.add(new Term.TpExposure(v.tpOverlap().mode(), e.tpOverlap(), e.dpOverlap(), tpS / (tpCount * layersPerStage),
+        if (full && tpS > 0) terms.add(new Term.TpExposure(v.tpOverlap().mode(), e.tpOverlap(), e.dpOverlap(), tpS / (tpCount * layersPerStage),
                 tpGemms, tpExp, tpS));
         // cp: the ring passes each K/V chunk cp − 1 times forward, and K/V and their gradients backward; a recomputed
         // forward runs its ring again (rfAtt: 4/3 under full recompute, the forward's third once more)
@@ -198,7 +220,7 @@ public final class Estimator {
         double ppBytes = tokens * m.hidden() * ab / (l.sequenceParallel() ? l.tp() : 1);
         int mtpStates = v.mtp().carriedStates(m, l);
         double ppS = l.pp() > 1 ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(), (2.0 * l.virtualPp() + mtpStates) * ppBytes,
-                v.mtp().sends(mtpStates)) : 0;
+                full ? v.mtp().sends(mtpStates) : null) : 0;
         // variable_seq_lengths or mtp_standalone: each of those sends first exchanges its shape, 24 bytes, waited on (MtpLayers.SHAPE_EXCHANGE)
         double ppShapeS = l.pp() > 1 && v.mtp().exchangesShapes(m, l) ? c.p2p(PP, l.pp(), 2.0 * l.virtualPp(),
                 2.0 * l.virtualPp() * MtpLayers.SHAPE_BYTES, v.mtp().shapeExchange(m, l)) : 0;
@@ -223,7 +245,7 @@ public final class Estimator {
         double others = 0;
         for (int i = 0; i < pp; i++) if (i != slowest) others += worth[i] / worth[slowest];
         double bubble = l.pp() > 1 && worth[slowest] > 0 ? others / l.virtualPp() * perMb : 0;
-        if (l.pp() > 1) terms.add(new Term.Bubble(l.pp(), l.virtualPp(), l.split(), m.layers(), worth[slowest], others, perMb, bubble, mb,
+        if (full && l.pp() > 1) terms.add(new Term.Bubble(l.pp(), l.virtualPp(), l.split(), m.layers(), worth[slowest], others, perMb, bubble, mb,
                 mtp == null ? List.of() : java.util.Arrays.stream(worth).boxed().toList(),
                 mtp == null ? List.of() : java.util.Arrays.stream(mtpBlocks).boxed().toList(),
                 mtp == null ? List.of() : java.util.Arrays.stream(mtpWorth).boxed().toList()));
@@ -274,12 +296,12 @@ public final class Estimator {
                 double units = DpBuckets.shardedUnits(layersPerStage);
                 int gathers = HybridSync.gathersPerUnit(l.zeroStage());
                 TitanUnits.Sync k = TitanUnits.sync(v.gathers().titan(), m, l, units, gathers, gatherBytes);
-                String beside = TitanUnits.gatherWords(v.gathers().titan(), l);
-                double perMbComm = c.collective(DP, dpCp, k.gathers(), k.gatheredBytes() / k.gathers(), Collective.ALL_GATHER, (gathers == 2
+                String beside = full ? TitanUnits.gatherWords(v.gathers().titan(), l) : null;     // (the texts: a breakdown's only)
+                double perMbComm = c.collective(DP, dpCp, k.gathers(), k.gatheredBytes() / k.gathers(), Collective.ALL_GATHER, !full ? null : (gathers == 2
                         ? "parameter all-gathers forward and backward, one per layer" : "parameter all-gather for the forward, kept for the backward, one per layer")
                         + beside)
-                        + c.collective(DP, dpCp, k.reduces(), params * gradBytes / k.reduces(), Collective.REDUCE_SCATTER, "gradient reduce-scatter, one per layer"
-                        + (beside.isEmpty() ? "" : " and per torchtitan unit"));
+                        + c.collective(DP, dpCp, k.reduces(), params * gradBytes / k.reduces(), Collective.REDUCE_SCATTER, !full ? null
+                        : "gradient reduce-scatter, one per layer" + (beside.isEmpty() ? "" : " and per torchtitan unit"));
                 dpS = mb * perMbComm;
                 dpExp = mb * Math.max((1 - e.dpOverlap()) * perMbComm, perMbComm - stageS);
             } else if (l.zeroStage() >= 1 || l.distributedOptimizer()) {
@@ -298,7 +320,7 @@ public final class Estimator {
                 // chunk 0's all-gather behind the other chunks' optimizer step under overlap_param_gather_with_optimizer_step
                 double window = v.stepGather().window(pp > 1 ? l.virtualPp() : 1, optimizer);
                 double outlasts = ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false, window);
-                if (window >= 0) terms.add(new Term.StepGather(l.virtualPp(), reduce / l.virtualPp(), gather / l.virtualPp(),
+                if (full && window >= 0) terms.add(new Term.StepGather(l.virtualPp(), reduce / l.virtualPp(), gather / l.virtualPp(),
                         stageS * 2 / 3 / l.virtualPp(), stageS / 3 / l.virtualPp(), optimizer, window,
                         ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, reduce, gather, false), outlasts));
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, outlasts);
@@ -310,30 +332,34 @@ public final class Estimator {
                 dpExp = Math.max((1 - e.dpOverlap()) * dpS, ChunkedDpSync.outlasting(l.virtualPp(), pp, mb, stageS, dpS, 0, true));
             }
         }
-        if (dpS > 0) terms.add(new Term.DpExposure(e.dpOverlap(), dpExp, dpS));
+        if (full && dpS > 0) terms.add(new Term.DpExposure(e.dpOverlap(), dpExp, dpS));
         // the word embedding held twice (tied, or the MTP stage's copy; pp > 1): its gradient all-reduced over the embedding
         // group each step, after the data-parallel sync and before the optimizer step, behind no compute (EmbeddingSync)
         CollectiveCost embSync = EmbeddingSync.price(c, m, l, v.mtp(), stride.get(PP), gradBytes);
         double embS = embSync == null ? 0 : embSync.seconds();
+        // model states in host memory (StateOffload): the copies over the host link; the offloaded share steps on the CPU
+        double hostExp = v.offload().exposed(l, local, stageS, mb, gradBytes, hw, terms);
+        if (full) terms.add(new Term.Optimizer(onGpu, hw.hbmBytesPerSecond() * e.hbm(), optimizer));
+        double step = mb * perMb + bubble + dpExp + hostExp + optimizer + embS;
+        double stepTokens = (double) l.globalBatchSize() * m.seq();
+        double gpus = l.gpus();
+        double tps = stepTokens / (step * gpus);
+        // the search's score stops here: what follows (the step's maps, the throughput's FLOPs, the record) only the report reads
+        if (!full) return new Score(tps, Estimate.largestStage(stages).total());
+        Map<Tier, Double> exposed = new EnumMap<>(Tier.class);
+        for (Tier t : Tier.values()) exposed.put(t, 0.0);
         if (embSync != null) add(exposed, embSync.tier(), embS);
         add(exposed, tiers.get(TP), mb * tpExp);
         add(exposed, tiers.get(CP), mb * cpExp);
         add(exposed, tiers.get(EP), mb * epExp);
         add(exposed, tiers.get(PP), mb * ppExp);
         add(exposed, tiers.get(DP), dpExp);
-        for (ParallelDim d : List.of(TP, CP, EP, PP)) comm.put(d, 0.0);
+        Map<ParallelDim, Double> comm = new EnumMap<>(ParallelDim.class);
         comm.put(TP, mb * tpS);
         comm.put(CP, mb * cpS);
         comm.put(EP, mb * epS);
         comm.put(PP, mb * (ppS + ppShapeS) + embS);
         comm.put(DP, dpS);
-        // model states in host memory (StateOffload): the copies over the host link; the offloaded share steps on the CPU
-        double hostExp = v.offload().exposed(l, local, stageS, mb, gradBytes, hw, terms);
-        terms.add(new Term.Optimizer(onGpu, hw.hbmBytesPerSecond() * e.hbm(), optimizer));
-        double step = mb * perMb + bubble + dpExp + hostExp + optimizer + embS;
-        double stepTokens = (double) l.globalBatchSize() * m.seq();
-        double gpus = l.gpus();
-        double tps = stepTokens / (step * gpus);
         double modelFlops = hy != null ? hy.modelFlopsPerToken(m) : v.moe() != null && m.experts() > 1 ? v.moe().modelFlopsPerToken(m)
                 : m.modelFlopsPerToken();
         double flops = (modelFlops + v.mtp().flopsPerToken(m, modelFlops, v)) * tps;    // the MTP layers as Megatron counts them
@@ -360,6 +386,16 @@ public final class Estimator {
         }
         return per * m.dtype().activationBytes() / 2.0;
     }
+
+    /**
+     * The score's terms list: what a cost class adds to it (OffloadCost, StateOffload) is dropped, as the score keeps no
+     * breakdown; it reads as empty.
+     */
+    private static final List<Term> UNKEPT = new java.util.AbstractList<>() {
+        @Override public Term get(int i) { throw new IndexOutOfBoundsException(i); }
+        @Override public int size() { return 0; }
+        @Override public boolean add(Term t) { return false; }
+    };
 
     private static final String TP_TEXT = "all-gather/reduce-scatter per micro-batch (b·s·h·";
 

@@ -78,6 +78,24 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
             + " (docs/plan.md, \"The MoE host floor\")";
 
     /**
+     * What the estimate says of a job that runs the ep all-to-alls behind the other micro-batch's compute
+     * ({@code overlap_a2a}, Megatron-Core's {@code overlap_moe_expert_parallel_comm}): the estimate hides them (Estimator's ep
+     * term) and prices no host time for the interleaved schedule, which no host-side or kernel-level measurement sets. The
+     * end-to-end runs quoted are the maintainers' own, slower and faster; they set no constant (docs/plan.md, "The EP
+     * all-to-all overlap's host cost").
+     */
+    static final String A2A_OVERLAP_HOST = "MoE all-to-all overlap on (overlap_a2a, Megatron-Core's"
+            + " overlap_moe_expert_parallel_comm): the ep all-to-alls are priced behind the other micro-batch's MoE layer compute"
+            + " (only what outlasts it is exposed), and the host (CPU) time of issuing that interleaved schedule is not priced (no"
+            + " host-side measurement of it); measured end to end it can cost more than it hides: Megatron-Bridge's maintainers"
+            + " turned it off for Qwen3-235B-A22B on 64 B200 \"due to CPU overhead\" (pull #1760, issue #1705: BF16 step 17.2 s"
+            + " → 16.0 s with it off; MXFP8 20.1 s → 16.9 s with it and the virtual pipeline off) and on B300 (pull #2669; issue"
+            + " #3399: it and VP degraded perf), while it made Qwen3-30B-A3B on 16 H100 faster (pull #5094: 240 → 287 model"
+            + " TFLOP/s per GPU with it on); the step can be longer than estimated: to check, profile the host (Nsight Systems:"
+            + " CPU launch gaps between the MoE layers' kernels) or time a few steps with it off (docs/plan.md, \"The EP"
+            + " all-to-all overlap's host cost\")";
+
+    /**
      * The host's time per local expert in an MoE layer's forward, measured by Transformer Engine's maintainers
      * (NVIDIA/TransformerEngine#2897, 2026-04-16: its fused grouped MLP, MXFP8, on GB200 with 64 experts of hidden size 128,
      * a host-bound shape: ~1.2 ms forward), with the block's fixed part spread over the 64 experts: an upper bound of the
@@ -268,7 +286,8 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
                     + ": alltoall (Megatron's recommendation with expert parallelism)");
             d = Dispatcher.ALLTOALL;
         }
-        boolean overlap = s != null && s.overlapA2a() != null && s.overlapA2a().value();
+        boolean overlap = s != null && s.overlapA2a() != null && Boolean.TRUE.equals(s.overlapA2a().value());
+        if (overlap) as.add(A2A_OVERLAP_HOST);
         boolean grouped = s == null || s.groupedGemm() == null || s.groupedGemm().value();
         if (s == null || s.groupedGemm() == null) as.add("MoE grouped GEMM not stated: grouped (one kernel per matrix for a rank's local experts)");
         Specs.Parallelism p = j.parallelism();

@@ -294,6 +294,25 @@ class MoeCostTest {
     }
 
     @Test
+    void theAllToAllOverlapSaysItsHostTimeIsNotPriced() {
+        JobEstimate on = job(MIXTRAL_8X7B, "moe: { overlap_a2a: true }", "tp: 1, ep: 8", 4096);
+        JobEstimate off = job(MIXTRAL_8X7B, "moe: { overlap_a2a: false }", "tp: 1, ep: 8", 4096);
+        JobEstimate unstated = job(MIXTRAL_8X7B, "", "tp: 1, ep: 8", 4096);
+        String said = on.inputs().assumptions().stream().filter(a -> a.startsWith("MoE all-to-all overlap on")).findFirst()
+                .orElseThrow(() -> new AssertionError(on.inputs().assumptions().toString()));
+        assertEquals(MoeShape.A2A_OVERLAP_HOST, said);
+        // what it prices, what it does not, the measurements both ways with their sources, and how to check
+        for (String part : List.of("priced behind the other micro-batch's MoE layer compute", "host (CPU) time",
+                "is not priced", "pull #1760", "issue #1705", "17.2 s → 16.0 s", "20.1 s → 16.9 s", "pull #2669", "#3399",
+                "pull #5094", "profile the host", "with it off")) {
+            assertTrue(said.contains(part), part);
+        }
+        assertEquals(1, on.inputs().assumptions().stream().filter(said::equals).count(), "said once");
+        assertTrue(off.inputs().assumptions().stream().noneMatch(a -> a.startsWith("MoE all-to-all overlap")), "overlap off: quiet");
+        assertTrue(unstated.inputs().assumptions().stream().noneMatch(a -> a.startsWith("MoE all-to-all overlap")), "not stated: quiet");
+    }
+
+    @Test
     void aDenseModelHasNoMoeTerm() {
         JobEstimate j = job("layers: 4, hidden_size: 1024, attention_heads: 8, vocab_size: 32000", "", "tp: 1", 2048);
         assertNull(j.inputs().variants().moe());

@@ -103,10 +103,11 @@ public record Scene(String title, String group, List<Node> nodes, List<Link> lin
         if (drawn < stageNodes) {
             words.add(range("nodes", group, drawn, stageNodes - 1) + " (" + (stageNodes - drawn) + " nodes, ranks "
                     + (long) drawn * gpn + "–" + (stages ? perStage - 1 : world - 1) + "): "
-                    + (stages ? "the rest of pp stage 0, same pattern" : "the same rank order, not drawn"));
+                    + (stages ? "the rest of pp stage 1 of " + pp + ", same pattern" : "the same rank order, not drawn"));
         }
         if (stages) {
-            words.add((pp == 2 ? "pp stage 1: " : "pp stages 1–" + (pp - 1) + ": ") + (pp - 1) + " × " + stageNodes
+            // stages counted from 1, as the plan's memory table and check's messages name them (the ranks' pp0... are coordinates)
+            words.add((pp == 2 ? "pp stage 2 of 2: " : "pp stages 2–" + pp + " of " + pp + ": ") + (pp - 1) + " × " + stageNodes
                     + (stageNodes == 1 ? " node" : " nodes") + ", same pattern (ranks " + perStage + "–" + (world - 1) + ")");
         }
         return drawn;

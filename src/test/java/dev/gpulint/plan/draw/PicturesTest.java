@@ -103,8 +103,8 @@ class PicturesTest {
             String a = draw(f, big, dgx);
             assertEquals(a, draw(f, big, dgx), f.id());
             assertTrue(a.length() < 40_000, f.id() + ": " + a.length());
-            assertTrue(a.contains("pp stages 1–15: 15 × 8 nodes, same pattern"), f.id());
-            // Mermaid draws more than 16 GPUs one box per node (issue #37): 8 nodes of pp stage 0, each with its groups
+            assertTrue(a.contains("pp stages 2–16 of 16: 15 × 8 nodes, same pattern"), f.id());
+            // Mermaid draws more than 16 GPUs one box per node (issue #37): 8 nodes of pp stage 1, each with its groups
             boolean summary = f == Pictures.Format.MERMAID || f == Pictures.Format.MARKDOWN;
             assertEquals(summary ? 0 : 64, count(a, " pp0 dp"), f.id());
             assertFalse(a.contains("dgx-8"), f.id());

@@ -51,7 +51,7 @@ class SceneTest {
         Scene s = Scene.of(layout(8, 16, 8, 1, 1), RankGrid(), DGX, 0);
         assertEquals(8, s.nodes().size());
         assertEquals(64, s.nodes().stream().mapToInt(n -> n.cells().size()).sum());
-        assertEquals(List.of("pp stages 1–15: 15 × 8 nodes, same pattern (ranks 64–1023)"), s.notDrawn());
+        assertEquals(List.of("pp stages 2–16 of 16: 15 × 8 nodes, same pattern (ranks 64–1023)"), s.notDrawn());
         assertTrue(s.links().stream().anyMatch(l -> l.kind() == ParallelDim.PP && l.to() == -1));
         assertTrue(s.links().stream().anyMatch(l -> l.kind() == ParallelDim.DP && l.from() == 0 && l.to() == 1));
     }
@@ -63,11 +63,11 @@ class SceneTest {
         assertEquals(Scene.MAX_NODES, s.nodes().size());
         assertEquals(List.of("nodes dgx-16–dgx-131071 (131056 nodes, ranks 128–1048575): the same rank order, not drawn"), s.notDrawn());
         assertTrue(s.links().size() <= Scene.MAX_LINKS);
-        // a stage bigger than the cap: the rest of stage 0 and the other stages in words
+        // a stage bigger than the cap: the rest of stage 1 and the other stages in words
         Scene t = Scene.of(layout(8, 4, 64, 1, 1), RankGrid(), DGX, 0);
         assertEquals(Scene.MAX_NODES, t.nodes().size());
-        assertEquals(List.of("nodes dgx-16–dgx-63 (48 nodes, ranks 128–511): the rest of pp stage 0, same pattern",
-                "pp stages 1–3: 3 × 64 nodes, same pattern (ranks 512–2047)"), t.notDrawn());
+        assertEquals(List.of("nodes dgx-16–dgx-63 (48 nodes, ranks 128–511): the rest of pp stage 1 of 4, same pattern",
+                "pp stages 2–4 of 4: 3 × 64 nodes, same pattern (ranks 512–2047)"), t.notDrawn());
     }
 
     @Test

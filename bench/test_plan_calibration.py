@@ -118,6 +118,10 @@ class ManifestTest(unittest.TestCase):
         by = {(r["name"], r["source"]): r for r in rows}
         self.assertEqual("Et*4|(t*4|)*14tL", by[("Kimi-K2", "bridge-26.04.01-gb300")]["pipeline_layout"])
         self.assertEqual(52, len(by[("Nemotron-3-Nano", "bridge-26.04.01-h100")]["hybrid"]))
+        # the 26.04.01 B300 run moved to HybridEP (Megatron-Bridge issue #3399, pull #3490; the table's header)
+        q = by[("Qwen3-235B-A22B", "bridge-26.04.01-b300")]
+        self.assertEqual(("flex", "hybridep"), (q["dispatcher"], q["flex_backend"]))
+        self.assertIn("dispatcher: flex, grouped_gemm: true, flex_backend: hybridep }", pc.manifest(q, "k"))
 
     def test_moe_validation_table_rows_parse_with_the_overlap_columns(self):
         rows = pc.rows(os.path.join(pc.ROOT, "bench", "plan", "moe-validation.tsv"), pc.TABLE_DEFAULTS["moe-validation.tsv"])

@@ -119,6 +119,7 @@ public final class Deriver {
             StepGatherAnalysis.job(j, out);
             AttentionBackendAnalysis.job(j, out);
             FlexBackendAnalysis.job(j, catalog, out);
+            FlexBackendAnalysis.refusedSwitch(j, out);
             // what the plan prices the job with besides the catalog (nccl-tests runs linked to its node group, plan:
             // efficiencies): check's estimate and NET003's all-reduce take them as `gpulint plan` does
             Map<dev.gpulint.derive.estimate.Tier, Double> measured = NcclMeasured.of(evidence, j, catalog);

@@ -444,12 +444,22 @@ public final class Specs {
                       Located<Double> capacityFactor, Located<Boolean> padToCapacity, Located<String> dispatcher,
                       Located<Boolean> overlapA2a, Located<Boolean> groupedGemm, Located<Double> activationClamp,
                       Located<Boolean> expertBias, Located<Long> routerGroups, Located<Long> routerGroupTopk,
-                      Located<String> flexBackend) {
+                      Located<String> flexBackend, Located<Boolean> enableDeepep) {
+        /** Without older Megatron-Core's moe_enable_deepep switch (no format but Megatron-LM's, Bridge's and NeMo 2's writes it). */
+        public Moe(Located<Long> expertFfn, Located<Long> sharedFfn, Located<String> layerFreq, Located<Long> denseLayers,
+                   Located<Double> capacityFactor, Located<Boolean> padToCapacity, Located<String> dispatcher,
+                   Located<Boolean> overlapA2a, Located<Boolean> groupedGemm, Located<Double> activationClamp,
+                   Located<Boolean> expertBias, Located<Long> routerGroups, Located<Long> routerGroupTopk,
+                   Located<String> flexBackend) {
+            this(expertFfn, sharedFfn, layerFreq, denseLayers, capacityFactor, padToCapacity, dispatcher, overlapA2a, groupedGemm,
+                    activationClamp, expertBias, routerGroups, routerGroupTopk, flexBackend, null);
+        }
+
         public boolean empty() {
             return expertFfn == null && sharedFfn == null && layerFreq == null && denseLayers == null && capacityFactor == null
                     && padToCapacity == null && dispatcher == null && overlapA2a == null && groupedGemm == null
                     && activationClamp == null && expertBias == null && routerGroups == null && routerGroupTopk == null
-                    && flexBackend == null;
+                    && flexBackend == null && enableDeepep == null;
         }
     }
 
@@ -626,7 +636,7 @@ public final class Specs {
                 FP8_PARAM_GATHER = "fp8_param_gather", FP8_LAYERS_BF16 = "fp8_layers_bf16",
                 GATHER_WITH_STEP = "overlap_param_gather_with_step", HYBRID_PATTERN = "hybrid_pattern",
                 TP_LAYOUT = "tp_activation_layout", ATTENTION_BACKEND = "attention_backend", FLEX_BACKEND = "flex_backend",
-                DISPATCHER = "moe_dispatcher";
+                DISPATCHER = "moe_dispatcher", ENABLE_DEEPEP = "moe_enable_deepep";
 
         /** The quantity a format states its model's name under, as the file writes it (torchtitan's [model] name and flavor). */
         public static final String MODEL_NAME = "model_name";

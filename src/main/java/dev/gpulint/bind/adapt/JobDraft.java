@@ -341,6 +341,7 @@ final class JobDraft {
         if (keys.get(attentionBackend) != null) out.put(Specs.Origin.ATTENTION_BACKEND, keys.get(attentionBackend));
         if (keys.get(flexBackend) != null) out.put(Specs.Origin.FLEX_BACKEND, keys.get(flexBackend));
         if (keys.get(dispatcher) != null) out.put(Specs.Origin.DISPATCHER, keys.get(dispatcher));
+        if (keys.get(enableDeepep) != null) out.put(Specs.Origin.ENABLE_DEEPEP, keys.get(enableDeepep));
         if (fp8LayersBf16 != null && fp8LayersBf16Key != null) out.put(Specs.Origin.FP8_LAYERS_BF16, fp8LayersBf16Key);
         // where a hybrid's layer pattern is written, as PAR014 and PAR015 name it (derive/par/HybridLayersAnalysis)
         if (hybrid != null && keys.get(hybrid.pattern()) != null) out.put(Specs.Origin.HYBRID_PATTERN, keys.get(hybrid.pattern()));
@@ -356,7 +357,8 @@ final class JobDraft {
         Located<Boolean> bias = expertBias != null && !Boolean.TRUE.equals(expertBias.value()) && !experted ? null : expertBias;
         flexBackend = Nemo2Moe.enableDeepep(this);     // before writtenKeys, which names the key it is placed under
         Specs.Moe m = new Specs.Moe(moeFfn, sharedFfn, moeLayerFreq, denseLayers, capacityFactor, padToCapacity, dispatcher,
-                moeOverlap, groupedGemm, activationClamp, bias, routerGroups, routerGroupTopk, flexBackend);
+                moeOverlap, groupedGemm, activationClamp, bias, routerGroups, routerGroupTopk, flexBackend,
+                enableDeepep != null && Boolean.TRUE.equals(enableDeepep.value()) ? enableDeepep : null);     // PAR021 when refused
         return m.empty() ? null : m;
     }
 

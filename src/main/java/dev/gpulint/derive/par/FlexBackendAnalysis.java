@@ -6,6 +6,7 @@ import dev.gpulint.derive.Resolved;
 import dev.gpulint.derive.estimate.FlexDispatch;
 import dev.gpulint.derive.estimate.Links;
 import dev.gpulint.derive.estimate.MoeShape;
+import dev.gpulint.facts.DeepepSwitchFact;
 import dev.gpulint.facts.FlexBackendFact;
 import dev.gpulint.spec.Located;
 import dev.gpulint.spec.Specs;
@@ -40,6 +41,28 @@ public final class FlexBackendAnalysis {
         out.add(new FlexBackendFact(r.name(), j.file(), key, g.gpu().name(), g.name(), links.domainSize(), links.gpusPerNode(),
                 Math.max(1, r.ep()), FlexDispatch.multiNodeNvlink(links),
                 links.gpusPerNode() < FlexDispatch.DEEPEP_NVL_PEERS, named.span()));
+    }
+
+    /**
+     * PAR021's fact ({@link DeepepSwitchFact}): older Megatron-Core's moe_enable_deepep switch on where Megatron-Core's
+     * TransformerConfig.__post_init__ raises ValueError: with a dispatcher other than flex (none written is Megatron-Core's
+     * default allgather), or beside a written hybridep backend. The binder prices such a job as written and says so in the
+     * assumptions (bind.adapt.Nemo2Moe#enableDeepep); this is the finding the run's refusal is.
+     */
+    public static void refusedSwitch(Resolved.Job r, Facts out) {
+        Specs.Job j = r.spec();
+        Specs.Moe s = j.model() == null ? null : j.model().moe();
+        Located<Boolean> on = s == null ? null : s.enableDeepep();
+        if (on == null || !Boolean.TRUE.equals(on.value()) || on.span() == null) return;
+        String d = s.dispatcher() == null || s.dispatcher().value() == null ? null : s.dispatcher().value().strip();
+        boolean flex = d != null && (d.equalsIgnoreCase("flex") || d.equalsIgnoreCase("deepep"));
+        String backend = s.flexBackend() == null || s.flexBackend().value() == null ? null : s.flexBackend().value().strip();
+        boolean pairRefused = flex && backend != null && backend.equalsIgnoreCase("hybridep");
+        if (flex && !pairRefused) return;
+        // a dispatcher the format's default fills in (Megatron-LM's allgather) is written under no key: "none written"
+        String dispatcherKey = j.origin() == null ? null : j.origin().key(Specs.Origin.DISPATCHER);
+        out.add(new DeepepSwitchFact(r.name(), j.file(), key(j, Specs.Origin.ENABLE_DEEPEP, "moe_enable_deepep"), d,
+                dispatcherKey, pairRefused ? backend : null, on.span()));
     }
 
     private static String key(Specs.Job j, String quantity, String otherwise) {

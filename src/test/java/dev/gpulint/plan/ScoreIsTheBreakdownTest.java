@@ -25,8 +25,11 @@ import org.junit.jupiter.api.Test;
  */
 class ScoreIsTheBreakdownTest {
 
-    /** Every valid candidate of {@code text}'s job on its GPUs, at least {@code atLeast} of them. */
-    private static void everyCandidate(String text, int atLeast) {
+    /**
+     * Every valid candidate of {@code text}'s job on its GPUs, at least {@code atLeast} of them; the kinds of term their
+     * printed breakdowns hold (what the comparison covered).
+     */
+    private static java.util.Set<String> everyCandidate(String text, int atLeast) {
         Model b = new Binder().bind(new YamlReader().read(SourceFile.of("j.yaml", text)).documents());
         Resolved.Job r = JobLayouts.resolve(b.jobs().get(0), b.clusters(), Catalog.builtIn());
         JobEstimate job = JobEstimate.of(r, Catalog.builtIn());
@@ -34,15 +37,18 @@ class ScoreIsTheBreakdownTest {
         // a second pricer, which has scored nothing: its estimates are made from nothing the search kept
         Pricer printed = new Pricer(job.inputs(), b.jobs().get(0));
         int checked = 0;
+        java.util.Set<String> kinds = new java.util.TreeSet<>();
         for (Candidate c : ranking.search().candidates()) {
             Estimate e = printed.estimate(c.layout());
             assertEquals(e.throughput().tokensPerSecondPerGpu(), c.score(), c.layout().toString());
             assertEquals(printed.usable() - e.largestStage().total(), c.headroom(), c.layout().toString());
             // and the pricer the search used prints the same step
             assertEquals(e.time().step(), ranking.estimate(c).time().step(), c.layout().toString());
+            for (var t : e.terms()) kinds.add(t.getClass().getSimpleName());
             checked++;
         }
         assertTrue(checked >= atLeast, checked + " candidates");
+        return kinds;
     }
 
     @Test
@@ -55,5 +61,14 @@ class ScoreIsTheBreakdownTest {
         // Mamba-2, attention and MoE layers and an MTP block (PricerTest's hybrid), ep among the searched sizes
         everyCandidate(PricerTest.JOB.replace("gated_mlp: true,", "gated_mlp: true, experts: 8, top_k: 2,")
                 .replace("layers: 80,", "layers: 8, hybrid: { pattern: \"M*M-ME*E/*E\", mamba_num_heads: 128 },"), 20);
+    }
+
+    @Test
+    void anFp8JobWithHostStatesCandidatesArePrintedAsTheyWereRanked() {
+        // terms the two jobs above never price: torchao's rowwise fp8 casts (Float8Scaling) and the optimizer's states in host
+        // memory (StateOffload: its copies' exposed seconds, which the two above pass with the score computing them as 0)
+        java.util.Set<String> kinds = everyCandidate(PricerTest.JOB.replace("dtype: bf16", "dtype: fp8").replace("layers: 80,", "layers: 16,")
+                + "fp8_scaling: rowwise\noffload: { optimizer: cpu }\n", 20);
+        assertTrue(kinds.containsAll(java.util.List.of("Float8", "HostStates")), kinds.toString());
     }
 }

@@ -2,7 +2,8 @@ package dev.gpulint.facts;
 
 /**
  * What a place of a job read from another format states ({@link ConsistencyFact#getQuantityKind()}): WORLD, PER_NODE,
- * NODES, TP, PP, CP, EP, ETP, VPP, APP_GPUS_PER_NODE, COMM_BACKEND, GLOBAL_BATCH, MICRO_BATCH, ENV (a variable) or OTHER.
+ * NODES, TP, PP, CP, EP, ETP, VPP, APP_GPUS_PER_NODE,
+ * STEP_GPUS_PER_NODE, COMM_BACKEND, GLOBAL_BATCH, MICRO_BATCH, ENV (a variable) or OTHER.
  */
 public enum StatedQuantity {
     /** The job's ranks (GPUs) in all. */
@@ -12,6 +13,8 @@ public enum StatedQuantity {
     NODES, TP, PP, CP, EP, ETP, VPP,
     /** The GPUs the program itself asks for per node, against what a pod gets. */
     APP_GPUS_PER_NODE,
+    /** The GPUs per node a Slurm step asks for (srun --gres), against the job's allocation. */
+    STEP_GPUS_PER_NODE,
     COMM_BACKEND,
     /** A launch's global batch (samples per optimizer step), against a DeepSpeed configuration's train_batch_size. */
     GLOBAL_BATCH,

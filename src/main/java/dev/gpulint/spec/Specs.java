@@ -669,7 +669,7 @@ public final class Specs {
     /**
      * One statement of one number: {@code quantity} is world (ranks or GPUs of the whole job),
      * per_node (ranks or GPUs per node or pod), app_gpus_per_node (GPUs the program itself asks
-     * for per node), pod_gpus (GPUs a pod gets), tp, pp, cp, ep, etp, vpp, or env:NAME.
+     * for per node), step_gpus_per_node (GPUs per node a Slurm step asks for: srun --gres), pod_gpus (GPUs a pod gets), tp, pp, cp, ep, etp, vpp, or env:NAME.
      */
     public record Stated(String quantity, String value, String where, StatedKind kind, Span span) {
         public long number() {

@@ -147,7 +147,8 @@ final class LaunchScriptAdapter implements FormatAdapter {
         AttentionBackends.launchEnvironment(j, List.of(script), j.launcherEnv, Map.of());
         if (srun.nodes != null) j.state("nodes", Launchers.number(srun.nodes), "srun --nodes", StatedKind.LAUNCHER, srun.nodes.span());
         if (srun.gpusPerNode != null) {
-            j.state("per_node", Launchers.number(srun.gpusPerNode), srun.gresWritten, StatedKind.LAUNCHER, srun.gpusPerNode.span());
+            // the step's GPUs, not ranks: compared with the allocation's GPUs per node only (OriginAnalysis, CONSIST001)
+            j.state("step_gpus_per_node", Launchers.number(srun.gpusPerNode), srun.gresWritten, StatedKind.LAUNCHER, srun.gpusPerNode.span());
         }
         boolean directRanks = srun.python && l.torchPerNode == null && l.deepspeedGpus == null && l.mpiRanks == null;
         Word perNodeTasks = srun.tasksPerNode != null ? srun.tasksPerNode : sb.tasksPerNode;

@@ -231,7 +231,7 @@ final class SlurmDirectives {
      * xlate_batch_script's "-cwd" → "-c" at the odd places of a #BSUB list.
      */
     private void translatedArgument(ScalarText text, Xlate x, Argument a, int[] state) {
-        if (state[1] == 1) return;
+        if (state[1] == 1 || xlateStop != null) return;                                // sbatch has exited at the first
         String t = a.text();
         int number = ++state[2];
         char due = (char) state[0];
@@ -288,11 +288,14 @@ final class SlurmDirectives {
         String v = a.text().substring(from);
         if (c == 'J') jobName = new Word(v, true, pbsSpan(text, a, from, a.text().length()));
         if (c == 'n') {
-            // "-n MIN,MAX": the MAX; "-n 4," exits ("#BSUB -n format not correct"), kept as unknown here
+            // "-n MIN,MAX": the MAX; "-n 4," (nothing after the comma) exits: error("#BSUB -n format not correct given: ...")
             int comma = v.indexOf(',');
             int start = comma < 0 ? from : from + comma + 1;
             String n = a.text().substring(start);
             tasks = n.matches("[0-9]{1,9}") ? new Word(n, true, pbsSpan(text, a, start, a.text().length())) : null;
+            if (comma >= 0 && n.isEmpty()) {
+                xlateStop = new String[] {xlateLast, "a -n value with nothing after its comma (\"#BSUB -n format not correct\")"};
+            }
         }
     }
 
@@ -360,6 +363,18 @@ final class SlurmDirectives {
             int next = p;
             while (next < value.length() && value.charAt(next) != '+' && value.charAt(next) != ':') next++;
             String part = value.substring(p, next);
+            if (!part.isEmpty() && Character.isLetter(part.charAt(0)) && !part.startsWith("ppn=") && part.indexOf('=') > 0
+                    && refused.size() < MAX_UNEXPANDED && refused.stream().noneMatch(r -> r.key().equals("#PBS nodes name"))) {
+                // a part that starts with a letter is a host name to _parse_pbs_nodes_opts (hostlist_push_host, then -w): Torque's
+                // gpus=N becomes --nodelist=gpus=N, a name no node has (a Slurm node name holds no '=')
+                String shown = part.length() > 40 ? part.substring(0, 40) + "..." : part;
+                refused.add(new Refused(pbsSpan(text, a, start + p, start + next), "'" + shown + "' in #PBS -l nodes=: sbatch's"
+                        + " translation takes each part of nodes= that starts with a letter for a host name (_parse_pbs_nodes_opts,"
+                        + " SchedMD/slurm src/sbatch/xlate.c at fd49acb8) and passes it as --nodelist=" + shown + ", a name no Slurm node"
+                        + " has, so slurmctld refuses the job (ESLURM_INVALID_NODE_NAME, \"Invalid node name specified\"); nor does it"
+                        + " translate Torque's gpus= into a GPU request; ask for the GPUs on #SBATCH lines (--gpus-per-node=N) and"
+                        + " remove the part, or add #SBATCH --ignore-pbs so that sbatch skips the #PBS lines", "#PBS nodes name"));
+            }
             String digits = part.startsWith("ppn=") ? part.substring(4).replaceFirst("[^0-9].*$", "") : part.replaceFirst("[^0-9].*$", "");
             if (!digits.isEmpty() && digits.length() < 10) {
                 if (part.startsWith("ppn=")) ppn += Long.parseLong(digits);

@@ -66,7 +66,7 @@ public final class OriginAnalysis {
         for (Map.Entry<String, List<Specs.Stated>> e : by.entrySet()) {
             String q = e.getKey();
             List<Specs.Stated> all = e.getValue();
-            if (q.equals("app_gpus_per_node")) continue;      // compared with the pod's GPUs below
+            if (q.equals("app_gpus_per_node") || q.equals("step_gpus_per_node")) continue;      // compared with the pod's GPUs below
             Specs.Stated ref = reference(all);
             if (ref == null) continue;
             for (Specs.Stated s : all) {
@@ -75,13 +75,15 @@ public final class OriginAnalysis {
                 out.add(new Differs(q, place(s, s.span() != null ? s.span() : ref.span()), place(ref, ref.span()), launch(o, q, all, env)));
             }
         }
-        // GPUs the program itself asks for, against what a pod gets
+        // GPUs the program itself asks for, and those a Slurm step asks for, against what a pod (a node of the allocation) gets
         Specs.Stated pod = null;
         for (Specs.Stated s : by.getOrDefault("per_node", List.of())) if (s.kind() == Specs.StatedKind.RESOURCE) { pod = s; break; }
         if (pod != null) {
-            for (Specs.Stated s : by.getOrDefault("app_gpus_per_node", List.of())) {
-                if (s.value().equals(pod.value())) continue;
-                out.add(new Differs("app_gpus_per_node", place(s, s.span()), place(pod, pod.span()), null));
+            for (String q : List.of("app_gpus_per_node", "step_gpus_per_node")) {
+                for (Specs.Stated s : by.getOrDefault(q, List.of())) {
+                    if (s.value().equals(pod.value())) continue;
+                    out.add(new Differs(q, place(s, s.span()), place(pod, pod.span()), null));
+                }
             }
         }
         return List.copyOf(out);

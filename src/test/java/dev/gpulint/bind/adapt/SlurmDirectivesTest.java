@@ -365,7 +365,7 @@ class SlurmDirectivesTest {
         assertEquals(List.of(), SlurmDirectives.read(text("#SBATCH --ignore-pbs\n#BSUB -R x\n")).otherwise);
     }
 
-    /** srun's --gres is read as #SBATCH --gres is (one parser): a launcher statement, and the GPUs per node when nothing else says. */
+    /** srun's --gres is read as #SBATCH --gres is (one parser): the step's GPUs (not ranks), and the GPUs per node when nothing else says. */
     @Test
     void srunGresIsReadAsTheOtherSrunOptions() {
         Specs.Job alone = script("#!/bin/bash\n#SBATCH --nodes=2\nsrun --gres=gpu:h100:8 python train.py --tensor-model-parallel-size 8\n");
@@ -373,7 +373,7 @@ class SlurmDirectivesTest {
         assertEquals("srun --gres=gpu:h100:8", alone.origin().gpusPerNodeWhere());
         Specs.Job both = script("#!/bin/bash\n#SBATCH --nodes=2 --gpus-per-node=8\nsrun --gres gpu:4 python train.py --tensor-model-parallel-size 4\n");
         assertEquals("8 at 2:35", at(both.gpusPerNode()), "the allocation first");
-        assertTrue(both.origin().stated().stream().anyMatch(s -> s.quantity().equals("per_node") && s.value().equals("4")
+        assertTrue(both.origin().stated().stream().anyMatch(s -> s.quantity().equals("step_gpus_per_node") && s.value().equals("4")
                 && s.where().equals("srun --gres=gpu:4") && s.kind() == Specs.StatedKind.LAUNCHER), both.origin().stated().toString());
     }
 

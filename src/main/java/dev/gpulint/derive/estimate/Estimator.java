@@ -199,7 +199,7 @@ public final class Estimator {
             // last stage, or where a layout's m stands, as the compute term prices them by kind there)
             double mtpBlocks = mtp == null ? 0 : v.mtp().stageBlocks(m, l, slowest);
             double moeLayersPerStage = (double) ms.moeLayers() * (layersPerStage - mtpBlocks) / m.layers()
-                    + v.mtp().moeLayers(mtpBlocks, m, ms, hy);
+                    + (mtp == null ? 0 : v.mtp().moeLayers(m, l, slowest, ms, hy));
             double bytesA2a = moe != null ? moe.a2aBytes() : tokens / (l.sequenceParallel() ? l.tp() : 1) * m.topK() * m.hidden() * ab;
             epS = ms.dispatcher() == MoeShape.Dispatcher.ALLGATHER
                     // allgather: every rank gathers the expert group's tokens (unrouted) and reduce-scatters the outputs, forward and backward

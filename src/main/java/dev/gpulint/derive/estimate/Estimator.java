@@ -140,8 +140,9 @@ public final class Estimator {
         long mb = l.microBatches() > 0 ? l.microBatches()
                 : Math.max(1, (l.globalBatchSize() + (long) l.microBatchSize() * l.dp() - 1) / ((long) l.microBatchSize() * l.dp()));
         // multi-token prediction (MtpLayers): its blocks are in the stages' layers at the mean layer (all of them, on the MTP
-        // ranks: the last, or where a layout's m stands), priced here at their kind (the decoder's last layer's, a hybrid
-        // group's letters) beyond it; its eh_proj on its ranks and the logits again on the last stage
+        // ranks: the last, or where a layout's m stands), priced here at their kind (their stage's last decoder layer's,
+        // MoE on a stage of none: MtpLayers.kindBlocks; a hybrid group's letters) beyond it; its eh_proj on its ranks and the
+        // logits again on the last stage
         Term.Mtp mtp = v.mtp().price(m, l, tokens, rfLin, pg, e.gemmKernelS(), logitS, v.mtp().totalBlocks(), layerS, moe, v, mb);
         // the slowest stage: the last (its layers and the logits) when the layers split evenly; with a split that gives the
         // first or last stage fewer layers, the fullest other stage may be

@@ -27,9 +27,9 @@ import java.util.Locale;
  * @param expertBias     the experts' linear layers have biases ({@link ExpertPasses})
  * @param hybrid         the MoE layers are a hybrid Mamba pattern's E layers ({@link MambaLayers}): the other layers are
  *                       Mamba-2, attention-only and MLP-only layers (MambaLayers prices them), none a dense transformer layer
- * @param lastMoe        the decoder's last layer has experts: the kind Megatron-Core builds each MTP layer's transformer layer
- *                       as ({@link MtpLayers}; gpt_layer_specs.py takes {@code layer_specs[-1]}), and the kind its
- *                       num_floating_point_operations counts it as ({@code last_layer_is_moe})
+ * @param lastMoe        the decoder's last layer has experts: the kind Megatron-LM's num_floating_point_operations counts each
+ *                       MTP layer as ({@code last_layer_is_moe}); the kind Megatron-Core builds it as is its stage's
+ *                       ({@link MtpLayers#moeKindPerRank}), which is this one unless the stage holds no decoder layer
  * @param routerGroups   the router's expert groups ({@code --moe-router-num-groups}; 0: no group limit), {@link FlexDispatch}
  * @param routerGroupTopk the groups a token's experts are chosen from ({@code --moe-router-group-topk}; 0: none stated)
  * @param flexBackend    the flex dispatcher's backend ({@code --moe-flex-dispatcher-backend}; when not stated

@@ -140,8 +140,9 @@ public final class Estimator {
         long mb = l.microBatches() > 0 ? l.microBatches()
                 : Math.max(1, (l.globalBatchSize() + (long) l.microBatchSize() * l.dp() - 1) / ((long) l.microBatchSize() * l.dp()));
         // multi-token prediction (MtpLayers): its blocks are in the stages' layers at the mean layer (all of them, on the MTP
-        // ranks: the last, or where a layout's m stands), priced here at their kind (the decoder's last layer's, a hybrid
-        // group's letters) beyond it; its eh_proj on its ranks and the logits again on the last stage
+        // ranks: the last, or where a layout's m stands), priced here at their kind (their stage's last decoder layer's,
+        // MoE on a stage of none: MtpLayers.kindBlocks; a hybrid group's letters) beyond it; its eh_proj on its ranks and the
+        // logits again on the last stage
         Term.Mtp mtp = v.mtp().price(m, l, tokens, rfLin, pg, e.gemmKernelS(), logitS, v.mtp().totalBlocks(), layerS, moe, v, mb);
         // the slowest stage: the last (its layers and the logits) when the layers split evenly; with a split that gives the
         // first or last stage fewer layers, the fullest other stage may be
@@ -199,7 +200,7 @@ public final class Estimator {
             // last stage, or where a layout's m stands, as the compute term prices them by kind there)
             double mtpBlocks = mtp == null ? 0 : v.mtp().stageBlocks(m, l, slowest);
             double moeLayersPerStage = (double) ms.moeLayers() * (layersPerStage - mtpBlocks) / m.layers()
-                    + v.mtp().moeLayers(mtpBlocks, m, ms, hy);
+                    + (mtp == null ? 0 : v.mtp().moeLayers(m, l, slowest, ms, hy));
             double bytesA2a = moe != null ? moe.a2aBytes() : tokens / (l.sequenceParallel() ? l.tp() : 1) * m.topK() * m.hidden() * ab;
             epS = ms.dispatcher() == MoeShape.Dispatcher.ALLGATHER
                     // allgather: every rank gathers the expert group's tokens (unrouted) and reduce-scatters the outputs, forward and backward

@@ -55,6 +55,8 @@ public final class MemoryModel {
         private final MtpLayers mtp;
         private final double shared, expert, emb, expertDivisor;
         private final double mtpShared, mtpExpert;      // one MTP block's parameters per GPU at its kind, {shared, routed experts}
+        private final double denseShared;               // a transformer MoE model's dense block's parameters per GPU (its MTP blocks of that kind)
+        private final double[] mtpMoe, mtpDense;        // each rank's MTP blocks by kind, {MoE, dense} (MtpLayers.kindBlocks); null: by mtpShared
         private final double lastShared, lastExpert;    // the decoder's last block's parameters per GPU, {shared, routed experts}
         private final double[] perKind, kinds;          // a hybrid's: one layer's parameters of each kind, and a stage's layers of each
         private final double[] mtpOwn;                  // each rank's MTP layers' eh_proj and norms (MtpLayers.ownParameters)
@@ -92,6 +94,9 @@ public final class MemoryModel {
                 this.mtpExpert = (g != null ? hybrid.routedExperts(m, g[3]) / blocks : hybrid.routedExperts(m, moe) / hybrid.layers()) / expertDivisor;
                 this.lastShared = 0;            // not a torchtitan model: no block prefetched (prefetchedAtPeak)
                 this.lastExpert = 0;
+                this.denseShared = 0;
+                this.mtpMoe = null;
+                this.mtpDense = null;
                 return;
             }
             this.perKind = null;
@@ -106,19 +111,39 @@ public final class MemoryModel {
             this.expert = expertMlp / expertDivisor;
             // the decoder's last block at its kind: an MoE layer's attention, norms, shared experts and routed experts, or a dense
             // layer's attention, norms and MLP (MoE models with dense first layers, torchtitan's deepseek_v3 n_dense_layers, end
-            // on an MoE layer); without MoE layers all blocks are alike. An MTP block is of that kind (MtpLayers), and it is the
-            // block torchtitan's FSDP2 prefetches at the backward's start (prefetchedAtPeak)
+            // on an MoE layer); without MoE layers all blocks are alike. That
+            // block is the one torchtitan's FSDP2 prefetches at the backward's start (prefetchedAtPeak). An MTP block is of the
+            // kind Megatron-Core builds on its stage (MtpLayers.moeKindPerRank: the stage's last decoder layer's, an MoE layer
+            // on a stage of none), each rank's blocks by kind (MtpLayers.kindBlocks)
             if (s == null) {
                 this.lastShared = this.shared / m.layers();
                 this.lastExpert = this.expert / m.layers();
+                this.mtpShared = lastShared;
+                this.mtpExpert = lastExpert;
+                this.denseShared = lastShared;
+                this.mtpMoe = null;
+                this.mtpDense = null;
             } else {
                 double base = (m.transformerParameters() - (double) m.layers() * m.experts() * m.mlpParameters()) / m.layers();
+                this.mtpShared = (base + gate * m.hidden() * s.sharedFfn()) / l.tp();
+                this.mtpExpert = m.experts() * m.mlpParameters() / expertDivisor;
+                this.denseShared = (base + gate * m.hidden() * s.denseFfn()) / l.tp();
                 boolean moeBlock = s.lastMoe();
-                this.lastShared = (base + gate * m.hidden() * (moeBlock ? s.sharedFfn() : s.denseFfn())) / l.tp();
-                this.lastExpert = moeBlock ? m.experts() * m.mlpParameters() / expertDivisor : 0;
+                this.lastShared = moeBlock ? mtpShared : denseShared;
+                this.lastExpert = moeBlock ? mtpExpert : 0;
+                double[] byMoe = new double[ranks], byDense = new double[ranks];
+                boolean known = mtp.any();
+                for (int r = 0; r < ranks && known; r++) {
+                    double[] k = mtp.kindBlocks(m, l, s, r);
+                    known = k != null;
+                    if (known) {
+                        byMoe[r] = k[0];
+                        byDense[r] = k[1];
+                    }
+                }
+                this.mtpMoe = known ? byMoe : null;
+                this.mtpDense = known ? byDense : null;
             }
-            this.mtpShared = lastShared;
-            this.mtpExpert = lastExpert;
         }
 
         /** Stage {@code i}'s parameters on one GPU, {shared, routed experts}: its layers', the embedding on the first, the output layer on the last. */
@@ -132,14 +157,19 @@ public final class MemoryModel {
             if (hybrid != null) {
                 hybridLayers(i);
             } else {
-                double share = stageLayers(m, l, i) / m.layers();
+                // the stage's decoder layers: its split's, less a layout's m, each of which the split counts as one block
+                double share = (stageLayers(m, l, i) - mtp.laidOutLayers(m, l, i)) / m.layers();
                 sharedPart = shared * share;
                 expertPart = expert * share;
             }
-            // the MTP layers' blocks on the last stage, each at its kind (MtpLayers); a hybrid's stage prices its decoder slice
-            // alone (MambaLayers#onStage), so all its MTP blocks, a layout's m among them, by the '/' group's letters
-            double blocks = hybrid != null ? mtp.stageBlocks(m, l, i) : mtp.extraBlocks(m, l, i);
-            if (blocks > 0) {
+            // the MTP layers' blocks on their stage (the last unless a layout's m stands elsewhere), each at its kind (MtpLayers):
+            // a hybrid's by the '/' group's letters (its stage prices its decoder slice alone, MambaLayers#onStage), a transformer
+            // MoE model's as Megatron-Core builds them there (MtpLayers.kindBlocks), a model without experts the mean layer
+            double blocks = mtp.stageBlocks(m, l, i);
+            if (blocks > 0 && mtpMoe != null && i >= 0 && i < mtpMoe.length) {
+                sharedPart += mtpMoe[i] * mtpShared + mtpDense[i] * denseShared;
+                expertPart += mtpMoe[i] * mtpExpert;
+            } else if (blocks > 0) {
                 sharedPart += blocks * mtpShared;
                 expertPart += blocks * mtpExpert;
             }

@@ -27,19 +27,23 @@ import java.util.Locale;
  * @param expertBias     the experts' linear layers have biases ({@link ExpertPasses})
  * @param hybrid         the MoE layers are a hybrid Mamba pattern's E layers ({@link MambaLayers}): the other layers are
  *                       Mamba-2, attention-only and MLP-only layers (MambaLayers prices them), none a dense transformer layer
- * @param lastMoe        the decoder's last layer has experts: the kind Megatron-Core builds each MTP layer's transformer layer
- *                       as ({@link MtpLayers}; gpt_layer_specs.py takes {@code layer_specs[-1]}), and the kind its
- *                       num_floating_point_operations counts it as ({@code last_layer_is_moe})
+ * @param lastMoe        the decoder's last layer has experts: the kind Megatron-LM's num_floating_point_operations counts each
+ *                       MTP layer as ({@code last_layer_is_moe}); the kind Megatron-Core builds it as is its stage's
+ *                       ({@link MtpLayers#moeKindPerRank}), which is this one unless the stage holds no decoder layer
  * @param routerGroups   the router's expert groups ({@code --moe-router-num-groups}; 0: no group limit), {@link FlexDispatch}
  * @param routerGroupTopk the groups a token's experts are chosen from ({@code --moe-router-group-topk}; 0: none stated)
  * @param flexBackend    the flex dispatcher's backend ({@code --moe-flex-dispatcher-backend}; when not stated
  *                       {@link FlexDispatch#unstated}: hybridep on a multi-node NVLink domain, else Megatron-Core's deepep),
  *                       {@link FlexDispatch#price}
+ * @param layerKinds     each decoder layer's kind in order, {@code E} with experts and {@code -} dense, from a
+ *                       {@code --moe-layer-freq} pattern or dense first layers; null: every layer of the {@code lastMoe} kind
+ *                       (all MoE), and for a hybrid (its pattern's letters say it). Megatron-Core's MTP block takes its
+ *                       stage's last layer's kind ({@link #moeAt}, {@link MtpLayers#moeKindPerRank})
  */
 public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capacityFactor, boolean padToCapacity,
                        Dispatcher dispatcher, boolean overlapA2a, boolean groupedGemm, int etp, double activationClamp,
                        boolean expertBias, boolean hybrid, boolean lastMoe, int routerGroups, int routerGroupTopk,
-                       FlexDispatch.Backend flexBackend) {
+                       FlexDispatch.Backend flexBackend, String layerKinds) {
 
     /** Megatron-Core's token dispatchers. */
     public enum Dispatcher {
@@ -113,7 +117,16 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
     /** Every layer MoE with its routed experts only, dropless, all-to-all, grouped GEMM: what the estimate took before. */
     public static MoeShape uniform(ModelShape m) {
         return new MoeShape(m.layers(), m.ffn(), 0, 0, false, Dispatcher.ALLTOALL, false, true, 0, 0, false, false, true, 0, 0,
-                FlexDispatch.DEFAULT_BACKEND);
+                FlexDispatch.DEFAULT_BACKEND, null);
+    }
+
+    /**
+     * Whether decoder layer {@code i} (from 0) has experts: its {@link #layerKinds} letter, else the {@code lastMoe} kind
+     * every layer shares.
+     */
+    public boolean moeAt(int i) {
+        if (layerKinds == null) return lastMoe;
+        return i >= 0 && i < layerKinds.length() && layerKinds.charAt(i) == 'E';
     }
 
     /** The experts' tensor-parallel size in layout {@code l}. */
@@ -238,6 +251,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         Specs.Moe s = model == null ? null : model.moe();
         int moeLayers = m.layers();
         boolean lastMoe = true;                 // every layer MoE unless a pattern or dense first layers say otherwise
+        String kinds = null;                    // each layer's kind where a pattern or dense first layers say it (layerKinds)
         String source = null;
         // a hybrid Mamba model's MoE layers are its pattern's E layers (Megatron-Core's MambaStack builds a layer per character
         // and reads no --moe-layer-freq); the other layers are MambaLayers'
@@ -258,6 +272,9 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
                 boolean[] layers = LayerPattern.parse(s.layerFreq().value(), m.layers());
                 moeLayers = LayerPattern.count(layers);
                 lastMoe = layers[layers.length - 1];
+                StringBuilder k = new StringBuilder(layers.length);
+                for (boolean b : layers) k.append(b ? 'E' : '-');
+                kinds = k.toString();
                 source = "moe layer_freq " + s.layerFreq().value().strip();
             } catch (IllegalArgumentException e) {
                 as.add("MoE layer pattern '" + shortText(s.layerFreq().value()) + "' (" + s.layerFreq().span() + ") not used: "
@@ -266,6 +283,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
         } else if (s != null && s.denseLayers() != null && s.denseLayers().value() != null) {
             moeLayers = (int) Math.max(0, m.layers() - Math.min(m.layers(), s.denseLayers().value()));
             lastMoe = moeLayers > 0;
+            kinds = "-".repeat(m.layers() - moeLayers) + "E".repeat(moeLayers);
             source = "the first " + s.denseLayers().value() + " layers dense";
         }
         if (source != null && moeLayers != m.layers()) as.add("MoE layers: " + moeLayers + " of " + m.layers() + " (" + source + ")");
@@ -306,7 +324,7 @@ public record MoeShape(int moeLayers, long denseFfn, long sharedFfn, double capa
                     backendText == null ? null : shortText(backendText), links));
         }
         return new MoeShape(moeLayers, denseFfn, shared, cf, pad, d, overlap, grouped, e, clamp, bias, hybrid, lastMoe, groups, groupTopk,
-                backend);
+                backend, kinds);
     }
 
     /**

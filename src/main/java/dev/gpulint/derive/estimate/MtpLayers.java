@@ -179,43 +179,97 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
     }
 
     /**
-     * One MTP layer's blocks whose MLP is MoeCost's MoE layer: its group's E letters, else all of them when the decoder's last
-     * layer has experts ({@link MoeShape#lastMoe}); none without experts.
+     * One MTP layer's blocks whose MLP is MoeCost's MoE layer, on the first rank holding MTP layers ({@link #stage}): its group's E
+     * letters, else all of them when Megatron-Core builds that stage's MTP layer as an MoE layer ({@link #moeKindPerRank});
+     * none without experts. The plan's mtp line names this kind.
      */
-    public int moeBlocks(MoeShape s) {
+    public int moeBlocks(ModelShape m, Layout l, MoeShape s) {
         if (s == null) return 0;
         if (letters != null) return (int) HybridPattern.count(letters, 'E');
-        return s.hybrid() ? 0 : s.lastMoe() ? blocks : 0;
+        return s.hybrid() ? 0 : moeKindPerRank(m, l, s)[stage(m, l)] ? blocks : 0;
     }
 
-    /** One MTP layer's blocks with a dense MLP beside attention (MoeCost's dense layer): a transformer MoE model's last layer dense. */
-    public int denseBlocks(MoeShape s) {
+    /** One MTP layer's blocks with a dense MLP beside attention (MoeCost's dense layer), on {@link #stage}'s rank: a dense kind there. */
+    public int denseBlocks(ModelShape m, Layout l, MoeShape s) {
         if (s == null || letters != null || s.hybrid()) return 0;
-        return s.lastMoe() ? 0 : blocks;
+        return moeKindPerRank(m, l, s)[stage(m, l)] ? 0 : blocks;
     }
 
     /**
-     * The time of {@code stageBlocks} MTP blocks per micro-batch: each the decoder's mean layer with its MoE side (MoeCost's
-     * mean over the model's layers) replaced by its kind's, an MoE layer's or a dense layer's (a hybrid without a '/' group,
-     * and a model without experts: the mean layer).
+     * Whether Megatron-Core builds each pipeline rank's MTP layers as MoE layers (length pp; a rank without MTP layers: false),
+     * for a transformer MoE model. Megatron-LM's gpt_builder (gpt_builders.py at 383d08f4f0ab961803594c1560eb055f6543aa55)
+     * builds, with --num-experts, the decoder block spec of the stage (get_gpt_decoder_block_spec with vp_stage: that stage's
+     * slice of the layers) and hands it to get_gpt_mtp_block_spec, which takes its last layer ({@code spec.layer_specs[-1]},
+     * gpt_layer_specs.py, get_gpt_mtp_block_spec_for_backend); a stage with no decoder layers (a layout's {@code m} alone on
+     * it) gets _get_transformer_layer_spec instead, get_gpt_layer_with_transformer_engine_spec(args.num_experts, ...): an MoE
+     * layer. So the MTP layers on a stage are of that stage's last decoder layer's kind ({@link MoeShape#moeAt}), MoE on a
+     * stage of none: not necessarily the decoder's last layer's.
+     */
+    public boolean[] moeKindPerRank(ModelShape m, Layout l, MoeShape s) {
+        int pp = Math.max(1, l.pp());
+        boolean[] out = new boolean[pp];
+        if (layers == 0 || s == null || s.hybrid()) return out;
+        int[] st = layoutStages(m, l);
+        if (st != null) {
+            java.util.List<Long> stages = l.split().stages();
+            long sum = 0;
+            for (int v = 0; v < st.length; v++) {
+                long before = Math.min(sum, m.layers());
+                sum += stages.get(v);
+                long end = Math.min(sum, m.layers());
+                if (st[v] > 0) out[v % pp] = end == before || s.moeAt((int) end - 1);
+            }
+            return out;
+        }
+        // on the last stage: its decoder layers end with the decoder's last, unless it holds none
+        double onLast = l.split().laidOut(l.pp()) ? l.split().stages().get(l.split().stages().size() - 1)
+                : MemoryModel.stageLayers(m, l, pp - 1);
+        out[pp - 1] = onLast <= 0 || s.moeAt(m.layers() - 1);
+        return out;
+    }
+
+    /**
+     * The MTP blocks on pipeline rank {@code rank} ({@code -1}: all ranks) of each MLP kind, {MoE, dense}: a hybrid group's E
+     * letters (dense none: its other letters are priced by MambaLayers), a transformer MoE model's by {@link #moeKindPerRank};
+     * null where the kind is not known (no experts, a hybrid without a '/' group): those blocks are the mean layer.
+     */
+    public double[] kindBlocks(ModelShape m, Layout l, MoeShape s, int rank) {
+        if (s == null || (s.hybrid() && letters == null)) return null;
+        double onRank = rank < 0 ? totalBlocks() : stageBlocks(m, l, rank);
+        if (letters != null) return new double[] {onRank / blocks * HybridPattern.count(letters, 'E'), 0};
+        boolean[] moe = moeKindPerRank(m, l, s);
+        int[] r = perRank(m, l);
+        double moeBlocks = 0;
+        for (int i = 0; i < r.length; i++) if ((rank < 0 || rank == i) && moe[i]) moeBlocks += (double) r[i] * blocks;
+        return new double[] {moeBlocks, onRank - moeBlocks};
+    }
+
+    /**
+     * The time of {@code stageBlocks} of all the MTP blocks per micro-batch: each the decoder's mean layer with its MoE side
+     * (MoeCost's mean over the model's layers) replaced by its kind's, an MoE layer's or a dense layer's, as Megatron-Core
+     * builds it on its stage ({@link #kindBlocks}; a hybrid without a '/' group, and a model without experts: the mean layer).
      *
      * @param layerSeconds the decoder's mean layer
      * @param moe          the MoE side's prices (null: no experts)
      */
-    public double blockSeconds(double stageBlocks, double layerSeconds, MoeCost.Priced moe, MoeShape s, MambaLayers hy) {
-        if (moe == null || s == null || (hy != null && letters == null)) return stageBlocks * layerSeconds;
-        double perLayer = stageBlocks / blocks;
-        return stageBlocks * (layerSeconds - moe.perLayerS()) + perLayer * (moeBlocks(s) * moe.moeLayerS() + denseBlocks(s) * moe.denseLayerS());
+    public double blockSeconds(ModelShape m, Layout l, double stageBlocks, double layerSeconds, MoeCost.Priced moe, MoeShape s, MambaLayers hy) {
+        double[] k = moe == null || (hy != null && letters == null) ? null : kindBlocks(m, l, s, -1);
+        if (k == null) return stageBlocks * layerSeconds;
+        double share = stageBlocks / totalBlocks();
+        return stageBlocks * (layerSeconds - moe.perLayerS()) + share * (k[0] * moe.moeLayerS() + k[1] * moe.denseLayerS());
     }
 
     /**
-     * The MoE layers among {@code stageBlocks} MTP blocks (the ep term's all-to-alls): the blocks' MoE letters or kind, or
-     * their mean share of the decoder's MoE layers where the kind is not known (a hybrid without a '/' group).
+     * The MoE layers among pipeline rank {@code rank}'s MTP blocks (the ep term's all-to-alls): their MoE letters or kind
+     * ({@link #kindBlocks}), or their mean share of the decoder's MoE layers where the kind is not known (a hybrid without a
+     * '/' group).
      */
-    public double moeLayers(double stageBlocks, ModelShape m, MoeShape s, MambaLayers hy) {
+    public double moeLayers(ModelShape m, Layout l, int rank, MoeShape s, MambaLayers hy) {
         if (s == null) return 0;
-        if (hy != null && letters == null) return stageBlocks * s.moeLayers() / m.layers();
-        return stageBlocks / blocks * moeBlocks(s);
+        double onRank = stageBlocks(m, l, rank);
+        if (hy != null && letters == null) return onRank * s.moeLayers() / m.layers();
+        double[] k = kindBlocks(m, l, s, rank);
+        return k == null ? onRank * s.moeLayers() / m.layers() : k[0];
     }
 
     /** There are MTP layers. */
@@ -608,8 +662,8 @@ public record MtpLayers(int layers, int blocks, String letters, boolean variable
         int last = lastStageLosses(m, l);
         double logits = last * logitSeconds, early = (layers - last) * logitSeconds;
         MoeShape s = m.experts() > 1 ? v.moe() : null;
-        double mean = blocks * layerSeconds, byKind = blockSeconds(blocks, layerSeconds, moe, s, v.mamba());
-        return new Term.Mtp(layers, this.blocks, blocks, byKind, mean, moeBlocks(s), denseBlocks(s), projFlops, gemmRate, projSeconds,
+        double mean = blocks * layerSeconds, byKind = blockSeconds(m, l, blocks, layerSeconds, moe, s, v.mamba());
+        return new Term.Mtp(layers, this.blocks, blocks, byKind, mean, moeBlocks(m, l, s), denseBlocks(m, l, s), projFlops, gemmRate, projSeconds,
                 logits, byKind - mean + projSeconds + logits + early, microBatches, java.util.Arrays.stream(perRank(m, l)).boxed().toList(),
                 java.util.Arrays.stream(earlyLossesPerRank(m, l)).boxed().toList(), logitSeconds);
     }

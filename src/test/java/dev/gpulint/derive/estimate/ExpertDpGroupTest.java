@@ -104,7 +104,7 @@ class ExpertDpGroupTest {
         // ({0, 2, 4, 6}); the expert grid has no cp, so its dp is 4 apart: {0, 4}
         Layout l = new Layout(2, 1, 2, 2, 4, 1, 1, 64, 1, false, Layout.Recompute.SELECTIVE, true);
         MoeShape moe = new MoeShape(32, 14336, 0, 0, false, MoeShape.Dispatcher.ALLTOALL, false, true, 1, 0, false, false, true, 0, 0,
-                FlexDispatch.DEFAULT_BACKEND);
+                FlexDispatch.DEFAULT_BACKEND, null);
         assertEquals(2, moe.expertDpSize(l));
         assertEquals(group(2, 4), moe.expertDpGroup(l, null));
         assertEquals(group(4, 2), Estimator.dpCpGroup(l, null));

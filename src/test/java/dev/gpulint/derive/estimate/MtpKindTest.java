@@ -37,6 +37,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MtpKindTest {
 
+    /**
+     * A layout's m is an MoE layer here (its stage's last decoder layer has experts, or it has none: MtpLayers.moeKindPerRank),
+     * while the same split without MTP counts that block at the mean layer (3 MoE layers and the dense one): per GPU at tp 2 and
+     * etp·ep 4, the MoE layer less the mean is (its shared expert 3·h·512 less the dense MLP 3·h·4,096, ÷ tp, and its 8 routed
+     * experts of 3·h·512 ÷ 4) ÷ 4.
+     */
+    private static final double MOE_OVER_MEAN_TP2 = ((3 * H * 512 - 3 * H * 4096) / 2 + 8 * 3 * H * 512 / 4) / 4;
+
     /** The small DeepSeek-V3 (MtpJobs), its embeddings untied, on one node of 8 H100s. */
     private static JobEstimate dsv3(String layers, int mtp, String parallelism) {
         return job(EstimateManifest.h100(), model(false, layers, mtp), parallelism);
@@ -281,14 +289,16 @@ class MtpKindTest {
 
     @Test
     void mOffTheLastStageHoldsEhProjItsNormsAndAnEmbeddingOfItsOwnTiedOrNot() {
-        // against the same split without MTP (its blocks counted alike): m's stage holds eh_proj 2h² ÷ tp, three norms 3h and a
+        // against the same split without MTP (its blocks counted alike, m's at the mean layer): m's stage holds its block as an MoE
+        // layer (MOE_OVER_MEAN_TP2 beyond the mean), eh_proj 2h² ÷ tp, three norms 3h and a
         // word embedding V·h ÷ tp of its own, tied or not (its chunk builds the embedding where pre_process or mtp_process; the
         // output layer on the last stage shares nothing with it); the last stage holds only what it held without MTP
         for (boolean tied : new boolean[] {false, true}) {
             List<Long> mOnTwo = List.of(1L, 1L, 3L, 0L);        // "Et|t|ttm|L"
             JobInputs in = pod(model(tied, FIRST_DENSE, 1), TP2_PP4);
             Estimate e = onLayout(in, mOnTwo), w = onLayoutWithoutMtp(in, mOnTwo);
-            assertEquals(2 * H * H / 2 + 3 * H + V * H / 2, e.stages().get(2).parameters() - w.stages().get(2).parameters(), 1e-6, "tied " + tied);
+            assertEquals(2 * H * H / 2 + 3 * H + V * H / 2 + MOE_OVER_MEAN_TP2, e.stages().get(2).parameters() - w.stages().get(2).parameters(), 1e-6,
+                    "tied " + tied);
             for (int i : new int[] {0, 1, 3}) assertEquals(w.stages().get(i).parameters(), e.stages().get(i).parameters(), 1e-6, "tied " + tied);
         }
         // m on the last stage: tied, the output layer's matrix is the MTP stage's embedding (one matrix); untied, a copy beside it
@@ -479,9 +489,10 @@ class MtpKindTest {
             Layout l = layout(in, mOnZero);
             assertEquals(0, in.variants().mtp().stage(in.model(), l));
             Estimate e = onLayout(in, mOnZero), w = onLayoutWithoutMtp(in, mOnZero);
-            // rank 0: beyond the same blocks without MTP, eh_proj 2h² ÷ tp, its three norms 3h and the MTP chunk's own embedding
+            // rank 0: beyond the same blocks without MTP, its m an MoE layer (the decoder's last layer, in its stage), eh_proj 2h² ÷ tp, its three norms 3h and the MTP chunk's own embedding
             // V·h ÷ tp beside chunk 0's (gpt_model.py builds one where pre_process or mtp_process, one per chunk), tied or not
-            assertEquals(2 * H * H / 2 + 3 * H + V * H / 2, e.stages().get(0).parameters() - w.stages().get(0).parameters(), 1e-6, "tied " + tied);
+            assertEquals(2 * H * H / 2 + 3 * H + V * H / 2 + MOE_OVER_MEAN_TP2, e.stages().get(0).parameters() - w.stages().get(0).parameters(), 1e-6,
+                    "tied " + tied);
             assertEquals(w.stages().get(1).parameters(), e.stages().get(1).parameters(), 1e-6, "tied " + tied);
             if (tied) {
                 // tied: the group is the first and last stage (the MTP rank is the first), the pair ranks 0 and 8 apart
@@ -511,10 +522,11 @@ class MtpKindTest {
             assertEquals(List.of(0, 1, 1, 0), java.util.Arrays.stream(mtp.perRank(in.model(), l)).boxed().toList());
             assertEquals(1, mtp.stage(in.model(), l), "the first rank holding MTP layers");
             Estimate e = onLayout(in, split), w = onLayoutWithoutMtp(in, split);
-            // ranks 1 and 2: beyond the same blocks without MTP, each its MTP layer's eh_proj 2h² ÷ tp, three norms 3h and a word
+            // ranks 1 and 2: beyond the same blocks without MTP, each its MTP layer an MoE layer (its chunk holds no decoder layer),
+            // its eh_proj 2h² ÷ tp, three norms 3h and a word
             // embedding V·h ÷ tp of its own (its MTP chunk neither the first nor the last: a copy, tied or not)
             for (int r : new int[] {1, 2}) {
-                assertEquals(2 * H * H / 2 + 3 * H + V * H / 2, e.stages().get(r).parameters() - w.stages().get(r).parameters(), 1e-6,
+                assertEquals(2 * H * H / 2 + 3 * H + V * H / 2 + MOE_OVER_MEAN_TP2, e.stages().get(r).parameters() - w.stages().get(r).parameters(), 1e-6,
                         "tied " + tied + ", rank " + r);
             }
             for (int r : new int[] {0, 3}) assertEquals(w.stages().get(r).parameters(), e.stages().get(r).parameters(), 1e-6, "tied " + tied);

@@ -92,7 +92,7 @@ class TitanUnitsTest {
     void anMoeFlavorPrefetchesItsLastBlockAnMoeLayer() {
         ModelShape moe = new ModelShape(4, 1000, 10, 10, 100, 400, 512, 512, true, false, 8, 2, Dtype.BF16);
         MoeShape shape = new MoeShape(3, 1000, 400, 0, false, MoeShape.Dispatcher.ALLTOALL, false, true, 1, 0, false, false, true, 0, 0,
-                FlexDispatch.DEFAULT_BACKEND);
+                FlexDispatch.DEFAULT_BACKEND, null);
         Variants titan = new Variants(shape, null, null, null, null, null, null, null, null,
                 new ShardedGathers(ShardedGathers.Unit.FSDP2, 0, 0, new TitanUnits(false)), null, null, null, null, null);
         double output = 2 * (512 * 1000 + 1000);

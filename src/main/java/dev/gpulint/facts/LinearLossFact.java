@@ -6,7 +6,7 @@ import dev.gpulint.core.Span;
  * A job whose loss is Megatron-Core's fused linear cross-entropy as its files write it ({@code --cross-entropy-fusion-impl
  * linear} with {@code --cross-entropy-loss-fusion}, a Megatron-Bridge or NeMo 2 model's {@code cross_entropy_fusion_impl:
  * linear}, the native {@code model.loss.kernel: linear}), placed on a node group whose GPU's CUDA compute capability is
- * known from the catalog (hardware.yaml {@code compute_capability}, NVIDIA's CUDA GPUs page). PAR021 when its major version
+ * known from the catalog (hardware.yaml {@code compute_capability}, NVIDIA's CUDA GPUs page). PAR022 when its major version
  * is not 10: megatron/core/fusions/fused_linear_cross_entropy.py at 020c805b's Platform loads the Blackwell kernels for
  * compute capability 10 alone and raises ValueError("Unsupported architecture") elsewhere. A GPU with no compute capability
  * in the catalog (AMD Instinct, a project's entry that writes none) is no fact.

@@ -22,7 +22,7 @@ final class CrossEntropyFusion {
 
     /**
      * {@code ce} with the key its implementation is written under recorded ({@link JobDraft#key}) when it is the fused linear
-     * cross-entropy, whose span is the implementation's (PAR021 names it); else {@code ce} as it is.
+     * cross-entropy, whose span is the implementation's (PAR022 names it); else {@code ce} as it is.
      */
     static Located<Specs.CrossEntropy> keyed(JobDraft j, String implKey, Located<Specs.CrossEntropy> ce) {
         return ce != null && ce.value() == Specs.CrossEntropy.LINEAR ? j.key(implKey, ce) : ce;

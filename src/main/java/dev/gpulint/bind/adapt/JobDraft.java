@@ -341,7 +341,7 @@ final class JobDraft {
         if (keys.get(attentionBackend) != null) out.put(Specs.Origin.ATTENTION_BACKEND, keys.get(attentionBackend));
         if (keys.get(flexBackend) != null) out.put(Specs.Origin.FLEX_BACKEND, keys.get(flexBackend));
         if (keys.get(dispatcher) != null) out.put(Specs.Origin.DISPATCHER, keys.get(dispatcher));
-        // where the fused linear cross-entropy is written, as PAR021 names it (derive/par/LinearLossAnalysis)
+        // where the fused linear cross-entropy is written, as PAR022 names it (derive/par/LinearLossAnalysis)
         if (keys.get(crossEntropy) != null) out.put(Specs.Origin.CROSS_ENTROPY_IMPL, keys.get(crossEntropy));
         if (fp8LayersBf16 != null && fp8LayersBf16Key != null) out.put(Specs.Origin.FP8_LAYERS_BF16, fp8LayersBf16Key);
         // where a hybrid's layer pattern is written, as PAR014 and PAR015 name it (derive/par/HybridLayersAnalysis)

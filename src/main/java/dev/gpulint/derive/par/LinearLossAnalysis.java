@@ -6,7 +6,7 @@ import dev.gpulint.facts.LinearLossFact;
 import dev.gpulint.spec.Specs;
 
 /**
- * PAR021's analysis: a job whose model's loss is the fused linear cross-entropy ({@link Specs.CrossEntropy#LINEAR}, as the
+ * PAR022's analysis: a job whose model's loss is the fused linear cross-entropy ({@link Specs.CrossEntropy#LINEAR}, as the
  * binders read it: the fusion on with the implementation written linear) on a node group whose GPU has a CUDA compute
  * capability in the catalog ({@link LinearLossFact}). The span and key are the implementation's, as written.
  */

@@ -36,7 +36,20 @@ public final class Catalog {
     public record Gpu(String name, String family, Form form, double memoryBytes, List<Double> alternateMemoryBytes,
                       double hbmBytesPerSecond, int nvlinkGeneration, double nvlinkBidirectional, boolean nvswitch,
                       int bridgeMax, int rackDomain, int pcieGeneration, String source, ScaleUp scaleUp,
-                      int scaleUpDomain, double scaleUpBidirectional) {
+                      int scaleUpDomain, double scaleUpBidirectional, String computeCapability) {
+        /**
+         * The CUDA compute capability's major version (10 for B200 / GB200 10.0 and B300 / GB300 10.3, 9 for Hopper), or -1
+         * when the catalog has none (AMD Instinct, a project's entry that writes none).
+         */
+        public int computeCapabilityMajor() {
+            if (computeCapability == null) return -1;
+            int dot = computeCapability.indexOf('.');
+            try {
+                return Integer.parseInt((dot < 0 ? computeCapability : computeCapability.substring(0, dot)).strip());
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
         public boolean hasNvlink() { return nvlinkGeneration > 0; }
         /** GPUs joined all-to-all by AMD's Infinity Fabric (xGMI) on one platform, not by NVLink or PCIe. */
         public boolean infinityFabric() { return scaleUp == ScaleUp.INFINITY_FABRIC; }
@@ -116,7 +129,8 @@ public final class Catalog {
                 g.containsKey("pcie_generation") ? ((Number) g.get("pcie_generation")).intValue() : 0,
                 String.valueOf(g.get("source")), scaleUp(g, gen),
                 g.containsKey("scale_up_domain") ? ((Number) g.get("scale_up_domain")).intValue() : 0,
-                g.containsKey("scale_up_bandwidth") ? bw(g.get("scale_up_bandwidth")) : 0);
+                g.containsKey("scale_up_bandwidth") ? bw(g.get("scale_up_bandwidth")) : 0,
+                g.get("compute_capability") == null ? null : String.valueOf(g.get("compute_capability")).strip());
         gpus.add(gpu);
         gpusByKey.put(key(gpu.name()), gpu);
         for (String a : (List<String>) g.getOrDefault("aliases", List.of())) gpusByKey.put(key(a), gpu);

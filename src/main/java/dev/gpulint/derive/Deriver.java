@@ -21,6 +21,7 @@ import dev.gpulint.derive.par.HybridLayersAnalysis;
 import dev.gpulint.derive.par.StepGatherAnalysis;
 import dev.gpulint.derive.par.BubbleAnalysis;
 import dev.gpulint.derive.par.FlexBackendAnalysis;
+import dev.gpulint.derive.par.LinearLossAnalysis;
 import dev.gpulint.derive.par.JobAnalysis;
 import dev.gpulint.derive.par.TpPlacementAnalysis;
 import dev.gpulint.derive.unit.BandwidthReadings;
@@ -120,6 +121,7 @@ public final class Deriver {
             AttentionBackendAnalysis.job(j, out);
             FlexBackendAnalysis.job(j, catalog, out);
             FlexBackendAnalysis.refusedSwitch(j, out);
+            LinearLossAnalysis.job(j, out);
             // what the plan prices the job with besides the catalog (nccl-tests runs linked to its node group, plan:
             // efficiencies): check's estimate and NET003's all-reduce take them as `gpulint plan` does
             Map<dev.gpulint.derive.estimate.Tier, Double> measured = NcclMeasured.of(evidence, j, catalog);

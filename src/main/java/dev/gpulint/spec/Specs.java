@@ -636,7 +636,8 @@ public final class Specs {
                 FP8_PARAM_GATHER = "fp8_param_gather", FP8_LAYERS_BF16 = "fp8_layers_bf16",
                 GATHER_WITH_STEP = "overlap_param_gather_with_step", HYBRID_PATTERN = "hybrid_pattern",
                 TP_LAYOUT = "tp_activation_layout", ATTENTION_BACKEND = "attention_backend", FLEX_BACKEND = "flex_backend",
-                DISPATCHER = "moe_dispatcher", ENABLE_DEEPEP = "moe_enable_deepep";
+                DISPATCHER = "moe_dispatcher", ENABLE_DEEPEP = "moe_enable_deepep",
+                CROSS_ENTROPY_IMPL = "cross_entropy_fusion_impl";
 
         /** The quantity a format states its model's name under, as the file writes it (torchtitan's [model] name and flavor). */
         public static final String MODEL_NAME = "model_name";

@@ -196,7 +196,7 @@ final class BridgeAdapter implements FormatAdapter {
         j.vocab = number(j, model, "vocab_size", at);
         j.gated = TreeValues.bool(scalar(model, "gated_linear_unit"));
         j.tied = TreeValues.bool(scalar(model, "share_embeddings_and_output_weights"));
-        j.crossEntropy = CrossEntropyFusion.bridge(j, model, at);     // cross_entropy_loss_fusion / cross_entropy_fusion_impl, else the provider's
+        j.crossEntropy = CrossEntropyFusion.keyed(j, at + "cross_entropy_fusion_impl", CrossEntropyFusion.bridge(j, model, at));     // cross_entropy_loss_fusion / cross_entropy_fusion_impl, else the provider's
         // multi-token prediction (Megatron-Core's TransformerConfig.mtp_num_layers; None: none)
         j.mtpLayers = number(j, model, "mtp_num_layers", at);
         Located<Long> experts = number(j, model, "num_moe_experts", at);

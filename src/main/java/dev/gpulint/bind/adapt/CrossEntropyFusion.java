@@ -21,6 +21,14 @@ final class CrossEntropyFusion {
     private CrossEntropyFusion() {}
 
     /**
+     * {@code ce} with the key its implementation is written under recorded ({@link JobDraft#key}) when it is the fused linear
+     * cross-entropy, whose span is the implementation's (PAR022 names it); else {@code ce} as it is.
+     */
+    static Located<Specs.CrossEntropy> keyed(JobDraft j, String implKey, Located<Specs.CrossEntropy> ce) {
+        return ce != null && ce.value() == Specs.CrossEntropy.LINEAR ? j.key(implKey, ce) : ce;
+    }
+
+    /**
      * From the fusion switch and the implementation as written (either null when not written): TE or LINEAR at the
      * implementation's place when the fusion is on and the impl says te or linear ({@code _compute_linear_and_cross_entropy_loss}
      * asserts both), NATIVE when one of them is written and they make neither, null when neither is written.

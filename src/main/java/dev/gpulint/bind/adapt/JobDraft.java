@@ -342,6 +342,8 @@ final class JobDraft {
         if (keys.get(flexBackend) != null) out.put(Specs.Origin.FLEX_BACKEND, keys.get(flexBackend));
         if (keys.get(dispatcher) != null) out.put(Specs.Origin.DISPATCHER, keys.get(dispatcher));
         if (keys.get(enableDeepep) != null) out.put(Specs.Origin.ENABLE_DEEPEP, keys.get(enableDeepep));
+        // where the fused linear cross-entropy is written, as PAR022 names it (derive/par/LinearLossAnalysis)
+        if (keys.get(crossEntropy) != null) out.put(Specs.Origin.CROSS_ENTROPY_IMPL, keys.get(crossEntropy));
         if (fp8LayersBf16 != null && fp8LayersBf16Key != null) out.put(Specs.Origin.FP8_LAYERS_BF16, fp8LayersBf16Key);
         // where a hybrid's layer pattern is written, as PAR014 and PAR015 name it (derive/par/HybridLayersAnalysis)
         if (hybrid != null && keys.get(hybrid.pattern()) != null) out.put(Specs.Origin.HYBRID_PATTERN, keys.get(hybrid.pattern()));

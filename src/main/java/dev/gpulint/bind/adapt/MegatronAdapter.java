@@ -245,8 +245,8 @@ final class MegatronAdapter implements FormatAdapter {
         j.gated = switchFlag(j, flags, script, "--swiglu");
         // --cross-entropy-loss-fusion with --cross-entropy-fusion-impl te: Transformer Engine's loss (derive/estimate/LossKernel)
         Word ceImpl = flags.get("--cross-entropy-fusion-impl");
-        j.crossEntropy = CrossEntropyFusion.of(switchFlag(j, flags, script, "--cross-entropy-loss-fusion"),
-                ceImpl != null && ceImpl.known() ? ceImpl.text() : null, ceImpl != null ? ceImpl.span() : null);
+        j.crossEntropy = CrossEntropyFusion.keyed(j, "--cross-entropy-fusion-impl", CrossEntropyFusion.of(switchFlag(j, flags, script,
+                "--cross-entropy-loss-fusion"), ceImpl != null && ceImpl.known() ? ceImpl.text() : null, ceImpl != null ? ceImpl.span() : null));
         Located<Boolean> untied = switchFlag(j, flags, script, "--untie-embeddings-and-output-weights");
         if (untied != null) j.tied = new Located<>(false, untied.span());
         j.distributed = switchFlag(j, flags, script, "--use-distributed-optimizer");

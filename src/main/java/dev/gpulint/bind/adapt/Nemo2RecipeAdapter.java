@@ -168,7 +168,8 @@ final class Nemo2RecipeAdapter implements FormatAdapter {
         j.vocab = number(j, r, config, "vocab_size", "model.config.");
         j.gated = TreeValues.bool(scalar(config, "gated_linear_unit"));
         j.tied = TreeValues.bool(scalar(config, "share_embeddings_and_output_weights"));
-        j.crossEntropy = CrossEntropyFusion.of(config, CrossEntropyFusion.NEMO2_TE_CLASSES);    // cross_entropy_loss_fusion / cross_entropy_fusion_impl
+        j.crossEntropy = CrossEntropyFusion.keyed(j, "model.config.cross_entropy_fusion_impl",
+                CrossEntropyFusion.of(config, CrossEntropyFusion.NEMO2_TE_CLASSES));    // cross_entropy_loss_fusion / cross_entropy_fusion_impl
         if (j.seqLength == null) j.seqLength = number(j, r, config, "seq_length", "model.config.");
         ScalarNode recompute = scalar(config, "recompute_granularity");
         if (recompute != null) {
